@@ -1,0 +1,421 @@
+//! Procedural macros for `shapecheck`.
+//!
+//! - [`shape!`]: the user-facing shape type macro;
+//! - `impl_shape_tuples!`, `impl_elementwise_rules!`, `impl_select_rules!`,
+//!   `impl_multiplex_rules!`: used once each inside `shapecheck` to generate
+//!   the per-rank impls of its shape traits (rank padding, numpy
+//!   right-alignment, Paddle's axis placement), so that none is written by hand.
+//!   They expand to paths under `crate::`, so they only work inside `shapecheck`.
+
+use proc_macro::TokenStream;
+use proc_macro2::{Ident, Span, TokenStream as TokenStream2};
+use quote::{format_ident, quote};
+use syn::parse::Parser;
+use syn::punctuated::Punctuated;
+use syn::{Expr, Lit, LitInt, Token};
+
+/// A shape type from a list of dims: `shape![2, 1, Dyn, N]` is
+/// `(Dim<2>, One, Dyn, Dim<{ N }>)`. See `shapecheck::shape!`.
+#[proc_macro]
+pub fn shape(input: TokenStream) -> TokenStream {
+    let parser = Punctuated::<Expr, Token![,]>::parse_terminated;
+    let dims = match parser.parse(input) {
+        Ok(d) => d,
+        Err(e) => return e.to_compile_error().into(),
+    };
+    let mut types = Vec::new();
+    for expr in dims.iter() {
+        match dim_type(expr) {
+            Ok(t) => types.push(t),
+            Err(e) => return e.to_compile_error().into(),
+        }
+    }
+    quote!((#(#types,)*)).into()
+}
+
+fn dim_type(expr: &Expr) -> syn::Result<TokenStream2> {
+    match expr {
+        Expr::Lit(lit) => match &lit.lit {
+            Lit::Int(int) => {
+                let n: usize = int.base10_parse().map_err(|_| {
+                    syn::Error::new_spanned(
+                        int,
+                        "a dim must be a non-negative integer that fits in usize",
+                    )
+                })?;
+                if n == 1 {
+                    Ok(quote!(::shapecheck::One))
+                } else {
+                    let lit = LitInt::new(&n.to_string(), int.span());
+                    Ok(quote!(::shapecheck::Dim<#lit>))
+                }
+            }
+            _ => Err(syn::Error::new_spanned(
+                lit,
+                "a dim is an integer, `Dyn`, or a const expression",
+            )),
+        },
+        Expr::Path(p) if p.path.is_ident("Dyn") => Ok(quote!(::shapecheck::Dyn)),
+        Expr::Unary(u) if matches!(u.op, syn::UnOp::Neg(_)) => {
+            Err(syn::Error::new_spanned(u, "a dim cannot be negative"))
+        }
+        other => Ok(quote!(::shapecheck::Dim<{ #other }>)),
+    }
+}
+
+fn parse_max_rank(input: TokenStream) -> usize {
+    syn::parse::<LitInt>(input)
+        .ok()
+        .and_then(|l| l.base10_parse().ok())
+        .unwrap_or(8)
+}
+
+fn idents(prefix: &str, n: usize) -> Vec<Ident> {
+    (0..n).map(|i| format_ident!("{}{}", prefix, i)).collect()
+}
+
+fn tuple(items: &[Ident]) -> TokenStream2 {
+    quote!((#(#items,)*))
+}
+
+/// An `isize` const argument, braced so that negative values parse.
+fn axis_arg(axis: isize) -> TokenStream2 {
+    let lit = syn::LitInt::new(&format!("{}isize", axis.unsigned_abs()), Span::call_site());
+    if axis < 0 {
+        quote!({ -#lit })
+    } else {
+        quote!({ #lit })
+    }
+}
+
+/// `Shape` and `StaticShape` for tuples of rank 1 to N.
+#[proc_macro]
+pub fn impl_shape_tuples(input: TokenStream) -> TokenStream {
+    let max = parse_max_rank(input);
+    let mut out = TokenStream2::new();
+    for r in 1..=max {
+        let d = idents("D", r);
+        let t = tuple(&d);
+        let idx: Vec<syn::Index> = (0..r).map(syn::Index::from).collect();
+        let pos: Vec<usize> = (0..r).collect();
+        let vals = idents("n", r);
+        // nested array type: D0::Arr<D1::Arr<...<T>>>
+        let mut arr = quote!(T);
+        for di in d.iter().rev() {
+            arr = quote!(<#di as crate::dim::StaticDim>::Arr<#arr>);
+        }
+        let mut filled = quote!(v);
+        for di in d.iter().rev() {
+            filled = quote!(<#di as crate::dim::StaticDim>::arr_filled(#filled));
+        }
+        let d0 = &d[0];
+        let mut as_slice = quote!(<#d0 as crate::dim::StaticDim>::arr_as_slice(a));
+        let mut as_mut = quote!(<#d0 as crate::dim::StaticDim>::arr_as_mut_slice(a));
+        for di in d.iter().skip(1) {
+            as_slice = quote!(<#di as crate::dim::StaticDim>::flatten(#as_slice));
+            as_mut = quote!(<#di as crate::dim::StaticDim>::flatten_mut(#as_mut));
+        }
+        out.extend(quote! {
+            impl<#(#d: crate::dim::DimLike),*> crate::shape::Shape for #t {
+                const RANK: usize = #r;
+                const IS_STATIC: bool = true #(&& <#d as crate::dim::DimLike>::STATIC.is_some())*;
+                #[inline]
+                fn dims(&self) -> crate::shape::Dims {
+                    crate::shape::Dims::new(&[#(crate::dim::DimLike::size(self.#idx)),*])
+                        .unwrap_or(crate::shape::Dims::SCALAR)
+                }
+                fn from_dims(dims: &[usize]) -> ::core::result::Result<Self, crate::error::ShapeError> {
+                    let &[#(#vals),*] = dims else {
+                        return Err(crate::error::ShapeError::RankMismatch { expected: #r, found: dims.len() });
+                    };
+                    Ok((#(crate::shape::dim_from_size::<#d>(#pos, #vals)?,)*))
+                }
+            }
+            impl<#(#d: crate::dim::StaticDim),*> crate::shape::StaticShape for #t {
+                const DIMS: &'static [usize] = &[#(<#d as crate::dim::StaticDim>::SIZE),*];
+                const NUMEL: usize = 1 #(* <#d as crate::dim::StaticDim>::SIZE)*;
+                type Array<T: Copy> = #arr;
+                #[inline(always)]
+                fn array_filled<T: Copy>(v: T) -> Self::Array<T> { #filled }
+                #[inline(always)]
+                fn array_as_slice<T: Copy>(a: &Self::Array<T>) -> &[T] { #as_slice }
+                #[inline(always)]
+                fn array_as_mut_slice<T: Copy>(a: &mut Self::Array<T>) -> &mut [T] { #as_mut }
+            }
+        });
+    }
+    out.into()
+}
+
+/// `ElementwiseShapes` for every pair of ranks 0..=N and every axis Paddle accepts.
+#[proc_macro]
+pub fn impl_elementwise_rules(input: TokenStream) -> TokenStream {
+    let max = parse_max_rank(input);
+    let mut out = TokenStream2::new();
+    for rx in 0..=max {
+        for ry in 0..=max {
+            out.extend(elementwise_rank_pair(rx, ry));
+        }
+    }
+    out.into()
+}
+
+fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
+    let xs = idents("X", rx);
+    let ys = idents("Y", ry);
+    let xt = tuple(&xs);
+    let yt = tuple(&ys);
+    let xi: Vec<syn::Index> = (0..rx).map(syn::Index::from).collect();
+    let yi: Vec<syn::Index> = (0..ry).map(syn::Index::from).collect();
+    let generics = quote!(#(#xs: crate::dim::DimLike,)* #(#ys: crate::dim::DimLike,)*);
+    let mut out = TokenStream2::new();
+    if rx == ry {
+        for axis in -16isize..16 {
+            let ax = axis_arg(axis);
+            let rule = if axis == -1 || axis == 0 {
+                quote!(crate::rules::ElementwiseBroadcastDim)
+            } else {
+                quote!(crate::rules::ElementwiseSameDim)
+            };
+            let out_dims: Vec<TokenStream2> = xs
+                .iter()
+                .zip(&ys)
+                .map(|(x, y)| quote!(<#x as #rule<#y, #xt, #yt, #ax>>::Out))
+                .collect();
+            let out_vals: Vec<TokenStream2> = xi
+                .iter()
+                .zip(&yi)
+                .map(|(a, b)| quote!(#rule::merge(x.#a, y.#b)))
+                .collect();
+            let preds: Vec<TokenStream2> = xs
+                .iter()
+                .zip(&ys)
+                .map(|(x, y)| quote!(#x: #rule<#y, #xt, #yt, #ax>))
+                .collect();
+            out.extend(quote! {
+                impl<#generics> crate::rules::ElementwiseShapes<#yt, #ax> for #xt
+                where #(#preds,)*
+                {
+                    type Output = (#(#out_dims,)*);
+                    const X_AT: usize = 0;
+                    const Y_AT: usize = 0;
+                    #[inline(always)]
+                    #[allow(unused_variables)]
+                    fn output(x: &Self, y: &#yt) -> Self::Output { (#(#out_vals,)*) }
+                }
+            });
+        }
+        return out;
+    }
+    let r = rx.max(ry);
+    let rs = rx.min(ry);
+    let d = (r - rs) as isize;
+    let x_is_small = rx < ry;
+    for axis in -(r as isize)..(r as isize) {
+        let ax = axis_arg(axis);
+        let o = if axis >= 0 { axis } else { d + axis + 1 };
+        if o < 0 {
+            // a negative axis that lands before the first dim: a gate no type implements
+            let large = if x_is_small { &yt } else { &xt };
+            let large_val = if x_is_small { quote!(*y) } else { quote!(*x) };
+            out.extend(quote! {
+                impl<#generics> crate::rules::ElementwiseShapes<#yt, #ax> for #xt
+                where (): crate::rules::ElementwiseAxisBeforeStart<#xt, #yt, #ax>
+                {
+                    type Output = #large;
+                    const X_AT: usize = 0;
+                    const Y_AT: usize = 0;
+                    #[allow(unused_variables)]
+                    fn output(x: &Self, y: &#yt) -> Self::Output { #large_val }
+                }
+            });
+            continue;
+        }
+        let o = o as usize;
+        let kept = rs.min(r - o.min(r));
+        let mut preds = Vec::new();
+        let mut out_dims = Vec::new();
+        let mut out_vals = Vec::new();
+        for i in 0..r {
+            let covered = i >= o && i < o + kept;
+            if covered {
+                let j = i - o;
+                let (xd, yd, xv, yv) = if x_is_small {
+                    (&xs[j], &ys[i], syn::Index::from(j), syn::Index::from(i))
+                } else {
+                    (&xs[i], &ys[j], syn::Index::from(i), syn::Index::from(j))
+                };
+                preds.push(quote!(#xd: crate::rules::ElementwiseBroadcastDim<#yd, #xt, #yt, #ax>));
+                out_dims.push(
+                    quote!(<#xd as crate::rules::ElementwiseBroadcastDim<#yd, #xt, #yt, #ax>>::Out),
+                );
+                out_vals.push(quote!(crate::rules::ElementwiseBroadcastDim::<#yd, #xt, #yt, #ax>::merge(x.#xv, y.#yv)));
+            } else {
+                let (ld, lv, src) = if x_is_small {
+                    (&ys[i], syn::Index::from(i), quote!(y))
+                } else {
+                    (&xs[i], syn::Index::from(i), quote!(x))
+                };
+                out_dims.push(quote!(#ld));
+                out_vals.push(quote!(#src.#lv));
+            }
+        }
+        // trailing dims of the small operand that run past the end must be 1
+        for j in kept..rs {
+            let sd = if x_is_small { &xs[j] } else { &ys[j] };
+            preds.push(quote!(#sd: crate::rules::ElementwiseDroppableDim<#xt, #yt, #ax>));
+        }
+        let (x_at, y_at) = if x_is_small { (o, 0usize) } else { (0usize, o) };
+        out.extend(quote! {
+            impl<#generics> crate::rules::ElementwiseShapes<#yt, #ax> for #xt
+            where #(#preds,)*
+            {
+                type Output = (#(#out_dims,)*);
+                const X_AT: usize = #x_at;
+                const Y_AT: usize = #y_at;
+                #[inline(always)]
+                #[allow(unused_variables)]
+                fn output(x: &Self, y: &#yt) -> Self::Output { (#(#out_vals,)*) }
+            }
+        });
+    }
+    out
+}
+
+/// The pairwise numpy and "none" rules of select, and the pdpd placements.
+#[proc_macro]
+pub fn impl_select_rules(input: TokenStream) -> TokenStream {
+    let max = parse_max_rank(input);
+    let mut out = TokenStream2::new();
+    for ra in 0..=max {
+        for rb in 0..=max {
+            let a = idents("A", ra);
+            let b = idents("B", rb);
+            let at = tuple(&a);
+            let bt = tuple(&b);
+            let generics =
+                quote!(#(#a: crate::dim::DimLike,)* #(#b: crate::dim::DimLike,)* C, T, E);
+            // numpy: right-aligned, two-way
+            let r = ra.max(rb);
+            let mut preds = Vec::new();
+            let mut dims = Vec::new();
+            let mut vals = Vec::new();
+            for i in 0..r {
+                let ai = (i + ra).checked_sub(r);
+                let bi = (i + rb).checked_sub(r);
+                match (ai, bi) {
+                    (Some(p), Some(q)) => {
+                        let (ad, bd) = (&a[p], &b[q]);
+                        let (pv, qv) = (syn::Index::from(p), syn::Index::from(q));
+                        preds.push(quote!(#ad: crate::rules::SelectNumpyDim<#bd, C, T, E>));
+                        dims.push(quote!(<#ad as crate::rules::SelectNumpyDim<#bd, C, T, E>>::Out));
+                        vals.push(quote!(crate::rules::SelectNumpyDim::<#bd, C, T, E>::merge(x.#pv, y.#qv)));
+                    }
+                    (Some(p), None) => {
+                        let ad = &a[p];
+                        let pv = syn::Index::from(p);
+                        dims.push(quote!(#ad));
+                        vals.push(quote!(x.#pv));
+                    }
+                    (None, Some(q)) => {
+                        let bd = &b[q];
+                        let qv = syn::Index::from(q);
+                        dims.push(quote!(#bd));
+                        vals.push(quote!(y.#qv));
+                    }
+                    (None, None) => {}
+                }
+            }
+            out.extend(quote! {
+                impl<#generics> crate::rules::SelectNumpyPair<#bt, C, T, E> for #at
+                where #(#preds,)*
+                {
+                    type Output = (#(#dims,)*);
+                    #[inline(always)]
+                    #[allow(unused_variables)]
+                    fn output(x: &Self, y: &#bt) -> Self::Output { (#(#vals,)*) }
+                }
+            });
+            // none: identical shapes
+            if ra == rb {
+                let preds: Vec<_> = a
+                    .iter()
+                    .zip(&b)
+                    .map(|(p, q)| quote!(#p: crate::rules::SelectSameDim<#q, C, T, E>))
+                    .collect();
+                let dims: Vec<_> = a
+                    .iter()
+                    .zip(&b)
+                    .map(|(p, q)| quote!(<#p as crate::rules::SelectSameDim<#q, C, T, E>>::Out))
+                    .collect();
+                let vals: Vec<_> = (0..ra)
+                    .map(|i| {
+                        let q = &b[i];
+                        let iv = syn::Index::from(i);
+                        quote!(crate::rules::SelectSameDim::<#q, C, T, E>::merge(x.#iv, y.#iv))
+                    })
+                    .collect();
+                out.extend(quote! {
+                    impl<#generics> crate::rules::SelectSamePair<#bt, C, T, E> for #at
+                    where #(#preds,)*
+                    {
+                        type Output = (#(#dims,)*);
+                        #[inline(always)]
+                        #[allow(unused_variables)]
+                        fn output(x: &Self, y: &#bt) -> Self::Output { (#(#vals,)*) }
+                    }
+                });
+            }
+            // pdpd: source A placed in destination B at an axis, one way
+            if ra <= rb {
+                for axis in -1isize..=(max as isize) {
+                    let ax = axis_arg(axis);
+                    let o = if axis < 0 { rb - ra } else { axis as usize };
+                    if o > rb {
+                        continue;
+                    }
+                    let kept = ra.min(rb - o);
+                    let mut preds = Vec::new();
+                    for (j, ad) in a.iter().enumerate() {
+                        if j < kept {
+                            let bd = &b[o + j];
+                            preds.push(quote!(#ad: crate::rules::SelectPdpdDim<#bd, C, T, E, #ax>));
+                        } else {
+                            preds.push(
+                                quote!(#ad: crate::rules::SelectPdpdDroppableDim<C, T, E, #ax>),
+                            );
+                        }
+                    }
+                    out.extend(quote! {
+                        impl<#generics> crate::rules::SelectPdpdInto<#bt, C, T, E, #ax> for #at
+                        where #(#preds,)*
+                        {
+                            const AT: usize = #o;
+                        }
+                    });
+                }
+            }
+        }
+    }
+    out.into()
+}
+
+/// `MultiplexShapes` for candidate ranks 2..=N with an index of shape `[rows, 1]`.
+#[proc_macro]
+pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
+    let max = parse_max_rank(input);
+    let mut out = TokenStream2::new();
+    for r in 2..=max {
+        let d = idents("D", r);
+        let t = tuple(&d);
+        let d0 = &d[0];
+        for last in [quote!(crate::dim::One), quote!(crate::dim::Dyn)] {
+            out.extend(quote! {
+                impl<#(#d: crate::dim::DimLike,)* I0: crate::dim::DimLike> crate::rules::MultiplexShapes<(I0, #last)> for #t
+                where I0: crate::rules::MultiplexRowsDim<#d0, #t, (I0, #last)>
+                {}
+            });
+        }
+    }
+    out.into()
+}

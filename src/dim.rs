@@ -1,0 +1,147 @@
+//! What a dim is.
+//!
+//! A dim is either **static**, a type whose size the compiler knows, or
+//! **dynamic** ([`Dyn`]), a `usize` known at run time. Both implement
+//! [`DimLike`], so one shape can mix them (`shape![Dyn, 16]`).
+//!
+//! Size 1 has a type of its own, [`One`], because it is the size that
+//! broadcasts: with `Dim<N>` for every other size, "equal, or one of them is 1"
+//! is four disjoint impls, `(Dim<N>, Dim<N>)`, `(Dim<N>, One)`, `(One, Dim<N>)`
+//! and `(One, One)`, which stable Rust accepts (a single `Dim<N>` for every N
+//! would need overlapping impls). The [`shape!`](crate::shape!) macro writes
+//! `One` for a literal 1. A `Dim<1>` written by hand is a valid dim of size 1
+//! but does not broadcast in static rules: it only matches another `Dim<1>`.
+
+use core::fmt::Debug;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A dim: static ([`Dim`], [`One`]) or dynamic ([`Dyn`]).
+pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + 'static + sealed::Sealed {
+    /// `Some(n)` when the size is part of the type.
+    const STATIC: Option<usize>;
+    /// The size of this dim.
+    fn size(self) -> usize;
+    /// Builds the dim from a size; `None` if a static dim has another size.
+    fn from_size(n: usize) -> Option<Self>;
+}
+
+/// A dim whose size is part of its type: the building block of inline storage.
+pub trait StaticDim: DimLike + Default {
+    /// The size.
+    const SIZE: usize;
+    /// An array of `SIZE` values of `T`: `[T; SIZE]`.
+    type Arr<T: Copy>: Copy;
+    /// An array with every element set to `v`.
+    fn arr_filled<T: Copy>(v: T) -> Self::Arr<T>;
+    /// The array as a slice.
+    fn arr_as_slice<T: Copy>(a: &Self::Arr<T>) -> &[T];
+    /// The array as a mutable slice.
+    fn arr_as_mut_slice<T: Copy>(a: &mut Self::Arr<T>) -> &mut [T];
+    /// A slice of arrays as one flat slice (nested arrays are contiguous).
+    fn flatten<T: Copy>(s: &[Self::Arr<T>]) -> &[T];
+    /// A mutable slice of arrays as one flat mutable slice.
+    fn flatten_mut<T: Copy>(s: &mut [Self::Arr<T>]) -> &mut [T];
+}
+
+/// A static dim of size `N` (written by [`shape!`](crate::shape!) for every size but 1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Dim<const N: usize>;
+
+/// The static dim of size 1, the one that broadcasts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct One;
+
+/// A dim known only at run time. Every rule that involves it is checked when
+/// the op runs and reported as a typed error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Dyn(pub usize);
+
+impl<const N: usize> sealed::Sealed for Dim<N> {}
+impl sealed::Sealed for One {}
+impl sealed::Sealed for Dyn {}
+
+impl<const N: usize> DimLike for Dim<N> {
+    const STATIC: Option<usize> = Some(N);
+    #[inline(always)]
+    fn size(self) -> usize {
+        N
+    }
+    fn from_size(n: usize) -> Option<Self> {
+        (n == N).then_some(Dim)
+    }
+}
+
+impl DimLike for One {
+    const STATIC: Option<usize> = Some(1);
+    #[inline(always)]
+    fn size(self) -> usize {
+        1
+    }
+    fn from_size(n: usize) -> Option<Self> {
+        (n == 1).then_some(One)
+    }
+}
+
+impl DimLike for Dyn {
+    const STATIC: Option<usize> = None;
+    #[inline(always)]
+    fn size(self) -> usize {
+        self.0
+    }
+    fn from_size(n: usize) -> Option<Self> {
+        Some(Dyn(n))
+    }
+}
+
+impl<const N: usize> StaticDim for Dim<N> {
+    const SIZE: usize = N;
+    type Arr<T: Copy> = [T; N];
+    #[inline(always)]
+    fn arr_filled<T: Copy>(v: T) -> [T; N] {
+        [v; N]
+    }
+    #[inline(always)]
+    fn arr_as_slice<T: Copy>(a: &[T; N]) -> &[T] {
+        a
+    }
+    #[inline(always)]
+    fn arr_as_mut_slice<T: Copy>(a: &mut [T; N]) -> &mut [T] {
+        a
+    }
+    #[inline(always)]
+    fn flatten<T: Copy>(s: &[[T; N]]) -> &[T] {
+        s.as_flattened()
+    }
+    #[inline(always)]
+    fn flatten_mut<T: Copy>(s: &mut [[T; N]]) -> &mut [T] {
+        s.as_flattened_mut()
+    }
+}
+
+impl StaticDim for One {
+    const SIZE: usize = 1;
+    type Arr<T: Copy> = [T; 1];
+    #[inline(always)]
+    fn arr_filled<T: Copy>(v: T) -> [T; 1] {
+        [v]
+    }
+    #[inline(always)]
+    fn arr_as_slice<T: Copy>(a: &[T; 1]) -> &[T] {
+        a
+    }
+    #[inline(always)]
+    fn arr_as_mut_slice<T: Copy>(a: &mut [T; 1]) -> &mut [T] {
+        a
+    }
+    #[inline(always)]
+    fn flatten<T: Copy>(s: &[[T; 1]]) -> &[T] {
+        s.as_flattened()
+    }
+    #[inline(always)]
+    fn flatten_mut<T: Copy>(s: &mut [[T; 1]]) -> &mut [T] {
+        s.as_flattened_mut()
+    }
+}

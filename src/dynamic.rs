@@ -1,0 +1,131 @@
+//! The dynamic escape hatch: [`DynTensor`], a tensor whose shape is known only
+//! at run time. Every op checks its rules when it runs and returns a typed
+//! error. Static tensors convert to it always ([`Tensor::to_dyn`]); back to a
+//! static shape with a checked `TryFrom`.
+
+use crate::element::Element;
+use crate::error::ShapeError;
+use crate::ops::elementwise::{self, ActivationKind, BinaryOpKind, ElementwiseError};
+use crate::shape::{Dims, Shape};
+use crate::storage::{filled_vec, Inline, Storage};
+use crate::tensor::Tensor;
+use alloc::vec::Vec;
+
+/// A row-major tensor whose shape is a run-time value (rank at most [`MAX_RANK`](crate::MAX_RANK)).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DynTensor<T> {
+    dims: Dims,
+    data: Vec<T>,
+}
+
+impl<T: Copy> DynTensor<T> {
+    /// A tensor of shape `dims` over `data`, checking the length.
+    pub fn new(dims: &[usize], data: Vec<T>) -> Result<Self, ShapeError> {
+        let d = Dims::new(dims)?;
+        let numel = d.try_numel()?;
+        if numel != data.len() {
+            return Err(ShapeError::DataLength {
+                shape: d,
+                numel,
+                len: data.len(),
+            });
+        }
+        Ok(DynTensor { dims: d, data })
+    }
+
+    /// A tensor of shape `dims` with every element `v`.
+    pub fn full(dims: &[usize], v: T) -> Result<Self, ShapeError> {
+        let d = Dims::new(dims)?;
+        Ok(DynTensor {
+            dims: d,
+            data: filled_vec(d.try_numel()?, v)?,
+        })
+    }
+
+    /// The dims.
+    pub fn dims(&self) -> Dims {
+        self.dims
+    }
+
+    /// The elements in row-major order.
+    pub fn as_slice(&self) -> &[T] {
+        &self.data
+    }
+
+    /// The elements, mutably.
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.data
+    }
+
+    /// The elements.
+    pub fn into_vec(self) -> Vec<T> {
+        self.data
+    }
+
+    /// Checked conversion to a static shape `S` on the heap.
+    pub fn into_static<S: Shape>(self) -> Result<Tensor<T, S, Vec<T>>, ShapeError> {
+        Tensor::with_shape(S::from_dims(&self.dims)?, self.data)
+    }
+}
+
+impl<T: Element> DynTensor<T> {
+    /// `act(op(self, y))` with Paddle's axis rule; every rule is checked here.
+    ///
+    /// ```
+    /// use shapecheck::{DynTensor, BinaryOpKind, ActivationKind};
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.elementwise(BinaryOpKind::Add, &y, -1, ActivationKind::Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[11, 22, 33, 14, 25, 36]);
+    /// let err = x.elementwise(BinaryOpKind::Add, &y, 0, ActivationKind::Identity).unwrap_err();
+    /// assert!(err.to_string().starts_with("broadcast dimension mismatch"));
+    /// ```
+    pub fn elementwise(
+        &self,
+        op: BinaryOpKind,
+        y: &DynTensor<T>,
+        axis: isize,
+        act: ActivationKind,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        let out_dims = elementwise::elementwise_output_dims(&self.dims, &y.dims, axis)?;
+        let mut out = DynTensor::full(&out_dims, T::default())?;
+        elementwise::elementwise_into(
+            op,
+            act,
+            &self.dims,
+            &self.data,
+            &y.dims,
+            &y.data,
+            axis,
+            &mut out.data,
+        )?;
+        Ok(out)
+    }
+}
+
+impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// This tensor with its shape as a run-time value (always succeeds).
+    pub fn to_dyn(&self) -> DynTensor<T> {
+        DynTensor {
+            dims: self.dims(),
+            data: self.as_slice().to_vec(),
+        }
+    }
+}
+
+impl<T: Copy, S: Shape> TryFrom<DynTensor<T>> for Tensor<T, S, Vec<T>> {
+    type Error = ShapeError;
+    fn try_from(t: DynTensor<T>) -> Result<Self, ShapeError> {
+        t.into_static()
+    }
+}
+
+impl<T: Copy + Default, S: crate::shape::StaticShape> TryFrom<&DynTensor<T>>
+    for Tensor<T, S, Inline<T, S>>
+{
+    type Error = ShapeError;
+    fn try_from(t: &DynTensor<T>) -> Result<Self, ShapeError> {
+        S::from_dims(&t.dims)?;
+        Tensor::from_slice(&t.data)
+    }
+}

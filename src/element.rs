@@ -1,0 +1,139 @@
+//! Element types: `f32`, `f64`, `i32`, `i64` (and the other primitive
+//! integers), with the arithmetic the frameworks use.
+//!
+//! Integer arithmetic wraps on overflow as the frameworks' C++ kernels do in
+//! practice (Rust's debug-mode overflow panic must never fire on user data);
+//! integer division truncates toward zero and division by zero is reported by
+//! the op as an error before any element is computed.
+
+use core::fmt::Debug;
+use num_traits::Float;
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A numeric element type of a tensor.
+pub trait Element:
+    Copy + Default + Debug + PartialEq + PartialOrd + Send + Sync + 'static + sealed::Sealed
+{
+    /// The framework dtype name (`"float32"`, `"int64"`, ...).
+    const DTYPE: &'static str;
+    /// `true` for integer types (division by zero is an error for them).
+    const IS_INTEGER: bool;
+    /// `a + b` (wrapping for integers).
+    fn add(a: Self, b: Self) -> Self;
+    /// `a - b` (wrapping for integers).
+    fn sub(a: Self, b: Self) -> Self;
+    /// `a * b` (wrapping for integers).
+    fn mul(a: Self, b: Self) -> Self;
+    /// `a / b`; integers truncate toward zero, and the caller rules out `b == 0`
+    /// (this returns 0 rather than panicking if it is not ruled out).
+    fn div(a: Self, b: Self) -> Self;
+    /// `true` if the value is zero.
+    fn is_zero(self) -> bool;
+    /// The value as `f64` (exact for every value the vectors use).
+    fn to_f64(self) -> f64;
+    /// The nearest value of this type to `v` (`as` conversion: integers truncate and saturate).
+    fn from_f64(v: f64) -> Self;
+}
+
+macro_rules! float_element {
+    ($t:ty, $name:literal) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: &'static str = $name;
+            const IS_INTEGER: bool = false;
+            #[inline(always)]
+            fn add(a: Self, b: Self) -> Self {
+                a + b
+            }
+            #[inline(always)]
+            fn sub(a: Self, b: Self) -> Self {
+                a - b
+            }
+            #[inline(always)]
+            fn mul(a: Self, b: Self) -> Self {
+                a * b
+            }
+            #[inline(always)]
+            fn div(a: Self, b: Self) -> Self {
+                a / b
+            }
+            #[inline(always)]
+            fn is_zero(self) -> bool {
+                self == 0.0
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+        }
+    };
+}
+
+macro_rules! int_element {
+    ($t:ty, $name:literal) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: &'static str = $name;
+            const IS_INTEGER: bool = true;
+            #[inline(always)]
+            fn add(a: Self, b: Self) -> Self {
+                a.wrapping_add(b)
+            }
+            #[inline(always)]
+            fn sub(a: Self, b: Self) -> Self {
+                a.wrapping_sub(b)
+            }
+            #[inline(always)]
+            fn mul(a: Self, b: Self) -> Self {
+                a.wrapping_mul(b)
+            }
+            #[inline(always)]
+            fn div(a: Self, b: Self) -> Self {
+                a.checked_div(b)
+                    .unwrap_or_else(|| if b == 0 { 0 } else { a.wrapping_div(b) })
+            }
+            #[inline(always)]
+            fn is_zero(self) -> bool {
+                self == 0
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                v as $t
+            }
+        }
+    };
+}
+
+float_element!(f32, "float32");
+float_element!(f64, "float64");
+int_element!(i8, "int8");
+int_element!(i16, "int16");
+int_element!(i32, "int32");
+int_element!(i64, "int64");
+int_element!(u8, "uint8");
+int_element!(u16, "uint16");
+int_element!(u32, "uint32");
+int_element!(u64, "uint64");
+
+/// `tanh` in `f64` (no_std through `libm`).
+#[inline]
+pub(crate) fn tanh_f64(v: f64) -> f64 {
+    Float::tanh(v)
+}
+
+/// `1 / (1 + e^-v)` in `f64`.
+#[inline]
+pub(crate) fn sigmoid_f64(v: f64) -> f64 {
+    1.0 / (1.0 + Float::exp(-v))
+}

@@ -1,0 +1,113 @@
+//! # shapecheck
+//!
+//! Tensors whose shapes live in the type system. A shape is a tuple of dims
+//! (`shape![2, 3, 4]` is `(Dim<2>, Dim<3>, Dim<4>)`); operators check their
+//! shape rules with trait bounds, so a wrong shape is a compile error whose
+//! first line names both shapes in decimal and the rule that failed. Dims only
+//! known at run time are [`Dyn`]; anything that involves one is checked at run
+//! time and returns a typed error, never a panic.
+//!
+//! ```
+//! use shapecheck::prelude::*;
+//!
+//! let x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+//! let y = Tensor::<f32, shape![3]>::from_array([10.0, 20.0, 30.0]);
+//! // numpy broadcasting (Paddle's axis = -1): the output type is computed by the compiler
+//! let z: Tensor<f32, shape![2, 3]> = x.elementwise_mul(&y, Axis::<-1>, Identity);
+//! assert_eq!(z.as_slice(), &[10.0, 40.0, 90.0, 40.0, 100.0, 180.0]);
+//! ```
+//!
+//! A shape the rule rejects does not compile (see `ui-tests/elementwise/`):
+//!
+//! ```compile_fail
+//! use shapecheck::prelude::*;
+//! let x = Tensor::<f32, shape![2, 3, 4, 5]>::full(1.0);
+//! let y = Tensor::<f32, shape![3, 4]>::full(2.0);
+//! // [3, 4] right-aligned against [2, 3, 4, 5] pairs 4 with 3: rejected
+//! let _ = x.elementwise_mul(&y, Axis::<-1>, Identity);
+//! ```
+//!
+//! ## Layout of the crate
+//! - [`dim`] and [`shape`]: what a dim and a shape are, static or dynamic;
+//! - [`rules`]: the shape-compatibility rules as traits (one per rule, each
+//!   carrying the compile error it reports);
+//! - [`storage`] and [`tensor`]: inline arrays, heap buffers and borrowed views;
+//! - [`kernel`]: the stride-based loops shared by the static and dynamic paths;
+//! - [`ops`]: one module per operator with its static API, dynamic API and docs;
+//! - [`dynamic`]: [`DynTensor`](dynamic::DynTensor), the run-time escape hatch (feature `alloc`).
+#![no_std]
+#![deny(missing_docs)]
+#![warn(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+extern crate self as shapecheck;
+
+pub mod dim;
+pub mod element;
+pub mod error;
+pub mod kernel;
+pub mod ops;
+pub mod rules;
+pub mod shape;
+pub mod storage;
+pub mod tensor;
+
+#[cfg(feature = "alloc")]
+pub mod dynamic;
+
+pub use dim::{Dim, DimLike, Dyn, One, StaticDim};
+pub use element::Element;
+pub use error::ShapeError;
+pub use ops::elementwise::{
+    Activation, ActivationKind, Add, Axis, BinaryOp, BinaryOpKind, Div, ElementwiseError, Identity,
+    Max, Min, Mul, Relu, Sigmoid, Sub, Tanh,
+};
+pub use ops::multiplex::{IndexElement, MultiplexError};
+pub use ops::select::{AutoBroadcast, NoBroadcast, Numpy, Pdpd, SelectError, SelectMode};
+pub use shape::{Dims, Shape, StaticShape, MAX_RANK};
+pub use storage::{Inline, Storage, StorageMut};
+pub use tensor::Tensor;
+
+#[cfg(feature = "alloc")]
+pub use dynamic::DynTensor;
+
+/// Writes a shape type: `shape![2, 3, 4]` is `(Dim<2>, Dim<3>, Dim<4>)`.
+///
+/// A literal `1` becomes [`One`] (the dim that broadcasts), `Dyn` becomes
+/// [`Dyn`] (a dim known at run time) and any other expression `N` becomes
+/// `Dim<{ N }>`, for any `usize` (no table limit). `shape![]` is the scalar
+/// shape `()`.
+///
+/// ```
+/// use shapecheck::{shape, Dim, Dyn, One};
+/// let _: Option<shape![2, 1, 1500]> = Some((Dim::<2>, One, Dim::<1500>));
+/// let _: Option<shape![Dyn, 16]> = Some((Dyn(7), Dim::<16>));
+/// ```
+pub use shapecheck_macros::shape;
+
+/// Everything a user of the static and dynamic APIs needs, in one import.
+pub mod prelude {
+    pub use crate::dim::{Dim, DimLike, Dyn, One, StaticDim};
+    pub use crate::element::Element;
+    pub use crate::ops::elementwise::{
+        Activation, ActivationKind, Add, Axis, BinaryOp, BinaryOpKind, Div, Identity, Max, Min,
+        Mul, Relu, Sigmoid, Sub, Tanh,
+    };
+    pub use crate::ops::select::{AutoBroadcast, NoBroadcast, Numpy, Pdpd};
+    pub use crate::shape;
+    pub use crate::shape::{Shape, StaticShape};
+    pub use crate::storage::{Inline, Storage, StorageMut};
+    pub use crate::tensor::Tensor;
+
+    #[cfg(feature = "alloc")]
+    pub use crate::dynamic::DynTensor;
+}

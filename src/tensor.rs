@@ -1,0 +1,305 @@
+//! The tensor: a shape (a type, plus the values of its [`Dyn`](crate::Dyn)
+//! dims) over row-major storage.
+
+use crate::error::ShapeError;
+use crate::shape::{Dims, Shape, StaticShape};
+use crate::storage::{Inline, OwnedStorage, Storage, StorageMut};
+use core::fmt;
+use core::marker::PhantomData;
+
+/// A row-major tensor of `T` with shape `S`, stored in `B`.
+///
+/// `B` defaults to [`Inline`] (a nested array, no heap). Use `Vec<T>`
+/// (feature `alloc`) for large tensors or shapes with run-time dims, and
+/// `&[T]` / `&mut [T]` to work on a caller's buffer.
+///
+/// ```
+/// use shapecheck::prelude::*;
+///
+/// // inline, from a nested array
+/// let a = Tensor::<i32, shape![2, 2]>::from_array([[1, 2], [3, 4]]);
+/// assert_eq!(a.get(&[1, 0]), Some(&3));
+///
+/// // a view over a buffer the caller owns (no copy, no heap)
+/// static BUF: [f32; 6] = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0];
+/// let v = Tensor::<f32, shape![3, 2], &[f32]>::from_storage(&BUF[..]).unwrap();
+/// assert_eq!(v.dims().as_slice(), &[3, 2]);
+///
+/// // the wrong length is an error, not a panic
+/// let err = Tensor::<f32, shape![4, 2], &[f32]>::from_storage(&BUF[..]).unwrap_err();
+/// assert_eq!(err.to_string(), "shape [4, 2] holds 8 elements, but the data has 6");
+/// ```
+pub struct Tensor<T: Copy, S: Shape, B: Storage<T> = Inline<T, S>> {
+    shape: S,
+    data: B,
+    _elem: PhantomData<T>,
+}
+
+impl<T: Copy, S: Shape, B: Storage<T> + Clone> Clone for Tensor<T, S, B> {
+    fn clone(&self) -> Self {
+        Tensor {
+            shape: self.shape,
+            data: self.data.clone(),
+            _elem: PhantomData,
+        }
+    }
+}
+
+impl<T: Copy, S: Shape, B: Storage<T> + Copy> Copy for Tensor<T, S, B> {}
+
+impl<T: Copy + PartialEq, S: Shape, B: Storage<T>, B2: Storage<T>> PartialEq<Tensor<T, S, B2>>
+    for Tensor<T, S, B>
+{
+    fn eq(&self, other: &Tensor<T, S, B2>) -> bool {
+        self.shape == other.shape && self.as_slice() == other.as_slice()
+    }
+}
+
+impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// A tensor over `data`, checking that it holds `shape`'s element count.
+    pub fn with_shape(shape: S, data: B) -> Result<Self, ShapeError> {
+        let numel = shape.numel()?;
+        let len = data.as_slice().len();
+        if numel != len {
+            return Err(ShapeError::DataLength {
+                shape: shape.dims(),
+                numel,
+                len,
+            });
+        }
+        Ok(Tensor {
+            shape,
+            data,
+            _elem: PhantomData,
+        })
+    }
+
+    /// Same as [`with_shape`](Self::with_shape) with the dims given as values:
+    /// every static dim of `S` is checked against them.
+    pub fn with_dims(dims: &[usize], data: B) -> Result<Self, ShapeError> {
+        Self::with_shape(S::from_dims(dims)?, data)
+    }
+
+    /// Builds the tensor without checking; only for callers that checked.
+    pub(crate) fn from_parts_unchecked(shape: S, data: B) -> Self {
+        Tensor {
+            shape,
+            data,
+            _elem: PhantomData,
+        }
+    }
+
+    /// The shape value (its static dims are zero-sized).
+    #[inline]
+    pub fn shape(&self) -> &S {
+        &self.shape
+    }
+
+    /// The dims as values.
+    #[inline]
+    pub fn dims(&self) -> Dims {
+        self.shape.dims()
+    }
+
+    /// The elements in row-major order.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        self.data.as_slice()
+    }
+
+    /// The storage.
+    pub fn storage(&self) -> &B {
+        &self.data
+    }
+
+    /// The shape and the storage.
+    pub fn into_parts(self) -> (S, B) {
+        (self.shape, self.data)
+    }
+
+    /// The row-major position of `index`, `None` if its rank or any coordinate is out of range.
+    pub fn flat_index(&self, index: &[usize]) -> Option<usize> {
+        let dims = self.dims();
+        if index.len() != dims.rank() {
+            return None;
+        }
+        let mut flat = 0usize;
+        for (&i, &d) in index.iter().zip(dims.iter()) {
+            if i >= d {
+                return None;
+            }
+            flat = flat * d + i;
+        }
+        Some(flat)
+    }
+
+    /// The element at `index`, `None` if out of range.
+    pub fn get(&self, index: &[usize]) -> Option<&T> {
+        self.flat_index(index).and_then(|i| self.as_slice().get(i))
+    }
+
+    /// A borrowed view of this tensor.
+    pub fn view(&self) -> Tensor<T, S, &[T]> {
+        Tensor::from_parts_unchecked(self.shape, self.as_slice())
+    }
+
+    /// A copy of the elements in a `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn to_vec(&self) -> alloc::vec::Vec<T> {
+        self.as_slice().to_vec()
+    }
+
+    /// The same tensor, stored on the heap.
+    #[cfg(feature = "alloc")]
+    pub fn to_heap(&self) -> Tensor<T, S, alloc::vec::Vec<T>> {
+        Tensor::from_parts_unchecked(self.shape, self.to_vec())
+    }
+}
+
+impl<T: Copy, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
+    /// The elements in row-major order, mutably.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        self.data.as_mut_slice()
+    }
+
+    /// The element at `index`, mutably; `None` if out of range.
+    pub fn get_mut(&mut self, index: &[usize]) -> Option<&mut T> {
+        let i = self.flat_index(index)?;
+        self.as_mut_slice().get_mut(i)
+    }
+
+    /// A mutable borrowed view of this tensor.
+    pub fn view_mut(&mut self) -> Tensor<T, S, &mut [T]> {
+        let shape = self.shape;
+        Tensor::from_parts_unchecked(shape, self.as_mut_slice())
+    }
+}
+
+impl<T: Copy, S: Shape, B: OwnedStorage<T, S>> Tensor<T, S, B> {
+    /// A tensor of shape `shape` with every element `v`, in storage `B`
+    /// (an error if the element count overflows or cannot be allocated).
+    pub fn try_full_with_shape(shape: S, v: T) -> Result<Self, ShapeError> {
+        Ok(Tensor::from_parts_unchecked(
+            shape,
+            B::try_filled(&shape, v)?,
+        ))
+    }
+}
+
+impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
+    /// A tensor of a static shape over `data`, checking its length.
+    pub fn from_storage(data: B) -> Result<Self, ShapeError> {
+        Self::with_shape(S::default(), data)
+    }
+}
+
+impl<T: Copy, S: StaticShape> Tensor<T, S> {
+    /// An inline tensor from its nested array (`[[T; 3]; 2]` for `shape![2, 3]`).
+    #[inline]
+    pub fn from_array(array: S::Array<T>) -> Self {
+        Tensor::from_parts_unchecked(S::default(), Inline(array))
+    }
+
+    /// An inline tensor with every element `v`.
+    #[inline]
+    pub fn full(v: T) -> Self {
+        Self::from_array(S::array_filled(v))
+    }
+
+    /// An inline tensor copied from a row-major slice; an error unless it has
+    /// exactly `S::NUMEL` elements.
+    pub fn from_slice(data: &[T]) -> Result<Self, ShapeError>
+    where
+        T: Default,
+    {
+        if data.len() != S::NUMEL {
+            return Err(ShapeError::DataLength {
+                shape: S::default().dims(),
+                numel: S::NUMEL,
+                len: data.len(),
+            });
+        }
+        let mut out = Self::full(T::default());
+        out.as_mut_slice().copy_from_slice(data);
+        Ok(out)
+    }
+
+    /// An inline tensor whose element at each index is `f(index)`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<usize, shape![2, 3]>::from_fn(|i| 10 * i[0] + i[1]);
+    /// assert_eq!(t.as_slice(), &[0, 1, 2, 10, 11, 12]);
+    /// ```
+    pub fn from_fn(mut f: impl FnMut(&[usize]) -> T) -> Self
+    where
+        T: Default,
+    {
+        let mut out = Self::full(T::default());
+        let dims = S::default().dims();
+        let mut index = Dims::SCALAR;
+        if let Ok(zeros) = Dims::new(&[0; crate::MAX_RANK][..dims.rank().min(crate::MAX_RANK)]) {
+            index = zeros;
+        }
+        for slot in out.as_mut_slice() {
+            *slot = f(index.as_slice());
+            crate::kernel::advance_index(&mut index, &dims);
+        }
+        out
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Copy, S: Shape> Tensor<T, S, alloc::vec::Vec<T>> {
+    /// A heap tensor from a shape value and a vector, checking its length.
+    pub fn from_vec(shape: S, data: alloc::vec::Vec<T>) -> Result<Self, ShapeError> {
+        Self::with_shape(shape, data)
+    }
+}
+
+impl<T: Copy + fmt::Debug, S: Shape, B: Storage<T>> fmt::Debug for Tensor<T, S, B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tensor{} ", self.dims())?;
+        write_nested(f, self.dims().as_slice(), self.as_slice(), &|f, v| {
+            write!(f, "{v:?}")
+        })
+    }
+}
+
+impl<T: Copy + fmt::Display, S: Shape, B: Storage<T>> fmt::Display for Tensor<T, S, B> {
+    /// Nested brackets, as numpy prints: `[[1, 2], [3, 4]]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_nested(f, self.dims().as_slice(), self.as_slice(), &|f, v| {
+            write!(f, "{v}")
+        })
+    }
+}
+
+type ElemFmt<'a, T> = &'a dyn Fn(&mut fmt::Formatter<'_>, &T) -> fmt::Result;
+
+/// Writes `data` with shape `dims` as nested brackets.
+fn write_nested<T>(
+    f: &mut fmt::Formatter<'_>,
+    dims: &[usize],
+    data: &[T],
+    elem: ElemFmt<'_, T>,
+) -> fmt::Result {
+    let Some((&outer, rest)) = dims.split_first() else {
+        return match data.first() {
+            Some(v) => elem(f, v),
+            None => f.write_str("[]"),
+        };
+    };
+    let chunk = rest.iter().product::<usize>();
+    f.write_str("[")?;
+    for i in 0..outer {
+        if i > 0 {
+            f.write_str(", ")?;
+        }
+        let start = i.saturating_mul(chunk);
+        let part = data.get(start..start.saturating_add(chunk)).unwrap_or(&[]);
+        write_nested(f, rest, part, elem)?;
+    }
+    f.write_str("]")
+}
