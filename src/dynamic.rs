@@ -89,7 +89,7 @@ impl<T: Element> DynTensor<T> {
     ) -> Result<DynTensor<T>, ElementwiseError> {
         let out_dims = elementwise::elementwise_output_dims(&self.dims, &y.dims, axis)?;
         let mut out = DynTensor::full(&out_dims, T::default())?;
-        elementwise::elementwise_into(
+        elementwise::elementwise_slices(
             op,
             act,
             &self.dims,

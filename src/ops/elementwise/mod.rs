@@ -38,18 +38,18 @@
 //!
 //! ## Dynamic path
 //! ```
-//! use shapecheck::ops::elementwise::{elementwise_into, ElementwiseError};
+//! use shapecheck::ops::elementwise::{elementwise_slices, ElementwiseError};
 //! use shapecheck::{ActivationKind, BinaryOpKind};
 //! let x = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
 //! let y = [10.0f32, 100.0];
 //! let mut out = [0.0f32; 6];
 //! // X [2, 3] with Y [2] at axis 0: row i is scaled by y[i]
-//! let dims = elementwise_into(BinaryOpKind::Mul, ActivationKind::Identity,
+//! let dims = elementwise_slices(BinaryOpKind::Mul, ActivationKind::Identity,
 //!     &[2, 3], &x, &[2], &y, 0, &mut out).unwrap();
 //! assert_eq!(dims.as_slice(), &[2, 3]);
 //! assert_eq!(out, [10.0, 20.0, 30.0, 400.0, 500.0, 600.0]);
 //! // at axis -1 the 2 meets the 3: a typed error naming the rule and the values
-//! let err = elementwise_into(BinaryOpKind::Mul, ActivationKind::Identity,
+//! let err = elementwise_slices(BinaryOpKind::Mul, ActivationKind::Identity,
 //!     &[2, 3], &x, &[2], &y, -1, &mut out).unwrap_err();
 //! assert!(matches!(err, ElementwiseError::DimMismatch { x_dim: 3, y_dim: 2, .. }));
 //! ```
