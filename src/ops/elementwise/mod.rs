@@ -446,7 +446,7 @@ pub fn elementwise_output_dims(
 /// rule, shapes given as values. `out` must hold exactly the output's element
 /// count ([`elementwise_output_dims`] tells it). Returns the output dims.
 #[allow(clippy::too_many_arguments)]
-pub fn elementwise_into<T: Element>(
+pub fn elementwise_slices<T: Element>(
     op: BinaryOpKind,
     act: ActivationKind,
     x_dims: &[usize],
