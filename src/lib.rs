@@ -72,7 +72,11 @@ pub use ops::elementwise::{
     Max, Min, Mul, Relu, Sigmoid, Sub, Tanh,
 };
 pub use ops::multiplex::{IndexElement, MultiplexError};
-pub use ops::select::{AutoBroadcast, NoBroadcast, Numpy, Pdpd, SelectError, SelectMode};
+pub use ops::select::{
+    select, select_into, select_output_dims, select_slices, try_select, try_select_into,
+    AutoBroadcast, CondElement, NoBroadcast, Numpy, Pdpd, SameElement, SelectError, SelectInput,
+    SelectMode,
+};
 pub use shape::{Dims, Shape, StaticShape, MAX_RANK};
 pub use storage::{Inline, Storage, StorageMut};
 pub use tensor::Tensor;
