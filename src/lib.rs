@@ -71,7 +71,10 @@ pub use ops::elementwise::{
     Activation, ActivationKind, Add, Axis, BinaryOp, BinaryOpKind, Div, ElementwiseError, Identity,
     Max, Min, Mul, Relu, Sigmoid, Sub, Tanh,
 };
-pub use ops::multiplex::{IndexElement, MultiplexError};
+pub use ops::multiplex::{
+    multiplex, multiplex_into, multiplex_output_dims, multiplex_slices, CandidateCount, IndexElement,
+    MultiplexError,
+};
 pub use ops::select::{
     select, select_into, select_output_dims, select_slices, try_select, try_select_into,
     AutoBroadcast, CondElement, NoBroadcast, Numpy, Pdpd, SameElement, SelectError, SelectInput,

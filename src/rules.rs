@@ -341,8 +341,57 @@ pub trait MultiplexRowsDim<Other, S, I>: DimLike {
 }
 equal_rule!(MultiplexRowsDim [S, I] [S, I]);
 
+/// Multiplex, dim rule: the index's second dim is 1 (`One`, a hand-written
+/// `Dim<1>`, or a run-time dim checked when the op runs).
+#[diagnostic::on_unimplemented(
+    message = "multiplex: index {I} must have shape [rows, 1], but its second dim is {Self} (candidates {S})",
+    label = "the index must have exactly one column",
+    note = "Paddle: \"The index tensor must be a vector with batchSize x 1\""
+)]
+pub trait MultiplexIndexCols<S, I>: DimLike {}
+#[diagnostic::do_not_recommend]
+impl<S, I> MultiplexIndexCols<S, I> for One {}
+#[diagnostic::do_not_recommend]
+impl<S, I> MultiplexIndexCols<S, I> for Dim<1> {}
+#[diagnostic::do_not_recommend]
+impl<S, I> MultiplexIndexCols<S, I> for Dyn {}
+
+/// Multiplex, gate implemented by no type: required by the impls of
+/// [`MultiplexShapes`] for candidates of rank 0 or 1. `Self` is the index
+/// shape, so that the error is reported once the index is known.
+#[diagnostic::on_unimplemented(
+    message = "multiplex: candidates {S} have rank < 2 (index {Self}); the rank of candidate tensors must be at least 2",
+    label = "multiplex selects rows: each candidate needs rank >= 2",
+    note = "Paddle: \"The rank of candidate tensors must be not less than 2\""
+)]
+pub trait MultiplexCandidateRank<S> {}
+
+/// Multiplex, gate implemented by no type: required by the impls of
+/// [`MultiplexIndexShape`] for an index (`Self`) whose rank is not 2.
+#[diagnostic::on_unimplemented(
+    message = "multiplex: index {Self} must have rank 2, shape [rows, 1] (candidates {S})",
+    label = "the index must be a 2-D tensor of shape [rows, 1]",
+    note = "Paddle: \"The index tensor must be a vector with 2 dimensions\""
+)]
+pub trait MultiplexIndexRank<S> {}
+
+/// Multiplex, index rule: `Self` (the index shape) is `[rows, 1]` for
+/// candidates of shape `S` (rank >= 2) whose first dim is `rows`. Generated
+/// for every index rank 0..=8; the ranks other than 2 require the gate
+/// [`MultiplexIndexRank`], rank 2 the dim rules [`MultiplexRowsDim`] and
+/// [`MultiplexIndexCols`], whose messages are the compile errors.
+#[diagnostic::on_unimplemented(
+    message = "multiplex: index {Self} does not fit candidates {S}: the index must have shape [rows, 1]",
+    label = "invalid index shape for multiplex",
+    note = "Paddle: \"The index tensor must be a vector with batchSize x 1\""
+)]
+pub trait MultiplexIndexShape<S: Shape>: Shape {}
+
 /// Multiplex, shape rule: candidates of shape `Self` (rank at least 2) and an
-/// index of shape `I` = `[rows, 1]`.
+/// index of shape `I` = `[rows, 1]`. One impl per candidate rank 0..=8 (for
+/// any `I`): rank 0 and 1 require the gate [`MultiplexCandidateRank`], the
+/// others [`MultiplexIndexShape`]. The index is the `Self` of those bounds so
+/// that the compiler only decides them once it knows the index's type.
 #[diagnostic::on_unimplemented(
     message = "multiplex: candidates {Self} with index {I}: candidates need rank >= 2 and the index must have shape [rows, 1]",
     label = "invalid shapes for multiplex",

@@ -400,22 +400,55 @@ pub fn impl_select_rules(input: TokenStream) -> TokenStream {
     out.into()
 }
 
-/// `MultiplexShapes` for candidate ranks 2..=N with an index of shape `[rows, 1]`.
+/// `MultiplexShapes` for every candidate rank 0..=N, and `MultiplexIndexShape`
+/// for every index rank 0..=N.
+///
+/// `MultiplexShapes<IS>` has one impl per candidate rank, for any `IS`: rank 0
+/// and 1 require the gate `MultiplexCandidateRank` (implemented by no type),
+/// the others `IS: MultiplexIndexShape<S>`. That one holds for an index of
+/// rank 2 whose rows equal the candidates' first dim and whose second dim is 1;
+/// other index ranks require the gate `MultiplexIndexRank`. The index shape is
+/// always the `Self` type of the bound, so rustc waits until it knows the
+/// index's type before deciding (and names the failing rule in the error).
 #[proc_macro]
 pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
     let max = parse_max_rank(input);
     let mut out = TokenStream2::new();
-    for r in 2..=max {
+    for r in 0..=max {
         let d = idents("D", r);
         let t = tuple(&d);
-        let d0 = &d[0];
-        for last in [quote!(crate::dim::One), quote!(crate::dim::Dyn)] {
+        if r < 2 {
             out.extend(quote! {
-                impl<#(#d: crate::dim::DimLike,)* I0: crate::dim::DimLike> crate::rules::MultiplexShapes<(I0, #last)> for #t
-                where I0: crate::rules::MultiplexRowsDim<#d0, #t, (I0, #last)>
+                impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> crate::rules::MultiplexShapes<IS> for #t
+                where IS: crate::rules::MultiplexCandidateRank<#t>
                 {}
             });
+            continue;
         }
+        let d0 = &d[0];
+        out.extend(quote! {
+            impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> crate::rules::MultiplexShapes<IS> for #t
+            where IS: crate::rules::MultiplexIndexShape<#t>
+            {}
+            impl<#(#d: crate::dim::DimLike,)* I0: crate::dim::DimLike, I1: crate::dim::DimLike>
+                crate::rules::MultiplexIndexShape<#t> for (I0, I1)
+            where
+                I0: crate::rules::MultiplexRowsDim<#d0, #t, (I0, I1)>,
+                I1: crate::rules::MultiplexIndexCols<#t, (I0, I1)>,
+            {}
+        });
+    }
+    for q in 0..=max {
+        if q == 2 {
+            continue;
+        }
+        let j = idents("J", q);
+        let jt = tuple(&j);
+        out.extend(quote! {
+            impl<#(#j: crate::dim::DimLike,)* S: crate::shape::Shape> crate::rules::MultiplexIndexShape<S> for #jt
+            where #jt: crate::rules::MultiplexIndexRank<S>
+            {}
+        });
     }
     out.into()
 }
