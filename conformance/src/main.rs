@@ -1,1 +1,157 @@
-fn main() {}
+//! The conformance tool: runs the recorded framework vectors through
+//! shapecheck's dynamic API (`conformance dynamic DIR`) or its static API
+//! (`conformance static DIR`: one generated program per case, compiled and
+//! run), and prints one line per family, `FAMILY: N passed, N failed`,
+//! followed by the failing cases (`name#index: why`). Exits non-zero on any
+//! failure. Families the project does not implement are reported as failed.
+
+mod families;
+mod judge;
+mod static_mode;
+mod typed;
+mod vectors;
+
+use judge::{judge, Outcome};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+use vectors::Case;
+
+const USAGE: &str = "usage: conformance (dynamic|static) DIR";
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Dynamic,
+    Static,
+}
+
+/// The cases of one family, in file order.
+struct FamilyCases<'a> {
+    name: String,
+    cases: Vec<&'a Case>,
+}
+
+fn group(files: &[vectors::VectorFile]) -> Vec<FamilyCases<'_>> {
+    let mut out: Vec<FamilyCases<'_>> = vec![];
+    for f in files {
+        match out.iter_mut().find(|g| g.name == f.family) {
+            Some(g) => g.cases.extend(f.cases.iter()),
+            None => out.push(FamilyCases {
+                name: f.family.clone(),
+                cases: f.cases.iter().collect(),
+            }),
+        }
+    }
+    out
+}
+
+fn run_dynamic(fam: &dyn families::Family, case: &Case) -> Outcome {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fam.dynamic(case))) {
+        Ok(o) => o,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Outcome::Broken(format!("the dynamic API panicked: {msg}"))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (mode, dir) = match args.as_slice() {
+        [m, d] if m == "dynamic" => (Mode::Dynamic, PathBuf::from(d)),
+        [m, d] if m == "static" => (Mode::Static, PathBuf::from(d)),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let files = match vectors::load_dir(&dir) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("conformance: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if files.is_empty() {
+        eprintln!("conformance: no *.json vector files in {}", dir.display());
+        return ExitCode::from(2);
+    }
+    let started = Instant::now();
+    let builder = static_mode::Builder::from_env();
+    if mode == Mode::Static {
+        eprintln!(
+            "conformance: static mode, generated crates in {}",
+            builder.work.display()
+        );
+    }
+    if mode == Mode::Dynamic {
+        // a panic is caught per case and reported as a failure; keep stderr quiet
+        std::panic::set_hook(Box::new(|_| {}));
+    }
+
+    let mut any_failed = false;
+    let mut report = String::new();
+    for group in group(&files) {
+        let fam = families::lookup(&group.name);
+        let outcomes: Vec<Outcome> = match fam {
+            None => group
+                .cases
+                .iter()
+                .map(|_| {
+                    Outcome::Broken(format!(
+                        "shapecheck does not implement the {} family",
+                        group.name
+                    ))
+                })
+                .collect(),
+            Some(fam) => match mode {
+                Mode::Dynamic => group.cases.iter().map(|c| run_dynamic(fam, c)).collect(),
+                Mode::Static => static_mode::run_family(&builder, &group.name, fam, &group.cases),
+            },
+        };
+        let mut failures = vec![];
+        for (case, outcome) in group.cases.iter().zip(&outcomes) {
+            let tol = fam
+                .map(|f| f.tolerance(case))
+                .unwrap_or(judge::Tolerance::Exact);
+            if let Err(why) = judge(case, outcome, tol) {
+                failures.push(format!("  {}: {why}", case.label()));
+            }
+        }
+        let passed = group.cases.len() - failures.len();
+        report += &format!(
+            "{}: {passed} passed, {} failed\n",
+            group.name,
+            failures.len()
+        );
+        for f in &failures {
+            report += f;
+            report += "\n";
+        }
+        any_failed |= !failures.is_empty();
+        eprintln!(
+            "conformance: {} done ({:.1}s)",
+            group.name,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    print!("{report}");
+    eprintln!(
+        "conformance: {} mode took {:.1}s",
+        if mode == Mode::Static {
+            "static"
+        } else {
+            "dynamic"
+        },
+        started.elapsed().as_secs_f64()
+    );
+    if any_failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,88 @@
+//! Going between the vector files' typed data and Rust element types, for
+//! the dynamic runs and for the generated static programs.
+
+use crate::vectors::{Data, TensorVal};
+use serde_json::Value;
+
+/// An element type the vectors use.
+pub trait Typed: Copy + Default + 'static {
+    /// The Rust type name, for generated code.
+    const RUST: &'static str;
+    /// The data as a slice of this type, if it has this dtype.
+    fn slice(d: &Data) -> Option<&[Self]>;
+    /// Wraps values of this type.
+    fn wrap(v: Vec<Self>) -> Data;
+}
+
+macro_rules! typed {
+    ($t:ty, $variant:ident) => {
+        impl Typed for $t {
+            const RUST: &'static str = stringify!($t);
+            fn slice(d: &Data) -> Option<&[Self]> {
+                match d {
+                    Data::$variant(v) => Some(v),
+                    _ => None,
+                }
+            }
+            fn wrap(v: Vec<Self>) -> Data {
+                Data::$variant(v)
+            }
+        }
+    };
+}
+typed!(f32, F32);
+typed!(f64, F64);
+typed!(i32, I32);
+typed!(i64, I64);
+typed!(bool, Bool);
+
+/// The Rust type of a dtype.
+pub fn rust_type(dtype: &str) -> Result<&'static str, String> {
+    Ok(match dtype {
+        "float32" => "f32",
+        "float64" => "f64",
+        "int32" => "i32",
+        "int64" => "i64",
+        "bool" => "bool",
+        other => return Err(format!("unsupported dtype {other:?}")),
+    })
+}
+
+fn float_json(f: f64) -> Value {
+    if f.is_nan() {
+        Value::String("nan".into())
+    } else if f.is_infinite() {
+        Value::String(if f > 0.0 { "inf" } else { "-inf" }.into())
+    } else {
+        serde_json::Number::from_f64(f)
+            .map(Value::Number)
+            .unwrap_or(Value::Null)
+    }
+}
+
+/// The data as a JSON list the generated programs read back exactly.
+pub fn data_json(d: &Data) -> Value {
+    Value::Array(match d {
+        Data::F32(v) => v.iter().map(|&f| float_json(f as f64)).collect(),
+        Data::F64(v) => v.iter().map(|&f| float_json(f)).collect(),
+        Data::I32(v) => v.iter().map(|&i| Value::from(i)).collect(),
+        Data::I64(v) => v.iter().map(|&i| Value::from(i)).collect(),
+        Data::Bool(v) => v.iter().map(|&b| Value::from(b)).collect(),
+    })
+}
+
+/// `shape![..]` for dims.
+pub fn shape_macro(dims: &[usize]) -> String {
+    let inner: Vec<String> = dims.iter().map(|d| d.to_string()).collect();
+    format!("shape![{}]", inner.join(", "))
+}
+
+/// Generated code that builds a heap tensor of `t`'s static shape from the
+/// data file entry `key` (`let NAME = ...;`).
+pub fn let_tensor(name: &str, t: &TensorVal, key: &str) -> Result<String, String> {
+    let ty = rust_type(t.dtype())?;
+    Ok(format!(
+        "    let {name} = Tensor::<{ty}, {shape}, Vec<{ty}>>::from_vec(Default::default(), load::<{ty}>(d, {key:?})?).map_err(input_error)?;\n",
+        shape = shape_macro(&t.shape)
+    ))
+}
