@@ -126,6 +126,29 @@ int_element!(u16, "uint16");
 int_element!(u32, "uint32");
 int_element!(u64, "uint64");
 
+/// "Both operands hold the same element type": implemented only for `T: SameElement<T>`.
+/// Frameworks either reject mixed element types (Paddle 2.x: "Input tensors
+/// must be same type") or promote them silently; shapecheck asks for an
+/// explicit conversion, and says so at compile time.
+#[diagnostic::on_unimplemented(
+    message = "the operands must hold one element type, but one holds {T} and the other {Self}",
+    label = "expected a tensor of {T}, found one of {Self}",
+    note = "convert one operand first; shapecheck never promotes element types implicitly"
+)]
+pub trait SameElement<T> {
+    /// The slice as a slice of `T` (the identity: `Self` is `T`).
+    fn same(s: &[Self]) -> &[T]
+    where
+        Self: Sized;
+}
+
+impl<T> SameElement<T> for T {
+    #[inline(always)]
+    fn same(s: &[T]) -> &[T] {
+        s
+    }
+}
+
 /// `tanh` in `f64` (no_std through `libm`).
 #[inline]
 pub(crate) fn tanh_f64(v: f64) -> f64 {

@@ -18,6 +18,7 @@
 //! run time (the `try_` forms) and returns a typed error.
 
 use crate::dim::{Dim, DimLike, Dyn, One};
+use crate::ops::elementwise::Axis;
 use crate::shape::Shape;
 
 /// Implements a two-way broadcast dim rule: equal, or one side is 1.
@@ -160,69 +161,120 @@ macro_rules! droppable_rule {
 
 /// Elementwise, dim rule: two aligned dims broadcast (equal, or one is 1).
 #[diagnostic::on_unimplemented(
-    message = "elementwise: X {X} and Y {Y} do not broadcast at axis {AXIS}: aligned dims {Self} (X) and {Other} (Y) differ and neither is 1",
-    label = "X {X} and Y {Y} are incompatible at axis {AXIS}",
+    message = "elementwise: X {X} and Y {Y} do not broadcast with {Ax}: aligned dims {Self} (X) and {Other} (Y) differ and neither is 1",
+    label = "X {X} and Y {Y} are incompatible with {Ax}",
     note = "Paddle's rule: the lower-rank operand is placed at `axis` of the other (axis -1: right-aligned, as numpy), and every aligned pair of dims must be equal or one of them 1"
 )]
-pub trait ElementwiseBroadcastDim<Other, X, Y, const AXIS: isize>: DimLike {
+pub trait ElementwiseBroadcastDim<Other, X, Y, Ax>: DimLike {
     /// The output dim.
     type Out: DimLike;
     /// The output dim's value.
     fn merge(self, other: Other) -> Self::Out;
 }
-two_way_rule!(ElementwiseBroadcastDim [X, Y, const AXIS: isize] [X, Y, AXIS]);
+two_way_rule!(ElementwiseBroadcastDim [X, Y, Ax] [X, Y, Ax]);
 
 /// Elementwise, dim rule for operands of equal rank with an axis other than -1
 /// or 0: Paddle accepts that only when the shapes are identical.
 #[diagnostic::on_unimplemented(
-    message = "elementwise: axis {AXIS} is invalid for X {X} and Y {Y}: with equal ranks the axis must be -1 or 0 unless the shapes are identical (dims {Self} and {Other} differ)",
+    message = "elementwise: {Ax} is invalid for X {X} and Y {Y}: with equal ranks the axis must be -1 or 0 unless the shapes are identical (dims {Self} and {Other} differ)",
     label = "use axis -1 or 0 for equal-rank operands",
     note = "Paddle: \"axis should be -1 or 0 while the dimension of tensor X is equal to the dimension of tensor Y\""
 )]
-pub trait ElementwiseSameDim<Other, X, Y, const AXIS: isize>: DimLike {
+pub trait ElementwiseSameDim<Other, X, Y, Ax>: DimLike {
     /// The output dim.
     type Out: DimLike;
     /// The output dim's value.
     fn merge(self, other: Other) -> Self::Out;
 }
-equal_rule!(ElementwiseSameDim [X, Y, const AXIS: isize] [X, Y, AXIS]);
+equal_rule!(ElementwiseSameDim [X, Y, Ax] [X, Y, Ax]);
 
 /// Elementwise, dim rule: a trailing dim of the lower-rank operand that runs
 /// past the other's last dim must be 1 (it is then ignored, as Paddle's docs say).
 #[diagnostic::on_unimplemented(
-    message = "elementwise: Y {Y} placed at axis {AXIS} of X {X} (or X in Y) runs past the last dim; only trailing dims of size 1 can be dropped, and this one is {Self}",
-    label = "the lower-rank operand does not fit at axis {AXIS}",
+    message = "elementwise: with {Ax}, the lower-rank of X {X} and Y {Y} runs past the other's last dim; only trailing dims of size 1 can be dropped, and this one is {Self}",
+    label = "the lower-rank operand does not fit at this axis",
     note = "the seed's rule: \"Y's trailing dims of size 1 are ignored\"; Paddle itself overflows a buffer on these shapes"
 )]
-pub trait ElementwiseDroppableDim<X, Y, const AXIS: isize>: DimLike {}
-droppable_rule!(ElementwiseDroppableDim [X, Y, const AXIS: isize] [X, Y, AXIS]);
+pub trait ElementwiseDroppableDim<X, Y, Ax>: DimLike {}
+droppable_rule!(ElementwiseDroppableDim [X, Y, Ax] [X, Y, Ax]);
 
-/// Elementwise, axis gate: implemented by no type. Required by the placements
-/// where a negative axis lands before the first dim
-/// (`|rank(X) - rank(Y)| + axis + 1 < 0`).
+/// Elementwise, axis gate: implemented by no type. Required where a negative
+/// axis lands before the first dim (`|rank(X) - rank(Y)| + axis + 1 < 0`).
 #[diagnostic::on_unimplemented(
-    message = "elementwise: axis {AXIS} places the lower-rank operand before the first dim of the other (X {X}, Y {Y})",
+    message = "elementwise: {Ax} places the lower-rank of X {X} and Y {Y} before the first dim of the other",
     label = "a negative axis counts as |rank(X) - rank(Y)| + axis + 1, which must not be negative",
     note = "Paddle: \"Axis should be great than or equal to 0\""
 )]
-pub trait ElementwiseAxisBeforeStart<X, Y, const AXIS: isize> {}
+pub trait ElementwiseAxisBeforeStart<X, Y, Ax> {}
 
-/// Elementwise, shape rule: where Y goes in X at `AXIS`, and the output shape.
-///
-/// Implemented (by generated impls) for every pair of ranks 0..=8 and every
-/// axis in `[-R, R)` (`R` the larger rank; `[-16, 16)` when the ranks are
-/// equal), following Paddle's current rule (op-semantics §1 C):
-/// - identical shapes: any of those axes, output = X;
+/// Placement: the lower-rank operand starts at dim `O` of the other and fits
+/// (equal ranks: `At<0>`, numpy broadcasting).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct At<const O: usize>;
+/// Placement: the lower-rank operand starts at dim `O` and keeps its first `K`
+/// dims; the rest run past the end and must be trailing 1s.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct AtTrimmed<const O: usize, const K: usize>;
+/// Placement: equal ranks with an axis other than -1 or 0 (identical shapes only).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Identical;
+/// Placement: a negative axis before the first dim (always rejected).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BeforeStart;
+
+/// Elementwise, axis rule: which placement `Self` (an [`Axis`]) means for X and
+/// Y, by Paddle's rule. Generated for every pair of ranks 0..=8 and every axis
+/// in `[-R, R)` (`R` the larger rank; `[-16, 16)` when the ranks are equal).
+#[diagnostic::on_unimplemented(
+    message = "elementwise: {Self} is out of range for X {X} and Y {Y}",
+    label = "Paddle requires -R <= axis < R, where R is the larger rank",
+    note = "Paddle: \"The axis range must be [-R, R)\""
+)]
+pub trait ElementwiseAxis<X, Y> {
+    /// The placement ([`At`], [`AtTrimmed`], [`Identical`] or [`BeforeStart`]).
+    type Place;
+}
+
+/// Elementwise, alignment rule: the output shape of X and Y placed by the
+/// placement `Self`, requiring the dim rules of every aligned pair. `Ax` is the
+/// axis, only for the messages. The placement is the `Self` type so that rustc
+/// decides nothing about the alignment until the axis has chosen a placement.
+pub trait ElementwiseAlign<X: Shape, Y: Shape, Ax> {
+    /// The output shape.
+    type Output: Shape;
+    /// Where X's first dim sits in the output's dims.
+    const X_AT: usize;
+    /// Where Y's first dim sits in the output's dims.
+    const Y_AT: usize;
+    /// The output shape's value (its run-time dims computed from X's and Y's).
+    fn output(x: &X, y: &Y) -> Self::Output;
+}
+
+impl<X: Shape, Y: Shape, Ax> ElementwiseAlign<X, Y, Ax> for BeforeStart
+where
+    (): ElementwiseAxisBeforeStart<X, Y, Ax>,
+{
+    type Output = X;
+    const X_AT: usize = 0;
+    const Y_AT: usize = 0;
+    fn output(x: &X, _y: &Y) -> X {
+        *x
+    }
+}
+
+/// Elementwise, shape rule: where Y goes in X at `AXIS`, and the output shape,
+/// following Paddle's current rule (op-semantics §1 C):
+/// - identical shapes: any axis (in `[-16, 16)` here), output = X;
 /// - equal ranks: axis -1 or 0, numpy broadcasting;
 /// - different ranks: the lower-rank operand is placed at `axis`
 ///   (`axis < 0` means `|rx - ry| + axis + 1`, so -1 is numpy's right
 ///   alignment); trailing 1s that run past the end are dropped; every aligned
 ///   pair broadcasts.
-#[diagnostic::on_unimplemented(
-    message = "elementwise: axis {AXIS} is out of range for X {Self} and Y {Y}",
-    label = "Paddle requires -R <= axis < R, where R is the larger rank",
-    note = "Paddle: \"The axis range must be [-R, R), but axis is {AXIS}\""
-)]
+///
+/// One blanket impl: the axis picks a placement ([`ElementwiseAxis`]) and the
+/// placement the dim rules ([`ElementwiseAlign`]). Splitting it that way lets
+/// rustc wait until it knows both shapes and the axis before it decides, so
+/// the error it reports names all three.
 pub trait ElementwiseShapes<Y: Shape, const AXIS: isize>: Shape {
     /// The output shape.
     type Output: Shape;
@@ -232,6 +284,22 @@ pub trait ElementwiseShapes<Y: Shape, const AXIS: isize>: Shape {
     const Y_AT: usize;
     /// The output shape's value (its run-time dims computed from X's and Y's).
     fn output(x: &Self, y: &Y) -> Self::Output;
+}
+
+type PlaceOf<X, Y, const A: isize> = <Axis<A> as ElementwiseAxis<X, Y>>::Place;
+
+impl<X: Shape, Y: Shape, const A: isize> ElementwiseShapes<Y, A> for X
+where
+    Axis<A>: ElementwiseAxis<X, Y>,
+    PlaceOf<X, Y, A>: ElementwiseAlign<X, Y, Axis<A>>,
+{
+    type Output = <PlaceOf<X, Y, A> as ElementwiseAlign<X, Y, Axis<A>>>::Output;
+    const X_AT: usize = <PlaceOf<X, Y, A> as ElementwiseAlign<X, Y, Axis<A>>>::X_AT;
+    const Y_AT: usize = <PlaceOf<X, Y, A> as ElementwiseAlign<X, Y, Axis<A>>>::Y_AT;
+    #[inline(always)]
+    fn output(x: &X, y: &Y) -> Self::Output {
+        <PlaceOf<X, Y, A> as ElementwiseAlign<X, Y, Axis<A>>>::output(x, y)
+    }
 }
 
 shapecheck_macros::impl_elementwise_rules!(8);

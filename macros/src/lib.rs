@@ -165,91 +165,73 @@ fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
     let ys = idents("Y", ry);
     let xt = tuple(&xs);
     let yt = tuple(&ys);
-    let xi: Vec<syn::Index> = (0..rx).map(syn::Index::from).collect();
-    let yi: Vec<syn::Index> = (0..ry).map(syn::Index::from).collect();
     let generics = quote!(#(#xs: crate::dim::DimLike,)* #(#ys: crate::dim::DimLike,)*);
     let mut out = TokenStream2::new();
-    if rx == ry {
-        for axis in -16isize..16 {
-            let ax = axis_arg(axis);
-            let rule = if axis == -1 || axis == 0 {
-                quote!(crate::rules::ElementwiseBroadcastDim)
-            } else {
-                quote!(crate::rules::ElementwiseSameDim)
-            };
-            let out_dims: Vec<TokenStream2> = xs
-                .iter()
-                .zip(&ys)
-                .map(|(x, y)| quote!(<#x as #rule<#y, #xt, #yt, #ax>>::Out))
-                .collect();
-            let out_vals: Vec<TokenStream2> = xi
-                .iter()
-                .zip(&yi)
-                .map(|(a, b)| quote!(#rule::merge(x.#a, y.#b)))
-                .collect();
-            let preds: Vec<TokenStream2> = xs
-                .iter()
-                .zip(&ys)
-                .map(|(x, y)| quote!(#x: #rule<#y, #xt, #yt, #ax>))
-                .collect();
-            out.extend(quote! {
-                impl<#generics> crate::rules::ElementwiseShapes<#yt, #ax> for #xt
-                where #(#preds,)*
-                {
-                    type Output = (#(#out_dims,)*);
-                    const X_AT: usize = 0;
-                    const Y_AT: usize = 0;
-                    #[inline(always)]
-                    #[allow(unused_variables)]
-                    fn output(x: &Self, y: &#yt) -> Self::Output { (#(#out_vals,)*) }
-                }
-            });
-        }
-        return out;
-    }
+    let at = |o: usize| {
+        let o = LitInt::new(&format!("{o}usize"), Span::call_site());
+        quote!(crate::rules::At<#o>)
+    };
+    // the axis rule: which placement each axis means
+    let mut axis_impl = |axis: isize, place: TokenStream2, gate: Option<TokenStream2>| {
+        let ax = axis_arg(axis);
+        let wh = gate.map(|g| quote!(where #g)).unwrap_or_default();
+        out.extend(quote! {
+            impl<#generics> crate::rules::ElementwiseAxis<#xt, #yt> for crate::ops::elementwise::Axis<#ax> #wh {
+                type Place = #place;
+            }
+        });
+    };
     let r = rx.max(ry);
     let rs = rx.min(ry);
-    let d = (r - rs) as isize;
     let x_is_small = rx < ry;
-    for axis in -(r as isize)..(r as isize) {
-        let ax = axis_arg(axis);
-        let o = if axis >= 0 { axis } else { d + axis + 1 };
-        if o < 0 {
-            // a negative axis that lands before the first dim: a gate no type implements
-            let large = if x_is_small { &yt } else { &xt };
-            let large_val = if x_is_small { quote!(*y) } else { quote!(*x) };
-            out.extend(quote! {
-                impl<#generics> crate::rules::ElementwiseShapes<#yt, #ax> for #xt
-                where (): crate::rules::ElementwiseAxisBeforeStart<#xt, #yt, #ax>
-                {
-                    type Output = #large;
-                    const X_AT: usize = 0;
-                    const Y_AT: usize = 0;
-                    #[allow(unused_variables)]
-                    fn output(x: &Self, y: &#yt) -> Self::Output { #large_val }
-                }
-            });
-            continue;
+    if rx == ry {
+        for axis in -16isize..16 {
+            if axis == -1 || axis == 0 {
+                axis_impl(axis, at(0), None);
+            } else {
+                axis_impl(axis, quote!(crate::rules::Identical), None);
+            }
         }
-        let o = o as usize;
-        let kept = rs.min(r - o.min(r));
+    } else {
+        let d = (r - rs) as isize;
+        for axis in -(r as isize)..(r as isize) {
+            let o = if axis >= 0 { axis } else { d + axis + 1 };
+            if o < 0 {
+                let ax = axis_arg(axis);
+                axis_impl(
+                    axis,
+                    quote!(crate::rules::BeforeStart),
+                    Some(
+                        quote!((): crate::rules::ElementwiseAxisBeforeStart<#xt, #yt, crate::ops::elementwise::Axis<#ax>>),
+                    ),
+                );
+            } else if o as usize + rs <= r {
+                axis_impl(axis, at(o as usize), None);
+            } else {
+                let (ol, kl) = (
+                    LitInt::new(&format!("{o}usize"), Span::call_site()),
+                    LitInt::new(&format!("{}usize", r - o as usize), Span::call_site()),
+                );
+                axis_impl(axis, quote!(crate::rules::AtTrimmed<#ol, #kl>), None);
+            }
+        }
+    }
+    // the alignment rule: one impl per placement
+    let align = |place: TokenStream2, o: usize, kept: usize, rule: TokenStream2| {
         let mut preds = Vec::new();
         let mut out_dims = Vec::new();
         let mut out_vals = Vec::new();
         for i in 0..r {
-            let covered = i >= o && i < o + kept;
-            if covered {
+            if i >= o && i < o + kept {
                 let j = i - o;
                 let (xd, yd, xv, yv) = if x_is_small {
                     (&xs[j], &ys[i], syn::Index::from(j), syn::Index::from(i))
                 } else {
                     (&xs[i], &ys[j], syn::Index::from(i), syn::Index::from(j))
                 };
-                preds.push(quote!(#xd: crate::rules::ElementwiseBroadcastDim<#yd, #xt, #yt, #ax>));
-                out_dims.push(
-                    quote!(<#xd as crate::rules::ElementwiseBroadcastDim<#yd, #xt, #yt, #ax>>::Out),
-                );
-                out_vals.push(quote!(crate::rules::ElementwiseBroadcastDim::<#yd, #xt, #yt, #ax>::merge(x.#xv, y.#yv)));
+                preds.push(quote!(#xd: #rule<#yd, #xt, #yt, Ax>));
+                out_dims.push(quote!(<#xd as #rule<#yd, #xt, #yt, Ax>>::Out));
+                out_vals.push(quote!(#rule::<#yd, #xt, #yt, Ax>::merge(x.#xv, y.#yv)));
             } else {
                 let (ld, lv, src) = if x_is_small {
                     (&ys[i], syn::Index::from(i), quote!(y))
@@ -260,14 +242,13 @@ fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                 out_vals.push(quote!(#src.#lv));
             }
         }
-        // trailing dims of the small operand that run past the end must be 1
         for j in kept..rs {
             let sd = if x_is_small { &xs[j] } else { &ys[j] };
-            preds.push(quote!(#sd: crate::rules::ElementwiseDroppableDim<#xt, #yt, #ax>));
+            preds.push(quote!(#sd: crate::rules::ElementwiseDroppableDim<#xt, #yt, Ax>));
         }
         let (x_at, y_at) = if x_is_small { (o, 0usize) } else { (0usize, o) };
-        out.extend(quote! {
-            impl<#generics> crate::rules::ElementwiseShapes<#yt, #ax> for #xt
+        quote! {
+            impl<#generics Ax> crate::rules::ElementwiseAlign<#xt, #yt, Ax> for #place
             where #(#preds,)*
             {
                 type Output = (#(#out_dims,)*);
@@ -275,9 +256,46 @@ fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                 const Y_AT: usize = #y_at;
                 #[inline(always)]
                 #[allow(unused_variables)]
-                fn output(x: &Self, y: &#yt) -> Self::Output { (#(#out_vals,)*) }
+                fn output(x: &#xt, y: &#yt) -> Self::Output { (#(#out_vals,)*) }
             }
-        });
+        }
+    };
+    if rx == ry {
+        out.extend(align(
+            at(0),
+            0,
+            r,
+            quote!(crate::rules::ElementwiseBroadcastDim),
+        ));
+        out.extend(align(
+            quote!(crate::rules::Identical),
+            0,
+            r,
+            quote!(crate::rules::ElementwiseSameDim),
+        ));
+    } else {
+        for o in 0..r {
+            if o + rs <= r {
+                out.extend(align(
+                    at(o),
+                    o,
+                    rs,
+                    quote!(crate::rules::ElementwiseBroadcastDim),
+                ));
+            } else {
+                let kept = r - o;
+                let (ol, kl) = (
+                    LitInt::new(&format!("{o}usize"), Span::call_site()),
+                    LitInt::new(&format!("{kept}usize"), Span::call_site()),
+                );
+                out.extend(align(
+                    quote!(crate::rules::AtTrimmed<#ol, #kl>),
+                    o,
+                    kept,
+                    quote!(crate::rules::ElementwiseBroadcastDim),
+                ));
+            }
+        }
     }
     out
 }

@@ -60,7 +60,7 @@ pub use activation::{
     Activation, ActivationKind, Identity, Relu, Sigmoid, Tanh, UnknownActivation,
 };
 
-use crate::element::Element;
+use crate::element::{Element, SameElement};
 use crate::error::ShapeError;
 use crate::kernel::{self, Walk};
 use crate::rules::ElementwiseShapes;
@@ -479,10 +479,10 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// `act(op(self, y))` with Paddle's axis rule, for any shapes (run-time
     /// dims included): the static rules are checked by the compiler, the rest
     /// at run time. The result is stored like `self` (see [`crate::storage`]).
-    pub fn try_elementwise<Op, A, Y, BY, const AXIS: isize>(
+    pub fn try_elementwise<Op, A, TY, Y, BY, const AXIS: isize>(
         &self,
         _op: Op,
-        y: &Tensor<T, Y, BY>,
+        y: &Tensor<TY, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
     ) -> Result<Tensor<T, ElementwiseOutput<S, Y, AXIS>, B::Out>, ElementwiseError>
@@ -490,7 +490,8 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         Op: BinaryOp,
         A: Activation,
         Y: Shape,
-        BY: Storage<T>,
+        BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
         S: ElementwiseShapes<Y, AXIS>,
         B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
     {
@@ -503,7 +504,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
             A::KIND,
             &plan,
             self.as_slice(),
-            y.as_slice(),
+            TY::same(y.as_slice()),
             out.as_mut_slice(),
         )?;
         Ok(out)
@@ -511,10 +512,10 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 
     /// Like [`try_elementwise`](Self::try_elementwise), writing into `out`
     /// (any storage, a caller's buffer included), whose shape must be the output's.
-    pub fn try_elementwise_into<Op, A, Y, BY, BO, const AXIS: isize>(
+    pub fn try_elementwise_into<Op, A, TY, Y, BY, BO, const AXIS: isize>(
         &self,
         _op: Op,
-        y: &Tensor<T, Y, BY>,
+        y: &Tensor<TY, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
         out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
@@ -523,7 +524,8 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         Op: BinaryOp,
         A: Activation,
         Y: Shape,
-        BY: Storage<T>,
+        BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
         BO: StorageMut<T>,
         S: ElementwiseShapes<Y, AXIS>,
     {
@@ -540,23 +542,24 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
             A::KIND,
             &plan,
             self.as_slice(),
-            y.as_slice(),
+            TY::same(y.as_slice()),
             out.as_mut_slice(),
         )
     }
 
     /// The statically checked core: every dim static, so nothing can fail but
     /// integer division by zero.
-    fn static_elementwise_into<Y, BY, const AXIS: isize>(
+    fn static_elementwise_into<TY, Y, BY, const AXIS: isize>(
         &self,
         op: BinaryOpKind,
         act: ActivationKind,
-        y: &Tensor<T, Y, BY>,
+        y: &Tensor<TY, Y, BY>,
         out: &mut [T],
     ) -> Result<(), ElementwiseError>
     where
         Y: StaticShape,
-        BY: Storage<T>,
+        BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
         S: ElementwiseShapes<Y, AXIS>,
     {
         let plan = ElementwisePlan::checked(
@@ -566,7 +569,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
             S::Y_AT,
             <S as ElementwiseShapes<Y, AXIS>>::Output::RANK,
         );
-        run(op, act, &plan, self.as_slice(), y.as_slice(), out)
+        run(op, act, &plan, self.as_slice(), TY::same(y.as_slice()), out)
     }
 }
 
@@ -575,31 +578,32 @@ macro_rules! infallible_ops {
         #[doc = concat!("Paddle's `", stringify!($name), "`: `act(x ", stringify!($op), " y)` with Y placed at `axis` ")]
         #[doc = "(see the [module docs](crate::ops::elementwise)). Both shapes static: a shape the rule"]
         #[doc = "rejects is a compile error, and the call cannot fail."]
-        pub fn $name<Y, BY, A, const AXIS: isize>(
+        pub fn $name<TY, Y, BY, A, const AXIS: isize>(
             &self,
-            y: &Tensor<T, Y, BY>,
+            y: &Tensor<TY, Y, BY>,
             _axis: Axis<AXIS>,
             _act: A,
         ) -> Tensor<T, ElementwiseOutput<S, Y, AXIS>, B::Out>
         where
             S: ElementwiseShapes<Y, AXIS>,
             Y: StaticShape,
-            BY: Storage<T>,
+            BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
             A: Activation,
             B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
         {
             let shape = S::output(self.shape(), y.shape());
             let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
             // only Div can fail, and this is not Div
-            let _ = self.static_elementwise_into::<Y, BY, AXIS>(
+            let _ = self.static_elementwise_into::<TY, Y, BY, AXIS>(
                 BinaryOpKind::$op, A::KIND, y, out.as_mut_slice());
             out
         }
 
         #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") writing into `out` (a caller's buffer, no heap needed).")]
-        pub fn [<$name _into>]<Y, BY, BO, A, const AXIS: isize>(
+        pub fn [<$name _into>]<TY, Y, BY, BO, A, const AXIS: isize>(
             &self,
-            y: &Tensor<T, Y, BY>,
+            y: &Tensor<TY, Y, BY>,
             _axis: Axis<AXIS>,
             _act: A,
             out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
@@ -607,11 +611,12 @@ macro_rules! infallible_ops {
         where
             S: ElementwiseShapes<Y, AXIS>,
             Y: StaticShape,
-            BY: Storage<T>,
+            BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
             BO: StorageMut<T>,
             A: Activation,
         {
-            let _ = self.static_elementwise_into::<Y, BY, AXIS>(
+            let _ = self.static_elementwise_into::<TY, Y, BY, AXIS>(
                 BinaryOpKind::$op, A::KIND, y, out.as_mut_slice());
         }
     )* } };
@@ -629,22 +634,23 @@ impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     /// Paddle's `elementwise_div`: `act(x / y)` with Y placed at `axis`.
     /// Both shapes static (a shape the rule rejects is a compile error); the
     /// only run-time error is an integer division by zero.
-    pub fn elementwise_div<Y, BY, A, const AXIS: isize>(
+    pub fn elementwise_div<TY, Y, BY, A, const AXIS: isize>(
         &self,
-        y: &Tensor<T, Y, BY>,
+        y: &Tensor<TY, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
     ) -> Result<Tensor<T, ElementwiseOutput<S, Y, AXIS>, B::Out>, ElementwiseError>
     where
         S: ElementwiseShapes<Y, AXIS>,
         Y: StaticShape,
-        BY: Storage<T>,
+        BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
         A: Activation,
         B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
     {
         let shape = S::output(self.shape(), y.shape());
         let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
-        self.static_elementwise_into::<Y, BY, AXIS>(
+        self.static_elementwise_into::<TY, Y, BY, AXIS>(
             BinaryOpKind::Div,
             A::KIND,
             y,
@@ -654,9 +660,9 @@ impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     }
 
     /// [`elementwise_div`](Self::elementwise_div) writing into `out`.
-    pub fn elementwise_div_into<Y, BY, BO, A, const AXIS: isize>(
+    pub fn elementwise_div_into<TY, Y, BY, BO, A, const AXIS: isize>(
         &self,
-        y: &Tensor<T, Y, BY>,
+        y: &Tensor<TY, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
         out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
@@ -664,11 +670,12 @@ impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         S: ElementwiseShapes<Y, AXIS>,
         Y: StaticShape,
-        BY: Storage<T>,
+        BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
         BO: StorageMut<T>,
         A: Activation,
     {
-        self.static_elementwise_into::<Y, BY, AXIS>(
+        self.static_elementwise_into::<TY, Y, BY, AXIS>(
             BinaryOpKind::Div,
             A::KIND,
             y,
