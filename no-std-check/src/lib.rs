@@ -53,3 +53,31 @@ pub fn add_inline() -> Tensor<i32, shape![2, 2]> {
     let b = Tensor::<i32, shape![2]>::from_array([10, 20]);
     a.elementwise_add(&b, Axis::<-1>, Identity)
 }
+
+/// OpenVINO Select with numpy broadcasting on static buffers: cond [2, 3],
+/// then [2, 3], else [3] (broadcast over the rows), into a caller's buffer.
+pub fn select_rows(
+    cond: &[bool; 6],
+    then: &[f32; 6],
+    els: &[f32; 3],
+    out: &mut [f32; 6],
+) -> bool {
+    let (Ok(c), Ok(t), Ok(e), Ok(mut o)) = (
+        Tensor::<bool, shape![2, 3], &[bool]>::from_storage(&cond[..]),
+        Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&then[..]),
+        Tensor::<f32, shape![3], &[f32]>::from_storage(&els[..]),
+        Tensor::<f32, shape![2, 3], &mut [f32]>::from_storage(&mut out[..]),
+    ) else {
+        return false;
+    };
+    shapecheck::select_into(&c, &t, &e, Numpy, &mut o);
+    true
+}
+
+/// Select with pdpd broadcasting at axis 0 and an inline (stack) result.
+pub fn select_pdpd_inline() -> Tensor<i32, shape![2, 2]> {
+    let c = Tensor::<bool, shape![2]>::from_array([true, false]);
+    let t = Tensor::<i32, shape![2, 2]>::from_array([[1, 2], [3, 4]]);
+    let e = Tensor::<i32, shape![2, 1]>::from_array([[10], [20]]);
+    shapecheck::select(&c, &t, &e, Pdpd::<0>)
+}

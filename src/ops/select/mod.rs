@@ -234,34 +234,37 @@ impl<T: Copy + 'static> SameElement<T> for T {
     }
 }
 
-/// Select, shape rule: cond (`Self`), then `T` and else `E` under mode `M`.
+/// Select, shape rule of one mode (`Self`): cond `C`, then `T` and else `E`.
 ///
-/// Implemented for each mode by a blanket impl over the generated rules of
-/// [`crate::rules`]; a rejected combination is reported by the failing dim
-/// rule, whose message names the three shapes.
+/// Implemented once per mode, over the generated rules of [`crate::rules`]; a
+/// rejected combination is reported by the failing dim rule, whose message
+/// names the three shapes. The rule hangs on the mode (rather than on cond's
+/// shape) so that the compiler waits to know the mode before choosing it:
+/// otherwise, when only one mode accepts the shapes, it would infer that mode
+/// and report a type mismatch on the mode argument instead of the shape error.
 #[diagnostic::on_unimplemented(
-    message = "select: cond {Self}, then {T} and else {E} are incompatible under auto_broadcast {M}",
+    message = "select ({Self}): cond {C}, then {T} and else {E} are incompatible",
     label = "see the module docs of `shapecheck::ops::select` for the rule"
 )]
-pub trait SelectShapes<T: Shape, E: Shape, M: SelectMode>: Shape {
+pub trait SelectRule<C: Shape, T: Shape, E: Shape>: SelectMode {
     /// The output shape.
     type Output: Shape;
     /// Where cond, then and else start in the output's dims.
     fn positions() -> [usize; 3];
     /// The output shape's value.
-    fn output(c: &Self, t: &T, e: &E) -> Self::Output;
+    fn output(c: &C, t: &T, e: &E) -> Self::Output;
 }
 
 type NumpyTE<C, T, E> = <T as SelectNumpyPair<E, C, T, E>>::Output;
 
-impl<C: Shape, T: Shape, E: Shape> SelectShapes<T, E, Numpy> for C
+impl<C: Shape, T: Shape, E: Shape> SelectRule<C, T, E> for Numpy
 where
     T: SelectNumpyPair<E, C, T, E>,
     NumpyTE<C, T, E>: SelectNumpyPair<C, C, T, E>,
 {
     type Output = <NumpyTE<C, T, E> as SelectNumpyPair<C, C, T, E>>::Output;
     fn positions() -> [usize; 3] {
-        let r = Self::Output::RANK;
+        let r = <Self::Output as Shape>::RANK;
         [
             r.saturating_sub(C::RANK),
             r.saturating_sub(T::RANK),
@@ -276,7 +279,7 @@ where
 
 type SameTE<C, T, E> = <T as SelectSamePair<E, C, T, E>>::Output;
 
-impl<C: Shape, T: Shape, E: Shape> SelectShapes<T, E, NoBroadcast> for C
+impl<C: Shape, T: Shape, E: Shape> SelectRule<C, T, E> for NoBroadcast
 where
     T: SelectSamePair<E, C, T, E>,
     SameTE<C, T, E>: SelectSamePair<C, C, T, E>,
@@ -291,7 +294,7 @@ where
     }
 }
 
-impl<C: Shape, T: Shape, E: Shape, const AXIS: isize> SelectShapes<T, E, Pdpd<AXIS>> for C
+impl<C: Shape, T: Shape, E: Shape, const AXIS: isize> SelectRule<C, T, E> for Pdpd<AXIS>
 where
     E: SelectPdpdInto<T, C, T, E, AXIS>,
     C: SelectPdpdInto<T, C, T, E, AXIS>,
@@ -306,6 +309,29 @@ where
     }
     fn output(_c: &C, t: &T, _e: &E) -> T {
         *t
+    }
+}
+
+/// Select, shape rule: cond (`Self`), then `T` and else `E` under mode `M`.
+/// One blanket impl, through the mode's [`SelectRule`].
+pub trait SelectShapes<T: Shape, E: Shape, M: SelectMode>: Shape {
+    /// The output shape.
+    type Output: Shape;
+    /// Where cond, then and else start in the output's dims.
+    fn positions() -> [usize; 3];
+    /// The output shape's value.
+    fn output(c: &Self, t: &T, e: &E) -> Self::Output;
+}
+
+impl<C: Shape, T: Shape, E: Shape, M: SelectRule<C, T, E>> SelectShapes<T, E, M> for C {
+    type Output = <M as SelectRule<C, T, E>>::Output;
+    #[inline(always)]
+    fn positions() -> [usize; 3] {
+        M::positions()
+    }
+    #[inline(always)]
+    fn output(c: &C, t: &T, e: &E) -> Self::Output {
+        M::output(c, t, e)
     }
 }
 
