@@ -1,5 +1,6 @@
 //! multiplex: the recorded Paddle vectors through the dynamic path, a property
 //! test against a naive reference, and static/dynamic agreement.
+#![allow(clippy::result_large_err)] // errors carry their dims inline (no heap)
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -351,7 +352,10 @@ fn outcome_of<T: Copy>(r: Result<shapecheck::Dims, MultiplexError>, out: Vec<T>)
 
 /// A case: candidate count, the candidates' dims, maybe one candidate with
 /// other dims, the index dims and values.
-fn case_strategy() -> impl Strategy<Value = (Vec<(Vec<usize>, Vec<i32>)>, Vec<usize>, Vec<i64>)> {
+/// Candidates as (dims, data), the index dims, the index values.
+type Case = (Vec<(Vec<usize>, Vec<i32>)>, Vec<usize>, Vec<i64>);
+
+fn case_strategy() -> impl Strategy<Value = Case> {
     (
         0usize..7,
         prop::collection::vec(0usize..4, 1..5),

@@ -106,6 +106,11 @@
 //! assert_eq!(out2, [0; 6]);
 //! ```
 
+// The errors carry the offending dims inline (`Dims`, no heap, so they work
+// without alloc): `ShapeError` is already 152 bytes, and boxing is not an
+// option on no_std. Errors are cold; the size is accepted on purpose.
+#![allow(clippy::result_large_err)]
+
 use crate::error::ShapeError;
 use crate::shape::{Dims, Shape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
@@ -453,6 +458,10 @@ pub fn multiplex_slices<T: Copy, I: IndexElement>(
     )
 }
 
+/// The tensor [`multiplex`] returns for candidates `Tensor<T, S, B>`: shape
+/// `S`, stored like the candidates.
+pub type MultiplexOutput<T, S, B> = Tensor<T, S, <B as ResultStorage<T, S>>::Out>;
+
 /// Paddle's `multiplex` on the static path: `out[i] = inputs[index[i]][i]`.
 ///
 /// The shape rules are bounds: `K >= 2` (an assertion at instantiation, see
@@ -466,7 +475,7 @@ pub fn multiplex_slices<T: Copy, I: IndexElement>(
 pub fn multiplex<T, S, B, I, IS, BI, const K: usize>(
     inputs: &[Tensor<T, S, B>; K],
     index: &Tensor<I, IS, BI>,
-) -> Result<Tensor<T, S, <B as ResultStorage<T, S>>::Out>, MultiplexError>
+) -> Result<MultiplexOutput<T, S, B>, MultiplexError>
 where
     T: Copy + Default,
     S: crate::rules::MultiplexShapes<IS>,
