@@ -274,7 +274,8 @@ fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
             quote!(crate::rules::ElementwiseSameDim),
         ));
     } else {
-        for o in 0..r {
+        // o = r only happens for a scalar operand (rs = 0) at axis -1
+        for o in 0..=r {
             if o + rs <= r {
                 out.extend(align(
                     at(o),
@@ -282,7 +283,7 @@ fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                     rs,
                     quote!(crate::rules::ElementwiseBroadcastDim),
                 ));
-            } else {
+            } else if o < r {
                 let kept = r - o;
                 let (ol, kl) = (
                     LitInt::new(&format!("{o}usize"), Span::call_site()),
