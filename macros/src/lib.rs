@@ -35,6 +35,9 @@ pub fn shape(input: TokenStream) -> TokenStream {
 
 fn dim_type(expr: &Expr) -> syn::Result<TokenStream2> {
     match expr {
+        // a literal passed through a `macro_rules!` fragment arrives wrapped in
+        // an invisible group: look inside, so that `1` is still `One`
+        Expr::Group(g) => dim_type(&g.expr),
         Expr::Lit(lit) => match &lit.lit {
             Lit::Int(int) => {
                 let n: usize = int.base10_parse().map_err(|_| {
@@ -351,7 +354,7 @@ pub fn impl_select_rules(input: TokenStream) -> TokenStream {
                 {
                     type Output = (#(#dims,)*);
                     #[inline(always)]
-                    #[allow(unused_variables)]
+                    #[allow(unused_variables, clippy::unused_unit)]
                     fn output(x: &Self, y: &#bt) -> Self::Output { (#(#vals,)*) }
                 }
             });
@@ -380,7 +383,7 @@ pub fn impl_select_rules(input: TokenStream) -> TokenStream {
                     {
                         type Output = (#(#dims,)*);
                         #[inline(always)]
-                        #[allow(unused_variables)]
+                        #[allow(unused_variables, clippy::unused_unit)]
                         fn output(x: &Self, y: &#bt) -> Self::Output { (#(#vals,)*) }
                     }
                 });

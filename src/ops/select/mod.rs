@@ -120,6 +120,10 @@
 //! assert_eq!(err.to_string(), "select (pdpd, axis 0): else [2, 4] has a higher rank than then [4]");
 //! ```
 
+// The errors carry the offending shapes inline (`Dims`, no heap, so that they
+// work without `alloc`); that makes them larger than clippy's default.
+#![allow(clippy::result_large_err)]
+
 use crate::error::ShapeError;
 use crate::kernel::{self, Walk};
 use crate::rules::{SelectNumpyPair, SelectPdpdInto, SelectSamePair};
@@ -337,6 +341,13 @@ impl<C: Shape, T: Shape, E: Shape, M: SelectRule<C, T, E>> SelectShapes<T, E, M>
 
 /// The output shape type of `select(cond: C, then: T, else: E)` under mode `M`.
 pub type SelectOutput<C, T, E, M> = <C as SelectShapes<T, E, M>>::Output;
+
+/// The tensor [`select`] returns: [`SelectOutput`] stored like `then` (storage `BT`).
+pub type SelectTensor<T, C, ST, SE, M, BT> = Tensor<
+    T,
+    SelectOutput<C, ST, SE, M>,
+    <BT as ResultStorage<T, SelectOutput<C, ST, SE, M>>>::Out,
+>;
 
 /// One of select's three inputs, as named in errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -788,7 +799,7 @@ pub fn select<CE, C, BC, T, ST, BT, E, SE, BE, M>(
     then: &Tensor<T, ST, BT>,
     els: &Tensor<E, SE, BE>,
     _mode: M,
-) -> Tensor<T, SelectOutput<C, ST, SE, M>, <BT as ResultStorage<T, SelectOutput<C, ST, SE, M>>>::Out>
+) -> SelectTensor<T, C, ST, SE, M, BT>
 where
     CE: CondElement,
     C: StaticShape + SelectShapes<ST, SE, M>,
@@ -839,14 +850,7 @@ pub fn try_select<CE, C, BC, T, ST, BT, E, SE, BE, M>(
     then: &Tensor<T, ST, BT>,
     els: &Tensor<E, SE, BE>,
     _mode: M,
-) -> Result<
-    Tensor<
-        T,
-        SelectOutput<C, ST, SE, M>,
-        <BT as ResultStorage<T, SelectOutput<C, ST, SE, M>>>::Out,
-    >,
-    SelectError,
->
+) -> Result<SelectTensor<T, C, ST, SE, M, BT>, SelectError>
 where
     CE: CondElement,
     C: SelectShapes<ST, SE, M>,
