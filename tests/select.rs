@@ -2,6 +2,9 @@
 //! (op-semantics.md §2), every recorded vector through the dynamic path,
 //! property tests against a naive reference, and static/dynamic agreement.
 
+// SelectError carries its shapes inline (no heap), which clippy finds large.
+#![allow(clippy::result_large_err)]
+
 use proptest::prelude::*;
 use serde_json::Value;
 use shapecheck::ops::select::{SelectOutput, SelectShapes};
@@ -122,7 +125,14 @@ fn spec_example() {
 #[test]
 fn openvino_type_prop_shapes() {
     let n = AutoBroadcast::Numpy;
-    let ok: &[(AutoBroadcast, &[usize], &[usize], &[usize], &[usize])] = &[
+    type Case<'a> = (
+        AutoBroadcast,
+        &'a [usize],
+        &'a [usize],
+        &'a [usize],
+        &'a [usize],
+    );
+    let ok: &[Case] = &[
         (n, &[2, 4], &[2, 4], &[2, 4], &[2, 4]),
         (AutoBroadcast::None, &[2, 4], &[2, 4], &[2, 4], &[2, 4]),
         (n, &[], &[2, 4], &[2, 4], &[2, 4]),
@@ -806,7 +816,7 @@ fn derived(base: Vec<usize>) -> impl Strategy<Value = Vec<usize>> {
                     .zip(&ones)
                     .map(|(&d, &one)| if one { 1 } else { d })
                     .collect();
-                v.extend(std::iter::repeat(1).take(extra));
+                v.extend(std::iter::repeat_n(1, extra));
                 v
             }),
         // anything

@@ -11,8 +11,8 @@
 //!   bidirectional numpy broadcast. The three shapes are right-aligned (the
 //!   shorter ones padded with 1s on the left) and at every position the dims
 //!   that are not 1 must be equal; the output dim is that value (or 1). A 0
-//!   broadcasts only against 0 or 1, as in numpy. cond [2, 4] with then [4]
-//!   and else [4] gives [2, 4].
+//!   broadcasts only against 0 or 1, as in numpy. cond `[2, 4]` with then `[4]`
+//!   and else `[4]` gives `[2, 4]`.
 //! - **pdpd** ([`Pdpd<AXIS>`](Pdpd), [`AutoBroadcast::Pdpd`]): the output has
 //!   then's shape. else and cond, each on its own, are placed in then's dims
 //!   starting at `axis`; `axis = -1` means right-aligned, that is
@@ -26,7 +26,7 @@
 //! - The spec says then and else are broadcast to each other and cond is then
 //!   broadcast **one way** to their result. OpenVINO's shape inference and its
 //!   reference kernel merge cond **bidirectionally**: the output dim is the
-//!   max of the three (cond [2, 4] with then [4] and else [4] gives [2, 4];
+//!   max of the three (cond `[2, 4]` with then `[4]` and else `[4]` gives `[2, 4]`;
 //!   GPU PR #14267 added this because the reference allows it). We follow the
 //!   implementation.
 //! - "pdpd" built from the string (Python `opset.select(..., auto_broadcast="pdpd")`
@@ -41,7 +41,7 @@
 //! - OpenVINO's shape inference rejects a source for which
 //!   `rank(source) + axis > rank(then)` even when the dims that run past are
 //!   1s; its reference kernel trims trailing 1s first. We trim them (the
-//!   reference's behaviour), so then [2, 3] with else [3, 1] at axis 1 is
+//!   reference's behaviour), so then `[2, 3]` with else `[3, 1]` at axis 1 is
 //!   accepted. At axis 0, the only axis OpenVINO's front ends produce, the
 //!   two agree.
 //!
