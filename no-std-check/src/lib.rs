@@ -56,12 +56,7 @@ pub fn add_inline() -> Tensor<i32, shape![2, 2]> {
 
 /// OpenVINO Select with numpy broadcasting on static buffers: cond [2, 3],
 /// then [2, 3], else [3] (broadcast over the rows), into a caller's buffer.
-pub fn select_rows(
-    cond: &[bool; 6],
-    then: &[f32; 6],
-    els: &[f32; 3],
-    out: &mut [f32; 6],
-) -> bool {
+pub fn select_rows(cond: &[bool; 6], then: &[f32; 6], els: &[f32; 3], out: &mut [f32; 6]) -> bool {
     let (Ok(c), Ok(t), Ok(e), Ok(mut o)) = (
         Tensor::<bool, shape![2, 3], &[bool]>::from_storage(&cond[..]),
         Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&then[..]),
