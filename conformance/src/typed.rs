@@ -6,8 +6,6 @@ use serde_json::Value;
 
 /// An element type the vectors use.
 pub trait Typed: Copy + Default + 'static {
-    /// The Rust type name, for generated code.
-    const RUST: &'static str;
     /// The data as a slice of this type, if it has this dtype.
     fn slice(d: &Data) -> Option<&[Self]>;
     /// Wraps values of this type.
@@ -17,7 +15,6 @@ pub trait Typed: Copy + Default + 'static {
 macro_rules! typed {
     ($t:ty, $variant:ident) => {
         impl Typed for $t {
-            const RUST: &'static str = stringify!($t);
             fn slice(d: &Data) -> Option<&[Self]> {
                 match d {
                     Data::$variant(v) => Some(v),

@@ -173,8 +173,6 @@ pub enum Expect {
 pub struct Case {
     /// The family (the file's `op`).
     pub family: String,
-    /// The file the case comes from.
-    pub file: PathBuf,
     /// Its position in the file's `cases`.
     pub index: usize,
     /// Its `name`.
@@ -270,7 +268,6 @@ fn load_file(path: &Path) -> Result<VectorFile, String> {
             };
             Case {
                 family: family.clone(),
-                file: path.to_path_buf(),
                 index,
                 name,
                 raw: c.clone(),

@@ -1,0 +1,230 @@
+//! Runs the conformance tool, in both modes, on the recorded vectors
+//! (`tests/vectors`) and on a copy with deliberate mistakes that it must catch.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+
+/// The families the project implements, with their case counts in `tests/vectors`.
+const IMPLEMENTED: [(&str, usize); 3] = [("elementwise", 208), ("select", 201), ("multiplex", 68)];
+
+/// The static mode writes and builds crates in one work dir: one run at a time.
+static STATIC_LOCK: Mutex<()> = Mutex::new(());
+
+fn vectors_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join("tests")
+        .join("vectors")
+}
+
+struct Run {
+    success: bool,
+    stdout: String,
+}
+
+fn run(mode: &str, dir: &Path) -> Run {
+    let _guard = (mode == "static").then(|| STATIC_LOCK.lock().unwrap_or_else(|e| e.into_inner()));
+    let out = Command::new(env!("CARGO_BIN_EXE_conformance"))
+        .arg(mode)
+        .arg(dir)
+        .output()
+        .expect("cannot run the conformance binary");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    eprintln!("--- conformance {mode} {}:\n{stdout}", dir.display());
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    Run {
+        success: out.status.success(),
+        stdout,
+    }
+}
+
+/// The summary line of `family`.
+fn summary<'a>(stdout: &'a str, family: &str) -> Option<&'a str> {
+    stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{family}: ")))
+}
+
+/// A fresh directory under cargo's scratch dir for integration tests.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("cannot create a scratch dir");
+    dir
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("cannot read a vector file"))
+        .expect("a vector file is not JSON")
+}
+
+/// The family files of `tests/vectors`: (file name, its "op").
+fn families() -> Vec<(String, String)> {
+    let mut out = vec![];
+    for e in std::fs::read_dir(vectors_dir()).expect("tests/vectors") {
+        let p = e.expect("dir entry").path();
+        if p.extension().is_some_and(|x| x == "json") {
+            let op = read_json(&p)["op"].as_str().expect("op").to_string();
+            out.push((p.file_name().unwrap().to_string_lossy().into_owned(), op));
+        }
+    }
+    out
+}
+
+/// Checks a run over the whole of `tests/vectors`: every implemented family
+/// passes, every family has its line, and the exit status reflects failures.
+fn check_shipped(mode: &str) {
+    let r = run(mode, &vectors_dir());
+    for (family, n) in IMPLEMENTED {
+        assert_eq!(
+            summary(&r.stdout, family),
+            Some(format!("{family}: {n} passed, 0 failed").as_str()),
+            "{mode} mode, family {family}"
+        );
+    }
+    let mut all_pass = true;
+    for (file, op) in families() {
+        let line = summary(&r.stdout, &op)
+            .unwrap_or_else(|| panic!("{mode} mode: no line for {file} ({op})"));
+        all_pass &= line.ends_with(" 0 failed");
+    }
+    assert_eq!(r.success, all_pass, "{mode} mode: exit status vs failures");
+
+    // the implemented families alone: a clean run, exit status 0
+    let dir = scratch(&format!("implemented-{mode}"));
+    for (file, op) in families() {
+        if IMPLEMENTED.iter().any(|(f, _)| *f == op) {
+            std::fs::copy(vectors_dir().join(&file), dir.join(&file)).expect("copy");
+        }
+    }
+    let r = run(mode, &dir);
+    assert!(r.success, "{mode} mode on the implemented families failed");
+}
+
+#[test]
+fn dynamic_mode_passes_the_recorded_vectors() {
+    check_shipped("dynamic");
+}
+
+#[test]
+fn static_mode_passes_the_recorded_vectors() {
+    check_shipped("static");
+}
+
+/// Writes into `dir` a copy of elementwise.json with five deliberate
+/// mistakes; returns the labels (`name#index`) of the broken cases.
+fn mutated_elementwise(dir: &Path) -> Vec<String> {
+    let mut doc = read_json(&vectors_dir().join("elementwise.json"));
+    let cases = doc["cases"].as_array_mut().expect("cases");
+    let label = |c: &Value, i: usize| format!("{}#{i}", c["name"].as_str().unwrap());
+    let no_act = |c: &Value| c["attrs"].get("act").is_none_or(Value::is_null);
+    let nonempty_out = |c: &Value| {
+        c.get("out")
+            .and_then(|o| o["data"].as_array())
+            .is_some_and(|d| !d.is_empty())
+    };
+    let mut used: Vec<usize> = vec![];
+    let pick = |cases: &[Value], used: &mut Vec<usize>, f: &dyn Fn(&Value) -> bool| {
+        let i = (0..cases.len())
+            .find(|i| !used.contains(i) && f(&cases[*i]))
+            .expect("no case to mutate");
+        used.push(i);
+        i
+    };
+    let mut labels = vec![];
+
+    // 1. a wrong value in an accepted case
+    let i = pick(cases, &mut used, &|c| nonempty_out(c) && no_act(c));
+    let v = cases[i]["out"]["data"][0].as_f64().unwrap();
+    cases[i]["out"]["data"][0] = if cases[i]["out"]["dtype"]
+        .as_str()
+        .unwrap()
+        .starts_with("int")
+    {
+        Value::from(v as i64 + 1)
+    } else {
+        Value::from(v + 1.0)
+    };
+    labels.push(label(&cases[i], i));
+
+    // 2. a wrong output shape (same element count)
+    let i = pick(cases, &mut used, &|c| nonempty_out(c) && no_act(c));
+    let mut shape = cases[i]["out"]["shape"].as_array().unwrap().clone();
+    shape.insert(0, Value::from(1));
+    cases[i]["out"]["shape"] = Value::Array(shape);
+    labels.push(label(&cases[i], i));
+
+    // 3. the framework "accepted" a case it rejected
+    let i = pick(cases, &mut used, &|c| c.get("error").is_some());
+    let fake = cases[i]["x"].clone();
+    let obj = cases[i].as_object_mut().unwrap();
+    obj.remove("error");
+    obj.remove("framework_overflow");
+    obj.insert("out".into(), fake);
+    labels.push(label(&cases[i], i));
+
+    // 4. the framework "rejected" a case it accepted
+    let i = pick(cases, &mut used, &|c| c.get("out").is_some());
+    let obj = cases[i].as_object_mut().unwrap();
+    obj.remove("out");
+    obj.insert("error".into(), Value::from("mutated: rejected"));
+    labels.push(label(&cases[i], i));
+
+    // 5. a tanh/sigmoid value off by 1e-4 relative (beyond the 1e-6 tolerance)
+    let i = pick(cases, &mut used, &|c| {
+        let act = c["attrs"].get("act").and_then(Value::as_str);
+        matches!(act, Some("tanh" | "sigmoid"))
+            && c["out"]["dtype"]
+                .as_str()
+                .is_some_and(|d| d.starts_with("float"))
+            && c["out"]["data"]
+                .as_array()
+                .is_some_and(|d| d.iter().any(|v| v.as_f64().unwrap_or(0.0).abs() > 0.1))
+    });
+    let data = cases[i]["out"]["data"].as_array_mut().unwrap();
+    let k = data
+        .iter()
+        .position(|v| v.as_f64().unwrap_or(0.0).abs() > 0.1)
+        .unwrap();
+    let v = data[k].as_f64().unwrap();
+    data[k] = Value::from(v * (1.0 + 1e-4));
+    labels.push(label(&cases[i], i));
+
+    std::fs::write(dir.join("elementwise.json"), doc.to_string()).expect("write");
+    labels
+}
+
+fn check_mutations(mode: &str) {
+    let dir = scratch(&format!("mutated-{mode}"));
+    let labels = mutated_elementwise(&dir);
+    let r = run(mode, &dir);
+    assert!(
+        !r.success,
+        "{mode} mode: mistakes not reported as a failure"
+    );
+    assert_eq!(
+        summary(&r.stdout, "elementwise"),
+        Some("elementwise: 203 passed, 5 failed"),
+        "{mode} mode"
+    );
+    for l in &labels {
+        assert!(
+            r.stdout
+                .lines()
+                .any(|line| line.trim_start().starts_with(&format!("{l}:"))),
+            "{mode} mode: {l} not listed as failing"
+        );
+    }
+}
+
+#[test]
+fn dynamic_mode_catches_mistakes() {
+    check_mutations("dynamic");
+}
+
+#[test]
+fn static_mode_catches_mistakes() {
+    check_mutations("static");
+}
