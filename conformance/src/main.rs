@@ -4,6 +4,18 @@
 //! run), and prints one line per family, `FAMILY: N passed, N failed`,
 //! followed by the failing cases (`name#index: why`). Exits non-zero on any
 //! failure. Families the project does not implement are reported as failed.
+//!
+//! Pass rule: accepted exactly where the framework accepted; rejected exactly
+//! where it rejected or crashed (`framework_overflow` cases follow their
+//! recorded `out`/`error`); output shape as recorded; values bit for bit
+//! (tanh and sigmoid activations within 1e-6 relative).
+//!
+//! Static mode (see [`static_mode`]): generated crates go under
+//! `<workspace>/target/conformance-static/<family>/` and share the target dir
+//! `target/conformance-static/target`. Environment overrides:
+//! `SHAPECHECK_ROOT` (the workspace to test, default: the one this tool was
+//! built in), `CONFORMANCE_WORK_DIR` (where to generate and build),
+//! `CONFORMANCE_STATIC_RELEASE=1` (build the generated crates in release mode).
 
 mod families;
 mod judge;

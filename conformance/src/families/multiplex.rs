@@ -115,7 +115,7 @@ impl Family for Multiplex {
             let key = format!("in{k}");
             body += &let_tensor(&key, c, &key)?;
             data.insert(key.clone(), data_json(&c.data));
-            names.push(format!("{key}"));
+            names.push(key);
         }
         body += &let_tensor("index", &i.index, "index")?;
         data.insert("index".into(), data_json(&i.index.data));
