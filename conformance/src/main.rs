@@ -94,12 +94,23 @@ fn main() -> ExitCode {
     }
     let started = Instant::now();
     let builder = static_mode::Builder::from_env();
-    if mode == Mode::Static {
+    // one static run at a time per work dir (concurrent runs would rewrite
+    // each other's generated crates); held until the process exits
+    let _lock = if mode == Mode::Static {
         eprintln!(
             "conformance: static mode, generated crates in {}",
             builder.work.display()
         );
-    }
+        match builder.lock() {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("conformance: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
     if mode == Mode::Dynamic {
         // a panic is caught per case and reported as a failure; keep stderr quiet
         std::panic::set_hook(Box::new(|_| {}));

@@ -67,6 +67,30 @@ impl Builder {
     }
 }
 
+impl Builder {
+    /// Takes the work dir's lock (waiting for another run to finish).
+    pub fn lock(&self) -> Result<std::fs::File, String> {
+        std::fs::create_dir_all(&self.work)
+            .map_err(|e| format!("cannot create {}: {e}", self.work.display()))?;
+        let path = self.work.join(".lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+        if file.try_lock().is_err() {
+            eprintln!(
+                "conformance: waiting for another static run ({})",
+                path.display()
+            );
+            file.lock()
+                .map_err(|e| format!("cannot lock {}: {e}", path.display()))?;
+        }
+        Ok(file)
+    }
+}
+
 /// A compile error from rustc.
 #[derive(Clone, Debug)]
 pub struct Diag {
