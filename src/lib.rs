@@ -28,13 +28,13 @@
 //! ```
 //!
 //! ## Layout of the crate
-//! - [`dim`] and [`shape`]: what a dim and a shape are, static or dynamic;
+//! - [`dim`] and [`mod@shape`]: what a dim and a shape are, static or dynamic;
 //! - [`rules`]: the shape-compatibility rules as traits (one per rule, each
 //!   carrying the compile error it reports);
 //! - [`storage`] and [`tensor`]: inline arrays, heap buffers and borrowed views;
 //! - [`kernel`]: the stride-based loops shared by the static and dynamic paths;
 //! - [`ops`]: one module per operator with its static API, dynamic API and docs;
-//! - [`dynamic`]: [`DynTensor`](dynamic::DynTensor), the run-time escape hatch (feature `alloc`).
+//! - [`dynamic`]: [`dynamic::DynTensor`], the run-time escape hatch (feature `alloc`).
 #![no_std]
 #![deny(missing_docs)]
 #![warn(
@@ -43,6 +43,20 @@
     clippy::panic,
     clippy::indexing_slicing
 )]
+// Unit tests inside the library may unwrap: a failed unwrap there is a failed test.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+// Errors carry the offending shapes by value (`Dims`, 72 bytes, no heap) so
+// that they work without `alloc`; a few hundred bytes of `Err` are cheap next
+// to the work any op does, so the size lint is off crate-wide.
+#![allow(clippy::result_large_err)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -72,8 +86,8 @@ pub use ops::elementwise::{
     Max, Min, Mul, Relu, Sigmoid, Sub, Tanh,
 };
 pub use ops::multiplex::{
-    multiplex, multiplex_into, multiplex_output_dims, multiplex_slices, CandidateCount, IndexElement,
-    MultiplexError,
+    multiplex, multiplex_into, multiplex_output_dims, multiplex_slices, CandidateCount,
+    IndexElement, MultiplexError,
 };
 pub use ops::select::{
     select, select_into, select_output_dims, select_slices, try_select, try_select_into,

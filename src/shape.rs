@@ -6,7 +6,7 @@
 //! the infallible operator forms need. The impls for every rank are generated
 //! by `shapecheck-macros`.
 
-use crate::dim::{DimLike, StaticDim};
+use crate::dim::DimLike;
 use crate::error::ShapeError;
 use core::fmt;
 
@@ -136,17 +136,6 @@ pub fn dim_from_size<D: DimLike>(axis: usize, n: usize) -> Result<D, ShapeError>
     })
 }
 
-#[doc(hidden)]
-pub const fn numel_of(dims: &[usize]) -> usize {
-    let mut acc = 1usize;
-    let mut i = 0;
-    while i < dims.len() {
-        acc *= dims[i];
-        i += 1;
-    }
-    acc
-}
-
 impl Shape for () {
     const RANK: usize = 0;
     const IS_STATIC: bool = true;
@@ -182,6 +171,3 @@ impl StaticShape for () {
 
 // Ranks 1 to MAX_RANK.
 shapecheck_macros::impl_shape_tuples!(8);
-
-#[allow(unused_imports)]
-use StaticDim as _;

@@ -238,10 +238,8 @@ impl<T: Copy, S: StaticShape> Tensor<T, S> {
     {
         let mut out = Self::full(T::default());
         let dims = S::default().dims();
-        let mut index = Dims::SCALAR;
-        if let Ok(zeros) = Dims::new(&[0; crate::MAX_RANK][..dims.rank().min(crate::MAX_RANK)]) {
-            index = zeros;
-        }
+        let zeros = [0usize; crate::MAX_RANK];
+        let mut index = Dims::new(zeros.get(..dims.rank()).unwrap_or(&[])).unwrap_or(Dims::SCALAR);
         for slot in out.as_mut_slice() {
             *slot = f(index.as_slice());
             crate::kernel::advance_index(&mut index, &dims);

@@ -2,6 +2,8 @@
 //! naive reference, static and dynamic paths against each other, and the
 //! run-time errors of the escape hatch.
 
+#![allow(clippy::result_large_err)] // the library's error enums carry shapes by value
+
 use proptest::prelude::*;
 use serde_json::Value;
 use shapecheck::ops::elementwise::{elementwise_output_dims, elementwise_slices};
@@ -10,14 +12,13 @@ use shapecheck::{ElementwiseError, ShapeError};
 
 // ------------------------------------------------------------ naive reference
 
+/// The output dims and, per output element, the flat positions read in X and Y.
+type ReferencePlan = (Vec<usize>, Vec<(usize, usize)>);
+
 /// Paddle's rule written out directly, index by index (no strides, no
 /// merging): returns the output dims and, for each output position, the flat
 /// positions read in X and Y. `None` when the rule rejects the shapes.
-fn reference_plan(
-    x: &[usize],
-    y: &[usize],
-    axis: isize,
-) -> Option<(Vec<usize>, Vec<(usize, usize)>)> {
+fn reference_plan(x: &[usize], y: &[usize], axis: isize) -> Option<ReferencePlan> {
     let (rx, ry) = (x.len(), y.len());
     let r = rx.max(ry);
     let (x_at, y_at);
@@ -65,12 +66,12 @@ fn reference_plan(
         }
     };
     let mut out = vec![0; r];
-    for p in 0..r {
+    for (p, o) in out.iter_mut().enumerate() {
         let (a, b) = (dim_at(x, x_at, p), dim_at(y, y_at, p));
         if a != b && a != 1 && b != 1 {
             return None;
         }
-        out[p] = if a == 1 { b } else { a };
+        *o = if a == 1 { b } else { a };
     }
     let numel: usize = out.iter().product();
     let mut reads = Vec::with_capacity(numel);
@@ -254,9 +255,8 @@ fn shapes() -> impl Strategy<Value = (Vec<usize>, Vec<usize>, isize, bool)> {
                 .iter()
                 .map(|&d| if next(3) == 0 { 1 } else { d })
                 .collect();
-            for _ in 0..next(3) {
-                y.push(1);
-            }
+            let ones = next(3) as usize;
+            y.extend(std::iter::repeat_n(1, ones));
             if next(5) == 0 && !y.is_empty() {
                 let k = next(y.len() as u64) as usize;
                 y[k] += 2;

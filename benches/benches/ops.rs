@@ -18,7 +18,9 @@ fn data(n: usize) -> Vec<f32> {
 fn big_elementwise(c: &mut Criterion) {
     let n = 256 * 128 * 256;
     let x = Tensor::<f32, Big, Vec<f32>>::from_vec(Default::default(), data(n)).unwrap();
-    let y = Tensor::<f32, shape![128, 256], Vec<f32>>::from_vec(Default::default(), data(128 * 256)).unwrap();
+    let y =
+        Tensor::<f32, shape![128, 256], Vec<f32>>::from_vec(Default::default(), data(128 * 256))
+            .unwrap();
     let y1 = Tensor::<f32, shape![128], Vec<f32>>::from_vec(Default::default(), data(128)).unwrap();
     let mut out = Tensor::<f32, Big, Vec<f32>>::from_vec(Default::default(), vec![0.0; n]).unwrap();
 
@@ -46,7 +48,9 @@ fn big_elementwise(c: &mut Criterion) {
                 .for_each(|o, &a, &b| *o = a * b)
         })
     });
-    g.bench_function("ndarray &x * &y", |b| b.iter(|| black_box(&nx) * black_box(&ny)));
+    g.bench_function("ndarray &x * &y", |b| {
+        b.iter(|| black_box(&nx) * black_box(&ny))
+    });
     g.finish();
 
     let mut g = c.benchmark_group("W2 [256,128,256] x [128] axis 1");
@@ -98,7 +102,9 @@ fn small_elementwise(c: &mut Criterion) {
     g.bench_function("shapecheck", |b| {
         b.iter(|| black_box(&x).elementwise_mul(black_box(&y), Axis::<1>, Identity))
     });
-    g.bench_function("ndarray &x * &y", |b| b.iter(|| black_box(&nx) * black_box(&ny)));
+    g.bench_function("ndarray &x * &y", |b| {
+        b.iter(|| black_box(&nx) * black_box(&ny))
+    });
     g.finish();
 }
 

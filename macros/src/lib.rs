@@ -250,6 +250,12 @@ fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
             preds.push(quote!(#sd: crate::rules::ElementwiseDroppableDim<#xt, #yt, Ax>));
         }
         let (x_at, y_at) = if x_is_small { (o, 0usize) } else { (0usize, o) };
+        // a rank-0 output is `()`: an empty body says so without a unit expression
+        let body = if out_vals.is_empty() {
+            quote!()
+        } else {
+            quote!((#(#out_vals,)*))
+        };
         quote! {
             impl<#generics Ax> crate::rules::ElementwiseAlign<#xt, #yt, Ax> for #place
             where #(#preds,)*
@@ -259,7 +265,7 @@ fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                 const Y_AT: usize = #y_at;
                 #[inline(always)]
                 #[allow(unused_variables)]
-                fn output(x: &#xt, y: &#yt) -> Self::Output { (#(#out_vals,)*) }
+                fn output(x: &#xt, y: &#yt) -> Self::Output { #body }
             }
         }
     };

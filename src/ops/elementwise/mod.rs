@@ -475,6 +475,16 @@ pub fn elementwise_slices<T: Element>(
 /// The output type of `x (S) op y (Y)` at `AXIS`.
 pub type ElementwiseOutput<S, Y, const AXIS: isize> = <S as ElementwiseShapes<Y, AXIS>>::Output;
 
+/// The result of an elementwise op on `x: Tensor<T, S, B>` and a `Y`-shaped operand.
+pub type ElementwiseResult<T, S, B, Y, const AXIS: isize> = Result<
+    Tensor<
+        T,
+        ElementwiseOutput<S, Y, AXIS>,
+        <B as ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>>::Out,
+    >,
+    ElementwiseError,
+>;
+
 impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// `act(op(self, y))` with Paddle's axis rule, for any shapes (run-time
     /// dims included): the static rules are checked by the compiler, the rest
@@ -485,7 +495,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         y: &Tensor<TY, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> Result<Tensor<T, ElementwiseOutput<S, Y, AXIS>, B::Out>, ElementwiseError>
+    ) -> ElementwiseResult<T, S, B, Y, AXIS>
     where
         Op: BinaryOp,
         A: Activation,
@@ -639,7 +649,7 @@ impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         y: &Tensor<TY, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> Result<Tensor<T, ElementwiseOutput<S, Y, AXIS>, B::Out>, ElementwiseError>
+    ) -> ElementwiseResult<T, S, B, Y, AXIS>
     where
         S: ElementwiseShapes<Y, AXIS>,
         Y: StaticShape,
