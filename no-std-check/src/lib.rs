@@ -34,7 +34,7 @@ pub fn multiplex_inline(index: [[i64; 1]; 2]) -> Option<Tensor<i32, shape![2, 2]
     shapecheck::multiplex(&[x1, x2], &idx).ok()
 }
 
-/// `x * y` with Y [3] on the last axis of X [2, 3], into a caller's buffer.
+/// `x * y` with Y `[3]` on the last axis of X `[2, 3]`, into a caller's buffer.
 pub fn scale_rows(x: &[f32; 6], y: &[f32; 3], out: &mut [f32; 6]) -> bool {
     let (Ok(xt), Ok(yt), Ok(mut ot)) = (
         Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&x[..]),
@@ -55,7 +55,7 @@ pub fn add_inline() -> Tensor<i32, shape![2, 2]> {
 }
 
 /// OpenVINO Select with numpy broadcasting on static buffers: cond [2, 3],
-/// then [2, 3], else [3] (broadcast over the rows), into a caller's buffer.
+/// then `[2, 3]`, else `[3]` (broadcast over the rows), into a caller's buffer.
 pub fn select_rows(cond: &[bool; 6], then: &[f32; 6], els: &[f32; 3], out: &mut [f32; 6]) -> bool {
     let (Ok(c), Ok(t), Ok(e), Ok(mut o)) = (
         Tensor::<bool, shape![2, 3], &[bool]>::from_storage(&cond[..]),
