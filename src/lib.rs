@@ -91,7 +91,7 @@ pub use ops::multiplex::{
 };
 pub use ops::select::{
     select, select_into, select_output_dims, select_slices, try_select, try_select_into,
-    AutoBroadcast, CondElement, NoBroadcast, Numpy, Pdpd, SameElement, SelectError, SelectInput,
+    AutoBroadcast, CondElement, ElseElement, NoBroadcast, Numpy, Pdpd, SelectError, SelectInput,
     SelectMode,
 };
 pub use shape::{Dims, Shape, StaticShape, MAX_RANK};

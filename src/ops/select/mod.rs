@@ -226,12 +226,12 @@ impl CondElement for bool {
     label = "else holds `{Self}`, then holds `{T}`",
     note = "OpenVINO Select-1: \"Argument 1 and 2 element types must match\""
 )]
-pub trait SameElement<T>: Copy + 'static {
+pub trait ElseElement<T>: Copy + 'static {
     /// The elements as `T`s.
     fn as_same(data: &[Self]) -> &[T];
 }
 
-impl<T: Copy + 'static> SameElement<T> for T {
+impl<T: Copy + 'static> ElseElement<T> for T {
     #[inline(always)]
     fn as_same(data: &[T]) -> &[T] {
         data
@@ -769,7 +769,7 @@ fn static_select_into<CE, C, BC, T, ST, BT, E, SE, BE, M>(
     T: Copy,
     ST: Shape,
     BT: Storage<T>,
-    E: SameElement<T>,
+    E: ElseElement<T>,
     SE: Shape,
     BE: Storage<E>,
     M: SelectMode,
@@ -807,7 +807,7 @@ where
     T: Copy + Default,
     ST: StaticShape,
     BT: ResultStorage<T, SelectOutput<C, ST, SE, M>>,
-    E: SameElement<T>,
+    E: ElseElement<T>,
     SE: StaticShape,
     BE: Storage<E>,
     M: SelectMode,
@@ -833,7 +833,7 @@ pub fn select_into<CE, C, BC, T, ST, BT, E, SE, BE, M, BO>(
     T: Copy,
     ST: StaticShape,
     BT: Storage<T>,
-    E: SameElement<T>,
+    E: ElseElement<T>,
     SE: StaticShape,
     BE: Storage<E>,
     M: SelectMode,
@@ -858,7 +858,7 @@ where
     T: Copy + Default,
     ST: Shape,
     BT: ResultStorage<T, SelectOutput<C, ST, SE, M>>,
-    E: SameElement<T>,
+    E: ElseElement<T>,
     SE: Shape,
     BE: Storage<E>,
     M: SelectMode,
@@ -899,7 +899,7 @@ where
     T: Copy,
     ST: Shape,
     BT: Storage<T>,
-    E: SameElement<T>,
+    E: ElseElement<T>,
     SE: Shape,
     BE: Storage<E>,
     M: SelectMode,
