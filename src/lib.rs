@@ -132,3 +132,8 @@ pub mod prelude {
     #[cfg(feature = "alloc")]
     pub use crate::dynamic::DynTensor;
 }
+
+/// The examples of README.md, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
