@@ -58,6 +58,36 @@ pub(crate) fn advance_index(index: &mut Dims, dims: &Dims) {
     }
 }
 
+/// `dims` placed at position `at` of a frame of rank `rank` (1 elsewhere, dims
+/// past the end dropped), as a fixed array: the `const` form of [`place`], so
+/// that a static op's plan is computed by the compiler.
+// Every index below is guarded by `< MAX_RANK` or by the slice's length.
+#[allow(clippy::indexing_slicing)]
+pub const fn place_array(dims: &[usize], at: usize, rank: usize) -> [usize; MAX_RANK] {
+    let mut buf = [1usize; MAX_RANK];
+    let mut k = 0;
+    while k < dims.len() {
+        let p = at + k;
+        if p < rank && p < MAX_RANK {
+            buf[p] = dims[k];
+        }
+        k += 1;
+    }
+    buf
+}
+
+/// The broadcast of two placed frames (`b` where `a` is 1): the `const` form
+/// of [`broadcast_dims`].
+pub const fn broadcast_arrays(a: &[usize; MAX_RANK], b: &[usize; MAX_RANK]) -> [usize; MAX_RANK] {
+    let mut out = [1usize; MAX_RANK];
+    let mut i = 0;
+    while i < MAX_RANK {
+        out[i] = if a[i] == 1 { b[i] } else { a[i] };
+        i += 1;
+    }
+    out
+}
+
 /// How `K` operands are walked to produce an output: the output dims after
 /// merging, and each operand's stride per dim (0 where it broadcasts).
 #[derive(Clone, Copy, Debug)]
@@ -72,78 +102,89 @@ impl<const K: usize> Walk<K> {
     /// `out` is the output's dims; `operands[k]` operand k's dims placed in the
     /// same frame (same rank, each dim equal to `out`'s or 1).
     pub fn new(out: &Dims, operands: [&Dims; K]) -> Self {
-        // contiguous strides of each operand in the frame, 0 where it broadcasts
-        let mut full: [[usize; MAX_RANK]; K] = [[0; MAX_RANK]; K];
-        for (st, op) in full.iter_mut().zip(operands.iter()) {
-            let mut acc = 1usize;
-            for (i, (&d, &o)) in op.iter().zip(out.iter()).enumerate().rev() {
-                if let Some(s) = st.get_mut(i) {
-                    *s = if d == 1 && o != 1 { 0 } else { acc };
+        let mut o = [1usize; MAX_RANK];
+        for (slot, &d) in o.iter_mut().zip(out.iter()) {
+            *slot = d;
+        }
+        let ops: [[usize; MAX_RANK]; K] = core::array::from_fn(|k| {
+            let mut a = [1usize; MAX_RANK];
+            if let Some(op) = operands.get(k) {
+                for (slot, &d) in a.iter_mut().zip(op.iter()) {
+                    *slot = d;
                 }
+            }
+            a
+        });
+        Self::from_frame(out.rank(), o, ops)
+    }
+
+    /// [`Walk::new`] on fixed arrays, as a `const fn`: a static op evaluates it
+    /// at compile time, so its loops run over constants.
+    // Every index below is guarded by `< MAX_RANK` or `< K`.
+    #[allow(clippy::indexing_slicing)]
+    pub const fn from_frame(rank: usize, out: [usize; MAX_RANK], ops: [[usize; MAX_RANK]; K]) -> Self {
+        let rank = if rank < MAX_RANK { rank } else { MAX_RANK };
+        // contiguous strides of each operand in the frame, 0 where it broadcasts
+        let mut full = [[0usize; MAX_RANK]; K];
+        let mut k = 0;
+        while k < K {
+            let mut acc = 1usize;
+            let mut i = rank;
+            while i > 0 {
+                i -= 1;
+                let d = ops[k][i];
+                full[k][i] = if d == 1 && out[i] != 1 { 0 } else { acc };
                 acc = acc.saturating_mul(d);
             }
+            k += 1;
         }
         // drop size-1 dims, then merge neighbours every operand walks contiguously
         let mut dims = [1usize; MAX_RANK];
         let mut strides = [[0usize; MAX_RANK]; K];
-        let mut rank = 0usize;
+        let mut merged = 0usize;
         let mut numel = 1usize;
-        for (i, &d) in out.iter().enumerate() {
+        let mut i = 0;
+        while i < rank {
+            let d = out[i];
             numel = numel.saturating_mul(d);
-            if d == 1 {
-                continue;
-            }
-            let mergeable = rank > 0
-                && full.iter().zip(strides.iter()).all(|(f, s)| {
-                    let prev = s.get(rank - 1).copied().unwrap_or(0);
-                    let cur = f.get(i).copied().unwrap_or(0);
-                    prev == cur.saturating_mul(d)
-                });
-            if mergeable {
-                if let Some(slot) = dims.get_mut(rank - 1) {
-                    *slot = slot.saturating_mul(d);
-                }
-                for (f, s) in full.iter().zip(strides.iter_mut()) {
-                    if let (Some(dst), Some(&src)) = (s.get_mut(rank - 1), f.get(i)) {
-                        *dst = src;
+            if d != 1 {
+                let mut mergeable = merged > 0;
+                let mut k = 0;
+                while mergeable && k < K {
+                    if strides[k][merged - 1] != full[k][i].saturating_mul(d) {
+                        mergeable = false;
                     }
+                    k += 1;
                 }
-            } else {
-                if let Some(slot) = dims.get_mut(rank) {
-                    *slot = d;
+                let slot = if mergeable { merged - 1 } else { merged };
+                dims[slot] = if mergeable { dims[slot].saturating_mul(d) } else { d };
+                let mut k = 0;
+                while k < K {
+                    strides[k][slot] = full[k][i];
+                    k += 1;
                 }
-                for (f, s) in full.iter().zip(strides.iter_mut()) {
-                    if let (Some(dst), Some(&src)) = (s.get_mut(rank), f.get(i)) {
-                        *dst = src;
-                    }
+                if !mergeable {
+                    merged += 1;
                 }
-                rank += 1;
             }
+            i += 1;
         }
-        if rank == 0 {
-            // a single element: one row of length 1
-            rank = 1;
+        if merged == 0 {
+            // a single element: one row of length 1, every operand repeated
+            merged = 1;
             dims[0] = 1;
-            for s in strides.iter_mut() {
-                s[0] = 0;
-            }
         }
-        Walk {
-            rank,
-            dims,
-            strides,
-            numel,
-        }
+        Walk { rank: merged, dims, strides, numel }
     }
 
     /// The number of output elements.
-    pub fn numel(&self) -> usize {
+    pub const fn numel(&self) -> usize {
         self.numel
     }
 
     /// The length of the innermost (contiguous) loop.
     pub fn inner(&self) -> usize {
-        self.dims.get(self.rank - 1).copied().unwrap_or(1)
+        self.dims.get(self.rank.wrapping_sub(1)).copied().unwrap_or(1)
     }
 
     /// Each operand's stride along the innermost loop: 1 (walks) or 0 (repeats).
@@ -151,44 +192,84 @@ impl<const K: usize> Walk<K> {
         core::array::from_fn(|k| {
             self.strides
                 .get(k)
-                .and_then(|s| s.get(self.rank - 1))
+                .and_then(|s| s.get(self.rank.wrapping_sub(1)))
                 .copied()
                 .unwrap_or(0)
         })
     }
 
-    /// Calls `f(row, offsets)` for every output row in order, where `offsets`
-    /// are the operands' element offsets at the start of the row.
-    pub fn for_each_row(&self, mut f: impl FnMut(usize, [usize; K])) {
-        let inner = self.inner();
-        if self.numel == 0 || inner == 0 {
+    fn dim(&self, axis: usize) -> usize {
+        self.dims.get(axis).copied().unwrap_or(1)
+    }
+
+    fn stride(&self, k: usize, axis: usize) -> usize {
+        self.strides.get(k).and_then(|s| s.get(axis)).copied().unwrap_or(0)
+    }
+
+    /// Calls `f(offsets)` for every output row in order, where `offsets` are
+    /// the operands' element offsets at the start of the row. Walks of rank
+    /// 1 to 3 (the common case after merging) run as plain nested loops; higher
+    /// ranks use an odometer that updates offsets incrementally.
+    #[inline(always)]
+    pub fn for_each_row(&self, mut f: impl FnMut([usize; K])) {
+        if self.numel == 0 || self.inner() == 0 {
             return;
         }
-        let rows = self.numel / inner;
+        match self.rank {
+            0 | 1 => f([0; K]),
+            2 => {
+                let s0: [usize; K] = core::array::from_fn(|k| self.stride(k, 0));
+                let mut off = [0usize; K];
+                for _ in 0..self.dim(0) {
+                    f(off);
+                    for (o, s) in off.iter_mut().zip(s0) {
+                        *o = o.wrapping_add(s);
+                    }
+                }
+            }
+            3 => {
+                let s0: [usize; K] = core::array::from_fn(|k| self.stride(k, 0));
+                let s1: [usize; K] = core::array::from_fn(|k| self.stride(k, 1));
+                let mut outer = [0usize; K];
+                for _ in 0..self.dim(0) {
+                    let mut off = outer;
+                    for _ in 0..self.dim(1) {
+                        f(off);
+                        for (o, s) in off.iter_mut().zip(s1) {
+                            *o = o.wrapping_add(s);
+                        }
+                    }
+                    for (o, s) in outer.iter_mut().zip(s0) {
+                        *o = o.wrapping_add(s);
+                    }
+                }
+            }
+            _ => self.odometer(f),
+        }
+    }
+
+    fn odometer(&self, mut f: impl FnMut([usize; K])) {
+        let rows = self.numel / self.inner();
         let outer = self.rank - 1;
         let mut counter = [0usize; MAX_RANK];
         let mut offsets = [0usize; K];
-        for row in 0..rows {
-            f(row, offsets);
-            // odometer over the outer dims, updating offsets incrementally
+        for _ in 0..rows {
+            f(offsets);
             let mut axis = outer;
             while axis > 0 {
                 axis -= 1;
-                let d = self.dims.get(axis).copied().unwrap_or(1);
-                let Some(c) = counter.get_mut(axis) else {
-                    break;
-                };
+                let d = self.dim(axis);
+                let Some(c) = counter.get_mut(axis) else { break };
                 *c += 1;
                 if *c < d {
-                    for (o, s) in offsets.iter_mut().zip(self.strides.iter()) {
-                        *o = o.wrapping_add(s.get(axis).copied().unwrap_or(0));
+                    for (k, o) in offsets.iter_mut().enumerate() {
+                        *o = o.wrapping_add(self.stride(k, axis));
                     }
                     break;
                 }
                 *c = 0;
-                for (o, s) in offsets.iter_mut().zip(self.strides.iter()) {
-                    let st = s.get(axis).copied().unwrap_or(0);
-                    *o = o.wrapping_sub(st.wrapping_mul(d - 1));
+                for (k, o) in offsets.iter_mut().enumerate() {
+                    *o = o.wrapping_sub(self.stride(k, axis).wrapping_mul(d - 1));
                 }
             }
         }
@@ -197,45 +278,42 @@ impl<const K: usize> Walk<K> {
 
 /// `out[i] = f(x[i], y[i])` over a broadcast walk. `out` is contiguous with
 /// the walk's element count; `x` and `y` hold their operands' elements.
-#[inline]
+#[inline(always)]
 pub fn binary<T: Copy, F: Fn(T, T) -> T>(walk: &Walk<2>, x: &[T], y: &[T], out: &mut [T], f: F) {
     let n = walk.inner();
     if n == 0 || walk.numel() == 0 {
         return;
     }
-    let [sx, sy] = walk.inner_strides();
     let mut rows = out.chunks_exact_mut(n);
-    walk.for_each_row(|_, [ox, oy]| {
-        let Some(o) = rows.next() else { return };
-        match (sx, sy) {
-            (1, 1) => {
-                if let (Some(a), Some(b)) = (x.get(ox..ox + n), y.get(oy..oy + n)) {
-                    for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-                        *o = f(a, b);
-                    }
+    // one loop per stride case, chosen once: the inner loops are plain zips
+    match walk.inner_strides() {
+        [1, 1] => walk.for_each_row(|[ox, oy]| {
+            if let (Some(o), Some(a), Some(b)) = (rows.next(), x.get(ox..ox + n), y.get(oy..oy + n)) {
+                for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+                    *o = f(a, b);
                 }
             }
-            (1, _) => {
-                if let (Some(a), Some(&b)) = (x.get(ox..ox + n), y.get(oy)) {
-                    for (o, &a) in o.iter_mut().zip(a) {
-                        *o = f(a, b);
-                    }
+        }),
+        [1, _] => walk.for_each_row(|[ox, oy]| {
+            if let (Some(o), Some(a), Some(&b)) = (rows.next(), x.get(ox..ox + n), y.get(oy)) {
+                for (o, &a) in o.iter_mut().zip(a) {
+                    *o = f(a, b);
                 }
             }
-            (_, 1) => {
-                if let (Some(&a), Some(b)) = (x.get(ox), y.get(oy..oy + n)) {
-                    for (o, &b) in o.iter_mut().zip(b) {
-                        *o = f(a, b);
-                    }
+        }),
+        [_, 1] => walk.for_each_row(|[ox, oy]| {
+            if let (Some(o), Some(&a), Some(b)) = (rows.next(), x.get(ox), y.get(oy..oy + n)) {
+                for (o, &b) in o.iter_mut().zip(b) {
+                    *o = f(a, b);
                 }
             }
-            _ => {
-                if let (Some(&a), Some(&b)) = (x.get(ox), y.get(oy)) {
-                    o.fill(f(a, b));
-                }
+        }),
+        _ => walk.for_each_row(|[ox, oy]| {
+            if let (Some(o), Some(&a), Some(&b)) = (rows.next(), x.get(ox), y.get(oy)) {
+                o.fill(f(a, b));
             }
-        }
-    });
+        }),
+    }
 }
 
 /// One operand's elements along an inner row: walked (stride 1) or repeated (stride 0).
@@ -271,7 +349,7 @@ pub fn select<T: Copy>(walk: &Walk<3>, c: &[bool], t: &[T], e: &[T], out: &mut [
     }
     let [sc, st, se] = walk.inner_strides();
     let mut rows = out.chunks_exact_mut(n);
-    walk.for_each_row(|_, [oc, ot, oe]| {
+    walk.for_each_row(|[oc, ot, oe]| {
         let Some(o) = rows.next() else { return };
         let (Some(rc), Some(rt), Some(re)) = (
             Row::new(c, oc, sc, n),

@@ -68,6 +68,7 @@ use crate::shape::{Dims, Shape, StaticShape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 use core::fmt;
+use core::marker::PhantomData;
 
 /// Paddle's `axis` attribute as a compile-time value: `Axis::<1>`, `Axis::<-1>`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -370,17 +371,6 @@ impl ElementwisePlan {
             y: yp,
         })
     }
-
-    /// The plan for a placement the type system already checked.
-    fn checked(x: &[usize], x_at: usize, y: &[usize], y_at: usize, rank: usize) -> Self {
-        let xp = kernel::place(x, x_at, rank);
-        let yp = kernel::place(y, y_at, rank);
-        ElementwisePlan {
-            out: kernel::broadcast_dims(&xp, &yp),
-            x: xp,
-            y: yp,
-        }
-    }
 }
 
 /// Runs `op` then `act` over a plan. `out` must hold the plan's element count.
@@ -401,23 +391,55 @@ fn run<T: Element>(
         }
         .into());
     }
+    run_walk(op, act, &walk, x, y, out)
+}
+
+/// The kernel of every elementwise op, static or dynamic: `out = act(op(x, y))`
+/// along `walk`. Inlined, so a static op (constant walk, constant op) compiles
+/// to loops over constants.
+#[inline(always)]
+fn run_walk<T: Element>(
+    op: BinaryOpKind,
+    act: ActivationKind,
+    walk: &Walk<2>,
+    x: &[T],
+    y: &[T],
+    out: &mut [T],
+) -> Result<(), ElementwiseError> {
     match op {
-        BinaryOpKind::Mul => kernel::binary(&walk, x, y, out, T::mul),
-        BinaryOpKind::Add => kernel::binary(&walk, x, y, out, T::add),
-        BinaryOpKind::Sub => kernel::binary(&walk, x, y, out, T::sub),
+        BinaryOpKind::Mul => kernel::binary(walk, x, y, out, T::mul),
+        BinaryOpKind::Add => kernel::binary(walk, x, y, out, T::add),
+        BinaryOpKind::Sub => kernel::binary(walk, x, y, out, T::sub),
         BinaryOpKind::Div => {
             if T::IS_INTEGER && walk.numel() > 0 {
                 if let Some(index) = y.iter().position(|v| v.is_zero()) {
                     return Err(ElementwiseError::DivisionByZero { index });
                 }
             }
-            kernel::binary(&walk, x, y, out, T::div)
+            kernel::binary(walk, x, y, out, T::div)
         }
-        BinaryOpKind::Max => kernel::binary(&walk, x, y, out, |a, b| if a > b { a } else { b }),
-        BinaryOpKind::Min => kernel::binary(&walk, x, y, out, |a, b| if a < b { a } else { b }),
+        BinaryOpKind::Max => kernel::binary(walk, x, y, out, |a, b| if a > b { a } else { b }),
+        BinaryOpKind::Min => kernel::binary(walk, x, y, out, |a, b| if a < b { a } else { b }),
     }
     act.apply_all(out);
     Ok(())
+}
+
+/// The walk of a static elementwise op, computed by the compiler from the
+/// shape types (no planning at run time).
+struct StaticWalk<S, Y, const AXIS: isize>(PhantomData<(S, Y)>);
+
+impl<S, Y, const AXIS: isize> StaticWalk<S, Y, AXIS>
+where
+    S: StaticShape + ElementwiseShapes<Y, AXIS>,
+    Y: StaticShape,
+{
+    const WALK: Walk<2> = {
+        let rank = <S as ElementwiseShapes<Y, AXIS>>::Output::RANK;
+        let x = kernel::place_array(S::DIMS, S::X_AT, rank);
+        let y = kernel::place_array(Y::DIMS, S::Y_AT, rank);
+        Walk::from_frame(rank, kernel::broadcast_arrays(&x, &y), [x, y])
+    };
 }
 
 fn check_len<T>(dims: &[usize], data: &[T]) -> Result<Dims, ShapeError> {
@@ -559,6 +581,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 
     /// The statically checked core: every dim static, so nothing can fail but
     /// integer division by zero.
+    #[inline(always)]
     fn static_elementwise_into<TY, Y, BY, const AXIS: isize>(
         &self,
         op: BinaryOpKind,
@@ -567,19 +590,14 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         out: &mut [T],
     ) -> Result<(), ElementwiseError>
     where
+        S: StaticShape,
         Y: StaticShape,
         BY: Storage<TY>,
         TY: SameElement<T> + Copy,
         S: ElementwiseShapes<Y, AXIS>,
     {
-        let plan = ElementwisePlan::checked(
-            &self.dims(),
-            S::X_AT,
-            &y.dims(),
-            S::Y_AT,
-            <S as ElementwiseShapes<Y, AXIS>>::Output::RANK,
-        );
-        run(op, act, &plan, self.as_slice(), TY::same(y.as_slice()), out)
+        let walk = &StaticWalk::<S, Y, AXIS>::WALK;
+        run_walk(op, act, walk, self.as_slice(), TY::same(y.as_slice()), out)
     }
 }
 
