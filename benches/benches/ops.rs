@@ -34,6 +34,20 @@ fn big_elementwise(c: &mut Criterion) {
     g.bench_function("memcpy floor", |b| {
         b.iter(|| out.as_mut_slice().copy_from_slice(black_box(x.as_slice())))
     });
+    g.bench_function("hand-written loop", |b| {
+        b.iter(|| {
+            let (xs, ys) = (black_box(x.as_slice()), black_box(y.as_slice()));
+            for (o, a) in out
+                .as_mut_slice()
+                .chunks_exact_mut(128 * 256)
+                .zip(xs.chunks_exact(128 * 256))
+            {
+                for ((o, &a), &b) in o.iter_mut().zip(a).zip(ys) {
+                    *o = a * b;
+                }
+            }
+        })
+    });
     g.bench_function("shapecheck into", |b| {
         b.iter(|| black_box(&x).elementwise_mul_into(black_box(&y), Axis::<-1>, Identity, &mut out))
     });
