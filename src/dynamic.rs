@@ -21,16 +21,8 @@ pub struct DynTensor<T> {
 impl<T: Copy> DynTensor<T> {
     /// A tensor of shape `dims` over `data`, checking the length.
     pub fn new(dims: &[usize], data: Vec<T>) -> Result<Self, ShapeError> {
-        let d = Dims::new(dims)?;
-        let numel = d.try_numel()?;
-        if numel != data.len() {
-            return Err(ShapeError::DataLength {
-                shape: d,
-                numel,
-                len: data.len(),
-            });
-        }
-        Ok(DynTensor { dims: d, data })
+        let dims = Dims::for_data(dims, data.len())?;
+        Ok(DynTensor { dims, data })
     }
 
     /// A tensor of shape `dims` with every element `v`.

@@ -64,6 +64,21 @@ impl Dims {
         self.numel()
             .ok_or(ShapeError::NumelOverflow { shape: *self })
     }
+
+    /// The dims of data given as `(dims, len)` on the dynamic path: checks the
+    /// rank, that the element count fits in `usize`, and that it equals `len`.
+    pub fn for_data(dims: &[usize], len: usize) -> Result<Dims, ShapeError> {
+        let d = Dims::new(dims)?;
+        let numel = d.try_numel()?;
+        if numel != len {
+            return Err(ShapeError::DataLength {
+                shape: d,
+                numel,
+                len,
+            });
+        }
+        Ok(d)
+    }
 }
 
 impl core::ops::Deref for Dims {

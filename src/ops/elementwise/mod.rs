@@ -442,19 +442,6 @@ where
     };
 }
 
-fn check_len<T>(dims: &[usize], data: &[T]) -> Result<Dims, ShapeError> {
-    let d = Dims::new(dims)?;
-    let numel = d.try_numel()?;
-    if numel != data.len() {
-        return Err(ShapeError::DataLength {
-            shape: d,
-            numel,
-            len: data.len(),
-        });
-    }
-    Ok(d)
-}
-
 /// The output dims of `op(x, y)` at `axis`, checking every rule.
 pub fn elementwise_output_dims(
     x: &[usize],
@@ -478,8 +465,8 @@ pub fn elementwise_slices<T: Element>(
     axis: isize,
     out: &mut [T],
 ) -> Result<Dims, ElementwiseError> {
-    check_len(x_dims, x)?;
-    check_len(y_dims, y)?;
+    Dims::for_data(x_dims, x.len())?;
+    Dims::for_data(y_dims, y.len())?;
     let plan = ElementwisePlan::new(x_dims, y_dims, axis)?;
     let numel = plan.out.try_numel()?;
     if out.len() != numel {
