@@ -31,7 +31,7 @@
 //! - [`dim`] and [`mod@shape`]: what a dim and a shape are, static or dynamic;
 //! - [`rules`]: the shape-compatibility rules as traits (one per rule, each
 //!   carrying the compile error it reports);
-//! - [`storage`] and [`tensor`]: inline arrays, heap buffers and borrowed views;
+//! - [`storage`] and [`mod@tensor`]: inline arrays, heap buffers and borrowed views;
 //! - [`kernel`]: the stride-based loops shared by the static and dynamic paths;
 //! - [`ops`]: one module per operator with its static API, dynamic API and docs;
 //! - [`dynamic`]: [`dynamic::DynTensor`], the run-time escape hatch (feature `alloc`).
@@ -81,6 +81,7 @@ pub mod dynamic;
 pub use dim::{Dim, DimLike, Dyn, One, StaticDim};
 pub use element::Element;
 pub use error::ShapeError;
+pub use ops::elementwise::operators::{BroadcastOf, BroadcastResult, BroadcastWith, FloatElement};
 pub use ops::elementwise::{
     Activation, ActivationKind, Add, Axis, BinaryOp, BinaryOpKind, Div, ElementwiseError, Identity,
     Max, Min, Mul, Relu, Sigmoid, Sub, Tanh,
@@ -115,10 +116,45 @@ pub use dynamic::DynTensor;
 /// ```
 pub use shapecheck_macros::shape;
 
+/// A tensor literal: `tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]` is an inline
+/// `Tensor<f64, shape![2, 3]>` built with [`Tensor::from_array`].
+///
+/// - The shape is read from the nesting, up to rank 8 ([`MAX_RANK`]); a dim
+///   of size 1 is [`One`], as in [`shape!`] (so it broadcasts).
+/// - The element type is inferred as for an array literal: `1.0` alone is
+///   `f64`, `1.0f32` (or an annotation on the binding) makes it `f32`; any
+///   `Copy` expression works (`tensor![true, false]`, `tensor![a, b]`).
+/// - `tensor![5]` is a one-element vector, shape `[1]`; a rank-0 (scalar)
+///   tensor is `Tensor::<T, shape![]>::from_array(v)`. `tensor![]` is an empty
+///   vector, shape `[0]`, whose element type must come from elsewhere.
+/// - Trailing commas are allowed; repeat expressions (`[0.0; 3]`) are not.
+/// - A ragged literal is a compile error pointing at the offending row:
+///   "tensor!: row 1 has 2 elements, but row 0 has 3".
+///
+/// ```
+/// use shapecheck::{shape, tensor, Tensor};
+/// let m = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+/// let _: &Tensor<f64, shape![2, 3]> = &m;
+/// assert_eq!(m.as_slice(), &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+///
+/// let c = tensor![[1.5f32], [2.5], [3.5],]; // a column: shape [3, 1]
+/// let _: &Tensor<f32, shape![3, 1]> = &c;
+///
+/// let v = tensor![7];
+/// let _: &Tensor<i32, shape![1]> = &v;
+/// ```
+///
+/// ```compile_fail
+/// use shapecheck::tensor;
+/// let _ = tensor![[1, 2, 3], [4, 5]]; // tensor!: row 1 has 2 elements, but row 0 has 3
+/// ```
+pub use shapecheck_macros::tensor;
+
 /// Everything a user of the static and dynamic APIs needs, in one import.
 pub mod prelude {
     pub use crate::dim::{Dim, DimLike, Dyn, One, StaticDim};
     pub use crate::element::Element;
+    pub use crate::ops::elementwise::operators::{BroadcastOf, BroadcastWith};
     pub use crate::ops::elementwise::{
         Activation, ActivationKind, Add, Axis, BinaryOp, BinaryOpKind, Div, Identity, Max, Min,
         Mul, Relu, Sigmoid, Sub, Tanh,
@@ -127,6 +163,7 @@ pub mod prelude {
     pub use crate::shape;
     pub use crate::shape::{Shape, StaticShape};
     pub use crate::storage::{Inline, Storage, StorageMut};
+    pub use crate::tensor;
     pub use crate::tensor::Tensor;
 
     #[cfg(feature = "alloc")]

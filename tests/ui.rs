@@ -9,7 +9,13 @@
 fn ui() {
     let only = std::env::var("SHAPECHECK_UI").ok();
     let t = trybuild::TestCases::new();
-    for op in ["elementwise", "select", "multiplex", "shape"] {
+    for op in [
+        "elementwise",
+        "select",
+        "multiplex",
+        "shape",
+        "tensor_macro",
+    ] {
         if only.as_deref().is_some_and(|o| o != op) {
             continue;
         }

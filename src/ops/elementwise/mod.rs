@@ -55,6 +55,7 @@
 //! ```
 
 mod activation;
+pub mod operators;
 
 pub use activation::{
     Activation, ActivationKind, Identity, Relu, Sigmoid, Tanh, UnknownActivation,
