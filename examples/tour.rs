@@ -7,10 +7,26 @@ use shapecheck::prelude::*;
 use shapecheck::{multiplex, select, DynTensor};
 
 fn main() {
+    literals_and_operators();
     elementwise();
     select_tour();
     multiplex_tour();
     dynamic_tour();
+}
+
+fn literals_and_operators() {
+    println!("== tensor! literals and operators (numpy broadcasting) ==");
+    // the shape comes from the literal: [2, 3] of f64, [2, 1] of f64, [3] of f64
+    let x = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    let col = tensor![[10.0], [-1.0]];
+    let row = tensor![1.0, 0.5, 0.25];
+    let z: Tensor<f64, shape![2, 3]> = &x * &row;
+    println!("x = {x}\nx * {row} = {z}");
+    println!("{col} + {row} = {}", &col + &row);
+    println!("x / {col} = {}", &x / &col);
+    // `&x * &tensor![1.0, 2.0]` ([2, 3] with [2]) does not compile: see
+    // ui-tests/elementwise/fail/operator_vector_mismatch.stderr
+    println!();
 }
 
 fn elementwise() {
