@@ -78,6 +78,8 @@ pub const fn place_array(dims: &[usize], at: usize, rank: usize) -> [usize; MAX_
 
 /// The broadcast of two placed frames (`b` where `a` is 1): the `const` form
 /// of [`broadcast_dims`].
+// Every index below is guarded by `< MAX_RANK`, the arrays' length.
+#[allow(clippy::indexing_slicing)]
 pub const fn broadcast_arrays(a: &[usize; MAX_RANK], b: &[usize; MAX_RANK]) -> [usize; MAX_RANK] {
     let mut out = [1usize; MAX_RANK];
     let mut i = 0;
@@ -86,6 +88,18 @@ pub const fn broadcast_arrays(a: &[usize; MAX_RANK], b: &[usize; MAX_RANK]) -> [
         i += 1;
     }
     out
+}
+
+/// The broadcast of three placed frames (at each position the dim that is not
+/// 1, or 1): the three-way form of [`broadcast_arrays`], as a `const fn`.
+/// Only meaningful when the dims that are not 1 agree, which the caller (a
+/// shape rule) has established.
+pub const fn broadcast3_arrays(
+    a: &[usize; MAX_RANK],
+    b: &[usize; MAX_RANK],
+    c: &[usize; MAX_RANK],
+) -> [usize; MAX_RANK] {
+    broadcast_arrays(&broadcast_arrays(a, b), c)
 }
 
 /// How `K` operands are walked to produce an output: the output dims after
@@ -122,7 +136,11 @@ impl<const K: usize> Walk<K> {
     /// at compile time, so its loops run over constants.
     // Every index below is guarded by `< MAX_RANK` or `< K`.
     #[allow(clippy::indexing_slicing)]
-    pub const fn from_frame(rank: usize, out: [usize; MAX_RANK], ops: [[usize; MAX_RANK]; K]) -> Self {
+    pub const fn from_frame(
+        rank: usize,
+        out: [usize; MAX_RANK],
+        ops: [[usize; MAX_RANK]; K],
+    ) -> Self {
         let rank = if rank < MAX_RANK { rank } else { MAX_RANK };
         // contiguous strides of each operand in the frame, 0 where it broadcasts
         let mut full = [[0usize; MAX_RANK]; K];
@@ -157,7 +175,11 @@ impl<const K: usize> Walk<K> {
                     k += 1;
                 }
                 let slot = if mergeable { merged - 1 } else { merged };
-                dims[slot] = if mergeable { dims[slot].saturating_mul(d) } else { d };
+                dims[slot] = if mergeable {
+                    dims[slot].saturating_mul(d)
+                } else {
+                    d
+                };
                 let mut k = 0;
                 while k < K {
                     strides[k][slot] = full[k][i];
@@ -174,7 +196,12 @@ impl<const K: usize> Walk<K> {
             merged = 1;
             dims[0] = 1;
         }
-        Walk { rank: merged, dims, strides, numel }
+        Walk {
+            rank: merged,
+            dims,
+            strides,
+            numel,
+        }
     }
 
     /// The number of output elements.
@@ -184,7 +211,10 @@ impl<const K: usize> Walk<K> {
 
     /// The length of the innermost (contiguous) loop.
     pub fn inner(&self) -> usize {
-        self.dims.get(self.rank.wrapping_sub(1)).copied().unwrap_or(1)
+        self.dims
+            .get(self.rank.wrapping_sub(1))
+            .copied()
+            .unwrap_or(1)
     }
 
     /// Each operand's stride along the innermost loop: 1 (walks) or 0 (repeats).
@@ -203,7 +233,11 @@ impl<const K: usize> Walk<K> {
     }
 
     fn stride(&self, k: usize, axis: usize) -> usize {
-        self.strides.get(k).and_then(|s| s.get(axis)).copied().unwrap_or(0)
+        self.strides
+            .get(k)
+            .and_then(|s| s.get(axis))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Calls `f(offsets)` for every output row in order, where `offsets` are
@@ -259,7 +293,9 @@ impl<const K: usize> Walk<K> {
             while axis > 0 {
                 axis -= 1;
                 let d = self.dim(axis);
-                let Some(c) = counter.get_mut(axis) else { break };
+                let Some(c) = counter.get_mut(axis) else {
+                    break;
+                };
                 *c += 1;
                 if *c < d {
                     for (k, o) in offsets.iter_mut().enumerate() {
@@ -288,7 +324,8 @@ pub fn binary<T: Copy, F: Fn(T, T) -> T>(walk: &Walk<2>, x: &[T], y: &[T], out: 
     // one loop per stride case, chosen once: the inner loops are plain zips
     match walk.inner_strides() {
         [1, 1] => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(a), Some(b)) = (rows.next(), x.get(ox..ox + n), y.get(oy..oy + n)) {
+            if let (Some(o), Some(a), Some(b)) = (rows.next(), x.get(ox..ox + n), y.get(oy..oy + n))
+            {
                 for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
                     *o = f(a, b);
                 }
@@ -316,62 +353,79 @@ pub fn binary<T: Copy, F: Fn(T, T) -> T>(walk: &Walk<2>, x: &[T], y: &[T], out: 
     }
 }
 
-/// One operand's elements along an inner row: walked (stride 1) or repeated (stride 0).
-#[derive(Clone, Copy)]
-enum Row<'a, T> {
-    Walk(&'a [T]),
-    Repeat(T),
-}
-
-impl<'a, T: Copy> Row<'a, T> {
-    #[inline(always)]
-    fn new(data: &'a [T], offset: usize, stride: usize, n: usize) -> Option<Self> {
-        if stride == 1 {
-            data.get(offset..offset + n).map(Row::Walk)
-        } else {
-            data.get(offset).map(|&v| Row::Repeat(v))
-        }
-    }
-    #[inline(always)]
-    fn at(&self, i: usize, fallback: T) -> T {
-        match self {
-            Row::Walk(s) => s.get(i).copied().unwrap_or(fallback),
-            Row::Repeat(v) => *v,
-        }
-    }
-}
-
-/// `out[i] = if c[i] { t[i] } else { e[i] }` over a broadcast walk of three operands.
+/// `out[i] = if c[i] { t[i] } else { e[i] }` over a broadcast walk of three
+/// operands (cond, then, else).
+///
+/// One loop per stride case, chosen once per call from the walk's inner
+/// strides: each inner loop is a plain zip (or a fill, or a row copy when cond
+/// repeats along the row), and the choice uses
+/// [`core::hint::select_unpredictable`], so that a cond that changes at random
+/// compiles to a branch-free blend the compiler vectorizes rather than to a
+/// branch that mispredicts half the time. Inlined, so a static select
+/// (constant walk) compiles to loops over constants.
+#[inline(always)]
 pub fn select<T: Copy>(walk: &Walk<3>, c: &[bool], t: &[T], e: &[T], out: &mut [T]) {
+    use core::hint::select_unpredictable as pick;
     let n = walk.inner();
     if n == 0 || walk.numel() == 0 {
         return;
     }
-    let [sc, st, se] = walk.inner_strides();
     let mut rows = out.chunks_exact_mut(n);
-    walk.for_each_row(|[oc, ot, oe]| {
-        let Some(o) = rows.next() else { return };
-        let (Some(rc), Some(rt), Some(re)) = (
-            Row::new(c, oc, sc, n),
-            Row::new(t, ot, st, n),
-            Row::new(e, oe, se, n),
-        ) else {
-            return;
-        };
-        if let (Row::Walk(c), Row::Walk(t), Row::Walk(e)) = (rc, rt, re) {
-            for (((o, &c), &t), &e) in o.iter_mut().zip(c).zip(t).zip(e) {
-                *o = if c { t } else { e };
+    match walk.inner_strides() {
+        [1, 1, 1] => walk.for_each_row(|[oc, ot, oe]| {
+            if let (Some(o), Some(c), Some(t), Some(e)) = (
+                rows.next(),
+                c.get(oc..oc + n),
+                t.get(ot..ot + n),
+                e.get(oe..oe + n),
+            ) {
+                for (((o, &c), &t), &e) in o.iter_mut().zip(c).zip(t).zip(e) {
+                    *o = pick(c, t, e);
+                }
             }
-        } else {
-            for (i, o) in o.iter_mut().enumerate() {
-                *o = if rc.at(i, false) {
-                    rt.at(i, *o)
-                } else {
-                    re.at(i, *o)
-                };
+        }),
+        [1, 1, _] => walk.for_each_row(|[oc, ot, oe]| {
+            if let (Some(o), Some(c), Some(t), Some(&e)) =
+                (rows.next(), c.get(oc..oc + n), t.get(ot..ot + n), e.get(oe))
+            {
+                for ((o, &c), &t) in o.iter_mut().zip(c).zip(t) {
+                    *o = pick(c, t, e);
+                }
             }
-        }
-    });
+        }),
+        [1, _, 1] => walk.for_each_row(|[oc, ot, oe]| {
+            if let (Some(o), Some(c), Some(&t), Some(e)) =
+                (rows.next(), c.get(oc..oc + n), t.get(ot), e.get(oe..oe + n))
+            {
+                for ((o, &c), &e) in o.iter_mut().zip(c).zip(e) {
+                    *o = pick(c, t, e);
+                }
+            }
+        }),
+        [1, _, _] => walk.for_each_row(|[oc, ot, oe]| {
+            if let (Some(o), Some(c), Some(&t), Some(&e)) =
+                (rows.next(), c.get(oc..oc + n), t.get(ot), e.get(oe))
+            {
+                for (o, &c) in o.iter_mut().zip(c) {
+                    *o = pick(c, t, e);
+                }
+            }
+        }),
+        // cond repeats along the row: the whole row comes from one side
+        [_, st, se] => walk.for_each_row(|[oc, ot, oe]| {
+            let (Some(o), Some(&c)) = (rows.next(), c.get(oc)) else {
+                return;
+            };
+            let (src, off, stride) = if c { (t, ot, st) } else { (e, oe, se) };
+            if stride == 1 {
+                if let Some(src) = src.get(off..off + n) {
+                    o.copy_from_slice(src);
+                }
+            } else if let Some(&v) = src.get(off) {
+                o.fill(v);
+            }
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -417,5 +471,56 @@ mod tests {
             o,
             [100, 201, 102, 203, 104, 205, 306, 407, 308, 409, 310, 411]
         );
+    }
+
+    /// Every stride case of `select`: out [2, 3, 4] with each operand
+    /// broadcast along any subset of its dims (512 combinations), against a
+    /// naive reference indexing each operand by the output's multi-index.
+    #[test]
+    fn select_every_broadcast_pattern() {
+        let out_dims = [2usize, 3, 4];
+        let placed = |mask: usize| -> [usize; 3] {
+            core::array::from_fn(|i| if mask >> i & 1 == 1 { 1 } else { out_dims[i] })
+        };
+        let flat = |d: &[usize; 3], i: [usize; 3]| {
+            let j: [usize; 3] = core::array::from_fn(|k| if d[k] == 1 { 0 } else { i[k] });
+            (j[0] * d[1] + j[1]) * d[2] + j[2]
+        };
+        for mc in 0..8 {
+            for mt in 0..8 {
+                for me in 0..8 {
+                    let (dc, dt, de) = (placed(mc), placed(mt), placed(me));
+                    let nc: usize = dc.iter().product();
+                    let nt: usize = dt.iter().product();
+                    let ne: usize = de.iter().product();
+                    let c: [bool; 24] = core::array::from_fn(|i| (i * 7 + mc) % 3 != 0);
+                    let t: [i32; 24] = core::array::from_fn(|i| i as i32 + 1);
+                    let e: [i32; 24] = core::array::from_fn(|i| -(i as i32) - 1);
+                    let (c, t, e) = (&c[..nc], &t[..nt], &e[..ne]);
+                    let w = Walk::new(&dims(&out_dims), [&dims(&dc), &dims(&dt), &dims(&de)]);
+                    let mut o = [0; 24];
+                    select(&w, c, t, e, &mut o);
+                    let mut want = [0; 24];
+                    for (n, slot) in want.iter_mut().enumerate() {
+                        let i = [n / 12, n / 4 % 3, n % 4];
+                        *slot = if c[flat(&dc, i)] {
+                            t[flat(&dt, i)]
+                        } else {
+                            e[flat(&de, i)]
+                        };
+                    }
+                    assert_eq!(o, want, "cond {dc:?}, then {dt:?}, else {de:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn broadcast3_takes_the_dim_that_is_not_1() {
+        let a = place_array(&[2, 1, 4], 0, 3);
+        let b = place_array(&[3, 1], 1, 3);
+        let c = place_array(&[], 0, 3);
+        assert_eq!(broadcast3_arrays(&a, &b, &c)[..3], [2, 3, 4]);
+        assert_eq!(broadcast3_arrays(&c, &c, &b)[..3], [1, 3, 1]);
     }
 }

@@ -128,11 +128,13 @@ pub trait IndexElement: Copy + 'static {
     fn to_i64(self) -> i64;
 }
 impl IndexElement for i32 {
+    #[inline(always)]
     fn to_i64(self) -> i64 {
         i64::from(self)
     }
 }
 impl IndexElement for i64 {
+    #[inline(always)]
     fn to_i64(self) -> i64 {
         self
     }
@@ -336,7 +338,20 @@ fn plan<'a, T: 'a, I>(
 }
 
 /// Checks every index value against the number of candidates.
+///
+/// One branch-free pass over the whole index first (it vectorizes); only when
+/// it finds a bad value does a second pass look for the first one, to name its
+/// row in the error.
+#[inline(always)]
 fn check_index_values<I: IndexElement>(index: &[I], count: usize) -> Result<(), MultiplexError> {
+    let limit = i64::try_from(count).unwrap_or(i64::MAX);
+    let all_valid = index.iter().fold(true, |ok, &k| {
+        let v = k.to_i64();
+        ok & (v >= 0) & (v < limit)
+    });
+    if all_valid {
+        return Ok(());
+    }
     for (row, &k) in index.iter().enumerate() {
         let value = k.to_i64();
         if value < 0 {
@@ -353,8 +368,41 @@ fn check_index_values<I: IndexElement>(index: &[I], count: usize) -> Result<(), 
     Ok(())
 }
 
-/// Checks everything, then copies row `i` of candidate `index[i]` into row `i`
-/// of `out`, one `copy_from_slice` per row. `data(k)` is candidate `k`'s data.
+/// Checks every index value, then copies row `i` of candidate `index[i]` into
+/// row `i` of `out`, one `copy_from_slice` per row. `data(k)` is candidate
+/// `k`'s data, `count` the number of candidates, `row_len` the length of one
+/// row. Nothing is written unless every index value is valid.
+#[inline(always)]
+fn copy_rows<'a, T: Copy + 'a, I: IndexElement>(
+    count: usize,
+    data: impl Fn(usize) -> Option<&'a [T]>,
+    row_len: usize,
+    index: &[I],
+    out: &mut [T],
+) -> Result<(), MultiplexError> {
+    check_index_values(index, count)?;
+    let mut start = 0usize;
+    for (row, (dst, &k)) in out.chunks_exact_mut(row_len).zip(index).enumerate() {
+        // every value was checked above; a failure here would be a bug, and
+        // is still an error rather than an out-of-bounds read
+        let value = k.to_i64();
+        let end = start.saturating_add(row_len);
+        let src = usize::try_from(value)
+            .ok()
+            .and_then(&data)
+            .and_then(|c| c.get(start..end))
+            .ok_or(MultiplexError::IndexOutOfRange {
+                row,
+                value,
+                candidates: count,
+            })?;
+        dst.copy_from_slice(src);
+        start = end;
+    }
+    Ok(())
+}
+
+/// Checks everything, then copies the rows (see [`copy_rows`]).
 fn run<'a, T: Copy + 'a, I: IndexElement>(
     candidates: impl ExactSizeIterator<Item = Result<(Dims, &'a [T]), ShapeError>>,
     data: impl Fn(usize) -> Option<&'a [T]>,
@@ -373,22 +421,7 @@ fn run<'a, T: Copy + 'a, I: IndexElement>(
         }
         .into());
     }
-    check_index_values(index, count)?;
-    for (row, (dst, &k)) in out.chunks_exact_mut(plan.row_len).zip(index).enumerate() {
-        // every value was checked above; a failure here would be a bug, and
-        // is still an error rather than an out-of-bounds read
-        let value = k.to_i64();
-        let src = usize::try_from(value)
-            .ok()
-            .and_then(&data)
-            .and_then(|c| c.chunks_exact(plan.row_len).nth(row))
-            .ok_or(MultiplexError::IndexOutOfRange {
-                row,
-                value,
-                candidates: count,
-            })?;
-        dst.copy_from_slice(src);
-    }
+    copy_rows(count, data, plan.row_len, index, out)?;
     Ok(plan.dims)
 }
 
@@ -526,14 +559,39 @@ where
     static_run(inputs, index, out.as_mut_slice())
 }
 
+/// The static path's core. When every dim of the candidates and of the index
+/// is static, the compiler has checked every shape rule (one type for all
+/// candidates, rank >= 2, index `[rows, 1]`), so only what is data remains:
+/// the zero-size rule (a static dim may be 0), the lengths (which a tensor
+/// guarantees, checked anyway because it costs nothing) and the index values.
+/// Otherwise every rule is checked at run time, as on the dynamic path.
+#[inline(always)]
 fn static_run<T: Copy, S: Shape, B: Storage<T>, I: IndexElement, IS: Shape, BI: Storage<I>>(
     inputs: &[Tensor<T, S, B>],
     index: &Tensor<I, IS, BI>,
     out: &mut [T],
 ) -> Result<(), MultiplexError> {
+    let data = |k: usize| inputs.get(k).map(|t| t.as_slice());
+    if S::IS_STATIC && IS::IS_STATIC {
+        // the index has one value per row (a rule the compiler checked), so the
+        // lengths give the plan without building any dims
+        let index = index.as_slice();
+        let rows = index.len();
+        if let Some(first) = inputs.first() {
+            let numel = first.as_slice().len();
+            if numel == 0 {
+                return Err(MultiplexError::ZeroSize { dims: first.dims() });
+            }
+            if let Some(row_len) = numel.checked_div(rows) {
+                if out.len() == numel && row_len.checked_mul(rows) == Some(numel) {
+                    return copy_rows(inputs.len(), data, row_len, index, out);
+                }
+            }
+        }
+    }
     run(
         inputs.iter().map(|t| Ok((t.dims(), t.as_slice()))),
-        |k| inputs.get(k).map(|t| t.as_slice()),
+        data,
         index.dims(),
         index.as_slice(),
         out,
@@ -572,5 +630,69 @@ impl<T: Copy + Default> crate::dynamic::DynTensor<T> {
             out.as_mut_slice(),
         )?;
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape;
+
+    /// A static shape with a 0 dim compiles, and the static fast path still
+    /// reports the zero-size rule, with the candidates' dims.
+    #[test]
+    fn static_zero_size() {
+        let a = Tensor::<f32, shape![2, 0]>::full(1.0);
+        let idx = Tensor::<i32, shape![2, 1]>::from_array([[0], [1]]);
+        assert!(matches!(
+            multiplex(&[a, a], &idx),
+            Err(MultiplexError::ZeroSize { dims }) if dims.as_slice() == [2, 0]
+        ));
+        let b = Tensor::<f32, shape![0, 3]>::full(1.0);
+        let idx0 = Tensor::<i32, shape![0, 1]>::full(0);
+        assert!(matches!(
+            multiplex(&[b, b, b], &idx0),
+            Err(MultiplexError::ZeroSize { dims }) if dims.as_slice() == [0, 3]
+        ));
+    }
+
+    /// The static fast path checks every index value before writing: a bad
+    /// value in the last row leaves the output untouched.
+    #[test]
+    fn static_validates_before_writing() {
+        let a = Tensor::<i64, shape![3, 2]>::from_array([[1, 2], [3, 4], [5, 6]]);
+        let b = Tensor::<i64, shape![3, 2]>::from_array([[7, 8], [9, 10], [11, 12]]);
+        let mut out = Tensor::<i64, shape![3, 2]>::full(-1);
+        let bad = Tensor::<i64, shape![3, 1]>::from_array([[1], [0], [2]]);
+        assert_eq!(
+            multiplex_into(&[a, b], &bad, &mut out),
+            Err(MultiplexError::IndexOutOfRange {
+                row: 2,
+                value: 2,
+                candidates: 2
+            })
+        );
+        assert_eq!(out.as_slice(), &[-1; 6]);
+        let neg = Tensor::<i32, shape![3, 1]>::from_array([[1], [0], [i32::MIN]]);
+        assert_eq!(
+            multiplex_into(&[a, b], &neg, &mut out),
+            Err(MultiplexError::NegativeIndex {
+                row: 2,
+                value: i64::from(i32::MIN)
+            })
+        );
+        let huge = Tensor::<i64, shape![3, 1]>::from_array([[i64::MAX], [0], [1]]);
+        assert_eq!(
+            multiplex_into(&[a, b], &huge, &mut out),
+            Err(MultiplexError::IndexOutOfRange {
+                row: 0,
+                value: i64::MAX,
+                candidates: 2
+            })
+        );
+        assert_eq!(out.as_slice(), &[-1; 6]);
+        let good = Tensor::<i32, shape![3, 1]>::from_array([[1], [0], [1]]);
+        multiplex_into(&[a, b], &good, &mut out).unwrap();
+        assert_eq!(out.as_slice(), &[7, 8, 3, 4, 11, 12]);
     }
 }

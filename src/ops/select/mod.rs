@@ -131,6 +131,7 @@ use crate::shape::{Dims, Shape, StaticShape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 use core::fmt;
+use core::marker::PhantomData;
 
 /// `auto_broadcast = none`: cond, then and else have one shape.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -253,8 +254,13 @@ impl<T: Copy + 'static> ElseElement<T> for T {
 pub trait SelectRule<C: Shape, T: Shape, E: Shape>: SelectMode {
     /// The output shape.
     type Output: Shape;
+    /// Where cond, then and else start in the output's dims, as a constant
+    /// (a static select plans its walk at compile time from it).
+    const POSITIONS: [usize; 3];
     /// Where cond, then and else start in the output's dims.
-    fn positions() -> [usize; 3];
+    fn positions() -> [usize; 3] {
+        Self::POSITIONS
+    }
     /// The output shape's value.
     fn output(c: &C, t: &T, e: &E) -> Self::Output;
 }
@@ -267,14 +273,14 @@ where
     NumpyTE<C, T, E>: SelectNumpyPair<C, C, T, E>,
 {
     type Output = <NumpyTE<C, T, E> as SelectNumpyPair<C, C, T, E>>::Output;
-    fn positions() -> [usize; 3] {
+    const POSITIONS: [usize; 3] = {
         let r = <Self::Output as Shape>::RANK;
         [
             r.saturating_sub(C::RANK),
             r.saturating_sub(T::RANK),
             r.saturating_sub(E::RANK),
         ]
-    }
+    };
     fn output(c: &C, t: &T, e: &E) -> Self::Output {
         let te = T::output(t, e);
         <NumpyTE<C, T, E> as SelectNumpyPair<C, C, T, E>>::output(&te, c)
@@ -289,9 +295,7 @@ where
     SameTE<C, T, E>: SelectSamePair<C, C, T, E>,
 {
     type Output = <SameTE<C, T, E> as SelectSamePair<C, C, T, E>>::Output;
-    fn positions() -> [usize; 3] {
-        [0, 0, 0]
-    }
+    const POSITIONS: [usize; 3] = [0, 0, 0];
     fn output(c: &C, t: &T, e: &E) -> Self::Output {
         let te = T::output(t, e);
         <SameTE<C, T, E> as SelectSamePair<C, C, T, E>>::output(&te, c)
@@ -304,13 +308,11 @@ where
     C: SelectPdpdInto<T, C, T, E, AXIS>,
 {
     type Output = T;
-    fn positions() -> [usize; 3] {
-        [
-            <C as SelectPdpdInto<T, C, T, E, AXIS>>::AT,
-            0,
-            <E as SelectPdpdInto<T, C, T, E, AXIS>>::AT,
-        ]
-    }
+    const POSITIONS: [usize; 3] = [
+        <C as SelectPdpdInto<T, C, T, E, AXIS>>::AT,
+        0,
+        <E as SelectPdpdInto<T, C, T, E, AXIS>>::AT,
+    ];
     fn output(_c: &C, t: &T, _e: &E) -> T {
         *t
     }
@@ -321,18 +323,19 @@ where
 pub trait SelectShapes<T: Shape, E: Shape, M: SelectMode>: Shape {
     /// The output shape.
     type Output: Shape;
+    /// Where cond, then and else start in the output's dims, as a constant.
+    const POSITIONS: [usize; 3];
     /// Where cond, then and else start in the output's dims.
-    fn positions() -> [usize; 3];
+    fn positions() -> [usize; 3] {
+        Self::POSITIONS
+    }
     /// The output shape's value.
     fn output(c: &Self, t: &T, e: &E) -> Self::Output;
 }
 
 impl<C: Shape, T: Shape, E: Shape, M: SelectRule<C, T, E>> SelectShapes<T, E, M> for C {
     type Output = <M as SelectRule<C, T, E>>::Output;
-    #[inline(always)]
-    fn positions() -> [usize; 3] {
-        M::positions()
-    }
+    const POSITIONS: [usize; 3] = <M as SelectRule<C, T, E>>::POSITIONS;
     #[inline(always)]
     fn output(c: &C, t: &T, e: &E) -> Self::Output {
         M::output(c, t, e)
@@ -573,11 +576,6 @@ impl SelectPlan {
             }
         }
     }
-
-    /// The plan of a combination the type system already checked.
-    fn checked(out: Dims, at: [usize; 3]) -> Self {
-        SelectPlan { out, at }
-    }
 }
 
 fn numpy_plan(c: Dims, t: Dims, e: Dims) -> Result<SelectPlan, SelectError> {
@@ -756,7 +754,32 @@ pub fn select_slices<T: Copy>(
     Ok(plan.out)
 }
 
-/// The statically checked core: positions and output from the type system.
+/// The walk of a static select, computed by the compiler from the shape
+/// types and the mode (no planning at run time): each input placed at its
+/// position in the output's frame, the output the three-way broadcast of the
+/// placed dims (then's dims under pdpd and none, which the rule guarantees).
+struct StaticWalk<C, ST, SE, M>(PhantomData<(C, ST, SE, M)>);
+
+impl<C, ST, SE, M> StaticWalk<C, ST, SE, M>
+where
+    C: StaticShape + SelectShapes<ST, SE, M>,
+    ST: StaticShape,
+    SE: StaticShape,
+    M: SelectMode,
+{
+    const WALK: Walk<3> = {
+        let rank = <SelectOutput<C, ST, SE, M> as Shape>::RANK;
+        let [ac, at, ae] = <C as SelectShapes<ST, SE, M>>::POSITIONS;
+        let c = kernel::place_array(C::DIMS, ac, rank);
+        let t = kernel::place_array(ST::DIMS, at, rank);
+        let e = kernel::place_array(SE::DIMS, ae, rank);
+        Walk::from_frame(rank, kernel::broadcast3_arrays(&c, &t, &e), [c, t, e])
+    };
+}
+
+/// The statically checked core: the walk is a constant of the shape types,
+/// and `out` was built for the output shape, so nothing can fail.
+#[inline(always)]
 fn static_select_into<CE, C, BC, T, ST, BT, E, SE, BE, M>(
     cond: &Tensor<CE, C, BC>,
     then: &Tensor<T, ST, BT>,
@@ -764,25 +787,21 @@ fn static_select_into<CE, C, BC, T, ST, BT, E, SE, BE, M>(
     out: &mut [T],
 ) where
     CE: CondElement,
-    C: SelectShapes<ST, SE, M>,
+    C: StaticShape + SelectShapes<ST, SE, M>,
     BC: Storage<CE>,
     T: Copy,
-    ST: Shape,
+    ST: StaticShape,
     BT: Storage<T>,
     E: ElseElement<T>,
-    SE: Shape,
+    SE: StaticShape,
     BE: Storage<E>,
     M: SelectMode,
 {
-    let out_dims = C::output(cond.shape(), then.shape(), els.shape()).dims();
-    let plan = SelectPlan::checked(out_dims, C::positions());
-    // the shapes are static and checked, and `out` was built for the output
-    // shape, so this cannot fail
-    let _ = run(
-        &plan,
-        (&cond.dims(), CE::as_bools(cond.as_slice())),
-        (&then.dims(), then.as_slice()),
-        (&els.dims(), E::as_same(els.as_slice())),
+    kernel::select(
+        &StaticWalk::<C, ST, SE, M>::WALK,
+        CE::as_bools(cond.as_slice()),
+        then.as_slice(),
+        E::as_same(els.as_slice()),
         out,
     );
 }
