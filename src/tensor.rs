@@ -190,7 +190,16 @@ impl<T: Copy, S: Shape, B: OwnedStorage<T, S>> Tensor<T, S, B> {
 impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     /// A tensor of a static shape over `data`, checking its length.
     pub fn from_storage(data: B) -> Result<Self, ShapeError> {
-        Self::with_shape(S::default(), data)
+        // the element count is a constant here: no run-time product to check
+        let len = data.as_slice().len();
+        if len != S::NUMEL {
+            return Err(ShapeError::DataLength {
+                shape: S::default().dims(),
+                numel: S::NUMEL,
+                len,
+            });
+        }
+        Ok(Tensor::from_parts_unchecked(S::default(), data))
     }
 }
 
