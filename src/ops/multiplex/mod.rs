@@ -126,17 +126,40 @@ use core::fmt;
 pub trait IndexElement: Copy + 'static {
     /// The value as `i64`.
     fn to_i64(self) -> i64;
+    /// `0 <= self < count`: a valid index into `count` candidates. Written
+    /// branch-free, so that checking a whole index vectorizes.
+    #[inline(always)]
+    fn is_below(self, count: usize) -> bool {
+        let v = self.to_i64();
+        (v >= 0) & (v < i64::try_from(count).unwrap_or(i64::MAX))
+    }
 }
 impl IndexElement for i32 {
     #[inline(always)]
     fn to_i64(self) -> i64 {
         i64::from(self)
     }
+    #[inline(always)]
+    fn is_below(self, count: usize) -> bool {
+        // a negative value reinterprets as at least 2^31, and the limit is at
+        // most 2^31: one unsigned compare (a 32-bit lane when vectorized)
+        #[allow(clippy::cast_sign_loss)]
+        let v = self as u32;
+        v < u32::try_from(count).unwrap_or(u32::MAX).min(1 << 31)
+    }
 }
 impl IndexElement for i64 {
     #[inline(always)]
     fn to_i64(self) -> i64 {
         self
+    }
+    #[inline(always)]
+    fn is_below(self, count: usize) -> bool {
+        // a negative value reinterprets as at least 2^63, and the limit is at
+        // most 2^63
+        #[allow(clippy::cast_sign_loss)]
+        let v = self as u64;
+        v < u64::try_from(count).unwrap_or(u64::MAX).min(1 << 63)
     }
 }
 
@@ -344,12 +367,7 @@ fn plan<'a, T: 'a, I>(
 /// row in the error.
 #[inline(always)]
 fn check_index_values<I: IndexElement>(index: &[I], count: usize) -> Result<(), MultiplexError> {
-    let limit = i64::try_from(count).unwrap_or(i64::MAX);
-    let all_valid = index.iter().fold(true, |ok, &k| {
-        let v = k.to_i64();
-        ok & (v >= 0) & (v < limit)
-    });
-    if all_valid {
+    if index.iter().fold(true, |ok, &k| ok & k.is_below(count)) {
         return Ok(());
     }
     for (row, &k) in index.iter().enumerate() {
@@ -654,6 +672,21 @@ mod tests {
             multiplex(&[b, b, b], &idx0),
             Err(MultiplexError::ZeroSize { dims }) if dims.as_slice() == [0, 3]
         ));
+    }
+
+    #[test]
+    fn is_below_matches_the_rule() {
+        for count in [0usize, 1, 2, 4, 1 << 31, (1 << 31) + 5, usize::MAX] {
+            for v in [i32::MIN, -2, -1, 0, 1, 3, 4, i32::MAX] {
+                let want = v >= 0 && usize::try_from(v).is_ok_and(|u| u < count);
+                assert_eq!(v.is_below(count), want, "{v} below {count}");
+                assert_eq!(i64::from(v).is_below(count), want, "{v} below {count}");
+            }
+            for v in [i64::MIN, -1, i64::MAX, 1 << 40] {
+                let want = v >= 0 && usize::try_from(v).is_ok_and(|u| u < count);
+                assert_eq!(v.is_below(count), want, "{v} below {count}");
+            }
+        }
     }
 
     /// The static fast path checks every index value before writing: a bad
