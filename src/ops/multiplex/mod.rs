@@ -577,6 +577,115 @@ where
     static_run(inputs, index, out.as_mut_slice())
 }
 
+/// Used by [`multiplex!`](crate::multiplex!): [`multiplex`] over views of the
+/// candidates, the result stored like `first` (on the heap for `Vec`
+/// candidates, inline for inline ones).
+#[doc(hidden)]
+pub fn multiplex_views<T, S, B, I, IS, BI, const K: usize>(
+    first: &Tensor<T, S, B>,
+    views: [Tensor<T, S, &[T]>; K],
+    index: &Tensor<I, IS, BI>,
+) -> Result<MultiplexOutput<T, S, B>, MultiplexError>
+where
+    T: Copy + Default,
+    S: crate::rules::MultiplexShapes<IS>,
+    B: ResultStorage<T, S>,
+    I: IndexElement,
+    IS: Shape,
+    BI: Storage<I>,
+{
+    let () = CandidateCount::<K>::AT_LEAST_TWO;
+    let shape = *first.shape();
+    let mut out = Tensor::from_parts_unchecked(
+        shape,
+        <B as ResultStorage<T, S>>::Out::try_filled(&shape, T::default())?,
+    );
+    static_run(&views, index, out.as_mut_slice())?;
+    Ok(out)
+}
+
+/// Multiplex, candidate rule: a candidate (`Self`) has the first candidate's
+/// shape `S0`. Implemented only for `S0` itself.
+#[diagnostic::on_unimplemented(
+    message = "multiplex: all candidates must have one shape, but the first is {S0} and this one is {Self}",
+    label = "a candidate of shape {Self}",
+    note = "Paddle: \"All the candidate tensors must have the same size\""
+)]
+pub trait SameCandidateShape<S0: Shape>: Shape {
+    /// A view of the candidate, typed with the first candidate's shape.
+    fn view_as<T: Copy, B: Storage<T>>(t: &Tensor<T, Self, B>) -> Tensor<T, S0, &[T]>;
+}
+
+impl<S: Shape> SameCandidateShape<S> for S {
+    #[inline(always)]
+    fn view_as<T: Copy, B: Storage<T>>(t: &Tensor<T, S, B>) -> Tensor<T, S, &[T]> {
+        t.view()
+    }
+}
+
+/// Used by [`multiplex!`](crate::multiplex!): a view of `candidate`, checked
+/// to have the shape of `first`. Views share one storage type whatever the
+/// shape, so a candidate of another shape is reported by this function's
+/// bound (the rule's own message) and not as a type mismatch of the array.
+#[doc(hidden)]
+#[inline(always)]
+pub fn same_candidate_shape<'a, T, S0, S2, B0, B2>(
+    _first: &Tensor<T, S0, B0>,
+    candidate: &'a Tensor<T, S2, B2>,
+) -> Tensor<T, S0, &'a [T]>
+where
+    T: Copy,
+    S0: Shape,
+    S2: SameCandidateShape<S0>,
+    B0: Storage<T>,
+    B2: Storage<T>,
+{
+    S2::view_as(candidate)
+}
+
+/// `multiplex!(index; a, b, c, ...)`: Paddle's multiplex with the candidates
+/// listed, every shape rule a compile error reported by `cargo check` as well
+/// as `cargo build`:
+/// - fewer than two candidates: `multiplex!: needs at least 2 candidate tensors`;
+/// - candidates of different shapes: `multiplex: all candidates must have one
+///   shape, but the first is ... and this one is ...`;
+/// - the rank and index rules of [`multiplex`].
+///
+/// It returns what [`multiplex`] returns (a `Result`: index values are data).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let a = Tensor::<f32, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
+/// let b = Tensor::<f32, shape![2, 2]>::from_array([[5.0, 6.0], [7.0, 8.0]]);
+/// let index = Tensor::<i32, shape![2, 1]>::from_array([[1], [0]]);
+/// let out = shapecheck::multiplex!(index; a, b).unwrap();
+/// assert_eq!(out.as_slice(), &[5.0, 6.0, 3.0, 4.0]);
+/// ```
+/// Candidates of two shapes do not compile (`ui-tests/multiplex/fail/macro_candidate_shapes.rs`):
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let a = Tensor::<f32, shape![2, 2]>::full(1.0);
+/// let b = Tensor::<f32, shape![2, 3]>::full(2.0);
+/// let index = Tensor::<i32, shape![2, 1]>::full(0);
+/// let _ = shapecheck::multiplex!(index; a, b);
+/// ```
+#[macro_export]
+macro_rules! multiplex {
+    ($index:expr ; $first:expr, $($rest:expr),+ $(,)?) => {{
+        let first = &$first;
+        $crate::ops::multiplex::multiplex_views(
+            first,
+            [first.view(), $($crate::ops::multiplex::same_candidate_shape(first, &$rest)),+],
+            &$index,
+        )
+    }};
+    ($index:expr ; $($few:expr),* $(,)?) => {
+        ::core::compile_error!(
+            "multiplex!: needs at least 2 candidate tensors (Paddle: \"multiplex operator should have more than one candidate input tensors\")"
+        )
+    };
+}
+
 /// The static path's core. When every dim of the candidates and of the index
 /// is static, the compiler has checked every shape rule (one type for all
 /// candidates, rank >= 2, index `[rows, 1]`), so only what is data remains:
