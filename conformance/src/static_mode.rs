@@ -442,22 +442,33 @@ impl Builder {
     }
 }
 
+/// The line in the generated `src/main.rs` of one span: the span itself, or,
+/// for a span inside a macro's expansion (`multiplex!` reports from the
+/// library's source), the macro's call site there.
+fn span_main_line(s: &Value) -> Option<usize> {
+    let in_main = s
+        .get("file_name")
+        .and_then(Value::as_str)
+        .is_some_and(|f| f.ends_with("src/main.rs"));
+    if in_main {
+        return s["line_start"].as_u64().map(|l| l as usize);
+    }
+    s.get("expansion")
+        .and_then(|e| e.get("span"))
+        .and_then(span_main_line)
+}
+
 /// The line of a diagnostic in the generated `src/main.rs`: its primary
 /// span there, or else any span of its notes there.
 fn main_line(m: &Value) -> Option<usize> {
-    let in_main = |s: &Value| {
-        s.get("file_name")
-            .and_then(Value::as_str)
-            .is_some_and(|f| f.ends_with("src/main.rs"))
-    };
     let spans = m.get("spans").and_then(Value::as_array);
     if let Some(spans) = spans {
-        if let Some(s) = spans
+        let primary = spans
             .iter()
-            .find(|s| s["is_primary"].as_bool() == Some(true) && in_main(s))
-            .or_else(|| spans.iter().find(|s| in_main(s)))
-        {
-            return s["line_start"].as_u64().map(|l| l as usize);
+            .filter(|s| s["is_primary"].as_bool() == Some(true))
+            .find_map(span_main_line);
+        if let Some(l) = primary.or_else(|| spans.iter().find_map(span_main_line)) {
+            return Some(l);
         }
     }
     for child in m

@@ -127,10 +127,19 @@ impl Family for Multiplex {
                 "    let inputs: [Tensor<{ty}, {}, Vec<{ty}>>; 0] = [];\n",
                 shape_macro(&[rows, 1])
             );
-        } else {
+            body += "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index).map_err(value_error)?;\n";
+        } else if names.len() == 1 {
+            // the array form: its count rule is the const assertion
             body += &format!("    let inputs = [{}];\n", names.join(", "));
+            body += "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index).map_err(value_error)?;\n";
+        } else {
+            // the listed form: candidates of different shapes are reported by
+            // the rule's own message rather than as an array type mismatch
+            body += &format!(
+                "    let z = shapecheck::multiplex!(index; {}).map_err(value_error)?;\n",
+                names.join(", ")
+            );
         }
-        body += "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index).map_err(value_error)?;\n";
         body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
         Ok(StaticCase {
             verdict,
