@@ -539,10 +539,27 @@ where
     let first = inputs
         .first()
         .ok_or(MultiplexError::TooFewCandidates { count: K })?;
-    let shape = *first.shape();
+    new_output::<T, S, B, _, _, _, _>(first.shape(), inputs, index)
+}
+
+/// A result tensor in `B`'s result storage, filled by [`static_run`].
+fn new_output<T, S, B, C, I, IS, BI>(
+    shape: &S,
+    inputs: &[Tensor<T, S, C>],
+    index: &Tensor<I, IS, BI>,
+) -> Result<MultiplexOutput<T, S, B>, MultiplexError>
+where
+    T: Copy + Default,
+    S: Shape,
+    B: ResultStorage<T, S>,
+    C: Storage<T>,
+    I: IndexElement,
+    IS: Shape,
+    BI: Storage<I>,
+{
     let mut out = Tensor::from_parts_unchecked(
-        shape,
-        <B as ResultStorage<T, S>>::Out::try_filled(&shape, T::default())?,
+        *shape,
+        <B as ResultStorage<T, S>>::Out::try_filled(shape, T::default())?,
     );
     static_run(inputs, index, out.as_mut_slice())?;
     Ok(out)
@@ -595,13 +612,7 @@ where
     BI: Storage<I>,
 {
     let () = CandidateCount::<K>::AT_LEAST_TWO;
-    let shape = *first.shape();
-    let mut out = Tensor::from_parts_unchecked(
-        shape,
-        <B as ResultStorage<T, S>>::Out::try_filled(&shape, T::default())?,
-    );
-    static_run(&views, index, out.as_mut_slice())?;
-    Ok(out)
+    new_output::<T, S, B, _, _, _, _>(first.shape(), &views, index)
 }
 
 /// Multiplex, candidate rule: a candidate (`Self`) has the first candidate's
