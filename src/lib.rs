@@ -27,6 +27,16 @@
 //! let _ = x.elementwise_mul(&y, Axis::<-1>, Identity);
 //! ```
 //!
+//! ## The operators
+//! | operator | static path | dynamic path |
+//! |---|---|---|
+//! | Paddle `elementwise_mul` / add / sub / div / max / min with `axis` and `act` | [`Tensor::elementwise_mul`] and siblings, `&x * &y` | [`ops::elementwise::elementwise_slices`], [`DynTensor::elementwise`](dynamic::DynTensor::elementwise) |
+//! | OpenVINO `Select-1` (none / numpy / pdpd) | [`select()`] | [`ops::select::select_slices`], [`DynTensor::select`](dynamic::DynTensor::select) |
+//! | Paddle `multiplex` | [`multiplex()`], [`multiplex!`] | [`ops::multiplex::multiplex_slices`], [`DynTensor::multiplex`](dynamic::DynTensor::multiplex) |
+//!
+//! Each module's docs state the rule, cite the framework behaviour it matches
+//! and say where the framework's documentation and implementation differ.
+//!
 //! ## Layout of the crate
 //! - [`dim`] and [`mod@shape`]: what a dim and a shape are, static or dynamic;
 //! - [`rules`]: the shape-compatibility rules as traits (one per rule, each
