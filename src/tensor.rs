@@ -286,19 +286,28 @@ impl<T: Copy + fmt::Display, S: Shape, B: Storage<T>> fmt::Display for Tensor<T,
 type ElemFmt<'a, T> = &'a dyn Fn(&mut fmt::Formatter<'_>, &T) -> fmt::Result;
 
 /// Writes `data` with shape `dims` as nested brackets.
+///
+/// A tensor with no element prints as `[]` whatever its dims, as numpy's
+/// `str` does (`np.zeros((2, 0))` prints `[]`): its other dims can be huge
+/// (`[2^40, 0]` holds no element), so printing one bracket pair per row
+/// would not end, and their product could overflow.
 fn write_nested<T>(
     f: &mut fmt::Formatter<'_>,
     dims: &[usize],
     data: &[T],
     elem: ElemFmt<'_, T>,
 ) -> fmt::Result {
+    if data.is_empty() {
+        return f.write_str("[]");
+    }
     let Some((&outer, rest)) = dims.split_first() else {
         return match data.first() {
             Some(v) => elem(f, v),
             None => f.write_str("[]"),
         };
     };
-    let chunk = rest.iter().product::<usize>();
+    // `data` is not empty, so no dim is 0 and this product is at most its length
+    let chunk = rest.iter().fold(1usize, |acc, &d| acc.saturating_mul(d));
     f.write_str("[")?;
     for i in 0..outer {
         if i > 0 {

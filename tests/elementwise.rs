@@ -540,6 +540,25 @@ fn display_prints_nested_brackets() {
     assert_eq!(format!("{t:?}"), "Tensor[2, 2] [[1, 2], [3, 4]]");
     let s = Tensor::<f32, shape![]>::from_array(1.5);
     assert_eq!(s.to_string(), "1.5");
+    // an empty tensor prints `[]` whatever its dims, as numpy's `str` does
     let e = Tensor::<f32, shape![2, 0]>::full(0.0);
-    assert_eq!(e.to_string(), "[[], []]");
+    assert_eq!(e.to_string(), "[]");
+    assert_eq!(format!("{e:?}"), "Tensor[2, 0] []");
+}
+
+/// Regression (fuzz target `conversions`): an empty tensor with huge dims
+/// printed one bracket pair per row (2^32 of them, gigabytes, found as an
+/// out-of-memory), and `[0, 2^63, 4]` overflowed the row-size product.
+#[test]
+fn display_of_an_empty_tensor_with_huge_dims_is_short() {
+    for dims in [
+        [(1usize << 32) + 1, 0, 1 << 32],
+        [0, 1 << 63, 4],
+        [usize::MAX, 0, usize::MAX],
+    ] {
+        let t: Tensor<i32, shape![Dyn, Dyn, Dyn], Vec<i32>> =
+            DynTensor::new(&dims, vec![]).unwrap().try_into().unwrap();
+        assert_eq!(t.to_string(), "[]");
+        assert_eq!(format!("{t:?}"), format!("Tensor{:?} []", t.dims()));
+    }
 }
