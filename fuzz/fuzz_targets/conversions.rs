@@ -1,5 +1,6 @@
 //! `Dims::new`, `Dims::for_data`, `DynTensor::new`/`full`, `into_static` and
 //! `TryFrom` into a few static shapes (with `Dyn` dims), `Shape::from_dims`,
+//! `Tensor::with_dims`/`try_full_with_shape`,
 //! and what a converted tensor offers (`get`, `Display`, `Debug`).
 //!
 //! Invariants: each constructor accepts exactly the inputs its rule allows
@@ -21,7 +22,13 @@ fn conv<S: Shape>(u: &mut Unstructured<'_>, d: &[usize], v: &[i32], pattern: &[O
     assert_eq!(s.is_ok(), fits, "from_dims({d:?}) for {pattern:?}");
     if let Ok(s) = s {
         assert_eq!(s.dims().as_slice(), d);
+        if numel(d).is_some_and(|n| n <= MAX_ELEMS) {
+            let f = Tensor::<i32, S, Vec<i32>>::try_full_with_shape(s, 3).expect("small fill");
+            assert_eq!(f.dims().numel(), Some(f.as_slice().len()));
+        }
     }
+    let w = Tensor::<i32, S, Vec<i32>>::with_dims(d, v.to_vec());
+    assert_eq!(w.is_ok(), fits && numel(d) == Some(v.len()));
     let Ok(t) = DynTensor::new(d, v.to_vec()) else {
         return;
     };

@@ -37,7 +37,16 @@ fn reference<T: Element>(op: BinaryOpKind, a: T, b: T) -> T {
 
 fn check<T: Element + FuzzValue>(u: &mut Unstructured<'_>) {
     let (xd, x) = tensor::<T>(u);
-    let (yd, y) = tensor::<T>(u);
+    let (yd, y) = match byte(u) {
+        0..=127 => related_tensor::<T>(u, &xd),
+        _ => tensor::<T>(u),
+    };
+    // either operand may be the lower-rank one
+    let ((xd, x), (yd, y)) = if flag(u) {
+        ((yd, y), (xd, x))
+    } else {
+        ((xd, x), (yd, y))
+    };
     let (axis, op, act) = (axis(u), op(u), act(u));
     let wrong_out = byte(u) >= 240;
 

@@ -13,14 +13,25 @@ use shapecheck::{select_output_dims, select_slices, Dims, DynTensor};
 use shapecheck_fuzz::*;
 
 fn check<T: FuzzValue>(u: &mut Unstructured<'_>) {
-    let (cd, c) = tensor::<bool>(u);
     let (td, t) = tensor::<T>(u);
-    // often the same dims as then, so that the broadcast succeeds
-    let (ed, e) = if byte(u) < 100 {
-        let len = data_len(u, &td);
-        (td.clone(), data::<T>(u, len))
+    // often dims related to then's, so that the broadcast succeeds
+    let (cd, c) = match byte(u) {
+        0..=149 => related_tensor::<bool>(u, &td),
+        _ => tensor::<bool>(u),
+    };
+    let (ed, e) = match byte(u) {
+        0..=99 => {
+            let len = data_len(u, &td);
+            (td.clone(), data::<T>(u, len))
+        }
+        100..=199 => related_tensor::<T>(u, &td),
+        _ => tensor::<T>(u),
+    };
+    // under numpy any of the three may have the highest rank
+    let ((td, t), (ed, e)) = if byte(u) >= 224 {
+        ((ed, e), (td, t))
     } else {
-        tensor::<T>(u)
+        ((td, t), (ed, e))
     };
     let mode = mode(u);
     let wrong_out = byte(u) >= 240;

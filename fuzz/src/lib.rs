@@ -44,6 +44,35 @@ pub fn dims(u: &mut Unstructured<'_>) -> Vec<usize> {
     (0..rank).map(|_| dim(u)).collect()
 }
 
+/// Dims related to `base`, so that broadcasting often succeeds: a window of
+/// `base` with some dims replaced by 1 and sometimes trailing 1s appended.
+pub fn related_dims(u: &mut Unstructured<'_>, base: &[usize]) -> Vec<usize> {
+    let start = usize::from(byte(u)) % (base.len() + 1);
+    let len = usize::from(byte(u)) % (base.len() - start + 1);
+    let mut out: Vec<usize> = base
+        .iter()
+        .skip(start)
+        .take(len)
+        .map(|&d| if byte(u) < 64 { 1 } else { d })
+        .collect();
+    out.extend(core::iter::repeat_n(
+        1,
+        usize::from(byte(u) % 8).saturating_sub(5),
+    ));
+    out
+}
+
+/// Like [`tensor`], with dims from [`related_dims`].
+pub fn related_tensor<T: FuzzValue>(
+    u: &mut Unstructured<'_>,
+    base: &[usize],
+) -> (Vec<usize>, Vec<T>) {
+    let d = related_dims(u, base);
+    let len = data_len(u, &d);
+    let v = data(u, len);
+    (d, v)
+}
+
 /// The element count of `dims` when it fits and the rank is supported.
 pub fn numel(dims: &[usize]) -> Option<usize> {
     Dims::new(dims).ok()?.numel()
