@@ -54,6 +54,11 @@ impl Dims {
 
     /// The element count, `None` if it overflows `usize`.
     pub fn numel(&self) -> Option<usize> {
+        // a 0 anywhere makes the count 0, whatever the other dims (as numpy's
+        // `size`); only a product of nonzero dims can overflow
+        if self.as_slice().contains(&0) {
+            return Some(0);
+        }
         self.as_slice()
             .iter()
             .try_fold(1usize, |acc, &d| acc.checked_mul(d))

@@ -562,3 +562,30 @@ fn display_of_an_empty_tensor_with_huge_dims_is_short() {
         assert_eq!(format!("{t:?}"), format!("Tensor{:?} []", t.dims()));
     }
 }
+
+#[test]
+fn a_zero_dim_makes_the_element_count_zero_whatever_the_order() {
+    use shapecheck::Dims;
+    for dims in [
+        [usize::MAX, usize::MAX, 0],
+        [usize::MAX, 0, usize::MAX],
+        [0, usize::MAX, usize::MAX],
+    ] {
+        assert_eq!(Dims::new(&dims).unwrap().numel(), Some(0), "{dims:?}");
+    }
+    assert_eq!(Dims::new(&[usize::MAX, 2]).unwrap().numel(), None);
+    // an empty operand with huge dims gives an empty result, not an overflow error
+    let mut out: [f32; 0] = [];
+    let d = elementwise_slices(
+        BinaryOpKind::Add,
+        ActivationKind::Identity,
+        &[usize::MAX, 0],
+        &[],
+        &[1],
+        &[1.0],
+        -1,
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(d.as_slice(), &[usize::MAX, 0]);
+}
