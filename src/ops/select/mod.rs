@@ -257,10 +257,6 @@ pub trait SelectRule<C: Shape, T: Shape, E: Shape>: SelectMode {
     /// Where cond, then and else start in the output's dims, as a constant
     /// (a static select plans its walk at compile time from it).
     const POSITIONS: [usize; 3];
-    /// Where cond, then and else start in the output's dims.
-    fn positions() -> [usize; 3] {
-        Self::POSITIONS
-    }
     /// The output shape's value.
     fn output(c: &C, t: &T, e: &E) -> Self::Output;
 }
@@ -325,10 +321,6 @@ pub trait SelectShapes<T: Shape, E: Shape, M: SelectMode>: Shape {
     type Output: Shape;
     /// Where cond, then and else start in the output's dims, as a constant.
     const POSITIONS: [usize; 3];
-    /// Where cond, then and else start in the output's dims.
-    fn positions() -> [usize; 3] {
-        Self::POSITIONS
-    }
     /// The output shape's value.
     fn output(c: &Self, t: &T, e: &E) -> Self::Output;
 }
