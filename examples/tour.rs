@@ -11,6 +11,8 @@ fn main() {
     elementwise();
     select_tour();
     multiplex_tour();
+    lod_tour();
+    stitch_tour();
     dynamic_tour();
 }
 
@@ -120,11 +122,94 @@ fn multiplex_tour() {
         Ok(out) => println!("index [[3], [0], [1], [2]] -> {out}"),
         Err(e) => println!("error: {e}"),
     }
+    // fewer index rows than candidate rows (Paddle 3.3.1): the output has the
+    // index's rows, [2, 4] here, in its type; the candidates' rows 2 and 3 are not read
+    let first_two = Tensor::<i32, shape![2, 1]>::from_array([[1], [3]]);
+    let fewer: Result<Tensor<i32, shape![2, 4]>, _> = multiplex(&inputs, &first_two);
+    match fewer {
+        Ok(out) => println!("index [[1], [3]] (2 rows of 4) -> {out}"),
+        Err(e) => println!("error: {e}"),
+    }
     // an index value out of range is a run-time error naming the row and the value
     let bad = Tensor::<i32, shape![4, 1]>::from_array([[3], [0], [7], [2]]);
     match multiplex(&inputs, &bad) {
         Ok(out) => println!("{out}"),
         Err(e) => println!("index [[3], [0], [7], [2]] -> error: {e}\n"),
+    }
+}
+
+fn stitch_tour() {
+    use shapecheck::{dynamic_partition, dynamic_partition_into, dynamic_stitch, Partitions};
+    println!("== dynamic_stitch / dynamic_partition (TensorFlow) ==");
+    // the seed's example: pairs of three ranks in one call, each checked at
+    // compile time (data starts with its indices, the slice [2] is shared)
+    let i0 = Tensor::<i32, shape![]>::from_array(6);
+    let i1 = Tensor::<i32, shape![2]>::from_array([4, 1]);
+    let i2 = Tensor::<i32, shape![2, 2]>::from_array([[5, 2], [0, 3]]);
+    let d0 = Tensor::<i32, shape![2]>::from_array([61, 62]);
+    let d1 = Tensor::<i32, shape![2, 2]>::from_array([[41, 42], [11, 12]]);
+    let d2 = Tensor::<i32, shape![2, 2, 2]>::from_array([[[51, 52], [21, 22]], [[1, 2], [31, 32]]]);
+    let stitch = dynamic_stitch(&i0, &d0).pair(&i1, &d1).pair(&i2, &d2);
+    // the row count is max index + 1, known at run time: the type is (Dyn, Dim<2>)
+    match stitch.run() {
+        Ok(merged) => println!("merged {:?} -> {merged}", merged.dims()),
+        Err(e) => println!("error: {e}"),
+    }
+    // without a heap: into a caller's buffer, a view of its front
+    let mut buf = [0; 16];
+    match stitch.run_into(&mut buf) {
+        Ok(view) => println!("into a 16-element buffer -> {:?}", view.dims()),
+        Err(e) => println!("error: {e}"),
+    }
+    let mut small = [0; 8];
+    if let Err(e) = stitch.run_into(&mut small) {
+        println!("into an 8-element buffer -> error: {e}");
+    }
+    // a negative index: an error naming the pair and the position
+    let neg = Tensor::<i32, shape![2]>::from_array([4, -1]);
+    if let Err(e) = dynamic_stitch(&i0, &d0).pair(&neg, &d1).run() {
+        println!("indices[1] = [4, -1] -> error: {e}");
+    }
+
+    // the round trip of TensorFlow's docs: x + 1 where x != -1
+    let x = Tensor::<f32, shape![6]>::from_array([0.1, -1., 5.2, 4.3, -1., 7.4]);
+    let p = Tensor::<i32, shape![6]>::from_array([1, 0, 1, 1, 0, 1]);
+    let ids = Tensor::<i32, shape![6]>::from_fn(|i| i[0] as i32);
+    let parted = (
+        dynamic_partition(&x, &p, Partitions::<2>),
+        dynamic_partition(&ids, &p, Partitions::<2>),
+    );
+    match parted {
+        (Ok([x0, mut x1]), Ok([ids0, ids1])) => {
+            println!("partition x by [1, 0, 1, 1, 0, 1] -> {x0} and {x1}");
+            x1.as_mut_slice().iter_mut().for_each(|v| *v += 1.0);
+            match dynamic_stitch(&ids0, &x0).pair(&ids1, &x1).run() {
+                Ok(y) => println!("stitch back after x1 + 1 -> {y}"),
+                Err(e) => println!("error: {e}"),
+            }
+        }
+        (Err(e), _) | (_, Err(e)) => println!("error: {e}"),
+    }
+    // no heap: one buffer of data's size holds every output
+    let rows = Tensor::<i32, shape![4, 2]>::from_array([[1, 2], [3, 4], [5, 6], [7, 8]]);
+    let mut pbuf = [0; 8];
+    for by in [[2, 0, 2, 1], [2, 0, 2, 3]] {
+        let by_t = Tensor::<i32, shape![4]>::from_array(by);
+        match dynamic_partition_into(&rows, &by_t, Partitions::<3>, &mut pbuf) {
+            Ok([a, b, c]) => println!("rows by {by:?} into 3 -> {a} {b} {c}"),
+            Err(e) => println!("rows by {by:?} into 3 -> error: {e}"),
+        }
+    }
+    // the same on run-time shapes
+    let dx = DynTensor::new(&[3], vec![10, 20, 30]).unwrap_or_else(|e| fail(e));
+    let dp = DynTensor::new(&[3], vec![1i32, 0, 1]).unwrap_or_else(|e| fail(e));
+    match dx.dynamic_partition(&dp, 2) {
+        Ok(parts) => println!(
+            "DynTensor [10, 20, 30] by [1, 0, 1] -> {:?} and {:?}\n",
+            parts[0].as_slice(),
+            parts[1].as_slice()
+        ),
+        Err(e) => println!("error: {e}"),
     }
 }
 
@@ -168,4 +253,73 @@ fn dynamic_tour() {
 fn fail(e: shapecheck::ShapeError) -> ! {
     eprintln!("{e}");
     std::process::exit(1)
+}
+
+/// LoD tensors (Paddle's ragged batches) and lod_reset.
+fn lod_tour() {
+    use shapecheck::{DynLodTensor, DynY, Lengths, LodTensor, Offsets};
+    println!("== LoD tensors and lod_reset (PaddlePaddle) ==");
+    // 6 rows of 2 features, the rows known at run time; a 2-level LoD
+    // borrowed as offsets (no heap): 2 paragraphs of 2 sentences each, the
+    // sentences of 2, 2, 1 and 1 rows (lengths [[2, 2], [2, 2, 1, 1]])
+    let data: Vec<f32> = (1..=12).map(|v| v as f32).collect();
+    let dense = Tensor::<f32, shape![Dyn, 2], &[f32]>::with_dims(&[6, 2], &data[..])
+        .unwrap_or_else(|e| fail(e));
+    let levels = [Offsets::new(&[0, 2, 4]), Offsets::new(&[0, 2, 4, 5, 6])];
+    let x = match LodTensor::new(dense, &levels[..]) {
+        Ok(x) => x,
+        Err(e) => return println!("error: {e}"),
+    };
+    println!("x: {x:?}");
+    // the sequences of the top level, each a sequence of sequences (views, no copy)
+    if let Ok(paragraphs) = x.sequences(0) {
+        for p in paragraphs {
+            print!("paragraph {} (rows {:?}):", p.index(), p.rows());
+            for s in p.sequences() {
+                print!(" {}", s.tensor());
+            }
+            println!();
+        }
+    }
+    // lod_reset with target offsets (the seed's example 1, corrected: [0, 4, 6])
+    match x.view().lod_reset(Offsets::new(&[0, 4, 6]), false) {
+        Ok(out) => println!(
+            "lod_reset(target [0, 4, 6]) -> LoD {:?}, same data",
+            out.level(0)
+        ),
+        Err(e) => println!("error: {e}"),
+    }
+    // the seed's example 1 as written, lengths where Paddle reads offsets
+    if let Err(e) = x.view().lod_reset(Offsets::new(&[4, 2]), false) {
+        println!("lod_reset(target [4, 2]) -> error: {e}");
+    }
+    // y's int32 data as offsets, appended, the new level in a caller's buffer
+    let y = Tensor::<i32, shape![1, 3]>::from_array([[0, 3, 6]]);
+    let mut buf = [0usize; 3];
+    match x.view().lod_reset_by_data(&y, true, &mut buf) {
+        Ok(out) => println!(
+            "lod_reset(y [[0, 3, 6]], append) -> {} levels, the last {:?}",
+            out.levels(),
+            buf
+        ),
+        Err(e) => println!("error: {e}"),
+    }
+    // the dynamic path: Paddle's arguments as they come; y wins over target
+    let dense =
+        DynTensor::new(&[6, 1], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap_or_else(|e| fail(e));
+    let y = DynTensor::new(&[1, 3], vec![0, 2, 6]).unwrap_or_else(|e| fail(e));
+    let result = DynLodTensor::from_lengths(dense, &[Lengths::new(&[2, 3, 1])])
+        .map_err(|e| e.to_string())
+        .and_then(|dx| {
+            dx.lod_reset(Some(DynY::data(&y)), Some(Offsets::new(&[0, 6])), false)
+                .map_err(|e| e.to_string())
+        });
+    match result {
+        Ok(out) => {
+            let lengths: Vec<Vec<usize>> =
+                out.lengths().into_iter().map(|l| l.into_vec()).collect();
+            println!("dynamic lod_reset(y [[0, 2, 6]], target [0, 6]) -> lengths {lengths:?}\n")
+        }
+        Err(e) => println!("error: {e}\n"),
+    }
 }

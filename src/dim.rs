@@ -14,14 +14,44 @@
 
 use core::fmt::Debug;
 
-mod sealed {
+pub(crate) mod sealed {
     pub trait Sealed {}
+}
+
+/// Whether a dim (or a shape) is known to the compiler, as a type: what
+/// [`OutputStorage`](crate::storage::OutputStorage) reads to choose a
+/// result's storage. Internal: only [`DimLike`] and [`Shape`](crate::Shape)
+/// name it.
+#[doc(hidden)]
+pub mod kind {
+    /// Every dim is static.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Fixed {}
+    /// At least one dim is a run-time [`Dyn`](crate::Dyn).
+    #[derive(Clone, Copy, Debug)]
+    pub enum Runtime {}
+    /// A kind: [`Fixed`] or [`Runtime`] (sealed).
+    pub trait Kind: super::sealed::Sealed {
+        /// The kind of this and `K` together: [`Fixed`] only if both are.
+        type Join<K: Kind>: Kind;
+    }
+    impl super::sealed::Sealed for Fixed {}
+    impl super::sealed::Sealed for Runtime {}
+    impl Kind for Fixed {
+        type Join<K: Kind> = K;
+    }
+    impl Kind for Runtime {
+        type Join<K: Kind> = Runtime;
+    }
 }
 
 /// A dim: static ([`Dim`], [`One`]) or dynamic ([`Dyn`]).
 pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + 'static + sealed::Sealed {
     /// `Some(n)` when the size is part of the type.
     const STATIC: Option<usize>;
+    /// [`kind::Fixed`] for a static dim, [`kind::Runtime`] for [`Dyn`].
+    #[doc(hidden)]
+    type Kind: kind::Kind;
     /// The size of this dim.
     fn size(self) -> usize;
     /// Builds the dim from a size; `None` if a static dim has another size.
@@ -29,7 +59,7 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + 'static + seale
 }
 
 /// A dim whose size is part of its type: the building block of inline storage.
-pub trait StaticDim: DimLike + Default {
+pub trait StaticDim: DimLike<Kind = kind::Fixed> + Default {
     /// The size.
     const SIZE: usize;
     /// An array of `SIZE` values of `T`: `[T; SIZE]`.
@@ -65,6 +95,7 @@ impl sealed::Sealed for Dyn {}
 
 impl<const N: usize> DimLike for Dim<N> {
     const STATIC: Option<usize> = Some(N);
+    type Kind = kind::Fixed;
     #[inline(always)]
     fn size(self) -> usize {
         N
@@ -76,6 +107,7 @@ impl<const N: usize> DimLike for Dim<N> {
 
 impl DimLike for One {
     const STATIC: Option<usize> = Some(1);
+    type Kind = kind::Fixed;
     #[inline(always)]
     fn size(self) -> usize {
         1
@@ -87,6 +119,7 @@ impl DimLike for One {
 
 impl DimLike for Dyn {
     const STATIC: Option<usize> = None;
+    type Kind = kind::Runtime;
     #[inline(always)]
     fn size(self) -> usize {
         self.0

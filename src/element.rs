@@ -38,31 +38,24 @@ pub trait Element:
     fn from_f64(v: f64) -> Self;
 }
 
-macro_rules! float_element {
-    ($t:ty, $name:literal) => {
+/// `Element` for one type: its name, whether it is an integer, its zero,
+/// and its four operations (written over `a` and `b`).
+macro_rules! element {
+    ($t:ty, $name:literal, $int:literal, $zero:literal,
+     |$a:ident, $b:ident| $($op:ident = $body:expr),*) => {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const DTYPE: &'static str = $name;
-            const IS_INTEGER: bool = false;
-            #[inline(always)]
-            fn add(a: Self, b: Self) -> Self {
-                a + b
-            }
-            #[inline(always)]
-            fn sub(a: Self, b: Self) -> Self {
-                a - b
-            }
-            #[inline(always)]
-            fn mul(a: Self, b: Self) -> Self {
-                a * b
-            }
-            #[inline(always)]
-            fn div(a: Self, b: Self) -> Self {
-                a / b
-            }
+            const IS_INTEGER: bool = $int;
+            $(
+                #[inline(always)]
+                fn $op($a: Self, $b: Self) -> Self {
+                    $body
+                }
+            )*
             #[inline(always)]
             fn is_zero(self) -> bool {
-                self == 0.0
+                self == $zero
             }
             #[inline(always)]
             fn to_f64(self) -> f64 {
@@ -76,42 +69,37 @@ macro_rules! float_element {
     };
 }
 
+/// IEEE 754 arithmetic.
+macro_rules! float_element {
+    ($t:ty, $name:literal) => {
+        element!(
+            $t,
+            $name,
+            false,
+            0.0,
+            |a, b| add = a + b,
+            sub = a - b,
+            mul = a * b,
+            div = a / b
+        );
+    };
+}
+
+/// Wrapping arithmetic; division by zero gives 0 (the ops rule it out first).
 macro_rules! int_element {
     ($t:ty, $name:literal) => {
-        impl sealed::Sealed for $t {}
-        impl Element for $t {
-            const DTYPE: &'static str = $name;
-            const IS_INTEGER: bool = true;
-            #[inline(always)]
-            fn add(a: Self, b: Self) -> Self {
-                a.wrapping_add(b)
-            }
-            #[inline(always)]
-            fn sub(a: Self, b: Self) -> Self {
-                a.wrapping_sub(b)
-            }
-            #[inline(always)]
-            fn mul(a: Self, b: Self) -> Self {
-                a.wrapping_mul(b)
-            }
-            #[inline(always)]
-            fn div(a: Self, b: Self) -> Self {
-                a.checked_div(b)
-                    .unwrap_or_else(|| if b == 0 { 0 } else { a.wrapping_div(b) })
-            }
-            #[inline(always)]
-            fn is_zero(self) -> bool {
-                self == 0
-            }
-            #[inline(always)]
-            fn to_f64(self) -> f64 {
-                self as f64
-            }
-            #[inline(always)]
-            fn from_f64(v: f64) -> Self {
-                v as $t
-            }
-        }
+        element!(
+            $t,
+            $name,
+            true,
+            0,
+            |a, b| add = a.wrapping_add(b),
+            sub = a.wrapping_sub(b),
+            mul = a.wrapping_mul(b),
+            div = a
+                .checked_div(b)
+                .unwrap_or_else(|| if b == 0 { 0 } else { a.wrapping_div(b) })
+        );
     };
 }
 
@@ -160,3 +148,50 @@ pub(crate) fn tanh_f64(v: f64) -> f64 {
 pub(crate) fn sigmoid_f64(v: f64) -> f64 {
     1.0 / (1.0 + Float::exp(-v))
 }
+
+/// `f16` and `bf16` (feature `half`): arithmetic as the frameworks' half
+/// kernels do it, each operation in `f32` and rounded once to the half type;
+/// activations in `f64`, rounded once. See [`interop::half`](crate::interop::half).
+#[cfg(feature = "half")]
+macro_rules! half_element {
+    ($t:ty, $name:literal) => {
+        impl sealed::Sealed for $t {}
+        impl Element for $t {
+            const DTYPE: &'static str = $name;
+            const IS_INTEGER: bool = false;
+            #[inline(always)]
+            fn add(a: Self, b: Self) -> Self {
+                <$t>::from_f32(a.to_f32() + b.to_f32())
+            }
+            #[inline(always)]
+            fn sub(a: Self, b: Self) -> Self {
+                <$t>::from_f32(a.to_f32() - b.to_f32())
+            }
+            #[inline(always)]
+            fn mul(a: Self, b: Self) -> Self {
+                <$t>::from_f32(a.to_f32() * b.to_f32())
+            }
+            #[inline(always)]
+            fn div(a: Self, b: Self) -> Self {
+                <$t>::from_f32(a.to_f32() / b.to_f32())
+            }
+            #[inline(always)]
+            fn is_zero(self) -> bool {
+                self.to_f32() == 0.0
+            }
+            #[inline(always)]
+            fn to_f64(self) -> f64 {
+                <$t>::to_f64(self)
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> Self {
+                <$t>::from_f64(v)
+            }
+        }
+    };
+}
+
+#[cfg(feature = "half")]
+half_element!(half::f16, "float16");
+#[cfg(feature = "half")]
+half_element!(half::bf16, "bfloat16");

@@ -1,4 +1,4 @@
-//! The loops every operator shares, static and dynamic path alike.
+//! The loops every operator shares, static and dynamic path alike (internal).
 //!
 //! Broadcasting is done by strides: each operand is described in the frame of
 //! the output's dims, and a dim it broadcasts along gets stride 0. Adjacent
@@ -8,37 +8,6 @@
 //! with no per-element index arithmetic and no bounds checks that can fail.
 
 use crate::shape::{Dims, MAX_RANK};
-
-/// Places `dims` at position `at` of a frame of rank `rank`, with 1 elsewhere.
-/// Dims that would fall past the end are dropped: callers only do that with
-/// trailing dims of size 1 (Paddle's "trailing 1s are ignored" rule).
-pub fn place(dims: &[usize], at: usize, rank: usize) -> Dims {
-    let mut buf = [1usize; MAX_RANK];
-    for (slot, &d) in buf.iter_mut().take(rank).skip(at).zip(dims) {
-        *slot = d;
-    }
-    Dims::new(buf.get(..rank.min(MAX_RANK)).unwrap_or(&[])).unwrap_or(Dims::SCALAR)
-}
-
-/// The broadcast of dims already placed in one frame: `b` where `a` is 1,
-/// otherwise `a`. Only meaningful when every pair is compatible (equal, or one
-/// of them 1), which the caller has established.
-pub fn broadcast_dims(a: &Dims, b: &Dims) -> Dims {
-    let mut out = *a;
-    let buf: [usize; MAX_RANK] = core::array::from_fn(|i| {
-        let x = a.get(i).copied().unwrap_or(1);
-        let y = b.get(i).copied().unwrap_or(1);
-        if x == 1 {
-            y
-        } else {
-            x
-        }
-    });
-    if let Ok(d) = Dims::new(buf.get(..a.rank()).unwrap_or(&[])) {
-        out = d;
-    }
-    out
-}
 
 /// Moves a row-major multi-index one step forward (wrapping at the end).
 pub(crate) fn advance_index(index: &mut Dims, dims: &Dims) {
@@ -58,50 +27,6 @@ pub(crate) fn advance_index(index: &mut Dims, dims: &Dims) {
     }
 }
 
-/// `dims` placed at position `at` of a frame of rank `rank` (1 elsewhere, dims
-/// past the end dropped), as a fixed array: the `const` form of [`place`], so
-/// that a static op's plan is computed by the compiler.
-// Every index below is guarded by `< MAX_RANK` or by the slice's length.
-#[allow(clippy::indexing_slicing)]
-pub const fn place_array(dims: &[usize], at: usize, rank: usize) -> [usize; MAX_RANK] {
-    let mut buf = [1usize; MAX_RANK];
-    let mut k = 0;
-    while k < dims.len() {
-        let p = at + k;
-        if p < rank && p < MAX_RANK {
-            buf[p] = dims[k];
-        }
-        k += 1;
-    }
-    buf
-}
-
-/// The broadcast of two placed frames (`b` where `a` is 1): the `const` form
-/// of [`broadcast_dims`].
-// Every index below is guarded by `< MAX_RANK`, the arrays' length.
-#[allow(clippy::indexing_slicing)]
-pub const fn broadcast_arrays(a: &[usize; MAX_RANK], b: &[usize; MAX_RANK]) -> [usize; MAX_RANK] {
-    let mut out = [1usize; MAX_RANK];
-    let mut i = 0;
-    while i < MAX_RANK {
-        out[i] = if a[i] == 1 { b[i] } else { a[i] };
-        i += 1;
-    }
-    out
-}
-
-/// The broadcast of three placed frames (at each position the dim that is not
-/// 1, or 1): the three-way form of [`broadcast_arrays`], as a `const fn`.
-/// Only meaningful when the dims that are not 1 agree, which the caller (a
-/// shape rule) has established.
-pub const fn broadcast3_arrays(
-    a: &[usize; MAX_RANK],
-    b: &[usize; MAX_RANK],
-    c: &[usize; MAX_RANK],
-) -> [usize; MAX_RANK] {
-    broadcast_arrays(&broadcast_arrays(a, b), c)
-}
-
 /// How `K` operands are walked to produce an output: the output dims after
 /// merging, and each operand's stride per dim (0 where it broadcasts).
 #[derive(Clone, Copy, Debug)]
@@ -110,11 +35,18 @@ pub struct Walk<const K: usize> {
     dims: [usize; MAX_RANK],
     strides: [[usize; MAX_RANK]; K],
     numel: usize,
+    /// Each operand's stride along the innermost dim (`strides[k][rank - 1]`),
+    /// kept as a field: a static op's walk is a constant, and reading this
+    /// from it folds at compile time, so only the inner loop of its stride
+    /// case is generated (computing it on each call is a loop that
+    /// `opt-level = "s"` does not unroll, which keeps every case).
+    inner: [usize; K],
 }
 
 impl<const K: usize> Walk<K> {
     /// `out` is the output's dims; `operands[k]` operand k's dims placed in the
     /// same frame (same rank, each dim equal to `out`'s or 1).
+    #[cfg(test)]
     pub fn new(out: &Dims, operands: [&Dims; K]) -> Self {
         let mut o = [1usize; MAX_RANK];
         for (slot, &d) in o.iter_mut().zip(out.iter()) {
@@ -196,11 +128,18 @@ impl<const K: usize> Walk<K> {
             merged = 1;
             dims[0] = 1;
         }
+        let mut inner = [0usize; K];
+        let mut k = 0;
+        while k < K {
+            inner[k] = strides[k][merged - 1];
+            k += 1;
+        }
         Walk {
             rank: merged,
             dims,
             strides,
             numel,
+            inner,
         }
     }
 
@@ -219,13 +158,7 @@ impl<const K: usize> Walk<K> {
 
     /// Each operand's stride along the innermost loop: 1 (walks) or 0 (repeats).
     pub fn inner_strides(&self) -> [usize; K] {
-        core::array::from_fn(|k| {
-            self.strides
-                .get(k)
-                .and_then(|s| s.get(self.rank.wrapping_sub(1)))
-                .copied()
-                .unwrap_or(0)
-        })
+        self.inner
     }
 
     fn dim(&self, axis: usize) -> usize {
@@ -439,7 +372,7 @@ mod tests {
     #[test]
     fn merges_contiguous_dims() {
         let out = dims(&[256, 128, 256]);
-        let y = place(&[128, 256], 1, 3);
+        let y = Dims::from_frame(3, &crate::broadcast::place(&[128, 256], 1, 3));
         let w = Walk::new(&out, [&out, &y]);
         assert_eq!(w.rank, 2);
         assert_eq!(w.inner(), 128 * 256);
@@ -513,14 +446,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn broadcast3_takes_the_dim_that_is_not_1() {
-        let a = place_array(&[2, 1, 4], 0, 3);
-        let b = place_array(&[3, 1], 1, 3);
-        let c = place_array(&[], 0, 3);
-        assert_eq!(broadcast3_arrays(&a, &b, &c)[..3], [2, 3, 4]);
-        assert_eq!(broadcast3_arrays(&c, &c, &b)[..3], [1, 3, 1]);
     }
 }

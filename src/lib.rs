@@ -33,19 +33,43 @@
 //! | Paddle `elementwise_mul` / add / sub / div / max / min with `axis` and `act` | [`Tensor::elementwise_mul`] and siblings, `&x * &y` | [`ops::elementwise::elementwise_slices`], [`DynTensor::elementwise`](dynamic::DynTensor::elementwise) |
 //! | OpenVINO `Select-1` (none / numpy / pdpd) | [`select()`] | [`ops::select::select_slices`], [`DynTensor::select`](dynamic::DynTensor::select) |
 //! | Paddle `multiplex` | [`multiplex()`], [`multiplex!`] | [`ops::multiplex::multiplex_slices`], [`DynTensor::multiplex`](dynamic::DynTensor::multiplex) |
+//! | Paddle `lod_reset` on [LoD tensors](lod) | [`LodTensor::lod_reset`], [`LodTensor::lod_reset_by_data`], [`LodTensor::lod_reset_like`] | [`lod_reset_rule`], [`DynLodTensor::lod_reset`](lod::DynLodTensor::lod_reset) |
+//! | TensorFlow `dynamic_stitch` / `dynamic_partition` | [`dynamic_stitch()`] ([`Stitch`]), `dynamic_partition`, [`dynamic_partition_into`] | [`stitch_slices`], [`partition_slices`], [`DynTensor::dynamic_stitch`](dynamic::DynTensor::dynamic_stitch), [`DynTensor::dynamic_partition`](dynamic::DynTensor::dynamic_partition) |
 //!
 //! Each module's docs state the rule, cite the framework behaviour it matches
 //! and say where the framework's documentation and implementation differ.
 //!
+//! ## Optional features
+//! `std` (default) and `alloc` as described above; the interop features are
+//! all off by default, and none turns on `std` (only `ndarray` turns on
+//! `alloc`). Each lives in `shapecheck::interop::<feature>`, whose module
+//! docs say what is copied and what is checked where.
+//!
+//! | feature | gives |
+//! |---|---|
+//! | `ndarray` | zero-copy `ArrayView` ↔ tensor views (standard layout), owned conversions, `DynTensor` ↔ `ArrayD` |
+//! | `nalgebra` | `SMatrix` / `DMatrix` ↔ 2-D tensors (a transposing copy: nalgebra is column-major) |
+//! | `generic-array` | `GenericArray<T, N>` as storage, its length checked; `TDim<N>`, a dim from a typenum |
+//! | `serde` | `Serialize` / `Deserialize` for tensors, `DynTensor`, `Dims`, shapes checked |
+//! | `defmt` | `defmt::Format` for tensors, dims and the error types |
+//! | `half` | `f16` / `bf16` elements for every op |
+//!
 //! ## Layout of the crate
-//! - [`dim`] and [`mod@shape`]: what a dim and a shape are, static or dynamic;
+//! (`ARCHITECTURE.md` in the repository says what may import what.)
+//! - [`dim`], [`dims`] and [`mod@shape`]: what a dim and a shape are, static
+//!   or dynamic, and [`ShapeError`];
 //! - [`rules`]: the shape-compatibility rules as traits (one per rule, each
 //!   carrying the compile error it reports);
-//! - [`storage`] and [`mod@tensor`]: inline arrays, heap buffers and borrowed views;
-//! - [`kernel`]: the stride-based loops shared by the static and dynamic paths;
-//! - [`ops`]: one module per operator with its static API, dynamic API and docs;
+//! - [`storage`] and [`mod@tensor`]: inline arrays, heap buffers and borrowed
+//!   views; a result's storage is chosen by its shape ([`storage::OutputStorage`]);
+//! - [`ops`]: one folder per operator: `mod.rs` (API and docs), `rule.rs` (the
+//!   one run-time shape rule), its kernel; the shared loops are in the
+//!   private `kernel` module;
 //! - [`dynamic`]: [`dynamic::DynTensor`], the run-time escape hatch (feature `alloc`).
+//! - [`lod`]: LoD tensors (Paddle's ragged batches): offsets and lengths, `CheckLoD`, sequences;
+//! - `interop`: the optional features above (present when one is on).
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(missing_docs)]
 #![warn(
     clippy::unwrap_used,
@@ -75,10 +99,13 @@ extern crate std;
 
 extern crate self as shapecheck;
 
+mod broadcast;
 pub mod dim;
+pub mod dims;
 pub mod element;
 pub mod error;
-pub mod kernel;
+mod kernel;
+pub mod lod;
 pub mod ops;
 pub mod rules;
 pub mod shape;
@@ -87,6 +114,16 @@ pub mod tensor;
 
 #[cfg(feature = "alloc")]
 pub mod dynamic;
+
+#[cfg(any(
+    feature = "ndarray",
+    feature = "nalgebra",
+    feature = "generic-array",
+    feature = "serde",
+    feature = "defmt",
+    feature = "half"
+))]
+pub mod interop;
 
 pub use dim::{Dim, DimLike, Dyn, One, StaticDim};
 pub use element::Element;
@@ -105,12 +142,29 @@ pub use ops::select::{
     AutoBroadcast, CondElement, ElseElement, NoBroadcast, Numpy, Pdpd, SelectError, SelectInput,
     SelectMode,
 };
+#[cfg(feature = "alloc")]
+pub use ops::stitch::dynamic_partition;
+pub use ops::stitch::{
+    dynamic_partition_into, dynamic_stitch, partition_slices, stitch_slices, IndexSlice,
+    Partitions, Stitch, StitchError, StitchIndex, StitchPair,
+};
 pub use shape::{Dims, Shape, StaticShape, MAX_RANK};
 pub use storage::{Inline, Storage, StorageMut};
 pub use tensor::Tensor;
 
 #[cfg(feature = "alloc")]
 pub use dynamic::DynTensor;
+
+// LoD tensors and lod_reset (Paddle)
+pub use lod::{
+    check_lengths, check_lod, Lengths, Levels, LodError, LodTensor, Offsets, ResetLevels, RowShape,
+    Sequence, Sequences,
+};
+#[cfg(feature = "alloc")]
+pub use lod::{DynLodTensor, DynSequence, DynSequences, LengthsBuf, OffsetsBuf, OwnedLod};
+#[cfg(feature = "alloc")]
+pub use ops::lod_reset::DynY;
+pub use ops::lod_reset::{lod_reset_rule, LevelSource, LodResetError, NewLevel, ResetPlan, YInput};
 
 /// Writes a shape type: `shape![2, 3, 4]` is `(Dim<2>, Dim<3>, Dim<4>)`.
 ///
@@ -124,7 +178,10 @@ pub use dynamic::DynTensor;
 /// let _: Option<shape![2, 1, 1500]> = Some((Dim::<2>, One, Dim::<1500>));
 /// let _: Option<shape![Dyn, 16]> = Some((Dyn(7), Dim::<16>));
 /// ```
-pub use shapecheck_macros::shape;
+#[macro_export]
+macro_rules! shape {
+    ($($dims:tt)*) => { $crate::__private::shape!($crate; $($dims)*) };
+}
 
 /// A tensor literal: `tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]` is an inline
 /// `Tensor<f64, shape![2, 3]>` built with [`Tensor::from_array`].
@@ -158,7 +215,18 @@ pub use shapecheck_macros::shape;
 /// use shapecheck::tensor;
 /// let _ = tensor![[1, 2, 3], [4, 5]]; // tensor!: row 1 has 2 elements, but row 0 has 3
 /// ```
-pub use shapecheck_macros::tensor;
+#[macro_export]
+macro_rules! tensor {
+    ($($rows:tt)*) => { $crate::__private::tensor!($crate; $($rows)*) };
+}
+
+/// What the exported macros expand to (not API): the procedural macros,
+/// which take the path to this crate first (`$crate`), so that they work
+/// when a user renames the library in their Cargo.toml.
+#[doc(hidden)]
+pub mod __private {
+    pub use shapecheck_macros::{shape, tensor};
+}
 
 /// Everything a user of the static and dynamic APIs needs, in one import.
 pub mod prelude {

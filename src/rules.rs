@@ -18,114 +18,94 @@
 //! run time (the `try_` forms) and returns a typed error.
 
 use crate::dim::{Dim, DimLike, Dyn, One};
-use crate::ops::elementwise::Axis;
+use crate::ops::multiplex::rule::StaticDims;
 use crate::shape::Shape;
+
+/// Paddle's `axis` attribute as a compile-time value: `Axis::<1>`, `Axis::<-1>`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Axis<const A: isize>;
+
+/// Seals the helper traits of the rules (the per-rank alignment traits and
+/// the placements): the crate uses them in bounds, nobody implements them.
+pub(crate) mod sealed {
+    /// Implemented by shapes, axes, placements and select's modes only.
+    pub trait Sealed {}
+    impl<S: crate::shape::Shape> Sealed for S {}
+    impl<const A: isize> Sealed for super::Axis<A> {}
+    impl<const O: usize> Sealed for super::At<O> {}
+    impl<const O: usize, const K: usize> Sealed for super::AtTrimmed<O, K> {}
+    impl Sealed for super::Identical {}
+    impl Sealed for super::BeforeStart {}
+}
+use sealed::Sealed;
+
+/// One impl of a merging dim rule `$tr` per case `[consts] Self, Other =>
+/// Out: |self, other| value;` (the dims' run-time values named by the case).
+macro_rules! merge_impls {
+    ($tr:ident $g:tt $a:tt) => {};
+    ($tr:ident [$($g:tt)*] [$($a:tt)*]
+     [$($n:tt)*] $s:ty, $o:ty => $out:ty : |$sv:ident, $ov:ident| $body:expr; $($rest:tt)*) => {
+        #[diagnostic::do_not_recommend]
+        impl<$($n)* $($g)*> $tr<$o, $($a)*> for $s {
+            type Out = $out;
+            #[inline(always)]
+            #[allow(unused_variables)]
+            fn merge(self, $ov: $o) -> $out { let $sv = self; $body }
+        }
+        merge_impls!($tr [$($g)*] [$($a)*] $($rest)*);
+    };
+}
+
+/// Declares a merging dim rule: `Self` and `Other` are aligned dims, `Out`
+/// the output dim (its attributes, the compile error, are given first).
+macro_rules! merge_trait {
+    ($(#[$m:meta])* $tr:ident<Other, $($p:ident),*>) => {
+        $(#[$m])*
+        pub trait $tr<Other, $($p),*>: DimLike {
+            /// The output dim.
+            type Out: DimLike;
+            /// The output dim's value.
+            fn merge(self, other: Other) -> Self::Out;
+        }
+    };
+}
+
+/// The cases every merging rule shares: equal static dims, and a run-time
+/// dim against a static one (checked when the op runs).
+macro_rules! equal_or_runtime {
+    ($tr:ident [$($g:tt)*] [$($a:tt)*]) => {
+        merge_impls!($tr [$($g)*] [$($a)*]
+            [const N: usize,] Dim<N>, Dim<N> => Dim<N>: |s, o| Dim;
+            [] One, One => One: |s, o| One;
+            [const N: usize,] Dyn, Dim<N> => Dim<N>: |s, o| Dim;
+            [const N: usize,] Dim<N>, Dyn => Dim<N>: |s, o| Dim;
+        );
+    };
+}
 
 /// Implements a two-way broadcast dim rule: equal, or one side is 1.
 macro_rules! two_way_rule {
     ($tr:ident [$($g:tt)*] [$($a:tt)*]) => {
-        #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<Dim<N>, $($a)*> for Dim<N> {
-            type Out = Dim<N>;
-            #[inline(always)]
-            fn merge(self, _: Dim<N>) -> Dim<N> { Dim }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<One, $($a)*> for Dim<N> {
-            type Out = Dim<N>;
-            #[inline(always)]
-            fn merge(self, _: One) -> Dim<N> { Dim }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<Dim<N>, $($a)*> for One {
-            type Out = Dim<N>;
-            #[inline(always)]
-            fn merge(self, _: Dim<N>) -> Dim<N> { Dim }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<One, $($a)*> for One {
-            type Out = One;
-            #[inline(always)]
-            fn merge(self, _: One) -> One { One }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<Dim<N>, $($a)*> for Dyn {
-            type Out = Dim<N>;
-            #[inline(always)]
-            fn merge(self, _: Dim<N>) -> Dim<N> { Dim }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<Dyn, $($a)*> for Dim<N> {
-            type Out = Dim<N>;
-            #[inline(always)]
-            fn merge(self, _: Dyn) -> Dim<N> { Dim }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<One, $($a)*> for Dyn {
-            type Out = Dyn;
-            #[inline(always)]
-            fn merge(self, _: One) -> Dyn { self }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<Dyn, $($a)*> for One {
-            type Out = Dyn;
-            #[inline(always)]
-            fn merge(self, other: Dyn) -> Dyn { other }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<Dyn, $($a)*> for Dyn {
-            type Out = Dyn;
-            #[inline(always)]
-            fn merge(self, other: Dyn) -> Dyn { if self.0 == 1 { other } else { self } }
-        }
+        equal_or_runtime!($tr [$($g)*] [$($a)*]);
+        merge_impls!($tr [$($g)*] [$($a)*]
+            [const N: usize,] Dim<N>, One => Dim<N>: |s, o| Dim;
+            [const N: usize,] One, Dim<N> => Dim<N>: |s, o| Dim;
+            [] Dyn, One => Dyn: |s, o| s;
+            [] One, Dyn => Dyn: |s, o| o;
+            [] Dyn, Dyn => Dyn: |s, o| if s.0 == 1 { o } else { s };
+        );
     };
 }
 
 /// Implements an equality dim rule: the same size (or a run-time dim).
 macro_rules! equal_rule {
     ($tr:ident [$($g:tt)*] [$($a:tt)*]) => {
-        #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<Dim<N>, $($a)*> for Dim<N> {
-            type Out = Dim<N>;
-            #[inline(always)]
-            fn merge(self, _: Dim<N>) -> Dim<N> { Dim }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<One, $($a)*> for One {
-            type Out = One;
-            #[inline(always)]
-            fn merge(self, _: One) -> One { One }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<Dim<N>, $($a)*> for Dyn {
-            type Out = Dim<N>;
-            #[inline(always)]
-            fn merge(self, _: Dim<N>) -> Dim<N> { Dim }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<Dyn, $($a)*> for Dim<N> {
-            type Out = Dim<N>;
-            #[inline(always)]
-            fn merge(self, _: Dyn) -> Dim<N> { Dim }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<One, $($a)*> for Dyn {
-            type Out = One;
-            #[inline(always)]
-            fn merge(self, _: One) -> One { One }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<Dyn, $($a)*> for One {
-            type Out = One;
-            #[inline(always)]
-            fn merge(self, _: Dyn) -> One { One }
-        }
-        #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<Dyn, $($a)*> for Dyn {
-            type Out = Dyn;
-            #[inline(always)]
-            fn merge(self, _: Dyn) -> Dyn { self }
-        }
+        equal_or_runtime!($tr [$($g)*] [$($a)*]);
+        merge_impls!($tr [$($g)*] [$($a)*]
+            [] Dyn, One => One: |s, o| One;
+            [] One, Dyn => One: |s, o| One;
+            [] Dyn, Dyn => Dyn: |s, o| s;
+        );
     };
 }
 
@@ -159,33 +139,27 @@ macro_rules! droppable_rule {
 
 // ---------------------------------------------------------------- elementwise
 
-/// Elementwise, dim rule: two aligned dims broadcast (equal, or one is 1).
-#[diagnostic::on_unimplemented(
-    message = "elementwise: X {X} and Y {Y} do not broadcast with {Ax}: aligned dims {Self} (X) and {Other} (Y) differ and neither is 1",
-    label = "X {X} and Y {Y} are incompatible with {Ax}",
-    note = "Paddle's rule: the lower-rank operand is placed at `axis` of the other (axis -1: right-aligned, as numpy), and every aligned pair of dims must be equal or one of them 1"
-)]
-pub trait ElementwiseBroadcastDim<Other, X, Y, Ax>: DimLike {
-    /// The output dim.
-    type Out: DimLike;
-    /// The output dim's value.
-    fn merge(self, other: Other) -> Self::Out;
-}
+merge_trait!(
+    /// Elementwise, dim rule: two aligned dims broadcast (equal, or one is 1).
+    #[diagnostic::on_unimplemented(
+        message = "elementwise: X {X} and Y {Y} do not broadcast with {Ax}: aligned dims {Self} (X) and {Other} (Y) differ and neither is 1",
+        label = "X {X} and Y {Y} are incompatible with {Ax}",
+        note = "Paddle's rule: the lower-rank operand is placed at `axis` of the other (axis -1: right-aligned, as numpy), and every aligned pair of dims must be equal or one of them 1"
+    )]
+    ElementwiseBroadcastDim<Other, X, Y, Ax>
+);
 two_way_rule!(ElementwiseBroadcastDim [X, Y, Ax] [X, Y, Ax]);
 
-/// Elementwise, dim rule for operands of equal rank with an axis other than -1
-/// or 0: Paddle accepts that only when the shapes are identical.
-#[diagnostic::on_unimplemented(
-    message = "elementwise: {Ax} is invalid for X {X} and Y {Y}: with equal ranks the axis must be -1 or 0 unless the shapes are identical (dims {Self} and {Other} differ)",
-    label = "use axis -1 or 0 for equal-rank operands",
-    note = "Paddle: \"axis should be -1 or 0 while the dimension of tensor X is equal to the dimension of tensor Y\""
-)]
-pub trait ElementwiseSameDim<Other, X, Y, Ax>: DimLike {
-    /// The output dim.
-    type Out: DimLike;
-    /// The output dim's value.
-    fn merge(self, other: Other) -> Self::Out;
-}
+merge_trait!(
+    /// Elementwise, dim rule for operands of equal rank with an axis other than -1
+    /// or 0: Paddle accepts that only when the shapes are identical.
+    #[diagnostic::on_unimplemented(
+        message = "elementwise: {Ax} is invalid for X {X} and Y {Y}: with equal ranks the axis must be -1 or 0 unless the shapes are identical (dims {Self} and {Other} differ)",
+        label = "use axis -1 or 0 for equal-rank operands",
+        note = "Paddle: \"axis should be -1 or 0 while the dimension of tensor X is equal to the dimension of tensor Y\""
+    )]
+    ElementwiseSameDim<Other, X, Y, Ax>
+);
 equal_rule!(ElementwiseSameDim [X, Y, Ax] [X, Y, Ax]);
 
 /// Elementwise, dim rule: a trailing dim of the lower-rank operand that runs
@@ -230,7 +204,7 @@ pub struct BeforeStart;
     label = "Paddle requires -R <= axis < R, where R is the larger rank",
     note = "Paddle: \"The axis range must be [-R, R)\""
 )]
-pub trait ElementwiseAxis<X, Y> {
+pub trait ElementwiseAxis<X, Y>: Sealed {
     /// The placement ([`At`], [`AtTrimmed`], [`Identical`] or [`BeforeStart`]).
     type Place;
 }
@@ -239,13 +213,9 @@ pub trait ElementwiseAxis<X, Y> {
 /// placement `Self`, requiring the dim rules of every aligned pair. `Ax` is the
 /// axis, only for the messages. The placement is the `Self` type so that rustc
 /// decides nothing about the alignment until the axis has chosen a placement.
-pub trait ElementwiseAlign<X: Shape, Y: Shape, Ax> {
+pub trait ElementwiseAlign<X: Shape, Y: Shape, Ax>: Sealed {
     /// The output shape.
     type Output: Shape;
-    /// Where X's first dim sits in the output's dims.
-    const X_AT: usize;
-    /// Where Y's first dim sits in the output's dims.
-    const Y_AT: usize;
     /// The output shape's value (its run-time dims computed from X's and Y's).
     fn output(x: &X, y: &Y) -> Self::Output;
 }
@@ -255,8 +225,6 @@ where
     (): ElementwiseAxisBeforeStart<X, Y, Ax>,
 {
     type Output = X;
-    const X_AT: usize = 0;
-    const Y_AT: usize = 0;
     fn output(x: &X, _y: &Y) -> X {
         *x
     }
@@ -275,13 +243,9 @@ where
 /// placement the dim rules ([`ElementwiseAlign`]). Splitting it that way lets
 /// rustc wait until it knows both shapes and the axis before it decides, so
 /// the error it reports names all three.
-pub trait ElementwiseShapes<Y: Shape, const AXIS: isize>: Shape {
+pub trait ElementwiseShapes<Y: Shape, const AXIS: isize>: Shape + Sealed {
     /// The output shape.
     type Output: Shape;
-    /// Where X's first dim sits in the output's dims.
-    const X_AT: usize;
-    /// Where Y's first dim sits in the output's dims.
-    const Y_AT: usize;
     /// The output shape's value (its run-time dims computed from X's and Y's).
     fn output(x: &Self, y: &Y) -> Self::Output;
 }
@@ -294,8 +258,6 @@ where
     PlaceOf<X, Y, A>: ElementwiseAlign<X, Y, Axis<A>>,
 {
     type Output = <PlaceOf<X, Y, A> as ElementwiseAlign<X, Y, Axis<A>>>::Output;
-    const X_AT: usize = <PlaceOf<X, Y, A> as ElementwiseAlign<X, Y, Axis<A>>>::X_AT;
-    const Y_AT: usize = <PlaceOf<X, Y, A> as ElementwiseAlign<X, Y, Axis<A>>>::Y_AT;
     #[inline(always)]
     fn output(x: &X, y: &Y) -> Self::Output {
         <PlaceOf<X, Y, A> as ElementwiseAlign<X, Y, Axis<A>>>::output(x, y)
@@ -306,32 +268,26 @@ shapecheck_macros::impl_elementwise_rules!(8);
 
 // ---------------------------------------------------------------- select
 
-/// Select (numpy), dim rule: the aligned dims of cond, then and else broadcast.
-#[diagnostic::on_unimplemented(
-    message = "select (numpy): cond {C}, then {T} and else {E} do not broadcast: aligned dims {Self} and {Other} differ and neither is 1",
-    label = "cond {C}, then {T} and else {E} cannot be broadcast together",
-    note = "OpenVINO Select-1, auto_broadcast = numpy: the three shapes are right-aligned and each aligned set of dims must be equal or 1"
-)]
-pub trait SelectNumpyDim<Other, C, T, E>: DimLike {
-    /// The output dim.
-    type Out: DimLike;
-    /// The output dim's value.
-    fn merge(self, other: Other) -> Self::Out;
-}
+merge_trait!(
+    /// Select (numpy), dim rule: the aligned dims of cond, then and else broadcast.
+    #[diagnostic::on_unimplemented(
+        message = "select (numpy): cond {C}, then {T} and else {E} do not broadcast: aligned dims {Self} and {Other} differ and neither is 1",
+        label = "cond {C}, then {T} and else {E} cannot be broadcast together",
+        note = "OpenVINO Select-1, auto_broadcast = numpy: the three shapes are right-aligned and each aligned set of dims must be equal or 1"
+    )]
+    SelectNumpyDim<Other, C, T, E>
+);
 two_way_rule!(SelectNumpyDim [C, T, E] [C, T, E]);
 
-/// Select (none), dim rule: the three shapes are identical.
-#[diagnostic::on_unimplemented(
-    message = "select (none): cond {C}, then {T} and else {E} must have the same shape, but dims {Self} and {Other} differ",
-    label = "auto_broadcast = none requires identical shapes",
-    note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\""
-)]
-pub trait SelectSameDim<Other, C, T, E>: DimLike {
-    /// The output dim.
-    type Out: DimLike;
-    /// The output dim's value.
-    fn merge(self, other: Other) -> Self::Out;
-}
+merge_trait!(
+    /// Select (none), dim rule: the three shapes are identical.
+    #[diagnostic::on_unimplemented(
+        message = "select (none): cond {C}, then {T} and else {E} must have the same shape, but dims {Self} and {Other} differ",
+        label = "auto_broadcast = none requires identical shapes",
+        note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\""
+    )]
+    SelectSameDim<Other, C, T, E>
+);
 equal_rule!(SelectSameDim [C, T, E] [C, T, E]);
 
 /// Select (pdpd), dim rule: a dim of cond or else (`Self`) placed in then's
@@ -361,17 +317,14 @@ droppable_rule!(SelectPdpdDroppableDim [C, T, E, const AXIS: isize] [C, T, E, AX
     label = "cond and else must fit into then's shape at axis {AXIS}",
     note = "OpenVINO Select-1, auto_broadcast = pdpd: the output has then's shape"
 )]
-pub trait SelectPdpdInto<Dst, C, T, E, const AXIS: isize>: Shape {
-    /// Where the source's first dim sits in then's dims.
-    const AT: usize;
-}
+pub trait SelectPdpdInto<Dst, C, T, E, const AXIS: isize>: Shape + Sealed {}
 
 /// Select (numpy), pairwise alignment used to merge three shapes.
 #[diagnostic::on_unimplemented(
     message = "select (numpy): cond {C}, then {T} and else {E} cannot be broadcast together",
     label = "the shapes must right-align with dims equal or 1"
 )]
-pub trait SelectNumpyPair<Other: Shape, C, T, E>: Shape {
+pub trait SelectNumpyPair<Other: Shape, C, T, E>: Shape + Sealed {
     /// The broadcast shape of the pair.
     type Output: Shape;
     /// Its value.
@@ -384,7 +337,7 @@ pub trait SelectNumpyPair<Other: Shape, C, T, E>: Shape {
     label = "auto_broadcast = none requires identical shapes (ranks differ here)",
     note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\""
 )]
-pub trait SelectSamePair<Other: Shape, C, T, E>: Shape {
+pub trait SelectSamePair<Other: Shape, C, T, E>: Shape + Sealed {
     /// The common shape.
     type Output: Shape;
     /// Its value.
@@ -394,20 +347,6 @@ pub trait SelectSamePair<Other: Shape, C, T, E>: Shape {
 shapecheck_macros::impl_select_rules!(8);
 
 // ---------------------------------------------------------------- multiplex
-
-/// Multiplex, dim rule: the index's row count equals the candidates' first dim.
-#[diagnostic::on_unimplemented(
-    message = "multiplex: index {I} has {Self} rows but the candidates {S} have {Other}",
-    label = "the index must have shape [rows, 1], rows being the candidates' first dim",
-    note = "Paddle's docs say [M, 1] with M the number of inputs; its kernel reads one index per row"
-)]
-pub trait MultiplexRowsDim<Other, S, I>: DimLike {
-    /// The row dim.
-    type Out: DimLike;
-    /// Its value.
-    fn merge(self, other: Other) -> Self::Out;
-}
-equal_rule!(MultiplexRowsDim [S, I] [S, I]);
 
 /// Multiplex, dim rule: the index's second dim is 1 (`One`, a hand-written
 /// `Dim<1>`, or a run-time dim checked when the op runs).
@@ -434,6 +373,13 @@ impl<S, I> MultiplexIndexCols<S, I> for Dyn {}
 )]
 pub trait MultiplexCandidateRank<S> {}
 
+/// Multiplex: required by the impls of [`MultiplexShapes`] for candidates `S`
+/// of rank 0 or 1, and implemented only where the gate
+/// [`MultiplexCandidateRank`] is (nowhere). The extra level keeps rustc from
+/// reporting the gate twice (once for the bound, once for the output type).
+pub trait MultiplexLowRank<S> {}
+impl<S, I> MultiplexLowRank<S> for I where I: MultiplexCandidateRank<S> {}
+
 /// Multiplex, gate implemented by no type: required by the impls of
 /// [`MultiplexIndexShape`] for an index (`Self`) whose rank is not 2.
 #[diagnostic::on_unimplemented(
@@ -443,28 +389,102 @@ pub trait MultiplexCandidateRank<S> {}
 )]
 pub trait MultiplexIndexRank<S> {}
 
-/// Multiplex, index rule: `Self` (the index shape) is `[rows, 1]` for
-/// candidates of shape `S` (rank >= 2) whose first dim is `rows`. Generated
-/// for every index rank 0..=8; the ranks other than 2 require the gate
-/// [`MultiplexIndexRank`], rank 2 the dim rules [`MultiplexRowsDim`] and
-/// [`MultiplexIndexCols`], whose messages are the compile errors.
+/// Multiplex, index rule: `Self` (the index shape) is `[index_rows, 1]`
+/// (candidates `S`). Implemented for every index rank 0..=8: rank 2 requires
+/// the dim rule [`MultiplexIndexCols`], the other ranks the gate
+/// [`MultiplexIndexRank`], whose messages are the compile errors. The row
+/// count is free here: "index rows must not exceed candidate rows" is
+/// [`RowsFit`](crate::ops::multiplex::rule::RowsFit) (an assertion, since
+/// stable Rust cannot compare two const generics) and, for run-time dims,
+/// [`rule`](crate::ops::multiplex::rule()).
 #[diagnostic::on_unimplemented(
     message = "multiplex: index {Self} does not fit candidates {S}: the index must have shape [rows, 1]",
     label = "invalid index shape for multiplex",
     note = "Paddle: \"The index tensor must be a vector with batchSize x 1\""
 )]
-pub trait MultiplexIndexShape<S: Shape>: Shape {}
+pub trait MultiplexIndexShape<S: Shape>: Shape {
+    /// The index's row dim: the output's first dim.
+    type Rows: DimLike;
+    /// The index's dims as the compiler knows them.
+    const STATIC_DIMS: StaticDims;
+    /// The index's row dim's value.
+    fn rows(&self) -> Self::Rows;
+}
+
+impl<S: Shape, I0: DimLike, I1: DimLike> MultiplexIndexShape<S> for (I0, I1)
+where
+    I1: MultiplexIndexCols<S, (I0, I1)>,
+{
+    type Rows = I0;
+    const STATIC_DIMS: StaticDims = &[I0::STATIC, I1::STATIC];
+    #[inline(always)]
+    fn rows(&self) -> I0 {
+        self.0
+    }
+}
 
 /// Multiplex, shape rule: candidates of shape `Self` (rank at least 2) and an
-/// index of shape `I` = `[rows, 1]`. One impl per candidate rank 0..=8 (for
-/// any `I`): rank 0 and 1 require the gate [`MultiplexCandidateRank`], the
-/// others [`MultiplexIndexShape`]. The index is the `Self` of those bounds so
-/// that the compiler only decides them once it knows the index's type.
+/// index of shape `I` = `[index_rows, 1]`; the output shape is the index's
+/// row dim followed by `Self`'s dims after the first. One impl per candidate
+/// rank 0..=8 (for any `I`): rank 0 and 1 require the gate
+/// [`MultiplexCandidateRank`], the others [`MultiplexIndexShape`]. The index
+/// is the `Self` of those bounds so that the compiler only decides them once
+/// it knows the index's type.
 #[diagnostic::on_unimplemented(
     message = "multiplex: candidates {Self} with index {I}: candidates need rank >= 2 and the index must have shape [rows, 1]",
     label = "invalid shapes for multiplex",
     note = "Paddle: \"The rank of candidate tensors must be not less than 2\" / \"The index tensor must be a vector with batchSize x 1\""
 )]
-pub trait MultiplexShapes<I: Shape>: Shape {}
+pub trait MultiplexShapes<I: Shape>: Shape {
+    /// The output shape: `[index rows] + Self[1..]`.
+    type Output: Shape;
+    /// The candidates' dims as the compiler knows them.
+    const CANDIDATE_DIMS: StaticDims;
+    /// The index's dims as the compiler knows them.
+    const INDEX_DIMS: StaticDims;
+    /// The output shape's value.
+    fn output(candidates: &Self, index: &I) -> Self::Output;
+}
+
+/// Multiplex: the candidate shape's rank as a type of its own (one unit
+/// struct per rank, generated), the `Self` type of [`MultiplexByRank`]. With
+/// the per-rank impls on types that do not look alike, rustc lists none of
+/// them in a compile error.
+pub trait MultiplexRankOf: Shape {
+    /// The rank's marker type.
+    type Rank;
+}
+
+/// Multiplex, per-rank form of [`MultiplexShapes`] (see there), generated for
+/// candidate ranks 0..=8.
+#[diagnostic::on_unimplemented(
+    message = "multiplex: candidates {S} with index {I}: candidates need rank >= 2 and the index must have shape [rows, 1]",
+    label = "invalid shapes for multiplex"
+)]
+pub trait MultiplexByRank<S: Shape, I: Shape> {
+    /// See [`MultiplexShapes::Output`].
+    type Output: Shape;
+    /// See [`MultiplexShapes::CANDIDATE_DIMS`].
+    const CANDIDATE_DIMS: StaticDims;
+    /// See [`MultiplexShapes::INDEX_DIMS`].
+    const INDEX_DIMS: StaticDims;
+    /// See [`MultiplexShapes::output`].
+    fn output(candidates: &S, index: &I) -> Self::Output;
+}
+
+type RankOf<S> = <S as MultiplexRankOf>::Rank;
+
+impl<S: MultiplexRankOf, I: Shape> MultiplexShapes<I> for S
+where
+    RankOf<S>: MultiplexByRank<S, I>,
+{
+    type Output = <RankOf<S> as MultiplexByRank<S, I>>::Output;
+    const CANDIDATE_DIMS: StaticDims = <RankOf<S> as MultiplexByRank<S, I>>::CANDIDATE_DIMS;
+    const INDEX_DIMS: StaticDims = <RankOf<S> as MultiplexByRank<S, I>>::INDEX_DIMS;
+    #[inline(always)]
+    fn output(candidates: &S, index: &I) -> Self::Output {
+        <RankOf<S> as MultiplexByRank<S, I>>::output(candidates, index)
+    }
+}
 
 shapecheck_macros::impl_multiplex_rules!(8);

@@ -7,110 +7,10 @@
 //! by `shapecheck-macros`.
 
 use crate::dim::DimLike;
-use crate::error::ShapeError;
 use core::fmt;
 
-/// The largest rank a shape can have, in the type system and at run time.
-pub const MAX_RANK: usize = 8;
-
-/// The dims of a shape as values: a small inline list (no heap), at most
-/// [`MAX_RANK`] long. Displays as `[2, 3, 4]`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Dims {
-    len: usize,
-    buf: [usize; MAX_RANK],
-}
-
-impl Dims {
-    /// The dims of a scalar.
-    pub const SCALAR: Dims = Dims {
-        len: 0,
-        buf: [0; MAX_RANK],
-    };
-
-    /// Copies `dims`; an error if there are more than [`MAX_RANK`].
-    pub fn new(dims: &[usize]) -> Result<Dims, ShapeError> {
-        let mut out = Dims::SCALAR;
-        let dst = out
-            .buf
-            .get_mut(..dims.len())
-            .ok_or(ShapeError::RankTooLarge { rank: dims.len() })?;
-        dst.copy_from_slice(dims);
-        out.len = dims.len();
-        Ok(out)
-    }
-
-    /// The dims as a slice.
-    #[inline]
-    pub fn as_slice(&self) -> &[usize] {
-        self.buf.get(..self.len).unwrap_or(&[])
-    }
-
-    /// The number of dims.
-    #[inline]
-    pub fn rank(&self) -> usize {
-        self.len
-    }
-
-    /// The element count, `None` if it overflows `usize`.
-    pub fn numel(&self) -> Option<usize> {
-        // a 0 anywhere makes the count 0, whatever the other dims (as numpy's
-        // `size`); only a product of nonzero dims can overflow
-        if self.as_slice().contains(&0) {
-            return Some(0);
-        }
-        self.as_slice()
-            .iter()
-            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
-    }
-
-    /// The element count, or [`ShapeError::NumelOverflow`].
-    pub fn try_numel(&self) -> Result<usize, ShapeError> {
-        self.numel()
-            .ok_or(ShapeError::NumelOverflow { shape: *self })
-    }
-
-    /// The dims of data given as `(dims, len)` on the dynamic path: checks the
-    /// rank, that the element count fits in `usize`, and that it equals `len`.
-    pub fn for_data(dims: &[usize], len: usize) -> Result<Dims, ShapeError> {
-        let d = Dims::new(dims)?;
-        let numel = d.try_numel()?;
-        if numel != len {
-            return Err(ShapeError::DataLength {
-                shape: d,
-                numel,
-                len,
-            });
-        }
-        Ok(d)
-    }
-}
-
-impl core::ops::Deref for Dims {
-    type Target = [usize];
-    fn deref(&self) -> &[usize] {
-        self.as_slice()
-    }
-}
-
-impl fmt::Display for Dims {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("[")?;
-        for (i, d) in self.as_slice().iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{d}")?;
-        }
-        f.write_str("]")
-    }
-}
-
-impl fmt::Debug for Dims {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
+use crate::dims::ShapeError;
+pub use crate::dims::{Dims, MAX_RANK};
 
 /// A shape: a tuple of [`DimLike`] dims.
 pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync + 'static {
@@ -118,6 +18,10 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync + 'static {
     const RANK: usize;
     /// `true` when every dim is static.
     const IS_STATIC: bool;
+    /// The same as a type: [`kind::Fixed`](crate::dim::kind::Fixed) or
+    /// [`kind::Runtime`](crate::dim::kind::Runtime) (what chooses a result's storage).
+    #[doc(hidden)]
+    type Kind: crate::dim::kind::Kind;
     /// The dims as values.
     fn dims(&self) -> Dims;
     /// Builds the shape from dims given at run time, checking the rank and
@@ -131,7 +35,7 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync + 'static {
 
 /// A shape whose dims are all static: its value, dims and element count are
 /// constants, and it has an inline array type (`[[T; 3]; 2]` for `[2, 3]`).
-pub trait StaticShape: Shape + Default {
+pub trait StaticShape: Shape<Kind = crate::dim::kind::Fixed> + Default {
     /// The dims.
     const DIMS: &'static [usize];
     /// The element count. A shape whose count overflows `usize` fails to compile.
@@ -147,8 +51,7 @@ pub trait StaticShape: Shape + Default {
 }
 
 /// Checks one dim given at run time against the dim type of a shape.
-#[doc(hidden)]
-pub fn dim_from_size<D: DimLike>(axis: usize, n: usize) -> Result<D, ShapeError> {
+pub(crate) fn dim_from_size<D: DimLike>(axis: usize, n: usize) -> Result<D, ShapeError> {
     D::from_size(n).ok_or(ShapeError::DimMismatch {
         axis,
         expected: D::STATIC.unwrap_or(n),
@@ -159,6 +62,7 @@ pub fn dim_from_size<D: DimLike>(axis: usize, n: usize) -> Result<D, ShapeError>
 impl Shape for () {
     const RANK: usize = 0;
     const IS_STATIC: bool = true;
+    type Kind = crate::dim::kind::Fixed;
     fn dims(&self) -> Dims {
         Dims::SCALAR
     }

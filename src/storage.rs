@@ -8,10 +8,14 @@
 //! - `&[T]` / `&mut [T]`: a view over a caller's buffer (a `static` array in
 //!   no_std code), its length checked once when the tensor is built.
 //!
-//! An op's result is stored like its left operand ([`ResultStorage`]): inline
-//! and view operands give an inline result, heap operands a heap result. Every
-//! op also has an `_into` form that writes into a caller's tensor.
+//! An op's result is stored by its **output's shape** ([`OutputStorage`]):
+//! inline when every dim of the output is static, a `Vec` when one is
+//! [`Dyn`](crate::Dyn). One exception ([`ResultStorage`]): an op whose
+//! operand is on the heap keeps its result on the heap, so that a big static
+//! tensor never moves to the stack. Every op also has an `_into` form that
+//! writes into a caller's tensor (no heap needed, whatever the shape).
 
+use crate::dim::kind::Fixed;
 use crate::error::ShapeError;
 use crate::shape::{Shape, StaticShape};
 use core::fmt;
@@ -39,7 +43,75 @@ pub trait OwnedStorage<T: Copy, S: Shape>: StorageMut<T> + Sized {
     fn filled(shape: &S, v: T) -> Self;
 }
 
-/// The storage of an op's result of shape `S2` when `Self` is the left operand.
+/// The storage an op creates for a result of shape `Self`, chosen by that
+/// shape alone (as nalgebra's `Allocator<R, C>` is chosen by the result's
+/// dims, whatever the operands are):
+///
+/// | the output's shape | its storage | needs |
+/// |---|---|---|
+/// | every dim static (`shape![2, 3]`) | [`Inline`], a nested array | nothing: no heap |
+/// | a [`Dyn`](crate::Dyn) dim (`shape![Dyn, 3]`) | `Vec<T>` | feature `alloc` |
+/// | a `Dyn` dim, without `alloc` | no owned result: a compile error | the op's `_into` form, writing into a caller's `&mut [T]` tensor |
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::Mul;
+/// // a view (no heap) over a run-time number of rows, times an inline row
+/// let buf = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
+/// let x = Tensor::<f32, shape![Dyn, 3], &[f32]>::with_dims(&[2, 3], &buf[..]).unwrap();
+/// let y = tensor![10.0f32, 20.0, 30.0];
+/// // the output has a `Dyn` dim, so it is a `Vec`
+/// let z: Tensor<f32, shape![Dyn, 3], Vec<f32>> =
+///     x.try_elementwise(Mul, &y, Axis::<-1>, Identity).unwrap();
+/// assert_eq!(z.as_slice(), &[10.0, 40.0, 90.0, 40.0, 100.0, 180.0]);
+/// // the same row times a static [2, 3] view: every dim static, so inline
+/// let s = Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&buf[..]).unwrap();
+/// let w: Tensor<f32, shape![2, 3]> = s.elementwise_mul(&y, Axis::<-1>, Identity);
+/// assert_eq!(w.as_slice(), z.as_slice());
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "the result's shape {Self} has a run-time (`Dyn`) dim, and an owned result of it needs a heap: enable shapecheck's `alloc` feature",
+    label = "an owned result of shape {Self} needs `alloc`",
+    note = "without a heap, use the op's `_into` form (for example `try_elementwise_into`, `try_select_into`), which writes into a caller's tensor (`Tensor<T, S, &mut [T]>` over a buffer you own)"
+)]
+pub trait OutputStorage<T: Copy>: Shape {
+    /// The result's storage.
+    type Buffer: OwnedStorage<T, Self>;
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Copy, S: Shape> OutputStorage<T> for S
+where
+    S::Kind: KindStorage<T, S>,
+{
+    type Buffer = <S::Kind as KindStorage<T, S>>::Buffer;
+}
+
+/// [`OutputStorage`] by the shape's kind (internal).
+#[doc(hidden)]
+pub trait KindStorage<T: Copy, S: Shape>: crate::dim::kind::Kind {
+    /// The storage.
+    type Buffer: OwnedStorage<T, S>;
+}
+
+impl<T: Copy, S: StaticShape> KindStorage<T, S> for Fixed {
+    type Buffer = Inline<T, S>;
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Copy, S: Shape> KindStorage<T, S> for crate::dim::kind::Runtime {
+    type Buffer = alloc::vec::Vec<T>;
+}
+
+/// The storage of an op's result of shape `S2` when `Self` is the storage of
+/// its (left, or `then`) operand: the output shape's own choice
+/// ([`OutputStorage`]) for inline and view operands, and `Vec` for a `Vec`
+/// operand (a big static tensor on the heap keeps its result on the heap).
+#[diagnostic::on_unimplemented(
+    message = "the result's shape {S2} has a run-time (`Dyn`) dim, and an owned result of it needs a heap: enable shapecheck's `alloc` feature",
+    label = "an owned result of shape {S2} needs `alloc`",
+    note = "without a heap, use the op's `_into` form (for example `try_elementwise_into`, `try_select_into`), which writes into a caller's tensor (`Tensor<T, S, &mut [T]>` over a buffer you own)"
+)]
 pub trait ResultStorage<T: Copy, S2: Shape>: Storage<T> {
     /// The result's storage.
     type Out: OwnedStorage<T, S2>;
@@ -87,8 +159,9 @@ impl<T: Copy, S: StaticShape> OwnedStorage<T, S> for Inline<T, S> {
         Inline(S::array_filled(v))
     }
 }
-impl<T: Copy, S: StaticShape, S2: StaticShape> ResultStorage<T, S2> for Inline<T, S> {
-    type Out = Inline<T, S2>;
+#[diagnostic::do_not_recommend]
+impl<T: Copy, S: StaticShape, S2: OutputStorage<T>> ResultStorage<T, S2> for Inline<T, S> {
+    type Out = S2::Buffer;
 }
 
 impl<T> Storage<T> for &[T] {
@@ -109,11 +182,13 @@ impl<T> StorageMut<T> for &mut [T] {
         self
     }
 }
-impl<T: Copy, S2: StaticShape> ResultStorage<T, S2> for &[T] {
-    type Out = Inline<T, S2>;
+#[diagnostic::do_not_recommend]
+impl<T: Copy, S2: OutputStorage<T>> ResultStorage<T, S2> for &[T] {
+    type Out = S2::Buffer;
 }
-impl<T: Copy, S2: StaticShape> ResultStorage<T, S2> for &mut [T] {
-    type Out = Inline<T, S2>;
+#[diagnostic::do_not_recommend]
+impl<T: Copy, S2: OutputStorage<T>> ResultStorage<T, S2> for &mut [T] {
+    type Out = S2::Buffer;
 }
 
 #[cfg(feature = "alloc")]

@@ -128,7 +128,8 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
             if i >= d {
                 return None;
             }
-            flat = flat * d + i;
+            // overflows only when a later dim is 0 (no element at all)
+            flat = flat.checked_mul(d)?.checked_add(i)?;
         }
         Some(flat)
     }

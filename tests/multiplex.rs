@@ -49,7 +49,10 @@ fn run_case<T: Copy + Default + PartialEq + std::fmt::Debug>(
         .iter()
         .map(|(d, v)| (d.as_slice(), v.as_slice()))
         .collect();
-    let numel = inputs.first().map_or(0, |(_, v)| v.len());
+    // the output's size by the rule: the index's rows times a candidate row
+    let numel = inputs.first().map_or(0, |(d, _)| {
+        index_dims.first().copied().unwrap_or(0) * d.iter().skip(1).product::<usize>()
+    });
     let mut out = vec![T::default(); numel];
     let slices = multiplex_slices(&pairs, &index_dims, &index, &mut out);
 
@@ -132,7 +135,7 @@ fn conformance_vectors() {
     .unwrap();
     let file: Value = serde_json::from_str(&text).unwrap();
     let cases = file["cases"].as_array().unwrap();
-    assert_eq!(cases.len(), 68);
+    assert_eq!(cases.len(), 84);
     let failures: Vec<String> = cases.iter().filter_map(|c| check_case(c).err()).collect();
     assert!(
         failures.is_empty(),
@@ -187,20 +190,28 @@ fn every_rule_has_its_error() {
         err.to_string(),
         "multiplex: the rank of candidate tensors must be at least 2, but the candidates are [4] (rank 1)"
     );
-    for bad in [&[3usize, 1][..], &[2, 2][..], &[2][..], &[2, 1, 1][..]] {
+    for bad in [&[2usize, 2][..], &[2][..], &[2, 1, 1][..], &[][..]] {
         let idx = vec![0i32; bad.iter().product()];
         let err = multiplex_slices(&two, bad, &idx, &mut out).unwrap_err();
         assert!(
-            matches!(err, MultiplexError::IndexShape { rows: 2, .. }),
+            matches!(err, MultiplexError::IndexShape { .. }),
             "{bad:?}: {err}"
         );
     }
     assert_eq!(
-        multiplex_slices(&two, &[3, 1], &[0i32; 3], &mut out)
+        multiplex_slices(&two, &[2, 2], &[0i32; 4], &mut out)
             .unwrap_err()
             .to_string(),
-        "multiplex: the index must have shape [2, 1] ([rows, 1], rows being the candidates' first dim), but it is [3, 1]"
+        "multiplex: the index must have shape [rows, 1], but it is [2, 2]"
     );
+    // more index rows than candidate rows: both shapes in the message
+    let err = multiplex_slices(&two, &[3, 1], &[0i32; 3], &mut [0; 6]).unwrap_err();
+    assert!(matches!(err, MultiplexError::IndexRows { .. }));
+    assert_eq!(
+        err.to_string(),
+        "multiplex: index rows must not exceed candidate rows, but the index [3, 1] has 3 rows and the candidates [2, 2] have 2"
+    );
+    assert!(std::error::Error::source(&err).is_none());
     // data lengths and the output buffer
     assert!(matches!(
         multiplex_slices(
@@ -252,25 +263,41 @@ fn every_rule_has_its_error() {
         )
     );
     assert_eq!(out, [-9; 4], "nothing written on error");
-    // zero-size candidates are rejected, as Paddle's kernel does
+    // zero-size candidates are valid (Paddle 3.3.1): [2, 0] -> [2, 0], [0, 3] -> [0, 3]
     let empty: [i32; 0] = [];
-    let err = multiplex_slices(
-        &[(&[2, 0][..], &empty[..]), (&[2, 0][..], &empty[..])],
-        &[2, 1],
-        &[0i32, 1],
-        &mut [],
-    )
-    .unwrap_err();
+    let zero = [(&[2, 0][..], &empty[..]), (&[2, 0][..], &empty[..])];
     assert_eq!(
-        err.to_string(),
-        "multiplex: the candidates [2, 0] hold no element; indexing would be out of bounds with size 0"
+        multiplex_slices(&zero, &[2, 1], &[0i32, 1], &mut []).map(|d| d.to_vec()),
+        Ok(vec![2, 0])
     );
     assert_eq!(
-        multiplex_output_dims(&[&[0, 3], &[0, 3]], &[0, 1]),
-        Err(MultiplexError::ZeroSize {
-            dims: shapecheck::Dims::new(&[0, 3]).unwrap()
+        multiplex_output_dims(&[&[0, 3], &[0, 3]], &[0, 1]).map(|d| d.to_vec()),
+        Ok(vec![0, 3])
+    );
+    // index values are checked even when the output is empty (deliberately
+    // stricter than Paddle, which reads none there)
+    assert_eq!(
+        multiplex_slices(&zero, &[2, 1], &[0i32, 2], &mut []),
+        Err(MultiplexError::IndexOutOfRange {
+            row: 1,
+            value: 2,
+            candidates: 2
         })
     );
+    // an element count that overflows is an error, not a wrap
+    assert!(matches!(
+        multiplex_output_dims(&[&[0, usize::MAX, 3], &[0, usize::MAX, 3]], &[0, 1]),
+        Err(MultiplexError::Shape(
+            shapecheck::ShapeError::NumelOverflow { .. }
+        ))
+    ));
+    // fewer index rows: the output has the index's rows
+    let mut out1 = [0; 2];
+    assert_eq!(
+        multiplex_slices(&two, &[1, 1], &[1i32], &mut out1).map(|d| d.to_vec()),
+        Ok(vec![1, 2])
+    );
+    assert_eq!(out1, [5, 6]);
     // success
     assert_eq!(
         multiplex_slices(&two, &[2, 1], &[1i32, 0], &mut out).map(|d| d.to_vec()),
@@ -289,7 +316,7 @@ enum RefOutcome<T> {
     Shapes,
     Rank,
     IndexShape,
-    ZeroSize,
+    IndexRows,
     Negative(usize),
     OutOfRange(usize),
 }
@@ -310,12 +337,12 @@ fn reference<T: Copy>(
     if inputs.iter().any(|(d, _)| d != dims) {
         return RefOutcome::Shapes;
     }
-    let rows = dims[0];
-    if index_dims != [rows, 1] {
+    if index_dims.len() != 2 || index_dims[1] != 1 {
         return RefOutcome::IndexShape;
     }
-    if dims.contains(&0) {
-        return RefOutcome::ZeroSize;
+    let rows = index_dims[0];
+    if rows > dims[0] {
+        return RefOutcome::IndexRows;
     }
     for (row, &k) in index.iter().enumerate() {
         if k < 0 {
@@ -343,7 +370,7 @@ fn outcome_of<T: Copy>(r: Result<shapecheck::Dims, MultiplexError>, out: Vec<T>)
         Err(MultiplexError::CandidateShapes { .. }) => RefOutcome::Shapes,
         Err(MultiplexError::CandidateRank { .. }) => RefOutcome::Rank,
         Err(MultiplexError::IndexShape { .. }) => RefOutcome::IndexShape,
-        Err(MultiplexError::ZeroSize { .. }) => RefOutcome::ZeroSize,
+        Err(MultiplexError::IndexRows { .. }) => RefOutcome::IndexRows,
         Err(MultiplexError::NegativeIndex { row, .. }) => RefOutcome::Negative(row),
         Err(MultiplexError::IndexOutOfRange { row, .. }) => RefOutcome::OutOfRange(row),
         Err(e) => panic!("unexpected error {e}"),
@@ -366,9 +393,11 @@ fn case_strategy() -> impl Strategy<Value = Case> {
             let rows = dims[0];
             let mut index_dims = vec![rows, 1];
             match index_tweak % 10 {
-                0 => index_dims = vec![rows + 1, 1],
+                0 => index_dims = vec![rows + 1 + (index_tweak as usize / 10) % 3, 1],
                 1 => index_dims = vec![rows, 2],
                 2 => index_dims = vec![rows],
+                // fewer rows (zero included)
+                3 | 4 => index_dims = vec![(index_tweak as usize / 10) % (rows + 1), 1],
                 _ => {}
             }
             let n_idx: usize = index_dims.iter().product();
@@ -408,7 +437,10 @@ proptest! {
         let want = reference(&inputs, &index_dims, &index);
         let pairs: Vec<(&[usize], &[i32])> =
             inputs.iter().map(|(d, v)| (d.as_slice(), v.as_slice())).collect();
-        let numel = inputs.first().map_or(0, |(d, _)| d.iter().product());
+        // the rule's output size, or a guess when the shapes are rejected
+        let numel = inputs.first().map_or(0, |(d, _)| {
+            index_dims[0] * d.iter().skip(1).product::<usize>()
+        });
         let sentinel = i32::MIN + 17;
         let mut out = vec![sentinel; numel];
         let got = multiplex_slices(&pairs, &index_dims, &index, &mut out);
@@ -443,8 +475,9 @@ fn dyn_reference(
     index: &[i32],
 ) -> Result<Vec<f64>, MultiplexError> {
     let pairs: Vec<(&[usize], &[f64])> = data.iter().map(|v| (dims, v.as_slice())).collect();
-    let mut out = vec![0.0; data[0].len()];
-    multiplex_slices(&pairs, &[dims[0], 1], index, &mut out).map(|_| out)
+    let rows = index.len();
+    let mut out = vec![0.0; rows * dims[1..].iter().product::<usize>()];
+    multiplex_slices(&pairs, &[rows, 1], index, &mut out).map(|_| out)
 }
 
 proptest! {
@@ -493,17 +526,20 @@ fn static_run_time_dims_are_checked() {
             .unwrap();
     assert!(matches!(
         multiplex(&[a.clone(), b.clone()], &wide),
-        Err(MultiplexError::IndexShape { rows: 2, .. })
+        Err(MultiplexError::IndexShape { .. })
     ));
     let zero =
         Tensor::<i32, shape![Dyn, 2], Vec<i32>>::from_vec((Dyn(0), Dim::<2>), vec![]).unwrap();
     let idx0 = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(0), One), vec![]).unwrap();
+    let out = multiplex(&[zero.clone(), zero.clone()], &idx0).unwrap();
+    assert_eq!(out.dims().as_slice(), &[0, 2]);
+    let idx1 = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(1), One), vec![0]).unwrap();
     assert!(matches!(
-        multiplex(&[zero.clone(), zero], &idx0),
-        Err(MultiplexError::ZeroSize { .. })
+        multiplex(&[zero.clone(), zero], &idx1),
+        Err(MultiplexError::IndexRows { .. })
     ));
     // multiplex_into checks the output's run-time dims
-    let idx = Tensor::<i32, shape![2, 1]>::from_array([[1], [0]]);
+    let idx = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(2), One), vec![1, 0]).unwrap();
     let mut small =
         Tensor::<i32, shape![Dyn, 2], Vec<i32>>::from_vec((Dyn(1), Dim::<2>), vec![0, 0]).unwrap();
     assert!(matches!(
@@ -512,4 +548,103 @@ fn static_run_time_dims_are_checked() {
             shapecheck::ShapeError::OutputShape { .. }
         ))
     ));
+}
+
+/// The static fast path checks every index value before writing: a bad
+/// value in the last row leaves the output untouched; so does a run-time
+/// row rule broken through `multiplex_into`.
+#[test]
+fn erroring_calls_leave_the_output_untouched() {
+    let a = Tensor::<i64, shape![3, 2]>::from_array([[1, 2], [3, 4], [5, 6]]);
+    let b = Tensor::<i64, shape![3, 2]>::from_array([[7, 8], [9, 10], [11, 12]]);
+    let mut out = Tensor::<i64, shape![3, 2]>::full(-1);
+    let bad = Tensor::<i64, shape![3, 1]>::from_array([[1], [0], [2]]);
+    assert_eq!(
+        multiplex_into(&[a, b], &bad, &mut out),
+        Err(MultiplexError::IndexOutOfRange {
+            row: 2,
+            value: 2,
+            candidates: 2
+        })
+    );
+    let neg = Tensor::<i32, shape![3, 1]>::from_array([[1], [0], [i32::MIN]]);
+    assert_eq!(
+        multiplex_into(&[a, b], &neg, &mut out),
+        Err(MultiplexError::NegativeIndex {
+            row: 2,
+            value: i64::from(i32::MIN)
+        })
+    );
+    let huge = Tensor::<i64, shape![3, 1]>::from_array([[i64::MAX], [0], [1]]);
+    assert!(multiplex_into(&[a, b], &huge, &mut out).is_err());
+    assert_eq!(out.as_slice(), &[-1; 6]);
+
+    // fewer rows: a [2, 2] output; a bad value in it still writes nothing
+    let mut out2 = Tensor::<i64, shape![2, 2]>::full(-1);
+    let bad2 = Tensor::<i32, shape![2, 1]>::from_array([[0], [3]]);
+    assert!(multiplex_into(&[a, b], &bad2, &mut out2).is_err());
+    assert_eq!(out2.as_slice(), &[-1; 4]);
+    let good2 = Tensor::<i32, shape![2, 1]>::from_array([[1], [0]]);
+    multiplex_into(&[a, b], &good2, &mut out2).unwrap();
+    assert_eq!(out2.as_slice(), &[7, 8, 3, 4]);
+
+    // a run-time index row count above the candidates': an error, nothing written
+    let long =
+        Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(4), One), vec![0, 1, 0, 1]).unwrap();
+    let mut out4 =
+        Tensor::<i64, shape![Dyn, 2], Vec<i64>>::from_vec((Dyn(4), Dim::<2>), vec![-1; 8]).unwrap();
+    assert!(matches!(
+        multiplex_into(&[a, b], &long, &mut out4),
+        Err(MultiplexError::IndexRows { .. })
+    ));
+    assert_eq!(out4.as_slice(), &[-1; 8]);
+
+    // the dynamic path
+    let cands = [
+        (&[3usize, 2][..], a.as_slice()),
+        (&[3, 2][..], b.as_slice()),
+    ];
+    let mut buf = [-1i64; 8];
+    assert!(multiplex_slices(&cands, &[4, 1], &[0i32; 4], &mut buf).is_err());
+    assert!(multiplex_slices(&cands, &[2, 1], &[0i32, 5], &mut buf[..4]).is_err());
+    assert!(multiplex_slices(&cands, &[2, 1], &[0i32, 1], &mut buf[..5]).is_err());
+    assert_eq!(buf, [-1; 8]);
+}
+
+#[test]
+fn is_below_matches_the_rule() {
+    use shapecheck::IndexElement;
+    for count in [0usize, 1, 2, 4, 1 << 31, (1 << 31) + 5, usize::MAX] {
+        for v in [i32::MIN, -2, -1, 0, 1, 3, 4, i32::MAX] {
+            let want = v >= 0 && usize::try_from(v).is_ok_and(|u| u < count);
+            assert_eq!(v.is_below(count), want, "{v} below {count}");
+            assert_eq!(i64::from(v).is_below(count), want, "{v} below {count}");
+        }
+        for v in [i64::MIN, -1, i64::MAX, 1 << 40] {
+            let want = v >= 0 && usize::try_from(v).is_ok_and(|u| u < count);
+            assert_eq!(v.is_below(count), want, "{v} below {count}");
+        }
+    }
+}
+
+proptest! {
+    /// Fewer index rows on the static path (inline, heap, views, run-time
+    /// rows) agree with the dynamic path and its output type has those rows.
+    #[test]
+    fn static_fewer_rows_match_dynamic(
+        data in prop::collection::vec(prop::collection::vec(-100i32..100, 12), 2),
+        index in prop::collection::vec(-1i32..3, 2),
+    ) {
+        type S = shape![4, 3];
+        let data: Vec<Vec<f64>> = data.into_iter().map(|v| v.into_iter().map(f64::from).collect()).collect();
+        let inputs: [Tensor<f64, S>; 2] = std::array::from_fn(|k| Tensor::from_slice(&data[k]).unwrap());
+        let idx = Tensor::<i32, shape![2, 1]>::from_slice(&index).unwrap();
+        let want = dyn_reference(&data, &[4, 3], &index);
+        let got: Result<Tensor<f64, shape![2, 3]>, _> = multiplex(&inputs, &idx);
+        prop_assert_eq!(&got.map(|t| t.to_vec()), &want);
+        let heap: [Tensor<f64, S, Vec<f64>>; 2] = std::array::from_fn(|k| inputs[k].to_heap());
+        prop_assert_eq!(&shapecheck::multiplex!(idx; heap[0], heap[1]).map(|t| t.to_vec()), &want);
+        let dyn_idx = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(2), One), index.clone()).unwrap();
+        prop_assert_eq!(&multiplex(&heap, &dyn_idx).map(|t| t.to_vec()), &want);
+    }
 }

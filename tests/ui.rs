@@ -13,8 +13,10 @@ fn ui() {
         "elementwise",
         "select",
         "multiplex",
+        "stitch",
         "shape",
         "tensor_macro",
+        "lod",
     ] {
         if only.as_deref().is_some_and(|o| o != op) {
             continue;

@@ -34,6 +34,15 @@ pub fn multiplex_inline(index: [[i64; 1]; 2]) -> Option<Tensor<i32, shape![2, 2]
     shapecheck::multiplex(&[x1, x2], &idx).ok()
 }
 
+/// Multiplex with fewer index rows than candidate rows: two `[4, 2]`
+/// candidates, a `[1, 1]` index, a `[1, 2]` inline result (no heap).
+pub fn multiplex_first_row(index: i32) -> Option<Tensor<i32, shape![1, 2]>> {
+    let x1 = Tensor::<i32, shape![4, 2]>::from_array([[1, 2], [3, 4], [5, 6], [7, 8]]);
+    let x2 = Tensor::<i32, shape![4, 2]>::from_array([[9, 10], [11, 12], [13, 14], [15, 16]]);
+    let idx = Tensor::<i32, shape![1, 1]>::from_array([[index]]);
+    shapecheck::multiplex(&[x1, x2], &idx).ok()
+}
+
 /// `x * y` with Y `[3]` on the last axis of X `[2, 3]`, into a caller's buffer.
 pub fn scale_rows(x: &[f32; 6], y: &[f32; 3], out: &mut [f32; 6]) -> bool {
     let (Ok(xt), Ok(yt), Ok(mut ot)) = (
@@ -75,4 +84,92 @@ pub fn select_pdpd_inline() -> Tensor<i32, shape![2, 2]> {
     let t = Tensor::<i32, shape![2, 2]>::from_array([[1, 2], [3, 4]]);
     let e = Tensor::<i32, shape![2, 1]>::from_array([[10], [20]]);
     shapecheck::select(&c, &t, &e, Pdpd::<0>)
+}
+
+// ---- LoD tensors and Paddle's lod_reset: borrowed levels, no heap ----
+
+/// A LoD tensor over a static buffer with borrowed levels (offsets
+/// `[0, 2, 5, 6]`: sequences of 2, 3 and 1 rows): the sum of each
+/// sequence's rows goes into `sums`; then Paddle's `lod_reset` to y's int32
+/// offsets, appended after x's level, the new level written into `buf`.
+/// Returns the number of levels and the new level's sequence count, `None`
+/// on an error (a bad y: not starting at 0, not ending at 6, decreasing).
+pub fn lod_sums_and_reset(
+    data: &[f32; 6],
+    y: &[i32; 3],
+    buf: &mut [usize; 3],
+    sums: &mut [f32; 3],
+) -> Option<(usize, usize)> {
+    use shapecheck::{LodTensor, Offsets};
+    let dense = Tensor::<f32, shape![Dyn, 1], &[f32]>::with_dims(&[6, 1], &data[..]).ok()?;
+    let levels = [Offsets::new(&[0, 2, 5, 6])];
+    let x = LodTensor::new(dense, &levels[..]).ok()?;
+    for (s, sum) in x.sequences(0).ok()?.zip(sums.iter_mut()) {
+        *sum = s.tensor().as_slice().iter().sum();
+    }
+    let y = Tensor::<i32, shape![3], &[i32]>::from_storage(&y[..]).ok()?;
+    let out = x.lod_reset_by_data(&y, true, &mut buf[..]).ok()?;
+    Some((out.levels(), out.level(1)?.sequences()))
+}
+
+// ---------------------------------------------------------------- dynamic_stitch / dynamic_partition
+
+/// TensorFlow's dynamic_stitch without a heap: pairs of different ranks
+/// (indices `[2]` with data `[2, 2]`, a scalar index with data `[2]`) merged into a
+/// caller's buffer; returns the row count (`None` on a negative index or a
+/// buffer too short for max index + 1 rows of 2).
+pub fn stitch_rows(
+    idx: &[i32; 2],
+    rows: &[f32; 4],
+    last: i32,
+    last_row: &[f32; 2],
+    out: &mut [f32],
+) -> Option<usize> {
+    let i0 = Tensor::<i32, shape![2], &[i32]>::from_storage(&idx[..]).ok()?;
+    let d0 = Tensor::<f32, shape![2, 2], &[f32]>::from_storage(&rows[..]).ok()?;
+    let i1 = Tensor::<i32, shape![]>::from_array(last);
+    let d1 = Tensor::<f32, shape![2], &[f32]>::from_storage(&last_row[..]).ok()?;
+    let merged = shapecheck::dynamic_stitch(&i0, &d0)
+        .pair(&i1, &d1)
+        .run_into(out)
+        .ok()?;
+    Some(merged.dims().as_slice().first().copied().unwrap_or(0))
+}
+
+/// TensorFlow's dynamic_partition without a heap: the rows of a [4, 2]
+/// tensor split by an i32 partition per row into 2 outputs, both views into
+/// one caller buffer of the data's size; returns the two row counts.
+pub fn partition_rows(
+    data: &[f32; 8],
+    parts: &[i32; 4],
+    buf: &mut [f32; 8],
+) -> Option<(usize, usize)> {
+    let d = Tensor::<f32, shape![4, 2], &[f32]>::from_storage(&data[..]).ok()?;
+    let p = Tensor::<i32, shape![4], &[i32]>::from_storage(&parts[..]).ok()?;
+    let [a, b] =
+        shapecheck::dynamic_partition_into(&d, &p, shapecheck::Partitions::<2>, &mut buf[..])
+            .ok()?;
+    Some((a.dims().first().copied()?, b.dims().first().copied()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lod_sums_and_reset_runs_without_a_heap() {
+        let mut buf = [0usize; 3];
+        let mut sums = [0.0f32; 3];
+        let r = lod_sums_and_reset(&[1., 2., 3., 4., 5., 6.], &[0, 2, 6], &mut buf, &mut sums);
+        assert_eq!(r, Some((2, 2)));
+        assert_eq!(sums, [3.0, 12.0, 6.0]);
+        assert_eq!(buf, [0, 2, 6]);
+        // the seed's example 2 as written: [2, 4, ..] does not start at 0
+        let mut buf = [9usize; 3];
+        assert_eq!(
+            lod_sums_and_reset(&[0.0; 6], &[2, 4, 6], &mut buf, &mut sums),
+            None
+        );
+        assert_eq!(buf, [9, 9, 9], "nothing written on error");
+    }
 }

@@ -7,6 +7,28 @@
 //! path: functions over `(dims, data)` slices (no heap) and methods of
 //! [`DynTensor`](crate::DynTensor) (feature `alloc`), every check a `Result`.
 
+/// Declares the marker types of an attribute's static form (`Mul`, `Relu`,
+/// ...), each with the attribute's value as its `KIND`.
+macro_rules! kind_types {
+    ($(#[$tm:meta])* trait $tr:ident => $kind:ident { $($(#[$m:meta])* $name:ident = $val:expr;)* }) => {
+        $(#[$tm])*
+        pub trait $tr: Copy + Default {
+            /// The same attribute as a value.
+            const KIND: $kind;
+        }
+        $(
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct $name;
+        impl $tr for $name {
+            const KIND: $kind = $val;
+        }
+        )*
+    };
+}
+
 pub mod elementwise;
+pub mod lod_reset;
 pub mod multiplex;
 pub mod select;
+pub mod stitch;

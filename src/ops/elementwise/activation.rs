@@ -3,37 +3,19 @@
 use crate::element::{sigmoid_f64, tanh_f64, Element};
 use core::fmt;
 
-/// An activation, as a type (static path). `Identity` is "no activation".
-pub trait Activation: Copy + Default {
-    /// The same activation as a value.
-    const KIND: ActivationKind;
-}
-
-/// No activation (Paddle's `act=None`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Identity;
-/// `max(x, 0)`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Relu;
-/// `tanh(x)`, computed in `f64` and rounded to the element type.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tanh;
-/// `1 / (1 + e^-x)`, computed in `f64` and rounded to the element type.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Sigmoid;
-
-impl Activation for Identity {
-    const KIND: ActivationKind = ActivationKind::Identity;
-}
-impl Activation for Relu {
-    const KIND: ActivationKind = ActivationKind::Relu;
-}
-impl Activation for Tanh {
-    const KIND: ActivationKind = ActivationKind::Tanh;
-}
-impl Activation for Sigmoid {
-    const KIND: ActivationKind = ActivationKind::Sigmoid;
-}
+kind_types!(
+    /// An activation, as a type (static path). `Identity` is "no activation".
+    trait Activation => ActivationKind {
+        /// No activation (Paddle's `act=None`).
+        Identity = ActivationKind::Identity;
+        /// `max(x, 0)`.
+        Relu = ActivationKind::Relu;
+        /// `tanh(x)`, computed in `f64` and rounded to the element type.
+        Tanh = ActivationKind::Tanh;
+        /// `1 / (1 + e^-x)`, computed in `f64` and rounded to the element type.
+        Sigmoid = ActivationKind::Sigmoid;
+    }
+);
 
 /// An activation as a value (dynamic path).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -5,9 +5,8 @@
 //! Both shapes must be static ([`StaticShape`]), so the operators cannot fail:
 //! a pair of shapes the rule rejects does not compile, and the error's first
 //! line names both shapes and the rule (`ui-tests/elementwise/fail/operator_mismatch.rs`).
-//! The result's shape is in its type ([`BroadcastOf`]) and it is stored like
-//! the left operand (inline for inline tensors and views, a `Vec` for heap
-//! tensors). The Paddle form with any axis and an activation is the named
+//! The result's shape is in its type ([`BroadcastOf`]); it is inline, or a
+//! `Vec` when the left operand is one (see [`crate::storage`]). The Paddle form with any axis and an activation is the named
 //! method (`x.elementwise_mul(&y, Axis::<1>, Relu)`), and tensors with
 //! run-time dims use `try_elementwise`.
 //!
@@ -147,14 +146,15 @@ pub type BroadcastOf<S, Y> = <S as BroadcastWith<Y>>::Broadcast;
 pub type BroadcastResult<T, S, B, Y> =
     Tensor<T, BroadcastOf<S, Y>, <B as ResultStorage<T, BroadcastOf<S, Y>>>::Out>;
 
-// Mul, Add and Sub cannot fail on static shapes; Div (below) is separate
-// because of its element bound.
+// None of them can fail on static shapes: Mul, Add and Sub have no
+// run-time error, and `/` is only defined for floats ([`FloatElement`],
+// put on the right operand's element type, see above).
 macro_rules! operator {
-    ($trait:ident, $method:ident, $kind:ident) => {
+    ($trait:ident, $method:ident, $kind:ident, $elem:path) => {
         impl<'b, T, S, B, TY, Y, BY> core::ops::$trait<&'b Tensor<TY, Y, BY>> for &Tensor<T, S, B>
         where
             T: Element,
-            TY: SameElement<T> + Copy,
+            TY: SameElement<T> + $elem,
             Y: StaticShape,
             BY: Storage<TY>,
             S: BroadcastWith<Y>,
@@ -178,9 +178,10 @@ macro_rules! operator {
     };
 }
 
-operator!(Mul, mul, Mul);
-operator!(Add, add, Add);
-operator!(Sub, sub, Sub);
+operator!(Mul, mul, Mul, Copy);
+operator!(Add, add, Add, Copy);
+operator!(Sub, sub, Sub, Copy);
+operator!(Div, div, Div, FloatElement);
 
 /// Element types `&x / &y` is defined for: `f32` and `f64`, whose division
 /// cannot fail (a zero divisor gives an infinity or NaN, as IEEE 754 and
@@ -194,28 +195,3 @@ operator!(Sub, sub, Sub);
 pub trait FloatElement: Element {}
 impl FloatElement for f32 {}
 impl FloatElement for f64 {}
-
-impl<'b, T, S, B, TY, Y, BY> core::ops::Div<&'b Tensor<TY, Y, BY>> for &Tensor<T, S, B>
-where
-    T: Element,
-    TY: SameElement<T> + FloatElement,
-    Y: StaticShape,
-    BY: Storage<TY>,
-    S: BroadcastWith<Y>,
-    B: ResultStorage<T, BroadcastOf<S, Y>>,
-{
-    type Output = BroadcastResult<T, S, B, Y>;
-    #[inline]
-    fn div(self, y: &'b Tensor<TY, Y, BY>) -> Self::Output {
-        let shape = <BroadcastOf<S, Y>>::default();
-        let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
-        // float division cannot fail
-        let _ = self.static_elementwise_into::<TY, Y, BY, -1>(
-            BinaryOpKind::Div,
-            <Identity as Activation>::KIND,
-            y,
-            out.as_mut_slice(),
-        );
-        out
-    }
-}

@@ -1,5 +1,8 @@
-// The index has 3 rows, the candidates 2 (Paddle does not check this and reads
-// out of bounds).
+// The index has 3 rows, the candidates 2: index rows must not exceed candidate
+// rows (Paddle 3.3.1: "The 2nd-dim of input cannot be smaller than batchSize of
+// the index tensor"). Stable Rust cannot compare two const generics in a bound,
+// so this is an assertion evaluated at instantiation: `cargo build` reports
+// it, `cargo check` does not.
 use shapecheck::multiplex;
 use shapecheck::prelude::*;
 

@@ -1,0 +1,185 @@
+//! What the generators emit, checked on their tokens.
+
+use crate::{elementwise, select, shape, tensor};
+use proc_macro2::TokenStream as TokenStream2;
+use quote::quote;
+
+/// Tokens as a string with single spaces (what `quote!` prints).
+fn text(t: &TokenStream2) -> String {
+    t.to_string()
+}
+
+/// The impls of trait `name` in `tokens`, as (self type, body) strings.
+fn impls_of(tokens: TokenStream2, name: &str) -> Vec<(String, String)> {
+    let file: syn::File = syn::parse2(tokens).expect("generated code parses as items");
+    file.items
+        .into_iter()
+        .filter_map(|item| match item {
+            syn::Item::Impl(i) => {
+                let (_, path, _) = i.trait_.as_ref()?;
+                let last = path.segments.last()?;
+                (last.ident == name).then(|| {
+                    let ty = &i.self_ty;
+                    let items = &i.items;
+                    let wh = &i.generics.where_clause;
+                    (
+                        quote!(#ty).to_string(),
+                        quote!(#wh #(#items)* #last).to_string(),
+                    )
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn shape_writes_one_for_1_and_uses_the_given_path() {
+    let (krate, rest) = shape::split_crate_path(quote!(my_lib; 2, 1, Dyn, N + 1));
+    let out = shape::shape_impl(&krate, rest).unwrap();
+    let want = quote!((
+        my_lib::Dim<2>,
+        my_lib::One,
+        my_lib::Dyn,
+        my_lib::Dim<{ N + 1 }>,
+    ));
+    assert_eq!(text(&out), text(&want));
+}
+
+#[test]
+fn shape_without_a_path_uses_shapecheck() {
+    let (krate, rest) = shape::split_crate_path(quote!(3));
+    assert_eq!(text(&krate), text(&quote!(::shapecheck)));
+    let out = shape::shape_impl(&krate, rest).unwrap();
+    assert_eq!(text(&out), text(&quote!((::shapecheck::Dim<3>,))));
+    // the scalar shape
+    let out = shape::shape_impl(&krate, quote!()).unwrap();
+    assert_eq!(text(&out), text(&quote!(())));
+}
+
+#[test]
+fn shape_rejects_negative_and_float_dims() {
+    let k = quote!(k);
+    let e = shape::shape_impl(&k, quote!(2, -3)).unwrap_err();
+    assert_eq!(e.to_string(), "a dim cannot be negative");
+    let e = shape::shape_impl(&k, quote!(2.5)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "a dim is an integer, `Dyn`, or a const expression"
+    );
+}
+
+#[test]
+fn tensor_reads_the_shape_from_the_nesting() {
+    let k = quote!(k);
+    let out = tensor::tensor_impl(&k, quote!([1, 2, 3], [4, 5, 6])).unwrap();
+    let want = quote!(k::Tensor::<_, (k::Dim<2>, k::Dim<3>,)>::from_array([
+        [1, 2, 3],
+        [4, 5, 6]
+    ]));
+    assert_eq!(text(&out), text(&want));
+    // a column: the 1 is `One`, so it broadcasts
+    let out = tensor::tensor_impl(&k, quote!([1.5], [2.5])).unwrap();
+    assert!(text(&out).contains(&text(&quote!((k::Dim<2>, k::One,)))));
+}
+
+#[test]
+fn tensor_names_the_ragged_row() {
+    let k = quote!(k);
+    let e = tensor::tensor_impl(&k, quote!([1, 2, 3], [4, 5])).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "tensor!: row 1 has 2 elements, but row 0 has 3"
+    );
+    let e = tensor::tensor_impl(&k, quote!([1, 2], 3)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "tensor!: row 1 is a single value, but row 0 has 2 elements"
+    );
+}
+
+/// The placement each axis means, for X of rank 2 and Y of rank 3 (Paddle:
+/// the lower-rank operand at `axis`, a negative axis counting as
+/// `|rx - ry| + axis + 1`, trailing dims past the end trimmed).
+#[test]
+fn elementwise_axis_placements() {
+    let impls = impls_of(elementwise::elementwise_rank_pair(2, 3), "ElementwiseAxis");
+    let place = |axis: &str| -> String {
+        let (_, body) = impls
+            .iter()
+            .find(|(ty, _)| ty.contains(&format!("Axis < {{ {axis} }} >")))
+            .unwrap_or_else(|| panic!("no impl for axis {axis}"));
+        body.clone()
+    };
+    assert_eq!(impls.len(), 6, "axes -3..3");
+    assert!(place("- 3isize").contains("BeforeStart"));
+    assert!(place("- 3isize").contains("ElementwiseAxisBeforeStart"));
+    assert!(place("- 2isize").contains("At < 0usize >"));
+    assert!(place("- 1isize").contains("At < 1usize >"));
+    assert!(place("0isize").contains("At < 0usize >"));
+    assert!(place("1isize").contains("At < 1usize >"));
+    assert!(place("2isize").contains("AtTrimmed < 2usize , 1usize >"));
+}
+
+/// Equal ranks: axis -1 and 0 broadcast, every other axis in [-16, 16)
+/// means "identical shapes only".
+#[test]
+fn elementwise_equal_ranks() {
+    let impls = impls_of(elementwise::elementwise_rank_pair(2, 2), "ElementwiseAxis");
+    assert_eq!(impls.len(), 32);
+    let identical = impls
+        .iter()
+        .filter(|(_, b)| b.contains("Identical"))
+        .count();
+    assert_eq!(identical, 30);
+    let aligns = impls_of(elementwise::elementwise_rank_pair(2, 2), "ElementwiseAlign");
+    assert_eq!(aligns.len(), 2, "At<0> and Identical");
+    assert!(aligns
+        .iter()
+        .any(|(ty, b)| ty.contains("Identical") && b.contains("ElementwiseSameDim")));
+}
+
+/// Pdpd: a rank-1 source goes into a rank-2 then at axis -1 (right-aligned:
+/// 1), 0, 1 and 2; at 2 it runs past the end and its dim must be droppable.
+#[test]
+fn select_pdpd_placements() {
+    let impls: Vec<_> = impls_of(select::select_rules(2), "SelectPdpdInto")
+        .into_iter()
+        .filter(|(ty, _)| ty == "(A0 ,)")
+        .collect();
+    let into_rank2: Vec<_> = impls
+        .iter()
+        .filter(|(_, b)| b.contains("SelectPdpdInto < (B0 , B1 ,)"))
+        .collect();
+    assert_eq!(into_rank2.len(), 4);
+    assert!(into_rank2
+        .iter()
+        .any(|(_, b)| b.contains("{ 2isize }") && b.contains("SelectPdpdDroppableDim")));
+    assert!(into_rank2
+        .iter()
+        .any(|(_, b)| b.contains("{ - 1isize }") && b.contains("SelectPdpdDim < B1")));
+}
+
+/// Numpy pairs are right-aligned: `[A0]` with `[B0, B1]` pairs A0 with B1.
+#[test]
+fn select_numpy_right_aligns() {
+    let impls = impls_of(select::select_rules(2), "SelectNumpyPair");
+    assert_eq!(impls.len(), 9, "every pair of ranks 0..=2");
+    let (_, body) = impls
+        .iter()
+        .find(|(ty, b)| ty == "(A0 ,)" && b.contains("SelectNumpyPair < (B0 , B1 ,)"))
+        .expect("rank 1 with rank 2");
+    assert!(body.contains("A0 : crate :: rules :: SelectNumpyDim < B1"));
+}
+
+/// Every shape tuple gets its kind (static or not) from its dims.
+#[test]
+fn shape_tuples_carry_their_kind() {
+    let impls = impls_of(shape::shape_tuples(3), "Shape");
+    assert_eq!(impls.len(), 3);
+    for (_, body) in &impls {
+        assert!(body.contains("type Kind"));
+    }
+    let statics = impls_of(shape::shape_tuples(3), "StaticShape");
+    assert!(statics[1].1.contains("const NUMEL : usize = 1 * < D0"));
+}

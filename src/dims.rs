@@ -1,0 +1,240 @@
+//! Shapes as run-time values: [`Dims`], a small inline list of dims (no
+//! heap), and [`ShapeError`], what can be wrong with dims given at run time
+//! (a rank beyond [`MAX_RANK`], a data length that does not fit, an element
+//! count that overflows). Every operator's error enum wraps [`ShapeError`].
+//!
+//! The bottom of the crate: this module imports nothing from it.
+
+use core::fmt;
+
+/// The largest rank a shape can have, in the type system and at run time.
+pub const MAX_RANK: usize = 8;
+
+/// The dims of a shape as values: a small inline list (no heap), at most
+/// [`MAX_RANK`] long. Displays as `[2, 3, 4]`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Dims {
+    len: usize,
+    buf: [usize; MAX_RANK],
+}
+
+impl Dims {
+    /// The dims of a scalar.
+    pub const SCALAR: Dims = Dims {
+        len: 0,
+        buf: [0; MAX_RANK],
+    };
+
+    /// Copies `dims`; an error if there are more than [`MAX_RANK`]. A
+    /// `const fn`, so that the shape rules (which build their errors from
+    /// dims) run at compile time for static shapes.
+    // Every index below is guarded by `< MAX_RANK` and the slice's length.
+    #[allow(clippy::indexing_slicing)]
+    pub const fn new(dims: &[usize]) -> Result<Dims, ShapeError> {
+        if dims.len() > MAX_RANK {
+            return Err(ShapeError::RankTooLarge { rank: dims.len() });
+        }
+        let mut buf = [0usize; MAX_RANK];
+        let mut i = 0;
+        while i < dims.len() {
+            buf[i] = dims[i];
+            i += 1;
+        }
+        Ok(Dims {
+            len: dims.len(),
+            buf,
+        })
+    }
+
+    /// The first `rank` entries of a frame array (see [`crate::broadcast`]).
+    pub(crate) const fn from_frame(rank: usize, frame: &[usize; MAX_RANK]) -> Dims {
+        let (head, _) = frame.split_at(if rank < MAX_RANK { rank } else { MAX_RANK });
+        match Dims::new(head) {
+            Ok(d) => d,
+            Err(_) => Dims::SCALAR,
+        }
+    }
+
+    /// The dims as a slice.
+    #[inline]
+    pub const fn as_slice(&self) -> &[usize] {
+        let len = if self.len < MAX_RANK {
+            self.len
+        } else {
+            MAX_RANK
+        };
+        self.buf.split_at(len).0
+    }
+
+    /// The number of dims.
+    #[inline]
+    pub const fn rank(&self) -> usize {
+        self.len
+    }
+
+    /// The element count, `None` if it overflows `usize`.
+    pub fn numel(&self) -> Option<usize> {
+        // a 0 anywhere makes the count 0, whatever the other dims (as numpy's
+        // `size`); only a product of nonzero dims can overflow
+        if self.as_slice().contains(&0) {
+            return Some(0);
+        }
+        self.as_slice()
+            .iter()
+            .try_fold(1usize, |acc, &d| acc.checked_mul(d))
+    }
+
+    /// The element count, or [`ShapeError::NumelOverflow`].
+    pub fn try_numel(&self) -> Result<usize, ShapeError> {
+        self.numel()
+            .ok_or(ShapeError::NumelOverflow { shape: *self })
+    }
+
+    /// The dims of data given as `(dims, len)` on the dynamic path: checks the
+    /// rank, that the element count fits in `usize`, and that it equals `len`.
+    pub fn for_data(dims: &[usize], len: usize) -> Result<Dims, ShapeError> {
+        let d = Dims::new(dims)?;
+        let numel = d.try_numel()?;
+        if numel != len {
+            return Err(ShapeError::DataLength {
+                shape: d,
+                numel,
+                len,
+            });
+        }
+        Ok(d)
+    }
+}
+
+impl Dims {
+    /// `Ok` if an output buffer of dims `found` fits an op whose output has
+    /// these dims, [`ShapeError::OutputShape`] otherwise.
+    pub(crate) fn expect_output(self, found: Dims) -> Result<(), ShapeError> {
+        if found != self {
+            return Err(ShapeError::OutputShape {
+                expected: self,
+                found,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl core::ops::Deref for Dims {
+    type Target = [usize];
+    fn deref(&self) -> &[usize] {
+        self.as_slice()
+    }
+}
+
+impl fmt::Display for Dims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[")?;
+        for (i, d) in self.as_slice().iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{d}")?;
+        }
+        f.write_str("]")
+    }
+}
+
+impl fmt::Debug for Dims {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A shape that cannot describe the data or the type it was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ShapeError {
+    /// More dims than the library supports.
+    RankTooLarge {
+        /// The rank that was asked for.
+        rank: usize,
+    },
+    /// A static shape type was given dims of another rank.
+    RankMismatch {
+        /// The static shape's rank.
+        expected: usize,
+        /// The rank of the dims given.
+        found: usize,
+    },
+    /// A static dim was given another size.
+    DimMismatch {
+        /// Which dim.
+        axis: usize,
+        /// The size in the type.
+        expected: usize,
+        /// The size given.
+        found: usize,
+    },
+    /// The data does not hold exactly one element per position of the shape.
+    DataLength {
+        /// The shape.
+        shape: Dims,
+        /// Its element count.
+        numel: usize,
+        /// The length of the data.
+        len: usize,
+    },
+    /// The product of the dims does not fit in `usize`.
+    NumelOverflow {
+        /// The shape.
+        shape: Dims,
+    },
+    /// An output buffer has another shape than the op produces.
+    OutputShape {
+        /// The shape the op produces.
+        expected: Dims,
+        /// The shape of the buffer given.
+        found: Dims,
+    },
+    /// The allocator could not provide the buffer.
+    Allocation {
+        /// Elements requested.
+        numel: usize,
+    },
+}
+
+impl fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ShapeError::RankTooLarge { rank } => write!(
+                f,
+                "rank {rank} exceeds the supported maximum of {}",
+                MAX_RANK
+            ),
+            ShapeError::RankMismatch { expected, found } => write!(
+                f,
+                "the shape type has rank {expected}, but dims of rank {found} were given"
+            ),
+            ShapeError::DimMismatch {
+                axis,
+                expected,
+                found,
+            } => write!(
+                f,
+                "dim {axis} is {expected} in the shape type, but {found} was given"
+            ),
+            ShapeError::DataLength { shape, numel, len } => write!(
+                f,
+                "shape {shape} holds {numel} elements, but the data has {len}"
+            ),
+            ShapeError::NumelOverflow { shape } => {
+                write!(f, "the element count of shape {shape} overflows usize")
+            }
+            ShapeError::OutputShape { expected, found } => write!(
+                f,
+                "the output buffer has shape {found}, but the op produces shape {expected}"
+            ),
+            ShapeError::Allocation { numel } => {
+                write!(f, "could not allocate a buffer of {numel} elements")
+            }
+        }
+    }
+}
+
+impl core::error::Error for ShapeError {}

@@ -1,0 +1,88 @@
+//! `defmt` (feature `defmt`; no `std`, no `alloc`): [`defmt::Format`] for
+//! tensors, dims and the error types, so firmware can log them over RTT.
+//!
+//! - [`Dims`] logs as its list of dims (`[2, 3]`), [`Dim`], [`One`] and
+//!   [`Dyn`] as their size;
+//! - a [`Tensor`] (and a `DynTensor`) logs as `Tensor[2, 3] [1, 2, 3, 4, 5,
+//!   6]`: its dims, then its elements in row-major order, flat (defmt
+//!   encodes the slice and the host prints it; nested brackets would need
+//!   formatting on the device);
+//! - every error type ([`ShapeError`], [`ElementwiseError`],
+//!   [`SelectError`], [`MultiplexError`], [`UnknownActivation`], and the
+//!   interop errors of the features that are on) logs its `Display` message
+//!   through [`defmt::Display2Format`]: the same words as on a host, formatted
+//!   on the device (an error is logged rarely; one message keeps the two in
+//!   step). LoD tensors and `dynamic_stitch` errors get theirs once they
+//!   exist on main.
+//!
+//! ```no_run
+//! # fn log(t: &shapecheck::Tensor<i32, shapecheck::shape![2]>) {
+//! defmt::info!("out = {}", t);
+//! # }
+//! ```
+
+use crate::ops::elementwise::UnknownActivation;
+use crate::{
+    Dim, Dims, Dyn, ElementwiseError, MultiplexError, One, SelectError, Shape, ShapeError, Storage,
+    Tensor,
+};
+use ::defmt::{Format, Formatter};
+
+impl Format for Dims {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", self.as_slice())
+    }
+}
+
+impl<const N: usize> Format for Dim<N> {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{=usize}", N)
+    }
+}
+
+impl Format for One {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "1")
+    }
+}
+
+impl Format for Dyn {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{=usize}", self.0)
+    }
+}
+
+impl<T: Copy + Format, S: Shape, B: Storage<T>> Format for Tensor<T, S, B> {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "Tensor{} {}", self.dims(), self.as_slice())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Copy + Format> Format for crate::DynTensor<T> {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "Tensor{} {}", self.dims(), self.as_slice())
+    }
+}
+
+/// `Format` through the type's `Display` message.
+macro_rules! format_by_display {
+    ($($t:ty),* $(,)?) => {$(
+        impl Format for $t {
+            fn format(&self, f: Formatter<'_>) {
+                ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+            }
+        }
+    )*};
+}
+
+format_by_display!(
+    ShapeError,
+    ElementwiseError,
+    SelectError,
+    MultiplexError,
+    UnknownActivation
+);
+
+#[cfg(feature = "ndarray")]
+format_by_display!(crate::interop::ndarray::NdarrayError);

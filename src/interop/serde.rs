@@ -1,0 +1,277 @@
+//! `serde` (feature `serde`): tensors, [`DynTensor`](crate::DynTensor) and [`Dims`] serialize
+//! and deserialize, without `std` (and without `alloc` for inline tensors).
+//!
+//! A tensor is a struct `{ "shape": [dims], "data": [row-major elements] }`
+//! (the conformance vectors' tensor format; other fields, such as their
+//! `dtype`, are ignored when reading), `Dims` a sequence. Deserializing:
+//! - into `Tensor<T, S>` (inline, no heap) or `Tensor<T, S, Vec<T>>`
+//!   (feature `alloc`): the shape is checked against every static dim of `S`
+//!   and the data's length against the shape; a mismatch fails with the
+//!   [`ShapeError`] naming the values, carried in the format's own error
+//!   (serde errors are the format's type; the message is ours);
+//! - into `DynTensor<T>` (feature `alloc`): any shape up to
+//!   [`MAX_RANK`] dims, the length checked against it.
+//!
+//! Storage other than inline and `Vec` (views, `GenericArray`) serializes but
+//! does not deserialize: deserialize into an owned tensor and view it.
+//! LoD tensors and `dynamic_stitch` outputs are not covered yet (added once
+//! they exist on main).
+//!
+//! ```
+//! use shapecheck::prelude::*;
+//! let t = Tensor::<i32, shape![2, 2]>::from_array([[1, 2], [3, 4]]);
+//! let json = serde_json::to_string(&t).unwrap();
+//! assert_eq!(json, r#"{"shape":[2,2],"data":[1,2,3,4]}"#);
+//! let back: Tensor<i32, shape![2, 2]> = serde_json::from_str(&json).unwrap();
+//! assert_eq!(back, t);
+//! // a static dim that differs is our error, inside serde_json's
+//! let err = serde_json::from_str::<Tensor<i32, shape![2, 3]>>(&json).unwrap_err();
+//! assert!(err.to_string().starts_with("dim 1 is 3 in the shape type, but 2 was given"));
+//! ```
+
+use crate::{Dims, Inline, Shape, ShapeError, StaticShape, Storage, Tensor, MAX_RANK};
+use ::serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use ::serde::ser::{SerializeSeq, SerializeStruct};
+use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
+use core::fmt;
+use core::marker::PhantomData;
+
+impl Serialize for Dims {
+    fn serialize<Se: Serializer>(&self, s: Se) -> Result<Se::Ok, Se::Error> {
+        let mut seq = s.serialize_seq(Some(self.rank()))?;
+        for d in self.iter() {
+            seq.serialize_element(d)?;
+        }
+        seq.end()
+    }
+}
+
+struct DimsVisitor;
+
+impl<'de> Visitor<'de> for DimsVisitor {
+    type Value = Dims;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a sequence of at most {MAX_RANK} dims")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Dims, A::Error> {
+        let mut buf = [0usize; MAX_RANK];
+        let mut rank = 0usize;
+        while let Some(d) = seq.next_element::<usize>()? {
+            if let Some(slot) = buf.get_mut(rank) {
+                *slot = d;
+            }
+            rank += 1;
+        }
+        let dims = buf.get(..rank).ok_or(ShapeError::RankTooLarge { rank });
+        dims.and_then(Dims::new).map_err(de::Error::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for Dims {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dims, D::Error> {
+        d.deserialize_seq(DimsVisitor)
+    }
+}
+
+impl<T: Copy + Serialize, S: Shape, B: Storage<T>> Serialize for Tensor<T, S, B> {
+    fn serialize<Se: Serializer>(&self, s: Se) -> Result<Se::Ok, Se::Error> {
+        let mut st = s.serialize_struct("Tensor", 2)?;
+        st.serialize_field("shape", &self.dims())?;
+        st.serialize_field("data", self.as_slice())?;
+        st.end()
+    }
+}
+
+/// What a tensor deserializes into: how its data is read, and how dims and
+/// data become the value (every check is here).
+trait Target<'de>: Sized {
+    type Data;
+    fn data<D: Deserializer<'de>>(d: D) -> Result<Self::Data, D::Error>;
+    fn build(dims: Dims, data: Self::Data) -> Result<Self, ShapeError>;
+}
+
+struct DataSeed<X>(PhantomData<X>);
+
+impl<'de, X: Target<'de>> DeserializeSeed<'de> for DataSeed<X> {
+    type Value = X::Data;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<X::Data, D::Error> {
+        X::data(d)
+    }
+}
+
+enum Field {
+    Shape,
+    Data,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Field {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Field, D::Error> {
+        struct FieldVisitor;
+        impl Visitor<'_> for FieldVisitor {
+            type Value = Field;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("`shape` or `data`")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Field, E> {
+                Ok(match v {
+                    "shape" => Field::Shape,
+                    "data" => Field::Data,
+                    _ => Field::Other,
+                })
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Field, E> {
+                Ok(match v {
+                    0 => Field::Shape,
+                    1 => Field::Data,
+                    _ => Field::Other,
+                })
+            }
+        }
+        d.deserialize_identifier(FieldVisitor)
+    }
+}
+
+struct TensorVisitor<X>(PhantomData<X>);
+
+impl<'de, X: Target<'de>> Visitor<'de> for TensorVisitor<X> {
+    type Value = X;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a tensor: `shape` (dims) and `data` (row-major elements)")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<X, A::Error> {
+        let dims: Dims = seq
+            .next_element()?
+            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+        let data = seq
+            .next_element_seed(DataSeed::<X>(PhantomData))?
+            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+        X::build(dims, data).map_err(de::Error::custom)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<X, A::Error> {
+        let (mut dims, mut data) = (None, None);
+        while let Some(key) = map.next_key::<Field>()? {
+            match key {
+                Field::Shape if dims.is_some() => return Err(de::Error::duplicate_field("shape")),
+                Field::Data if data.is_some() => return Err(de::Error::duplicate_field("data")),
+                Field::Shape => dims = Some(map.next_value::<Dims>()?),
+                Field::Data => data = Some(map.next_value_seed(DataSeed::<X>(PhantomData))?),
+                Field::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        let dims = dims.ok_or_else(|| de::Error::missing_field("shape"))?;
+        let data = data.ok_or_else(|| de::Error::missing_field("data"))?;
+        X::build(dims, data).map_err(de::Error::custom)
+    }
+}
+
+fn deserialize_tensor<'de, X: Target<'de>, D: Deserializer<'de>>(d: D) -> Result<X, D::Error> {
+    d.deserialize_struct(
+        "Tensor",
+        &["shape", "data"],
+        TensorVisitor::<X>(PhantomData),
+    )
+}
+
+/// Reads a sequence into an inline array without a heap, counting every
+/// element (those past the array's end too, for the error).
+struct FillVisitor<T: Copy, S: StaticShape>(PhantomData<(T, S)>);
+
+impl<'de, T: Copy + Default + Deserialize<'de>, S: StaticShape> Visitor<'de> for FillVisitor<T, S> {
+    type Value = (S::Array<T>, usize);
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a sequence of {} elements", S::NUMEL)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut arr = S::array_filled(T::default());
+        let mut len = 0usize;
+        for slot in S::array_as_mut_slice(&mut arr) {
+            match seq.next_element()? {
+                Some(v) => *slot = v,
+                None => return Ok((arr, len)),
+            }
+            len += 1;
+        }
+        while seq.next_element::<IgnoredAny>()?.is_some() {
+            len += 1;
+        }
+        Ok((arr, len))
+    }
+}
+
+impl<'de, T: Copy + Default + Deserialize<'de>, S: StaticShape> Target<'de> for Tensor<T, S> {
+    type Data = (S::Array<T>, usize);
+    fn data<D: Deserializer<'de>>(d: D) -> Result<Self::Data, D::Error> {
+        d.deserialize_seq(FillVisitor::<T, S>(PhantomData))
+    }
+    fn build(dims: Dims, (arr, len): Self::Data) -> Result<Self, ShapeError> {
+        let shape = S::from_dims(&dims)?;
+        if len != S::NUMEL {
+            return Err(ShapeError::DataLength {
+                shape: dims,
+                numel: S::NUMEL,
+                len,
+            });
+        }
+        Tensor::with_shape(shape, Inline(arr))
+    }
+}
+
+impl<'de, T: Copy + Default + Deserialize<'de>, S: StaticShape> Deserialize<'de> for Tensor<T, S> {
+    /// An inline tensor (no heap): dims and length checked, see the module docs.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_tensor(d)
+    }
+}
+
+#[cfg(feature = "alloc")]
+mod heap {
+    use super::*;
+    use crate::DynTensor;
+    use alloc::vec::Vec;
+
+    impl<'de, T: Copy + Deserialize<'de>, S: Shape> Target<'de> for Tensor<T, S, Vec<T>> {
+        type Data = Vec<T>;
+        fn data<D: Deserializer<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+            Vec::deserialize(d)
+        }
+        fn build(dims: Dims, data: Vec<T>) -> Result<Self, ShapeError> {
+            Tensor::with_shape(S::from_dims(&dims)?, data)
+        }
+    }
+
+    impl<'de, T: Copy + Deserialize<'de>, S: Shape> Deserialize<'de> for Tensor<T, S, Vec<T>> {
+        /// A heap tensor: dims and length checked, see the module docs.
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            deserialize_tensor(d)
+        }
+    }
+
+    impl<T: Copy + Serialize> Serialize for DynTensor<T> {
+        fn serialize<Se: Serializer>(&self, s: Se) -> Result<Se::Ok, Se::Error> {
+            let mut st = s.serialize_struct("Tensor", 2)?;
+            st.serialize_field("shape", &self.dims())?;
+            st.serialize_field("data", self.as_slice())?;
+            st.end()
+        }
+    }
+
+    impl<'de, T: Copy + Deserialize<'de>> Target<'de> for DynTensor<T> {
+        type Data = Vec<T>;
+        fn data<D: Deserializer<'de>>(d: D) -> Result<Vec<T>, D::Error> {
+            Vec::deserialize(d)
+        }
+        fn build(dims: Dims, data: Vec<T>) -> Result<Self, ShapeError> {
+            DynTensor::new(&dims, data)
+        }
+    }
+
+    impl<'de, T: Copy + Deserialize<'de>> Deserialize<'de> for DynTensor<T> {
+        /// Any shape up to `MAX_RANK` dims; the length is checked against it.
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            deserialize_tensor(d)
+        }
+    }
+}

@@ -1,0 +1,162 @@
+//! Where a LoD's levels live: [`Levels`] is read access to a list of
+//! [`Offsets`] levels, whatever holds them.
+//!
+//! - `&[Offsets]` (or an array `[Offsets; N]`): levels borrowed from the
+//!   caller's slices, no heap (the embedded form); `Vec<Offsets>` with `alloc`;
+//! - [`OwnedLod`] (feature `alloc`): `Vec<Vec<usize>>` of offsets;
+//! - [`ResetLevels`]: the levels of a `lod_reset` result, which borrows or
+//!   keeps the input's levels and adds one, without copying.
+
+use super::Offsets;
+
+/// A list of LoD levels (offsets), level 0 the top (coarsest) one. The
+/// number of levels is a run-time value.
+#[diagnostic::on_unimplemented(
+    message = "LoD: `{Self}` is not a list of LoD levels; levels are `Offsets`",
+    label = "expected levels of `Offsets`, such as `&[Offsets]`",
+    note = "offsets and lengths are distinct types: build a LoD from `Lengths` with `LodTensor::from_lengths` or `from_lengths_in`"
+)]
+pub trait Levels {
+    /// The number of levels.
+    fn count(&self) -> usize;
+    /// Level `k`, `None` if `k >= count()`.
+    fn level(&self, k: usize) -> Option<Offsets<'_>>;
+}
+
+#[diagnostic::do_not_recommend]
+impl Levels for [Offsets<'_>] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn level(&self, k: usize) -> Option<Offsets<'_>> {
+        self.get(k).copied()
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<const N: usize> Levels for [Offsets<'_>; N] {
+    fn count(&self) -> usize {
+        N
+    }
+    fn level(&self, k: usize) -> Option<Offsets<'_>> {
+        self.get(k).copied()
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<L: Levels + ?Sized> Levels for &L {
+    fn count(&self) -> usize {
+        (**self).count()
+    }
+    fn level(&self, k: usize) -> Option<Offsets<'_>> {
+        (**self).level(k)
+    }
+}
+
+/// The levels of a `lod_reset` result: the input's levels `base` (kept when
+/// appending, otherwise unused) and the new last level. Nothing is copied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResetLevels<'n, L> {
+    base: L,
+    append: bool,
+    last: Offsets<'n>,
+}
+
+impl<'n, L: Levels> ResetLevels<'n, L> {
+    /// `base`'s levels then `last` if `append`, otherwise `last` alone.
+    pub(crate) fn new(base: L, append: bool, last: Offsets<'n>) -> Self {
+        ResetLevels { base, append, last }
+    }
+
+    /// The new (last) level.
+    pub fn new_level(&self) -> Offsets<'n> {
+        self.last
+    }
+
+    /// The input's levels, as given.
+    pub fn base(&self) -> &L {
+        &self.base
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<L: Levels> Levels for ResetLevels<'_, L> {
+    fn count(&self) -> usize {
+        if self.append {
+            self.base.count().saturating_add(1)
+        } else {
+            1
+        }
+    }
+    fn level(&self, k: usize) -> Option<Offsets<'_>> {
+        let kept = if self.append { self.base.count() } else { 0 };
+        if k < kept {
+            self.base.level(k)
+        } else if k == kept {
+            Some(self.last)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+mod owned {
+    use super::*;
+    use alloc::vec::Vec;
+
+    /// Levels of offsets on the heap (feature `alloc`).
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+    pub struct OwnedLod(Vec<Vec<usize>>);
+
+    impl OwnedLod {
+        /// Levels from lists of offsets (checked where they are used, as
+        /// for [`Offsets::new`]).
+        pub fn from_offsets(levels: Vec<Vec<usize>>) -> Self {
+            OwnedLod(levels)
+        }
+
+        /// A copy of any levels.
+        pub fn copy_of<L: Levels + ?Sized>(levels: &L) -> Self {
+            OwnedLod(
+                (0..levels.count())
+                    .filter_map(|k| levels.level(k))
+                    .map(|o| o.as_slice().to_vec())
+                    .collect(),
+            )
+        }
+
+        /// The levels' offsets.
+        pub fn into_offsets(self) -> Vec<Vec<usize>> {
+            self.0
+        }
+
+        /// The levels' offsets, borrowed.
+        pub fn as_offsets(&self) -> &[Vec<usize>] {
+            &self.0
+        }
+    }
+
+    #[diagnostic::do_not_recommend]
+    impl Levels for Vec<Offsets<'_>> {
+        fn count(&self) -> usize {
+            self.len()
+        }
+        fn level(&self, k: usize) -> Option<Offsets<'_>> {
+            self.get(k).copied()
+        }
+    }
+
+    #[diagnostic::do_not_recommend]
+    impl Levels for OwnedLod {
+        fn count(&self) -> usize {
+            self.0.len()
+        }
+        fn level(&self, k: usize) -> Option<Offsets<'_>> {
+            self.0.get(k).map(|v| Offsets::new(v))
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+pub use owned::OwnedLod;

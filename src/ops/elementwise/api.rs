@@ -1,0 +1,204 @@
+//! The static path: the elementwise methods of [`Tensor`].
+//!
+//! Every method calls the kernel with a walk from the one rule
+//! ([`super::rule::frame`]): a constant for all-static shapes, computed when
+//! the op runs for shapes with `Dyn` dims (the `try_` forms).
+
+use super::kernel::{self, StaticWalk};
+use super::{Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError};
+use crate::element::{Element, SameElement};
+use crate::rules::ElementwiseShapes;
+use crate::shape::{Shape, StaticShape};
+use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
+use crate::tensor::Tensor;
+
+/// The output type of `x (S) op y (Y)` at `AXIS`.
+pub type ElementwiseOutput<S, Y, const AXIS: isize> = <S as ElementwiseShapes<Y, AXIS>>::Output;
+
+/// The result of an elementwise op on `x: Tensor<T, S, B>` and a `Y`-shaped
+/// operand: stored as the output's shape says ([`ResultStorage`]).
+pub type ElementwiseResult<T, S, B, Y, const AXIS: isize> = Result<
+    Tensor<
+        T,
+        ElementwiseOutput<S, Y, AXIS>,
+        <B as ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>>::Out,
+    >,
+    ElementwiseError,
+>;
+
+impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// `act(op(self, y))` with Paddle's axis rule, for any shapes (run-time
+    /// dims included): the static rules are checked by the compiler, the rest
+    /// at run time. The result's storage is chosen by its shape (a `Vec` if
+    /// it has a `Dyn` dim; see [`crate::storage`]).
+    pub fn try_elementwise<Op, A, TY, Y, BY, const AXIS: isize>(
+        &self,
+        op: Op,
+        y: &Tensor<TY, Y, BY>,
+        axis: Axis<AXIS>,
+        act: A,
+    ) -> ElementwiseResult<T, S, B, Y, AXIS>
+    where
+        Op: BinaryOp,
+        A: Activation,
+        Y: Shape,
+        BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
+        S: ElementwiseShapes<Y, AXIS>,
+        B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
+    {
+        // the rule first: nothing is allocated for shapes it rejects
+        super::rule::frame(&self.dims(), &y.dims(), AXIS)?;
+        let shape = S::output(self.shape(), y.shape());
+        let mut out =
+            Tensor::from_parts_unchecked(shape, B::Out::try_filled(&shape, T::default())?);
+        self.try_elementwise_into(op, y, axis, act, &mut out)?;
+        Ok(out)
+    }
+
+    /// Like [`try_elementwise`](Self::try_elementwise), writing into `out`
+    /// (any storage, a caller's buffer included), whose shape must be the output's.
+    pub fn try_elementwise_into<Op, A, TY, Y, BY, BO, const AXIS: isize>(
+        &self,
+        _op: Op,
+        y: &Tensor<TY, Y, BY>,
+        _axis: Axis<AXIS>,
+        _act: A,
+        out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
+    ) -> Result<(), ElementwiseError>
+    where
+        S: ElementwiseShapes<Y, AXIS>,
+        BO: StorageMut<T>,
+        Op: BinaryOp,
+        A: Activation,
+        Y: Shape,
+        BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
+    {
+        let f = super::rule::frame(&self.dims(), &y.dims(), AXIS)?;
+        f.out_dims().expect_output(out.dims())?;
+        kernel::run(
+            Op::KIND,
+            A::KIND,
+            &kernel::walk(&f),
+            self.as_slice(),
+            TY::same(y.as_slice()),
+            out.as_mut_slice(),
+        )
+    }
+
+    /// The statically checked core: every dim static, the walk a constant,
+    /// so nothing can fail but integer division by zero.
+    #[inline(always)]
+    pub(super) fn static_elementwise_into<TY, Y, BY, const AXIS: isize>(
+        &self,
+        op: BinaryOpKind,
+        act: ActivationKind,
+        y: &Tensor<TY, Y, BY>,
+        out: &mut [T],
+    ) -> Result<(), ElementwiseError>
+    where
+        S: StaticShape,
+        Y: StaticShape,
+        BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
+        S: ElementwiseShapes<Y, AXIS>,
+    {
+        let walk = &StaticWalk::<S, Y, AXIS>::WALK;
+        kernel::run(op, act, walk, self.as_slice(), TY::same(y.as_slice()), out)
+    }
+}
+
+/// The result of a static op that cannot fail: the tensor itself.
+macro_rules! cannot_fail {
+    ($r:ident, $out:ident) => {{
+        // only Div can fail, and this is not Div
+        let _ = $r;
+        $out
+    }};
+    ($r:ident) => {{
+        let _ = $r;
+    }};
+}
+
+/// The result of a static op that can fail (integer division by zero).
+macro_rules! may_fail {
+    ($r:ident, $out:ident) => {
+        $r.map(|()| $out)
+    };
+    ($r:ident) => {
+        $r
+    };
+}
+
+/// One static op and its `_into` form. `$done` says whether it can fail.
+macro_rules! static_op {
+    ($name:ident => $op:ident, $done:ident, ($($ret:tt)*), ($($ret_into:tt)*), $doc:literal) => { paste::paste! {
+        #[doc = concat!("Paddle's `", stringify!($name), "`: `act(x ", $doc, " y)` with Y placed at `axis` ")]
+        #[doc = "(see the [module docs](crate::ops::elementwise)). Both shapes static: a shape the rule"]
+        #[doc = "rejects is a compile error. The result's storage is chosen by its shape (inline here,"]
+        #[doc = "or a `Vec` for a `Vec` operand)."]
+        pub fn $name<TY, Y, BY, A, const AXIS: isize>(
+            &self,
+            y: &Tensor<TY, Y, BY>,
+            _axis: Axis<AXIS>,
+            _act: A,
+        ) -> $($ret)*
+        where
+            S: ElementwiseShapes<Y, AXIS>,
+            Y: StaticShape,
+            BY: Storage<TY>,
+            TY: SameElement<T> + Copy,
+            A: Activation,
+            B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
+        {
+            let shape = S::output(self.shape(), y.shape());
+            let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
+            let r = self.static_elementwise_into::<TY, Y, BY, AXIS>(
+                BinaryOpKind::$op, A::KIND, y, out.as_mut_slice());
+            $done!(r, out)
+        }
+
+        #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") writing into `out` (a caller's buffer, no heap needed).")]
+        pub fn [<$name _into>]<TY, Y, BY, BO, A, const AXIS: isize>(
+            &self,
+            y: &Tensor<TY, Y, BY>,
+            _axis: Axis<AXIS>,
+            _act: A,
+            out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
+        ) -> $($ret_into)*
+        where
+            BO: StorageMut<T>,
+            S: ElementwiseShapes<Y, AXIS>,
+            A: Activation,
+            Y: StaticShape,
+            BY: Storage<TY>,
+            TY: SameElement<T> + Copy,
+        {
+            let r = self.static_elementwise_into::<TY, Y, BY, AXIS>(
+                BinaryOpKind::$op, A::KIND, y, out.as_mut_slice());
+            $done!(r)
+        }
+    } };
+}
+
+/// The ops that cannot fail on static shapes.
+macro_rules! infallible_ops {
+    ($($name:ident => $op:ident, $doc:literal);* $(;)?) => { $(
+        static_op!($name => $op, cannot_fail,
+            (Tensor<T, ElementwiseOutput<S, Y, AXIS>, B::Out>), (()), $doc);
+    )* };
+}
+
+impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
+    infallible_ops!(
+        elementwise_mul => Mul, "*";
+        elementwise_add => Add, "+";
+        elementwise_sub => Sub, "-";
+        elementwise_max => Max, "max";
+        elementwise_min => Min, "min";
+    );
+    // the only run-time error of a static op: an integer division by zero
+    static_op!(elementwise_div => Div, may_fail,
+        (ElementwiseResult<T, S, B, Y, AXIS>), (Result<(), ElementwiseError>), "/");
+}

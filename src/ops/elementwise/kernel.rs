@@ -1,0 +1,100 @@
+//! The elementwise kernel: `out = act(op(x, y))` along a broadcast walk, and
+//! the two ways to get that walk: from [`rule::frame`] at run time (the
+//! dynamic path, and static shapes with `Dyn` dims), or as a constant the
+//! compiler computes with the same function from the shape types.
+
+use super::{rule, ActivationKind, BinaryOpKind, ElementwiseError};
+use crate::broadcast::Frame;
+use crate::dims::Dims;
+use crate::element::Element;
+use crate::kernel::{self, Walk};
+use crate::shape::StaticShape;
+use core::marker::PhantomData;
+
+/// The walk of a frame the rule returned.
+#[inline(always)]
+pub(super) const fn walk(f: &Frame<2>) -> Walk<2> {
+    Walk::from_frame(f.rank, f.out, f.ops)
+}
+
+/// The walk of a static elementwise op, computed by the compiler from the
+/// shape types with the run-time rule itself (no planning at run time).
+pub(super) struct StaticWalk<S, Y, const AXIS: isize>(PhantomData<(S, Y)>);
+
+impl<S: StaticShape, Y: StaticShape, const AXIS: isize> StaticWalk<S, Y, AXIS> {
+    /// The walk; a build error if the type-level rule accepted shapes the
+    /// run-time rule rejects (a bug in shapecheck, which the rule-agreement
+    /// test is there to catch first).
+    #[allow(clippy::panic)]
+    pub(super) const WALK: Walk<2> = match rule::frame(S::DIMS, Y::DIMS, AXIS) {
+        Ok(f) => walk(&f),
+        Err(_) => panic!("shapecheck bug: the elementwise rule's type-level form accepted shapes its run-time form rejects"),
+    };
+}
+
+/// Checks the rule and `out`'s length, then runs the kernel: the dynamic path.
+pub(super) fn run_checked<T: Element>(
+    op: BinaryOpKind,
+    act: ActivationKind,
+    (x_dims, x): (&[usize], &[T]),
+    (y_dims, y): (&[usize], &[T]),
+    axis: isize,
+    out: &mut [T],
+) -> Result<Dims, ElementwiseError> {
+    let f = rule::frame(x_dims, y_dims, axis)?;
+    let out_dims = f.out_dims();
+    Dims::for_data(&out_dims, out.len())?;
+    run(op, act, &walk(&f), x, y, out)?;
+    Ok(out_dims)
+}
+
+/// The kernel of every elementwise op, static or dynamic: `out = act(op(x, y))`
+/// along `walk`. Inlined, so a static op (constant walk, constant op) compiles
+/// to loops over constants.
+#[inline(always)]
+pub(super) fn run<T: Element>(
+    op: BinaryOpKind,
+    act: ActivationKind,
+    walk: &Walk<2>,
+    x: &[T],
+    y: &[T],
+    out: &mut [T],
+) -> Result<(), ElementwiseError> {
+    match op {
+        BinaryOpKind::Mul => kernel::binary(walk, x, y, out, T::mul),
+        BinaryOpKind::Add => kernel::binary(walk, x, y, out, T::add),
+        BinaryOpKind::Sub => kernel::binary(walk, x, y, out, T::sub),
+        BinaryOpKind::Div => {
+            if T::IS_INTEGER && walk.numel() > 0 {
+                if let Some(index) = y.iter().position(|v| v.is_zero()) {
+                    return Err(ElementwiseError::DivisionByZero { index });
+                }
+            }
+            kernel::binary(walk, x, y, out, T::div)
+        }
+        BinaryOpKind::Max => kernel::binary(walk, x, y, out, |a, b| if a > b { a } else { b }),
+        BinaryOpKind::Min => kernel::binary(walk, x, y, out, |a, b| if a < b { a } else { b }),
+    }
+    act.apply_all(out);
+    Ok(())
+}
+
+/// The dynamic path without a heap: `out = act(op(x, y))` with Paddle's axis
+/// rule, shapes given as values. `out` must hold exactly the output's element
+/// count ([`elementwise_output_dims`](super::elementwise_output_dims) tells
+/// it). Returns the output dims.
+#[allow(clippy::too_many_arguments)]
+pub fn elementwise_slices<T: Element>(
+    op: BinaryOpKind,
+    act: ActivationKind,
+    x_dims: &[usize],
+    x: &[T],
+    y_dims: &[usize],
+    y: &[T],
+    axis: isize,
+    out: &mut [T],
+) -> Result<Dims, ElementwiseError> {
+    Dims::for_data(x_dims, x.len())?;
+    Dims::for_data(y_dims, y.len())?;
+    run_checked(op, act, (x_dims, x), (y_dims, y), axis, out)
+}

@@ -1,0 +1,93 @@
+//! The elementwise shape rule, written once (see the [module docs](super)
+//! for the rule in words): [`frame`] takes X's and Y's dims and the axis and
+//! returns the output dims with both operands placed in them, or the
+//! [`ElementwiseError`] of the first rule broken.
+//!
+//! It is a `const fn`: the dynamic path calls it at run time, and a static
+//! op calls it at compile time on its shape types' dims to build its walk
+//! (so a static op that compiles is one the run-time rule accepts, or the
+//! build fails). The type-level form in [`crate::rules`] exists only for the
+//! compile errors; `conformance/tests/agreement.rs` checks that the two agree.
+
+use super::ElementwiseError;
+use crate::broadcast::{first_not_one, place, same, Frame};
+use crate::dims::{Dims, MAX_RANK};
+
+/// Paddle's elementwise rule: the output frame of X (`x`) and Y (`y`) at `axis`.
+// Every index below is guarded by `< rank <= MAX_RANK`.
+#[allow(clippy::indexing_slicing)]
+pub(crate) const fn frame(
+    x: &[usize],
+    y: &[usize],
+    axis: isize,
+) -> Result<Frame<2>, ElementwiseError> {
+    let (xd, yd) = match (Dims::new(x), Dims::new(y)) {
+        (Ok(xd), Ok(yd)) => (xd, yd),
+        (Err(e), _) | (_, Err(e)) => return Err(ElementwiseError::Shape(e)),
+    };
+    let (rx, ry) = (x.len(), y.len());
+    // where X and Y start in the output's dims
+    let (rank, x_at, y_at) = if same(x, y) {
+        (rx, 0, 0)
+    } else if rx == ry {
+        if axis != -1 && axis != 0 {
+            return Err(ElementwiseError::EqualRankAxis { x: xd, y: yd, axis });
+        }
+        (rx, 0, 0)
+    } else {
+        let (r, rs) = if rx > ry { (rx, ry) } else { (ry, rx) };
+        // ranks are at most MAX_RANK, so these conversions are exact
+        let (ri, di) = (r as isize, (r - rs) as isize);
+        if axis < -ri || axis >= ri {
+            return Err(ElementwiseError::AxisOutOfRange { x: xd, y: yd, axis });
+        }
+        let o = if axis < 0 { di + axis + 1 } else { axis };
+        if o < 0 {
+            return Err(ElementwiseError::AxisBeforeStart { x: xd, y: yd, axis });
+        }
+        let o = o.unsigned_abs();
+        // the lower-rank operand's dims that run past the end must be 1s
+        let small = if rx < ry { x } else { y };
+        let kept = if rs < r - o { rs } else { r - o };
+        if first_not_one(small, kept).is_some() {
+            return Err(ElementwiseError::RunsPast { x: xd, y: yd, axis });
+        }
+        if rx < ry {
+            (r, o, 0)
+        } else {
+            (r, 0, o)
+        }
+    };
+    let (xp, yp) = (place(x, x_at, rank), place(y, y_at, rank));
+    let mut out = [1usize; MAX_RANK];
+    let mut position = 0;
+    while position < rank {
+        let (a, b) = (xp[position], yp[position]);
+        if a != b && a != 1 && b != 1 {
+            return Err(ElementwiseError::DimMismatch {
+                x: xd,
+                y: yd,
+                axis,
+                position,
+                x_dim: a,
+                y_dim: b,
+            });
+        }
+        out[position] = if a == 1 { b } else { a };
+        position += 1;
+    }
+    Ok(Frame {
+        rank,
+        out,
+        ops: [xp, yp],
+    })
+}
+
+/// The output dims of `op(x, y)` at `axis`, checking every rule.
+pub fn elementwise_output_dims(
+    x: &[usize],
+    y: &[usize],
+    axis: isize,
+) -> Result<Dims, ElementwiseError> {
+    Ok(frame(x, y, axis)?.out_dims())
+}

@@ -1,0 +1,155 @@
+//! [`LodResetError`]: why `lod_reset` refused its inputs.
+
+use core::fmt;
+
+/// Where the new LoD level of a `lod_reset` comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LevelSource {
+    /// The `target` offsets (Paddle's `target_lod` attribute).
+    Target,
+    /// y's data, a tensor without LoD whose int32 elements are read as offsets.
+    YData,
+}
+
+impl fmt::Display for LevelSource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LevelSource::Target => "from target",
+            LevelSource::YData => "from y's int32 data",
+        })
+    }
+}
+
+/// Why `lod_reset` refused its inputs. Values are `i128` so that both a
+/// target's `usize` offsets and y's `i32` data (negative ones included)
+/// are reported as given.
+#[non_exhaustive]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LodResetError {
+    /// Neither y nor target offsets were given.
+    NoSource,
+    /// y carries a LoD whose last level does not end at x's row count.
+    YLodRows {
+        /// The last offset of y's last level.
+        last: usize,
+        /// x's row count.
+        rows: usize,
+    },
+    /// y carries no LoD and its elements are not int32, so they cannot be read as offsets.
+    YNotInt32 {
+        /// y's element type.
+        dtype: &'static str,
+    },
+    /// The static `lod_reset_like` was given a y without LoD.
+    YWithoutLod,
+    /// The new level has fewer than 2 offsets.
+    TooShort {
+        /// Where the level comes from.
+        source: LevelSource,
+        /// Its number of offsets.
+        len: usize,
+    },
+    /// The new level does not start at 0.
+    BadStart {
+        /// Where the level comes from.
+        source: LevelSource,
+        /// Its first offset.
+        value: i128,
+    },
+    /// The new level does not end at x's row count.
+    BadEnd {
+        /// Where the level comes from.
+        source: LevelSource,
+        /// The position of its last offset.
+        position: usize,
+        /// Its last offset.
+        last: i128,
+        /// x's row count.
+        rows: usize,
+    },
+    /// The new level decreases somewhere.
+    Decreasing {
+        /// Where the level comes from.
+        source: LevelSource,
+        /// The position of the smaller offset.
+        position: usize,
+        /// The offset before it.
+        previous: i128,
+        /// The offset at `position`.
+        value: i128,
+    },
+    /// The caller's buffer for the new level is too short.
+    Buffer {
+        /// Offsets to store.
+        needed: usize,
+        /// The buffer's length.
+        len: usize,
+    },
+    /// An allocation failed.
+    Allocation {
+        /// Entries requested.
+        len: usize,
+    },
+}
+
+impl fmt::Display for LodResetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            LodResetError::NoSource => f.write_str(
+                "lod_reset: no new LoD was given; pass y (a LoD tensor, or a tensor of int32 offsets) \
+                 or target offsets",
+            ),
+            LodResetError::YLodRows { last, rows } => write!(
+                f,
+                "lod_reset: y's LoD must end at x's row count {rows}, but y's last level ends at offset {last}"
+            ),
+            LodResetError::YNotInt32 { dtype } => write!(
+                f,
+                "lod_reset: y carries no LoD, so its elements are read as offsets, which must be int32; \
+                 y holds {dtype}"
+            ),
+            LodResetError::YWithoutLod => f.write_str(
+                "lod_reset_like: y carries no LoD to copy; to read y's int32 data as offsets, \
+                 use lod_reset_by_data",
+            ),
+            LodResetError::TooShort { source, len } => write!(
+                f,
+                "lod_reset: the new LoD level ({source}) needs at least 2 offsets, a start and an end, \
+                 but has {len}"
+            ),
+            LodResetError::BadStart { source, value } => write!(
+                f,
+                "lod_reset: the new LoD level ({source}) must start at offset 0, but starts at {value}"
+            ),
+            LodResetError::BadEnd {
+                source,
+                position,
+                last,
+                rows,
+            } => write!(
+                f,
+                "lod_reset: the new LoD level ({source}) must end at x's row count {rows}, \
+                 but its last offset (position {position}) is {last}"
+            ),
+            LodResetError::Decreasing {
+                source,
+                position,
+                previous,
+                value,
+            } => write!(
+                f,
+                "lod_reset: the offsets of the new LoD level ({source}) must never decrease, \
+                 but position {position} holds {value} after {previous}"
+            ),
+            LodResetError::Buffer { needed, len } => write!(
+                f,
+                "lod_reset: the buffer for the new LoD level has {len} entries, but {needed} offsets are given"
+            ),
+            LodResetError::Allocation { len } => {
+                write!(f, "lod_reset: could not allocate {len} LoD offsets")
+            }
+        }
+    }
+}
+
+impl core::error::Error for LodResetError {}

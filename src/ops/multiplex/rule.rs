@@ -1,0 +1,353 @@
+//! Multiplex's shape rule, once: [`rule`] (run time, every path) and
+//! [`RowsFit`] (compile time, the one rule the type system cannot state), plus
+//! the error type.
+
+use crate::rules::MultiplexShapes;
+use crate::{Dims, ShapeError, MAX_RANK};
+use core::fmt;
+use core::marker::PhantomData;
+
+/// Why multiplex rejected its inputs. Each variant is one rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MultiplexError {
+    /// Fewer than 2 candidates.
+    TooFewCandidates {
+        /// The number of candidates given.
+        count: usize,
+    },
+    /// A candidate's shape differs from the first one's.
+    CandidateShapes {
+        /// The first candidate's dims.
+        first: Dims,
+        /// The differing candidate's dims.
+        other: Dims,
+        /// The differing candidate's position in the list.
+        position: usize,
+    },
+    /// The candidates have rank < 2.
+    CandidateRank {
+        /// The candidates' dims.
+        dims: Dims,
+    },
+    /// The index does not have shape `[rows, 1]` (rank 2, one column).
+    IndexShape {
+        /// The index's dims.
+        index: Dims,
+    },
+    /// The index has more rows than the candidates.
+    IndexRows {
+        /// The index's dims.
+        index: Dims,
+        /// The candidates' dims.
+        candidates: Dims,
+    },
+    /// An index value is negative.
+    NegativeIndex {
+        /// The row of the index.
+        row: usize,
+        /// Its value.
+        value: i64,
+    },
+    /// An index value is not below the number of candidates.
+    IndexOutOfRange {
+        /// The row of the index.
+        row: usize,
+        /// Its value.
+        value: i64,
+        /// The number of candidates.
+        candidates: usize,
+    },
+    /// A shape problem not specific to this op (data length, rank, element
+    /// count overflow, output buffer).
+    Shape(ShapeError),
+}
+
+impl From<ShapeError> for MultiplexError {
+    fn from(e: ShapeError) -> Self {
+        MultiplexError::Shape(e)
+    }
+}
+
+/// The first dim of `dims` (0 for a scalar; only used in messages).
+fn rows_of(dims: &Dims) -> usize {
+    dims.first().copied().unwrap_or(0)
+}
+
+impl fmt::Display for MultiplexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MultiplexError::TooFewCandidates { count } => write!(
+                f,
+                "multiplex: needs at least 2 candidate tensors, but {count} were given"
+            ),
+            MultiplexError::CandidateShapes {
+                first,
+                other,
+                position,
+            } => write!(
+                f,
+                "multiplex: all candidate tensors must have the same shape, but candidate 0 is {first} and candidate {position} is {other}"
+            ),
+            MultiplexError::CandidateRank { dims } => write!(
+                f,
+                "multiplex: the rank of candidate tensors must be at least 2, but the candidates are {dims} (rank {})",
+                dims.rank()
+            ),
+            MultiplexError::IndexShape { index } => write!(
+                f,
+                "multiplex: the index must have shape [rows, 1], but it is {index}"
+            ),
+            MultiplexError::IndexRows { index, candidates } => write!(
+                f,
+                "multiplex: index rows must not exceed candidate rows, but the index {index} has {} rows and the candidates {candidates} have {}",
+                rows_of(index),
+                rows_of(candidates)
+            ),
+            MultiplexError::NegativeIndex { row, value } => write!(
+                f,
+                "multiplex: index must be nonnegative, but index[{row}] is {value}"
+            ),
+            MultiplexError::IndexOutOfRange {
+                row,
+                value,
+                candidates,
+            } => write!(
+                f,
+                "multiplex: index exceeds the number of candidate tensors: index[{row}] is {value}, but there are {candidates} candidates"
+            ),
+            MultiplexError::Shape(e) => write!(f, "multiplex: {e}"),
+        }
+    }
+}
+
+impl core::error::Error for MultiplexError {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+        match self {
+            MultiplexError::Shape(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// What [`rule`] establishes: the output dims and the length of one row
+/// (the product of the candidates' dims after the first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MultiplexPlan {
+    /// The output dims: `[index rows] + candidate dims[1..]`.
+    pub dims: Dims,
+    /// The number of elements in one row of a candidate and of the output.
+    pub row_len: usize,
+}
+
+/// **The** shape rule of multiplex, for every run-time path: candidates of
+/// dims `candidates`, an index of dims `index` -> the output dims, or the
+/// first rule broken, in this order:
+/// 1. at least 2 candidates;
+/// 2. the first candidate has rank >= 2, and every other one its shape;
+/// 3. the index has shape `[rows, 1]`;
+/// 4. the index's rows do not exceed the candidates' rows;
+/// 5. a row's element count (and the output's) fits in `usize`.
+///
+/// The output is `[index rows] + candidates[1..]`. Zero-size shapes are valid.
+/// The index values are data, checked by the kernel before anything is written.
+pub fn rule(
+    candidates: impl ExactSizeIterator<Item = Result<Dims, ShapeError>>,
+    index: Dims,
+) -> Result<MultiplexPlan, MultiplexError> {
+    let count = candidates.len();
+    if count < 2 {
+        return Err(MultiplexError::TooFewCandidates { count });
+    }
+    let mut first: Option<Dims> = None;
+    for (position, dims) in candidates.enumerate() {
+        let dims = dims?;
+        match first {
+            None if dims.rank() < 2 => return Err(MultiplexError::CandidateRank { dims }),
+            None => first = Some(dims),
+            Some(f) if f != dims => {
+                return Err(MultiplexError::CandidateShapes {
+                    first: f,
+                    other: dims,
+                    position,
+                })
+            }
+            Some(_) => {}
+        }
+    }
+    let cand = first.ok_or(MultiplexError::TooFewCandidates { count })?;
+    let (&cand_rows, rest) = cand
+        .as_slice()
+        .split_first()
+        .ok_or(MultiplexError::CandidateRank { dims: cand })?;
+    let &[index_rows, 1] = index.as_slice() else {
+        return Err(MultiplexError::IndexShape { index });
+    };
+    if index_rows > cand_rows {
+        return Err(MultiplexError::IndexRows {
+            index,
+            candidates: cand,
+        });
+    }
+    let row_len = Dims::new(rest)?.try_numel()?;
+    let mut buf = [0usize; MAX_RANK];
+    let out = buf
+        .get_mut(..cand.rank())
+        .ok_or(ShapeError::RankTooLarge { rank: cand.rank() })?;
+    out.copy_from_slice(&cand);
+    if let Some(r) = out.first_mut() {
+        *r = index_rows;
+    }
+    let dims = Dims::new(out)?;
+    dims.try_numel()?;
+    Ok(MultiplexPlan { dims, row_len })
+}
+
+// ---------------------------------------------------------------- compile time
+
+/// The dims of a shape as the compiler knows them: `Some(n)` for a static dim,
+/// `None` for [`Dyn`](crate::Dyn). At most [`MAX_RANK`].
+pub type StaticDims = &'static [Option<usize>];
+
+/// The product of `dims`, `None` if one is [`Dyn`](crate::Dyn) or it overflows.
+#[doc(hidden)]
+pub const fn static_product(dims: StaticDims) -> Option<usize> {
+    let mut acc = 1usize;
+    let mut rest = dims;
+    while let Some((d, tail)) = rest.split_first() {
+        acc = match *d {
+            Some(d) => match acc.checked_mul(d) {
+                Some(p) => p,
+                None => return None,
+            },
+            None => return None,
+        };
+        rest = tail;
+    }
+    Some(acc)
+}
+
+/// A message built at compile time (const evaluation cannot format). Only
+/// ever evaluated in constants: every index is guarded by its loop condition,
+/// and even a wrong one would be a compile error, never a run-time panic.
+struct Msg {
+    buf: [u8; 320],
+    len: usize,
+}
+
+#[allow(clippy::indexing_slicing)]
+impl Msg {
+    const fn push(mut self, s: &str) -> Msg {
+        let s = s.as_bytes();
+        let mut i = 0;
+        while i < s.len() && self.len < self.buf.len() {
+            self.buf[self.len] = s[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+    const fn push_num(mut self, n: usize) -> Msg {
+        let mut digits = [0u8; 20];
+        let mut k = 0;
+        let mut n = n;
+        loop {
+            digits[k] = b'0' + (n % 10) as u8;
+            k += 1;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        while k > 0 && self.len < self.buf.len() {
+            k -= 1;
+            self.buf[self.len] = digits[k];
+            self.len += 1;
+        }
+        self
+    }
+    const fn push_dims(self, dims: StaticDims) -> Msg {
+        let mut m = self.push("[");
+        let mut i = 0;
+        while i < dims.len() {
+            if i > 0 {
+                m = m.push(", ");
+            }
+            m = match dims[i] {
+                Some(d) => m.push_num(d),
+                None => m.push("Dyn"),
+            };
+            i += 1;
+        }
+        m.push("]")
+    }
+}
+
+/// The compile-time half of rule 4 ("index rows must not exceed candidate
+/// rows") for an index of static dims `I` and candidates of static dims `S`.
+///
+/// Stable Rust cannot bound one const generic by another (`R_i <= R_c` needs
+/// `generic_const_exprs`), so this rule is not a trait bound but an assertion
+/// evaluated when [`multiplex()`](crate::multiplex()) (or `multiplex_into`,
+/// `multiplex!`) is instantiated: `cargo build`, `cargo test` and `cargo run`
+/// report it as `error[E0080]: evaluation panicked: multiplex: index rows
+/// must not exceed candidate rows: index [3, 1] has 3 rows but the candidates
+/// [2, 2] have 2`; `cargo check` does not (it stops before instantiation).
+/// A [`Dyn`](crate::Dyn) row count on either side is checked at run time by
+/// [`rule()`].
+pub struct RowsFit<S, I>(PhantomData<(S, I)>);
+
+impl<S: MultiplexShapes<I>, I: crate::Shape> RowsFit<S, I> {
+    const ROWS: (Option<usize>, Option<usize>) = (first(S::INDEX_DIMS), first(S::CANDIDATE_DIMS));
+    const MESSAGE: Msg = Msg {
+        buf: [0; 320],
+        len: 0,
+    }
+    .push("multiplex: index rows must not exceed candidate rows: index ")
+    .push_dims(S::INDEX_DIMS)
+    .push(" has ")
+    .push_num(match Self::ROWS.0 {
+        Some(r) => r,
+        None => 0,
+    })
+    .push(" rows but the candidates ")
+    .push_dims(S::CANDIDATE_DIMS)
+    .push(" have ")
+    .push_num(match Self::ROWS.1 {
+        Some(r) => r,
+        None => 0,
+    });
+    const TEXT: &'static str =
+        match core::str::from_utf8(Self::MESSAGE.buf.split_at(Self::MESSAGE.len).0) {
+            Ok(s) => s,
+            Err(_) => "multiplex: index rows must not exceed candidate rows",
+        };
+    /// The number of elements in one row when the candidates' dims after the
+    /// first are all static (and their product fits in `usize`).
+    pub const ROW_LEN: Option<usize> = match S::CANDIDATE_DIMS.split_first() {
+        Some((_, rest)) => static_product(rest),
+        None => None,
+    };
+    /// Fails const evaluation when both row counts are static and the index's
+    /// exceeds the candidates'.
+    pub const CHECK: () = if let (Some(i), Some(c)) = Self::ROWS {
+        if i > c {
+            fail(Self::TEXT)
+        }
+    };
+}
+
+/// Fails const evaluation with `message`, reported at the caller's line.
+#[track_caller]
+#[allow(clippy::panic)]
+const fn fail(message: &str) -> ! {
+    panic!("{}", message)
+}
+
+/// The first entry of `dims`, `None` if there is none or it is a run-time dim.
+const fn first(dims: StaticDims) -> Option<usize> {
+    match dims.first() {
+        Some(d) => *d,
+        None => None,
+    }
+}

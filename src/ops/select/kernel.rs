@@ -1,0 +1,105 @@
+//! Select's kernel: `cond ? then : else` along a broadcast walk of three
+//! operands, and the two ways to get that walk: from [`rule::frame`] at run
+//! time (the dynamic path, and shapes with `Dyn` dims), or as a constant the
+//! compiler computes with the same function from the shape types.
+
+use super::{rule, AutoBroadcast, SelectError, SelectMode};
+use crate::broadcast::Frame;
+use crate::dims::Dims;
+use crate::kernel::{self, Walk};
+use crate::shape::StaticShape;
+use core::marker::PhantomData;
+
+/// The walk of a frame the rule returned.
+#[inline(always)]
+pub(super) const fn walk(f: &Frame<3>) -> Walk<3> {
+    Walk::from_frame(f.rank, f.out, f.ops)
+}
+
+/// The walk of a static select, computed by the compiler from the shape
+/// types and the mode with the run-time rule itself.
+pub(super) struct StaticWalk<C, ST, SE, M>(PhantomData<(C, ST, SE, M)>);
+
+impl<C: StaticShape, ST: StaticShape, SE: StaticShape, M: SelectMode> StaticWalk<C, ST, SE, M> {
+    /// The walk; a build error if the type-level rule accepted shapes the
+    /// run-time rule rejects (a bug in shapecheck, which the rule-agreement
+    /// test is there to catch first).
+    #[allow(clippy::panic)]
+    pub(super) const WALK: Walk<3> = match rule::frame(M::KIND, C::DIMS, ST::DIMS, SE::DIMS) {
+        Ok(f) => walk(&f),
+        Err(_) => panic!("shapecheck bug: the select rule's type-level form accepted shapes its run-time form rejects"),
+    };
+}
+
+/// Checks `out`'s length against the frame, then runs the kernel.
+pub(super) fn run<T: Copy>(
+    f: &Frame<3>,
+    cond: &[bool],
+    then: &[T],
+    els: &[T],
+    out: &mut [T],
+) -> Result<Dims, SelectError> {
+    let out_dims = f.out_dims();
+    Dims::for_data(&out_dims, out.len())?;
+    kernel::select(&walk(f), cond, then, els, out);
+    Ok(out_dims)
+}
+
+/// The dynamic path without a heap: `out = cond ? then : else` under `mode`,
+/// shapes given as values. `out` must hold exactly the output's element count
+/// ([`select_output_dims`](super::select_output_dims) tells it). Returns the output dims.
+#[allow(clippy::too_many_arguments)]
+pub fn select_slices<T: Copy>(
+    mode: AutoBroadcast,
+    cond_dims: &[usize],
+    cond: &[bool],
+    then_dims: &[usize],
+    then: &[T],
+    else_dims: &[usize],
+    els: &[T],
+    out: &mut [T],
+) -> Result<Dims, SelectError> {
+    Dims::for_data(cond_dims, cond.len())?;
+    Dims::for_data(then_dims, then.len())?;
+    Dims::for_data(else_dims, els.len())?;
+    let f = rule::frame(mode, cond_dims, then_dims, else_dims)?;
+    run(&f, cond, then, els, out)
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Copy + Default> crate::dynamic::DynTensor<T> {
+    /// `cond ? then : else` under `mode`, every rule checked at run time.
+    ///
+    /// ```
+    /// use shapecheck::{AutoBroadcast, DynTensor};
+    /// let c = DynTensor::new(&[2, 4], vec![false, false, false, false, false, true, true, true]).unwrap();
+    /// let t = DynTensor::new(&[2, 4], (1..=8).collect()).unwrap();
+    /// let e = DynTensor::new(&[4], vec![11, 12, 13, 14]).unwrap();
+    /// // pdpd, right-aligned: else [4] goes on then's last dim
+    /// let out = DynTensor::select(&c, &t, &e, AutoBroadcast::Pdpd { axis: -1 }).unwrap();
+    /// assert_eq!(out.as_slice(), &[11, 12, 13, 14, 11, 6, 7, 8]);
+    /// // at axis 0 it meets then's 2
+    /// let err = DynTensor::select(&c, &t, &e, AutoBroadcast::Pdpd { axis: 0 }).unwrap_err();
+    /// assert!(err.to_string().starts_with("select (pdpd, axis 0): else [4] does not broadcast"));
+    /// ```
+    pub fn select(
+        cond: &crate::dynamic::DynTensor<bool>,
+        then: &crate::dynamic::DynTensor<T>,
+        els: &crate::dynamic::DynTensor<T>,
+        mode: AutoBroadcast,
+    ) -> Result<crate::dynamic::DynTensor<T>, SelectError> {
+        let out_dims = super::select_output_dims(mode, &cond.dims(), &then.dims(), &els.dims())?;
+        let mut out = crate::dynamic::DynTensor::full(&out_dims, T::default())?;
+        select_slices(
+            mode,
+            &cond.dims(),
+            cond.as_slice(),
+            &then.dims(),
+            then.as_slice(),
+            &els.dims(),
+            els.as_slice(),
+            out.as_mut_slice(),
+        )?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,111 @@
+//! The copy loops. They run only after the rule ([`super::rule`]) accepted
+//! the inputs, so every index is in range and every length consistent; they
+//! still use checked slicing (a row that does not fit is skipped, never a
+//! panic), which the checks above make unreachable.
+
+use super::{IndexSlice, StitchPair};
+
+/// dynamic_stitch: `out` (exactly the output's elements) is zeroed
+/// (`T::default()`), then row `indices[m][j]` gets slice `j` of `data[m]`,
+/// in order of (m, j), so the later of two equal indices wins.
+pub(crate) fn stitch_rows<'a, T: Copy + Default + 'a>(
+    pairs: impl Iterator<Item = StitchPair<'a, T>>,
+    slice_len: usize,
+    out: &mut [T],
+) {
+    out.fill(T::default());
+    if slice_len == 0 {
+        return;
+    }
+    for p in pairs {
+        let rows = p.data.chunks_exact(slice_len);
+        for (value, src) in p.indices.values().zip(rows) {
+            let start = usize::try_from(value).unwrap_or(usize::MAX);
+            let dst = start
+                .checked_mul(slice_len)
+                .and_then(|s| out.get_mut(s..s.checked_add(slice_len)?));
+            if let Some(dst) = dst {
+                dst.copy_from_slice(src);
+            }
+        }
+    }
+}
+
+/// dynamic_partition into one buffer: `cursors[i]` is where output `i`'s next
+/// slice goes in `out` (initially the outputs' start offsets, in elements);
+/// slice `j` of `data` goes to output `partitions[j]`, in row-major order.
+pub(crate) fn partition_rows<T: Copy>(
+    data: &[T],
+    slice_len: usize,
+    partitions: IndexSlice<'_>,
+    cursors: &mut [usize],
+    out: &mut [T],
+) {
+    if slice_len == 0 {
+        return;
+    }
+    for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
+        let cursor = usize::try_from(value).ok().and_then(|i| cursors.get_mut(i));
+        let Some(cursor) = cursor else { continue };
+        let at = *cursor;
+        if let Some(dst) = out.get_mut(at..at.saturating_add(slice_len)) {
+            dst.copy_from_slice(src);
+        }
+        *cursor = at.saturating_add(slice_len);
+    }
+}
+
+/// Start offsets (in elements) of outputs holding `counts[i]` slices each,
+/// laid out one after the other; `cursors` gets them. The total is at most
+/// the data's length, so nothing overflows.
+pub(crate) fn start_offsets(counts: &[usize], slice_len: usize, cursors: &mut [usize]) {
+    let mut at = 0usize;
+    for (c, n) in cursors.iter_mut().zip(counts) {
+        *c = at;
+        at = at.saturating_add(n.saturating_mul(slice_len));
+    }
+}
+
+/// dynamic_partition into one buffer without scratch space: output 0's
+/// slices, then output 1's, ..., one pass over `partitions` per output.
+pub(crate) fn partition_rows_scan<T: Copy>(
+    data: &[T],
+    slice_len: usize,
+    partitions: IndexSlice<'_>,
+    num: usize,
+    out: &mut [T],
+) {
+    if slice_len == 0 {
+        return;
+    }
+    let mut dst = out.chunks_exact_mut(slice_len);
+    for i in 0..num {
+        let want = i64::try_from(i).unwrap_or(i64::MAX);
+        for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
+            if value == want {
+                if let Some(d) = dst.next() {
+                    d.copy_from_slice(src);
+                }
+            }
+        }
+    }
+}
+
+/// dynamic_partition into one vector per output (reserved by the caller):
+/// slice `j` of `data` is appended to `outs[partitions[j]]`.
+#[cfg(feature = "alloc")]
+pub(crate) fn partition_push<T: Copy>(
+    data: &[T],
+    slice_len: usize,
+    partitions: IndexSlice<'_>,
+    outs: &mut [alloc::vec::Vec<T>],
+) {
+    if slice_len == 0 {
+        return;
+    }
+    for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
+        if let Some(out) = usize::try_from(value).ok().and_then(|i| outs.get_mut(i)) {
+            out.extend_from_slice(src);
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The one run-time rule of each op: input dims (and the index values, which
+//! decide the output's row count) to output dims, or the typed error. Every
+//! path calls these: the static builder, the caller-buffer forms, `DynTensor`.
+
+use super::{IndexSlice, StitchError, StitchPair};
+use crate::shape::{Dims, MAX_RANK};
+
+/// `[rows] + slice` as dims; an error if the rank exceeds [`MAX_RANK`].
+pub(crate) fn with_rows(rows: usize, slice: &[usize]) -> Result<Dims, StitchError> {
+    let mut buf = [0usize; MAX_RANK + 1];
+    let dst = buf
+        .get_mut(1..=slice.len())
+        .ok_or(crate::ShapeError::RankTooLarge {
+            rank: slice.len() + 1,
+        })?;
+    dst.copy_from_slice(slice);
+    if let Some(first) = buf.first_mut() {
+        *first = rows;
+    }
+    Ok(Dims::new(buf.get(..=slice.len()).unwrap_or(&[]))?)
+}
+
+/// dynamic_stitch's rule: the output dims `[rows] + slice`, where `slice` is
+/// what follows `indices[m].shape` in `data[m].shape` (the same for every m)
+/// and `rows` is the largest index + 1 (0 when every indices tensor is
+/// empty). Checked in TensorFlow's order:
+/// 1. at least one pair; each tensor holds as many values as its shape;
+/// 2. every index value is `>= 0` ([`StitchError::NegativeIndex`], naming
+///    the pair `m` and the flat position `j`);
+/// 3. `data[m].shape` starts with `indices[m].shape` ([`StitchError::PrefixMismatch`]);
+/// 4. every pair's slice equals pair 0's ([`StitchError::SliceMismatch`]);
+/// 5. the output's rank is at most 8 and its element count fits `usize`
+///    ([`StitchError::TooManyRows`]).
+pub fn stitch_output_dims<'a, T: 'a>(
+    pairs: impl Iterator<Item = StitchPair<'a, T>> + Clone,
+) -> Result<Dims, StitchError> {
+    let mut first: Option<StitchPair<'a, T>> = None;
+    for p in pairs.clone() {
+        Dims::for_data(&p.indices_dims, p.indices.len())?;
+        Dims::for_data(&p.data_dims, p.data.len())?;
+        first.get_or_insert(p);
+    }
+    let first = first.ok_or(StitchError::NoPairs)?;
+
+    // the largest index and where it is; negatives are errors
+    let mut max: Option<(usize, usize, i64)> = None;
+    for (m, p) in pairs.clone().enumerate() {
+        for (j, value) in p.indices.values().enumerate() {
+            if value < 0 {
+                return Err(StitchError::NegativeIndex { m, j, value });
+            }
+            if max.is_none_or(|(_, _, v)| value > v) {
+                max = Some((m, j, value));
+            }
+        }
+    }
+
+    let slice0 = first
+        .data_dims
+        .get(first.indices_dims.rank()..)
+        .unwrap_or(&[]);
+    for (m, p) in pairs.enumerate() {
+        let r = p.indices_dims.rank();
+        if p.data_dims.get(..r) != Some(p.indices_dims.as_slice()) {
+            return Err(StitchError::PrefixMismatch {
+                m,
+                indices: p.indices_dims,
+                data: p.data_dims,
+            });
+        }
+        if p.data_dims.get(r..) != Some(slice0) {
+            return Err(StitchError::SliceMismatch {
+                m,
+                data0: first.data_dims,
+                rank0: first.indices_dims.rank(),
+                data: p.data_dims,
+                rank: r,
+            });
+        }
+    }
+
+    let Some((m, j, value)) = max else {
+        return with_rows(0, slice0);
+    };
+    // a tail of a `Dims` always fits a `Dims`
+    let too_many = StitchError::TooManyRows {
+        m,
+        j,
+        value,
+        slice: Dims::new(slice0).unwrap_or(Dims::SCALAR),
+    };
+    let rows = value
+        .checked_add(1)
+        .and_then(|r| usize::try_from(r).ok())
+        .ok_or(too_many)?;
+    let out = with_rows(rows, slice0)?;
+    if out.numel().is_none() {
+        return Err(too_many);
+    }
+    Ok(out)
+}
+
+/// dynamic_partition's rule: checks that `data_dims` (holding `data_len`
+/// values) starts with `partitions_dims` and that every partition value is in
+/// `[0, counts.len())`, fills `counts[i]` with the number of slices going to
+/// output `i`, and returns the slice dims (data's dims after the prefix).
+/// Output `i` has dims `[counts[i]] + slice`.
+pub fn partition_slice_dims(
+    data_dims: &[usize],
+    data_len: usize,
+    partitions_dims: &[usize],
+    partitions: IndexSlice<'_>,
+    counts: &mut [usize],
+) -> Result<Dims, StitchError> {
+    let num = counts.len();
+    if num == 0 {
+        return Err(StitchError::NoPartitions);
+    }
+    let data = Dims::for_data(data_dims, data_len)?;
+    let parts = Dims::for_data(partitions_dims, partitions.len())?;
+    let r = parts.rank();
+    if data.get(..r) != Some(parts.as_slice()) {
+        return Err(StitchError::PartitionPrefix {
+            partitions: parts,
+            data,
+        });
+    }
+    let slice = data.get(r..).unwrap_or(&[]);
+    // the outputs' rank: [count] + slice
+    with_rows(0, slice)?;
+    counts.fill(0);
+    for (position, value) in partitions.values().enumerate() {
+        let slot = usize::try_from(value).ok().and_then(|i| counts.get_mut(i));
+        match slot {
+            Some(c) => *c += 1,
+            None => {
+                return Err(StitchError::PartitionOutOfRange {
+                    position,
+                    value,
+                    num,
+                })
+            }
+        }
+    }
+    Ok(Dims::new(slice)?)
+}

@@ -1,0 +1,414 @@
+//! dynamic_stitch and dynamic_partition against naive references written
+//! here (random shapes of ranks 0 to 8, random pairs, negative and
+//! out-of-range values, broken prefixes and slices), the round trip
+//! `stitch(partition(0..n), partition(x)) == x`, and the caller-buffer forms
+//! leaving the buffer untouched on every error.
+
+use proptest::prelude::*;
+use shapecheck::ops::stitch::{partition_slices, stitch_slices, StitchPair};
+use shapecheck::prelude::*;
+use shapecheck::{dynamic_partition, dynamic_partition_into, dynamic_stitch, Partitions};
+use shapecheck::{ShapeError, StitchError};
+
+/// The outputs of a partition: (dims, data) each.
+type Outputs = Vec<(Vec<usize>, Vec<i64>)>;
+
+fn numel(d: &[usize]) -> usize {
+    d.iter().product()
+}
+
+/// One pair as plain data.
+#[derive(Clone, Debug)]
+struct Pair {
+    idims: Vec<usize>,
+    idx: Vec<i32>,
+    ddims: Vec<usize>,
+    data: Vec<i64>,
+}
+
+/// What the reference says: the output, or which rule fails first (in
+/// TensorFlow's order: index values, then per pair prefix and slice).
+#[derive(Debug, PartialEq)]
+enum Want {
+    Out(Vec<usize>, Vec<i64>),
+    Negative(usize, usize),
+    Prefix(usize),
+    Slice(usize),
+    Rank,
+}
+
+fn reference_stitch(pairs: &[Pair]) -> Want {
+    for (m, p) in pairs.iter().enumerate() {
+        if let Some(j) = p.idx.iter().position(|&v| v < 0) {
+            return Want::Negative(m, j);
+        }
+    }
+    let slice0 = &pairs[0].ddims[pairs[0].idims.len().min(pairs[0].ddims.len())..];
+    for (m, p) in pairs.iter().enumerate() {
+        if !p.ddims.starts_with(&p.idims) {
+            return Want::Prefix(m);
+        }
+        if &p.ddims[p.idims.len()..] != slice0 {
+            return Want::Slice(m);
+        }
+    }
+    if slice0.len() + 1 > 8 {
+        return Want::Rank;
+    }
+    let rows = pairs
+        .iter()
+        .flat_map(|p| p.idx.iter())
+        .map(|&v| v as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let s = numel(slice0);
+    let mut out = vec![0i64; rows * s];
+    for p in pairs {
+        for (j, &v) in p.idx.iter().enumerate() {
+            let v = v as usize;
+            out[v * s..(v + 1) * s].copy_from_slice(&p.data[j * s..(j + 1) * s]);
+        }
+    }
+    let mut dims = vec![rows];
+    dims.extend_from_slice(slice0);
+    Want::Out(dims, out)
+}
+
+fn got_stitch(r: Result<DynTensor<i64>, StitchError>) -> Want {
+    match r {
+        Ok(t) => Want::Out(t.dims().to_vec(), t.into_vec()),
+        Err(StitchError::NegativeIndex { m, j, .. }) => Want::Negative(m, j),
+        Err(StitchError::PrefixMismatch { m, .. }) => Want::Prefix(m),
+        Err(StitchError::SliceMismatch { m, .. }) => Want::Slice(m),
+        Err(StitchError::Shape(ShapeError::RankTooLarge { .. })) => Want::Rank,
+        Err(e) => panic!("unexpected error {e}"),
+    }
+}
+
+fn dims(max_rank: usize) -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(
+        prop_oneof![1 => Just(0usize), 6 => 1usize..=2, 1 => Just(3usize)],
+        0..=max_rank,
+    )
+}
+
+/// Random pairs: a common slice (rank 0 to 8), 1 to 4 pairs of indices of
+/// ranks such that data's rank is at most 8, values -1..9 (rarely -1), and
+/// now and then a data dim changed (a broken prefix or slice).
+fn pairs() -> impl Strategy<Value = Vec<Pair>> {
+    dims(8).prop_flat_map(|slice| {
+        let max_r = 8 - slice.len();
+        let pair =
+            (dims(max_r), any::<u64>(), 0u8..12).prop_flat_map(move |(idims, seed, breaker)| {
+                let n = numel(&idims);
+                let slice = slice.clone();
+                prop::collection::vec(prop_oneof![12 => 0i32..9, 1 => Just(-1)], n).prop_map(
+                    move |idx| {
+                        let mut ddims = idims.clone();
+                        ddims.extend_from_slice(&slice);
+                        if breaker == 0 && !ddims.is_empty() {
+                            let k = (seed as usize) % ddims.len();
+                            ddims[k] = (ddims[k] + 1) % 4;
+                        }
+                        let data = (0..numel(&ddims) as i64)
+                            .map(|v| v + seed as i64 % 1000 * 1000)
+                            .collect();
+                        Pair {
+                            idims: idims.clone(),
+                            idx,
+                            ddims,
+                            data,
+                        }
+                    },
+                )
+            });
+        prop::collection::vec(pair, 1..=4)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn stitch_matches_the_reference(pairs in pairs()) {
+        let want = reference_stitch(&pairs);
+        let idx: Vec<DynTensor<i32>> = pairs.iter().map(|p| DynTensor::new(&p.idims, p.idx.clone()).unwrap()).collect();
+        let dat: Vec<DynTensor<i64>> = pairs.iter().map(|p| DynTensor::new(&p.ddims, p.data.clone()).unwrap()).collect();
+        let refs: Vec<_> = idx.iter().zip(&dat).collect();
+        prop_assert_eq!(got_stitch(DynTensor::dynamic_stitch(&refs)), want);
+
+        // the no-heap form agrees, and leaves the buffer alone on an error
+        let views: Vec<StitchPair<'_, i64>> = pairs.iter()
+            .map(|p| StitchPair::new(&p.idims, &p.idx, &p.ddims, &p.data).unwrap()).collect();
+        let mut buf = vec![-7i64; 300];
+        match (stitch_slices(&views, &mut buf), reference_stitch(&pairs)) {
+            (Ok(d), Want::Out(wd, wdata)) => {
+                prop_assert_eq!(d.to_vec(), wd);
+                prop_assert_eq!(&buf[..wdata.len()], &wdata[..]);
+                prop_assert!(buf[wdata.len()..].iter().all(|&v| v == -7));
+            }
+            (Err(StitchError::BufferTooSmall { needed, .. }), Want::Out(_, wdata)) => {
+                prop_assert_eq!(needed, wdata.len());
+                prop_assert!(wdata.len() > 300);
+                prop_assert!(buf.iter().all(|&v| v == -7));
+            }
+            (Err(_), Want::Out(..)) => prop_assert!(false, "rejected a valid stitch"),
+            (Ok(_), _) => prop_assert!(false, "accepted an invalid stitch"),
+            (Err(_), _) => prop_assert!(buf.iter().all(|&v| v == -7)),
+        }
+    }
+
+    #[test]
+    fn partition_matches_the_reference(
+        (pdims, slice) in (dims(8)).prop_flat_map(|p| { let r = 8 - p.len(); (Just(p), dims(r)) }),
+        num in 1usize..=4,
+        seed in any::<u64>(),
+        bad in 0u8..8,
+    ) {
+        let n = numel(&pdims);
+        let s = numel(&slice);
+        let mut state = seed;
+        let mut next = || { state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (state >> 33) as usize };
+        let mut parts: Vec<i32> = (0..n).map(|_| (next() % num) as i32).collect();
+        if bad == 0 && n > 0 {
+            let k = next() % n;
+            parts[k] = if next() % 2 == 0 { -1 } else { num as i32 };
+        }
+        let mut ddims = pdims.clone();
+        ddims.extend_from_slice(&slice);
+        let data: Vec<i64> = (0..(n * s) as i64).collect();
+
+        // the reference
+        let want: Result<Outputs, usize> = match parts.iter().position(|&p| p < 0 || p as usize >= num) {
+            Some(pos) => Err(pos),
+            None => Ok((0..num).map(|i| {
+                let mut out = vec![];
+                for (j, &p) in parts.iter().enumerate() {
+                    if p as usize == i { out.extend_from_slice(&data[j * s..(j + 1) * s]); }
+                }
+                let mut d = vec![out.len().checked_div(s).unwrap_or_else(|| parts.iter().filter(|&&p| p as usize == i).count())];
+                d.extend_from_slice(&slice);
+                (d, out)
+            }).collect()),
+        };
+
+        let dt = DynTensor::new(&ddims, data.clone()).unwrap();
+        let pt = DynTensor::new(&pdims, parts.clone()).unwrap();
+        let got = dt.dynamic_partition(&pt, num);
+        let mut counts = vec![0; num];
+        let mut buf = vec![-7i64; n * s + 3];
+        let got_slices = partition_slices(&ddims, &data, &pdims, &parts, &mut counts, &mut buf);
+        if slice.len() == 8 {
+            // scalar partitions and rank-8 data: the outputs would have rank 9
+            let e = StitchError::Shape(ShapeError::RankTooLarge { rank: 9 });
+            prop_assert_eq!(got.unwrap_err(), e);
+            prop_assert_eq!(got_slices.unwrap_err(), e);
+            prop_assert!(buf.iter().all(|&v| v == -7));
+            return Ok(());
+        }
+        match want {
+            Ok(w) => {
+                let g: Outputs = got.unwrap().into_iter().map(|t| (t.dims().to_vec(), t.into_vec())).collect();
+                prop_assert_eq!(&g, &w);
+                prop_assert_eq!(got_slices.unwrap().to_vec(), slice.clone());
+                let flat: Vec<i64> = w.iter().flat_map(|(_, d)| d.iter().copied()).collect();
+                prop_assert_eq!(&buf[..flat.len()], &flat[..]);
+                prop_assert_eq!(counts, w.iter().map(|(d, _)| d[0]).collect::<Vec<_>>());
+            }
+            Err(pos) => {
+                let e = StitchError::PartitionOutOfRange { position: pos, value: i64::from(parts[pos]), num };
+                prop_assert_eq!(got.unwrap_err(), e);
+                prop_assert_eq!(got_slices.unwrap_err(), e);
+                prop_assert!(buf.iter().all(|&v| v == -7));
+            }
+        }
+    }
+
+    /// TensorFlow's own use: stitch(partition(0..n), partition(x)) == x.
+    #[test]
+    fn round_trip(
+        (pdims, slice) in (dims(8)).prop_flat_map(|p| { let r = 7 - p.len().min(7); (Just(p), dims(r)) }),
+        num in 1usize..=5,
+        seed in any::<u64>(),
+    ) {
+        let n = numel(&pdims);
+        let parts: Vec<i32> = (0..n).map(|j| ((seed >> (j % 60)) as usize % num) as i32).collect();
+        let mut ddims = pdims.clone();
+        ddims.extend_from_slice(&slice);
+        let x = DynTensor::new(&ddims, (0..numel(&ddims) as i64).map(|v| v * 3 - 5).collect()).unwrap();
+        let p = DynTensor::new(&pdims, parts).unwrap();
+        let ids = DynTensor::new(&pdims, (0..n as i32).collect()).unwrap();
+        let xs = x.dynamic_partition(&p, num).unwrap();
+        let is = ids.dynamic_partition(&p, num).unwrap();
+        let pairs: Vec<_> = is.iter().zip(&xs).collect();
+        let y = DynTensor::dynamic_stitch(&pairs).unwrap();
+        let mut want_dims = vec![n];
+        want_dims.extend_from_slice(&slice);
+        prop_assert_eq!(y.dims().to_vec(), want_dims);
+        prop_assert_eq!(y.as_slice(), x.as_slice());
+    }
+
+    /// The round trip on the static path: `[6, 2]` data, `Dyn` rows.
+    #[test]
+    fn static_round_trip(x in prop::array::uniform12(-100i32..100), parts in prop::array::uniform6(0i32..3)) {
+        let xt = Tensor::<i32, shape![6, 2]>::from_slice(&x).unwrap();
+        let pt = Tensor::<i32, shape![6]>::from_array(parts);
+        let ids = Tensor::<i32, shape![6]>::from_fn(|i| i[0] as i32);
+        let [x0, x1, x2] = dynamic_partition(&xt, &pt, Partitions::<3>).unwrap();
+        let [i0, i1, i2] = dynamic_partition(&ids, &pt, Partitions::<3>).unwrap();
+        let y: Tensor<i32, (Dyn, Dim<2>), Vec<i32>> = dynamic_stitch(&i0, &x0).pair(&i1, &x1).pair(&i2, &x2).run().unwrap();
+        prop_assert_eq!(y.as_slice(), xt.as_slice());
+        prop_assert_eq!(y.dims().to_vec(), vec![6, 2]);
+
+        // the same without a heap
+        let mut pbuf = [0i32; 12];
+        let mut ibuf = [0i32; 6];
+        let [x0, x1, x2] = dynamic_partition_into(&xt, &pt, Partitions::<3>, &mut pbuf).unwrap();
+        let [i0, i1, i2] = dynamic_partition_into(&ids, &pt, Partitions::<3>, &mut ibuf).unwrap();
+        let mut out = [0i32; 12];
+        let z = dynamic_stitch(&i0, &x0).pair(&i1, &x1).pair(&i2, &x2).run_into(&mut out).unwrap();
+        prop_assert_eq!(z.as_slice(), xt.as_slice());
+    }
+}
+
+/// The static caller-buffer forms leave the buffer untouched on every error.
+#[test]
+fn static_into_errors_leave_the_buffer() {
+    let i0 = Tensor::<i32, shape![2]>::from_array([0, 3]);
+    let d0 = Tensor::<f32, shape![2, 2]>::from_array([[1., 2.], [3., 4.]]);
+    let neg = Tensor::<i64, shape![]>::from_array(-2);
+    let d1 = Tensor::<f32, shape![2]>::from_array([5., 6.]);
+    let mut buf = [9.0f32; 8];
+    assert_eq!(
+        dynamic_stitch(&i0, &d0)
+            .pair(&neg, &d1)
+            .run_into(&mut buf)
+            .unwrap_err(),
+        StitchError::NegativeIndex {
+            m: 1,
+            j: 0,
+            value: -2
+        }
+    );
+    assert_eq!(buf, [9.0; 8]);
+    let mut small = [9.0f32; 7];
+    assert!(matches!(
+        dynamic_stitch(&i0, &d0).run_into(&mut small),
+        Err(StitchError::BufferTooSmall {
+            needed: 8,
+            len: 7,
+            ..
+        })
+    ));
+    assert_eq!(small, [9.0; 7]);
+    assert_eq!(
+        dynamic_stitch(&i0, &d0)
+            .run_into(&mut buf)
+            .unwrap()
+            .as_slice(),
+        &[1., 2., 0., 0., 0., 0., 3., 4.]
+    );
+
+    let p = Tensor::<i32, shape![2]>::from_array([1, 2]);
+    let mut pbuf = [9.0f32; 4];
+    assert_eq!(
+        dynamic_partition_into(&d0, &p, Partitions::<2>, &mut pbuf).unwrap_err(),
+        StitchError::PartitionOutOfRange {
+            position: 1,
+            value: 2,
+            num: 2
+        }
+    );
+    assert_eq!(pbuf, [9.0; 4]);
+    let mut psmall = [9.0f32; 3];
+    let ok = Tensor::<i32, shape![2]>::from_array([1, 0]);
+    assert!(matches!(
+        dynamic_partition_into(&d0, &ok, Partitions::<2>, &mut psmall),
+        Err(StitchError::BufferTooSmall {
+            needed: 4,
+            len: 3,
+            ..
+        })
+    ));
+    assert_eq!(psmall, [9.0; 3]);
+}
+
+/// Huge indices: an error, never a huge allocation attempt.
+#[test]
+fn huge_indices() {
+    let big = Tensor::<i64, shape![1]>::from_array([i64::MAX]);
+    let d = Tensor::<f32, shape![1, 2]>::full(1.0);
+    let err = dynamic_stitch(&big, &d).output_dims().unwrap_err();
+    assert!(
+        matches!(
+            err,
+            StitchError::TooManyRows {
+                m: 0,
+                j: 0,
+                value: i64::MAX,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(dynamic_stitch(&big, &d).run().is_err());
+    assert_eq!(
+        err.to_string(),
+        format!("dynamic_stitch: indices[0][0] = {0} asks for {0} + 1 rows of slice [2]: the output's element count overflows usize", i64::MAX)
+    );
+    // where TensorFlow's int32 row count overflows: 2^31 rows of 2
+    let tf = Tensor::<i32, shape![1]>::from_array([i32::MAX]);
+    let dims = dynamic_stitch(&tf, &d).output_dims().unwrap();
+    assert_eq!(dims.as_slice(), &[1usize << 31, 2]);
+    let mut buf = [0.0f32; 4];
+    assert!(matches!(
+        dynamic_stitch(&tf, &d).run_into(&mut buf),
+        Err(StitchError::BufferTooSmall { .. })
+    ));
+    // rows * slice overflowing usize: 2^62 + 1 rows of 4
+    let far = Tensor::<i64, shape![]>::from_array(1 << 62);
+    let d4 = Tensor::<f32, shape![4]>::full(1.0);
+    assert!(matches!(
+        dynamic_stitch(&far, &d4).output_dims(),
+        Err(StitchError::TooManyRows { value, .. }) if value == 1 << 62
+    ));
+    // no element at all: huge dims are fine
+    let wide = DynTensor::new(&[1, 1 << 40, 0], Vec::<f32>::new()).unwrap();
+    let i = DynTensor::new(&[1], vec![3i32]).unwrap();
+    let out = DynTensor::dynamic_stitch(&[(&i, &wide)]).unwrap();
+    assert_eq!(out.dims().as_slice(), &[4, 1 << 40, 0]);
+    // every indices tensor empty: [0] + slice
+    let none = DynTensor::new(&[0], Vec::<i32>::new()).unwrap();
+    let empty = DynTensor::new(&[0, 1 << 40, 1 << 30], Vec::<f32>::new()).unwrap();
+    let out = DynTensor::dynamic_stitch(&[(&none, &empty), (&none, &empty)]).unwrap();
+    assert_eq!(out.dims().as_slice(), &[0, 1 << 40, 1 << 30]);
+}
+
+#[test]
+fn error_messages() {
+    let i0 = DynTensor::new(&[2], vec![0i32, 1]).unwrap();
+    let d0 = DynTensor::new(&[2, 3], vec![0.0f32; 6]).unwrap();
+    let i1 = DynTensor::new(&[1], vec![2i32]).unwrap();
+    let d1 = DynTensor::new(&[1, 4], vec![0.0f32; 4]).unwrap();
+    assert_eq!(
+        DynTensor::dynamic_stitch(&[(&i0, &d0), (&i1, &d1)]).unwrap_err().to_string(),
+        "dynamic_stitch: every pair needs the same slice shape, but data[0].shape = [2, 3] after \
+         indices[0].shape = [2] leaves [3], and data[1].shape = [1, 4] after indices[1].shape = [1] leaves [4]"
+    );
+    let neg = DynTensor::new(&[2], vec![0i32, -1]).unwrap();
+    assert_eq!(
+        DynTensor::dynamic_stitch(&[(&i0, &d0), (&neg, &d0)])
+            .unwrap_err()
+            .to_string(),
+        "dynamic_stitch: indices[1][1] = -1 is out of range: an index must not be negative"
+    );
+    assert_eq!(
+        DynTensor::<f32>::dynamic_stitch::<i32>(&[]).unwrap_err(),
+        StitchError::NoPairs
+    );
+    let p = DynTensor::new(&[3], vec![0i32, 1, 0]).unwrap();
+    assert_eq!(
+        d0.dynamic_partition(&p, 2).unwrap_err().to_string(),
+        "dynamic_partition: data.shape must start with partitions.shape, got data.shape = [2, 3], partitions.shape = [3]"
+    );
+}
