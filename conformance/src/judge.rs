@@ -10,6 +10,12 @@ use serde_json::Value;
 pub enum Outcome {
     /// It produced this output.
     Accepted(TensorVal),
+    /// It produced this output with these LoD levels (offsets), compared
+    /// with the recorded `out.lod_offsets` (lod_reset).
+    AcceptedWithLod(TensorVal, Vec<Vec<usize>>),
+    /// It produced these outputs (an op with a list of outputs, such as
+    /// dynamic_partition; the recorded `out` is a list).
+    AcceptedList(Vec<TensorVal>),
     /// It rejected the input with this message.
     Rejected(String),
     /// The case could not be run (an unimplemented family, a generator or
@@ -110,19 +116,56 @@ pub fn judge(case: &Case, outcome: &Outcome, tol: Tolerance) -> Result<(), Strin
     match (&case.expect, outcome) {
         (_, Outcome::Broken(why)) => Err(short(why)),
         (Expect::Out(want), Outcome::Accepted(got)) => {
+            if want.get("lod_offsets").is_some() {
+                return Err("the output carries no LoD, but the framework's has one".into());
+            }
             let want = parse_out(want)?;
             compare(&want, got, tol)
         }
+        (Expect::Out(want), Outcome::AcceptedWithLod(got, lod)) => {
+            compare(&parse_out(want)?, got, tol)?;
+            let recorded: Vec<Vec<usize>> = want
+                .get("lod_offsets")
+                .cloned()
+                .map(serde_json::from_value)
+                .transpose()
+                .map_err(|e| format!("cannot read the recorded lod_offsets: {e}"))?
+                .unwrap_or_default();
+            if &recorded == lod {
+                Ok(())
+            } else {
+                Err(format!("output LoD {lod:?}, recorded {recorded:?}"))
+            }
+        }
+        (Expect::Out(want), Outcome::AcceptedList(got)) => {
+            let want = want
+                .as_array()
+                .ok_or("a list of outputs, but the recorded out is not a list")?;
+            if want.len() != got.len() {
+                return Err(format!("{} outputs, recorded {}", got.len(), want.len()));
+            }
+            for (k, (w, g)) in want.iter().zip(got).enumerate() {
+                compare(&parse_out(w)?, g, tol).map_err(|e| format!("output {k}: {e}"))?;
+            }
+            Ok(())
+        }
+        (Expect::Error(err), Outcome::AcceptedList(got)) => Err(format!(
+            "accepted ({} outputs), but the framework rejected it: {}",
+            got.len(),
+            short(err)
+        )),
         (Expect::Out(_), Outcome::Rejected(err)) => Err(format!(
             "rejected, but the framework accepted it: {}",
             short(err)
         )),
         (Expect::Error(_), Outcome::Rejected(_)) => Ok(()),
-        (Expect::Error(err), Outcome::Accepted(got)) => Err(format!(
-            "accepted (output shape {:?}), but the framework rejected it: {}",
-            got.shape,
-            short(err)
-        )),
+        (Expect::Error(err), Outcome::Accepted(got) | Outcome::AcceptedWithLod(got, _)) => {
+            Err(format!(
+                "accepted (output shape {:?}), but the framework rejected it: {}",
+                got.shape,
+                short(err)
+            ))
+        }
     }
 }
 

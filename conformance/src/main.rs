@@ -21,7 +21,8 @@ mod families;
 mod judge;
 mod static_mode;
 mod typed;
-mod vectors;
+
+use conformance::vectors;
 
 use judge::{judge, Outcome};
 use std::path::PathBuf;

@@ -505,15 +505,38 @@ fn compile_outcome(fam: &dyn Family, diags: &[&Diag]) -> Outcome {
     }
 }
 
+/// One emitted tensor of a result line.
+fn parse_tensor(out: &Value, dtype: &str) -> Result<TensorVal, String> {
+    let shape = match out.get("shape").map(crate::vectors::parse_shape) {
+        Some(Ok(s)) => s,
+        _ => return Err(format!("bad result tensor {out}")),
+    };
+    let data = parse_data(dtype, &out["data"]).map_err(|e| format!("bad result data: {e}"))?;
+    Ok(TensorVal { shape, data })
+}
+
 fn parse_result(v: &Value, dtype: &str) -> Outcome {
     if let Some(out) = v.get("out") {
-        let shape = match out.get("shape").map(crate::vectors::parse_shape) {
-            Some(Ok(s)) => s,
-            _ => return Outcome::Broken(format!("bad result line {v}")),
+        // a list of tensors for ops with several outputs (dynamic_partition)
+        let parsed = match out.as_array() {
+            Some(list) => list
+                .iter()
+                .map(|t| parse_tensor(t, dtype))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Outcome::AcceptedList),
+            None => parse_tensor(out, dtype).map(Outcome::Accepted),
         };
-        match parse_data(dtype, &out["data"]) {
-            Ok(data) => Outcome::Accepted(TensorVal { shape, data }),
-            Err(e) => Outcome::Broken(format!("bad result data: {e}")),
+        match parsed {
+            // a LoD tensor's result (lod_reset): its levels as offsets
+            Ok(Outcome::Accepted(t)) => {
+                match out.get("lod").map(|l| serde_json::from_value(l.clone())) {
+                    Some(Ok(lod)) => Outcome::AcceptedWithLod(t, lod),
+                    Some(Err(e)) => Outcome::Broken(format!("bad result LoD: {e}")),
+                    None => Outcome::Accepted(t),
+                }
+            }
+            Ok(other) => other,
+            Err(e) => Outcome::Broken(e),
         }
     } else if let Some(e) = v.get("error") {
         Outcome::Rejected(format!("run-time error: {}", e.as_str().unwrap_or("")))

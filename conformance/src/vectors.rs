@@ -25,6 +25,10 @@ impl Data {
         }
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     pub fn len(&self) -> usize {
         match self {
             Data::F32(v) => v.len(),
@@ -234,10 +238,16 @@ pub fn load_dir(dir: &Path) -> Result<Vec<VectorFile>, String> {
 }
 
 fn load_file(path: &Path) -> Result<VectorFile, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    parse_file(path, &text)
+}
+
+/// Parses the contents of a vector file (`path` names it in errors). Any
+/// bytes give a `VectorFile` or an error, never a panic (fuzzed by
+/// `fuzz/fuzz_targets/vectors.rs`).
+pub fn parse_file(path: &Path, text: &[u8]) -> Result<VectorFile, String> {
     let v: Value =
-        serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+        serde_json::from_slice(text).map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
     let family = v
         .get("op")
         .and_then(Value::as_str)

@@ -7,7 +7,13 @@ use std::process::Command;
 use std::sync::Mutex;
 
 /// The families the project implements, with their case counts in `tests/vectors`.
-const IMPLEMENTED: [(&str, usize); 3] = [("elementwise", 208), ("select", 201), ("multiplex", 68)];
+const IMPLEMENTED: [(&str, usize); 5] = [
+    ("elementwise", 248),
+    ("select", 201),
+    ("multiplex", 84),
+    ("lod_reset", 66),
+    ("dynamic_stitch", 126),
+];
 
 /// The static mode writes and builds crates in one work dir: one run at a time.
 static STATIC_LOCK: Mutex<()> = Mutex::new(());
@@ -204,9 +210,14 @@ fn check_mutations(mode: &str) {
         !r.success,
         "{mode} mode: mistakes not reported as a failure"
     );
+    // the shipped count minus the 5 mutated cases
+    let shipped = IMPLEMENTED
+        .iter()
+        .find(|(f, _)| *f == "elementwise")
+        .map_or(0, |(_, n)| *n);
     assert_eq!(
         summary(&r.stdout, "elementwise"),
-        Some("elementwise: 203 passed, 5 failed"),
+        Some(format!("elementwise: {} passed, 5 failed", shipped - 5).as_str()),
         "{mode} mode"
     );
     for l in &labels {
@@ -227,4 +238,50 @@ fn dynamic_mode_catches_mistakes() {
 #[test]
 fn static_mode_catches_mistakes() {
     check_mutations("static");
+}
+
+/// A lod_reset.json whose first accepted case records another LoD, and whose
+/// first rejected case is recorded as accepted: both must be reported.
+#[test]
+fn dynamic_mode_catches_a_wrong_lod() {
+    let dir = scratch("mutated-lod");
+    let mut doc = read_json(&vectors_dir().join("lod_reset.json"));
+    let cases = doc["cases"].as_array_mut().expect("cases");
+    let label = |c: &Value, i: usize| format!("{}#{i}", c["name"].as_str().unwrap());
+    let ok = cases
+        .iter()
+        .position(|c| c.get("out").is_some())
+        .expect("an accepted case");
+    let offsets = cases[ok]["out"]["lod_offsets"]
+        .as_array_mut()
+        .expect("lod_offsets");
+    // one more (empty) sequence at the end of the last level
+    let last = offsets.last_mut().unwrap().as_array_mut().unwrap();
+    let end = last.last().unwrap().clone();
+    last.push(end);
+    let bad = cases
+        .iter()
+        .position(|c| c.get("error").is_some())
+        .expect("a rejected case");
+    let mut out = cases[bad]["x"].clone();
+    out["lod_offsets"] = serde_json::json!([]);
+    let obj = cases[bad].as_object_mut().unwrap();
+    obj.remove("error");
+    obj.insert("out".into(), out);
+    let labels = [label(&cases[ok], ok), label(&cases[bad], bad)];
+    std::fs::write(dir.join("lod_reset.json"), doc.to_string()).expect("write");
+    let r = run("dynamic", &dir);
+    assert!(!r.success);
+    assert_eq!(
+        summary(&r.stdout, "lod_reset"),
+        Some("lod_reset: 64 passed, 2 failed")
+    );
+    for l in &labels {
+        assert!(
+            r.stdout
+                .lines()
+                .any(|line| line.trim_start().starts_with(&format!("{l}:"))),
+            "{l} not listed as failing"
+        );
+    }
 }

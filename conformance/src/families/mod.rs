@@ -2,8 +2,10 @@
 //! and how to write it as a program over the static API.
 
 mod elementwise;
+mod lod_reset;
 mod multiplex;
 mod select;
+mod stitch;
 
 use crate::judge::{Outcome, Tolerance};
 use crate::vectors::Case;
@@ -58,6 +60,8 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "elementwise" => Some(&elementwise::Elementwise),
         "select" => Some(&select::Select),
         "multiplex" => Some(&multiplex::Multiplex),
+        "lod_reset" => Some(&lod_reset::LodReset),
+        "dynamic_stitch" => Some(&stitch::DynamicStitch),
         _ => None,
     }
 }

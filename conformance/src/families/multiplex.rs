@@ -102,10 +102,11 @@ impl Family for Multiplex {
         let shapes: Vec<&[usize]> = i.candidates.iter().map(|c| c.shape.as_slice()).collect();
         let verdict = match multiplex_output_dims(&shapes, &i.index.shape) {
             Ok(_) => Verdict::Compiles,
-            // a const assertion, evaluated at monomorphisation
-            Err(e @ MultiplexError::TooFewCandidates { .. }) => Verdict::MonoError(e.to_string()),
-            // not a rule of the static types: an error when the op runs
-            Err(MultiplexError::ZeroSize { .. }) => Verdict::Compiles,
+            // const assertions, evaluated at monomorphisation (stable Rust
+            // cannot state `K >= 2` or `index rows <= candidate rows` as a bound)
+            Err(
+                e @ (MultiplexError::TooFewCandidates { .. } | MultiplexError::IndexRows { .. }),
+            ) => Verdict::MonoError(e.to_string()),
             Err(e) => Verdict::ShapeError(e.to_string()),
         };
         let mut body = String::new();
@@ -150,8 +151,9 @@ impl Family for Multiplex {
     }
 
     fn own_diagnostic(&self, message: &str) -> bool {
-        // the count rule is a const assertion: rustc reports
+        // the count and row rules are const assertions: rustc reports
         // "evaluation panicked: multiplex: needs at least 2 candidate tensors ..."
+        // and "evaluation panicked: multiplex: index rows must not exceed ..."
         message.starts_with("multiplex") || message.starts_with("evaluation panicked: multiplex")
     }
 }
