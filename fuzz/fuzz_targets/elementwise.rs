@@ -1,18 +1,20 @@
 //! `elementwise_output_dims`, `elementwise_slices` and `DynTensor::elementwise`
 //! on arbitrary dims, data, axis, op and activation.
 //!
-//! Invariants: output dims and slices agree; on Ok the dims' product is the
-//! output length and every element equals a naive broadcast reference; a wrong
-//! output length is an error; the `DynTensor` form gives the same result.
+//! Invariants (differential): accepted exactly when the naive reference of
+//! Paddle's rule (`shapecheck_fuzz::reference::elementwise`) accepts, with its
+//! output dims; every element equals the op computed naively in the
+//! reference's frame; a wrong data or output length, an overflowing output
+//! and an integer division by zero are errors, and an error leaves the output
+//! buffer untouched; the `DynTensor` form gives the same result.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shapecheck::kernel::place;
-use shapecheck::ops::elementwise::{elementwise_output_dims, elementwise_slices, placement};
-use shapecheck::{BinaryOpKind, Dims, DynTensor, Element, ElementwiseError};
+use shapecheck::ops::elementwise::{elementwise_output_dims, elementwise_slices};
+use shapecheck::{BinaryOpKind, DynTensor, Element, ElementwiseError};
 use shapecheck_fuzz::*;
 
-fn reference<T: Element>(op: BinaryOpKind, a: T, b: T) -> T {
+fn naive_op<T: Element>(op: BinaryOpKind, a: T, b: T) -> T {
     match op {
         BinaryOpKind::Mul => T::mul(a, b),
         BinaryOpKind::Add => T::add(a, b),
@@ -50,31 +52,31 @@ fn check<T: Element + FuzzValue>(u: &mut Unstructured<'_>) {
     let (axis, op, act) = (axis(u), op(u), act(u));
     let wrong_out = byte(u) >= 240;
 
+    // the shape rule against the naive reference
+    let want = reference::elementwise(&xd, &yd, axis);
     let dims = elementwise_output_dims(&xd, &yd, axis);
-    let lens_ok = Dims::for_data(&xd, x.len()).is_ok() && Dims::for_data(&yd, y.len()).is_ok();
-    let Ok(out_dims) = dims else {
-        // the shape rules failed: slices must fail too, whatever the buffer
-        let mut out = vec![T::default(); 4];
-        assert!(elementwise_slices(op, act, &xd, &x, &yd, &y, axis, &mut out).is_err());
-        return;
-    };
-    assert!(out_dims.rank() <= shapecheck::MAX_RANK);
-    let Some(n) = out_dims.numel() else {
-        let mut out = vec![T::default(); 1];
-        let r = elementwise_slices(op, act, &xd, &x, &yd, &y, axis, &mut out);
-        assert!(
-            r.is_err(),
-            "{xd:?} {yd:?} {axis}: overflowing output accepted"
-        );
-        return;
-    };
-    if n > MAX_ELEMS {
-        return;
+    match (&dims, &want) {
+        (Ok(d), Some(w)) => assert_eq!(d.as_slice(), &w.out[..], "{xd:?} {yd:?} {axis}"),
+        (Err(_), None) => {}
+        _ => panic!("{xd:?} {yd:?} axis {axis}: library {dims:?}, reference {want:?}"),
     }
-    let len = if wrong_out { n + 1 } else { n };
+    let lens_ok = reference::count(&xd) == Some(x.len()) && reference::count(&yd) == Some(y.len());
     let sentinel = T::value(u);
+    let n = want.as_ref().and_then(|w| reference::count(&w.out));
+    let Some((w, n)) = want.zip(n).filter(|(_, n)| *n <= MAX_ELEMS) else {
+        // rejected, overflowing or too big to hold: an error, buffer untouched
+        let mut out = vec![sentinel; 4];
+        let r = elementwise_slices(op, act, &xd, &x, &yd, &y, axis, &mut out);
+        assert!(r.is_err(), "{xd:?} {yd:?} {axis}: accepted, output {n:?}");
+        assert!(out.iter().all(|v| v.same(sentinel)), "written on error");
+        return;
+    };
+    let len = if wrong_out { n + 1 } else { n };
     let mut out = vec![sentinel; len];
     let r = elementwise_slices(op, act, &xd, &x, &yd, &y, axis, &mut out);
+    if r.is_err() {
+        assert!(out.iter().all(|v| v.same(sentinel)), "written on error");
+    }
     if wrong_out || !lens_ok {
         assert!(
             r.is_err(),
@@ -91,24 +93,19 @@ fn check<T: Element + FuzzValue>(u: &mut Unstructured<'_>) {
         Err(e) => panic!("valid input rejected: {xd:?} {yd:?} {axis}: {e}"),
         Ok(d) => {
             assert!(!div_zero, "division by zero accepted");
-            assert_eq!(d, out_dims);
-            assert_eq!(d.numel(), Some(out.len()));
-            // naive reference
-            let (Ok(xdd), Ok(ydd)) = (Dims::new(&xd), Dims::new(&yd)) else {
-                panic!("dims accepted past the rank limit");
-            };
-            let p = placement(&xdd, &ydd, axis).expect("placement agrees with the plan");
-            let (xp, yp) = (place(&xd, p.x_at, p.rank), place(&yd, p.y_at, p.rank));
-            let mut index = vec![0usize; d.rank()];
+            assert_eq!(d.as_slice(), &w.out[..]);
+            // naive reference of the values, in the reference's frame
+            let (xp, yp) = (&w.placed[0], &w.placed[1]);
+            let mut index = vec![0usize; w.out.len()];
             for &o in &out {
-                let a = x[broadcast_flat(&xp, &index)];
-                let b = y[broadcast_flat(&yp, &index)];
-                let want = act.apply(reference(op, a, b));
+                let a = x[broadcast_flat(xp, &index)];
+                let b = y[broadcast_flat(yp, &index)];
+                let want = act.apply(naive_op(op, a, b));
                 assert!(
                     want.same(o),
                     "{xd:?} {yd:?} {axis} at {index:?}: {o:?} != {want:?}"
                 );
-                advance(&mut index, &d);
+                advance(&mut index, &w.out);
             }
             // the DynTensor form agrees
             let (tx, ty) = (

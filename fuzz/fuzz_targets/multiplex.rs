@@ -1,11 +1,17 @@
 //! `multiplex_output_dims`, `multiplex_slices` and `DynTensor::multiplex` on
-//! arbitrary candidates (count, dims, data), index dims and index values
-//! (negative, huge; i32 and i64).
+//! arbitrary candidates (count, dims, data), index dims (as many rows as the
+//! candidates, fewer, more, any shape) and index values (negative, huge; i32
+//! and i64).
 //!
-//! Invariants: on Err the output buffer is untouched; on Ok the output dims
-//! agree, their product is the output length, every row `i` is row `i` of
-//! candidate `index[i]`, and every index value was in range; the `DynTensor`
-//! form agrees.
+//! Invariants (differential): the shapes are accepted exactly when the naive
+//! reference of Paddle 3.3.1's measured rule (`shapecheck_fuzz::reference::
+//! multiplex`: output rows = index rows, at most the candidates' rows)
+//! accepts, with its output dims; the slices are accepted exactly when the
+//! shapes, every data length, the output length and every index value are
+//! right; on Ok every row `i` is row `i` of candidate `index[i]` and every
+//! index value was in range, even for an output with no element (Paddle reads
+//! no index there, and rejecting is allowed: the library checks them all);
+//! on Err the output buffer is untouched; the `DynTensor` form agrees.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -37,43 +43,77 @@ fn check<T: FuzzValue, I: FuzzValue + IndexElement + TryFrom<i64> + Into<i64>>(
         let v = data::<T>(u, len);
         cands.push((d, v));
     }
-    let rows = first.first().copied().unwrap_or(0);
-    let index_dims = if byte(u) < 220 {
-        vec![rows, 1]
-    } else {
-        dims(u)
+    let cand_rows = first.first().copied().unwrap_or(0);
+    let index_dims = match byte(u) {
+        0..=149 => vec![cand_rows, 1],
+        150..=199 => vec![usize::from(byte(u)) % (cand_rows.min(64) + 1), 1],
+        200..=224 => vec![cand_rows.saturating_add(1 + usize::from(byte(u) % 3)), 1],
+        _ => dims(u),
     };
     let ilen = data_len(u, &index_dims);
     let index: Vec<I> = (0..ilen).map(|_| index_value(u, count)).collect();
-    let out_len = match numel(&first).filter(|&n| n <= MAX_ELEMS) {
+    let dim_list: Vec<&[usize]> = cands.iter().map(|(d, _)| &d[..]).collect();
+
+    // the shape rule against the naive reference
+    let want = reference::multiplex(&dim_list, &index_dims);
+    let lib = multiplex_output_dims(&dim_list, &index_dims);
+    // candidates whose element count overflows cannot hold data: their
+    // dims alone may be accepted or not, the slices must reject them
+    let cands_fit = numel(&first).is_some();
+    match (&lib, &want) {
+        (Ok(d), Some(w)) => assert_eq!(d.as_slice(), &w[..], "{dim_list:?} {index_dims:?}"),
+        (Err(_), None) => {}
+        _ if !cands_fit => {}
+        _ => panic!("{dim_list:?} index {index_dims:?}: library {lib:?}, reference {want:?}"),
+    }
+    let want = want.filter(|_| cands_fit);
+
+    let want_len = want.as_deref().and_then(numel).filter(|&n| n <= MAX_ELEMS);
+    let out_len = match want_len {
         Some(n) if byte(u) < 230 => n,
         _ => usize::from(byte(u) % 16),
     };
     let sentinel = T::value(u);
     let mut out = vec![sentinel; out_len];
-
     let inputs: Vec<(&[usize], &[T])> = cands.iter().map(|(d, v)| (&d[..], &v[..])).collect();
-    let dim_list: Vec<&[usize]> = cands.iter().map(|(d, _)| &d[..]).collect();
     let r = multiplex_slices(&inputs, &index_dims, &index, &mut out);
-    match r {
-        Err(_) => assert!(
-            out.iter().all(|v| v.same(sentinel)),
-            "output written on error"
-        ),
+
+    let lens_ok = cands.iter().all(|(d, v)| numel(d) == Some(v.len()))
+        && numel(&index_dims) == Some(index.len())
+        && want_len == Some(out_len);
+    let in_range = index.iter().all(|&k| {
+        let k: i64 = k.into();
+        k >= 0 && (k as usize) < count
+    });
+    match &r {
+        Err(e) => {
+            assert!(
+                out.iter().all(|v| v.same(sentinel)),
+                "output written on error"
+            );
+            assert!(
+                want.is_none() || !lens_ok || !in_range,
+                "valid input rejected: {dim_list:?} index {index_dims:?} {index:?}: {e}"
+            );
+        }
         Ok(d) => {
-            assert_eq!(multiplex_output_dims(&dim_list, &index_dims), Ok(d));
-            assert_eq!(d.numel(), Some(out.len()));
-            assert!(count >= 2 && d.rank() >= 2);
-            assert_eq!(index.len(), rows);
-            let row_len = out.len() / rows;
-            for (i, (row, &k)) in out.chunks(row_len).zip(&index).enumerate() {
-                let k: i64 = k.into();
-                assert!(k >= 0 && (k as usize) < count, "index {k} accepted");
-                let src = &cands[k as usize].1[i * row_len..(i + 1) * row_len];
-                assert!(row.iter().zip(src).all(|(a, b)| a.same(*b)));
+            let w = want
+                .as_ref()
+                .expect("accepted shapes the reference rejects");
+            assert_eq!(d.as_slice(), &w[..]);
+            assert!(lens_ok, "wrong lengths accepted");
+            assert!(in_range, "index {index:?} accepted with {count} candidates");
+            let row_len = numel(&w[1..]).unwrap_or(0);
+            if row_len > 0 {
+                for (i, (row, &k)) in out.chunks(row_len).zip(&index).enumerate() {
+                    let k: i64 = k.into();
+                    let src = &cands[k as usize].1[i * row_len..(i + 1) * row_len];
+                    assert!(row.iter().zip(src).all(|(a, b)| a.same(*b)), "row {i}");
+                }
             }
         }
     }
+
     // the DynTensor form: same outcome as the slices with a right-sized buffer
     let Ok(tensors) = cands
         .iter()
@@ -85,8 +125,9 @@ fn check<T: FuzzValue, I: FuzzValue + IndexElement + TryFrom<i64> + Into<i64>>(
     let Ok(ti) = DynTensor::new(&index_dims, index.clone()) else {
         return;
     };
-    let Some(n) = numel(&first).filter(|&n| n <= MAX_ELEMS) else {
-        return;
+    let n = match want_len {
+        Some(n) => n,
+        None => usize::from(byte(u) % 4),
     };
     let mut out2 = vec![sentinel; n];
     let r2 = multiplex_slices(&inputs, &index_dims, &index, &mut out2);
