@@ -1,61 +1,88 @@
 #!/usr/bin/env bash
-# Builds the firmware tests for thumbv7em-none-eabihf (Cortex-M4F) with
-# Debian's Rust toolchain and runs each under QEMU (mps2-an386), then prints
-# the flash (text) size of the same elementwise op through shapecheck and as
-# a hand-written loop. See /work/shared/spec/embedded.md and README.md.
+# The firmware tests of shapecheck on emulated microcontrollers, with
+# Debian's Rust toolchain (core/alloc built from source by -Zbuild-std):
+#   1. every tests/*.rs on a Cortex-M4F (thumbv7em-none-eabihf, QEMU
+#      mps2-an386): no std, no alloc, the vectors' data in flash;
+#   2. tests/alloc.rs with `alloc` and a static heap (embedded-alloc);
+#   3. the same no-alloc tests on a Cortex-M0 (thumbv6m-none-eabi: no FPU,
+#      no atomic compare-and-swap; QEMU microbit, 16 KiB of RAM);
+#   4. per op, the code and stack of one call through shapecheck against a
+#      hand-written loop (examples/size_<op>_{shapecheck,loop}.rs).
+# Prints one line per firmware run and ends with
+#   embedded: N passed, N failed
+# Exit status 0 only if every run passed. Anything that keeps it from
+# running (packages that cannot be installed, a build error) is a failure:
+# it prints the reason, counts one failure and exits non-zero.
 #
-# Exit status: 0 if every firmware test passed, or if the Debian packages
-# could not be installed (then it prints "embedded: SKIPPED (...)"); non-zero
-# for anything else (a build error, a failed check, a QEMU hang).
+# Adding an op: tests/<op>.rs (its vectors asked for with `// vector:`
+# lines, see build.rs) and its [[test]] entry in Cargo.toml; this script
+# finds it. For its size row: examples/size_<op>_shapecheck.rs and
+# examples/size_<op>_loop.rs, found by name.
+#
+# Environment: EMBEDDED_FEATURES (extra cargo features for the tests, none
+# today), M0_SKIP (test names not run on the M0, e.g. one
+# that needs more than its 16 KiB of RAM).
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(rustc-web cargo-web rust-web-src lld-22)
+PACKAGES=(rustc-web cargo-web rust-web-src lld-22 binutils-arm-none-eabi)
 # QEMU is unpacked from Debian's qemu-system-arm package into target/ rather
 # than installed: installing it makes apt remove the machine's own qemu-utils
 # (qemu-img 10.x from backports, which conflicts with qemu-system 7.2). Only
 # its libraries are installed, and apt-get never removes anything here.
 QEMU_ROOT=target/qemu-system-arm
 QEMU_BIN=$QEMU_ROOT/usr/bin/qemu-system-arm
-QEMU=("$QEMU_BIN" -cpu cortex-m4 -machine mps2-an386 -nographic
-      -semihosting-config enable=on,target=native -kernel)
+QEMU_M4=("$QEMU_BIN" -cpu cortex-m4 -machine mps2-an386 -nographic
+         -semihosting-config enable=on,target=native -kernel)
+QEMU_M0=("$QEMU_BIN" -machine microbit -nographic
+         -semihosting-config enable=on,target=native -kernel)
 TIMEOUT=20   # seconds per QEMU run; a run takes well under one
-# binutils (a dependency of rustc-web) reads ARM ELF sizes; llvm-size would
-# need llvm-22 (90 MB) on top of lld-22.
-SIZE=size NM=nm
-TARGET_DIR=target/thumbv7em-none-eabihf
+# binutils for ARM (objdump -d for the call graph of an op; size, nm)
+OBJDUMP=arm-none-eabi-objdump NM=arm-none-eabi-nm SIZE=arm-none-eabi-size
+M4=thumbv7em-none-eabihf M0=thumbv6m-none-eabi
+BUDGET=1.2   # an op's code through shapecheck / the hand loop's
+read -r -a M0_SKIP <<<"${M0_SKIP:-}"
+features=()
+[ -n "${EMBEDDED_FEATURES:-}" ] && features=(--features "$EMBEDDED_FEATURES")
 
+passed=0 failed=0
+summary() { echo "embedded: $passed passed, $failed failed"; }
+cannot() { echo "embedded: cannot run: $*"; failed=$((failed + 1)); summary; exit 1; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
-skip() { echo "embedded: SKIPPED (could not install Debian packages: $*)"; exit 0; }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
 
 # --- packages --------------------------------------------------------------
+command -v dpkg-query >/dev/null || cannot "not a Debian system (dpkg-query missing)"
 missing=()
 for p in "${PACKAGES[@]}"; do installed "$p" || missing+=("$p"); done
 if ((${#missing[@]})) || [ ! -x "$QEMU_BIN" ]; then
   t0=$(now)
-  if [ "$(id -u)" != 0 ]; then skip "not root"; fi
+  SUDO=()
+  if [ "$(id -u)" != 0 ]; then
+    sudo -n true 2>/dev/null || cannot "Debian packages missing (${missing[*]:-qemu-system-arm}) and not root (no sudo)"
+    SUDO=(sudo -n)
+  fi
   log=$(mktemp)
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update >"$log" 2>&1 || skip "apt-get update failed: $(tail -n 1 "$log")"
+  "${SUDO[@]}" apt-get update >"$log" 2>&1 || cannot "apt-get update failed: $(tail -n 1 "$log")"
   if [ ! -x "$QEMU_BIN" ]; then
     # qemu-system-arm's shared libraries (its Depends, less the qemu packages)
     libs=$(apt-cache depends qemu-system-arm 2>>"$log" |
       awk '$1 ~ /^\|?Depends:$/ && $2 !~ /^(qemu-|<)/ { print $2 }')
-    [ -n "$libs" ] || skip "no dependency list for qemu-system-arm: $(tail -n 1 "$log")"
+    [ -n "$libs" ] || cannot "no dependency list for qemu-system-arm: $(tail -n 1 "$log")"
     for p in $libs; do installed "$p" || missing+=("$p"); done
   fi
   if ((${#missing[@]})); then
     echo "installing: ${missing[*]}"
-    apt-get install -y --no-install-recommends --no-remove "${missing[@]}" >"$log" 2>&1 ||
-      skip "apt-get install failed: $(tail -n 1 "$log")"
+    "${SUDO[@]}" apt-get install -y --no-install-recommends --no-remove "${missing[@]}" >"$log" 2>&1 ||
+      cannot "apt-get install failed: $(tail -n 1 "$log")"
   fi
   if [ ! -x "$QEMU_BIN" ]; then
     echo "unpacking qemu-system-arm into $QEMU_ROOT"
     deb_dir=$(mktemp -d)
     (cd "$deb_dir" && apt-get download qemu-system-arm) >"$log" 2>&1 ||
-      skip "apt-get download qemu-system-arm failed: $(tail -n 1 "$log")"
+      cannot "apt-get download qemu-system-arm failed: $(tail -n 1 "$log")"
     mkdir -p "$QEMU_ROOT"
     dpkg-deb -x "$deb_dir"/qemu-system-arm_*.deb "$QEMU_ROOT"
     rm -rf "$deb_dir"
@@ -76,55 +103,99 @@ deb() {
 deb rustc --version
 deb cargo --version
 
-t0=$(now)
-build_log=$(mktemp)
-trap 'rm -f "$build_log"' EXIT
-deb cargo test --release --no-run 2>&1 | tee "$build_log"
-echo "build (tests): $(since "$t0") s"
-
-# The test executables, from cargo's "Executable tests/x.rs (path)" lines.
-mapfile -t tests < <(sed -n 's/^ *Executable tests\/\([a-z_]*\)\.rs (\(.*\))$/\1 \2/p' "$build_log")
-if ((${#tests[@]} == 0)); then echo "embedded: no test executable built"; exit 1; fi
-
-passed=0 failed=0
-for entry in "${tests[@]}"; do
-  name=${entry%% *} exe=${entry#* }
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# build NAME CARGO-ARGS...: a `cargo test --no-run` build; appends
+# "NAME exe" lines for its test executables to $exes
+exes=()
+build() {
+  local name=$1 t0
+  shift
   t0=$(now)
+  deb cargo test --release --no-run "$@" >"$log" 2>&1 || {
+    cat "$log"
+    cannot "build ($name) failed"
+  }
+  echo "build ($name): $(since "$t0") s"
+  mapfile -t -O "${#exes[@]}" exes < <(
+    sed -n "s/^ *Executable tests\/\([a-z0-9_]*\)\.rs (\(.*\))$/$name \1 \2/p" "$log")
+}
+build m4 "${features[@]}"
+build m4-alloc --features "alloc${EMBEDDED_FEATURES:+,$EMBEDDED_FEATURES}" -Zbuild-std=core,alloc --test alloc
+build m0 --target "$M0" --tests "${features[@]}"
+t0=$(now)
+deb cargo build --release --examples >"$log" 2>&1 || { cat "$log"; cannot "build (size firmwares) failed"; }
+echo "build (size firmwares): $(since "$t0") s"
+((${#exes[@]})) || cannot "no test executable built"
+
+# --- the tests under QEMU --------------------------------------------------
+declare -A stack_of=()
+# qemu ARCH EXE: runs EXE, output in $log, status in $status
+qemu() {
+  local -n cmd=QEMU_$1
   set +e
-  timeout "$TIMEOUT" "${QEMU[@]}" "$exe"
+  timeout "$TIMEOUT" "${cmd[@]}" "$2" >"$log" 2>&1
   status=$?
   set -e
+}
+for entry in "${exes[@]}"; do
+  read -r variant name exe <<<"$entry"
+  arch=M4
+  if [ "$variant" = m0 ]; then
+    arch=M0
+    [[ " ${M0_SKIP[*]} " == *" $name "* ]] && { echo "M0 $name: not run (M0_SKIP)"; continue; }
+  fi
+  t0=$(now)
+  qemu "$arch" "$exe"
+  label="$arch $name"
   case $status in
-    0) echo "embedded test $name: ok ($(since "$t0") s under QEMU)"; passed=$((passed + 1)) ;;
-    124) echo "embedded test $name: HANG (no exit within ${TIMEOUT} s)"; failed=$((failed + 1)) ;;
-    *) echo "embedded test $name: FAILED (exit $status)"; failed=$((failed + 1)) ;;
+    0) echo "$label: ok ($(since "$t0") s) -- $(tail -n 1 "$log")"; passed=$((passed + 1))
+       stack_of[$label]=$(sed -n 's/.*peak stack \([0-9]*\) B.*/\1/p' "$log" | tail -n 1) ;;
+    124) cat "$log"; echo "$label: HANG (no exit within ${TIMEOUT} s)"; failed=$((failed + 1)) ;;
+    *) cat "$log"; echo "$label: FAILED (exit $status)"; failed=$((failed + 1)) ;;
   esac
 done
 
-# --- flash size: one elementwise op through shapecheck vs a hand-written loop
-t0=$(now)
-deb cargo build --release --bins
-echo "build (release bins): $(since "$t0") s"
-for bin in size_shapecheck size_loop; do
-  set +e
-  timeout "$TIMEOUT" "${QEMU[@]}" "$TARGET_DIR/release/$bin"
-  status=$?
-  set -e
-  if [ "$status" != 0 ]; then echo "embedded size firmware $bin: FAILED (exit $status)"; failed=$((failed + 1)); fi
+# --- size and stack per op: shapecheck against a hand-written loop ---------
+# The code of an op = its `measured_op` function and every function that
+# reaches through direct calls (opsize.sh, from objdump -d), the panic
+# machinery excepted. Its stack = the peak of that one call, painted and
+# scanned on the target (src/stack.rs).
+ex=target/$M4/release/examples
+echo
+echo "per op on the Cortex-M4F (code: measured_op and its callees; stack: that call, on target)"
+printf '%-15s %16s %11s %7s %15s %12s  %s\n' op "code shapecheck" "code loop" ratio \
+  "stack shapeck" "stack loop" "budget (<= ${BUDGET}x code)"
+for sc in "$ex"/size_*_shapecheck; do
+  [ -x "$sc" ] || continue
+  op=${sc##*/size_} op=${op%_shapecheck}
+  lp=$ex/size_${op}_loop
+  [ -x "$lp" ] || cannot "size firmware $lp missing (each op has both)"
+  code=() stk=()
+  for f in "$sc" "$lp"; do
+    qemu M4 "$f"
+    if [ "$status" != 0 ]; then
+      cat "$log"; echo "size firmware ${f##*/}: FAILED (exit $status)"; failed=$((failed + 1))
+      stk+=("?")
+    else
+      passed=$((passed + 1))
+      stk+=("$(sed -n 's/^op stack: *\([0-9]*\) B$/\1/p' "$log")")
+    fi
+    code+=("$(./opsize.sh "$OBJDUMP" "$NM" "$f" | awk 'NR == 1 { print $2 }')")
+  done
+  ratio=$(awk -v a="${code[0]}" -v b="${code[1]}" 'BEGIN { printf "%.2f", a / b }')
+  verdict=$(awk -v r="$ratio" -v m="$BUDGET" 'BEGIN { print (r <= m ? "met" : "over (see README)") }')
+  printf '%-15s %14s B %9s B %6sx %13s B %10s B  %s\n' "$op" "${code[0]}" "${code[1]}" "$ratio" \
+    "${stk[0]}" "${stk[1]}" "$verdict"
 done
-release=$TARGET_DIR/release
-"$SIZE" "$release/size_shapecheck" "$release/size_loop"
-text() { "$SIZE" "$1" | awk 'NR == 2 { print $1 }'; }
-opsize() { local h; h=$("$NM" -S "$1" | awk '$4 ~ /2op(17h[0-9a-f]+E)?$/ { print $2; exit }'); echo $((16#${h:-0})); }
-a=$(text "$release/size_shapecheck") b=$(text "$release/size_loop")
-awk -v a="$a" -v b="$b" 'BEGIN { printf "flash (text) of the whole firmware: shapecheck %d B, hand-written loop %d B, ratio %.2f\n", a, b, a / b }'
-sect() { size -A "$1" | awk '$1 == ".text" { print $2 }'; }
-echo "code (.text): shapecheck $(sect "$release/size_shapecheck") B, hand-written loop $(sect "$release/size_loop") B"
-a=$(opsize "$release/size_shapecheck") b=$(opsize "$release/size_loop")
-awk -v a="$a" -v b="$b" 'BEGIN { printf "the op function alone: shapecheck %d B, hand-written loop %d B\n", a, b }'
-name=${tests[0]%% *} exe=${tests[0]#* }
-echo "test firmware $name (with core::fmt for its messages):"
-"$SIZE" "$exe"
+echo
+echo "whole size firmwares (flash = text + rodata):"
+"$SIZE" "$ex"/size_*_shapecheck "$ex"/size_*_loop | sed 's#target/[^ ]*/##'
+echo
+echo "peak stack of each test (from reset, test harness included):"
+printf '%s\n' "${!stack_of[@]}" | sort | while read -r arch name; do
+  printf '  %-3s %-22s %6s B\n' "$arch" "$name" "${stack_of[$arch $name]}"
+done
 
-echo "embedded: $passed passed, $failed failed"
+summary
 [ "$failed" = 0 ]
