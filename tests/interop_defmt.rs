@@ -128,3 +128,36 @@ fn the_ndarray_error_too() {
     let err = Tensor::<i32, shape![2, 2], &[i32]>::try_from(a.t()).unwrap_err();
     assert!(contains(&encode(&err), err.to_string().as_bytes()));
 }
+
+#[test]
+fn lod_tensors_and_the_stitch_and_lod_errors() {
+    use shapecheck::{DynLodTensor, LodTensor, Offsets, OwnedLod};
+    let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    fn check<E: defmt::Format + std::fmt::Display>(e: &E) {
+        let bytes = encode(e);
+        assert!(contains(&bytes, e.to_string().as_bytes()), "{e}: {bytes:x?}");
+    }
+    // a LoD tensor sends its elements and its offsets
+    let dense = || Tensor::<u32, shape![3]>::from_array([0xA1A2_A3A4, 2, 3]);
+    let levels = [Offsets::new(&[0, 1, 3])];
+    let x = LodTensor::new(dense(), &levels[..]).unwrap();
+    let bytes = encode(&x);
+    assert!(contains(&bytes, &0xA1A2_A3A4u32.to_le_bytes()), "{bytes:x?}");
+    let other = [Offsets::new(&[0, 2, 3])];
+    assert_ne!(encode(&LodTensor::new(dense(), &other[..]).unwrap()), bytes);
+    // the errors of dynamic_stitch, LoD construction and lod_reset
+    let stitch = DynTensor::dynamic_stitch(&[(
+        &DynTensor::new(&[1], vec![-1i32]).unwrap(),
+        &DynTensor::new(&[1], vec![5i32]).unwrap(),
+    )])
+    .unwrap_err();
+    check(&stitch);
+    let lod = DynLodTensor::new(
+        DynTensor::new(&[2], vec![1, 2]).unwrap(),
+        OwnedLod::from_offsets(vec![vec![1, 2]]),
+    )
+    .unwrap_err();
+    check(&lod);
+    let reset = x.lod_reset(Offsets::new(&[0, 4]), false).unwrap_err();
+    check(&reset);
+}

@@ -129,3 +129,45 @@ fn the_sequence_form_works_too() {
     let d: DynTensor<i32> = serde_json::from_str("[[1,2],[5,6]]").unwrap();
     assert_eq!(d.dims().as_slice(), &[1, 2]);
 }
+
+#[test]
+fn lod_tensors_round_trip_with_their_offsets() {
+    use shapecheck::{DynLodTensor, LodError, LodTensor, Offsets, OwnedLod};
+    // Paddle's two-level example: lengths [[2, 1], [2, 3, 1]] are offsets
+    // [[0, 2, 3], [0, 2, 5, 6]] over 6 rows
+    let dense = Tensor::<i32, shape![6, 1]>::from_array([[1], [2], [3], [4], [5], [6]]);
+    let levels = [Offsets::new(&[0, 2, 3]), Offsets::new(&[0, 2, 5, 6])];
+    let x = LodTensor::new(dense, &levels[..]).unwrap();
+    let json = serde_json::to_string(&x).unwrap();
+    assert_eq!(
+        json,
+        r#"{"shape":[6,1],"data":[1,2,3,4,5,6],"lod":[[0,2,3],[0,2,5,6]]}"#
+    );
+    // into a heap LoD tensor with a run-time row count, and a dynamic one
+    let back: LodTensor<i32, shape![Dyn, 1], Vec<i32>, OwnedLod> =
+        serde_json::from_str(&json).unwrap();
+    assert_eq!(back.as_slice(), x.as_slice());
+    assert_eq!(back.lod().as_offsets(), &[vec![0, 2, 3], vec![0, 2, 5, 6]]);
+    assert_eq!(serde_json::to_string(&back).unwrap(), json);
+    let dynamic: DynLodTensor<i32> = serde_json::from_str(&json).unwrap();
+    assert_eq!(dynamic.level(1).unwrap().as_slice(), &[0, 2, 5, 6]);
+    assert_eq!(serde_json::to_string(&dynamic).unwrap(), json);
+    // a LoD that fails Paddle's CheckLoD is our LodError, naming the level
+    let bad = r#"{"shape":[6,1],"data":[1,2,3,4,5,6],"lod":[[0,2,3],[0,2,5,7]]}"#;
+    let err = DynLodTensor::<i32>::new(
+        DynTensor::new(&[6, 1], vec![1, 2, 3, 4, 5, 6]).unwrap(),
+        OwnedLod::from_offsets(vec![vec![0, 2, 3], vec![0, 2, 5, 7]]),
+    )
+    .unwrap_err();
+    assert!(matches!(err, LodError::RowsMismatch { .. }), "{err:?}");
+    assert!(err_of::<DynLodTensor<i32>>(bad).starts_with(&err.to_string()));
+    assert!(
+        err_of::<LodTensor<i32, shape![Dyn, 1], Vec<i32>, OwnedLod>>(bad)
+            .starts_with(&err.to_string())
+    );
+    // the dense part keeps its own checks, and `lod` is required
+    assert!(
+        err_of::<LodTensor<i32, shape![Dyn, 2], Vec<i32>, OwnedLod>>(&json).contains("dim 1")
+    );
+    assert!(err_of::<DynLodTensor<i32>>(r#"{"shape":[1],"data":[1]}"#).contains("missing field `lod`"));
+}

@@ -7,13 +7,15 @@
 //!   6]`: its dims, then its elements in row-major order, flat (defmt
 //!   encodes the slice and the host prints it; nested brackets would need
 //!   formatting on the device);
+//! - a [`LodTensor`](crate::LodTensor) logs as its dense tensor followed by
+//!   its levels' offsets (`LodTensor[6, 1] [..] lod [[0, 2, 5, 6]]`);
 //! - every error type ([`ShapeError`], [`ElementwiseError`],
-//!   [`SelectError`], [`MultiplexError`], [`UnknownActivation`], and the
-//!   interop errors of the features that are on) logs its `Display` message
-//!   through [`defmt::Display2Format`]: the same words as on a host, formatted
-//!   on the device (an error is logged rarely; one message keeps the two in
-//!   step). LoD tensors and `dynamic_stitch` errors get theirs once they
-//!   exist on main.
+//!   [`SelectError`], [`MultiplexError`], [`UnknownActivation`],
+//!   [`StitchError`](crate::StitchError), [`LodError`](crate::LodError),
+//!   [`LodResetError`](crate::LodResetError), and the interop errors of the
+//!   features that are on) logs its `Display` message through
+//!   [`defmt::Display2Format`]: the same words as on a host, formatted on the
+//!   device (an error is logged rarely; one message keeps the two in step).
 //!
 //! ```no_run
 //! # fn log(t: &shapecheck::Tensor<i32, shapecheck::shape![2]>) {
@@ -81,8 +83,26 @@ format_by_display!(
     ElementwiseError,
     SelectError,
     MultiplexError,
-    UnknownActivation
+    UnknownActivation,
+    crate::StitchError,
+    crate::LodError,
+    crate::LodResetError,
 );
+
+impl<T: Copy + Format, S: crate::lod::RowShape, B: Storage<T>, L: crate::lod::Levels> Format
+    for crate::LodTensor<T, S, B, L>
+{
+    /// The dense tensor, then each level's offsets.
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "LodTensor{} {} lod [", self.dense().dims(), self.as_slice());
+        for k in 0..self.levels() {
+            if let Some(level) = self.level(k) {
+                ::defmt::write!(f, "{}", level.as_slice());
+            }
+        }
+        ::defmt::write!(f, "]");
+    }
+}
 
 #[cfg(feature = "ndarray")]
 format_by_display!(crate::interop::ndarray::NdarrayError);

@@ -14,8 +14,14 @@
 //!
 //! Storage other than inline and `Vec` (views, `GenericArray`) serializes but
 //! does not deserialize: deserialize into an owned tensor and view it.
-//! LoD tensors and `dynamic_stitch` outputs are not covered yet (added once
-//! they exist on main).
+//! `dynamic_stitch` / `dynamic_partition` outputs are tensors (a `Dyn` first
+//! dim) and need nothing more. LoD tensors ([`LodTensor`](crate::LodTensor),
+//! [`DynLodTensor`](crate::DynLodTensor)) add a field `"lod"`: the levels'
+//! offsets, level 0 first (Paddle's `lod()`, not its lengths). They
+//! deserialize (feature `alloc`) into `LodTensor<T, S, Vec<T>, OwnedLod>` or
+//! `DynLodTensor<T>`, the dense part checked as above and the levels by
+//! Paddle's `CheckLoD`: a bad level fails with our
+//! [`LodError`](crate::LodError), naming the level, position and values.
 //!
 //! ```
 //! use shapecheck::prelude::*;
@@ -29,6 +35,7 @@
 //! assert!(err.to_string().starts_with("dim 1 is 3 in the shape type, but 2 was given"));
 //! ```
 
+use crate::lod::{Levels, LodTensor, RowShape};
 use crate::{Dims, Inline, Shape, ShapeError, StaticShape, Storage, Tensor, MAX_RANK};
 use ::serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use ::serde::ser::{SerializeSeq, SerializeStruct};
@@ -82,6 +89,32 @@ impl<T: Copy + Serialize, S: Shape, B: Storage<T>> Serialize for Tensor<T, S, B>
     }
 }
 
+/// A LoD's levels as a sequence of offset sequences.
+struct LevelsSer<'a, L: ?Sized>(&'a L);
+
+impl<L: Levels + ?Sized> Serialize for LevelsSer<'_, L> {
+    fn serialize<Se: Serializer>(&self, s: Se) -> Result<Se::Ok, Se::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.count()))?;
+        for k in 0..self.0.count() {
+            if let Some(level) = self.0.level(k) {
+                seq.serialize_element(level.as_slice())?;
+            }
+        }
+        seq.end()
+    }
+}
+
+impl<T: Copy + Serialize, S: RowShape, B: Storage<T>, L: Levels> Serialize for LodTensor<T, S, B, L> {
+    /// `{"shape": [..], "data": [..], "lod": [[offsets of level 0], ..]}`.
+    fn serialize<Se: Serializer>(&self, s: Se) -> Result<Se::Ok, Se::Error> {
+        let mut st = s.serialize_struct("LodTensor", 3)?;
+        st.serialize_field("shape", &self.dense().dims())?;
+        st.serialize_field("data", self.as_slice())?;
+        st.serialize_field("lod", &LevelsSer(self.lod()))?;
+        st.end()
+    }
+}
+
 /// What a tensor deserializes into: how its data is read, and how dims and
 /// data become the value (every check is here).
 trait Target<'de>: Sized {
@@ -102,6 +135,7 @@ impl<'de, X: Target<'de>> DeserializeSeed<'de> for DataSeed<X> {
 enum Field {
     Shape,
     Data,
+    Lod,
     Other,
 }
 
@@ -111,12 +145,13 @@ impl<'de> Deserialize<'de> for Field {
         impl Visitor<'_> for FieldVisitor {
             type Value = Field;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("`shape` or `data`")
+                f.write_str("`shape`, `data` or `lod`")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Field, E> {
                 Ok(match v {
                     "shape" => Field::Shape,
                     "data" => Field::Data,
+                    "lod" => Field::Lod,
                     _ => Field::Other,
                 })
             }
@@ -124,6 +159,7 @@ impl<'de> Deserialize<'de> for Field {
                 Ok(match v {
                     0 => Field::Shape,
                     1 => Field::Data,
+                    2 => Field::Lod,
                     _ => Field::Other,
                 })
             }
@@ -156,7 +192,7 @@ impl<'de, X: Target<'de>> Visitor<'de> for TensorVisitor<X> {
                 Field::Data if data.is_some() => return Err(de::Error::duplicate_field("data")),
                 Field::Shape => dims = Some(map.next_value::<Dims>()?),
                 Field::Data => data = Some(map.next_value_seed(DataSeed::<X>(PhantomData))?),
-                Field::Other => {
+                Field::Lod | Field::Other => {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
@@ -229,6 +265,7 @@ impl<'de, T: Copy + Default + Deserialize<'de>, S: StaticShape> Deserialize<'de>
 #[cfg(feature = "alloc")]
 mod heap {
     use super::*;
+    use crate::lod::{DynLodTensor, LodError, OwnedLod};
     use crate::DynTensor;
     use alloc::vec::Vec;
 
@@ -272,6 +309,118 @@ mod heap {
         /// Any shape up to `MAX_RANK` dims; the length is checked against it.
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             deserialize_tensor(d)
+        }
+    }
+
+    impl<T: Copy + Serialize, L: Levels> Serialize for DynLodTensor<T, L> {
+        /// As [`LodTensor`]'s: `{"shape", "data", "lod"}`.
+        fn serialize<Se: Serializer>(&self, s: Se) -> Result<Se::Ok, Se::Error> {
+            let mut st = s.serialize_struct("LodTensor", 3)?;
+            st.serialize_field("shape", &self.dense().dims())?;
+            st.serialize_field("data", self.dense().as_slice())?;
+            st.serialize_field("lod", &LevelsSer(self.lod()))?;
+            st.end()
+        }
+    }
+
+    /// What a LoD tensor deserializes into: its dense part `X` and how the
+    /// levels join it (every check is in `build`).
+    trait LodTarget<'de>: Sized {
+        type Dense: Target<'de>;
+        fn build(dense: Self::Dense, lod: OwnedLod) -> Result<Self, LodError>;
+    }
+
+    impl<'de, T: Copy + Deserialize<'de>, S: RowShape> LodTarget<'de>
+        for LodTensor<T, S, Vec<T>, OwnedLod>
+    {
+        type Dense = Tensor<T, S, Vec<T>>;
+        fn build(dense: Self::Dense, lod: OwnedLod) -> Result<Self, LodError> {
+            LodTensor::new(dense, lod)
+        }
+    }
+
+    impl<'de, T: Copy + Deserialize<'de>> LodTarget<'de> for DynLodTensor<T, OwnedLod> {
+        type Dense = DynTensor<T>;
+        fn build(dense: Self::Dense, lod: OwnedLod) -> Result<Self, LodError> {
+            DynLodTensor::new(dense, lod)
+        }
+    }
+
+    struct LodVisitor<X>(PhantomData<X>);
+
+    impl<'de, X: LodTarget<'de>> Visitor<'de> for LodVisitor<X> {
+        type Value = X;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a LoD tensor: `shape`, `data` and `lod` (levels of offsets)")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<X, A::Error> {
+            let dims: Dims = seq
+                .next_element()?
+                .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+            let data = seq
+                .next_element_seed(DataSeed::<X::Dense>(PhantomData))?
+                .ok_or_else(|| de::Error::invalid_length(1, &self))?;
+            let lod: Vec<Vec<usize>> = seq
+                .next_element()?
+                .ok_or_else(|| de::Error::invalid_length(2, &self))?;
+            finish::<X, A::Error>(dims, data, lod)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<X, A::Error> {
+            let (mut dims, mut data, mut lod) = (None, None, None);
+            while let Some(key) = map.next_key::<Field>()? {
+                match key {
+                    Field::Shape if dims.is_some() => {
+                        return Err(de::Error::duplicate_field("shape"))
+                    }
+                    Field::Data if data.is_some() => return Err(de::Error::duplicate_field("data")),
+                    Field::Lod if lod.is_some() => return Err(de::Error::duplicate_field("lod")),
+                    Field::Shape => dims = Some(map.next_value::<Dims>()?),
+                    Field::Data => {
+                        data = Some(map.next_value_seed(DataSeed::<X::Dense>(PhantomData))?)
+                    }
+                    Field::Lod => lod = Some(map.next_value::<Vec<Vec<usize>>>()?),
+                    Field::Other => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            let dims = dims.ok_or_else(|| de::Error::missing_field("shape"))?;
+            let data = data.ok_or_else(|| de::Error::missing_field("data"))?;
+            let lod = lod.ok_or_else(|| de::Error::missing_field("lod"))?;
+            finish::<X, A::Error>(dims, data, lod)
+        }
+    }
+
+    fn finish<'de, X: LodTarget<'de>, E: de::Error>(
+        dims: Dims,
+        data: <X::Dense as Target<'de>>::Data,
+        lod: Vec<Vec<usize>>,
+    ) -> Result<X, E> {
+        let dense = X::Dense::build(dims, data).map_err(E::custom)?;
+        X::build(dense, OwnedLod::from_offsets(lod)).map_err(E::custom)
+    }
+
+    fn deserialize_lod<'de, X: LodTarget<'de>, D: Deserializer<'de>>(d: D) -> Result<X, D::Error> {
+        d.deserialize_struct(
+            "LodTensor",
+            &["shape", "data", "lod"],
+            LodVisitor::<X>(PhantomData),
+        )
+    }
+
+    impl<'de, T: Copy + Deserialize<'de>, S: RowShape> Deserialize<'de>
+        for LodTensor<T, S, Vec<T>, OwnedLod>
+    {
+        /// The dense part checked as a heap tensor, the levels by `CheckLoD`.
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            deserialize_lod(d)
+        }
+    }
+
+    impl<'de, T: Copy + Deserialize<'de>> Deserialize<'de> for DynLodTensor<T, OwnedLod> {
+        /// The dense part checked as a `DynTensor`, the levels by `CheckLoD`.
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            deserialize_lod(d)
         }
     }
 }
