@@ -1,12 +1,13 @@
-//! Feature `half`: the conformance vectors of elementwise, select and
-//! multiplex converted to `f16` and `bf16`, run, and compared with the
-//! recorded results converted the same way.
+//! Feature `half`: the conformance vectors of elementwise, select,
+//! multiplex and dynamic_stitch converted to `f16` and `bf16`, run, and
+//! compared with the recorded results converted the same way.
 //!
 //! Tolerance: the vectors' inputs are small integers and halves, exact in
 //! both types. Elementwise results are accepted within one unit in the last
 //! place relative to their magnitude, `|got - want| <= eps * max(1, |want|)`
 //! (`eps` = 2^-10 for f16, 2^-7 for bf16); select and multiplex only move
-//! values and must match bit for bit. Every case the framework rejected must
+//! values and must match bit for bit (so must dynamic_stitch, whose rows no
+//! index covers are zero). Every case the framework rejected must
 //! be rejected, and every accepted one accepted with the recorded shape.
 #![cfg(feature = "half")]
 #![allow(clippy::result_large_err)]
@@ -281,3 +282,58 @@ fn select_and_multiplex_on_the_static_path() {
         &[bf16::NEG_ONE, bf16::NEG_ONE, bf16::ONE, bf16::ONE]
     );
 }
+
+fn stitch_op<T: Element>(case: &Value) -> Result<DynTensor<T>, String> {
+    let indices: Option<Vec<DynTensor<i32>>> = case["indices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(tensor::<i32>)
+        .collect();
+    let data: Option<Vec<DynTensor<T>>> = case["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(tensor::<T>)
+        .collect();
+    match (indices, data) {
+        (Some(i), Some(d)) if i.len() == d.len() => {
+            let pairs: Vec<_> = i.iter().zip(&d).collect();
+            DynTensor::dynamic_stitch(&pairs).map_err(|e| e.to_string())
+        }
+        _ => Err("malformed input".to_string()),
+    }
+}
+
+#[test]
+fn dynamic_stitch_vectors_in_f16_and_bf16() {
+    let float = |c: &Value| {
+        c["op"] == "dynamic_stitch"
+            && c["data"]
+                .as_array()
+                .unwrap()
+                .first()
+                .is_some_and(is_float)
+    };
+    let h = check_family(
+        "dynamic_stitch",
+        float,
+        stitch_op::<f16>,
+        stitch_op::<f32>,
+        exact,
+    );
+    let b = check_family(
+        "dynamic_stitch",
+        float,
+        stitch_op::<bf16>,
+        stitch_op::<f32>,
+        exact,
+    );
+    println!(
+        "dynamic_stitch: {} float cases checked in f16 and bf16, {} left",
+        h.0, h.1
+    );
+    assert!(h.0 > 10, "only {h:?}");
+    assert_eq!(h, b);
+}
+
