@@ -15,7 +15,7 @@
 //! Storage other than inline and `Vec` (views, `GenericArray`) serializes but
 //! does not deserialize: deserialize into an owned tensor and view it.
 //! `dynamic_stitch` / `dynamic_partition` outputs are tensors (a `Dyn` first
-//! dim) and need nothing more. LoD tensors ([`LodTensor`](crate::LodTensor),
+//! dim) and need nothing more. LoD tensors ([`LodTensor`],
 //! [`DynLodTensor`](crate::DynLodTensor)) add a field `"lod"`: the levels'
 //! offsets, level 0 first (Paddle's `lod()`, not its lengths). They
 //! deserialize (feature `alloc`) into `LodTensor<T, S, Vec<T>, OwnedLod>` or
