@@ -234,5 +234,82 @@ pub fn advance(index: &mut [usize], dims: &[usize]) {
     }
 }
 
+// ---------------------------------------------------------------- LoD
+
+/// A LoD offset or length: mostly small, sometimes huge.
+pub fn lod_number(u: &mut Unstructured<'_>) -> usize {
+    match byte(u) {
+        0..=199 => usize::from(byte(u) % 10),
+        200..=209 => usize::MAX,
+        210..=219 => usize::MAX / 2 + 1,
+        220..=229 => 1 << 40,
+        _ => u.arbitrary().unwrap_or(0),
+    }
+}
+
+/// Lengths of a nested LoD, top level first, and the row count they end at.
+pub fn nested_lengths(u: &mut Unstructured<'_>) -> (Vec<Vec<usize>>, usize) {
+    let levels = match byte(u) {
+        0..=239 => usize::from(byte(u) % 4),
+        _ => usize::from(byte(u) % 6),
+    };
+    let mut out = Vec::new();
+    // the number of sequences of the next level to make
+    let mut n = usize::from(byte(u) % 5);
+    for _ in 0..levels {
+        let l: Vec<usize> = (0..n).map(|_| usize::from(byte(u) % 4)).collect();
+        n = l.iter().sum();
+        out.push(l);
+    }
+    (out, n)
+}
+
+/// Mutates `levels` (offsets or lengths) in place, sometimes.
+pub fn mutate_levels(u: &mut Unstructured<'_>, levels: &mut Vec<Vec<usize>>) {
+    for _ in 0..byte(u) % 3 {
+        if levels.is_empty() {
+            return;
+        }
+        let k = usize::from(byte(u)) % levels.len();
+        let level = &mut levels[k];
+        match byte(u) % 6 {
+            0 if !level.is_empty() => {
+                let i = usize::from(byte(u)) % level.len();
+                level[i] = lod_number(u);
+            }
+            1 if !level.is_empty() => {
+                let i = usize::from(byte(u)) % level.len();
+                level[i] = level[i].wrapping_add(1);
+            }
+            2 if !level.is_empty() => {
+                let i = usize::from(byte(u)) % level.len();
+                level[i] = level[i].wrapping_sub(1);
+            }
+            3 => {
+                level.pop();
+            }
+            4 => level.push(lod_number(u)),
+            _ => {
+                let i = usize::from(byte(u)) % (level.len() + 1);
+                level.insert(i, lod_number(u));
+            }
+        }
+    }
+    if byte(u) >= 240 && !levels.is_empty() {
+        let k = usize::from(byte(u)) % levels.len();
+        levels.remove(k);
+    }
+}
+
+/// Offsets from lengths, wrapping (the mutations decide what breaks).
+pub fn offsets_wrapping(lengths: &[usize]) -> Vec<usize> {
+    let mut o = vec![0usize];
+    for &l in lengths {
+        o.push(o.last().unwrap().wrapping_add(l));
+    }
+    o
+}
+
 pub mod json;
+pub mod ragged;
 pub mod reference;
