@@ -343,3 +343,63 @@ fn every_kind_of_error_leaves_the_buffer_untouched() {
     assert!(multiplex_into(&[a, a], &idx, &mut out).is_err());
     assert!(untouched(out.as_slice()));
 }
+
+// ---- LoD: lod_reset into a caller's level buffer, offsets from lengths ----
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// `lod_reset_by_data` writes y's int32 data as the new level into the
+    /// caller's buffer: on any error (start, end, order, a value past the
+    /// rows, a buffer too short) the buffer is as it was; on success it holds
+    /// the offsets and nothing past them is written.
+    #[test]
+    fn lod_reset_by_data_never_half_writes(
+        rows in 0usize..6,
+        y in prop::collection::vec(-2i32..8, 0..6),
+        buf_len in 0usize..8,
+        append in any::<bool>(),
+    ) {
+        use shapecheck::{LodTensor, Offsets};
+        let data: Vec<f32> = (0..rows).map(|r| r as f32).collect();
+        let dense = Tensor::<f32, shape![Dyn], &[f32]>::with_dims(&[rows], &data[..]).unwrap();
+        let top = [0, rows];
+        let levels = [Offsets::new(&top)];
+        let x = LodTensor::new(dense, &levels[..]).unwrap();
+        let yt = Tensor::<i32, shape![Dyn], &[i32]>::with_dims(&[y.len()], &y[..]).unwrap();
+        const MARK: usize = 0xDEAD;
+        let mut buf = vec![MARK; buf_len];
+        let ok = x.lod_reset_by_data(&yt, append, &mut buf[..]).is_ok();
+        if ok {
+            let want: Vec<usize> = y.iter().map(|&v| v as usize).collect();
+            prop_assert_eq!(&buf[..y.len()], &want[..]);
+            prop_assert!(buf[y.len()..].iter().all(|&v| v == MARK));
+        } else {
+            prop_assert!(buf.iter().all(|&v| v == MARK), "half-written: {:?}", buf);
+        }
+    }
+
+    /// `Lengths::offsets_into` writes the prefix sums into the caller's
+    /// buffer, or nothing (a buffer too short, a sum that overflows).
+    #[test]
+    fn offsets_into_never_half_writes(
+        lengths in prop::collection::vec(prop_oneof![0usize..5, Just(usize::MAX / 2)], 0..5),
+        buf_len in 0usize..7,
+    ) {
+        use shapecheck::Lengths;
+        const MARK: usize = 0xBEEF;
+        let mut buf = vec![MARK; buf_len];
+        let ok = Lengths::new(&lengths).offsets_into(0, &mut buf[..]).is_ok();
+        if ok {
+            let mut acc = 0usize;
+            let mut want = vec![0usize];
+            for l in &lengths {
+                acc += l;
+                want.push(acc);
+            }
+            prop_assert_eq!(&buf[..want.len()], &want[..]);
+        } else {
+            prop_assert!(buf.iter().all(|&v| v == MARK), "half-written: {:?}", buf);
+        }
+    }
+}
