@@ -213,7 +213,12 @@ mod heap {
             filled_vec(shape.numel()?, v)
         }
         fn filled(shape: &S, v: T) -> Self {
-            alloc::vec![v; shape.numel().unwrap_or(0)]
+            // `vec!` of a zero `v` is one zeroed allocation (calloc), whose
+            // pages nothing has touched yet: the advice comes before the
+            // op's first write, so that write faults in huge pages.
+            let mut out = alloc::vec![v; shape.numel().unwrap_or(0)];
+            huge_pages::advise(&mut out);
+            out
         }
     }
     impl<T: Copy, S2: Shape> ResultStorage<T, S2> for Vec<T> {
@@ -222,13 +227,117 @@ mod heap {
 
     /// A vector of `numel` copies of `v`, reporting allocation failure as an error.
     pub(crate) fn filled_vec<T: Copy>(numel: usize, v: T) -> Result<Vec<T>, ShapeError> {
+        let mut out = reserved_vec(numel)?;
+        out.resize(numel, v);
+        Ok(out)
+    }
+
+    /// An empty vector with room for exactly `numel` elements (advised to use
+    /// huge pages when large), reporting allocation failure as an error: for
+    /// results that are pushed rather than filled.
+    pub(crate) fn reserved_vec<T>(numel: usize) -> Result<Vec<T>, ShapeError> {
         let mut out = Vec::new();
         out.try_reserve_exact(numel)
             .map_err(|_| ShapeError::Allocation { numel })?;
-        out.resize(numel, v);
+        huge_pages::advise(&mut out);
         Ok(out)
     }
 }
 
+/// Transparent huge pages for large results (Linux, feature `std`).
+///
+/// A fresh heap result of 32 MiB is 8192 pages of 4 KiB, and the first write
+/// to each is a page fault: for an allocating `[256, 128, 256]` product the
+/// faults cost more than the product itself. With the kernel's transparent
+/// huge pages in `madvise` mode (the usual default) only memory marked with
+/// `madvise(MADV_HUGEPAGE)` is backed by 2 MiB pages, one fault each; numpy
+/// marks its buffers of 4 MiB or more the same way. The advice changes how
+/// the kernel backs the pages, never their contents, so results are the same
+/// with it, without it, and where the kernel ignores it (THP `never`, no THP
+/// support: the call fails and the error is ignored).
+///
+/// Only with `std` on Linux: `std` links the C library there, and the `libc`
+/// crate gives `madvise` and each architecture's `MADV_HUGEPAGE`. Without
+/// `std` (or elsewhere) `advise` does nothing.
+#[cfg(all(feature = "alloc", feature = "std", target_os = "linux"))]
+mod huge_pages {
+    use alloc::vec::Vec;
+
+    /// The huge page size of x86-64 (and of aarch64 with 4 KiB pages). The
+    /// advice covers whole aligned blocks of this size only: a huge page
+    /// cannot straddle the buffer's ends, and a block start is aligned to
+    /// any base page size.
+    const HUGE: usize = 2 << 20;
+    /// Buffers from this size on are advised (numpy's threshold).
+    pub(crate) const MIN_BYTES: usize = 4 << 20;
+
+    /// The aligned huge-page blocks inside the `bytes` bytes at address
+    /// `start`, as (offset from `start`, length), or `None` if the buffer is
+    /// smaller than [`MIN_BYTES`] or holds no whole block.
+    pub(crate) fn blocks(start: usize, bytes: usize) -> Option<(usize, usize)> {
+        if bytes < MIN_BYTES {
+            return None;
+        }
+        let end = start.checked_add(bytes)?;
+        let first = start.checked_add(HUGE - 1)? & !(HUGE - 1);
+        let last = end & !(HUGE - 1);
+        (last > first).then(|| (first - start, last - first))
+    }
+
+    /// Asks for huge pages over `buf`'s allocation (its capacity), before
+    /// anything writes to it.
+    pub(crate) fn advise<T>(buf: &mut Vec<T>) {
+        let bytes = buf.capacity().saturating_mul(core::mem::size_of::<T>());
+        let base = buf.as_mut_ptr().cast::<u8>();
+        if let Some((offset, len)) = blocks(base as usize, bytes) {
+            let at = base.wrapping_add(offset).cast::<libc::c_void>();
+            // SAFETY: `[at, at + len)` lies inside the allocation `buf` owns
+            // (`blocks` keeps to its `bytes`). MADV_HUGEPAGE reads and
+            // writes no memory; it only tells the kernel how to back these
+            // pages. A failure leaves everything as it was: it is ignored.
+            unsafe {
+                libc::madvise(at, len, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+}
+
+/// Without `std` on Linux: no advice.
+#[cfg(all(feature = "alloc", not(all(feature = "std", target_os = "linux"))))]
+mod huge_pages {
+    /// Does nothing.
+    pub(crate) fn advise<T>(_buf: &mut alloc::vec::Vec<T>) {}
+}
+
 #[cfg(feature = "alloc")]
-pub(crate) use heap::filled_vec;
+pub(crate) use heap::{filled_vec, reserved_vec};
+
+#[cfg(all(test, feature = "std", target_os = "linux"))]
+mod tests {
+    use super::huge_pages::{blocks, MIN_BYTES};
+
+    const MIB: usize = 1 << 20;
+
+    #[test]
+    fn small_buffers_get_no_advice() {
+        assert_eq!(blocks(0, MIN_BYTES - 1), None);
+        assert_eq!(blocks(8 * MIB, MIB), None);
+    }
+
+    #[test]
+    fn advice_covers_whole_aligned_blocks_inside_the_buffer() {
+        // aligned start and end: everything
+        assert_eq!(blocks(4 * MIB, 8 * MIB), Some((0, 8 * MIB)));
+        // glibc's mmapped chunks start 16 bytes into a page
+        let start = 6 * MIB + 4096 + 16;
+        let (offset, len) = blocks(start, 32 * MIB).unwrap();
+        assert_eq!(start + offset, 8 * MIB);
+        assert_eq!(len, 30 * MIB);
+        assert!(start + offset + len <= start + 32 * MIB);
+        // 4 MiB straddling two blocks: only the one whole block
+        assert_eq!(blocks(MIB, 4 * MIB), Some((MIB, 2 * MIB)));
+        assert_eq!(blocks(MIB + 1, MIN_BYTES), Some((MIB - 1, 2 * MIB)));
+        // an end past the address space (cannot happen): no advice
+        assert_eq!(blocks(usize::MAX - MIB, MIN_BYTES), None);
+    }
+}

@@ -1,45 +1,126 @@
-//! Fixed workloads, each next to its floor (memcpy of the same bytes, or a
-//! hand-written loop) and next to ndarray, the crate users would pick instead.
+//! The fixed workloads of issue 15 ("Speed"), the same shapes as
+//! `shared/bench/peers.py` (which times numpy and the frameworks on them):
 //!
-//! Run: `cargo bench -p shapecheck-benches` (numbers in README.md).
+//! | group | what |
+//! |---|---|
+//! | W1 | elementwise_mul `[256,128,256] x [128,256]`, axis -1 |
+//! | W2 | elementwise_mul `[256,128,256] x [128]`, axis 1 |
+//! | W3 | select numpy: cond bool `[1024,1024]`, then `[1024,1024]`, else `[1024]` |
+//! | W4 | multiplex: 4 candidates `[65536,64]`, index `[65536,1]` random in 0..4 |
+//! | W5 | dynamic_stitch: a shuffled permutation of 0..2^20 in 4 index lists, data `[2^18,16]` each |
+//! | W6 | memcpy of W1's x (the floor of W1 and W2) |
+//! | W7 | dynamic_partition of W5's output (`[2^20,16]`) into 4 (the inverse of W5) |
+//! | W8 | lod_reset of a 2^20-row LoD tensor with 2^14 sequences (no copy) |
+//! | S1 | elementwise_mul `[2,3,4,5] x [3,4]` at axis 1, inline |
+//! | S2 | select on `[3,2]`, the OpenVINO seed's example, inline |
+//! | X4, X5, M2 | select and multiplex on tiny inline shapes |
+//!
+//! Each of W1-W5 has three shapecheck rows: `static into` (static shapes, a
+//! preallocated output), `static allocating` and `dynamic` (`DynTensor`, which
+//! allocates its result), next to its floor (memcpy of the same bytes, or the
+//! loop a person would write) and, where it has one, ndarray.
+//! All data is f32 from a fixed-seed generator, so runs are comparable.
+//!
+//! Run: `cargo bench -p shapecheck-benches` (all groups, about 8 minutes), or
+//! one group: `cargo bench -p shapecheck-benches -- W3` (numbers in README.md).
 
 // The multiplex groups return the op's `Result` from the timed closure, so
 // that the benchmark measures what a caller gets; its error type is large on
 // purpose (no heap, see `ops::multiplex`).
 #![allow(clippy::result_large_err)]
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion};
 use ndarray::{Array, Array2, Array3, Array4, Zip};
+use shapecheck::ops::elementwise::elementwise_slices;
 use shapecheck::prelude::*;
-use shapecheck::{multiplex, multiplex_into, select, select_into};
+use shapecheck::{
+    dynamic_partition, dynamic_partition_into, dynamic_stitch, multiplex, multiplex_into, select,
+    select_into, ActivationKind, AutoBroadcast, BinaryOpKind, DynLodTensor, LodTensor, Offsets,
+    Partitions,
+};
 use std::time::Duration;
 
-type Big = shape![256, 128, 256];
-
-fn data(n: usize) -> Vec<f32> {
-    (0..n).map(|i| (i % 97) as f32 * 0.5 - 7.0).collect()
+/// A deterministic pseudo-random stream (xorshift64), so runs are comparable.
+fn rng(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
 }
 
-/// W1: [256, 128, 256] x [128, 256] (numpy, axis -1), and W2: x [128] at axis 1.
-fn big_elementwise(c: &mut Criterion) {
-    let n = 256 * 128 * 256;
-    let x = Tensor::<f32, Big, Vec<f32>>::from_vec(Default::default(), data(n)).unwrap();
-    let y =
-        Tensor::<f32, shape![128, 256], Vec<f32>>::from_vec(Default::default(), data(128 * 256))
-            .unwrap();
-    let y1 = Tensor::<f32, shape![128], Vec<f32>>::from_vec(Default::default(), data(128)).unwrap();
-    let mut out = Tensor::<f32, Big, Vec<f32>>::from_vec(Default::default(), vec![0.0; n]).unwrap();
+/// `n` f32 in [-1, 1) from seed `seed`.
+fn data(n: usize, seed: u64) -> Vec<f32> {
+    let mut r = rng(seed);
+    (0..n)
+        .map(|_| (r() >> 40) as f32 / (1u64 << 23) as f32 - 1.0)
+        .collect()
+}
 
-    let nx = Array3::from_shape_vec((256, 128, 256), data(n)).unwrap();
-    let ny = Array2::from_shape_vec((128, 256), data(128 * 256)).unwrap();
-    let ny1 = Array::from_shape_vec((128, 1), data(128)).unwrap();
+fn bools(n: usize, seed: u64) -> Vec<bool> {
+    let mut r = rng(seed);
+    (0..n).map(|_| r() & 1 == 1).collect()
+}
+
+/// A group for the big, memory-bound workloads: few samples, short runs (the
+/// machine is shared, so a long group only collects more interference).
+fn big_group<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+) -> BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    g
+}
+
+/// A group for the nanosecond workloads.
+fn small_group<'a>(
+    c: &'a mut Criterion,
+    name: &str,
+) -> BenchmarkGroup<'a, criterion::measurement::WallTime> {
+    let mut g = c.benchmark_group(name);
+    g.warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2));
+    g
+}
+
+type Big = shape![256, 128, 256];
+const BIG: usize = 256 * 128 * 256;
+
+/// W1, W2 and W6: the big elementwise products and their memcpy floor.
+fn big_elementwise(c: &mut Criterion) {
+    let x = Tensor::<f32, Big, Vec<f32>>::from_vec(Default::default(), data(BIG, 1)).unwrap();
+    let y =
+        Tensor::<f32, shape![128, 256], Vec<f32>>::from_vec(Default::default(), data(128 * 256, 2))
+            .unwrap();
+    let y1 =
+        Tensor::<f32, shape![128], Vec<f32>>::from_vec(Default::default(), data(128, 3)).unwrap();
+    let mut out =
+        Tensor::<f32, Big, Vec<f32>>::from_vec(Default::default(), vec![0.0; BIG]).unwrap();
+    let dx = x.to_dyn();
+    let dy = y.to_dyn();
+    // Paddle's axis rule at the dynamic path: y [128] at axis 1
+    let dy1 = y1.to_dyn();
+
+    let nx = Array3::from_shape_vec((256, 128, 256), x.to_vec()).unwrap();
+    let ny = Array2::from_shape_vec((128, 256), y.to_vec()).unwrap();
+    let ny1 = Array::from_shape_vec((128, 1), y1.to_vec()).unwrap();
     let mut nout = Array3::<f32>::zeros((256, 128, 256));
 
-    let mut g = c.benchmark_group("W1 [256,128,256] x [128,256]");
-    g.sample_size(20).measurement_time(Duration::from_secs(4));
-    g.bench_function("memcpy floor", |b| {
+    let mut g = big_group(c, "W6 memcpy [256,128,256] f32");
+    g.bench_function("memcpy into", |b| {
         b.iter(|| out.as_mut_slice().copy_from_slice(black_box(x.as_slice())))
     });
+    g.bench_function("to_vec (fresh allocation)", |b| {
+        b.iter(|| black_box(x.as_slice()).to_vec())
+    });
+    g.finish();
+
+    let mut g = big_group(c, "W1 elementwise_mul [256,128,256] x [128,256] axis -1");
     g.bench_function("hand-written loop", |b| {
         b.iter(|| {
             let (xs, ys) = (black_box(x.as_slice()), black_box(y.as_slice()));
@@ -54,11 +135,35 @@ fn big_elementwise(c: &mut Criterion) {
             }
         })
     });
-    g.bench_function("shapecheck into", |b| {
+    g.bench_function("static into", |b| {
         b.iter(|| black_box(&x).elementwise_mul_into(black_box(&y), Axis::<-1>, Identity, &mut out))
     });
-    g.bench_function("shapecheck allocating", |b| {
+    g.bench_function("static allocating", |b| {
         b.iter(|| black_box(&x).elementwise_mul(black_box(&y), Axis::<-1>, Identity))
+    });
+    g.bench_function("dynamic", |b| {
+        b.iter(|| {
+            black_box(&dx).elementwise(
+                BinaryOpKind::Mul,
+                black_box(&dy),
+                -1,
+                ActivationKind::Identity,
+            )
+        })
+    });
+    g.bench_function("dynamic into (elementwise_slices)", |b| {
+        b.iter(|| {
+            elementwise_slices(
+                BinaryOpKind::Mul,
+                ActivationKind::Identity,
+                &[256, 128, 256],
+                black_box(x.as_slice()),
+                &[128, 256],
+                black_box(y.as_slice()),
+                -1,
+                out.as_mut_slice(),
+            )
+        })
     });
     g.bench_function("ndarray Zip into", |b| {
         b.iter(|| {
@@ -73,13 +178,38 @@ fn big_elementwise(c: &mut Criterion) {
     });
     g.finish();
 
-    let mut g = c.benchmark_group("W2 [256,128,256] x [128] axis 1");
-    g.sample_size(20).measurement_time(Duration::from_secs(4));
-    g.bench_function("memcpy floor", |b| {
-        b.iter(|| out.as_mut_slice().copy_from_slice(black_box(x.as_slice())))
+    let mut g = big_group(c, "W2 elementwise_mul [256,128,256] x [128] axis 1");
+    g.bench_function("hand-written loop", |b| {
+        b.iter(|| {
+            let (xs, ys) = (black_box(x.as_slice()), black_box(y1.as_slice()));
+            // row r of 256 elements is (i, j) = (r / 128, r % 128): y[j]
+            for ((o, a), &b) in out
+                .as_mut_slice()
+                .chunks_exact_mut(256)
+                .zip(xs.chunks_exact(256))
+                .zip(ys.iter().cycle())
+            {
+                for (o, &a) in o.iter_mut().zip(a) {
+                    *o = a * b;
+                }
+            }
+        })
     });
-    g.bench_function("shapecheck into", |b| {
+    g.bench_function("static into", |b| {
         b.iter(|| black_box(&x).elementwise_mul_into(black_box(&y1), Axis::<1>, Identity, &mut out))
+    });
+    g.bench_function("static allocating", |b| {
+        b.iter(|| black_box(&x).elementwise_mul(black_box(&y1), Axis::<1>, Identity))
+    });
+    g.bench_function("dynamic", |b| {
+        b.iter(|| {
+            black_box(&dx).elementwise(
+                BinaryOpKind::Mul,
+                black_box(&dy1),
+                1,
+                ActivationKind::Identity,
+            )
+        })
     });
     g.bench_function("ndarray Zip into", |b| {
         b.iter(|| {
@@ -95,14 +225,14 @@ fn big_elementwise(c: &mut Criterion) {
 /// S1: [2, 3, 4, 5] x [3, 4] at axis 1, inline tensors, against the loop a
 /// person would write over nested arrays.
 fn small_elementwise(c: &mut Criterion) {
-    let x = Tensor::<f32, shape![2, 3, 4, 5]>::from_fn(|i| (i[0] + i[1] + i[2] + i[3]) as f32);
-    let y = Tensor::<f32, shape![3, 4]>::from_fn(|i| (i[0] * 4 + i[1]) as f32 + 0.5);
+    let x = Tensor::<f32, shape![2, 3, 4, 5]>::from_slice(&data(120, 4)).unwrap();
+    let y = Tensor::<f32, shape![3, 4]>::from_slice(&data(12, 5)).unwrap();
     let xa: [[[[f32; 5]; 4]; 3]; 2] = x.storage().0;
     let ya: [[f32; 4]; 3] = y.storage().0;
-    let nx = Array4::from_shape_vec((2, 3, 4, 5), x.as_slice().to_vec()).unwrap();
-    let ny = Array::from_shape_vec((3, 4, 1), y.as_slice().to_vec()).unwrap();
+    let nx = Array4::from_shape_vec((2, 3, 4, 5), x.to_vec()).unwrap();
+    let ny = Array::from_shape_vec((3, 4, 1), y.to_vec()).unwrap();
 
-    let mut g = c.benchmark_group("S1 [2,3,4,5] x [3,4] axis 1");
+    let mut g = small_group(c, "S1 elementwise_mul [2,3,4,5] x [3,4] axis 1, inline");
     g.bench_function("hand-written loop", |b| {
         b.iter(|| {
             let (x, y) = (black_box(&xa), black_box(&ya));
@@ -119,7 +249,7 @@ fn small_elementwise(c: &mut Criterion) {
             out
         })
     });
-    g.bench_function("shapecheck", |b| {
+    g.bench_function("static", |b| {
         b.iter(|| black_box(&x).elementwise_mul(black_box(&y), Axis::<1>, Identity))
     });
     g.bench_function("ndarray &x * &y", |b| {
@@ -128,66 +258,30 @@ fn small_elementwise(c: &mut Criterion) {
     g.finish();
 }
 
-/// A deterministic pseudo-random stream (xorshift), so runs are comparable.
-fn rng(seed: u64) -> impl FnMut() -> u64 {
-    let mut x = seed;
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    }
-}
-
-fn bools(n: usize, seed: u64) -> Vec<bool> {
-    let mut r = rng(seed);
-    (0..n).map(|_| r() & 1 == 1).collect()
-}
-
 type Sq = shape![1024, 1024];
 const SQ: usize = 1024 * 1024;
 
-/// X1: select on [1024, 1024] f32 (cond random, so a loop that branches on it
-/// mispredicts half the time: the hand-written loops come in the plain
-/// `if c { t } else { e }` form and the branch-free one): numpy with three equal shapes, numpy with
-/// cond [1024, 1] and a scalar else, pdpd at axis 0 with else [1024].
+/// W3: select numpy, cond [1024, 1024] random, then [1024, 1024], else
+/// [1024] (broadcast along the rows). A random cond makes a loop that
+/// branches on it mispredict half the time: the hand-written loops come in
+/// the plain `if c { t } else { e }` form and the branch-free one.
 fn big_select(c: &mut Criterion) {
-    let t = Tensor::<f32, Sq, Vec<f32>>::from_vec(Default::default(), data(SQ)).unwrap();
-    let e = Tensor::<f32, Sq, Vec<f32>>::from_vec(Default::default(), data(SQ + 3)[3..].to_vec())
-        .unwrap();
     let cond = Tensor::<bool, Sq, Vec<bool>>::from_vec(Default::default(), bools(SQ, 7)).unwrap();
-    let cond_col =
-        Tensor::<bool, shape![1024, 1], Vec<bool>>::from_vec(Default::default(), bools(1024, 9))
-            .unwrap();
-    let e_scalar = Tensor::<f32, shape![]>::full(-1.5);
-    let e_row =
-        Tensor::<f32, shape![1024], Vec<f32>>::from_vec(Default::default(), data(1024)).unwrap();
+    let t = Tensor::<f32, Sq, Vec<f32>>::from_vec(Default::default(), data(SQ, 8)).unwrap();
+    let e =
+        Tensor::<f32, shape![1024], Vec<f32>>::from_vec(Default::default(), data(1024, 9)).unwrap();
     let mut out = Tensor::<f32, Sq, Vec<f32>>::from_vec(Default::default(), vec![0.0; SQ]).unwrap();
+    let (dc, dt, de) = (cond.to_dyn(), t.to_dyn(), e.to_dyn());
 
-    let nt = Array2::from_shape_vec((1024, 1024), t.to_vec()).unwrap();
-    let ne = Array2::from_shape_vec((1024, 1024), e.to_vec()).unwrap();
     let nc = Array2::from_shape_vec((1024, 1024), cond.to_vec()).unwrap();
-    let nc_col = Array2::from_shape_vec((1024, 1), cond_col.to_vec()).unwrap();
-    let ne_scalar = ndarray::arr0(-1.5f32);
-    let ne_row = Array2::from_shape_vec((1024, 1), e_row.to_vec()).unwrap();
+    let nt = Array2::from_shape_vec((1024, 1024), t.to_vec()).unwrap();
+    let ne = Array::from_shape_vec(1024, e.to_vec()).unwrap();
     let mut nout = Array2::<f32>::zeros((1024, 1024));
 
-    let mut g = c.benchmark_group("X1 select [1024,1024] numpy, same shapes");
-    g.sample_size(30).measurement_time(Duration::from_secs(3));
-    g.bench_function("memcpy floor", |b| {
+    let mut g = big_group(c, "W3 select numpy [1024,1024], else [1024]");
+    g.sample_size(30);
+    g.bench_function("memcpy floor (then)", |b| {
         b.iter(|| out.as_mut_slice().copy_from_slice(black_box(t.as_slice())))
-    });
-    g.bench_function("hand-written loop", |b| {
-        b.iter(|| {
-            let (c, t, e) = (
-                black_box(cond.as_slice()),
-                black_box(t.as_slice()),
-                black_box(e.as_slice()),
-            );
-            for (((o, &c), &t), &e) in out.as_mut_slice().iter_mut().zip(c).zip(t).zip(e) {
-                *o = if c { t } else { e };
-            }
-        })
     });
     g.bench_function("hand-written loop, branch-free", |b| {
         b.iter(|| {
@@ -196,12 +290,38 @@ fn big_select(c: &mut Criterion) {
                 black_box(t.as_slice()),
                 black_box(e.as_slice()),
             );
-            for (((o, &c), &t), &e) in out.as_mut_slice().iter_mut().zip(c).zip(t).zip(e) {
-                *o = std::hint::select_unpredictable(c, t, e);
+            for ((o, c), t) in out
+                .as_mut_slice()
+                .chunks_exact_mut(1024)
+                .zip(c.chunks_exact(1024))
+                .zip(t.chunks_exact(1024))
+            {
+                for (((o, &c), &t), &e) in o.iter_mut().zip(c).zip(t).zip(e) {
+                    *o = std::hint::select_unpredictable(c, t, e);
+                }
             }
         })
     });
-    g.bench_function("shapecheck into", |b| {
+    g.bench_function("hand-written loop, if/else", |b| {
+        b.iter(|| {
+            let (c, t, e) = (
+                black_box(cond.as_slice()),
+                black_box(t.as_slice()),
+                black_box(e.as_slice()),
+            );
+            for ((o, c), t) in out
+                .as_mut_slice()
+                .chunks_exact_mut(1024)
+                .zip(c.chunks_exact(1024))
+                .zip(t.chunks_exact(1024))
+            {
+                for (((o, &c), &t), &e) in o.iter_mut().zip(c).zip(t).zip(e) {
+                    *o = if c { t } else { e };
+                }
+            }
+        })
+    });
+    g.bench_function("static into", |b| {
         b.iter(|| {
             select_into(
                 black_box(&cond),
@@ -212,17 +332,69 @@ fn big_select(c: &mut Criterion) {
             )
         })
     });
-    g.bench_function("shapecheck allocating", |b| {
+    g.bench_function("static allocating", |b| {
         b.iter(|| select(black_box(&cond), black_box(&t), black_box(&e), Numpy))
+    });
+    g.bench_function("dynamic", |b| {
+        b.iter(|| {
+            DynTensor::select(
+                black_box(&dc),
+                black_box(&dt),
+                black_box(&de),
+                AutoBroadcast::Numpy,
+            )
+        })
     });
     g.bench_function("ndarray Zip into", |b| {
         b.iter(|| {
             Zip::from(&mut nout)
                 .and(black_box(&nc))
                 .and(black_box(&nt))
-                .and(black_box(&ne))
+                .and_broadcast(black_box(&ne))
                 .for_each(|o, &c, &t, &e| *o = if c { t } else { e })
         })
+    });
+    g.bench_function("ndarray Zip map_collect", |b| {
+        b.iter(|| {
+            Zip::from(black_box(&nc))
+                .and(black_box(&nt))
+                .and_broadcast(black_box(&ne))
+                .map_collect(|&c, &t, &e| if c { t } else { e })
+        })
+    });
+    g.finish();
+}
+
+/// S2: OpenVINO's Select-1 example (the seed): cond, then and else [3, 2].
+fn seed_select(c: &mut Criterion) {
+    let cond =
+        Tensor::<bool, shape![3, 2]>::from_array([[false, false], [true, false], [true, true]]);
+    let t = Tensor::<f32, shape![3, 2]>::from_array([[-1.0, 0.0], [1.0, 2.0], [3.0, 4.0]]);
+    let e = Tensor::<f32, shape![3, 2]>::from_array([[11.0, 10.0], [9.0, 8.0], [7.0, 6.0]]);
+    assert_eq!(
+        select(&cond, &t, &e, Numpy).as_slice(),
+        &[11.0, 10.0, 1.0, 8.0, 3.0, 4.0]
+    );
+    let (ca, ta, ea) = (cond.storage().0, t.storage().0, e.storage().0);
+    let nc = Array2::from_shape_vec((3, 2), cond.to_vec()).unwrap();
+    let nt = Array2::from_shape_vec((3, 2), t.to_vec()).unwrap();
+    let ne = Array2::from_shape_vec((3, 2), e.to_vec()).unwrap();
+
+    let mut g = small_group(c, "S2 select [3,2] (OpenVINO seed), inline");
+    g.bench_function("hand-written loop", |b| {
+        b.iter(|| {
+            let (c, t, e) = (black_box(&ca), black_box(&ta), black_box(&ea));
+            let mut out = [[0.0f32; 2]; 3];
+            for (((o, c), t), e) in out.iter_mut().zip(c).zip(t).zip(e) {
+                for (((o, &c), &t), &e) in o.iter_mut().zip(c).zip(t).zip(e) {
+                    *o = if c { t } else { e };
+                }
+            }
+            out
+        })
+    });
+    g.bench_function("static", |b| {
+        b.iter(|| select(black_box(&cond), black_box(&t), black_box(&e), Numpy))
     });
     g.bench_function("ndarray Zip map_collect", |b| {
         b.iter(|| {
@@ -233,146 +405,10 @@ fn big_select(c: &mut Criterion) {
         })
     });
     g.finish();
-
-    let mut g = c.benchmark_group("X2 select [1024,1024] numpy, cond [1024,1], else []");
-    g.sample_size(30).measurement_time(Duration::from_secs(3));
-    g.bench_function("memcpy floor", |b| {
-        b.iter(|| out.as_mut_slice().copy_from_slice(black_box(t.as_slice())))
-    });
-    g.bench_function("hand-written loop", |b| {
-        b.iter(|| {
-            let (c, t, e) = (
-                black_box(cond_col.as_slice()),
-                black_box(t.as_slice()),
-                black_box(e_scalar.as_slice()[0]),
-            );
-            for ((o, &c), t) in out
-                .as_mut_slice()
-                .chunks_exact_mut(1024)
-                .zip(c)
-                .zip(t.chunks_exact(1024))
-            {
-                if c {
-                    o.copy_from_slice(t);
-                } else {
-                    o.fill(e);
-                }
-            }
-        })
-    });
-    g.bench_function("shapecheck into", |b| {
-        b.iter(|| {
-            select_into(
-                black_box(&cond_col),
-                black_box(&t),
-                black_box(&e_scalar),
-                Numpy,
-                &mut out,
-            )
-        })
-    });
-    g.bench_function("shapecheck allocating", |b| {
-        b.iter(|| {
-            select(
-                black_box(&cond_col),
-                black_box(&t),
-                black_box(&e_scalar),
-                Numpy,
-            )
-        })
-    });
-    g.bench_function("ndarray Zip into", |b| {
-        b.iter(|| {
-            Zip::from(&mut nout)
-                .and_broadcast(black_box(&nc_col))
-                .and(black_box(&nt))
-                .and_broadcast(black_box(&ne_scalar))
-                .for_each(|o, &c, &t, &e| *o = if c { t } else { e })
-        })
-    });
-    g.finish();
-
-    let mut g = c.benchmark_group("X3 select [1024,1024] pdpd axis 0, else [1024]");
-    g.sample_size(30).measurement_time(Duration::from_secs(3));
-    g.bench_function("memcpy floor", |b| {
-        b.iter(|| out.as_mut_slice().copy_from_slice(black_box(t.as_slice())))
-    });
-    g.bench_function("hand-written loop", |b| {
-        b.iter(|| {
-            let (c, t, e) = (
-                black_box(cond.as_slice()),
-                black_box(t.as_slice()),
-                black_box(e_row.as_slice()),
-            );
-            for (((o, c), t), &e) in out
-                .as_mut_slice()
-                .chunks_exact_mut(1024)
-                .zip(c.chunks_exact(1024))
-                .zip(t.chunks_exact(1024))
-                .zip(e)
-            {
-                for ((o, &c), &t) in o.iter_mut().zip(c).zip(t) {
-                    *o = if c { t } else { e };
-                }
-            }
-        })
-    });
-    g.bench_function("hand-written loop, branch-free", |b| {
-        b.iter(|| {
-            let (c, t, e) = (
-                black_box(cond.as_slice()),
-                black_box(t.as_slice()),
-                black_box(e_row.as_slice()),
-            );
-            for (((o, c), t), &e) in out
-                .as_mut_slice()
-                .chunks_exact_mut(1024)
-                .zip(c.chunks_exact(1024))
-                .zip(t.chunks_exact(1024))
-                .zip(e)
-            {
-                for ((o, &c), &t) in o.iter_mut().zip(c).zip(t) {
-                    *o = std::hint::select_unpredictable(c, t, e);
-                }
-            }
-        })
-    });
-    g.bench_function("shapecheck into", |b| {
-        b.iter(|| {
-            select_into(
-                black_box(&cond),
-                black_box(&t),
-                black_box(&e_row),
-                Pdpd::<0>,
-                &mut out,
-            )
-        })
-    });
-    g.bench_function("shapecheck allocating", |b| {
-        b.iter(|| {
-            select(
-                black_box(&cond),
-                black_box(&t),
-                black_box(&e_row),
-                Pdpd::<0>,
-            )
-        })
-    });
-    g.bench_function("ndarray Zip into", |b| {
-        b.iter(|| {
-            Zip::from(&mut nout)
-                .and(black_box(&nc))
-                .and(black_box(&nt))
-                .and_broadcast(black_box(&ne_row))
-                .for_each(|o, &c, &t, &e| *o = if c { t } else { e })
-        })
-    });
-    g.finish();
 }
 
-/// X4: select on tiny inline shapes, against the loop a person would write
-/// over nested arrays: [2, 3, 4] all three, and [2, 3, 4] with cond [3, 1]
-/// and a scalar else.
+/// X4, X5: select on tiny inline shapes: [2, 3, 4] all three, and [2, 3, 4]
+/// with cond [3, 1] and a scalar else.
 fn small_select(c: &mut Criterion) {
     let cond = Tensor::<bool, shape![2, 3, 4]>::from_fn(|i| (i[0] + 2 * i[1] + i[2]) % 3 == 0);
     let t = Tensor::<f32, shape![2, 3, 4]>::from_fn(|i| (i[0] * 12 + i[1] * 4 + i[2]) as f32);
@@ -383,11 +419,8 @@ fn small_select(c: &mut Criterion) {
     let ta: [[[f32; 4]; 3]; 2] = t.storage().0;
     let ea: [[[f32; 4]; 3]; 2] = e.storage().0;
     let cca: [[bool; 1]; 3] = cond_col.storage().0;
-    let nc = Array3::from_shape_vec((2, 3, 4), cond.to_vec()).unwrap();
-    let nt = Array3::from_shape_vec((2, 3, 4), t.to_vec()).unwrap();
-    let ne = Array3::from_shape_vec((2, 3, 4), e.to_vec()).unwrap();
 
-    let mut g = c.benchmark_group("X4 select [2,3,4] numpy, same shapes, inline");
+    let mut g = small_group(c, "X4 select [2,3,4] numpy, same shapes, inline");
     g.bench_function("hand-written loop", |b| {
         b.iter(|| {
             let (c, t, e) = (black_box(&ca), black_box(&ta), black_box(&ea));
@@ -402,20 +435,12 @@ fn small_select(c: &mut Criterion) {
             out
         })
     });
-    g.bench_function("shapecheck", |b| {
+    g.bench_function("static", |b| {
         b.iter(|| select(black_box(&cond), black_box(&t), black_box(&e), Numpy))
-    });
-    g.bench_function("ndarray Zip map_collect", |b| {
-        b.iter(|| {
-            Zip::from(black_box(&nc))
-                .and(black_box(&nt))
-                .and(black_box(&ne))
-                .map_collect(|&c, &t, &e| if c { t } else { e })
-        })
     });
     g.finish();
 
-    let mut g = c.benchmark_group("X5 select [2,3,4] numpy, cond [3,1], else [], inline");
+    let mut g = small_group(c, "X5 select [2,3,4] numpy, cond [3,1], else [], inline");
     g.bench_function("hand-written loop", |b| {
         b.iter(|| {
             let (c, t, e) = (black_box(&cca), black_box(&ta), black_box(-1.5f32));
@@ -430,7 +455,7 @@ fn small_select(c: &mut Criterion) {
             out
         })
     });
-    g.bench_function("shapecheck", |b| {
+    g.bench_function("static", |b| {
         b.iter(|| {
             select(
                 black_box(&cond_col),
@@ -443,13 +468,12 @@ fn small_select(c: &mut Criterion) {
     g.finish();
 }
 
-/// M1: multiplex of 4 candidates [65536, 64] f32 with a random valid index,
-/// into a preallocated output.
+/// W4: multiplex of 4 candidates [65536, 64] f32 with a random index in 0..4.
 fn big_multiplex(c: &mut Criterion) {
     type C = shape![65536, 64];
     let n = 65536 * 64;
     let inputs: [Tensor<f32, C, Vec<f32>>; 4] = core::array::from_fn(|k| {
-        Tensor::from_vec(Default::default(), data(n + k)[k..].to_vec()).unwrap()
+        Tensor::from_vec(Default::default(), data(n, 20 + k as u64)).unwrap()
     });
     let mut r = rng(11);
     let index = Tensor::<i32, shape![65536, 1], Vec<i32>>::from_vec(
@@ -459,16 +483,18 @@ fn big_multiplex(c: &mut Criterion) {
     .unwrap();
     let mut out = Tensor::<f32, C, Vec<f32>>::from_vec(Default::default(), vec![0.0; n]).unwrap();
     let slices: [&[f32]; 4] = core::array::from_fn(|k| inputs[k].as_slice());
+    let dyn_inputs: Vec<DynTensor<f32>> = inputs.iter().map(|t| t.to_dyn()).collect();
+    let dyn_index = index.to_dyn();
 
-    let mut g = c.benchmark_group("M1 multiplex 4 x [65536,64], into");
-    g.sample_size(30).measurement_time(Duration::from_secs(3));
-    g.bench_function("memcpy floor", |b| {
+    let mut g = big_group(c, "W4 multiplex 4 x [65536,64], index [65536,1]");
+    g.sample_size(30);
+    g.bench_function("memcpy floor (output)", |b| {
         b.iter(|| {
             out.as_mut_slice()
                 .copy_from_slice(black_box(inputs[0].as_slice()))
         })
     });
-    g.bench_function("hand-written loop", |b| {
+    g.bench_function("hand-written gather loop", |b| {
         b.iter(|| {
             let (cands, idx) = (black_box(&slices), black_box(index.as_slice()));
             for (row, (dst, &k)) in out.as_mut_slice().chunks_exact_mut(64).zip(idx).enumerate() {
@@ -476,8 +502,14 @@ fn big_multiplex(c: &mut Criterion) {
             }
         })
     });
-    g.bench_function("shapecheck into", |b| {
+    g.bench_function("static into", |b| {
         b.iter(|| multiplex_into(black_box(&inputs), black_box(&index), &mut out))
+    });
+    g.bench_function("static allocating", |b| {
+        b.iter(|| multiplex(black_box(&inputs), black_box(&index)))
+    });
+    g.bench_function("dynamic", |b| {
+        b.iter(|| DynTensor::multiplex(black_box(&dyn_inputs), black_box(&dyn_index)))
     });
     g.finish();
 }
@@ -491,7 +523,7 @@ fn small_multiplex(c: &mut Criterion) {
     let arrays: [[[f32; 4]; 4]; 4] = core::array::from_fn(|k| inputs[k].storage().0);
     let ia: [[i32; 1]; 4] = index.storage().0;
 
-    let mut g = c.benchmark_group("M2 multiplex 4 x [4,4], inline");
+    let mut g = small_group(c, "M2 multiplex 4 x [4,4], inline");
     g.bench_function("hand-written loop", |b| {
         b.iter(|| {
             let (cands, idx) = (black_box(&arrays), black_box(&ia));
@@ -502,8 +534,185 @@ fn small_multiplex(c: &mut Criterion) {
             out
         })
     });
-    g.bench_function("shapecheck", |b| {
+    g.bench_function("static", |b| {
         b.iter(|| multiplex(black_box(&inputs), black_box(&index)))
+    });
+    g.finish();
+}
+
+/// Rows of W5-W8.
+const ROWS: usize = 1 << 20;
+/// Rows per stitch pair (4 pairs).
+const PART: usize = ROWS / 4;
+/// Elements per row.
+const SLICE: usize = 16;
+
+/// A shuffled permutation of 0..n (Fisher-Yates with a fixed seed).
+fn permutation(n: usize, seed: u64) -> Vec<i32> {
+    let mut p: Vec<i32> = (0..n as i32).collect();
+    let mut r = rng(seed);
+    for i in (1..n).rev() {
+        let j = (r() % (i as u64 + 1)) as usize;
+        p.swap(i, j);
+    }
+    p
+}
+
+/// W5 (dynamic_stitch), W7 (dynamic_partition, its inverse) and W8 (lod_reset).
+fn stitch_partition_lod(c: &mut Criterion) {
+    type Idx = Tensor<i32, shape![262144], Vec<i32>>;
+    type Dat = Tensor<f32, shape![262144, 16], Vec<f32>>;
+    let perm = permutation(ROWS, 31);
+    let indices: [Idx; 4] = core::array::from_fn(|m| {
+        Tensor::from_vec(Default::default(), perm[m * PART..(m + 1) * PART].to_vec()).unwrap()
+    });
+    let datas: [Dat; 4] = core::array::from_fn(|m| {
+        Tensor::from_vec(Default::default(), data(PART * SLICE, 40 + m as u64)).unwrap()
+    });
+    let stitch = dynamic_stitch(&indices[0], &datas[0])
+        .pair(&indices[1], &datas[1])
+        .pair(&indices[2], &datas[2])
+        .pair(&indices[3], &datas[3]);
+    let dyn_i: Vec<DynTensor<i32>> = indices.iter().map(|t| t.to_dyn()).collect();
+    let dyn_d: Vec<DynTensor<f32>> = datas.iter().map(|t| t.to_dyn()).collect();
+    let dyn_pairs: Vec<(&DynTensor<i32>, &DynTensor<f32>)> = dyn_i.iter().zip(&dyn_d).collect();
+    let mut buf = vec![0.0f32; ROWS * SLICE];
+    let mut floor = vec![0.0f32; ROWS * SLICE];
+
+    let mut g = big_group(c, "W5 dynamic_stitch 4 x 2^18 rows of 16 f32");
+    g.bench_function("memcpy floor (output)", |b| {
+        b.iter(|| floor.copy_from_slice(black_box(&buf)))
+    });
+    g.bench_function("hand-written scatter loop", |b| {
+        b.iter(|| {
+            for (idx, dat) in black_box(&indices).iter().zip(black_box(&datas)) {
+                for (&i, row) in idx
+                    .as_slice()
+                    .iter()
+                    .zip(dat.as_slice().chunks_exact(SLICE))
+                {
+                    let at = i as usize * SLICE;
+                    buf[at..at + SLICE].copy_from_slice(row);
+                }
+            }
+        })
+    });
+    g.bench_function("static into", |b| {
+        b.iter(|| black_box(&stitch).run_into(&mut buf).map(|t| t.dims()))
+    });
+    g.bench_function("static allocating", |b| b.iter(|| black_box(&stitch).run()));
+    g.bench_function("dynamic", |b| {
+        b.iter(|| DynTensor::dynamic_stitch(black_box(&dyn_pairs)))
+    });
+    g.finish();
+
+    // W7: the merged output, partitioned back by the pair each row came from
+    let merged = stitch.run().unwrap();
+    let x = Tensor::<f32, shape![1048576, 16], Vec<f32>>::from_vec(
+        Default::default(),
+        merged.as_slice().to_vec(),
+    )
+    .unwrap();
+    let mut parts_v = vec![0i32; ROWS];
+    for (k, &i) in perm.iter().enumerate() {
+        parts_v[i as usize] = (k / PART) as i32;
+    }
+    let parts =
+        Tensor::<i32, shape![1048576], Vec<i32>>::from_vec(Default::default(), parts_v).unwrap();
+    let (dx, dp) = (x.to_dyn(), parts.to_dyn());
+
+    let mut g = big_group(c, "W7 dynamic_partition 2^20 rows of 16 f32 into 4");
+    g.bench_function("memcpy floor (data)", |b| {
+        b.iter(|| buf.copy_from_slice(black_box(x.as_slice())))
+    });
+    g.bench_function("hand-written loop", |b| {
+        b.iter(|| {
+            let mut cursors = [0, PART * SLICE, 2 * PART * SLICE, 3 * PART * SLICE];
+            let (xs, ps) = (black_box(x.as_slice()), black_box(parts.as_slice()));
+            for (&p, row) in ps.iter().zip(xs.chunks_exact(SLICE)) {
+                let at = cursors[p as usize];
+                buf[at..at + SLICE].copy_from_slice(row);
+                cursors[p as usize] = at + SLICE;
+            }
+        })
+    });
+    g.bench_function("static into", |b| {
+        b.iter(|| {
+            dynamic_partition_into(black_box(&x), black_box(&parts), Partitions::<4>, &mut buf)
+                .map(|p| p.map(|t| t.dims()))
+        })
+    });
+    g.bench_function("static allocating", |b| {
+        b.iter(|| dynamic_partition(black_box(&x), black_box(&parts), Partitions::<4>))
+    });
+    g.bench_function("dynamic", |b| {
+        b.iter(|| black_box(&dx).dynamic_partition(black_box(&dp), 4))
+    });
+    g.finish();
+    drop((dx, dp, buf, floor));
+
+    // W8: x (2^20 rows) with 2^14 sequences of 64 rows, reset to 2^14
+    // sequences of other lengths (alternately 32 and 96 rows)
+    let seqs = 1usize << 14;
+    let old: Vec<usize> = (0..=seqs).map(|s| s * 64).collect();
+    let new: Vec<usize> = (0..=seqs)
+        .map(|s| s / 2 * 128 + if s % 2 == 1 { 32 } else { 0 })
+        .collect();
+    assert_eq!(new.last(), Some(&ROWS));
+    let old_levels = [Offsets::new(&old)];
+    let lx = LodTensor::new(x, &old_levels[..]).unwrap();
+    // the same sequences over 2^16 rows: a lod_reset that copied rows would
+    // take 16 times less here
+    let small_old: Vec<usize> = (0..=seqs).map(|s| s * 4).collect();
+    let small_new: Vec<usize> = (0..=seqs)
+        .map(|s| s / 2 * 8 + if s % 2 == 1 { 2 } else { 0 })
+        .collect();
+    let small_levels = [Offsets::new(&small_old)];
+    let small = LodTensor::new(
+        Tensor::<f32, shape![65536, 16], Vec<f32>>::from_vec(
+            Default::default(),
+            data(65536 * 16, 50),
+        )
+        .unwrap(),
+        &small_levels[..],
+    )
+    .unwrap();
+    let dyn_lx = DynLodTensor::new(lx.dense().to_dyn(), &old_levels[..]).unwrap();
+    let mut copy = vec![0.0f32; ROWS * SLICE];
+
+    let mut g = big_group(c, "W8 lod_reset 2^20 rows, 2^14 sequences");
+    g.sample_size(50);
+    g.bench_function("memcpy of the data (what a copy would cost)", |b| {
+        b.iter(|| copy.copy_from_slice(black_box(lx.as_slice())))
+    });
+    g.bench_function("static (view)", |b| {
+        b.iter(|| {
+            black_box(&lx)
+                .view()
+                .lod_reset(Offsets::new(black_box(&new)), false)
+                .map(|t| t.levels())
+        })
+    });
+    g.bench_function("static (view), 2^16 rows", |b| {
+        b.iter(|| {
+            black_box(&small)
+                .view()
+                .lod_reset(Offsets::new(black_box(&small_new)), false)
+                .map(|t| t.levels())
+        })
+    });
+    g.bench_function("static (view), append", |b| {
+        b.iter(|| {
+            black_box(&lx)
+                .view()
+                .lod_reset(Offsets::new(black_box(&new)), true)
+                .map(|t| t.levels())
+        })
+    });
+    g.bench_function("dynamic (lod_reset_levels)", |b| {
+        b.iter(|| {
+            black_box(&dyn_lx).lod_reset_levels(None, Some(Offsets::new(black_box(&new))), false)
+        })
     });
     g.finish();
 }
@@ -513,8 +722,10 @@ criterion_group!(
     big_elementwise,
     small_elementwise,
     big_select,
+    seed_select,
     small_select,
     big_multiplex,
-    small_multiplex
+    small_multiplex,
+    stitch_partition_lod
 );
 criterion_main!(benches);
