@@ -1,9 +1,62 @@
-//! The pass rule: accepted exactly where the framework accepts, rejected
-//! exactly where it rejects (or crashed), values bit-exact (tanh and sigmoid
-//! within 1e-6 relative), output shape equal to the recorded one.
+//! The pass rule. A case passes when the project did what the framework
+//! did, and in the way the library itself says it should:
+//! - the framework accepted: the same output (shape, dtype, values bit for
+//!   bit; tanh and sigmoid within 1e-6 relative), and the library's own
+//!   validator accepts the shapes too;
+//! - the framework rejected (or crashed): a rejection by the rule the
+//!   library's validator names for the case, at the stage it belongs to
+//!   (a type or compile error for a compile-time rule of static shapes,
+//!   otherwise a run-time error), every error of the case carrying that
+//!   rule's identifier. Where the validator accepts the shapes and only a
+//!   value is wrong (an integer division by zero, an index out of range), a
+//!   run-time error of one of the family's value rules.
+//!
+//! A case that records neither or both of `out` and `error` is a failure of
+//! the vector file.
 
 use crate::vectors::{Case, Data, Expect, TensorVal};
 use serde_json::Value;
+use std::fmt;
+
+/// Where a rejection happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The inputs' element types cannot be given to the op at all (the
+    /// dynamic API takes one element type where the op needs one).
+    Types,
+    /// A compile error of the static program.
+    Compile,
+    /// An error returned when the op ran.
+    Run,
+}
+
+impl fmt::Display for Stage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Stage::Types => "by the types",
+            Stage::Compile => "at compile time",
+            Stage::Run => "at run time",
+        })
+    }
+}
+
+/// One error the project reported for a case: the rule identifier it
+/// carries (`None` if it carries none) and its first line.
+#[derive(Clone, Debug)]
+pub struct Reported {
+    pub rule: Option<String>,
+    pub message: String,
+}
+
+impl Reported {
+    /// An error of the library's run-time API, with its `rule()`.
+    pub fn new(rule: &str, message: impl fmt::Display) -> Reported {
+        Reported {
+            rule: Some(rule.to_string()),
+            message: message.to_string(),
+        }
+    }
+}
 
 /// What the project did with a case.
 #[derive(Clone, Debug)]
@@ -16,11 +69,74 @@ pub enum Outcome {
     /// It produced these outputs (an op with a list of outputs, such as
     /// dynamic_partition; the recorded `out` is a list).
     AcceptedList(Vec<TensorVal>),
-    /// It rejected the input with this message.
-    Rejected(String),
+    /// It rejected the input at `stage` with these errors (at least one).
+    Rejected(Stage, Vec<Reported>),
     /// The case could not be run (an unimplemented family, a generator or
     /// build problem, a panic): always a failure.
     Broken(String),
+}
+
+impl Outcome {
+    /// A rejection by the library's run-time API.
+    pub fn run_error(rule: &str, message: impl fmt::Display) -> Outcome {
+        Outcome::Rejected(Stage::Run, vec![Reported::new(rule, message)])
+    }
+}
+
+/// When the library's validator rejects a case, the stage at which a
+/// static program over the same shapes is rejected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum When {
+    /// The element types: a compile error of the static program, "rejected
+    /// by the types" on the dynamic path.
+    Types,
+    /// A trait bound: a compile error.
+    Compile,
+    /// A const assertion evaluated at monomorphisation: a compile error
+    /// that `cargo build` reports only once the rest type-checks.
+    Mono,
+    /// Data (index values, LoD offsets): a run-time error in both modes.
+    Run,
+}
+
+/// The library's own verdict on a case: its run-time validator (the rule
+/// function its dynamic path calls), not a rule written again here.
+#[derive(Clone, Debug)]
+pub struct Validation {
+    /// The rule the validator names, `None` if it accepts.
+    pub rule: Option<&'static str>,
+    /// Where that rule rejects a static program.
+    pub when: When,
+    /// The rules a value can still break at run time once the shapes are
+    /// accepted (division by zero, an index out of range).
+    pub value_rules: &'static [&'static str],
+}
+
+impl Validation {
+    pub fn accepts(value_rules: &'static [&'static str]) -> Validation {
+        Validation {
+            rule: None,
+            when: When::Run,
+            value_rules,
+        }
+    }
+
+    pub fn rejects(rule: &'static str, when: When) -> Validation {
+        Validation {
+            rule: Some(rule),
+            when,
+            value_rules: &[],
+        }
+    }
+
+    /// The stage a rejection must come at, in static (`true`) or dynamic mode.
+    pub fn stage(&self, static_mode: bool) -> Stage {
+        match (self.when, static_mode) {
+            (When::Types, false) => Stage::Types,
+            (When::Types | When::Compile | When::Mono, true) => Stage::Compile,
+            _ => Stage::Run,
+        }
+    }
 }
 
 /// How values are compared.
@@ -111,10 +227,111 @@ fn short(s: &str) -> String {
     }
 }
 
-/// `Ok(())` if the case passes, otherwise why it failed.
-pub fn judge(case: &Case, outcome: &Outcome, tol: Tolerance) -> Result<(), String> {
+/// Checks a rejection against the library's own verdict: the rule it
+/// names, at the stage that rule belongs to, on every error reported.
+fn judge_rejection(
+    stage: Stage,
+    errors: &[Reported],
+    v: &Validation,
+    static_mode: bool,
+) -> Result<(), String> {
+    let Some(first) = errors.first() else {
+        return Err(format!("rejected {stage} without any error"));
+    };
+    let want_stage = v.stage(static_mode);
+    match v.rule {
+        Some(rule) => {
+            if want_stage == Stage::Compile && stage == Stage::Run {
+                return Err(format!(
+                    "rejected at run time by {}, but {rule} rejects these static shapes at compile time: should have been a compile error: {}",
+                    first.rule.as_deref().unwrap_or("an error without a rule id"),
+                    short(&first.message)
+                ));
+            }
+            if let Some(bad) = errors.iter().find(|e| e.rule.as_deref() != Some(rule)) {
+                return Err(match &bad.rule {
+                    Some(other) => format!(
+                        "rejected {stage} by rule {other}, but the library's validator names {rule}: {}",
+                        short(&bad.message)
+                    ),
+                    None => format!(
+                        "rejected {stage} by an error that does not carry the rule {rule} the library's validator names: {}",
+                        short(&bad.message)
+                    ),
+                });
+            }
+            if stage != want_stage {
+                let hint = if want_stage == Stage::Compile && stage == Stage::Run {
+                    ": should have been a compile error"
+                } else {
+                    ""
+                };
+                return Err(format!(
+                    "rejected {stage} by {rule}, but that rule rejects these shapes {want_stage}{hint}: {}",
+                    short(&first.message)
+                ));
+            }
+            Ok(())
+        }
+        None => {
+            if stage != Stage::Run {
+                return Err(format!(
+                    "rejected {stage}, but the library's validator accepts these shapes: {}",
+                    short(&first.message)
+                ));
+            }
+            match errors
+                .iter()
+                .find(|e| !e.rule.as_deref().is_some_and(|r| v.value_rules.contains(&r)))
+            {
+                Some(bad) => Err(format!(
+                    "rejected at run time by {}, but the library's validator accepts these shapes and that is not a rule on values ({}): {}",
+                    bad.rule.as_deref().unwrap_or("an error without a rule id"),
+                    if v.value_rules.is_empty() {
+                        "the family has none".to_string()
+                    } else {
+                        v.value_rules.join(", ")
+                    },
+                    short(&bad.message)
+                )),
+                None => Ok(()),
+            }
+        }
+    }
+}
+
+/// `Ok(())` if the case passes, otherwise why it failed. `validation` is
+/// the library's own verdict on the case (`Err` if it could not be
+/// computed), `static_mode` which stage rejections belong to.
+pub fn judge(
+    case: &Case,
+    outcome: &Outcome,
+    tol: Tolerance,
+    validation: &Result<Validation, String>,
+    static_mode: bool,
+) -> Result<(), String> {
+    if let Expect::Malformed(why) = &case.expect {
+        return Err(format!("malformed vector case: {why}"));
+    }
+    if let Outcome::Broken(why) = outcome {
+        return Err(short(why));
+    }
+    let v = validation
+        .as_ref()
+        .map_err(|e| format!("no verdict of the library's validator: {e}"))?;
+    let accepted = !matches!(outcome, Outcome::Rejected(..));
+    if let (true, Some(rule)) = (accepted, v.rule) {
+        let hint = if v.stage(static_mode) == Stage::Compile {
+            " (a compile-time rule for these static shapes: should have been a compile error)"
+        } else {
+            ""
+        };
+        return Err(format!(
+            "accepted, but the library's validator rejects it by {rule}{hint}"
+        ));
+    }
     match (&case.expect, outcome) {
-        (_, Outcome::Broken(why)) => Err(short(why)),
+        (Expect::Malformed(_), _) | (_, Outcome::Broken(_)) => Err("unreachable".into()),
         (Expect::Out(want), Outcome::Accepted(got)) => {
             if want.get("lod_offsets").is_some() {
                 return Err("the output carries no LoD, but the framework's has one".into());
@@ -154,11 +371,18 @@ pub fn judge(case: &Case, outcome: &Outcome, tol: Tolerance) -> Result<(), Strin
             got.len(),
             short(err)
         )),
-        (Expect::Out(_), Outcome::Rejected(err)) => Err(format!(
-            "rejected, but the framework accepted it: {}",
-            short(err)
+        (Expect::Out(_), Outcome::Rejected(stage, errors)) => Err(format!(
+            "rejected {stage}, but the framework accepted it: {}",
+            short(
+                &errors
+                    .first()
+                    .map(|e| e.message.clone())
+                    .unwrap_or_default()
+            )
         )),
-        (Expect::Error(_), Outcome::Rejected(_)) => Ok(()),
+        (Expect::Error(_), Outcome::Rejected(stage, errors)) => {
+            judge_rejection(*stage, errors, v, static_mode)
+        }
         (Expect::Error(err), Outcome::Accepted(got) | Outcome::AcceptedWithLod(got, _)) => {
             Err(format!(
                 "accepted (output shape {:?}), but the framework rejected it: {}",
@@ -171,4 +395,184 @@ pub fn judge(case: &Case, outcome: &Outcome, tol: Tolerance) -> Result<(), Strin
 
 fn parse_out(v: &Value) -> Result<TensorVal, String> {
     TensorVal::parse(v).map_err(|e| format!("cannot read the recorded output: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vectors::parse_file;
+    use std::path::Path;
+
+    /// One select case of shapes [2] / [2] / [2]: recorded as accepted
+    /// (`out`) or rejected (`error`), or with neither.
+    fn case(expect: &str) -> Case {
+        let t = |dtype: &str, data: &str| {
+            format!(r#"{{"shape": [2], "dtype": "{dtype}", "data": {data}}}"#)
+        };
+        let verdict = match expect {
+            "out" => format!(r#", "out": {}"#, t("int32", "[1, 2]")),
+            "error" => r#", "error": "rejected""#.to_string(),
+            _ => String::new(),
+        };
+        let text = format!(
+            r#"{{"op": "select", "cases": [{{"name": "c", "cond": {}, "then": {}, "else": {}{verdict}}}]}}"#,
+            t("bool", "[true, false]"),
+            t("int32", "[1, 5]"),
+            t("int32", "[7, 2]")
+        );
+        let mut file = parse_file(Path::new("t.json"), text.as_bytes()).expect("a vector file");
+        file.cases.remove(0)
+    }
+
+    fn rejected(stage: Stage, rules: &[Option<&str>]) -> Outcome {
+        Outcome::Rejected(
+            stage,
+            rules
+                .iter()
+                .map(|r| Reported {
+                    rule: r.map(str::to_string),
+                    message: "msg".into(),
+                })
+                .collect(),
+        )
+    }
+
+    fn run(
+        expect: &str,
+        outcome: &Outcome,
+        v: Validation,
+        static_mode: bool,
+    ) -> Result<(), String> {
+        judge(
+            &case(expect),
+            outcome,
+            Tolerance::Exact,
+            &Ok(v),
+            static_mode,
+        )
+    }
+
+    const RULE: &str = "select/none-shapes";
+
+    #[test]
+    fn a_rejection_needs_the_validators_rule_on_every_error() {
+        let v = || Validation::rejects(RULE, When::Compile);
+        assert!(run("error", &rejected(Stage::Compile, &[Some(RULE)]), v(), true).is_ok());
+        assert!(run(
+            "error",
+            &rejected(Stage::Compile, &[Some(RULE), Some(RULE)]),
+            v(),
+            true
+        )
+        .is_ok());
+        let other = run(
+            "error",
+            &rejected(Stage::Compile, &[Some("select/numpy-broadcast")]),
+            v(),
+            true,
+        );
+        assert!(other.is_err_and(|e| e.contains("by rule select/numpy-broadcast")));
+        // the second error carries no rule id
+        let second = run(
+            "error",
+            &rejected(Stage::Compile, &[Some(RULE), None]),
+            v(),
+            true,
+        );
+        assert!(second.is_err_and(|e| e.contains("does not carry the rule")));
+        assert!(run("error", &rejected(Stage::Compile, &[]), v(), true).is_err());
+    }
+
+    #[test]
+    fn a_compile_time_rule_rejected_at_run_time_fails_in_static_mode_only() {
+        let v = || Validation::rejects(RULE, When::Compile);
+        let late = run("error", &rejected(Stage::Run, &[Some(RULE)]), v(), true);
+        assert!(late.is_err_and(|e| e.contains("should have been a compile error")));
+        assert!(run("error", &rejected(Stage::Run, &[Some(RULE)]), v(), false).is_ok());
+        assert!(run(
+            "error",
+            &rejected(Stage::Compile, &[Some(RULE)]),
+            v(),
+            false
+        )
+        .is_err());
+        // a static program accepted where the validator rejects
+        let out = Outcome::Accepted(TensorVal {
+            shape: vec![2],
+            data: Data::I32(vec![1, 2]),
+        });
+        let acc = run("out", &out, v(), true);
+        assert!(acc.is_err_and(|e| e.contains("should have been a compile error")));
+    }
+
+    #[test]
+    fn value_rules_only_where_the_validator_accepts() {
+        const DIV: &str = "elementwise/division-by-zero";
+        let div = DIV;
+        let ok = run(
+            "error",
+            &rejected(Stage::Run, &[Some(div)]),
+            Validation::accepts(&[DIV]),
+            false,
+        );
+        assert!(ok.is_ok());
+        let shape_rule = run(
+            "error",
+            &rejected(Stage::Run, &[Some(RULE)]),
+            Validation::accepts(&[DIV]),
+            false,
+        );
+        assert!(shape_rule.is_err_and(|e| e.contains("validator accepts")));
+        let compile = run(
+            "error",
+            &rejected(Stage::Compile, &[Some(div)]),
+            Validation::accepts(&[DIV]),
+            true,
+        );
+        assert!(compile.is_err());
+    }
+
+    #[test]
+    fn types_rules_are_rejections_by_the_types_in_dynamic_mode() {
+        let v = || Validation::rejects("select/branch-types", When::Types);
+        let by_types = rejected(Stage::Types, &[Some("select/branch-types")]);
+        assert!(run("error", &by_types, v(), false).is_ok());
+        assert!(run("error", &by_types, v(), true).is_err());
+        let compile = rejected(Stage::Compile, &[Some("select/branch-types")]);
+        assert!(run("error", &compile, v(), true).is_ok());
+    }
+
+    #[test]
+    fn a_case_with_neither_out_nor_error_fails_whatever_the_outcome() {
+        let c = case("neither");
+        assert!(matches!(c.expect, Expect::Malformed(_)));
+        let v = Ok(Validation::rejects(RULE, When::Compile));
+        let r = judge(
+            &c,
+            &rejected(Stage::Compile, &[Some(RULE)]),
+            Tolerance::Exact,
+            &v,
+            true,
+        );
+        assert!(r.is_err_and(|e| e.starts_with("malformed vector case")));
+    }
+
+    #[test]
+    fn accepted_output_is_compared() {
+        let out = |data: Vec<i32>| {
+            Outcome::Accepted(TensorVal {
+                shape: vec![2],
+                data: Data::I32(data),
+            })
+        };
+        assert!(run("out", &out(vec![1, 2]), Validation::accepts(&[]), false).is_ok());
+        assert!(run("out", &out(vec![1, 3]), Validation::accepts(&[]), false).is_err());
+        let rej = run(
+            "out",
+            &rejected(Stage::Run, &[Some(RULE)]),
+            Validation::accepts(&[]),
+            false,
+        );
+        assert!(rej.is_err_and(|e| e.contains("framework accepted")));
+    }
 }

@@ -5,10 +5,20 @@
 //! followed by the failing cases (`name#index: why`). Exits non-zero on any
 //! failure. Families the project does not implement are reported as failed.
 //!
-//! Pass rule: accepted exactly where the framework accepted; rejected exactly
-//! where it rejected or crashed (`framework_overflow` cases follow their
-//! recorded `out`/`error`); output shape as recorded; values bit for bit
-//! (tanh and sigmoid activations within 1e-6 relative).
+//! Pass rule ([`judge`]): accepted exactly where the framework accepted,
+//! with the recorded output shape and dtype and values bit for bit (tanh
+//! and sigmoid activations within 1e-6 relative); rejected exactly where it
+//! rejected or crashed (`framework_overflow` cases follow their recorded
+//! `out`/`error`), by the rule the library's own run-time validator names
+//! for the case, at that rule's stage (static mode: a compile error for a
+//! rule the compiler enforces on static shapes; every error of the case
+//! must carry the rule's identifier). A case recording neither or both of
+//! `out` and `error` is a failure of the vector file.
+//!
+//! Dynamic mode goes through the public `DynTensor` methods
+//! (`elementwise`, `select`, `multiplex`, `dynamic_stitch`,
+//! `dynamic_partition`) and `DynLodTensor::lod_reset`; inputs whose element
+//! types the op cannot take together are reported as rejected by the types.
 //!
 //! Static mode (see [`static_mode`]): generated crates go under
 //! `<workspace>/target/conformance-static/<family>/` and share the target dir
@@ -24,7 +34,7 @@ mod typed;
 
 use conformance::vectors;
 
-use judge::{judge, Outcome};
+use judge::{judge, Outcome, Validation};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -121,6 +131,14 @@ fn main() -> ExitCode {
     let mut report = String::new();
     for group in group(&files) {
         let fam = families::lookup(&group.name);
+        let validations: Vec<Result<Validation, String>> = group
+            .cases
+            .iter()
+            .map(|c| match fam {
+                Some(f) => f.validate(c, mode == Mode::Static),
+                None => Err("no family".into()),
+            })
+            .collect();
         let outcomes: Vec<Outcome> = match fam {
             None => group
                 .cases
@@ -134,15 +152,17 @@ fn main() -> ExitCode {
                 .collect(),
             Some(fam) => match mode {
                 Mode::Dynamic => group.cases.iter().map(|c| run_dynamic(fam, c)).collect(),
-                Mode::Static => static_mode::run_family(&builder, &group.name, fam, &group.cases),
+                Mode::Static => {
+                    static_mode::run_family(&builder, &group.name, fam, &group.cases, &validations)
+                }
             },
         };
         let mut failures = vec![];
-        for (case, outcome) in group.cases.iter().zip(&outcomes) {
+        for ((case, outcome), validation) in group.cases.iter().zip(&outcomes).zip(&validations) {
             let tol = fam
                 .map(|f| f.tolerance(case))
                 .unwrap_or(judge::Tolerance::Exact);
-            if let Err(why) = judge(case, outcome, tol) {
+            if let Err(why) = judge(case, outcome, tol, validation, mode == Mode::Static) {
                 failures.push(format!("  {}: {why}", case.label()));
             }
         }

@@ -7,17 +7,21 @@
 //! - `run/`: the cases whose shapes the library accepts (by its dynamic
 //!   validator), in one crate whose `main` runs them all on data read from
 //!   `data.json` (not embedded: dims may be in the thousands);
-//! - `reject/`: the cases whose shapes break a rule the type checker
-//!   enforces, one function each, in one crate that must fail to build with
-//!   the project's own diagnostic inside every case's function and nowhere else;
+//! - `reject/`: the cases whose shapes (or element types) break a rule the
+//!   type checker enforces, one function each, in one crate that must fail
+//!   to build with errors inside every case's function and nowhere else,
+//!   each error carrying the identifier of the rule the library's run-time
+//!   validator names for the case; a case that builds is run, and a
+//!   rejection at run time is then a failure ("should have been a compile
+//!   error");
 //! - `mono/`: cases rejected by a const assertion at monomorphisation (only
 //!   reported once the crate otherwise type-checks), one package each in a
 //!   workspace built with `cargo build --keep-going`.
 //!
 //! All crates share one `CARGO_TARGET_DIR`, so the library is built once.
 
-use crate::families::{Family, StaticCase, Verdict};
-use crate::judge::Outcome;
+use crate::families::{Family, StaticCase};
+use crate::judge::{Outcome, Reported, Stage, Validation, When};
 use crate::vectors::{parse_data, Case, TensorVal};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -102,6 +106,29 @@ impl Diag {
     fn first_line(&self) -> String {
         self.message.lines().next().unwrap_or("").to_string()
     }
+
+    /// The rule identifier the error starts with (`<op>/<rule>: ...`, after
+    /// `evaluation panicked: ` for a const assertion), if any.
+    fn rule(&self) -> Option<String> {
+        rule_of(&self.first_line())
+    }
+}
+
+/// The identifier `<op>/<rule>` a message starts with, followed by `": "`.
+pub fn rule_of(line: &str) -> Option<String> {
+    let line = line.trim_start();
+    let line = line.strip_prefix("evaluation panicked: ").unwrap_or(line);
+    let (head, _) = line.split_once(": ")?;
+    let (op, rule) = head.split_once('/')?;
+    let op_ok = !op.is_empty()
+        && op
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+    let rule_ok = !rule.is_empty()
+        && rule
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    (op_ok && rule_ok).then(|| head.to_string())
 }
 
 /// What a cargo build said.
@@ -191,14 +218,27 @@ pub fn emit<T: Elem>(dims: &[usize], data: &[T]) -> Value {
     json!({"shape": dims, "data": data.iter().map(|v| v.to_json()).collect::<Vec<_>>()})
 }
 
-/// An input that does not fit its static shape (a generator bug).
-pub fn input_error(e: impl std::fmt::Display) -> String {
-    format!("input: {e}")
+/// Why a case returned no result: the rule identifier of the library's
+/// error (`rule()`), or "input" for a generator bug.
+pub struct Failure {
+    pub rule: String,
+    pub message: String,
 }
 
-/// A run-time error of the op.
-pub fn value_error(e: impl std::fmt::Display) -> String {
-    format!("{e}")
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure { rule: "input".into(), message }
+    }
+}
+
+/// An input that does not fit its static shape (a generator bug).
+pub fn input_error(e: impl std::fmt::Display) -> Failure {
+    Failure { rule: "input".into(), message: format!("input: {e}") }
+}
+
+/// A run-time error of the op, with its rule.
+pub fn value_error(rule: &str, e: &impl std::fmt::Display) -> Failure {
+    Failure { rule: rule.to_string(), message: e.to_string() }
 }
 "#;
 
@@ -234,7 +274,7 @@ fn main() {
         let d = &data[id.to_string()];
         let line = match std::panic::catch_unwind(|| f(d)) {
             Ok(Ok(v)) => json!({"case": id, "out": v}),
-            Ok(Err(e)) => json!({"case": id, "error": e}),
+            Ok(Err(e)) => json!({"case": id, "error": e.message, "rule": e.rule}),
             Err(p) => {
                 let msg = p
                     .downcast_ref::<&str>()
@@ -289,10 +329,10 @@ impl Builder {
         let mut src = String::from(MAIN_HEAD);
         let mut ranges = BTreeMap::new();
         let mut table =
-            String::from("const CASES: &[(usize, fn(&Value) -> Result<Value, String>)] = &[\n");
+            String::from("const CASES: &[(usize, fn(&Value) -> Result<Value, Failure>)] = &[\n");
         for (id, sc) in cases {
             let start = src.lines().count() + 1;
-            src += &format!("fn case_{id}(d: &Value) -> Result<Value, String> {{\n");
+            src += &format!("fn case_{id}(d: &Value) -> Result<Value, Failure> {{\n");
             src += &sc.body;
             src += "}\n";
             let end = src.lines().count();
@@ -484,8 +524,9 @@ fn main_line(m: &Value) -> Option<usize> {
     None
 }
 
-/// The outcome of a case that failed to compile with `diags` (in order).
-fn compile_outcome(fam: &dyn Family, diags: &[&Diag]) -> Outcome {
+/// The outcome of a case that failed to compile with `diags` (in order):
+/// a rejection at compile time, with the rule identifier of every error.
+fn compile_outcome(diags: &[&Diag]) -> Outcome {
     let Some(first) = diags.first() else {
         return Outcome::Broken("no compile error".into());
     };
@@ -495,14 +536,16 @@ fn compile_outcome(fam: &dyn Family, diags: &[&Diag]) -> Outcome {
             first.first_line()
         ));
     }
-    if fam.own_diagnostic(&first.message) {
-        Outcome::Rejected(format!("compile error: {}", first.first_line()))
-    } else {
-        Outcome::Broken(format!(
-            "compile error that is not the project's diagnostic: {}",
-            first.first_line()
-        ))
-    }
+    Outcome::Rejected(
+        Stage::Compile,
+        diags
+            .iter()
+            .map(|d| Reported {
+                rule: d.rule(),
+                message: d.first_line(),
+            })
+            .collect(),
+    )
 }
 
 /// One emitted tensor of a result line.
@@ -539,7 +582,13 @@ fn parse_result(v: &Value, dtype: &str) -> Outcome {
             Err(e) => Outcome::Broken(e),
         }
     } else if let Some(e) = v.get("error") {
-        Outcome::Rejected(format!("run-time error: {}", e.as_str().unwrap_or("")))
+        let message = e.as_str().unwrap_or("").to_string();
+        match v.get("rule").and_then(Value::as_str) {
+            Some("input") | None => {
+                Outcome::Broken(format!("the static program's inputs: {message}"))
+            }
+            Some(rule) => Outcome::run_error(rule, message),
+        }
     } else if let Some(p) = v.get("panic") {
         Outcome::Broken(format!(
             "the static program panicked: {}",
@@ -550,14 +599,33 @@ fn parse_result(v: &Value, dtype: &str) -> Outcome {
     }
 }
 
-/// Runs every case of one family through the static API; one outcome per case.
-pub fn run_family(b: &Builder, family: &str, fam: &dyn Family, cases: &[&Case]) -> Vec<Outcome> {
+/// Runs every case of one family through the static API; one outcome per
+/// case. `validations` is the library's verdict on each case (static mode):
+/// it decides which crate a case goes to.
+pub fn run_family(
+    b: &Builder,
+    family: &str,
+    fam: &dyn Family,
+    cases: &[&Case],
+    validations: &[Result<Validation, String>],
+) -> Vec<Outcome> {
     let mut outcomes: Vec<Option<Outcome>> = vec![None; cases.len()];
     let mut planned: BTreeMap<usize, StaticCase> = BTreeMap::new();
-    for (id, case) in cases.iter().enumerate() {
+    let mut when: BTreeMap<usize, When> = BTreeMap::new();
+    for (id, (case, v)) in cases.iter().zip(validations).enumerate() {
+        let v = match v {
+            Ok(v) => v,
+            Err(e) => {
+                outcomes[id] = Some(Outcome::Broken(format!(
+                    "no verdict of the library's validator: {e}"
+                )));
+                continue;
+            }
+        };
         match fam.static_case(case) {
             Ok(sc) => {
                 planned.insert(id, sc);
+                when.insert(id, if v.rule.is_some() { v.when } else { When::Run });
             }
             Err(e) => {
                 outcomes[id] = Some(Outcome::Broken(format!(
@@ -570,13 +638,13 @@ pub fn run_family(b: &Builder, family: &str, fam: &dyn Family, cases: &[&Case]) 
     let mut run_ids: BTreeSet<usize> = BTreeSet::new();
     let mut reject_ids: Vec<usize> = vec![];
     let mut mono_ids: Vec<usize> = vec![];
-    for (&id, sc) in &planned {
-        match sc.verdict {
-            Verdict::Compiles => {
+    for (&id, w) in &when {
+        match w {
+            When::Run => {
                 run_ids.insert(id);
             }
-            Verdict::ShapeError(_) => reject_ids.push(id),
-            Verdict::MonoError(_) => mono_ids.push(id),
+            When::Types | When::Compile => reject_ids.push(id),
+            When::Mono => mono_ids.push(id),
         }
     }
 
@@ -601,12 +669,14 @@ pub fn run_family(b: &Builder, family: &str, fam: &dyn Family, cases: &[&Case]) 
                 for id in &reject_ids {
                     let diags = per_case.get(id).cloned().unwrap_or_default();
                     if !diags.is_empty() {
-                        outcomes[*id] = Some(compile_outcome(fam, &diags));
+                        outcomes[*id] = Some(compile_outcome(&diags));
                     } else if let Some(why) = outside.as_ref() {
                         outcomes[*id] = Some(Outcome::Broken(why.clone()));
                     } else {
                         // it compiled: the static API accepts what the
-                        // dynamic validator rejects; run it to see
+                        // dynamic validator rejects; run it (a rejection
+                        // at run time is still a failure: it should have
+                        // been a compile error)
                         run_ids.insert(*id);
                     }
                 }
@@ -659,7 +729,7 @@ pub fn run_family(b: &Builder, family: &str, fam: &dyn Family, cases: &[&Case]) 
                     .map(|(_, _, d)| d)
                     .collect();
                 if !diags.is_empty() {
-                    outcomes[*id] = Some(compile_outcome(fam, &diags));
+                    outcomes[*id] = Some(compile_outcome(&diags));
                 } else if report.executables.contains_key(pkg) {
                     run_ids.insert(*id);
                 } else {
@@ -730,7 +800,7 @@ pub fn run_family(b: &Builder, family: &str, fam: &dyn Family, cases: &[&Case]) 
         }
         // cases that do not compile are judged on their error and left out
         for (id, diags) in per_case {
-            outcomes[id] = Some(compile_outcome(fam, &diags));
+            outcomes[id] = Some(compile_outcome(&diags));
             run_ids.remove(&id);
         }
     }
@@ -790,4 +860,31 @@ fn sanitize(s: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rule_of;
+
+    #[test]
+    fn rule_ids_are_read_from_the_start_of_a_message() {
+        let id = |s: &str| rule_of(s);
+        assert_eq!(
+            id("elementwise/equal-rank-axis: Axis<2> is invalid").as_deref(),
+            Some("elementwise/equal-rank-axis")
+        );
+        assert_eq!(
+            id("evaluation panicked: multiplex/index-rows: index [3, 1]").as_deref(),
+            Some("multiplex/index-rows")
+        );
+        assert_eq!(
+            id("dynamic_stitch/prefix: data").as_deref(),
+            Some("dynamic_stitch/prefix")
+        );
+        // no id, an id not at the start, not followed by ": "
+        assert_eq!(id("multiplex: index rows must not exceed"), None);
+        assert_eq!(id("mismatched types: select/branch-types: x"), None);
+        assert_eq!(id("elementwise/broadcast"), None);
+        assert_eq!(id("the trait bound `A/B: C` is not satisfied"), None);
+    }
 }

@@ -1,6 +1,7 @@
 //! Going between the vector files' typed data and Rust element types, for
 //! the dynamic runs and for the generated static programs.
 
+use crate::judge::Outcome;
 use crate::vectors::{Data, TensorVal};
 use serde_json::Value;
 
@@ -83,3 +84,24 @@ pub fn let_tensor(name: &str, t: &TensorVal, key: &str) -> Result<String, String
         shape = shape_macro(&t.shape)
     ))
 }
+
+/// The tensor `t` as a [`shapecheck::DynTensor`] (the dynamic API's input):
+/// a [`ShapeError`](shapecheck::ShapeError) is the library's rejection at run
+/// time, a dtype other than `T` a bug of the caller.
+pub fn dyn_tensor<T: Typed>(t: &TensorVal) -> Result<shapecheck::DynTensor<T>, Outcome> {
+    let data = T::slice(&t.data)
+        .ok_or_else(|| Outcome::Broken(format!("{} data read as another type", t.dtype())))?;
+    shapecheck::DynTensor::new(&t.shape, data.to_vec()).map_err(|e| Outcome::run_error(e.rule(), e))
+}
+
+/// A [`shapecheck::DynTensor`] result as a tensor of the vectors.
+pub fn from_dyn<T: Typed>(t: shapecheck::DynTensor<T>) -> TensorVal {
+    TensorVal {
+        shape: t.dims().to_vec(),
+        data: T::wrap(t.into_vec()),
+    }
+}
+
+/// What generated code appends to an op's `Result` to report its error
+/// with the error's rule identifier (`value_error` in the generated support).
+pub const VALUE_ERR: &str = ".map_err(|e| value_error(e.rule(), &e))";

@@ -170,6 +170,9 @@ pub enum Expect {
     Out(Value),
     /// Rejected (or crashed), with this message.
     Error(String),
+    /// The case records neither or both of `out` and `error`: a broken
+    /// vector file, a failure whatever the project does.
+    Malformed(String),
 }
 
 /// One case of a vector file.
@@ -272,9 +275,10 @@ pub fn parse_file(path: &Path, text: &[u8]) -> Result<VectorFile, String> {
                     Value::String(s) => s.clone(),
                     other => other.to_string(),
                 }),
-                // malformed: neither or both; treat a recorded error as the verdict
-                (Some(_), Some(err)) => Expect::Error(err.to_string()),
-                (None, None) => Expect::Error("(case records neither out nor error)".into()),
+                (Some(_), Some(_)) => {
+                    Expect::Malformed("the case records both out and error".into())
+                }
+                (None, None) => Expect::Malformed("the case records neither out nor error".into()),
             };
             Case {
                 family: family.clone(),

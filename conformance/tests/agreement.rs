@@ -9,8 +9,10 @@
 //! the run-time rule's verdict (and, when it accepts, the dynamic path's
 //! output); the batch goes through `conformance static`, which compiles the
 //! accepted cases (same output shape and values required) and checks that
-//! every rejected case fails to compile with the rule's own diagnostic,
-//! attributed to that case.
+//! every rejected case fails to compile, attributed to that case, every
+//! error of it starting with the identifier of the rule the run-time form
+//! names (`elementwise/runs-past: ...`): the two forms must agree on which
+//! rule rejects a case, not only on whether one does.
 //!
 //! The full enumeration (42 417 elementwise and 4 103 800 select
 //! cases) is far too long to compile in CI, so by default a deterministic

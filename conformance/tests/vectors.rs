@@ -285,3 +285,98 @@ fn dynamic_mode_catches_a_wrong_lod() {
         );
     }
 }
+
+/// A select.json of four cases built from the first accepted one: `then`
+/// and `else` of different element types (recorded as rejected, as
+/// OpenVINO does: "Argument 1 and 2 element types must match"), cond of
+/// int32 (rejected: "Argument 0 must have boolean element type"), and two
+/// malformed cases, one recording neither `out` nor `error`, one both.
+/// Returns the labels of the malformed ones.
+fn types_and_malformed(dir: &Path) -> Vec<String> {
+    let mut doc = read_json(&vectors_dir().join("select.json"));
+    let base = doc["cases"]
+        .as_array()
+        .expect("cases")
+        .iter()
+        .find(|c| {
+            c.get("out").is_some()
+                && c["then"]["dtype"] == "int32"
+                && c["then"]["data"].as_array().is_some_and(|d| !d.is_empty())
+        })
+        .expect("an accepted int32 select case")
+        .clone();
+    let to_float = |t: &mut Value| {
+        t["dtype"] = Value::from("float32");
+    };
+    let to_int = |t: &mut Value| {
+        let data: Vec<Value> = t["data"]
+            .as_array()
+            .expect("data")
+            .iter()
+            .map(|b| Value::from(i32::from(b.as_bool().unwrap_or(false))))
+            .collect();
+        t["data"] = Value::Array(data);
+        t["dtype"] = Value::from("int32");
+    };
+    let rejected = |mut c: Value, name: &str, why: &str| {
+        let obj = c.as_object_mut().expect("case");
+        obj.remove("out");
+        obj.insert("name".into(), Value::from(name));
+        obj.insert("error".into(), Value::from(why));
+        c
+    };
+    let mut branch = rejected(
+        base.clone(),
+        "branch_types",
+        "Argument 1 and 2 element types must match",
+    );
+    to_float(&mut branch["else"]);
+    let mut cond = rejected(
+        base.clone(),
+        "cond_int",
+        "Argument 0 must have boolean element type",
+    );
+    to_int(&mut cond["cond"]);
+    let mut neither = base.clone();
+    neither.as_object_mut().expect("case").remove("out");
+    neither["name"] = Value::from("neither");
+    let mut both = base.clone();
+    both["name"] = Value::from("both");
+    both["error"] = Value::from("recorded twice");
+    doc["cases"] = Value::Array(vec![branch, cond, neither, both]);
+    std::fs::write(dir.join("select.json"), doc.to_string()).expect("write");
+    vec!["neither#2".into(), "both#3".into()]
+}
+
+/// The element-type rules are rejections by the types (dynamic mode) or the
+/// library's own compile errors (static mode); a case recording neither or
+/// both of `out` and `error` fails whatever the library does.
+fn check_types_and_malformed(mode: &str) {
+    let dir = scratch(&format!("types-{mode}"));
+    let labels = types_and_malformed(&dir);
+    let r = run(mode, &dir);
+    assert!(!r.success, "{mode} mode: malformed cases not reported");
+    assert_eq!(
+        summary(&r.stdout, "select"),
+        Some("select: 2 passed, 2 failed"),
+        "{mode} mode"
+    );
+    for l in &labels {
+        assert!(
+            r.stdout.lines().any(|line| line
+                .trim_start()
+                .starts_with(&format!("{l}: malformed vector case"))),
+            "{mode} mode: {l} not reported as malformed"
+        );
+    }
+}
+
+#[test]
+fn dynamic_mode_types_and_malformed_cases() {
+    check_types_and_malformed("dynamic");
+}
+
+#[test]
+fn static_mode_types_and_malformed_cases() {
+    check_types_and_malformed("static");
+}

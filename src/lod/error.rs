@@ -85,6 +85,35 @@ pub enum LodError {
     },
 }
 
+impl LodError {
+    /// The stable identifier of the check this error reports (run time
+    /// only: a LoD is data). One per condition of Paddle's `CheckLoD`:
+    /// `lod/too-few-offsets`, `lod/start`, `lod/decreasing`, `lod/rows` (the
+    /// last level against the dense rows), `lod/levels` (an upper level
+    /// against the level below), plus `lod/overflow` (lengths summed),
+    /// `lod/scalar` (a dense tensor without rows), `lod/buffer`,
+    /// `lod/no-such-level` and `shape/allocation`.
+    ///
+    /// ```
+    /// use shapecheck::LodError;
+    /// assert_eq!(LodError::NonzeroStart { level: 0, value: 1 }.rule(), "lod/start");
+    /// ```
+    pub const fn rule(&self) -> &'static str {
+        match self {
+            LodError::TooFewOffsets { .. } => "lod/too-few-offsets",
+            LodError::NonzeroStart { .. } => "lod/start",
+            LodError::Decreasing { .. } => "lod/decreasing",
+            LodError::RowsMismatch { .. } => "lod/rows",
+            LodError::LevelMismatch { .. } => "lod/levels",
+            LodError::LengthOverflow { .. } => "lod/overflow",
+            LodError::ScalarDense => "lod/scalar",
+            LodError::Buffer { .. } => "lod/buffer",
+            LodError::NoSuchLevel { .. } => "lod/no-such-level",
+            LodError::Allocation { .. } => "shape/allocation",
+        }
+    }
+}
+
 impl fmt::Display for LodError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

@@ -1,21 +1,23 @@
 //! The elementwise family: `elementwise_{mul,add,sub,div,max,min}` with
 //! Paddle's `axis` and an optional `act`.
 
-use super::{Family, StaticCase, Verdict};
-use crate::judge::{Outcome, Tolerance};
-use crate::typed::{data_json, let_tensor, Typed};
+use super::{Family, StaticCase};
+use crate::judge::{Outcome, Reported, Stage, Tolerance, Validation, When};
+use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, Typed, VALUE_ERR};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{json, Value};
 use shapecheck::element::Element;
-use shapecheck::ops::elementwise::{elementwise_output_dims, elementwise_slices};
+use shapecheck::ops::elementwise::elementwise_output_dims;
 use shapecheck::{ActivationKind, BinaryOpKind};
+
+/// The rule of X and Y of different element types (a compile error).
+const ELEMENT_TYPE: &str = "elementwise/element-type";
 
 pub struct Elementwise;
 
 struct Inputs {
     op: BinaryOpKind,
     act: ActivationKind,
-    act_name: Option<String>,
     axis: isize,
     x: TensorVal,
     y: TensorVal,
@@ -44,41 +46,24 @@ fn inputs(case: &Case) -> Result<Inputs, String> {
     };
     let x = case.tensor("x")?;
     let y = case.tensor("y")?;
-    if x.dtype() != y.dtype() {
-        return Err(format!(
-            "X is {} and Y is {}: mixed dtypes are not supported",
-            x.dtype(),
-            y.dtype()
-        ));
-    }
     Ok(Inputs {
         op,
         act,
-        act_name,
         axis,
         x,
         y,
     })
 }
 
+/// Through the public API: `DynTensor::elementwise`.
 fn run_typed<T: Element + Typed>(i: &Inputs) -> Outcome {
-    let (Some(x), Some(y)) = (T::slice(&i.x.data), T::slice(&i.y.data)) else {
-        return Outcome::Broken("dtype mismatch".into());
+    let (x, y) = match (dyn_tensor::<T>(&i.x), dyn_tensor::<T>(&i.y)) {
+        (Ok(x), Ok(y)) => (x, y),
+        (Err(o), _) | (_, Err(o)) => return o,
     };
-    let dims = match elementwise_output_dims(&i.x.shape, &i.y.shape, i.axis) {
-        Ok(d) => d,
-        Err(e) => return Outcome::Rejected(e.to_string()),
-    };
-    let Some(numel) = dims.numel() else {
-        return Outcome::Rejected(format!("element count of {dims} overflows"));
-    };
-    let mut out = vec![T::default(); numel];
-    match elementwise_slices(i.op, i.act, &i.x.shape, x, &i.y.shape, y, i.axis, &mut out) {
-        Ok(d) => Outcome::Accepted(TensorVal {
-            shape: d.to_vec(),
-            data: T::wrap(out),
-        }),
-        Err(e) => Outcome::Rejected(e.to_string()),
+    match x.elementwise(i.op, &y, i.axis, i.act) {
+        Ok(z) => Outcome::Accepted(from_dyn(z)),
+        Err(e) => Outcome::run_error(e.rule(), e),
     }
 }
 
@@ -108,6 +93,20 @@ impl Family for Elementwise {
             Ok(i) => i,
             Err(e) => return Outcome::Broken(e),
         };
+        if i.x.dtype() != i.y.dtype() {
+            // `DynTensor::elementwise` takes one element type
+            return Outcome::Rejected(
+                Stage::Types,
+                vec![Reported::new(
+                    ELEMENT_TYPE,
+                    format!(
+                        "X is {} and Y is {}: the operands must have one element type",
+                        i.x.dtype(),
+                        i.y.dtype()
+                    ),
+                )],
+            );
+        }
         match &i.x.data {
             Data::F32(_) => run_typed::<f32>(&i),
             Data::F64(_) => run_typed::<f64>(&i),
@@ -124,14 +123,25 @@ impl Family for Elementwise {
         }
     }
 
+    fn validate(&self, case: &Case, _static_mode: bool) -> Result<Validation, String> {
+        let i = inputs(case)?;
+        if i.x.dtype() != i.y.dtype() {
+            return Ok(Validation::rejects(ELEMENT_TYPE, When::Types));
+        }
+        Ok(
+            match elementwise_output_dims(&i.x.shape, &i.y.shape, i.axis) {
+                // every shape rule is a trait bound for static shapes
+                Err(e) => Validation::rejects(e.rule(), When::Compile),
+                Ok(_) if i.op == BinaryOpKind::Div => {
+                    Validation::accepts(&["elementwise/division-by-zero"])
+                }
+                Ok(_) => Validation::accepts(&[]),
+            },
+        )
+    }
+
     fn static_case(&self, case: &Case) -> Result<StaticCase, String> {
         let i = inputs(case)?;
-        // the library's own dynamic validator decides whether the shapes are
-        // a compile error; value errors (division by zero) come at run time
-        let verdict = match elementwise_output_dims(&i.x.shape, &i.y.shape, i.axis) {
-            Ok(_) => Verdict::Compiles,
-            Err(e) => Verdict::ShapeError(e.to_string()),
-        };
         let mut body = String::new();
         body += &let_tensor("x", &i.x, "x")?;
         body += &let_tensor("y", &i.y, "y")?;
@@ -142,21 +152,15 @@ impl Family for Elementwise {
             act_type(i.act)
         );
         if i.op == BinaryOpKind::Div {
-            body += &format!("    let z = {call}.map_err(value_error)?;\n");
+            body += &format!("    let z = {call}{VALUE_ERR}?;\n");
         } else {
             body += &format!("    let z = {call};\n");
         }
         body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
-        let _ = i.act_name;
         Ok(StaticCase {
-            verdict,
             body,
             data: json!({"x": data_json(&i.x.data), "y": data_json(&i.y.data)}),
             out_dtype: i.x.dtype(),
         })
-    }
-
-    fn own_diagnostic(&self, message: &str) -> bool {
-        message.starts_with("elementwise")
     }
 }

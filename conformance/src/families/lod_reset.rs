@@ -11,12 +11,15 @@
 //! `lod_reset_by_data` for a y without, `lod_reset` for target offsets.
 //! The LoD is data, so every case compiles; its errors come at run time.
 
-use super::{Family, StaticCase, Verdict};
-use crate::judge::{Outcome, Tolerance};
-use crate::typed::{data_json, let_tensor, rust_type, shape_macro, Typed};
+use super::{Family, StaticCase};
+use crate::judge::{Outcome, Tolerance, Validation};
+use crate::typed::{data_json, let_tensor, rust_type, shape_macro, Typed, VALUE_ERR};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{json, Map, Value};
-use shapecheck::{DynLodTensor, DynTensor, DynY, Element, Lengths, Offsets};
+use shapecheck::{
+    check_lengths, lod_reset_rule, DynLodTensor, DynTensor, DynY, Element, Lengths, LodError,
+    Offsets, YInput,
+};
 
 pub struct LodReset;
 
@@ -78,11 +81,11 @@ fn dyn_lod<T: Typed>(l: &Lod) -> Result<DynLodTensor<T>, Outcome> {
     let data = T::slice(&l.tensor.data)
         .ok_or_else(|| Outcome::Broken("dtype mismatch".into()))?
         .to_vec();
-    let dense = DynTensor::new(&l.tensor.shape, data)
-        .map_err(|e| Outcome::Broken(format!("input: {e}")))?;
+    let dense =
+        DynTensor::new(&l.tensor.shape, data).map_err(|e| Outcome::run_error(e.rule(), e))?;
     // an invalid LoD is refused where Paddle's set_recursive_sequence_lengths refuses it
     DynLodTensor::from_lengths(dense, &lengths(&l.lengths))
-        .map_err(|e| Outcome::Rejected(e.to_string()))
+        .map_err(|e| Outcome::run_error(e.rule(), e))
 }
 
 fn run<T: Typed + Element>(i: &Inputs, y: Option<DynY<'_>>) -> Outcome {
@@ -99,7 +102,7 @@ fn run<T: Typed + Element>(i: &Inputs, y: Option<DynY<'_>>) -> Outcome {
             },
             out.lod().as_offsets().to_vec(),
         ),
-        Err(e) => Outcome::Rejected(e.to_string()),
+        Err(e) => Outcome::run_error(e.rule(), e),
     }
 }
 
@@ -143,6 +146,16 @@ impl Family for LodReset {
         Tolerance::Exact
     }
 
+    fn validate(&self, case: &Case, _static_mode: bool) -> Result<Validation, String> {
+        let i = inputs(case)?;
+        // the LoD is data: every rule is checked at run time, in the order
+        // of the dynamic path (x's LoD, y's, then lod_reset's own rule)
+        Ok(match validate_lod(&i).err() {
+            None => Validation::accepts(&[]),
+            Some(rule) => Validation::rejects(rule, crate::judge::When::Run),
+        })
+    }
+
     fn static_case(&self, case: &Case) -> Result<StaticCase, String> {
         let i = inputs(case)?;
         let mut body = String::new();
@@ -156,7 +169,7 @@ impl Family for LodReset {
                 body += &static_lod("y", y, false)?;
                 data.insert("y".into(), data_json(&y.tensor.data));
                 data.insert("y_lod".into(), json!(y.lengths));
-                body += "    let z = x.lod_reset_like(&y).map_err(value_error)?;\n";
+                body += &format!("    let z = x.lod_reset_like(&y){VALUE_ERR}?;\n");
             }
             (Some(y), _) => {
                 if y.tensor.dtype() != "int32" {
@@ -168,7 +181,7 @@ impl Family for LodReset {
                 body += &let_tensor("y", &y.tensor, "y")?;
                 data.insert("y".into(), data_json(&y.tensor.data));
                 body += &format!(
-                    "    let mut buf = [0usize; {}];\n    let z = x.lod_reset_by_data(&y, {append}, &mut buf).map_err(value_error)?;\n",
+                    "    let mut buf = [0usize; {}];\n    let z = x.lod_reset_by_data(&y, {append}, &mut buf){VALUE_ERR}?;\n",
                     y.tensor.data.len()
                 );
             }
@@ -176,7 +189,7 @@ impl Family for LodReset {
                 data.insert("target".into(), json!(t));
                 body += "    let target: Vec<usize> = serde_json::from_value(d[\"target\"].clone()).map_err(input_error)?;\n";
                 body += &format!(
-                    "    let z = x.lod_reset(shapecheck::Offsets::new(&target), {append}).map_err(value_error)?;\n"
+                    "    let z = x.lod_reset(shapecheck::Offsets::new(&target), {append}){VALUE_ERR}?;\n"
                 );
             }
             (None, None) => {
@@ -188,16 +201,43 @@ impl Family for LodReset {
         body += "    v[\"lod\"] = json!(lod);\n";
         body += "    Ok(v)\n";
         Ok(StaticCase {
-            verdict: Verdict::Compiles,
             body,
             data: Value::Object(data),
             out_dtype: i.x.tensor.dtype(),
         })
     }
+}
 
-    fn own_diagnostic(&self, message: &str) -> bool {
-        message.starts_with("LoD") || message.starts_with("lod_reset")
-    }
+/// The rows of a dense tensor (its first dim), as `DynLodTensor` reads them.
+fn rows(t: &TensorVal) -> Result<usize, LodError> {
+    t.shape.first().copied().ok_or(LodError::ScalarDense)
+}
+
+/// The library's checks (`check_lengths`, Paddle's CheckLoD, on x's and
+/// y's LoD, then `lod_reset_rule`): the rule of the first that fails.
+fn validate_lod(i: &Inputs) -> Result<(), &'static str> {
+    let x_rows = rows(&i.x.tensor).map_err(|e| e.rule())?;
+    check_lengths(&lengths(&i.x.lengths), x_rows).map_err(|e| e.rule())?;
+    let y_input = match &i.y {
+        None => None,
+        Some(y) => {
+            let y_rows = rows(&y.tensor).map_err(|e| e.rule())?;
+            check_lengths(&lengths(&y.lengths), y_rows).map_err(|e| e.rule())?;
+            Some(match (y.lengths.last(), &y.tensor.data) {
+                (Some(last), _) => YInput::Lod {
+                    last: last.iter().sum(),
+                },
+                (None, Data::I32(v)) => YInput::Int32(v),
+                (None, _) => YInput::NotInt32 {
+                    dtype: y.tensor.dtype(),
+                },
+            })
+        }
+    };
+    let target = i.target.as_deref().map(Offsets::new);
+    lod_reset_rule(x_rows, y_input, target, i.append)
+        .map(|_| ())
+        .map_err(|e| e.rule())
 }
 
 /// Generated code for a LoD tensor `name` of a static dense shape, its LoD
@@ -219,7 +259,7 @@ fn static_lod(name: &str, l: &Lod, inline: bool) -> Result<String, String> {
          \x20   let {name}_lengths: Vec<shapecheck::Lengths> = {name}_lengths.iter().map(|l| shapecheck::Lengths::new(l)).collect();\n\
          \x20   let mut {name}_offsets = [0usize; {offsets}];\n\
          \x20   let mut {name}_levels = [shapecheck::Offsets::new(&[]); {levels}];\n\
-         \x20   let {name} = shapecheck::LodTensor::from_lengths_in({name}_dense, &{name}_lengths, &mut {name}_offsets, &mut {name}_levels).map_err(value_error)?;\n",
+         \x20   let {name} = shapecheck::LodTensor::from_lengths_in({name}_dense, &{name}_lengths, &mut {name}_offsets, &mut {name}_levels){VALUE_ERR}?;\n",
         levels = l.lengths.len()
     );
     Ok(s)

@@ -7,33 +7,16 @@ mod multiplex;
 mod select;
 mod stitch;
 
-use crate::judge::{Outcome, Tolerance};
+use crate::judge::{Outcome, Tolerance, Validation};
 use crate::vectors::Case;
 use serde_json::Value;
 
-/// How the static API is expected to treat a case, by the library's own
-/// dynamic validator (no rule is duplicated here).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The shapes are valid: the program compiles; it may still return a
-    /// value error (an index out of range, an integer division by zero).
-    Compiles,
-    /// The shapes break a rule the type checker enforces: a compile error
-    /// (the dynamic validator's message is kept for reports).
-    ShapeError(String),
-    /// A rule checked when the op is monomorphised (a const assertion, such
-    /// as multiplex's "at least 2 candidates"): reported by `cargo build`
-    /// only once everything else type-checks, so the case is built as a
-    /// crate of its own.
-    MonoError(String),
-}
-
 /// A case written against the static API.
 pub struct StaticCase {
-    pub verdict: Verdict,
-    /// The body of `fn case_N(d: &Value) -> Result<Value, String>`: it builds
-    /// the inputs from `d` (the case's entry in the data file), runs the op,
-    /// and returns `emit(dims, data)`, or `Err` for a run-time error.
+    /// The body of `fn case_N(d: &Value) -> Result<Value, Failure>`: it
+    /// builds the inputs from `d` (the case's entry in the data file), runs
+    /// the op, and returns `emit(dims, data)`, or `Err` for a run-time error
+    /// (`value_error(rule, error)`).
     pub body: String,
     /// The case's entry in the data file.
     pub data: Value,
@@ -43,15 +26,19 @@ pub struct StaticCase {
 
 /// An operator family the project implements.
 pub trait Family: Sync {
-    /// Runs the case through the dynamic API.
+    /// Runs the case through the dynamic API (the public `DynTensor`
+    /// methods and the stitch and LoD entry points).
     fn dynamic(&self, case: &Case) -> Outcome;
     /// How the case's values are compared.
     fn tolerance(&self, case: &Case) -> Tolerance;
+    /// The library's own verdict on the case: the rule its run-time
+    /// validator (the rule function the dynamic path calls) names, and where
+    /// that rule rejects a static program. `static_mode`: the static
+    /// program's shapes are types, so a shape rule comes before any rule on
+    /// values (dynamic_stitch checks its index values first at run time).
+    fn validate(&self, case: &Case, static_mode: bool) -> Result<Validation, String>;
     /// Writes the case against the static API.
     fn static_case(&self, case: &Case) -> Result<StaticCase, String>;
-    /// `true` if a compile error message is the project's own diagnostic for
-    /// this family.
-    fn own_diagnostic(&self, message: &str) -> bool;
 }
 
 /// The implementation of a family, `None` if the project has none yet.

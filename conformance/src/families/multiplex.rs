@@ -1,14 +1,18 @@
 //! The multiplex family: Paddle's `multiplex` (row i of the output is row i
 //! of candidate `index[i]`).
 
-use super::{Family, StaticCase, Verdict};
-use crate::judge::{Outcome, Tolerance};
-use crate::typed::{data_json, let_tensor, rust_type, shape_macro, Typed};
+use super::{Family, StaticCase};
+use crate::judge::{Outcome, Reported, Stage, Tolerance, Validation, When};
+use crate::typed::{
+    data_json, dyn_tensor, from_dyn, let_tensor, rust_type, shape_macro, Typed, VALUE_ERR,
+};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{Map, Value};
-use shapecheck::ops::multiplex::{
-    multiplex_output_dims, multiplex_slices, IndexElement, MultiplexError,
-};
+use shapecheck::ops::multiplex::{multiplex_output_dims, IndexElement, MultiplexError};
+use shapecheck::DynTensor;
+
+/// The rule of an index that is not i32 or i64 (a compile error).
+const INDEX_ELEMENT: &str = "multiplex/index-element";
 
 pub struct Multiplex;
 
@@ -36,44 +40,38 @@ fn inputs(case: &Case) -> Result<Inputs, String> {
         }
     }
     let index = case.tensor("index")?;
-    if !matches!(index.data, Data::I32(_) | Data::I64(_)) {
-        return Err(format!("index of dtype {} is not supported", index.dtype()));
-    }
     Ok(Inputs { candidates, index })
 }
 
-fn run_index<T: Typed, I: Typed + IndexElement>(i: &Inputs, index: &[I]) -> Outcome {
-    let mut cands: Vec<(&[usize], &[T])> = vec![];
+/// Through the public API: `DynTensor::multiplex`.
+fn run_index<T: Typed, I: Typed + IndexElement>(i: &Inputs) -> Outcome {
+    let mut cands: Vec<DynTensor<T>> = vec![];
     for c in &i.candidates {
-        match T::slice(&c.data) {
-            Some(d) => cands.push((&c.shape, d)),
-            None => return Outcome::Broken("dtype mismatch".into()),
+        match dyn_tensor::<T>(c) {
+            Ok(t) => cands.push(t),
+            Err(o) => return o,
         }
     }
-    let shapes: Vec<&[usize]> = i.candidates.iter().map(|c| c.shape.as_slice()).collect();
-    let dims = match multiplex_output_dims(&shapes, &i.index.shape) {
-        Ok(d) => d,
-        Err(e) => return Outcome::Rejected(e.to_string()),
+    let index = match dyn_tensor::<I>(&i.index) {
+        Ok(t) => t,
+        Err(o) => return o,
     };
-    let Some(numel) = dims.numel() else {
-        return Outcome::Rejected(format!("element count of {dims} overflows"));
-    };
-    let mut out = vec![T::default(); numel];
-    match multiplex_slices(&cands, &i.index.shape, index, &mut out) {
-        Ok(d) => Outcome::Accepted(TensorVal {
-            shape: d.to_vec(),
-            data: T::wrap(out),
-        }),
-        Err(e) => Outcome::Rejected(e.to_string()),
+    match DynTensor::multiplex(&cands, &index) {
+        Ok(z) => Outcome::Accepted(from_dyn(z)),
+        Err(e) => Outcome::run_error(e.rule(), e),
     }
 }
 
 fn run_typed<T: Typed>(i: &Inputs) -> Outcome {
     match &i.index.data {
-        Data::I32(idx) => run_index::<T, i32>(i, idx),
-        Data::I64(idx) => run_index::<T, i64>(i, idx),
+        Data::I32(_) => run_index::<T, i32>(i),
+        Data::I64(_) => run_index::<T, i64>(i),
         _ => Outcome::Broken("index dtype".into()),
     }
+}
+
+fn index_type_ok(i: &Inputs) -> bool {
+    matches!(i.index.data, Data::I32(_) | Data::I64(_))
 }
 
 impl Family for Multiplex {
@@ -82,6 +80,19 @@ impl Family for Multiplex {
             Ok(i) => i,
             Err(e) => return Outcome::Broken(e),
         };
+        if !index_type_ok(&i) {
+            // `DynTensor::multiplex` takes an index of an `IndexElement`
+            return Outcome::Rejected(
+                Stage::Types,
+                vec![Reported::new(
+                    INDEX_ELEMENT,
+                    format!(
+                        "the index is {}: it must be int32 or int64",
+                        i.index.dtype()
+                    ),
+                )],
+            );
+        }
         match i.candidates.first().map(|c| &c.data) {
             Some(Data::F32(_)) => run_typed::<f32>(&i),
             Some(Data::F64(_)) => run_typed::<f64>(&i),
@@ -97,18 +108,25 @@ impl Family for Multiplex {
         Tolerance::Exact
     }
 
-    fn static_case(&self, case: &Case) -> Result<StaticCase, String> {
+    fn validate(&self, case: &Case, _static_mode: bool) -> Result<Validation, String> {
         let i = inputs(case)?;
+        if !index_type_ok(&i) {
+            return Ok(Validation::rejects(INDEX_ELEMENT, When::Types));
+        }
         let shapes: Vec<&[usize]> = i.candidates.iter().map(|c| c.shape.as_slice()).collect();
-        let verdict = match multiplex_output_dims(&shapes, &i.index.shape) {
-            Ok(_) => Verdict::Compiles,
+        Ok(match multiplex_output_dims(&shapes, &i.index.shape) {
+            Ok(_) => Validation::accepts(&["multiplex/index-value"]),
             // const assertions, evaluated at monomorphisation (stable Rust
             // cannot state `K >= 2` or `index rows <= candidate rows` as a bound)
             Err(
                 e @ (MultiplexError::TooFewCandidates { .. } | MultiplexError::IndexRows { .. }),
-            ) => Verdict::MonoError(e.to_string()),
-            Err(e) => Verdict::ShapeError(e.to_string()),
-        };
+            ) => Validation::rejects(e.rule(), When::Mono),
+            Err(e) => Validation::rejects(e.rule(), When::Compile),
+        })
+    }
+
+    fn static_case(&self, case: &Case) -> Result<StaticCase, String> {
+        let i = inputs(case)?;
         let mut body = String::new();
         let mut data = Map::new();
         let mut names = vec![];
@@ -128,32 +146,28 @@ impl Family for Multiplex {
                 "    let inputs: [Tensor<{ty}, {}, Vec<{ty}>>; 0] = [];\n",
                 shape_macro(&[rows, 1])
             );
-            body += "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index).map_err(value_error)?;\n";
+            body += &format!(
+                "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index){VALUE_ERR}?;\n"
+            );
         } else if names.len() == 1 {
             // the array form: its count rule is the const assertion
             body += &format!("    let inputs = [{}];\n", names.join(", "));
-            body += "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index).map_err(value_error)?;\n";
+            body += &format!(
+                "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index){VALUE_ERR}?;\n"
+            );
         } else {
             // the listed form: candidates of different shapes are reported by
             // the rule's own message rather than as an array type mismatch
             body += &format!(
-                "    let z = shapecheck::multiplex!(index; {}).map_err(value_error)?;\n",
+                "    let z = shapecheck::multiplex!(index; {}){VALUE_ERR}?;\n",
                 names.join(", ")
             );
         }
         body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
         Ok(StaticCase {
-            verdict,
             body,
             data: Value::Object(data),
             out_dtype,
         })
-    }
-
-    fn own_diagnostic(&self, message: &str) -> bool {
-        // the count and row rules are const assertions: rustc reports
-        // "evaluation panicked: multiplex: needs at least 2 candidate tensors ..."
-        // and "evaluation panicked: multiplex: index rows must not exceed ..."
-        message.starts_with("multiplex") || message.starts_with("evaluation panicked: multiplex")
     }
 }

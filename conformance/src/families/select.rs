@@ -1,11 +1,12 @@
 //! The select family: OpenVINO Select-1 with `auto_broadcast` none / numpy / pdpd.
 
-use super::{Family, StaticCase, Verdict};
-use crate::judge::{Outcome, Tolerance};
-use crate::typed::{data_json, let_tensor, Typed};
+use super::{Family, StaticCase};
+use crate::judge::{Outcome, Reported, Stage, Tolerance, Validation, When};
+use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, Typed};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{json, Value};
-use shapecheck::ops::select::{select_output_dims, select_slices, AutoBroadcast};
+use shapecheck::ops::select::{select_output_dims, AutoBroadcast};
+use shapecheck::DynTensor;
 
 pub struct Select;
 
@@ -35,16 +36,6 @@ fn inputs(case: &Case) -> Result<Inputs, String> {
     let cond = case.tensor("cond")?;
     let then = case.tensor("then")?;
     let els = case.tensor("else")?;
-    if cond.dtype() != "bool" {
-        return Err(format!("cond is {}, not bool", cond.dtype()));
-    }
-    if then.dtype() != els.dtype() {
-        return Err(format!(
-            "then is {} and else is {}: mixed dtypes are not supported",
-            then.dtype(),
-            els.dtype()
-        ));
-    }
     Ok(Inputs {
         mode,
         cond,
@@ -53,38 +44,42 @@ fn inputs(case: &Case) -> Result<Inputs, String> {
     })
 }
 
+/// Through the public API: `DynTensor::select`.
 fn run_typed<T: Typed>(i: &Inputs) -> Outcome {
-    let (Some(c), Some(t), Some(e)) = (
-        bool::slice(&i.cond.data),
-        T::slice(&i.then.data),
-        T::slice(&i.els.data),
-    ) else {
-        return Outcome::Broken("dtype mismatch".into());
+    let c = match dyn_tensor::<bool>(&i.cond) {
+        Ok(c) => c,
+        Err(o) => return o,
     };
-    let dims = match select_output_dims(i.mode, &i.cond.shape, &i.then.shape, &i.els.shape) {
-        Ok(d) => d,
-        Err(e) => return Outcome::Rejected(e.to_string()),
+    let (t, e) = match (dyn_tensor::<T>(&i.then), dyn_tensor::<T>(&i.els)) {
+        (Ok(t), Ok(e)) => (t, e),
+        (Err(o), _) | (_, Err(o)) => return o,
     };
-    let Some(numel) = dims.numel() else {
-        return Outcome::Rejected(format!("element count of {dims} overflows"));
-    };
-    let mut out = vec![T::default(); numel];
-    match select_slices(
-        i.mode,
-        &i.cond.shape,
-        c,
-        &i.then.shape,
-        t,
-        &i.els.shape,
-        e,
-        &mut out,
-    ) {
-        Ok(d) => Outcome::Accepted(TensorVal {
-            shape: d.to_vec(),
-            data: T::wrap(out),
-        }),
-        Err(e) => Outcome::Rejected(e.to_string()),
+    match DynTensor::select(&c, &t, &e, i.mode) {
+        Ok(z) => Outcome::Accepted(from_dyn(z)),
+        Err(e) => Outcome::run_error(e.rule(), e),
     }
+}
+
+/// The element-type rules (OpenVINO: "Argument 0 must have boolean element
+/// type", "Argument 1 and 2 element types must match"): the rule and why.
+fn type_rule(i: &Inputs) -> Option<(&'static str, String)> {
+    if i.cond.dtype() != "bool" {
+        return Some((
+            "select/cond-bool",
+            format!("cond is {}: it must be bool", i.cond.dtype()),
+        ));
+    }
+    if i.then.dtype() != i.els.dtype() {
+        return Some((
+            "select/branch-types",
+            format!(
+                "then is {} and else is {}: their element types must match",
+                i.then.dtype(),
+                i.els.dtype()
+            ),
+        ));
+    }
+    None
 }
 
 fn mode_value(mode: AutoBroadcast) -> String {
@@ -101,6 +96,10 @@ impl Family for Select {
             Ok(i) => i,
             Err(e) => return Outcome::Broken(e),
         };
+        if let Some((rule, why)) = type_rule(&i) {
+            // `DynTensor::select` takes a bool cond and one element type
+            return Outcome::Rejected(Stage::Types, vec![Reported::new(rule, why)]);
+        }
         match &i.then.data {
             Data::F32(_) => run_typed::<f32>(&i),
             Data::F64(_) => run_typed::<f64>(&i),
@@ -114,12 +113,21 @@ impl Family for Select {
         Tolerance::Exact
     }
 
+    fn validate(&self, case: &Case, _static_mode: bool) -> Result<Validation, String> {
+        let i = inputs(case)?;
+        if let Some((rule, _)) = type_rule(&i) {
+            return Ok(Validation::rejects(rule, When::Types));
+        }
+        Ok(
+            match select_output_dims(i.mode, &i.cond.shape, &i.then.shape, &i.els.shape) {
+                Err(e) => Validation::rejects(e.rule(), When::Compile),
+                Ok(_) => Validation::accepts(&[]),
+            },
+        )
+    }
+
     fn static_case(&self, case: &Case) -> Result<StaticCase, String> {
         let i = inputs(case)?;
-        let verdict = match select_output_dims(i.mode, &i.cond.shape, &i.then.shape, &i.els.shape) {
-            Ok(_) => Verdict::Compiles,
-            Err(e) => Verdict::ShapeError(e.to_string()),
-        };
         let mut body = String::new();
         body += &let_tensor("cond", &i.cond, "cond")?;
         body += &let_tensor("then", &i.then, "then")?;
@@ -130,7 +138,6 @@ impl Family for Select {
         );
         body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
         Ok(StaticCase {
-            verdict,
             body,
             data: json!({
                 "cond": data_json(&i.cond.data),
@@ -139,9 +146,5 @@ impl Family for Select {
             }),
             out_dtype: i.then.dtype(),
         })
-    }
-
-    fn own_diagnostic(&self, message: &str) -> bool {
-        message.starts_with("select")
     }
 }

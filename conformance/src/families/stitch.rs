@@ -2,9 +2,9 @@
 //! indices and data, of any ranks) and `dynamic_partition` (same file,
 //! `op` per case; a partition's `out` is a list of tensors).
 
-use super::{Family, StaticCase, Verdict};
-use crate::judge::{Outcome, Tolerance};
-use crate::typed::{data_json, let_tensor, Typed};
+use super::{Family, StaticCase};
+use crate::judge::{Outcome, Tolerance, Validation, When};
+use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, Typed, VALUE_ERR};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{Map, Value};
 use shapecheck::ops::stitch::{partition_slice_dims, stitch_output_dims};
@@ -86,19 +86,9 @@ fn inputs(case: &Case) -> Result<Inputs, String> {
     Ok(inputs)
 }
 
-fn dyn_tensor<T: Typed>(t: &TensorVal) -> Result<DynTensor<T>, String> {
-    let data = T::slice(&t.data).ok_or("dtype mismatch")?;
-    DynTensor::new(&t.shape, data.to_vec()).map_err(|e| format!("input: {e}"))
-}
-
-fn accepted<T: Typed>(t: DynTensor<T>) -> TensorVal {
-    TensorVal {
-        shape: t.dims().to_vec(),
-        data: T::wrap(t.into_vec()),
-    }
-}
-
-fn run_typed<T: Typed>(i: &Inputs) -> Result<Outcome, String> {
+/// Through the public API: `DynTensor::dynamic_stitch` and
+/// `DynTensor::dynamic_partition`.
+fn run_typed<T: Typed>(i: &Inputs) -> Result<Outcome, Outcome> {
     Ok(match i {
         Inputs::Stitch { indices, data } => {
             let idx = indices
@@ -111,8 +101,8 @@ fn run_typed<T: Typed>(i: &Inputs) -> Result<Outcome, String> {
                 .collect::<Result<Vec<_>, _>>()?;
             let pairs: Vec<(&DynTensor<i32>, &DynTensor<T>)> = idx.iter().zip(&dat).collect();
             match DynTensor::dynamic_stitch(&pairs) {
-                Ok(out) => Outcome::Accepted(accepted(out)),
-                Err(e) => Outcome::Rejected(e.to_string()),
+                Ok(out) => Outcome::Accepted(from_dyn(out)),
+                Err(e) => Outcome::run_error(e.rule(), e),
             }
         }
         Inputs::Partition {
@@ -123,26 +113,34 @@ fn run_typed<T: Typed>(i: &Inputs) -> Result<Outcome, String> {
             let d = dyn_tensor::<T>(data)?;
             let p = dyn_tensor::<i32>(partitions)?;
             match d.dynamic_partition(&p, *num) {
-                Ok(outs) => Outcome::AcceptedList(outs.into_iter().map(accepted).collect()),
-                Err(e) => Outcome::Rejected(e.to_string()),
+                Ok(outs) => Outcome::AcceptedList(outs.into_iter().map(from_dyn).collect()),
+                Err(e) => Outcome::run_error(e.rule(), e),
             }
         }
     })
 }
 
-/// The library's verdict on the shapes alone (every index value replaced
-/// by 0, so that only the shape rules can fail).
-fn shape_verdict(i: &Inputs) -> Result<Verdict, String> {
-    let res = match i {
+/// The library's rule function on the inputs' shapes, with the index
+/// values given (`zeros`: every value replaced by 0, so that only the shape
+/// rules can fail).
+fn rule_verdict(i: &Inputs, zeros: bool) -> Result<Result<(), StitchError>, String> {
+    Ok(match i {
         Inputs::Stitch { indices, data } => {
-            let zeros: Vec<Vec<i32>> = indices.iter().map(|t| vec![0; t.data.len()]).collect();
-            // only the dims and lengths matter to the shape rules
+            let values: Vec<Vec<i32>> = indices
+                .iter()
+                .map(|t| match (&t.data, zeros) {
+                    (Data::I32(v), false) => v.clone(),
+                    _ => vec![0; t.data.len()],
+                })
+                .collect();
+            // only the dims and lengths matter to the rule
             let fakes: Vec<Vec<u8>> = data.iter().map(|t| vec![0; t.data.len()]).collect();
             let mut pairs: Vec<StitchPair<'_, u8>> = vec![];
-            for (((it, z), dt), fake) in indices.iter().zip(&zeros).zip(data).zip(&fakes) {
-                pairs.push(
-                    StitchPair::new(&it.shape, z, &dt.shape, fake).map_err(|e| e.to_string())?,
-                );
+            for (((it, v), dt), fake) in indices.iter().zip(&values).zip(data).zip(&fakes) {
+                match StitchPair::new(&it.shape, v, &dt.shape, fake) {
+                    Ok(p) => pairs.push(p),
+                    Err(e) => return Ok(Err(e)),
+                }
             }
             stitch_output_dims(pairs.into_iter()).map(|_| ())
         }
@@ -151,31 +149,20 @@ fn shape_verdict(i: &Inputs) -> Result<Verdict, String> {
             partitions,
             num,
         } => {
-            let zeros = vec![0i32; partitions.data.len()];
+            let values: Vec<i32> = match (&partitions.data, zeros) {
+                (Data::I32(v), false) => v.clone(),
+                _ => vec![0; partitions.data.len()],
+            };
             let mut counts = vec![0; *num];
             partition_slice_dims(
                 &data.shape,
                 data.data.len(),
                 &partitions.shape,
-                i32::index_slice(&zeros),
+                i32::index_slice(&values),
                 &mut counts,
             )
             .map(|_| ())
         }
-    };
-    Ok(match res {
-        Ok(()) => Verdict::Compiles,
-        Err(e @ StitchError::NoPartitions) => Verdict::MonoError(e.to_string()),
-        Err(
-            e @ (StitchError::PrefixMismatch { .. }
-            | StitchError::SliceMismatch { .. }
-            | StitchError::PartitionPrefix { .. }),
-        ) => Verdict::ShapeError(e.to_string()),
-        // a rank of 9 for the output is a compile error as well
-        Err(e @ StitchError::Shape(shapecheck::ShapeError::RankTooLarge { .. })) => {
-            Verdict::ShapeError(e.to_string())
-        }
-        Err(e) => return Err(format!("unexpected verdict on the shapes: {e}")),
     })
 }
 
@@ -196,16 +183,37 @@ impl Family for DynamicStitch {
             Some(Data::I64(_)) => run_typed::<i64>(&i),
             Some(Data::Bool(_)) => run_typed::<bool>(&i),
         };
-        res.unwrap_or_else(Outcome::Broken)
+        res.unwrap_or_else(|o| o)
     }
 
     fn tolerance(&self, _case: &Case) -> Tolerance {
         Tolerance::Exact
     }
 
+    fn validate(&self, case: &Case, static_mode: bool) -> Result<Validation, String> {
+        let i = inputs(case)?;
+        // a static program's shapes are checked before its index values
+        if static_mode {
+            match rule_verdict(&i, true)? {
+                Ok(()) => {}
+                Err(e @ StitchError::NoPartitions) => {
+                    return Ok(Validation::rejects(e.rule(), When::Mono))
+                }
+                // only the dynamic path can have no pair
+                Err(e @ StitchError::NoPairs) => {
+                    return Ok(Validation::rejects(e.rule(), When::Run))
+                }
+                Err(e) => return Ok(Validation::rejects(e.rule(), When::Compile)),
+            }
+        }
+        Ok(match rule_verdict(&i, false)? {
+            Ok(()) => Validation::accepts(&[]),
+            Err(e) => Validation::rejects(e.rule(), When::Run),
+        })
+    }
+
     fn static_case(&self, case: &Case) -> Result<StaticCase, String> {
         let i = inputs(case)?;
-        let verdict = shape_verdict(&i)?;
         let mut body = String::new();
         let mut data = Map::new();
         let out_dtype = match &i {
@@ -226,7 +234,7 @@ impl Family for DynamicStitch {
                 if chain.is_empty() {
                     return Err("no pair: the static API cannot write that".into());
                 }
-                body += &format!("    let z = {chain}.run().map_err(value_error)?;\n");
+                body += &format!("    let z = {chain}.run(){VALUE_ERR}?;\n");
                 body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
                 d.first().map(|t| t.dtype()).unwrap_or("float32")
             }
@@ -240,24 +248,16 @@ impl Family for DynamicStitch {
                 data.insert("data".into(), data_json(&dt.data));
                 data.insert("parts".into(), data_json(&partitions.data));
                 body += &format!(
-                    "    let outs = shapecheck::dynamic_partition(&data, &parts, shapecheck::Partitions::<{num}>).map_err(value_error)?;\n"
+                    "    let outs = shapecheck::dynamic_partition(&data, &parts, shapecheck::Partitions::<{num}>){VALUE_ERR}?;\n"
                 );
                 body += "    Ok(Value::Array(outs.iter().map(|z| emit(&z.dims(), z.as_slice())).collect()))\n";
                 dt.dtype()
             }
         };
         Ok(StaticCase {
-            verdict,
             body,
             data: Value::Object(data),
             out_dtype,
         })
-    }
-
-    fn own_diagnostic(&self, message: &str) -> bool {
-        // NUM = 0 is a const assertion: "evaluation panicked: dynamic_partition: ..."
-        message.starts_with("dynamic_stitch")
-            || message.starts_with("dynamic_partition")
-            || message.starts_with("evaluation panicked: dynamic_partition")
     }
 }

@@ -71,6 +71,32 @@ pub enum ElementwiseError {
 
 crate::error::wraps_shape_error!(ElementwiseError);
 
+impl ElementwiseError {
+    /// The stable identifier of the rule this error reports, as the first
+    /// words of the compile error for the same shapes: `elementwise/axis-range`,
+    /// `elementwise/axis-before-start`, `elementwise/equal-rank-axis`,
+    /// `elementwise/runs-past`, `elementwise/broadcast`,
+    /// `elementwise/division-by-zero` (run time only), or the
+    /// [`ShapeError::rule`] of a `Shape` error.
+    ///
+    /// ```
+    /// use shapecheck::ops::elementwise::elementwise_output_dims;
+    /// let err = elementwise_output_dims(&[2, 3], &[3, 3], 1).unwrap_err();
+    /// assert_eq!(err.rule(), "elementwise/equal-rank-axis");
+    /// ```
+    pub const fn rule(&self) -> &'static str {
+        match self {
+            ElementwiseError::EqualRankAxis { .. } => "elementwise/equal-rank-axis",
+            ElementwiseError::AxisOutOfRange { .. } => "elementwise/axis-range",
+            ElementwiseError::AxisBeforeStart { .. } => "elementwise/axis-before-start",
+            ElementwiseError::RunsPast { .. } => "elementwise/runs-past",
+            ElementwiseError::DimMismatch { .. } => "elementwise/broadcast",
+            ElementwiseError::DivisionByZero { .. } => "elementwise/division-by-zero",
+            ElementwiseError::Shape(e) => e.rule(),
+        }
+    }
+}
+
 impl fmt::Display for ElementwiseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -13,6 +13,20 @@ use super::ElementwiseError;
 use crate::broadcast::{first_not_one, place, same, Frame};
 use crate::dims::{Dims, MAX_RANK};
 
+// The planted bugs (`--cfg shapecheck_mutant="..."`, for the conformance
+// tool's self-test, conformance/tests/mutants.rs) build in debug mode only.
+#[cfg(all(
+    not(debug_assertions),
+    any(
+        shapecheck_mutant = "equal-rank-axis",
+        shapecheck_mutant = "axis-off-by-one",
+        shapecheck_mutant = "index-rows"
+    )
+))]
+compile_error!(
+    "shapecheck_mutant plants bugs for conformance/tests/mutants.rs: never in a release build"
+);
+
 /// Paddle's elementwise rule: the output frame of X (`x`) and Y (`y`) at `axis`.
 // Every index below is guarded by `< rank <= MAX_RANK`.
 #[allow(clippy::indexing_slicing)]
@@ -30,7 +44,10 @@ pub(crate) const fn frame(
     let (rank, x_at, y_at) = if same(x, y) {
         (rx, 0, 0)
     } else if rx == ry {
-        if axis != -1 && axis != 0 {
+        // `shapecheck_mutant = "equal-rank-axis"`: a planted bug for the
+        // conformance tool's self-test (conformance/tests/mutants.rs), never
+        // set in a normal build: any axis accepted, broadcast as numpy
+        if axis != -1 && axis != 0 && !cfg!(shapecheck_mutant = "equal-rank-axis") {
             return Err(ElementwiseError::EqualRankAxis { x: xd, y: yd, axis });
         }
         (rx, 0, 0)
@@ -41,7 +58,14 @@ pub(crate) const fn frame(
         if axis < -ri || axis >= ri {
             return Err(ElementwiseError::AxisOutOfRange { x: xd, y: yd, axis });
         }
-        let o = if axis < 0 { di + axis + 1 } else { axis };
+        let o = if axis < 0 {
+            di + axis + 1
+        } else if cfg!(shapecheck_mutant = "axis-off-by-one") {
+            // a planted bug (conformance/tests/mutants.rs): one dim too far right
+            axis + 1
+        } else {
+            axis
+        };
         if o < 0 {
             return Err(ElementwiseError::AxisBeforeStart { x: xd, y: yd, axis });
         }

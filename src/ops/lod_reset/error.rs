@@ -92,6 +92,33 @@ pub enum LodResetError {
     },
 }
 
+impl LodResetError {
+    /// The stable identifier of the check this error reports (run time
+    /// only: the LoD and the offsets are data): `lod_reset/no-source`,
+    /// `lod_reset/y-lod-rows`, `lod_reset/y-int32`, `lod_reset/y-without-lod`,
+    /// `lod_reset/too-short`, `lod_reset/start`, `lod_reset/end`,
+    /// `lod_reset/decreasing`, `lod_reset/buffer`, `shape/allocation`.
+    ///
+    /// ```
+    /// use shapecheck::LodResetError;
+    /// assert_eq!(LodResetError::NoSource.rule(), "lod_reset/no-source");
+    /// ```
+    pub const fn rule(&self) -> &'static str {
+        match self {
+            LodResetError::NoSource => "lod_reset/no-source",
+            LodResetError::YLodRows { .. } => "lod_reset/y-lod-rows",
+            LodResetError::YNotInt32 { .. } => "lod_reset/y-int32",
+            LodResetError::YWithoutLod => "lod_reset/y-without-lod",
+            LodResetError::TooShort { .. } => "lod_reset/too-short",
+            LodResetError::BadStart { .. } => "lod_reset/start",
+            LodResetError::BadEnd { .. } => "lod_reset/end",
+            LodResetError::Decreasing { .. } => "lod_reset/decreasing",
+            LodResetError::Buffer { .. } => "lod_reset/buffer",
+            LodResetError::Allocation { .. } => "shape/allocation",
+        }
+    }
+}
+
 impl fmt::Display for LodResetError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

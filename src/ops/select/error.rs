@@ -110,6 +110,32 @@ pub enum SelectError {
 
 crate::error::wraps_shape_error!(SelectError);
 
+impl SelectError {
+    /// The stable identifier of the rule this error reports, as the first
+    /// words of the compile error for the same shapes: `select/none-shapes`,
+    /// `select/numpy-broadcast`, `select/pdpd-axis`, `select/pdpd-rank`,
+    /// `select/pdpd-runs-past`, `select/pdpd-one-way`, or the
+    /// [`ShapeError::rule`] of a `Shape` error. (`select/cond-bool` and
+    /// `select/branch-types` are element types: compile errors only.)
+    ///
+    /// ```
+    /// use shapecheck::ops::select::{select_output_dims, AutoBroadcast};
+    /// let err = select_output_dims(AutoBroadcast::None, &[2], &[2], &[3]).unwrap_err();
+    /// assert_eq!(err.rule(), "select/none-shapes");
+    /// ```
+    pub const fn rule(&self) -> &'static str {
+        match self {
+            SelectError::NoneMismatch { .. } => "select/none-shapes",
+            SelectError::NumpyMismatch { .. } => "select/numpy-broadcast",
+            SelectError::PdpdAxis { .. } => "select/pdpd-axis",
+            SelectError::PdpdRankHigher { .. } => "select/pdpd-rank",
+            SelectError::PdpdRunsPast { .. } => "select/pdpd-runs-past",
+            SelectError::PdpdDimMismatch { .. } => "select/pdpd-one-way",
+            SelectError::Shape(e) => e.rule(),
+        }
+    }
+}
+
 impl fmt::Display for SelectError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -99,6 +99,39 @@ impl From<ShapeError> for StitchError {
     }
 }
 
+impl StitchError {
+    /// The stable identifier of the rule this error reports, as the first
+    /// words of the compile error for the same shapes: `dynamic_stitch/pairs`,
+    /// `dynamic_stitch/prefix`, `dynamic_stitch/slice`,
+    /// `dynamic_stitch/negative-index`, `dynamic_stitch/rows-overflow`,
+    /// `dynamic_stitch/rank` (a `Shape(RankTooLarge)`: the output's rank
+    /// above 8, or an input's given to [`StitchPair::new`](crate::StitchPair::new)),
+    /// `dynamic_partition/prefix`,
+    /// `dynamic_partition/num`, `dynamic_partition/range`,
+    /// `dynamic_stitch/buffer` (a caller's buffer, either op), or the
+    /// [`ShapeError::rule`] of another `Shape` error.
+    ///
+    /// ```
+    /// use shapecheck::StitchError;
+    /// assert_eq!(StitchError::NoPartitions.rule(), "dynamic_partition/num");
+    /// ```
+    pub const fn rule(&self) -> &'static str {
+        match self {
+            StitchError::NoPairs => "dynamic_stitch/pairs",
+            StitchError::PrefixMismatch { .. } => "dynamic_stitch/prefix",
+            StitchError::SliceMismatch { .. } => "dynamic_stitch/slice",
+            StitchError::NegativeIndex { .. } => "dynamic_stitch/negative-index",
+            StitchError::TooManyRows { .. } => "dynamic_stitch/rows-overflow",
+            StitchError::PartitionPrefix { .. } => "dynamic_partition/prefix",
+            StitchError::PartitionOutOfRange { .. } => "dynamic_partition/range",
+            StitchError::NoPartitions => "dynamic_partition/num",
+            StitchError::BufferTooSmall { .. } => "dynamic_stitch/buffer",
+            StitchError::Shape(ShapeError::RankTooLarge { .. }) => "dynamic_stitch/rank",
+            StitchError::Shape(e) => e.rule(),
+        }
+    }
+}
+
 impl fmt::Display for StitchError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
