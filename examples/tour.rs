@@ -4,7 +4,6 @@
 //! Run: `cargo run --example tour`
 
 use shapecheck::prelude::*;
-use shapecheck::{multiplex, select, DynTensor};
 
 fn main() {
     literals_and_operators();
@@ -139,7 +138,6 @@ fn multiplex_tour() {
 }
 
 fn stitch_tour() {
-    use shapecheck::{dynamic_partition, dynamic_partition_into, dynamic_stitch, Partitions};
     println!("== dynamic_stitch / dynamic_partition (TensorFlow) ==");
     // the seed's example: pairs of three ranks in one call, each checked at
     // compile time (data starts with its indices, the slice [2] is shared)
@@ -250,14 +248,13 @@ fn dynamic_tour() {
     }
 }
 
-fn fail(e: shapecheck::ShapeError) -> ! {
+fn fail(e: ShapeError) -> ! {
     eprintln!("{e}");
     std::process::exit(1)
 }
 
 /// LoD tensors (Paddle's ragged batches) and lod_reset.
 fn lod_tour() {
-    use shapecheck::{DynLodTensor, DynY, Lengths, LodTensor, Offsets};
     println!("== LoD tensors and lod_reset (PaddlePaddle) ==");
     // 6 rows of 2 features, the rows known at run time; a 2-level LoD
     // borrowed as offsets (no heap): 2 paragraphs of 2 sentences each, the

@@ -119,7 +119,7 @@ int_element!(u64, "uint64");
 /// must be same type") or promote them silently; shapecheck asks for an
 /// explicit conversion, and says so at compile time.
 #[diagnostic::on_unimplemented(
-    message = "the operands must hold one element type, but one holds {T} and the other {Self}",
+    message = "elementwise/element-type: the operands must hold one element type, but one holds {T} and the other {Self}",
     label = "expected a tensor of {T}, found one of {Self}",
     note = "convert one operand first; shapecheck never promotes element types implicitly"
 )]

@@ -1,30 +1,107 @@
 //! # shapecheck
 //!
-//! Tensors whose shapes live in the type system. A shape is a tuple of dims
-//! (`shape![2, 3, 4]` is `(Dim<2>, Dim<3>, Dim<4>)`); operators check their
-//! shape rules with trait bounds, so a wrong shape is a compile error whose
-//! first line names both shapes in decimal and the rule that failed. Dims only
-//! known at run time are [`Dyn`]; anything that involves one is checked at run
-//! time and returns a typed error, never a panic.
+//! Tensors whose shapes live in the type system: a wrong shape is a compile
+//! error naming both shapes and the rule; a shape known only at run time
+//! ([`Dyn`]) is checked when the op runs and returns a typed error, never a
+//! panic. One import brings everything ([`prelude`]):
 //!
 //! ```
 //! use shapecheck::prelude::*;
 //!
-//! let x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+//! // a literal's shape is read from its nesting: [2, 3]
+//! let x = tensor![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
 //! let y = Tensor::<f32, shape![3]>::from_array([10.0, 20.0, 30.0]);
-//! // numpy broadcasting (Paddle's axis = -1): the output type is computed by the compiler
-//! let z: Tensor<f32, shape![2, 3]> = x.elementwise_mul(&y, Axis::<-1>, Identity);
+//! // Paddle's elementwise_mul, axis -1 (numpy), then relu; the output type is computed
+//! let z: Tensor<f32, shape![2, 3]> = x.elementwise_mul(&y, Axis::<-1>, Relu);
 //! assert_eq!(z.as_slice(), &[10.0, 40.0, 90.0, 40.0, 100.0, 180.0]);
+//! // OpenVINO Select-1 with numpy broadcasting: cond [2, 1] against [2, 3]
+//! let cond = tensor![[true], [false]];
+//! let picked = select(&cond, &z, &x, Numpy);
+//! assert_eq!(picked.as_slice(), &[10.0, 40.0, 90.0, 4.0, 5.0, 6.0]);
+//! // a run-time dim: the same op through its `try_` form, with a typed error
+//! let rows = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec((Dyn(2), Dim::<3>), vec![1.0; 6]).unwrap();
+//! let sum = rows.try_elementwise_add(&y, Axis::<-1>, Identity).unwrap();
+//! assert_eq!(sum.dims().as_slice(), &[2, 3]);
+//! let narrow = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(2),), vec![0.0; 2]).unwrap();
+//! let err = rows.try_elementwise_add(&narrow, Axis::<-1>, Identity).unwrap_err();
+//! assert_eq!(err.rule(), "elementwise/broadcast");
 //! ```
 //!
-//! A shape the rule rejects does not compile (see `ui-tests/elementwise/`):
+//! A shape the rule rejects does not compile, and the one error names both
+//! shapes and the rule (see `ui-tests/`):
 //!
 //! ```compile_fail
 //! use shapecheck::prelude::*;
 //! let x = Tensor::<f32, shape![2, 3, 4, 5]>::full(1.0);
 //! let y = Tensor::<f32, shape![3, 4]>::full(2.0);
-//! // [3, 4] right-aligned against [2, 3, 4, 5] pairs 4 with 3: rejected
+//! // elementwise/broadcast: X (Dim<2>, Dim<3>, Dim<4>, Dim<5>) and Y (Dim<3>, Dim<4>)
+//! // do not broadcast with Axis<-1>: aligned dims Dim<4> (X) and Dim<3> (Y) differ ...
 //! let _ = x.elementwise_mul(&y, Axis::<-1>, Identity);
+//! ```
+//!
+//! ## One naming rule for every op
+//! - `op`: the checked form. The compiler checks the shape rule; the result
+//!   comes back as is when nothing can fail at run time, and as a `Result`
+//!   only where the *values* can fail (integer `elementwise_div`, multiplex's
+//!   index values, stitch and partition indices, LoD offsets).
+//! - `try_op`: the form for shapes with run-time ([`Dyn`]) dims, returning
+//!   `Result` for the part of the rule the compiler could not check. It
+//!   exists where `op` would otherwise fail; where `op` already returns a
+//!   `Result` and accepts `Dyn` dims (multiplex, dynamic_stitch,
+//!   dynamic_partition, lod_reset) there is no second name for it.
+//! - `op_into`: writes into a caller's buffer (`out: &mut Tensor<T, S, &mut [T]>`
+//!   or any mutable storage), so it needs no heap.
+//!
+//! | op | `op` | `try_op` | `op_into` |
+//! |---|---|---|---|
+//! | elementwise mul / add / sub / max / min | [`Tensor::elementwise_mul`], ... | [`Tensor::try_elementwise_mul`], ..., [`Tensor::try_elementwise`] (op as a value) | [`Tensor::elementwise_mul_into`], [`Tensor::try_elementwise_mul_into`], [`Tensor::try_elementwise_into`] |
+//! | elementwise div | [`Tensor::elementwise_div`] (`Result`: integer division by zero) | [`Tensor::try_elementwise_div`] | [`Tensor::elementwise_div_into`], [`Tensor::try_elementwise_div_into`] |
+//! | select | [`select()`] | [`try_select`] | [`select_into`], [`try_select_into`] |
+//! | multiplex | [`multiplex()`], [`multiplex!`] (`Result`: index values) | (the `op` form) | [`multiplex_into`] |
+//! | dynamic_stitch | [`dynamic_stitch()`]`(..).pair(..).run()` (`Result`) | (the `op` form) | [`Stitch::run_into`] |
+//! | dynamic_partition | `dynamic_partition` (`Result`) | (the `op` form) | [`dynamic_partition_into`] |
+//! | lod_reset | [`LodTensor::lod_reset`], `_by_data`, `_like` (`Result`) | (the `op` form) | (borrows its levels: nothing to write) |
+//!
+//! [`DynTensor`] (every dim at run time) has one method
+//! per op, named after it, returning `Result`.
+//!
+//! ## Generic code
+//! A function generic over shapes names the rule as a bound. For numpy
+//! broadcasting (axis -1) the alias [`BroadcastWith`] says it all; for any
+//! axis, [`ElementwiseShapes`](rules::ElementwiseShapes) and the output type
+//! [`ElementwiseOutput`](ops::elementwise::ElementwiseOutput); select's rule
+//! is [`SelectShapes`](ops::select::SelectShapes). Forgetting the bound is a
+//! compile error that names it (`ui-tests/elementwise/fail/generic_missing_bound.rs`).
+//!
+//! ```
+//! use shapecheck::prelude::*;
+//!
+//! /// `x * y` with numpy broadcasting, for any element type and shapes that broadcast.
+//! fn scale<T: Element, S, Y>(x: &Tensor<T, S>, y: &Tensor<T, Y>) -> Tensor<T, BroadcastOf<S, Y>>
+//! where
+//!     S: BroadcastWith<Y>,
+//!     Y: StaticShape,
+//! {
+//!     x * y
+//! }
+//!
+//! /// `x + y` with Y placed at axis 1 of X: the rule at that axis is the bound,
+//! /// and a static output shape keeps the result inline.
+//! fn add_at_1<S, Y>(x: &Tensor<f32, S>, y: &Tensor<f32, Y>) -> Tensor<f32, ElementwiseOutput<S, Y, 1>>
+//! where
+//!     S: StaticShape + ElementwiseShapes<Y, 1>,
+//!     Y: StaticShape,
+//!     ElementwiseOutput<S, Y, 1>: StaticShape,
+//! {
+//!     x.elementwise_add(y, Axis::<1>, Identity)
+//! }
+//!
+//! let m = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+//! assert_eq!(scale(&m, &tensor![10.0f32, 100.0]).as_slice(), &[10.0, 200.0, 30.0, 400.0]);
+//! let x = Tensor::<f32, shape![2, 3, 4]>::full(1.0);
+//! let y = Tensor::<f32, shape![3]>::from_array([1.0, 2.0, 3.0]);
+//! let z: Tensor<f32, shape![2, 3, 4]> = add_at_1(&x, &y);
+//! assert_eq!(z.get(&[1, 2, 3]), Some(&4.0));
 //! ```
 //!
 //! ## The operators
@@ -228,24 +305,68 @@ pub mod __private {
     pub use shapecheck_macros::{shape, tensor};
 }
 
-/// Everything a user of the static and dynamic APIs needs, in one import.
+/// Everything a user needs, in one import: `use shapecheck::prelude::*;`.
+///
+/// - the tensor types and macros: [`Tensor`], [`DynTensor`]
+///   (feature `alloc`), [`LodTensor`], [`shape!`], [`tensor!`], [`multiplex!`];
+/// - every op (`elementwise_*` and `try_elementwise` are methods of
+///   [`Tensor`]): [`select`], [`try_select`], [`select_into`],
+///   [`try_select_into`], [`multiplex()`], [`multiplex_into`],
+///   [`dynamic_stitch`], `dynamic_partition`, [`dynamic_partition_into`];
+/// - the markers: [`Axis`], the ops ([`Mul`], ...), the activations
+///   ([`Identity`], [`Relu`], [`Sigmoid`], [`Tanh`]), select's modes
+///   ([`NoBroadcast`], [`Numpy`], [`Pdpd`]), [`Partitions`];
+/// - the traits generic code names in its bounds: [`Shape`], [`StaticShape`],
+///   [`Element`], [`Storage`], [`StorageMut`], [`BroadcastWith`] /
+///   [`BroadcastOf`], [`ElementwiseShapes`](crate::rules::ElementwiseShapes),
+///   [`SelectShapes`](crate::ops::select::SelectShapes), [`MultiplexShapes`](crate::rules::MultiplexShapes),
+///   [`ResultStorage`](crate::storage::ResultStorage);
+/// - the error types, so that a `match` on a `try_` result needs no other import.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let x = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+/// let c = tensor![[true, false], [false, true]];
+/// let y = select(&c, &x, &Tensor::<f32, shape![2, 2]>::full(0.0), Numpy);
+/// assert_eq!(y.as_slice(), &[1.0, 0.0, 0.0, 4.0]);
+/// ```
 pub mod prelude {
     pub use crate::dim::{Dim, DimLike, Dyn, One, StaticDim};
-    pub use crate::element::Element;
-    pub use crate::ops::elementwise::operators::{BroadcastOf, BroadcastWith};
-    pub use crate::ops::elementwise::{
-        Activation, ActivationKind, Add, Axis, BinaryOp, BinaryOpKind, Div, Identity, Max, Min,
-        Mul, Relu, Sigmoid, Sub, Tanh,
+    pub use crate::element::{Element, SameElement};
+    pub use crate::error::ShapeError;
+    pub use crate::lod::{Lengths, LodError, LodTensor, Offsets};
+    pub use crate::ops::elementwise::operators::{
+        BroadcastOf, BroadcastResult, BroadcastWith, FloatElement,
     };
-    pub use crate::ops::select::{AutoBroadcast, NoBroadcast, Numpy, Pdpd};
-    pub use crate::shape;
-    pub use crate::shape::{Shape, StaticShape};
-    pub use crate::storage::{Inline, Storage, StorageMut};
-    pub use crate::tensor;
+    pub use crate::ops::elementwise::{
+        Activation, ActivationKind, Add, Axis, BinaryOp, BinaryOpKind, Div, ElementwiseError,
+        ElementwiseOutput, Identity, Max, Min, Mul, Relu, Sigmoid, Sub, Tanh,
+    };
+    pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
+    pub use crate::ops::multiplex::{multiplex_into, IndexElement, MultiplexError};
+    pub use crate::ops::select::{
+        select, select_into, try_select, try_select_into, AutoBroadcast, CondElement, ElseElement,
+        NoBroadcast, Numpy, Pdpd, SelectError, SelectOutput, SelectShapes,
+    };
+    pub use crate::ops::stitch::{
+        dynamic_partition_into, dynamic_stitch, Partitions, StitchError, StitchIndex,
+    };
+    pub use crate::rules::{ElementwiseShapes, MultiplexShapes};
+    pub use crate::shape::{Dims, Shape, StaticShape};
+    pub use crate::storage::{Inline, ResultStorage, Storage, StorageMut};
     pub use crate::tensor::Tensor;
+    pub use crate::{multiplex, shape, tensor};
 
     #[cfg(feature = "alloc")]
     pub use crate::dynamic::DynTensor;
+    #[cfg(feature = "alloc")]
+    pub use crate::lod::DynLodTensor;
+    #[cfg(feature = "alloc")]
+    pub use crate::ops::lod_reset::DynY;
+    #[cfg(feature = "alloc")]
+    pub use crate::ops::stitch::dynamic_partition;
+    #[cfg(feature = "alloc")]
+    pub use crate::tensor::HeapConstructors;
 }
 
 /// The examples of README.md, compiled and run as doctests.

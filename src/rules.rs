@@ -17,8 +17,7 @@
 //! A [`Dyn`] dim satisfies every dim rule at compile time; the op checks it at
 //! run time (the `try_` forms) and returns a typed error.
 
-use crate::dim::{Dim, DimLike, Dyn, One};
-use crate::ops::multiplex::rule::StaticDims;
+use crate::dim::{Dim, DimLike, Dyn, One, StaticDims};
 use crate::shape::Shape;
 
 /// Paddle's `axis` attribute as a compile-time value: `Axis::<1>`, `Axis::<-1>`.
@@ -36,6 +35,7 @@ pub(crate) mod sealed {
     impl<const O: usize, const K: usize> Sealed for super::AtTrimmed<O, K> {}
     impl Sealed for super::Identical {}
     impl Sealed for super::BeforeStart {}
+    impl Sealed for super::OutOfRange {}
 }
 use sealed::Sealed;
 
@@ -113,17 +113,17 @@ macro_rules! equal_rule {
 macro_rules! one_way_rule {
     ($tr:ident [$($g:tt)*] [$($a:tt)*]) => {
         #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<Dim<N>, $($a)*> for Dim<N> {}
+        impl<const N: usize, $($g)*> $tr<Dim<N>, $($a)*> for Dim<N> { type Ok = (); }
         #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<Dim<N>, $($a)*> for One {}
+        impl<const N: usize, $($g)*> $tr<Dim<N>, $($a)*> for One { type Ok = (); }
         #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<One, $($a)*> for One {}
+        impl<$($g)*> $tr<One, $($a)*> for One { type Ok = (); }
         #[diagnostic::do_not_recommend]
-        impl<D: DimLike, $($g)*> $tr<D, $($a)*> for Dyn {}
+        impl<D: DimLike, $($g)*> $tr<D, $($a)*> for Dyn { type Ok = (); }
         #[diagnostic::do_not_recommend]
-        impl<const N: usize, $($g)*> $tr<Dyn, $($a)*> for Dim<N> {}
+        impl<const N: usize, $($g)*> $tr<Dyn, $($a)*> for Dim<N> { type Ok = (); }
         #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<Dyn, $($a)*> for One {}
+        impl<$($g)*> $tr<Dyn, $($a)*> for One { type Ok = (); }
     };
 }
 
@@ -131,9 +131,53 @@ macro_rules! one_way_rule {
 macro_rules! droppable_rule {
     ($tr:ident [$($g:tt)*] [$($a:tt)*]) => {
         #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<$($a)*> for One {}
+        impl<$($g)*> $tr<$($a)*> for One { type Ok = (); }
         #[diagnostic::do_not_recommend]
-        impl<$($g)*> $tr<$($a)*> for Dyn {}
+        impl<$($g)*> $tr<$($a)*> for Dyn { type Ok = (); }
+    };
+}
+
+/// Declares the chained form of a merging dim rule `$rule`: `Self` is the
+/// output of the previous link of the chain (`()` for the first), `L` and `R`
+/// the aligned dims. The generated impls require the links one after the
+/// other (each link's `Self` is the previous link's `Out`), so when a pair
+/// fails, the later links have an unknown `Self`, and rustc reports only the
+/// first failing pair: one mistake, one error.
+macro_rules! merge_chain {
+    ($(#[$m:meta])* $name:ident => $rule:ident [$($g:tt)*] [$($a:tt)*]) => {
+        $(#[$m])*
+        pub trait $name<L, R, $($g)*> {
+            /// The output dim of the pair.
+            type Out: DimLike;
+            /// Its value.
+            fn merge(l: L, r: R) -> Self::Out;
+        }
+        impl<P, L: $rule<R, $($a)*>, R, $($g)*> $name<L, R, $($a)*> for P {
+            type Out = <L as $rule<R, $($a)*>>::Out;
+            #[inline(always)]
+            fn merge(l: L, r: R) -> Self::Out {
+                l.merge(r)
+            }
+        }
+    };
+}
+
+/// Declares the chained form of a checking rule (no output dim): the link's
+/// `Out` is the rule's `Ok` (`()`), a projection that only resolves when the
+/// rule holds, so the next link waits for it.
+macro_rules! check_chain {
+    ($(#[$m:meta])* $name:ident [$($g:tt)*] [$($a:tt)*] where $s:ident: $($rule:tt)*) => {
+        $(#[$m])*
+        pub trait $name<$($g)*> {
+            /// `()` once the rule holds.
+            type Out;
+        }
+        // only `()`, what every earlier link's `Out` is once it holds: when a
+        // link fails, the next one's `Self` does not normalize, so rustc
+        // reports the first failing link alone (one mistake, one error)
+        impl<$($g)*> $name<$($a)*> for () where $s: $($rule)* {
+            type Out = <$s as $($rule)*>::Ok;
+        }
     };
 }
 
@@ -142,42 +186,61 @@ macro_rules! droppable_rule {
 merge_trait!(
     /// Elementwise, dim rule: two aligned dims broadcast (equal, or one is 1).
     #[diagnostic::on_unimplemented(
-        message = "elementwise: X {X} and Y {Y} do not broadcast with {Ax}: aligned dims {Self} (X) and {Other} (Y) differ and neither is 1",
-        label = "X {X} and Y {Y} are incompatible with {Ax}",
-        note = "Paddle's rule: the lower-rank operand is placed at `axis` of the other (axis -1: right-aligned, as numpy), and every aligned pair of dims must be equal or one of them 1"
+        message = "elementwise/broadcast: X {X} and Y {Y} do not broadcast with {Ax}: aligned dims {Self} (X) and {Other} (Y) differ and neither is 1",
+        label = "{Self} and {Other} conflict",
+        note = "the lower-rank operand is placed at `axis` of the other (-1: right-aligned, as numpy) and each aligned pair must be equal or 1; fix: pass the axis at which Y lines up with X, or reshape so the conflicting dims agree"
     )]
     ElementwiseBroadcastDim<Other, X, Y, Ax>
 );
 two_way_rule!(ElementwiseBroadcastDim [X, Y, Ax] [X, Y, Ax]);
 
+merge_chain!(
+    /// Elementwise: [`ElementwiseBroadcastDim`] as a link of the chain of a
+    /// placement's aligned pairs (only the first failing pair is reported).
+    ElementwiseBroadcastLink => ElementwiseBroadcastDim [X, Y, Ax] [X, Y, Ax]
+);
+
 merge_trait!(
     /// Elementwise, dim rule for operands of equal rank with an axis other than -1
     /// or 0: Paddle accepts that only when the shapes are identical.
     #[diagnostic::on_unimplemented(
-        message = "elementwise: {Ax} is invalid for X {X} and Y {Y}: with equal ranks the axis must be -1 or 0 unless the shapes are identical (dims {Self} and {Other} differ)",
-        label = "use axis -1 or 0 for equal-rank operands",
+        message = "elementwise/equal-rank-axis: {Ax} is invalid for X {X} and Y {Y}: with equal ranks the axis must be -1 or 0 unless the shapes are identical (dims {Self} and {Other} differ)",
+        label = "fix: use Axis::<-1> (or Axis::<0>) for equal-rank operands",
         note = "Paddle: \"axis should be -1 or 0 while the dimension of tensor X is equal to the dimension of tensor Y\""
     )]
     ElementwiseSameDim<Other, X, Y, Ax>
 );
 equal_rule!(ElementwiseSameDim [X, Y, Ax] [X, Y, Ax]);
 
+merge_chain!(
+    /// Elementwise: [`ElementwiseSameDim`] as a link of a chain.
+    ElementwiseSameLink => ElementwiseSameDim [X, Y, Ax] [X, Y, Ax]
+);
+
 /// Elementwise, dim rule: a trailing dim of the lower-rank operand that runs
 /// past the other's last dim must be 1 (it is then ignored, as Paddle's docs say).
 #[diagnostic::on_unimplemented(
-    message = "elementwise: with {Ax}, the lower-rank of X {X} and Y {Y} runs past the other's last dim; only trailing dims of size 1 can be dropped, and this one is {Self}",
+    message = "elementwise/runs-past: with {Ax}, the lower-rank of X {X} and Y {Y} runs past the other's last dim; only trailing dims of size 1 can be dropped, and this one is {Self}",
     label = "the lower-rank operand does not fit at this axis",
-    note = "the seed's rule: \"Y's trailing dims of size 1 are ignored\"; Paddle itself overflows a buffer on these shapes"
+    note = "fix: a smaller axis, so that the lower-rank operand ends within the other (Paddle itself overflows a buffer on these shapes)"
 )]
-pub trait ElementwiseDroppableDim<X, Y, Ax>: DimLike {}
+pub trait ElementwiseDroppableDim<X, Y, Ax>: DimLike {
+    /// `()`: the rule's success, which the next link of a chain waits for.
+    type Ok;
+}
 droppable_rule!(ElementwiseDroppableDim [X, Y, Ax] [X, Y, Ax]);
+
+check_chain!(
+    /// Elementwise: [`ElementwiseDroppableDim`] of `D` as a link of a chain.
+    ElementwiseDropLink [D, X, Y, Ax] [D, X, Y, Ax] where D: ElementwiseDroppableDim<X, Y, Ax>
+);
 
 /// Elementwise, axis gate: implemented by no type. Required where a negative
 /// axis lands before the first dim (`|rank(X) - rank(Y)| + axis + 1 < 0`).
 #[diagnostic::on_unimplemented(
-    message = "elementwise: {Ax} places the lower-rank of X {X} and Y {Y} before the first dim of the other",
+    message = "elementwise/axis-before-start: {Ax} places the lower-rank of X {X} and Y {Y} before the first dim of the other",
     label = "a negative axis counts as |rank(X) - rank(Y)| + axis + 1, which must not be negative",
-    note = "Paddle: \"Axis should be great than or equal to 0\""
+    note = "fix: an axis in [-(|rank(X) - rank(Y)| + 1), R), R the larger rank (Paddle: \"Axis should be great than or equal to 0\")"
 )]
 pub trait ElementwiseAxisBeforeStart<X, Y, Ax> {}
 
@@ -195,16 +258,41 @@ pub struct Identical;
 /// Placement: a negative axis before the first dim (always rejected).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BeforeStart;
+/// Placement: an axis outside `[-R, R)` (always rejected; generated for the
+/// axes in `[-16, 16)`, beyond which [`ElementwiseAxis`] has no impl).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct OutOfRange;
 
-/// Elementwise, axis rule: which placement `Self` (an [`Axis`]) means for X and
-/// Y, by Paddle's rule. Generated for every pair of ranks 0..=8 and every axis
-/// in `[-R, R)` (`R` the larger rank; `[-16, 16)` when the ranks are equal).
+/// Elementwise, axis gate: implemented by no type. Required for an axis
+/// outside `[-R, R)` (`R` the larger rank).
 #[diagnostic::on_unimplemented(
-    message = "elementwise: {Self} is out of range for X {X} and Y {Y}",
+    message = "elementwise/axis-range: {Ax} is out of range for X {X} and Y {Y}",
     label = "Paddle requires -R <= axis < R, where R is the larger rank",
-    note = "Paddle: \"The axis range must be [-R, R)\""
+    note = "fix: an axis in [-R, R); Axis::<-1> right-aligns the operands as numpy does (Paddle: \"The axis range must be [-R, R)\")"
 )]
-pub trait ElementwiseAxis<X, Y>: Sealed {
+pub trait ElementwiseAxisRange<X, Y, Ax> {}
+
+impl<X: Shape, Y: Shape, Ax> ElementwiseAlign<X, Y, Ax> for OutOfRange
+where
+    (): ElementwiseAxisRange<X, Y, Ax>,
+{
+    type Output = X;
+    fn output(x: &X, _y: &Y) -> X {
+        *x
+    }
+}
+
+/// Elementwise, axis rule: which placement the axis `Ax` means for X (`Self`)
+/// and Y, by Paddle's rule. Generated for every pair of ranks 0..=8 and every
+/// axis in `[-R, R)` (`R` the larger rank; `[-16, 16)` when the ranks are
+/// equal). X is the `Self` type so that an error points at the call, not at
+/// the axis argument.
+#[diagnostic::on_unimplemented(
+    message = "elementwise/axis-range: {Ax} is out of range for X {Self} and Y {Y}",
+    label = "Paddle requires -R <= axis < R, where R is the larger rank",
+    note = "fix: an axis in [-R, R) (Axis::<-1> right-aligns as numpy); in generic code, the missing bound is `{Self}: ElementwiseShapes<{Y}, AXIS>` (`{Self}: BroadcastWith<{Y}>` for axis -1)"
+)]
+pub trait ElementwiseAxis<Y, Ax>: Sealed {
     /// The placement ([`At`], [`AtTrimmed`], [`Identical`] or [`BeforeStart`]).
     type Place;
 }
@@ -250,19 +338,71 @@ pub trait ElementwiseShapes<Y: Shape, const AXIS: isize>: Shape + Sealed {
     fn output(x: &Self, y: &Y) -> Self::Output;
 }
 
-type PlaceOf<X, Y, const A: isize> = <Axis<A> as ElementwiseAxis<X, Y>>::Place;
+/// Elementwise: the whole rule for X (`Self`), Y and the axis `Ax`, as one
+/// blanket impl. [`ElementwiseShapes`] has one impl per rank of X, each
+/// requiring this: generic code that forgets its bound is then told to
+/// write `S: ElementwiseShapes<Y, AXIS>`, and a rejected pair of shapes is
+/// reported by its dim rule without a list of the per-rank impls.
+pub trait ElementwiseRule<Y: Shape, Ax>: Shape {
+    /// The output shape.
+    type Output: Shape;
+    /// The output shape's value.
+    fn output(x: &Self, y: &Y) -> Self::Output;
+}
 
-impl<X: Shape, Y: Shape, const A: isize> ElementwiseShapes<Y, A> for X
+/// Elementwise: [`ElementwiseAxis`] of X as a link with `Self = ()`, so that
+/// an axis out of range is reported at the call (not blamed on the axis
+/// argument) and without a list of impls.
+pub trait ElementwiseAxisLink<X, Y, Ax> {
+    /// See [`ElementwiseAxis::Place`].
+    type Place;
+}
+
+impl<P, X: ElementwiseAxis<Y, Ax>, Y, Ax> ElementwiseAxisLink<X, Y, Ax> for P {
+    type Place = <X as ElementwiseAxis<Y, Ax>>::Place;
+}
+
+type PlaceOf<X, Y, Ax> = <() as ElementwiseAxisLink<X, Y, Ax>>::Place;
+
+impl<X: Shape, Y: Shape, Ax> ElementwiseRule<Y, Ax> for X
 where
-    Axis<A>: ElementwiseAxis<X, Y>,
-    PlaceOf<X, Y, A>: ElementwiseAlign<X, Y, Axis<A>>,
+    (): ElementwiseAxisLink<X, Y, Ax>,
+    PlaceOf<X, Y, Ax>: ElementwiseAlign<X, Y, Ax>,
 {
-    type Output = <PlaceOf<X, Y, A> as ElementwiseAlign<X, Y, Axis<A>>>::Output;
+    type Output = <PlaceOf<X, Y, Ax> as ElementwiseAlign<X, Y, Ax>>::Output;
     #[inline(always)]
     fn output(x: &X, y: &Y) -> Self::Output {
-        <PlaceOf<X, Y, A> as ElementwiseAlign<X, Y, Axis<A>>>::output(x, y)
+        <PlaceOf<X, Y, Ax> as ElementwiseAlign<X, Y, Ax>>::output(x, y)
     }
 }
+
+/// The impls of [`ElementwiseShapes`], one per rank of X.
+macro_rules! elementwise_shapes {
+    ($(($($x:ident),*);)*) => { $(
+        impl<$($x: DimLike,)* Y: Shape, const A: isize> ElementwiseShapes<Y, A> for ($($x,)*)
+        where
+            ($($x,)*): ElementwiseRule<Y, Axis<A>>,
+        {
+            type Output = <($($x,)*) as ElementwiseRule<Y, Axis<A>>>::Output;
+            #[inline(always)]
+            fn output(x: &Self, y: &Y) -> Self::Output {
+                <($($x,)*) as ElementwiseRule<Y, Axis<A>>>::output(x, y)
+            }
+        }
+    )* };
+}
+
+elementwise_shapes!(
+    ();
+    (X0);
+    (X0, X1);
+    (X0, X1, X2);
+    (X0, X1, X2, X3);
+    (X0, X1, X2, X3, X4);
+    (X0, X1, X2, X3, X4, X5);
+    (X0, X1, X2, X3, X4, X5, X6);
+    (X0, X1, X2, X3, X4, X5, X6, X7);
+);
 
 shapecheck_macros::impl_elementwise_rules!(8);
 
@@ -271,57 +411,129 @@ shapecheck_macros::impl_elementwise_rules!(8);
 merge_trait!(
     /// Select (numpy), dim rule: the aligned dims of cond, then and else broadcast.
     #[diagnostic::on_unimplemented(
-        message = "select (numpy): cond {C}, then {T} and else {E} do not broadcast: aligned dims {Self} and {Other} differ and neither is 1",
-        label = "cond {C}, then {T} and else {E} cannot be broadcast together",
-        note = "OpenVINO Select-1, auto_broadcast = numpy: the three shapes are right-aligned and each aligned set of dims must be equal or 1"
+        message = "select/numpy-broadcast: cond {C}, then {T} and else {E} do not broadcast: aligned dims {Self} and {Other} differ and neither is 1",
+        label = "{Self} and {Other} conflict",
+        note = "OpenVINO Select-1, auto_broadcast = numpy: the shapes are right-aligned and each aligned set of dims must be equal or 1; fix: reshape so the conflicting dims agree"
     )]
     SelectNumpyDim<Other, C, T, E>
 );
 two_way_rule!(SelectNumpyDim [C, T, E] [C, T, E]);
 
+merge_chain!(
+    /// Select (numpy): [`SelectNumpyDim`] as a link of a chain.
+    SelectNumpyLink => SelectNumpyDim [C, T, E] [C, T, E]
+);
+
 merge_trait!(
     /// Select (none), dim rule: the three shapes are identical.
     #[diagnostic::on_unimplemented(
-        message = "select (none): cond {C}, then {T} and else {E} must have the same shape, but dims {Self} and {Other} differ",
+        message = "select/none-shapes: cond {C}, then {T} and else {E} must have the same shape, but dims {Self} and {Other} differ",
         label = "auto_broadcast = none requires identical shapes",
-        note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\""
+        note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\"; fix: NoBroadcast -> Numpy if the shapes broadcast"
     )]
     SelectSameDim<Other, C, T, E>
 );
 equal_rule!(SelectSameDim [C, T, E] [C, T, E]);
 
+merge_chain!(
+    /// Select (none): [`SelectSameDim`] as a link of a chain.
+    SelectSameLink => SelectSameDim [C, T, E] [C, T, E]
+);
+
+/// Select (none), gate implemented by no type: required by the impls of
+/// [`SelectSamePair`] for two shapes of different ranks.
+#[diagnostic::on_unimplemented(
+    message = "select/none-shapes: cond {C}, then {T} and else {E} must have the same shape (their ranks differ)",
+    label = "auto_broadcast = none requires identical shapes",
+    note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\"; fix: NoBroadcast -> Numpy if the shapes broadcast"
+)]
+pub trait SelectNoneRank<C, T, E> {}
+
 /// Select (pdpd), dim rule: a dim of cond or else (`Self`) placed in then's
 /// dim `Dst` must equal it or be 1 (one-way broadcast).
 #[diagnostic::on_unimplemented(
-    message = "select (pdpd, axis {AXIS}): cond {C} / else {E} do not broadcast one way to then {T}: dim {Self} is placed on then's dim {Dst}",
+    message = "select/pdpd-one-way: with Pdpd<{AXIS}>, cond {C} / else {E} do not broadcast one way to then {T}: dim {Self} is placed on then's dim {Dst}",
     label = "with pdpd, each dim of cond and else must equal then's dim or be 1",
-    note = "OpenVINO Select-1, auto_broadcast = pdpd: the output has then's shape; cond and else are placed at the axis and broadcast one way"
+    note = "OpenVINO Select-1, pdpd: the output has then's shape; cond and else are placed at the axis; fix: the axis at which the source's dims line up with then's"
 )]
-pub trait SelectPdpdDim<Dst, C, T, E, const AXIS: isize>: DimLike {}
+pub trait SelectPdpdDim<Dst, C, T, E, const AXIS: isize>: DimLike {
+    /// `()`: the rule's success, which the next link of a chain waits for.
+    type Ok;
+}
 one_way_rule!(SelectPdpdDim [C, T, E, const AXIS: isize] [C, T, E, AXIS]);
+
+check_chain!(
+    /// Select (pdpd): [`SelectPdpdDim`] of `S` on `D` as a link of a chain.
+    SelectPdpdLink [S, D, C, T, E, const AXIS: isize] [S, D, C, T, E, AXIS]
+    where S: SelectPdpdDim<D, C, T, E, AXIS>
+);
 
 /// Select (pdpd), dim rule: a trailing dim of cond or else that runs past
 /// then's last dim must be 1.
 #[diagnostic::on_unimplemented(
-    message = "select (pdpd, axis {AXIS}): cond {C} or else {E} runs past the last dim of then {T}; only trailing dims of size 1 can be dropped, and this one is {Self}",
-    label = "the source does not fit in then at axis {AXIS}"
+    message = "select/pdpd-runs-past: with Pdpd<{AXIS}>, cond {C} or else {E} runs past the last dim of then {T}; only trailing dims of size 1 can be dropped, and this one is {Self}",
+    label = "the source does not fit in then at axis {AXIS}",
+    note = "fix: a smaller axis, so that the source ends within then"
 )]
-pub trait SelectPdpdDroppableDim<C, T, E, const AXIS: isize>: DimLike {}
+pub trait SelectPdpdDroppableDim<C, T, E, const AXIS: isize>: DimLike {
+    /// `()`: the rule's success, which the next link of a chain waits for.
+    type Ok;
+}
 droppable_rule!(SelectPdpdDroppableDim [C, T, E, const AXIS: isize] [C, T, E, AXIS]);
 
-/// Select (pdpd), placement rule: where a source shape (`Self`: cond or else)
-/// goes in then's shape `Dst`. Generated for every source rank not above
-/// then's, and every axis from -1 to 8.
+check_chain!(
+    /// Select (pdpd): [`SelectPdpdDroppableDim`] of `S` as a link of a chain.
+    SelectPdpdDropLink [S, C, T, E, const AXIS: isize] [S, C, T, E, AXIS]
+    where S: SelectPdpdDroppableDim<C, T, E, AXIS>
+);
+
+/// Select (pdpd), axis rule: `AXIS` is -1 or in `[0, rank(then)]` for then
+/// (`Self`). Generated for every rank; an axis with no impl is this error.
 #[diagnostic::on_unimplemented(
-    message = "select (pdpd, axis {AXIS}): {Self} cannot be placed in then {T} (cond {C}, else {E}): a source must not have a higher rank than then, and the axis must be -1 or in [0, rank(then)]",
+    message = "select/pdpd-axis: Pdpd<{AXIS}> is out of range for then {Self} (cond {C}, else {E}): the axis must be -1 or in [0, rank(then)]",
+    label = "invalid pdpd axis for this then",
+    note = "fix: Pdpd::<-1> right-aligns cond and else with then (OpenVINO Select-1, auto_broadcast = pdpd)"
+)]
+pub trait SelectPdpdAxis<C, E, const AXIS: isize>: Shape {
+    /// `()`: the first link of pdpd's chain of checks.
+    type Out;
+}
+
+/// Select (pdpd), gate implemented by no type: required by the impls of
+/// [`SelectPdpdInto`] for a source (`S`) of higher rank than then.
+#[diagnostic::on_unimplemented(
+    message = "select/pdpd-rank: {S} (cond {C} or else {E}) has a higher rank than then {T}",
+    label = "with pdpd, cond and else must not have a higher rank than then",
+    note = "OpenVINO Select-1, auto_broadcast = pdpd: the output has then's shape; fix: pass the higher-rank operand as then, or use Numpy"
+)]
+pub trait SelectPdpdRank<S, C, T, E, const AXIS: isize> {
+    /// `()`: the rule's success, which the next link of a chain waits for.
+    type Ok;
+}
+
+/// Select (pdpd), placement rule: where a source shape (`Self`: cond or else)
+/// goes in then's shape `Dst`. Generated for every source rank and every
+/// valid axis (see [`SelectPdpdAxis`]).
+#[diagnostic::on_unimplemented(
+    message = "select/pdpd-one-way: with Pdpd<{AXIS}>, {Self} cannot be placed in then {T} (cond {C}, else {E})",
     label = "cond and else must fit into then's shape at axis {AXIS}",
     note = "OpenVINO Select-1, auto_broadcast = pdpd: the output has then's shape"
 )]
-pub trait SelectPdpdInto<Dst, C, T, E, const AXIS: isize>: Shape + Sealed {}
+pub trait SelectPdpdInto<Dst, C, T, E, const AXIS: isize>: Shape + Sealed {
+    /// `()`: the rule's success, which the next link of a chain waits for.
+    type Ok;
+}
+
+check_chain!(
+    /// Select (pdpd): [`SelectPdpdInto`] of `S` as a link of a chain (else
+    /// first, then cond: one error when both fail).
+    SelectPdpdSource [S, D, C, T, E, const AXIS: isize] [S, D, C, T, E, AXIS]
+    where S: SelectPdpdInto<D, C, T, E, AXIS>
+);
 
 /// Select (numpy), pairwise alignment used to merge three shapes.
 #[diagnostic::on_unimplemented(
-    message = "select (numpy): cond {C}, then {T} and else {E} cannot be broadcast together",
+    message = "select/numpy-broadcast: cond {C}, then {T} and else {E} cannot be broadcast together",
     label = "the shapes must right-align with dims equal or 1"
 )]
 pub trait SelectNumpyPair<Other: Shape, C, T, E>: Shape + Sealed {
@@ -333,8 +545,8 @@ pub trait SelectNumpyPair<Other: Shape, C, T, E>: Shape + Sealed {
 
 /// Select (none), pairwise check that two shapes are identical.
 #[diagnostic::on_unimplemented(
-    message = "select (none): cond {C}, then {T} and else {E} must have the same shape",
-    label = "auto_broadcast = none requires identical shapes (ranks differ here)",
+    message = "select/none-shapes: cond {C}, then {T} and else {E} must have the same shape",
+    label = "auto_broadcast = none requires identical shapes",
     note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\""
 )]
 pub trait SelectSamePair<Other: Shape, C, T, E>: Shape + Sealed {
@@ -351,7 +563,7 @@ shapecheck_macros::impl_select_rules!(8);
 /// Multiplex, dim rule: the index's second dim is 1 (`One`, a hand-written
 /// `Dim<1>`, or a run-time dim checked when the op runs).
 #[diagnostic::on_unimplemented(
-    message = "multiplex: index {I} must have shape [rows, 1], but its second dim is {Self} (candidates {S})",
+    message = "multiplex/index-shape: index {I} must have shape [rows, 1], but its second dim is {Self} (candidates {S})",
     label = "the index must have exactly one column",
     note = "Paddle: \"The index tensor must be a vector with batchSize x 1\""
 )]
@@ -367,7 +579,7 @@ impl<S, I> MultiplexIndexCols<S, I> for Dyn {}
 /// [`MultiplexShapes`] for candidates of rank 0 or 1. `Self` is the index
 /// shape, so that the error is reported once the index is known.
 #[diagnostic::on_unimplemented(
-    message = "multiplex: candidates {S} have rank < 2 (index {Self}); the rank of candidate tensors must be at least 2",
+    message = "multiplex/candidate-rank: candidates {S} have rank < 2 (index {Self}); the rank of candidate tensors must be at least 2",
     label = "multiplex selects rows: each candidate needs rank >= 2",
     note = "Paddle: \"The rank of candidate tensors must be not less than 2\""
 )]
@@ -383,7 +595,7 @@ impl<S, I> MultiplexLowRank<S> for I where I: MultiplexCandidateRank<S> {}
 /// Multiplex, gate implemented by no type: required by the impls of
 /// [`MultiplexIndexShape`] for an index (`Self`) whose rank is not 2.
 #[diagnostic::on_unimplemented(
-    message = "multiplex: index {Self} must have rank 2, shape [rows, 1] (candidates {S})",
+    message = "multiplex/index-shape: index {Self} must have rank 2, shape [rows, 1] (candidates {S})",
     label = "the index must be a 2-D tensor of shape [rows, 1]",
     note = "Paddle: \"The index tensor must be a vector with 2 dimensions\""
 )]
@@ -398,7 +610,7 @@ pub trait MultiplexIndexRank<S> {}
 /// stable Rust cannot compare two const generics) and, for run-time dims,
 /// [`rule`](crate::ops::multiplex::rule()).
 #[diagnostic::on_unimplemented(
-    message = "multiplex: index {Self} does not fit candidates {S}: the index must have shape [rows, 1]",
+    message = "multiplex/index-shape: index {Self} does not fit candidates {S}: the index must have shape [rows, 1]",
     label = "invalid index shape for multiplex",
     note = "Paddle: \"The index tensor must be a vector with batchSize x 1\""
 )]
@@ -431,7 +643,7 @@ where
 /// is the `Self` of those bounds so that the compiler only decides them once
 /// it knows the index's type.
 #[diagnostic::on_unimplemented(
-    message = "multiplex: candidates {Self} with index {I}: candidates need rank >= 2 and the index must have shape [rows, 1]",
+    message = "multiplex/candidate-rank: candidates {Self} with index {I}: candidates need rank >= 2 and the index must have shape [rows, 1]",
     label = "invalid shapes for multiplex",
     note = "Paddle: \"The rank of candidate tensors must be not less than 2\" / \"The index tensor must be a vector with batchSize x 1\""
 )]
@@ -458,7 +670,7 @@ pub trait MultiplexRankOf: Shape {
 /// Multiplex, per-rank form of [`MultiplexShapes`] (see there), generated for
 /// candidate ranks 0..=8.
 #[diagnostic::on_unimplemented(
-    message = "multiplex: candidates {S} with index {I}: candidates need rank >= 2 and the index must have shape [rows, 1]",
+    message = "multiplex/candidate-rank: candidates {S} with index {I}: candidates need rank >= 2 and the index must have shape [rows, 1]",
     label = "invalid shapes for multiplex"
 )]
 pub trait MultiplexByRank<S: Shape, I: Shape> {

@@ -28,3 +28,38 @@ pub(crate) fn axis_arg(axis: isize) -> TokenStream2 {
         quote!({ #lit })
     }
 }
+
+/// A chain of rule links (`Self` of each link: the previous link's `Out`,
+/// `()` for the first): the where-clauses of an impl that reports only the
+/// first failing link, since the later ones then have an unknown `Self`.
+pub(crate) struct Chain {
+    prev: TokenStream2,
+    /// The where-clauses, one per link.
+    pub(crate) preds: Vec<TokenStream2>,
+}
+
+impl Chain {
+    pub(crate) fn new() -> Self {
+        Chain {
+            prev: quote!(()),
+            preds: Vec::new(),
+        }
+    }
+
+    /// Adds the link `bound` (a trait with an `Out` type); returns the
+    /// qualified link (`Prev as Link`) and its `Out`.
+    pub(crate) fn link(&mut self, bound: TokenStream2) -> (TokenStream2, TokenStream2) {
+        let prev = &self.prev;
+        self.preds.push(quote!(#prev: #bound));
+        let gate = quote!(#prev as #bound);
+        let out = quote!(<#gate>::Out);
+        self.prev = out.clone();
+        (gate, out)
+    }
+
+    /// The last link's `Out` (`()` for an empty chain): a type that only
+    /// resolves once every link holds.
+    pub(crate) fn done(&self) -> TokenStream2 {
+        self.prev.clone()
+    }
+}

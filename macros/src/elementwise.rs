@@ -3,7 +3,7 @@
 //! placement (`ElementwiseAlign`). Paths under `crate::`: used inside
 //! shapecheck only.
 
-use crate::common::{axis_arg, idents, tuple};
+use crate::common::{axis_arg, idents, tuple, Chain};
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::quote;
 use syn::LitInt;
@@ -30,12 +30,14 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         let o = LitInt::new(&format!("{o}usize"), Span::call_site());
         quote!(crate::rules::At<#o>)
     };
-    // the axis rule: which placement each axis means
-    let mut axis_impl = |axis: isize, place: TokenStream2, gate: Option<TokenStream2>| {
+    // the axis rule: which placement each axis means. `do_not_recommend`:
+    // an axis with no impl is reported by the trait's own message, without
+    // a list of the other impls.
+    let mut axis_impl = |axis: isize, place: TokenStream2| {
         let ax = axis_arg(axis);
-        let wh = gate.map(|g| quote!(where #g)).unwrap_or_default();
         out.extend(quote! {
-            impl<#generics> crate::rules::ElementwiseAxis<#xt, #yt> for crate::rules::Axis<#ax> #wh {
+            #[diagnostic::do_not_recommend]
+            impl<#generics> crate::rules::ElementwiseAxis<#yt, crate::rules::Axis<#ax>> for #xt {
                 type Place = #place;
             }
         });
@@ -46,38 +48,45 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
     if rx == ry {
         for axis in -16isize..16 {
             if axis == -1 || axis == 0 {
-                axis_impl(axis, at(0), None);
+                axis_impl(axis, at(0));
             } else {
-                axis_impl(axis, quote!(crate::rules::Identical), None);
+                axis_impl(axis, quote!(crate::rules::Identical));
             }
         }
     } else {
         let d = (r - rs) as isize;
+        // axes out of range, up to 16 away: the gate of `OutOfRange` (one
+        // short error); further out, `ElementwiseAxis` has no impl
+        for axis in (-16isize..16).filter(|a| !(-(r as isize)..r as isize).contains(a)) {
+            axis_impl(axis, quote!(crate::rules::OutOfRange));
+        }
         for axis in -(r as isize)..(r as isize) {
             let o = if axis >= 0 { axis } else { d + axis + 1 };
             if o < 0 {
-                let ax = axis_arg(axis);
-                axis_impl(
-                    axis,
-                    quote!(crate::rules::BeforeStart),
-                    Some(
-                        quote!((): crate::rules::ElementwiseAxisBeforeStart<#xt, #yt, crate::rules::Axis<#ax>>),
-                    ),
-                );
+                // rejected by the gate of `ElementwiseAlign for BeforeStart`
+                axis_impl(axis, quote!(crate::rules::BeforeStart));
             } else if o as usize + rs <= r {
-                axis_impl(axis, at(o as usize), None);
+                axis_impl(axis, at(o as usize));
             } else {
                 let (ol, kl) = (
                     LitInt::new(&format!("{o}usize"), Span::call_site()),
                     LitInt::new(&format!("{}usize", r - o as usize), Span::call_site()),
                 );
-                axis_impl(axis, quote!(crate::rules::AtTrimmed<#ol, #kl>), None);
+                axis_impl(axis, quote!(crate::rules::AtTrimmed<#ol, #kl>));
             }
         }
     }
     // the alignment rule: one impl per placement
-    let align = |place: TokenStream2, o: usize, kept: usize, rule: TokenStream2| {
-        let mut preds = Vec::new();
+    // the alignment rule: one impl per placement. The dim rules are links of
+    // one chain (see `merge_chain!`), so only the first failing pair is an error.
+    let align = |place: TokenStream2, o: usize, kept: usize, link: TokenStream2| {
+        let mut chain = Chain::new();
+        // the trailing dims that run past the end first: the run-time rule
+        // reports runs-past before a dim mismatch, and so does this chain
+        for j in kept..rs {
+            let sd = if x_is_small { &xs[j] } else { &ys[j] };
+            chain.link(quote!(crate::rules::ElementwiseDropLink<#sd, #xt, #yt, Ax>));
+        }
         let mut out_dims = Vec::new();
         let mut out_vals = Vec::new();
         for i in 0..r {
@@ -88,9 +97,9 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                 } else {
                     (&xs[i], &ys[j], syn::Index::from(i), syn::Index::from(j))
                 };
-                preds.push(quote!(#xd: #rule<#yd, #xt, #yt, Ax>));
-                out_dims.push(quote!(<#xd as #rule<#yd, #xt, #yt, Ax>>::Out));
-                out_vals.push(quote!(#rule::<#yd, #xt, #yt, Ax>::merge(x.#xv, y.#yv)));
+                let (gate, dim) = chain.link(quote!(#link<#xd, #yd, #xt, #yt, Ax>));
+                out_dims.push(dim);
+                out_vals.push(quote!(<#gate>::merge(x.#xv, y.#yv)));
             } else {
                 let (ld, lv, src) = if x_is_small {
                     (&ys[i], syn::Index::from(i), quote!(y))
@@ -101,10 +110,7 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                 out_vals.push(quote!(#src.#lv));
             }
         }
-        for j in kept..rs {
-            let sd = if x_is_small { &xs[j] } else { &ys[j] };
-            preds.push(quote!(#sd: crate::rules::ElementwiseDroppableDim<#xt, #yt, Ax>));
-        }
+        let preds = chain.preds;
         // a rank-0 output is `()`: an empty body says so without a unit expression
         let body = if out_vals.is_empty() {
             quote!()
@@ -127,13 +133,13 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
             at(0),
             0,
             r,
-            quote!(crate::rules::ElementwiseBroadcastDim),
+            quote!(crate::rules::ElementwiseBroadcastLink),
         ));
         out.extend(align(
             quote!(crate::rules::Identical),
             0,
             r,
-            quote!(crate::rules::ElementwiseSameDim),
+            quote!(crate::rules::ElementwiseSameLink),
         ));
     } else {
         // o = r only happens for a scalar operand (rs = 0) at axis -1
@@ -143,7 +149,7 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                     at(o),
                     o,
                     rs,
-                    quote!(crate::rules::ElementwiseBroadcastDim),
+                    quote!(crate::rules::ElementwiseBroadcastLink),
                 ));
             } else if o < r {
                 let kept = r - o;
@@ -155,7 +161,7 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                     quote!(crate::rules::AtTrimmed<#ol, #kl>),
                     o,
                     kept,
-                    quote!(crate::rules::ElementwiseBroadcastDim),
+                    quote!(crate::rules::ElementwiseBroadcastLink),
                 ));
             }
         }

@@ -100,8 +100,8 @@ pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
                 where IS: crate::rules::MultiplexLowRank<#t>
                 {
                     type Output = #t;
-                    const CANDIDATE_DIMS: crate::ops::multiplex::rule::StaticDims = &[];
-                    const INDEX_DIMS: crate::ops::multiplex::rule::StaticDims = &[];
+                    const CANDIDATE_DIMS: crate::dim::StaticDims = &[];
+                    const INDEX_DIMS: crate::dim::StaticDims = &[];
                     fn output(candidates: &#t, _index: &IS) -> #t { *candidates }
                 }
             });
@@ -114,9 +114,9 @@ pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
             where IS: crate::rules::MultiplexIndexShape<#t>
             {
                 type Output = (<IS as crate::rules::MultiplexIndexShape<#t>>::Rows, #(#rest,)*);
-                const CANDIDATE_DIMS: crate::ops::multiplex::rule::StaticDims =
+                const CANDIDATE_DIMS: crate::dim::StaticDims =
                     &[#(<#d as crate::dim::DimLike>::STATIC),*];
-                const INDEX_DIMS: crate::ops::multiplex::rule::StaticDims =
+                const INDEX_DIMS: crate::dim::StaticDims =
                     <IS as crate::rules::MultiplexIndexShape<#t>>::STATIC_DIMS;
                 #[inline(always)]
                 fn output(candidates: &#t, index: &IS) -> Self::Output {
@@ -138,7 +138,7 @@ pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
                 // never used (the gate has no impl); a static dim, so that
                 // the output type raises no error of its own
                 type Rows = crate::dim::One;
-                const STATIC_DIMS: crate::ops::multiplex::rule::StaticDims = &[];
+                const STATIC_DIMS: crate::dim::StaticDims = &[];
                 fn rows(&self) -> crate::dim::One { crate::dim::One }
             }
         });

@@ -2,7 +2,7 @@
 //! way), none (identical) and the pdpd placements. Paths under `crate::`:
 //! used inside shapecheck only.
 
-use crate::common::{axis_arg, idents, tuple};
+use crate::common::{axis_arg, idents, tuple, Chain};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
@@ -19,7 +19,8 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                 quote!(#(#a: crate::dim::DimLike,)* #(#b: crate::dim::DimLike,)* C, T, E);
             // numpy: right-aligned, two-way
             let r = ra.max(rb);
-            let mut preds = Vec::new();
+            // the dim rules are links of one chain: one error per mistake
+            let mut chain = Chain::new();
             let mut dims = Vec::new();
             let mut vals = Vec::new();
             for i in 0..r {
@@ -29,9 +30,10 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                     (Some(p), Some(q)) => {
                         let (ad, bd) = (&a[p], &b[q]);
                         let (pv, qv) = (syn::Index::from(p), syn::Index::from(q));
-                        preds.push(quote!(#ad: crate::rules::SelectNumpyDim<#bd, C, T, E>));
-                        dims.push(quote!(<#ad as crate::rules::SelectNumpyDim<#bd, C, T, E>>::Out));
-                        vals.push(quote!(crate::rules::SelectNumpyDim::<#bd, C, T, E>::merge(x.#pv, y.#qv)));
+                        let (gate, dim) =
+                            chain.link(quote!(crate::rules::SelectNumpyLink<#ad, #bd, C, T, E>));
+                        dims.push(dim);
+                        vals.push(quote!(<#gate>::merge(x.#pv, y.#qv)));
                     }
                     (Some(p), None) => {
                         let ad = &a[p];
@@ -48,6 +50,7 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                     (None, None) => {}
                 }
             }
+            let preds = chain.preds;
             let pair = |name: TokenStream2,
                         preds: &[TokenStream2],
                         dims: &[TokenStream2],
@@ -64,54 +67,80 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                 }
             };
             out.extend(pair(quote!(SelectNumpyPair), &preds, &dims, &vals));
-            // none: identical shapes
+            // none: identical shapes (a rank mismatch is the gate `SelectNoneRank`,
+            // so that every pair of ranks has exactly one impl)
             if ra == rb {
-                let preds: Vec<_> = a
-                    .iter()
-                    .zip(&b)
-                    .map(|(p, q)| quote!(#p: crate::rules::SelectSameDim<#q, C, T, E>))
-                    .collect();
-                let dims: Vec<_> = a
-                    .iter()
-                    .zip(&b)
-                    .map(|(p, q)| quote!(<#p as crate::rules::SelectSameDim<#q, C, T, E>>::Out))
-                    .collect();
-                let vals: Vec<_> = (0..ra)
-                    .map(|i| {
-                        let q = &b[i];
-                        let iv = syn::Index::from(i);
-                        quote!(crate::rules::SelectSameDim::<#q, C, T, E>::merge(x.#iv, y.#iv))
-                    })
-                    .collect();
-                out.extend(pair(quote!(SelectSamePair), &preds, &dims, &vals));
+                let mut chain = Chain::new();
+                let mut dims = Vec::new();
+                let mut vals = Vec::new();
+                for (i, (p, q)) in a.iter().zip(&b).enumerate() {
+                    let (gate, dim) =
+                        chain.link(quote!(crate::rules::SelectSameLink<#p, #q, C, T, E>));
+                    let iv = syn::Index::from(i);
+                    dims.push(dim);
+                    vals.push(quote!(<#gate>::merge(x.#iv, y.#iv)));
+                }
+                out.extend(pair(quote!(SelectSamePair), &chain.preds, &dims, &vals));
+            } else {
+                out.extend(quote! {
+                    impl<#generics> crate::rules::SelectSamePair<#bt, C, T, E> for #at
+                    where (): crate::rules::SelectNoneRank<C, T, E>
+                    {
+                        type Output = #at;
+                        #[inline(always)]
+                        fn output(x: &Self, _y: &#bt) -> Self::Output { *x }
+                    }
+                });
             }
-            // pdpd: source A placed in destination B at an axis, one way
-            if ra <= rb {
-                for axis in -1isize..=(max as isize) {
-                    let ax = axis_arg(axis);
-                    let o = if axis < 0 { rb - ra } else { axis as usize };
-                    if o > rb {
-                        continue;
-                    }
-                    let kept = ra.min(rb - o);
-                    let mut preds = Vec::new();
-                    for (j, ad) in a.iter().enumerate() {
-                        if j < kept {
-                            let bd = &b[o + j];
-                            preds.push(quote!(#ad: crate::rules::SelectPdpdDim<#bd, C, T, E, #ax>));
-                        } else {
-                            preds.push(
-                                quote!(#ad: crate::rules::SelectPdpdDroppableDim<C, T, E, #ax>),
-                            );
-                        }
-                    }
+            // pdpd: source A placed in destination B at an axis, one way; the
+            // axis is checked first (`SelectPdpdAxis`), so only valid axes
+            // (-1 and 0..=rank(B)) have impls here. A source of higher rank
+            // than B is the gate `SelectPdpdRank`.
+            for axis in -1isize..=(rb as isize) {
+                let ax = axis_arg(axis);
+                if ra > rb {
                     out.extend(quote! {
                         impl<#generics> crate::rules::SelectPdpdInto<#bt, C, T, E, #ax> for #at
-                        where #(#preds,)*
-                        {}
+                        where (): crate::rules::SelectPdpdRank<#at, C, T, E, #ax>
+                        {
+                            type Ok = <() as crate::rules::SelectPdpdRank<#at, C, T, E, #ax>>::Ok;
+                        }
                     });
+                    continue;
                 }
+                let o = if axis < 0 { rb - ra } else { axis as usize };
+                let kept = ra.min(rb - o);
+                // as OpenVINO (and the run-time rule): the dims that run
+                // past the end first, then the one-way rule of each dim
+                let mut chain = Chain::new();
+                for ad in a.iter().skip(kept) {
+                    chain.link(quote!(crate::rules::SelectPdpdDropLink<#ad, C, T, E, #ax>));
+                }
+                for (ad, bd) in a.iter().zip(&b[o..]).take(kept) {
+                    chain.link(quote!(crate::rules::SelectPdpdLink<#ad, #bd, C, T, E, #ax>));
+                }
+                let done = chain.done();
+                let preds = chain.preds;
+                out.extend(quote! {
+                    impl<#generics> crate::rules::SelectPdpdInto<#bt, C, T, E, #ax> for #at
+                    where #(#preds,)*
+                    {
+                        type Ok = #done;
+                    }
+                });
             }
+        }
+        // the pdpd axis rule of then's rank `ra`: -1 or 0..=ra
+        let a = idents("A", ra);
+        let at = tuple(&a);
+        for axis in -1isize..=(ra as isize) {
+            let ax = axis_arg(axis);
+            out.extend(quote! {
+                #[diagnostic::do_not_recommend]
+                impl<#(#a: crate::dim::DimLike,)* C, E> crate::rules::SelectPdpdAxis<C, E, #ax> for #at {
+                    type Out = ();
+                }
+            });
         }
     }
     out

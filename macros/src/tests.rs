@@ -107,13 +107,24 @@ fn elementwise_axis_placements() {
     let place = |axis: &str| -> String {
         let (_, body) = impls
             .iter()
-            .find(|(ty, _)| ty.contains(&format!("Axis < {{ {axis} }} >")))
+            .find(|(_, body)| body.contains(&format!("Axis < {{ {axis} }} >")))
             .unwrap_or_else(|| panic!("no impl for axis {axis}"));
         body.clone()
     };
-    assert_eq!(impls.len(), 6, "axes -3..3");
+    assert_eq!(impls.len(), 32, "axes -16..16");
+    assert_eq!(
+        impls
+            .iter()
+            .filter(|(_, b)| b.contains("OutOfRange"))
+            .count(),
+        26,
+        "all but -3..3 are out of range"
+    );
+    assert!(
+        impls.iter().all(|(ty, _)| ty == "(X0 , X1 ,)"),
+        "X is the Self type"
+    );
     assert!(place("- 3isize").contains("BeforeStart"));
-    assert!(place("- 3isize").contains("ElementwiseAxisBeforeStart"));
     assert!(place("- 2isize").contains("At < 0usize >"));
     assert!(place("- 1isize").contains("At < 1usize >"));
     assert!(place("0isize").contains("At < 0usize >"));
@@ -136,7 +147,45 @@ fn elementwise_equal_ranks() {
     assert_eq!(aligns.len(), 2, "At<0> and Identical");
     assert!(aligns
         .iter()
-        .any(|(ty, b)| ty.contains("Identical") && b.contains("ElementwiseSameDim")));
+        .any(|(ty, b)| ty.contains("Identical") && b.contains("ElementwiseSameLink")));
+}
+
+/// The dim rules of a placement form one chain: the first link's `Self` is
+/// `()`, each later link's `Self` the previous link's `Out`, so that rustc
+/// reports only the first failing pair.
+#[test]
+fn elementwise_dim_rules_are_chained() {
+    let aligns = impls_of(elementwise::elementwise_rank_pair(3, 3), "ElementwiseAlign");
+    let (_, body) = aligns
+        .iter()
+        .find(|(ty, _)| ty.contains("At < 0usize >"))
+        .expect("the numpy placement");
+    let first = "() : crate :: rules :: ElementwiseBroadcastLink < X0 , Y0";
+    assert!(body.contains(first), "{body}");
+    let second = "< () as crate :: rules :: ElementwiseBroadcastLink < X0 , Y0 , (X0 , X1 , X2 ,) , (Y0 , Y1 , Y2 ,) , Ax > > :: Out : crate :: rules :: ElementwiseBroadcastLink < X1 , Y1";
+    assert!(body.contains(second), "{body}");
+    // exactly one where-clause per aligned pair, none on a dim rule directly
+    assert_eq!(
+        body.matches(": crate :: rules :: ElementwiseBroadcastLink <")
+            .count(),
+        3
+    );
+    assert!(!body.contains(": crate :: rules :: ElementwiseBroadcastDim <"));
+    // the trailing 1s that run past the end are the first links of the same
+    // chain (the run-time rule reports runs-past before a dim mismatch)
+    let trimmed = impls_of(elementwise::elementwise_rank_pair(3, 2), "ElementwiseAlign");
+    let (_, body) = trimmed
+        .iter()
+        .find(|(ty, _)| ty.contains("AtTrimmed < 2usize , 1usize >"))
+        .expect("Y at axis 2 of X");
+    assert!(
+        body.contains("() : crate :: rules :: ElementwiseDropLink < Y1"),
+        "{body}"
+    );
+    assert!(
+        body.contains(":: Out : crate :: rules :: ElementwiseBroadcastLink < X2 , Y0"),
+        "{body}"
+    );
 }
 
 /// Pdpd: a rank-1 source goes into a rank-2 then at axis -1 (right-aligned:
@@ -154,10 +203,24 @@ fn select_pdpd_placements() {
     assert_eq!(into_rank2.len(), 4);
     assert!(into_rank2
         .iter()
-        .any(|(_, b)| b.contains("{ 2isize }") && b.contains("SelectPdpdDroppableDim")));
+        .any(|(_, b)| b.contains("{ 2isize }") && b.contains("SelectPdpdDropLink < A0")));
     assert!(into_rank2
         .iter()
-        .any(|(_, b)| b.contains("{ - 1isize }") && b.contains("SelectPdpdDim < B1")));
+        .any(|(_, b)| b.contains("{ - 1isize }") && b.contains("SelectPdpdLink < A0 , B1")));
+    // a source of higher rank than then: the gate, at every valid axis
+    let higher: Vec<_> = impls_of(select::select_rules(2), "SelectPdpdInto")
+        .into_iter()
+        .filter(|(ty, b)| ty == "(A0 , A1 ,)" && b.contains("SelectPdpdInto < (B0 ,)"))
+        .collect();
+    assert_eq!(higher.len(), 3, "axes -1, 0, 1 of a rank-1 then");
+    assert!(higher.iter().all(|(_, b)| b.contains("SelectPdpdRank")));
+    // the axis rule: -1 and 0..=rank(then), nothing else
+    let axes: Vec<_> = impls_of(select::select_rules(2), "SelectPdpdAxis")
+        .into_iter()
+        .filter(|(ty, _)| ty == "(A0 , A1 ,)")
+        .collect();
+    assert_eq!(axes.len(), 4, "axes -1, 0, 1, 2 of a rank-2 then");
+    assert!(!axes.iter().any(|(_, b)| b.contains("{ 3isize }")));
 }
 
 /// Numpy pairs are right-aligned: `[A0]` with `[B0, B1]` pairs A0 with B1.
@@ -169,7 +232,7 @@ fn select_numpy_right_aligns() {
         .iter()
         .find(|(ty, b)| ty == "(A0 ,)" && b.contains("SelectNumpyPair < (B0 , B1 ,)"))
         .expect("rank 1 with rank 2");
-    assert!(body.contains("A0 : crate :: rules :: SelectNumpyDim < B1"));
+    assert!(body.contains("() : crate :: rules :: SelectNumpyLink < A0 , B1"));
 }
 
 /// Every shape tuple gets its kind (static or not) from its dims.

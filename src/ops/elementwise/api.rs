@@ -202,3 +202,80 @@ impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     static_op!(elementwise_div => Div, may_fail,
         (ElementwiseResult<T, S, B, Y, AXIS>), (Result<(), ElementwiseError>), "/");
 }
+
+/// The named `try_` forms: `x.try_elementwise_mul(&y, axis, act)` is
+/// `x.try_elementwise(Mul, &y, axis, act)` (one implementation; these only
+/// name the op), and `try_elementwise_mul_into` the same for `_into`.
+macro_rules! try_named_ops {
+    ($($name:ident => $op:ident, $doc:literal);* $(;)?) => { paste::paste! { $(
+        #[doc = concat!("Paddle's `", stringify!($name), "` (`act(x ", $doc, " y)`) for any shapes, run-time dims included:")]
+        #[doc = concat!("[`try_elementwise`](Self::try_elementwise) with [`", stringify!($op), "`](super::", stringify!($op), ").")]
+        #[doc = "The static part of the rule is checked by the compiler, the rest when the op runs."]
+        #[doc = ""]
+        #[doc = "```"]
+        #[doc = "use shapecheck::prelude::*;"]
+        #[doc = "let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim::<2>), vec![1.0, 2.0, 3.0, 4.0]).unwrap();"]
+        #[doc = "let y = Tensor::<f32, shape![2]>::from_array([2.0, 4.0]);"]
+        #[doc = concat!("let z = x.try_", stringify!($name), "(&y, Axis::<-1>, Identity).unwrap();")]
+        #[doc = concat!("assert_eq!(z, x.try_elementwise(", stringify!($op), ", &y, Axis::<-1>, Identity).unwrap());")]
+        #[doc = "let bad = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(3),), vec![1.0; 3]).unwrap();"]
+        #[doc = concat!("assert!(x.try_", stringify!($name), "(&bad, Axis::<-1>, Identity).is_err());")]
+        #[doc = "```"]
+        pub fn [<try_ $name>]<A, TY, Y, BY, const AXIS: isize>(
+            &self,
+            y: &Tensor<TY, Y, BY>,
+            axis: Axis<AXIS>,
+            act: A,
+        ) -> ElementwiseResult<T, S, B, Y, AXIS>
+        where
+            A: Activation,
+            Y: Shape,
+            BY: Storage<TY>,
+            TY: SameElement<T> + Copy,
+            S: ElementwiseShapes<Y, AXIS>,
+            B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
+        {
+            self.try_elementwise(super::$op, y, axis, act)
+        }
+
+        #[doc = concat!("[`try_", stringify!($name), "`](Self::try_", stringify!($name), ") writing into `out` (any storage, a caller's buffer included):")]
+        #[doc = concat!("[`try_elementwise_into`](Self::try_elementwise_into) with [`", stringify!($op), "`](super::", stringify!($op), ").")]
+        #[doc = ""]
+        #[doc = "```"]
+        #[doc = "use shapecheck::prelude::*;"]
+        #[doc = "let x = Tensor::<f32, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);"]
+        #[doc = "let y = Tensor::<f32, shape![2]>::from_array([2.0, 4.0]);"]
+        #[doc = "let mut out = Tensor::<f32, shape![2, 2]>::zeros();"]
+        #[doc = concat!("x.try_", stringify!($name), "_into(&y, Axis::<-1>, Identity, &mut out).unwrap();")]
+        #[doc = concat!("assert_eq!(out, x.try_elementwise(", stringify!($op), ", &y, Axis::<-1>, Identity).unwrap());")]
+        #[doc = "```"]
+        pub fn [<try_ $name _into>]<A, TY, Y, BY, BO, const AXIS: isize>(
+            &self,
+            y: &Tensor<TY, Y, BY>,
+            axis: Axis<AXIS>,
+            act: A,
+            out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
+        ) -> Result<(), ElementwiseError>
+        where
+            S: ElementwiseShapes<Y, AXIS>,
+            BO: StorageMut<T>,
+            A: Activation,
+            Y: Shape,
+            BY: Storage<TY>,
+            TY: SameElement<T> + Copy,
+        {
+            self.try_elementwise_into(super::$op, y, axis, act, out)
+        }
+    )* } };
+}
+
+impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    try_named_ops!(
+        elementwise_mul => Mul, "*";
+        elementwise_add => Add, "+";
+        elementwise_sub => Sub, "-";
+        elementwise_div => Div, "/";
+        elementwise_max => Max, "max";
+        elementwise_min => Min, "min";
+    );
+}

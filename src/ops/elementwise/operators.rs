@@ -188,10 +188,12 @@ operator!(Div, div, Div, FloatElement);
 /// every framework say). Sealed: [`Element`] cannot be implemented outside
 /// shapecheck.
 #[diagnostic::on_unimplemented(
-    message = "`/` on tensors of {Self}: integer division can fail (division by zero), so the operator is only defined for f32 and f64",
+    message = "elementwise/division-by-zero: `/` on tensors of {Self}: integer division can fail (division by zero), so the operator is only defined for f32 and f64",
     label = "use `x.elementwise_div(&y, Axis::<-1>, Identity)`, which returns a Result",
     note = "shapecheck never panics on user data: integer division by zero is an ElementwiseError::DivisionByZero"
 )]
 pub trait FloatElement: Element {}
+#[diagnostic::do_not_recommend]
 impl FloatElement for f32 {}
+#[diagnostic::do_not_recommend]
 impl FloatElement for f64 {}

@@ -223,7 +223,7 @@ impl<const AXIS: isize> SelectMode for Pdpd<AXIS> {
 
 /// The element type of `cond`: only `bool` implements it.
 #[diagnostic::on_unimplemented(
-    message = "select: cond must be a bool tensor, but its element type is {Self}",
+    message = "select/cond-bool: cond must be a bool tensor, but its element type is {Self}",
     label = "cond holds `{Self}` here",
     note = "OpenVINO Select-1: \"Argument 0 must have boolean element type\""
 )]
@@ -232,6 +232,7 @@ pub trait CondElement: Copy + 'static {
     fn as_bools(data: &[Self]) -> &[bool];
 }
 
+#[diagnostic::do_not_recommend]
 impl CondElement for bool {
     #[inline(always)]
     fn as_bools(data: &[bool]) -> &[bool] {
@@ -241,7 +242,7 @@ impl CondElement for bool {
 
 /// `else`'s element type (`Self`) is then's (`T`): only `T` itself implements it.
 #[diagnostic::on_unimplemented(
-    message = "select: then and else must have the same element type, but then holds {T} and else holds {Self}",
+    message = "select/branch-types: then and else must have the same element type, but then holds {T} and else holds {Self}",
     label = "else holds `{Self}`, then holds `{T}`",
     note = "OpenVINO Select-1: \"Argument 1 and 2 element types must match\""
 )]

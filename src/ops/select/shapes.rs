@@ -5,7 +5,7 @@
 //! that the two agree.
 
 use super::{NoBroadcast, Numpy, Pdpd, SelectMode};
-use crate::rules::{SelectNumpyPair, SelectPdpdInto, SelectSamePair};
+use crate::rules::{SelectNumpyPair, SelectPdpdAxis, SelectPdpdSource, SelectSamePair};
 use crate::shape::Shape;
 use crate::storage::ResultStorage;
 use crate::tensor::Tensor;
@@ -19,7 +19,7 @@ use crate::tensor::Tensor;
 /// otherwise, when only one mode accepts the shapes, it would infer that mode
 /// and report a type mismatch on the mode argument instead of the shape error.
 #[diagnostic::on_unimplemented(
-    message = "select ({Self}): cond {C}, then {T} and else {E} are incompatible",
+    message = "select: cond {C}, then {T} and else {E} are incompatible under {Self}",
     label = "see the module docs of `shapecheck::ops::select` for the rule"
 )]
 pub trait SelectRule<C: Shape, T: Shape, E: Shape>: SelectMode {
@@ -29,31 +29,63 @@ pub trait SelectRule<C: Shape, T: Shape, E: Shape>: SelectMode {
     fn output(c: &C, t: &T, e: &E) -> Self::Output;
 }
 
-/// A mode whose rule merges then with else, then the result with cond, by
-/// a pairwise rule (`$pair`: numpy's broadcast, or none's identity).
-macro_rules! pairwise_mode {
-    ($mode:ty, $pair:ident) => {
-        impl<C: Shape, T: Shape, E: Shape> SelectRule<C, T, E> for $mode
-        where
-            T: $pair<E, C, T, E>,
-            <T as $pair<E, C, T, E>>::Output: $pair<C, C, T, E>,
-        {
-            type Output = <<T as $pair<E, C, T, E>>::Output as $pair<C, C, T, E>>::Output;
-            fn output(c: &C, t: &T, e: &E) -> Self::Output {
-                let te = T::output(t, e);
-                $pair::output(&te, c)
+/// One merge of a pairwise mode (`$pair` of `A` with `B`: numpy's
+/// broadcast, or none's identity) as a link with `Self = ()`: the root of a
+/// failing merge is then this blanket impl, and rustc lists no impls.
+macro_rules! merge_link {
+    ($name:ident, $pair:ident) => {
+        /// One merge of a pairwise select mode (see `SelectRule`'s impls).
+        pub trait $name<A, B, C, T, E> {
+            /// The merged shape.
+            type Output: Shape;
+            /// Its value.
+            fn output(a: &A, b: &B) -> Self::Output;
+        }
+        impl<P, A: $pair<B, C, T, E>, B: Shape, C, T, E> $name<A, B, C, T, E> for P {
+            type Output = <A as $pair<B, C, T, E>>::Output;
+            #[inline(always)]
+            fn output(a: &A, b: &B) -> Self::Output {
+                $pair::output(a, b)
             }
         }
     };
 }
 
-pairwise_mode!(Numpy, SelectNumpyPair);
-pairwise_mode!(NoBroadcast, SelectSamePair);
+merge_link!(SelectNumpyMerge, SelectNumpyPair);
+merge_link!(SelectSameMerge, SelectSamePair);
+
+/// A mode whose rule merges then with else, then the result with cond, by
+/// a pairwise rule (`$merge`: numpy's broadcast, or none's identity).
+macro_rules! pairwise_mode {
+    ($mode:ty, $merge:ident) => {
+        impl<C: Shape, T: Shape, E: Shape> SelectRule<C, T, E> for $mode
+        where
+            (): $merge<T, E, C, T, E>,
+            (): $merge<<() as $merge<T, E, C, T, E>>::Output, C, C, T, E>,
+        {
+            type Output = <() as $merge<<() as $merge<T, E, C, T, E>>::Output, C, C, T, E>>::Output;
+            fn output(c: &C, t: &T, e: &E) -> Self::Output {
+                let te = <() as $merge<T, E, C, T, E>>::output(t, e);
+                <() as $merge<_, C, C, T, E>>::output(&te, c)
+            }
+        }
+    };
+}
+
+pairwise_mode!(Numpy, SelectNumpyMerge);
+pairwise_mode!(NoBroadcast, SelectSameMerge);
+
+/// The checks of pdpd as one chain (axis, then else, then cond): only the
+/// first failing one is reported.
+type PdpdAxisOk<C, T, E, const AXIS: isize> = <T as SelectPdpdAxis<C, E, AXIS>>::Out;
+type PdpdElseOk<C, T, E, const AXIS: isize> =
+    <PdpdAxisOk<C, T, E, AXIS> as SelectPdpdSource<E, T, C, T, E, AXIS>>::Out;
 
 impl<C: Shape, T: Shape, E: Shape, const AXIS: isize> SelectRule<C, T, E> for Pdpd<AXIS>
 where
-    E: SelectPdpdInto<T, C, T, E, AXIS>,
-    C: SelectPdpdInto<T, C, T, E, AXIS>,
+    T: SelectPdpdAxis<C, E, AXIS>,
+    PdpdAxisOk<C, T, E, AXIS>: SelectPdpdSource<E, T, C, T, E, AXIS>,
+    PdpdElseOk<C, T, E, AXIS>: SelectPdpdSource<C, T, C, T, E, AXIS>,
 {
     type Output = T;
     fn output(_c: &C, t: &T, _e: &E) -> T {

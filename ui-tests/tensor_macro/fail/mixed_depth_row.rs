@@ -1,0 +1,6 @@
+// A row where a value is expected.
+use shapecheck::tensor;
+
+fn main() {
+    let _ = tensor![1, [2, 3]];
+}
