@@ -22,7 +22,7 @@
 # Environment: EMBEDDED_FEATURES (extra cargo features for the tests, none
 # today), M0_SKIP (test names not run on the M0, e.g. one
 # that needs more than its 16 KiB of RAM).
-set -euo pipefail
+set -eEuo pipefail
 cd "$(dirname "$0")"
 
 PACKAGES=(rustc-web cargo-web rust-web-src lld-22 binutils-arm-none-eabi)
@@ -51,6 +51,9 @@ cannot() { echo "embedded: cannot run: $*"; failed=$((failed + 1)); summary; exi
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+# Any other command that fails (QEMU that does not start, a missing tool) is
+# a failure of the run too, with the summary line, never a silent exit.
+trap 'rc=$?; cannot "line $LINENO: \`$BASH_COMMAND\` failed (status $rc)"' ERR
 
 # --- packages --------------------------------------------------------------
 command -v dpkg-query >/dev/null || cannot "not a Debian system (dpkg-query missing)"
@@ -133,10 +136,8 @@ declare -A stack_of=()
 # qemu ARCH EXE: runs EXE, output in $log, status in $status
 qemu() {
   local -n cmd=QEMU_$1
-  set +e
-  timeout "$TIMEOUT" "${cmd[@]}" "$2" >"$log" 2>&1
-  status=$?
-  set -e
+  status=0
+  timeout "$TIMEOUT" "${cmd[@]}" "$2" >"$log" 2>&1 || status=$?
 }
 for entry in "${exes[@]}"; do
   read -r variant name exe <<<"$entry"
@@ -198,4 +199,4 @@ printf '%s\n' "${!stack_of[@]}" | sort | while read -r arch name; do
 done
 
 summary
-[ "$failed" = 0 ]
+if [ "$failed" != 0 ]; then exit 1; fi

@@ -173,10 +173,23 @@ impl<const K: usize> Walk<K> {
             .unwrap_or(0)
     }
 
+    /// Every operand's stride along `axis` (0 past the rank).
+    #[inline(always)]
+    fn strides_at(&self, axis: usize) -> [usize; K] {
+        let mut s = [0usize; K];
+        lanes_mut(&mut s, |k, v| *v = self.stride(k, axis));
+        s
+    }
+
     /// Calls `f(offsets)` for every output row in order, where `offsets` are
     /// the operands' element offsets at the start of the row. Walks of rank
     /// 1 to 3 (the common case after merging) run as plain nested loops; higher
     /// ranks use an odometer that updates offsets incrementally.
+    ///
+    /// The per-operand updates go through [`lanes_mut`], written out for 2
+    /// and 3 operands: a loop over the operands is not unrolled at
+    /// `opt-level = "s"`, and kept the offsets in memory, where the compiler
+    /// can neither fold a static walk's strides nor see the offsets' range.
     #[inline(always)]
     pub fn for_each_row(&self, mut f: impl FnMut([usize; K])) {
         if self.numel == 0 || self.inner() == 0 {
@@ -185,30 +198,24 @@ impl<const K: usize> Walk<K> {
         match self.rank {
             0 | 1 => f([0; K]),
             2 => {
-                let s0: [usize; K] = core::array::from_fn(|k| self.stride(k, 0));
+                let s0 = self.strides_at(0);
                 let mut off = [0usize; K];
                 for _ in 0..self.dim(0) {
                     f(off);
-                    for (o, s) in off.iter_mut().zip(s0) {
-                        *o = o.wrapping_add(s);
-                    }
+                    lanes_mut(&mut off, |k, o| *o = o.wrapping_add(lane(&s0, k)));
                 }
             }
             3 => {
-                let s0: [usize; K] = core::array::from_fn(|k| self.stride(k, 0));
-                let s1: [usize; K] = core::array::from_fn(|k| self.stride(k, 1));
+                let s0 = self.strides_at(0);
+                let s1 = self.strides_at(1);
                 let mut outer = [0usize; K];
                 for _ in 0..self.dim(0) {
                     let mut off = outer;
                     for _ in 0..self.dim(1) {
                         f(off);
-                        for (o, s) in off.iter_mut().zip(s1) {
-                            *o = o.wrapping_add(s);
-                        }
+                        lanes_mut(&mut off, |k, o| *o = o.wrapping_add(lane(&s1, k)));
                     }
-                    for (o, s) in outer.iter_mut().zip(s0) {
-                        *o = o.wrapping_add(s);
-                    }
+                    lanes_mut(&mut outer, |k, o| *o = o.wrapping_add(lane(&s0, k)));
                 }
             }
             _ => self.odometer(f),
@@ -245,6 +252,53 @@ impl<const K: usize> Walk<K> {
     }
 }
 
+/// `a[k]`, 0 past the end.
+#[inline(always)]
+fn lane<const K: usize>(a: &[usize; K], k: usize) -> usize {
+    a.get(k).copied().unwrap_or(0)
+}
+
+/// `f(k, &mut a[k])` for every operand `k`, written out one by one for 2
+/// and 3 operands (every op's count): `opt-level = "s"` keeps a loop over
+/// the operands as a loop, with the array in memory.
+#[inline(always)]
+fn lanes_mut<const K: usize>(a: &mut [usize; K], mut f: impl FnMut(usize, &mut usize)) {
+    match a.as_mut_slice() {
+        [a0, a1] => {
+            f(0, a0);
+            f(1, a1);
+        }
+        [a0, a1, a2] => {
+            f(0, a0);
+            f(1, a1);
+            f(2, a2);
+        }
+        rest => {
+            for (k, v) in rest.iter_mut().enumerate() {
+                f(k, v);
+            }
+        }
+    }
+}
+
+/// The output's rows of `n` elements, in order (as `chunks_exact_mut`, but
+/// by an offset: in a static op's constant loops the compiler sees its
+/// range and drops the checks, where the iterator kept its own count).
+struct Rows<'a, T> {
+    out: &'a mut [T],
+    at: usize,
+    n: usize,
+}
+
+impl<T> Rows<'_, T> {
+    #[inline(always)]
+    fn next_row(&mut self) -> Option<&mut [T]> {
+        let start = self.at;
+        self.at = start.wrapping_add(self.n);
+        self.out.get_mut(start..start.checked_add(self.n)?)
+    }
+}
+
 /// `out[i] = f(x[i], y[i])` over a broadcast walk. `out` is contiguous with
 /// the walk's element count; `x` and `y` hold their operands' elements.
 #[inline(always)]
@@ -253,11 +307,12 @@ pub fn binary<T: Copy, F: Fn(T, T) -> T>(walk: &Walk<2>, x: &[T], y: &[T], out: 
     if n == 0 || walk.numel() == 0 {
         return;
     }
-    let mut rows = out.chunks_exact_mut(n);
+    let mut rows = Rows { out, at: 0, n };
     // one loop per stride case, chosen once: the inner loops are plain zips
     match walk.inner_strides() {
         [1, 1] => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(a), Some(b)) = (rows.next(), x.get(ox..ox + n), y.get(oy..oy + n))
+            if let (Some(o), Some(a), Some(b)) =
+                (rows.next_row(), x.get(ox..ox + n), y.get(oy..oy + n))
             {
                 for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
                     *o = f(a, b);
@@ -265,21 +320,21 @@ pub fn binary<T: Copy, F: Fn(T, T) -> T>(walk: &Walk<2>, x: &[T], y: &[T], out: 
             }
         }),
         [1, _] => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(a), Some(&b)) = (rows.next(), x.get(ox..ox + n), y.get(oy)) {
+            if let (Some(o), Some(a), Some(&b)) = (rows.next_row(), x.get(ox..ox + n), y.get(oy)) {
                 for (o, &a) in o.iter_mut().zip(a) {
                     *o = f(a, b);
                 }
             }
         }),
         [_, 1] => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(&a), Some(b)) = (rows.next(), x.get(ox), y.get(oy..oy + n)) {
+            if let (Some(o), Some(&a), Some(b)) = (rows.next_row(), x.get(ox), y.get(oy..oy + n)) {
                 for (o, &b) in o.iter_mut().zip(b) {
                     *o = f(a, b);
                 }
             }
         }),
         _ => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(&a), Some(&b)) = (rows.next(), x.get(ox), y.get(oy)) {
+            if let (Some(o), Some(&a), Some(&b)) = (rows.next_row(), x.get(ox), y.get(oy)) {
                 o.fill(f(a, b));
             }
         }),
@@ -303,11 +358,11 @@ pub fn select<T: Copy>(walk: &Walk<3>, c: &[bool], t: &[T], e: &[T], out: &mut [
     if n == 0 || walk.numel() == 0 {
         return;
     }
-    let mut rows = out.chunks_exact_mut(n);
+    let mut rows = Rows { out, at: 0, n };
     match walk.inner_strides() {
         [1, 1, 1] => walk.for_each_row(|[oc, ot, oe]| {
             if let (Some(o), Some(c), Some(t), Some(e)) = (
-                rows.next(),
+                rows.next_row(),
                 c.get(oc..oc + n),
                 t.get(ot..ot + n),
                 e.get(oe..oe + n),
@@ -318,18 +373,24 @@ pub fn select<T: Copy>(walk: &Walk<3>, c: &[bool], t: &[T], e: &[T], out: &mut [
             }
         }),
         [1, 1, _] => walk.for_each_row(|[oc, ot, oe]| {
-            if let (Some(o), Some(c), Some(t), Some(&e)) =
-                (rows.next(), c.get(oc..oc + n), t.get(ot..ot + n), e.get(oe))
-            {
+            if let (Some(o), Some(c), Some(t), Some(&e)) = (
+                rows.next_row(),
+                c.get(oc..oc + n),
+                t.get(ot..ot + n),
+                e.get(oe),
+            ) {
                 for ((o, &c), &t) in o.iter_mut().zip(c).zip(t) {
                     *o = pick(c, t, e);
                 }
             }
         }),
         [1, _, 1] => walk.for_each_row(|[oc, ot, oe]| {
-            if let (Some(o), Some(c), Some(&t), Some(e)) =
-                (rows.next(), c.get(oc..oc + n), t.get(ot), e.get(oe..oe + n))
-            {
+            if let (Some(o), Some(c), Some(&t), Some(e)) = (
+                rows.next_row(),
+                c.get(oc..oc + n),
+                t.get(ot),
+                e.get(oe..oe + n),
+            ) {
                 for ((o, &c), &e) in o.iter_mut().zip(c).zip(e) {
                     *o = pick(c, t, e);
                 }
@@ -337,7 +398,7 @@ pub fn select<T: Copy>(walk: &Walk<3>, c: &[bool], t: &[T], e: &[T], out: &mut [
         }),
         [1, _, _] => walk.for_each_row(|[oc, ot, oe]| {
             if let (Some(o), Some(c), Some(&t), Some(&e)) =
-                (rows.next(), c.get(oc..oc + n), t.get(ot), e.get(oe))
+                (rows.next_row(), c.get(oc..oc + n), t.get(ot), e.get(oe))
             {
                 for (o, &c) in o.iter_mut().zip(c) {
                     *o = pick(c, t, e);
@@ -346,7 +407,7 @@ pub fn select<T: Copy>(walk: &Walk<3>, c: &[bool], t: &[T], e: &[T], out: &mut [
         }),
         // cond repeats along the row: the whole row comes from one side
         [_, st, se] => walk.for_each_row(|[oc, ot, oe]| {
-            let (Some(o), Some(&c)) = (rows.next(), c.get(oc)) else {
+            let (Some(o), Some(&c)) = (rows.next_row(), c.get(oc)) else {
                 return;
             };
             let (src, off, stride) = if c { (t, ot, st) } else { (e, oe, se) };

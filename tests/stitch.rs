@@ -412,3 +412,287 @@ fn error_messages() {
         "dynamic_partition: data.shape must start with partitions.shape, got data.shape = [2, 3], partitions.shape = [3]"
     );
 }
+
+// Found by fuzzing (`fuzz/fuzz_targets/stitch.rs`, `partition.rs`): each
+// test below failed before its fix.
+
+/// An index of `i64::MAX` asks for 2^63 rows, which a 64-bit `usize`
+/// counts: the rule used to add 1 in `i64` and report `TooManyRows` even
+/// when the output holds nothing (an empty slice) or only needs a bigger
+/// buffer. Only an element count that overflows is `TooManyRows`.
+#[cfg(target_pointer_width = "64")]
+#[test]
+fn stitch_index_i64_max_counts_its_rows_in_usize() {
+    let rows = 1usize << 63;
+    let empty: [i32; 0] = [];
+    // slice [0]: the output [2^63, 0] holds no element
+    let pair = StitchPair::new(&[], &[i64::MAX], &[0], &empty).unwrap();
+    assert_eq!(
+        stitch_slices(&[pair], &mut []).unwrap().as_slice(),
+        &[rows, 0]
+    );
+    let i = DynTensor::new(&[], vec![i64::MAX]).unwrap();
+    let d = DynTensor::new(&[0], Vec::<i32>::new()).unwrap();
+    let z = DynTensor::dynamic_stitch(&[(&i, &d)]).unwrap();
+    assert_eq!(
+        (z.dims().as_slice(), z.as_slice()),
+        (&[rows, 0][..], &empty[..])
+    );
+    // slice []: 2^63 elements, too many for the buffer, not for usize
+    let pair = StitchPair::new(&[], &[i64::MAX], &[], &[5]).unwrap();
+    let mut out = [-1; 4];
+    assert_eq!(
+        stitch_slices(&[pair], &mut out).unwrap_err(),
+        StitchError::BufferTooSmall {
+            dims: shapecheck::Dims::new(&[rows]).unwrap(),
+            needed: rows,
+            len: 4
+        }
+    );
+    assert_eq!(out, [-1; 4]);
+    // slice [2]: 2^64 elements overflow usize
+    let pair = StitchPair::new(&[], &[i64::MAX], &[2], &[5, 6]).unwrap();
+    assert!(matches!(
+        stitch_slices(&[pair], &mut out),
+        Err(StitchError::TooManyRows {
+            m: 0,
+            j: 0,
+            value: i64::MAX,
+            ..
+        })
+    ));
+}
+
+/// `partition_slices` and `partition_slice_dims` used to fill `counts`
+/// before finding an out-of-range value or a too-short buffer: a half-written
+/// caller buffer on error.
+#[test]
+fn partition_leaves_counts_untouched_on_error() {
+    let data = [1, 2, 3, 4, 5, 6];
+    let mut counts = [9usize; 2];
+    let mut out = [0; 6];
+    let err = partition_slices(&[3, 2], &data, &[3], &[0i32, 1, 2], &mut counts, &mut out);
+    assert_eq!(
+        err,
+        Err(StitchError::PartitionOutOfRange {
+            position: 2,
+            value: 2,
+            num: 2
+        })
+    );
+    assert_eq!((counts, out), ([9; 2], [0; 6]));
+    let mut short = [0; 5];
+    let err = partition_slices(&[3, 2], &data, &[3], &[0i32, 1, 1], &mut counts, &mut short);
+    assert!(matches!(
+        err,
+        Err(StitchError::BufferTooSmall {
+            needed: 6,
+            len: 5,
+            ..
+        })
+    ));
+    assert_eq!((counts, short), ([9; 2], [0; 5]));
+    let values = shapecheck::IndexSlice::I64(&[1, 0, -1]);
+    let err = shapecheck::ops::stitch::partition_slice_dims(&[3, 2], 6, &[3], values, &mut counts);
+    assert!(matches!(
+        err,
+        Err(StitchError::PartitionOutOfRange {
+            position: 2,
+            value: -1,
+            ..
+        })
+    ));
+    assert_eq!(counts, [9; 2]);
+    // and on success, counts and the outputs are written
+    let ok = partition_slices(&[3, 2], &data, &[3], &[1i32, 0, 1], &mut counts, &mut out);
+    assert_eq!(ok.unwrap().as_slice(), &[2]);
+    assert_eq!((counts, out), ([1, 2], [3, 4, 1, 2, 5, 6]));
+}
+
+/// Empty data whose slice alone overflows `usize` (`[0, 2^63, 2^63]` over
+/// partitions `[0]`): every output is `[0, 2^63, 2^63]`, empty. The forms
+/// used to reject it with `NumelOverflow` on the slice, though the rule
+/// accepts it and the outputs are valid, empty tensors.
+#[cfg(target_pointer_width = "64")]
+#[test]
+fn partition_of_empty_data_with_an_overflowing_slice() {
+    let big = 1usize << 63;
+    let dims = [0, big, big];
+    let empty: [i32; 0] = [];
+    let parts: [i64; 0] = [];
+    let mut counts = [9usize; 2];
+    let slice = partition_slices(&dims, &empty, &[0], &parts, &mut counts, &mut []).unwrap();
+    assert_eq!((slice.as_slice(), counts), (&[big, big][..], [0, 0]));
+    let x = DynTensor::new(&dims, Vec::<i32>::new()).unwrap();
+    let p = DynTensor::new(&[0], Vec::<i64>::new()).unwrap();
+    let outs = x.dynamic_partition(&p, 2).unwrap();
+    assert_eq!(outs.len(), 2);
+    for o in &outs {
+        assert_eq!((o.dims().as_slice(), o.as_slice()), (&dims[..], &empty[..]));
+    }
+    let xs = Tensor::<i32, (Dyn, Dyn, Dyn), Vec<i32>>::with_dims(&dims, vec![]).unwrap();
+    let ps = Tensor::<i64, (Dyn,), Vec<i64>>::with_dims(&[0], vec![]).unwrap();
+    let [a, b] = dynamic_partition(&xs, &ps, Partitions::<2>).unwrap();
+    assert_eq!(
+        (a.dims().as_slice(), b.dims().as_slice()),
+        (&dims[..], &dims[..])
+    );
+    let [a, _] = dynamic_partition_into(&xs, &ps, Partitions::<2>, &mut []).unwrap();
+    assert_eq!(a.dims().as_slice(), &dims[..]);
+}
+
+/// The static builder over static shapes (which checks only the index
+/// values: its types proved the prefix and slice rules) against the
+/// dynamic path's rule and kernel (`stitch_slices`) on the same pairs:
+/// the same output, the same dims, or the same error with the buffer
+/// untouched; `run()` the same. Index values negative, repeated, past the
+/// buffer, and (i64) far past `usize`.
+fn static_builder_case(
+    i0: i64,
+    i1: [i32; 2],
+    i2: [i64; 4],
+    buf_len: usize,
+) -> Result<(), TestCaseError> {
+    let t0 = Tensor::<i64, shape![]>::from_array(i0);
+    let d0 = Tensor::<i32, shape![3]>::from_array([1, 2, 3]);
+    let t1 = Tensor::<i32, shape![2]>::from_array(i1);
+    let d1 = Tensor::<i32, shape![2, 3]>::from_fn(|i| 10 + (i[0] * 3 + i[1]) as i32);
+    let t2 = Tensor::<i64, shape![2, 2]>::from_slice(&i2).unwrap();
+    let d2 = Tensor::<i32, shape![2, 2, 3]>::from_fn(|i| 100 + (i[0] * 6 + i[1] * 3 + i[2]) as i32);
+    let pairs = [
+        StitchPair::new(&[], t0.as_slice(), &[3], d0.as_slice()).unwrap(),
+        StitchPair::new(&[2], t1.as_slice(), &[2, 3], d1.as_slice()).unwrap(),
+        StitchPair::new(&[2, 2], t2.as_slice(), &[2, 2, 3], d2.as_slice()).unwrap(),
+    ];
+    let stitch = dynamic_stitch(&t0, &d0).pair(&t1, &d1).pair(&t2, &d2);
+    let mut want_buf = vec![-7i32; buf_len];
+    let want = stitch_slices(&pairs, &mut want_buf);
+    let mut got_buf = vec![-7i32; buf_len];
+    let got = stitch
+        .run_into(&mut got_buf)
+        .map(|t| (t.dims(), t.as_slice().to_vec()));
+    match (&want, got) {
+        (Ok(dims), Ok((got_dims, got_data))) => {
+            prop_assert_eq!(*dims, got_dims);
+            prop_assert_eq!(&want_buf[..got_data.len()], &got_data[..]);
+            prop_assert_eq!(&want_buf, &got_buf);
+        }
+        (Err(e), Err(g)) => {
+            prop_assert_eq!(*e, g);
+            prop_assert!(got_buf.iter().all(|&v| v == -7), "buffer written on {}", g);
+        }
+        (w, g) => prop_assert!(false, "stitch_slices {:?}, builder {:?}", w, g),
+    }
+    // with a heap: the rule's own output or error (no buffer to overflow)
+    let mut big = vec![0i32; 64];
+    match (stitch_slices(&pairs, &mut big), stitch.run()) {
+        (Ok(dims), Ok(t)) => {
+            prop_assert_eq!(dims, t.dims());
+            prop_assert_eq!(&big[..t.as_slice().len()], t.as_slice());
+        }
+        (Err(StitchError::BufferTooSmall { .. }), Ok(t)) => prop_assert!(t.as_slice().len() > 64),
+        // more than the heap can give: the count of the rule's output
+        (
+            Err(StitchError::BufferTooSmall { needed, .. }),
+            Err(StitchError::Shape(ShapeError::Allocation { numel })),
+        ) => prop_assert_eq!(needed, numel),
+        (Err(e), Err(g)) => prop_assert_eq!(e, g),
+        (w, g) => prop_assert!(
+            false,
+            "stitch_slices {:?}, run {:?}",
+            w,
+            g.map(|t| t.dims())
+        ),
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn static_builder_matches_the_rule(
+        i0 in -2i64..12,
+        i1 in prop::array::uniform2(-2i32..12),
+        i2 in prop::array::uniform4(prop_oneof![8 => -2i64..12, 1 => Just(i64::MAX), 1 => Just(1 << 62)]),
+        buf_len in 0usize..40,
+    ) {
+        static_builder_case(i0, i1, i2, buf_len)?;
+    }
+}
+
+/// The static path's edge cases: a slice with a 0 dim (rows, no element),
+/// every index tensor empty, the largest index's position in TooManyRows
+/// (the first of two equal ones), and a `Dyn` pair (the run-time rule).
+#[test]
+fn static_builder_edges() {
+    // slice [0]: the rows still count, nothing is copied
+    let i = Tensor::<i32, shape![2]>::from_array([4, 1]);
+    let d = Tensor::<f32, shape![2, 0]>::from_slice(&[]).unwrap();
+    let mut buf = [0.0f32; 0];
+    let t = dynamic_stitch(&i, &d).run_into(&mut buf).unwrap();
+    assert_eq!(t.dims().as_slice(), &[5, 0]);
+    // no index at all: [0] + slice
+    let e = Tensor::<i32, shape![0]>::from_slice(&[]).unwrap();
+    let de = Tensor::<f32, shape![0, 3]>::from_slice(&[]).unwrap();
+    let t = dynamic_stitch(&e, &de).run_into(&mut buf).unwrap();
+    assert_eq!(t.dims().as_slice(), &[0, 3]);
+    // the first of two equal largest indices names the error
+    let big = Tensor::<i64, shape![3]>::from_array([i64::MAX, 0, i64::MAX]);
+    let d3 = Tensor::<u8, shape![3, 2]>::full(1);
+    let again = Tensor::<i64, shape![]>::from_array(i64::MAX);
+    let d1 = Tensor::<u8, shape![2]>::full(2);
+    let err = dynamic_stitch(&big, &d3)
+        .pair(&again, &d1)
+        .run_into(&mut [0u8; 4])
+        .unwrap_err();
+    assert_eq!(
+        err,
+        StitchError::TooManyRows {
+            m: 0,
+            j: 0,
+            value: i64::MAX,
+            slice: shapecheck::Dims::new(&[2]).unwrap()
+        }
+    );
+    // a negative index after a huge one: the negative one is the error
+    let neg = Tensor::<i64, shape![]>::from_array(-1);
+    let err = dynamic_stitch(&big, &d3)
+        .pair(&neg, &d1)
+        .run_into(&mut [0u8; 4])
+        .unwrap_err();
+    assert_eq!(
+        err,
+        StitchError::NegativeIndex {
+            m: 1,
+            j: 0,
+            value: -1
+        }
+    );
+    // a buffer too small names the whole output
+    let err = dynamic_stitch(&i, &Tensor::<u8, shape![2, 2]>::full(3))
+        .run_into(&mut [0u8; 9])
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the output [5, 2] needs 10 elements, but the buffer holds 9"
+    );
+    // a `Dyn` dim: the run-time rule checks the shapes
+    let di = Tensor::<i32, (Dyn,), Vec<i32>>::from_vec((Dyn(2),), vec![1, 0]).unwrap();
+    let dd =
+        Tensor::<i32, (Dyn, Dim<2>), Vec<i32>>::from_vec((Dyn(2), Dim), vec![1, 2, 3, 4]).unwrap();
+    let mut out = [0i32; 4];
+    let t = dynamic_stitch(&di, &dd).run_into(&mut out).unwrap();
+    assert_eq!(t.as_slice(), &[3, 4, 1, 2]);
+    let three = Tensor::<i32, (Dyn,), Vec<i32>>::from_vec((Dyn(3),), vec![0, 1, 2]).unwrap();
+    let mut untouched = [-1i32; 8];
+    assert_eq!(
+        dynamic_stitch(&three, &dd)
+            .run_into(&mut untouched)
+            .unwrap_err(),
+        StitchError::PrefixMismatch {
+            m: 0,
+            indices: shapecheck::Dims::new(&[3]).unwrap(),
+            data: shapecheck::Dims::new(&[2, 2]).unwrap()
+        }
+    );
+    assert_eq!(untouched, [-1; 8]);
+}

@@ -197,15 +197,34 @@ impl<T: Copy + Default> crate::DynTensor<T> {
         inputs: &[crate::DynTensor<T>],
         index: &crate::DynTensor<I>,
     ) -> Result<crate::DynTensor<T>, MultiplexError> {
-        let plan = rule(inputs.iter().map(|t| Ok(t.dims())), index.dims())?;
-        let mut out = crate::DynTensor::full(&plan.dims, T::default())?;
-        kernel::fill(
-            &plan,
+        checked_output(
             inputs,
             index.dims(),
             index.as_slice(),
-            out.as_mut_slice(),
-        )?;
-        Ok(out)
+            |dims| Ok(crate::DynTensor::full(dims, T::default())?),
+            crate::DynTensor::as_mut_slice,
+        )
     }
+}
+
+/// What every form of multiplex that allocates its result does when a shape
+/// is only known at run time: [`rule()`], then the result from `alloc`
+/// (given the output dims, so that nothing is allocated for shapes the rule
+/// rejects), then the kernel's checks and copy into `data(&mut result)`.
+fn checked_output<T, C, I, O>(
+    inputs: &[C],
+    index_dims: Dims,
+    index: &[I],
+    alloc: impl FnOnce(&Dims) -> Result<O, MultiplexError>,
+    data: impl FnOnce(&mut O) -> &mut [T],
+) -> Result<O, MultiplexError>
+where
+    T: Copy,
+    C: kernel::Candidate<T>,
+    I: IndexElement,
+{
+    let plan = rule(inputs.iter().map(kernel::Candidate::dims), index_dims)?;
+    let mut out = alloc(&plan.dims)?;
+    kernel::fill(&plan, inputs, index_dims, index, data(&mut out))?;
+    Ok(out)
 }

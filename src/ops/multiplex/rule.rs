@@ -2,6 +2,7 @@
 //! [`RowsFit`] (compile time, the one rule the type system cannot state), plus
 //! the error type.
 
+use crate::dim::StaticDims;
 use crate::rules::MultiplexShapes;
 use crate::{Dims, ShapeError, MAX_RANK};
 use core::fmt;
@@ -66,6 +67,35 @@ pub enum MultiplexError {
 impl From<ShapeError> for MultiplexError {
     fn from(e: ShapeError) -> Self {
         MultiplexError::Shape(e)
+    }
+}
+
+impl MultiplexError {
+    /// The stable identifier of the rule this error reports, as the first
+    /// words of the compile error for the same shapes:
+    /// `multiplex/candidate-count`, `multiplex/candidate-shapes`,
+    /// `multiplex/candidate-rank`, `multiplex/index-shape`,
+    /// `multiplex/index-rows`, `multiplex/index-value` (an index value,
+    /// negative or not below the count: run time only), or the
+    /// [`ShapeError::rule`] of a `Shape` error.
+    ///
+    /// ```
+    /// use shapecheck::ops::multiplex::multiplex_output_dims;
+    /// let err = multiplex_output_dims(&[&[2, 2], &[2, 2]], &[3, 1]).unwrap_err();
+    /// assert_eq!(err.rule(), "multiplex/index-rows");
+    /// ```
+    pub const fn rule(&self) -> &'static str {
+        match self {
+            MultiplexError::TooFewCandidates { .. } => "multiplex/candidate-count",
+            MultiplexError::CandidateShapes { .. } => "multiplex/candidate-shapes",
+            MultiplexError::CandidateRank { .. } => "multiplex/candidate-rank",
+            MultiplexError::IndexShape { .. } => "multiplex/index-shape",
+            MultiplexError::IndexRows { .. } => "multiplex/index-rows",
+            MultiplexError::NegativeIndex { .. } | MultiplexError::IndexOutOfRange { .. } => {
+                "multiplex/index-value"
+            }
+            MultiplexError::Shape(e) => e.rule(),
+        }
     }
 }
 
@@ -205,10 +235,6 @@ pub fn rule(
 
 // ---------------------------------------------------------------- compile time
 
-/// The dims of a shape as the compiler knows them: `Some(n)` for a static dim,
-/// `None` for [`Dyn`](crate::Dyn). At most [`MAX_RANK`].
-pub type StaticDims = &'static [Option<usize>];
-
 /// The product of `dims`, `None` if one is [`Dyn`](crate::Dyn) or it overflows.
 #[doc(hidden)]
 pub const fn static_product(dims: StaticDims) -> Option<usize> {
@@ -290,7 +316,7 @@ impl Msg {
 /// `generic_const_exprs`), so this rule is not a trait bound but an assertion
 /// evaluated when [`multiplex()`](crate::multiplex()) (or `multiplex_into`,
 /// `multiplex!`) is instantiated: `cargo build`, `cargo test` and `cargo run`
-/// report it as `error[E0080]: evaluation panicked: multiplex: index rows
+/// report it as `error[E0080]: evaluation panicked: multiplex/index-rows: index rows
 /// must not exceed candidate rows: index [3, 1] has 3 rows but the candidates
 /// [2, 2] have 2`; `cargo check` does not (it stops before instantiation).
 /// A [`Dyn`](crate::Dyn) row count on either side is checked at run time by
@@ -303,7 +329,7 @@ impl<S: MultiplexShapes<I>, I: crate::Shape> RowsFit<S, I> {
         buf: [0; 320],
         len: 0,
     }
-    .push("multiplex: index rows must not exceed candidate rows: index ")
+    .push("multiplex/index-rows: index rows must not exceed candidate rows: index ")
     .push_dims(S::INDEX_DIMS)
     .push(" has ")
     .push_num(match Self::ROWS.0 {
@@ -320,7 +346,7 @@ impl<S: MultiplexShapes<I>, I: crate::Shape> RowsFit<S, I> {
     const TEXT: &'static str =
         match core::str::from_utf8(Self::MESSAGE.buf.split_at(Self::MESSAGE.len).0) {
             Ok(s) => s,
-            Err(_) => "multiplex: index rows must not exceed candidate rows",
+            Err(_) => "multiplex/index-rows: index rows must not exceed candidate rows",
         };
     /// The number of elements in one row when the candidates' dims after the
     /// first are all static (and their product fits in `usize`).
@@ -331,7 +357,10 @@ impl<S: MultiplexShapes<I>, I: crate::Shape> RowsFit<S, I> {
     /// Fails const evaluation when both row counts are static and the index's
     /// exceeds the candidates'.
     pub const CHECK: () = if let (Some(i), Some(c)) = Self::ROWS {
-        if i > c {
+        // `shapecheck_mutant = "index-rows"`: the compile-time form of the
+        // rule dropped, a planted bug for the conformance tool's self-test
+        // (conformance/tests/mutants.rs), never set in a normal build
+        if i > c && !cfg!(shapecheck_mutant = "index-rows") {
             fail(Self::TEXT)
         }
     };

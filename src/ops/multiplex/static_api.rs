@@ -22,7 +22,7 @@ impl<const K: usize> CandidateCount<K> {
     /// Fails const evaluation unless `K >= 2`.
     pub const AT_LEAST_TWO: () = assert!(
         K >= 2,
-        "multiplex: needs at least 2 candidate tensors (Paddle: \"multiplex operator should have more than one candidate input tensors\")"
+        "multiplex/candidate-count: needs at least 2 candidate tensors (Paddle: \"multiplex operator should have more than one candidate input tensors\")"
     );
 }
 
@@ -85,25 +85,22 @@ where
     let first = inputs
         .first()
         .ok_or(MultiplexError::TooFewCandidates { count: 0 })?;
-    if S::IS_STATIC && IS::IS_STATIC {
-        let shape = S::output(first.shape(), index.shape());
+    let filled = |shape| -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError> {
         let data = Out::<T, S, IS, B>::try_filled(&shape, T::default())?;
-        let mut out = Tensor::from_parts_unchecked(shape, data);
+        Ok(Tensor::from_parts_unchecked(shape, data))
+    };
+    if S::IS_STATIC && IS::IS_STATIC {
+        let mut out = filled(S::output(first.shape(), index.shape()))?;
         static_run(inputs, index, RowsFit::<S, IS>::ROW_LEN, out.as_mut_slice())?;
         return Ok(out);
     }
-    let plan = rule(inputs.iter().map(|t| Ok(t.dims())), index.dims())?;
-    let shape = MultiplexOut::<S, IS>::from_dims(&plan.dims)?;
-    let data = Out::<T, S, IS, B>::try_filled(&shape, T::default())?;
-    let mut out = Tensor::from_parts_unchecked(shape, data);
-    kernel::fill(
-        &plan,
+    super::checked_output(
         inputs,
         index.dims(),
         index.as_slice(),
-        out.as_mut_slice(),
-    )?;
-    Ok(out)
+        |dims| filled(MultiplexOut::<S, IS>::from_dims(dims)?),
+        Tensor::as_mut_slice,
+    )
 }
 
 /// [`multiplex`] writing into `out` (any storage: a caller's `&mut [T]` buffer
@@ -171,7 +168,7 @@ where
 /// Multiplex, candidate rule: a candidate (`Self`) has the first candidate's
 /// shape `S0`. Implemented only for `S0` itself.
 #[diagnostic::on_unimplemented(
-    message = "multiplex: all candidates must have one shape, but the first is {S0} and this one is {Self}",
+    message = "multiplex/candidate-shapes: all candidates must have one shape, but the first is {S0} and this one is {Self}",
     label = "a candidate of shape {Self}",
     note = "Paddle: \"All the candidate tensors must have the same size\""
 )]
@@ -250,7 +247,7 @@ macro_rules! multiplex {
     }};
     ($index:expr ; $($few:expr),* $(,)?) => {
         ::core::compile_error!(
-            "multiplex!: needs at least 2 candidate tensors (Paddle: \"multiplex operator should have more than one candidate input tensors\")"
+            "multiplex/candidate-count: multiplex! needs at least 2 candidate tensors (Paddle: \"multiplex operator should have more than one candidate input tensors\")"
         )
     };
 }

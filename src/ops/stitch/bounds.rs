@@ -10,6 +10,7 @@
 //! [`rule`](super::rule), which every path calls.
 
 use crate::dim::{Dim, DimLike, Dyn, One};
+use crate::shape::{Dims, MAX_RANK};
 
 /// Two dims are the same size: `Dim<N>` and `Dim<N>`, `One` and `One`, or
 /// one of them [`Dyn`] (checked when the op runs). A hand-written `Dim<1>`
@@ -29,7 +30,7 @@ impl SameDim<Dyn> for One {}
 /// dynamic_stitch, prefix rule: the data shape (`Self`) starts with the
 /// indices shape `I`; [`Slice`](Self::Slice) is what follows that prefix.
 #[diagnostic::on_unimplemented(
-    message = "dynamic_stitch: data {Self} does not start with indices {I}: each data[m].shape must be indices[m].shape + slice",
+    message = "dynamic_stitch/prefix: data {Self} does not start with indices {I}: each data[m].shape must be indices[m].shape + slice",
     label = "data {Self} must start with indices {I}",
     note = "TensorFlow: \"data[m].shape = [...] does not start with indices[m].shape = [...]\""
 )]
@@ -41,7 +42,7 @@ pub trait StitchPrefix<I>: crate::Shape {
 /// dynamic_stitch, slice rule: what follows the indices shape `I` in the data
 /// shape (`Self`) is `S0`, the slice of the earlier pairs.
 #[diagnostic::on_unimplemented(
-    message = "dynamic_stitch: data {Self} after indices {I} does not leave the slice {S0} of the earlier pairs: the slice must be the same for every pair",
+    message = "dynamic_stitch/slice: data {Self} after indices {I} does not leave the slice {S0} of the earlier pairs: the slice must be the same for every pair",
     label = "this pair's slice differs from {S0}",
     note = "TensorFlow: \"Need data[0].shape[1:] = data[m].shape[1:]\": data[m].shape = indices[m].shape + slice, one slice for all m"
 )]
@@ -50,7 +51,7 @@ pub trait StitchSliceOf<I, S0> {}
 /// dynamic_partition, prefix rule: the data shape (`Self`) starts with the
 /// partitions shape `P`; [`Slice`](Self::Slice) is what follows.
 #[diagnostic::on_unimplemented(
-    message = "dynamic_partition: data {Self} does not start with partitions {P}",
+    message = "dynamic_partition/prefix: data {Self} does not start with partitions {P}",
     label = "data {Self} must start with partitions {P}",
     note = "TensorFlow: \"data.shape must start with partitions.shape\""
 )]
@@ -62,7 +63,7 @@ pub trait PartitionPrefix<P>: crate::Shape {
 /// `(Dyn,) + Self`: the output shape `[rows] + slice`, whose row count is
 /// only known at run time. Implemented for slices of rank 0 to 7.
 #[diagnostic::on_unimplemented(
-    message = "dynamic_stitch / dynamic_partition: the output [rows] + slice {Self} would have rank 9, above the maximum of 8",
+    message = "dynamic_stitch/rank: the output [rows] + slice {Self} would have rank 9, above the maximum of 8",
     label = "the slice has rank 8"
 )]
 pub trait PrependDyn: crate::Shape {
@@ -70,6 +71,65 @@ pub trait PrependDyn: crate::Shape {
     type Out: crate::Shape;
     /// `(Dyn(rows), d0, d1, ..)`.
     fn prepend(self, rows: usize) -> Self::Out;
+}
+
+/// The slice's dims as constants when every one is static: what lets the
+/// static builder skip the run-time shape rule (`Stitch::run_into`).
+/// Implemented for every shape of rank 0 to 8 (a bound the builder's
+/// methods can carry without adding an error of their own to the rank rule's).
+#[doc(hidden)]
+pub trait StaticSlice {
+    /// The dims, `None` with a [`Dyn`].
+    const STATIC_SLICE: Option<Dims>;
+    /// Their element count (0 if a dim is 0; `None` with a [`Dyn`] or if
+    /// the count overflows).
+    const STATIC_NUMEL: Option<usize>;
+}
+
+/// `dims` as [`Dims`] if every one is static.
+// Every index below is guarded by `i < dims.len() <= MAX_RANK`.
+#[allow(clippy::indexing_slicing)]
+const fn static_dims(dims: &[Option<usize>]) -> Option<Dims> {
+    if dims.len() > MAX_RANK {
+        return None;
+    }
+    let mut buf = [0usize; MAX_RANK];
+    let mut i = 0;
+    while i < dims.len() {
+        let Some(d) = dims[i] else {
+            return None;
+        };
+        buf[i] = d;
+        i += 1;
+    }
+    match Dims::new(buf.split_at(dims.len()).0) {
+        Ok(d) => Some(d),
+        Err(_) => None,
+    }
+}
+
+/// The element count of static dims as [`Dims::numel`] counts it: 0 if a
+/// dim is 0, `None` if the product overflows.
+// Every index below is guarded by `i < d.len()`.
+#[allow(clippy::indexing_slicing)]
+const fn static_numel(dims: Option<Dims>) -> Option<usize> {
+    let Some(dims) = dims else {
+        return None;
+    };
+    let d = dims.as_slice();
+    let mut acc = Some(1usize);
+    let mut i = 0;
+    while i < d.len() {
+        if d[i] == 0 {
+            return Some(0);
+        }
+        acc = match acc {
+            Some(a) => a.checked_mul(d[i]),
+            None => None,
+        };
+        i += 1;
+    }
+    acc
 }
 
 macro_rules! prepend_dyn {
@@ -84,6 +144,16 @@ macro_rules! prepend_dyn {
                 (Dyn(rows), $($d,)*)
             }
         }
+        static_slice!($($d),*);
+    };
+}
+
+macro_rules! static_slice {
+    ($($d:ident),*) => {
+        impl<$($d: DimLike),*> StaticSlice for ($($d,)*) {
+            const STATIC_SLICE: Option<Dims> = static_dims(&[$(<$d as DimLike>::STATIC),*]);
+            const STATIC_NUMEL: Option<usize> = static_numel(Self::STATIC_SLICE);
+        }
     };
 }
 prepend_dyn!();
@@ -94,5 +164,6 @@ prepend_dyn!(A, B, C, D);
 prepend_dyn!(A, B, C, D, E);
 prepend_dyn!(A, B, C, D, E, F);
 prepend_dyn!(A, B, C, D, E, F, G);
+static_slice!(A, B, C, D, E, F, G, H);
 
 shapecheck_macros::impl_stitch_rules!(8);

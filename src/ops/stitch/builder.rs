@@ -1,44 +1,142 @@
 //! dynamic_stitch: the static builder [`Stitch`] and the caller-buffer form
 //! over run-time dims, [`stitch_slices`].
 
-use super::bounds::{PrependDyn, StitchPrefix, StitchSliceOf};
+use super::bounds::{PrependDyn, StaticSlice, StitchPrefix, StitchSliceOf};
 use super::{kernel, rule, StitchError, StitchIndex, StitchPair};
-use crate::shape::{Dims, Shape};
+use crate::shape::{Dims, Shape, MAX_RANK};
 use crate::storage::Storage;
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 
 mod sealed {
-    pub trait Sealed {}
+    use super::super::{StitchError, StitchPair};
+
+    /// The largest index seen so far and where (`value` -1: none yet).
+    pub struct MaxIndex {
+        pub value: i64,
+        pub m: usize,
+        pub j: usize,
+    }
+
+    /// The static path's loops over the pairs, one per pair, generated for
+    /// each pair's types (crate-private: the trait cannot be named outside).
+    pub trait Sealed<'a, T> {
+        /// Every pair's tensors have only static dims: their shapes passed
+        /// the prefix and slice rules at compile time, and each holds as
+        /// many elements as its shape (a tensor's invariant).
+        const STATIC: bool;
+        /// Pair `m` as run-time values.
+        fn pair(&self, m: usize) -> Option<StitchPair<'a, T>>;
+        /// Every index value in (m, j) order: the first negative one is the
+        /// error; `max` gets the first of the largest.
+        fn scan(&self, max: &mut MaxIndex) -> Result<(), StitchError>;
+        /// Row `indices[m][j]` of `out` (rows of `n > 0` elements) gets
+        /// row `j` of `data[m]`, in (m, j) order.
+        fn copy(&self, out: &mut [T], n: usize);
+    }
 }
+use sealed::MaxIndex;
 
 /// The `(indices, data)` pairs a [`Stitch`] holds: a list nested in its type,
-/// `((((), pair0), pair1), pair2)`, borrowed, no heap.
-pub trait StitchPairs<'a, T>: Copy + sealed::Sealed {
+/// `((((), pair0), pair1), pair2)`, each pair the two tensors borrowed, no
+/// heap.
+pub trait StitchPairs<'a, T>: Copy + sealed::Sealed<'a, T> {
     /// The number of pairs.
     const LEN: usize;
     /// Pair `m` (0 is the first given).
-    fn get(&self, m: usize) -> Option<StitchPair<'a, T>>;
+    fn get(&self, m: usize) -> Option<StitchPair<'a, T>> {
+        self.pair(m)
+    }
 }
 
-impl sealed::Sealed for () {}
-impl<'a, T> StitchPairs<'a, T> for () {
-    const LEN: usize = 0;
-    fn get(&self, _m: usize) -> Option<StitchPair<'a, T>> {
+impl<'a, T> sealed::Sealed<'a, T> for () {
+    const STATIC: bool = true;
+    fn pair(&self, _m: usize) -> Option<StitchPair<'a, T>> {
         None
     }
+    #[inline(always)]
+    fn scan(&self, _max: &mut MaxIndex) -> Result<(), StitchError> {
+        Ok(())
+    }
+    #[inline(always)]
+    fn copy(&self, _out: &mut [T], _n: usize) {}
+}
+impl<'a, T> StitchPairs<'a, T> for () {
+    const LEN: usize = 0;
 }
 
-impl<'a, T, L: StitchPairs<'a, T>> sealed::Sealed for (L, StitchPair<'a, T>) {}
-impl<'a, T, L: StitchPairs<'a, T>> StitchPairs<'a, T> for (L, StitchPair<'a, T>) {
-    const LEN: usize = L::LEN + 1;
-    fn get(&self, m: usize) -> Option<StitchPair<'a, T>> {
+/// One pair as a [`Stitch`] keeps it: its indices and its data, borrowed.
+pub type PairOf<'a, T, I, IS, IB, DS, DB> = (&'a Tensor<I, IS, IB>, &'a Tensor<T, DS, DB>);
+
+impl<'a, T, L, I, IS, IB, DS, DB> sealed::Sealed<'a, T> for (L, PairOf<'a, T, I, IS, IB, DS, DB>)
+where
+    T: Copy,
+    L: StitchPairs<'a, T>,
+    I: StitchIndex,
+    IS: Shape,
+    IB: Storage<I>,
+    DS: Shape,
+    DB: Storage<T>,
+{
+    const STATIC: bool = L::STATIC && IS::IS_STATIC && DS::IS_STATIC;
+
+    fn pair(&self, m: usize) -> Option<StitchPair<'a, T>> {
         if m == L::LEN {
-            Some(self.1)
+            Some(pair_of(self.1 .0, self.1 .1))
         } else {
-            self.0.get(m)
+            self.0.pair(m)
         }
     }
+
+    #[inline(always)]
+    fn scan(&self, max: &mut MaxIndex) -> Result<(), StitchError> {
+        self.0.scan(max)?;
+        let m = L::LEN;
+        for (j, &v) in self.1 .0.as_slice().iter().enumerate() {
+            let value = v.to_i64();
+            if value < 0 {
+                return Err(StitchError::NegativeIndex { m, j, value });
+            }
+            if value > max.value {
+                *max = MaxIndex { value, m, j };
+            }
+        }
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn copy(&self, out: &mut [T], n: usize) {
+        self.0.copy(out, n);
+        let (indices, data) = self.1;
+        let rows = data.as_slice().chunks_exact(n);
+        for (&v, src) in indices.as_slice().iter().zip(rows) {
+            // `scan` accepted every value (0 <= v < rows, and `out` holds
+            // rows * n elements); the checked slicing below cannot fail, and
+            // would skip the row rather than panic
+            let Ok(k) = usize::try_from(v.to_i64()) else {
+                continue;
+            };
+            let dst = k
+                .checked_mul(n)
+                .and_then(|s| out.get_mut(s..s.checked_add(n)?));
+            if let Some(dst) = dst {
+                dst.copy_from_slice(src);
+            }
+        }
+    }
+}
+
+impl<'a, T, L, I, IS, IB, DS, DB> StitchPairs<'a, T> for (L, PairOf<'a, T, I, IS, IB, DS, DB>)
+where
+    T: Copy,
+    L: StitchPairs<'a, T>,
+    I: StitchIndex,
+    IS: Shape,
+    IB: Storage<I>,
+    DS: Shape,
+    DB: Storage<T>,
+{
+    const LEN: usize = L::LEN + 1;
 }
 
 /// dynamic_stitch on static shapes: a builder of `(indices, data)` pairs
@@ -86,7 +184,7 @@ fn pair_of<'a, T: Copy, I: StitchIndex, IS: Shape, IB: Storage<I>, DS: Shape, DB
 pub fn dynamic_stitch<'a, T, I, IS, IB, DS, DB, S0, O>(
     indices: &'a Tensor<I, IS, IB>,
     data: &'a Tensor<T, DS, DB>,
-) -> Stitch<'a, T, S0, O, ((), StitchPair<'a, T>)>
+) -> Stitch<'a, T, S0, O, ((), (&'a Tensor<I, IS, IB>, &'a Tensor<T, DS, DB>))>
 where
     T: Copy,
     I: StitchIndex,
@@ -97,7 +195,7 @@ where
     S0: PrependDyn<Out = O>,
 {
     Stitch {
-        pairs: ((), pair_of(indices, data)),
+        pairs: ((), (indices, data)),
         _slice: PhantomData,
     }
 }
@@ -117,7 +215,7 @@ impl<'a, T: Copy> Stitch<'a, T, (), (), ()> {
     pub fn new<I, IS, IB, DS, DB, S0, O>(
         indices: &'a Tensor<I, IS, IB>,
         data: &'a Tensor<T, DS, DB>,
-    ) -> Stitch<'a, T, S0, O, ((), StitchPair<'a, T>)>
+    ) -> Stitch<'a, T, S0, O, ((), (&'a Tensor<I, IS, IB>, &'a Tensor<T, DS, DB>))>
     where
         I: StitchIndex,
         IS: Shape,
@@ -130,14 +228,21 @@ impl<'a, T: Copy> Stitch<'a, T, (), (), ()> {
     }
 }
 
-impl<'a, T: Copy, S0: Shape, O: Shape, L: StitchPairs<'a, T>> Stitch<'a, T, S0, O, L> {
+impl<'a, T, S0, O, L> Stitch<'a, T, S0, O, L>
+where
+    T: Copy,
+    S0: Shape + StaticSlice,
+    O: Shape,
+    L: StitchPairs<'a, T>,
+{
     /// One more pair: `data`'s shape must start with `indices`' shape and
     /// leave the slice `S0` of the first pair (both compile errors).
+    #[allow(clippy::type_complexity)]
     pub fn pair<I, IS, IB, DS, DB>(
         self,
         indices: &'a Tensor<I, IS, IB>,
         data: &'a Tensor<T, DS, DB>,
-    ) -> Stitch<'a, T, S0, O, (L, StitchPair<'a, T>)>
+    ) -> Stitch<'a, T, S0, O, (L, (&'a Tensor<I, IS, IB>, &'a Tensor<T, DS, DB>))>
     where
         I: StitchIndex,
         IS: Shape,
@@ -146,7 +251,7 @@ impl<'a, T: Copy, S0: Shape, O: Shape, L: StitchPairs<'a, T>> Stitch<'a, T, S0, 
         DB: Storage<T>,
     {
         Stitch {
-            pairs: (self.pairs, pair_of(indices, data)),
+            pairs: (self.pairs, (indices, data)),
             _slice: PhantomData,
         }
     }
@@ -175,6 +280,79 @@ impl<'a, T: Copy, S0: Shape, O: Shape, L: StitchPairs<'a, T>> Stitch<'a, T, S0, 
         Ok(O::from_dims(dims)?)
     }
 
+    /// With every shape static (`S0::STATIC_NUMEL` and `L::STATIC`), the
+    /// output's rows and element count from the index values alone: the
+    /// types proved the prefix and slice rules, and each tensor holds its
+    /// shape's element count, so of the rule only the index scan is left
+    /// (its errors, `NegativeIndex` and `TooManyRows`, are the rule's own,
+    /// found in the same order). `None`: some dim is `Dyn`, the rule runs.
+    #[inline(always)]
+    fn static_rows(&self) -> Option<Result<(usize, usize), StitchError>> {
+        let (true, Some(n), Some(slice)) = (L::STATIC, S0::STATIC_NUMEL, S0::STATIC_SLICE) else {
+            return None;
+        };
+        let mut max = MaxIndex {
+            value: -1,
+            m: 0,
+            j: 0,
+        };
+        if let Err(e) = self.pairs.scan(&mut max) {
+            return Some(Err(e));
+        }
+        if max.value < 0 {
+            return Some(Ok((0, 0)));
+        }
+        let too_many = StitchError::TooManyRows {
+            m: max.m,
+            j: max.j,
+            value: max.value,
+            slice,
+        };
+        // as the rule: `value + 1` rows, and their element count (0 if
+        // the slice has a 0) must fit `usize`
+        let rows = max
+            .value
+            .checked_add(1)
+            .and_then(|r| usize::try_from(r).ok());
+        let needed = match (rows, n) {
+            (Some(r), 0) => Some((r, 0)),
+            (Some(r), n) => r.checked_mul(n).map(|k| (r, k)),
+            (None, _) => None,
+        };
+        Some(needed.ok_or(too_many))
+    }
+
+    /// The static path after [`static_rows`](Self::static_rows): copies
+    /// the rows into `out` (the output's elements, zeroed).
+    #[inline(always)]
+    fn static_copy(&self, out: &mut [T]) {
+        if let Some(n @ 1..) = S0::STATIC_NUMEL {
+            self.pairs.copy(out, n);
+        }
+    }
+
+    /// The output shape `(Dyn(rows), slice..)` of the static path (with
+    /// constant slice dims, the conversion's checks fold away).
+    #[inline(always)]
+    fn static_out(rows: usize) -> Result<O, StitchError> {
+        let slice = S0::STATIC_SLICE.unwrap_or(Dims::SCALAR);
+        let slice = slice.as_slice();
+        let mut buf = [0usize; MAX_RANK + 1];
+        if let Some((first, rest)) = buf.split_first_mut() {
+            *first = rows;
+            if let Some(rest) = rest.get_mut(..slice.len()) {
+                rest.copy_from_slice(slice);
+            }
+        }
+        Ok(O::from_dims(buf.get(..=slice.len()).unwrap_or(&[]))?)
+    }
+
+    /// The output dims `[rows] + slice` of the static path, for its errors.
+    fn static_dims(rows: usize) -> Dims {
+        let slice = S0::STATIC_SLICE.unwrap_or(Dims::SCALAR);
+        rule::with_rows(rows, &slice).unwrap_or(slice)
+    }
+
     /// The merged tensor, on the heap: first dim `Dyn` (max index + 1),
     /// the slice dims as in `S0`.
     #[cfg(feature = "alloc")]
@@ -183,6 +361,14 @@ impl<'a, T: Copy, S0: Shape, O: Shape, L: StitchPairs<'a, T>> Stitch<'a, T, S0, 
     where
         T: Default,
     {
+        if let Some(rows) = self.static_rows() {
+            let (rows, needed) = rows?;
+            let shape = Self::static_out(rows)?;
+            let mut out = crate::storage::filled_vec(needed, T::default())?;
+            self.static_copy(&mut out);
+            // `out` holds `needed` = rows * slice elements: the shape's count
+            return Ok(Tensor::from_parts_unchecked(shape, out));
+        }
         let dims = self.output_dims()?;
         let shape = Self::out_shape(&dims)?;
         let mut out = crate::storage::filled_vec(dims.try_numel()?, T::default())?;
@@ -193,10 +379,30 @@ impl<'a, T: Copy, S0: Shape, O: Shape, L: StitchPairs<'a, T>> Stitch<'a, T, S0, 
     /// The merged tensor written to the front of `buf` (no heap), returned
     /// as a view of `[rows] + slice` over it. An error, with `buf` untouched,
     /// if an index is invalid or the output does not fit.
+    ///
+    /// With static shapes only the index values are checked here (the
+    /// shape rules were compile errors): one pass over the indices, then
+    /// the copy, each pair's loop generated for its own types.
     pub fn run_into<'b>(&self, buf: &'b mut [T]) -> Result<Tensor<T, O, &'b mut [T]>, StitchError>
     where
         T: Default,
     {
+        if let Some(rows) = self.static_rows() {
+            let (rows, needed) = rows?;
+            let shape = Self::static_out(rows)?;
+            let len = buf.len();
+            let Some(out) = buf.get_mut(..needed) else {
+                return Err(StitchError::BufferTooSmall {
+                    dims: Self::static_dims(rows),
+                    needed,
+                    len,
+                });
+            };
+            out.fill(T::default());
+            self.static_copy(out);
+            // `out` holds `needed` = rows * slice elements: the shape's count
+            return Ok(Tensor::from_parts_unchecked(shape, out));
+        }
         let dims = self.output_dims()?;
         let shape = Self::out_shape(&dims)?;
         let out = prefix_of(buf, &dims)?;

@@ -75,16 +75,14 @@ impl<T: Copy + Default> DynTensor<T> {
             values,
             &mut counts,
         )?;
-        let slice_len = slice.try_numel()?;
+        let slice_len = rule::partition_slice_len(&slice);
         let mut outs: Vec<Vec<T>> = Vec::new();
         outs.try_reserve_exact(num)
             .map_err(|_| crate::ShapeError::Allocation { numel: num })?;
         for &count in &counts {
-            let n = count.saturating_mul(slice_len);
-            let mut v = Vec::new();
-            v.try_reserve_exact(n)
-                .map_err(|_| crate::ShapeError::Allocation { numel: n })?;
-            outs.push(v);
+            outs.push(crate::storage::reserved_vec(
+                count.saturating_mul(slice_len),
+            )?);
         }
         kernel::partition_push(self.as_slice(), slice_len, values, &mut outs);
         outs.into_iter()

@@ -35,7 +35,11 @@
 //! errors on the static path ([`bounds`]); the values (negative or huge
 //! indices, partition values, `Dyn` dims) are checked at run time by the one
 //! rule of each op ([`stitch_output_dims`], [`partition_slice_dims`]), which
-//! the static and dynamic paths share.
+//! the static and dynamic paths share. One exception: a [`Stitch`] whose
+//! pairs and slice have only static dims skips the shape part of that rule
+//! (the types proved it) and only scans the index values, in the rule's
+//! order and with its errors (`NegativeIndex`, `TooManyRows`); its loops
+//! are generated per pair, with the slice length a constant.
 //!
 //! ## Static path: why a builder
 //! [`Stitch`] starts from one pair and takes more with `.pair(&indices,
@@ -145,13 +149,16 @@ pub use rule::{partition_slice_dims, stitch_output_dims};
 use crate::shape::Dims;
 
 mod sealed {
-    pub trait Sealed {}
+    pub trait Sealed {
+        /// The value as `i64` (what the errors report).
+        fn to_i64(self) -> i64;
+    }
 }
 
 /// An index element type of dynamic_stitch / dynamic_partition: `i32`
 /// (TensorFlow's) or `i64`.
 #[diagnostic::on_unimplemented(
-    message = "dynamic_stitch / dynamic_partition: indices must hold i32 or i64, not `{Self}`",
+    message = "dynamic_stitch/index-element: indices must hold i32 or i64, not `{Self}`",
     label = "an integer tensor of i32 or i64 is needed here",
     note = "TensorFlow: indices and partitions are int32 tensors"
 )]
@@ -159,8 +166,18 @@ pub trait StitchIndex: Copy + 'static + sealed::Sealed {
     /// The values, type-erased.
     fn index_slice(s: &[Self]) -> IndexSlice<'_>;
 }
-impl sealed::Sealed for i32 {}
-impl sealed::Sealed for i64 {}
+impl sealed::Sealed for i32 {
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+}
+impl sealed::Sealed for i64 {
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self
+    }
+}
 #[diagnostic::do_not_recommend]
 impl StitchIndex for i32 {
     fn index_slice(s: &[i32]) -> IndexSlice<'_> {

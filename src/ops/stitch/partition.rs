@@ -20,19 +20,20 @@ impl<const NUM: usize> Partitions<NUM> {
     /// (`cargo build` reports it, `cargo check` does not).
     pub const AT_LEAST_ONE: () = assert!(
         NUM >= 1,
-        "dynamic_partition: Partitions::<0>: num_partitions must be at least 1 (TensorFlow: \"num_partitions must be at least 1\")"
+        "dynamic_partition/num: Partitions::<0>: num_partitions must be at least 1 (TensorFlow: \"num_partitions must be at least 1\")"
     );
 }
 
 /// The output shape `(Dyn(count), slice..)`.
 type PartOut<DS, PS> = <<DS as PartitionPrefix<PS>>::Slice as PrependDyn>::Out;
 
-/// Runs the rule: the counts, the slice dims and the slice shape value.
+/// Runs the rule: the counts, the slice's element count and the slice shape
+/// value.
 #[allow(clippy::type_complexity)]
 fn plan<const NUM: usize, T, DS, DB, I, PS, PB>(
     data: &Tensor<T, DS, DB>,
     partitions: &Tensor<I, PS, PB>,
-) -> Result<([usize; NUM], Dims, DS::Slice), StitchError>
+) -> Result<([usize; NUM], usize, DS::Slice), StitchError>
 where
     T: Copy,
     DS: PartitionPrefix<PS>,
@@ -51,7 +52,7 @@ where
         &mut counts,
     )?;
     let value = <DS::Slice as Shape>::from_dims(&slice)?;
-    Ok((counts, slice, value))
+    Ok((counts, rule::partition_slice_len(&slice), value))
 }
 
 /// dynamic_partition on static shapes, results on the heap: output `i`
@@ -84,14 +85,11 @@ where
     PS: Shape,
     PB: Storage<I>,
 {
-    let (counts, slice, value) = plan::<NUM, _, _, _, _, _, _>(data, partitions)?;
-    let slice_len = slice.try_numel()?;
+    let (counts, slice_len, value) = plan::<NUM, _, _, _, _, _, _>(data, partitions)?;
     let mut outs: [alloc::vec::Vec<T>; NUM] = core::array::from_fn(|_| alloc::vec::Vec::new());
     for (out, &count) in outs.iter_mut().zip(&counts) {
         // all the counts together are data's row count: no overflow
-        let n = count.saturating_mul(slice_len);
-        out.try_reserve_exact(n)
-            .map_err(|_| crate::ShapeError::Allocation { numel: n })?;
+        *out = crate::storage::reserved_vec(count.saturating_mul(slice_len))?;
     }
     kernel::partition_push(
         data.as_slice(),
@@ -138,8 +136,7 @@ where
     PS: Shape,
     PB: Storage<I>,
 {
-    let (counts, slice, value) = plan::<NUM, _, _, _, _, _, _>(data, partitions)?;
-    let slice_len = slice.try_numel()?;
+    let (counts, slice_len, value) = plan::<NUM, _, _, _, _, _, _>(data, partitions)?;
     let dst = super::builder::prefix_of(buf, &data.dims())?;
     let mut cursors = [0usize; NUM];
     kernel::start_offsets(&counts, slice_len, &mut cursors);
@@ -165,8 +162,8 @@ where
 /// entry per partition, `counts.len()` = NUM) and writes the outputs one
 /// after the other to the front of `out` (data's element count is enough);
 /// output `i` has dims `[counts[i]] + slice` and starts after the outputs
-/// before it. Returns the slice dims. An error, with `out` untouched, if a
-/// rule fails.
+/// before it. Returns the slice dims. An error, with `counts` and `out`
+/// untouched, if a rule fails or `out` is too short.
 ///
 /// ```
 /// use shapecheck::ops::stitch::{partition_slices, StitchError};
@@ -186,15 +183,13 @@ pub fn partition_slices<T: Copy, I: StitchIndex>(
     counts: &mut [usize],
     out: &mut [T],
 ) -> Result<Dims, StitchError> {
-    let slice = rule::partition_slice_dims(
-        data_dims,
-        data.len(),
-        partitions_dims,
-        I::index_slice(partitions),
-        counts,
-    )?;
-    let slice_len = slice.try_numel()?;
+    let values = I::index_slice(partitions);
+    // every check, then the buffer, before `counts` or `out` is written
+    let slice =
+        rule::partition_check(data_dims, data.len(), partitions_dims, values, counts.len())?;
+    let slice_len = rule::partition_slice_len(&slice);
     let dst = super::builder::prefix_of(out, &Dims::new(data_dims)?)?;
+    rule::partition_count(values, counts);
     kernel::partition_rows_scan(
         data,
         slice_len,

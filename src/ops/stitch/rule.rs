@@ -1,6 +1,8 @@
 //! The one run-time rule of each op: input dims (and the index values, which
 //! decide the output's row count) to output dims, or the typed error. Every
-//! path calls these: the static builder, the caller-buffer forms, `DynTensor`.
+//! path calls these: the static builder, the caller-buffer forms, `DynTensor`
+//! (the static builder over static shapes only scans the index values, with
+//! the same errors: see the [module docs](super)).
 
 use super::{IndexSlice, StitchError, StitchPair};
 use crate::shape::{Dims, MAX_RANK};
@@ -89,9 +91,11 @@ pub fn stitch_output_dims<'a, T: 'a>(
         value,
         slice: Dims::new(slice0).unwrap_or(Dims::SCALAR),
     };
-    let rows = value
-        .checked_add(1)
-        .and_then(|r| usize::try_from(r).ok())
+    // + 1 in usize: an index of i64::MAX asks for 2^63 rows, which a 64-bit
+    // usize counts (an output of them with an empty slice holds nothing)
+    let rows = usize::try_from(value)
+        .ok()
+        .and_then(|r| r.checked_add(1))
         .ok_or(too_many)?;
     let out = with_rows(rows, slice0)?;
     if out.numel().is_none() {
@@ -104,7 +108,7 @@ pub fn stitch_output_dims<'a, T: 'a>(
 /// values) starts with `partitions_dims` and that every partition value is in
 /// `[0, counts.len())`, fills `counts[i]` with the number of slices going to
 /// output `i`, and returns the slice dims (data's dims after the prefix).
-/// Output `i` has dims `[counts[i]] + slice`.
+/// Output `i` has dims `[counts[i]] + slice`. On error `counts` is untouched.
 pub fn partition_slice_dims(
     data_dims: &[usize],
     data_len: usize,
@@ -112,7 +116,26 @@ pub fn partition_slice_dims(
     partitions: IndexSlice<'_>,
     counts: &mut [usize],
 ) -> Result<Dims, StitchError> {
-    let num = counts.len();
+    let slice = partition_check(
+        data_dims,
+        data_len,
+        partitions_dims,
+        partitions,
+        counts.len(),
+    )?;
+    partition_count(partitions, counts);
+    Ok(slice)
+}
+
+/// The checks of [`partition_slice_dims`] for `num` partitions, without
+/// writing anything: the slice dims, or the first rule that fails.
+pub(crate) fn partition_check(
+    data_dims: &[usize],
+    data_len: usize,
+    partitions_dims: &[usize],
+    partitions: IndexSlice<'_>,
+    num: usize,
+) -> Result<Dims, StitchError> {
     if num == 0 {
         return Err(StitchError::NoPartitions);
     }
@@ -128,19 +151,33 @@ pub fn partition_slice_dims(
     let slice = data.get(r..).unwrap_or(&[]);
     // the outputs' rank: [count] + slice
     with_rows(0, slice)?;
-    counts.fill(0);
     for (position, value) in partitions.values().enumerate() {
-        let slot = usize::try_from(value).ok().and_then(|i| counts.get_mut(i));
-        match slot {
-            Some(c) => *c += 1,
-            None => {
-                return Err(StitchError::PartitionOutOfRange {
-                    position,
-                    value,
-                    num,
-                })
-            }
+        if usize::try_from(value).ok().is_none_or(|i| i >= num) {
+            return Err(StitchError::PartitionOutOfRange {
+                position,
+                value,
+                num,
+            });
         }
     }
     Ok(Dims::new(slice)?)
+}
+
+/// The element count of one slice of dynamic_partition's data. A slice
+/// whose count overflows `usize` comes only with no partition value (data's
+/// count fits, so one of its dims before the slice is 0): no slice is copied
+/// and every output is empty, so its count is taken as 0, not an error.
+pub(crate) fn partition_slice_len(slice: &Dims) -> usize {
+    slice.numel().unwrap_or(0)
+}
+
+/// `counts[i]` = the number of partition values equal to `i` (values
+/// checked by [`partition_check`] for `counts.len()` partitions).
+pub(crate) fn partition_count(partitions: IndexSlice<'_>, counts: &mut [usize]) {
+    counts.fill(0);
+    for value in partitions.values() {
+        if let Some(c) = usize::try_from(value).ok().and_then(|i| counts.get_mut(i)) {
+            *c += 1;
+        }
+    }
 }
