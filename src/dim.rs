@@ -178,3 +178,7 @@ impl StaticDim for One {
         s.as_flattened_mut()
     }
 }
+
+/// The dims of a shape as the compiler knows them: `Some(n)` for a static dim,
+/// `None` for [`Dyn`]. At most [`MAX_RANK`](crate::MAX_RANK).
+pub type StaticDims = &'static [Option<usize>];

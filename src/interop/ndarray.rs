@@ -131,17 +131,34 @@ fn check_standard<A, St: Data<Elem = A>, D: Dimension>(
     Err(NdarrayError::NotStandardLayout { dims, strides })
 }
 
+/// A tensor of shape `S` over a view's buffer, without copying: `S` checked
+/// against the view's dims, then the layout (it must be standard), then
+/// `buffer` takes the view's elements as one slice.
+fn over_view<T, S, St, D, B>(
+    v: ArrayBase<St, D>,
+    buffer: impl FnOnce(ArrayBase<St, D>) -> Option<B>,
+) -> Result<Tensor<T, S, B>, NdarrayError>
+where
+    T: Copy,
+    S: Shape,
+    St: Data<Elem = T>,
+    D: Dimension,
+    B: Storage<T>,
+{
+    let (dims, shape) = shape_of::<S>(v.shape())?;
+    check_standard(&v)?;
+    let data = buffer(v).ok_or(NdarrayError::NotStandardLayout {
+        dims,
+        strides: [0; MAX_RANK],
+    })?;
+    Ok(Tensor::with_shape(shape, data)?)
+}
+
 impl<'a, T: Copy, S: Shape, D: Dimension> TryFrom<ArrayView<'a, T, D>> for Tensor<T, S, &'a [T]> {
     type Error = NdarrayError;
     /// A tensor over the view's buffer, without copying.
     fn try_from(v: ArrayView<'a, T, D>) -> Result<Self, NdarrayError> {
-        let (dims, shape) = shape_of::<S>(v.shape())?;
-        check_standard(&v)?;
-        let data = v.to_slice().ok_or(NdarrayError::NotStandardLayout {
-            dims,
-            strides: [0; MAX_RANK],
-        })?;
-        Ok(Tensor::with_shape(shape, data)?)
+        over_view(v, |v| v.to_slice())
     }
 }
 
@@ -151,13 +168,7 @@ impl<'a, T: Copy, S: Shape, D: Dimension> TryFrom<ArrayViewMut<'a, T, D>>
     type Error = NdarrayError;
     /// A tensor over the view's buffer, without copying.
     fn try_from(v: ArrayViewMut<'a, T, D>) -> Result<Self, NdarrayError> {
-        let (dims, shape) = shape_of::<S>(v.shape())?;
-        check_standard(&v)?;
-        let data = v.into_slice().ok_or(NdarrayError::NotStandardLayout {
-            dims,
-            strides: [0; MAX_RANK],
-        })?;
-        Ok(Tensor::with_shape(shape, data)?)
+        over_view(v, ArrayViewMut::into_slice)
     }
 }
 
@@ -242,5 +253,51 @@ impl<T: Copy> DynTensor<T> {
         let dims = self.dims();
         Array::from_shape_vec(IxDyn(&dims), self.into_vec())
             .map_err(|_| NdarrayError::Ndarray { dims })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Dim, Dyn};
+    use ::ndarray::Array2;
+
+    /// Both view conversions go through one check sequence: the shape type
+    /// first, then the layout; a rejected mutable view leaves the array as
+    /// it was.
+    #[test]
+    fn mutable_views_are_checked_like_shared_ones() {
+        let mut a = Array2::from_shape_vec((2, 3), (1..=6).collect::<Vec<i32>>()).unwrap();
+
+        let err =
+            Tensor::<i32, (Dim<3>, Dim<2>), &mut [i32]>::try_from(a.view_mut().reversed_axes())
+                .unwrap_err();
+        let mut strides = [0isize; MAX_RANK];
+        strides[..2].copy_from_slice(&[1, 3]);
+        assert_eq!(
+            err,
+            NdarrayError::NotStandardLayout {
+                dims: Dims::new(&[3, 2]).unwrap(),
+                strides,
+            }
+        );
+        let shared = Tensor::<i32, (Dim<3>, Dim<2>), &[i32]>::try_from(a.t()).unwrap_err();
+        assert_eq!(shared, err);
+
+        // a static dim that differs is reported before the layout
+        let err = Tensor::<i32, (Dyn, Dim<3>), &mut [i32]>::try_from(a.view_mut().reversed_axes())
+            .unwrap_err();
+        assert!(
+            matches!(err, NdarrayError::Shape { array, .. } if array.as_slice() == [3, 2]),
+            "{err:?}"
+        );
+        assert_eq!(a.as_slice(), Some(&[1, 2, 3, 4, 5, 6][..]));
+
+        let mut t = Tensor::<i32, (Dyn, Dim<3>), &mut [i32]>::try_from(a.view_mut()).unwrap();
+        assert_eq!(t.dims().as_slice(), &[2, 3]);
+        if let Some(x) = t.get_mut(&[1, 2]) {
+            *x = 60;
+        }
+        assert_eq!(a[[1, 2]], 60);
     }
 }

@@ -2,7 +2,7 @@
 //! `alloc`). The same checks as [`LodTensor`](crate::LodTensor), with the
 //! rank a run-time value (a scalar is [`LodError::ScalarDense`]).
 
-use super::check::{check_lengths, check_lod};
+use super::check::check_lod;
 use super::seq::{check_walk, row_span, rows_of};
 use super::{Lengths, LengthsBuf, Levels, LodError, Offsets, OwnedLod};
 use crate::{Dims, DynTensor};
@@ -74,10 +74,7 @@ impl<T: Copy, L: Levels> DynLodTensor<T, L> {
 
     /// Every level as sequence lengths (Paddle's `recursive_sequence_lengths`).
     pub fn lengths(&self) -> Vec<LengthsBuf> {
-        (0..self.lod.count())
-            .filter_map(|k| self.lod.level(k))
-            .map(|o| o.to_lengths())
-            .collect()
+        OwnedLod::lengths_of(&self.lod)
     }
 
     /// Runs all of `CheckLoD` again.
@@ -106,18 +103,8 @@ impl<T: Copy> DynLodTensor<T, OwnedLod> {
     /// `dense` with a LoD given as lengths (Paddle's
     /// `recursive_sequence_lengths`), converted to offsets and checked.
     pub fn from_lengths(dense: DynTensor<T>, lengths: &[Lengths<'_>]) -> Result<Self, LodError> {
-        check_lengths(lengths, rows_of_dense(&dense)?)?;
-        let mut levels = Vec::new();
-        levels
-            .try_reserve_exact(lengths.len())
-            .map_err(|_| LodError::Allocation { len: lengths.len() })?;
-        for (k, l) in lengths.iter().enumerate() {
-            levels.push(l.to_offsets(k)?.into_vec());
-        }
-        Ok(DynLodTensor {
-            dense,
-            lod: OwnedLod::from_offsets(levels),
-        })
+        let lod = OwnedLod::from_lengths(lengths, rows_of_dense(&dense)?)?;
+        Ok(DynLodTensor { dense, lod })
     }
 }
 

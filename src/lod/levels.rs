@@ -103,6 +103,8 @@ impl<L: Levels> Levels for ResetLevels<'_, L> {
 #[cfg(feature = "alloc")]
 mod owned {
     use super::*;
+    use crate::lod::check::check_lengths;
+    use crate::lod::{Lengths, LengthsBuf, LodError};
     use alloc::vec::Vec;
 
     /// Levels of offsets on the heap (feature `alloc`).
@@ -114,6 +116,31 @@ mod owned {
         /// for [`Offsets::new`]).
         pub fn from_offsets(levels: Vec<Vec<usize>>) -> Self {
             OwnedLod(levels)
+        }
+
+        /// The levels `lengths` (one [`Lengths`] per level, top first)
+        /// converted to offsets, after [`check_lengths`] against `rows`
+        /// dense rows: what the `from_lengths` of both LoD tensors build.
+        pub(crate) fn from_lengths(lengths: &[Lengths<'_>], rows: usize) -> Result<Self, LodError> {
+            check_lengths(lengths, rows)?;
+            let mut levels = Vec::new();
+            levels
+                .try_reserve_exact(lengths.len())
+                .map_err(|_| LodError::Allocation { len: lengths.len() })?;
+            for (k, l) in lengths.iter().enumerate() {
+                levels.push(l.to_offsets(k)?.into_vec());
+            }
+            Ok(OwnedLod(levels))
+        }
+
+        /// Every level of `levels` as sequence lengths (Paddle's
+        /// `recursive_sequence_lengths`), for the `lengths` of both LoD
+        /// tensors.
+        pub(crate) fn lengths_of<L: Levels + ?Sized>(levels: &L) -> Vec<LengthsBuf> {
+            (0..levels.count())
+                .filter_map(|k| levels.level(k))
+                .map(|o| o.to_lengths())
+                .collect()
         }
 
         /// A copy of any levels.

@@ -106,10 +106,7 @@ impl<T: Copy, S: RowShape, B: Storage<T>, L: Levels> LodTensor<T, S, B, L> {
     /// Every level as sequence lengths: Paddle's `recursive_sequence_lengths`.
     #[cfg(feature = "alloc")]
     pub fn lengths(&self) -> alloc::vec::Vec<crate::LengthsBuf> {
-        (0..self.lod.count())
-            .filter_map(|k| self.lod.level(k))
-            .map(|o| o.to_lengths())
-            .collect()
+        crate::OwnedLod::lengths_of(&self.lod)
     }
 
     /// A copy of the levels on the heap.
@@ -135,18 +132,8 @@ impl<T: Copy, S: RowShape, B: Storage<T>> LodTensor<T, S, B, crate::OwnedLod> {
     /// assert_eq!(x.level(1).unwrap().as_slice(), &[0, 2, 4, 5, 6]);
     /// ```
     pub fn from_lengths(dense: Tensor<T, S, B>, lengths: &[Lengths<'_>]) -> Result<Self, LodError> {
-        check_lengths(lengths, dense.shape().rows())?;
-        let mut levels = alloc::vec::Vec::new();
-        levels
-            .try_reserve_exact(lengths.len())
-            .map_err(|_| LodError::Allocation { len: lengths.len() })?;
-        for (k, l) in lengths.iter().enumerate() {
-            levels.push(l.to_offsets(k)?.into_vec());
-        }
-        Ok(LodTensor {
-            dense,
-            lod: crate::OwnedLod::from_offsets(levels),
-        })
+        let lod = crate::OwnedLod::from_lengths(lengths, dense.shape().rows())?;
+        Ok(LodTensor { dense, lod })
     }
 }
 
