@@ -135,14 +135,20 @@ fn lod_tensors_and_the_stitch_and_lod_errors() {
     let _g = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     fn check<E: defmt::Format + std::fmt::Display>(e: &E) {
         let bytes = encode(e);
-        assert!(contains(&bytes, e.to_string().as_bytes()), "{e}: {bytes:x?}");
+        assert!(
+            contains(&bytes, e.to_string().as_bytes()),
+            "{e}: {bytes:x?}"
+        );
     }
     // a LoD tensor sends its elements and its offsets
     let dense = || Tensor::<u32, shape![3]>::from_array([0xA1A2_A3A4, 2, 3]);
     let levels = [Offsets::new(&[0, 1, 3])];
     let x = LodTensor::new(dense(), &levels[..]).unwrap();
     let bytes = encode(&x);
-    assert!(contains(&bytes, &0xA1A2_A3A4u32.to_le_bytes()), "{bytes:x?}");
+    assert!(
+        contains(&bytes, &0xA1A2_A3A4u32.to_le_bytes()),
+        "{bytes:x?}"
+    );
     let other = [Offsets::new(&[0, 2, 3])];
     assert_ne!(encode(&LodTensor::new(dense(), &other[..]).unwrap()), bytes);
     // the errors of dynamic_stitch, LoD construction and lod_reset

@@ -308,12 +308,7 @@ fn stitch_op<T: Element>(case: &Value) -> Result<DynTensor<T>, String> {
 #[test]
 fn dynamic_stitch_vectors_in_f16_and_bf16() {
     let float = |c: &Value| {
-        c["op"] == "dynamic_stitch"
-            && c["data"]
-                .as_array()
-                .unwrap()
-                .first()
-                .is_some_and(is_float)
+        c["op"] == "dynamic_stitch" && c["data"].as_array().unwrap().first().is_some_and(is_float)
     };
     let h = check_family(
         "dynamic_stitch",
@@ -336,4 +331,3 @@ fn dynamic_stitch_vectors_in_f16_and_bf16() {
     assert!(h.0 > 10, "only {h:?}");
     assert_eq!(h, b);
 }
-

@@ -94,7 +94,12 @@ impl<T: Copy + Format, S: crate::lod::RowShape, B: Storage<T>, L: crate::lod::Le
 {
     /// The dense tensor, then each level's offsets.
     fn format(&self, f: Formatter<'_>) {
-        ::defmt::write!(f, "LodTensor{} {} lod [", self.dense().dims(), self.as_slice());
+        ::defmt::write!(
+            f,
+            "LodTensor{} {} lod [",
+            self.dense().dims(),
+            self.as_slice()
+        );
         for k in 0..self.levels() {
             if let Some(level) = self.level(k) {
                 ::defmt::write!(f, "{}", level.as_slice());

@@ -104,7 +104,9 @@ impl<L: Levels + ?Sized> Serialize for LevelsSer<'_, L> {
     }
 }
 
-impl<T: Copy + Serialize, S: RowShape, B: Storage<T>, L: Levels> Serialize for LodTensor<T, S, B, L> {
+impl<T: Copy + Serialize, S: RowShape, B: Storage<T>, L: Levels> Serialize
+    for LodTensor<T, S, B, L>
+{
     /// `{"shape": [..], "data": [..], "lod": [[offsets of level 0], ..]}`.
     fn serialize<Se: Serializer>(&self, s: Se) -> Result<Se::Ok, Se::Error> {
         let mut st = s.serialize_struct("LodTensor", 3)?;
@@ -372,7 +374,9 @@ mod heap {
                     Field::Shape if dims.is_some() => {
                         return Err(de::Error::duplicate_field("shape"))
                     }
-                    Field::Data if data.is_some() => return Err(de::Error::duplicate_field("data")),
+                    Field::Data if data.is_some() => {
+                        return Err(de::Error::duplicate_field("data"))
+                    }
                     Field::Lod if lod.is_some() => return Err(de::Error::duplicate_field("lod")),
                     Field::Shape => dims = Some(map.next_value::<Dims>()?),
                     Field::Data => {
