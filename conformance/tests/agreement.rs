@@ -1,5 +1,5 @@
 //! Rule agreement: the run-time form of each shape rule (`ops/<op>/rule.rs`,
-//! what the dynamic path calls) and its type-level form (`rules.rs` and the
+//! what the dynamic path calls) and its type-level form (`src/rules/` and the
 //! generated impls, what gives the compile errors) decide every case alike.
 //!
 //! Cases: every pair of shapes of rank 0 to 3 with dims in {0, 1, 2, 3} (85

@@ -406,6 +406,7 @@ where
         let dims = self.output_dims()?;
         let shape = Self::out_shape(&dims)?;
         let out = prefix_of(buf, &dims)?;
+        out.fill(T::default());
         kernel::stitch_rows(self.iter(), slice_len(&dims), out);
         Ok(Tensor::with_shape(shape, out)?)
     }
@@ -455,6 +456,7 @@ pub fn stitch_slices<T: Copy + Default>(
 ) -> Result<Dims, StitchError> {
     let dims = rule::stitch_output_dims(pairs.iter().copied())?;
     let dst = prefix_of(out, &dims)?;
+    dst.fill(T::default());
     kernel::stitch_rows(pairs.iter().copied(), slice_len(&dims), dst);
     Ok(dims)
 }

@@ -5,15 +5,16 @@
 
 use super::{IndexSlice, StitchPair};
 
-/// dynamic_stitch: `out` (exactly the output's elements) is zeroed
-/// (`T::default()`), then row `indices[m][j]` gets slice `j` of `data[m]`,
-/// in order of (m, j), so the later of two equal indices wins.
-pub(crate) fn stitch_rows<'a, T: Copy + Default + 'a>(
+/// dynamic_stitch: `out` (exactly the output's elements, already holding
+/// `T::default()`: the rows no index names keep it) gets slice `j` of
+/// `data[m]` at row `indices[m][j]`, in order of (m, j), so the later of two
+/// equal indices wins. Zeroing is the caller's: a fresh result is created
+/// zeroed, a caller's buffer is zeroed once it is known to fit.
+pub(crate) fn stitch_rows<'a, T: Copy + 'a>(
     pairs: impl Iterator<Item = StitchPair<'a, T>>,
     slice_len: usize,
     out: &mut [T],
 ) {
-    out.fill(T::default());
     if slice_len == 0 {
         return;
     }
