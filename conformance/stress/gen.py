@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Stress vectors for the conformance tool: elementwise, select, multiplex.
 
+multiplex follows PaddlePaddle 3.3.1 as measured (op-semantics.md section 3):
+the output has the index's rows, fewer index rows are valid, zero-size
+candidates are valid.
+
 Writes DIR/elementwise.json, DIR/select.json and DIR/multiplex.json in the
 format of tests/vectors/README.md, drawn like the shipped vectors (same case
 name families, shapes of rank 0-5 with dims 1-4, small integers and halves)
@@ -308,22 +312,25 @@ def mux_reference(case):
         raise Reject("The rank of candidate tensors must be not less than 2.")
     if any(t["shape"] != s0 for t in ins):
         raise Reject("All the candidate tensors must have the same size.")
-    for k, t in enumerate(ins):
-        if numel(t["shape"]) == 0:
-            raise Reject(f"indexing will be out of bounds with size 0 for the {k}-th input.")
-    rows = s0[0]
-    # Paddle never checks the index's row count (out-of-bounds access); the
-    # generator always draws index rows == candidate rows
-    assert idx["shape"][0] == rows
-    cols = numel(s0) // rows
+    # PaddlePaddle 3.3.1, measured (op-semantics.md section 3): the output
+    # has the index's rows; fewer index rows than candidate rows is valid,
+    # more is an error; zero-size candidates are valid
+    rows = idx["shape"][0]
+    if rows > s0[0]:
+        raise Reject(
+            "The 2nd-dim of input cannot be smaller than batchSize of the index tensor."
+        )
+    row_len = numel(s0[1:])
     out = []
+    # every index value is checked, whatever the output's size (Paddle reads
+    # none when the output is empty; op-semantics allows rejecting them)
     for i, k in enumerate(idx["data"]):
         if k < 0:
             raise Reject("index must be nonnegative.")
         if k >= len(ins):
             raise Reject("index exceeds the number of candidate tensors.")
-        out.extend(ins[k]["data"][i * cols : (i + 1) * cols])
-    return tensor(s0, ins[0]["dtype"], out)
+        out.extend(ins[k]["data"][i * row_len : (i + 1) * row_len])
+    return tensor([rows] + s0[1:], ins[0]["dtype"], out)
 
 
 # ---------------------------------------------------------------------------
@@ -715,6 +722,8 @@ MUX_KINDS = [
     ("rows", 5),
     ("rank8", 4),
     ("zero", 4),
+    ("fewer", 5),
+    ("more", 3),
     ("mismatch", 3),
     ("rank1", 2),
     ("index_shape", 2),
@@ -757,6 +766,10 @@ def gen_multiplex(rng, count):
             s[i] = rng.choice([v for v in range(1, 5) if v != s[i]])
             shapes[j] = s
         rows = shape[0]
+        if kind == "fewer":
+            rows = rng.randint(0, shape[0])
+        elif kind == "more":
+            rows = shape[0] + rng.randint(1, 3)
         ncand = max(k, 1)
         idx = [rng.randrange(ncand) for _ in range(rows)]
         if kind == "negative" and rows:
