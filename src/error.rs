@@ -1,43 +1,90 @@
 //! Errors shared by every operator: [`ShapeError`], defined with the dims it
 //! describes in [`crate::dims`]. Each operator has its own error enum on top
 //! (for example [`ElementwiseError`](crate::ElementwiseError)) that wraps it.
+//!
+//! Every error enum of the crate is written with [`rule_errors!`]: one line
+//! per variant gives its rule id and its message, so the enum, its `rule()`,
+//! its `Display` and its `Error` impl cannot disagree.
 
 pub use crate::dims::ShapeError;
 
-/// `From<ShapeError>` for an operator's error enum, whose `Shape` variant
-/// wraps it (so `?` lifts a [`ShapeError`] into the op's error).
-macro_rules! wraps_shape_error {
-    ($t:ident) => {
-        impl From<$crate::ShapeError> for $t {
-            fn from(e: $crate::ShapeError) -> Self {
-                $t::Shape(e)
+/// Defines an error enum whose variants each report one rule.
+///
+/// Each variant is written as `Variant { fields } => "rule/id", ("message", args…)`:
+/// the macro emits the `#[non_exhaustive]`-ready enum (attributes pass
+/// through), `pub const fn rule(&self) -> &'static str` (documented by the
+/// attributes before `fn rule;`), `Display` (the message, with the fields
+/// in scope by name) and `core::error::Error`. The optional last clause
+/// `Shape(ShapeError) => |e| rule, ("message", args…);` adds a variant that
+/// wraps a [`ShapeError`] (its rule id computed from it, its source the
+/// wrapped error) and `From<ShapeError>`, so `?` lifts a shape error into the
+/// op's error.
+macro_rules! rule_errors {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $(
+                $(#[$vmeta:meta])*
+                $var:ident $({ $($(#[$fmeta:meta])* $field:ident : $fty:ty),* $(,)? })?
+                    => $rule:literal, ($($msg:tt)+)
+            ),* $(,)?
+        }
+        $(#[$rmeta:meta])*
+        fn rule;
+        $(
+            $(#[$smeta:meta])*
+            Shape($sty:ident) => |$e:ident| $srule:expr, ($($smsg:tt)+);
+        )?
+    ) => {
+        $(#[$meta])*
+        pub enum $name {
+            $(
+                $(#[$vmeta])*
+                $var $({ $($(#[$fmeta])* $field: $fty),* })?,
+            )*
+            $(
+                $(#[$smeta])*
+                Shape($sty),
+            )?
+        }
+
+        impl $name {
+            $(#[$rmeta])*
+            pub const fn rule(&self) -> &'static str {
+                match self {
+                    $($name::$var { .. } => $rule,)*
+                    $($name::Shape($e) => $srule,)?
+                }
             }
         }
+
+        impl core::fmt::Display for $name {
+            #[allow(unused_variables)]
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self {
+                    $($name::$var $({ $($field),* })? => write!(f, $($msg)+),)*
+                    $($name::Shape($e) => write!(f, $($smsg)+),)?
+                }
+            }
+        }
+
+        impl core::error::Error for $name {
+            fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+                match self {
+                    $($name::Shape($e) => Some($e),)?
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+        }
+
+        $(
+            impl From<$sty> for $name {
+                fn from($e: $sty) -> Self {
+                    $name::Shape($e)
+                }
+            }
+        )?
     };
 }
-pub(crate) use wraps_shape_error;
-
-impl ShapeError {
-    /// The stable identifier of what went wrong, `shape/<what>`: not a rule
-    /// of one operator but of shapes in general (`shape/rank`,
-    /// `shape/rank-mismatch`, `shape/dim-mismatch`, `shape/data-length`,
-    /// `shape/overflow`, `shape/output`, `shape/allocation`). The operators'
-    /// error enums return it for their `Shape` variant.
-    ///
-    /// ```
-    /// use shapecheck::{Dims, ShapeError};
-    /// assert_eq!(Dims::new(&[1; 9]).unwrap_err().rule(), "shape/rank");
-    /// assert_eq!(Dims::for_data(&[2, 3], 5).unwrap_err().rule(), "shape/data-length");
-    /// ```
-    pub const fn rule(&self) -> &'static str {
-        match self {
-            ShapeError::RankTooLarge { .. } => "shape/rank",
-            ShapeError::RankMismatch { .. } => "shape/rank-mismatch",
-            ShapeError::DimMismatch { .. } => "shape/dim-mismatch",
-            ShapeError::DataLength { .. } => "shape/data-length",
-            ShapeError::NumelOverflow { .. } => "shape/overflow",
-            ShapeError::OutputShape { .. } => "shape/output",
-            ShapeError::Allocation { .. } => "shape/allocation",
-        }
-    }
-}
+pub(crate) use rule_errors;

@@ -4,40 +4,6 @@
 use super::sealed::Sealed;
 use super::*;
 
-merge_trait!(
-    /// Elementwise, dim rule: two aligned dims broadcast (equal, or one is 1).
-    #[diagnostic::on_unimplemented(
-        message = "elementwise/broadcast: X {X} and Y {Y} do not broadcast with {Ax}: aligned dims {Self} (X) and {Other} (Y) differ and neither is 1",
-        label = "{Self} and {Other} conflict",
-        note = "the lower-rank operand is placed at `axis` of the other (-1: right-aligned, as numpy) and each aligned pair must be equal or 1; fix: pass the axis at which Y lines up with X, or reshape so the conflicting dims agree"
-    )]
-    ElementwiseBroadcastDim<Other, X, Y, Ax>
-);
-two_way_rule!(ElementwiseBroadcastDim [X, Y, Ax] [X, Y, Ax]);
-
-merge_chain!(
-    /// Elementwise: [`ElementwiseBroadcastDim`] as a link of the chain of a
-    /// placement's aligned pairs (only the first failing pair is reported).
-    ElementwiseBroadcastLink => ElementwiseBroadcastDim [X, Y, Ax] [X, Y, Ax]
-);
-
-merge_trait!(
-    /// Elementwise, dim rule for operands of equal rank with an axis other than -1
-    /// or 0: Paddle accepts that only when the shapes are identical.
-    #[diagnostic::on_unimplemented(
-        message = "elementwise/equal-rank-axis: {Ax} is invalid for X {X} and Y {Y}: with equal ranks the axis must be -1 or 0 unless the shapes are identical (dims {Self} and {Other} differ)",
-        label = "fix: use Axis::<-1> (or Axis::<0>) for equal-rank operands",
-        note = "Paddle: \"axis should be -1 or 0 while the dimension of tensor X is equal to the dimension of tensor Y\""
-    )]
-    ElementwiseSameDim<Other, X, Y, Ax>
-);
-equal_rule!(ElementwiseSameDim [X, Y, Ax] [X, Y, Ax]);
-
-merge_chain!(
-    /// Elementwise: [`ElementwiseSameDim`] as a link of a chain.
-    ElementwiseSameLink => ElementwiseSameDim [X, Y, Ax] [X, Y, Ax]
-);
-
 /// Elementwise, dim rule: a trailing dim of the lower-rank operand that runs
 /// past the other's last dim must be 1 (it is then ignored, as Paddle's docs say).
 #[diagnostic::on_unimplemented(
@@ -224,5 +190,13 @@ elementwise_shapes!(
     (X0, X1, X2, X3, X4, X5, X6);
     (X0, X1, X2, X3, X4, X5, X6, X7);
 );
+
+dim_rules! {
+    /// Elementwise, dim rule: two aligned dims broadcast (equal, or one is 1).
+    two_way ElementwiseBroadcastDim [X, Y, Ax] => ElementwiseBroadcastLink: message = "elementwise/broadcast: X {X} and Y {Y} do not broadcast with {Ax}: aligned dims {Self} (X) and {Other} (Y) differ and neither is 1", label = "{Self} and {Other} conflict", note = "the lower-rank operand is placed at `axis` of the other (-1: right-aligned, as numpy) and each aligned pair must be equal or 1; fix: pass the axis at which Y lines up with X, or reshape so the conflicting dims agree";
+    /// Elementwise, dim rule for operands of equal rank with an axis other than -1
+    /// or 0: Paddle accepts that only when the shapes are identical.
+    equal ElementwiseSameDim [X, Y, Ax] => ElementwiseSameLink: message = "elementwise/equal-rank-axis: {Ax} is invalid for X {X} and Y {Y}: with equal ranks the axis must be -1 or 0 unless the shapes are identical (dims {Self} and {Other} differ)", label = "fix: use Axis::<-1> (or Axis::<0>) for equal-rank operands", note = "Paddle: \"axis should be -1 or 0 while the dimension of tensor X is equal to the dimension of tensor Y\"";
+}
 
 shapecheck_macros::impl_elementwise_rules!(8);

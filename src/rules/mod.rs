@@ -166,6 +166,29 @@ macro_rules! merge_chain {
     };
 }
 
+/// Declares merging dim rules, each with its impls and its chain link, from
+/// one line: its docs, then `two_way Rule [params] => Link: diagnostic;`
+/// (equal, or one side is 1: broadcasting) or `equal Rule [params] => Link:
+/// diagnostic;` (the same size), where `diagnostic` is the compile error's
+/// `message = …, label = …, note = …`.
+macro_rules! dim_rules {
+    (@impls two_way $tr:ident [$($p:ident),*]) => { two_way_rule!($tr [$($p),*] [$($p),*]); };
+    (@impls equal $tr:ident [$($p:ident),*]) => { equal_rule!($tr [$($p),*] [$($p),*]); };
+    ($($(#[$m:meta])* $kind:ident $tr:ident [$($p:ident),*] => $link:ident:
+        message = $msg:literal, label = $label:literal, note = $note:literal;)*) => {$(
+        merge_trait!(
+            $(#[$m])*
+            #[diagnostic::on_unimplemented(message = $msg, label = $label, note = $note)]
+            $tr<Other, $($p),*>
+        );
+        dim_rules!(@impls $kind $tr [$($p),*]);
+        merge_chain!(
+            #[doc = concat!("[`", stringify!($tr), "`] as a link of the chain of aligned pairs (only the first failing pair is reported).")]
+            $link => $tr [$($p),*] [$($p),*]
+        );
+    )*};
+}
+
 /// Declares the chained form of a checking rule (no output dim): the link's
 /// `Out` is the rule's `Ok` (`()`), a projection that only resolves when the
 /// rule holds, so the next link waits for it.

@@ -4,37 +4,12 @@
 use super::sealed::Sealed;
 use super::*;
 
-merge_trait!(
+dim_rules! {
     /// Select (numpy), dim rule: the aligned dims of cond, then and else broadcast.
-    #[diagnostic::on_unimplemented(
-        message = "select/numpy-broadcast: cond {C}, then {T} and else {E} do not broadcast: aligned dims {Self} and {Other} differ and neither is 1",
-        label = "{Self} and {Other} conflict",
-        note = "OpenVINO Select-1, auto_broadcast = numpy: the shapes are right-aligned and each aligned set of dims must be equal or 1; fix: reshape so the conflicting dims agree"
-    )]
-    SelectNumpyDim<Other, C, T, E>
-);
-two_way_rule!(SelectNumpyDim [C, T, E] [C, T, E]);
-
-merge_chain!(
-    /// Select (numpy): [`SelectNumpyDim`] as a link of a chain.
-    SelectNumpyLink => SelectNumpyDim [C, T, E] [C, T, E]
-);
-
-merge_trait!(
+    two_way SelectNumpyDim [C, T, E] => SelectNumpyLink: message = "select/numpy-broadcast: cond {C}, then {T} and else {E} do not broadcast: aligned dims {Self} and {Other} differ and neither is 1", label = "{Self} and {Other} conflict", note = "OpenVINO Select-1, auto_broadcast = numpy: the shapes are right-aligned and each aligned set of dims must be equal or 1; fix: reshape so the conflicting dims agree";
     /// Select (none), dim rule: the three shapes are identical.
-    #[diagnostic::on_unimplemented(
-        message = "select/none-shapes: cond {C}, then {T} and else {E} must have the same shape, but dims {Self} and {Other} differ",
-        label = "auto_broadcast = none requires identical shapes",
-        note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\"; fix: NoBroadcast -> Numpy if the shapes broadcast"
-    )]
-    SelectSameDim<Other, C, T, E>
-);
-equal_rule!(SelectSameDim [C, T, E] [C, T, E]);
-
-merge_chain!(
-    /// Select (none): [`SelectSameDim`] as a link of a chain.
-    SelectSameLink => SelectSameDim [C, T, E] [C, T, E]
-);
+    equal SelectSameDim [C, T, E] => SelectSameLink: message = "select/none-shapes: cond {C}, then {T} and else {E} must have the same shape, but dims {Self} and {Other} differ", label = "auto_broadcast = none requires identical shapes", note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\"; fix: NoBroadcast -> Numpy if the shapes broadcast";
+}
 
 /// Select (none), gate implemented by no type: required by the impls of
 /// [`SelectSamePair`] for two shapes of different ranks.

@@ -2,134 +2,89 @@
 //! offending dims and axis.
 
 use crate::{Dims, ShapeError};
-use core::fmt;
 
-/// Why an elementwise op rejected its inputs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ElementwiseError {
-    /// Equal ranks, different shapes, and an axis other than -1 or 0.
-    EqualRankAxis {
-        /// X's dims.
-        x: Dims,
-        /// Y's dims.
-        y: Dims,
-        /// The axis given.
-        axis: isize,
-    },
-    /// The axis is outside `[-R, R)`.
-    AxisOutOfRange {
-        /// X's dims.
-        x: Dims,
-        /// Y's dims.
-        y: Dims,
-        /// The axis given.
-        axis: isize,
-    },
-    /// A negative axis places the lower-rank operand before the first dim.
-    AxisBeforeStart {
-        /// X's dims.
-        x: Dims,
-        /// Y's dims.
-        y: Dims,
-        /// The axis given.
-        axis: isize,
-    },
-    /// The lower-rank operand runs past the other's last dim, and the dims
-    /// that run past are not all 1.
-    RunsPast {
-        /// X's dims.
-        x: Dims,
-        /// Y's dims.
-        y: Dims,
-        /// The axis given.
-        axis: isize,
-    },
-    /// Two aligned dims differ and neither is 1.
-    DimMismatch {
-        /// X's dims.
-        x: Dims,
-        /// Y's dims.
-        y: Dims,
-        /// The axis given.
-        axis: isize,
-        /// The position in the output's dims.
-        position: usize,
-        /// X's dim there.
-        x_dim: usize,
-        /// Y's dim there.
-        y_dim: usize,
-    },
-    /// Integer division by zero.
-    DivisionByZero {
-        /// The flat position of the zero in Y.
-        index: usize,
-    },
-    /// A shape problem not specific to this op (data length, rank, output buffer).
-    Shape(ShapeError),
-}
-
-crate::error::wraps_shape_error!(ElementwiseError);
-
-impl ElementwiseError {
+crate::error::rule_errors! {
+    /// Why an elementwise op rejected its inputs.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum ElementwiseError {
+        /// Equal ranks, different shapes, and an axis other than -1 or 0.
+        EqualRankAxis {
+            /// X's dims.
+            x: Dims,
+            /// Y's dims.
+            y: Dims,
+            /// The axis given.
+            axis: isize,
+        } => "elementwise/equal-rank-axis",
+            ("axis should be -1 or 0 when X and Y have the same rank ({}) but different shapes: X = {x}, Y = {y}, axis = {axis}", x.rank()),
+        /// The axis is outside `[-R, R)`.
+        AxisOutOfRange {
+            /// X's dims.
+            x: Dims,
+            /// Y's dims.
+            y: Dims,
+            /// The axis given.
+            axis: isize,
+        } => "elementwise/axis-range",
+            ("the axis must be in [-{r}, {r}), but axis is {axis} (X = {x}, Y = {y})", r = x.rank().max(y.rank())),
+        /// A negative axis places the lower-rank operand before the first dim.
+        AxisBeforeStart {
+            /// X's dims.
+            x: Dims,
+            /// Y's dims.
+            y: Dims,
+            /// The axis given.
+            axis: isize,
+        } => "elementwise/axis-before-start",
+            ("axis {axis} places the lower-rank operand before the first dim (|rank(X) - rank(Y)| + axis + 1 < 0): X = {x}, Y = {y}"),
+        /// The lower-rank operand runs past the other's last dim, and the dims
+        /// that run past are not all 1.
+        RunsPast {
+            /// X's dims.
+            x: Dims,
+            /// Y's dims.
+            y: Dims,
+            /// The axis given.
+            axis: isize,
+        } => "elementwise/runs-past",
+            ("the lower-rank operand placed at axis {axis} runs past the other's last dim, and only trailing dims of size 1 can be dropped: X = {x}, Y = {y}"),
+        /// Two aligned dims differ and neither is 1.
+        DimMismatch {
+            /// X's dims.
+            x: Dims,
+            /// Y's dims.
+            y: Dims,
+            /// The axis given.
+            axis: isize,
+            /// The position in the output's dims.
+            position: usize,
+            /// X's dim there.
+            x_dim: usize,
+            /// Y's dim there.
+            y_dim: usize,
+        } => "elementwise/broadcast",
+            ("broadcast dimension mismatch: X = {x} and Y = {y} at axis {axis} align X's {x_dim} with Y's {y_dim} at output dim {position}; aligned dims must be equal or one of them 1"),
+        /// Integer division by zero.
+        DivisionByZero {
+            /// The flat position of the zero in Y.
+            index: usize,
+        } => "elementwise/division-by-zero",
+            ("integer division by zero: Y[{index}] (flat index) is 0"),
+    }
     /// The stable identifier of the rule this error reports, as the first
     /// words of the compile error for the same shapes: `elementwise/axis-range`,
     /// `elementwise/axis-before-start`, `elementwise/equal-rank-axis`,
     /// `elementwise/runs-past`, `elementwise/broadcast`,
     /// `elementwise/division-by-zero` (run time only), or the
-    /// [`ShapeError::rule`] of a `Shape` error.
+    /// [`ShapeError::rule`](crate::ShapeError::rule) of a `Shape` error.
     ///
     /// ```
     /// use shapecheck::ops::elementwise::elementwise_output_dims;
     /// let err = elementwise_output_dims(&[2, 3], &[3, 3], 1).unwrap_err();
     /// assert_eq!(err.rule(), "elementwise/equal-rank-axis");
     /// ```
-    pub const fn rule(&self) -> &'static str {
-        match self {
-            ElementwiseError::EqualRankAxis { .. } => "elementwise/equal-rank-axis",
-            ElementwiseError::AxisOutOfRange { .. } => "elementwise/axis-range",
-            ElementwiseError::AxisBeforeStart { .. } => "elementwise/axis-before-start",
-            ElementwiseError::RunsPast { .. } => "elementwise/runs-past",
-            ElementwiseError::DimMismatch { .. } => "elementwise/broadcast",
-            ElementwiseError::DivisionByZero { .. } => "elementwise/division-by-zero",
-            ElementwiseError::Shape(e) => e.rule(),
-        }
-    }
+    fn rule;
+    /// A shape problem not specific to this op (data length, rank, output buffer).
+    Shape(ShapeError) => |e| e.rule(), ("{e}");
 }
-
-impl fmt::Display for ElementwiseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ElementwiseError::EqualRankAxis { x, y, axis } => write!(
-                f,
-                "axis should be -1 or 0 when X and Y have the same rank ({}) but different shapes: X = {x}, Y = {y}, axis = {axis}",
-                x.rank()
-            ),
-            ElementwiseError::AxisOutOfRange { x, y, axis } => {
-                let r = x.rank().max(y.rank());
-                write!(
-                    f,
-                    "the axis must be in [-{r}, {r}), but axis is {axis} (X = {x}, Y = {y})"
-                )
-            }
-            ElementwiseError::AxisBeforeStart { x, y, axis } => write!(
-                f,
-                "axis {axis} places the lower-rank operand before the first dim (|rank(X) - rank(Y)| + axis + 1 < 0): X = {x}, Y = {y}"
-            ),
-            ElementwiseError::RunsPast { x, y, axis } => write!(
-                f,
-                "the lower-rank operand placed at axis {axis} runs past the other's last dim, and only trailing dims of size 1 can be dropped: X = {x}, Y = {y}"
-            ),
-            ElementwiseError::DimMismatch { x, y, axis, position, x_dim, y_dim } => write!(
-                f,
-                "broadcast dimension mismatch: X = {x} and Y = {y} at axis {axis} align X's {x_dim} with Y's {y_dim} at output dim {position}; aligned dims must be equal or one of them 1"
-            ),
-            ElementwiseError::DivisionByZero { index } => {
-                write!(f, "integer division by zero: Y[{index}] (flat index) is 0")
-            }
-            ElementwiseError::Shape(e) => fmt::Display::fmt(e, f),
-        }
-    }
-}
-
-impl core::error::Error for ElementwiseError {}

@@ -20,79 +20,94 @@ impl fmt::Display for LevelSource {
     }
 }
 
-/// Why `lod_reset` refused its inputs. Values are `i128` so that both a
-/// target's `usize` offsets and y's `i32` data (negative ones included)
-/// are reported as given.
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LodResetError {
-    /// Neither y nor target offsets were given.
-    NoSource,
-    /// y carries a LoD whose last level does not end at x's row count.
-    YLodRows {
-        /// The last offset of y's last level.
-        last: usize,
-        /// x's row count.
-        rows: usize,
-    },
-    /// y carries no LoD and its elements are not int32, so they cannot be read as offsets.
-    YNotInt32 {
-        /// y's element type.
-        dtype: &'static str,
-    },
-    /// The static `lod_reset_like` was given a y without LoD.
-    YWithoutLod,
-    /// The new level has fewer than 2 offsets.
-    TooShort {
-        /// Where the level comes from.
-        source: LevelSource,
-        /// Its number of offsets.
-        len: usize,
-    },
-    /// The new level does not start at 0.
-    BadStart {
-        /// Where the level comes from.
-        source: LevelSource,
-        /// Its first offset.
-        value: i128,
-    },
-    /// The new level does not end at x's row count.
-    BadEnd {
-        /// Where the level comes from.
-        source: LevelSource,
-        /// The position of its last offset.
-        position: usize,
-        /// Its last offset.
-        last: i128,
-        /// x's row count.
-        rows: usize,
-    },
-    /// The new level decreases somewhere.
-    Decreasing {
-        /// Where the level comes from.
-        source: LevelSource,
-        /// The position of the smaller offset.
-        position: usize,
-        /// The offset before it.
-        previous: i128,
-        /// The offset at `position`.
-        value: i128,
-    },
-    /// The caller's buffer for the new level is too short.
-    Buffer {
-        /// Offsets to store.
-        needed: usize,
-        /// The buffer's length.
-        len: usize,
-    },
-    /// An allocation failed.
-    Allocation {
-        /// Entries requested.
-        len: usize,
-    },
-}
-
-impl LodResetError {
+crate::error::rule_errors! {
+    /// Why `lod_reset` refused its inputs. Values are `i128` so that both a
+    /// target's `usize` offsets and y's `i32` data (negative ones included)
+    /// are reported as given.
+    #[non_exhaustive]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum LodResetError {
+        /// Neither y nor target offsets were given.
+        NoSource => "lod_reset/no-source",
+            ("lod_reset: no new LoD was given; pass y (a LoD tensor, or a tensor of int32 offsets) \
+                or target offsets"),
+        /// y carries a LoD whose last level does not end at x's row count.
+        YLodRows {
+            /// The last offset of y's last level.
+            last: usize,
+            /// x's row count.
+            rows: usize,
+        } => "lod_reset/y-lod-rows",
+            ("lod_reset: y's LoD must end at x's row count {rows}, but y's last level ends at offset {last}"),
+        /// y carries no LoD and its elements are not int32, so they cannot be read as offsets.
+        YNotInt32 {
+            /// y's element type.
+            dtype: &'static str,
+        } => "lod_reset/y-int32",
+            ("lod_reset: y carries no LoD, so its elements are read as offsets, which must be int32; \
+                y holds {dtype}"),
+        /// The static `lod_reset_like` was given a y without LoD.
+        YWithoutLod => "lod_reset/y-without-lod",
+            ("lod_reset_like: y carries no LoD to copy; to read y's int32 data as offsets, \
+                use lod_reset_by_data"),
+        /// The new level has fewer than 2 offsets.
+        TooShort {
+            /// Where the level comes from.
+            source: LevelSource,
+            /// Its number of offsets.
+            len: usize,
+        } => "lod_reset/too-short",
+            ("lod_reset: the new LoD level ({source}) needs at least 2 offsets, a start and an end, \
+                but has {len}"),
+        /// The new level does not start at 0.
+        BadStart {
+            /// Where the level comes from.
+            source: LevelSource,
+            /// Its first offset.
+            value: i128,
+        } => "lod_reset/start",
+            ("lod_reset: the new LoD level ({source}) must start at offset 0, but starts at {value}"),
+        /// The new level does not end at x's row count.
+        BadEnd {
+            /// Where the level comes from.
+            source: LevelSource,
+            /// The position of its last offset.
+            position: usize,
+            /// Its last offset.
+            last: i128,
+            /// x's row count.
+            rows: usize,
+        } => "lod_reset/end",
+            ("lod_reset: the new LoD level ({source}) must end at x's row count {rows}, \
+                but its last offset (position {position}) is {last}"),
+        /// The new level decreases somewhere.
+        Decreasing {
+            /// Where the level comes from.
+            source: LevelSource,
+            /// The position of the smaller offset.
+            position: usize,
+            /// The offset before it.
+            previous: i128,
+            /// The offset at `position`.
+            value: i128,
+        } => "lod_reset/decreasing",
+            ("lod_reset: the offsets of the new LoD level ({source}) must never decrease, \
+                but position {position} holds {value} after {previous}"),
+        /// The caller's buffer for the new level is too short.
+        Buffer {
+            /// Offsets to store.
+            needed: usize,
+            /// The buffer's length.
+            len: usize,
+        } => "lod_reset/buffer",
+            ("lod_reset: the buffer for the new LoD level has {len} entries, but {needed} offsets are given"),
+        /// An allocation failed.
+        Allocation {
+            /// Entries requested.
+            len: usize,
+        } => "shape/allocation",
+            ("lod_reset: could not allocate {len} LoD offsets"),
+    }
     /// The stable identifier of the check this error reports (run time
     /// only: the LoD and the offsets are data): `lod_reset/no-source`,
     /// `lod_reset/y-lod-rows`, `lod_reset/y-int32`, `lod_reset/y-without-lod`,
@@ -103,80 +118,7 @@ impl LodResetError {
     /// use shapecheck::LodResetError;
     /// assert_eq!(LodResetError::NoSource.rule(), "lod_reset/no-source");
     /// ```
-    pub const fn rule(&self) -> &'static str {
-        match self {
-            LodResetError::NoSource => "lod_reset/no-source",
-            LodResetError::YLodRows { .. } => "lod_reset/y-lod-rows",
-            LodResetError::YNotInt32 { .. } => "lod_reset/y-int32",
-            LodResetError::YWithoutLod => "lod_reset/y-without-lod",
-            LodResetError::TooShort { .. } => "lod_reset/too-short",
-            LodResetError::BadStart { .. } => "lod_reset/start",
-            LodResetError::BadEnd { .. } => "lod_reset/end",
-            LodResetError::Decreasing { .. } => "lod_reset/decreasing",
-            LodResetError::Buffer { .. } => "lod_reset/buffer",
-            LodResetError::Allocation { .. } => "shape/allocation",
-        }
-    }
+    fn rule;
 }
 
-impl fmt::Display for LodResetError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            LodResetError::NoSource => f.write_str(
-                "lod_reset: no new LoD was given; pass y (a LoD tensor, or a tensor of int32 offsets) \
-                 or target offsets",
-            ),
-            LodResetError::YLodRows { last, rows } => write!(
-                f,
-                "lod_reset: y's LoD must end at x's row count {rows}, but y's last level ends at offset {last}"
-            ),
-            LodResetError::YNotInt32 { dtype } => write!(
-                f,
-                "lod_reset: y carries no LoD, so its elements are read as offsets, which must be int32; \
-                 y holds {dtype}"
-            ),
-            LodResetError::YWithoutLod => f.write_str(
-                "lod_reset_like: y carries no LoD to copy; to read y's int32 data as offsets, \
-                 use lod_reset_by_data",
-            ),
-            LodResetError::TooShort { source, len } => write!(
-                f,
-                "lod_reset: the new LoD level ({source}) needs at least 2 offsets, a start and an end, \
-                 but has {len}"
-            ),
-            LodResetError::BadStart { source, value } => write!(
-                f,
-                "lod_reset: the new LoD level ({source}) must start at offset 0, but starts at {value}"
-            ),
-            LodResetError::BadEnd {
-                source,
-                position,
-                last,
-                rows,
-            } => write!(
-                f,
-                "lod_reset: the new LoD level ({source}) must end at x's row count {rows}, \
-                 but its last offset (position {position}) is {last}"
-            ),
-            LodResetError::Decreasing {
-                source,
-                position,
-                previous,
-                value,
-            } => write!(
-                f,
-                "lod_reset: the offsets of the new LoD level ({source}) must never decrease, \
-                 but position {position} holds {value} after {previous}"
-            ),
-            LodResetError::Buffer { needed, len } => write!(
-                f,
-                "lod_reset: the buffer for the new LoD level has {len} entries, but {needed} offsets are given"
-            ),
-            LodResetError::Allocation { len } => {
-                write!(f, "lod_reset: could not allocate {len} LoD offsets")
-            }
-        }
-    }
-}
 
-impl core::error::Error for LodResetError {}

@@ -5,72 +5,71 @@
 use crate::dim::StaticDims;
 use crate::rules::MultiplexShapes;
 use crate::{Dims, ShapeError, MAX_RANK};
-use core::fmt;
 use core::marker::PhantomData;
 
-/// Why multiplex rejected its inputs. Each variant is one rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum MultiplexError {
-    /// Fewer than 2 candidates.
-    TooFewCandidates {
-        /// The number of candidates given.
-        count: usize,
-    },
-    /// A candidate's shape differs from the first one's.
-    CandidateShapes {
-        /// The first candidate's dims.
-        first: Dims,
-        /// The differing candidate's dims.
-        other: Dims,
-        /// The differing candidate's position in the list.
-        position: usize,
-    },
-    /// The candidates have rank < 2.
-    CandidateRank {
-        /// The candidates' dims.
-        dims: Dims,
-    },
-    /// The index does not have shape `[rows, 1]` (rank 2, one column).
-    IndexShape {
-        /// The index's dims.
-        index: Dims,
-    },
-    /// The index has more rows than the candidates.
-    IndexRows {
-        /// The index's dims.
-        index: Dims,
-        /// The candidates' dims.
-        candidates: Dims,
-    },
-    /// An index value is negative.
-    NegativeIndex {
-        /// The row of the index.
-        row: usize,
-        /// Its value.
-        value: i64,
-    },
-    /// An index value is not below the number of candidates.
-    IndexOutOfRange {
-        /// The row of the index.
-        row: usize,
-        /// Its value.
-        value: i64,
-        /// The number of candidates.
-        candidates: usize,
-    },
-    /// A shape problem not specific to this op (data length, rank, element
-    /// count overflow, output buffer).
-    Shape(ShapeError),
-}
-
-impl From<ShapeError> for MultiplexError {
-    fn from(e: ShapeError) -> Self {
-        MultiplexError::Shape(e)
+crate::error::rule_errors! {
+    /// Why multiplex rejected its inputs. Each variant is one rule.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[non_exhaustive]
+    pub enum MultiplexError {
+        /// Fewer than 2 candidates.
+        TooFewCandidates {
+            /// The number of candidates given.
+            count: usize,
+        } => "multiplex/candidate-count",
+            ("multiplex: needs at least 2 candidate tensors, but {count} were given"),
+        /// A candidate's shape differs from the first one's.
+        CandidateShapes {
+            /// The first candidate's dims.
+            first: Dims,
+            /// The differing candidate's dims.
+            other: Dims,
+            /// The differing candidate's position in the list.
+            position: usize,
+        } => "multiplex/candidate-shapes",
+            ("multiplex: all candidate tensors must have the same shape, but candidate 0 is {first} and candidate {position} is {other}"),
+        /// The candidates have rank < 2.
+        CandidateRank {
+            /// The candidates' dims.
+            dims: Dims,
+        } => "multiplex/candidate-rank",
+            ("multiplex: the rank of candidate tensors must be at least 2, but the candidates are {dims} (rank {})",
+                dims.rank()),
+        /// The index does not have shape `[rows, 1]` (rank 2, one column).
+        IndexShape {
+            /// The index's dims.
+            index: Dims,
+        } => "multiplex/index-shape",
+            ("multiplex: the index must have shape [rows, 1], but it is {index}"),
+        /// The index has more rows than the candidates.
+        IndexRows {
+            /// The index's dims.
+            index: Dims,
+            /// The candidates' dims.
+            candidates: Dims,
+        } => "multiplex/index-rows",
+            ("multiplex: index rows must not exceed candidate rows, but the index {index} has {} rows and the candidates {candidates} have {}",
+                rows_of(index),
+                rows_of(candidates)),
+        /// An index value is negative.
+        NegativeIndex {
+            /// The row of the index.
+            row: usize,
+            /// Its value.
+            value: i64,
+        } => "multiplex/index-value",
+            ("multiplex: index must be nonnegative, but index[{row}] is {value}"),
+        /// An index value is not below the number of candidates.
+        IndexOutOfRange {
+            /// The row of the index.
+            row: usize,
+            /// Its value.
+            value: i64,
+            /// The number of candidates.
+            candidates: usize,
+        } => "multiplex/index-value",
+            ("multiplex: index exceeds the number of candidate tensors: index[{row}] is {value}, but there are {candidates} candidates"),
     }
-}
-
-impl MultiplexError {
     /// The stable identifier of the rule this error reports, as the first
     /// words of the compile error for the same shapes:
     /// `multiplex/candidate-count`, `multiplex/candidate-shapes`,
@@ -84,80 +83,16 @@ impl MultiplexError {
     /// let err = multiplex_output_dims(&[&[2, 2], &[2, 2]], &[3, 1]).unwrap_err();
     /// assert_eq!(err.rule(), "multiplex/index-rows");
     /// ```
-    pub const fn rule(&self) -> &'static str {
-        match self {
-            MultiplexError::TooFewCandidates { .. } => "multiplex/candidate-count",
-            MultiplexError::CandidateShapes { .. } => "multiplex/candidate-shapes",
-            MultiplexError::CandidateRank { .. } => "multiplex/candidate-rank",
-            MultiplexError::IndexShape { .. } => "multiplex/index-shape",
-            MultiplexError::IndexRows { .. } => "multiplex/index-rows",
-            MultiplexError::NegativeIndex { .. } | MultiplexError::IndexOutOfRange { .. } => {
-                "multiplex/index-value"
-            }
-            MultiplexError::Shape(e) => e.rule(),
-        }
-    }
+    fn rule;
+    /// A shape problem not specific to this op (data length, rank, element
+    /// count overflow, output buffer).
+    Shape(ShapeError) => |e| e.rule(), ("multiplex: {e}");
 }
+
 
 /// The first dim of `dims` (0 for a scalar; only used in messages).
 fn rows_of(dims: &Dims) -> usize {
     dims.first().copied().unwrap_or(0)
-}
-
-impl fmt::Display for MultiplexError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MultiplexError::TooFewCandidates { count } => write!(
-                f,
-                "multiplex: needs at least 2 candidate tensors, but {count} were given"
-            ),
-            MultiplexError::CandidateShapes {
-                first,
-                other,
-                position,
-            } => write!(
-                f,
-                "multiplex: all candidate tensors must have the same shape, but candidate 0 is {first} and candidate {position} is {other}"
-            ),
-            MultiplexError::CandidateRank { dims } => write!(
-                f,
-                "multiplex: the rank of candidate tensors must be at least 2, but the candidates are {dims} (rank {})",
-                dims.rank()
-            ),
-            MultiplexError::IndexShape { index } => write!(
-                f,
-                "multiplex: the index must have shape [rows, 1], but it is {index}"
-            ),
-            MultiplexError::IndexRows { index, candidates } => write!(
-                f,
-                "multiplex: index rows must not exceed candidate rows, but the index {index} has {} rows and the candidates {candidates} have {}",
-                rows_of(index),
-                rows_of(candidates)
-            ),
-            MultiplexError::NegativeIndex { row, value } => write!(
-                f,
-                "multiplex: index must be nonnegative, but index[{row}] is {value}"
-            ),
-            MultiplexError::IndexOutOfRange {
-                row,
-                value,
-                candidates,
-            } => write!(
-                f,
-                "multiplex: index exceeds the number of candidate tensors: index[{row}] is {value}, but there are {candidates} candidates"
-            ),
-            MultiplexError::Shape(e) => write!(f, "multiplex: {e}"),
-        }
-    }
-}
-
-impl core::error::Error for MultiplexError {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            MultiplexError::Shape(e) => Some(e),
-            _ => None,
-        }
-    }
 }
 
 /// What [`rule`] establishes: the output dims and the length of one row
@@ -332,17 +267,11 @@ impl<S: MultiplexShapes<I>, I: crate::Shape> RowsFit<S, I> {
     .push("multiplex/index-rows: index rows must not exceed candidate rows: index ")
     .push_dims(S::INDEX_DIMS)
     .push(" has ")
-    .push_num(match Self::ROWS.0 {
-        Some(r) => r,
-        None => 0,
-    })
+    .push_num(or_zero(Self::ROWS.0))
     .push(" rows but the candidates ")
     .push_dims(S::CANDIDATE_DIMS)
     .push(" have ")
-    .push_num(match Self::ROWS.1 {
-        Some(r) => r,
-        None => 0,
-    });
+    .push_num(or_zero(Self::ROWS.1));
     const TEXT: &'static str =
         match core::str::from_utf8(Self::MESSAGE.buf.split_at(Self::MESSAGE.len).0) {
             Ok(s) => s,
@@ -378,5 +307,14 @@ const fn first(dims: StaticDims) -> Option<usize> {
     match dims.first() {
         Some(d) => *d,
         None => None,
+    }
+}
+
+/// A row count for the message (0 where it is not known at compile time,
+/// which never reaches the message: a `Dyn` row count is checked at run time).
+const fn or_zero(rows: Option<usize>) -> usize {
+    match rows {
+        Some(r) => r,
+        None => 0,
     }
 }

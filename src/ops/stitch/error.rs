@@ -4,102 +4,109 @@ use crate::error::ShapeError;
 use crate::shape::Dims;
 use core::fmt;
 
-/// Why a `dynamic_stitch` or `dynamic_partition` call was rejected. Every
-/// variant is found before any output element is written.
-#[non_exhaustive]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StitchError {
-    /// dynamic_stitch without any pair (TensorFlow: "DynamicStitchOp: Must
-    /// have some inputs"). Only the dynamic path can say so.
-    NoPairs,
-    /// `data[m].shape` does not start with `indices[m].shape`.
-    PrefixMismatch {
-        /// The pair.
-        m: usize,
-        /// `indices[m].shape`.
-        indices: Dims,
-        /// `data[m].shape`.
-        data: Dims,
-    },
-    /// The slice of pair `m` (its data's dims after its indices' dims)
-    /// differs from pair 0's. Both pairs passed the prefix rule, so each
-    /// indices shape is the first `rank` dims of its data's shape.
-    SliceMismatch {
-        /// The pair.
-        m: usize,
-        /// `data[0].shape`.
-        data0: Dims,
-        /// The rank of `indices[0]`.
-        rank0: usize,
-        /// `data[m].shape`.
-        data: Dims,
-        /// The rank of `indices[m]`.
-        rank: usize,
-    },
-    /// A negative index: `indices[m]` at flat position `j` (TensorFlow:
-    /// `"indices[j] is out of range"`).
-    NegativeIndex {
-        /// The pair.
-        m: usize,
-        /// The flat (row-major) position in `indices[m]`.
-        j: usize,
-        /// The value.
-        value: i64,
-    },
-    /// The largest index, `indices[m]` at flat position `j`, asks for
-    /// `value + 1` rows of `slice`: more elements than `usize` counts (or
-    /// than the platform's `usize` holds). TensorFlow overflows its `int32`
-    /// row count on an index of 2^31 - 1.
-    TooManyRows {
-        /// The pair holding the largest index.
-        m: usize,
-        /// Its flat position in `indices[m]`.
-        j: usize,
-        /// The value.
-        value: i64,
-        /// The slice shape.
-        slice: Dims,
-    },
-    /// dynamic_partition: `data.shape` does not start with `partitions.shape`.
-    PartitionPrefix {
-        /// `partitions.shape`.
-        partitions: Dims,
-        /// `data.shape`.
-        data: Dims,
-    },
-    /// dynamic_partition: a partition value outside `[0, num)`.
-    PartitionOutOfRange {
-        /// The flat (row-major) position in `partitions`.
-        position: usize,
-        /// The value.
-        value: i64,
-        /// The number of partitions.
-        num: usize,
-    },
-    /// dynamic_partition with 0 partitions (the static path does not compile).
-    NoPartitions,
-    /// The caller's buffer is shorter than the output.
-    BufferTooSmall {
-        /// The output's dims (for dynamic_partition: data's, whose element
-        /// count all the outputs share).
-        dims: Dims,
-        /// Elements needed.
-        needed: usize,
-        /// The buffer's length.
-        len: usize,
-    },
-    /// A shape that does not fit its data, a rank above 8, an element count
-    /// that overflows, a failed allocation.
-    Shape(ShapeError),
-}
-
-impl From<ShapeError> for StitchError {
-    fn from(e: ShapeError) -> Self {
-        StitchError::Shape(e)
+crate::error::rule_errors! {
+    /// Why a `dynamic_stitch` or `dynamic_partition` call was rejected. Every
+    /// variant is found before any output element is written.
+    #[non_exhaustive]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum StitchError {
+        /// dynamic_stitch without any pair (TensorFlow: "DynamicStitchOp: Must
+        /// have some inputs"). Only the dynamic path can say so.
+        NoPairs => "dynamic_stitch/pairs",
+            ("dynamic_stitch: needs at least one (indices, data) pair (TensorFlow: \"Must have some inputs\")"),
+        /// `data[m].shape` does not start with `indices[m].shape`.
+        PrefixMismatch {
+            /// The pair.
+            m: usize,
+            /// `indices[m].shape`.
+            indices: Dims,
+            /// `data[m].shape`.
+            data: Dims,
+        } => "dynamic_stitch/prefix",
+            ("dynamic_stitch: data[{m}].shape = {data} does not start with indices[{m}].shape = {indices}"),
+        /// The slice of pair `m` (its data's dims after its indices' dims)
+        /// differs from pair 0's. Both pairs passed the prefix rule, so each
+        /// indices shape is the first `rank` dims of its data's shape.
+        SliceMismatch {
+            /// The pair.
+            m: usize,
+            /// `data[0].shape`.
+            data0: Dims,
+            /// The rank of `indices[0]`.
+            rank0: usize,
+            /// `data[m].shape`.
+            data: Dims,
+            /// The rank of `indices[m]`.
+            rank: usize,
+        } => "dynamic_stitch/slice",
+            ("dynamic_stitch: every pair needs the same slice shape, but data[0].shape = {data0} after \
+                indices[0].shape = {} leaves {}, and data[{m}].shape = {data} after \
+                indices[{m}].shape = {} leaves {}",
+                Part(data0, ..*rank0),
+                Part(data0, *rank0..),
+                Part(data, ..*rank),
+                Part(data, *rank..)),
+        /// A negative index: `indices[m]` at flat position `j` (TensorFlow:
+        /// `"indices[j] is out of range"`).
+        NegativeIndex {
+            /// The pair.
+            m: usize,
+            /// The flat (row-major) position in `indices[m]`.
+            j: usize,
+            /// The value.
+            value: i64,
+        } => "dynamic_stitch/negative-index",
+            ("dynamic_stitch: indices[{m}][{j}] = {value} is out of range: an index must not be negative"),
+        /// The largest index, `indices[m]` at flat position `j`, asks for
+        /// `value + 1` rows of `slice`: more elements than `usize` counts (or
+        /// than the platform's `usize` holds). TensorFlow overflows its `int32`
+        /// row count on an index of 2^31 - 1.
+        TooManyRows {
+            /// The pair holding the largest index.
+            m: usize,
+            /// Its flat position in `indices[m]`.
+            j: usize,
+            /// The value.
+            value: i64,
+            /// The slice shape.
+            slice: Dims,
+        } => "dynamic_stitch/rows-overflow",
+            ("dynamic_stitch: indices[{m}][{j}] = {value} asks for {value} + 1 rows of slice {slice}: \
+                the output's element count overflows usize"),
+        /// dynamic_partition: `data.shape` does not start with `partitions.shape`.
+        PartitionPrefix {
+            /// `partitions.shape`.
+            partitions: Dims,
+            /// `data.shape`.
+            data: Dims,
+        } => "dynamic_partition/prefix",
+            ("dynamic_partition: data.shape must start with partitions.shape, got data.shape = {data}, \
+                partitions.shape = {partitions}"),
+        /// dynamic_partition: a partition value outside `[0, num)`.
+        PartitionOutOfRange {
+            /// The flat (row-major) position in `partitions`.
+            position: usize,
+            /// The value.
+            value: i64,
+            /// The number of partitions.
+            num: usize,
+        } => "dynamic_partition/range",
+            ("dynamic_partition: partitions[{position}] = {value} is not in [0, {num})"),
+        /// dynamic_partition with 0 partitions (the static path does not compile).
+        NoPartitions => "dynamic_partition/num",
+            ("dynamic_partition: num_partitions must be at least 1"),
+        /// The caller's buffer is shorter than the output.
+        BufferTooSmall {
+            /// The output's dims (for dynamic_partition: data's, whose element
+            /// count all the outputs share).
+            dims: Dims,
+            /// Elements needed.
+            needed: usize,
+            /// The buffer's length.
+            len: usize,
+        } => "dynamic_stitch/buffer",
+            ("the output {dims} needs {needed} elements, but the buffer holds {len}"),
     }
-}
-
-impl StitchError {
     /// The stable identifier of the rule this error reports, as the first
     /// words of the compile error for the same shapes: `dynamic_stitch/pairs`,
     /// `dynamic_stitch/prefix`, `dynamic_stitch/slice`,
@@ -115,91 +122,12 @@ impl StitchError {
     /// use shapecheck::StitchError;
     /// assert_eq!(StitchError::NoPartitions.rule(), "dynamic_partition/num");
     /// ```
-    pub const fn rule(&self) -> &'static str {
-        match self {
-            StitchError::NoPairs => "dynamic_stitch/pairs",
-            StitchError::PrefixMismatch { .. } => "dynamic_stitch/prefix",
-            StitchError::SliceMismatch { .. } => "dynamic_stitch/slice",
-            StitchError::NegativeIndex { .. } => "dynamic_stitch/negative-index",
-            StitchError::TooManyRows { .. } => "dynamic_stitch/rows-overflow",
-            StitchError::PartitionPrefix { .. } => "dynamic_partition/prefix",
-            StitchError::PartitionOutOfRange { .. } => "dynamic_partition/range",
-            StitchError::NoPartitions => "dynamic_partition/num",
-            StitchError::BufferTooSmall { .. } => "dynamic_stitch/buffer",
-            StitchError::Shape(ShapeError::RankTooLarge { .. }) => "dynamic_stitch/rank",
-            StitchError::Shape(e) => e.rule(),
-        }
-    }
+    fn rule;
+    /// A shape that does not fit its data, a rank above 8, an element count
+    /// that overflows, a failed allocation.
+    Shape(ShapeError) => |e| match e { ShapeError::RankTooLarge { .. } => "dynamic_stitch/rank", _ => e.rule() }, ("{e}");
 }
 
-impl fmt::Display for StitchError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StitchError::NoPairs => f.write_str(
-                "dynamic_stitch: needs at least one (indices, data) pair (TensorFlow: \"Must have some inputs\")",
-            ),
-            StitchError::PrefixMismatch { m, indices, data } => write!(
-                f,
-                "dynamic_stitch: data[{m}].shape = {data} does not start with indices[{m}].shape = {indices}"
-            ),
-            StitchError::SliceMismatch {
-                m,
-                data0,
-                rank0,
-                data,
-                rank,
-            } => write!(
-                f,
-                "dynamic_stitch: every pair needs the same slice shape, but data[0].shape = {data0} after \
-                 indices[0].shape = {} leaves {}, and data[{m}].shape = {data} after \
-                 indices[{m}].shape = {} leaves {}",
-                Part(data0, ..*rank0),
-                Part(data0, *rank0..),
-                Part(data, ..*rank),
-                Part(data, *rank..)
-            ),
-            StitchError::NegativeIndex { m, j, value } => write!(
-                f,
-                "dynamic_stitch: indices[{m}][{j}] = {value} is out of range: an index must not be negative"
-            ),
-            StitchError::TooManyRows { m, j, value, slice } => write!(
-                f,
-                "dynamic_stitch: indices[{m}][{j}] = {value} asks for {value} + 1 rows of slice {slice}: \
-                 the output's element count overflows usize"
-            ),
-            StitchError::PartitionPrefix { partitions, data } => write!(
-                f,
-                "dynamic_partition: data.shape must start with partitions.shape, got data.shape = {data}, \
-                 partitions.shape = {partitions}"
-            ),
-            StitchError::PartitionOutOfRange {
-                position,
-                value,
-                num,
-            } => write!(
-                f,
-                "dynamic_partition: partitions[{position}] = {value} is not in [0, {num})"
-            ),
-            StitchError::NoPartitions => {
-                f.write_str("dynamic_partition: num_partitions must be at least 1")
-            }
-            StitchError::BufferTooSmall { dims, needed, len } => write!(
-                f,
-                "the output {dims} needs {needed} elements, but the buffer holds {len}"
-            ),
-            StitchError::Shape(e) => fmt::Display::fmt(e, f),
-        }
-    }
-}
-
-impl core::error::Error for StitchError {
-    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-        match self {
-            StitchError::Shape(e) => Some(e),
-            _ => None,
-        }
-    }
-}
 
 /// A range of `dims`, displayed as `[..]`.
 struct Part<'a, R>(&'a Dims, R);
