@@ -170,39 +170,102 @@ impl<'de> Deserialize<'de> for Field {
     }
 }
 
+/// What a deserialized value is assembled from: `shape`, `data` (read as
+/// `Dense`'s data) and, for a LoD tensor, an `Extra` field (`lod`).
+trait Assemble<'de> {
+    /// The value assembled.
+    type Output;
+    /// The dense tensor whose data is read.
+    type Dense: Target<'de>;
+    /// The third field's value (unread where `EXTRA` is false).
+    type Extra: Deserialize<'de>;
+    /// Whether the third field is read.
+    const EXTRA: bool;
+    /// What the visitor expects, for serde's messages.
+    const EXPECTING: &'static str;
+    fn assemble<E: de::Error>(
+        dims: Dims,
+        data: <Self::Dense as Target<'de>>::Data,
+        extra: Option<Self::Extra>,
+    ) -> Result<Self::Output, E>;
+}
+
+impl<'de, X: Target<'de>> Assemble<'de> for X {
+    type Output = X;
+    type Dense = X;
+    type Extra = IgnoredAny;
+    const EXTRA: bool = false;
+    const EXPECTING: &'static str = "a tensor: `shape` (dims) and `data` (row-major elements)";
+    fn assemble<E: de::Error>(dims: Dims, data: X::Data, _: Option<IgnoredAny>) -> Result<X, E> {
+        X::build(dims, data).map_err(E::custom)
+    }
+}
+
 struct TensorVisitor<X>(PhantomData<X>);
 
-impl<'de, X: Target<'de>> Visitor<'de> for TensorVisitor<X> {
-    type Value = X;
+impl<'de, X: Assemble<'de>> Visitor<'de> for TensorVisitor<X> {
+    type Value = X::Output;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a tensor: `shape` (dims) and `data` (row-major elements)")
+        f.write_str(X::EXPECTING)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<X, A::Error> {
-        let dims: Dims = seq
-            .next_element()?
-            .ok_or_else(|| de::Error::invalid_length(0, &self))?;
-        let data = seq
-            .next_element_seed(DataSeed::<X>(PhantomData))?
-            .ok_or_else(|| de::Error::invalid_length(1, &self))?;
-        X::build(dims, data).map_err(de::Error::custom)
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<X::Output, A::Error> {
+        let (dims, data, extra) = seq_fields::<X::Dense, _, A>(seq, X::EXTRA, &self)?;
+        X::assemble(dims, data, extra)
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<X, A::Error> {
-        let (mut dims, mut data) = (None, None);
-        while let Some(key) = map.next_key::<Field>()? {
-            match key {
-                Field::Shape if dims.is_some() => return Err(de::Error::duplicate_field("shape")),
-                Field::Data if data.is_some() => return Err(de::Error::duplicate_field("data")),
-                Field::Shape => dims = Some(map.next_value::<Dims>()?),
-                Field::Data => data = Some(map.next_value_seed(DataSeed::<X>(PhantomData))?),
-                Field::Lod | Field::Other => {
-                    map.next_value::<IgnoredAny>()?;
-                }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<X::Output, A::Error> {
+        let (dims, data, extra) = map_fields::<X::Dense, _, A>(map, X::EXTRA)?;
+        X::assemble(dims, data, extra)
+    }
+}
+
+/// `shape`, `data` and, with `extra`, a third field (a LoD tensor's `lod`),
+/// in that order.
+fn seq_fields<'de, X: Target<'de>, E: Deserialize<'de>, A: SeqAccess<'de>>(
+    mut seq: A,
+    extra: bool,
+    expected: &dyn de::Expected,
+) -> Result<(Dims, X::Data, Option<E>), A::Error> {
+    let dims: Dims = seq
+        .next_element()?
+        .ok_or_else(|| de::Error::invalid_length(0, expected))?;
+    let data = seq
+        .next_element_seed(DataSeed::<X>(PhantomData))?
+        .ok_or_else(|| de::Error::invalid_length(1, expected))?;
+    if !extra {
+        return Ok((dims, data, None));
+    }
+    let lod = seq
+        .next_element()?
+        .ok_or_else(|| de::Error::invalid_length(2, expected))?;
+    Ok((dims, data, Some(lod)))
+}
+
+/// `shape`, `data` and, with `extra`, `lod`, by name in any order; unknown
+/// keys (and `lod` without `extra`) are skipped, a repeated key is an error.
+fn map_fields<'de, X: Target<'de>, E: Deserialize<'de>, A: MapAccess<'de>>(
+    mut map: A,
+    extra: bool,
+) -> Result<(Dims, X::Data, Option<E>), A::Error> {
+    let (mut dims, mut data, mut lod) = (None, None, None);
+    while let Some(key) = map.next_key::<Field>()? {
+        match key {
+            Field::Shape if dims.is_some() => return Err(de::Error::duplicate_field("shape")),
+            Field::Data if data.is_some() => return Err(de::Error::duplicate_field("data")),
+            Field::Lod if extra && lod.is_some() => return Err(de::Error::duplicate_field("lod")),
+            Field::Shape => dims = Some(map.next_value::<Dims>()?),
+            Field::Data => data = Some(map.next_value_seed(DataSeed::<X>(PhantomData))?),
+            Field::Lod if extra => lod = Some(map.next_value::<E>()?),
+            Field::Lod | Field::Other => {
+                map.next_value::<IgnoredAny>()?;
             }
         }
-        let dims = dims.ok_or_else(|| de::Error::missing_field("shape"))?;
-        let data = data.ok_or_else(|| de::Error::missing_field("data"))?;
-        X::build(dims, data).map_err(de::Error::custom)
     }
+    let dims = dims.ok_or_else(|| de::Error::missing_field("shape"))?;
+    let data = data.ok_or_else(|| de::Error::missing_field("data"))?;
+    if extra && lod.is_none() {
+        return Err(de::Error::missing_field("lod"));
+    }
+    Ok((dims, data, lod))
 }
 
 fn deserialize_tensor<'de, X: Target<'de>, D: Deserializer<'de>>(d: D) -> Result<X, D::Error> {
@@ -348,67 +411,34 @@ mod heap {
         }
     }
 
-    struct LodVisitor<X>(PhantomData<X>);
+    /// A LoD tensor `X` as [`Assemble`] sees it: the dense part checked as
+    /// `X::Dense`, then the levels by `CheckLoD`.
+    struct LodOf<X>(PhantomData<X>);
 
-    impl<'de, X: LodTarget<'de>> Visitor<'de> for LodVisitor<X> {
-        type Value = X;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a LoD tensor: `shape`, `data` and `lod` (levels of offsets)")
+    impl<'de, X: LodTarget<'de>> Assemble<'de> for LodOf<X> {
+        type Output = X;
+        type Dense = X::Dense;
+        type Extra = Vec<Vec<usize>>;
+        const EXTRA: bool = true;
+        const EXPECTING: &'static str =
+            "a LoD tensor: `shape`, `data` and `lod` (levels of offsets)";
+        fn assemble<E: de::Error>(
+            dims: Dims,
+            data: <X::Dense as Target<'de>>::Data,
+            lod: Option<Vec<Vec<usize>>>,
+        ) -> Result<X, E> {
+            // `map_fields` and `seq_fields` return the levels whenever asked for them
+            let lod = lod.ok_or_else(|| E::missing_field("lod"))?;
+            let dense = X::Dense::build(dims, data).map_err(E::custom)?;
+            X::build(dense, OwnedLod::from_offsets(lod)).map_err(E::custom)
         }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<X, A::Error> {
-            let dims: Dims = seq
-                .next_element()?
-                .ok_or_else(|| de::Error::invalid_length(0, &self))?;
-            let data = seq
-                .next_element_seed(DataSeed::<X::Dense>(PhantomData))?
-                .ok_or_else(|| de::Error::invalid_length(1, &self))?;
-            let lod: Vec<Vec<usize>> = seq
-                .next_element()?
-                .ok_or_else(|| de::Error::invalid_length(2, &self))?;
-            finish::<X, A::Error>(dims, data, lod)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<X, A::Error> {
-            let (mut dims, mut data, mut lod) = (None, None, None);
-            while let Some(key) = map.next_key::<Field>()? {
-                match key {
-                    Field::Shape if dims.is_some() => {
-                        return Err(de::Error::duplicate_field("shape"))
-                    }
-                    Field::Data if data.is_some() => {
-                        return Err(de::Error::duplicate_field("data"))
-                    }
-                    Field::Lod if lod.is_some() => return Err(de::Error::duplicate_field("lod")),
-                    Field::Shape => dims = Some(map.next_value::<Dims>()?),
-                    Field::Data => {
-                        data = Some(map.next_value_seed(DataSeed::<X::Dense>(PhantomData))?)
-                    }
-                    Field::Lod => lod = Some(map.next_value::<Vec<Vec<usize>>>()?),
-                    Field::Other => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-            }
-            let dims = dims.ok_or_else(|| de::Error::missing_field("shape"))?;
-            let data = data.ok_or_else(|| de::Error::missing_field("data"))?;
-            let lod = lod.ok_or_else(|| de::Error::missing_field("lod"))?;
-            finish::<X, A::Error>(dims, data, lod)
-        }
-    }
-
-    fn finish<'de, X: LodTarget<'de>, E: de::Error>(
-        dims: Dims,
-        data: <X::Dense as Target<'de>>::Data,
-        lod: Vec<Vec<usize>>,
-    ) -> Result<X, E> {
-        let dense = X::Dense::build(dims, data).map_err(E::custom)?;
-        X::build(dense, OwnedLod::from_offsets(lod)).map_err(E::custom)
     }
 
     fn deserialize_lod<'de, X: LodTarget<'de>, D: Deserializer<'de>>(d: D) -> Result<X, D::Error> {
         d.deserialize_struct(
             "LodTensor",
             &["shape", "data", "lod"],
-            LodVisitor::<X>(PhantomData),
+            TensorVisitor::<LodOf<X>>(PhantomData),
         )
     }
 

@@ -89,7 +89,6 @@ crate::error::rule_errors! {
     Shape(ShapeError) => |e| e.rule(), ("multiplex: {e}");
 }
 
-
 /// The first dim of `dims` (0 for a scalar; only used in messages).
 fn rows_of(dims: &Dims) -> usize {
     dims.first().copied().unwrap_or(0)
