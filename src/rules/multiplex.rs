@@ -91,14 +91,14 @@ where
     note = "Paddle: \"The rank of candidate tensors must be not less than 2\" / \"The index tensor must be a vector with batchSize x 1\""
 )]
 pub trait MultiplexShapes<I: Shape>: Shape {
+    /// The output shape's value.
+    fn output(candidates: &Self, index: &I) -> Self::Output;
     /// The output shape: `[index rows] + Self[1..]`.
     type Output: Shape;
     /// The candidates' dims as the compiler knows them.
     const CANDIDATE_DIMS: StaticDims;
     /// The index's dims as the compiler knows them.
     const INDEX_DIMS: StaticDims;
-    /// The output shape's value.
-    fn output(candidates: &Self, index: &I) -> Self::Output;
 }
 
 /// Multiplex: the candidate shape's rank as a type of its own (one unit
