@@ -2,6 +2,8 @@
 //!
 //! - [`shape!`]: the user-facing shape type macro;
 //! - [`tensor!`]: the tensor literal macro (shape read from the nesting);
+//! - `shared_bounds!`: one where-clause for several functions (the public
+//!   forms of one op), used inside `shapecheck`;
 //! - `impl_shape_tuples!`, `impl_elementwise_rules!`, `impl_select_rules!`,
 //!   `impl_multiplex_rules!`, `impl_stitch_rules!`: used once each inside
 //!   `shapecheck` to generate
@@ -17,6 +19,7 @@
 //! `::shapecheck`. Each generator is a function from a rank (or tokens) to
 //! tokens, unit-tested in `tests.rs`.
 
+mod bounds;
 mod common;
 mod elementwise;
 mod select;
@@ -47,6 +50,17 @@ fn with_crate_path(
 ) -> TokenStream {
     let (krate, input) = shape::split_crate_path(input.into());
     imp(&krate, input)
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
+}
+
+/// One where-clause for several functions: `shared_bounds! { where P, Q;
+/// fn a(..) { .. } fn b(..) where R { .. } }` appends `P, Q` to the
+/// where-clause of `a` and of `b` (see `bounds.rs`). Used inside `shapecheck`
+/// for the public forms of an op that take the same tensors.
+#[proc_macro]
+pub fn shared_bounds(input: TokenStream) -> TokenStream {
+    bounds::shared_bounds(input.into())
         .unwrap_or_else(|e| e.to_compile_error())
         .into()
 }

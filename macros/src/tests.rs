@@ -246,3 +246,51 @@ fn shape_tuples_carry_their_kind() {
     let statics = impls_of(shape::shape_tuples(3), "StaticShape");
     assert!(statics[1].1.contains("const NUMEL : usize = 1 * < D0"));
 }
+
+/// The where-clause of each function `shared_bounds!` emits, as a string.
+fn where_clauses(tokens: TokenStream2) -> Vec<String> {
+    let file: syn::File = syn::parse2(tokens).expect("the functions parse as items");
+    file.items
+        .into_iter()
+        .map(|item| match item {
+            syn::Item::Fn(f) => {
+                let wh = &f.sig.generics.where_clause;
+                quote!(#wh).to_string()
+            }
+            other => panic!("not a function: {}", quote!(#other)),
+        })
+        .collect()
+}
+
+#[test]
+fn shared_bounds_appends_the_predicates_to_every_function() {
+    let out = crate::bounds::shared_bounds(quote!(
+        where T: Copy, S: Shape<T>;
+        /// a
+        pub fn a<T, S>(x: &S) -> T { x.get() }
+        fn b<T, S, U>(&self, u: U) where U: Into<usize> { let _ = u; }
+    ))
+    .unwrap();
+    assert_eq!(
+        where_clauses(out.clone()),
+        vec![
+            quote!(where T: Copy, S: Shape<T>).to_string(),
+            quote!(where U: Into<usize>, T: Copy, S: Shape<T>).to_string(),
+        ]
+    );
+    // everything else is kept: docs, visibility, receiver, body
+    let text = out.to_string();
+    assert!(text.contains(&quote!(#[doc = r" a"] pub fn a).to_string()), "{text}");
+    assert!(text.contains(&quote!(fn b<T, S, U>(&self, u: U)).to_string()), "{text}");
+    assert!(text.contains(&quote!({ x.get() }).to_string()), "{text}");
+}
+
+#[test]
+fn shared_bounds_rejects_what_it_cannot_apply() {
+    let err = |t: TokenStream2| crate::bounds::shared_bounds(t).unwrap_err().to_string();
+    assert!(err(quote!(where T: Copy;)).contains("no function"));
+    assert!(err(quote!(where ; fn a() {})).contains("at least one predicate"));
+    assert!(err(quote!(fn a() {})).contains("expected `where`"));
+    // only functions: a struct between them is an error, not silently dropped
+    assert!(crate::bounds::shared_bounds(quote!(where T: Copy; fn a() {} struct S;)).is_err());
+}
