@@ -7,23 +7,62 @@
 //! path: functions over `(dims, data)` slices (no heap) and methods of
 //! [`DynTensor`](crate::DynTensor) (feature `alloc`), every check a `Result`.
 
-/// Declares the marker types of an attribute's static form (`Mul`, `Relu`,
-/// ...), each with the attribute's value as its `KIND`.
+/// Declares an attribute's kinds from one table: the value enum (dynamic
+/// path), one marker type per kind (static path, each with the value as its
+/// `KIND`), and the Paddle name of each kind (`name`, `from_exact_name`).
 macro_rules! kind_types {
-    ($(#[$tm:meta])* trait $tr:ident => $kind:ident { $($(#[$m:meta])* $name:ident = $val:expr;)* }) => {
+    (
+        $(#[$tm:meta])* trait $tr:ident;
+        $(#[$km:meta])* enum $kind:ident $(default $def:ident)? {
+            $($(#[$m:meta])* $name:ident = $paddle:literal,)*
+        }
+    ) => {
         $(#[$tm])*
         pub trait $tr: Copy + Default {
             /// The same attribute as a value.
             const KIND: $kind;
         }
-        $(
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-        pub struct $name;
-        impl $tr for $name {
-            const KIND: $kind = $val;
+
+        $(#[$km])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $kind {
+            $($(#[$m])* $name,)*
         }
+
+        $(impl Default for $kind {
+            fn default() -> Self {
+                $kind::$def
+            }
+        })?
+
+        $(
+            $(#[$m])*
+            #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+            pub struct $name;
+            impl $tr for $name {
+                const KIND: $kind = $kind::$name;
+            }
         )*
+
+        impl $kind {
+            /// Every kind, in the order of the table.
+            pub const ALL: &'static [$kind] = &[$($kind::$name),*];
+
+            /// Paddle's name of this kind.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $($kind::$name => $paddle,)*
+                }
+            }
+
+            /// The kind whose Paddle name is exactly `name`.
+            fn from_exact_name(name: &str) -> Option<Self> {
+                match name {
+                    $($paddle => Some($kind::$name),)*
+                    _ => None,
+                }
+            }
+        }
     };
 }
 

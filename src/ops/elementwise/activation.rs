@@ -5,31 +5,19 @@ use core::fmt;
 
 kind_types!(
     /// An activation, as a type (static path). `Identity` is "no activation".
-    trait Activation => ActivationKind {
+    trait Activation;
+    /// An activation as a value (dynamic path).
+    enum ActivationKind default Identity {
         /// No activation (Paddle's `act=None`).
-        Identity = ActivationKind::Identity;
+        Identity = "identity",
         /// `max(x, 0)`.
-        Relu = ActivationKind::Relu;
+        Relu = "relu",
         /// `tanh(x)`, computed in `f64` and rounded to the element type.
-        Tanh = ActivationKind::Tanh;
+        Tanh = "tanh",
         /// `1 / (1 + e^-x)`, computed in `f64` and rounded to the element type.
-        Sigmoid = ActivationKind::Sigmoid;
+        Sigmoid = "sigmoid",
     }
 );
-
-/// An activation as a value (dynamic path).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ActivationKind {
-    /// No activation.
-    #[default]
-    Identity,
-    /// `max(x, 0)`.
-    Relu,
-    /// `tanh(x)`.
-    Tanh,
-    /// `1 / (1 + e^-x)`.
-    Sigmoid,
-}
 
 /// An activation name Paddle does not have here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,13 +33,18 @@ impl core::error::Error for UnknownActivation {}
 
 impl ActivationKind {
     /// Parses Paddle's `act` name: `relu`, `tanh`, `sigmoid` (or `""`/`none` for none).
+    ///
+    /// ```
+    /// use shapecheck::ActivationKind;
+    /// assert_eq!(ActivationKind::from_name("relu"), Ok(ActivationKind::Relu));
+    /// assert_eq!(ActivationKind::from_name("none"), Ok(ActivationKind::Identity));
+    /// assert_eq!(ActivationKind::Sigmoid.name(), "sigmoid");
+    /// assert!(ActivationKind::from_name("gelu").is_err());
+    /// ```
     pub fn from_name(name: &str) -> Result<Self, UnknownActivation> {
         match name {
-            "" | "none" | "identity" => Ok(ActivationKind::Identity),
-            "relu" => Ok(ActivationKind::Relu),
-            "tanh" => Ok(ActivationKind::Tanh),
-            "sigmoid" => Ok(ActivationKind::Sigmoid),
-            _ => Err(UnknownActivation),
+            "" | "none" => Ok(ActivationKind::Identity),
+            _ => Self::from_exact_name(name).ok_or(UnknownActivation),
         }
     }
 

@@ -83,63 +83,38 @@ pub use crate::rules::Axis;
 
 kind_types!(
     /// A binary elementwise operation, as a type (static path).
-    trait BinaryOp => BinaryOpKind {
+    trait BinaryOp;
+    /// A binary elementwise operation as a value (dynamic path).
+    enum BinaryOpKind {
         /// `x * y`.
-        Mul = BinaryOpKind::Mul;
+        Mul = "elementwise_mul",
         /// `x + y`.
-        Add = BinaryOpKind::Add;
+        Add = "elementwise_add",
         /// `x - y`.
-        Sub = BinaryOpKind::Sub;
+        Sub = "elementwise_sub",
         /// `x / y` (integer division by zero is an error).
-        Div = BinaryOpKind::Div;
+        Div = "elementwise_div",
         /// `x > y ? x : y` (Paddle's functor, NaN handling included).
-        Max = BinaryOpKind::Max;
+        Max = "elementwise_max",
         /// `x < y ? x : y`.
-        Min = BinaryOpKind::Min;
+        Min = "elementwise_min",
     }
 );
 
-/// A binary elementwise operation as a value (dynamic path).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinaryOpKind {
-    /// `elementwise_mul`
-    Mul,
-    /// `elementwise_add`
-    Add,
-    /// `elementwise_sub`
-    Sub,
-    /// `elementwise_div`
-    Div,
-    /// `elementwise_max`
-    Max,
-    /// `elementwise_min`
-    Min,
-}
-
 impl BinaryOpKind {
     /// Parses Paddle's op name (`elementwise_mul`, or just `mul`).
+    ///
+    /// ```
+    /// use shapecheck::ops::elementwise::BinaryOpKind;
+    /// assert_eq!(BinaryOpKind::from_name("elementwise_max"), Some(BinaryOpKind::Max));
+    /// assert_eq!(BinaryOpKind::from_name("max"), Some(BinaryOpKind::Max));
+    /// assert_eq!(BinaryOpKind::Max.name(), "elementwise_max");
+    /// assert_eq!(BinaryOpKind::from_name("elementwise_pow"), None);
+    /// ```
     pub fn from_name(name: &str) -> Option<Self> {
-        let short = name.strip_prefix("elementwise_").unwrap_or(name);
-        Some(match short {
-            "mul" => BinaryOpKind::Mul,
-            "add" => BinaryOpKind::Add,
-            "sub" => BinaryOpKind::Sub,
-            "div" => BinaryOpKind::Div,
-            "max" => BinaryOpKind::Max,
-            "min" => BinaryOpKind::Min,
-            _ => return None,
+        Self::from_exact_name(name).or_else(|| {
+            let short = Some(name);
+            Self::ALL.iter().copied().find(|k| k.name().strip_prefix("elementwise_") == short)
         })
-    }
-
-    /// Paddle's op name.
-    pub fn name(self) -> &'static str {
-        match self {
-            BinaryOpKind::Mul => "elementwise_mul",
-            BinaryOpKind::Add => "elementwise_add",
-            BinaryOpKind::Sub => "elementwise_sub",
-            BinaryOpKind::Div => "elementwise_div",
-            BinaryOpKind::Max => "elementwise_max",
-            BinaryOpKind::Min => "elementwise_min",
-        }
     }
 }
