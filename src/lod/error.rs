@@ -1,7 +1,6 @@
 //! [`LodError`]: a LoD that breaks Paddle's `CheckLoD`, or a buffer or level
 //! argument that does not fit.
 
-
 crate::error::rule_errors! {
     /// Why a LoD was rejected. Every variant names the level (0 is the top,
     /// coarsest level; the last level indexes rows of the dense tensor) and the
@@ -112,5 +111,3 @@ crate::error::rule_errors! {
     /// ```
     fn rule;
 }
-
-

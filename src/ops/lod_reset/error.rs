@@ -120,5 +120,3 @@ crate::error::rule_errors! {
     /// ```
     fn rule;
 }
-
-

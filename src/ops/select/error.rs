@@ -134,5 +134,3 @@ crate::error::rule_errors! {
     /// A shape problem not specific to this op (data length, rank, output buffer).
     Shape(ShapeError) => |e| e.rule(), ("{e}");
 }
-
-

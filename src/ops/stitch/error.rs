@@ -128,7 +128,6 @@ crate::error::rule_errors! {
     Shape(ShapeError) => |e| match e { ShapeError::RankTooLarge { .. } => "dynamic_stitch/rank", _ => e.rule() }, ("{e}");
 }
 
-
 /// A range of `dims`, displayed as `[..]`.
 struct Part<'a, R>(&'a Dims, R);
 
