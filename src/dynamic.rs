@@ -105,6 +105,20 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
+/// [`Tensor::to_dyn`] as a conversion.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let x = Tensor::<i32, shape![2]>::from_array([1, 2]);
+/// let d = DynTensor::from(&x);
+/// assert_eq!((d.dims().as_slice(), d.as_slice()), (&[2][..], &[1, 2][..]));
+/// ```
+impl<T: Copy, S: Shape, B: Storage<T>> From<&Tensor<T, S, B>> for DynTensor<T> {
+    fn from(t: &Tensor<T, S, B>) -> Self {
+        t.to_dyn()
+    }
+}
+
 impl<T: Copy, S: Shape> TryFrom<DynTensor<T>> for Tensor<T, S, Vec<T>> {
     type Error = ShapeError;
     fn try_from(t: DynTensor<T>) -> Result<Self, ShapeError> {

@@ -81,6 +81,30 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         Self::with_shape(S::from_dims(dims)?, data)
     }
 
+    /// The same data under another shape type with the same dims: a static
+    /// shape made run-time (`Dyn`) or a run-time one checked into a static
+    /// one. `TryFrom` cannot express this (the standard library's blanket
+    /// `TryFrom<T> for T` would overlap when the two shape types are equal).
+    /// An error, and the tensor dropped, when a static dim of `S2` or its
+    /// rank differs.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f32, shape![2, 3], Vec<f32>>::from_vec((Dim, Dim), vec![1.0; 6]).unwrap();
+    /// // static -> run-time dims
+    /// let d: Tensor<f32, shape![Dyn, 3], Vec<f32>> = x.try_into_shape().unwrap();
+    /// assert_eq!(d.dims().as_slice(), &[2, 3]);
+    /// // run-time -> static, checked
+    /// let back: Tensor<f32, shape![2, 3], Vec<f32>> = d.clone().try_into_shape().unwrap();
+    /// assert_eq!(back.as_slice(), &[1.0; 6]);
+    /// let wrong = d.try_into_shape::<shape![3, 2]>().unwrap_err();
+    /// assert_eq!(wrong.rule(), "shape/dim-mismatch");
+    /// ```
+    pub fn try_into_shape<S2: Shape>(self) -> Result<Tensor<T, S2, B>, ShapeError> {
+        let shape = S2::from_dims(&self.dims())?;
+        Ok(Tensor::from_parts_unchecked(shape, self.data))
+    }
+
     /// Builds the tensor without checking; only for callers that checked.
     pub(crate) fn from_parts_unchecked(shape: S, data: B) -> Self {
         Tensor {
