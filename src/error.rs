@@ -2,7 +2,7 @@
 //! describes in [`crate::dims`]. Each operator has its own error enum on top
 //! (for example [`ElementwiseError`](crate::ElementwiseError)) that wraps it.
 //!
-//! Every error enum of the crate is written with [`rule_errors!`]: one line
+//! Every error enum of the crate is written with `rule_errors!`: one line
 //! per variant gives its rule id and its message, so the enum, its `rule()`,
 //! its `Display` and its `Error` impl cannot disagree.
 
