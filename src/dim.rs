@@ -46,6 +46,14 @@ pub mod kind {
 }
 
 /// A dim: static ([`Dim`], [`One`]) or dynamic ([`Dyn`]).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// assert_eq!(Dim::<3>.size(), 3);
+/// assert_eq!(Dyn(7).size(), 7);
+/// assert_eq!(<One as DimLike>::STATIC, Some(1));
+/// assert_eq!(<Dyn as DimLike>::STATIC, None);
+/// ```
 pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + 'static + sealed::Sealed {
     /// `Some(n)` when the size is part of the type.
     const STATIC: Option<usize>;
@@ -53,39 +61,120 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + 'static + seale
     #[doc(hidden)]
     type Kind: kind::Kind;
     /// The size of this dim.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(Dim::<4>.size(), 4);
+    /// assert_eq!(One.size(), 1);
+    /// assert_eq!(Dyn(5).size(), 5);
+    /// ```
+    #[must_use]
     fn size(self) -> usize;
     /// Builds the dim from a size; `None` if a static dim has another size.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(Dim::<3>::from_size(3), Some(Dim::<3>));
+    /// assert_eq!(Dim::<3>::from_size(2), None);
+    /// assert_eq!(One::from_size(2), None);
+    /// assert_eq!(Dyn::from_size(9), Some(Dyn(9)));
+    /// ```
+    #[must_use]
     fn from_size(n: usize) -> Option<Self>;
 }
 
 /// A dim whose size is part of its type: the building block of inline storage.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// assert_eq!(<Dim<4> as StaticDim>::SIZE, 4);
+/// assert_eq!(<One as StaticDim>::SIZE, 1);
+/// let row: <Dim<3> as StaticDim>::Arr<i32> = [1, 2, 3];
+/// assert_eq!(Dim::<3>::arr_as_slice::<i32>(&row), &[1, 2, 3]);
+/// ```
 pub trait StaticDim: DimLike<Kind = kind::Fixed> + Default {
     /// The size.
     const SIZE: usize;
     /// An array of `SIZE` values of `T`: `[T; SIZE]`.
     type Arr<T: Copy>: Copy;
     /// An array with every element set to `v`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(Dim::<3>::arr_filled(7u8), [7, 7, 7]);
+    /// assert_eq!(One::arr_filled(0.5f32), [0.5]);
+    /// ```
     fn arr_filled<T: Copy>(v: T) -> Self::Arr<T>;
     /// The array as a slice.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(Dim::<2>::arr_as_slice::<i32>(&[1, 2]), &[1, 2]);
+    /// ```
     fn arr_as_slice<T: Copy>(a: &Self::Arr<T>) -> &[T];
     /// The array as a mutable slice.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut a = [1, 2];
+    /// Dim::<2>::arr_as_mut_slice::<i32>(&mut a)[0] = 5;
+    /// assert_eq!(a, [5, 2]);
+    /// ```
     fn arr_as_mut_slice<T: Copy>(a: &mut Self::Arr<T>) -> &mut [T];
     /// A slice of arrays as one flat slice (nested arrays are contiguous).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let rows = [[1, 2, 3], [4, 5, 6]];
+    /// assert_eq!(Dim::<3>::flatten::<i32>(&rows), &[1, 2, 3, 4, 5, 6]);
+    /// ```
     fn flatten<T: Copy>(s: &[Self::Arr<T>]) -> &[T];
     /// A mutable slice of arrays as one flat mutable slice.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut rows = [[1, 2, 3], [4, 5, 6]];
+    /// Dim::<3>::flatten_mut::<i32>(&mut rows)[3] = 40;
+    /// assert_eq!(rows, [[1, 2, 3], [40, 5, 6]]);
+    /// ```
     fn flatten_mut<T: Copy>(s: &mut [Self::Arr<T>]) -> &mut [T];
 }
 
 /// A static dim of size `N` (written by [`shape!`](crate::shape!) for every size but 1).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let s: shape![2, 3] = (Dim::<2>, Dim::<3>);
+/// assert_eq!(s.dims().as_slice(), &[2, 3]);
+/// assert_eq!(Dim::<5>.size(), 5);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Dim<const N: usize>;
 
 /// The static dim of size 1, the one that broadcasts.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// // `shape![2, 1]` is `(Dim<2>, One)`: the column broadcasts across the rows' 3 columns
+/// let x = Tensor::<f32, shape![2, 3]>::full(1.0);
+/// let col = Tensor::<f32, (Dim<2>, One)>::from_array([[10.0], [20.0]]);
+/// let y = x.elementwise_add(&col, Axis::<-1>, Identity);
+/// assert_eq!(y.as_slice(), &[11.0, 11.0, 11.0, 21.0, 21.0, 21.0]);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct One;
 
 /// A dim known only at run time. Every rule that involves it is checked when
 /// the op runs and reported as a typed error.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let t = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec((Dyn(2), Dim::<3>), vec![0.0; 6]).unwrap();
+/// assert_eq!(t.dims().as_slice(), &[2, 3]);
+/// // the run-time dim is checked against the data
+/// let err = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec((Dyn(2), Dim::<3>), vec![0.0; 5]).unwrap_err();
+/// assert_eq!(err.rule(), "shape/data-length");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dyn(pub usize);
 

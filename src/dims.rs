@@ -12,6 +12,15 @@ pub const MAX_RANK: usize = 8;
 
 /// The dims of a shape as values: a small inline list (no heap), at most
 /// [`MAX_RANK`] long. Displays as `[2, 3, 4]`.
+///
+/// ```
+/// use shapecheck::Dims;
+/// let d = Dims::new(&[2, 3, 4]).unwrap();
+/// assert_eq!(d.to_string(), "[2, 3, 4]");
+/// assert_eq!(d.rank(), 3);
+/// assert_eq!(d.numel(), Some(24));
+/// assert_eq!(d[1], 3); // derefs to `[usize]`
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Dims {
     len: usize,
@@ -28,6 +37,15 @@ impl Dims {
     /// Copies `dims`; an error if there are more than [`MAX_RANK`]. A
     /// `const fn`, so that the shape rules (which build their errors from
     /// dims) run at compile time for static shapes.
+    ///
+    /// ```
+    /// use shapecheck::Dims;
+    /// assert_eq!(Dims::new(&[2, 3]).unwrap().as_slice(), &[2, 3]);
+    /// assert_eq!(Dims::new(&[]).unwrap(), Dims::SCALAR);
+    /// let err = Dims::new(&[1; 9]).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/rank");
+    /// assert_eq!(err.to_string(), "rank 9 exceeds the supported maximum of 8");
+    /// ```
     // Every index below is guarded by `< MAX_RANK` and the slice's length.
     #[allow(clippy::indexing_slicing)]
     pub const fn new(dims: &[usize]) -> Result<Dims, ShapeError> {
@@ -56,7 +74,14 @@ impl Dims {
     }
 
     /// The dims as a slice.
+    ///
+    /// ```
+    /// use shapecheck::Dims;
+    /// assert_eq!(Dims::new(&[4, 1]).unwrap().as_slice(), &[4, 1]);
+    /// assert!(Dims::SCALAR.as_slice().is_empty());
+    /// ```
     #[inline]
+    #[must_use]
     pub const fn as_slice(&self) -> &[usize] {
         let len = if self.len < MAX_RANK {
             self.len
@@ -67,12 +92,29 @@ impl Dims {
     }
 
     /// The number of dims.
+    ///
+    /// ```
+    /// use shapecheck::Dims;
+    /// assert_eq!(Dims::new(&[4, 1, 2]).unwrap().rank(), 3);
+    /// assert_eq!(Dims::SCALAR.rank(), 0);
+    /// ```
     #[inline]
+    #[must_use]
     pub const fn rank(&self) -> usize {
         self.len
     }
 
     /// The element count, `None` if it overflows `usize`.
+    ///
+    /// ```
+    /// use shapecheck::Dims;
+    /// assert_eq!(Dims::new(&[2, 3]).unwrap().numel(), Some(6));
+    /// assert_eq!(Dims::SCALAR.numel(), Some(1));
+    /// // a zero dim makes the count 0, even next to huge dims
+    /// assert_eq!(Dims::new(&[usize::MAX, 0, 2]).unwrap().numel(), Some(0));
+    /// assert_eq!(Dims::new(&[usize::MAX, 2]).unwrap().numel(), None);
+    /// ```
+    #[must_use]
     pub fn numel(&self) -> Option<usize> {
         // a 0 anywhere makes the count 0, whatever the other dims (as numpy's
         // `size`); only a product of nonzero dims can overflow
@@ -85,6 +127,13 @@ impl Dims {
     }
 
     /// The element count, or [`ShapeError::NumelOverflow`].
+    ///
+    /// ```
+    /// use shapecheck::Dims;
+    /// assert_eq!(Dims::new(&[2, 3]).unwrap().try_numel(), Ok(6));
+    /// let err = Dims::new(&[usize::MAX, 2]).unwrap().try_numel().unwrap_err();
+    /// assert_eq!(err.rule(), "shape/overflow");
+    /// ```
     pub fn try_numel(&self) -> Result<usize, ShapeError> {
         self.numel()
             .ok_or(ShapeError::NumelOverflow { shape: *self })
@@ -92,6 +141,15 @@ impl Dims {
 
     /// The dims of data given as `(dims, len)` on the dynamic path: checks the
     /// rank, that the element count fits in `usize`, and that it equals `len`.
+    ///
+    /// ```
+    /// use shapecheck::Dims;
+    /// assert_eq!(Dims::for_data(&[2, 3], 6).unwrap().as_slice(), &[2, 3]);
+    /// let err = Dims::for_data(&[2, 3], 5).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/data-length");
+    /// assert_eq!(err.to_string(), "shape [2, 3] holds 6 elements, but the data has 5");
+    /// assert_eq!(Dims::for_data(&[usize::MAX, 2], 0).unwrap_err().rule(), "shape/overflow");
+    /// ```
     pub fn for_data(dims: &[usize], len: usize) -> Result<Dims, ShapeError> {
         let d = Dims::new(dims)?;
         let numel = d.try_numel()?;
@@ -148,6 +206,16 @@ impl fmt::Debug for Dims {
 
 crate::error::rule_errors! {
     /// A shape that cannot describe the data or the type it was given.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let err = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec((Dyn(2), Dim::<3>), vec![0.0; 5]).unwrap_err();
+    /// assert!(matches!(err, ShapeError::DataLength { numel: 6, len: 5, .. }));
+    /// assert_eq!(err.rule(), "shape/data-length");
+    /// let err = <shape![Dyn, 3] as Shape>::from_dims(&[2, 4]).unwrap_err();
+    /// assert_eq!(err, ShapeError::DimMismatch { axis: 1, expected: 3, found: 4 });
+    /// assert_eq!(err.to_string(), "dim 1 is 3 in the shape type, but 4 was given");
+    /// ```
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     #[non_exhaustive]
     pub enum ShapeError {

@@ -12,6 +12,17 @@ use crate::tensor::Tensor;
 use alloc::vec::Vec;
 
 /// A row-major tensor whose shape is a run-time value (rank at most [`MAX_RANK`](crate::MAX_RANK)).
+///
+/// ```
+/// use shapecheck::{BinaryOpKind, ActivationKind, DynTensor};
+/// let x = DynTensor::new(&[2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+/// assert_eq!(x.dims().as_slice(), &[2, 3]);
+/// let y = DynTensor::new(&[2], vec![10.0f32, 20.0]).unwrap();
+/// let z = x.elementwise(BinaryOpKind::Mul, &y, 0, ActivationKind::Identity).unwrap();
+/// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 80.0, 100.0, 120.0]);
+/// let err = x.elementwise(BinaryOpKind::Mul, &y, -1, ActivationKind::Identity).unwrap_err();
+/// assert_eq!(err.rule(), "elementwise/broadcast");
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct DynTensor<T> {
     dims: Dims,
@@ -20,12 +31,26 @@ pub struct DynTensor<T> {
 
 impl<T: Copy> DynTensor<T> {
     /// A tensor of shape `dims` over `data`, checking the length.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let t = DynTensor::new(&[2, 2], vec![1, 2, 3, 4]).unwrap();
+    /// assert_eq!(t.as_slice(), &[1, 2, 3, 4]);
+    /// assert_eq!(DynTensor::new(&[2, 3], vec![0; 5]).unwrap_err().rule(), "shape/data-length");
+    /// assert_eq!(DynTensor::new(&[1; 9], vec![0]).unwrap_err().rule(), "shape/rank");
+    /// ```
     pub fn new(dims: &[usize], data: Vec<T>) -> Result<Self, ShapeError> {
         let dims = Dims::for_data(dims, data.len())?;
         Ok(DynTensor { dims, data })
     }
 
     /// A tensor of shape `dims` with every element `v`.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// assert_eq!(DynTensor::full(&[2, 2], 0.5f32).unwrap().as_slice(), &[0.5; 4]);
+    /// assert_eq!(DynTensor::full(&[usize::MAX, 2], 0u8).unwrap_err().rule(), "shape/overflow");
+    /// ```
     pub fn full(dims: &[usize], v: T) -> Result<Self, ShapeError> {
         let d = Dims::new(dims)?;
         Ok(DynTensor {
@@ -35,26 +60,63 @@ impl<T: Copy> DynTensor<T> {
     }
 
     /// The dims.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let t = DynTensor::full(&[2, 0, 3], 1u8).unwrap();
+    /// assert_eq!(t.dims().as_slice(), &[2, 0, 3]);
+    /// assert!(t.as_slice().is_empty());
+    /// ```
+    #[must_use]
     pub fn dims(&self) -> Dims {
         self.dims
     }
 
     /// The elements in row-major order.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let t = DynTensor::new(&[2, 2], vec![1, 2, 3, 4]).unwrap();
+    /// assert_eq!(t.as_slice(), &[1, 2, 3, 4]);
+    /// ```
+    #[must_use]
     pub fn as_slice(&self) -> &[T] {
         &self.data
     }
 
     /// The elements, mutably.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let mut t = DynTensor::full(&[2, 2], 0).unwrap();
+    /// t.as_mut_slice()[1] = 5;
+    /// assert_eq!(t.as_slice(), &[0, 5, 0, 0]);
+    /// ```
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         &mut self.data
     }
 
     /// The elements.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let t = DynTensor::new(&[3], vec![1, 2, 3]).unwrap();
+    /// assert_eq!(t.into_vec(), vec![1, 2, 3]);
+    /// ```
+    #[must_use = "`into_vec` consumes the tensor: dropping the result drops its elements"]
     pub fn into_vec(self) -> Vec<T> {
         self.data
     }
 
     /// Checked conversion to a static shape `S` on the heap.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let s: Tensor<i32, shape![Dyn, 3], Vec<i32>> = t.clone().into_static().unwrap();
+    /// assert_eq!(s.get(&[1, 0]), Some(&4));
+    /// assert_eq!(t.into_static::<shape![3, 2]>().unwrap_err().rule(), "shape/dim-mismatch");
+    /// ```
     pub fn into_static<S: Shape>(self) -> Result<Tensor<T, S, Vec<T>>, ShapeError> {
         Tensor::with_shape(S::from_dims(&self.dims)?, self.data)
     }
@@ -97,6 +159,12 @@ impl<T: Element> DynTensor<T> {
 
 impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// This tensor with its shape as a run-time value (always succeeds).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let d = tensor![[1, 2, 3], [4, 5, 6]].to_dyn();
+    /// assert_eq!(d, DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap());
+    /// ```
     pub fn to_dyn(&self) -> DynTensor<T> {
         DynTensor {
             dims: self.dims(),

@@ -13,6 +13,15 @@ use crate::dims::ShapeError;
 pub use crate::dims::{Dims, MAX_RANK};
 
 /// A shape: a tuple of [`DimLike`] dims.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let s: shape![2, Dyn] = (Dim, Dyn(5));
+/// assert_eq!(s.dims().as_slice(), &[2, 5]);
+/// assert_eq!(<shape![2, Dyn] as Shape>::RANK, 2);
+/// assert!(!<shape![2, Dyn] as Shape>::IS_STATIC);
+/// assert!(<shape![2, 3] as Shape>::IS_STATIC);
+/// ```
 pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync + 'static {
     /// The number of dims.
     const RANK: usize;
@@ -23,11 +32,32 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync + 'static {
     #[doc(hidden)]
     type Kind: crate::dim::kind::Kind;
     /// The dims as values.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!((Dim::<2>, Dyn(4)).dims().as_slice(), &[2, 4]);
+    /// assert_eq!(().dims().rank(), 0);
+    /// ```
+    #[must_use]
     fn dims(&self) -> Dims;
     /// Builds the shape from dims given at run time, checking the rank and
     /// every static dim.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let s = <shape![Dyn, 3] as Shape>::from_dims(&[5, 3]).unwrap();
+    /// assert_eq!(s, (Dyn(5), Dim::<3>));
+    /// assert_eq!(<shape![Dyn, 3] as Shape>::from_dims(&[5, 4]).unwrap_err().rule(), "shape/dim-mismatch");
+    /// assert_eq!(<shape![Dyn, 3] as Shape>::from_dims(&[5]).unwrap_err().rule(), "shape/rank-mismatch");
+    /// ```
     fn from_dims(dims: &[usize]) -> Result<Self, ShapeError>;
     /// The element count, or [`ShapeError::NumelOverflow`].
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!((Dyn(4), Dim::<3>).numel(), Ok(12));
+    /// assert_eq!((Dyn(usize::MAX), Dim::<2>).numel().unwrap_err().rule(), "shape/overflow");
+    /// ```
     fn numel(&self) -> Result<usize, ShapeError> {
         self.dims().try_numel()
     }
@@ -35,6 +65,15 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync + 'static {
 
 /// A shape whose dims are all static: its value, dims and element count are
 /// constants, and it has an inline array type (`[[T; 3]; 2]` for `[2, 3]`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// assert_eq!(<shape![2, 3] as StaticShape>::DIMS, &[2, 3]);
+/// assert_eq!(<shape![2, 3] as StaticShape>::NUMEL, 6);
+/// assert_eq!(<shape![] as StaticShape>::NUMEL, 1);
+/// let a: <shape![2, 3] as StaticShape>::Array<u8> = [[0; 3]; 2];
+/// assert_eq!(<shape![2, 3] as StaticShape>::array_as_slice::<u8>(&a).len(), 6);
+/// ```
 pub trait StaticShape: Shape<Kind = crate::dim::kind::Fixed> + Default {
     /// The dims.
     const DIMS: &'static [usize];
@@ -43,10 +82,29 @@ pub trait StaticShape: Shape<Kind = crate::dim::kind::Fixed> + Default {
     /// The nested array holding one `T` per element, row-major.
     type Array<T: Copy>: Copy;
     /// An array with every element `v`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(<shape![2, 3] as StaticShape>::array_filled(7u8), [[7; 3]; 2]);
+    /// assert_eq!(<shape![] as StaticShape>::array_filled(7u8), 7);
+    /// ```
     fn array_filled<T: Copy>(v: T) -> Self::Array<T>;
     /// The array as a flat row-major slice.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let a = [[1, 2, 3], [4, 5, 6]];
+    /// assert_eq!(<shape![2, 3] as StaticShape>::array_as_slice::<i32>(&a), &[1, 2, 3, 4, 5, 6]);
+    /// ```
     fn array_as_slice<T: Copy>(a: &Self::Array<T>) -> &[T];
     /// The array as a flat row-major mutable slice.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut a = [[1, 2, 3], [4, 5, 6]];
+    /// <shape![2, 3] as StaticShape>::array_as_mut_slice::<i32>(&mut a)[4] = 50;
+    /// assert_eq!(a, [[1, 2, 3], [4, 50, 6]]);
+    /// ```
     fn array_as_mut_slice<T: Copy>(a: &mut Self::Array<T>) -> &mut [T];
 }
 

@@ -21,25 +21,87 @@ use crate::shape::{Shape, StaticShape};
 use core::fmt;
 
 /// Read access to a buffer of `T`, in row-major order.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// fn total<B: Storage<i32>>(b: &B) -> i32 {
+///     b.as_slice().iter().sum()
+/// }
+/// assert_eq!(total(tensor![[1, 2], [3, 4]].storage()), 10);
+/// assert_eq!(total(&vec![1, 2, 3]), 6);
+/// assert_eq!(total(&&[5, 6][..]), 11);
+/// ```
 pub trait Storage<T> {
     /// The elements.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = tensor![1, 2, 3];
+    /// assert_eq!(t.storage().as_slice(), &[1, 2, 3]);
+    /// ```
+    #[must_use]
     fn as_slice(&self) -> &[T];
 }
 
 /// Write access to a buffer of `T`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// fn zero<B: StorageMut<f32>>(b: &mut B) {
+///     b.as_mut_slice().fill(0.0);
+/// }
+/// let mut buf = vec![1.0f32; 3];
+/// zero(&mut buf);
+/// assert_eq!(buf, [0.0; 3]);
+/// ```
 pub trait StorageMut<T>: Storage<T> {
     /// The elements, mutably.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut inline = Inline::<i32, shape![3]>([1, 2, 3]);
+    /// inline.as_mut_slice()[0] = 9;
+    /// assert_eq!(inline.0, [9, 2, 3]);
+    /// ```
     fn as_mut_slice(&mut self) -> &mut [T];
 }
 
 /// A buffer an op can create for a result of shape `S`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::storage::OwnedStorage;
+/// let heap: Vec<f32> = OwnedStorage::try_filled(&(Dyn(2), Dim::<3>), 1.5).unwrap();
+/// assert_eq!(heap, vec![1.5; 6]);
+/// let inline = <Inline<u8, shape![2]> as OwnedStorage<u8, shape![2]>>::filled(&(Dim,), 7);
+/// assert_eq!(inline.0, [7, 7]);
+/// ```
 pub trait OwnedStorage<T: Copy, S: Shape>: StorageMut<T> + Sized {
     /// A buffer of `shape.numel()` copies of `v`; an error if the count
     /// overflows or cannot be allocated.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::storage::OwnedStorage;
+    /// type Heap = Vec<u8>;
+    /// let ok = <Heap as OwnedStorage<u8, shape![Dyn, 2]>>::try_filled(&(Dyn(3), Dim), 1).unwrap();
+    /// assert_eq!(ok, vec![1; 6]);
+    /// let err = <Heap as OwnedStorage<u8, shape![Dyn, Dyn]>>::try_filled(&(Dyn(usize::MAX), Dyn(2)), 0).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/overflow");
+    /// ```
     fn try_filled(shape: &S, v: T) -> Result<Self, ShapeError>;
     /// A buffer of `shape.numel()` copies of `v`, for static shapes whose count
     /// is a compile-time constant (a heap buffer aborts on out-of-memory, as
     /// every std allocation does).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::storage::OwnedStorage;
+    /// let b = <Inline<u8, shape![2, 2]> as OwnedStorage<u8, shape![2, 2]>>::filled(&Default::default(), 3);
+    /// assert_eq!(b.0, [[3, 3], [3, 3]]);
+    /// let v = <Vec<u8> as OwnedStorage<u8, shape![2, 2]>>::filled(&Default::default(), 3);
+    /// assert_eq!(v, vec![3; 4]);
+    /// ```
     fn filled(shape: &S, v: T) -> Self;
 }
 
@@ -107,6 +169,19 @@ impl<T: Copy, S: Shape> KindStorage<T, S> for crate::dim::kind::Runtime {
 /// its (left, or `then`) operand: the output shape's own choice
 /// ([`OutputStorage`]) for inline and view operands, and `Vec` for a `Vec`
 /// operand (a big static tensor on the heap keeps its result on the heap).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// // a heap operand keeps its (static-shaped) result on the heap ...
+/// let x = Tensor::<f32, shape![2], Vec<f32>>::from_vec(Default::default(), vec![1.0, 2.0]).unwrap();
+/// let y = tensor![3.0f32, 4.0];
+/// let z: Tensor<f32, shape![2], Vec<f32>> = x.elementwise_add(&y, Axis::<-1>, Identity);
+/// assert_eq!(z.as_slice(), &[4.0, 6.0]);
+/// // ... and a view's result is stored as its shape chooses: inline here
+/// let w: Tensor<f32, shape![2]> = x.view().elementwise_add(&y, Axis::<-1>, Identity);
+/// assert_eq!(w.as_slice(), z.as_slice());
+/// let _: Option<<&[f32] as ResultStorage<f32, shape![2]>>::Out> = Some(Inline([0.0, 0.0]));
+/// ```
 #[diagnostic::on_unimplemented(
     message = "the result's shape {S2} has a run-time (`Dyn`) dim, and an owned result of it needs a heap: enable shapecheck's `alloc` feature",
     label = "an owned result of shape {S2} needs `alloc`",
@@ -118,6 +193,14 @@ pub trait ResultStorage<T: Copy, S2: Shape>: Storage<T> {
 }
 
 /// Inline storage: the nested array of a static shape (`[[T; 3]; 2]` for `[2, 3]`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let s = Inline::<i32, shape![2, 3]>([[1, 2, 3], [4, 5, 6]]);
+/// assert_eq!(s.as_slice(), &[1, 2, 3, 4, 5, 6]);
+/// let t = Tensor::<i32, shape![2, 3]>::from_storage(s).unwrap();
+/// assert_eq!(t.get(&[1, 2]), Some(&6));
+/// ```
 pub struct Inline<T: Copy, S: StaticShape>(pub S::Array<T>);
 
 impl<T: Copy, S: StaticShape> Clone for Inline<T, S> {

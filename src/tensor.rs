@@ -58,6 +58,15 @@ impl<T: Copy + PartialEq, S: Shape, B: Storage<T>, B2: Storage<T>> PartialEq<Ten
 
 impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// A tensor over `data`, checking that it holds `shape`'s element count.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let buf = [1, 2, 3, 4];
+    /// let t = Tensor::<i32, shape![Dyn, 2], &[i32]>::with_shape((Dyn(2), Dim), &buf[..]).unwrap();
+    /// assert_eq!(t.get(&[1, 0]), Some(&3));
+    /// let err = Tensor::<i32, shape![Dyn, 2], &[i32]>::with_shape((Dyn(3), Dim), &buf[..]).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/data-length");
+    /// ```
     pub fn with_shape(shape: S, data: B) -> Result<Self, ShapeError> {
         let numel = shape.numel()?;
         let len = data.as_slice().len();
@@ -77,6 +86,16 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 
     /// Same as [`with_shape`](Self::with_shape) with the dims given as values:
     /// every static dim of `S` is checked against them.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let buf = [1, 2, 3, 4, 5, 6];
+    /// let t = Tensor::<i32, shape![Dyn, 3], &[i32]>::with_dims(&[2, 3], &buf[..]).unwrap();
+    /// assert_eq!(t.get(&[1, 2]), Some(&6));
+    /// // dim 1 is 3 in the type
+    /// let err = Tensor::<i32, shape![Dyn, 3], &[i32]>::with_dims(&[3, 2], &buf[..]).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/dim-mismatch");
+    /// ```
     pub fn with_dims(dims: &[usize], data: B) -> Result<Self, ShapeError> {
         Self::with_shape(S::from_dims(dims)?, data)
     }
@@ -115,34 +134,82 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 
     /// The shape value (its static dims are zero-sized).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec((Dyn(2), Dim), vec![0.0; 6]).unwrap();
+    /// assert_eq!(*t.shape(), (Dyn(2), Dim::<3>));
+    /// assert_eq!(t.shape().0.size(), 2);
+    /// ```
     #[inline]
+    #[must_use]
     pub fn shape(&self) -> &S {
         &self.shape
     }
 
     /// The dims as values.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<u8, shape![2, 1, 3]>::zeros();
+    /// assert_eq!(t.dims().as_slice(), &[2, 1, 3]);
+    /// assert_eq!(t.dims().rank(), 3);
+    /// ```
     #[inline]
+    #[must_use]
     pub fn dims(&self) -> Dims {
         self.shape.dims()
     }
 
     /// The elements in row-major order.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = tensor![[1, 2], [3, 4]];
+    /// assert_eq!(t.as_slice(), &[1, 2, 3, 4]);
+    /// ```
     #[inline]
+    #[must_use]
     pub fn as_slice(&self) -> &[T] {
         self.data.as_slice()
     }
 
     /// The storage.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = tensor![[1, 2], [3, 4]];
+    /// assert_eq!(t.storage().0, [[1, 2], [3, 4]]);
+    /// ```
+    #[must_use]
     pub fn storage(&self) -> &B {
         &self.data
     }
 
     /// The shape and the storage.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(3),), vec![1.0, 2.0, 3.0]).unwrap();
+    /// let (shape, data) = t.into_parts();
+    /// assert_eq!(shape, (Dyn(3),));
+    /// assert_eq!(data, vec![1.0, 2.0, 3.0]);
+    /// ```
+    #[must_use = "`into_parts` consumes the tensor: dropping the result drops its data"]
     pub fn into_parts(self) -> (S, B) {
         (self.shape, self.data)
     }
 
     /// The row-major position of `index`, `None` if its rank or any coordinate is out of range.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<u8, shape![2, 3]>::zeros();
+    /// assert_eq!(t.flat_index(&[1, 2]), Some(5));
+    /// assert_eq!(t.flat_index(&[2, 0]), None);
+    /// assert_eq!(t.flat_index(&[1]), None);
+    /// ```
+    #[must_use]
     pub fn flat_index(&self, index: &[usize]) -> Option<usize> {
         let dims = self.dims();
         if index.len() != dims.rank() {
@@ -160,22 +227,50 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 
     /// The element at `index`, `None` if out of range.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = tensor![[1, 2, 3], [4, 5, 6]];
+    /// assert_eq!(t.get(&[1, 1]), Some(&5));
+    /// assert_eq!(t.get(&[0, 3]), None);
+    /// ```
+    #[must_use]
     pub fn get(&self, index: &[usize]) -> Option<&T> {
         self.flat_index(index).and_then(|i| self.as_slice().get(i))
     }
 
     /// A borrowed view of this tensor.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = tensor![[1, 2], [3, 4]];
+    /// let v: Tensor<i32, shape![2, 2], &[i32]> = t.view();
+    /// assert_eq!(v.get(&[1, 0]), Some(&3));
+    /// assert_eq!(v, t);
+    /// ```
     pub fn view(&self) -> Tensor<T, S, &[T]> {
         Tensor::from_parts_unchecked(self.shape, self.as_slice())
     }
 
     /// A copy of the elements in a `Vec`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(tensor![[1, 2], [3, 4]].to_vec(), vec![1, 2, 3, 4]);
+    /// ```
     #[cfg(feature = "alloc")]
+    #[must_use = "the result is a copy; the tensor is unchanged"]
     pub fn to_vec(&self) -> alloc::vec::Vec<T> {
         self.as_slice().to_vec()
     }
 
     /// The same tensor, stored on the heap.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let h: Tensor<i32, shape![2, 2], Vec<i32>> = tensor![[1, 2], [3, 4]].to_heap();
+    /// assert_eq!(h.storage(), &vec![1, 2, 3, 4]);
+    /// ```
     #[cfg(feature = "alloc")]
     pub fn to_heap(&self) -> Tensor<T, S, alloc::vec::Vec<T>> {
         Tensor::from_parts_unchecked(self.shape, self.to_vec())
@@ -184,18 +279,43 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 
 impl<T: Copy, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
     /// The elements in row-major order, mutably.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut t = Tensor::<i32, shape![2, 2]>::zeros();
+    /// t.as_mut_slice()[3] = 7;
+    /// assert_eq!(t.get(&[1, 1]), Some(&7));
+    /// ```
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         self.data.as_mut_slice()
     }
 
     /// The element at `index`, mutably; `None` if out of range.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut t = Tensor::<i32, shape![2, 2]>::zeros();
+    /// if let Some(v) = t.get_mut(&[0, 1]) {
+    ///     *v = 5;
+    /// }
+    /// assert_eq!(t.as_slice(), &[0, 5, 0, 0]);
+    /// assert!(t.get_mut(&[2, 0]).is_none());
+    /// ```
     pub fn get_mut(&mut self, index: &[usize]) -> Option<&mut T> {
         let i = self.flat_index(index)?;
         self.as_mut_slice().get_mut(i)
     }
 
     /// A mutable borrowed view of this tensor.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut t = Tensor::<i32, shape![2]>::zeros();
+    /// let mut v = t.view_mut();
+    /// v.as_mut_slice()[1] = 4;
+    /// assert_eq!(t.as_slice(), &[0, 4]);
+    /// ```
     pub fn view_mut(&mut self) -> Tensor<T, S, &mut [T]> {
         let shape = self.shape;
         Tensor::from_parts_unchecked(shape, self.as_mut_slice())
@@ -205,6 +325,15 @@ impl<T: Copy, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
 impl<T: Copy, S: Shape, B: OwnedStorage<T, S>> Tensor<T, S, B> {
     /// A tensor of shape `shape` with every element `v`, in storage `B`
     /// (an error if the element count overflows or cannot be allocated).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::try_full_with_shape((Dyn(3), Dim), 0.5).unwrap();
+    /// assert_eq!(t.as_slice(), &[0.5; 6]);
+    /// let err = Tensor::<u8, shape![Dyn, Dyn], Vec<u8>>::try_full_with_shape((Dyn(usize::MAX), Dyn(2)), 0)
+    ///     .unwrap_err();
+    /// assert_eq!(err.rule(), "shape/overflow");
+    /// ```
     pub fn try_full_with_shape(shape: S, v: T) -> Result<Self, ShapeError> {
         Ok(Tensor::from_parts_unchecked(
             shape,
@@ -215,6 +344,15 @@ impl<T: Copy, S: Shape, B: OwnedStorage<T, S>> Tensor<T, S, B> {
 
 impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     /// A tensor of a static shape over `data`, checking its length.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let buf = [1, 2, 3, 4, 5, 6];
+    /// let t = Tensor::<i32, shape![3, 2], &[i32]>::from_storage(&buf[..]).unwrap();
+    /// assert_eq!(t.get(&[2, 1]), Some(&6));
+    /// let err = Tensor::<i32, shape![4, 2], &[i32]>::from_storage(&buf[..]).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/data-length");
+    /// ```
     pub fn from_storage(data: B) -> Result<Self, ShapeError> {
         // the element count is a constant here: no run-time product to check
         let len = data.as_slice().len();
@@ -231,12 +369,24 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
 
 impl<T: Copy, S: StaticShape> Tensor<T, S> {
     /// An inline tensor from its nested array (`[[T; 3]; 2]` for `shape![2, 3]`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<i32, shape![2, 3]>::from_array([[1, 2, 3], [4, 5, 6]]);
+    /// assert_eq!(t.get(&[1, 0]), Some(&4));
+    /// ```
     #[inline]
     pub fn from_array(array: S::Array<T>) -> Self {
         Tensor::from_parts_unchecked(S::default(), Inline(array))
     }
 
     /// An inline tensor with every element `v`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<f32, shape![2, 2]>::full(1.5);
+    /// assert_eq!(t.as_slice(), &[1.5; 4]);
+    /// ```
     #[inline]
     pub fn full(v: T) -> Self {
         Self::from_array(S::array_filled(v))
@@ -259,6 +409,14 @@ impl<T: Copy, S: StaticShape> Tensor<T, S> {
 
     /// An inline tensor copied from a row-major slice; an error unless it has
     /// exactly `S::NUMEL` elements.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<i32, shape![2, 2]>::from_slice(&[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(t.get(&[1, 0]), Some(&3));
+    /// let err = Tensor::<i32, shape![2, 2]>::from_slice(&[1, 2, 3]).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/data-length");
+    /// ```
     pub fn from_slice(data: &[T]) -> Result<Self, ShapeError>
     where
         T: Default,
@@ -347,9 +505,21 @@ impl<T: Copy, S: Shape> Tensor<T, S, alloc::vec::Vec<T>> {
 #[cfg(feature = "alloc")]
 pub trait HeapConstructors<T: Copy, S: StaticShape>: Sized {
     /// A heap tensor with every element `v`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<f32, shape![2, 2], Vec<f32>>::full(2.0);
+    /// assert_eq!(t.storage(), &vec![2.0; 4]);
+    /// ```
     #[must_use]
     fn full(v: T) -> Self;
     /// A heap tensor of zeros (`T::default()`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<u8, shape![3], Vec<u8>>::zeros();
+    /// assert_eq!(t.storage(), &vec![0; 3]);
+    /// ```
     #[must_use]
     fn zeros() -> Self
     where
@@ -358,15 +528,35 @@ pub trait HeapConstructors<T: Copy, S: StaticShape>: Sized {
         Self::full(T::default())
     }
     /// A heap tensor whose element at each index is `f(index)`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<usize, shape![2, 2], Vec<usize>>::from_fn(|i| 10 * i[0] + i[1]);
+    /// assert_eq!(t.storage(), &vec![0, 1, 10, 11]);
+    /// ```
     #[must_use]
     fn from_fn(f: impl FnMut(&[usize]) -> T) -> Self
     where
         T: Default;
     /// A heap tensor from its nested array.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<i32, shape![2, 2], Vec<i32>>::from_array([[1, 2], [3, 4]]);
+    /// assert_eq!(t.storage(), &vec![1, 2, 3, 4]);
+    /// ```
     #[must_use]
     fn from_array(array: S::Array<T>) -> Self;
     /// A heap tensor copied from a row-major slice; an error unless it has
     /// exactly `S::NUMEL` elements.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = Tensor::<i32, shape![2, 2], Vec<i32>>::from_slice(&[1, 2, 3, 4]).unwrap();
+    /// assert_eq!(t.storage(), &vec![1, 2, 3, 4]);
+    /// let err = Tensor::<i32, shape![2, 2], Vec<i32>>::from_slice(&[1, 2, 3]).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/data-length");
+    /// ```
     fn from_slice(data: &[T]) -> Result<Self, ShapeError>;
 }
 

@@ -119,18 +119,22 @@ pub struct DynSequence<'a, T> {
 
 impl<'a, T> DynSequence<'a, T> {
     /// Its position within its level.
+    #[must_use]
     pub fn index(&self) -> usize {
         self.index
     }
     /// The dense rows it spans.
+    #[must_use]
     pub fn rows(&self) -> Range<usize> {
         self.rows.clone()
     }
     /// The dims of its rows (the dense dims, the first one its row count).
+    #[must_use]
     pub fn dims(&self) -> Dims {
         self.dims
     }
     /// Its elements, row-major (a view, no copy).
+    #[must_use]
     pub fn data(&self) -> &'a [T] {
         self.data
     }

@@ -114,6 +114,7 @@ mod owned {
     impl OwnedLod {
         /// Levels from lists of offsets (checked where they are used, as
         /// for [`Offsets::new`]).
+        #[must_use]
         pub fn from_offsets(levels: Vec<Vec<usize>>) -> Self {
             OwnedLod(levels)
         }
@@ -154,11 +155,13 @@ mod owned {
         }
 
         /// The levels' offsets.
+        #[must_use = "`into_offsets` consumes the levels: dropping the result drops them"]
         pub fn into_offsets(self) -> Vec<Vec<usize>> {
             self.0
         }
 
         /// The levels' offsets, borrowed.
+        #[must_use]
         pub fn as_offsets(&self) -> &[Vec<usize>] {
             &self.0
         }

@@ -72,11 +72,13 @@ level_view! {
 
 impl<'a> Offsets<'a> {
     /// The number of sequences: the number of offsets minus 1 (0 if none).
+    #[must_use]
     pub const fn sequences(&self) -> usize {
         self.0.len().saturating_sub(1)
     }
 
     /// The last offset, `None` if there is none.
+    #[must_use]
     pub fn last(&self) -> Option<usize> {
         self.0.last().copied()
     }
@@ -171,14 +173,17 @@ mod owned {
 
     impl OffsetsBuf {
         /// The numbers `offsets`, read as offsets.
+        #[must_use]
         pub fn new(offsets: Vec<usize>) -> Self {
             OffsetsBuf(offsets)
         }
         /// A borrowed view.
+        #[must_use]
         pub fn as_offsets(&self) -> Offsets<'_> {
             Offsets(&self.0)
         }
         /// The numbers.
+        #[must_use = "`into_vec` consumes the buffer: dropping the result drops the numbers"]
         pub fn into_vec(self) -> Vec<usize> {
             self.0
         }
@@ -186,14 +191,17 @@ mod owned {
 
     impl LengthsBuf {
         /// The numbers `lengths`, read as sequence lengths.
+        #[must_use]
         pub fn new(lengths: Vec<usize>) -> Self {
             LengthsBuf(lengths)
         }
         /// A borrowed view.
+        #[must_use]
         pub fn as_lengths(&self) -> Lengths<'_> {
             Lengths(&self.0)
         }
         /// The numbers.
+        #[must_use = "`into_vec` consumes the buffer: dropping the result drops the numbers"]
         pub fn into_vec(self) -> Vec<usize> {
             self.0
         }
@@ -201,10 +209,12 @@ mod owned {
 
     impl Offsets<'_> {
         /// The sequence lengths, owned.
+        #[must_use = "the result is a new buffer; the offsets are unchanged"]
         pub fn to_lengths(&self) -> LengthsBuf {
             LengthsBuf(self.lengths().collect())
         }
         /// An owned copy.
+        #[must_use = "the result is a new buffer; the offsets are unchanged"]
         pub fn to_owned(&self) -> OffsetsBuf {
             OffsetsBuf(self.0.to_vec())
         }

@@ -26,6 +26,17 @@ use crate::dim::{Dim, DimLike, Dyn, One, StaticDims};
 use crate::shape::Shape;
 
 /// Paddle's `axis` attribute as a compile-time value: `Axis::<1>`, `Axis::<-1>`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let x = Tensor::<f32, shape![2, 3]>::full(1.0);
+/// // Y [2] placed at axis 0: y[i] meets row i
+/// let at0 = x.elementwise_mul(&tensor![2.0f32, 3.0], Axis::<0>, Identity);
+/// assert_eq!(at0.as_slice(), &[2.0, 2.0, 2.0, 3.0, 3.0, 3.0]);
+/// // axis -1: right-aligned, as numpy
+/// let last = x.elementwise_mul(&tensor![2.0f32, 3.0, 4.0], Axis::<-1>, Identity);
+/// assert_eq!(last.as_slice(), &[2.0, 3.0, 4.0, 2.0, 3.0, 4.0]);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Axis<const A: isize>;
 

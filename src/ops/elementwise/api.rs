@@ -31,6 +31,19 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// dims included): the static rules are checked by the compiler, the rest
     /// at run time. The result's storage is chosen by its shape (a `Vec` if
     /// it has a `Dyn` dim; see [`crate::storage`]).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    /// // Y [2] at axis 0: y[i] meets row i of x; relu clips the second row
+    /// let y = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(2),), vec![10.0, -10.0]).unwrap();
+    /// let z = x.try_elementwise(Mul, &y, Axis::<0>, Relu).unwrap();
+    /// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 0.0, 0.0, 0.0]);
+    /// // Y [3] at axis 0 meets x's 2 rows
+    /// let y3 = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(3),), vec![1.0; 3]).unwrap();
+    /// let err = x.try_elementwise(Mul, &y3, Axis::<0>, Identity).unwrap_err();
+    /// assert_eq!(err.rule(), "elementwise/broadcast");
+    /// ```
     pub fn try_elementwise<Op, A, TY, Y, BY, const AXIS: isize>(
         &self,
         op: Op,
@@ -58,6 +71,22 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 
     /// Like [`try_elementwise`](Self::try_elementwise), writing into `out`
     /// (any storage, a caller's buffer included), whose shape must be the output's.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let y = tensor![10.0f32, 20.0];
+    /// let mut buf = [0.0f32; 4];
+    /// let mut out = Tensor::<f32, shape![Dyn, 2], &mut [f32]>::with_dims(&[2, 2], &mut buf[..]).unwrap();
+    /// x.try_elementwise_into(Add, &y, Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(buf, [11.0, 22.0, 13.0, 24.0]);
+    /// // an output of another shape is an error, and nothing is written
+    /// let mut small = [0.0f32; 2];
+    /// let mut out = Tensor::<f32, shape![Dyn, 2], &mut [f32]>::with_dims(&[1, 2], &mut small[..]).unwrap();
+    /// let err = x.try_elementwise_into(Add, &y, Axis::<-1>, Identity, &mut out).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// assert_eq!(small, [0.0; 2]);
+    /// ```
     pub fn try_elementwise_into<Op, A, TY, Y, BY, BO, const AXIS: isize>(
         &self,
         _op: Op,
@@ -111,6 +140,10 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 
 /// The result of a static op that cannot fail: the tensor itself.
 macro_rules! cannot_fail {
+    // what a doc example appends to the call: nothing, the op cannot fail
+    (doc) => {
+        ""
+    };
     ($r:ident, $out:ident) => {{
         // only Div can fail, and this is not Div
         let _ = $r;
@@ -123,6 +156,10 @@ macro_rules! cannot_fail {
 
 /// The result of a static op that can fail (integer division by zero).
 macro_rules! may_fail {
+    // what a doc example appends to the call: the op returns a `Result`
+    (doc) => {
+        ".unwrap()"
+    };
     ($r:ident, $out:ident) => {
         $r.map(|()| $out)
     };
@@ -138,6 +175,17 @@ macro_rules! static_op {
         #[doc = "(see the [module docs](crate::ops::elementwise)). Both shapes static: a shape the rule"]
         #[doc = "rejects is a compile error. The result's storage is chosen by its shape (inline here,"]
         #[doc = "or a `Vec` for a `Vec` operand)."]
+        #[doc = ""]
+        #[doc = "```"]
+        #[doc = "use shapecheck::prelude::*;"]
+        #[doc = "let x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);"]
+        #[doc = "// Y [2] placed at axis 0: y[i] meets row i of x"]
+        #[doc = "let y = Tensor::<f32, shape![2]>::from_array([2.0, 4.0]);"]
+        #[doc = concat!("let z: Tensor<f32, shape![2, 3]> = x.", stringify!($name), "(&y, Axis::<0>, Identity)", $done!(doc), ";")]
+        #[doc = "// the same as numpy broadcasting the column [2, 1], with the rule run at run time"]
+        #[doc = "let col = Tensor::<f32, shape![2, 1]>::from_array([[2.0], [4.0]]);"]
+        #[doc = concat!("assert_eq!(z, x.try_elementwise(", stringify!($op), ", &col, Axis::<-1>, Identity).unwrap());")]
+        #[doc = "```"]
         pub fn $name<TY, Y, BY, A, const AXIS: isize>(
             &self,
             y: &Tensor<TY, Y, BY>,
@@ -160,6 +208,16 @@ macro_rules! static_op {
         }
 
         #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") writing into `out` (a caller's buffer, no heap needed).")]
+        #[doc = ""]
+        #[doc = "```"]
+        #[doc = "use shapecheck::prelude::*;"]
+        #[doc = "let x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);"]
+        #[doc = "let y = Tensor::<f32, shape![3]>::from_array([2.0, 4.0, 8.0]);"]
+        #[doc = "let mut buf = [0.0f32; 6];"]
+        #[doc = "let mut out = Tensor::<f32, shape![2, 3], &mut [f32]>::from_storage(&mut buf[..]).unwrap();"]
+        #[doc = concat!("x.", stringify!($name), "_into(&y, Axis::<-1>, Identity, &mut out)", $done!(doc), ";")]
+        #[doc = concat!("assert_eq!(out, x.try_elementwise(", stringify!($op), ", &y, Axis::<-1>, Identity).unwrap());")]
+        #[doc = "```"]
         pub fn [<$name _into>]<TY, Y, BY, BO, A, const AXIS: isize>(
             &self,
             y: &Tensor<TY, Y, BY>,

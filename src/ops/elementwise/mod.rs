@@ -83,20 +83,89 @@ pub use crate::rules::Axis;
 
 kind_types!(
     /// A binary elementwise operation, as a type (static path).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(<Mul as BinaryOp>::KIND, BinaryOpKind::Mul);
+    /// // the op as a type parameter
+    /// fn apply<Op: BinaryOp>(op: Op) -> Vec<f32> {
+    ///     let x = tensor![6.0f32, 8.0];
+    ///     x.try_elementwise(op, &tensor![2.0f32, 4.0], Axis::<-1>, Identity).unwrap().to_vec()
+    /// }
+    /// assert_eq!(apply(Div), vec![3.0, 2.0]);
+    /// assert_eq!(apply(Sub), vec![4.0, 4.0]);
+    /// ```
     trait BinaryOp;
     /// A binary elementwise operation as a value (dynamic path).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::elementwise::elementwise_slices;
+    /// let mut out = [0.0f32; 2];
+    /// elementwise_slices(BinaryOpKind::Max, ActivationKind::Identity, &[2], &[1.0, 5.0], &[2], &[3.0, 4.0], -1, &mut out).unwrap();
+    /// assert_eq!(out, [3.0, 5.0]);
+    /// assert_eq!(BinaryOpKind::ALL.len(), 6);
+    /// ```
     enum BinaryOpKind {
         /// `x * y`.
+        ///
+        /// ```
+        /// use shapecheck::prelude::*;
+        /// let z = tensor![2.0f32, 3.0].try_elementwise(Mul, &tensor![4.0f32, 5.0], Axis::<-1>, Identity).unwrap();
+        /// assert_eq!(z.as_slice(), &[8.0, 15.0]);
+        /// assert_eq!(Mul::KIND, BinaryOpKind::Mul);
+        /// ```
         Mul = "elementwise_mul",
         /// `x + y`.
+        ///
+        /// ```
+        /// use shapecheck::prelude::*;
+        /// let z = tensor![2, 3].try_elementwise(Add, &tensor![4, i32::MAX], Axis::<-1>, Identity).unwrap();
+        /// assert_eq!(z.as_slice(), &[6, i32::MIN + 2]); // integers wrap
+        /// assert_eq!(Add::KIND, BinaryOpKind::Add);
+        /// ```
         Add = "elementwise_add",
         /// `x - y`.
+        ///
+        /// ```
+        /// use shapecheck::prelude::*;
+        /// let z = tensor![2.0f32, 3.0].try_elementwise(Sub, &tensor![4.0f32, 5.0], Axis::<-1>, Relu).unwrap();
+        /// assert_eq!(z.as_slice(), &[0.0, 0.0]); // relu(-2), relu(-2)
+        /// assert_eq!(Sub::KIND, BinaryOpKind::Sub);
+        /// ```
         Sub = "elementwise_sub",
         /// `x / y` (integer division by zero is an error).
+        ///
+        /// ```
+        /// use shapecheck::prelude::*;
+        /// let z = tensor![7, -7].try_elementwise(Div, &tensor![2, 2], Axis::<-1>, Identity).unwrap();
+        /// assert_eq!(z.as_slice(), &[3, -3]); // truncates toward zero
+        /// let err = tensor![1, 2].try_elementwise(Div, &tensor![1, 0], Axis::<-1>, Identity).unwrap_err();
+        /// assert_eq!(err.rule(), "elementwise/division-by-zero");
+        /// ```
         Div = "elementwise_div",
         /// `x > y ? x : y` (Paddle's functor, NaN handling included).
+        ///
+        /// ```
+        /// use shapecheck::prelude::*;
+        /// let z = tensor![1.0f32, f32::NAN, 5.0]
+        ///     .try_elementwise(Max, &tensor![f32::NAN, 2.0, 3.0], Axis::<-1>, Identity)
+        ///     .unwrap();
+        /// // a comparison with NaN is false, so the result is y's element
+        /// assert!(z.as_slice()[0].is_nan());
+        /// assert_eq!(z.as_slice()[1..], [2.0, 5.0]);
+        /// ```
         Max = "elementwise_max",
         /// `x < y ? x : y`.
+        ///
+        /// ```
+        /// use shapecheck::prelude::*;
+        /// let z = tensor![1.0f32, f32::NAN, 5.0]
+        ///     .try_elementwise(Min, &tensor![f32::NAN, 2.0, 3.0], Axis::<-1>, Identity)
+        ///     .unwrap();
+        /// assert!(z.as_slice()[0].is_nan());
+        /// assert_eq!(z.as_slice()[1..], [2.0, 3.0]);
+        /// ```
         Min = "elementwise_min",
     }
 );
@@ -111,10 +180,14 @@ impl BinaryOpKind {
     /// assert_eq!(BinaryOpKind::Max.name(), "elementwise_max");
     /// assert_eq!(BinaryOpKind::from_name("elementwise_pow"), None);
     /// ```
+    #[must_use]
     pub fn from_name(name: &str) -> Option<Self> {
         Self::from_exact_name(name).or_else(|| {
             let short = Some(name);
-            Self::ALL.iter().copied().find(|k| k.name().strip_prefix("elementwise_") == short)
+            Self::ALL
+                .iter()
+                .copied()
+                .find(|k| k.name().strip_prefix("elementwise_") == short)
         })
     }
 }

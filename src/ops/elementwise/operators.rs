@@ -125,6 +125,17 @@ use crate::tensor::Tensor;
 ///
 /// An alias trait with a blanket impl: any `S: StaticShape + ElementwiseShapes<Y, -1>`
 /// whose output is static implements it.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// /// The outer product of a column and a row, for any shapes that broadcast.
+/// fn outer<S: BroadcastWith<Y>, Y: StaticShape>(x: &Tensor<f32, S>, y: &Tensor<f32, Y>) -> Tensor<f32, BroadcastOf<S, Y>> {
+///     x * y
+/// }
+/// let z = outer(&tensor![[1.0f32], [2.0]], &tensor![10.0f32, 20.0, 30.0]);
+/// assert_eq!(z.dims().as_slice(), &[2, 3]);
+/// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 20.0, 40.0, 60.0]);
+/// ```
 pub trait BroadcastWith<Y: StaticShape>: StaticShape + ElementwiseShapes<Y, -1> {
     /// The output shape.
     type Broadcast: StaticShape;
@@ -187,6 +198,23 @@ operator!(Div, div, Div, FloatElement);
 /// cannot fail (a zero divisor gives an infinity or NaN, as IEEE 754 and
 /// every framework say). Sealed: [`Element`] cannot be implemented outside
 /// shapecheck.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let q = &tensor![1.0f32, 2.0] / &tensor![4.0f32, 0.0];
+/// assert_eq!(q.as_slice(), &[0.25, f32::INFINITY]);
+/// // integers: the `Result` form
+/// let err = tensor![1, 2].elementwise_div(&tensor![1, 0], Axis::<-1>, Identity).unwrap_err();
+/// assert_eq!(err.rule(), "elementwise/division-by-zero");
+/// ```
+///
+/// `/` on integer tensors does not compile ("elementwise/division-by-zero: `/`
+/// on tensors of i32"):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let _ = &tensor![1i32, 2] / &tensor![1i32, 1];
+/// ```
 #[diagnostic::on_unimplemented(
     message = "elementwise/division-by-zero: `/` on tensors of {Self}: integer division can fail (division by zero), so the operator is only defined for f32 and f64",
     label = "use `x.elementwise_div(&y, Axis::<-1>, Identity)`, which returns a Result",

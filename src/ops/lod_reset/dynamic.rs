@@ -20,6 +20,7 @@ const NO_LEVELS: &[Offsets<'static>] = &[];
 
 impl<'a> DynY<'a> {
     /// A plain tensor (no LoD) whose int32 elements are offsets.
+    #[must_use]
     pub fn data(y: &'a DynTensor<i32>) -> Self {
         DynY {
             input: YInput::Int32(y.as_slice()),
@@ -28,6 +29,7 @@ impl<'a> DynY<'a> {
     }
 
     /// What the rule sees.
+    #[must_use]
     pub fn input(&self) -> YInput<'a> {
         self.input
     }

@@ -32,6 +32,7 @@ pub enum NewLevel<'a> {
 
 impl NewLevel<'_> {
     /// The number of offsets.
+    #[must_use]
     pub fn len(&self) -> usize {
         match self {
             NewLevel::Target(o) => o.len(),
@@ -40,6 +41,7 @@ impl NewLevel<'_> {
     }
 
     /// `true` if empty (never, once checked).
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

@@ -143,20 +143,65 @@ pub use shapes::{SelectOutput, SelectRule, SelectShapes, SelectTensor};
 use core::fmt;
 
 /// `auto_broadcast = none`: cond, then and else have one shape.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let c = tensor![true, false];
+/// let out = select(&c, &tensor![1, 2], &tensor![10, 20], NoBroadcast);
+/// assert_eq!(out.as_slice(), &[1, 20]);
+/// // with a run-time dim the rule is checked when the op runs
+/// let t = Tensor::<i32, shape![Dyn], Vec<i32>>::from_vec((Dyn(3),), vec![1, 2, 3]).unwrap();
+/// let err = try_select(&c, &t, &t, NoBroadcast).unwrap_err();
+/// assert_eq!(err.rule(), "select/none-shapes");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoBroadcast;
 
 /// `auto_broadcast = numpy` (OpenVINO's default): a three-way, bidirectional
 /// numpy broadcast of cond, then and else.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::select_output_dims;
+/// let c = tensor![[true], [false]]; // [2, 1]
+/// let t = tensor![1, 2, 3]; // [3]
+/// let e = Tensor::<i32, shape![2, 3]>::full(0);
+/// let out: Tensor<i32, shape![2, 3]> = select(&c, &t, &e, Numpy);
+/// assert_eq!(out.as_slice(), &[1, 2, 3, 0, 0, 0]);
+/// let err = select_output_dims(AutoBroadcast::Numpy, &[2], &[3], &[3]).unwrap_err();
+/// assert_eq!(err.rule(), "select/numpy-broadcast");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Numpy;
 
 /// `auto_broadcast = pdpd` with an axis: the output has then's shape; cond and
 /// else are placed at `AXIS` (-1: right-aligned) and broadcast one way.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::select_output_dims;
+/// let t = tensor![[1, 2, 3], [4, 5, 6]];
+/// // cond and else [2] placed on then's first dim
+/// let out: Tensor<i32, shape![2, 3]> = select(&tensor![false, true], &t, &tensor![10, 20], Pdpd::<0>);
+/// assert_eq!(out.as_slice(), &[10, 10, 10, 4, 5, 6]);
+/// // else may not have a higher rank than then
+/// let err = select_output_dims(AutoBroadcast::Pdpd { axis: 0 }, &[2], &[2], &[2, 3]).unwrap_err();
+/// assert_eq!(err.rule(), "select/pdpd-rank");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Pdpd<const AXIS: isize>;
 
 /// `auto_broadcast` as a value (dynamic path).
+///
+/// ```
+/// use shapecheck::{select_output_dims, AutoBroadcast};
+/// assert_eq!(AutoBroadcast::default(), AutoBroadcast::Numpy);
+/// assert_eq!(AutoBroadcast::Pdpd { axis: -1 }.to_string(), "pdpd, axis -1");
+/// let dims = select_output_dims(AutoBroadcast::Pdpd { axis: -1 }, &[3], &[2, 3], &[1]).unwrap();
+/// assert_eq!(dims.as_slice(), &[2, 3]);
+/// let err = select_output_dims(AutoBroadcast::None, &[3], &[2, 3], &[2, 3]).unwrap_err();
+/// assert_eq!(err.rule(), "select/none-shapes");
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AutoBroadcast {
     /// Identical shapes.
@@ -174,6 +219,15 @@ pub enum AutoBroadcast {
 impl AutoBroadcast {
     /// Parses OpenVINO's attribute value (`"none"`, `"numpy"`, `"pdpd"`,
     /// case-insensitive); `axis` is used by pdpd only.
+    ///
+    /// ```
+    /// use shapecheck::AutoBroadcast;
+    /// assert_eq!(AutoBroadcast::from_name("NUMPY", 0), Some(AutoBroadcast::Numpy));
+    /// assert_eq!(AutoBroadcast::from_name("pdpd", 0), Some(AutoBroadcast::Pdpd { axis: 0 }));
+    /// assert_eq!(AutoBroadcast::from_name("none", 5), Some(AutoBroadcast::None));
+    /// assert_eq!(AutoBroadcast::from_name("bidirectional", 0), None);
+    /// ```
+    #[must_use]
     pub fn from_name(name: &str, axis: isize) -> Option<Self> {
         if name.eq_ignore_ascii_case("none") {
             Some(AutoBroadcast::None)
@@ -198,6 +252,18 @@ impl fmt::Display for AutoBroadcast {
 }
 
 /// A broadcast mode as a type (static path).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::SelectMode;
+/// assert_eq!(<Pdpd<-1> as SelectMode>::KIND, AutoBroadcast::Pdpd { axis: -1 });
+/// assert_eq!(<NoBroadcast as SelectMode>::KIND, AutoBroadcast::None);
+/// fn mode_name<M: SelectMode>(_: M) -> String {
+///     M::KIND.to_string()
+/// }
+/// assert_eq!(mode_name(Pdpd::<0>), "pdpd, axis 0");
+/// assert_eq!(mode_name(Numpy), "numpy");
+/// ```
 pub trait SelectMode: Copy + Default + ModeSealed {
     /// The same mode as a value.
     const KIND: AutoBroadcast;
@@ -222,6 +288,20 @@ impl<const AXIS: isize> SelectMode for Pdpd<AXIS> {
 }
 
 /// The element type of `cond`: only `bool` implements it.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let out = select(&tensor![false, true], &tensor![1.0f32, 2.0], &tensor![3.0f32, 4.0], Numpy);
+/// assert_eq!(out.as_slice(), &[3.0, 2.0]);
+/// ```
+///
+/// Any other cond element type is a compile error ("select/cond-bool: cond must
+/// be a bool tensor, but its element type is i32"):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let _ = select(&tensor![0i32, 1], &tensor![1.0f32, 2.0], &tensor![3.0f32, 4.0], Numpy);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "select/cond-bool: cond must be a bool tensor, but its element type is {Self}",
     label = "cond holds `{Self}` here",
@@ -229,6 +309,11 @@ impl<const AXIS: isize> SelectMode for Pdpd<AXIS> {
 )]
 pub trait CondElement: Copy + 'static {
     /// The elements as `bool`s.
+    ///
+    /// ```
+    /// use shapecheck::CondElement;
+    /// assert_eq!(<bool as CondElement>::as_bools(&[true, false]), &[true, false]);
+    /// ```
     fn as_bools(data: &[Self]) -> &[bool];
 }
 
@@ -241,6 +326,21 @@ impl CondElement for bool {
 }
 
 /// `else`'s element type (`Self`) is then's (`T`): only `T` itself implements it.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let out = select(&tensor![true, false], &tensor![1i64, 2], &tensor![3i64, 4], Numpy);
+/// assert_eq!(out.as_slice(), &[1, 4]);
+/// ```
+///
+/// then and else of different element types are a compile error
+/// ("select/branch-types: then and else must have the same element type, but
+/// then holds i64 and else holds i32"):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let _ = select(&tensor![true, false], &tensor![1i64, 2], &tensor![3i32, 4], Numpy);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "select/branch-types: then and else must have the same element type, but then holds {T} and else holds {Self}",
     label = "else holds `{Self}`, then holds `{T}`",
@@ -248,6 +348,11 @@ impl CondElement for bool {
 )]
 pub trait ElseElement<T>: Copy + 'static {
     /// The elements as `T`s.
+    ///
+    /// ```
+    /// use shapecheck::ElseElement;
+    /// assert_eq!(<i64 as ElseElement<i64>>::as_same(&[1, 2]), &[1, 2]);
+    /// ```
     fn as_same(data: &[Self]) -> &[T];
 }
 

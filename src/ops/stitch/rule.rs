@@ -33,6 +33,17 @@ pub(crate) fn with_rows(rows: usize, slice: &[usize]) -> Result<Dims, StitchErro
 /// 4. every pair's slice equals pair 0's ([`StitchError::SliceMismatch`]);
 /// 5. the output's rank is at most 8 and its element count fits `usize`
 ///    ([`StitchError::TooManyRows`]).
+///
+/// ```
+/// use shapecheck::ops::stitch::stitch_output_dims;
+/// use shapecheck::StitchPair;
+/// let pairs = [StitchPair::new(&[2], &[3i32, 0], &[2, 4], &[0.0f32; 8]).unwrap()];
+/// assert_eq!(stitch_output_dims(pairs.iter().copied()).unwrap().as_slice(), &[4, 4]);
+/// let neg = [StitchPair::new(&[1], &[-1i32], &[1], &[0.0f32]).unwrap()];
+/// assert_eq!(stitch_output_dims(neg.iter().copied()).unwrap_err().rule(), "dynamic_stitch/negative-index");
+/// let bad = [StitchPair::new(&[2], &[0i32, 1], &[3], &[0.0f32; 3]).unwrap()];
+/// assert_eq!(stitch_output_dims(bad.iter().copied()).unwrap_err().rule(), "dynamic_stitch/prefix");
+/// ```
 pub fn stitch_output_dims<'a, T: 'a>(
     pairs: impl Iterator<Item = StitchPair<'a, T>> + Clone,
 ) -> Result<Dims, StitchError> {
@@ -109,6 +120,20 @@ pub fn stitch_output_dims<'a, T: 'a>(
 /// `[0, counts.len())`, fills `counts[i]` with the number of slices going to
 /// output `i`, and returns the slice dims (data's dims after the prefix).
 /// Output `i` has dims `[counts[i]] + slice`. On error `counts` is untouched.
+///
+/// ```
+/// use shapecheck::ops::stitch::partition_slice_dims;
+/// use shapecheck::IndexSlice;
+/// let mut counts = [0; 2];
+/// let slice = partition_slice_dims(&[3, 2], 6, &[3], IndexSlice::I32(&[1, 0, 1]), &mut counts).unwrap();
+/// assert_eq!(slice.as_slice(), &[2]);
+/// assert_eq!(counts, [1, 2]);
+/// let err = partition_slice_dims(&[3, 2], 6, &[3], IndexSlice::I32(&[1, 2, 1]), &mut [9, 9]).unwrap_err();
+/// assert_eq!(err.rule(), "dynamic_partition/range");
+/// let err = partition_slice_dims(&[3, 2], 6, &[2], IndexSlice::I32(&[0, 1]), &mut counts).unwrap_err();
+/// assert_eq!(err.rule(), "dynamic_partition/prefix");
+/// assert_eq!(counts, [1, 2]); // untouched
+/// ```
 pub fn partition_slice_dims(
     data_dims: &[usize],
     data_len: usize,
