@@ -229,6 +229,12 @@ pub use shape::{Dims, Shape, StaticShape, MAX_RANK};
 pub use storage::{Inline, Storage, StorageMut};
 pub use tensor::Tensor;
 
+/// Feature `rayon`: outputs of at least this many elements are split across
+/// rayon's pool (elementwise, dynamic_stitch); smaller ones, and any output
+/// when the pool has one thread, run the serial loops.
+#[cfg(feature = "rayon")]
+pub use kernel::par::PAR_MIN_ELEMS;
+
 #[cfg(feature = "alloc")]
 pub use dynamic::DynTensor;
 

@@ -5,8 +5,9 @@ use crate::judge::Outcome;
 use crate::vectors::{Data, TensorVal};
 use serde_json::Value;
 
-/// An element type the vectors use.
-pub trait Typed: Copy + Default + 'static {
+/// An element type the vectors use (`Send + Sync`: with shapecheck's
+/// `rayon` feature, which `--all-features` turns on, dynamic_stitch asks it).
+pub trait Typed: Copy + Default + Send + Sync + 'static {
     /// The data as a slice of this type, if it has this dtype.
     fn slice(d: &Data) -> Option<&[Self]>;
     /// Wraps values of this type.

@@ -360,67 +360,85 @@ pub fn select<T: Copy>(walk: &Walk<3>, c: &[bool], t: &[T], e: &[T], out: &mut [
     }
     let mut rows = Rows { out, at: 0, n };
     match walk.inner_strides() {
-        [1, 1, 1] => walk.for_each_row(|[oc, ot, oe]| {
-            if let (Some(o), Some(c), Some(t), Some(e)) = (
-                rows.next_row(),
-                c.get(oc..oc + n),
-                t.get(ot..ot + n),
-                e.get(oe..oe + n),
-            ) {
-                for (((o, &c), &t), &e) in o.iter_mut().zip(c).zip(t).zip(e) {
-                    *o = pick(c, t, e);
+        [1, 1, 1] => walk.for_each_row(
+            #[inline(always)]
+            |[oc, ot, oe]| {
+                if let (Some(o), Some(c), Some(t), Some(e)) = (
+                    rows.next_row(),
+                    c.get(oc..oc + n),
+                    t.get(ot..ot + n),
+                    e.get(oe..oe + n),
+                ) {
+                    for (((o, &c), &t), &e) in o.iter_mut().zip(c).zip(t).zip(e) {
+                        *o = pick(c, t, e);
+                    }
                 }
-            }
-        }),
-        [1, 1, _] => walk.for_each_row(|[oc, ot, oe]| {
-            if let (Some(o), Some(c), Some(t), Some(&e)) = (
-                rows.next_row(),
-                c.get(oc..oc + n),
-                t.get(ot..ot + n),
-                e.get(oe),
-            ) {
-                for ((o, &c), &t) in o.iter_mut().zip(c).zip(t) {
-                    *o = pick(c, t, e);
+            },
+        ),
+        [1, 1, _] => walk.for_each_row(
+            #[inline(always)]
+            |[oc, ot, oe]| {
+                if let (Some(o), Some(c), Some(t), Some(&e)) = (
+                    rows.next_row(),
+                    c.get(oc..oc + n),
+                    t.get(ot..ot + n),
+                    e.get(oe),
+                ) {
+                    for ((o, &c), &t) in o.iter_mut().zip(c).zip(t) {
+                        *o = pick(c, t, e);
+                    }
                 }
-            }
-        }),
-        [1, _, 1] => walk.for_each_row(|[oc, ot, oe]| {
-            if let (Some(o), Some(c), Some(&t), Some(e)) = (
-                rows.next_row(),
-                c.get(oc..oc + n),
-                t.get(ot),
-                e.get(oe..oe + n),
-            ) {
-                for ((o, &c), &e) in o.iter_mut().zip(c).zip(e) {
-                    *o = pick(c, t, e);
+            },
+        ),
+        [1, _, 1] => walk.for_each_row(
+            #[inline(always)]
+            |[oc, ot, oe]| {
+                if let (Some(o), Some(c), Some(&t), Some(e)) = (
+                    rows.next_row(),
+                    c.get(oc..oc + n),
+                    t.get(ot),
+                    e.get(oe..oe + n),
+                ) {
+                    for ((o, &c), &e) in o.iter_mut().zip(c).zip(e) {
+                        *o = pick(c, t, e);
+                    }
                 }
-            }
-        }),
-        [1, _, _] => walk.for_each_row(|[oc, ot, oe]| {
-            if let (Some(o), Some(c), Some(&t), Some(&e)) =
-                (rows.next_row(), c.get(oc..oc + n), t.get(ot), e.get(oe))
-            {
-                for (o, &c) in o.iter_mut().zip(c) {
-                    *o = pick(c, t, e);
+            },
+        ),
+        [1, _, _] => walk.for_each_row(
+            #[inline(always)]
+            |[oc, ot, oe]| {
+                if let (Some(o), Some(c), Some(&t), Some(&e)) =
+                    (rows.next_row(), c.get(oc..oc + n), t.get(ot), e.get(oe))
+                {
+                    for (o, &c) in o.iter_mut().zip(c) {
+                        *o = pick(c, t, e);
+                    }
                 }
-            }
-        }),
+            },
+        ),
         // cond repeats along the row: the whole row comes from one side
-        [_, st, se] => walk.for_each_row(|[oc, ot, oe]| {
-            let (Some(o), Some(&c)) = (rows.next_row(), c.get(oc)) else {
-                return;
-            };
-            let (src, off, stride) = if c { (t, ot, st) } else { (e, oe, se) };
-            if stride == 1 {
-                if let Some(src) = src.get(off..off + n) {
-                    o.copy_from_slice(src);
+        [_, st, se] => walk.for_each_row(
+            #[inline(always)]
+            |[oc, ot, oe]| {
+                let (Some(o), Some(&c)) = (rows.next_row(), c.get(oc)) else {
+                    return;
+                };
+                let (src, off, stride) = if c { (t, ot, st) } else { (e, oe, se) };
+                if stride == 1 {
+                    if let Some(src) = src.get(off..off + n) {
+                        o.copy_from_slice(src);
+                    }
+                } else if let Some(&v) = src.get(off) {
+                    o.fill(v);
                 }
-            } else if let Some(&v) = src.get(off) {
-                o.fill(v);
-            }
-        }),
+            },
+        ),
     }
 }
+
+#[cfg(feature = "rayon")]
+pub mod par;
 
 #[cfg(test)]
 mod tests;

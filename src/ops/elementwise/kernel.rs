@@ -61,22 +61,41 @@ pub(super) fn run<T: Element>(
     out: &mut [T],
 ) -> Result<(), ElementwiseError> {
     match op {
-        BinaryOpKind::Mul => kernel::binary(walk, x, y, out, T::mul),
-        BinaryOpKind::Add => kernel::binary(walk, x, y, out, T::add),
-        BinaryOpKind::Sub => kernel::binary(walk, x, y, out, T::sub),
+        BinaryOpKind::Mul => binary(walk, x, y, out, T::mul, act),
+        BinaryOpKind::Add => binary(walk, x, y, out, T::add, act),
+        BinaryOpKind::Sub => binary(walk, x, y, out, T::sub, act),
         BinaryOpKind::Div => {
             if T::IS_INTEGER && walk.numel() > 0 {
                 if let Some(index) = y.iter().position(|v| v.is_zero()) {
                     return Err(ElementwiseError::DivisionByZero { index });
                 }
             }
-            kernel::binary(walk, x, y, out, T::div)
+            binary(walk, x, y, out, T::div, act)
         }
-        BinaryOpKind::Max => kernel::binary(walk, x, y, out, |a, b| if a > b { a } else { b }),
-        BinaryOpKind::Min => kernel::binary(walk, x, y, out, |a, b| if a < b { a } else { b }),
+        BinaryOpKind::Max => binary(walk, x, y, out, |a, b| if a > b { a } else { b }, act),
+        BinaryOpKind::Min => binary(walk, x, y, out, |a, b| if a < b { a } else { b }, act),
     }
-    act.apply_all(out);
     Ok(())
+}
+
+/// `out = act(f(x, y))` along `walk`; with feature `rayon`, an output of
+/// [`kernel::par::PAR_MIN_ELEMS`] elements or more is split across the
+/// pool (each piece gets its activation as soon as it is written).
+#[inline(always)]
+fn binary<T: Element, F: Fn(T, T) -> T + Sync + Send>(
+    walk: &Walk<2>,
+    x: &[T],
+    y: &[T],
+    out: &mut [T],
+    f: F,
+    act: ActivationKind,
+) {
+    #[cfg(feature = "rayon")]
+    if kernel::par::splits(walk.numel()) {
+        return kernel::par::binary(walk, x, y, out, f, |piece| act.apply_all(piece));
+    }
+    kernel::binary(walk, x, y, out, f);
+    act.apply_all(out);
 }
 
 /// The dynamic path without a heap: `out = act(op(x, y))` with Paddle's axis

@@ -31,7 +31,10 @@ impl<T: Copy + Default> DynTensor<T> {
     /// ```
     pub fn dynamic_stitch<I: StitchIndex>(
         pairs: &[(&DynTensor<I>, &DynTensor<T>)],
-    ) -> Result<DynTensor<T>, StitchError> {
+    ) -> Result<DynTensor<T>, StitchError>
+    where
+        T: crate::element::MaybeSync,
+    {
         let views = pairs.iter().map(|(i, d)| StitchPair {
             indices_dims: i.dims(),
             indices: I::index_slice(i.as_slice()),

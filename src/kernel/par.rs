@@ -1,0 +1,188 @@
+//! Feature `rayon`: the shared loops split across rayon's thread pool
+//! (internal).
+//!
+//! An output of at least [`PAR_MIN_ELEMS`] elements is cut into disjoint,
+//! contiguous pieces, each written by one task; every piece computes
+//! exactly the elements the serial loop would, so the results are the same
+//! bit for bit. Below the threshold, or when the pool has one thread, the
+//! callers run the serial loops unchanged (a static op's element count is a
+//! constant, so for small static shapes the test folds away).
+
+use super::{Walk, MAX_RANK};
+use rayon::prelude::*;
+
+/// Outputs with fewer elements than this run serially: 2^18 elements (1 MiB
+/// of `f32`). Picked by measurement (`benches/benches/rayon.rs`, group
+/// `R threshold`, with the threshold lowered to 2^10 for the run:
+/// elementwise_mul into, `[k, 256] x [256]`, 2 cores shared with other
+/// builds, load average 3): 1 thread against 2, 2^12 elements 0.52 against
+/// 1.73 µs, 2^14 2.6 / 2.7 µs, 2^16 8.7 / 10.3 µs, 2^17 16.4 / 11.1 µs,
+/// 2^18 30.8 / 22.7 µs. The split pays from 2^17 on; 2^18 leaves a margin
+/// for a busy pool.
+pub const PAR_MIN_ELEMS: usize = 1 << 18;
+
+/// Pieces per thread for the elementwise loops: more than one, so that a
+/// thread slowed by other work on the machine leaves pieces to the others.
+const PIECES_PER_THREAD: usize = 4;
+
+/// `true` if an output of `numel` elements is split: at least
+/// [`PAR_MIN_ELEMS`] and a pool of more than one thread.
+#[inline(always)]
+pub fn splits(numel: usize) -> bool {
+    numel >= PAR_MIN_ELEMS && rayon::current_num_threads() > 1
+}
+
+/// Cuts `out` into pieces of whole rows of `row_len` elements, about
+/// `pieces` in all, and calls `f(piece, first_row)` for each on the pool.
+pub fn for_row_pieces<T: Send>(
+    out: &mut [T],
+    row_len: usize,
+    pieces: usize,
+    f: impl Fn(&mut [T], usize) + Sync + Send,
+) {
+    if row_len == 0 || out.is_empty() {
+        return;
+    }
+    let rows = out.len() / row_len;
+    let rows_per_piece = rows.div_ceil(pieces.max(1)).max(1);
+    let piece_len = rows_per_piece.saturating_mul(row_len);
+    out.par_chunks_mut(piece_len)
+        .enumerate()
+        .for_each(|(i, piece)| f(piece, i.saturating_mul(rows_per_piece)));
+}
+
+/// Where the walk stands at the start of an output row: the multi-index of
+/// the row over the outer dims, and each operand's offset there.
+struct Cursor<const K: usize> {
+    counter: [usize; MAX_RANK],
+    offsets: [usize; K],
+}
+
+impl<const K: usize> Walk<K> {
+    /// The cursor at the start of output row `row` (rows of `inner()`
+    /// elements, in order).
+    fn cursor(&self, row: usize) -> Cursor<K> {
+        let mut c = Cursor {
+            counter: [0; MAX_RANK],
+            offsets: [0; K],
+        };
+        let mut r = row;
+        let mut axis = self.rank.saturating_sub(1);
+        while axis > 0 {
+            axis -= 1;
+            let d = self.dim(axis).max(1);
+            let i = r % d;
+            r /= d;
+            if let Some(slot) = c.counter.get_mut(axis) {
+                *slot = i;
+            }
+            for (k, o) in c.offsets.iter_mut().enumerate() {
+                *o = o.wrapping_add(i.wrapping_mul(self.stride(k, axis)));
+            }
+        }
+        c
+    }
+
+    /// Moves `c` to the start of the next row (the odometer's step).
+    fn advance(&self, c: &mut Cursor<K>) {
+        let mut axis = self.rank.saturating_sub(1);
+        while axis > 0 {
+            axis -= 1;
+            let d = self.dim(axis);
+            let Some(i) = c.counter.get_mut(axis) else {
+                return;
+            };
+            *i += 1;
+            if *i < d {
+                for (k, o) in c.offsets.iter_mut().enumerate() {
+                    *o = o.wrapping_add(self.stride(k, axis));
+                }
+                return;
+            }
+            *i = 0;
+            for (k, o) in c.offsets.iter_mut().enumerate() {
+                *o = o.wrapping_sub(self.stride(k, axis).wrapping_mul(d - 1));
+            }
+        }
+    }
+}
+
+/// [`super::binary`] for the output elements `start..start + out.len()`
+/// only (`out` is that part of the output): the same stride cases, each
+/// row cut to the part inside the range.
+pub fn binary_range<T: Copy, F: Fn(T, T) -> T>(
+    walk: &Walk<2>,
+    x: &[T],
+    y: &[T],
+    out: &mut [T],
+    start: usize,
+    f: &F,
+) {
+    let n = walk.inner();
+    if n == 0 || walk.numel() == 0 {
+        return;
+    }
+    let [sx, sy] = walk.inner_strides();
+    let mut cur = walk.cursor(start / n);
+    let mut col = start % n;
+    let mut done = 0usize;
+    while done < out.len() {
+        let len = (n - col).min(out.len() - done);
+        let Some(o) = out.get_mut(done..done + len) else {
+            return;
+        };
+        let [ox, oy] = cur.offsets;
+        let ox = ox.wrapping_add(col.wrapping_mul(sx));
+        let oy = oy.wrapping_add(col.wrapping_mul(sy));
+        let (Some(a), Some(b)) = (part(x, ox, sx, len), part(y, oy, sy, len)) else {
+            return;
+        };
+        match (a, b) {
+            (a, b) if sx == 1 && sy == 1 => {
+                for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+                    *o = f(a, b);
+                }
+            }
+            (a, [b]) if sx == 1 => {
+                for (o, &a) in o.iter_mut().zip(a) {
+                    *o = f(a, *b);
+                }
+            }
+            ([a], b) if sy == 1 => {
+                for (o, &b) in o.iter_mut().zip(b) {
+                    *o = f(*a, b);
+                }
+            }
+            ([a], [b]) => o.fill(f(*a, *b)),
+            _ => return,
+        }
+        done += len;
+        col = 0;
+        walk.advance(&mut cur);
+    }
+}
+
+/// The `len` elements of an operand with inner stride 1 from `at`, or the
+/// one element at `at` of an operand that repeats along the row.
+#[inline(always)]
+fn part<T>(v: &[T], at: usize, stride: usize, len: usize) -> Option<&[T]> {
+    v.get(at..at.saturating_add(if stride == 1 { len } else { 1 }))
+}
+
+/// [`super::binary`] on the pool, then `after` on each finished piece (the
+/// activation): callers check [`splits`] first.
+pub fn binary<T, F, A>(walk: &Walk<2>, x: &[T], y: &[T], out: &mut [T], f: F, after: A)
+where
+    T: Copy + Send + Sync,
+    F: Fn(T, T) -> T + Sync + Send,
+    A: Fn(&mut [T]) + Sync + Send,
+{
+    let pieces = rayon::current_num_threads().saturating_mul(PIECES_PER_THREAD);
+    for_row_pieces(out, 1, pieces, |piece, start| {
+        binary_range(walk, x, y, piece, start, &f);
+        after(piece);
+    });
+}
+
+#[cfg(test)]
+mod tests;
