@@ -63,3 +63,35 @@ impl Chain {
         self.prev.clone()
     }
 }
+
+/// One pair of ranks of a two-shape rule: the ranks, the dim type
+/// parameters of each side (`A0, A1, ..`) and each side's tuple type.
+pub(crate) struct RankPair {
+    pub ra: usize,
+    pub rb: usize,
+    pub a: Vec<Ident>,
+    pub b: Vec<Ident>,
+    pub at: TokenStream2,
+    pub bt: TokenStream2,
+}
+
+/// Every pair of ranks in `0..=max` (the first side's rank outer), the dim
+/// parameters named with the prefixes `pa` and `pb`.
+pub(crate) fn rank_pairs(max: usize, pa: &str, pb: &str) -> Vec<RankPair> {
+    let mut pairs = Vec::new();
+    for ra in 0..=max {
+        for rb in 0..=max {
+            let (a, b) = (idents(pa, ra), idents(pb, rb));
+            let (at, bt) = (tuple(&a), tuple(&b));
+            pairs.push(RankPair {
+                ra,
+                rb,
+                a,
+                b,
+                at,
+                bt,
+            });
+        }
+    }
+    pairs
+}

@@ -109,7 +109,11 @@ pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
             }
         });
         if r < 2 {
+            // `do_not_recommend`: the failing bound reported is this impl's
+            // (`MultiplexByRank`, whose message is the candidate-rank rule),
+            // without rustc showing the impl itself
             out.extend(quote! {
+                #[diagnostic::do_not_recommend]
                 impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> crate::rules::MultiplexByRank<#t, IS> for #rank
                 where IS: crate::rules::MultiplexLowRank<#t>
                 {

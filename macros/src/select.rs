@@ -2,134 +2,138 @@
 //! way), none (identical) and the pdpd placements. Paths under `crate::`:
 //! used inside shapecheck only.
 
-use crate::common::{axis_arg, idents, tuple, Chain};
+use crate::common::{axis_arg, idents, rank_pairs, tuple, Chain, RankPair};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
 /// The pairwise numpy and "none" rules of select, and the pdpd placements.
 pub(crate) fn select_rules(max: usize) -> TokenStream2 {
     let mut out = TokenStream2::new();
-    for ra in 0..=max {
-        for rb in 0..=max {
-            let a = idents("A", ra);
-            let b = idents("B", rb);
-            let at = tuple(&a);
-            let bt = tuple(&b);
-            let generics =
-                quote!(#(#a: crate::dim::DimLike,)* #(#b: crate::dim::DimLike,)* C, T, E);
-            // numpy: right-aligned, two-way
-            let r = ra.max(rb);
-            // the dim rules are links of one chain: one error per mistake
+    // numpy and none: every pair of ranks
+    for RankPair {
+        ra,
+        rb,
+        a,
+        b,
+        at,
+        bt,
+    } in rank_pairs(max, "A", "B")
+    {
+        let generics = quote!(#(#a: crate::dim::DimLike,)* #(#b: crate::dim::DimLike,)* C, T, E);
+        // numpy: right-aligned, two-way
+        let r = ra.max(rb);
+        // the dim rules are links of one chain: one error per mistake
+        let mut chain = Chain::new();
+        let mut dims = Vec::new();
+        let mut vals = Vec::new();
+        for i in 0..r {
+            let ai = (i + ra).checked_sub(r);
+            let bi = (i + rb).checked_sub(r);
+            match (ai, bi) {
+                (Some(p), Some(q)) => {
+                    let (ad, bd) = (&a[p], &b[q]);
+                    let (pv, qv) = (syn::Index::from(p), syn::Index::from(q));
+                    let (gate, dim) =
+                        chain.link(quote!(crate::rules::SelectNumpyLink<#ad, #bd, C, T, E>));
+                    dims.push(dim);
+                    vals.push(quote!(<#gate>::merge(x.#pv, y.#qv)));
+                }
+                (Some(p), None) => {
+                    let ad = &a[p];
+                    let pv = syn::Index::from(p);
+                    dims.push(quote!(#ad));
+                    vals.push(quote!(x.#pv));
+                }
+                (None, Some(q)) => {
+                    let bd = &b[q];
+                    let qv = syn::Index::from(q);
+                    dims.push(quote!(#bd));
+                    vals.push(quote!(y.#qv));
+                }
+                (None, None) => {}
+            }
+        }
+        let preds = chain.preds;
+        let pair = |name: TokenStream2,
+                    preds: &[TokenStream2],
+                    dims: &[TokenStream2],
+                    vals: &[TokenStream2]| {
+            quote! {
+                #[diagnostic::do_not_recommend]
+                impl<#generics> crate::rules::#name<#bt, C, T, E> for #at
+                where #(#preds,)*
+                {
+                    type Output = (#(#dims,)*);
+                    #[inline(always)]
+                    #[allow(unused_variables, clippy::unused_unit)]
+                    fn output(x: &Self, y: &#bt) -> Self::Output { (#(#vals,)*) }
+                }
+            }
+        };
+        out.extend(pair(quote!(SelectNumpyPair), &preds, &dims, &vals));
+        // none: identical shapes (a rank mismatch is the gate `SelectNoneRank`,
+        // so that every pair of ranks has exactly one impl)
+        if ra == rb {
             let mut chain = Chain::new();
             let mut dims = Vec::new();
             let mut vals = Vec::new();
-            for i in 0..r {
-                let ai = (i + ra).checked_sub(r);
-                let bi = (i + rb).checked_sub(r);
-                match (ai, bi) {
-                    (Some(p), Some(q)) => {
-                        let (ad, bd) = (&a[p], &b[q]);
-                        let (pv, qv) = (syn::Index::from(p), syn::Index::from(q));
-                        let (gate, dim) =
-                            chain.link(quote!(crate::rules::SelectNumpyLink<#ad, #bd, C, T, E>));
-                        dims.push(dim);
-                        vals.push(quote!(<#gate>::merge(x.#pv, y.#qv)));
-                    }
-                    (Some(p), None) => {
-                        let ad = &a[p];
-                        let pv = syn::Index::from(p);
-                        dims.push(quote!(#ad));
-                        vals.push(quote!(x.#pv));
-                    }
-                    (None, Some(q)) => {
-                        let bd = &b[q];
-                        let qv = syn::Index::from(q);
-                        dims.push(quote!(#bd));
-                        vals.push(quote!(y.#qv));
-                    }
-                    (None, None) => {}
-                }
+            for (i, (p, q)) in a.iter().zip(&b).enumerate() {
+                let (gate, dim) = chain.link(quote!(crate::rules::SelectSameLink<#p, #q, C, T, E>));
+                let iv = syn::Index::from(i);
+                dims.push(dim);
+                vals.push(quote!(<#gate>::merge(x.#iv, y.#iv)));
             }
-            let preds = chain.preds;
-            let pair = |name: TokenStream2,
-                        preds: &[TokenStream2],
-                        dims: &[TokenStream2],
-                        vals: &[TokenStream2]| {
-                quote! {
-                    impl<#generics> crate::rules::#name<#bt, C, T, E> for #at
-                    where #(#preds,)*
-                    {
-                        type Output = (#(#dims,)*);
-                        #[inline(always)]
-                        #[allow(unused_variables, clippy::unused_unit)]
-                        fn output(x: &Self, y: &#bt) -> Self::Output { (#(#vals,)*) }
-                    }
+            out.extend(pair(quote!(SelectSamePair), &chain.preds, &dims, &vals));
+        } else {
+            out.extend(quote! {
+                impl<#generics> crate::rules::SelectSamePair<#bt, C, T, E> for #at
+                where (): crate::rules::SelectNoneRank<C, T, E>
+                {
+                    type Output = #at;
+                    #[inline(always)]
+                    fn output(x: &Self, _y: &#bt) -> Self::Output { *x }
                 }
-            };
-            out.extend(pair(quote!(SelectNumpyPair), &preds, &dims, &vals));
-            // none: identical shapes (a rank mismatch is the gate `SelectNoneRank`,
-            // so that every pair of ranks has exactly one impl)
-            if ra == rb {
-                let mut chain = Chain::new();
-                let mut dims = Vec::new();
-                let mut vals = Vec::new();
-                for (i, (p, q)) in a.iter().zip(&b).enumerate() {
-                    let (gate, dim) =
-                        chain.link(quote!(crate::rules::SelectSameLink<#p, #q, C, T, E>));
-                    let iv = syn::Index::from(i);
-                    dims.push(dim);
-                    vals.push(quote!(<#gate>::merge(x.#iv, y.#iv)));
-                }
-                out.extend(pair(quote!(SelectSamePair), &chain.preds, &dims, &vals));
-            } else {
-                out.extend(quote! {
-                    impl<#generics> crate::rules::SelectSamePair<#bt, C, T, E> for #at
-                    where (): crate::rules::SelectNoneRank<C, T, E>
-                    {
-                        type Output = #at;
-                        #[inline(always)]
-                        fn output(x: &Self, _y: &#bt) -> Self::Output { *x }
-                    }
-                });
-            }
-            // pdpd: source A placed in destination B at an axis, one way; the
-            // axis is checked first (`SelectPdpdAxis`), so only valid axes
-            // (-1 and 0..=rank(B)) have impls here. A source of higher rank
-            // than B is the gate `SelectPdpdRank`.
-            for axis in -1isize..=(rb as isize) {
-                let ax = axis_arg(axis);
-                if ra > rb {
-                    out.extend(quote! {
-                        impl<#generics> crate::rules::SelectPdpdInto<#bt, C, T, E, #ax> for #at
-                        where (): crate::rules::SelectPdpdRank<#at, C, T, E, #ax>
-                        {
-                            type Ok = <() as crate::rules::SelectPdpdRank<#at, C, T, E, #ax>>::Ok;
-                        }
-                    });
-                    continue;
-                }
-                let o = if axis < 0 { rb - ra } else { axis as usize };
-                let kept = ra.min(rb - o);
-                // as OpenVINO (and the run-time rule): the dims that run
-                // past the end first, then the one-way rule of each dim
-                let mut chain = Chain::new();
-                for ad in a.iter().skip(kept) {
-                    chain.link(quote!(crate::rules::SelectPdpdDropLink<#ad, C, T, E, #ax>));
-                }
-                for (ad, bd) in a.iter().zip(&b[o..]).take(kept) {
-                    chain.link(quote!(crate::rules::SelectPdpdLink<#ad, #bd, C, T, E, #ax>));
-                }
-                let done = chain.done();
-                let preds = chain.preds;
+            });
+        }
+        // pdpd: source A placed in destination B at an axis, one way; the
+        // axis is checked first (`SelectPdpdAxis`), so only valid axes
+        // (-1 and 0..=rank(B)) have impls here. A source of higher rank
+        // than B is the gate `SelectPdpdRank`.
+        for axis in -1isize..=(rb as isize) {
+            let ax = axis_arg(axis);
+            if ra > rb {
                 out.extend(quote! {
                     impl<#generics> crate::rules::SelectPdpdInto<#bt, C, T, E, #ax> for #at
-                    where #(#preds,)*
+                    where (): crate::rules::SelectPdpdRank<#at, C, T, E, #ax>
                     {
-                        type Ok = #done;
+                        type Ok = <() as crate::rules::SelectPdpdRank<#at, C, T, E, #ax>>::Ok;
                     }
                 });
+                continue;
             }
+            let o = if axis < 0 { rb - ra } else { axis as usize };
+            let kept = ra.min(rb - o);
+            // as OpenVINO (and the run-time rule): the dims that run
+            // past the end first, then the one-way rule of each dim
+            let mut chain = Chain::new();
+            for ad in a.iter().skip(kept) {
+                chain.link(quote!(crate::rules::SelectPdpdDropLink<#ad, C, T, E, #ax>));
+            }
+            for (ad, bd) in a.iter().zip(&b[o..]).take(kept) {
+                chain.link(quote!(crate::rules::SelectPdpdLink<#ad, #bd, C, T, E, #ax>));
+            }
+            let done = chain.done();
+            let preds = chain.preds;
+            out.extend(quote! {
+                impl<#generics> crate::rules::SelectPdpdInto<#bt, C, T, E, #ax> for #at
+                where #(#preds,)*
+                {
+                    type Ok = #done;
+                }
+            });
         }
+    }
+    for ra in 0..=max {
         // the pdpd axis rule of then's rank `ra`: -1 or 0..=ra
         let a = idents("A", ra);
         let at = tuple(&a);

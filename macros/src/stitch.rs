@@ -3,7 +3,7 @@
 //! indices' shape" and "what follows that prefix (the slice) is the slice of
 //! the earlier pairs".
 
-use super::{idents, tuple};
+use super::common::{idents, rank_pairs, tuple, RankPair};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
@@ -22,43 +22,50 @@ use quote::quote;
 pub fn rules(max: usize) -> TokenStream2 {
     let m = quote!(crate::ops::stitch::bounds);
     let mut out = TokenStream2::new();
-    for q in 0..=max {
-        for r in 0..=max {
-            let d = idents("D", q);
-            let j = idents("J", r);
-            let dt = tuple(&d);
-            let jt = tuple(&j);
-            if r > q {
-                out.extend(quote! {
-                    #[diagnostic::do_not_recommend]
-                    impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)* S0>
-                        #m::StitchSliceOf<#jt, S0> for #dt {}
-                });
-                continue;
-            }
-            let head = &d[..r];
-            let slice = tuple(&d[r..]);
-            let a = idents("A", q - r);
-            let at = tuple(&a);
-            let tail = &d[r..];
-            for tr in [quote!(StitchPrefix), quote!(PartitionPrefix)] {
-                out.extend(quote! {
-                    #[diagnostic::do_not_recommend]
-                    impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)*> #m::#tr<#jt> for #dt
-                    where #(#j: #m::SameDim<#head>,)*
-                    {
-                        type Slice = #slice;
-                    }
-                });
-            }
+    for pair in rank_pairs(max, "D", "J") {
+        let RankPair {
+            ra: q,
+            rb: r,
+            a: d,
+            b: j,
+            at: dt,
+            bt: jt,
+        } = pair;
+        if r > q {
             out.extend(quote! {
                 #[diagnostic::do_not_recommend]
-                impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)* #(#a: crate::dim::DimLike,)*>
-                    #m::StitchSliceOf<#jt, #at> for #dt
-                where #(#tail: #m::SameDim<#a>,)*
-                {}
+                impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)* S0>
+                    #m::StitchSliceOf<#jt, S0> for #dt
+                {
+                    type Slice = S0;
+                }
+            });
+            continue;
+        }
+        let head = &d[..r];
+        let slice = tuple(&d[r..]);
+        let a = idents("A", q - r);
+        let at = tuple(&a);
+        let tail = &d[r..];
+        for tr in [quote!(StitchPrefix), quote!(PartitionPrefix)] {
+            out.extend(quote! {
+                #[diagnostic::do_not_recommend]
+                impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)*> #m::#tr<#jt> for #dt
+                where #(#j: #m::SameDim<#head>,)*
+                {
+                    type Slice = #slice;
+                }
             });
         }
+        out.extend(quote! {
+            #[diagnostic::do_not_recommend]
+            impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)* #(#a: crate::dim::DimLike,)*>
+                #m::StitchSliceOf<#jt, #at> for #dt
+            where #(#tail: #m::SameDim<#a>,)*
+            {
+                type Slice = #at;
+            }
+        });
     }
     out
 }

@@ -280,8 +280,14 @@ fn shared_bounds_appends_the_predicates_to_every_function() {
     );
     // everything else is kept: docs, visibility, receiver, body
     let text = out.to_string();
-    assert!(text.contains(&quote!(#[doc = r" a"] pub fn a).to_string()), "{text}");
-    assert!(text.contains(&quote!(fn b<T, S, U>(&self, u: U)).to_string()), "{text}");
+    assert!(
+        text.contains(&quote!(#[doc = r" a"] pub fn a).to_string()),
+        "{text}"
+    );
+    assert!(
+        text.contains(&quote!(fn b<T, S, U>(&self, u: U)).to_string()),
+        "{text}"
+    );
     assert!(text.contains(&quote!({ x.get() }).to_string()), "{text}");
 }
 
@@ -290,7 +296,10 @@ fn shared_bounds_rejects_what_it_cannot_apply() {
     let err = |t: TokenStream2| crate::bounds::shared_bounds(t).unwrap_err().to_string();
     assert!(err(quote!(where T: Copy;)).contains("no function"));
     assert!(err(quote!(where ; fn a() {})).contains("at least one predicate"));
-    assert!(err(quote!(fn a() {})).contains("expected `where`"));
+    assert!(err(quote!(
+        fn a() {}
+    ))
+    .contains("expected `where`"));
     // only functions: a struct between them is an error, not silently dropped
     assert!(crate::bounds::shared_bounds(quote!(where T: Copy; fn a() {} struct S;)).is_err());
 }

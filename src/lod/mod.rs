@@ -108,4 +108,4 @@ pub use offsets::{Lengths, Offsets};
 pub use offsets::{LengthsBuf, OffsetsBuf};
 pub use rows::RowShape;
 pub use seq::{Sequence, Sequences};
-pub use tensor::LodTensor;
+pub use tensor::{LodParts, LodPartsLink, LodTensor, LodTensorOf};

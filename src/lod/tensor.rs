@@ -28,14 +28,106 @@ pub struct LodTensor<T: Copy, S: Shape, B: Storage<T>, L> {
     lod: L,
 }
 
-impl<T: Copy, S: RowShape, B: Storage<T>, L: Levels> LodTensor<T, S, B, L> {
+/// The dense shape (`Self`) and the levels `L` of a LoD tensor, as one
+/// blanket impl over the link [`LodPartsLink`]: `S: RowShape` and
+/// `L: Levels`. [`LodTensor::new`] names [`Dense`](Self::Dense) and
+/// [`Lod`](Self::Lod) in its return type (they are `Self` and `L`), so that
+/// rustc reports a failing rule once, at the call, by the rule's own message.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::lod::LodParts;
+/// use shapecheck::Offsets;
+/// type Parts<'a> = <shape![Dyn, 4] as LodParts<&'a [Offsets<'a>]>>::Dense;
+/// let _: Option<Parts<'_>> = Some((Dyn(6), Dim::<4>));
+/// ```
+pub trait LodParts<L>: Shape {
+    /// `Self`, once it is a [`RowShape`].
+    type Dense: RowShape;
+    /// `L`, once it is [`Levels`].
+    type Lod: Levels;
+    /// `dense` and `lod` as the types above (the identity).
+    fn parts<T: Copy, B: Storage<T>>(
+        dense: Tensor<T, Self, B>,
+        lod: L,
+    ) -> (Tensor<T, Self::Dense, B>, Self::Lod);
+}
+
+/// [`RowShape`] of `S` and [`Levels`] of `L` as a link with `Self = ()`
+/// (any `Self`), whose types are `S` and `L`; see [`LodParts`].
+pub trait LodPartsLink<S: Shape, L> {
+    /// `S` as a [`RowShape`].
+    type Dense: RowShape;
+    /// `dense` itself.
+    fn dense<T: Copy, B: Storage<T>>(dense: Tensor<T, S, B>) -> Tensor<T, Self::Dense, B>;
+    /// `L` as [`Levels`].
+    type Lod: Levels;
+    /// `lod` itself.
+    fn lod(lod: L) -> Self::Lod;
+}
+
+impl<P, S: RowShape, L: Levels> LodPartsLink<S, L> for P {
+    type Dense = S;
+    #[inline(always)]
+    fn dense<T: Copy, B: Storage<T>>(dense: Tensor<T, S, B>) -> Tensor<T, S, B> {
+        dense
+    }
+    type Lod = L;
+    #[inline(always)]
+    fn lod(lod: L) -> L {
+        lod
+    }
+}
+
+impl<S: Shape, L> LodParts<L> for S
+where
+    (): LodPartsLink<S, L>,
+{
+    type Dense = <() as LodPartsLink<S, L>>::Dense;
+    type Lod = <() as LodPartsLink<S, L>>::Lod;
+    #[inline(always)]
+    fn parts<T: Copy, B: Storage<T>>(
+        dense: Tensor<T, S, B>,
+        lod: L,
+    ) -> (Tensor<T, Self::Dense, B>, Self::Lod) {
+        (
+            <() as LodPartsLink<S, L>>::dense(dense),
+            <() as LodPartsLink<S, L>>::lod(lod),
+        )
+    }
+}
+
+/// The [`LodTensor`] that [`LodTensor::new`] builds from a `Tensor<T, S, B>`
+/// and levels `L`: `LodTensor<T, S, B, L>` (see [`LodParts`]).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::lod::LodTensorOf;
+/// use shapecheck::{LodTensor, Offsets};
+/// let levels = [Offsets::new(&[0, 2, 3])];
+/// let x: LodTensorOf<f32, shape![3, 2], _, &[Offsets<'_>]> =
+///     LodTensor::new(Tensor::<f32, shape![3, 2]>::full(1.0), &levels[..]).unwrap();
+/// assert_eq!(x.rows(), 3);
+/// ```
+pub type LodTensorOf<T, S, B, L> =
+    LodTensor<T, <S as LodParts<L>>::Dense, B, <S as LodParts<L>>::Lod>;
+
+impl<T: Copy, S: Shape, B: Storage<T>, L> LodTensor<T, S, B, L> {
     /// A LoD tensor of `dense` and the offsets `lod`, checked by Paddle's
-    /// `CheckLoD` against `dense`'s rows ([`check_lod`]).
-    pub fn new(dense: Tensor<T, S, B>, lod: L) -> Result<Self, LodError> {
+    /// `CheckLoD` against `dense`'s rows ([`check_lod`]). The result is a
+    /// `LodTensor<T, S, B, L>` ([`LodTensorOf`]); `S` must be a
+    /// [`RowShape`] and `L` [`Levels`] (compile errors otherwise).
+    pub fn new(dense: Tensor<T, S, B>, lod: L) -> Result<LodTensorOf<T, S, B, L>, LodError>
+    where
+        S: LodParts<L>,
+    {
+        let (dense, lod) = S::parts(dense, lod);
         check_lod(&lod, dense.shape().rows())?;
         Ok(LodTensor { dense, lod })
     }
+}
 
+impl<T: Copy, S: RowShape, B: Storage<T>, L: Levels> LodTensor<T, S, B, L> {
     /// Builds without checking: for `lod_reset`, which checked its rule.
     pub(crate) fn from_parts_unchecked(dense: Tensor<T, S, B>, lod: L) -> Self {
         LodTensor { dense, lod }

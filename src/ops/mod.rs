@@ -49,6 +49,12 @@ macro_rules! kind_types {
             pub const ALL: &'static [$kind] = &[$($kind::$name),*];
 
             /// Paddle's name of this kind.
+            ///
+            /// ```
+            /// use shapecheck::{ActivationKind, BinaryOpKind};
+            /// assert_eq!(BinaryOpKind::Sub.name(), "elementwise_sub");
+            /// assert_eq!(ActivationKind::Sigmoid.name(), "sigmoid");
+            /// ```
             pub const fn name(self) -> &'static str {
                 match self {
                     $($kind::$name => $paddle,)*
@@ -66,6 +72,17 @@ macro_rules! kind_types {
     };
 }
 
+/// Fails const evaluation with `message`, reported at the caller's line: a
+/// rule checked by a constant at monomorphisation (stable Rust has no bound
+/// for it) reports its own message and that line only, not the expansion of
+/// `assert!`.
+#[track_caller]
+#[allow(clippy::panic)]
+pub(crate) const fn const_fail(message: &str) -> ! {
+    panic!("{}", message)
+}
+
+pub mod elements;
 pub mod elementwise;
 pub mod lod_reset;
 pub mod multiplex;

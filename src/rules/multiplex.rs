@@ -111,10 +111,12 @@ pub trait MultiplexRankOf: Shape {
 }
 
 /// Multiplex, per-rank form of [`MultiplexShapes`] (see there), generated for
-/// candidate ranks 0..=8.
+/// candidate ranks 0..=8. Its impls for ranks 0 and 1 are
+/// `do_not_recommend`, so this trait's message is the candidate-rank rule's.
 #[diagnostic::on_unimplemented(
-    message = "multiplex/candidate-rank: candidates {S} with index {I}: candidates need rank >= 2 and the index must have shape [rows, 1]",
-    label = "invalid shapes for multiplex"
+    message = "multiplex/candidate-rank: candidates {S} have rank < 2 (index {I}); the rank of candidate tensors must be at least 2",
+    label = "multiplex selects rows: each candidate needs rank >= 2",
+    note = "Paddle: \"The rank of candidate tensors must be not less than 2\""
 )]
 pub trait MultiplexByRank<S: Shape, I: Shape> {
     /// See [`MultiplexShapes::Output`].

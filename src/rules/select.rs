@@ -95,36 +95,34 @@ pub trait SelectPdpdInto<Dst, C, T, E, const AXIS: isize>: Shape + Sealed {
     type Ok;
 }
 
+/// Declares select's pairwise shape rules (numpy, none): `Self` and
+/// `Other` merge into `Output` under the compile error given.
+macro_rules! pair_rules {
+    ($($(#[$m:meta])* $name:ident ($out_doc:literal): message = $msg:literal, label = $label:literal, note = $note:literal;)*) => {$(
+        $(#[$m])*
+        #[diagnostic::on_unimplemented(message = $msg, label = $label, note = $note)]
+        pub trait $name<Other: Shape, C, T, E>: Shape + Sealed {
+            #[doc = $out_doc]
+            type Output: Shape;
+            /// Its value.
+            fn output(a: &Self, b: &Other) -> Self::Output;
+        }
+    )*};
+}
+
+pair_rules! {
+    /// Select (numpy), pairwise alignment used to merge three shapes. Its impls
+    /// are `do_not_recommend`, so a failing merge is reported by this message.
+    SelectNumpyPair ("The broadcast shape of the pair."): message = "select/numpy-broadcast: cond {C}, then {T} and else {E} do not broadcast: {Self} and {Other} differ in an aligned dim where neither is 1", label = "{Self} and {Other} conflict", note = "OpenVINO Select-1, auto_broadcast = numpy: the shapes are right-aligned and each aligned set of dims must be equal or 1; fix: reshape so the conflicting dims agree";
+    /// Select (none), pairwise check that two shapes are identical.
+    SelectSamePair ("The common shape."): message = "select/none-shapes: cond {C}, then {T} and else {E} must have the same shape", label = "auto_broadcast = none requires identical shapes", note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\"";
+}
+
 check_chain!(
     /// Select (pdpd): [`SelectPdpdInto`] of `S` as a link of a chain (else
     /// first, then cond: one error when both fail).
     SelectPdpdSource [S, D, C, T, E, const AXIS: isize] [S, D, C, T, E, AXIS]
     where S: SelectPdpdInto<D, C, T, E, AXIS>
 );
-
-/// Select (numpy), pairwise alignment used to merge three shapes.
-#[diagnostic::on_unimplemented(
-    message = "select/numpy-broadcast: cond {C}, then {T} and else {E} cannot be broadcast together",
-    label = "the shapes must right-align with dims equal or 1"
-)]
-pub trait SelectNumpyPair<Other: Shape, C, T, E>: Shape + Sealed {
-    /// The broadcast shape of the pair.
-    type Output: Shape;
-    /// Its value.
-    fn output(a: &Self, b: &Other) -> Self::Output;
-}
-
-/// Select (none), pairwise check that two shapes are identical.
-#[diagnostic::on_unimplemented(
-    message = "select/none-shapes: cond {C}, then {T} and else {E} must have the same shape",
-    label = "auto_broadcast = none requires identical shapes",
-    note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\""
-)]
-pub trait SelectSamePair<Other: Shape, C, T, E>: Shape + Sealed {
-    /// The common shape.
-    type Output: Shape;
-    /// Its value.
-    fn output(a: &Self, b: &Other) -> Self::Output;
-}
 
 shapecheck_macros::impl_select_rules!(8);

@@ -141,8 +141,8 @@ pub use rule::{rule, MultiplexError, MultiplexPlan};
 #[doc(hidden)]
 pub use static_api::multiplex_views;
 pub use static_api::{
-    multiplex, multiplex_into, same_candidate_shape, CandidateCount, MultiplexOut, MultiplexOutput,
-    SameCandidateShape,
+    multiplex, multiplex_into, same_candidate_shape, CandidateCount, IndexShape, MultiplexIndex,
+    MultiplexIndexLink, MultiplexOut, MultiplexOutput, SameCandidateShape,
 };
 
 use crate::Dims;
@@ -150,6 +150,15 @@ use crate::Dims;
 /// The output dims of multiplex for candidates of dims `candidates` and an
 /// index of dims `index_dims`: [`rule()`] (every shape rule, not the index
 /// values, which are data).
+///
+/// ```
+/// use shapecheck::multiplex_output_dims;
+/// assert_eq!(multiplex_output_dims(&[&[4, 3], &[4, 3]], &[2, 1]).unwrap().as_slice(), &[2, 3]);
+/// let err = multiplex_output_dims(&[&[4, 3], &[4, 2]], &[2, 1]).unwrap_err();
+/// assert_eq!(err.rule(), "multiplex/candidate-shapes");
+/// let err = multiplex_output_dims(&[&[4, 3], &[4, 3]], &[5, 1]).unwrap_err();
+/// assert_eq!(err.rule(), "multiplex/index-rows");
+/// ```
 pub fn multiplex_output_dims(
     candidates: &[&[usize]],
     index_dims: &[usize],
@@ -165,6 +174,20 @@ pub fn multiplex_output_dims(
 /// length, the index's, `out`'s (the output's element count), then every
 /// index value; only then is anything written. Returns the output dims,
 /// `[index rows] + candidate dims[1..]`.
+///
+/// ```
+/// use shapecheck::multiplex_slices;
+/// let (a, b) = ([1, 2, 3, 4], [5, 6, 7, 8]);
+/// let inputs: [(&[usize], &[i32]); 2] = [(&[2, 2], &a), (&[2, 2], &b)];
+/// let mut out = [0; 4];
+/// let dims = multiplex_slices(&inputs, &[2, 1], &[1i32, 0], &mut out).unwrap();
+/// assert_eq!(dims.as_slice(), &[2, 2]);
+/// assert_eq!(out, [5, 6, 3, 4]);
+/// // an index value names no candidate: nothing is written
+/// let err = multiplex_slices(&inputs, &[2, 1], &[2i32, 0], &mut out).unwrap_err();
+/// assert_eq!(err.rule(), "multiplex/index-value");
+/// assert_eq!(out, [5, 6, 3, 4]);
+/// ```
 pub fn multiplex_slices<T: Copy, I: IndexElement>(
     inputs: &[(&[usize], &[T])],
     index_dims: &[usize],

@@ -9,6 +9,14 @@ use core::marker::PhantomData;
 
 crate::error::rule_errors! {
     /// Why multiplex rejected its inputs. Each variant is one rule.
+    ///
+    /// ```
+    /// use shapecheck::{multiplex_output_dims, MultiplexError};
+    /// let err = multiplex_output_dims(&[&[4, 3]], &[2, 1]).unwrap_err();
+    /// assert_eq!(err, MultiplexError::TooFewCandidates { count: 1 });
+    /// assert_eq!(err.rule(), "multiplex/candidate-count");
+    /// assert_eq!(err.to_string(), "multiplex: needs at least 2 candidate tensors, but 1 were given");
+    /// ```
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     #[non_exhaustive]
     pub enum MultiplexError {
@@ -96,6 +104,14 @@ fn rows_of(dims: &Dims) -> usize {
 
 /// What [`rule`] establishes: the output dims and the length of one row
 /// (the product of the candidates' dims after the first).
+///
+/// ```
+/// use shapecheck::ops::multiplex::{rule, MultiplexPlan};
+/// use shapecheck::Dims;
+/// let candidates = [Dims::new(&[4, 2, 3]), Dims::new(&[4, 2, 3])];
+/// let plan = rule(candidates.into_iter(), Dims::new(&[3, 1]).unwrap()).unwrap();
+/// assert_eq!(plan, MultiplexPlan { dims: Dims::new(&[3, 2, 3]).unwrap(), row_len: 6 });
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MultiplexPlan {
     /// The output dims: `[index rows] + candidate dims[1..]`.
@@ -115,6 +131,17 @@ pub struct MultiplexPlan {
 ///
 /// The output is `[index rows] + candidates[1..]`. Zero-size shapes are valid.
 /// The index values are data, checked by the kernel before anything is written.
+///
+/// ```
+/// use shapecheck::ops::multiplex::rule;
+/// use shapecheck::Dims;
+/// let two = |d: &[usize]| [Dims::new(d), Dims::new(d)].into_iter();
+/// let plan = rule(two(&[4, 3]), Dims::new(&[2, 1]).unwrap()).unwrap();
+/// assert_eq!((plan.dims.as_slice(), plan.row_len), (&[2, 3][..], 3));
+/// assert_eq!(rule(two(&[4]), Dims::new(&[2, 1]).unwrap()).unwrap_err().rule(), "multiplex/candidate-rank");
+/// assert_eq!(rule(two(&[4, 3]), Dims::new(&[2]).unwrap()).unwrap_err().rule(), "multiplex/index-shape");
+/// assert_eq!(rule(two(&[4, 3]), Dims::new(&[5, 1]).unwrap()).unwrap_err().rule(), "multiplex/index-rows");
+/// ```
 pub fn rule(
     candidates: impl ExactSizeIterator<Item = Result<Dims, ShapeError>>,
     index: Dims,
@@ -171,6 +198,7 @@ pub fn rule(
 
 /// The product of `dims`, `None` if one is [`Dyn`](crate::Dyn) or it overflows.
 #[doc(hidden)]
+#[must_use]
 pub const fn static_product(dims: StaticDims) -> Option<usize> {
     let mut acc = 1usize;
     let mut rest = dims;
@@ -255,6 +283,24 @@ impl Msg {
 /// [2, 2] have 2`; `cargo check` does not (it stops before instantiation).
 /// A [`Dyn`](crate::Dyn) row count on either side is checked at run time by
 /// [`rule()`].
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::multiplex::rule::RowsFit;
+/// // candidates [2, 3] and an index [2, 1]: the rows fit, a row holds 3 elements
+/// assert_eq!(RowsFit::<shape![2, 3], shape![2, 1]>::ROW_LEN, Some(3));
+/// let () = RowsFit::<shape![2, 3], shape![2, 1]>::CHECK;
+/// ```
+///
+/// An index with more rows than the candidates fails when the call is
+/// instantiated (`cargo build`, not `cargo check`):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let a = Tensor::<f32, shape![2, 2]>::full(1.0);
+/// let index = Tensor::<i32, shape![3, 1]>::from_array([[0], [1], [0]]);
+/// let _ = shapecheck::multiplex(&[a, a], &index);
+/// ```
 pub struct RowsFit<S, I>(PhantomData<(S, I)>);
 
 impl<S: MultiplexShapes<I>, I: crate::Shape> RowsFit<S, I> {
@@ -289,16 +335,9 @@ impl<S: MultiplexShapes<I>, I: crate::Shape> RowsFit<S, I> {
         // rule dropped, a planted bug for the conformance tool's self-test
         // (conformance/tests/mutants.rs), never set in a normal build
         if i > c && !cfg!(shapecheck_mutant = "index-rows") {
-            fail(Self::TEXT)
+            crate::ops::const_fail(Self::TEXT)
         }
     };
-}
-
-/// Fails const evaluation with `message`, reported at the caller's line.
-#[track_caller]
-#[allow(clippy::panic)]
-const fn fail(message: &str) -> ! {
-    panic!("{}", message)
 }
 
 /// The first entry of `dims`, `None` if there is none or it is a run-time dim.

@@ -20,10 +20,10 @@ pub struct CandidateCount<const K: usize>;
 
 impl<const K: usize> CandidateCount<K> {
     /// Fails const evaluation unless `K >= 2`.
-    pub const AT_LEAST_TWO: () = assert!(
-        K >= 2,
-        "multiplex/candidate-count: needs at least 2 candidate tensors (Paddle: \"multiplex operator should have more than one candidate input tensors\")"
-    );
+    pub const AT_LEAST_TWO: () = if K < 2 {
+        crate::ops::const_fail(Self::TOO_FEW)
+    };
+    const TOO_FEW: &'static str = "multiplex/candidate-count: needs at least 2 candidate tensors (Paddle: \"multiplex operator should have more than one candidate input tensors\")";
 }
 
 /// The output shape type for candidates of shape `S` and an index of shape
@@ -51,118 +51,178 @@ pub type MultiplexOutput<T, S, IS, B> =
 pub fn multiplex<T, S, B, I, IS, BI, const K: usize>(
     inputs: &[Tensor<T, S, B>; K],
     index: &Tensor<I, IS, BI>,
-) -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError>
+) -> Result<MultiplexOutput<T, S, IndexShape<I, IS>, B>, MultiplexError>
 where
     T: Copy + Default,
-    S: MultiplexShapes<IS>,
-    B: ResultStorage<T, MultiplexOut<S, IS>>,
-    I: IndexElement,
+    S: MultiplexShapes<IndexShape<I, IS>>,
+    B: ResultStorage<T, MultiplexOut<S, IndexShape<I, IS>>>,
+    I: MultiplexIndex<IS>,
     IS: Shape,
     BI: Storage<I>,
 {
     let () = CandidateCount::<K>::AT_LEAST_TWO;
-    let () = RowsFit::<S, IS>::CHECK;
-    new_output::<T, S, B, _, _, _, _>(inputs, index)
+    let () = RowsFit::<S, IndexShape<I, IS>>::CHECK;
+    new_output::<T, S, B, _, _, _, _>(inputs, &I::view(index))
 }
 
-/// A result tensor in `B`'s result storage, filled by [`static_run`] (every
-/// dim static) or after [`rule()`] (otherwise, so that nothing is allocated
-/// for shapes the rule rejects).
-fn new_output<T, S, B, C, I, IS, BI>(
-    inputs: &[Tensor<T, S, C>],
-    index: &Tensor<I, IS, BI>,
-) -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError>
-where
-    T: Copy + Default,
-    S: MultiplexShapes<IS>,
-    B: ResultStorage<T, MultiplexOut<S, IS>>,
-    C: Storage<T>,
-    I: IndexElement,
-    IS: Shape,
-    BI: Storage<I>,
-{
-    type Out<T, S, IS, B> = <B as ResultStorage<T, MultiplexOut<S, IS>>>::Out;
-    let first = inputs
-        .first()
-        .ok_or(MultiplexError::TooFewCandidates { count: 0 })?;
-    let filled = |shape| -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError> {
-        let data = Out::<T, S, IS, B>::try_filled(&shape, T::default())?;
-        Ok(Tensor::from_parts_unchecked(shape, data))
-    };
-    if S::IS_STATIC && IS::IS_STATIC {
-        let mut out = filled(S::output(first.shape(), index.shape()))?;
-        static_run(inputs, index, RowsFit::<S, IS>::ROW_LEN, out.as_mut_slice())?;
-        return Ok(out);
-    }
-    super::checked_output(
-        inputs,
-        index.dims(),
-        index.as_slice(),
-        |dims| filled(MultiplexOut::<S, IS>::from_dims(dims)?),
-        Tensor::as_mut_slice,
-    )
+/// The index rule on the element type (`Self`) of an index of shape `IS`:
+/// [`IndexElement`], as one blanket impl over the link
+/// [`MultiplexIndexLink`]. [`multiplex`] names [`Shape`](Self::Shape) (`IS`)
+/// in its return type, so that an index of another element type is
+/// reported once, at the call, by [`IndexElement`]'s message.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::multiplex::MultiplexIndex;
+/// let index = Tensor::<i64, shape![2, 1]>::from_array([[1], [0]]);
+/// let view = <i64 as MultiplexIndex<shape![2, 1]>>::view(&index);
+/// assert_eq!(view.as_slice(), &[1, 0]);
+/// ```
+pub trait MultiplexIndex<IS: Shape>: Copy {
+    /// The element type as an [`IndexElement`] (`Self`).
+    type Element: IndexElement;
+    /// `IS`, once the element type is an [`IndexElement`].
+    type Shape: Shape;
+    /// A view of `index` with the types above.
+    fn view<B: Storage<Self>>(
+        index: &Tensor<Self, IS, B>,
+    ) -> Tensor<Self::Element, Self::Shape, &[Self::Element]>;
 }
 
-/// [`multiplex`] writing into `out` (any storage: a caller's `&mut [T]` buffer
-/// works without a heap), whose shape type is the output's
-/// ([`MultiplexOut`]): the index's rows, then the candidates' trailing dims.
-/// On any error `out` is left untouched.
-pub fn multiplex_into<T, S, B, I, IS, BI, BO, const K: usize>(
-    inputs: &[Tensor<T, S, B>; K],
-    index: &Tensor<I, IS, BI>,
-    out: &mut Tensor<T, MultiplexOut<S, IS>, BO>,
-) -> Result<(), MultiplexError>
-where
-    T: Copy,
-    S: MultiplexShapes<IS>,
-    B: Storage<T>,
-    I: IndexElement,
-    IS: Shape,
-    BI: Storage<I>,
-    BO: StorageMut<T>,
-{
-    let () = CandidateCount::<K>::AT_LEAST_TWO;
-    let () = RowsFit::<S, IS>::CHECK;
-    if S::IS_STATIC && IS::IS_STATIC {
-        return static_run(inputs, index, RowsFit::<S, IS>::ROW_LEN, out.as_mut_slice());
+/// [`IndexElement`] of `I` as a link with `Self = ()` (any `Self`); see
+/// [`MultiplexIndex`].
+pub trait MultiplexIndexLink<I: Copy, IS: Shape> {
+    /// `I`.
+    type Element: IndexElement;
+    /// `IS`.
+    type Shape: Shape;
+    /// A view of `index`.
+    fn view<B: Storage<I>>(
+        index: &Tensor<I, IS, B>,
+    ) -> Tensor<Self::Element, Self::Shape, &[Self::Element]>;
+}
+
+impl<P, I: IndexElement, IS: Shape> MultiplexIndexLink<I, IS> for P {
+    type Element = I;
+    type Shape = IS;
+    #[inline(always)]
+    fn view<B: Storage<I>>(index: &Tensor<I, IS, B>) -> Tensor<I, IS, &[I]> {
+        index.view()
     }
-    let plan = rule(inputs.iter().map(|t| Ok(t.dims())), index.dims())?;
-    if plan.dims != out.dims() {
-        return Err(ShapeError::OutputShape {
-            expected: plan.dims,
-            found: out.dims(),
+}
+
+impl<I: Copy, IS: Shape> MultiplexIndex<IS> for I
+where
+    (): MultiplexIndexLink<I, IS>,
+{
+    type Element = <() as MultiplexIndexLink<I, IS>>::Element;
+    type Shape = <() as MultiplexIndexLink<I, IS>>::Shape;
+    #[inline(always)]
+    fn view<B: Storage<I>>(
+        index: &Tensor<I, IS, B>,
+    ) -> Tensor<Self::Element, Self::Shape, &[Self::Element]> {
+        <() as MultiplexIndexLink<I, IS>>::view(index)
+    }
+}
+
+/// The index's shape as [`multiplex`] sees it: `IS`, once the index's
+/// element type `I` passes [`MultiplexIndex`].
+pub type IndexShape<I, IS> = <I as MultiplexIndex<IS>>::Shape;
+
+shapecheck_macros::shared_bounds! {
+    where
+        T: Copy,
+        S: MultiplexShapes<IS>,
+        I: IndexElement,
+        IS: Shape,
+        BI: Storage<I>;
+
+    /// A result tensor in `B`'s result storage, filled by [`static_run`] (every
+    /// dim static) or after [`rule()`] (otherwise, so that nothing is allocated
+    /// for shapes the rule rejects).
+    fn new_output<T, S, B, C, I, IS, BI>(
+        inputs: &[Tensor<T, S, C>],
+        index: &Tensor<I, IS, BI>,
+    ) -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError>
+    where
+        T: Default,
+        B: ResultStorage<T, MultiplexOut<S, IS>>,
+        C: Storage<T>,
+    {
+        type Out<T, S, IS, B> = <B as ResultStorage<T, MultiplexOut<S, IS>>>::Out;
+        let first = inputs
+            .first()
+            .ok_or(MultiplexError::TooFewCandidates { count: 0 })?;
+        let filled = |shape| -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError> {
+            let data = Out::<T, S, IS, B>::try_filled(&shape, T::default())?;
+            Ok(Tensor::from_parts_unchecked(shape, data))
+        };
+        if S::IS_STATIC && IS::IS_STATIC {
+            let mut out = filled(S::output(first.shape(), index.shape()))?;
+            static_run(inputs, index, RowsFit::<S, IS>::ROW_LEN, out.as_mut_slice())?;
+            return Ok(out);
         }
-        .into());
+        super::checked_output(
+            inputs,
+            index.dims(),
+            index.as_slice(),
+            |dims| filled(MultiplexOut::<S, IS>::from_dims(dims)?),
+            Tensor::as_mut_slice,
+        )
     }
-    kernel::fill(
-        &plan,
-        inputs,
-        index.dims(),
-        index.as_slice(),
-        out.as_mut_slice(),
-    )
-}
 
-/// Used by [`multiplex!`](crate::multiplex!): [`multiplex`] over views of the
-/// candidates, the result stored like `first` (on the heap for `Vec`
-/// candidates, inline for inline ones).
-#[doc(hidden)]
-pub fn multiplex_views<T, S, B, I, IS, BI, const K: usize>(
-    _first: &Tensor<T, S, B>,
-    views: [Tensor<T, S, &[T]>; K],
-    index: &Tensor<I, IS, BI>,
-) -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError>
-where
-    T: Copy + Default,
-    S: MultiplexShapes<IS>,
-    B: ResultStorage<T, MultiplexOut<S, IS>>,
-    I: IndexElement,
-    IS: Shape,
-    BI: Storage<I>,
-{
-    let () = CandidateCount::<K>::AT_LEAST_TWO;
-    let () = RowsFit::<S, IS>::CHECK;
-    new_output::<T, S, B, _, _, _, _>(&views, index)
+    /// [`multiplex`] writing into `out` (any storage: a caller's `&mut [T]` buffer
+    /// works without a heap), whose shape type is the output's
+    /// ([`MultiplexOut`]): the index's rows, then the candidates' trailing dims.
+    /// On any error `out` is left untouched.
+    pub fn multiplex_into<T, S, B, I, IS, BI, BO, const K: usize>(
+        inputs: &[Tensor<T, S, B>; K],
+        index: &Tensor<I, IS, BI>,
+        out: &mut Tensor<T, MultiplexOut<S, IS>, BO>,
+    ) -> Result<(), MultiplexError>
+    where
+        B: Storage<T>,
+        BO: StorageMut<T>,
+    {
+        let () = CandidateCount::<K>::AT_LEAST_TWO;
+        let () = RowsFit::<S, IS>::CHECK;
+        if S::IS_STATIC && IS::IS_STATIC {
+            return static_run(inputs, index, RowsFit::<S, IS>::ROW_LEN, out.as_mut_slice());
+        }
+        let plan = rule(inputs.iter().map(|t| Ok(t.dims())), index.dims())?;
+        if plan.dims != out.dims() {
+            return Err(ShapeError::OutputShape {
+                expected: plan.dims,
+                found: out.dims(),
+            }
+            .into());
+        }
+        kernel::fill(
+            &plan,
+            inputs,
+            index.dims(),
+            index.as_slice(),
+            out.as_mut_slice(),
+        )
+    }
+
+    /// Used by [`multiplex!`](crate::multiplex!): [`multiplex`] over views of the
+    /// candidates, the result stored like `first` (on the heap for `Vec`
+    /// candidates, inline for inline ones).
+    #[doc(hidden)]
+    pub fn multiplex_views<T, S, B, I, IS, BI, const K: usize>(
+        _first: &Tensor<T, S, B>,
+        views: [Tensor<T, S, &[T]>; K],
+        index: &Tensor<I, IS, BI>,
+    ) -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError>
+    where
+        T: Default,
+        B: ResultStorage<T, MultiplexOut<S, IS>>,
+    {
+        let () = CandidateCount::<K>::AT_LEAST_TWO;
+        let () = RowsFit::<S, IS>::CHECK;
+        new_output::<T, S, B, _, _, _, _>(&views, index)
+    }
 }
 
 /// Multiplex, candidate rule: a candidate (`Self`) has the first candidate's
@@ -184,20 +244,61 @@ impl<S: Shape> SameCandidateShape<S> for S {
     }
 }
 
+/// [`SameCandidateShape`] of a candidate `S` as a link with `Self = ()`
+/// (any `Self`): [`same_candidate_shape`] names its `Shape` in the return
+/// type (through [`CandidateOf`]), so that rustc reports a failing rule
+/// once, at the call, without quoting the function's bounds.
+#[doc(hidden)]
+pub trait SameCandidateLink<S: Shape, S0> {
+    /// `S0`, once the rule holds.
+    type Shape: Shape;
+    /// See [`SameCandidateShape::view_as`].
+    fn view_as<T: Copy, B: Storage<T>>(t: &Tensor<T, S, B>) -> Tensor<T, Self::Shape, &[T]>;
+}
+
+impl<P, S: SameCandidateShape<S0>, S0: Shape> SameCandidateLink<S, S0> for P {
+    type Shape = S0;
+    #[inline(always)]
+    fn view_as<T: Copy, B: Storage<T>>(t: &Tensor<T, S, B>) -> Tensor<T, S0, &[T]> {
+        S::view_as(t)
+    }
+}
+
+/// [`SameCandidateShape`] of a candidate (`Self`) through
+/// [`SameCandidateLink`], as one blanket impl.
+#[doc(hidden)]
+pub trait CandidateOf<S0>: Shape {
+    /// `S0`, once the rule holds.
+    type Shape: Shape;
+    /// See [`SameCandidateShape::view_as`].
+    fn view_as<T: Copy, B: Storage<T>>(t: &Tensor<T, Self, B>) -> Tensor<T, Self::Shape, &[T]>;
+}
+
+impl<S: Shape, S0> CandidateOf<S0> for S
+where
+    (): SameCandidateLink<S, S0>,
+{
+    type Shape = <() as SameCandidateLink<S, S0>>::Shape;
+    #[inline(always)]
+    fn view_as<T: Copy, B: Storage<T>>(t: &Tensor<T, S, B>) -> Tensor<T, Self::Shape, &[T]> {
+        <() as SameCandidateLink<S, S0>>::view_as(t)
+    }
+}
+
 /// Used by [`multiplex!`](crate::multiplex!): a view of `candidate`, checked
 /// to have the shape of `first`. Views share one storage type whatever the
-/// shape, so a candidate of another shape is reported by this function's
-/// bound (the rule's own message) and not as a type mismatch of the array.
+/// shape, so a candidate of another shape is reported by the rule's own
+/// message and not as a type mismatch of the array.
 #[doc(hidden)]
 #[inline(always)]
 pub fn same_candidate_shape<'a, T, S0, S2, B0, B2>(
     _first: &Tensor<T, S0, B0>,
     candidate: &'a Tensor<T, S2, B2>,
-) -> Tensor<T, S0, &'a [T]>
+) -> Tensor<T, <S2 as CandidateOf<S0>>::Shape, &'a [T]>
 where
     T: Copy,
     S0: Shape,
-    S2: SameCandidateShape<S0>,
+    S2: CandidateOf<S0>,
     B0: Storage<T>,
     B2: Storage<T>,
 {

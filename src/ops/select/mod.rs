@@ -138,7 +138,9 @@ pub use api::{select, select_into, try_select, try_select_into};
 pub use error::{SelectError, SelectInput};
 pub use kernel::select_slices;
 pub use rule::select_output_dims;
-pub use shapes::{SelectOutput, SelectRule, SelectShapes, SelectTensor};
+pub use shapes::{
+    CondRule, CondShape, ElseRule, ElseShape, SelectOutput, SelectRule, SelectShapes, SelectTensor,
+};
 
 use core::fmt;
 

@@ -4,7 +4,8 @@
 //! [`rule::frame`](super::rule); `conformance/tests/agreement.rs` checks
 //! that the two agree.
 
-use super::{NoBroadcast, Numpy, Pdpd, SelectMode};
+use super::{CondElement, ElseElement, NoBroadcast, Numpy, Pdpd, SelectMode};
+use crate::ops::elements::{ElementRule, Elements};
 use crate::rules::{SelectNumpyPair, SelectPdpdAxis, SelectPdpdSource, SelectSamePair};
 use crate::shape::Shape;
 use crate::storage::ResultStorage;
@@ -122,3 +123,33 @@ pub type SelectTensor<T, C, ST, SE, M, BT> = Tensor<
     SelectOutput<C, ST, SE, M>,
     <BT as ResultStorage<T, SelectOutput<C, ST, SE, M>>>::Out,
 >;
+
+/// The rule "cond holds `bool`s" ([`CondElement`]), for
+/// [`Elements`](crate::ops::elements::Elements).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CondRule;
+/// The rule "else holds then's element type" ([`ElseElement`]), for
+/// [`Elements`](crate::ops::elements::Elements).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ElseRule;
+
+impl<CE: CondElement> ElementRule<CondRule, bool> for CE {
+    #[inline(always)]
+    fn cast(data: &[CE]) -> &[bool] {
+        CE::as_bools(data)
+    }
+}
+
+impl<T, E: ElseElement<T>> ElementRule<ElseRule, T> for E {
+    #[inline(always)]
+    fn cast(data: &[E]) -> &[T] {
+        E::as_same(data)
+    }
+}
+
+/// cond's shape `C` as [`select`](super::select) sees it, once its element
+/// type `CE` passes [`CondElement`].
+pub type CondShape<CE, C> = <CE as Elements<bool, CondRule, C>>::Shape;
+/// else's shape `SE` as [`select`](super::select) sees it, once its element
+/// type `E` passes [`ElseElement<T>`].
+pub type ElseShape<E, T, SE> = <E as Elements<T, ElseRule, SE>>::Shape;

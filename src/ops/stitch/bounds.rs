@@ -9,12 +9,30 @@
 //! [`Dyn`] dims) are checked at run time by the one rule of
 //! [`rule`](super::rule), which every path calls.
 
+use super::StitchIndex;
 use crate::dim::{Dim, DimLike, Dyn, One};
 use crate::shape::{Dims, MAX_RANK};
 
 /// Two dims are the same size: `Dim<N>` and `Dim<N>`, `One` and `One`, or
 /// one of them [`Dyn`] (checked when the op runs). A hand-written `Dim<1>`
 /// matches only `Dim<1>`, as in the other static rules.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::bounds::SameDim;
+/// fn same<A: SameDim<B>, B: DimLike>() {}
+/// same::<Dim<3>, Dim<3>>();
+/// same::<One, One>();
+/// same::<Dyn, Dim<3>>();
+/// same::<Dim<3>, Dyn>();
+/// ```
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::bounds::SameDim;
+/// fn same<A: SameDim<B>, B: DimLike>() {}
+/// same::<Dim<3>, Dim<4>>();
+/// ```
 pub trait SameDim<Other: DimLike>: DimLike {}
 #[diagnostic::do_not_recommend]
 impl<const N: usize> SameDim<Dim<N>> for Dim<N> {}
@@ -27,41 +45,205 @@ impl<const N: usize> SameDim<Dyn> for Dim<N> {}
 #[diagnostic::do_not_recommend]
 impl SameDim<Dyn> for One {}
 
-/// dynamic_stitch, prefix rule: the data shape (`Self`) starts with the
-/// indices shape `I`; [`Slice`](Self::Slice) is what follows that prefix.
-#[diagnostic::on_unimplemented(
-    message = "dynamic_stitch/prefix: data {Self} does not start with indices {I}: each data[m].shape must be indices[m].shape + slice",
-    label = "data {Self} must start with indices {I}",
-    note = "TensorFlow: \"data[m].shape = [...] does not start with indices[m].shape = [...]\""
-)]
-pub trait StitchPrefix<I>: crate::Shape {
-    /// The data's dims after the indices' prefix.
-    type Slice: crate::Shape;
+/// A prefix rule's trait: the data shape (`Self`) starts with the shape `$p`;
+/// `Slice` is what follows that prefix.
+macro_rules! prefix_rule {
+    ($(#[$doc:meta])* $name:ident<$p:ident>, $message:literal, $label:literal, $note:literal) => {
+        $(#[$doc])*
+        #[diagnostic::on_unimplemented(message = $message, label = $label, note = $note)]
+        pub trait $name<$p>: crate::Shape {
+            /// The data's dims after the prefix.
+            type Slice: crate::Shape;
+        }
+    };
 }
+
+prefix_rule!(
+    /// dynamic_stitch, prefix rule: the data shape (`Self`) starts with the
+    /// indices shape `I`; [`Slice`](Self::Slice) is what follows that prefix.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::stitch::bounds::StitchPrefix;
+    /// let _: Option<<shape![2, 3, 4] as StitchPrefix<shape![2]>>::Slice> = Some((Dim::<3>, Dim::<4>));
+    /// // the bound of `dynamic_stitch`: data [2, 3] after indices [2] leaves [3]
+    /// let merged = dynamic_stitch(&tensor![1, 0], &tensor![[1, 2, 3], [4, 5, 6]]).run().unwrap();
+    /// let _: &Tensor<i32, (Dyn, Dim<3>), Vec<i32>> = &merged;
+    /// assert_eq!(merged.as_slice(), &[4, 5, 6, 1, 2, 3]);
+    /// ```
+    StitchPrefix<I>,
+    "dynamic_stitch/prefix: data {Self} does not start with indices {I}: each data[m].shape must be indices[m].shape + slice",
+    "data {Self} must start with indices {I}",
+    "TensorFlow: \"data[m].shape = [...] does not start with indices[m].shape = [...]\""
+);
 
 /// dynamic_stitch, slice rule: what follows the indices shape `I` in the data
 /// shape (`Self`) is `S0`, the slice of the earlier pairs.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::bounds::StitchSliceOf;
+/// fn fits<D: StitchSliceOf<I, S0>, I, S0>() {}
+/// fits::<shape![2, 4], shape![2], shape![4]>();
+/// fits::<shape![4], shape![], shape![4]>();
+/// let merged = dynamic_stitch(&tensor![1, 0], &tensor![[1, 2], [3, 4]])
+///     .pair(&Tensor::<i32, shape![]>::from_array(2), &tensor![5, 6])
+///     .run()
+///     .unwrap();
+/// assert_eq!(merged.as_slice(), &[3, 4, 1, 2, 5, 6]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "dynamic_stitch/slice: data {Self} after indices {I} does not leave the slice {S0} of the earlier pairs: the slice must be the same for every pair",
     label = "this pair's slice differs from {S0}",
     note = "TensorFlow: \"Need data[0].shape[1:] = data[m].shape[1:]\": data[m].shape = indices[m].shape + slice, one slice for all m"
 )]
-pub trait StitchSliceOf<I, S0> {}
+pub trait StitchSliceOf<I, S0> {
+    /// `S0`.
+    type Slice;
+}
 
-/// dynamic_partition, prefix rule: the data shape (`Self`) starts with the
-/// partitions shape `P`; [`Slice`](Self::Slice) is what follows.
-#[diagnostic::on_unimplemented(
-    message = "dynamic_partition/prefix: data {Self} does not start with partitions {P}",
-    label = "data {Self} must start with partitions {P}",
-    note = "TensorFlow: \"data.shape must start with partitions.shape\""
-)]
-pub trait PartitionPrefix<P>: crate::Shape {
-    /// The data's dims after the partitions' prefix.
+prefix_rule!(
+    /// dynamic_partition, prefix rule: the data shape (`Self`) starts with the
+    /// partitions shape `P`; [`Slice`](Self::Slice) is what follows.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::stitch::bounds::PartitionPrefix;
+    /// let _: Option<<shape![3, 2] as PartitionPrefix<shape![3]>>::Slice> = Some((Dim::<2>,));
+    /// let data = tensor![[1, 2], [3, 4], [5, 6]];
+    /// let [even, odd] = dynamic_partition(&data, &tensor![0, 1, 0], Partitions::<2>).unwrap();
+    /// assert_eq!(even.dims().as_slice(), &[2, 2]);
+    /// assert_eq!(even.as_slice(), &[1, 2, 5, 6]);
+    /// assert_eq!(odd.as_slice(), &[3, 4]);
+    /// ```
+    PartitionPrefix<P>,
+    "dynamic_partition/prefix: data {Self} does not start with partitions {P}",
+    "data {Self} must start with partitions {P}",
+    "TensorFlow: \"data.shape must start with partitions.shape\""
+);
+
+/// [`StitchPrefix`] of `D` and [`StitchIndex`] of the indices' element
+/// type `E`, as a link with `Self = ()` (any `Self`): its `Slice` is the
+/// prefix rule's. A step of [`StitchFirst`] and [`StitchNext`].
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::bounds::StitchPrefixLink;
+/// // data [2, 3] after indices [2] of i32 leaves [3]; `Self` is `()`
+/// type Slice = <() as StitchPrefixLink<shape![2, 3], shape![2], i32>>::Slice;
+/// let _: Option<Slice> = Some((Dim::<3>,));
+/// ```
+pub trait StitchPrefixLink<D, I, E> {
+    /// What follows the prefix `I` in `D`.
     type Slice: crate::Shape;
+}
+impl<P, D: StitchPrefix<I>, I, E: StitchIndex> StitchPrefixLink<D, I, E> for P {
+    type Slice = <D as StitchPrefix<I>>::Slice;
+}
+
+/// [`StitchSliceOf`] of `D` as the link after the prefix rule's (`Self` is
+/// its slice, so that a failing prefix rule is reported alone). A step of
+/// [`StitchNext`].
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::bounds::StitchSliceLink;
+/// // data [2, 3] after indices [2] leaves [3], the earlier pairs' slice
+/// type Slice = <shape![3] as StitchSliceLink<shape![2, 3], shape![2], shape![3]>>::Slice;
+/// let _: Option<Slice> = Some((Dim::<3>,));
+/// ```
+pub trait StitchSliceLink<D, I, S0> {
+    /// `S0`, once the slice rule holds.
+    type Slice;
+}
+impl<P, D: StitchSliceOf<I, S0>, I, S0> StitchSliceLink<D, I, S0> for P {
+    type Slice = <D as StitchSliceOf<I, S0>>::Slice;
+}
+
+type PrefixSlice<D, I, E> = <() as StitchPrefixLink<D, I, E>>::Slice;
+
+/// dynamic_stitch, a first pair (data shape `Self`, indices shape `I`,
+/// indices element `E`): the index-element and prefix rules, and the
+/// output's rank, as one blanket impl over links. Its types appear in the
+/// builder's type, so that rustc reports a failing rule once, at the call,
+/// by the rule's own message (not quoting the builder's bounds).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::bounds::StitchFirst;
+/// // data [2, 3] after indices [2] of i32: slice [3], output [rows, 3]
+/// type Data = shape![2, 3];
+/// let _: Option<<Data as StitchFirst<shape![2], i32>>::Slice> = Some((Dim::<3>,));
+/// let _: Option<<Data as StitchFirst<shape![2], i32>>::Out> = Some((Dyn(4), Dim::<3>));
+/// ```
+pub trait StitchFirst<I, E>: crate::Shape {
+    /// What follows the prefix `I`.
+    type Slice: crate::Shape;
+    /// The output shape `(Dyn, slice..)` ([`PrependDyn`]).
+    type Out: crate::Shape;
+}
+impl<D: crate::Shape, I, E> StitchFirst<I, E> for D
+where
+    (): StitchPrefixLink<D, I, E>,
+    (): StitchOutLink<D, I>,
+{
+    type Slice = PrefixSlice<D, I, E>;
+    type Out = <() as StitchOutLink<D, I>>::Out;
+}
+
+/// The output shape of a first pair (`(Dyn, slice..)`, [`PrependDyn`]) as a
+/// link with `Self = ()` (any `Self`). A step of [`StitchFirst`].
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::bounds::StitchOutLink;
+/// // data [2, 3] after indices [2]: the output is [rows, 3]
+/// let _: Option<<() as StitchOutLink<shape![2, 3], shape![2]>>::Out> = Some((Dyn(4), Dim::<3>));
+/// ```
+pub trait StitchOutLink<D, I> {
+    /// `(Dyn, slice..)`.
+    type Out: crate::Shape;
+}
+impl<P, D: StitchPrefix<I>, I> StitchOutLink<D, I> for P
+where
+    D::Slice: PrependDyn,
+{
+    type Out = <D::Slice as PrependDyn>::Out;
+}
+
+/// dynamic_stitch, a later pair (data shape `Self`, indices shape `I`,
+/// indices element `E`) against the slice `S0` of the earlier pairs: the
+/// index-element and prefix rules, then the slice rule, as for
+/// [`StitchFirst`].
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::bounds::StitchNext;
+/// // data [2, 2, 3] after indices [2, 2] of i64 leaves the slice [3]
+/// type Data = shape![2, 2, 3];
+/// let _: Option<<Data as StitchNext<shape![2, 2], shape![3], i64>>::Slice> = Some((Dim::<3>,));
+/// ```
+pub trait StitchNext<I, S0, E>: crate::Shape {
+    /// `S0`, once both rules hold.
+    type Slice;
+}
+impl<D: crate::Shape, I, S0, E> StitchNext<I, S0, E> for D
+where
+    (): StitchPrefixLink<D, I, E>,
+    PrefixSlice<D, I, E>: StitchSliceLink<D, I, S0>,
+{
+    type Slice = <PrefixSlice<D, I, E> as StitchSliceLink<D, I, S0>>::Slice;
 }
 
 /// `(Dyn,) + Self`: the output shape `[rows] + slice`, whose row count is
 /// only known at run time. Implemented for slices of rank 0 to 7.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::bounds::PrependDyn;
+/// let _: Option<<shape![3] as PrependDyn>::Out> = Some((Dyn(5), Dim::<3>));
+/// assert_eq!((Dim::<3>,).prepend(5).dims().as_slice(), &[5, 3]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "dynamic_stitch/rank: the output [rows] + slice {Self} would have rank 9, above the maximum of 8",
     label = "the slice has rank 8"
@@ -70,6 +252,13 @@ pub trait PrependDyn: crate::Shape {
     /// `(Dyn, D0, D1, ..)`.
     type Out: crate::Shape;
     /// `(Dyn(rows), d0, d1, ..)`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::stitch::bounds::PrependDyn;
+    /// assert_eq!((Dim::<3>, One).prepend(5), (Dyn(5), Dim::<3>, One));
+    /// assert_eq!(().prepend(4), (Dyn(4),));
+    /// ```
     fn prepend(self, rows: usize) -> Self::Out;
 }
 

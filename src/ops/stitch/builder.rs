@@ -1,143 +1,16 @@
 //! dynamic_stitch: the static builder [`Stitch`] and the caller-buffer form
 //! over run-time dims, [`stitch_slices`].
 
-use super::bounds::{PrependDyn, StaticSlice, StitchPrefix, StitchSliceOf};
-use super::{kernel, rule, StitchError, StitchIndex, StitchPair};
+use super::bounds::{StaticSlice, StitchFirst, StitchNext};
+use super::{kernel, rule, StitchError, StitchPair};
+use crate::element::MaybeSync;
 use crate::shape::{Dims, Shape, MAX_RANK};
 use crate::storage::Storage;
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 
-mod sealed {
-    use super::super::{StitchError, StitchPair};
-
-    /// The largest index seen so far and where (`value` -1: none yet).
-    pub struct MaxIndex {
-        pub value: i64,
-        pub m: usize,
-        pub j: usize,
-    }
-
-    /// The static path's loops over the pairs, one per pair, generated for
-    /// each pair's types (crate-private: the trait cannot be named outside).
-    pub trait Sealed<'a, T> {
-        /// Every pair's tensors have only static dims: their shapes passed
-        /// the prefix and slice rules at compile time, and each holds as
-        /// many elements as its shape (a tensor's invariant).
-        const STATIC: bool;
-        /// Pair `m` as run-time values.
-        fn pair(&self, m: usize) -> Option<StitchPair<'a, T>>;
-        /// Every index value in (m, j) order: the first negative one is the
-        /// error; `max` gets the first of the largest.
-        fn scan(&self, max: &mut MaxIndex) -> Result<(), StitchError>;
-        /// Row `indices[m][j]` of `out` (rows of `n > 0` elements) gets
-        /// row `j` of `data[m]`, in (m, j) order.
-        fn copy(&self, out: &mut [T], n: usize);
-    }
-}
-use sealed::MaxIndex;
-
-/// The `(indices, data)` pairs a [`Stitch`] holds: a list nested in its type,
-/// `((((), pair0), pair1), pair2)`, each pair the two tensors borrowed, no
-/// heap.
-pub trait StitchPairs<'a, T>: Copy + sealed::Sealed<'a, T> {
-    /// The number of pairs.
-    const LEN: usize;
-    /// Pair `m` (0 is the first given).
-    fn get(&self, m: usize) -> Option<StitchPair<'a, T>> {
-        self.pair(m)
-    }
-}
-
-impl<'a, T> sealed::Sealed<'a, T> for () {
-    const STATIC: bool = true;
-    fn pair(&self, _m: usize) -> Option<StitchPair<'a, T>> {
-        None
-    }
-    #[inline(always)]
-    fn scan(&self, _max: &mut MaxIndex) -> Result<(), StitchError> {
-        Ok(())
-    }
-    #[inline(always)]
-    fn copy(&self, _out: &mut [T], _n: usize) {}
-}
-impl<'a, T> StitchPairs<'a, T> for () {
-    const LEN: usize = 0;
-}
-
-/// One pair as a [`Stitch`] keeps it: its indices and its data, borrowed.
-pub type PairOf<'a, T, I, IS, IB, DS, DB> = (&'a Tensor<I, IS, IB>, &'a Tensor<T, DS, DB>);
-
-impl<'a, T, L, I, IS, IB, DS, DB> sealed::Sealed<'a, T> for (L, PairOf<'a, T, I, IS, IB, DS, DB>)
-where
-    T: Copy,
-    L: StitchPairs<'a, T>,
-    I: StitchIndex,
-    IS: Shape,
-    IB: Storage<I>,
-    DS: Shape,
-    DB: Storage<T>,
-{
-    const STATIC: bool = L::STATIC && IS::IS_STATIC && DS::IS_STATIC;
-
-    fn pair(&self, m: usize) -> Option<StitchPair<'a, T>> {
-        if m == L::LEN {
-            Some(pair_of(self.1 .0, self.1 .1))
-        } else {
-            self.0.pair(m)
-        }
-    }
-
-    #[inline(always)]
-    fn scan(&self, max: &mut MaxIndex) -> Result<(), StitchError> {
-        self.0.scan(max)?;
-        let m = L::LEN;
-        for (j, &v) in self.1 .0.as_slice().iter().enumerate() {
-            let value = v.to_i64();
-            if value < 0 {
-                return Err(StitchError::NegativeIndex { m, j, value });
-            }
-            if value > max.value {
-                *max = MaxIndex { value, m, j };
-            }
-        }
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn copy(&self, out: &mut [T], n: usize) {
-        self.0.copy(out, n);
-        let (indices, data) = self.1;
-        let rows = data.as_slice().chunks_exact(n);
-        for (&v, src) in indices.as_slice().iter().zip(rows) {
-            // `scan` accepted every value (0 <= v < rows, and `out` holds
-            // rows * n elements); the checked slicing below cannot fail, and
-            // would skip the row rather than panic
-            let Ok(k) = usize::try_from(v.to_i64()) else {
-                continue;
-            };
-            let dst = k
-                .checked_mul(n)
-                .and_then(|s| out.get_mut(s..s.checked_add(n)?));
-            if let Some(dst) = dst {
-                dst.copy_from_slice(src);
-            }
-        }
-    }
-}
-
-impl<'a, T, L, I, IS, IB, DS, DB> StitchPairs<'a, T> for (L, PairOf<'a, T, I, IS, IB, DS, DB>)
-where
-    T: Copy,
-    L: StitchPairs<'a, T>,
-    I: StitchIndex,
-    IS: Shape,
-    IB: Storage<I>,
-    DS: Shape,
-    DB: Storage<T>,
-{
-    const LEN: usize = L::LEN + 1;
-}
+use super::pairs::MaxIndex;
+pub use super::pairs::{PairOf, StitchPairs};
 
 /// dynamic_stitch on static shapes: a builder of `(indices, data)` pairs
 /// whose type carries the slice shape `S0` (of the first pair) and the
@@ -158,20 +31,48 @@ impl<T, S0, O, L: Copy> Clone for Stitch<'_, T, S0, O, L> {
 }
 impl<T, S0, O, L: Copy> Copy for Stitch<'_, T, S0, O, L> {}
 
-/// The pair of two tensors as run-time values.
-fn pair_of<'a, T: Copy, I: StitchIndex, IS: Shape, IB: Storage<I>, DS: Shape, DB: Storage<T>>(
-    indices: &'a Tensor<I, IS, IB>,
-    data: &'a Tensor<T, DS, DB>,
-) -> StitchPair<'a, T> {
-    StitchPair {
-        indices_dims: indices.dims(),
-        indices: I::index_slice(indices.as_slice()),
-        data_dims: data.dims(),
-        data: data.as_slice(),
-    }
-}
+/// The slice of a first pair: what follows the indices' shape `IS` in the
+/// data's shape `DS` (indices of element type `I`). A projection in the
+/// return type (not a type parameter bound by an equality): rustc then
+/// reports a failing rule once, at the call, without quoting the builder's
+/// where-clause.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::FirstSlice;
+/// let _: Option<FirstSlice<shape![2, 5], shape![2], i32>> = Some((Dim::<5>,));
+/// ```
+pub type FirstSlice<DS, IS, I> = <DS as StitchFirst<IS, I>>::Slice;
 
-/// `Stitch::new(indices, data)`: a builder with its first pair.
+/// The slice of a later pair, which its shapes must leave: `S0` itself,
+/// through [`StitchNext`] (see [`FirstSlice`] for why a projection).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::NextSlice;
+/// let _: Option<NextSlice<shape![1, 5], shape![1], shape![5], i64>> = Some((Dim::<5>,));
+/// ```
+pub type NextSlice<DS, IS, S0, I> = <DS as StitchNext<IS, S0, I>>::Slice;
+
+/// The builder [`dynamic_stitch`] returns for its first pair.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::FirstStitch;
+/// let (i, d) = (tensor![1, 0], tensor![[1, 2], [3, 4]]);
+/// let s: FirstStitch<'_, i32, i32, shape![2], _, shape![2, 2], _> = dynamic_stitch(&i, &d);
+/// assert_eq!(s.run().unwrap().as_slice(), &[3, 4, 1, 2]);
+/// ```
+pub type FirstStitch<'a, T, I, IS, IB, DS, DB> = Stitch<
+    'a,
+    T,
+    FirstSlice<DS, IS, I>,
+    <DS as StitchFirst<IS, I>>::Out,
+    ((), PairOf<'a, T, I, IS, IB, DS, DB>),
+>;
+
+/// dynamic_stitch's builder with its first pair; `.pair(..)` adds the
+/// others, `.run()` / `.run_into(buf)` stitch them.
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -181,50 +82,21 @@ fn pair_of<'a, T: Copy, I: StitchIndex, IS: Shape, IB: Storage<I>, DS: Shape, DB
 /// assert_eq!(out.as_slice(), &[4., 5., 6., 1., 2., 3.]);
 /// ```
 #[allow(clippy::type_complexity)]
-pub fn dynamic_stitch<'a, T, I, IS, IB, DS, DB, S0, O>(
+pub fn dynamic_stitch<'a, T, I, IS, IB, DS, DB>(
     indices: &'a Tensor<I, IS, IB>,
     data: &'a Tensor<T, DS, DB>,
-) -> Stitch<'a, T, S0, O, ((), (&'a Tensor<I, IS, IB>, &'a Tensor<T, DS, DB>))>
+) -> FirstStitch<'a, T, I, IS, IB, DS, DB>
 where
     T: Copy,
-    I: StitchIndex,
+    I: Copy,
     IS: Shape,
     IB: Storage<I>,
-    DS: StitchPrefix<IS, Slice = S0>,
+    DS: StitchFirst<IS, I>,
     DB: Storage<T>,
-    S0: PrependDyn<Out = O>,
 {
     Stitch {
         pairs: ((), (indices, data)),
         _slice: PhantomData,
-    }
-}
-
-impl<'a, T: Copy> Stitch<'a, T, (), (), ()> {
-    /// The builder with its first pair (the same as [`dynamic_stitch`]).
-    ///
-    /// ```
-    /// use shapecheck::prelude::*;
-    /// use shapecheck::Stitch;
-    /// let i = Tensor::<i32, shape![1]>::from_array([2]);
-    /// let d = Tensor::<i64, shape![1, 2]>::from_array([[5, 6]]);
-    /// let out = Stitch::new(&i, &d).run().unwrap();
-    /// assert_eq!(out.as_slice(), &[0, 0, 0, 0, 5, 6]); // rows 0 and 1: zeros
-    /// ```
-    #[allow(clippy::type_complexity, clippy::new_ret_no_self)]
-    pub fn new<I, IS, IB, DS, DB, S0, O>(
-        indices: &'a Tensor<I, IS, IB>,
-        data: &'a Tensor<T, DS, DB>,
-    ) -> Stitch<'a, T, S0, O, ((), (&'a Tensor<I, IS, IB>, &'a Tensor<T, DS, DB>))>
-    where
-        I: StitchIndex,
-        IS: Shape,
-        IB: Storage<I>,
-        DS: StitchPrefix<IS, Slice = S0>,
-        DB: Storage<T>,
-        S0: PrependDyn<Out = O>,
-    {
-        dynamic_stitch(indices, data)
     }
 }
 
@@ -242,12 +114,12 @@ where
         self,
         indices: &'a Tensor<I, IS, IB>,
         data: &'a Tensor<T, DS, DB>,
-    ) -> Stitch<'a, T, S0, O, (L, (&'a Tensor<I, IS, IB>, &'a Tensor<T, DS, DB>))>
+    ) -> Stitch<'a, T, NextSlice<DS, IS, S0, I>, O, (L, PairOf<'a, T, I, IS, IB, DS, DB>)>
     where
-        I: StitchIndex,
+        I: Copy,
         IS: Shape,
         IB: Storage<I>,
-        DS: StitchPrefix<IS> + StitchSliceOf<IS, S0>,
+        DS: StitchNext<IS, S0, I>,
         DB: Storage<T>,
     {
         Stitch {
@@ -324,11 +196,28 @@ where
 
     /// The static path after [`static_rows`](Self::static_rows): copies
     /// the rows into `out` (the output's elements, zeroed).
+    ///
+    /// With feature `rayon` and an output of at least
+    /// [`PAR_MIN_ELEMS`](crate::kernel::par::PAR_MIN_ELEMS) elements, the
+    /// rows are split across the pool by destination
+    /// ([`kernel::stitch_rows_par`]), the row length still a constant.
     #[inline(always)]
-    fn static_copy(&self, out: &mut [T]) {
-        if let Some(n @ 1..) = S0::STATIC_NUMEL {
-            self.pairs.copy(out, n);
+    fn static_copy(&self, out: &mut [T])
+    where
+        T: MaybeSync,
+    {
+        let Some(n @ 1..) = S0::STATIC_NUMEL else {
+            return;
+        };
+        #[cfg(feature = "rayon")]
+        if crate::kernel::par::splits(out.len()) {
+            let pairs: alloc::vec::Vec<_> =
+                (0..L::LEN).filter_map(|m| self.pairs.pair(m)).collect();
+            // `S0::STATIC_NUMEL` is this instance's constant: read inside
+            // the task, the row copy has a fixed length
+            return kernel::stitch_rows_par(&pairs, out, || S0::STATIC_NUMEL.unwrap_or(0));
         }
+        self.pairs.copy(out, n);
     }
 
     /// The output shape `(Dyn(rows), slice..)` of the static path (with
@@ -359,7 +248,7 @@ where
     #[allow(clippy::type_complexity)]
     pub fn run(&self) -> Result<Tensor<T, O, alloc::vec::Vec<T>>, StitchError>
     where
-        T: Default,
+        T: Default + MaybeSync,
     {
         if let Some(rows) = self.static_rows() {
             let (rows, needed) = rows?;
@@ -385,7 +274,7 @@ where
     /// the copy, each pair's loop generated for its own types.
     pub fn run_into<'b>(&self, buf: &'b mut [T]) -> Result<Tensor<T, O, &'b mut [T]>, StitchError>
     where
-        T: Default,
+        T: Default + MaybeSync,
     {
         if let Some(rows) = self.static_rows() {
             let (rows, needed) = rows?;
@@ -450,7 +339,7 @@ pub(crate) fn prefix_of<'b, T>(buf: &'b mut [T], dims: &Dims) -> Result<&'b mut 
 /// let err = stitch_slices(&bad, &mut out).unwrap_err();
 /// assert_eq!(err, StitchError::NegativeIndex { m: 0, j: 1, value: -4 });
 /// ```
-pub fn stitch_slices<T: Copy + Default>(
+pub fn stitch_slices<T: Copy + Default + MaybeSync>(
     pairs: &[StitchPair<'_, T>],
     out: &mut [T],
 ) -> Result<Dims, StitchError> {

@@ -136,10 +136,13 @@ mod builder;
 mod dynamic;
 mod error;
 mod kernel;
+mod pairs;
 mod partition;
 pub mod rule;
 
-pub use builder::{dynamic_stitch, stitch_slices, Stitch, StitchPairs};
+pub use builder::{
+    dynamic_stitch, stitch_slices, FirstSlice, FirstStitch, NextSlice, Stitch, StitchPairs,
+};
 pub use error::StitchError;
 #[cfg(feature = "alloc")]
 pub use partition::dynamic_partition;
@@ -157,6 +160,24 @@ mod sealed {
 
 /// An index element type of dynamic_stitch / dynamic_partition: `i32`
 /// (TensorFlow's) or `i64`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// // i32 and i64 indices in one call
+/// let merged = dynamic_stitch(&tensor![1i32, 0], &tensor![10, 20])
+///     .pair(&tensor![2i64], &tensor![30])
+///     .run()
+///     .unwrap();
+/// assert_eq!(merged.as_slice(), &[20, 10, 30]);
+/// ```
+///
+/// Other index types are a compile error ("dynamic_stitch/index-element:
+/// indices must hold i32 or i64, not `u32`"):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let _ = dynamic_stitch(&tensor![0u32, 1], &tensor![1.0f32, 2.0]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "dynamic_stitch/index-element: indices must hold i32 or i64, not `{Self}`",
     label = "an integer tensor of i32 or i64 is needed here",
@@ -164,6 +185,12 @@ mod sealed {
 )]
 pub trait StitchIndex: Copy + 'static + sealed::Sealed {
     /// The values, type-erased.
+    ///
+    /// ```
+    /// use shapecheck::{IndexSlice, StitchIndex};
+    /// assert_eq!(<i32 as StitchIndex>::index_slice(&[4, 1]), IndexSlice::I32(&[4, 1]));
+    /// assert_eq!(<i64 as StitchIndex>::index_slice(&[7]).values().collect::<Vec<_>>(), vec![7]);
+    /// ```
     fn index_slice(s: &[Self]) -> IndexSlice<'_>;
 }
 impl sealed::Sealed for i32 {
@@ -192,6 +219,13 @@ impl StitchIndex for i64 {
 }
 
 /// Index values of either index type, borrowed.
+///
+/// ```
+/// use shapecheck::IndexSlice;
+/// let s = IndexSlice::I32(&[4, -1]);
+/// assert_eq!(s.len(), 2);
+/// assert_eq!(s.values().collect::<Vec<i64>>(), vec![4, -1]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IndexSlice<'a> {
     /// `i32` values.
@@ -202,6 +236,12 @@ pub enum IndexSlice<'a> {
 
 impl<'a> IndexSlice<'a> {
     /// The number of values.
+    ///
+    /// ```
+    /// use shapecheck::IndexSlice;
+    /// assert_eq!(IndexSlice::I64(&[1, 2, 3]).len(), 3);
+    /// ```
+    #[must_use]
     pub fn len(&self) -> usize {
         match self {
             IndexSlice::I32(s) => s.len(),
@@ -210,11 +250,24 @@ impl<'a> IndexSlice<'a> {
     }
 
     /// `true` if there is no value.
+    ///
+    /// ```
+    /// use shapecheck::IndexSlice;
+    /// assert!(IndexSlice::I32(&[]).is_empty());
+    /// assert!(!IndexSlice::I64(&[0]).is_empty());
+    /// ```
+    #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The values as `i64`, in order.
+    ///
+    /// ```
+    /// use shapecheck::IndexSlice;
+    /// let v: Vec<i64> = IndexSlice::I32(&[3, i32::MIN]).values().collect();
+    /// assert_eq!(v, vec![3, i64::from(i32::MIN)]);
+    /// ```
     pub fn values(&self) -> impl Iterator<Item = i64> + Clone + 'a {
         let (a, b): (&'a [i32], &'a [i64]) = match *self {
             IndexSlice::I32(s) => (s, &[]),
@@ -227,6 +280,17 @@ impl<'a> IndexSlice<'a> {
 /// One `(indices, data)` pair of dynamic_stitch as run-time values: dims and
 /// borrowed data (no heap). The rule checks that each holds as many values
 /// as its dims say.
+///
+/// ```
+/// use shapecheck::{stitch_slices, StitchPair};
+/// // indices [2] over data [2, 2], and a scalar index over data [2]: slice [2]
+/// let p0 = StitchPair::new(&[2], &[1i32, 0], &[2, 2], &[10, 11, 20, 21]).unwrap();
+/// let p1 = StitchPair::new(&[], &[2i64], &[2], &[30, 31]).unwrap();
+/// let mut out = [0; 8];
+/// let dims = stitch_slices(&[p0, p1], &mut out).unwrap();
+/// assert_eq!(dims.as_slice(), &[3, 2]);
+/// assert_eq!(out[..6], [20, 21, 10, 11, 30, 31]);
+/// ```
 #[derive(Debug)]
 pub struct StitchPair<'a, T> {
     pub(crate) indices_dims: Dims,
@@ -245,6 +309,16 @@ impl<T> Copy for StitchPair<'_, T> {}
 impl<'a, T> StitchPair<'a, T> {
     /// A pair; an error only if a rank exceeds [`MAX_RANK`](crate::MAX_RANK)
     /// (lengths are checked by the op).
+    ///
+    /// ```
+    /// use shapecheck::{stitch_slices, StitchPair};
+    /// let err = StitchPair::new(&[1; 9], &[0i32], &[1], &[5]).unwrap_err();
+    /// assert_eq!(err.rule(), "dynamic_stitch/rank");
+    /// // a length that does not match the dims is found by the op
+    /// let short = StitchPair::new(&[3], &[0i32], &[3], &[1, 2, 3]).unwrap();
+    /// let err = stitch_slices(&[short], &mut [0; 3]).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/data-length");
+    /// ```
     pub fn new<I: StitchIndex>(
         indices_dims: &[usize],
         indices: &'a [I],

@@ -18,10 +18,10 @@ impl<const NUM: usize> Partitions<NUM> {
     /// Rust cannot bound a const generic by `NUM >= 1` without one impl per
     /// value, so this rule is a constant evaluated at monomorphisation
     /// (`cargo build` reports it, `cargo check` does not).
-    pub const AT_LEAST_ONE: () = assert!(
-        NUM >= 1,
-        "dynamic_partition/num: Partitions::<0>: num_partitions must be at least 1 (TensorFlow: \"num_partitions must be at least 1\")"
-    );
+    pub const AT_LEAST_ONE: () = if NUM < 1 {
+        crate::ops::const_fail(Self::ZERO)
+    };
+    const ZERO: &'static str = "dynamic_partition/num: Partitions::<0>: num_partitions must be at least 1 (TensorFlow: \"num_partitions must be at least 1\")";
 }
 
 /// The output shape `(Dyn(count), slice..)`.
@@ -43,7 +43,6 @@ shapecheck_macros::shared_bounds! {
         data: &Tensor<T, DS, DB>,
         partitions: &Tensor<I, PS, PB>,
     ) -> Result<([usize; NUM], usize, DS::Slice), StitchError> {
-        let () = Partitions::<NUM>::AT_LEAST_ONE;
         let mut counts = [0usize; NUM];
         let slice = rule::partition_slice_dims(
             &data.dims(),
@@ -80,6 +79,7 @@ shapecheck_macros::shared_bounds! {
     where
         DS::Slice: PrependDyn,
     {
+        let () = Partitions::<NUM>::AT_LEAST_ONE;
         let (counts, slice_len, value) = plan::<NUM, _, _, _, _, _, _>(data, partitions)?;
         let mut outs: [alloc::vec::Vec<T>; NUM] = core::array::from_fn(|_| alloc::vec::Vec::new());
         for (out, &count) in outs.iter_mut().zip(&counts) {
@@ -125,6 +125,7 @@ shapecheck_macros::shared_bounds! {
     where
         DS::Slice: PrependDyn,
     {
+        let () = Partitions::<NUM>::AT_LEAST_ONE;
         let (counts, slice_len, value) = plan::<NUM, _, _, _, _, _, _>(data, partitions)?;
         let dst = super::builder::prefix_of(buf, &data.dims())?;
         let mut cursors = [0usize; NUM];
