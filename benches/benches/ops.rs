@@ -38,31 +38,8 @@ use shapecheck::{
     select_into, ActivationKind, AutoBroadcast, BinaryOpKind, DynLodTensor, LodTensor, Offsets,
     Partitions,
 };
+use shapecheck_benches::{bools, data, rng, w1_inputs, w5_inputs, Big, BIG, PART, ROWS, SLICE};
 use std::time::Duration;
-
-/// A deterministic pseudo-random stream (xorshift64), so runs are comparable.
-fn rng(seed: u64) -> impl FnMut() -> u64 {
-    let mut x = seed;
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    }
-}
-
-/// `n` f32 in [-1, 1) from seed `seed`.
-fn data(n: usize, seed: u64) -> Vec<f32> {
-    let mut r = rng(seed);
-    (0..n)
-        .map(|_| (r() >> 40) as f32 / (1u64 << 23) as f32 - 1.0)
-        .collect()
-}
-
-fn bools(n: usize, seed: u64) -> Vec<bool> {
-    let mut r = rng(seed);
-    (0..n).map(|_| r() & 1 == 1).collect()
-}
 
 /// A group for the big, memory-bound workloads: few samples, short runs (the
 /// machine is shared, so a long group only collects more interference).
@@ -88,15 +65,9 @@ fn small_group<'a>(
     g
 }
 
-type Big = shape![256, 128, 256];
-const BIG: usize = 256 * 128 * 256;
-
 /// W1, W2 and W6: the big elementwise products and their memcpy floor.
 fn big_elementwise(c: &mut Criterion) {
-    let x = Tensor::<f32, Big, Vec<f32>>::from_vec(Default::default(), data(BIG, 1)).unwrap();
-    let y =
-        Tensor::<f32, shape![128, 256], Vec<f32>>::from_vec(Default::default(), data(128 * 256, 2))
-            .unwrap();
+    let (x, y) = w1_inputs();
     let y1 =
         Tensor::<f32, shape![128], Vec<f32>>::from_vec(Default::default(), data(128, 3)).unwrap();
     let mut out =
@@ -540,35 +511,9 @@ fn small_multiplex(c: &mut Criterion) {
     g.finish();
 }
 
-/// Rows of W5-W8.
-const ROWS: usize = 1 << 20;
-/// Rows per stitch pair (4 pairs).
-const PART: usize = ROWS / 4;
-/// Elements per row.
-const SLICE: usize = 16;
-
-/// A shuffled permutation of 0..n (Fisher-Yates with a fixed seed).
-fn permutation(n: usize, seed: u64) -> Vec<i32> {
-    let mut p: Vec<i32> = (0..n as i32).collect();
-    let mut r = rng(seed);
-    for i in (1..n).rev() {
-        let j = (r() % (i as u64 + 1)) as usize;
-        p.swap(i, j);
-    }
-    p
-}
-
 /// W5 (dynamic_stitch), W7 (dynamic_partition, its inverse) and W8 (lod_reset).
 fn stitch_partition_lod(c: &mut Criterion) {
-    type Idx = Tensor<i32, shape![262144], Vec<i32>>;
-    type Dat = Tensor<f32, shape![262144, 16], Vec<f32>>;
-    let perm = permutation(ROWS, 31);
-    let indices: [Idx; 4] = core::array::from_fn(|m| {
-        Tensor::from_vec(Default::default(), perm[m * PART..(m + 1) * PART].to_vec()).unwrap()
-    });
-    let datas: [Dat; 4] = core::array::from_fn(|m| {
-        Tensor::from_vec(Default::default(), data(PART * SLICE, 40 + m as u64)).unwrap()
-    });
+    let (indices, datas) = w5_inputs();
     let stitch = dynamic_stitch(&indices[0], &datas[0])
         .pair(&indices[1], &datas[1])
         .pair(&indices[2], &datas[2])
@@ -614,8 +559,11 @@ fn stitch_partition_lod(c: &mut Criterion) {
     )
     .unwrap();
     let mut parts_v = vec![0i32; ROWS];
-    for (k, &i) in perm.iter().enumerate() {
-        parts_v[i as usize] = (k / PART) as i32;
+    // row `i` of W5's output came from pair `m`: partitioning it by `m` undoes the stitch
+    for (m, idx) in indices.iter().enumerate() {
+        for &i in idx.as_slice() {
+            parts_v[i as usize] = m as i32;
+        }
     }
     let parts =
         Tensor::<i32, shape![1048576], Vec<i32>>::from_vec(Default::default(), parts_v).unwrap();

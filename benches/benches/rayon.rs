@@ -15,35 +15,8 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use shapecheck::prelude::*;
 use shapecheck::{dynamic_stitch, PAR_MIN_ELEMS};
+use shapecheck_benches::{data, w1_inputs, w5_inputs, Big, BIG, ROWS, SLICE};
 use std::time::Duration;
-
-fn rng(seed: u64) -> impl FnMut() -> u64 {
-    let mut x = seed;
-    move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    }
-}
-
-fn data(n: usize, seed: u64) -> Vec<f32> {
-    let mut r = rng(seed);
-    (0..n)
-        .map(|_| (r() >> 40) as f32 / (1u64 << 23) as f32 - 1.0)
-        .collect()
-}
-
-/// A shuffled permutation of 0..n (the same as `ops.rs`: same seed, same W5).
-fn permutation(n: usize, seed: u64) -> Vec<i32> {
-    let mut p: Vec<i32> = (0..n as i32).collect();
-    let mut r = rng(seed);
-    for i in (1..n).rev() {
-        let j = (r() % (i as u64 + 1)) as usize;
-        p.swap(i, j);
-    }
-    p
-}
 
 fn pools() -> [(usize, rayon::ThreadPool); 2] {
     [1, 2].map(|n| {
@@ -66,14 +39,8 @@ fn group<'a>(
     g
 }
 
-type Big = shape![256, 128, 256];
-const BIG: usize = 256 * 128 * 256;
-
 fn w1(c: &mut Criterion) {
-    let x = Tensor::<f32, Big, Vec<f32>>::from_vec(Default::default(), data(BIG, 1)).unwrap();
-    let y =
-        Tensor::<f32, shape![128, 256], Vec<f32>>::from_vec(Default::default(), data(128 * 256, 2))
-            .unwrap();
+    let (x, y) = w1_inputs();
     let mut out =
         Tensor::<f32, Big, Vec<f32>>::from_vec(Default::default(), vec![0.0; BIG]).unwrap();
     let (dx, dy) = (x.to_dyn(), y.to_dyn());
@@ -112,20 +79,8 @@ fn w1(c: &mut Criterion) {
     g.finish();
 }
 
-const ROWS: usize = 1 << 20;
-const PART: usize = ROWS / 4;
-const SLICE: usize = 16;
-
 fn w5(c: &mut Criterion) {
-    type Idx = Tensor<i32, shape![262144], Vec<i32>>;
-    type Dat = Tensor<f32, shape![262144, 16], Vec<f32>>;
-    let perm = permutation(ROWS, 31);
-    let indices: [Idx; 4] = core::array::from_fn(|m| {
-        Tensor::from_vec(Default::default(), perm[m * PART..(m + 1) * PART].to_vec()).unwrap()
-    });
-    let datas: [Dat; 4] = core::array::from_fn(|m| {
-        Tensor::from_vec(Default::default(), data(PART * SLICE, 40 + m as u64)).unwrap()
-    });
+    let (indices, datas) = w5_inputs();
     let stitch = dynamic_stitch(&indices[0], &datas[0])
         .pair(&indices[1], &datas[1])
         .pair(&indices[2], &datas[2])

@@ -1,1 +1,83 @@
-//! Benchmarks live in `benches/ops.rs`; this library is empty.
+//! The workloads' inputs, shared by the benches (`benches/ops.rs`,
+//! `benches/rayon.rs`): fixed-seed data, so that every bench, run and tool
+//! (`shared/bench/peers.py` draws the same shapes) times the same arrays.
+
+use shapecheck::prelude::*;
+
+/// A deterministic pseudo-random stream (xorshift64), so runs are comparable.
+pub fn rng(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
+/// `n` f32 in [-1, 1) from seed `seed`.
+pub fn data(n: usize, seed: u64) -> Vec<f32> {
+    let mut r = rng(seed);
+    (0..n)
+        .map(|_| (r() >> 40) as f32 / (1u64 << 23) as f32 - 1.0)
+        .collect()
+}
+
+/// `n` bools from seed `seed`.
+pub fn bools(n: usize, seed: u64) -> Vec<bool> {
+    let mut r = rng(seed);
+    (0..n).map(|_| r() & 1 == 1).collect()
+}
+
+/// A shuffled permutation of 0..n (Fisher-Yates with a fixed seed).
+pub fn permutation(n: usize, seed: u64) -> Vec<i32> {
+    let mut p: Vec<i32> = (0..n as i32).collect();
+    let mut r = rng(seed);
+    for i in (1..n).rev() {
+        let j = (r() % (i as u64 + 1)) as usize;
+        p.swap(i, j);
+    }
+    p
+}
+
+/// W1's and W2's x: `[256, 128, 256]`.
+pub type Big = shape![256, 128, 256];
+/// Its element count.
+pub const BIG: usize = 256 * 128 * 256;
+
+/// W1's x: `[256, 128, 256]` on the heap.
+pub type W1X = Tensor<f32, Big, Vec<f32>>;
+/// W1's y: `[128, 256]` on the heap.
+pub type W1Y = Tensor<f32, shape![128, 256], Vec<f32>>;
+
+/// W1's operands, x and y.
+pub fn w1_inputs() -> (W1X, W1Y) {
+    let x = Tensor::from_vec(Default::default(), data(BIG, 1)).unwrap();
+    let y = Tensor::from_vec(Default::default(), data(128 * 256, 2)).unwrap();
+    (x, y)
+}
+
+/// Rows of W5-W8.
+pub const ROWS: usize = 1 << 20;
+/// Rows per stitch pair (4 pairs).
+pub const PART: usize = ROWS / 4;
+/// Elements per row.
+pub const SLICE: usize = 16;
+
+/// One W5 pair's indices: `[2^18]`.
+pub type W5Indices = Tensor<i32, shape![262144], Vec<i32>>;
+/// One W5 pair's data: `[2^18, 16]`.
+pub type W5Data = Tensor<f32, shape![262144, 16], Vec<f32>>;
+
+/// W5's four pairs: a shuffled permutation of 0..2^20 split into 4 equal
+/// index lists, each with its `[2^18, 16]` data.
+pub fn w5_inputs() -> ([W5Indices; 4], [W5Data; 4]) {
+    let perm = permutation(ROWS, 31);
+    let indices = core::array::from_fn(|m| {
+        Tensor::from_vec(Default::default(), perm[m * PART..(m + 1) * PART].to_vec()).unwrap()
+    });
+    let datas = core::array::from_fn(|m| {
+        Tensor::from_vec(Default::default(), data(PART * SLICE, 40 + m as u64)).unwrap()
+    });
+    (indices, datas)
+}
