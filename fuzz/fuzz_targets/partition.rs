@@ -40,15 +40,6 @@ fn part_value(u: &mut Unstructured<'_>, num: usize) -> i64 {
     }
 }
 
-/// Small dims of rank 0 to 3, dims 0 to 4; sometimes any dims.
-fn small_dims(u: &mut Unstructured<'_>) -> Vec<usize> {
-    if byte(u) >= 245 {
-        return dims(u);
-    }
-    let rank = usize::from(byte(u) % 4);
-    (0..rank).map(|_| usize::from(byte(u) % 5)).collect()
-}
-
 /// The outputs laid out one after the other.
 fn concat<T: Copy>(outs: &[(Vec<usize>, Vec<T>)]) -> Vec<T> {
     outs.iter().flat_map(|(_, v)| v.iter().copied()).collect()

@@ -44,15 +44,6 @@ fn index_value(u: &mut Unstructured<'_>) -> i64 {
     }
 }
 
-/// Small dims of rank 0 to 3, dims 0 to 4; sometimes any dims.
-fn small_dims(u: &mut Unstructured<'_>) -> Vec<usize> {
-    if byte(u) >= 245 {
-        return dims(u);
-    }
-    let rank = usize::from(byte(u) % 4);
-    (0..rank).map(|_| usize::from(byte(u) % 5)).collect()
-}
-
 fn check<T: FuzzValue + Default>(u: &mut Unstructured<'_>) {
     let slice = small_dims(u);
     let npairs = usize::from(byte(u) % 6);

@@ -44,6 +44,15 @@ pub fn dims(u: &mut Unstructured<'_>) -> Vec<usize> {
     (0..rank).map(|_| dim(u)).collect()
 }
 
+/// Small dims of rank 0 to 3, dims 0 to 4; sometimes any dims.
+pub fn small_dims(u: &mut Unstructured<'_>) -> Vec<usize> {
+    if byte(u) >= 245 {
+        return dims(u);
+    }
+    let rank = usize::from(byte(u) % 4);
+    (0..rank).map(|_| usize::from(byte(u) % 5)).collect()
+}
+
 /// Dims related to `base`, so that broadcasting often succeeds: a window of
 /// `base` with some dims replaced by 1 and sometimes trailing 1s appended.
 pub fn related_dims(u: &mut Unstructured<'_>, base: &[usize]) -> Vec<usize> {
