@@ -224,32 +224,47 @@ impl<const K: usize> Walk<K> {
 
     fn odometer(&self, mut f: impl FnMut([usize; K])) {
         let rows = self.numel / self.inner();
-        let outer = self.rank - 1;
-        let mut counter = [0usize; MAX_RANK];
-        let mut offsets = [0usize; K];
+        let mut c = Cursor {
+            counter: [0; MAX_RANK],
+            offsets: [0; K],
+        };
         for _ in 0..rows {
-            f(offsets);
-            let mut axis = outer;
-            while axis > 0 {
-                axis -= 1;
-                let d = self.dim(axis);
-                let Some(c) = counter.get_mut(axis) else {
-                    break;
-                };
-                *c += 1;
-                if *c < d {
-                    for (k, o) in offsets.iter_mut().enumerate() {
-                        *o = o.wrapping_add(self.stride(k, axis));
-                    }
-                    break;
+            f(c.offsets);
+            self.advance(&mut c);
+        }
+    }
+
+    /// Moves `c` to the start of the next row (the odometer's step).
+    #[inline(always)]
+    fn advance(&self, c: &mut Cursor<K>) {
+        let mut axis = self.rank.saturating_sub(1);
+        while axis > 0 {
+            axis -= 1;
+            let d = self.dim(axis);
+            let Some(i) = c.counter.get_mut(axis) else {
+                return;
+            };
+            *i += 1;
+            if *i < d {
+                for (k, o) in c.offsets.iter_mut().enumerate() {
+                    *o = o.wrapping_add(self.stride(k, axis));
                 }
-                *c = 0;
-                for (k, o) in offsets.iter_mut().enumerate() {
-                    *o = o.wrapping_sub(self.stride(k, axis).wrapping_mul(d - 1));
-                }
+                return;
+            }
+            *i = 0;
+            for (k, o) in c.offsets.iter_mut().enumerate() {
+                *o = o.wrapping_sub(self.stride(k, axis).wrapping_mul(d - 1));
             }
         }
     }
+}
+
+/// Where a walk stands at the start of an output row: the multi-index of
+/// the row over the outer dims, and each operand's offset there (the
+/// odometer's state; `par` starts one at any row).
+struct Cursor<const K: usize> {
+    counter: [usize; MAX_RANK],
+    offsets: [usize; K],
 }
 
 /// `a[k]`, 0 past the end.

@@ -8,7 +8,7 @@
 //! callers run the serial loops unchanged (a static op's element count is a
 //! constant, so for small static shapes the test folds away).
 
-use super::{Walk, MAX_RANK};
+use super::{Cursor, Walk, MAX_RANK};
 use rayon::prelude::*;
 
 /// Outputs with fewer elements than this run serially: 2^18 elements (1 MiB
@@ -51,13 +51,6 @@ pub fn for_row_pieces<T: Send>(
         .for_each(|(i, piece)| f(piece, i.saturating_mul(rows_per_piece)));
 }
 
-/// Where the walk stands at the start of an output row: the multi-index of
-/// the row over the outer dims, and each operand's offset there.
-struct Cursor<const K: usize> {
-    counter: [usize; MAX_RANK],
-    offsets: [usize; K],
-}
-
 impl<const K: usize> Walk<K> {
     /// The cursor at the start of output row `row` (rows of `inner()`
     /// elements, in order).
@@ -81,29 +74,6 @@ impl<const K: usize> Walk<K> {
             }
         }
         c
-    }
-
-    /// Moves `c` to the start of the next row (the odometer's step).
-    fn advance(&self, c: &mut Cursor<K>) {
-        let mut axis = self.rank.saturating_sub(1);
-        while axis > 0 {
-            axis -= 1;
-            let d = self.dim(axis);
-            let Some(i) = c.counter.get_mut(axis) else {
-                return;
-            };
-            *i += 1;
-            if *i < d {
-                for (k, o) in c.offsets.iter_mut().enumerate() {
-                    *o = o.wrapping_add(self.stride(k, axis));
-                }
-                return;
-            }
-            *i = 0;
-            for (k, o) in c.offsets.iter_mut().enumerate() {
-                *o = o.wrapping_sub(self.stride(k, axis).wrapping_mul(d - 1));
-            }
-        }
     }
 }
 
