@@ -68,7 +68,7 @@
 //! ## Generic code
 //! A function generic over shapes names the rule as a bound. For numpy
 //! broadcasting (axis -1) the alias [`BroadcastWith`] says it all; for any
-//! axis, [`ElementwiseShapes`](rules::ElementwiseShapes) and the output type
+//! axis, [`ElementwiseShapes`](ops::elementwise::ElementwiseShapes) and the output type
 //! [`ElementwiseOutput`](ops::elementwise::ElementwiseOutput); select's rule
 //! is [`SelectShapes`](ops::select::SelectShapes). Forgetting the bound is a
 //! compile error that names it (`ui-tests/elementwise/fail/generic_missing_bound.rs`).
@@ -176,6 +176,7 @@ extern crate std;
 
 extern crate self as shapecheck;
 
+pub mod algebra;
 mod broadcast;
 pub mod dim;
 pub mod dims;
@@ -184,7 +185,6 @@ pub mod error;
 mod kernel;
 pub mod lod;
 pub mod ops;
-pub mod rules;
 pub mod shape;
 pub mod storage;
 pub mod tensor;
@@ -324,8 +324,8 @@ pub mod __private {
 ///   ([`NoBroadcast`], [`Numpy`], [`Pdpd`]), [`Partitions`];
 /// - the traits generic code names in its bounds: [`Shape`], [`StaticShape`],
 ///   [`Element`], [`Storage`], [`StorageMut`], [`BroadcastWith`] /
-///   [`BroadcastOf`], [`ElementwiseShapes`](crate::rules::ElementwiseShapes),
-///   [`SelectShapes`](crate::ops::select::SelectShapes), [`MultiplexShapes`](crate::rules::MultiplexShapes),
+///   [`BroadcastOf`], [`ElementwiseShapes`](crate::ops::elementwise::ElementwiseShapes),
+///   [`SelectShapes`](crate::ops::select::SelectShapes), [`MultiplexShapes`](crate::ops::multiplex::MultiplexShapes),
 ///   [`ResultStorage`](crate::storage::ResultStorage);
 /// - the error types, so that a `match` on a `try_` result needs no other import.
 ///
@@ -344,11 +344,13 @@ pub mod prelude {
     pub use crate::ops::elementwise::operators::{
         BroadcastOf, BroadcastResult, BroadcastWith, FloatElement,
     };
+    pub use crate::ops::elementwise::ElementwiseShapes;
     pub use crate::ops::elementwise::{
         Activation, ActivationKind, Add, Axis, BinaryOp, BinaryOpKind, Div, ElementwiseError,
         ElementwiseOutput, Identity, Max, Min, Mul, Relu, Sigmoid, Sub, Tanh,
     };
     pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
+    pub use crate::ops::multiplex::MultiplexShapes;
     pub use crate::ops::multiplex::{multiplex_into, IndexElement, MultiplexError};
     pub use crate::ops::select::{
         select, select_into, try_select, try_select_into, AutoBroadcast, CondElement, ElseElement,
@@ -357,7 +359,6 @@ pub mod prelude {
     pub use crate::ops::stitch::{
         dynamic_partition_into, dynamic_stitch, Partitions, StitchError, StitchIndex,
     };
-    pub use crate::rules::{ElementwiseShapes, MultiplexShapes};
     pub use crate::shape::{Dims, Shape, StaticShape};
     pub use crate::storage::{Inline, ResultStorage, Storage, StorageMut};
     pub use crate::tensor::Tensor;

@@ -28,7 +28,7 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
     let mut out = TokenStream2::new();
     let at = |o: usize| {
         let o = LitInt::new(&format!("{o}usize"), Span::call_site());
-        quote!(crate::rules::At<#o>)
+        quote!(crate::ops::elementwise::bounds::At<#o>)
     };
     // the axis rule: which placement each axis means. `do_not_recommend`:
     // an axis with no impl is reported by the trait's own message, without
@@ -37,7 +37,7 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         let ax = axis_arg(axis);
         out.extend(quote! {
             #[diagnostic::do_not_recommend]
-            impl<#generics> crate::rules::ElementwiseAxis<#yt, crate::rules::Axis<#ax>> for #xt {
+            impl<#generics> crate::ops::elementwise::bounds::ElementwiseAxis<#yt, crate::ops::elementwise::Axis<#ax>> for #xt {
                 type Place = #place;
             }
         });
@@ -50,7 +50,7 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
             if axis == -1 || axis == 0 {
                 axis_impl(axis, at(0));
             } else {
-                axis_impl(axis, quote!(crate::rules::Identical));
+                axis_impl(axis, quote!(crate::ops::elementwise::bounds::Identical));
             }
         }
     } else {
@@ -58,13 +58,13 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         // axes out of range, up to 16 away: the gate of `OutOfRange` (one
         // short error); further out, `ElementwiseAxis` has no impl
         for axis in (-16isize..16).filter(|a| !(-(r as isize)..r as isize).contains(a)) {
-            axis_impl(axis, quote!(crate::rules::OutOfRange));
+            axis_impl(axis, quote!(crate::ops::elementwise::bounds::OutOfRange));
         }
         for axis in -(r as isize)..(r as isize) {
             let o = if axis >= 0 { axis } else { d + axis + 1 };
             if o < 0 {
                 // rejected by the gate of `ElementwiseAlign for BeforeStart`
-                axis_impl(axis, quote!(crate::rules::BeforeStart));
+                axis_impl(axis, quote!(crate::ops::elementwise::bounds::BeforeStart));
             } else if o as usize + rs <= r {
                 axis_impl(axis, at(o as usize));
             } else {
@@ -72,7 +72,10 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                     LitInt::new(&format!("{o}usize"), Span::call_site()),
                     LitInt::new(&format!("{}usize", r - o as usize), Span::call_site()),
                 );
-                axis_impl(axis, quote!(crate::rules::AtTrimmed<#ol, #kl>));
+                axis_impl(
+                    axis,
+                    quote!(crate::ops::elementwise::bounds::AtTrimmed<#ol, #kl>),
+                );
             }
         }
     }
@@ -85,7 +88,9 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         // reports runs-past before a dim mismatch, and so does this chain
         for j in kept..rs {
             let sd = if x_is_small { &xs[j] } else { &ys[j] };
-            chain.link(quote!(crate::rules::ElementwiseDropLink<#sd, #xt, #yt, Ax>));
+            chain.link(
+                quote!(crate::ops::elementwise::bounds::ElementwiseDropLink<#sd, #xt, #yt, Ax>),
+            );
         }
         let mut out_dims = Vec::new();
         let mut out_vals = Vec::new();
@@ -118,7 +123,7 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
             quote!((#(#out_vals,)*))
         };
         quote! {
-            impl<#generics Ax> crate::rules::ElementwiseAlign<#xt, #yt, Ax> for #place
+            impl<#generics Ax> crate::ops::elementwise::bounds::ElementwiseAlign<#xt, #yt, Ax> for #place
             where #(#preds,)*
             {
                 type Output = (#(#out_dims,)*);
@@ -133,13 +138,13 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
             at(0),
             0,
             r,
-            quote!(crate::rules::ElementwiseBroadcastLink),
+            quote!(crate::ops::elementwise::bounds::ElementwiseBroadcastLink),
         ));
         out.extend(align(
-            quote!(crate::rules::Identical),
+            quote!(crate::ops::elementwise::bounds::Identical),
             0,
             r,
-            quote!(crate::rules::ElementwiseSameLink),
+            quote!(crate::ops::elementwise::bounds::ElementwiseSameLink),
         ));
     } else {
         // o = r only happens for a scalar operand (rs = 0) at axis -1
@@ -149,7 +154,7 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                     at(o),
                     o,
                     rs,
-                    quote!(crate::rules::ElementwiseBroadcastLink),
+                    quote!(crate::ops::elementwise::bounds::ElementwiseBroadcastLink),
                 ));
             } else if o < r {
                 let kept = r - o;
@@ -158,10 +163,10 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                     LitInt::new(&format!("{kept}usize"), Span::call_site()),
                 );
                 out.extend(align(
-                    quote!(crate::rules::AtTrimmed<#ol, #kl>),
+                    quote!(crate::ops::elementwise::bounds::AtTrimmed<#ol, #kl>),
                     o,
                     kept,
-                    quote!(crate::rules::ElementwiseBroadcastLink),
+                    quote!(crate::ops::elementwise::bounds::ElementwiseBroadcastLink),
                 ));
             }
         }

@@ -104,7 +104,7 @@ pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
         out.extend(quote! {
             #[doc(hidden)]
             pub struct #rank;
-            impl<#(#d: crate::dim::DimLike,)*> crate::rules::MultiplexRankOf for #t {
+            impl<#(#d: crate::dim::DimLike,)*> crate::ops::multiplex::bounds::MultiplexRankOf for #t {
                 type Rank = #rank;
             }
         });
@@ -114,8 +114,8 @@ pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
             // without rustc showing the impl itself
             out.extend(quote! {
                 #[diagnostic::do_not_recommend]
-                impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> crate::rules::MultiplexByRank<#t, IS> for #rank
-                where IS: crate::rules::MultiplexLowRank<#t>
+                impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> crate::ops::multiplex::bounds::MultiplexByRank<#t, IS> for #rank
+                where IS: crate::ops::multiplex::bounds::MultiplexLowRank<#t>
                 {
                     type Output = #t;
                     const CANDIDATE_DIMS: crate::dim::StaticDims = &[];
@@ -128,17 +128,17 @@ pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
         let rest = &d[1..];
         let idx: Vec<syn::Index> = (1..r).map(syn::Index::from).collect();
         out.extend(quote! {
-            impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> crate::rules::MultiplexByRank<#t, IS> for #rank
-            where IS: crate::rules::MultiplexIndexShape<#t>
+            impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> crate::ops::multiplex::bounds::MultiplexByRank<#t, IS> for #rank
+            where IS: crate::ops::multiplex::bounds::MultiplexIndexShape<#t>
             {
-                type Output = (<IS as crate::rules::MultiplexIndexShape<#t>>::Rows, #(#rest,)*);
+                type Output = (<IS as crate::ops::multiplex::bounds::MultiplexIndexShape<#t>>::Rows, #(#rest,)*);
                 const CANDIDATE_DIMS: crate::dim::StaticDims =
                     &[#(<#d as crate::dim::DimLike>::STATIC),*];
                 const INDEX_DIMS: crate::dim::StaticDims =
-                    <IS as crate::rules::MultiplexIndexShape<#t>>::STATIC_DIMS;
+                    <IS as crate::ops::multiplex::bounds::MultiplexIndexShape<#t>>::STATIC_DIMS;
                 #[inline(always)]
                 fn output(candidates: &#t, index: &IS) -> Self::Output {
-                    (crate::rules::MultiplexIndexShape::<#t>::rows(index), #(candidates.#idx,)*)
+                    (crate::ops::multiplex::bounds::MultiplexIndexShape::<#t>::rows(index), #(candidates.#idx,)*)
                 }
             }
         });
@@ -150,8 +150,8 @@ pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
         let j = idents("J", q);
         let jt = tuple(&j);
         out.extend(quote! {
-            impl<#(#j: crate::dim::DimLike,)* S: crate::shape::Shape> crate::rules::MultiplexIndexShape<S> for #jt
-            where #jt: crate::rules::MultiplexIndexRank<S>
+            impl<#(#j: crate::dim::DimLike,)* S: crate::shape::Shape> crate::ops::multiplex::bounds::MultiplexIndexShape<S> for #jt
+            where #jt: crate::ops::multiplex::bounds::MultiplexIndexRank<S>
             {
                 // never used (the gate has no impl); a static dim, so that
                 // the output type raises no error of its own

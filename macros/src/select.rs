@@ -33,8 +33,9 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                 (Some(p), Some(q)) => {
                     let (ad, bd) = (&a[p], &b[q]);
                     let (pv, qv) = (syn::Index::from(p), syn::Index::from(q));
-                    let (gate, dim) =
-                        chain.link(quote!(crate::rules::SelectNumpyLink<#ad, #bd, C, T, E>));
+                    let (gate, dim) = chain.link(
+                        quote!(crate::ops::select::bounds::SelectNumpyLink<#ad, #bd, C, T, E>),
+                    );
                     dims.push(dim);
                     vals.push(quote!(<#gate>::merge(x.#pv, y.#qv)));
                 }
@@ -60,7 +61,7 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                     vals: &[TokenStream2]| {
             quote! {
                 #[diagnostic::do_not_recommend]
-                impl<#generics> crate::rules::#name<#bt, C, T, E> for #at
+                impl<#generics> crate::ops::select::bounds::#name<#bt, C, T, E> for #at
                 where #(#preds,)*
                 {
                     type Output = (#(#dims,)*);
@@ -78,7 +79,8 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             let mut dims = Vec::new();
             let mut vals = Vec::new();
             for (i, (p, q)) in a.iter().zip(&b).enumerate() {
-                let (gate, dim) = chain.link(quote!(crate::rules::SelectSameLink<#p, #q, C, T, E>));
+                let (gate, dim) =
+                    chain.link(quote!(crate::ops::select::bounds::SelectSameLink<#p, #q, C, T, E>));
                 let iv = syn::Index::from(i);
                 dims.push(dim);
                 vals.push(quote!(<#gate>::merge(x.#iv, y.#iv)));
@@ -86,8 +88,8 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             out.extend(pair(quote!(SelectSamePair), &chain.preds, &dims, &vals));
         } else {
             out.extend(quote! {
-                impl<#generics> crate::rules::SelectSamePair<#bt, C, T, E> for #at
-                where (): crate::rules::SelectNoneRank<C, T, E>
+                impl<#generics> crate::ops::select::bounds::SelectSamePair<#bt, C, T, E> for #at
+                where (): crate::ops::select::bounds::SelectNoneRank<C, T, E>
                 {
                     type Output = #at;
                     #[inline(always)]
@@ -103,10 +105,10 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             let ax = axis_arg(axis);
             if ra > rb {
                 out.extend(quote! {
-                    impl<#generics> crate::rules::SelectPdpdInto<#bt, C, T, E, #ax> for #at
-                    where (): crate::rules::SelectPdpdRank<#at, C, T, E, #ax>
+                    impl<#generics> crate::ops::select::bounds::SelectPdpdInto<#bt, C, T, E, #ax> for #at
+                    where (): crate::ops::select::bounds::SelectPdpdRank<#at, C, T, E, #ax>
                     {
-                        type Ok = <() as crate::rules::SelectPdpdRank<#at, C, T, E, #ax>>::Ok;
+                        type Ok = <() as crate::ops::select::bounds::SelectPdpdRank<#at, C, T, E, #ax>>::Ok;
                     }
                 });
                 continue;
@@ -117,15 +119,19 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             // past the end first, then the one-way rule of each dim
             let mut chain = Chain::new();
             for ad in a.iter().skip(kept) {
-                chain.link(quote!(crate::rules::SelectPdpdDropLink<#ad, C, T, E, #ax>));
+                chain.link(
+                    quote!(crate::ops::select::bounds::SelectPdpdDropLink<#ad, C, T, E, #ax>),
+                );
             }
             for (ad, bd) in a.iter().zip(&b[o..]).take(kept) {
-                chain.link(quote!(crate::rules::SelectPdpdLink<#ad, #bd, C, T, E, #ax>));
+                chain.link(
+                    quote!(crate::ops::select::bounds::SelectPdpdLink<#ad, #bd, C, T, E, #ax>),
+                );
             }
             let done = chain.done();
             let preds = chain.preds;
             out.extend(quote! {
-                impl<#generics> crate::rules::SelectPdpdInto<#bt, C, T, E, #ax> for #at
+                impl<#generics> crate::ops::select::bounds::SelectPdpdInto<#bt, C, T, E, #ax> for #at
                 where #(#preds,)*
                 {
                     type Ok = #done;
@@ -141,7 +147,7 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             let ax = axis_arg(axis);
             out.extend(quote! {
                 #[diagnostic::do_not_recommend]
-                impl<#(#a: crate::dim::DimLike,)* C, E> crate::rules::SelectPdpdAxis<C, E, #ax> for #at {
+                impl<#(#a: crate::dim::DimLike,)* C, E> crate::ops::select::bounds::SelectPdpdAxis<C, E, #ax> for #at {
                     type Out = ();
                 }
             });

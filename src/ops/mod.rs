@@ -82,6 +82,21 @@ pub(crate) const fn const_fail(message: &str) -> ! {
     panic!("{}", message)
 }
 
+/// Seals the helper traits of the type-level rules (the per-rank alignment
+/// traits and the placements): the crate uses them in bounds, nobody
+/// implements them.
+pub(crate) mod sealed {
+    /// Implemented by shapes, axes and elementwise's placements only.
+    pub trait Sealed {}
+    impl<S: crate::shape::Shape> Sealed for S {}
+    impl<const A: isize> Sealed for super::elementwise::Axis<A> {}
+    impl<const O: usize> Sealed for super::elementwise::bounds::At<O> {}
+    impl<const O: usize, const K: usize> Sealed for super::elementwise::bounds::AtTrimmed<O, K> {}
+    impl Sealed for super::elementwise::bounds::Identical {}
+    impl Sealed for super::elementwise::bounds::BeforeStart {}
+    impl Sealed for super::elementwise::bounds::OutOfRange {}
+}
+
 pub mod elements;
 pub mod elementwise;
 pub mod lod_reset;

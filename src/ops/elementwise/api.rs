@@ -4,11 +4,11 @@
 //! ([`super::rule::frame`]): a constant for all-static shapes, computed when
 //! the op runs for shapes with `Dyn` dims (the `try_` forms).
 
+use super::bounds::ElementwiseShapes;
 use super::kernel::{self, StaticWalk};
 use super::{Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError};
 use crate::element::{Element, SameElement};
 use crate::ops::elements::{Elements, SameRule, SameShape};
-use crate::rules::ElementwiseShapes;
 use crate::shape::{Shape, StaticShape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;

@@ -60,10 +60,11 @@
 //! - `kernel.rs`: the loops and the walk (a constant for static shapes);
 //! - `api.rs`: the methods of [`Tensor`](crate::Tensor); `operators.rs`: `&x * &y`;
 //! - `error.rs`, `activation.rs`; the type-level rule (for the compile
-//!   errors) is in [`crate::rules`].
+//!   errors) is in the `bounds` module.
 
 mod activation;
 mod api;
+pub mod bounds;
 mod error;
 mod kernel;
 pub mod operators;
@@ -73,13 +74,25 @@ pub use activation::{
     Activation, ActivationKind, Identity, Relu, Sigmoid, Tanh, UnknownActivation,
 };
 pub use api::{ElementwiseOutput, ElementwiseResult};
+pub use bounds::ElementwiseShapes;
 pub use error::ElementwiseError;
 pub use kernel::elementwise_slices;
 pub use rule::elementwise_output_dims;
 
-/// Paddle's `axis` attribute as a compile-time value: `Axis::<1>`, `Axis::<-1>`
-/// (defined with the rules that read it, [`crate::rules`]).
-pub use crate::rules::Axis;
+/// Paddle's `axis` attribute as a compile-time value: `Axis::<1>`, `Axis::<-1>`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let x = Tensor::<f32, shape![2, 3]>::full(1.0);
+/// // Y [2] placed at axis 0: y[i] meets row i
+/// let at0 = x.elementwise_mul(&tensor![2.0f32, 3.0], Axis::<0>, Identity);
+/// assert_eq!(at0.as_slice(), &[2.0, 2.0, 2.0, 3.0, 3.0, 3.0]);
+/// // axis -1: right-aligned, as numpy
+/// let last = x.elementwise_mul(&tensor![2.0f32, 3.0, 4.0], Axis::<-1>, Identity);
+/// assert_eq!(last.as_slice(), &[2.0, 3.0, 4.0, 2.0, 3.0, 4.0]);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Axis<const A: isize>;
 
 kind_types!(
     /// A binary elementwise operation, as a type (static path).

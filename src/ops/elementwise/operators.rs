@@ -78,7 +78,7 @@
 //! ```
 //! use shapecheck::prelude::*;
 //! use shapecheck::ops::elementwise::ElementwiseOutput;
-//! use shapecheck::rules::ElementwiseShapes;
+//! use shapecheck::ops::elementwise::ElementwiseShapes;
 //!
 //! fn scale<T: Element, S, Y>(
 //!     x: &Tensor<T, S>,
@@ -111,10 +111,10 @@
 //! (`&x * &y` with a `Dyn` dim in `x` is an E0369 whose note says "`Dyn` does
 //! not implement `StaticDim`") and its element type is numeric ([`Element`]).
 
+use super::bounds::ElementwiseShapes;
 use super::{BinaryOpKind, Identity};
 use crate::element::{Element, SameElement};
 use crate::ops::elementwise::Activation;
-use crate::rules::ElementwiseShapes;
 use crate::shape::StaticShape;
 use crate::storage::{OwnedStorage, ResultStorage, Storage};
 use crate::tensor::Tensor;

@@ -6,7 +6,7 @@
 //! It is a `const fn`: the dynamic path calls it at run time, and a static
 //! op calls it at compile time on its shape types' dims to build its walk
 //! (so a static op that compiles is one the run-time rule accepts, or the
-//! build fails). The type-level form in [`crate::rules`] exists only for the
+//! build fails). The type-level form in the `bounds` module exists only for the
 //! compile errors; `conformance/tests/agreement.rs` checks that the two agree.
 
 use super::ElementwiseError;

@@ -3,7 +3,7 @@
 //!
 //! ## The rule
 //! One run-time function, [`rule()`], states it for every path; the static
-//! path's trait bounds ([`MultiplexShapes`](crate::rules::MultiplexShapes))
+//! path's trait bounds ([`MultiplexShapes`](crate::ops::multiplex::MultiplexShapes))
 //! and its row assertion ([`RowsFit`](rule::RowsFit)) exist for the compile
 //! errors.
 //! - at least 2 candidate tensors (Paddle: "multiplex operator should have
@@ -132,10 +132,12 @@
 //! );
 //! ```
 
+pub mod bounds;
 mod kernel;
 pub mod rule;
 mod static_api;
 
+pub use bounds::MultiplexShapes;
 pub use kernel::IndexElement;
 pub use rule::{rule, MultiplexError, MultiplexPlan};
 #[doc(hidden)]

@@ -2,8 +2,8 @@
 //! [`RowsFit`] (compile time, the one rule the type system cannot state), plus
 //! the error type.
 
+use super::bounds::MultiplexShapes;
 use crate::dim::StaticDims;
-use crate::rules::MultiplexShapes;
 use crate::{Dims, ShapeError, MAX_RANK};
 use core::marker::PhantomData;
 

@@ -2,9 +2,9 @@
 //! ([`MultiplexShapes`]) and two assertions evaluated at instantiation
 //! ([`CandidateCount`], [`RowsFit`]).
 
+use super::bounds::MultiplexShapes;
 use super::kernel::{self, static_run, IndexElement};
 use super::rule::{rule, MultiplexError, RowsFit};
-use crate::rules::MultiplexShapes;
 use crate::storage::{OwnedStorage, ResultStorage};
 use crate::{Shape, ShapeError, Storage, StorageMut, Tensor};
 

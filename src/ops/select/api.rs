@@ -4,10 +4,10 @@
 //! ([`super::rule::frame`]): a constant for all-static shapes, computed when
 //! the op runs for shapes with `Dyn` dims (the `try_` forms).
 
-use super::kernel::{self, StaticWalk};
-use super::shapes::{
+use super::bounds::{
     CondRule, CondShape, ElseRule, ElseShape, SelectOutput, SelectShapes, SelectTensor,
 };
+use super::kernel::{self, StaticWalk};
 use super::{rule, CondElement, ElseElement, SelectError, SelectMode};
 use crate::ops::elements::Elements;
 use crate::shape::{Shape, StaticShape};

@@ -124,23 +124,23 @@
 //! - `rule.rs`: the rule, one `const fn` from the mode and the three dims to
 //!   the output frame or a [`SelectError`]; every path calls it;
 //! - `shapes.rs`: the same rule at the type level ([`SelectShapes`]), for the
-//!   compile errors (its dim rules are in [`crate::rules`]);
+//!   compile errors (its dim rules are in the `bounds` module);
 //! - `kernel.rs`: the walk and the dynamic path; `api.rs`: the static path;
 //!   `error.rs`.
 
 mod api;
+pub mod bounds;
 mod error;
 mod kernel;
 mod rule;
-mod shapes;
 
 pub use api::{select, select_into, try_select, try_select_into};
+pub use bounds::{
+    CondRule, CondShape, ElseRule, ElseShape, SelectOutput, SelectRule, SelectShapes, SelectTensor,
+};
 pub use error::{SelectError, SelectInput};
 pub use kernel::select_slices;
 pub use rule::select_output_dims;
-pub use shapes::{
-    CondRule, CondShape, ElseRule, ElseShape, SelectOutput, SelectRule, SelectShapes, SelectTensor,
-};
 
 use core::fmt;
 

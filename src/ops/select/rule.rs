@@ -5,7 +5,7 @@
 //!
 //! It is a `const fn`: the dynamic path calls it at run time, and a static
 //! select calls it at compile time on its shape types' dims to build its
-//! walk. The type-level form in [`crate::rules`] exists only for the compile
+//! walk. The type-level form in the `bounds` module exists only for the compile
 //! errors; `conformance/tests/agreement.rs` checks that the two agree.
 
 use super::{AutoBroadcast, SelectError, SelectInput};

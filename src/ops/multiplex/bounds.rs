@@ -1,7 +1,8 @@
 //! Multiplex's rules: candidates and the index shape (see the
 //! [parent module](super)).
 
-use super::*;
+use crate::dim::{Dim, DimLike, Dyn, One, StaticDims};
+use crate::shape::Shape;
 
 /// Multiplex, dim rule: the index's second dim is 1 (`One`, a hand-written
 /// `Dim<1>`, or a run-time dim checked when the op runs).

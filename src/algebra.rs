@@ -1,0 +1,274 @@
+//! The dim algebra: how two dims relate, written once for every op.
+//!
+//! Four relations, each a plain trait with one plain impl per pair of dim
+//! kinds ([`Dim<N>`], [`One`], [`Dyn`]), each impl with a line saying why it
+//! holds:
+//!
+//! | relation | holds when | output dim |
+//! |---|---|---|
+//! | [`SameDim`] | the two dims are equal | the common dim |
+//! | [`Broadcast`] | equal, or either is 1 (numpy, both ways) | the larger |
+//! | [`BroadcastsTo`] | the source equals the destination or is 1 (one way) | (the destination) |
+//! | [`Droppable`] | a dim past the end that may be dropped: it is 1 | (none) |
+//!
+//! A [`Dyn`] dim passes every relation here: the compiler cannot know its
+//! size, so the op's run-time rule checks it when the op runs (the `try_`
+//! forms) and returns a typed error. The output dim is then the most static
+//! one the compiler can name (`Dyn` meeting `Dim<N>` gives `Dim<N>`, since the
+//! run-time check makes them equal).
+//!
+//! Every op's type-level rule (`ops/<op>/bounds.rs`) is built from these
+//! relations: it declares a trait carrying the op's compile error
+//! (`#[diagnostic::on_unimplemented]`, naming the op's whole shapes and the
+//! rule) with one blanket impl over the relation here. That impl is
+//! `#[diagnostic::do_not_recommend]`, so a failing pair is reported by the
+//! op's message, not by the relation's.
+//!
+//! ```
+//! use shapecheck::algebra::{Broadcast, SameDim};
+//! use shapecheck::{Dim, Dyn, One};
+//! // 3 and 1 broadcast to 3; the output dim is a type
+//! let d: Dim<3> = Dim::<3>.broadcast(One);
+//! assert_eq!(d, Dim::<3>);
+//! // a run-time dim meeting a static one: checked when the op runs
+//! let e: Dim<3> = Dyn(3).same(Dim::<3>);
+//! assert_eq!(e, Dim::<3>);
+//! ```
+//!
+//! ```compile_fail
+//! use shapecheck::algebra::Broadcast;
+//! use shapecheck::Dim;
+//! let _ = Dim::<3>.broadcast(Dim::<4>); // 3 and 4 differ and neither is 1
+//! ```
+
+use crate::dim::{Dim, DimLike, Dyn, One};
+
+/// The two dims are equal. `Out` is the common dim.
+#[diagnostic::on_unimplemented(
+    message = "dims {Self} and {Other} differ",
+    label = "these dims must be equal"
+)]
+pub trait SameDim<Other: DimLike>: DimLike {
+    /// The common dim.
+    type Out: DimLike;
+    /// The common dim's value.
+    fn same(self, other: Other) -> Self::Out;
+}
+
+/// Equal static sizes.
+impl<const N: usize> SameDim<Dim<N>> for Dim<N> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn same(self, _other: Dim<N>) -> Dim<N> {
+        Dim
+    }
+}
+
+/// 1 and 1.
+impl SameDim<One> for One {
+    type Out = One;
+    #[inline(always)]
+    fn same(self, _other: One) -> One {
+        One
+    }
+}
+
+/// A run-time dim against a static one: checked when the op runs.
+impl<const N: usize> SameDim<Dim<N>> for Dyn {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn same(self, _other: Dim<N>) -> Dim<N> {
+        Dim
+    }
+}
+
+/// A static dim against a run-time one: checked when the op runs.
+impl<const N: usize> SameDim<Dyn> for Dim<N> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn same(self, _other: Dyn) -> Dim<N> {
+        Dim
+    }
+}
+
+/// A run-time dim against 1: checked when the op runs.
+impl SameDim<One> for Dyn {
+    type Out = One;
+    #[inline(always)]
+    fn same(self, _other: One) -> One {
+        One
+    }
+}
+
+/// 1 against a run-time dim: checked when the op runs.
+impl SameDim<Dyn> for One {
+    type Out = One;
+    #[inline(always)]
+    fn same(self, _other: Dyn) -> One {
+        One
+    }
+}
+
+/// Two run-time dims: checked when the op runs.
+impl SameDim<Dyn> for Dyn {
+    type Out = Dyn;
+    #[inline(always)]
+    fn same(self, _other: Dyn) -> Dyn {
+        self
+    }
+}
+
+/// The two dims broadcast (numpy, both ways): equal, or either is 1. `Out`
+/// is the broadcast dim (the one that is not 1).
+#[diagnostic::on_unimplemented(
+    message = "dims {Self} and {Other} do not broadcast: they differ and neither is 1",
+    label = "these dims must be equal or one of them 1"
+)]
+pub trait Broadcast<Other: DimLike>: DimLike {
+    /// The broadcast dim.
+    type Out: DimLike;
+    /// The broadcast dim's value.
+    fn broadcast(self, other: Other) -> Self::Out;
+}
+
+/// Equal static sizes.
+impl<const N: usize> Broadcast<Dim<N>> for Dim<N> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn broadcast(self, _other: Dim<N>) -> Dim<N> {
+        Dim
+    }
+}
+
+/// 1 and 1.
+impl Broadcast<One> for One {
+    type Out = One;
+    #[inline(always)]
+    fn broadcast(self, _other: One) -> One {
+        One
+    }
+}
+
+/// N against 1: the 1 is repeated.
+impl<const N: usize> Broadcast<One> for Dim<N> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn broadcast(self, _other: One) -> Dim<N> {
+        Dim
+    }
+}
+
+/// 1 against N: the 1 is repeated.
+impl<const N: usize> Broadcast<Dim<N>> for One {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn broadcast(self, _other: Dim<N>) -> Dim<N> {
+        Dim
+    }
+}
+
+/// A run-time dim against N: checked when the op runs (it must be N or 1).
+impl<const N: usize> Broadcast<Dim<N>> for Dyn {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn broadcast(self, _other: Dim<N>) -> Dim<N> {
+        Dim
+    }
+}
+
+/// N against a run-time dim: checked when the op runs (it must be N or 1).
+impl<const N: usize> Broadcast<Dyn> for Dim<N> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn broadcast(self, _other: Dyn) -> Dim<N> {
+        Dim
+    }
+}
+
+/// A run-time dim against 1: always broadcasts, the output is the run-time dim.
+impl Broadcast<One> for Dyn {
+    type Out = Dyn;
+    #[inline(always)]
+    fn broadcast(self, _other: One) -> Dyn {
+        self
+    }
+}
+
+/// 1 against a run-time dim: always broadcasts, the output is the run-time dim.
+impl Broadcast<Dyn> for One {
+    type Out = Dyn;
+    #[inline(always)]
+    fn broadcast(self, other: Dyn) -> Dyn {
+        other
+    }
+}
+
+/// Two run-time dims: checked when the op runs; the output is the one that is not 1.
+impl Broadcast<Dyn> for Dyn {
+    type Out = Dyn;
+    #[inline(always)]
+    fn broadcast(self, other: Dyn) -> Dyn {
+        if self.0 == 1 {
+            other
+        } else {
+            self
+        }
+    }
+}
+
+/// The source dim (`Self`) broadcasts one way to the destination `Dst`: it
+/// equals it or is 1 (the destination is the output's dim and never repeats).
+#[diagnostic::on_unimplemented(
+    message = "dim {Self} does not broadcast to {Dst}: it must equal it or be 1",
+    label = "a one-way broadcast: the source dim must equal the destination or be 1"
+)]
+pub trait BroadcastsTo<Dst: DimLike>: DimLike {
+    /// `()`. A chain of rules names it so that its next link waits until this
+    /// relation holds (for a pair with no impl, it names no type).
+    type Ok;
+}
+
+/// Equal static sizes.
+impl<const N: usize> BroadcastsTo<Dim<N>> for Dim<N> {
+    type Ok = ();
+}
+/// 1 to N: the 1 is repeated.
+impl<const N: usize> BroadcastsTo<Dim<N>> for One {
+    type Ok = ();
+}
+/// 1 to 1.
+impl BroadcastsTo<One> for One {
+    type Ok = ();
+}
+/// A run-time source: checked when the op runs.
+impl<D: DimLike> BroadcastsTo<D> for Dyn {
+    type Ok = ();
+}
+/// A run-time destination: checked when the op runs.
+impl<const N: usize> BroadcastsTo<Dyn> for Dim<N> {
+    type Ok = ();
+}
+/// 1 to a run-time destination: always.
+impl BroadcastsTo<Dyn> for One {
+    type Ok = ();
+}
+
+/// A trailing dim that runs past the other operand's last dim may be dropped:
+/// it is 1 (Paddle's axis rule ignores trailing 1s).
+#[diagnostic::on_unimplemented(
+    message = "dim {Self} cannot be dropped: only a trailing dim of size 1 can",
+    label = "this dim runs past the end and is not 1"
+)]
+pub trait Droppable: DimLike {
+    /// `()`, as [`BroadcastsTo::Ok`].
+    type Ok;
+}
+
+/// 1 can be dropped.
+impl Droppable for One {
+    type Ok = ();
+}
+/// A run-time dim: checked when the op runs (it must be 1).
+impl Droppable for Dyn {
+    type Ok = ();
+}
