@@ -3,6 +3,7 @@
 //!
 //! Run: `cargo run --example tour`
 
+use shapecheck::ops::Add;
 use shapecheck::prelude::*;
 
 fn main() {

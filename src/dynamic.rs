@@ -3,9 +3,7 @@
 //! error. Static tensors convert to it always ([`Tensor::to_dyn`]); back to a
 //! static shape with a checked `TryFrom`.
 
-use crate::element::Element;
 use crate::error::ShapeError;
-use crate::ops::elementwise::{self, ActivationKind, BinaryOpKind, ElementwiseError};
 use crate::shape::{Dims, Shape};
 use crate::storage::{filled_vec, Inline, Storage};
 use crate::tensor::Tensor;
@@ -119,41 +117,6 @@ impl<T: Copy> DynTensor<T> {
     /// ```
     pub fn into_static<S: Shape>(self) -> Result<Tensor<T, S, Vec<T>>, ShapeError> {
         Tensor::with_shape(S::from_dims(&self.dims)?, self.data)
-    }
-}
-
-impl<T: Element> DynTensor<T> {
-    /// `act(op(self, y))` with Paddle's axis rule; every rule is checked here.
-    ///
-    /// ```
-    /// use shapecheck::{DynTensor, BinaryOpKind, ActivationKind};
-    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
-    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
-    /// let z = x.elementwise(BinaryOpKind::Add, &y, -1, ActivationKind::Identity).unwrap();
-    /// assert_eq!(z.as_slice(), &[11, 22, 33, 14, 25, 36]);
-    /// let err = x.elementwise(BinaryOpKind::Add, &y, 0, ActivationKind::Identity).unwrap_err();
-    /// assert!(err.to_string().starts_with("broadcast dimension mismatch"));
-    /// ```
-    pub fn elementwise(
-        &self,
-        op: BinaryOpKind,
-        y: &DynTensor<T>,
-        axis: isize,
-        act: ActivationKind,
-    ) -> Result<DynTensor<T>, ElementwiseError> {
-        let out_dims = elementwise::elementwise_output_dims(&self.dims, &y.dims, axis)?;
-        let mut out = DynTensor::full(&out_dims, T::default())?;
-        elementwise::elementwise_slices(
-            op,
-            act,
-            &self.dims,
-            &self.data,
-            &y.dims,
-            &y.data,
-            axis,
-            &mut out.data,
-        )?;
-        Ok(out)
     }
 }
 

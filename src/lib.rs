@@ -205,11 +205,11 @@ pub mod interop;
 pub use dim::{Dim, DimLike, Dyn, One, StaticDim};
 pub use element::Element;
 pub use error::ShapeError;
-pub use ops::elementwise::operators::{BroadcastOf, BroadcastResult, BroadcastWith, FloatElement};
 pub use ops::elementwise::{
-    Activation, ActivationKind, Add, Axis, BinaryOp, BinaryOpKind, Div, ElementwiseError, Identity,
-    Max, Min, Mul, Relu, Sigmoid, Sub, Tanh,
+    Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError, Identity, Relu,
+    Sigmoid, Tanh,
 };
+pub use ops::elementwise::{BroadcastOf, BroadcastResult, BroadcastWith, FloatElement};
 pub use ops::multiplex::{
     multiplex, multiplex_into, multiplex_output_dims, multiplex_slices, CandidateCount,
     IndexElement, MultiplexError,
@@ -341,14 +341,12 @@ pub mod prelude {
     pub use crate::element::{Element, SameElement};
     pub use crate::error::ShapeError;
     pub use crate::lod::{Lengths, LodError, LodTensor, Offsets};
-    pub use crate::ops::elementwise::operators::{
-        BroadcastOf, BroadcastResult, BroadcastWith, FloatElement,
-    };
     pub use crate::ops::elementwise::ElementwiseShapes;
     pub use crate::ops::elementwise::{
-        Activation, ActivationKind, Add, Axis, BinaryOp, BinaryOpKind, Div, ElementwiseError,
-        ElementwiseOutput, Identity, Max, Min, Mul, Relu, Sigmoid, Sub, Tanh,
+        Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError,
+        ElementwiseOutput, Identity, Relu, Sigmoid, Tanh,
     };
+    pub use crate::ops::elementwise::{BroadcastOf, BroadcastResult, BroadcastWith, FloatElement};
     pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
     pub use crate::ops::multiplex::MultiplexShapes;
     pub use crate::ops::multiplex::{multiplex_into, IndexElement, MultiplexError};

@@ -117,7 +117,7 @@ pub trait OwnedStorage<T: Copy, S: Shape>: StorageMut<T> + Sized {
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::Mul;
+/// use shapecheck::ops::Mul;
 /// // a view (no heap) over a run-time number of rows, times an inline row
 /// let buf = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
 /// let x = Tensor::<f32, shape![Dyn, 3], &[f32]>::with_dims(&[2, 3], &buf[..]).unwrap();

@@ -7,6 +7,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use shapecheck::ops::elementwise::{elementwise_output_dims, elementwise_slices};
+use shapecheck::ops::{Mul, Sub};
 use shapecheck::prelude::*;
 use shapecheck::{ElementwiseError, ShapeError};
 

@@ -4,8 +4,9 @@
 //! a buffer nobody advised, and a naive loop).
 #![cfg(all(target_os = "linux", feature = "std"))]
 
+use shapecheck::ops::Mul;
 use shapecheck::prelude::*;
-use shapecheck::{select, DynTensor, Mul};
+use shapecheck::{select, DynTensor};
 
 /// `[64, 128, 256]` f32: 8 MiB, above the 4 MiB threshold.
 type X = shape![64, 128, 256];

@@ -5,6 +5,7 @@
 
 use generic_array::{arr, ArrayLength, GenericArray};
 use shapecheck::interop::generic_array::TDim;
+use shapecheck::ops::Add;
 use shapecheck::prelude::*;
 use shapecheck::{Dims, ShapeError};
 use typenum::{U0, U3, U4, U6};

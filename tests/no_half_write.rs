@@ -11,6 +11,7 @@
 
 use proptest::prelude::*;
 use shapecheck::ops::elementwise::elementwise_slices;
+use shapecheck::ops::Div;
 use shapecheck::prelude::*;
 use shapecheck::{
     multiplex_into, multiplex_slices, select_slices, try_select_into, ActivationKind,

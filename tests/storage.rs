@@ -2,8 +2,9 @@
 //! static, a `Vec` when one is `Dyn`, whatever the operands' storage (inline,
 //! views, heap); a heap operand keeps its result on the heap.
 
+use shapecheck::ops::Mul;
 use shapecheck::prelude::*;
-use shapecheck::{select, try_select, Mul};
+use shapecheck::{select, try_select};
 
 /// A `Dyn` output from a view and an inline operand: a `Vec` result.
 #[test]

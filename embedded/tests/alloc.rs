@@ -15,6 +15,7 @@ extern crate alloc;
 use alloc::vec::Vec;
 use cortex_m_rt::entry;
 use shapecheck::prelude::*;
+use shapecheck::ops::Mul;
 use shapecheck::{
     multiplex, ActivationKind, AutoBroadcast, BinaryOpKind, ElementwiseError, MultiplexError,
     SelectError,

@@ -14,6 +14,7 @@
 
 use cortex_m_rt::entry;
 use shapecheck::prelude::*;
+use shapecheck::ops::Mul;
 use shapecheck::ElementwiseError as E;
 use shapecheck_embedded::vectors::elementwise_errors::*;
 use shapecheck_embedded::{slices, Checks};

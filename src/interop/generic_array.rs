@@ -85,6 +85,7 @@
 //! use generic_array::{arr, GenericArray};
 //! use shapecheck::interop::generic_array::TDim;
 //! use shapecheck::prelude::*;
+//! use shapecheck::ops::Add;
 //! let a: GenericArray<i32, typenum::U3> = arr![1, 2, 3];
 //! let x: Tensor<i32, (TDim<typenum::U3>,), _> = a.into();
 //! let _ = x.try_elementwise(Add, &x, Axis::<-1>, Identity); // no rule accepts TDim

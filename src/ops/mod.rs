@@ -97,6 +97,10 @@ pub(crate) mod sealed {
     impl Sealed for super::elementwise::bounds::OutOfRange {}
 }
 
+/// The op markers of the elementwise family (`x.try_elementwise(Mul, ...)`),
+/// here rather than in the prelude: their names are `core::ops`' traits.
+pub use elementwise::{Add, Div, Max, Min, Mul, Sub};
+
 pub mod elements;
 pub mod elementwise;
 pub mod lod_reset;

@@ -1,4 +1,5 @@
-//! The static path: the elementwise methods of [`Tensor`].
+//! The static path: the elementwise methods of [`Tensor`] and the operators
+//! `&x * &y`, `+`, `-`, `/` (numpy broadcasting, axis -1).
 //!
 //! Every method calls the kernel with a walk from the one rule
 //! ([`super::rule::frame`]): a constant for all-static shapes, computed when
@@ -27,108 +28,96 @@ pub type ElementwiseResult<T, S, B, Y, const AXIS: isize> = Result<
     ElementwiseError,
 >;
 
-/// The bounds every `try_` form of the family states, given once: `x`'s
-/// shape `S` has an output with `Y` at `AXIS` (the type-level rule), `y`'s
-/// element type is `x`'s, and `A` is an activation (see `shared_bounds!` in
-/// the macros crate); the `_into` forms add `BO: StorageMut<T>` (first, in
-/// brackets).
-macro_rules! with_try_bounds {
-    ([$($extra:tt)*] $($fns:tt)*) => {
-        shapecheck_macros::shared_bounds! {
-            where
-                TY: SameElement<T> + Copy,
-                BY: Storage<TY>,
-                S: ElementwiseShapes<Y, AXIS>,
-                Y: Shape,
-                A: Activation,
-                $($extra)*;
-            $($fns)*
-        }
-    };
-}
-
 impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
-    with_try_bounds! { []
-        /// `act(op(self, y))` with Paddle's axis rule, for any shapes (run-time
-        /// dims included): the static rules are checked by the compiler, the rest
-        /// at run time. The result's storage is chosen by its shape (a `Vec` if
-        /// it has a `Dyn` dim; see [`crate::storage`]).
-        ///
-        /// ```
-        /// use shapecheck::prelude::*;
-        /// let x = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
-        /// // Y [2] at axis 0: y[i] meets row i of x; relu clips the second row
-        /// let y = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(2),), vec![10.0, -10.0]).unwrap();
-        /// let z = x.try_elementwise(Mul, &y, Axis::<0>, Relu).unwrap();
-        /// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 0.0, 0.0, 0.0]);
-        /// // Y [3] at axis 0 meets x's 2 rows
-        /// let y3 = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(3),), vec![1.0; 3]).unwrap();
-        /// let err = x.try_elementwise(Mul, &y3, Axis::<0>, Identity).unwrap_err();
-        /// assert_eq!(err.rule(), "elementwise/broadcast");
-        /// ```
-        pub fn try_elementwise<Op, A, TY, Y, BY, const AXIS: isize>(
-            &self,
-            op: Op,
-            y: &Tensor<TY, Y, BY>,
-            axis: Axis<AXIS>,
-            act: A,
-        ) -> ElementwiseResult<T, S, B, Y, AXIS>
-        where
-            Op: BinaryOp,
-            B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
-        {
-            // the rule first: nothing is allocated for shapes it rejects
-            super::rule::frame(&self.dims(), &y.dims(), AXIS)?;
-            let shape = S::output(self.shape(), y.shape());
-            let mut out =
-                Tensor::from_parts_unchecked(shape, B::Out::try_filled(&shape, T::default())?);
-            self.try_elementwise_into(op, y, axis, act, &mut out)?;
-            Ok(out)
-        }
-
+    /// `act(op(self, y))` with Paddle's axis rule, for any shapes (run-time
+    /// dims included): the static rules are checked by the compiler, the rest
+    /// at run time. The result's storage is chosen by its shape (a `Vec` if
+    /// it has a `Dyn` dim; see [`crate::storage`]).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::Mul;
+    /// let x = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    /// // Y [2] at axis 0: y[i] meets row i of x; relu clips the second row
+    /// let y = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(2),), vec![10.0, -10.0]).unwrap();
+    /// let z = x.try_elementwise(Mul, &y, Axis::<0>, Relu).unwrap();
+    /// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 0.0, 0.0, 0.0]);
+    /// // Y [3] at axis 0 meets x's 2 rows
+    /// let y3 = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(3),), vec![1.0; 3]).unwrap();
+    /// let err = x.try_elementwise(Mul, &y3, Axis::<0>, Identity).unwrap_err();
+    /// assert_eq!(err.rule(), "elementwise/broadcast");
+    /// ```
+    pub fn try_elementwise<Op, A, TY, Y, BY, const AXIS: isize>(
+        &self,
+        op: Op,
+        y: &Tensor<TY, Y, BY>,
+        axis: Axis<AXIS>,
+        act: A,
+    ) -> ElementwiseResult<T, S, B, Y, AXIS>
+    where
+        Op: BinaryOp,
+        A: Activation,
+        TY: SameElement<T> + Copy,
+        BY: Storage<TY>,
+        Y: Shape,
+        S: ElementwiseShapes<Y, AXIS>,
+        B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
+    {
+        // the rule first: nothing is allocated for shapes it rejects
+        super::rule::frame(&self.dims(), &y.dims(), AXIS)?;
+        let shape = S::output(self.shape(), y.shape());
+        let mut out =
+            Tensor::from_parts_unchecked(shape, B::Out::try_filled(&shape, T::default())?);
+        self.try_elementwise_into(op, y, axis, act, &mut out)?;
+        Ok(out)
     }
 
-    with_try_bounds! { [BO: StorageMut<T>]
-        /// Like [`try_elementwise`](Self::try_elementwise), writing into `out`
-        /// (any storage, a caller's buffer included), whose shape must be the output's.
-        ///
-        /// ```
-        /// use shapecheck::prelude::*;
-        /// let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
-        /// let y = tensor![10.0f32, 20.0];
-        /// let mut buf = [0.0f32; 4];
-        /// let mut out = Tensor::<f32, shape![Dyn, 2], &mut [f32]>::with_dims(&[2, 2], &mut buf[..]).unwrap();
-        /// x.try_elementwise_into(Add, &y, Axis::<-1>, Identity, &mut out).unwrap();
-        /// assert_eq!(buf, [11.0, 22.0, 13.0, 24.0]);
-        /// // an output of another shape is an error, and nothing is written
-        /// let mut small = [0.0f32; 2];
-        /// let mut out = Tensor::<f32, shape![Dyn, 2], &mut [f32]>::with_dims(&[1, 2], &mut small[..]).unwrap();
-        /// let err = x.try_elementwise_into(Add, &y, Axis::<-1>, Identity, &mut out).unwrap_err();
-        /// assert_eq!(err.rule(), "shape/output");
-        /// assert_eq!(small, [0.0; 2]);
-        /// ```
-        pub fn try_elementwise_into<Op, A, TY, Y, BY, BO, const AXIS: isize>(
-            &self,
-            _op: Op,
-            y: &Tensor<TY, Y, BY>,
-            _axis: Axis<AXIS>,
-            _act: A,
-            out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-        ) -> Result<(), ElementwiseError>
-        where
-            Op: BinaryOp,
-        {
-            let f = super::rule::frame(&self.dims(), &y.dims(), AXIS)?;
-            f.out_dims().expect_output(out.dims())?;
-            kernel::run(
-                Op::KIND,
-                A::KIND,
-                &kernel::walk(&f),
-                self.as_slice(),
-                TY::same(y.as_slice()),
-                out.as_mut_slice(),
-            )
-        }
+    /// Like [`try_elementwise`](Self::try_elementwise), writing into `out`
+    /// (any storage, a caller's buffer included), whose shape must be the output's.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::Add;
+    /// let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let y = tensor![10.0f32, 20.0];
+    /// let mut buf = [0.0f32; 4];
+    /// let mut out = Tensor::<f32, shape![Dyn, 2], &mut [f32]>::with_dims(&[2, 2], &mut buf[..]).unwrap();
+    /// x.try_elementwise_into(Add, &y, Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(buf, [11.0, 22.0, 13.0, 24.0]);
+    /// // an output of another shape is an error, and nothing is written
+    /// let mut small = [0.0f32; 2];
+    /// let mut out = Tensor::<f32, shape![Dyn, 2], &mut [f32]>::with_dims(&[1, 2], &mut small[..]).unwrap();
+    /// let err = x.try_elementwise_into(Add, &y, Axis::<-1>, Identity, &mut out).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// assert_eq!(small, [0.0; 2]);
+    /// ```
+    pub fn try_elementwise_into<Op, A, TY, Y, BY, BO, const AXIS: isize>(
+        &self,
+        _op: Op,
+        y: &Tensor<TY, Y, BY>,
+        _axis: Axis<AXIS>,
+        _act: A,
+        out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
+    ) -> Result<(), ElementwiseError>
+    where
+        Op: BinaryOp,
+        A: Activation,
+        TY: SameElement<T> + Copy,
+        BY: Storage<TY>,
+        Y: Shape,
+        S: ElementwiseShapes<Y, AXIS>,
+        BO: StorageMut<T>,
+    {
+        let f = super::rule::frame(&self.dims(), &y.dims(), AXIS)?;
+        f.out_dims().expect_output(out.dims())?;
+        kernel::run(
+            Op::KIND,
+            A::KIND,
+            &kernel::walk(&f),
+            self.as_slice(),
+            TY::same(y.as_slice()),
+            out.as_mut_slice(),
+        )
     }
 
     /// The statically checked core: every dim static, the walk a constant,
@@ -151,62 +140,69 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         let walk = &StaticWalk::<S, Y, AXIS>::WALK;
         kernel::run(op, act, walk, self.as_slice(), TY::same(y.as_slice()), out)
     }
+
+    /// The all-static form every named op calls: a fresh output of the
+    /// computed shape, filled by [`static_elementwise_into`](Self::static_elementwise_into).
+    #[inline(always)]
+    fn static_elementwise<TY, Y, BY, A, const AXIS: isize>(
+        &self,
+        op: BinaryOpKind,
+        y: &Tensor<TY, Y, BY>,
+    ) -> (
+        Tensor<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>, B::Out>,
+        Result<(), ElementwiseError>,
+    )
+    where
+        S: StaticShape,
+        TY: Elements<T, SameRule, Y>,
+        S: ElementwiseShapes<SameShape<TY, T, Y>, AXIS>,
+        Y: StaticShape,
+        SameShape<TY, T, Y>: StaticShape,
+        BY: Storage<TY>,
+        A: Activation,
+        B: ResultStorage<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>>,
+    {
+        let y = TY::view(y);
+        let shape = S::output(self.shape(), y.shape());
+        let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
+        let r = self.static_elementwise_into::<T, SameShape<TY, T, Y>, &[T], AXIS>(
+            op,
+            A::KIND,
+            &y,
+            out.as_mut_slice(),
+        );
+        (out, r)
+    }
 }
 
-/// The result of a static op that cannot fail: the tensor itself.
-macro_rules! cannot_fail {
-    // what a doc example appends to the call: nothing, the op cannot fail
-    (doc) => {
-        ""
-    };
-    ($r:ident, $out:ident) => {{
-        // only Div can fail, and this is not Div
-        let _ = $r;
-        $out
-    }};
-    ($r:ident) => {{
-        let _ = $r;
-    }};
-}
-
-/// The result of a static op that can fail (integer division by zero).
-macro_rules! may_fail {
-    // what a doc example appends to the call: the op returns a `Result`
-    (doc) => {
-        ".unwrap()"
-    };
-    ($r:ident, $out:ident) => {
-        $r.map(|()| $out)
-    };
-    ($r:ident) => {
-        $r
-    };
-}
-
-/// One static op and its `_into` form. `$done` says whether it can fail.
-macro_rules! static_op {
-    ($name:ident => $op:ident, $done:ident, ($($ret:tt)*), ($($ret_into:tt)*), $doc:literal) => { paste::paste! {
-        #[doc = concat!("Paddle's `", stringify!($name), "`: `act(x ", $doc, " y)` with Y placed at `axis` ")]
-        #[doc = "(see the [module docs](crate::ops::elementwise)). Both shapes static: a shape the rule"]
-        #[doc = "rejects is a compile error. The result's storage is chosen by its shape (inline here,"]
-        #[doc = "or a `Vec` for a `Vec` operand)."]
+/// The four named forms of one op that cannot fail on static shapes (all
+/// but `elementwise_div`): `op`, `op_into`, `try_op` and `try_op_into`,
+/// each a call of the one generic form above. The where-clauses are the
+/// ones of [`Tensor::try_elementwise`] and `static_elementwise`.
+macro_rules! named_ops {
+    ($($op:ident ($symbol:literal): $name:ident, $name_into:ident, $try_name:ident, $try_name_into:ident;)*) => {$(
+    impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
+        #[doc = concat!("Paddle's `", stringify!($name), "`: `act(x ", $symbol, " y)` with Y placed at `axis`")]
+        #[doc = "(see the [module docs](crate::ops::elementwise)). Both shapes static: a shape the"]
+        #[doc = "rule rejects is a compile error. The result's storage is chosen by its shape"]
+        #[doc = "(inline here, or a `Vec` for a `Vec` operand)."]
         #[doc = ""]
         #[doc = "```"]
         #[doc = "use shapecheck::prelude::*;"]
         #[doc = "let x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);"]
         #[doc = "// Y [2] placed at axis 0: y[i] meets row i of x"]
         #[doc = "let y = Tensor::<f32, shape![2]>::from_array([2.0, 4.0]);"]
-        #[doc = concat!("let z: Tensor<f32, shape![2, 3]> = x.", stringify!($name), "(&y, Axis::<0>, Identity)", $done!(doc), ";")]
+        #[doc = concat!("let z: Tensor<f32, shape![2, 3]> = x.", stringify!($name), "(&y, Axis::<0>, Identity);")]
         #[doc = "// the same as numpy broadcasting the column [2, 1], with the rule run at run time"]
         #[doc = "let col = Tensor::<f32, shape![2, 1]>::from_array([[2.0], [4.0]]);"]
-        #[doc = concat!("assert_eq!(z, x.try_elementwise(", stringify!($op), ", &col, Axis::<-1>, Identity).unwrap());")]
+        #[doc = concat!("assert_eq!(z, x.", stringify!($try_name), "(&col, Axis::<-1>, Identity).unwrap());")]
         #[doc = "```"]
         pub fn $name<TY, Y, BY, A, const AXIS: isize>(
             &self,
             y: &Tensor<TY, Y, BY>,
             _axis: Axis<AXIS>,
             _act: A,
-        ) -> $($ret)*
+        ) -> Tensor<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>, B::Out>
         where
             // the element rule through a link, so that a wrong element type
             // is one short error ([`crate::ops::elements`]); `SameShape` is `Y`
@@ -218,12 +214,9 @@ macro_rules! static_op {
             A: Activation,
             B: ResultStorage<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>>,
         {
-            let y = TY::view(y);
-            let shape = S::output(self.shape(), y.shape());
-            let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
-            let r = self.static_elementwise_into::<T, SameShape<TY, T, Y>, &[T], AXIS>(
-                BinaryOpKind::$op, A::KIND, &y, out.as_mut_slice());
-            $done!(r, out)
+            // only integer division can fail, and this op is not a division
+            let (out, _cannot_fail) = self.static_elementwise::<TY, Y, BY, A, AXIS>(BinaryOpKind::$op, y);
+            out
         }
 
         #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") writing into `out` (a caller's buffer, no heap needed).")]
@@ -234,17 +227,16 @@ macro_rules! static_op {
         #[doc = "let y = Tensor::<f32, shape![3]>::from_array([2.0, 4.0, 8.0]);"]
         #[doc = "let mut buf = [0.0f32; 6];"]
         #[doc = "let mut out = Tensor::<f32, shape![2, 3], &mut [f32]>::from_storage(&mut buf[..]).unwrap();"]
-        #[doc = concat!("x.", stringify!($name), "_into(&y, Axis::<-1>, Identity, &mut out)", $done!(doc), ";")]
-        #[doc = concat!("assert_eq!(out, x.try_elementwise(", stringify!($op), ", &y, Axis::<-1>, Identity).unwrap());")]
+        #[doc = concat!("x.", stringify!($name_into), "(&y, Axis::<-1>, Identity, &mut out);")]
+        #[doc = concat!("assert_eq!(out, x.", stringify!($name), "(&y, Axis::<-1>, Identity));")]
         #[doc = "```"]
-        pub fn [<$name _into>]<TY, Y, BY, BO, A, const AXIS: isize>(
+        pub fn $name_into<TY, Y, BY, BO, A, const AXIS: isize>(
             &self,
             y: &Tensor<TY, Y, BY>,
             _axis: Axis<AXIS>,
             _act: A,
             out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-        ) -> $($ret_into)*
-        where
+        ) where
             S: ElementwiseShapes<Y, AXIS>,
             BO: StorageMut<T>,
             A: Activation,
@@ -252,98 +244,321 @@ macro_rules! static_op {
             BY: Storage<TY>,
             TY: SameElement<T> + Copy,
         {
-            let r = self.static_elementwise_into::<TY, Y, BY, AXIS>(
+            // only integer division can fail, and this op is not a division
+            let _cannot_fail = self.static_elementwise_into::<TY, Y, BY, AXIS>(
                 BinaryOpKind::$op, A::KIND, y, out.as_mut_slice());
-            $done!(r)
         }
-    } };
+    }
+
+    impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+
+        #[doc = concat!("Paddle's `", stringify!($name), "` (`act(x ", $symbol, " y)`) for any shapes, run-time dims included:")]
+        #[doc = concat!("[`try_elementwise`](Self::try_elementwise) with [`", stringify!($op), "`](super::", stringify!($op), ").")]
+        #[doc = "The static part of the rule is checked by the compiler, the rest when the op runs."]
+        #[doc = ""]
+        #[doc = "```"]
+        #[doc = "use shapecheck::prelude::*;"]
+        #[doc = "let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim::<2>), vec![1.0, 2.0, 3.0, 4.0]).unwrap();"]
+        #[doc = "let y = Tensor::<f32, shape![2]>::from_array([2.0, 4.0]);"]
+        #[doc = concat!("let z = x.", stringify!($try_name), "(&y, Axis::<-1>, Identity).unwrap();")]
+        #[doc = concat!("assert_eq!(z.dims().as_slice(), &[2, 2]);")]
+        #[doc = "let bad = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(3),), vec![1.0; 3]).unwrap();"]
+        #[doc = concat!("assert!(x.", stringify!($try_name), "(&bad, Axis::<-1>, Identity).is_err());")]
+        #[doc = "```"]
+        pub fn $try_name<A, TY, Y, BY, const AXIS: isize>(
+            &self,
+            y: &Tensor<TY, Y, BY>,
+            axis: Axis<AXIS>,
+            act: A,
+        ) -> ElementwiseResult<T, S, B, Y, AXIS>
+        where
+            A: Activation,
+            TY: SameElement<T> + Copy,
+            BY: Storage<TY>,
+            Y: Shape,
+            S: ElementwiseShapes<Y, AXIS>,
+            B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
+        {
+            self.try_elementwise(super::$op, y, axis, act)
+        }
+
+        #[doc = concat!("[`", stringify!($try_name), "`](Self::", stringify!($try_name), ") writing into `out` (any storage, a caller's buffer included).")]
+        #[doc = ""]
+        #[doc = "```"]
+        #[doc = "use shapecheck::prelude::*;"]
+        #[doc = "let x = Tensor::<f32, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);"]
+        #[doc = "let y = Tensor::<f32, shape![2]>::from_array([2.0, 4.0]);"]
+        #[doc = "let mut out = Tensor::<f32, shape![2, 2]>::zeros();"]
+        #[doc = concat!("x.", stringify!($try_name_into), "(&y, Axis::<-1>, Identity, &mut out).unwrap();")]
+        #[doc = concat!("assert_eq!(out, x.", stringify!($name), "(&y, Axis::<-1>, Identity));")]
+        #[doc = "```"]
+        pub fn $try_name_into<A, TY, Y, BY, BO, const AXIS: isize>(
+            &self,
+            y: &Tensor<TY, Y, BY>,
+            axis: Axis<AXIS>,
+            act: A,
+            out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
+        ) -> Result<(), ElementwiseError>
+        where
+            A: Activation,
+            TY: SameElement<T> + Copy,
+            BY: Storage<TY>,
+            Y: Shape,
+            S: ElementwiseShapes<Y, AXIS>,
+            BO: StorageMut<T>,
+        {
+            self.try_elementwise_into(super::$op, y, axis, act, out)
+        }
+    }
+    )*};
 }
 
-/// The ops that cannot fail on static shapes.
-macro_rules! infallible_ops {
-    ($($name:ident => $op:ident, $doc:literal);* $(;)?) => { $(
-        static_op!($name => $op, cannot_fail,
-            (Tensor<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>, B::Out>), (()), $doc);
-    )* };
+named_ops! {
+    Mul ("*"): elementwise_mul, elementwise_mul_into, try_elementwise_mul, try_elementwise_mul_into;
+    Add ("+"): elementwise_add, elementwise_add_into, try_elementwise_add, try_elementwise_add_into;
+    Sub ("-"): elementwise_sub, elementwise_sub_into, try_elementwise_sub, try_elementwise_sub_into;
+    Max ("max"): elementwise_max, elementwise_max_into, try_elementwise_max, try_elementwise_max_into;
+    Min ("min"): elementwise_min, elementwise_min_into, try_elementwise_min, try_elementwise_min_into;
 }
 
+// Division: the one op a static call can fail on (an integer division by
+// zero has no value), so its plain forms return a `Result`.
 impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
-    infallible_ops!(
-        elementwise_mul => Mul, "*";
-        elementwise_add => Add, "+";
-        elementwise_sub => Sub, "-";
-        elementwise_max => Max, "max";
-        elementwise_min => Min, "min";
-    );
-    // the only run-time error of a static op: an integer division by zero
-    static_op!(elementwise_div => Div, may_fail,
-        (ElementwiseResult<T, S, B, SameShape<TY, T, Y>, AXIS>), (Result<(), ElementwiseError>), "/");
-}
+    /// Paddle's `elementwise_div`: `act(x / y)` with Y placed at `axis` (see
+    /// the [module docs](crate::ops::elementwise)). Both shapes static: a
+    /// shape the rule rejects is a compile error. The only run-time error is
+    /// an integer division by zero (floats give an infinity or NaN, as IEEE
+    /// 754 says); nothing is returned then but the error.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<i32, shape![2, 2]>::from_array([[6, 8], [-9, 3]]);
+    /// let y = Tensor::<i32, shape![2]>::from_array([2, 3]);
+    /// let z = x.elementwise_div(&y, Axis::<0>, Identity).unwrap(); // y[i] divides row i
+    /// assert_eq!(z.as_slice(), &[3, 4, -3, 1]);
+    /// let err = x.elementwise_div(&tensor![1, 0], Axis::<0>, Identity).unwrap_err();
+    /// assert_eq!(err.rule(), "elementwise/division-by-zero");
+    /// ```
+    pub fn elementwise_div<TY, Y, BY, A, const AXIS: isize>(
+        &self,
+        y: &Tensor<TY, Y, BY>,
+        _axis: Axis<AXIS>,
+        _act: A,
+    ) -> ElementwiseResult<T, S, B, SameShape<TY, T, Y>, AXIS>
+    where
+        // the element rule through a link, so that a wrong element type is
+        // one short error ([`crate::ops::elements`]); `SameShape` is `Y`
+        TY: Elements<T, SameRule, Y>,
+        S: ElementwiseShapes<SameShape<TY, T, Y>, AXIS>,
+        Y: StaticShape,
+        SameShape<TY, T, Y>: StaticShape,
+        BY: Storage<TY>,
+        A: Activation,
+        B: ResultStorage<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>>,
+    {
+        let (out, r) = self.static_elementwise::<TY, Y, BY, A, AXIS>(BinaryOpKind::Div, y);
+        r.map(|()| out)
+    }
 
-/// The named `try_` forms: `x.try_elementwise_mul(&y, axis, act)` is
-/// `x.try_elementwise(Mul, &y, axis, act)` (one implementation; these only
-/// name the op), and `try_elementwise_mul_into` the same for `_into`.
-macro_rules! try_named_ops {
-    ($($name:ident => $op:ident, $doc:literal);* $(;)?) => { paste::paste! { $(
-        with_try_bounds! { []
-            #[doc = concat!("Paddle's `", stringify!($name), "` (`act(x ", $doc, " y)`) for any shapes, run-time dims included:")]
-            #[doc = concat!("[`try_elementwise`](Self::try_elementwise) with [`", stringify!($op), "`](super::", stringify!($op), ").")]
-            #[doc = "The static part of the rule is checked by the compiler, the rest when the op runs."]
-            #[doc = ""]
-            #[doc = "```"]
-            #[doc = "use shapecheck::prelude::*;"]
-            #[doc = "let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim::<2>), vec![1.0, 2.0, 3.0, 4.0]).unwrap();"]
-            #[doc = "let y = Tensor::<f32, shape![2]>::from_array([2.0, 4.0]);"]
-            #[doc = concat!("let z = x.try_", stringify!($name), "(&y, Axis::<-1>, Identity).unwrap();")]
-            #[doc = concat!("assert_eq!(z, x.try_elementwise(", stringify!($op), ", &y, Axis::<-1>, Identity).unwrap());")]
-            #[doc = "let bad = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(3),), vec![1.0; 3]).unwrap();"]
-            #[doc = concat!("assert!(x.try_", stringify!($name), "(&bad, Axis::<-1>, Identity).is_err());")]
-            #[doc = "```"]
-            pub fn [<try_ $name>]<A, TY, Y, BY, const AXIS: isize>(
-                &self,
-                y: &Tensor<TY, Y, BY>,
-                axis: Axis<AXIS>,
-                act: A,
-            ) -> ElementwiseResult<T, S, B, Y, AXIS>
-            where
-                B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
-            {
-                self.try_elementwise(super::$op, y, axis, act)
-            }
-        }
-
-        with_try_bounds! { [BO: StorageMut<T>]
-            #[doc = concat!("[`try_", stringify!($name), "`](Self::try_", stringify!($name), ") writing into `out` (any storage, a caller's buffer included):")]
-            #[doc = concat!("[`try_elementwise_into`](Self::try_elementwise_into) with [`", stringify!($op), "`](super::", stringify!($op), ").")]
-            #[doc = ""]
-            #[doc = "```"]
-            #[doc = "use shapecheck::prelude::*;"]
-            #[doc = "let x = Tensor::<f32, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);"]
-            #[doc = "let y = Tensor::<f32, shape![2]>::from_array([2.0, 4.0]);"]
-            #[doc = "let mut out = Tensor::<f32, shape![2, 2]>::zeros();"]
-            #[doc = concat!("x.try_", stringify!($name), "_into(&y, Axis::<-1>, Identity, &mut out).unwrap();")]
-            #[doc = concat!("assert_eq!(out, x.try_elementwise(", stringify!($op), ", &y, Axis::<-1>, Identity).unwrap());")]
-            #[doc = "```"]
-            pub fn [<try_ $name _into>]<A, TY, Y, BY, BO, const AXIS: isize>(
-                &self,
-                y: &Tensor<TY, Y, BY>,
-                axis: Axis<AXIS>,
-                act: A,
-                out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-            ) -> Result<(), ElementwiseError> {
-                self.try_elementwise_into(super::$op, y, axis, act, out)
-            }
-        }
-    )* } };
+    /// [`elementwise_div`](Self::elementwise_div) writing into `out` (a
+    /// caller's buffer, no heap needed). On an integer division by zero
+    /// `out` is left untouched.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    /// let y = Tensor::<f32, shape![3]>::from_array([2.0, 4.0, 8.0]);
+    /// let mut out = Tensor::<f32, shape![2, 3]>::zeros();
+    /// x.elementwise_div_into(&y, Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(out.as_slice(), &[0.5, 0.5, 0.375, 2.0, 1.25, 0.75]);
+    /// ```
+    pub fn elementwise_div_into<TY, Y, BY, BO, A, const AXIS: isize>(
+        &self,
+        y: &Tensor<TY, Y, BY>,
+        _axis: Axis<AXIS>,
+        _act: A,
+        out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
+    ) -> Result<(), ElementwiseError>
+    where
+        S: ElementwiseShapes<Y, AXIS>,
+        BO: StorageMut<T>,
+        A: Activation,
+        Y: StaticShape,
+        BY: Storage<TY>,
+        TY: SameElement<T> + Copy,
+    {
+        self.static_elementwise_into::<TY, Y, BY, AXIS>(
+            BinaryOpKind::Div,
+            A::KIND,
+            y,
+            out.as_mut_slice(),
+        )
+    }
 }
 
 impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
-    try_named_ops!(
-        elementwise_mul => Mul, "*";
-        elementwise_add => Add, "+";
-        elementwise_sub => Sub, "-";
-        elementwise_div => Div, "/";
-        elementwise_max => Max, "max";
-        elementwise_min => Min, "min";
-    );
+    /// Paddle's `elementwise_div` (`act(x / y)`) for any shapes, run-time
+    /// dims included: [`try_elementwise`](Self::try_elementwise) with
+    /// [`Div`](super::Div).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim::<2>), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let y = Tensor::<f32, shape![2]>::from_array([2.0, 4.0]);
+    /// let z = x.try_elementwise_div(&y, Axis::<-1>, Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[0.5, 0.5, 1.5, 1.0]);
+    /// let bad = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(3),), vec![1.0; 3]).unwrap();
+    /// assert!(x.try_elementwise_div(&bad, Axis::<-1>, Identity).is_err());
+    /// ```
+    pub fn try_elementwise_div<A, TY, Y, BY, const AXIS: isize>(
+        &self,
+        y: &Tensor<TY, Y, BY>,
+        axis: Axis<AXIS>,
+        act: A,
+    ) -> ElementwiseResult<T, S, B, Y, AXIS>
+    where
+        A: Activation,
+        TY: SameElement<T> + Copy,
+        BY: Storage<TY>,
+        Y: Shape,
+        S: ElementwiseShapes<Y, AXIS>,
+        B: ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>,
+    {
+        self.try_elementwise(super::Div, y, axis, act)
+    }
+
+    /// [`try_elementwise_div`](Self::try_elementwise_div) writing into `out`
+    /// (any storage, a caller's buffer included).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<i32, shape![2]>::from_array([7, 8]);
+    /// let mut out = Tensor::<i32, shape![2]>::zeros();
+    /// x.try_elementwise_div_into(&tensor![2, 4], Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(out.as_slice(), &[3, 2]);
+    /// ```
+    pub fn try_elementwise_div_into<A, TY, Y, BY, BO, const AXIS: isize>(
+        &self,
+        y: &Tensor<TY, Y, BY>,
+        axis: Axis<AXIS>,
+        act: A,
+        out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
+    ) -> Result<(), ElementwiseError>
+    where
+        A: Activation,
+        TY: SameElement<T> + Copy,
+        BY: Storage<TY>,
+        Y: Shape,
+        S: ElementwiseShapes<Y, AXIS>,
+        BO: StorageMut<T>,
+    {
+        self.try_elementwise_into(super::Div, y, axis, act, out)
+    }
 }
+
+/// Numpy broadcasting of two static shapes: `Self` and `Y` right-aligned,
+/// every aligned pair of dims equal or one of them 1 (Paddle's elementwise rule at
+/// `axis = -1`). The output shape is [`Broadcast`](Self::Broadcast).
+///
+/// An alias trait with a blanket impl: any `S: StaticShape + ElementwiseShapes<Y, -1>`
+/// whose output is static implements it.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// /// The outer product of a column and a row, for any shapes that broadcast.
+/// fn outer<S: BroadcastWith<Y>, Y: StaticShape>(x: &Tensor<f32, S>, y: &Tensor<f32, Y>) -> Tensor<f32, BroadcastOf<S, Y>> {
+///     x * y
+/// }
+/// let z = outer(&tensor![[1.0f32], [2.0]], &tensor![10.0f32, 20.0, 30.0]);
+/// assert_eq!(z.dims().as_slice(), &[2, 3]);
+/// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 20.0, 40.0, 60.0]);
+/// ```
+pub trait BroadcastWith<Y: StaticShape>: StaticShape + ElementwiseShapes<Y, -1> {
+    /// The output shape.
+    type Broadcast: StaticShape;
+}
+
+impl<S, Y> BroadcastWith<Y> for S
+where
+    Y: StaticShape,
+    S: StaticShape + ElementwiseShapes<Y, -1>,
+    <S as ElementwiseShapes<Y, -1>>::Output: StaticShape,
+{
+    type Broadcast = <S as ElementwiseShapes<Y, -1>>::Output;
+}
+
+/// The shape of `&x * &y` for `x` of shape `S` and `y` of shape `Y`.
+pub type BroadcastOf<S, Y> = <S as BroadcastWith<Y>>::Broadcast;
+
+/// The type of `&x op &y` for `x: Tensor<T, S, B>` and `y` of shape `Y`.
+pub type BroadcastResult<T, S, B, Y> =
+    Tensor<T, BroadcastOf<S, Y>, <B as ResultStorage<T, BroadcastOf<S, Y>>>::Out>;
+
+// None of them can fail on static shapes: Mul, Add and Sub have no
+// run-time error, and `/` is only defined for floats ([`FloatElement`],
+// put on the right operand's element type, see above).
+macro_rules! operator {
+    ($trait:ident, $method:ident, $kind:ident, $elem:path) => {
+        impl<'b, T, S, B, TY, Y, BY> core::ops::$trait<&'b Tensor<TY, Y, BY>> for &Tensor<T, S, B>
+        where
+            T: Element,
+            TY: SameElement<T> + $elem,
+            Y: StaticShape,
+            BY: Storage<TY>,
+            S: BroadcastWith<Y>,
+            B: ResultStorage<T, BroadcastOf<S, Y>>,
+        {
+            type Output = BroadcastResult<T, S, B, Y>;
+            #[inline]
+            fn $method(self, y: &'b Tensor<TY, Y, BY>) -> Self::Output {
+                let shape = <BroadcastOf<S, Y>>::default();
+                let mut out =
+                    Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
+                let _ = self.static_elementwise_into::<TY, Y, BY, -1>(
+                    BinaryOpKind::$kind,
+                    ActivationKind::Identity,
+                    y,
+                    out.as_mut_slice(),
+                );
+                out
+            }
+        }
+    };
+}
+
+operator!(Mul, mul, Mul, Copy);
+operator!(Add, add, Add, Copy);
+operator!(Sub, sub, Sub, Copy);
+operator!(Div, div, Div, FloatElement);
+
+/// Element types `&x / &y` is defined for: `f32` and `f64`, whose division
+/// cannot fail (a zero divisor gives an infinity or NaN, as IEEE 754 and
+/// every framework say). Sealed: [`Element`] cannot be implemented outside
+/// shapecheck.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let q = &tensor![1.0f32, 2.0] / &tensor![4.0f32, 0.0];
+/// assert_eq!(q.as_slice(), &[0.25, f32::INFINITY]);
+/// // integers: the `Result` form
+/// let err = tensor![1, 2].elementwise_div(&tensor![1, 0], Axis::<-1>, Identity).unwrap_err();
+/// assert_eq!(err.rule(), "elementwise/division-by-zero");
+/// ```
+///
+/// `/` on integer tensors does not compile ("elementwise/division-by-zero: `/`
+/// on tensors of i32"):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let _ = &tensor![1i32, 2] / &tensor![1i32, 1];
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "elementwise/division-by-zero: `/` on tensors of {Self}: integer division can fail (division by zero), so the operator is only defined for f32 and f64",
+    label = "use `x.elementwise_div(&y, Axis::<-1>, Identity)`, which returns a Result",
+    note = "shapecheck never panics on user data: integer division by zero is an ElementwiseError::DivisionByZero"
+)]
+pub trait FloatElement: Element {}
+#[diagnostic::do_not_recommend]
+impl FloatElement for f32 {}
+#[diagnostic::do_not_recommend]
+impl FloatElement for f64 {}

@@ -6,7 +6,7 @@
 use super::{rule, ActivationKind, BinaryOpKind, ElementwiseError};
 use crate::broadcast::Frame;
 use crate::dims::Dims;
-use crate::element::Element;
+use crate::element::{sigmoid_f64, tanh_f64, Element};
 use crate::kernel::{self, Walk};
 use crate::shape::StaticShape;
 use core::marker::PhantomData;
@@ -116,4 +116,35 @@ pub fn elementwise_slices<T: Element>(
     Dims::for_data(x_dims, x.len())?;
     Dims::for_data(y_dims, y.len())?;
     run_checked(op, act, (x_dims, x), (y_dims, y), axis, out)
+}
+
+impl ActivationKind {
+    /// Applies the activation to one value.
+    #[inline]
+    pub fn apply<T: Element>(self, v: T) -> T {
+        match self {
+            ActivationKind::Identity => v,
+            ActivationKind::Relu => {
+                if v > T::default() {
+                    v
+                } else {
+                    T::default()
+                }
+            }
+            ActivationKind::Tanh => T::from_f64(tanh_f64(v.to_f64())),
+            ActivationKind::Sigmoid => T::from_f64(sigmoid_f64(v.to_f64())),
+        }
+    }
+
+    /// Applies the activation to every element of `out` in place.
+    pub fn apply_all<T: Element>(self, out: &mut [T]) {
+        match self {
+            ActivationKind::Identity => {}
+            kind => {
+                for v in out.iter_mut() {
+                    *v = kind.apply(*v);
+                }
+            }
+        }
+    }
 }

@@ -54,30 +54,148 @@
 //! assert!(matches!(err, ElementwiseError::DimMismatch { x_dim: 3, y_dim: 2, .. }));
 //! ```
 //!
+//! ## Operators
+//! `&x * &y`, `&x + &y`, `&x - &y`, `&x / &y`: the elementwise ops with
+//! numpy broadcasting (Paddle's default `axis = -1`: shapes right-aligned,
+//! aligned dims equal or one of them 1), on the static path.
+//!
+//! Both shapes must be static ([`StaticShape`]), so the operators cannot fail:
+//! a pair of shapes the rule rejects does not compile, and the error's first
+//! line names both shapes and the rule (`ui-tests/elementwise/fail/operator_mismatch.rs`).
+//! The result's shape is in its type ([`BroadcastOf`]); it is inline, or a
+//! `Vec` when the left operand is one (see [`crate::storage`]). The Paddle form with any axis and an activation is the named
+//! method (`x.elementwise_mul(&y, Axis::<1>, Relu)`), and tensors with
+//! run-time dims use `try_elementwise`.
+//!
+//! ```
+//! use shapecheck::prelude::*;
+//! let x = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];
+//! let y = tensor![10.0, 20.0, 30.0];
+//! let z: Tensor<f64, shape![2, 3]> = &x * &y;
+//! assert_eq!(z, x.elementwise_mul(&y, Axis::<-1>, Identity));
+//! assert_eq!(z.as_slice(), &[10.0, 40.0, 90.0, 40.0, 100.0, 180.0]);
+//! // a column [2, 1] and a row [3] broadcast both ways to [2, 3]
+//! let col = tensor![[1.0], [2.0]];
+//! let sum: Tensor<f64, shape![2, 3]> = &col + &y;
+//! assert_eq!(sum.as_slice(), &[11.0, 21.0, 31.0, 12.0, 22.0, 32.0]);
+//! ```
+//!
+//! Shapes numpy rejects do not compile:
+//! ```compile_fail
+//! use shapecheck::prelude::*;
+//! let x = Tensor::<f32, shape![2, 3]>::full(1.0);
+//! let y = Tensor::<f32, shape![2]>::full(1.0);
+//! let _ = &x * &y; // [2] right-aligned against [2, 3] meets the 3
+//! ```
+//!
+//! ## Division
+//! `&x / &y` exists only for `f32` and `f64` ([`FloatElement`]), where a zero
+//! divisor gives an infinity or NaN as IEEE 754 (and every framework) says.
+//! An integer division by zero has no value, and shapecheck never panics on
+//! user data, so integers use [`elementwise_div`](crate::Tensor::elementwise_div),
+//! which returns `Err(ElementwiseError::DivisionByZero { .. })`:
+//! ```compile_fail
+//! use shapecheck::prelude::*;
+//! let a = tensor![7, 8];
+//! let _ = &a / &a; // `/` on tensors of i32: integer division can fail ...
+//! ```
+//! ```
+//! use shapecheck::prelude::*;
+//! let (a, b) = (tensor![7, 8], tensor![2, 0]);
+//! assert!(a.elementwise_div(&b, Axis::<-1>, Identity).is_err());
+//! let q = &tensor![1.0, -1.0] / &tensor![0.0, 4.0];
+//! assert_eq!(q.as_slice(), &[f64::INFINITY, -0.25]);
+//! ```
+//!
+//! ## Generic code
+//! One bound says "`S` and `Y` broadcast": [`BroadcastWith`], an alias trait
+//! with a blanket impl (for every pair of static shapes numpy accepts), whose
+//! output shape is [`BroadcastOf<S, Y>`]. It carries everything the operators
+//! need, so a function generic over shapes (and elements) reads:
+//! ```
+//! use shapecheck::prelude::*;
+//!
+//! /// `x * y`, numpy broadcasting, for any element type and any shapes that broadcast.
+//! fn scale<T: Element, S, Y>(x: &Tensor<T, S>, y: &Tensor<T, Y>) -> Tensor<T, BroadcastOf<S, Y>>
+//! where
+//!     S: BroadcastWith<Y>,
+//!     Y: StaticShape,
+//! {
+//!     x * y
+//! }
+//!
+//! let x = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+//! let s: Tensor<f32, shape![2, 2]> = scale(&x, &tensor![[10.0], [100.0]]);
+//! assert_eq!(s.as_slice(), &[10.0, 20.0, 300.0, 400.0]);
+//! let (a, b) = (Tensor::<i64, shape![4]>::full(2), Tensor::<i64, shape![3, 1]>::full(3));
+//! let r: Tensor<i64, shape![3, 4]> = scale(&a, &b);
+//! assert!(r.as_slice().iter().all(|&v| v == 6));
+//! ```
+//! Without the alias the same function needs the rule's bounds spelled out:
+//! ```
+//! use shapecheck::prelude::*;
+//! use shapecheck::ops::elementwise::ElementwiseOutput;
+//! use shapecheck::ops::elementwise::ElementwiseShapes;
+//!
+//! fn scale<T: Element, S, Y>(
+//!     x: &Tensor<T, S>,
+//!     y: &Tensor<T, Y>,
+//! ) -> Tensor<T, ElementwiseOutput<S, Y, -1>>
+//! where
+//!     S: StaticShape + ElementwiseShapes<Y, -1>,
+//!     Y: StaticShape,
+//!     ElementwiseOutput<S, Y, -1>: StaticShape,
+//! {
+//!     x.elementwise_mul(y, Axis::<-1>, Identity)
+//! }
+//! # let s = scale(&tensor![1.0, 2.0], &tensor![3.0]);
+//! # assert_eq!(s.as_slice(), &[3.0, 6.0]);
+//! ```
+//!
+//! ## Why the bounds are arranged this way
+//! rustc checks `a * b` by looking for `Mul` impls *before* it has settled the
+//! right operand's type (it may still coerce it). A bound of the impl that
+//! only involves the left operand is decided at that point, and if it fails,
+//! rustc reports a generic E0369 "cannot multiply `&Tensor<..>` by
+//! `&Tensor<..>`" instead of the bound's own message. So every bound that can
+//! fail on valid-looking code has the right operand's type in it: the shape
+//! rule is `S: BroadcastWith<Y>` (it mentions `Y`), and the float-only rule of
+//! `/` is put on the right operand's element type (`TY: FloatElement`, with
+//! `TY` the same type as `T`). rustc then decides them once both types are
+//! known, and the first line of the error is the rule's own message (the
+//! elementwise broadcast rule, naming both shapes). The bounds left on the
+//! left operand alone are the ones that cannot be moved: its shape is static
+//! (`&x * &y` with a `Dyn` dim in `x` is an E0369 whose note says "`Dyn` does
+//! not implement `StaticDim`") and its element type is numeric ([`Element`]).
+//!
 //! ## Where things are
-//! - [`rule`](self) (`rule.rs`): the rule, one `const fn` from dims and axis
-//!   to the output frame or an [`ElementwiseError`]; every path calls it;
+//! - `mod.rs`: these docs, the op and activation kinds, [`Axis`];
+//! - `api.rs`: the methods of [`Tensor`](crate::Tensor) and the operators;
+//! - `bounds.rs`: the rule at the type level ([`ElementwiseShapes`]), whose
+//!   failing bound is the compile error;
+//! - `rule.rs`: the rule, one `const fn` from dims and axis to the output
+//!   frame or an [`ElementwiseError`]; every path calls it;
 //! - `kernel.rs`: the loops and the walk (a constant for static shapes);
-//! - `api.rs`: the methods of [`Tensor`](crate::Tensor); `operators.rs`: `&x * &y`;
-//! - `error.rs`, `activation.rs`; the type-level rule (for the compile
-//!   errors) is in the `bounds` module.
+//! - `error.rs`: [`ElementwiseError`]; `dynamic.rs`: the methods of
+//!   [`DynTensor`](crate::DynTensor).
 
-mod activation;
 mod api;
 pub mod bounds;
+#[cfg(feature = "alloc")]
+mod dynamic;
 mod error;
 mod kernel;
-pub mod operators;
 mod rule;
 
-pub use activation::{
-    Activation, ActivationKind, Identity, Relu, Sigmoid, Tanh, UnknownActivation,
+pub use api::{
+    BroadcastOf, BroadcastResult, BroadcastWith, ElementwiseOutput, ElementwiseResult, FloatElement,
 };
-pub use api::{ElementwiseOutput, ElementwiseResult};
 pub use bounds::ElementwiseShapes;
 pub use error::ElementwiseError;
 pub use kernel::elementwise_slices;
 pub use rule::elementwise_output_dims;
+
+use core::fmt;
 
 /// Paddle's `axis` attribute as a compile-time value: `Axis::<1>`, `Axis::<-1>`.
 ///
@@ -99,6 +217,7 @@ kind_types!(
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::{Div, Mul, Sub};
     /// assert_eq!(<Mul as BinaryOp>::KIND, BinaryOpKind::Mul);
     /// // the op as a type parameter
     /// fn apply<Op: BinaryOp>(op: Op) -> Vec<f32> {
@@ -124,6 +243,7 @@ kind_types!(
         ///
         /// ```
         /// use shapecheck::prelude::*;
+        /// use shapecheck::ops::Mul;
         /// let z = tensor![2.0f32, 3.0].try_elementwise(Mul, &tensor![4.0f32, 5.0], Axis::<-1>, Identity).unwrap();
         /// assert_eq!(z.as_slice(), &[8.0, 15.0]);
         /// assert_eq!(Mul::KIND, BinaryOpKind::Mul);
@@ -133,6 +253,7 @@ kind_types!(
         ///
         /// ```
         /// use shapecheck::prelude::*;
+        /// use shapecheck::ops::Add;
         /// let z = tensor![2, 3].try_elementwise(Add, &tensor![4, i32::MAX], Axis::<-1>, Identity).unwrap();
         /// assert_eq!(z.as_slice(), &[6, i32::MIN + 2]); // integers wrap
         /// assert_eq!(Add::KIND, BinaryOpKind::Add);
@@ -142,6 +263,7 @@ kind_types!(
         ///
         /// ```
         /// use shapecheck::prelude::*;
+        /// use shapecheck::ops::Sub;
         /// let z = tensor![2.0f32, 3.0].try_elementwise(Sub, &tensor![4.0f32, 5.0], Axis::<-1>, Relu).unwrap();
         /// assert_eq!(z.as_slice(), &[0.0, 0.0]); // relu(-2), relu(-2)
         /// assert_eq!(Sub::KIND, BinaryOpKind::Sub);
@@ -151,6 +273,7 @@ kind_types!(
         ///
         /// ```
         /// use shapecheck::prelude::*;
+        /// use shapecheck::ops::Div;
         /// let z = tensor![7, -7].try_elementwise(Div, &tensor![2, 2], Axis::<-1>, Identity).unwrap();
         /// assert_eq!(z.as_slice(), &[3, -3]); // truncates toward zero
         /// let err = tensor![1, 2].try_elementwise(Div, &tensor![1, 0], Axis::<-1>, Identity).unwrap_err();
@@ -161,6 +284,7 @@ kind_types!(
         ///
         /// ```
         /// use shapecheck::prelude::*;
+        /// use shapecheck::ops::Max;
         /// let z = tensor![1.0f32, f32::NAN, 5.0]
         ///     .try_elementwise(Max, &tensor![f32::NAN, 2.0, 3.0], Axis::<-1>, Identity)
         ///     .unwrap();
@@ -173,6 +297,7 @@ kind_types!(
         ///
         /// ```
         /// use shapecheck::prelude::*;
+        /// use shapecheck::ops::Min;
         /// let z = tensor![1.0f32, f32::NAN, 5.0]
         ///     .try_elementwise(Min, &tensor![f32::NAN, 2.0, 3.0], Axis::<-1>, Identity)
         ///     .unwrap();
@@ -202,5 +327,51 @@ impl BinaryOpKind {
                 .copied()
                 .find(|k| k.name().strip_prefix("elementwise_") == short)
         })
+    }
+}
+
+kind_types!(
+    /// An activation, as a type (static path). `Identity` is "no activation".
+    trait Activation;
+    /// An activation as a value (dynamic path).
+    enum ActivationKind default Identity {
+        /// No activation (Paddle's `act=None`).
+        Identity = "identity",
+        /// `max(x, 0)`.
+        Relu = "relu",
+        /// `tanh(x)`, computed in `f64` and rounded to the element type.
+        Tanh = "tanh",
+        /// `1 / (1 + e^-x)`, computed in `f64` and rounded to the element type.
+        Sigmoid = "sigmoid",
+    }
+);
+
+/// An activation name Paddle does not have here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownActivation;
+
+impl fmt::Display for UnknownActivation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown activation: expected one of relu, tanh, sigmoid")
+    }
+}
+
+impl core::error::Error for UnknownActivation {}
+
+impl ActivationKind {
+    /// Parses Paddle's `act` name: `relu`, `tanh`, `sigmoid` (or `""`/`none` for none).
+    ///
+    /// ```
+    /// use shapecheck::ActivationKind;
+    /// assert_eq!(ActivationKind::from_name("relu"), Ok(ActivationKind::Relu));
+    /// assert_eq!(ActivationKind::from_name("none"), Ok(ActivationKind::Identity));
+    /// assert_eq!(ActivationKind::Sigmoid.name(), "sigmoid");
+    /// assert!(ActivationKind::from_name("gelu").is_err());
+    /// ```
+    pub fn from_name(name: &str) -> Result<Self, UnknownActivation> {
+        match name {
+            "" | "none" => Ok(ActivationKind::Identity),
+            _ => Self::from_exact_name(name).ok_or(UnknownActivation),
+        }
     }
 }

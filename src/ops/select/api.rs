@@ -53,89 +53,101 @@ where
     out
 }
 
-shapecheck_macros::shared_bounds! {
-    where
-        CE: CondElement,
-        C: SelectShapes<ST, SE, M>,
-        BC: Storage<CE>,
-        T: Copy,
-        BT: Storage<T>,
-        E: ElseElement<T>,
-        BE: Storage<E>,
-        M: SelectMode;
+/// [`select`] writing into `out` (any storage, a caller's buffer included: no
+/// heap needed). Every shape static; the call cannot fail.
+#[inline]
+pub fn select_into<CE, C, BC, T, ST, BT, E, SE, BE, M, BO>(
+    cond: &Tensor<CE, C, BC>,
+    then: &Tensor<T, ST, BT>,
+    els: &Tensor<E, SE, BE>,
+    _mode: M,
+    out: &mut Tensor<T, SelectOutput<C, ST, SE, M>, BO>,
+) where
+    CE: CondElement,
+    C: SelectShapes<ST, SE, M>,
+    BC: Storage<CE>,
+    T: Copy,
+    BT: Storage<T>,
+    E: ElseElement<T>,
+    BE: Storage<E>,
+    M: SelectMode,
+    C: StaticShape,
+    ST: StaticShape,
+    SE: StaticShape,
+    BO: StorageMut<T>,
+{
+    // the walk is a constant of the shape types, and `out` has the output's
+    // shape (its type says so): nothing can fail
+    crate::kernel::select(
+        &StaticWalk::<C, ST, SE, M>::WALK,
+        CE::as_bools(cond.as_slice()),
+        then.as_slice(),
+        E::as_same(els.as_slice()),
+        out.as_mut_slice(),
+    );
+}
 
-    /// [`select`] writing into `out` (any storage, a caller's buffer included: no
-    /// heap needed). Every shape static; the call cannot fail.
-    #[inline]
-    pub fn select_into<CE, C, BC, T, ST, BT, E, SE, BE, M, BO>(
-        cond: &Tensor<CE, C, BC>,
-        then: &Tensor<T, ST, BT>,
-        els: &Tensor<E, SE, BE>,
-        _mode: M,
-        out: &mut Tensor<T, SelectOutput<C, ST, SE, M>, BO>,
-    ) where
-        C: StaticShape,
-        ST: StaticShape,
-        SE: StaticShape,
-        BO: StorageMut<T>,
-    {
-        // the walk is a constant of the shape types, and `out` has the output's
-        // shape (its type says so): nothing can fail
-        crate::kernel::select(
-            &StaticWalk::<C, ST, SE, M>::WALK,
-            CE::as_bools(cond.as_slice()),
-            then.as_slice(),
-            E::as_same(els.as_slice()),
-            out.as_mut_slice(),
-        );
-    }
+/// [`select`] for shapes with run-time ([`Dyn`](crate::Dyn)) dims: the static
+/// dims are checked by the compiler, the rest when it runs, by the same
+/// rule as the dynamic path. The result is a `Vec` if its shape has a `Dyn`
+/// dim (or `then` is a `Vec`), inline otherwise ([`crate::storage`]).
+pub fn try_select<CE, C, BC, T, ST, BT, E, SE, BE, M>(
+    cond: &Tensor<CE, C, BC>,
+    then: &Tensor<T, ST, BT>,
+    els: &Tensor<E, SE, BE>,
+    mode: M,
+) -> Result<SelectTensor<T, C, ST, SE, M, BT>, SelectError>
+where
+    CE: CondElement,
+    C: SelectShapes<ST, SE, M>,
+    BC: Storage<CE>,
+    T: Copy,
+    BT: Storage<T>,
+    E: ElseElement<T>,
+    BE: Storage<E>,
+    M: SelectMode,
+    T: Default,
+    ST: Shape,
+    BT: ResultStorage<T, SelectOutput<C, ST, SE, M>>,
+    SE: Shape,
+{
+    // the rule first: nothing is allocated for shapes it rejects
+    rule::frame(M::KIND, &cond.dims(), &then.dims(), &els.dims())?;
+    let shape = C::output(cond.shape(), then.shape(), els.shape());
+    let mut out = Tensor::from_parts_unchecked(shape, BT::Out::try_filled(&shape, T::default())?);
+    try_select_into(cond, then, els, mode, &mut out)?;
+    Ok(out)
+}
 
-    /// [`select`] for shapes with run-time ([`Dyn`](crate::Dyn)) dims: the static
-    /// dims are checked by the compiler, the rest when it runs, by the same
-    /// rule as the dynamic path. The result is a `Vec` if its shape has a `Dyn`
-    /// dim (or `then` is a `Vec`), inline otherwise ([`crate::storage`]).
-    pub fn try_select<CE, C, BC, T, ST, BT, E, SE, BE, M>(
-        cond: &Tensor<CE, C, BC>,
-        then: &Tensor<T, ST, BT>,
-        els: &Tensor<E, SE, BE>,
-        mode: M,
-    ) -> Result<SelectTensor<T, C, ST, SE, M, BT>, SelectError>
-    where
-        T: Default,
-        ST: Shape,
-        BT: ResultStorage<T, SelectOutput<C, ST, SE, M>>,
-        SE: Shape,
-    {
-        // the rule first: nothing is allocated for shapes it rejects
-        rule::frame(M::KIND, &cond.dims(), &then.dims(), &els.dims())?;
-        let shape = C::output(cond.shape(), then.shape(), els.shape());
-        let mut out = Tensor::from_parts_unchecked(shape, BT::Out::try_filled(&shape, T::default())?);
-        try_select_into(cond, then, els, mode, &mut out)?;
-        Ok(out)
-    }
-
-    /// [`try_select`] writing into `out`, whose dims must be the output's.
-    pub fn try_select_into<CE, C, BC, T, ST, BT, E, SE, BE, M, BO>(
-        cond: &Tensor<CE, C, BC>,
-        then: &Tensor<T, ST, BT>,
-        els: &Tensor<E, SE, BE>,
-        _mode: M,
-        out: &mut Tensor<T, SelectOutput<C, ST, SE, M>, BO>,
-    ) -> Result<(), SelectError>
-    where
-        BO: StorageMut<T>,
-        ST: Shape,
-        SE: Shape,
-    {
-        let f = rule::frame(M::KIND, &cond.dims(), &then.dims(), &els.dims())?;
-        f.out_dims().expect_output(out.dims())?;
-        kernel::run(
-            &f,
-            CE::as_bools(cond.as_slice()),
-            then.as_slice(),
-            E::as_same(els.as_slice()),
-            out.as_mut_slice(),
-        )
-        .map(|_| ())
-    }
+/// [`try_select`] writing into `out`, whose dims must be the output's.
+pub fn try_select_into<CE, C, BC, T, ST, BT, E, SE, BE, M, BO>(
+    cond: &Tensor<CE, C, BC>,
+    then: &Tensor<T, ST, BT>,
+    els: &Tensor<E, SE, BE>,
+    _mode: M,
+    out: &mut Tensor<T, SelectOutput<C, ST, SE, M>, BO>,
+) -> Result<(), SelectError>
+where
+    CE: CondElement,
+    C: SelectShapes<ST, SE, M>,
+    BC: Storage<CE>,
+    T: Copy,
+    BT: Storage<T>,
+    E: ElseElement<T>,
+    BE: Storage<E>,
+    M: SelectMode,
+    BO: StorageMut<T>,
+    ST: Shape,
+    SE: Shape,
+{
+    let f = rule::frame(M::KIND, &cond.dims(), &then.dims(), &els.dims())?;
+    f.out_dims().expect_output(out.dims())?;
+    kernel::run(
+        &f,
+        CE::as_bools(cond.as_slice()),
+        then.as_slice(),
+        E::as_same(els.as_slice()),
+        out.as_mut_slice(),
+    )
+    .map(|_| ())
 }

@@ -130,6 +130,8 @@
 
 mod api;
 pub mod bounds;
+#[cfg(feature = "alloc")]
+mod dynamic;
 mod error;
 mod kernel;
 mod rule;

@@ -1,6 +1,7 @@
 // A shape with a run-time dim: the static rules still apply, the run-time
 // dim is checked when the op runs and a mismatch is an error, not a panic.
 use shapecheck::prelude::*;
+use shapecheck::ops::{Add, Mul};
 use shapecheck::ElementwiseError;
 
 fn main() {

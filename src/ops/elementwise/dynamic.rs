@@ -1,0 +1,167 @@
+//! The elementwise family on [`DynTensor`]: every dim known at run time,
+//! every rule checked when the op runs (feature `alloc`).
+
+use super::{ActivationKind, BinaryOpKind, ElementwiseError};
+use crate::dynamic::DynTensor;
+use crate::element::Element;
+
+impl<T: Element> DynTensor<T> {
+    /// `act(op(self, y))` with Paddle's axis rule; every rule is checked here.
+    ///
+    /// ```
+    /// use shapecheck::{DynTensor, BinaryOpKind, ActivationKind};
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.elementwise(BinaryOpKind::Add, &y, -1, ActivationKind::Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[11, 22, 33, 14, 25, 36]);
+    /// let err = x.elementwise(BinaryOpKind::Add, &y, 0, ActivationKind::Identity).unwrap_err();
+    /// assert!(err.to_string().starts_with("broadcast dimension mismatch"));
+    /// ```
+    pub fn elementwise(
+        &self,
+        op: BinaryOpKind,
+        y: &DynTensor<T>,
+        axis: isize,
+        act: ActivationKind,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        let out_dims = super::elementwise_output_dims(&self.dims(), &y.dims(), axis)?;
+        let mut out = DynTensor::full(&out_dims, T::default())?;
+        super::elementwise_slices(
+            op,
+            act,
+            &self.dims(),
+            self.as_slice(),
+            &y.dims(),
+            y.as_slice(),
+            axis,
+            out.as_mut_slice(),
+        )?;
+        Ok(out)
+    }
+
+    /// Paddle's `elementwise_mul` (`act(x * y)`) on run-time shapes: the
+    /// same name as the static path's [`Tensor::elementwise_mul`](crate::Tensor::elementwise_mul), every rule
+    /// checked here ([`elementwise`](Self::elementwise) with `BinaryOpKind::Mul`).
+    ///
+    /// ```
+    /// use shapecheck::{ActivationKind, DynTensor};
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.elementwise_mul(&y, -1, ActivationKind::Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[10, 40, 90, 40, 100, 180]);
+    /// assert!(x.elementwise_mul(&y, 0, ActivationKind::Identity).is_err()); // 2 rows meet [3]
+    /// ```
+    pub fn elementwise_mul(
+        &self,
+        y: &DynTensor<T>,
+        axis: isize,
+        act: ActivationKind,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Mul, y, axis, act)
+    }
+
+    /// Paddle's `elementwise_add` (`act(x + y)`) on run-time shapes: the
+    /// same name as the static path's [`Tensor::elementwise_add`](crate::Tensor::elementwise_add), every rule
+    /// checked here ([`elementwise`](Self::elementwise) with `BinaryOpKind::Add`).
+    ///
+    /// ```
+    /// use shapecheck::{ActivationKind, DynTensor};
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.elementwise_add(&y, -1, ActivationKind::Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[11, 22, 33, 14, 25, 36]);
+    /// assert!(x.elementwise_add(&y, 0, ActivationKind::Identity).is_err()); // 2 rows meet [3]
+    /// ```
+    pub fn elementwise_add(
+        &self,
+        y: &DynTensor<T>,
+        axis: isize,
+        act: ActivationKind,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Add, y, axis, act)
+    }
+
+    /// Paddle's `elementwise_sub` (`act(x - y)`) on run-time shapes: the
+    /// same name as the static path's [`Tensor::elementwise_sub`](crate::Tensor::elementwise_sub), every rule
+    /// checked here ([`elementwise`](Self::elementwise) with `BinaryOpKind::Sub`).
+    ///
+    /// ```
+    /// use shapecheck::{ActivationKind, DynTensor};
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.elementwise_sub(&y, -1, ActivationKind::Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[-9, -18, -27, -6, -15, -24]);
+    /// assert!(x.elementwise_sub(&y, 0, ActivationKind::Identity).is_err()); // 2 rows meet [3]
+    /// ```
+    pub fn elementwise_sub(
+        &self,
+        y: &DynTensor<T>,
+        axis: isize,
+        act: ActivationKind,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Sub, y, axis, act)
+    }
+
+    /// Paddle's `elementwise_div` (`act(x / y)`) on run-time shapes: the
+    /// same name as the static path's [`Tensor::elementwise_div`](crate::Tensor::elementwise_div), every rule
+    /// checked here ([`elementwise`](Self::elementwise) with `BinaryOpKind::Div`).
+    ///
+    /// ```
+    /// use shapecheck::{ActivationKind, DynTensor};
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.elementwise_div(&y, -1, ActivationKind::Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[0, 0, 0, 0, 0, 0]);
+    /// assert!(x.elementwise_div(&y, 0, ActivationKind::Identity).is_err()); // 2 rows meet [3]
+    /// ```
+    pub fn elementwise_div(
+        &self,
+        y: &DynTensor<T>,
+        axis: isize,
+        act: ActivationKind,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Div, y, axis, act)
+    }
+
+    /// Paddle's `elementwise_max` (`act(x max y)`) on run-time shapes: the
+    /// same name as the static path's [`Tensor::elementwise_max`](crate::Tensor::elementwise_max), every rule
+    /// checked here ([`elementwise`](Self::elementwise) with `BinaryOpKind::Max`).
+    ///
+    /// ```
+    /// use shapecheck::{ActivationKind, DynTensor};
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.elementwise_max(&y, -1, ActivationKind::Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[10, 20, 30, 10, 20, 30]);
+    /// assert!(x.elementwise_max(&y, 0, ActivationKind::Identity).is_err()); // 2 rows meet [3]
+    /// ```
+    pub fn elementwise_max(
+        &self,
+        y: &DynTensor<T>,
+        axis: isize,
+        act: ActivationKind,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Max, y, axis, act)
+    }
+
+    /// Paddle's `elementwise_min` (`act(x min y)`) on run-time shapes: the
+    /// same name as the static path's [`Tensor::elementwise_min`](crate::Tensor::elementwise_min), every rule
+    /// checked here ([`elementwise`](Self::elementwise) with `BinaryOpKind::Min`).
+    ///
+    /// ```
+    /// use shapecheck::{ActivationKind, DynTensor};
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.elementwise_min(&y, -1, ActivationKind::Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[1, 2, 3, 4, 5, 6]);
+    /// assert!(x.elementwise_min(&y, 0, ActivationKind::Identity).is_err()); // 2 rows meet [3]
+    /// ```
+    pub fn elementwise_min(
+        &self,
+        y: &DynTensor<T>,
+        axis: isize,
+        act: ActivationKind,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Min, y, axis, act)
+    }
+}
