@@ -150,24 +150,105 @@ pub trait Element:
     fn from_f64(v: f64) -> Self;
 }
 
-/// `Element` for one type: its name, whether it is an integer, its zero,
-/// and its four operations (written over `a` and `b`).
-macro_rules! element {
-    ($t:ty, $name:literal, $int:literal, $zero:literal,
-     |$a:ident, $b:ident| $($op:ident = $body:expr),*) => {
+/// IEEE 754 arithmetic.
+impl sealed::Sealed for f32 {}
+impl Element for f32 {
+    const DTYPE: &'static str = "float32";
+    const IS_INTEGER: bool = false;
+    #[inline(always)]
+    fn add(a: Self, b: Self) -> Self {
+        a + b
+    }
+    #[inline(always)]
+    fn sub(a: Self, b: Self) -> Self {
+        a - b
+    }
+    #[inline(always)]
+    fn mul(a: Self, b: Self) -> Self {
+        a * b
+    }
+    #[inline(always)]
+    fn div(a: Self, b: Self) -> Self {
+        a / b
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self == 0.0
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+}
+
+/// IEEE 754 arithmetic.
+impl sealed::Sealed for f64 {}
+impl Element for f64 {
+    const DTYPE: &'static str = "float64";
+    const IS_INTEGER: bool = false;
+    #[inline(always)]
+    fn add(a: Self, b: Self) -> Self {
+        a + b
+    }
+    #[inline(always)]
+    fn sub(a: Self, b: Self) -> Self {
+        a - b
+    }
+    #[inline(always)]
+    fn mul(a: Self, b: Self) -> Self {
+        a * b
+    }
+    #[inline(always)]
+    fn div(a: Self, b: Self) -> Self {
+        a / b
+    }
+    #[inline(always)]
+    fn is_zero(self) -> bool {
+        self == 0.0
+    }
+    #[inline(always)]
+    fn to_f64(self) -> f64 {
+        self as f64
+    }
+    #[inline(always)]
+    fn from_f64(v: f64) -> Self {
+        v as f64
+    }
+}
+
+/// `Element` for an integer type: wrapping arithmetic; division by zero
+/// gives 0 (the ops rule it out first, and return an error); conversions
+/// from `f64` truncate toward zero and saturate.
+macro_rules! int_element {
+    ($t:ty, $name:literal) => {
         impl sealed::Sealed for $t {}
         impl Element for $t {
             const DTYPE: &'static str = $name;
-            const IS_INTEGER: bool = $int;
-            $(
-                #[inline(always)]
-                fn $op($a: Self, $b: Self) -> Self {
-                    $body
-                }
-            )*
+            const IS_INTEGER: bool = true;
+            #[inline(always)]
+            fn add(a: Self, b: Self) -> Self {
+                a.wrapping_add(b)
+            }
+            #[inline(always)]
+            fn sub(a: Self, b: Self) -> Self {
+                a.wrapping_sub(b)
+            }
+            #[inline(always)]
+            fn mul(a: Self, b: Self) -> Self {
+                a.wrapping_mul(b)
+            }
+            #[inline(always)]
+            fn div(a: Self, b: Self) -> Self {
+                a.checked_div(b)
+                    .unwrap_or_else(|| if b == 0 { 0 } else { a.wrapping_div(b) })
+            }
             #[inline(always)]
             fn is_zero(self) -> bool {
-                self == $zero
+                self == 0
             }
             #[inline(always)]
             fn to_f64(self) -> f64 {
@@ -181,42 +262,6 @@ macro_rules! element {
     };
 }
 
-/// IEEE 754 arithmetic.
-macro_rules! float_element {
-    ($t:ty, $name:literal) => {
-        element!(
-            $t,
-            $name,
-            false,
-            0.0,
-            |a, b| add = a + b,
-            sub = a - b,
-            mul = a * b,
-            div = a / b
-        );
-    };
-}
-
-/// Wrapping arithmetic; division by zero gives 0 (the ops rule it out first).
-macro_rules! int_element {
-    ($t:ty, $name:literal) => {
-        element!(
-            $t,
-            $name,
-            true,
-            0,
-            |a, b| add = a.wrapping_add(b),
-            sub = a.wrapping_sub(b),
-            mul = a.wrapping_mul(b),
-            div = a
-                .checked_div(b)
-                .unwrap_or_else(|| if b == 0 { 0 } else { a.wrapping_div(b) })
-        );
-    };
-}
-
-float_element!(f32, "float32");
-float_element!(f64, "float64");
 int_element!(i8, "int8");
 int_element!(i16, "int16");
 int_element!(i32, "int32");

@@ -12,6 +12,9 @@ use syn::LitInt;
 pub(crate) fn elementwise_rules(max: usize) -> TokenStream2 {
     let mut out = TokenStream2::new();
     for rx in 0..=max {
+        out.extend(elementwise_shapes(rx));
+    }
+    for rx in 0..=max {
         for ry in 0..=max {
             out.extend(elementwise_rank_pair(rx, ry));
         }
@@ -172,4 +175,32 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         }
     }
     out
+}
+
+/// `ElementwiseShapes` for X of rank `rx`: requires the whole rule
+/// (`ElementwiseRule`, one blanket impl), so that generic code that forgets
+/// its bound is told to write `S: ElementwiseShapes<Y, AXIS>`, and a rejected
+/// pair of shapes is reported by its dim rule without a list of these impls.
+pub(crate) fn elementwise_shapes(rx: usize) -> TokenStream2 {
+    let xs = idents("X", rx);
+    let xt = tuple(&xs);
+    quote! {
+        impl<#(#xs: crate::dim::DimLike,)* Y: crate::shape::Shape, const A: isize>
+            crate::ops::elementwise::bounds::ElementwiseShapes<Y, A> for #xt
+        where
+            #xt: crate::ops::elementwise::bounds::ElementwiseRule<Y, crate::ops::elementwise::Axis<A>>,
+        {
+            type Output = <#xt as crate::ops::elementwise::bounds::ElementwiseRule<
+                Y,
+                crate::ops::elementwise::Axis<A>,
+            >>::Output;
+            #[inline(always)]
+            fn output(x: &Self, y: &Y) -> Self::Output {
+                <#xt as crate::ops::elementwise::bounds::ElementwiseRule<
+                    Y,
+                    crate::ops::elementwise::Axis<A>,
+                >>::output(x, y)
+            }
+        }
+    }
 }

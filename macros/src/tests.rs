@@ -160,17 +160,17 @@ fn elementwise_dim_rules_are_chained() {
         .iter()
         .find(|(ty, _)| ty.contains("At < 0usize >"))
         .expect("the numpy placement");
-    let first = "() : crate :: rules :: ElementwiseBroadcastLink < X0 , Y0";
+    let first = "() : crate :: ops :: elementwise :: bounds :: ElementwiseBroadcastLink < X0 , Y0";
     assert!(body.contains(first), "{body}");
-    let second = "< () as crate :: rules :: ElementwiseBroadcastLink < X0 , Y0 , (X0 , X1 , X2 ,) , (Y0 , Y1 , Y2 ,) , Ax > > :: Out : crate :: rules :: ElementwiseBroadcastLink < X1 , Y1";
+    let second = "< () as crate :: ops :: elementwise :: bounds :: ElementwiseBroadcastLink < X0 , Y0 , (X0 , X1 , X2 ,) , (Y0 , Y1 , Y2 ,) , Ax > > :: Out : crate :: ops :: elementwise :: bounds :: ElementwiseBroadcastLink < X1 , Y1";
     assert!(body.contains(second), "{body}");
     // exactly one where-clause per aligned pair, none on a dim rule directly
     assert_eq!(
-        body.matches(": crate :: rules :: ElementwiseBroadcastLink <")
+        body.matches(": crate :: ops :: elementwise :: bounds :: ElementwiseBroadcastLink <")
             .count(),
         3
     );
-    assert!(!body.contains(": crate :: rules :: ElementwiseBroadcastDim <"));
+    assert!(!body.contains(": crate :: ops :: elementwise :: bounds :: ElementwiseBroadcastDim <"));
     // the trailing 1s that run past the end are the first links of the same
     // chain (the run-time rule reports runs-past before a dim mismatch)
     let trimmed = impls_of(elementwise::elementwise_rank_pair(3, 2), "ElementwiseAlign");
@@ -179,11 +179,13 @@ fn elementwise_dim_rules_are_chained() {
         .find(|(ty, _)| ty.contains("AtTrimmed < 2usize , 1usize >"))
         .expect("Y at axis 2 of X");
     assert!(
-        body.contains("() : crate :: rules :: ElementwiseDropLink < Y1"),
+        body.contains("() : crate :: ops :: elementwise :: bounds :: ElementwiseDropLink < Y1"),
         "{body}"
     );
     assert!(
-        body.contains(":: Out : crate :: rules :: ElementwiseBroadcastLink < X2 , Y0"),
+        body.contains(
+            ":: Out : crate :: ops :: elementwise :: bounds :: ElementwiseBroadcastLink < X2 , Y0"
+        ),
         "{body}"
     );
 }
@@ -232,7 +234,7 @@ fn select_numpy_right_aligns() {
         .iter()
         .find(|(ty, b)| ty == "(A0 ,)" && b.contains("SelectNumpyPair < (B0 , B1 ,)"))
         .expect("rank 1 with rank 2");
-    assert!(body.contains("() : crate :: rules :: SelectNumpyLink < A0 , B1"));
+    assert!(body.contains("() : crate :: ops :: select :: bounds :: SelectNumpyLink < A0 , B1"));
 }
 
 /// Every shape tuple gets its kind (static or not) from its dims.
@@ -302,4 +304,17 @@ fn shared_bounds_rejects_what_it_cannot_apply() {
     .contains("expected `where`"));
     // only functions: a struct between them is an error, not silently dropped
     assert!(crate::bounds::shared_bounds(quote!(where T: Copy; fn a() {} struct S;)).is_err());
+}
+
+#[test]
+fn elementwise_shapes_one_impl_per_rank_of_x() {
+    let text = elementwise::elementwise_shapes(3).to_string();
+    assert!(
+        text.contains("ElementwiseShapes < Y , A > for (X0 , X1 , X2 ,)"),
+        "{text}"
+    );
+    // the impl only forwards to the whole rule
+    assert!(text.contains("ElementwiseRule <"), "{text}");
+    let scalar = elementwise::elementwise_shapes(0).to_string();
+    assert!(scalar.contains("for ()"), "{scalar}");
 }

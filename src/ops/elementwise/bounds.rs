@@ -24,7 +24,6 @@
 
 use crate::algebra::{Broadcast, Droppable, SameDim};
 use crate::dim::DimLike;
-use crate::ops::elementwise::Axis;
 use crate::ops::sealed::Sealed;
 use crate::shape::Shape;
 
@@ -199,34 +198,6 @@ where
     }
 }
 
-/// The impls of [`ElementwiseShapes`], one per rank of X.
-macro_rules! elementwise_shapes {
-    ($(($($x:ident),*);)*) => { $(
-        impl<$($x: DimLike,)* Y: Shape, const A: isize> ElementwiseShapes<Y, A> for ($($x,)*)
-        where
-            ($($x,)*): ElementwiseRule<Y, Axis<A>>,
-        {
-            type Output = <($($x,)*) as ElementwiseRule<Y, Axis<A>>>::Output;
-            #[inline(always)]
-            fn output(x: &Self, y: &Y) -> Self::Output {
-                <($($x,)*) as ElementwiseRule<Y, Axis<A>>>::output(x, y)
-            }
-        }
-    )* };
-}
-
-elementwise_shapes!(
-    ();
-    (X0);
-    (X0, X1);
-    (X0, X1, X2);
-    (X0, X1, X2, X3);
-    (X0, X1, X2, X3, X4);
-    (X0, X1, X2, X3, X4, X5);
-    (X0, X1, X2, X3, X4, X5, X6);
-    (X0, X1, X2, X3, X4, X5, X6, X7);
-);
-
 /// Elementwise, dim rule: two aligned dims broadcast (equal, or one is 1).
 #[diagnostic::on_unimplemented(
     message = "elementwise/broadcast: X {X} and Y {Y} do not broadcast with {Ax}: aligned dims {Self} (X) and {Other} (Y) differ and neither is 1",
@@ -312,4 +283,7 @@ impl<P, L: ElementwiseSameDim<R, X, Y, Ax>, R, X, Y, Ax> ElementwiseSameLink<L, 
     }
 }
 
+// The per-rank impls: `ElementwiseShapes` for each rank of X (requiring
+// `ElementwiseRule`), `ElementwiseAxis` for each pair of ranks and axis, and
+// `ElementwiseAlign` for each pair of ranks and placement.
 shapecheck_macros::impl_elementwise_rules!(8);
