@@ -48,10 +48,28 @@ use crate::dim::{Dim, DimLike, Dyn, One};
     message = "dims {Self} and {Other} differ",
     label = "these dims must be equal"
 )]
+///
+/// ```
+/// use shapecheck::algebra::SameDim;
+/// use shapecheck::{Dim, Dyn, One};
+/// /// A bound generic code can state: the two dims are equal.
+/// fn common<A: SameDim<B>, B: shapecheck::DimLike>(a: A, b: B) -> A::Out {
+///     a.same(b)
+/// }
+/// assert_eq!(common(Dim::<3>, Dim::<3>), Dim::<3>);
+/// assert_eq!(common(One, Dyn(1)), One); // the run-time 1 is checked by the op
+/// ```
 pub trait SameDim<Other: DimLike>: DimLike {
     /// The common dim.
     type Out: DimLike;
     /// The common dim's value.
+    ///
+    /// ```
+    /// use shapecheck::algebra::SameDim;
+    /// use shapecheck::{Dim, Dyn};
+    /// assert_eq!(Dyn(4).same(Dyn(4)), Dyn(4));
+    /// assert_eq!(Dim::<2>.same(Dyn(2)), Dim::<2>);
+    /// ```
     fn same(self, other: Other) -> Self::Out;
 }
 
@@ -124,10 +142,25 @@ impl SameDim<Dyn> for Dyn {
     message = "dims {Self} and {Other} do not broadcast: they differ and neither is 1",
     label = "these dims must be equal or one of them 1"
 )]
+///
+/// ```
+/// use shapecheck::algebra::Broadcast;
+/// use shapecheck::{Dim, Dyn, One};
+/// assert_eq!(One.broadcast(Dim::<5>), Dim::<5>);
+/// // two run-time dims: the output is the one that is not 1
+/// assert_eq!(Dyn(1).broadcast(Dyn(7)), Dyn(7));
+/// ```
 pub trait Broadcast<Other: DimLike>: DimLike {
     /// The broadcast dim.
     type Out: DimLike;
     /// The broadcast dim's value.
+    ///
+    /// ```
+    /// use shapecheck::algebra::Broadcast;
+    /// use shapecheck::{Dim, Dyn, One};
+    /// assert_eq!(Dim::<4>.broadcast(Dim::<4>), Dim::<4>);
+    /// assert_eq!(Dyn(3).broadcast(One), Dyn(3));
+    /// ```
     fn broadcast(self, other: Other) -> Self::Out;
 }
 
@@ -222,6 +255,21 @@ impl Broadcast<Dyn> for Dyn {
     message = "dim {Self} does not broadcast to {Dst}: it must equal it or be 1",
     label = "a one-way broadcast: the source dim must equal the destination or be 1"
 )]
+///
+/// ```
+/// use shapecheck::algebra::BroadcastsTo;
+/// use shapecheck::{Dim, One};
+/// fn one_way<S: BroadcastsTo<D>, D: shapecheck::DimLike>() {}
+/// one_way::<One, Dim<3>>(); // 1 repeats along 3
+/// one_way::<Dim<3>, Dim<3>>();
+/// ```
+///
+/// ```compile_fail
+/// use shapecheck::algebra::BroadcastsTo;
+/// use shapecheck::{Dim, One};
+/// fn one_way<S: BroadcastsTo<D>, D: shapecheck::DimLike>() {}
+/// one_way::<Dim<3>, One>(); // the destination never repeats
+/// ```
 pub trait BroadcastsTo<Dst: DimLike>: DimLike {
     /// `()`. A chain of rules names it so that its next link waits until this
     /// relation holds (for a pair with no impl, it names no type).
@@ -259,6 +307,14 @@ impl BroadcastsTo<Dyn> for One {
     message = "dim {Self} cannot be dropped: only a trailing dim of size 1 can",
     label = "this dim runs past the end and is not 1"
 )]
+///
+/// ```
+/// use shapecheck::algebra::Droppable;
+/// use shapecheck::{Dyn, One};
+/// fn droppable<D: Droppable>() {}
+/// droppable::<One>();
+/// droppable::<Dyn>(); // checked when the op runs
+/// ```
 pub trait Droppable: DimLike {
     /// `()`, as [`BroadcastsTo::Ok`].
     type Ok;

@@ -90,11 +90,11 @@ pub(crate) mod sealed {
     pub trait Sealed {}
     impl<S: crate::shape::Shape> Sealed for S {}
     impl<const A: isize> Sealed for super::elementwise::Axis<A> {}
-    impl<const O: usize> Sealed for super::elementwise::bounds::At<O> {}
-    impl<const O: usize, const K: usize> Sealed for super::elementwise::bounds::AtTrimmed<O, K> {}
-    impl Sealed for super::elementwise::bounds::Identical {}
-    impl Sealed for super::elementwise::bounds::BeforeStart {}
-    impl Sealed for super::elementwise::bounds::OutOfRange {}
+    impl<const O: usize> Sealed for super::elementwise::At<O> {}
+    impl<const O: usize, const K: usize> Sealed for super::elementwise::AtTrimmed<O, K> {}
+    impl Sealed for super::elementwise::Identical {}
+    impl Sealed for super::elementwise::BeforeStart {}
+    impl Sealed for super::elementwise::OutOfRange {}
 }
 
 /// The op markers of the elementwise family (`x.try_elementwise(Mul, ...)`),

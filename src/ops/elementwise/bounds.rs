@@ -48,6 +48,7 @@ impl<D: Droppable, X, Y, Ax> ElementwiseDroppableDim<X, Y, Ax> for D {
 /// Elementwise: [`ElementwiseDroppableDim`] of `D` as a link of a chain.
 /// `Out` is `()` once the rule holds: when it fails, the next link's `Self`
 /// does not normalize, so rustc reports the first failing link alone.
+#[doc(hidden)]
 pub trait ElementwiseDropLink<D, X, Y, Ax> {
     /// `()` once the rule holds.
     type Out;
@@ -175,6 +176,7 @@ pub trait ElementwiseRule<Y: Shape, Ax>: Shape {
 /// Elementwise: [`ElementwiseAxis`] of X as a link with `Self = ()`, so that
 /// an axis out of range is reported at the call (not blamed on the axis
 /// argument) and without a list of impls.
+#[doc(hidden)]
 pub trait ElementwiseAxisLink<X, Y, Ax> {
     /// See [`ElementwiseAxis::Place`].
     type Place;
@@ -249,6 +251,7 @@ impl<L: SameDim<R>, R: DimLike, X, Y, Ax> ElementwiseSameDim<R, X, Y, Ax> for L 
 /// is the previous link's `Out` (`()` for the first), so when a pair fails
 /// the later links have an unknown `Self` and only the first failing pair is
 /// reported.
+#[doc(hidden)]
 pub trait ElementwiseBroadcastLink<L, R, X, Y, Ax> {
     /// The output dim of the pair.
     type Out: DimLike;
@@ -268,6 +271,7 @@ impl<P, L: ElementwiseBroadcastDim<R, X, Y, Ax>, R, X, Y, Ax>
 
 /// [`ElementwiseSameDim`] as a link of the chain of aligned pairs (see
 /// [`ElementwiseBroadcastLink`]).
+#[doc(hidden)]
 pub trait ElementwiseSameLink<L, R, X, Y, Ax> {
     /// The output dim of the pair.
     type Out: DimLike;

@@ -120,6 +120,12 @@ pub fn elementwise_slices<T: Element>(
 
 impl ActivationKind {
     /// Applies the activation to one value.
+    ///
+    /// ```
+    /// use shapecheck::ActivationKind;
+    /// assert_eq!(ActivationKind::Relu.apply(-3.0f32), 0.0);
+    /// assert_eq!(ActivationKind::Identity.apply(-3i32), -3);
+    /// ```
     #[inline]
     pub fn apply<T: Element>(self, v: T) -> T {
         match self {
@@ -137,6 +143,13 @@ impl ActivationKind {
     }
 
     /// Applies the activation to every element of `out` in place.
+    ///
+    /// ```
+    /// use shapecheck::ActivationKind;
+    /// let mut v = [-1.0f32, 0.5];
+    /// ActivationKind::Relu.apply_all(&mut v);
+    /// assert_eq!(v, [0.0, 0.5]);
+    /// ```
     pub fn apply_all<T: Element>(self, out: &mut [T]) {
         match self {
             ActivationKind::Identity => {}

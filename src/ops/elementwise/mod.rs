@@ -180,7 +180,7 @@
 //!   [`DynTensor`](crate::DynTensor).
 
 mod api;
-pub mod bounds;
+mod bounds;
 #[cfg(feature = "alloc")]
 mod dynamic;
 mod error;
@@ -190,7 +190,7 @@ mod rule;
 pub use api::{
     BroadcastOf, BroadcastResult, BroadcastWith, ElementwiseOutput, ElementwiseResult, FloatElement,
 };
-pub use bounds::ElementwiseShapes;
+pub use bounds::*;
 pub use error::ElementwiseError;
 pub use kernel::elementwise_slices;
 pub use rule::elementwise_output_dims;
@@ -332,21 +332,68 @@ impl BinaryOpKind {
 
 kind_types!(
     /// An activation, as a type (static path). `Identity` is "no activation".
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// // the activation as a type parameter: its value is `KIND`
+    /// fn name<A: Activation>(_: A) -> &'static str {
+    ///     A::KIND.name()
+    /// }
+    /// assert_eq!(name(Relu), "relu");
+    /// ```
     trait Activation;
     /// An activation as a value (dynamic path).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2], vec![-1.0f32, 2.0]).unwrap();
+    /// let y = DynTensor::new(&[2], vec![1.0f32, 1.0]).unwrap();
+    /// let z = x.elementwise_add(&y, -1, ActivationKind::Relu).unwrap();
+    /// assert_eq!(z.as_slice(), &[0.0, 3.0]);
+    /// ```
     enum ActivationKind default Identity {
         /// No activation (Paddle's `act=None`).
+        ///
+        /// ```
+        /// use shapecheck::prelude::*;
+        /// let z = tensor![-1.0f32, 2.0].elementwise_mul(&tensor![1.0f32, 1.0], Axis::<-1>, Identity);
+        /// assert_eq!(z.as_slice(), &[-1.0, 2.0]);
+        /// ```
         Identity = "identity",
         /// `max(x, 0)`.
+        ///
+        /// ```
+        /// use shapecheck::prelude::*;
+        /// let z = tensor![-1.0f32, 2.0].elementwise_mul(&tensor![1.0f32, 1.0], Axis::<-1>, Relu);
+        /// assert_eq!(z.as_slice(), &[0.0, 2.0]);
+        /// ```
         Relu = "relu",
         /// `tanh(x)`, computed in `f64` and rounded to the element type.
+        ///
+        /// ```
+        /// use shapecheck::prelude::*;
+        /// let z = tensor![0.0f32, 100.0].elementwise_mul(&tensor![1.0f32, 1.0], Axis::<-1>, Tanh);
+        /// assert_eq!(z.as_slice(), &[0.0, 1.0]);
+        /// ```
         Tanh = "tanh",
         /// `1 / (1 + e^-x)`, computed in `f64` and rounded to the element type.
+        ///
+        /// ```
+        /// use shapecheck::prelude::*;
+        /// let z = tensor![0.0f32, 100.0].elementwise_mul(&tensor![1.0f32, 1.0], Axis::<-1>, Sigmoid);
+        /// assert_eq!(z.as_slice(), &[0.5, 1.0]);
+        /// ```
         Sigmoid = "sigmoid",
     }
 );
 
 /// An activation name Paddle does not have here.
+///
+/// ```
+/// use shapecheck::ActivationKind;
+/// let err = ActivationKind::from_name("gelu").unwrap_err();
+/// assert_eq!(err.to_string(), "unknown activation: expected one of relu, tanh, sigmoid");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct UnknownActivation;
 

@@ -78,6 +78,7 @@ impl<L: SameDim<R>, R: DimLike, C, T, E> SelectSameDim<R, C, T, E> for L {
 /// previous link's `Out` (`()` for the first), so when a pair fails the
 /// later links have an unknown `Self` and only the first failing pair is
 /// reported.
+#[doc(hidden)]
 pub trait SelectNumpyLink<L, R, C, T, E> {
     /// The output dim of the pair.
     type Out: DimLike;
@@ -94,6 +95,7 @@ impl<P, L: SelectNumpyDim<R, C, T, E>, R, C, T, E> SelectNumpyLink<L, R, C, T, E
 }
 
 /// [`SelectSameDim`] as a link of the chain of aligned pairs (see [`SelectNumpyLink`]).
+#[doc(hidden)]
 pub trait SelectSameLink<L, R, C, T, E> {
     /// The output dim of the pair.
     type Out: DimLike;
@@ -140,6 +142,7 @@ impl<S: BroadcastsTo<Dst>, Dst: DimLike, C, T, E, const AXIS: isize>
 /// Select (pdpd): [`SelectPdpdDim`] of `S` on `D` as a link of a chain.
 /// `Out` is `()` once the rule holds: when it fails, the next link's `Self`
 /// does not normalize, so rustc reports the first failing link alone.
+#[doc(hidden)]
 pub trait SelectPdpdLink<S, D, C, T, E, const AXIS: isize> {
     /// `()` once the rule holds.
     type Out;
@@ -170,6 +173,7 @@ impl<S: Droppable, C, T, E, const AXIS: isize> SelectPdpdDroppableDim<C, T, E, A
 
 /// Select (pdpd): [`SelectPdpdDroppableDim`] of `S` as a link of a chain
 /// (see [`SelectPdpdLink`]).
+#[doc(hidden)]
 pub trait SelectPdpdDropLink<S, C, T, E, const AXIS: isize> {
     /// `()` once the rule holds.
     type Out;
@@ -281,6 +285,7 @@ pub trait SelectRule<C: Shape, T: Shape, E: Shape>: SelectMode {
 
 /// [`SelectNumpyPair`] as a link with `Self = ()`: a failing merge is
 /// reported by the pair's message, without a list of the per-rank impls.
+#[doc(hidden)]
 pub trait SelectNumpyMerge<A, B, C, T, E> {
     /// The merged shape.
     type Output: Shape;
@@ -297,6 +302,7 @@ impl<P, A: SelectNumpyPair<B, C, T, E>, B: Shape, C, T, E> SelectNumpyMerge<A, B
 }
 
 /// [`SelectSamePair`] as a link with `Self = ()` (see [`SelectNumpyMerge`]).
+#[doc(hidden)]
 pub trait SelectSameMerge<A, B, C, T, E> {
     /// The merged shape.
     type Output: Shape;

@@ -129,7 +129,7 @@
 //!   `error.rs`.
 
 mod api;
-pub mod bounds;
+mod bounds;
 #[cfg(feature = "alloc")]
 mod dynamic;
 mod error;
@@ -137,9 +137,7 @@ mod kernel;
 mod rule;
 
 pub use api::{select, select_into, try_select, try_select_into};
-pub use bounds::{
-    CondRule, CondShape, ElseRule, ElseShape, SelectOutput, SelectRule, SelectShapes, SelectTensor,
-};
+pub use bounds::*;
 pub use error::{SelectError, SelectInput};
 pub use kernel::select_slices;
 pub use rule::select_output_dims;
