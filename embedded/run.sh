@@ -185,7 +185,7 @@ for sc in "$ex"/size_*_shapecheck; do
     code+=("$(./opsize.sh "$OBJDUMP" "$NM" "$f" | awk 'NR == 1 { print $2 }')")
   done
   ratio=$(awk -v a="${code[0]}" -v b="${code[1]}" 'BEGIN { printf "%.2f", a / b }')
-  verdict=$(awk -v r="$ratio" -v m="$BUDGET" 'BEGIN { print (r <= m ? "met" : "over (see README)") }')
+  verdict=$(awk -v r="$ratio" -v m="$BUDGET" 'BEGIN { print (r <= m ? "met" : "over (see docs/embedded.md)") }')
   printf '%-15s %14s B %9s B %6sx %13s B %10s B  %s\n' "$op" "${code[0]}" "${code[1]}" "$ratio" \
     "${stk[0]}" "${stk[1]}" "$verdict"
 done

@@ -24,8 +24,19 @@ fn ui() {
         if only.as_deref().is_some_and(|o| o != op) {
             continue;
         }
-        t.compile_fail(format!("ui-tests/{op}/fail/{case}.rs"));
-        t.pass(format!("ui-tests/{op}/pass/{case}.rs"));
+        let (fail, pass) = (
+            format!("ui-tests/{op}/fail/{case}.rs"),
+            format!("ui-tests/{op}/pass/{case}.rs"),
+        );
+        // trybuild takes a pattern without `*` as one file, which must
+        // exist: a case's name names a file of one of the two folders
+        let wanted = |p: &str| case.contains('*') || Path::new(p).exists();
+        if wanted(&fail) {
+            t.compile_fail(fail);
+        }
+        if wanted(&pass) {
+            t.pass(pass);
+        }
     }
 }
 

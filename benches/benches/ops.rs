@@ -22,7 +22,7 @@
 //! All data is f32 from a fixed-seed generator, so runs are comparable.
 //!
 //! Run: `cargo bench -p shapecheck-benches` (all groups, about 8 minutes), or
-//! one group: `cargo bench -p shapecheck-benches -- W3` (numbers in README.md).
+//! one group: `cargo bench -p shapecheck-benches -- W3` (numbers in docs/measurements.md).
 
 // The multiplex groups return the op's `Result` from the timed closure, so
 // that the benchmark measures what a caller gets; its error type is large on

@@ -31,5 +31,9 @@ pub use ::half::{bf16, f16};
 
 use crate::FloatElement;
 
+// As for f32 and f64: kept out of the "other types implement" list, so `/`
+// on integers reports the same one error whatever the features.
+#[diagnostic::do_not_recommend]
 impl FloatElement for f16 {}
+#[diagnostic::do_not_recommend]
 impl FloatElement for bf16 {}
