@@ -202,32 +202,19 @@ pub mod dynamic;
 ))]
 pub mod interop;
 
-pub use dim::{Dim, DimLike, Dyn, One, StaticDim};
-pub use element::Element;
-pub use error::ShapeError;
-pub use ops::elementwise::{
-    Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError, Identity, Relu,
-    Sigmoid, Tanh,
-};
-pub use ops::elementwise::{BroadcastOf, BroadcastResult, BroadcastWith, FloatElement};
-pub use ops::multiplex::{
-    multiplex, multiplex_into, multiplex_output_dims, multiplex_slices, CandidateCount,
-    IndexElement, MultiplexError,
-};
-pub use ops::select::{
-    select, select_into, select_output_dims, select_slices, try_select, try_select_into,
-    AutoBroadcast, CondElement, ElseElement, NoBroadcast, Numpy, Pdpd, SelectError, SelectInput,
-    SelectMode,
-};
-#[cfg(feature = "alloc")]
-pub use ops::stitch::dynamic_partition;
-pub use ops::stitch::{
-    dynamic_partition_into, dynamic_stitch, partition_slices, stitch_slices, IndexSlice,
-    Partitions, Stitch, StitchError, StitchIndex, StitchPair,
-};
-pub use shape::{Dims, Shape, StaticShape, MAX_RANK};
-pub use storage::{Inline, Storage, StorageMut};
-pub use tensor::Tensor;
+// One export list: the prelude is what users need, and the crate root
+// re-exports the prelude and the rest (tests/exports.rs checks both).
+pub use prelude::*;
+
+// `multiplex` names a function and a macro (`#[macro_export]`, so at the
+// root): the root states the function itself, so that the prelude's
+// `crate::multiplex` finds both without going round through the glob above.
+pub use ops::multiplex::multiplex;
+
+pub use ops::multiplex::{multiplex_output_dims, multiplex_slices, CandidateCount};
+pub use ops::select::{select_output_dims, select_slices, SelectInput, SelectMode};
+pub use ops::stitch::{partition_slices, stitch_slices, IndexSlice, Stitch, StitchPair};
+pub use shape::MAX_RANK;
 
 /// Feature `rayon`: outputs of at least this many elements are split across
 /// rayon's pool (elementwise, dynamic_stitch); smaller ones, and any output
@@ -235,19 +222,11 @@ pub use tensor::Tensor;
 #[cfg(feature = "rayon")]
 pub use kernel::par::PAR_MIN_ELEMS;
 
+// LoD tensors and lod_reset (Paddle), beyond the prelude's
+pub use lod::{check_lengths, check_lod, Levels, ResetLevels, RowShape, Sequence, Sequences};
 #[cfg(feature = "alloc")]
-pub use dynamic::DynTensor;
-
-// LoD tensors and lod_reset (Paddle)
-pub use lod::{
-    check_lengths, check_lod, Lengths, Levels, LodError, LodTensor, Offsets, ResetLevels, RowShape,
-    Sequence, Sequences,
-};
-#[cfg(feature = "alloc")]
-pub use lod::{DynLodTensor, DynSequence, DynSequences, LengthsBuf, OffsetsBuf, OwnedLod};
-#[cfg(feature = "alloc")]
-pub use ops::lod_reset::DynY;
-pub use ops::lod_reset::{lod_reset_rule, LevelSource, LodResetError, NewLevel, ResetPlan, YInput};
+pub use lod::{DynSequence, DynSequences, LengthsBuf, OffsetsBuf, OwnedLod};
+pub use ops::lod_reset::{lod_reset_rule, LevelSource, ResetPlan};
 
 /// Writes a shape type: `shape![2, 3, 4]` is `(Dim<2>, Dim<3>, Dim<4>)`.
 ///
@@ -319,7 +298,7 @@ pub mod __private {
 ///   [`Tensor`]): [`select`], [`try_select`], [`select_into`],
 ///   [`try_select_into`], [`multiplex()`], [`multiplex_into`],
 ///   [`dynamic_stitch`], `dynamic_partition`, [`dynamic_partition_into`];
-/// - the markers: [`Axis`], the ops ([`Mul`], ...), the activations
+/// - the markers: [`Axis`], the activations
 ///   ([`Identity`], [`Relu`], [`Sigmoid`], [`Tanh`]), select's modes
 ///   ([`NoBroadcast`], [`Numpy`], [`Pdpd`]), [`Partitions`];
 /// - the traits generic code names in its bounds: [`Shape`], [`StaticShape`],
@@ -337,41 +316,52 @@ pub mod __private {
 /// assert_eq!(y.as_slice(), &[1.0, 0.0, 0.0, 4.0]);
 /// ```
 pub mod prelude {
+    // tensors, dims and shapes
     pub use crate::dim::{Dim, DimLike, Dyn, One, StaticDim};
+    #[cfg(feature = "alloc")]
+    pub use crate::dynamic::DynTensor;
     pub use crate::element::{Element, SameElement};
     pub use crate::error::ShapeError;
-    pub use crate::lod::{Lengths, LodError, LodTensor, Offsets};
-    pub use crate::ops::elementwise::ElementwiseShapes;
+    pub use crate::shape::{Dims, Shape, StaticShape};
+    pub use crate::storage::{Inline, ResultStorage, Storage, StorageMut};
+    #[cfg(feature = "alloc")]
+    pub use crate::tensor::HeapConstructors;
+    pub use crate::tensor::Tensor;
+    pub use crate::{multiplex, shape, tensor};
+
+    // elementwise (the op markers `Mul`, `Add`, ... are `shapecheck::ops::Mul`,
+    // ...: their names are `core::ops`' traits)
     pub use crate::ops::elementwise::{
-        Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError,
-        ElementwiseOutput, Identity, Relu, Sigmoid, Tanh,
+        Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, BroadcastOf, BroadcastResult,
+        BroadcastWith, ElementwiseError, ElementwiseOutput, ElementwiseShapes, FloatElement,
+        Identity, Relu, Sigmoid, Tanh,
     };
-    pub use crate::ops::elementwise::{BroadcastOf, BroadcastResult, BroadcastWith, FloatElement};
-    pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
-    pub use crate::ops::multiplex::MultiplexShapes;
-    pub use crate::ops::multiplex::{multiplex_into, IndexElement, MultiplexError};
+
+    // select
     pub use crate::ops::select::{
         select, select_into, try_select, try_select_into, AutoBroadcast, CondElement, ElseElement,
         NoBroadcast, Numpy, Pdpd, SelectError, SelectOutput, SelectShapes,
     };
+
+    // multiplex (the function and the macro `multiplex!` are both `crate::multiplex`, above)
+    pub use crate::ops::multiplex::{
+        multiplex_into, IndexElement, MultiplexError, MultiplexShapes,
+    };
+
+    // dynamic_stitch and dynamic_partition
+    #[cfg(feature = "alloc")]
+    pub use crate::ops::stitch::dynamic_partition;
     pub use crate::ops::stitch::{
         dynamic_partition_into, dynamic_stitch, Partitions, StitchError, StitchIndex,
     };
-    pub use crate::shape::{Dims, Shape, StaticShape};
-    pub use crate::storage::{Inline, ResultStorage, Storage, StorageMut};
-    pub use crate::tensor::Tensor;
-    pub use crate::{multiplex, shape, tensor};
 
-    #[cfg(feature = "alloc")]
-    pub use crate::dynamic::DynTensor;
+    // LoD tensors and lod_reset
     #[cfg(feature = "alloc")]
     pub use crate::lod::DynLodTensor;
+    pub use crate::lod::{Lengths, LodError, LodTensor, Offsets};
     #[cfg(feature = "alloc")]
     pub use crate::ops::lod_reset::DynY;
-    #[cfg(feature = "alloc")]
-    pub use crate::ops::stitch::dynamic_partition;
-    #[cfg(feature = "alloc")]
-    pub use crate::tensor::HeapConstructors;
+    pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
 }
 
 /// The examples of README.md, compiled and run as doctests.
