@@ -117,10 +117,11 @@
 //! and say where the framework's documentation and implementation differ.
 //!
 //! ## Optional features
-//! `std` (default) and `alloc` as described above; the interop features are
-//! all off by default, and none turns on `std` (only `ndarray` turns on
-//! `alloc`). Each lives in `shapecheck::interop::<feature>`, whose module
-//! docs say what is copied and what is checked where.
+//! `std` (default) and `alloc` as described above; every other feature is
+//! off by default. Of those, `ndarray` turns on `alloc` (its arrays
+//! allocate) and `rayon` turns on `std` (threads); no other turns on either.
+//! Each interop feature lives in `shapecheck::interop::<feature>`, whose
+//! module docs say what is copied and what is checked where.
 //!
 //! | feature | gives |
 //! |---|---|
@@ -135,13 +136,15 @@
 //! (`ARCHITECTURE.md` in the repository says what may import what.)
 //! - [`dim`], [`dims`] and [`mod@shape`]: what a dim and a shape are, static
 //!   or dynamic, and [`ShapeError`];
-//! - [`rules`]: the shape-compatibility rules as traits (one per rule, each
-//!   carrying the compile error it reports);
+//! - [`algebra`]: the relations between two dims (equal, broadcast both
+//!   ways, one way, droppable) that every op's type-level rule is built from;
 //! - [`storage`] and [`mod@tensor`]: inline arrays, heap buffers and borrowed
 //!   views; a result's storage is chosen by its shape ([`storage::OutputStorage`]);
-//! - [`ops`]: one folder per operator: `mod.rs` (API and docs), `rule.rs` (the
-//!   one run-time shape rule), its kernel; the shared loops are in the
-//!   private `kernel` module;
+//! - [`ops`]: one folder per operator, each with the same files: `mod.rs`
+//!   (docs), `api.rs` (the static path), `bounds.rs` (the rule as traits: the
+//!   compile errors), `rule.rs` (the one run-time shape rule), `kernel.rs`,
+//!   `error.rs`, `dynamic.rs` (its [`DynTensor`] methods); the shared loops
+//!   are in the private `kernel` module;
 //! - [`dynamic`]: [`dynamic::DynTensor`], the run-time escape hatch (feature `alloc`).
 //! - [`lod`]: LoD tensors (Paddle's ragged batches): offsets and lengths, `CheckLoD`, sequences;
 //! - `interop`: the optional features above (present when one is on).

@@ -1,0 +1,211 @@
+//! The invariants ARCHITECTURE.md states, checked on the source tree: what
+//! may import what, the one file layout of every operator folder, where
+//! `DynTensor`'s methods live, the internal macros, and the size and links
+//! of the two top-level documents. Each test names the invariant it checks.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// The crate's `src/`.
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file below `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let p = entry.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|e| e == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The file's code: comment lines (`//`, `///`, `//!`) dropped.
+fn code(path: &Path) -> String {
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The crate modules a file's code names: `crate::X`, `crate::{X, ..}`
+/// (first segment only, lower-case names: root items like `crate::Tensor`
+/// are re-exports and say nothing of the layer).
+fn crate_modules(path: &Path) -> Vec<String> {
+    let text = code(path);
+    let mut found = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("crate::") {
+        rest = &rest[i + "crate::".len()..];
+        let names: Vec<&str> = if let Some(inner) = rest.strip_prefix('{') {
+            let end = inner.find('}').unwrap_or(inner.len());
+            inner[..end].split(',').collect()
+        } else {
+            vec![rest]
+        };
+        for n in names {
+            let first: String = n
+                .trim()
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if first.chars().next().is_some_and(|c| c.is_ascii_lowercase()) {
+                found.push(first);
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(src()).unwrap().display().to_string()
+}
+
+/// "dim.rs says what a dim is and depends on nothing; algebra.rs, the
+/// relations between dims, depends on dim.rs alone."
+#[test]
+fn the_dim_algebra_is_at_the_bottom() {
+    assert_eq!(crate_modules(&src().join("dim.rs")), Vec::<String>::new());
+    assert_eq!(crate_modules(&src().join("algebra.rs")), vec!["dim".to_string()]);
+}
+
+/// "Nothing below ops/ knows the operators: dims, shapes, storage, tensors,
+/// the kernels, LoD tensors and DynTensor import no `crate::ops`."
+#[test]
+fn lower_layers_do_not_import_ops() {
+    for f in rust_files(&src()) {
+        let r = rel(&f);
+        if r.starts_with("ops/") || r.starts_with("interop/") || r == "lib.rs" {
+            continue;
+        }
+        assert!(
+            !crate_modules(&f).contains(&"ops".to_string()),
+            "{r} imports crate::ops, but only ops/, interop/ and lib.rs may"
+        );
+    }
+}
+
+/// The file names an operator folder may hold, one role each.
+const OP_FILES: [&str; 8] = [
+    "mod.rs",
+    "api.rs",
+    "bounds.rs",
+    "rule.rs",
+    "kernel.rs",
+    "error.rs",
+    "dynamic.rs",
+    "tests.rs",
+];
+
+/// "Every operator folder has the same files: mod.rs, rule.rs and
+/// error.rs always, the others when the op has something for that role, and
+/// no other name."
+#[test]
+fn every_op_folder_has_the_same_file_names() {
+    let mut folders = 0;
+    for entry in fs::read_dir(src().join("ops")).unwrap() {
+        let dir = entry.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
+        folders += 1;
+        let names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        for n in &names {
+            assert!(
+                OP_FILES.contains(&n.as_str()),
+                "{}: {n} is not one of {OP_FILES:?}",
+                dir.display()
+            );
+        }
+        for required in ["mod.rs", "rule.rs", "error.rs"] {
+            assert!(
+                names.iter().any(|n| n == required),
+                "{}: no {required}",
+                dir.display()
+            );
+        }
+    }
+    assert!(folders >= 5, "the five operators have a folder each");
+}
+
+/// "An op's DynTensor methods are in that op's dynamic.rs; dynamic.rs at the
+/// root holds the type alone (interop features add conversions)."
+#[test]
+fn dyn_tensor_methods_live_in_each_ops_dynamic_rs() {
+    for f in rust_files(&src().join("ops")) {
+        let r = rel(&f);
+        if r.ends_with("/dynamic.rs") {
+            continue;
+        }
+        let text = code(&f);
+        assert!(
+            !text.contains("> DynTensor<") && !text.contains("> crate::dynamic::DynTensor<"),
+            "{r} has an impl block of DynTensor; it belongs in the op's dynamic.rs"
+        );
+    }
+    let root = code(&src().join("dynamic.rs"));
+    assert!(!root.contains("crate::ops"), "dynamic.rs imports the ops");
+}
+
+/// "Internal macros only where they remove real repetition: at most 12
+/// `macro_rules!` in src/, each listed (with what it writes) in
+/// ARCHITECTURE.md."
+#[test]
+fn every_macro_is_listed_and_there_are_few() {
+    let arch =
+        fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md")).unwrap();
+    let mut count = 0;
+    for f in rust_files(&src()) {
+        for line in code(&f).lines() {
+            if let Some(rest) = line.trim_start().strip_prefix("macro_rules! ") {
+                count += 1;
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                assert!(
+                    arch.contains(&format!("`{name}!`")),
+                    "{}: `{name}!` is not in ARCHITECTURE.md's list of macros",
+                    rel(&f)
+                );
+            }
+        }
+    }
+    assert!(count <= 12, "{count} macro_rules! in src/ (at most 12)");
+}
+
+/// "README.md at most 300 lines and ARCHITECTURE.md at most 150; neither,
+/// nor docs/, points outside the repository."
+#[test]
+fn the_documents_are_short_and_self_contained() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = fs::read_to_string(root.join("README.md")).unwrap();
+    let arch = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    assert!(readme.lines().count() <= 300, "README.md: {} lines", readme.lines().count());
+    assert!(arch.lines().count() <= 150, "ARCHITECTURE.md: {} lines", arch.lines().count());
+    let mut docs = vec![("README.md".to_string(), readme), ("ARCHITECTURE.md".to_string(), arch)];
+    for entry in fs::read_dir(root.join("docs")).unwrap() {
+        let p = entry.unwrap().path();
+        docs.push((p.display().to_string(), fs::read_to_string(&p).unwrap()));
+    }
+    for (name, text) in docs {
+        assert!(!text.contains("../shared"), "{name} points into ../shared");
+        assert!(!text.contains("/work/"), "{name} names a path of this machine");
+    }
+}
