@@ -1,6 +1,6 @@
 //! The per-rank impls of multiplex's shape rule
 //! (`shapecheck::ops::multiplex::bounds`): "the candidates have rank >= 2"
-//! and "the index has rank 2".
+//! (and their part of the output shape) and "the index has rank 2".
 
 use super::common::{idents, tuple};
 use proc_macro2::TokenStream as TokenStream2;
@@ -11,15 +11,15 @@ use quote::{format_ident, quote};
 ///   tuple, naming it;
 /// - `MultiplexByRank<(D..), IS>` for that marker: ranks 0 and 1 require the
 ///   gate `MultiplexLowRank` (implemented by no index: the candidate-rank
-///   rule) and are `do_not_recommend`; the others require
-///   `IS: MultiplexIndexShape<(D..)>`, and their output is the index's row
-///   dim followed by the candidates' dims after the first.
+///   rule) and are `do_not_recommend`; the others hold for any index, and
+///   their `Output<R>` is the index's row dim `R` followed by the candidates'
+///   dims after the first.
 ///
 /// For every index rank `q` in 0..=max except 2 (whose one impl is written by
 /// hand in `bounds.rs`): `MultiplexIndexShape<S>` for the rank-`q` tuple,
 /// requiring the gate `MultiplexIndexRank` (the index-rank rule).
 ///
-/// The index shape is always the `Self` type of the bound, so rustc waits
+/// The index shape is always the `Self` type of the gates, so rustc waits
 /// until it knows the index's type before deciding (and names the failing
 /// rule in the error).
 pub fn rules(max: usize) -> TokenStream2 {
@@ -29,6 +29,9 @@ pub fn rules(max: usize) -> TokenStream2 {
         let d = idents("D", r);
         let t = tuple(&d);
         let rank = format_ident!("MultiplexRank{}", r);
+        // `doc(hidden)`: rustc then lists none of the other markers' impls
+        // when one rank fails (the markers of ranks 2.. would otherwise be
+        // listed under the candidate-rank error)
         out.extend(quote! {
             #[doc(hidden)]
             pub struct #rank;
@@ -45,10 +48,9 @@ pub fn rules(max: usize) -> TokenStream2 {
                 impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> #m::MultiplexByRank<#t, IS> for #rank
                 where IS: #m::MultiplexLowRank<#t>
                 {
-                    type Output = #t;
+                    type Output<R: crate::dim::DimLike> = #t;
                     const CANDIDATE_DIMS: crate::dim::StaticDims = &[];
-                    const INDEX_DIMS: crate::dim::StaticDims = &[];
-                    fn output(candidates: &#t, _index: &IS) -> #t { *candidates }
+                    fn output<R: crate::dim::DimLike>(candidates: &#t, _rows: R) -> #t { *candidates }
                 }
             });
             continue;
@@ -56,17 +58,13 @@ pub fn rules(max: usize) -> TokenStream2 {
         let rest = &d[1..];
         let idx: Vec<syn::Index> = (1..r).map(syn::Index::from).collect();
         out.extend(quote! {
-            impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> #m::MultiplexByRank<#t, IS> for #rank
-            where IS: #m::MultiplexIndexShape<#t>
-            {
-                type Output = (<IS as #m::MultiplexIndexShape<#t>>::Rows, #(#rest,)*);
+            impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> #m::MultiplexByRank<#t, IS> for #rank {
+                type Output<R: crate::dim::DimLike> = (R, #(#rest,)*);
                 const CANDIDATE_DIMS: crate::dim::StaticDims =
                     &[#(<#d as crate::dim::DimLike>::STATIC),*];
-                const INDEX_DIMS: crate::dim::StaticDims =
-                    <IS as #m::MultiplexIndexShape<#t>>::STATIC_DIMS;
                 #[inline(always)]
-                fn output(candidates: &#t, index: &IS) -> Self::Output {
-                    (#m::MultiplexIndexShape::<#t>::rows(index), #(candidates.#idx,)*)
+                fn output<R: crate::dim::DimLike>(candidates: &#t, rows: R) -> Self::Output<R> {
+                    (rows, #(candidates.#idx,)*)
                 }
             }
         });
