@@ -110,7 +110,8 @@ where
 /// Multiplex: [`MultiplexIndexShape`] of the index `I` (candidates `S`) as a
 /// link with `Self = ()` (any `Self`). [`MultiplexShapes`] requires it and
 /// takes the index's row dim from it, so that a wrong index is reported
-/// once, by its rule, with no impl of the rank markers shown.
+/// once, by its rule, with no impl shown. (Were the index rule a bound of the
+/// rank markers' impls, rustc would show the rank-2 marker's impl under it.)
 pub trait MultiplexIndexShapeLink<I: Shape, S: Shape> {
     /// See [`MultiplexIndexShape::Rows`].
     type Rows: DimLike;
@@ -134,8 +135,8 @@ impl<P, I: MultiplexIndexShape<S>, S: Shape> MultiplexIndexShapeLink<I, S> for P
 /// row dim followed by `Self`'s dims after the first. One blanket impl: the
 /// candidates' rank ([`MultiplexByRank`] of their rank marker: rank 0 and 1
 /// require the gate [`MultiplexCandidateRank`]) and the index's shape
-/// ([`MultiplexIndexShape`], through [`MultiplexIndexShapeLink`]). The index is
-/// the `Self` of those bounds so that the compiler only decides them once it
+/// ([`MultiplexIndexShape`], through [`MultiplexIndexShapeLink`]). The index
+/// is the `Self` of both gates, so that the compiler only decides them once it
 /// knows the index's type.
 #[diagnostic::on_unimplemented(
     message = "multiplex/candidate-rank: candidates {Self} with index {I}: candidates need rank >= 2 and the index must have shape [rows, 1]",
@@ -154,9 +155,9 @@ pub trait MultiplexShapes<I: Shape>: Shape {
 }
 
 /// Multiplex: the candidate shape's rank as a type of its own (one unit
-/// struct per rank, generated), the `Self` type of [`MultiplexByRank`]. With
-/// the per-rank impls on types that do not look alike, rustc lists none of
-/// them in a compile error.
+/// struct per rank, generated, `#[doc(hidden)]`), the `Self` type of
+/// [`MultiplexByRank`]. With the per-rank impls on hidden types that do not
+/// look alike, rustc lists none of them in a compile error.
 pub trait MultiplexRankOf: Shape {
     /// The rank's marker type.
     type Rank;
@@ -205,9 +206,10 @@ shapecheck_macros::impl_multiplex_rules!(8);
 /// `IS`: the index's row dim, then `S`'s dims after the first.
 pub type MultiplexOut<S, IS> = <S as MultiplexShapes<IS>>::Output;
 
-/// The tensor [`multiplex`](super::multiplex()) returns for candidates `Tensor<T, S, B>` and an
-/// index of shape `IS`: shape [`MultiplexOut<S, IS>`], stored like the
-/// candidates (inline for inline or view candidates, on the heap for heap ones).
+/// The tensor [`multiplex`](super::multiplex()) returns for candidates
+/// `Tensor<T, S, B>` and an index of shape `IS`: shape
+/// [`MultiplexOut<S, IS>`], stored like the candidates (inline for inline or
+/// view candidates, on the heap for heap ones).
 pub type MultiplexOutput<T, S, IS, B> =
     Tensor<T, MultiplexOut<S, IS>, <B as ResultStorage<T, MultiplexOut<S, IS>>>::Out>;
 
@@ -263,9 +265,10 @@ impl IndexElement for i64 {
 
 /// The index rule on the element type (`Self`) of an index of shape `IS`:
 /// [`IndexElement`], as one blanket impl over the link
-/// [`MultiplexIndexLink`]. [`multiplex`](super::multiplex()) names [`Shape`](Self::Shape) (`IS`)
-/// in its return type, so that an index of another element type is
-/// reported once, at the call, by [`IndexElement`]'s message.
+/// [`MultiplexIndexLink`]. [`multiplex`](super::multiplex()) names
+/// [`Shape`](Self::Shape) (`IS`) in its return type, so that an index of
+/// another element type is reported once, at the call, by
+/// [`IndexElement`]'s message.
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -321,8 +324,8 @@ where
     }
 }
 
-/// The index's shape as [`multiplex`](super::multiplex()) sees it: `IS`, once the index's
-/// element type `I` passes [`MultiplexIndex`].
+/// The index's shape as [`multiplex`](super::multiplex()) sees it: `IS`, once
+/// the index's element type `I` passes [`MultiplexIndex`].
 pub type IndexShape<I, IS> = <I as MultiplexIndex<IS>>::Shape;
 
 // ------------------------------------------------------------- candidate shapes

@@ -7,8 +7,8 @@ use crate::DynTensor;
 
 impl<T: Copy + Default> DynTensor<T> {
     /// Paddle's `multiplex` on run-time shapes: `out[i] = inputs[index[i]][i]`,
-    /// every rule checked here (see [`multiplex_slices`](super::multiplex_slices)); the output has the
-    /// index's rows.
+    /// every rule checked here (see [`multiplex_slices`](super::multiplex_slices));
+    /// the output has the index's rows.
     ///
     /// ```
     /// use shapecheck::{DynTensor, MultiplexError};
