@@ -3,9 +3,8 @@
 //!
 //! ## The rule
 //! One run-time function, [`rule()`], states it for every path; the static
-//! path's trait bounds ([`MultiplexShapes`](crate::ops::multiplex::MultiplexShapes))
-//! and its row assertion ([`RowsFit`]) exist for the compile
-//! errors.
+//! path's trait bounds ([`MultiplexShapes`], in [`bounds`]) and its row
+//! assertion ([`RowsFit`]) exist for the compile errors.
 //! - at least 2 candidate tensors (Paddle: "multiplex operator should have
 //!   more than one candidate input tensors");
 //! - every candidate has the same shape (Paddle: "All the candidate tensors
