@@ -2,7 +2,8 @@
 //!
 //! `lod_reset(x, y, target_lod, append)` keeps x's dense tensor (not
 //! copied: the result takes it by value, or borrows it through
-//! [`LodTensor::view`]) and replaces its [LoD](crate::lod):
+//! [`LodTensor::view`](crate::LodTensor::view)) and replaces its
+//! [LoD](crate::lod):
 //! - y with a LoD: the output takes all of y's levels, once y's last level
 //!   is checked to end at x's row count (`append` and `target_lod` are then
 //!   ignored; no other check, as in Paddle);
@@ -14,7 +15,7 @@
 //!   count and never decreases (checked in that order);
 //! - with `append`, the output keeps x's levels and adds the new one as the
 //!   last; their nesting is not checked (as in Paddle: see
-//!   [`LodTensor::check`]).
+//!   [`LodTensor::check`](crate::LodTensor::check)).
 //!
 //! The rule is one function, [`lod_reset_rule`], which every path calls;
 //! its errors ([`LodResetError`]) name the rule, the position and the values.
@@ -25,12 +26,14 @@
 //! The dense shape is a type (its static dims checked by the compiler; a
 //! scalar is a compile error); the LoD is data, so every form returns a
 //! `Result`:
-//! - [`LodTensor::lod_reset`]`(target, append)`: the target offsets, borrowed;
-//! - [`LodTensor::lod_reset_by_data`]`(&y, append, buf)`: y's int32 data,
-//!   written as offsets into the caller's `buf` (no heap);
-//! - [`LodTensor::lod_reset_like`]`(&y)`: y's LoD, borrowed.
+//! - [`LodTensor::lod_reset`](crate::LodTensor::lod_reset)`(target, append)`:
+//!   the target offsets, borrowed;
+//! - [`LodTensor::lod_reset_by_data`](crate::LodTensor::lod_reset_by_data)`(&y, append, buf)`:
+//!   y's int32 data, written as offsets into the caller's `buf` (no heap);
+//! - [`LodTensor::lod_reset_like`](crate::LodTensor::lod_reset_like)`(&y)`:
+//!   y's LoD, borrowed.
 //!
-//! The result's levels are a [`ResetLevels`] (x's levels,
+//! The result's levels are a [`ResetLevels`](crate::ResetLevels) (x's levels,
 //! kept or not, and the new one) or y's levels: nothing is copied.
 //!
 //! ## Dynamic path
