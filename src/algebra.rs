@@ -328,3 +328,15 @@ impl Droppable for One {
 impl Droppable for Dyn {
     type Ok = ();
 }
+
+/// The dim is 1: a single row or column where an op needs exactly one (the
+/// second dim of multiplex's index).
+#[diagnostic::on_unimplemented(message = "dim {Self} is not 1", label = "this dim must be 1")]
+pub trait IsOne: DimLike {}
+
+/// 1.
+impl IsOne for One {}
+/// A hand-written `Dim<1>`.
+impl IsOne for Dim<1> {}
+/// A run-time dim: checked when the op runs (it must be 1).
+impl IsOne for Dyn {}

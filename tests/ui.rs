@@ -10,8 +10,8 @@
 //! a compile error (issue 14): one mistake per case and one error per
 //! mistake, no list of other impls, and at most 15 lines per error. The
 //! errors that Rust 1.95 prints longer (post-monomorphisation constant
-//! assertions, the impl of a rank marker) are listed in `EXCEPTIONS` with
-//! the reason, so that the list can only shrink.
+//! assertions) are listed in `EXCEPTIONS` with the reason, so that the list
+//! can only shrink.
 
 use std::path::{Path, PathBuf};
 
@@ -57,15 +57,6 @@ const MAX_LINES: usize = 15;
 /// it must stay within, whether it may list other impls, and why it cannot
 /// do better (yet). A case that improves must leave the list.
 const EXCEPTIONS: &[(&str, usize, bool, &str)] = &[
-    // rustc shows the one impl of the rank marker ("is implemented for
-    // MultiplexRank2") that required the failing index rule; hiding it
-    // (`do_not_recommend`) would report the per-rank trait's message instead
-    (
-        "multiplex/fail/index_rank.stderr",
-        16,
-        false,
-        "impl of the rank marker shown",
-    ),
     // constant assertions fail at monomorphisation: rustc always adds
     // "erroneous constant encountered" and "the above error was encountered
     // while instantiating ..." (5 lines each) to the 5 of the error itself

@@ -22,16 +22,16 @@
 mod bounds;
 mod common;
 mod elementwise;
+mod multiplex;
 mod select;
 mod shape;
 mod tensor;
 #[cfg(test)]
 mod tests;
 
-use common::{idents, parse_max_rank, tuple};
+use common::parse_max_rank;
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
-use quote::{format_ident, quote};
 
 mod stitch;
 
@@ -84,84 +84,10 @@ pub fn impl_select_rules(input: TokenStream) -> TokenStream {
 }
 
 /// `MultiplexShapes` for every candidate rank 0..=N, and `MultiplexIndexShape`
-/// for every index rank 0..=N except 2 (whose one impl is written by hand).
-///
-/// `MultiplexShapes<IS>` has one impl per candidate rank, for any `IS`: rank 0
-/// and 1 require the gate `MultiplexCandidateRank` (implemented by no type),
-/// the others `IS: MultiplexIndexShape<S>`, and their output shape is the
-/// index's row dim followed by the candidates' dims after the first. Index
-/// ranks other than 2 require the gate `MultiplexIndexRank`. The index shape
-/// is always the `Self` type of the bound, so rustc waits until it knows the
-/// index's type before deciding (and names the failing rule in the error).
+/// for every index rank 0..=N except 2 (see `multiplex.rs`).
 #[proc_macro]
 pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
-    let max = parse_max_rank(input.into());
-    let mut out = TokenStream2::new();
-    for r in 0..=max {
-        let d = idents("D", r);
-        let t = tuple(&d);
-        let rank = format_ident!("MultiplexRank{}", r);
-        out.extend(quote! {
-            #[doc(hidden)]
-            pub struct #rank;
-            impl<#(#d: crate::dim::DimLike,)*> crate::ops::multiplex::bounds::MultiplexRankOf for #t {
-                type Rank = #rank;
-            }
-        });
-        if r < 2 {
-            // `do_not_recommend`: the failing bound reported is this impl's
-            // (`MultiplexByRank`, whose message is the candidate-rank rule),
-            // without rustc showing the impl itself
-            out.extend(quote! {
-                #[diagnostic::do_not_recommend]
-                impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> crate::ops::multiplex::bounds::MultiplexByRank<#t, IS> for #rank
-                where IS: crate::ops::multiplex::bounds::MultiplexLowRank<#t>
-                {
-                    type Output = #t;
-                    const CANDIDATE_DIMS: crate::dim::StaticDims = &[];
-                    const INDEX_DIMS: crate::dim::StaticDims = &[];
-                    fn output(candidates: &#t, _index: &IS) -> #t { *candidates }
-                }
-            });
-            continue;
-        }
-        let rest = &d[1..];
-        let idx: Vec<syn::Index> = (1..r).map(syn::Index::from).collect();
-        out.extend(quote! {
-            impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> crate::ops::multiplex::bounds::MultiplexByRank<#t, IS> for #rank
-            where IS: crate::ops::multiplex::bounds::MultiplexIndexShape<#t>
-            {
-                type Output = (<IS as crate::ops::multiplex::bounds::MultiplexIndexShape<#t>>::Rows, #(#rest,)*);
-                const CANDIDATE_DIMS: crate::dim::StaticDims =
-                    &[#(<#d as crate::dim::DimLike>::STATIC),*];
-                const INDEX_DIMS: crate::dim::StaticDims =
-                    <IS as crate::ops::multiplex::bounds::MultiplexIndexShape<#t>>::STATIC_DIMS;
-                #[inline(always)]
-                fn output(candidates: &#t, index: &IS) -> Self::Output {
-                    (crate::ops::multiplex::bounds::MultiplexIndexShape::<#t>::rows(index), #(candidates.#idx,)*)
-                }
-            }
-        });
-    }
-    for q in 0..=max {
-        if q == 2 {
-            continue;
-        }
-        let j = idents("J", q);
-        let jt = tuple(&j);
-        out.extend(quote! {
-            impl<#(#j: crate::dim::DimLike,)* S: crate::shape::Shape> crate::ops::multiplex::bounds::MultiplexIndexShape<S> for #jt
-            where #jt: crate::ops::multiplex::bounds::MultiplexIndexRank<S>
-            {
-                // never used (the gate has no impl); a static dim, so that
-                // the output type raises no error of its own
-                type Rows = crate::dim::One;
-                const STATIC_DIMS: crate::dim::StaticDims = &[];
-                fn rows(&self) -> crate::dim::One { crate::dim::One }
-            }
-        });
-    }
-    out.into()
+    multiplex::rules(parse_max_rank(input.into())).into()
 }
 
 /// The shape rules of `dynamic_stitch` / `dynamic_partition` (prefix and

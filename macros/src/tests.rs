@@ -1,6 +1,6 @@
 //! What the generators emit, checked on their tokens.
 
-use crate::{elementwise, select, shape, tensor};
+use crate::{elementwise, multiplex, select, shape, tensor};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
@@ -235,6 +235,50 @@ fn select_numpy_right_aligns() {
         .find(|(ty, b)| ty == "(A0 ,)" && b.contains("SelectNumpyPair < (B0 , B1 ,)"))
         .expect("rank 1 with rank 2");
     assert!(body.contains("() : crate :: ops :: select :: bounds :: SelectNumpyLink < A0 , B1"));
+}
+
+/// Multiplex: one rank marker per candidate rank; ranks 0 and 1 require the
+/// candidate-rank gate (hidden from rustc's impl listing), the others hold
+/// for any index and put its rows first in the output.
+#[test]
+fn multiplex_candidate_ranks() {
+    let by_rank = impls_of(multiplex::rules(3), "MultiplexByRank");
+    assert_eq!(by_rank.len(), 4, "candidate ranks 0..=3");
+    let low: Vec<_> = by_rank
+        .iter()
+        .filter(|(_, b)| b.contains("MultiplexLowRank"))
+        .collect();
+    assert_eq!(low.len(), 2);
+    assert!(low.iter().any(|(ty, _)| ty == "MultiplexRank0"));
+    assert!(low.iter().any(|(ty, _)| ty == "MultiplexRank1"));
+    let (_, rank3) = by_rank
+        .iter()
+        .find(|(ty, _)| ty == "MultiplexRank3")
+        .expect("rank 3");
+    assert!(
+        rank3.contains("type Output < R : crate :: dim :: DimLike > = (R , D1 , D2 ,)"),
+        "{rank3}"
+    );
+    assert!(!rank3.contains("where"), "any index: {rank3}");
+    let text = text(&multiplex::rules(3));
+    assert_eq!(
+        text.matches("# [diagnostic :: do_not_recommend]").count(),
+        2,
+        "only the low-rank impls"
+    );
+    assert_eq!(impls_of(multiplex::rules(3), "MultiplexRankOf").len(), 4);
+}
+
+/// Multiplex: every index rank but 2 requires the index-rank gate (rank 2 is
+/// written by hand: its second dim must be 1).
+#[test]
+fn multiplex_index_ranks() {
+    let index = impls_of(multiplex::rules(3), "MultiplexIndexShape");
+    let ranks: Vec<_> = index.iter().map(|(ty, _)| ty.as_str()).collect();
+    assert_eq!(ranks, ["()", "(J0 ,)", "(J0 , J1 , J2 ,)"]);
+    assert!(index
+        .iter()
+        .all(|(_, b)| b.contains("MultiplexIndexRank < S >")));
 }
 
 /// Every shape tuple gets its kind (static or not) from its dims.

@@ -4,73 +4,58 @@
 
 use super::LodError;
 
-/// Declares a LoD level type: a `Copy` newtype over `&[usize]` with the
-/// accessors both forms share (`new`, `as_slice`, `len`, `is_empty`), each
-/// documented in the form's own words.
-macro_rules! level_view {
-    (
-        $(#[$doc:meta])*
-        pub struct $name:ident;
-        new($arg:ident): $new_doc:literal;
-        as_slice: $slice_doc:literal;
-        len: $len_doc:literal;
-        is_empty: $empty_doc:literal;
-    ) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        pub struct $name<'a>(&'a [usize]);
+/// One LoD level as offsets: sequence `i` spans `[o[i], o[i + 1])` of the
+/// level below (of the dense tensor's rows for the last level). `[0, 2, 5]`
+/// is two sequences, of 2 and 3. This is how Paddle's C++ stores a LoD.
+///
+/// `Offsets::new` only tags the numbers as offsets; they are checked where
+/// they are used (by [`LodTensor::new`](crate::LodTensor::new), by
+/// `lod_reset`).
+///
+/// ```
+/// use shapecheck::Offsets;
+/// let o = Offsets::new(&[0, 2, 5]);
+/// assert_eq!((o.len(), o.sequences()), (3, 2));
+/// assert_eq!(o.lengths().collect::<Vec<_>>(), [2, 3]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Offsets<'a>(&'a [usize]);
 
-        impl<'a> $name<'a> {
-            #[doc = $new_doc]
-            pub const fn new($arg: &'a [usize]) -> Self {
-                $name($arg)
-            }
-
-            #[doc = $slice_doc]
-            pub const fn as_slice(&self) -> &'a [usize] {
-                self.0
-            }
-
-            #[doc = $len_doc]
-            pub const fn len(&self) -> usize {
-                self.0.len()
-            }
-
-            #[doc = $empty_doc]
-            pub const fn is_empty(&self) -> bool {
-                self.0.is_empty()
-            }
-        }
-    };
-}
-
-level_view! {
-    /// One LoD level as offsets: sequence `i` spans `[o[i], o[i + 1])` of the
-    /// level below (of the dense tensor's rows for the last level). `[0, 2, 5]`
-    /// is two sequences, of 2 and 3. This is how Paddle's C++ stores a LoD.
-    ///
-    /// `Offsets::new` only tags the numbers as offsets; they are checked where
-    /// they are used (by [`LodTensor::new`](crate::LodTensor::new), by
-    /// `lod_reset`).
-    pub struct Offsets;
-    new(offsets): "The numbers `offsets`, read as offsets.";
-    as_slice: "The offsets.";
-    len: "The number of offsets (one more than the number of sequences).";
-    is_empty: "`true` if there is no offset at all.";
-}
-
-level_view! {
-    /// One LoD level as sequence lengths: `[2, 3]` is two sequences, of 2 and
-    /// 3 (offsets `[0, 2, 5]`). Paddle's Python API (`recursive_sequence_lengths`,
-    /// `create_lod_tensor`) speaks lengths.
-    pub struct Lengths;
-    new(lengths): "The numbers `lengths`, read as sequence lengths.";
-    as_slice: "The lengths.";
-    len: "The number of sequences.";
-    is_empty: "`true` if there is no sequence.";
-}
+/// One LoD level as sequence lengths: `[2, 3]` is two sequences, of 2 and
+/// 3 (offsets `[0, 2, 5]`). Paddle's Python API (`recursive_sequence_lengths`,
+/// `create_lod_tensor`) speaks lengths.
+///
+/// ```
+/// use shapecheck::Lengths;
+/// let l = Lengths::new(&[2, 3]);
+/// assert_eq!((l.len(), l.total()), (2, Ok(5)));
+/// let mut buf = [0; 3];
+/// assert_eq!(l.offsets_into(0, &mut buf).unwrap().as_slice(), &[0, 2, 5]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Lengths<'a>(&'a [usize]);
 
 impl<'a> Offsets<'a> {
+    /// The numbers `offsets`, read as offsets.
+    pub const fn new(offsets: &'a [usize]) -> Self {
+        Offsets(offsets)
+    }
+
+    /// The offsets.
+    pub const fn as_slice(&self) -> &'a [usize] {
+        self.0
+    }
+
+    /// The number of offsets (one more than the number of sequences).
+    pub const fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `true` if there is no offset at all.
+    pub const fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The number of sequences: the number of offsets minus 1 (0 if none).
     #[must_use]
     pub const fn sequences(&self) -> usize {
@@ -109,7 +94,27 @@ impl<'a> Offsets<'a> {
     }
 }
 
-impl Lengths<'_> {
+impl<'a> Lengths<'a> {
+    /// The numbers `lengths`, read as sequence lengths.
+    pub const fn new(lengths: &'a [usize]) -> Self {
+        Lengths(lengths)
+    }
+
+    /// The lengths.
+    pub const fn as_slice(&self) -> &'a [usize] {
+        self.0
+    }
+
+    /// The number of sequences.
+    pub const fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// `true` if there is no sequence.
+    pub const fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The total length (the last offset); `Err(position)` at the first
     /// length whose addition overflows `usize`.
     pub fn total(&self) -> Result<usize, usize> {

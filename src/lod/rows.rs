@@ -21,34 +21,146 @@ pub trait RowShape: Shape {
     fn with_rows(&self, n: usize) -> Self::Rows;
 }
 
-/// `RowShape` for `(D0, $d..)`, then for every shorter tail of the list:
-/// one invocation with 7 names covers ranks 8 down to 1.
-macro_rules! row_shape {
-    ($($d:ident),*) => {
-        #[diagnostic::do_not_recommend]
-        impl<D0: DimLike, $($d: DimLike),*> RowShape for (D0, $($d,)*) {
-            type Rows = (Dyn, $($d,)*);
-            #[inline]
-            fn rows(&self) -> usize {
-                self.0.size()
-            }
-            #[inline]
-            #[allow(non_snake_case)]
-            fn with_rows(&self, n: usize) -> Self::Rows {
-                let (_, $($d,)*) = *self;
-                (Dyn(n), $($d,)*)
-            }
-        }
-        row_shape!(@tail $($d),*);
-    };
-    (@tail) => {};
-    (@tail $first:ident $(, $rest:ident)*) => {
-        row_shape!($($rest),*);
-    };
+// One impl per rank, 1 to MAX_RANK (8): the rows are the first dim, and a
+// run of rows keeps the other dims. `do_not_recommend`: a scalar is then
+// reported by `RowShape`'s own message, without a list of these impls.
+
+/// Rank 1.
+#[diagnostic::do_not_recommend]
+impl<D0: DimLike> RowShape for (D0,) {
+    type Rows = (Dyn,);
+    #[inline]
+    fn rows(&self) -> usize {
+        self.0.size()
+    }
+    #[inline]
+    fn with_rows(&self, n: usize) -> Self::Rows {
+        (Dyn(n),)
+    }
 }
 
-// ranks 1 to MAX_RANK (8): the first dim and up to 7 more
-row_shape!(D1, D2, D3, D4, D5, D6, D7);
+/// Rank 2.
+#[diagnostic::do_not_recommend]
+impl<D0: DimLike, D1: DimLike> RowShape for (D0, D1) {
+    type Rows = (Dyn, D1);
+    #[inline]
+    fn rows(&self) -> usize {
+        self.0.size()
+    }
+    #[inline]
+    fn with_rows(&self, n: usize) -> Self::Rows {
+        (Dyn(n), self.1)
+    }
+}
+
+/// Rank 3.
+#[diagnostic::do_not_recommend]
+impl<D0: DimLike, D1: DimLike, D2: DimLike> RowShape for (D0, D1, D2) {
+    type Rows = (Dyn, D1, D2);
+    #[inline]
+    fn rows(&self) -> usize {
+        self.0.size()
+    }
+    #[inline]
+    fn with_rows(&self, n: usize) -> Self::Rows {
+        (Dyn(n), self.1, self.2)
+    }
+}
+
+/// Rank 4.
+#[diagnostic::do_not_recommend]
+impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike> RowShape for (D0, D1, D2, D3) {
+    type Rows = (Dyn, D1, D2, D3);
+    #[inline]
+    fn rows(&self) -> usize {
+        self.0.size()
+    }
+    #[inline]
+    fn with_rows(&self, n: usize) -> Self::Rows {
+        (Dyn(n), self.1, self.2, self.3)
+    }
+}
+
+/// Rank 5.
+#[diagnostic::do_not_recommend]
+impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike> RowShape
+    for (D0, D1, D2, D3, D4)
+{
+    type Rows = (Dyn, D1, D2, D3, D4);
+    #[inline]
+    fn rows(&self) -> usize {
+        self.0.size()
+    }
+    #[inline]
+    fn with_rows(&self, n: usize) -> Self::Rows {
+        (Dyn(n), self.1, self.2, self.3, self.4)
+    }
+}
+
+/// Rank 6.
+#[diagnostic::do_not_recommend]
+impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike, D5: DimLike> RowShape
+    for (D0, D1, D2, D3, D4, D5)
+{
+    type Rows = (Dyn, D1, D2, D3, D4, D5);
+    #[inline]
+    fn rows(&self) -> usize {
+        self.0.size()
+    }
+    #[inline]
+    fn with_rows(&self, n: usize) -> Self::Rows {
+        (Dyn(n), self.1, self.2, self.3, self.4, self.5)
+    }
+}
+
+/// Rank 7.
+#[diagnostic::do_not_recommend]
+impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike, D5: DimLike, D6: DimLike>
+    RowShape for (D0, D1, D2, D3, D4, D5, D6)
+{
+    type Rows = (Dyn, D1, D2, D3, D4, D5, D6);
+    #[inline]
+    fn rows(&self) -> usize {
+        self.0.size()
+    }
+    #[inline]
+    fn with_rows(&self, n: usize) -> Self::Rows {
+        (Dyn(n), self.1, self.2, self.3, self.4, self.5, self.6)
+    }
+}
+
+/// Rank 8.
+#[diagnostic::do_not_recommend]
+impl<
+        D0: DimLike,
+        D1: DimLike,
+        D2: DimLike,
+        D3: DimLike,
+        D4: DimLike,
+        D5: DimLike,
+        D6: DimLike,
+        D7: DimLike,
+    > RowShape for (D0, D1, D2, D3, D4, D5, D6, D7)
+{
+    type Rows = (Dyn, D1, D2, D3, D4, D5, D6, D7);
+    #[inline]
+    fn rows(&self) -> usize {
+        self.0.size()
+    }
+    #[inline]
+    fn with_rows(&self, n: usize) -> Self::Rows {
+        (
+            Dyn(n),
+            self.1,
+            self.2,
+            self.3,
+            self.4,
+            self.5,
+            self.6,
+            self.7,
+        )
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,8 @@
 //! The dynamic path of `lod_reset`: Paddle's arguments as they come
 //! (feature `alloc`).
 
-use super::rule::{lod_reset_rule, write_level, ResetPlan, YInput};
+use super::kernel::write_level;
+use super::rule::{lod_reset_rule, ResetPlan, YInput};
 use super::LodResetError;
 use crate::{DynLodTensor, DynTensor, Element, Levels, Offsets, OwnedLod};
 use alloc::vec::Vec;
@@ -38,6 +39,16 @@ impl<'a> DynY<'a> {
 impl<T: Element, L: Levels> DynLodTensor<T, L> {
     /// This tensor as the y of a `lod_reset`: its LoD if it has one,
     /// otherwise its data (offsets if int32, an error in the rule if not).
+    ///
+    /// ```
+    /// use shapecheck::{DynLodTensor, DynTensor, Lengths, YInput};
+    /// let y = DynLodTensor::from_lengths(
+    ///     DynTensor::new(&[3], vec![0i64; 3]).unwrap(),
+    ///     &[Lengths::new(&[1, 2])],
+    /// )
+    /// .unwrap();
+    /// assert_eq!(y.as_y().input(), YInput::Lod { last: 3 });
+    /// ```
     pub fn as_y(&self) -> DynY<'_> {
         let lod = self.lod();
         let last = lod
@@ -89,6 +100,14 @@ impl<T: Copy, L: Levels> DynLodTensor<T, L> {
 
     /// The levels [`lod_reset`](Self::lod_reset) would give, with `self`
     /// left as it is (on error too).
+    ///
+    /// ```
+    /// use shapecheck::{DynLodTensor, DynTensor, Levels, Offsets};
+    /// let x = DynLodTensor::from_lengths(DynTensor::new(&[3], vec![1.0f32; 3]).unwrap(), &[])
+    ///     .unwrap();
+    /// let lod = x.lod_reset_levels(None, Some(Offsets::new(&[0, 1, 3])), false).unwrap();
+    /// assert_eq!(lod.level(0).unwrap().as_slice(), &[0, 1, 3]);
+    /// ```
     pub fn lod_reset_levels(
         &self,
         y: Option<DynY<'_>>,

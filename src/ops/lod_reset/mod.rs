@@ -2,7 +2,8 @@
 //!
 //! `lod_reset(x, y, target_lod, append)` keeps x's dense tensor (not
 //! copied: the result takes it by value, or borrows it through
-//! [`LodTensor::view`]) and replaces its [LoD](crate::lod):
+//! [`LodTensor::view`](crate::LodTensor::view)) and replaces its
+//! [LoD](crate::lod):
 //! - y with a LoD: the output takes all of y's levels, once y's last level
 //!   is checked to end at x's row count (`append` and `target_lod` are then
 //!   ignored; no other check, as in Paddle);
@@ -14,7 +15,7 @@
 //!   count and never decreases (checked in that order);
 //! - with `append`, the output keeps x's levels and adds the new one as the
 //!   last; their nesting is not checked (as in Paddle: see
-//!   [`LodTensor::check`]).
+//!   [`LodTensor::check`](crate::LodTensor::check)).
 //!
 //! The rule is one function, [`lod_reset_rule`], which every path calls;
 //! its errors ([`LodResetError`]) name the rule, the position and the values.
@@ -25,12 +26,14 @@
 //! The dense shape is a type (its static dims checked by the compiler; a
 //! scalar is a compile error); the LoD is data, so every form returns a
 //! `Result`:
-//! - [`LodTensor::lod_reset`]`(target, append)`: the target offsets, borrowed;
-//! - [`LodTensor::lod_reset_by_data`]`(&y, append, buf)`: y's int32 data,
-//!   written as offsets into the caller's `buf` (no heap);
-//! - [`LodTensor::lod_reset_like`]`(&y)`: y's LoD, borrowed.
+//! - [`LodTensor::lod_reset`](crate::LodTensor::lod_reset)`(target, append)`:
+//!   the target offsets, borrowed;
+//! - [`LodTensor::lod_reset_by_data`](crate::LodTensor::lod_reset_by_data)`(&y, append, buf)`:
+//!   y's int32 data, written as offsets into the caller's `buf` (no heap);
+//! - [`LodTensor::lod_reset_like`](crate::LodTensor::lod_reset_like)`(&y)`:
+//!   y's LoD, borrowed.
 //!
-//! The result's levels are a [`ResetLevels`] (x's levels,
+//! The result's levels are a [`ResetLevels`](crate::ResetLevels) (x's levels,
 //! kept or not, and the new one) or y's levels: nothing is copied.
 //!
 //! ## Dynamic path
@@ -143,83 +146,14 @@
 //! assert_eq!(reset(&[0, 3, 3, 7]), Ok(())); // an empty sequence is fine
 //! ```
 
+mod api;
+#[cfg(feature = "alloc")]
+mod dynamic;
 mod error;
+mod kernel;
 mod rule;
 
 #[cfg(feature = "alloc")]
-mod dynamic;
-
+pub use dynamic::DynY;
 pub use error::{LevelSource, LodResetError};
 pub use rule::{lod_reset_rule, NewLevel, ResetPlan, YInput};
-
-#[cfg(feature = "alloc")]
-pub use dynamic::DynY;
-
-use crate::{Levels, LodTensor, Offsets, ResetLevels, RowShape, Shape, Storage, Tensor};
-
-impl<T: Copy, S: RowShape, B: Storage<T>, L: Levels> LodTensor<T, S, B, L> {
-    /// Paddle's `lod_reset(x, target_lod=target, append=append)`: the
-    /// output has x's dense tensor and the level `target` (offsets), alone
-    /// or after x's levels if `append`. Nothing is copied; use
-    /// `x.view().lod_reset(..)` to keep `x`.
-    pub fn lod_reset(
-        self,
-        target: Offsets<'_>,
-        append: bool,
-    ) -> Result<LodTensor<T, S, B, ResetLevels<'_, L>>, LodResetError> {
-        lod_reset_rule(self.rows(), None, Some(target), append)?;
-        let (dense, lod) = self.into_parts();
-        Ok(LodTensor::from_parts_unchecked(
-            dense,
-            ResetLevels::new(lod, append, target),
-        ))
-    }
-
-    /// Paddle's `lod_reset(x, y, append=append)` for a y without LoD: y's
-    /// int32 elements (any shape, flattened) are the new level's offsets,
-    /// written into `buf` (at least one entry per element of y; nothing is
-    /// written on error).
-    pub fn lod_reset_by_data<'n, S2: Shape, B2: Storage<i32>>(
-        self,
-        y: &Tensor<i32, S2, B2>,
-        append: bool,
-        buf: &'n mut [usize],
-    ) -> Result<LodTensor<T, S, B, ResetLevels<'n, L>>, LodResetError> {
-        let data = y.as_slice();
-        let plan = lod_reset_rule(self.rows(), Some(YInput::Int32(data)), None, append)?;
-        let len = buf.len();
-        let dst = buf.get_mut(..data.len()).ok_or(LodResetError::Buffer {
-            needed: data.len(),
-            len,
-        })?;
-        if let ResetPlan::NewLevel { level, .. } = plan {
-            rule::write_level(level, dst);
-        }
-        let (dense, lod) = self.into_parts();
-        let dst: &'n [usize] = dst;
-        Ok(LodTensor::from_parts_unchecked(
-            dense,
-            ResetLevels::new(lod, append, Offsets::new(dst)),
-        ))
-    }
-
-    /// Paddle's `lod_reset(x, y)` for a y that carries a LoD: the output has
-    /// x's dense tensor and all of y's levels (borrowed), once y's last
-    /// level is checked to end at x's row count. A y without LoD is
-    /// [`LodResetError::YWithoutLod`] here: Paddle then reads y's int32
-    /// data, which is [`lod_reset_by_data`](Self::lod_reset_by_data).
-    pub fn lod_reset_like<U: Copy, S2: RowShape, B2: Storage<U>, LY: Levels>(
-        self,
-        y: &LodTensor<U, S2, B2, LY>,
-    ) -> Result<LodTensor<T, S, B, &LY>, LodResetError> {
-        let last = y
-            .levels()
-            .checked_sub(1)
-            .and_then(|k| y.level(k))
-            .and_then(|o| o.last())
-            .ok_or(LodResetError::YWithoutLod)?;
-        lod_reset_rule(self.rows(), Some(YInput::Lod { last }), None, false)?;
-        let (dense, _) = self.into_parts();
-        Ok(LodTensor::from_parts_unchecked(dense, y.lod()))
-    }
-}

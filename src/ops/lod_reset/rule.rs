@@ -171,21 +171,3 @@ pub fn lod_reset_rule<'a>(
     };
     Ok(ResetPlan::NewLevel { level, append })
 }
-
-/// Writes a checked new level as `usize` offsets into `dst` (which has
-/// exactly `level.len()` entries).
-pub(crate) fn write_level(level: NewLevel<'_>, dst: &mut [usize]) {
-    match level {
-        NewLevel::Target(o) => {
-            for (d, &v) in dst.iter_mut().zip(o.as_slice()) {
-                *d = v;
-            }
-        }
-        NewLevel::YData(data) => {
-            for (d, &v) in dst.iter_mut().zip(data) {
-                // checked: 0 <= v <= rows
-                *d = usize::try_from(v).unwrap_or(0);
-            }
-        }
-    }
-}

@@ -1,57 +1,11 @@
 //! Multiplex's kernel: validate (shape rule, data lengths, every index value),
 //! then copy one row per index entry. Nothing is written before every check
-//! has passed.
+//! has passed. Also the dynamic path without a heap, [`multiplex_slices`].
 
-use super::rule::{rule, MultiplexError, MultiplexPlan};
+use super::bounds::IndexElement;
+use super::rule::{rule, MultiplexPlan};
+use super::MultiplexError;
 use crate::{Dims, Shape, ShapeError, Storage, Tensor};
-
-/// An index element type: `i32` or `i64` (Paddle's docs name both).
-#[diagnostic::on_unimplemented(
-    message = "multiplex/index-element: the index element type must be i32 or i64, not `{Self}`",
-    label = "the index must be an integer tensor of i32 or i64",
-    note = "Paddle: the index dtype must be int32 or int64"
-)]
-pub trait IndexElement: Copy + 'static {
-    /// The value as `i64`.
-    fn to_i64(self) -> i64;
-    /// `0 <= self < count`: a valid index into `count` candidates. Written
-    /// branch-free, so that checking a whole index vectorizes.
-    #[inline(always)]
-    fn is_below(self, count: usize) -> bool {
-        let v = self.to_i64();
-        (v >= 0) & (v < i64::try_from(count).unwrap_or(i64::MAX))
-    }
-}
-#[diagnostic::do_not_recommend]
-impl IndexElement for i32 {
-    #[inline(always)]
-    fn to_i64(self) -> i64 {
-        i64::from(self)
-    }
-    #[inline(always)]
-    fn is_below(self, count: usize) -> bool {
-        // a negative value reinterprets as at least 2^31, and the limit is at
-        // most 2^31: one unsigned compare (a 32-bit lane when vectorized)
-        #[allow(clippy::cast_sign_loss)]
-        let v = self as u32;
-        v < u32::try_from(count).unwrap_or(u32::MAX).min(1 << 31)
-    }
-}
-#[diagnostic::do_not_recommend]
-impl IndexElement for i64 {
-    #[inline(always)]
-    fn to_i64(self) -> i64 {
-        self
-    }
-    #[inline(always)]
-    fn is_below(self, count: usize) -> bool {
-        // a negative value reinterprets as at least 2^63, and the limit is at
-        // most 2^63
-        #[allow(clippy::cast_sign_loss)]
-        let v = self as u64;
-        v < u64::try_from(count).unwrap_or(u64::MAX).min(1 << 63)
-    }
-}
 
 /// A candidate as the kernel sees it: its dims and its data.
 pub(crate) trait Candidate<T> {
@@ -206,10 +160,31 @@ pub(crate) fn fill<T: Copy, C: Candidate<T>, I: IndexElement>(
     copy_rows(inputs, plan.row_len, index, out)
 }
 
+/// What every form of multiplex that allocates its result does when a shape
+/// is only known at run time: [`rule()`], then the result from `alloc`
+/// (given the output dims, so that nothing is allocated for shapes the rule
+/// rejects), then the kernel's checks and copy into `data(&mut result)`.
+pub(crate) fn checked_output<T, C, I, O>(
+    inputs: &[C],
+    index_dims: Dims,
+    index: &[I],
+    alloc: impl FnOnce(&Dims) -> Result<O, MultiplexError>,
+    data: impl FnOnce(&mut O) -> &mut [T],
+) -> Result<O, MultiplexError>
+where
+    T: Copy,
+    C: Candidate<T>,
+    I: IndexElement,
+{
+    let plan = rule(inputs.iter().map(Candidate::dims), index_dims)?;
+    let mut out = alloc(&plan.dims)?;
+    fill(&plan, inputs, index_dims, index, data(&mut out))?;
+    Ok(out)
+}
+
 /// The static path's core. `row_len` is `Some` when the candidates' dims
-/// after the first are all static, and `checked` when every dim of the
-/// candidates and of the index is static: then the compiler has checked every
-/// shape rule (the trait bounds and [`RowsFit`](super::rule::RowsFit)), and
+/// after the first are all static. When every dim of the candidates and of
+/// the index is static, the compiler has checked every shape rule (the trait bounds and [`RowsFit`](super::RowsFit)), and
 /// only the index values remain (the lengths, which the tensors guarantee,
 /// cost one compare). Otherwise every rule is checked at run time, as on the
 /// dynamic path.
@@ -236,4 +211,34 @@ pub(crate) fn static_run<
         }
     }
     run(inputs, index.dims(), index.as_slice(), out).map(|_| ())
+}
+
+/// The dynamic path without a heap: `out[i] = inputs[index[i]][i]`, each
+/// candidate given as `(dims, data)`.
+///
+/// Checks, in order: the shape rule ([`rule()`]), every candidate's data
+/// length, the index's, `out`'s (the output's element count), then every
+/// index value; only then is anything written. Returns the output dims,
+/// `[index rows] + candidate dims[1..]`.
+///
+/// ```
+/// use shapecheck::multiplex_slices;
+/// let (a, b) = ([1, 2, 3, 4], [5, 6, 7, 8]);
+/// let inputs: [(&[usize], &[i32]); 2] = [(&[2, 2], &a), (&[2, 2], &b)];
+/// let mut out = [0; 4];
+/// let dims = multiplex_slices(&inputs, &[2, 1], &[1i32, 0], &mut out).unwrap();
+/// assert_eq!(dims.as_slice(), &[2, 2]);
+/// assert_eq!(out, [5, 6, 3, 4]);
+/// // an index value names no candidate: nothing is written
+/// let err = multiplex_slices(&inputs, &[2, 1], &[2i32, 0], &mut out).unwrap_err();
+/// assert_eq!(err.rule(), "multiplex/index-value");
+/// assert_eq!(out, [5, 6, 3, 4]);
+/// ```
+pub fn multiplex_slices<T: Copy, I: IndexElement>(
+    inputs: &[(&[usize], &[T])],
+    index_dims: &[usize],
+    index: &[I],
+    out: &mut [T],
+) -> Result<Dims, MultiplexError> {
+    run(inputs, Dims::new(index_dims)?, index, out)
 }

@@ -3,9 +3,8 @@
 //!
 //! ## The rule
 //! One run-time function, [`rule()`], states it for every path; the static
-//! path's trait bounds ([`MultiplexShapes`](crate::ops::multiplex::MultiplexShapes))
-//! and its row assertion ([`RowsFit`](rule::RowsFit)) exist for the compile
-//! errors.
+//! path's trait bounds ([`MultiplexShapes`], in [`bounds`]) and its row
+//! assertion ([`RowsFit`]) exist for the compile errors.
 //! - at least 2 candidate tensors (Paddle: "multiplex operator should have
 //!   more than one candidate input tensors");
 //! - every candidate has the same shape (Paddle: "All the candidate tensors
@@ -91,7 +90,7 @@
 //! More index rows than candidate rows does not build
 //! (`ui-tests/multiplex/fail/index_rows.rs`). Stable Rust cannot bound one
 //! const generic by another, so this rule is an assertion evaluated when the
-//! function is instantiated ([`RowsFit`](rule::RowsFit)): `cargo build`,
+//! function is instantiated ([`RowsFit`]): `cargo build`,
 //! `cargo test` and `cargo run` report `error[E0080]: evaluation panicked:
 //! multiplex: index rows must not exceed candidate rows: index [3, 1] has 3
 //! rows but the candidates [2, 2] have 2`; `cargo check` does **not**. The
@@ -132,124 +131,21 @@
 //! );
 //! ```
 
+mod api;
 pub mod bounds;
-mod kernel;
-pub mod rule;
-mod static_api;
-
-pub use bounds::MultiplexShapes;
-pub use kernel::IndexElement;
-pub use rule::{rule, MultiplexError, MultiplexPlan};
-#[doc(hidden)]
-pub use static_api::multiplex_views;
-pub use static_api::{
-    multiplex, multiplex_into, same_candidate_shape, CandidateCount, IndexShape, MultiplexIndex,
-    MultiplexIndexLink, MultiplexOut, MultiplexOutput, SameCandidateShape,
-};
-
-use crate::Dims;
-
-/// The output dims of multiplex for candidates of dims `candidates` and an
-/// index of dims `index_dims`: [`rule()`] (every shape rule, not the index
-/// values, which are data).
-///
-/// ```
-/// use shapecheck::multiplex_output_dims;
-/// assert_eq!(multiplex_output_dims(&[&[4, 3], &[4, 3]], &[2, 1]).unwrap().as_slice(), &[2, 3]);
-/// let err = multiplex_output_dims(&[&[4, 3], &[4, 2]], &[2, 1]).unwrap_err();
-/// assert_eq!(err.rule(), "multiplex/candidate-shapes");
-/// let err = multiplex_output_dims(&[&[4, 3], &[4, 3]], &[5, 1]).unwrap_err();
-/// assert_eq!(err.rule(), "multiplex/index-rows");
-/// ```
-pub fn multiplex_output_dims(
-    candidates: &[&[usize]],
-    index_dims: &[usize],
-) -> Result<Dims, MultiplexError> {
-    let index = Dims::new(index_dims)?;
-    Ok(rule(candidates.iter().map(|c| Dims::new(c)), index)?.dims)
-}
-
-/// The dynamic path without a heap: `out[i] = inputs[index[i]][i]`, each
-/// candidate given as `(dims, data)`.
-///
-/// Checks, in order: the shape rule ([`rule()`]), every candidate's data
-/// length, the index's, `out`'s (the output's element count), then every
-/// index value; only then is anything written. Returns the output dims,
-/// `[index rows] + candidate dims[1..]`.
-///
-/// ```
-/// use shapecheck::multiplex_slices;
-/// let (a, b) = ([1, 2, 3, 4], [5, 6, 7, 8]);
-/// let inputs: [(&[usize], &[i32]); 2] = [(&[2, 2], &a), (&[2, 2], &b)];
-/// let mut out = [0; 4];
-/// let dims = multiplex_slices(&inputs, &[2, 1], &[1i32, 0], &mut out).unwrap();
-/// assert_eq!(dims.as_slice(), &[2, 2]);
-/// assert_eq!(out, [5, 6, 3, 4]);
-/// // an index value names no candidate: nothing is written
-/// let err = multiplex_slices(&inputs, &[2, 1], &[2i32, 0], &mut out).unwrap_err();
-/// assert_eq!(err.rule(), "multiplex/index-value");
-/// assert_eq!(out, [5, 6, 3, 4]);
-/// ```
-pub fn multiplex_slices<T: Copy, I: IndexElement>(
-    inputs: &[(&[usize], &[T])],
-    index_dims: &[usize],
-    index: &[I],
-    out: &mut [T],
-) -> Result<Dims, MultiplexError> {
-    kernel::run(inputs, Dims::new(index_dims)?, index, out)
-}
-
 #[cfg(feature = "alloc")]
-impl<T: Copy + Default> crate::DynTensor<T> {
-    /// Paddle's `multiplex` on run-time shapes: `out[i] = inputs[index[i]][i]`,
-    /// every rule checked here (see [`multiplex_slices`]); the output has the
-    /// index's rows.
-    ///
-    /// ```
-    /// use shapecheck::{DynTensor, MultiplexError};
-    /// let a = DynTensor::new(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
-    /// let b = DynTensor::new(&[2, 2], vec![5.0, 6.0, 7.0, 8.0]).unwrap();
-    /// let index = DynTensor::new(&[2, 1], vec![1i32, 0]).unwrap();
-    /// let out = DynTensor::multiplex(&[a.clone(), b.clone()], &index).unwrap();
-    /// assert_eq!(out.as_slice(), &[5.0, 6.0, 3.0, 4.0]);
-    /// let first = DynTensor::new(&[1, 1], vec![1i32]).unwrap();
-    /// let out = DynTensor::multiplex(&[a.clone(), b], &first).unwrap();
-    /// assert_eq!((out.dims().as_slice(), out.as_slice()), (&[1, 2][..], &[5.0, 6.0][..]));
-    /// let err = DynTensor::multiplex(&[a], &index).unwrap_err();
-    /// assert_eq!(err, MultiplexError::TooFewCandidates { count: 1 });
-    /// ```
-    pub fn multiplex<I: IndexElement>(
-        inputs: &[crate::DynTensor<T>],
-        index: &crate::DynTensor<I>,
-    ) -> Result<crate::DynTensor<T>, MultiplexError> {
-        checked_output(
-            inputs,
-            index.dims(),
-            index.as_slice(),
-            |dims| Ok(crate::DynTensor::full(dims, T::default())?),
-            crate::DynTensor::as_mut_slice,
-        )
-    }
-}
+mod dynamic;
+mod error;
+mod kernel;
+mod rule;
 
-/// What every form of multiplex that allocates its result does when a shape
-/// is only known at run time: [`rule()`], then the result from `alloc`
-/// (given the output dims, so that nothing is allocated for shapes the rule
-/// rejects), then the kernel's checks and copy into `data(&mut result)`.
-fn checked_output<T, C, I, O>(
-    inputs: &[C],
-    index_dims: Dims,
-    index: &[I],
-    alloc: impl FnOnce(&Dims) -> Result<O, MultiplexError>,
-    data: impl FnOnce(&mut O) -> &mut [T],
-) -> Result<O, MultiplexError>
-where
-    T: Copy,
-    C: kernel::Candidate<T>,
-    I: IndexElement,
-{
-    let plan = rule(inputs.iter().map(kernel::Candidate::dims), index_dims)?;
-    let mut out = alloc(&plan.dims)?;
-    kernel::fill(&plan, inputs, index_dims, index, data(&mut out))?;
-    Ok(out)
-}
+#[doc(hidden)]
+pub use api::multiplex_views;
+pub use api::{multiplex, multiplex_into, same_candidate_shape};
+pub use bounds::{
+    CandidateCount, IndexElement, IndexShape, MultiplexIndex, MultiplexIndexLink, MultiplexOut,
+    MultiplexOutput, MultiplexShapes, RowsFit, SameCandidateShape,
+};
+pub use error::MultiplexError;
+pub use kernel::multiplex_slices;
+pub use rule::{multiplex_output_dims, rule, MultiplexPlan};

@@ -1,0 +1,91 @@
+//! The per-rank impls of multiplex's shape rule
+//! (`shapecheck::ops::multiplex::bounds`): "the candidates have rank >= 2"
+//! (and their part of the output shape) and "the index has rank 2".
+
+use super::common::{idents, tuple};
+use proc_macro2::TokenStream as TokenStream2;
+use quote::{format_ident, quote};
+
+/// For every candidate rank `r` in 0..=max:
+/// - a marker struct `MultiplexRank<r>` and `MultiplexRankOf` for the rank-`r`
+///   tuple, naming it;
+/// - `MultiplexByRank<(D..), IS>` for that marker: ranks 0 and 1 require the
+///   gate `MultiplexLowRank` (implemented by no index: the candidate-rank
+///   rule) and are `do_not_recommend`; the others hold for any index, and
+///   their `Output<R>` is the index's row dim `R` followed by the candidates'
+///   dims after the first.
+///
+/// For every index rank `q` in 0..=max except 2 (whose one impl is written by
+/// hand in `bounds.rs`): `MultiplexIndexShape<S>` for the rank-`q` tuple,
+/// requiring the gate `MultiplexIndexRank` (the index-rank rule).
+///
+/// The index shape is always the `Self` type of the gates, so rustc waits
+/// until it knows the index's type before deciding (and names the failing
+/// rule in the error).
+pub fn rules(max: usize) -> TokenStream2 {
+    let m = quote!(crate::ops::multiplex::bounds);
+    let mut out = TokenStream2::new();
+    for r in 0..=max {
+        let d = idents("D", r);
+        let t = tuple(&d);
+        let rank = format_ident!("MultiplexRank{}", r);
+        // `doc(hidden)`: rustc then lists none of the other markers' impls
+        // when one rank fails (the markers of ranks 2.. would otherwise be
+        // listed under the candidate-rank error)
+        out.extend(quote! {
+            #[doc(hidden)]
+            pub struct #rank;
+            impl<#(#d: crate::dim::DimLike,)*> #m::MultiplexRankOf for #t {
+                type Rank = #rank;
+            }
+        });
+        if r < 2 {
+            // `do_not_recommend`: the failing bound reported is this impl's
+            // (`MultiplexByRank`, whose message is the candidate-rank rule),
+            // without rustc showing the impl itself
+            out.extend(quote! {
+                #[diagnostic::do_not_recommend]
+                impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> #m::MultiplexByRank<#t, IS> for #rank
+                where IS: #m::MultiplexLowRank<#t>
+                {
+                    type Output<R: crate::dim::DimLike> = #t;
+                    const CANDIDATE_DIMS: crate::dim::StaticDims = &[];
+                    fn output<R: crate::dim::DimLike>(candidates: &#t, _rows: R) -> #t { *candidates }
+                }
+            });
+            continue;
+        }
+        let rest = &d[1..];
+        let idx: Vec<syn::Index> = (1..r).map(syn::Index::from).collect();
+        out.extend(quote! {
+            impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> #m::MultiplexByRank<#t, IS> for #rank {
+                type Output<R: crate::dim::DimLike> = (R, #(#rest,)*);
+                const CANDIDATE_DIMS: crate::dim::StaticDims =
+                    &[#(<#d as crate::dim::DimLike>::STATIC),*];
+                #[inline(always)]
+                fn output<R: crate::dim::DimLike>(candidates: &#t, rows: R) -> Self::Output<R> {
+                    (rows, #(candidates.#idx,)*)
+                }
+            }
+        });
+    }
+    for q in 0..=max {
+        if q == 2 {
+            continue;
+        }
+        let j = idents("J", q);
+        let jt = tuple(&j);
+        out.extend(quote! {
+            impl<#(#j: crate::dim::DimLike,)* S: crate::shape::Shape> #m::MultiplexIndexShape<S> for #jt
+            where #jt: #m::MultiplexIndexRank<S>
+            {
+                // never used (the gate has no impl); a static dim, so that
+                // the output type raises no error of its own
+                type Rows = crate::dim::One;
+                const STATIC_DIMS: crate::dim::StaticDims = &[];
+                fn rows(&self) -> crate::dim::One { crate::dim::One }
+            }
+        });
+    }
+    out
+}

@@ -1,0 +1,211 @@
+//! Multiplex on the static path: shapes as types, the rules as bounds
+//! ([`MultiplexShapes`]) and two assertions evaluated at instantiation
+//! ([`CandidateCount`], [`RowsFit`]); and the [`multiplex!`](crate::multiplex!)
+//! macro, over views of its candidates.
+
+use super::bounds::{
+    CandidateCount, CandidateOf, IndexElement, IndexShape, MultiplexIndex, MultiplexOut,
+    MultiplexOutput, MultiplexShapes, RowsFit,
+};
+use super::kernel::{self, checked_output, static_run};
+use super::rule::rule;
+use super::MultiplexError;
+use crate::storage::{OwnedStorage, ResultStorage};
+use crate::{Shape, ShapeError, Storage, StorageMut, Tensor};
+
+/// Paddle's `multiplex` on the static path: `out[i] = inputs[index[i]][i]`
+/// for every row `i` of the index.
+///
+/// The shape rules are bounds: one shape `S` of rank >= 2 for all candidates
+/// (one type), an index of shape `[index_rows, 1]`
+/// ([`MultiplexShapes`]); two are assertions evaluated when the function is
+/// instantiated (`cargo build`, not `cargo check`): `K >= 2`
+/// ([`CandidateCount`]) and index rows <= candidate rows when both are static
+/// ([`RowsFit`]). The output type has the index's rows. [`Dyn`](crate::Dyn)
+/// dims are checked at run time (candidates with different run-time dims, an
+/// index with more rows), as are the index values, all before anything is
+/// written.
+pub fn multiplex<T, S, B, I, IS, BI, const K: usize>(
+    inputs: &[Tensor<T, S, B>; K],
+    index: &Tensor<I, IS, BI>,
+) -> Result<MultiplexOutput<T, S, IndexShape<I, IS>, B>, MultiplexError>
+where
+    T: Copy + Default,
+    S: MultiplexShapes<IndexShape<I, IS>>,
+    B: ResultStorage<T, MultiplexOut<S, IndexShape<I, IS>>>,
+    I: MultiplexIndex<IS>,
+    IS: Shape,
+    BI: Storage<I>,
+{
+    let () = CandidateCount::<K>::AT_LEAST_TWO;
+    let () = RowsFit::<S, IndexShape<I, IS>>::CHECK;
+    new_output::<T, S, B, _, _, _, _>(inputs, &I::view(index))
+}
+
+/// [`multiplex`] writing into `out` (any storage: a caller's `&mut [T]` buffer
+/// works without a heap), whose shape type is the output's
+/// ([`MultiplexOut`]): the index's rows, then the candidates' trailing dims.
+/// On any error `out` is left untouched.
+pub fn multiplex_into<T, S, B, I, IS, BI, BO, const K: usize>(
+    inputs: &[Tensor<T, S, B>; K],
+    index: &Tensor<I, IS, BI>,
+    out: &mut Tensor<T, MultiplexOut<S, IS>, BO>,
+) -> Result<(), MultiplexError>
+where
+    T: Copy,
+    S: MultiplexShapes<IS>,
+    B: Storage<T>,
+    I: IndexElement,
+    IS: Shape,
+    BI: Storage<I>,
+    BO: StorageMut<T>,
+{
+    let () = CandidateCount::<K>::AT_LEAST_TWO;
+    let () = RowsFit::<S, IS>::CHECK;
+    if S::IS_STATIC && IS::IS_STATIC {
+        return static_run(inputs, index, RowsFit::<S, IS>::ROW_LEN, out.as_mut_slice());
+    }
+    let plan = rule(inputs.iter().map(|t| Ok(t.dims())), index.dims())?;
+    if plan.dims != out.dims() {
+        return Err(ShapeError::OutputShape {
+            expected: plan.dims,
+            found: out.dims(),
+        }
+        .into());
+    }
+    kernel::fill(
+        &plan,
+        inputs,
+        index.dims(),
+        index.as_slice(),
+        out.as_mut_slice(),
+    )
+}
+
+/// Used by [`multiplex!`](crate::multiplex!): [`multiplex`] over views of the
+/// candidates, the result stored like `first` (on the heap for `Vec`
+/// candidates, inline for inline ones).
+#[doc(hidden)]
+pub fn multiplex_views<T, S, B, I, IS, BI, const K: usize>(
+    _first: &Tensor<T, S, B>,
+    views: [Tensor<T, S, &[T]>; K],
+    index: &Tensor<I, IS, BI>,
+) -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError>
+where
+    T: Copy + Default,
+    S: MultiplexShapes<IS>,
+    B: ResultStorage<T, MultiplexOut<S, IS>>,
+    I: IndexElement,
+    IS: Shape,
+    BI: Storage<I>,
+{
+    let () = CandidateCount::<K>::AT_LEAST_TWO;
+    let () = RowsFit::<S, IS>::CHECK;
+    new_output::<T, S, B, _, _, _, _>(&views, index)
+}
+
+/// A result tensor in `B`'s result storage, filled by [`static_run`] (every
+/// dim static) or after [`rule()`] (otherwise, so that nothing is allocated
+/// for shapes the rule rejects).
+fn new_output<T, S, B, C, I, IS, BI>(
+    inputs: &[Tensor<T, S, C>],
+    index: &Tensor<I, IS, BI>,
+) -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError>
+where
+    T: Copy + Default,
+    S: MultiplexShapes<IS>,
+    B: ResultStorage<T, MultiplexOut<S, IS>>,
+    C: Storage<T>,
+    I: IndexElement,
+    IS: Shape,
+    BI: Storage<I>,
+{
+    type Out<T, S, IS, B> = <B as ResultStorage<T, MultiplexOut<S, IS>>>::Out;
+    let first = inputs
+        .first()
+        .ok_or(MultiplexError::TooFewCandidates { count: 0 })?;
+    let filled = |shape| -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError> {
+        let data = Out::<T, S, IS, B>::try_filled(&shape, T::default())?;
+        Ok(Tensor::from_parts_unchecked(shape, data))
+    };
+    if S::IS_STATIC && IS::IS_STATIC {
+        let mut out = filled(S::output(first.shape(), index.shape()))?;
+        static_run(inputs, index, RowsFit::<S, IS>::ROW_LEN, out.as_mut_slice())?;
+        return Ok(out);
+    }
+    checked_output(
+        inputs,
+        index.dims(),
+        index.as_slice(),
+        |dims| filled(MultiplexOut::<S, IS>::from_dims(dims)?),
+        Tensor::as_mut_slice,
+    )
+}
+
+/// Used by [`multiplex!`](crate::multiplex!): a view of `candidate`, checked
+/// to have the shape of `first`. Views share one storage type whatever the
+/// shape, so a candidate of another shape is reported by the rule's own
+/// message and not as a type mismatch of the array.
+#[doc(hidden)]
+#[inline(always)]
+pub fn same_candidate_shape<'a, T, S0, S2, B0, B2>(
+    _first: &Tensor<T, S0, B0>,
+    candidate: &'a Tensor<T, S2, B2>,
+) -> Tensor<T, <S2 as CandidateOf<S0>>::Shape, &'a [T]>
+where
+    T: Copy,
+    S0: Shape,
+    S2: CandidateOf<S0>,
+    B0: Storage<T>,
+    B2: Storage<T>,
+{
+    S2::view_as(candidate)
+}
+
+/// `multiplex!(index; a, b, c, ...)`: Paddle's multiplex with the candidates
+/// listed, under the rules of [`multiplex`] (the output has the index's rows):
+/// - fewer than two candidates: `multiplex!: needs at least 2 candidate
+///   tensors`, under `cargo check` too;
+/// - candidates of different shapes: `multiplex: all candidates must have one
+///   shape, but the first is ... and this one is ...`, under `cargo check` too;
+/// - the rank and index-shape rules of [`multiplex`] (bounds), and its
+///   index-rows rule ([`RowsFit`], reported by `cargo build`).
+///
+/// It returns what [`multiplex`] returns (a `Result`: index values are data).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let a = Tensor::<f32, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
+/// let b = Tensor::<f32, shape![2, 2]>::from_array([[5.0, 6.0], [7.0, 8.0]]);
+/// let index = Tensor::<i32, shape![2, 1]>::from_array([[1], [0]]);
+/// let out = shapecheck::multiplex!(index; a, b).unwrap();
+/// assert_eq!(out.as_slice(), &[5.0, 6.0, 3.0, 4.0]);
+/// // one index row: the output has one row
+/// let first = Tensor::<i32, shape![1, 1]>::from_array([[1]]);
+/// let out: Tensor<f32, shape![1, 2]> = shapecheck::multiplex!(first; a, b).unwrap();
+/// assert_eq!(out.as_slice(), &[5.0, 6.0]);
+/// ```
+/// Candidates of two shapes do not compile (`ui-tests/multiplex/fail/macro_candidate_shapes.rs`):
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let a = Tensor::<f32, shape![2, 2]>::full(1.0);
+/// let b = Tensor::<f32, shape![2, 3]>::full(2.0);
+/// let index = Tensor::<i32, shape![2, 1]>::full(0);
+/// let _ = shapecheck::multiplex!(index; a, b);
+/// ```
+#[macro_export]
+macro_rules! multiplex {
+    ($index:expr ; $first:expr, $($rest:expr),+ $(,)?) => {{
+        let first = &$first;
+        $crate::ops::multiplex::multiplex_views(
+            first,
+            [first.view(), $($crate::ops::multiplex::same_candidate_shape(first, &$rest)),+],
+            &$index,
+        )
+    }};
+    ($index:expr ; $($few:expr),* $(,)?) => {
+        ::core::compile_error!(
+            "multiplex/candidate-count: multiplex! needs at least 2 candidate tensors (Paddle: \"multiplex operator should have more than one candidate input tensors\")"
+        )
+    };
+}
