@@ -1,6 +1,6 @@
 //! The dim algebra: how two dims relate, written once for every op.
 //!
-//! Four relations, each a plain trait with one plain impl per pair of dim
+//! Five relations, each a plain trait with one plain impl per pair of dim
 //! kinds ([`Dim<N>`], [`One`], [`Dyn`]), each impl with a line saying why it
 //! holds:
 //!
@@ -10,6 +10,7 @@
 //! | [`Broadcast`] | equal, or either is 1 (numpy, both ways) | the larger |
 //! | [`BroadcastsTo`] | the source equals the destination or is 1 (one way) | (the destination) |
 //! | [`Droppable`] | a dim past the end that may be dropped: it is 1 | (none) |
+//! | [`IsOne`] | the dim is 1 (a hand-written `Dim<1>` too) | (none) |
 //!
 //! A [`Dyn`] dim passes every relation here: the compiler cannot know its
 //! size, so the op's run-time rule checks it when the op runs (the `try_`
@@ -332,6 +333,15 @@ impl Droppable for Dyn {
 /// The dim is 1: a single row or column where an op needs exactly one (the
 /// second dim of multiplex's index).
 #[diagnostic::on_unimplemented(message = "dim {Self} is not 1", label = "this dim must be 1")]
+///
+/// ```
+/// use shapecheck::algebra::IsOne;
+/// use shapecheck::{Dim, Dyn, One};
+/// fn one<D: IsOne>() {}
+/// one::<One>();
+/// one::<Dim<1>>();
+/// one::<Dyn>(); // checked when the op runs
+/// ```
 pub trait IsOne: DimLike {}
 
 /// 1.

@@ -68,9 +68,9 @@
 //! ## Generic code
 //! A function generic over shapes names the rule as a bound. For numpy
 //! broadcasting (axis -1) the alias [`BroadcastWith`] says it all; for any
-//! axis, [`ElementwiseShapes`](ops::elementwise::ElementwiseShapes) and the output type
-//! [`ElementwiseOutput`](ops::elementwise::ElementwiseOutput); select's rule
-//! is [`SelectShapes`](ops::select::SelectShapes). Forgetting the bound is a
+//! axis, [`ElementwiseShapes`] and the output type
+//! [`ElementwiseOutput`]; select's rule
+//! is [`SelectShapes`]. Forgetting the bound is a
 //! compile error that names it (`ui-tests/elementwise/fail/generic_missing_bound.rs`).
 //!
 //! ```
@@ -306,9 +306,9 @@ pub mod __private {
 ///   ([`NoBroadcast`], [`Numpy`], [`Pdpd`]), [`Partitions`];
 /// - the traits generic code names in its bounds: [`Shape`], [`StaticShape`],
 ///   [`Element`], [`Storage`], [`StorageMut`], [`BroadcastWith`] /
-///   [`BroadcastOf`], [`ElementwiseShapes`](crate::ops::elementwise::ElementwiseShapes),
-///   [`SelectShapes`](crate::ops::select::SelectShapes), [`MultiplexShapes`](crate::ops::multiplex::MultiplexShapes),
-///   [`ResultStorage`](crate::storage::ResultStorage);
+///   [`BroadcastOf`], [`ElementwiseShapes`],
+///   [`SelectShapes`], [`MultiplexShapes`],
+///   [`ResultStorage`];
 /// - the error types, so that a `match` on a `try_` result needs no other import.
 ///
 /// ```

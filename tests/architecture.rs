@@ -79,7 +79,10 @@ fn rel(p: &Path) -> String {
 #[test]
 fn the_dim_algebra_is_at_the_bottom() {
     assert_eq!(crate_modules(&src().join("dim.rs")), Vec::<String>::new());
-    assert_eq!(crate_modules(&src().join("algebra.rs")), vec!["dim".to_string()]);
+    assert_eq!(
+        crate_modules(&src().join("algebra.rs")),
+        vec!["dim".to_string()]
+    );
 }
 
 /// "Nothing below ops/ knows the operators: dims, shapes, storage, tensors,
@@ -197,15 +200,29 @@ fn the_documents_are_short_and_self_contained() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = fs::read_to_string(root.join("README.md")).unwrap();
     let arch = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-    assert!(readme.lines().count() <= 300, "README.md: {} lines", readme.lines().count());
-    assert!(arch.lines().count() <= 150, "ARCHITECTURE.md: {} lines", arch.lines().count());
-    let mut docs = vec![("README.md".to_string(), readme), ("ARCHITECTURE.md".to_string(), arch)];
+    assert!(
+        readme.lines().count() <= 300,
+        "README.md: {} lines",
+        readme.lines().count()
+    );
+    assert!(
+        arch.lines().count() <= 150,
+        "ARCHITECTURE.md: {} lines",
+        arch.lines().count()
+    );
+    let mut docs = vec![
+        ("README.md".to_string(), readme),
+        ("ARCHITECTURE.md".to_string(), arch),
+    ];
     for entry in fs::read_dir(root.join("docs")).unwrap() {
         let p = entry.unwrap().path();
         docs.push((p.display().to_string(), fs::read_to_string(&p).unwrap()));
     }
     for (name, text) in docs {
         assert!(!text.contains("../shared"), "{name} points into ../shared");
-        assert!(!text.contains("/work/"), "{name} names a path of this machine");
+        assert!(
+            !text.contains("/work/"),
+            "{name} names a path of this machine"
+        );
     }
 }

@@ -59,7 +59,7 @@
 //! numpy broadcasting (Paddle's default `axis = -1`: shapes right-aligned,
 //! aligned dims equal or one of them 1), on the static path.
 //!
-//! Both shapes must be static ([`StaticShape`]), so the operators cannot fail:
+//! Both shapes must be static ([`StaticShape`](crate::StaticShape)), so the operators cannot fail:
 //! a pair of shapes the rule rejects does not compile, and the error's first
 //! line names both shapes and the rule (`ui-tests/elementwise/fail/operator_mismatch.rs`).
 //! The result's shape is in its type ([`BroadcastOf`]); it is inline, or a
@@ -166,7 +166,7 @@
 //! elementwise broadcast rule, naming both shapes). The bounds left on the
 //! left operand alone are the ones that cannot be moved: its shape is static
 //! (`&x * &y` with a `Dyn` dim in `x` is an E0369 whose note says "`Dyn` does
-//! not implement `StaticDim`") and its element type is numeric ([`Element`]).
+//! not implement `StaticDim`") and its element type is numeric ([`Element`](crate::Element)).
 //!
 //! ## Where things are
 //! - `mod.rs`: these docs, the op and activation kinds, [`Axis`];

@@ -3,7 +3,7 @@
 //!
 //! ## The rule
 //! One run-time function, [`rule()`], states it for every path; the static
-//! path's trait bounds ([`MultiplexShapes`], in [`bounds`]) and its row
+//! path's trait bounds ([`MultiplexShapes`], in `bounds.rs`) and its row
 //! assertion ([`RowsFit`]) exist for the compile errors.
 //! - at least 2 candidate tensors (Paddle: "multiplex operator should have
 //!   more than one candidate input tensors");
@@ -132,7 +132,7 @@
 //! ```
 
 mod api;
-pub mod bounds;
+mod bounds;
 #[cfg(feature = "alloc")]
 mod dynamic;
 mod error;
@@ -142,10 +142,7 @@ mod rule;
 #[doc(hidden)]
 pub use api::multiplex_views;
 pub use api::{multiplex, multiplex_into, same_candidate_shape};
-pub use bounds::{
-    CandidateCount, IndexElement, IndexShape, MultiplexIndex, MultiplexIndexLink, MultiplexOut,
-    MultiplexOutput, MultiplexShapes, RowsFit, SameCandidateShape,
-};
+pub use bounds::*;
 pub use error::MultiplexError;
 pub use kernel::multiplex_slices;
 pub use rule::{multiplex_output_dims, rule, MultiplexPlan};
