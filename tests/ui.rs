@@ -20,7 +20,7 @@ fn ui() {
     let only = std::env::var("SHAPECHECK_UI").ok();
     let case = std::env::var("SHAPECHECK_UI_CASE").unwrap_or_else(|_| "*".into());
     let t = trybuild::TestCases::new();
-    for op in OPS {
+    for op in ops() {
         if only.as_deref().is_some_and(|o| o != op) {
             continue;
         }
@@ -40,15 +40,19 @@ fn ui() {
     }
 }
 
-const OPS: [&str; 7] = [
-    "elementwise",
-    "select",
-    "multiplex",
-    "stitch",
-    "shape",
-    "tensor_macro",
-    "lod",
-];
+/// The folders of `ui-tests/`, one per operator (or macro), sorted: a new
+/// folder is picked up without a change here.
+fn ops() -> Vec<String> {
+    let mut ops: Vec<String> = std::fs::read_dir("ui-tests")
+        .expect("ui-tests/ exists")
+        .map(|e| e.expect("readable dir entry"))
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    ops.sort();
+    assert!(ops.len() >= 7, "ui-tests/ lost its folders: {ops:?}");
+    ops
+}
 
 /// The longest an error may be, from its `error` line to its last non-blank line.
 const MAX_LINES: usize = 15;
@@ -119,7 +123,7 @@ fn error_blocks(text: &str) -> Vec<Vec<&str>> {
 
 fn stderr_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for op in OPS {
+    for op in ops() {
         let dir = Path::new("ui-tests").join(op).join("fail");
         for entry in std::fs::read_dir(&dir).expect("ui-tests/<op>/fail exists") {
             let path = entry.expect("readable dir entry").path();
