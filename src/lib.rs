@@ -214,16 +214,16 @@ pub use ops::multiplex::{
     multiplex, multiplex_into, multiplex_output_dims, multiplex_slices, CandidateCount,
     IndexElement, MultiplexError,
 };
+#[cfg(feature = "alloc")]
+pub use ops::partition::dynamic_partition;
+pub use ops::partition::{dynamic_partition_into, partition_slices, Partitions};
 pub use ops::select::{
     select, select_into, select_output_dims, select_slices, try_select, try_select_into,
     AutoBroadcast, CondElement, ElseElement, NoBroadcast, Numpy, Pdpd, SelectError, SelectInput,
     SelectMode,
 };
-#[cfg(feature = "alloc")]
-pub use ops::stitch::dynamic_partition;
 pub use ops::stitch::{
-    dynamic_partition_into, dynamic_stitch, partition_slices, stitch_slices, IndexSlice,
-    Partitions, Stitch, StitchError, StitchIndex, StitchPair,
+    dynamic_stitch, stitch_slices, IndexSlice, Stitch, StitchError, StitchIndex, StitchPair,
 };
 pub use shape::{Dims, Shape, StaticShape, MAX_RANK};
 pub use storage::{Inline, Storage, StorageMut};
@@ -352,13 +352,12 @@ pub mod prelude {
     pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
     pub use crate::ops::multiplex::MultiplexShapes;
     pub use crate::ops::multiplex::{multiplex_into, IndexElement, MultiplexError};
+    pub use crate::ops::partition::{dynamic_partition_into, Partitions};
     pub use crate::ops::select::{
         select, select_into, try_select, try_select_into, AutoBroadcast, CondElement, ElseElement,
         NoBroadcast, Numpy, Pdpd, SelectError, SelectOutput, SelectShapes,
     };
-    pub use crate::ops::stitch::{
-        dynamic_partition_into, dynamic_stitch, Partitions, StitchError, StitchIndex,
-    };
+    pub use crate::ops::stitch::{dynamic_stitch, StitchError, StitchIndex};
     pub use crate::shape::{Dims, Shape, StaticShape};
     pub use crate::storage::{Inline, ResultStorage, Storage, StorageMut};
     pub use crate::tensor::Tensor;
@@ -371,7 +370,7 @@ pub mod prelude {
     #[cfg(feature = "alloc")]
     pub use crate::ops::lod_reset::DynY;
     #[cfg(feature = "alloc")]
-    pub use crate::ops::stitch::dynamic_partition;
+    pub use crate::ops::partition::dynamic_partition;
     #[cfg(feature = "alloc")]
     pub use crate::tensor::HeapConstructors;
 }
