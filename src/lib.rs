@@ -215,8 +215,9 @@ pub use prelude::*;
 pub use ops::multiplex::multiplex;
 
 pub use ops::multiplex::{multiplex_output_dims, multiplex_slices, CandidateCount};
+pub use ops::partition::partition_slices;
 pub use ops::select::{select_output_dims, select_slices, SelectInput, SelectMode};
-pub use ops::stitch::{partition_slices, stitch_slices, IndexSlice, Stitch, StitchPair};
+pub use ops::stitch::{stitch_slices, IndexSlice, Stitch, StitchPair};
 pub use shape::MAX_RANK;
 
 /// Feature `rayon`: outputs of at least this many elements are split across
@@ -353,10 +354,9 @@ pub mod prelude {
 
     // dynamic_stitch and dynamic_partition
     #[cfg(feature = "alloc")]
-    pub use crate::ops::stitch::dynamic_partition;
-    pub use crate::ops::stitch::{
-        dynamic_partition_into, dynamic_stitch, Partitions, StitchError, StitchIndex,
-    };
+    pub use crate::ops::partition::dynamic_partition;
+    pub use crate::ops::partition::{dynamic_partition_into, Partitions};
+    pub use crate::ops::stitch::{dynamic_stitch, StitchError, StitchIndex};
 
     // LoD tensors and lod_reset
     #[cfg(feature = "alloc")]

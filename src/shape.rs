@@ -108,6 +108,56 @@ pub trait StaticShape: Shape<Kind = crate::dim::kind::Fixed> + Default {
     fn array_as_mut_slice<T: Copy>(a: &mut Self::Array<T>) -> &mut [T];
 }
 
+/// The element count of a shape's dims as the compiler knows them
+/// ([`StaticDims`](crate::dim::StaticDims): `Some(n)` static, `None`
+/// [`Dyn`](crate::Dyn)), counted as [`Dims::numel`] counts at run time:
+/// - `None` if a dim is `Dyn` (the count is not a constant);
+/// - `Some(0)` if a dim is 0, **even when the other dims' product
+///   overflows** (`[usize::MAX, 2, 0]` holds no element, as `Dims::numel`
+///   says), so a constant count and the run-time count never disagree;
+/// - otherwise the product, `None` if it overflows `usize`.
+///
+/// The empty list (a scalar, or a row of no dims) counts 1.
+///
+/// ```
+/// use shapecheck::shape::static_numel;
+/// assert_eq!(static_numel(&[Some(2), Some(3)]), Some(6));
+/// assert_eq!(static_numel(&[]), Some(1));
+/// assert_eq!(static_numel(&[Some(2), None]), None);
+/// assert_eq!(static_numel(&[Some(usize::MAX), Some(2), Some(0)]), Some(0));
+/// assert_eq!(static_numel(&[Some(usize::MAX), Some(2)]), None);
+/// ```
+#[doc(hidden)]
+#[must_use]
+pub const fn static_numel(dims: &[Option<usize>]) -> Option<usize> {
+    // a `Dyn` anywhere: not a constant; then a 0 anywhere: no element
+    let mut rest = dims;
+    let mut zero = false;
+    while let Some((d, tail)) = rest.split_first() {
+        match *d {
+            None => return None,
+            Some(0) => zero = true,
+            Some(_) => {}
+        }
+        rest = tail;
+    }
+    if zero {
+        return Some(0);
+    }
+    let mut acc = 1usize;
+    let mut rest = dims;
+    while let Some((d, tail)) = rest.split_first() {
+        if let Some(d) = *d {
+            acc = match acc.checked_mul(d) {
+                Some(p) => p,
+                None => return None,
+            };
+        }
+        rest = tail;
+    }
+    Some(acc)
+}
+
 /// Checks one dim given at run time against the dim type of a shape.
 pub(crate) fn dim_from_size<D: DimLike>(axis: usize, n: usize) -> Result<D, ShapeError> {
     D::from_size(n).ok_or(ShapeError::DimMismatch {
@@ -153,3 +203,55 @@ impl StaticShape for () {
 
 // Ranks 1 to MAX_RANK.
 shapecheck_macros::impl_shape_tuples!(8);
+
+#[cfg(test)]
+mod tests {
+    use super::{static_numel, Dims};
+
+    const VALUES: [usize; 5] = [0, 1, 2, 3, usize::MAX];
+
+    /// `static_numel` of `dims` (rank `dims.len()`) against the run-time
+    /// count, and with each dim in turn made `Dyn`.
+    fn check(dims: &[usize]) {
+        let mut known = [None; 3];
+        for (k, &d) in known.iter_mut().zip(dims) {
+            *k = Some(d);
+        }
+        let known = &mut known[..dims.len()];
+        let runtime = Dims::new(dims).ok().and_then(|d| d.numel());
+        assert_eq!(static_numel(known), runtime, "{dims:?}");
+        for i in 0..dims.len() {
+            let d = known[i].take();
+            assert_eq!(static_numel(known), None, "{known:?}");
+            known[i] = d;
+        }
+    }
+
+    /// `static_numel` agrees with the run-time count (`Dims::numel`) on every
+    /// list of dims from {0, 1, 2, 3, usize::MAX} up to rank 3, and a `Dyn`
+    /// anywhere makes it `None`.
+    #[test]
+    fn static_numel_counts_as_dims_numel() {
+        check(&[]);
+        for a in VALUES {
+            check(&[a]);
+            for b in VALUES {
+                check(&[a, b]);
+                for c in VALUES {
+                    check(&[a, b, c]);
+                }
+            }
+        }
+    }
+
+    /// The 0 case: a 0 dim wins over a product that overflows, wherever the
+    /// 0 is; a `Dyn` wins over a 0 (the count is then not a constant).
+    #[test]
+    fn static_numel_zero_and_dyn() {
+        assert_eq!(static_numel(&[Some(usize::MAX), Some(2), Some(0)]), Some(0));
+        assert_eq!(static_numel(&[Some(0), Some(usize::MAX), Some(2)]), Some(0));
+        assert_eq!(static_numel(&[Some(usize::MAX), Some(2)]), None);
+        assert_eq!(static_numel(&[None, Some(0)]), None);
+        assert_eq!(static_numel(&[]), Some(1));
+    }
+}

@@ -5,7 +5,8 @@
 //! leaving the buffer untouched on every error.
 
 use proptest::prelude::*;
-use shapecheck::ops::stitch::{partition_slices, stitch_slices, StitchPair};
+use shapecheck::ops::partition::partition_slices;
+use shapecheck::ops::stitch::{stitch_slices, StitchPair};
 use shapecheck::prelude::*;
 use shapecheck::{dynamic_partition, dynamic_partition_into, dynamic_stitch, Partitions};
 use shapecheck::{ShapeError, StitchError};
@@ -493,7 +494,8 @@ fn partition_leaves_counts_untouched_on_error() {
     ));
     assert_eq!((counts, short), ([9; 2], [0; 5]));
     let values = shapecheck::IndexSlice::I64(&[1, 0, -1]);
-    let err = shapecheck::ops::stitch::partition_slice_dims(&[3, 2], 6, &[3], values, &mut counts);
+    let err =
+        shapecheck::ops::partition::partition_slice_dims(&[3, 2], 6, &[3], values, &mut counts);
     assert!(matches!(
         err,
         Err(StitchError::PartitionOutOfRange {

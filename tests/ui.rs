@@ -95,7 +95,7 @@ const EXCEPTIONS: &[(&str, usize, bool, &str)] = &[
         "post-monomorphisation constant",
     ),
     (
-        "stitch/fail/num_zero.stderr",
+        "partition/fail/num_zero.stderr",
         17,
         false,
         "post-monomorphisation constant",

@@ -17,7 +17,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shapecheck::ops::stitch::partition_slice_dims;
+use shapecheck::ops::partition::partition_slice_dims;
 use shapecheck::{
     dynamic_partition, dynamic_partition_into, partition_slices, Dyn, DynTensor, Partitions,
     StitchIndex, Tensor,

@@ -2,13 +2,11 @@
 //!
 //! - [`shape!`]: the user-facing shape type macro;
 //! - [`tensor!`]: the tensor literal macro (shape read from the nesting);
-//! - `shared_bounds!`: one where-clause for several functions (the public
-//!   forms of one op), used inside `shapecheck`;
 //! - `impl_shape_tuples!`, `impl_elementwise_rules!`, `impl_select_rules!`,
-//!   `impl_multiplex_rules!`, `impl_stitch_rules!`: used once each inside
-//!   `shapecheck` to generate
-//!   the per-rank impls of its shape traits (rank padding, numpy
-//!   right-alignment, Paddle's axis placement), so that none is written by hand.
+//!   `impl_multiplex_rules!`, `impl_stitch_rules!`, `impl_partition_rules!`:
+//!   used once each inside `shapecheck` to generate the per-rank impls of its
+//!   shape traits (rank padding, numpy right-alignment, Paddle's axis
+//!   placement, a shape's prefix), so that none is written by hand.
 //!   They expand to paths under `crate::`, so they only work inside `shapecheck`.
 //!
 //! `shape!` and `tensor!` are called through `macro_rules!` wrappers in
@@ -19,7 +17,6 @@
 //! `::shapecheck`. Each generator is a function from a rank (or tokens) to
 //! tokens, unit-tested in `tests.rs`.
 
-mod bounds;
 mod common;
 mod elementwise;
 mod multiplex;
@@ -54,17 +51,6 @@ fn with_crate_path(
         .into()
 }
 
-/// One where-clause for several functions: `shared_bounds! { where P, Q;
-/// fn a(..) { .. } fn b(..) where R { .. } }` appends `P, Q` to the
-/// where-clause of `a` and of `b` (see `bounds.rs`). Used inside `shapecheck`
-/// for the public forms of an op that take the same tensors.
-#[proc_macro]
-pub fn shared_bounds(input: TokenStream) -> TokenStream {
-    bounds::shared_bounds(input.into())
-        .unwrap_or_else(|e| e.to_compile_error())
-        .into()
-}
-
 /// `Shape` and `StaticShape` for tuples of rank 1 to N.
 #[proc_macro]
 pub fn impl_shape_tuples(input: TokenStream) -> TokenStream {
@@ -90,11 +76,20 @@ pub fn impl_multiplex_rules(input: TokenStream) -> TokenStream {
     multiplex::rules(parse_max_rank(input.into())).into()
 }
 
-/// The shape rules of `dynamic_stitch` / `dynamic_partition` (prefix and
-/// slice) for every pair of data and indices ranks 0..=N (see `stitch.rs`).
+/// The per-rank impls of `dynamic_stitch`'s rules for ranks 0..=N (see
+/// `stitch.rs`): the prefix rule `StitchPrefix` and the slice rule
+/// `StitchSliceOf` (each dim `crate::algebra::SameDim`), and the output shape
+/// `PrependDyn` with its constants `StaticSlice`.
 #[proc_macro]
 pub fn impl_stitch_rules(input: TokenStream) -> TokenStream {
-    stitch::rules(parse_max_rank(input.into())).into()
+    stitch::stitch_rules(parse_max_rank(input.into())).into()
+}
+
+/// The per-rank impls of `dynamic_partition`'s prefix rule
+/// `PartitionPrefix` for ranks 0..=N (see `stitch.rs`).
+#[proc_macro]
+pub fn impl_partition_rules(input: TokenStream) -> TokenStream {
+    stitch::partition_rules(parse_max_rank(input.into())).into()
 }
 
 /// An inline tensor from a nested array literal: `tensor![[1.0, 2.0], [3.0, 4.0]]`

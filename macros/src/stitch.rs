@@ -1,26 +1,38 @@
-//! The per-rank impls of dynamic_stitch's and dynamic_partition's shape
-//! rules (`shapecheck::ops::stitch::bounds`): "data's shape starts with the
-//! indices' shape" and "what follows that prefix (the slice) is the slice of
-//! the earlier pairs".
+//! The per-rank impls of dynamic_stitch's and dynamic_partition's type-level
+//! rules (`shapecheck::ops::stitch::bounds`, `shapecheck::ops::partition::bounds`):
+//! "data's shape starts with the indices' shape" (each dim
+//! `crate::algebra::SameDim`), "what follows that prefix (the slice) is the
+//! slice of the earlier pairs", and the output shape `[rows] + slice`.
 
 use super::common::{idents, rank_pairs, tuple, RankPair};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
-/// For every data rank `q` and indices rank `r` in 0..=max:
-/// - `r <= q`: `StitchPrefix<(J..)>` and `PartitionPrefix<(J..)>` for
-///   `(D..)`, requiring `J_i: SameDim<D_i>` for the first `r` dims, with
-///   `Slice = (D_r, .., D_{q-1})`; `StitchSliceOf<(J..), (A..)>` for `(D..)`
-///   requiring `D_{r+i}: SameDim<A_i>` (`A` of rank `q - r`);
-/// - `r > q`: no prefix impl (the rule's own message), and a
-///   `StitchSliceOf` that holds for any slice, so that a pair whose indices
-///   outrank its data is reported once, by the prefix rule.
+/// dynamic_stitch's impls for ranks 0..=max: [`prefix_rule`] of
+/// `StitchPrefix`, [`slice_rule`], [`prepend_dyn`] and [`static_slice`].
+pub fn stitch_rules(max: usize) -> TokenStream2 {
+    let mut out = prefix_rule(&quote!(crate::ops::stitch::bounds::StitchPrefix), max);
+    out.extend(slice_rule(max));
+    out.extend(prepend_dyn(max));
+    out.extend(static_slice(max));
+    out
+}
+
+/// dynamic_partition's impls for ranks 0..=max: [`prefix_rule`] of
+/// `PartitionPrefix`.
+pub fn partition_rules(max: usize) -> TokenStream2 {
+    prefix_rule(&quote!(crate::ops::partition::bounds::PartitionPrefix), max)
+}
+
+/// A prefix rule `rule<(J..)>` for `(D..)`, for every data rank `q` and
+/// prefix rank `r <= q` in 0..=max: `J_i: SameDim<D_i>` for the first `r`
+/// dims, and `Slice = (D_r, .., D_{q-1})`. A prefix of a higher rank than
+/// the data has no impl: the rule's own message reports it.
 ///
-/// Every impl carries `#[diagnostic::do_not_recommend]`: a failing bound is
-/// then reported by the rule trait's own message (both shapes, the rule),
-/// not by a nested dim bound or an impl list.
-pub fn rules(max: usize) -> TokenStream2 {
-    let m = quote!(crate::ops::stitch::bounds);
+/// Every impl is `#[diagnostic::do_not_recommend]`: a failing dim is then
+/// reported by the rule trait's message (both shapes, the rule), not by the
+/// algebra's `SameDim` nor by a list of these impls.
+pub fn prefix_rule(rule: &TokenStream2, max: usize) -> TokenStream2 {
     let mut out = TokenStream2::new();
     for pair in rank_pairs(max, "D", "J") {
         let RankPair {
@@ -32,38 +44,93 @@ pub fn rules(max: usize) -> TokenStream2 {
             bt: jt,
         } = pair;
         if r > q {
-            out.extend(quote! {
-                #[diagnostic::do_not_recommend]
-                impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)* S0>
-                    #m::StitchSliceOf<#jt, S0> for #dt
-                {
-                    type Slice = S0;
-                }
-            });
             continue;
         }
         let head = &d[..r];
         let slice = tuple(&d[r..]);
+        out.extend(quote! {
+            #[diagnostic::do_not_recommend]
+            impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)*> #rule<#jt> for #dt
+            where #(#j: crate::algebra::SameDim<#head>,)*
+            {
+                type Slice = #slice;
+            }
+        });
+    }
+    out
+}
+
+/// `StitchSliceOf<(J..), (A..)>` for `(D..)`, for every data rank `q` and
+/// indices rank `r <= q` in 0..=max, `A` of rank `q - r`:
+/// `D_{r+i}: SameDim<A_i>` (the data's dims after the prefix are the slice
+/// `A`). A slice of another rank has no impl. `#[diagnostic::do_not_recommend]`
+/// as in [`prefix_rule`].
+pub fn slice_rule(max: usize) -> TokenStream2 {
+    let mut out = TokenStream2::new();
+    for pair in rank_pairs(max, "D", "J") {
+        let RankPair {
+            ra: q,
+            rb: r,
+            a: d,
+            b: j,
+            at: dt,
+            bt: jt,
+        } = pair;
+        if r > q {
+            continue;
+        }
         let a = idents("A", q - r);
         let at = tuple(&a);
         let tail = &d[r..];
-        for tr in [quote!(StitchPrefix), quote!(PartitionPrefix)] {
-            out.extend(quote! {
-                #[diagnostic::do_not_recommend]
-                impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)*> #m::#tr<#jt> for #dt
-                where #(#j: #m::SameDim<#head>,)*
-                {
-                    type Slice = #slice;
-                }
-            });
-        }
         out.extend(quote! {
             #[diagnostic::do_not_recommend]
             impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)* #(#a: crate::dim::DimLike,)*>
-                #m::StitchSliceOf<#jt, #at> for #dt
-            where #(#tail: #m::SameDim<#a>,)*
+                crate::ops::stitch::bounds::StitchSliceOf<#jt, #at> for #dt
+            where #(#tail: crate::algebra::SameDim<#a>,)*
             {
                 type Slice = #at;
+            }
+        });
+    }
+    out
+}
+
+/// `PrependDyn` for `(D..)` of rank 0..max (one less than the maximum: the
+/// output gains a dim): `Out = (Dyn, D..)`. Each impl is
+/// `#[diagnostic::do_not_recommend]`, so that a slice of the maximum rank is
+/// reported by the trait's own message, not by a list of these impls.
+pub fn prepend_dyn(max: usize) -> TokenStream2 {
+    let mut out = TokenStream2::new();
+    for k in 0..max {
+        let d = idents("D", k);
+        let v = idents("d", k);
+        let dt = tuple(&d);
+        out.extend(quote! {
+            #[diagnostic::do_not_recommend]
+            impl<#(#d: crate::dim::DimLike,)*> crate::ops::stitch::bounds::PrependDyn for #dt {
+                type Out = (crate::dim::Dyn, #(#d,)*);
+                #[inline]
+                fn prepend(self, rows: usize) -> Self::Out {
+                    let (#(#v,)*) = self;
+                    (crate::dim::Dyn(rows), #(#v,)*)
+                }
+            }
+        });
+    }
+    out
+}
+
+/// `StaticSlice` for `(D..)` of rank 0..=max: `STATIC_DIMS` lists each
+/// dim's `DimLike::STATIC` (the trait computes the rest from it).
+pub fn static_slice(max: usize) -> TokenStream2 {
+    let mut out = TokenStream2::new();
+    for k in 0..=max {
+        let d = idents("D", k);
+        let dt = tuple(&d);
+        out.extend(quote! {
+            impl<#(#d: crate::dim::DimLike,)*> crate::ops::stitch::bounds::StaticSlice for #dt {
+                const STATIC_DIMS: crate::dim::StaticDims =
+                    &[#(<#d as crate::dim::DimLike>::STATIC,)*];
             }
         });
     }

@@ -1,6 +1,6 @@
 //! What the generators emit, checked on their tokens.
 
-use crate::{elementwise, multiplex, select, shape, tensor};
+use crate::{elementwise, multiplex, select, shape, stitch, tensor};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
@@ -293,61 +293,109 @@ fn shape_tuples_carry_their_kind() {
     assert!(statics[1].1.contains("const NUMEL : usize = 1 * < D0"));
 }
 
-/// The where-clause of each function `shared_bounds!` emits, as a string.
-fn where_clauses(tokens: TokenStream2) -> Vec<String> {
-    let file: syn::File = syn::parse2(tokens).expect("the functions parse as items");
-    file.items
-        .into_iter()
-        .map(|item| match item {
-            syn::Item::Fn(f) => {
-                let wh = &f.sig.generics.where_clause;
-                quote!(#wh).to_string()
-            }
-            other => panic!("not a function: {}", quote!(#other)),
-        })
-        .collect()
-}
-
+/// The prefix rule: one impl per data rank and indices rank up to it, each
+/// requiring the algebra's `SameDim` of every prefix dim and leaving the
+/// data's other dims as the slice; none when the indices outrank the data.
 #[test]
-fn shared_bounds_appends_the_predicates_to_every_function() {
-    let out = crate::bounds::shared_bounds(quote!(
-        where T: Copy, S: Shape<T>;
-        /// a
-        pub fn a<T, S>(x: &S) -> T { x.get() }
-        fn b<T, S, U>(&self, u: U) where U: Into<usize> { let _ = u; }
-    ))
-    .unwrap();
+fn stitch_prefix_rule_compares_each_prefix_dim() {
+    let impls = impls_of(stitch::stitch_rules(2), "StitchPrefix");
     assert_eq!(
-        where_clauses(out.clone()),
-        vec![
-            quote!(where T: Copy, S: Shape<T>).to_string(),
-            quote!(where U: Into<usize>, T: Copy, S: Shape<T>).to_string(),
-        ]
+        impls.len(),
+        6,
+        "(data, indices) ranks with indices <= data, 0..=2"
     );
-    // everything else is kept: docs, visibility, receiver, body
-    let text = out.to_string();
+    let (_, body) = impls
+        .iter()
+        .find(|(ty, b)| ty == "(D0 , D1 ,)" && b.contains("StitchPrefix < (J0 ,) >"))
+        .expect("indices [J0] over data [D0, D1]");
     assert!(
-        text.contains(&quote!(#[doc = r" a"] pub fn a).to_string()),
-        "{text}"
+        body.contains("J0 : crate :: algebra :: SameDim < D0 >"),
+        "{body}"
     );
-    assert!(
-        text.contains(&quote!(fn b<T, S, U>(&self, u: U)).to_string()),
-        "{text}"
-    );
-    assert!(text.contains(&quote!({ x.get() }).to_string()), "{text}");
+    assert!(!body.contains("SameDim < D1 >"), "{body}");
+    assert!(body.contains("type Slice = (D1 ,) ;"), "{body}");
+    assert!(!impls
+        .iter()
+        .any(|(ty, b)| ty == "(D0 ,)" && b.contains("StitchPrefix < (J0 , J1 ,) >")));
+    // dynamic_partition's prefix rule: the same impls, for its own trait
+    let partition = impls_of(stitch::partition_rules(2), "PartitionPrefix");
+    assert_eq!(partition.len(), 6);
+    let bodies = |v: &[(String, String)]| -> Vec<String> {
+        v.iter()
+            .map(|(ty, b)| format!("{ty} {}", b.replace("PartitionPrefix", "StitchPrefix")))
+            .collect()
+    };
+    assert_eq!(bodies(&partition), bodies(&impls));
+    assert!(text(&stitch::partition_rules(1))
+        .contains("crate :: ops :: partition :: bounds :: PartitionPrefix"));
 }
 
+/// The slice rule: the data's dims after the indices' are the earlier
+/// pairs' slice, dim by dim (`SameDim`), of the same rank.
 #[test]
-fn shared_bounds_rejects_what_it_cannot_apply() {
-    let err = |t: TokenStream2| crate::bounds::shared_bounds(t).unwrap_err().to_string();
-    assert!(err(quote!(where T: Copy;)).contains("no function"));
-    assert!(err(quote!(where ; fn a() {})).contains("at least one predicate"));
-    assert!(err(quote!(
-        fn a() {}
-    ))
-    .contains("expected `where`"));
-    // only functions: a struct between them is an error, not silently dropped
-    assert!(crate::bounds::shared_bounds(quote!(where T: Copy; fn a() {} struct S;)).is_err());
+fn stitch_slice_rule_compares_the_dims_after_the_prefix() {
+    let impls = impls_of(stitch::stitch_rules(3), "StitchSliceOf");
+    let (_, body) = impls
+        .iter()
+        .find(|(ty, b)| {
+            ty == "(D0 , D1 , D2 ,)" && b.contains("StitchSliceOf < (J0 ,) , (A0 , A1 ,) >")
+        })
+        .expect("indices [J0] over data [D0, D1, D2], slice [A0, A1]");
+    assert!(
+        body.contains("D1 : crate :: algebra :: SameDim < A0 >"),
+        "{body}"
+    );
+    assert!(
+        body.contains("D2 : crate :: algebra :: SameDim < A1 >"),
+        "{body}"
+    );
+    assert!(!body.contains("D0 :"), "{body}");
+    // one slice rank per (data, indices) pair: data rank - indices rank
+    assert_eq!(
+        impls.len(),
+        10,
+        "(data, indices) ranks with indices <= data, 0..=3"
+    );
+}
+
+/// Every rule impl is `do_not_recommend` (a failing dim is reported by the
+/// rule's message); the output shape prepends a run-time row count to
+/// slices of rank 0 to max - 1, and the constants cover ranks 0 to max.
+#[test]
+fn stitch_output_shape_and_constants() {
+    let all = text(&stitch::stitch_rules(2));
+    let rules = impls_of(stitch::stitch_rules(2), "StitchPrefix").len()
+        + impls_of(stitch::stitch_rules(2), "StitchSliceOf").len()
+        + impls_of(stitch::stitch_rules(2), "PrependDyn").len();
+    assert_eq!(all.matches("diagnostic :: do_not_recommend").count(), rules);
+    let prepend = impls_of(stitch::stitch_rules(2), "PrependDyn");
+    assert_eq!(
+        prepend.len(),
+        2,
+        "slices of rank 0 and 1: the output has rank <= 2"
+    );
+    let (_, body) = prepend
+        .iter()
+        .find(|(ty, _)| ty == "(D0 ,)")
+        .expect("rank 1");
+    assert!(
+        body.contains("type Out = (crate :: dim :: Dyn , D0 ,) ;"),
+        "{body}"
+    );
+    assert!(
+        body.contains("(crate :: dim :: Dyn (rows) , d0 ,)"),
+        "{body}"
+    );
+    let constants = impls_of(stitch::stitch_rules(2), "StaticSlice");
+    assert_eq!(constants.len(), 3);
+    let (_, body) = constants
+        .iter()
+        .find(|(ty, _)| ty == "(D0 , D1 ,)")
+        .expect("rank 2");
+    assert!(
+        body.contains("& [< D0 as crate :: dim :: DimLike > :: STATIC , < D1 as crate :: dim :: DimLike > :: STATIC ,]"),
+        "{body}"
+    );
 }
 
 #[test]

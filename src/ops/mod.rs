@@ -105,5 +105,6 @@ pub mod elements;
 pub mod elementwise;
 pub mod lod_reset;
 pub mod multiplex;
+pub mod partition;
 pub mod select;
 pub mod stitch;

@@ -7,7 +7,8 @@ use crate::judge::{Outcome, Tolerance, Validation, When};
 use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, Typed, VALUE_ERR};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{Map, Value};
-use shapecheck::ops::stitch::{partition_slice_dims, stitch_output_dims};
+use shapecheck::ops::partition::partition_slice_dims;
+use shapecheck::ops::stitch::stitch_output_dims;
 use shapecheck::{DynTensor, StitchError, StitchIndex, StitchPair};
 
 pub struct DynamicStitch;

@@ -25,9 +25,9 @@
 //! The run-time form of the same rule is [`rule()`](super::rule());
 //! `conformance/tests/agreement.rs` and the UI tests check that the two agree.
 
-use super::rule::static_product;
 use crate::algebra::IsOne;
 use crate::dim::{DimLike, StaticDims};
+use crate::shape::static_numel;
 use crate::shape::Shape;
 use crate::storage::ResultStorage;
 use crate::{Storage, Tensor};
@@ -520,7 +520,7 @@ impl<S: MultiplexShapes<I>, I: crate::Shape> RowsFit<S, I> {
     /// The number of elements in one row when the candidates' dims after the
     /// first are all static (and their product fits in `usize`).
     pub const ROW_LEN: Option<usize> = match S::CANDIDATE_DIMS.split_first() {
-        Some((_, rest)) => static_product(rest),
+        Some((_, rest)) => static_numel(rest),
         None => None,
     };
     /// Fails const evaluation when both row counts are static and the index's

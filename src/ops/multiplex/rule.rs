@@ -2,7 +2,6 @@
 //! (the compile-time form is [`bounds`](super::bounds)).
 
 use super::MultiplexError;
-use crate::dim::StaticDims;
 use crate::{Dims, ShapeError, MAX_RANK};
 
 /// What [`rule`] establishes: the output dims and the length of one row
@@ -118,22 +117,3 @@ pub fn multiplex_output_dims(
 }
 
 // ---------------------------------------------------------------- compile time
-
-/// The product of `dims`, `None` if one is [`Dyn`](crate::Dyn) or it overflows.
-#[doc(hidden)]
-#[must_use]
-pub const fn static_product(dims: StaticDims) -> Option<usize> {
-    let mut acc = 1usize;
-    let mut rest = dims;
-    while let Some((d, tail)) = rest.split_first() {
-        acc = match *d {
-            Some(d) => match acc.checked_mul(d) {
-                Some(p) => p,
-                None => return None,
-            },
-            None => return None,
-        };
-        rest = tail;
-    }
-    Some(acc)
-}

@@ -1,9 +1,10 @@
-//! dynamic_stitch and dynamic_partition on [`DynTensor`] (feature `alloc`).
+//! dynamic_stitch on [`DynTensor`] (feature `alloc`).
 #![cfg(feature = "alloc")]
 
-use super::{kernel, rule, StitchError, StitchIndex, StitchPair};
+use super::bounds::StitchIndex;
+use super::rule::{self, StitchPair};
+use super::{kernel, StitchError};
 use crate::dynamic::DynTensor;
-use alloc::vec::Vec;
 
 impl<T: Copy + Default> DynTensor<T> {
     /// TensorFlow's `dynamic_stitch` on run-time shapes:
@@ -43,54 +44,7 @@ impl<T: Copy + Default> DynTensor<T> {
         });
         let dims = rule::stitch_output_dims(views.clone())?;
         let mut out = DynTensor::full(&dims, T::default())?;
-        kernel::stitch_rows(views, super::builder::slice_len(&dims), out.as_mut_slice());
+        kernel::stitch_rows(views, rule::slice_len(&dims), out.as_mut_slice());
         Ok(out)
-    }
-
-    /// TensorFlow's `dynamic_partition` on run-time shapes: `num` outputs,
-    /// output `i` holding the slices `self[j, ...]` with `partitions[j] == i`
-    /// in row-major order, shape `[count_i] + slice`.
-    ///
-    /// ```
-    /// use shapecheck::{DynTensor, StitchError};
-    /// let x = DynTensor::new(&[6], vec![0.1f32, -1., 5.2, 4.3, -1., 7.4]).unwrap();
-    /// let p = DynTensor::new(&[6], vec![1i32, 0, 1, 1, 0, 1]).unwrap();
-    /// let parts = x.dynamic_partition(&p, 2).unwrap();
-    /// assert_eq!(parts[0].as_slice(), &[-1., -1.]);
-    /// assert_eq!(parts[1].as_slice(), &[0.1, 5.2, 4.3, 7.4]);
-    /// assert_eq!(x.dynamic_partition(&p, 0).unwrap_err(), StitchError::NoPartitions);
-    /// ```
-    pub fn dynamic_partition<I: StitchIndex>(
-        &self,
-        partitions: &DynTensor<I>,
-        num: usize,
-    ) -> Result<Vec<DynTensor<T>>, StitchError> {
-        let mut counts = Vec::new();
-        counts
-            .try_reserve_exact(num)
-            .map_err(|_| crate::ShapeError::Allocation { numel: num })?;
-        counts.resize(num, 0);
-        let values = I::index_slice(partitions.as_slice());
-        let slice = rule::partition_slice_dims(
-            &self.dims(),
-            self.as_slice().len(),
-            &partitions.dims(),
-            values,
-            &mut counts,
-        )?;
-        let slice_len = rule::partition_slice_len(&slice);
-        let mut outs: Vec<Vec<T>> = Vec::new();
-        outs.try_reserve_exact(num)
-            .map_err(|_| crate::ShapeError::Allocation { numel: num })?;
-        for &count in &counts {
-            outs.push(crate::storage::reserved_vec(
-                count.saturating_mul(slice_len),
-            )?);
-        }
-        kernel::partition_push(self.as_slice(), slice_len, values, &mut outs);
-        outs.into_iter()
-            .zip(&counts)
-            .map(|(data, &count)| Ok(DynTensor::new(&rule::with_rows(count, &slice)?, data)?))
-            .collect()
     }
 }

@@ -1,10 +1,16 @@
-//! The copy loops. They run only after the rule ([`super::rule`]) accepted
-//! the inputs, so every index is in range and every length consistent; they
-//! still use checked slicing (a row that does not fit is skipped, never a
-//! panic), which the checks above make unreachable.
+//! dynamic_stitch's loops: the copy of the rows (every path), the static
+//! builder's per-pair index scan and row copy, and the caller-buffer form
+//! over run-time dims, [`stitch_slices`]. The copies run only after the rule
+//! ([`super::rule`]) or the scan accepted the inputs, so every index is in
+//! range and every length consistent; they still use checked slicing (a row
+//! that does not fit is skipped, never a panic), which the checks make
+//! unreachable.
 
-use super::{IndexSlice, StitchPair};
+use super::bounds::StitchIndex;
+use super::rule::{self, StitchPair};
+use super::StitchError;
 use crate::element::MaybeSync;
+use crate::shape::Dims;
 
 /// dynamic_stitch: `out` (exactly the output's elements, already holding
 /// `T::default()`: the rows no index names keep it) gets slice `j` of
@@ -86,81 +92,90 @@ pub(crate) fn stitch_rows_par<T: Copy + Send + Sync>(
     });
 }
 
-/// dynamic_partition into one buffer: `cursors[i]` is where output `i`'s next
-/// slice goes in `out` (initially the outputs' start offsets, in elements);
-/// slice `j` of `data` goes to output `partitions[j]`, in row-major order.
-pub(crate) fn partition_rows<T: Copy>(
+/// The largest index seen so far by [`scan_indices`] and where (`value` -1:
+/// none yet).
+pub struct MaxIndex {
+    /// The value.
+    pub value: i64,
+    /// The pair holding it.
+    pub m: usize,
+    /// Its flat position in `indices[m]`.
+    pub j: usize,
+}
+
+/// The static builder's index scan of pair `m`: every value in order; the
+/// first negative one is the rule's [`StitchError::NegativeIndex`]; `max`
+/// gets the first of the largest (later pairs are scanned after, so over
+/// all pairs it is the first in (m, j) order, as the rule's).
+#[inline(always)]
+pub(crate) fn scan_indices<I: StitchIndex>(
+    m: usize,
+    indices: &[I],
+    max: &mut MaxIndex,
+) -> Result<(), StitchError> {
+    for (j, &v) in indices.iter().enumerate() {
+        let value = v.to_i64();
+        if value < 0 {
+            return Err(StitchError::NegativeIndex { m, j, value });
+        }
+        if value > max.value {
+            *max = MaxIndex { value, m, j };
+        }
+    }
+    Ok(())
+}
+
+/// The static builder's row copy of one pair: row `indices[j]` of `out`
+/// (rows of `n > 0` elements) gets row `j` of `data`, in order.
+#[inline(always)]
+pub(crate) fn copy_pair_rows<T: Copy, I: StitchIndex>(
+    indices: &[I],
     data: &[T],
-    slice_len: usize,
-    partitions: IndexSlice<'_>,
-    cursors: &mut [usize],
+    n: usize,
     out: &mut [T],
 ) {
-    if slice_len == 0 {
-        return;
-    }
-    for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
-        let cursor = usize::try_from(value).ok().and_then(|i| cursors.get_mut(i));
-        let Some(cursor) = cursor else { continue };
-        let at = *cursor;
-        if let Some(dst) = out.get_mut(at..at.saturating_add(slice_len)) {
+    for (&v, src) in indices.iter().zip(data.chunks_exact(n)) {
+        // `scan_indices` accepted every value (0 <= v < rows, and `out`
+        // holds rows * n elements); the checked slicing below cannot fail,
+        // and would skip the row rather than panic
+        let Ok(k) = usize::try_from(v.to_i64()) else {
+            continue;
+        };
+        let dst = k
+            .checked_mul(n)
+            .and_then(|s| out.get_mut(s..s.checked_add(n)?));
+        if let Some(dst) = dst {
             dst.copy_from_slice(src);
         }
-        *cursor = at.saturating_add(slice_len);
     }
 }
 
-/// Start offsets (in elements) of outputs holding `counts[i]` slices each,
-/// laid out one after the other; `cursors` gets them. The total is at most
-/// the data's length, so nothing overflows.
-pub(crate) fn start_offsets(counts: &[usize], slice_len: usize, cursors: &mut [usize]) {
-    let mut at = 0usize;
-    for (c, n) in cursors.iter_mut().zip(counts) {
-        *c = at;
-        at = at.saturating_add(n.saturating_mul(slice_len));
-    }
-}
-
-/// dynamic_partition into one buffer without scratch space: output 0's
-/// slices, then output 1's, ..., one pass over `partitions` per output.
-pub(crate) fn partition_rows_scan<T: Copy>(
-    data: &[T],
-    slice_len: usize,
-    partitions: IndexSlice<'_>,
-    num: usize,
+/// dynamic_stitch over run-time dims, no heap: writes the output to the
+/// front of `out` and returns its dims (an error, with `out` untouched, if a
+/// rule fails or the output does not fit).
+///
+/// ```
+/// use shapecheck::ops::stitch::{stitch_slices, StitchError, StitchPair};
+/// let pairs = [
+///     StitchPair::new(&[2], &[0i32, 2], &[2, 2], &[1, 2, 5, 6]).unwrap(),
+///     StitchPair::new(&[], &[3i32], &[2], &[7, 8]).unwrap(),
+/// ];
+/// let mut out = [-1; 10];
+/// let dims = stitch_slices(&pairs, &mut out).unwrap();
+/// assert_eq!(dims.as_slice(), &[4, 2]);
+/// assert_eq!(out[..8], [1, 2, 0, 0, 5, 6, 7, 8]);
+///
+/// let bad = [StitchPair::new(&[2], &[0i32, -4], &[2, 2], &[1, 2, 5, 6]).unwrap()];
+/// let err = stitch_slices(&bad, &mut out).unwrap_err();
+/// assert_eq!(err, StitchError::NegativeIndex { m: 0, j: 1, value: -4 });
+/// ```
+pub fn stitch_slices<T: Copy + Default + MaybeSync>(
+    pairs: &[StitchPair<'_, T>],
     out: &mut [T],
-) {
-    if slice_len == 0 {
-        return;
-    }
-    let mut dst = out.chunks_exact_mut(slice_len);
-    for i in 0..num {
-        let want = i64::try_from(i).unwrap_or(i64::MAX);
-        for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
-            if value == want {
-                if let Some(d) = dst.next() {
-                    d.copy_from_slice(src);
-                }
-            }
-        }
-    }
-}
-
-/// dynamic_partition into one vector per output (reserved by the caller):
-/// slice `j` of `data` is appended to `outs[partitions[j]]`.
-#[cfg(feature = "alloc")]
-pub(crate) fn partition_push<T: Copy>(
-    data: &[T],
-    slice_len: usize,
-    partitions: IndexSlice<'_>,
-    outs: &mut [alloc::vec::Vec<T>],
-) {
-    if slice_len == 0 {
-        return;
-    }
-    for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
-        if let Some(out) = usize::try_from(value).ok().and_then(|i| outs.get_mut(i)) {
-            out.extend_from_slice(src);
-        }
-    }
+) -> Result<Dims, StitchError> {
+    let dims = rule::stitch_output_dims(pairs.iter().copied())?;
+    let dst = rule::prefix_of(out, &dims)?;
+    dst.fill(T::default());
+    stitch_rows(pairs.iter().copied(), rule::slice_len(&dims), dst);
+    Ok(dims)
 }

@@ -1,11 +1,130 @@
-//! The one run-time rule of each op: input dims (and the index values, which
-//! decide the output's row count) to output dims, or the typed error. Every
-//! path calls these: the static builder, the caller-buffer forms, `DynTensor`
-//! (the static builder over static shapes only scans the index values, with
-//! the same errors: see the [module docs](super)).
+//! dynamic_stitch's one run-time rule: the pairs' dims (and the index
+//! values, which decide the output's row count) to the output dims, or the
+//! typed error. Every path calls it: the static builder, the caller-buffer
+//! form, `DynTensor` (the static builder over static shapes only scans the
+//! index values, with the same errors: see the [module docs](super)).
+//! dynamic_partition's rule ([`ops::partition`](crate::ops::partition))
+//! shares `with_rows` and `prefix_of`.
 
-use super::{IndexSlice, StitchError, StitchPair};
+use super::bounds::StitchIndex;
+use super::StitchError;
 use crate::shape::{Dims, MAX_RANK};
+
+/// Index values of either index type, borrowed.
+///
+/// ```
+/// use shapecheck::IndexSlice;
+/// let s = IndexSlice::I32(&[4, -1]);
+/// assert_eq!(s.len(), 2);
+/// assert_eq!(s.values().collect::<Vec<i64>>(), vec![4, -1]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexSlice<'a> {
+    /// `i32` values.
+    I32(&'a [i32]),
+    /// `i64` values.
+    I64(&'a [i64]),
+}
+
+impl<'a> IndexSlice<'a> {
+    /// The number of values.
+    ///
+    /// ```
+    /// use shapecheck::IndexSlice;
+    /// assert_eq!(IndexSlice::I64(&[1, 2, 3]).len(), 3);
+    /// ```
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self {
+            IndexSlice::I32(s) => s.len(),
+            IndexSlice::I64(s) => s.len(),
+        }
+    }
+
+    /// `true` if there is no value.
+    ///
+    /// ```
+    /// use shapecheck::IndexSlice;
+    /// assert!(IndexSlice::I32(&[]).is_empty());
+    /// assert!(!IndexSlice::I64(&[0]).is_empty());
+    /// ```
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values as `i64`, in order.
+    ///
+    /// ```
+    /// use shapecheck::IndexSlice;
+    /// let v: Vec<i64> = IndexSlice::I32(&[3, i32::MIN]).values().collect();
+    /// assert_eq!(v, vec![3, i64::from(i32::MIN)]);
+    /// ```
+    pub fn values(&self) -> impl Iterator<Item = i64> + Clone + 'a {
+        let (a, b): (&'a [i32], &'a [i64]) = match *self {
+            IndexSlice::I32(s) => (s, &[]),
+            IndexSlice::I64(s) => (&[], s),
+        };
+        a.iter().map(|&v| i64::from(v)).chain(b.iter().copied())
+    }
+}
+
+/// One `(indices, data)` pair of dynamic_stitch as run-time values: dims and
+/// borrowed data (no heap). The rule checks that each holds as many values
+/// as its dims say.
+///
+/// ```
+/// use shapecheck::{stitch_slices, StitchPair};
+/// // indices [2] over data [2, 2], and a scalar index over data [2]: slice [2]
+/// let p0 = StitchPair::new(&[2], &[1i32, 0], &[2, 2], &[10, 11, 20, 21]).unwrap();
+/// let p1 = StitchPair::new(&[], &[2i64], &[2], &[30, 31]).unwrap();
+/// let mut out = [0; 8];
+/// let dims = stitch_slices(&[p0, p1], &mut out).unwrap();
+/// assert_eq!(dims.as_slice(), &[3, 2]);
+/// assert_eq!(out[..6], [20, 21, 10, 11, 30, 31]);
+/// ```
+#[derive(Debug)]
+pub struct StitchPair<'a, T> {
+    pub(crate) indices_dims: Dims,
+    pub(crate) indices: IndexSlice<'a>,
+    pub(crate) data_dims: Dims,
+    pub(crate) data: &'a [T],
+}
+
+impl<T> Clone for StitchPair<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for StitchPair<'_, T> {}
+
+impl<'a, T> StitchPair<'a, T> {
+    /// A pair; an error only if a rank exceeds [`MAX_RANK`]
+    /// (lengths are checked by the op).
+    ///
+    /// ```
+    /// use shapecheck::{stitch_slices, StitchPair};
+    /// let err = StitchPair::new(&[1; 9], &[0i32], &[1], &[5]).unwrap_err();
+    /// assert_eq!(err.rule(), "dynamic_stitch/rank");
+    /// // a length that does not match the dims is found by the op
+    /// let short = StitchPair::new(&[3], &[0i32], &[3], &[1, 2, 3]).unwrap();
+    /// let err = stitch_slices(&[short], &mut [0; 3]).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/data-length");
+    /// ```
+    pub fn new<I: StitchIndex>(
+        indices_dims: &[usize],
+        indices: &'a [I],
+        data_dims: &[usize],
+        data: &'a [T],
+    ) -> Result<Self, StitchError> {
+        Ok(StitchPair {
+            indices_dims: Dims::new(indices_dims)?,
+            indices: I::index_slice(indices),
+            data_dims: Dims::new(data_dims)?,
+            data,
+        })
+    }
+}
 
 /// `[rows] + slice` as dims; an error if the rank exceeds [`MAX_RANK`].
 pub(crate) fn with_rows(rows: usize, slice: &[usize]) -> Result<Dims, StitchError> {
@@ -115,94 +234,21 @@ pub fn stitch_output_dims<'a, T: 'a>(
     Ok(out)
 }
 
-/// dynamic_partition's rule: checks that `data_dims` (holding `data_len`
-/// values) starts with `partitions_dims` and that every partition value is in
-/// `[0, counts.len())`, fills `counts[i]` with the number of slices going to
-/// output `i`, and returns the slice dims (data's dims after the prefix).
-/// Output `i` has dims `[counts[i]] + slice`. On error `counts` is untouched.
-///
-/// ```
-/// use shapecheck::ops::stitch::partition_slice_dims;
-/// use shapecheck::IndexSlice;
-/// let mut counts = [0; 2];
-/// let slice = partition_slice_dims(&[3, 2], 6, &[3], IndexSlice::I32(&[1, 0, 1]), &mut counts).unwrap();
-/// assert_eq!(slice.as_slice(), &[2]);
-/// assert_eq!(counts, [1, 2]);
-/// let err = partition_slice_dims(&[3, 2], 6, &[3], IndexSlice::I32(&[1, 2, 1]), &mut [9, 9]).unwrap_err();
-/// assert_eq!(err.rule(), "dynamic_partition/range");
-/// let err = partition_slice_dims(&[3, 2], 6, &[2], IndexSlice::I32(&[0, 1]), &mut counts).unwrap_err();
-/// assert_eq!(err.rule(), "dynamic_partition/prefix");
-/// assert_eq!(counts, [1, 2]); // untouched
-/// ```
-pub fn partition_slice_dims(
-    data_dims: &[usize],
-    data_len: usize,
-    partitions_dims: &[usize],
-    partitions: IndexSlice<'_>,
-    counts: &mut [usize],
-) -> Result<Dims, StitchError> {
-    let slice = partition_check(
-        data_dims,
-        data_len,
-        partitions_dims,
-        partitions,
-        counts.len(),
-    )?;
-    partition_count(partitions, counts);
-    Ok(slice)
+/// The element count of one row of `dims` (its dims after the first).
+pub(crate) fn slice_len(dims: &Dims) -> usize {
+    Dims::new(dims.get(1..).unwrap_or(&[]))
+        .ok()
+        .and_then(|d| d.numel())
+        .unwrap_or(0)
 }
 
-/// The checks of [`partition_slice_dims`] for `num` partitions, without
-/// writing anything: the slice dims, or the first rule that fails.
-pub(crate) fn partition_check(
-    data_dims: &[usize],
-    data_len: usize,
-    partitions_dims: &[usize],
-    partitions: IndexSlice<'_>,
-    num: usize,
-) -> Result<Dims, StitchError> {
-    if num == 0 {
-        return Err(StitchError::NoPartitions);
-    }
-    let data = Dims::for_data(data_dims, data_len)?;
-    let parts = Dims::for_data(partitions_dims, partitions.len())?;
-    let r = parts.rank();
-    if data.get(..r) != Some(parts.as_slice()) {
-        return Err(StitchError::PartitionPrefix {
-            partitions: parts,
-            data,
-        });
-    }
-    let slice = data.get(r..).unwrap_or(&[]);
-    // the outputs' rank: [count] + slice
-    with_rows(0, slice)?;
-    for (position, value) in partitions.values().enumerate() {
-        if usize::try_from(value).ok().is_none_or(|i| i >= num) {
-            return Err(StitchError::PartitionOutOfRange {
-                position,
-                value,
-                num,
-            });
-        }
-    }
-    Ok(Dims::new(slice)?)
-}
-
-/// The element count of one slice of dynamic_partition's data. A slice
-/// whose count overflows `usize` comes only with no partition value (data's
-/// count fits, so one of its dims before the slice is 0): no slice is copied
-/// and every output is empty, so its count is taken as 0, not an error.
-pub(crate) fn partition_slice_len(slice: &Dims) -> usize {
-    slice.numel().unwrap_or(0)
-}
-
-/// `counts[i]` = the number of partition values equal to `i` (values
-/// checked by [`partition_check`] for `counts.len()` partitions).
-pub(crate) fn partition_count(partitions: IndexSlice<'_>, counts: &mut [usize]) {
-    counts.fill(0);
-    for value in partitions.values() {
-        if let Some(c) = usize::try_from(value).ok().and_then(|i| counts.get_mut(i)) {
-            *c += 1;
-        }
-    }
+/// The first `numel(dims)` elements of `buf`, or [`StitchError::BufferTooSmall`].
+pub(crate) fn prefix_of<'b, T>(buf: &'b mut [T], dims: &Dims) -> Result<&'b mut [T], StitchError> {
+    let needed = dims.try_numel()?;
+    let len = buf.len();
+    buf.get_mut(..needed).ok_or(StitchError::BufferTooSmall {
+        dims: *dims,
+        needed,
+        len,
+    })
 }

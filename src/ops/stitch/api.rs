@@ -1,16 +1,16 @@
-//! dynamic_stitch: the static builder [`Stitch`] and the caller-buffer form
-//! over run-time dims, [`stitch_slices`].
+//! dynamic_stitch's static path: the builder [`Stitch`] (first pair from
+//! [`dynamic_stitch`], more with [`Stitch::pair`], then [`Stitch::run`] /
+//! [`Stitch::run_into`]) and the list of pairs it holds ([`StitchPairs`]).
 
-use super::bounds::{StaticSlice, StitchFirst, StitchNext};
-use super::{kernel, rule, StitchError, StitchPair};
+use super::bounds::{StaticSlice, StitchFirst, StitchIndex, StitchNext};
+use super::kernel::{self, MaxIndex};
+use super::rule::{self, StitchPair};
+use super::StitchError;
 use crate::element::MaybeSync;
 use crate::shape::{Dims, Shape, MAX_RANK};
 use crate::storage::Storage;
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
-
-use super::pairs::MaxIndex;
-pub use super::pairs::{PairOf, StitchPairs};
 
 /// dynamic_stitch on static shapes: a builder of `(indices, data)` pairs
 /// whose type carries the slice shape `S0` (of the first pair) and the
@@ -60,15 +60,30 @@ pub type NextSlice<DS, IS, S0, I> = <DS as StitchNext<IS, S0, I>>::Slice;
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::stitch::FirstStitch;
 /// let (i, d) = (tensor![1, 0], tensor![[1, 2], [3, 4]]);
-/// let s: FirstStitch<'_, i32, i32, shape![2], _, shape![2, 2], _> = dynamic_stitch(&i, &d);
+/// let s: FirstStitch<'_, i32, i32, shape![2], shape![2, 2], _> = dynamic_stitch(&i, &d);
 /// assert_eq!(s.run().unwrap().as_slice(), &[3, 4, 1, 2]);
 /// ```
-pub type FirstStitch<'a, T, I, IS, IB, DS, DB> = Stitch<
+pub type FirstStitch<'a, T, I, IS, DS, DB> = Stitch<
     'a,
     T,
     FirstSlice<DS, IS, I>,
     <DS as StitchFirst<IS, I>>::Out,
-    ((), PairOf<'a, T, I, IS, IB, DS, DB>),
+    (
+        (),
+        PairOf<'a, T, <DS as StitchFirst<IS, I>>::Index, IS, DS, DB>,
+    ),
+>;
+
+/// The builder [`Stitch::pair`] returns: `L` and one more pair.
+type NextStitch<'a, T, S0, O, L, I, IS, DS, DB> = Stitch<
+    'a,
+    T,
+    NextSlice<DS, IS, S0, I>,
+    O,
+    (
+        L,
+        PairOf<'a, T, <DS as StitchNext<IS, S0, I>>::Index, IS, DS, DB>,
+    ),
 >;
 
 /// dynamic_stitch's builder with its first pair; `.pair(..)` adds the
@@ -85,7 +100,7 @@ pub type FirstStitch<'a, T, I, IS, IB, DS, DB> = Stitch<
 pub fn dynamic_stitch<'a, T, I, IS, IB, DS, DB>(
     indices: &'a Tensor<I, IS, IB>,
     data: &'a Tensor<T, DS, DB>,
-) -> FirstStitch<'a, T, I, IS, IB, DS, DB>
+) -> FirstStitch<'a, T, I, IS, DS, DB>
 where
     T: Copy,
     I: Copy,
@@ -95,7 +110,7 @@ where
     DB: Storage<T>,
 {
     Stitch {
-        pairs: ((), (indices, data)),
+        pairs: ((), (DS::indices(indices), data)),
         _slice: PhantomData,
     }
 }
@@ -109,12 +124,22 @@ where
 {
     /// One more pair: `data`'s shape must start with `indices`' shape and
     /// leave the slice `S0` of the first pair (both compile errors).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// // slice [2]: from data [1, 2] after indices [1], and data [2] after a scalar
+    /// let merged = dynamic_stitch(&tensor![0], &tensor![[1, 2]])
+    ///     .pair(&Tensor::<i64, shape![]>::from_array(1), &tensor![3, 4])
+    ///     .run()
+    ///     .unwrap();
+    /// assert_eq!(merged.as_slice(), &[1, 2, 3, 4]);
+    /// ```
     #[allow(clippy::type_complexity)]
     pub fn pair<I, IS, IB, DS, DB>(
         self,
         indices: &'a Tensor<I, IS, IB>,
         data: &'a Tensor<T, DS, DB>,
-    ) -> Stitch<'a, T, NextSlice<DS, IS, S0, I>, O, (L, PairOf<'a, T, I, IS, IB, DS, DB>)>
+    ) -> NextStitch<'a, T, S0, O, L, I, IS, DS, DB>
     where
         I: Copy,
         IS: Shape,
@@ -123,17 +148,28 @@ where
         DB: Storage<T>,
     {
         Stitch {
-            pairs: (self.pairs, (indices, data)),
+            pairs: (self.pairs, (DS::indices(indices), data)),
             _slice: PhantomData,
         }
     }
 
     /// The number of pairs.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let (i, d) = (tensor![0], tensor![5]);
+    /// assert_eq!(dynamic_stitch(&i, &d).pair(&i, &d).len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         L::LEN
     }
 
     /// `false`: a builder always has its first pair.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert!(!dynamic_stitch(&tensor![0], &tensor![5]).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         L::LEN == 0
     }
@@ -143,6 +179,14 @@ where
     }
 
     /// The output dims `[rows] + slice` by the op's rule (checks every index value).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let (i, d) = (tensor![3, 0], tensor![[1, 2], [3, 4]]);
+    /// assert_eq!(dynamic_stitch(&i, &d).output_dims().unwrap().as_slice(), &[4, 2]);
+    /// let neg = tensor![-1, 0];
+    /// assert_eq!(dynamic_stitch(&neg, &d).output_dims().unwrap_err().rule(), "dynamic_stitch/negative-index");
+    /// ```
     pub fn output_dims(&self) -> Result<Dims, StitchError> {
         rule::stitch_output_dims(self.iter())
     }
@@ -244,6 +288,13 @@ where
 
     /// The merged tensor, on the heap: first dim `Dyn` (max index + 1),
     /// the slice dims as in `S0`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let merged = dynamic_stitch(&tensor![2, 0], &tensor![[1, 2], [3, 4]]).run().unwrap();
+    /// let _: &Tensor<i32, (Dyn, Dim<2>), Vec<i32>> = &merged;
+    /// assert_eq!(merged.as_slice(), &[3, 4, 0, 0, 1, 2]); // row 1: no index, zeros
+    /// ```
     #[cfg(feature = "alloc")]
     #[allow(clippy::type_complexity)]
     pub fn run(&self) -> Result<Tensor<T, O, alloc::vec::Vec<T>>, StitchError>
@@ -261,7 +312,7 @@ where
         let dims = self.output_dims()?;
         let shape = Self::out_shape(&dims)?;
         let mut out = crate::storage::filled_vec(dims.try_numel()?, T::default())?;
-        kernel::stitch_rows(self.iter(), slice_len(&dims), &mut out);
+        kernel::stitch_rows(self.iter(), rule::slice_len(&dims), &mut out);
         Ok(Tensor::with_shape(shape, out)?)
     }
 
@@ -272,6 +323,17 @@ where
     /// With static shapes only the index values are checked here (the
     /// shape rules were compile errors): one pass over the indices, then
     /// the copy, each pair's loop generated for its own types.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let (i, d) = (tensor![1, 0], tensor![[1, 2], [3, 4]]);
+    /// let mut buf = [9; 6];
+    /// let view = dynamic_stitch(&i, &d).run_into(&mut buf).unwrap();
+    /// assert_eq!((view.dims().as_slice(), view.as_slice()), (&[2, 2][..], &[3, 4, 1, 2][..]));
+    /// assert_eq!(buf, [3, 4, 1, 2, 9, 9]);
+    /// let err = dynamic_stitch(&tensor![5, 0], &d).run_into(&mut buf).unwrap_err();
+    /// assert_eq!(err.rule(), "dynamic_stitch/buffer");
+    /// ```
     pub fn run_into<'b>(&self, buf: &'b mut [T]) -> Result<Tensor<T, O, &'b mut [T]>, StitchError>
     where
         T: Default + MaybeSync,
@@ -294,58 +356,108 @@ where
         }
         let dims = self.output_dims()?;
         let shape = Self::out_shape(&dims)?;
-        let out = prefix_of(buf, &dims)?;
+        let out = rule::prefix_of(buf, &dims)?;
         out.fill(T::default());
-        kernel::stitch_rows(self.iter(), slice_len(&dims), out);
+        kernel::stitch_rows(self.iter(), rule::slice_len(&dims), out);
         Ok(Tensor::with_shape(shape, out)?)
     }
 }
 
-/// The element count of one row of `dims` (its dims after the first).
-pub(crate) fn slice_len(dims: &Dims) -> usize {
-    Dims::new(dims.get(1..).unwrap_or(&[]))
-        .ok()
-        .and_then(|d| d.numel())
-        .unwrap_or(0)
+// ------------------------------------------------- the pairs a builder holds
+
+mod sealed {
+    use super::{MaxIndex, StitchError, StitchPair};
+
+    /// The static path's loops over the pairs, one per pair, generated for
+    /// each pair's types (crate-private: the trait cannot be named outside).
+    pub trait Sealed<'a, T> {
+        /// The number of pairs.
+        const COUNT: usize;
+        /// Every pair's tensors have only static dims: their shapes passed
+        /// the prefix and slice rules at compile time, and each holds as
+        /// many elements as its shape (a tensor's invariant).
+        const STATIC: bool;
+        /// Pair `m` as run-time values.
+        fn pair(&self, m: usize) -> Option<StitchPair<'a, T>>;
+        /// Every index value in (m, j) order: the first negative one is the
+        /// error; `max` gets the first of the largest.
+        fn scan(&self, max: &mut MaxIndex) -> Result<(), StitchError>;
+        /// Row `indices[m][j]` of `out` (rows of `n > 0` elements) gets
+        /// row `j` of `data[m]`, in (m, j) order.
+        fn copy(&self, out: &mut [T], n: usize);
+    }
 }
 
-/// The first `numel(dims)` elements of `buf`, or [`StitchError::BufferTooSmall`].
-pub(crate) fn prefix_of<'b, T>(buf: &'b mut [T], dims: &Dims) -> Result<&'b mut [T], StitchError> {
-    let needed = dims.try_numel()?;
-    let len = buf.len();
-    buf.get_mut(..needed).ok_or(StitchError::BufferTooSmall {
-        dims: *dims,
-        needed,
-        len,
-    })
+/// The `(indices, data)` pairs a [`Stitch`] holds: a list nested in its
+/// type, `((((), pair0), pair1), pair2)`, each pair (`PairOf`) its two
+/// tensors borrowed, no heap.
+pub trait StitchPairs<'a, T>: Copy + sealed::Sealed<'a, T> {
+    /// The number of pairs.
+    const LEN: usize;
+    /// Pair `m` (0 is the first given).
+    fn get(&self, m: usize) -> Option<StitchPair<'a, T>> {
+        self.pair(m)
+    }
 }
 
-/// dynamic_stitch over run-time dims, no heap: writes the output to the
-/// front of `out` and returns its dims (an error, with `out` untouched, if a
-/// rule fails or the output does not fit).
-///
-/// ```
-/// use shapecheck::ops::stitch::{stitch_slices, StitchError, StitchPair};
-/// let pairs = [
-///     StitchPair::new(&[2], &[0i32, 2], &[2, 2], &[1, 2, 5, 6]).unwrap(),
-///     StitchPair::new(&[], &[3i32], &[2], &[7, 8]).unwrap(),
-/// ];
-/// let mut out = [-1; 10];
-/// let dims = stitch_slices(&pairs, &mut out).unwrap();
-/// assert_eq!(dims.as_slice(), &[4, 2]);
-/// assert_eq!(out[..8], [1, 2, 0, 0, 5, 6, 7, 8]);
-///
-/// let bad = [StitchPair::new(&[2], &[0i32, -4], &[2, 2], &[1, 2, 5, 6]).unwrap()];
-/// let err = stitch_slices(&bad, &mut out).unwrap_err();
-/// assert_eq!(err, StitchError::NegativeIndex { m: 0, j: 1, value: -4 });
-/// ```
-pub fn stitch_slices<T: Copy + Default + MaybeSync>(
-    pairs: &[StitchPair<'_, T>],
-    out: &mut [T],
-) -> Result<Dims, StitchError> {
-    let dims = rule::stitch_output_dims(pairs.iter().copied())?;
-    let dst = prefix_of(out, &dims)?;
-    dst.fill(T::default());
-    kernel::stitch_rows(pairs.iter().copied(), slice_len(&dims), dst);
-    Ok(dims)
+impl<'a, T> sealed::Sealed<'a, T> for () {
+    const COUNT: usize = 0;
+    const STATIC: bool = true;
+    fn pair(&self, _m: usize) -> Option<StitchPair<'a, T>> {
+        None
+    }
+    #[inline(always)]
+    fn scan(&self, _max: &mut MaxIndex) -> Result<(), StitchError> {
+        Ok(())
+    }
+    #[inline(always)]
+    fn copy(&self, _out: &mut [T], _n: usize) {}
+}
+impl<'a, T, P: Copy + sealed::Sealed<'a, T>> StitchPairs<'a, T> for P {
+    const LEN: usize = P::COUNT;
+}
+
+/// One pair as a [`Stitch`] keeps it: a view of its indices (of an index
+/// type `I` the index-element rule accepted) and its data, borrowed.
+pub type PairOf<'a, T, I, IS, DS, DB> = (Tensor<I, IS, &'a [I]>, &'a Tensor<T, DS, DB>);
+
+impl<'a, T, L, I, IS, DS, DB> sealed::Sealed<'a, T> for (L, PairOf<'a, T, I, IS, DS, DB>)
+where
+    T: Copy,
+    L: StitchPairs<'a, T>,
+    I: StitchIndex,
+    IS: Shape,
+    DS: Shape,
+    DB: Storage<T>,
+{
+    const COUNT: usize = L::LEN + 1;
+    const STATIC: bool = L::STATIC && IS::IS_STATIC && DS::IS_STATIC;
+
+    fn pair(&self, m: usize) -> Option<StitchPair<'a, T>> {
+        if m != L::LEN {
+            return self.0.pair(m);
+        }
+        let (indices, data) = self.1;
+        let indices_dims = indices.dims();
+        let (_, values) = indices.into_parts();
+        Some(StitchPair {
+            indices_dims,
+            indices: I::index_slice(values),
+            data_dims: data.dims(),
+            data: data.as_slice(),
+        })
+    }
+
+    #[inline(always)]
+    fn scan(&self, max: &mut MaxIndex) -> Result<(), StitchError> {
+        self.0.scan(max)?;
+        kernel::scan_indices(L::LEN, self.1 .0.as_slice(), max)
+    }
+
+    #[inline(always)]
+    fn copy(&self, out: &mut [T], n: usize) {
+        self.0.copy(out, n);
+        let (indices, data) = self.1;
+        kernel::copy_pair_rows(indices.as_slice(), data.as_slice(), n, out);
+    }
 }

@@ -1,0 +1,142 @@
+//! dynamic_partition's static path: [`dynamic_partition`] (feature `alloc`,
+//! results on the heap) and [`dynamic_partition_into`] (views into a
+//! caller's buffer).
+
+use super::bounds::{PartitionOut, PartitionShapes};
+use super::{kernel, rule, Partitions};
+use crate::ops::stitch::bounds::PrependDyn;
+use crate::ops::stitch::rule::prefix_of;
+use crate::ops::stitch::StitchError;
+use crate::shape::Shape;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
+
+/// Runs the rule: the counts, the slice's element count and the slice shape
+/// value.
+#[allow(clippy::type_complexity)]
+fn plan<const NUM: usize, T, DS, DB, I, PS, PB>(
+    data: &Tensor<T, DS, DB>,
+    partitions: &Tensor<I, PS, PB>,
+) -> Result<([usize; NUM], usize, DS::Slice), StitchError>
+where
+    T: Copy,
+    DS: PartitionShapes<PS, I>,
+    DB: Storage<T>,
+    I: Copy,
+    PS: Shape,
+    PB: Storage<I>,
+{
+    let mut counts = [0usize; NUM];
+    let slice = rule::partition_slice_dims(
+        &data.dims(),
+        data.as_slice().len(),
+        &partitions.dims(),
+        DS::index_slice(partitions.as_slice()),
+        &mut counts,
+    )?;
+    let value = <DS::Slice as Shape>::from_dims(&slice)?;
+    Ok((counts, rule::partition_slice_len(&slice), value))
+}
+
+/// dynamic_partition on static shapes, results on the heap: output `i`
+/// holds the slices `data[j, ...]` with `partitions[j] == i`, in row-major
+/// order; its shape is `(Dyn(count_i), slice..)`. A partition value outside
+/// `[0, NUM)` is an error naming its position and value.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::{dynamic_partition, Partitions};
+/// let data = Tensor::<i32, shape![4, 2]>::from_array([[1, 2], [3, 4], [5, 6], [7, 8]]);
+/// let parts = Tensor::<i32, shape![4]>::from_array([1, 0, 1, 1]);
+/// let [a, b] = dynamic_partition(&data, &parts, Partitions::<2>).unwrap();
+/// assert_eq!((a.dims().as_slice(), a.as_slice()), (&[1, 2][..], &[3, 4][..]));
+/// assert_eq!((b.dims().as_slice(), b.as_slice()), (&[3, 2][..], &[1, 2, 5, 6, 7, 8][..]));
+/// ```
+#[cfg(feature = "alloc")]
+#[allow(clippy::type_complexity)]
+pub fn dynamic_partition<const NUM: usize, T, DS, DB, I, PS, PB>(
+    data: &Tensor<T, DS, DB>,
+    partitions: &Tensor<I, PS, PB>,
+    _num: Partitions<NUM>,
+) -> Result<[Tensor<T, PartitionOut<DS, PS, I>, alloc::vec::Vec<T>>; NUM], StitchError>
+where
+    T: Copy,
+    DS: PartitionShapes<PS, I>,
+    DB: Storage<T>,
+    I: Copy,
+    PS: Shape,
+    PB: Storage<I>,
+{
+    let () = Partitions::<NUM>::AT_LEAST_ONE;
+    let (counts, slice_len, value) = plan::<NUM, _, _, _, _, _, _>(data, partitions)?;
+    let mut outs: [alloc::vec::Vec<T>; NUM] = core::array::from_fn(|_| alloc::vec::Vec::new());
+    for (out, &count) in outs.iter_mut().zip(&counts) {
+        // all the counts together are data's row count: no overflow
+        *out = crate::storage::reserved_vec(count.saturating_mul(slice_len))?;
+    }
+    kernel::partition_push(
+        data.as_slice(),
+        slice_len,
+        DS::index_slice(partitions.as_slice()),
+        &mut outs,
+    );
+    let mut counts = counts.into_iter();
+    Ok(outs.map(|out| {
+        let count = counts.next().unwrap_or(0);
+        Tensor::from_parts_unchecked(value.prepend(count), out)
+    }))
+}
+
+/// dynamic_partition on static shapes without a heap: the outputs are
+/// written one after the other to the front of `buf` (data's element count
+/// is enough) and returned as `NUM` views into it. An error, with `buf`
+/// untouched, if a partition value is out of range or `buf` is too short.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::{dynamic_partition_into, Partitions};
+/// let data = Tensor::<f32, shape![2, 2]>::from_array([[1., 2.], [3., 4.]]);
+/// let parts = Tensor::<i64, shape![2, 2]>::from_array([[2, 0], [0, 2]]);
+/// let mut buf = [0.0; 4];
+/// let [a, b, c] = dynamic_partition_into(&data, &parts, Partitions::<3>, &mut buf).unwrap();
+/// assert_eq!((a.dims().as_slice(), a.as_slice()), (&[2][..], &[2., 3.][..]));
+/// assert_eq!(b.dims().as_slice(), &[0]);
+/// assert_eq!(c.as_slice(), &[1., 4.]);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn dynamic_partition_into<'b, const NUM: usize, T, DS, DB, I, PS, PB>(
+    data: &Tensor<T, DS, DB>,
+    partitions: &Tensor<I, PS, PB>,
+    _num: Partitions<NUM>,
+    buf: &'b mut [T],
+) -> Result<[Tensor<T, PartitionOut<DS, PS, I>, &'b mut [T]>; NUM], StitchError>
+where
+    T: Copy,
+    DS: PartitionShapes<PS, I>,
+    DB: Storage<T>,
+    I: Copy,
+    PS: Shape,
+    PB: Storage<I>,
+{
+    let () = Partitions::<NUM>::AT_LEAST_ONE;
+    let (counts, slice_len, value) = plan::<NUM, _, _, _, _, _, _>(data, partitions)?;
+    let dst = prefix_of(buf, &data.dims())?;
+    let mut cursors = [0usize; NUM];
+    kernel::start_offsets(&counts, slice_len, &mut cursors);
+    kernel::partition_rows(
+        data.as_slice(),
+        slice_len,
+        DS::index_slice(partitions.as_slice()),
+        &mut cursors,
+        dst,
+    );
+    let mut rest: &'b mut [T] = dst;
+    Ok(core::array::from_fn(|i| {
+        let count = counts.get(i).copied().unwrap_or(0);
+        let taken = core::mem::take(&mut rest);
+        let n = count.saturating_mul(slice_len).min(taken.len());
+        let (head, tail) = taken.split_at_mut(n);
+        rest = tail;
+        Tensor::from_parts_unchecked(value.prepend(count), head)
+    }))
+}

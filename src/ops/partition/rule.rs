@@ -1,0 +1,100 @@
+//! dynamic_partition's one run-time rule: the data's and partitions' dims
+//! and the partition values to the slice dims and each output's count, or
+//! the typed error. Every path calls it: the static functions, the
+//! caller-buffer form, `DynTensor`.
+
+use crate::ops::stitch::rule::with_rows;
+use crate::ops::stitch::{IndexSlice, StitchError};
+use crate::shape::Dims;
+
+/// dynamic_partition's rule: checks that `data_dims` (holding `data_len`
+/// values) starts with `partitions_dims` and that every partition value is in
+/// `[0, counts.len())`, fills `counts[i]` with the number of slices going to
+/// output `i`, and returns the slice dims (data's dims after the prefix).
+/// Output `i` has dims `[counts[i]] + slice`. On error `counts` is untouched.
+///
+/// ```
+/// use shapecheck::ops::partition::partition_slice_dims;
+/// use shapecheck::IndexSlice;
+/// let mut counts = [0; 2];
+/// let slice = partition_slice_dims(&[3, 2], 6, &[3], IndexSlice::I32(&[1, 0, 1]), &mut counts).unwrap();
+/// assert_eq!(slice.as_slice(), &[2]);
+/// assert_eq!(counts, [1, 2]);
+/// let err = partition_slice_dims(&[3, 2], 6, &[3], IndexSlice::I32(&[1, 2, 1]), &mut [9, 9]).unwrap_err();
+/// assert_eq!(err.rule(), "dynamic_partition/range");
+/// let err = partition_slice_dims(&[3, 2], 6, &[2], IndexSlice::I32(&[0, 1]), &mut counts).unwrap_err();
+/// assert_eq!(err.rule(), "dynamic_partition/prefix");
+/// assert_eq!(counts, [1, 2]); // untouched
+/// ```
+pub fn partition_slice_dims(
+    data_dims: &[usize],
+    data_len: usize,
+    partitions_dims: &[usize],
+    partitions: IndexSlice<'_>,
+    counts: &mut [usize],
+) -> Result<Dims, StitchError> {
+    let slice = partition_check(
+        data_dims,
+        data_len,
+        partitions_dims,
+        partitions,
+        counts.len(),
+    )?;
+    partition_count(partitions, counts);
+    Ok(slice)
+}
+
+/// The checks of [`partition_slice_dims`] for `num` partitions, without
+/// writing anything: the slice dims, or the first rule that fails.
+pub(crate) fn partition_check(
+    data_dims: &[usize],
+    data_len: usize,
+    partitions_dims: &[usize],
+    partitions: IndexSlice<'_>,
+    num: usize,
+) -> Result<Dims, StitchError> {
+    if num == 0 {
+        return Err(StitchError::NoPartitions);
+    }
+    let data = Dims::for_data(data_dims, data_len)?;
+    let parts = Dims::for_data(partitions_dims, partitions.len())?;
+    let r = parts.rank();
+    if data.get(..r) != Some(parts.as_slice()) {
+        return Err(StitchError::PartitionPrefix {
+            partitions: parts,
+            data,
+        });
+    }
+    let slice = data.get(r..).unwrap_or(&[]);
+    // the outputs' rank: [count] + slice
+    with_rows(0, slice)?;
+    for (position, value) in partitions.values().enumerate() {
+        if usize::try_from(value).ok().is_none_or(|i| i >= num) {
+            return Err(StitchError::PartitionOutOfRange {
+                position,
+                value,
+                num,
+            });
+        }
+    }
+    Ok(Dims::new(slice)?)
+}
+
+/// The element count of one slice of dynamic_partition's data. A slice
+/// whose count overflows `usize` comes only with no partition value (data's
+/// count fits, so one of its dims before the slice is 0): no slice is copied
+/// and every output is empty, so its count is taken as 0, not an error.
+pub(crate) fn partition_slice_len(slice: &Dims) -> usize {
+    slice.numel().unwrap_or(0)
+}
+
+/// `counts[i]` = the number of partition values equal to `i` (values
+/// checked by [`partition_check`] for `counts.len()` partitions).
+pub(crate) fn partition_count(partitions: IndexSlice<'_>, counts: &mut [usize]) {
+    counts.fill(0);
+    for value in partitions.values() {
+        if let Some(c) = usize::try_from(value).ok().and_then(|i| counts.get_mut(i)) {
+            *c += 1;
+        }
+    }
+}
