@@ -101,7 +101,8 @@ pub(crate) mod sealed {
 /// here rather than in the prelude: their names are `core::ops`' traits.
 pub use elementwise::{Add, Div, Max, Min, Mul, Sub};
 
-pub mod elements;
+mod elements;
+pub use elements::{ElementLink, ElementRule, Elements, SameRule, SameShape};
 pub mod elementwise;
 pub mod lod_reset;
 pub mod multiplex;

@@ -18,7 +18,7 @@
 //! Each output's first dim, `count_i`, depends on the partition *values*: it
 //! is [`Dyn`](crate::Dyn); the slice dims come from the data's type and stay
 //! static. The index-element and prefix rules are compile errors on the
-//! static path ([`bounds`]), `NUM >= 1` a constant evaluated at
+//! static path (`bounds.rs`), `NUM >= 1` a constant evaluated at
 //! monomorphisation ([`Partitions::AT_LEAST_ONE`]); the values are checked
 //! at run time by the op's one rule ([`partition_slice_dims`]), which every
 //! path calls.

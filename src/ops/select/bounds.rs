@@ -397,11 +397,11 @@ pub type SelectTensor<T, C, ST, SE, M, BT> = Tensor<
 >;
 
 /// The rule "cond holds `bool`s" ([`CondElement`]), for
-/// [`Elements`](crate::ops::elements::Elements).
+/// [`Elements`](crate::ops::Elements).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CondRule;
 /// The rule "else holds then's element type" ([`ElseElement`]), for
-/// [`Elements`](crate::ops::elements::Elements).
+/// [`Elements`](crate::ops::Elements).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ElseRule;
 

@@ -29,7 +29,7 @@
 //! [`Dyn`](crate::Dyn). The slice dims come from the data's type and stay
 //! static: stitching `shape![2, 4]` data gives a `Tensor<T, (Dyn, Dim<4>), _>`.
 //! The index-element, prefix and slice rules are compile errors on the
-//! static path ([`bounds`]); the values (negative or huge indices, `Dyn`
+//! static path (`bounds.rs`); the values (negative or huge indices, `Dyn`
 //! dims) are checked at run time by the op's one rule
 //! ([`stitch_output_dims`]), which the static and dynamic paths share. One
 //! exception: a [`Stitch`] whose pairs and slice have only static dims skips
