@@ -13,7 +13,8 @@
 //! own message. The values (partition values, [`Dyn`](crate::Dyn) dims) are
 //! checked at run time by [`rule`](super::rule), which every path calls.
 
-use crate::ops::stitch::bounds::{PrependDyn, Sealed, StitchIndex};
+use crate::ops::stitch::bounds::PrependDyn;
+use crate::ops::stitch::rule::{Sealed, StitchIndex};
 use crate::ops::stitch::IndexSlice;
 use crate::shape::Shape;
 

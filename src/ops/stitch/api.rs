@@ -2,8 +2,9 @@
 //! [`dynamic_stitch`], more with [`Stitch::pair`], then [`Stitch::run`] /
 //! [`Stitch::run_into`]) and the list of pairs it holds ([`StitchPairs`]).
 
-use super::bounds::{StaticSlice, StitchFirst, StitchIndex, StitchNext};
+use super::bounds::{StaticSlice, StitchFirst, StitchNext};
 use super::kernel::{self, MaxIndex};
+use super::rule::StitchIndex;
 use super::rule::{self, StitchPair};
 use super::StitchError;
 use crate::element::MaybeSync;

@@ -1,7 +1,7 @@
 //! dynamic_stitch on [`DynTensor`] (feature `alloc`).
 #![cfg(feature = "alloc")]
 
-use super::bounds::StitchIndex;
+use super::rule::StitchIndex;
 use super::rule::{self, StitchPair};
 use super::{kernel, StitchError};
 use crate::dynamic::DynTensor;

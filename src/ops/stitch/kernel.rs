@@ -6,7 +6,7 @@
 //! that does not fit is skipped, never a panic), which the checks make
 //! unreachable.
 
-use super::bounds::StitchIndex;
+use super::rule::StitchIndex;
 use super::rule::{self, StitchPair};
 use super::StitchError;
 use crate::element::MaybeSync;

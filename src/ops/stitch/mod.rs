@@ -139,4 +139,4 @@ pub use api::{dynamic_stitch, FirstSlice, FirstStitch, NextSlice, Stitch, Stitch
 pub use bounds::*;
 pub use error::StitchError;
 pub use kernel::stitch_slices;
-pub use rule::{stitch_output_dims, IndexSlice, StitchPair};
+pub use rule::{stitch_output_dims, IndexSlice, StitchIndex, StitchPair};

@@ -6,7 +6,6 @@
 //! dynamic_partition's rule ([`ops::partition`](crate::ops::partition))
 //! shares `with_rows` and `prefix_of`.
 
-use super::bounds::StitchIndex;
 use super::StitchError;
 use crate::shape::{Dims, MAX_RANK};
 
@@ -251,4 +250,94 @@ pub(crate) fn prefix_of<'b, T>(buf: &'b mut [T], dims: &Dims) -> Result<&'b mut 
         needed,
         len,
     })
+}
+
+mod sealed {
+    /// What an index type needs besides [`StitchIndex`](super::StitchIndex)'s
+    /// public method (crate-private: the trait cannot be named outside).
+    pub trait Sealed: Copy {
+        /// `Self`, named through this trait: for any other element type the
+        /// name has no impl, so a builder holding it after a failed
+        /// index-element rule reports nothing more (see `StitchIndexLink` in `bounds.rs`).
+        type Index: super::StitchIndex;
+        /// The value as `i64` (what the errors report).
+        fn to_i64(self) -> i64;
+        /// The values as [`Index`](Self::Index)s (the same slice).
+        fn same(s: &[Self]) -> &[Self::Index];
+    }
+}
+pub(crate) use sealed::Sealed;
+
+/// An index element type of dynamic_stitch / dynamic_partition: `i32`
+/// (TensorFlow's) or `i64`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// // i32 and i64 indices in one call
+/// let merged = dynamic_stitch(&tensor![1i32, 0], &tensor![10, 20])
+///     .pair(&tensor![2i64], &tensor![30])
+///     .run()
+///     .unwrap();
+/// assert_eq!(merged.as_slice(), &[20, 10, 30]);
+/// ```
+///
+/// Other index types are a compile error ("dynamic_stitch/index-element:
+/// indices must hold i32 or i64, not `u32`"):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let _ = dynamic_stitch(&tensor![0u32, 1], &tensor![1.0f32, 2.0]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "dynamic_stitch/index-element: indices must hold i32 or i64, not `{Self}`",
+    label = "an integer tensor of i32 or i64 is needed here",
+    note = "TensorFlow: indices and partitions are int32 tensors"
+)]
+pub trait StitchIndex: Copy + 'static + sealed::Sealed {
+    /// The values, type-erased.
+    ///
+    /// ```
+    /// use shapecheck::{IndexSlice, StitchIndex};
+    /// assert_eq!(<i32 as StitchIndex>::index_slice(&[4, 1]), IndexSlice::I32(&[4, 1]));
+    /// assert_eq!(<i64 as StitchIndex>::index_slice(&[7]).values().collect::<Vec<_>>(), vec![7]);
+    /// ```
+    fn index_slice(s: &[Self]) -> IndexSlice<'_>;
+}
+
+impl sealed::Sealed for i32 {
+    type Index = i32;
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+    #[inline(always)]
+    fn same(s: &[i32]) -> &[i32] {
+        s
+    }
+}
+
+impl sealed::Sealed for i64 {
+    type Index = i64;
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self
+    }
+    #[inline(always)]
+    fn same(s: &[i64]) -> &[i64] {
+        s
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl StitchIndex for i32 {
+    fn index_slice(s: &[i32]) -> IndexSlice<'_> {
+        IndexSlice::I32(s)
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl StitchIndex for i64 {
+    fn index_slice(s: &[i64]) -> IndexSlice<'_> {
+        IndexSlice::I64(s)
+    }
 }
