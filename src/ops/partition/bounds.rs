@@ -22,7 +22,7 @@ use crate::shape::Shape;
 /// element type) hold `i32` or `i64`.
 ///
 /// ```
-/// use shapecheck::ops::partition::bounds::PartitionIndex;
+/// use shapecheck::ops::partition::PartitionIndex;
 /// use shapecheck::IndexSlice;
 /// assert_eq!(<i64 as PartitionIndex>::index_slice(&[1, 0]), IndexSlice::I64(&[1, 0]));
 /// ```
@@ -61,7 +61,7 @@ impl<E: StitchIndex> PartitionIndex for E {
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::partition::bounds::PartitionPrefix;
+/// use shapecheck::ops::partition::PartitionPrefix;
 /// let _: Option<<shape![3, 2] as PartitionPrefix<shape![3]>>::Slice> = Some((Dim::<2>,));
 /// let data = tensor![[1, 2], [3, 4], [5, 6]];
 /// let [even, odd] = dynamic_partition(&data, &tensor![0, 1, 0], Partitions::<2>).unwrap();
@@ -82,11 +82,6 @@ pub trait PartitionPrefix<P>: Shape {
 /// [`PartitionIndex`] of the partitions' element type `E`, as a link with
 /// `Self = ()` (any `Self`). [`Index`](Self::Index) is `E` once the rule
 /// holds, and with another `E` names no type ([`PartitionOutLink`]).
-///
-/// ```
-/// use shapecheck::ops::partition::bounds::PartitionIndexLink;
-/// assert_eq!(<() as PartitionIndexLink<i32>>::index_slice(&[2, 0]).len(), 2);
-/// ```
 pub trait PartitionIndexLink<E> {
     /// `E`, once the rule holds.
     type Index: StitchIndex;
@@ -104,13 +99,6 @@ impl<X, E: PartitionIndex> PartitionIndexLink<E> for X {
 
 /// [`PartitionPrefix`] of `D` and the outputs' rank ([`PrependDyn`]) as a
 /// link with `Self = ()` (any `Self`). A step of [`PartitionShapes`].
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::ops::partition::bounds::PartitionPrefixLink;
-/// // data [3, 2] after partitions [3] leaves [2]
-/// let _: Option<<() as PartitionPrefixLink<shape![3, 2], shape![3]>>::Slice> = Some((Dim::<2>,));
-/// ```
 pub trait PartitionPrefixLink<D, P> {
     /// What follows the prefix `P` in `D`.
     type Slice: PrependDyn;
@@ -127,12 +115,6 @@ where
 /// [`PartitionIndexLink::Index`], which names no type when the rule fails,
 /// so that the functions' return types (which name `Out`) report nothing
 /// more than the rule's own error. The last step of [`PartitionShapes`].
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::ops::partition::bounds::PartitionOutLink;
-/// let _: Option<<i32 as PartitionOutLink<shape![Dyn, 2]>>::Out> = Some((Dyn(3), Dim::<2>));
-/// ```
 pub trait PartitionOutLink<S> {
     /// `S`.
     type Out;
@@ -157,7 +139,7 @@ type SliceOf<D, P> = <() as PartitionPrefixLink<D, P>>::Slice;
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::partition::bounds::PartitionShapes;
+/// use shapecheck::ops::partition::PartitionShapes;
 /// // data [3, 2] after partitions [3] of i64: each output is [count, 2]
 /// type Data = shape![3, 2];
 /// let _: Option<<Data as PartitionShapes<shape![3], i64>>::Slice> = Some((Dim::<2>,));
@@ -190,7 +172,7 @@ where
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::partition::bounds::PartitionOut;
+/// use shapecheck::ops::partition::PartitionOut;
 /// let _: Option<PartitionOut<shape![4, 3], shape![4], i32>> = Some((Dyn(2), Dim::<3>));
 /// ```
 pub type PartitionOut<DS, PS, I> = <DS as PartitionShapes<PS, I>>::Out;

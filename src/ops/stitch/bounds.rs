@@ -34,7 +34,7 @@ use crate::tensor::Tensor;
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::bounds::StitchPrefix;
+/// use shapecheck::ops::stitch::StitchPrefix;
 /// let _: Option<<shape![2, 3, 4] as StitchPrefix<shape![2]>>::Slice> = Some((Dim::<3>, Dim::<4>));
 /// // the rule of `dynamic_stitch`: data [2, 3] after indices [2] leaves [3]
 /// let merged = dynamic_stitch(&tensor![1, 0], &tensor![[1, 2, 3], [4, 5, 6]]).run().unwrap();
@@ -57,7 +57,7 @@ pub trait StitchPrefix<I>: Shape {
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::bounds::StitchSliceOf;
+/// use shapecheck::ops::stitch::StitchSliceOf;
 /// fn fits<D: StitchSliceOf<I, S0>, I, S0>() {}
 /// fits::<shape![2, 4], shape![2], shape![4]>();
 /// fits::<shape![4], shape![], shape![4]>();
@@ -85,14 +85,6 @@ pub trait StitchSliceOf<I, S0> {
 /// implement: with any other `E` it names no type, so the builder that
 /// holds the view reports nothing after the rule's own error (its
 /// `.run()` would otherwise fail a second time, on `E`).
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::bounds::StitchIndexLink;
-/// let i = tensor![2i64, 0];
-/// let view = <() as StitchIndexLink<i64>>::indices(&i);
-/// assert_eq!(view.as_slice(), &[2, 0]);
-/// ```
 pub trait StitchIndexLink<E: Copy> {
     /// `E`, once the rule holds.
     type Index: StitchIndex;
@@ -114,14 +106,6 @@ impl<P, E: StitchIndex> StitchIndexLink<E> for P {
 
 /// [`StitchPrefix`] of `D` as a link with `Self = ()` (any `Self`): its
 /// `Slice` is the prefix rule's. A step of [`StitchFirst`] and [`StitchNext`].
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::bounds::StitchPrefixLink;
-/// // data [2, 3] after indices [2] leaves [3]; `Self` is `()`
-/// type Slice = <() as StitchPrefixLink<shape![2, 3], shape![2]>>::Slice;
-/// let _: Option<Slice> = Some((Dim::<3>,));
-/// ```
 pub trait StitchPrefixLink<D, I> {
     /// What follows the prefix `I` in `D`.
     type Slice: Shape;
@@ -134,14 +118,6 @@ impl<P, D: StitchPrefix<I>, I> StitchPrefixLink<D, I> for P {
 /// [`StitchSliceOf`] of `D` as the link after the prefix rule's (`Self` is
 /// its slice, so that a failing prefix rule is reported alone). A step of
 /// [`StitchNext`].
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::bounds::StitchSliceLink;
-/// // data [2, 3] after indices [2] leaves [3], the earlier pairs' slice
-/// type Slice = <shape![3] as StitchSliceLink<shape![2, 3], shape![2], shape![3]>>::Slice;
-/// let _: Option<Slice> = Some((Dim::<3>,));
-/// ```
 pub trait StitchSliceLink<D, I, S0> {
     /// `S0`, once the slice rule holds.
     type Slice;
@@ -153,13 +129,6 @@ impl<P, D: StitchSliceOf<I, S0>, I, S0> StitchSliceLink<D, I, S0> for P {
 
 /// The output shape of a first pair (`(Dyn, slice..)`, [`PrependDyn`]) as a
 /// link with `Self = ()` (any `Self`). A step of [`StitchFirst`].
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::bounds::StitchOutLink;
-/// // data [2, 3] after indices [2]: the output is [rows, 3]
-/// let _: Option<<() as StitchOutLink<shape![2, 3], shape![2]>>::Out> = Some((Dyn(4), Dim::<3>));
-/// ```
 pub trait StitchOutLink<D, I> {
     /// `(Dyn, slice..)`.
     type Out: Shape;
@@ -183,7 +152,7 @@ type PrefixSlice<D, I> = <() as StitchPrefixLink<D, I>>::Slice;
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::bounds::StitchFirst;
+/// use shapecheck::ops::stitch::StitchFirst;
 /// // data [2, 3] after indices [2] of i32: slice [3], output [rows, 3]
 /// type Data = shape![2, 3];
 /// let _: Option<<Data as StitchFirst<shape![2], i32>>::Slice> = Some((Dim::<3>,));
@@ -226,7 +195,7 @@ where
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::bounds::StitchNext;
+/// use shapecheck::ops::stitch::StitchNext;
 /// // data [2, 2, 3] after indices [2, 2] of i64 leaves the slice [3]
 /// type Data = shape![2, 2, 3];
 /// let _: Option<<Data as StitchNext<shape![2, 2], shape![3], i64>>::Slice> = Some((Dim::<3>,));
@@ -264,7 +233,7 @@ where
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::bounds::PrependDyn;
+/// use shapecheck::ops::stitch::PrependDyn;
 /// let _: Option<<shape![3] as PrependDyn>::Out> = Some((Dyn(5), Dim::<3>));
 /// assert_eq!((Dim::<3>,).prepend(5).dims().as_slice(), &[5, 3]);
 /// ```
@@ -279,7 +248,7 @@ pub trait PrependDyn: Shape {
     ///
     /// ```
     /// use shapecheck::prelude::*;
-    /// use shapecheck::ops::stitch::bounds::PrependDyn;
+    /// use shapecheck::ops::stitch::PrependDyn;
     /// assert_eq!((Dim::<3>, One).prepend(5), (Dyn(5), Dim::<3>, One));
     /// assert_eq!(().prepend(4), (Dyn(4),));
     /// ```
