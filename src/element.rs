@@ -212,11 +212,11 @@ impl Element for f64 {
     }
     #[inline(always)]
     fn to_f64(self) -> f64 {
-        self as f64
+        self
     }
     #[inline(always)]
     fn from_f64(v: f64) -> Self {
-        v as f64
+        v
     }
 }
 

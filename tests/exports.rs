@@ -55,16 +55,17 @@ mod beside_std_ops {
     #[allow(unused_imports)]
     use std::ops::*;
 
-    fn sum<T: Add<Output = T> + Mul<Output = T> + Sub<Output = T> + Div<Output = T> + Copy>(
+    fn mix<T: Add<Output = T> + Mul<Output = T> + Sub<Output = T> + Div<Output = T> + Copy>(
         a: T,
         b: T,
+        c: T,
     ) -> T {
-        a * b + a - b / b
+        a * b + a - b / c
     }
 
     #[test]
     fn no_ambiguous_name() {
-        assert_eq!(sum(2, 3), 2 * 3 + 2 - 1);
+        assert_eq!(mix(2, 3, 3), 2 * 3 + 2 - 1);
         let x = tensor![1.0f32, 2.0];
         let z = x
             .try_elementwise(shapecheck::ops::Mul, &x, Axis::<-1>, Identity)

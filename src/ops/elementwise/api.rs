@@ -28,6 +28,17 @@ pub type ElementwiseResult<T, S, B, Y, const AXIS: isize> = Result<
     ElementwiseError,
 >;
 
+/// What the all-static core returns: the output, and whether the op failed
+/// (only an integer division by zero can).
+type StaticResult<T, S, B, Y, const AXIS: isize> = (
+    Tensor<
+        T,
+        ElementwiseOutput<S, Y, AXIS>,
+        <B as ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>>::Out,
+    >,
+    Result<(), ElementwiseError>,
+);
+
 impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// `act(op(self, y))` with Paddle's axis rule, for any shapes (run-time
     /// dims included): the static rules are checked by the compiler, the rest
@@ -148,10 +159,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         &self,
         op: BinaryOpKind,
         y: &Tensor<TY, Y, BY>,
-    ) -> (
-        Tensor<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>, B::Out>,
-        Result<(), ElementwiseError>,
-    )
+    ) -> StaticResult<T, S, B, SameShape<TY, T, Y>, AXIS>
     where
         S: StaticShape,
         TY: Elements<T, SameRule, Y>,
