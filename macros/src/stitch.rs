@@ -32,6 +32,12 @@ pub fn partition_rules(max: usize) -> TokenStream2 {
 /// Every impl is `#[diagnostic::do_not_recommend]`: a failing dim is then
 /// reported by the rule trait's message (both shapes, the rule), not by the
 /// algebra's `SameDim` nor by a list of these impls.
+///
+/// `Slice` is reached through each prefix dim's `SameDim::Out`
+/// ([`guarded_slice`]): with a failing dim it names no type, so the slice
+/// rule after it (a later pair) and the output's rank (a first pair) report
+/// nothing more than the prefix rule's own error, as TensorFlow checks a
+/// pair's prefix before its slice.
 pub fn prefix_rule(rule: &TokenStream2, max: usize) -> TokenStream2 {
     let mut out = TokenStream2::new();
     for pair in rank_pairs(max, "D", "J") {
@@ -47,7 +53,7 @@ pub fn prefix_rule(rule: &TokenStream2, max: usize) -> TokenStream2 {
             continue;
         }
         let head = &d[..r];
-        let slice = tuple(&d[r..]);
+        let slice = guarded_slice(&j, head, tuple(&d[r..]));
         out.extend(quote! {
             #[diagnostic::do_not_recommend]
             impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)*> #rule<#jt> for #dt
@@ -58,6 +64,20 @@ pub fn prefix_rule(rule: &TokenStream2, max: usize) -> TokenStream2 {
         });
     }
     out
+}
+
+/// `slice` behind the prefix dims' `SameDim` outputs:
+/// `<<J0 as SameDim<D0>>::Out as Then<<<J1 as SameDim<D1>>::Out as Then<slice>>::Out>>::Out`
+/// (`Then` passes its argument through for any `Self`). It normalizes to
+/// `slice` when every dim is the same, and to nothing when one is not.
+fn guarded_slice(
+    j: &[proc_macro2::Ident],
+    head: &[proc_macro2::Ident],
+    slice: TokenStream2,
+) -> TokenStream2 {
+    j.iter().zip(head).rev().fold(slice, |inner, (ji, di)| {
+        quote!(<<#ji as crate::algebra::SameDim<#di>>::Out as crate::ops::stitch::bounds::Then<#inner>>::Out)
+    })
 }
 
 /// `StitchSliceOf<(J..), (A..)>` for `(D..)`, for every data rank `q` and

@@ -51,6 +51,23 @@ pub trait StitchPrefix<I>: Shape {
     type Slice: Shape;
 }
 
+/// `T`, for any `Self`: how the prefix rule's `Slice` waits on each prefix
+/// dim's [`SameDim`](crate::algebra::SameDim) output (its impls, generated
+/// by `shapecheck_macros::impl_stitch_rules!`, write
+/// `<<J0 as SameDim<D0>>::Out as Then<..>>::Out`). With a dim that fails,
+/// `Self` names no type and neither does `Out`, so the rules after the
+/// prefix rule (the slice rule, the output's rank) report nothing more than
+/// its error (`ui-tests/stitch/fail/prefix_after_scalar_slice.rs`).
+#[doc(hidden)]
+pub trait Then<T> {
+    /// `T`.
+    type Out;
+}
+
+impl<P, T> Then<T> for P {
+    type Out = T;
+}
+
 /// dynamic_stitch, slice rule: what follows the indices shape `I` in the data
 /// shape (`Self`) is `S0`, the slice of the earlier pairs (same rank, each
 /// dim [`SameDim`](crate::algebra::SameDim)).
