@@ -28,6 +28,10 @@ pub enum Stage {
     Compile,
     /// An error returned when the op ran.
     Run,
+    /// The API cannot express the inputs at all (dynamic_stitch with more
+    /// data tensors than index tensors: the API takes pairs), in either
+    /// mode: no call, no program.
+    Construction,
 }
 
 impl fmt::Display for Stage {
@@ -36,6 +40,7 @@ impl fmt::Display for Stage {
             Stage::Types => "by the types",
             Stage::Compile => "at compile time",
             Stage::Run => "at run time",
+            Stage::Construction => "by construction",
         })
     }
 }
@@ -97,6 +102,9 @@ pub enum When {
     Mono,
     /// Data (index values, LoD offsets): a run-time error in both modes.
     Run,
+    /// Inputs the API cannot express: a rejection by construction in both
+    /// modes ([`Stage::Construction`]).
+    Construction,
 }
 
 /// The library's own verdict on a case: its run-time validator (the rule
@@ -132,6 +140,7 @@ impl Validation {
     /// The stage a rejection must come at, in static (`true`) or dynamic mode.
     pub fn stage(&self, static_mode: bool) -> Stage {
         match (self.when, static_mode) {
+            (When::Construction, _) => Stage::Construction,
             (When::Types, false) => Stage::Types,
             (When::Types | When::Compile | When::Mono, true) => Stage::Compile,
             _ => Stage::Run,
@@ -540,6 +549,26 @@ mod tests {
         assert!(run("error", &by_types, v(), true).is_err());
         let compile = rejected(Stage::Compile, &[Some("select/branch-types")]);
         assert!(run("error", &compile, v(), true).is_ok());
+    }
+
+    #[test]
+    fn a_case_the_api_cannot_express_is_a_rejection_by_construction() {
+        const PAIRS: &str = "dynamic_stitch/pairs";
+        let v = || Validation::rejects(PAIRS, When::Construction);
+        let built = rejected(Stage::Construction, &[Some(PAIRS)]);
+        for static_mode in [false, true] {
+            assert!(run("error", &built, v(), static_mode).is_ok());
+            let late = run(
+                "error",
+                &rejected(Stage::Run, &[Some(PAIRS)]),
+                v(),
+                static_mode,
+            );
+            assert!(late.is_err());
+        }
+        // the framework accepted what the API cannot say: a failure
+        let acc = run("out", &built, v(), false);
+        assert!(acc.is_err_and(|e| e.contains("framework accepted")));
     }
 
     #[test]

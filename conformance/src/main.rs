@@ -176,6 +176,16 @@ fn main() -> ExitCode {
             report += f;
             report += "\n";
         }
+        let constructed = outcomes
+            .iter()
+            .filter(|o| matches!(o, Outcome::Rejected(judge::Stage::Construction, _)))
+            .count();
+        if constructed > 0 {
+            report += &format!(
+                "{}: {constructed} of them rejected by construction (inputs the API cannot express)\n",
+                group.name
+            );
+        }
         any_failed |= !failures.is_empty();
         eprintln!(
             "conformance: {} done ({:.1}s)",

@@ -622,6 +622,17 @@ pub fn run_family(
                 continue;
             }
         };
+        if v.when == When::Construction {
+            // no program can say it: rejected without one
+            outcomes[id] = Some(Outcome::Rejected(
+                Stage::Construction,
+                vec![Reported {
+                    rule: v.rule.map(str::to_string),
+                    message: "the static API cannot express these inputs".into(),
+                }],
+            ));
+            continue;
+        }
         match fam.static_case(case) {
             Ok(sc) => {
                 planned.insert(id, sc);
@@ -645,6 +656,7 @@ pub fn run_family(
             }
             When::Types | When::Compile => reject_ids.push(id),
             When::Mono => mono_ids.push(id),
+            When::Construction => {}
         }
     }
 

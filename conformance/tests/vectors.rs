@@ -380,3 +380,55 @@ fn dynamic_mode_types_and_malformed_cases() {
 fn static_mode_types_and_malformed_cases() {
     check_types_and_malformed("static");
 }
+
+/// TensorFlow's `testMismatchedDataAndIndexListSizes`: 2 index tensors and
+/// 4 data tensors, which the API's pairs cannot say. A rejection by
+/// construction in both modes (counted after the family's line), and a
+/// failure if the framework had accepted it.
+fn check_by_construction(mode: &str) {
+    let dir = scratch(&format!("construction-{mode}"));
+    let t = |v: Value| serde_json::json!({"shape": [1], "dtype": "float32", "data": [v]});
+    let ti = |v: i32| serde_json::json!({"shape": [1], "dtype": "int32", "data": [v]});
+    let case = serde_json::json!({
+        "name": "tf_mismatched_list_sizes",
+        "op": "dynamic_stitch",
+        "indices": [ti(2), ti(1)],
+        "data": [t(1.0.into()), t(2.0.into()), t(3.0.into()), t(4.0.into())],
+        "error": "List argument 'indices' to 'DynamicStitch' Op with length 2 must match length 4 of argument 'data'.",
+    });
+    let mut accepted = case.clone();
+    accepted["name"] = Value::from("accepted_mismatch");
+    accepted.as_object_mut().expect("case").remove("error");
+    accepted["out"] = t(1.0.into());
+    let doc = serde_json::json!({"op": "dynamic_stitch", "cases": [case, accepted]});
+    std::fs::write(dir.join("dynamic_stitch.json"), doc.to_string()).expect("write");
+    let r = run(mode, &dir);
+    assert_eq!(
+        summary(&r.stdout, "dynamic_stitch"),
+        Some("dynamic_stitch: 1 passed, 1 failed"),
+        "{mode} mode"
+    );
+    assert!(
+        r.stdout.lines().any(|l| {
+            l
+            == "dynamic_stitch: 2 of them rejected by construction (inputs the API cannot express)"
+        }),
+        "{mode} mode: no count of the rejections by construction"
+    );
+    assert!(
+        r.stdout.lines().any(|l| l.trim_start().starts_with(
+            "accepted_mismatch#1: rejected by construction, but the framework accepted it"
+        )),
+        "{mode} mode: the accepted case is not reported"
+    );
+}
+
+#[test]
+fn dynamic_mode_rejects_by_construction() {
+    check_by_construction("dynamic");
+}
+
+#[test]
+fn static_mode_rejects_by_construction() {
+    check_by_construction("static");
+}

@@ -3,7 +3,7 @@
 //! `op` per case; a partition's `out` is a list of tensors).
 
 use super::{Family, StaticCase};
-use crate::judge::{Outcome, Tolerance, Validation, When};
+use crate::judge::{Outcome, Reported, Stage, Tolerance, Validation, When};
 use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, Typed, VALUE_ERR};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{Map, Value};
@@ -12,6 +12,25 @@ use shapecheck::ops::stitch::stitch_output_dims;
 use shapecheck::{DynTensor, StitchError, StitchIndex, StitchPair};
 
 pub struct DynamicStitch;
+
+/// The rule a different number of index and data tensors breaks: the API
+/// takes `(indices, data)` pairs, so it cannot say that (TensorFlow: "List
+/// argument 'indices' ... must match length ... of argument 'data'", its
+/// `testMismatchedDataAndIndexListSizes`). A rejection by construction.
+const PAIRS: &str = "dynamic_stitch/pairs";
+
+/// Why the API cannot express the case, if it cannot: as many index
+/// tensors as data tensors are needed.
+fn unexpressible(case: &Case) -> Option<String> {
+    if case.field("op").ok()?.as_str()? != "dynamic_stitch" {
+        return None;
+    }
+    let len = |key: &str| case.field(key).ok()?.as_array().map(Vec::len);
+    let (i, d) = (len("indices")?, len("data")?);
+    (i != d).then(|| {
+        format!("{i} indices tensors and {d} data tensors: the API takes (indices, data) pairs, it cannot express this")
+    })
+}
 
 enum Inputs {
     Stitch {
@@ -169,6 +188,9 @@ fn rule_verdict(i: &Inputs, zeros: bool) -> Result<Result<(), StitchError>, Stri
 
 impl Family for DynamicStitch {
     fn dynamic(&self, case: &Case) -> Outcome {
+        if let Some(why) = unexpressible(case) {
+            return Outcome::Rejected(Stage::Construction, vec![Reported::new(PAIRS, why)]);
+        }
         let i = match inputs(case) {
             Ok(i) => i,
             Err(e) => return Outcome::Broken(e),
@@ -192,6 +214,9 @@ impl Family for DynamicStitch {
     }
 
     fn validate(&self, case: &Case, static_mode: bool) -> Result<Validation, String> {
+        if unexpressible(case).is_some() {
+            return Ok(Validation::rejects(PAIRS, When::Construction));
+        }
         let i = inputs(case)?;
         // a static program's shapes are checked before its index values
         if static_mode {
