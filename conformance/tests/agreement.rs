@@ -14,16 +14,35 @@
 //! names (`elementwise/runs-past: ...`): the two forms must agree on which
 //! rule rejects a case, not only on whether one does.
 //!
+//! The escape hatch's ops: dynamic_stitch (one or two (indices, data)
+//! pairs of rank 0 to 3, dims in {0, 1, 2}, and TensorFlow's
+//! `testErrorDataNumDimsMismatch`), dynamic_partition (data and partitions
+//! shapes as for stitch, 1 or 3 partitions) and multiplex (two candidates,
+//! an index of rank 0 to 3, wrong ranks and column counts too). Index
+//! values are data: valid in every case (the run-time rules on them are
+//! checked at run time on both paths). Left out, as known disagreements
+//! (docs/conformance.md): multiplex cases breaking several shape rules at
+//! once, and partition of scalar data by partitions of higher rank.
+//!
 //! The full enumeration (42 417 elementwise and 4 103 800 select
 //! cases) is far too long to compile in CI, so by default a deterministic
-//! sample is taken: `AGREEMENT_CASES` per family (default 1500), spread over
-//! the whole enumeration by a fixed stride, half accepted and half rejected
-//! where the family has enough of each. `AGREEMENT_CASES=0` runs everything.
+//! sample is taken: `AGREEMENT_CASES` per family (default 1500; 400 for
+//! the escape hatch's ops, whose cases compile slower), spread over the
+//! whole enumeration by a fixed stride, half accepted and half rejected
+//! where the family has enough of each (for the escape hatch's ops,
+//! stratified by the rejecting rule). `AGREEMENT_CASES=0` runs everything.
 
 use serde_json::{json, Value};
 use shapecheck::ops::elementwise::{elementwise_output_dims, elementwise_slices};
+use shapecheck::ops::multiplex::multiplex_output_dims;
+use shapecheck::ops::partition::{partition_slice_dims, partition_slices};
 use shapecheck::ops::select::{select_output_dims, select_slices};
-use shapecheck::{ActivationKind, AutoBroadcast, BinaryOpKind};
+use shapecheck::ops::stitch::stitch_output_dims;
+use shapecheck::{
+    multiplex_slices, stitch_slices, ActivationKind, AutoBroadcast, BinaryOpKind, IndexSlice,
+    StitchPair,
+};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -162,6 +181,294 @@ fn select_case(shapes: &[Vec<usize>], (ci, ti, ei, mode): SelKey) -> Value {
     case
 }
 
+/// Every shape of rank 0 to 3 with dims in {0, 1, 2} (40 shapes): the
+/// stitch and partition cases (a pair of them per tensor pair).
+fn small_shapes() -> Vec<Vec<usize>> {
+    shapes()
+        .into_iter()
+        .filter(|s| s.iter().all(|&d| d <= 2))
+        .collect()
+}
+
+/// Index values for stitch: non-negative (a negative index is a rule on
+/// values, checked at run time on both paths), with gaps and repeats.
+fn stitch_indices(dims: &[usize], m: usize) -> Vec<i32> {
+    (0..numel(dims))
+        .map(|j| ((j * 3 + m * 2 + 1) % 5) as i32)
+        .collect()
+}
+
+/// A dynamic_stitch case: one or two (indices, data) pairs of shapes.
+type StitchKey = Vec<(Vec<usize>, Vec<usize>)>;
+
+/// The run-time rule's verdict on a stitch case: `Ok(output dims)` or the
+/// rule id.
+fn stitch_verdict(key: &StitchKey) -> Result<Vec<usize>, &'static str> {
+    let vals: Vec<(Vec<i32>, Vec<i32>)> = key
+        .iter()
+        .enumerate()
+        .map(|(m, (i, d))| (stitch_indices(i, m), ints(d, m as i64 * 3 + 1)))
+        .collect();
+    let pairs: Vec<StitchPair<'_, i32>> = key
+        .iter()
+        .zip(&vals)
+        .map(|((i, d), (iv, dv))| StitchPair::new(i, iv, d, dv).expect("rank <= 3"))
+        .collect();
+    stitch_output_dims(pairs.into_iter())
+        .map(|d| d.as_slice().to_vec())
+        .map_err(|e| e.rule())
+}
+
+/// Every stitch case: each single pair of [`small_shapes`], and each pair
+/// of pairs whose first one passes the prefix rule (after a failing first
+/// pair, the second is never looked at), with the run-time rule's verdict.
+/// Then TensorFlow's `testErrorDataNumDimsMismatch` as it is written there.
+fn stitch_keys(shapes: &[Vec<usize>]) -> Vec<(String, StitchKey)> {
+    let mut keys = vec![];
+    let mut push = |key: StitchKey| {
+        let verdict = stitch_verdict(&key).err().unwrap_or("accepted");
+        keys.push((verdict.to_string(), key));
+    };
+    let mut good_first = vec![];
+    for i in shapes {
+        for d in shapes {
+            if d.starts_with(i) {
+                good_first.push((i.clone(), d.clone()));
+            }
+            push(vec![(i.clone(), d.clone())]);
+        }
+    }
+    for first in &good_first {
+        for i in shapes {
+            for d in shapes {
+                push(vec![first.clone(), (i.clone(), d.clone())]);
+            }
+        }
+    }
+    // data [1, 5] after indices [5], following a pair with an empty slice
+    push(vec![(vec![3], vec![3]), (vec![5], vec![1, 5])]);
+    keys
+}
+
+fn stitch_case(key: &StitchKey) -> Value {
+    let (mut indices, mut data) = (vec![], vec![]);
+    let vals: Vec<(Vec<i32>, Vec<i32>)> = key
+        .iter()
+        .enumerate()
+        .map(|(m, (i, d))| (stitch_indices(i, m), ints(d, m as i64 * 3 + 1)))
+        .collect();
+    for ((i, d), (iv, dv)) in key.iter().zip(&vals) {
+        indices.push(tensor(i, "int32", json!(iv)));
+        data.push(tensor(d, "int32", json!(dv)));
+    }
+    let name: Vec<String> = key.iter().map(|(i, d)| format!("{i:?}{d:?}")).collect();
+    let mut case = json!({
+        "name": format!("stitch_{}", name.join("_")),
+        "op": "dynamic_stitch",
+        "indices": indices,
+        "data": data,
+    });
+    let pairs: Vec<StitchPair<'_, i32>> = key
+        .iter()
+        .zip(&vals)
+        .map(|((i, d), (iv, dv))| StitchPair::new(i, iv, d, dv).expect("rank <= 3"))
+        .collect();
+    match stitch_verdict(key) {
+        Ok(dims) => {
+            let mut out = vec![0i32; numel(&dims)];
+            let got = stitch_slices(&pairs, &mut out).expect("the rule accepted these shapes");
+            assert_eq!(got.as_slice(), dims.as_slice());
+            case["out"] = tensor(&dims, "int32", json!(out));
+        }
+        Err(rule) => case["error"] = json!(format!("{rule} (the run-time rule)")),
+    }
+    case
+}
+
+/// A dynamic_partition case: data and partitions shapes (indices into
+/// [`small_shapes`]) and the number of partitions.
+type PartKey = (usize, usize, usize);
+
+fn partition_values(dims: &[usize], num: usize) -> Vec<i32> {
+    (0..numel(dims))
+        .map(|j| ((j * 2 + 1) % num) as i32)
+        .collect()
+}
+
+/// The run-time rule's verdict on a partition case: "accepted" or the rule id.
+fn partition_verdict(d: &[usize], p: &[usize], num: usize) -> &'static str {
+    let pv = partition_values(p, num);
+    let mut counts = vec![0; num];
+    partition_slice_dims(d, numel(d), p, IndexSlice::I32(&pv), &mut counts)
+        .err()
+        .map(|e| e.rule())
+        .unwrap_or("accepted")
+}
+
+/// Every partition case (1 and 3 partitions), with the run-time rule's
+/// verdict; and the number left out: scalar data with partitions of rank 1
+/// or more, where the static form's error is rustc's "mismatched types"
+/// (the prefix rule's only impl for scalar data decides the partitions'
+/// type before the argument is read), not the rule's (docs/conformance.md).
+fn partition_keys(shapes: &[Vec<usize>]) -> (Vec<(String, PartKey)>, usize) {
+    let mut keys = vec![];
+    let mut scalar = 0;
+    for (di, d) in shapes.iter().enumerate() {
+        for (pi, p) in shapes.iter().enumerate() {
+            if d.is_empty() && !p.is_empty() {
+                scalar += 2;
+                continue;
+            }
+            for num in [1, 3] {
+                keys.push((partition_verdict(d, p, num).to_string(), (di, pi, num)));
+            }
+        }
+    }
+    (keys, scalar)
+}
+
+fn partition_case(shapes: &[Vec<usize>], (di, pi, num): PartKey) -> Value {
+    let (d, p) = (&shapes[di], &shapes[pi]);
+    let (dv, pv) = (ints(d, 2), partition_values(p, num));
+    let mut case = json!({
+        "name": format!("partition_{d:?}_{p:?}_num{num}"),
+        "op": "dynamic_partition",
+        "data": tensor(d, "int32", json!(dv)),
+        "partitions": tensor(p, "int32", json!(pv)),
+        "attrs": {"num_partitions": num},
+    });
+    let mut counts = vec![0; num];
+    let mut out = vec![0i32; dv.len()];
+    match partition_slices(d, &dv, p, &pv, &mut counts, &mut out) {
+        Ok(slice) => {
+            let row: usize = numel(slice.as_slice());
+            let mut outs = vec![];
+            let mut at = 0;
+            for &c in &counts {
+                let mut dims = vec![c];
+                dims.extend_from_slice(slice.as_slice());
+                outs.push(tensor(&dims, "int32", json!(out[at..at + c * row])));
+                at += c * row;
+            }
+            case["out"] = json!(outs);
+        }
+        Err(e) => case["error"] = json!(e.to_string()),
+    }
+    case
+}
+
+/// A multiplex case: two candidates' shapes and the index's (indices into
+/// [`shapes`]).
+type MuxKey = (usize, usize, usize);
+
+/// Index values: each names a candidate (0 or 1); an out-of-range value is
+/// a rule on values, checked at run time on both paths.
+fn mux_index(dims: &[usize]) -> Vec<i32> {
+    (0..numel(dims)).map(|j| ((j * 5 + 1) % 2) as i32).collect()
+}
+
+/// Of multiplex's shape rules, how many fail at once: the candidates'
+/// rank, their shapes, the index's shape.
+fn mux_failing_rules(a: &[usize], b: &[usize], x: &[usize]) -> usize {
+    [a.len() < 2, a != b, !matches!(x, [_, 1])]
+        .iter()
+        .filter(|&&f| f)
+        .count()
+}
+
+/// Every multiplex case of two candidates (the same shape, or two of
+/// rank 1 to 2) and an index of any shape (rank 0 to 3: wrong ranks and
+/// column counts too), with the run-time rule's verdict; and the number of
+/// cases left out because two or three of the rules on the candidates'
+/// rank, their shapes and the index's shape fail at once: there the two
+/// forms name different rules today (docs/conformance.md).
+fn multiplex_keys(shapes: &[Vec<usize>]) -> (Vec<(String, MuxKey)>, usize) {
+    let mut keys = vec![];
+    let mut several = 0;
+    for (ai, a) in shapes.iter().enumerate() {
+        for (bi, b) in shapes.iter().enumerate() {
+            if ai != bi && !(matches!(a.len(), 1 | 2) && matches!(b.len(), 1 | 2)) {
+                continue;
+            }
+            for (xi, x) in shapes.iter().enumerate() {
+                if mux_failing_rules(a, b, x) >= 2 {
+                    several += 1;
+                    continue;
+                }
+                let verdict = multiplex_output_dims(&[a, b], x)
+                    .err()
+                    .map(|e| e.rule())
+                    .unwrap_or("accepted");
+                keys.push((verdict.to_string(), (ai, bi, xi)));
+            }
+        }
+    }
+    (keys, several)
+}
+
+fn multiplex_case(shapes: &[Vec<usize>], (ai, bi, xi): MuxKey) -> Value {
+    let (a, b, x) = (&shapes[ai], &shapes[bi], &shapes[xi]);
+    let (av, bv, xv) = (ints(a, 1), ints(b, 6), mux_index(x));
+    let mut case = json!({
+        "name": format!("mux_{a:?}_{b:?}_index{x:?}"),
+        "op": "multiplex",
+        "inputs": [tensor(a, "int32", json!(av)), tensor(b, "int32", json!(bv))],
+        "index": tensor(x, "int32", json!(xv)),
+    });
+    match multiplex_output_dims(&[a, b], x) {
+        Ok(d) => {
+            let mut out = vec![0i32; numel(d.as_slice())];
+            let inputs: [(&[usize], &[i32]); 2] = [(a, &av), (b, &bv)];
+            multiplex_slices(&inputs, x, &xv, &mut out).expect("the rule accepted these shapes");
+            case["out"] = tensor(d.as_slice(), "int32", json!(out));
+        }
+        Err(e) => case["error"] = json!(e.to_string()),
+    }
+    case
+}
+
+/// Rules the static form checks by a constant assertion, which `conformance
+/// static` compiles one package per case: few of them are sampled.
+const MONO_RULES: &[&str] = &["multiplex/index-rows", "multiplex/candidate-count"];
+const MONO_CAP: usize = 6;
+
+/// Up to `n` cases (all if `n` is 0), stratified by the run-time rule's
+/// verdict: half accepted, the other half shared equally by the rules
+/// that reject (at most [`MONO_CAP`] of a rule in [`MONO_RULES`]), each
+/// stratum spread evenly over the enumeration; `always` (by index) are
+/// added whatever the sample.
+fn stratified<K: Clone>(cases: &[(String, K)], n: usize, always: &[usize]) -> Vec<K> {
+    if n == 0 {
+        return cases.iter().map(|(_, k)| k.clone()).collect();
+    }
+    let mut strata: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, (v, _)) in cases.iter().enumerate() {
+        strata.entry(v.as_str()).or_default().push(i);
+    }
+    let rejecting = strata.len() - usize::from(strata.contains_key("accepted"));
+    let share = (n / 2) / rejecting.max(1);
+    let mut picked: Vec<usize> = always.to_vec();
+    for (verdict, members) in &strata {
+        let quota = match *verdict {
+            "accepted" => n - share * rejecting,
+            v if MONO_RULES.contains(&v) => share.min(MONO_CAP),
+            _ => share,
+        }
+        .min(members.len());
+        let len = members.len();
+        picked.extend(
+            members
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| quota > 0 && (i * quota) / len != ((i + 1) * quota) / len)
+                .map(|(_, &c)| c),
+        );
+    }
+    picked.sort_unstable();
+    picked.dedup();
+    picked.into_iter().map(|i| cases[i].1.clone()).collect()
+}
+
 /// Up to `n` cases (all if `n` is 0): half accepted, half rejected where
 /// there are enough of each, each half spread evenly over the enumeration.
 fn sample<K>(cases: Vec<(bool, K)>, n: usize) -> Vec<K> {
@@ -190,46 +497,154 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-#[test]
-fn runtime_and_type_level_rules_agree() {
-    let n: usize = std::env::var("AGREEMENT_CASES")
+/// The strata of a sample: how many cases of each verdict.
+fn strata_counts<'a>(verdicts: impl Iterator<Item = &'a str>) -> String {
+    let mut m: BTreeMap<&str, usize> = BTreeMap::new();
+    for v in verdicts {
+        *m.entry(v).or_default() += 1;
+    }
+    m.iter()
+        .map(|(v, n)| format!("{v} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One vector file of generated cases.
+struct Batch {
+    file: &'static str,
+    family: &'static str,
+    cases: Vec<Value>,
+}
+
+fn cases_from_env(var: &str, default: usize) -> usize {
+    std::env::var(var)
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(1500);
+        .unwrap_or(default)
+}
+
+#[test]
+fn runtime_and_type_level_rules_agree() {
+    let n = cases_from_env("AGREEMENT_CASES", 1500);
+    // the escape hatch's ops compile slower per case (a builder per pair,
+    // `multiplex!`): a smaller default, the same override
+    let n_hatch = cases_from_env("AGREEMENT_CASES", 400);
     let dir = scratch("agreement");
-    let mut counts = vec![];
     let shapes = shapes();
+    let small = small_shapes();
     let ew = elementwise_keys(&shapes);
     let sel = select_keys(&shapes);
+    let st = stitch_keys(&small);
+    let (pa, pa_scalar) = partition_keys(&small);
+    eprintln!(
+        "agreement: dynamic_partition: {pa_scalar} cases of scalar data with partitions of rank 1 or more left out (a rustc type mismatch, not the rule's error)"
+    );
+    let (mx, mx_several) = multiplex_keys(&shapes);
+    eprintln!(
+        "agreement: multiplex: {mx_several} cases where several shape rules fail left out (the forms name different rules first)"
+    );
     let (ew_total, sel_total) = (ew.len(), sel.len());
-    let batches = [
-        (
-            "elementwise",
-            ew_total,
-            sample(ew, n)
-                .into_iter()
-                .map(|k| elementwise_case(&shapes, k))
-                .collect::<Vec<_>>(),
-        ),
-        (
-            "select",
-            sel_total,
-            sample(sel, n)
-                .into_iter()
-                .map(|k| select_case(&shapes, k))
-                .collect(),
-        ),
-    ];
-    for (family, total, picked) in batches {
-        let accepted = picked.iter().filter(|c| c.get("out").is_some()).count();
+    // the last stitch key: TensorFlow's testErrorDataNumDimsMismatch
+    let tf_case = st.len() - 1;
+    let report = |name: &str, picked: Vec<(String, Value)>, total: usize| {
         eprintln!(
-            "agreement: {family}: {} of {total} cases ({accepted} accepted by the run-time rule)",
-            picked.len()
+            "agreement: {name}: {} of {total} cases ({})",
+            picked.len(),
+            strata_counts(picked.iter().map(|(v, _)| v.as_str()))
         );
-        counts.push((family, picked.len()));
-        let doc = json!({"op": family, "source": "generated by conformance/tests/agreement.rs", "cases": picked});
+        picked.into_iter().map(|(_, c)| c).collect::<Vec<_>>()
+    };
+    let with_verdict = |c: Value| -> (String, Value) {
+        let v = if c.get("out").is_some() {
+            "accepted"
+        } else {
+            "rejected"
+        };
+        (v.to_string(), c)
+    };
+    let batches = [
+        Batch {
+            file: "elementwise",
+            family: "elementwise",
+            cases: report(
+                "elementwise",
+                sample(ew, n)
+                    .into_iter()
+                    .map(|k| with_verdict(elementwise_case(&shapes, k)))
+                    .collect(),
+                ew_total,
+            ),
+        },
+        Batch {
+            file: "select",
+            family: "select",
+            cases: report(
+                "select",
+                sample(sel, n)
+                    .into_iter()
+                    .map(|k| with_verdict(select_case(&shapes, k)))
+                    .collect(),
+                sel_total,
+            ),
+        },
+        Batch {
+            file: "dynamic_stitch",
+            family: "dynamic_stitch",
+            cases: report(
+                "dynamic_stitch",
+                stratified(&st, n_hatch, &[tf_case])
+                    .into_iter()
+                    .map(|k| {
+                        (
+                            stitch_verdict(&k).err().unwrap_or("accepted").to_string(),
+                            stitch_case(&k),
+                        )
+                    })
+                    .collect(),
+                st.len(),
+            ),
+        },
+        Batch {
+            file: "dynamic_partition",
+            family: "dynamic_stitch",
+            cases: report(
+                "dynamic_partition",
+                stratified(&pa, n_hatch, &[])
+                    .into_iter()
+                    .map(|(d, p, num)| {
+                        let v = partition_verdict(&small[d], &small[p], num);
+                        (v.to_string(), partition_case(&small, (d, p, num)))
+                    })
+                    .collect(),
+                pa.len(),
+            ),
+        },
+        Batch {
+            file: "multiplex",
+            family: "multiplex",
+            cases: report(
+                "multiplex",
+                stratified(&mx, n_hatch, &[])
+                    .into_iter()
+                    .map(|k| {
+                        let (a, b, x) = k;
+                        let v = multiplex_output_dims(&[&shapes[a], &shapes[b]], &shapes[x])
+                            .err()
+                            .map(|e| e.rule())
+                            .unwrap_or("accepted");
+                        (v.to_string(), multiplex_case(&shapes, k))
+                    })
+                    .collect(),
+                mx.len(),
+            ),
+        },
+    ];
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for b in &batches {
+        *counts.entry(b.family).or_default() += b.cases.len();
+        let doc = json!({"op": b.family, "source": "generated by conformance/tests/agreement.rs", "cases": b.cases});
         std::fs::write(
-            dir.join(format!("{family}.json")),
+            dir.join(format!("{}.json", b.file)),
             serde_json::to_string(&doc).expect("json"),
         )
         .expect("write the cases");

@@ -228,6 +228,7 @@ pub trait StitchNext<I, S0, E: Copy>: Shape {
     ) -> Tensor<Self::Index, S, &[Self::Index]>;
 }
 
+#[cfg(not(shapecheck_mutant = "stitch-slice-static"))]
 impl<D: Shape, I, S0, E: Copy> StitchNext<I, S0, E> for D
 where
     (): StitchIndexLink<E>,
@@ -235,6 +236,25 @@ where
     PrefixSlice<D, I>: StitchSliceLink<D, I, S0>,
 {
     type Slice = <PrefixSlice<D, I> as StitchSliceLink<D, I, S0>>::Slice;
+    type Index = <() as StitchIndexLink<E>>::Index;
+    #[inline(always)]
+    fn indices<S: Shape, B: Storage<E>>(
+        t: &Tensor<E, S, B>,
+    ) -> Tensor<Self::Index, S, &[Self::Index]> {
+        <() as StitchIndexLink<E>>::indices(t)
+    }
+}
+
+/// `shapecheck_mutant = "stitch-slice-static"`: a planted bug for the
+/// agreement test (conformance/tests/agreement.rs): a later pair's slice
+/// rule dropped from the compile-time form.
+#[cfg(shapecheck_mutant = "stitch-slice-static")]
+impl<D: Shape, I, S0, E: Copy> StitchNext<I, S0, E> for D
+where
+    (): StitchIndexLink<E>,
+    (): StitchPrefixLink<D, I>,
+{
+    type Slice = S0;
     type Index = <() as StitchIndexLink<E>>::Index;
     #[inline(always)]
     fn indices<S: Shape, B: Storage<E>>(

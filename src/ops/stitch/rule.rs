@@ -9,6 +9,17 @@
 use super::StitchError;
 use crate::shape::{Dims, MAX_RANK};
 
+// The planted bugs of dynamic_stitch (`--cfg shapecheck_mutant="..."`, for
+// the agreement test) build in debug mode only.
+#[cfg(all(
+    not(debug_assertions),
+    any(
+        shapecheck_mutant = "stitch-slice-first",
+        shapecheck_mutant = "stitch-slice-static"
+    )
+))]
+compile_error!("shapecheck_mutant plants bugs for the conformance tests: never in a release build");
+
 /// Index values of either index type, borrowed.
 ///
 /// ```
@@ -192,14 +203,19 @@ pub fn stitch_output_dims<'a, T: 'a>(
         .unwrap_or(&[]);
     for (m, p) in pairs.enumerate() {
         let r = p.indices_dims.rank();
-        if p.data_dims.get(..r) != Some(p.indices_dims.as_slice()) {
+        let slice_ok = p.data_dims.get(r..) == Some(slice0);
+        // `shapecheck_mutant = "stitch-slice-first"`: a planted bug for the
+        // agreement test (conformance/tests/agreement.rs): a pair's slice
+        // rule checked before its prefix rule
+        let slice_first = cfg!(shapecheck_mutant = "stitch-slice-first") && !slice_ok;
+        if p.data_dims.get(..r) != Some(p.indices_dims.as_slice()) && !slice_first {
             return Err(StitchError::PrefixMismatch {
                 m,
                 indices: p.indices_dims,
                 data: p.data_dims,
             });
         }
-        if p.data_dims.get(r..) != Some(slice0) {
+        if !slice_ok {
             return Err(StitchError::SliceMismatch {
                 m,
                 data0: first.data_dims,
