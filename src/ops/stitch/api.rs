@@ -305,14 +305,14 @@ where
         if let Some(rows) = self.static_rows() {
             let (rows, needed) = rows?;
             let shape = Self::static_out(rows)?;
-            let mut out = crate::storage::filled_vec(needed, T::default())?;
+            let mut out = crate::storage::default_vec(needed)?;
             self.static_copy(&mut out);
             // `out` holds `needed` = rows * slice elements: the shape's count
             return Ok(Tensor::from_parts_unchecked(shape, out));
         }
         let dims = self.output_dims()?;
         let shape = Self::out_shape(&dims)?;
-        let mut out = crate::storage::filled_vec(dims.try_numel()?, T::default())?;
+        let mut out = crate::storage::default_vec(dims.try_numel()?)?;
         kernel::stitch_rows(self.iter(), rule::slice_len(&dims), &mut out);
         Ok(Tensor::with_shape(shape, out)?)
     }
