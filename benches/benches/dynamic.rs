@@ -6,7 +6,10 @@
 //! the other, seconds apart, and their ratio follows the load.
 //!
 //! Run: `cargo bench -p shapecheck-benches --bench dynamic [-- ROUNDS]`
-//! (40 rounds by default; numbers in docs/measurements.md).
+//! (40 rounds by default, under a minute; numbers in docs/measurements.md).
+//! A filter as for the criterion benches (`-- W5`, `-- 'W1|W5'`: names
+//! holding one of the `|`-separated words) runs those workloads only, so
+//! `cargo bench -p shapecheck-benches -- W3` skips this file.
 
 // The timed closures return the ops' `Result`s, whose error types are
 // large on purpose (no heap, see `ops::stitch`).
@@ -32,13 +35,42 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// The command line: the round count (a number) and the name filters.
+struct Args {
+    rounds: usize,
+    filters: Vec<String>,
+}
+
+impl Args {
+    fn parse() -> Self {
+        let mut rounds = 40;
+        let mut filters = Vec::new();
+        // `cargo bench` passes `--bench`; criterion's other flags are ignored
+        for a in std::env::args().skip(1).filter(|a| !a.starts_with('-')) {
+            match a.parse::<usize>() {
+                Ok(n) => rounds = n.max(4),
+                Err(_) => filters.extend(a.split('|').map(str::to_string)),
+            }
+        }
+        Args { rounds, filters }
+    }
+
+    fn wants(&self, name: &str) -> bool {
+        self.filters.is_empty() || self.filters.iter().any(|f| name.contains(f.as_str()))
+    }
+}
+
 /// `rounds` interleaved calls of `stat` (static allocating) and `dynamic`.
 fn compare<A, B>(
     name: &str,
-    rounds: usize,
+    args: &Args,
     mut stat: impl FnMut() -> A,
     mut dynamic: impl FnMut() -> B,
 ) {
+    if !args.wants(name) {
+        return;
+    }
+    let rounds = args.rounds;
     for _ in 0..3 {
         time(&mut stat);
         time(&mut dynamic);
@@ -70,18 +102,21 @@ fn compare<A, B>(
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; a number is the round count
-    let rounds = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(40usize)
-        .max(4);
+    let args = Args::parse();
+    const NAMES: [&str; 3] = [
+        "W1 elementwise_mul [256,128,256] x [128,256]",
+        "W5 dynamic_stitch 4 x 2^18 rows of 16 f32",
+        "W7 dynamic_partition 2^20 rows of 16 f32 into 4",
+    ];
+    if !NAMES.iter().any(|n| args.wants(n)) {
+        return;
+    }
 
     let (x, y) = w1_inputs();
     let (dx, dy) = (x.to_dyn(), y.to_dyn());
     compare(
-        "W1 elementwise_mul [256,128,256] x [128,256]",
-        rounds,
+        NAMES[0],
+        &args,
         || black_box(&x).elementwise_mul(black_box(&y), Axis::<-1>, Identity),
         || {
             black_box(&dx).elementwise(
@@ -103,8 +138,8 @@ fn main() {
     let dyn_d: Vec<DynTensor<f32>> = datas.iter().map(|t| t.to_dyn()).collect();
     let pairs: Vec<(&DynTensor<i32>, &DynTensor<f32>)> = dyn_i.iter().zip(&dyn_d).collect();
     compare(
-        "W5 dynamic_stitch 4 x 2^18 rows of 16 f32",
-        rounds,
+        NAMES[1],
+        &args,
         || black_box(&stitch).run(),
         || DynTensor::dynamic_stitch(black_box(&pairs)),
     );
@@ -126,8 +161,8 @@ fn main() {
         Tensor::<i32, shape![1048576], Vec<i32>>::from_vec(Default::default(), parts_v).unwrap();
     let (dx, dp) = (x.to_dyn(), parts.to_dyn());
     compare(
-        "W7 dynamic_partition 2^20 rows of 16 f32 into 4",
-        rounds,
+        NAMES[2],
+        &args,
         || dynamic_partition(black_box(&x), black_box(&parts), Partitions::<4>),
         || black_box(&dx).dynamic_partition(black_box(&dp), 4),
     );
