@@ -5,7 +5,7 @@
 
 use crate::error::ShapeError;
 use crate::shape::{Dims, Shape};
-use crate::storage::{filled_vec, Inline, Storage};
+use crate::storage::{default_vec, filled_vec, Inline, Storage};
 use crate::tensor::Tensor;
 use alloc::vec::Vec;
 
@@ -54,6 +54,20 @@ impl<T: Copy> DynTensor<T> {
         Ok(DynTensor {
             dims: d,
             data: filled_vec(d.try_numel()?, v)?,
+        })
+    }
+
+    /// A tensor of shape `dims` holding `T::default()`: an op's result,
+    /// which the op then writes. The same buffer as the static path's
+    /// results (`storage::default_vec`: zeroed by the allocator, not
+    /// filled, for the primitive types).
+    pub(crate) fn defaulted(dims: &Dims) -> Result<Self, ShapeError>
+    where
+        T: Default,
+    {
+        Ok(DynTensor {
+            dims: *dims,
+            data: default_vec(dims.try_numel()?)?,
         })
     }
 

@@ -296,23 +296,56 @@ mod heap {
             filled_vec(shape.numel()?, v)
         }
         fn filled(shape: &S, v: T) -> Self {
-            // `vec!` of a zero `v` is one zeroed allocation (calloc), whose
-            // pages nothing has touched yet: the advice comes before the
-            // op's first write, so that write faults in huge pages.
-            let mut out = alloc::vec![v; shape.numel().unwrap_or(0)];
-            huge_pages::advise(&mut out);
-            out
+            advised_vec(shape.numel().unwrap_or(0), v)
         }
     }
     impl<T: Copy, S2: Shape> ResultStorage<T, S2> for Vec<T> {
         type Out = Vec<T>;
     }
 
-    /// A vector of `numel` copies of `v`, reporting allocation failure as an error.
+    /// A vector of `numel` copies of `v`, reporting allocation failure as an
+    /// error. The buffer is advised before `v` is written, so that the fill
+    /// faults in huge pages; for a result the op writes over anyway, see
+    /// [`default_vec`], which does not fill.
     pub(crate) fn filled_vec<T: Copy>(numel: usize, v: T) -> Result<Vec<T>, ShapeError> {
         let mut out = reserved_vec(numel)?;
         out.resize(numel, v);
         Ok(out)
+    }
+
+    /// A vector of `numel` copies of `T::default()`, reporting allocation
+    /// failure as an error: the buffer of an op's heap result, which the op
+    /// then writes (the static path's `run`, `DynTensor`'s ops).
+    ///
+    /// The allocator is asked first with `try_reserve_exact`, which reports
+    /// a count it cannot give (or whose bytes overflow) instead of aborting;
+    /// that buffer goes back untouched (for a large one a `mmap` and a
+    /// `munmap`: microseconds), and the result is [`advised_vec`]'s, the
+    /// same buffer as the infallible [`OwnedStorage::filled`]. For the
+    /// primitive types the default is zero and that buffer comes zeroed from
+    /// `calloc`, written by no one: a `resize` (as in [`filled_vec`]) writes
+    /// every page once before the op writes it again.
+    pub(crate) fn default_vec<T: Copy + Default>(numel: usize) -> Result<Vec<T>, ShapeError> {
+        let mut probe = Vec::<T>::new();
+        probe
+            .try_reserve_exact(numel)
+            .map_err(|_| ShapeError::Allocation { numel })?;
+        drop(probe);
+        Ok(advised_vec(numel, T::default()))
+    }
+
+    /// `vec![v; numel]`, advised to use huge pages when large. For a zero `v`
+    /// of a primitive type, `vec!` makes one zeroed allocation (`calloc`),
+    /// whose fresh pages nothing has touched yet: the advice comes before
+    /// the op's first write, so that write faults in huge pages and the
+    /// kernel's zeroing of them is the only fill. (Any other `v` is written
+    /// by `vec!` before the advice: those pages stay small.) Aborts if the
+    /// allocation fails, as every std allocation does; [`default_vec`] asks
+    /// first.
+    fn advised_vec<T: Copy>(numel: usize, v: T) -> Vec<T> {
+        let mut out = alloc::vec![v; numel];
+        huge_pages::advise(&mut out);
+        out
     }
 
     /// An empty vector with room for exactly `numel` elements (advised to use
@@ -393,7 +426,7 @@ mod huge_pages {
 }
 
 #[cfg(feature = "alloc")]
-pub(crate) use heap::{filled_vec, reserved_vec};
+pub(crate) use heap::{default_vec, filled_vec, reserved_vec};
 
 #[cfg(all(test, feature = "std", target_os = "linux"))]
 mod tests {

@@ -698,3 +698,65 @@ fn static_builder_edges() {
     );
     assert_eq!(untouched, [-1; 8]);
 }
+
+/// The row copy gives some run-time row lengths as constants (1-4, 8, 16,
+/// 32, 64): every length from 1 to 70, with i32 and i64 indices, a
+/// duplicate (the later wins) and a row no index names (zeros), against a
+/// naive loop, on the `DynTensor`, caller-buffer and static (`Dyn`) paths.
+#[test]
+fn every_row_length_copies_like_a_naive_loop() {
+    for n in 1..=70usize {
+        let d0: Vec<i64> = (0..3 * n as i64).collect();
+        let d1: Vec<i64> = (0..2 * n as i64).map(|v| -1 - v).collect();
+        let (i0, i1) = ([4i32, 0, 2], [2i64, 1]);
+        let mut want = vec![0i64; 5 * n];
+        for (j, &r) in i0.iter().enumerate() {
+            want[r as usize * n..][..n].copy_from_slice(&d0[j * n..][..n]);
+        }
+        for (j, &r) in i1.iter().enumerate() {
+            want[r as usize * n..][..n].copy_from_slice(&d1[j * n..][..n]);
+        }
+
+        // DynTensor: one index type per call, so i32 and i64 separately
+        let (ti0, td0) = (
+            DynTensor::new(&[3], i0.to_vec()).unwrap(),
+            DynTensor::new(&[3, n], d0.clone()).unwrap(),
+        );
+        let (ti1, td1) = (
+            DynTensor::new(&[2], i1.to_vec()).unwrap(),
+            DynTensor::new(&[2, n], d1.clone()).unwrap(),
+        );
+        let got = DynTensor::dynamic_stitch(&[(&ti0, &td0)]).unwrap();
+        let mut alone = vec![0i64; 5 * n];
+        for (j, &r) in i0.iter().enumerate() {
+            alone[r as usize * n..][..n].copy_from_slice(&d0[j * n..][..n]);
+        }
+        assert_eq!(got.as_slice(), &alone[..], "i32, row length {n}");
+        let got = DynTensor::dynamic_stitch(&[(&ti1, &td1)]).unwrap();
+        let mut alone = vec![0i64; 3 * n];
+        for (j, &r) in i1.iter().enumerate() {
+            alone[r as usize * n..][..n].copy_from_slice(&d1[j * n..][..n]);
+        }
+        assert_eq!(got.as_slice(), &alone[..], "i64, row length {n}");
+
+        // both index types in one call
+        let pairs = [
+            StitchPair::new(&[3], &i0, &[3, n], &d0).unwrap(),
+            StitchPair::new(&[2], &i1, &[2, n], &d1).unwrap(),
+        ];
+        let mut out = vec![7i64; 6 * n];
+        let dims = stitch_slices(&pairs, &mut out).unwrap();
+        assert_eq!(dims.as_slice(), &[5, n]);
+        assert_eq!(&out[..5 * n], &want[..], "slices, row length {n}");
+
+        // the static builder over a run-time slice dim
+        let x0 = Tensor::<i64, shape![3, Dyn], Vec<i64>>::with_dims(&[3, n], d0.clone()).unwrap();
+        let x1 = Tensor::<i64, shape![2, Dyn], Vec<i64>>::with_dims(&[2, n], d1.clone()).unwrap();
+        let (s0, s1) = (
+            Tensor::<i32, shape![3]>::from_array(i0),
+            Tensor::<i64, shape![2]>::from_array(i1),
+        );
+        let got = dynamic_stitch(&s0, &x0).pair(&s1, &x1).run().unwrap();
+        assert_eq!(got.as_slice(), &want[..], "builder, row length {n}");
+    }
+}

@@ -25,7 +25,7 @@ impl<T: Element> DynTensor<T> {
         act: ActivationKind,
     ) -> Result<DynTensor<T>, ElementwiseError> {
         let out_dims = super::elementwise_output_dims(&self.dims(), &y.dims(), axis)?;
-        let mut out = DynTensor::full(&out_dims, T::default())?;
+        let mut out = DynTensor::defaulted(&out_dims)?;
         super::elementwise_slices(
             op,
             act,

@@ -3,9 +3,8 @@
 //! [`Stitch::run_into`]) and the list of pairs it holds ([`StitchPairs`]).
 
 use super::bounds::{StaticSlice, StitchFirst, StitchNext};
-use super::kernel::{self, MaxIndex};
-use super::rule::StitchIndex;
-use super::rule::{self, StitchPair};
+use super::kernel;
+use super::rule::{self, MaxIndex, StitchIndex, StitchPair};
 use super::StitchError;
 use crate::element::MaybeSync;
 use crate::shape::{Dims, Shape, MAX_RANK};
@@ -305,14 +304,14 @@ where
         if let Some(rows) = self.static_rows() {
             let (rows, needed) = rows?;
             let shape = Self::static_out(rows)?;
-            let mut out = crate::storage::filled_vec(needed, T::default())?;
+            let mut out = crate::storage::default_vec(needed)?;
             self.static_copy(&mut out);
             // `out` holds `needed` = rows * slice elements: the shape's count
             return Ok(Tensor::from_parts_unchecked(shape, out));
         }
         let dims = self.output_dims()?;
         let shape = Self::out_shape(&dims)?;
-        let mut out = crate::storage::filled_vec(dims.try_numel()?, T::default())?;
+        let mut out = crate::storage::default_vec(dims.try_numel()?)?;
         kernel::stitch_rows(self.iter(), rule::slice_len(&dims), &mut out);
         Ok(Tensor::with_shape(shape, out)?)
     }
@@ -452,13 +451,13 @@ where
     #[inline(always)]
     fn scan(&self, max: &mut MaxIndex) -> Result<(), StitchError> {
         self.0.scan(max)?;
-        kernel::scan_indices(L::LEN, self.1 .0.as_slice(), max)
+        rule::scan_indices(L::LEN, self.1 .0.as_slice(), max)
     }
 
     #[inline(always)]
     fn copy(&self, out: &mut [T], n: usize) {
         self.0.copy(out, n);
         let (indices, data) = self.1;
-        kernel::copy_pair_rows(indices.as_slice(), data.as_slice(), n, out);
+        kernel::copy_pair_rows(indices.as_slice(), data.as_slice(), n, out, 0);
     }
 }

@@ -43,7 +43,7 @@ impl<T: Copy + Default> DynTensor<T> {
             data: d.as_slice(),
         });
         let dims = rule::stitch_output_dims(views.clone())?;
-        let mut out = DynTensor::full(&dims, T::default())?;
+        let mut out = DynTensor::defaulted(&dims)?;
         kernel::stitch_rows(views, rule::slice_len(&dims), out.as_mut_slice());
         Ok(out)
     }

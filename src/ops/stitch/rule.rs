@@ -184,16 +184,17 @@ pub fn stitch_output_dims<'a, T: 'a>(
     }
     let first = first.ok_or(StitchError::NoPairs)?;
 
-    // the largest index and where it is; negatives are errors
-    let mut max: Option<(usize, usize, i64)> = None;
+    // the largest index and where it is (the first of them); negatives are
+    // errors: the static builder's scan, over each pair's own index type
+    let mut max = MaxIndex {
+        value: -1,
+        m: 0,
+        j: 0,
+    };
     for (m, p) in pairs.clone().enumerate() {
-        for (j, value) in p.indices.values().enumerate() {
-            if value < 0 {
-                return Err(StitchError::NegativeIndex { m, j, value });
-            }
-            if max.is_none_or(|(_, _, v)| value > v) {
-                max = Some((m, j, value));
-            }
+        match p.indices {
+            IndexSlice::I32(values) => scan_indices(m, values, &mut max)?,
+            IndexSlice::I64(values) => scan_indices(m, values, &mut max)?,
         }
     }
 
@@ -226,9 +227,10 @@ pub fn stitch_output_dims<'a, T: 'a>(
         }
     }
 
-    let Some((m, j, value)) = max else {
+    let MaxIndex { value, m, j } = max;
+    if value < 0 {
         return with_rows(0, slice0);
-    };
+    }
     // a tail of a `Dims` always fits a `Dims`
     let too_many = StitchError::TooManyRows {
         m,
@@ -267,6 +269,46 @@ pub(crate) fn prefix_of<'b, T>(buf: &'b mut [T], dims: &Dims) -> Result<&'b mut 
         len,
     })
 }
+
+/// The index scan, the rule's and the static builder's (which, its shapes
+/// proved by the types, runs only this part of the rule).
+mod scan {
+    use super::{StitchError, StitchIndex};
+
+    /// The largest index seen so far by [`scan_indices`] and where (`value`
+    /// -1: none yet).
+    pub struct MaxIndex {
+        /// The value.
+        pub value: i64,
+        /// The pair holding it.
+        pub m: usize,
+        /// Its flat position in `indices[m]`.
+        pub j: usize,
+    }
+
+    /// The index scan of pair `m`, over its own index type: every value in
+    /// order; the first negative one is [`StitchError::NegativeIndex`];
+    /// `max` gets the first of the largest (later pairs are scanned after,
+    /// so over all pairs it is the first in (m, j) order).
+    #[inline(always)]
+    pub fn scan_indices<I: StitchIndex>(
+        m: usize,
+        indices: &[I],
+        max: &mut MaxIndex,
+    ) -> Result<(), StitchError> {
+        for (j, &v) in indices.iter().enumerate() {
+            let value = v.to_i64();
+            if value < 0 {
+                return Err(StitchError::NegativeIndex { m, j, value });
+            }
+            if value > max.value {
+                *max = MaxIndex { value, m, j };
+            }
+        }
+        Ok(())
+    }
+}
+pub(crate) use scan::{scan_indices, MaxIndex};
 
 mod sealed {
     /// What an index type needs besides [`StitchIndex`](super::StitchIndex)'s
