@@ -91,8 +91,9 @@ pub trait OwnedStorage<T: Copy, S: Shape>: StorageMut<T> + Sized {
     /// ```
     fn try_filled(shape: &S, v: T) -> Result<Self, ShapeError>;
     /// A buffer of `shape.numel()` copies of `v`, for static shapes whose count
-    /// is a compile-time constant (a heap buffer aborts on out-of-memory, as
-    /// every std allocation does).
+    /// is a compile-time constant, and for results whose run-time dims come
+    /// from operands already in memory (a heap buffer aborts on out-of-memory,
+    /// as every std allocation does, and so does a count past `usize`).
     ///
     /// ```
     /// use shapecheck::prelude::*;
@@ -296,10 +297,18 @@ mod heap {
             filled_vec(shape.numel()?, v)
         }
         fn filled(shape: &S, v: T) -> Self {
+            // A count past `usize` (run-time dims only: a static count is a
+            // constant) is no more allocatable than any buffer past the
+            // address space: the allocation fails as every std allocation
+            // does (an abort, `handle_alloc_error`), never a buffer shorter
+            // than the shape.
+            let Ok(numel) = shape.numel() else {
+                alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<T>())
+            };
             // `vec!` of a zero `v` is one zeroed allocation (calloc), whose
             // pages nothing has touched yet: the advice comes before the
             // op's first write, so that write faults in huge pages.
-            let mut out = alloc::vec![v; shape.numel().unwrap_or(0)];
+            let mut out = alloc::vec![v; numel];
             huge_pages::advise(&mut out);
             out
         }
