@@ -320,6 +320,8 @@ proptest! {
         // the rows meet no dim of w (numpy's -1 and Paddle's 1)
         let z: Tensor<f32, shape![Dyn, 3], Vec<f32>> = x.elementwise_mul(&w, Axis::<-1>, Identity);
         prop_assert_eq!(&z, &x.try_elementwise_mul(&w, Axis::<-1>, Identity).unwrap());
+        prop_assert_eq!(&(&x * &w), &z);
+        prop_assert_eq!(&(&w + &x), &x.try_elementwise_add(&w, Axis::<-1>, Identity).unwrap());
         prop_assert_eq!(&x.elementwise_add(&w, Axis::<1>, Relu), &x.try_elementwise_add(&w, Axis::<1>, Relu).unwrap());
         prop_assert_eq!(&x.elementwise_sub(&w, Axis::<-1>, Tanh), &x.try_elementwise_sub(&w, Axis::<-1>, Tanh).unwrap());
         prop_assert_eq!(&x.elementwise_max(&w, Axis::<-1>, Identity), &x.try_elementwise_max(&w, Axis::<-1>, Identity).unwrap());

@@ -512,7 +512,9 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 /// `axis = -1`). The output shape is [`Broadcast`](Self::Broadcast).
 ///
 /// An alias trait with a blanket impl: any `S: StaticShape + ElementwiseShapes<Y, -1>`
-/// whose output is static implements it.
+/// whose output is static implements it, and its `Broadcast` is that
+/// `Output` (said in the supertrait, so that code bounded by it alone gets
+/// `BroadcastOf<S, Y>` from the operators).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -524,7 +526,9 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 /// assert_eq!(z.dims().as_slice(), &[2, 3]);
 /// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 20.0, 40.0, 60.0]);
 /// ```
-pub trait BroadcastWith<Y: StaticShape>: StaticShape + ElementwiseShapes<Y, -1> {
+pub trait BroadcastWith<Y: StaticShape>:
+    StaticShape + ElementwiseShapes<Y, -1, Output = <Self as BroadcastWith<Y>>::Broadcast>
+{
     /// The output shape.
     type Broadcast: StaticShape;
 }
@@ -553,29 +557,47 @@ macro_rules! operator {
         impl<'b, T, S, B, TY, Y, BY> core::ops::$trait<&'b Tensor<TY, Y, BY>> for &Tensor<T, S, B>
         where
             T: Element,
+            S: Shape,
             TY: SameElement<T> + $elem,
-            Y: StaticShape,
+            Y: Shape,
             BY: Storage<TY>,
-            S: BroadcastWith<Y>,
-            B: ResultStorage<T, BroadcastOf<S, Y>>,
+            // a `Dyn` dim meets only 1s or no dim ([`ElementwiseNoCheck`]);
+            // for static shapes, `S: BroadcastWith<Y>` has all three
+            S: ElementwiseNoCheck<Y, -1, <S as Shape>::Kind, <Y as Shape>::Kind>,
+            S: ElementwiseShapes<NoCheckShape<S, Y, -1>, -1>,
+            B: ResultStorage<T, OperatorOutput<S, Y>>,
         {
-            type Output = BroadcastResult<T, S, B, Y>;
+            type Output = Tensor<T, OperatorOutput<S, Y>, B::Out>;
             #[inline]
             fn $method(self, y: &'b Tensor<TY, Y, BY>) -> Self::Output {
-                let shape = <BroadcastOf<S, Y>>::default();
+                let y_other = <S as ElementwiseNoCheck<Y, -1, _, _>>::other(y.shape());
+                let shape = <S as ElementwiseShapes<_, -1>>::output(self.shape(), &y_other);
                 let mut out =
                     Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
-                let _ = self.static_elementwise_into::<TY, Y, BY, -1>(
-                    BinaryOpKind::$kind,
-                    ActivationKind::Identity,
-                    y,
-                    out.as_mut_slice(),
-                );
+                // `None` cannot happen (see `ElementwiseNoCheck::walk`): the
+                // output is then returned as filled; and none of these ops
+                // can fail on a walk (`/` is for floats only)
+                if let Some(walk) =
+                    <S as ElementwiseNoCheck<Y, -1, _, _>>::walk(self.shape(), y.shape())
+                {
+                    let _ = kernel::run(
+                        BinaryOpKind::$kind,
+                        ActivationKind::Identity,
+                        &walk,
+                        self.as_slice(),
+                        TY::same(y.as_slice()),
+                        out.as_mut_slice(),
+                    );
+                }
                 out
             }
         }
     };
 }
+
+/// The output shape of `&x op &y` (numpy broadcasting): [`BroadcastOf`] for
+/// static shapes.
+type OperatorOutput<S, Y> = ElementwiseOutput<S, NoCheckShape<S, Y, -1>, -1>;
 
 operator!(Mul, mul, Mul, Copy);
 operator!(Add, add, Add, Copy);

@@ -85,11 +85,13 @@
 //! numpy broadcasting (Paddle's default `axis = -1`: shapes right-aligned,
 //! aligned dims equal or one of them 1), on the static path.
 //!
-//! Both shapes must be static ([`StaticShape`](crate::StaticShape)), so the operators cannot fail:
-//! a pair of shapes the rule rejects does not compile, and the error's first
-//! line names both shapes and the rule (`ui-tests/elementwise/fail/operator_mismatch.rs`).
-//! The result's shape is in its type ([`BroadcastOf`]); it is inline, or a
-//! `Vec` when the left operand is one (see [`crate::storage`]). The Paddle form with any axis and an activation is the named
+//! The operators cannot fail: a pair of shapes the rule rejects does not
+//! compile, and the error's first line names both shapes and the rule
+//! (`ui-tests/elementwise/fail/operator_mismatch.rs`); a run-time (`Dyn`)
+//! dim is accepted where it needs no check, as by the plain forms (above).
+//! The result's shape is in its type ([`BroadcastOf`] for static shapes); it
+//! is inline, or a `Vec` when the left operand is one or the shape has a
+//! `Dyn` dim (see [`crate::storage`]). The Paddle form with any axis and an activation is the named
 //! method (`x.elementwise_mul(&y, Axis::<1>, Relu)`), which also takes
 //! tensors with run-time dims that need no check (see above); the others use
 //! `try_elementwise`.
@@ -186,14 +188,14 @@
 //! rustc reports a generic E0369 "cannot multiply `&Tensor<..>` by
 //! `&Tensor<..>`" instead of the bound's own message. So every bound that can
 //! fail on valid-looking code has the right operand's type in it: the shape
-//! rule is `S: BroadcastWith<Y>` (it mentions `Y`), and the float-only rule of
+//! rules are `S: ElementwiseNoCheck<Y, -1, ..>` and `S: ElementwiseShapes<..Y.., -1>`
+//! (for static shapes, what `S: BroadcastWith<Y>` says), and the float-only rule of
 //! `/` is put on the right operand's element type (`TY: FloatElement`, with
 //! `TY` the same type as `T`). rustc then decides them once both types are
 //! known, and the first line of the error is the rule's own message (the
-//! elementwise broadcast rule, naming both shapes). The bounds left on the
-//! left operand alone are the ones that cannot be moved: its shape is static
-//! (`&x * &y` with a `Dyn` dim in `x` is an E0369 whose note says "`Dyn` does
-//! not implement `StaticDim`") and its element type is numeric ([`Element`](crate::Element)).
+//! elementwise broadcast rule, naming both shapes). The one bound left on
+//! the left operand alone cannot fail on valid-looking code: its element
+//! type is numeric ([`Element`](crate::Element)).
 //!
 //! ## Where things are
 //! - `mod.rs`: these docs, the op and activation kinds, [`Axis`];

@@ -36,6 +36,13 @@ fn main() {
     let a = merged.elementwise_mul(&w, Axis::<1>, Identity);
     assert_eq!(a, z);
 
+    // the operators (numpy broadcasting), the `Dyn` on either side
+    let m: Tensor<f32, shape![Dyn, 2], Vec<f32>> = &merged * &w;
+    assert_eq!(m, z);
+    assert_eq!(&merged + &col, c);
+    assert_eq!((&w - &merged).as_slice(), &[7.0, 96.0, 9.0, 98.0]);
+    assert_eq!(&merged / &w, q);
+
     // integer division by zero is still the one run-time error
     let ints = dynamic_stitch(&tensor![0], &tensor![[6, 8]]).run().unwrap();
     let err = ints.elementwise_div(&tensor![2, 0], Axis::<-1>, Identity).unwrap_err();
