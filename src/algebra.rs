@@ -1,6 +1,6 @@
 //! The dim algebra: how two dims relate, written once for every op.
 //!
-//! Five relations, each a plain trait with one plain impl per pair of dim
+//! Six relations, each a plain trait with one plain impl per pair of dim
 //! kinds ([`Dim<N>`], [`One`], [`Dyn`]), each impl with a line saying why it
 //! holds:
 //!
@@ -11,12 +11,15 @@
 //! | [`BroadcastsTo`] | the source equals the destination or is 1 (one way) | (the destination) |
 //! | [`Droppable`] | a dim past the end that may be dropped: it is 1 | (none) |
 //! | [`IsOne`] | the dim is 1 (a hand-written `Dim<1>` too) | (none) |
+//! | [`NeedsNoCheck`] | whether the two broadcast is known without running: both static, or a `Dyn` against 1 | (none) |
 //!
 //! A [`Dyn`] dim passes every relation here: the compiler cannot know its
 //! size, so the op's run-time rule checks it when the op runs (the `try_`
 //! forms) and returns a typed error. The output dim is then the most static
 //! one the compiler can name (`Dyn` meeting `Dim<N>` gives `Dim<N>`, since the
-//! run-time check makes them equal).
+//! run-time check makes them equal). [`NeedsNoCheck`] says which pairs need
+//! no such check: the plain (not `try_`) forms of an op require it, so that
+//! a `Dyn` dim that meets only a 1 keeps them (its output dim is the `Dyn`).
 //!
 //! Every op's type-level rule (`ops/<op>/bounds.rs`) is built from these
 //! relations: it declares a trait carrying the op's compile error
@@ -350,3 +353,44 @@ impl IsOne for One {}
 impl IsOne for Dim<1> {}
 /// A run-time dim: checked when the op runs (it must be 1).
 impl IsOne for Dyn {}
+
+/// [`Broadcast`] of the two dims is decided without running the op: both are
+/// static (the compiler decides, and a pair that differs is rejected by
+/// [`Broadcast`] itself, not here), or a run-time dim meets 1 (which
+/// broadcasts against any size). Not implemented where a [`Dyn`] meets a
+/// static dim other than 1 or another `Dyn`: whether those broadcast is only
+/// known when the op runs, so only an op's `try_` form accepts them.
+#[diagnostic::on_unimplemented(
+    message = "whether dims {Self} and {Other} broadcast is only known at run time",
+    label = "a run-time dim that meets another dim than 1 needs a check when the op runs"
+)]
+///
+/// ```
+/// use shapecheck::algebra::NeedsNoCheck;
+/// use shapecheck::{Dim, Dyn, One};
+/// fn known<A: NeedsNoCheck<B>, B: shapecheck::DimLike>() {}
+/// known::<Dim<3>, One>();
+/// known::<Dyn, One>(); // any size broadcasts against 1
+/// known::<Dim<3>, Dim<4>>(); // known, and rejected by `Broadcast`
+/// ```
+///
+/// ```compile_fail
+/// use shapecheck::algebra::NeedsNoCheck;
+/// use shapecheck::{Dim, Dyn};
+/// fn known<A: NeedsNoCheck<B>, B: shapecheck::DimLike>() {}
+/// known::<Dyn, Dim<3>>(); // the run-time dim may be 3, 1 or neither
+/// ```
+pub trait NeedsNoCheck<Other: DimLike>: DimLike {}
+
+/// Two static sizes: the compiler decides.
+impl<const N: usize, const M: usize> NeedsNoCheck<Dim<M>> for Dim<N> {}
+/// N against 1: broadcasts.
+impl<const N: usize> NeedsNoCheck<One> for Dim<N> {}
+/// 1 against N: broadcasts.
+impl<const N: usize> NeedsNoCheck<Dim<N>> for One {}
+/// 1 and 1.
+impl NeedsNoCheck<One> for One {}
+/// A run-time dim against 1: broadcasts whatever its size.
+impl NeedsNoCheck<One> for Dyn {}
+/// 1 against a run-time dim: broadcasts whatever its size.
+impl NeedsNoCheck<Dyn> for One {}

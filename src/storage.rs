@@ -91,8 +91,9 @@ pub trait OwnedStorage<T: Copy, S: Shape>: StorageMut<T> + Sized {
     /// ```
     fn try_filled(shape: &S, v: T) -> Result<Self, ShapeError>;
     /// A buffer of `shape.numel()` copies of `v`, for static shapes whose count
-    /// is a compile-time constant (a heap buffer aborts on out-of-memory, as
-    /// every std allocation does).
+    /// is a compile-time constant, and for results whose run-time dims come
+    /// from operands already in memory (a heap buffer aborts on out-of-memory,
+    /// as every std allocation does, and so does a count past `usize`).
     ///
     /// ```
     /// use shapecheck::prelude::*;
@@ -296,7 +297,15 @@ mod heap {
             filled_vec(shape.numel()?, v)
         }
         fn filled(shape: &S, v: T) -> Self {
-            advised_vec(shape.numel().unwrap_or(0), v)
+            // A count past `usize` (run-time dims only: a static count is a
+            // constant) is no more allocatable than any buffer past the
+            // address space: the allocation fails as every std allocation
+            // does (an abort, `handle_alloc_error`), never a buffer shorter
+            // than the shape.
+            let Ok(numel) = shape.numel() else {
+                alloc::alloc::handle_alloc_error(core::alloc::Layout::new::<T>())
+            };
+            advised_vec(numel, v)
         }
     }
     impl<T: Copy, S2: Shape> ResultStorage<T, S2> for Vec<T> {

@@ -300,6 +300,45 @@ proptest! {
         }
     }
 
+    /// A run-time number of rows that meets no dim (or a 1) of the other
+    /// operand needs no check: the plain forms accept it and agree with the
+    /// `try_` forms, value for value, at Paddle's axes and numpy's.
+    #[test]
+    fn plain_forms_with_dyn_rows_match_the_try_forms(
+        rows in 0usize..9,
+        seed in any::<u32>(),
+    ) {
+        let v = |i: usize, m: u32| ((i as u32).wrapping_mul(m).wrapping_add(seed) % 13) as f32 - 6.0;
+        let x = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec(
+            (Dyn(rows), Dim),
+            (0..rows * 3).map(|i| v(i, 2654435761)).collect(),
+        ).unwrap();
+        let w = Tensor::<f32, shape![3]>::from_array([v(0, 7), v(1, 7), v(2, 7)]);
+        let col = Tensor::<f32, shape![1, 3]>::from_array([[v(0, 5), v(1, 5), v(2, 5)]]);
+        let t = Tensor::<f32, shape![2, 1, 3]>::from_array([[[v(0, 3), v(1, 3), v(2, 3)]], [[v(3, 3), v(4, 3), v(5, 3)]]]);
+
+        // the rows meet no dim of w (numpy's -1 and Paddle's 1)
+        let z: Tensor<f32, shape![Dyn, 3], Vec<f32>> = x.elementwise_mul(&w, Axis::<-1>, Identity);
+        prop_assert_eq!(&z, &x.try_elementwise_mul(&w, Axis::<-1>, Identity).unwrap());
+        prop_assert_eq!(&(&x * &w), &z);
+        prop_assert_eq!(&(&w + &x), &x.try_elementwise_add(&w, Axis::<-1>, Identity).unwrap());
+        prop_assert_eq!(&x.elementwise_add(&w, Axis::<1>, Relu), &x.try_elementwise_add(&w, Axis::<1>, Relu).unwrap());
+        prop_assert_eq!(&x.elementwise_sub(&w, Axis::<-1>, Tanh), &x.try_elementwise_sub(&w, Axis::<-1>, Tanh).unwrap());
+        prop_assert_eq!(&x.elementwise_max(&w, Axis::<-1>, Identity), &x.try_elementwise_max(&w, Axis::<-1>, Identity).unwrap());
+        prop_assert_eq!(&x.elementwise_min(&w, Axis::<-1>, Sigmoid), &x.try_elementwise_min(&w, Axis::<-1>, Sigmoid).unwrap());
+        let q = x.elementwise_div(&w, Axis::<-1>, Identity).unwrap();
+        let tq = x.try_elementwise_div(&w, Axis::<-1>, Identity).unwrap();
+        prop_assert!(q.as_slice().iter().zip(tq.as_slice()).all(|(a, b)| a.to_bits() == b.to_bits()));
+        // the `Dyn` on the right, and the rows meeting a 1
+        prop_assert_eq!(&w.elementwise_mul(&x, Axis::<-1>, Identity), &w.try_elementwise_mul(&x, Axis::<-1>, Identity).unwrap());
+        prop_assert_eq!(&x.elementwise_add(&col, Axis::<-1>, Identity), &x.try_elementwise_add(&col, Axis::<-1>, Identity).unwrap());
+        // [2, 1, 3] with [Dyn, 3]: the rows meet the 1, the output is [2, Dyn, 3]
+        let b: Tensor<f32, shape![2, Dyn, 3], Vec<f32>> = t.elementwise_mul(&x, Axis::<-1>, Identity);
+        let bd = b.dims();
+        prop_assert_eq!(bd.as_slice(), &[2, rows, 3]);
+        prop_assert_eq!(&b, &t.try_elementwise_mul(&x, Axis::<-1>, Identity).unwrap());
+    }
+
     #[test]
     fn integer_ops_never_panic(
         (xd, yd, axis, _) in shapes(),

@@ -136,6 +136,59 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
             }
         }
     };
+    // the no-check rule of the plain forms: one impl per placement, whose
+    // chain names the same dims as `align`'s (dropped ones first)
+    let proven = |place: TokenStream2, o: usize, kept: usize, link: TokenStream2| {
+        let mut chain = Chain::new();
+        for j in kept..rs {
+            let sd = if x_is_small { &xs[j] } else { &ys[j] };
+            chain.link(
+                quote!(crate::ops::elementwise::bounds::ElementwiseNoCheckDropLink<#sd, #xt, #yt, Ax>),
+            );
+        }
+        for i in o..o + kept {
+            let j = i - o;
+            let (xd, yd) = if x_is_small {
+                (&xs[j], &ys[i])
+            } else {
+                (&xs[i], &ys[j])
+            };
+            chain.link(quote!(#link<#xd, #yd, #xt, #yt, Ax>));
+        }
+        let preds = chain.preds;
+        quote! {
+            impl<#generics Ax> crate::ops::elementwise::bounds::ElementwiseProvenAlign<#xt, #yt, Ax> for #place
+            where #(#preds,)*
+            {}
+        }
+    };
+    let no_check = quote!(crate::ops::elementwise::bounds::ElementwiseNoCheckLink);
+    if rx == ry {
+        out.extend(proven(at(0), 0, r, no_check.clone()));
+        out.extend(proven(
+            quote!(crate::ops::elementwise::bounds::Identical),
+            0,
+            r,
+            quote!(crate::ops::elementwise::bounds::ElementwiseNoCheckSameLink),
+        ));
+    } else {
+        for o in 0..=r {
+            if o + rs <= r {
+                out.extend(proven(at(o), o, rs, no_check.clone()));
+            } else if o < r {
+                let (ol, kl) = (
+                    LitInt::new(&format!("{o}usize"), Span::call_site()),
+                    LitInt::new(&format!("{}usize", r - o), Span::call_site()),
+                );
+                out.extend(proven(
+                    quote!(crate::ops::elementwise::bounds::AtTrimmed<#ol, #kl>),
+                    o,
+                    r - o,
+                    no_check.clone(),
+                ));
+            }
+        }
+    }
     if rx == ry {
         out.extend(align(
             at(0),

@@ -190,6 +190,55 @@ fn elementwise_dim_rules_are_chained() {
     );
 }
 
+/// The plain forms' no-check rule: one impl per placement, a chain of its
+/// own (dropped dims first, then one link per aligned pair), naming only the
+/// no-check dim rules (a static mismatch is the broadcast chain's to report).
+#[test]
+fn elementwise_no_check_rules_are_chained() {
+    let proven = impls_of(
+        elementwise::elementwise_rank_pair(3, 2),
+        "ElementwiseProvenAlign",
+    );
+    let aligns = impls_of(elementwise::elementwise_rank_pair(3, 2), "ElementwiseAlign");
+    assert_eq!(proven.len(), aligns.len());
+    let (_, body) = proven
+        .iter()
+        .find(|(ty, _)| ty.contains("AtTrimmed < 2usize , 1usize >"))
+        .expect("Y at axis 2 of X");
+    assert!(
+        body.contains(
+            "() : crate :: ops :: elementwise :: bounds :: ElementwiseNoCheckDropLink < Y1"
+        ),
+        "{body}"
+    );
+    assert!(
+        body.contains(
+            ":: Out : crate :: ops :: elementwise :: bounds :: ElementwiseNoCheckLink < X2 , Y0"
+        ),
+        "{body}"
+    );
+    assert!(!body.contains("ElementwiseBroadcastLink"), "{body}");
+    let (_, body) = proven
+        .iter()
+        .find(|(ty, _)| ty.contains("At < 1usize >"))
+        .expect("Y at axis 1 of X");
+    // one where-clause per aligned pair
+    assert_eq!(
+        body.matches(": crate :: ops :: elementwise :: bounds :: ElementwiseNoCheckLink <")
+            .count(),
+        2,
+        "{body}"
+    );
+    // equal ranks at another axis than -1 / 0: identical shapes, so static dims
+    let same = impls_of(
+        elementwise::elementwise_rank_pair(2, 2),
+        "ElementwiseProvenAlign",
+    );
+    assert!(same
+        .iter()
+        .any(|(ty, b)| ty.contains("Identical") && b.contains("ElementwiseNoCheckSameLink")));
+}
+
 /// Pdpd: a rank-1 source goes into a rank-2 then at axis -1 (right-aligned:
 /// 1), 0, 1 and 2; at 2 it runs past the end and its dim must be droppable.
 #[test]

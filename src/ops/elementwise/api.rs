@@ -3,9 +3,10 @@
 //!
 //! Every method calls the kernel with a walk from the one rule
 //! ([`super::rule::frame`]): a constant for all-static shapes, computed when
-//! the op runs for shapes with `Dyn` dims (the `try_` forms).
+//! the op runs for shapes with `Dyn` dims (the `try_` forms, and the plain
+//! forms where no `Dyn` dim needs a check: [`ElementwiseNoCheck`]).
 
-use super::bounds::ElementwiseShapes;
+use super::bounds::{ElementwiseNoCheck, ElementwiseShapes, NoCheckShape};
 use super::kernel::{self, StaticWalk};
 use super::{Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError};
 use crate::element::{Element, SameElement};
@@ -27,17 +28,6 @@ pub type ElementwiseResult<T, S, B, Y, const AXIS: isize> = Result<
     >,
     ElementwiseError,
 >;
-
-/// What the all-static core returns: the output, and whether the op failed
-/// (only an integer division by zero can).
-type StaticResult<T, S, B, Y, const AXIS: isize> = (
-    Tensor<
-        T,
-        ElementwiseOutput<S, Y, AXIS>,
-        <B as ResultStorage<T, ElementwiseOutput<S, Y, AXIS>>>::Out,
-    >,
-    Result<(), ElementwiseError>,
-);
 
 impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// `act(op(self, y))` with Paddle's axis rule, for any shapes (run-time
@@ -152,36 +142,67 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         kernel::run(op, act, walk, self.as_slice(), TY::same(y.as_slice()), out)
     }
 
-    /// The all-static form every named op calls: a fresh output of the
-    /// computed shape, filled by [`static_elementwise_into`](Self::static_elementwise_into).
+    /// The plain form every named op calls: a fresh output of the computed
+    /// shape, filled along the walk of [`ElementwiseNoCheck`] (a constant for
+    /// static shapes; from the rule when the op runs if a shape has a `Dyn`
+    /// dim, which then meets only 1s or no dim, so nothing needs a check).
     #[inline(always)]
-    fn static_elementwise<TY, Y, BY, A, const AXIS: isize>(
+    fn plain_elementwise<TY, Y, BY, A, const AXIS: isize>(
         &self,
         op: BinaryOpKind,
         y: &Tensor<TY, Y, BY>,
-    ) -> StaticResult<T, S, B, SameShape<TY, T, Y>, AXIS>
+    ) -> PlainResult<T, S, B, TY, Y, AXIS>
     where
-        S: StaticShape,
         TY: Elements<T, SameRule, Y>,
-        S: ElementwiseShapes<SameShape<TY, T, Y>, AXIS>,
-        Y: StaticShape,
-        SameShape<TY, T, Y>: StaticShape,
+        S: ElementwiseNoCheck<
+            SameShape<TY, T, Y>,
+            AXIS,
+            <S as Shape>::Kind,
+            <SameShape<TY, T, Y> as Shape>::Kind,
+        >,
+        S: ElementwiseShapes<PlainY<S, TY, T, Y, AXIS>, AXIS>,
+        Y: Shape,
         BY: Storage<TY>,
         A: Activation,
-        B: ResultStorage<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>>,
+        B: ResultStorage<T, PlainOutput<S, TY, T, Y, AXIS>>,
     {
         let y = TY::view(y);
-        let shape = S::output(self.shape(), y.shape());
+        let y_other = <S as ElementwiseNoCheck<_, AXIS, _, _>>::other(y.shape());
+        let shape = <S as ElementwiseShapes<_, AXIS>>::output(self.shape(), &y_other);
         let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
-        let r = self.static_elementwise_into::<T, SameShape<TY, T, Y>, &[T], AXIS>(
-            op,
-            A::KIND,
-            &y,
-            out.as_mut_slice(),
-        );
+        // `None` cannot happen (see `ElementwiseNoCheck::walk`); the output
+        // is then returned as filled rather than panicking in library code
+        let r = match <S as ElementwiseNoCheck<_, AXIS, _, _>>::walk(self.shape(), y.shape()) {
+            Some(walk) => kernel::run(
+                op,
+                A::KIND,
+                &walk,
+                self.as_slice(),
+                y.as_slice(),
+                out.as_mut_slice(),
+            ),
+            None => Ok(()),
+        };
         (out, r)
     }
 }
+
+/// A plain form's output, and whether an integer division found a zero
+/// divisor (its one run-time error).
+type PlainResult<T, S, B, TY, Y, const AXIS: isize> = (
+    Tensor<
+        T,
+        PlainOutput<S, TY, T, Y, AXIS>,
+        <B as ResultStorage<T, PlainOutput<S, TY, T, Y, AXIS>>>::Out,
+    >,
+    Result<(), ElementwiseError>,
+);
+
+/// `Y` of a plain form once its element rule and no-check rule hold.
+type PlainY<S, TY, T, Y, const AXIS: isize> = NoCheckShape<S, SameShape<TY, T, Y>, AXIS>;
+/// The output shape of a plain form.
+type PlainOutput<S, TY, T, Y, const AXIS: isize> =
+    ElementwiseOutput<S, PlainY<S, TY, T, Y, AXIS>, AXIS>;
 
 /// The four named forms of one op that cannot fail on static shapes (all
 /// but `elementwise_div`): `op`, `op_into`, `try_op` and `try_op_into`,
@@ -189,11 +210,13 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 /// ones of [`Tensor::try_elementwise`] and `static_elementwise`.
 macro_rules! named_ops {
     ($($op:ident ($symbol:literal): $name:ident, $name_into:ident, $try_name:ident, $try_name_into:ident;)*) => {$(
-    impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
+    impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         #[doc = concat!("Paddle's `", stringify!($name), "`: `act(x ", $symbol, " y)` with Y placed at `axis`")]
-        #[doc = "(see the [module docs](crate::ops::elementwise)). Both shapes static: a shape the"]
-        #[doc = "rule rejects is a compile error. The result's storage is chosen by its shape"]
-        #[doc = "(inline here, or a `Vec` for a `Vec` operand)."]
+        #[doc = "(see the [module docs](crate::ops::elementwise)). A shape the rule rejects is a"]
+        #[doc = "compile error. A run-time (`Dyn`) dim is accepted where it meets 1 or no dim of"]
+        #[doc = "the other operand (nothing to check) and stays `Dyn` in the output; where it meets"]
+        #[doc = concat!("another dim, use [`", stringify!($try_name), "`](Self::", stringify!($try_name), "). The result's storage is chosen")]
+        #[doc = "by its shape (inline for static shapes, a `Vec` for a `Dyn` dim or a `Vec` operand)."]
         #[doc = ""]
         #[doc = "```"]
         #[doc = "use shapecheck::prelude::*;"]
@@ -204,28 +227,38 @@ macro_rules! named_ops {
         #[doc = "// the same as numpy broadcasting the column [2, 1], with the rule run at run time"]
         #[doc = "let col = Tensor::<f32, shape![2, 1]>::from_array([[2.0], [4.0]]);"]
         #[doc = concat!("assert_eq!(z, x.", stringify!($try_name), "(&col, Axis::<-1>, Identity).unwrap());")]
+        #[doc = "// a run-time number of rows (dynamic_stitch's output) meets no dim of y: no check"]
+        #[doc = "let rows = dynamic_stitch(&tensor![1, 0], &tensor![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]).run().unwrap();"]
+        #[doc = "let w = Tensor::<f32, shape![3]>::from_array([1.0, 10.0, 100.0]);"]
+        #[doc = concat!("let r: Tensor<f32, shape![Dyn, 3], Vec<f32>> = rows.", stringify!($name), "(&w, Axis::<-1>, Identity);")]
+        #[doc = concat!("assert_eq!(r, rows.", stringify!($try_name), "(&w, Axis::<-1>, Identity).unwrap());")]
         #[doc = "```"]
         pub fn $name<TY, Y, BY, A, const AXIS: isize>(
             &self,
             y: &Tensor<TY, Y, BY>,
             _axis: Axis<AXIS>,
             _act: A,
-        ) -> Tensor<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>, B::Out>
+        ) -> Tensor<T, PlainOutput<S, TY, T, Y, AXIS>, B::Out>
         where
             // the element rule through a link, so that a wrong element type
             // is one short error ([`crate::ops::elements`]); `SameShape` is `Y`
             TY: Elements<T, SameRule, Y>,
-            S: ElementwiseShapes<SameShape<TY, T, Y>, AXIS>,
-            Y: StaticShape,
-            SameShape<TY, T, Y>: StaticShape,
+            // no dim needs a run-time check: a `Dyn` meets only 1s or no dim;
+            // `PlainY` is `Y` once it holds (see `ElementwiseNoCheck`)
+            S: ElementwiseNoCheck<SameShape<TY, T, Y>, AXIS, <S as Shape>::Kind, <SameShape<TY, T, Y> as Shape>::Kind>,
+            S: ElementwiseShapes<PlainY<S, TY, T, Y, AXIS>, AXIS>,
+            Y: Shape,
             BY: Storage<TY>,
             A: Activation,
-            B: ResultStorage<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>>,
+            B: ResultStorage<T, PlainOutput<S, TY, T, Y, AXIS>>,
         {
             // only integer division can fail, and this op is not a division
-            let (out, _cannot_fail) = self.static_elementwise::<TY, Y, BY, A, AXIS>(BinaryOpKind::$op, y);
+            let (out, _cannot_fail) = self.plain_elementwise::<TY, Y, BY, A, AXIS>(BinaryOpKind::$op, y);
             out
         }
+    }
+
+    impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
 
         #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") writing into `out` (a caller's buffer, no heap needed).")]
         #[doc = ""]
@@ -329,12 +362,14 @@ named_ops! {
     Min ("min"): elementwise_min, elementwise_min_into, try_elementwise_min, try_elementwise_min_into;
 }
 
-// Division: the one op a static call can fail on (an integer division by
+// Division: the one op a plain call can fail on (an integer division by
 // zero has no value), so its plain forms return a `Result`.
-impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
+impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// Paddle's `elementwise_div`: `act(x / y)` with Y placed at `axis` (see
-    /// the [module docs](crate::ops::elementwise)). Both shapes static: a
-    /// shape the rule rejects is a compile error. The only run-time error is
+    /// the [module docs](crate::ops::elementwise)). A shape the rule rejects
+    /// is a compile error; a run-time (`Dyn`) dim is accepted where it meets
+    /// 1 or no dim of the other operand (elsewhere, use
+    /// [`try_elementwise_div`](Self::try_elementwise_div)). The only run-time error is
     /// an integer division by zero (floats give an infinity or NaN, as IEEE
     /// 754 says); nothing is returned then but the error.
     ///
@@ -352,22 +387,30 @@ impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         y: &Tensor<TY, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> ElementwiseResult<T, S, B, SameShape<TY, T, Y>, AXIS>
+    ) -> ElementwiseResult<T, S, B, PlainY<S, TY, T, Y, AXIS>, AXIS>
     where
         // the element rule through a link, so that a wrong element type is
         // one short error ([`crate::ops::elements`]); `SameShape` is `Y`
         TY: Elements<T, SameRule, Y>,
-        S: ElementwiseShapes<SameShape<TY, T, Y>, AXIS>,
-        Y: StaticShape,
-        SameShape<TY, T, Y>: StaticShape,
+        // no dim needs a run-time check (see `elementwise_mul`)
+        S: ElementwiseNoCheck<
+            SameShape<TY, T, Y>,
+            AXIS,
+            <S as Shape>::Kind,
+            <SameShape<TY, T, Y> as Shape>::Kind,
+        >,
+        S: ElementwiseShapes<PlainY<S, TY, T, Y, AXIS>, AXIS>,
+        Y: Shape,
         BY: Storage<TY>,
         A: Activation,
-        B: ResultStorage<T, ElementwiseOutput<S, SameShape<TY, T, Y>, AXIS>>,
+        B: ResultStorage<T, PlainOutput<S, TY, T, Y, AXIS>>,
     {
-        let (out, r) = self.static_elementwise::<TY, Y, BY, A, AXIS>(BinaryOpKind::Div, y);
+        let (out, r) = self.plain_elementwise::<TY, Y, BY, A, AXIS>(BinaryOpKind::Div, y);
         r.map(|()| out)
     }
+}
 
+impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     /// [`elementwise_div`](Self::elementwise_div) writing into `out` (a
     /// caller's buffer, no heap needed). On an integer division by zero
     /// `out` is left untouched.
@@ -469,7 +512,9 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 /// `axis = -1`). The output shape is [`Broadcast`](Self::Broadcast).
 ///
 /// An alias trait with a blanket impl: any `S: StaticShape + ElementwiseShapes<Y, -1>`
-/// whose output is static implements it.
+/// whose output is static implements it, and its `Broadcast` is that
+/// `Output` (said in the supertrait, so that code bounded by it alone gets
+/// `BroadcastOf<S, Y>` from the operators).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -481,7 +526,9 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 /// assert_eq!(z.dims().as_slice(), &[2, 3]);
 /// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 20.0, 40.0, 60.0]);
 /// ```
-pub trait BroadcastWith<Y: StaticShape>: StaticShape + ElementwiseShapes<Y, -1> {
+pub trait BroadcastWith<Y: StaticShape>:
+    StaticShape + ElementwiseShapes<Y, -1, Output = <Self as BroadcastWith<Y>>::Broadcast>
+{
     /// The output shape.
     type Broadcast: StaticShape;
 }
@@ -510,29 +557,47 @@ macro_rules! operator {
         impl<'b, T, S, B, TY, Y, BY> core::ops::$trait<&'b Tensor<TY, Y, BY>> for &Tensor<T, S, B>
         where
             T: Element,
+            S: Shape,
             TY: SameElement<T> + $elem,
-            Y: StaticShape,
+            Y: Shape,
             BY: Storage<TY>,
-            S: BroadcastWith<Y>,
-            B: ResultStorage<T, BroadcastOf<S, Y>>,
+            // a `Dyn` dim meets only 1s or no dim ([`ElementwiseNoCheck`]);
+            // for static shapes, `S: BroadcastWith<Y>` has all three
+            S: ElementwiseNoCheck<Y, -1, <S as Shape>::Kind, <Y as Shape>::Kind>,
+            S: ElementwiseShapes<NoCheckShape<S, Y, -1>, -1>,
+            B: ResultStorage<T, OperatorOutput<S, Y>>,
         {
-            type Output = BroadcastResult<T, S, B, Y>;
+            type Output = Tensor<T, OperatorOutput<S, Y>, B::Out>;
             #[inline]
             fn $method(self, y: &'b Tensor<TY, Y, BY>) -> Self::Output {
-                let shape = <BroadcastOf<S, Y>>::default();
+                let y_other = <S as ElementwiseNoCheck<Y, -1, _, _>>::other(y.shape());
+                let shape = <S as ElementwiseShapes<_, -1>>::output(self.shape(), &y_other);
                 let mut out =
                     Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
-                let _ = self.static_elementwise_into::<TY, Y, BY, -1>(
-                    BinaryOpKind::$kind,
-                    ActivationKind::Identity,
-                    y,
-                    out.as_mut_slice(),
-                );
+                // `None` cannot happen (see `ElementwiseNoCheck::walk`): the
+                // output is then returned as filled; and none of these ops
+                // can fail on a walk (`/` is for floats only)
+                if let Some(walk) =
+                    <S as ElementwiseNoCheck<Y, -1, _, _>>::walk(self.shape(), y.shape())
+                {
+                    let _ = kernel::run(
+                        BinaryOpKind::$kind,
+                        ActivationKind::Identity,
+                        &walk,
+                        self.as_slice(),
+                        TY::same(y.as_slice()),
+                        out.as_mut_slice(),
+                    );
+                }
                 out
             }
         }
     };
 }
+
+/// The output shape of `&x op &y` (numpy broadcasting): [`BroadcastOf`] for
+/// static shapes.
+type OperatorOutput<S, Y> = ElementwiseOutput<S, NoCheckShape<S, Y, -1>, -1>;
 
 operator!(Mul, mul, Mul, Copy);
 operator!(Add, add, Add, Copy);

@@ -15,6 +15,15 @@
 //!   [`ElementwiseSameLink`] (equal: equal ranks with an axis other than -1/0)
 //!   and [`ElementwiseDropLink`] (a trailing 1 that runs past the end).
 //!
+//! The plain (not `try_`) forms also require [`ElementwiseNoCheck`]: for
+//! all-static shapes nothing more, and for shapes with a run-time (`Dyn`) dim
+//! [`ElementwiseProvenAlign`] for the same placement with a second chain of dim
+//! rules that says which dims need no run-time check
+//! ([`ElementwiseNoCheckDim`]: a `Dyn` meeting 1 or no dim;
+//! [`ElementwiseNoCheckSameDim`], [`ElementwiseNoCheckDropDim`]: static dims).
+//! The two chains fail on disjoint cases (a static mismatch is not a missing
+//! check, a `Dyn` is not a static mismatch), so each mistake is one error.
+//!
 //! Each dim rule is a trait whose `on_unimplemented` message is the compile
 //! error (it carries the whole shapes `X`, `Y` and the axis `Ax` only to
 //! print them), with one blanket impl over the relation of
@@ -22,10 +31,13 @@
 //! [`rule::frame`](super::rule::frame); `conformance/tests/agreement.rs`
 //! checks that the two agree.
 
-use crate::algebra::{Broadcast, Droppable, SameDim};
-use crate::dim::DimLike;
+use super::kernel::{self, StaticWalk};
+use crate::algebra::{Broadcast, Droppable, NeedsNoCheck, SameDim};
+use crate::dim::kind::{Fixed, Runtime};
+use crate::dim::{DimLike, StaticDim};
+use crate::kernel::Walk;
 use crate::ops::sealed::Sealed;
-use crate::shape::Shape;
+use crate::shape::{Shape, StaticShape};
 
 /// Elementwise, dim rule: a trailing dim of the lower-rank operand that runs
 /// past the other's last dim must be 1 (it is then ignored, as Paddle's docs say).
@@ -284,6 +296,203 @@ impl<P, L: ElementwiseSameDim<R, X, Y, Ax>, R, X, Y, Ax> ElementwiseSameLink<L, 
     #[inline(always)]
     fn merge(l: L, r: R) -> Self::Out {
         l.merge(r)
+    }
+}
+
+/// Elementwise, dim rule of the plain forms: an aligned pair whose broadcast
+/// needs no run-time check (the algebra's [`NeedsNoCheck`]: both static, or a
+/// `Dyn` meeting 1). A `Dyn` meeting another dim is only checked by the
+/// `try_` forms.
+#[diagnostic::on_unimplemented(
+    message = "elementwise/broadcast: X {X} and Y {Y} with {Ax}: dim {Self} of X meets {Other} of Y, and whether they broadcast is only known at run time",
+    label = "a run-time dim needs a check: call the `try_` form (`try_elementwise_mul`, `try_elementwise_add`, ...), which returns a Result",
+    note = "the plain forms accept a `Dyn` dim only where it meets 1 or no dim of the other operand; the `try_` forms check the others when the op runs"
+)]
+pub trait ElementwiseNoCheckDim<Other, X, Y, Ax>: DimLike {
+    /// `()`: the rule's success, which the next link of a chain waits for.
+    type Ok;
+}
+
+/// The algebra's [`NeedsNoCheck`].
+#[diagnostic::do_not_recommend]
+impl<L: NeedsNoCheck<R>, R: DimLike, X, Y, Ax> ElementwiseNoCheckDim<R, X, Y, Ax> for L {
+    type Ok = ();
+}
+
+/// Elementwise, dim rule of the plain forms for equal ranks with an axis
+/// other than -1 or 0 (the shapes must be identical): both dims static, since
+/// a run-time dim's equality is only known when the op runs.
+#[diagnostic::on_unimplemented(
+    message = "elementwise/equal-rank-axis: X {X} and Y {Y} with {Ax}: dims {Self} and {Other} must be equal, which for a run-time dim is only known at run time",
+    label = "a run-time dim needs a check: call the `try_` form (`try_elementwise_mul`, `try_elementwise_add`, ...), which returns a Result",
+    note = "with equal ranks and an axis other than -1 or 0, Paddle accepts identical shapes only"
+)]
+pub trait ElementwiseNoCheckSameDim<Other, X, Y, Ax>: DimLike {
+    /// `()`: the rule's success, which the next link of a chain waits for.
+    type Ok;
+}
+
+/// Two static dims: [`ElementwiseSameDim`] decides them.
+#[diagnostic::do_not_recommend]
+impl<L: StaticDim, R: StaticDim, X, Y, Ax> ElementwiseNoCheckSameDim<R, X, Y, Ax> for L {
+    type Ok = ();
+}
+
+/// Elementwise, dim rule of the plain forms for a dim that runs past the
+/// other operand's last dim: static, since whether a run-time dim is 1 (and
+/// can be dropped) is only known at run time.
+#[diagnostic::on_unimplemented(
+    message = "elementwise/runs-past: with {Ax}, the lower-rank of X {X} and Y {Y} runs past the other's last dim, and whether its dim {Self} is 1 is only known at run time",
+    label = "a run-time dim needs a check: call the `try_` form (`try_elementwise_mul`, `try_elementwise_add`, ...), which returns a Result",
+    note = "only trailing dims of size 1 can be dropped; a smaller axis makes the operand end within the other"
+)]
+pub trait ElementwiseNoCheckDropDim<X, Y, Ax>: DimLike {
+    /// `()`: the rule's success, which the next link of a chain waits for.
+    type Ok;
+}
+
+/// A static dim: [`ElementwiseDroppableDim`] decides it.
+#[diagnostic::do_not_recommend]
+impl<D: StaticDim, X, Y, Ax> ElementwiseNoCheckDropDim<X, Y, Ax> for D {
+    type Ok = ();
+}
+
+/// [`ElementwiseNoCheckDim`] as a link of a chain (see [`ElementwiseBroadcastLink`]).
+#[doc(hidden)]
+pub trait ElementwiseNoCheckLink<L, R, X, Y, Ax> {
+    /// `()` once the rule holds.
+    type Out;
+}
+
+impl<P, L: ElementwiseNoCheckDim<R, X, Y, Ax>, R, X, Y, Ax> ElementwiseNoCheckLink<L, R, X, Y, Ax>
+    for P
+{
+    type Out = L::Ok;
+}
+
+/// [`ElementwiseNoCheckSameDim`] as a link of a chain.
+#[doc(hidden)]
+pub trait ElementwiseNoCheckSameLink<L, R, X, Y, Ax> {
+    /// `()` once the rule holds.
+    type Out;
+}
+
+impl<P, L: ElementwiseNoCheckSameDim<R, X, Y, Ax>, R, X, Y, Ax>
+    ElementwiseNoCheckSameLink<L, R, X, Y, Ax> for P
+{
+    type Out = L::Ok;
+}
+
+/// [`ElementwiseNoCheckDropDim`] as a link of a chain.
+#[doc(hidden)]
+pub trait ElementwiseNoCheckDropLink<D, X, Y, Ax> {
+    /// `()` once the rule holds.
+    type Out;
+}
+
+impl<P, D: ElementwiseNoCheckDropDim<X, Y, Ax>, X, Y, Ax> ElementwiseNoCheckDropLink<D, X, Y, Ax>
+    for P
+{
+    type Out = D::Ok;
+}
+
+/// Elementwise, the no-check rule of a placement: every aligned pair (and
+/// every dim that runs past the end) needs no run-time check. Generated per
+/// pair of ranks, like [`ElementwiseAlign`]; the placements that are always
+/// rejected hold here (the checked rule reports them).
+pub trait ElementwiseProvenAlign<X, Y, Ax>: Sealed {}
+
+/// Always rejected by [`ElementwiseAlign`], which reports it.
+impl<X, Y, Ax> ElementwiseProvenAlign<X, Y, Ax> for BeforeStart {}
+/// Always rejected by [`ElementwiseAlign`], which reports it.
+impl<X, Y, Ax> ElementwiseProvenAlign<X, Y, Ax> for OutOfRange {}
+
+/// Elementwise, the plain forms' rule beside [`ElementwiseShapes`]: X
+/// (`Self`) and Y at `AXIS` need no run-time check. `KX` and `KY` are the
+/// shapes' kinds (`<X as Shape>::Kind`, `<Y as Shape>::Kind`): for two
+/// static shapes it always holds (the compiler checks them), and for shapes
+/// with a run-time dim it requires [`ElementwiseProvenAlign`] for the
+/// placement the axis means: a `Dyn` dim meets only 1s or no dim. The plain
+/// forms name [`NoCheckShape`] (`Y` once this holds) in their return type,
+/// so a failure is one short error.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::elementwise::ElementwiseNoCheck;
+/// fn plain<S: ElementwiseNoCheck<Y, -1, <S as Shape>::Kind, <Y as Shape>::Kind>, Y: Shape>() {}
+/// plain::<shape![2, 3], shape![3]>();
+/// plain::<shape![Dyn, 3], shape![3]>(); // the `Dyn` rows meet no dim
+/// plain::<shape![Dyn, 3], shape![1, 3]>(); // the `Dyn` meets 1
+/// ```
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::elementwise::ElementwiseNoCheck;
+/// fn plain<S: ElementwiseNoCheck<Y, -1, <S as Shape>::Kind, <Y as Shape>::Kind>, Y: Shape>() {}
+/// plain::<shape![Dyn, 3], shape![2, 3]>(); // the `Dyn` meets 2: a run-time check
+/// ```
+pub trait ElementwiseNoCheck<Y: Shape, const AXIS: isize, KX, KY>: Shape {
+    /// `Y` itself: the plain forms' return type names it, so that rustc
+    /// reports a failure of this rule where it reports the others.
+    type Other: Shape;
+    /// `y` as [`Other`](Self::Other).
+    #[doc(hidden)]
+    fn other(y: &Y) -> Self::Other;
+    /// The kernel's walk: a constant for static shapes, from the rule when
+    /// the op runs otherwise (`None` only if the rule rejects the dims,
+    /// which this rule with [`ElementwiseShapes`] rules out).
+    #[doc(hidden)]
+    fn walk(x: &Self, y: &Y) -> Option<Walk<2>>;
+}
+
+/// `Y` once X (`S`) and Y at `AXIS` need no run-time check ([`ElementwiseNoCheck`]).
+pub type NoCheckShape<S, Y, const AXIS: isize> =
+    <S as ElementwiseNoCheck<Y, AXIS, <S as Shape>::Kind, <Y as Shape>::Kind>>::Other;
+
+/// Two static shapes: the walk is the constant the compiler computes.
+impl<X: StaticShape, Y: StaticShape, const A: isize> ElementwiseNoCheck<Y, A, Fixed, Fixed> for X {
+    type Other = Y;
+    #[inline(always)]
+    fn other(y: &Y) -> Y {
+        *y
+    }
+    #[inline(always)]
+    fn walk(_x: &X, _y: &Y) -> Option<Walk<2>> {
+        Some(StaticWalk::<X, Y, A>::WALK)
+    }
+}
+
+/// A run-time dim in X: no dim needs a check; the walk from the rule.
+impl<X: Shape, Y: Shape, K, const A: isize> ElementwiseNoCheck<Y, A, Runtime, K> for X
+where
+    (): ElementwiseAxisLink<X, Y, super::Axis<A>>,
+    PlaceOf<X, Y, super::Axis<A>>: ElementwiseProvenAlign<X, Y, super::Axis<A>>,
+{
+    type Other = Y;
+    #[inline(always)]
+    fn other(y: &Y) -> Y {
+        *y
+    }
+    #[inline]
+    fn walk(x: &X, y: &Y) -> Option<Walk<2>> {
+        kernel::run_time_walk(&x.dims(), &y.dims(), A)
+    }
+}
+
+/// A run-time dim in Y only: no dim needs a check; the walk from the rule.
+impl<X: Shape, Y: Shape, const A: isize> ElementwiseNoCheck<Y, A, Fixed, Runtime> for X
+where
+    (): ElementwiseAxisLink<X, Y, super::Axis<A>>,
+    PlaceOf<X, Y, super::Axis<A>>: ElementwiseProvenAlign<X, Y, super::Axis<A>>,
+{
+    type Other = Y;
+    #[inline(always)]
+    fn other(y: &Y) -> Y {
+        *y
+    }
+    #[inline]
+    fn walk(x: &X, y: &Y) -> Option<Walk<2>> {
+        kernel::run_time_walk(&x.dims(), &y.dims(), A)
     }
 }
 

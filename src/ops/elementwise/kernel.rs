@@ -1,7 +1,8 @@
 //! The elementwise kernel: `out = act(op(x, y))` along a broadcast walk, and
 //! the two ways to get that walk: from [`rule::frame`] at run time (the
-//! dynamic path, and static shapes with `Dyn` dims), or as a constant the
-//! compiler computes with the same function from the shape types.
+//! dynamic path, the `try_` forms, and the plain forms on shapes whose `Dyn`
+//! dims need no check), or as a constant the compiler computes with the same
+//! function from the shape types.
 
 use super::{rule, ActivationKind, BinaryOpKind, ElementwiseError};
 use crate::broadcast::Frame;
@@ -30,6 +31,21 @@ impl<S: StaticShape, Y: StaticShape, const AXIS: isize> StaticWalk<S, Y, AXIS> {
         Ok(f) => walk(&f),
         Err(_) => panic!("shapecheck bug: the elementwise rule's type-level form accepted shapes its run-time form rejects"),
     };
+}
+
+/// The walk of a plain (not `try_`) op on shapes with a run-time dim,
+/// computed from the rule when the op runs. The type-level rule of the plain
+/// forms (`ElementwiseNoCheck`) has already proved everything the rule could
+/// reject: the static dims by the compiler, and each `Dyn` dim meets only 1s
+/// or no dim, so the frame is always `Ok`. The impossible `Err` gives `None`
+/// (the caller then leaves its output as filled) rather than a panic in
+/// library code: a missing walk cannot write half an output, and the
+/// rule-agreement test is what would catch such a bug.
+pub(super) fn run_time_walk(x: &[usize], y: &[usize], axis: isize) -> Option<Walk<2>> {
+    match rule::frame(x, y, axis) {
+        Ok(f) => Some(walk(&f)),
+        Err(_) => None,
+    }
 }
 
 /// Checks the rule and `out`'s length, then runs the kernel: the dynamic path.

@@ -54,18 +54,47 @@
 //! assert!(matches!(err, ElementwiseError::DimMismatch { x_dim: 3, y_dim: 2, .. }));
 //! ```
 //!
+//! ## Run-time dims in the plain forms
+//! A `Dyn` dim needs a run-time check only where it meets a dim of the other
+//! operand other than 1. Where it meets 1 or no dim, nothing can fail: the
+//! plain forms (`elementwise_mul`, ..., `elementwise_div`) accept it, keep it
+//! `Dyn` in the output (stored in a `Vec`, feature `alloc`; without it, the
+//! `try_..._into` forms) and give what the `try_` forms give. The static dims
+//! are checked by the compiler as ever ([`ElementwiseNoCheck`]).
+//! ```
+//! use shapecheck::prelude::*;
+//! // dynamic_stitch's output has a run-time number of rows
+//! let merged = dynamic_stitch(&tensor![1, 0], &tensor![[1.0f32, 2.0], [3.0, 4.0]]).run().unwrap();
+//! let w = tensor![10.0f32, 100.0];
+//! // the rows meet no dim of w: no check, no `Result`
+//! let z: Tensor<f32, shape![Dyn, 2], Vec<f32>> = merged.elementwise_mul(&w, Axis::<-1>, Identity);
+//! assert_eq!(z.as_slice(), &[30.0, 400.0, 10.0, 200.0]);
+//! assert_eq!(z, merged.try_elementwise_mul(&w, Axis::<-1>, Identity).unwrap());
+//! ```
+//! Where the `Dyn` meets another dim, the plain form does not compile, and
+//! the error says to call the `try_` form (`ui-tests/elementwise/fail/plain_dyn_*.rs`):
+//! ```compile_fail
+//! use shapecheck::prelude::*;
+//! let merged = dynamic_stitch(&tensor![1, 0], &tensor![[1.0f32, 2.0], [3.0, 4.0]]).run().unwrap();
+//! let w = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+//! let _ = merged.elementwise_mul(&w, Axis::<-1>, Identity); // the `Dyn` rows meet 2
+//! ```
+//!
 //! ## Operators
 //! `&x * &y`, `&x + &y`, `&x - &y`, `&x / &y`: the elementwise ops with
 //! numpy broadcasting (Paddle's default `axis = -1`: shapes right-aligned,
 //! aligned dims equal or one of them 1), on the static path.
 //!
-//! Both shapes must be static ([`StaticShape`](crate::StaticShape)), so the operators cannot fail:
-//! a pair of shapes the rule rejects does not compile, and the error's first
-//! line names both shapes and the rule (`ui-tests/elementwise/fail/operator_mismatch.rs`).
-//! The result's shape is in its type ([`BroadcastOf`]); it is inline, or a
-//! `Vec` when the left operand is one (see [`crate::storage`]). The Paddle form with any axis and an activation is the named
-//! method (`x.elementwise_mul(&y, Axis::<1>, Relu)`), and tensors with
-//! run-time dims use `try_elementwise`.
+//! The operators cannot fail: a pair of shapes the rule rejects does not
+//! compile, and the error's first line names both shapes and the rule
+//! (`ui-tests/elementwise/fail/operator_mismatch.rs`); a run-time (`Dyn`)
+//! dim is accepted where it needs no check, as by the plain forms (above).
+//! The result's shape is in its type ([`BroadcastOf`] for static shapes); it
+//! is inline, or a `Vec` when the left operand is one or the shape has a
+//! `Dyn` dim (see [`crate::storage`]). The Paddle form with any axis and an activation is the named
+//! method (`x.elementwise_mul(&y, Axis::<1>, Relu)`), which also takes
+//! tensors with run-time dims that need no check (see above); the others use
+//! `try_elementwise`.
 //!
 //! ```
 //! use shapecheck::prelude::*;
@@ -159,20 +188,21 @@
 //! rustc reports a generic E0369 "cannot multiply `&Tensor<..>` by
 //! `&Tensor<..>`" instead of the bound's own message. So every bound that can
 //! fail on valid-looking code has the right operand's type in it: the shape
-//! rule is `S: BroadcastWith<Y>` (it mentions `Y`), and the float-only rule of
+//! rules are `S: ElementwiseNoCheck<Y, -1, ..>` and `S: ElementwiseShapes<..Y.., -1>`
+//! (for static shapes, what `S: BroadcastWith<Y>` says), and the float-only rule of
 //! `/` is put on the right operand's element type (`TY: FloatElement`, with
 //! `TY` the same type as `T`). rustc then decides them once both types are
 //! known, and the first line of the error is the rule's own message (the
-//! elementwise broadcast rule, naming both shapes). The bounds left on the
-//! left operand alone are the ones that cannot be moved: its shape is static
-//! (`&x * &y` with a `Dyn` dim in `x` is an E0369 whose note says "`Dyn` does
-//! not implement `StaticDim`") and its element type is numeric ([`Element`](crate::Element)).
+//! elementwise broadcast rule, naming both shapes). The one bound left on
+//! the left operand alone cannot fail on valid-looking code: its element
+//! type is numeric ([`Element`](crate::Element)).
 //!
 //! ## Where things are
 //! - `mod.rs`: these docs, the op and activation kinds, [`Axis`];
 //! - `api.rs`: the methods of [`Tensor`](crate::Tensor) and the operators;
-//! - `bounds.rs`: the rule at the type level ([`ElementwiseShapes`]), whose
-//!   failing bound is the compile error;
+//! - `bounds.rs`: the rule at the type level ([`ElementwiseShapes`]; for the
+//!   plain forms also [`ElementwiseNoCheck`]), whose failing bound is the
+//!   compile error;
 //! - `rule.rs`: the rule, one `const fn` from dims and axis to the output
 //!   frame or an [`ElementwiseError`]; every path calls it;
 //! - `kernel.rs`: the loops and the walk (a constant for static shapes);
