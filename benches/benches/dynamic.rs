@@ -17,7 +17,7 @@
 
 use shapecheck::prelude::*;
 use shapecheck::{dynamic_partition, dynamic_stitch, ActivationKind, BinaryOpKind, Partitions};
-use shapecheck_benches::{w1_inputs, w5_inputs, ROWS};
+use shapecheck_benches::{w1_inputs, w5_inputs, w7_inputs};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -146,19 +146,7 @@ fn main() {
 
     // W7: W5's output partitioned back by the pair each row came from
     let merged = stitch.run().unwrap();
-    let x = Tensor::<f32, shape![1048576, 16], Vec<f32>>::from_vec(
-        Default::default(),
-        merged.as_slice().to_vec(),
-    )
-    .unwrap();
-    let mut parts_v = vec![0i32; ROWS];
-    for (m, idx) in indices.iter().enumerate() {
-        for &i in idx.as_slice() {
-            parts_v[i as usize] = m as i32;
-        }
-    }
-    let parts =
-        Tensor::<i32, shape![1048576], Vec<i32>>::from_vec(Default::default(), parts_v).unwrap();
+    let (x, parts) = w7_inputs(merged.as_slice(), &indices);
     let (dx, dp) = (x.to_dyn(), parts.to_dyn());
     compare(
         NAMES[2],

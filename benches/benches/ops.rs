@@ -38,7 +38,9 @@ use shapecheck::{
     select_into, ActivationKind, AutoBroadcast, BinaryOpKind, DynLodTensor, LodTensor, Offsets,
     Partitions,
 };
-use shapecheck_benches::{bools, data, rng, w1_inputs, w5_inputs, Big, BIG, PART, ROWS, SLICE};
+use shapecheck_benches::{
+    bools, data, rng, w1_inputs, w5_inputs, w7_inputs, Big, BIG, PART, ROWS, SLICE,
+};
 use std::time::Duration;
 
 /// A group for the big, memory-bound workloads: few samples, short runs (the
@@ -553,20 +555,7 @@ fn stitch_partition_lod(c: &mut Criterion) {
 
     // W7: the merged output, partitioned back by the pair each row came from
     let merged = stitch.run().unwrap();
-    let x = Tensor::<f32, shape![1048576, 16], Vec<f32>>::from_vec(
-        Default::default(),
-        merged.as_slice().to_vec(),
-    )
-    .unwrap();
-    let mut parts_v = vec![0i32; ROWS];
-    // row `i` of W5's output came from pair `m`: partitioning it by `m` undoes the stitch
-    for (m, idx) in indices.iter().enumerate() {
-        for &i in idx.as_slice() {
-            parts_v[i as usize] = m as i32;
-        }
-    }
-    let parts =
-        Tensor::<i32, shape![1048576], Vec<i32>>::from_vec(Default::default(), parts_v).unwrap();
+    let (x, parts) = w7_inputs(merged.as_slice(), &indices);
     let (dx, dp) = (x.to_dyn(), parts.to_dyn());
 
     let mut g = big_group(c, "W7 dynamic_partition 2^20 rows of 16 f32 into 4");

@@ -81,3 +81,21 @@ pub fn w5_inputs() -> ([W5Indices; 4], [W5Data; 4]) {
     });
     (indices, datas)
 }
+
+/// W7's x: W5's merged output `[2^20, 16]`.
+pub type W7X = Tensor<f32, shape![1048576, 16], Vec<f32>>;
+/// W7's partitions: `[2^20]`.
+pub type W7Parts = Tensor<i32, shape![1048576], Vec<i32>>;
+
+/// W7's operands from W5's: the stitched output, and for each of its rows
+/// the pair it came from, so that partitioning by it undoes the stitch.
+pub fn w7_inputs(merged: &[f32], indices: &[W5Indices; 4]) -> (W7X, W7Parts) {
+    let x = Tensor::from_vec(Default::default(), merged.to_vec()).unwrap();
+    let mut parts = vec![0i32; ROWS];
+    for (m, idx) in indices.iter().enumerate() {
+        for &i in idx.as_slice() {
+            parts[i as usize] = m as i32;
+        }
+    }
+    (x, Tensor::from_vec(Default::default(), parts).unwrap())
+}
