@@ -24,16 +24,15 @@ impl<T: Element> DynTensor<T> {
         axis: isize,
         act: ActivationKind,
     ) -> Result<DynTensor<T>, ElementwiseError> {
-        let out_dims = super::elementwise_output_dims(&self.dims(), &y.dims(), axis)?;
-        let mut out = DynTensor::defaulted(&out_dims)?;
-        super::elementwise_slices(
+        // the rule once: its frame gives the output dims and the walk
+        let f = super::rule::frame(&self.dims(), &y.dims(), axis)?;
+        let mut out = DynTensor::defaulted(&f.out_dims())?;
+        super::kernel::run(
             op,
             act,
-            &self.dims(),
+            &super::kernel::walk(&f),
             self.as_slice(),
-            &y.dims(),
             y.as_slice(),
-            axis,
             out.as_mut_slice(),
         )?;
         Ok(out)

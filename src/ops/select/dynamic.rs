@@ -1,7 +1,7 @@
 //! Select on [`DynTensor`]: every dim known at run time, every rule checked
 //! when the op runs (feature `alloc`).
 
-use super::{select_output_dims, select_slices, AutoBroadcast, SelectError};
+use super::{AutoBroadcast, SelectError};
 use crate::dynamic::DynTensor;
 
 impl<T: Copy + Default> DynTensor<T> {
@@ -25,15 +25,13 @@ impl<T: Copy + Default> DynTensor<T> {
         els: &DynTensor<T>,
         mode: AutoBroadcast,
     ) -> Result<DynTensor<T>, SelectError> {
-        let out_dims = select_output_dims(mode, &cond.dims(), &then.dims(), &els.dims())?;
-        let mut out = DynTensor::full(&out_dims, T::default())?;
-        select_slices(
-            mode,
-            &cond.dims(),
+        // the rule once: its frame gives the output dims and the walk
+        let f = super::rule::frame(mode, &cond.dims(), &then.dims(), &els.dims())?;
+        let mut out = DynTensor::defaulted(&f.out_dims())?;
+        super::kernel::run(
+            &f,
             cond.as_slice(),
-            &then.dims(),
             then.as_slice(),
-            &els.dims(),
             els.as_slice(),
             out.as_mut_slice(),
         )?;
