@@ -14,6 +14,7 @@ fn main() {
     lod_tour();
     stitch_tour();
     dynamic_tour();
+    brand_tour();
 }
 
 fn literals_and_operators() {
@@ -247,6 +248,50 @@ fn dynamic_tour() {
     if let Err(e) = wrong {
         println!("DynTensor [2, 3] -> Tensor<f32, shape![3, 2]>: error: {e}");
     }
+}
+
+/// A run-time dim checked once and carried as a type: after `brand_rows`,
+/// tensors with the same brand meet in the plain forms, no check left.
+// `ShapeError` holds the dims inline (no heap), so it is large on purpose
+#[allow(clippy::result_large_err)]
+fn brand_tour() {
+    println!("== a batch dim checked once: brands ==");
+    // a batch of 3 rows from the dynamic path, and per-row scales from elsewhere
+    let dynamic = DynTensor::new(&[3, 2], vec![1.0f32, -2.0, 3.0, -4.0, 5.0, -6.0])
+        .unwrap_or_else(|e| fail(e));
+    let x: Tensor<f32, shape![Dyn, 2], Vec<f32>> =
+        dynamic.try_into().unwrap_or_else(|e: ShapeError| fail(e));
+    let scale =
+        Tensor::<f32, shape![Dyn, 1], Vec<f32>>::from_vec((Dyn(3), One), vec![1.0, 10.0, 100.0])
+            .unwrap_or_else(|e| fail(e));
+    let bias = tensor![0.5f32, 0.5];
+    let result = x.with_brand(|x, batch| {
+        // the one check: scale has as many rows as x
+        let scale = scale.brand_rows(batch)?;
+        // three ops, no shape comparison at run time: the types prove it
+        let y = x.elementwise_mul(&scale, Axis::<-1>, Identity);
+        let z = y.elementwise_add(&bias, Axis::<-1>, Relu);
+        let m = &z - &scale;
+        Ok::<_, ShapeError>(m.unbrand_rows())
+    });
+    match result {
+        Ok(m) => println!(
+            "relu(x * scale + 0.5) - scale, batch of {} -> {m}",
+            m.dims()[0]
+        ),
+        Err(e) => println!("error: {e}"),
+    }
+    // a batch of another size is refused at the one check
+    let short = Tensor::<f32, shape![Dyn, 1], Vec<f32>>::from_vec((Dyn(2), One), vec![1.0, 2.0])
+        .unwrap_or_else(|e| fail(e));
+    let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(3), Dim), vec![0.0; 6])
+        .unwrap_or_else(|e| fail(e));
+    if let Err(e) = x.with_brand(|_, batch| short.brand_rows(batch).map(|t| t.unbrand_rows())) {
+        println!("a 2-row scale against a 3-row brand -> error: {e}");
+    }
+    // a brand cannot meet another brand or leave its closure: see
+    // ui-tests/brand/fail/*.stderr
+    println!();
 }
 
 fn fail(e: ShapeError) -> ! {

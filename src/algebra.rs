@@ -1,8 +1,8 @@
 //! The dim algebra: how two dims relate, written once for every op.
 //!
-//! Six relations, each a plain trait with one plain impl per pair of dim
-//! kinds ([`Dim<N>`], [`One`], [`Dyn`]), each impl with a line saying why it
-//! holds:
+//! Seven relations, each a plain trait with one plain impl per pair of dim
+//! kinds ([`Dim<N>`], [`One`], [`Dyn`], [`Branded`]), each impl with a line
+//! saying why it holds:
 //!
 //! | relation | holds when | output dim |
 //! |---|---|---|
@@ -11,7 +11,8 @@
 //! | [`BroadcastsTo`] | the source equals the destination or is 1 (one way) | (the destination) |
 //! | [`Droppable`] | a dim past the end that may be dropped: it is 1 | (none) |
 //! | [`IsOne`] | the dim is 1 (a hand-written `Dim<1>` too) | (none) |
-//! | [`NeedsNoCheck`] | whether the two broadcast is known without running: both static, or a `Dyn` against 1 | (none) |
+//! | [`NeedsNoCheck`] | whether the two broadcast is known without running: both static, a run-time dim against 1, or one brand twice | (none) |
+//! | [`EqualityKnown`] | whether the two are equal is known without running: both static, or one brand twice | (none) |
 //!
 //! A [`Dyn`] dim passes every relation here: the compiler cannot know its
 //! size, so the op's run-time rule checks it when the op runs (the `try_`
@@ -20,6 +21,17 @@
 //! run-time check makes them equal). [`NeedsNoCheck`] says which pairs need
 //! no such check: the plain (not `try_`) forms of an op require it, so that
 //! a `Dyn` dim that meets only a 1 keeps them (its output dim is the `Dyn`).
+//!
+//! A [`Branded`] dim is a run-time dim already checked: `Branded<'id>` meets
+//! its own brand with no check, and keeps the brand in the output; against
+//! any other dim it is a run-time dim like `Dyn`. The same-brand impls are
+//! written `Branded<'id>` against `Branded<'other>` with `'id: 'other`: a
+//! brand's lifetime is the placeholder of one call of
+//! [`brand`](crate::brand)'s `for<'id>` closure, which no other brand's
+//! lifetime outlives (none is `'static`, and the closure's argument implies
+//! no bound), so `'id: 'other` holds exactly when the two are one brand.
+//! Two brands are then rejected by the borrow checker, with one error (an
+//! equality, `Branded<'id>` twice, would be two: one per direction).
 //!
 //! Every op's type-level rule (`ops/<op>/bounds.rs`) is built from these
 //! relations: it declares a trait carrying the op's compile error
@@ -45,7 +57,7 @@
 //! let _ = Dim::<3>.broadcast(Dim::<4>); // 3 and 4 differ and neither is 1
 //! ```
 
-use crate::dim::{Dim, DimLike, Dyn, One};
+use crate::dim::{Branded, Dim, DimLike, Dyn, One};
 
 /// The two dims are equal. `Out` is the common dim.
 #[diagnostic::on_unimplemented(
@@ -137,6 +149,71 @@ impl SameDim<Dyn> for Dyn {
     #[inline(always)]
     fn same(self, _other: Dyn) -> Dyn {
         self
+    }
+}
+
+/// One brand twice: equal, since both were checked against the brand.
+impl<'id: 'other, 'other> SameDim<Branded<'other>> for Branded<'id> {
+    type Out = Branded<'id>;
+    #[inline(always)]
+    fn same(self, _other: Branded<'other>) -> Branded<'id> {
+        self
+    }
+}
+
+/// A branded dim against a static one: checked when the op runs.
+impl<const N: usize> SameDim<Dim<N>> for Branded<'_> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn same(self, _other: Dim<N>) -> Dim<N> {
+        Dim
+    }
+}
+
+/// A static dim against a branded one: checked when the op runs.
+impl<const N: usize> SameDim<Branded<'_>> for Dim<N> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn same(self, _other: Branded<'_>) -> Dim<N> {
+        Dim
+    }
+}
+
+/// A branded dim against 1: checked when the op runs.
+impl SameDim<One> for Branded<'_> {
+    type Out = One;
+    #[inline(always)]
+    fn same(self, _other: One) -> One {
+        One
+    }
+}
+
+/// 1 against a branded dim: checked when the op runs.
+impl SameDim<Branded<'_>> for One {
+    type Out = One;
+    #[inline(always)]
+    fn same(self, _other: Branded<'_>) -> One {
+        One
+    }
+}
+
+/// A branded dim against a run-time one: checked when the op runs, so
+/// the output keeps the brand.
+impl<'id> SameDim<Dyn> for Branded<'id> {
+    type Out = Branded<'id>;
+    #[inline(always)]
+    fn same(self, _other: Dyn) -> Branded<'id> {
+        self
+    }
+}
+
+/// A run-time dim against a branded one: checked when the op runs, so
+/// the output keeps the brand.
+impl<'id> SameDim<Branded<'id>> for Dyn {
+    type Out = Branded<'id>;
+    #[inline(always)]
+    fn same(self, other: Branded<'id>) -> Branded<'id> {
+        other
     }
 }
 
@@ -253,6 +330,70 @@ impl Broadcast<Dyn> for Dyn {
     }
 }
 
+/// One brand twice: equal, nothing to check.
+impl<'id: 'other, 'other> Broadcast<Branded<'other>> for Branded<'id> {
+    type Out = Branded<'id>;
+    #[inline(always)]
+    fn broadcast(self, _other: Branded<'other>) -> Branded<'id> {
+        self
+    }
+}
+
+/// A branded dim against 1: always broadcasts, the output keeps the brand.
+impl<'id> Broadcast<One> for Branded<'id> {
+    type Out = Branded<'id>;
+    #[inline(always)]
+    fn broadcast(self, _other: One) -> Branded<'id> {
+        self
+    }
+}
+
+/// 1 against a branded dim: always broadcasts, the output keeps the brand.
+impl<'id> Broadcast<Branded<'id>> for One {
+    type Out = Branded<'id>;
+    #[inline(always)]
+    fn broadcast(self, other: Branded<'id>) -> Branded<'id> {
+        other
+    }
+}
+
+/// A branded dim against N: checked when the op runs (it must be N or 1).
+impl<const N: usize> Broadcast<Dim<N>> for Branded<'_> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn broadcast(self, _other: Dim<N>) -> Dim<N> {
+        Dim
+    }
+}
+
+/// N against a branded dim: checked when the op runs (it must be N or 1).
+impl<const N: usize> Broadcast<Branded<'_>> for Dim<N> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn broadcast(self, _other: Branded<'_>) -> Dim<N> {
+        Dim
+    }
+}
+
+/// A branded dim against a run-time one: checked when the op runs; either
+/// may be the 1 that repeats, so the output is a run-time dim.
+impl Broadcast<Dyn> for Branded<'_> {
+    type Out = Dyn;
+    #[inline(always)]
+    fn broadcast(self, other: Dyn) -> Dyn {
+        Dyn(self.size()).broadcast(other)
+    }
+}
+
+/// A run-time dim against a branded one: as the pair the other way round.
+impl Broadcast<Branded<'_>> for Dyn {
+    type Out = Dyn;
+    #[inline(always)]
+    fn broadcast(self, other: Branded<'_>) -> Dyn {
+        self.broadcast(Dyn(other.size()))
+    }
+}
+
 /// The source dim (`Self`) broadcasts one way to the destination `Dst`: it
 /// equals it or is 1 (the destination is the output's dim and never repeats).
 #[diagnostic::on_unimplemented(
@@ -305,6 +446,31 @@ impl BroadcastsTo<Dyn> for One {
     type Ok = ();
 }
 
+/// One brand to itself: equal.
+impl<'id: 'other, 'other> BroadcastsTo<Branded<'other>> for Branded<'id> {
+    type Ok = ();
+}
+/// A branded source to a static or run-time destination: checked when the op runs.
+impl<const N: usize> BroadcastsTo<Dim<N>> for Branded<'_> {
+    type Ok = ();
+}
+/// A branded source to 1: checked when the op runs (it must be 1).
+impl BroadcastsTo<One> for Branded<'_> {
+    type Ok = ();
+}
+/// A branded source to a run-time destination: checked when the op runs.
+impl BroadcastsTo<Dyn> for Branded<'_> {
+    type Ok = ();
+}
+/// N to a branded destination: checked when the op runs.
+impl<const N: usize> BroadcastsTo<Branded<'_>> for Dim<N> {
+    type Ok = ();
+}
+/// 1 to a branded destination: always.
+impl BroadcastsTo<Branded<'_>> for One {
+    type Ok = ();
+}
+
 /// A trailing dim that runs past the other operand's last dim may be dropped:
 /// it is 1 (Paddle's axis rule ignores trailing 1s).
 #[diagnostic::on_unimplemented(
@@ -332,6 +498,10 @@ impl Droppable for One {
 impl Droppable for Dyn {
     type Ok = ();
 }
+/// A branded dim: checked when the op runs (it must be 1).
+impl Droppable for Branded<'_> {
+    type Ok = ();
+}
 
 /// The dim is 1: a single row or column where an op needs exactly one (the
 /// second dim of multiplex's index).
@@ -353,11 +523,14 @@ impl IsOne for One {}
 impl IsOne for Dim<1> {}
 /// A run-time dim: checked when the op runs (it must be 1).
 impl IsOne for Dyn {}
+/// A branded dim: checked when the op runs (it must be 1).
+impl IsOne for Branded<'_> {}
 
 /// [`Broadcast`] of the two dims is decided without running the op: both are
 /// static (the compiler decides, and a pair that differs is rejected by
-/// [`Broadcast`] itself, not here), or a run-time dim meets 1 (which
-/// broadcasts against any size). Not implemented where a [`Dyn`] meets a
+/// [`Broadcast`] itself, not here), a run-time dim meets 1 (which
+/// broadcasts against any size), or a [`Branded`] dim meets its own brand
+/// (both were checked against it). Not implemented where a [`Dyn`] meets a
 /// static dim other than 1 or another `Dyn`: whether those broadcast is only
 /// known when the op runs, so only an op's `try_` form accepts them.
 #[diagnostic::on_unimplemented(
@@ -394,3 +567,49 @@ impl NeedsNoCheck<One> for One {}
 impl NeedsNoCheck<One> for Dyn {}
 /// 1 against a run-time dim: broadcasts whatever its size.
 impl NeedsNoCheck<Dyn> for One {}
+/// One brand twice: checked once, when the tensors got the brand.
+impl<'id: 'other, 'other> NeedsNoCheck<Branded<'other>> for Branded<'id> {}
+/// A branded dim against 1: broadcasts whatever its size.
+impl NeedsNoCheck<One> for Branded<'_> {}
+/// 1 against a branded dim: broadcasts whatever its size.
+impl NeedsNoCheck<Branded<'_>> for One {}
+
+/// Whether the two dims are **equal** is decided without running the op:
+/// both are static (the compiler decides; a pair that differs is rejected
+/// by [`SameDim`] itself, not here), or both carry one brand. A run-time dim
+/// against anything else, 1 included, is only known when the op runs.
+#[diagnostic::on_unimplemented(
+    message = "whether dims {Self} and {Other} are equal is only known at run time",
+    label = "a run-time dim that must equal another needs a check when the op runs"
+)]
+///
+/// ```
+/// use shapecheck::algebra::EqualityKnown;
+/// use shapecheck::{Dim, One};
+/// fn known<A: EqualityKnown<B>, B: shapecheck::DimLike>() {}
+/// known::<Dim<3>, Dim<3>>();
+/// known::<Dim<3>, One>(); // known, and rejected by `SameDim`
+/// shapecheck::brand(4, |b| {
+///     fn same_brand<A: EqualityKnown<B>, B: shapecheck::DimLike>(_: A, _: B) {}
+///     same_brand(b, b);
+/// });
+/// ```
+///
+/// ```compile_fail
+/// use shapecheck::algebra::EqualityKnown;
+/// use shapecheck::{Dyn, One};
+/// fn known<A: EqualityKnown<B>, B: shapecheck::DimLike>() {}
+/// known::<Dyn, One>(); // the run-time dim may be 1 or not
+/// ```
+pub trait EqualityKnown<Other: DimLike>: DimLike {}
+
+/// Two static sizes: the compiler decides.
+impl<const N: usize, const M: usize> EqualityKnown<Dim<M>> for Dim<N> {}
+/// N against 1: the compiler decides.
+impl<const N: usize> EqualityKnown<One> for Dim<N> {}
+/// 1 against N: the compiler decides.
+impl<const N: usize> EqualityKnown<Dim<N>> for One {}
+/// 1 and 1.
+impl EqualityKnown<One> for One {}
+/// One brand twice: equal, checked when the tensors got the brand.
+impl<'id: 'other, 'other> EqualityKnown<Branded<'other>> for Branded<'id> {}

@@ -12,7 +12,8 @@
 //! `One` for a literal 1. A `Dim<1>` written by hand is a valid dim of size 1
 //! but does not broadcast in static rules: it only matches another `Dim<1>`.
 
-use core::fmt::Debug;
+use core::fmt::{self, Debug};
+use core::marker::PhantomData;
 
 pub(crate) mod sealed {
     pub trait Sealed {}
@@ -54,7 +55,7 @@ pub mod kind {
 /// assert_eq!(<One as DimLike>::STATIC, Some(1));
 /// assert_eq!(<Dyn as DimLike>::STATIC, None);
 /// ```
-pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + 'static + sealed::Sealed {
+pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed {
     /// `Some(n)` when the size is part of the type.
     const STATIC: Option<usize>;
     /// [`kind::Fixed`] for a static dim, [`kind::Runtime`] for [`Dyn`].
@@ -92,7 +93,7 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + 'static + seale
 /// let row: <Dim<3> as StaticDim>::Arr<i32> = [1, 2, 3];
 /// assert_eq!(Dim::<3>::arr_as_slice::<i32>(&row), &[1, 2, 3]);
 /// ```
-pub trait StaticDim: DimLike<Kind = kind::Fixed> + Default {
+pub trait StaticDim: DimLike<Kind = kind::Fixed> + Default + 'static {
     /// The size.
     const SIZE: usize;
     /// An array of `SIZE` values of `T`: `[T; SIZE]`.
@@ -178,9 +179,85 @@ pub struct One;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Dyn(pub usize);
 
+/// A run-time dim **checked once and carried as a type**: every tensor
+/// whose shape holds `Branded<'id>` was checked, when it got the brand, to
+/// have the brand's size there. Two tensors with the same brand therefore
+/// meet in the plain (not `try_`) forms of the ops with no run-time shape
+/// comparison; the compiler sees the equal lifetimes.
+///
+/// A brand is made only by [`brand`] (or [`Tensor::with_brand`](crate::Tensor::with_brand),
+/// which calls it), for the length of one closure call. It cannot be forged:
+/// - its fields are private and [`DimLike::from_size`] returns `None` for it,
+///   so no size given at run time (`from_dims`, serde, `DynTensor`) becomes one;
+/// - `'id` is **invariant** (the marker is `fn(&'id ()) -> &'id ()`), so the
+///   compiler never shortens or lengthens it to make two brands agree;
+/// - [`brand`]'s closure is generic over `'id` (`for<'id> FnOnce(Branded<'id>)`):
+///   each call gets a lifetime of its own that no other call, and no code
+///   outside the closure, can name, so a branded value cannot leave the
+///   closure (its result type is chosen outside, without `'id`).
+///
+/// This is the design of the `generativity` and `indexing` crates. A
+/// mistake (two brands meeting, a branded tensor returned from its closure)
+/// is a borrow-check error naming both lifetimes, not a run-time error.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+/// let w = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![10.0, 10.0, 0.5, 0.5]).unwrap();
+/// let out = x.with_brand(|x, rows| {
+///     // the one check: w has as many rows as x
+///     let w = w.brand_rows(rows)?;
+///     // then no check: the rows of both are `Branded` with the same brand
+///     let y = x.elementwise_mul(&w, Axis::<-1>, Identity);
+///     let z = y.elementwise_max(&x, Axis::<-1>, Identity);
+///     Ok::<_, ShapeError>((&z + &w).unbrand_rows())
+/// }).unwrap();
+/// assert_eq!(out.as_slice(), &[20.0, 30.0, 3.5, 4.5]);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Branded<'id> {
+    size: usize,
+    brand: PhantomData<fn(&'id ()) -> &'id ()>,
+}
+
+/// Calls `f` with a new brand of size `size`: the one place a brand is made
+/// (see [`Branded`] for why it cannot be forged). Tensors get it with
+/// [`Tensor::brand_rows`](crate::Tensor::brand_rows), which checks their
+/// first dim against `size` once.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// // a LoD level's sequence count as a brand: one row of features per sequence
+/// use shapecheck::Lengths;
+/// let dense = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(5),), vec![1.0; 5]).unwrap();
+/// let lod = LodTensor::from_lengths(dense, &[Lengths::new(&[2, 3])]).unwrap();
+/// let sequences = lod.level(0).unwrap().lengths().count();
+/// let feats = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+/// let scale = Tensor::<f32, shape![Dyn, 1], Vec<f32>>::from_vec((Dyn(2), One), vec![10.0, 100.0]).unwrap();
+/// let scaled = brand(sequences, |seqs| {
+///     let f = feats.brand_rows(seqs)?;
+///     let s = scale.brand_rows(seqs)?;
+///     Ok::<_, ShapeError>(f.elementwise_mul(&s, Axis::<-1>, Identity).unbrand_rows())
+/// }).unwrap();
+/// assert_eq!(scaled.as_slice(), &[10.0, 20.0, 300.0, 400.0]);
+/// ```
+pub fn brand<R>(size: usize, f: impl for<'id> FnOnce(Branded<'id>) -> R) -> R {
+    f(Branded {
+        size,
+        brand: PhantomData,
+    })
+}
+
+impl Debug for Branded<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Branded({})", self.size)
+    }
+}
+
 impl<const N: usize> sealed::Sealed for Dim<N> {}
 impl sealed::Sealed for One {}
 impl sealed::Sealed for Dyn {}
+impl sealed::Sealed for Branded<'_> {}
 
 impl<const N: usize> DimLike for Dim<N> {
     const STATIC: Option<usize> = Some(N);
@@ -215,6 +292,19 @@ impl DimLike for Dyn {
     }
     fn from_size(n: usize) -> Option<Self> {
         Some(Dyn(n))
+    }
+}
+
+impl DimLike for Branded<'_> {
+    const STATIC: Option<usize> = None;
+    type Kind = kind::Runtime;
+    #[inline(always)]
+    fn size(self) -> usize {
+        self.size
+    }
+    /// Always `None`: a brand comes from [`brand`], never from a size.
+    fn from_size(_n: usize) -> Option<Self> {
+        None
     }
 }
 

@@ -264,6 +264,23 @@ crate::error::rule_errors! {
             found: Dims,
         } => "shape/output",
             ("the output buffer has shape {found}, but the op produces shape {expected}"),
+        /// A dim of the shape type is [`Branded`](crate::Branded): a brand
+        /// comes from [`brand`](crate::brand), never from a size given at run time.
+        Branded {
+            /// Which dim.
+            axis: usize,
+        } => "shape/branded",
+            ("dim {axis} is branded in the shape type: a brand comes from `brand` or `brand_rows`, not from a size"),
+        /// A tensor given a brand has another size at the branded dim.
+        BrandSize {
+            /// Which dim.
+            axis: usize,
+            /// The brand's size.
+            brand: usize,
+            /// The tensor's size there.
+            found: usize,
+        } => "shape/brand-size",
+            ("dim {axis} is {found}, but the brand it was given has size {brand}"),
         /// The allocator could not provide the buffer.
         Allocation {
             /// Elements requested.
@@ -273,7 +290,7 @@ crate::error::rule_errors! {
     /// The stable identifier of what went wrong, `shape/<what>`: not a rule
     /// of one operator but of shapes in general (`shape/rank`,
     /// `shape/rank-mismatch`, `shape/dim-mismatch`, `shape/data-length`,
-    /// `shape/overflow`, `shape/output`, `shape/allocation`). The operators'
+    /// `shape/overflow`, `shape/output`, `shape/allocation`, `shape/branded`, `shape/brand-size`). The operators'
     /// error enums return it for their `Shape` variant.
     ///
     /// ```

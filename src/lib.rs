@@ -188,6 +188,7 @@ pub mod error;
 mod kernel;
 pub mod lod;
 pub mod ops;
+mod rows;
 pub mod shape;
 pub mod storage;
 pub mod tensor;
@@ -219,6 +220,7 @@ pub use ops::partition::partition_slices;
 pub use ops::select::{select_output_dims, select_slices, SelectInput, SelectMode};
 pub use ops::stitch::{stitch_slices, IndexSlice, Stitch, StitchPair};
 pub use shape::MAX_RANK;
+pub use tensor::{BrandedRows, WithRows};
 
 /// Feature `rayon`: outputs of at least this many elements are split across
 /// rayon's pool (elementwise, dynamic_stitch); smaller ones, and any output
@@ -321,7 +323,7 @@ pub mod __private {
 /// ```
 pub mod prelude {
     // tensors, dims and shapes
-    pub use crate::dim::{Dim, DimLike, Dyn, One, StaticDim};
+    pub use crate::dim::{brand, Branded, Dim, DimLike, Dyn, One, StaticDim};
     #[cfg(feature = "alloc")]
     pub use crate::dynamic::DynTensor;
     pub use crate::element::{Element, SameElement};

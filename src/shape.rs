@@ -22,7 +22,7 @@ pub use crate::dims::{Dims, MAX_RANK};
 /// assert!(!<shape![2, Dyn] as Shape>::IS_STATIC);
 /// assert!(<shape![2, 3] as Shape>::IS_STATIC);
 /// ```
-pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync + 'static {
+pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync {
     /// The number of dims.
     const RANK: usize;
     /// `true` when every dim is static.
@@ -74,7 +74,7 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync + 'static {
 /// let a: <shape![2, 3] as StaticShape>::Array<u8> = [[0; 3]; 2];
 /// assert_eq!(<shape![2, 3] as StaticShape>::array_as_slice::<u8>(&a).len(), 6);
 /// ```
-pub trait StaticShape: Shape<Kind = crate::dim::kind::Fixed> + Default {
+pub trait StaticShape: Shape<Kind = crate::dim::kind::Fixed> + Default + 'static {
     /// The dims.
     const DIMS: &'static [usize];
     /// The element count. A shape whose count overflows `usize` fails to compile.
@@ -160,10 +160,14 @@ pub const fn static_numel(dims: &[Option<usize>]) -> Option<usize> {
 
 /// Checks one dim given at run time against the dim type of a shape.
 pub(crate) fn dim_from_size<D: DimLike>(axis: usize, n: usize) -> Result<D, ShapeError> {
-    D::from_size(n).ok_or(ShapeError::DimMismatch {
-        axis,
-        expected: D::STATIC.unwrap_or(n),
-        found: n,
+    D::from_size(n).ok_or(match D::STATIC {
+        Some(expected) => ShapeError::DimMismatch {
+            axis,
+            expected,
+            found: n,
+        },
+        // only a brand refuses a size without a static one
+        None => ShapeError::Branded { axis },
     })
 }
 

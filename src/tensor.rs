@@ -7,7 +7,9 @@ use crate::storage::{Inline, Storage, StorageMut};
 use core::fmt;
 use core::marker::PhantomData;
 
+mod brand;
 mod construct;
+pub use brand::{BrandedRows, WithRows};
 #[cfg(feature = "alloc")]
 pub use construct::HeapConstructors;
 

@@ -92,10 +92,10 @@ mod dynamic;
 mod error;
 mod levels;
 mod offsets;
-mod rows;
 mod seq;
 mod tensor;
 
+pub use crate::rows::RowShape;
 pub use check::{check_lengths, check_lod};
 #[cfg(feature = "alloc")]
 pub use dynamic::{DynLodTensor, DynSequence, DynSequences};
@@ -106,6 +106,5 @@ pub use levels::{Levels, ResetLevels};
 pub use offsets::{Lengths, Offsets};
 #[cfg(feature = "alloc")]
 pub use offsets::{LengthsBuf, OffsetsBuf};
-pub use rows::RowShape;
 pub use seq::{Sequence, Sequences};
 pub use tensor::{LodParts, LodPartsLink, LodTensor, LodTensorOf};

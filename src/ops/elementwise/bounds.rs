@@ -32,7 +32,7 @@
 //! checks that the two agree.
 
 use super::kernel::{self, StaticWalk};
-use crate::algebra::{Broadcast, Droppable, NeedsNoCheck, SameDim};
+use crate::algebra::{Broadcast, Droppable, EqualityKnown, NeedsNoCheck, SameDim};
 use crate::dim::kind::{Fixed, Runtime};
 use crate::dim::{DimLike, StaticDim};
 use crate::kernel::Walk;
@@ -300,13 +300,13 @@ impl<P, L: ElementwiseSameDim<R, X, Y, Ax>, R, X, Y, Ax> ElementwiseSameLink<L, 
 }
 
 /// Elementwise, dim rule of the plain forms: an aligned pair whose broadcast
-/// needs no run-time check (the algebra's [`NeedsNoCheck`]: both static, or a
-/// `Dyn` meeting 1). A `Dyn` meeting another dim is only checked by the
-/// `try_` forms.
+/// needs no run-time check (the algebra's [`NeedsNoCheck`]: both static, a
+/// run-time dim meeting 1, or one brand twice). A `Dyn` meeting another dim
+/// is only checked by the `try_` forms.
 #[diagnostic::on_unimplemented(
     message = "elementwise/broadcast: X {X} and Y {Y} with {Ax}: dim {Self} of X meets {Other} of Y, and whether they broadcast is only known at run time",
     label = "a run-time dim needs a check: call the `try_` form (`try_elementwise_mul`, `try_elementwise_add`, ...), which returns a Result",
-    note = "the plain forms accept a `Dyn` dim only where it meets 1 or no dim of the other operand; the `try_` forms check the others when the op runs"
+    note = "the plain forms accept a run-time dim only where it meets 1, no dim, or the same brand: check once with `brand_rows` (a `Branded` dim) or call the `try_` form"
 )]
 pub trait ElementwiseNoCheckDim<Other, X, Y, Ax>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
@@ -320,8 +320,9 @@ impl<L: NeedsNoCheck<R>, R: DimLike, X, Y, Ax> ElementwiseNoCheckDim<R, X, Y, Ax
 }
 
 /// Elementwise, dim rule of the plain forms for equal ranks with an axis
-/// other than -1 or 0 (the shapes must be identical): both dims static, since
-/// a run-time dim's equality is only known when the op runs.
+/// other than -1 or 0 (the shapes must be identical): the algebra's
+/// [`EqualityKnown`] (both static, or one brand twice), since a run-time
+/// dim's equality is otherwise only known when the op runs.
 #[diagnostic::on_unimplemented(
     message = "elementwise/equal-rank-axis: X {X} and Y {Y} with {Ax}: dims {Self} and {Other} must be equal, which for a run-time dim is only known at run time",
     label = "a run-time dim needs a check: call the `try_` form (`try_elementwise_mul`, `try_elementwise_add`, ...), which returns a Result",
@@ -332,9 +333,9 @@ pub trait ElementwiseNoCheckSameDim<Other, X, Y, Ax>: DimLike {
     type Ok;
 }
 
-/// Two static dims: [`ElementwiseSameDim`] decides them.
+/// The algebra's [`EqualityKnown`]; [`ElementwiseSameDim`] then decides two static dims.
 #[diagnostic::do_not_recommend]
-impl<L: StaticDim, R: StaticDim, X, Y, Ax> ElementwiseNoCheckSameDim<R, X, Y, Ax> for L {
+impl<L: EqualityKnown<R>, R: DimLike, X, Y, Ax> ElementwiseNoCheckSameDim<R, X, Y, Ax> for L {
     type Ok = ();
 }
 

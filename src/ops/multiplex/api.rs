@@ -137,7 +137,10 @@ where
         inputs,
         index.dims(),
         index.as_slice(),
-        |dims| filled(MultiplexOut::<S, IS>::from_dims(dims)?),
+        // the rule has checked the dims: the output's value comes from the
+        // operands' shape values (so a branded row count keeps its brand,
+        // which no size can rebuild)
+        |_checked| filled(S::output(first.shape(), index.shape())),
         Tensor::as_mut_slice,
     )
 }

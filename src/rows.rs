@@ -1,5 +1,6 @@
-//! [`RowShape`]: a shape with a first dim, the rows a LoD indexes; and the
-//! shape of a run of rows (the first dim becomes [`Dyn`]).
+//! [`RowShape`]: a shape with a first dim (its rows), and the same shape
+//! with another first dim: a run of rows (a LoD sequence, a stitch's
+//! output), or rows that carry a [brand](crate::Branded).
 
 use crate::{DimLike, Dyn, Shape};
 
@@ -13,12 +14,17 @@ use crate::{DimLike, Dyn, Shape};
     note = "a LoD's last level holds offsets into the dense tensor's first dim: use a shape of rank 1 or more, such as shape![Dyn, 4]"
 )]
 pub trait RowShape: Shape {
-    /// The shape of a run of rows: the first dim replaced by [`Dyn`].
+    /// The shape of a run of rows: the first dim replaced by [`Dyn`]
+    /// (`WithRows<Dyn>`).
     type Rows: Shape;
+    /// The same shape with the first dim `D`.
+    type WithRows<D: DimLike>: Shape;
     /// The number of rows (the first dim).
     fn rows(&self) -> usize;
     /// The shape of `n` rows.
     fn with_rows(&self, n: usize) -> Self::Rows;
+    /// The same shape with the first dim `d` (the other dims kept).
+    fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D>;
 }
 
 // One impl per rank, 1 to MAX_RANK (8): the rows are the first dim, and a
@@ -29,6 +35,7 @@ pub trait RowShape: Shape {
 #[diagnostic::do_not_recommend]
 impl<D0: DimLike> RowShape for (D0,) {
     type Rows = (Dyn,);
+    type WithRows<D: DimLike> = (D,);
     #[inline]
     fn rows(&self) -> usize {
         self.0.size()
@@ -37,12 +44,17 @@ impl<D0: DimLike> RowShape for (D0,) {
     fn with_rows(&self, n: usize) -> Self::Rows {
         (Dyn(n),)
     }
+    #[inline]
+    fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
+        (d,)
+    }
 }
 
 /// Rank 2.
 #[diagnostic::do_not_recommend]
 impl<D0: DimLike, D1: DimLike> RowShape for (D0, D1) {
     type Rows = (Dyn, D1);
+    type WithRows<D: DimLike> = (D, D1);
     #[inline]
     fn rows(&self) -> usize {
         self.0.size()
@@ -51,12 +63,17 @@ impl<D0: DimLike, D1: DimLike> RowShape for (D0, D1) {
     fn with_rows(&self, n: usize) -> Self::Rows {
         (Dyn(n), self.1)
     }
+    #[inline]
+    fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
+        (d, self.1)
+    }
 }
 
 /// Rank 3.
 #[diagnostic::do_not_recommend]
 impl<D0: DimLike, D1: DimLike, D2: DimLike> RowShape for (D0, D1, D2) {
     type Rows = (Dyn, D1, D2);
+    type WithRows<D: DimLike> = (D, D1, D2);
     #[inline]
     fn rows(&self) -> usize {
         self.0.size()
@@ -65,12 +82,17 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike> RowShape for (D0, D1, D2) {
     fn with_rows(&self, n: usize) -> Self::Rows {
         (Dyn(n), self.1, self.2)
     }
+    #[inline]
+    fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
+        (d, self.1, self.2)
+    }
 }
 
 /// Rank 4.
 #[diagnostic::do_not_recommend]
 impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike> RowShape for (D0, D1, D2, D3) {
     type Rows = (Dyn, D1, D2, D3);
+    type WithRows<D: DimLike> = (D, D1, D2, D3);
     #[inline]
     fn rows(&self) -> usize {
         self.0.size()
@@ -78,6 +100,10 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike> RowShape for (D0, D1, D
     #[inline]
     fn with_rows(&self, n: usize) -> Self::Rows {
         (Dyn(n), self.1, self.2, self.3)
+    }
+    #[inline]
+    fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
+        (d, self.1, self.2, self.3)
     }
 }
 
@@ -87,6 +113,7 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike> RowShape
     for (D0, D1, D2, D3, D4)
 {
     type Rows = (Dyn, D1, D2, D3, D4);
+    type WithRows<D: DimLike> = (D, D1, D2, D3, D4);
     #[inline]
     fn rows(&self) -> usize {
         self.0.size()
@@ -94,6 +121,10 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike> RowShape
     #[inline]
     fn with_rows(&self, n: usize) -> Self::Rows {
         (Dyn(n), self.1, self.2, self.3, self.4)
+    }
+    #[inline]
+    fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
+        (d, self.1, self.2, self.3, self.4)
     }
 }
 
@@ -103,6 +134,7 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike, D5: DimLik
     for (D0, D1, D2, D3, D4, D5)
 {
     type Rows = (Dyn, D1, D2, D3, D4, D5);
+    type WithRows<D: DimLike> = (D, D1, D2, D3, D4, D5);
     #[inline]
     fn rows(&self) -> usize {
         self.0.size()
@@ -110,6 +142,10 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike, D5: DimLik
     #[inline]
     fn with_rows(&self, n: usize) -> Self::Rows {
         (Dyn(n), self.1, self.2, self.3, self.4, self.5)
+    }
+    #[inline]
+    fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
+        (d, self.1, self.2, self.3, self.4, self.5)
     }
 }
 
@@ -119,6 +155,7 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike, D5: DimLik
     RowShape for (D0, D1, D2, D3, D4, D5, D6)
 {
     type Rows = (Dyn, D1, D2, D3, D4, D5, D6);
+    type WithRows<D: DimLike> = (D, D1, D2, D3, D4, D5, D6);
     #[inline]
     fn rows(&self) -> usize {
         self.0.size()
@@ -126,6 +163,10 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike, D5: DimLik
     #[inline]
     fn with_rows(&self, n: usize) -> Self::Rows {
         (Dyn(n), self.1, self.2, self.3, self.4, self.5, self.6)
+    }
+    #[inline]
+    fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
+        (d, self.1, self.2, self.3, self.4, self.5, self.6)
     }
 }
 
@@ -143,6 +184,7 @@ impl<
     > RowShape for (D0, D1, D2, D3, D4, D5, D6, D7)
 {
     type Rows = (Dyn, D1, D2, D3, D4, D5, D6, D7);
+    type WithRows<D: DimLike> = (D, D1, D2, D3, D4, D5, D6, D7);
     #[inline]
     fn rows(&self) -> usize {
         self.0.size()
@@ -159,6 +201,10 @@ impl<
             self.6,
             self.7,
         )
+    }
+    #[inline]
+    fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
+        (d, self.1, self.2, self.3, self.4, self.5, self.6, self.7)
     }
 }
 
