@@ -1,6 +1,6 @@
 //! The dim algebra: how two dims relate, written once for every op.
 //!
-//! Seven relations, each a plain trait with one plain impl per pair of dim
+//! Eight relations, each a plain trait with one plain impl per pair of dim
 //! kinds ([`Dim<N>`], [`One`], [`Dyn`], [`Branded`]), each impl with a line
 //! saying why it holds:
 //!
@@ -13,6 +13,7 @@
 //! | [`IsOne`] | the dim is 1 (a hand-written `Dim<1>` too) | (none) |
 //! | [`NeedsNoCheck`] | whether the two broadcast is known without running: both static, a run-time dim against 1, or one brand twice | (none) |
 //! | [`EqualityKnown`] | whether the two are equal is known without running: both static, or one brand twice | (none) |
+//! | [`BroadcastsToKnown`] | whether the source broadcasts one way to the destination is known without running: both static, a 1 source, or one brand twice | (none) |
 //!
 //! A [`Dyn`] dim passes every relation here: the compiler cannot know its
 //! size, so the op's run-time rule checks it when the op runs (the `try_`
@@ -613,3 +614,44 @@ impl<const N: usize> EqualityKnown<Dim<N>> for One {}
 impl EqualityKnown<One> for One {}
 /// One brand twice: equal, checked when the tensors got the brand.
 impl<'id: 'other, 'other> EqualityKnown<Branded<'other>> for Branded<'id> {}
+
+/// Whether the source dim (`Self`) [broadcasts one way](BroadcastsTo) to
+/// `Dst` is decided without running the op: both are static (the compiler
+/// decides), the source is 1 (it repeats along any size), or both carry one
+/// brand. A run-time source, or a static source against a run-time
+/// destination, is only known when the op runs.
+#[diagnostic::on_unimplemented(
+    message = "whether dim {Self} broadcasts to {Dst} is only known at run time",
+    label = "a run-time dim in a one-way broadcast needs a check when the op runs"
+)]
+///
+/// ```
+/// use shapecheck::algebra::BroadcastsToKnown;
+/// use shapecheck::{Dim, Dyn, One};
+/// fn known<S: BroadcastsToKnown<D>, D: shapecheck::DimLike>() {}
+/// known::<Dim<3>, Dim<3>>();
+/// known::<One, Dyn>(); // 1 repeats along any size
+/// ```
+///
+/// ```compile_fail
+/// use shapecheck::algebra::BroadcastsToKnown;
+/// use shapecheck::{Dim, Dyn};
+/// fn known<S: BroadcastsToKnown<D>, D: shapecheck::DimLike>() {}
+/// known::<Dyn, Dim<3>>(); // the run-time source may be 3, 1 or neither
+/// ```
+pub trait BroadcastsToKnown<Dst: DimLike>: DimLike {}
+
+/// Two static sizes: the compiler decides.
+impl<const N: usize, const M: usize> BroadcastsToKnown<Dim<M>> for Dim<N> {}
+/// N to 1: the compiler decides (and rejects it).
+impl<const N: usize> BroadcastsToKnown<One> for Dim<N> {}
+/// 1 to N: the 1 repeats.
+impl<const N: usize> BroadcastsToKnown<Dim<N>> for One {}
+/// 1 to 1.
+impl BroadcastsToKnown<One> for One {}
+/// 1 to a run-time destination: the 1 repeats whatever its size.
+impl BroadcastsToKnown<Dyn> for One {}
+/// 1 to a branded destination: the 1 repeats whatever its size.
+impl BroadcastsToKnown<Branded<'_>> for One {}
+/// One brand to itself: equal, checked when the tensors got the brand.
+impl<'id: 'other, 'other> BroadcastsToKnown<Branded<'other>> for Branded<'id> {}

@@ -114,6 +114,39 @@ fn the_try_forms_check_a_brand_against_other_dims() {
     });
 }
 
+#[test]
+fn select_takes_branded_operands_in_every_mode() {
+    let then = rows2(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+    let els = rows2(&[-1.0, -2.0, -3.0, -4.0, -5.0, -6.0]);
+    let cond = Tensor::<bool, shape![Dyn, 1], Vec<bool>>::from_vec(
+        (Dyn(3), One),
+        vec![true, false, true],
+    )
+    .unwrap();
+    let want = try_select(&cond, &then, &els, Numpy).unwrap();
+    let want_pdpd = try_select(&cond, &then, &tensor![0.0f32, 0.5], Pdpd::<-1>).unwrap();
+    let (got, got_pdpd) = then.clone().with_brand(|t, rows| {
+        let e = els.brand_rows(rows).unwrap();
+        let c = cond.brand_rows(rows).unwrap();
+        (
+            select(&c, &t, &e, Numpy).unbrand_rows(),
+            select(&c, &t, &tensor![0.0f32, 0.5], Pdpd::<-1>).unbrand_rows(),
+        )
+    });
+    assert_eq!(got, want);
+    assert_eq!(got_pdpd, want_pdpd);
+    assert_eq!(got.as_slice(), &[1.0, 2.0, -3.0, -4.0, 5.0, 6.0]);
+}
+
+#[test]
+fn select_takes_a_dyn_that_meets_only_ones() {
+    // the `Dyn` rows of then meet cond's single row: nothing to check
+    let then = rows2(&[1.0, 2.0, 3.0, 4.0]);
+    let out = select(&tensor![[false, true]], &then, &tensor![9.0f32, 9.0], Numpy);
+    assert_eq!(out.as_slice(), &[9.0, 2.0, 9.0, 4.0]);
+    assert_eq!(out, try_select(&tensor![[false, true]], &then, &tensor![9.0f32, 9.0], Numpy).unwrap());
+}
+
 proptest! {
     /// The plain form on branded tensors gives what the `try_` form gives
     /// on the same `Dyn` tensors, for every op of the family and random rows.

@@ -1,6 +1,7 @@
 //! The per-rank impls of select's pairwise rules: numpy (right-aligned, two
-//! way), none (identical) and the pdpd placements. Paths under `crate::`:
-//! used inside shapecheck only.
+//! way), none (identical) and the pdpd placements; and, for each, the
+//! plain form's no-check rule over the same pairs of dims (`Select*Proven`).
+//! Paths under `crate::`: used inside shapecheck only.
 
 use crate::common::{axis_arg, idents, rank_pairs, tuple, Chain, RankPair};
 use proc_macro2::TokenStream as TokenStream2;
@@ -72,6 +73,7 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             }
         };
         out.extend(pair(quote!(SelectNumpyPair), &preds, &dims, &vals));
+        out.extend(numpy_proven(ra, rb, &a, &b, &at, &bt, &generics));
         // none: identical shapes (a rank mismatch is the gate `SelectNoneRank`,
         // so that every pair of ranks has exactly one impl)
         if ra == rb {
@@ -86,7 +88,24 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                 vals.push(quote!(<#gate>::merge(x.#iv, y.#iv)));
             }
             out.extend(pair(quote!(SelectSamePair), &chain.preds, &dims, &vals));
+            // the no-check rule: every pair's equality known without running
+            let mut proven = Chain::new();
+            for (p, q) in a.iter().zip(&b) {
+                proven.link(
+                    quote!(crate::ops::select::bounds::SelectNoCheckSameLink<#p, #q, C, T, E>),
+                );
+            }
+            let preds = proven.preds;
+            out.extend(quote! {
+                impl<#generics> crate::ops::select::bounds::SelectSameProven<#bt, C, T, E> for #at
+                where #(#preds,)*
+                {}
+            });
         } else {
+            // ranks that differ: rejected by the checked rule, which reports it
+            out.extend(quote! {
+                impl<#generics> crate::ops::select::bounds::SelectSameProven<#bt, C, T, E> for #at {}
+            });
             out.extend(quote! {
                 impl<#generics> crate::ops::select::bounds::SelectSamePair<#bt, C, T, E> for #at
                 where (): crate::ops::select::bounds::SelectNoneRank<C, T, E>
@@ -109,6 +128,10 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                     where (): crate::ops::select::bounds::SelectPdpdRank<#at, C, T, E, #ax>
                     {
                         type Ok = <() as crate::ops::select::bounds::SelectPdpdRank<#at, C, T, E, #ax>>::Ok;
+                    }
+                    // rejected by the checked rule, which reports it
+                    impl<#generics> crate::ops::select::bounds::SelectPdpdProven<#bt, C, T, E, #ax> for #at {
+                        type Ok = ();
                     }
                 });
                 continue;
@@ -137,6 +160,27 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                     type Ok = #done;
                 }
             });
+            // the no-check rule over the same dims, in the same order
+            let mut proven = Chain::new();
+            for ad in a.iter().skip(kept) {
+                proven.link(
+                    quote!(crate::ops::select::bounds::SelectNoCheckDropLink<#ad, C, T, E, #ax>),
+                );
+            }
+            for (ad, bd) in a.iter().zip(&b[o..]).take(kept) {
+                proven.link(
+                    quote!(crate::ops::select::bounds::SelectNoCheckOneWayLink<#ad, #bd, C, T, E, #ax>),
+                );
+            }
+            let done = proven.done();
+            let preds = proven.preds;
+            out.extend(quote! {
+                impl<#generics> crate::ops::select::bounds::SelectPdpdProven<#bt, C, T, E, #ax> for #at
+                where #(#preds,)*
+                {
+                    type Ok = #done;
+                }
+            });
         }
     }
     for ra in 0..=max {
@@ -154,4 +198,31 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
         }
     }
     out
+}
+
+/// Numpy's no-check rule for one pair of ranks: every right-aligned pair of
+/// dims broadcasts without a run-time check (`SelectNoCheckLink`).
+fn numpy_proven(
+    ra: usize,
+    rb: usize,
+    a: &[proc_macro2::Ident],
+    b: &[proc_macro2::Ident],
+    at: &TokenStream2,
+    bt: &TokenStream2,
+    generics: &TokenStream2,
+) -> TokenStream2 {
+    let r = ra.max(rb);
+    let mut chain = Chain::new();
+    for i in 0..r {
+        if let (Some(p), Some(q)) = ((i + ra).checked_sub(r), (i + rb).checked_sub(r)) {
+            let (ad, bd) = (&a[p], &b[q]);
+            chain.link(quote!(crate::ops::select::bounds::SelectNoCheckLink<#ad, #bd, C, T, E>));
+        }
+    }
+    let preds = chain.preds;
+    quote! {
+        impl<#generics> crate::ops::select::bounds::SelectNumpyProven<#bt, C, T, E> for #at
+        where #(#preds,)*
+        {}
+    }
 }

@@ -2,10 +2,12 @@
 //!
 //! Every form calls the kernel with a walk from the one rule
 //! ([`super::rule::frame`]): a constant for all-static shapes, computed when
-//! the op runs for shapes with `Dyn` dims (the `try_` forms).
+//! the op runs for shapes with `Dyn` dims (the `try_` forms, and the plain
+//! form where no `Dyn` dim needs a check: [`SelectNoCheck`]).
 
 use super::bounds::{
-    CondRule, CondShape, ElseRule, ElseShape, SelectOutput, SelectShapes, SelectTensor,
+    CondRule, CondShape, ElseRule, ElseShape, NoCheckThen, SelectKind, SelectNoCheck, SelectOutput,
+    SelectShapes, SelectTensor,
 };
 use super::kernel::{self, StaticWalk};
 use super::{rule, CondElement, ElseElement, SelectError, SelectMode};
@@ -18,40 +20,79 @@ use crate::tensor::Tensor;
 /// ([`NoBroadcast`](super::NoBroadcast), [`Numpy`](super::Numpy) or [`Pdpd<AXIS>`](super::Pdpd)); see the
 /// [module docs](crate::ops::select) for the rule.
 ///
-/// Every shape static: a combination the mode rejects, a `cond` that is not
-/// `bool`, or then and else of different element types is a compile error,
-/// and the call cannot fail. The result is inline (a `Vec` if `then` is one).
+/// A combination the mode rejects, a `cond` that is not `bool`, or then and
+/// else of different element types is a compile error, and the call cannot
+/// fail. A run-time (`Dyn`) dim is accepted where it needs no check when the
+/// op runs ([`SelectNoCheck`]: it meets 1, no dim, or its own
+/// [brand](crate::Branded)); elsewhere, use [`try_select`]. The result is
+/// inline for static shapes (a `Vec` if `then` is one or a dim is `Dyn`).
 ///
 /// The element rules are reached through [`Elements`] (cond's and
 /// else's shapes in the result's type are [`CondShape`] and [`ElseShape`],
 /// that is `C` and `SE`), so that a wrong element type is one short error.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// // a run-time number of rows (dynamic_stitch's output) meets a row of 1s: no check
+/// let rows = dynamic_stitch(&tensor![1, 0], &tensor![[1, 2], [3, 4]]).run().unwrap();
+/// let cond = tensor![[true, false]];
+/// let picked: Tensor<i32, shape![Dyn, 2], Vec<i32>> = select(&cond, &rows, &tensor![0, 0], Numpy);
+/// assert_eq!(picked.as_slice(), &[3, 0, 1, 0]);
+/// ```
 #[allow(clippy::type_complexity)]
 pub fn select<CE, C, BC, T, ST, BT, E, SE, BE, M>(
     cond: &Tensor<CE, C, BC>,
     then: &Tensor<T, ST, BT>,
     els: &Tensor<E, SE, BE>,
-    mode: M,
-) -> SelectTensor<T, CondShape<CE, C>, ST, ElseShape<E, T, SE>, M, BT>
+    _mode: M,
+) -> SelectTensor<T, CondShape<CE, C>, PlainThen<CE, C, ST, E, T, SE, M>, ElseShape<E, T, SE>, M, BT>
 where
     CE: Elements<bool, CondRule, C>,
-    C: StaticShape,
-    CondShape<CE, C>: StaticShape + SelectShapes<ST, ElseShape<E, T, SE>, M>,
+    C: Shape,
+    CondShape<CE, C>: SelectShapes<PlainThen<CE, C, ST, E, T, SE, M>, ElseShape<E, T, SE>, M>,
+    // no dim needs a run-time check (always so for static shapes)
+    CondShape<CE, C>: SelectNoCheck<
+        ST,
+        ElseShape<E, T, SE>,
+        M,
+        SelectKind<CondShape<CE, C>, ST, ElseShape<E, T, SE>>,
+    >,
     BC: Storage<CE>,
     T: Copy + Default + 'static,
-    ST: StaticShape,
-    BT: ResultStorage<T, SelectOutput<CondShape<CE, C>, ST, ElseShape<E, T, SE>, M>>,
+    ST: Shape,
+    BT: ResultStorage<
+        T,
+        SelectOutput<CondShape<CE, C>, PlainThen<CE, C, ST, E, T, SE, M>, ElseShape<E, T, SE>, M>,
+    >,
     E: Elements<T, ElseRule, SE>,
-    SE: StaticShape,
-    ElseShape<E, T, SE>: StaticShape,
+    SE: Shape,
     BE: Storage<E>,
     M: SelectMode,
 {
     let (cond, els) = (CE::view(cond), E::view(els));
-    let shape = CondShape::<CE, C>::output(cond.shape(), then.shape(), els.shape());
+    let then_shape = <CondShape<CE, C> as SelectNoCheck<_, _, M, _>>::then(then.shape());
+    let shape = CondShape::<CE, C>::output(cond.shape(), &then_shape, els.shape());
     let mut out = Tensor::from_parts_unchecked(shape, BT::Out::filled(&shape, T::default()));
-    select_into(&cond, then, &els, mode, &mut out);
+    // `None` cannot happen (see `SelectNoCheck::walk`); the output is then
+    // returned as filled rather than panicking in library code
+    if let Some(walk) = <CondShape<CE, C> as SelectNoCheck<_, _, M, _>>::walk(
+        cond.shape(),
+        then.shape(),
+        els.shape(),
+    ) {
+        crate::kernel::select(
+            &walk,
+            cond.as_slice(),
+            then.as_slice(),
+            els.as_slice(),
+            out.as_mut_slice(),
+        );
+    }
     out
 }
+
+/// then's shape in [`select`]'s result: `ST` once no dim needs a check.
+type PlainThen<CE, C, ST, E, T, SE, M> = NoCheckThen<CondShape<CE, C>, ST, ElseShape<E, T, SE>, M>;
 
 /// [`select`] writing into `out` (any storage, a caller's buffer included: no
 /// heap needed). Every shape static; the call cannot fail.
