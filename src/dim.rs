@@ -61,6 +61,11 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed 
     /// [`kind::Fixed`] for a static dim, [`kind::Runtime`] for [`Dyn`].
     #[doc(hidden)]
     type Kind: kind::Kind;
+    /// The dim itself if static, `Dim<P>` for a run-time dim: a static
+    /// stand-in with which an op plans the loops of a shape with run-time
+    /// dims at compile time (see `ops::elementwise`'s plain forms).
+    #[doc(hidden)]
+    type Placeholder<const P: usize>: StaticDim;
     /// The size of this dim.
     ///
     /// ```
@@ -254,6 +259,31 @@ impl Debug for Branded<'_> {
     }
 }
 
+/// A dim whose size a tensor's type proves: static ([`Dim`], [`One`]) or
+/// [`Branded`] (checked against its brand when the tensor got it). Not
+/// [`Dyn`]. A buffer whose shape has only such dims needs no run-time check
+/// to be an op's output, so the plain `_into` forms accept it.
+#[diagnostic::on_unimplemented(
+    message = "the size of dim {Self} is only known at run time",
+    label = "a `Dyn` dim of the output: a plain `_into` form cannot check the buffer",
+    note = "brand the dim once (`brand_rows`), or call the `try_..._into` form, which checks the buffer and returns a Result"
+)]
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// fn proven<D: shapecheck::dim::ProvenDim>() {}
+/// proven::<Dim<3>>();
+/// proven::<One>();
+/// brand(2, |b| {
+///     fn of<D: shapecheck::dim::ProvenDim>(_: D) {}
+///     of(b);
+/// });
+/// ```
+pub trait ProvenDim: DimLike {}
+impl<const N: usize> ProvenDim for Dim<N> {}
+impl ProvenDim for One {}
+impl ProvenDim for Branded<'_> {}
+
 impl<const N: usize> sealed::Sealed for Dim<N> {}
 impl sealed::Sealed for One {}
 impl sealed::Sealed for Dyn {}
@@ -262,6 +292,7 @@ impl sealed::Sealed for Branded<'_> {}
 impl<const N: usize> DimLike for Dim<N> {
     const STATIC: Option<usize> = Some(N);
     type Kind = kind::Fixed;
+    type Placeholder<const P: usize> = Dim<N>;
     #[inline(always)]
     fn size(self) -> usize {
         N
@@ -274,6 +305,7 @@ impl<const N: usize> DimLike for Dim<N> {
 impl DimLike for One {
     const STATIC: Option<usize> = Some(1);
     type Kind = kind::Fixed;
+    type Placeholder<const P: usize> = One;
     #[inline(always)]
     fn size(self) -> usize {
         1
@@ -286,6 +318,7 @@ impl DimLike for One {
 impl DimLike for Dyn {
     const STATIC: Option<usize> = None;
     type Kind = kind::Runtime;
+    type Placeholder<const P: usize> = Dim<P>;
     #[inline(always)]
     fn size(self) -> usize {
         self.0
@@ -298,6 +331,7 @@ impl DimLike for Dyn {
 impl DimLike for Branded<'_> {
     const STATIC: Option<usize> = None;
     type Kind = kind::Runtime;
+    type Placeholder<const P: usize> = Dim<P>;
     #[inline(always)]
     fn size(self) -> usize {
         self.size

@@ -31,6 +31,10 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync {
     /// [`kind::Runtime`](crate::dim::kind::Runtime) (what chooses a result's storage).
     #[doc(hidden)]
     type Kind: crate::dim::kind::Kind;
+    /// The shape with each run-time dim replaced by `Dim<P>` (static dims
+    /// kept): what an op plans its loops with at compile time.
+    #[doc(hidden)]
+    type Placeholder<const P: usize>: StaticShape;
     /// The dims as values.
     ///
     /// ```
@@ -40,6 +44,9 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync {
     /// ```
     #[must_use]
     fn dims(&self) -> Dims;
+    /// The size of the first dim (1 for a scalar), without building [`Dims`].
+    #[doc(hidden)]
+    fn first_size(&self) -> usize;
     /// Builds the shape from dims given at run time, checking the rank and
     /// every static dim.
     ///
@@ -61,6 +68,34 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync {
     fn numel(&self) -> Result<usize, ShapeError> {
         self.dims().try_numel()
     }
+}
+
+/// A shape whose every dim's size is proven by the type
+/// ([`ProvenDim`](crate::dim::ProvenDim): static or branded): a tensor of
+/// this shape type has exactly these dims, so an op's plain `_into` form
+/// writes into it with no run-time check.
+#[diagnostic::on_unimplemented(
+    message = "the output shape {Self} has a `Dyn` dim: a plain `_into` form cannot check the buffer's size",
+    label = "the output buffer's shape is only known at run time",
+    note = "brand the dim once (`brand_rows`), or call the `try_..._into` form, which checks the buffer and returns a Result"
+)]
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::shape::ProvenShape;
+/// fn proven<S: ProvenShape>() {}
+/// proven::<shape![2, 3]>();
+/// proven::<()>();
+/// ```
+pub trait ProvenShape: Shape {
+    /// `Self`: the `_into` forms name it in `out`'s type, so that rustc
+    /// reports a failure of this rule as one short error.
+    type Proven: Shape;
+}
+
+#[diagnostic::do_not_recommend]
+impl ProvenShape for () {
+    type Proven = ();
 }
 
 /// A shape whose dims are all static: its value, dims and element count are
@@ -175,8 +210,12 @@ impl Shape for () {
     const RANK: usize = 0;
     const IS_STATIC: bool = true;
     type Kind = crate::dim::kind::Fixed;
+    type Placeholder<const P: usize> = ();
     fn dims(&self) -> Dims {
         Dims::SCALAR
+    }
+    fn first_size(&self) -> usize {
+        1
     }
     fn from_dims(dims: &[usize]) -> Result<Self, ShapeError> {
         if dims.is_empty() {

@@ -118,11 +118,9 @@ fn the_try_forms_check_a_brand_against_other_dims() {
 fn select_takes_branded_operands_in_every_mode() {
     let then = rows2(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
     let els = rows2(&[-1.0, -2.0, -3.0, -4.0, -5.0, -6.0]);
-    let cond = Tensor::<bool, shape![Dyn, 1], Vec<bool>>::from_vec(
-        (Dyn(3), One),
-        vec![true, false, true],
-    )
-    .unwrap();
+    let cond =
+        Tensor::<bool, shape![Dyn, 1], Vec<bool>>::from_vec((Dyn(3), One), vec![true, false, true])
+            .unwrap();
     let want = try_select(&cond, &then, &els, Numpy).unwrap();
     let want_pdpd = try_select(&cond, &then, &tensor![0.0f32, 0.5], Pdpd::<-1>).unwrap();
     let (got, got_pdpd) = then.clone().with_brand(|t, rows| {
@@ -144,7 +142,10 @@ fn select_takes_a_dyn_that_meets_only_ones() {
     let then = rows2(&[1.0, 2.0, 3.0, 4.0]);
     let out = select(&tensor![[false, true]], &then, &tensor![9.0f32, 9.0], Numpy);
     assert_eq!(out.as_slice(), &[9.0, 2.0, 9.0, 4.0]);
-    assert_eq!(out, try_select(&tensor![[false, true]], &then, &tensor![9.0f32, 9.0], Numpy).unwrap());
+    assert_eq!(
+        out,
+        try_select(&tensor![[false, true]], &then, &tensor![9.0f32, 9.0], Numpy).unwrap()
+    );
 }
 
 proptest! {
@@ -175,5 +176,33 @@ proptest! {
             ]
         });
         prop_assert_eq!(got, want);
+    }
+}
+
+proptest! {
+    /// The plain forms plan the loops of a shape whose run-time dims all
+    /// land on the output's first dim at compile time (the first dim set
+    /// when the op runs), and the others when the op runs: both give what
+    /// the `try_` form gives, for every size of the run-time dim (0 and 1
+    /// included).
+    #[test]
+    fn plain_forms_on_dyn_dims_equal_the_try_forms(
+        n in 0usize..5,
+        seed in proptest::collection::vec(-8.0f32..8.0, 40),
+    ) {
+        // x's run-time rows lead the output; y meets its other dims
+        let x = Tensor::<f32, shape![Dyn, 3, 2], Vec<f32>>::from_vec((Dyn(n), Dim, Dim), seed[..n * 6].to_vec()).unwrap();
+        let y = Tensor::<f32, shape![1, 2], Vec<f32>>::from_vec(Default::default(), seed[30..32].to_vec()).unwrap();
+        prop_assert_eq!(x.elementwise_mul(&y, Axis::<-1>, Identity), x.try_elementwise_mul(&y, Axis::<-1>, Identity).unwrap());
+        prop_assert_eq!(x.elementwise_sub(&y, Axis::<1>, Identity), x.try_elementwise_sub(&y, Axis::<1>, Identity).unwrap());
+        // y's run-time rows lead the output, x's first dim is a 1
+        let x1 = Tensor::<f32, shape![1, 2], Vec<f32>>::from_vec(Default::default(), seed[32..34].to_vec()).unwrap();
+        let y1 = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(n), Dim), seed[..n * 2].to_vec()).unwrap();
+        prop_assert_eq!(x1.elementwise_add(&y1, Axis::<-1>, Identity), x1.try_elementwise_add(&y1, Axis::<-1>, Identity).unwrap());
+        prop_assert_eq!(&x1 + &y1, x1.try_elementwise_add(&y1, Axis::<-1>, Identity).unwrap());
+        // a run-time dim that is not the first: planned when the op runs
+        let x2 = Tensor::<f32, shape![2, Dyn], Vec<f32>>::from_vec((Dim, Dyn(n)), seed[..n * 2].to_vec()).unwrap();
+        let y2 = Tensor::<f32, shape![2, 1], Vec<f32>>::from_vec(Default::default(), seed[34..36].to_vec()).unwrap();
+        prop_assert_eq!(x2.elementwise_max(&y2, Axis::<-1>, Identity), x2.try_elementwise_max(&y2, Axis::<-1>, Identity).unwrap());
     }
 }

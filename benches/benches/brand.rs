@@ -6,7 +6,8 @@
 //!
 //! - all static: the shapes as types (`shape![2, 3, 4, 5]`, inline);
 //! - branded: the first dim `Branded` (checked once, before the timing),
-//!   through the plain form: no shape comparison when the op runs;
+//!   through the plain form: no shape comparison when the op runs; the same
+//!   storage as the all-static form (S1: inline arrays; W1: `Vec`s);
 //! - `try_`: the first dim `Dyn`, through the `try_` form, which runs the
 //!   shape rule on every call.
 //!
@@ -137,7 +138,7 @@ fn main() {
             data(120, 4),
         )
         .unwrap();
-        xd.clone().with_brand(|xb, _| {
+        x.with_brand(|xb, _| {
             compare(
                 name,
                 &args,
@@ -145,6 +146,65 @@ fn main() {
                 || black_box(&x).elementwise_mul(black_box(&y), Axis::<1>, Identity),
                 || black_box(&xb).elementwise_mul(black_box(&y), Axis::<1>, Identity),
                 || black_box(&xd).try_elementwise_mul(black_box(&y), Axis::<1>, Identity),
+            )
+        });
+    }
+
+    let name = "S1 into elementwise_mul_into [B=2,3,4,5] x [3,4] axis 1";
+    if args.wants(name) {
+        // the `_into` forms: every form writes into a caller's buffer
+        let x = Tensor::<f32, shape![2, 3, 4, 5]>::from_slice(&data(120, 4)).unwrap();
+        let y = Tensor::<f32, shape![3, 4]>::from_slice(&data(12, 5)).unwrap();
+        let xd = Tensor::<f32, shape![Dyn, 3, 4, 5], Vec<f32>>::from_vec(
+            (Dyn(2), Dim, Dim, Dim),
+            data(120, 4),
+        )
+        .unwrap();
+        let (mut sbuf, mut bbuf, mut tbuf) = ([0.0f32; 120], [0.0f32; 120], [0.0f32; 120]);
+        let mut sout =
+            Tensor::<f32, shape![2, 3, 4, 5], &mut [f32]>::from_storage(&mut sbuf[..]).unwrap();
+        let mut tout = Tensor::<f32, shape![Dyn, 3, 4, 5], &mut [f32]>::with_shape(
+            (Dyn(2), Dim, Dim, Dim),
+            &mut tbuf[..],
+        )
+        .unwrap();
+        let bout = Tensor::<f32, shape![Dyn, 3, 4, 5], &mut [f32]>::with_shape(
+            (Dyn(2), Dim, Dim, Dim),
+            &mut bbuf[..],
+        )
+        .unwrap();
+        x.with_brand(|xb, rows| {
+            let Ok(mut bout) = bout.brand_rows(rows) else {
+                return;
+            };
+            compare(
+                name,
+                &args,
+                2000,
+                || {
+                    black_box(&x).elementwise_mul_into(
+                        black_box(&y),
+                        Axis::<1>,
+                        Identity,
+                        &mut sout,
+                    )
+                },
+                || {
+                    black_box(&xb).elementwise_mul_into(
+                        black_box(&y),
+                        Axis::<1>,
+                        Identity,
+                        &mut bout,
+                    )
+                },
+                || {
+                    black_box(&xd).try_elementwise_mul_into(
+                        black_box(&y),
+                        Axis::<1>,
+                        Identity,
+                        &mut tout,
+                    )
+                },
             )
         });
     }
@@ -161,9 +221,8 @@ fn main() {
         let yd =
             Tensor::<f32, shape![Dyn, 3, 4], Vec<f32>>::from_vec((Dyn(2), Dim, Dim), data(24, 5))
                 .unwrap();
-        let (xd2, yd2) = (xd.clone(), yd.clone());
-        xd2.with_brand(|xb, rows| {
-            let Ok(yb) = yd2.brand_rows(rows) else {
+        x.with_brand(|xb, rows| {
+            let Ok(yb) = y.brand_rows(rows) else {
                 return;
             };
             compare(

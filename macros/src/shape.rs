@@ -104,10 +104,15 @@ pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
                 const RANK: usize = #r;
                 const IS_STATIC: bool = true #(&& <#d as crate::dim::DimLike>::STATIC.is_some())*;
                 type Kind = #kind;
+                type Placeholder<const P: usize> = (#(<#d as crate::dim::DimLike>::Placeholder<P>,)*);
                 #[inline]
                 fn dims(&self) -> crate::shape::Dims {
                     crate::shape::Dims::new(&[#(crate::dim::DimLike::size(self.#idx)),*])
                         .unwrap_or(crate::shape::Dims::SCALAR)
+                }
+                #[inline(always)]
+                fn first_size(&self) -> usize {
+                    crate::dim::DimLike::size(self.0)
                 }
                 fn from_dims(dims: &[usize]) -> ::core::result::Result<Self, crate::error::ShapeError> {
                     let &[#(#vals),*] = dims else {
@@ -115,6 +120,10 @@ pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
                     };
                     Ok((#(crate::shape::dim_from_size::<#d>(#pos, #vals)?,)*))
                 }
+            }
+            #[diagnostic::do_not_recommend]
+            impl<#(#d: crate::dim::ProvenDim),*> crate::shape::ProvenShape for #t {
+                type Proven = #t;
             }
             impl<#(#d: crate::dim::StaticDim),*> crate::shape::StaticShape for #t {
                 const DIMS: &'static [usize] = &[#(<#d as crate::dim::StaticDim>::SIZE),*];

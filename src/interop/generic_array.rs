@@ -138,6 +138,8 @@ impl<N: ArrayLength> DimLike for TDim<N> {
     // `StaticDim`), so an op's result with a `TDim` dim is stored like one
     // with a run-time dim: on the heap, or in a caller's buffer.
     type Kind = crate::dim::kind::Runtime;
+    // planned like a run-time dim, for the same reason
+    type Placeholder<const P: usize> = crate::Dim<P>;
     #[inline(always)]
     fn size(self) -> usize {
         N::USIZE

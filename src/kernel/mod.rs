@@ -143,6 +143,20 @@ impl<const K: usize> Walk<K> {
         }
     }
 
+    /// This walk with its first output dim, planned as `planned`, set to
+    /// `size`: valid for a walk planned from shapes whose only run-time dims
+    /// land on the output's first dim, with `planned` not 1 (that dim is
+    /// then the outermost loop, alone or merged into the first slot; no
+    /// stride counts it, since strides count the dims inside).
+    #[must_use]
+    pub const fn with_first_dim(mut self, planned: usize, size: usize) -> Self {
+        if planned > 1 {
+            self.dims[0] = (self.dims[0] / planned).saturating_mul(size);
+            self.numel = (self.numel / planned).saturating_mul(size);
+        }
+        self
+    }
+
     /// The number of output elements.
     pub const fn numel(&self) -> usize {
         self.numel

@@ -7,16 +7,21 @@
 //! forms where no `Dyn` dim needs a check: [`ElementwiseNoCheck`]).
 
 use super::bounds::{ElementwiseNoCheck, ElementwiseShapes, NoCheckShape};
-use super::kernel::{self, StaticWalk};
+use super::kernel;
 use super::{Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError};
 use crate::element::{Element, SameElement};
 use crate::ops::elements::{Elements, SameRule, SameShape};
-use crate::shape::{Shape, StaticShape};
+use crate::shape::{ProvenShape, Shape, StaticShape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 
 /// The output type of `x (S) op y (Y)` at `AXIS`.
 pub type ElementwiseOutput<S, Y, const AXIS: isize> = <S as ElementwiseShapes<Y, AXIS>>::Output;
+
+/// The output type of a plain `_into` form: [`ElementwiseOutput`] once its
+/// dims are proven by its type ([`ProvenShape`]).
+pub type ProvenOutput<S, Y, const AXIS: isize> =
+    <ElementwiseOutput<S, Y, AXIS> as ProvenShape>::Proven;
 
 /// The result of an elementwise op on `x: Tensor<T, S, B>` and a `Y`-shaped
 /// operand: stored as the output's shape says ([`ResultStorage`]).
@@ -121,25 +126,41 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         )
     }
 
-    /// The statically checked core: every dim static, the walk a constant,
-    /// so nothing can fail but integer division by zero.
+    /// The core of the plain `_into` forms: no dim needs a run-time check
+    /// and `out`'s type proves its dims, so the walk is a constant for
+    /// static shapes (planned by the compiler for run-time rows too, see
+    /// [`ElementwiseNoCheck::walk`]) and nothing can fail but integer
+    /// division by zero.
     #[inline(always)]
-    pub(super) fn static_elementwise_into<TY, Y, BY, const AXIS: isize>(
+    /// `out` has the output's shape type (`O`, the callers' [`ProvenOutput`]).
+    pub(super) fn plain_elementwise_into<TY, Y, BY, O, BO, const AXIS: isize>(
         &self,
         op: BinaryOpKind,
         act: ActivationKind,
         y: &Tensor<TY, Y, BY>,
-        out: &mut [T],
+        out: &mut Tensor<T, O, BO>,
     ) -> Result<(), ElementwiseError>
     where
-        S: StaticShape,
-        Y: StaticShape,
+        Y: Shape,
         BY: Storage<TY>,
+        O: Shape,
+        BO: StorageMut<T>,
         TY: SameElement<T> + Copy,
-        S: ElementwiseShapes<Y, AXIS>,
+        S: ElementwiseNoCheck<Y, AXIS, <S as Shape>::Kind, <Y as Shape>::Kind>,
     {
-        let walk = &StaticWalk::<S, Y, AXIS>::WALK;
-        kernel::run(op, act, walk, self.as_slice(), TY::same(y.as_slice()), out)
+        let out_first = out.shape().first_size();
+        match <S as ElementwiseNoCheck<Y, AXIS, _, _>>::walk(self.shape(), y.shape(), out_first) {
+            Some(walk) => kernel::run(
+                op,
+                act,
+                &walk,
+                self.as_slice(),
+                TY::same(y.as_slice()),
+                out.as_mut_slice(),
+            ),
+            // cannot happen (see `ElementwiseNoCheck::walk`): `out` is left as it is
+            None => Ok(()),
+        }
     }
 
     /// The plain form every named op calls: a fresh output of the computed
@@ -172,7 +193,12 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
         // `None` cannot happen (see `ElementwiseNoCheck::walk`); the output
         // is then returned as filled rather than panicking in library code
-        let r = match <S as ElementwiseNoCheck<_, AXIS, _, _>>::walk(self.shape(), y.shape()) {
+        let out_first = shape.first_size();
+        let r = match <S as ElementwiseNoCheck<_, AXIS, _, _>>::walk(
+            self.shape(),
+            y.shape(),
+            out_first,
+        ) {
             Some(walk) => kernel::run(
                 op,
                 A::KIND,
@@ -258,9 +284,10 @@ macro_rules! named_ops {
         }
     }
 
-    impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
+    impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 
         #[doc = concat!("[`", stringify!($name), "`](Self::", stringify!($name), ") writing into `out` (a caller's buffer, no heap needed).")]
+        #[doc = "`out`'s shape type must prove its size ([`ProvenShape`]: static or branded dims)."]
         #[doc = ""]
         #[doc = "```"]
         #[doc = "use shapecheck::prelude::*;"]
@@ -276,18 +303,22 @@ macro_rules! named_ops {
             y: &Tensor<TY, Y, BY>,
             _axis: Axis<AXIS>,
             _act: A,
-            out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
+            out: &mut Tensor<T, ProvenOutput<S, Y, AXIS>, BO>,
         ) where
             S: ElementwiseShapes<Y, AXIS>,
+            // no dim needs a run-time check (see `ElementwiseNoCheck`), and
+            // `out`'s type proves its dims
+            S: ElementwiseNoCheck<Y, AXIS, <S as Shape>::Kind, <Y as Shape>::Kind>,
+            ElementwiseOutput<S, Y, AXIS>: ProvenShape,
             BO: StorageMut<T>,
             A: Activation,
-            Y: StaticShape,
+            Y: Shape,
             BY: Storage<TY>,
             TY: SameElement<T> + Copy,
         {
             // only integer division can fail, and this op is not a division
-            let _cannot_fail = self.static_elementwise_into::<TY, Y, BY, AXIS>(
-                BinaryOpKind::$op, A::KIND, y, out.as_mut_slice());
+            let _cannot_fail = self.plain_elementwise_into::<TY, Y, BY, _, BO, AXIS>(
+                BinaryOpKind::$op, A::KIND, y, out);
         }
     }
 
@@ -410,10 +441,11 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
-impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
+impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// [`elementwise_div`](Self::elementwise_div) writing into `out` (a
-    /// caller's buffer, no heap needed). On an integer division by zero
-    /// `out` is left untouched.
+    /// caller's buffer, no heap needed), whose shape type proves its size
+    /// ([`ProvenShape`]: static or branded dims). On an integer division by
+    /// zero `out` is left untouched.
     ///
     /// ```
     /// use shapecheck::prelude::*;
@@ -428,22 +460,19 @@ impl<T: Element, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         y: &Tensor<TY, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-        out: &mut Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
+        out: &mut Tensor<T, ProvenOutput<S, Y, AXIS>, BO>,
     ) -> Result<(), ElementwiseError>
     where
         S: ElementwiseShapes<Y, AXIS>,
+        S: ElementwiseNoCheck<Y, AXIS, <S as Shape>::Kind, <Y as Shape>::Kind>,
+        ElementwiseOutput<S, Y, AXIS>: ProvenShape,
         BO: StorageMut<T>,
         A: Activation,
-        Y: StaticShape,
+        Y: Shape,
         BY: Storage<TY>,
         TY: SameElement<T> + Copy,
     {
-        self.static_elementwise_into::<TY, Y, BY, AXIS>(
-            BinaryOpKind::Div,
-            A::KIND,
-            y,
-            out.as_mut_slice(),
-        )
+        self.plain_elementwise_into::<TY, Y, BY, _, BO, AXIS>(BinaryOpKind::Div, A::KIND, y, out)
     }
 }
 
@@ -577,8 +606,9 @@ macro_rules! operator {
                 // `None` cannot happen (see `ElementwiseNoCheck::walk`): the
                 // output is then returned as filled; and none of these ops
                 // can fail on a walk (`/` is for floats only)
+                let out_first = shape.first_size();
                 if let Some(walk) =
-                    <S as ElementwiseNoCheck<Y, -1, _, _>>::walk(self.shape(), y.shape())
+                    <S as ElementwiseNoCheck<Y, -1, _, _>>::walk(self.shape(), y.shape(), out_first)
                 {
                     let _ = kernel::run(
                         BinaryOpKind::$kind,

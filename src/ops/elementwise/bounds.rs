@@ -439,11 +439,13 @@ pub trait ElementwiseNoCheck<Y: Shape, const AXIS: isize, KX, KY>: Shape {
     /// `y` as [`Other`](Self::Other).
     #[doc(hidden)]
     fn other(y: &Y) -> Self::Other;
-    /// The kernel's walk: a constant for static shapes, from the rule when
-    /// the op runs otherwise (`None` only if the rule rejects the dims,
+    /// The kernel's walk: a constant for static shapes; for shapes with
+    /// run-time dims, a constant with the output's first dim (`out_first`)
+    /// set when the op runs if every run-time dim lands there, else from the
+    /// rule when the op runs (`None` only if the rule rejects the dims,
     /// which this rule with [`ElementwiseShapes`] rules out).
     #[doc(hidden)]
-    fn walk(x: &Self, y: &Y) -> Option<Walk<2>>;
+    fn walk(x: &Self, y: &Y, out_first: usize) -> Option<Walk<2>>;
 }
 
 /// `Y` once X (`S`) and Y at `AXIS` need no run-time check ([`ElementwiseNoCheck`]).
@@ -458,7 +460,7 @@ impl<X: StaticShape, Y: StaticShape, const A: isize> ElementwiseNoCheck<Y, A, Fi
         *y
     }
     #[inline(always)]
-    fn walk(_x: &X, _y: &Y) -> Option<Walk<2>> {
+    fn walk(_x: &X, _y: &Y, _out_first: usize) -> Option<Walk<2>> {
         Some(StaticWalk::<X, Y, A>::WALK)
     }
 }
@@ -475,8 +477,11 @@ where
         *y
     }
     #[inline]
-    fn walk(x: &X, y: &Y) -> Option<Walk<2>> {
-        kernel::run_time_walk(&x.dims(), &y.dims(), A)
+    fn walk(x: &X, y: &Y, out_first: usize) -> Option<Walk<2>> {
+        match kernel::LeadingWalk::<X, Y, A>::WALK {
+            Some(w) => Some(w.with_first_dim(2, out_first)),
+            None => kernel::run_time_walk(&x.dims(), &y.dims(), A),
+        }
     }
 }
 
@@ -492,8 +497,11 @@ where
         *y
     }
     #[inline]
-    fn walk(x: &X, y: &Y) -> Option<Walk<2>> {
-        kernel::run_time_walk(&x.dims(), &y.dims(), A)
+    fn walk(x: &X, y: &Y, out_first: usize) -> Option<Walk<2>> {
+        match kernel::LeadingWalk::<X, Y, A>::WALK {
+            Some(w) => Some(w.with_first_dim(2, out_first)),
+            None => kernel::run_time_walk(&x.dims(), &y.dims(), A),
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use crate::broadcast::Frame;
 use crate::dims::Dims;
 use crate::element::{sigmoid_f64, tanh_f64, Element};
 use crate::kernel::{self, Walk};
-use crate::shape::StaticShape;
+use crate::shape::{Shape, StaticShape};
 use core::marker::PhantomData;
 
 /// The walk of a frame the rule returned.
@@ -31,6 +31,54 @@ impl<S: StaticShape, Y: StaticShape, const AXIS: isize> StaticWalk<S, Y, AXIS> {
         Ok(f) => walk(&f),
         Err(_) => panic!("shapecheck bug: the elementwise rule's type-level form accepted shapes its run-time form rejects"),
     };
+}
+
+/// The walk of a plain op on shapes whose run-time dims all land on the
+/// output's first dim (a batch: `[Dyn, 3, 4, 5]` times `[3, 4]`, or two
+/// tensors with one brand on their rows), planned by the compiler: the
+/// frame of the shapes with each run-time dim set to 2, whose first dim is
+/// set to the real size when the op runs ([`Walk::with_first_dim`]). `None`
+/// for other shapes, whose walk is planned when the op runs
+/// ([`run_time_walk`]). The run-time dims are found by planning with 2 and
+/// with 3: the output dims that differ are theirs.
+pub(super) struct LeadingWalk<S, Y, const AXIS: isize>(PhantomData<(S, Y)>);
+
+impl<S: Shape, Y: Shape, const AXIS: isize> LeadingWalk<S, Y, AXIS> {
+    pub(super) const WALK: Option<Walk<2>> = leading_walk(
+        <S::Placeholder<2> as StaticShape>::DIMS,
+        <Y::Placeholder<2> as StaticShape>::DIMS,
+        <S::Placeholder<3> as StaticShape>::DIMS,
+        <Y::Placeholder<3> as StaticShape>::DIMS,
+        AXIS,
+    );
+}
+
+/// See [`LeadingWalk`].
+// Every index below is guarded by `< o2.len()`, which is `o3.len()`.
+#[allow(clippy::indexing_slicing)]
+const fn leading_walk(
+    x2: &[usize],
+    y2: &[usize],
+    x3: &[usize],
+    y3: &[usize],
+    axis: isize,
+) -> Option<Walk<2>> {
+    let (Ok(f2), Ok(f3)) = (rule::frame(x2, y2, axis), rule::frame(x3, y3, axis)) else {
+        return None;
+    };
+    let (o2, o3) = (f2.out_dims(), f3.out_dims());
+    let (o2, o3) = (o2.as_slice(), o3.as_slice());
+    if o2.len() != o3.len() {
+        return None;
+    }
+    let mut i = 1;
+    while i < o2.len() {
+        if o2[i] != o3[i] {
+            return None;
+        }
+        i += 1;
+    }
+    Some(walk(&f2))
 }
 
 /// The walk of a plain (not `try_`) op on shapes with a run-time dim,
@@ -175,5 +223,23 @@ impl ActivationKind {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::LeadingWalk;
+    use crate::{Dim, Dyn, One};
+
+    #[test]
+    fn a_walk_is_planned_by_the_compiler_when_run_time_dims_lead() {
+        // [Dyn, 3, 4, 5] x [3, 4] at axis 1: the rows lead
+        let w = LeadingWalk::<(Dyn, Dim<3>, Dim<4>, Dim<5>), (Dim<3>, Dim<4>), 1>::WALK;
+        let w = w.map(|w| w.with_first_dim(2, 7));
+        assert_eq!(w.map(|w| w.numel()), Some(7 * 60));
+        // [1, 2] x [Dyn, 2]: y's rows lead
+        assert!(LeadingWalk::<(One, Dim<2>), (Dyn, Dim<2>), -1>::WALK.is_some());
+        // [2, Dyn] x [2, 1]: the run-time dim is the second, planned when the op runs
+        assert!(LeadingWalk::<(Dim<2>, Dyn), (Dim<2>, One), -1>::WALK.is_none());
     }
 }
