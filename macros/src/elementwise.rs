@@ -1,7 +1,9 @@
 //! The per-rank impls of the elementwise rule: for every pair of ranks, the
-//! placement each axis means (`ElementwiseAxis`) and the dim rules of each
-//! placement (`ElementwiseAlign`). Paths under `crate::`: used inside
-//! shapecheck only.
+//! ranks as a type (`ElementwiseRanks`) and the dim rules of each placement
+//! (`ElementwiseAlign`, `ElementwiseProvenAlign`); and the axis tables that
+//! give the placement an axis means for those ranks (`ElementwiseAxisPlace`,
+//! `ElementwiseAxisInRange`, `ElementwiseInRangePlace`). Paths under
+//! `crate::`: used inside shapecheck only.
 
 use crate::common::{axis_arg, idents, tuple, Chain};
 use proc_macro2::{Span, TokenStream as TokenStream2};
@@ -14,9 +16,123 @@ pub(crate) fn elementwise_rules(max: usize) -> TokenStream2 {
     for rx in 0..=max {
         out.extend(elementwise_shapes(rx));
     }
+    out.extend(elementwise_axis_tables(max));
     for rx in 0..=max {
         for ry in 0..=max {
             out.extend(elementwise_rank_pair(rx, ry));
+        }
+    }
+    out
+}
+
+/// The axes the tables cover: `[-16, 16)`. Further out, an axis has no
+/// placement (`ElementwiseAxisPlace`'s own error).
+const AXES: std::ops::Range<isize> = -16..16;
+
+/// `Ranks<R, D>`: different ranks, `R` the larger and `D` the difference.
+fn ranks_type(r: usize, d: usize) -> TokenStream2 {
+    let (r, d) = (usize_lit(r), usize_lit(d));
+    quote!(crate::ops::elementwise::bounds::Ranks<#r, #d>)
+}
+
+fn usize_lit(n: usize) -> LitInt {
+    LitInt::new(&format!("{n}usize"), Span::call_site())
+}
+
+/// The placement axis `axis` means for different ranks (the larger `r`, the
+/// difference `d`), the axis in `[-r, r)`, by Paddle's rule: the lower-rank
+/// operand starts at dim `o` (`axis`, or `d + axis + 1` for a negative one);
+/// before the first dim is an error; past `d` its trailing dims run past the end.
+fn in_range_place(r: usize, d: usize, axis: isize) -> TokenStream2 {
+    let o = if axis >= 0 {
+        axis
+    } else {
+        d as isize + axis + 1
+    };
+    if o < 0 {
+        quote!(crate::ops::elementwise::bounds::BeforeStart)
+    } else if o as usize <= d {
+        let o = usize_lit(o as usize);
+        quote!(crate::ops::elementwise::bounds::At<#o>)
+    } else {
+        let (ol, kl) = (usize_lit(o as usize), usize_lit(r - o as usize));
+        quote!(crate::ops::elementwise::bounds::AtTrimmed<#ol, #kl>)
+    }
+}
+
+/// The axis tables, for ranks up to `max`: which placement each axis in
+/// `[-16, 16)` means.
+/// - equal ranks (`EqualRanks`): -1 and 0 broadcast (`At<0>`), any other
+///   axis means identical shapes (`Identical`);
+/// - different ranks (`Ranks<R, D>`): first the range (`ElementwiseAxisInRange`
+///   for each `R`: `InRange` or `OutOfRange`, whose gate is one short
+///   error), then the placement of an axis in range (`ElementwiseInRangePlace`):
+///   a negative axis depends on `D` only, a non-negative one on `R` and `D`.
+///
+/// So the impls number about 32 per larger rank plus a few per pair of `R`
+/// and `D`, rather than 32 per pair of ranks.
+pub(crate) fn elementwise_axis_tables(max: usize) -> TokenStream2 {
+    let mut out = TokenStream2::new();
+    let axis_ty = |axis: isize| {
+        let ax = axis_arg(axis);
+        quote!(crate::ops::elementwise::Axis<#ax>)
+    };
+    for axis in AXES {
+        let ax = axis_ty(axis);
+        let place = if axis == -1 || axis == 0 {
+            quote!(crate::ops::elementwise::bounds::At<0usize>)
+        } else {
+            quote!(crate::ops::elementwise::bounds::Identical)
+        };
+        out.extend(quote! {
+            impl<X, Y> crate::ops::elementwise::bounds::ElementwiseAxisPlace<crate::ops::elementwise::bounds::EqualRanks, X, Y> for #ax {
+                type Place = #place;
+            }
+        });
+    }
+    for r in 1..=max {
+        let rl = usize_lit(r);
+        for axis in AXES {
+            let ax = axis_ty(axis);
+            let verdict = if (-(r as isize)..r as isize).contains(&axis) {
+                quote!(crate::ops::elementwise::bounds::InRange)
+            } else {
+                quote!(crate::ops::elementwise::bounds::OutOfRange)
+            };
+            out.extend(quote! {
+                impl<X, Y> crate::ops::elementwise::bounds::ElementwiseAxisInRange<#rl, X, Y> for #ax {
+                    type Verdict = #verdict;
+                }
+            });
+        }
+    }
+    // a negative axis in range: `d + axis + 1` whatever the larger rank
+    for d in 1..=max {
+        let dl = usize_lit(d);
+        for axis in -(max as isize)..0 {
+            let ax = axis_ty(axis);
+            // `r` is not read for a negative axis
+            let place = in_range_place(max, d, axis);
+            out.extend(quote! {
+                impl<const R: usize> crate::ops::elementwise::bounds::ElementwiseInRangePlace<R, #dl> for #ax {
+                    type Place = #place;
+                }
+            });
+        }
+    }
+    // a non-negative axis in range: `At` up to `d`, past it `AtTrimmed`
+    for r in 1..=max {
+        for d in 1..=r {
+            let (rl, dl) = (usize_lit(r), usize_lit(d));
+            for axis in 0..r as isize {
+                let ax = axis_ty(axis);
+                let place = in_range_place(r, d, axis);
+                out.extend(quote! {
+                    impl crate::ops::elementwise::bounds::ElementwiseInRangePlace<#rl, #dl> for #ax {
+                        type Place = #place;
+                    }
+                });
+            }
         }
     }
     out
@@ -33,56 +149,20 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         let o = LitInt::new(&format!("{o}usize"), Span::call_site());
         quote!(crate::ops::elementwise::bounds::At<#o>)
     };
-    // the axis rule: which placement each axis means. `do_not_recommend`:
-    // an axis with no impl is reported by the trait's own message, without
-    // a list of the other impls.
-    let mut axis_impl = |axis: isize, place: TokenStream2| {
-        let ax = axis_arg(axis);
-        out.extend(quote! {
-            #[diagnostic::do_not_recommend]
-            impl<#generics> crate::ops::elementwise::bounds::ElementwiseAxis<#yt, crate::ops::elementwise::Axis<#ax>> for #xt {
-                type Place = #place;
-            }
-        });
-    };
     let r = rx.max(ry);
     let rs = rx.min(ry);
     let x_is_small = rx < ry;
-    if rx == ry {
-        for axis in -16isize..16 {
-            if axis == -1 || axis == 0 {
-                axis_impl(axis, at(0));
-            } else {
-                axis_impl(axis, quote!(crate::ops::elementwise::bounds::Identical));
-            }
-        }
+    // the ranks as a type, from which the axis tables pick the placement
+    let ranks = if rx == ry {
+        quote!(crate::ops::elementwise::bounds::EqualRanks)
     } else {
-        let d = (r - rs) as isize;
-        // axes out of range, up to 16 away: the gate of `OutOfRange` (one
-        // short error); further out, `ElementwiseAxis` has no impl
-        for axis in (-16isize..16).filter(|a| !(-(r as isize)..r as isize).contains(a)) {
-            axis_impl(axis, quote!(crate::ops::elementwise::bounds::OutOfRange));
+        ranks_type(r, r - rs)
+    };
+    out.extend(quote! {
+        impl<#generics> crate::ops::elementwise::bounds::ElementwiseRanks<#yt> for #xt {
+            type Ranks = #ranks;
         }
-        for axis in -(r as isize)..(r as isize) {
-            let o = if axis >= 0 { axis } else { d + axis + 1 };
-            if o < 0 {
-                // rejected by the gate of `ElementwiseAlign for BeforeStart`
-                axis_impl(axis, quote!(crate::ops::elementwise::bounds::BeforeStart));
-            } else if o as usize + rs <= r {
-                axis_impl(axis, at(o as usize));
-            } else {
-                let (ol, kl) = (
-                    LitInt::new(&format!("{o}usize"), Span::call_site()),
-                    LitInt::new(&format!("{}usize", r - o as usize), Span::call_site()),
-                );
-                axis_impl(
-                    axis,
-                    quote!(crate::ops::elementwise::bounds::AtTrimmed<#ol, #kl>),
-                );
-            }
-        }
-    }
-    // the alignment rule: one impl per placement
+    });
     // the alignment rule: one impl per placement. The dim rules are links of
     // one chain (see `merge_chain!`), so only the first failing pair is an error.
     let align = |place: TokenStream2, o: usize, kept: usize, link: TokenStream2| {

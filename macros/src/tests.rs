@@ -98,51 +98,182 @@ fn tensor_names_the_ragged_row() {
     );
 }
 
+/// The type after `type Place =` (or another associated type) in an impl body.
+fn assoc(body: &str, name: &str) -> String {
+    let start = body
+        .find(&format!("type {name} = "))
+        .unwrap_or_else(|| panic!("no {name} in {body}"))
+        + name.len()
+        + 8;
+    body[start..start + body[start..].find(" ;").unwrap()].to_string()
+}
+
+/// The generated axis tables (ranks up to 8), each as (self type, body) strings.
+struct AxisTables {
+    /// `ElementwiseRanks` of each pair of ranks, indexed `[rx][ry]`.
+    ranks: Vec<Vec<String>>,
+    equal: Vec<(String, String)>,
+    range: Vec<(String, String)>,
+    in_range: Vec<(String, String)>,
+}
+
+impl AxisTables {
+    fn new() -> Self {
+        let tables = elementwise::elementwise_axis_tables(8);
+        let ranks = (0..=8)
+            .map(|rx| {
+                (0..=8)
+                    .map(|ry| {
+                        let pair = elementwise::elementwise_rank_pair(rx, ry);
+                        let ranks = impls_of(pair, "ElementwiseRanks");
+                        assert_eq!(
+                            ranks.len(),
+                            1,
+                            "one ElementwiseRanks impl per pair of ranks"
+                        );
+                        assoc(&ranks[0].1, "Ranks")
+                    })
+                    .collect()
+            })
+            .collect();
+        AxisTables {
+            ranks,
+            equal: impls_of(tables.clone(), "ElementwiseAxisPlace"),
+            range: impls_of(tables.clone(), "ElementwiseAxisInRange"),
+            in_range: impls_of(tables, "ElementwiseInRangePlace"),
+        }
+    }
+
+    /// The placement the tables give `axis` for X of rank `rx` and Y of
+    /// rank `ry`, followed the way rustc does: the pair's `ElementwiseRanks`,
+    /// then for equal ranks the `ElementwiseAxisPlace` table, for different
+    /// ranks the range table and the placement table of the axes in range.
+    fn placement(&self, rx: usize, ry: usize, axis: isize) -> String {
+        let short = |t: String| t.replace("crate :: ops :: elementwise :: bounds :: ", "");
+        let ranks = short(self.ranks[rx][ry].clone());
+        let ax = if axis < 0 {
+            format!(
+                "crate :: ops :: elementwise :: Axis < {{ - {}isize }} >",
+                -axis
+            )
+        } else {
+            format!("crate :: ops :: elementwise :: Axis < {{ {axis}isize }} >")
+        };
+        // the one impl of a table for this axis whose trait arguments are one of `args`
+        let find = |table: &[(String, String)], args: &[String]| -> Option<String> {
+            let found: Vec<_> = table
+                .iter()
+                .filter(|(ty, body)| *ty == ax && args.iter().any(|a| body.contains(a.as_str())))
+                .collect();
+            assert!(found.len() <= 1, "overlapping impls for {ax}: {found:?}");
+            found.first().map(|(_, body)| body.clone())
+        };
+        if ranks == "EqualRanks" {
+            let body = find(&self.equal, &["ElementwiseAxisPlace <".into()]);
+            return short(assoc(&body.expect("every axis in [-16, 16)"), "Place"));
+        }
+        let (r, d) = (rx.max(ry), rx.abs_diff(ry));
+        assert_eq!(ranks, format!("Ranks < {r}usize , {d}usize >"));
+        let verdict = find(
+            &self.range,
+            &[format!("ElementwiseAxisInRange < {r}usize ,")],
+        );
+        let verdict = short(assoc(&verdict.expect("every axis in [-16, 16)"), "Verdict"));
+        if verdict == "OutOfRange" {
+            return verdict;
+        }
+        assert_eq!(verdict, "InRange");
+        let args = [
+            format!("ElementwiseInRangePlace < {r}usize , {d}usize >"),
+            format!("ElementwiseInRangePlace < R , {d}usize >"),
+        ];
+        let body = find(&self.in_range, &args).expect("every axis in range");
+        short(assoc(&body, "Place"))
+    }
+}
+
 /// The placement each axis means, for X of rank 2 and Y of rank 3 (Paddle:
 /// the lower-rank operand at `axis`, a negative axis counting as
 /// `|rx - ry| + axis + 1`, trailing dims past the end trimmed).
 #[test]
 fn elementwise_axis_placements() {
-    let impls = impls_of(elementwise::elementwise_rank_pair(2, 3), "ElementwiseAxis");
-    let place = |axis: &str| -> String {
-        let (_, body) = impls
-            .iter()
-            .find(|(_, body)| body.contains(&format!("Axis < {{ {axis} }} >")))
-            .unwrap_or_else(|| panic!("no impl for axis {axis}"));
-        body.clone()
+    let tables = AxisTables::new();
+    let placement = |rx, ry, axis| tables.placement(rx, ry, axis);
+    let out_of_range = (-16..16)
+        .filter(|&a| placement(2, 3, a) == "OutOfRange")
+        .count();
+    assert_eq!(out_of_range, 26, "all but -3..3 are out of range");
+    assert_eq!(placement(2, 3, -3), "BeforeStart");
+    assert_eq!(placement(2, 3, -2), "At < 0usize >");
+    assert_eq!(placement(2, 3, -1), "At < 1usize >");
+    assert_eq!(placement(2, 3, 0), "At < 0usize >");
+    assert_eq!(placement(2, 3, 1), "At < 1usize >");
+    assert_eq!(placement(2, 3, 2), "AtTrimmed < 2usize , 1usize >");
+    // X is the higher rank: the same placements
+    assert_eq!(placement(3, 2, 2), "AtTrimmed < 2usize , 1usize >");
+    assert_eq!(placement(3, 2, -3), "BeforeStart");
+    // a scalar operand at -1: after the last dim
+    assert_eq!(placement(0, 3, -1), "At < 3usize >");
+}
+
+/// Paddle's rule written out for one rank pair and axis, as the generator
+/// did before the axis tables (one impl per pair of ranks and axis).
+fn paddle_placement(rx: usize, ry: usize, axis: isize) -> String {
+    let (r, rs) = (rx.max(ry), rx.min(ry));
+    if rx == ry {
+        return if axis == -1 || axis == 0 {
+            "At < 0usize >".into()
+        } else {
+            "Identical".into()
+        };
+    }
+    if !(-(r as isize)..r as isize).contains(&axis) {
+        return "OutOfRange".into();
+    }
+    let o = if axis >= 0 {
+        axis
+    } else {
+        (r - rs) as isize + axis + 1
     };
-    assert_eq!(impls.len(), 32, "axes -16..16");
-    assert_eq!(
-        impls
-            .iter()
-            .filter(|(_, b)| b.contains("OutOfRange"))
-            .count(),
-        26,
-        "all but -3..3 are out of range"
-    );
-    assert!(
-        impls.iter().all(|(ty, _)| ty == "(X0 , X1 ,)"),
-        "X is the Self type"
-    );
-    assert!(place("- 3isize").contains("BeforeStart"));
-    assert!(place("- 2isize").contains("At < 0usize >"));
-    assert!(place("- 1isize").contains("At < 1usize >"));
-    assert!(place("0isize").contains("At < 0usize >"));
-    assert!(place("1isize").contains("At < 1usize >"));
-    assert!(place("2isize").contains("AtTrimmed < 2usize , 1usize >"));
+    if o < 0 {
+        "BeforeStart".into()
+    } else if o as usize + rs <= r {
+        format!("At < {o}usize >")
+    } else {
+        format!("AtTrimmed < {o}usize , {}usize >", r - o as usize)
+    }
+}
+
+/// The tables agree with Paddle's rule for every pair of ranks 0..=8 and
+/// every axis in [-16, 16).
+#[test]
+fn elementwise_axis_tables_match_the_rule() {
+    let tables = AxisTables::new();
+    for rx in 0..=8 {
+        for ry in 0..=8 {
+            for axis in -16..16 {
+                assert_eq!(
+                    tables.placement(rx, ry, axis),
+                    paddle_placement(rx, ry, axis),
+                    "ranks {rx}, {ry}, axis {axis}"
+                );
+            }
+        }
+    }
 }
 
 /// Equal ranks: axis -1 and 0 broadcast, every other axis in [-16, 16)
 /// means "identical shapes only".
 #[test]
 fn elementwise_equal_ranks() {
-    let impls = impls_of(elementwise::elementwise_rank_pair(2, 2), "ElementwiseAxis");
-    assert_eq!(impls.len(), 32);
-    let identical = impls
-        .iter()
-        .filter(|(_, b)| b.contains("Identical"))
+    let tables = AxisTables::new();
+    let placement = |rx, ry, axis| tables.placement(rx, ry, axis);
+    let identical = (-16..16)
+        .filter(|&a| placement(2, 2, a) == "Identical")
         .count();
     assert_eq!(identical, 30);
+    assert_eq!(placement(2, 2, -1), "At < 0usize >");
+    assert_eq!(placement(2, 2, 0), "At < 0usize >");
     let aligns = impls_of(elementwise::elementwise_rank_pair(2, 2), "ElementwiseAlign");
     assert_eq!(aligns.len(), 2, "At<0> and Identical");
     assert!(aligns
