@@ -119,7 +119,9 @@ where
     let () = CandidateCount::<K>::AT_LEAST_TWO;
     let () = RowsFit::<S, IS>::CHECK;
     let plan = rule(inputs.iter().map(|t| Ok(t.dims())), index.dims())?;
-    // the output's dims with rows `Bounded<CAP>`: `shape/capacity` if they do not fit
+    // the index values, then the output's dims with rows `Bounded<CAP>`
+    // (`shape/capacity` if they do not fit): the heap form's order
+    kernel::check_index_values(index.as_slice(), K)?;
     let shape = <BoundedRows<MultiplexOut<S, IS>, CAP> as Shape>::from_dims(&plan.dims)?;
     bounded_result(shape, |out| {
         kernel::fill(&plan, inputs, index.dims(), index.as_slice(), out)
