@@ -102,6 +102,11 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed 
 /// let row: <Dim<3> as StaticDim>::Arr<i32> = [1, 2, 3];
 /// assert_eq!(Dim::<3>::arr_as_slice::<i32>(&row), &[1, 2, 3]);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "dim {Self} has a size known only at run time, but a static shape is required here",
+    label = "every dim of this shape must be static",
+    note = "a `Bounded<CAP>` dim (at most CAP) is stored in a `Room` (`Tensor<T, S, Room<T, S>>`), the ops' bounded forms return one; for an op that needs static shapes, use its `try_` form"
+)]
 pub trait StaticDim: DimLike<Kind = kind::Fixed> + Default + 'static {
     /// The size.
     const SIZE: usize;
