@@ -279,7 +279,7 @@ pub fn brand<R>(size: usize, f: impl for<'id> FnOnce(Branded<'id>) -> R) -> R {
 /// let rows = Bounded::<4>::new(3).unwrap();
 /// assert_eq!(rows.size(), 3);
 /// assert_eq!(Bounded::<4>::new(5), None);
-/// let t = Tensor::<i32, (Bounded<4>, Dim<2>), Room<i32, (Bounded<4>, Dim<2>)>>::from_rows(
+/// let t = Tensor::<i32, (Bounded<4>, Dim<2>), Room<i32, (Bounded<4>, Dim<2>)>>::from_shape_slice(
 ///     (rows, Dim), &[1, 2, 3, 4, 5, 6]).unwrap();
 /// assert_eq!(t.as_slice(), &[1, 2, 3, 4, 5, 6]);
 /// let err = <(Bounded<4>, Dim<2>) as Shape>::from_dims(&[5, 2]).unwrap_err();
