@@ -121,7 +121,7 @@ impl<
 type RoomArray<T, S> = <<S as BoundedShape>::Room as StaticShape>::Array<T>;
 
 /// Inline storage with room for a shape's capacity (see the
-/// [module docs](self)): the tensor's elements are the first `numel` of the
+/// `storage/bounded.rs` docs): the tensor's elements are the first `numel` of the
 /// array, row-major. [`Storage::as_slice`] is the whole room;
 /// [`Tensor::as_slice`] is the tensor's elements.
 ///
