@@ -1,7 +1,7 @@
 //! The dim algebra: how two dims relate, written once for every op.
 //!
 //! Eight relations, each a plain trait with one plain impl per pair of dim
-//! kinds ([`Dim<N>`], [`One`], [`Dyn`], [`Branded`]), each impl with a line
+//! kinds ([`Dim<N>`], [`One`], [`Dyn`], [`Branded`], [`Bounded`]), each impl with a line
 //! saying why it holds:
 //!
 //! | relation | holds when | output dim |
@@ -58,7 +58,7 @@
 //! let _ = Dim::<3>.broadcast(Dim::<4>); // 3 and 4 differ and neither is 1
 //! ```
 
-use crate::dim::{Branded, Dim, DimLike, Dyn, One};
+use crate::dim::{Bounded, Branded, Dim, DimLike, Dyn, One};
 
 /// The two dims are equal. `Out` is the common dim.
 #[diagnostic::on_unimplemented(
@@ -655,3 +655,244 @@ impl BroadcastsToKnown<Dyn> for One {}
 impl BroadcastsToKnown<Branded<'_>> for One {}
 /// One brand to itself: equal, checked when the tensors got the brand.
 impl<'id: 'other, 'other> BroadcastsToKnown<Branded<'other>> for Branded<'id> {}
+/// 1 to a bounded destination: the 1 repeats whatever its size.
+impl<const C: usize> BroadcastsToKnown<Bounded<C>> for One {}
+
+// ------------------------------------------------ a capacity-bounded dim
+//
+// `Bounded<C>` is a run-time dim at most `C`: against a static dim, a `Dyn`,
+// a brand or another `Bounded` it is checked when the op runs (the `try_`
+// forms); against 1 it needs no check. Where the check makes it equal to a
+// more static dim, the output is that dim; where either side may be the 1
+// that repeats, the output is a `Dyn` (the result may exceed `C`).
+
+/// A bounded dim against a static one: checked when the op runs.
+impl<const C: usize, const N: usize> SameDim<Dim<N>> for Bounded<C> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn same(self, other: Dim<N>) -> Dim<N> {
+        let _ = (self, other);
+        Dim
+    }
+}
+
+/// A static dim against a bounded one: checked when the op runs.
+impl<const C: usize, const N: usize> SameDim<Bounded<C>> for Dim<N> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn same(self, other: Bounded<C>) -> Dim<N> {
+        let _ = other;
+        self
+    }
+}
+
+/// A bounded dim against 1: checked when the op runs.
+impl<const C: usize> SameDim<One> for Bounded<C> {
+    type Out = One;
+    #[inline(always)]
+    fn same(self, other: One) -> One {
+        let _ = self;
+        other
+    }
+}
+
+/// 1 against a bounded dim: checked when the op runs.
+impl<const C: usize> SameDim<Bounded<C>> for One {
+    type Out = One;
+    #[inline(always)]
+    fn same(self, other: Bounded<C>) -> One {
+        let _ = other;
+        self
+    }
+}
+
+/// A bounded dim against a run-time one: checked when the op runs, so the
+/// output keeps the capacity.
+impl<const C: usize> SameDim<Dyn> for Bounded<C> {
+    type Out = Bounded<C>;
+    #[inline(always)]
+    fn same(self, other: Dyn) -> Bounded<C> {
+        let _ = other;
+        self
+    }
+}
+
+/// A run-time dim against a bounded one: checked when the op runs, so the
+/// output keeps the capacity.
+impl<const C: usize> SameDim<Bounded<C>> for Dyn {
+    type Out = Bounded<C>;
+    #[inline(always)]
+    fn same(self, other: Bounded<C>) -> Bounded<C> {
+        let _ = self;
+        other
+    }
+}
+
+/// Two bounded dims: checked when the op runs; the output keeps the left
+/// one's capacity (the two are equal, so it fits).
+impl<const C: usize, const C2: usize> SameDim<Bounded<C2>> for Bounded<C> {
+    type Out = Bounded<C>;
+    #[inline(always)]
+    fn same(self, other: Bounded<C2>) -> Bounded<C> {
+        let _ = other;
+        self
+    }
+}
+
+/// A bounded dim against a branded one: checked when the op runs, so the
+/// output keeps the brand.
+impl<'id, const C: usize> SameDim<Branded<'id>> for Bounded<C> {
+    type Out = Branded<'id>;
+    #[inline(always)]
+    fn same(self, other: Branded<'id>) -> Branded<'id> {
+        let _ = self;
+        other
+    }
+}
+
+/// A branded dim against a bounded one: checked when the op runs, so the
+/// output keeps the brand.
+impl<'id, const C: usize> SameDim<Bounded<C>> for Branded<'id> {
+    type Out = Branded<'id>;
+    #[inline(always)]
+    fn same(self, other: Bounded<C>) -> Branded<'id> {
+        let _ = other;
+        self
+    }
+}
+
+/// A bounded dim against N: checked when the op runs (it must be N or 1).
+impl<const C: usize, const N: usize> Broadcast<Dim<N>> for Bounded<C> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn broadcast(self, other: Dim<N>) -> Dim<N> {
+        let _ = self;
+        other
+    }
+}
+
+/// N against a bounded dim: checked when the op runs (it must be N or 1).
+impl<const C: usize, const N: usize> Broadcast<Bounded<C>> for Dim<N> {
+    type Out = Dim<N>;
+    #[inline(always)]
+    fn broadcast(self, other: Bounded<C>) -> Dim<N> {
+        let _ = other;
+        self
+    }
+}
+
+/// A bounded dim against 1: always broadcasts, the output keeps the capacity.
+impl<const C: usize> Broadcast<One> for Bounded<C> {
+    type Out = Bounded<C>;
+    #[inline(always)]
+    fn broadcast(self, other: One) -> Bounded<C> {
+        let _ = other;
+        self
+    }
+}
+
+/// 1 against a bounded dim: always broadcasts, the output keeps the capacity.
+impl<const C: usize> Broadcast<Bounded<C>> for One {
+    type Out = Bounded<C>;
+    #[inline(always)]
+    fn broadcast(self, other: Bounded<C>) -> Bounded<C> {
+        let _ = self;
+        other
+    }
+}
+
+/// A bounded dim against a run-time one: checked when the op runs; either
+/// may be the 1 that repeats, so the output is a run-time dim.
+impl<const C: usize> Broadcast<Dyn> for Bounded<C> {
+    type Out = Dyn;
+    #[inline(always)]
+    fn broadcast(self, other: Dyn) -> Dyn {
+        if self.size() == 1 {
+            other
+        } else {
+            Dyn(self.size())
+        }
+    }
+}
+
+/// A run-time dim against a bounded one: as the pair the other way round.
+impl<const C: usize> Broadcast<Bounded<C>> for Dyn {
+    type Out = Dyn;
+    #[inline(always)]
+    fn broadcast(self, other: Bounded<C>) -> Dyn {
+        if self.size() == 1 {
+            Dyn(other.size())
+        } else {
+            self
+        }
+    }
+}
+
+/// Two bounded dims: checked when the op runs; either may be the 1 that
+/// repeats, so the output is a run-time dim.
+impl<const C: usize, const C2: usize> Broadcast<Bounded<C2>> for Bounded<C> {
+    type Out = Dyn;
+    #[inline(always)]
+    fn broadcast(self, other: Bounded<C2>) -> Dyn {
+        if self.size() == 1 {
+            Dyn(other.size())
+        } else {
+            Dyn(self.size())
+        }
+    }
+}
+
+/// A bounded dim against a branded one: checked when the op runs; either
+/// may be the 1 that repeats, so the output is a run-time dim.
+impl<const C: usize> Broadcast<Branded<'_>> for Bounded<C> {
+    type Out = Dyn;
+    #[inline(always)]
+    fn broadcast(self, other: Branded<'_>) -> Dyn {
+        if self.size() == 1 {
+            Dyn(other.size())
+        } else {
+            Dyn(self.size())
+        }
+    }
+}
+
+/// A branded dim against a bounded one: as the pair the other way round.
+impl<const C: usize> Broadcast<Bounded<C>> for Branded<'_> {
+    type Out = Dyn;
+    #[inline(always)]
+    fn broadcast(self, other: Bounded<C>) -> Dyn {
+        if self.size() == 1 {
+            Dyn(other.size())
+        } else {
+            Dyn(self.size())
+        }
+    }
+}
+
+/// A bounded source: checked when the op runs (it must equal the
+/// destination or be 1).
+impl<const C: usize, D: DimLike> BroadcastsTo<D> for Bounded<C> {
+    type Ok = ();
+}
+/// N to a bounded destination: checked when the op runs.
+impl<const C: usize, const N: usize> BroadcastsTo<Bounded<C>> for Dim<N> {
+    type Ok = ();
+}
+/// 1 to a bounded destination: always.
+impl<const C: usize> BroadcastsTo<Bounded<C>> for One {
+    type Ok = ();
+}
+/// A branded source to a bounded destination: checked when the op runs.
+impl<const C: usize> BroadcastsTo<Bounded<C>> for Branded<'_> {
+    type Ok = ();
+}
+/// A bounded dim: checked when the op runs (it must be 1).
+impl<const C: usize> Droppable for Bounded<C> {
+    type Ok = ();
+}
+/// A bounded dim: checked when the op runs (it must be 1).
+impl<const C: usize> IsOne for Bounded<C> {}
+/// A bounded dim against 1: broadcasts whatever its size.
+impl<const C: usize> NeedsNoCheck<One> for Bounded<C> {}
+/// 1 against a bounded dim: broadcasts whatever its size.
+impl<const C: usize> NeedsNoCheck<Bounded<C>> for One {}

@@ -58,6 +58,15 @@ pub mod kind {
 pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed {
     /// `Some(n)` when the size is part of the type.
     const STATIC: Option<usize>;
+    /// `Some(cap)` for a [`Bounded<CAP>`] dim: the largest size it may
+    /// have; `None` for every other dim.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(<Bounded<8> as DimLike>::CAPACITY, Some(8));
+    /// assert_eq!(<Dyn as DimLike>::CAPACITY, None);
+    /// ```
+    const CAPACITY: Option<usize> = None;
     /// [`kind::Fixed`] for a static dim, [`kind::Runtime`] for [`Dyn`].
     #[doc(hidden)]
     type Kind: kind::Kind;
@@ -98,6 +107,11 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed 
 /// let row: <Dim<3> as StaticDim>::Arr<i32> = [1, 2, 3];
 /// assert_eq!(Dim::<3>::arr_as_slice::<i32>(&row), &[1, 2, 3]);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "dim {Self} has a size known only at run time, but a static shape is required here",
+    label = "every dim of this shape must be static",
+    note = "a `Bounded<CAP>` dim (at most CAP) is stored in a `Room` (`Tensor<T, S, Room<T, S>>`), the ops' bounded forms return one; for an op that needs static shapes, use its `try_` form"
+)]
 pub trait StaticDim: DimLike<Kind = kind::Fixed> + Default + 'static {
     /// The size.
     const SIZE: usize;
@@ -253,6 +267,78 @@ pub fn brand<R>(size: usize, f: impl for<'id> FnOnce(Branded<'id>) -> R) -> R {
     })
 }
 
+/// A run-time dim **bounded at compile time**: a size known when the
+/// tensor is made, at most `CAP`. A tensor with `Bounded` dims can live in a
+/// [`Room`](crate::Room): a nested array with room for the capacity, inline
+/// (no heap, no caller buffer; `Copy` when the elements are), like
+/// `heapless::Vec<T, CAP>`. The size is checked against `CAP` once, when
+/// the dim is made ([`Bounded::new`], [`DimLike::from_size`]); an op whose
+/// result would not fit returns `shape/capacity` with nothing written.
+///
+/// Against the other dims it is a run-time dim: it needs a check (the
+/// `try_` forms) against a static dim, a [`Dyn`] or another `Bounded`, and
+/// none against [`One`] or no dim.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let rows = Bounded::<4>::new(3).unwrap();
+/// assert_eq!(rows.size(), 3);
+/// assert_eq!(Bounded::<4>::new(5), None);
+/// let t = Tensor::<i32, (Bounded<4>, Dim<2>), Room<i32, (Bounded<4>, Dim<2>)>>::from_shape_slice(
+///     (rows, Dim), &[1, 2, 3, 4, 5, 6]).unwrap();
+/// assert_eq!(t.as_slice(), &[1, 2, 3, 4, 5, 6]);
+/// let err = <(Bounded<4>, Dim<2>) as Shape>::from_dims(&[5, 2]).unwrap_err();
+/// assert_eq!(err.to_string(), "dim 0 holds at most 4 (its capacity in the shape type), but 5 was given");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bounded<const CAP: usize>(usize);
+
+impl<const CAP: usize> Bounded<CAP> {
+    /// The dim of size `size`, `None` if it exceeds `CAP`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(Bounded::<2>::new(2).map(|b| b.size()), Some(2));
+    /// assert_eq!(Bounded::<2>::new(3), None);
+    /// ```
+    #[must_use]
+    pub const fn new(size: usize) -> Option<Self> {
+        if size <= CAP {
+            Some(Bounded(size))
+        } else {
+            None
+        }
+    }
+}
+
+/// A dim that fits a nested array: a static dim ([`Dim`], [`One`]) is its
+/// own room, a [`Bounded<CAP>`] has the room of `Dim<CAP>`. What a
+/// [`Room`](crate::Room)'s array is made of.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::dim::RoomDim;
+/// let room: <<Bounded<3> as RoomDim>::Room as StaticDim>::Arr<u8> = [0; 3];
+/// assert_eq!(room.len(), 3);
+/// ```
+pub trait RoomDim: DimLike {
+    /// The static dim with room for every size of this one.
+    type Room: StaticDim;
+}
+
+/// A static dim is its own room.
+impl<const N: usize> RoomDim for Dim<N> {
+    type Room = Dim<N>;
+}
+/// 1 is its own room.
+impl RoomDim for One {
+    type Room = One;
+}
+/// Room for the capacity.
+impl<const CAP: usize> RoomDim for Bounded<CAP> {
+    type Room = Dim<CAP>;
+}
+
 impl Debug for Branded<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Branded({})", self.size)
@@ -288,6 +374,7 @@ impl<const N: usize> sealed::Sealed for Dim<N> {}
 impl sealed::Sealed for One {}
 impl sealed::Sealed for Dyn {}
 impl sealed::Sealed for Branded<'_> {}
+impl<const CAP: usize> sealed::Sealed for Bounded<CAP> {}
 
 impl<const N: usize> DimLike for Dim<N> {
     const STATIC: Option<usize> = Some(N);
@@ -339,6 +426,21 @@ impl DimLike for Branded<'_> {
     /// Always `None`: a brand comes from [`brand`], never from a size.
     fn from_size(_n: usize) -> Option<Self> {
         None
+    }
+}
+
+impl<const CAP: usize> DimLike for Bounded<CAP> {
+    const STATIC: Option<usize> = None;
+    const CAPACITY: Option<usize> = Some(CAP);
+    type Kind = kind::Runtime;
+    type Placeholder<const P: usize> = Dim<P>;
+    #[inline(always)]
+    fn size(self) -> usize {
+        self.0
+    }
+    /// `None` if `n` exceeds `CAP`.
+    fn from_size(n: usize) -> Option<Self> {
+        Self::new(n)
     }
 }
 

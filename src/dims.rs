@@ -281,6 +281,18 @@ crate::error::rule_errors! {
             found: usize,
         } => "shape/brand-size",
             ("dim {axis} is {found}, but the brand it was given has size {brand}"),
+        /// A [`Bounded`](crate::Bounded) dim was given a size past its
+        /// capacity: when a tensor is made, or as an op's result (checked
+        /// before anything is written).
+        Capacity {
+            /// Which dim.
+            axis: usize,
+            /// The capacity in the shape type.
+            capacity: usize,
+            /// The size given, or the op's result needs.
+            found: usize,
+        } => "shape/capacity",
+            ("dim {axis} holds at most {capacity} (its capacity in the shape type), but {found} was given"),
         /// The allocator could not provide the buffer.
         Allocation {
             /// Elements requested.
@@ -290,7 +302,7 @@ crate::error::rule_errors! {
     /// The stable identifier of what went wrong, `shape/<what>`: not a rule
     /// of one operator but of shapes in general (`shape/rank`,
     /// `shape/rank-mismatch`, `shape/dim-mismatch`, `shape/data-length`,
-    /// `shape/overflow`, `shape/output`, `shape/allocation`, `shape/branded`, `shape/brand-size`). The operators'
+    /// `shape/overflow`, `shape/output`, `shape/allocation`, `shape/branded`, `shape/brand-size`, `shape/capacity`). The operators'
     /// error enums return it for their `Shape` variant.
     ///
     /// ```

@@ -51,15 +51,19 @@
 //!   dynamic_partition, lod_reset) there is no second name for it.
 //! - `op_into`: writes into a caller's buffer (`out: &mut Tensor<T, S, &mut [T]>`
 //!   or any mutable storage), so it needs no heap.
+//! - `op_bounded::<CAP>` (`run_bounded` for the stitch builder): an op whose
+//!   result has run-time rows returns them in a [`Room`], rows
+//!   [`Bounded<CAP>`]: no heap and no caller buffer; more rows than `CAP`
+//!   is `shape/capacity`, found before anything is written.
 //!
 //! | op | `op` | `try_op` | `op_into` |
 //! |---|---|---|---|
 //! | elementwise mul / add / sub / max / min | [`Tensor::elementwise_mul`], ... | [`Tensor::try_elementwise_mul`], ..., [`Tensor::try_elementwise`] (op as a value) | [`Tensor::elementwise_mul_into`], [`Tensor::try_elementwise_mul_into`], [`Tensor::try_elementwise_into`] |
 //! | elementwise div | [`Tensor::elementwise_div`] (`Result`: integer division by zero) | [`Tensor::try_elementwise_div`] | [`Tensor::elementwise_div_into`], [`Tensor::try_elementwise_div_into`] |
 //! | select | [`select()`] | [`try_select`] | [`select_into`], [`try_select_into`] |
-//! | multiplex | [`multiplex()`], [`multiplex!`] (`Result`: index values) | (the `op` form) | [`multiplex_into`] |
-//! | dynamic_stitch | [`dynamic_stitch()`]`(..).pair(..).run()` (`Result`) | (the `op` form) | [`Stitch::run_into`] |
-//! | dynamic_partition | `dynamic_partition` (`Result`) | (the `op` form) | [`dynamic_partition_into`] |
+//! | multiplex | [`multiplex()`], [`multiplex!`] (`Result`: index values) | (the `op` form) | [`multiplex_into`]; bounded: [`multiplex_bounded`] |
+//! | dynamic_stitch | [`dynamic_stitch()`]`(..).pair(..).run()` (`Result`) | (the `op` form) | [`Stitch::run_into`]; bounded: [`Stitch::run_bounded`] |
+//! | dynamic_partition | `dynamic_partition` (`Result`) | (the `op` form) | [`dynamic_partition_into`]; bounded: [`dynamic_partition_bounded`] |
 //! | lod_reset | [`LodTensor::lod_reset`], `_by_data`, `_like` (`Result`) | (the `op` form) | (borrows its levels: nothing to write) |
 //!
 //! [`DynTensor`] (every dim at run time) has one method
@@ -323,13 +327,13 @@ pub mod __private {
 /// ```
 pub mod prelude {
     // tensors, dims and shapes
-    pub use crate::dim::{brand, Branded, Dim, DimLike, Dyn, One, StaticDim};
+    pub use crate::dim::{brand, Bounded, Branded, Dim, DimLike, Dyn, One, StaticDim};
     #[cfg(feature = "alloc")]
     pub use crate::dynamic::DynTensor;
     pub use crate::element::{Element, SameElement};
     pub use crate::error::ShapeError;
     pub use crate::shape::{Dims, Shape, StaticShape};
-    pub use crate::storage::{Inline, ResultStorage, Storage, StorageMut};
+    pub use crate::storage::{Inline, ResultStorage, Room, Storage, StorageMut};
     #[cfg(feature = "alloc")]
     pub use crate::tensor::HeapConstructors;
     pub use crate::tensor::Tensor;
@@ -351,13 +355,15 @@ pub mod prelude {
 
     // multiplex (the function and the macro `multiplex!` are both `crate::multiplex`, above)
     pub use crate::ops::multiplex::{
-        multiplex_into, IndexElement, MultiplexError, MultiplexShapes,
+        multiplex_bounded, multiplex_into, IndexElement, MultiplexError, MultiplexShapes,
     };
 
     // dynamic_stitch and dynamic_partition
     #[cfg(feature = "alloc")]
     pub use crate::ops::partition::dynamic_partition;
-    pub use crate::ops::partition::{dynamic_partition_into, Partitions};
+    pub use crate::ops::partition::{
+        dynamic_partition_bounded, dynamic_partition_into, Partitions,
+    };
     pub use crate::ops::stitch::{dynamic_stitch, StitchError, StitchIndex};
 
     // LoD tensors and lod_reset

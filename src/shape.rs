@@ -195,14 +195,19 @@ pub const fn static_numel(dims: &[Option<usize>]) -> Option<usize> {
 
 /// Checks one dim given at run time against the dim type of a shape.
 pub(crate) fn dim_from_size<D: DimLike>(axis: usize, n: usize) -> Result<D, ShapeError> {
-    D::from_size(n).ok_or(match D::STATIC {
-        Some(expected) => ShapeError::DimMismatch {
+    D::from_size(n).ok_or(match (D::STATIC, D::CAPACITY) {
+        (Some(expected), _) => ShapeError::DimMismatch {
             axis,
             expected,
             found: n,
         },
-        // only a brand refuses a size without a static one
-        None => ShapeError::Branded { axis },
+        (None, Some(capacity)) => ShapeError::Capacity {
+            axis,
+            capacity,
+            found: n,
+        },
+        // only a brand refuses a size without a static one or a capacity
+        (None, None) => ShapeError::Branded { axis },
     })
 }
 

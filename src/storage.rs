@@ -6,7 +6,9 @@
 //!   with [`Dyn`](crate::Dyn) dims (a static `[256, 128, 256]` f32 tensor is
 //!   33 MB: keep it on the heap, not the stack);
 //! - `&[T]` / `&mut [T]`: a view over a caller's buffer (a `static` array in
-//!   no_std code), its length checked once when the tensor is built.
+//!   no_std code), its length checked once when the tensor is built;
+//! - [`Room`]: inline with room for a capacity, for shapes with
+//!   [`Bounded`](crate::Bounded) dims (no heap, no caller buffer; `bounded`).
 //!
 //! An op's result is stored by its **output's shape** ([`OutputStorage`]):
 //! inline when every dim of the output is static, a `Vec` when one is
@@ -16,8 +18,12 @@
 //! writes into a caller's tensor (no heap needed, whatever the shape).
 
 use crate::dim::kind::Fixed;
+
+mod bounded;
 use crate::error::ShapeError;
 use crate::shape::{Shape, StaticShape};
+pub(crate) use bounded::{bounded_result, bounded_rows};
+pub use bounded::{BoundedRows, BoundedShape, BoundedTensor, Room};
 use core::fmt;
 
 /// Read access to a buffer of `T`, in row-major order.
@@ -41,6 +47,24 @@ pub trait Storage<T> {
     /// ```
     #[must_use]
     fn as_slice(&self) -> &[T];
+
+    /// The elements of a tensor whose shape counts `numel()` of them: all
+    /// of [`as_slice`](Self::as_slice), except in a [`Room`], which holds
+    /// its tensor's elements at its front (`numel` is asked only there).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let v = vec![1, 2, 3];
+    /// assert_eq!(v.used(|| 3), &[1, 2, 3]);
+    /// let r = Room::<i32, (Bounded<4>,)>([1, 2, 0, 0]);
+    /// assert_eq!(r.used(|| 2), &[1, 2]);
+    /// ```
+    #[doc(hidden)]
+    #[inline(always)]
+    fn used(&self, numel: impl FnOnce() -> usize) -> &[T] {
+        let _ = numel;
+        self.as_slice()
+    }
 }
 
 /// Write access to a buffer of `T`.
@@ -64,6 +88,21 @@ pub trait StorageMut<T>: Storage<T> {
     /// assert_eq!(inline.0, [9, 2, 3]);
     /// ```
     fn as_mut_slice(&mut self) -> &mut [T];
+
+    /// [`Storage::used`], mutably.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut r = Room::<i32, (Bounded<4>,)>([1, 2, 0, 0]);
+    /// r.used_mut(|| 2)[1] = 5;
+    /// assert_eq!(r.0, [1, 5, 0, 0]);
+    /// ```
+    #[doc(hidden)]
+    #[inline(always)]
+    fn used_mut(&mut self, numel: impl FnOnce() -> usize) -> &mut [T] {
+        let _ = numel;
+        self.as_mut_slice()
+    }
 }
 
 /// A buffer an op can create for a result of shape `S`.

@@ -75,7 +75,7 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// ```
     pub fn with_shape(shape: S, data: B) -> Result<Self, ShapeError> {
         let numel = shape.numel()?;
-        let len = data.as_slice().len();
+        let len = data.used(|| numel).len();
         if numel != len {
             return Err(ShapeError::DataLength {
                 shape: shape.dims(),
@@ -177,7 +177,8 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     #[inline]
     #[must_use]
     pub fn as_slice(&self) -> &[T] {
-        self.data.as_slice()
+        // all of the storage, or a `Room`'s front (the count asked only there)
+        self.data.used(|| self.shape.numel().unwrap_or(0))
     }
 
     /// The storage.
@@ -294,7 +295,8 @@ impl<T: Copy, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
     /// ```
     #[inline]
     pub fn as_mut_slice(&mut self) -> &mut [T] {
-        self.data.as_mut_slice()
+        let shape = self.shape;
+        self.data.used_mut(|| shape.numel().unwrap_or(0))
     }
 
     /// The element at `index`, mutably; `None` if out of range.

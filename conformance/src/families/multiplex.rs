@@ -163,6 +163,20 @@ impl Family for Multiplex {
                 names.join(", ")
             );
         }
+        let shapes: Vec<&[usize]> = i.candidates.iter().map(|c| c.shape.as_slice()).collect();
+        let valid = index_type_ok(&i) && multiplex_output_dims(&shapes, &i.index.shape).is_ok();
+        if valid && names.len() >= 2 {
+            // the bounded form, over the same candidates as an array (one shape)
+            let rows = i.index.shape.first().copied().unwrap_or(0);
+            body += &format!("    let inputs = [{}];\n", names.join(", "));
+            let k = names.len();
+            body += &super::stitch::bounded_checks(
+                |cap| {
+                    format!("shapecheck::multiplex_bounded::<{cap}, _, _, _, _, _, _, {k}>(&inputs, &index)")
+                },
+                rows,
+            );
+        }
         body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
         Ok(StaticCase {
             body,

@@ -143,7 +143,8 @@ fn run_typed<T: Typed>(i: &Inputs) -> Result<Outcome, Outcome> {
 /// The library's rule function on the inputs' shapes, with the index
 /// values given (`zeros`: every value replaced by 0, so that only the shape
 /// rules can fail).
-fn rule_verdict(i: &Inputs, zeros: bool) -> Result<Result<(), StitchError>, String> {
+/// On success: the output's rows (stitch) or each output's rows (partition).
+fn rule_verdict(i: &Inputs, zeros: bool) -> Result<Result<Vec<usize>, StitchError>, String> {
     Ok(match i {
         Inputs::Stitch { indices, data } => {
             let values: Vec<Vec<i32>> = indices
@@ -162,7 +163,8 @@ fn rule_verdict(i: &Inputs, zeros: bool) -> Result<Result<(), StitchError>, Stri
                     Err(e) => return Ok(Err(e)),
                 }
             }
-            stitch_output_dims(pairs.into_iter()).map(|_| ())
+            stitch_output_dims(pairs.into_iter())
+                .map(|d| d.as_slice().iter().take(1).copied().collect())
         }
         Inputs::Partition {
             data,
@@ -174,14 +176,14 @@ fn rule_verdict(i: &Inputs, zeros: bool) -> Result<Result<(), StitchError>, Stri
                 _ => vec![0; partitions.data.len()],
             };
             let mut counts = vec![0; *num];
-            partition_slice_dims(
+            let verdict = partition_slice_dims(
                 &data.shape,
                 data.data.len(),
                 &partitions.shape,
                 i32::index_slice(&values),
                 &mut counts,
-            )
-            .map(|_| ())
+            );
+            verdict.map(|_| counts)
         }
     })
 }
@@ -221,7 +223,7 @@ impl Family for DynamicStitch {
         // a static program's shapes are checked before its index values
         if static_mode {
             match rule_verdict(&i, true)? {
-                Ok(()) => {}
+                Ok(_) => {}
                 Err(e @ StitchError::NoPartitions) => {
                     return Ok(Validation::rejects(e.rule(), When::Mono))
                 }
@@ -233,7 +235,7 @@ impl Family for DynamicStitch {
             }
         }
         Ok(match rule_verdict(&i, false)? {
-            Ok(()) => Validation::accepts(&[]),
+            Ok(_) => Validation::accepts(&[]),
             Err(e) => Validation::rejects(e.rule(), When::Run),
         })
     }
@@ -261,6 +263,10 @@ impl Family for DynamicStitch {
                     return Err("no pair: the static API cannot write that".into());
                 }
                 body += &format!("    let z = {chain}.run(){VALUE_ERR}?;\n");
+                if let Ok(Ok(rows)) = rule_verdict(&i, false) {
+                    let rows = rows.first().copied().unwrap_or(0);
+                    body += &bounded_checks(|cap| format!("{chain}.run_bounded::<{cap}>()"), rows);
+                }
                 body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
                 d.first().map(|t| t.dtype()).unwrap_or("float32")
             }
@@ -276,6 +282,10 @@ impl Family for DynamicStitch {
                 body += &format!(
                     "    let outs = shapecheck::dynamic_partition(&data, &parts, shapecheck::Partitions::<{num}>){VALUE_ERR}?;\n"
                 );
+                if let Ok(Ok(counts)) = rule_verdict(&i, false) {
+                    let most = counts.iter().copied().max().unwrap_or(0);
+                    body += &partition_bounded_checks(*num, most);
+                }
                 body += "    Ok(Value::Array(outs.iter().map(|z| emit(&z.dims(), z.as_slice())).collect()))\n";
                 dt.dtype()
             }
@@ -286,4 +296,54 @@ impl Family for DynamicStitch {
             out_dtype,
         })
     }
+}
+
+/// The bounded form of a valid case, in the static program after the heap
+/// form `z`: `call(CAP)` with a capacity equal to the output's `rows` and
+/// one larger gives `z` (dims and elements); one short gives
+/// `shape/capacity`. A difference is reported as the rule `bounded`.
+pub(super) fn bounded_checks(call: impl Fn(usize) -> String, rows: usize) -> String {
+    let mut code = String::new();
+    for cap in [rows, rows + 1] {
+        code += &format!(
+            "    let b = {}{VALUE_ERR}?;\n    \
+             if (b.dims(), b.as_slice()) != (z.dims(), z.as_slice()) {{ \
+             return Err(value_error(\"bounded\", &\"capacity {cap}: the bounded form differs from the heap form\")); }}\n",
+            call(cap)
+        );
+    }
+    if let Some(short) = rows.checked_sub(1) {
+        code += &format!(
+            "    match {} {{ Err(e) if e.rule() == \"shape/capacity\" => {{}} \
+             _ => return Err(value_error(\"bounded\", &\"capacity {short}: the bounded form is not shape/capacity\")) }}\n",
+            call(short)
+        );
+    }
+    code
+}
+
+/// [`bounded_checks`] for dynamic_partition: capacities equal to and one
+/// larger than the largest output's rows give `outs`; one short gives
+/// `shape/capacity`.
+fn partition_bounded_checks(num: usize, most: usize) -> String {
+    let call = |cap: usize| {
+        format!("shapecheck::dynamic_partition_bounded::<{cap}, {num}, _, _, _, _, _, _>(&data, &parts, shapecheck::Partitions::<{num}>)")
+    };
+    let mut code = String::new();
+    for cap in [most, most + 1] {
+        code += &format!(
+            "    let b = {}{VALUE_ERR}?;\n    \
+             if b.iter().zip(&outs).any(|(b, z)| (b.dims(), b.as_slice()) != (z.dims(), z.as_slice())) {{ \
+             return Err(value_error(\"bounded\", &\"dynamic_partition_bounded::<{cap}> differs from the heap form\")); }}\n",
+            call(cap)
+        );
+    }
+    if let Some(short) = most.checked_sub(1) {
+        code += &format!(
+            "    match {} {{ Err(e) if e.rule() == \"shape/capacity\" => {{}} \
+             _ => return Err(value_error(\"bounded\", &\"dynamic_partition_bounded::<{short}> is not shape/capacity\")) }}\n",
+            call(short)
+        );
+    }
+    code
 }

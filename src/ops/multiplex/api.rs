@@ -10,7 +10,10 @@ use super::bounds::{
 use super::kernel::{self, checked_output, static_run};
 use super::rule::rule;
 use super::MultiplexError;
-use crate::storage::{OwnedStorage, ResultStorage};
+use crate::rows::RowShape;
+use crate::storage::{
+    bounded_result, BoundedRows, BoundedShape, BoundedTensor, OwnedStorage, ResultStorage,
+};
 use crate::{Shape, ShapeError, Storage, StorageMut, Tensor};
 
 /// Paddle's `multiplex` on the static path: `out[i] = inputs[index[i]][i]`
@@ -80,6 +83,49 @@ where
         index.as_slice(),
         out.as_mut_slice(),
     )
+}
+
+/// [`multiplex`] with the result's rows [`Bounded<CAP>`](crate::Bounded),
+/// in a [`Room`](crate::Room): for an index whose row count is known at
+/// run time, no heap and no caller buffer. Every rule, the index values
+/// and then the capacity are checked before anything is written; more
+/// index rows than `CAP` is `shape/capacity`, naming both.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let a = tensor![[1, 2], [3, 4], [5, 6]];
+/// let b = tensor![[10, 20], [30, 40], [50, 60]];
+/// let index = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(2), One), vec![1, 0]).unwrap();
+/// let out = multiplex_bounded::<3, _, _, _, _, _, _, 2>(&[a, b], &index).unwrap();
+/// assert_eq!((out.dims().as_slice(), out.as_slice()), (&[2, 2][..], &[10, 20, 3, 4][..]));
+/// let err = multiplex_bounded::<1, _, _, _, _, _, _, 2>(&[a, b], &index).unwrap_err();
+/// assert_eq!(err.rule(), "shape/capacity");
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn multiplex_bounded<const CAP: usize, T, S, B, I, IS, BI, const K: usize>(
+    inputs: &[Tensor<T, S, B>; K],
+    index: &Tensor<I, IS, BI>,
+) -> Result<BoundedTensor<T, MultiplexOut<S, IS>, CAP>, MultiplexError>
+where
+    T: Copy + Default,
+    S: MultiplexShapes<IS>,
+    MultiplexOut<S, IS>: RowShape,
+    BoundedRows<MultiplexOut<S, IS>, CAP>: BoundedShape,
+    B: Storage<T>,
+    I: IndexElement,
+    IS: Shape,
+    BI: Storage<I>,
+{
+    let () = CandidateCount::<K>::AT_LEAST_TWO;
+    let () = RowsFit::<S, IS>::CHECK;
+    let plan = rule(inputs.iter().map(|t| Ok(t.dims())), index.dims())?;
+    // the index values, then the output's dims with rows `Bounded<CAP>`
+    // (`shape/capacity` if they do not fit): the heap form's order
+    kernel::check_index_values(index.as_slice(), K)?;
+    let shape = <BoundedRows<MultiplexOut<S, IS>, CAP> as Shape>::from_dims(&plan.dims)?;
+    bounded_result(shape, |out| {
+        kernel::fill(&plan, inputs, index.dims(), index.as_slice(), out)
+    })
 }
 
 /// Used by [`multiplex!`](crate::multiplex!): [`multiplex`] over views of the

@@ -68,7 +68,10 @@ fn check_len<T>(dims: Dims, data: &[T]) -> Result<(), ShapeError> {
 /// the row when it failed: twice the code on a microcontroller, and on a
 /// large output the copy costs far more than either check.)
 #[inline(always)]
-fn check_index_values<I: IndexElement>(index: &[I], count: usize) -> Result<(), MultiplexError> {
+pub(crate) fn check_index_values<I: IndexElement>(
+    index: &[I],
+    count: usize,
+) -> Result<(), MultiplexError> {
     match index.iter().position(|&k| !k.is_below(count)) {
         None => Ok(()),
         Some(row) => Err(index_error(

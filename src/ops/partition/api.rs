@@ -7,8 +7,11 @@ use super::{kernel, rule, Partitions};
 use crate::ops::stitch::bounds::PrependDyn;
 use crate::ops::stitch::rule::prefix_of;
 use crate::ops::stitch::StitchError;
+use crate::rows::RowShape;
 use crate::shape::Shape;
-use crate::storage::Storage;
+use crate::storage::{
+    bounded_rows, BoundedRows, BoundedShape, BoundedTensor, Room, Storage, StorageMut,
+};
 use crate::tensor::Tensor;
 
 /// Runs the rule: the counts, the slice's element count and the slice shape
@@ -138,5 +141,62 @@ where
         let (head, tail) = taken.split_at_mut(n);
         rest = tail;
         Tensor::from_parts_unchecked(value.prepend(count), head)
+    }))
+}
+
+/// dynamic_partition into `NUM` bounded tensors: output `i` has rows
+/// [`Bounded<CAP>`](crate::Bounded) in a [`Room`](crate::Room) (room for
+/// `CAP` slices each), no heap and no caller buffer. An error, with nothing
+/// written, if a partition value is out of range or an output has more
+/// than `CAP` rows (`shape/capacity`, naming both).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let data = Tensor::<i32, shape![4, 2]>::from_array([[1, 2], [3, 4], [5, 6], [7, 8]]);
+/// let parts = Tensor::<i32, shape![4]>::from_array([1, 0, 1, 1]);
+/// let [a, b] = dynamic_partition_bounded::<3, 2, _, _, _, _, _, _>(&data, &parts, Partitions::<2>).unwrap();
+/// assert_eq!((a.dims().as_slice(), a.as_slice()), (&[1, 2][..], &[3, 4][..]));
+/// assert_eq!((b.dims().as_slice(), b.as_slice()), (&[3, 2][..], &[1, 2, 5, 6, 7, 8][..]));
+/// let err = dynamic_partition_bounded::<2, 2, _, _, _, _, _, _>(&data, &parts, Partitions::<2>).unwrap_err();
+/// assert_eq!(err.to_string(), "dim 0 holds at most 2 (its capacity in the shape type), but 3 was given");
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn dynamic_partition_bounded<const CAP: usize, const NUM: usize, T, DS, DB, I, PS, PB>(
+    data: &Tensor<T, DS, DB>,
+    partitions: &Tensor<I, PS, PB>,
+    _num: Partitions<NUM>,
+) -> Result<[BoundedTensor<T, PartitionOut<DS, PS, I>, CAP>; NUM], StitchError>
+where
+    T: Copy + Default,
+    DS: PartitionShapes<PS, I>,
+    PartitionOut<DS, PS, I>: RowShape,
+    BoundedRows<PartitionOut<DS, PS, I>, CAP>: BoundedShape,
+    DB: Storage<T>,
+    I: Copy,
+    PS: Shape,
+    PB: Storage<I>,
+{
+    let () = Partitions::<NUM>::AT_LEAST_ONE;
+    let (counts, slice_len, value) = plan::<NUM, _, _, _, _, _, _>(data, partitions)?;
+    // every output's rows within the capacity, before anything is written
+    let first = value.prepend(0);
+    let mut shapes = [first.with_rows_dim(bounded_rows::<CAP>(0)?); NUM];
+    for (shape, &count) in shapes.iter_mut().zip(&counts) {
+        *shape = first.with_rows_dim(bounded_rows::<CAP>(count)?);
+    }
+    let mut rooms = [Room::filled_with(T::default()); NUM];
+    let mut fronts = rooms.each_mut().map(|r| r.as_mut_slice());
+    kernel::partition_fronts(
+        data.as_slice(),
+        slice_len,
+        DS::index_slice(partitions.as_slice()),
+        &mut fronts,
+    );
+    let mut rooms = rooms.into_iter();
+    Ok(shapes.map(|shape| {
+        let room = rooms
+            .next()
+            .unwrap_or_else(|| Room::filled_with(T::default()));
+        Tensor::from_parts_unchecked(shape, room)
     }))
 }

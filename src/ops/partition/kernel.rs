@@ -71,6 +71,31 @@ pub(crate) fn partition_rows_scan<T: Copy>(
 
 /// dynamic_partition into one vector per output (reserved by the caller):
 /// slice `j` of `data` is appended to `outs[partitions[j]]`.
+/// Slice `j` of `data` appended to `outs[partitions[j]]` (each written from
+/// its front, in row-major order): the bounded form's loop, into rooms the
+/// rule and the capacity check have sized.
+pub(crate) fn partition_fronts<T: Copy, const NUM: usize>(
+    data: &[T],
+    slice_len: usize,
+    partitions: IndexSlice<'_>,
+    outs: &mut [&mut [T]; NUM],
+) {
+    if slice_len == 0 {
+        return;
+    }
+    let mut cursors = [0usize; NUM];
+    for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
+        let i = usize::try_from(value).unwrap_or(usize::MAX);
+        let (Some(out), Some(at)) = (outs.get_mut(i), cursors.get_mut(i)) else {
+            continue;
+        };
+        if let Some(dst) = out.get_mut(*at..at.saturating_add(slice_len)) {
+            dst.copy_from_slice(src);
+        }
+        *at = at.saturating_add(slice_len);
+    }
+}
+
 #[cfg(feature = "alloc")]
 pub(crate) fn partition_push<T: Copy>(
     data: &[T],

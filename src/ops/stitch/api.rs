@@ -7,8 +7,11 @@ use super::kernel;
 use super::rule::{self, MaxIndex, StitchIndex, StitchPair};
 use super::StitchError;
 use crate::element::MaybeSync;
+use crate::rows::RowShape;
 use crate::shape::{Dims, Shape, MAX_RANK};
-use crate::storage::Storage;
+use crate::storage::{
+    bounded_result, bounded_rows, BoundedRows, BoundedShape, BoundedTensor, Storage,
+};
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 
@@ -360,6 +363,53 @@ where
         out.fill(T::default());
         kernel::stitch_rows(self.iter(), rule::slice_len(&dims), out);
         Ok(Tensor::with_shape(shape, out)?)
+    }
+}
+
+impl<'a, T, S0, O, L> Stitch<'a, T, S0, O, L>
+where
+    T: Copy,
+    S0: Shape + StaticSlice,
+    O: RowShape,
+    L: StitchPairs<'a, T>,
+{
+    /// The merged tensor in a [`Room`](crate::Room) with room for `CAP`
+    /// rows: rows [`Bounded<CAP>`](crate::Bounded), no heap and no caller
+    /// buffer. An error, with nothing written, if an index is invalid or
+    /// the output has more than `CAP` rows (`shape/capacity`, naming both).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let (i, d) = (tensor![2, 0], tensor![[1, 2], [3, 4]]);
+    /// let merged = dynamic_stitch(&i, &d).run_bounded::<4>().unwrap();
+    /// let _: &Tensor<i32, (Bounded<4>, Dim<2>), Room<i32, (Bounded<4>, Dim<2>)>> = &merged;
+    /// assert_eq!((merged.dims().as_slice(), merged.as_slice()), (&[3, 2][..], &[3, 4, 0, 0, 1, 2][..]));
+    /// let err = dynamic_stitch(&i, &d).run_bounded::<2>().unwrap_err();
+    /// assert_eq!(err.to_string(), "dim 0 holds at most 2 (its capacity in the shape type), but 3 was given");
+    /// assert_eq!(err.rule(), "shape/capacity");
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn run_bounded<const CAP: usize>(&self) -> Result<BoundedTensor<T, O, CAP>, StitchError>
+    where
+        T: Default + MaybeSync,
+        BoundedRows<O, CAP>: BoundedShape,
+    {
+        // the rule first (every index value), then the capacity, then the copy
+        let (shape, dims) = match self.static_rows() {
+            Some(rows) => (Self::static_out(rows?.0)?, None),
+            None => {
+                let dims = self.output_dims()?;
+                (Self::out_shape(&dims)?, Some(dims))
+            }
+        };
+        let rows = bounded_rows::<CAP>(shape.rows())?;
+        bounded_result(shape.with_rows_dim(rows), |out| {
+            match dims {
+                None => self.static_copy(out),
+                Some(dims) => kernel::stitch_rows(self.iter(), rule::slice_len(&dims), out),
+            }
+            Ok(())
+        })
     }
 }
 

@@ -1,0 +1,173 @@
+//! Capacity-bounded tensors (`Bounded<CAP>` rows in a `Room`): their size,
+//! and the bounded forms of dynamic_stitch, dynamic_partition and multiplex
+//! against the heap forms for random shapes and capacities (equal results
+//! when the output fits, `shape/capacity` naming both values when not).
+
+use proptest::prelude::*;
+use shapecheck::prelude::*;
+use shapecheck::storage::BoundedTensor;
+use shapecheck::{dynamic_partition, Partitions};
+
+type Rows64 = (Bounded<64>, Dim<16>);
+
+/// The figure: capacity's worth of elements plus one length per
+/// bounded dim (64 × 16 × 4 + 8 = 4104 bytes on a 64-bit target).
+#[test]
+fn size_is_the_capacity_plus_one_length_per_bounded_dim() {
+    let size = core::mem::size_of::<Tensor<f32, Rows64, Room<f32, Rows64>>>();
+    assert_eq!(size, 64 * 16 * 4 + core::mem::size_of::<usize>());
+    #[cfg(target_pointer_width = "64")]
+    assert_eq!(size, 4104);
+    type Two = (Bounded<4>, Bounded<3>);
+    assert_eq!(
+        core::mem::size_of::<Tensor<u8, Two, Room<u8, Two>>>(),
+        16 + 2 * core::mem::size_of::<usize>()
+    );
+}
+
+#[test]
+fn a_size_past_the_capacity_is_refused_when_made() {
+    let err = <Rows64 as Shape>::from_dims(&[65, 16]).unwrap_err();
+    assert_eq!(
+        err,
+        ShapeError::Capacity {
+            axis: 0,
+            capacity: 64,
+            found: 65
+        }
+    );
+    assert_eq!(err.rule(), "shape/capacity");
+    let ok = <Rows64 as Shape>::from_dims(&[64, 16]).unwrap();
+    let t = Tensor::<f32, Rows64, Room<f32, Rows64>>::try_full_with_shape(ok, 1.0).unwrap();
+    assert_eq!(t.as_slice().len(), 1024);
+}
+
+#[test]
+fn a_bounded_tensor_meets_others_through_the_algebra() {
+    type S = (Bounded<4>, Dim<2>);
+    let x = Tensor::<f32, S, Room<f32, S>>::from_shape_slice(
+        <S as Shape>::from_dims(&[2, 2]).unwrap(),
+        &[1.0, 2.0, 3.0, 4.0],
+    )
+    .unwrap();
+    // against 1 and nothing: no check, the plain form
+    let col = Tensor::<f32, (One, One)>::from_array([[10.0]]);
+    let y = x.elementwise_mul(&col, Axis::<-1>, Identity);
+    assert_eq!(y.as_slice(), &[10.0, 20.0, 30.0, 40.0]);
+    // against a run-time dim: the `try_` form checks it
+    let d = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(3), Dim), vec![0.0; 6]).unwrap();
+    let err = x.try_elementwise_add(&d, Axis::<-1>, Identity).unwrap_err();
+    assert!(err.to_string().contains("[2, 2]"), "{err}");
+}
+
+/// A stitch of two pairs with slice [3] and random indices: `run_bounded`
+/// at capacity `CAP` against `run`.
+fn stitch_agrees<const CAP: usize>(i0: &[i32], i1: &[i32]) {
+    let pair = |idx: &[i32]| {
+        let n = idx.len();
+        let i = Tensor::<i32, shape![Dyn], Vec<i32>>::from_vec((Dyn(n),), idx.to_vec()).unwrap();
+        let data: Vec<i64> = (0..n * 3)
+            .map(|k| k as i64 * 7 + i64::from(idx.len() as i32))
+            .collect();
+        let d = Tensor::<i64, shape![Dyn, 3], Vec<i64>>::from_vec((Dyn(n), Dim), data).unwrap();
+        (i, d)
+    };
+    let ((a, da), (b, db)) = (pair(i0), pair(i1));
+    let heap = dynamic_stitch(&a, &da).pair(&b, &db).run();
+    let bounded: Result<BoundedTensor<i64, shape![Dyn, 3], CAP>, _> =
+        dynamic_stitch(&a, &da).pair(&b, &db).run_bounded::<CAP>();
+    match (heap, bounded) {
+        (Ok(h), Ok(b)) => assert_eq!((h.dims(), h.as_slice()), (b.dims(), b.as_slice())),
+        (Ok(h), Err(e)) => {
+            assert!(h.dims().as_slice()[0] > CAP, "{e}");
+            assert_eq!(
+                e,
+                StitchError::Shape(ShapeError::Capacity {
+                    axis: 0,
+                    capacity: CAP,
+                    found: h.dims().as_slice()[0]
+                })
+            );
+        }
+        (Err(h), Err(b)) => assert_eq!(h, b),
+        (Err(h), Ok(_)) => panic!("the heap form fails ({h}), the bounded one does not"),
+    }
+}
+
+/// dynamic_partition into 3 outputs of rows [2] each: bounded against heap.
+fn partition_agrees<const CAP: usize>(parts: &[i32]) {
+    let n = parts.len();
+    let data: Vec<u16> = (0..n * 2).map(|k| k as u16).collect();
+    let d = Tensor::<u16, shape![Dyn, 2], Vec<u16>>::from_vec((Dyn(n), Dim), data).unwrap();
+    let p = Tensor::<i32, shape![Dyn], Vec<i32>>::from_vec((Dyn(n),), parts.to_vec()).unwrap();
+    let heap = dynamic_partition(&d, &p, Partitions::<3>);
+    let bounded = dynamic_partition_bounded::<CAP, 3, _, _, _, _, _, _>(&d, &p, Partitions::<3>);
+    match (heap, bounded) {
+        (Ok(h), Ok(b)) => {
+            for (h, b) in h.iter().zip(&b) {
+                assert_eq!((h.dims(), h.as_slice()), (b.dims(), b.as_slice()));
+            }
+        }
+        (Ok(h), Err(e)) => {
+            let most = h.iter().map(|t| t.dims().as_slice()[0]).max().unwrap();
+            assert!(most > CAP);
+            assert_eq!(e.rule(), "shape/capacity");
+        }
+        (Err(h), Err(b)) => assert_eq!(h, b),
+        (Err(h), Ok(_)) => panic!("the heap form fails ({h}), the bounded one does not"),
+    }
+}
+
+/// multiplex of two [6, 2] candidates with a `Dyn`-rowed index.
+fn multiplex_agrees<const CAP: usize>(index: &[i32]) {
+    let a = Tensor::<i32, shape![6, 2]>::from_fn(|i| (i[0] * 2 + i[1]) as i32);
+    let b = Tensor::<i32, shape![6, 2]>::from_fn(|i| 100 + (i[0] * 2 + i[1]) as i32);
+    let rows = index.len();
+    let idx = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(rows), One), index.to_vec())
+        .unwrap();
+    let heap = multiplex(&[a, b], &idx);
+    let bounded = multiplex_bounded::<CAP, _, _, _, _, _, _, 2>(&[a, b], &idx);
+    match (heap, bounded) {
+        (Ok(h), Ok(b)) => assert_eq!((h.dims(), h.as_slice()), (b.dims(), b.as_slice())),
+        (Ok(_), Err(e)) => {
+            assert!(rows > CAP);
+            assert_eq!(e.rule(), "shape/capacity");
+            let why = format!(
+                "dim 0 holds at most {CAP} (its capacity in the shape type), but {rows} was given"
+            );
+            assert!(e.to_string().ends_with(&why), "{e}");
+        }
+        (Err(h), Err(b)) => assert_eq!(h, b),
+        (Err(h), Ok(_)) => panic!("the heap form fails ({h}), the bounded one does not"),
+    }
+}
+
+proptest! {
+    #[test]
+    fn bounded_stitch_equals_the_vec_result(
+        i0 in prop::collection::vec(-1i32..12, 0..6),
+        i1 in prop::collection::vec(0i32..12, 0..6),
+    ) {
+        stitch_agrees::<0>(&i0, &i1);
+        stitch_agrees::<3>(&i0, &i1);
+        stitch_agrees::<7>(&i0, &i1);
+        stitch_agrees::<12>(&i0, &i1);
+        stitch_agrees::<16>(&i0, &i1);
+    }
+
+    #[test]
+    fn bounded_partition_equals_the_vec_results(parts in prop::collection::vec(0i32..4, 0..10)) {
+        partition_agrees::<0>(&parts);
+        partition_agrees::<2>(&parts);
+        partition_agrees::<4>(&parts);
+        partition_agrees::<10>(&parts);
+    }
+
+    #[test]
+    fn bounded_multiplex_equals_the_vec_result(index in prop::collection::vec(0i32..3, 0..8)) {
+        multiplex_agrees::<0>(&index);
+        multiplex_agrees::<3>(&index);
+        multiplex_agrees::<6>(&index);
+        multiplex_agrees::<8>(&index);
+    }
+}
