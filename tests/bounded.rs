@@ -171,3 +171,26 @@ proptest! {
         multiplex_agrees::<8>(&index);
     }
 }
+
+/// Two bounded tensors proven equal by one brand meet in the plain forms:
+/// no heap, no run-time shape comparison after the one check.
+#[test]
+fn bounded_tensors_carry_a_brand() {
+    let idx = tensor![1, 0];
+    let a = dynamic_stitch(&idx, &tensor![[1.0f32, 2.0], [3.0, 4.0]])
+        .run_bounded::<4>()
+        .unwrap();
+    let b = dynamic_stitch(&idx, &tensor![[10.0f32, 20.0], [30.0, 40.0]])
+        .run_bounded::<4>()
+        .unwrap();
+    let mut sum = [0.0f32; 4];
+    a.with_brand(|a, rows| {
+        let b = b.brand_rows(rows).unwrap();
+        let mut out = Tensor::<f32, (Dyn, Dim<2>), &mut [f32]>::with_dims(&[2, 2], &mut sum[..])
+            .unwrap()
+            .brand_rows(rows)
+            .unwrap();
+        a.elementwise_add_into(&b, Axis::<-1>, Identity, &mut out);
+    });
+    assert_eq!(sum, [33.0, 44.0, 11.0, 22.0]);
+}
