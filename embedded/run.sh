@@ -7,7 +7,8 @@
 #   3. the same no-alloc tests on a Cortex-M0 (thumbv6m-none-eabi: no FPU,
 #      no atomic compare-and-swap; QEMU microbit, 16 KiB of RAM);
 #   4. per op, the code and stack of one call through shapecheck against a
-#      hand-written loop (examples/size_<op>_{shapecheck,loop}.rs).
+#      hand-written loop (examples/size_<op>_{shapecheck,loop}.rs), and the
+#      bounded forms beside the caller-buffer ones (size_<op>_bounded.rs).
 # Prints one line per firmware run and ends with
 #   embedded: N passed, N failed
 # Exit status 0 only if every run passed. Anything that keeps it from
@@ -189,9 +190,37 @@ for sc in "$ex"/size_*_shapecheck; do
   printf '%-15s %14s B %9s B %6sx %13s B %10s B  %s\n' "$op" "${code[0]}" "${code[1]}" "$ratio" \
     "${stk[0]}" "${stk[1]}" "$verdict"
 done
+# The bounded forms (examples/size_<op>_bounded.rs: the result in a Room,
+# no heap, no caller buffer) beside the caller-buffer form of the same op,
+# shapes and data (size_<op>_shapecheck.rs): code as above, flash of the
+# whole firmware (text, which holds code and rodata), the op call's stack.
+echo
+echo "bounded forms beside the caller-buffer forms, on the Cortex-M4F"
+printf '%-15s %-13s %10s %12s %11s\n' op form code "flash (fw)" "op stack"
+for bd in "$ex"/size_*_bounded; do
+  [ -x "$bd" ] || continue
+  op=${bd##*/size_} op=${op%_bounded}
+  sc=$ex/size_${op}_shapecheck
+  [ -x "$sc" ] || cannot "size firmware $sc missing (a bounded row sits beside it)"
+  for f in "$sc" "$bd"; do
+    form=caller-buffer
+    [ "$f" = "$bd" ] && form=bounded
+    qemu M4 "$f"
+    stk="?"
+    if [ "$status" != 0 ]; then
+      cat "$log"; echo "size firmware ${f##*/}: FAILED (exit $status)"; failed=$((failed + 1))
+    else
+      [ "$form" = bounded ] && passed=$((passed + 1))
+      stk=$(sed -n 's/^op stack: *\([0-9]*\) B$/\1/p' "$log")
+    fi
+    code=$(./opsize.sh "$OBJDUMP" "$NM" "$f" | awk 'NR == 1 { print $2 }')
+    flash=$("$SIZE" "$f" | awk 'NR == 2 { print $1 }')
+    printf '%-15s %-13s %8s B %10s B %9s B\n' "$op" "$form" "$code" "$flash" "$stk"
+  done
+done
 echo
 echo "whole size firmwares (flash = text + rodata):"
-"$SIZE" "$ex"/size_*_shapecheck "$ex"/size_*_loop | sed 's#target/[^ ]*/##'
+"$SIZE" "$ex"/size_*_shapecheck "$ex"/size_*_bounded "$ex"/size_*_loop | sed 's#target/[^ ]*/##'
 echo
 echo "peak stack of each test (from reset, test harness included):"
 printf '%s\n' "${!stack_of[@]}" | sort | while read -r arch name; do

@@ -55,15 +55,17 @@
 //!   result has run-time rows returns them in a [`Room`], rows
 //!   [`Bounded<CAP>`]: no heap and no caller buffer; more rows than `CAP`
 //!   is `shape/capacity`, found before anything is written.
+//!   `op_bounded_into` (`run_bounded_into`) writes the same into a bounded
+//!   tensor the caller keeps; on any error it is untouched.
 //!
 //! | op | `op` | `try_op` | `op_into` |
 //! |---|---|---|---|
 //! | elementwise mul / add / sub / max / min | [`Tensor::elementwise_mul`], ... | [`Tensor::try_elementwise_mul`], ..., [`Tensor::try_elementwise`] (op as a value) | [`Tensor::elementwise_mul_into`], [`Tensor::try_elementwise_mul_into`], [`Tensor::try_elementwise_into`] |
 //! | elementwise div | [`Tensor::elementwise_div`] (`Result`: integer division by zero) | [`Tensor::try_elementwise_div`] | [`Tensor::elementwise_div_into`], [`Tensor::try_elementwise_div_into`] |
 //! | select | [`select()`] | [`try_select`] | [`select_into`], [`try_select_into`] |
-//! | multiplex | [`multiplex()`], [`multiplex!`] (`Result`: index values) | (the `op` form) | [`multiplex_into`]; bounded: [`multiplex_bounded`] |
-//! | dynamic_stitch | [`dynamic_stitch()`]`(..).pair(..).run()` (`Result`) | (the `op` form) | [`Stitch::run_into`]; bounded: [`Stitch::run_bounded`] |
-//! | dynamic_partition | `dynamic_partition` (`Result`) | (the `op` form) | [`dynamic_partition_into`]; bounded: [`dynamic_partition_bounded`] |
+//! | multiplex | [`multiplex()`], [`multiplex!`] (`Result`: index values) | (the `op` form) | [`multiplex_into`]; bounded: [`multiplex_bounded`], [`multiplex_bounded_into`] |
+//! | dynamic_stitch | [`dynamic_stitch()`]`(..).pair(..).run()` (`Result`) | (the `op` form) | [`Stitch::run_into`]; bounded: [`Stitch::run_bounded`], [`Stitch::run_bounded_into`] |
+//! | dynamic_partition | `dynamic_partition` (`Result`) | (the `op` form) | [`dynamic_partition_into`]; bounded: [`dynamic_partition_bounded`], [`dynamic_partition_bounded_into`] |
 //! | lod_reset | [`LodTensor::lod_reset`], `_by_data`, `_like` (`Result`) | (the `op` form) | (borrows its levels: nothing to write) |
 //!
 //! [`DynTensor`] (every dim at run time) has one method
@@ -355,14 +357,16 @@ pub mod prelude {
 
     // multiplex (the function and the macro `multiplex!` are both `crate::multiplex`, above)
     pub use crate::ops::multiplex::{
-        multiplex_bounded, multiplex_into, IndexElement, MultiplexError, MultiplexShapes,
+        multiplex_bounded, multiplex_bounded_into, multiplex_into, IndexElement, MultiplexError,
+        MultiplexShapes,
     };
 
     // dynamic_stitch and dynamic_partition
     #[cfg(feature = "alloc")]
     pub use crate::ops::partition::dynamic_partition;
     pub use crate::ops::partition::{
-        dynamic_partition_bounded, dynamic_partition_into, Partitions,
+        dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into,
+        Partitions,
     };
     pub use crate::ops::stitch::{dynamic_stitch, StitchError, StitchIndex};
 

@@ -22,7 +22,7 @@ use crate::dim::kind::Fixed;
 mod bounded;
 use crate::error::ShapeError;
 use crate::shape::{Shape, StaticShape};
-pub(crate) use bounded::{bounded_result, bounded_rows};
+pub(crate) use bounded::{bounded_into, bounded_result, bounded_rows};
 pub use bounded::{BoundedRows, BoundedShape, BoundedTensor, Room};
 use core::fmt;
 

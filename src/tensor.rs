@@ -139,6 +139,13 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         }
     }
 
+    /// The shape and the storage, to be changed together; only for callers
+    /// that keep the tensor's invariant (the storage holds the shape's
+    /// elements).
+    pub(crate) fn parts_mut(&mut self) -> (&mut S, &mut B) {
+        (&mut self.shape, &mut self.data)
+    }
+
     /// The shape value (its static dims are zero-sized).
     ///
     /// ```

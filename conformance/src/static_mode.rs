@@ -218,6 +218,22 @@ pub fn emit<T: Elem>(dims: &[usize], data: &[T]) -> Value {
     json!({"shape": dims, "data": data.iter().map(|v| v.to_json()).collect::<Vec<_>>()})
 }
 
+/// A bounded tensor at its full capacity, every element a value the cases
+/// rarely produce (-7, or `true`): the kept output of the bounded `_into`
+/// forms, to see what they wrote.
+pub fn kept_room<T: Elem + Copy + Default, S: shapecheck::storage::BoundedShape>() -> shapecheck::Tensor<T, S, shapecheck::Room<T, S>> {
+    let v = T::from_json(&json!(-7)).or_else(|| T::from_json(&json!(true))).unwrap_or_default();
+    let room = shapecheck::Room::<T, S>::filled_with(v);
+    let shape = S::from_dims(<S::Room as shapecheck::StaticShape>::DIMS).expect("a room's dims fit its shape");
+    shapecheck::Tensor::from_shape_slice(shape, shapecheck::Storage::as_slice(&room)).expect("a full room")
+}
+
+/// `t` is as [`kept_room`] made it: its dims the room's, every element the same.
+pub fn untouched<T: Elem + Copy + Default + PartialEq, S: shapecheck::storage::BoundedShape>(t: &shapecheck::Tensor<T, S, shapecheck::Room<T, S>>) -> bool {
+    let fresh = kept_room::<T, S>();
+    t.dims() == fresh.dims() && t.as_slice() == fresh.as_slice()
+}
+
 /// Why a case returned no result: the rule identifier of the library's
 /// error (`rule()`), or "input" for a generator bug.
 pub struct Failure {

@@ -307,6 +307,40 @@ where
     Ok(Tensor::from_parts_unchecked(shape, room))
 }
 
+/// An op's bounded result written into `out`, a bounded tensor the caller
+/// keeps (a `static`, a reused local): `write` gets the front of its room
+/// for `shape`'s element count, the rest of the room is reset to
+/// `T::default()`, and only then does `out` take `shape`. `shape` was made
+/// by the rule's checks; `write` must check everything before it writes, so
+/// that on any error `out` is untouched (its shape and every element).
+pub(crate) fn bounded_into<T, S, E>(
+    out: &mut Tensor<T, S, Room<T, S>>,
+    shape: S,
+    write: impl FnOnce(&mut [T]) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Copy + Default,
+    S: BoundedShape,
+    E: From<ShapeError>,
+{
+    let numel = shape.numel()?;
+    let (out_shape, room) = out.parts_mut();
+    let Some(front) = room.front_mut(numel) else {
+        return Err(ShapeError::DataLength {
+            shape: shape.dims(),
+            numel,
+            len: Room::<T, S>::CAPACITY,
+        }
+        .into());
+    };
+    write(front)?;
+    if let Some(rest) = room.as_mut_slice().get_mut(numel..) {
+        rest.fill(T::default());
+    }
+    *out_shape = shape;
+    Ok(())
+}
+
 /// The first dim as a [`Bounded<CAP>`](crate::Bounded), checked: the
 /// `shape/capacity` error of axis 0 if `rows` exceeds `CAP`.
 pub(crate) fn bounded_rows<const CAP: usize>(

@@ -174,6 +174,9 @@ impl Family for Multiplex {
                 |cap| {
                     format!("shapecheck::multiplex_bounded::<{cap}, _, _, _, _, _, _, {k}>(&inputs, &index)")
                 },
+                |cap| {
+                    format!("shapecheck::multiplex_bounded_into::<{cap}, _, _, _, _, _, _, {k}>(&inputs, &index, &mut kept)")
+                },
                 rows,
             );
         }

@@ -265,7 +265,11 @@ impl Family for DynamicStitch {
                 body += &format!("    let z = {chain}.run(){VALUE_ERR}?;\n");
                 if let Ok(Ok(rows)) = rule_verdict(&i, false) {
                     let rows = rows.first().copied().unwrap_or(0);
-                    body += &bounded_checks(|cap| format!("{chain}.run_bounded::<{cap}>()"), rows);
+                    body += &bounded_checks(
+                        |cap| format!("{chain}.run_bounded::<{cap}>()"),
+                        |cap| format!("{chain}.run_bounded_into::<{cap}>(&mut kept)"),
+                        rows,
+                    );
                 }
                 body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
                 d.first().map(|t| t.dtype()).unwrap_or("float32")
@@ -301,8 +305,15 @@ impl Family for DynamicStitch {
 /// The bounded form of a valid case, in the static program after the heap
 /// form `z`: `call(CAP)` with a capacity equal to the output's `rows` and
 /// one larger gives `z` (dims and elements); one short gives
-/// `shape/capacity`. A difference is reported as the rule `bounded`.
-pub(super) fn bounded_checks(call: impl Fn(usize) -> String, rows: usize) -> String {
+/// `shape/capacity`. The `_into` form, `into(CAP)` writing to `kept` (a
+/// full room of a value no case produces): the exact capacity gives `z`;
+/// one short gives `shape/capacity` and leaves `kept` untouched. A
+/// difference is reported as the rule `bounded`.
+pub(super) fn bounded_checks(
+    call: impl Fn(usize) -> String,
+    into: impl Fn(usize) -> String,
+    rows: usize,
+) -> String {
     let mut code = String::new();
     for cap in [rows, rows + 1] {
         code += &format!(
@@ -312,11 +323,25 @@ pub(super) fn bounded_checks(call: impl Fn(usize) -> String, rows: usize) -> Str
             call(cap)
         );
     }
+    code += &format!(
+        "    let mut kept = kept_room();\n    {}{VALUE_ERR}?;\n    \
+         if (kept.dims(), kept.as_slice()) != (z.dims(), z.as_slice()) {{ \
+         return Err(value_error(\"bounded\", &\"capacity {rows}: the bounded _into form differs from the heap form\")); }}\n",
+        into(rows)
+    );
     if let Some(short) = rows.checked_sub(1) {
         code += &format!(
             "    match {} {{ Err(e) if e.rule() == \"shape/capacity\" => {{}} \
              _ => return Err(value_error(\"bounded\", &\"capacity {short}: the bounded form is not shape/capacity\")) }}\n",
             call(short)
+        );
+        code += &format!(
+            "    let mut kept = kept_room();\n    \
+             match {} {{ Err(e) if e.rule() == \"shape/capacity\" => {{}} \
+             _ => return Err(value_error(\"bounded\", &\"capacity {short}: the bounded _into form is not shape/capacity\")) }}\n    \
+             if !untouched(&kept) {{ \
+             return Err(value_error(\"bounded\", &\"capacity {short}: the bounded _into form wrote its output\")); }}\n",
+            into(short)
         );
     }
     code
@@ -338,11 +363,28 @@ fn partition_bounded_checks(num: usize, most: usize) -> String {
             call(cap)
         );
     }
+    let into = |cap: usize| {
+        format!("shapecheck::dynamic_partition_bounded_into::<{cap}, {num}, _, _, _, _, _, _>(&data, &parts, shapecheck::Partitions::<{num}>, &mut kept)")
+    };
+    code += &format!(
+        "    let mut kept: [_; {num}] = core::array::from_fn(|_| kept_room());\n    {}{VALUE_ERR}?;\n    \
+         if kept.iter().zip(&outs).any(|(b, z)| (b.dims(), b.as_slice()) != (z.dims(), z.as_slice())) {{ \
+         return Err(value_error(\"bounded\", &\"dynamic_partition_bounded_into::<{most}> differs from the heap form\")); }}\n",
+        into(most)
+    );
     if let Some(short) = most.checked_sub(1) {
         code += &format!(
             "    match {} {{ Err(e) if e.rule() == \"shape/capacity\" => {{}} \
              _ => return Err(value_error(\"bounded\", &\"dynamic_partition_bounded::<{short}> is not shape/capacity\")) }}\n",
             call(short)
+        );
+        code += &format!(
+            "    let mut kept: [_; {num}] = core::array::from_fn(|_| kept_room());\n    \
+             match {} {{ Err(e) if e.rule() == \"shape/capacity\" => {{}} \
+             _ => return Err(value_error(\"bounded\", &\"dynamic_partition_bounded_into::<{short}> is not shape/capacity\")) }}\n    \
+             if !kept.iter().all(untouched) {{ \
+             return Err(value_error(\"bounded\", &\"dynamic_partition_bounded_into::<{short}> wrote its outputs\")); }}\n",
+            into(short)
         );
     }
     code

@@ -12,7 +12,8 @@ use super::rule::rule;
 use super::MultiplexError;
 use crate::rows::RowShape;
 use crate::storage::{
-    bounded_result, BoundedRows, BoundedShape, BoundedTensor, OwnedStorage, ResultStorage,
+    bounded_into, bounded_result, BoundedRows, BoundedShape, BoundedTensor, OwnedStorage,
+    ResultStorage,
 };
 use crate::{Shape, ShapeError, Storage, StorageMut, Tensor};
 
@@ -118,14 +119,84 @@ where
 {
     let () = CandidateCount::<K>::AT_LEAST_TWO;
     let () = RowsFit::<S, IS>::CHECK;
-    let plan = rule(inputs.iter().map(|t| Ok(t.dims())), index.dims())?;
-    // the index values, then the output's dims with rows `Bounded<CAP>`
-    // (`shape/capacity` if they do not fit): the heap form's order
-    kernel::check_index_values(index.as_slice(), K)?;
-    let shape = <BoundedRows<MultiplexOut<S, IS>, CAP> as Shape>::from_dims(&plan.dims)?;
+    let (plan, shape) = bounded_plan::<CAP, _, _, _, _, _, _, K>(inputs, index)?;
     bounded_result(shape, |out| {
         kernel::fill(&plan, inputs, index.dims(), index.as_slice(), out)
     })
+}
+
+/// [`multiplex_bounded`] into `out`, a bounded tensor the caller keeps (a
+/// `static`, or one reused between calls): no heap, no caller buffer, and
+/// no second room on the stack. `out` takes the index's rows; on any error
+/// (a shape rule, an index value, more rows than `CAP`) it is untouched,
+/// its shape and every element.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::storage::BoundedTensor;
+/// let a = tensor![[1, 2], [3, 4], [5, 6]];
+/// let b = tensor![[10, 20], [30, 40], [50, 60]];
+/// let rows = |v: Vec<i32>| Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(v.len()), One), v).unwrap();
+/// let mut out: BoundedTensor<i32, shape![Dyn, 2], 2> =
+///     multiplex_bounded::<2, _, _, _, _, _, _, 2>(&[a, b], &rows(vec![0])).unwrap();
+/// multiplex_bounded_into(&[a, b], &rows(vec![1, 0]), &mut out).unwrap();
+/// assert_eq!((out.dims().as_slice(), out.as_slice()), (&[2, 2][..], &[10, 20, 3, 4][..]));
+/// // 3 index rows do not fit a capacity of 2: the error, `out` as it was
+/// let err = multiplex_bounded_into(&[a, b], &rows(vec![0, 0, 0]), &mut out).unwrap_err();
+/// assert_eq!(err.rule(), "shape/capacity");
+/// assert_eq!(out.as_slice(), &[10, 20, 3, 4]);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn multiplex_bounded_into<const CAP: usize, T, S, B, I, IS, BI, const K: usize>(
+    inputs: &[Tensor<T, S, B>; K],
+    index: &Tensor<I, IS, BI>,
+    out: &mut BoundedTensor<T, MultiplexOut<S, IS>, CAP>,
+) -> Result<(), MultiplexError>
+where
+    T: Copy + Default,
+    S: MultiplexShapes<IS>,
+    MultiplexOut<S, IS>: RowShape,
+    BoundedRows<MultiplexOut<S, IS>, CAP>: BoundedShape,
+    B: Storage<T>,
+    I: IndexElement,
+    IS: Shape,
+    BI: Storage<I>,
+{
+    let () = CandidateCount::<K>::AT_LEAST_TWO;
+    let () = RowsFit::<S, IS>::CHECK;
+    let (plan, shape) = bounded_plan::<CAP, _, _, _, _, _, _, K>(inputs, index)?;
+    bounded_into(out, shape, |front| {
+        kernel::fill(&plan, inputs, index.dims(), index.as_slice(), front)
+    })
+}
+
+/// The bounded forms' checks: the rule, the index values, then the
+/// output's dims with rows `Bounded<CAP>` (`shape/capacity` if they do not
+/// fit): the heap form's order.
+#[allow(clippy::type_complexity)]
+fn bounded_plan<const CAP: usize, T, S, B, I, IS, BI, const K: usize>(
+    inputs: &[Tensor<T, S, B>; K],
+    index: &Tensor<I, IS, BI>,
+) -> Result<
+    (
+        super::rule::MultiplexPlan,
+        BoundedRows<MultiplexOut<S, IS>, CAP>,
+    ),
+    MultiplexError,
+>
+where
+    T: Copy,
+    S: MultiplexShapes<IS>,
+    MultiplexOut<S, IS>: RowShape,
+    B: Storage<T>,
+    I: IndexElement,
+    IS: Shape,
+    BI: Storage<I>,
+{
+    let plan = rule(inputs.iter().map(|t| Ok(t.dims())), index.dims())?;
+    kernel::check_index_values(index.as_slice(), K)?;
+    let shape = <BoundedRows<MultiplexOut<S, IS>, CAP> as Shape>::from_dims(&plan.dims)?;
+    Ok((plan, shape))
 }
 
 /// Used by [`multiplex!`](crate::multiplex!): [`multiplex`] over views of the

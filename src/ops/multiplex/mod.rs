@@ -141,7 +141,9 @@ mod rule;
 
 #[doc(hidden)]
 pub use api::multiplex_views;
-pub use api::{multiplex, multiplex_bounded, multiplex_into, same_candidate_shape};
+pub use api::{
+    multiplex, multiplex_bounded, multiplex_bounded_into, multiplex_into, same_candidate_shape,
+};
 pub use bounds::*;
 pub use error::MultiplexError;
 pub use kernel::multiplex_slices;

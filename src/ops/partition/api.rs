@@ -10,7 +10,7 @@ use crate::ops::stitch::StitchError;
 use crate::rows::RowShape;
 use crate::shape::Shape;
 use crate::storage::{
-    bounded_rows, BoundedRows, BoundedShape, BoundedTensor, Room, Storage, StorageMut,
+    bounded_into, bounded_rows, BoundedRows, BoundedShape, BoundedTensor, Room, Storage, StorageMut,
 };
 use crate::tensor::Tensor;
 
@@ -199,4 +199,59 @@ where
             .unwrap_or_else(|| Room::filled_with(T::default()));
         Tensor::from_parts_unchecked(shape, room)
     }))
+}
+
+/// [`dynamic_partition_bounded`] into `outs`, `NUM` bounded tensors the
+/// caller keeps (`static`s, or reused between calls): no heap, no caller
+/// buffer, and no second set of rooms on the stack. Output `i` takes the
+/// slices of partition `i`; on any error (a partition value out of range,
+/// an output of more than `CAP` rows) every output is untouched, its shape
+/// and every element.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let data = Tensor::<i32, shape![4, 2]>::from_array([[1, 2], [3, 4], [5, 6], [7, 8]]);
+/// let parts = |p| Tensor::<i32, shape![4]>::from_array(p);
+/// let mut outs = dynamic_partition_bounded::<3, 2, _, _, _, _, _, _>(&data, &parts([0, 0, 1, 1]), Partitions::<2>).unwrap();
+/// dynamic_partition_bounded_into(&data, &parts([1, 0, 1, 1]), Partitions::<2>, &mut outs).unwrap();
+/// assert_eq!((outs[1].dims().as_slice(), outs[1].as_slice()), (&[3, 2][..], &[1, 2, 5, 6, 7, 8][..]));
+/// // 4 rows in partition 0 do not fit a capacity of 3: the error, `outs` as they were
+/// let err = dynamic_partition_bounded_into(&data, &parts([0; 4]), Partitions::<2>, &mut outs).unwrap_err();
+/// assert_eq!(err.rule(), "shape/capacity");
+/// assert_eq!(outs[0].as_slice(), &[3, 4]);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn dynamic_partition_bounded_into<const CAP: usize, const NUM: usize, T, DS, DB, I, PS, PB>(
+    data: &Tensor<T, DS, DB>,
+    partitions: &Tensor<I, PS, PB>,
+    _num: Partitions<NUM>,
+    outs: &mut [BoundedTensor<T, PartitionOut<DS, PS, I>, CAP>; NUM],
+) -> Result<(), StitchError>
+where
+    T: Copy + Default,
+    DS: PartitionShapes<PS, I>,
+    PartitionOut<DS, PS, I>: RowShape,
+    BoundedRows<PartitionOut<DS, PS, I>, CAP>: BoundedShape,
+    DB: Storage<T>,
+    I: Copy,
+    PS: Shape,
+    PB: Storage<I>,
+{
+    let () = Partitions::<NUM>::AT_LEAST_ONE;
+    let (counts, slice_len, value) = plan::<NUM, _, _, _, _, _, _>(data, partitions)?;
+    // every output's rows within the capacity, before anything is written
+    let first = value.prepend(0);
+    let mut shapes = [first.with_rows_dim(bounded_rows::<CAP>(0)?); NUM];
+    for (shape, &count) in shapes.iter_mut().zip(&counts) {
+        *shape = first.with_rows_dim(bounded_rows::<CAP>(count)?);
+    }
+    // one output at a time: its slices, in row-major order
+    for (i, (out, shape)) in outs.iter_mut().zip(shapes).enumerate() {
+        let mine = DS::index_slice(partitions.as_slice());
+        bounded_into(out, shape, |front| {
+            kernel::partition_one(data.as_slice(), slice_len, mine, i, front);
+            Ok::<(), StitchError>(())
+        })?;
+    }
+    Ok(())
 }

@@ -96,6 +96,30 @@ pub(crate) fn partition_fronts<T: Copy, const NUM: usize>(
     }
 }
 
+/// The slices `data[j, ..]` with `partitions[j] == i`, in row-major order,
+/// written from the front of `out` (which the rule and the capacity check
+/// sized): the bounded `_into` form's loop, one output at a time.
+pub(crate) fn partition_one<T: Copy>(
+    data: &[T],
+    slice_len: usize,
+    partitions: IndexSlice<'_>,
+    i: usize,
+    out: &mut [T],
+) {
+    if slice_len == 0 {
+        return;
+    }
+    let mut dst = out.chunks_exact_mut(slice_len);
+    for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
+        if usize::try_from(value).ok() != Some(i) {
+            continue;
+        }
+        if let Some(row) = dst.next() {
+            row.copy_from_slice(src);
+        }
+    }
+}
+
 #[cfg(feature = "alloc")]
 pub(crate) fn partition_push<T: Copy>(
     data: &[T],

@@ -78,7 +78,7 @@ pub mod rule;
 
 #[cfg(feature = "alloc")]
 pub use api::dynamic_partition;
-pub use api::{dynamic_partition_bounded, dynamic_partition_into};
+pub use api::{dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into};
 pub use bounds::*;
 pub use kernel::partition_slices;
 pub use rule::partition_slice_dims;

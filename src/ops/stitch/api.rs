@@ -10,7 +10,7 @@ use crate::element::MaybeSync;
 use crate::rows::RowShape;
 use crate::shape::{Dims, Shape, MAX_RANK};
 use crate::storage::{
-    bounded_result, bounded_rows, BoundedRows, BoundedShape, BoundedTensor, Storage,
+    bounded_into, bounded_result, bounded_rows, BoundedRows, BoundedShape, BoundedTensor, Storage,
 };
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
@@ -394,7 +394,58 @@ where
         T: Default + MaybeSync,
         BoundedRows<O, CAP>: BoundedShape,
     {
-        // the rule first (every index value), then the capacity, then the copy
+        let (shape, dims) = self.bounded_shape::<CAP>()?;
+        bounded_result(shape, |out| {
+            self.copy_rows(dims, out);
+            Ok(())
+        })
+    }
+
+    /// [`run_bounded`](Self::run_bounded) into `out`, a bounded tensor the
+    /// caller keeps (a `static`, or one reused between calls): no heap, no
+    /// caller buffer, and no second room on the stack. `out` takes the
+    /// merged rows; on any error (an invalid index, more rows than `CAP`)
+    /// it is untouched, its shape and every element.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::storage::BoundedTensor;
+    /// let d = tensor![[1, 2], [3, 4]];
+    /// let mut out: BoundedTensor<i32, shape![Dyn, 2], 3> =
+    ///     dynamic_stitch(&tensor![1, 0], &d).run_bounded::<3>().unwrap();
+    /// dynamic_stitch(&tensor![2, 0], &d).run_bounded_into(&mut out).unwrap();
+    /// assert_eq!((out.dims().as_slice(), out.as_slice()), (&[3, 2][..], &[3, 4, 0, 0, 1, 2][..]));
+    /// // 4 rows do not fit a capacity of 3: the error, `out` as it was
+    /// let err = dynamic_stitch(&tensor![3, 0], &d).run_bounded_into(&mut out).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/capacity");
+    /// assert_eq!(out.as_slice(), &[3, 4, 0, 0, 1, 2]);
+    /// ```
+    pub fn run_bounded_into<const CAP: usize>(
+        &self,
+        out: &mut BoundedTensor<T, O, CAP>,
+    ) -> Result<(), StitchError>
+    where
+        T: Default + MaybeSync,
+        BoundedRows<O, CAP>: BoundedShape,
+    {
+        let (shape, dims) = self.bounded_shape::<CAP>()?;
+        bounded_into(out, shape, |front| {
+            front.fill(T::default());
+            self.copy_rows(dims, front);
+            Ok(())
+        })
+    }
+
+    /// The bounded forms' checks: the rule first (every index value), then
+    /// the capacity; the output shape, and its dims when the run-time rule
+    /// ran (`None`: the static path).
+    #[allow(clippy::type_complexity)]
+    fn bounded_shape<const CAP: usize>(
+        &self,
+    ) -> Result<(BoundedRows<O, CAP>, Option<Dims>), StitchError>
+    where
+        T: Default + MaybeSync,
+    {
         let (shape, dims) = match self.static_rows() {
             Some(rows) => (Self::static_out(rows?.0)?, None),
             None => {
@@ -403,13 +454,19 @@ where
             }
         };
         let rows = bounded_rows::<CAP>(shape.rows())?;
-        bounded_result(shape.with_rows_dim(rows), |out| {
-            match dims {
-                None => self.static_copy(out),
-                Some(dims) => kernel::stitch_rows(self.iter(), rule::slice_len(&dims), out),
-            }
-            Ok(())
-        })
+        Ok((shape.with_rows_dim(rows), dims))
+    }
+
+    /// The bounded forms' copy into `out` (zeroed, sized by
+    /// [`bounded_shape`](Self::bounded_shape)).
+    fn copy_rows(&self, dims: Option<Dims>, out: &mut [T])
+    where
+        T: Default + MaybeSync,
+    {
+        match dims {
+            None => self.static_copy(out),
+            Some(dims) => kernel::stitch_rows(self.iter(), rule::slice_len(&dims), out),
+        }
     }
 }
 
