@@ -235,7 +235,9 @@ pub use tensor::{BrandedRows, WithRows};
 pub use kernel::par::PAR_MIN_ELEMS;
 
 // LoD tensors and lod_reset (Paddle), beyond the prelude's
-pub use lod::{check_lengths, check_lod, Levels, ResetLevels, RowShape, Sequence, Sequences};
+pub use lod::{
+    check_lengths, check_lod, BoundedLod, Levels, ResetLevels, RowShape, Sequence, Sequences,
+};
 #[cfg(feature = "alloc")]
 pub use lod::{DynSequence, DynSequences, LengthsBuf, OffsetsBuf, OwnedLod};
 pub use ops::lod_reset::{lod_reset_rule, LevelSource, ResetPlan};

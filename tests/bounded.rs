@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 use shapecheck::prelude::*;
 use shapecheck::storage::BoundedTensor;
-use shapecheck::{dynamic_partition, Partitions};
+use shapecheck::{dynamic_partition, BoundedLod, Lengths, LodTensor, Partitions};
 
 type Rows64 = (Bounded<64>, Dim<16>);
 
@@ -193,4 +193,52 @@ fn bounded_tensors_carry_a_brand() {
         a.elementwise_add_into(&b, Axis::<-1>, Identity, &mut out);
     });
     assert_eq!(sum, [33.0, 44.0, 11.0, 22.0]);
+}
+
+proptest! {
+    /// Levels stored inline (`BoundedLod`) equal the heap's (`OwnedLod`
+    /// through `from_lengths`) whenever they fit, and are `lod/capacity`
+    /// exactly when a level has more offsets, or the LoD more levels, than
+    /// the type has room for.
+    #[test]
+    fn bounded_lod_levels_equal_the_heap_levels(
+        lens in proptest::collection::vec(proptest::collection::vec(0usize..3, 1..6), 1..4),
+    ) {
+        // the rows the last level covers, and upper levels that nest
+        let last: Vec<usize> = lens.last().cloned().unwrap_or_default();
+        let rows: usize = last.iter().sum();
+        let mut levels: Vec<Vec<usize>> = Vec::new();
+        let mut below = last.len();
+        for l in lens.iter().rev().skip(1) {
+            // a level above holds `below` sequences in l.len() groups (the last takes the rest)
+            let groups = l.len().min(below.max(1));
+            let mut g = vec![below / groups; groups];
+            if let Some(x) = g.last_mut() { *x += below % groups; }
+            below = groups;
+            levels.push(g);
+        }
+        levels.reverse();
+        levels.push(last);
+        let lengths: Vec<Lengths<'_>> = levels.iter().map(|l| Lengths::new(l)).collect();
+        let dense = Tensor::<u8, (Dyn, Dim<1>), Vec<u8>>::from_vec((Dyn(rows), Dim), vec![0; rows]).unwrap();
+        let heap = LodTensor::from_lengths(dense.clone(), &lengths);
+        let inline = LodTensor::<_, _, _, BoundedLod<2, 4>>::from_lengths_bounded(dense, &lengths);
+        let too_many_levels = levels.len() > 2;
+        let too_long = levels.iter().any(|l| l.len() + 1 > 4);
+        match (heap, inline) {
+            (Ok(h), Ok(b)) => {
+                prop_assert!(!too_many_levels && !too_long);
+                for k in 0..levels.len() {
+                    prop_assert_eq!(h.level(k), b.level(k));
+                }
+            }
+            (Ok(_), Err(e)) => {
+                prop_assert_eq!(e.rule(), "lod/capacity");
+                prop_assert!(too_many_levels || too_long);
+            }
+            // the rows and nesting are checked first, as on the heap
+            (Err(h), Err(b)) => prop_assert_eq!(h, b),
+            (Err(h), Ok(_)) => prop_assert!(false, "the heap form rejected what the inline one took: {}", h),
+        }
+    }
 }

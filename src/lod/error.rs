@@ -82,6 +82,17 @@ crate::error::rule_errors! {
             len: usize,
         } => "lod/buffer",
             ("the buffer for {what} has {len} entries, but {needed} are needed"),
+        /// More levels, or more offsets in a level, than a
+        /// [`BoundedLod`](crate::BoundedLod) has room for.
+        Capacity {
+            /// `"levels"` or `"offsets"`.
+            what: &'static str,
+            /// The room in the type.
+            capacity: usize,
+            /// The entries needed.
+            needed: usize,
+        } => "lod/capacity",
+            ("the LoD needs {needed} {what}, but its type has room for {capacity}"),
         /// A level that does not exist was asked for.
         NoSuchLevel {
             /// The level asked for.

@@ -5,9 +5,12 @@
 //!   caller's slices, no heap (the embedded form); `Vec<Offsets>` with `alloc`;
 //! - [`OwnedLod`] (feature `alloc`): `Vec<Vec<usize>>` of offsets;
 //! - [`ResetLevels`]: the levels of a `lod_reset` result, which borrows or
-//!   keeps the input's levels and adds one, without copying.
+//!   keeps the input's levels and adds one, without copying;
+//! - [`BoundedLod`]: levels stored inline with room for a number of levels
+//!   and of offsets per level fixed in the type: no heap, no caller buffer.
 
-use super::Offsets;
+use super::offsets::write_prefix_sums;
+use super::{Lengths, LodError, Offsets};
 
 /// A list of LoD levels (offsets), level 0 the top (coarsest) one. The
 /// number of levels is a run-time value.
@@ -190,3 +193,88 @@ mod owned {
 
 #[cfg(feature = "alloc")]
 pub use owned::OwnedLod;
+
+/// LoD levels stored inline: at most `LEVELS` levels of at most `OFFSETS`
+/// offsets each (a level of `n` sequences has `n + 1` offsets, so at most
+/// `OFFSETS - 1` sequences). No heap and no caller buffer: the RAM is in the
+/// type (`LEVELS * (OFFSETS + 1) + 1` words), and a LoD that does not fit is
+/// a [`LodError::Capacity`] (`lod/capacity`) when it is made. `Copy`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::{BoundedLod, Lengths, Levels};
+/// let lod = BoundedLod::<2, 5>::from_lengths(&[Lengths::new(&[2, 1]), Lengths::new(&[1, 1, 3])]).unwrap();
+/// assert_eq!(lod.count(), 2);
+/// assert_eq!(lod.level(1).unwrap().as_slice(), &[0, 1, 2, 5]);
+/// // five sequences need six offsets: one more than the type has room for
+/// let err = BoundedLod::<2, 5>::from_lengths(&[Lengths::new(&[1; 5])]).unwrap_err();
+/// assert_eq!(err.rule(), "lod/capacity");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoundedLod<const LEVELS: usize, const OFFSETS: usize> {
+    offsets: [[usize; OFFSETS]; LEVELS],
+    /// The offsets used in each level.
+    used: [usize; LEVELS],
+    /// The levels used.
+    count: usize,
+}
+
+impl<const LEVELS: usize, const OFFSETS: usize> BoundedLod<LEVELS, OFFSETS> {
+    /// The levels of Paddle's `recursive_sequence_lengths` (one [`Lengths`]
+    /// per level, top first), converted to offsets. Only the room is
+    /// checked here; the levels against a tensor's rows are checked by
+    /// [`LodTensor::from_lengths_bounded`](crate::LodTensor::from_lengths_bounded)
+    /// or [`LodTensor::new`](crate::LodTensor::new).
+    ///
+    /// # Errors
+    /// [`LodError::Capacity`] for more than `LEVELS` levels or a level of
+    /// more than `OFFSETS - 1` sequences.
+    ///
+    /// ```
+    /// use shapecheck::{BoundedLod, Lengths, Levels};
+    /// let lod = BoundedLod::<1, 4>::from_lengths(&[Lengths::new(&[2, 3])]).unwrap();
+    /// assert_eq!(lod.level(0).unwrap().as_slice(), &[0, 2, 5]);
+    /// let err = BoundedLod::<1, 4>::from_lengths(&[Lengths::new(&[1]), Lengths::new(&[1])]).unwrap_err();
+    /// assert_eq!(err.to_string(), "the LoD needs 2 levels, but its type has room for 1");
+    /// ```
+    pub fn from_lengths(lengths: &[Lengths<'_>]) -> Result<Self, LodError> {
+        if lengths.len() > LEVELS {
+            return Err(LodError::Capacity {
+                what: "levels",
+                capacity: LEVELS,
+                needed: lengths.len(),
+            });
+        }
+        if let Some(l) = lengths.iter().find(|l| l.len().saturating_add(1) > OFFSETS) {
+            return Err(LodError::Capacity {
+                what: "offsets",
+                capacity: OFFSETS,
+                needed: l.len().saturating_add(1),
+            });
+        }
+        let mut lod = BoundedLod {
+            offsets: [[0; OFFSETS]; LEVELS],
+            used: [0; LEVELS],
+            count: lengths.len(),
+        };
+        for ((row, used), l) in lod.offsets.iter_mut().zip(&mut lod.used).zip(lengths) {
+            *used = l.len().saturating_add(1);
+            write_prefix_sums(l.as_slice(), row.get_mut(..*used).unwrap_or(&mut []));
+        }
+        Ok(lod)
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl<const LEVELS: usize, const OFFSETS: usize> Levels for BoundedLod<LEVELS, OFFSETS> {
+    fn count(&self) -> usize {
+        self.count
+    }
+    fn level(&self, k: usize) -> Option<Offsets<'_>> {
+        if k >= self.count {
+            return None;
+        }
+        let used = *self.used.get(k)?;
+        Some(Offsets::new(self.offsets.get(k)?.get(..used)?))
+    }
+}

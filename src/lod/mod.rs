@@ -102,7 +102,7 @@ pub use dynamic::{DynLodTensor, DynSequence, DynSequences};
 pub use error::LodError;
 #[cfg(feature = "alloc")]
 pub use levels::OwnedLod;
-pub use levels::{Levels, ResetLevels};
+pub use levels::{BoundedLod, Levels, ResetLevels};
 pub use offsets::{Lengths, Offsets};
 #[cfg(feature = "alloc")]
 pub use offsets::{LengthsBuf, OffsetsBuf};

@@ -2,7 +2,7 @@
 
 use super::check::{check_lengths, check_lod};
 use super::offsets::write_prefix_sums;
-use super::{Lengths, Levels, LodError, Offsets, RowShape};
+use super::{BoundedLod, Lengths, Levels, LodError, Offsets, RowShape};
 use crate::{Shape, Storage, Tensor};
 use core::fmt;
 
@@ -287,6 +287,42 @@ impl<'b, T: Copy, S: RowShape, B: Storage<T>> LodTensor<T, S, B, &'b [Offsets<'b
             rest = tail;
         }
         let lod: &'b [Offsets<'b>] = slots;
+        Ok(LodTensor { dense, lod })
+    }
+}
+
+impl<T: Copy, S: RowShape, B: Storage<T>, const LEVELS: usize, const OFFSETS: usize>
+    LodTensor<T, S, B, BoundedLod<LEVELS, OFFSETS>>
+{
+    /// A LoD tensor from Paddle's `recursive_sequence_lengths` with its
+    /// levels inline ([`BoundedLod`]): no heap and no caller buffer. The
+    /// levels are checked as by [`from_lengths`](LodTensor::from_lengths),
+    /// then against the room in the type.
+    ///
+    /// # Errors
+    /// The [`check_lengths`] errors, then [`LodError::Capacity`].
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::{BoundedLod, Lengths, LodTensor};
+    /// let dense = Tensor::<i32, shape![5, 2]>::from_array([[1, 1], [2, 2], [3, 3], [4, 4], [5, 5]]);
+    /// let x = LodTensor::<_, _, _, BoundedLod<2, 4>>::from_lengths_bounded(
+    ///     dense,
+    ///     &[Lengths::new(&[1, 2]), Lengths::new(&[2, 1, 2])],
+    /// )
+    /// .unwrap();
+    /// assert_eq!(x.level(1).unwrap().as_slice(), &[0, 2, 3, 5]);
+    /// // the lengths must still cover the rows
+    /// let err = LodTensor::<_, _, _, BoundedLod<1, 4>>::from_lengths_bounded(dense_again(), &[Lengths::new(&[2])]);
+    /// assert_eq!(err.unwrap_err().rule(), "lod/rows");
+    /// # fn dense_again() -> Tensor<i32, shape![5, 2]> { Tensor::full(0) }
+    /// ```
+    pub fn from_lengths_bounded(
+        dense: Tensor<T, S, B>,
+        lengths: &[Lengths<'_>],
+    ) -> Result<Self, LodError> {
+        check_lengths(lengths, dense.shape().rows())?;
+        let lod = BoundedLod::from_lengths(lengths)?;
         Ok(LodTensor { dense, lod })
     }
 }
