@@ -351,7 +351,7 @@ impl Debug for Branded<'_> {
 /// to be an op's output, so the plain `_into` forms accept it.
 #[diagnostic::on_unimplemented(
     message = "the size of dim {Self} is only known at run time",
-    label = "a `Dyn` dim of the output: a plain `_into` form cannot check the buffer",
+    label = "a run-time dim of the output: a plain `_into` form cannot check the buffer",
     note = "brand the dim once (`brand_rows`), or call the `try_..._into` form, which checks the buffer and returns a Result"
 )]
 ///

@@ -75,7 +75,7 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync {
 /// this shape type has exactly these dims, so an op's plain `_into` form
 /// writes into it with no run-time check.
 #[diagnostic::on_unimplemented(
-    message = "the output shape {Self} has a `Dyn` dim: a plain `_into` form cannot check the buffer's size",
+    message = "the output shape {Self} has a run-time dim that is not branded: a plain `_into` form cannot check the buffer's size",
     label = "the output buffer's shape is only known at run time",
     note = "brand the dim once (`brand_rows`), or call the `try_..._into` form, which checks the buffer and returns a Result"
 )]
