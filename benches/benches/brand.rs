@@ -23,7 +23,7 @@
 #![allow(clippy::result_large_err)]
 
 use shapecheck::prelude::*;
-use shapecheck_benches::{data, w1_inputs};
+use shapecheck_benches::{data, median, w1_inputs, Args};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -37,34 +37,6 @@ fn time<R>(n: usize, f: &mut impl FnMut() -> R) -> f64 {
     let ns = start.elapsed().as_secs_f64() * 1e9 / n as f64;
     drop(black_box(keep));
     ns
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-struct Args {
-    rounds: usize,
-    filters: Vec<String>,
-}
-
-impl Args {
-    fn parse() -> Self {
-        let mut rounds = 30;
-        let mut filters = Vec::new();
-        for a in std::env::args().skip(1).filter(|a| !a.starts_with('-')) {
-            match a.parse::<usize>() {
-                Ok(n) => rounds = n.max(4),
-                Err(_) => filters.extend(a.split('|').map(str::to_string)),
-            }
-        }
-        Args { rounds, filters }
-    }
-
-    fn wants(&self, name: &str) -> bool {
-        self.filters.is_empty() || self.filters.iter().any(|f| name.contains(f.as_str()))
-    }
 }
 
 /// `rounds` rounds of `batch` calls of each form, the order rotating.
@@ -127,7 +99,7 @@ fn compare<A, B, C>(
 }
 
 fn main() {
-    let args = Args::parse();
+    let args = Args::parse(30);
 
     let name = "S1 elementwise_mul [B=2,3,4,5] x [3,4] axis 1";
     if args.wants(name) {

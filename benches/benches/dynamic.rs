@@ -17,7 +17,7 @@
 
 use shapecheck::prelude::*;
 use shapecheck::{dynamic_partition, dynamic_stitch, ActivationKind, BinaryOpKind, Partitions};
-use shapecheck_benches::{w1_inputs, w5_inputs, w7_inputs};
+use shapecheck_benches::{median, w1_inputs, w5_inputs, w7_inputs, Args};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -28,36 +28,6 @@ fn time<R>(f: &mut impl FnMut() -> R) -> f64 {
     let ms = start.elapsed().as_secs_f64() * 1e3;
     drop(black_box(r));
     ms
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-/// The command line: the round count (a number) and the name filters.
-struct Args {
-    rounds: usize,
-    filters: Vec<String>,
-}
-
-impl Args {
-    fn parse() -> Self {
-        let mut rounds = 40;
-        let mut filters = Vec::new();
-        // `cargo bench` passes `--bench`; criterion's other flags are ignored
-        for a in std::env::args().skip(1).filter(|a| !a.starts_with('-')) {
-            match a.parse::<usize>() {
-                Ok(n) => rounds = n.max(4),
-                Err(_) => filters.extend(a.split('|').map(str::to_string)),
-            }
-        }
-        Args { rounds, filters }
-    }
-
-    fn wants(&self, name: &str) -> bool {
-        self.filters.is_empty() || self.filters.iter().any(|f| name.contains(f.as_str()))
-    }
 }
 
 /// `rounds` interleaved calls of `stat` (static allocating) and `dynamic`.
@@ -102,7 +72,7 @@ fn compare<A, B>(
 }
 
 fn main() {
-    let args = Args::parse();
+    let args = Args::parse(40);
     const NAMES: [&str; 3] = [
         "W1 elementwise_mul [256,128,256] x [128,256]",
         "W5 dynamic_stitch 4 x 2^18 rows of 16 f32",

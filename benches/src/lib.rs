@@ -99,3 +99,40 @@ pub fn w7_inputs(merged: &[f32], indices: &[W5Indices; 4]) -> (W7X, W7Parts) {
     }
     (x, Tensor::from_vec(Default::default(), parts).unwrap())
 }
+
+/// The median of `v` (the upper one of an even count).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// The command line of the interleaved benches (`benches/dynamic.rs`,
+/// `benches/brand.rs`): a round count (a number) and name filters (words,
+/// `|`-separated). `cargo bench` passes `--bench`; criterion's other flags
+/// are ignored.
+pub struct Args {
+    /// The rounds to time (at least 4).
+    pub rounds: usize,
+    /// The filters: a workload runs if its name holds one (all if none).
+    pub filters: Vec<String>,
+}
+
+impl Args {
+    /// The process's arguments, `default_rounds` when none is a number.
+    pub fn parse(default_rounds: usize) -> Self {
+        let mut rounds = default_rounds;
+        let mut filters = Vec::new();
+        for a in std::env::args().skip(1).filter(|a| !a.starts_with('-')) {
+            match a.parse::<usize>() {
+                Ok(n) => rounds = n.max(4),
+                Err(_) => filters.extend(a.split('|').map(str::to_string)),
+            }
+        }
+        Args { rounds, filters }
+    }
+
+    /// Whether the workload `name` runs.
+    pub fn wants(&self, name: &str) -> bool {
+        self.filters.is_empty() || self.filters.iter().any(|f| name.contains(f.as_str()))
+    }
+}
