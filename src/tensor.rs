@@ -181,7 +181,7 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// let t = tensor![[1, 2], [3, 4]];
     /// assert_eq!(t.as_slice(), &[1, 2, 3, 4]);
     /// ```
-    #[inline]
+    #[inline(always)]
     #[must_use]
     pub fn as_slice(&self) -> &[T] {
         // all of the storage, or a `Room`'s front (the count asked only there)
@@ -300,7 +300,7 @@ impl<T: Copy, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
     /// t.as_mut_slice()[3] = 7;
     /// assert_eq!(t.get(&[1, 1]), Some(&7));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         let shape = self.shape;
         self.data.used_mut(|| shape.numel().unwrap_or(0))
