@@ -20,6 +20,10 @@ pub(crate) struct Frame<const K: usize> {
     pub(crate) out: [usize; MAX_RANK],
     /// Each operand's dims in the output's positions.
     pub(crate) ops: [[usize; MAX_RANK]; K],
+    /// Where each operand's first dim sits in the output's dims (its dims
+    /// are `ops[k][at[k]..]`): what a fused expression composes to place a
+    /// leaf of an operand's subtree in the output.
+    pub(crate) at: [usize; K],
 }
 
 impl<const K: usize> Frame<K> {

@@ -191,6 +191,7 @@ pub mod dim;
 pub mod dims;
 pub mod element;
 pub mod error;
+pub mod expr;
 mod kernel;
 pub mod lod;
 pub mod ops;
@@ -342,6 +343,9 @@ pub mod prelude {
     pub use crate::tensor::HeapConstructors;
     pub use crate::tensor::Tensor;
     pub use crate::{multiplex, shape, tensor};
+
+    // fused expressions (`x.lazy()`; `expr::select` is under its module's name)
+    pub use crate::expr::{Expr, ExprError};
 
     // elementwise (the op markers `Mul`, `Add`, ... are `shapecheck::ops::Mul`,
     // ...: their names are `core::ops`' traits)

@@ -328,6 +328,42 @@ impl<T> Rows<'_, T> {
     }
 }
 
+/// Calls `f(offsets, start, piece)` for the output cut into pieces: each
+/// row of the walk in order, in pieces of at most `tile` elements, where
+/// `offsets` are the operands' offsets at the start of the row and `start`
+/// is the piece's position in the row (an operand that walks the row reads
+/// from `offsets[k] + start`, one that repeats along it reads
+/// `offsets[k]`). The loop of fused expressions ([`crate::expr`]), the
+/// walk of [`binary`] for any number of operands: a piece small enough to
+/// stay in L1 is computed node by node, so memory is still crossed once.
+#[inline(always)]
+pub fn for_each_tile<T, const K: usize>(
+    walk: &Walk<K>,
+    out: &mut [T],
+    tile: usize,
+    mut f: impl FnMut(&[usize; K], usize, &mut [T]),
+) {
+    let n = walk.inner();
+    if n == 0 || walk.numel() == 0 {
+        return;
+    }
+    let tile = if tile == 0 { 1 } else { tile };
+    let mut rows = Rows { out, at: 0, n };
+    walk.for_each_row(
+        #[inline(always)]
+        |offsets| {
+            if let Some(row) = rows.next_row() {
+                let mut start = 0;
+                for piece in row.chunks_mut(tile) {
+                    let len = piece.len();
+                    f(&offsets, start, piece);
+                    start += len;
+                }
+            }
+        },
+    );
+}
+
 /// `out[i] = f(x[i], y[i])` over a broadcast walk. `out` is contiguous with
 /// the walk's element count; `x` and `y` hold their operands' elements.
 #[inline(always)]

@@ -215,7 +215,7 @@ mod bounds;
 mod dynamic;
 mod error;
 mod kernel;
-mod rule;
+pub(crate) mod rule;
 
 pub use api::{
     BroadcastOf, BroadcastResult, BroadcastWith, ElementwiseOutput, ElementwiseResult, FloatElement,

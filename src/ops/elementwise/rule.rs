@@ -104,6 +104,7 @@ pub(crate) const fn frame(
         rank,
         out,
         ops: [xp, yp],
+        at: [x_at, y_at],
     })
 }
 

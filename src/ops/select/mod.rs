@@ -134,7 +134,7 @@ mod bounds;
 mod dynamic;
 mod error;
 mod kernel;
-mod rule;
+pub(crate) mod rule;
 
 pub use api::{select, select_into, try_select, try_select_into};
 pub use bounds::*;

@@ -55,6 +55,7 @@ pub(crate) const fn frame(
                 rank: r,
                 out: ops[1],
                 ops,
+                at: [at_c, 0, at_e],
             })
         }
     }
@@ -73,10 +74,11 @@ const fn numpy(c: Dims, t: Dims, e: Dims) -> Result<Frame<3>, SelectError> {
     if es.len() > r {
         r = es.len();
     }
+    let at = [r - cs.len(), r - ts.len(), r - es.len()];
     let ops = [
-        place(cs, r - cs.len(), r),
-        place(ts, r - ts.len(), r),
-        place(es, r - es.len(), r),
+        place(cs, at[0], r),
+        place(ts, at[1], r),
+        place(es, at[2], r),
     ];
     let mut out = [1usize; MAX_RANK];
     let mut position = 0;
@@ -105,7 +107,12 @@ const fn numpy(c: Dims, t: Dims, e: Dims) -> Result<Frame<3>, SelectError> {
         out[position] = merged;
         position += 1;
     }
-    Ok(Frame { rank: r, out, ops })
+    Ok(Frame {
+        rank: r,
+        out,
+        ops,
+        at,
+    })
 }
 
 /// Pdpd: where a source (cond or else) starts in then's dims, checking the

@@ -1,0 +1,398 @@
+//! Building expressions: the named ops, the operators, the activations,
+//! `map`, `zip_with` and `select`. Each states the plain op's rule trait
+//! as its bound, so a node the rule rejects is the plain op's compile error.
+
+use super::node::{Activate, Binary, Leaf, Map, Node, Scalar, Select, ZipWith};
+use super::Expr;
+use crate::element::Element;
+use crate::ops::elementwise::{Activation, Axis, ElementwiseShapes, FloatElement};
+use crate::ops::select::{CondElement, SelectMode, SelectShapes};
+use crate::ops::{Add, Div, Max, Min, Mul, Sub};
+use crate::shape::Shape;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
+use core::marker::PhantomData;
+
+/// What can be an operand of an expression node: a tensor (`&x`), another
+/// expression, or a scalar of the element type (a constant).
+pub trait IntoNode<T: Element> {
+    /// The node it becomes.
+    type Node: Node<T>;
+    /// The node.
+    fn into_node(self) -> Self::Node;
+}
+
+impl<'a, T: Element, S: Shape, B: Storage<T>> IntoNode<T> for &'a Tensor<T, S, B> {
+    type Node = Leaf<'a, T, S>;
+    #[inline(always)]
+    fn into_node(self) -> Leaf<'a, T, S> {
+        Leaf {
+            data: self.as_slice(),
+            shape: *self.shape(),
+        }
+    }
+}
+
+impl<T: Element, N: Node<T>> IntoNode<T> for Expr<T, N> {
+    type Node = N;
+    #[inline(always)]
+    fn into_node(self) -> N {
+        self.node
+    }
+}
+
+impl<T: Element> IntoNode<T> for T {
+    type Node = Scalar<T>;
+    #[inline(always)]
+    fn into_node(self) -> Scalar<T> {
+        Scalar(self)
+    }
+}
+
+/// The shape of an operand of a node.
+type ShapeOf<T, R> = <<R as IntoNode<T>>::Node as Node<T>>::Shape;
+
+/// An expression node `act(self op y)` at `AXIS`.
+pub type BinaryExpr<T, N, R, Op, A, const AXIS: isize> =
+    Expr<T, Activate<Binary<N, <R as IntoNode<T>>::Node, Op, AXIS>, A>>;
+
+impl<T: Element, N: Node<T>> Expr<T, N> {
+    /// Paddle's `elementwise_mul` as a node: `act(self * y)`, `y` (a tensor,
+    /// an expression or a scalar) placed at `axis` by the rule of
+    /// [`Tensor::try_elementwise_mul`]; shapes it rejects do not compile.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    /// let y = tensor![1.0f32, -1.0]; // y[i] meets row i
+    /// let z = x.lazy().elementwise_mul(&y, Axis::<0>, Relu).eval();
+    /// assert_eq!(z, x.elementwise_mul(&y, Axis::<0>, Relu));
+    /// ```
+    pub fn elementwise_mul<R, A, const AXIS: isize>(
+        self,
+        y: R,
+        _axis: Axis<AXIS>,
+        _act: A,
+    ) -> BinaryExpr<T, N, R, Mul, A, AXIS>
+    where
+        R: IntoNode<T>,
+        A: Activation,
+        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+    {
+        activate(binary(self.node, y.into_node()))
+    }
+
+    /// Paddle's `elementwise_add` as a node: `act(self + y)` with `y` at
+    /// `axis` (see [`elementwise_mul`](Self::elementwise_mul)).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, -2.0], [3.0, -4.0]];
+    /// let z = x.lazy().elementwise_add(&tensor![1.0f32, 1.0], Axis::<-1>, Relu).eval();
+    /// assert_eq!(z.as_slice(), &[2.0, 0.0, 4.0, 0.0]);
+    /// ```
+    pub fn elementwise_add<R, A, const AXIS: isize>(
+        self,
+        y: R,
+        _axis: Axis<AXIS>,
+        _act: A,
+    ) -> BinaryExpr<T, N, R, Add, A, AXIS>
+    where
+        R: IntoNode<T>,
+        A: Activation,
+        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+    {
+        activate(binary(self.node, y.into_node()))
+    }
+
+    /// Paddle's `elementwise_sub` as a node: `act(self - y)` with `y` at
+    /// `axis` (see [`elementwise_mul`](Self::elementwise_mul)).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[5.0f32, 6.0], [7.0, 8.0]];
+    /// let z = x.lazy().elementwise_sub(&tensor![1.0f32, 2.0], Axis::<0>, Identity).eval();
+    /// assert_eq!(z.as_slice(), &[4.0, 5.0, 5.0, 6.0]);
+    /// ```
+    pub fn elementwise_sub<R, A, const AXIS: isize>(
+        self,
+        y: R,
+        _axis: Axis<AXIS>,
+        _act: A,
+    ) -> BinaryExpr<T, N, R, Sub, A, AXIS>
+    where
+        R: IntoNode<T>,
+        A: Activation,
+        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+    {
+        activate(binary(self.node, y.into_node()))
+    }
+
+    /// Paddle's `elementwise_div` as a node, for `f32` and `f64` (a zero
+    /// divisor gives an infinity or NaN; integer division, which can fail,
+    /// is the plain op's): `act(self / y)` with `y` at `axis`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+    /// let z = x.lazy().elementwise_div(&tensor![2.0f32, 4.0], Axis::<0>, Identity).eval();
+    /// assert_eq!(z.as_slice(), &[0.5, 1.0, 0.75, 1.0]);
+    /// ```
+    pub fn elementwise_div<R, A, const AXIS: isize>(
+        self,
+        y: R,
+        _axis: Axis<AXIS>,
+        _act: A,
+    ) -> BinaryExpr<T, N, R, Div, A, AXIS>
+    where
+        T: FloatElement,
+        R: IntoNode<T>,
+        A: Activation,
+        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+    {
+        activate(binary(self.node, y.into_node()))
+    }
+
+    /// Paddle's `elementwise_max` as a node: `act(max(self, y))` with `y`
+    /// at `axis`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 5.0], [3.0, -4.0]];
+    /// let z = x.lazy().elementwise_max(0.0, Axis::<-1>, Identity).eval();
+    /// assert_eq!(z.as_slice(), &[1.0, 5.0, 3.0, 0.0]);
+    /// ```
+    pub fn elementwise_max<R, A, const AXIS: isize>(
+        self,
+        y: R,
+        _axis: Axis<AXIS>,
+        _act: A,
+    ) -> BinaryExpr<T, N, R, Max, A, AXIS>
+    where
+        R: IntoNode<T>,
+        A: Activation,
+        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+    {
+        activate(binary(self.node, y.into_node()))
+    }
+
+    /// Paddle's `elementwise_min` as a node: `act(min(self, y))` with `y`
+    /// at `axis`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 5.0], [3.0, -4.0]];
+    /// let z = x.lazy().elementwise_min(&tensor![2.0f32, 2.0], Axis::<0>, Identity).eval();
+    /// assert_eq!(z.as_slice(), &[1.0, 2.0, 2.0, -4.0]);
+    /// ```
+    pub fn elementwise_min<R, A, const AXIS: isize>(
+        self,
+        y: R,
+        _axis: Axis<AXIS>,
+        _act: A,
+    ) -> BinaryExpr<T, N, R, Min, A, AXIS>
+    where
+        R: IntoNode<T>,
+        A: Activation,
+        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+    {
+        activate(binary(self.node, y.into_node()))
+    }
+
+    /// An activation as a node (`Relu`, `Tanh`, `Sigmoid`, `Identity`),
+    /// computed as the plain ops' `act` argument computes it.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let z = tensor![-1.0f32, 0.0].lazy().activation(Sigmoid).eval();
+    /// assert_eq!(z, tensor![-1.0f32, 0.0].elementwise_add(&tensor![0.0f32], Axis::<-1>, Sigmoid));
+    /// ```
+    pub fn activation<A: Activation>(self, _act: A) -> Expr<T, Activate<N, A>> {
+        activate(self.node)
+    }
+
+    /// `max(v, 0)` for every value (Paddle's `relu`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let z = tensor![-1.0f32, 2.0].lazy().relu().eval();
+    /// assert_eq!(z.as_slice(), &[0.0, 2.0]);
+    /// ```
+    pub fn relu(self) -> Expr<T, Activate<N, crate::ops::elementwise::Relu>> {
+        activate(self.node)
+    }
+
+    /// `tanh(v)` for every value (computed in `f64`, as the plain ops do).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let z = tensor![0.0f32, 100.0].lazy().tanh().eval();
+    /// assert_eq!(z.as_slice(), &[0.0, 1.0]);
+    /// ```
+    pub fn tanh(self) -> Expr<T, Activate<N, crate::ops::elementwise::Tanh>> {
+        activate(self.node)
+    }
+
+    /// `1 / (1 + e^-v)` for every value (computed in `f64`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let z = tensor![0.0f32].lazy().sigmoid().eval();
+    /// assert_eq!(z.as_slice(), &[0.5]);
+    /// ```
+    pub fn sigmoid(self) -> Expr<T, Activate<N, crate::ops::elementwise::Sigmoid>> {
+        activate(self.node)
+    }
+
+    /// `f(v)` for every value, a function of yours, fused with the rest.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let z = (tensor![1.0f32, 2.0].lazy() * 3.0).map(|v| v * v).eval();
+    /// assert_eq!(z.as_slice(), &[9.0, 36.0]);
+    /// ```
+    pub fn map<F: Fn(T) -> T>(self, f: F) -> Expr<T, Map<N, F>> {
+        Expr::new(Map { node: self.node, f })
+    }
+
+    /// `f(self, y)` element by element, a function of yours, with numpy
+    /// broadcasting (Paddle's rule at axis -1; shapes it rejects do not
+    /// compile).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+    /// let z = x.lazy().zip_with(&tensor![10.0f32, 20.0], |a, b| a * a + b).eval();
+    /// assert_eq!(z.as_slice(), &[11.0, 24.0, 19.0, 36.0]);
+    /// ```
+    pub fn zip_with<R, F>(self, y: R, f: F) -> Expr<T, ZipWith<N, R::Node, F>>
+    where
+        R: IntoNode<T>,
+        F: Fn(T, T) -> T,
+        N::Shape: ElementwiseShapes<ShapeOf<T, R>, -1>,
+    {
+        Expr::new(ZipWith {
+            l: self.node,
+            r: y.into_node(),
+            f,
+        })
+    }
+}
+
+/// `l op r` as a node.
+#[inline(always)]
+fn binary<L, R, Op, const AXIS: isize>(l: L, r: R) -> Binary<L, R, Op, AXIS> {
+    Binary {
+        l,
+        r,
+        op: PhantomData,
+    }
+}
+
+/// `act(node)` as an expression.
+#[inline(always)]
+fn activate<T, N, A>(node: N) -> Expr<T, Activate<N, A>> {
+    Expr::new(Activate {
+        node,
+        act: PhantomData,
+    })
+}
+
+/// `cond ? then : else` as a node, OpenVINO's Select-1 in `mode`
+/// ([`NoBroadcast`](crate::NoBroadcast), [`Numpy`](crate::Numpy),
+/// [`Pdpd<AXIS>`](crate::Pdpd)), with the rule of
+/// [`try_select`](crate::try_select): shapes it rejects do not compile.
+/// `then` and `else` are tensors, expressions or scalars; `cond` a tensor of
+/// `bool`s.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::expr;
+/// let t = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+/// let e = tensor![10.0f32, 20.0];
+/// let c = tensor![[true, false], [false, true]];
+/// let z = expr::select(&c, t.lazy() * 2.0, t.lazy() + &e, Numpy).eval();
+/// assert_eq!(z.as_slice(), &[2.0, 22.0, 13.0, 8.0]);
+/// ```
+pub fn select<'a, T, CE, C, BC, Th, El, M>(
+    cond: &'a Tensor<CE, C, BC>,
+    then: Th,
+    els: El,
+    _mode: M,
+) -> Expr<T, Select<'a, C, Th::Node, El::Node, M>>
+where
+    T: Element,
+    CE: CondElement,
+    C: Shape,
+    BC: Storage<CE>,
+    Th: IntoNode<T>,
+    El: IntoNode<T>,
+    M: SelectMode,
+    C: SelectShapes<ShapeOf<T, Th>, ShapeOf<T, El>, M>,
+{
+    Expr::new(Select {
+        cond: CE::as_bools(cond.as_slice()),
+        cond_shape: *cond.shape(),
+        then: then.into_node(),
+        els: els.into_node(),
+        mode: PhantomData,
+    })
+}
+
+/// `a * b`, `a + b`, `a - b`, `a / b` on expressions, with numpy
+/// broadcasting (Paddle's rule at axis -1); `/` for `f32` and `f64`.
+impl<T, N, R> core::ops::Mul<R> for Expr<T, N>
+where
+    T: Element,
+    N: Node<T>,
+    R: IntoNode<T>,
+    N::Shape: ElementwiseShapes<ShapeOf<T, R>, -1>,
+{
+    type Output = Expr<T, Binary<N, R::Node, Mul, -1>>;
+    #[inline(always)]
+    fn mul(self, y: R) -> Self::Output {
+        Expr::new(binary(self.node, y.into_node()))
+    }
+}
+
+impl<T, N, R> core::ops::Add<R> for Expr<T, N>
+where
+    T: Element,
+    N: Node<T>,
+    R: IntoNode<T>,
+    N::Shape: ElementwiseShapes<ShapeOf<T, R>, -1>,
+{
+    type Output = Expr<T, Binary<N, R::Node, Add, -1>>;
+    #[inline(always)]
+    fn add(self, y: R) -> Self::Output {
+        Expr::new(binary(self.node, y.into_node()))
+    }
+}
+
+impl<T, N, R> core::ops::Sub<R> for Expr<T, N>
+where
+    T: Element,
+    N: Node<T>,
+    R: IntoNode<T>,
+    N::Shape: ElementwiseShapes<ShapeOf<T, R>, -1>,
+{
+    type Output = Expr<T, Binary<N, R::Node, Sub, -1>>;
+    #[inline(always)]
+    fn sub(self, y: R) -> Self::Output {
+        Expr::new(binary(self.node, y.into_node()))
+    }
+}
+
+impl<T, N, R> core::ops::Div<R> for Expr<T, N>
+where
+    T: FloatElement,
+    N: Node<T>,
+    R: IntoNode<T>,
+    N::Shape: ElementwiseShapes<ShapeOf<T, R>, -1>,
+{
+    type Output = Expr<T, Binary<N, R::Node, Div, -1>>;
+    #[inline(always)]
+    fn div(self, y: R) -> Self::Output {
+        Expr::new(binary(self.node, y.into_node()))
+    }
+}

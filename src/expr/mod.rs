@@ -1,0 +1,249 @@
+//! Fused expressions: a chain of elementwise ops, activations and selects,
+//! checked as one and computed in one pass over memory, with no
+//! intermediate tensor.
+//!
+//! `relu(x * y + b)` with the plain ops is three passes and two
+//! intermediate tensors. As an expression it is one:
+//!
+//! ```
+//! use shapecheck::prelude::*;
+//! let x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]]);
+//! let y = tensor![2.0f32, 2.0, 2.0];
+//! let b = tensor![1.0f32, 1.0, 1.0];
+//! let z: Tensor<f32, shape![2, 3]> = (x.lazy() * &y + &b).relu().eval();
+//! // the same values as the chain of plain ops, bit for bit
+//! let xy = x.elementwise_mul(&y, Axis::<-1>, Identity);
+//! assert_eq!(z, xy.elementwise_add(&b, Axis::<-1>, Relu));
+//! ```
+//!
+//! **Building.** `x.lazy()` starts an expression (nothing is computed);
+//! then the same names as the plain ops, with the same arguments
+//! ([`Expr::elementwise_mul`]`(&y, Axis::<1>, Relu)`, ... `_max`, `_min`),
+//! the operators `*`, `+`, `-`, `/` (numpy broadcasting, axis -1) with a
+//! tensor, another expression or a scalar on the right, the activations
+//! ([`Expr::relu`], [`Expr::tanh`], [`Expr::sigmoid`]), [`Expr::map`] and
+//! [`Expr::zip_with`] for your own functions, and [`select`] (OpenVINO's
+//! Select-1, any mode). The entry point is explicit because `&x * &y` on
+//! tensors already means the eager op, which stays as it is.
+//!
+//! **Checked as one.** Every node's output shape is computed by the
+//! compiler from the same rule traits as the plain op's `try_` form, so a
+//! node whose shapes the rule rejects is a compile error at that node,
+//! naming its op and both shapes, however deep it sits. The run-time form
+//! of the whole tree's rule is the plain ops' rules composed
+//! ([`plan`]): a constant for a tree of static tensors ([`Expr::eval`],
+//! which cannot fail), checked when it runs for a tree with run-time dims
+//! ([`Expr::try_eval`]: the first rule that fails, before anything is
+//! written).
+//!
+//! **One pass.** The output is walked as the plain ops walk it (the shared
+//! kernel's walk, with every tensor of the tree as an operand read through
+//! its broadcast strides), in pieces of at most [`TILE`] elements of a row;
+//! each piece is computed node by node in place (unit-stride loops the
+//! compiler vectorises) while it stays in the cache, so every tensor is
+//! read once and the output written once. A right operand that is itself
+//! an expression takes a stack array of one piece; nothing else is
+//! allocated, and a fresh result is the only allocation (none for an
+//! inline result or an `_into` form).
+//!
+//! Integer division is not offered in expressions (it can fail on a zero
+//! divisor); use the plain `elementwise_div`. An expression reads at most
+//! [`MAX_LEAVES`] tensors.
+
+mod build;
+mod error;
+mod node;
+pub mod plan;
+
+pub use build::{select, IntoNode};
+pub use error::ExprError;
+pub use node::{Activate, Binary, Leaf, Map, Node, Scalar, Select, StaticTree, ZipWith, TILE};
+pub use plan::MAX_LEAVES;
+
+use crate::element::Element;
+use crate::kernel::{self, Walk};
+use crate::shape::{Shape, StaticShape};
+use crate::storage::{Inline, OutputStorage, OwnedStorage, Storage, StorageMut};
+use crate::tensor::Tensor;
+use core::marker::PhantomData;
+use node::Piece;
+
+/// A fused expression over elements `T`: a tree of nodes ([`Node`]) whose
+/// output shape is `N::Shape`. Built from [`Tensor::lazy`]; nothing is
+/// computed until it is evaluated.
+#[derive(Clone, Copy, Debug)]
+#[must_use = "an expression computes nothing until it is evaluated (`eval`, `try_eval`, `eval_into`)"]
+pub struct Expr<T, N> {
+    pub(crate) node: N,
+    pub(crate) elem: PhantomData<fn() -> T>,
+}
+
+impl<T, N> Expr<T, N> {
+    pub(crate) fn new(node: N) -> Self {
+        Expr {
+            node,
+            elem: PhantomData,
+        }
+    }
+}
+
+impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// Starts a fused expression reading this tensor (see [`crate::expr`]).
+    /// Nothing is computed until the expression is evaluated.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let a = Tensor::<f32, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
+    /// let col = Tensor::<f32, shape![2, 1]>::from_array([[10.0], [20.0]]);
+    /// let z = (a.lazy() * &col - 5.0).eval();
+    /// assert_eq!(z.as_slice(), &[5.0, 15.0, 55.0, 75.0]);
+    /// ```
+    pub fn lazy(&self) -> Expr<T, Leaf<'_, T, S>> {
+        Expr::new(Leaf {
+            data: self.as_slice(),
+            shape: *self.shape(),
+        })
+    }
+}
+
+/// The walk of a tree of static tensors, computed by the compiler from the
+/// composed rules.
+struct StaticWalk<T, N>(PhantomData<(T, N)>);
+
+impl<T: Element, N: Node<T>> StaticWalk<T, N> {
+    /// A build error if the tree reads more than [`MAX_LEAVES`] tensors, or
+    /// (a bug in shapecheck) if the type-level rules accepted shapes the
+    /// run-time rules reject.
+    #[allow(clippy::panic)]
+    const WALK: Walk<MAX_LEAVES> = match N::PLAN {
+        Some(Ok(plan)) => plan.walk(),
+        Some(Err(ExprError::TooManyLeaves)) => {
+            panic!("a fused expression reads at most 8 tensors (MAX_LEAVES): evaluate a part of it first")
+        }
+        _ => panic!("shapecheck bug: a fused expression's type-level rules accepted shapes its run-time rules reject"),
+    };
+}
+
+/// Computes `node` into `out` along `walk`, piece by piece.
+#[inline(always)]
+fn run<T: Element, N: Node<T>>(node: &N, walk: &Walk<MAX_LEAVES>, out: &mut [T]) {
+    let inner = walk.inner_strides();
+    kernel::for_each_tile(walk, out, TILE, |offsets, start, piece| {
+        let at = Piece {
+            offsets,
+            inner: &inner,
+            start,
+        };
+        node.write(0, &at, piece);
+    });
+}
+
+/// The result of [`Expr::try_eval`]: stored as its shape says (inline for
+/// a static shape, a `Vec` for a run-time dim).
+pub type ExprResult<T, N> = Result<
+    Tensor<T, <N as Node<T>>::Shape, <<N as Node<T>>::Shape as OutputStorage<T>>::Buffer>,
+    ExprError,
+>;
+
+impl<T: Element, N: Node<T>> Expr<T, N> {
+    /// The output shape's value (its run-time dims computed from the
+    /// leaves', as the plain ops compute theirs; [`Expr::try_eval`] checks
+    /// them).
+    pub fn shape(&self) -> N::Shape {
+        self.node.shape()
+    }
+
+    /// Evaluates an expression with run-time dims (or any other): every
+    /// rule of the tree is checked first, and the first that fails is
+    /// returned, before anything is allocated or written.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    /// let col = Tensor::<f32, shape![Dyn, 1], Vec<f32>>::from_vec((Dyn(2), One), vec![1.0, -1.0]).unwrap();
+    /// let z = (x.lazy() * &col).relu().try_eval().unwrap();
+    /// assert_eq!(z.as_slice(), &[1.0, 2.0, 3.0, 0.0, 0.0, 0.0]);
+    /// // three rows of col meet x's two: the elementwise rule, at that node
+    /// let col3 = Tensor::<f32, shape![Dyn, 1], Vec<f32>>::from_vec((Dyn(3), One), vec![1.0; 3]).unwrap();
+    /// let err = (x.lazy() + 1.0).elementwise_mul(&col3, Axis::<-1>, Identity).try_eval().unwrap_err();
+    /// assert_eq!(err.rule(), "elementwise/broadcast");
+    /// ```
+    pub fn try_eval(&self) -> ExprResult<T, N>
+    where
+        N::Shape: OutputStorage<T>,
+    {
+        let plan = self.node.plan()?;
+        let shape = self.node.shape();
+        plan.out_dims().expect_output(shape.dims())?;
+        let mut out = Tensor::from_parts_unchecked(
+            shape,
+            <N::Shape as OutputStorage<T>>::Buffer::try_filled(&shape, T::default())?,
+        );
+        run(&self.node, &plan.walk(), out.as_mut_slice());
+        Ok(out)
+    }
+
+    /// [`try_eval`](Self::try_eval) writing into `out` (any storage, a
+    /// caller's buffer included), whose dims must be the output's; on an
+    /// error `out` is untouched.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let mut buf = [0.0f32; 4];
+    /// let mut out = Tensor::<f32, shape![Dyn, 2], &mut [f32]>::with_dims(&[2, 2], &mut buf[..]).unwrap();
+    /// (x.lazy() * 2.0).try_eval_into(&mut out).unwrap();
+    /// assert_eq!(buf, [2.0, 4.0, 6.0, 8.0]);
+    /// ```
+    pub fn try_eval_into<B: StorageMut<T>>(
+        &self,
+        out: &mut Tensor<T, N::Shape, B>,
+    ) -> Result<(), ExprError> {
+        let plan = self.node.plan()?;
+        plan.out_dims().expect_output(out.dims())?;
+        run(&self.node, &plan.walk(), out.as_mut_slice());
+        Ok(())
+    }
+}
+
+impl<T: Element, N: StaticTree<T>> Expr<T, N>
+where
+    N::Shape: StaticShape,
+{
+    /// Evaluates an expression of static tensors into a fresh inline
+    /// tensor: its rules were checked by the compiler and its walk is a
+    /// constant, so it cannot fail.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let a = Tensor::<f32, shape![2, 3]>::from_array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
+    /// let b = tensor![1.0f32, 0.0];
+    /// // b placed at axis 0, then relu and a function of yours
+    /// let z = a.lazy().elementwise_sub(&b, Axis::<0>, Relu).map(|v| v * 10.0).eval();
+    /// assert_eq!(z.as_slice(), &[0.0, 10.0, 20.0, 40.0, 50.0, 60.0]);
+    /// ```
+    pub fn eval(&self) -> Tensor<T, N::Shape> {
+        let shape = N::Shape::default();
+        let mut out = Tensor::from_parts_unchecked(shape, Inline::filled(&shape, T::default()));
+        self.eval_into(&mut out);
+        out
+    }
+
+    /// [`eval`](Self::eval) writing into `out` (a caller's buffer, no heap):
+    /// `out`'s type is the output's shape, so nothing can fail.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, -2.0], [3.0, -4.0]];
+    /// let mut buf = [0.0f32; 4];
+    /// let mut out = Tensor::<f32, shape![2, 2], &mut [f32]>::from_storage(&mut buf[..]).unwrap();
+    /// (x.lazy() * &tensor![1.0f32, 2.0]).relu().eval_into(&mut out);
+    /// assert_eq!(buf, [1.0, 0.0, 3.0, 0.0]);
+    /// ```
+    pub fn eval_into<B: StorageMut<T>>(&self, out: &mut Tensor<T, N::Shape, B>) {
+        run(&self.node, &StaticWalk::<T, N>::WALK, out.as_mut_slice());
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,457 @@
+//! The nodes of a fused expression and how each computes a piece of the
+//! output.
+//!
+//! Every node type says three things: its output shape as a type (the plain
+//! op's rule trait computes it, so a node that does not fit is a compile
+//! error where it is built), its [`Plan`] (the run-time rule, a constant
+//! when every leaf is static), and how to compute a piece of the output:
+//! [`Node::write`] puts the node's values into the piece, [`Node::combine`]
+//! folds them into values already there (`out[i] = f(out[i], node[i])`).
+//! A piece is at most [`TILE`] elements of one output row, so a node's
+//! values never leave the cache: a binary node writes its left child into
+//! the piece and folds its right child in, and only a right child that is
+//! itself a node (not a tensor or a constant) needs a stack array of one
+//! piece.
+
+use super::plan::{Plan, MAX_LEAVES};
+use super::ExprError;
+use crate::element::Element;
+use crate::ops::elementwise::{Activation, BinaryOp, BinaryOpKind, ElementwiseShapes};
+use crate::ops::select::{SelectMode, SelectShapes};
+use crate::shape::{Shape, StaticShape};
+use core::marker::PhantomData;
+
+/// The most output elements a node computes at once: one piece of a row.
+pub const TILE: usize = 64;
+
+/// Where the piece being computed sits: each leaf's offset at the start of
+/// its output row, whether the leaf walks along the row (1) or repeats (0),
+/// and the piece's start in the row.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Piece<'a> {
+    pub(crate) offsets: &'a [usize; MAX_LEAVES],
+    pub(crate) inner: &'a [usize; MAX_LEAVES],
+    pub(crate) start: usize,
+}
+
+/// What leaf `k` holds for a piece of `len` elements.
+enum Part<'d, T> {
+    /// The leaf walks along the row: its `len` elements.
+    Row(&'d [T]),
+    /// The leaf repeats along the row: one value.
+    Repeat(T),
+}
+
+impl Piece<'_> {
+    /// Leaf `k`'s part of the piece. `None` cannot happen for a plan that
+    /// matches the leaves (the walk stays inside every operand); the piece
+    /// is then left as it is.
+    #[inline(always)]
+    fn part<'d, T: Copy>(&self, k: usize, data: &'d [T], len: usize) -> Option<Part<'d, T>> {
+        let off = self.offsets.get(k).copied().unwrap_or(0);
+        if self.inner.get(k).copied().unwrap_or(0) == 1 {
+            let from = off.checked_add(self.start)?;
+            data.get(from..from.checked_add(len)?).map(Part::Row)
+        } else {
+            data.get(off).copied().map(Part::Repeat)
+        }
+    }
+}
+
+/// A node of a fused expression over elements `T` (sealed: the node types
+/// of this module are the whole list).
+pub trait Node<T: Element>: sealed::Sealed {
+    /// The node's output shape.
+    type Shape: Shape;
+    /// How many tensors the node's subtree reads.
+    #[doc(hidden)]
+    const LEAVES: usize;
+    /// The subtree's plan when every leaf's shape is static, `None` if a
+    /// leaf has a run-time dim.
+    #[doc(hidden)]
+    const PLAN: Option<Result<Plan, ExprError>>;
+    /// The output shape's value.
+    fn shape(&self) -> Self::Shape;
+    /// The subtree's plan from the leaves' dims: every rule checked.
+    #[doc(hidden)]
+    fn plan(&self) -> Result<Plan, ExprError>;
+    /// `out[i] = self[i]` for the piece; the subtree's leaves are numbered
+    /// from `first`.
+    #[doc(hidden)]
+    fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]);
+    /// `out[i] = f(out[i], self[i])` for the piece: by default the node is
+    /// written into a stack array of one piece first.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn combine<F: Fn(T, T) -> T>(&self, first: usize, at: &Piece<'_>, out: &mut [T], f: F) {
+        let mut tmp = [T::default(); TILE];
+        if let Some(tmp) = tmp.get_mut(..out.len()) {
+            self.write(first, at, tmp);
+            for (o, &v) in out.iter_mut().zip(tmp.iter()) {
+                *o = f(*o, v);
+            }
+        }
+    }
+}
+
+/// Trees whose every leaf has a static shape: their plan is a constant,
+/// checked by the compiler, and [`Expr::eval`](super::Expr::eval) needs no
+/// `Result`.
+#[diagnostic::on_unimplemented(
+    message = "this expression reads a tensor with a run-time dim, so its rules are checked when it runs",
+    label = "a leaf of this expression has a run-time (`Dyn`, branded or bounded) dim",
+    note = "evaluate it with `try_eval` / `try_eval_into`, which check the run-time dims and return a Result"
+)]
+pub trait StaticTree<T: Element>: Node<T> {}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// `a op b` as the elementwise kernel computes it (same functions, so a
+/// fused expression gives the plain ops' values bit for bit).
+#[inline(always)]
+fn op_fn<T: Element>(op: BinaryOpKind) -> fn(T, T) -> T {
+    match op {
+        BinaryOpKind::Mul => T::mul,
+        BinaryOpKind::Add => T::add,
+        BinaryOpKind::Sub => T::sub,
+        BinaryOpKind::Div => T::div,
+        BinaryOpKind::Max => |a, b| if a > b { a } else { b },
+        BinaryOpKind::Min => |a, b| if a < b { a } else { b },
+    }
+}
+
+/// A tensor the expression reads (a leaf).
+#[derive(Clone, Copy, Debug)]
+pub struct Leaf<'a, T, S> {
+    pub(crate) data: &'a [T],
+    pub(crate) shape: S,
+}
+
+impl<T, S> sealed::Sealed for Leaf<'_, T, S> {}
+
+impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
+    type Shape = S;
+    const LEAVES: usize = 1;
+    const PLAN: Option<Result<Plan, ExprError>> = if S::IS_STATIC {
+        // a static shape is its own placeholder
+        Some(Plan::leaf(<S::Placeholder<1> as StaticShape>::DIMS))
+    } else {
+        None
+    };
+    fn shape(&self) -> S {
+        self.shape
+    }
+    fn plan(&self) -> Result<Plan, ExprError> {
+        Plan::leaf(&self.shape.dims())
+    }
+    #[inline(always)]
+    fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
+        match at.part(first, self.data, out.len()) {
+            Some(Part::Row(src)) => {
+                for (o, &v) in out.iter_mut().zip(src) {
+                    *o = v;
+                }
+            }
+            Some(Part::Repeat(v)) => out.fill(v),
+            None => {}
+        }
+    }
+    #[inline(always)]
+    fn combine<F: Fn(T, T) -> T>(&self, first: usize, at: &Piece<'_>, out: &mut [T], f: F) {
+        match at.part(first, self.data, out.len()) {
+            Some(Part::Row(src)) => {
+                for (o, &v) in out.iter_mut().zip(src) {
+                    *o = f(*o, v);
+                }
+            }
+            Some(Part::Repeat(v)) => {
+                for o in out.iter_mut() {
+                    *o = f(*o, v);
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+impl<T: Element, S: StaticShape> StaticTree<T> for Leaf<'_, T, S> {}
+
+/// A constant: a scalar (shape `[]`) that broadcasts to anything.
+#[derive(Clone, Copy, Debug)]
+pub struct Scalar<T>(pub(crate) T);
+
+impl<T> sealed::Sealed for Scalar<T> {}
+
+impl<T: Element> Node<T> for Scalar<T> {
+    type Shape = ();
+    const LEAVES: usize = 0;
+    const PLAN: Option<Result<Plan, ExprError>> = Some(Ok(Plan::SCALAR));
+    fn shape(&self) {}
+    fn plan(&self) -> Result<Plan, ExprError> {
+        Ok(Plan::SCALAR)
+    }
+    #[inline(always)]
+    fn write(&self, _first: usize, _at: &Piece<'_>, out: &mut [T]) {
+        out.fill(self.0);
+    }
+    #[inline(always)]
+    fn combine<F: Fn(T, T) -> T>(&self, _first: usize, _at: &Piece<'_>, out: &mut [T], f: F) {
+        for o in out.iter_mut() {
+            *o = f(*o, self.0);
+        }
+    }
+}
+
+impl<T: Element> StaticTree<T> for Scalar<T> {}
+
+/// `l op r` with Paddle's elementwise rule at `AXIS` (numpy's at -1).
+#[derive(Clone, Copy, Debug)]
+pub struct Binary<L, R, Op, const AXIS: isize> {
+    pub(crate) l: L,
+    pub(crate) r: R,
+    pub(crate) op: PhantomData<Op>,
+}
+
+impl<L, R, Op, const AXIS: isize> sealed::Sealed for Binary<L, R, Op, AXIS> {}
+
+/// The plan of `op(l, r)` at `axis` from the children's constant plans.
+const fn binary_plan(
+    l: Option<Result<Plan, ExprError>>,
+    r: Option<Result<Plan, ExprError>>,
+    axis: isize,
+) -> Option<Result<Plan, ExprError>> {
+    match (l, r) {
+        (Some(Ok(l)), Some(Ok(r))) => Some(Plan::elementwise(&l, &r, axis)),
+        (Some(Err(e)), _) | (_, Some(Err(e))) => Some(Err(e)),
+        _ => None,
+    }
+}
+
+impl<T, L, R, Op, const AXIS: isize> Node<T> for Binary<L, R, Op, AXIS>
+where
+    T: Element,
+    L: Node<T>,
+    R: Node<T>,
+    Op: BinaryOp,
+    L::Shape: ElementwiseShapes<R::Shape, AXIS>,
+{
+    type Shape = <L::Shape as ElementwiseShapes<R::Shape, AXIS>>::Output;
+    const LEAVES: usize = L::LEAVES + R::LEAVES;
+    const PLAN: Option<Result<Plan, ExprError>> = binary_plan(L::PLAN, R::PLAN, AXIS);
+    fn shape(&self) -> Self::Shape {
+        <L::Shape as ElementwiseShapes<R::Shape, AXIS>>::output(&self.l.shape(), &self.r.shape())
+    }
+    fn plan(&self) -> Result<Plan, ExprError> {
+        Plan::elementwise(&self.l.plan()?, &self.r.plan()?, AXIS)
+    }
+    #[inline(always)]
+    fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
+        self.l.write(first, at, out);
+        self.r
+            .combine(first + L::LEAVES, at, out, op_fn::<T>(Op::KIND));
+    }
+}
+
+impl<T, L, R, Op, const AXIS: isize> StaticTree<T> for Binary<L, R, Op, AXIS>
+where
+    T: Element,
+    L: StaticTree<T>,
+    R: StaticTree<T>,
+    Op: BinaryOp,
+    L::Shape: ElementwiseShapes<R::Shape, AXIS>,
+{
+}
+
+/// `f(l, r)` for a function of the caller's, numpy broadcasting.
+#[derive(Clone, Copy, Debug)]
+pub struct ZipWith<L, R, F> {
+    pub(crate) l: L,
+    pub(crate) r: R,
+    pub(crate) f: F,
+}
+
+impl<L, R, F> sealed::Sealed for ZipWith<L, R, F> {}
+
+impl<T, L, R, F> Node<T> for ZipWith<L, R, F>
+where
+    T: Element,
+    L: Node<T>,
+    R: Node<T>,
+    F: Fn(T, T) -> T,
+    L::Shape: ElementwiseShapes<R::Shape, -1>,
+{
+    type Shape = <L::Shape as ElementwiseShapes<R::Shape, -1>>::Output;
+    const LEAVES: usize = L::LEAVES + R::LEAVES;
+    const PLAN: Option<Result<Plan, ExprError>> = binary_plan(L::PLAN, R::PLAN, -1);
+    fn shape(&self) -> Self::Shape {
+        <L::Shape as ElementwiseShapes<R::Shape, -1>>::output(&self.l.shape(), &self.r.shape())
+    }
+    fn plan(&self) -> Result<Plan, ExprError> {
+        Plan::elementwise(&self.l.plan()?, &self.r.plan()?, -1)
+    }
+    #[inline(always)]
+    fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
+        self.l.write(first, at, out);
+        self.r.combine(first + L::LEAVES, at, out, &self.f);
+    }
+}
+
+impl<T, L, R, F> StaticTree<T> for ZipWith<L, R, F>
+where
+    T: Element,
+    L: StaticTree<T>,
+    R: StaticTree<T>,
+    F: Fn(T, T) -> T,
+    L::Shape: ElementwiseShapes<R::Shape, -1>,
+{
+}
+
+/// An activation (relu, tanh, sigmoid) applied to a node.
+#[derive(Clone, Copy, Debug)]
+pub struct Activate<N, A> {
+    pub(crate) node: N,
+    pub(crate) act: PhantomData<A>,
+}
+
+impl<N, A> sealed::Sealed for Activate<N, A> {}
+
+impl<T: Element, N: Node<T>, A: Activation> Node<T> for Activate<N, A> {
+    type Shape = N::Shape;
+    const LEAVES: usize = N::LEAVES;
+    const PLAN: Option<Result<Plan, ExprError>> = N::PLAN;
+    fn shape(&self) -> N::Shape {
+        self.node.shape()
+    }
+    fn plan(&self) -> Result<Plan, ExprError> {
+        self.node.plan()
+    }
+    #[inline(always)]
+    fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
+        self.node.write(first, at, out);
+        A::KIND.apply_all(out);
+    }
+}
+
+impl<T: Element, N: StaticTree<T>, A: Activation> StaticTree<T> for Activate<N, A> {}
+
+/// `f(v)` for every value of a node, a function of the caller's.
+#[derive(Clone, Copy, Debug)]
+pub struct Map<N, F> {
+    pub(crate) node: N,
+    pub(crate) f: F,
+}
+
+impl<N, F> sealed::Sealed for Map<N, F> {}
+
+impl<T: Element, N: Node<T>, F: Fn(T) -> T> Node<T> for Map<N, F> {
+    type Shape = N::Shape;
+    const LEAVES: usize = N::LEAVES;
+    const PLAN: Option<Result<Plan, ExprError>> = N::PLAN;
+    fn shape(&self) -> N::Shape {
+        self.node.shape()
+    }
+    fn plan(&self) -> Result<Plan, ExprError> {
+        self.node.plan()
+    }
+    #[inline(always)]
+    fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
+        self.node.write(first, at, out);
+        for o in out.iter_mut() {
+            *o = (self.f)(*o);
+        }
+    }
+}
+
+impl<T: Element, N: StaticTree<T>, F: Fn(T) -> T> StaticTree<T> for Map<N, F> {}
+
+/// `cond ? then : else` under OpenVINO's Select-1 rule in mode `M`; cond is
+/// a tensor of `bool`s (leaf 0 of the node), then and else are nodes.
+#[derive(Clone, Copy, Debug)]
+pub struct Select<'a, C, Th, El, M> {
+    pub(crate) cond: &'a [bool],
+    pub(crate) cond_shape: C,
+    pub(crate) then: Th,
+    pub(crate) els: El,
+    pub(crate) mode: PhantomData<M>,
+}
+
+impl<C, Th, El, M> sealed::Sealed for Select<'_, C, Th, El, M> {}
+
+/// The plan of `select(c, t, e)` from the children's constant plans.
+const fn select_plan<C: Shape, M: SelectMode>(
+    t: Option<Result<Plan, ExprError>>,
+    e: Option<Result<Plan, ExprError>>,
+) -> Option<Result<Plan, ExprError>> {
+    if !C::IS_STATIC {
+        return None;
+    }
+    let c = match Plan::leaf(<C::Placeholder<1> as StaticShape>::DIMS) {
+        Ok(c) => c,
+        Err(x) => return Some(Err(x)),
+    };
+    match (t, e) {
+        (Some(Ok(t)), Some(Ok(e))) => Some(Plan::select(M::KIND, &c, &t, &e)),
+        (Some(Err(x)), _) | (_, Some(Err(x))) => Some(Err(x)),
+        _ => None,
+    }
+}
+
+impl<T, C, Th, El, M> Node<T> for Select<'_, C, Th, El, M>
+where
+    T: Element,
+    C: SelectShapes<Th::Shape, El::Shape, M>,
+    Th: Node<T>,
+    El: Node<T>,
+    M: SelectMode,
+{
+    type Shape = <C as SelectShapes<Th::Shape, El::Shape, M>>::Output;
+    const LEAVES: usize = 1 + Th::LEAVES + El::LEAVES;
+    const PLAN: Option<Result<Plan, ExprError>> = select_plan::<C, M>(Th::PLAN, El::PLAN);
+    fn shape(&self) -> Self::Shape {
+        <C as SelectShapes<Th::Shape, El::Shape, M>>::output(
+            &self.cond_shape,
+            &self.then.shape(),
+            &self.els.shape(),
+        )
+    }
+    fn plan(&self) -> Result<Plan, ExprError> {
+        let c = Plan::leaf(&self.cond_shape.dims())?;
+        Plan::select(M::KIND, &c, &self.then.plan()?, &self.els.plan()?)
+    }
+    #[inline(always)]
+    fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
+        use core::hint::select_unpredictable as pick;
+        self.then.write(first + 1, at, out);
+        let mut els = [T::default(); TILE];
+        let Some(els) = els.get_mut(..out.len()) else {
+            return;
+        };
+        self.els.write(first + 1 + Th::LEAVES, at, els);
+        match at.part(first, self.cond, out.len()) {
+            Some(Part::Row(cond)) => {
+                for ((o, &c), &e) in out.iter_mut().zip(cond).zip(els.iter()) {
+                    *o = pick(c, *o, e);
+                }
+            }
+            Some(Part::Repeat(false)) => {
+                for (o, &e) in out.iter_mut().zip(els.iter()) {
+                    *o = e;
+                }
+            }
+            Some(Part::Repeat(true)) | None => {}
+        }
+    }
+}
+
+impl<T, C, Th, El, M> StaticTree<T> for Select<'_, C, Th, El, M>
+where
+    T: Element,
+    C: SelectShapes<Th::Shape, El::Shape, M> + StaticShape,
+    Th: StaticTree<T>,
+    El: StaticTree<T>,
+    M: SelectMode,
+{
+}
