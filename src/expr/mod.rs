@@ -62,27 +62,29 @@ pub use plan::MAX_LEAVES;
 
 use crate::element::Element;
 use crate::kernel::{self, Walk};
-use crate::shape::{Shape, StaticShape};
+use crate::shape::Shape;
 use crate::storage::{Inline, OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 use node::Piece;
 
 /// A fused expression over elements `T`: a tree of nodes ([`Node`]) whose
-/// output shape is `N::Shape`. Built from [`Tensor::lazy`]; nothing is
+/// output shape is `S` (the root node's `Shape`, computed by the compiler
+/// from the plain ops' rules; written in the type so that a node the rules
+/// reject is one error, where it is built). Built from [`Tensor::lazy`]; nothing is
 /// computed until it is evaluated.
 #[derive(Clone, Copy, Debug)]
 #[must_use = "an expression computes nothing until it is evaluated (`eval`, `try_eval`, `eval_into`)"]
-pub struct Expr<T, N> {
+pub struct Expr<T, N, S> {
     pub(crate) node: N,
-    pub(crate) elem: PhantomData<fn() -> T>,
+    pub(crate) types: PhantomData<fn() -> (T, S)>,
 }
 
-impl<T, N> Expr<T, N> {
+impl<T, N, S> Expr<T, N, S> {
     pub(crate) fn new(node: N) -> Self {
         Expr {
             node,
-            elem: PhantomData,
+            types: PhantomData,
         }
     }
 }
@@ -98,7 +100,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// let z = (a.lazy() * &col - 5.0).eval();
     /// assert_eq!(z.as_slice(), &[5.0, 15.0, 55.0, 75.0]);
     /// ```
-    pub fn lazy(&self) -> Expr<T, Leaf<'_, T, S>> {
+    pub fn lazy(&self) -> Expr<T, Leaf<'_, T, S>, S> {
         Expr::new(Leaf {
             data: self.as_slice(),
             shape: *self.shape(),
@@ -140,16 +142,13 @@ fn run<T: Element, N: Node<T>>(node: &N, walk: &Walk<MAX_LEAVES>, out: &mut [T])
 
 /// The result of [`Expr::try_eval`]: stored as its shape says (inline for
 /// a static shape, a `Vec` for a run-time dim).
-pub type ExprResult<T, N> = Result<
-    Tensor<T, <N as Node<T>>::Shape, <<N as Node<T>>::Shape as OutputStorage<T>>::Buffer>,
-    ExprError,
->;
+pub type ExprResult<T, S> = Result<Tensor<T, S, <S as OutputStorage<T>>::Buffer>, ExprError>;
 
-impl<T: Element, N: Node<T>> Expr<T, N> {
+impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     /// The output shape's value (its run-time dims computed from the
     /// leaves', as the plain ops compute theirs; [`Expr::try_eval`] checks
     /// them).
-    pub fn shape(&self) -> N::Shape {
+    pub fn shape(&self) -> S {
         self.node.shape()
     }
 
@@ -168,16 +167,16 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     /// let err = (x.lazy() + 1.0).elementwise_mul(&col3, Axis::<-1>, Identity).try_eval().unwrap_err();
     /// assert_eq!(err.rule(), "elementwise/broadcast");
     /// ```
-    pub fn try_eval(&self) -> ExprResult<T, N>
+    pub fn try_eval(&self) -> ExprResult<T, S>
     where
-        N::Shape: OutputStorage<T>,
+        S: OutputStorage<T>,
     {
         let plan = self.node.plan()?;
         let shape = self.node.shape();
         plan.out_dims().expect_output(shape.dims())?;
         let mut out = Tensor::from_parts_unchecked(
             shape,
-            <N::Shape as OutputStorage<T>>::Buffer::try_filled(&shape, T::default())?,
+            <S as OutputStorage<T>>::Buffer::try_filled(&shape, T::default())?,
         );
         run(&self.node, &plan.walk(), out.as_mut_slice());
         Ok(out)
@@ -197,7 +196,7 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     /// ```
     pub fn try_eval_into<B: StorageMut<T>>(
         &self,
-        out: &mut Tensor<T, N::Shape, B>,
+        out: &mut Tensor<T, S, B>,
     ) -> Result<(), ExprError> {
         let plan = self.node.plan()?;
         plan.out_dims().expect_output(out.dims())?;
@@ -206,10 +205,7 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     }
 }
 
-impl<T: Element, N: StaticTree<T>> Expr<T, N>
-where
-    N::Shape: StaticShape,
-{
+impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     /// Evaluates an expression of static tensors into a fresh inline
     /// tensor: its rules were checked by the compiler and its walk is a
     /// constant, so it cannot fail.
@@ -222,8 +218,11 @@ where
     /// let z = a.lazy().elementwise_sub(&b, Axis::<0>, Relu).map(|v| v * 10.0).eval();
     /// assert_eq!(z.as_slice(), &[0.0, 10.0, 20.0, 40.0, 50.0, 60.0]);
     /// ```
-    pub fn eval(&self) -> Tensor<T, N::Shape> {
-        let shape = N::Shape::default();
+    pub fn eval(&self) -> Tensor<T, S>
+    where
+        N: StaticTree<T>,
+    {
+        let shape = S::default();
         let mut out = Tensor::from_parts_unchecked(shape, Inline::filled(&shape, T::default()));
         self.eval_into(&mut out);
         out
@@ -240,7 +239,10 @@ where
     /// (x.lazy() * &tensor![1.0f32, 2.0]).relu().eval_into(&mut out);
     /// assert_eq!(buf, [1.0, 0.0, 3.0, 0.0]);
     /// ```
-    pub fn eval_into<B: StorageMut<T>>(&self, out: &mut Tensor<T, N::Shape, B>) {
+    pub fn eval_into<B: StorageMut<T>>(&self, out: &mut Tensor<T, S, B>)
+    where
+        N: StaticTree<T>,
+    {
         run(&self.node, &StaticWalk::<T, N>::WALK, out.as_mut_slice());
     }
 }
