@@ -6,11 +6,12 @@ use super::node::{Activate, Binary, Leaf, Map, Node, Scalar, Select, ZipWith};
 use super::Expr;
 use crate::element::Element;
 use crate::ops::elementwise::{
-    Activation, Axis, ElementwiseOutput, ElementwiseShapes, FloatElement,
+    Activation, Axis, BroadcastOf, BroadcastWith, ElementwiseOutput, ElementwiseShapes,
+    FloatElement,
 };
 use crate::ops::select::{CondElement, SelectMode, SelectOutput, SelectShapes};
 use crate::ops::{Add, Div, Max, Min, Mul, Sub};
-use crate::shape::Shape;
+use crate::shape::{Shape, StaticShape};
 use crate::storage::Storage;
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
@@ -69,6 +70,30 @@ pub type BinaryExpr<T, N, S, R, Op, A, const AXIS: isize> = Expr<
     >,
     ElementwiseOutput<S, ShapeOf<T, R>, AXIS>,
 >;
+
+/// An expression node `f(self, y)` (numpy broadcasting), `self` of shape `S`.
+pub type ZipExpr<T, N, S, R, F> = Expr<
+    T,
+    ZipWith<N, <R as IntoNode<T>>::Node, F, ElementwiseOutput<S, ShapeOf<T, R>, -1>>,
+    ElementwiseOutput<S, ShapeOf<T, R>, -1>,
+>;
+
+/// An expression node `cond ? then : else` in mode `M`, cond of shape `C`.
+pub type SelectExpr<'a, T, C, Th, El, M> = Expr<
+    T,
+    Select<
+        'a,
+        C,
+        <Th as IntoNode<T>>::Node,
+        <El as IntoNode<T>>::Node,
+        M,
+        SelectShape<T, C, Th, El, M>,
+    >,
+    SelectShape<T, C, Th, El, M>,
+>;
+
+/// The output shape of a select node.
+type SelectShape<T, C, Th, El, M> = SelectOutput<C, ShapeOf<T, Th>, ShapeOf<T, El>, M>;
 
 impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     /// Paddle's `elementwise_mul` as a node: `act(self * y)`, `y` (a tensor,
@@ -279,15 +304,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     /// let z = x.lazy().zip_with(&tensor![10.0f32, 20.0], |a, b| a * a + b).eval();
     /// assert_eq!(z.as_slice(), &[11.0, 24.0, 19.0, 36.0]);
     /// ```
-    pub fn zip_with<R, F>(
-        self,
-        y: R,
-        f: F,
-    ) -> Expr<
-        T,
-        ZipWith<N, R::Node, F, ElementwiseOutput<S, ShapeOf<T, R>, -1>>,
-        ElementwiseOutput<S, ShapeOf<T, R>, -1>,
-    >
+    pub fn zip_with<R, F>(self, y: R, f: F) -> ZipExpr<T, N, S, R, F>
     where
         R: IntoNode<T>,
         F: Fn(T, T) -> T,
@@ -356,11 +373,7 @@ pub fn select<'a, T, CE, C, BC, Th, El, M>(
     then: Th,
     els: El,
     _mode: M,
-) -> Expr<
-    T,
-    Select<'a, C, Th::Node, El::Node, M, SelectOutput<C, ShapeOf<T, Th>, ShapeOf<T, El>, M>>,
-    SelectOutput<C, ShapeOf<T, Th>, ShapeOf<T, El>, M>,
->
+) -> SelectExpr<'a, T, C, Th, El, M>
 where
     T: Element,
     CE: CondElement,
@@ -459,5 +472,55 @@ where
     #[inline(always)]
     fn div(self, y: R) -> Self::Output {
         Expr::new(binary::<T, _, _, _, S, -1>(self.node, y.into_node()))
+    }
+}
+
+impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// `f(x, y)` element by element, a function of yours, with numpy
+    /// broadcasting (the rule of `&x * &y`): static shapes, checked by the
+    /// compiler; an inline result. The one-node expression
+    /// `x.lazy().zip_with(&y, f)`, which fuses with more nodes.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32], [2.0]];
+    /// let hypot = x.zip_with(&tensor![3.0f32, 4.0], |a, b| (a * a + b * b).sqrt());
+    /// assert_eq!(hypot.dims().as_slice(), &[2, 2]);
+    /// assert_eq!(hypot.as_slice()[1], 17.0f32.sqrt());
+    /// ```
+    pub fn zip_with<Y, BY, F>(&self, y: &Tensor<T, Y, BY>, f: F) -> Tensor<T, BroadcastOf<S, Y>>
+    where
+        S: BroadcastWith<Y>,
+        Y: StaticShape,
+        BY: Storage<T>,
+        F: Fn(T, T) -> T,
+    {
+        self.lazy().zip_with(y, f).eval()
+    }
+
+    /// [`zip_with`](Self::zip_with) for shapes with run-time dims: the rule
+    /// is checked when it runs ([`ExprError`](super::ExprError) on a
+    /// mismatch, before anything is allocated).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<i32, shape![Dyn], Vec<i32>>::from_vec((Dyn(3),), vec![1, 2, 3]).unwrap();
+    /// let z = x.try_zip_with(&tensor![10, 20, 30], |a, b| a * b + 1).unwrap();
+    /// assert_eq!(z.as_slice(), &[11, 41, 91]);
+    /// assert!(x.try_zip_with(&tensor![1, 2], |a, b| a + b).is_err());
+    /// ```
+    pub fn try_zip_with<Y, BY, F>(
+        &self,
+        y: &Tensor<T, Y, BY>,
+        f: F,
+    ) -> super::ExprResult<T, ElementwiseOutput<S, Y, -1>>
+    where
+        S: ElementwiseShapes<Y, -1>,
+        ElementwiseOutput<S, Y, -1>: crate::storage::OutputStorage<T>,
+        Y: Shape,
+        BY: Storage<T>,
+        F: Fn(T, T) -> T,
+    {
+        self.lazy().zip_with(y, f).try_eval()
     }
 }

@@ -55,7 +55,7 @@ mod error;
 mod node;
 pub mod plan;
 
-pub use build::{select, IntoNode};
+pub use build::{select, BinaryExpr, IntoNode, SelectExpr, ZipExpr};
 pub use error::ExprError;
 pub use node::{Activate, Binary, Leaf, Map, Node, Scalar, Select, StaticTree, ZipWith, TILE};
 pub use plan::MAX_LEAVES;
