@@ -54,6 +54,7 @@ mod build;
 mod error;
 mod node;
 pub mod plan;
+mod row;
 
 pub use build::{select, BinaryExpr, IntoNode, SelectExpr, ZipExpr};
 pub use error::ExprError;
@@ -67,6 +68,8 @@ use crate::storage::{Inline, OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 use node::Piece;
+use plan::Plan;
+use row::RowValues;
 
 /// A fused expression over elements `T`: a tree of nodes ([`Node`]) whose
 /// output shape is `S` (the root node's `Shape`, computed by the compiler
@@ -108,17 +111,17 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
-/// The walk of a tree of static tensors, computed by the compiler from the
-/// composed rules.
-struct StaticWalk<T, N>(PhantomData<(T, N)>);
+/// The walk of a tree of static tensors with `K` lanes, computed by the
+/// compiler from the composed rules.
+struct StaticWalk<T, N, const K: usize>(PhantomData<(T, N)>);
 
-impl<T: Element, N: Node<T>> StaticWalk<T, N> {
+impl<T: Element, N: Node<T>, const K: usize> StaticWalk<T, N, K> {
     /// A build error if the tree reads more than [`MAX_LEAVES`] tensors, or
     /// (a bug in shapecheck) if the type-level rules accepted shapes the
     /// run-time rules reject.
     #[allow(clippy::panic)]
-    const WALK: Walk<MAX_LEAVES> = match N::PLAN {
-        Some(Ok(plan)) => plan.walk(),
+    const WALK: Walk<K> = match N::PLAN {
+        Some(Ok(plan)) => plan.walk::<K>(),
         Some(Err(ExprError::TooManyLeaves)) => {
             panic!("a fused expression reads at most 8 tensors (MAX_LEAVES): evaluate a part of it first")
         }
@@ -126,18 +129,72 @@ impl<T: Element, N: Node<T>> StaticWalk<T, N> {
     };
 }
 
-/// Computes `node` into `out` along `walk`, piece by piece.
+/// Computes `node` into `out` along `walk` (`K` lanes, at least one per
+/// leaf), piece by piece.
 #[inline(always)]
-fn run<T: Element, N: Node<T>>(node: &N, walk: &Walk<MAX_LEAVES>, out: &mut [T]) {
+fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
     let inner = walk.inner_strides();
-    kernel::for_each_tile(walk, out, TILE, |offsets, start, piece| {
-        let at = Piece {
-            offsets,
-            inner: &inner,
-            start,
-        };
-        node.write(0, &at, piece);
-    });
+    let (leaves, _) = inner.split_at(N::LEAVES.min(K));
+    if leaves.iter().all(|&s| s == 1) {
+        // every leaf walks along the rows: each row in one loop
+        kernel::for_each_tile(
+            walk,
+            out,
+            usize::MAX,
+            #[inline(always)]
+            |offsets, start, row| {
+                let at = Piece {
+                    offsets,
+                    inner: &inner,
+                    start,
+                };
+                if let Some(values) = node.row(0, &at, row.len()) {
+                    for (i, o) in row.iter_mut().enumerate() {
+                        *o = values.at(i);
+                    }
+                }
+            },
+        );
+        return;
+    }
+    kernel::for_each_tile(
+        walk,
+        out,
+        TILE,
+        #[inline(always)]
+        |offsets, start, piece| {
+            let at = Piece {
+                offsets,
+                inner: &inner,
+                start,
+            };
+            node.write(0, &at, piece);
+        },
+    );
+}
+
+/// [`run`] with as many lanes as the tree has leaves, rounded up to 2, 3,
+/// 4 or [`MAX_LEAVES`] (a walk's per-row step is written out for 2 and 3
+/// lanes; fewer lanes, less to update per row).
+#[inline(always)]
+fn run_plan<T: Element, N: Node<T>>(node: &N, plan: &Plan, out: &mut [T]) {
+    match N::LEAVES {
+        0..=2 => run(node, &plan.walk::<2>(), out),
+        3 => run(node, &plan.walk::<3>(), out),
+        4 => run(node, &plan.walk::<4>(), out),
+        _ => run(node, &plan.walk::<MAX_LEAVES>(), out),
+    }
+}
+
+/// [`run_plan`] for a tree of static tensors: its walk is a constant.
+#[inline(always)]
+fn run_static<T: Element, N: Node<T>>(node: &N, out: &mut [T]) {
+    match N::LEAVES {
+        0..=2 => run(node, &StaticWalk::<T, N, 2>::WALK, out),
+        3 => run(node, &StaticWalk::<T, N, 3>::WALK, out),
+        4 => run(node, &StaticWalk::<T, N, 4>::WALK, out),
+        _ => run(node, &StaticWalk::<T, N, MAX_LEAVES>::WALK, out),
+    }
 }
 
 /// The result of [`Expr::try_eval`]: stored as its shape says (inline for
@@ -178,7 +235,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
             shape,
             <S as OutputStorage<T>>::Buffer::try_filled(&shape, T::default())?,
         );
-        run(&self.node, &plan.walk(), out.as_mut_slice());
+        run_plan(&self.node, &plan, out.as_mut_slice());
         Ok(out)
     }
 
@@ -200,7 +257,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     ) -> Result<(), ExprError> {
         let plan = self.node.plan()?;
         plan.out_dims().expect_output(out.dims())?;
-        run(&self.node, &plan.walk(), out.as_mut_slice());
+        run_plan(&self.node, &plan, out.as_mut_slice());
         Ok(())
     }
 }
@@ -243,7 +300,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     where
         N: StaticTree<T>,
     {
-        run(&self.node, &StaticWalk::<T, N>::WALK, out.as_mut_slice());
+        run_static(&self.node, out.as_mut_slice());
     }
 }
 

@@ -13,7 +13,10 @@
 //! itself a node (not a tensor or a constant) needs a stack array of one
 //! piece.
 
-use super::plan::{Plan, MAX_LEAVES};
+use super::plan::Plan;
+use super::row::{
+    ActivateRow, BinaryRow, LeafRow, MapRow, RowValues, ScalarRow, SelectRow, ZipRow,
+};
 use super::ExprError;
 use crate::element::Element;
 use crate::ops::elementwise::{Activation, BinaryOp, BinaryOpKind};
@@ -30,8 +33,8 @@ pub const TILE: usize = 64;
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Piece<'a> {
-    pub(crate) offsets: &'a [usize; MAX_LEAVES],
-    pub(crate) inner: &'a [usize; MAX_LEAVES],
+    pub(crate) offsets: &'a [usize],
+    pub(crate) inner: &'a [usize],
     pub(crate) start: usize,
 }
 
@@ -80,6 +83,16 @@ pub trait Node<T: Element>: sealed::Sealed {
     /// from `first`.
     #[doc(hidden)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]);
+    /// The node bound to one row of `len` elements whose every leaf walks
+    /// along the row ([`super::row`]); `None` if a leaf's row is out of its
+    /// data (cannot happen for a plan that matches the leaves).
+    #[doc(hidden)]
+    type Row<'r>: RowValues<T>
+    where
+        Self: 'r;
+    /// See [`Node::Row`]: the row starting at `at`.
+    #[doc(hidden)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>>;
     /// `out[i] = f(out[i], self[i])` for the piece: by default the node is
     /// written into a stack array of one piece first.
     #[doc(hidden)]
@@ -111,7 +124,7 @@ mod sealed {
 /// `a op b` as the elementwise kernel computes it (same functions, so a
 /// fused expression gives the plain ops' values bit for bit).
 #[inline(always)]
-fn op_fn<T: Element>(op: BinaryOpKind) -> fn(T, T) -> T {
+pub(crate) fn op_fn<T: Element>(op: BinaryOpKind) -> fn(T, T) -> T {
     match op {
         BinaryOpKind::Mul => T::mul,
         BinaryOpKind::Add => T::add,
@@ -145,6 +158,15 @@ impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
     }
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::leaf(&self.shape.dims())
+    }
+    type Row<'r>
+        = LeafRow<'r, T>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<LeafRow<'_, T>> {
+        let from = at.offsets.get(first)?.checked_add(at.start)?;
+        self.data.get(from..from.checked_add(len)?).map(LeafRow)
     }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
@@ -192,6 +214,14 @@ impl<T: Element> Node<T> for Scalar<T> {
     fn shape(&self) {}
     fn plan(&self) -> Result<Plan, ExprError> {
         Ok(Plan::SCALAR)
+    }
+    type Row<'r>
+        = ScalarRow<T>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, _first: usize, _at: &Piece<'_>, _len: usize) -> Option<ScalarRow<T>> {
+        Some(ScalarRow(self.0))
     }
     #[inline(always)]
     fn write(&self, _first: usize, _at: &Piece<'_>, out: &mut [T]) {
@@ -251,6 +281,18 @@ where
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::elementwise(&self.l.plan()?, &self.r.plan()?, AXIS)
     }
+    type Row<'r>
+        = BinaryRow<L::Row<'r>, R::Row<'r>, Op>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+        Some(BinaryRow {
+            l: self.l.row(first, at, len)?,
+            r: self.r.row(first + L::LEAVES, at, len)?,
+            op: PhantomData,
+        })
+    }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
         self.l.write(first, at, out);
@@ -299,6 +341,18 @@ where
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::elementwise(&self.l.plan()?, &self.r.plan()?, -1)
     }
+    type Row<'r>
+        = ZipRow<'r, L::Row<'r>, R::Row<'r>, F>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+        Some(ZipRow {
+            l: self.l.row(first, at, len)?,
+            r: self.r.row(first + L::LEAVES, at, len)?,
+            f: &self.f,
+        })
+    }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
         self.l.write(first, at, out);
@@ -336,6 +390,17 @@ impl<T: Element, N: Node<T>, A: Activation> Node<T> for Activate<N, A> {
     fn plan(&self) -> Result<Plan, ExprError> {
         self.node.plan()
     }
+    type Row<'r>
+        = ActivateRow<N::Row<'r>, A>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+        Some(ActivateRow {
+            node: self.node.row(first, at, len)?,
+            act: PhantomData,
+        })
+    }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
         self.node.write(first, at, out);
@@ -364,6 +429,17 @@ impl<T: Element, N: Node<T>, F: Fn(T) -> T> Node<T> for Map<N, F> {
     }
     fn plan(&self) -> Result<Plan, ExprError> {
         self.node.plan()
+    }
+    type Row<'r>
+        = MapRow<'r, N::Row<'r>, F>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+        Some(MapRow {
+            node: self.node.row(first, at, len)?,
+            f: &self.f,
+        })
     }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
@@ -429,6 +505,19 @@ where
     fn plan(&self) -> Result<Plan, ExprError> {
         let c = Plan::leaf(&self.cond_shape.dims())?;
         Plan::select(M::KIND, &c, &self.then.plan()?, &self.els.plan()?)
+    }
+    type Row<'r>
+        = SelectRow<'r, Th::Row<'r>, El::Row<'r>>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+        let from = at.offsets.get(first)?.checked_add(at.start)?;
+        Some(SelectRow {
+            cond: self.cond.get(from..from.checked_add(len)?)?,
+            then: self.then.row(first + 1, at, len)?,
+            els: self.els.row(first + 1 + Th::LEAVES, at, len)?,
+        })
     }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
