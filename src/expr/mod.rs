@@ -127,48 +127,88 @@ impl<T: Element, N: Node<T>, const K: usize> StaticWalk<T, N, K> {
         }
         _ => panic!("shapecheck bug: a fused expression's type-level rules accepted shapes its run-time rules reject"),
     };
+    /// Whether every leaf walks along the rows of [`Self::WALK`].
+    const EVERY_LEAF_WALKS: bool = every_leaf_walks(&Self::WALK.inner_strides(), N::LEAVES);
 }
 
-/// Computes `node` into `out` along `walk` (`K` lanes, at least one per
-/// leaf), piece by piece.
+/// Computes `node` into `out` along a walk planned when it runs (`K`
+/// lanes, at least one per leaf): row by row if every leaf walks along the
+/// rows ([`Node::row`]), piece by piece otherwise ([`Node::write`]).
 #[inline(always)]
 fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
     let inner = walk.inner_strides();
-    let (leaves, _) = inner.split_at(N::LEAVES.min(K));
-    if leaves.iter().all(|&s| s == 1) {
-        // every leaf walks along the rows: each row in one loop
+    if every_leaf_walks(&inner, N::LEAVES) {
+        run_rows::<T, N, K, false>(node, walk, &inner, out);
+    } else {
         kernel::for_each_tile(
             walk,
             out,
-            usize::MAX,
+            TILE,
             #[inline(always)]
-            |offsets, start, row| {
+            |offsets, start, piece| {
                 let at = Piece {
                     offsets,
                     inner: &inner,
                     start,
                 };
-                if let Some(values) = node.row(0, &at, row.len()) {
-                    for (i, o) in row.iter_mut().enumerate() {
-                        *o = values.at(i);
-                    }
-                }
+                node.write(0, &at, piece);
             },
         );
-        return;
     }
+}
+
+/// Whether the first `leaves` lanes all walk along the rows (stride 1).
+// Every index below is guarded by `< K`.
+#[allow(clippy::indexing_slicing)]
+const fn every_leaf_walks<const K: usize>(inner: &[usize; K], leaves: usize) -> bool {
+    let mut k = 0;
+    while k < leaves && k < K {
+        if inner[k] != 1 {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// [`run`] for a tree of static tensors: its walk is a constant, and so is
+/// the choice: row by row, where a leaf that repeats along the rows reads
+/// `data[i * 0]` (the strides are constants the compiler folds).
+#[inline(always)]
+fn run_static_walk<T: Element, N: Node<T>, const K: usize>(node: &N, out: &mut [T]) {
+    let walk = &StaticWalk::<T, N, K>::WALK;
+    let inner = walk.inner_strides();
+    if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
+        run_rows::<T, N, K, false>(node, walk, &inner, out);
+    } else {
+        run_rows::<T, N, K, true>(node, walk, &inner, out);
+    }
+}
+
+/// Row by row: `out[i] = row.at(i)` for the tree bound to each row.
+#[inline(always)]
+fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool>(
+    node: &N,
+    walk: &Walk<K>,
+    inner: &[usize; K],
+    out: &mut [T],
+) {
     kernel::for_each_tile(
         walk,
         out,
-        TILE,
+        usize::MAX,
         #[inline(always)]
-        |offsets, start, piece| {
+        |offsets, start, row| {
             let at = Piece {
                 offsets,
-                inner: &inner,
+                inner,
                 start,
             };
-            node.write(0, &at, piece);
+            if let Some(values) = node.row::<STRIDED>(0, &at, row.len()) {
+                for (i, o) in row.iter_mut().enumerate() {
+                    *o = values.at(i);
+                }
+            }
         },
     );
 }
@@ -190,10 +230,10 @@ fn run_plan<T: Element, N: Node<T>>(node: &N, plan: &Plan, out: &mut [T]) {
 #[inline(always)]
 fn run_static<T: Element, N: Node<T>>(node: &N, out: &mut [T]) {
     match N::LEAVES {
-        0..=2 => run(node, &StaticWalk::<T, N, 2>::WALK, out),
-        3 => run(node, &StaticWalk::<T, N, 3>::WALK, out),
-        4 => run(node, &StaticWalk::<T, N, 4>::WALK, out),
-        _ => run(node, &StaticWalk::<T, N, MAX_LEAVES>::WALK, out),
+        0..=2 => run_static_walk::<T, N, 2>(node, out),
+        3 => run_static_walk::<T, N, 3>(node, out),
+        4 => run_static_walk::<T, N, 4>(node, out),
+        _ => run_static_walk::<T, N, MAX_LEAVES>(node, out),
     }
 }
 

@@ -17,15 +17,21 @@ pub trait RowValues<T> {
     fn at(&self, i: usize) -> T;
 }
 
-/// A leaf's row: a slice of the row's length.
+/// A leaf's row: `data[i * step]`, `step` 1 (a slice of the row's length)
+/// or 0 (one value repeated). Without `STRIDED` every leaf walks the row
+/// (`step` is 1 and not read), so the loop is a plain zip of slices.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct LeafRow<'r, T>(pub(crate) &'r [T]);
+pub struct LeafRow<'r, T, const STRIDED: bool> {
+    pub(crate) data: &'r [T],
+    pub(crate) step: usize,
+}
 
-impl<T: Element> RowValues<T> for LeafRow<'_, T> {
+impl<T: Element, const STRIDED: bool> RowValues<T> for LeafRow<'_, T, STRIDED> {
     #[inline(always)]
     fn at(&self, i: usize) -> T {
-        self.0.get(i).copied().unwrap_or_default()
+        let i = if STRIDED { i * self.step } else { i };
+        self.data.get(i).copied().unwrap_or_default()
     }
 }
 
@@ -108,16 +114,19 @@ impl<T, N: RowValues<T>, F: Fn(T) -> T> RowValues<T> for MapRow<'_, N, F> {
 /// `cond ? then : else` along a row (branch-free, as the select kernel).
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
-pub struct SelectRow<'r, Th, El> {
-    pub(crate) cond: &'r [bool],
+pub struct SelectRow<'r, Th, El, const STRIDED: bool> {
+    pub(crate) cond: LeafRow<'r, bool, STRIDED>,
     pub(crate) then: Th,
     pub(crate) els: El,
 }
 
-impl<T, Th: RowValues<T>, El: RowValues<T>> RowValues<T> for SelectRow<'_, Th, El> {
+impl<T, Th: RowValues<T>, El: RowValues<T>, const STRIDED: bool> RowValues<T>
+    for SelectRow<'_, Th, El, STRIDED>
+{
     #[inline(always)]
     fn at(&self, i: usize) -> T {
-        let c = self.cond.get(i).copied().unwrap_or(false);
+        let i_cond = if STRIDED { i * self.cond.step } else { i };
+        let c = self.cond.data.get(i_cond).copied().unwrap_or(false);
         core::hint::select_unpredictable(c, self.then.at(i), self.els.at(i))
     }
 }
