@@ -58,7 +58,9 @@ mod row;
 
 pub use build::{select, BinaryExpr, IntoNode, SelectExpr, ZipExpr};
 pub use error::ExprError;
-pub use node::{Activate, Binary, Leaf, Map, Node, Scalar, Select, StaticTree, ZipWith, TILE};
+pub use node::{
+    Activate, Binary, Leaf, Map, Node, Place, Scalar, Select, StaticTree, ZipWith, TILE,
+};
 pub use plan::MAX_LEAVES;
 
 use crate::element::Element;
@@ -206,7 +208,7 @@ fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool>(
             };
             if let Some(values) = node.row::<STRIDED>(0, &at, row.len()) {
                 for (i, o) in row.iter_mut().enumerate() {
-                    *o = values.at(i);
+                    *o = values.at(i, *o);
                 }
             }
         },
@@ -342,6 +344,81 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     {
         run_static(&self.node, out.as_mut_slice());
     }
+}
+
+impl<T: Element, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
+    /// `self = f(self)` in place, in one pass, for static tensors: `f`
+    /// builds an expression from `x` (this tensor, as a leaf that reads each
+    /// element before it is written) whose output has this tensor's shape.
+    /// No buffer besides this tensor's own.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]]);
+    /// let y = tensor![2.0f32, 2.0, 2.0];
+    /// x.update(|x| (x * &y + 1.0).relu());
+    /// assert_eq!(x.as_slice(), &[3.0, 0.0, 7.0, 0.0, 11.0, 0.0]);
+    /// ```
+    pub fn update<N, F>(&mut self, f: F)
+    where
+        F: FnOnce(Expr<T, Place<S>, S>) -> Expr<T, N, S>,
+        N: StaticTree<T> + Node<T, Shape = S>,
+    {
+        let e = f(Expr::new(Place {
+            shape: *self.shape(),
+        }));
+        let out = self.as_mut_slice();
+        match N::LEAVES {
+            0..=2 => in_place::<T, N, 2>(&e.node, &StaticWalk::<T, N, 2>::WALK, out),
+            3 => in_place::<T, N, 3>(&e.node, &StaticWalk::<T, N, 3>::WALK, out),
+            4 => in_place::<T, N, 4>(&e.node, &StaticWalk::<T, N, 4>::WALK, out),
+            _ => in_place::<T, N, MAX_LEAVES>(&e.node, &StaticWalk::<T, N, MAX_LEAVES>::WALK, out),
+        }
+    }
+
+    /// [`update`](Self::update) for tensors with run-time dims: every rule
+    /// of the tree is checked first, and the output's dims must be this
+    /// tensor's (`shape/output`); on an error nothing is written.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let col = Tensor::<f32, shape![Dyn, 1], Vec<f32>>::from_vec((Dyn(2), One), vec![10.0, 100.0]).unwrap();
+    /// x.try_update(|x| x * &col).unwrap();
+    /// assert_eq!(x.as_slice(), &[10.0, 20.0, 300.0, 400.0]);
+    /// // col with 3 rows meets x's 2: the rule's error, and x is untouched
+    /// let col3 = Tensor::<f32, shape![Dyn, 1], Vec<f32>>::from_vec((Dyn(3), One), vec![1.0; 3]).unwrap();
+    /// assert_eq!(x.try_update(|x| x * &col3).unwrap_err().rule(), "elementwise/broadcast");
+    /// assert_eq!(x.as_slice(), &[10.0, 20.0, 300.0, 400.0]);
+    /// ```
+    pub fn try_update<N, F>(&mut self, f: F) -> Result<(), ExprError>
+    where
+        F: FnOnce(Expr<T, Place<S>, S>) -> Expr<T, N, S>,
+        N: Node<T, Shape = S>,
+    {
+        let e = f(Expr::new(Place {
+            shape: *self.shape(),
+        }));
+        let plan = e.node.plan()?;
+        plan.out_dims().expect_output(self.dims())?;
+        let out = self.as_mut_slice();
+        match N::LEAVES {
+            0..=2 => in_place::<T, N, 2>(&e.node, &plan.walk::<2>(), out),
+            3 => in_place::<T, N, 3>(&e.node, &plan.walk::<3>(), out),
+            4 => in_place::<T, N, 4>(&e.node, &plan.walk::<4>(), out),
+            _ => in_place::<T, N, MAX_LEAVES>(&e.node, &plan.walk::<MAX_LEAVES>(), out),
+        }
+        Ok(())
+    }
+}
+
+/// An in-place evaluation: always row by row (the [`Place`] leaf reads
+/// the output's old value where it is written), a leaf that repeats along
+/// the rows read at `i * 0`.
+#[inline(always)]
+fn in_place<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
+    let inner = walk.inner_strides();
+    run_rows::<T, N, K, true>(node, walk, &inner, out);
 }
 
 #[cfg(test)]

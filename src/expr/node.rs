@@ -15,7 +15,7 @@
 
 use super::plan::Plan;
 use super::row::{
-    ActivateRow, BinaryRow, LeafRow, MapRow, RowValues, ScalarRow, SelectRow, ZipRow,
+    ActivateRow, BinaryRow, LeafRow, MapRow, PlaceRow, RowValues, ScalarRow, SelectRow, ZipRow,
 };
 use super::ExprError;
 use crate::element::Element;
@@ -232,6 +232,53 @@ impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
 
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape> StaticTree<T> for Leaf<'_, T, S> {}
+
+/// The tensor an in-place evaluation ([`Tensor::update`](crate::Tensor::update))
+/// writes into, as a leaf: each output element reads its own old value
+/// before it is written, so the tree may read it anywhere (the output has
+/// its shape, so it is read at the position being written).
+#[derive(Clone, Copy, Debug)]
+pub struct Place<S> {
+    pub(crate) shape: S,
+}
+
+impl<S> sealed::Sealed for Place<S> {}
+
+impl<T: Element, S: Shape> Node<T> for Place<S> {
+    type Shape = S;
+    const LEAVES: usize = 1;
+    const PLAN: Option<Result<Plan, ExprError>> = if S::IS_STATIC {
+        Some(Plan::leaf(<S::Placeholder<1> as StaticShape>::DIMS))
+    } else {
+        None
+    };
+    fn shape(&self) -> S {
+        self.shape
+    }
+    fn plan(&self) -> Result<Plan, ExprError> {
+        Plan::leaf(&self.shape.dims())
+    }
+    type Row<'r, const STRIDED: bool>
+        = PlaceRow
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row<const STRIDED: bool>(
+        &self,
+        _first: usize,
+        _at: &Piece<'_>,
+        _len: usize,
+    ) -> Option<PlaceRow> {
+        Some(PlaceRow)
+    }
+    /// Leaves the piece as it is: an in-place evaluation goes row by row
+    /// ([`Node::row`]), never piece by piece, so this is not called.
+    #[inline(always)]
+    fn write(&self, _first: usize, _at: &Piece<'_>, _out: &mut [T]) {}
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Element, S: StaticShape> StaticTree<T> for Place<S> {}
 
 /// A constant: a scalar (shape `[]`) that broadcasts to anything.
 #[derive(Clone, Copy, Debug)]
