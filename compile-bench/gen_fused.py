@@ -10,6 +10,7 @@ operators and the named ops with Paddle's axis, the three activations, two
 selects, one map, one zip_with. Timed by run-fused.sh. Usage:
 python3 compile-bench/gen_fused.py (rewrites both files)."""
 import os
+import subprocess
 
 # steps: ("bin", op, rhs, axis) with rhs ("t", shape) or ("s", value) and axis
 # None (numpy: the operator, or the named op at -1 for max / min);
@@ -206,5 +207,7 @@ if __name__ == "__main__":
             assert len(steps) == 5, i
             body += gen(i, ty, x, steps)
         body += '    println!("{total}");\n}\n'
-        with open(os.path.join(here, kind, "src", "main.rs"), "w") as f:
+        path = os.path.join(here, kind, "src", "main.rs")
+        with open(path, "w") as f:
             f.write(body)
+        subprocess.run(["rustfmt", "--edition", "2021", path], check=True)

@@ -33,7 +33,12 @@ fn measured_op(a: &[f32; 120], b: &[f32; 12], d: &[f32; 5], out: &mut [f32; 120]
 fn main() -> ! {
     let mut out = [0.0f32; 120];
     let (ok, used) = stack::measure(|| {
-        measured_op(black_box(&F3_A), black_box(&F3_B), black_box(&F3_D), &mut out)
+        measured_op(
+            black_box(&F3_A),
+            black_box(&F3_B),
+            black_box(&F3_D),
+            &mut out,
+        )
     });
     firmware::finish(used, ok && black_box(&out)[..] == F3_OUT[..])
 }

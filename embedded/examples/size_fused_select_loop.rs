@@ -17,7 +17,11 @@ fn measured_op(cond: &[bool; 6], t: &[f32; 24], e: &[f32; 3], out: &mut [f32; 24
         for i1 in 0..2 {
             for i2 in 0..3 {
                 let i = (i0 * 2 + i1) * 3 + i2;
-                out[i] = if cond[i1 * 3 + i2] { t[i] * 2.0 } else { t[i] + e[i2] };
+                out[i] = if cond[i1 * 3 + i2] {
+                    t[i] * 2.0
+                } else {
+                    t[i] + e[i2]
+                };
             }
         }
     }
@@ -28,7 +32,12 @@ fn measured_op(cond: &[bool; 6], t: &[f32; 24], e: &[f32; 3], out: &mut [f32; 24
 fn main() -> ! {
     let mut out = [0.0f32; 24];
     let (ok, used) = stack::measure(|| {
-        measured_op(black_box(&SEL_C), black_box(&SEL_T), black_box(&SEL_E), &mut out)
+        measured_op(
+            black_box(&SEL_C),
+            black_box(&SEL_T),
+            black_box(&SEL_E),
+            &mut out,
+        )
     });
     firmware::finish(used, ok && black_box(&out)[..] == SEL_OUT[..])
 }

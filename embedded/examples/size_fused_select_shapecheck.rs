@@ -33,7 +33,12 @@ fn measured_op(cond: &[bool; 6], t: &[f32; 24], e: &[f32; 3], out: &mut [f32; 24
 fn main() -> ! {
     let mut out = [0.0f32; 24];
     let (ok, used) = stack::measure(|| {
-        measured_op(black_box(&SEL_C), black_box(&SEL_T), black_box(&SEL_E), &mut out)
+        measured_op(
+            black_box(&SEL_C),
+            black_box(&SEL_T),
+            black_box(&SEL_E),
+            &mut out,
+        )
     });
     firmware::finish(used, ok && black_box(&out)[..] == SEL_OUT[..])
 }

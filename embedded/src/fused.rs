@@ -47,7 +47,11 @@ const fn sel(c: &[bool; 6], t: &[f32; 24], e: &[f32; 3]) -> [f32; 24] {
     let mut out = [0.0; 24];
     let mut i = 0;
     while i < 24 {
-        out[i] = if c[i % 6] { t[i] * 2.0 } else { t[i] + e[i % 3] };
+        out[i] = if c[i % 6] {
+            t[i] * 2.0
+        } else {
+            t[i] + e[i % 3]
+        };
         i += 1;
     }
     out

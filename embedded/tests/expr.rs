@@ -60,7 +60,11 @@ fn f3_loop(a: &[f32; 120], b: &[f32; 12], d: &[f32; 5], out: &mut [f32; 120]) {
 /// `got` and `want` hold the same f32 bit patterns.
 #[track_caller]
 fn same_bits(c: &mut Checks, got: &[f32], want: &[f32], what: &str) {
-    let ok = got.len() == want.len() && got.iter().zip(want).all(|(g, w)| g.to_bits() == w.to_bits());
+    let ok = got.len() == want.len()
+        && got
+            .iter()
+            .zip(want)
+            .all(|(g, w)| g.to_bits() == w.to_bits());
     c.check(ok, what);
     if !ok {
         cortex_m_semihosting::hprintln!("  got  {:?}\n  want {:?}", got, want);
@@ -72,7 +76,10 @@ fn f3(c: &mut Checks) {
     f3_loop(&A_DATA, &B_DATA, &D_DATA, &mut want);
     // the data reach both sides of relu
     let clipped = want.iter().filter(|v| **v == 0.0).count();
-    c.check(clipped > 20 && clipped < 100, "f3: relu clips some outputs, not all");
+    c.check(
+        clipped > 20 && clipped < 100,
+        "f3: relu clips some outputs, not all",
+    );
 
     let (Some(a), Some(b), Some(d)) = (
         c.some(Tensor::<f32, A>::from_slice(&A_DATA).ok(), "f3: a"),
@@ -91,7 +98,12 @@ fn f3(c: &mut Checks) {
     // fused, to an inline result
     let fused: Tensor<f32, A> = (a.lazy() * &b + &d).relu().eval();
     same_bits(c, fused.as_slice(), &want, "f3: fused eval = hand loop");
-    same_bits(c, fused.as_slice(), chain.as_slice(), "f3: fused eval = plain ops");
+    same_bits(
+        c,
+        fused.as_slice(),
+        chain.as_slice(),
+        "f3: fused eval = plain ops",
+    );
 
     // fused, into a caller's buffer
     let mut buf = [f32::NAN; 120];
@@ -109,14 +121,28 @@ fn f3(c: &mut Checks) {
         .elementwise_mul(&b, Axis::<-1>, Identity)
         .elementwise_add(&d, Axis::<-1>, Relu)
         .eval();
-    same_bits(c, named.as_slice(), &want, "f3: fused named ops = hand loop");
+    same_bits(
+        c,
+        named.as_slice(),
+        &want,
+        "f3: fused named ops = hand loop",
+    );
 
     // views over the data in flash as leaves (no copy), try_eval_into
     let mut buf2 = [f32::NAN; 120];
     if let (Some(av), Some(bv), Some(dv), Some(mut out)) = (
-        c.some(Tensor::<f32, A, &[f32]>::from_storage(&A_DATA[..]).ok(), "f3: a view"),
-        c.some(Tensor::<f32, B, &[f32]>::from_storage(&B_DATA[..]).ok(), "f3: b view"),
-        c.some(Tensor::<f32, D, &[f32]>::from_storage(&D_DATA[..]).ok(), "f3: d view"),
+        c.some(
+            Tensor::<f32, A, &[f32]>::from_storage(&A_DATA[..]).ok(),
+            "f3: a view",
+        ),
+        c.some(
+            Tensor::<f32, B, &[f32]>::from_storage(&B_DATA[..]).ok(),
+            "f3: b view",
+        ),
+        c.some(
+            Tensor::<f32, D, &[f32]>::from_storage(&D_DATA[..]).ok(),
+            "f3: d view",
+        ),
         c.some(
             Tensor::<f32, A, &mut [f32]>::from_storage(&mut buf2[..]).ok(),
             "f3: out view 2",
@@ -139,13 +165,21 @@ static C_DATA: [bool; 6] = [true, false, false, true, true, false];
 static CCOL_DATA: [bool; 4] = [false, true, true, false];
 
 /// `select(c, t * 2, t + e)` by hand, cond read through `cond(i0, i1, i2)`.
-fn select_loop(cond: impl Fn(usize, usize, usize) -> bool, t: &[f32; 24], e: &[f32; 3]) -> [f32; 24] {
+fn select_loop(
+    cond: impl Fn(usize, usize, usize) -> bool,
+    t: &[f32; 24],
+    e: &[f32; 3],
+) -> [f32; 24] {
     let mut out = [0.0f32; 24];
     for i0 in 0..4 {
         for i1 in 0..2 {
             for (i2, &ev) in e.iter().enumerate() {
                 let i = (i0 * 2 + i1) * 3 + i2;
-                out[i] = if cond(i0, i1, i2) { t[i] * 2.0 } else { t[i] + ev };
+                out[i] = if cond(i0, i1, i2) {
+                    t[i] * 2.0
+                } else {
+                    t[i] + ev
+                };
             }
         }
     }
@@ -157,7 +191,10 @@ fn select_chain(c: &mut Checks) {
         c.some(Tensor::<f32, T>::from_slice(&T_DATA).ok(), "select: t"),
         c.some(Tensor::<f32, E>::from_slice(&E_DATA).ok(), "select: e"),
         c.some(Tensor::<bool, C>::from_slice(&C_DATA).ok(), "select: cond"),
-        c.some(Tensor::<bool, CCol>::from_slice(&CCOL_DATA).ok(), "select: cond column"),
+        c.some(
+            Tensor::<bool, CCol>::from_slice(&CCOL_DATA).ok(),
+            "select: cond column",
+        ),
     ) else {
         return;
     };
@@ -170,7 +207,12 @@ fn select_chain(c: &mut Checks) {
     let chain = select(&cond, &doubled, &shifted, Numpy);
     same_bits(c, chain.as_slice(), &want, "select: plain ops = hand loop");
     let fused: Tensor<f32, T> = expr::select(&cond, t.lazy() * 2.0, t.lazy() + &e, Numpy).eval();
-    same_bits(c, fused.as_slice(), chain.as_slice(), "select: fused = plain ops");
+    same_bits(
+        c,
+        fused.as_slice(),
+        chain.as_slice(),
+        "select: fused = plain ops",
+    );
     let mut buf = [f32::NAN; 24];
     if let Some(mut out) = c.some(
         Tensor::<f32, T, &mut [f32]>::from_storage(&mut buf[..]).ok(),
@@ -181,14 +223,29 @@ fn select_chain(c: &mut Checks) {
     same_bits(c, &buf, &want, "select: fused eval_into = hand loop");
     // the tensor 2 as a leaf instead of the constant
     let fused2 = expr::select(&cond, t.lazy() * &two, t.lazy() + &e, Numpy).eval();
-    same_bits(c, fused2.as_slice(), &want, "select: fused, 2 as a tensor = hand loop");
+    same_bits(
+        c,
+        fused2.as_slice(),
+        &want,
+        "select: fused, 2 as a tensor = hand loop",
+    );
 
     // cond [4, 1, 1]: one value per output row (the repeat path)
     let want = select_loop(|i0, _, _| CCOL_DATA[i0], &T_DATA, &E_DATA);
     let chain = select(&col, &doubled, &shifted, Numpy);
-    same_bits(c, chain.as_slice(), &want, "select column: plain ops = hand loop");
+    same_bits(
+        c,
+        chain.as_slice(),
+        &want,
+        "select column: plain ops = hand loop",
+    );
     let fused = expr::select(&col, t.lazy() * 2.0, t.lazy() + &e, Numpy).eval();
-    same_bits(c, fused.as_slice(), chain.as_slice(), "select column: fused = plain ops");
+    same_bits(
+        c,
+        fused.as_slice(),
+        chain.as_slice(),
+        "select column: fused = plain ops",
+    );
 
     // a deeper tree: relu of the select, minus e, fused against plain ops
     let deep = (expr::select(&cond, t.lazy() * 2.0, t.lazy() + &e, Numpy).relu() - &e).eval();
@@ -196,7 +253,12 @@ fn select_chain(c: &mut Checks) {
     let plain = select(&cond, &doubled, &shifted, Numpy)
         .elementwise_add(&zero, Axis::<-1>, Relu)
         .elementwise_sub(&e, Axis::<-1>, Identity);
-    same_bits(c, deep.as_slice(), plain.as_slice(), "select, relu, - e: fused = plain ops");
+    same_bits(
+        c,
+        deep.as_slice(),
+        plain.as_slice(),
+        "select, relu, - e: fused = plain ops",
+    );
 }
 
 #[entry]

@@ -184,7 +184,9 @@ fn main() {
     let s17_0 = Tensor::<f32, shape![]>::full(2.0);
     let z17_0 = &x17 * &s17_0;
     let z17_1 = &z17_0 + &y17_1;
-    let Ok(z17_2) = z17_1.elementwise_div(&y17_2, Axis::<0>, Relu) else { return };
+    let Ok(z17_2) = z17_1.elementwise_div(&y17_2, Axis::<0>, Relu) else {
+        return;
+    };
     let s17_4 = Tensor::<f32, shape![]>::full(0.25);
     let z17_3 = &z17_2 - &s17_4;
     total += z17_3.as_slice()[0];

@@ -14,29 +14,41 @@ fn main() {
     let y0_0 = Tensor::<f32, shape![3, 4]>::full(1.1);
     let y0_1 = Tensor::<f32, shape![5]>::full(1.2);
     let y0_4 = Tensor::<f32, shape![4, 5]>::full(1.5);
-    let z0 = (((x0.lazy().elementwise_mul(&y0_0, Axis::<1>, Identity) + &y0_1).relu() - 0.5) * &y0_4).eval();
+    let z0 = (((x0.lazy().elementwise_mul(&y0_0, Axis::<1>, Identity) + &y0_1).relu() - 0.5)
+        * &y0_4)
+        .eval();
     total += z0.as_slice()[0];
     let x1 = Tensor::<f32, shape![4, 8]>::full(2.0);
     let y1_0 = Tensor::<f32, shape![8]>::full(1.1);
     let y1_3 = Tensor::<f32, shape![4, 1]>::full(1.4);
-    let z1 = (((x1.lazy() + &y1_0) * 2.0).tanh().elementwise_max(&y1_3, Axis::<-1>, Identity) / 3.0).eval();
+    let z1 = (((x1.lazy() + &y1_0) * 2.0)
+        .tanh()
+        .elementwise_max(&y1_3, Axis::<-1>, Identity)
+        / 3.0)
+        .eval();
     total += z1.as_slice()[0];
     let x2 = Tensor::<f64, shape![2, 3, 4]>::full(3.0);
     let y2_0 = Tensor::<f64, shape![3]>::full(1.1);
     let y2_3 = Tensor::<f64, shape![4]>::full(1.4);
-    let z2 = ((x2.lazy().elementwise_sub(&y2_0, Axis::<1>, Identity).relu() * 1.5) + &y2_3).sigmoid().eval();
+    let z2 = ((x2.lazy().elementwise_sub(&y2_0, Axis::<1>, Identity).relu() * 1.5) + &y2_3)
+        .sigmoid()
+        .eval();
     total += z2.as_slice()[0] as f32;
     let x3 = Tensor::<f32, shape![6, 1, 5]>::full(4.0);
     let y3_0 = Tensor::<f32, shape![4, 5]>::full(1.1);
     let c3_2 = Tensor::<bool, shape![6, 4, 1]>::full(true);
     let y3_2 = Tensor::<f32, shape![5]>::full(1.3);
     let y3_3 = Tensor::<f32, shape![4, 5]>::full(1.4);
-    let z3 = (expr::select(&c3_2, (x3.lazy() * &y3_0) + 1.0, &y3_2, Numpy) - &y3_3).relu().eval();
+    let z3 = (expr::select(&c3_2, (x3.lazy() * &y3_0) + 1.0, &y3_2, Numpy) - &y3_3)
+        .relu()
+        .eval();
     total += z3.as_slice()[0];
     let x4 = Tensor::<f32, shape![5, 7]>::full(5.0);
     let y4_0 = Tensor::<f32, shape![5, 7]>::full(1.1);
     let y4_2 = Tensor::<f32, shape![7]>::full(1.3);
-    let z4 = (((x4.lazy().elementwise_min(&y4_0, Axis::<-1>, Identity) * 0.25) + &y4_2).sigmoid() - 0.5).eval();
+    let z4 = (((x4.lazy().elementwise_min(&y4_0, Axis::<-1>, Identity) * 0.25) + &y4_2).sigmoid()
+        - 0.5)
+        .eval();
     total += z4.as_slice()[0];
     let x5 = Tensor::<f64, shape![3, 4, 5, 6, 2]>::full(6.0);
     let y5_0 = Tensor::<f64, shape![6, 2]>::full(1.1);
@@ -47,39 +59,64 @@ fn main() {
     let x6 = Tensor::<f32, shape![8]>::full(7.0);
     let y6_0 = Tensor::<f32, shape![8]>::full(1.1);
     let y6_4 = Tensor::<f32, shape![8]>::full(1.5);
-    let z6 = (((x6.lazy() * &y6_0) + 1.0).tanh() * 3.0).elementwise_max(&y6_4, Axis::<-1>, Identity).eval();
+    let z6 = (((x6.lazy() * &y6_0) + 1.0).tanh() * 3.0)
+        .elementwise_max(&y6_4, Axis::<-1>, Identity)
+        .eval();
     total += z6.as_slice()[0];
     let x7 = Tensor::<f32, shape![2, 2, 2]>::full(8.0);
     let y7_0 = Tensor::<f32, shape![2, 1]>::full(1.1);
     let y7_1 = Tensor::<f32, shape![2, 2, 2]>::full(1.2);
-    let z7 = (((x7.lazy() - &y7_0) * &y7_1).map(|v| v * 0.5) + 1.0).relu().eval();
+    let z7 = (((x7.lazy() - &y7_0) * &y7_1).map(|v| v * 0.5) + 1.0)
+        .relu()
+        .eval();
     total += z7.as_slice()[0];
     let x8 = Tensor::<f32, shape![4, 3]>::full(9.0);
     let y8_0 = Tensor::<f32, shape![3]>::full(1.1);
     let y8_1 = Tensor::<f32, shape![4, 3]>::full(1.2);
     let y8_3 = Tensor::<f32, shape![4, 1]>::full(1.4);
-    let z8 = (((x8.lazy() + &y8_0).zip_with(&y8_1, |a, b| if a > b { a } else { b }) * 2.0) - &y8_3).sigmoid().eval();
+    let z8 = (((x8.lazy() + &y8_0).zip_with(&y8_1, |a, b| if a > b { a } else { b }) * 2.0)
+        - &y8_3)
+        .sigmoid()
+        .eval();
     total += z8.as_slice()[0];
     let x9 = Tensor::<f64, shape![3, 3, 3]>::full(10.0);
     let y9_0 = Tensor::<f64, shape![3, 3]>::full(1.1);
     let y9_2 = Tensor::<f64, shape![3]>::full(1.3);
-    let z9 = (((x9.lazy() * &y9_0) + 0.1).elementwise_sub(&y9_2, Axis::<0>, Identity).relu() * 2.0).eval();
+    let z9 = (((x9.lazy() * &y9_0) + 0.1)
+        .elementwise_sub(&y9_2, Axis::<0>, Identity)
+        .relu()
+        * 2.0)
+        .eval();
     total += z9.as_slice()[0] as f32;
     let x10 = Tensor::<f32, shape![2, 4, 6]>::full(11.0);
     let y10_0 = Tensor::<f32, shape![4]>::full(1.1);
     let y10_2 = Tensor::<f32, shape![2, 4, 6]>::full(1.3);
-    let z10 = ((x10.lazy().elementwise_add(&y10_0, Axis::<1>, Identity) * 0.5).elementwise_min(&y10_2, Axis::<-1>, Identity).tanh() + 1.0).eval();
+    let z10 = ((x10.lazy().elementwise_add(&y10_0, Axis::<1>, Identity) * 0.5)
+        .elementwise_min(&y10_2, Axis::<-1>, Identity)
+        .tanh()
+        + 1.0)
+        .eval();
     total += z10.as_slice()[0];
     let x11 = Tensor::<f32, shape![7, 2]>::full(12.0);
     let y11_1 = Tensor::<f32, shape![2]>::full(1.2);
     let c11_2 = Tensor::<bool, shape![7, 1]>::full(true);
     let y11_2 = Tensor::<f32, shape![7, 2]>::full(1.3);
-    let z11 = (expr::select(&c11_2, (x11.lazy() / 2.0) + &y11_1, y11_2.lazy() * 2.0, Numpy) - 1.0).relu().eval();
+    let z11 = (expr::select(
+        &c11_2,
+        (x11.lazy() / 2.0) + &y11_1,
+        y11_2.lazy() * 2.0,
+        Numpy,
+    ) - 1.0)
+        .relu()
+        .eval();
     total += z11.as_slice()[0];
     let x12 = Tensor::<f64, shape![2, 3, 4, 5]>::full(13.0);
     let y12_0 = Tensor::<f64, shape![4, 5]>::full(1.1);
     let y12_3 = Tensor::<f64, shape![5]>::full(1.4);
-    let z12 = (((x12.lazy().elementwise_mul(&y12_0, Axis::<2>, Identity) + 1.0).sigmoid() * &y12_3) - 0.5).eval();
+    let z12 = (((x12.lazy().elementwise_mul(&y12_0, Axis::<2>, Identity) + 1.0).sigmoid()
+        * &y12_3)
+        - 0.5)
+        .eval();
     total += z12.as_slice()[0] as f32;
     let x13 = Tensor::<f32, shape![10]>::full(14.0);
     let y13_1 = Tensor::<f32, shape![10]>::full(1.2);
@@ -90,7 +127,9 @@ fn main() {
     let y14_0 = Tensor::<f32, shape![5, 1]>::full(1.1);
     let y14_1 = Tensor::<f32, shape![4]>::full(1.2);
     let y14_4 = Tensor::<f32, shape![3, 5, 4]>::full(1.5);
-    let z14 = (((x14.lazy() * &y14_0) + &y14_1).tanh() * 2.0).elementwise_max(&y14_4, Axis::<-1>, Identity).eval();
+    let z14 = (((x14.lazy() * &y14_0) + &y14_1).tanh() * 2.0)
+        .elementwise_max(&y14_4, Axis::<-1>, Identity)
+        .eval();
     total += z14.as_slice()[0];
     let x15 = Tensor::<f64, shape![6, 6]>::full(16.0);
     let y15_0 = Tensor::<f64, shape![6]>::full(1.1);
@@ -101,17 +140,32 @@ fn main() {
     let x16 = Tensor::<f32, shape![2, 3, 2, 3]>::full(17.0);
     let y16_0 = Tensor::<f32, shape![3, 2]>::full(1.1);
     let y16_3 = Tensor::<f32, shape![3]>::full(1.4);
-    let z16 = ((x16.lazy().elementwise_add(&y16_0, Axis::<1>, Identity).relu() * 1.5) - &y16_3).sigmoid().eval();
+    let z16 = ((x16
+        .lazy()
+        .elementwise_add(&y16_0, Axis::<1>, Identity)
+        .relu()
+        * 1.5)
+        - &y16_3)
+        .sigmoid()
+        .eval();
     total += z16.as_slice()[0];
     let x17 = Tensor::<f32, shape![4, 4, 4]>::full(18.0);
     let y17_1 = Tensor::<f32, shape![4, 4]>::full(1.2);
     let y17_2 = Tensor::<f32, shape![4]>::full(1.3);
-    let z17 = (((x17.lazy() * 2.0) + &y17_1).elementwise_div(&y17_2, Axis::<0>, Identity).relu() - 0.25).eval();
+    let z17 = (((x17.lazy() * 2.0) + &y17_1)
+        .elementwise_div(&y17_2, Axis::<0>, Identity)
+        .relu()
+        - 0.25)
+        .eval();
     total += z17.as_slice()[0];
     let x18 = Tensor::<f32, shape![5, 1]>::full(19.0);
     let y18_0 = Tensor::<f32, shape![5]>::full(1.1);
     let y18_2 = Tensor::<f32, shape![1, 5]>::full(1.3);
-    let z18 = (((x18.lazy() + &y18_0) * 0.5).elementwise_max(&y18_2, Axis::<-1>, Identity).tanh() * 2.0).eval();
+    let z18 = (((x18.lazy() + &y18_0) * 0.5)
+        .elementwise_max(&y18_2, Axis::<-1>, Identity)
+        .tanh()
+        * 2.0)
+        .eval();
     total += z18.as_slice()[0];
     let x19 = Tensor::<f64, shape![3, 4]>::full(20.0);
     let y19_0 = Tensor::<f64, shape![4]>::full(1.1);
