@@ -34,6 +34,7 @@ secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1; t1=$(date +%s.%N)
 for prog in fused chained; do
   mkdir -p "$work/$prog/src"
   sed "s|path = \"../..\"|path = \"$repo\"|" "$here/$prog/Cargo.toml" >"$work/$prog/Cargo.toml"
+  cp "$here/$prog/src/main.rs" "$work/$prog/src/main.rs"
   [ -f "$repo/Cargo.lock" ] && cp "$repo/Cargo.lock" "$work/$prog/Cargo.lock"
 done
 
@@ -43,6 +44,10 @@ for r in $(seq 1 "$rounds"); do
   # the library alone, cold (in the fused program's folder; the same for both)
   rm -rf "$work/lib"
   lib=$(cd "$work/fused" && secs cargo check -p shapecheck --target-dir "$work/lib")
+  ls "$work"/lib/debug/deps/libshapecheck-*.rmeta >/dev/null 2>&1 || {
+    echo "run-fused.sh: the library did not check"
+    exit 1
+  }
   fig[lib]+=" $lib"
   printf '%-6s %-8s %8.2f\n' "$r" library "$lib"
   # alternate which program goes first
@@ -74,7 +79,7 @@ for r in $(seq 1 "$rounds"); do
 done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 echo
-echo "medians over $rounds rounds (library alone, cold: $(median <<<"${fig[lib]}") s)"
+printf "medians over %s rounds (library alone, cold: %.2f s)\n" "$rounds" "$(median <<<"${fig[lib]}")"
 printf '%-8s %8s %8s %8s\n' what fused chained ratio
 for w in cold comment code alone; do
   f=$(median <<<"${fig[fused-$w]}") c=$(median <<<"${fig[chained-$w]}")
