@@ -3,7 +3,7 @@
 
 use crate::error::ShapeError;
 use crate::shape::{Dims, Shape};
-use crate::storage::{Inline, Storage, StorageMut};
+use crate::storage::{Inline, OutputStorage, OwnedStorage, Storage, StorageMut};
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -188,6 +188,44 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         self.data.used(|| self.shape.numel().unwrap_or(0))
     }
 
+    /// The elements in row-major order.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = tensor![[1, 2], [3, 4]];
+    /// assert_eq!(t.iter().copied().max(), Some(4));
+    /// assert_eq!(t.iter().sum::<i32>(), 10);
+    /// ```
+    pub fn iter(&self) -> core::slice::Iter<'_, T> {
+        self.as_slice().iter()
+    }
+
+    /// `f(v)` for every element, into a fresh tensor of the same shape whose
+    /// storage the shape chooses (inline for a static shape, a `Vec` for a
+    /// run-time dim). One pass; for `U = T` it is the one-node expression
+    /// `x.lazy().map(f)`, which fuses with more nodes.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let t = tensor![[1.0f32, -2.0], [3.0, -4.0]];
+    /// let positive: Tensor<bool, shape![2, 2]> = t.map(|v| v > 0.0);
+    /// assert_eq!(positive.as_slice(), &[true, false, true, false]);
+    /// assert_eq!(t.map(|v| v * 2.0), t.lazy().map(|v| v * 2.0).eval());
+    /// ```
+    pub fn map<U, F>(&self, f: F) -> Tensor<U, S, <S as OutputStorage<U>>::Buffer>
+    where
+        U: Copy + Default,
+        F: Fn(T) -> U,
+        S: OutputStorage<U>,
+    {
+        let shape = self.shape;
+        let mut data = <S as OutputStorage<U>>::Buffer::filled(&shape, U::default());
+        for (o, &v) in data.as_mut_slice().iter_mut().zip(self.as_slice()) {
+            *o = f(v);
+        }
+        Tensor::from_parts_unchecked(shape, data)
+    }
+
     /// The storage.
     ///
     /// ```
@@ -304,6 +342,18 @@ impl<T: Copy, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
     pub fn as_mut_slice(&mut self) -> &mut [T] {
         let shape = self.shape;
         self.data.used_mut(|| shape.numel().unwrap_or(0))
+    }
+
+    /// The elements in row-major order, mutably.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut t = tensor![1, 2, 3];
+    /// t.iter_mut().for_each(|v| *v *= 10);
+    /// assert_eq!(t.as_slice(), &[10, 20, 30]);
+    /// ```
+    pub fn iter_mut(&mut self) -> core::slice::IterMut<'_, T> {
+        self.as_mut_slice().iter_mut()
     }
 
     /// The element at `index`, mutably; `None` if out of range.

@@ -103,6 +103,44 @@ pub fn from_dyn<T: Typed>(t: shapecheck::DynTensor<T>) -> TensorVal {
     }
 }
 
+/// Generated code checking fused expressions against the plain ops' result
+/// `z` (of dims `out`, element type `dtype`): `one` is the op as a one-node
+/// expression, `chained` the op followed by more nodes and `plain` the same
+/// chain of plain ops. Each expression is evaluated into a heap tensor of
+/// the output's static shape filled with a value the op does not produce
+/// (NaN, or a large negative integer; twice, `true` then `false`, for
+/// `bool`), so that an element it failed to write shows.
+pub fn expr_checks(
+    dtype: &str,
+    out: &[usize],
+    one: &str,
+    chained: Option<(&str, &str)>,
+) -> Result<String, String> {
+    let ty = rust_type(dtype)?;
+    let fills: &[&str] = match dtype {
+        "float32" => &["f32::NAN"],
+        "float64" => &["f64::NAN"],
+        "int32" => &["-2147480000"],
+        "int64" => &["-9223372036854770000"],
+        _ => &["true", "false"],
+    };
+    let n: usize = out.iter().product();
+    let shape = shape_macro(out);
+    let mut body = String::new();
+    for fill in fills {
+        body += &format!(
+            "    let mut e = Tensor::<{ty}, {shape}, Vec<{ty}>>::from_vec(Default::default(), vec![{fill}; {n}]).map_err(input_error)?;\n    ({one}).eval_into(&mut e);\n    same_values(\"one node\", e.as_slice(), z.as_slice())?;\n"
+        );
+    }
+    if let Some((chained, plain)) = chained {
+        body += &format!(
+            "    let mut e = Tensor::<{ty}, {shape}, Vec<{ty}>>::from_vec(Default::default(), vec![{fill}; {n}]).map_err(input_error)?;\n    ({chained}).eval_into(&mut e);\n    let p = {plain};\n    same_values(\"chained\", e.as_slice(), p.as_slice())?;\n",
+            fill = fills[0]
+        );
+    }
+    Ok(body)
+}
+
 /// What generated code appends to an op's `Result` to report its error
 /// with the error's rule identifier (`value_error` in the generated support).
 pub const VALUE_ERR: &str = ".map_err(|e| value_error(e.rule(), &e))";

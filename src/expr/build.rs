@@ -5,10 +5,13 @@
 use super::node::{Activate, Binary, Leaf, Map, Node, Scalar, Select, ZipWith};
 use super::Expr;
 use crate::element::Element;
-use crate::ops::elementwise::{Activation, Axis, ElementwiseShapes, FloatElement};
-use crate::ops::select::{CondElement, SelectMode, SelectShapes};
+use crate::ops::elementwise::{
+    Activation, Axis, BroadcastOf, BroadcastWith, ElementwiseOutput, ElementwiseShapes,
+    FloatElement,
+};
+use crate::ops::select::{CondElement, SelectMode, SelectOutput, SelectShapes};
 use crate::ops::{Add, Div, Max, Min, Mul, Sub};
-use crate::shape::Shape;
+use crate::shape::{Shape, StaticShape};
 use crate::storage::Storage;
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
@@ -16,6 +19,8 @@ use core::marker::PhantomData;
 /// What can be an operand of an expression node: a tensor (`&x`), another
 /// expression, or a scalar of the element type (a constant).
 pub trait IntoNode<T: Element> {
+    /// The element type (`T`).
+    type Elem: Element;
     /// The node it becomes.
     type Node: Node<T>;
     /// The node.
@@ -23,6 +28,7 @@ pub trait IntoNode<T: Element> {
 }
 
 impl<'a, T: Element, S: Shape, B: Storage<T>> IntoNode<T> for &'a Tensor<T, S, B> {
+    type Elem = T;
     type Node = Leaf<'a, T, S>;
     #[inline(always)]
     fn into_node(self) -> Leaf<'a, T, S> {
@@ -33,7 +39,8 @@ impl<'a, T: Element, S: Shape, B: Storage<T>> IntoNode<T> for &'a Tensor<T, S, B
     }
 }
 
-impl<T: Element, N: Node<T>> IntoNode<T> for Expr<T, N> {
+impl<T: Element, N: Node<T, Shape = S>, S: Shape> IntoNode<T> for Expr<T, N, S> {
+    type Elem = T;
     type Node = N;
     #[inline(always)]
     fn into_node(self) -> N {
@@ -42,6 +49,7 @@ impl<T: Element, N: Node<T>> IntoNode<T> for Expr<T, N> {
 }
 
 impl<T: Element> IntoNode<T> for T {
+    type Elem = T;
     type Node = Scalar<T>;
     #[inline(always)]
     fn into_node(self) -> Scalar<T> {
@@ -52,11 +60,42 @@ impl<T: Element> IntoNode<T> for T {
 /// The shape of an operand of a node.
 type ShapeOf<T, R> = <<R as IntoNode<T>>::Node as Node<T>>::Shape;
 
-/// An expression node `act(self op y)` at `AXIS`.
-pub type BinaryExpr<T, N, R, Op, A, const AXIS: isize> =
-    Expr<T, Activate<Binary<N, <R as IntoNode<T>>::Node, Op, AXIS>, A>>;
+/// An expression node `act(self op y)` at `AXIS`, `self` of shape `S`: its
+/// shape is the plain op's output shape.
+pub type BinaryExpr<T, N, S, R, Op, A, const AXIS: isize> = Expr<
+    T,
+    Activate<
+        Binary<N, <R as IntoNode<T>>::Node, Op, ElementwiseOutput<S, ShapeOf<T, R>, AXIS>, AXIS>,
+        A,
+    >,
+    ElementwiseOutput<S, ShapeOf<T, R>, AXIS>,
+>;
 
-impl<T: Element, N: Node<T>> Expr<T, N> {
+/// An expression node `f(self, y)` (numpy broadcasting), `self` of shape `S`.
+pub type ZipExpr<T, N, S, R, F> = Expr<
+    T,
+    ZipWith<N, <R as IntoNode<T>>::Node, F, ElementwiseOutput<S, ShapeOf<T, R>, -1>>,
+    ElementwiseOutput<S, ShapeOf<T, R>, -1>,
+>;
+
+/// An expression node `cond ? then : else` in mode `M`, cond of shape `C`.
+pub type SelectExpr<'a, T, C, Th, El, M> = Expr<
+    T,
+    Select<
+        'a,
+        C,
+        <Th as IntoNode<T>>::Node,
+        <El as IntoNode<T>>::Node,
+        M,
+        SelectShape<T, C, Th, El, M>,
+    >,
+    SelectShape<T, C, Th, El, M>,
+>;
+
+/// The output shape of a select node.
+type SelectShape<T, C, Th, El, M> = SelectOutput<C, ShapeOf<T, Th>, ShapeOf<T, El>, M>;
+
+impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     /// Paddle's `elementwise_mul` as a node: `act(self * y)`, `y` (a tensor,
     /// an expression or a scalar) placed at `axis` by the rule of
     /// [`Tensor::try_elementwise_mul`]; shapes it rejects do not compile.
@@ -73,13 +112,13 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
         y: R,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> BinaryExpr<T, N, R, Mul, A, AXIS>
+    ) -> BinaryExpr<T, N, S, R, Mul, A, AXIS>
     where
         R: IntoNode<T>,
         A: Activation,
-        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+        S: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
     {
-        activate(binary(self.node, y.into_node()))
+        activate(binary::<T, _, _, _, S, AXIS>(self.node, y.into_node()))
     }
 
     /// Paddle's `elementwise_add` as a node: `act(self + y)` with `y` at
@@ -96,13 +135,13 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
         y: R,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> BinaryExpr<T, N, R, Add, A, AXIS>
+    ) -> BinaryExpr<T, N, S, R, Add, A, AXIS>
     where
         R: IntoNode<T>,
         A: Activation,
-        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+        S: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
     {
-        activate(binary(self.node, y.into_node()))
+        activate(binary::<T, _, _, _, S, AXIS>(self.node, y.into_node()))
     }
 
     /// Paddle's `elementwise_sub` as a node: `act(self - y)` with `y` at
@@ -119,13 +158,13 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
         y: R,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> BinaryExpr<T, N, R, Sub, A, AXIS>
+    ) -> BinaryExpr<T, N, S, R, Sub, A, AXIS>
     where
         R: IntoNode<T>,
         A: Activation,
-        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+        S: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
     {
-        activate(binary(self.node, y.into_node()))
+        activate(binary::<T, _, _, _, S, AXIS>(self.node, y.into_node()))
     }
 
     /// Paddle's `elementwise_div` as a node, for `f32` and `f64` (a zero
@@ -143,14 +182,14 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
         y: R,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> BinaryExpr<T, N, R, Div, A, AXIS>
+    ) -> BinaryExpr<T, N, S, R, Div, A, AXIS>
     where
         T: FloatElement,
         R: IntoNode<T>,
         A: Activation,
-        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+        S: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
     {
-        activate(binary(self.node, y.into_node()))
+        activate(binary::<T, _, _, _, S, AXIS>(self.node, y.into_node()))
     }
 
     /// Paddle's `elementwise_max` as a node: `act(max(self, y))` with `y`
@@ -167,13 +206,13 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
         y: R,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> BinaryExpr<T, N, R, Max, A, AXIS>
+    ) -> BinaryExpr<T, N, S, R, Max, A, AXIS>
     where
         R: IntoNode<T>,
         A: Activation,
-        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+        S: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
     {
-        activate(binary(self.node, y.into_node()))
+        activate(binary::<T, _, _, _, S, AXIS>(self.node, y.into_node()))
     }
 
     /// Paddle's `elementwise_min` as a node: `act(min(self, y))` with `y`
@@ -190,13 +229,13 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
         y: R,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> BinaryExpr<T, N, R, Min, A, AXIS>
+    ) -> BinaryExpr<T, N, S, R, Min, A, AXIS>
     where
         R: IntoNode<T>,
         A: Activation,
-        N::Shape: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+        S: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
     {
-        activate(binary(self.node, y.into_node()))
+        activate(binary::<T, _, _, _, S, AXIS>(self.node, y.into_node()))
     }
 
     /// An activation as a node (`Relu`, `Tanh`, `Sigmoid`, `Identity`),
@@ -207,7 +246,7 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     /// let z = tensor![-1.0f32, 0.0].lazy().activation(Sigmoid).eval();
     /// assert_eq!(z, tensor![-1.0f32, 0.0].elementwise_add(&tensor![0.0f32], Axis::<-1>, Sigmoid));
     /// ```
-    pub fn activation<A: Activation>(self, _act: A) -> Expr<T, Activate<N, A>> {
+    pub fn activation<A: Activation>(self, _act: A) -> Expr<T, Activate<N, A>, S> {
         activate(self.node)
     }
 
@@ -218,7 +257,7 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     /// let z = tensor![-1.0f32, 2.0].lazy().relu().eval();
     /// assert_eq!(z.as_slice(), &[0.0, 2.0]);
     /// ```
-    pub fn relu(self) -> Expr<T, Activate<N, crate::ops::elementwise::Relu>> {
+    pub fn relu(self) -> Expr<T, Activate<N, crate::ops::elementwise::Relu>, S> {
         activate(self.node)
     }
 
@@ -229,7 +268,7 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     /// let z = tensor![0.0f32, 100.0].lazy().tanh().eval();
     /// assert_eq!(z.as_slice(), &[0.0, 1.0]);
     /// ```
-    pub fn tanh(self) -> Expr<T, Activate<N, crate::ops::elementwise::Tanh>> {
+    pub fn tanh(self) -> Expr<T, Activate<N, crate::ops::elementwise::Tanh>, S> {
         activate(self.node)
     }
 
@@ -240,7 +279,7 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     /// let z = tensor![0.0f32].lazy().sigmoid().eval();
     /// assert_eq!(z.as_slice(), &[0.5]);
     /// ```
-    pub fn sigmoid(self) -> Expr<T, Activate<N, crate::ops::elementwise::Sigmoid>> {
+    pub fn sigmoid(self) -> Expr<T, Activate<N, crate::ops::elementwise::Sigmoid>, S> {
         activate(self.node)
     }
 
@@ -251,7 +290,7 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     /// let z = (tensor![1.0f32, 2.0].lazy() * 3.0).map(|v| v * v).eval();
     /// assert_eq!(z.as_slice(), &[9.0, 36.0]);
     /// ```
-    pub fn map<F: Fn(T) -> T>(self, f: F) -> Expr<T, Map<N, F>> {
+    pub fn map<F: Fn(T) -> T>(self, f: F) -> Expr<T, Map<N, F>, S> {
         Expr::new(Map { node: self.node, f })
     }
 
@@ -265,33 +304,48 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     /// let z = x.lazy().zip_with(&tensor![10.0f32, 20.0], |a, b| a * a + b).eval();
     /// assert_eq!(z.as_slice(), &[11.0, 24.0, 19.0, 36.0]);
     /// ```
-    pub fn zip_with<R, F>(self, y: R, f: F) -> Expr<T, ZipWith<N, R::Node, F>>
+    pub fn zip_with<R, F>(self, y: R, f: F) -> ZipExpr<T, N, S, R, F>
     where
         R: IntoNode<T>,
         F: Fn(T, T) -> T,
-        N::Shape: ElementwiseShapes<ShapeOf<T, R>, -1>,
+        S: ElementwiseShapes<ShapeOf<T, R>, -1>,
     {
+        let r = y.into_node();
+        let shape = S::output(&self.node.shape(), &r.shape());
         Expr::new(ZipWith {
             l: self.node,
-            r: y.into_node(),
+            r,
             f,
+            shape,
         })
     }
 }
 
-/// `l op r` as a node.
+/// `l op r` as a node, its output shape computed by the elementwise rule
+/// (`S` is `l`'s shape).
 #[inline(always)]
-fn binary<L, R, Op, const AXIS: isize>(l: L, r: R) -> Binary<L, R, Op, AXIS> {
+fn binary<T, L, R, Op, S, const AXIS: isize>(
+    l: L,
+    r: R,
+) -> Binary<L, R, Op, ElementwiseOutput<S, R::Shape, AXIS>, AXIS>
+where
+    T: Element,
+    L: Node<T, Shape = S>,
+    R: Node<T>,
+    S: ElementwiseShapes<R::Shape, AXIS>,
+{
+    let shape = S::output(&l.shape(), &r.shape());
     Binary {
         l,
         r,
+        shape,
         op: PhantomData,
     }
 }
 
 /// `act(node)` as an expression.
 #[inline(always)]
-fn activate<T, N, A>(node: N) -> Expr<T, Activate<N, A>> {
+fn activate<T, N, A, S>(node: N) -> Expr<T, Activate<N, A>, S> {
     Expr::new(Activate {
         node,
         act: PhantomData,
@@ -319,7 +373,7 @@ pub fn select<'a, T, CE, C, BC, Th, El, M>(
     then: Th,
     els: El,
     _mode: M,
-) -> Expr<T, Select<'a, C, Th::Node, El::Node, M>>
+) -> SelectExpr<'a, T, C, Th, El, M>
 where
     T: Element,
     CE: CondElement,
@@ -330,69 +384,143 @@ where
     M: SelectMode,
     C: SelectShapes<ShapeOf<T, Th>, ShapeOf<T, El>, M>,
 {
+    let (then, els) = (then.into_node(), els.into_node());
+    let shape = C::output(cond.shape(), &then.shape(), &els.shape());
     Expr::new(Select {
         cond: CE::as_bools(cond.as_slice()),
         cond_shape: *cond.shape(),
-        then: then.into_node(),
-        els: els.into_node(),
+        then,
+        els,
+        shape,
         mode: PhantomData,
     })
 }
 
 /// `a * b`, `a + b`, `a - b`, `a / b` on expressions, with numpy
 /// broadcasting (Paddle's rule at axis -1); `/` for `f32` and `f64`.
-impl<T, N, R> core::ops::Mul<R> for Expr<T, N>
+impl<T, N, S, R> core::ops::Mul<R> for Expr<T, N, S>
 where
     T: Element,
-    N: Node<T>,
+    N: Node<T, Shape = S>,
+    S: Shape,
     R: IntoNode<T>,
-    N::Shape: ElementwiseShapes<ShapeOf<T, R>, -1>,
+    S: ElementwiseShapes<ShapeOf<T, R>, -1>,
 {
-    type Output = Expr<T, Binary<N, R::Node, Mul, -1>>;
+    type Output = Expr<
+        T,
+        Binary<N, R::Node, Mul, ElementwiseOutput<S, ShapeOf<T, R>, -1>, -1>,
+        ElementwiseOutput<S, ShapeOf<T, R>, -1>,
+    >;
     #[inline(always)]
     fn mul(self, y: R) -> Self::Output {
-        Expr::new(binary(self.node, y.into_node()))
+        Expr::new(binary::<T, _, _, _, S, -1>(self.node, y.into_node()))
     }
 }
 
-impl<T, N, R> core::ops::Add<R> for Expr<T, N>
+impl<T, N, S, R> core::ops::Add<R> for Expr<T, N, S>
 where
     T: Element,
-    N: Node<T>,
+    N: Node<T, Shape = S>,
+    S: Shape,
     R: IntoNode<T>,
-    N::Shape: ElementwiseShapes<ShapeOf<T, R>, -1>,
+    S: ElementwiseShapes<ShapeOf<T, R>, -1>,
 {
-    type Output = Expr<T, Binary<N, R::Node, Add, -1>>;
+    type Output = Expr<
+        T,
+        Binary<N, R::Node, Add, ElementwiseOutput<S, ShapeOf<T, R>, -1>, -1>,
+        ElementwiseOutput<S, ShapeOf<T, R>, -1>,
+    >;
     #[inline(always)]
     fn add(self, y: R) -> Self::Output {
-        Expr::new(binary(self.node, y.into_node()))
+        Expr::new(binary::<T, _, _, _, S, -1>(self.node, y.into_node()))
     }
 }
 
-impl<T, N, R> core::ops::Sub<R> for Expr<T, N>
+impl<T, N, S, R> core::ops::Sub<R> for Expr<T, N, S>
 where
     T: Element,
-    N: Node<T>,
+    N: Node<T, Shape = S>,
+    S: Shape,
     R: IntoNode<T>,
-    N::Shape: ElementwiseShapes<ShapeOf<T, R>, -1>,
+    S: ElementwiseShapes<ShapeOf<T, R>, -1>,
 {
-    type Output = Expr<T, Binary<N, R::Node, Sub, -1>>;
+    type Output = Expr<
+        T,
+        Binary<N, R::Node, Sub, ElementwiseOutput<S, ShapeOf<T, R>, -1>, -1>,
+        ElementwiseOutput<S, ShapeOf<T, R>, -1>,
+    >;
     #[inline(always)]
     fn sub(self, y: R) -> Self::Output {
-        Expr::new(binary(self.node, y.into_node()))
+        Expr::new(binary::<T, _, _, _, S, -1>(self.node, y.into_node()))
     }
 }
 
-impl<T, N, R> core::ops::Div<R> for Expr<T, N>
+impl<T, N, S, R> core::ops::Div<R> for Expr<T, N, S>
 where
-    T: FloatElement,
-    N: Node<T>,
+    T: Element,
+    R::Elem: FloatElement,
+    N: Node<T, Shape = S>,
+    S: Shape,
     R: IntoNode<T>,
-    N::Shape: ElementwiseShapes<ShapeOf<T, R>, -1>,
+    S: ElementwiseShapes<ShapeOf<T, R>, -1>,
 {
-    type Output = Expr<T, Binary<N, R::Node, Div, -1>>;
+    type Output = Expr<
+        T,
+        Binary<N, R::Node, Div, ElementwiseOutput<S, ShapeOf<T, R>, -1>, -1>,
+        ElementwiseOutput<S, ShapeOf<T, R>, -1>,
+    >;
     #[inline(always)]
     fn div(self, y: R) -> Self::Output {
-        Expr::new(binary(self.node, y.into_node()))
+        Expr::new(binary::<T, _, _, _, S, -1>(self.node, y.into_node()))
+    }
+}
+
+impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// `f(x, y)` element by element, a function of yours, with numpy
+    /// broadcasting (the rule of `&x * &y`): static shapes, checked by the
+    /// compiler; an inline result. The one-node expression
+    /// `x.lazy().zip_with(&y, f)`, which fuses with more nodes.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32], [2.0]];
+    /// let hypot = x.zip_with(&tensor![3.0f32, 4.0], |a, b| (a * a + b * b).sqrt());
+    /// assert_eq!(hypot.dims().as_slice(), &[2, 2]);
+    /// assert_eq!(hypot.as_slice()[1], 17.0f32.sqrt());
+    /// ```
+    pub fn zip_with<Y, BY, F>(&self, y: &Tensor<T, Y, BY>, f: F) -> Tensor<T, BroadcastOf<S, Y>>
+    where
+        S: BroadcastWith<Y>,
+        Y: StaticShape,
+        BY: Storage<T>,
+        F: Fn(T, T) -> T,
+    {
+        self.lazy().zip_with(y, f).eval()
+    }
+
+    /// [`zip_with`](Self::zip_with) for shapes with run-time dims: the rule
+    /// is checked when it runs ([`ExprError`](super::ExprError) on a
+    /// mismatch, before anything is allocated).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<i32, shape![Dyn], Vec<i32>>::from_vec((Dyn(3),), vec![1, 2, 3]).unwrap();
+    /// let z = x.try_zip_with(&tensor![10, 20, 30], |a, b| a * b + 1).unwrap();
+    /// assert_eq!(z.as_slice(), &[11, 41, 91]);
+    /// assert!(x.try_zip_with(&tensor![1, 2], |a, b| a + b).is_err());
+    /// ```
+    pub fn try_zip_with<Y, BY, F>(
+        &self,
+        y: &Tensor<T, Y, BY>,
+        f: F,
+    ) -> super::ExprResult<T, ElementwiseOutput<S, Y, -1>>
+    where
+        S: ElementwiseShapes<Y, -1>,
+        ElementwiseOutput<S, Y, -1>: crate::storage::OutputStorage<T>,
+        Y: Shape,
+        BY: Storage<T>,
+        F: Fn(T, T) -> T,
+    {
+        self.lazy().zip_with(y, f).try_eval()
     }
 }

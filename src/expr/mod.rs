@@ -54,35 +54,40 @@ mod build;
 mod error;
 mod node;
 pub mod plan;
+mod row;
 
-pub use build::{select, IntoNode};
+pub use build::{select, BinaryExpr, IntoNode, SelectExpr, ZipExpr};
 pub use error::ExprError;
 pub use node::{Activate, Binary, Leaf, Map, Node, Scalar, Select, StaticTree, ZipWith, TILE};
 pub use plan::MAX_LEAVES;
 
 use crate::element::Element;
 use crate::kernel::{self, Walk};
-use crate::shape::{Shape, StaticShape};
+use crate::shape::Shape;
 use crate::storage::{Inline, OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 use node::Piece;
+use plan::Plan;
+use row::RowValues;
 
 /// A fused expression over elements `T`: a tree of nodes ([`Node`]) whose
-/// output shape is `N::Shape`. Built from [`Tensor::lazy`]; nothing is
+/// output shape is `S` (the root node's `Shape`, computed by the compiler
+/// from the plain ops' rules; written in the type so that a node the rules
+/// reject is one error, where it is built). Built from [`Tensor::lazy`]; nothing is
 /// computed until it is evaluated.
 #[derive(Clone, Copy, Debug)]
 #[must_use = "an expression computes nothing until it is evaluated (`eval`, `try_eval`, `eval_into`)"]
-pub struct Expr<T, N> {
+pub struct Expr<T, N, S> {
     pub(crate) node: N,
-    pub(crate) elem: PhantomData<fn() -> T>,
+    pub(crate) types: PhantomData<fn() -> (T, S)>,
 }
 
-impl<T, N> Expr<T, N> {
+impl<T, N, S> Expr<T, N, S> {
     pub(crate) fn new(node: N) -> Self {
         Expr {
             node,
-            elem: PhantomData,
+            types: PhantomData,
         }
     }
 }
@@ -98,7 +103,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// let z = (a.lazy() * &col - 5.0).eval();
     /// assert_eq!(z.as_slice(), &[5.0, 15.0, 55.0, 75.0]);
     /// ```
-    pub fn lazy(&self) -> Expr<T, Leaf<'_, T, S>> {
+    pub fn lazy(&self) -> Expr<T, Leaf<'_, T, S>, S> {
         Expr::new(Leaf {
             data: self.as_slice(),
             shape: *self.shape(),
@@ -106,17 +111,17 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
-/// The walk of a tree of static tensors, computed by the compiler from the
-/// composed rules.
-struct StaticWalk<T, N>(PhantomData<(T, N)>);
+/// The walk of a tree of static tensors with `K` lanes, computed by the
+/// compiler from the composed rules.
+struct StaticWalk<T, N, const K: usize>(PhantomData<(T, N)>);
 
-impl<T: Element, N: Node<T>> StaticWalk<T, N> {
+impl<T: Element, N: Node<T>, const K: usize> StaticWalk<T, N, K> {
     /// A build error if the tree reads more than [`MAX_LEAVES`] tensors, or
     /// (a bug in shapecheck) if the type-level rules accepted shapes the
     /// run-time rules reject.
     #[allow(clippy::panic)]
-    const WALK: Walk<MAX_LEAVES> = match N::PLAN {
-        Some(Ok(plan)) => plan.walk(),
+    const WALK: Walk<K> = match N::PLAN {
+        Some(Ok(plan)) => plan.walk::<K>(),
         Some(Err(ExprError::TooManyLeaves)) => {
             panic!("a fused expression reads at most 8 tensors (MAX_LEAVES): evaluate a part of it first")
         }
@@ -124,32 +129,83 @@ impl<T: Element, N: Node<T>> StaticWalk<T, N> {
     };
 }
 
-/// Computes `node` into `out` along `walk`, piece by piece.
+/// Computes `node` into `out` along `walk` (`K` lanes, at least one per
+/// leaf), piece by piece.
 #[inline(always)]
-fn run<T: Element, N: Node<T>>(node: &N, walk: &Walk<MAX_LEAVES>, out: &mut [T]) {
+fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
     let inner = walk.inner_strides();
-    kernel::for_each_tile(walk, out, TILE, |offsets, start, piece| {
-        let at = Piece {
-            offsets,
-            inner: &inner,
-            start,
-        };
-        node.write(0, &at, piece);
-    });
+    let (leaves, _) = inner.split_at(N::LEAVES.min(K));
+    if leaves.iter().all(|&s| s == 1) {
+        // every leaf walks along the rows: each row in one loop
+        kernel::for_each_tile(
+            walk,
+            out,
+            usize::MAX,
+            #[inline(always)]
+            |offsets, start, row| {
+                let at = Piece {
+                    offsets,
+                    inner: &inner,
+                    start,
+                };
+                if let Some(values) = node.row(0, &at, row.len()) {
+                    for (i, o) in row.iter_mut().enumerate() {
+                        *o = values.at(i);
+                    }
+                }
+            },
+        );
+        return;
+    }
+    kernel::for_each_tile(
+        walk,
+        out,
+        TILE,
+        #[inline(always)]
+        |offsets, start, piece| {
+            let at = Piece {
+                offsets,
+                inner: &inner,
+                start,
+            };
+            node.write(0, &at, piece);
+        },
+    );
+}
+
+/// [`run`] with as many lanes as the tree has leaves, rounded up to 2, 3,
+/// 4 or [`MAX_LEAVES`] (a walk's per-row step is written out for 2 and 3
+/// lanes; fewer lanes, less to update per row).
+#[inline(always)]
+fn run_plan<T: Element, N: Node<T>>(node: &N, plan: &Plan, out: &mut [T]) {
+    match N::LEAVES {
+        0..=2 => run(node, &plan.walk::<2>(), out),
+        3 => run(node, &plan.walk::<3>(), out),
+        4 => run(node, &plan.walk::<4>(), out),
+        _ => run(node, &plan.walk::<MAX_LEAVES>(), out),
+    }
+}
+
+/// [`run_plan`] for a tree of static tensors: its walk is a constant.
+#[inline(always)]
+fn run_static<T: Element, N: Node<T>>(node: &N, out: &mut [T]) {
+    match N::LEAVES {
+        0..=2 => run(node, &StaticWalk::<T, N, 2>::WALK, out),
+        3 => run(node, &StaticWalk::<T, N, 3>::WALK, out),
+        4 => run(node, &StaticWalk::<T, N, 4>::WALK, out),
+        _ => run(node, &StaticWalk::<T, N, MAX_LEAVES>::WALK, out),
+    }
 }
 
 /// The result of [`Expr::try_eval`]: stored as its shape says (inline for
 /// a static shape, a `Vec` for a run-time dim).
-pub type ExprResult<T, N> = Result<
-    Tensor<T, <N as Node<T>>::Shape, <<N as Node<T>>::Shape as OutputStorage<T>>::Buffer>,
-    ExprError,
->;
+pub type ExprResult<T, S> = Result<Tensor<T, S, <S as OutputStorage<T>>::Buffer>, ExprError>;
 
-impl<T: Element, N: Node<T>> Expr<T, N> {
+impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     /// The output shape's value (its run-time dims computed from the
     /// leaves', as the plain ops compute theirs; [`Expr::try_eval`] checks
     /// them).
-    pub fn shape(&self) -> N::Shape {
+    pub fn shape(&self) -> S {
         self.node.shape()
     }
 
@@ -168,18 +224,18 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     /// let err = (x.lazy() + 1.0).elementwise_mul(&col3, Axis::<-1>, Identity).try_eval().unwrap_err();
     /// assert_eq!(err.rule(), "elementwise/broadcast");
     /// ```
-    pub fn try_eval(&self) -> ExprResult<T, N>
+    pub fn try_eval(&self) -> ExprResult<T, S>
     where
-        N::Shape: OutputStorage<T>,
+        S: OutputStorage<T>,
     {
         let plan = self.node.plan()?;
         let shape = self.node.shape();
         plan.out_dims().expect_output(shape.dims())?;
         let mut out = Tensor::from_parts_unchecked(
             shape,
-            <N::Shape as OutputStorage<T>>::Buffer::try_filled(&shape, T::default())?,
+            <S as OutputStorage<T>>::Buffer::try_filled(&shape, T::default())?,
         );
-        run(&self.node, &plan.walk(), out.as_mut_slice());
+        run_plan(&self.node, &plan, out.as_mut_slice());
         Ok(out)
     }
 
@@ -197,19 +253,16 @@ impl<T: Element, N: Node<T>> Expr<T, N> {
     /// ```
     pub fn try_eval_into<B: StorageMut<T>>(
         &self,
-        out: &mut Tensor<T, N::Shape, B>,
+        out: &mut Tensor<T, S, B>,
     ) -> Result<(), ExprError> {
         let plan = self.node.plan()?;
         plan.out_dims().expect_output(out.dims())?;
-        run(&self.node, &plan.walk(), out.as_mut_slice());
+        run_plan(&self.node, &plan, out.as_mut_slice());
         Ok(())
     }
 }
 
-impl<T: Element, N: StaticTree<T>> Expr<T, N>
-where
-    N::Shape: StaticShape,
-{
+impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     /// Evaluates an expression of static tensors into a fresh inline
     /// tensor: its rules were checked by the compiler and its walk is a
     /// constant, so it cannot fail.
@@ -222,8 +275,11 @@ where
     /// let z = a.lazy().elementwise_sub(&b, Axis::<0>, Relu).map(|v| v * 10.0).eval();
     /// assert_eq!(z.as_slice(), &[0.0, 10.0, 20.0, 40.0, 50.0, 60.0]);
     /// ```
-    pub fn eval(&self) -> Tensor<T, N::Shape> {
-        let shape = N::Shape::default();
+    pub fn eval(&self) -> Tensor<T, S>
+    where
+        N: StaticTree<T>,
+    {
+        let shape = S::default();
         let mut out = Tensor::from_parts_unchecked(shape, Inline::filled(&shape, T::default()));
         self.eval_into(&mut out);
         out
@@ -240,8 +296,11 @@ where
     /// (x.lazy() * &tensor![1.0f32, 2.0]).relu().eval_into(&mut out);
     /// assert_eq!(buf, [1.0, 0.0, 3.0, 0.0]);
     /// ```
-    pub fn eval_into<B: StorageMut<T>>(&self, out: &mut Tensor<T, N::Shape, B>) {
-        run(&self.node, &StaticWalk::<T, N>::WALK, out.as_mut_slice());
+    pub fn eval_into<B: StorageMut<T>>(&self, out: &mut Tensor<T, S, B>)
+    where
+        N: StaticTree<T>,
+    {
+        run_static(&self.node, out.as_mut_slice());
     }
 }
 

@@ -13,11 +13,14 @@
 //! itself a node (not a tensor or a constant) needs a stack array of one
 //! piece.
 
-use super::plan::{Plan, MAX_LEAVES};
+use super::plan::Plan;
+use super::row::{
+    ActivateRow, BinaryRow, LeafRow, MapRow, RowValues, ScalarRow, SelectRow, ZipRow,
+};
 use super::ExprError;
 use crate::element::Element;
-use crate::ops::elementwise::{Activation, BinaryOp, BinaryOpKind, ElementwiseShapes};
-use crate::ops::select::{SelectMode, SelectShapes};
+use crate::ops::elementwise::{Activation, BinaryOp, BinaryOpKind};
+use crate::ops::select::SelectMode;
 use crate::shape::{Shape, StaticShape};
 use core::marker::PhantomData;
 
@@ -30,8 +33,8 @@ pub const TILE: usize = 64;
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Piece<'a> {
-    pub(crate) offsets: &'a [usize; MAX_LEAVES],
-    pub(crate) inner: &'a [usize; MAX_LEAVES],
+    pub(crate) offsets: &'a [usize],
+    pub(crate) inner: &'a [usize],
     pub(crate) start: usize,
 }
 
@@ -80,6 +83,16 @@ pub trait Node<T: Element>: sealed::Sealed {
     /// from `first`.
     #[doc(hidden)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]);
+    /// The node bound to one row of `len` elements whose every leaf walks
+    /// along the row ([`super::row`]); `None` if a leaf's row is out of its
+    /// data (cannot happen for a plan that matches the leaves).
+    #[doc(hidden)]
+    type Row<'r>: RowValues<T>
+    where
+        Self: 'r;
+    /// See [`Node::Row`]: the row starting at `at`.
+    #[doc(hidden)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>>;
     /// `out[i] = f(out[i], self[i])` for the piece: by default the node is
     /// written into a stack array of one piece first.
     #[doc(hidden)]
@@ -99,11 +112,10 @@ pub trait Node<T: Element>: sealed::Sealed {
 /// checked by the compiler, and [`Expr::eval`](super::Expr::eval) needs no
 /// `Result`.
 #[diagnostic::on_unimplemented(
-    message = "this expression reads a tensor with a run-time dim, so its rules are checked when it runs",
-    label = "a leaf of this expression has a run-time (`Dyn`, branded or bounded) dim",
-    note = "evaluate it with `try_eval` / `try_eval_into`, which check the run-time dims and return a Result"
+    message = "this expression reads a tensor with a run-time dim: evaluate it with `try_eval` or `try_eval_into`, which check its rules when it runs and return a Result",
+    label = "a leaf of this expression has a run-time (`Dyn`, branded or bounded) dim"
 )]
-pub trait StaticTree<T: Element>: Node<T> {}
+pub trait StaticTree<T: Element>: Node<T, Shape: StaticShape> {}
 
 mod sealed {
     pub trait Sealed {}
@@ -112,7 +124,7 @@ mod sealed {
 /// `a op b` as the elementwise kernel computes it (same functions, so a
 /// fused expression gives the plain ops' values bit for bit).
 #[inline(always)]
-fn op_fn<T: Element>(op: BinaryOpKind) -> fn(T, T) -> T {
+pub(crate) fn op_fn<T: Element>(op: BinaryOpKind) -> fn(T, T) -> T {
     match op {
         BinaryOpKind::Mul => T::mul,
         BinaryOpKind::Add => T::add,
@@ -147,6 +159,15 @@ impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::leaf(&self.shape.dims())
     }
+    type Row<'r>
+        = LeafRow<'r, T>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<LeafRow<'_, T>> {
+        let from = at.offsets.get(first)?.checked_add(at.start)?;
+        self.data.get(from..from.checked_add(len)?).map(LeafRow)
+    }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
         match at.part(first, self.data, out.len()) {
@@ -177,6 +198,7 @@ impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape> StaticTree<T> for Leaf<'_, T, S> {}
 
 /// A constant: a scalar (shape `[]`) that broadcasts to anything.
@@ -193,6 +215,14 @@ impl<T: Element> Node<T> for Scalar<T> {
     fn plan(&self) -> Result<Plan, ExprError> {
         Ok(Plan::SCALAR)
     }
+    type Row<'r>
+        = ScalarRow<T>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, _first: usize, _at: &Piece<'_>, _len: usize) -> Option<ScalarRow<T>> {
+        Some(ScalarRow(self.0))
+    }
     #[inline(always)]
     fn write(&self, _first: usize, _at: &Piece<'_>, out: &mut [T]) {
         out.fill(self.0);
@@ -205,17 +235,21 @@ impl<T: Element> Node<T> for Scalar<T> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: Element> StaticTree<T> for Scalar<T> {}
 
-/// `l op r` with Paddle's elementwise rule at `AXIS` (numpy's at -1).
+/// `l op r` with Paddle's elementwise rule at `AXIS` (numpy's at -1), of
+/// output shape `S` (computed when the node was built, by the rule trait
+/// the builder requires).
 #[derive(Clone, Copy, Debug)]
-pub struct Binary<L, R, Op, const AXIS: isize> {
+pub struct Binary<L, R, Op, S, const AXIS: isize> {
     pub(crate) l: L,
     pub(crate) r: R,
+    pub(crate) shape: S,
     pub(crate) op: PhantomData<Op>,
 }
 
-impl<L, R, Op, const AXIS: isize> sealed::Sealed for Binary<L, R, Op, AXIS> {}
+impl<L, R, Op, S, const AXIS: isize> sealed::Sealed for Binary<L, R, Op, S, AXIS> {}
 
 /// The plan of `op(l, r)` at `axis` from the children's constant plans.
 const fn binary_plan(
@@ -230,22 +264,34 @@ const fn binary_plan(
     }
 }
 
-impl<T, L, R, Op, const AXIS: isize> Node<T> for Binary<L, R, Op, AXIS>
+impl<T, L, R, Op, S, const AXIS: isize> Node<T> for Binary<L, R, Op, S, AXIS>
 where
     T: Element,
     L: Node<T>,
     R: Node<T>,
     Op: BinaryOp,
-    L::Shape: ElementwiseShapes<R::Shape, AXIS>,
+    S: Shape,
 {
-    type Shape = <L::Shape as ElementwiseShapes<R::Shape, AXIS>>::Output;
+    type Shape = S;
     const LEAVES: usize = L::LEAVES + R::LEAVES;
     const PLAN: Option<Result<Plan, ExprError>> = binary_plan(L::PLAN, R::PLAN, AXIS);
-    fn shape(&self) -> Self::Shape {
-        <L::Shape as ElementwiseShapes<R::Shape, AXIS>>::output(&self.l.shape(), &self.r.shape())
+    fn shape(&self) -> S {
+        self.shape
     }
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::elementwise(&self.l.plan()?, &self.r.plan()?, AXIS)
+    }
+    type Row<'r>
+        = BinaryRow<L::Row<'r>, R::Row<'r>, Op>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+        Some(BinaryRow {
+            l: self.l.row(first, at, len)?,
+            r: self.r.row(first + L::LEAVES, at, len)?,
+            op: PhantomData,
+        })
     }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
@@ -255,42 +301,57 @@ where
     }
 }
 
-impl<T, L, R, Op, const AXIS: isize> StaticTree<T> for Binary<L, R, Op, AXIS>
+#[diagnostic::do_not_recommend]
+impl<T, L, R, Op, S, const AXIS: isize> StaticTree<T> for Binary<L, R, Op, S, AXIS>
 where
     T: Element,
     L: StaticTree<T>,
     R: StaticTree<T>,
     Op: BinaryOp,
-    L::Shape: ElementwiseShapes<R::Shape, AXIS>,
+    S: StaticShape,
 {
 }
 
-/// `f(l, r)` for a function of the caller's, numpy broadcasting.
+/// `f(l, r)` for a function of the caller's, numpy broadcasting, of
+/// output shape `S`.
 #[derive(Clone, Copy, Debug)]
-pub struct ZipWith<L, R, F> {
+pub struct ZipWith<L, R, F, S> {
     pub(crate) l: L,
     pub(crate) r: R,
     pub(crate) f: F,
+    pub(crate) shape: S,
 }
 
-impl<L, R, F> sealed::Sealed for ZipWith<L, R, F> {}
+impl<L, R, F, S> sealed::Sealed for ZipWith<L, R, F, S> {}
 
-impl<T, L, R, F> Node<T> for ZipWith<L, R, F>
+impl<T, L, R, F, S> Node<T> for ZipWith<L, R, F, S>
 where
     T: Element,
     L: Node<T>,
     R: Node<T>,
     F: Fn(T, T) -> T,
-    L::Shape: ElementwiseShapes<R::Shape, -1>,
+    S: Shape,
 {
-    type Shape = <L::Shape as ElementwiseShapes<R::Shape, -1>>::Output;
+    type Shape = S;
     const LEAVES: usize = L::LEAVES + R::LEAVES;
     const PLAN: Option<Result<Plan, ExprError>> = binary_plan(L::PLAN, R::PLAN, -1);
-    fn shape(&self) -> Self::Shape {
-        <L::Shape as ElementwiseShapes<R::Shape, -1>>::output(&self.l.shape(), &self.r.shape())
+    fn shape(&self) -> S {
+        self.shape
     }
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::elementwise(&self.l.plan()?, &self.r.plan()?, -1)
+    }
+    type Row<'r>
+        = ZipRow<'r, L::Row<'r>, R::Row<'r>, F>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+        Some(ZipRow {
+            l: self.l.row(first, at, len)?,
+            r: self.r.row(first + L::LEAVES, at, len)?,
+            f: &self.f,
+        })
     }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
@@ -299,13 +360,14 @@ where
     }
 }
 
-impl<T, L, R, F> StaticTree<T> for ZipWith<L, R, F>
+#[diagnostic::do_not_recommend]
+impl<T, L, R, F, S> StaticTree<T> for ZipWith<L, R, F, S>
 where
     T: Element,
     L: StaticTree<T>,
     R: StaticTree<T>,
     F: Fn(T, T) -> T,
-    L::Shape: ElementwiseShapes<R::Shape, -1>,
+    S: StaticShape,
 {
 }
 
@@ -328,6 +390,17 @@ impl<T: Element, N: Node<T>, A: Activation> Node<T> for Activate<N, A> {
     fn plan(&self) -> Result<Plan, ExprError> {
         self.node.plan()
     }
+    type Row<'r>
+        = ActivateRow<N::Row<'r>, A>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+        Some(ActivateRow {
+            node: self.node.row(first, at, len)?,
+            act: PhantomData,
+        })
+    }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
         self.node.write(first, at, out);
@@ -335,6 +408,7 @@ impl<T: Element, N: Node<T>, A: Activation> Node<T> for Activate<N, A> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: Element, N: StaticTree<T>, A: Activation> StaticTree<T> for Activate<N, A> {}
 
 /// `f(v)` for every value of a node, a function of the caller's.
@@ -356,6 +430,17 @@ impl<T: Element, N: Node<T>, F: Fn(T) -> T> Node<T> for Map<N, F> {
     fn plan(&self) -> Result<Plan, ExprError> {
         self.node.plan()
     }
+    type Row<'r>
+        = MapRow<'r, N::Row<'r>, F>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+        Some(MapRow {
+            node: self.node.row(first, at, len)?,
+            f: &self.f,
+        })
+    }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
         self.node.write(first, at, out);
@@ -365,20 +450,23 @@ impl<T: Element, N: Node<T>, F: Fn(T) -> T> Node<T> for Map<N, F> {
     }
 }
 
+#[diagnostic::do_not_recommend]
 impl<T: Element, N: StaticTree<T>, F: Fn(T) -> T> StaticTree<T> for Map<N, F> {}
 
-/// `cond ? then : else` under OpenVINO's Select-1 rule in mode `M`; cond is
-/// a tensor of `bool`s (leaf 0 of the node), then and else are nodes.
+/// `cond ? then : else` under OpenVINO's Select-1 rule in mode `M`, of
+/// output shape `S`; cond is a tensor of `bool`s (leaf 0 of the node), then
+/// and else are nodes.
 #[derive(Clone, Copy, Debug)]
-pub struct Select<'a, C, Th, El, M> {
+pub struct Select<'a, C, Th, El, M, S> {
     pub(crate) cond: &'a [bool],
     pub(crate) cond_shape: C,
     pub(crate) then: Th,
     pub(crate) els: El,
+    pub(crate) shape: S,
     pub(crate) mode: PhantomData<M>,
 }
 
-impl<C, Th, El, M> sealed::Sealed for Select<'_, C, Th, El, M> {}
+impl<C, Th, El, M, S> sealed::Sealed for Select<'_, C, Th, El, M, S> {}
 
 /// The plan of `select(c, t, e)` from the children's constant plans.
 const fn select_plan<C: Shape, M: SelectMode>(
@@ -399,27 +487,37 @@ const fn select_plan<C: Shape, M: SelectMode>(
     }
 }
 
-impl<T, C, Th, El, M> Node<T> for Select<'_, C, Th, El, M>
+impl<T, C, Th, El, M, S> Node<T> for Select<'_, C, Th, El, M, S>
 where
     T: Element,
-    C: SelectShapes<Th::Shape, El::Shape, M>,
+    C: Shape,
     Th: Node<T>,
     El: Node<T>,
     M: SelectMode,
+    S: Shape,
 {
-    type Shape = <C as SelectShapes<Th::Shape, El::Shape, M>>::Output;
+    type Shape = S;
     const LEAVES: usize = 1 + Th::LEAVES + El::LEAVES;
     const PLAN: Option<Result<Plan, ExprError>> = select_plan::<C, M>(Th::PLAN, El::PLAN);
-    fn shape(&self) -> Self::Shape {
-        <C as SelectShapes<Th::Shape, El::Shape, M>>::output(
-            &self.cond_shape,
-            &self.then.shape(),
-            &self.els.shape(),
-        )
+    fn shape(&self) -> S {
+        self.shape
     }
     fn plan(&self) -> Result<Plan, ExprError> {
         let c = Plan::leaf(&self.cond_shape.dims())?;
         Plan::select(M::KIND, &c, &self.then.plan()?, &self.els.plan()?)
+    }
+    type Row<'r>
+        = SelectRow<'r, Th::Row<'r>, El::Row<'r>>
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+        let from = at.offsets.get(first)?.checked_add(at.start)?;
+        Some(SelectRow {
+            cond: self.cond.get(from..from.checked_add(len)?)?,
+            then: self.then.row(first + 1, at, len)?,
+            els: self.els.row(first + 1 + Th::LEAVES, at, len)?,
+        })
     }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
@@ -446,12 +544,14 @@ where
     }
 }
 
-impl<T, C, Th, El, M> StaticTree<T> for Select<'_, C, Th, El, M>
+#[diagnostic::do_not_recommend]
+impl<T, C, Th, El, M, S> StaticTree<T> for Select<'_, C, Th, El, M, S>
 where
     T: Element,
-    C: SelectShapes<Th::Shape, El::Shape, M> + StaticShape,
+    C: StaticShape,
     Th: StaticTree<T>,
     El: StaticTree<T>,
     M: SelectMode,
+    S: StaticShape,
 {
 }

@@ -124,9 +124,18 @@ impl Plan {
         })
     }
 
-    /// The walk over the output with every leaf as an operand (unused
-    /// lanes read nothing: all their dims are 1, so they repeat).
-    pub(crate) const fn walk(&self) -> Walk<MAX_LEAVES> {
-        Walk::from_frame(self.rank, self.out, self.placed)
+    /// The walk over the output with the first `K` leaves as operands
+    /// (`K` at least the number of leaves; unused lanes read nothing: all
+    /// their dims are 1, so they repeat).
+    // Every index below is guarded by `< K` and `< MAX_LEAVES`.
+    #[allow(clippy::indexing_slicing)]
+    pub(crate) const fn walk<const K: usize>(&self) -> Walk<K> {
+        let mut ops = [[1usize; MAX_RANK]; K];
+        let mut k = 0;
+        while k < K && k < MAX_LEAVES {
+            ops[k] = self.placed[k];
+            k += 1;
+        }
+        Walk::from_frame(self.rank, self.out, ops)
     }
 }

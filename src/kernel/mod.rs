@@ -352,13 +352,18 @@ pub fn for_each_tile<T, const K: usize>(
     walk.for_each_row(
         #[inline(always)]
         |offsets| {
-            if let Some(row) = rows.next_row() {
-                let mut start = 0;
-                for piece in row.chunks_mut(tile) {
-                    let len = piece.len();
-                    f(&offsets, start, piece);
-                    start += len;
-                }
+            let Some(row) = rows.next_row() else {
+                return;
+            };
+            if n <= tile {
+                f(&offsets, 0, row);
+                return;
+            }
+            let mut start = 0;
+            for piece in row.chunks_mut(tile) {
+                let len = piece.len();
+                f(&offsets, start, piece);
+                start += len;
             }
         },
     );

@@ -3,7 +3,7 @@
 
 use super::{Family, StaticCase};
 use crate::judge::{Outcome, Reported, Stage, Tolerance, Validation, When};
-use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, Typed, VALUE_ERR};
+use crate::typed::{data_json, dyn_tensor, expr_checks, from_dyn, let_tensor, Typed, VALUE_ERR};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{json, Value};
 use shapecheck::element::Element;
@@ -155,6 +155,22 @@ impl Family for Elementwise {
             body += &format!("    let z = {call}{VALUE_ERR}?;\n");
         } else {
             body += &format!("    let z = {call};\n");
+        }
+        // the same op as a fused expression (integer division is not one)
+        let int_div = i.op == BinaryOpKind::Div && !i.x.dtype().starts_with("float");
+        let one = format!("x.lazy().{}", &call[2..]);
+        match elementwise_output_dims(&i.x.shape, &i.y.shape, i.axis) {
+            Ok(out) if !int_div && i.x.dtype() == i.y.dtype() => {
+                // and chained: times its own output, then relu
+                let chained = format!("{one}.elementwise_mul(&z, Axis::<-1>, Identity).relu()");
+                let plain = "z.elementwise_mul(&z, Axis::<-1>, Relu)";
+                body += &expr_checks(i.x.dtype(), &out, &one, Some((&chained, plain)))?;
+            }
+            // a rejected case: the expression is rejected by the same rule
+            Err(_) if !int_div && i.x.dtype() == i.y.dtype() => {
+                body += &format!("    let _rejected_too = {one};\n");
+            }
+            _ => {}
         }
         body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
         Ok(StaticCase {

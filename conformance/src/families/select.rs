@@ -2,7 +2,7 @@
 
 use super::{Family, StaticCase};
 use crate::judge::{Outcome, Reported, Stage, Tolerance, Validation, When};
-use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, Typed};
+use crate::typed::{data_json, dyn_tensor, expr_checks, from_dyn, let_tensor, Typed};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{json, Value};
 use shapecheck::ops::select::{select_output_dims, AutoBroadcast};
@@ -132,10 +132,33 @@ impl Family for Select {
         body += &let_tensor("cond", &i.cond, "cond")?;
         body += &let_tensor("then", &i.then, "then")?;
         body += &let_tensor("els", &i.els, "else")?;
-        body += &format!(
-            "    let z = shapecheck::ops::select::select(&cond, &then, &els, {});\n",
-            mode_value(i.mode)
-        );
+        let mode = mode_value(i.mode);
+        body +=
+            &format!("    let z = shapecheck::ops::select::select(&cond, &then, &els, {mode});\n");
+        // the same select as a fused expression, and chained (then doubled
+        // by itself first, for numbers)
+        let one = format!("shapecheck::expr::select(&cond, &then, &els, {mode})");
+        match (
+            type_rule(&i),
+            select_output_dims(i.mode, &i.cond.shape, &i.then.shape, &i.els.shape),
+        ) {
+            (None, Ok(out)) => {
+                let chained = (i.then.dtype() != "bool").then(|| {
+                    (
+                        format!("shapecheck::expr::select(&cond, then.lazy() + &then, &els, {mode})"),
+                        format!("shapecheck::ops::select::select(&cond, &(&then + &then), &els, {mode})"),
+                    )
+                });
+                body += &expr_checks(
+                    i.then.dtype(),
+                    &out,
+                    &one,
+                    chained.as_ref().map(|(c, p)| (c.as_str(), p.as_str())),
+                )?;
+            }
+            (None, Err(_)) => body += &format!("    let _rejected_too = {one};\n"),
+            _ => {}
+        }
         body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
         Ok(StaticCase {
             body,

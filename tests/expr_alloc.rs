@@ -1,0 +1,83 @@
+//! A fused expression allocates nothing but its result: counted with a
+//! global allocator that counts every allocation of this test binary (one
+//! test function, so no other test allocates meanwhile).
+
+use shapecheck::expr;
+use shapecheck::prelude::*;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: the caller's contract, forwarded.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The allocations `f` makes.
+fn counted<R>(f: impl FnOnce() -> R) -> (usize, R) {
+    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let r = f();
+    (ALLOCATIONS.load(Ordering::SeqCst) - before, r)
+}
+
+#[test]
+fn a_fused_expression_allocates_only_its_result() {
+    // F1's chain with run-time dims (so the result is a Vec), rows of 300
+    // elements (several pieces), and a select of two sub-expressions
+    let x = Tensor::<f32, shape![Dyn, 300], Vec<f32>>::from_vec((Dyn(4), Dim), vec![0.5; 1200])
+        .unwrap();
+    let y = Tensor::<f32, shape![300]>::full(2.0);
+    let b =
+        Tensor::<f32, shape![Dyn, 1], Vec<f32>>::from_vec((Dyn(4), One), vec![-1.0, 0.0, 1.0, 2.0])
+            .unwrap();
+    let c = Tensor::<bool, shape![300]>::full(true);
+
+    let (n, z) = counted(|| (x.lazy() * &y + &b).relu().try_eval().unwrap());
+    assert_eq!(n, 1, "a fresh result: one allocation, its buffer");
+    assert_eq!((z.as_slice()[0], z.as_slice()[300]), (0.0, 1.0));
+
+    let (n, s) = counted(|| {
+        expr::select(&c, x.lazy() * 2.0, (x.lazy() + &b).relu(), Numpy)
+            .try_eval()
+            .unwrap()
+    });
+    assert_eq!(n, 1, "a select of two expressions: one allocation");
+    assert_eq!(s.as_slice()[0], 1.0);
+
+    let mut buf = vec![0.0f32; 1200];
+    let (n, ()) = counted(|| {
+        let mut out =
+            Tensor::<f32, shape![Dyn, 300], &mut [f32]>::with_dims(&[4, 300], &mut buf[..])
+                .unwrap();
+        (x.lazy() * &y + &b).relu().try_eval_into(&mut out).unwrap();
+    });
+    assert_eq!(n, 0, "into a caller's buffer: no allocation");
+    assert_eq!(&buf[..], z.as_slice());
+
+    // static tensors: an inline result, no allocation at all
+    let a = Tensor::<f32, shape![2, 3, 4, 5]>::full(1.5);
+    let bb = Tensor::<f32, shape![3, 4, 1]>::full(-2.0);
+    let d = Tensor::<f32, shape![5]>::full(4.0);
+    let (n, f3) = counted(|| (a.lazy() * &bb + &d).relu().eval());
+    assert_eq!(n, 0, "an inline result: no allocation");
+    assert_eq!(f3.as_slice()[0], 1.0);
+}
