@@ -337,3 +337,42 @@ fn signed_zeros_and_nan_as_the_plain_ops() {
         assert_eq!(fused, plain, "op {k}");
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// In place (`try_update`) equals evaluating into a fresh tensor, with
+    /// the operand read twice and a leaf that repeats along the rows.
+    #[test]
+    fn in_place_equals_a_fresh_evaluation(
+        rows in 1usize..5, cols in 1usize..70, col_is_one in any::<bool>(), seed in any::<u64>(),
+    ) {
+        let mut x: D2 = dyn_tensor(&[rows, cols], seed);
+        let c: D2 = dyn_tensor(&[rows, if col_is_one { 1 } else { cols }], seed ^ 4);
+        let fresh = (x.lazy() * &c + x.lazy()).relu().map(|v| v - 0.5).try_eval().unwrap();
+        x.try_update(|x| (x * &c + x).relu().map(|v| v - 0.5)).unwrap();
+        prop_assert_eq!(x.as_slice(), fresh.as_slice());
+    }
+}
+
+/// `update` on static tensors, and `try_update` refusing an output of
+/// another shape without writing.
+#[test]
+fn update_static_and_refusals() {
+    let mut a = Tensor::<f32, shape![2, 3, 4, 5]>::from_fn(|i| {
+        (i[0] * 60 + i[1] * 20 + i[2] * 5 + i[3]) as f32 - 50.0
+    });
+    let b = Tensor::<f32, shape![3, 4, 1]>::from_fn(|i| (i[0] * 4 + i[1]) as f32 * 0.5 - 2.0);
+    let d = Tensor::<f32, shape![5]>::from_array([1.0, -2.0, 0.5, 3.0, -0.25]);
+    let want = (a.lazy() * &b + &d).relu().eval();
+    a.update(|a| (a * &b + &d).relu());
+    assert_eq!(a, want);
+
+    // x [1, 3] (a run-time 1) times y [2, 3]: the output [2, 3] is not x's
+    let mut x: D2 = dyn_tensor(&[1, 3], 1);
+    let y: D2 = dyn_tensor(&[2, 3], 2);
+    let before = x.clone();
+    let e = x.try_update(|x| x * &y).unwrap_err();
+    assert_eq!(e.rule(), "shape/output");
+    assert_eq!(x, before);
+}

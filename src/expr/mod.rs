@@ -58,7 +58,9 @@ mod row;
 
 pub use build::{select, BinaryExpr, IntoNode, SelectExpr, ZipExpr};
 pub use error::ExprError;
-pub use node::{Activate, Binary, Leaf, Map, Node, Scalar, Select, StaticTree, ZipWith, TILE};
+pub use node::{
+    Activate, Binary, Leaf, Map, Node, Place, Scalar, Select, StaticTree, ZipWith, TILE,
+};
 pub use plan::MAX_LEAVES;
 
 use crate::element::Element;
@@ -127,48 +129,88 @@ impl<T: Element, N: Node<T>, const K: usize> StaticWalk<T, N, K> {
         }
         _ => panic!("shapecheck bug: a fused expression's type-level rules accepted shapes its run-time rules reject"),
     };
+    /// Whether every leaf walks along the rows of [`Self::WALK`].
+    const EVERY_LEAF_WALKS: bool = every_leaf_walks(&Self::WALK.inner_strides(), N::LEAVES);
 }
 
-/// Computes `node` into `out` along `walk` (`K` lanes, at least one per
-/// leaf), piece by piece.
+/// Computes `node` into `out` along a walk planned when it runs (`K`
+/// lanes, at least one per leaf): row by row if every leaf walks along the
+/// rows ([`Node::row`]), piece by piece otherwise ([`Node::write`]).
 #[inline(always)]
 fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
     let inner = walk.inner_strides();
-    let (leaves, _) = inner.split_at(N::LEAVES.min(K));
-    if leaves.iter().all(|&s| s == 1) {
-        // every leaf walks along the rows: each row in one loop
+    if every_leaf_walks(&inner, N::LEAVES) {
+        run_rows::<T, N, K, false>(node, walk, &inner, out);
+    } else {
         kernel::for_each_tile(
             walk,
             out,
-            usize::MAX,
+            TILE,
             #[inline(always)]
-            |offsets, start, row| {
+            |offsets, start, piece| {
                 let at = Piece {
                     offsets,
                     inner: &inner,
                     start,
                 };
-                if let Some(values) = node.row(0, &at, row.len()) {
-                    for (i, o) in row.iter_mut().enumerate() {
-                        *o = values.at(i);
-                    }
-                }
+                node.write(0, &at, piece);
             },
         );
-        return;
     }
+}
+
+/// Whether the first `leaves` lanes all walk along the rows (stride 1).
+// Every index below is guarded by `< K`.
+#[allow(clippy::indexing_slicing)]
+const fn every_leaf_walks<const K: usize>(inner: &[usize; K], leaves: usize) -> bool {
+    let mut k = 0;
+    while k < leaves && k < K {
+        if inner[k] != 1 {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// [`run`] for a tree of static tensors: its walk is a constant, and so is
+/// the choice: row by row, where a leaf that repeats along the rows reads
+/// `data[i * 0]` (the strides are constants the compiler folds).
+#[inline(always)]
+fn run_static_walk<T: Element, N: Node<T>, const K: usize>(node: &N, out: &mut [T]) {
+    let walk = &StaticWalk::<T, N, K>::WALK;
+    let inner = walk.inner_strides();
+    if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
+        run_rows::<T, N, K, false>(node, walk, &inner, out);
+    } else {
+        run_rows::<T, N, K, true>(node, walk, &inner, out);
+    }
+}
+
+/// Row by row: `out[i] = row.at(i)` for the tree bound to each row.
+#[inline(always)]
+fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool>(
+    node: &N,
+    walk: &Walk<K>,
+    inner: &[usize; K],
+    out: &mut [T],
+) {
     kernel::for_each_tile(
         walk,
         out,
-        TILE,
+        usize::MAX,
         #[inline(always)]
-        |offsets, start, piece| {
+        |offsets, start, row| {
             let at = Piece {
                 offsets,
-                inner: &inner,
+                inner,
                 start,
             };
-            node.write(0, &at, piece);
+            if let Some(values) = node.row::<STRIDED>(0, &at, row.len()) {
+                for (i, o) in row.iter_mut().enumerate() {
+                    *o = values.at(i, *o);
+                }
+            }
         },
     );
 }
@@ -190,10 +232,10 @@ fn run_plan<T: Element, N: Node<T>>(node: &N, plan: &Plan, out: &mut [T]) {
 #[inline(always)]
 fn run_static<T: Element, N: Node<T>>(node: &N, out: &mut [T]) {
     match N::LEAVES {
-        0..=2 => run(node, &StaticWalk::<T, N, 2>::WALK, out),
-        3 => run(node, &StaticWalk::<T, N, 3>::WALK, out),
-        4 => run(node, &StaticWalk::<T, N, 4>::WALK, out),
-        _ => run(node, &StaticWalk::<T, N, MAX_LEAVES>::WALK, out),
+        0..=2 => run_static_walk::<T, N, 2>(node, out),
+        3 => run_static_walk::<T, N, 3>(node, out),
+        4 => run_static_walk::<T, N, 4>(node, out),
+        _ => run_static_walk::<T, N, MAX_LEAVES>(node, out),
     }
 }
 
@@ -302,6 +344,81 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     {
         run_static(&self.node, out.as_mut_slice());
     }
+}
+
+impl<T: Element, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
+    /// `self = f(self)` in place, in one pass, for static tensors: `f`
+    /// builds an expression from `x` (this tensor, as a leaf that reads each
+    /// element before it is written) whose output has this tensor's shape.
+    /// No buffer besides this tensor's own.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]]);
+    /// let y = tensor![2.0f32, 2.0, 2.0];
+    /// x.update(|x| (x * &y + 1.0).relu());
+    /// assert_eq!(x.as_slice(), &[3.0, 0.0, 7.0, 0.0, 11.0, 0.0]);
+    /// ```
+    pub fn update<N, F>(&mut self, f: F)
+    where
+        F: FnOnce(Expr<T, Place<S>, S>) -> Expr<T, N, S>,
+        N: StaticTree<T> + Node<T, Shape = S>,
+    {
+        let e = f(Expr::new(Place {
+            shape: *self.shape(),
+        }));
+        let out = self.as_mut_slice();
+        match N::LEAVES {
+            0..=2 => in_place::<T, N, 2>(&e.node, &StaticWalk::<T, N, 2>::WALK, out),
+            3 => in_place::<T, N, 3>(&e.node, &StaticWalk::<T, N, 3>::WALK, out),
+            4 => in_place::<T, N, 4>(&e.node, &StaticWalk::<T, N, 4>::WALK, out),
+            _ => in_place::<T, N, MAX_LEAVES>(&e.node, &StaticWalk::<T, N, MAX_LEAVES>::WALK, out),
+        }
+    }
+
+    /// [`update`](Self::update) for tensors with run-time dims: every rule
+    /// of the tree is checked first, and the output's dims must be this
+    /// tensor's (`shape/output`); on an error nothing is written.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let mut x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let col = Tensor::<f32, shape![Dyn, 1], Vec<f32>>::from_vec((Dyn(2), One), vec![10.0, 100.0]).unwrap();
+    /// x.try_update(|x| x * &col).unwrap();
+    /// assert_eq!(x.as_slice(), &[10.0, 20.0, 300.0, 400.0]);
+    /// // col with 3 rows meets x's 2: the rule's error, and x is untouched
+    /// let col3 = Tensor::<f32, shape![Dyn, 1], Vec<f32>>::from_vec((Dyn(3), One), vec![1.0; 3]).unwrap();
+    /// assert_eq!(x.try_update(|x| x * &col3).unwrap_err().rule(), "elementwise/broadcast");
+    /// assert_eq!(x.as_slice(), &[10.0, 20.0, 300.0, 400.0]);
+    /// ```
+    pub fn try_update<N, F>(&mut self, f: F) -> Result<(), ExprError>
+    where
+        F: FnOnce(Expr<T, Place<S>, S>) -> Expr<T, N, S>,
+        N: Node<T, Shape = S>,
+    {
+        let e = f(Expr::new(Place {
+            shape: *self.shape(),
+        }));
+        let plan = e.node.plan()?;
+        plan.out_dims().expect_output(self.dims())?;
+        let out = self.as_mut_slice();
+        match N::LEAVES {
+            0..=2 => in_place::<T, N, 2>(&e.node, &plan.walk::<2>(), out),
+            3 => in_place::<T, N, 3>(&e.node, &plan.walk::<3>(), out),
+            4 => in_place::<T, N, 4>(&e.node, &plan.walk::<4>(), out),
+            _ => in_place::<T, N, MAX_LEAVES>(&e.node, &plan.walk::<MAX_LEAVES>(), out),
+        }
+        Ok(())
+    }
+}
+
+/// An in-place evaluation: always row by row (the [`Place`] leaf reads
+/// the output's old value where it is written), a leaf that repeats along
+/// the rows read at `i * 0`.
+#[inline(always)]
+fn in_place<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
+    let inner = walk.inner_strides();
+    run_rows::<T, N, K, true>(node, walk, &inner, out);
 }
 
 #[cfg(test)]

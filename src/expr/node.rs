@@ -15,7 +15,7 @@
 
 use super::plan::Plan;
 use super::row::{
-    ActivateRow, BinaryRow, LeafRow, MapRow, RowValues, ScalarRow, SelectRow, ZipRow,
+    ActivateRow, BinaryRow, LeafRow, MapRow, PlaceRow, RowValues, ScalarRow, SelectRow, ZipRow,
 };
 use super::ExprError;
 use crate::element::Element;
@@ -87,12 +87,19 @@ pub trait Node<T: Element>: sealed::Sealed {
     /// along the row ([`super::row`]); `None` if a leaf's row is out of its
     /// data (cannot happen for a plan that matches the leaves).
     #[doc(hidden)]
-    type Row<'r>: RowValues<T>
+    type Row<'r, const STRIDED: bool>: RowValues<T>
     where
         Self: 'r;
-    /// See [`Node::Row`]: the row starting at `at`.
+    /// See [`Node::Row`]: the row starting at `at`. `STRIDED`: a leaf may
+    /// repeat along the row (read at `i * step`, `step` 0 or 1, which a
+    /// static walk makes a constant); otherwise every leaf walks it.
     #[doc(hidden)]
-    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>>;
+    fn row<const STRIDED: bool>(
+        &self,
+        first: usize,
+        at: &Piece<'_>,
+        len: usize,
+    ) -> Option<Self::Row<'_, STRIDED>>;
     /// `out[i] = f(out[i], self[i])` for the piece: by default the node is
     /// written into a stack array of one piece first.
     #[doc(hidden)]
@@ -135,6 +142,27 @@ pub(crate) fn op_fn<T: Element>(op: BinaryOpKind) -> fn(T, T) -> T {
     }
 }
 
+/// Leaf `k`'s row of `len` elements: `len` values where it walks along the
+/// row, one where it repeats (only when `STRIDED`).
+#[inline(always)]
+fn leaf_row<'d, T, const STRIDED: bool>(
+    data: &'d [T],
+    k: usize,
+    at: &Piece<'_>,
+    len: usize,
+) -> Option<LeafRow<'d, T, STRIDED>> {
+    let off = *at.offsets.get(k)?;
+    let step = at.inner.get(k).copied().unwrap_or(0);
+    if STRIDED && step != 1 {
+        return data
+            .get(off..off.checked_add(1)?)
+            .map(|d| LeafRow { data: d, step: 0 });
+    }
+    let from = off.checked_add(at.start)?;
+    let data = data.get(from..from.checked_add(len)?)?;
+    Some(LeafRow { data, step: 1 })
+}
+
 /// A tensor the expression reads (a leaf).
 #[derive(Clone, Copy, Debug)]
 pub struct Leaf<'a, T, S> {
@@ -159,14 +187,18 @@ impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::leaf(&self.shape.dims())
     }
-    type Row<'r>
-        = LeafRow<'r, T>
+    type Row<'r, const STRIDED: bool>
+        = LeafRow<'r, T, STRIDED>
     where
         Self: 'r;
     #[inline(always)]
-    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<LeafRow<'_, T>> {
-        let from = at.offsets.get(first)?.checked_add(at.start)?;
-        self.data.get(from..from.checked_add(len)?).map(LeafRow)
+    fn row<const STRIDED: bool>(
+        &self,
+        first: usize,
+        at: &Piece<'_>,
+        len: usize,
+    ) -> Option<LeafRow<'_, T, STRIDED>> {
+        leaf_row(self.data, first, at, len)
     }
     #[inline(always)]
     fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
@@ -201,6 +233,53 @@ impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
 #[diagnostic::do_not_recommend]
 impl<T: Element, S: StaticShape> StaticTree<T> for Leaf<'_, T, S> {}
 
+/// The tensor an in-place evaluation ([`Tensor::update`](crate::Tensor::update))
+/// writes into, as a leaf: each output element reads its own old value
+/// before it is written, so the tree may read it anywhere (the output has
+/// its shape, so it is read at the position being written).
+#[derive(Clone, Copy, Debug)]
+pub struct Place<S> {
+    pub(crate) shape: S,
+}
+
+impl<S> sealed::Sealed for Place<S> {}
+
+impl<T: Element, S: Shape> Node<T> for Place<S> {
+    type Shape = S;
+    const LEAVES: usize = 1;
+    const PLAN: Option<Result<Plan, ExprError>> = if S::IS_STATIC {
+        Some(Plan::leaf(<S::Placeholder<1> as StaticShape>::DIMS))
+    } else {
+        None
+    };
+    fn shape(&self) -> S {
+        self.shape
+    }
+    fn plan(&self) -> Result<Plan, ExprError> {
+        Plan::leaf(&self.shape.dims())
+    }
+    type Row<'r, const STRIDED: bool>
+        = PlaceRow
+    where
+        Self: 'r;
+    #[inline(always)]
+    fn row<const STRIDED: bool>(
+        &self,
+        _first: usize,
+        _at: &Piece<'_>,
+        _len: usize,
+    ) -> Option<PlaceRow> {
+        Some(PlaceRow)
+    }
+    /// Leaves the piece as it is: an in-place evaluation goes row by row
+    /// ([`Node::row`]), never piece by piece, so this is not called.
+    #[inline(always)]
+    fn write(&self, _first: usize, _at: &Piece<'_>, _out: &mut [T]) {}
+}
+
+#[diagnostic::do_not_recommend]
+impl<T: Element, S: StaticShape> StaticTree<T> for Place<S> {}
+
 /// A constant: a scalar (shape `[]`) that broadcasts to anything.
 #[derive(Clone, Copy, Debug)]
 pub struct Scalar<T>(pub(crate) T);
@@ -215,12 +294,17 @@ impl<T: Element> Node<T> for Scalar<T> {
     fn plan(&self) -> Result<Plan, ExprError> {
         Ok(Plan::SCALAR)
     }
-    type Row<'r>
+    type Row<'r, const STRIDED: bool>
         = ScalarRow<T>
     where
         Self: 'r;
     #[inline(always)]
-    fn row(&self, _first: usize, _at: &Piece<'_>, _len: usize) -> Option<ScalarRow<T>> {
+    fn row<const STRIDED: bool>(
+        &self,
+        _first: usize,
+        _at: &Piece<'_>,
+        _len: usize,
+    ) -> Option<ScalarRow<T>> {
         Some(ScalarRow(self.0))
     }
     #[inline(always)]
@@ -281,15 +365,20 @@ where
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::elementwise(&self.l.plan()?, &self.r.plan()?, AXIS)
     }
-    type Row<'r>
-        = BinaryRow<L::Row<'r>, R::Row<'r>, Op>
+    type Row<'r, const STRIDED: bool>
+        = BinaryRow<L::Row<'r, STRIDED>, R::Row<'r, STRIDED>, Op>
     where
         Self: 'r;
     #[inline(always)]
-    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+    fn row<const STRIDED: bool>(
+        &self,
+        first: usize,
+        at: &Piece<'_>,
+        len: usize,
+    ) -> Option<Self::Row<'_, STRIDED>> {
         Some(BinaryRow {
-            l: self.l.row(first, at, len)?,
-            r: self.r.row(first + L::LEAVES, at, len)?,
+            l: self.l.row::<STRIDED>(first, at, len)?,
+            r: self.r.row::<STRIDED>(first + L::LEAVES, at, len)?,
             op: PhantomData,
         })
     }
@@ -341,15 +430,20 @@ where
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::elementwise(&self.l.plan()?, &self.r.plan()?, -1)
     }
-    type Row<'r>
-        = ZipRow<'r, L::Row<'r>, R::Row<'r>, F>
+    type Row<'r, const STRIDED: bool>
+        = ZipRow<'r, L::Row<'r, STRIDED>, R::Row<'r, STRIDED>, F>
     where
         Self: 'r;
     #[inline(always)]
-    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+    fn row<const STRIDED: bool>(
+        &self,
+        first: usize,
+        at: &Piece<'_>,
+        len: usize,
+    ) -> Option<Self::Row<'_, STRIDED>> {
         Some(ZipRow {
-            l: self.l.row(first, at, len)?,
-            r: self.r.row(first + L::LEAVES, at, len)?,
+            l: self.l.row::<STRIDED>(first, at, len)?,
+            r: self.r.row::<STRIDED>(first + L::LEAVES, at, len)?,
             f: &self.f,
         })
     }
@@ -390,14 +484,19 @@ impl<T: Element, N: Node<T>, A: Activation> Node<T> for Activate<N, A> {
     fn plan(&self) -> Result<Plan, ExprError> {
         self.node.plan()
     }
-    type Row<'r>
-        = ActivateRow<N::Row<'r>, A>
+    type Row<'r, const STRIDED: bool>
+        = ActivateRow<N::Row<'r, STRIDED>, A>
     where
         Self: 'r;
     #[inline(always)]
-    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+    fn row<const STRIDED: bool>(
+        &self,
+        first: usize,
+        at: &Piece<'_>,
+        len: usize,
+    ) -> Option<Self::Row<'_, STRIDED>> {
         Some(ActivateRow {
-            node: self.node.row(first, at, len)?,
+            node: self.node.row::<STRIDED>(first, at, len)?,
             act: PhantomData,
         })
     }
@@ -430,14 +529,19 @@ impl<T: Element, N: Node<T>, F: Fn(T) -> T> Node<T> for Map<N, F> {
     fn plan(&self) -> Result<Plan, ExprError> {
         self.node.plan()
     }
-    type Row<'r>
-        = MapRow<'r, N::Row<'r>, F>
+    type Row<'r, const STRIDED: bool>
+        = MapRow<'r, N::Row<'r, STRIDED>, F>
     where
         Self: 'r;
     #[inline(always)]
-    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
+    fn row<const STRIDED: bool>(
+        &self,
+        first: usize,
+        at: &Piece<'_>,
+        len: usize,
+    ) -> Option<Self::Row<'_, STRIDED>> {
         Some(MapRow {
-            node: self.node.row(first, at, len)?,
+            node: self.node.row::<STRIDED>(first, at, len)?,
             f: &self.f,
         })
     }
@@ -506,17 +610,21 @@ where
         let c = Plan::leaf(&self.cond_shape.dims())?;
         Plan::select(M::KIND, &c, &self.then.plan()?, &self.els.plan()?)
     }
-    type Row<'r>
-        = SelectRow<'r, Th::Row<'r>, El::Row<'r>>
+    type Row<'r, const STRIDED: bool>
+        = SelectRow<'r, Th::Row<'r, STRIDED>, El::Row<'r, STRIDED>, STRIDED>
     where
         Self: 'r;
     #[inline(always)]
-    fn row(&self, first: usize, at: &Piece<'_>, len: usize) -> Option<Self::Row<'_>> {
-        let from = at.offsets.get(first)?.checked_add(at.start)?;
+    fn row<const STRIDED: bool>(
+        &self,
+        first: usize,
+        at: &Piece<'_>,
+        len: usize,
+    ) -> Option<Self::Row<'_, STRIDED>> {
         Some(SelectRow {
-            cond: self.cond.get(from..from.checked_add(len)?)?,
-            then: self.then.row(first + 1, at, len)?,
-            els: self.els.row(first + 1 + Th::LEAVES, at, len)?,
+            cond: leaf_row(self.cond, first, at, len)?,
+            then: self.then.row::<STRIDED>(first + 1, at, len)?,
+            els: self.els.row::<STRIDED>(first + 1 + Th::LEAVES, at, len)?,
         })
     }
     #[inline(always)]

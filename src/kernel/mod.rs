@@ -171,7 +171,7 @@ impl<const K: usize> Walk<K> {
     }
 
     /// Each operand's stride along the innermost loop: 1 (walks) or 0 (repeats).
-    pub fn inner_strides(&self) -> [usize; K] {
+    pub const fn inner_strides(&self) -> [usize; K] {
         self.inner
     }
 
