@@ -7,8 +7,10 @@
 #   3. the same no-alloc tests on a Cortex-M0 (thumbv6m-none-eabi: no FPU,
 #      no atomic compare-and-swap; QEMU microbit, 16 KiB of RAM);
 #   4. per op, the code and stack of one call through shapecheck against a
-#      hand-written loop (examples/size_<op>_{shapecheck,loop}.rs), and the
-#      bounded forms beside the caller-buffer ones (size_<op>_bounded.rs).
+#      hand-written loop (examples/size_<op>_{shapecheck,loop}.rs), the
+#      bounded forms beside the caller-buffer ones (size_<op>_bounded.rs),
+#      and the fused expressions beside the same chain of plain ops
+#      (size_fused_<expr>_chain.rs) and a hand-fused loop.
 # Prints one line per firmware run and ends with
 #   embedded: N passed, N failed
 # Exit status 0 only if every run passed. Anything that keeps it from
@@ -218,9 +220,48 @@ for bd in "$ex"/size_*_bounded; do
     printf '%-15s %-13s %8s B %10s B %9s B\n' "$op" "$form" "$code" "$flash" "$stk"
   done
 done
+# Fused expressions (issue 25; examples/size_fused_<expr>_{shapecheck,chain,loop}.rs):
+# the expression fused (`eval_into` a caller's buffer), the same chain of
+# plain ops (its intermediates inline, in the op's frame) and a hand-fused
+# loop, same data. Targets: fused code <= ${BUDGET}x the loop's, fused op
+# stack <= the chain's.
+echo
+echo "fused expressions beside the chain of plain ops and a hand-fused loop, on the Cortex-M4F"
+printf '%-14s %-22s %9s %12s %11s\n' expr form code "flash (fw)" "op stack"
+for ch in "$ex"/size_*_chain; do
+  [ -x "$ch" ] || continue
+  op=${ch##*/size_} op=${op%_chain}
+  sc=$ex/size_${op}_shapecheck lp=$ex/size_${op}_loop
+  [ -x "$sc" ] && [ -x "$lp" ] || cannot "size firmwares of $op missing (a chain sits beside its fused and loop forms)"
+  declare -A fcode=() fstk=()
+  for f in "$sc" "$ch" "$lp"; do
+    case $f in
+      "$sc") form="fused eval_into" ;;
+      "$ch") form="chain of plain ops" ;;
+      *) form="hand-fused loop" ;;
+    esac
+    qemu M4 "$f"
+    stk="?"
+    if [ "$status" != 0 ]; then
+      cat "$log"; echo "size firmware ${f##*/}: FAILED (exit $status)"; failed=$((failed + 1))
+    else
+      [ "$f" = "$ch" ] && passed=$((passed + 1))
+      stk=$(sed -n 's/^op stack: *\([0-9]*\) B$/\1/p' "$log")
+    fi
+    code=$(./opsize.sh "$OBJDUMP" "$NM" "$f" | awk 'NR == 1 { print $2 }')
+    flash=$("$SIZE" "$f" | awk 'NR == 2 { print $1 }')
+    fcode[$f]=$code fstk[$f]=$stk
+    printf '%-14s %-22s %7s B %10s B %9s B\n' "$op" "$form" "$code" "$flash" "$stk"
+  done
+  awk -v op="$op" -v c="${fcode[$sc]}" -v l="${fcode[$lp]}" -v s="${fstk[$sc]}" -v h="${fstk[$ch]}" -v m="$BUDGET" 'BEGIN {
+    r = c / l
+    printf "%-14s code fused / loop %.2fx (target <= %sx: %s); stack fused %s B, chain %s B (target fused <= chain: %s)\n",
+      op, r, m, (r <= m ? "met" : "over"), s, h, (s + 0 <= h + 0 ? "met" : "over") }'
+  unset fcode fstk
+done
 echo
 echo "whole size firmwares (flash = text + rodata):"
-"$SIZE" "$ex"/size_*_shapecheck "$ex"/size_*_bounded "$ex"/size_*_loop | sed 's#target/[^ ]*/##'
+"$SIZE" "$ex"/size_*_shapecheck "$ex"/size_*_bounded "$ex"/size_*_chain "$ex"/size_*_loop | sed 's#target/[^ ]*/##'
 echo
 echo "peak stack of each test (from reset, test harness included):"
 printf '%s\n' "${!stack_of[@]}" | sort | while read -r arch name; do

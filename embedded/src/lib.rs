@@ -8,7 +8,7 @@
 //!   no-heap dynamic path);
 //! - [`stack`] (painting, to measure stack on target), [`firmware`] (the end
 //!   of a size firmware), and with the `alloc` feature the global heap
-//!   (`heap`).
+//!   (`heap`); [`fused`], the data of the fused-expression size firmwares.
 #![no_std]
 
 use core::panic::PanicInfo;
@@ -17,6 +17,7 @@ use shapecheck::{StaticShape, Tensor};
 
 mod cases;
 pub mod firmware;
+pub mod fused;
 #[cfg(feature = "alloc")]
 pub mod heap;
 pub mod slices;
