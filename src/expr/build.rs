@@ -6,7 +6,7 @@ use super::node::{Activate, Binary, Leaf, Map, Node, Scalar, Select, ZipWith};
 use super::Expr;
 use crate::element::Element;
 use crate::ops::elementwise::{
-    Activation, Axis, BroadcastOf, BroadcastWith, ElementwiseOutput, ElementwiseShapes,
+    Activation, Axis, BinaryOp, BroadcastOf, BroadcastWith, ElementwiseOutput, ElementwiseShapes,
     FloatElement,
 };
 use crate::ops::select::{CondElement, SelectMode, SelectOutput, SelectShapes};
@@ -96,6 +96,34 @@ pub type SelectExpr<'a, T, C, Th, El, M> = Expr<
 type SelectShape<T, C, Th, El, M> = SelectOutput<C, ShapeOf<T, Th>, ShapeOf<T, El>, M>;
 
 impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
+    /// Any op of the elementwise family as a node, the op as a type
+    /// parameter (as [`Tensor::try_elementwise`]): `act(op(self, y))` with
+    /// `y` at `axis`. Integer division can fail, so `Div` takes floats only
+    /// here too ([`FloatOp`]).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::{Max, Sub};
+    /// let x = tensor![[1.0f32, 5.0], [3.0, -4.0]];
+    /// let z = x.lazy().elementwise(Sub, 1.0, Axis::<-1>, Identity).elementwise(Max, &x, Axis::<-1>, Relu);
+    /// assert_eq!(z.eval().as_slice(), &[1.0, 5.0, 3.0, 0.0]);
+    /// ```
+    pub fn elementwise<Op, R, A, const AXIS: isize>(
+        self,
+        _op: Op,
+        y: R,
+        _axis: Axis<AXIS>,
+        _act: A,
+    ) -> BinaryExpr<T, N, S, R, Op, A, AXIS>
+    where
+        Op: FloatOp<T>,
+        R: IntoNode<T>,
+        A: Activation,
+        S: ElementwiseShapes<ShapeOf<T, R>, AXIS>,
+    {
+        activate(binary::<T, _, _, _, S, AXIS>(self.node, y.into_node()))
+    }
+
     /// Paddle's `elementwise_mul` as a node: `act(self * y)`, `y` (a tensor,
     /// an expression or a scalar) placed at `axis` by the rule of
     /// [`Tensor::try_elementwise_mul`]; shapes it rejects do not compile.
@@ -320,6 +348,25 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
         })
     }
 }
+
+/// The ops an expression offers for elements `T`: all six for `f32` and
+/// `f64`, all but `Div` for integers (integer division can fail on a zero
+/// divisor, which an expression has no place to report; use the plain
+/// `elementwise_div`).
+#[diagnostic::on_unimplemented(
+    message = "elementwise/division-by-zero: a fused expression divides only f32 and f64, not {T}",
+    label = "integer division can fail (division by zero)",
+    note = "use the plain `x.elementwise_div(&y, axis, act)`, which returns a Result"
+)]
+pub trait FloatOp<T>: BinaryOp {}
+
+impl<T: Element> FloatOp<T> for Mul {}
+impl<T: Element> FloatOp<T> for Add {}
+impl<T: Element> FloatOp<T> for Sub {}
+impl<T: Element> FloatOp<T> for Max {}
+impl<T: Element> FloatOp<T> for Min {}
+#[diagnostic::do_not_recommend]
+impl<T: FloatElement> FloatOp<T> for Div {}
 
 /// `l op r` as a node, its output shape computed by the elementwise rule
 /// (`S` is `l`'s shape).

@@ -56,7 +56,7 @@ mod node;
 pub mod plan;
 mod row;
 
-pub use build::{select, BinaryExpr, IntoNode, SelectExpr, ZipExpr};
+pub use build::{select, BinaryExpr, FloatOp, IntoNode, SelectExpr, ZipExpr};
 pub use error::ExprError;
 pub use node::{
     Activate, Binary, Leaf, Map, Node, Place, Scalar, Select, StaticTree, ZipWith, TILE,
