@@ -287,9 +287,10 @@ fn lane<const K: usize>(a: &[usize; K], k: usize) -> usize {
     a.get(k).copied().unwrap_or(0)
 }
 
-/// `f(k, &mut a[k])` for every operand `k`, written out one by one for 2
-/// and 3 operands (every op's count): `opt-level = "s"` keeps a loop over
-/// the operands as a loop, with the array in memory.
+/// `f(k, &mut a[k])` for every operand `k`, written out one by one for 2,
+/// 3 and 4 operands (every op's count, and a fused expression's up to 4
+/// leaves): `opt-level = "s"` keeps a loop over the operands as a loop,
+/// with the array in memory.
 #[inline(always)]
 fn lanes_mut<const K: usize>(a: &mut [usize; K], mut f: impl FnMut(usize, &mut usize)) {
     match a.as_mut_slice() {
@@ -301,6 +302,13 @@ fn lanes_mut<const K: usize>(a: &mut [usize; K], mut f: impl FnMut(usize, &mut u
             f(0, a0);
             f(1, a1);
             f(2, a2);
+        }
+        // four: a fused expression's (select of two binary nodes)
+        [a0, a1, a2, a3] => {
+            f(0, a0);
+            f(1, a1);
+            f(2, a2);
+            f(3, a3);
         }
         rest => {
             for (k, v) in rest.iter_mut().enumerate() {
