@@ -50,12 +50,14 @@
 //! divisor); use the plain `elementwise_div`. An expression reads at most
 //! [`MAX_LEAVES`] tensors.
 
+mod backward;
 mod build;
 mod error;
 mod node;
 pub mod plan;
 mod row;
 
+pub use backward::{Backward, LeafGrad};
 pub use build::{select, BinaryExpr, FloatOp, IntoNode, SelectExpr, ZipExpr};
 pub use error::ExprError;
 pub use node::{

@@ -154,13 +154,21 @@ fn leaf_row<'d, T, const STRIDED: bool>(
     let off = *at.offsets.get(k)?;
     let step = at.inner.get(k).copied().unwrap_or(0);
     if STRIDED && step != 1 {
-        return data
-            .get(off..off.checked_add(1)?)
-            .map(|d| LeafRow { data: d, step: 0 });
+        return data.get(off..off.checked_add(1)?).map(|d| LeafRow {
+            data: d,
+            step: 0,
+            leaf: k,
+            base: off,
+        });
     }
     let from = off.checked_add(at.start)?;
     let data = data.get(from..from.checked_add(len)?)?;
-    Some(LeafRow { data, step: 1 })
+    Some(LeafRow {
+        data,
+        step: 1,
+        leaf: k,
+        base: from,
+    })
 }
 
 /// A tensor the expression reads (a leaf).

@@ -6,7 +6,7 @@
 //! a leaf that repeats along the row go piece by piece ([`super::Node::write`]).
 
 use crate::element::Element;
-use crate::ops::elementwise::{Activation, BinaryOp};
+use crate::ops::elementwise::{Activation, ActivationKind, BinaryOp, BinaryOpKind};
 use core::marker::PhantomData;
 
 /// The values of a node along one row: `at(i, current)` for `i` below the
@@ -17,6 +17,12 @@ use core::marker::PhantomData;
 pub trait RowValues<T> {
     /// The value at position `i` of the row.
     fn at(&self, i: usize, current: T) -> T;
+    /// Backward at position `i`: `g` is the gradient of this node's value
+    /// there; each leaf below receives its share as `sink(leaf, position
+    /// in the leaf's data, gradient)` (added there: a leaf that repeats
+    /// along the row sums its row's shares, the reduction back to its
+    /// shape). Only the nodes of [`super::Backward`] are asked.
+    fn back<F: FnMut(usize, usize, T)>(&self, i: usize, g: T, sink: &mut F);
 }
 
 /// A leaf's row: `data[i * step]`, `step` 1 (a slice of the row's length)
@@ -27,6 +33,10 @@ pub trait RowValues<T> {
 pub struct LeafRow<'r, T, const STRIDED: bool> {
     pub(crate) data: &'r [T],
     pub(crate) step: usize,
+    /// The leaf's number in the tree and where `data` starts in the
+    /// leaf's elements (for [`RowValues::back`]).
+    pub(crate) leaf: usize,
+    pub(crate) base: usize,
 }
 
 impl<T: Element, const STRIDED: bool> RowValues<T> for LeafRow<'_, T, STRIDED> {
@@ -34,6 +44,11 @@ impl<T: Element, const STRIDED: bool> RowValues<T> for LeafRow<'_, T, STRIDED> {
     fn at(&self, i: usize, _current: T) -> T {
         let i = if STRIDED { i * self.step } else { i };
         self.data.get(i).copied().unwrap_or_default()
+    }
+    #[inline(always)]
+    fn back<F: FnMut(usize, usize, T)>(&self, i: usize, g: T, sink: &mut F) {
+        let i = if STRIDED { i * self.step } else { i };
+        sink(self.leaf, self.base + i, g);
     }
 }
 
@@ -47,6 +62,9 @@ impl<T: Copy> RowValues<T> for ScalarRow<T> {
     fn at(&self, _i: usize, _current: T) -> T {
         self.0
     }
+    /// A constant has no gradient.
+    #[inline(always)]
+    fn back<F: FnMut(usize, usize, T)>(&self, _i: usize, _g: T, _sink: &mut F) {}
 }
 
 /// `l op r` along a row.
@@ -64,6 +82,32 @@ impl<T: Element, L: RowValues<T>, R: RowValues<T>, Op: BinaryOp> RowValues<T>
     #[inline(always)]
     fn at(&self, i: usize, current: T) -> T {
         super::node::op_fn::<T>(Op::KIND)(self.l.at(i, current), self.r.at(i, current))
+    }
+    /// The derivative of each op (Paddle's elementwise grad kernels): mul
+    /// `(g·b, g·a)`, add `(g, g)`, sub `(g, -g)`, div `(g / b, -(g · a/b) / b)`,
+    /// max and min the whole of `g` to the larger (smaller) side, split
+    /// evenly on a tie.
+    #[inline(always)]
+    fn back<F: FnMut(usize, usize, T)>(&self, i: usize, g: T, sink: &mut F) {
+        let zero = T::default();
+        let (a, b) = (self.l.at(i, zero), self.r.at(i, zero));
+        let half = T::mul(g, T::from_f64(0.5));
+        let (ga, gb) = match Op::KIND {
+            BinaryOpKind::Mul => (T::mul(g, b), T::mul(g, a)),
+            BinaryOpKind::Add => (g, g),
+            BinaryOpKind::Sub => (g, T::sub(zero, g)),
+            BinaryOpKind::Div => (
+                T::div(g, b),
+                T::sub(zero, T::div(T::mul(g, T::div(a, b)), b)),
+            ),
+            BinaryOpKind::Max if a > b => (g, zero),
+            BinaryOpKind::Max if a < b => (zero, g),
+            BinaryOpKind::Min if a < b => (g, zero),
+            BinaryOpKind::Min if a > b => (zero, g),
+            BinaryOpKind::Max | BinaryOpKind::Min => (half, half),
+        };
+        self.l.back(i, ga, sink);
+        self.r.back(i, gb, sink);
     }
 }
 
@@ -83,6 +127,10 @@ impl<T: Copy, L: RowValues<T>, R: RowValues<T>, F: Fn(T, T) -> T> RowValues<T>
     fn at(&self, i: usize, current: T) -> T {
         (self.f)(self.l.at(i, current), self.r.at(i, current))
     }
+    /// A function of the caller's has no known derivative: `zip_with` is
+    /// not a [`super::Backward`] node, so this is not asked.
+    #[inline(always)]
+    fn back<G: FnMut(usize, usize, T)>(&self, _i: usize, _g: T, _sink: &mut G) {}
 }
 
 /// An activation along a row.
@@ -97,6 +145,28 @@ impl<T: Element, N: RowValues<T>, A: Activation> RowValues<T> for ActivateRow<N,
     #[inline(always)]
     fn at(&self, i: usize, current: T) -> T {
         A::KIND.apply(self.node.at(i, current))
+    }
+    /// The activation's derivative from its output, as Paddle's grad
+    /// kernels take it: relu `g` where the output is above 0, tanh
+    /// `g·(1 - out²)`, sigmoid `g·out·(1 - out)`.
+    #[inline(always)]
+    fn back<F: FnMut(usize, usize, T)>(&self, i: usize, g: T, sink: &mut F) {
+        let zero = T::default();
+        let out = A::KIND.apply(self.node.at(i, zero));
+        let one = T::from_f64(1.0);
+        let g = match A::KIND {
+            ActivationKind::Identity => g,
+            ActivationKind::Relu => {
+                if out > zero {
+                    g
+                } else {
+                    zero
+                }
+            }
+            ActivationKind::Tanh => T::mul(g, T::sub(one, T::mul(out, out))),
+            ActivationKind::Sigmoid => T::mul(g, T::mul(out, T::sub(one, out))),
+        };
+        self.node.back(i, g, sink);
     }
 }
 
@@ -113,6 +183,10 @@ impl<T, N: RowValues<T>, F: Fn(T) -> T> RowValues<T> for MapRow<'_, N, F> {
     fn at(&self, i: usize, current: T) -> T {
         (self.f)(self.node.at(i, current))
     }
+    /// A function of the caller's has no known derivative: `map` is not a
+    /// [`super::Backward`] node, so this is not asked.
+    #[inline(always)]
+    fn back<G: FnMut(usize, usize, T)>(&self, _i: usize, _g: T, _sink: &mut G) {}
 }
 
 /// `cond ? then : else` along a row (branch-free, as the select kernel).
@@ -133,6 +207,16 @@ impl<T: Copy, Th: RowValues<T>, El: RowValues<T>, const STRIDED: bool> RowValues
         let c = self.cond.data.get(i_cond).copied().unwrap_or(false);
         core::hint::select_unpredictable(c, self.then.at(i, current), self.els.at(i, current))
     }
+    /// `g` to then where cond holds, to else elsewhere; cond has none.
+    #[inline(always)]
+    fn back<F: FnMut(usize, usize, T)>(&self, i: usize, g: T, sink: &mut F) {
+        let i_cond = if STRIDED { i * self.cond.step } else { i };
+        if self.cond.data.get(i_cond).copied().unwrap_or(false) {
+            self.then.back(i, g, sink);
+        } else {
+            self.els.back(i, g, sink);
+        }
+    }
 }
 
 /// The operand an in-place evaluation writes into, along a row: the
@@ -146,4 +230,7 @@ impl<T> RowValues<T> for PlaceRow {
     fn at(&self, _i: usize, current: T) -> T {
         current
     }
+    /// An in-place evaluation has no backward: not asked.
+    #[inline(always)]
+    fn back<F: FnMut(usize, usize, T)>(&self, _i: usize, _g: T, _sink: &mut F) {}
 }
