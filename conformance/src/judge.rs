@@ -168,7 +168,6 @@ pub enum Tolerance {
     Relative,
     /// A gradient: equal values, -0.0 equal to 0.0 (the frameworks' signed
     /// zeros are not part of the rule).
-    #[allow(dead_code)] // until the first gradient family
     GradExact,
     /// A gradient of elementwise_div or through tanh/sigmoid: within 1e-6
     /// relative, with a floor of 4 ulps of the dtype times the gradient's
