@@ -6,6 +6,7 @@ mod elementwise_grad;
 mod lod_reset;
 mod multiplex;
 mod select;
+mod select_grad;
 mod stitch;
 
 use crate::judge::{Outcome, Tolerance, Validation};
@@ -51,6 +52,7 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "lod_reset" => Some(&lod_reset::LodReset),
         "dynamic_stitch" => Some(&stitch::DynamicStitch),
         "elementwise_grad" => Some(&elementwise_grad::ElementwiseGrad),
+        "select_grad" => Some(&select_grad::SelectGrad),
         _ => None,
     }
 }
