@@ -80,27 +80,12 @@ pub(super) fn checked_frame(
     Ok(f)
 }
 
-/// `dz = dout · act'(out)`, Paddle's activation grad functors.
-#[inline(always)]
-fn act_grad<T: Element>(act: ActivationKind, out: T, dout: T) -> T {
-    let zero = T::default();
-    let one = T::from_f64(1.0);
-    match act {
-        ActivationKind::Identity => dout,
-        ActivationKind::Relu => {
-            if out > zero {
-                dout
-            } else {
-                zero
-            }
-        }
-        ActivationKind::Tanh => T::mul(dout, T::sub(one, T::mul(out, out))),
-        ActivationKind::Sigmoid => T::mul(T::mul(dout, out), T::sub(one, out)),
-    }
-}
-
 /// X's and Y's gradients along the forward's `walk` (see the module docs):
 /// `gx` and `gy` have X's and Y's lengths, `out` and `dout` the output's.
+/// The activation is chosen here, outside the loops, so that each
+/// (activation, op) pair gets its own loop even when both are run-time
+/// values (the dynamic path): `dz = dout · act'(out)`, Paddle's activation
+/// grad functors.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run<T: GradElement>(
@@ -115,8 +100,40 @@ pub(super) fn run<T: GradElement>(
     gy: &mut [T],
 ) {
     let zero = T::default();
+    let one = T::from_f64(1.0);
+    let args = (walk, x, y, out, dout);
+    match act {
+        ActivationKind::Identity => by_op(op, args, gx, gy, |_, d| d),
+        ActivationKind::Relu => by_op(
+            op,
+            args,
+            gx,
+            gy,
+            move |o: T, d| if o > zero { d } else { zero },
+        ),
+        ActivationKind::Tanh => by_op(op, args, gx, gy, move |o: T, d| {
+            T::mul(d, T::sub(one, T::mul(o, o)))
+        }),
+        ActivationKind::Sigmoid => by_op(op, args, gx, gy, move |o: T, d| {
+            T::mul(T::mul(d, o), T::sub(one, o))
+        }),
+    }
+}
+
+/// The walk and the slices the backward reads: walk, x, y, out, dout.
+type Reads<'a, T> = (&'a Walk<2>, &'a [T], &'a [T], &'a [T], &'a [T]);
+
+/// [`run`] for one activation (`dz(out, dout)`): the op's rule table.
+#[inline(always)]
+fn by_op<T: GradElement>(
+    op: BinaryOpKind,
+    (walk, x, y, out, dout): Reads<'_, T>,
+    gx: &mut [T],
+    gy: &mut [T],
+    dz: impl Fn(T, T) -> T + Copy,
+) {
+    let zero = T::default();
     let half = T::from_f64(0.5);
-    let dz = move |o: T, d: T| act_grad(act, o, d);
     match op {
         BinaryOpKind::Mul => {
             kernel::binary_backward(walk, x, y, out, dout, gx, gy, T::add, |a, b, o, d| {
