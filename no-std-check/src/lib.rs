@@ -173,3 +173,41 @@ mod tests {
         assert_eq!(buf, [9, 9, 9], "nothing written on error");
     }
 }
+
+/// The backward of `relu(x * y)` (Y `[3]` on X `[2, 3]`'s last axis) into
+/// caller buffers, and of select (numpy, else `[3]`) inline: the gradients'
+/// storage is the caller's or the stack, never a heap.
+pub fn backward_rows(
+    x: &[f32; 6],
+    y: &[f32; 3],
+    out: &[f32; 6],
+    dout: &[f32; 6],
+    gx: &mut [f32; 6],
+    gy: &mut [f32; 3],
+) -> Option<Tensor<f32, shape![3]>> {
+    let (Ok(xt), Ok(yt), Ok(ot), Ok(dt), Ok(mut gxt), Ok(mut gyt)) = (
+        Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&x[..]),
+        Tensor::<f32, shape![3], &[f32]>::from_storage(&y[..]),
+        Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&out[..]),
+        Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&dout[..]),
+        Tensor::<f32, shape![2, 3], &mut [f32]>::from_storage(&mut gx[..]),
+        Tensor::<f32, shape![3], &mut [f32]>::from_storage(&mut gy[..]),
+    ) else {
+        return None;
+    };
+    xt.elementwise_backward_into(
+        shapecheck::ops::Mul,
+        &yt,
+        &ot,
+        &dt,
+        Axis::<-1>,
+        Relu,
+        &mut gxt,
+        &mut gyt,
+    );
+    let cond =
+        Tensor::<bool, shape![2, 3]>::from_array([[true, false, true], [false, true, false]]);
+    let els = Tensor::<f32, shape![3]>::from_array([0.0; 3]);
+    let (_dthen, delse) = shapecheck::ops::select::select_backward(&cond, &ot, &els, &dt, Numpy);
+    Some(delse)
+}
