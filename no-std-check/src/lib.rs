@@ -152,28 +152,6 @@ pub fn partition_rows(
     Some((a.dims().first().copied()?, b.dims().first().copied()?))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lod_sums_and_reset_runs_without_a_heap() {
-        let mut buf = [0usize; 3];
-        let mut sums = [0.0f32; 3];
-        let r = lod_sums_and_reset(&[1., 2., 3., 4., 5., 6.], &[0, 2, 6], &mut buf, &mut sums);
-        assert_eq!(r, Some((2, 2)));
-        assert_eq!(sums, [3.0, 12.0, 6.0]);
-        assert_eq!(buf, [0, 2, 6]);
-        // the seed's example 2 as written: [2, 4, ..] does not start at 0
-        let mut buf = [9usize; 3];
-        assert_eq!(
-            lod_sums_and_reset(&[0.0; 6], &[2, 4, 6], &mut buf, &mut sums),
-            None
-        );
-        assert_eq!(buf, [9, 9, 9], "nothing written on error");
-    }
-}
-
 /// The backward of `relu(x * y)` (Y `[3]` on X `[2, 3]`'s last axis) into
 /// caller buffers, and of select (numpy, else `[3]`) inline: the gradients'
 /// storage is the caller's or the stack, never a heap.
@@ -210,4 +188,41 @@ pub fn backward_rows(
     let els = Tensor::<f32, shape![3]>::from_array([0.0; 3]);
     let (_dthen, delse) = shapecheck::ops::select::select_backward(&cond, &ot, &els, &dt, Numpy);
     Some(delse)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lod_sums_and_reset_runs_without_a_heap() {
+        let mut buf = [0usize; 3];
+        let mut sums = [0.0f32; 3];
+        let r = lod_sums_and_reset(&[1., 2., 3., 4., 5., 6.], &[0, 2, 6], &mut buf, &mut sums);
+        assert_eq!(r, Some((2, 2)));
+        assert_eq!(sums, [3.0, 12.0, 6.0]);
+        assert_eq!(buf, [0, 2, 6]);
+        // the seed's example 2 as written: [2, 4, ..] does not start at 0
+        let mut buf = [9usize; 3];
+        assert_eq!(
+            lod_sums_and_reset(&[0.0; 6], &[2, 4, 6], &mut buf, &mut sums),
+            None
+        );
+        assert_eq!(buf, [9, 9, 9], "nothing written on error");
+    }
+
+    #[test]
+    fn backward_rows_runs_without_a_heap() {
+        let (x, y) = ([1.0f32, -2.0, 3.0, 4.0, 5.0, -6.0], [1.0f32, 1.0, 1.0]);
+        let out = [1.0f32, 0.0, 3.0, 4.0, 5.0, 0.0]; // relu(x * y)
+        let (mut gx, mut gy) = ([9.0f32; 6], [9.0f32; 3]);
+        let delse = backward_rows(&x, &y, &out, &[1.0; 6], &mut gx, &mut gy);
+        assert_eq!(gx, [1.0, 0.0, 1.0, 1.0, 1.0, 0.0]);
+        assert_eq!(gy, [5.0, 5.0, 3.0]);
+        // dout where cond is false: [f, t, f] in row 0, [t, f, t] in row 1
+        assert_eq!(
+            delse.as_ref().map(|t| t.as_slice()),
+            Some(&[1.0f32, 1.0, 1.0][..])
+        );
+    }
 }
