@@ -341,3 +341,114 @@ proptest! {
         check_fd(&e, ge.as_slice(), |v| select_loss(mode, (&cd, &c), (&td, &t), (&ed, v), &dout), "delse")?;
     }
 }
+
+// ------------------------------------------------- the static forms agree
+
+/// The static forms (plain, `_into`, `try_` on static and on run-time
+/// shapes, `try_.._into`) give the dynamic path's gradients, for an axis
+/// placement (Y `[3, 1]` at axis 1 of X `[2, 3, 4]`) and every activation.
+#[test]
+fn static_forms_agree_with_the_dynamic_path() {
+    use shapecheck::ops::Div;
+    use shapecheck::prelude::*;
+    let xs = values(24, 3);
+    let ys = values(3, 4);
+    let ds = values(24, 5);
+    let x = Tensor::<f64, shape![2, 3, 4]>::from_slice(&xs).unwrap();
+    let y = Tensor::<f64, shape![3, 1]>::from_slice(&ys).unwrap();
+    let dout = Tensor::<f64, shape![2, 3, 4]>::from_slice(&ds).unwrap();
+    let xd = Tensor::<f64, shape![Dyn, 3, 4], Vec<f64>>::from_vec((Dyn(2), Dim, Dim), xs.clone())
+        .unwrap();
+    let (dx, dy) = (
+        DynTensor::new(&[2, 3, 4], xs.clone()).unwrap(),
+        DynTensor::new(&[3, 1], ys.clone()).unwrap(),
+    );
+    let dd = DynTensor::new(&[2, 3, 4], ds.clone()).unwrap();
+
+    fn check<A: Activation>(
+        act: A,
+        (x, y, dout): (
+            &Tensor<f64, shape![2, 3, 4]>,
+            &Tensor<f64, shape![3, 1]>,
+            &Tensor<f64, shape![2, 3, 4]>,
+        ),
+        xd: &Tensor<f64, shape![Dyn, 3, 4], Vec<f64>>,
+        (dx, dy, dd): (&DynTensor<f64>, &DynTensor<f64>, &DynTensor<f64>),
+    ) {
+        let kind = A::KIND;
+        let out = x.elementwise_div(y, Axis::<1>, act).unwrap();
+        let dout_dyn = dd.clone();
+        let out_dyn = dx.elementwise_div(dy, 1, kind).unwrap();
+        let (want_x, want_y) = dx
+            .elementwise_backward(BinaryOpKind::Div, dy, &out_dyn, &dout_dyn, 1, kind)
+            .unwrap();
+
+        let (gx, gy) = x.elementwise_backward(Div, y, &out, dout, Axis::<1>, act);
+        assert_eq!(
+            (gx.as_slice(), gy.as_slice()),
+            (want_x.as_slice(), want_y.as_slice()),
+            "plain, {kind:?}"
+        );
+
+        let (mut ix, mut iy) = (
+            Tensor::<f64, shape![2, 3, 4]>::full(7.0),
+            Tensor::<f64, shape![3, 1]>::full(7.0),
+        );
+        x.elementwise_backward_into(Div, y, &out, dout, Axis::<1>, act, &mut ix, &mut iy);
+        assert_eq!(
+            (ix.as_slice(), iy.as_slice()),
+            (want_x.as_slice(), want_y.as_slice()),
+            "_into, {kind:?}"
+        );
+
+        let (tx, ty) = x
+            .try_elementwise_backward(Div, y, &out, dout, Axis::<1>, act)
+            .unwrap();
+        assert_eq!(
+            (tx.as_slice(), ty.as_slice()),
+            (want_x.as_slice(), want_y.as_slice()),
+            "try_, {kind:?}"
+        );
+
+        // run-time rows: out and dout typed as the forward's output, [Dyn, 3, 4]
+        let out_r = xd.try_elementwise_div(y, Axis::<1>, act).unwrap();
+        let dout_r = Tensor::<f64, shape![Dyn, 3, 4], Vec<f64>>::from_vec(
+            (Dyn(2), Dim, Dim),
+            dd.as_slice().to_vec(),
+        )
+        .unwrap();
+        let (rx, ry) = xd
+            .try_elementwise_backward(Div, y, &out_r, &dout_r, Axis::<1>, act)
+            .unwrap();
+        assert_eq!(
+            (rx.as_slice(), ry.as_slice()),
+            (want_x.as_slice(), want_y.as_slice()),
+            "try_ on [Dyn, 3, 4], {kind:?}"
+        );
+        let (mut jx, mut jy) = (xd.clone(), Tensor::<f64, shape![3, 1]>::full(7.0));
+        xd.try_elementwise_backward_into(Div, y, &out_r, &dout_r, Axis::<1>, act, &mut jx, &mut jy)
+            .unwrap();
+        assert_eq!(
+            (jx.as_slice(), jy.as_slice()),
+            (want_x.as_slice(), want_y.as_slice()),
+            "try_.._into, {kind:?}"
+        );
+        // a gradient buffer of 3 rows for X's 2: an error, nothing written
+        let mut bad =
+            Tensor::<f64, shape![Dyn, 3, 4], Vec<f64>>::from_vec((Dyn(3), Dim, Dim), vec![7.0; 36])
+                .unwrap();
+        let e = xd
+            .try_elementwise_backward_into(
+                Div, y, &out_r, &dout_r, Axis::<1>, act, &mut bad, &mut jy,
+            )
+            .unwrap_err();
+        assert_eq!(e.rule(), "shape/output");
+        assert!(bad.as_slice().iter().all(|&v| v == 7.0));
+    }
+    let args = (&x, &y, &dout);
+    let dyns = (&dx, &dy, &dd);
+    check(Identity, args, &xd, dyns);
+    check(Relu, args, &xd, dyns);
+    check(Tanh, args, &xd, dyns);
+    check(Sigmoid, args, &xd, dyns);
+}
