@@ -365,13 +365,11 @@ fn static_forms_agree_with_the_dynamic_path() {
     );
     let dd = DynTensor::new(&[2, 3, 4], ds.clone()).unwrap();
 
+    type X = Tensor<f64, shape![2, 3, 4]>;
+    type Y = Tensor<f64, shape![3, 1]>;
     fn check<A: Activation>(
         act: A,
-        (x, y, dout): (
-            &Tensor<f64, shape![2, 3, 4]>,
-            &Tensor<f64, shape![3, 1]>,
-            &Tensor<f64, shape![2, 3, 4]>,
-        ),
+        (x, y, dout): (&X, &Y, &X),
         xd: &Tensor<f64, shape![Dyn, 3, 4], Vec<f64>>,
         (dx, dy, dd): (&DynTensor<f64>, &DynTensor<f64>, &DynTensor<f64>),
     ) {
