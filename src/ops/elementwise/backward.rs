@@ -31,15 +31,16 @@
 //! axis placed it.
 //!
 //! Forms: [`Tensor::elementwise_backward`] (static shapes, cannot fail;
-//! `dout` and `out` are typed as the forward's output, so one of another
-//! shape is a compile error naming both shapes), [`Tensor::elementwise_backward_into`] (caller's
+//! a `dout` of another shape than the output's is the compile error
+//! `elementwise/dout-shape` by [`ElementwiseDout`](super::ElementwiseDout),
+//! naming both shapes; `out` is typed as the output), [`Tensor::elementwise_backward_into`] (caller's
 //! buffers, no heap), [`Tensor::try_elementwise_backward`] and
 //! [`Tensor::try_elementwise_backward_into`] (run-time dims, every check
 //! before anything is written), [`DynTensor::elementwise_backward`](crate::DynTensor::elementwise_backward)
 //! and [`elementwise_backward_slices`].
 
 use super::api::ElementwiseOutput;
-use super::bounds::{ElementwiseShapes, GradElement};
+use super::bounds::{ElementwiseDoutRule, ElementwiseShapes, GradElement};
 use super::kernel::{walk, StaticWalk};
 use super::{rule, Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError};
 use crate::broadcast::Frame;
@@ -56,6 +57,12 @@ pub type ElementwiseGrads<T, S, B, Y, BY> = (
     Tensor<T, S, <B as ResultStorage<T, S>>::Out>,
     Tensor<T, Y, <BY as ResultStorage<T, Y>>::Out>,
 );
+
+/// X's gradient's shape in [`Tensor::elementwise_backward`]'s result: `S`,
+/// once `dout`'s shape `D` passes [`ElementwiseDoutRule`] (named in the
+/// return type, so that a wrong `dout` is one error by the rule's message).
+pub type DoutX<D, S, Y, const AXIS: isize> =
+    <D as ElementwiseDoutRule<ElementwiseOutput<S, Y, AXIS>, S, Y, Axis<AXIS>>>::X;
 
 /// The rule, then `out`'s and `dout`'s dims against the output's: the
 /// checks of every run-time form, before anything is written.
@@ -194,11 +201,11 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// rule table in `backward.rs`): given the forward's `out` and the
     /// upstream gradient `dout`, returns `(dx, dy)` typed as `self` and `y`,
     /// each summed back over the dims where its operand broadcast. Every
-    /// shape static: a shape rule broken is the forward's compile error,
-    /// `out` and `dout` have the output's type ([`ElementwiseOutput`]), so
-    /// one of another shape is a compile error naming both shapes
-    /// ("expected `Tensor<f32, (Dim<2>, Dim<3>), _>`, found ..."), and the
-    /// call cannot fail. Run-time dims: the
+    /// shape static: a shape rule broken is the forward's compile error, a
+    /// `dout` of another shape than the output's is the compile error
+    /// `elementwise/dout-shape` naming both shapes
+    /// ([`ElementwiseDout`](super::ElementwiseDout)), `out` has the
+    /// output's type ([`ElementwiseOutput`]), and the call cannot fail. Run-time dims: the
     /// `try_` form.
     ///
     /// ```
@@ -214,28 +221,29 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// assert_eq!(dy.as_slice(), &[6.0, 15.0]);
     /// ```
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
-    pub fn elementwise_backward<Op, A, Y, BY, BO, BD, const AXIS: isize>(
+    pub fn elementwise_backward<Op, A, Y, BY, BO, D, BD, const AXIS: isize>(
         &self,
         _op: Op,
         y: &Tensor<T, Y, BY>,
         out: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-        dout: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BD>,
+        dout: &Tensor<T, D, BD>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> ElementwiseGrads<T, S, B, Y, BY>
+    ) -> ElementwiseGrads<T, DoutX<D, S, Y, AXIS>, B, Y, BY>
     where
         T: GradElement,
         Op: BinaryOp,
         A: Activation,
         S: StaticShape + ElementwiseShapes<Y, AXIS>,
         Y: StaticShape,
+        D: Shape + ElementwiseDoutRule<ElementwiseOutput<S, Y, AXIS>, S, Y, Axis<AXIS>>,
         BO: Storage<T>,
         BD: Storage<T>,
-        B: ResultStorage<T, S>,
+        B: ResultStorage<T, DoutX<D, S, Y, AXIS>>,
         BY: ResultStorage<T, Y>,
     {
-        let mut gx =
-            Tensor::from_parts_unchecked(*self.shape(), B::Out::filled(self.shape(), T::default()));
+        let shape = D::x(self.shape());
+        let mut gx = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
         let mut gy =
             Tensor::from_parts_unchecked(*y.shape(), BY::Out::filled(y.shape(), T::default()));
         run(
@@ -271,15 +279,15 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// assert_eq!(by, [4.0, 6.0]); // summed over the rows y broadcast along
     /// ```
     #[allow(clippy::too_many_arguments)]
-    pub fn elementwise_backward_into<Op, A, Y, BY, BO, BD, BGX, BGY, const AXIS: isize>(
+    pub fn elementwise_backward_into<Op, A, Y, BY, BO, D, BD, BGX, BGY, const AXIS: isize>(
         &self,
         _op: Op,
         y: &Tensor<T, Y, BY>,
         out: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-        dout: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BD>,
+        dout: &Tensor<T, D, BD>,
         _axis: Axis<AXIS>,
         _act: A,
-        gx: &mut Tensor<T, S, BGX>,
+        gx: &mut Tensor<T, DoutX<D, S, Y, AXIS>, BGX>,
         gy: &mut Tensor<T, Y, BGY>,
     ) where
         T: GradElement,
@@ -287,6 +295,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         A: Activation,
         S: StaticShape + ElementwiseShapes<Y, AXIS>,
         Y: StaticShape,
+        D: Shape + ElementwiseDoutRule<ElementwiseOutput<S, Y, AXIS>, S, Y, Axis<AXIS>>,
         BY: Storage<T>,
         BO: Storage<T>,
         BD: Storage<T>,
@@ -327,32 +336,31 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// assert_eq!(err.rule(), "elementwise/dout-shape");
     /// ```
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
-    pub fn try_elementwise_backward<Op, A, Y, BY, BO, BD, const AXIS: isize>(
+    pub fn try_elementwise_backward<Op, A, Y, BY, BO, D, BD, const AXIS: isize>(
         &self,
         op: Op,
         y: &Tensor<T, Y, BY>,
         out: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-        dout: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BD>,
+        dout: &Tensor<T, D, BD>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> Result<ElementwiseGrads<T, S, B, Y, BY>, ElementwiseError>
+    ) -> Result<ElementwiseGrads<T, DoutX<D, S, Y, AXIS>, B, Y, BY>, ElementwiseError>
     where
         T: GradElement,
         Op: BinaryOp,
         A: Activation,
         S: ElementwiseShapes<Y, AXIS>,
         Y: Shape,
+        D: Shape + ElementwiseDoutRule<ElementwiseOutput<S, Y, AXIS>, S, Y, Axis<AXIS>>,
         BO: Storage<T>,
         BD: Storage<T>,
-        B: ResultStorage<T, S>,
+        B: ResultStorage<T, DoutX<D, S, Y, AXIS>>,
         BY: ResultStorage<T, Y>,
     {
         // every check first: nothing is allocated for inputs they reject
         checked_frame(&self.dims(), &y.dims(), AXIS, &out.dims(), &dout.dims())?;
-        let mut gx = Tensor::from_parts_unchecked(
-            *self.shape(),
-            B::Out::try_filled(self.shape(), T::default())?,
-        );
+        let shape = D::x(self.shape());
+        let mut gx = Tensor::from_parts_unchecked(shape, B::Out::try_filled(&shape, T::default())?);
         let mut gy =
             Tensor::from_parts_unchecked(*y.shape(), BY::Out::try_filled(y.shape(), T::default())?);
         self.try_elementwise_backward_into(op, y, out, dout, axis, act, &mut gx, &mut gy)?;
@@ -377,15 +385,15 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// assert_eq!(gy.as_slice(), &[1.0, 0.0, 0.5]);
     /// ```
     #[allow(clippy::too_many_arguments)]
-    pub fn try_elementwise_backward_into<Op, A, Y, BY, BO, BD, BGX, BGY, const AXIS: isize>(
+    pub fn try_elementwise_backward_into<Op, A, Y, BY, BO, D, BD, BGX, BGY, const AXIS: isize>(
         &self,
         _op: Op,
         y: &Tensor<T, Y, BY>,
         out: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-        dout: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BD>,
+        dout: &Tensor<T, D, BD>,
         _axis: Axis<AXIS>,
         _act: A,
-        gx: &mut Tensor<T, S, BGX>,
+        gx: &mut Tensor<T, DoutX<D, S, Y, AXIS>, BGX>,
         gy: &mut Tensor<T, Y, BGY>,
     ) -> Result<(), ElementwiseError>
     where
@@ -394,6 +402,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         A: Activation,
         S: ElementwiseShapes<Y, AXIS>,
         Y: Shape,
+        D: Shape + ElementwiseDoutRule<ElementwiseOutput<S, Y, AXIS>, S, Y, Axis<AXIS>>,
         BY: Storage<T>,
         BO: Storage<T>,
         BD: Storage<T>,
