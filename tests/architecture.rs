@@ -106,7 +106,7 @@ fn lower_layers_do_not_import_ops() {
 }
 
 /// The file names an operator folder may hold, one role each.
-const OP_FILES: [&str; 8] = [
+const OP_FILES: [&str; 9] = [
     "mod.rs",
     "api.rs",
     "bounds.rs",
@@ -114,6 +114,7 @@ const OP_FILES: [&str; 8] = [
     "kernel.rs",
     "error.rs",
     "dynamic.rs",
+    "backward.rs",
     "tests.rs",
 ];
 

@@ -2,9 +2,11 @@
 //! and how to write it as a program over the static API.
 
 mod elementwise;
+mod elementwise_grad;
 mod lod_reset;
 mod multiplex;
 mod select;
+mod select_grad;
 mod stitch;
 
 use crate::judge::{Outcome, Tolerance, Validation};
@@ -49,6 +51,8 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "multiplex" => Some(&multiplex::Multiplex),
         "lod_reset" => Some(&lod_reset::LodReset),
         "dynamic_stitch" => Some(&stitch::DynamicStitch),
+        "elementwise_grad" => Some(&elementwise_grad::ElementwiseGrad),
+        "select_grad" => Some(&select_grad::SelectGrad),
         _ => None,
     }
 }

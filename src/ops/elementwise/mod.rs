@@ -206,10 +206,16 @@
 //! - `rule.rs`: the rule, one `const fn` from dims and axis to the output
 //!   frame or an [`ElementwiseError`]; every path calls it;
 //! - `kernel.rs`: the loops and the walk (a constant for static shapes);
+//! - `backward.rs`: the gradients (`elementwise_backward` and its `_into`
+//!   and `try_` forms, [`elementwise_backward_slices`]): the rule per op
+//!   and activation, each operand's gradient summed back to its shape along
+//!   the forward's walk; max/min split ties evenly and, unlike Paddle's own
+//!   grad op (which ignores `axis`), follow Y where the axis placed it;
 //! - `error.rs`: [`ElementwiseError`]; `dynamic.rs`: the methods of
-//!   [`DynTensor`](crate::DynTensor).
+//!   [`DynTensor`](crate::DynTensor), the backward's included.
 
 mod api;
+mod backward;
 mod bounds;
 #[cfg(feature = "alloc")]
 mod dynamic;
@@ -220,6 +226,7 @@ pub(crate) mod rule;
 pub use api::{
     BroadcastOf, BroadcastResult, BroadcastWith, ElementwiseOutput, ElementwiseResult, FloatElement,
 };
+pub use backward::{elementwise_backward_slices, ElementwiseGrads};
 pub use bounds::*;
 pub use error::ElementwiseError;
 pub use kernel::elementwise_slices;

@@ -126,9 +126,13 @@
 //! - `shapes.rs`: the same rule at the type level ([`SelectShapes`]), for the
 //!   compile errors (its dim rules are in the `bounds` module);
 //! - `kernel.rs`: the walk and the dynamic path; `api.rs`: the static path;
-//!   `error.rs`.
+//!   `backward.rs`: the gradients ([`select_backward`] and its `_into` and
+//!   `try_` forms, [`select_backward_slices`]; TensorFlow's `tf.where`
+//!   gradient: dout where cond holds to then, elsewhere to else, summed
+//!   back to each one's shape); `error.rs`.
 
 mod api;
+mod backward;
 mod bounds;
 #[cfg(feature = "alloc")]
 mod dynamic;
@@ -137,6 +141,10 @@ mod kernel;
 pub(crate) mod rule;
 
 pub use api::{select, select_into, try_select, try_select_into};
+pub use backward::{
+    select_backward, select_backward_into, select_backward_slices, try_select_backward,
+    try_select_backward_into, SelectGrads,
+};
 pub use bounds::*;
 pub use error::{SelectError, SelectInput};
 pub use kernel::select_slices;
