@@ -221,7 +221,9 @@ pub use prelude::*;
 // `crate::multiplex` finds both without going round through the glob above.
 pub use ops::multiplex::multiplex;
 
-pub use ops::multiplex::{multiplex_output_dims, multiplex_slices, CandidateCount};
+pub use ops::multiplex::{
+    multiplex_backward_slices, multiplex_output_dims, multiplex_slices, CandidateCount,
+};
 pub use ops::partition::partition_slices;
 pub use ops::select::{select_output_dims, select_slices, SelectInput, SelectMode};
 pub use ops::stitch::{stitch_slices, IndexSlice, Stitch, StitchPair};
@@ -359,8 +361,8 @@ pub mod prelude {
 
     // multiplex (the function and the macro `multiplex!` are both `crate::multiplex`, above)
     pub use crate::ops::multiplex::{
-        multiplex_bounded, multiplex_bounded_into, multiplex_into, IndexElement, MultiplexError,
-        MultiplexShapes,
+        multiplex_backward, multiplex_backward_into, multiplex_bounded, multiplex_bounded_into,
+        multiplex_into, IndexElement, MultiplexError, MultiplexShapes,
     };
 
     // dynamic_stitch and dynamic_partition

@@ -102,13 +102,14 @@ fn lower_layers_do_not_import_ops() {
 }
 
 /// The file names an operator folder may hold, one role each.
-const OP_FILES: [&str; 8] = [
+const OP_FILES: [&str; 9] = [
     "mod.rs",
     "api.rs",
     "bounds.rs",
     "rule.rs",
     "kernel.rs",
     "error.rs",
+    "backward.rs",
     "dynamic.rs",
     "tests.rs",
 ];

@@ -132,6 +132,7 @@
 //! ```
 
 mod api;
+pub mod backward;
 mod bounds;
 #[cfg(feature = "alloc")]
 mod dynamic;
@@ -141,6 +142,7 @@ mod rule;
 
 #[doc(hidden)]
 pub use api::multiplex_views;
+pub use backward::{multiplex_backward, multiplex_backward_into, multiplex_backward_slices};
 pub use api::{
     multiplex, multiplex_bounded, multiplex_bounded_into, multiplex_into, same_candidate_shape,
 };
