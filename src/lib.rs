@@ -224,9 +224,9 @@ pub use ops::multiplex::multiplex;
 pub use ops::multiplex::{
     multiplex_backward_slices, multiplex_output_dims, multiplex_slices, CandidateCount,
 };
-pub use ops::partition::partition_slices;
+pub use ops::partition::{partition_backward_slices, partition_slices};
 pub use ops::select::{select_output_dims, select_slices, SelectInput, SelectMode};
-pub use ops::stitch::{stitch_slices, IndexSlice, Stitch, StitchPair};
+pub use ops::stitch::{stitch_backward_slices, stitch_slices, IndexSlice, Stitch, StitchPair};
 pub use shape::MAX_RANK;
 pub use tensor::{BrandedRows, WithRows};
 
@@ -369,10 +369,10 @@ pub mod prelude {
     #[cfg(feature = "alloc")]
     pub use crate::ops::partition::dynamic_partition;
     pub use crate::ops::partition::{
-        dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into,
-        Partitions,
+        dynamic_partition_backward, dynamic_partition_backward_into, dynamic_partition_bounded,
+        dynamic_partition_bounded_into, dynamic_partition_into, Partitions,
     };
-    pub use crate::ops::stitch::{dynamic_stitch, StitchError, StitchIndex};
+    pub use crate::ops::stitch::{dynamic_stitch, StitchError, StitchGrad, StitchIndex};
 
     // LoD tensors and lod_reset
     #[cfg(feature = "alloc")]

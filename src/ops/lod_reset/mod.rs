@@ -147,6 +147,7 @@
 //! ```
 
 mod api;
+mod backward;
 #[cfg(feature = "alloc")]
 mod dynamic;
 mod error;

@@ -71,6 +71,7 @@
 //! and `BufferTooSmall` (`ops/stitch/error.rs`).
 
 mod api;
+pub mod backward;
 mod bounds;
 mod dynamic;
 mod kernel;
@@ -79,6 +80,9 @@ pub mod rule;
 #[cfg(feature = "alloc")]
 pub use api::dynamic_partition;
 pub use api::{dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into};
+pub use backward::{
+    dynamic_partition_backward, dynamic_partition_backward_into, partition_backward_slices,
+};
 pub use bounds::*;
 pub use kernel::partition_slices;
 pub use rule::partition_slice_dims;

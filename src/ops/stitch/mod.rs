@@ -129,12 +129,16 @@
 //! - `error.rs`: [`StitchError`] (dynamic_partition's errors too).
 
 mod api;
+pub mod backward;
 pub(crate) mod bounds;
 mod dynamic;
 mod error;
 mod kernel;
 pub mod rule;
 
+pub use backward::{
+    stitch_backward_slices, GradSlices, StitchGrad, StitchGrads, StitchGradsInto, WINDOW_ROWS,
+};
 pub use api::{dynamic_stitch, FirstSlice, FirstStitch, NextSlice, Stitch, StitchPairs};
 pub use bounds::*;
 pub use error::StitchError;
