@@ -33,7 +33,8 @@ impl<T: Copy, S: RowShape, B: Storage<T>, L: Levels> LodTensor<T, S, B, L> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
-    /// let x = LodTensor::new(Tensor::<f64, shape![2, 1]>::full(0.0), &[Offsets::new(&[0, 1, 2])][..]).unwrap();
+    /// let levels = [Offsets::new(&[0, 1, 2])];
+    /// let x = LodTensor::new(Tensor::<f64, shape![2, 1]>::full(0.0), &levels[..]).unwrap();
     /// let dx = x.lod_reset_backward(Tensor::<f64, shape![2, 1]>::from_array([[1.5], [2.5]]));
     /// assert_eq!((dx.as_slice(), dx.levels()), (&[1.5, 2.5][..], 1));
     /// ```
@@ -53,7 +54,8 @@ impl<T: Copy, S: RowShape, B: Storage<T>, L: Levels> LodTensor<T, S, B, L> {
     /// ```
     /// use shapecheck::prelude::*;
     /// let dense = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![0.0; 4]).unwrap();
-    /// let x = LodTensor::new(dense, &[Offsets::new(&[0, 2])][..]).unwrap();
+    /// let levels = [Offsets::new(&[0, 2])];
+    /// let x = LodTensor::new(dense, &levels[..]).unwrap();
     /// let dout = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
     /// let dx = x.try_lod_reset_backward(dout).unwrap();
     /// assert_eq!(dx.level(0).unwrap().as_slice(), &[0, 2]);
