@@ -111,6 +111,7 @@ const OP_FILES: [&str; 9] = [
     "error.rs",
     "backward.rs",
     "dynamic.rs",
+    "backward.rs",
     "tests.rs",
 ];
 

@@ -63,6 +63,14 @@ impl Reported {
     }
 }
 
+/// One gradient the project produced (gradient families, `<op>_grad`): a
+/// tensor, or a list of tensors (one per candidate or data tensor).
+#[derive(Clone, Debug)]
+pub enum Grad {
+    One(TensorVal),
+    List(Vec<TensorVal>),
+}
+
 /// What the project did with a case.
 #[derive(Clone, Debug)]
 pub enum Outcome {
@@ -74,6 +82,9 @@ pub enum Outcome {
     /// It produced these outputs (an op with a list of outputs, such as
     /// dynamic_partition; the recorded `out` is a list).
     AcceptedList(Vec<TensorVal>),
+    /// It produced these gradients, keyed like the case's recorded `grads`
+    /// (a gradient family: the op's backward on the case's `dout`).
+    Gradients(Vec<(String, Grad)>),
     /// It rejected the input at `stage` with these errors (at least one).
     Rejected(Stage, Vec<Reported>),
     /// The case could not be run (an unimplemented family, a generator or
@@ -155,6 +166,13 @@ pub enum Tolerance {
     Exact,
     /// Within 1e-6 relative (tanh, sigmoid).
     Relative,
+    /// A gradient: equal values, -0.0 equal to 0.0 (the frameworks' signed
+    /// zeros are not part of the rule).
+    GradExact,
+    /// A gradient of elementwise_div or through tanh/sigmoid: within 1e-6
+    /// relative, with a floor of 4 ulps of the dtype times the gradient's
+    /// scale (its largest recorded magnitude), -0.0 equal to 0.0.
+    GradRelative,
 }
 
 const REL: f64 = 1e-6;
@@ -166,15 +184,30 @@ fn close(a: f64, b: f64, tol: Tolerance) -> bool {
     match tol {
         Tolerance::Exact => a.to_bits() == b.to_bits(),
         Tolerance::Relative => a == b || (a - b).abs() <= REL * a.abs().max(b.abs()),
+        // gradients compare through `close_grad`, which knows the scale
+        Tolerance::GradExact | Tolerance::GradRelative => a == b,
     }
 }
 
-fn first_mismatch<T: Copy>(want: &[T], got: &[T], eq: impl Fn(T, T) -> bool) -> Option<usize> {
-    want.iter().zip(got).position(|(&w, &g)| !eq(w, g))
+/// Two gradient values: `want` recorded, `got` produced; `floor` is 4 ulps
+/// of the dtype times the gradient's scale.
+fn close_grad(want: f64, got: f64, relative: bool, floor: f64) -> bool {
+    if want.is_nan() && got.is_nan() {
+        return true;
+    }
+    // `==` says -0.0 == 0.0
+    want == got || (relative && (want - got).abs() <= (REL * want.abs().max(got.abs())).max(floor))
 }
 
-/// Compares a produced tensor with the recorded one.
-pub fn compare(want: &TensorVal, got: &TensorVal, tol: Tolerance) -> Result<(), String> {
+/// The largest finite magnitude of a recorded gradient.
+fn scale<T: Copy + Into<f64>>(v: &[T]) -> f64 {
+    v.iter()
+        .map(|&x| x.into().abs())
+        .filter(|x| x.is_finite())
+        .fold(0.0, f64::max)
+}
+
+fn check_meta(want: &TensorVal, got: &TensorVal) -> Result<(), String> {
     if want.shape != got.shape {
         return Err(format!(
             "output shape {:?}, recorded {:?}",
@@ -195,6 +228,98 @@ pub fn compare(want: &TensorVal, got: &TensorVal, tol: Tolerance) -> Result<(), 
             want.data.len()
         ));
     }
+    Ok(())
+}
+
+/// Compares a produced gradient with the recorded one ([`Tolerance::GradExact`]
+/// or [`Tolerance::GradRelative`]).
+pub fn compare_gradient(want: &TensorVal, got: &TensorVal, tol: Tolerance) -> Result<(), String> {
+    check_meta(want, got)?;
+    let relative = tol == Tolerance::GradRelative;
+    let bad = match (&want.data, &got.data) {
+        (Data::F32(w), Data::F32(g)) => {
+            let floor = 4.0 * f64::from(f32::EPSILON) * scale(w);
+            first_mismatch(w, g, |a, b| {
+                close_grad(f64::from(a), f64::from(b), relative, floor)
+            })
+            .map(|i| format!("at flat index {i}: got {:?}, recorded {:?}", g[i], w[i]))
+        }
+        (Data::F64(w), Data::F64(g)) => {
+            let floor = 4.0 * f64::EPSILON * scale(w);
+            first_mismatch(w, g, |a, b| close_grad(a, b, relative, floor))
+                .map(|i| format!("at flat index {i}: got {:?}, recorded {:?}", g[i], w[i]))
+        }
+        (Data::I32(w), Data::I32(g)) => first_mismatch(w, g, |a, b| a == b)
+            .map(|i| format!("at flat index {i}: got {}, recorded {}", g[i], w[i])),
+        (Data::I64(w), Data::I64(g)) => first_mismatch(w, g, |a, b| a == b)
+            .map(|i| format!("at flat index {i}: got {}, recorded {}", g[i], w[i])),
+        _ => Some("of another dtype".into()),
+    };
+    match bad {
+        Some(msg) => Err(format!("wrong value {msg}")),
+        None => Ok(()),
+    }
+}
+
+/// Compares produced gradients with the case's recorded `grads`: the same
+/// keys, each a tensor or a list as recorded, each tensor by
+/// [`compare_gradient`].
+fn compare_gradients(case: &Case, got: &[(String, Grad)], tol: Tolerance) -> Result<(), String> {
+    let recorded = case
+        .raw
+        .get("grads")
+        .and_then(Value::as_object)
+        .ok_or("gradients produced, but the case records no grads object")?;
+    for (key, want) in recorded {
+        let Some((_, grad)) = got.iter().find(|(k, _)| k == key) else {
+            return Err(format!("no gradient of {key}, recorded one"));
+        };
+        match (want, grad) {
+            (Value::Array(want), Grad::List(got)) => {
+                if want.len() != got.len() {
+                    return Err(format!(
+                        "gradient of {key}: {} tensors, recorded {}",
+                        got.len(),
+                        want.len()
+                    ));
+                }
+                for (k, (w, g)) in want.iter().zip(got).enumerate() {
+                    let w = TensorVal::parse(w).map_err(|e| {
+                        format!("cannot read the recorded gradient {key}[{k}]: {e}")
+                    })?;
+                    compare_gradient(&w, g, tol)
+                        .map_err(|e| format!("gradient {key}[{k}]: {e}"))?;
+                }
+            }
+            (Value::Array(_), Grad::One(_)) => {
+                return Err(format!("gradient of {key}: one tensor, recorded a list"))
+            }
+            (want, Grad::One(got)) => {
+                let w = TensorVal::parse(want)
+                    .map_err(|e| format!("cannot read the recorded gradient {key}: {e}"))?;
+                compare_gradient(&w, got, tol).map_err(|e| format!("gradient {key}: {e}"))?;
+            }
+            (_, Grad::List(_)) => {
+                return Err(format!("gradient of {key}: a list, recorded one tensor"))
+            }
+        }
+    }
+    if let Some((extra, _)) = got.iter().find(|(k, _)| !recorded.contains_key(k)) {
+        return Err(format!("a gradient of {extra}, recorded none"));
+    }
+    Ok(())
+}
+
+fn first_mismatch<T: Copy>(want: &[T], got: &[T], eq: impl Fn(T, T) -> bool) -> Option<usize> {
+    want.iter().zip(got).position(|(&w, &g)| !eq(w, g))
+}
+
+/// Compares a produced tensor with the recorded one.
+pub fn compare(want: &TensorVal, got: &TensorVal, tol: Tolerance) -> Result<(), String> {
+    if matches!(tol, Tolerance::GradExact | Tolerance::GradRelative) {
+        return compare_gradient(want, got, tol);
+    }
+    check_meta(want, got)?;
     let bad = match (&want.data, &got.data) {
         (Data::F32(w), Data::F32(g)) => first_mismatch(w, g, |a, b| {
             if a.is_nan() && b.is_nan() {
@@ -375,6 +500,11 @@ pub fn judge(
             }
             Ok(())
         }
+        (Expect::Out(_), Outcome::Gradients(got)) => compare_gradients(case, got, tol),
+        (Expect::Error(err), Outcome::Gradients(_)) => Err(format!(
+            "gradients produced, but the framework rejected it: {}",
+            short(err)
+        )),
         (Expect::Error(err), Outcome::AcceptedList(got)) => Err(format!(
             "accepted ({} outputs), but the framework rejected it: {}",
             got.len(),
@@ -603,5 +733,69 @@ mod tests {
             false,
         );
         assert!(rej.is_err_and(|e| e.contains("framework accepted")));
+    }
+
+    fn f32s(shape: Vec<usize>, v: Vec<f32>) -> TensorVal {
+        TensorVal {
+            shape,
+            data: Data::F32(v),
+        }
+    }
+
+    #[test]
+    fn gradients_equal_up_to_the_sign_of_zero() {
+        let want = f32s(vec![2], vec![-0.0, 1.5]);
+        let got = f32s(vec![2], vec![0.0, 1.5]);
+        assert!(compare_gradient(&want, &got, Tolerance::GradExact).is_ok());
+        let off = f32s(vec![2], vec![0.0, 1.5 + f32::EPSILON * 2.0]);
+        assert!(compare_gradient(&want, &off, Tolerance::GradExact).is_err());
+        let shape = f32s(vec![1, 2], vec![0.0, 1.5]);
+        assert!(compare_gradient(&want, &shape, Tolerance::GradExact)
+            .is_err_and(|e| e.contains("shape")));
+    }
+
+    #[test]
+    fn relative_gradients_have_a_floor_of_four_ulps_of_the_scale() {
+        // scale 100: the floor is 4 * eps * 100 around a value near zero
+        let want = f32s(vec![2], vec![100.0, 0.0]);
+        let near = f32s(vec![2], vec![100.0, 3.0 * 100.0 * f32::EPSILON]);
+        assert!(compare_gradient(&want, &near, Tolerance::GradRelative).is_ok());
+        let far = f32s(vec![2], vec![100.0, 5.0 * 100.0 * f32::EPSILON]);
+        assert!(compare_gradient(&want, &far, Tolerance::GradRelative).is_err());
+        // 1e-6 relative
+        let rel = f32s(vec![2], vec![100.0 * (1.0 + 5e-7), 0.0]);
+        assert!(compare_gradient(&want, &rel, Tolerance::GradRelative).is_ok());
+        let beyond = f32s(vec![2], vec![100.0 * (1.0 + 1e-5), 0.0]);
+        assert!(compare_gradient(&want, &beyond, Tolerance::GradRelative).is_err());
+        assert!(compare_gradient(&want, &rel, Tolerance::GradExact).is_err());
+    }
+
+    #[test]
+    fn gradients_are_compared_by_key() {
+        let text = r#"{"op": "elementwise_grad", "cases": [{"name": "g", "op": "elementwise_mul",
+            "out": {"shape": [1], "dtype": "float32", "data": [1.0]},
+            "grads": {"x": {"shape": [1], "dtype": "float32", "data": [2.0]},
+                      "y": [{"shape": [1], "dtype": "float32", "data": [3.0]}]}}]}"#;
+        let mut file = parse_file(Path::new("g.json"), text.as_bytes()).expect("a vector file");
+        let case = file.cases.remove(0);
+        let x = Grad::One(f32s(vec![1], vec![2.0]));
+        let y = Grad::List(vec![f32s(vec![1], vec![3.0])]);
+        let check = |g: Vec<(&str, Grad)>| {
+            let g = g.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            judge(
+                &case,
+                &Outcome::Gradients(g),
+                Tolerance::GradExact,
+                &Ok(Validation::accepts(&[])),
+                false,
+            )
+        };
+        assert!(check(vec![("x", x.clone()), ("y", y.clone())]).is_ok());
+        assert!(check(vec![("x", x.clone())]).is_err_and(|e| e.contains("no gradient of y")));
+        let extra = check(vec![("x", x.clone()), ("y", y.clone()), ("z", x.clone())]);
+        assert!(extra.is_err_and(|e| e.contains("gradient of z")));
+        assert!(check(vec![("x", x.clone()), ("y", x.clone())]).is_err());
+        let wrong = Grad::One(f32s(vec![1], vec![2.5]));
+        assert!(check(vec![("x", wrong), ("y", y)]).is_err_and(|e| e.contains("gradient x")));
     }
 }

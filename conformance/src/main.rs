@@ -15,6 +15,18 @@
 //! must carry the rule's identifier). A case recording neither or both of
 //! `out` and `error` is a failure of the vector file.
 //!
+//! Gradient families: a vector file whose `op` is `<family>_grad` (kept in
+//! `tests/vectors/grad/`, run as `conformance dynamic tests/vectors/grad`
+//! or `static`) runs the op's backward on the case's forward inputs and
+//! `dout`; the case passes when every gradient in its `grads` is produced,
+//! keyed and shaped as recorded, with equal values (-0.0 equal to 0.0;
+//! elementwise_div and tanh/sigmoid within 1e-6 relative with a floor of 4
+//! ulps of the dtype times the gradient's largest magnitude,
+//! [`judge::Tolerance::GradRelative`]). Dynamic mode returns
+//! [`judge::Outcome::Gradients`]; a static program returns
+//! `emit_grads(vec![("x", emit(..)), ..])` (a list of `emit`s for a list
+//! input).
+//!
 //! Dynamic mode goes through the public `DynTensor` methods
 //! (`elementwise`, `select`, `multiplex`, `dynamic_stitch`,
 //! `dynamic_partition`) and `DynLodTensor::lod_reset`; inputs whose element

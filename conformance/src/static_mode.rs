@@ -21,7 +21,7 @@
 //! All crates share one `CARGO_TARGET_DIR`, so the library is built once.
 
 use crate::families::{Family, StaticCase};
-use crate::judge::{Outcome, Reported, Stage, Validation, When};
+use crate::judge::{Grad, Outcome, Reported, Stage, Validation, When};
 use crate::vectors::{parse_data, Case, TensorVal};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -216,6 +216,13 @@ pub fn load<T: Elem>(d: &Value, key: &str) -> Result<Vec<T>, String> {
 /// The result of a case.
 pub fn emit<T: Elem>(dims: &[usize], data: &[T]) -> Value {
     json!({"shape": dims, "data": data.iter().map(|v| v.to_json()).collect::<Vec<_>>()})
+}
+
+/// The result of a gradient case: each gradient (`emit`, or a list of
+/// `emit`s) under its input's name, as the vectors key `grads`.
+pub fn emit_grads(grads: Vec<(&str, Value)>) -> Value {
+    let map: serde_json::Map<String, Value> = grads.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    json!({"grads": map})
 }
 
 /// A bounded tensor at its full capacity, every element a value the cases
@@ -574,7 +581,30 @@ fn parse_tensor(out: &Value, dtype: &str) -> Result<TensorVal, String> {
     Ok(TensorVal { shape, data })
 }
 
+/// The gradients of a result line (`emit_grads`), keyed by input.
+fn parse_grads(grads: &Map<String, Value>, dtype: &str) -> Outcome {
+    let mut out = vec![];
+    for (key, g) in grads {
+        let grad = match g.as_array() {
+            Some(list) => list
+                .iter()
+                .map(|t| parse_tensor(t, dtype))
+                .collect::<Result<Vec<_>, _>>()
+                .map(Grad::List),
+            None => parse_tensor(g, dtype).map(Grad::One),
+        };
+        match grad {
+            Ok(grad) => out.push((key.clone(), grad)),
+            Err(e) => return Outcome::Broken(format!("gradient of {key}: {e}")),
+        }
+    }
+    Outcome::Gradients(out)
+}
+
 fn parse_result(v: &Value, dtype: &str) -> Outcome {
+    if let Some(grads) = v.pointer("/out/grads").and_then(Value::as_object) {
+        return parse_grads(grads, dtype);
+    }
     if let Some(out) = v.get("out") {
         // a list of tensors for ops with several outputs (dynamic_partition)
         let parsed = match out.as_array() {

@@ -15,15 +15,15 @@ const ELEMENT_TYPE: &str = "elementwise/element-type";
 
 pub struct Elementwise;
 
-struct Inputs {
-    op: BinaryOpKind,
-    act: ActivationKind,
-    axis: isize,
-    x: TensorVal,
-    y: TensorVal,
+pub(super) struct Inputs {
+    pub(super) op: BinaryOpKind,
+    pub(super) act: ActivationKind,
+    pub(super) axis: isize,
+    pub(super) x: TensorVal,
+    pub(super) y: TensorVal,
 }
 
-fn inputs(case: &Case) -> Result<Inputs, String> {
+pub(super) fn inputs(case: &Case) -> Result<Inputs, String> {
     let op_name = case
         .raw
         .get("op")
@@ -78,7 +78,7 @@ fn method(op: BinaryOpKind) -> &'static str {
     }
 }
 
-fn act_type(act: ActivationKind) -> &'static str {
+pub(super) fn act_type(act: ActivationKind) -> &'static str {
     match act {
         ActivationKind::Identity => "Identity",
         ActivationKind::Relu => "Relu",

@@ -2,6 +2,7 @@
 //! and how to write it as a program over the static API.
 
 mod elementwise;
+mod elementwise_grad;
 mod lod_reset;
 mod multiplex;
 mod select;
@@ -49,6 +50,7 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "multiplex" => Some(&multiplex::Multiplex),
         "lod_reset" => Some(&lod_reset::LodReset),
         "dynamic_stitch" => Some(&stitch::DynamicStitch),
+        "elementwise_grad" => Some(&elementwise_grad::ElementwiseGrad),
         _ => None,
     }
 }

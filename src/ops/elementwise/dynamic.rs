@@ -1,7 +1,7 @@
 //! The elementwise family on [`DynTensor`]: every dim known at run time,
 //! every rule checked when the op runs (feature `alloc`).
 
-use super::{ActivationKind, BinaryOpKind, ElementwiseError};
+use super::{ActivationKind, BinaryOpKind, ElementwiseError, GradElement};
 use crate::dynamic::DynTensor;
 use crate::element::Element;
 
@@ -162,5 +162,60 @@ impl<T: Element> DynTensor<T> {
         act: ActivationKind,
     ) -> Result<DynTensor<T>, ElementwiseError> {
         self.elementwise(BinaryOpKind::Min, y, axis, act)
+    }
+}
+
+impl<T: GradElement> DynTensor<T> {
+    /// The gradients of `act(op(self, y))` at `axis` on run-time shapes:
+    /// the same name and rule as the static path's
+    /// [`Tensor::elementwise_backward`](crate::Tensor::elementwise_backward)
+    /// (see `backward.rs` there), every check made here before anything is
+    /// allocated: the forward's rule, then `out`'s and `dout`'s dims against
+    /// the output's (`elementwise/dout-shape`). Returns `(dx, dy)`, of
+    /// `self`'s and `y`'s dims.
+    ///
+    /// ```
+    /// use shapecheck::{ActivationKind, BinaryOpKind, DynTensor};
+    /// let x = DynTensor::new(&[2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    /// let y = DynTensor::new(&[2], vec![10.0f32, 20.0]).unwrap();
+    /// let out = x.elementwise_mul(&y, 0, ActivationKind::Identity).unwrap();
+    /// let dout = DynTensor::new(&[2, 3], vec![1.0f32; 6]).unwrap();
+    /// let (dx, dy) = x.elementwise_backward(BinaryOpKind::Mul, &y, &out, &dout, 0, ActivationKind::Identity).unwrap();
+    /// assert_eq!(dx.as_slice(), &[10.0, 10.0, 10.0, 20.0, 20.0, 20.0]);
+    /// assert_eq!(dy.as_slice(), &[6.0, 15.0]);
+    /// let short = DynTensor::new(&[3, 2], vec![1.0f32; 6]).unwrap();
+    /// let err = x.elementwise_backward(BinaryOpKind::Mul, &y, &out, &short, 0, ActivationKind::Identity).unwrap_err();
+    /// assert_eq!(err.rule(), "elementwise/dout-shape");
+    /// ```
+    pub fn elementwise_backward(
+        &self,
+        op: BinaryOpKind,
+        y: &DynTensor<T>,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+        axis: isize,
+        act: ActivationKind,
+    ) -> Result<(DynTensor<T>, DynTensor<T>), ElementwiseError> {
+        let f = super::backward::checked_frame(
+            &self.dims(),
+            &y.dims(),
+            axis,
+            &out.dims(),
+            &dout.dims(),
+        )?;
+        let mut gx = DynTensor::defaulted(&self.dims())?;
+        let mut gy = DynTensor::defaulted(&y.dims())?;
+        super::backward::run(
+            op,
+            act,
+            &super::kernel::walk(&f),
+            self.as_slice(),
+            y.as_slice(),
+            out.as_slice(),
+            dout.as_slice(),
+            gx.as_mut_slice(),
+            gy.as_mut_slice(),
+        );
+        Ok((gx, gy))
     }
 }

@@ -71,12 +71,24 @@ crate::error::rule_errors! {
             index: usize,
         } => "elementwise/division-by-zero",
             ("integer division by zero: Y[{index}] (flat index) is 0"),
+        /// A backward's `dout` (or the forward `out` it is given) does not
+        /// have the forward output's dims.
+        GradShape {
+            /// Which tensor: `"dout"` or `"out"`.
+            tensor: &'static str,
+            /// The forward output's dims (of X and Y at the axis).
+            expected: Dims,
+            /// The tensor's dims.
+            found: Dims,
+        } => "elementwise/dout-shape",
+            ("the backward's {tensor} has dims {found}, but the forward output of X and Y has dims {expected}: the gradient flowing back must have the output's shape"),
     }
     /// The stable identifier of the rule this error reports, as the first
     /// words of the compile error for the same shapes: `elementwise/axis-range`,
     /// `elementwise/axis-before-start`, `elementwise/equal-rank-axis`,
     /// `elementwise/runs-past`, `elementwise/broadcast`,
-    /// `elementwise/division-by-zero` (run time only), or the
+    /// `elementwise/division-by-zero` (run time only),
+    /// `elementwise/dout-shape` (a backward's `dout` or `out`), or the
     /// [`ShapeError::rule`](crate::ShapeError::rule) of a `Shape` error.
     ///
     /// ```

@@ -210,6 +210,7 @@
 //!   [`DynTensor`](crate::DynTensor).
 
 mod api;
+mod backward;
 mod bounds;
 #[cfg(feature = "alloc")]
 mod dynamic;
@@ -220,6 +221,7 @@ mod rule;
 pub use api::{
     BroadcastOf, BroadcastResult, BroadcastWith, ElementwiseOutput, ElementwiseResult, FloatElement,
 };
+pub use backward::{elementwise_backward_slices, ElementwiseGrads};
 pub use bounds::*;
 pub use error::ElementwiseError;
 pub use kernel::elementwise_slices;
