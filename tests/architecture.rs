@@ -109,7 +109,6 @@ const OP_FILES: [&str; 9] = [
     "rule.rs",
     "kernel.rs",
     "error.rs",
-    "backward.rs",
     "dynamic.rs",
     "backward.rs",
     "tests.rs",

@@ -4,9 +4,12 @@
 mod elementwise;
 mod elementwise_grad;
 mod lod_reset;
+mod lod_reset_grad;
 mod multiplex;
+mod multiplex_grad;
 mod select;
 mod stitch;
+mod stitch_grad;
 
 use crate::judge::{Outcome, Tolerance, Validation};
 use crate::vectors::Case;
@@ -51,6 +54,10 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "lod_reset" => Some(&lod_reset::LodReset),
         "dynamic_stitch" => Some(&stitch::DynamicStitch),
         "elementwise_grad" => Some(&elementwise_grad::ElementwiseGrad),
+        "multiplex_grad" => Some(&multiplex_grad::MultiplexGrad),
+        "dynamic_stitch_grad" => Some(&stitch_grad::DynamicStitchGrad),
+        "dynamic_partition_grad" => Some(&stitch_grad::DynamicPartitionGrad),
+        "lod_reset_grad" => Some(&lod_reset_grad::LodResetGrad),
         _ => None,
     }
 }
