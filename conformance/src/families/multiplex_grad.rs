@@ -11,7 +11,7 @@
 use super::multiplex::{inputs, Inputs, Multiplex};
 use super::{Family, StaticCase};
 use crate::judge::{Grad, Outcome, Tolerance, Validation};
-use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, Typed, VALUE_ERR};
+use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, rust_type, Typed, VALUE_ERR};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{Map, Value};
 use shapecheck::DynTensor;
@@ -122,6 +122,7 @@ impl Family for MultiplexGrad {
         body += &let_tensor("dout", &dout, "dout")?;
         data.insert("dout".into(), data_json(&dout.data));
         let rows = i.index.shape.first().copied().unwrap_or(0);
+        let ty = rust_type(dout.dtype())?;
         body += &format!("    let inputs = [{}];\n", names.join(", "));
         body += &format!(
             "    let grads = shapecheck::multiplex_backward(&inputs, &index, &dout){VALUE_ERR}?;\n"
@@ -135,7 +136,7 @@ impl Family for MultiplexGrad {
              \x20       let mut dims = g.dims().to_vec();\n\
              \x20       let row_len: usize = dims[1..].iter().product();\n\
              \x20       let (keep, rest) = g.as_slice().split_at(rows * row_len);\n\
-             \x20       if rest.iter().any(|v| *v != Default::default()) {{\n\
+             \x20       if rest.iter().any(|v| *v != {ty}::default()) {{\n\
              \x20           return Err(value_error({GRAD_ROWS:?}, &\"a candidate's gradient has nonzero values past the index's rows\"));\n\
              \x20       }}\n\
              \x20       dims[0] = rows;\n\
