@@ -185,20 +185,31 @@ where
 }
 
 /// The caller's gradients of [`Stitch::backward_into`]: a nested list of
-/// `&mut Tensor`, one per pair, each of its pair's data shape.
+/// `&mut Tensor`, one per pair, each of its pair's data shape. One blanket
+/// impl over [`GradsOfPairs`] (the list's structure), so that a mismatch is
+/// this one message.
 #[diagnostic::on_unimplemented(
-    message = "dynamic_stitch/grad-shape: the gradients {Self} must be one `&mut Tensor` per pair, nested as the pairs (`(((), g0), g1)`), each of its pair's data shape",
+    message = "dynamic_stitch/grad-shape: the gradients {Self} must be one `&mut Tensor` per pair, nested as the pairs (`(((), g0), g1)`), each of its pair's data shape (the pairs: {L})",
     label = "one gradient per pair, shaped like that pair's data"
 )]
 pub trait StitchGradsInto<T, L>: GradSlices<T> {}
 
-impl<T> StitchGradsInto<T, ()> for () {}
+#[diagnostic::do_not_recommend]
+impl<T, L: GradsOfPairs<T, G>, G: GradSlices<T>> StitchGradsInto<T, L> for G {}
 
-impl<'a, 'g, T, G, L, I, IS, DS, DB, BG> StitchGradsInto<T, (L, PairOf<'a, T, I, IS, DS, DB>)>
-    for (G, &'g mut Tensor<T, DS, BG>)
+/// `G` is a nested list of `&mut Tensor` matching the pairs `Self`, one
+/// per pair, each of its data's shape: the structure behind
+/// [`StitchGradsInto`].
+#[doc(hidden)]
+pub trait GradsOfPairs<T, G> {}
+
+impl<T> GradsOfPairs<T, ()> for () {}
+
+impl<'a, 'g, T, G, L, I, IS, DS, DB, BG> GradsOfPairs<T, (G, &'g mut Tensor<T, DS, BG>)>
+    for (L, PairOf<'a, T, I, IS, DS, DB>)
 where
     T: Copy,
-    G: StitchGradsInto<T, L>,
+    L: GradsOfPairs<T, G>,
     I: Copy,
     IS: Shape,
     DS: Shape,

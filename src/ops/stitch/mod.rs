@@ -137,7 +137,7 @@ mod kernel;
 pub mod rule;
 
 pub use backward::{
-    stitch_backward_slices, GradSlices, StitchGrad, StitchGrads, StitchGradsInto, WINDOW_ROWS,
+    stitch_backward_slices, GradSlices, GradsOfPairs, StitchGrad, StitchGrads, StitchGradsInto, WINDOW_ROWS,
 };
 pub use api::{dynamic_stitch, FirstSlice, FirstStitch, NextSlice, Stitch, StitchPairs};
 pub use bounds::*;
