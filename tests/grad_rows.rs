@@ -187,11 +187,15 @@ fn multiplex_static_forms_agree_and_zero_the_unread_rows() {
 #[test]
 fn multiplex_dyn_rows_check_dout_at_run_time() {
     let a = Tensor::<f64, shape![Dyn, 2], Vec<f64>>::from_vec((Dyn(3), Dim), vec![0.0; 6]).unwrap();
-    let index = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(2), One), vec![0, 1]).unwrap();
-    let dout = Tensor::<f64, shape![Dyn, 2], Vec<f64>>::from_vec((Dyn(3), Dim), vec![1.0; 6]).unwrap();
+    let index =
+        Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(2), One), vec![0, 1]).unwrap();
+    let dout =
+        Tensor::<f64, shape![Dyn, 2], Vec<f64>>::from_vec((Dyn(3), Dim), vec![1.0; 6]).unwrap();
     let err = multiplex_backward(&[a.clone(), a.clone()], &index, &dout).unwrap_err();
     assert_eq!(err.rule(), "multiplex/dout-shape");
-    let dout = Tensor::<f64, shape![Dyn, 2], Vec<f64>>::from_vec((Dyn(2), Dim), vec![1., 2., 3., 4.]).unwrap();
+    let dout =
+        Tensor::<f64, shape![Dyn, 2], Vec<f64>>::from_vec((Dyn(2), Dim), vec![1., 2., 3., 4.])
+            .unwrap();
     let [g0, g1] = multiplex_backward(&[a.clone(), a], &index, &dout).unwrap();
     assert_eq!(g0.as_slice(), &[1., 2., 0., 0., 0., 0.]);
     assert_eq!(g1.as_slice(), &[0., 0., 3., 4., 0., 0.]);
@@ -303,14 +307,20 @@ fn stitch_grads(c: &StitchCase, mode: StitchGrad) -> Vec<Vec<f64>> {
     let mut bufs: Vec<Vec<f64>> = c.pairs.iter().map(|p| vec![99.0; p.2.len()]).collect();
     let mut slices: Vec<&mut [f64]> = bufs.iter_mut().map(|b| b.as_mut_slice()).collect();
     stitch_backward_slices(&views, &c.out_dims(), &c.dout, mode, &mut slices).unwrap();
-    assert_eq!(bufs, grads, "stitch_backward_slices vs DynTensor ({mode:?})");
+    assert_eq!(
+        bufs, grads,
+        "stitch_backward_slices vs DynTensor ({mode:?})"
+    );
     grads
 }
 
 /// Does any index value appear twice?
 fn has_duplicates(c: &StitchCase) -> bool {
     let mut seen = std::collections::HashSet::new();
-    c.pairs.iter().flat_map(|p| p.1.iter()).any(|v| !seen.insert(*v))
+    c.pairs
+        .iter()
+        .flat_map(|p| p.1.iter())
+        .any(|v| !seen.insert(*v))
 }
 
 proptest! {
@@ -370,7 +380,11 @@ fn stitch_derivative_over_several_windows() {
         last[v as usize] = j;
     }
     for (j, &v) in ix.iter().enumerate() {
-        let want = if last[v as usize] == j { dout[v as usize] } else { 0.0 };
+        let want = if last[v as usize] == j {
+            dout[v as usize]
+        } else {
+            0.0
+        };
         assert_eq!(g[0][j], want, "entry {j} (row {v})");
     }
 }
@@ -398,14 +412,23 @@ fn stitch_static_forms() {
     let mut h0 = Tensor::<f64, shape![3, 2]>::full(9.0);
     let mut h1 = Tensor::<f64, shape![2]>::full(9.0);
     stitch
-        .backward_into(&bounded, StitchGrad::Derivative, &mut (((), &mut h0), &mut h1))
+        .backward_into(
+            &bounded,
+            StitchGrad::Derivative,
+            &mut (((), &mut h0), &mut h1),
+        )
         .unwrap();
     assert_eq!(h0.as_slice(), &[0., 0., 3., 4., 5., 6.]);
     assert_eq!(h1.as_slice(), &[7., 8.]);
     // a dout of another row count: the error, nothing written
-    let short = Tensor::<f64, shape![Dyn, 2], Vec<f64>>::from_vec((Dyn(2), Dim), vec![0.; 4]).unwrap();
+    let short =
+        Tensor::<f64, shape![Dyn, 2], Vec<f64>>::from_vec((Dyn(2), Dim), vec![0.; 4]).unwrap();
     let err = stitch
-        .backward_into(&short, StitchGrad::Derivative, &mut (((), &mut h0), &mut h1))
+        .backward_into(
+            &short,
+            StitchGrad::Derivative,
+            &mut (((), &mut h0), &mut h1),
+        )
         .unwrap_err();
     assert_eq!(err.rule(), "dynamic_stitch/dout-shape");
     assert_eq!(h1.as_slice(), &[7., 8.]);
@@ -503,12 +526,19 @@ fn partition_static_forms() {
     let data = Tensor::<f64, shape![4, 2]>::from_array([[1., 2.], [3., 4.], [5., 6.], [7., 8.]]);
     let parts = Tensor::<i32, shape![4]>::from_array([1, 0, 1, 1]);
     let [a, b] = dynamic_partition(&data, &parts, Partitions::<2>).unwrap();
-    let g = dynamic_partition_backward(&data, &parts, Partitions::<2>, &[a.clone(), b.clone()]).unwrap();
+    let g = dynamic_partition_backward(&data, &parts, Partitions::<2>, &[a.clone(), b.clone()])
+        .unwrap();
     let _: &Tensor<f64, shape![4, 2]> = &g;
     assert_eq!(g, data);
     let mut into = Tensor::<f64, shape![4, 2]>::full(0.0);
-    dynamic_partition_backward_into(&data, &parts, Partitions::<2>, &[a.clone(), b.clone()], &mut into)
-        .unwrap();
+    dynamic_partition_backward_into(
+        &data,
+        &parts,
+        Partitions::<2>,
+        &[a.clone(), b.clone()],
+        &mut into,
+    )
+    .unwrap();
     assert_eq!(into, data);
     // douts swapped: output 0 has 1 row, its dout 3
     let mut kept = Tensor::<f64, shape![4, 2]>::full(-1.0);

@@ -91,9 +91,7 @@ impl Family for LodResetGrad {
             "    if lod != want {{ return Err(value_error({GRAD_LOD:?}, &format!(\"the gradient's LoD is {{lod:?}}, recorded {{want:?}}\"))); }}\n"
         );
         // the fallible form too, on the same inputs (its check passes)
-        body += &format!(
-            "    let g2 = x.try_lod_reset_backward(g.dense().clone()){VALUE_ERR}?;\n"
-        );
+        body += &format!("    let g2 = x.try_lod_reset_backward(g.dense().clone()){VALUE_ERR}?;\n");
         body += "    Ok(emit_grads(vec![(\"x\", emit(&g2.dense().dims(), g2.as_slice()))]))\n";
         Ok(StaticCase {
             body,

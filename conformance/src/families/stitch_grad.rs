@@ -32,7 +32,10 @@ fn tensor_list(case: &Case, key: &str) -> Result<Vec<TensorVal>, String> {
 
 /// Through the public API: `DynTensor::dynamic_stitch_backward` and
 /// `DynTensor::dynamic_partition_backward`.
-fn run_typed<T: Typed + Copy + Default>(i: &Inputs, dout: &[TensorVal]) -> Result<Outcome, Outcome> {
+fn run_typed<T: Typed + Copy + Default>(
+    i: &Inputs,
+    dout: &[TensorVal],
+) -> Result<Outcome, Outcome> {
     let douts = dout
         .iter()
         .map(dyn_tensor::<T>)

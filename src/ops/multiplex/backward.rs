@@ -183,8 +183,7 @@ where
     BI: Storage<I>,
     BD: Storage<T>,
 {
-    if let (true, true, Some(row_len)) = (S::IS_STATIC, IS::IS_STATIC, RowsFit::<S, IS>::ROW_LEN)
-    {
+    if let (true, true, Some(row_len)) = (S::IS_STATIC, IS::IS_STATIC, RowsFit::<S, IS>::ROW_LEN) {
         check_index_values(index.as_slice(), K)?;
         return Ok(row_len);
     }

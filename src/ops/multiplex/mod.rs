@@ -142,10 +142,10 @@ mod rule;
 
 #[doc(hidden)]
 pub use api::multiplex_views;
-pub use backward::{multiplex_backward, multiplex_backward_into, multiplex_backward_slices};
 pub use api::{
     multiplex, multiplex_bounded, multiplex_bounded_into, multiplex_into, same_candidate_shape,
 };
+pub use backward::{multiplex_backward, multiplex_backward_into, multiplex_backward_slices};
 pub use bounds::*;
 pub use error::MultiplexError;
 pub use kernel::multiplex_slices;

@@ -279,13 +279,8 @@ pub(crate) fn dynamic_checks(
     douts: impl ExactSizeIterator<Item = (Dims, usize)>,
     counts: &mut [usize],
 ) -> Result<usize, StitchError> {
-    let slice = rule::partition_slice_dims(
-        data_dims,
-        grad_len,
-        partitions_dims,
-        partitions,
-        counts,
-    )?;
+    let slice =
+        rule::partition_slice_dims(data_dims, grad_len, partitions_dims, partitions, counts)?;
     for (i, ((dims, len), &count)) in douts.zip(counts.iter()).enumerate() {
         check_dout(i, &slice, count, dims, len)?;
     }

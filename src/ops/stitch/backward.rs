@@ -331,7 +331,15 @@ where
         let dims = check(pairs, L::LEN, dout.dims(), dout.as_slice())?;
         check_grads(pairs, L::LEN, grads)?;
         let mut bits = [0u64; WINDOW_WORDS];
-        write_grads(pairs, L::LEN, &dims, dout.as_slice(), mode, grads, &mut bits);
+        write_grads(
+            pairs,
+            L::LEN,
+            &dims,
+            dout.as_slice(),
+            mode,
+            grads,
+            &mut bits,
+        );
         Ok(())
     }
 }

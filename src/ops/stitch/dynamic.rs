@@ -103,7 +103,15 @@ impl<T: Copy + Default> DynTensor<T> {
         }
         let mut slices: alloc::vec::Vec<&mut [T]> =
             grads.iter_mut().map(DynTensor::as_mut_slice).collect();
-        write_grads(get, pairs.len(), &dims, dout.as_slice(), mode, &mut slices[..], &mut bits);
+        write_grads(
+            get,
+            pairs.len(),
+            &dims,
+            dout.as_slice(),
+            mode,
+            &mut slices[..],
+            &mut bits,
+        );
         Ok(grads)
     }
 }

@@ -136,10 +136,11 @@ mod error;
 mod kernel;
 pub mod rule;
 
-pub use backward::{
-    stitch_backward_slices, GradSlices, GradsOfPairs, StitchGrad, StitchGrads, StitchGradsInto, WINDOW_ROWS,
-};
 pub use api::{dynamic_stitch, FirstSlice, FirstStitch, NextSlice, Stitch, StitchPairs};
+pub use backward::{
+    stitch_backward_slices, GradSlices, GradsOfPairs, StitchGrad, StitchGrads, StitchGradsInto,
+    WINDOW_ROWS,
+};
 pub use bounds::*;
 pub use error::StitchError;
 pub use kernel::stitch_slices;
