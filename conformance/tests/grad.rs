@@ -12,6 +12,7 @@ use std::sync::Mutex;
 /// passes.
 const IMPLEMENTED: &[(&str, usize)] = &[
     ("elementwise_grad", 148),
+    ("select_grad", 124),
     ("multiplex_grad", 63),
     ("dynamic_stitch_grad", 65),
     ("dynamic_partition_grad", 43),

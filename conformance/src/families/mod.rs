@@ -8,6 +8,7 @@ mod lod_reset_grad;
 mod multiplex;
 mod multiplex_grad;
 mod select;
+mod select_grad;
 mod stitch;
 mod stitch_grad;
 
@@ -54,6 +55,7 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "lod_reset" => Some(&lod_reset::LodReset),
         "dynamic_stitch" => Some(&stitch::DynamicStitch),
         "elementwise_grad" => Some(&elementwise_grad::ElementwiseGrad),
+        "select_grad" => Some(&select_grad::SelectGrad),
         "multiplex_grad" => Some(&multiplex_grad::MultiplexGrad),
         "dynamic_stitch_grad" => Some(&stitch_grad::DynamicStitchGrad),
         "dynamic_partition_grad" => Some(&stitch_grad::DynamicPartitionGrad),

@@ -10,14 +10,14 @@ use shapecheck::DynTensor;
 
 pub struct Select;
 
-struct Inputs {
-    mode: AutoBroadcast,
-    cond: TensorVal,
-    then: TensorVal,
-    els: TensorVal,
+pub(super) struct Inputs {
+    pub(super) mode: AutoBroadcast,
+    pub(super) cond: TensorVal,
+    pub(super) then: TensorVal,
+    pub(super) els: TensorVal,
 }
 
-fn inputs(case: &Case) -> Result<Inputs, String> {
+pub(super) fn inputs(case: &Case) -> Result<Inputs, String> {
     let name = match case.attr("auto_broadcast") {
         None => "numpy",
         Some(Value::String(s)) => s.as_str(),
@@ -82,7 +82,7 @@ fn type_rule(i: &Inputs) -> Option<(&'static str, String)> {
     None
 }
 
-fn mode_value(mode: AutoBroadcast) -> String {
+pub(super) fn mode_value(mode: AutoBroadcast) -> String {
     match mode {
         AutoBroadcast::None => "NoBroadcast".into(),
         AutoBroadcast::Numpy => "Numpy".into(),

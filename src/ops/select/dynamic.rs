@@ -3,6 +3,7 @@
 
 use super::{AutoBroadcast, SelectError};
 use crate::dynamic::DynTensor;
+use crate::element::Element;
 
 impl<T: Copy + Default> DynTensor<T> {
     /// `cond ? then : else` under `mode`, every rule checked at run time.
@@ -36,5 +37,54 @@ impl<T: Copy + Default> DynTensor<T> {
             out.as_mut_slice(),
         )?;
         Ok(out)
+    }
+}
+
+impl<T: Element> DynTensor<T> {
+    /// The gradients of `select(cond, then, els, mode)` on run-time shapes:
+    /// the same name and rule as the static path's
+    /// [`select_backward`](crate::ops::select::select_backward) (`dout`
+    /// where cond is true to then, where false to else, each summed back to
+    /// its operand's dims), every check made here before anything is
+    /// allocated: the forward's rule, then `dout`'s dims against the
+    /// output's (`select/dout-shape`). Returns `(dthen, delse)`.
+    ///
+    /// ```
+    /// use shapecheck::{AutoBroadcast, DynTensor};
+    /// let c = DynTensor::new(&[2, 2], vec![true, false, false, true]).unwrap();
+    /// let t = DynTensor::new(&[2, 2], vec![1.0f32; 4]).unwrap();
+    /// let e = DynTensor::new(&[2, 1], vec![0.0f32; 2]).unwrap();
+    /// let dout = DynTensor::new(&[2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    /// let (dt, de) = DynTensor::select_backward(&c, &t, &e, &dout, AutoBroadcast::Numpy).unwrap();
+    /// assert_eq!(dt.as_slice(), &[1.0, 0.0, 0.0, 4.0]);
+    /// assert_eq!(de.as_slice(), &[2.0, 3.0]); // else [2, 1]: each row's falses
+    /// let err = DynTensor::select_backward(&c, &t, &e, &e, AutoBroadcast::Numpy).unwrap_err();
+    /// assert_eq!(err.rule(), "select/dout-shape");
+    /// ```
+    pub fn select_backward(
+        cond: &DynTensor<bool>,
+        then: &DynTensor<T>,
+        els: &DynTensor<T>,
+        dout: &DynTensor<T>,
+        mode: AutoBroadcast,
+    ) -> Result<(DynTensor<T>, DynTensor<T>), SelectError> {
+        let f = super::backward::checked_frame(
+            mode,
+            &cond.dims(),
+            &then.dims(),
+            &els.dims(),
+            &dout.dims(),
+        )?;
+        let mut gt = DynTensor::defaulted(&then.dims())?;
+        let mut ge = DynTensor::defaulted(&els.dims())?;
+        crate::kernel::select_backward(
+            &super::kernel::walk(&f),
+            cond.as_slice(),
+            dout.as_slice(),
+            gt.as_mut_slice(),
+            ge.as_mut_slice(),
+            T::add,
+        );
+        Ok((gt, ge))
     }
 }

@@ -117,11 +117,21 @@ crate::error::rule_errors! {
             ("select (pdpd, axis {axis}): {input} {source} does not broadcast one way to then \
                 {then}: its dim {source_dim} is placed on then's dim {then_dim} (dim {position} \
                 of then), and must equal it or be 1"),
+        /// A backward's `dout` does not have the forward output's dims.
+        GradShape {
+            /// The forward output's dims (of cond, then and else under the mode).
+            expected: Dims,
+            /// `dout`'s dims.
+            found: Dims,
+        } => "select/dout-shape",
+            ("the backward's dout has dims {found}, but the forward output of cond, then and \
+                else has dims {expected}: the gradient flowing back must have the output's shape"),
     }
     /// The stable identifier of the rule this error reports, as the first
     /// words of the compile error for the same shapes: `select/none-shapes`,
     /// `select/numpy-broadcast`, `select/pdpd-axis`, `select/pdpd-rank`,
-    /// `select/pdpd-runs-past`, `select/pdpd-one-way`, or the
+    /// `select/pdpd-runs-past`, `select/pdpd-one-way`, `select/dout-shape`
+    /// (a backward's `dout`), or the
     /// [`ShapeError::rule`] of a `Shape` error. (`select/cond-bool` and
     /// `select/branch-types` are element types: compile errors only.)
     ///

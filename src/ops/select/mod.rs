@@ -129,6 +129,7 @@
 //!   `error.rs`.
 
 mod api;
+mod backward;
 mod bounds;
 #[cfg(feature = "alloc")]
 mod dynamic;
@@ -137,6 +138,10 @@ mod kernel;
 mod rule;
 
 pub use api::{select, select_into, try_select, try_select_into};
+pub use backward::{
+    select_backward, select_backward_into, select_backward_slices, try_select_backward,
+    try_select_backward_into, SelectGrads,
+};
 pub use bounds::*;
 pub use error::{SelectError, SelectInput};
 pub use kernel::select_slices;
