@@ -515,9 +515,9 @@ proptest! {
         let loss = |x: &[Vec<f64>]| -> f64 {
             partition_forward(&c, &x[0]).iter().zip(&douts).map(|(o, d)| dot(o.as_slice(), d.as_slice())).sum()
         };
-        let fd = central_fd(&[c.data.clone()], loss);
+        let fd = central_fd(std::slice::from_ref(&c.data), loss);
         assert_close(&grad, &fd[0], "data");
-        prop_assert_eq!(loss(&[c.data.clone()]), dot(&c.data, &grad));
+        prop_assert_eq!(loss(std::slice::from_ref(&c.data)), dot(&c.data, &grad));
     }
 }
 
