@@ -271,6 +271,7 @@ fn scatter_by_output<'v, T: Copy + 'v, I: StitchIndex>(
 /// rule over data's dims (`grad_len` standing for its element count: the
 /// gradient holds as many), then each `dout[i]`'s dims and length. The
 /// slice's element count. `counts` gets each output's row count.
+#[cfg(feature = "alloc")]
 pub(crate) fn dynamic_checks(
     data_dims: &[usize],
     grad_len: usize,
