@@ -53,6 +53,12 @@
 //! caller's buffer (no heap); with `alloc`,
 //! [`DynTensor::dynamic_partition`](crate::DynTensor::dynamic_partition).
 //!
+//! ## Backward
+//! [`dynamic_partition_backward`] (and `_into`, [`partition_backward_slices`],
+//! `DynTensor::dynamic_partition_backward`): the inverse scatter, each
+//! output's `dout` rows back to the data's positions, typed as the data.
+//! See [`backward`].
+//!
 //! ## Where TensorFlow's docs and implementation differ
 //! - The docs say partitions are `int32`; `i64` partitions are accepted here
 //!   too.
