@@ -31,15 +31,15 @@
 //! axis placed it.
 //!
 //! Forms: [`Tensor::elementwise_backward`] (static shapes, cannot fail;
-//! a `dout` of the wrong shape is a compile error by
-//! [`ElementwiseDout`]), [`Tensor::elementwise_backward_into`] (caller's
+//! `dout` and `out` are typed as the forward's output, so one of another
+//! shape is a compile error naming both shapes), [`Tensor::elementwise_backward_into`] (caller's
 //! buffers, no heap), [`Tensor::try_elementwise_backward`] and
 //! [`Tensor::try_elementwise_backward_into`] (run-time dims, every check
 //! before anything is written), [`DynTensor::elementwise_backward`](crate::DynTensor::elementwise_backward)
 //! and [`elementwise_backward_slices`].
 
 use super::api::ElementwiseOutput;
-use super::bounds::{ElementwiseDout, ElementwiseShapes, GradElement};
+use super::bounds::{ElementwiseShapes, GradElement};
 use super::kernel::{walk, StaticWalk};
 use super::{rule, Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError};
 use crate::broadcast::Frame;
@@ -80,27 +80,12 @@ pub(super) fn checked_frame(
     Ok(f)
 }
 
-/// `dz = dout · act'(out)`, Paddle's activation grad functors.
-#[inline(always)]
-fn act_grad<T: Element>(act: ActivationKind, out: T, dout: T) -> T {
-    let zero = T::default();
-    let one = T::from_f64(1.0);
-    match act {
-        ActivationKind::Identity => dout,
-        ActivationKind::Relu => {
-            if out > zero {
-                dout
-            } else {
-                zero
-            }
-        }
-        ActivationKind::Tanh => T::mul(dout, T::sub(one, T::mul(out, out))),
-        ActivationKind::Sigmoid => T::mul(T::mul(dout, out), T::sub(one, out)),
-    }
-}
-
 /// X's and Y's gradients along the forward's `walk` (see the module docs):
 /// `gx` and `gy` have X's and Y's lengths, `out` and `dout` the output's.
+/// The activation is chosen here, outside the loops, so that each
+/// (activation, op) pair gets its own loop even when both are run-time
+/// values (the dynamic path): `dz = dout · act'(out)`, Paddle's activation
+/// grad functors.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run<T: GradElement>(
@@ -115,8 +100,40 @@ pub(super) fn run<T: GradElement>(
     gy: &mut [T],
 ) {
     let zero = T::default();
+    let one = T::from_f64(1.0);
+    let args = (walk, x, y, out, dout);
+    match act {
+        ActivationKind::Identity => by_op(op, args, gx, gy, |_, d| d),
+        ActivationKind::Relu => by_op(
+            op,
+            args,
+            gx,
+            gy,
+            move |o: T, d| if o > zero { d } else { zero },
+        ),
+        ActivationKind::Tanh => by_op(op, args, gx, gy, move |o: T, d| {
+            T::mul(d, T::sub(one, T::mul(o, o)))
+        }),
+        ActivationKind::Sigmoid => by_op(op, args, gx, gy, move |o: T, d| {
+            T::mul(T::mul(d, o), T::sub(one, o))
+        }),
+    }
+}
+
+/// The walk and the slices the backward reads: walk, x, y, out, dout.
+type Reads<'a, T> = (&'a Walk<2>, &'a [T], &'a [T], &'a [T], &'a [T]);
+
+/// [`run`] for one activation (`dz(out, dout)`): the op's rule table.
+#[inline(always)]
+fn by_op<T: GradElement>(
+    op: BinaryOpKind,
+    (walk, x, y, out, dout): Reads<'_, T>,
+    gx: &mut [T],
+    gy: &mut [T],
+    dz: impl Fn(T, T) -> T + Copy,
+) {
+    let zero = T::default();
     let half = T::from_f64(0.5);
-    let dz = move |o: T, d: T| act_grad(act, o, d);
     match op {
         BinaryOpKind::Mul => {
             kernel::binary_backward(walk, x, y, out, dout, gx, gy, T::add, |a, b, o, d| {
@@ -177,9 +194,11 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// rule table in `backward.rs`): given the forward's `out` and the
     /// upstream gradient `dout`, returns `(dx, dy)` typed as `self` and `y`,
     /// each summed back over the dims where its operand broadcast. Every
-    /// shape static: a shape rule broken is the forward's compile error, a
-    /// `dout` of another shape than the output's is a compile error
-    /// ([`ElementwiseDout`]), and the call cannot fail. Run-time dims: the
+    /// shape static: a shape rule broken is the forward's compile error,
+    /// `out` and `dout` have the output's type ([`ElementwiseOutput`]), so
+    /// one of another shape is a compile error naming both shapes
+    /// ("expected `Tensor<f32, (Dim<2>, Dim<3>), _>`, found ..."), and the
+    /// call cannot fail. Run-time dims: the
     /// `try_` form.
     ///
     /// ```
@@ -195,12 +214,12 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// assert_eq!(dy.as_slice(), &[6.0, 15.0]);
     /// ```
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
-    pub fn elementwise_backward<Op, A, Y, BY, BO, D, BD, const AXIS: isize>(
+    pub fn elementwise_backward<Op, A, Y, BY, BO, BD, const AXIS: isize>(
         &self,
         _op: Op,
         y: &Tensor<T, Y, BY>,
         out: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-        dout: &Tensor<T, D, BD>,
+        dout: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BD>,
         _axis: Axis<AXIS>,
         _act: A,
     ) -> ElementwiseGrads<T, S, B, Y, BY>
@@ -210,7 +229,6 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         A: Activation,
         S: StaticShape + ElementwiseShapes<Y, AXIS>,
         Y: StaticShape,
-        D: Shape + ElementwiseDout<ElementwiseOutput<S, Y, AXIS>, S, Y, Axis<AXIS>>,
         BO: Storage<T>,
         BD: Storage<T>,
         B: ResultStorage<T, S>,
@@ -253,12 +271,12 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// assert_eq!(by, [4.0, 6.0]); // summed over the rows y broadcast along
     /// ```
     #[allow(clippy::too_many_arguments)]
-    pub fn elementwise_backward_into<Op, A, Y, BY, BO, D, BD, BGX, BGY, const AXIS: isize>(
+    pub fn elementwise_backward_into<Op, A, Y, BY, BO, BD, BGX, BGY, const AXIS: isize>(
         &self,
         _op: Op,
         y: &Tensor<T, Y, BY>,
         out: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-        dout: &Tensor<T, D, BD>,
+        dout: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BD>,
         _axis: Axis<AXIS>,
         _act: A,
         gx: &mut Tensor<T, S, BGX>,
@@ -269,7 +287,6 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         A: Activation,
         S: StaticShape + ElementwiseShapes<Y, AXIS>,
         Y: StaticShape,
-        D: Shape + ElementwiseDout<ElementwiseOutput<S, Y, AXIS>, S, Y, Axis<AXIS>>,
         BY: Storage<T>,
         BO: Storage<T>,
         BD: Storage<T>,
@@ -291,7 +308,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 
     /// [`elementwise_backward`](Self::elementwise_backward) for any shapes,
     /// run-time dims included: the static part of the rule (and `dout`'s
-    /// shape type) checked by the compiler, the rest here, before anything
+    /// shape type, the output's) checked by the compiler, the rest here, before anything
     /// is allocated: the forward's rule, then `out`'s and `dout`'s dims
     /// against the output's (`elementwise/dout-shape`).
     ///
@@ -310,12 +327,12 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// assert_eq!(err.rule(), "elementwise/dout-shape");
     /// ```
     #[allow(clippy::too_many_arguments, clippy::type_complexity)]
-    pub fn try_elementwise_backward<Op, A, Y, BY, BO, D, BD, const AXIS: isize>(
+    pub fn try_elementwise_backward<Op, A, Y, BY, BO, BD, const AXIS: isize>(
         &self,
         op: Op,
         y: &Tensor<T, Y, BY>,
         out: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-        dout: &Tensor<T, D, BD>,
+        dout: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BD>,
         axis: Axis<AXIS>,
         act: A,
     ) -> Result<ElementwiseGrads<T, S, B, Y, BY>, ElementwiseError>
@@ -325,7 +342,6 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         A: Activation,
         S: ElementwiseShapes<Y, AXIS>,
         Y: Shape,
-        D: Shape + ElementwiseDout<ElementwiseOutput<S, Y, AXIS>, S, Y, Axis<AXIS>>,
         BO: Storage<T>,
         BD: Storage<T>,
         B: ResultStorage<T, S>,
@@ -361,12 +377,12 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// assert_eq!(gy.as_slice(), &[1.0, 0.0, 0.5]);
     /// ```
     #[allow(clippy::too_many_arguments)]
-    pub fn try_elementwise_backward_into<Op, A, Y, BY, BO, D, BD, BGX, BGY, const AXIS: isize>(
+    pub fn try_elementwise_backward_into<Op, A, Y, BY, BO, BD, BGX, BGY, const AXIS: isize>(
         &self,
         _op: Op,
         y: &Tensor<T, Y, BY>,
         out: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BO>,
-        dout: &Tensor<T, D, BD>,
+        dout: &Tensor<T, ElementwiseOutput<S, Y, AXIS>, BD>,
         _axis: Axis<AXIS>,
         _act: A,
         gx: &mut Tensor<T, S, BGX>,
@@ -378,7 +394,6 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         A: Activation,
         S: ElementwiseShapes<Y, AXIS>,
         Y: Shape,
-        D: Shape + ElementwiseDout<ElementwiseOutput<S, Y, AXIS>, S, Y, Axis<AXIS>>,
         BY: Storage<T>,
         BO: Storage<T>,
         BD: Storage<T>,

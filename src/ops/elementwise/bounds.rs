@@ -617,26 +617,6 @@ where
 // `ElementwiseProvenAlign` for each placement.
 shapecheck_macros::impl_elementwise_rules!(8);
 
-/// Elementwise backward, the upstream gradient's rule: `dout` (`Self`) has
-/// the forward output's shape `Out` (of X, Y and the axis `Ax`). One blanket
-/// impl, for `Out` itself.
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::ops::elementwise::ElementwiseDout;
-/// fn takes<D: ElementwiseDout<shape![2, 3], shape![2, 3], shape![3], Axis<-1>>>() {}
-/// takes::<shape![2, 3]>();
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "elementwise/dout-shape: dout is {Self}, but the forward output of X {X} and Y {Y} at {Ax} is {Out}",
-    label = "dout must have the forward output's shape",
-    note = "the gradient flowing back into an op has the shape of the op's output"
-)]
-pub trait ElementwiseDout<Out, X, Y, Ax> {}
-
-#[diagnostic::do_not_recommend]
-impl<Out, X, Y, Ax> ElementwiseDout<Out, X, Y, Ax> for Out {}
-
 /// Element types an elementwise gradient is defined for: `f32` and `f64`
 /// (a derivative is a real number: integer tensors have no backward).
 /// Sealed: [`Element`](crate::element::Element) cannot be implemented

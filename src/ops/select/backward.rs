@@ -11,15 +11,16 @@
 //! into an operand's gradient where it broadcasts, with no intermediate of
 //! the output's size.
 //!
-//! Forms: [`select_backward`] (static shapes, cannot fail; a `dout` of
-//! another shape than the output's is a compile error by [`SelectDout`]),
+//! Forms: [`select_backward`] (static shapes, cannot fail; `dout` is typed
+//! as the forward's output, so one of another shape is a compile error
+//! naming both shapes),
 //! [`select_backward_into`] (caller's buffers, no heap),
 //! [`try_select_backward`] and [`try_select_backward_into`] (run-time dims,
 //! every check before anything is written),
 //! [`DynTensor::select_backward`](crate::DynTensor::select_backward) and
 //! [`select_backward_slices`].
 
-use super::bounds::{SelectDout, SelectOutput, SelectShapes};
+use super::bounds::{SelectOutput, SelectShapes};
 use super::kernel::{walk, StaticWalk};
 use super::{rule, AutoBroadcast, CondElement, SelectError, SelectMode};
 use crate::broadcast::Frame;
@@ -62,9 +63,9 @@ pub(super) fn checked_frame(
 /// `dout` where cond is true (then) or false (else), 0 elsewhere, each
 /// summed back over the dims where its operand broadcast (see
 /// `backward.rs` in [`crate::ops::select`]). Every shape static: a shape
-/// rule broken is the forward's compile error, a `dout` of another shape
-/// than the output's is a compile error ([`SelectDout`]), and the call
-/// cannot fail. Run-time dims: [`try_select_backward`].
+/// rule broken is the forward's compile error, `dout` has the output's
+/// type ([`SelectOutput`]), so one of another shape is a compile error
+/// naming both shapes, and the call cannot fail. Run-time dims: [`try_select_backward`].
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -81,11 +82,11 @@ pub(super) fn checked_frame(
 /// # let _ = out;
 /// ```
 #[allow(clippy::type_complexity)]
-pub fn select_backward<CE, C, BC, T, ST, BT, SE, BE, D, BD, M>(
+pub fn select_backward<CE, C, BC, T, ST, BT, SE, BE, BD, M>(
     cond: &Tensor<CE, C, BC>,
     then: &Tensor<T, ST, BT>,
     els: &Tensor<T, SE, BE>,
-    dout: &Tensor<T, D, BD>,
+    dout: &Tensor<T, SelectOutput<C, ST, SE, M>, BD>,
     _mode: M,
 ) -> SelectGrads<T, ST, BT, SE, BE>
 where
@@ -97,7 +98,6 @@ where
     SE: StaticShape,
     BT: ResultStorage<T, ST>,
     BE: ResultStorage<T, SE>,
-    D: Shape + SelectDout<SelectOutput<C, ST, SE, M>, C, ST, SE>,
     BD: Storage<T>,
     M: SelectMode,
 {
@@ -132,11 +132,11 @@ where
 /// assert_eq!((bt, be), ([0.5, 0.0], [0.0, 0.25]));
 /// ```
 #[allow(clippy::too_many_arguments)]
-pub fn select_backward_into<CE, C, BC, T, ST, BT, SE, BE, D, BD, M, BGT, BGE>(
+pub fn select_backward_into<CE, C, BC, T, ST, BT, SE, BE, BD, M, BGT, BGE>(
     cond: &Tensor<CE, C, BC>,
     _then: &Tensor<T, ST, BT>,
     _els: &Tensor<T, SE, BE>,
-    dout: &Tensor<T, D, BD>,
+    dout: &Tensor<T, SelectOutput<C, ST, SE, M>, BD>,
     _mode: M,
     gt: &mut Tensor<T, ST, BGT>,
     ge: &mut Tensor<T, SE, BGE>,
@@ -149,7 +149,6 @@ pub fn select_backward_into<CE, C, BC, T, ST, BT, SE, BE, D, BD, M, BGT, BGE>(
     SE: StaticShape,
     BT: Storage<T>,
     BE: Storage<T>,
-    D: Shape + SelectDout<SelectOutput<C, ST, SE, M>, C, ST, SE>,
     BD: Storage<T>,
     M: SelectMode,
     BGT: StorageMut<T>,
@@ -185,11 +184,11 @@ pub fn select_backward_into<CE, C, BC, T, ST, BT, SE, BE, D, BD, M, BGT, BGE>(
 /// assert_eq!(err.rule(), "select/dout-shape");
 /// ```
 #[allow(clippy::type_complexity)]
-pub fn try_select_backward<CE, C, BC, T, ST, BT, SE, BE, D, BD, M>(
+pub fn try_select_backward<CE, C, BC, T, ST, BT, SE, BE, BD, M>(
     cond: &Tensor<CE, C, BC>,
     then: &Tensor<T, ST, BT>,
     els: &Tensor<T, SE, BE>,
-    dout: &Tensor<T, D, BD>,
+    dout: &Tensor<T, SelectOutput<C, ST, SE, M>, BD>,
     mode: M,
 ) -> Result<SelectGrads<T, ST, BT, SE, BE>, SelectError>
 where
@@ -201,7 +200,6 @@ where
     SE: Shape,
     BT: ResultStorage<T, ST>,
     BE: ResultStorage<T, SE>,
-    D: Shape + SelectDout<SelectOutput<C, ST, SE, M>, C, ST, SE>,
     BD: Storage<T>,
     M: SelectMode,
 {
@@ -235,7 +233,8 @@ where
 /// let cond = tensor![[true], [false]];
 /// let then = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![0.0; 4]).unwrap();
 /// let els = tensor![7.0f32, 8.0];
-/// let dout = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+/// // cond's static 2 rows make the output's type [2, 2]: dout has that type
+/// let dout = tensor![[1.0f32, 2.0], [3.0, 4.0]];
 /// let mut gt = then.clone();
 /// let mut ge = Tensor::<f32, shape![2]>::zeros();
 /// try_select_backward_into(&cond, &then, &els, &dout, Numpy, &mut gt, &mut ge).unwrap();
@@ -243,11 +242,11 @@ where
 /// assert_eq!(ge.as_slice(), &[3.0, 4.0]);
 /// ```
 #[allow(clippy::too_many_arguments)]
-pub fn try_select_backward_into<CE, C, BC, T, ST, BT, SE, BE, D, BD, M, BGT, BGE>(
+pub fn try_select_backward_into<CE, C, BC, T, ST, BT, SE, BE, BD, M, BGT, BGE>(
     cond: &Tensor<CE, C, BC>,
     then: &Tensor<T, ST, BT>,
     els: &Tensor<T, SE, BE>,
-    dout: &Tensor<T, D, BD>,
+    dout: &Tensor<T, SelectOutput<C, ST, SE, M>, BD>,
     _mode: M,
     gt: &mut Tensor<T, ST, BGT>,
     ge: &mut Tensor<T, SE, BGE>,
@@ -261,7 +260,6 @@ where
     SE: Shape,
     BT: Storage<T>,
     BE: Storage<T>,
-    D: Shape + SelectDout<SelectOutput<C, ST, SE, M>, C, ST, SE>,
     BD: Storage<T>,
     M: SelectMode,
     BGT: StorageMut<T>,

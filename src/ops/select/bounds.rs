@@ -704,23 +704,3 @@ pub type CondShape<CE, C> = <CE as Elements<bool, CondRule, C>>::Shape;
 pub type ElseShape<E, T, SE> = <E as Elements<T, ElseRule, SE>>::Shape;
 
 shapecheck_macros::impl_select_rules!(8);
-
-/// Select backward, the upstream gradient's rule: `dout` (`Self`) has the
-/// forward output's shape `Out` (of cond `C`, then `T` and else `E`). One
-/// blanket impl, for `Out` itself.
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::ops::select::SelectDout;
-/// fn takes<D: SelectDout<shape![2, 3], shape![2, 3], shape![3], shape![1]>>() {}
-/// takes::<shape![2, 3]>();
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "select/dout-shape: dout is {Self}, but the forward output of cond {C}, then {T} and else {E} is {Out}",
-    label = "dout must have the forward output's shape",
-    note = "the gradient flowing back into an op has the shape of the op's output"
-)]
-pub trait SelectDout<Out, C, T, E> {}
-
-#[diagnostic::do_not_recommend]
-impl<Out, C, T, E> SelectDout<Out, C, T, E> for Out {}
