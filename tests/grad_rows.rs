@@ -590,3 +590,28 @@ fn lod_reset_static_forms() {
     x.lod_reset_backward_into(&dout, &mut grad).unwrap();
     assert_eq!(grad, dout);
 }
+
+/// dynamic_stitch's and dynamic_partition's outputs have run-time rows: a
+/// `dout` may come with them branded (as a chain of branded ops gives it)
+/// or bounded as well as `Dyn`.
+#[test]
+fn branded_douts() {
+    let (i, d) = (
+        tensor![1, 0, 1],
+        tensor![[1.0f64, 2.0], [3.0, 4.0], [5.0, 6.0]],
+    );
+    let stitch = dynamic_stitch(&i, &d);
+    let merged = stitch.run().unwrap(); // [[3, 4], [5, 6]]
+    let g = merged.with_brand(|dout, _rows| {
+        let _: &Tensor<f64, (Branded<'_>, Dim<2>), Vec<f64>> = &dout;
+        stitch.backward(&dout).map(|((), g)| g)
+    });
+    assert_eq!(g.unwrap().as_slice(), &[0., 0., 3., 4., 5., 6.]);
+
+    // the bounded outputs of dynamic_partition as its douts
+    let parts = tensor![1, 0, 1];
+    let outs =
+        dynamic_partition_bounded::<3, 2, _, _, _, _, _, _>(&d, &parts, Partitions::<2>).unwrap();
+    let g = dynamic_partition_backward(&d, &parts, Partitions::<2>, &outs).unwrap();
+    assert_eq!(g, d);
+}
