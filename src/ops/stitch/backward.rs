@@ -27,7 +27,7 @@
 //! let stitch = dynamic_stitch(&i, &d);
 //! let merged = stitch.run().unwrap();
 //! assert_eq!(merged.as_slice(), &[5.0, 2.0]);
-//! let dout = Tensor::<f64, (Dyn, ), Vec<f64>>::from_vec((Dyn(2),), vec![3.0, 2.5]).unwrap();
+//! let dout = Tensor::<f64, (Dyn,), Vec<f64>>::from_vec((Dyn(2),), vec![3.0, 2.5]).unwrap();
 //! let ((), g) = stitch.backward(&dout).unwrap();
 //! assert_eq!(g.as_slice(), &[0.0, 2.5, 3.0]); // the derivative: the overwritten entry gets 0
 //! let ((), g) = stitch.backward_with(&dout, StitchGrad::TfGather).unwrap();
