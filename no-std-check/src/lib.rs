@@ -152,6 +152,44 @@ pub fn partition_rows(
     Some((a.dims().first().copied()?, b.dims().first().copied()?))
 }
 
+/// The backward of `relu(x * y)` (Y `[3]` on X `[2, 3]`'s last axis) into
+/// caller buffers, and of select (numpy, else `[3]`) inline: the gradients'
+/// storage is the caller's or the stack, never a heap.
+pub fn backward_rows(
+    x: &[f32; 6],
+    y: &[f32; 3],
+    out: &[f32; 6],
+    dout: &[f32; 6],
+    gx: &mut [f32; 6],
+    gy: &mut [f32; 3],
+) -> Option<Tensor<f32, shape![3]>> {
+    let (Ok(xt), Ok(yt), Ok(ot), Ok(dt), Ok(mut gxt), Ok(mut gyt)) = (
+        Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&x[..]),
+        Tensor::<f32, shape![3], &[f32]>::from_storage(&y[..]),
+        Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&out[..]),
+        Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&dout[..]),
+        Tensor::<f32, shape![2, 3], &mut [f32]>::from_storage(&mut gx[..]),
+        Tensor::<f32, shape![3], &mut [f32]>::from_storage(&mut gy[..]),
+    ) else {
+        return None;
+    };
+    xt.elementwise_backward_into(
+        shapecheck::ops::Mul,
+        &yt,
+        &ot,
+        &dt,
+        Axis::<-1>,
+        Relu,
+        &mut gxt,
+        &mut gyt,
+    );
+    let cond =
+        Tensor::<bool, shape![2, 3]>::from_array([[true, false, true], [false, true, false]]);
+    let els = Tensor::<f32, shape![3]>::from_array([0.0; 3]);
+    let (_dthen, delse) = shapecheck::ops::select::select_backward(&cond, &ot, &els, &dt, Numpy);
+    Some(delse)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +209,20 @@ mod tests {
             None
         );
         assert_eq!(buf, [9, 9, 9], "nothing written on error");
+    }
+
+    #[test]
+    fn backward_rows_runs_without_a_heap() {
+        let (x, y) = ([1.0f32, -2.0, 3.0, 4.0, 5.0, -6.0], [1.0f32, 1.0, 1.0]);
+        let out = [1.0f32, 0.0, 3.0, 4.0, 5.0, 0.0]; // relu(x * y)
+        let (mut gx, mut gy) = ([9.0f32; 6], [9.0f32; 3]);
+        let delse = backward_rows(&x, &y, &out, &[1.0; 6], &mut gx, &mut gy);
+        assert_eq!(gx, [1.0, 0.0, 1.0, 1.0, 1.0, 0.0]);
+        assert_eq!(gy, [5.0, 5.0, 3.0]);
+        // dout where cond is false: [f, t, f] in row 0, [t, f, t] in row 1
+        assert_eq!(
+            delse.as_ref().map(|t| t.as_slice()),
+            Some(&[1.0f32, 1.0, 1.0][..])
+        );
     }
 }

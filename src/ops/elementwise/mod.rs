@@ -206,8 +206,13 @@
 //! - `rule.rs`: the rule, one `const fn` from dims and axis to the output
 //!   frame or an [`ElementwiseError`]; every path calls it;
 //! - `kernel.rs`: the loops and the walk (a constant for static shapes);
+//! - `backward.rs`: the gradients (`elementwise_backward` and its `_into`
+//!   and `try_` forms, [`elementwise_backward_slices`]): the rule per op
+//!   and activation, each operand's gradient summed back to its shape along
+//!   the forward's walk; max/min split ties evenly and, unlike Paddle's own
+//!   grad op (which ignores `axis`), follow Y where the axis placed it;
 //! - `error.rs`: [`ElementwiseError`]; `dynamic.rs`: the methods of
-//!   [`DynTensor`](crate::DynTensor).
+//!   [`DynTensor`](crate::DynTensor), the backward's included.
 
 mod api;
 mod backward;

@@ -126,7 +126,10 @@
 //! - `shapes.rs`: the same rule at the type level ([`SelectShapes`]), for the
 //!   compile errors (its dim rules are in the `bounds` module);
 //! - `kernel.rs`: the walk and the dynamic path; `api.rs`: the static path;
-//!   `error.rs`.
+//!   `backward.rs`: the gradients ([`select_backward`] and its `_into` and
+//!   `try_` forms, [`select_backward_slices`]; TensorFlow's `tf.where`
+//!   gradient: dout where cond holds to then, elsewhere to else, summed
+//!   back to each one's shape); `error.rs`.
 
 mod api;
 mod backward;
