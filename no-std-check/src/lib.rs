@@ -190,6 +190,9 @@ pub fn backward_rows(
     Some(delse)
 }
 
+/// A multiplex candidate of [`row_ops_backward`], and its gradient.
+pub type Candidate = Tensor<f32, shape![3, 2]>;
+
 /// The backwards of multiplex (inline gradients), dynamic_stitch and
 /// dynamic_partition (into caller tensors) and lod_reset (dout moved under
 /// x's LoD), all without a heap: multiplex of two `[3, 2]` candidates by a
@@ -200,7 +203,7 @@ pub fn row_ops_backward(
     dout: &[f32; 4],
     stitch_grad: &mut [f32; 6],
     partition_grad: &mut [f32; 6],
-) -> Option<(Tensor<f32, shape![3, 2]>, usize)> {
+) -> Option<(Candidate, usize)> {
     let a = Tensor::<f32, shape![3, 2]>::full(1.0);
     let index = Tensor::<i32, shape![2, 1]>::from_array([[1], [0]]);
     let d = Tensor::<f32, shape![2, 2], &[f32]>::from_storage(&dout[..]).ok()?;
