@@ -222,10 +222,12 @@ pub use prelude::*;
 // `crate::multiplex` finds both without going round through the glob above.
 pub use ops::multiplex::multiplex;
 
-pub use ops::multiplex::{multiplex_output_dims, multiplex_slices, CandidateCount};
-pub use ops::partition::partition_slices;
+pub use ops::multiplex::{
+    multiplex_backward_slices, multiplex_output_dims, multiplex_slices, CandidateCount,
+};
+pub use ops::partition::{partition_backward_slices, partition_slices};
 pub use ops::select::{select_output_dims, select_slices, SelectInput, SelectMode};
-pub use ops::stitch::{stitch_slices, IndexSlice, Stitch, StitchPair};
+pub use ops::stitch::{stitch_backward_slices, stitch_slices, IndexSlice, Stitch, StitchPair};
 pub use shape::MAX_RANK;
 pub use tensor::{BrandedRows, WithRows};
 
@@ -363,18 +365,18 @@ pub mod prelude {
 
     // multiplex (the function and the macro `multiplex!` are both `crate::multiplex`, above)
     pub use crate::ops::multiplex::{
-        multiplex_bounded, multiplex_bounded_into, multiplex_into, IndexElement, MultiplexError,
-        MultiplexShapes,
+        multiplex_backward, multiplex_backward_into, multiplex_bounded, multiplex_bounded_into,
+        multiplex_into, IndexElement, MultiplexError, MultiplexShapes,
     };
 
     // dynamic_stitch and dynamic_partition
     #[cfg(feature = "alloc")]
     pub use crate::ops::partition::dynamic_partition;
     pub use crate::ops::partition::{
-        dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into,
-        Partitions,
+        dynamic_partition_backward, dynamic_partition_backward_into, dynamic_partition_bounded,
+        dynamic_partition_bounded_into, dynamic_partition_into, Partitions,
     };
-    pub use crate::ops::stitch::{dynamic_stitch, StitchError, StitchIndex};
+    pub use crate::ops::stitch::{dynamic_stitch, StitchError, StitchGrad, StitchIndex};
 
     // LoD tensors and lod_reset
     #[cfg(feature = "alloc")]

@@ -10,7 +10,14 @@ use std::sync::Mutex;
 /// The gradient families the project implements, with their case counts in
 /// `tests/vectors/grad`. One line per family: add yours when its backward
 /// passes.
-const IMPLEMENTED: &[(&str, usize)] = &[("elementwise_grad", 148), ("select_grad", 124)];
+const IMPLEMENTED: &[(&str, usize)] = &[
+    ("elementwise_grad", 148),
+    ("select_grad", 124),
+    ("multiplex_grad", 63),
+    ("dynamic_stitch_grad", 65),
+    ("dynamic_partition_grad", 43),
+    ("lod_reset_grad", 8),
+];
 
 /// The static mode writes and builds crates in one work dir: one run at a time.
 static STATIC_LOCK: Mutex<()> = Mutex::new(());

@@ -190,9 +190,64 @@ pub fn backward_rows(
     Some(delse)
 }
 
+/// A multiplex candidate of [`row_ops_backward`], and its gradient.
+pub type Candidate = Tensor<f32, shape![3, 2]>;
+
+/// The backwards of multiplex (inline gradients), dynamic_stitch and
+/// dynamic_partition (into caller tensors) and lod_reset (dout moved under
+/// x's LoD), all without a heap: multiplex of two `[3, 2]` candidates by a
+/// `[2, 1]` index, then the stitch of the candidates' gradients by `[1, 0,
+/// 2]` (index 2 overwrites nothing) taken back, then the partition of it.
+/// Returns candidate 1's gradient and the LoD tensor's level count.
+pub fn row_ops_backward(
+    dout: &[f32; 4],
+    stitch_grad: &mut [f32; 6],
+    partition_grad: &mut [f32; 6],
+) -> Option<(Candidate, usize)> {
+    let a = Tensor::<f32, shape![3, 2]>::full(1.0);
+    let index = Tensor::<i32, shape![2, 1]>::from_array([[1], [0]]);
+    let d = Tensor::<f32, shape![2, 2], &[f32]>::from_storage(&dout[..]).ok()?;
+    let [_ga, gb] = shapecheck::multiplex_backward(&[a, a], &index, &d).ok()?;
+
+    let ix = Tensor::<i32, shape![3]>::from_array([1, 0, 2]);
+    let stitch = shapecheck::dynamic_stitch(&ix, &gb);
+    let mut buf = [0.0f32; 6];
+    let merged = stitch.run_into(&mut buf).ok()?;
+    let mut g = Tensor::<f32, shape![3, 2], &mut [f32]>::from_storage(&mut stitch_grad[..]).ok()?;
+    stitch
+        .backward_into(&merged, StitchGrad::Derivative, &mut ((), &mut g))
+        .ok()?;
+
+    let parts = Tensor::<i32, shape![3]>::from_array([1, 0, 1]);
+    let mut pbuf = [0.0f32; 6];
+    let outs = shapecheck::dynamic_partition_into(&gb, &parts, Partitions::<2>, &mut pbuf).ok()?;
+    let mut pg =
+        Tensor::<f32, shape![3, 2], &mut [f32]>::from_storage(&mut partition_grad[..]).ok()?;
+    shapecheck::dynamic_partition_backward_into(&gb, &parts, Partitions::<2>, &outs, &mut pg)
+        .ok()?;
+
+    let levels = [Offsets::new(&[0, 1, 3])];
+    let x = LodTensor::new(a, &levels[..]).ok()?;
+    let dx = x.lod_reset_backward(gb);
+    Some((gb, dx.levels()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn row_ops_backward_runs_without_a_heap() {
+        let (mut sg, mut pg) = ([9.0f32; 6], [9.0f32; 6]);
+        let (gb, levels) = row_ops_backward(&[1., 2., 3., 4.], &mut sg, &mut pg).unwrap();
+        // row 0 of the output chose candidate 1; rows 1 and 2 did not
+        assert_eq!(gb.as_slice(), &[1., 2., 0., 0., 0., 0.]);
+        assert_eq!(levels, 1);
+        // no duplicate index: the stitch gradient gathers the merged rows back
+        assert_eq!(sg, [1., 2., 0., 0., 0., 0.]);
+        // the partition round trip
+        assert_eq!(pg, [1., 2., 0., 0., 0., 0.]);
+    }
 
     #[test]
     fn lod_sums_and_reset_runs_without_a_heap() {

@@ -23,14 +23,14 @@ use shapecheck::{
 
 pub struct LodReset;
 
-struct Lod {
-    tensor: TensorVal,
+pub(super) struct Lod {
+    pub(super) tensor: TensorVal,
     /// Paddle's recursive_sequence_lengths, top level first.
-    lengths: Vec<Vec<usize>>,
+    pub(super) lengths: Vec<Vec<usize>>,
 }
 
-struct Inputs {
-    x: Lod,
+pub(super) struct Inputs {
+    pub(super) x: Lod,
     y: Option<Lod>,
     target: Option<Vec<usize>>,
     append: bool,
@@ -46,7 +46,7 @@ fn lod(v: &Value, what: &str) -> Result<Lod, String> {
     Ok(Lod { tensor, lengths })
 }
 
-fn inputs(case: &Case) -> Result<Inputs, String> {
+pub(super) fn inputs(case: &Case) -> Result<Inputs, String> {
     let x = lod(case.field("x")?, "x")?;
     let y = case
         .raw
@@ -77,7 +77,7 @@ fn lengths(l: &[Vec<usize>]) -> Vec<Lengths<'_>> {
     l.iter().map(|v| Lengths::new(v)).collect()
 }
 
-fn dyn_lod<T: Typed>(l: &Lod) -> Result<DynLodTensor<T>, Outcome> {
+pub(super) fn dyn_lod<T: Typed>(l: &Lod) -> Result<DynLodTensor<T>, Outcome> {
     let data = T::slice(&l.tensor.data)
         .ok_or_else(|| Outcome::Broken("dtype mismatch".into()))?
         .to_vec();
@@ -243,7 +243,7 @@ fn validate_lod(i: &Inputs) -> Result<(), &'static str> {
 /// Generated code for a LoD tensor `name` of a static dense shape, its LoD
 /// built from lengths without a heap; `inline` keeps the dense data inline
 /// (x), otherwise on the heap (y).
-fn static_lod(name: &str, l: &Lod, inline: bool) -> Result<String, String> {
+pub(super) fn static_lod(name: &str, l: &Lod, inline: bool) -> Result<String, String> {
     let ty = rust_type(l.tensor.dtype())?;
     let mut s = if inline {
         format!(

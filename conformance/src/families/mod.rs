@@ -4,10 +4,13 @@
 mod elementwise;
 mod elementwise_grad;
 mod lod_reset;
+mod lod_reset_grad;
 mod multiplex;
+mod multiplex_grad;
 mod select;
 mod select_grad;
 mod stitch;
+mod stitch_grad;
 
 use crate::judge::{Outcome, Tolerance, Validation};
 use crate::vectors::Case;
@@ -53,6 +56,10 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "dynamic_stitch" => Some(&stitch::DynamicStitch),
         "elementwise_grad" => Some(&elementwise_grad::ElementwiseGrad),
         "select_grad" => Some(&select_grad::SelectGrad),
+        "multiplex_grad" => Some(&multiplex_grad::MultiplexGrad),
+        "dynamic_stitch_grad" => Some(&stitch_grad::DynamicStitchGrad),
+        "dynamic_partition_grad" => Some(&stitch_grad::DynamicPartitionGrad),
+        "lod_reset_grad" => Some(&lod_reset_grad::LodResetGrad),
         _ => None,
     }
 }

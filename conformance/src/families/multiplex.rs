@@ -16,12 +16,12 @@ const INDEX_ELEMENT: &str = "multiplex/index-element";
 
 pub struct Multiplex;
 
-struct Inputs {
-    candidates: Vec<TensorVal>,
-    index: TensorVal,
+pub(super) struct Inputs {
+    pub(super) candidates: Vec<TensorVal>,
+    pub(super) index: TensorVal,
 }
 
-fn inputs(case: &Case) -> Result<Inputs, String> {
+pub(super) fn inputs(case: &Case) -> Result<Inputs, String> {
     let list = case
         .field("inputs")?
         .as_array()

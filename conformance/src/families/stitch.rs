@@ -32,7 +32,7 @@ fn unexpressible(case: &Case) -> Option<String> {
     })
 }
 
-enum Inputs {
+pub(super) enum Inputs {
     Stitch {
         indices: Vec<TensorVal>,
         data: Vec<TensorVal>,
@@ -53,7 +53,7 @@ fn tensor_list(case: &Case, key: &str) -> Result<Vec<TensorVal>, String> {
         .collect()
 }
 
-fn inputs(case: &Case) -> Result<Inputs, String> {
+pub(super) fn inputs(case: &Case) -> Result<Inputs, String> {
     let op = case.field("op")?.as_str().ok_or("op is not a string")?;
     let inputs = match op {
         "dynamic_stitch" => {

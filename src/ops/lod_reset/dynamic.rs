@@ -142,3 +142,35 @@ impl<T: Copy, L: Levels> DynLodTensor<T, L> {
         })
     }
 }
+
+impl<T: Copy, L: Levels> DynLodTensor<T, L> {
+    /// The gradient of x (`self`) for `lod_reset` on run-time shapes:
+    /// `dout` (moved, not copied) under x's LoD (borrowed), not the reset
+    /// one; `dout`'s dims must be x's ([`LodResetError::DoutShape`]).
+    ///
+    /// ```
+    /// use shapecheck::{DynLodTensor, DynTensor, Lengths, Offsets};
+    /// let x = DynLodTensor::from_lengths(DynTensor::new(&[3, 1], vec![1.0f32, 2.0, 3.0]).unwrap(), &[Lengths::new(&[1, 2])]).unwrap();
+    /// let out = x.clone().lod_reset(None, Some(Offsets::new(&[0, 3])), false).unwrap();
+    /// assert_eq!(out.level(0).unwrap().as_slice(), &[0, 3]);
+    /// let dout = DynTensor::new(&[3, 1], vec![0.5f32, -1.0, 2.0]).unwrap();
+    /// let dx = x.lod_reset_backward(dout).unwrap();
+    /// assert_eq!(dx.level(0).unwrap().as_slice(), &[0, 1, 3]); // x's LoD
+    /// assert_eq!(dx.dense().as_slice(), &[0.5, -1.0, 2.0]);
+    /// let err = x.lod_reset_backward(DynTensor::new(&[1, 3], vec![0.0; 3]).unwrap()).unwrap_err();
+    /// assert_eq!(err.rule(), "lod_reset/dout-shape");
+    /// ```
+    pub fn lod_reset_backward(
+        &self,
+        dout: DynTensor<T>,
+    ) -> Result<DynLodTensor<T, &L>, LodResetError> {
+        let x = self.dense().dims();
+        if dout.dims() != x {
+            return Err(LodResetError::DoutShape {
+                x,
+                dout: dout.dims(),
+            });
+        }
+        Ok(DynLodTensor::from_parts_unchecked(dout, self.lod()))
+    }
+}

@@ -101,6 +101,22 @@ crate::error::rule_errors! {
             len: usize,
         } => "lod_reset/buffer",
             ("lod_reset: the buffer for the new LoD level has {len} entries, but {needed} offsets are given"),
+        /// Backward: the upstream gradient `dout` has another shape than x.
+        DoutShape {
+            /// x's dims (the output's dense dims).
+            x: crate::Dims,
+            /// `dout`'s dims.
+            dout: crate::Dims,
+        } => "lod_reset/dout-shape",
+            ("lod_reset backward: dout must have x's shape {x}, but it is {dout}"),
+        /// Backward: the caller's gradient has another shape than x.
+        GradShape {
+            /// x's dims.
+            x: crate::Dims,
+            /// The gradient's dims.
+            grad: crate::Dims,
+        } => "lod_reset/grad-shape",
+            ("lod_reset backward: the gradient must have x's shape {x}, but it is {grad}"),
         /// An allocation failed.
         Allocation {
             /// Entries requested.
@@ -112,7 +128,8 @@ crate::error::rule_errors! {
     /// only: the LoD and the offsets are data): `lod_reset/no-source`,
     /// `lod_reset/y-lod-rows`, `lod_reset/y-int32`, `lod_reset/y-without-lod`,
     /// `lod_reset/too-short`, `lod_reset/start`, `lod_reset/end`,
-    /// `lod_reset/decreasing`, `lod_reset/buffer`, `shape/allocation`.
+    /// `lod_reset/decreasing`, `lod_reset/buffer`, `shape/allocation`, and
+    /// the backward's `lod_reset/dout-shape`, `lod_reset/grad-shape`.
     ///
     /// ```
     /// use shapecheck::LodResetError;

@@ -41,6 +41,12 @@
 //! arguments as they are (an optional y, optional target offsets, `append`)
 //! and returns owned levels (feature `alloc`).
 //!
+//! ## Backward
+//! [`LodTensor::lod_reset_backward`](crate::LodTensor::lod_reset_backward)
+//! (and `try_`, `_into`, `DynLodTensor::lod_reset_backward`): the identity
+//! on the data, under x's LoD (not the reset one), as Paddle's
+//! `lod_reset_grad`.
+//!
 //! ## Where Paddle's docs and its implementation differ
 //! The kernel reads offsets; the docs' examples write lengths:
 //! - Example 1 gives `target_lod: [4, 2]` (lengths) for x of 6 rows; the
@@ -147,6 +153,7 @@
 //! ```
 
 mod api;
+mod backward;
 #[cfg(feature = "alloc")]
 mod dynamic;
 mod error;

@@ -1,5 +1,6 @@
 //! Multiplex on the dynamic path: [`DynTensor::multiplex`] (feature `alloc`).
 
+use super::backward::{dynamic_checks, scatter_rows};
 use super::bounds::IndexElement;
 use super::kernel::checked_output;
 use super::MultiplexError;
@@ -34,5 +35,56 @@ impl<T: Copy + Default> DynTensor<T> {
             |dims| Ok(DynTensor::full(dims, T::default())?),
             DynTensor::as_mut_slice,
         )
+    }
+
+    /// Multiplex's backward on run-time shapes (the rule of
+    /// [`multiplex_backward`](super::multiplex_backward)): one gradient per
+    /// candidate, shaped like the candidate: row `r` of candidate `k`'s
+    /// gradient is row `r` of `dout` if `index[r] == k`, zeros otherwise.
+    /// Every rule of the forward, `dout`'s dims against the output's
+    /// ([`MultiplexError::DoutShape`]) and the index values are checked
+    /// before anything is allocated.
+    ///
+    /// ```
+    /// use shapecheck::{DynTensor, MultiplexError};
+    /// let a = DynTensor::new(&[3, 2], vec![0.0f64; 6]).unwrap();
+    /// let index = DynTensor::new(&[2, 1], vec![1i32, 0]).unwrap();
+    /// let dout = DynTensor::new(&[2, 2], vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let grads = DynTensor::multiplex_backward(&[a.clone(), a.clone()], &index, &dout).unwrap();
+    /// assert_eq!(grads[0].dims().as_slice(), &[3, 2]);
+    /// assert_eq!(grads[0].as_slice(), &[0.0, 0.0, 3.0, 4.0, 0.0, 0.0]);
+    /// assert_eq!(grads[1].as_slice(), &[1.0, 2.0, 0.0, 0.0, 0.0, 0.0]);
+    /// let wrong = DynTensor::new(&[3, 2], vec![0.0; 6]).unwrap();
+    /// let err = DynTensor::multiplex_backward(&[a.clone(), a], &index, &wrong).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "multiplex backward: dout must have the output's shape [2, 2], but it is [3, 2]"
+    /// );
+    /// ```
+    pub fn multiplex_backward<I: IndexElement>(
+        inputs: &[DynTensor<T>],
+        index: &DynTensor<I>,
+        dout: &DynTensor<T>,
+    ) -> Result<alloc::vec::Vec<DynTensor<T>>, MultiplexError> {
+        let plan = dynamic_checks(
+            inputs.iter().map(|c| Ok(c.dims())),
+            index.dims(),
+            index.as_slice(),
+            dout.dims(),
+            dout.as_slice(),
+        )?;
+        let mut grads = alloc::vec::Vec::new();
+        grads
+            .try_reserve_exact(inputs.len())
+            .map_err(|_| crate::ShapeError::Allocation {
+                numel: inputs.len(),
+            })?;
+        for c in inputs {
+            grads.push(DynTensor::full(&c.dims(), T::default())?);
+        }
+        let mut slices: alloc::vec::Vec<&mut [T]> =
+            grads.iter_mut().map(DynTensor::as_mut_slice).collect();
+        scatter_rows(plan.row_len, index.as_slice(), dout.as_slice(), &mut slices);
+        Ok(grads)
     }
 }

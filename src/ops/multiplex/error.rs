@@ -72,13 +72,31 @@ crate::error::rule_errors! {
             candidates: usize,
         } => "multiplex/index-value",
             ("multiplex: index exceeds the number of candidate tensors: index[{row}] is {value}, but there are {candidates} candidates"),
+        /// Backward: the upstream gradient `dout` has another shape than
+        /// the forward output.
+        DoutShape {
+            /// The forward output's dims.
+            out: Dims,
+            /// `dout`'s dims.
+            dout: Dims,
+        } => "multiplex/dout-shape",
+            ("multiplex backward: dout must have the output's shape {out}, but it is {dout}"),
+        /// Backward: not one gradient buffer per candidate.
+        GradCount {
+            /// The number of candidates.
+            candidates: usize,
+            /// The number of gradient buffers given.
+            grads: usize,
+        } => "multiplex/grad-count",
+            ("multiplex backward: one gradient per candidate, but {candidates} candidates and {grads} gradients"),
     }
     /// The stable identifier of the rule this error reports, as the first
     /// words of the compile error for the same shapes:
     /// `multiplex/candidate-count`, `multiplex/candidate-shapes`,
     /// `multiplex/candidate-rank`, `multiplex/index-shape`,
     /// `multiplex/index-rows`, `multiplex/index-value` (an index value,
-    /// negative or not below the count: run time only), or the
+    /// negative or not below the count: run time only), the backward's
+    /// `multiplex/dout-shape` and `multiplex/grad-count`, or the
     /// [`ShapeError::rule`] of a `Shape` error.
     ///
     /// ```

@@ -105,6 +105,14 @@
 //! let _ = multiplex(&[a, a], &index); // index [3, 1] has 3 rows, the candidates 2
 //! ```
 //!
+//! ## Backward
+//! [`multiplex_backward`] (and `_into`, [`multiplex_backward_slices`],
+//! `DynTensor::multiplex_backward`): from the candidates, the index and a
+//! `dout` of the output's type, each candidate's gradient typed as the
+//! candidate: the rows of `dout` that chose it, zeros elsewhere (also past
+//! the index's rows, where Paddle's gradient is output-shaped). See
+//! [`backward`].
+//!
 //! ## Dynamic path
 //! No heap: candidates as `(dims, data)` pairs, every rule checked at run
 //! time by [`rule()`].
@@ -132,6 +140,7 @@
 //! ```
 
 mod api;
+pub mod backward;
 mod bounds;
 #[cfg(feature = "alloc")]
 mod dynamic;
@@ -144,6 +153,7 @@ pub use api::multiplex_views;
 pub use api::{
     multiplex, multiplex_bounded, multiplex_bounded_into, multiplex_into, same_candidate_shape,
 };
+pub use backward::{multiplex_backward, multiplex_backward_into, multiplex_backward_slices};
 pub use bounds::*;
 pub use error::MultiplexError;
 pub use kernel::multiplex_slices;

@@ -178,3 +178,25 @@ where
 pub type PartitionOut<DS, PS, I> = <DS as PartitionShapes<PS, I>>::Out;
 
 shapecheck_macros::impl_partition_rules!(8);
+
+/// dynamic_partition backward: `Self`, the shape of a `dout`, is the
+/// output's `O` but for the rows: the slice dims the same, the rows any
+/// dim (checked at run time against the forward's count).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::partition::PartitionDout;
+/// fn fits<D: PartitionDout<O>, O: Shape>() {}
+/// fits::<(Bounded<4>, Dim<2>), (Dyn, Dim<2>)>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "dynamic_partition/dout-shape: dout {Self} must have the output's shape {O} (its rows may be any run-time dim)",
+    label = "each dout must be shaped like its output {O}"
+)]
+pub trait PartitionDout<O>: Shape {}
+
+#[diagnostic::do_not_recommend]
+impl<S: crate::rows::RowShape, O: crate::rows::RowShape> PartitionDout<O> for S where
+    S::Rows: crate::ops::stitch::bounds::SameRows<O::Rows>
+{
+}

@@ -1,6 +1,7 @@
 //! dynamic_partition on [`DynTensor`] (feature `alloc`).
 #![cfg(feature = "alloc")]
 
+use super::backward::{dynamic_checks, scatter_back};
 use super::{kernel, rule};
 use crate::dynamic::DynTensor;
 use crate::ops::stitch::rule::with_rows;
@@ -54,5 +55,48 @@ impl<T: Copy + Default> DynTensor<T> {
             .zip(&counts)
             .map(|(data, &count)| Ok(DynTensor::new(&with_rows(count, &slice)?, data)?))
             .collect()
+    }
+
+    /// dynamic_partition's backward on run-time shapes (the rule of
+    /// [`dynamic_partition_backward`](super::dynamic_partition_backward)):
+    /// the gradient of `self` (the forward's data), data row `j` getting its
+    /// row of `dout[partitions[j]]`; one `dout` per output, each of its
+    /// output's shape ([`StitchError::PartitionDoutShape`]), all checked
+    /// before anything is allocated.
+    ///
+    /// ```
+    /// use shapecheck::{DynTensor, StitchError};
+    /// let x = DynTensor::new(&[3], vec![1.0f32, 2.0, 3.0]).unwrap();
+    /// let p = DynTensor::new(&[3], vec![1i32, 0, 1]).unwrap();
+    /// let parts = x.dynamic_partition(&p, 2).unwrap();
+    /// let grad = x.dynamic_partition_backward(&p, &parts).unwrap();
+    /// assert_eq!(grad.as_slice(), x.as_slice()); // the round trip
+    /// let err = x.dynamic_partition_backward(&p, &parts[..1]).unwrap_err();
+    /// assert_eq!(err.rule(), "dynamic_partition/range");
+    /// ```
+    pub fn dynamic_partition_backward<I: StitchIndex>(
+        &self,
+        partitions: &DynTensor<I>,
+        dout: &[DynTensor<T>],
+    ) -> Result<DynTensor<T>, StitchError> {
+        let num = dout.len();
+        let mut counts = Vec::new();
+        counts
+            .try_reserve_exact(num)
+            .map_err(|_| crate::ShapeError::Allocation { numel: num })?;
+        counts.resize(num, 0);
+        let values = I::index_slice(partitions.as_slice());
+        let slice_len = dynamic_checks(
+            &self.dims(),
+            self.as_slice().len(),
+            &partitions.dims(),
+            values,
+            dout.iter().map(|d| (d.dims(), d.as_slice().len())),
+            &mut counts,
+        )?;
+        let mut grad = DynTensor::defaulted(&self.dims())?;
+        let douts: Vec<&[T]> = dout.iter().map(DynTensor::as_slice).collect();
+        scatter_back(values, slice_len, &douts, &mut counts, grad.as_mut_slice());
+        Ok(grad)
     }
 }

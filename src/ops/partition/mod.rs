@@ -53,6 +53,12 @@
 //! caller's buffer (no heap); with `alloc`,
 //! [`DynTensor::dynamic_partition`](crate::DynTensor::dynamic_partition).
 //!
+//! ## Backward
+//! [`dynamic_partition_backward`] (and `_into`, [`partition_backward_slices`],
+//! `DynTensor::dynamic_partition_backward`): the inverse scatter, each
+//! output's `dout` rows back to the data's positions, typed as the data.
+//! See [`backward`].
+//!
 //! ## Where TensorFlow's docs and implementation differ
 //! - The docs say partitions are `int32`; `i64` partitions are accepted here
 //!   too.
@@ -71,6 +77,7 @@
 //! and `BufferTooSmall` (`ops/stitch/error.rs`).
 
 mod api;
+pub mod backward;
 mod bounds;
 mod dynamic;
 mod kernel;
@@ -79,6 +86,9 @@ pub mod rule;
 #[cfg(feature = "alloc")]
 pub use api::dynamic_partition;
 pub use api::{dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into};
+pub use backward::{
+    dynamic_partition_backward, dynamic_partition_backward_into, partition_backward_slices,
+};
 pub use bounds::*;
 pub use kernel::partition_slices;
 pub use rule::partition_slice_dims;

@@ -23,7 +23,7 @@ use core::marker::PhantomData;
 /// Each pair's prefix rule and slice rule are checked at compile time; the
 /// index values when it runs ([`run`](Self::run), [`run_into`](Self::run_into)).
 pub struct Stitch<'a, T, S0, O, L> {
-    pairs: L,
+    pub(super) pairs: L,
     _slice: PhantomData<(&'a [T], S0, O)>,
 }
 

@@ -332,4 +332,35 @@ const fn static_dims(dims: StaticDims) -> Option<Dims> {
     }
 }
 
+/// dynamic_stitch backward: `Self`, the shape of `dout`, is the output's
+/// `O` but for the rows: the slice dims the same, the rows any dim
+/// ([`Dyn`](crate::Dyn), [`Branded`](crate::Branded),
+/// [`Bounded`](crate::Bounded): the row count is checked at run time).
+/// dynamic_partition's backward requires it of each output.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::StitchDout;
+/// fn fits<D: StitchDout<O>, O: Shape>() {}
+/// fits::<(Bounded<4>, Dim<2>), (Dyn, Dim<2>)>();
+/// fits::<(Dyn,), (Dyn,)>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "dynamic_stitch/dout-shape: dout {Self} must have the output's shape {O} (its rows may be any run-time dim)",
+    label = "dout must be shaped like the output {O}"
+)]
+pub trait StitchDout<O>: Shape {}
+
+#[diagnostic::do_not_recommend]
+impl<S: crate::rows::RowShape, O: crate::rows::RowShape> StitchDout<O> for S where
+    S::Rows: SameRows<O::Rows>
+{
+}
+
+/// `Self` and `R` are the same shape (both with `Dyn` rows): the link of
+/// [`StitchDout`].
+#[doc(hidden)]
+pub trait SameRows<R> {}
+impl<R> SameRows<R> for R {}
+
 shapecheck_macros::impl_stitch_rules!(8);

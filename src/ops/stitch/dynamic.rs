@@ -1,6 +1,7 @@
 //! dynamic_stitch on [`DynTensor`] (feature `alloc`).
 #![cfg(feature = "alloc")]
 
+use super::backward::{check, write_grads, StitchGrad};
 use super::rule::StitchIndex;
 use super::rule::{self, StitchPair};
 use super::{kernel, StitchError};
@@ -46,5 +47,71 @@ impl<T: Copy + Default> DynTensor<T> {
         let mut out = DynTensor::defaulted(&dims)?;
         kernel::stitch_rows(views, rule::slice_len(&dims), out.as_mut_slice());
         Ok(out)
+    }
+
+    /// dynamic_stitch's backward on run-time shapes (the rule of
+    /// [`Stitch::backward`](super::Stitch::backward)): one gradient per
+    /// pair, shaped like its data; `mode` chooses the derivative (an
+    /// overwritten duplicate gets zero) or TensorFlow's gather
+    /// ([`StitchGrad`]). The forward's rule and `dout`'s dims
+    /// ([`StitchError::DoutShape`]) are checked before anything is
+    /// allocated. The derivative marks the rows in a bit set of one bit per
+    /// output row: one scan of the indices.
+    ///
+    /// ```
+    /// use shapecheck::{DynTensor, StitchGrad};
+    /// let i0 = DynTensor::new(&[2], vec![0i32, 1]).unwrap();
+    /// let i1 = DynTensor::new(&[2], vec![1i32, 2]).unwrap();
+    /// let d0 = DynTensor::new(&[2], vec![1.0f32, 2.0]).unwrap();
+    /// let d1 = DynTensor::new(&[2], vec![3.0f32, 4.0]).unwrap();
+    /// let dout = DynTensor::new(&[3], vec![2.0f32, 3.0, 1.5]).unwrap();
+    /// let pairs = [(&i0, &d0), (&i1, &d1)];
+    /// let g = DynTensor::dynamic_stitch_backward(&pairs, &dout, StitchGrad::Derivative).unwrap();
+    /// assert_eq!((g[0].as_slice(), g[1].as_slice()), (&[2.0, 0.0][..], &[3.0, 1.5][..]));
+    /// let g = DynTensor::dynamic_stitch_backward(&pairs, &dout, StitchGrad::TfGather).unwrap();
+    /// assert_eq!((g[0].as_slice(), g[1].as_slice()), (&[2.0, 3.0][..], &[3.0, 1.5][..]));
+    /// ```
+    pub fn dynamic_stitch_backward<I: StitchIndex>(
+        pairs: &[(&DynTensor<I>, &DynTensor<T>)],
+        dout: &DynTensor<T>,
+        mode: StitchGrad,
+    ) -> Result<alloc::vec::Vec<DynTensor<T>>, StitchError> {
+        let get = |m: usize| {
+            pairs.get(m).map(|(i, d)| StitchPair {
+                indices_dims: i.dims(),
+                indices: I::index_slice(i.as_slice()),
+                data_dims: d.dims(),
+                data: d.as_slice(),
+            })
+        };
+        let dims = check(get, pairs.len(), dout.dims(), dout.as_slice())?;
+        let rows = dims.first().copied().unwrap_or(0);
+        let words = match mode {
+            StitchGrad::Derivative => rows.div_ceil(64),
+            StitchGrad::TfGather => 0,
+        };
+        let mut bits = alloc::vec::Vec::new();
+        bits.try_reserve_exact(words)
+            .map_err(|_| crate::ShapeError::Allocation { numel: words })?;
+        bits.resize(words, 0u64);
+        let mut grads = alloc::vec::Vec::new();
+        grads
+            .try_reserve_exact(pairs.len())
+            .map_err(|_| crate::ShapeError::Allocation { numel: pairs.len() })?;
+        for (_, d) in pairs {
+            grads.push(DynTensor::defaulted(&d.dims())?);
+        }
+        let mut slices: alloc::vec::Vec<&mut [T]> =
+            grads.iter_mut().map(DynTensor::as_mut_slice).collect();
+        write_grads(
+            get,
+            pairs.len(),
+            &dims,
+            dout.as_slice(),
+            mode,
+            &mut slices[..],
+            &mut bits,
+        );
+        Ok(grads)
     }
 }

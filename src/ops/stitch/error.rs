@@ -106,6 +106,42 @@ crate::error::rule_errors! {
             len: usize,
         } => "dynamic_stitch/buffer",
             ("the output {dims} needs {needed} elements, but the buffer holds {len}"),
+        /// Backward: the upstream gradient `dout` has another shape than
+        /// the stitched output.
+        DoutShape {
+            /// The output's dims, by the forward's rule.
+            out: Dims,
+            /// `dout`'s dims.
+            dout: Dims,
+        } => "dynamic_stitch/dout-shape",
+            ("dynamic_stitch backward: dout must have the output's shape {out}, but it is {dout}"),
+        /// Backward: not one gradient buffer per pair.
+        GradCount {
+            /// The number of pairs.
+            pairs: usize,
+            /// The number of gradients given.
+            grads: usize,
+        } => "dynamic_stitch/grad-count",
+            ("dynamic_stitch backward: one gradient per pair, but {pairs} pairs and {grads} gradients"),
+        /// Backward: the upstream gradient of output `partition` has
+        /// another shape than that output.
+        PartitionDoutShape {
+            /// Which output.
+            partition: usize,
+            /// The output's dims, by the forward's rule.
+            out: Dims,
+            /// Its `dout`'s dims.
+            dout: Dims,
+        } => "dynamic_partition/dout-shape",
+            ("dynamic_partition backward: dout[{partition}] must have output {partition}'s shape {out}, but it is {dout}"),
+        /// Backward: not one upstream gradient per output.
+        PartitionDoutCount {
+            /// The number of partitions.
+            num: usize,
+            /// The number of gradients given.
+            douts: usize,
+        } => "dynamic_partition/dout-count",
+            ("dynamic_partition backward: one dout per partition, but {num} partitions and {douts} douts"),
     }
     /// The stable identifier of the rule this error reports, as the first
     /// words of the compile error for the same shapes: `dynamic_stitch/pairs`,
@@ -115,7 +151,9 @@ crate::error::rule_errors! {
     /// above 8, or an input's given to [`StitchPair::new`](crate::StitchPair::new)),
     /// `dynamic_partition/prefix`,
     /// `dynamic_partition/num`, `dynamic_partition/range`,
-    /// `dynamic_stitch/buffer` (a caller's buffer, either op), or the
+    /// `dynamic_stitch/buffer` (a caller's buffer, either op), the
+    /// backwards' `dynamic_stitch/dout-shape`, `dynamic_stitch/grad-count`,
+    /// `dynamic_partition/dout-shape`, `dynamic_partition/dout-count`, or the
     /// [`ShapeError::rule`] of another `Shape` error.
     ///
     /// ```

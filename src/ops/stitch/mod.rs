@@ -112,6 +112,14 @@
 //! caller's buffer (no heap); with `alloc`,
 //! [`DynTensor::dynamic_stitch`](crate::DynTensor::dynamic_stitch).
 //!
+//! ## Backward
+//! [`Stitch::backward`] gives each pair's data gradient, typed as that
+//! data, from a `dout` of the output's shape (any run-time rows): the
+//! derivative by default (an overwritten duplicate index gets zero), or
+//! TensorFlow's gather as the explicit [`StitchGrad::TfGather`] (TF issue
+//! #7397). Also `backward_with`, `backward_into`, [`stitch_backward_slices`]
+//! and `DynTensor::dynamic_stitch_backward`; see [`backward`].
+//!
 //! ## Where TensorFlow's docs and implementation differ
 //! - Older docs give `merged.shape = [max(indices)] + constant`, one row
 //!   short; the kernel allocates `max + 1` rows, as here.
@@ -129,6 +137,7 @@
 //! - `error.rs`: [`StitchError`] (dynamic_partition's errors too).
 
 mod api;
+pub mod backward;
 pub(crate) mod bounds;
 mod dynamic;
 mod error;
@@ -136,6 +145,10 @@ mod kernel;
 pub mod rule;
 
 pub use api::{dynamic_stitch, FirstSlice, FirstStitch, NextSlice, Stitch, StitchPairs};
+pub use backward::{
+    stitch_backward_slices, GradSlices, GradsOfPairs, StitchGrad, StitchGrads, StitchGradsInto,
+    WINDOW_ROWS,
+};
 pub use bounds::*;
 pub use error::StitchError;
 pub use kernel::stitch_slices;
