@@ -80,6 +80,15 @@ use row::RowValues;
 /// from the plain ops' rules; written in the type so that a node the rules
 /// reject is one error, where it is built). Built from [`Tensor::lazy`]; nothing is
 /// computed until it is evaluated.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::expr::Expr;
+/// let x = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+/// let e = x.lazy() * 2.0; // an Expr: nothing computed yet
+/// let _: &Expr<f32, _, shape![2, 2]> = &e;
+/// assert_eq!(e.eval().as_slice(), &[2.0, 4.0, 6.0, 8.0]);
+/// ```
 #[derive(Clone, Copy, Debug)]
 #[must_use = "an expression computes nothing until it is evaluated (`eval`, `try_eval`, `eval_into`)"]
 pub struct Expr<T, N, S> {
@@ -249,6 +258,12 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     /// The output shape's value (its run-time dims computed from the
     /// leaves', as the plain ops compute theirs; [`Expr::try_eval`] checks
     /// them).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::from_vec((Dyn(2), Dim), vec![0.0; 6]).unwrap();
+    /// assert_eq!((x.lazy() + &tensor![1.0f32, 2.0, 3.0]).shape().dims().as_slice(), &[2, 3]);
+    /// ```
     pub fn shape(&self) -> S {
         self.node.shape()
     }

@@ -17,12 +17,22 @@ use crate::ops::elementwise::rule::frame as elementwise_frame;
 use crate::ops::select::rule::frame as select_frame;
 use crate::ops::select::AutoBroadcast;
 
-/// The most leaves (tensors read) one expression can have: a tree with
-/// more does not compile ([`Plan`]'s constant says so); evaluate a part of
-/// it first.
+/// The most leaves (tensors read) one expression can have: a tree of
+/// static tensors with more fails to build, one with run-time dims returns
+/// `expr/too-many-leaves`; evaluate a part of it first.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let x = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(2),), vec![1.0, 2.0]).unwrap();
+/// let nine = x.lazy() + &x + &x + &x + &x + &x + &x + &x + &x;
+/// assert_eq!(shapecheck::expr::MAX_LEAVES, 8);
+/// assert_eq!(nine.try_eval().unwrap_err().rule(), "expr/too-many-leaves");
+/// ```
 pub const MAX_LEAVES: usize = 8;
 
-/// A node's output dims and each of its leaves' dims placed in them.
+/// A node's output dims and each of its leaves' dims placed in them (the
+/// run-time form of a tree's rule; built inside [`super::Node::plan`]).
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// The output's rank.

@@ -74,7 +74,8 @@ const WINDOW_WORDS: usize = 64;
 
 /// Gradient buffers, one per pair, reachable by the pair's number `m`: a
 /// slice of `&mut [T]` (the dynamic path) or the nested list of tensors of
-/// the static path (`(((), g0), g1)`).
+/// the static path (`(((), g0), g1)`). Plumbing of the backward forms.
+#[doc(hidden)]
 pub trait GradSlices<T> {
     /// The number of gradients.
     fn count(&self) -> usize;
@@ -150,10 +151,20 @@ impl<T: Copy, G: GradSlices<T>, S: Shape, B: StorageMut<T>> GradSlices<T>
 /// like that pair's data, in a list nested as the pairs are
 /// (`((((), g0), g1), g2)` for three pairs), each stored as its shape
 /// chooses (inline for a static shape: no heap).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let (i0, d0) = (tensor![1, 0], tensor![[1.0f32], [2.0]]);
+/// let dout = Tensor::<f32, (Dyn, One), Vec<f32>>::from_vec((Dyn(2), One), vec![3.0, 4.0]).unwrap();
+/// // one pair: the gradients are `((), g0)`, g0 of d0's shape [2, 1]
+/// let ((), g0) = dynamic_stitch(&i0, &d0).backward(&dout).unwrap();
+/// assert_eq!(g0.as_slice(), &[4.0, 3.0]);
+/// ```
 pub trait StitchGrads<'a, T: Copy>: StitchPairs<'a, T> {
     /// The nested list of gradients.
     type Grads: GradSlices<T>;
     /// Gradients of every pair's data shape, holding `T::default()`.
+    #[doc(hidden)]
     fn zeros(&self) -> Self::Grads;
 }
 
@@ -188,6 +199,16 @@ where
 /// `&mut Tensor`, one per pair, each of its pair's data shape. One blanket
 /// impl over [`GradsOfPairs`] (the list's structure), so that a mismatch is
 /// this one message.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::StitchGrad;
+/// let (i0, d0) = (tensor![1, 0], tensor![[1.0f32], [2.0]]);
+/// let dout = Tensor::<f32, (Dyn, One), Vec<f32>>::from_vec((Dyn(2), One), vec![3.0, 4.0]).unwrap();
+/// let mut g0 = Tensor::<f32, shape![2, 1]>::zeros();
+/// dynamic_stitch(&i0, &d0).backward_into(&dout, StitchGrad::Derivative, &mut ((), &mut g0)).unwrap();
+/// assert_eq!(g0.as_slice(), &[4.0, 3.0]);
+/// ```
 #[diagnostic::on_unimplemented(
     message = "dynamic_stitch/grad-shape: the gradients {Self} must be one `&mut Tensor` per pair, nested as the pairs (`(((), g0), g1)`), each of its pair's data shape (the pairs: {L})",
     label = "one gradient per pair, shaped like that pair's data"
