@@ -15,11 +15,12 @@
 
 use super::plan::Plan;
 use super::row::{
-    ActivateRow, BinaryRow, LeafRow, MapRow, PlaceRow, RowValues, ScalarRow, SelectRow, ZipRow,
+    op_fn, ActivateRow, BinaryRow, LeafRow, MapRow, PlaceRow, RowValues, ScalarRow, SelectRow,
+    ZipRow,
 };
 use super::ExprError;
 use crate::element::Element;
-use crate::ops::elementwise::{Activation, BinaryOp, BinaryOpKind};
+use crate::ops::elementwise::{Activation, BinaryOp};
 use crate::ops::select::SelectMode;
 use crate::shape::{Shape, StaticShape};
 use core::marker::PhantomData;
@@ -126,20 +127,6 @@ pub trait StaticTree<T: Element>: Node<T, Shape: StaticShape> {}
 
 mod sealed {
     pub trait Sealed {}
-}
-
-/// `a op b` as the elementwise kernel computes it (same functions, so a
-/// fused expression gives the plain ops' values bit for bit).
-#[inline(always)]
-pub(crate) fn op_fn<T: Element>(op: BinaryOpKind) -> fn(T, T) -> T {
-    match op {
-        BinaryOpKind::Mul => T::mul,
-        BinaryOpKind::Add => T::add,
-        BinaryOpKind::Sub => T::sub,
-        BinaryOpKind::Div => T::div,
-        BinaryOpKind::Max => |a, b| if a > b { a } else { b },
-        BinaryOpKind::Min => |a, b| if a < b { a } else { b },
-    }
 }
 
 /// Leaf `k`'s row of `len` elements: `len` values where it walks along the

@@ -9,6 +9,20 @@ use crate::element::Element;
 use crate::ops::elementwise::{Activation, ActivationKind, BinaryOp, BinaryOpKind};
 use core::marker::PhantomData;
 
+/// `a op b` as the elementwise kernel computes it (same functions, so a
+/// fused expression gives the plain ops' values bit for bit).
+#[inline(always)]
+pub(crate) fn op_fn<T: Element>(op: BinaryOpKind) -> fn(T, T) -> T {
+    match op {
+        BinaryOpKind::Mul => T::mul,
+        BinaryOpKind::Add => T::add,
+        BinaryOpKind::Sub => T::sub,
+        BinaryOpKind::Div => T::div,
+        BinaryOpKind::Max => |a, b| if a > b { a } else { b },
+        BinaryOpKind::Min => |a, b| if a < b { a } else { b },
+    }
+}
+
 /// The values of a node along one row: `at(i, current)` for `i` below the
 /// row's length (0 past it, which the loop never asks), where `current` is
 /// the output's value there before it is written (what a [`PlaceRow`], the
@@ -81,7 +95,7 @@ impl<T: Element, L: RowValues<T>, R: RowValues<T>, Op: BinaryOp> RowValues<T>
 {
     #[inline(always)]
     fn at(&self, i: usize, current: T) -> T {
-        super::node::op_fn::<T>(Op::KIND)(self.l.at(i, current), self.r.at(i, current))
+        op_fn::<T>(Op::KIND)(self.l.at(i, current), self.r.at(i, current))
     }
     /// The derivative of each op (Paddle's elementwise grad kernels): mul
     /// `(g·b, g·a)`, add `(g, g)`, sub `(g, -g)`, div `(g / b, -(g · a/b) / b)`,
