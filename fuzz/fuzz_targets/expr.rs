@@ -2,7 +2,7 @@
 //! ops and axis, against the chain of plain `try_` ops they replace.
 //!
 //! Invariants (differential): `((x op1 y at axis) op2 z).relu()` (op1 any
-//! of the six, op2 one of two per op1) through
+//! of the six, each with another op2; axis -1 or 1) through
 //! `try_eval` is accepted exactly when the plain ops one after the other
 //! are, with the same rule when both reject and the same values bit for bit
 //! when both accept; `try_eval_into` writes every element of a buffer of the
@@ -90,34 +90,23 @@ fn check<N: Node<f32, Shape = S3>>(
     }
 }
 
-/// `((x op1 y at axis) op2 z).relu()`, the axis one of -1, 0, 1, 2 (a type,
-/// so one arm each).
+/// `((x op1 y at axis) op2 z).relu()`, the axis -1 (numpy) or 1 (y [2]
+/// placed on x's last two dims, or running past them): a type, so one arm
+/// each, and few of them, since each is code of its own for the fuzz build.
 fn chain<O1: FloatOp<f32>, O2: FloatOp<f32>>(pick: u8, o1: O1, o2: O2, x: &T3, y: &T2, z: &T3) {
     let second = |t: T3| t.try_elementwise(o2, z, Axis::<-1>, Relu).map_err(|e| e.rule());
-    match pick % 4 {
+    match pick % 2 {
         0 => check(
             x.lazy().elementwise(o1, y, Axis::<-1>, Identity).elementwise(o2, z, Axis::<-1>, Relu),
             x.try_elementwise(o1, y, Axis::<-1>, Identity).map_err(|e| e.rule()).and_then(second),
             x,
             |t| t.try_update(|x| x.elementwise(o1, y, Axis::<-1>, Identity).elementwise(o2, z, Axis::<-1>, Relu)),
         ),
-        1 => check(
-            x.lazy().elementwise(o1, y, Axis::<0>, Identity).elementwise(o2, z, Axis::<-1>, Relu),
-            x.try_elementwise(o1, y, Axis::<0>, Identity).map_err(|e| e.rule()).and_then(second),
-            x,
-            |t| t.try_update(|x| x.elementwise(o1, y, Axis::<0>, Identity).elementwise(o2, z, Axis::<-1>, Relu)),
-        ),
-        2 => check(
+        _ => check(
             x.lazy().elementwise(o1, y, Axis::<1>, Identity).elementwise(o2, z, Axis::<-1>, Relu),
             x.try_elementwise(o1, y, Axis::<1>, Identity).map_err(|e| e.rule()).and_then(second),
             x,
             |t| t.try_update(|x| x.elementwise(o1, y, Axis::<1>, Identity).elementwise(o2, z, Axis::<-1>, Relu)),
-        ),
-        _ => check(
-            x.lazy().elementwise(o1, y, Axis::<2>, Identity).elementwise(o2, z, Axis::<-1>, Relu),
-            x.try_elementwise(o1, y, Axis::<2>, Identity).map_err(|e| e.rule()).and_then(second),
-            x,
-            |t| t.try_update(|x| x.elementwise(o1, y, Axis::<2>, Identity).elementwise(o2, z, Axis::<-1>, Relu)),
         ),
     }
 }
@@ -132,21 +121,15 @@ fuzz_target!(|bytes: &[u8]| {
     let y: T2 = tensor_of(u, &yd);
     let zd = dims_of(u, 3, &xd);
     let z: T3 = tensor_of(u, &zd);
-    // the first op any of the six, the second one of three (each pair of
-    // op types is code of its own: fewer keep the target's build short)
+    // the first op any of the six, the second another (each pair of op
+    // types is code of its own: few keep the target's build short)
     let pick = byte(u);
-    match (byte(u) % 6, byte(u) % 2) {
-        (0, 0) => chain(pick, Mul, Add, &x, &y, &z),
-        (0, _) => chain(pick, Mul, Max, &x, &y, &z),
-        (1, 0) => chain(pick, Add, Mul, &x, &y, &z),
-        (1, _) => chain(pick, Add, Min, &x, &y, &z),
-        (2, 0) => chain(pick, Sub, Div, &x, &y, &z),
-        (2, _) => chain(pick, Sub, Mul, &x, &y, &z),
-        (3, 0) => chain(pick, Div, Sub, &x, &y, &z),
-        (3, _) => chain(pick, Div, Add, &x, &y, &z),
-        (4, 0) => chain(pick, Max, Mul, &x, &y, &z),
-        (4, _) => chain(pick, Max, Sub, &x, &y, &z),
-        (5, 0) => chain(pick, Min, Add, &x, &y, &z),
-        _ => chain(pick, Min, Div, &x, &y, &z),
+    match byte(u) % 6 {
+        0 => chain(pick, Mul, Add, &x, &y, &z),
+        1 => chain(pick, Add, Max, &x, &y, &z),
+        2 => chain(pick, Sub, Mul, &x, &y, &z),
+        3 => chain(pick, Div, Sub, &x, &y, &z),
+        4 => chain(pick, Max, Div, &x, &y, &z),
+        _ => chain(pick, Min, Add, &x, &y, &z),
     }
 });
