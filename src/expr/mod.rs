@@ -438,5 +438,3 @@ fn in_place<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, ou
     run_rows::<T, N, K, true>(node, walk, &inner, out);
 }
 
-#[cfg(test)]
-mod tests;
