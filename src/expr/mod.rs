@@ -437,4 +437,3 @@ fn in_place<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, ou
     let inner = walk.inner_strides();
     run_rows::<T, N, K, true>(node, walk, &inner, out);
 }
-
