@@ -32,6 +32,9 @@
 //! where the family has enough of each (for the escape hatch's ops,
 //! stratified by the rejecting rule). `AGREEMENT_CASES=0` runs everything.
 
+mod common;
+
+use common::scratch;
 use serde_json::{json, Value};
 use shapecheck::ops::elementwise::{elementwise_output_dims, elementwise_slices};
 use shapecheck::ops::multiplex::multiplex_output_dims;
@@ -43,7 +46,6 @@ use shapecheck::{
     StitchPair,
 };
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Every shape of rank 0 to 3 with dims in {0, 1, 2, 3}.
@@ -488,13 +490,6 @@ fn sample<K>(cases: Vec<(bool, K)>, n: usize) -> Vec<K> {
     let mut out = spread(acc, n_acc);
     out.extend(spread(rej, n - n_acc));
     out
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("cannot create a scratch dir");
-    dir
 }
 
 /// The strata of a sample: how many cases of each verdict.

@@ -2,10 +2,11 @@
 //! gradient vectors (`tests/vectors/grad`, copies of the shared set) and on
 //! a copy with deliberate mistakes that it must catch.
 
+mod common;
+
+use common::{check_shipped, families, read_json, run, scratch, summary};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::Mutex;
 
 /// The gradient families the project implements, with their case counts in
 /// `tests/vectors/grad`. One line per family: add yours when its backward
@@ -19,114 +20,18 @@ const IMPLEMENTED: &[(&str, usize)] = &[
     ("lod_reset_grad", 8),
 ];
 
-/// The static mode writes and builds crates in one work dir: one run at a time.
-static STATIC_LOCK: Mutex<()> = Mutex::new(());
-
 fn grad_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("tests")
-        .join("vectors")
-        .join("grad")
-}
-
-struct Run {
-    success: bool,
-    stdout: String,
-}
-
-fn run(mode: &str, dir: &Path) -> Run {
-    let _guard = (mode == "static").then(|| STATIC_LOCK.lock().unwrap_or_else(|e| e.into_inner()));
-    let out = Command::new(env!("CARGO_BIN_EXE_conformance"))
-        .arg(mode)
-        .arg(dir)
-        .output()
-        .expect("cannot run the conformance binary");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    eprintln!("--- conformance {mode} {}:\n{stdout}", dir.display());
-    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-    Run {
-        success: out.status.success(),
-        stdout,
-    }
-}
-
-/// The summary line of `family`.
-fn summary<'a>(stdout: &'a str, family: &str) -> Option<&'a str> {
-    stdout
-        .lines()
-        .find(|l| l.starts_with(&format!("{family}: ")))
-}
-
-/// A fresh directory under cargo's scratch dir for integration tests.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("cannot create a scratch dir");
-    dir
-}
-
-fn read_json(path: &Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).expect("cannot read a vector file"))
-        .expect("a vector file is not JSON")
-}
-
-/// The gradient files: (file name, its "op").
-fn families() -> Vec<(String, String)> {
-    let mut out = vec![];
-    for e in std::fs::read_dir(grad_dir()).expect("tests/vectors/grad") {
-        let p = e.expect("dir entry").path();
-        if p.extension().is_some_and(|x| x == "json") {
-            let op = read_json(&p)["op"].as_str().expect("op").to_string();
-            out.push((p.file_name().unwrap().to_string_lossy().into_owned(), op));
-        }
-    }
-    out.sort();
-    out
-}
-
-/// Every implemented gradient family passes all its cases, every file has
-/// its line, and the exit status reflects the failures (of the families
-/// not implemented yet).
-fn check_shipped(mode: &str) {
-    let r = run(mode, &grad_dir());
-    for (family, n) in IMPLEMENTED {
-        assert_eq!(
-            summary(&r.stdout, family),
-            Some(format!("{family}: {n} passed, 0 failed").as_str()),
-            "{mode} mode, family {family}"
-        );
-    }
-    let mut all_pass = true;
-    for (file, op) in families() {
-        let line = summary(&r.stdout, &op)
-            .unwrap_or_else(|| panic!("{mode} mode: no line for {file} ({op})"));
-        all_pass &= line.ends_with(" 0 failed");
-    }
-    assert_eq!(r.success, all_pass, "{mode} mode: exit status vs failures");
-
-    // the implemented families alone: a clean run, exit status 0
-    if IMPLEMENTED.is_empty() {
-        return;
-    }
-    let dir = scratch(&format!("grad-implemented-{mode}"));
-    for (file, op) in families() {
-        if IMPLEMENTED.iter().any(|(f, _)| *f == op) {
-            std::fs::copy(grad_dir().join(&file), dir.join(&file)).expect("copy");
-        }
-    }
-    let r = run(mode, &dir);
-    assert!(r.success, "{mode} mode on the implemented families failed");
+    common::vectors_dir("grad")
 }
 
 #[test]
 fn dynamic_mode_passes_the_gradient_vectors() {
-    check_shipped("dynamic");
+    check_shipped("dynamic", &grad_dir(), IMPLEMENTED, "grad-implemented");
 }
 
 #[test]
 fn static_mode_passes_the_gradient_vectors() {
-    check_shipped("static");
+    check_shipped("static", &grad_dir(), IMPLEMENTED, "grad-implemented");
 }
 
 /// The first gradient tensor of a case (`grads`' first key, or the first
@@ -149,7 +54,7 @@ fn first_grad(case: &mut Value) -> Option<&mut Value> {
 /// deliberate mistakes, and one harmless change (a recorded 0 written -0.0,
 /// a signed zero the frameworks do produce); returns the labels of the four.
 fn mutated(dir: &Path, family: &str) -> Vec<String> {
-    let (file, _) = families()
+    let (file, _) = families(&grad_dir())
         .into_iter()
         .find(|(_, op)| op == family)
         .expect("the family's file");
