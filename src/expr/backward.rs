@@ -16,7 +16,8 @@
 //! and select; `map` and `zip_with` (functions of yours) have none, and a
 //! tree holding one has no `backward`.
 
-use super::node::{Activate, Binary, Leaf, Node, Piece, Scalar, Select, StaticTree};
+use super::leaf::{Leaf, Scalar};
+use super::node::{Activate, Binary, Node, Piece, Select, StaticTree};
 use super::plan::{Plan, MAX_LEAVES};
 use super::row::RowValues;
 use super::{Expr, ExprError, StaticWalk};

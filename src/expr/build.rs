@@ -2,7 +2,8 @@
 //! `map`, `zip_with` and `select`. Each states the plain op's rule trait
 //! as its bound, so a node the rule rejects is the plain op's compile error.
 
-use super::node::{Activate, Binary, Leaf, Map, Node, Scalar, Select, ZipWith};
+use super::leaf::{Leaf, Scalar};
+use super::node::{Activate, Binary, Map, Node, Select, ZipWith};
 use super::Expr;
 use crate::element::Element;
 use crate::ops::elementwise::{

@@ -53,6 +53,7 @@
 mod backward;
 mod build;
 mod error;
+mod leaf;
 mod node;
 pub mod plan;
 mod row;
@@ -60,9 +61,8 @@ mod row;
 pub use backward::{Backward, LeafGrad};
 pub use build::{select, BinaryExpr, FloatOp, IntoNode, SelectExpr, ZipExpr};
 pub use error::ExprError;
-pub use node::{
-    Activate, Binary, Leaf, Map, Node, Place, Scalar, Select, StaticTree, ZipWith, TILE,
-};
+pub use leaf::{Leaf, Place, Scalar};
+pub use node::{Activate, Binary, Map, Node, Select, StaticTree, ZipWith, TILE};
 pub use plan::MAX_LEAVES;
 
 use crate::element::Element;

@@ -11,13 +11,12 @@
 //! values never leave the cache: a binary node writes its left child into
 //! the piece and folds its right child in, and only a right child that is
 //! itself a node (not a tensor or a constant) needs a stack array of one
-//! piece.
+//! piece. The leaves (a tensor, the in-place output, a constant) are in
+//! `leaf.rs`.
 
+use super::leaf::leaf_row;
 use super::plan::Plan;
-use super::row::{
-    op_fn, ActivateRow, BinaryRow, LeafRow, MapRow, PlaceRow, RowValues, ScalarRow, SelectRow,
-    ZipRow,
-};
+use super::row::{op_fn, ActivateRow, BinaryRow, MapRow, RowValues, SelectRow, ZipRow};
 use super::ExprError;
 use crate::element::Element;
 use crate::ops::elementwise::{Activation, BinaryOp};
@@ -40,7 +39,7 @@ pub struct Piece<'a> {
 }
 
 /// What leaf `k` holds for a piece of `len` elements.
-enum Part<'d, T> {
+pub(super) enum Part<'d, T> {
     /// The leaf walks along the row: its `len` elements.
     Row(&'d [T]),
     /// The leaf repeats along the row: one value.
@@ -52,7 +51,12 @@ impl Piece<'_> {
     /// matches the leaves (the walk stays inside every operand); the piece
     /// is then left as it is.
     #[inline(always)]
-    fn part<'d, T: Copy>(&self, k: usize, data: &'d [T], len: usize) -> Option<Part<'d, T>> {
+    pub(super) fn part<'d, T: Copy>(
+        &self,
+        k: usize,
+        data: &'d [T],
+        len: usize,
+    ) -> Option<Part<'d, T>> {
         let off = self.offsets.get(k).copied().unwrap_or(0);
         if self.inner.get(k).copied().unwrap_or(0) == 1 {
             let from = off.checked_add(self.start)?;
@@ -125,197 +129,9 @@ pub trait Node<T: Element>: sealed::Sealed {
 )]
 pub trait StaticTree<T: Element>: Node<T, Shape: StaticShape> {}
 
-mod sealed {
+pub(super) mod sealed {
     pub trait Sealed {}
 }
-
-/// Leaf `k`'s row of `len` elements: `len` values where it walks along the
-/// row, one where it repeats (only when `STRIDED`).
-#[inline(always)]
-fn leaf_row<'d, T, const STRIDED: bool>(
-    data: &'d [T],
-    k: usize,
-    at: &Piece<'_>,
-    len: usize,
-) -> Option<LeafRow<'d, T, STRIDED>> {
-    let off = *at.offsets.get(k)?;
-    let step = at.inner.get(k).copied().unwrap_or(0);
-    if STRIDED && step != 1 {
-        return data.get(off..off.checked_add(1)?).map(|d| LeafRow {
-            data: d,
-            step: 0,
-            leaf: k,
-            base: off,
-        });
-    }
-    let from = off.checked_add(at.start)?;
-    let data = data.get(from..from.checked_add(len)?)?;
-    Some(LeafRow {
-        data,
-        step: 1,
-        leaf: k,
-        base: from,
-    })
-}
-
-/// A tensor the expression reads (a leaf).
-#[derive(Clone, Copy, Debug)]
-pub struct Leaf<'a, T, S> {
-    pub(crate) data: &'a [T],
-    pub(crate) shape: S,
-}
-
-impl<T, S> sealed::Sealed for Leaf<'_, T, S> {}
-
-impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
-    type Shape = S;
-    const LEAVES: usize = 1;
-    const PLAN: Option<Result<Plan, ExprError>> = if S::IS_STATIC {
-        // a static shape is its own placeholder
-        Some(Plan::leaf(<S::Placeholder<1> as StaticShape>::DIMS))
-    } else {
-        None
-    };
-    fn shape(&self) -> S {
-        self.shape
-    }
-    fn plan(&self) -> Result<Plan, ExprError> {
-        Plan::leaf(&self.shape.dims())
-    }
-    type Row<'r, const STRIDED: bool>
-        = LeafRow<'r, T, STRIDED>
-    where
-        Self: 'r;
-    #[inline(always)]
-    fn row<const STRIDED: bool>(
-        &self,
-        first: usize,
-        at: &Piece<'_>,
-        len: usize,
-    ) -> Option<LeafRow<'_, T, STRIDED>> {
-        leaf_row(self.data, first, at, len)
-    }
-    #[inline(always)]
-    fn write(&self, first: usize, at: &Piece<'_>, out: &mut [T]) {
-        match at.part(first, self.data, out.len()) {
-            Some(Part::Row(src)) => {
-                for (o, &v) in out.iter_mut().zip(src) {
-                    *o = v;
-                }
-            }
-            Some(Part::Repeat(v)) => out.fill(v),
-            None => {}
-        }
-    }
-    #[inline(always)]
-    fn combine<F: Fn(T, T) -> T>(&self, first: usize, at: &Piece<'_>, out: &mut [T], f: F) {
-        match at.part(first, self.data, out.len()) {
-            Some(Part::Row(src)) => {
-                for (o, &v) in out.iter_mut().zip(src) {
-                    *o = f(*o, v);
-                }
-            }
-            Some(Part::Repeat(v)) => {
-                for o in out.iter_mut() {
-                    *o = f(*o, v);
-                }
-            }
-            None => {}
-        }
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape> StaticTree<T> for Leaf<'_, T, S> {}
-
-/// The tensor an in-place evaluation ([`Tensor::update`](crate::Tensor::update))
-/// writes into, as a leaf: each output element reads its own old value
-/// before it is written, so the tree may read it anywhere (the output has
-/// its shape, so it is read at the position being written).
-#[derive(Clone, Copy, Debug)]
-pub struct Place<S> {
-    pub(crate) shape: S,
-}
-
-impl<S> sealed::Sealed for Place<S> {}
-
-impl<T: Element, S: Shape> Node<T> for Place<S> {
-    type Shape = S;
-    const LEAVES: usize = 1;
-    const PLAN: Option<Result<Plan, ExprError>> = if S::IS_STATIC {
-        Some(Plan::leaf(<S::Placeholder<1> as StaticShape>::DIMS))
-    } else {
-        None
-    };
-    fn shape(&self) -> S {
-        self.shape
-    }
-    fn plan(&self) -> Result<Plan, ExprError> {
-        Plan::leaf(&self.shape.dims())
-    }
-    type Row<'r, const STRIDED: bool>
-        = PlaceRow
-    where
-        Self: 'r;
-    #[inline(always)]
-    fn row<const STRIDED: bool>(
-        &self,
-        _first: usize,
-        _at: &Piece<'_>,
-        _len: usize,
-    ) -> Option<PlaceRow> {
-        Some(PlaceRow)
-    }
-    /// Leaves the piece as it is: an in-place evaluation goes row by row
-    /// ([`Node::row`]), never piece by piece, so this is not called.
-    #[inline(always)]
-    fn write(&self, _first: usize, _at: &Piece<'_>, _out: &mut [T]) {}
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape> StaticTree<T> for Place<S> {}
-
-/// A constant: a scalar (shape `[]`) that broadcasts to anything.
-#[derive(Clone, Copy, Debug)]
-pub struct Scalar<T>(pub(crate) T);
-
-impl<T> sealed::Sealed for Scalar<T> {}
-
-impl<T: Element> Node<T> for Scalar<T> {
-    type Shape = ();
-    const LEAVES: usize = 0;
-    const PLAN: Option<Result<Plan, ExprError>> = Some(Ok(Plan::SCALAR));
-    fn shape(&self) {}
-    fn plan(&self) -> Result<Plan, ExprError> {
-        Ok(Plan::SCALAR)
-    }
-    type Row<'r, const STRIDED: bool>
-        = ScalarRow<T>
-    where
-        Self: 'r;
-    #[inline(always)]
-    fn row<const STRIDED: bool>(
-        &self,
-        _first: usize,
-        _at: &Piece<'_>,
-        _len: usize,
-    ) -> Option<ScalarRow<T>> {
-        Some(ScalarRow(self.0))
-    }
-    #[inline(always)]
-    fn write(&self, _first: usize, _at: &Piece<'_>, out: &mut [T]) {
-        out.fill(self.0);
-    }
-    #[inline(always)]
-    fn combine<F: Fn(T, T) -> T>(&self, _first: usize, _at: &Piece<'_>, out: &mut [T], f: F) {
-        for o in out.iter_mut() {
-            *o = f(*o, self.0);
-        }
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<T: Element> StaticTree<T> for Scalar<T> {}
 
 /// `l op r` with Paddle's elementwise rule at `AXIS` (numpy's at -1), of
 /// output shape `S` (computed when the node was built, by the rule trait
