@@ -5,8 +5,10 @@
 //! The walk is the forward's: for each output element the tree is bound to
 //! its row ([`super::row`]), and the element's gradient flows down the tree
 //! ([`RowValues::back`](super::row::RowValues::back)), each node applying
-//! its op's derivative (the values it needs recomputed from the leaves,
-//! never stored), until each leaf adds its share at its own position. A
+//! its op's derivative, until each leaf adds its share at its own
+//! position. The values a derivative needs are computed once per element,
+//! on the way up ([`RowValues::record`](super::row::RowValues::record): a
+//! tuple of the tree's values, in registers), never stored in memory. A
 //! leaf that broadcasts along the output is read at the same position by
 //! several output elements and so adds their shares there: the reduction
 //! back to its shape happens in place, with no intermediate of the
@@ -174,7 +176,8 @@ fn run_backward<T: Element, N: Backward<T>, const K: usize>(
             return;
         };
         for (i, &g) in d.iter().enumerate() {
-            values.back(i, g, &mut sink);
+            let (_, tape) = values.record(i);
+            values.back(i, g, &tape, &mut sink);
         }
     });
 }
