@@ -33,7 +33,9 @@
 //! types the op cannot take together are reported as rejected by the types.
 //!
 //! Static mode (see [`static_mode`]): generated crates go under
-//! `<workspace>/target/conformance-static/<family>/` and share the target dir
+//! `<workspace>/target/conformance-static/<set>/<family>/` (`<set>` named
+//! after the folder of vectors, so that each folder keeps its crates and an
+//! unchanged rerun rebuilds nothing that built) and share the target dir
 //! `target/conformance-static/target`. Environment overrides:
 //! `SHAPECHECK_ROOT` (the workspace to test, default: the one this tool was
 //! built in), `CONFORMANCE_WORK_DIR` (where to generate and build),
@@ -116,7 +118,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let started = Instant::now();
-    let builder = static_mode::Builder::from_env();
+    let builder = static_mode::Builder::from_env().for_vectors(&dir);
     // one static run at a time per work dir (concurrent runs would rewrite
     // each other's generated crates); held until the process exits
     let _lock = if mode == Mode::Static {

@@ -19,6 +19,12 @@
 //!   workspace built with `cargo build --keep-going`.
 //!
 //! All crates share one `CARGO_TARGET_DIR`, so the library is built once.
+//! Each folder of vectors gets crates of its own (`<work>/<set>/<family>/`,
+//! packages named `cf_<set>_...`, the set named after the folder), so
+//! running the tool again on a folder whose cases did not change rebuilds
+//! nothing that built: runs on other folders in between do not rewrite its
+//! crates. (A crate that fails to build, as every `reject/` crate does, is
+//! compiled again each time: cargo keeps no failed build.)
 
 use crate::families::{Family, StaticCase};
 use crate::judge::{Grad, Outcome, Reported, Stage, Validation, When};
@@ -37,6 +43,9 @@ pub struct Builder {
     pub work: PathBuf,
     /// The shared target dir of the generated crates.
     pub target: PathBuf,
+    /// The name of the folder of vectors being run, which keeps its crates
+    /// apart from other folders' ([`Builder::for_vectors`]).
+    set: String,
     cargo: OsString,
     release: bool,
 }
@@ -65,9 +74,28 @@ impl Builder {
             root,
             work,
             target,
+            set: "vectors".into(),
             cargo,
             release,
         }
+    }
+
+    /// Names the crates after the folder of vectors `dir`: its last
+    /// component and a hash of its full path (two folders of one name
+    /// elsewhere stay apart).
+    pub fn for_vectors(mut self, dir: &Path) -> Builder {
+        use std::hash::{Hash, Hasher};
+        let full = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        // SipHash with fixed keys: the same path gives the same name in
+        // every run of this binary
+        let mut h = std::hash::DefaultHasher::new();
+        full.hash(&mut h);
+        let name = full
+            .file_name()
+            .map(|n| sanitize(&n.to_string_lossy()))
+            .unwrap_or_default();
+        self.set = format!("{name}_{:08x}", h.finish() as u32);
+        self
     }
 }
 
@@ -703,7 +731,7 @@ pub fn run_family(
             }
         }
     }
-    let fam_dir = b.work.join(sanitize(family));
+    let fam_dir = b.work.join(&b.set).join(sanitize(family));
     let mut run_ids: BTreeSet<usize> = BTreeSet::new();
     let mut reject_ids: Vec<usize> = vec![];
     let mut mono_ids: Vec<usize> = vec![];
@@ -721,7 +749,7 @@ pub fn run_family(
     // shape errors: one crate, one function per case
     if !reject_ids.is_empty() {
         let dir = fam_dir.join("reject");
-        let pkg = format!("cf_{}_reject", sanitize(family));
+        let pkg = format!("cf_{}_{}_reject", b.set, sanitize(family));
         let list: Vec<(usize, &StaticCase)> =
             reject_ids.iter().map(|id| (*id, &planned[id])).collect();
         match b.write_crate(&dir, &pkg, &list, true) {
@@ -760,7 +788,7 @@ pub fn run_family(
         let mut members = vec![];
         let mut failed_write = None;
         for id in &mono_ids {
-            let pkg = format!("cf_{}_mono_{id}", sanitize(family));
+            let pkg = format!("cf_{}_{}_mono_{id}", b.set, sanitize(family));
             if let Err(e) = b.write_crate(&dir.join(&pkg), &pkg, &[(*id, &planned[id])], false) {
                 failed_write = Some(e);
             }
@@ -814,7 +842,7 @@ pub fn run_family(
 
     // valid shapes: one crate that runs them all
     let dir = fam_dir.join("run");
-    let pkg = format!("cf_{}_run", sanitize(family));
+    let pkg = format!("cf_{}_{}_run", b.set, sanitize(family));
     while !run_ids.is_empty() {
         let list: Vec<(usize, &StaticCase)> =
             run_ids.iter().map(|id| (*id, &planned[id])).collect();
