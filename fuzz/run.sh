@@ -63,27 +63,41 @@ executions() {
   echo "$n"
 }
 
-passed=0
-failed=0
+# One build of every target (cargo builds them side by side); when it
+# fails, each target is built on its own to name the ones that do not build.
+targets=()
 for f in "${files[@]}"; do
   t=$(basename "$f" .rs)
-  log="$logs/$t.log"
-  if ! grep -qx "$t" <<<"$declared"; then
+  if grep -qx "$t" <<<"$declared"; then
+    targets+=("$t")
+  else
     echo "$t: FAILED (not declared in fuzz/Cargo.toml: add its line to bin = [...])"
-    failed=$((failed + 1))
-    continue
+    echo "$t" >>"$logs/failed"
   fi
-  start=$(date +%s)
-  if ! cargo "+$toolchain" fuzz build "$t" >"$log" 2>&1; then
-    echo "$t: FAILED (build; its first error below)"
-    { grep -m1 -A12 '^error' "$log" || tail -n 12 "$log"; } | sed 's/^/    /'
-    failed=$((failed + 1))
-    continue
-  fi
-  built=$(date +%s)
-  corpus="corpus/$t"
+done
+start=$(date +%s)
+runnable=()
+if cargo "+$toolchain" fuzz build >"$logs/build.log" 2>&1; then
+  runnable=("${targets[@]}")
+else
+  for t in "${targets[@]}"; do
+    if cargo "+$toolchain" fuzz build "$t" >"$logs/$t.log" 2>&1; then
+      runnable+=("$t")
+    else
+      echo "$t: FAILED (build; its first error below)"
+      { grep -m1 -A12 '^error' "$logs/$t.log" || tail -n 12 "$logs/$t.log"; } | sed 's/^/    /'
+      echo "$t" >>"$logs/failed"
+    fi
+  done
+fi
+built=$(date +%s)
+echo "fuzz: ${#runnable[@]} targets built in $((built - start)) s"
+
+# Runs target $1 for $secs seconds; prints its line, and records a failure.
+run_target() {
+  local t=$1 log="$logs/$1.log" corpus="corpus/$1" status runs crashes
   mkdir -p "$corpus" "artifacts/$t"
-  dirs=("$corpus")
+  local dirs=("$corpus")
   [ -d "seeds/$t" ] && dirs+=("seeds/$t")
   cargo "+$toolchain" fuzz run "$t" "${dirs[@]}" -- \
     -max_total_time="$secs" -timeout=30 -rss_limit_mb=2048 -print_final_stats=1 \
@@ -91,20 +105,34 @@ for f in "${files[@]}"; do
   status=$?
   runs=$(executions "$log")
   crashes=$(find "artifacts/$t" -type f -newermt "@$built" ! -name 'slow-unit-*' 2>/dev/null | wc -l)
-  took="build $((built - start)) s"
   if [ "$status" -eq 0 ] && [ -n "$runs" ] && [ "$runs" -gt 0 ] && [ "$crashes" -eq 0 ]; then
-    echo "$t: ${runs} executions, 0 crashes (${took}, corpus $(find "$corpus" -type f | wc -l) inputs)"
-    passed=$((passed + 1))
+    echo "$t: ${runs} executions, 0 crashes (corpus $(find "$corpus" -type f | wc -l) inputs)"
   else
     [ "$status" -ne 0 ] && [ "$crashes" -eq 0 ] && crashes=1
-    echo "$t: ${runs:-?} executions, ${crashes} crashes, exit status $status: FAILED (${took})"
+    echo "$t: ${runs:-?} executions, ${crashes} crashes, exit status $status: FAILED"
     # the panic and its message, the sanitizer's summary, the saved input
     grep -E -A2 'panicked at' "$log" | head -n 8 | sed 's/^/    /'
     grep -E '^SUMMARY|Test unit written|^==[0-9]+==.*ERROR|^error' "$log" | head -n 6 | sed 's/^/    /'
     [ -n "$runs" ] || tail -n 10 "$log" | sed 's/^/    /'
-    failed=$((failed + 1))
+    echo "$t" >>"$logs/failed"
   fi
+}
+
+# Two targets at a time (libFuzzer runs one thread; this machine has two
+# cores), each printing its lines when it is done.
+for ((i = 0; i < ${#runnable[@]}; i += 2)); do
+  run_target "${runnable[i]}" >"$logs/${runnable[i]}.out" &
+  first=$!
+  if [ $((i + 1)) -lt ${#runnable[@]} ]; then
+    run_target "${runnable[i + 1]}" >"$logs/${runnable[i + 1]}.out"
+  fi
+  wait "$first"
+  cat "$logs/${runnable[i]}.out"
+  [ $((i + 1)) -lt ${#runnable[@]} ] && cat "$logs/${runnable[i + 1]}.out"
 done
 
+failed=0
+[ -f "$logs/failed" ] && failed=$(wc -l <"$logs/failed")
+passed=$((${#files[@]} - failed))
 echo "fuzz: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
