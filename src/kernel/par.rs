@@ -8,7 +8,8 @@
 //! callers run the serial loops unchanged (a static op's element count is a
 //! constant, so for small static shapes the test folds away).
 
-use super::{Cursor, Walk, MAX_RANK};
+use super::{Cursor, Walk};
+use crate::shape::MAX_RANK;
 use rayon::prelude::*;
 
 /// Outputs with fewer elements than this run serially: 2^18 elements (1 MiB
