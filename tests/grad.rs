@@ -9,7 +9,10 @@
 
 #![allow(clippy::result_large_err)] // the library's error enums carry shapes by value
 
+mod shape_support;
+
 use proptest::prelude::*;
+use shape_support::derived;
 use shapecheck::ops::elementwise::{elementwise_backward_slices, elementwise_output_dims};
 use shapecheck::ops::select::{select_backward_slices, select_output_dims};
 use shapecheck::{ActivationKind, AutoBroadcast, BinaryOpKind, DynTensor};
@@ -245,40 +248,6 @@ fn run_time_errors_are_typed_and_write_nothing() {
 }
 
 // -------------------------------------------------------------------- select
-
-/// A shape derived from `base` so that it usually fits one of the rules.
-fn derived(base: Vec<usize>) -> impl Strategy<Value = Vec<usize>> {
-    let r = base.len();
-    let b1 = base.clone();
-    let b2 = base.clone();
-    let b3 = base;
-    prop_oneof![
-        Just(b1),
-        (0..=r, prop::collection::vec(any::<bool>(), r)).prop_map(move |(k, ones)| {
-            b2[r - k..]
-                .iter()
-                .zip(&ones)
-                .map(|(&d, &one)| if one { 1 } else { d })
-                .collect()
-        }),
-        (
-            0..=r,
-            0..=r,
-            prop::collection::vec(any::<bool>(), r),
-            0..3usize
-        )
-            .prop_map(move |(off, len, ones, extra)| {
-                let end = (off + len).min(r);
-                let mut v: Vec<usize> = b3[off.min(end)..end]
-                    .iter()
-                    .zip(&ones)
-                    .map(|(&d, &one)| if one { 1 } else { d })
-                    .collect();
-                v.extend(std::iter::repeat_n(1, extra));
-                v
-            }),
-    ]
-}
 
 fn select_case() -> impl Strategy<Value = (AutoBroadcast, Vec<usize>, Vec<usize>, Vec<usize>)> {
     let mode = prop_oneof![
