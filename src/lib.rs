@@ -232,8 +232,8 @@ pub use shape::MAX_RANK;
 pub use tensor::{BrandedRows, WithRows};
 
 /// Feature `rayon`: outputs of at least this many elements are split across
-/// rayon's pool (elementwise, dynamic_stitch); smaller ones, and any output
-/// when the pool has one thread, run the serial loops.
+/// rayon's pool (elementwise, dynamic_stitch, fused expressions); smaller
+/// ones, and any output when the pool has one thread, run the serial loops.
 #[cfg(feature = "rayon")]
 pub use kernel::par::PAR_MIN_ELEMS;
 

@@ -254,3 +254,101 @@ fn stitch_split_validates_before_writing() {
         assert!(buf.iter().all(|v| v.is_nan()), "{threads} threads");
     }
 }
+
+/// `got == want` bit for bit, or the first element that differs (a whole
+/// output of 274560 values would bury the message).
+#[track_caller]
+fn same_values(got: &[f32], want: &[f32], what: &str) {
+    assert_eq!(got.len(), want.len(), "{what}: length");
+    if let Some(i) = (0..got.len()).find(|&i| got[i].to_bits() != want[i].to_bits()) {
+        panic!(
+            "{what}: element {i} is {} where {} is expected",
+            got[i], want[i]
+        );
+    }
+}
+
+/// Fused expressions over x [64, 33, 130] (above the threshold), in pools
+/// of 1, 2 and 3 threads, against naive loops: a tree whose every leaf
+/// walks the rows, a static tree with a leaf repeated along them (c [33, 1]),
+/// the same tree with a run-time dim (the piece-by-piece path, rows of 130
+/// cut at 64), a `map`, and both in-place forms.
+#[test]
+fn expressions_split_equal_naive() {
+    const A: usize = 64;
+    const B: usize = 33;
+    const C: usize = 130;
+    const { assert!(A * B * C >= shapecheck::PAR_MIN_ELEMS) };
+    let mut r = rng(11);
+    let mut draw = |n: usize| -> Vec<f32> {
+        (0..n)
+            .map(|_| (r() >> 40) as f32 / 65536.0 - 128.0)
+            .collect()
+    };
+    let (xs, ys, bs, cs) = (draw(A * B * C), draw(C), draw(B * C), draw(B));
+    let x = Tensor::<f32, shape![64, 33, 130], Vec<f32>>::from_vec(Default::default(), xs.clone())
+        .unwrap();
+    let y = Tensor::<f32, shape![130], Vec<f32>>::from_vec(Default::default(), ys.clone()).unwrap();
+    let b =
+        Tensor::<f32, shape![33, 130], Vec<f32>>::from_vec(Default::default(), bs.clone()).unwrap();
+    let c =
+        Tensor::<f32, shape![33, 1], Vec<f32>>::from_vec(Default::default(), cs.clone()).unwrap();
+    let xd =
+        Tensor::<f32, shape![Dyn, 33, 130], Vec<f32>>::from_vec((Dyn(A), Dim, Dim), xs.clone())
+            .unwrap();
+    let at = |a: usize, b: usize, c: usize| (a * B + b) * C + c;
+    let mut walks = vec![0f32; A * B * C];
+    let mut repeats = vec![0f32; A * B * C];
+    for i in 0..A {
+        for j in 0..B {
+            for k in 0..C {
+                let n = at(i, j, k);
+                walks[n] = (xs[n] * ys[k] + bs[j * C + k]).max(0.0);
+                repeats[n] = xs[n] * cs[j] + 1.0;
+            }
+        }
+    }
+    let mapped: Vec<f32> = repeats.iter().map(|v| v * 0.5 - 3.0).collect();
+    for threads in [1, 2, 3] {
+        let mut out = x.clone();
+        in_pool(threads, || (x.lazy() * &y + &b).relu().eval_into(&mut out));
+        same_values(
+            out.as_slice(),
+            &walks,
+            &format!("every leaf walks, {threads} threads"),
+        );
+        in_pool(threads, || (x.lazy() * &c + 1.0).eval_into(&mut out));
+        same_values(
+            out.as_slice(),
+            &repeats,
+            &format!("c repeats, {threads} threads"),
+        );
+        let got = in_pool(threads, || (xd.lazy() * &c + 1.0).try_eval().unwrap());
+        same_values(
+            got.as_slice(),
+            &repeats,
+            &format!("run-time dim, {threads} threads"),
+        );
+        let got = in_pool(threads, || {
+            (xd.lazy() * &c + 1.0)
+                .map(|v| v * 0.5 - 3.0)
+                .try_eval()
+                .unwrap()
+        });
+        same_values(got.as_slice(), &mapped, &format!("map, {threads} threads"));
+        let mut inplace = x.clone();
+        in_pool(threads, || inplace.update(|v| v * &c + 1.0));
+        same_values(
+            inplace.as_slice(),
+            &repeats,
+            &format!("update, {threads} threads"),
+        );
+        let mut inplace = xd.clone();
+        in_pool(threads, || inplace.try_update(|v| v * &c + 1.0).unwrap());
+        same_values(
+            inplace.as_slice(),
+            &repeats,
+            &format!("try_update, {threads} threads"),
+        );
+    }
+}

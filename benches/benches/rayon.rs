@@ -1,5 +1,6 @@
-//! Feature `rayon`: W1 and W5 (the workloads of `ops.rs`) in rayon pools of
-//! 1 and 2 threads, and elementwise_mul around the split threshold.
+//! Feature `rayon`: W1 and W5 (the workloads of `ops.rs`) and F1 (a fused
+//! expression, `fused.rs`) in rayon pools of 1 and 2 threads, and
+//! elementwise_mul around the split threshold.
 //!
 //! Run: `cargo bench -p shapecheck-benches --features rayon --bench rayon`
 //! (about 2 minutes). A pool of 1 thread runs the serial loops (the library
@@ -79,6 +80,29 @@ fn w1(c: &mut Criterion) {
     g.finish();
 }
 
+/// F1 of peers.py, `relu(x * y + b)` fused, into a preallocated output
+/// (TensorFlow's XLA runs it on both cores).
+fn f1(c: &mut Criterion) {
+    let (x, y) = w1_inputs();
+    let b =
+        Tensor::<f32, shape![256], Vec<f32>>::from_vec(Default::default(), data(256, 3)).unwrap();
+    let mut out =
+        Tensor::<f32, Big, Vec<f32>>::from_vec(Default::default(), vec![0.0; BIG]).unwrap();
+    let mut g = group(c, "R F1 relu(x * y + b) [256,128,256] x [128,256] + [256]");
+    for (n, pool) in pools() {
+        g.bench_function(format!("fused eval_into, {n} thread(s)"), |bench| {
+            pool.install(|| {
+                bench.iter(|| {
+                    (black_box(&x).lazy() * black_box(&y) + &b)
+                        .relu()
+                        .eval_into(&mut out)
+                })
+            })
+        });
+    }
+    g.finish();
+}
+
 fn w5(c: &mut Criterion) {
     let (indices, datas) = w5_inputs();
     let stitch = dynamic_stitch(&indices[0], &datas[0])
@@ -143,5 +167,5 @@ fn threshold(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, w1, w5, threshold);
+criterion_group!(benches, w1, f1, w5, threshold);
 criterion_main!(benches);

@@ -313,19 +313,21 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     }
 
     /// `f(v)` for every value, a function of yours, fused with the rest.
+    /// `f` is `Sync` (any closure that captures no `Cell` or `Rc`), so that
+    /// an evaluation may share it between threads (feature `rayon`).
     ///
     /// ```
     /// use shapecheck::prelude::*;
     /// let z = (tensor![1.0f32, 2.0].lazy() * 3.0).map(|v| v * v).eval();
     /// assert_eq!(z.as_slice(), &[9.0, 36.0]);
     /// ```
-    pub fn map<F: Fn(T) -> T>(self, f: F) -> Expr<T, Map<N, F>, S> {
+    pub fn map<F: Fn(T) -> T + Sync>(self, f: F) -> Expr<T, Map<N, F>, S> {
         Expr::new(Map { node: self.node, f })
     }
 
     /// `f(self, y)` element by element, a function of yours, with numpy
     /// broadcasting (Paddle's rule at axis -1; shapes it rejects do not
-    /// compile).
+    /// compile). `f` is `Sync`, as [`map`](Self::map)'s.
     ///
     /// ```
     /// use shapecheck::prelude::*;
@@ -336,7 +338,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     pub fn zip_with<R, F>(self, y: R, f: F) -> ZipExpr<T, N, S, R, F>
     where
         R: IntoNode<T>,
-        F: Fn(T, T) -> T,
+        F: Fn(T, T) -> T + Sync,
         S: ElementwiseShapes<ShapeOf<T, R>, -1>,
     {
         let r = y.into_node();
@@ -541,7 +543,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         S: BroadcastWith<Y>,
         Y: StaticShape,
         BY: Storage<T>,
-        F: Fn(T, T) -> T,
+        F: Fn(T, T) -> T + Sync,
     {
         self.lazy().zip_with(y, f).eval()
     }
@@ -567,7 +569,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         ElementwiseOutput<S, Y, -1>: crate::storage::OutputStorage<T>,
         Y: Shape,
         BY: Storage<T>,
-        F: Fn(T, T) -> T,
+        F: Fn(T, T) -> T + Sync,
     {
         self.lazy().zip_with(y, f).try_eval()
     }

@@ -153,7 +153,7 @@ fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &m
     if every_leaf_walks(&inner, N::LEAVES) {
         run_rows::<T, N, K, false>(node, walk, &inner, out);
     } else {
-        kernel::for_each_tile(
+        tiles(
             walk,
             out,
             TILE,
@@ -168,6 +168,25 @@ fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &m
             },
         );
     }
+}
+
+/// [`kernel::for_each_tile`], or with feature `rayon` for an output of at
+/// least [`PAR_MIN_ELEMS`](crate::PAR_MIN_ELEMS) elements, its split across
+/// rayon's pool (pieces of whole rows; each element is computed as the
+/// serial loop computes it, so the result is the same bit for bit).
+#[inline(always)]
+fn tiles<T: Element, const K: usize>(
+    walk: &Walk<K>,
+    out: &mut [T],
+    tile: usize,
+    f: impl Fn(&[usize; K], usize, &mut [T]) + Sync + Send,
+) {
+    #[cfg(feature = "rayon")]
+    if kernel::par::splits(out.len()) {
+        kernel::par::for_each_tile(walk, out, tile, f);
+        return;
+    }
+    kernel::for_each_tile(walk, out, tile, f);
 }
 
 /// Whether the first `leaves` lanes all walk along the rows (stride 1).
@@ -206,7 +225,7 @@ fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool>(
     inner: &[usize; K],
     out: &mut [T],
 ) {
-    kernel::for_each_tile(
+    tiles(
         walk,
         out,
         usize::MAX,

@@ -68,8 +68,11 @@ impl Piece<'_> {
 }
 
 /// A node of a fused expression over elements `T` (sealed: the node types
-/// of this module are the whole list).
-pub trait Node<T: Element>: sealed::Sealed {
+/// of this module are the whole list). `Sync`, so that one evaluation can
+/// share the tree between threads (feature `rayon`): the function of a
+/// `map` or `zip_with` node is `Sync` (every closure that captures no
+/// `Cell` or `Rc` is).
+pub trait Node<T: Element>: sealed::Sealed + Sync {
     /// The node's output shape.
     type Shape: Shape;
     /// How many tensors the node's subtree reads.
@@ -141,7 +144,7 @@ pub struct Binary<L, R, Op, S, const AXIS: isize> {
     pub(crate) l: L,
     pub(crate) r: R,
     pub(crate) shape: S,
-    pub(crate) op: PhantomData<Op>,
+    pub(crate) op: PhantomData<fn() -> Op>,
 }
 
 impl<L, R, Op, S, const AXIS: isize> sealed::Sealed for Binary<L, R, Op, S, AXIS> {}
@@ -229,7 +232,7 @@ where
     T: Element,
     L: Node<T>,
     R: Node<T>,
-    F: Fn(T, T) -> T,
+    F: Fn(T, T) -> T + Sync,
     S: Shape,
 {
     type Shape = S;
@@ -271,7 +274,7 @@ where
     T: Element,
     L: StaticTree<T>,
     R: StaticTree<T>,
-    F: Fn(T, T) -> T,
+    F: Fn(T, T) -> T + Sync,
     S: StaticShape,
 {
 }
@@ -280,7 +283,7 @@ where
 #[derive(Clone, Copy, Debug)]
 pub struct Activate<N, A> {
     pub(crate) node: N,
-    pub(crate) act: PhantomData<A>,
+    pub(crate) act: PhantomData<fn() -> A>,
 }
 
 impl<N, A> sealed::Sealed for Activate<N, A> {}
@@ -330,7 +333,7 @@ pub struct Map<N, F> {
 
 impl<N, F> sealed::Sealed for Map<N, F> {}
 
-impl<T: Element, N: Node<T>, F: Fn(T) -> T> Node<T> for Map<N, F> {
+impl<T: Element, N: Node<T>, F: Fn(T) -> T + Sync> Node<T> for Map<N, F> {
     type Shape = N::Shape;
     const LEAVES: usize = N::LEAVES;
     const PLAN: Option<Result<Plan, ExprError>> = N::PLAN;
@@ -366,7 +369,7 @@ impl<T: Element, N: Node<T>, F: Fn(T) -> T> Node<T> for Map<N, F> {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, N: StaticTree<T>, F: Fn(T) -> T> StaticTree<T> for Map<N, F> {}
+impl<T: Element, N: StaticTree<T>, F: Fn(T) -> T + Sync> StaticTree<T> for Map<N, F> {}
 
 /// `cond ? then : else` under OpenVINO's Select-1 rule in mode `M`, of
 /// output shape `S`; cond is a tensor of `bool`s (leaf 0 of the node), then
@@ -378,7 +381,7 @@ pub struct Select<'a, C, Th, El, M, S> {
     pub(crate) then: Th,
     pub(crate) els: El,
     pub(crate) shape: S,
-    pub(crate) mode: PhantomData<M>,
+    pub(crate) mode: PhantomData<fn() -> M>,
 }
 
 impl<C, Th, El, M, S> sealed::Sealed for Select<'_, C, Th, El, M, S> {}

@@ -105,7 +105,7 @@ impl<T: Copy> RowValues<T> for ScalarRow<T> {
 pub struct BinaryRow<L, R, Op> {
     pub(crate) l: L,
     pub(crate) r: R,
-    pub(crate) op: PhantomData<Op>,
+    pub(crate) op: PhantomData<fn() -> Op>,
 }
 
 impl<T: Element, L: RowValues<T>, R: RowValues<T>, Op: BinaryOp> RowValues<T>
@@ -184,7 +184,7 @@ impl<T: Copy + Default, L: RowValues<T>, R: RowValues<T>, F: Fn(T, T) -> T> RowV
 #[derive(Clone, Copy, Debug)]
 pub struct ActivateRow<N, A> {
     pub(crate) node: N,
-    pub(crate) act: PhantomData<A>,
+    pub(crate) act: PhantomData<fn() -> A>,
 }
 
 impl<T: Element, N: RowValues<T>, A: Activation> RowValues<T> for ActivateRow<N, A> {

@@ -78,6 +78,53 @@ impl<const K: usize> Walk<K> {
     }
 }
 
+/// [`super::for_each_tile`] for `out`, whole rows of the output from row
+/// `first_row` on: each row's pieces get the offsets the serial loop gives
+/// them.
+fn for_each_tile_from<T, const K: usize>(
+    walk: &Walk<K>,
+    first_row: usize,
+    out: &mut [T],
+    tile: usize,
+    f: &impl Fn(&[usize; K], usize, &mut [T]),
+) {
+    let n = walk.inner();
+    if n == 0 {
+        return;
+    }
+    let tile = tile.max(1);
+    let mut cur = walk.cursor(first_row);
+    for row in out.chunks_mut(n) {
+        if n <= tile {
+            f(&cur.offsets, 0, row);
+        } else {
+            let mut start = 0;
+            for piece in row.chunks_mut(tile) {
+                let len = piece.len();
+                f(&cur.offsets, start, piece);
+                start += len;
+            }
+        }
+        walk.advance(&mut cur);
+    }
+}
+
+/// [`super::for_each_tile`] on the pool: the output cut into pieces of
+/// whole rows, each piece's rows in order on one thread (callers check
+/// [`splits`] first). `f` computes each element from the operands alone,
+/// so the result is the serial loop's, bit for bit.
+pub fn for_each_tile<T: Send, const K: usize>(
+    walk: &Walk<K>,
+    out: &mut [T],
+    tile: usize,
+    f: impl Fn(&[usize; K], usize, &mut [T]) + Sync + Send,
+) {
+    let pieces = rayon::current_num_threads().saturating_mul(PIECES_PER_THREAD);
+    for_row_pieces(out, walk.inner(), pieces, |piece, first_row| {
+        for_each_tile_from(walk, first_row, piece, tile, &f);
+    });
+}
+
 /// [`super::binary`] for the output elements `start..start + out.len()`
 /// only (`out` is that part of the output): the same stride cases, each
 /// row cut to the part inside the range.
