@@ -7,6 +7,8 @@
 //! hand-written one-pass loop, and ndarray (numpy's two expressions, and a
 //! `Zip` into preallocated arrays). f32 from a fixed seed.
 //!
+//! G2: the backward of fused expressions one and three layers deep.
+//!
 //! Run: `cargo bench -p shapecheck-benches --bench grad` (numbers in
 //! docs/measurements.md, beside peers.py's numpy, TensorFlow and Paddle rows).
 
@@ -152,5 +154,40 @@ fn g1(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, g1);
+/// The backward of fused expressions by depth (no peer figure): x
+/// `[64,256]`, w and b `[256]`, f32: one layer `tanh(x * w + b)` (6 nodes)
+/// and three layers `tanh(tanh(tanh(x * w + b) * w + b) * w)` (14 nodes).
+/// Each node's value is computed once per element on the way up, so the
+/// time grows with the node count, not with its square.
+fn g2(c: &mut Criterion) {
+    type S = shape![64, 256];
+    let x = Tensor::<f32, S, Vec<f32>>::from_vec(Default::default(), data(64 * 256, 11)).unwrap();
+    let w =
+        Tensor::<f32, shape![256], Vec<f32>>::from_vec(Default::default(), data(256, 12)).unwrap();
+    let b =
+        Tensor::<f32, shape![256], Vec<f32>>::from_vec(Default::default(), data(256, 13)).unwrap();
+    let dout =
+        Tensor::<f32, S, Vec<f32>>::from_vec(Default::default(), data(64 * 256, 14)).unwrap();
+    let mut g = c.benchmark_group("G2 fused backward by depth (x [64,256], w and b [256])");
+    g.sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    g.bench_function("one layer tanh(x * w + b)", |bench| {
+        bench.iter(|| {
+            (black_box(&x).lazy() * &w + &b)
+                .tanh()
+                .backward(black_box(&dout))
+        })
+    });
+    g.bench_function("three layers", |bench| {
+        bench.iter(|| {
+            (((black_box(&x).lazy() * &w + &b).tanh() * &w + &b).tanh() * &w)
+                .tanh()
+                .backward(black_box(&dout))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, g1, g2);
 criterion_main!(benches);
