@@ -30,17 +30,14 @@ fn vm_flags(addr: usize) -> Option<String> {
     let mut inside = false;
     for line in smaps.lines() {
         let head = line.split_whitespace().next().unwrap_or("");
-        if let Some((lo, hi)) = head.split_once('-') {
-            if let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
-            {
-                inside = lo <= addr && addr < hi;
-                continue;
-            }
+        if let Some((lo, hi)) = head.split_once('-')
+            && let (Ok(lo), Ok(hi)) = (usize::from_str_radix(lo, 16), usize::from_str_radix(hi, 16))
+        {
+            inside = lo <= addr && addr < hi;
+            continue;
         }
-        if inside {
-            if let Some(flags) = line.strip_prefix("VmFlags:") {
-                return Some(flags.trim().to_string());
-            }
+        if inside && let Some(flags) = line.strip_prefix("VmFlags:") {
+            return Some(flags.trim().to_string());
         }
     }
     None
@@ -164,7 +161,7 @@ fn partition_outputs_are_advised_and_unchanged() {
         let want: Vec<f32> = d
             .chunks_exact(16)
             .zip(&p)
-            .filter(|(_, &q)| q == k as i32)
+            .filter(|&(_, &q)| q == k as i32)
             .flat_map(|(row, _)| row.iter().copied())
             .collect();
         assert_eq!(out.as_slice(), &want[..], "output {k}");

@@ -152,10 +152,10 @@ fn run_backward<T: Element, N: Backward<T>, const K: usize>(
     let mut slices: [Option<&mut [T]>; MAX_LEAVES] = Default::default();
     N::grad_slices(grads, 0, &mut slices);
     let mut sink = |k: usize, pos: usize, g: T| {
-        if let Some(Some(s)) = slices.get_mut(k) {
-            if let Some(v) = s.get_mut(pos) {
-                *v = T::add(*v, g);
-            }
+        if let Some(Some(s)) = slices.get_mut(k)
+            && let Some(v) = s.get_mut(pos)
+        {
+            *v = T::add(*v, g);
         }
     };
     let inner = walk.inner_strides();

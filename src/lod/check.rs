@@ -26,15 +26,15 @@ pub(crate) fn check_level(level: usize, o: Offsets<'_>) -> Result<(), LodError> 
         Some(&value) if value != 0 => Err(LodError::NonzeroStart { level, value }),
         _ => {
             for (i, w) in s.windows(2).enumerate() {
-                if let [previous, value] = *w {
-                    if value < previous {
-                        return Err(LodError::Decreasing {
-                            level,
-                            position: i + 1,
-                            previous,
-                            value,
-                        });
-                    }
+                if let [previous, value] = *w
+                    && value < previous
+                {
+                    return Err(LodError::Decreasing {
+                        level,
+                        position: i + 1,
+                        previous,
+                        value,
+                    });
                 }
             }
             Ok(())
@@ -137,14 +137,14 @@ pub fn check_lengths(lengths: &[Lengths<'_>], rows: usize) -> Result<(), LodErro
         });
     }
     for (k, w) in lengths.windows(2).enumerate() {
-        if let [upper, lower] = w {
-            if total(upper) != lower.len() {
-                return Err(LodError::LevelMismatch {
-                    level: k,
-                    last: total(upper),
-                    below: lower.len(),
-                });
-            }
+        if let [upper, lower] = w
+            && total(upper) != lower.len()
+        {
+            return Err(LodError::LevelMismatch {
+                level: k,
+                last: total(upper),
+                below: lower.len(),
+            });
         }
     }
     Ok(())

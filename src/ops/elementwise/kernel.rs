@@ -129,10 +129,11 @@ pub(super) fn run<T: Element>(
         BinaryOpKind::Add => binary(walk, x, y, out, T::add, act),
         BinaryOpKind::Sub => binary(walk, x, y, out, T::sub, act),
         BinaryOpKind::Div => {
-            if T::IS_INTEGER && walk.numel() > 0 {
-                if let Some(index) = y.iter().position(|v| v.is_zero()) {
-                    return Err(ElementwiseError::DivisionByZero { index });
-                }
+            if T::IS_INTEGER
+                && walk.numel() > 0
+                && let Some(index) = y.iter().position(|v| v.is_zero())
+            {
+                return Err(ElementwiseError::DivisionByZero { index });
             }
             binary(walk, x, y, out, T::div, act)
         }

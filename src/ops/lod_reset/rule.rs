@@ -105,15 +105,15 @@ fn check_level<V: OffsetValue>(
         });
     }
     for (i, w) in values.windows(2).enumerate() {
-        if let [a, b] = w {
-            if b.wide() < a.wide() {
-                return Err(LodResetError::Decreasing {
-                    source,
-                    position: i + 1,
-                    previous: a.wide(),
-                    value: b.wide(),
-                });
-            }
+        if let [a, b] = w
+            && b.wide() < a.wide()
+        {
+            return Err(LodResetError::Decreasing {
+                source,
+                position: i + 1,
+                previous: a.wide(),
+                value: b.wide(),
+            });
         }
     }
     Ok(())

@@ -207,10 +207,10 @@ pub(crate) fn static_run<
 ) -> Result<(), MultiplexError> {
     if S::IS_STATIC && IS::IS_STATIC {
         let idx = index.as_slice();
-        if let Some(row_len) = row_len {
-            if idx.len().checked_mul(row_len) == Some(out.len()) {
-                return copy_rows(inputs, row_len, idx, out);
-            }
+        if let Some(row_len) = row_len
+            && idx.len().checked_mul(row_len) == Some(out.len())
+        {
+            return copy_rows(inputs, row_len, idx, out);
         }
     }
     run(inputs, index.dims(), index.as_slice(), out).map(|_| ())

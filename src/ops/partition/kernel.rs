@@ -60,10 +60,10 @@ pub(crate) fn partition_rows_scan<T: Copy>(
     for i in 0..num {
         let want = i64::try_from(i).unwrap_or(i64::MAX);
         for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
-            if value == want {
-                if let Some(d) = dst.next() {
-                    d.copy_from_slice(src);
-                }
+            if value == want
+                && let Some(d) = dst.next()
+            {
+                d.copy_from_slice(src);
             }
         }
     }

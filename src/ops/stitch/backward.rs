@@ -399,14 +399,14 @@ pub(crate) fn check_grads<'a, T: 'a, G: GradSlices<T> + ?Sized>(
     }
     for m in 0..count {
         let Some(p) = pairs(m) else { continue };
-        if let Some(found) = grads.grad_dims(m) {
-            if found != p.data_dims {
-                return Err(ShapeError::OutputShape {
-                    expected: p.data_dims,
-                    found,
-                }
-                .into());
+        if let Some(found) = grads.grad_dims(m)
+            && found != p.data_dims
+        {
+            return Err(ShapeError::OutputShape {
+                expected: p.data_dims,
+                found,
             }
+            .into());
         }
         let len = grads.grad_mut(m).map_or(0, |g| g.len());
         Dims::for_data(&p.data_dims, len)?;
