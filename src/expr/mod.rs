@@ -171,7 +171,7 @@ fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &m
 }
 
 /// [`kernel::for_each_tile`], or with feature `rayon` for an output of at
-/// least [`PAR_MIN_ELEMS`](crate::PAR_MIN_ELEMS) elements, its split across
+/// least `PAR_MIN_ELEMS` elements, its split across
 /// rayon's pool (pieces of whole rows; each element is computed as the
 /// serial loop computes it, so the result is the same bit for bit).
 #[inline(always)]

@@ -339,7 +339,7 @@ impl<T> Rows<'_, T> {
 /// is the piece's position in the row (an operand that walks the row reads
 /// from `offsets[k] + start`, one that repeats along it reads
 /// `offsets[k]`). The loop of fused expressions ([`crate::expr`]), the
-/// walk of [`binary`] for any number of operands: a piece small enough to
+/// walk of [`binary`](super::binary) for any number of operands: a piece small enough to
 /// stay in L1 is computed node by node, so memory is still crossed once.
 #[inline(always)]
 pub fn for_each_tile<T, const K: usize>(
