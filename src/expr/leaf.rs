@@ -3,41 +3,12 @@
 //! ([`Scalar`]). Each reads its values where the walk's lane for it points
 //! ([`Piece`]); the operator nodes around them are in `node.rs`.
 
-use super::node::{sealed, Node, Part, Piece, StaticTree};
+use super::node::{leaf_row, sealed, Node, Part, Piece, StaticTree};
 use super::plan::Plan;
 use super::row::{LeafRow, PlaceRow, ScalarRow};
 use super::ExprError;
 use crate::element::Element;
 use crate::shape::{Shape, StaticShape};
-
-/// Leaf `k`'s row of `len` elements: `len` values where it walks along the
-/// row, one where it repeats (only when `STRIDED`).
-#[inline(always)]
-pub(super) fn leaf_row<'d, T, const STRIDED: bool>(
-    data: &'d [T],
-    k: usize,
-    at: &Piece<'_>,
-    len: usize,
-) -> Option<LeafRow<'d, T, STRIDED>> {
-    let off = *at.offsets.get(k)?;
-    let step = at.inner.get(k).copied().unwrap_or(0);
-    if STRIDED && step != 1 {
-        return data.get(off..off.checked_add(1)?).map(|d| LeafRow {
-            data: d,
-            step: 0,
-            leaf: k,
-            base: off,
-        });
-    }
-    let from = off.checked_add(at.start)?;
-    let data = data.get(from..from.checked_add(len)?)?;
-    Some(LeafRow {
-        data,
-        step: 1,
-        leaf: k,
-        base: from,
-    })
-}
 
 /// A tensor the expression reads (a leaf).
 #[derive(Clone, Copy, Debug)]

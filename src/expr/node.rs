@@ -14,9 +14,8 @@
 //! piece. The leaves (a tensor, the in-place output, a constant) are in
 //! `leaf.rs`.
 
-use super::leaf::leaf_row;
 use super::plan::Plan;
-use super::row::{op_fn, ActivateRow, BinaryRow, MapRow, RowValues, SelectRow, ZipRow};
+use super::row::{op_fn, ActivateRow, BinaryRow, LeafRow, MapRow, RowValues, SelectRow, ZipRow};
 use super::ExprError;
 use crate::element::Element;
 use crate::ops::elementwise::{Activation, BinaryOp};
@@ -65,6 +64,35 @@ impl Piece<'_> {
             data.get(off).copied().map(Part::Repeat)
         }
     }
+}
+
+/// Leaf `k`'s row of `len` elements: `len` values where it walks along the
+/// row, one where it repeats (only when `STRIDED`).
+#[inline(always)]
+pub(super) fn leaf_row<'d, T, const STRIDED: bool>(
+    data: &'d [T],
+    k: usize,
+    at: &Piece<'_>,
+    len: usize,
+) -> Option<LeafRow<'d, T, STRIDED>> {
+    let off = *at.offsets.get(k)?;
+    let step = at.inner.get(k).copied().unwrap_or(0);
+    if STRIDED && step != 1 {
+        return data.get(off..off.checked_add(1)?).map(|d| LeafRow {
+            data: d,
+            step: 0,
+            leaf: k,
+            base: off,
+        });
+    }
+    let from = off.checked_add(at.start)?;
+    let data = data.get(from..from.checked_add(len)?)?;
+    Some(LeafRow {
+        data,
+        step: 1,
+        leaf: k,
+        base: from,
+    })
 }
 
 /// A node of a fused expression over elements `T` (sealed: the node types
