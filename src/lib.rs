@@ -91,13 +91,11 @@
 //!     x * y
 //! }
 //!
-//! /// `x + y` with Y placed at axis 1 of X: the rule at that axis is the bound,
-//! /// and a static output shape keeps the result inline.
-//! fn add_at_1<S, Y>(x: &Tensor<f32, S>, y: &Tensor<f32, Y>) -> Tensor<f32, ElementwiseOutput<S, Y, 1>>
+//! /// `x + y` with Y placed at axis 1 of X: the rule at that axis is the bound.
+//! fn add_at_1<S, Y>(x: &Tensor<f32, S>, y: &Tensor<f32, Y>) -> Tensor<f32, BroadcastOf<S, Y, 1>>
 //! where
-//!     S: StaticShape + ElementwiseShapes<Y, 1>,
+//!     S: BroadcastWith<Y, 1>,
 //!     Y: StaticShape,
-//!     ElementwiseOutput<S, Y, 1>: StaticShape,
 //! {
 //!     x.elementwise_add(y, Axis::<1>, Identity)
 //! }
@@ -360,7 +358,7 @@ pub mod prelude {
     // select
     pub use crate::ops::select::{
         select, select_into, try_select, try_select_into, AutoBroadcast, CondElement, ElseElement,
-        NoBroadcast, Numpy, Pdpd, SelectError, SelectOutput, SelectShapes,
+        NoBroadcast, Numpy, Pdpd, SelectError, SelectOutput, SelectShapes, SelectWith,
     };
 
     // multiplex (the function and the macro `multiplex!` are both `crate::multiplex`, above)

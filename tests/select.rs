@@ -512,7 +512,7 @@ fn recorded_vectors_dynamic() {
 fn static_and_dynamic_agree() {
     fn check<C, T, E, M>(mode: M)
     where
-        C: StaticShape + SelectShapes<T, E, M>,
+        C: SelectWith<T, E, M>,
         T: StaticShape,
         E: StaticShape,
         M: SelectMode,

@@ -327,6 +327,10 @@ pub(crate) fn elementwise_shapes(rx: usize) -> TokenStream2 {
                 Y,
                 crate::ops::elementwise::Axis<A>,
             >>::Output;
+            type Place = <#xt as crate::ops::elementwise::bounds::ElementwiseRule<
+                Y,
+                crate::ops::elementwise::Axis<A>,
+            >>::Place;
             #[inline(always)]
             fn output(x: &Self, y: &Y) -> Self::Output {
                 <#xt as crate::ops::elementwise::bounds::ElementwiseRule<

@@ -129,7 +129,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// The core of the plain `_into` forms: no dim needs a run-time check
     /// and `out`'s type proves its dims, so the walk is a constant for
     /// static shapes (planned by the compiler for run-time rows too, see
-    /// [`ElementwiseNoCheck::walk`]) and nothing can fail but integer
+    /// [`kernel::plain_walk`]) and nothing can fail but integer
     /// division by zero.
     #[inline(always)]
     /// `out` has the output's shape type (`O`, the callers' [`ProvenOutput`]).
@@ -146,10 +146,10 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         O: Shape,
         BO: StorageMut<T>,
         TY: SameElement<T> + Copy,
-        S: ElementwiseNoCheck<Y, AXIS, <S as Shape>::Kind, <Y as Shape>::Kind>,
+        S: ElementwiseNoCheck<Y, AXIS>,
     {
         let out_first = out.shape().first_size();
-        match <S as ElementwiseNoCheck<Y, AXIS, _, _>>::walk(self.shape(), y.shape(), out_first) {
+        match kernel::plain_walk::<S, Y, AXIS>(self.shape(), y.shape(), out_first) {
             Some(walk) => kernel::run(
                 op,
                 act,
@@ -158,7 +158,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
                 TY::same(y.as_slice()),
                 out.as_mut_slice(),
             ),
-            // cannot happen (see `ElementwiseNoCheck::walk`): `out` is left as it is
+            // cannot happen (see `kernel::plain_walk`): `out` is left as it is
             None => Ok(()),
         }
     }
@@ -175,12 +175,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     ) -> PlainResult<T, S, B, TY, Y, AXIS>
     where
         TY: Elements<T, SameRule, Y>,
-        S: ElementwiseNoCheck<
-            SameShape<TY, T, Y>,
-            AXIS,
-            <S as Shape>::Kind,
-            <SameShape<TY, T, Y> as Shape>::Kind,
-        >,
+        S: ElementwiseNoCheck<SameShape<TY, T, Y>, AXIS>,
         S: ElementwiseShapes<PlainY<S, TY, T, Y, AXIS>, AXIS>,
         Y: Shape,
         BY: Storage<TY>,
@@ -188,13 +183,13 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         B: ResultStorage<T, PlainOutput<S, TY, T, Y, AXIS>>,
     {
         let y = TY::view(y);
-        let y_other = <S as ElementwiseNoCheck<_, AXIS, _, _>>::other(y.shape());
+        let y_other = <S as ElementwiseNoCheck<_, AXIS>>::other(y.shape());
         let shape = <S as ElementwiseShapes<_, AXIS>>::output(self.shape(), &y_other);
         let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
-        // `None` cannot happen (see `ElementwiseNoCheck::walk`); the output
+        // `None` cannot happen (see `kernel::plain_walk`); the output
         // is then returned as filled rather than panicking in library code
         let out_first = shape.first_size();
-        let r = match <S as ElementwiseNoCheck<_, AXIS, _, _>>::walk(
+        let r = match kernel::plain_walk::<S, SameShape<TY, T, Y>, AXIS>(
             self.shape(),
             y.shape(),
             out_first,
@@ -271,7 +266,7 @@ macro_rules! named_ops {
             TY: Elements<T, SameRule, Y>,
             // no dim needs a run-time check: a `Dyn` meets only 1s or no dim;
             // `PlainY` is `Y` once it holds (see `ElementwiseNoCheck`)
-            S: ElementwiseNoCheck<SameShape<TY, T, Y>, AXIS, <S as Shape>::Kind, <SameShape<TY, T, Y> as Shape>::Kind>,
+            S: ElementwiseNoCheck<SameShape<TY, T, Y>, AXIS>,
             S: ElementwiseShapes<PlainY<S, TY, T, Y, AXIS>, AXIS>,
             Y: Shape,
             BY: Storage<TY>,
@@ -308,7 +303,7 @@ macro_rules! named_ops {
             S: ElementwiseShapes<Y, AXIS>,
             // no dim needs a run-time check (see `ElementwiseNoCheck`), and
             // `out`'s type proves its dims
-            S: ElementwiseNoCheck<Y, AXIS, <S as Shape>::Kind, <Y as Shape>::Kind>,
+            S: ElementwiseNoCheck<Y, AXIS>,
             ElementwiseOutput<S, Y, AXIS>: ProvenShape,
             BO: StorageMut<T>,
             A: Activation,
@@ -424,12 +419,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         // one short error ([`crate::ops::elements`]); `SameShape` is `Y`
         TY: Elements<T, SameRule, Y>,
         // no dim needs a run-time check (see `elementwise_mul`)
-        S: ElementwiseNoCheck<
-            SameShape<TY, T, Y>,
-            AXIS,
-            <S as Shape>::Kind,
-            <SameShape<TY, T, Y> as Shape>::Kind,
-        >,
+        S: ElementwiseNoCheck<SameShape<TY, T, Y>, AXIS>,
         S: ElementwiseShapes<PlainY<S, TY, T, Y, AXIS>, AXIS>,
         Y: Shape,
         BY: Storage<TY>,
@@ -464,7 +454,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     ) -> Result<(), ElementwiseError>
     where
         S: ElementwiseShapes<Y, AXIS>,
-        S: ElementwiseNoCheck<Y, AXIS, <S as Shape>::Kind, <Y as Shape>::Kind>,
+        S: ElementwiseNoCheck<Y, AXIS>,
         ElementwiseOutput<S, Y, AXIS>: ProvenShape,
         BO: StorageMut<T>,
         A: Activation,
@@ -536,14 +526,16 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
-/// Numpy broadcasting of two static shapes: `Self` and `Y` right-aligned,
-/// every aligned pair of dims equal or one of them 1 (Paddle's elementwise rule at
-/// `axis = -1`). The output shape is [`Broadcast`](Self::Broadcast).
+/// Two static shapes that meet under Paddle's elementwise rule at `AXIS`
+/// (default -1: numpy broadcasting, `Self` and `Y` right-aligned, every
+/// aligned pair of dims equal or one of them 1). The output shape is
+/// [`Broadcast`](Self::Broadcast). This is the one bound generic code over
+/// static shapes writes for an elementwise op: it covers the plain, `try_`
+/// and `_into` forms and (at -1) the operators.
 ///
-/// An alias trait with a blanket impl: any `S: StaticShape + ElementwiseShapes<Y, -1>`
-/// whose output is static implements it, and its `Broadcast` is that
-/// `Output` (said in the supertrait, so that code bounded by it alone gets
-/// `BroadcastOf<S, Y>` from the operators).
+/// An alias trait with a blanket impl: any static `S` whose rule at `AXIS`
+/// holds with a static output implements it (it says so in its supertraits,
+/// so that code bounded by it alone gets [`BroadcastOf<S, Y, AXIS>`] from the ops).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -554,25 +546,35 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 /// let z = outer(&tensor![[1.0f32], [2.0]], &tensor![10.0f32, 20.0, 30.0]);
 /// assert_eq!(z.dims().as_slice(), &[2, 3]);
 /// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 20.0, 40.0, 60.0]);
+///
+/// /// Y placed at axis 1 of X (Paddle's `axis = 1`).
+/// fn add_at_1<S: BroadcastWith<Y, 1>, Y: StaticShape>(x: &Tensor<f32, S>, y: &Tensor<f32, Y>) -> Tensor<f32, BroadcastOf<S, Y, 1>> {
+///     x.elementwise_add(y, Axis::<1>, Relu)
+/// }
+/// let w = add_at_1(&Tensor::<f32, shape![2, 3, 4]>::full(1.0), &tensor![1.0f32, -2.0, 3.0]);
+/// assert_eq!(w.get(&[1, 1, 3]), Some(&0.0));
 /// ```
-pub trait BroadcastWith<Y: StaticShape>:
-    StaticShape + ElementwiseShapes<Y, -1, Output = <Self as BroadcastWith<Y>>::Broadcast>
+pub trait BroadcastWith<Y: StaticShape, const AXIS: isize = -1>:
+    StaticShape
+    + ElementwiseShapes<Y, AXIS, Output = <Self as BroadcastWith<Y, AXIS>>::Broadcast>
+    + ElementwiseNoCheck<Y, AXIS, Other = Y>
 {
     /// The output shape.
     type Broadcast: StaticShape;
 }
 
-impl<S, Y> BroadcastWith<Y> for S
+impl<S, Y, const AXIS: isize> BroadcastWith<Y, AXIS> for S
 where
     Y: StaticShape,
-    S: StaticShape + ElementwiseShapes<Y, -1>,
-    <S as ElementwiseShapes<Y, -1>>::Output: StaticShape,
+    S: StaticShape + ElementwiseShapes<Y, AXIS> + ElementwiseNoCheck<Y, AXIS, Other = Y>,
+    <S as ElementwiseShapes<Y, AXIS>>::Output: StaticShape,
 {
-    type Broadcast = <S as ElementwiseShapes<Y, -1>>::Output;
+    type Broadcast = <S as ElementwiseShapes<Y, AXIS>>::Output;
 }
 
-/// The shape of `&x * &y` for `x` of shape `S` and `y` of shape `Y`.
-pub type BroadcastOf<S, Y> = <S as BroadcastWith<Y>>::Broadcast;
+/// The shape of `x op y` for `x` of shape `S` and `y` of shape `Y` at
+/// `AXIS` (default -1: `&x * &y`).
+pub type BroadcastOf<S, Y, const AXIS: isize = -1> = <S as BroadcastWith<Y, AXIS>>::Broadcast;
 
 /// The type of `&x op &y` for `x: Tensor<T, S, B>` and `y` of shape `Y`.
 pub type BroadcastResult<T, S, B, Y> =
@@ -592,23 +594,23 @@ macro_rules! operator {
             BY: Storage<TY>,
             // a `Dyn` dim meets only 1s or no dim ([`ElementwiseNoCheck`]);
             // for static shapes, `S: BroadcastWith<Y>` has all three
-            S: ElementwiseNoCheck<Y, -1, <S as Shape>::Kind, <Y as Shape>::Kind>,
+            S: ElementwiseNoCheck<Y, -1>,
             S: ElementwiseShapes<NoCheckShape<S, Y, -1>, -1>,
             B: ResultStorage<T, OperatorOutput<S, Y>>,
         {
             type Output = Tensor<T, OperatorOutput<S, Y>, B::Out>;
             #[inline]
             fn $method(self, y: &'b Tensor<TY, Y, BY>) -> Self::Output {
-                let y_other = <S as ElementwiseNoCheck<Y, -1, _, _>>::other(y.shape());
+                let y_other = <S as ElementwiseNoCheck<Y, -1>>::other(y.shape());
                 let shape = <S as ElementwiseShapes<_, -1>>::output(self.shape(), &y_other);
                 let mut out =
                     Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
-                // `None` cannot happen (see `ElementwiseNoCheck::walk`): the
+                // `None` cannot happen (see `kernel::plain_walk`): the
                 // output is then returned as filled; and none of these ops
                 // can fail on a walk (`/` is for floats only)
                 let out_first = shape.first_size();
                 if let Some(walk) =
-                    <S as ElementwiseNoCheck<Y, -1, _, _>>::walk(self.shape(), y.shape(), out_first)
+                    kernel::plain_walk::<S, Y, -1>(self.shape(), y.shape(), out_first)
                 {
                     let _ = kernel::run(
                         BinaryOpKind::$kind,

@@ -21,12 +21,14 @@
 //!   [`ElementwiseSameLink`] (equal: equal ranks with an axis other than -1/0)
 //!   and [`ElementwiseDropLink`] (a trailing 1 that runs past the end).
 //!
-//! The plain (not `try_`) forms also require [`ElementwiseNoCheck`]: for
-//! all-static shapes nothing more, and for shapes with a run-time (`Dyn`) dim
-//! [`ElementwiseProvenAlign`] for the same placement with a second chain of dim
-//! rules that says which dims need no run-time check
-//! ([`ElementwiseNoCheckDim`]: a `Dyn` meeting 1 or no dim;
+//! The plain (not `try_`) forms also require [`ElementwiseNoCheck`], one
+//! blanket impl: [`ElementwiseProvenAlign`] for the same placement, a second
+//! chain of dim rules that says which dims need no run-time check
+//! ([`ElementwiseNoCheckDim`]: two static dims, or a `Dyn` meeting 1;
 //! [`ElementwiseNoCheckSameDim`], [`ElementwiseNoCheckDropDim`]: static dims).
+//! A dim that is not aligned with one of the other operand is not in the
+//! chain, so code generic over it (a batch dim) needs no bound for it. No
+//! bound here chooses a loop: the kernel does (`kernel::plain_walk`).
 //! The two chains fail on disjoint cases (a static mismatch is not a missing
 //! check, a `Dyn` is not a static mismatch), so each mistake is one error.
 //!
@@ -37,13 +39,10 @@
 //! [`rule::frame`](super::rule::frame); `conformance/tests/agreement.rs`
 //! checks that the two agree.
 
-use super::kernel::{self, StaticWalk};
 use crate::algebra::{Broadcast, Droppable, EqualityKnown, NeedsNoCheck, SameDim};
-use crate::dim::kind::{Fixed, Runtime};
 use crate::dim::{DimLike, StaticDim};
-use crate::kernel::Walk;
 use crate::ops::sealed::Sealed;
-use crate::shape::{Shape, StaticShape};
+use crate::shape::Shape;
 
 /// Elementwise, dim rule: a trailing dim of the lower-rank operand that runs
 /// past the other's last dim must be 1 (it is then ignored, as Paddle's docs say).
@@ -274,6 +273,10 @@ where
 pub trait ElementwiseShapes<Y: Shape, const AXIS: isize>: Shape + Sealed {
     /// The output shape.
     type Output: Shape;
+    /// The placement the axis means ([`At`], [`Identical`], ...), which the
+    /// plain forms' [`ElementwiseNoCheck`] reads.
+    #[doc(hidden)]
+    type Place;
     /// The output shape's value (its run-time dims computed from X's and Y's).
     fn output(x: &Self, y: &Y) -> Self::Output;
 }
@@ -286,6 +289,9 @@ pub trait ElementwiseShapes<Y: Shape, const AXIS: isize>: Shape + Sealed {
 pub trait ElementwiseRule<Y: Shape, Ax>: Shape {
     /// The output shape.
     type Output: Shape;
+    /// The placement the axis means.
+    #[doc(hidden)]
+    type Place;
     /// The output shape's value.
     fn output(x: &Self, y: &Y) -> Self::Output;
 }
@@ -311,6 +317,7 @@ where
     PlaceOf<X, Y, Ax>: ElementwiseAlign<X, Y, Ax>,
 {
     type Output = <PlaceOf<X, Y, Ax> as ElementwiseAlign<X, Y, Ax>>::Output;
+    type Place = PlaceOf<X, Y, Ax>;
     #[inline(always)]
     fn output(x: &X, y: &Y) -> Self::Output {
         <PlaceOf<X, Y, Ax> as ElementwiseAlign<X, Y, Ax>>::output(x, y)
@@ -514,99 +521,57 @@ impl<X, Y, Ax> ElementwiseProvenAlign<X, Y, Ax> for BeforeStart {}
 impl<X, Y, Ax> ElementwiseProvenAlign<X, Y, Ax> for OutOfRange {}
 
 /// Elementwise, the plain forms' rule beside [`ElementwiseShapes`]: X
-/// (`Self`) and Y at `AXIS` need no run-time check. `KX` and `KY` are the
-/// shapes' kinds (`<X as Shape>::Kind`, `<Y as Shape>::Kind`): for two
-/// static shapes it always holds (the compiler checks them), and for shapes
-/// with a run-time dim it requires [`ElementwiseProvenAlign`] for the
-/// placement the axis means: a `Dyn` dim meets only 1s or no dim. The plain
-/// forms name [`NoCheckShape`] (`Y` once this holds) in their return type,
-/// so a failure is one short error.
+/// (`Self`) and Y at `AXIS` need no run-time check. One blanket impl: the
+/// placement the axis means must hold [`ElementwiseProvenAlign`], whose dim
+/// rules hold for every pair of static dims (the compiler checks those) and
+/// for a run-time dim that meets 1, no dim, or the same brand. A dim the
+/// operands do not align (a batch dim under `Axis::<1>`) is never looked at,
+/// so a function generic over it needs only `B: DimLike`. The plain forms
+/// name [`NoCheckShape`] (`Y` once this holds) in their return type, so a
+/// failure is one short error. Which loop runs is the kernel's choice, made
+/// from the shapes (a constant where they are static).
 ///
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::elementwise::ElementwiseNoCheck;
-/// fn plain<S: ElementwiseNoCheck<Y, -1, <S as Shape>::Kind, <Y as Shape>::Kind>, Y: Shape>() {}
+/// fn plain<S: ElementwiseNoCheck<Y, -1>, Y: Shape>() {}
 /// plain::<shape![2, 3], shape![3]>();
 /// plain::<shape![Dyn, 3], shape![3]>(); // the `Dyn` rows meet no dim
 /// plain::<shape![Dyn, 3], shape![1, 3]>(); // the `Dyn` meets 1
+/// // any batch dim: under axis 1 it meets nothing
+/// fn batch<B: DimLike>() { plain_at_1::<(B, Dim<8>), shape![8]>() }
+/// fn plain_at_1<S: ElementwiseNoCheck<Y, 1>, Y: Shape>() {}
+/// batch::<Dyn>();
 /// ```
 ///
 /// ```compile_fail
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::elementwise::ElementwiseNoCheck;
-/// fn plain<S: ElementwiseNoCheck<Y, -1, <S as Shape>::Kind, <Y as Shape>::Kind>, Y: Shape>() {}
+/// fn plain<S: ElementwiseNoCheck<Y, -1>, Y: Shape>() {}
 /// plain::<shape![Dyn, 3], shape![2, 3]>(); // the `Dyn` meets 2: a run-time check
 /// ```
-pub trait ElementwiseNoCheck<Y: Shape, const AXIS: isize, KX, KY>: Shape {
+pub trait ElementwiseNoCheck<Y: Shape, const AXIS: isize>: Shape {
     /// `Y` itself: the plain forms' return type names it, so that rustc
     /// reports a failure of this rule where it reports the others.
     type Other: Shape;
     /// `y` as [`Other`](Self::Other).
     #[doc(hidden)]
     fn other(y: &Y) -> Self::Other;
-    /// The kernel's walk: a constant for static shapes; for shapes with
-    /// run-time dims, a constant with the output's first dim (`out_first`)
-    /// set when the op runs if every run-time dim lands there, else from the
-    /// rule when the op runs (`None` only if the rule rejects the dims,
-    /// which this rule with [`ElementwiseShapes`] rules out).
-    #[doc(hidden)]
-    fn walk(x: &Self, y: &Y, out_first: usize) -> Option<Walk<2>>;
 }
 
 /// `Y` once X (`S`) and Y at `AXIS` need no run-time check ([`ElementwiseNoCheck`]).
-pub type NoCheckShape<S, Y, const AXIS: isize> =
-    <S as ElementwiseNoCheck<Y, AXIS, <S as Shape>::Kind, <Y as Shape>::Kind>>::Other;
+pub type NoCheckShape<S, Y, const AXIS: isize> = <S as ElementwiseNoCheck<Y, AXIS>>::Other;
 
-/// Two static shapes: the walk is the constant the compiler computes.
-impl<X: StaticShape, Y: StaticShape, const A: isize> ElementwiseNoCheck<Y, A, Fixed, Fixed> for X {
-    type Other = Y;
-    #[inline(always)]
-    fn other(y: &Y) -> Y {
-        *y
-    }
-    #[inline(always)]
-    fn walk(_x: &X, _y: &Y, _out_first: usize) -> Option<Walk<2>> {
-        Some(StaticWalk::<X, Y, A>::WALK)
-    }
-}
-
-/// A run-time dim in X: no dim needs a check; the walk from the rule.
-impl<X: Shape, Y: Shape, K, const A: isize> ElementwiseNoCheck<Y, A, Runtime, K> for X
+/// The one impl: the rule holds ([`ElementwiseShapes`], the bound generic
+/// code is told to write), and its placement's no-check chain.
+impl<X: ElementwiseShapes<Y, A>, Y: Shape, const A: isize> ElementwiseNoCheck<Y, A> for X
 where
-    (): ElementwiseAxisLink<X, Y, super::Axis<A>>,
-    PlaceOf<X, Y, super::Axis<A>>: ElementwiseProvenAlign<X, Y, super::Axis<A>>,
+    <X as ElementwiseShapes<Y, A>>::Place: ElementwiseProvenAlign<X, Y, super::Axis<A>>,
 {
     type Other = Y;
     #[inline(always)]
     fn other(y: &Y) -> Y {
         *y
-    }
-    #[inline]
-    fn walk(x: &X, y: &Y, out_first: usize) -> Option<Walk<2>> {
-        match kernel::LeadingWalk::<X, Y, A>::WALK {
-            Some(w) => Some(w.with_first_dim(2, out_first)),
-            None => kernel::run_time_walk(&x.dims(), &y.dims(), A),
-        }
-    }
-}
-
-/// A run-time dim in Y only: no dim needs a check; the walk from the rule.
-impl<X: Shape, Y: Shape, const A: isize> ElementwiseNoCheck<Y, A, Fixed, Runtime> for X
-where
-    (): ElementwiseAxisLink<X, Y, super::Axis<A>>,
-    PlaceOf<X, Y, super::Axis<A>>: ElementwiseProvenAlign<X, Y, super::Axis<A>>,
-{
-    type Other = Y;
-    #[inline(always)]
-    fn other(y: &Y) -> Y {
-        *y
-    }
-    #[inline]
-    fn walk(x: &X, y: &Y, out_first: usize) -> Option<Walk<2>> {
-        match kernel::LeadingWalk::<X, Y, A>::WALK {
-            Some(w) => Some(w.with_first_dim(2, out_first)),
-            None => kernel::run_time_walk(&x.dims(), &y.dims(), A),
-        }
     }
 }
 

@@ -33,6 +33,48 @@ impl<S: StaticShape, Y: StaticShape, const AXIS: isize> StaticWalk<S, Y, AXIS> {
     };
 }
 
+/// [`StaticWalk`] for any two shapes: `Some` exactly when both are static
+/// (a static shape is its own placeholder).
+struct WalkIfStatic<S, Y, const AXIS: isize>(PhantomData<(S, Y)>);
+
+impl<S: Shape, Y: Shape, const AXIS: isize> WalkIfStatic<S, Y, AXIS> {
+    #[allow(clippy::panic)]
+    const WALK: Option<Walk<2>> = if S::IS_STATIC && Y::IS_STATIC {
+        match rule::frame(
+            <S::Placeholder<2> as StaticShape>::DIMS,
+            <Y::Placeholder<2> as StaticShape>::DIMS,
+            AXIS,
+        ) {
+            Ok(f) => Some(walk(&f)),
+            Err(_) => panic!("shapecheck bug: the elementwise rule's type-level form accepted shapes its run-time form rejects"),
+        }
+    } else {
+        None
+    };
+}
+
+/// The walk of a plain (not `try_`) form, chosen here from the shapes
+/// alone (the bounds only say whether the op may run): a constant for static
+/// shapes ([`StaticWalk`]); a constant whose first dim is set to `out_first`
+/// when every run-time dim lands on the output's first dim
+/// ([`LeadingWalk`]); else planned from the rule when the op runs
+/// ([`run_time_walk`]). The first two are constants of the shape types, so
+/// the compiler drops the branches not taken.
+#[inline(always)]
+pub(super) fn plain_walk<X: Shape, Y: Shape, const AXIS: isize>(
+    x: &X,
+    y: &Y,
+    out_first: usize,
+) -> Option<Walk<2>> {
+    if let Some(w) = WalkIfStatic::<X, Y, AXIS>::WALK {
+        return Some(w);
+    }
+    match LeadingWalk::<X, Y, AXIS>::WALK {
+        Some(w) => Some(w.with_first_dim(2, out_first)),
+        None => run_time_walk(&x.dims(), &y.dims(), AXIS),
+    }
+}
+
 /// The walk of a plain op on shapes whose run-time dims all land on the
 /// output's first dim (a batch: `[Dyn, 3, 4, 5]` times `[3, 4]`, or two
 /// tensors with one brand on their rows), planned by the compiler: the

@@ -188,7 +188,7 @@
 //! rustc reports a generic E0369 "cannot multiply `&Tensor<..>` by
 //! `&Tensor<..>`" instead of the bound's own message. So every bound that can
 //! fail on valid-looking code has the right operand's type in it: the shape
-//! rules are `S: ElementwiseNoCheck<Y, -1, ..>` and `S: ElementwiseShapes<..Y.., -1>`
+//! rules are `S: ElementwiseNoCheck<Y, -1>` and `S: ElementwiseShapes<..Y.., -1>`
 //! (for static shapes, what `S: BroadcastWith<Y>` says), and the float-only rule of
 //! `/` is put on the right operand's element type (`TY: FloatElement`, with
 //! `TY` the same type as `T`). rustc then decides them once both types are

@@ -6,7 +6,7 @@
 //! form where no `Dyn` dim needs a check: [`SelectNoCheck`]).
 
 use super::bounds::{
-    CondRule, CondShape, ElseRule, ElseShape, NoCheckThen, SelectKind, SelectNoCheck, SelectOutput,
+    CondRule, CondShape, ElseRule, ElseShape, NoCheckThen, SelectNoCheck, SelectOutput,
     SelectShapes, SelectTensor,
 };
 use super::kernel::{self, StaticWalk};
@@ -51,12 +51,7 @@ where
     C: Shape,
     CondShape<CE, C>: SelectShapes<PlainThen<CE, C, ST, E, T, SE, M>, ElseShape<E, T, SE>, M>,
     // no dim needs a run-time check (always so for static shapes)
-    CondShape<CE, C>: SelectNoCheck<
-        ST,
-        ElseShape<E, T, SE>,
-        M,
-        SelectKind<CondShape<CE, C>, ST, ElseShape<E, T, SE>>,
-    >,
+    CondShape<CE, C>: SelectNoCheck<ST, ElseShape<E, T, SE>, M>,
     BC: Storage<CE>,
     T: Copy + Default + 'static,
     ST: Shape,
@@ -70,16 +65,12 @@ where
     M: SelectMode,
 {
     let (cond, els) = (CE::view(cond), E::view(els));
-    let then_shape = <CondShape<CE, C> as SelectNoCheck<_, _, M, _>>::then(then.shape());
+    let then_shape = <CondShape<CE, C> as SelectNoCheck<_, _, M>>::then(then.shape());
     let shape = CondShape::<CE, C>::output(cond.shape(), &then_shape, els.shape());
     let mut out = Tensor::from_parts_unchecked(shape, BT::Out::filled(&shape, T::default()));
-    // `None` cannot happen (see `SelectNoCheck::walk`); the output is then
+    // `None` cannot happen (see `kernel::plain_walk`); the output is then
     // returned as filled rather than panicking in library code
-    if let Some(walk) = <CondShape<CE, C> as SelectNoCheck<_, _, M, _>>::walk(
-        cond.shape(),
-        then.shape(),
-        els.shape(),
-    ) {
+    if let Some(walk) = kernel::plain_walk::<_, _, _, M>(cond.shape(), then.shape(), els.shape()) {
         crate::kernel::select(
             &walk,
             cond.as_slice(),

@@ -28,14 +28,11 @@
 //! run-time form is [`rule::frame`](super::rule::frame);
 //! `conformance/tests/agreement.rs` checks that the two agree.
 
-use super::kernel::StaticWalk;
 use super::{CondElement, ElseElement, NoBroadcast, Numpy, Pdpd, SelectMode};
 use crate::algebra::{
     Broadcast, BroadcastsTo, BroadcastsToKnown, Droppable, EqualityKnown, NeedsNoCheck, SameDim,
 };
-use crate::dim::kind::{Fixed, Runtime};
 use crate::dim::{DimLike, StaticDim};
-use crate::kernel::Walk;
 use crate::ops::elements::{ElementRule, Elements};
 use crate::ops::sealed::Sealed;
 use crate::shape::{Shape, StaticShape};
@@ -570,17 +567,17 @@ where
 }
 
 /// Select, the plain form's rule beside [`SelectShapes`]: cond (`Self`),
-/// then `T` and else `E` under `M` need no run-time check. `K` is the three
-/// shapes' kind joined ([`kind::Fixed`](crate::dim::kind::Fixed) only if
-/// all are static): for static shapes it always holds (the compiler checks
-/// them) and the walk is a constant; for shapes with a run-time dim it
-/// requires the mode's [`SelectProvenRule`], and the walk comes from the
-/// rule when the op runs.
+/// then `T` and else `E` under `M` need no run-time check. One blanket
+/// impl, through the mode's [`SelectProvenRule`], whose dim rules hold for
+/// every pair of static dims (the compiler checks those) and for a run-time
+/// dim that meets 1, no dim, or the same brand; a dim no other operand
+/// aligns with (a batch dim) is never looked at, so generic code over it
+/// needs only `B: DimLike`. Which loop runs is the kernel's choice.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::select::{SelectKind, SelectMode, SelectNoCheck};
-/// fn plain<C: SelectNoCheck<T, E, M, SelectKind<C, T, E>>, T: Shape, E: Shape, M: SelectMode>() {}
+/// use shapecheck::ops::select::{SelectMode, SelectNoCheck};
+/// fn plain<C: SelectNoCheck<T, E, M>, T: Shape, E: Shape, M: SelectMode>() {}
 /// plain::<shape![2, 3], shape![2, 3], shape![3], Numpy>();
 /// // cond's run-time rows meet then's and else's 1 rows: no check
 /// plain::<shape![Dyn, 3], shape![3], shape![1, 3], Numpy>();
@@ -588,61 +585,66 @@ where
 ///
 /// ```compile_fail
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::select::{SelectKind, SelectMode, SelectNoCheck};
-/// fn plain<C: SelectNoCheck<T, E, M, SelectKind<C, T, E>>, T: Shape, E: Shape, M: SelectMode>() {}
+/// use shapecheck::ops::select::{SelectMode, SelectNoCheck};
+/// fn plain<C: SelectNoCheck<T, E, M>, T: Shape, E: Shape, M: SelectMode>() {}
 /// plain::<shape![Dyn, 3], shape![2, 3], shape![3], Numpy>(); // the `Dyn` meets 2
 /// ```
-pub trait SelectNoCheck<T: Shape, E: Shape, M: SelectMode, K>: Shape {
+pub trait SelectNoCheck<T: Shape, E: Shape, M: SelectMode>: Shape {
     /// `T` itself: the plain form's return type names it, so that rustc
     /// reports a failure of this rule where it reports the others.
     type Then: Shape;
     /// `t` as [`Then`](Self::Then).
     #[doc(hidden)]
     fn then(t: &T) -> Self::Then;
-    /// The kernel's walk (`None` only if the rule rejects the dims, which
-    /// this rule with [`SelectShapes`] rules out).
-    #[doc(hidden)]
-    fn walk(c: &Self, t: &T, e: &E) -> Option<Walk<3>>;
 }
 
 /// then's shape `T` once the plain form's rule holds ([`SelectNoCheck`]).
-pub type NoCheckThen<C, T, E, M> = <C as SelectNoCheck<T, E, M, SelectKind<C, T, E>>>::Then;
+pub type NoCheckThen<C, T, E, M> = <C as SelectNoCheck<T, E, M>>::Then;
 
-/// The kind of cond, then and else together.
-pub type SelectKind<C, T, E> = <<<C as Shape>::Kind as crate::dim::kind::Kind>::Join<
-    <T as Shape>::Kind,
-> as crate::dim::kind::Kind>::Join<<E as Shape>::Kind>;
-
-/// Three static shapes: the walk is the constant the compiler computes.
-impl<C: StaticShape, T: StaticShape, E: StaticShape, M: SelectMode> SelectNoCheck<T, E, M, Fixed>
-    for C
-{
+/// The one impl: the mode's no-check chain.
+impl<C: Shape, T: Shape, E: Shape, M: SelectProvenRule<C, T, E>> SelectNoCheck<T, E, M> for C {
     type Then = T;
     #[inline(always)]
     fn then(t: &T) -> T {
         *t
-    }
-    #[inline(always)]
-    fn walk(_c: &C, _t: &T, _e: &E) -> Option<Walk<3>> {
-        Some(StaticWalk::<C, T, E, M>::WALK)
     }
 }
 
-/// A run-time dim somewhere: no dim needs a check; the walk from the rule.
-impl<C: Shape, T: Shape, E: Shape, M: SelectProvenRule<C, T, E>> SelectNoCheck<T, E, M, Runtime>
-    for C
+/// Cond (`Self`), then `T` and else `E`: static shapes that [`select`](super::select)
+/// takes under mode `M` with no run-time check; the output shape is
+/// [`Selected`](Self::Selected). This is the one bound generic code over
+/// static shapes writes for select (plain, `try_` and `_into` forms). An
+/// alias trait with a blanket impl, like
+/// [`BroadcastWith`](crate::ops::elementwise::BroadcastWith).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// fn pick<C: SelectWith<T, E, Numpy>, T: StaticShape, E: StaticShape>(
+///     c: &Tensor<bool, C>, t: &Tensor<i32, T>, e: &Tensor<i32, E>,
+/// ) -> Tensor<i32, SelectOutput<C, T, E, Numpy>> {
+///     select(c, t, e, Numpy)
+/// }
+/// let out = pick(&tensor![[true], [false]], &tensor![1, 2], &tensor![0]);
+/// assert_eq!(out.as_slice(), &[1, 2, 0, 0]);
+/// ```
+pub trait SelectWith<T: StaticShape, E: StaticShape, M: SelectMode>:
+    StaticShape
+    + SelectShapes<T, E, M, Output = <Self as SelectWith<T, E, M>>::Selected>
+    + SelectNoCheck<T, E, M, Then = T>
 {
-    type Then = T;
-    #[inline(always)]
-    fn then(t: &T) -> T {
-        *t
-    }
-    #[inline]
-    fn walk(c: &C, t: &T, e: &E) -> Option<Walk<3>> {
-        super::rule::frame(M::KIND, &c.dims(), &t.dims(), &e.dims())
-            .ok()
-            .map(|f| super::kernel::walk(&f))
-    }
+    /// The output shape.
+    type Selected: StaticShape;
+}
+
+impl<C, T, E, M> SelectWith<T, E, M> for C
+where
+    T: StaticShape,
+    E: StaticShape,
+    M: SelectMode,
+    C: StaticShape + SelectShapes<T, E, M> + SelectNoCheck<T, E, M, Then = T>,
+    <C as SelectShapes<T, E, M>>::Output: StaticShape,
+{
+    type Selected = <C as SelectShapes<T, E, M>>::Output;
 }
 
 /// Select, shape rule: cond (`Self`), then `T` and else `E` under mode `M`.

@@ -7,7 +7,7 @@ use super::{rule, AutoBroadcast, SelectError, SelectMode};
 use crate::broadcast::Frame;
 use crate::dims::Dims;
 use crate::kernel::{self, Walk};
-use crate::shape::StaticShape;
+use crate::shape::{Shape, StaticShape};
 use core::marker::PhantomData;
 
 /// The walk of a frame the rule returned.
@@ -29,6 +29,45 @@ impl<C: StaticShape, ST: StaticShape, SE: StaticShape, M: SelectMode> StaticWalk
         Ok(f) => walk(&f),
         Err(_) => panic!("shapecheck bug: the select rule's type-level form accepted shapes its run-time form rejects"),
     };
+}
+
+/// [`StaticWalk`] for any three shapes: `Some` exactly when all are static
+/// (a static shape is its own placeholder).
+struct WalkIfStatic<C, ST, SE, M>(PhantomData<(C, ST, SE, M)>);
+
+impl<C: Shape, ST: Shape, SE: Shape, M: SelectMode> WalkIfStatic<C, ST, SE, M> {
+    #[allow(clippy::panic)]
+    const WALK: Option<Walk<3>> = if C::IS_STATIC && ST::IS_STATIC && SE::IS_STATIC {
+        match rule::frame(
+            M::KIND,
+            <C::Placeholder<2> as StaticShape>::DIMS,
+            <ST::Placeholder<2> as StaticShape>::DIMS,
+            <SE::Placeholder<2> as StaticShape>::DIMS,
+        ) {
+            Ok(f) => Some(walk(&f)),
+            Err(_) => panic!("shapecheck bug: the select rule's type-level form accepted shapes its run-time form rejects"),
+        }
+    } else {
+        None
+    };
+}
+
+/// The walk of the plain form, chosen here from the shapes alone (the
+/// bounds only say whether the op may run): a constant for static shapes,
+/// else planned from the rule when the op runs (`None` only if the rule
+/// rejects the dims, which the plain form's bounds rule out).
+#[inline(always)]
+pub(super) fn plain_walk<C: Shape, ST: Shape, SE: Shape, M: SelectMode>(
+    c: &C,
+    t: &ST,
+    e: &SE,
+) -> Option<Walk<3>> {
+    if let Some(w) = WalkIfStatic::<C, ST, SE, M>::WALK {
+        return Some(w);
+    }
+    rule::frame(M::KIND, &c.dims(), &t.dims(), &e.dims())
+        .ok()
+        .map(|f| walk(&f))
 }
 
 /// Checks `out`'s length against the frame, then runs the kernel.

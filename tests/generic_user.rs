@@ -1,0 +1,111 @@
+//! Generic user code: functions generic over a dim that an op passes through
+//! untouched (a batch dim), each called with a `Dyn`, a brand and a static
+//! batch, and checked against values computed by hand. The only bound on
+//! the batch dim is `B: DimLike`.
+use shapecheck::prelude::*;
+
+/// elementwise: under `Axis::<1>` the batch dim meets no dim of `w`.
+fn gate<B: DimLike>(
+    x: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
+    w: &Tensor<f32, shape![4]>,
+) -> Tensor<f32, (B, Dim<4>), Vec<f32>> {
+    x.elementwise_mul(w, Axis::<1>, Relu)
+}
+
+/// elementwise, the `try_` and `_into` forms in generic code.
+fn gate_checked<B: DimLike>(
+    x: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
+    w: &Tensor<f32, shape![4]>,
+    out: &mut Tensor<f32, (B, Dim<4>), Vec<f32>>,
+) -> Result<(), ElementwiseError> {
+    let checked = x.try_elementwise_add(w, Axis::<1>, Identity)?;
+    checked.try_elementwise_sub_into(w, Axis::<-1>, Identity, out)
+}
+
+/// select: cond and else (`[4]`) meet then's last dim; the batch meets nothing.
+fn mask<B: DimLike>(
+    keep: &Tensor<bool, shape![4]>,
+    x: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
+    fill: &Tensor<f32, shape![4]>,
+) -> Tensor<f32, (B, Dim<4>), Vec<f32>> {
+    select(keep, x, fill, Numpy)
+}
+
+/// multiplex: candidates and index share the batch dim.
+fn pick<B: DimLike>(
+    a: Tensor<i32, (B, Dim<2>), Vec<i32>>,
+    b: Tensor<i32, (B, Dim<2>), Vec<i32>>,
+    index: &Tensor<i32, (B, One), Vec<i32>>,
+) -> Result<Tensor<i32, (B, Dim<2>), Vec<i32>>, MultiplexError> {
+    multiplex(&[a, b], index)
+}
+
+fn rows<B: DimLike>(b: B, data: Vec<f32>) -> Tensor<f32, (B, Dim<4>), Vec<f32>> {
+    Tensor::from_vec((b, Dim), data).unwrap()
+}
+
+fn run_all<B: DimLike>(b: B) {
+    // two rows: [1, -2, 3, -4], [-1, 2, -3, 4]
+    let x = rows(b, vec![1.0, -2.0, 3.0, -4.0, -1.0, 2.0, -3.0, 4.0]);
+    let w = tensor![1.0f32, 10.0, 100.0, 1000.0];
+    let g = gate(&x, &w);
+    assert_eq!(
+        g.as_slice(),
+        &[1.0, 0.0, 300.0, 0.0, 0.0, 20.0, 0.0, 4000.0]
+    );
+    assert_eq!(g.shape().0, b);
+
+    let mut out = rows(b, vec![0.0; 8]);
+    gate_checked(&x, &w, &mut out).unwrap();
+    assert_eq!(out.as_slice(), x.as_slice());
+
+    let keep = tensor![true, false, true, false];
+    let m = mask(&keep, &x, &Tensor::<f32, shape![4]>::zeros());
+    assert_eq!(m.as_slice(), &[1.0, 0.0, 3.0, 0.0, -1.0, 0.0, -3.0, 0.0]);
+
+    let a = Tensor::<i32, (B, Dim<2>), Vec<i32>>::from_vec((b, Dim), vec![1, 2, 3, 4]).unwrap();
+    let c = Tensor::<i32, (B, Dim<2>), Vec<i32>>::from_vec((b, Dim), vec![10, 20, 30, 40]).unwrap();
+    let index = Tensor::<i32, (B, One), Vec<i32>>::from_vec((b, One), vec![1, 0]).unwrap();
+    assert_eq!(pick(a, c, &index).unwrap().as_slice(), &[10, 20, 3, 4]);
+}
+
+#[test]
+fn a_dyn_batch() {
+    run_all(Dyn(2));
+}
+
+#[test]
+fn a_branded_batch() {
+    brand(2, |b| run_all(b));
+}
+
+#[test]
+fn a_static_batch() {
+    run_all(Dim::<2>);
+}
+
+#[test]
+fn a_bounded_batch() {
+    run_all(Bounded::<4>::new(2).unwrap());
+}
+
+/// Generic over static shapes: the one public bound `BroadcastWith` covers
+/// the operators and the plain methods at numpy's axis.
+fn outer<S: BroadcastWith<Y>, Y: StaticShape>(
+    x: &Tensor<f32, S>,
+    y: &Tensor<f32, Y>,
+) -> Tensor<f32, BroadcastOf<S, Y>> {
+    let sum = x.elementwise_add(y, Axis::<-1>, Relu);
+    let prod = x * y;
+    let mut out = sum;
+    for (o, p) in out.as_mut_slice().iter_mut().zip(prod.as_slice()) {
+        *o = o.max(*p);
+    }
+    out
+}
+
+#[test]
+fn generic_static_shapes_with_one_bound() {
+    let z = outer(&tensor![[1.0f32], [2.0]], &tensor![10.0f32, 20.0, 30.0]);
+    assert_eq!(z.as_slice(), &[11.0, 21.0, 31.0, 20.0, 40.0, 60.0]);
+}
