@@ -160,7 +160,9 @@
 //! let r: Tensor<i64, shape![3, 4]> = scale(&a, &b);
 //! assert!(r.as_slice().iter().all(|&v| v == 6));
 //! ```
-//! Without the alias the same function needs the rule's bounds spelled out:
+//! [`ElementwiseShapes`] alone is the rule without the promise that no dim
+//! needs a run-time check: enough for the `try_` forms, which return a `Result`
+//! (the plain forms also need [`ElementwiseNoCheck`], which the alias carries):
 //! ```
 //! use shapecheck::prelude::*;
 //! use shapecheck::ops::elementwise::ElementwiseOutput;
@@ -169,15 +171,15 @@
 //! fn scale<T: Element, S, Y>(
 //!     x: &Tensor<T, S>,
 //!     y: &Tensor<T, Y>,
-//! ) -> Tensor<T, ElementwiseOutput<S, Y, -1>>
+//! ) -> Result<Tensor<T, ElementwiseOutput<S, Y, -1>>, ElementwiseError>
 //! where
 //!     S: StaticShape + ElementwiseShapes<Y, -1>,
 //!     Y: StaticShape,
 //!     ElementwiseOutput<S, Y, -1>: StaticShape,
 //! {
-//!     x.elementwise_mul(y, Axis::<-1>, Identity)
+//!     x.try_elementwise_mul(y, Axis::<-1>, Identity)
 //! }
-//! # let s = scale(&tensor![1.0, 2.0], &tensor![3.0]);
+//! # let s = scale(&tensor![1.0, 2.0], &tensor![3.0]).unwrap();
 //! # assert_eq!(s.as_slice(), &[3.0, 6.0]);
 //! ```
 //!
