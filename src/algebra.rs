@@ -90,21 +90,16 @@ pub trait SameDim<Other: DimLike>: DimLike {
     fn same(self, other: Other) -> Self::Out;
 }
 
-/// Equal static sizes.
-impl<const N: usize> SameDim<Dim<N>> for Dim<N> {
-    type Out = Dim<N>;
-    #[inline(always)]
-    fn same(self, _other: Dim<N>) -> Dim<N> {
-        Dim
-    }
-}
 
-/// 1 and 1.
-impl SameDim<One> for One {
-    type Out = One;
+
+/// A dim meets itself: the same static size, one `Dyn` (whose sizes the
+/// op checks when it runs), one brand, one capacity. One impl for every
+/// dim, so code generic over a dim `B` needs no bound for `B` to meet `B`.
+impl<D: DimLike> SameDim<D> for D {
+    type Out = D;
     #[inline(always)]
-    fn same(self, _other: One) -> One {
-        One
+    fn same(self, _other: D) -> D {
+        self
     }
 }
 
@@ -144,23 +139,7 @@ impl SameDim<Dyn> for One {
     }
 }
 
-/// Two run-time dims: checked when the op runs.
-impl SameDim<Dyn> for Dyn {
-    type Out = Dyn;
-    #[inline(always)]
-    fn same(self, _other: Dyn) -> Dyn {
-        self
-    }
-}
 
-/// One brand twice: equal, since both were checked against the brand.
-impl<'id: 'other, 'other> SameDim<Branded<'other>> for Branded<'id> {
-    type Out = Branded<'id>;
-    #[inline(always)]
-    fn same(self, _other: Branded<'other>) -> Branded<'id> {
-        self
-    }
-}
 
 /// A branded dim against a static one: checked when the op runs.
 impl<const N: usize> SameDim<Dim<N>> for Branded<'_> {
@@ -728,16 +707,6 @@ impl<const C: usize> SameDim<Bounded<C>> for Dyn {
     }
 }
 
-/// Two bounded dims: checked when the op runs; the output keeps the left
-/// one's capacity (the two are equal, so it fits).
-impl<const C: usize, const C2: usize> SameDim<Bounded<C2>> for Bounded<C> {
-    type Out = Bounded<C>;
-    #[inline(always)]
-    fn same(self, other: Bounded<C2>) -> Bounded<C> {
-        let _ = other;
-        self
-    }
-}
 
 /// A bounded dim against a branded one: checked when the op runs, so the
 /// output keeps the brand.

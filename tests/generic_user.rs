@@ -40,6 +40,23 @@ fn pick<B: DimLike>(
     multiplex(&[a, b], index)
 }
 
+/// dynamic_stitch: indices and data share the batch dim; the output's rows
+/// are known when it runs.
+fn stitch_rows<B: DimLike>(
+    index: &Tensor<i32, (B,), Vec<i32>>,
+    data: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
+) -> Result<Tensor<f32, shape![Dyn, 4], Vec<f32>>, StitchError> {
+    dynamic_stitch(index, data).run()
+}
+
+/// dynamic_partition: data and partitions share the batch dim.
+fn split_rows<B: DimLike>(
+    data: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
+    parts: &Tensor<i32, (B,), Vec<i32>>,
+) -> Result<[Tensor<f32, shape![Dyn, 4], Vec<f32>>; 2], StitchError> {
+    dynamic_partition(data, parts, Partitions::<2>)
+}
+
 fn rows<B: DimLike>(b: B, data: Vec<f32>) -> Tensor<f32, (B, Dim<4>), Vec<f32>> {
     Tensor::from_vec((b, Dim), data).unwrap()
 }
@@ -67,6 +84,14 @@ fn run_all<B: DimLike>(b: B) {
     let c = Tensor::<i32, (B, Dim<2>), Vec<i32>>::from_vec((b, Dim), vec![10, 20, 30, 40]).unwrap();
     let index = Tensor::<i32, (B, One), Vec<i32>>::from_vec((b, One), vec![1, 0]).unwrap();
     assert_eq!(pick(a, c, &index).unwrap().as_slice(), &[10, 20, 3, 4]);
+
+    // row 0 of x goes to output row 1 and row 1 to row 0
+    let order = Tensor::<i32, (B,), Vec<i32>>::from_vec((b,), vec![1, 0]).unwrap();
+    let s = stitch_rows(&order, &x).unwrap();
+    assert_eq!(s.as_slice(), &[-1.0, 2.0, -3.0, 4.0, 1.0, -2.0, 3.0, -4.0]);
+    let [p0, p1] = split_rows(&x, &order).unwrap();
+    assert_eq!(p0.as_slice(), &[-1.0, 2.0, -3.0, 4.0]);
+    assert_eq!(p1.as_slice(), &[1.0, -2.0, 3.0, -4.0]);
 }
 
 #[test]
