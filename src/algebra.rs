@@ -60,6 +60,15 @@
 
 use crate::dim::{Bounded, Branded, Dim, DimLike, Dyn, One};
 
+mod internal {
+    /// The last argument of the algebra's methods ([`SameDim::same`](super::SameDim),
+    /// [`Broadcast::broadcast`](super::Broadcast)): only the crate can make
+    /// one, so only the ops, whose rules have held, call them.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Internal(pub(crate) ());
+}
+pub(crate) use internal::Internal;
+
 /// The two dims are equal. `Out` is the common dim.
 #[diagnostic::on_unimplemented(
     message = "dims {Self} and {Other} differ",
@@ -70,27 +79,18 @@ use crate::dim::{Bounded, Branded, Dim, DimLike, Dyn, One};
 /// use shapecheck::algebra::SameDim;
 /// use shapecheck::{Dim, Dyn, One};
 /// /// A bound generic code can state: the two dims are equal.
-/// fn common<A: SameDim<B>, B: shapecheck::DimLike>(a: A, b: B) -> A::Out {
-///     a.same(b)
-/// }
-/// assert_eq!(common(Dim::<3>, Dim::<3>), Dim::<3>);
-/// assert_eq!(common(One, Dyn(1)), One); // the run-time 1 is checked by the op
+/// fn common<A: SameDim<B>, B: shapecheck::DimLike>() {}
+/// common::<Dim<3>, Dim<3>>();
+/// common::<One, Dyn>(); // the run-time dim is checked by the op
 /// ```
 pub trait SameDim<Other: DimLike>: DimLike {
     /// The common dim.
     type Out: DimLike;
-    /// The common dim's value.
-    ///
-    /// ```
-    /// use shapecheck::algebra::SameDim;
-    /// use shapecheck::{Dim, Dyn};
-    /// assert_eq!(Dyn(4).same(Dyn(4)), Dyn(4));
-    /// assert_eq!(Dim::<2>.same(Dyn(2)), Dim::<2>);
-    /// ```
-    fn same(self, other: Other) -> Self::Out;
+    /// The common dim's value, for the ops once their rule has held (it
+    /// checks nothing: `Internal` keeps it out of users' reach).
+    #[doc(hidden)]
+    fn same(self, other: Other, _: Internal) -> Self::Out;
 }
-
-
 
 /// A dim meets itself: the same static size, one `Dyn` (whose sizes the
 /// op checks when it runs), one brand, one capacity. One impl for every
@@ -98,7 +98,7 @@ pub trait SameDim<Other: DimLike>: DimLike {
 impl<D: DimLike> SameDim<D> for D {
     type Out = D;
     #[inline(always)]
-    fn same(self, _other: D) -> D {
+    fn same(self, _other: D, _: Internal) -> D {
         self
     }
 }
@@ -107,7 +107,7 @@ impl<D: DimLike> SameDim<D> for D {
 impl<const N: usize> SameDim<Dim<N>> for Dyn {
     type Out = Dim<N>;
     #[inline(always)]
-    fn same(self, _other: Dim<N>) -> Dim<N> {
+    fn same(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -116,7 +116,7 @@ impl<const N: usize> SameDim<Dim<N>> for Dyn {
 impl<const N: usize> SameDim<Dyn> for Dim<N> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn same(self, _other: Dyn) -> Dim<N> {
+    fn same(self, _other: Dyn, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -125,7 +125,7 @@ impl<const N: usize> SameDim<Dyn> for Dim<N> {
 impl SameDim<One> for Dyn {
     type Out = One;
     #[inline(always)]
-    fn same(self, _other: One) -> One {
+    fn same(self, _other: One, _: Internal) -> One {
         One
     }
 }
@@ -134,18 +134,16 @@ impl SameDim<One> for Dyn {
 impl SameDim<Dyn> for One {
     type Out = One;
     #[inline(always)]
-    fn same(self, _other: Dyn) -> One {
+    fn same(self, _other: Dyn, _: Internal) -> One {
         One
     }
 }
-
-
 
 /// A branded dim against a static one: checked when the op runs.
 impl<const N: usize> SameDim<Dim<N>> for Branded<'_> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn same(self, _other: Dim<N>) -> Dim<N> {
+    fn same(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -154,7 +152,7 @@ impl<const N: usize> SameDim<Dim<N>> for Branded<'_> {
 impl<const N: usize> SameDim<Branded<'_>> for Dim<N> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn same(self, _other: Branded<'_>) -> Dim<N> {
+    fn same(self, _other: Branded<'_>, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -163,7 +161,7 @@ impl<const N: usize> SameDim<Branded<'_>> for Dim<N> {
 impl SameDim<One> for Branded<'_> {
     type Out = One;
     #[inline(always)]
-    fn same(self, _other: One) -> One {
+    fn same(self, _other: One, _: Internal) -> One {
         One
     }
 }
@@ -172,7 +170,7 @@ impl SameDim<One> for Branded<'_> {
 impl SameDim<Branded<'_>> for One {
     type Out = One;
     #[inline(always)]
-    fn same(self, _other: Branded<'_>) -> One {
+    fn same(self, _other: Branded<'_>, _: Internal) -> One {
         One
     }
 }
@@ -182,7 +180,7 @@ impl SameDim<Branded<'_>> for One {
 impl<'id> SameDim<Dyn> for Branded<'id> {
     type Out = Branded<'id>;
     #[inline(always)]
-    fn same(self, _other: Dyn) -> Branded<'id> {
+    fn same(self, _other: Dyn, _: Internal) -> Branded<'id> {
         self
     }
 }
@@ -192,7 +190,7 @@ impl<'id> SameDim<Dyn> for Branded<'id> {
 impl<'id> SameDim<Branded<'id>> for Dyn {
     type Out = Branded<'id>;
     #[inline(always)]
-    fn same(self, other: Branded<'id>) -> Branded<'id> {
+    fn same(self, other: Branded<'id>, _: Internal) -> Branded<'id> {
         other
     }
 }
@@ -207,29 +205,33 @@ impl<'id> SameDim<Branded<'id>> for Dyn {
 /// ```
 /// use shapecheck::algebra::Broadcast;
 /// use shapecheck::{Dim, Dyn, One};
-/// assert_eq!(One.broadcast(Dim::<5>), Dim::<5>);
-/// // two run-time dims: the output is the one that is not 1
-/// assert_eq!(Dyn(1).broadcast(Dyn(7)), Dyn(7));
+/// fn meet<A: Broadcast<B, Out = O>, B: shapecheck::DimLike, O>() {}
+/// meet::<One, Dim<5>, Dim<5>>();
+/// // two run-time dims: checked when the op runs
+/// meet::<Dyn, Dyn, Dyn>();
+/// ```
+///
+/// Its method is the ops' own: it checks nothing, and users cannot call it.
+///
+/// ```compile_fail
+/// use shapecheck::algebra::Broadcast;
+/// use shapecheck::{Dim, Dyn};
+/// let _ = Dyn(4).broadcast(Dim::<3>);
 /// ```
 pub trait Broadcast<Other: DimLike>: DimLike {
     /// The broadcast dim.
     type Out: DimLike;
-    /// The broadcast dim's value.
-    ///
-    /// ```
-    /// use shapecheck::algebra::Broadcast;
-    /// use shapecheck::{Dim, Dyn, One};
-    /// assert_eq!(Dim::<4>.broadcast(Dim::<4>), Dim::<4>);
-    /// assert_eq!(Dyn(3).broadcast(One), Dyn(3));
-    /// ```
-    fn broadcast(self, other: Other) -> Self::Out;
+    /// The broadcast dim's value, for the ops once their rule has held (it
+    /// checks nothing: `Internal` keeps it out of users' reach).
+    #[doc(hidden)]
+    fn broadcast(self, other: Other, _: Internal) -> Self::Out;
 }
 
 /// Equal static sizes.
 impl<const N: usize> Broadcast<Dim<N>> for Dim<N> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn broadcast(self, _other: Dim<N>) -> Dim<N> {
+    fn broadcast(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -238,7 +240,7 @@ impl<const N: usize> Broadcast<Dim<N>> for Dim<N> {
 impl Broadcast<One> for One {
     type Out = One;
     #[inline(always)]
-    fn broadcast(self, _other: One) -> One {
+    fn broadcast(self, _other: One, _: Internal) -> One {
         One
     }
 }
@@ -247,7 +249,7 @@ impl Broadcast<One> for One {
 impl<const N: usize> Broadcast<One> for Dim<N> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn broadcast(self, _other: One) -> Dim<N> {
+    fn broadcast(self, _other: One, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -256,7 +258,7 @@ impl<const N: usize> Broadcast<One> for Dim<N> {
 impl<const N: usize> Broadcast<Dim<N>> for One {
     type Out = Dim<N>;
     #[inline(always)]
-    fn broadcast(self, _other: Dim<N>) -> Dim<N> {
+    fn broadcast(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -265,7 +267,7 @@ impl<const N: usize> Broadcast<Dim<N>> for One {
 impl<const N: usize> Broadcast<Dim<N>> for Dyn {
     type Out = Dim<N>;
     #[inline(always)]
-    fn broadcast(self, _other: Dim<N>) -> Dim<N> {
+    fn broadcast(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -274,7 +276,7 @@ impl<const N: usize> Broadcast<Dim<N>> for Dyn {
 impl<const N: usize> Broadcast<Dyn> for Dim<N> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn broadcast(self, _other: Dyn) -> Dim<N> {
+    fn broadcast(self, _other: Dyn, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -283,7 +285,7 @@ impl<const N: usize> Broadcast<Dyn> for Dim<N> {
 impl Broadcast<One> for Dyn {
     type Out = Dyn;
     #[inline(always)]
-    fn broadcast(self, _other: One) -> Dyn {
+    fn broadcast(self, _other: One, _: Internal) -> Dyn {
         self
     }
 }
@@ -292,7 +294,7 @@ impl Broadcast<One> for Dyn {
 impl Broadcast<Dyn> for One {
     type Out = Dyn;
     #[inline(always)]
-    fn broadcast(self, other: Dyn) -> Dyn {
+    fn broadcast(self, other: Dyn, _: Internal) -> Dyn {
         other
     }
 }
@@ -301,7 +303,7 @@ impl Broadcast<Dyn> for One {
 impl Broadcast<Dyn> for Dyn {
     type Out = Dyn;
     #[inline(always)]
-    fn broadcast(self, other: Dyn) -> Dyn {
+    fn broadcast(self, other: Dyn, _: Internal) -> Dyn {
         if self.0 == 1 {
             other
         } else {
@@ -314,7 +316,7 @@ impl Broadcast<Dyn> for Dyn {
 impl<'id: 'other, 'other> Broadcast<Branded<'other>> for Branded<'id> {
     type Out = Branded<'id>;
     #[inline(always)]
-    fn broadcast(self, _other: Branded<'other>) -> Branded<'id> {
+    fn broadcast(self, _other: Branded<'other>, _: Internal) -> Branded<'id> {
         self
     }
 }
@@ -323,7 +325,7 @@ impl<'id: 'other, 'other> Broadcast<Branded<'other>> for Branded<'id> {
 impl<'id> Broadcast<One> for Branded<'id> {
     type Out = Branded<'id>;
     #[inline(always)]
-    fn broadcast(self, _other: One) -> Branded<'id> {
+    fn broadcast(self, _other: One, _: Internal) -> Branded<'id> {
         self
     }
 }
@@ -332,7 +334,7 @@ impl<'id> Broadcast<One> for Branded<'id> {
 impl<'id> Broadcast<Branded<'id>> for One {
     type Out = Branded<'id>;
     #[inline(always)]
-    fn broadcast(self, other: Branded<'id>) -> Branded<'id> {
+    fn broadcast(self, other: Branded<'id>, _: Internal) -> Branded<'id> {
         other
     }
 }
@@ -341,7 +343,7 @@ impl<'id> Broadcast<Branded<'id>> for One {
 impl<const N: usize> Broadcast<Dim<N>> for Branded<'_> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn broadcast(self, _other: Dim<N>) -> Dim<N> {
+    fn broadcast(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -350,7 +352,7 @@ impl<const N: usize> Broadcast<Dim<N>> for Branded<'_> {
 impl<const N: usize> Broadcast<Branded<'_>> for Dim<N> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn broadcast(self, _other: Branded<'_>) -> Dim<N> {
+    fn broadcast(self, _other: Branded<'_>, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -360,8 +362,8 @@ impl<const N: usize> Broadcast<Branded<'_>> for Dim<N> {
 impl Broadcast<Dyn> for Branded<'_> {
     type Out = Dyn;
     #[inline(always)]
-    fn broadcast(self, other: Dyn) -> Dyn {
-        Dyn(self.size()).broadcast(other)
+    fn broadcast(self, other: Dyn, _: Internal) -> Dyn {
+        Dyn(self.size()).broadcast(other, Internal(()))
     }
 }
 
@@ -369,8 +371,8 @@ impl Broadcast<Dyn> for Branded<'_> {
 impl Broadcast<Branded<'_>> for Dyn {
     type Out = Dyn;
     #[inline(always)]
-    fn broadcast(self, other: Branded<'_>) -> Dyn {
-        self.broadcast(Dyn(other.size()))
+    fn broadcast(self, other: Branded<'_>, _: Internal) -> Dyn {
+        self.broadcast(Dyn(other.size()), Internal(()))
     }
 }
 
@@ -649,7 +651,7 @@ impl<const C: usize> BroadcastsToKnown<Bounded<C>> for One {}
 impl<const C: usize, const N: usize> SameDim<Dim<N>> for Bounded<C> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn same(self, other: Dim<N>) -> Dim<N> {
+    fn same(self, other: Dim<N>, _: Internal) -> Dim<N> {
         let _ = (self, other);
         Dim
     }
@@ -659,7 +661,7 @@ impl<const C: usize, const N: usize> SameDim<Dim<N>> for Bounded<C> {
 impl<const C: usize, const N: usize> SameDim<Bounded<C>> for Dim<N> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn same(self, other: Bounded<C>) -> Dim<N> {
+    fn same(self, other: Bounded<C>, _: Internal) -> Dim<N> {
         let _ = other;
         self
     }
@@ -669,7 +671,7 @@ impl<const C: usize, const N: usize> SameDim<Bounded<C>> for Dim<N> {
 impl<const C: usize> SameDim<One> for Bounded<C> {
     type Out = One;
     #[inline(always)]
-    fn same(self, other: One) -> One {
+    fn same(self, other: One, _: Internal) -> One {
         let _ = self;
         other
     }
@@ -679,7 +681,7 @@ impl<const C: usize> SameDim<One> for Bounded<C> {
 impl<const C: usize> SameDim<Bounded<C>> for One {
     type Out = One;
     #[inline(always)]
-    fn same(self, other: Bounded<C>) -> One {
+    fn same(self, other: Bounded<C>, _: Internal) -> One {
         let _ = other;
         self
     }
@@ -690,7 +692,7 @@ impl<const C: usize> SameDim<Bounded<C>> for One {
 impl<const C: usize> SameDim<Dyn> for Bounded<C> {
     type Out = Bounded<C>;
     #[inline(always)]
-    fn same(self, other: Dyn) -> Bounded<C> {
+    fn same(self, other: Dyn, _: Internal) -> Bounded<C> {
         let _ = other;
         self
     }
@@ -701,19 +703,18 @@ impl<const C: usize> SameDim<Dyn> for Bounded<C> {
 impl<const C: usize> SameDim<Bounded<C>> for Dyn {
     type Out = Bounded<C>;
     #[inline(always)]
-    fn same(self, other: Bounded<C>) -> Bounded<C> {
+    fn same(self, other: Bounded<C>, _: Internal) -> Bounded<C> {
         let _ = self;
         other
     }
 }
-
 
 /// A bounded dim against a branded one: checked when the op runs, so the
 /// output keeps the brand.
 impl<'id, const C: usize> SameDim<Branded<'id>> for Bounded<C> {
     type Out = Branded<'id>;
     #[inline(always)]
-    fn same(self, other: Branded<'id>) -> Branded<'id> {
+    fn same(self, other: Branded<'id>, _: Internal) -> Branded<'id> {
         let _ = self;
         other
     }
@@ -724,7 +725,7 @@ impl<'id, const C: usize> SameDim<Branded<'id>> for Bounded<C> {
 impl<'id, const C: usize> SameDim<Bounded<C>> for Branded<'id> {
     type Out = Branded<'id>;
     #[inline(always)]
-    fn same(self, other: Bounded<C>) -> Branded<'id> {
+    fn same(self, other: Bounded<C>, _: Internal) -> Branded<'id> {
         let _ = other;
         self
     }
@@ -734,7 +735,7 @@ impl<'id, const C: usize> SameDim<Bounded<C>> for Branded<'id> {
 impl<const C: usize, const N: usize> Broadcast<Dim<N>> for Bounded<C> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn broadcast(self, other: Dim<N>) -> Dim<N> {
+    fn broadcast(self, other: Dim<N>, _: Internal) -> Dim<N> {
         let _ = self;
         other
     }
@@ -744,7 +745,7 @@ impl<const C: usize, const N: usize> Broadcast<Dim<N>> for Bounded<C> {
 impl<const C: usize, const N: usize> Broadcast<Bounded<C>> for Dim<N> {
     type Out = Dim<N>;
     #[inline(always)]
-    fn broadcast(self, other: Bounded<C>) -> Dim<N> {
+    fn broadcast(self, other: Bounded<C>, _: Internal) -> Dim<N> {
         let _ = other;
         self
     }
@@ -754,7 +755,7 @@ impl<const C: usize, const N: usize> Broadcast<Bounded<C>> for Dim<N> {
 impl<const C: usize> Broadcast<One> for Bounded<C> {
     type Out = Bounded<C>;
     #[inline(always)]
-    fn broadcast(self, other: One) -> Bounded<C> {
+    fn broadcast(self, other: One, _: Internal) -> Bounded<C> {
         let _ = other;
         self
     }
@@ -764,7 +765,7 @@ impl<const C: usize> Broadcast<One> for Bounded<C> {
 impl<const C: usize> Broadcast<Bounded<C>> for One {
     type Out = Bounded<C>;
     #[inline(always)]
-    fn broadcast(self, other: Bounded<C>) -> Bounded<C> {
+    fn broadcast(self, other: Bounded<C>, _: Internal) -> Bounded<C> {
         let _ = self;
         other
     }
@@ -775,7 +776,7 @@ impl<const C: usize> Broadcast<Bounded<C>> for One {
 impl<const C: usize> Broadcast<Dyn> for Bounded<C> {
     type Out = Dyn;
     #[inline(always)]
-    fn broadcast(self, other: Dyn) -> Dyn {
+    fn broadcast(self, other: Dyn, _: Internal) -> Dyn {
         if self.size() == 1 {
             other
         } else {
@@ -788,7 +789,7 @@ impl<const C: usize> Broadcast<Dyn> for Bounded<C> {
 impl<const C: usize> Broadcast<Bounded<C>> for Dyn {
     type Out = Dyn;
     #[inline(always)]
-    fn broadcast(self, other: Bounded<C>) -> Dyn {
+    fn broadcast(self, other: Bounded<C>, _: Internal) -> Dyn {
         if self.size() == 1 {
             Dyn(other.size())
         } else {
@@ -802,7 +803,7 @@ impl<const C: usize> Broadcast<Bounded<C>> for Dyn {
 impl<const C: usize, const C2: usize> Broadcast<Bounded<C2>> for Bounded<C> {
     type Out = Dyn;
     #[inline(always)]
-    fn broadcast(self, other: Bounded<C2>) -> Dyn {
+    fn broadcast(self, other: Bounded<C2>, _: Internal) -> Dyn {
         if self.size() == 1 {
             Dyn(other.size())
         } else {
@@ -816,7 +817,7 @@ impl<const C: usize, const C2: usize> Broadcast<Bounded<C2>> for Bounded<C> {
 impl<const C: usize> Broadcast<Branded<'_>> for Bounded<C> {
     type Out = Dyn;
     #[inline(always)]
-    fn broadcast(self, other: Branded<'_>) -> Dyn {
+    fn broadcast(self, other: Branded<'_>, _: Internal) -> Dyn {
         if self.size() == 1 {
             Dyn(other.size())
         } else {
@@ -829,7 +830,7 @@ impl<const C: usize> Broadcast<Branded<'_>> for Bounded<C> {
 impl<const C: usize> Broadcast<Bounded<C>> for Branded<'_> {
     type Out = Dyn;
     #[inline(always)]
-    fn broadcast(self, other: Bounded<C>) -> Dyn {
+    fn broadcast(self, other: Bounded<C>, _: Internal) -> Dyn {
         if self.size() == 1 {
             Dyn(other.size())
         } else {

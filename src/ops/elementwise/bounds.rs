@@ -343,7 +343,7 @@ impl<L: Broadcast<R>, R: DimLike, X, Y, Ax> ElementwiseBroadcastDim<R, X, Y, Ax>
     type Out = L::Out;
     #[inline(always)]
     fn merge(self, other: R) -> L::Out {
-        self.broadcast(other)
+        self.broadcast(other, crate::algebra::Internal(()))
     }
 }
 
@@ -367,7 +367,7 @@ impl<L: SameDim<R>, R: DimLike, X, Y, Ax> ElementwiseSameDim<R, X, Y, Ax> for L 
     type Out = L::Out;
     #[inline(always)]
     fn merge(self, other: R) -> L::Out {
-        self.same(other)
+        self.same(other, crate::algebra::Internal(()))
     }
 }
 

@@ -58,7 +58,7 @@ impl<L: Broadcast<R>, R: DimLike, C, T, E> SelectNumpyDim<R, C, T, E> for L {
     type Out = L::Out;
     #[inline(always)]
     fn merge(self, other: R) -> L::Out {
-        self.broadcast(other)
+        self.broadcast(other, crate::algebra::Internal(()))
     }
 }
 
@@ -81,7 +81,7 @@ impl<L: SameDim<R>, R: DimLike, C, T, E> SelectSameDim<R, C, T, E> for L {
     type Out = L::Out;
     #[inline(always)]
     fn merge(self, other: R) -> L::Out {
-        self.same(other)
+        self.same(other, crate::algebra::Internal(()))
     }
 }
 
