@@ -5,6 +5,7 @@
 
 use shapecheck::ops::Add;
 use shapecheck::prelude::*;
+use shapecheck::{BinaryOpKind, DynLodTensor, DynY, Lengths};
 
 fn main() {
     literals_and_operators();

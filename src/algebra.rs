@@ -45,17 +45,18 @@
 //! use shapecheck::algebra::{Broadcast, SameDim};
 //! use shapecheck::{Dim, Dyn, One};
 //! // 3 and 1 broadcast to 3; the output dim is a type
-//! let d: Dim<3> = Dim::<3>.broadcast(One);
-//! assert_eq!(d, Dim::<3>);
+//! fn broadcast<A: Broadcast<B, Out = O>, B: shapecheck::DimLike, O>() {}
+//! broadcast::<Dim<3>, One, Dim<3>>();
 //! // a run-time dim meeting a static one: checked when the op runs
-//! let e: Dim<3> = Dyn(3).same(Dim::<3>);
-//! assert_eq!(e, Dim::<3>);
+//! fn same<A: SameDim<B, Out = O>, B: shapecheck::DimLike, O>() {}
+//! same::<Dyn, Dim<3>, Dim<3>>();
 //! ```
 //!
 //! ```compile_fail
 //! use shapecheck::algebra::Broadcast;
 //! use shapecheck::Dim;
-//! let _ = Dim::<3>.broadcast(Dim::<4>); // 3 and 4 differ and neither is 1
+//! fn broadcast<A: Broadcast<B>, B: shapecheck::DimLike>() {}
+//! broadcast::<Dim<3>, Dim<4>>(); // 3 and 4 differ and neither is 1
 //! ```
 
 use crate::dim::{Bounded, Branded, Dim, DimLike, Dyn, One};
@@ -397,6 +398,7 @@ impl Broadcast<Branded<'_>> for Dyn {
 /// fn one_way<S: BroadcastsTo<D>, D: shapecheck::DimLike>() {}
 /// one_way::<Dim<3>, One>(); // the destination never repeats
 /// ```
+#[doc(hidden)]
 pub trait BroadcastsTo<Dst: DimLike>: DimLike {
     /// `()`. A chain of rules names it so that its next link waits until this
     /// relation holds (for a pair with no impl, it names no type).
@@ -467,6 +469,7 @@ impl BroadcastsTo<Branded<'_>> for One {
 /// droppable::<One>();
 /// droppable::<Dyn>(); // checked when the op runs
 /// ```
+#[doc(hidden)]
 pub trait Droppable: DimLike {
     /// `()`, as [`BroadcastsTo::Ok`].
     type Ok;
@@ -497,6 +500,7 @@ impl Droppable for Branded<'_> {
 /// one::<Dim<1>>();
 /// one::<Dyn>(); // checked when the op runs
 /// ```
+#[doc(hidden)]
 pub trait IsOne: DimLike {}
 
 /// 1.
@@ -535,6 +539,7 @@ impl IsOne for Branded<'_> {}
 /// fn known<A: NeedsNoCheck<B>, B: shapecheck::DimLike>() {}
 /// known::<Dyn, Dim<3>>(); // the run-time dim may be 3, 1 or neither
 /// ```
+#[doc(hidden)]
 pub trait NeedsNoCheck<Other: DimLike>: DimLike {}
 
 /// Two static sizes: the compiler decides.
@@ -583,6 +588,7 @@ impl NeedsNoCheck<Branded<'_>> for One {}
 /// fn known<A: EqualityKnown<B>, B: shapecheck::DimLike>() {}
 /// known::<Dyn, One>(); // the run-time dim may be 1 or not
 /// ```
+#[doc(hidden)]
 pub trait EqualityKnown<Other: DimLike>: DimLike {}
 
 /// Two static sizes: the compiler decides.
@@ -620,6 +626,7 @@ impl<'id: 'other, 'other> EqualityKnown<Branded<'other>> for Branded<'id> {}
 /// fn known<S: BroadcastsToKnown<D>, D: shapecheck::DimLike>() {}
 /// known::<Dyn, Dim<3>>(); // the run-time source may be 3, 1 or neither
 /// ```
+#[doc(hidden)]
 pub trait BroadcastsToKnown<Dst: DimLike>: DimLike {}
 
 /// Two static sizes: the compiler decides.

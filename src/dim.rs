@@ -16,6 +16,7 @@ use core::fmt::{self, Debug};
 use core::marker::PhantomData;
 
 pub(crate) mod sealed {
+    #[doc(hidden)]
     pub trait Sealed {}
 }
 
@@ -32,6 +33,7 @@ pub mod kind {
     #[derive(Clone, Copy, Debug)]
     pub enum Runtime {}
     /// A kind: [`Fixed`] or [`Runtime`] (sealed).
+    #[doc(hidden)]
     pub trait Kind: super::sealed::Sealed {
         /// The kind of this and `K` together: [`Fixed`] only if both are.
         type Join<K: Kind>: Kind;
@@ -281,6 +283,7 @@ pub fn brand<R>(size: usize, f: impl for<'id> FnOnce(Branded<'id>) -> R) -> R {
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::Room;
 /// let rows = Bounded::<4>::new(3).unwrap();
 /// assert_eq!(rows.size(), 3);
 /// assert_eq!(Bounded::<4>::new(5), None);
@@ -321,6 +324,7 @@ impl<const CAP: usize> Bounded<CAP> {
 /// let room: <<Bounded<3> as RoomDim>::Room as StaticDim>::Arr<u8> = [0; 3];
 /// assert_eq!(room.len(), 3);
 /// ```
+#[doc(hidden)]
 pub trait RoomDim: DimLike {
     /// The static dim with room for every size of this one.
     type Room: StaticDim;
@@ -365,6 +369,7 @@ impl Debug for Branded<'_> {
 ///     of(b);
 /// });
 /// ```
+#[doc(hidden)]
 pub trait ProvenDim: DimLike {}
 impl<const N: usize> ProvenDim for Dim<N> {}
 impl ProvenDim for One {}

@@ -10,6 +10,7 @@ use core::fmt::Debug;
 use num_traits::Float;
 
 mod sealed {
+    #[doc(hidden)]
     pub trait Sealed {}
 }
 
@@ -32,6 +33,7 @@ mod sealed {
 /// assert_eq!(out, [(2, false), (1, true)]);
 /// ```
 #[cfg(feature = "rayon")]
+#[doc(hidden)]
 pub trait MaybeSync: Send + Sync {}
 #[cfg(feature = "rayon")]
 impl<T: Send + Sync + ?Sized> MaybeSync for T {}
@@ -54,6 +56,7 @@ impl<T: Send + Sync + ?Sized> MaybeSync for T {}
 /// assert_eq!(out, [(2, false), (1, true)]);
 /// ```
 #[cfg(not(feature = "rayon"))]
+#[doc(hidden)]
 pub trait MaybeSync {}
 #[cfg(not(feature = "rayon"))]
 impl<T: ?Sized> MaybeSync for T {}
@@ -278,6 +281,7 @@ int_element!(u64, "uint64");
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::SameElement;
 /// // the bound every elementwise op states: `TY: SameElement<T>`
 /// fn add_same<T: Element, TY: SameElement<T> + Copy>(x: &[T], y: &[TY]) -> T {
 ///     T::add(x[0], TY::same(y)[0])
@@ -299,11 +303,13 @@ int_element!(u64, "uint64");
     label = "expected a tensor of {T}, found one of {Self}",
     note = "convert one operand first; shapecheck never promotes element types implicitly"
 )]
+#[doc(hidden)]
 pub trait SameElement<T> {
     /// The slice as a slice of `T` (the identity: `Self` is `T`).
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::SameElement;
     /// assert_eq!(<f32 as SameElement<f32>>::same(&[1.0, 2.0]), &[1.0, 2.0]);
     /// ```
     fn same(s: &[Self]) -> &[T]

@@ -305,23 +305,28 @@ pub mod __private {
     pub use shapecheck_macros::{shape, tensor};
 }
 
-/// Everything a user needs, in one import: `use shapecheck::prelude::*;`.
+/// What most programs need, in one import: `use shapecheck::prelude::*;`
+/// (40 names at most, none of them a name of Rust's own preludes).
 ///
-/// - the tensor types and macros: [`Tensor`], [`DynTensor`]
-///   (feature `alloc`), [`LodTensor`], [`shape!`], [`tensor!`], [`multiplex!`];
-/// - every op (`elementwise_*` and `try_elementwise` are methods of
-///   [`Tensor`]): [`select`], [`try_select`], [`select_into`],
-///   [`try_select_into`], [`multiplex()`], [`multiplex_into`],
-///   [`dynamic_stitch`], `dynamic_partition`, [`dynamic_partition_into`];
-/// - the markers: [`Axis`], the activations
-///   ([`Identity`], [`Relu`], [`Sigmoid`], [`Tanh`]), select's modes
-///   ([`NoBroadcast`], [`Numpy`], [`Pdpd`]), [`Partitions`];
-/// - the traits generic code names in its bounds: [`Shape`], [`StaticShape`],
-///   [`Element`], [`Storage`], [`StorageMut`], [`BroadcastWith`] /
-///   [`BroadcastOf`], [`ElementwiseShapes`],
-///   [`SelectShapes`], [`MultiplexShapes`],
-///   [`ResultStorage`];
-/// - the error types, so that a `match` on a `try_` result needs no other import.
+/// - the tensor types and macros: [`Tensor`], [`DynTensor`] (feature
+///   `alloc`), [`LodTensor`], [`shape!`], [`tensor!`], [`multiplex!`];
+/// - the dims: [`Dim`], [`One`], [`Dyn`], [`Bounded`], [`Branded`] (and
+///   [`brand`], which makes one);
+/// - the free-function ops (`elementwise_*` and the other ops are methods
+///   of [`Tensor`]): [`select`], [`multiplex()`], [`dynamic_stitch`],
+///   `dynamic_partition`, [`dynamic_partition_into`];
+/// - the markers: [`Axis`], the activations ([`Identity`], [`Relu`],
+///   [`Sigmoid`], [`Tanh`], and [`ActivationKind`] to pick one at run time),
+///   select's modes ([`NoBroadcast`], [`Numpy`], [`Pdpd`]), [`Partitions`];
+/// - the bounds generic code writes: [`DimLike`], [`StaticDim`],
+///   [`Shape`], [`StaticShape`], [`Element`], [`BroadcastWith`] /
+///   [`BroadcastOf`], [`SelectWith`] / [`SelectOutput`];
+/// - the errors a `?` most often meets: [`ShapeError`], [`MultiplexError`],
+///   [`StitchError`].
+///
+/// Everything else (the `try_` and `_into` free functions, the bounded and
+/// backward forms, the other error types, storages) is at the crate root:
+/// `use shapecheck::{try_select, SelectError};`.
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -331,58 +336,73 @@ pub mod __private {
 /// assert_eq!(y.as_slice(), &[1.0, 0.0, 0.0, 4.0]);
 /// ```
 pub mod prelude {
-    // tensors, dims and shapes
+    // dims, shapes, elements
     pub use crate::dim::{brand, Bounded, Branded, Dim, DimLike, Dyn, One, StaticDim};
+    pub use crate::element::Element;
+    pub use crate::shape::{Shape, StaticShape};
+
+    // tensors and their macros
     #[cfg(feature = "alloc")]
     pub use crate::dynamic::DynTensor;
-    pub use crate::element::{Element, SameElement};
-    pub use crate::error::ShapeError;
-    pub use crate::shape::{Dims, Shape, StaticShape};
-    pub use crate::storage::{Inline, ResultStorage, Room, Storage, StorageMut};
     #[cfg(feature = "alloc")]
     pub use crate::tensor::HeapConstructors;
     pub use crate::tensor::Tensor;
     pub use crate::{multiplex, shape, tensor};
 
-    // fused expressions (`x.lazy()`; `expr::select` is under its module's name)
-    pub use crate::expr::{Expr, ExprError};
-
-    // elementwise (the op markers `Mul`, `Add`, ... are `shapecheck::ops::Mul`,
-    // ...: their names are `core::ops`' traits)
+    // elementwise (methods of `Tensor`; the op markers `Mul`, `Add`, ... are
+    // `shapecheck::ops::Mul`, ...: their names are `core::ops`' traits)
     pub use crate::ops::elementwise::{
-        Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, BroadcastOf, BroadcastResult,
-        BroadcastWith, ElementwiseError, ElementwiseOutput, ElementwiseShapes, FloatElement,
-        Identity, Relu, Sigmoid, Tanh,
+        ActivationKind, Axis, BroadcastOf, BroadcastWith, Identity, Relu, Sigmoid, Tanh,
     };
 
     // select
-    pub use crate::ops::select::{
-        select, select_into, try_select, try_select_into, AutoBroadcast, CondElement, ElseElement,
-        NoBroadcast, Numpy, Pdpd, SelectError, SelectOutput, SelectShapes, SelectWith,
-    };
+    pub use crate::ops::select::{select, NoBroadcast, Numpy, Pdpd, SelectOutput, SelectWith};
 
-    // multiplex (the function and the macro `multiplex!` are both `crate::multiplex`, above)
-    pub use crate::ops::multiplex::{
-        multiplex_backward, multiplex_backward_into, multiplex_bounded, multiplex_bounded_into,
-        multiplex_into, IndexElement, MultiplexError, MultiplexShapes,
-    };
-
+    // multiplex (the function and the macro `multiplex!` are both `crate::multiplex`, above),
     // dynamic_stitch and dynamic_partition
+    pub use crate::ops::multiplex::MultiplexError;
     #[cfg(feature = "alloc")]
     pub use crate::ops::partition::dynamic_partition;
-    pub use crate::ops::partition::{
-        dynamic_partition_backward, dynamic_partition_backward_into, dynamic_partition_bounded,
-        dynamic_partition_bounded_into, dynamic_partition_into, Partitions,
-    };
-    pub use crate::ops::stitch::{dynamic_stitch, StitchError, StitchGrad, StitchIndex};
+    pub use crate::ops::partition::{dynamic_partition_into, Partitions};
+    pub use crate::ops::stitch::{dynamic_stitch, StitchError};
 
-    // LoD tensors and lod_reset
+    // LoD tensors
+    pub use crate::lod::{LodTensor, Offsets};
+
+    // the shape errors every constructor returns
+    pub use crate::error::ShapeError;
+}
+
+/// The names the prelude leaves out, at the root with it.
+pub use rest::*;
+mod rest {
+    pub use crate::element::SameElement;
+    pub use crate::expr::{Expr, ExprError};
     #[cfg(feature = "alloc")]
     pub use crate::lod::DynLodTensor;
-    pub use crate::lod::{Lengths, LodError, LodTensor, Offsets};
+    pub use crate::lod::{Lengths, LodError};
+    pub use crate::ops::elementwise::{
+        Activation, BinaryOp, BinaryOpKind, BroadcastResult, ElementwiseError, ElementwiseOutput,
+        ElementwiseShapes, FloatElement,
+    };
     #[cfg(feature = "alloc")]
     pub use crate::ops::lod_reset::DynY;
     pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
+    pub use crate::ops::multiplex::{
+        multiplex_backward, multiplex_backward_into, multiplex_bounded, multiplex_bounded_into,
+        multiplex_into, IndexElement, MultiplexShapes,
+    };
+    pub use crate::ops::partition::{
+        dynamic_partition_backward, dynamic_partition_backward_into, dynamic_partition_bounded,
+        dynamic_partition_bounded_into,
+    };
+    pub use crate::ops::select::{
+        select_into, try_select, try_select_into, AutoBroadcast, CondElement, ElseElement,
+        SelectError, SelectShapes,
+    };
+    pub use crate::ops::stitch::{StitchGrad, StitchIndex};
+    pub use crate::shape::Dims;
+    pub use crate::storage::{Inline, ResultStorage, Room, Storage, StorageMut};
 }
 
 /// The examples of README.md, compiled and run as doctests.

@@ -13,6 +13,7 @@ use crate::{DimLike, Dyn, Shape};
     label = "shape {Self} has no rows to split into sequences",
     note = "a LoD's last level holds offsets into the dense tensor's first dim: use a shape of rank 1 or more, such as shape![Dyn, 4]"
 )]
+#[doc(hidden)]
 pub trait RowShape: Shape {
     /// The shape of a run of rows: the first dim replaced by [`Dyn`]
     /// (`WithRows<Dyn>`).

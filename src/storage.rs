@@ -30,6 +30,7 @@ use core::fmt;
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::Storage;
 /// fn total<B: Storage<i32>>(b: &B) -> i32 {
 ///     b.as_slice().iter().sum()
 /// }
@@ -42,6 +43,7 @@ pub trait Storage<T> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::Storage;
     /// let t = tensor![1, 2, 3];
     /// assert_eq!(t.storage().as_slice(), &[1, 2, 3]);
     /// ```
@@ -54,6 +56,8 @@ pub trait Storage<T> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::Storage;
+    /// use shapecheck::Room;
     /// let v = vec![1, 2, 3];
     /// assert_eq!(v.used(|| 3), &[1, 2, 3]);
     /// let r = Room::<i32, (Bounded<4>,)>([1, 2, 0, 0]);
@@ -71,6 +75,7 @@ pub trait Storage<T> {
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::StorageMut;
 /// fn zero<B: StorageMut<f32>>(b: &mut B) {
 ///     b.as_mut_slice().fill(0.0);
 /// }
@@ -83,6 +88,8 @@ pub trait StorageMut<T>: Storage<T> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::StorageMut;
+    /// use shapecheck::Inline;
     /// let mut inline = Inline::<i32, shape![3]>([1, 2, 3]);
     /// inline.as_mut_slice()[0] = 9;
     /// assert_eq!(inline.0, [9, 2, 3]);
@@ -93,6 +100,8 @@ pub trait StorageMut<T>: Storage<T> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::StorageMut;
+    /// use shapecheck::Room;
     /// let mut r = Room::<i32, (Bounded<4>,)>([1, 2, 0, 0]);
     /// r.used_mut(|| 2)[1] = 5;
     /// assert_eq!(r.0, [1, 5, 0, 0]);
@@ -109,6 +118,7 @@ pub trait StorageMut<T>: Storage<T> {
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::Inline;
 /// use shapecheck::storage::OwnedStorage;
 /// let heap: Vec<f32> = OwnedStorage::try_filled(&(Dyn(2), Dim::<3>), 1.5).unwrap();
 /// assert_eq!(heap, vec![1.5; 6]);
@@ -136,6 +146,7 @@ pub trait OwnedStorage<T: Copy, S: Shape>: StorageMut<T> + Sized {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::Inline;
     /// use shapecheck::storage::OwnedStorage;
     /// let b = <Inline<u8, shape![2, 2]> as OwnedStorage<u8, shape![2, 2]>>::filled(&Default::default(), 3);
     /// assert_eq!(b.0, [[3, 3], [3, 3]]);
@@ -176,6 +187,7 @@ pub trait OwnedStorage<T: Copy, S: Shape>: StorageMut<T> + Sized {
     label = "an owned result of shape {Self} needs `alloc`",
     note = "without a heap, use the op's `_into` form (for example `try_elementwise_into`, `try_select_into`), which writes into a caller's tensor (`Tensor<T, S, &mut [T]>` over a buffer you own)"
 )]
+#[doc(hidden)]
 pub trait OutputStorage<T: Copy>: Shape {
     /// The result's storage.
     type Buffer: OwnedStorage<T, Self>;
@@ -212,6 +224,7 @@ impl<T: Copy, S: Shape> KindStorage<T, S> for crate::dim::kind::Runtime {
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::{Inline, ResultStorage};
 /// // a heap operand keeps its (static-shaped) result on the heap ...
 /// let x = Tensor::<f32, shape![2], Vec<f32>>::from_vec(Default::default(), vec![1.0, 2.0]).unwrap();
 /// let y = tensor![3.0f32, 4.0];
@@ -236,6 +249,8 @@ pub trait ResultStorage<T: Copy, S2: Shape>: Storage<T> {
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::Storage;
+/// use shapecheck::Inline;
 /// let s = Inline::<i32, shape![2, 3]>([[1, 2, 3], [4, 5, 6]]);
 /// assert_eq!(s.as_slice(), &[1, 2, 3, 4, 5, 6]);
 /// let t = Tensor::<i32, shape![2, 3]>::from_storage(s).unwrap();

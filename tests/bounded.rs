@@ -7,6 +7,7 @@ use proptest::prelude::*;
 use shapecheck::prelude::*;
 use shapecheck::storage::BoundedTensor;
 use shapecheck::{dynamic_partition, BoundedLod, Lengths, LodTensor, Partitions};
+use shapecheck::{dynamic_partition_bounded, multiplex_bounded, Room};
 
 type Rows64 = (Bounded<64>, Dim<16>);
 

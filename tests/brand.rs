@@ -9,6 +9,7 @@
 
 use proptest::prelude::*;
 use shapecheck::prelude::*;
+use shapecheck::try_select;
 use shapecheck::Lengths;
 
 type Rows2 = Tensor<f32, shape![Dyn, 2], Vec<f32>>;

@@ -9,6 +9,7 @@ use serde_json::Value;
 use shapecheck::ops::elementwise::{elementwise_output_dims, elementwise_slices};
 use shapecheck::ops::{Mul, Sub};
 use shapecheck::prelude::*;
+use shapecheck::BinaryOpKind;
 use shapecheck::{ElementwiseError, ShapeError};
 
 // ------------------------------------------------------------ naive reference

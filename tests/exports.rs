@@ -90,3 +90,134 @@ mod through_the_root {
         assert_eq!(MAX_RANK, 8);
     }
 }
+
+/// The surface a user meets: at most 30 traits shown in the docs (every
+/// other trait is `#[doc(hidden)]` plumbing or private), and at most 40
+/// names in the prelude. Read from the sources: a `pub trait` whose
+/// attributes do not include `#[doc(hidden)]` is shown by rustdoc (every
+/// module that holds one is public); the prelude's names are those of its
+/// `pub use` lines.
+mod the_surface {
+    use std::fs;
+    use std::path::Path;
+
+    fn sources(dir: &Path, out: &mut Vec<(String, String)>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                sources(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push((
+                    path.display().to_string(),
+                    fs::read_to_string(&path).unwrap(),
+                ));
+            }
+        }
+    }
+
+    /// The names of the `pub trait`s not marked `#[doc(hidden)]`.
+    fn shown_traits() -> Vec<String> {
+        let mut files = Vec::new();
+        sources(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+            &mut files,
+        );
+        let mut shown = Vec::new();
+        for (_, text) in &files {
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, line) in lines.iter().enumerate() {
+                let Some(rest) = line.trim_start().strip_prefix("pub trait ") else {
+                    continue;
+                };
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                // the attribute block above it: attributes, their argument lines and doc comments
+                let mut hidden = false;
+                let mut j = i;
+                while j > 0 {
+                    j -= 1;
+                    let above = lines[j].trim();
+                    if above.starts_with("///") {
+                        continue;
+                    }
+                    if above.starts_with("#[")
+                        || above.starts_with(")]")
+                        || above.ends_with("\",")
+                        || above.ends_with('"')
+                    {
+                        hidden |= above == "#[doc(hidden)]";
+                        continue;
+                    }
+                    break;
+                }
+                if !hidden && !shown.contains(&name) {
+                    shown.push(name);
+                }
+            }
+        }
+        shown.sort();
+        shown
+    }
+
+    fn prelude_names() -> Vec<String> {
+        let lib =
+            fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+        let start = lib.find("pub mod prelude {").unwrap();
+        let body = &lib[start..start + lib[start..].find("\n}").unwrap()];
+        let mut names = Vec::new();
+        for item in body.split("pub use ").skip(1) {
+            let item = &item[..item.find(';').unwrap()];
+            match (item.find('{'), item.rfind('}')) {
+                (Some(open), Some(close)) => names.extend(
+                    item[open + 1..close]
+                        .split(',')
+                        .map(str::trim)
+                        .filter(|n| !n.is_empty())
+                        .map(String::from),
+                ),
+                _ => names.push(item.rsplit("::").next().unwrap().trim().to_string()),
+            }
+        }
+        names
+    }
+
+    #[test]
+    fn at_most_30_traits_are_shown() {
+        let shown = shown_traits();
+        assert!(
+            shown.len() <= 30,
+            "{} traits shown in the docs: {shown:?}",
+            shown.len()
+        );
+        // the ones users write, at least
+        for t in [
+            "DimLike",
+            "Shape",
+            "StaticShape",
+            "BroadcastWith",
+            "SelectWith",
+            "Storage",
+        ] {
+            assert!(shown.iter().any(|s| s == t), "{t} is not shown: {shown:?}");
+        }
+    }
+
+    #[test]
+    fn at_most_40_names_in_the_prelude() {
+        let names = prelude_names();
+        assert!(
+            names.len() <= 40,
+            "{} names in the prelude: {names:?}",
+            names.len()
+        );
+    }
+
+    /// The counters see what they count: a planted trait and the prelude's first name.
+    #[test]
+    fn the_counters_see_their_items() {
+        assert!(shown_traits().len() >= 20);
+        assert!(prelude_names().iter().any(|n| n == "Tensor"));
+    }
+}

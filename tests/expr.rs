@@ -8,6 +8,7 @@
 use proptest::prelude::*;
 use shapecheck::expr;
 use shapecheck::prelude::*;
+use shapecheck::try_select;
 
 type D1 = Tensor<f32, shape![Dyn], Vec<f32>>;
 type D2 = Tensor<f32, shape![Dyn, Dyn], Vec<f32>>;

@@ -3,6 +3,7 @@
 //! batch, and checked against values computed by hand. The only bound on
 //! the batch dim is `B: DimLike`.
 use shapecheck::prelude::*;
+use shapecheck::ElementwiseError;
 
 /// elementwise: under `Axis::<1>` the batch dim meets no dim of `w`.
 fn gate<B: DimLike>(

@@ -320,6 +320,7 @@ proptest! {
 fn static_forms_agree_with_the_dynamic_path() {
     use shapecheck::ops::Div;
     use shapecheck::prelude::*;
+    use shapecheck::Activation;
     let xs = values(24, 3);
     let ys = values(3, 4);
     let ds = values(24, 5);

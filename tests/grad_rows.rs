@@ -12,6 +12,10 @@ use shapecheck::ops::multiplex::multiplex_backward_slices;
 use shapecheck::ops::partition::partition_backward_slices;
 use shapecheck::ops::stitch::{stitch_backward_slices, StitchGrad, StitchPair, WINDOW_ROWS};
 use shapecheck::prelude::*;
+use shapecheck::{
+    dynamic_partition_backward, dynamic_partition_backward_into, dynamic_partition_bounded,
+    multiplex_backward, multiplex_backward_into,
+};
 use shapecheck::{DynLodTensor, Lengths, MultiplexError};
 
 /// `<a, b>`.

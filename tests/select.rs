@@ -10,8 +10,9 @@ mod shape_support;
 use proptest::prelude::*;
 use serde_json::Value;
 use shape_support::derived;
-use shapecheck::ops::select::{SelectOutput, SelectShapes};
+use shapecheck::ops::select::SelectOutput;
 use shapecheck::prelude::*;
+use shapecheck::AutoBroadcast;
 use shapecheck::{
     select, select_into, select_output_dims, select_slices, try_select, try_select_into, Dims,
     SelectError, SelectInput, SelectMode, ShapeError,

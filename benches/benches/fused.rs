@@ -30,6 +30,7 @@
 use ndarray::{Array1, Array2, Array3, Zip};
 use shapecheck::expr;
 use shapecheck::prelude::*;
+use shapecheck::select_into;
 use shapecheck_benches::{bools, data, median, w1_inputs, Args, Big, BIG};
 use std::hint::black_box;
 use std::time::Instant;

@@ -11,6 +11,7 @@
 use core::hint::black_box;
 use cortex_m_rt::entry;
 use shapecheck::prelude::*;
+use shapecheck::dynamic_partition_bounded;
 use shapecheck::storage::BoundedTensor;
 use shapecheck_embedded::vectors::size_dynamic_partition_bounded::case as v;
 use shapecheck_embedded::{firmware, stack};

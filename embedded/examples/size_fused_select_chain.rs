@@ -10,6 +10,7 @@
 use core::hint::black_box;
 use cortex_m_rt::entry;
 use shapecheck::prelude::*;
+use shapecheck::select_into;
 use shapecheck_embedded::fused::{SEL_C, SEL_E, SEL_OUT, SEL_T};
 use shapecheck_embedded::{firmware, stack};
 

@@ -12,6 +12,7 @@ use core::hint::black_box;
 use cortex_m_rt::entry;
 use shapecheck::multiplex_bounded;
 use shapecheck::prelude::*;
+use shapecheck::Room;
 use shapecheck_embedded::vectors::size_multiplex_bounded::case as v;
 use shapecheck_embedded::{firmware, stack};
 

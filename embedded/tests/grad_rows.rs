@@ -13,6 +13,7 @@ use cortex_m_rt::entry;
 use shapecheck::ops::multiplex::multiplex_backward_slices;
 use shapecheck::ops::stitch::{stitch_backward_slices, StitchPair};
 use shapecheck::prelude::*;
+use shapecheck::{multiplex_backward, multiplex_backward_into, StitchGrad};
 use shapecheck::MultiplexError;
 use shapecheck_embedded::Checks;
 

@@ -3,6 +3,7 @@
 #![no_std]
 
 use shapecheck::prelude::*;
+use shapecheck::StitchGrad;
 
 /// Paddle's multiplex on static buffers: three candidates [3, 2] as views,
 /// an i32 index [3, 1], the result written into a caller's buffer (no heap).

@@ -39,6 +39,7 @@ use crate::tensor::Tensor;
     label = "a function of yours has no known derivative",
     note = "the nodes with a backward are the elementwise ops, the operators, the activations and select"
 )]
+#[doc(hidden)]
 pub trait Backward<T: Element>: Node<T> {
     /// The leaves' gradients, each a tensor of its leaf's shape.
     type Grads;

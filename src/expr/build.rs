@@ -19,6 +19,7 @@ use core::marker::PhantomData;
 
 /// What can be an operand of an expression node: a tensor (`&x`), another
 /// expression, or a scalar of the element type (a constant).
+#[doc(hidden)]
 pub trait IntoNode<T: Element> {
     /// The element type (`T`).
     type Elem: Element;
@@ -361,6 +362,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     label = "integer division can fail (division by zero)",
     note = "use the plain `x.elementwise_div(&y, axis, act)`, which returns a Result"
 )]
+#[doc(hidden)]
 pub trait FloatOp<T>: BinaryOp {}
 
 impl<T: Element> FloatOp<T> for Mul {}

@@ -100,6 +100,7 @@ pub(super) fn leaf_row<'d, T, const STRIDED: bool>(
 /// share the tree between threads (feature `rayon`): the function of a
 /// `map` or `zip_with` node is `Sync` (every closure that captures no
 /// `Cell` or `Rc` is).
+#[doc(hidden)]
 pub trait Node<T: Element>: sealed::Sealed + Sync {
     /// The node's output shape.
     type Shape: Shape;
@@ -158,9 +159,11 @@ pub trait Node<T: Element>: sealed::Sealed + Sync {
     message = "this expression reads a tensor with a run-time dim: evaluate it with `try_eval` or `try_eval_into`, which check its rules when it runs and return a Result",
     label = "a leaf of this expression has a run-time (`Dyn`, branded or bounded) dim"
 )]
+#[doc(hidden)]
 pub trait StaticTree<T: Element>: Node<T, Shape: StaticShape> {}
 
 pub(super) mod sealed {
+    #[doc(hidden)]
     pub trait Sealed {}
 }
 

@@ -46,6 +46,7 @@ use ::nalgebra::{SMatrix, Scalar};
     label = "the tensor's shape type is {Self}",
     note = "write the tensor's shape as shape![{R}, {C}]"
 )]
+#[doc(hidden)]
 pub trait MatrixDims<const R: usize, const C: usize>: StaticShape {}
 
 #[diagnostic::do_not_recommend]
@@ -58,6 +59,7 @@ impl<const R: usize> MatrixDims<R, 1> for (Dim<R>, One) {}
 impl MatrixDims<1, 1> for (One, One) {}
 
 /// A shape of rank 2, whatever its dims: what converts to a `DMatrix`.
+#[doc(hidden)]
 pub trait Rank2: Shape {}
 impl<A: DimLike, B: DimLike> Rank2 for (A, B) {}
 

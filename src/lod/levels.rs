@@ -19,6 +19,7 @@ use super::{Lengths, LodError, Offsets};
     label = "expected levels of `Offsets`, such as `&[Offsets]`",
     note = "offsets and lengths are distinct types: build a LoD from `Lengths` with `LodTensor::from_lengths` or `from_lengths_in`"
 )]
+#[doc(hidden)]
 pub trait Levels {
     /// The number of levels.
     fn count(&self) -> usize;

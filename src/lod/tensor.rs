@@ -41,6 +41,7 @@ pub struct LodTensor<T: Copy, S: Shape, B: Storage<T>, L> {
 /// type Parts<'a> = <shape![Dyn, 4] as LodParts<&'a [Offsets<'a>]>>::Dense;
 /// let _: Option<Parts<'_>> = Some((Dyn(6), Dim::<4>));
 /// ```
+#[doc(hidden)]
 pub trait LodParts<L>: Shape {
     /// `Self`, once it is a [`RowShape`].
     type Dense: RowShape;
@@ -55,6 +56,7 @@ pub trait LodParts<L>: Shape {
 
 /// [`RowShape`] of `S` and [`Levels`] of `L` as a link with `Self = ()`
 /// (any `Self`), whose types are `S` and `L`; see [`LodParts`].
+#[doc(hidden)]
 pub trait LodPartsLink<S: Shape, L> {
     /// `S` as a [`RowShape`].
     type Dense: RowShape;

@@ -16,6 +16,7 @@ use crate::tensor::Tensor;
 
 /// An element rule `R` of the element type `Self`: the elements as `U`s.
 /// Each rule's impl requires the trait that carries its message.
+#[doc(hidden)]
 pub trait ElementRule<R, U>: Copy {
     /// The elements as `U`s.
     fn cast(data: &[Self]) -> &[U];
@@ -34,6 +35,7 @@ impl<T, TY: SameElement<T> + Copy> ElementRule<SameRule, T> for TY {
 
 /// [`ElementRule`] of `E` as a link with `Self = ()` (any `Self`): a view
 /// of a tensor of shape `S` whose elements pass the rule.
+#[doc(hidden)]
 pub trait ElementLink<E: Copy, U: Copy, R, S: Shape> {
     /// `S`.
     type Shape: Shape;
@@ -52,6 +54,7 @@ impl<P, E: ElementRule<R, U>, U: Copy, R, S: Shape> ElementLink<E, U, R, S> for 
 /// An element rule `R` on the element type (`Self`) of an operand of shape
 /// `S`, as one blanket impl over [`ElementLink`] (see the
 /// module docs of `ops/elements.rs`).
+#[doc(hidden)]
 pub trait Elements<U: Copy, R, S: Shape>: Copy {
     /// `S`, once the rule holds.
     type Shape: Shape;

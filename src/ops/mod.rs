@@ -87,6 +87,7 @@ pub(crate) const fn const_fail(message: &str) -> ! {
 /// implements them.
 pub(crate) mod sealed {
     /// Implemented by shapes, axes and elementwise's placements only.
+    #[doc(hidden)]
     pub trait Sealed {}
     impl<S: crate::shape::Shape> Sealed for S {}
     impl<const A: isize> Sealed for super::elementwise::Axis<A> {}

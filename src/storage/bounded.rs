@@ -14,6 +14,7 @@
 //!
 //! ```
 //! use shapecheck::prelude::*;
+//! use shapecheck::Room;
 //! type Rows = (Bounded<64>, Dim<16>);
 //! assert_eq!(core::mem::size_of::<Tensor<f32, Rows, Room<f32, Rows>>>(), 64 * 16 * 4 + core::mem::size_of::<usize>());
 //! ```
@@ -40,6 +41,7 @@ use core::fmt;
 /// let a: <<(Bounded<3>, Dim<2>) as BoundedShape>::Room as StaticShape>::Array<u8> = [[0; 2]; 3];
 /// assert_eq!(a.len(), 3);
 /// ```
+#[doc(hidden)]
 pub trait BoundedShape: Shape {
     /// The static shape with room for every size of this one.
     type Room: StaticShape;
@@ -127,6 +129,8 @@ type RoomArray<T, S> = <<S as BoundedShape>::Room as StaticShape>::Array<T>;
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::Storage;
+/// use shapecheck::Room;
 /// type S = (Bounded<4>, Dim<2>);
 /// let t = Tensor::<i32, S, Room<i32, S>>::from_shape_slice((Bounded::new(2).unwrap(), Dim), &[1, 2, 3, 4]).unwrap();
 /// assert_eq!(t.as_slice(), &[1, 2, 3, 4]);
@@ -161,6 +165,7 @@ impl<T: Copy, S: BoundedShape> Room<T, S> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::Room;
     /// assert_eq!(Room::<f32, (Bounded<64>, Dim<16>)>::CAPACITY, 1024);
     /// ```
     pub const CAPACITY: usize = <S::Room as StaticShape>::NUMEL;
@@ -169,6 +174,7 @@ impl<T: Copy, S: BoundedShape> Room<T, S> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::Room;
     /// let r = Room::<u8, (Bounded<2>,)>::filled_with(7);
     /// assert_eq!(r.0, [7, 7]);
     /// ```
@@ -247,6 +253,7 @@ impl<T: Copy + Default, S: BoundedShape> Tensor<T, S, Room<T, S>> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::Room;
     /// type S = (Bounded<8>,);
     /// let shape = <S as Shape>::from_dims(&[3]).unwrap();
     /// let t = Tensor::<f32, S, Room<f32, S>>::from_shape_slice(shape, &[1.0, 2.0, 3.0]).unwrap();
@@ -274,6 +281,7 @@ impl<T: Copy + Default, S: BoundedShape> Tensor<T, S, Room<T, S>> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::Room;
     /// type S = (Bounded<64>, Dim<16>);
     /// assert_eq!(Tensor::<f32, S, Room<f32, S>>::capacity(), 1024);
     /// ```

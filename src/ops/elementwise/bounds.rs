@@ -51,6 +51,7 @@ use crate::shape::Shape;
     label = "the lower-rank operand does not fit at this axis",
     note = "fix: a smaller axis, so that the lower-rank operand ends within the other (Paddle itself overflows a buffer on these shapes)"
 )]
+#[doc(hidden)]
 pub trait ElementwiseDroppableDim<X, Y, Ax>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -82,6 +83,7 @@ impl<D: ElementwiseDroppableDim<X, Y, Ax>, X, Y, Ax> ElementwiseDropLink<D, X, Y
     label = "a negative axis counts as |rank(X) - rank(Y)| + axis + 1, which must not be negative",
     note = "fix: an axis in [-(|rank(X) - rank(Y)| + 1), R), R the larger rank (Paddle: \"Axis should be great than or equal to 0\")"
 )]
+#[doc(hidden)]
 pub trait ElementwiseAxisBeforeStart<X, Y, Ax> {}
 
 /// Placement: the lower-rank operand starts at dim `O` of the other and fits
@@ -110,6 +112,7 @@ pub struct OutOfRange;
     label = "Paddle requires -R <= axis < R, where R is the larger rank",
     note = "fix: an axis in [-R, R); Axis::<-1> right-aligns the operands as numpy does (Paddle: \"The axis range must be [-R, R)\")"
 )]
+#[doc(hidden)]
 pub trait ElementwiseAxisRange<X, Y, Ax> {}
 
 impl<X: Shape, Y: Shape, Ax> ElementwiseAlign<X, Y, Ax> for OutOfRange
@@ -133,6 +136,7 @@ where
     label = "Paddle requires -R <= axis < R, where R is the larger rank",
     note = "fix: an axis in [-R, R) (Axis::<-1> right-aligns as numpy); in generic code, the missing bound is `{Self}: ElementwiseShapes<{Y}, AXIS>` (`{Self}: BroadcastWith<{Y}>` for axis -1)"
 )]
+#[doc(hidden)]
 pub trait ElementwiseAxis<Y, Ax>: Sealed {
     /// The placement ([`At`], [`AtTrimmed`], [`Identical`], [`BeforeStart`]
     /// or [`OutOfRange`]).
@@ -240,6 +244,7 @@ where
 /// placement `Self`, requiring the dim rules of every aligned pair. `Ax` is the
 /// axis, only for the messages. The placement is the `Self` type so that rustc
 /// decides nothing about the alignment until the axis has chosen a placement.
+#[doc(hidden)]
 pub trait ElementwiseAlign<X: Shape, Y: Shape, Ax>: Sealed {
     /// The output shape.
     type Output: Shape;
@@ -286,6 +291,7 @@ pub trait ElementwiseShapes<Y: Shape, const AXIS: isize>: Shape + Sealed {
 /// requiring this: generic code that forgets its bound is then told to
 /// write `S: ElementwiseShapes<Y, AXIS>`, and a rejected pair of shapes is
 /// reported by its dim rule without a list of the per-rank impls.
+#[doc(hidden)]
 pub trait ElementwiseRule<Y: Shape, Ax>: Shape {
     /// The output shape.
     type Output: Shape;
@@ -330,6 +336,7 @@ where
     label = "{Self} and {Other} conflict",
     note = "the lower-rank operand is placed at `axis` of the other (-1: right-aligned, as numpy) and each aligned pair must be equal or 1; fix: pass the axis at which Y lines up with X, or reshape so the conflicting dims agree"
 )]
+#[doc(hidden)]
 pub trait ElementwiseBroadcastDim<Other, X, Y, Ax>: DimLike {
     /// The output dim.
     type Out: DimLike;
@@ -354,6 +361,7 @@ impl<L: Broadcast<R>, R: DimLike, X, Y, Ax> ElementwiseBroadcastDim<R, X, Y, Ax>
     label = "fix: use Axis::<-1> (or Axis::<0>) for equal-rank operands",
     note = "Paddle: \"axis should be -1 or 0 while the dimension of tensor X is equal to the dimension of tensor Y\""
 )]
+#[doc(hidden)]
 pub trait ElementwiseSameDim<Other, X, Y, Ax>: DimLike {
     /// The output dim.
     type Out: DimLike;
@@ -420,6 +428,7 @@ impl<P, L: ElementwiseSameDim<R, X, Y, Ax>, R, X, Y, Ax> ElementwiseSameLink<L, 
     label = "a run-time dim needs a check: call the `try_` form (`try_elementwise_mul`, `try_elementwise_add`, ...), which returns a Result",
     note = "the plain forms accept a run-time dim only where it meets 1, no dim, or the same brand: check once with `brand_rows` (a `Branded` dim) or call the `try_` form"
 )]
+#[doc(hidden)]
 pub trait ElementwiseNoCheckDim<Other, X, Y, Ax>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -440,6 +449,7 @@ impl<L: NeedsNoCheck<R>, R: DimLike, X, Y, Ax> ElementwiseNoCheckDim<R, X, Y, Ax
     label = "a run-time dim needs a check: call the `try_` form (`try_elementwise_mul`, `try_elementwise_add`, ...), which returns a Result",
     note = "with equal ranks and an axis other than -1 or 0, Paddle accepts identical shapes only"
 )]
+#[doc(hidden)]
 pub trait ElementwiseNoCheckSameDim<Other, X, Y, Ax>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -459,6 +469,7 @@ impl<L: EqualityKnown<R>, R: DimLike, X, Y, Ax> ElementwiseNoCheckSameDim<R, X, 
     label = "a run-time dim needs a check: call the `try_` form (`try_elementwise_mul`, `try_elementwise_add`, ...), which returns a Result",
     note = "only trailing dims of size 1 can be dropped; a smaller axis makes the operand end within the other"
 )]
+#[doc(hidden)]
 pub trait ElementwiseNoCheckDropDim<X, Y, Ax>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -513,6 +524,7 @@ impl<P, D: ElementwiseNoCheckDropDim<X, Y, Ax>, X, Y, Ax> ElementwiseNoCheckDrop
 /// every dim that runs past the end) needs no run-time check. Generated per
 /// pair of ranks, like [`ElementwiseAlign`]; the placements that are always
 /// rejected hold here (the checked rule reports them).
+#[doc(hidden)]
 pub trait ElementwiseProvenAlign<X, Y, Ax>: Sealed {}
 
 /// Always rejected by [`ElementwiseAlign`], which reports it.
@@ -599,6 +611,7 @@ shapecheck_macros::impl_elementwise_rules!(8);
     label = "dout must have the forward output's shape",
     note = "the gradient flowing back into an op has the shape of the op's output"
 )]
+#[doc(hidden)]
 pub trait ElementwiseDout<Out, X, Y> {}
 
 #[diagnostic::do_not_recommend]
@@ -613,6 +626,7 @@ impl<Out, X, Y> ElementwiseDout<Out, X, Y> for Out {}
 /// fn takes<D>() where (): ElementwiseDoutLink<D, shape![2], shape![2], shape![2], Axis<-1>> {}
 /// takes::<shape![2]>();
 /// ```
+#[doc(hidden)]
 pub trait ElementwiseDoutLink<D, Out, X: Shape, Y, Ax> {
     /// `X`, once the rule holds.
     type X: Shape;
@@ -648,6 +662,7 @@ impl<P, D: ElementwiseDout<Out, X, Y>, Out, X: Shape, Y, Ax> ElementwiseDoutLink
 /// fn takes<D: ElementwiseDoutRule<shape![2], shape![2], shape![2], Axis<-1>>>() {}
 /// takes::<shape![2]>();
 /// ```
+#[doc(hidden)]
 pub trait ElementwiseDoutRule<Out, X: Shape, Y, Ax> {
     /// `X`, once the rule holds.
     type X: Shape;

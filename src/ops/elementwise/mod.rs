@@ -165,6 +165,7 @@
 //! (the plain forms also need [`ElementwiseNoCheck`], which the alias carries):
 //! ```
 //! use shapecheck::prelude::*;
+//! use shapecheck::ElementwiseError;
 //! use shapecheck::ops::elementwise::ElementwiseOutput;
 //! use shapecheck::ops::elementwise::ElementwiseShapes;
 //!
@@ -256,6 +257,7 @@ kind_types!(
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::{BinaryOp, BinaryOpKind};
     /// use shapecheck::ops::{Div, Mul, Sub};
     /// assert_eq!(<Mul as BinaryOp>::KIND, BinaryOpKind::Mul);
     /// // the op as a type parameter
@@ -271,6 +273,7 @@ kind_types!(
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::BinaryOpKind;
     /// use shapecheck::ops::elementwise::elementwise_slices;
     /// let mut out = [0.0f32; 2];
     /// elementwise_slices(BinaryOpKind::Max, ActivationKind::Identity, &[2], &[1.0, 5.0], &[2], &[3.0, 4.0], -1, &mut out).unwrap();
@@ -282,6 +285,8 @@ kind_types!(
         ///
         /// ```
         /// use shapecheck::prelude::*;
+        /// use shapecheck::BinaryOp;
+        /// use shapecheck::BinaryOpKind;
         /// use shapecheck::ops::Mul;
         /// let z = tensor![2.0f32, 3.0].try_elementwise(Mul, &tensor![4.0f32, 5.0], Axis::<-1>, Identity).unwrap();
         /// assert_eq!(z.as_slice(), &[8.0, 15.0]);
@@ -292,6 +297,8 @@ kind_types!(
         ///
         /// ```
         /// use shapecheck::prelude::*;
+        /// use shapecheck::BinaryOp;
+        /// use shapecheck::BinaryOpKind;
         /// use shapecheck::ops::Add;
         /// let z = tensor![2, 3].try_elementwise(Add, &tensor![4, i32::MAX], Axis::<-1>, Identity).unwrap();
         /// assert_eq!(z.as_slice(), &[6, i32::MIN + 2]); // integers wrap
@@ -302,6 +309,8 @@ kind_types!(
         ///
         /// ```
         /// use shapecheck::prelude::*;
+        /// use shapecheck::BinaryOp;
+        /// use shapecheck::BinaryOpKind;
         /// use shapecheck::ops::Sub;
         /// let z = tensor![2.0f32, 3.0].try_elementwise(Sub, &tensor![4.0f32, 5.0], Axis::<-1>, Relu).unwrap();
         /// assert_eq!(z.as_slice(), &[0.0, 0.0]); // relu(-2), relu(-2)
@@ -374,6 +383,7 @@ kind_types!(
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::Activation;
     /// // the activation as a type parameter: its value is `KIND`
     /// fn name<A: Activation>(_: A) -> &'static str {
     ///     A::KIND.name()

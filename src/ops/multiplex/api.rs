@@ -94,6 +94,7 @@ where
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::multiplex_bounded;
 /// let a = tensor![[1, 2], [3, 4], [5, 6]];
 /// let b = tensor![[10, 20], [30, 40], [50, 60]];
 /// let index = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(2), One), vec![1, 0]).unwrap();
@@ -133,6 +134,7 @@ where
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::{multiplex_bounded, multiplex_bounded_into};
 /// use shapecheck::storage::BoundedTensor;
 /// let a = tensor![[1, 2], [3, 4], [5, 6]];
 /// let b = tensor![[10, 20], [30, 40], [50, 60]];

@@ -42,6 +42,7 @@ use core::marker::PhantomData;
     label = "the index must have exactly one column",
     note = "Paddle: \"The index tensor must be a vector with batchSize x 1\""
 )]
+#[doc(hidden)]
 pub trait MultiplexIndexCols<S, I>: DimLike {}
 
 /// The algebra's [`IsOne`].
@@ -56,12 +57,14 @@ impl<D: IsOne, S, I> MultiplexIndexCols<S, I> for D {}
     label = "multiplex selects rows: each candidate needs rank >= 2",
     note = "Paddle: \"The rank of candidate tensors must be not less than 2\""
 )]
+#[doc(hidden)]
 pub trait MultiplexCandidateRank<S> {}
 
 /// Multiplex: required by the impls of [`MultiplexByRank`] for candidates `S`
 /// of rank 0 or 1, and implemented only where the gate
 /// [`MultiplexCandidateRank`] is (nowhere). The extra level keeps rustc from
 /// reporting the gate twice (once for the bound, once for the output type).
+#[doc(hidden)]
 pub trait MultiplexLowRank<S> {}
 impl<S, I> MultiplexLowRank<S> for I where I: MultiplexCandidateRank<S> {}
 
@@ -72,6 +75,7 @@ impl<S, I> MultiplexLowRank<S> for I where I: MultiplexCandidateRank<S> {}
     label = "the index must be a 2-D tensor of shape [rows, 1]",
     note = "Paddle: \"The index tensor must be a vector with 2 dimensions\""
 )]
+#[doc(hidden)]
 pub trait MultiplexIndexRank<S> {}
 
 /// Multiplex, index rule: `Self` (the index shape) is `[index_rows, 1]`
@@ -86,6 +90,7 @@ pub trait MultiplexIndexRank<S> {}
     label = "invalid index shape for multiplex",
     note = "Paddle: \"The index tensor must be a vector with batchSize x 1\""
 )]
+#[doc(hidden)]
 pub trait MultiplexIndexShape<S: Shape>: Shape {
     /// The index's row dim: the output's first dim.
     type Rows: DimLike;
@@ -112,6 +117,7 @@ where
 /// takes the index's row dim from it, so that a wrong index is reported
 /// once, by its rule, with no impl shown. (Were the index rule a bound of the
 /// rank markers' impls, rustc would show the rank-2 marker's impl under it.)
+#[doc(hidden)]
 pub trait MultiplexIndexShapeLink<I: Shape, S: Shape> {
     /// See [`MultiplexIndexShape::Rows`].
     type Rows: DimLike;
@@ -158,6 +164,7 @@ pub trait MultiplexShapes<I: Shape>: Shape {
 /// struct per rank, generated, `#[doc(hidden)]`), the `Self` type of
 /// [`MultiplexByRank`]. With the per-rank impls on hidden types that do not
 /// look alike, rustc lists none of them in a compile error.
+#[doc(hidden)]
 pub trait MultiplexRankOf: Shape {
     /// The rank's marker type.
     type Rank;
@@ -172,6 +179,7 @@ pub trait MultiplexRankOf: Shape {
     label = "multiplex selects rows: each candidate needs rank >= 2",
     note = "Paddle: \"The rank of candidate tensors must be not less than 2\""
 )]
+#[doc(hidden)]
 pub trait MultiplexByRank<S: Shape, I: Shape> {
     /// The output shape for an index whose row dim is `R`: `R`, then the
     /// candidates' dims after the first.
@@ -277,6 +285,7 @@ impl IndexElement for i64 {
 /// let view = <i64 as MultiplexIndex<shape![2, 1]>>::view(&index);
 /// assert_eq!(view.as_slice(), &[1, 0]);
 /// ```
+#[doc(hidden)]
 pub trait MultiplexIndex<IS: Shape>: Copy {
     /// The element type as an [`IndexElement`] (`Self`).
     type Element: IndexElement;
@@ -290,6 +299,7 @@ pub trait MultiplexIndex<IS: Shape>: Copy {
 
 /// [`IndexElement`] of `I` as a link with `Self = ()` (any `Self`); see
 /// [`MultiplexIndex`].
+#[doc(hidden)]
 pub trait MultiplexIndexLink<I: Copy, IS: Shape> {
     /// `I`.
     type Element: IndexElement;
@@ -337,6 +347,7 @@ pub type IndexShape<I, IS> = <I as MultiplexIndex<IS>>::Shape;
     label = "a candidate of shape {Self}",
     note = "Paddle: \"All the candidate tensors must have the same size\""
 )]
+#[doc(hidden)]
 pub trait SameCandidateShape<S0: Shape>: Shape {
     /// A view of the candidate, typed with the first candidate's shape.
     fn view_as<T: Copy, B: Storage<T>>(t: &Tensor<T, Self, B>) -> Tensor<T, S0, &[T]>;
@@ -354,6 +365,7 @@ impl<S: Shape> SameCandidateShape<S> for S {
 /// its `Shape` in the return type (through [`CandidateOf`]), so that rustc
 /// reports a failing rule once, at the call, without quoting the function's
 /// bounds.
+#[doc(hidden)]
 pub trait SameCandidateLink<S: Shape, S0> {
     /// `S0`, once the rule holds.
     type Shape: Shape;
@@ -371,6 +383,7 @@ impl<P, S: SameCandidateShape<S0>, S0: Shape> SameCandidateLink<S, S0> for P {
 
 /// [`SameCandidateShape`] of a candidate (`Self`) through
 /// [`SameCandidateLink`], as one blanket impl.
+#[doc(hidden)]
 pub trait CandidateOf<S0>: Shape {
     /// `S0`, once the rule holds.
     type Shape: Shape;

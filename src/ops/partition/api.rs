@@ -152,6 +152,7 @@ where
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::dynamic_partition_bounded;
 /// let data = Tensor::<i32, shape![4, 2]>::from_array([[1, 2], [3, 4], [5, 6], [7, 8]]);
 /// let parts = Tensor::<i32, shape![4]>::from_array([1, 0, 1, 1]);
 /// let [a, b] = dynamic_partition_bounded::<3, 2, _, _, _, _, _, _>(&data, &parts, Partitions::<2>).unwrap();
@@ -210,6 +211,7 @@ where
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::{dynamic_partition_bounded, dynamic_partition_bounded_into};
 /// let data = Tensor::<i32, shape![4, 2]>::from_array([[1, 2], [3, 4], [5, 6], [7, 8]]);
 /// let parts = |p| Tensor::<i32, shape![4]>::from_array(p);
 /// let mut outs = dynamic_partition_bounded::<3, 2, _, _, _, _, _, _>(&data, &parts([0, 0, 1, 1]), Partitions::<2>).unwrap();

@@ -37,6 +37,7 @@ use crate::shape::Shape;
     label = "an integer tensor of i32 or i64 is needed here",
     note = "TensorFlow: partitions is an int32 tensor"
 )]
+#[doc(hidden)]
 pub trait PartitionIndex: Copy {
     /// `Self`, named through a trait only `i32` and `i64` implement (see
     /// [`PartitionIndexLink`]).
@@ -74,6 +75,7 @@ impl<E: StitchIndex> PartitionIndex for E {
     label = "data {Self} must start with partitions {P}",
     note = "TensorFlow: \"data.shape must start with partitions.shape\""
 )]
+#[doc(hidden)]
 pub trait PartitionPrefix<P>: Shape {
     /// The data's dims after the prefix.
     type Slice: Shape;
@@ -82,6 +84,7 @@ pub trait PartitionPrefix<P>: Shape {
 /// [`PartitionIndex`] of the partitions' element type `E`, as a link with
 /// `Self = ()` (any `Self`). [`Index`](Self::Index) is `E` once the rule
 /// holds, and with another `E` names no type ([`PartitionOutLink`]).
+#[doc(hidden)]
 pub trait PartitionIndexLink<E> {
     /// `E`, once the rule holds.
     type Index: StitchIndex;
@@ -99,6 +102,7 @@ impl<X, E: PartitionIndex> PartitionIndexLink<E> for X {
 
 /// [`PartitionPrefix`] of `D` and the outputs' rank ([`PrependDyn`]) as a
 /// link with `Self = ()` (any `Self`). A step of [`PartitionShapes`].
+#[doc(hidden)]
 pub trait PartitionPrefixLink<D, P> {
     /// What follows the prefix `P` in `D`.
     type Slice: PrependDyn;
@@ -115,6 +119,7 @@ where
 /// [`PartitionIndexLink::Index`], which names no type when the rule fails,
 /// so that the functions' return types (which name `Out`) report nothing
 /// more than the rule's own error. The last step of [`PartitionShapes`].
+#[doc(hidden)]
 pub trait PartitionOutLink<S> {
     /// `S`.
     type Out;
@@ -193,6 +198,7 @@ shapecheck_macros::impl_partition_rules!(8);
     message = "dynamic_partition/dout-shape: dout {Self} must have the output's shape {O} (its rows may be any run-time dim)",
     label = "each dout must be shaped like its output {O}"
 )]
+#[doc(hidden)]
 pub trait PartitionDout<O>: Shape {}
 
 #[diagnostic::do_not_recommend]

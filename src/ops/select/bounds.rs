@@ -45,6 +45,7 @@ use crate::tensor::Tensor;
     label = "{Self} and {Other} conflict",
     note = "OpenVINO Select-1, auto_broadcast = numpy: the shapes are right-aligned and each aligned set of dims must be equal or 1; fix: reshape so the conflicting dims agree"
 )]
+#[doc(hidden)]
 pub trait SelectNumpyDim<Other, C, T, E>: DimLike {
     /// The output dim.
     type Out: DimLike;
@@ -68,6 +69,7 @@ impl<L: Broadcast<R>, R: DimLike, C, T, E> SelectNumpyDim<R, C, T, E> for L {
     label = "auto_broadcast = none requires identical shapes",
     note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\"; fix: NoBroadcast -> Numpy if the shapes broadcast"
 )]
+#[doc(hidden)]
 pub trait SelectSameDim<Other, C, T, E>: DimLike {
     /// The output dim.
     type Out: DimLike;
@@ -129,6 +131,7 @@ impl<P, L: SelectSameDim<R, C, T, E>, R, C, T, E> SelectSameLink<L, R, C, T, E> 
     label = "auto_broadcast = none requires identical shapes",
     note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\"; fix: NoBroadcast -> Numpy if the shapes broadcast"
 )]
+#[doc(hidden)]
 pub trait SelectNoneRank<C, T, E> {}
 
 /// Select (pdpd), dim rule: a dim of cond or else (`Self`) placed in then's
@@ -138,6 +141,7 @@ pub trait SelectNoneRank<C, T, E> {}
     label = "with pdpd, each dim of cond and else must equal then's dim or be 1",
     note = "OpenVINO Select-1, pdpd: the output has then's shape; cond and else are placed at the axis; fix: the axis at which the source's dims line up with then's"
 )]
+#[doc(hidden)]
 pub trait SelectPdpdDim<Dst, C, T, E, const AXIS: isize>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -172,6 +176,7 @@ impl<S: SelectPdpdDim<D, C, T, E, AXIS>, D, C, T, E, const AXIS: isize>
     label = "the source does not fit in then at axis {AXIS}",
     note = "fix: a smaller axis, so that the source ends within then"
 )]
+#[doc(hidden)]
 pub trait SelectPdpdDroppableDim<C, T, E, const AXIS: isize>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -203,6 +208,7 @@ impl<S: SelectPdpdDroppableDim<C, T, E, AXIS>, C, T, E, const AXIS: isize>
     label = "invalid pdpd axis for this then",
     note = "fix: Pdpd::<-1> right-aligns cond and else with then (OpenVINO Select-1, auto_broadcast = pdpd)"
 )]
+#[doc(hidden)]
 pub trait SelectPdpdAxis<C, E, const AXIS: isize>: Shape {
     /// `()`: the first link of pdpd's chain of checks.
     type Out;
@@ -215,6 +221,7 @@ pub trait SelectPdpdAxis<C, E, const AXIS: isize>: Shape {
     label = "with pdpd, cond and else must not have a higher rank than then",
     note = "OpenVINO Select-1, auto_broadcast = pdpd: the output has then's shape; fix: pass the higher-rank operand as then, or use Numpy"
 )]
+#[doc(hidden)]
 pub trait SelectPdpdRank<S, C, T, E, const AXIS: isize> {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -228,6 +235,7 @@ pub trait SelectPdpdRank<S, C, T, E, const AXIS: isize> {
     label = "cond and else must fit into then's shape at axis {AXIS}",
     note = "OpenVINO Select-1, auto_broadcast = pdpd: the output has then's shape"
 )]
+#[doc(hidden)]
 pub trait SelectPdpdInto<Dst, C, T, E, const AXIS: isize>: Shape + Sealed {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -242,6 +250,7 @@ pub trait SelectPdpdInto<Dst, C, T, E, const AXIS: isize>: Shape + Sealed {
     label = "{Self} and {Other} conflict",
     note = "OpenVINO Select-1, auto_broadcast = numpy: the shapes are right-aligned and each aligned set of dims must be equal or 1; fix: reshape so the conflicting dims agree"
 )]
+#[doc(hidden)]
 pub trait SelectNumpyPair<Other: Shape, C, T, E>: Shape + Sealed {
     /// The broadcast shape of the pair.
     type Output: Shape;
@@ -255,6 +264,7 @@ pub trait SelectNumpyPair<Other: Shape, C, T, E>: Shape + Sealed {
     label = "auto_broadcast = none requires identical shapes",
     note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\""
 )]
+#[doc(hidden)]
 pub trait SelectSamePair<Other: Shape, C, T, E>: Shape + Sealed {
     /// The common shape.
     type Output: Shape;
@@ -264,6 +274,7 @@ pub trait SelectSamePair<Other: Shape, C, T, E>: Shape + Sealed {
 
 /// Select (pdpd): [`SelectPdpdInto`] of `S` as a link of a chain (else
 /// first, then cond: one error when both fail; see [`SelectPdpdLink`]).
+#[doc(hidden)]
 pub trait SelectPdpdSource<S, D, C, T, E, const AXIS: isize> {
     /// `()` once the rule holds.
     type Out;
@@ -287,6 +298,7 @@ impl<S: SelectPdpdInto<D, C, T, E, AXIS>, D, C, T, E, const AXIS: isize>
     message = "select: cond {C}, then {T} and else {E} are incompatible under {Self}",
     label = "see the module docs of `shapecheck::ops::select` for the rule"
 )]
+#[doc(hidden)]
 pub trait SelectRule<C: Shape, T: Shape, E: Shape>: SelectMode {
     /// The output shape.
     type Output: Shape;
@@ -386,6 +398,7 @@ where
     label = "a run-time dim needs a check: call `try_select`, which returns a Result",
     note = "the plain forms accept a run-time dim only where it meets 1, no dim, or the same brand: check once with `brand_rows` (a `Branded` dim) or call `try_select`"
 )]
+#[doc(hidden)]
 pub trait SelectNoCheckDim<Other, C, T, E>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -404,6 +417,7 @@ impl<L: NeedsNoCheck<R>, R: DimLike, C, T, E> SelectNoCheckDim<R, C, T, E> for L
     label = "a run-time dim needs a check: call `try_select`, which returns a Result",
     note = "the plain forms accept a run-time dim here only against the same brand: check once with `brand_rows` (a `Branded` dim) or call `try_select`"
 )]
+#[doc(hidden)]
 pub trait SelectNoCheckSameDim<Other, C, T, E>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -422,6 +436,7 @@ impl<L: EqualityKnown<R>, R: DimLike, C, T, E> SelectNoCheckSameDim<R, C, T, E> 
     label = "a run-time dim needs a check: call `try_select`, which returns a Result",
     note = "the plain forms accept a run-time dim here only as a 1 source or against the same brand: check once with `brand_rows` (a `Branded` dim) or call `try_select`"
 )]
+#[doc(hidden)]
 pub trait SelectNoCheckOneWayDim<Dst, C, T, E, const AXIS: isize>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -443,6 +458,7 @@ impl<S: BroadcastsToKnown<D>, D: DimLike, C, T, E, const AXIS: isize>
     label = "a run-time dim needs a check: call `try_select`, which returns a Result",
     note = "only trailing dims of size 1 can be dropped"
 )]
+#[doc(hidden)]
 pub trait SelectNoCheckDropDim<C, T, E, const AXIS: isize>: DimLike {
     /// `()`: the rule's success, which the next link of a chain waits for.
     type Ok;
@@ -506,15 +522,18 @@ impl<S: SelectNoCheckDropDim<C, T, E, AXIS>, C, T, E, const AXIS: isize>
 
 /// Select (numpy), the plain form's rule for a pair of shapes: every aligned
 /// pair of dims needs no run-time check. Generated per pair of ranks.
+#[doc(hidden)]
 pub trait SelectNumpyProven<Other, C, T, E> {}
 
 /// Select (none), the plain form's rule for a pair of shapes: every pair's
 /// equality is known without running. Generated per pair of ranks (ranks
 /// that differ hold: the checked rule rejects them).
+#[doc(hidden)]
 pub trait SelectSameProven<Other, C, T, E> {}
 
 /// Select (pdpd), the plain form's rule for a source (`Self`: cond or else)
 /// placed in then's shape `Dst`. Generated per pair of ranks and axis.
+#[doc(hidden)]
 pub trait SelectPdpdProven<Dst, C, T, E, const AXIS: isize> {
     /// `()` once the rule holds (the next source waits for it).
     type Ok;
@@ -536,6 +555,7 @@ impl<S: SelectPdpdProven<D, C, T, E, AXIS>, D, C, T, E, const AXIS: isize>
 /// Select, the plain form's rule of one mode (`Self`): no dim of cond `C`,
 /// then `T` and else `E` needs a run-time check. Checked only for shapes
 /// with a run-time dim (see [`SelectNoCheck`]).
+#[doc(hidden)]
 pub trait SelectProvenRule<C, T, E>: SelectMode {}
 
 /// Numpy: then with else, then their broadcast with cond.

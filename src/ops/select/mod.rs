@@ -156,6 +156,7 @@ use core::fmt;
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::try_select;
 /// let c = tensor![true, false];
 /// let out = select(&c, &tensor![1, 2], &tensor![10, 20], NoBroadcast);
 /// assert_eq!(out.as_slice(), &[1, 20]);
@@ -172,6 +173,7 @@ pub struct NoBroadcast;
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::AutoBroadcast;
 /// use shapecheck::select_output_dims;
 /// let c = tensor![[true], [false]]; // [2, 1]
 /// let t = tensor![1, 2, 3]; // [3]
@@ -189,6 +191,7 @@ pub struct Numpy;
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::AutoBroadcast;
 /// use shapecheck::select_output_dims;
 /// let t = tensor![[1, 2, 3], [4, 5, 6]];
 /// // cond and else [2] placed on then's first dim
@@ -265,6 +268,7 @@ impl fmt::Display for AutoBroadcast {
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::AutoBroadcast;
 /// use shapecheck::SelectMode;
 /// assert_eq!(<Pdpd<-1> as SelectMode>::KIND, AutoBroadcast::Pdpd { axis: -1 });
 /// assert_eq!(<NoBroadcast as SelectMode>::KIND, AutoBroadcast::None);
@@ -280,6 +284,7 @@ pub trait SelectMode: Copy + Default + ModeSealed {
 }
 /// Seals [`SelectMode`]: the three modes are the rule's whole list.
 mod sealed {
+    #[doc(hidden)]
     pub trait ModeSealed {}
     impl ModeSealed for super::NoBroadcast {}
     impl ModeSealed for super::Numpy {}

@@ -380,6 +380,7 @@ where
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::Room;
     /// let (i, d) = (tensor![2, 0], tensor![[1, 2], [3, 4]]);
     /// let merged = dynamic_stitch(&i, &d).run_bounded::<4>().unwrap();
     /// let _: &Tensor<i32, (Bounded<4>, Dim<2>), Room<i32, (Bounded<4>, Dim<2>)>> = &merged;
@@ -477,6 +478,7 @@ mod sealed {
 
     /// The static path's loops over the pairs, one per pair, generated for
     /// each pair's types (crate-private: the trait cannot be named outside).
+    #[doc(hidden)]
     pub trait Sealed<'a, T> {
         /// The number of pairs.
         const COUNT: usize;
@@ -498,6 +500,7 @@ mod sealed {
 /// The `(indices, data)` pairs a [`Stitch`] holds: a list nested in its
 /// type, `((((), pair0), pair1), pair2)`, each pair (`PairOf`) its two
 /// tensors borrowed, no heap.
+#[doc(hidden)]
 pub trait StitchPairs<'a, T>: Copy + sealed::Sealed<'a, T> {
     /// The number of pairs.
     const LEN: usize;

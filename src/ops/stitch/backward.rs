@@ -160,6 +160,7 @@ impl<T: Copy, G: GradSlices<T>, S: Shape, B: StorageMut<T>> GradSlices<T>
 /// let ((), g0) = dynamic_stitch(&i0, &d0).backward(&dout).unwrap();
 /// assert_eq!(g0.as_slice(), &[4.0, 3.0]);
 /// ```
+#[doc(hidden)]
 pub trait StitchGrads<'a, T: Copy>: StitchPairs<'a, T> {
     /// The nested list of gradients.
     type Grads: GradSlices<T>;
@@ -213,6 +214,7 @@ where
     message = "dynamic_stitch/grad-shape: the gradients {Self} must be one `&mut Tensor` per pair, nested as the pairs (`(((), g0), g1)`), each of its pair's data shape (the pairs: {L})",
     label = "one gradient per pair, shaped like that pair's data"
 )]
+#[doc(hidden)]
 pub trait StitchGradsInto<T, L>: GradSlices<T> {}
 
 #[diagnostic::do_not_recommend]

@@ -46,6 +46,7 @@ use crate::tensor::Tensor;
     label = "data {Self} must start with indices {I}",
     note = "TensorFlow: \"data[m].shape = [...] does not start with indices[m].shape = [...]\""
 )]
+#[doc(hidden)]
 pub trait StitchPrefix<I>: Shape {
     /// The data's dims after the prefix.
     type Slice: Shape;
@@ -89,6 +90,7 @@ impl<P, T> Then<T> for P {
     label = "this pair's slice differs from {S0}",
     note = "TensorFlow: \"Need data[0].shape[1:] = data[m].shape[1:]\": data[m].shape = indices[m].shape + slice, one slice for all m"
 )]
+#[doc(hidden)]
 pub trait StitchSliceOf<I, S0> {
     /// `S0`.
     type Slice;
@@ -102,6 +104,7 @@ pub trait StitchSliceOf<I, S0> {
 /// implement: with any other `E` it names no type, so the builder that
 /// holds the view reports nothing after the rule's own error (its
 /// `.run()` would otherwise fail a second time, on `E`).
+#[doc(hidden)]
 pub trait StitchIndexLink<E: Copy> {
     /// `E`, once the rule holds.
     type Index: StitchIndex;
@@ -123,6 +126,7 @@ impl<P, E: StitchIndex> StitchIndexLink<E> for P {
 
 /// [`StitchPrefix`] of `D` as a link with `Self = ()` (any `Self`): its
 /// `Slice` is the prefix rule's. A step of [`StitchFirst`] and [`StitchNext`].
+#[doc(hidden)]
 pub trait StitchPrefixLink<D, I> {
     /// What follows the prefix `I` in `D`.
     type Slice: Shape;
@@ -135,6 +139,7 @@ impl<P, D: StitchPrefix<I>, I> StitchPrefixLink<D, I> for P {
 /// [`StitchSliceOf`] of `D` as the link after the prefix rule's (`Self` is
 /// its slice, so that a failing prefix rule is reported alone). A step of
 /// [`StitchNext`].
+#[doc(hidden)]
 pub trait StitchSliceLink<D, I, S0> {
     /// `S0`, once the slice rule holds.
     type Slice;
@@ -146,6 +151,7 @@ impl<P, D: StitchSliceOf<I, S0>, I, S0> StitchSliceLink<D, I, S0> for P {
 
 /// The output shape of a first pair (`(Dyn, slice..)`, [`PrependDyn`]) as a
 /// link with `Self = ()` (any `Self`). A step of [`StitchFirst`].
+#[doc(hidden)]
 pub trait StitchOutLink<D, I> {
     /// `(Dyn, slice..)`.
     type Out: Shape;
@@ -175,6 +181,7 @@ type PrefixSlice<D, I> = <() as StitchPrefixLink<D, I>>::Slice;
 /// let _: Option<<Data as StitchFirst<shape![2], i32>>::Slice> = Some((Dim::<3>,));
 /// let _: Option<<Data as StitchFirst<shape![2], i32>>::Out> = Some((Dyn(4), Dim::<3>));
 /// ```
+#[doc(hidden)]
 pub trait StitchFirst<I, E: Copy>: Shape {
     /// What follows the prefix `I`.
     type Slice: Shape;
@@ -217,6 +224,7 @@ where
 /// type Data = shape![2, 2, 3];
 /// let _: Option<<Data as StitchNext<shape![2, 2], shape![3], i64>>::Slice> = Some((Dim::<3>,));
 /// ```
+#[doc(hidden)]
 pub trait StitchNext<I, S0, E: Copy>: Shape {
     /// `S0`, once the rules hold.
     type Slice;
@@ -278,6 +286,7 @@ where
     message = "dynamic_stitch/rank: the output [rows] + slice {Self} would have rank 9, above the maximum of 8",
     label = "the slice has rank 8"
 )]
+#[doc(hidden)]
 pub trait PrependDyn: Shape {
     /// `(Dyn, D0, D1, ..)`.
     type Out: Shape;
@@ -349,6 +358,7 @@ const fn static_dims(dims: StaticDims) -> Option<Dims> {
     message = "dynamic_stitch/dout-shape: dout {Self} must have the output's shape {O} (its rows may be any run-time dim)",
     label = "dout must be shaped like the output {O}"
 )]
+#[doc(hidden)]
 pub trait StitchDout<O>: Shape {}
 
 #[diagnostic::do_not_recommend]

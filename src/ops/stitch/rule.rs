@@ -313,6 +313,7 @@ pub(crate) use scan::{scan_indices, MaxIndex};
 mod sealed {
     /// What an index type needs besides [`StitchIndex`](super::StitchIndex)'s
     /// public method (crate-private: the trait cannot be named outside).
+    #[doc(hidden)]
     pub trait Sealed: Copy {
         /// `Self`, named through this trait: for any other element type the
         /// name has no impl, so a builder holding it after a failed

@@ -1,6 +1,7 @@
 // A bounded tensor (rows `Bounded<8>`: a run-time size, at most 8) where the
 // plain form needs shapes known to the compiler: its rows meet a static 3.
 use shapecheck::prelude::*;
+use shapecheck::Room;
 
 fn main() {
     type S = (Bounded<8>, Dim<2>);

@@ -1,6 +1,7 @@
 // The bounded forms need neither a heap nor a caller buffer, and a bounded
 // tensor is `Copy`.
 use shapecheck::prelude::*;
+use shapecheck::{multiplex_bounded, dynamic_partition_bounded};
 
 fn main() {
     let (i, d) = (tensor![1, 0], tensor![[1, 2], [3, 4]]);

@@ -2,6 +2,7 @@
 // upstream gradient must have that shape; a dout shaped like the candidates,
 // [3, 2], is rejected.
 use shapecheck::prelude::*;
+use shapecheck::multiplex_backward;
 
 fn main() {
     let a = Tensor::<f32, shape![3, 2]>::full(1.0);

@@ -2,6 +2,7 @@
 // the index's rows), not the output's [2, 2]: assigning it to a [2, 2]
 // tensor is rejected.
 use shapecheck::prelude::*;
+use shapecheck::multiplex_backward;
 
 fn main() {
     let a = Tensor::<f32, shape![3, 2]>::full(1.0);

@@ -1,6 +1,7 @@
 // dynamic_partition of [4, 2] data by [4] partitions has outputs
 // [count, 2]: a dout of [count, 3] is rejected.
 use shapecheck::prelude::*;
+use shapecheck::dynamic_partition_backward;
 
 fn main() {
     let data = Tensor::<f32, shape![4, 2]>::full(1.0);

@@ -1,6 +1,7 @@
 // backward_into writes each pair's gradient into a caller's tensor of that
 // pair's data shape [2, 4]; a [4, 2] tensor is rejected.
 use shapecheck::prelude::*;
+use shapecheck::StitchGrad;
 
 fn main() {
     let i = Tensor::<i32, shape![2]>::from_array([1, 0]);
