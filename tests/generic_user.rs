@@ -2,6 +2,8 @@
 //! untouched (a batch dim), each called with a `Dyn`, a brand and a static
 //! batch, and checked against values computed by hand. The only bound on
 //! the batch dim is `B: DimLike`.
+// user code returns the library's error types as they are
+#![allow(clippy::result_large_err, clippy::type_complexity)]
 use shapecheck::prelude::*;
 use shapecheck::ElementwiseError;
 
