@@ -137,3 +137,43 @@ fn generic_static_shapes_with_one_bound() {
     let z = outer(&tensor![[1.0f32], [2.0]], &tensor![10.0f32, 20.0, 30.0]);
     assert_eq!(z.as_slice(), &[11.0, 21.0, 31.0, 20.0, 40.0, 60.0]);
 }
+
+/// A helper generic over a width, the spelling that covers 1: `W: StaticDim`
+/// takes `Dim<N>` and `One` (which `shape![2, 1]` writes for a width of 1).
+fn scale_rows<W: StaticDim>(
+    x: &Tensor<f32, (Dim<2>, W)>,
+    k: &Tensor<f32, shape![2]>,
+) -> Tensor<f32, (Dim<2>, W)> {
+    x.elementwise_mul(k, Axis::<0>, Identity)
+}
+
+#[test]
+fn a_width_of_one_and_of_three() {
+    let narrow: Tensor<f32, shape![2, 1]> = tensor![[1.0f32], [2.0]];
+    assert_eq!(
+        scale_rows(&narrow, &tensor![10.0f32, 100.0]).as_slice(),
+        &[10.0, 200.0]
+    );
+    let wide: Tensor<f32, shape![2, 3]> = tensor![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    assert_eq!(
+        scale_rows(&wide, &tensor![10.0f32, 100.0]).as_slice(),
+        &[10.0, 20.0, 30.0, 400.0, 500.0, 600.0]
+    );
+}
+
+/// The dynamic path spelled as the static one.
+#[test]
+fn dyn_tensor_takes_the_static_markers() {
+    let x = DynTensor::new(&[2, 2], vec![1.0f32, -2.0, 3.0, -4.0]).unwrap();
+    let y = DynTensor::new(&[2], vec![10.0f32, 100.0]).unwrap();
+    let a = x.elementwise_mul(&y, Axis::<0>, Relu).unwrap();
+    assert_eq!(a.as_slice(), &[10.0, 0.0, 300.0, 0.0]);
+    assert_eq!(a, x.elementwise_mul(&y, 0, ActivationKind::Relu).unwrap());
+    let c = DynTensor::new(&[2], vec![true, false]).unwrap();
+    let s = DynTensor::select(&c, &x, &a, Numpy).unwrap();
+    assert_eq!(s.as_slice(), &[1.0, 0.0, 3.0, 0.0]);
+    assert_eq!(
+        s,
+        DynTensor::select(&c, &x, &a, shapecheck::AutoBroadcast::Numpy).unwrap()
+    );
+}

@@ -42,6 +42,12 @@ macro_rules! kind_types {
             impl $tr for $name {
                 const KIND: $kind = $kind::$name;
             }
+            /// The marker's value, so that the dynamic path takes either.
+            impl From<$name> for $kind {
+                fn from(_: $name) -> $kind {
+                    $kind::$name
+                }
+            }
         )*
 
         impl $kind {

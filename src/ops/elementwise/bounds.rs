@@ -562,6 +562,7 @@ impl<X, Y, Ax> ElementwiseProvenAlign<X, Y, Ax> for OutOfRange {}
 /// fn plain<S: ElementwiseNoCheck<Y, -1>, Y: Shape>() {}
 /// plain::<shape![Dyn, 3], shape![2, 3]>(); // the `Dyn` meets 2: a run-time check
 /// ```
+#[doc(hidden)]
 pub trait ElementwiseNoCheck<Y: Shape, const AXIS: isize>: Shape {
     /// `Y` itself: the plain forms' return type names it, so that rustc
     /// reports a failure of this rule where it reports the others.

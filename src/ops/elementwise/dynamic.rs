@@ -1,7 +1,7 @@
 //! The elementwise family on [`DynTensor`]: every dim known at run time,
 //! every rule checked when the op runs (feature `alloc`).
 
-use super::{ActivationKind, BinaryOpKind, ElementwiseError, GradElement};
+use super::{ActivationKind, BinaryOpKind, DynAxis, ElementwiseError, GradElement};
 use crate::dynamic::DynTensor;
 use crate::element::Element;
 
@@ -19,17 +19,17 @@ impl<T: Element> DynTensor<T> {
     /// ```
     pub fn elementwise(
         &self,
-        op: BinaryOpKind,
+        op: impl Into<BinaryOpKind>,
         y: &DynTensor<T>,
-        axis: isize,
-        act: ActivationKind,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
     ) -> Result<DynTensor<T>, ElementwiseError> {
         // the rule once: its frame gives the output dims and the walk
-        let f = super::rule::frame(&self.dims(), &y.dims(), axis)?;
+        let f = super::rule::frame(&self.dims(), &y.dims(), axis.value())?;
         let mut out = DynTensor::defaulted(&f.out_dims())?;
         super::kernel::run(
-            op,
-            act,
+            op.into(),
+            act.into(),
             &super::kernel::walk(&f),
             self.as_slice(),
             y.as_slice(),
@@ -53,8 +53,8 @@ impl<T: Element> DynTensor<T> {
     pub fn elementwise_mul(
         &self,
         y: &DynTensor<T>,
-        axis: isize,
-        act: ActivationKind,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
     ) -> Result<DynTensor<T>, ElementwiseError> {
         self.elementwise(BinaryOpKind::Mul, y, axis, act)
     }
@@ -74,8 +74,8 @@ impl<T: Element> DynTensor<T> {
     pub fn elementwise_add(
         &self,
         y: &DynTensor<T>,
-        axis: isize,
-        act: ActivationKind,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
     ) -> Result<DynTensor<T>, ElementwiseError> {
         self.elementwise(BinaryOpKind::Add, y, axis, act)
     }
@@ -95,8 +95,8 @@ impl<T: Element> DynTensor<T> {
     pub fn elementwise_sub(
         &self,
         y: &DynTensor<T>,
-        axis: isize,
-        act: ActivationKind,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
     ) -> Result<DynTensor<T>, ElementwiseError> {
         self.elementwise(BinaryOpKind::Sub, y, axis, act)
     }
@@ -116,8 +116,8 @@ impl<T: Element> DynTensor<T> {
     pub fn elementwise_div(
         &self,
         y: &DynTensor<T>,
-        axis: isize,
-        act: ActivationKind,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
     ) -> Result<DynTensor<T>, ElementwiseError> {
         self.elementwise(BinaryOpKind::Div, y, axis, act)
     }
@@ -137,8 +137,8 @@ impl<T: Element> DynTensor<T> {
     pub fn elementwise_max(
         &self,
         y: &DynTensor<T>,
-        axis: isize,
-        act: ActivationKind,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
     ) -> Result<DynTensor<T>, ElementwiseError> {
         self.elementwise(BinaryOpKind::Max, y, axis, act)
     }
@@ -158,8 +158,8 @@ impl<T: Element> DynTensor<T> {
     pub fn elementwise_min(
         &self,
         y: &DynTensor<T>,
-        axis: isize,
-        act: ActivationKind,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
     ) -> Result<DynTensor<T>, ElementwiseError> {
         self.elementwise(BinaryOpKind::Min, y, axis, act)
     }
@@ -189,25 +189,25 @@ impl<T: GradElement> DynTensor<T> {
     /// ```
     pub fn elementwise_backward(
         &self,
-        op: BinaryOpKind,
+        op: impl Into<BinaryOpKind>,
         y: &DynTensor<T>,
         out: &DynTensor<T>,
         dout: &DynTensor<T>,
-        axis: isize,
-        act: ActivationKind,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
     ) -> Result<(DynTensor<T>, DynTensor<T>), ElementwiseError> {
         let f = super::backward::checked_frame(
             &self.dims(),
             &y.dims(),
-            axis,
+            axis.value(),
             &out.dims(),
             &dout.dims(),
         )?;
         let mut gx = DynTensor::defaulted(&self.dims())?;
         let mut gy = DynTensor::defaulted(&y.dims())?;
         super::backward::run(
-            op,
-            act,
+            op.into(),
+            act.into(),
             &super::kernel::walk(&f),
             self.as_slice(),
             y.as_slice(),

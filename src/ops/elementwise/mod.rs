@@ -252,6 +252,44 @@ use core::fmt;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Axis<const A: isize>;
 
+/// An axis as the dynamic path ([`DynTensor`](crate::DynTensor)'s methods)
+/// takes it: the static path's [`Axis::<A>`](Axis), or an `isize` chosen at
+/// run time. Users write it only to pass an axis on; it is sealed.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let x = DynTensor::new(&[2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+/// let y = DynTensor::new(&[3], vec![10.0f32, 20.0, 30.0]).unwrap();
+/// let a = x.elementwise_mul(&y, Axis::<-1>, Relu).unwrap();
+/// let b = x.elementwise_mul(&y, -1, ActivationKind::Relu).unwrap();
+/// assert_eq!(a, b);
+/// ```
+pub trait DynAxis: crate::ops::sealed::Sealed + Copy {
+    /// The axis's value.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::elementwise::DynAxis;
+    /// assert_eq!(Axis::<-1>.value(), -1);
+    /// assert_eq!(2isize.value(), 2);
+    /// ```
+    fn value(self) -> isize;
+}
+
+impl<const A: isize> DynAxis for Axis<A> {
+    #[inline(always)]
+    fn value(self) -> isize {
+        A
+    }
+}
+impl crate::ops::sealed::Sealed for isize {}
+impl DynAxis for isize {
+    #[inline(always)]
+    fn value(self) -> isize {
+        self
+    }
+}
+
 kind_types!(
     /// A binary elementwise operation, as a type (static path).
     ///

@@ -609,6 +609,7 @@ where
 /// fn plain<C: SelectNoCheck<T, E, M>, T: Shape, E: Shape, M: SelectMode>() {}
 /// plain::<shape![Dyn, 3], shape![2, 3], shape![3], Numpy>(); // the `Dyn` meets 2
 /// ```
+#[doc(hidden)]
 pub trait SelectNoCheck<T: Shape, E: Shape, M: SelectMode>: Shape {
     /// `T` itself: the plain form's return type names it, so that rustc
     /// reports a failure of this rule where it reports the others.

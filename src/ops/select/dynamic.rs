@@ -24,10 +24,10 @@ impl<T: Copy + Default> DynTensor<T> {
         cond: &DynTensor<bool>,
         then: &DynTensor<T>,
         els: &DynTensor<T>,
-        mode: AutoBroadcast,
+        mode: impl Into<AutoBroadcast>,
     ) -> Result<DynTensor<T>, SelectError> {
         // the rule once: its frame gives the output dims and the walk
-        let f = super::rule::frame(mode, &cond.dims(), &then.dims(), &els.dims())?;
+        let f = super::rule::frame(mode.into(), &cond.dims(), &then.dims(), &els.dims())?;
         let mut out = DynTensor::defaulted(&f.out_dims())?;
         super::kernel::run(
             &f,
@@ -66,10 +66,10 @@ impl<T: Element> DynTensor<T> {
         then: &DynTensor<T>,
         els: &DynTensor<T>,
         dout: &DynTensor<T>,
-        mode: AutoBroadcast,
+        mode: impl Into<AutoBroadcast>,
     ) -> Result<(DynTensor<T>, DynTensor<T>), SelectError> {
         let f = super::backward::checked_frame(
-            mode,
+            mode.into(),
             &cond.dims(),
             &then.dims(),
             &els.dims(),

@@ -229,6 +229,25 @@ pub enum AutoBroadcast {
     },
 }
 
+/// A mode marker's value, so that the dynamic path takes either.
+impl From<NoBroadcast> for AutoBroadcast {
+    fn from(_: NoBroadcast) -> AutoBroadcast {
+        AutoBroadcast::None
+    }
+}
+/// A mode marker's value, so that the dynamic path takes either.
+impl From<Numpy> for AutoBroadcast {
+    fn from(_: Numpy) -> AutoBroadcast {
+        AutoBroadcast::Numpy
+    }
+}
+/// A mode marker's value, so that the dynamic path takes either.
+impl<const AXIS: isize> From<Pdpd<AXIS>> for AutoBroadcast {
+    fn from(_: Pdpd<AXIS>) -> AutoBroadcast {
+        AutoBroadcast::Pdpd { axis: AXIS }
+    }
+}
+
 impl AutoBroadcast {
     /// Parses OpenVINO's attribute value (`"none"`, `"numpy"`, `"pdpd"`,
     /// case-insensitive); `axis` is used by pdpd only.
