@@ -82,7 +82,7 @@ macro_rules! elementwise {
     ($c:ident, $case:ident, $tol:expr, $want:expr, $expect:pat) => {{
         let op = BinaryOpKind::from_name($case::OP);
         let act = ActivationKind::from_name(attr($case::ATTRS, "act").unwrap_or(""));
-        let axis = attr($case::ATTRS, "axis").and_then(|a| a.parse().ok());
+        let axis = attr($case::ATTRS, "axis").and_then(|a| a.parse::<isize>().ok());
         match (op, act, axis) {
             (Some(op), Ok(act), Some(axis)) => {
                 let got = dyn_of(&$case::X).elementwise(op, &dyn_of(&$case::Y), axis, act);
