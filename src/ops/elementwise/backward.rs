@@ -40,7 +40,7 @@
 //! and [`elementwise_backward_slices`].
 
 use super::api::ElementwiseOutput;
-use super::bounds::{ElementwiseDoutRule, ElementwiseShapes, GradElement};
+use super::bounds::ElementwiseShapes;
 use super::kernel::{walk, StaticWalk};
 use super::{rule, Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError};
 use crate::broadcast::Frame;
@@ -472,3 +472,120 @@ pub fn elementwise_backward_slices<T: GradElement>(
     run(op, act, &walk(&f), x, y, out, dout, gx, gy);
     Ok(out_dims)
 }
+
+// ------------------------------------------------ the gradient's type-level rules
+
+/// Elementwise backward, the upstream gradient's rule: `dout` (`Self`) has
+/// the forward output's shape `Out` (of X, Y and the axis `Ax`). One blanket
+/// impl, for `Out` itself. The backward reaches it through
+/// [`ElementwiseDoutRule`] and a link, so that a wrong `dout` is one short
+/// error by this message.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::elementwise::ElementwiseDout;
+/// fn takes<D: ElementwiseDout<shape![2, 3], shape![2, 3], shape![3]>>() {}
+/// takes::<shape![2, 3]>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "elementwise/dout-shape: dout is {Self}, but the forward output of X {X} and Y {Y} is {Out}",
+    label = "dout must have the forward output's shape",
+    note = "the gradient flowing back into an op has the shape of the op's output"
+)]
+#[doc(hidden)]
+pub trait ElementwiseDout<Out, X, Y> {}
+
+#[diagnostic::do_not_recommend]
+impl<Out, X, Y> ElementwiseDout<Out, X, Y> for Out {}
+
+/// [`ElementwiseDout`] of `D` as a link with `Self = ()` (any `Self`),
+/// which [`ElementwiseDoutRule`] requires (named in its compile error).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::elementwise::ElementwiseDoutLink;
+/// fn takes<D>() where (): ElementwiseDoutLink<D, shape![2], shape![2], shape![2], Axis<-1>> {}
+/// takes::<shape![2]>();
+/// ```
+#[doc(hidden)]
+pub trait ElementwiseDoutLink<D, Out, X: Shape, Y, Ax> {
+    /// `X`, once the rule holds.
+    type X: Shape;
+    /// `x`'s shape as [`Self::X`](ElementwiseDoutLink::X).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::elementwise::ElementwiseDoutLink;
+    /// let s = <() as ElementwiseDoutLink<shape![2], shape![2], shape![2], shape![2], Axis<-1>>>::x(&Default::default());
+    /// assert_eq!(s.dims().as_slice(), &[2]);
+    /// ```
+    fn x(x: &X) -> Self::X;
+}
+
+impl<P, D: ElementwiseDout<Out, X, Y>, Out, X: Shape, Y, Ax> ElementwiseDoutLink<D, Out, X, Y, Ax>
+    for P
+{
+    type X = X;
+    #[inline(always)]
+    fn x(x: &X) -> X {
+        *x
+    }
+}
+
+/// The upstream gradient's rule as the backward states it: `Self` (dout's
+/// shape) is the forward output's shape `Out` ([`ElementwiseDout`] carries
+/// the message). Its [`X`](Self::X), X's shape once the rule holds, is the
+/// type of X's gradient. One blanket impl.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::elementwise::ElementwiseDoutRule;
+/// fn takes<D: ElementwiseDoutRule<shape![2], shape![2], shape![2], Axis<-1>>>() {}
+/// takes::<shape![2]>();
+/// ```
+#[doc(hidden)]
+pub trait ElementwiseDoutRule<Out, X: Shape, Y, Ax> {
+    /// `X`, once the rule holds.
+    type X: Shape;
+    /// `x`'s shape as [`Self::X`](ElementwiseDoutRule::X).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::elementwise::ElementwiseDoutRule;
+    /// let s = <shape![2] as ElementwiseDoutRule<shape![2], shape![2], shape![2], Axis<-1>>>::x(&Default::default());
+    /// assert_eq!(s.dims().as_slice(), &[2]);
+    /// ```
+    fn x(x: &X) -> Self::X;
+}
+
+impl<D, Out, X: Shape, Y, Ax> ElementwiseDoutRule<Out, X, Y, Ax> for D
+where
+    (): ElementwiseDoutLink<D, Out, X, Y, Ax>,
+{
+    type X = <() as ElementwiseDoutLink<D, Out, X, Y, Ax>>::X;
+    #[inline(always)]
+    fn x(x: &X) -> Self::X {
+        <() as ElementwiseDoutLink<D, Out, X, Y, Ax>>::x(x)
+    }
+}
+
+/// Element types an elementwise gradient is defined for: `f32` and `f64`
+/// (a derivative is a real number: integer tensors have no backward).
+/// Sealed: [`Element`](crate::element::Element) cannot be implemented
+/// outside shapecheck.
+///
+/// ```
+/// use shapecheck::ops::elementwise::GradElement;
+/// fn differentiable<T: GradElement>() {}
+/// differentiable::<f32>();
+/// differentiable::<f64>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "elementwise/grad-element: a backward on tensors of {Self}: gradients are defined for f32 and f64",
+    label = "convert the tensors to f32 or f64"
+)]
+pub trait GradElement: crate::element::Element {}
+#[diagnostic::do_not_recommend]
+impl GradElement for f32 {}
+#[diagnostic::do_not_recommend]
+impl GradElement for f64 {}

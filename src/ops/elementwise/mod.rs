@@ -229,7 +229,10 @@ pub(crate) mod rule;
 pub use api::{
     BroadcastOf, BroadcastResult, BroadcastWith, ElementwiseOutput, ElementwiseResult, FloatElement,
 };
-pub use backward::{elementwise_backward_slices, ElementwiseGrads};
+pub use backward::{
+    elementwise_backward_slices, ElementwiseDout, ElementwiseDoutLink, ElementwiseDoutRule,
+    ElementwiseGrads, GradElement,
+};
 pub use bounds::*;
 pub use error::ElementwiseError;
 pub use kernel::elementwise_slices;
