@@ -25,6 +25,7 @@
 //! The run-time form of the same rule is [`rule()`](super::rule());
 //! `conformance/tests/agreement.rs` and the UI tests check that the two agree.
 
+use super::error::Msg;
 use crate::algebra::IsOne;
 use crate::dim::{DimLike, StaticDims};
 use crate::shape::static_numel;
@@ -421,62 +422,6 @@ impl<const K: usize> CandidateCount<K> {
         crate::ops::const_fail(Self::TOO_FEW)
     };
     const TOO_FEW: &'static str = "multiplex/candidate-count: needs at least 2 candidate tensors (Paddle: \"multiplex operator should have more than one candidate input tensors\")";
-}
-
-/// A message built at compile time (const evaluation cannot format). Only
-/// ever evaluated in constants: every index is guarded by its loop condition,
-/// and even a wrong one would be a compile error, never a run-time panic.
-struct Msg {
-    buf: [u8; 320],
-    len: usize,
-}
-
-#[allow(clippy::indexing_slicing)]
-impl Msg {
-    const fn push(mut self, s: &str) -> Msg {
-        let s = s.as_bytes();
-        let mut i = 0;
-        while i < s.len() && self.len < self.buf.len() {
-            self.buf[self.len] = s[i];
-            self.len += 1;
-            i += 1;
-        }
-        self
-    }
-    const fn push_num(mut self, n: usize) -> Msg {
-        let mut digits = [0u8; 20];
-        let mut k = 0;
-        let mut n = n;
-        loop {
-            digits[k] = b'0' + (n % 10) as u8;
-            k += 1;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        while k > 0 && self.len < self.buf.len() {
-            k -= 1;
-            self.buf[self.len] = digits[k];
-            self.len += 1;
-        }
-        self
-    }
-    const fn push_dims(self, dims: StaticDims) -> Msg {
-        let mut m = self.push("[");
-        let mut i = 0;
-        while i < dims.len() {
-            if i > 0 {
-                m = m.push(", ");
-            }
-            m = match dims[i] {
-                Some(d) => m.push_num(d),
-                None => m.push("Dyn"),
-            };
-            i += 1;
-        }
-        m.push("]")
-    }
 }
 
 /// The compile-time half of rule 4 ("index rows must not exceed candidate

@@ -24,7 +24,7 @@
 
 use super::rule::{Sealed, StitchIndex};
 use crate::dim::StaticDims;
-use crate::shape::{static_numel, Dims, Shape, MAX_RANK};
+use crate::shape::{static_dims, static_numel, Dims, Shape};
 use crate::storage::Storage;
 use crate::tensor::Tensor;
 
@@ -317,28 +317,6 @@ pub trait StaticSlice {
     /// Their element count ([`static_numel`]: 0 if a dim is 0; `None` with
     /// a [`Dyn`](crate::Dyn) or if the count overflows).
     const STATIC_NUMEL: Option<usize> = static_numel(Self::STATIC_DIMS);
-}
-
-/// `dims` as [`Dims`] if every one is static.
-// Every index below is guarded by `i < dims.len() <= MAX_RANK`.
-#[allow(clippy::indexing_slicing)]
-const fn static_dims(dims: StaticDims) -> Option<Dims> {
-    if dims.len() > MAX_RANK {
-        return None;
-    }
-    let mut buf = [0usize; MAX_RANK];
-    let mut i = 0;
-    while i < dims.len() {
-        let Some(d) = dims[i] else {
-            return None;
-        };
-        buf[i] = d;
-        i += 1;
-    }
-    match Dims::new(buf.split_at(dims.len()).0) {
-        Ok(d) => Some(d),
-        Err(_) => None,
-    }
 }
 
 /// dynamic_stitch backward: `Self`, the shape of `dout`, is the output's
