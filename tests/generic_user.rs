@@ -177,3 +177,31 @@ fn dyn_tensor_takes_the_static_markers() {
         DynTensor::select(&c, &x, &a, shapecheck::AutoBroadcast::Numpy).unwrap()
     );
 }
+
+/// Brands on borrowed tensors: the branded view reads the kept tensor's
+/// buffer, a second tensor joins the brand, and the result leaves the
+/// closure as `Dyn` rows in the buffer it was computed in.
+#[test]
+fn a_brand_on_a_borrowed_tensor() {
+    let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec(
+        (Dyn(3), Dim),
+        vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+    )
+    .unwrap();
+    let y = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(3), Dim), vec![2.0; 6]).unwrap();
+    let (z, computed_at) = x.with_brand_view(|xb, rows| {
+        assert_eq!(xb.as_slice().as_ptr(), x.as_slice().as_ptr()); // a view, no copy
+        let yb = y.view().brand_rows(rows).unwrap();
+        let p = xb.elementwise_mul(&yb, Axis::<-1>, Identity);
+        let at = p.as_slice().as_ptr() as usize;
+        (p.unbrand_rows(), at)
+    });
+    let z: Tensor<f32, shape![Dyn, 2], Vec<f32>> = z;
+    assert_eq!(z.as_slice().as_ptr() as usize, computed_at); // moved out, not copied
+    assert_eq!(z.as_slice(), &[2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
+    // a wrong size does not join the brand
+    let short =
+        Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![0.0; 4]).unwrap();
+    let err = x.with_brand_view(|_, rows| short.view().brand_rows(rows).unwrap_err());
+    assert_eq!(err.rule(), "shape/brand-size");
+}

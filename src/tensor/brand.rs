@@ -78,6 +78,33 @@ impl<T: Copy, S: RowShape, B: Storage<T>> Tensor<T, S, B> {
         })
     }
 
+    /// [`with_brand`](Self::with_brand) on a borrow: the tensor stays yours,
+    /// `f` gets a branded view of it (no copy). Other tensors join the brand
+    /// with `.view().brand_rows(rows)` (or by value), and a result leaves
+    /// `f` as a `Dyn`-rowed tensor through
+    /// [`unbrand_rows`](Self::unbrand_rows), which moves its data.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, -2.0, 3.0, -4.0]).unwrap();
+    /// let y = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![10.0; 4]).unwrap();
+    /// let z = x.with_brand_view(|xb, rows| {
+    ///     let yb = y.view().brand_rows(rows)?; // checked once
+    ///     // three plain ops on one brand: no run-time shape check
+    ///     let s = xb.elementwise_add(&yb, Axis::<-1>, Identity);
+    ///     let p = s.elementwise_mul(&yb, Axis::<-1>, Relu);
+    ///     Ok::<_, ShapeError>((&p - &xb).unbrand_rows())
+    /// }).unwrap();
+    /// assert_eq!(z.as_slice(), &[109.0, 82.0, 127.0, 64.0]);
+    /// assert_eq!(x.dims().as_slice(), &[2, 2]); // x is still here
+    /// ```
+    pub fn with_brand_view<R>(
+        &self,
+        f: impl for<'id> FnOnce(Tensor<T, WithRows<S, Branded<'id>>, &[T]>, Branded<'id>) -> R,
+    ) -> R {
+        self.view().with_brand(f)
+    }
+
     /// The tensor with a run-time ([`Dyn`]) first dim of the same size:
     /// what leaves a brand's closure. The data is not touched.
     ///
