@@ -27,7 +27,7 @@ use crate::element::Element;
 use crate::kernel::Walk;
 use crate::ops::elementwise::{Activation, BinaryOp};
 use crate::ops::select::SelectMode;
-use crate::shape::Shape;
+use crate::shape::{Dims, Shape};
 use crate::storage::{OutputStorage, OwnedStorage, Storage};
 use crate::tensor::Tensor;
 
@@ -53,6 +53,10 @@ pub trait Backward<T: Element>: Node<T> {
         first: usize,
         out: &mut [Option<&'g mut [T]>; MAX_LEAVES],
     );
+    /// Each leaf's data and dims, at its leaf number (from `first`): what
+    /// tells two reads of one tensor apart from two tensors.
+    #[doc(hidden)]
+    fn leaf_sources<'a>(&'a self, first: usize, out: &mut [Option<(&'a [T], Dims)>; MAX_LEAVES]);
 }
 
 /// A leaf's gradient: a tensor of its shape, stored as the shape chooses.
@@ -73,12 +77,18 @@ impl<T: Element, S: Shape + OutputStorage<T>> Backward<T> for Leaf<'_, T, S> {
             *slot = Some(grads.as_mut_slice());
         }
     }
+    fn leaf_sources<'a>(&'a self, first: usize, out: &mut [Option<(&'a [T], Dims)>; MAX_LEAVES]) {
+        if let Some(slot) = out.get_mut(first) {
+            *slot = Some((self.data, self.shape.dims()));
+        }
+    }
 }
 
 impl<T: Element> Backward<T> for Scalar<T> {
     type Grads = ();
     fn zero_grads(&self) {}
     fn grad_slices<'g>(_: &'g mut (), _: usize, _: &mut [Option<&'g mut [T]>; MAX_LEAVES]) {}
+    fn leaf_sources<'a>(&'a self, _: usize, _: &mut [Option<(&'a [T], Dims)>; MAX_LEAVES]) {}
 }
 
 impl<T, L, R, Op, S, const AXIS: isize> Backward<T> for Binary<L, R, Op, S, AXIS>
@@ -101,6 +111,10 @@ where
         L::grad_slices(&mut grads.0, first, out);
         R::grad_slices(&mut grads.1, first + L::LEAVES, out);
     }
+    fn leaf_sources<'a>(&'a self, first: usize, out: &mut [Option<(&'a [T], Dims)>; MAX_LEAVES]) {
+        self.l.leaf_sources(first, out);
+        self.r.leaf_sources(first + L::LEAVES, out);
+    }
 }
 
 impl<T: Element, N: Backward<T>, A: Activation> Backward<T> for Activate<N, A> {
@@ -114,6 +128,9 @@ impl<T: Element, N: Backward<T>, A: Activation> Backward<T> for Activate<N, A> {
         out: &mut [Option<&'g mut [T]>; MAX_LEAVES],
     ) {
         N::grad_slices(grads, first, out);
+    }
+    fn leaf_sources<'a>(&'a self, first: usize, out: &mut [Option<(&'a [T], Dims)>; MAX_LEAVES]) {
+        self.node.leaf_sources(first, out);
     }
 }
 
@@ -138,6 +155,11 @@ where
         // leaf `first` is cond, which has no gradient
         Th::grad_slices(&mut grads.0, first + 1, out);
         El::grad_slices(&mut grads.1, first + 1 + Th::LEAVES, out);
+    }
+    fn leaf_sources<'a>(&'a self, first: usize, out: &mut [Option<(&'a [T], Dims)>; MAX_LEAVES]) {
+        // cond (leaf `first`) has no gradient, so it is not a source
+        self.then.leaf_sources(first + 1, out);
+        self.els.leaf_sources(first + 1 + Th::LEAVES, out);
     }
 }
 
@@ -257,5 +279,141 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
         let mut grads = self.node.zero_grads();
         backward_plan(&self.node, &plan, dout.as_slice(), &mut grads);
         Ok(grads)
+    }
+}
+
+/// The gradients of a fused expression, one per tensor it reads (feature
+/// `alloc`): a tensor read in several places (`x * x + x`) gets the sum of
+/// its shares, and [`of`](Gradients::of) hands back each tensor's gradient,
+/// typed as that tensor, instead of a tuple nested as the tree. Two reads
+/// are of one tensor when they read the same memory with the same dims (a
+/// view of a tensor is that tensor).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let x = tensor![1.0f32, 2.0, 3.0];
+/// let b = tensor![0.5f32, 0.5, 0.5];
+/// // d/dx (x * x + x + b) = 2x + 1
+/// let y = x.lazy() * &x + &x + &b;
+/// let grads = y.gradients(&Tensor::full(1.0)).unwrap();
+/// assert_eq!(grads.of(&x).unwrap().as_slice(), &[3.0, 5.0, 7.0]);
+/// assert_eq!(grads.of(&b).unwrap().as_slice(), &[1.0, 1.0, 1.0]);
+/// assert!(grads.of(&tensor![9.0f32, 9.0, 9.0]).is_none()); // not read
+/// assert_eq!(grads.len(), 2);
+/// ```
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug)]
+pub struct Gradients<T> {
+    entries: alloc::vec::Vec<GradEntry<T>>,
+}
+
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug)]
+struct GradEntry<T> {
+    /// The tensor's data address and length, and its dims: its identity.
+    at: (usize, usize),
+    dims: Dims,
+    grad: alloc::vec::Vec<T>,
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Element> Gradients<T> {
+    /// The gradient of `x`, summed over every place the expression reads
+    /// it, typed as `x` and stored in a `Vec`; `None` if the expression
+    /// does not read `x` (or reads it only as select's cond).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f64, 2.0], [3.0, 4.0]];
+    /// let w = tensor![10.0f64, 100.0];
+    /// let g = (x.lazy() * &w).relu().gradients(&Tensor::full(1.0)).unwrap();
+    /// let gw: Tensor<f64, shape![2], Vec<f64>> = g.of(&w).unwrap();
+    /// assert_eq!(gw.as_slice(), &[4.0, 6.0]);
+    /// ```
+    #[must_use]
+    pub fn of<S: Shape, B: Storage<T>>(
+        &self,
+        x: &Tensor<T, S, B>,
+    ) -> Option<Tensor<T, S, alloc::vec::Vec<T>>> {
+        let data = x.as_slice();
+        let at = (data.as_ptr() as usize, data.len());
+        let dims = x.dims();
+        self.entries
+            .iter()
+            .find(|e| e.at == at && e.dims == dims)
+            .map(|e| Tensor::from_parts_unchecked(*x.shape(), e.grad.clone()))
+    }
+
+    /// How many distinct tensors have a gradient.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![1.0f32, 2.0];
+    /// assert_eq!((x.lazy() * &x).gradients(&Tensor::full(1.0)).unwrap().len(), 1);
+    /// ```
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no tensor has a gradient (an expression of constants).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![1.0f32, 2.0];
+    /// assert!(!(x.lazy() + 1.0).gradients(&Tensor::full(1.0)).unwrap().is_empty());
+    /// ```
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
+    /// The gradients of every tensor the expression reads, one per tensor
+    /// (see [`Gradients`]): [`try_backward`](Self::try_backward)'s values,
+    /// with the shares of a tensor read several times summed. The tree's
+    /// rules and `dout`'s dims are checked first.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![2.0f32, -1.0];
+    /// // relu(x) * x: 2x where x > 0, else 0
+    /// let g = (x.lazy().relu() * &x).gradients(&Tensor::full(1.0)).unwrap();
+    /// assert_eq!(g.of(&x).unwrap().as_slice(), &[4.0, 0.0]);
+    /// ```
+    pub fn gradients<B: Storage<T>>(
+        &self,
+        dout: &Tensor<T, S, B>,
+    ) -> Result<Gradients<T>, ExprError>
+    where
+        N: Backward<T>,
+    {
+        let mut grads = self.try_backward(dout)?;
+        let mut slices: [Option<&mut [T]>; MAX_LEAVES] = Default::default();
+        N::grad_slices(&mut grads, 0, &mut slices);
+        let mut sources: [Option<(&[T], Dims)>; MAX_LEAVES] = Default::default();
+        self.node.leaf_sources(0, &mut sources);
+        let mut entries: alloc::vec::Vec<GradEntry<T>> = alloc::vec::Vec::new();
+        for (grad, source) in slices.into_iter().zip(sources) {
+            let (Some(grad), Some((data, dims))) = (grad, source) else {
+                continue;
+            };
+            let at = (data.as_ptr() as usize, data.len());
+            match entries.iter_mut().find(|e| e.at == at && e.dims == dims) {
+                Some(e) => {
+                    for (sum, &g) in e.grad.iter_mut().zip(grad.iter()) {
+                        *sum = T::add(*sum, g);
+                    }
+                }
+                None => entries.push(GradEntry {
+                    at,
+                    dims,
+                    grad: grad.to_vec(),
+                }),
+            }
+        }
+        Ok(Gradients { entries })
     }
 }

@@ -58,6 +58,8 @@ mod node;
 pub mod plan;
 mod row;
 
+#[cfg(feature = "alloc")]
+pub use backward::Gradients;
 pub use backward::{Backward, LeafGrad};
 pub use build::{select, BinaryExpr, FloatOp, IntoNode, SelectExpr, ZipExpr};
 pub use error::ExprError;
