@@ -252,6 +252,28 @@ impl StaticShape for () {
 // Ranks 1 to MAX_RANK.
 shapecheck_macros::impl_shape_tuples!(8);
 
+/// `dims` as [`Dims`] if every one is static.
+// Every index below is guarded by `i < dims.len() <= MAX_RANK`.
+#[allow(clippy::indexing_slicing)]
+pub(crate) const fn static_dims(dims: crate::dim::StaticDims) -> Option<Dims> {
+    if dims.len() > MAX_RANK {
+        return None;
+    }
+    let mut buf = [0usize; MAX_RANK];
+    let mut i = 0;
+    while i < dims.len() {
+        let Some(d) = dims[i] else {
+            return None;
+        };
+        buf[i] = d;
+        i += 1;
+    }
+    match Dims::new(buf.split_at(dims.len()).0) {
+        Ok(d) => Some(d),
+        Err(_) => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{static_numel, Dims};
@@ -301,27 +323,5 @@ mod tests {
         assert_eq!(static_numel(&[Some(usize::MAX), Some(2)]), None);
         assert_eq!(static_numel(&[None, Some(0)]), None);
         assert_eq!(static_numel(&[]), Some(1));
-    }
-}
-
-/// `dims` as [`Dims`] if every one is static.
-// Every index below is guarded by `i < dims.len() <= MAX_RANK`.
-#[allow(clippy::indexing_slicing)]
-pub(crate) const fn static_dims(dims: crate::dim::StaticDims) -> Option<Dims> {
-    if dims.len() > MAX_RANK {
-        return None;
-    }
-    let mut buf = [0usize; MAX_RANK];
-    let mut i = 0;
-    while i < dims.len() {
-        let Some(d) = dims[i] else {
-            return None;
-        };
-        buf[i] = d;
-        i += 1;
-    }
-    match Dims::new(buf.split_at(dims.len()).0) {
-        Ok(d) => Some(d),
-        Err(_) => None,
     }
 }
