@@ -344,10 +344,12 @@ pub mod prelude {
     // tensors and their macros
     #[cfg(feature = "alloc")]
     pub use crate::dynamic::DynTensor;
+    pub use crate::multiplex;
+    pub use crate::shape;
+    pub use crate::tensor;
     #[cfg(feature = "alloc")]
     pub use crate::tensor::HeapConstructors;
     pub use crate::tensor::Tensor;
-    pub use crate::{multiplex, shape, tensor};
 
     // elementwise (methods of `Tensor`; the op markers `Mul`, `Add`, ... are
     // `shapecheck::ops::Mul`, ...: their names are `core::ops`' traits)

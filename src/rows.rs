@@ -2,7 +2,8 @@
 //! with another first dim: a run of rows (a LoD sequence, a stitch's
 //! output), or rows that carry a [brand](crate::Branded).
 
-use crate::{DimLike, Dyn, Shape};
+use crate::dim::{DimLike, Dyn};
+use crate::shape::Shape;
 
 /// A shape of rank at least 1: its first dim is the rows that a LoD's last
 /// level indexes. A sequence of `n` rows has shape [`Rows`](Self::Rows), the
@@ -212,7 +213,8 @@ impl<
 #[cfg(test)]
 mod tests {
     use super::RowShape;
-    use crate::{Dim, Dyn, One, Shape};
+    use crate::dim::{Dim, Dyn, One};
+    use crate::shape::Shape;
 
     #[test]
     fn every_rank_from_1_to_8_has_rows() {

@@ -39,13 +39,11 @@ fn code(path: &Path) -> String {
         .join("\n")
 }
 
-/// The crate modules a file's code names: `crate::X`, `crate::{X, ..}`
-/// (first segment only, lower-case names: root items like `crate::Tensor`
-/// are re-exports and say nothing of the layer).
-fn crate_modules(path: &Path) -> Vec<String> {
-    let text = code(path);
+/// What a file's code names through `crate::`: `crate::X` and every name
+/// of `crate::{X, ..}` (first segment only).
+fn crate_paths(text: &str) -> Vec<String> {
     let mut found = Vec::new();
-    let mut rest = text.as_str();
+    let mut rest = text;
     while let Some(i) = rest.find("crate::") {
         rest = &rest[i + "crate::".len()..];
         let names: Vec<&str> = if let Some(inner) = rest.strip_prefix('{') {
@@ -60,7 +58,7 @@ fn crate_modules(path: &Path) -> Vec<String> {
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                 .collect();
-            if first.chars().next().is_some_and(|c| c.is_ascii_lowercase()) {
+            if !first.is_empty() {
                 found.push(first);
             }
         }
@@ -68,6 +66,29 @@ fn crate_modules(path: &Path) -> Vec<String> {
     found.sort();
     found.dedup();
     found
+}
+
+/// The crate modules a file's code names (lower-case first segments).
+fn crate_modules(path: &Path) -> Vec<String> {
+    crate_paths(&code(path))
+        .into_iter()
+        .filter(|n| n.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+        .collect()
+}
+
+/// The items a file's code takes from the crate root (`crate::Tensor`,
+/// `crate::{Tensor, ..}`): an arrow up to lib.rs, which re-exports them.
+/// The function `multiplex`, a lower-case root item that is no module,
+/// counts too (`shape` and `tensor` are modules as well as macros).
+fn crate_root_items(text: &str) -> Vec<String> {
+    const ROOT_FNS: [&str; 1] = ["multiplex"];
+    crate_paths(text)
+        .into_iter()
+        .filter(|n| {
+            n.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+                || ROOT_FNS.contains(&n.as_str())
+        })
+        .collect()
 }
 
 fn rel(p: &Path) -> String {
@@ -102,6 +123,56 @@ fn lower_layers_do_not_import_ops() {
             !crate_modules(&f).contains(&"ops".to_string()),
             "{r} imports crate::ops, but only ops/, expr/, interop/ and lib.rs may"
         );
+    }
+}
+
+/// "Imports name the module that defines the thing": no file in src/ but
+/// lib.rs takes an item from the crate root (an upward arrow to lib.rs).
+#[test]
+fn nothing_imports_from_the_crate_root() {
+    for f in rust_files(&src()) {
+        let r = rel(&f);
+        if r == "lib.rs" {
+            continue;
+        }
+        let root = crate_root_items(&code(&f));
+        assert!(
+            root.is_empty(),
+            "{r} takes {root:?} from the crate root; import it from the module that defines it"
+        );
+    }
+}
+
+/// The checker above sees an upward import, alone or in a group, and lets a
+/// module path pass.
+#[test]
+fn the_import_checker_sees_an_upward_arrow() {
+    assert_eq!(crate_root_items("use crate::Tensor;"), vec!["Tensor"]);
+    assert_eq!(
+        crate_root_items("use crate::{dim::Dim, Shape};"),
+        vec!["Shape"]
+    );
+    assert_eq!(
+        crate_root_items("let t = crate::Tensor::zeros();"),
+        vec!["Tensor"]
+    );
+    assert!(crate_root_items("use crate::tensor::Tensor;").is_empty());
+    assert!(crate_root_items("use crate::{dim::Dim, shape::Shape};").is_empty());
+}
+
+/// "No file in src/ cites a document outside the repository: the framework
+/// behaviour an op matches is stated in its mod.rs, in our words."
+#[test]
+fn nothing_cites_outside_the_repository() {
+    for f in rust_files(&src()) {
+        let text = fs::read_to_string(&f).unwrap();
+        for outside in ["../shared", "op-semantics", "shared/spec", "shared/vectors"] {
+            assert!(
+                !text.contains(outside),
+                "{} cites {outside:?}, outside the repository",
+                rel(&f)
+            );
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 #![cfg(feature = "defmt")]
 
 use shapecheck::prelude::*;
+use shapecheck::{AutoBroadcast, BinaryOpKind};
 use shapecheck::{Dims, ElementwiseError, MultiplexError, SelectError, ShapeError};
 use std::sync::Mutex;
 

@@ -16,6 +16,7 @@ use serde_json::Value;
 use shapecheck::interop::half::{bf16, f16};
 use shapecheck::prelude::*;
 use shapecheck::{select, Element};
+use shapecheck::{AutoBroadcast, BinaryOpKind};
 
 fn load(name: &str) -> Vec<Value> {
     let path = format!("{}/tests/vectors/{name}.json", env!("CARGO_MANIFEST_DIR"));

@@ -6,6 +6,7 @@
 use ndarray::{array, s, Array, Array2, ArrayD, IxDyn};
 use shapecheck::interop::ndarray::NdarrayError;
 use shapecheck::prelude::*;
+use shapecheck::BinaryOpKind;
 use shapecheck::{Dims, ShapeError};
 
 #[test]

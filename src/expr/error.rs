@@ -1,9 +1,9 @@
 //! What evaluating an expression with run-time dims can reject: the first
 //! rule that fails, as the plain op at that node reports it.
 
+use crate::dims::ShapeError;
 use crate::ops::elementwise::ElementwiseError;
 use crate::ops::select::SelectError;
-use crate::ShapeError;
 use core::fmt;
 
 /// Why [`Expr::try_eval`](super::Expr::try_eval) rejected an expression:

@@ -23,11 +23,15 @@
 //! # }
 //! ```
 
+use crate::dim::{Dim, Dyn, One};
+use crate::dims::{Dims, ShapeError};
+use crate::ops::elementwise::ElementwiseError;
 use crate::ops::elementwise::UnknownActivation;
-use crate::{
-    Dim, Dims, Dyn, ElementwiseError, MultiplexError, One, SelectError, Shape, ShapeError, Storage,
-    Tensor,
-};
+use crate::ops::multiplex::MultiplexError;
+use crate::ops::select::SelectError;
+use crate::shape::Shape;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 use ::defmt::{Format, Formatter};
 
 impl Format for Dims {
@@ -61,7 +65,7 @@ impl<T: Copy + Format, S: Shape, B: Storage<T>> Format for Tensor<T, S, B> {
 }
 
 #[cfg(feature = "alloc")]
-impl<T: Copy + Format> Format for crate::DynTensor<T> {
+impl<T: Copy + Format> Format for crate::dynamic::DynTensor<T> {
     fn format(&self, f: Formatter<'_>) {
         ::defmt::write!(f, "Tensor{} {}", self.dims(), self.as_slice())
     }
@@ -84,13 +88,13 @@ format_by_display!(
     SelectError,
     MultiplexError,
     UnknownActivation,
-    crate::StitchError,
-    crate::LodError,
-    crate::LodResetError,
+    crate::ops::stitch::StitchError,
+    crate::lod::LodError,
+    crate::ops::lod_reset::LodResetError,
 );
 
 impl<T: Copy + Format, S: crate::lod::RowShape, B: Storage<T>, L: crate::lod::Levels> Format
-    for crate::LodTensor<T, S, B, L>
+    for crate::lod::LodTensor<T, S, B, L>
 {
     /// The dense tensor, then each level's offsets.
     fn format(&self, f: Formatter<'_>) {

@@ -92,7 +92,10 @@
 //! ```
 
 use crate::dim::sealed::Sealed;
-use crate::{DimLike, StaticShape, Storage, StorageMut, Tensor};
+use crate::dim::DimLike;
+use crate::shape::StaticShape;
+use crate::storage::{Storage, StorageMut};
+use crate::tensor::Tensor;
 use ::generic_array::{ArrayLength, GenericArray};
 use core::fmt;
 use core::marker::PhantomData;
@@ -139,7 +142,7 @@ impl<N: ArrayLength> DimLike for TDim<N> {
     // with a run-time dim: on the heap, or in a caller's buffer.
     type Kind = crate::dim::kind::Runtime;
     // planned like a run-time dim, for the same reason
-    type Placeholder<const P: usize> = crate::Dim<P>;
+    type Placeholder<const P: usize> = crate::dim::Dim<P>;
     #[inline(always)]
     fn size(self) -> usize {
         N::USIZE

@@ -29,7 +29,7 @@
 
 pub use ::half::{bf16, f16};
 
-use crate::FloatElement;
+use crate::ops::elementwise::FloatElement;
 
 // As for f32 and f64: kept out of the "other types implement" list, so `/`
 // on integers reports the same one error whatever the features.

@@ -35,7 +35,10 @@
 //! let t: Tensor<i32, shape![3, 2]> = SMatrix::<i32, 2, 3>::zeros().into();
 //! ```
 
-use crate::{Dim, DimLike, One, Shape, StaticShape, Storage, Tensor};
+use crate::dim::{Dim, DimLike, One};
+use crate::shape::{Shape, StaticShape};
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 use ::nalgebra::{SMatrix, Scalar};
 
 /// "`Self` is the tensor shape of an `R`×`C` matrix": `shape![R, C]`, with
@@ -93,7 +96,8 @@ impl<T: Scalar + Copy + Default, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 #[cfg(feature = "alloc")]
 mod heap {
     use super::*;
-    use crate::{DynTensor, ShapeError};
+    use crate::dims::ShapeError;
+    use crate::dynamic::DynTensor;
     use ::nalgebra::DMatrix;
     use alloc::vec::Vec;
 

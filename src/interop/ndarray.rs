@@ -38,7 +38,11 @@
 //! assert_eq!(v, a);
 //! ```
 
-use crate::{Dims, DynTensor, Shape, ShapeError, Storage, StorageMut, Tensor, MAX_RANK};
+use crate::dims::{Dims, ShapeError, MAX_RANK};
+use crate::dynamic::DynTensor;
+use crate::shape::Shape;
+use crate::storage::{Storage, StorageMut};
+use crate::tensor::Tensor;
 use ::ndarray::{Array, ArrayBase, ArrayD, ArrayView, ArrayViewD, ArrayViewMut, ArrayViewMutD};
 use ::ndarray::{Data, Dimension, IxDyn};
 use alloc::vec::Vec;
@@ -259,7 +263,7 @@ impl<T: Copy> DynTensor<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Dim, Dyn};
+    use crate::dim::{Dim, Dyn};
     use ::ndarray::Array2;
 
     /// Both view conversions go through one check sequence: the shape type

@@ -35,8 +35,11 @@
 //! assert!(err.to_string().starts_with("dim 1 is 3 in the shape type, but 2 was given"));
 //! ```
 
+use crate::dims::{Dims, ShapeError, MAX_RANK};
 use crate::lod::{Levels, LodTensor, RowShape};
-use crate::{Dims, Inline, Shape, ShapeError, StaticShape, Storage, Tensor, MAX_RANK};
+use crate::shape::{Shape, StaticShape};
+use crate::storage::{Inline, Storage};
+use crate::tensor::Tensor;
 use ::serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use ::serde::ser::{SerializeSeq, SerializeStruct};
 use ::serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -330,8 +333,8 @@ impl<'de, T: Copy + Default + Deserialize<'de>, S: StaticShape> Deserialize<'de>
 #[cfg(feature = "alloc")]
 mod heap {
     use super::*;
+    use crate::dynamic::DynTensor;
     use crate::lod::{DynLodTensor, LodError, OwnedLod};
-    use crate::DynTensor;
     use alloc::vec::Vec;
 
     impl<'de, T: Copy + Deserialize<'de>, S: Shape> Target<'de> for Tensor<T, S, Vec<T>> {

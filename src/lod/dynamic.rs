@@ -5,7 +5,8 @@
 use super::check::check_lod;
 use super::seq::{check_walk, row_span, rows_of};
 use super::{Lengths, LengthsBuf, Levels, LodError, Offsets, OwnedLod};
-use crate::{Dims, DynTensor};
+use crate::dims::Dims;
+use crate::dynamic::DynTensor;
 use alloc::vec::Vec;
 use core::ops::Range;
 
@@ -161,7 +162,7 @@ impl<'a, T, L: Levels> Iterator for DynSequences<'a, T, L> {
         let index = self.next;
         let rows = row_span(self.lod, self.level, index..index.saturating_add(1))?;
         let data = rows_of(self.data, self.row_len, &rows)?;
-        let mut dims = [0usize; crate::MAX_RANK];
+        let mut dims = [0usize; crate::dims::MAX_RANK];
         let rank = self.dims.rank();
         for (d, s) in dims.iter_mut().zip(self.dims.iter()) {
             *d = *s;

@@ -2,7 +2,8 @@
 
 use super::check::check_nesting;
 use super::{Levels, LodError, LodTensor, RowShape};
-use crate::{Storage, Tensor};
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 use core::ops::Range;
 
 /// The rows spanned by sequences `range` of level `level`: their offsets

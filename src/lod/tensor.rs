@@ -3,7 +3,9 @@
 use super::check::{check_lengths, check_lod};
 use super::offsets::write_prefix_sums;
 use super::{BoundedLod, Lengths, Levels, LodError, Offsets, RowShape};
-use crate::{Shape, Storage, Tensor};
+use crate::shape::Shape;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 use core::fmt;
 
 /// A LoD ("level of detail") tensor, Paddle's ragged batch: a dense tensor
@@ -199,19 +201,19 @@ impl<T: Copy, S: RowShape, B: Storage<T>, L: Levels> LodTensor<T, S, B, L> {
 
     /// Every level as sequence lengths: Paddle's `recursive_sequence_lengths`.
     #[cfg(feature = "alloc")]
-    pub fn lengths(&self) -> alloc::vec::Vec<crate::LengthsBuf> {
-        crate::OwnedLod::lengths_of(&self.lod)
+    pub fn lengths(&self) -> alloc::vec::Vec<crate::lod::LengthsBuf> {
+        crate::lod::OwnedLod::lengths_of(&self.lod)
     }
 
     /// A copy of the levels on the heap.
     #[cfg(feature = "alloc")]
-    pub fn to_owned_lod(&self) -> crate::OwnedLod {
-        crate::OwnedLod::copy_of(&self.lod)
+    pub fn to_owned_lod(&self) -> crate::lod::OwnedLod {
+        crate::lod::OwnedLod::copy_of(&self.lod)
     }
 }
 
 #[cfg(feature = "alloc")]
-impl<T: Copy, S: RowShape, B: Storage<T>> LodTensor<T, S, B, crate::OwnedLod> {
+impl<T: Copy, S: RowShape, B: Storage<T>> LodTensor<T, S, B, crate::lod::OwnedLod> {
     /// A LoD tensor from Paddle's `recursive_sequence_lengths` (one
     /// [`Lengths`] per level, top first): converted to offsets and checked
     /// ([`check_lengths`]). Feature `alloc`; [`from_lengths_in`](LodTensor::from_lengths_in)
@@ -226,7 +228,7 @@ impl<T: Copy, S: RowShape, B: Storage<T>> LodTensor<T, S, B, crate::OwnedLod> {
     /// assert_eq!(x.level(1).unwrap().as_slice(), &[0, 2, 4, 5, 6]);
     /// ```
     pub fn from_lengths(dense: Tensor<T, S, B>, lengths: &[Lengths<'_>]) -> Result<Self, LodError> {
-        let lod = crate::OwnedLod::from_lengths(lengths, dense.shape().rows())?;
+        let lod = crate::lod::OwnedLod::from_lengths(lengths, dense.shape().rows())?;
         Ok(LodTensor { dense, lod })
     }
 }

@@ -272,7 +272,7 @@ impl<T: Copy, S: StaticShape> HeapConstructors<T, S> for Tensor<T, S, alloc::vec
 
 /// Writes `f(index)` into each slot of `data`, row-major over `dims`.
 fn fill_from_fn<T>(data: &mut [T], dims: &Dims, f: &mut impl FnMut(&[usize]) -> T) {
-    let zeros = [0usize; crate::MAX_RANK];
+    let zeros = [0usize; crate::dims::MAX_RANK];
     let mut index = Dims::new(zeros.get(..dims.rank()).unwrap_or(&[])).unwrap_or(Dims::SCALAR);
     for slot in data {
         *slot = f(index.as_slice());

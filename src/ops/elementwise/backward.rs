@@ -24,9 +24,9 @@
 //! intermediate of the output's size.
 //!
 //! Max and min split a tie evenly (0.5 each), as the recorded vectors do.
-//! Paddle's own max/min grad op ignores `axis` (op-semantics §6: it
-//! right-aligns Y, and errors or returns gradients that are not the
-//! derivative of the output when `axis` places Y elsewhere); here, as for
+//! PaddlePaddle 3.3.1's own max/min grad op ignores `axis` (it right-aligns
+//! Y, and errors or returns gradients that are not the derivative of the
+//! output when `axis` places Y elsewhere); here, as for
 //! every op, the gradient is the derivative of the output with Y where the
 //! axis placed it.
 //!

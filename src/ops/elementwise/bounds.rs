@@ -263,7 +263,8 @@ where
 }
 
 /// Elementwise, shape rule: where Y goes in X at `AXIS`, and the output shape,
-/// following Paddle's current rule (op-semantics §1 C):
+/// following PaddlePaddle 3.3.1's rule (its kernel's, which its docs
+/// describe only for different ranks):
 /// - identical shapes: any axis (in `[-16, 16)` here), output = X;
 /// - equal ranks: axis -1 or 0, numpy broadcasting;
 /// - different ranks: the lower-rank operand is placed at `axis`

@@ -1,7 +1,7 @@
 //! What an elementwise op can reject: one variant per rule, each naming the
 //! offending dims and axis.
 
-use crate::{Dims, ShapeError};
+use crate::dims::{Dims, ShapeError};
 
 crate::error::rule_errors! {
     /// Why an elementwise op rejected its inputs.

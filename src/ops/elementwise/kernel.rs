@@ -272,7 +272,7 @@ impl ActivationKind {
 #[cfg(test)]
 mod tests {
     use super::LeadingWalk;
-    use crate::{Dim, Dyn, One};
+    use crate::dim::{Dim, Dyn, One};
 
     #[test]
     fn a_walk_is_planned_by_the_compiler_when_run_time_dims_lead() {

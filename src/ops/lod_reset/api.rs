@@ -4,7 +4,11 @@
 use super::kernel::write_level;
 use super::rule::{lod_reset_rule, ResetPlan, YInput};
 use super::LodResetError;
-use crate::{Levels, LodTensor, Offsets, ResetLevels, RowShape, Shape, Storage, Tensor};
+use crate::lod::{Levels, LodTensor, Offsets, ResetLevels};
+use crate::rows::RowShape;
+use crate::shape::Shape;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 
 impl<T: Copy, S: RowShape, B: Storage<T>, L: Levels> LodTensor<T, S, B, L> {
     /// Paddle's `lod_reset(x, target_lod=target, append=append)`: the

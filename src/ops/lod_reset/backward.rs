@@ -5,7 +5,7 @@
 //! `lod_reset` keeps x's dense data and changes only its LoD, so the
 //! gradient of x is `dout`'s data unchanged (the identity), **carrying x's
 //! LoD**, not the reset one: Paddle 3.3.1's `lod_reset_grad` shares x's LoD
-//! with `X@GRAD` (`../shared/vectors/grad/lod_reset_grad.json`: the
+//! with `X@GRAD` (`tests/vectors/grad/lod_reset_grad.json`: the
 //! gradient's `lod_offsets` are x's, every level). y and the target offsets
 //! have no gradient.
 //!
@@ -22,7 +22,11 @@
 //! ```
 
 use super::LodResetError;
-use crate::{Levels, LodTensor, RowShape, StaticShape, Storage, StorageMut, Tensor};
+use crate::lod::{Levels, LodTensor};
+use crate::rows::RowShape;
+use crate::shape::StaticShape;
+use crate::storage::{Storage, StorageMut};
+use crate::tensor::Tensor;
 
 impl<T: Copy, S: RowShape, B: Storage<T>, L: Levels> LodTensor<T, S, B, L> {
     /// The gradient of x (`self`) for `lod_reset`: `dout` (x's shape, the

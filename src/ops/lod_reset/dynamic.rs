@@ -4,7 +4,9 @@
 use super::kernel::write_level;
 use super::rule::{lod_reset_rule, ResetPlan, YInput};
 use super::LodResetError;
-use crate::{DynLodTensor, DynTensor, Element, Levels, Offsets, OwnedLod};
+use crate::dynamic::DynTensor;
+use crate::element::Element;
+use crate::lod::{DynLodTensor, Levels, Offsets, OwnedLod};
 use alloc::vec::Vec;
 use core::any::Any;
 

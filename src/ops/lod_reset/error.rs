@@ -104,17 +104,17 @@ crate::error::rule_errors! {
         /// Backward: the upstream gradient `dout` has another shape than x.
         DoutShape {
             /// x's dims (the output's dense dims).
-            x: crate::Dims,
+            x: crate::dims::Dims,
             /// `dout`'s dims.
-            dout: crate::Dims,
+            dout: crate::dims::Dims,
         } => "lod_reset/dout-shape",
             ("lod_reset backward: dout must have x's shape {x}, but it is {dout}"),
         /// Backward: the caller's gradient has another shape than x.
         GradShape {
             /// x's dims.
-            x: crate::Dims,
+            x: crate::dims::Dims,
             /// The gradient's dims.
-            grad: crate::Dims,
+            grad: crate::dims::Dims,
         } => "lod_reset/grad-shape",
             ("lod_reset backward: the gradient must have x's shape {x}, but it is {grad}"),
         /// An allocation failed.

@@ -2,7 +2,7 @@
 //! called by every path (static, no-heap, dynamic).
 
 use super::{LevelSource, LodResetError};
-use crate::Offsets;
+use crate::lod::Offsets;
 
 /// What y is, as far as the rule is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

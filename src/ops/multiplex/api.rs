@@ -10,12 +10,15 @@ use super::bounds::{
 use super::kernel::{self, checked_output, static_run};
 use super::rule::rule;
 use super::MultiplexError;
+use crate::dims::ShapeError;
 use crate::rows::RowShape;
+use crate::shape::Shape;
 use crate::storage::{
     bounded_into, bounded_result, BoundedRows, BoundedShape, BoundedTensor, OwnedStorage,
     ResultStorage,
 };
-use crate::{Shape, ShapeError, Storage, StorageMut, Tensor};
+use crate::storage::{Storage, StorageMut};
+use crate::tensor::Tensor;
 
 /// Paddle's `multiplex` on the static path: `out[i] = inputs[index[i]][i]`
 /// for every row `i` of the index.

@@ -12,7 +12,7 @@
 //! Paddle 3.3.1's `multiplex_grad` returns each candidate's gradient shaped
 //! like the **output** (`[index_rows] + candidate dims[1..]`), not like the
 //! candidate, when the index has fewer rows than the candidates
-//! (`../shared/vectors/grad/multiplex_grad.json`, the cases with a `note`).
+//! (`tests/vectors/grad/multiplex_grad.json`, the cases with a `note`).
 //! Here a candidate's gradient always has the candidate's shape (its type):
 //! the rows past the index's rows are zeros, Paddle's rows are the first
 //! `index_rows` of ours. The conformance tool compares those first rows and
@@ -49,8 +49,11 @@ use super::bounds::{
 use super::kernel::check_index_values;
 use super::rule::{rule, MultiplexPlan};
 use super::MultiplexError;
+use crate::dims::{Dims, ShapeError};
+use crate::shape::Shape;
 use crate::storage::{OwnedStorage, ResultStorage};
-use crate::{Dims, Shape, ShapeError, Storage, StorageMut, Tensor};
+use crate::storage::{Storage, StorageMut};
+use crate::tensor::Tensor;
 
 /// The gradient of each candidate of [`multiplex`](super::multiplex), typed
 /// as the candidates (`S`): row `r` of candidate `k`'s gradient is row `r`

@@ -31,7 +31,8 @@ use crate::dim::{DimLike, StaticDims};
 use crate::shape::static_numel;
 use crate::shape::Shape;
 use crate::storage::ResultStorage;
-use crate::{Storage, Tensor};
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 use core::marker::PhantomData;
 
 // ------------------------------------------------------------- shapes
@@ -456,7 +457,7 @@ impl<const K: usize> CandidateCount<K> {
 /// ```
 pub struct RowsFit<S, I>(PhantomData<(S, I)>);
 
-impl<S: MultiplexShapes<I>, I: crate::Shape> RowsFit<S, I> {
+impl<S: MultiplexShapes<I>, I: crate::shape::Shape> RowsFit<S, I> {
     const ROWS: (Option<usize>, Option<usize>) = (first(S::INDEX_DIMS), first(S::CANDIDATE_DIMS));
     const MESSAGE: Msg = Msg {
         buf: [0; 320],

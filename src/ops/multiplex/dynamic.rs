@@ -4,7 +4,7 @@ use super::backward::{dynamic_checks, scatter_rows};
 use super::bounds::IndexElement;
 use super::kernel::checked_output;
 use super::MultiplexError;
-use crate::DynTensor;
+use crate::dynamic::DynTensor;
 
 impl<T: Copy + Default> DynTensor<T> {
     /// Paddle's `multiplex` on run-time shapes: `out[i] = inputs[index[i]][i]`,
@@ -76,7 +76,7 @@ impl<T: Copy + Default> DynTensor<T> {
         let mut grads = alloc::vec::Vec::new();
         grads
             .try_reserve_exact(inputs.len())
-            .map_err(|_| crate::ShapeError::Allocation {
+            .map_err(|_| crate::dims::ShapeError::Allocation {
                 numel: inputs.len(),
             })?;
         for c in inputs {

@@ -1,6 +1,6 @@
 //! [`MultiplexError`]: why multiplex rejected its inputs, one variant per rule.
 
-use crate::{Dims, ShapeError};
+use crate::dims::{Dims, ShapeError};
 
 crate::error::rule_errors! {
     /// Why multiplex rejected its inputs. Each variant is one rule.

@@ -5,7 +5,10 @@
 use super::bounds::IndexElement;
 use super::rule::{rule, MultiplexPlan};
 use super::MultiplexError;
-use crate::{Dims, Shape, ShapeError, Storage, Tensor};
+use crate::dims::{Dims, ShapeError};
+use crate::shape::Shape;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 
 /// A candidate as the kernel sees it: its dims and its data.
 pub(crate) trait Candidate<T> {
@@ -36,9 +39,9 @@ impl<T: Copy, S: Shape, B: Storage<T>> Candidate<T> for Tensor<T, S, B> {
 }
 
 #[cfg(feature = "alloc")]
-impl<T: Copy> Candidate<T> for crate::DynTensor<T> {
+impl<T: Copy> Candidate<T> for crate::dynamic::DynTensor<T> {
     fn dims(&self) -> Result<Dims, ShapeError> {
-        Ok(crate::DynTensor::dims(self))
+        Ok(crate::dynamic::DynTensor::dims(self))
     }
     #[inline(always)]
     fn data(&self) -> &[T] {

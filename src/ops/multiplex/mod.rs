@@ -23,9 +23,9 @@
 //!   (Paddle: "index must be nonnegative", "index exceeds the number of
 //!   candidate tensors"). All values are checked before any output is written.
 //!
-//! This is what PaddlePaddle 3.3.1 computes, measured
-//! (`../shared/spec/op-semantics.md` section 3, "Measured on PaddlePaddle
-//! 3.3.1"; the `multiplex_rows_*` cases of `tests/vectors/multiplex.json`).
+//! This is what PaddlePaddle 3.3.1 computes, measured on it (its docs say
+//! the index and the candidates have the same rows, its kernel takes fewer
+//! index rows): the `multiplex_rows_*` cases of `tests/vectors/multiplex.json`.
 //!
 //! ## Where we differ from Paddle, and Paddle's docs from its implementation
 //! - **Deliberate difference:** when the output holds no element (0 index

@@ -2,7 +2,7 @@
 //! (the compile-time form is [`bounds`](super::bounds)).
 
 use super::MultiplexError;
-use crate::{Dims, ShapeError, MAX_RANK};
+use crate::dims::{Dims, ShapeError, MAX_RANK};
 
 /// What [`rule`] establishes: the output dims and the length of one row
 /// (the product of the candidates' dims after the first).

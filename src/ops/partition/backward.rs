@@ -9,7 +9,7 @@
 //! one output, so every row of the gradient is written once, nothing is
 //! summed, and it is the derivative. TensorFlow 2.21 computes the same
 //! (`_DynamicPartitionGrads`: a `dynamic_stitch` of `dout` at the
-//! partitioned positions; `../shared/vectors/grad/dynamic_partition_grad.json`).
+//! partitioned positions; `tests/vectors/grad/dynamic_partition_grad.json`).
 //!
 //! ```
 //! use shapecheck::prelude::*;
@@ -27,10 +27,13 @@
 
 use super::bounds::{PartitionDout, PartitionOut, PartitionShapes};
 use super::{rule, Partitions};
+use crate::dims::Dims;
 use crate::ops::stitch::rule::with_rows;
 use crate::ops::stitch::{IndexSlice, StitchError, StitchIndex};
+use crate::shape::Shape;
 use crate::storage::{OwnedStorage, ResultStorage};
-use crate::{Dims, Shape, Storage, StorageMut, Tensor};
+use crate::storage::{Storage, StorageMut};
+use crate::tensor::Tensor;
 
 /// The gradient of dynamic_partition's data, typed as the data (`DS`):
 /// data row `j` gets its row of `dout[partitions[j]]` (the inverse
@@ -127,7 +130,7 @@ where
 {
     let slice_len = static_checks(data, partitions, num, dout)?;
     if grad.dims() != data.dims() {
-        return Err(crate::ShapeError::OutputShape {
+        return Err(crate::dims::ShapeError::OutputShape {
             expected: data.dims(),
             found: grad.dims(),
         }

@@ -31,7 +31,7 @@ impl<T: Copy + Default> DynTensor<T> {
         let mut counts = Vec::new();
         counts
             .try_reserve_exact(num)
-            .map_err(|_| crate::ShapeError::Allocation { numel: num })?;
+            .map_err(|_| crate::dims::ShapeError::Allocation { numel: num })?;
         counts.resize(num, 0);
         let values = I::index_slice(partitions.as_slice());
         let slice = rule::partition_slice_dims(
@@ -44,7 +44,7 @@ impl<T: Copy + Default> DynTensor<T> {
         let slice_len = rule::partition_slice_len(&slice);
         let mut outs: Vec<Vec<T>> = Vec::new();
         outs.try_reserve_exact(num)
-            .map_err(|_| crate::ShapeError::Allocation { numel: num })?;
+            .map_err(|_| crate::dims::ShapeError::Allocation { numel: num })?;
         for &count in &counts {
             outs.push(crate::storage::reserved_vec(
                 count.saturating_mul(slice_len),
@@ -83,7 +83,7 @@ impl<T: Copy + Default> DynTensor<T> {
         let mut counts = Vec::new();
         counts
             .try_reserve_exact(num)
-            .map_err(|_| crate::ShapeError::Allocation { numel: num })?;
+            .map_err(|_| crate::dims::ShapeError::Allocation { numel: num })?;
         counts.resize(num, 0);
         let values = I::index_slice(partitions.as_slice());
         let slice_len = dynamic_checks(

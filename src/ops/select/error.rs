@@ -1,7 +1,7 @@
 //! What select can reject: one variant per rule, each naming the offending
 //! shapes (and the input, for pdpd's per-source rules).
 
-use crate::{Dims, ShapeError};
+use crate::dims::{Dims, ShapeError};
 use core::fmt;
 
 /// One of select's three inputs, as named in errors.

@@ -16,7 +16,7 @@
 //! it exactly at the overwritten duplicates: the sum of the gradients over
 //! the duplicates of a row is then `k` times that row's `dout`. It is here
 //! as an explicit option, [`StitchGrad::TfGather`]; the vectors of
-//! `../shared/vectors/grad/dynamic_stitch_grad.json` were recorded from it.
+//! `tests/vectors/grad/dynamic_stitch_grad.json` were recorded from it.
 //!
 //! ```
 //! use shapecheck::prelude::*;
@@ -47,8 +47,11 @@ use super::api::{PairOf, StitchPairs};
 use super::bounds::StitchDout;
 use super::rule::{self, IndexSlice, StitchIndex, StitchPair};
 use super::{Stitch, StitchError};
+use crate::dims::{Dims, ShapeError};
+use crate::shape::Shape;
 use crate::storage::{OwnedStorage, ResultStorage};
-use crate::{Dims, Shape, ShapeError, Storage, StorageMut, Tensor};
+use crate::storage::{Storage, StorageMut};
+use crate::tensor::Tensor;
 
 /// Which gradient dynamic_stitch's backward computes (see the
 /// [module docs](self)).

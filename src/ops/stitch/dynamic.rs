@@ -92,12 +92,12 @@ impl<T: Copy + Default> DynTensor<T> {
         };
         let mut bits = alloc::vec::Vec::new();
         bits.try_reserve_exact(words)
-            .map_err(|_| crate::ShapeError::Allocation { numel: words })?;
+            .map_err(|_| crate::dims::ShapeError::Allocation { numel: words })?;
         bits.resize(words, 0u64);
         let mut grads = alloc::vec::Vec::new();
         grads
             .try_reserve_exact(pairs.len())
-            .map_err(|_| crate::ShapeError::Allocation { numel: pairs.len() })?;
+            .map_err(|_| crate::dims::ShapeError::Allocation { numel: pairs.len() })?;
         for (_, d) in pairs {
             grads.push(DynTensor::defaulted(&d.dims())?);
         }

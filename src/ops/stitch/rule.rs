@@ -141,7 +141,7 @@ pub(crate) fn with_rows(rows: usize, slice: &[usize]) -> Result<Dims, StitchErro
     let mut buf = [0usize; MAX_RANK + 1];
     let dst = buf
         .get_mut(1..=slice.len())
-        .ok_or(crate::ShapeError::RankTooLarge {
+        .ok_or(crate::dims::ShapeError::RankTooLarge {
             rank: slice.len() + 1,
         })?;
     dst.copy_from_slice(slice);
