@@ -204,7 +204,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// shape static: a shape rule broken is the forward's compile error, a
     /// `dout` of another shape than the output's is the compile error
     /// `elementwise/dout-shape` naming both shapes
-    /// ([`ElementwiseDout`](super::ElementwiseDout)), `out` has the
+    /// ([`ElementwiseDout`]), `out` has the
     /// output's type ([`ElementwiseOutput`]), and the call cannot fail. Run-time dims: the
     /// `try_` form.
     ///
