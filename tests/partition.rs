@@ -27,13 +27,10 @@ fn cases() -> impl Strategy<Value = (Vec<i64>, Vec<i32>)> {
     })
 }
 
-fn tensors(
-    data: &[i64],
-    parts: &[i32],
-) -> (
-    Tensor<i64, shape![Dyn, 2], Vec<i64>>,
-    Tensor<i32, shape![Dyn], Vec<i32>>,
-) {
+type Data = Tensor<i64, shape![Dyn, 2], Vec<i64>>;
+type Parts = Tensor<i32, shape![Dyn], Vec<i32>>;
+
+fn tensors(data: &[i64], parts: &[i32]) -> (Data, Parts) {
     let rows = parts.len();
     (
         Tensor::from_vec((Dyn(rows), Dim), data.to_vec()).unwrap(),
