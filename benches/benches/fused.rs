@@ -255,6 +255,10 @@ fn f2(args: &Args) {
         Tensor::<f32, shape![Dyn, 1024], Vec<f32>>::from_vec((Dyn(N), Dim), t.to_vec()).unwrap();
     let cd = Tensor::<bool, shape![Dyn, 1024], Vec<bool>>::from_vec((Dyn(N), Dim), cond.to_vec())
         .unwrap();
+    let outd = std::cell::RefCell::new(
+        Tensor::<f32, shape![Dyn, 1024], Vec<f32>>::from_vec((Dyn(N), Dim), vec![0.0; N * N])
+            .unwrap(),
+    );
     let nc = Array2::from_shape_vec((N, N), cond.to_vec()).unwrap();
     let nt = Array2::from_shape_vec((N, N), t.to_vec()).unwrap();
     let ne = Array1::from_shape_vec(N, e.to_vec()).unwrap();
@@ -281,6 +285,17 @@ fn f2(args: &Args) {
                 Numpy,
             )
             .try_eval()
+        }
+    });
+    g.row("fused into (try_eval_into, run-time rows)", || {
+        {
+            expr::select(
+                black_box(&cd),
+                black_box(&td).lazy() * 2.0,
+                td.lazy() + black_box(&e),
+                Numpy,
+            )
+            .try_eval_into(&mut *outd.borrow_mut())
         }
     });
     g.row("plain chain into", || {
