@@ -104,6 +104,10 @@ fn the_dim_algebra_is_at_the_bottom() {
         crate_modules(&src().join("algebra.rs")),
         vec!["dim".to_string()]
     );
+    // its files (the bounded dim's impls, the known-without-running relations)
+    for f in rust_files(&src().join("algebra")) {
+        assert_eq!(crate_modules(&f), vec!["dim".to_string()], "{}", rel(&f));
+    }
 }
 
 /// "Nothing below ops/ knows the operators (expr/ composes them): dims, shapes, storage, tensors,
