@@ -180,6 +180,11 @@ fn nothing_cites_outside_the_repository() {
     }
 }
 
+/// The parts a role's file may have in its folder: the operators beside
+/// the methods (`api/operators.rs`), the plain forms' no-check rule beside
+/// the checked rule (`bounds/plain.rs`).
+const OP_PARTS: [&str; 2] = ["api/operators.rs", "bounds/plain.rs"];
+
 /// The file names an operator folder may hold, one role each.
 const OP_FILES: [&str; 9] = [
     "mod.rs",
@@ -210,6 +215,18 @@ fn every_op_folder_has_the_same_file_names() {
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         for n in &names {
+            if dir.join(n).is_dir() {
+                // a file's parts: only the ones named in OP_PARTS
+                for part in fs::read_dir(dir.join(n)).unwrap() {
+                    let part = format!("{n}/{}", part.unwrap().file_name().to_string_lossy());
+                    assert!(
+                        OP_PARTS.contains(&part.as_str()),
+                        "{}: {part} is not one of {OP_PARTS:?}",
+                        dir.display()
+                    );
+                }
+                continue;
+            }
             assert!(
                 OP_FILES.contains(&n.as_str()),
                 "{}: {n} is not one of {OP_FILES:?}",
@@ -304,5 +321,14 @@ fn the_documents_are_short_and_self_contained() {
             !text.contains("/work/"),
             "{name} names a path of this machine"
         );
+    }
+}
+
+/// "Files read in one sitting": no file in src/ over 600 lines.
+#[test]
+fn no_file_in_src_is_over_600_lines() {
+    for f in rust_files(&src()) {
+        let lines = fs::read_to_string(&f).unwrap().lines().count();
+        assert!(lines <= 600, "{}: {lines} lines (at most 600)", rel(&f));
     }
 }

@@ -1,0 +1,154 @@
+//! The operators `&x * &y`, `+`, `-`, `/` (numpy broadcasting, axis -1),
+//! and [`BroadcastWith`], the one bound generic code over static shapes
+//! writes for them and for the methods.
+
+use super::super::bounds::{ElementwiseNoCheck, ElementwiseShapes, NoCheckShape};
+use super::super::kernel;
+use super::super::{ActivationKind, BinaryOpKind};
+use super::ElementwiseOutput;
+use crate::element::{Element, SameElement};
+use crate::shape::{Shape, StaticShape};
+use crate::storage::{OwnedStorage, ResultStorage, Storage};
+use crate::tensor::Tensor;
+
+/// Two static shapes that meet under Paddle's elementwise rule at `AXIS`
+/// (default -1: numpy broadcasting, `Self` and `Y` right-aligned, every
+/// aligned pair of dims equal or one of them 1). The output shape is
+/// [`Broadcast`](Self::Broadcast). This is the one bound generic code over
+/// static shapes writes for an elementwise op: it covers the plain, `try_`
+/// and `_into` forms and (at -1) the operators.
+///
+/// An alias trait with a blanket impl: any static `S` whose rule at `AXIS`
+/// holds with a static output implements it (it says so in its supertraits,
+/// so that code bounded by it alone gets [`BroadcastOf<S, Y, AXIS>`] from the ops).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// /// The outer product of a column and a row, for any shapes that broadcast.
+/// fn outer<S: BroadcastWith<Y>, Y: StaticShape>(x: &Tensor<f32, S>, y: &Tensor<f32, Y>) -> Tensor<f32, BroadcastOf<S, Y>> {
+///     x * y
+/// }
+/// let z = outer(&tensor![[1.0f32], [2.0]], &tensor![10.0f32, 20.0, 30.0]);
+/// assert_eq!(z.dims().as_slice(), &[2, 3]);
+/// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 20.0, 40.0, 60.0]);
+///
+/// /// Y placed at axis 1 of X (Paddle's `axis = 1`).
+/// fn add_at_1<S: BroadcastWith<Y, 1>, Y: StaticShape>(x: &Tensor<f32, S>, y: &Tensor<f32, Y>) -> Tensor<f32, BroadcastOf<S, Y, 1>> {
+///     x.elementwise_add(y, Axis::<1>, Relu)
+/// }
+/// let w = add_at_1(&Tensor::<f32, shape![2, 3, 4]>::full(1.0), &tensor![1.0f32, -2.0, 3.0]);
+/// assert_eq!(w.get(&[1, 1, 3]), Some(&0.0));
+/// ```
+pub trait BroadcastWith<Y: StaticShape, const AXIS: isize = -1>:
+    StaticShape
+    + ElementwiseShapes<Y, AXIS, Output = <Self as BroadcastWith<Y, AXIS>>::Broadcast>
+    + ElementwiseNoCheck<Y, AXIS, Other = Y>
+{
+    /// The output shape.
+    type Broadcast: StaticShape;
+}
+
+impl<S, Y, const AXIS: isize> BroadcastWith<Y, AXIS> for S
+where
+    Y: StaticShape,
+    S: StaticShape + ElementwiseShapes<Y, AXIS> + ElementwiseNoCheck<Y, AXIS, Other = Y>,
+    <S as ElementwiseShapes<Y, AXIS>>::Output: StaticShape,
+{
+    type Broadcast = <S as ElementwiseShapes<Y, AXIS>>::Output;
+}
+
+/// The shape of `x op y` for `x` of shape `S` and `y` of shape `Y` at
+/// `AXIS` (default -1: `&x * &y`).
+pub type BroadcastOf<S, Y, const AXIS: isize = -1> = <S as BroadcastWith<Y, AXIS>>::Broadcast;
+
+/// The type of `&x op &y` for `x: Tensor<T, S, B>` and `y` of shape `Y`.
+pub type BroadcastResult<T, S, B, Y> =
+    Tensor<T, BroadcastOf<S, Y>, <B as ResultStorage<T, BroadcastOf<S, Y>>>::Out>;
+
+// None of them can fail on static shapes: Mul, Add and Sub have no
+// run-time error, and `/` is only defined for floats ([`FloatElement`],
+// put on the right operand's element type, see above).
+macro_rules! operator {
+    ($trait:ident, $method:ident, $kind:ident, $elem:path) => {
+        impl<'b, T, S, B, TY, Y, BY> core::ops::$trait<&'b Tensor<TY, Y, BY>> for &Tensor<T, S, B>
+        where
+            T: Element,
+            S: Shape,
+            TY: SameElement<T> + $elem,
+            Y: Shape,
+            BY: Storage<TY>,
+            // a `Dyn` dim meets only 1s or no dim ([`ElementwiseNoCheck`]);
+            // for static shapes, `S: BroadcastWith<Y>` has all three
+            S: ElementwiseNoCheck<Y, -1>,
+            S: ElementwiseShapes<NoCheckShape<S, Y, -1>, -1>,
+            B: ResultStorage<T, OperatorOutput<S, Y>>,
+        {
+            type Output = Tensor<T, OperatorOutput<S, Y>, B::Out>;
+            #[inline]
+            fn $method(self, y: &'b Tensor<TY, Y, BY>) -> Self::Output {
+                let y_other = <S as ElementwiseNoCheck<Y, -1>>::other(y.shape());
+                let shape = <S as ElementwiseShapes<_, -1>>::output(self.shape(), &y_other);
+                let mut out =
+                    Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
+                // `None` cannot happen (see `kernel::plain_walk`): the
+                // output is then returned as filled; and none of these ops
+                // can fail on a walk (`/` is for floats only)
+                let out_first = shape.first_size();
+                if let Some(walk) =
+                    kernel::plain_walk::<S, Y, -1>(self.shape(), y.shape(), out_first)
+                {
+                    let _ = kernel::run(
+                        BinaryOpKind::$kind,
+                        ActivationKind::Identity,
+                        &walk,
+                        self.as_slice(),
+                        TY::same(y.as_slice()),
+                        out.as_mut_slice(),
+                    );
+                }
+                out
+            }
+        }
+    };
+}
+
+/// The output shape of `&x op &y` (numpy broadcasting): [`BroadcastOf`] for
+/// static shapes.
+type OperatorOutput<S, Y> = ElementwiseOutput<S, NoCheckShape<S, Y, -1>, -1>;
+
+operator!(Mul, mul, Mul, Copy);
+operator!(Add, add, Add, Copy);
+operator!(Sub, sub, Sub, Copy);
+operator!(Div, div, Div, FloatElement);
+
+/// Element types `&x / &y` is defined for: `f32` and `f64`, whose division
+/// cannot fail (a zero divisor gives an infinity or NaN, as IEEE 754 and
+/// every framework say). Sealed: [`Element`] cannot be implemented outside
+/// shapecheck.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let q = &tensor![1.0f32, 2.0] / &tensor![4.0f32, 0.0];
+/// assert_eq!(q.as_slice(), &[0.25, f32::INFINITY]);
+/// // integers: the `Result` form
+/// let err = tensor![1, 2].elementwise_div(&tensor![1, 0], Axis::<-1>, Identity).unwrap_err();
+/// assert_eq!(err.rule(), "elementwise/division-by-zero");
+/// ```
+///
+/// `/` on integer tensors does not compile ("elementwise/division-by-zero: `/`
+/// on tensors of i32"):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let _ = &tensor![1i32, 2] / &tensor![1i32, 1];
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "elementwise/division-by-zero: `/` on tensors of {Self}: integer division can fail (division by zero), so the operator is only defined for f32 and f64",
+    label = "use `x.elementwise_div(&y, Axis::<-1>, Identity)`, which returns a Result",
+    note = "shapecheck never panics on user data: integer division by zero is an ElementwiseError::DivisionByZero"
+)]
+pub trait FloatElement: Element {}
+#[diagnostic::do_not_recommend]
+impl FloatElement for f32 {}
+#[diagnostic::do_not_recommend]
+impl FloatElement for f64 {}
