@@ -377,3 +377,50 @@ fn update_static_and_refusals() {
     assert_eq!(e.rule(), "shape/output");
     assert_eq!(x, before);
 }
+
+/// Run-time rows go through the chunked loop (32 at a time, then the rest):
+/// rows of every length from 0 to 100 (none, part of a chunk, chunks and a
+/// remainder), through every node kind, against a naive loop (to 1e-6: the
+/// library's tanh is computed in f64).
+#[test]
+fn run_time_rows_in_chunks_and_a_remainder() {
+    for len in 0..=100usize {
+        let x = dyn_tensor::<shape![Dyn, Dyn]>(&[2, len], 31 + len as u64);
+        let y = dyn_tensor::<shape![Dyn, Dyn]>(&[2, len], 57 + len as u64);
+        let cond: Tensor<bool, shape![Dyn, Dyn], Vec<bool>> =
+            Tensor::with_dims(&[2, len], (0..2 * len).map(|i| i % 3 != 1).collect()).unwrap();
+        let fused = expr::select(
+            &cond,
+            (x.lazy() * &y + 0.5).relu(),
+            x.lazy().map(|v| v * 3.0).zip_with(&y, |a, b| a - b).tanh(),
+            Numpy,
+        )
+        .try_eval()
+        .unwrap();
+        let a = x.try_elementwise_mul(&y, Axis::<-1>, Identity).unwrap();
+        let a = a
+            .to_vec()
+            .into_iter()
+            .map(|v| (v + 0.5).max(0.0))
+            .collect::<Vec<f32>>();
+        let b: Vec<f32> = x
+            .as_slice()
+            .iter()
+            .zip(y.as_slice())
+            .map(|(&u, &w)| (u * 3.0 - w).tanh())
+            .collect();
+        let want: Vec<f32> = cond
+            .as_slice()
+            .iter()
+            .zip(a.iter().zip(&b))
+            .map(|(&c, (&t, &e))| if c { t } else { e })
+            .collect();
+        assert_eq!(fused.as_slice().len(), want.len());
+        for (i, (&got, &w)) in fused.as_slice().iter().zip(&want).enumerate() {
+            assert!(
+                (got - w).abs() <= 1e-6,
+                "row length {len}, element {i}: {got} vs {w}"
+            );
+        }
+    }
+}

@@ -153,7 +153,7 @@ impl<T: Element, N: Node<T>, const K: usize> StaticWalk<T, N, K> {
 fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
     let inner = walk.inner_strides();
     if every_leaf_walks(&inner, N::LEAVES) {
-        run_rows::<T, N, K, false>(node, walk, &inner, out);
+        run_rows::<T, N, K, false, true>(node, walk, &inner, out);
     } else {
         tiles(
             walk,
@@ -213,15 +213,18 @@ fn run_static_walk<T: Element, N: Node<T>, const K: usize>(node: &N, out: &mut [
     let walk = &StaticWalk::<T, N, K>::WALK;
     let inner = walk.inner_strides();
     if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
-        run_rows::<T, N, K, false>(node, walk, &inner, out);
+        run_rows::<T, N, K, false, false>(node, walk, &inner, out);
     } else {
-        run_rows::<T, N, K, true>(node, walk, &inner, out);
+        run_rows::<T, N, K, true, false>(node, walk, &inner, out);
     }
 }
 
+/// The elements a row's loop computes at once (`RowValues::chunk`).
+const CHUNK: usize = 32;
+
 /// Row by row: `out[i] = row.at(i)` for the tree bound to each row.
 #[inline(always)]
-fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool>(
+fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool, const CHUNKED: bool>(
     node: &N,
     walk: &Walk<K>,
     inner: &[usize; K],
@@ -239,8 +242,27 @@ fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool>(
                 start,
             };
             if let Some(values) = node.row::<STRIDED>(0, &at, row.len()) {
-                for (i, o) in row.iter_mut().enumerate() {
-                    *o = values.at(i, *o);
+                if !CHUNKED {
+                    // a static walk: the row's length is a constant, the
+                    // compiler removes the bounds checks itself
+                    for (i, o) in row.iter_mut().enumerate() {
+                        *o = values.at(i, *o);
+                    }
+                    return;
+                }
+                // a walk planned at run time: chunks of CHUNK elements (one
+                // bounds check per leaf and chunk, see `RowValues::chunk`),
+                // then the rest one by one
+                let mut chunks = row.chunks_exact_mut(CHUNK);
+                let mut base = 0;
+                for c in &mut chunks {
+                    if let Ok(c) = <&mut [T; CHUNK]>::try_from(c) {
+                        *c = values.chunk(base, *c);
+                    }
+                    base += CHUNK;
+                }
+                for (k, o) in chunks.into_remainder().iter_mut().enumerate() {
+                    *o = values.at(base + k, *o);
                 }
             }
         },
@@ -456,5 +478,5 @@ impl<T: Element, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
 #[inline(always)]
 fn in_place<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
     let inner = walk.inner_strides();
-    run_rows::<T, N, K, true>(node, walk, &inner, out);
+    run_rows::<T, N, K, true, false>(node, walk, &inner, out);
 }
