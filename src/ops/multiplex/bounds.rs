@@ -25,9 +25,9 @@
 //! The run-time form of the same rule is [`rule()`](super::rule());
 //! `conformance/tests/agreement.rs` and the UI tests check that the two agree.
 
-use super::error::Msg;
 use crate::algebra::IsOne;
 use crate::dim::{DimLike, StaticDims};
+use crate::error::Msg;
 use crate::shape::static_numel;
 use crate::shape::Shape;
 use crate::storage::ResultStorage;
@@ -459,18 +459,15 @@ pub struct RowsFit<S, I>(PhantomData<(S, I)>);
 
 impl<S: MultiplexShapes<I>, I: crate::shape::Shape> RowsFit<S, I> {
     const ROWS: (Option<usize>, Option<usize>) = (first(S::INDEX_DIMS), first(S::CANDIDATE_DIMS));
-    const MESSAGE: Msg = Msg {
-        buf: [0; 320],
-        len: 0,
-    }
-    .push("multiplex/index-rows: index rows must not exceed candidate rows: index ")
-    .push_dims(S::INDEX_DIMS)
-    .push(" has ")
-    .push_num(or_zero(Self::ROWS.0))
-    .push(" rows but the candidates ")
-    .push_dims(S::CANDIDATE_DIMS)
-    .push(" have ")
-    .push_num(or_zero(Self::ROWS.1));
+    const MESSAGE: Msg = Msg::new()
+        .push("multiplex/index-rows: index rows must not exceed candidate rows: index ")
+        .push_dims(S::INDEX_DIMS)
+        .push(" has ")
+        .push_num(or_zero(Self::ROWS.0))
+        .push(" rows but the candidates ")
+        .push_dims(S::CANDIDATE_DIMS)
+        .push(" have ")
+        .push_num(or_zero(Self::ROWS.1));
     const TEXT: &'static str =
         match core::str::from_utf8(Self::MESSAGE.buf.split_at(Self::MESSAGE.len).0) {
             Ok(s) => s,
