@@ -398,6 +398,7 @@ mod rest {
         dynamic_partition_backward, dynamic_partition_backward_into, dynamic_partition_bounded,
         dynamic_partition_bounded_into,
     };
+    pub use crate::ops::reshape::ReshapeError;
     pub use crate::ops::select::{
         select_into, try_select, try_select_into, AutoBroadcast, CondElement, ElseElement,
         SelectError, SelectShapes,

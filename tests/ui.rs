@@ -95,6 +95,18 @@ const EXCEPTIONS: &[(&str, usize, bool, &str)] = &[
         "post-monomorphisation constant",
     ),
     (
+        "reshape/fail/element_count.stderr",
+        17,
+        false,
+        "post-monomorphisation constant",
+    ),
+    (
+        "reshape/fail/rows_element_count.stderr",
+        17,
+        false,
+        "post-monomorphisation constant",
+    ),
+    (
         "partition/fail/num_zero.stderr",
         17,
         false,

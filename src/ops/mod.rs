@@ -114,5 +114,6 @@ pub mod elementwise;
 pub mod lod_reset;
 pub mod multiplex;
 pub mod partition;
+pub mod reshape;
 pub mod select;
 pub mod stitch;
