@@ -132,3 +132,34 @@ fn partitions_of_rank_two() {
     assert_eq!(one.as_slice(), &[0, 1, 2, 110, 111, 112]);
     assert_eq!(one.dims().as_slice(), &[2, 3]);
 }
+
+/// Rows of every length 0 to 70 (the kernels make the common lengths
+/// constants: each of those, and the others, must copy whole rows), with
+/// int32 and int64 partition values, through the heap form (`DynTensor`)
+/// and the caller-buffer form (`partition_slices`).
+#[test]
+fn rows_of_every_length() {
+    use shapecheck::partition_slices;
+    for len in 0usize..=70 {
+        let rows = 7;
+        let data: Vec<i64> = (0..(rows * len) as i64).map(|v| v * 7 - 3).collect();
+        let parts: Vec<i32> = vec![2, 0, 1, 2, 2, 0, 1];
+        let want = naive(&data, len, &parts, 3);
+        let dd = DynTensor::new(&[rows, len], data.clone()).unwrap();
+        let p32 = DynTensor::new(&[rows], parts.clone()).unwrap();
+        let p64 = DynTensor::new(&[rows], parts.iter().map(|&v| i64::from(v)).collect()).unwrap();
+        for outs in [
+            dd.dynamic_partition(&p32, 3).unwrap(),
+            dd.dynamic_partition(&p64, 3).unwrap(),
+        ] {
+            for (out, w) in outs.iter().zip(&want) {
+                assert_eq!(out.as_slice(), &w[..], "row length {len}");
+            }
+        }
+        let mut counts = [0; 3];
+        let mut out = vec![0i64; data.len()];
+        partition_slices(&[rows, len], &data, &[rows], &parts, &mut counts, &mut out).unwrap();
+        assert_eq!(out, want.concat(), "row length {len}");
+        assert_eq!(counts, [2, 2, 3]);
+    }
+}

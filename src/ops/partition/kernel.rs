@@ -9,6 +9,66 @@ use crate::ops::stitch::rule::prefix_of;
 use crate::ops::stitch::{IndexSlice, StitchError, StitchIndex};
 use crate::shape::Dims;
 
+/// Calls `row(i, src)` for each slice `src` of `data` (rows of `n > 0`
+/// elements), in order, with `i` its partition value (a negative value,
+/// which the rule rejects before any loop runs, is skipped). The index type
+/// is matched once, and the common row lengths are made constants, as in
+/// stitch's row copy, so that after inlining each row's copy is a fixed
+/// number of moves rather than a call of `memcpy` (on W7's 2^20 rows of 16
+/// f32 the call and the iterator over both index types cost about half of
+/// the time).
+#[inline(always)]
+fn each_row<T: Copy>(
+    data: &[T],
+    n: usize,
+    partitions: IndexSlice<'_>,
+    mut row: impl FnMut(usize, &[T]),
+) {
+    if n == 0 {
+        return;
+    }
+    match partitions {
+        IndexSlice::I32(values) => rows_of_len(values, data, n, &mut row),
+        IndexSlice::I64(values) => rows_of_len(values, data, n, &mut row),
+    }
+}
+
+/// [`each_row`] for one index type, the row length dispatched to constants.
+#[inline(always)]
+fn rows_of_len<T: Copy, V: StitchIndex>(
+    values: &[V],
+    data: &[T],
+    n: usize,
+    row: &mut impl FnMut(usize, &[T]),
+) {
+    match n {
+        1 => rows_of(values, data, 1, row),
+        2 => rows_of(values, data, 2, row),
+        3 => rows_of(values, data, 3, row),
+        4 => rows_of(values, data, 4, row),
+        8 => rows_of(values, data, 8, row),
+        16 => rows_of(values, data, 16, row),
+        32 => rows_of(values, data, 32, row),
+        64 => rows_of(values, data, 64, row),
+        n => rows_of(values, data, n, row),
+    }
+}
+
+/// The loop of [`each_row`]: `n` is a constant where the caller matched it.
+#[inline(always)]
+fn rows_of<T: Copy, V: StitchIndex>(
+    values: &[V],
+    data: &[T],
+    n: usize,
+    row: &mut impl FnMut(usize, &[T]),
+) {
+    for (&v, src) in values.iter().zip(data.chunks_exact(n)) {
+        if let Ok(i) = usize::try_from(v.to_i64()) {
+            row(i, src);
+        }
+    }
+}
+
 /// dynamic_partition into one buffer: `cursors[i]` is where output `i`'s next
 /// slice goes in `out` (initially the outputs' start offsets, in elements);
 /// slice `j` of `data` goes to output `partitions[j]`, in row-major order.
@@ -19,18 +79,16 @@ pub(crate) fn partition_rows<T: Copy>(
     cursors: &mut [usize],
     out: &mut [T],
 ) {
-    if slice_len == 0 {
-        return;
-    }
-    for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
-        let cursor = usize::try_from(value).ok().and_then(|i| cursors.get_mut(i));
-        let Some(cursor) = cursor else { continue };
+    each_row(data, slice_len, partitions, |i, src| {
+        let Some(cursor) = cursors.get_mut(i) else {
+            return;
+        };
         let at = *cursor;
-        if let Some(dst) = out.get_mut(at..at.saturating_add(slice_len)) {
+        if let Some(dst) = out.get_mut(at..at.saturating_add(src.len())) {
             dst.copy_from_slice(src);
         }
-        *cursor = at.saturating_add(slice_len);
-    }
+        *cursor = at.saturating_add(src.len());
+    });
 }
 
 /// Start offsets (in elements) of outputs holding `counts[i]` slices each,
@@ -84,16 +142,15 @@ pub(crate) fn partition_fronts<T: Copy, const NUM: usize>(
         return;
     }
     let mut cursors = [0usize; NUM];
-    for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
-        let i = usize::try_from(value).unwrap_or(usize::MAX);
+    each_row(data, slice_len, partitions, |i, src| {
         let (Some(out), Some(at)) = (outs.get_mut(i), cursors.get_mut(i)) else {
-            continue;
+            return;
         };
-        if let Some(dst) = out.get_mut(*at..at.saturating_add(slice_len)) {
+        if let Some(dst) = out.get_mut(*at..at.saturating_add(src.len())) {
             dst.copy_from_slice(src);
         }
-        *at = at.saturating_add(slice_len);
-    }
+        *at = at.saturating_add(src.len());
+    });
 }
 
 /// The slices `data[j, ..]` with `partitions[j] == i`, in row-major order,
@@ -130,11 +187,11 @@ pub(crate) fn partition_push<T: Copy>(
     if slice_len == 0 {
         return;
     }
-    for (value, src) in partitions.values().zip(data.chunks_exact(slice_len)) {
-        if let Some(out) = usize::try_from(value).ok().and_then(|i| outs.get_mut(i)) {
+    each_row(data, slice_len, partitions, |i, src| {
+        if let Some(out) = outs.get_mut(i) {
             out.extend_from_slice(src);
         }
-    }
+    });
 }
 
 /// dynamic_partition over run-time dims, no heap: fills `counts` (one

@@ -4,7 +4,7 @@
 //! caller-buffer form, `DynTensor`.
 
 use crate::ops::stitch::rule::with_rows;
-use crate::ops::stitch::{IndexSlice, StitchError};
+use crate::ops::stitch::{IndexSlice, StitchError, StitchIndex};
 use crate::shape::Dims;
 
 /// dynamic_partition's rule: checks that `data_dims` (holding `data_len`
@@ -68,14 +68,12 @@ pub(crate) fn partition_check(
     let slice = data.get(r..).unwrap_or(&[]);
     // the outputs' rank: [count] + slice
     with_rows(0, slice)?;
-    for (position, value) in partitions.values().enumerate() {
-        if usize::try_from(value).ok().is_none_or(|i| i >= num) {
-            return Err(StitchError::PartitionOutOfRange {
-                position,
-                value,
-                num,
-            });
-        }
+    if let Some((position, value)) = first_out_of_range(partitions, num) {
+        return Err(StitchError::PartitionOutOfRange {
+            position,
+            value,
+            num,
+        });
     }
     Ok(Dims::new(slice)?)
 }
@@ -92,9 +90,37 @@ pub(crate) fn partition_slice_len(slice: &Dims) -> usize {
 /// checked by [`partition_check`] for `counts.len()` partitions).
 pub(crate) fn partition_count(partitions: IndexSlice<'_>, counts: &mut [usize]) {
     counts.fill(0);
-    for value in partitions.values() {
-        if let Some(c) = usize::try_from(value).ok().and_then(|i| counts.get_mut(i)) {
+    // one loop per index type (no iterator over both): a counted value is
+    // a load, a compare and an increment
+    match partitions {
+        IndexSlice::I32(values) => count_values(values, counts),
+        IndexSlice::I64(values) => count_values(values, counts),
+    }
+}
+
+fn count_values<V: StitchIndex>(values: &[V], counts: &mut [usize]) {
+    for v in values {
+        if let Some(c) = usize::try_from(v.to_i64())
+            .ok()
+            .and_then(|i| counts.get_mut(i))
+        {
             *c += 1;
         }
+    }
+}
+
+/// The first partition value outside `[0, num)` and its position, one loop
+/// per index type.
+fn first_out_of_range(partitions: IndexSlice<'_>, num: usize) -> Option<(usize, i64)> {
+    fn first<V: StitchIndex>(values: &[V], num: usize) -> Option<(usize, i64)> {
+        values
+            .iter()
+            .map(|v| v.to_i64())
+            .enumerate()
+            .find(|&(_, v)| usize::try_from(v).ok().is_none_or(|i| i >= num))
+    }
+    match partitions {
+        IndexSlice::I32(values) => first(values, num),
+        IndexSlice::I64(values) => first(values, num),
     }
 }
