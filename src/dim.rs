@@ -29,22 +29,41 @@ pub mod kind {
     /// Every dim is static.
     #[derive(Clone, Copy, Debug)]
     pub enum Fixed {}
-    /// At least one dim is a run-time [`Dyn`](crate::Dyn).
+    /// No `Dyn` or branded dim, and at least one
+    /// [`Bounded<CAP>`](crate::Bounded): a size known at run time, with a
+    /// capacity known at compile time.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Capacity {}
+    /// At least one dim is a run-time [`Dyn`](crate::Dyn) or a brand: a
+    /// size with no bound known at compile time.
     #[derive(Clone, Copy, Debug)]
     pub enum Runtime {}
-    /// A kind: [`Fixed`] or [`Runtime`] (sealed).
+    /// A kind: [`Fixed`], [`Capacity`] or [`Runtime`] (sealed). A shape's
+    /// kind is its dims' kinds joined: `Runtime` if any dim is, otherwise
+    /// `Capacity` if any dim is, otherwise `Fixed`. It chooses the storage
+    /// of an op's result (`storage::OutputStorage`).
     #[doc(hidden)]
     pub trait Kind: super::sealed::Sealed {
-        /// The kind of this and `K` together: [`Fixed`] only if both are.
+        /// The kind of this and `K` together.
         type Join<K: Kind>: Kind;
+        /// The kind of this and [`Capacity`] together (what
+        /// `Capacity::Join<Self>` is).
+        type WithCapacity: Kind;
     }
     impl super::sealed::Sealed for Fixed {}
+    impl super::sealed::Sealed for Capacity {}
     impl super::sealed::Sealed for Runtime {}
     impl Kind for Fixed {
         type Join<K: Kind> = K;
+        type WithCapacity = Capacity;
+    }
+    impl Kind for Capacity {
+        type Join<K: Kind> = K::WithCapacity;
+        type WithCapacity = Capacity;
     }
     impl Kind for Runtime {
         type Join<K: Kind> = Runtime;
+        type WithCapacity = Runtime;
     }
 }
 
@@ -69,7 +88,8 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed 
     /// assert_eq!(<Dyn as DimLike>::CAPACITY, None);
     /// ```
     const CAPACITY: Option<usize> = None;
-    /// [`kind::Fixed`] for a static dim, [`kind::Runtime`] for [`Dyn`].
+    /// [`kind::Fixed`] for a static dim, [`kind::Capacity`] for [`Bounded`],
+    /// [`kind::Runtime`] for [`Dyn`] and a brand.
     #[doc(hidden)]
     type Kind: kind::Kind;
     /// The dim itself if static, `Dim<P>` for a run-time dim: a static
@@ -437,7 +457,7 @@ impl DimLike for Branded<'_> {
 impl<const CAP: usize> DimLike for Bounded<CAP> {
     const STATIC: Option<usize> = None;
     const CAPACITY: Option<usize> = Some(CAP);
-    type Kind = kind::Runtime;
+    type Kind = kind::Capacity;
     type Placeholder<const P: usize> = Dim<P>;
     #[inline(always)]
     fn size(self) -> usize {

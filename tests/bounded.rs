@@ -243,3 +243,69 @@ proptest! {
         }
     }
 }
+
+/// Plain ops on bounded tensors return bounded tensors (a `Room`, no heap):
+/// a capacity pipeline stitch → elementwise → select → fused expression →
+/// partition, each result's type named with `BoundedTensor` or `Owned`,
+/// against values worked by hand.
+#[test]
+fn a_capacity_pipeline_stays_in_rooms() {
+    use shapecheck::Owned;
+    type Rows = (Bounded<4>, Dim<2>);
+    let i = Tensor::<i32, shape![3]>::from_array([2, 0, 1]);
+    let d = Tensor::<f32, shape![3, 2]>::from_array([[1.0, -2.0], [3.0, -4.0], [-5.0, 6.0]]);
+    let x: BoundedTensor<f32, shape![Dyn, 2], 4> =
+        dynamic_stitch(&i, &d).run_bounded::<4>().unwrap();
+    assert_eq!(x.as_slice(), &[3.0, -4.0, -5.0, 6.0, 1.0, -2.0]);
+    // plain elementwise: the batch dim passes through, the result is a room
+    let y: Owned<f32, Rows> = x.elementwise_max(&tensor![0.0f32, 0.0], Axis::<1>, Identity);
+    let _: &Room<f32, Rows> = y.storage();
+    assert_eq!(y.as_slice(), &[3.0, 0.0, 0.0, 6.0, 1.0, 0.0]);
+    // an operator, and select with a static cond and a scalar else
+    let z = &y * &tensor![1.0f32, 10.0];
+    let s: Owned<f32, Rows> = select(
+        &tensor![true, false],
+        &z,
+        &Tensor::<f32, shape![]>::from_array(-1.0),
+        Numpy,
+    );
+    assert_eq!(s.as_slice(), &[3.0, -1.0, 0.0, -1.0, 1.0, -1.0]);
+    // a fused expression with a run-time (bounded) dim
+    let f: Owned<f32, Rows> = (s.lazy() + &tensor![1.0f32, 1.0])
+        .relu()
+        .try_eval()
+        .unwrap();
+    assert_eq!(f.as_slice(), &[4.0, 0.0, 1.0, 0.0, 2.0, 0.0]);
+    // partition by a bounded partitions tensor of the same rows
+    let p = BoundedTensor::<i32, shape![Dyn], 4>::from_shape_slice(
+        (Bounded::new(3).unwrap(),),
+        &[1, 0, 1],
+    )
+    .unwrap();
+    let [a, b] =
+        dynamic_partition_bounded::<4, 2, _, _, _, _, _, _>(&f, &p, Partitions::<2>).unwrap();
+    assert_eq!(
+        (a.as_slice(), b.as_slice()),
+        (&[1.0, 0.0][..], &[4.0, 0.0, 2.0, 0.0][..])
+    );
+}
+
+/// A function generic over the capacity: the issue's `clip`, whose result
+/// type names the capacity and needs no bound.
+#[test]
+fn a_function_generic_over_the_capacity() {
+    fn clip<const CAP: usize>(
+        x: &BoundedTensor<f32, shape![Dyn, 3], CAP>,
+    ) -> BoundedTensor<f32, shape![Dyn, 3], CAP> {
+        x.elementwise_max(&tensor![0.0f32, 0.0, 0.0], Axis::<1>, Identity)
+    }
+    let d = tensor![[1.0f32, -2.0, 3.0], [-4.0, 5.0, -6.0]];
+    let x = dynamic_stitch(&tensor![1, 0], &d)
+        .run_bounded::<2>()
+        .unwrap();
+    assert_eq!(clip(&x).as_slice(), &[0.0, 5.0, 0.0, 1.0, 0.0, 3.0]);
+    let wide = dynamic_stitch(&tensor![0, 1], &d)
+        .run_bounded::<8>()
+        .unwrap();
+    assert_eq!(clip(&wide).as_slice(), &[1.0, 0.0, 3.0, 0.0, 5.0, 0.0]);
+}
