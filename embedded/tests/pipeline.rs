@@ -13,7 +13,9 @@ use shapecheck::{dynamic_partition_bounded, Owned, Room};
 use shapecheck_embedded::Checks;
 
 /// Negative values to 0, for any capacity: no bound, no heap.
-fn clip<const CAP: usize>(x: &BoundedTensor<f32, shape![Dyn, 2], CAP>) -> BoundedTensor<f32, shape![Dyn, 2], CAP> {
+fn clip<const CAP: usize>(
+    x: &BoundedTensor<f32, shape![Dyn, 2], CAP>,
+) -> BoundedTensor<f32, shape![Dyn, 2], CAP> {
     x.elementwise_max(&tensor![0.0f32, 0.0], Axis::<1>, Identity)
 }
 
@@ -32,16 +34,28 @@ fn main() -> ! {
             c.eq(x.as_slice(), &[3.0, -4.0, -5.0, 6.0, 1.0, -2.0], "stitch");
             let y = clip(&x);
             let _: &Room<f32, Rows> = y.storage();
-            c.eq(y.as_slice(), &[3.0, 0.0, 0.0, 6.0, 1.0, 0.0], "elementwise_max");
+            c.eq(
+                y.as_slice(),
+                &[3.0, 0.0, 0.0, 6.0, 1.0, 0.0],
+                "elementwise_max",
+            );
             let z = &y * &tensor![1.0f32, 10.0];
-            let s: Owned<f32, Rows> =
-                select(&tensor![true, false], &z, &Tensor::<f32, shape![]>::from_array(-1.0), Numpy);
+            let s: Owned<f32, Rows> = select(
+                &tensor![true, false],
+                &z,
+                &Tensor::<f32, shape![]>::from_array(-1.0),
+                Numpy,
+            );
             c.eq(s.as_slice(), &[3.0, -1.0, 0.0, -1.0, 1.0, -1.0], "select");
             match (s.lazy() + &tensor![1.0f32, 1.0]).relu().try_eval() {
                 Ok(f) => {
                     let _: &Room<f32, Rows> = f.storage();
                     c.eq(f.as_slice(), &[4.0, 0.0, 1.0, 0.0, 2.0, 0.0], "fused");
-                    match dynamic_partition_bounded::<4, 2, _, _, _, _, _, _>(&f, &p, Partitions::<2>) {
+                    match dynamic_partition_bounded::<4, 2, _, _, _, _, _, _>(
+                        &f,
+                        &p,
+                        Partitions::<2>,
+                    ) {
                         Ok([a, b]) => {
                             c.eq(a.as_slice(), &[1.0, 0.0], "partition 0");
                             c.eq(b.as_slice(), &[4.0, 0.0, 2.0, 0.0], "partition 1");

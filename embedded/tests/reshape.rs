@@ -25,7 +25,11 @@ fn main() -> ! {
     c.check(flat.get(&[1, 0]) == Some(&6.0), "inline [1, 0]");
     let w = Tensor::<f32, shape![6]>::from_array([1., 0., 1., 0., 1., 0.]);
     let y = flat.elementwise_mul(&w, Axis::<1>, Identity);
-    c.eq(y.as_slice(), &[0., 0., 2., 0., 4., 0., 6., 0., 8., 0., 10., 0.], "mul after reshape");
+    c.eq(
+        y.as_slice(),
+        &[0., 0., 2., 0., 4., 0., 6., 0., 8., 0., 10., 0.],
+        "mul after reshape",
+    );
     c.check(
         core::mem::size_of_val(&flat) == core::mem::size_of::<[f32; 12]>(),
         "no storage added",
@@ -35,7 +39,10 @@ fn main() -> ! {
     match Tensor::<f32, shape![3, 4], &[f32]>::from_storage(&FLASH[..]) {
         Ok(v) => {
             let r = v.reshape::<shape![4, 3]>();
-            c.check(r.as_slice().as_ptr() == FLASH.as_ptr(), "view: same address");
+            c.check(
+                r.as_slice().as_ptr() == FLASH.as_ptr(),
+                "view: same address",
+            );
             c.check(r.get(&[3, 2]) == Some(&11.0), "view [3, 2]");
         }
         Err(_) => c.check(false, "view over flash"),
@@ -59,8 +66,9 @@ fn main() -> ! {
     c.check(buf[11] == -1, "writes through the reshaped view");
 
     // ---- rows kept: a bounded room (capacity 4, 2 rows used)
-    let made = Bounded::<4>::new(2)
-        .map(|rows| BoundedTensor::<u8, shape![Dyn, 3], 4>::from_shape_slice((rows, Dim), &[1, 2, 3, 4, 5, 6]));
+    let made = Bounded::<4>::new(2).map(|rows| {
+        BoundedTensor::<u8, shape![Dyn, 3], 4>::from_shape_slice((rows, Dim), &[1, 2, 3, 4, 5, 6])
+    });
     match made {
         Some(Ok(b)) => {
             let r = b.reshape_rows::<(Bounded<4>, Dim<3>, One)>();
@@ -75,11 +83,21 @@ fn main() -> ! {
         Ok(v) => {
             let err = v.try_reshape((Dyn(5), Dyn(2)));
             c.check(
-                matches!(err, Err(ReshapeError::ElementCount { from_numel: 12, to_numel: 10, .. })),
+                matches!(
+                    err,
+                    Err(ReshapeError::ElementCount {
+                        from_numel: 12,
+                        to_numel: 10,
+                        ..
+                    })
+                ),
                 "element count refused",
             );
             let ok = v.try_reshape((Dyn(2), Dyn(6)));
-            c.check(ok.is_ok_and(|t| t.get(&[1, 5]) == Some(&11.0)), "run-time reshape");
+            c.check(
+                ok.is_ok_and(|t| t.get(&[1, 5]) == Some(&11.0)),
+                "run-time reshape",
+            );
         }
         Err(_) => c.check(false, "run-time view"),
     }
