@@ -111,6 +111,7 @@ pub use elementwise::{Add, Div, Max, Min, Mul, Sub};
 mod elements;
 pub use elements::{ElementLink, ElementRule, Elements, SameRule, SameShape};
 pub mod elementwise;
+pub mod indexed;
 pub mod lod_reset;
 pub mod multiplex;
 pub mod partition;

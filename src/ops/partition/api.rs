@@ -4,8 +4,7 @@
 
 use super::bounds::{PartitionOut, PartitionShapes};
 use super::{kernel, rule, Partitions};
-use crate::ops::stitch::bounds::PrependDyn;
-use crate::ops::stitch::rule::prefix_of;
+use crate::ops::indexed::{prefix_of, PrependDyn};
 use crate::ops::stitch::StitchError;
 use crate::rows::RowShape;
 use crate::shape::Shape;

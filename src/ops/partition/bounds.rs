@@ -13,9 +13,7 @@
 //! own message. The values (partition values, [`Dyn`](crate::Dyn) dims) are
 //! checked at run time by [`rule`](super::rule), which every path calls.
 
-use crate::ops::stitch::bounds::PrependDyn;
-use crate::ops::stitch::rule::{Sealed, StitchIndex};
-use crate::ops::stitch::IndexSlice;
+use crate::ops::indexed::{IndexSlice, PrependDyn, SameRows, Sealed, StitchIndex};
 use crate::shape::Shape;
 
 /// dynamic_partition, index-element rule: the partitions (`Self` their
@@ -203,6 +201,6 @@ pub trait PartitionDout<O>: Shape {}
 
 #[diagnostic::do_not_recommend]
 impl<S: crate::rows::RowShape, O: crate::rows::RowShape> PartitionDout<O> for S where
-    S::Rows: crate::ops::stitch::bounds::SameRows<O::Rows>
+    S::Rows: SameRows<O::Rows>
 {
 }

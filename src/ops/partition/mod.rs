@@ -1,7 +1,8 @@
 //! TensorFlow's `dynamic_partition` (TF 2.21), the inverse of
-//! [`dynamic_stitch`](crate::ops::stitch): it shares that op's index types
-//! ([`StitchIndex`](crate::StitchIndex), [`IndexSlice`](crate::IndexSlice)),
-//! its error enum ([`StitchError`](crate::StitchError)) and its prefix relation.
+//! [`dynamic_stitch`](crate::ops::stitch). Both import the index types
+//! ([`StitchIndex`](crate::StitchIndex), [`IndexSlice`](crate::IndexSlice))
+//! and the `[rows] + slice` shape from [`ops::indexed`](crate::ops::indexed),
+//! and report through one error enum ([`StitchError`](crate::StitchError)).
 //!
 //! ## The rule
 //! `dynamic_partition(&data, &partitions, Partitions::<NUM>)`:

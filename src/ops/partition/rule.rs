@@ -3,8 +3,8 @@
 //! the typed error. Every path calls it: the static functions, the
 //! caller-buffer form, `DynTensor`.
 
-use crate::ops::stitch::rule::with_rows;
-use crate::ops::stitch::{IndexSlice, StitchError, StitchIndex};
+use crate::ops::indexed::{with_rows, IndexSlice, StitchIndex};
+use crate::ops::stitch::StitchError;
 use crate::shape::Dims;
 
 /// dynamic_partition's rule: checks that `data_dims` (holding `data_len`

@@ -24,6 +24,7 @@
 
 use super::rule::{Sealed, StitchIndex};
 use crate::dim::StaticDims;
+use crate::ops::indexed::{PrependDyn, SameRows};
 use crate::shape::{static_dims, static_numel, Dims, Shape};
 use crate::storage::Storage;
 use crate::tensor::Tensor;
@@ -272,35 +273,6 @@ where
     }
 }
 
-/// `(Dyn,) + Self`: the output shape `[rows] + slice`, whose row count is
-/// only known at run time. Implemented for slices of rank 0 to 7 (generated
-/// by `shapecheck_macros::impl_stitch_rules!`).
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::PrependDyn;
-/// let _: Option<<shape![3] as PrependDyn>::Out> = Some((Dyn(5), Dim::<3>));
-/// assert_eq!((Dim::<3>,).prepend(5).dims().as_slice(), &[5, 3]);
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "dynamic_stitch/rank: the output [rows] + slice {Self} would have rank 9, above the maximum of 8",
-    label = "the slice has rank 8"
-)]
-#[doc(hidden)]
-pub trait PrependDyn: Shape {
-    /// `(Dyn, D0, D1, ..)`.
-    type Out: Shape;
-    /// `(Dyn(rows), d0, d1, ..)`.
-    ///
-    /// ```
-    /// use shapecheck::prelude::*;
-    /// use shapecheck::ops::stitch::PrependDyn;
-    /// assert_eq!((Dim::<3>, One).prepend(5), (Dyn(5), Dim::<3>, One));
-    /// assert_eq!(().prepend(4), (Dyn(4),));
-    /// ```
-    fn prepend(self, rows: usize) -> Self::Out;
-}
-
 /// The slice's dims as constants when every one is static: what lets the
 /// static builder skip the run-time shape rule (`Stitch::run_into`).
 /// Implemented for every shape of rank 0 to 8 (a bound the builder's
@@ -344,11 +316,5 @@ impl<S: crate::rows::RowShape, O: crate::rows::RowShape> StitchDout<O> for S whe
     S::Rows: SameRows<O::Rows>
 {
 }
-
-/// `Self` and `R` are the same shape (both with `Dyn` rows): the link of
-/// [`StitchDout`].
-#[doc(hidden)]
-pub trait SameRows<R> {}
-impl<R> SameRows<R> for R {}
 
 shapecheck_macros::impl_stitch_rules!(8);

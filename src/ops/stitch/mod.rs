@@ -2,7 +2,7 @@
 //! is [`ops::partition`](crate::ops::partition) (with the round trip as an
 //! example); it shares this op's index types ([`StitchIndex`],
 //! [`IndexSlice`]), error enum ([`StitchError`]) and output shape
-//! ([`bounds::PrependDyn`]).
+//! ([`PrependDyn`]).
 //!
 //! ## dynamic_stitch: the rule
 //! Inputs are pairs `(indices[m], data[m])`, `m = 0..N`, `N >= 1`:
@@ -144,6 +144,7 @@ mod error;
 mod kernel;
 pub mod rule;
 
+pub use crate::ops::indexed::{IndexSlice, PrependDyn, SameRows, StitchIndex};
 pub use api::{dynamic_stitch, FirstSlice, FirstStitch, NextSlice, Stitch, StitchPairs};
 pub use backward::{
     stitch_backward_slices, GradSlices, GradsOfPairs, StitchGrad, StitchGrads, StitchGradsInto,
@@ -152,4 +153,4 @@ pub use backward::{
 pub use bounds::*;
 pub use error::StitchError;
 pub use kernel::stitch_slices;
-pub use rule::{stitch_output_dims, IndexSlice, StitchIndex, StitchPair};
+pub use rule::{stitch_output_dims, StitchPair};

@@ -3,11 +3,12 @@
 //! typed error. Every path calls it: the static builder, the caller-buffer
 //! form, `DynTensor` (the static builder over static shapes only scans the
 //! index values, with the same errors: see the [module docs](super)).
-//! dynamic_partition's rule ([`ops::partition`](crate::ops::partition))
-//! shares `with_rows` and `prefix_of`.
+//! What it shares with dynamic_partition (the index types, `with_rows`,
+//! `prefix_of`) is in [`ops::indexed`](crate::ops::indexed).
 
 use super::StitchError;
-use crate::shape::{Dims, MAX_RANK};
+pub(crate) use crate::ops::indexed::{prefix_of, with_rows, IndexSlice, Sealed, StitchIndex};
+use crate::shape::Dims;
 
 // The planted bugs of dynamic_stitch (`--cfg shapecheck_mutant="..."`, for
 // the agreement test) build in debug mode only.
@@ -19,65 +20,6 @@ use crate::shape::{Dims, MAX_RANK};
     )
 ))]
 compile_error!("shapecheck_mutant plants bugs for the conformance tests: never in a release build");
-
-/// Index values of either index type, borrowed.
-///
-/// ```
-/// use shapecheck::IndexSlice;
-/// let s = IndexSlice::I32(&[4, -1]);
-/// assert_eq!(s.len(), 2);
-/// assert_eq!(s.values().collect::<Vec<i64>>(), vec![4, -1]);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IndexSlice<'a> {
-    /// `i32` values.
-    I32(&'a [i32]),
-    /// `i64` values.
-    I64(&'a [i64]),
-}
-
-impl<'a> IndexSlice<'a> {
-    /// The number of values.
-    ///
-    /// ```
-    /// use shapecheck::IndexSlice;
-    /// assert_eq!(IndexSlice::I64(&[1, 2, 3]).len(), 3);
-    /// ```
-    #[must_use]
-    pub fn len(&self) -> usize {
-        match self {
-            IndexSlice::I32(s) => s.len(),
-            IndexSlice::I64(s) => s.len(),
-        }
-    }
-
-    /// `true` if there is no value.
-    ///
-    /// ```
-    /// use shapecheck::IndexSlice;
-    /// assert!(IndexSlice::I32(&[]).is_empty());
-    /// assert!(!IndexSlice::I64(&[0]).is_empty());
-    /// ```
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The values as `i64`, in order.
-    ///
-    /// ```
-    /// use shapecheck::IndexSlice;
-    /// let v: Vec<i64> = IndexSlice::I32(&[3, i32::MIN]).values().collect();
-    /// assert_eq!(v, vec![3, i64::from(i32::MIN)]);
-    /// ```
-    pub fn values(&self) -> impl Iterator<Item = i64> + Clone + 'a {
-        let (a, b): (&'a [i32], &'a [i64]) = match *self {
-            IndexSlice::I32(s) => (s, &[]),
-            IndexSlice::I64(s) => (&[], s),
-        };
-        a.iter().map(|&v| i64::from(v)).chain(b.iter().copied())
-    }
-}
 
 /// One `(indices, data)` pair of dynamic_stitch as run-time values: dims and
 /// borrowed data (no heap). The rule checks that each holds as many values
@@ -109,7 +51,7 @@ impl<T> Clone for StitchPair<'_, T> {
 impl<T> Copy for StitchPair<'_, T> {}
 
 impl<'a, T> StitchPair<'a, T> {
-    /// A pair; an error only if a rank exceeds [`MAX_RANK`]
+    /// A pair; an error only if a rank exceeds [`MAX_RANK`](crate::MAX_RANK)
     /// (lengths are checked by the op).
     ///
     /// ```
@@ -134,21 +76,6 @@ impl<'a, T> StitchPair<'a, T> {
             data,
         })
     }
-}
-
-/// `[rows] + slice` as dims; an error if the rank exceeds [`MAX_RANK`].
-pub(crate) fn with_rows(rows: usize, slice: &[usize]) -> Result<Dims, StitchError> {
-    let mut buf = [0usize; MAX_RANK + 1];
-    let dst = buf
-        .get_mut(1..=slice.len())
-        .ok_or(crate::dims::ShapeError::RankTooLarge {
-            rank: slice.len() + 1,
-        })?;
-    dst.copy_from_slice(slice);
-    if let Some(first) = buf.first_mut() {
-        *first = rows;
-    }
-    Ok(Dims::new(buf.get(..=slice.len()).unwrap_or(&[]))?)
 }
 
 /// dynamic_stitch's rule: the output dims `[rows] + slice`, where `slice` is
@@ -259,17 +186,6 @@ pub(crate) fn slice_len(dims: &Dims) -> usize {
         .unwrap_or(0)
 }
 
-/// The first `numel(dims)` elements of `buf`, or [`StitchError::BufferTooSmall`].
-pub(crate) fn prefix_of<'b, T>(buf: &'b mut [T], dims: &Dims) -> Result<&'b mut [T], StitchError> {
-    let needed = dims.try_numel()?;
-    let len = buf.len();
-    buf.get_mut(..needed).ok_or(StitchError::BufferTooSmall {
-        dims: *dims,
-        needed,
-        len,
-    })
-}
-
 /// The index scan, the rule's and the static builder's (which, its shapes
 /// proved by the types, runs only this part of the rule).
 mod scan {
@@ -309,94 +225,3 @@ mod scan {
     }
 }
 pub(crate) use scan::{scan_indices, MaxIndex};
-
-mod sealed {
-    /// What an index type needs besides [`StitchIndex`](super::StitchIndex)'s
-    /// public method (crate-private: the trait cannot be named outside).
-    #[doc(hidden)]
-    pub trait Sealed: Copy {
-        /// `Self`, named through this trait: for any other element type the
-        /// name has no impl, so a builder holding it after a failed
-        /// index-element rule reports nothing more (see `StitchIndexLink` in `bounds.rs`).
-        type Index: super::StitchIndex;
-        /// The value as `i64` (what the errors report).
-        fn to_i64(self) -> i64;
-        /// The values as [`Index`](Self::Index)s (the same slice).
-        fn same(s: &[Self]) -> &[Self::Index];
-    }
-}
-pub(crate) use sealed::Sealed;
-
-/// An index element type of dynamic_stitch / dynamic_partition: `i32`
-/// (TensorFlow's) or `i64`.
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// // i32 and i64 indices in one call
-/// let merged = dynamic_stitch(&tensor![1i32, 0], &tensor![10, 20])
-///     .pair(&tensor![2i64], &tensor![30])
-///     .run()
-///     .unwrap();
-/// assert_eq!(merged.as_slice(), &[20, 10, 30]);
-/// ```
-///
-/// Other index types are a compile error ("dynamic_stitch/index-element:
-/// indices must hold i32 or i64, not `u32`"):
-///
-/// ```compile_fail
-/// use shapecheck::prelude::*;
-/// let _ = dynamic_stitch(&tensor![0u32, 1], &tensor![1.0f32, 2.0]);
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "dynamic_stitch/index-element: indices must hold i32 or i64, not `{Self}`",
-    label = "an integer tensor of i32 or i64 is needed here",
-    note = "TensorFlow: indices and partitions are int32 tensors"
-)]
-pub trait StitchIndex: Copy + 'static + sealed::Sealed {
-    /// The values, type-erased.
-    ///
-    /// ```
-    /// use shapecheck::{IndexSlice, StitchIndex};
-    /// assert_eq!(<i32 as StitchIndex>::index_slice(&[4, 1]), IndexSlice::I32(&[4, 1]));
-    /// assert_eq!(<i64 as StitchIndex>::index_slice(&[7]).values().collect::<Vec<_>>(), vec![7]);
-    /// ```
-    fn index_slice(s: &[Self]) -> IndexSlice<'_>;
-}
-
-impl sealed::Sealed for i32 {
-    type Index = i32;
-    #[inline(always)]
-    fn to_i64(self) -> i64 {
-        i64::from(self)
-    }
-    #[inline(always)]
-    fn same(s: &[i32]) -> &[i32] {
-        s
-    }
-}
-
-impl sealed::Sealed for i64 {
-    type Index = i64;
-    #[inline(always)]
-    fn to_i64(self) -> i64 {
-        self
-    }
-    #[inline(always)]
-    fn same(s: &[i64]) -> &[i64] {
-        s
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl StitchIndex for i32 {
-    fn index_slice(s: &[i32]) -> IndexSlice<'_> {
-        IndexSlice::I32(s)
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl StitchIndex for i64 {
-    fn index_slice(s: &[i64]) -> IndexSlice<'_> {
-        IndexSlice::I64(s)
-    }
-}

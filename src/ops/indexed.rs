@@ -1,0 +1,221 @@
+//! What dynamic_stitch and dynamic_partition share: their index element
+//! types (`i32`, `i64`: [`StitchIndex`]) and index values of either type
+//! ([`IndexSlice`]); the output shape `[rows] + slice` as a value
+//! (`with_rows`) and as a type ([`PrependDyn`]); the front of a caller's
+//! buffer (`prefix_of`). Both ops' folders import it; neither reaches
+//! into the other's.
+
+use crate::ops::stitch::StitchError;
+use crate::shape::{Dims, Shape, MAX_RANK};
+
+/// Index values of either index type, borrowed.
+///
+/// ```
+/// use shapecheck::IndexSlice;
+/// let s = IndexSlice::I32(&[4, -1]);
+/// assert_eq!(s.len(), 2);
+/// assert_eq!(s.values().collect::<Vec<i64>>(), vec![4, -1]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexSlice<'a> {
+    /// `i32` values.
+    I32(&'a [i32]),
+    /// `i64` values.
+    I64(&'a [i64]),
+}
+
+impl<'a> IndexSlice<'a> {
+    /// The number of values.
+    ///
+    /// ```
+    /// use shapecheck::IndexSlice;
+    /// assert_eq!(IndexSlice::I64(&[1, 2, 3]).len(), 3);
+    /// ```
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self {
+            IndexSlice::I32(s) => s.len(),
+            IndexSlice::I64(s) => s.len(),
+        }
+    }
+
+    /// `true` if there is no value.
+    ///
+    /// ```
+    /// use shapecheck::IndexSlice;
+    /// assert!(IndexSlice::I32(&[]).is_empty());
+    /// assert!(!IndexSlice::I64(&[0]).is_empty());
+    /// ```
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values as `i64`, in order.
+    ///
+    /// ```
+    /// use shapecheck::IndexSlice;
+    /// let v: Vec<i64> = IndexSlice::I32(&[3, i32::MIN]).values().collect();
+    /// assert_eq!(v, vec![3, i64::from(i32::MIN)]);
+    /// ```
+    pub fn values(&self) -> impl Iterator<Item = i64> + Clone + 'a {
+        let (a, b): (&'a [i32], &'a [i64]) = match *self {
+            IndexSlice::I32(s) => (s, &[]),
+            IndexSlice::I64(s) => (&[], s),
+        };
+        a.iter().map(|&v| i64::from(v)).chain(b.iter().copied())
+    }
+}
+
+/// `[rows] + slice` as dims; an error if the rank exceeds [`MAX_RANK`].
+pub(crate) fn with_rows(rows: usize, slice: &[usize]) -> Result<Dims, StitchError> {
+    let mut buf = [0usize; MAX_RANK + 1];
+    let dst = buf
+        .get_mut(1..=slice.len())
+        .ok_or(crate::dims::ShapeError::RankTooLarge {
+            rank: slice.len() + 1,
+        })?;
+    dst.copy_from_slice(slice);
+    if let Some(first) = buf.first_mut() {
+        *first = rows;
+    }
+    Ok(Dims::new(buf.get(..=slice.len()).unwrap_or(&[]))?)
+}
+
+/// The first `numel(dims)` elements of `buf`, or [`StitchError::BufferTooSmall`].
+pub(crate) fn prefix_of<'b, T>(buf: &'b mut [T], dims: &Dims) -> Result<&'b mut [T], StitchError> {
+    let needed = dims.try_numel()?;
+    let len = buf.len();
+    buf.get_mut(..needed).ok_or(StitchError::BufferTooSmall {
+        dims: *dims,
+        needed,
+        len,
+    })
+}
+
+mod sealed {
+    /// What an index type needs besides [`StitchIndex`](super::StitchIndex)'s
+    /// public method (crate-private: the trait cannot be named outside).
+    #[doc(hidden)]
+    pub trait Sealed: Copy {
+        /// `Self`, named through this trait: for any other element type the
+        /// name has no impl, so a builder holding it after a failed
+        /// index-element rule reports nothing more (see `StitchIndexLink` in
+        /// `ops/stitch/bounds.rs`).
+        type Index: super::StitchIndex;
+        /// The value as `i64` (what the errors report).
+        fn to_i64(self) -> i64;
+        /// The values as [`Index`](Self::Index)s (the same slice).
+        fn same(s: &[Self]) -> &[Self::Index];
+    }
+}
+pub(crate) use sealed::Sealed;
+
+/// An index element type of dynamic_stitch / dynamic_partition: `i32`
+/// (TensorFlow's) or `i64`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// // i32 and i64 indices in one call
+/// let merged = dynamic_stitch(&tensor![1i32, 0], &tensor![10, 20])
+///     .pair(&tensor![2i64], &tensor![30])
+///     .run()
+///     .unwrap();
+/// assert_eq!(merged.as_slice(), &[20, 10, 30]);
+/// ```
+///
+/// Other index types are a compile error ("dynamic_stitch/index-element:
+/// indices must hold i32 or i64, not `u32`"):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let _ = dynamic_stitch(&tensor![0u32, 1], &tensor![1.0f32, 2.0]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "dynamic_stitch/index-element: indices must hold i32 or i64, not `{Self}`",
+    label = "an integer tensor of i32 or i64 is needed here",
+    note = "TensorFlow: indices and partitions are int32 tensors"
+)]
+pub trait StitchIndex: Copy + 'static + sealed::Sealed {
+    /// The values, type-erased.
+    ///
+    /// ```
+    /// use shapecheck::{IndexSlice, StitchIndex};
+    /// assert_eq!(<i32 as StitchIndex>::index_slice(&[4, 1]), IndexSlice::I32(&[4, 1]));
+    /// assert_eq!(<i64 as StitchIndex>::index_slice(&[7]).values().collect::<Vec<_>>(), vec![7]);
+    /// ```
+    fn index_slice(s: &[Self]) -> IndexSlice<'_>;
+}
+
+impl sealed::Sealed for i32 {
+    type Index = i32;
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        i64::from(self)
+    }
+    #[inline(always)]
+    fn same(s: &[i32]) -> &[i32] {
+        s
+    }
+}
+
+impl sealed::Sealed for i64 {
+    type Index = i64;
+    #[inline(always)]
+    fn to_i64(self) -> i64 {
+        self
+    }
+    #[inline(always)]
+    fn same(s: &[i64]) -> &[i64] {
+        s
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl StitchIndex for i32 {
+    fn index_slice(s: &[i32]) -> IndexSlice<'_> {
+        IndexSlice::I32(s)
+    }
+}
+
+#[diagnostic::do_not_recommend]
+impl StitchIndex for i64 {
+    fn index_slice(s: &[i64]) -> IndexSlice<'_> {
+        IndexSlice::I64(s)
+    }
+}
+
+/// `(Dyn,) + Self`: the output shape `[rows] + slice`, whose row count is
+/// only known at run time. Implemented for slices of rank 0 to 7 (generated
+/// by `shapecheck_macros::impl_stitch_rules!` in `ops/stitch/bounds.rs`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::PrependDyn;
+/// let _: Option<<shape![3] as PrependDyn>::Out> = Some((Dyn(5), Dim::<3>));
+/// assert_eq!((Dim::<3>,).prepend(5).dims().as_slice(), &[5, 3]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "dynamic_stitch/rank: the output [rows] + slice {Self} would have rank 9, above the maximum of 8",
+    label = "the slice has rank 8"
+)]
+#[doc(hidden)]
+pub trait PrependDyn: Shape {
+    /// `(Dyn, D0, D1, ..)`.
+    type Out: Shape;
+    /// `(Dyn(rows), d0, d1, ..)`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::stitch::PrependDyn;
+    /// assert_eq!((Dim::<3>, One).prepend(5), (Dyn(5), Dim::<3>, One));
+    /// assert_eq!(().prepend(4), (Dyn(4),));
+    /// ```
+    fn prepend(self, rows: usize) -> Self::Out;
+}
+
+/// `Self` and `R` are the same shape (both with `Dyn` rows): the link of
+/// [`StitchDout`].
+#[doc(hidden)]
+pub trait SameRows<R> {}
+impl<R> SameRows<R> for R {}
