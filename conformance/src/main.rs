@@ -70,16 +70,30 @@ struct FamilyCases<'a> {
 
 fn group(files: &[vectors::VectorFile]) -> Vec<FamilyCases<'_>> {
     let mut out: Vec<FamilyCases<'_>> = vec![];
+    // every file's family (an empty file's too), and each case in its own
+    // family: a file may hold two (`vectors::family_of`)
     for f in files {
-        match out.iter_mut().find(|g| g.name == f.family) {
-            Some(g) => g.cases.extend(f.cases.iter()),
-            None => out.push(FamilyCases {
-                name: f.family.clone(),
-                cases: f.cases.iter().collect(),
-            }),
+        family_at(&mut out, &f.family);
+        for c in &f.cases {
+            let k = family_at(&mut out, &c.family);
+            if let Some(g) = out.get_mut(k) {
+                g.cases.push(c);
+            }
         }
     }
     out
+}
+
+/// The position of family `name` in `out`, added (with no case) if new.
+fn family_at(out: &mut Vec<FamilyCases<'_>>, name: &str) -> usize {
+    if let Some(k) = out.iter().position(|g| g.name == name) {
+        return k;
+    }
+    out.push(FamilyCases {
+        name: name.to_string(),
+        cases: vec![],
+    });
+    out.len() - 1
 }
 
 fn run_dynamic(fam: &dyn families::Family, case: &Case) -> Outcome {

@@ -245,6 +245,24 @@ fn load_file(path: &Path) -> Result<VectorFile, String> {
     parse_file(path, &text)
 }
 
+/// The family a case runs in: its file's (`op` at the top), except that
+/// TensorFlow's `dynamic_partition` cases, recorded in `dynamic_stitch.json`
+/// beside the op they invert, run as a family of their own,
+/// `dynamic_partition`.
+///
+/// ```
+/// use conformance::vectors::family_of;
+/// assert_eq!(family_of("dynamic_stitch", Some("dynamic_partition")), "dynamic_partition");
+/// assert_eq!(family_of("dynamic_stitch", Some("dynamic_stitch")), "dynamic_stitch");
+/// assert_eq!(family_of("elementwise", Some("elementwise_mul")), "elementwise");
+/// ```
+pub fn family_of<'a>(file_op: &'a str, case_op: Option<&'a str>) -> &'a str {
+    match (file_op, case_op) {
+        ("dynamic_stitch", Some("dynamic_partition")) => "dynamic_partition",
+        _ => file_op,
+    }
+}
+
 /// Parses the contents of a vector file (`path` names it in errors). Any
 /// bytes give a `VectorFile` or an error, never a panic (fuzzed by
 /// `fuzz/fuzz_targets/vectors.rs`).
@@ -280,8 +298,9 @@ pub fn parse_file(path: &Path, text: &[u8]) -> Result<VectorFile, String> {
                 }
                 (None, None) => Expect::Malformed("the case records neither out nor error".into()),
             };
+            let case_op = c.get("op").and_then(Value::as_str);
             Case {
-                family: family.clone(),
+                family: family_of(&family, case_op).to_string(),
                 index,
                 name,
                 raw: c.clone(),

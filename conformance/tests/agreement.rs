@@ -602,7 +602,7 @@ fn runtime_and_type_level_rules_agree() {
         },
         Batch {
             file: "dynamic_partition",
-            family: "dynamic_stitch",
+            family: "dynamic_partition",
             cases: report(
                 "dynamic_partition",
                 stratified(&pa, n_hatch, &[])

@@ -3,10 +3,12 @@
 
 mod elementwise;
 mod elementwise_grad;
+mod indexed;
 mod lod_reset;
 mod lod_reset_grad;
 mod multiplex;
 mod multiplex_grad;
+mod partition;
 mod select;
 mod select_grad;
 mod stitch;
@@ -54,6 +56,7 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "multiplex" => Some(&multiplex::Multiplex),
         "lod_reset" => Some(&lod_reset::LodReset),
         "dynamic_stitch" => Some(&stitch::DynamicStitch),
+        "dynamic_partition" => Some(&partition::DynamicPartition),
         "elementwise_grad" => Some(&elementwise_grad::ElementwiseGrad),
         "select_grad" => Some(&select_grad::SelectGrad),
         "multiplex_grad" => Some(&multiplex_grad::MultiplexGrad),

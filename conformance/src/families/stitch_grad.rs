@@ -10,7 +10,7 @@
 //! The derivative is checked against finite differences in
 //! `tests/grad_rows.rs`.
 
-use super::stitch::{inputs, DynamicStitch, Inputs};
+use super::indexed::{inputs, tensor_list, validate_case, Inputs};
 use super::{Family, StaticCase};
 use crate::judge::{Grad, Outcome, Tolerance, Validation};
 use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, rust_type, Typed, VALUE_ERR};
@@ -20,15 +20,6 @@ use shapecheck::{DynTensor, StitchGrad};
 
 pub struct DynamicStitchGrad;
 pub struct DynamicPartitionGrad;
-
-fn tensor_list(case: &Case, key: &str) -> Result<Vec<TensorVal>, String> {
-    case.field(key)?
-        .as_array()
-        .ok_or_else(|| format!("{key} is not a list"))?
-        .iter()
-        .map(TensorVal::parse)
-        .collect()
-}
 
 /// Through the public API: `DynTensor::dynamic_stitch_backward` and
 /// `DynTensor::dynamic_partition_backward`.
@@ -188,7 +179,7 @@ impl Family for DynamicStitchGrad {
         Tolerance::GradExact
     }
     fn validate(&self, case: &Case, static_mode: bool) -> Result<Validation, String> {
-        DynamicStitch.validate(case, static_mode)
+        validate_case(case, static_mode)
     }
     fn static_case(&self, case: &Case) -> Result<StaticCase, String> {
         static_case(case)
@@ -203,7 +194,7 @@ impl Family for DynamicPartitionGrad {
         Tolerance::GradExact
     }
     fn validate(&self, case: &Case, static_mode: bool) -> Result<Validation, String> {
-        DynamicStitch.validate(case, static_mode)
+        validate_case(case, static_mode)
     }
     fn static_case(&self, case: &Case) -> Result<StaticCase, String> {
         static_case(case)
