@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use shapecheck::prelude::*;
 use shapecheck::storage::BoundedTensor;
 use shapecheck::{dynamic_partition, BoundedLod, Lengths, LodTensor, Partitions};
-use shapecheck::{dynamic_partition_bounded, multiplex_bounded, Room};
+use shapecheck::{dynamic_partition_bounded, multiplex_bounded, multiplex_bounded_into, Room};
 
 type Rows64 = (Bounded<64>, Dim<16>);
 
@@ -141,6 +141,55 @@ fn multiplex_agrees<const CAP: usize>(index: &[i32]) {
         (Err(h), Err(b)) => assert_eq!(h, b),
         (Err(h), Ok(_)) => panic!("the heap form fails ({h}), the bounded one does not"),
     }
+}
+
+/// multiplex of two [6, 2] candidates with a static index [3, 1] (the
+/// bounded forms' static path) against the static form, both bounded forms,
+/// capacities below, at and above the index's rows, every index of values
+/// -1..=2 (two candidates: -1 and 2 are out of range).
+fn multiplex_static_agrees<const CAP: usize>() {
+    let a = Tensor::<i32, shape![6, 2]>::from_fn(|i| (i[0] * 2 + i[1]) as i32);
+    let b = Tensor::<i32, shape![6, 2]>::from_fn(|i| 100 + (i[0] * 2 + i[1]) as i32);
+    for v in 0..64 {
+        let values = [v % 4 - 1, (v / 4) % 4 - 1, v / 16 - 1];
+        let idx = Tensor::<i32, shape![3, 1]>::from_array([[values[0]], [values[1]], [values[2]]]);
+        let plain = multiplex(&[a, b], &idx);
+        let bounded = multiplex_bounded::<CAP, _, _, _, _, _, _, 2>(&[a, b], &idx);
+        let empty = <(Bounded<CAP>, Dim<2>) as Shape>::from_dims(&[0, 2]).unwrap();
+        let mut kept: BoundedTensor<i32, shape![Dyn, 2], CAP> =
+            Tensor::from_shape_slice(empty, &[]).unwrap();
+        let into = multiplex_bounded_into(&[a, b], &idx, &mut kept);
+        match (plain, bounded) {
+            (Ok(p), Ok(b)) => {
+                assert!(CAP >= 3);
+                assert_eq!((p.dims(), p.as_slice()), (b.dims(), b.as_slice()));
+                assert_eq!(into, Ok(()));
+                assert_eq!((kept.dims(), kept.as_slice()), (b.dims(), b.as_slice()));
+            }
+            (Ok(_), Err(e)) => {
+                assert!(CAP < 3);
+                assert_eq!(e.rule(), "shape/capacity", "{values:?}");
+                assert_eq!(into.unwrap_err(), e);
+                assert_eq!(kept.dims().as_slice(), &[0, 2]);
+            }
+            // an index value out of range is reported before the capacity
+            (Err(p), Err(b)) => {
+                assert_eq!(p, b, "{values:?}");
+                assert_eq!(into.unwrap_err(), b);
+                assert_eq!(kept.dims().as_slice(), &[0, 2]);
+            }
+            (Err(p), Ok(_)) => {
+                panic!("{values:?}: the static form fails ({p}), the bounded one does not")
+            }
+        }
+    }
+}
+
+#[test]
+fn bounded_multiplex_with_static_shapes_equals_the_static_form() {
+    multiplex_static_agrees::<2>();
+    multiplex_static_agrees::<3>();
+    multiplex_static_agrees::<5>();
 }
 
 proptest! {

@@ -14,8 +14,8 @@ use crate::dims::ShapeError;
 use crate::rows::RowShape;
 use crate::shape::Shape;
 use crate::storage::{
-    bounded_into, bounded_result, BoundedRows, BoundedShape, BoundedTensor, OwnedStorage,
-    ResultStorage,
+    bounded_into, bounded_result, bounded_rows, BoundedRows, BoundedShape, BoundedTensor,
+    OwnedStorage, ResultStorage,
 };
 use crate::storage::{Storage, StorageMut};
 use crate::tensor::Tensor;
@@ -123,6 +123,12 @@ where
 {
     let () = CandidateCount::<K>::AT_LEAST_TWO;
     let () = RowsFit::<S, IS>::CHECK;
+    if let Some(ready) = static_bounded_shape::<CAP, _, _, _, _, _, _, K>(inputs, index) {
+        let (row_len, shape) = ready?;
+        return bounded_result(shape, |out| {
+            kernel::copy_rows(inputs, row_len, index.as_slice(), out)
+        });
+    }
     let (plan, shape) = bounded_plan::<CAP, _, _, _, _, _, _, K>(inputs, index)?;
     bounded_result(shape, |out| {
         kernel::fill(&plan, inputs, index.dims(), index.as_slice(), out)
@@ -169,10 +175,52 @@ where
 {
     let () = CandidateCount::<K>::AT_LEAST_TWO;
     let () = RowsFit::<S, IS>::CHECK;
+    if let Some(ready) = static_bounded_shape::<CAP, _, _, _, _, _, _, K>(inputs, index) {
+        let (row_len, shape) = ready?;
+        return bounded_into(out, shape, |front| {
+            kernel::copy_rows(inputs, row_len, index.as_slice(), front)
+        });
+    }
     let (plan, shape) = bounded_plan::<CAP, _, _, _, _, _, _, K>(inputs, index)?;
     bounded_into(out, shape, |front| {
         kernel::fill(&plan, inputs, index.dims(), index.as_slice(), front)
     })
+}
+
+/// The bounded forms' checks when every shape is static (the rule held at
+/// compile time, the row length is a constant): the index values, then the
+/// output's dims with rows `Bounded<CAP>` (`shape/capacity` if they do not
+/// fit), the order of [`bounded_plan`]; with the row length for
+/// `kernel::copy_rows`, as `multiplex_into`'s static path. `None` when a
+/// shape has a run-time dim: those take [`bounded_plan`] and the run-time
+/// kernel.
+#[allow(clippy::type_complexity)]
+fn static_bounded_shape<const CAP: usize, T, S, B, I, IS, BI, const K: usize>(
+    inputs: &[Tensor<T, S, B>; K],
+    index: &Tensor<I, IS, BI>,
+) -> Option<Result<(usize, BoundedRows<MultiplexOut<S, IS>, CAP>), MultiplexError>>
+where
+    T: Copy,
+    S: MultiplexShapes<IS>,
+    MultiplexOut<S, IS>: RowShape,
+    B: Storage<T>,
+    I: IndexElement,
+    IS: Shape,
+    BI: Storage<I>,
+{
+    let (true, true, Some(row_len), Some(first)) = (
+        S::IS_STATIC,
+        IS::IS_STATIC,
+        RowsFit::<S, IS>::ROW_LEN,
+        inputs.first(),
+    ) else {
+        return None;
+    };
+    let checked = kernel::check_index_values(index.as_slice(), K).and_then(|()| {
+        let out = <S as MultiplexShapes<IS>>::output(first.shape(), index.shape());
+        Ok(out.with_rows_dim(bounded_rows::<CAP>(out.rows())?))
+    });
+    Some(checked.map(|shape| (row_len, shape)))
 }
 
 /// The bounded forms' checks: the rule, the index values, then the

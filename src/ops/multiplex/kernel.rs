@@ -102,7 +102,7 @@ fn index_error(row: usize, value: i64, candidates: usize) -> MultiplexError {
 /// row `i` of `out`, one `copy_from_slice` per row of `row_len` elements.
 /// Nothing is written unless every index value is valid.
 #[inline(always)]
-fn copy_rows<T: Copy, C: Candidate<T>, I: IndexElement>(
+pub(crate) fn copy_rows<T: Copy, C: Candidate<T>, I: IndexElement>(
     inputs: &[C],
     row_len: usize,
     index: &[I],
