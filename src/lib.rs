@@ -405,7 +405,8 @@ mod rest {
     };
     pub use crate::ops::stitch::{StitchGrad, StitchIndex};
     pub use crate::shape::Dims;
-    pub use crate::storage::{Inline, Owned, ResultStorage, Room, Storage, StorageMut};
+    pub use crate::storage::{Inline, ResultStorage, Room, Storage, StorageMut};
+    pub use crate::tensor::Owned;
 }
 
 /// The examples of README.md, compiled and run as doctests.

@@ -13,6 +13,34 @@ pub use brand::{BrandedRows, WithRows};
 #[cfg(feature = "alloc")]
 pub use construct::HeapConstructors;
 
+/// The owned tensor of shape `S`, stored as an op stores a result of that
+/// shape ([`OutputStorage`]): inline for a static shape, a [`Room`](crate::Room) for
+/// `Bounded<CAP>` dims (no heap), a `Vec` for a `Dyn` dim. The one name for
+/// "what `x.op(..)` returns" in a signature, whatever the kind of its dims:
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::Owned;
+/// // a capacity, generic: the result stays inline, no heap
+/// fn clip<const CAP: usize>(x: &Owned<f32, (Bounded<CAP>, Dim<3>)>) -> Owned<f32, (Bounded<CAP>, Dim<3>)> {
+///     x.elementwise_max(&tensor![0.0f32, 0.0, 0.0], Axis::<1>, Identity)
+/// }
+/// let (i, d) = (tensor![1, 0], tensor![[1.0f32, -2.0, 3.0], [-4.0, 5.0, -6.0]]);
+/// let x = dynamic_stitch(&i, &d).run_bounded::<4>().unwrap();
+/// assert_eq!(clip(&x).as_slice(), &[0.0, 5.0, 0.0, 1.0, 0.0, 3.0]);
+/// // a static shape, generic
+/// fn twice<S: StaticShape>(x: &Tensor<f32, S>) -> Owned<f32, S> {
+///     x.map(|v| v * 2.0)
+/// }
+/// assert_eq!(twice(&tensor![1.0f32, 2.0]).as_slice(), &[2.0, 4.0]);
+/// ```
+///
+/// A function generic over any dim `B` (`(B, Dim<3>)`) cannot name it: the
+/// storage depends on `B`'s kind, which the compiler does not know there.
+/// Such a function takes and returns a storage of its choice (a `Vec`, whose
+/// results stay `Vec`s; a caller's buffer through the `_into` forms).
+pub type Owned<T, S> = Tensor<T, S, <S as OutputStorage<T>>::Buffer>;
+
 /// A row-major tensor of `T` with shape `S`, stored in `B`.
 ///
 /// `B` defaults to [`Inline`] (a nested array, no heap). Use `Vec<T>`
