@@ -95,6 +95,11 @@ pub fn dyn_tensor<T: Typed>(t: &TensorVal) -> Result<shapecheck::DynTensor<T>, O
     shapecheck::DynTensor::new(&t.shape, data.to_vec()).map_err(|e| Outcome::run_error(e.rule(), e))
 }
 
+/// [`dyn_tensor`] of each tensor of a list, in order; the first failure.
+pub fn dyn_tensors<T: Typed>(ts: &[TensorVal]) -> Result<Vec<shapecheck::DynTensor<T>>, Outcome> {
+    ts.iter().map(dyn_tensor::<T>).collect()
+}
+
 /// A [`shapecheck::DynTensor`] result as a tensor of the vectors.
 pub fn from_dyn<T: Typed>(t: shapecheck::DynTensor<T>) -> TensorVal {
     TensorVal {

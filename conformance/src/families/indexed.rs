@@ -4,7 +4,7 @@
 //! the ops' rule functions.
 
 use crate::judge::{Outcome, Reported, Stage, Validation, When};
-use crate::typed::{dyn_tensor, from_dyn, Typed};
+use crate::typed::{dyn_tensor, dyn_tensors, from_dyn, Typed};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::Value;
 use shapecheck::ops::partition::partition_slice_dims;
@@ -109,14 +109,8 @@ pub(super) fn inputs(case: &Case) -> Result<Inputs, String> {
 fn run_typed<T: Typed>(i: &Inputs) -> Result<Outcome, Outcome> {
     Ok(match i {
         Inputs::Stitch { indices, data } => {
-            let idx = indices
-                .iter()
-                .map(dyn_tensor::<i32>)
-                .collect::<Result<Vec<_>, _>>()?;
-            let dat = data
-                .iter()
-                .map(dyn_tensor::<T>)
-                .collect::<Result<Vec<_>, _>>()?;
+            let idx = dyn_tensors::<i32>(indices)?;
+            let dat = dyn_tensors::<T>(data)?;
             let pairs: Vec<(&DynTensor<i32>, &DynTensor<T>)> = idx.iter().zip(&dat).collect();
             match DynTensor::dynamic_stitch(&pairs) {
                 Ok(out) => Outcome::Accepted(from_dyn(out)),

@@ -13,7 +13,9 @@
 use super::indexed::{inputs, tensor_list, validate_case, Inputs};
 use super::{Family, StaticCase};
 use crate::judge::{Grad, Outcome, Tolerance, Validation};
-use crate::typed::{data_json, dyn_tensor, from_dyn, let_tensor, rust_type, Typed, VALUE_ERR};
+use crate::typed::{
+    data_json, dyn_tensor, dyn_tensors, from_dyn, let_tensor, rust_type, Typed, VALUE_ERR,
+};
 use crate::vectors::{Case, Data, TensorVal};
 use serde_json::{Map, Value};
 use shapecheck::{DynTensor, StitchGrad};
@@ -27,20 +29,11 @@ fn run_typed<T: Typed + Copy + Default>(
     i: &Inputs,
     dout: &[TensorVal],
 ) -> Result<Outcome, Outcome> {
-    let douts = dout
-        .iter()
-        .map(dyn_tensor::<T>)
-        .collect::<Result<Vec<_>, _>>()?;
+    let douts = dyn_tensors::<T>(dout)?;
     Ok(match i {
         Inputs::Stitch { indices, data } => {
-            let idx = indices
-                .iter()
-                .map(dyn_tensor::<i32>)
-                .collect::<Result<Vec<_>, _>>()?;
-            let dat = data
-                .iter()
-                .map(dyn_tensor::<T>)
-                .collect::<Result<Vec<_>, _>>()?;
+            let idx = dyn_tensors::<i32>(indices)?;
+            let dat = dyn_tensors::<T>(data)?;
             let pairs: Vec<(&DynTensor<i32>, &DynTensor<T>)> = idx.iter().zip(&dat).collect();
             let [dout] = &douts[..] else {
                 return Err(Outcome::Broken("one dout for dynamic_stitch".into()));
