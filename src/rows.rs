@@ -1,6 +1,7 @@
 //! [`RowShape`]: a shape with a first dim (its rows), and the same shape
 //! with another first dim: a run of rows (a LoD sequence, a stitch's
-//! output), or rows that carry a [brand](crate::Branded).
+//! output), rows that carry a [brand](crate::Branded), or the first dim
+//! kept by `reshape_rows` and the rest reshaped.
 
 use crate::dim::{DimLike, Dyn};
 use crate::shape::Shape;
@@ -27,6 +28,15 @@ pub trait RowShape: Shape {
     fn with_rows(&self, n: usize) -> Self::Rows;
     /// The same shape with the first dim `d` (the other dims kept).
     fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D>;
+    /// The first dim, as a type (what `reshape_rows` keeps).
+    type First: DimLike;
+    /// The dims after the first, as a shape (a row: what `reshape_rows`
+    /// reshapes).
+    type Rest: Shape;
+    /// The first dim's value.
+    fn first(&self) -> Self::First;
+    /// The shape `first` followed by `rest`'s dims.
+    fn join(first: Self::First, rest: Self::Rest) -> Self;
 }
 
 // One impl per rank, 1 to MAX_RANK (8): the rows are the first dim, and a
@@ -50,6 +60,16 @@ impl<D0: DimLike> RowShape for (D0,) {
     fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
         (d,)
     }
+    type First = D0;
+    type Rest = ();
+    #[inline]
+    fn first(&self) -> D0 {
+        self.0
+    }
+    #[inline]
+    fn join(first: D0, (): ()) -> Self {
+        (first,)
+    }
 }
 
 /// Rank 2.
@@ -68,6 +88,16 @@ impl<D0: DimLike, D1: DimLike> RowShape for (D0, D1) {
     #[inline]
     fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
         (d, self.1)
+    }
+    type First = D0;
+    type Rest = (D1,);
+    #[inline]
+    fn first(&self) -> D0 {
+        self.0
+    }
+    #[inline]
+    fn join(first: D0, r: (D1,)) -> Self {
+        (first, r.0)
     }
 }
 
@@ -88,6 +118,16 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike> RowShape for (D0, D1, D2) {
     fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
         (d, self.1, self.2)
     }
+    type First = D0;
+    type Rest = (D1, D2);
+    #[inline]
+    fn first(&self) -> D0 {
+        self.0
+    }
+    #[inline]
+    fn join(first: D0, r: (D1, D2)) -> Self {
+        (first, r.0, r.1)
+    }
 }
 
 /// Rank 4.
@@ -106,6 +146,16 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike> RowShape for (D0, D1, D
     #[inline]
     fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
         (d, self.1, self.2, self.3)
+    }
+    type First = D0;
+    type Rest = (D1, D2, D3);
+    #[inline]
+    fn first(&self) -> D0 {
+        self.0
+    }
+    #[inline]
+    fn join(first: D0, r: (D1, D2, D3)) -> Self {
+        (first, r.0, r.1, r.2)
     }
 }
 
@@ -128,6 +178,16 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike> RowShape
     fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
         (d, self.1, self.2, self.3, self.4)
     }
+    type First = D0;
+    type Rest = (D1, D2, D3, D4);
+    #[inline]
+    fn first(&self) -> D0 {
+        self.0
+    }
+    #[inline]
+    fn join(first: D0, r: (D1, D2, D3, D4)) -> Self {
+        (first, r.0, r.1, r.2, r.3)
+    }
 }
 
 /// Rank 6.
@@ -149,6 +209,16 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike, D5: DimLik
     fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
         (d, self.1, self.2, self.3, self.4, self.5)
     }
+    type First = D0;
+    type Rest = (D1, D2, D3, D4, D5);
+    #[inline]
+    fn first(&self) -> D0 {
+        self.0
+    }
+    #[inline]
+    fn join(first: D0, r: (D1, D2, D3, D4, D5)) -> Self {
+        (first, r.0, r.1, r.2, r.3, r.4)
+    }
 }
 
 /// Rank 7.
@@ -169,6 +239,16 @@ impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike, D5: DimLik
     #[inline]
     fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
         (d, self.1, self.2, self.3, self.4, self.5, self.6)
+    }
+    type First = D0;
+    type Rest = (D1, D2, D3, D4, D5, D6);
+    #[inline]
+    fn first(&self) -> D0 {
+        self.0
+    }
+    #[inline]
+    fn join(first: D0, r: (D1, D2, D3, D4, D5, D6)) -> Self {
+        (first, r.0, r.1, r.2, r.3, r.4, r.5)
     }
 }
 
@@ -207,6 +287,16 @@ impl<
     #[inline]
     fn with_rows_dim<D: DimLike>(&self, d: D) -> Self::WithRows<D> {
         (d, self.1, self.2, self.3, self.4, self.5, self.6, self.7)
+    }
+    type First = D0;
+    type Rest = (D1, D2, D3, D4, D5, D6, D7);
+    #[inline]
+    fn first(&self) -> D0 {
+        self.0
+    }
+    #[inline]
+    fn join(first: D0, r: (D1, D2, D3, D4, D5, D6, D7)) -> Self {
+        (first, r.0, r.1, r.2, r.3, r.4, r.5, r.6)
     }
 }
 

@@ -1,163 +1,17 @@
 //! The reshape rule at compile time: [`CountsAgree`] evaluates the rule on
 //! the shapes' constant element counts and fails the build with both shapes
-//! named; [`SplitRows`] sees a shape as its first dim and the rest, for the
-//! form that keeps the rows.
+//! named; [`KeepsRowsOf`] reads a shape as its first dim and the rest
+//! ([`RowShape`]), for the form that keeps the rows.
 //!
 //! Stable Rust cannot compare two const generics in a bound, so the count
 //! check is an assertion evaluated when the call is instantiated: `cargo
 //! build` reports it, `cargo check` does not.
 
 use super::rule::counts_agree;
-use crate::dim::DimLike;
 use crate::error::Msg;
+use crate::rows::RowShape;
 use crate::shape::{Shape, StaticShape};
 use core::marker::PhantomData;
-
-/// A shape seen as its first dim and the rest (ranks 1 to 8): what
-/// [`reshape_rows`](crate::Tensor::reshape_rows) keeps and what it reshapes.
-/// Every tuple shape but the scalar has it, so a function generic over the
-/// batch dim `B` never writes it as a bound.
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::ops::reshape::SplitRows;
-/// let s: shape![Dyn, 2, 3] = (Dyn(5), Dim, Dim);
-/// assert_eq!(s.first(), Dyn(5));
-/// let back = <shape![Dyn, 6] as SplitRows>::join(Dyn(5), (Dim,));
-/// assert_eq!(back, (Dyn(5), Dim::<6>));
-/// ```
-#[doc(hidden)]
-#[diagnostic::on_unimplemented(
-    message = "the shape {Self} has no first dim: a scalar has no rows to keep",
-    label = "a scalar",
-    note = "`reshape_rows` keeps a tensor's first dim and reshapes the rest; a scalar's reshape is `reshape` (to a shape of one element)"
-)]
-pub trait SplitRows: Shape {
-    /// The first dim (kept by `reshape_rows`).
-    type First: DimLike;
-    /// The dims after the first, as a shape.
-    type Rest: Shape;
-    /// The first dim's value.
-    fn first(&self) -> Self::First;
-    /// The shape `first` followed by `rest`'s dims.
-    fn join(first: Self::First, rest: Self::Rest) -> Self;
-}
-
-// One plain impl per rank, 1 to MAX_RANK (8). `do_not_recommend`: a
-// scalar is then reported by `SplitRows`' own message, without a list of
-// these impls.
-
-#[diagnostic::do_not_recommend]
-impl<D0: DimLike> SplitRows for (D0,) {
-    type First = D0;
-    type Rest = ();
-    fn first(&self) -> D0 {
-        self.0
-    }
-    fn join(first: D0, (): ()) -> Self {
-        (first,)
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<D0: DimLike, D1: DimLike> SplitRows for (D0, D1) {
-    type First = D0;
-    type Rest = (D1,);
-    fn first(&self) -> D0 {
-        self.0
-    }
-    fn join(first: D0, r: (D1,)) -> Self {
-        (first, r.0)
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<D0: DimLike, D1: DimLike, D2: DimLike> SplitRows for (D0, D1, D2) {
-    type First = D0;
-    type Rest = (D1, D2);
-    fn first(&self) -> D0 {
-        self.0
-    }
-    fn join(first: D0, r: (D1, D2)) -> Self {
-        (first, r.0, r.1)
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike> SplitRows for (D0, D1, D2, D3) {
-    type First = D0;
-    type Rest = (D1, D2, D3);
-    fn first(&self) -> D0 {
-        self.0
-    }
-    fn join(first: D0, r: (D1, D2, D3)) -> Self {
-        (first, r.0, r.1, r.2)
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike> SplitRows
-    for (D0, D1, D2, D3, D4)
-{
-    type First = D0;
-    type Rest = (D1, D2, D3, D4);
-    fn first(&self) -> D0 {
-        self.0
-    }
-    fn join(first: D0, r: (D1, D2, D3, D4)) -> Self {
-        (first, r.0, r.1, r.2, r.3)
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike, D5: DimLike> SplitRows
-    for (D0, D1, D2, D3, D4, D5)
-{
-    type First = D0;
-    type Rest = (D1, D2, D3, D4, D5);
-    fn first(&self) -> D0 {
-        self.0
-    }
-    fn join(first: D0, r: (D1, D2, D3, D4, D5)) -> Self {
-        (first, r.0, r.1, r.2, r.3, r.4)
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<D0: DimLike, D1: DimLike, D2: DimLike, D3: DimLike, D4: DimLike, D5: DimLike, D6: DimLike>
-    SplitRows for (D0, D1, D2, D3, D4, D5, D6)
-{
-    type First = D0;
-    type Rest = (D1, D2, D3, D4, D5, D6);
-    fn first(&self) -> D0 {
-        self.0
-    }
-    fn join(first: D0, r: (D1, D2, D3, D4, D5, D6)) -> Self {
-        (first, r.0, r.1, r.2, r.3, r.4, r.5)
-    }
-}
-
-#[diagnostic::do_not_recommend]
-impl<
-        D0: DimLike,
-        D1: DimLike,
-        D2: DimLike,
-        D3: DimLike,
-        D4: DimLike,
-        D5: DimLike,
-        D6: DimLike,
-        D7: DimLike,
-    > SplitRows for (D0, D1, D2, D3, D4, D5, D6, D7)
-{
-    type First = D0;
-    type Rest = (D1, D2, D3, D4, D5, D6, D7);
-    fn first(&self) -> D0 {
-        self.0
-    }
-    fn join(first: D0, r: (D1, D2, D3, D4, D5, D6, D7)) -> Self {
-        (first, r.0, r.1, r.2, r.3, r.4, r.5, r.6)
-    }
-}
 
 /// The reshape rule for two static shapes, as constants: `CHECK` fails the
 /// build when the whole shapes' element counts differ, `ROWS_CHECK` when
@@ -263,7 +117,7 @@ pub trait KeepsRowsOf<S>: Shape {
 }
 
 #[diagnostic::do_not_recommend]
-impl<S: SplitRows, S2: SplitRows<First = S::First>> KeepsRowsOf<S> for S2
+impl<S: RowShape, S2: RowShape<First = S::First>> KeepsRowsOf<S> for S2
 where
     S::Rest: StaticShape,
     S2::Rest: StaticShape,

@@ -61,6 +61,6 @@ mod dynamic;
 mod error;
 mod rule;
 
-pub use bounds::{CountsAgree, KeepsRowsOf, ReshapeOf, SplitRows};
+pub use bounds::{CountsAgree, KeepsRowsOf, ReshapeOf};
 pub use error::ReshapeError;
 pub use rule::reshape_rule;
