@@ -4,9 +4,11 @@
 //! JSON line per case.
 //!
 //! Per family:
-//! - `run/`: the cases whose shapes the library accepts (by its dynamic
-//!   validator), in one crate whose `main` runs them all on data read from
-//!   `data.json` (not embedded: dims may be in the thousands);
+//! - `run/cf_run_<family>_<hash>/`: the cases whose shapes the library
+//!   accepts (by its dynamic validator), in one crate whose `main` runs them
+//!   all on data read from the set's `<family>/run-data.json` (not embedded:
+//!   dims may be in the thousands), named after a hash of what it is built
+//!   from so that runs generating the same program share it;
 //! - `reject/`: the cases whose shapes (or element types) break a rule the
 //!   type checker enforces, one function each, in one crate that must fail
 //!   to build with errors inside every case's function and nowhere else,
@@ -19,12 +21,13 @@
 //!   workspace built with `cargo build --keep-going`.
 //!
 //! All crates share one `CARGO_TARGET_DIR`, so the library is built once.
-//! Each folder of vectors gets crates of its own (`<work>/<set>/<family>/`,
-//! packages named `cf_<set>_...`, the set named after the folder), so
-//! running the tool again on a folder whose cases did not change rebuilds
-//! nothing that built: runs on other folders in between do not rewrite its
-//! crates. (A crate that fails to build, as every `reject/` crate does, is
-//! compiled again each time: cargo keeps no failed build.)
+//! Each folder of vectors gets `reject/` and `mono/` crates of its own
+//! (`<work>/<set>/<family>/`, packages named `cf_<set>_...`, the set named
+//! after the folder), so running the tool again on a folder whose cases did
+//! not change rebuilds nothing that built: runs on other folders in between
+//! do not rewrite its crates. (A crate that fails to build, as every
+//! `reject/` crate does, is compiled again each time: cargo keeps no failed
+//! build.)
 
 use crate::families::{Family, StaticCase};
 use crate::judge::{Grad, Outcome, Reported, Stage, Validation, When};
@@ -48,6 +51,10 @@ pub struct Builder {
     set: String,
     cargo: OsString,
     release: bool,
+    /// Of the accepted cases with fused-expression checks, every how many
+    /// runs them (the rest are type-checked only): `CONFORMANCE_EXPR_EVERY`,
+    /// 1 (all) by default.
+    expr_every: usize,
 }
 
 impl Builder {
@@ -70,6 +77,11 @@ impl Builder {
         let target = work.join("target");
         let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
         let release = std::env::var("CONFORMANCE_STATIC_RELEASE").is_ok_and(|v| v == "1");
+        let expr_every = std::env::var("CONFORMANCE_EXPR_EVERY")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&n: &usize| n > 0)
+            .unwrap_or(1);
         Builder {
             root,
             work,
@@ -77,6 +89,7 @@ impl Builder {
             set: "vectors".into(),
             cargo,
             release,
+            expr_every,
         }
     }
 
@@ -390,31 +403,51 @@ impl Builder {
         package: &str,
         cases: &[(usize, &StaticCase)],
         standalone: bool,
-    ) -> Result<BTreeMap<usize, (usize, usize)>, String> {
-        let mut src = String::from(MAIN_HEAD);
-        let mut ranges = BTreeMap::new();
-        let mut table =
-            String::from("const CASES: &[(usize, fn(&Value) -> Result<Value, Failure>)] = &[\n");
-        for (id, sc) in cases {
-            let start = src.lines().count() + 1;
-            src += &format!("fn case_{id}(d: &Value) -> Result<Value, Failure> {{\n");
-            src += &sc.body;
-            src += "}\n";
-            let end = src.lines().count();
-            ranges.insert(*id, (start, end));
-            src += "\n";
-            table += &format!("    ({id}, case_{id}),\n");
-        }
-        table += "];\n";
-        src += &table;
-        src += MAIN_TAIL;
+    ) -> Result<CaseLines, String> {
+        let (src, ranges) = main_source(cases, self.expr_every);
+        self.write_files(dir, package, &src, standalone)?;
+        Ok(ranges)
+    }
+
+    fn write_files(
+        &self,
+        dir: &Path,
+        package: &str,
+        src: &str,
+        standalone: bool,
+    ) -> Result<(), String> {
         write_if_changed(&dir.join("Cargo.toml"), &self.manifest(package, standalone))?;
         write_if_changed(&dir.join("src").join("support.rs"), SUPPORT)?;
-        write_if_changed(&dir.join("src").join("main.rs"), &src)?;
+        write_if_changed(&dir.join("src").join("main.rs"), src)?;
         if standalone {
             self.copy_lock(dir);
         }
-        Ok(ranges)
+        Ok(())
+    }
+
+    /// Writes the crate of the cases that must build, under a name made of
+    /// a hash of everything it is built from (its source, its manifest with
+    /// the library's path and the profiles): two runs that generate the same
+    /// program (the recorded vectors and a mutated copy of them, whose
+    /// differences are all in the data file; a second `cargo test` with
+    /// other features) share one package, which cargo then finds fresh
+    /// instead of compiling it again. Returns the package name, its folder
+    /// and the line range of each case.
+    fn write_run_crate(
+        &self,
+        family: &str,
+        cases: &[(usize, &StaticCase)],
+    ) -> Result<(String, PathBuf, CaseLines), String> {
+        use std::hash::{Hash, Hasher};
+        let (src, ranges) = main_source(cases, self.expr_every);
+        // SipHash with fixed keys: the same content gives the same name in
+        // every run of this binary
+        let mut h = std::hash::DefaultHasher::new();
+        (&src, SUPPORT, self.manifest("", true), self.release).hash(&mut h);
+        let pkg = format!("cf_run_{}_{:016x}", sanitize(family), h.finish());
+        let dir = self.work.join("run").join(&pkg);
+        self.write_files(&dir, &pkg, &src, true)?;
+        Ok((pkg, dir, ranges))
     }
 
     /// `cargo build` of the manifest in `dir`.
@@ -842,13 +875,13 @@ pub fn run_family(
         }
     }
 
-    // valid shapes: one crate that runs them all
-    let dir = fam_dir.join("run");
-    let pkg = format!("cf_{}_{}_run", b.set, sanitize(family));
+    // valid shapes: one crate that runs them all (its data file is this
+    // set's, the crate may be shared: see `write_run_crate`)
+    let data_path = fam_dir.join("run-data.json");
     while !run_ids.is_empty() {
         let list: Vec<(usize, &StaticCase)> =
             run_ids.iter().map(|id| (*id, &planned[id])).collect();
-        let ranges = match b.write_crate(&dir, &pkg, &list, true) {
+        let (pkg, dir, ranges) = match b.write_run_crate(family, &list) {
             Ok(r) => r,
             Err(e) => {
                 for id in std::mem::take(&mut run_ids) {
@@ -866,7 +899,6 @@ pub fn run_family(
                 .iter()
                 .map(|(id, sc)| (id.to_string(), sc.data.clone()))
                 .collect();
-            let data_path = dir.join("data.json");
             if let Err(e) = write_if_changed(&data_path, &Value::Object(data).to_string()) {
                 for id in std::mem::take(&mut run_ids) {
                     outcomes[id] = Some(Outcome::Broken(e.clone()));
@@ -915,10 +947,7 @@ type Attributed<'a> = (BTreeMap<usize, Vec<&'a Diag>>, Option<String>);
 
 /// Errors by case (by the line range of its function), and a description of
 /// the errors outside every case function, if any.
-fn attribute<'a>(
-    report: &'a BuildReport,
-    ranges: &BTreeMap<usize, (usize, usize)>,
-) -> Attributed<'a> {
+fn attribute<'a>(report: &'a BuildReport, ranges: &CaseLines) -> Attributed<'a> {
     let mut per_case: BTreeMap<usize, Vec<&Diag>> = BTreeMap::new();
     let mut outside: Vec<&Diag> = vec![];
     for (_, line, d) in &report.errors {
@@ -948,6 +977,51 @@ fn attribute<'a>(
         ))
     };
     (per_case, outside)
+}
+
+/// Each case's line range (1-based, inclusive) in a generated `src/main.rs`,
+/// by case id: how a compile error is attributed to its case.
+type CaseLines = BTreeMap<usize, (usize, usize)>;
+
+/// The `src/main.rs` of a crate with one function per case, and the line
+/// range (1-based, inclusive) of each case's functions in it. A case with
+/// fused-expression checks ([`StaticCase::expr`]) gets them as a second
+/// function, `case_N_expr`, which every `expr_every`-th of those cases
+/// calls first; the others' is never called, so rustc type-checks it (an
+/// expression the type-level rule rejects is still a compile error of the
+/// case) but generates no code for it, which is most of such a crate's
+/// build time.
+fn main_source(cases: &[(usize, &StaticCase)], expr_every: usize) -> (String, CaseLines) {
+    let mut src = String::from(MAIN_HEAD);
+    let mut ranges = BTreeMap::new();
+    let mut table =
+        String::from("const CASES: &[(usize, fn(&Value) -> Result<Value, Failure>)] = &[\n");
+    let mut with_expr = 0;
+    for (id, sc) in cases {
+        let start = src.lines().count() + 1;
+        src += &format!("fn case_{id}(d: &Value) -> Result<Value, Failure> {{\n");
+        if !sc.expr.is_empty() {
+            if with_expr % expr_every.max(1) == 0 {
+                src += &format!("    case_{id}_expr(d)?;\n");
+            }
+            with_expr += 1;
+        }
+        src += &sc.body;
+        src += "}\n";
+        if !sc.expr.is_empty() {
+            src += &format!("fn case_{id}_expr(d: &Value) -> Result<(), Failure> {{\n");
+            src += &sc.expr;
+            src += "}\n";
+        }
+        let end = src.lines().count();
+        ranges.insert(*id, (start, end));
+        src += "\n";
+        table += &format!("    ({id}, case_{id}),\n");
+    }
+    table += "];\n";
+    src += &table;
+    src += MAIN_TAIL;
+    (src, ranges)
 }
 
 fn sanitize(s: &str) -> String {

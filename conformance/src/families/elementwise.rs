@@ -142,20 +142,20 @@ impl Family for Elementwise {
 
     fn static_case(&self, case: &Case) -> Result<StaticCase, String> {
         let i = inputs(case)?;
-        let mut body = String::new();
-        body += &let_tensor("x", &i.x, "x")?;
-        body += &let_tensor("y", &i.y, "y")?;
+        let inputs = let_tensor("x", &i.x, "x")? + &let_tensor("y", &i.y, "y")?;
         let call = format!(
             "x.{}(&y, Axis::<{}>, {})",
             method(i.op),
             i.axis,
             act_type(i.act)
         );
-        if i.op == BinaryOpKind::Div {
-            body += &format!("    let z = {call}{VALUE_ERR}?;\n");
+        let op = if i.op == BinaryOpKind::Div {
+            format!("    let z = {call}{VALUE_ERR}?;\n")
         } else {
-            body += &format!("    let z = {call};\n");
-        }
+            format!("    let z = {call};\n")
+        };
+        let mut body = inputs.clone() + &op;
+        let mut expr = String::new();
         // the same op as a fused expression (integer division is not one)
         let int_div = i.op == BinaryOpKind::Div && !i.x.dtype().starts_with("float");
         let one = format!("x.lazy().{}", &call[2..]);
@@ -164,7 +164,10 @@ impl Family for Elementwise {
                 // and chained: times its own output, then relu
                 let chained = format!("{one}.elementwise_mul(&z, Axis::<-1>, Identity).relu()");
                 let plain = "z.elementwise_mul(&z, Axis::<-1>, Relu)";
-                body += &expr_checks(i.x.dtype(), &out, &one, Some((&chained, plain)))?;
+                expr = inputs
+                    + &op
+                    + &expr_checks(i.x.dtype(), &out, &one, Some((&chained, plain)))?
+                    + "    Ok(())\n";
             }
             // a rejected case: the expression is rejected by the same rule
             Err(_) if !int_div && i.x.dtype() == i.y.dtype() => {
@@ -175,6 +178,7 @@ impl Family for Elementwise {
         body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
         Ok(StaticCase {
             body,
+            expr,
             data: json!({"x": data_json(&i.x.data), "y": data_json(&i.y.data)}),
             out_dtype: i.x.dtype(),
         })

@@ -101,6 +101,7 @@ impl Family for ElementwiseGrad {
         );
         body += "    Ok(emit_grads(vec![(\"x\", emit(&gx.dims(), gx.as_slice())), (\"y\", emit(&gy.dims(), gy.as_slice()))]))\n";
         Ok(StaticCase {
+            expr: String::new(),
             body,
             data: json!({
                 "x": data_json(&i.x.data),

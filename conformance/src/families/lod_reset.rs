@@ -201,6 +201,7 @@ impl Family for LodReset {
         body += "    v[\"lod\"] = json!(lod);\n";
         body += "    Ok(v)\n";
         Ok(StaticCase {
+            expr: String::new(),
             body,
             data: Value::Object(data),
             out_dtype: i.x.tensor.dtype(),

@@ -94,6 +94,7 @@ impl Family for LodResetGrad {
         body += &format!("    let g2 = x.try_lod_reset_backward(g.dense().clone()){VALUE_ERR}?;\n");
         body += "    Ok(emit_grads(vec![(\"x\", emit(&g2.dense().dims(), g2.as_slice()))]))\n";
         Ok(StaticCase {
+            expr: String::new(),
             body,
             data: Value::Object(data),
             out_dtype: dout.dtype(),

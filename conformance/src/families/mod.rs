@@ -25,6 +25,13 @@ pub struct StaticCase {
     /// the op, and returns `emit(dims, data)`, or `Err` for a run-time error
     /// (`value_error(rule, error)`).
     pub body: String,
+    /// Checks of the same op written as fused expressions (elementwise and
+    /// select; empty elsewhere): the body of `fn case_N_expr(d: &Value) ->
+    /// Result<(), Failure>`, which builds the inputs and `z` as `body` does
+    /// and compares each expression's values with `z`. Every accepted
+    /// case's checks are type-checked; which of them are also run is the
+    /// builder's choice (`CONFORMANCE_EXPR_EVERY`, docs/conformance.md).
+    pub expr: String,
     /// The case's entry in the data file.
     pub data: Value,
     /// The dtype of the output.

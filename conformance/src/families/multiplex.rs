@@ -182,6 +182,7 @@ impl Family for Multiplex {
         }
         body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
         Ok(StaticCase {
+            expr: String::new(),
             body,
             data: Value::Object(data),
             out_dtype,

@@ -145,6 +145,7 @@ impl Family for MultiplexGrad {
         );
         body += "    Ok(emit_grads(vec![(\"inputs\", Value::Array(list))]))\n";
         Ok(StaticCase {
+            expr: String::new(),
             body,
             data: Value::Object(data),
             out_dtype: dout.dtype(),

@@ -58,6 +58,7 @@ impl Family for DynamicPartition {
             }
         };
         Ok(StaticCase {
+            expr: String::new(),
             body,
             data: Value::Object(data),
             out_dtype,

@@ -128,13 +128,14 @@ impl Family for Select {
 
     fn static_case(&self, case: &Case) -> Result<StaticCase, String> {
         let i = inputs(case)?;
-        let mut body = String::new();
-        body += &let_tensor("cond", &i.cond, "cond")?;
-        body += &let_tensor("then", &i.then, "then")?;
-        body += &let_tensor("els", &i.els, "else")?;
+        let inputs = let_tensor("cond", &i.cond, "cond")?
+            + &let_tensor("then", &i.then, "then")?
+            + &let_tensor("els", &i.els, "else")?;
         let mode = mode_value(i.mode);
-        body +=
-            &format!("    let z = shapecheck::ops::select::select(&cond, &then, &els, {mode});\n");
+        let op =
+            format!("    let z = shapecheck::ops::select::select(&cond, &then, &els, {mode});\n");
+        let mut body = inputs.clone() + &op;
+        let mut expr = String::new();
         // the same select as a fused expression, and chained (then doubled
         // by itself first, for numbers)
         let one = format!("shapecheck::expr::select(&cond, &then, &els, {mode})");
@@ -149,12 +150,13 @@ impl Family for Select {
                         format!("shapecheck::ops::select::select(&cond, &(&then + &then), &els, {mode})"),
                     )
                 });
-                body += &expr_checks(
+                let checks = expr_checks(
                     i.then.dtype(),
                     &out,
                     &one,
                     chained.as_ref().map(|(c, p)| (c.as_str(), p.as_str())),
                 )?;
+                expr = inputs + &op + &checks + "    Ok(())\n";
             }
             (None, Err(_)) => body += &format!("    let _rejected_too = {one};\n"),
             _ => {}
@@ -162,6 +164,7 @@ impl Family for Select {
         body += "    Ok(emit(&z.dims(), z.as_slice()))\n";
         Ok(StaticCase {
             body,
+            expr,
             data: json!({
                 "cond": data_json(&i.cond.data),
                 "then": data_json(&i.then.data),

@@ -80,6 +80,7 @@ impl Family for SelectGrad {
         );
         body += "    Ok(emit_grads(vec![(\"then\", emit(&gt.dims(), gt.as_slice())), (\"else\", emit(&ge.dims(), ge.as_slice()))]))\n";
         Ok(StaticCase {
+            expr: String::new(),
             body,
             data: json!({
                 "cond": data_json(&i.cond.data),

@@ -63,6 +63,7 @@ impl Family for DynamicStitch {
             }
         };
         Ok(StaticCase {
+            expr: String::new(),
             body,
             data: Value::Object(data),
             out_dtype,

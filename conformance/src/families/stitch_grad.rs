@@ -158,6 +158,7 @@ fn static_case(case: &Case) -> Result<StaticCase, String> {
         }
     }
     Ok(StaticCase {
+        expr: String::new(),
         body,
         data: Value::Object(data),
         out_dtype,
