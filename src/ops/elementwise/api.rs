@@ -153,11 +153,12 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         S: ElementwiseNoCheck<Y, AXIS>,
     {
         let out_first = out.shape().first_size();
-        match kernel::plain_walk::<S, Y, AXIS>(self.shape(), y.shape(), out_first) {
+        let mut room = None;
+        match kernel::plain_walk::<S, Y, AXIS>(self.shape(), y.shape(), out_first, &mut room) {
             Some(walk) => kernel::run(
                 op,
                 act,
-                &walk,
+                walk,
                 self.as_slice(),
                 TY::same(y.as_slice()),
                 out.as_mut_slice(),
@@ -193,15 +194,17 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         // `None` cannot happen (see `kernel::plain_walk`); the output
         // is then returned as filled rather than panicking in library code
         let out_first = shape.first_size();
+        let mut room = None;
         let r = match kernel::plain_walk::<S, SameShape<TY, T, Y>, AXIS>(
             self.shape(),
             y.shape(),
             out_first,
+            &mut room,
         ) {
             Some(walk) => kernel::run(
                 op,
                 A::KIND,
-                &walk,
+                walk,
                 self.as_slice(),
                 y.as_slice(),
                 out.as_mut_slice(),

@@ -61,18 +61,20 @@ impl<S: Shape, Y: Shape, const AXIS: isize> WalkIfStatic<S, Y, AXIS> {
 /// ([`run_time_walk`]). The first two are constants of the shape types, so
 /// the compiler drops the branches not taken.
 #[inline(always)]
-pub(super) fn plain_walk<X: Shape, Y: Shape, const AXIS: isize>(
+pub(super) fn plain_walk<'w, X: Shape, Y: Shape, const AXIS: isize>(
     x: &X,
     y: &Y,
     out_first: usize,
-) -> Option<Walk<2>> {
-    if let Some(w) = WalkIfStatic::<X, Y, AXIS>::WALK {
+    room: &'w mut Option<Walk<2>>,
+) -> Option<&'w Walk<2>> {
+    if let Some(w) = &WalkIfStatic::<X, Y, AXIS>::WALK {
         return Some(w);
     }
-    match LeadingWalk::<X, Y, AXIS>::WALK {
+    *room = match LeadingWalk::<X, Y, AXIS>::WALK {
         Some(w) => Some(w.with_first_dim(2, out_first)),
         None => run_time_walk(&x.dims(), &y.dims(), AXIS),
-    }
+    };
+    room.as_ref()
 }
 
 /// The walk of a plain op on shapes whose run-time dims all land on the

@@ -94,13 +94,14 @@ macro_rules! operator {
                 // output is then returned as filled; and none of these ops
                 // can fail on a walk (`/` is for floats only)
                 let out_first = shape.first_size();
+                let mut room = None;
                 if let Some(walk) =
-                    kernel::plain_walk::<S, Y, -1>(self.shape(), y.shape(), out_first)
+                    kernel::plain_walk::<S, Y, -1>(self.shape(), y.shape(), out_first, &mut room)
                 {
                     let _ = kernel::run(
                         BinaryOpKind::$kind,
                         ActivationKind::Identity,
-                        &walk,
+                        walk,
                         self.as_slice(),
                         TY::same(y.as_slice()),
                         out.as_mut_slice(),
