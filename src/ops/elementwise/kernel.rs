@@ -60,6 +60,12 @@ impl<S: Shape, Y: Shape, const AXIS: isize> WalkIfStatic<S, Y, AXIS> {
 /// ([`LeadingWalk`]); else planned from the rule when the op runs
 /// ([`run_time_walk`]). The first two are constants of the shape types, so
 /// the compiler drops the branches not taken.
+///
+/// A static walk is returned as a reference to the constant itself; the
+/// others are kept in the caller's `room`. (Returned as a copy, the static
+/// walk's strides were no longer folded into the loops: S1 compiled with the
+/// bounds checks, a `memset` and two copies of its result,
+/// `benches/codegen/run.sh`.)
 #[inline(always)]
 pub(super) fn plain_walk<'w, X: Shape, Y: Shape, const AXIS: isize>(
     x: &X,
