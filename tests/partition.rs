@@ -90,7 +90,10 @@ proptest! {
         prop_assert!(buf.iter().all(|&v| v == 7));
         let dd = DynTensor::new(&[parts.len(), 2], data).unwrap();
         let dp = DynTensor::new(&[parts.len()], parts).unwrap();
-        prop_assert_eq!(dd.dynamic_partition(&dp, 3).unwrap_err().rule(), "dynamic_partition/range");
+        prop_assert_eq!(
+            dd.dynamic_partition(&dp, 3).unwrap_err(),
+            StitchError::PartitionOutOfRange { position: at, value: i64::from(bad), num: 3 }
+        );
     }
 }
 

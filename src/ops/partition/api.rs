@@ -29,7 +29,7 @@ where
     PB: Storage<I>,
 {
     let mut counts = [0usize; NUM];
-    let slice = rule::partition_slice_dims(
+    let slice = rule::partition_slice_dims_scratch(
         &data.dims(),
         data.as_slice().len(),
         &partitions.dims(),

@@ -169,7 +169,7 @@ where
 {
     let () = Partitions::<NUM>::AT_LEAST_ONE;
     let mut counts = [0usize; NUM];
-    let slice = rule::partition_slice_dims(
+    let slice = rule::partition_slice_dims_scratch(
         &data.dims(),
         data.as_slice().len(),
         &partitions.dims(),

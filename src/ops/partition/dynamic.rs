@@ -34,7 +34,7 @@ impl<T: Copy + Default> DynTensor<T> {
             .map_err(|_| crate::dims::ShapeError::Allocation { numel: num })?;
         counts.resize(num, 0);
         let values = I::index_slice(partitions.as_slice());
-        let slice = rule::partition_slice_dims(
+        let slice = rule::partition_slice_dims_scratch(
             &self.dims(),
             self.as_slice().len(),
             &partitions.dims(),

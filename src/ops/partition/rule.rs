@@ -53,11 +53,27 @@ pub(crate) fn partition_check(
     partitions: IndexSlice<'_>,
     num: usize,
 ) -> Result<Dims, StitchError> {
+    let slice = partition_shape_check(data_dims, data_len, partitions_dims, partitions.len(), num)?;
+    if let Some((position, value)) = first_out_of_range(partitions, num) {
+        return Err(out_of_range(position, value, num));
+    }
+    Ok(slice)
+}
+
+/// The rules of [`partition_check`] before the values': `num` > 0, the
+/// lengths, the prefix, the outputs' rank. Returns the slice dims.
+fn partition_shape_check(
+    data_dims: &[usize],
+    data_len: usize,
+    partitions_dims: &[usize],
+    partitions_len: usize,
+    num: usize,
+) -> Result<Dims, StitchError> {
     if num == 0 {
         return Err(StitchError::NoPartitions);
     }
     let data = Dims::for_data(data_dims, data_len)?;
-    let parts = Dims::for_data(partitions_dims, partitions.len())?;
+    let parts = Dims::for_data(partitions_dims, partitions_len)?;
     let r = parts.rank();
     if data.get(..r) != Some(parts.as_slice()) {
         return Err(StitchError::PartitionPrefix {
@@ -68,14 +84,59 @@ pub(crate) fn partition_check(
     let slice = data.get(r..).unwrap_or(&[]);
     // the outputs' rank: [count] + slice
     with_rows(0, slice)?;
-    if let Some((position, value)) = first_out_of_range(partitions, num) {
-        return Err(StitchError::PartitionOutOfRange {
-            position,
-            value,
-            num,
-        });
-    }
     Ok(Dims::new(slice)?)
+}
+
+/// [`partition_slice_dims`] with one pass over the partition values instead
+/// of two (the range check and the count together), for a caller whose
+/// `counts` is its own scratch: the same checks in the same order and the
+/// same result, but on a range error `counts` holds the counts up to the
+/// bad value (the caller drops them). On W7's 2^20 values the second pass
+/// was 4% of `dynamic_partition_into`.
+pub(crate) fn partition_slice_dims_scratch(
+    data_dims: &[usize],
+    data_len: usize,
+    partitions_dims: &[usize],
+    partitions: IndexSlice<'_>,
+    counts: &mut [usize],
+) -> Result<Dims, StitchError> {
+    let slice = partition_shape_check(
+        data_dims,
+        data_len,
+        partitions_dims,
+        partitions.len(),
+        counts.len(),
+    )?;
+    counts.fill(0);
+    let bad = match partitions {
+        IndexSlice::I32(values) => count_checked(values, counts),
+        IndexSlice::I64(values) => count_checked(values, counts),
+    };
+    match bad {
+        Some((position, value)) => Err(out_of_range(position, value, counts.len())),
+        None => Ok(slice),
+    }
+}
+
+fn out_of_range(position: usize, value: i64, num: usize) -> StitchError {
+    StitchError::PartitionOutOfRange {
+        position,
+        value,
+        num,
+    }
+}
+
+/// Counts the values into `counts` until one is outside `[0, counts.len())`,
+/// which is returned with its position.
+fn count_checked<V: StitchIndex>(values: &[V], counts: &mut [usize]) -> Option<(usize, i64)> {
+    for (position, v) in values.iter().enumerate() {
+        let value = v.to_i64();
+        match usize::try_from(value).ok().and_then(|i| counts.get_mut(i)) {
+            Some(c) => *c += 1,
+            None => return Some((position, value)),
+        }
+    }
+    None
 }
 
 /// The element count of one slice of dynamic_partition's data. A slice
