@@ -22,7 +22,9 @@ use crate::dim::kind::Fixed;
 mod bounded;
 use crate::error::ShapeError;
 use crate::shape::{Shape, StaticShape};
-pub(crate) use bounded::{bounded_into, bounded_result, bounded_rows};
+pub(crate) use bounded::{
+    bounded_into, bounded_into_of, bounded_result, bounded_result_of, bounded_rows,
+};
 pub use bounded::{BoundedRows, BoundedShape, BoundedTensor, Room};
 use core::fmt;
 

@@ -305,6 +305,22 @@ where
     E: From<ShapeError>,
 {
     let numel = shape.numel()?;
+    bounded_result_of(shape, numel, write)
+}
+
+/// [`bounded_result`] for a caller that knows `shape`'s element count,
+/// `numel` (a constant on a static path, where computing it from the dims
+/// would be a loop the compiler keeps): it must be `shape.numel()`.
+pub(crate) fn bounded_result_of<T, S, E>(
+    shape: S,
+    numel: usize,
+    write: impl FnOnce(&mut [T]) -> Result<(), E>,
+) -> Result<Tensor<T, S, Room<T, S>>, E>
+where
+    T: Copy + Default,
+    S: BoundedShape,
+    E: From<ShapeError>,
+{
     let mut room = Room::<T, S>::filled_with(T::default());
     let front = room.front_mut(numel).ok_or(ShapeError::DataLength {
         shape: shape.dims(),
@@ -332,6 +348,22 @@ where
     E: From<ShapeError>,
 {
     let numel = shape.numel()?;
+    bounded_into_of(out, shape, numel, write)
+}
+
+/// [`bounded_into`] for a caller that knows `shape`'s element count,
+/// `numel` (as [`bounded_result_of`]): it must be `shape.numel()`.
+pub(crate) fn bounded_into_of<T, S, E>(
+    out: &mut Tensor<T, S, Room<T, S>>,
+    shape: S,
+    numel: usize,
+    write: impl FnOnce(&mut [T]) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Copy + Default,
+    S: BoundedShape,
+    E: From<ShapeError>,
+{
     let (out_shape, room) = out.parts_mut();
     let Some(front) = room.front_mut(numel) else {
         return Err(ShapeError::DataLength {

@@ -14,8 +14,8 @@ use crate::dims::ShapeError;
 use crate::rows::RowShape;
 use crate::shape::Shape;
 use crate::storage::{
-    bounded_into, bounded_result, bounded_rows, BoundedRows, BoundedShape, BoundedTensor,
-    OwnedStorage, ResultStorage,
+    bounded_into, bounded_into_of, bounded_result, bounded_result_of, bounded_rows, BoundedRows,
+    BoundedShape, BoundedTensor, OwnedStorage, ResultStorage,
 };
 use crate::storage::{Storage, StorageMut};
 use crate::tensor::Tensor;
@@ -123,9 +123,12 @@ where
 {
     let () = CandidateCount::<K>::AT_LEAST_TWO;
     let () = RowsFit::<S, IS>::CHECK;
-    if let Some(ready) = static_bounded_shape::<CAP, _, _, _, _, _, _, K>(inputs, index) {
-        let (row_len, shape) = ready?;
-        return bounded_result(shape, |out| {
+    if let Some((row_len, shape)) = static_bounded_shape::<CAP, _, _, _, _, _, _, K>(inputs, index)
+    {
+        // `copy_rows` checks every index value before it writes; the index
+        // (static, [rows, 1]) has one value per output row
+        let numel = index.as_slice().len().saturating_mul(row_len);
+        return bounded_result_of(shape?, numel, |out| {
             kernel::copy_rows(inputs, row_len, index.as_slice(), out)
         });
     }
@@ -175,9 +178,12 @@ where
 {
     let () = CandidateCount::<K>::AT_LEAST_TWO;
     let () = RowsFit::<S, IS>::CHECK;
-    if let Some(ready) = static_bounded_shape::<CAP, _, _, _, _, _, _, K>(inputs, index) {
-        let (row_len, shape) = ready?;
-        return bounded_into(out, shape, |front| {
+    if let Some((row_len, shape)) = static_bounded_shape::<CAP, _, _, _, _, _, _, K>(inputs, index)
+    {
+        // `copy_rows` checks every index value before it writes; the index
+        // (static, [rows, 1]) has one value per output row
+        let numel = index.as_slice().len().saturating_mul(row_len);
+        return bounded_into_of(out, shape?, numel, |front| {
             kernel::copy_rows(inputs, row_len, index.as_slice(), front)
         });
     }
@@ -187,18 +193,23 @@ where
     })
 }
 
-/// The bounded forms' checks when every shape is static (the rule held at
-/// compile time, the row length is a constant): the index values, then the
-/// output's dims with rows `Bounded<CAP>` (`shape/capacity` if they do not
-/// fit), the order of [`bounded_plan`]; with the row length for
-/// `kernel::copy_rows`, as `multiplex_into`'s static path. `None` when a
-/// shape has a run-time dim: those take [`bounded_plan`] and the run-time
-/// kernel.
+/// The bounded forms' output shape when every shape is static (the rule
+/// held at compile time, the row length is a constant): the output's dims
+/// with rows `Bounded<CAP>`, with the row length for `kernel::copy_rows`,
+/// as `multiplex_into`'s static path. The index values are left to
+/// `copy_rows`, which checks them all before it writes, except when the
+/// rows do not fit: then the values are checked here first, so that a bad
+/// value is reported before `shape/capacity`, the order of
+/// [`bounded_plan`]. `None` when a shape has a run-time dim: those take
+/// [`bounded_plan`] and the run-time kernel.
 #[allow(clippy::type_complexity)]
 fn static_bounded_shape<const CAP: usize, T, S, B, I, IS, BI, const K: usize>(
     inputs: &[Tensor<T, S, B>; K],
     index: &Tensor<I, IS, BI>,
-) -> Option<Result<(usize, BoundedRows<MultiplexOut<S, IS>, CAP>), MultiplexError>>
+) -> Option<(
+    usize,
+    Result<BoundedRows<MultiplexOut<S, IS>, CAP>, MultiplexError>,
+)>
 where
     T: Copy,
     S: MultiplexShapes<IS>,
@@ -216,11 +227,14 @@ where
     ) else {
         return None;
     };
-    let checked = kernel::check_index_values(index.as_slice(), K).and_then(|()| {
-        let out = <S as MultiplexShapes<IS>>::output(first.shape(), index.shape());
-        Ok(out.with_rows_dim(bounded_rows::<CAP>(out.rows())?))
-    });
-    Some(checked.map(|shape| (row_len, shape)))
+    let out = <S as MultiplexShapes<IS>>::output(first.shape(), index.shape());
+    let shape = match bounded_rows::<CAP>(out.rows()) {
+        Ok(rows) => Ok(out.with_rows_dim(rows)),
+        Err(capacity) => {
+            kernel::check_index_values(index.as_slice(), K).and_then(|()| Err(capacity.into()))
+        }
+    };
+    Some((row_len, shape))
 }
 
 /// The bounded forms' checks: the rule, the index values, then the
