@@ -148,7 +148,7 @@ pub fn static_slice(max: usize) -> TokenStream2 {
         let d = idents("D", k);
         let dt = tuple(&d);
         out.extend(quote! {
-            impl<#(#d: crate::dim::DimLike,)*> crate::ops::stitch::bounds::StaticSlice for #dt {
+            impl<#(#d: crate::dim::DimLike,)*> crate::ops::indexed::StaticSlice for #dt {
                 const STATIC_DIMS: crate::dim::StaticDims =
                     &[#(<#d as crate::dim::DimLike>::STATIC,)*];
             }

@@ -4,7 +4,7 @@
 
 use super::bounds::{PartitionOut, PartitionShapes};
 use super::{kernel, rule, Partitions};
-use crate::ops::indexed::{prefix_of, PrependDyn};
+use crate::ops::indexed::{prefix_of, PrependDyn, StaticSlice};
 use crate::ops::stitch::StitchError;
 use crate::rows::RowShape;
 use crate::shape::Shape;
@@ -15,6 +15,13 @@ use crate::tensor::Tensor;
 
 /// Runs the rule: the counts, the slice's element count and the slice shape
 /// value.
+///
+/// With every shape static the types proved the prefix rule and the
+/// outputs' rank, and the slice's dims and element count are constants
+/// ([`StaticSlice`]): of the rule only the partition values are left,
+/// checked and counted in one pass ([`rule::count_partitions`], the same
+/// error as the whole rule's). So the row length is a constant and the
+/// kernels copy rows of that length, one loop, as stitch's static path does.
 #[allow(clippy::type_complexity)]
 fn plan<const NUM: usize, T, DS, DB, I, PS, PB>(
     data: &Tensor<T, DS, DB>,
@@ -29,6 +36,16 @@ where
     PB: Storage<I>,
 {
     let mut counts = [0usize; NUM];
+    if let (true, true, Some(slice_len), Some(slice)) = (
+        DS::IS_STATIC,
+        PS::IS_STATIC,
+        <DS::Slice as StaticSlice>::STATIC_NUMEL,
+        <DS::Slice as StaticSlice>::STATIC_SLICE,
+    ) {
+        rule::count_partitions(DS::index_slice(partitions.as_slice()), &mut counts)?;
+        let value = <DS::Slice as Shape>::from_dims(&slice)?;
+        return Ok((counts, slice_len, value));
+    }
     let slice = rule::partition_slice_dims_scratch(
         &data.dims(),
         data.as_slice().len(),

@@ -13,7 +13,7 @@
 //! own message. The values (partition values, [`Dyn`](crate::Dyn) dims) are
 //! checked at run time by [`rule`](super::rule), which every path calls.
 
-use crate::ops::indexed::{IndexSlice, PrependDyn, SameRows, Sealed, StitchIndex};
+use crate::ops::indexed::{IndexSlice, PrependDyn, SameRows, Sealed, StaticSlice, StitchIndex};
 use crate::shape::Shape;
 
 /// dynamic_partition, index-element rule: the partitions (`Self` their
@@ -102,13 +102,14 @@ impl<X, E: PartitionIndex> PartitionIndexLink<E> for X {
 /// link with `Self = ()` (any `Self`). A step of [`PartitionShapes`].
 #[doc(hidden)]
 pub trait PartitionPrefixLink<D, P> {
-    /// What follows the prefix `P` in `D`.
-    type Slice: PrependDyn;
+    /// What follows the prefix `P` in `D` (its dims as constants when
+    /// static: the static forms' fast path).
+    type Slice: PrependDyn + StaticSlice;
 }
 
 impl<X, D: PartitionPrefix<P>, P> PartitionPrefixLink<D, P> for X
 where
-    D::Slice: PrependDyn,
+    D::Slice: PrependDyn + StaticSlice,
 {
     type Slice = D::Slice;
 }
@@ -150,7 +151,7 @@ type SliceOf<D, P> = <() as PartitionPrefixLink<D, P>>::Slice;
 /// ```
 pub trait PartitionShapes<P, E>: Shape {
     /// What follows the prefix `P`.
-    type Slice: PrependDyn<Out = Self::Out>;
+    type Slice: PrependDyn<Out = Self::Out> + StaticSlice;
     /// Each output's shape, `(Dyn, slice..)`.
     type Out: Shape;
     /// The partition values, type-erased.

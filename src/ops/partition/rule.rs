@@ -107,6 +107,19 @@ pub(crate) fn partition_slice_dims_scratch(
         partitions.len(),
         counts.len(),
     )?;
+    count_partitions(partitions, counts)?;
+    Ok(slice)
+}
+
+/// The partition values' rule alone (each in `[0, counts.len())`, the
+/// first that is not is the error) and their counts, in one pass; `counts`
+/// is the caller's scratch (partial counts on an error). The last step of
+/// [`partition_slice_dims_scratch`], and all of the rule that is left when
+/// the types proved the others (`dynamic_partition`'s static forms).
+pub(crate) fn count_partitions(
+    partitions: IndexSlice<'_>,
+    counts: &mut [usize],
+) -> Result<(), StitchError> {
     counts.fill(0);
     let bad = match partitions {
         IndexSlice::I32(values) => count_checked(values, counts),
@@ -114,7 +127,7 @@ pub(crate) fn partition_slice_dims_scratch(
     };
     match bad {
         Some((position, value)) => Err(out_of_range(position, value, counts.len())),
-        None => Ok(slice),
+        None => Ok(()),
     }
 }
 

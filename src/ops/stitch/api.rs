@@ -2,11 +2,12 @@
 //! [`dynamic_stitch`], more with [`Stitch::pair`], then [`Stitch::run`] /
 //! [`Stitch::run_into`]) and the list of pairs it holds ([`StitchPairs`]).
 
-use super::bounds::{StaticSlice, StitchFirst, StitchNext};
+use super::bounds::{StitchFirst, StitchNext};
 use super::kernel;
 use super::rule::{self, MaxIndex, StitchIndex, StitchPair};
 use super::StitchError;
 use crate::element::MaybeSync;
+use crate::ops::indexed::StaticSlice;
 use crate::rows::RowShape;
 use crate::shape::{Dims, Shape, MAX_RANK};
 use crate::storage::{

@@ -247,7 +247,7 @@ where
 impl<'a, T, S0, O, L> Stitch<'a, T, S0, O, L>
 where
     T: Copy + Default,
-    S0: Shape + super::bounds::StaticSlice,
+    S0: Shape + crate::ops::indexed::StaticSlice,
     O: Shape,
     L: StitchPairs<'a, T>,
 {

@@ -144,7 +144,7 @@ mod error;
 mod kernel;
 pub mod rule;
 
-pub use crate::ops::indexed::{IndexSlice, PrependDyn, SameRows, StitchIndex};
+pub use crate::ops::indexed::{IndexSlice, PrependDyn, SameRows, StaticSlice, StitchIndex};
 pub use api::{dynamic_stitch, FirstSlice, FirstStitch, NextSlice, Stitch, StitchPairs};
 pub use backward::{
     stitch_backward_slices, GradSlices, GradsOfPairs, StitchGrad, StitchGrads, StitchGradsInto,
