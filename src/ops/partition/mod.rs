@@ -22,7 +22,8 @@
 //! static path (`bounds.rs`), `NUM >= 1` a constant evaluated at
 //! monomorphisation ([`Partitions::AT_LEAST_ONE`]); the values are checked
 //! at run time by the op's one rule ([`partition_slice_dims`]), which every
-//! path calls.
+//! path calls, or, where every shape is static and the types proved the
+//! rest, by its last step alone (the values' range and counts, one pass).
 //!
 //! The round trip, with `dynamic_stitch` (TensorFlow's doc example):
 //! ```
@@ -67,7 +68,8 @@
 //!   ("num_partitions must be at least 1"), and so do we.
 //!
 //! ## Where things are
-//! - `rule.rs`: the rule ([`partition_slice_dims`]); every path calls it;
+//! - `rule.rs`: the rule ([`partition_slice_dims`]); every path calls it
+//!   (the static forms with static shapes: its values step only);
 //! - `bounds.rs`: the same rules at the type level, for the compile errors;
 //! - `api.rs`: the static path ([`dynamic_partition`],
 //!   [`dynamic_partition_into`]);
