@@ -114,8 +114,9 @@ pub(crate) fn partition_slice_dims_scratch(
 /// The partition values' rule alone (each in `[0, counts.len())`, the
 /// first that is not is the error) and their counts, in one pass; `counts`
 /// is the caller's scratch (partial counts on an error). The last step of
-/// [`partition_slice_dims_scratch`], and all of the rule that is left when
-/// the types proved the others (`dynamic_partition`'s static forms).
+/// [`partition_slice_dims_scratch`], all of the rule that is left when the
+/// types proved the others (`dynamic_partition`'s static forms), and the
+/// count of [`partition_count`] after [`partition_check`].
 pub(crate) fn count_partitions(
     partitions: IndexSlice<'_>,
     counts: &mut [usize],
@@ -161,26 +162,10 @@ pub(crate) fn partition_slice_len(slice: &Dims) -> usize {
 }
 
 /// `counts[i]` = the number of partition values equal to `i` (values
-/// checked by [`partition_check`] for `counts.len()` partitions).
+/// checked by [`partition_check`] for `counts.len()` partitions, so the
+/// count meets no value out of range).
 pub(crate) fn partition_count(partitions: IndexSlice<'_>, counts: &mut [usize]) {
-    counts.fill(0);
-    // one loop per index type (no iterator over both): a counted value is
-    // a load, a compare and an increment
-    match partitions {
-        IndexSlice::I32(values) => count_values(values, counts),
-        IndexSlice::I64(values) => count_values(values, counts),
-    }
-}
-
-fn count_values<V: StitchIndex>(values: &[V], counts: &mut [usize]) {
-    for v in values {
-        if let Some(c) = usize::try_from(v.to_i64())
-            .ok()
-            .and_then(|i| counts.get_mut(i))
-        {
-            *c += 1;
-        }
-    }
+    let _checked_before = count_partitions(partitions, counts);
 }
 
 /// The first partition value outside `[0, num)` and its position, one loop
