@@ -212,6 +212,19 @@ const fn every_leaf_walks<const K: usize>(inner: &[usize; K], leaves: usize) -> 
 fn run_static_walk<T: Element, N: Node<T>, const K: usize>(node: &N, out: &mut [T]) {
     let walk = &StaticWalk::<T, N, K>::WALK;
     let inner = walk.inner_strides();
+    // split across the pool, a row reaches the loop through rayon's tasks,
+    // where its length is no longer a constant: the unchunked loop would
+    // check every element's bounds and run one element at a time, so a
+    // split output takes the chunked loop of run-time walks
+    #[cfg(feature = "rayon")]
+    if kernel::par::splits(out.len()) {
+        if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
+            run_rows::<T, N, K, false, true>(node, walk, &inner, out);
+        } else {
+            run_rows::<T, N, K, true, true>(node, walk, &inner, out);
+        }
+        return;
+    }
     if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
         run_rows::<T, N, K, false, false>(node, walk, &inner, out);
     } else {
