@@ -144,6 +144,13 @@ impl<T: Element, N: Node<T>, const K: usize> StaticWalk<T, N, K> {
     };
     /// Whether every leaf walks along the rows of [`Self::WALK`].
     const EVERY_LEAF_WALKS: bool = every_leaf_walks(&Self::WALK.inner_strides(), N::LEAVES);
+    /// The length of a row of [`Self::WALK`]; `None` for a tree whose walk
+    /// is planned when it runs (named in every instance of [`run_rows`],
+    /// so it must not fail to build where [`Self::WALK`] would).
+    const INNER: Option<usize> = match N::PLAN {
+        Some(Ok(plan)) => Some(plan.walk::<K>().inner()),
+        _ => None,
+    };
 }
 
 /// Computes `node` into `out` along a walk planned when it runs (`K`
@@ -212,19 +219,6 @@ const fn every_leaf_walks<const K: usize>(inner: &[usize; K], leaves: usize) -> 
 fn run_static_walk<T: Element, N: Node<T>, const K: usize>(node: &N, out: &mut [T]) {
     let walk = &StaticWalk::<T, N, K>::WALK;
     let inner = walk.inner_strides();
-    // split across the pool, a row reaches the loop through rayon's tasks,
-    // where its length is no longer a constant: the unchunked loop would
-    // check every element's bounds and run one element at a time, so a
-    // split output takes the chunked loop of run-time walks
-    #[cfg(feature = "rayon")]
-    if kernel::par::splits(out.len()) {
-        if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
-            run_rows::<T, N, K, false, true>(node, walk, &inner, out);
-        } else {
-            run_rows::<T, N, K, true, true>(node, walk, &inner, out);
-        }
-        return;
-    }
     if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
         run_rows::<T, N, K, false, false>(node, walk, &inner, out);
     } else {
@@ -254,15 +248,21 @@ fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool, const C
                 inner,
                 start,
             };
-            if let Some(values) = node.row::<STRIDED>(0, &at, row.len()) {
-                if !CHUNKED {
-                    // a static walk: the row's length is a constant, the
-                    // compiler removes the bounds checks itself
-                    for (i, o) in row.iter_mut().enumerate() {
+            if !CHUNKED {
+                // for a tree of static tensors every row is `INNER` long,
+                // a constant (also in a task of rayon's pool, where
+                // `row.len()` is not known), so the compiler removes the
+                // bounds checks; an in-place walk planned when it runs
+                // (`try_update`) takes the row's length
+                let n = StaticWalk::<T, N, K>::INNER.unwrap_or(row.len());
+                if let Some(values) = node.row::<STRIDED>(0, &at, n) {
+                    for (i, o) in row.iter_mut().take(n).enumerate() {
                         *o = values.at(i, *o);
                     }
-                    return;
                 }
+                return;
+            }
+            if let Some(values) = node.row::<STRIDED>(0, &at, row.len()) {
                 // a walk planned at run time: chunks of CHUNK elements (one
                 // bounds check per leaf and chunk, see `RowValues::chunk`),
                 // then the rest one by one

@@ -160,11 +160,13 @@ impl<const K: usize> Walk<K> {
     }
 
     /// The length of the innermost (contiguous) loop.
-    pub fn inner(&self) -> usize {
-        self.dims
-            .get(self.rank.wrapping_sub(1))
-            .copied()
-            .unwrap_or(1)
+    // the index is checked against the array's length first
+    #[allow(clippy::indexing_slicing)]
+    pub const fn inner(&self) -> usize {
+        match self.rank.checked_sub(1) {
+            Some(last) if last < MAX_RANK => self.dims[last],
+            _ => 1,
+        }
     }
 
     /// Each operand's stride along the innermost loop: 1 (walks) or 0 (repeats).
