@@ -120,21 +120,21 @@ fn multiplex_tour() {
         ]),
     ];
     let index = Tensor::<i32, shape![4, 1]>::from_array([[3], [0], [1], [2]]);
-    match multiplex(&inputs, &index) {
+    match multiplex(&inputs, &index).run() {
         Ok(out) => println!("index [[3], [0], [1], [2]] -> {out}"),
         Err(e) => println!("error: {e}"),
     }
     // fewer index rows than candidate rows (Paddle 3.3.1): the output has the
     // index's rows, [2, 4] here, in its type; the candidates' rows 2 and 3 are not read
     let first_two = Tensor::<i32, shape![2, 1]>::from_array([[1], [3]]);
-    let fewer: Result<Tensor<i32, shape![2, 4]>, _> = multiplex(&inputs, &first_two);
+    let fewer: Result<Tensor<i32, shape![2, 4]>, _> = multiplex(&inputs, &first_two).run();
     match fewer {
         Ok(out) => println!("index [[1], [3]] (2 rows of 4) -> {out}"),
         Err(e) => println!("error: {e}"),
     }
     // an index value out of range is a run-time error naming the row and the value
     let bad = Tensor::<i32, shape![4, 1]>::from_array([[3], [0], [7], [2]]);
-    match multiplex(&inputs, &bad) {
+    match multiplex(&inputs, &bad).run() {
         Ok(out) => println!("{out}"),
         Err(e) => println!("index [[3], [0], [7], [2]] -> error: {e}\n"),
     }
@@ -177,8 +177,8 @@ fn stitch_tour() {
     let p = Tensor::<i32, shape![6]>::from_array([1, 0, 1, 1, 0, 1]);
     let ids = Tensor::<i32, shape![6]>::from_fn(|i| i[0] as i32);
     let parted = (
-        dynamic_partition(&x, &p, Partitions::<2>),
-        dynamic_partition(&ids, &p, Partitions::<2>),
+        dynamic_partition(&x, &p, Partitions::<2>).run(),
+        dynamic_partition(&ids, &p, Partitions::<2>).run(),
     );
     match parted {
         (Ok([x0, mut x1]), Ok([ids0, ids1])) => {
@@ -196,7 +196,7 @@ fn stitch_tour() {
     let mut pbuf = [0; 8];
     for by in [[2, 0, 2, 1], [2, 0, 2, 3]] {
         let by_t = Tensor::<i32, shape![4]>::from_array(by);
-        match dynamic_partition_into(&rows, &by_t, Partitions::<3>, &mut pbuf) {
+        match dynamic_partition(&rows, &by_t, Partitions::<3>).run_into(&mut pbuf) {
             Ok([a, b, c]) => println!("rows by {by:?} into 3 -> {a} {b} {c}"),
             Err(e) => println!("rows by {by:?} into 3 -> error: {e}"),
         }

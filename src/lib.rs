@@ -51,21 +51,25 @@
 //!   dynamic_partition, lod_reset) there is no second name for it.
 //! - `op_into`: writes into a caller's buffer (`out: &mut Tensor<T, S, &mut [T]>`
 //!   or any mutable storage), so it needs no heap.
-//! - `op_bounded::<CAP>` (`run_bounded` for the stitch builder): an op whose
-//!   result has run-time rows returns them in a [`Room`], rows
-//!   [`Bounded<CAP>`]: no heap and no caller buffer; more rows than `CAP`
-//!   is `shape/capacity`, found before anything is written.
-//!   `op_bounded_into` (`run_bounded_into`) writes the same into a bounded
-//!   tensor the caller keeps; on any error it is untouched.
+//! - The three data-dependent ops (multiplex, dynamic_stitch,
+//!   dynamic_partition) return a builder ([`Multiplex`], [`Stitch`],
+//!   [`Partition`]) whose methods take the output one way each, the same
+//!   four for all three: `.run()` (a new tensor), `.run_into(&mut buf)`
+//!   (views into the front of your buffer, no heap),
+//!   `.run_bounded::<CAP>()` (rows [`Bounded<CAP>`] in a [`Room`]: no heap
+//!   and no caller buffer; more rows than `CAP` is `shape/capacity`, found
+//!   before anything is written) and `.run_bounded_into(&mut out)` (the
+//!   same into a bounded tensor the caller keeps; on any error it is
+//!   untouched).
 //!
 //! | op | `op` | `try_op` | `op_into` |
 //! |---|---|---|---|
 //! | elementwise mul / add / sub / max / min | [`Tensor::elementwise_mul`], ... | [`Tensor::try_elementwise_mul`], ..., [`Tensor::try_elementwise`] (op as a value) | [`Tensor::elementwise_mul_into`], [`Tensor::try_elementwise_mul_into`], [`Tensor::try_elementwise_into`] |
 //! | elementwise div | [`Tensor::elementwise_div`] (`Result`: integer division by zero) | [`Tensor::try_elementwise_div`] | [`Tensor::elementwise_div_into`], [`Tensor::try_elementwise_div_into`] |
 //! | select | [`select()`] | [`try_select`] | [`select_into`], [`try_select_into`] |
-//! | multiplex | [`multiplex()`], [`multiplex!`] (`Result`: index values) | (the `op` form) | [`multiplex_into`]; bounded: [`multiplex_bounded`], [`multiplex_bounded_into`] |
+//! | multiplex | [`multiplex()`]`(..).run()`, [`multiplex!`] (`Result`: index values) | (the `op` form) | [`Multiplex::run_into`]; bounded: [`Multiplex::run_bounded`], [`Multiplex::run_bounded_into`] |
 //! | dynamic_stitch | [`dynamic_stitch()`]`(..).pair(..).run()` (`Result`) | (the `op` form) | [`Stitch::run_into`]; bounded: [`Stitch::run_bounded`], [`Stitch::run_bounded_into`] |
-//! | dynamic_partition | `dynamic_partition` (`Result`) | (the `op` form) | [`dynamic_partition_into`]; bounded: [`dynamic_partition_bounded`], [`dynamic_partition_bounded_into`] |
+//! | dynamic_partition | [`dynamic_partition()`]`(..).run()` (`Result`) | (the `op` form) | [`Partition::run_into`]; bounded: [`Partition::run_bounded`], [`Partition::run_bounded_into`] |
 //! | lod_reset | [`LodTensor::lod_reset`], `_by_data`, `_like` (`Result`) | (the `op` form) | (borrows its levels: nothing to write) |
 //!
 //! [`DynTensor`] (every dim at run time) has one method
@@ -113,9 +117,9 @@
 //! |---|---|---|
 //! | Paddle `elementwise_mul` / add / sub / div / max / min with `axis` and `act` | [`Tensor::elementwise_mul`] and siblings, `&x * &y` | [`ops::elementwise::elementwise_slices`], [`DynTensor::elementwise`](dynamic::DynTensor::elementwise) |
 //! | OpenVINO `Select-1` (none / numpy / pdpd) | [`select()`] | [`ops::select::select_slices`], [`DynTensor::select`](dynamic::DynTensor::select) |
-//! | Paddle `multiplex` | [`multiplex()`], [`multiplex!`] | [`ops::multiplex::multiplex_slices`], [`DynTensor::multiplex`](dynamic::DynTensor::multiplex) |
+//! | Paddle `multiplex` | [`multiplex()`] ([`Multiplex`]), [`multiplex!`] | [`ops::multiplex::multiplex_slices`], [`DynTensor::multiplex`](dynamic::DynTensor::multiplex) |
 //! | Paddle `lod_reset` on [LoD tensors](lod) | [`LodTensor::lod_reset`], [`LodTensor::lod_reset_by_data`], [`LodTensor::lod_reset_like`] | [`lod_reset_rule`], [`DynLodTensor::lod_reset`](lod::DynLodTensor::lod_reset) |
-//! | TensorFlow `dynamic_stitch` / `dynamic_partition` | [`dynamic_stitch()`] ([`Stitch`]), `dynamic_partition`, [`dynamic_partition_into`] | [`stitch_slices`], [`partition_slices`], [`DynTensor::dynamic_stitch`](dynamic::DynTensor::dynamic_stitch), [`DynTensor::dynamic_partition`](dynamic::DynTensor::dynamic_partition) |
+//! | TensorFlow `dynamic_stitch` / `dynamic_partition` | [`dynamic_stitch()`] ([`Stitch`]), [`dynamic_partition()`] ([`Partition`]) | [`stitch_slices`], [`partition_slices`], [`DynTensor::dynamic_stitch`](dynamic::DynTensor::dynamic_stitch), [`DynTensor::dynamic_partition`](dynamic::DynTensor::dynamic_partition) |
 //!
 //! Each module's docs state the rule, cite the framework behaviour it matches
 //! and say where the framework's documentation and implementation differ.
@@ -313,8 +317,10 @@ pub mod __private {
 /// - the dims: [`Dim`], [`One`], [`Dyn`], [`Bounded`], [`Branded`] (and
 ///   [`brand`], which makes one);
 /// - the free-function ops (`elementwise_*` and the other ops are methods
-///   of [`Tensor`]): [`select`], [`multiplex()`], [`dynamic_stitch`],
-///   `dynamic_partition`, [`dynamic_partition_into`];
+///   of [`Tensor`]): [`select`], and the three data-dependent ops, each a
+///   builder whose `.run()`, `.run_into(buf)`, `.run_bounded::<CAP>()` and
+///   `.run_bounded_into(out)` take the output: [`multiplex()`],
+///   [`dynamic_stitch`], [`dynamic_partition`];
 /// - the markers: [`Axis`], the activations ([`Identity`], [`Relu`],
 ///   [`Sigmoid`], [`Tanh`], and [`ActivationKind`] to pick one at run time),
 ///   select's modes ([`NoBroadcast`], [`Numpy`], [`Pdpd`]), [`Partitions`];
@@ -324,8 +330,8 @@ pub mod __private {
 /// - the errors a `?` most often meets: [`ShapeError`], [`MultiplexError`],
 ///   [`StitchError`].
 ///
-/// Everything else (the `try_` and `_into` free functions, the bounded and
-/// backward forms, the other error types, storages) is at the crate root:
+/// Everything else (the `try_` and `_into` free functions, the backward
+/// forms, the other error types, storages) is at the crate root:
 /// `use shapecheck::{try_select, SelectError};`.
 ///
 /// ```
@@ -363,9 +369,7 @@ pub mod prelude {
     // multiplex (the function and the macro `multiplex!` are both `crate::multiplex`, above),
     // dynamic_stitch and dynamic_partition
     pub use crate::ops::multiplex::MultiplexError;
-    #[cfg(feature = "alloc")]
-    pub use crate::ops::partition::dynamic_partition;
-    pub use crate::ops::partition::{dynamic_partition_into, Partitions};
+    pub use crate::ops::partition::{dynamic_partition, Partitions};
     pub use crate::ops::stitch::{dynamic_stitch, StitchError};
 
     // LoD tensors
@@ -391,12 +395,18 @@ mod rest {
     pub use crate::ops::lod_reset::DynY;
     pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
     pub use crate::ops::multiplex::{
-        multiplex_backward, multiplex_backward_into, multiplex_bounded, multiplex_bounded_into,
-        multiplex_into, IndexElement, MultiplexShapes,
+        multiplex_backward, multiplex_backward_into, IndexElement, Multiplex, MultiplexShapes,
     };
     pub use crate::ops::partition::{
-        dynamic_partition_backward, dynamic_partition_backward_into, dynamic_partition_bounded,
-        dynamic_partition_bounded_into,
+        dynamic_partition_backward, dynamic_partition_backward_into, Partition,
+    };
+    // the free-function spellings of the builders' output forms, before
+    // `Multiplex` and `Partition` (not in the docs; kept for existing callers)
+    #[doc(hidden)]
+    pub use crate::ops::multiplex::{multiplex_bounded, multiplex_bounded_into, multiplex_into};
+    #[doc(hidden)]
+    pub use crate::ops::partition::{
+        dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into,
     };
     pub use crate::ops::reshape::ReshapeError;
     pub use crate::ops::select::{

@@ -6,8 +6,8 @@
 use proptest::prelude::*;
 use shapecheck::prelude::*;
 use shapecheck::storage::BoundedTensor;
+use shapecheck::Room;
 use shapecheck::{dynamic_partition, BoundedLod, Lengths, LodTensor, Partitions};
-use shapecheck::{dynamic_partition_bounded, multiplex_bounded, multiplex_bounded_into, Room};
 
 type Rows64 = (Bounded<64>, Dim<16>);
 
@@ -101,8 +101,8 @@ fn partition_agrees<const CAP: usize>(parts: &[i32]) {
     let data: Vec<u16> = (0..n * 2).map(|k| k as u16).collect();
     let d = Tensor::<u16, shape![Dyn, 2], Vec<u16>>::from_vec((Dyn(n), Dim), data).unwrap();
     let p = Tensor::<i32, shape![Dyn], Vec<i32>>::from_vec((Dyn(n),), parts.to_vec()).unwrap();
-    let heap = dynamic_partition(&d, &p, Partitions::<3>);
-    let bounded = dynamic_partition_bounded::<CAP, 3, _, _, _, _, _, _>(&d, &p, Partitions::<3>);
+    let heap = dynamic_partition(&d, &p, Partitions::<3>).run();
+    let bounded = dynamic_partition(&d, &p, Partitions::<3>).run_bounded::<CAP>();
     match (heap, bounded) {
         (Ok(h), Ok(b)) => {
             for (h, b) in h.iter().zip(&b) {
@@ -126,8 +126,8 @@ fn multiplex_agrees<const CAP: usize>(index: &[i32]) {
     let rows = index.len();
     let idx = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(rows), One), index.to_vec())
         .unwrap();
-    let heap = multiplex(&[a, b], &idx);
-    let bounded = multiplex_bounded::<CAP, _, _, _, _, _, _, 2>(&[a, b], &idx);
+    let heap = multiplex(&[a, b], &idx).run();
+    let bounded = multiplex(&[a, b], &idx).run_bounded::<CAP>();
     match (heap, bounded) {
         (Ok(h), Ok(b)) => assert_eq!((h.dims(), h.as_slice()), (b.dims(), b.as_slice())),
         (Ok(_), Err(e)) => {
@@ -153,12 +153,12 @@ fn multiplex_static_agrees<const CAP: usize>() {
     for v in 0..64 {
         let values = [v % 4 - 1, (v / 4) % 4 - 1, v / 16 - 1];
         let idx = Tensor::<i32, shape![3, 1]>::from_array([[values[0]], [values[1]], [values[2]]]);
-        let plain = multiplex(&[a, b], &idx);
-        let bounded = multiplex_bounded::<CAP, _, _, _, _, _, _, 2>(&[a, b], &idx);
+        let plain = multiplex(&[a, b], &idx).run();
+        let bounded = multiplex(&[a, b], &idx).run_bounded::<CAP>();
         let empty = <(Bounded<CAP>, Dim<2>) as Shape>::from_dims(&[0, 2]).unwrap();
         let mut kept: BoundedTensor<i32, shape![Dyn, 2], CAP> =
             Tensor::from_shape_slice(empty, &[]).unwrap();
-        let into = multiplex_bounded_into(&[a, b], &idx, &mut kept);
+        let into = multiplex(&[a, b], &idx).run_bounded_into(&mut kept);
         match (plain, bounded) {
             (Ok(p), Ok(b)) => {
                 assert!(CAP >= 3);
@@ -331,8 +331,9 @@ fn a_capacity_pipeline_stays_in_rooms() {
         &[1, 0, 1],
     )
     .unwrap();
-    let [a, b] =
-        dynamic_partition_bounded::<4, 2, _, _, _, _, _, _>(&f, &p, Partitions::<2>).unwrap();
+    let [a, b] = dynamic_partition(&f, &p, Partitions::<2>)
+        .run_bounded::<4>()
+        .unwrap();
     assert_eq!(
         (a.as_slice(), b.as_slice()),
         (&[1.0, 0.0][..], &[4.0, 0.0, 2.0, 0.0][..])

@@ -39,7 +39,9 @@ fn a_stitch_output_brands_its_rows() {
 #[test]
 fn partitions_of_one_size_share_a_brand() {
     let data = tensor![[1.0f32, 2.0], [3.0, 4.0], [5.0, 6.0], [7.0, 8.0]];
-    let [a, b] = dynamic_partition(&data, &tensor![0, 1, 1, 0], Partitions::<2>).unwrap();
+    let [a, b] = dynamic_partition(&data, &tensor![0, 1, 1, 0], Partitions::<2>)
+        .run()
+        .unwrap();
     let sum = a
         .with_brand(|a, rows| {
             // b has 2 rows too: checked once, here
@@ -92,7 +94,7 @@ fn multiplex_takes_branded_rows() {
     let out = a.with_brand(|a, rows| {
         let b = b.brand_rows(rows).unwrap();
         let index = index.brand_rows(rows).unwrap();
-        multiplex(&[a, b], &index).unwrap().unbrand_rows()
+        multiplex(&[a, b], &index).run().unwrap().unbrand_rows()
     });
     assert_eq!(out.as_slice(), &[10.0, 20.0, 3.0, 4.0]);
 }

@@ -18,13 +18,14 @@ mod through_the_prelude {
             &[x, y],
             &Tensor::<i32, shape![2, 1]>::from_array([[1], [0]]),
         )
+        .run()
         .unwrap();
         assert_eq!(rows.as_slice(), &[10.0, 40.0, 3.0, 4.0]);
         let merged = dynamic_stitch(&tensor![1, 0], &tensor![5, 6])
             .run()
             .unwrap();
         assert_eq!(merged.as_slice(), &[6, 5]);
-        let parts = dynamic_partition(&tensor![5, 6, 7], &tensor![1, 0, 1], Partitions::<2>);
+        let parts = dynamic_partition(&tensor![5, 6, 7], &tensor![1, 0, 1], Partitions::<2>).run();
         assert_eq!(parts.unwrap()[1].as_slice(), &[5, 7]);
         let err: Result<_, ShapeError> = DynTensor::new(&[2], vec![1.0f32]);
         assert!(err.is_err());

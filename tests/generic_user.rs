@@ -40,7 +40,7 @@ fn pick<B: DimLike>(
     b: Tensor<i32, (B, Dim<2>), Vec<i32>>,
     index: &Tensor<i32, (B, One), Vec<i32>>,
 ) -> Result<Tensor<i32, (B, Dim<2>), Vec<i32>>, MultiplexError> {
-    multiplex(&[a, b], index)
+    multiplex(&[a, b], index).run()
 }
 
 /// dynamic_stitch: indices and data share the batch dim; the output's rows
@@ -57,7 +57,7 @@ fn split_rows<B: DimLike>(
     data: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
     parts: &Tensor<i32, (B,), Vec<i32>>,
 ) -> Result<[Tensor<f32, shape![Dyn, 4], Vec<f32>>; 2], StitchError> {
-    dynamic_partition(data, parts, Partitions::<2>)
+    dynamic_partition(data, parts, Partitions::<2>).run()
 }
 
 fn rows<B: DimLike>(b: B, data: Vec<f32>) -> Tensor<f32, (B, Dim<4>), Vec<f32>> {

@@ -13,8 +13,8 @@ use shapecheck::ops::partition::partition_backward_slices;
 use shapecheck::ops::stitch::{stitch_backward_slices, StitchGrad, StitchPair, WINDOW_ROWS};
 use shapecheck::prelude::*;
 use shapecheck::{
-    dynamic_partition_backward, dynamic_partition_backward_into, dynamic_partition_bounded,
-    multiplex_backward, multiplex_backward_into,
+    dynamic_partition_backward, dynamic_partition_backward_into, multiplex_backward,
+    multiplex_backward_into,
 };
 use shapecheck::{DynLodTensor, Lengths, MultiplexError};
 
@@ -529,7 +529,9 @@ proptest! {
 fn partition_static_forms() {
     let data = Tensor::<f64, shape![4, 2]>::from_array([[1., 2.], [3., 4.], [5., 6.], [7., 8.]]);
     let parts = Tensor::<i32, shape![4]>::from_array([1, 0, 1, 1]);
-    let [a, b] = dynamic_partition(&data, &parts, Partitions::<2>).unwrap();
+    let [a, b] = dynamic_partition(&data, &parts, Partitions::<2>)
+        .run()
+        .unwrap();
     let g = dynamic_partition_backward(&data, &parts, Partitions::<2>, &[a.clone(), b.clone()])
         .unwrap();
     let _: &Tensor<f64, shape![4, 2]> = &g;
@@ -614,8 +616,9 @@ fn branded_douts() {
 
     // the bounded outputs of dynamic_partition as its douts
     let parts = tensor![1, 0, 1];
-    let outs =
-        dynamic_partition_bounded::<3, 2, _, _, _, _, _, _>(&d, &parts, Partitions::<2>).unwrap();
+    let outs = dynamic_partition(&d, &parts, Partitions::<2>)
+        .run_bounded::<3>()
+        .unwrap();
     let g = dynamic_partition_backward(&d, &parts, Partitions::<2>, &outs).unwrap();
     assert_eq!(g, d);
 }

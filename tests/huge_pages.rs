@@ -153,7 +153,9 @@ fn partition_outputs_are_advised_and_unchanged() {
         .unwrap();
     let parts =
         Tensor::<i32, shape![262144], Vec<i32>>::from_vec(Default::default(), p.clone()).unwrap();
-    let outs = shapecheck::dynamic_partition(&x, &parts, shapecheck::Partitions::<2>).unwrap();
+    let outs = shapecheck::dynamic_partition(&x, &parts, shapecheck::Partitions::<2>)
+        .run()
+        .unwrap();
     let dyn_outs = x.to_dyn().dynamic_partition(&parts.to_dyn(), 2).unwrap();
     for (k, (out, dyn_out)) in outs.iter().zip(&dyn_outs).enumerate() {
         assert_advised(out.as_slice(), "dynamic_partition");

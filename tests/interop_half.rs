@@ -277,7 +277,7 @@ fn select_and_multiplex_on_the_static_path() {
     let ix = Tensor::<i32, shape![2, 1]>::from_array([[1], [0]]);
     let a = Tensor::<bf16, shape![2, 2]>::full(bf16::ONE);
     let b = Tensor::<bf16, shape![2, 2]>::full(bf16::NEG_ONE);
-    let m = shapecheck::multiplex(&[a, b], &ix).unwrap();
+    let m = shapecheck::multiplex(&[a, b], &ix).run().unwrap();
     assert_eq!(
         m.as_slice(),
         &[bf16::NEG_ONE, bf16::NEG_ONE, bf16::ONE, bf16::ONE]

@@ -493,11 +493,11 @@ proptest! {
         let idx = Tensor::<i32, shape![4, 1]>::from_slice(&index).unwrap();
         let want = dyn_reference(&data, &[4, 3, 2], &index);
         // inline
-        let got = multiplex(&inputs, &idx).map(|t| t.to_vec());
+        let got = multiplex(&inputs, &idx).run().map(|t| t.to_vec());
         prop_assert_eq!(&got, &want);
         // heap candidates, heap result
         let heap: [Tensor<f64, S, Vec<f64>>; 3] = std::array::from_fn(|k| inputs[k].to_heap());
-        let got = multiplex(&heap, &idx).map(|t| t.to_vec());
+        let got = multiplex(&heap, &idx).run().map(|t| t.to_vec());
         prop_assert_eq!(&got, &want);
         // views into a caller's buffer
         let views: [Tensor<f64, S, &[f64]>; 3] = std::array::from_fn(|k| inputs[k].view());
@@ -510,9 +510,73 @@ proptest! {
         let dyn_inputs: [Tensor<f64, shape![Dyn, 6], Vec<f64>>; 3] =
             std::array::from_fn(|k| Tensor::from_vec((Dyn(4), Dim::<6>), data[k].clone()).unwrap());
         let dyn_idx = Tensor::<i32, shape![Dyn, Dyn], Vec<i32>>::from_vec((Dyn(4), Dyn(1)), index.clone()).unwrap();
-        let got = multiplex(&dyn_inputs, &dyn_idx).map(|t| t.to_vec());
+        let got = multiplex(&dyn_inputs, &dyn_idx).run().map(|t| t.to_vec());
         prop_assert_eq!(&got, &want);
+        // the builder's buffer form, static and run-time rows: the output at
+        // the front, the rest of the buffer as it was; untouched on error
+        for (k, buf_len) in [(0usize, 30usize), (1, 30), (0, 23), (1, 23)] {
+            let mut buf = vec![9.5; buf_len];
+            let got = if k == 0 {
+                multiplex(&inputs, &idx).run_into(&mut buf).map(|t| t.to_vec())
+            } else {
+                multiplex(&dyn_inputs, &dyn_idx).run_into(&mut buf).map(|t| t.to_vec())
+            };
+            match (&want, buf_len >= 24) {
+                (Ok(w), true) => {
+                    prop_assert_eq!(got.as_ref(), Ok(w));
+                    prop_assert_eq!(&buf[..24], w.as_slice());
+                    prop_assert!(buf[24..].iter().all(|&v| v == 9.5));
+                }
+                // a bad index value is reported before a short buffer
+                (Err(e), _) => prop_assert_eq!(got, Err(*e)),
+                (Ok(_), false) => {
+                    let err = got.unwrap_err();
+                    prop_assert_eq!(err.rule(), "multiplex/buffer");
+                    let dims = if k == 0 { "[4, 3, 2]" } else { "[4, 6]" };
+                    prop_assert_eq!(err.to_string(), format!("multiplex: the output {dims} needs 24 elements, but the buffer holds 23"));
+                }
+            }
+            if got_failed(&want, buf_len) {
+                prop_assert!(buf.iter().all(|&v| v == 9.5), "written on error");
+            }
+        }
     }
+}
+
+/// Whether a `run_into` with this reference answer and buffer length fails.
+fn got_failed(want: &Result<Vec<f64>, MultiplexError>, buf_len: usize) -> bool {
+    want.is_err() || buf_len < 24
+}
+
+#[test]
+fn run_into_checks_the_rule_before_the_buffer() {
+    // run-time rows: 3 index rows against candidates of 2 is the rule's
+    // error, whatever the buffer
+    let a = Tensor::<i32, shape![Dyn, 2], Vec<i32>>::from_vec((Dyn(2), Dim::<2>), vec![1, 2, 3, 4])
+        .unwrap();
+    let idx =
+        Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(3), One), vec![0, 1, 0]).unwrap();
+    let mut buf = [7; 2];
+    let err = multiplex(&[a.clone(), a.clone()], &idx)
+        .run_into(&mut buf)
+        .unwrap_err();
+    assert_eq!(err.rule(), "multiplex/index-rows");
+    assert_eq!(buf, [7; 2]);
+    // the same builder, reused: each form gives the same rows
+    let idx = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(2), One), vec![1, 0]).unwrap();
+    let b = Tensor::<i32, shape![Dyn, 2], Vec<i32>>::from_vec((Dyn(2), Dim::<2>), vec![5, 6, 7, 8])
+        .unwrap();
+    let candidates = [a, b];
+    let op = multiplex(&candidates, &idx);
+    let mut buf = [0; 4];
+    let view = op.run_into(&mut buf).unwrap();
+    assert_eq!(
+        (view.dims().as_slice(), view.as_slice()),
+        (&[2, 2][..], &[5, 6, 3, 4][..])
+    );
+    assert_eq!(op.run().unwrap().as_slice(), &[5, 6, 3, 4]);
+    assert_eq!(op.run_bounded::<2>().unwrap().as_slice(), &[5, 6, 3, 4]);
+    assert_eq!(op.output_dims().unwrap().as_slice(), &[2, 2]);
 }
 
 #[test]
@@ -525,17 +589,19 @@ fn static_run_time_dims_are_checked() {
         Tensor::<i32, shape![Dyn, Dyn], Vec<i32>>::from_vec((Dyn(2), Dyn(2)), vec![0, 1, 1, 0])
             .unwrap();
     assert!(matches!(
-        multiplex(&[a.clone(), b.clone()], &wide),
+        multiplex(&[a.clone(), b.clone()], &wide).run(),
         Err(MultiplexError::IndexShape { .. })
     ));
     let zero =
         Tensor::<i32, shape![Dyn, 2], Vec<i32>>::from_vec((Dyn(0), Dim::<2>), vec![]).unwrap();
     let idx0 = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(0), One), vec![]).unwrap();
-    let out = multiplex(&[zero.clone(), zero.clone()], &idx0).unwrap();
+    let out = multiplex(&[zero.clone(), zero.clone()], &idx0)
+        .run()
+        .unwrap();
     assert_eq!(out.dims().as_slice(), &[0, 2]);
     let idx1 = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(1), One), vec![0]).unwrap();
     assert!(matches!(
-        multiplex(&[zero.clone(), zero], &idx1),
+        multiplex(&[zero.clone(), zero], &idx1).run(),
         Err(MultiplexError::IndexRows { .. })
     ));
     // multiplex_into checks the output's run-time dims
@@ -640,11 +706,11 @@ proptest! {
         let inputs: [Tensor<f64, S>; 2] = std::array::from_fn(|k| Tensor::from_slice(&data[k]).unwrap());
         let idx = Tensor::<i32, shape![2, 1]>::from_slice(&index).unwrap();
         let want = dyn_reference(&data, &[4, 3], &index);
-        let got: Result<Tensor<f64, shape![2, 3]>, _> = multiplex(&inputs, &idx);
+        let got: Result<Tensor<f64, shape![2, 3]>, _> = multiplex(&inputs, &idx).run();
         prop_assert_eq!(&got.map(|t| t.to_vec()), &want);
         let heap: [Tensor<f64, S, Vec<f64>>; 2] = std::array::from_fn(|k| inputs[k].to_heap());
         prop_assert_eq!(&shapecheck::multiplex!(idx; heap[0], heap[1]).map(|t| t.to_vec()), &want);
         let dyn_idx = Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(2), One), index.clone()).unwrap();
-        prop_assert_eq!(&multiplex(&heap, &dyn_idx).map(|t| t.to_vec()), &want);
+        prop_assert_eq!(&multiplex(&heap, &dyn_idx).run().map(|t| t.to_vec()), &want);
     }
 }

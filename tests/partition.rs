@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use shapecheck::prelude::*;
-use shapecheck::{dynamic_partition_bounded, StitchError};
+use shapecheck::StitchError;
 
 /// The reference: each output's slices, concatenated.
 fn naive(data: &[i64], slice: usize, parts: &[i32], num: usize) -> Vec<Vec<i64>> {
@@ -44,7 +44,7 @@ proptest! {
         let want = naive(&data, 2, &parts, 3);
         let (d, p) = tensors(&data, &parts);
 
-        let heap = dynamic_partition(&d, &p, Partitions::<3>).unwrap();
+        let heap = dynamic_partition(&d, &p, Partitions::<3>).run().unwrap();
         for (out, w) in heap.iter().zip(&want) {
             prop_assert_eq!(out.as_slice(), &w[..]);
             let dims = out.dims();
@@ -52,13 +52,13 @@ proptest! {
         }
 
         let mut buf = vec![0i64; data.len()];
-        let into = dynamic_partition_into(&d, &p, Partitions::<3>, &mut buf).unwrap();
+        let into = dynamic_partition(&d, &p, Partitions::<3>).run_into(&mut buf).unwrap();
         for (out, w) in into.iter().zip(&want) {
             prop_assert_eq!(out.as_slice(), &w[..]);
         }
 
         // capacity 8 rows: every output of at most 8 rows fits
-        let bounded = dynamic_partition_bounded::<8, 3, _, _, _, _, _, _>(&d, &p, Partitions::<3>).unwrap();
+        let bounded = dynamic_partition(&d, &p, Partitions::<3>).run_bounded::<8>().unwrap();
         for (out, w) in bounded.iter().zip(&want) {
             prop_assert_eq!(out.as_slice(), &w[..]);
         }
@@ -81,7 +81,7 @@ proptest! {
         parts[at] = bad;
         let (d, p) = tensors(&data, &parts);
         let mut buf = vec![7i64; data.len()];
-        let err = dynamic_partition_into(&d, &p, Partitions::<3>, &mut buf).unwrap_err();
+        let err = dynamic_partition(&d, &p, Partitions::<3>).run_into(&mut buf).unwrap_err();
         prop_assert_eq!(err.rule(), "dynamic_partition/range");
         prop_assert_eq!(
             err,
@@ -101,10 +101,13 @@ proptest! {
 #[test]
 fn an_output_past_the_capacity_is_an_error() {
     let (d, p) = tensors(&[1, 2, 3, 4, 5, 6], &[0, 0, 0]);
-    let err =
-        dynamic_partition_bounded::<2, 2, _, _, _, _, _, _>(&d, &p, Partitions::<2>).unwrap_err();
+    let err = dynamic_partition(&d, &p, Partitions::<2>)
+        .run_bounded::<2>()
+        .unwrap_err();
     assert_eq!(err.rule(), "shape/capacity");
-    let ok = dynamic_partition_bounded::<3, 2, _, _, _, _, _, _>(&d, &p, Partitions::<2>).unwrap();
+    let ok = dynamic_partition(&d, &p, Partitions::<2>)
+        .run_bounded::<3>()
+        .unwrap();
     assert_eq!(ok[0].as_slice(), &[1, 2, 3, 4, 5, 6]);
     assert!(ok[1].as_slice().is_empty());
 }
@@ -130,7 +133,9 @@ fn the_dynamic_path_checks_the_shapes() {
 fn partitions_of_rank_two() {
     let data = Tensor::<i32, shape![2, 2, 3]>::from_fn(|i| (i[0] * 100 + i[1] * 10 + i[2]) as i32);
     let parts = Tensor::<i32, shape![2, 2]>::from_array([[1, 0], [0, 1]]);
-    let [zero, one] = dynamic_partition(&data, &parts, Partitions::<2>).unwrap();
+    let [zero, one] = dynamic_partition(&data, &parts, Partitions::<2>)
+        .run()
+        .unwrap();
     assert_eq!(zero.as_slice(), &[10, 11, 12, 100, 101, 102]);
     assert_eq!(one.as_slice(), &[0, 1, 2, 110, 111, 112]);
     assert_eq!(one.dims().as_slice(), &[2, 3]);

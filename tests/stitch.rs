@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use shapecheck::ops::partition::partition_slices;
 use shapecheck::ops::stitch::{stitch_slices, StitchPair};
 use shapecheck::prelude::*;
-use shapecheck::{dynamic_partition, dynamic_partition_into, dynamic_stitch, Partitions};
+use shapecheck::{dynamic_partition, dynamic_stitch, Partitions};
 use shapecheck::{ShapeError, StitchError};
 
 /// The outputs of a partition: (dims, data) each.
@@ -255,8 +255,8 @@ proptest! {
         let xt = Tensor::<i32, shape![6, 2]>::from_slice(&x).unwrap();
         let pt = Tensor::<i32, shape![6]>::from_array(parts);
         let ids = Tensor::<i32, shape![6]>::from_fn(|i| i[0] as i32);
-        let [x0, x1, x2] = dynamic_partition(&xt, &pt, Partitions::<3>).unwrap();
-        let [i0, i1, i2] = dynamic_partition(&ids, &pt, Partitions::<3>).unwrap();
+        let [x0, x1, x2] = dynamic_partition(&xt, &pt, Partitions::<3>).run().unwrap();
+        let [i0, i1, i2] = dynamic_partition(&ids, &pt, Partitions::<3>).run().unwrap();
         let y: Tensor<i32, (Dyn, Dim<2>), Vec<i32>> = dynamic_stitch(&i0, &x0).pair(&i1, &x1).pair(&i2, &x2).run().unwrap();
         prop_assert_eq!(y.as_slice(), xt.as_slice());
         prop_assert_eq!(y.dims().to_vec(), vec![6, 2]);
@@ -264,8 +264,8 @@ proptest! {
         // the same without a heap
         let mut pbuf = [0i32; 12];
         let mut ibuf = [0i32; 6];
-        let [x0, x1, x2] = dynamic_partition_into(&xt, &pt, Partitions::<3>, &mut pbuf).unwrap();
-        let [i0, i1, i2] = dynamic_partition_into(&ids, &pt, Partitions::<3>, &mut ibuf).unwrap();
+        let [x0, x1, x2] = dynamic_partition(&xt, &pt, Partitions::<3>).run_into(&mut pbuf).unwrap();
+        let [i0, i1, i2] = dynamic_partition(&ids, &pt, Partitions::<3>).run_into(&mut ibuf).unwrap();
         let mut out = [0i32; 12];
         let z = dynamic_stitch(&i0, &x0).pair(&i1, &x1).pair(&i2, &x2).run_into(&mut out).unwrap();
         prop_assert_eq!(z.as_slice(), xt.as_slice());
@@ -313,7 +313,9 @@ fn static_into_errors_leave_the_buffer() {
     let p = Tensor::<i32, shape![2]>::from_array([1, 2]);
     let mut pbuf = [9.0f32; 4];
     assert_eq!(
-        dynamic_partition_into(&d0, &p, Partitions::<2>, &mut pbuf).unwrap_err(),
+        dynamic_partition(&d0, &p, Partitions::<2>)
+            .run_into(&mut pbuf)
+            .unwrap_err(),
         StitchError::PartitionOutOfRange {
             position: 1,
             value: 2,
@@ -324,7 +326,7 @@ fn static_into_errors_leave_the_buffer() {
     let mut psmall = [9.0f32; 3];
     let ok = Tensor::<i32, shape![2]>::from_array([1, 0]);
     assert!(matches!(
-        dynamic_partition_into(&d0, &ok, Partitions::<2>, &mut psmall),
+        dynamic_partition(&d0, &ok, Partitions::<2>).run_into(&mut psmall),
         Err(StitchError::BufferTooSmall {
             needed: 4,
             len: 3,
@@ -534,12 +536,14 @@ fn partition_of_empty_data_with_an_overflowing_slice() {
     }
     let xs = Tensor::<i32, (Dyn, Dyn, Dyn), Vec<i32>>::with_dims(&dims, vec![]).unwrap();
     let ps = Tensor::<i64, (Dyn,), Vec<i64>>::with_dims(&[0], vec![]).unwrap();
-    let [a, b] = dynamic_partition(&xs, &ps, Partitions::<2>).unwrap();
+    let [a, b] = dynamic_partition(&xs, &ps, Partitions::<2>).run().unwrap();
     assert_eq!(
         (a.dims().as_slice(), b.dims().as_slice()),
         (&dims[..], &dims[..])
     );
-    let [a, _] = dynamic_partition_into(&xs, &ps, Partitions::<2>, &mut []).unwrap();
+    let [a, _] = dynamic_partition(&xs, &ps, Partitions::<2>)
+        .run_into(&mut [])
+        .unwrap();
     assert_eq!(a.dims().as_slice(), &dims[..]);
 }
 

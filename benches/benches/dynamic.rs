@@ -121,7 +121,7 @@ fn main() {
     compare(
         NAMES[2],
         &args,
-        || dynamic_partition(black_box(&x), black_box(&parts), Partitions::<4>),
+        || dynamic_partition(black_box(&x), black_box(&parts), Partitions::<4>).run(),
         || black_box(&dx).dynamic_partition(black_box(&dp), 4),
     );
 }

@@ -479,7 +479,7 @@ fn big_multiplex(c: &mut Criterion) {
         b.iter(|| multiplex_into(black_box(&inputs), black_box(&index), &mut out))
     });
     g.bench_function("static allocating", |b| {
-        b.iter(|| multiplex(black_box(&inputs), black_box(&index)))
+        b.iter(|| multiplex(black_box(&inputs), black_box(&index)).run())
     });
     g.bench_function("dynamic", |b| {
         b.iter(|| DynTensor::multiplex(black_box(&dyn_inputs), black_box(&dyn_index)))
@@ -508,7 +508,7 @@ fn small_multiplex(c: &mut Criterion) {
         })
     });
     g.bench_function("static", |b| {
-        b.iter(|| multiplex(black_box(&inputs), black_box(&index)))
+        b.iter(|| multiplex(black_box(&inputs), black_box(&index)).run())
     });
     g.finish();
 }
@@ -580,7 +580,7 @@ fn stitch_partition_lod(c: &mut Criterion) {
         })
     });
     g.bench_function("static allocating", |b| {
-        b.iter(|| dynamic_partition(black_box(&x), black_box(&parts), Partitions::<4>))
+        b.iter(|| dynamic_partition(black_box(&x), black_box(&parts), Partitions::<4>).run())
     });
     g.bench_function("dynamic", |b| {
         b.iter(|| black_box(&dx).dynamic_partition(black_box(&dp), 4))

@@ -179,13 +179,13 @@ fn main() {
     total += select(&c5, &t5, &e5, Numpy).as_slice()[0];
     let m0 = [Tensor::<f32, shape![4, 3]>::full(1.0), Tensor::<f32, shape![4, 3]>::full(2.0)];
     let ix0 = Tensor::<i32, shape![4, 1]>::full(1);
-    if let Ok(out) = multiplex(&m0, &ix0) { total += out.as_slice()[0]; }
+    if let Ok(out) = multiplex(&m0, &ix0).run() { total += out.as_slice()[0]; }
     let m1 = [Tensor::<f32, shape![3, 2, 2]>::full(1.0), Tensor::<f32, shape![3, 2, 2]>::full(2.0)];
     let ix1 = Tensor::<i32, shape![2, 1]>::full(1);
-    if let Ok(out) = multiplex(&m1, &ix1) { total += out.as_slice()[0]; }
+    if let Ok(out) = multiplex(&m1, &ix1).run() { total += out.as_slice()[0]; }
     let m2 = [Tensor::<f32, shape![5, 8]>::full(1.0), Tensor::<f32, shape![5, 8]>::full(2.0)];
     let ix2 = Tensor::<i32, shape![5, 1]>::full(1);
-    if let Ok(out) = multiplex(&m2, &ix2) { total += out.as_slice()[0]; }
+    if let Ok(out) = multiplex(&m2, &ix2).run() { total += out.as_slice()[0]; }
     let d0 = Tensor::<f32, shape![Dyn, 4], Vec<f32>>::from_vec((Dyn(3), Dim::<4>), vec![1.0; 12]).unwrap();
     let w0 = Tensor::<f32, shape![4]>::full(2.0);
     if let Ok(out) = d0.try_elementwise_mul(&w0, Axis::<-1>, Identity) { total += out.as_slice()[0]; }

@@ -11,7 +11,6 @@
 use core::hint::black_box;
 use cortex_m_rt::entry;
 use shapecheck::prelude::*;
-use shapecheck::dynamic_partition_bounded;
 use shapecheck::storage::BoundedTensor;
 use shapecheck_embedded::vectors::size_dynamic_partition_bounded::case as v;
 use shapecheck_embedded::{firmware, stack};
@@ -27,7 +26,9 @@ type Part = BoundedTensor<f32, (Dyn, Dim<3>), 3>;
 fn measured_op(data: &[f32; 18], parts: &[i32; 6]) -> Option<[Part; 2]> {
     let data = Tensor::<f32, shape![6, 3], &[f32]>::from_storage(&data[..]).ok()?;
     let parts = Tensor::<i32, shape![6], &[i32]>::from_storage(&parts[..]).ok()?;
-    dynamic_partition_bounded::<3, 2, _, _, _, _, _, _>(&data, &parts, Partitions::<2>).ok()
+    dynamic_partition(&data, &parts, Partitions::<2>)
+        .run_bounded::<3>()
+        .ok()
 }
 
 #[entry]

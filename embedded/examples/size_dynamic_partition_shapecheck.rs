@@ -21,7 +21,9 @@ use shapecheck_embedded::{firmware, stack};
 fn measured_op(data: &[f32; 18], parts: &[i32; 6], out: &mut [f32; 18]) -> Option<[usize; 2]> {
     let data = Tensor::<f32, shape![6, 3], &[f32]>::from_storage(&data[..]).ok()?;
     let parts = Tensor::<i32, shape![6], &[i32]>::from_storage(&parts[..]).ok()?;
-    let [a, b] = dynamic_partition_into(&data, &parts, Partitions::<2>, &mut out[..]).ok()?;
+    let [a, b] = dynamic_partition(&data, &parts, Partitions::<2>)
+        .run_into(&mut out[..])
+        .ok()?;
     Some([a.dims()[0], b.dims()[0]])
 }
 

@@ -10,7 +10,7 @@
 
 use core::hint::black_box;
 use cortex_m_rt::entry;
-use shapecheck::multiplex_bounded;
+use shapecheck::multiplex;
 use shapecheck::prelude::*;
 use shapecheck::Room;
 use shapecheck_embedded::vectors::size_multiplex_bounded::case as v;
@@ -38,7 +38,7 @@ fn measured_op(
     ) else {
         return None;
     };
-    multiplex_bounded::<4, _, _, _, _, _, _, 4>(&[a, b, c, d], &i).ok()
+    multiplex(&[a, b, c, d], &i).run_bounded::<4>().ok()
 }
 
 #[entry]

@@ -8,7 +8,7 @@
 
 use core::hint::black_box;
 use cortex_m_rt::entry;
-use shapecheck::multiplex_into;
+use shapecheck::multiplex;
 use shapecheck::prelude::*;
 use shapecheck_embedded::vectors::size_multiplex_shapecheck::case as v;
 use shapecheck_embedded::{firmware, stack};
@@ -20,17 +20,16 @@ type Cand<'a> = Tensor<f32, shape![4, 4], &'a [f32]>;
 #[no_mangle]
 #[inline(never)]
 fn measured_op(inputs: [&[f32; 16]; 4], index: &[i32; 4], out: &mut [f32; 16]) -> bool {
-    let (Ok(a), Ok(b), Ok(c), Ok(d), Ok(i), Ok(mut o)) = (
+    let (Ok(a), Ok(b), Ok(c), Ok(d), Ok(i)) = (
         Cand::from_storage(&inputs[0][..]),
         Cand::from_storage(&inputs[1][..]),
         Cand::from_storage(&inputs[2][..]),
         Cand::from_storage(&inputs[3][..]),
         Tensor::<i32, shape![4, 1], &[i32]>::from_storage(&index[..]),
-        Tensor::<f32, shape![4, 4], &mut [f32]>::from_storage(&mut out[..]),
     ) else {
         return false;
     };
-    multiplex_into(&[a, b, c, d], &i, &mut o).is_ok()
+    multiplex(&[a, b, c, d], &i).run_into(&mut out[..]).is_ok()
 }
 
 #[entry]

@@ -215,7 +215,7 @@ fn main() -> ! {
         mx_doc::INDEX.data.to_vec(),
     );
     match (<[_; 4]>::try_from(cands), index) {
-        (Ok(cands), Ok(index)) => match multiplex(&cands, &index) {
+        (Ok(cands), Ok(index)) => match multiplex(&cands, &index).run() {
             Ok(z) => {
                 let z: Tensor<f32, shape![4, 4], Vec<f32>> = z;
                 c.approx(z.as_slice(), mx_doc::OUT.data, 0.0, "Vec-backed multiplex");

@@ -11,11 +11,15 @@
 //! right; on Ok every row `i` is row `i` of candidate `index[i]` and every
 //! index value was in range, even for an output with no element (Paddle reads
 //! no index there, and rejecting is allowed: the library checks them all);
-//! on Err the output buffer is untouched; the `DynTensor` form agrees.
+//! on Err the output buffer is untouched; the `DynTensor` form agrees, and
+//! so does the static builder's `run_into` over `Dyn` dims (two candidates,
+//! any buffer length: a short one is `multiplex/buffer`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shapecheck::{multiplex_output_dims, multiplex_slices, DynTensor, IndexElement};
+use shapecheck::{
+    multiplex, multiplex_output_dims, multiplex_slices, Dyn, DynTensor, IndexElement, Tensor,
+};
 use shapecheck_fuzz::*;
 
 fn index_value<I: FuzzValue + TryFrom<i64>>(u: &mut Unstructured<'_>, count: usize) -> I {
@@ -143,6 +147,51 @@ fn check<T: FuzzValue, I: FuzzValue + IndexElement + TryFrom<i64> + Into<i64>>(
             "slices {a:?} and DynTensor {:?} disagree",
             b.map(|t| t.dims())
         ),
+    }
+
+    // the static builder over run-time dims (two candidates and an index,
+    // each of rank 2): `run_into` a buffer of a fuzzed length agrees with
+    // the slices, reports a short buffer as `multiplex/buffer`, writes
+    // nothing on error and nothing past the output
+    let ([(d0, v0), (d1, v1)], [ir, ic]) = (cands.as_slice(), index_dims.as_slice()) else {
+        return;
+    };
+    let ([a0, a1], [b0, b1]) = (d0.as_slice(), d1.as_slice()) else {
+        return;
+    };
+    let (Ok(t0), Ok(t1), Ok(tix)) = (
+        Tensor::<T, (Dyn, Dyn), Vec<T>>::from_vec((Dyn(*a0), Dyn(*a1)), v0.clone()),
+        Tensor::<T, (Dyn, Dyn), Vec<T>>::from_vec((Dyn(*b0), Dyn(*b1)), v1.clone()),
+        Tensor::<I, (Dyn, Dyn), Vec<I>>::from_vec((Dyn(*ir), Dyn(*ic)), index.clone()),
+    ) else {
+        return;
+    };
+    let exact_len = want_len.unwrap_or(0);
+    let len = match (want_len, byte(u) % 3) {
+        (Some(n), 0) => n.saturating_sub(1),
+        (Some(n), 1) => n,
+        (Some(n), _) => n + 3,
+        (None, _) => usize::from(byte(u) % 8),
+    };
+    let mut exact = vec![sentinel; exact_len];
+    let slices = multiplex_slices(&inputs, &index_dims, &index, &mut exact);
+    let mut buf = vec![sentinel; len];
+    let got = multiplex(&[t0, t1], &tix)
+        .run_into(&mut buf)
+        .map(|view| view.as_slice().len());
+    match (&got, &slices) {
+        (Ok(n), Ok(_)) => {
+            assert_eq!(*n, exact_len);
+            assert!(buf.iter().zip(&exact).all(|(a, b)| a.same(*b)), "rows differ");
+            assert!(buf[exact_len..].iter().all(|v| v.same(sentinel)), "written past the output");
+        }
+        (Err(e), Ok(_)) => {
+            assert_eq!(e.rule(), "multiplex/buffer", "{e}");
+            assert!(len < exact_len);
+            assert!(buf.iter().all(|v| v.same(sentinel)), "buffer written on error");
+        }
+        (Err(_), Err(_)) => assert!(buf.iter().all(|v| v.same(sentinel)), "buffer written on error"),
+        (Ok(_), Err(e)) => panic!("the builder accepts what the slices reject: {e}"),
     }
 }
 

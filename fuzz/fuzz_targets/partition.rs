@@ -1,7 +1,7 @@
 //! dynamic_partition through `partition_slices` (no heap: counts and one
 //! output buffer from the caller), `DynTensor::dynamic_partition` (owned
 //! outputs) and, for ranks the types can hold, the static
-//! `dynamic_partition` (owned) and `dynamic_partition_into` (one buffer)
+//! `dynamic_partition(..)`'s `.run()` (owned) and `.run_into(buf)` (one buffer)
 //! with `Dyn` dims: 0 to 7 partitions, partitions of rank 0 to 3 (and any
 //! dims), data with a matching or wrong prefix and length, partition values
 //! in range, negative, equal to NUM or huge; i32 and i64.
@@ -19,7 +19,7 @@
 use libfuzzer_sys::fuzz_target;
 use shapecheck::ops::partition::partition_slice_dims;
 use shapecheck::{
-    dynamic_partition, dynamic_partition_into, partition_slices, Dyn, DynTensor, Partitions,
+    dynamic_partition, partition_slices, Dyn, DynTensor, Partitions,
     StitchIndex, Tensor,
 };
 use shapecheck_fuzz::ragged::{self, StitchErr};
@@ -49,11 +49,11 @@ fn same<T: FuzzValue>(a: &[T], b: &[T]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same(*y))
 }
 
-/// `dynamic_partition` and `dynamic_partition_into` with `Partitions::<3>`
+/// `dynamic_partition(..)`'s `.run()` and `.run_into(buf)` with `Partitions::<3>`
 /// against the reference's outputs.
 macro_rules! static_forms {
     ($td:ident, $tp:ident, $want:ident, $sentinel:ident, $u:ident) => {{
-        match (dynamic_partition(&$td, &$tp, Partitions::<3>), &$want) {
+        match (dynamic_partition(&$td, &$tp, Partitions::<3>).run(), &$want) {
             (Ok(z), Ok(w)) => {
                 for (t, (d, v)) in z.iter().zip(w) {
                     assert_eq!(t.dims().as_slice(), &d[..]);
@@ -69,7 +69,7 @@ macro_rules! static_forms {
             b => usize::from(b % 8),
         };
         let mut buf = vec![$sentinel; len];
-        let got = dynamic_partition_into(&$td, &$tp, Partitions::<3>, &mut buf)
+        let got = dynamic_partition(&$td, &$tp, Partitions::<3>).run_into(&mut buf)
             .map(|z| z.map(|t| (t.dims().as_slice().to_vec(), t.as_slice().to_vec())));
         let want_buf = match &$want {
             Ok(_) if len < n => Err(StitchErr::Buffer {

@@ -32,7 +32,7 @@ pub fn multiplex_inline(index: [[i64; 1]; 2]) -> Option<Tensor<i32, shape![2, 2]
     let x1 = Tensor::<i32, shape![2, 2]>::from_array([[1, 2], [3, 4]]);
     let x2 = Tensor::<i32, shape![2, 2]>::from_array([[5, 6], [7, 8]]);
     let idx = Tensor::<i64, shape![2, 1]>::from_array(index);
-    shapecheck::multiplex(&[x1, x2], &idx).ok()
+    shapecheck::multiplex(&[x1, x2], &idx).run().ok()
 }
 
 /// Multiplex with fewer index rows than candidate rows: two `[4, 2]`
@@ -41,7 +41,7 @@ pub fn multiplex_first_row(index: i32) -> Option<Tensor<i32, shape![1, 2]>> {
     let x1 = Tensor::<i32, shape![4, 2]>::from_array([[1, 2], [3, 4], [5, 6], [7, 8]]);
     let x2 = Tensor::<i32, shape![4, 2]>::from_array([[9, 10], [11, 12], [13, 14], [15, 16]]);
     let idx = Tensor::<i32, shape![1, 1]>::from_array([[index]]);
-    shapecheck::multiplex(&[x1, x2], &idx).ok()
+    shapecheck::multiplex(&[x1, x2], &idx).run().ok()
 }
 
 /// `x * y` with Y `[3]` on the last axis of X `[2, 3]`, into a caller's buffer.

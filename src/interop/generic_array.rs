@@ -71,7 +71,7 @@
 //!   and else (TDim<UInt<UInt<UTerm, B1>, B1>>,) do not broadcast: aligned dims
 //!   TDim<UInt<UInt<UTerm, B1>, B1>> and TDim<UInt<UInt<UTerm, B1>, B1>> differ and neither is 1
 //!
-//! shapecheck::multiplex(&[x.clone(), x], &ix)  // x of shape (TDim<U3>, Dim<2>), ix of shape![3, 1]
+//! shapecheck::multiplex(&[x.clone(), x], &ix).run()  // x of shape (TDim<U3>, Dim<2>), ix of shape![3, 1]
 //! error[E0277]: multiplex: index (shapecheck::Dim<3>, One) has shapecheck::Dim<3> rows but the
 //!   candidates (TDim<UInt<UInt<UTerm, B1>, B1>>, shapecheck::Dim<2>) have TDim<UInt<UInt<UTerm, B1>, B1>>
 //! ```

@@ -147,13 +147,13 @@ impl Family for Multiplex {
                 shape_macro(&[rows, 1])
             );
             body += &format!(
-                "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index){VALUE_ERR}?;\n"
+                "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index).run(){VALUE_ERR}?;\n"
             );
         } else if names.len() == 1 {
             // the array form: its count rule is the const assertion
             body += &format!("    let inputs = [{}];\n", names.join(", "));
             body += &format!(
-                "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index){VALUE_ERR}?;\n"
+                "    let z = shapecheck::ops::multiplex::multiplex(&inputs, &index).run(){VALUE_ERR}?;\n"
             );
         } else {
             // the listed form: candidates of different shapes are reported by

@@ -47,7 +47,7 @@ impl Family for DynamicPartition {
                 data.insert("data".into(), data_json(&dt.data));
                 data.insert("parts".into(), data_json(&partitions.data));
                 body += &format!(
-                    "    let outs = shapecheck::dynamic_partition(&data, &parts, shapecheck::Partitions::<{num}>){VALUE_ERR}?;\n"
+                    "    let outs = shapecheck::dynamic_partition(&data, &parts, shapecheck::Partitions::<{num}>).run(){VALUE_ERR}?;\n"
                 );
                 if let Ok(Ok(counts)) = rule_verdict(&i, false) {
                     let most = counts.iter().copied().max().unwrap_or(0);

@@ -103,7 +103,7 @@ pub fn stitch_partition(c: &mut Checks) {
     let data = pt_two::DATA.view::<shape![6, 3]>();
     let parts = pt_two::PARTITIONS.view::<shape![6]>();
     match (data, parts) {
-        (Some(data), Some(parts)) => match dynamic_partition(&data, &parts, Partitions::<2>) {
+        (Some(data), Some(parts)) => match dynamic_partition(&data, &parts, Partitions::<2>).run() {
             Ok(outs) => {
                 c.check(outs.len() == pt_two::OUT.len(), "partition outputs");
                 for (o, w) in outs.iter().zip(pt_two::OUT) {

@@ -232,6 +232,14 @@ pub type MultiplexOutput<T, S, IS, B> =
     note = "Paddle: the index dtype must be int32 or int64"
 )]
 pub trait IndexElement: Copy + 'static {
+    /// `Self`: what [`multiplex`](super::multiplex()) names in its return
+    /// type, so that an index of another element type is one error, at
+    /// the call (not one more at the builder's method).
+    #[doc(hidden)]
+    type Checked: IndexElement;
+    /// `values` as [`Checked`](Self::Checked)s (the same slice).
+    #[doc(hidden)]
+    fn checked(values: &[Self]) -> &[Self::Checked];
     /// The value as `i64`.
     fn to_i64(self) -> i64;
     /// `0 <= self < count`: a valid index into `count` candidates. Written
@@ -244,6 +252,11 @@ pub trait IndexElement: Copy + 'static {
 }
 #[diagnostic::do_not_recommend]
 impl IndexElement for i32 {
+    type Checked = i32;
+    #[inline(always)]
+    fn checked(values: &[i32]) -> &[i32] {
+        values
+    }
     #[inline(always)]
     fn to_i64(self) -> i64 {
         i64::from(self)
@@ -259,6 +272,11 @@ impl IndexElement for i32 {
 }
 #[diagnostic::do_not_recommend]
 impl IndexElement for i64 {
+    type Checked = i64;
+    #[inline(always)]
+    fn checked(values: &[i64]) -> &[i64] {
+        values
+    }
     #[inline(always)]
     fn to_i64(self) -> i64 {
         self
@@ -453,7 +471,7 @@ impl<const K: usize> CandidateCount<K> {
 /// use shapecheck::prelude::*;
 /// let a = Tensor::<f32, shape![2, 2]>::full(1.0);
 /// let index = Tensor::<i32, shape![3, 1]>::from_array([[0], [1], [0]]);
-/// let _ = shapecheck::multiplex(&[a, a], &index);
+/// let _ = shapecheck::multiplex(&[a, a], &index).run();
 /// ```
 pub struct RowsFit<S, I>(PhantomData<(S, I)>);
 

@@ -72,6 +72,17 @@ crate::error::rule_errors! {
             candidates: usize,
         } => "multiplex/index-value",
             ("multiplex: index exceeds the number of candidate tensors: index[{row}] is {value}, but there are {candidates} candidates"),
+        /// The caller's buffer ([`Multiplex::run_into`](super::Multiplex::run_into))
+        /// is shorter than the output.
+        BufferTooSmall {
+            /// The output's dims.
+            dims: Dims,
+            /// Elements needed.
+            needed: usize,
+            /// The buffer's length.
+            len: usize,
+        } => "multiplex/buffer",
+            ("multiplex: the output {dims} needs {needed} elements, but the buffer holds {len}"),
         /// Backward: the upstream gradient `dout` has another shape than
         /// the forward output.
         DoutShape {
@@ -95,7 +106,8 @@ crate::error::rule_errors! {
     /// `multiplex/candidate-count`, `multiplex/candidate-shapes`,
     /// `multiplex/candidate-rank`, `multiplex/index-shape`,
     /// `multiplex/index-rows`, `multiplex/index-value` (an index value,
-    /// negative or not below the count: run time only), the backward's
+    /// negative or not below the count: run time only), `multiplex/buffer`
+    /// (a caller's buffer too short), the backward's
     /// `multiplex/dout-shape` and `multiplex/grad-count`, or the
     /// [`ShapeError::rule`] of a `Shape` error.
     ///

@@ -61,7 +61,7 @@
 //!     Tensor::<f32, S>::from_array([[3., 0., 3., 4.], [3., 1., 7., 8.], [3., 2., 4., 2.], [3., 3., 3., 4.]]),
 //! ];
 //! let index = Tensor::<i32, shape![4, 1]>::from_array([[3], [0], [1], [2]]);
-//! let out: Tensor<f32, S> = multiplex(&inputs, &index).unwrap();
+//! let out: Tensor<f32, S> = multiplex(&inputs, &index).run().unwrap();
 //! assert_eq!(
 //!     out,
 //!     Tensor::<f32, S>::from_array([[3., 0., 3., 4.], [0., 1., 3., 4.], [1., 2., 4., 2.], [2., 3., 3., 4.]])
@@ -76,15 +76,15 @@
 //! let a = Tensor::<i32, shape![3, 2]>::from_array([[1, 2], [3, 4], [5, 6]]);
 //! let b = Tensor::<i32, shape![3, 2]>::from_array([[10, 20], [30, 40], [50, 60]]);
 //! let index = Tensor::<i32, shape![2, 1]>::from_array([[1], [1]]);
-//! let out: Tensor<i32, shape![2, 2]> = multiplex(&[a, b], &index).unwrap();
+//! let out: Tensor<i32, shape![2, 2]> = multiplex(&[a, b], &index).run().unwrap();
 //! assert_eq!(out.as_slice(), &[10, 20, 30, 40]);
 //!
 //! let none = Tensor::<i32, shape![0, 1]>::from_array([]);
-//! let empty: Tensor<i32, shape![0, 2]> = multiplex(&[a, b], &none).unwrap();
+//! let empty: Tensor<i32, shape![0, 2]> = multiplex(&[a, b], &none).run().unwrap();
 //! assert!(empty.as_slice().is_empty());
 //!
 //! let bad = Tensor::<i32, shape![2, 1]>::from_array([[1], [2]]);
-//! let err = multiplex(&[a, b], &bad).unwrap_err();
+//! let err = multiplex(&[a, b], &bad).run().unwrap_err();
 //! assert_eq!(err, MultiplexError::IndexOutOfRange { row: 1, value: 2, candidates: 2 });
 //! ```
 //! More index rows than candidate rows does not build
@@ -102,7 +102,7 @@
 //! use shapecheck::multiplex;
 //! let a = Tensor::<f32, shape![2, 2]>::full(1.0);
 //! let index = Tensor::<i32, shape![3, 1]>::from_array([[1], [0], [1]]);
-//! let _ = multiplex(&[a, a], &index); // index [3, 1] has 3 rows, the candidates 2
+//! let _ = multiplex(&[a, a], &index).run(); // index [3, 1] has 3 rows, the candidates 2
 //! ```
 //!
 //! ## Backward
@@ -148,13 +148,117 @@ mod error;
 mod kernel;
 mod rule;
 
-#[doc(hidden)]
-pub use api::multiplex_views;
-pub use api::{
-    multiplex, multiplex_bounded, multiplex_bounded_into, multiplex_into, same_candidate_shape,
-};
+pub use api::{multiplex, multiplex_bounded, multiplex_bounded_into, multiplex_into, Multiplex};
 pub use backward::{multiplex_backward, multiplex_backward_into, multiplex_backward_slices};
 pub use bounds::*;
 pub use error::MultiplexError;
 pub use kernel::multiplex_slices;
+
 pub use rule::{multiplex_output_dims, rule, MultiplexPlan};
+
+use crate::shape::Shape;
+use crate::storage::{ResultStorage, Storage};
+use crate::tensor::Tensor;
+use api::new_output;
+
+// ------------------------------------------------ the `multiplex!` macro
+
+/// Used by [`multiplex!`](crate::multiplex!): [`Multiplex::run`] over views of the
+/// candidates, the result stored like `first` (on the heap for `Vec`
+/// candidates, inline for inline ones).
+#[doc(hidden)]
+pub fn multiplex_views<T, S, B, I, IS, BI, const K: usize>(
+    _first: &Tensor<T, S, B>,
+    views: [Tensor<T, S, &[T]>; K],
+    index: &Tensor<I, IS, BI>,
+) -> Result<MultiplexOutput<T, S, IS, B>, MultiplexError>
+where
+    T: Copy + Default,
+    S: MultiplexShapes<IS>,
+    B: ResultStorage<T, MultiplexOut<S, IS>>,
+    I: IndexElement,
+    IS: Shape,
+    BI: Storage<I>,
+{
+    let () = CandidateCount::<K>::AT_LEAST_TWO;
+    let () = RowsFit::<S, IS>::CHECK;
+    let view = index.view();
+    let Some(first) = views.first() else {
+        return Err(MultiplexError::TooFewCandidates { count: 0 });
+    };
+    let shape = S::output(first.shape(), view.shape());
+    let row_len = match (S::IS_STATIC, IS::IS_STATIC) {
+        (true, true) => RowsFit::<S, IS>::ROW_LEN,
+        _ => None,
+    };
+    new_output(&views, &view, shape, row_len)
+}
+
+/// Used by [`multiplex!`](crate::multiplex!): a view of `candidate`, checked
+/// to have the shape of `first`. Views share one storage type whatever the
+/// shape, so a candidate of another shape is reported by the rule's own
+/// message and not as a type mismatch of the array.
+#[doc(hidden)]
+#[inline(always)]
+pub fn same_candidate_shape<'a, T, S0, S2, B0, B2>(
+    _first: &Tensor<T, S0, B0>,
+    candidate: &'a Tensor<T, S2, B2>,
+) -> Tensor<T, <S2 as CandidateOf<S0>>::Shape, &'a [T]>
+where
+    T: Copy,
+    S0: Shape,
+    S2: CandidateOf<S0>,
+    B0: Storage<T>,
+    B2: Storage<T>,
+{
+    S2::view_as(candidate)
+}
+
+/// `multiplex!(index; a, b, c, ...)`: Paddle's multiplex with the candidates
+/// listed, under the rules of [`multiplex`] (the output has the index's rows):
+/// - fewer than two candidates: `multiplex!: needs at least 2 candidate
+///   tensors`, under `cargo check` too;
+/// - candidates of different shapes: `multiplex: all candidates must have one
+///   shape, but the first is ... and this one is ...`, under `cargo check` too;
+/// - the rank and index-shape rules of [`multiplex`] (bounds), and its
+///   index-rows rule ([`RowsFit`], reported by `cargo build`).
+///
+/// It returns what [`multiplex`]`(..).`[`run()`](Multiplex::run) returns (a
+/// `Result`: index values are data).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// let a = Tensor::<f32, shape![2, 2]>::from_array([[1.0, 2.0], [3.0, 4.0]]);
+/// let b = Tensor::<f32, shape![2, 2]>::from_array([[5.0, 6.0], [7.0, 8.0]]);
+/// let index = Tensor::<i32, shape![2, 1]>::from_array([[1], [0]]);
+/// let out = shapecheck::multiplex!(index; a, b).unwrap();
+/// assert_eq!(out.as_slice(), &[5.0, 6.0, 3.0, 4.0]);
+/// // one index row: the output has one row
+/// let first = Tensor::<i32, shape![1, 1]>::from_array([[1]]);
+/// let out: Tensor<f32, shape![1, 2]> = shapecheck::multiplex!(first; a, b).unwrap();
+/// assert_eq!(out.as_slice(), &[5.0, 6.0]);
+/// ```
+/// Candidates of two shapes do not compile (`ui-tests/multiplex/fail/macro_candidate_shapes.rs`):
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// let a = Tensor::<f32, shape![2, 2]>::full(1.0);
+/// let b = Tensor::<f32, shape![2, 3]>::full(2.0);
+/// let index = Tensor::<i32, shape![2, 1]>::full(0);
+/// let _ = shapecheck::multiplex!(index; a, b);
+/// ```
+#[macro_export]
+macro_rules! multiplex {
+    ($index:expr ; $first:expr, $($rest:expr),+ $(,)?) => {{
+        let first = &$first;
+        $crate::ops::multiplex::multiplex_views(
+            first,
+            [first.view(), $($crate::ops::multiplex::same_candidate_shape(first, &$rest)),+],
+            &$index,
+        )
+    }};
+    ($index:expr ; $($few:expr),* $(,)?) => {
+        ::core::compile_error!(
+            "multiplex/candidate-count: multiplex! needs at least 2 candidate tensors (Paddle: \"multiplex operator should have more than one candidate input tensors\")"
+        )
+    };
+}

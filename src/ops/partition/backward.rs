@@ -16,7 +16,7 @@
 //! use shapecheck::{dynamic_partition_backward, Partitions};
 //! let data = Tensor::<f32, shape![3, 2]>::from_array([[0., 1.], [2., 3.], [4., 5.]]);
 //! let parts = Tensor::<i32, shape![3]>::from_array([2, 0, 2]);
-//! let [a, b, c] = dynamic_partition(&data, &parts, Partitions::<3>).unwrap();
+//! let [a, b, c] = dynamic_partition(&data, &parts, Partitions::<3>).run().unwrap();
 //! // the upstream gradients, shaped like the outputs ([1, 2], [0, 2], [2, 2])
 //! assert_eq!((a.as_slice(), c.as_slice()), (&[2., 3.][..], &[0., 1., 4., 5.][..]));
 //! let dout = [a, b, c]; // gradients shaped like the outputs: [1, 2], [0, 2], [2, 2]
@@ -103,7 +103,7 @@ where
 /// let data = Tensor::<i32, shape![2, 2]>::from_array([[1, 2], [3, 4]]);
 /// let parts = Tensor::<i32, shape![2, 2]>::from_array([[0, 1], [1, 0]]);
 /// let mut buf = [0; 4];
-/// let [mut a, mut b] = dynamic_partition_into(&data, &parts, Partitions::<2>, &mut buf).unwrap();
+/// let [mut a, mut b] = dynamic_partition(&data, &parts, Partitions::<2>).run_into(&mut buf).unwrap();
 /// a.as_mut_slice().iter_mut().for_each(|v| *v *= 10);
 /// b.as_mut_slice().iter_mut().for_each(|v| *v *= 100);
 /// let mut grad = Tensor::<i32, shape![2, 2]>::full(0);

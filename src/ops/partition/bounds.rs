@@ -28,7 +28,7 @@ use crate::shape::Shape;
 /// ```compile_fail
 /// use shapecheck::prelude::*;
 /// let data = tensor![1.0f32, 2.0];
-/// let _ = dynamic_partition_into(&data, &tensor![0u8, 1], Partitions::<2>, &mut [0.0; 2]);
+/// let _ = dynamic_partition(&data, &tensor![0u8, 1], Partitions::<2>).run_into(&mut [0.0; 2]);
 /// ```
 #[diagnostic::on_unimplemented(
     message = "dynamic_partition/index-element: partitions must hold i32 or i64, not `{Self}`",
@@ -63,7 +63,7 @@ impl<E: StitchIndex> PartitionIndex for E {
 /// use shapecheck::ops::partition::PartitionPrefix;
 /// let _: Option<<shape![3, 2] as PartitionPrefix<shape![3]>>::Slice> = Some((Dim::<2>,));
 /// let data = tensor![[1, 2], [3, 4], [5, 6]];
-/// let [even, odd] = dynamic_partition(&data, &tensor![0, 1, 0], Partitions::<2>).unwrap();
+/// let [even, odd] = dynamic_partition(&data, &tensor![0, 1, 0], Partitions::<2>).run().unwrap();
 /// assert_eq!(even.dims().as_slice(), &[2, 2]);
 /// assert_eq!(even.as_slice(), &[1, 2, 5, 6]);
 /// assert_eq!(odd.as_slice(), &[3, 4]);

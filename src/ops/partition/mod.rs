@@ -5,7 +5,7 @@
 //! and report through one error enum ([`StitchError`](crate::StitchError)).
 //!
 //! ## The rule
-//! `dynamic_partition(&data, &partitions, Partitions::<NUM>)`:
+//! `dynamic_partition(&data, &partitions, Partitions::<NUM>).run()`:
 //! - `partitions` holds `i32` or `i64` values, of any rank (a scalar too);
 //! - `data.shape` starts with `partitions.shape` (the **prefix rule**); what
 //!   follows is the *slice*;
@@ -32,12 +32,12 @@
 //! let x = Tensor::<f32, shape![6]>::from_array([0.1, -1., 5.2, 4.3, -1., 7.4]);
 //! let p = Tensor::<i32, shape![6]>::from_array([1, 0, 1, 1, 0, 1]); // x != -1
 //! let ids = Tensor::<i32, shape![6]>::from_fn(|i| i[0] as i32);
-//! let [ids0, ids1] = dynamic_partition(&ids, &p, Partitions::<2>).unwrap();
-//! let [x0, mut x1] = dynamic_partition(&x, &p, Partitions::<2>).unwrap();
+//! let [ids0, ids1] = dynamic_partition(&ids, &p, Partitions::<2>).run().unwrap();
+//! let [x0, mut x1] = dynamic_partition(&x, &p, Partitions::<2>).run().unwrap();
 //! x1.as_mut_slice().iter_mut().for_each(|v| *v += 1.0);
 //! let y = dynamic_stitch(&ids0, &x0).pair(&ids1, &x1).run().unwrap();
 //! assert_eq!(y.as_slice(), &[1.1, -1., 6.2, 5.3, -1., 8.4]);
-//! let err = dynamic_partition(&x, &p, Partitions::<1>).unwrap_err();
+//! let err = dynamic_partition(&x, &p, Partitions::<1>).run().unwrap_err();
 //! assert_eq!(err.to_string(), "dynamic_partition: partitions[0] = 1 is not in [0, 1)");
 //! ```
 //! Data that does not start with the partitions' shape does not compile
@@ -47,7 +47,7 @@
 //! use shapecheck::prelude::*;
 //! let data = Tensor::<f32, shape![4, 2]>::full(1.0);
 //! let parts = Tensor::<i32, shape![2]>::from_array([0, 1]);
-//! let _ = dynamic_partition_into(&data, &parts, Partitions::<2>, &mut [0.0; 8]);
+//! let _ = dynamic_partition(&data, &parts, Partitions::<2>).run_into(&mut [0.0; 8]);
 //! ```
 //!
 //! ## Dynamic path
@@ -86,8 +86,7 @@ mod dynamic;
 mod kernel;
 pub mod rule;
 
-#[cfg(feature = "alloc")]
-pub use api::dynamic_partition;
+pub use api::{dynamic_partition, Partition};
 pub use api::{dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into};
 pub use backward::{
     dynamic_partition_backward, dynamic_partition_backward_into, partition_backward_slices,
@@ -102,7 +101,7 @@ pub use rule::partition_slice_dims;
 /// ```
 /// use shapecheck::prelude::*;
 /// let data = tensor![10, 20, 30];
-/// let [a, b, c] = dynamic_partition(&data, &tensor![2, 0, 2], Partitions::<3>).unwrap();
+/// let [a, b, c] = dynamic_partition(&data, &tensor![2, 0, 2], Partitions::<3>).run().unwrap();
 /// assert_eq!((a.as_slice(), b.as_slice(), c.as_slice()), (&[20][..], &[][..], &[10, 30][..]));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

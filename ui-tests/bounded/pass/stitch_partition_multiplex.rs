@@ -8,9 +8,9 @@ fn main() {
     let merged = dynamic_stitch(&i, &d).run_bounded::<4>().unwrap();
     let copy = merged;
     assert_eq!(copy.as_slice(), &[3, 4, 1, 2]);
-    let [a, b] = dynamic_partition_bounded::<2, 2, _, _, _, _, _, _>(&d, &i, Partitions::<2>).unwrap();
+    let [a, b] = dynamic_partition(&d, &i, Partitions::<2>).run_bounded::<2>().unwrap();
     assert_eq!((a.as_slice(), b.as_slice()), (&[3, 4][..], &[1, 2][..]));
     let index = Tensor::<i32, shape![2, 1]>::from_array([[1], [0]]);
-    let m = multiplex_bounded::<2, _, _, _, _, _, _, 2>(&[d, d], &index).unwrap();
+    let m = multiplex(&[d, d], &index).run_bounded::<2>().unwrap();
     assert_eq!(m.as_slice(), &[1, 2, 3, 4]);
 }

@@ -10,5 +10,5 @@ fn main() {
     let a = Tensor::<f32, shape![2, 2]>::full(1.0);
     let b = Tensor::<f32, shape![2, 2]>::full(2.0);
     let index = Tensor::<i32, shape![3, 1]>::from_array([[1], [0], [1]]);
-    let _ = multiplex(&[a, b], &index);
+    let _ = multiplex(&[a, b], &index).run();
 }

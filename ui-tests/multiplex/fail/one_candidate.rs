@@ -6,5 +6,5 @@ use shapecheck::prelude::*;
 fn main() {
     let a = Tensor::<f32, shape![2, 3]>::full(1.0);
     let index = Tensor::<i32, shape![2, 1]>::from_array([[0], [0]]);
-    let _ = multiplex(&[a], &index);
+    let _ = multiplex(&[a], &index).run();
 }

@@ -16,20 +16,20 @@ fn main() {
     .unwrap();
     let index =
         Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(3), One), vec![1, 1, 0]).unwrap();
-    let out = multiplex(&[a.clone(), b.clone()], &index).unwrap();
+    let out = multiplex(&[a.clone(), b.clone()], &index).run().unwrap();
     assert_eq!(out.as_slice(), &[7, 8, 9, 10, 5, 6]);
 
     // the index has 2 rows, the candidates 3: valid, a [2, 2] output
     let short =
         Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(2), One), vec![1, 0]).unwrap();
-    let out = multiplex(&[a.clone(), b.clone()], &short).unwrap();
+    let out = multiplex(&[a.clone(), b.clone()], &short).run().unwrap();
     assert_eq!(out.dims().as_slice(), &[2, 2]);
     assert_eq!(out.as_slice(), &[7, 8, 3, 4]);
 
     // the index has 4 rows, the candidates 3: a run-time error naming both
     let long =
         Tensor::<i32, shape![Dyn, 1], Vec<i32>>::from_vec((Dyn(4), One), vec![1, 1, 0, 0]).unwrap();
-    let err = multiplex(&[a.clone(), b.clone()], &long).unwrap_err();
+    let err = multiplex(&[a.clone(), b.clone()], &long).run().unwrap_err();
     assert!(matches!(err, MultiplexError::IndexRows { .. }), "{err}");
     assert_eq!(
         err.to_string(),
@@ -40,9 +40,9 @@ fn main() {
     // checked when it runs
     let s = Tensor::<i64, shape![2, 2], Vec<i64>>::from_vec(Default::default(), vec![1, 2, 3, 4])
         .unwrap();
-    let err = multiplex(&[s.clone(), s.clone()], &long).unwrap_err();
+    let err = multiplex(&[s.clone(), s.clone()], &long).run().unwrap_err();
     assert!(matches!(err, MultiplexError::IndexRows { .. }), "{err}");
-    let out = multiplex(&[s.clone(), s.clone()], &short).unwrap();
+    let out = multiplex(&[s.clone(), s.clone()], &short).run().unwrap();
     assert_eq!(out.as_slice(), &[1, 2, 3, 4]);
 
     // inline candidates, a run-time index row count: the output type has a
@@ -63,7 +63,7 @@ fn main() {
     // candidates whose run-time dims differ
     let c =
         Tensor::<i64, shape![Dyn, 2], Vec<i64>>::from_vec((Dyn(2), Dim::<2>), vec![0; 4]).unwrap();
-    let err = multiplex(&[a, c], &index).unwrap_err();
+    let err = multiplex(&[a, c], &index).run().unwrap_err();
     assert!(
         matches!(err, MultiplexError::CandidateShapes { position: 1, .. }),
         "{err}"

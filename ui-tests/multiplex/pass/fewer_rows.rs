@@ -8,7 +8,7 @@ fn main() {
     let a = Tensor::<i32, shape![3, 2]>::from_array([[1, 2], [3, 4], [5, 6]]);
     let b = Tensor::<i32, shape![3, 2]>::from_array([[10, 20], [30, 40], [50, 60]]);
     let index = Tensor::<i32, shape![2, 1]>::from_array([[1], [1]]);
-    let out: Tensor<i32, shape![2, 2]> = multiplex(&[a, b], &index).unwrap();
+    let out: Tensor<i32, shape![2, 2]> = multiplex(&[a, b], &index).run().unwrap();
     assert_eq!(out.as_slice(), &[10, 20, 30, 40]);
 
     // the macro form, one index row: a [1, 2] output

@@ -8,12 +8,12 @@ use shapecheck::{multiplex, MultiplexError};
 fn main() {
     let a = Tensor::<f32, shape![0, 3]>::full(1.0);
     let none = Tensor::<i32, shape![0, 1]>::from_array([]);
-    let out: Tensor<f32, shape![0, 3]> = multiplex(&[a, a], &none).unwrap();
+    let out: Tensor<f32, shape![0, 3]> = multiplex(&[a, a], &none).run().unwrap();
     assert!(out.as_slice().is_empty());
 
     let b = Tensor::<f32, shape![3, 0]>::full(1.0);
     let index = Tensor::<i32, shape![3, 1]>::from_array([[0], [1], [0]]);
-    let out: Tensor<f32, shape![3, 0]> = multiplex(&[b, b], &index).unwrap();
+    let out: Tensor<f32, shape![3, 0]> = multiplex(&[b, b], &index).run().unwrap();
     assert_eq!(out.dims().as_slice(), &[3, 0]);
 
     let c = Tensor::<i64, shape![6, 4]>::full(5);
@@ -22,7 +22,7 @@ fn main() {
 
     let bad = Tensor::<i32, shape![3, 1]>::from_array([[0], [5], [0]]);
     assert_eq!(
-        multiplex(&[b, b], &bad).unwrap_err(),
+        multiplex(&[b, b], &bad).run().unwrap_err(),
         MultiplexError::IndexOutOfRange { row: 1, value: 5, candidates: 2 }
     );
 }

@@ -4,5 +4,5 @@ use shapecheck::prelude::*;
 fn main() {
     let data = Tensor::<f32, shape![2, 4]>::full(1.0);
     let parts = Tensor::<f32, shape![2]>::from_array([0.0, 1.0]);
-    let _ = dynamic_partition(&data, &parts, Partitions::<2>);
+    let _ = dynamic_partition(&data, &parts, Partitions::<2>).run();
 }

@@ -8,7 +8,7 @@ fn main() {
     let data = Tensor::<f32, (Dyn, Dim<2>), &[f32]>::with_dims(&[3, 2], &data_buf[..]).unwrap();
     let parts = Tensor::<i64, shape![Dyn], &[i64]>::with_dims(&[3], &[1i64, 0, 1][..]).unwrap();
     let mut buf = [0.0f32; 6];
-    let [p0, p1] = dynamic_partition_into(&data, &parts, Partitions::<2>, &mut buf).unwrap();
+    let [p0, p1] = dynamic_partition(&data, &parts, Partitions::<2>).run_into(&mut buf).unwrap();
     let _: &Tensor<f32, (Dyn, Dim<2>), &mut [f32]> = &p0;
     assert_eq!(p0.as_slice(), &[3.0, 4.0]);
     assert_eq!(p1.as_slice(), &[1.0, 2.0, 5.0, 6.0]);
