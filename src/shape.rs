@@ -101,6 +101,25 @@ impl ProvenShape for () {
 /// A shape whose dims are all static: its value, dims and element count are
 /// constants, and it has an inline array type (`[[T; 3]; 2]` for `[2, 3]`).
 ///
+/// It is also the one bound generic code writes to combine a tensor with
+/// another of its own shape or with a scalar (`shape![]`): every static
+/// shape meets both under numpy's rule (Paddle's axis -1), with itself as
+/// the output, and says so in its supertraits, so `&a - &b`, `&a * &s`,
+/// `a.elementwise_max(&b, Axis::<-1>, Relu)` and fused expressions of them
+/// need no other bound. Shapes that differ are [`BroadcastWith`]'s
+/// (`crate::ops::elementwise::BroadcastWith`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::Owned;
+/// /// `a + t * (b - a)` over any static shape.
+/// fn lerp<S: StaticShape>(a: &Tensor<f32, S>, b: &Tensor<f32, S>, t: &Tensor<f32, shape![]>) -> Owned<f32, S> {
+///     &(&(b - a) * t) + a
+/// }
+/// let l = lerp(&tensor![[0.0f32, 4.0]], &tensor![[4.0f32, 8.0]], &Tensor::full(0.25));
+/// assert_eq!(l.as_slice(), &[1.0, 5.0]);
+/// ```
+///
 /// ```
 /// use shapecheck::prelude::*;
 /// assert_eq!(<shape![2, 3] as StaticShape>::DIMS, &[2, 3]);
@@ -109,7 +128,15 @@ impl ProvenShape for () {
 /// let a: <shape![2, 3] as StaticShape>::Array<u8> = [[0; 3]; 2];
 /// assert_eq!(<shape![2, 3] as StaticShape>::array_as_slice::<u8>(&a).len(), 6);
 /// ```
-pub trait StaticShape: Shape<Kind = crate::dim::kind::Fixed> + Default + 'static {
+pub trait StaticShape:
+    Shape<Kind = crate::dim::kind::Fixed>
+    + Default
+    + 'static
+    + crate::ops::elementwise::ElementwiseShapes<Self, -1, Output = Self>
+    + crate::ops::elementwise::ElementwiseNoCheck<Self, -1, Other = Self>
+    + crate::ops::elementwise::ElementwiseShapes<(), -1, Output = Self>
+    + crate::ops::elementwise::ElementwiseNoCheck<(), -1, Other = ()>
+{
     /// The dims.
     const DIMS: &'static [usize];
     /// The element count. A shape whose count overflows `usize` fails to compile.

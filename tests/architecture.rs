@@ -68,9 +68,52 @@ fn crate_paths(text: &str) -> Vec<String> {
     found
 }
 
-/// The crate modules a file's code names (lower-case first segments).
+/// The supertraits that say what generic code may rely on, named in the
+/// header of the trait that promises them (rustc sees facts about a generic
+/// `S` only through its bounds' supertraits): a static dim broadcasts with
+/// itself, and a static shape meets its own shape and a scalar under the
+/// elementwise rule. Each is a path in a trait header, never an import:
+/// the one arrow the layer rules below let point up, checked by
+/// `the_static_traits_promise_their_meets`.
+const FACT_HEADERS: [(&str, &str, &[&str]); 2] = [
+    (
+        "dim.rs",
+        "pub trait StaticDim:",
+        &["crate::algebra::Broadcast", "crate::algebra::NeedsNoCheck"],
+    ),
+    (
+        "shape.rs",
+        "pub trait StaticShape:",
+        &[
+            "crate::ops::elementwise::ElementwiseShapes",
+            "crate::ops::elementwise::ElementwiseNoCheck",
+        ],
+    ),
+];
+
+/// `code` split at the header of `trait_start` (to its `{`): the header,
+/// and the code without it.
+fn split_header(code: &str, trait_start: &str) -> (String, String) {
+    let Some(at) = code.find(trait_start) else {
+        return (String::new(), code.to_string());
+    };
+    let end = at + code[at..].find('{').unwrap_or(code.len() - at);
+    (
+        code[at..end].to_string(),
+        format!("{}{}", &code[..at], &code[end..]),
+    )
+}
+
+/// The crate modules a file's code names (lower-case first segments),
+/// leaving out the paths of its [`FACT_HEADERS`].
 fn crate_modules(path: &Path) -> Vec<String> {
-    crate_paths(&code(path))
+    let mut text = code(path);
+    for (file, start, _) in FACT_HEADERS {
+        if rel(path) == file {
+            text = split_header(&text, start).1;
+        }
+    }
+    crate_paths(&text)
         .into_iter()
         .filter(|n| n.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
         .collect()
@@ -107,6 +150,26 @@ fn the_dim_algebra_is_at_the_bottom() {
     // its files (the bounded dim's impls, the known-without-running relations)
     for f in rust_files(&src().join("algebra")) {
         assert_eq!(crate_modules(&f), vec!["dim".to_string()], "{}", rel(&f));
+    }
+}
+
+/// "`StaticDim` and `StaticShape` carry, as supertraits, the meets generic
+/// code relies on", and nothing else from a higher layer: each header names
+/// exactly its facts.
+#[test]
+fn the_static_traits_promise_their_meets() {
+    for (file, start, facts) in FACT_HEADERS {
+        let (header, _) = split_header(&code(&src().join(file)), start);
+        assert!(!header.is_empty(), "{file} lost `{start}`");
+        let mut named: Vec<&str> = header
+            .split(|c: char| c.is_whitespace() || c == '+' || c == '<')
+            .filter(|w| w.starts_with("crate::algebra") || w.starts_with("crate::ops"))
+            .collect();
+        named.sort();
+        named.dedup();
+        let mut want = facts.to_vec();
+        want.sort();
+        assert_eq!(named, want, "{file}: `{start}` names other crate paths");
     }
 }
 

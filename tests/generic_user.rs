@@ -138,6 +138,80 @@ fn generic_static_shapes_with_one_bound() {
     assert_eq!(z.as_slice(), &[11.0, 21.0, 31.0, 20.0, 40.0, 60.0]);
 }
 
+/// Generic over one static shape, no bound beyond `S: StaticShape`: a
+/// tensor of its own shape and a scalar meet it through the operators, the
+/// methods at axis -1 and a fused expression with its gradients.
+fn adam_like<S: StaticShape>(
+    p: &Tensor<f32, S>,
+    g: &Tensor<f32, S>,
+    m: &Tensor<f32, S>,
+    beta: &Tensor<f32, shape![]>,
+) -> (Tensor<f32, S>, Tensor<f32, S>) {
+    // m' = beta * m + (1 - beta) * g, by the operators and a method
+    let one_minus = &Tensor::<f32, shape![]>::full(1.0) - beta;
+    let m2 = &(m * beta) + &(g * &one_minus);
+    // p' = max(p - m', -1), by a method with a same-shape operand
+    let floor = Tensor::<f32, S>::full(-1.0);
+    let p2 = (p - &m2).elementwise_max(&floor, Axis::<-1>, Identity);
+    (p2, m2)
+}
+
+/// A fused expression reading `x` twice over any static shape: its value,
+/// and one gradient per tensor (`x`'s the sum of its two shares).
+fn fused_square_plus<S: StaticShape>(
+    x: &Tensor<f32, S>,
+    y: &Tensor<f32, S>,
+) -> [Tensor<f32, S, Vec<f32>>; 3] {
+    let e = x.lazy() * y + x;
+    let v = e.try_eval().unwrap();
+    let g = e.gradients(&Tensor::full(1.0)).unwrap();
+    let v = Tensor::from_vec(*v.shape(), v.as_slice().to_vec()).unwrap();
+    [v, g.of(x).unwrap(), g.of(y).unwrap()]
+}
+
+#[test]
+fn one_static_shape_meets_itself_and_a_scalar_without_a_bound() {
+    let p = tensor![[1.0f32, -2.0], [0.5, 4.0]];
+    let g = tensor![[2.0f32, 2.0], [-2.0, 0.0]];
+    let m = tensor![[0.0f32, 1.0], [1.0, 0.0]];
+    let (p2, m2) = adam_like(&p, &g, &m, &Tensor::full(0.5));
+    // naive: m' = 0.5 m + 0.5 g; p' = max(p - m', -1)
+    let naive_m: Vec<f32> = m
+        .as_slice()
+        .iter()
+        .zip(g.as_slice())
+        .map(|(m, g)| 0.5 * m + 0.5 * g)
+        .collect();
+    let naive_p: Vec<f32> = p
+        .as_slice()
+        .iter()
+        .zip(&naive_m)
+        .map(|(p, m)| (p - m).max(-1.0))
+        .collect();
+    assert_eq!(m2.as_slice(), naive_m.as_slice());
+    assert_eq!(p2.as_slice(), naive_p.as_slice());
+    // a rank-3 and a rank-0 shape through the same function
+    let (q, _) = adam_like(
+        &Tensor::<f32, shape![2, 1, 3]>::full(3.0),
+        &Tensor::full(2.0),
+        &Tensor::full(0.0),
+        &Tensor::full(0.5),
+    );
+    assert_eq!(q.as_slice(), &[2.0; 6]);
+    let (r, _) = adam_like(
+        &Tensor::<f32, shape![]>::full(0.0),
+        &Tensor::full(4.0),
+        &Tensor::full(0.0),
+        &Tensor::full(0.5),
+    );
+    assert_eq!(r.as_slice(), &[-1.0]);
+
+    let [v, gx, gy] = fused_square_plus(&tensor![1.0f32, 2.0, -3.0], &tensor![4.0f32, 0.5, 2.0]);
+    assert_eq!(v.as_slice(), &[5.0, 3.0, -9.0]); // x * y + x
+    assert_eq!(gx.as_slice(), &[5.0, 1.5, 3.0]); // y + 1
+    assert_eq!(gy.as_slice(), &[1.0, 2.0, -3.0]); // x
+}
+
 /// A helper generic over a width, the spelling that covers 1: `W: StaticDim`
 /// takes `Dim<N>` and `One` (which `shape![2, 1]` writes for a width of 1).
 fn scale_rows<W: StaticDim>(

@@ -2,8 +2,8 @@
 // own: generic over the batch dim (called with `Dyn` rows, a brand and a
 // static batch), over a static shape, over two shapes that broadcast, and
 // over a capacity. Each asserts its values. The batch dim and the capacity
-// need no bound; a static shape `S` that meets itself and a scalar says so
-// with `BroadcastWith` (see `Same` below).
+// need no bound; a static shape `S` needs only `S: StaticShape` to meet a
+// tensor of its own shape and a scalar (`shape![]`).
 use shapecheck::prelude::*;
 use shapecheck::storage::BoundedTensor;
 use shapecheck::Owned;
@@ -13,22 +13,17 @@ fn gate<B: DimLike>(x: &Tensor<f32, (B, Dim<8>), Vec<f32>>, w: &Tensor<f32, shap
     x.elementwise_mul(w, Axis::<1>, Sigmoid)
 }
 
-/// A static shape that meets itself and a scalar (`shape![]`), each with
-/// itself as the output: the one bound the functions below write.
-trait Same: BroadcastWith<Self, Broadcast = Self> + BroadcastWith<(), Broadcast = Self> {}
-impl<S: BroadcastWith<S, Broadcast = S> + BroadcastWith<(), Broadcast = S>> Same for S {}
-
 /// Same-shape operands and a scalar.
-fn lerp<S: Same>(a: &Tensor<f32, S>, b: &Tensor<f32, S>, t: &Tensor<f32, shape![]>) -> Owned<f32, S> {
+fn lerp<S: StaticShape>(a: &Tensor<f32, S>, b: &Tensor<f32, S>, t: &Tensor<f32, shape![]>) -> Owned<f32, S> {
     &(&(b - a) * t) + a
 }
 
-/// Two shapes that broadcast (`BroadcastWith`), and their output meets a scalar.
+/// Two shapes that broadcast (`BroadcastWith`); their output, a static
+/// shape, meets a scalar with no further bound.
 fn scaled_diff<X, Y>(x: &Tensor<f32, X>, y: &Tensor<f32, Y>, k: &Tensor<f32, shape![]>) -> Owned<f32, BroadcastOf<X, Y>>
 where
     X: BroadcastWith<Y>,
     Y: StaticShape,
-    BroadcastOf<X, Y>: BroadcastWith<(), Broadcast = BroadcastOf<X, Y>>,
 {
     &(x - y) * k
 }
@@ -39,13 +34,13 @@ fn clip<const CAP: usize>(x: &BoundedTensor<f32, shape![Dyn, 3], CAP>) -> Owned<
 }
 
 /// An optimiser step over any static shape: same-shape operands and a scalar.
-fn sgd_step<S: Same>(p: &mut Tensor<f32, S>, g: &Tensor<f32, S>, lr: &Tensor<f32, shape![]>) {
+fn sgd_step<S: StaticShape>(p: &mut Tensor<f32, S>, g: &Tensor<f32, S>, lr: &Tensor<f32, shape![]>) {
     *p = &*p - &(g * lr);
 }
 
 /// A fused layer over any static shape: `relu(x * w + b)`, its value and
 /// the gradients of the three tensors it reads.
-fn fused_layer<S: Same>(
+fn fused_layer<S: StaticShape>(
     x: &Tensor<f32, S>,
     w: &Tensor<f32, S>,
     b: &Tensor<f32, S>,
