@@ -104,10 +104,10 @@ impl ProvenShape for () {
 /// It is also the one bound generic code writes to combine a tensor with
 /// another of its own shape or with a scalar (`shape![]`): every static
 /// shape meets both under numpy's rule (Paddle's axis -1), with itself as
-/// the output, and says so in its supertraits, so `&a - &b`, `&a * &s`,
-/// `a.elementwise_max(&b, Axis::<-1>, Relu)` and fused expressions of them
-/// need no other bound. Shapes that differ are [`BroadcastWith`]'s
-/// (`crate::ops::elementwise::BroadcastWith`).
+/// the output, and says so in its supertraits, so the operators (`&a - &b`,
+/// `&a * &s`) and fused expressions of them (`a.lazy() * &b + &s`) need no
+/// other bound. The named methods (`elementwise_max`, ...) and shapes that
+/// differ take [`BroadcastWith`](crate::ops::elementwise::BroadcastWith).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -132,10 +132,10 @@ pub trait StaticShape:
     Shape<Kind = crate::dim::kind::Fixed>
     + Default
     + 'static
-    + crate::ops::elementwise::ElementwiseShapes<Self, -1, Output = Self>
-    + crate::ops::elementwise::ElementwiseNoCheck<Self, -1, Other = Self>
-    + crate::ops::elementwise::ElementwiseShapes<(), -1, Output = Self>
-    + crate::ops::elementwise::ElementwiseNoCheck<(), -1, Other = ()>
+    + crate::ops::elementwise::OperatorShapes<Self, Output = Self>
+    + crate::ops::elementwise::OperatorShapes<(), Output = Self>
+    + crate::ops::elementwise::LazyOperatorShapes<Self, Output = Self>
+    + crate::ops::elementwise::LazyOperatorShapes<(), Output = Self>
 {
     /// The dims.
     const DIMS: &'static [usize];

@@ -72,7 +72,7 @@ fn crate_paths(text: &str) -> Vec<String> {
 /// header of the trait that promises them (rustc sees facts about a generic
 /// `S` only through its bounds' supertraits): a static dim broadcasts with
 /// itself, and a static shape meets its own shape and a scalar under the
-/// elementwise rule. Each is a path in a trait header, never an import:
+/// operators' rule (numpy's, on tensors and on fused expressions). Each is a path in a trait header, never an import:
 /// the one arrow the layer rules below let point up, checked by
 /// `the_static_traits_promise_their_meets`.
 const FACT_HEADERS: [(&str, &str, &[&str]); 2] = [
@@ -85,8 +85,8 @@ const FACT_HEADERS: [(&str, &str, &[&str]); 2] = [
         "shape.rs",
         "pub trait StaticShape:",
         &[
-            "crate::ops::elementwise::ElementwiseShapes",
-            "crate::ops::elementwise::ElementwiseNoCheck",
+            "crate::ops::elementwise::OperatorShapes",
+            "crate::ops::elementwise::LazyOperatorShapes",
         ],
     ),
 ];

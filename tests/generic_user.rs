@@ -139,8 +139,8 @@ fn generic_static_shapes_with_one_bound() {
 }
 
 /// Generic over one static shape, no bound beyond `S: StaticShape`: a
-/// tensor of its own shape and a scalar meet it through the operators, the
-/// methods at axis -1 and a fused expression with its gradients.
+/// tensor of its own shape and a scalar meet it through the operators and
+/// in a fused expression with its gradients.
 fn adam_like<S: StaticShape>(
     p: &Tensor<f32, S>,
     g: &Tensor<f32, S>,
@@ -150,9 +150,8 @@ fn adam_like<S: StaticShape>(
     // m' = beta * m + (1 - beta) * g, by the operators and a method
     let one_minus = &Tensor::<f32, shape![]>::full(1.0) - beta;
     let m2 = &(m * beta) + &(g * &one_minus);
-    // p' = max(p - m', -1), by a method with a same-shape operand
-    let floor = Tensor::<f32, S>::full(-1.0);
-    let p2 = (p - &m2).elementwise_max(&floor, Axis::<-1>, Identity);
+    // p' = max(p - m', -1): the operator, then a map
+    let p2 = (p - &m2).map(|v| v.max(-1.0));
     (p2, m2)
 }
 

@@ -8,7 +8,7 @@ use super::Expr;
 use crate::element::Element;
 use crate::ops::elementwise::{
     Activation, Axis, BinaryOp, BroadcastOf, BroadcastWith, ElementwiseOutput, ElementwiseShapes,
-    FloatElement,
+    FloatElement, LazyOperatorShapes,
 };
 use crate::ops::select::{CondElement, SelectMode, SelectOutput, SelectShapes};
 use crate::ops::{Add, Div, Max, Min, Mul, Sub};
@@ -395,6 +395,27 @@ where
     }
 }
 
+/// The output shape of `a op b` on expressions ([`LazyOperatorShapes`]).
+type LazyOut<S, Y> = <S as LazyOperatorShapes<Y>>::Output;
+
+/// `l op r` at axis -1 as a node, for the operators (`S` is `l`'s shape).
+#[inline(always)]
+fn operator_node<T, L, R, Op, S>(l: L, r: R) -> Binary<L, R, Op, LazyOut<S, R::Shape>, -1>
+where
+    T: Element,
+    L: Node<T, Shape = S>,
+    R: Node<T>,
+    S: LazyOperatorShapes<R::Shape>,
+{
+    let shape = S::output(&l.shape(), &r.shape());
+    Binary {
+        l,
+        r,
+        shape,
+        op: PhantomData,
+    }
+}
+
 /// `act(node)` as an expression.
 #[inline(always)]
 fn activate<T, N, A, S>(node: N) -> Expr<T, Activate<N, A>, S> {
@@ -456,16 +477,13 @@ where
     N: Node<T, Shape = S>,
     S: Shape,
     R: IntoNode<T>,
-    S: ElementwiseShapes<ShapeOf<T, R>, -1>,
+    S: LazyOperatorShapes<ShapeOf<T, R>>,
 {
-    type Output = Expr<
-        T,
-        Binary<N, R::Node, Mul, ElementwiseOutput<S, ShapeOf<T, R>, -1>, -1>,
-        ElementwiseOutput<S, ShapeOf<T, R>, -1>,
-    >;
+    type Output =
+        Expr<T, Binary<N, R::Node, Mul, LazyOut<S, ShapeOf<T, R>>, -1>, LazyOut<S, ShapeOf<T, R>>>;
     #[inline(always)]
     fn mul(self, y: R) -> Self::Output {
-        Expr::new(binary::<T, _, _, _, S, -1>(self.node, y.into_node()))
+        Expr::new(operator_node(self.node, y.into_node()))
     }
 }
 
@@ -475,16 +493,13 @@ where
     N: Node<T, Shape = S>,
     S: Shape,
     R: IntoNode<T>,
-    S: ElementwiseShapes<ShapeOf<T, R>, -1>,
+    S: LazyOperatorShapes<ShapeOf<T, R>>,
 {
-    type Output = Expr<
-        T,
-        Binary<N, R::Node, Add, ElementwiseOutput<S, ShapeOf<T, R>, -1>, -1>,
-        ElementwiseOutput<S, ShapeOf<T, R>, -1>,
-    >;
+    type Output =
+        Expr<T, Binary<N, R::Node, Add, LazyOut<S, ShapeOf<T, R>>, -1>, LazyOut<S, ShapeOf<T, R>>>;
     #[inline(always)]
     fn add(self, y: R) -> Self::Output {
-        Expr::new(binary::<T, _, _, _, S, -1>(self.node, y.into_node()))
+        Expr::new(operator_node(self.node, y.into_node()))
     }
 }
 
@@ -494,16 +509,13 @@ where
     N: Node<T, Shape = S>,
     S: Shape,
     R: IntoNode<T>,
-    S: ElementwiseShapes<ShapeOf<T, R>, -1>,
+    S: LazyOperatorShapes<ShapeOf<T, R>>,
 {
-    type Output = Expr<
-        T,
-        Binary<N, R::Node, Sub, ElementwiseOutput<S, ShapeOf<T, R>, -1>, -1>,
-        ElementwiseOutput<S, ShapeOf<T, R>, -1>,
-    >;
+    type Output =
+        Expr<T, Binary<N, R::Node, Sub, LazyOut<S, ShapeOf<T, R>>, -1>, LazyOut<S, ShapeOf<T, R>>>;
     #[inline(always)]
     fn sub(self, y: R) -> Self::Output {
-        Expr::new(binary::<T, _, _, _, S, -1>(self.node, y.into_node()))
+        Expr::new(operator_node(self.node, y.into_node()))
     }
 }
 
@@ -514,16 +526,13 @@ where
     N: Node<T, Shape = S>,
     S: Shape,
     R: IntoNode<T>,
-    S: ElementwiseShapes<ShapeOf<T, R>, -1>,
+    S: LazyOperatorShapes<ShapeOf<T, R>>,
 {
-    type Output = Expr<
-        T,
-        Binary<N, R::Node, Div, ElementwiseOutput<S, ShapeOf<T, R>, -1>, -1>,
-        ElementwiseOutput<S, ShapeOf<T, R>, -1>,
-    >;
+    type Output =
+        Expr<T, Binary<N, R::Node, Div, LazyOut<S, ShapeOf<T, R>>, -1>, LazyOut<S, ShapeOf<T, R>>>;
     #[inline(always)]
     fn div(self, y: R) -> Self::Output {
-        Expr::new(binary::<T, _, _, _, S, -1>(self.node, y.into_node()))
+        Expr::new(operator_node(self.node, y.into_node()))
     }
 }
 

@@ -17,7 +17,9 @@ use crate::tensor::Tensor;
 
 // The operators `&x * &y`, `+`, `-`, `/`, and the bound generic code writes.
 mod operators;
-pub use operators::{BroadcastOf, BroadcastResult, BroadcastWith, FloatElement};
+pub use operators::{
+    BroadcastOf, BroadcastResult, BroadcastWith, FloatElement, LazyOperatorShapes, OperatorShapes,
+};
 
 /// The output type of `x (S) op y (Y)` at `AXIS`.
 pub type ElementwiseOutput<S, Y, const AXIS: isize> = <S as ElementwiseShapes<Y, AXIS>>::Output;

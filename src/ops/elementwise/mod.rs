@@ -227,7 +227,8 @@ mod kernel;
 pub(crate) mod rule;
 
 pub use api::{
-    BroadcastOf, BroadcastResult, BroadcastWith, ElementwiseOutput, ElementwiseResult, FloatElement,
+    BroadcastOf, BroadcastResult, BroadcastWith, ElementwiseOutput, ElementwiseResult,
+    FloatElement, LazyOperatorShapes, OperatorShapes,
 };
 pub use backward::{
     elementwise_backward_slices, ElementwiseDout, ElementwiseDoutLink, ElementwiseDoutRule,

@@ -65,6 +65,58 @@ pub type BroadcastOf<S, Y, const AXIS: isize = -1> = <S as BroadcastWith<Y, AXIS
 pub type BroadcastResult<T, S, B, Y> =
     Tensor<T, BroadcastOf<S, Y>, <B as ResultStorage<T, BroadcastOf<S, Y>>>::Out>;
 
+/// The rule of the operators `&x op &y` on tensors: numpy broadcasting
+/// (Paddle's axis -1) with no run-time check ([`ElementwiseNoCheck`]); the
+/// output shape is [`Output`](Self::Output). One blanket impl; users write
+/// [`BroadcastWith`] instead.
+///
+/// A trait of its own (not a bound on [`ElementwiseShapes`]) so that
+/// [`StaticShape`] can promise it for its own shape and `shape![]` in its
+/// supertraits: `S: StaticShape` alone then gives `&a - &b` and `&a * &t`,
+/// while a method whose rule no bound states (`x.elementwise_mul(y, ..)`
+/// for two generic shapes) is still the short "bounds were not satisfied"
+/// error naming [`ElementwiseShapes`].
+#[doc(hidden)]
+pub trait OperatorShapes<Y: Shape>: Shape {
+    /// The output shape.
+    type Output: Shape;
+    /// The output shape's value.
+    fn output(x: &Self, y: &Y) -> Self::Output;
+}
+
+impl<S: Shape, Y: Shape> OperatorShapes<Y> for S
+where
+    S: ElementwiseNoCheck<Y, -1>,
+    S: ElementwiseShapes<NoCheckShape<S, Y, -1>, -1>,
+{
+    type Output = ElementwiseOutput<S, NoCheckShape<S, Y, -1>, -1>;
+    #[inline(always)]
+    fn output(x: &S, y: &Y) -> Self::Output {
+        let y_other = <S as ElementwiseNoCheck<Y, -1>>::other(y);
+        <S as ElementwiseShapes<_, -1>>::output(x, &y_other)
+    }
+}
+
+/// The rule of `a op b` on fused expressions ([`Expr`](crate::expr::Expr)):
+/// numpy broadcasting (Paddle's axis -1), run-time dims checked when the
+/// expression is evaluated. One blanket impl over [`ElementwiseShapes`];
+/// a trait of its own for the reason [`OperatorShapes`] gives.
+#[doc(hidden)]
+pub trait LazyOperatorShapes<Y: Shape>: Shape {
+    /// The output shape.
+    type Output: Shape;
+    /// The output shape's value.
+    fn output(x: &Self, y: &Y) -> Self::Output;
+}
+
+impl<S: ElementwiseShapes<Y, -1>, Y: Shape> LazyOperatorShapes<Y> for S {
+    type Output = ElementwiseOutput<S, Y, -1>;
+    #[inline(always)]
+    fn output(x: &S, y: &Y) -> Self::Output {
+        <S as ElementwiseShapes<Y, -1>>::output(x, y)
+    }
+}
+
 // None of them can fail on static shapes: Mul, Add and Sub have no
 // run-time error, and `/` is only defined for floats ([`FloatElement`],
 // put on the right operand's element type, see above).
@@ -77,17 +129,16 @@ macro_rules! operator {
             TY: SameElement<T> + $elem,
             Y: Shape,
             BY: Storage<TY>,
-            // a `Dyn` dim meets only 1s or no dim ([`ElementwiseNoCheck`]);
-            // for static shapes, `S: BroadcastWith<Y>` has all three
-            S: ElementwiseNoCheck<Y, -1>,
-            S: ElementwiseShapes<NoCheckShape<S, Y, -1>, -1>,
+            // numpy's rule, and a `Dyn` dim meets only 1s or no dim
+            // ([`OperatorShapes`]); for static shapes `S: BroadcastWith<Y>`
+            // has it, and `S: StaticShape` for `Y` = `S` or `shape![]`
+            S: OperatorShapes<Y>,
             B: ResultStorage<T, OperatorOutput<S, Y>>,
         {
             type Output = Tensor<T, OperatorOutput<S, Y>, B::Out>;
             #[inline]
             fn $method(self, y: &'b Tensor<TY, Y, BY>) -> Self::Output {
-                let y_other = <S as ElementwiseNoCheck<Y, -1>>::other(y.shape());
-                let shape = <S as ElementwiseShapes<_, -1>>::output(self.shape(), &y_other);
+                let shape = <S as OperatorShapes<Y>>::output(self.shape(), y.shape());
                 let mut out =
                     Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
                 // `None` cannot happen (see `kernel::plain_walk`): the
@@ -115,7 +166,7 @@ macro_rules! operator {
 
 /// The output shape of `&x op &y` (numpy broadcasting): [`BroadcastOf`] for
 /// static shapes.
-type OperatorOutput<S, Y> = ElementwiseOutput<S, NoCheckShape<S, Y, -1>, -1>;
+type OperatorOutput<S, Y> = <S as OperatorShapes<Y>>::Output;
 
 operator!(Mul, mul, Mul, Copy);
 operator!(Add, add, Add, Copy);
