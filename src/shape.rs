@@ -105,9 +105,11 @@ impl ProvenShape for () {
 /// another of its own shape or with a scalar (`shape![]`): every static
 /// shape meets both under numpy's rule (Paddle's axis -1), with itself as
 /// the output, and says so in its supertraits, so the operators (`&a - &b`,
-/// `&a * &s`) and fused expressions of them (`a.lazy() * &b + &s`) need no
+/// `&a * &s`), fused expressions of them (`a.lazy() * &b + &s`) and
+/// `select(&c, &a, &b_or_s, Numpy)` with a cond of the same shape need no
 /// other bound. The named methods (`elementwise_max`, ...) and shapes that
-/// differ take [`BroadcastWith`](crate::ops::elementwise::BroadcastWith).
+/// differ take [`BroadcastWith`](crate::ops::elementwise::BroadcastWith) or
+/// [`SelectWith`](crate::ops::select::SelectWith).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -118,6 +120,11 @@ impl ProvenShape for () {
 /// }
 /// let l = lerp(&tensor![[0.0f32, 4.0]], &tensor![[4.0f32, 8.0]], &Tensor::full(0.25));
 /// assert_eq!(l.as_slice(), &[1.0, 5.0]);
+/// /// `x` where `keep`, else 0.
+/// fn masked<S: StaticShape>(keep: &Tensor<bool, S>, x: &Tensor<f32, S>) -> Owned<f32, S> {
+///     select(keep, x, &Tensor::<f32, shape![]>::full(0.0), Numpy)
+/// }
+/// assert_eq!(masked(&tensor![true, false], &tensor![3.0f32, 4.0]).as_slice(), &[3.0, 0.0]);
 /// ```
 ///
 /// ```
@@ -136,6 +143,10 @@ pub trait StaticShape:
     + crate::ops::elementwise::OperatorShapes<(), Output = Self>
     + crate::ops::elementwise::LazyOperatorShapes<Self, Output = Self>
     + crate::ops::elementwise::LazyOperatorShapes<(), Output = Self>
+    + crate::ops::select::SelectShapes<Self, Self, crate::ops::select::Numpy, Output = Self>
+    + crate::ops::select::SelectNoCheck<Self, Self, crate::ops::select::Numpy, Then = Self>
+    + crate::ops::select::SelectShapes<Self, (), crate::ops::select::Numpy, Output = Self>
+    + crate::ops::select::SelectNoCheck<Self, (), crate::ops::select::Numpy, Then = Self>
 {
     /// The dims.
     const DIMS: &'static [usize];

@@ -72,7 +72,8 @@ fn crate_paths(text: &str) -> Vec<String> {
 /// header of the trait that promises them (rustc sees facts about a generic
 /// `S` only through its bounds' supertraits): a static dim broadcasts with
 /// itself, and a static shape meets its own shape and a scalar under the
-/// operators' rule (numpy's, on tensors and on fused expressions). Each is a path in a trait header, never an import:
+/// operators' rule (numpy's, on tensors and on fused expressions) and as
+/// then and else of a `select` under `Numpy`. Each is a path in a trait header, never an import:
 /// the one arrow the layer rules below let point up, checked by
 /// `the_static_traits_promise_their_meets`.
 const FACT_HEADERS: [(&str, &str, &[&str]); 2] = [
@@ -87,6 +88,9 @@ const FACT_HEADERS: [(&str, &str, &[&str]); 2] = [
         &[
             "crate::ops::elementwise::OperatorShapes",
             "crate::ops::elementwise::LazyOperatorShapes",
+            "crate::ops::select::SelectShapes",
+            "crate::ops::select::SelectNoCheck",
+            "crate::ops::select::Numpy",
         ],
     ),
 ];
@@ -162,7 +166,7 @@ fn the_static_traits_promise_their_meets() {
         let (header, _) = split_header(&code(&src().join(file)), start);
         assert!(!header.is_empty(), "{file} lost `{start}`");
         let mut named: Vec<&str> = header
-            .split(|c: char| c.is_whitespace() || c == '+' || c == '<')
+            .split(|c: char| c.is_whitespace() || matches!(c, '+' | '<' | ','))
             .filter(|w| w.starts_with("crate::algebra") || w.starts_with("crate::ops"))
             .collect();
         named.sort();

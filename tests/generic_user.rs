@@ -168,6 +168,19 @@ fn fused_square_plus<S: StaticShape>(
     [v, g.of(x).unwrap(), g.of(y).unwrap()]
 }
 
+/// select over one static shape, no bound: then and else of the cond's
+/// shape, or else a scalar; and the same in a fused expression.
+fn where_positive<S: StaticShape>(
+    c: &Tensor<bool, S>,
+    x: &Tensor<f32, S>,
+    y: &Tensor<f32, S>,
+) -> [Tensor<f32, S>; 3] {
+    let both = select(c, x, y, Numpy);
+    let zeroed = select(c, x, &Tensor::<f32, shape![]>::full(0.0), Numpy);
+    let fused = shapecheck::expr::select(c, x.lazy() * y, y.lazy() + 1.0, Numpy).eval();
+    [both, zeroed, fused]
+}
+
 #[test]
 fn one_static_shape_meets_itself_and_a_scalar_without_a_bound() {
     let p = tensor![[1.0f32, -2.0], [0.5, 4.0]];
@@ -209,6 +222,16 @@ fn one_static_shape_meets_itself_and_a_scalar_without_a_bound() {
     assert_eq!(v.as_slice(), &[5.0, 3.0, -9.0]); // x * y + x
     assert_eq!(gx.as_slice(), &[5.0, 1.5, 3.0]); // y + 1
     assert_eq!(gy.as_slice(), &[1.0, 2.0, -3.0]); // x
+
+    let c = tensor![[true, false, true]];
+    let [both, zeroed, fused] = where_positive(
+        &c,
+        &tensor![[1.0f32, 2.0, 3.0]],
+        &tensor![[4.0f32, 5.0, 6.0]],
+    );
+    assert_eq!(both.as_slice(), &[1.0, 5.0, 3.0]);
+    assert_eq!(zeroed.as_slice(), &[1.0, 0.0, 3.0]);
+    assert_eq!(fused.as_slice(), &[4.0, 6.0, 18.0]);
 }
 
 /// A helper generic over a width, the spelling that covers 1: `W: StaticDim`

@@ -76,6 +76,11 @@ pub type BroadcastResult<T, S, B, Y> =
 /// while a method whose rule no bound states (`x.elementwise_mul(y, ..)`
 /// for two generic shapes) is still the short "bounds were not satisfied"
 /// error naming [`ElementwiseShapes`].
+#[diagnostic::on_unimplemented(
+    message = "elementwise/broadcast: `&x op &y` with x of shape {Self} and y of shape {Y}: nothing says that they broadcast",
+    label = "{Self} and {Y} must broadcast (numpy's rule, axis -1)",
+    note = "in generic code, add `{Self}: BroadcastWith<{Y}>` (the output is `BroadcastOf<{Self}, {Y}>`); a shape meets its own and `shape![]` with no bound"
+)]
 #[doc(hidden)]
 pub trait OperatorShapes<Y: Shape>: Shape {
     /// The output shape.
