@@ -166,7 +166,7 @@ where
 
     /// The output as a new tensor of shape [`MultiplexOut<S, IS>`], stored
     /// like the candidates: inline for inline (or view) candidates, on the
-    /// heap for `Vec` ones ([`MultiplexOutput`]).
+    /// heap for `Vec` ones ([`MultiplexOutput`](super::MultiplexOutput)).
     ///
     /// ```
     /// use shapecheck::prelude::*;
