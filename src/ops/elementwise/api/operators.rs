@@ -106,6 +106,11 @@ where
 /// numpy broadcasting (Paddle's axis -1), run-time dims checked when the
 /// expression is evaluated. One blanket impl over [`ElementwiseShapes`];
 /// a trait of its own for the reason [`OperatorShapes`] gives.
+#[diagnostic::on_unimplemented(
+    message = "elementwise/broadcast: `a op b` on an expression of shape {Self} and an operand of shape {Y}: nothing says that they broadcast",
+    label = "{Self} and {Y} must broadcast (numpy's rule, axis -1)",
+    note = "in generic code, add `{Self}: BroadcastWith<{Y}>` (static shapes) or `{Self}: ElementwiseShapes<{Y}, -1>` (run-time dims); a shape meets its own and `shape![]` with no bound"
+)]
 #[doc(hidden)]
 pub trait LazyOperatorShapes<Y: Shape>: Shape {
     /// The output shape.
