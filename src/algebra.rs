@@ -59,7 +59,7 @@
 //! broadcast::<Dim<3>, Dim<4>>(); // 3 and 4 differ and neither is 1
 //! ```
 
-use crate::dim::{Branded, Dim, DimLike, Dyn, One};
+use crate::dim::{Branded, Dim, DimLike, Dyn, One, StaticDim};
 
 mod internal {
     /// The last argument of the algebra's methods ([`SameDim::same`](super::SameDim),
@@ -235,21 +235,14 @@ pub trait Broadcast<Other: DimLike>: DimLike {
     fn broadcast(self, other: Other, _: Internal) -> Self::Out;
 }
 
-/// Equal static sizes.
-impl<const N: usize> Broadcast<Dim<N>> for Dim<N> {
-    type Out = Dim<N>;
+/// A static dim and itself (`Dim<N>` twice, `One` twice): one impl for
+/// every static dim, so that generic code over `D: StaticDim` (and so over
+/// `S: StaticShape`, whose supertraits rely on it) sees it.
+impl<D: StaticDim> Broadcast<D> for D {
+    type Out = D;
     #[inline(always)]
-    fn broadcast(self, _other: Dim<N>, _: Internal) -> Dim<N> {
-        Dim
-    }
-}
-
-/// 1 and 1.
-impl Broadcast<One> for One {
-    type Out = One;
-    #[inline(always)]
-    fn broadcast(self, _other: One, _: Internal) -> One {
-        One
+    fn broadcast(self, _other: D, _: Internal) -> D {
+        self
     }
 }
 

@@ -121,8 +121,6 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed 
 }
 
 /// A dim whose size is part of its type: the building block of inline storage.
-/// It broadcasts with itself, with no check (its supertraits say so, for
-/// [`StaticShape`](crate::shape::StaticShape)'s promise that a shape meets its own).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -136,13 +134,7 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed 
     label = "every dim of this shape must be static",
     note = "a `Bounded<CAP>` dim (at most CAP) is stored in a `Room` (`Tensor<T, S, Room<T, S>>`), the ops' bounded forms return one; for an op that needs static shapes, use its `try_` form"
 )]
-pub trait StaticDim:
-    DimLike<Kind = kind::Fixed>
-    + Default
-    + 'static
-    + crate::algebra::Broadcast<Self, Out = Self>
-    + crate::algebra::NeedsNoCheck<Self>
-{
+pub trait StaticDim: DimLike<Kind = kind::Fixed> + Default + 'static {
     /// The size.
     const SIZE: usize;
     /// An array of `SIZE` values of `T`: `[T; SIZE]`.

@@ -70,30 +70,23 @@ fn crate_paths(text: &str) -> Vec<String> {
 
 /// The supertraits that say what generic code may rely on, named in the
 /// header of the trait that promises them (rustc sees facts about a generic
-/// `S` only through its bounds' supertraits): a static dim broadcasts with
-/// itself, and a static shape meets its own shape and a scalar under the
-/// operators' rule (numpy's, on tensors and on fused expressions) and as
-/// then and else of a `select` under `Numpy`. Each is a path in a trait header, never an import:
-/// the one arrow the layer rules below let point up, checked by
+/// `S` only through its bounds' supertraits): a static shape meets its own
+/// shape and a scalar under the operators' rule (numpy's, on tensors and on
+/// fused expressions) and as then and else of a `select` under `Numpy`.
+/// Each is a path in a trait header, never an import: the one arrow the
+/// layer rules below let point up, checked by
 /// `the_static_traits_promise_their_meets`.
-const FACT_HEADERS: [(&str, &str, &[&str]); 2] = [
-    (
-        "dim.rs",
-        "pub trait StaticDim:",
-        &["crate::algebra::Broadcast", "crate::algebra::NeedsNoCheck"],
-    ),
-    (
-        "shape.rs",
-        "pub trait StaticShape:",
-        &[
-            "crate::ops::elementwise::OperatorShapes",
-            "crate::ops::elementwise::LazyOperatorShapes",
-            "crate::ops::select::SelectShapes",
-            "crate::ops::select::SelectNoCheck",
-            "crate::ops::select::Numpy",
-        ],
-    ),
-];
+const FACT_HEADERS: [(&str, &str, &[&str]); 1] = [(
+    "shape.rs",
+    "pub trait StaticShape:",
+    &[
+        "crate::ops::elementwise::OperatorShapes",
+        "crate::ops::elementwise::LazyOperatorShapes",
+        "crate::ops::select::SelectShapes",
+        "crate::ops::select::SelectNoCheck",
+        "crate::ops::select::Numpy",
+    ],
+)];
 
 /// `code` split at the header of `trait_start` (to its `{`): the header,
 /// and the code without it.
@@ -157,9 +150,9 @@ fn the_dim_algebra_is_at_the_bottom() {
     }
 }
 
-/// "`StaticDim` and `StaticShape` carry, as supertraits, the meets generic
-/// code relies on", and nothing else from a higher layer: each header names
-/// exactly its facts.
+/// "`StaticShape` carries, as supertraits, the meets generic code relies
+/// on", and nothing else from a higher layer: its header names exactly
+/// those facts.
 #[test]
 fn the_static_traits_promise_their_meets() {
     for (file, start, facts) in FACT_HEADERS {

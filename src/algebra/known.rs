@@ -4,7 +4,7 @@
 //! (both static, a 1 against anything, one brand twice). The plain (not
 //! `try_`) forms of the ops require them.
 
-use crate::dim::{Bounded, Branded, Dim, DimLike, Dyn, One};
+use crate::dim::{Bounded, Branded, Dim, DimLike, Dyn, One, StaticDim};
 
 /// [`Broadcast`] of the two dims is decided without running the op: both are
 /// static (the compiler decides, and a pair that differs is rejected by
@@ -36,14 +36,9 @@ use crate::dim::{Bounded, Branded, Dim, DimLike, Dyn, One};
 #[doc(hidden)]
 pub trait NeedsNoCheck<Other: DimLike>: DimLike {}
 
-/// Two static sizes: the compiler decides.
-impl<const N: usize, const M: usize> NeedsNoCheck<Dim<M>> for Dim<N> {}
-/// N against 1: broadcasts.
-impl<const N: usize> NeedsNoCheck<One> for Dim<N> {}
-/// 1 against N: broadcasts.
-impl<const N: usize> NeedsNoCheck<Dim<N>> for One {}
-/// 1 and 1.
-impl NeedsNoCheck<One> for One {}
+/// Two static dims (`Dim<N>`, `One`): the compiler decides. One impl for
+/// every pair, so that generic code over `D: StaticDim` sees it.
+impl<A: StaticDim, B: StaticDim> NeedsNoCheck<B> for A {}
 /// A run-time dim against 1: broadcasts whatever its size.
 impl NeedsNoCheck<One> for Dyn {}
 /// 1 against a run-time dim: broadcasts whatever its size.
