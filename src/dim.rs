@@ -41,9 +41,11 @@ pub mod kind {
     /// A kind: [`Fixed`], [`Capacity`] or [`Runtime`] (sealed). A shape's
     /// kind is its dims' kinds joined: `Runtime` if any dim is, otherwise
     /// `Capacity` if any dim is, otherwise `Fixed`. It chooses the storage
-    /// of an op's result (`storage::OutputStorage`).
+    /// of an op's result, and says so as a supertrait
+    /// (`storage::KindBuffer`: inline, a `Room`, a `Vec`), so that generic
+    /// code sees the storage of a shape whose kind it does not know.
     #[doc(hidden)]
-    pub trait Kind: super::sealed::Sealed {
+    pub trait Kind: super::sealed::Sealed + crate::storage::KindBuffer {
         /// The kind of this and `K` together.
         type Join<K: Kind>: Kind;
         /// The kind of this and [`Capacity`] together (what
@@ -97,6 +99,12 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed 
     /// dims at compile time (see `ops::elementwise`'s plain forms).
     #[doc(hidden)]
     type Placeholder<const P: usize>: StaticDim;
+    /// The static dim with room for every size of this one: the dim itself
+    /// if static, `Dim<CAP>` for [`Bounded<CAP>`], `Dim<0>` for [`Dyn`] and a
+    /// brand (no bound, no room: their results live on the heap). What a
+    /// [`Room`](crate::Room)'s array is made of.
+    #[doc(hidden)]
+    type Room: StaticDim;
     /// The size of this dim.
     ///
     /// ```
@@ -134,7 +142,7 @@ pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed 
     label = "every dim of this shape must be static",
     note = "a `Bounded<CAP>` dim (at most CAP) is stored in a `Room` (`Tensor<T, S, Room<T, S>>`), the ops' bounded forms return one; for an op that needs static shapes, use its `try_` form"
 )]
-pub trait StaticDim: DimLike<Kind = kind::Fixed> + Default + 'static {
+pub trait StaticDim: DimLike<Kind = kind::Fixed, Room = Self> + Default + 'static {
     /// The size.
     const SIZE: usize;
     /// An array of `SIZE` values of `T`: `[T; SIZE]`.
@@ -335,33 +343,27 @@ impl<const CAP: usize> Bounded<CAP> {
 }
 
 /// A dim that fits a nested array: a static dim ([`Dim`], [`One`]) is its
-/// own room, a [`Bounded<CAP>`] has the room of `Dim<CAP>`. What a
-/// [`Room`](crate::Room)'s array is made of.
+/// own room, a [`Bounded<CAP>`] has the room of `Dim<CAP>`
+/// ([`DimLike::Room`]); a [`Dyn`] or a brand has no bound and no room.
+/// Only shapes of these dims may be stored in a [`Room`](crate::Room) by
+/// the ops' bounded forms.
 ///
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::dim::RoomDim;
-/// let room: <<Bounded<3> as RoomDim>::Room as StaticDim>::Arr<u8> = [0; 3];
-/// assert_eq!(room.len(), 3);
+/// fn fits<D: RoomDim>() -> usize { <D::Room as StaticDim>::SIZE }
+/// assert_eq!(fits::<Bounded<3>>(), 3);
+/// assert_eq!(fits::<Dim<2>>(), 2);
 /// ```
 #[doc(hidden)]
-pub trait RoomDim: DimLike {
-    /// The static dim with room for every size of this one.
-    type Room: StaticDim;
-}
+pub trait RoomDim: DimLike {}
 
 /// A static dim is its own room.
-impl<const N: usize> RoomDim for Dim<N> {
-    type Room = Dim<N>;
-}
+impl<const N: usize> RoomDim for Dim<N> {}
 /// 1 is its own room.
-impl RoomDim for One {
-    type Room = One;
-}
+impl RoomDim for One {}
 /// Room for the capacity.
-impl<const CAP: usize> RoomDim for Bounded<CAP> {
-    type Room = Dim<CAP>;
-}
+impl<const CAP: usize> RoomDim for Bounded<CAP> {}
 
 impl Debug for Branded<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -405,6 +407,7 @@ impl<const N: usize> DimLike for Dim<N> {
     const STATIC: Option<usize> = Some(N);
     type Kind = kind::Fixed;
     type Placeholder<const P: usize> = Dim<N>;
+    type Room = Dim<N>;
     #[inline(always)]
     fn size(self) -> usize {
         N
@@ -418,6 +421,7 @@ impl DimLike for One {
     const STATIC: Option<usize> = Some(1);
     type Kind = kind::Fixed;
     type Placeholder<const P: usize> = One;
+    type Room = One;
     #[inline(always)]
     fn size(self) -> usize {
         1
@@ -431,6 +435,7 @@ impl DimLike for Dyn {
     const STATIC: Option<usize> = None;
     type Kind = kind::Runtime;
     type Placeholder<const P: usize> = Dim<P>;
+    type Room = Dim<0>;
     #[inline(always)]
     fn size(self) -> usize {
         self.0
@@ -444,6 +449,7 @@ impl DimLike for Branded<'_> {
     const STATIC: Option<usize> = None;
     type Kind = kind::Runtime;
     type Placeholder<const P: usize> = Dim<P>;
+    type Room = Dim<0>;
     #[inline(always)]
     fn size(self) -> usize {
         self.size
@@ -459,6 +465,7 @@ impl<const CAP: usize> DimLike for Bounded<CAP> {
     const CAPACITY: Option<usize> = Some(CAP);
     type Kind = kind::Capacity;
     type Placeholder<const P: usize> = Dim<P>;
+    type Room = Dim<CAP>;
     #[inline(always)]
     fn size(self) -> usize {
         self.0

@@ -35,6 +35,11 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync {
     /// kept): what an op plans its loops with at compile time.
     #[doc(hidden)]
     type Placeholder<const P: usize>: StaticShape;
+    /// The static shape with room for every size of this one, dim by dim
+    /// ([`DimLike::Room`]): the shape itself when static, `Bounded<CAP>`
+    /// read as `Dim<CAP>`. A [`Room`](crate::Room) holds its array.
+    #[doc(hidden)]
+    type Room: StaticShape;
     /// The dims as values.
     ///
     /// ```
@@ -136,7 +141,7 @@ impl ProvenShape for () {
 /// assert_eq!(<shape![2, 3] as StaticShape>::array_as_slice::<u8>(&a).len(), 6);
 /// ```
 pub trait StaticShape:
-    Shape<Kind = crate::dim::kind::Fixed>
+    Shape<Kind = crate::dim::kind::Fixed, Room = Self>
     + Default
     + 'static
     + crate::ops::elementwise::OperatorShapes<Self, Output = Self>
@@ -254,6 +259,7 @@ impl Shape for () {
     const IS_STATIC: bool = true;
     type Kind = crate::dim::kind::Fixed;
     type Placeholder<const P: usize> = ();
+    type Room = ();
     fn dims(&self) -> Dims {
         Dims::SCALAR
     }

@@ -11,8 +11,11 @@
 //!   [`Bounded`](crate::Bounded) dims (no heap, no caller buffer; `bounded`).
 //!
 //! An op's result is stored by its **output's shape** ([`OutputStorage`]):
-//! inline when every dim of the output is static, a `Vec` when one is
-//! [`Dyn`](crate::Dyn). One exception ([`ResultStorage`]): an op whose
+//! inline when every dim of the output is static, a [`Room`] when the
+//! others are [`Bounded`](crate::Bounded), a `Vec` when one is
+//! [`Dyn`](crate::Dyn) or branded. The choice is made by the shape's kind
+//! ([`KindBuffer`]), so it is known for a shape whose dims are generic:
+//! [`Owned<T, (B, Dim<8>)>`](crate::Owned) is a type for any `B: DimLike`. One exception ([`ResultStorage`]): an op whose
 //! operand is on the heap keeps its result on the heap, so that a big static
 //! tensor never moves to the stack. Every op also has an `_into` form that
 //! writes into a caller's tensor (no heap needed, whatever the shape).
@@ -193,38 +196,81 @@ pub trait OwnedStorage<T: Copy, S: Shape>: StorageMut<T> + Sized {
 )]
 #[doc(hidden)]
 pub trait OutputStorage<T: Copy>: Shape {
-    /// The result's storage.
-    type Buffer: OwnedStorage<T, Self>;
+    /// The result's storage; an op on an operand stored so, with a result of
+    /// this same shape, stores its result so too.
+    type Buffer: OwnedStorage<T, Self> + ResultStorage<T, Self, Out = Self::Buffer>;
 }
 
+/// Every shape whose kind's storage is owned storage: all of them with
+/// `alloc`; without it, those with no run-time dim (`Runtime`'s buffer is
+/// then [`NoHeap`], which no op can fill, and this message is the error).
 #[diagnostic::do_not_recommend]
 impl<T: Copy, S: Shape> OutputStorage<T> for S
 where
-    S::Kind: KindStorage<T, S>,
+    KindBufferOf<T, S>: OwnedStorage<T, S> + ResultStorage<T, S, Out = KindBufferOf<T, S>>,
 {
-    type Buffer = <S::Kind as KindStorage<T, S>>::Buffer;
+    type Buffer = KindBufferOf<T, S>;
 }
 
-/// [`OutputStorage`] by the shape's kind (internal).
+/// The storage [`KindBuffer`] gives a shape of `S`'s kind.
+pub(crate) type KindBufferOf<T, S> = <<S as Shape>::Kind as KindBuffer>::Buffer<T, S>;
+
+/// The storage of an owned tensor of each kind of shape (internal; a
+/// supertrait of [`Kind`](crate::dim::kind::Kind), so that rustc sees it for
+/// a shape whose dims are generic, `(B, Dim<8>)` with `B: DimLike`): inline
+/// for [`Fixed`], a [`Room`] for `Capacity`, a `Vec` for `Runtime` (with
+/// `alloc`; without it, nothing).
 #[doc(hidden)]
-pub trait KindStorage<T: Copy, S: Shape>: crate::dim::kind::Kind {
-    /// The storage.
-    type Buffer: OwnedStorage<T, S>;
+pub trait KindBuffer {
+    /// The storage of a shape `S` of this kind.
+    #[cfg(feature = "alloc")]
+    type Buffer<T: Copy, S: Shape<Kind = Self>>: OwnedStorage<T, S>
+        + ResultStorage<T, S, Out = Self::Buffer<T, S>>;
+    /// The storage of a shape `S` of this kind.
+    #[cfg(not(feature = "alloc"))]
+    type Buffer<T: Copy, S: Shape<Kind = Self>>: Storage<T>;
 }
 
-impl<T: Copy, S: StaticShape> KindStorage<T, S> for Fixed {
-    type Buffer = Inline<T, S>;
+/// A static shape's array (`S::Room` is `S`: every dim is its own room).
+impl KindBuffer for Fixed {
+    type Buffer<T: Copy, S: Shape<Kind = Self>> = Inline<T, S::Room>;
 }
 
 /// A shape whose run-time dims are all [`Bounded`](crate::Bounded): a
 /// [`Room`] with space for every size the capacities allow, no heap.
-impl<T: Copy, S: BoundedShape> KindStorage<T, S> for crate::dim::kind::Capacity {
-    type Buffer = Room<T, S>;
+impl KindBuffer for crate::dim::kind::Capacity {
+    type Buffer<T: Copy, S: Shape<Kind = Self>> = Room<T, S>;
 }
 
+/// A shape with a `Dyn` or branded dim: the heap.
 #[cfg(feature = "alloc")]
-impl<T: Copy, S: Shape> KindStorage<T, S> for crate::dim::kind::Runtime {
-    type Buffer = alloc::vec::Vec<T>;
+impl KindBuffer for crate::dim::kind::Runtime {
+    type Buffer<T: Copy, S: Shape<Kind = Self>> = alloc::vec::Vec<T>;
+}
+
+/// A shape with a `Dyn` or branded dim, without a heap: [`NoHeap`].
+#[cfg(not(feature = "alloc"))]
+impl KindBuffer for crate::dim::kind::Runtime {
+    type Buffer<T: Copy, S: Shape<Kind = Self>> = NoHeap<T>;
+}
+
+/// Without `alloc`, the storage of an owned result with a run-time dim: a
+/// type with no value, so that no op makes one (an op asks for `alloc` or
+/// points to its `_into` form instead).
+#[cfg(not(feature = "alloc"))]
+#[doc(hidden)]
+pub enum NoHeap<T> {
+    #[doc(hidden)]
+    Never(core::convert::Infallible, core::marker::PhantomData<T>),
+}
+
+#[cfg(not(feature = "alloc"))]
+impl<T> Storage<T> for NoHeap<T> {
+    fn as_slice(&self) -> &[T] {
+        match *self {
+            NoHeap::Never(never, _) => match never {},
+        }
+    }
 }
 
 /// The storage of an op's result of shape `S2` when `Self` is the storage of
@@ -299,17 +345,22 @@ impl<T: Copy, S: StaticShape> StorageMut<T> for Inline<T, S> {
         S::array_as_mut_slice(&mut self.0)
     }
 }
-impl<T: Copy, S: StaticShape> OwnedStorage<T, S> for Inline<T, S> {
+/// Every static shape: `S::Room` is `S` itself (written so that a shape of
+/// the [`Fixed`] kind whose dims are generic is covered too).
+impl<T: Copy, S: Shape<Kind = Fixed>> OwnedStorage<T, S> for Inline<T, S::Room> {
     fn try_filled(_shape: &S, v: T) -> Result<Self, ShapeError> {
-        Ok(Inline(S::array_filled(v)))
+        Ok(Inline(<S::Room as StaticShape>::array_filled(v)))
     }
     fn filled(_shape: &S, v: T) -> Self {
-        Inline(S::array_filled(v))
+        Inline(<S::Room as StaticShape>::array_filled(v))
     }
 }
 #[diagnostic::do_not_recommend]
-impl<T: Copy, S: StaticShape, S2: OutputStorage<T>> ResultStorage<T, S2> for Inline<T, S> {
-    type Out = S2::Buffer;
+impl<T: Copy, S: StaticShape, S2: Shape> ResultStorage<T, S2> for Inline<T, S>
+where
+    KindBufferOf<T, S2>: OwnedStorage<T, S2>,
+{
+    type Out = KindBufferOf<T, S2>;
 }
 
 impl<T> Storage<T> for &[T] {

@@ -15,12 +15,25 @@ pub use construct::HeapConstructors;
 
 /// The owned tensor of shape `S`, stored as an op stores a result of that
 /// shape ([`OutputStorage`]): inline for a static shape, a [`Room`](crate::Room) for
-/// `Bounded<CAP>` dims (no heap), a `Vec` for a `Dyn` dim. The one name for
-/// "what `x.op(..)` returns" in a signature, whatever the kind of its dims:
+/// `Bounded<CAP>` dims (no heap), a `Vec` for a `Dyn` or branded dim. The
+/// one name for "what `x.op(..)` returns" in a signature, whatever the kind
+/// of its dims, and with no bound in generic code: a function generic over
+/// a batch dim `B: DimLike` returns `Owned<f32, (B, Dim<8>)>`, which is a
+/// `Vec` tensor for `Dyn` rows, inline for `Dim<2>` and a `Room` for
+/// `Bounded<CAP>`.
 ///
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::Owned;
+/// // generic over the batch dim: takes and returns the owned tensor of its shape
+/// fn gate<B: DimLike>(x: &Owned<f32, (B, Dim<3>)>, w: &Tensor<f32, shape![3]>) -> Owned<f32, (B, Dim<3>)> {
+///     x.elementwise_mul(w, Axis::<1>, Relu)
+/// }
+/// let w = tensor![1.0f32, 2.0, 3.0];
+/// let heap = Tensor::from_vec((Dyn(1), Dim), vec![1.0f32, -1.0, 1.0]).unwrap();
+/// assert_eq!(gate(&heap, &w).as_slice(), &[1.0, 0.0, 3.0]);
+/// let inline: Tensor<f32, shape![1, 3]> = gate(&tensor![[1.0f32, -1.0, 1.0]], &w);
+/// assert_eq!(inline.as_slice(), &[1.0, 0.0, 3.0]);
 /// // a capacity, generic: the result stays inline, no heap
 /// fn clip<const CAP: usize>(x: &Owned<f32, (Bounded<CAP>, Dim<3>)>) -> Owned<f32, (Bounded<CAP>, Dim<3>)> {
 ///     x.elementwise_max(&tensor![0.0f32, 0.0, 0.0], Axis::<1>, Identity)
@@ -28,6 +41,7 @@ pub use construct::HeapConstructors;
 /// let (i, d) = (tensor![1, 0], tensor![[1.0f32, -2.0, 3.0], [-4.0, 5.0, -6.0]]);
 /// let x = dynamic_stitch(&i, &d).run_bounded::<4>().unwrap();
 /// assert_eq!(clip(&x).as_slice(), &[0.0, 5.0, 0.0, 1.0, 0.0, 3.0]);
+/// assert_eq!(gate(&x, &w).as_slice(), &[0.0, 10.0, 0.0, 1.0, 0.0, 9.0]);
 /// // a static shape, generic
 /// fn twice<S: StaticShape>(x: &Tensor<f32, S>) -> Owned<f32, S> {
 ///     x.map(|v| v * 2.0)
@@ -35,10 +49,12 @@ pub use construct::HeapConstructors;
 /// assert_eq!(twice(&tensor![1.0f32, 2.0]).as_slice(), &[2.0, 4.0]);
 /// ```
 ///
-/// A function generic over any dim `B` (`(B, Dim<3>)`) cannot name it: the
-/// storage depends on `B`'s kind, which the compiler does not know there.
-/// Such a function takes and returns a storage of its choice (a `Vec`, whose
-/// results stay `Vec`s; a caller's buffer through the `_into` forms).
+/// An op keeps a `Vec` operand's result in a `Vec` whatever its shape
+/// ([`ResultStorage`](crate::ResultStorage): a big static tensor stays on
+/// the heap), so a generic function that takes `Owned` (as `gate` above)
+/// returns `Owned`; one that takes a `Vec` tensor returns a `Vec` tensor.
+/// Without `alloc`, `Owned` of a shape with a `Dyn` dim is a type no op
+/// returns (the ops point to their `_into` forms).
 pub type Owned<T, S> = Tensor<T, S, <S as OutputStorage<T>>::Buffer>;
 
 /// A row-major tensor of `T` with shape `S`, stored in `B`.

@@ -70,23 +70,31 @@ fn crate_paths(text: &str) -> Vec<String> {
 
 /// The supertraits that say what generic code may rely on, named in the
 /// header of the trait that promises them (rustc sees facts about a generic
-/// `S` only through its bounds' supertraits): a static shape meets its own
-/// shape and a scalar under the operators' rule (numpy's, on tensors and on
-/// fused expressions) and as then and else of a `select` under `Numpy`.
-/// Each is a path in a trait header, never an import: the one arrow the
-/// layer rules below let point up, checked by
+/// `S` only through its bounds' supertraits):
+/// - a static shape meets its own shape and a scalar under the operators'
+///   rule (numpy's, on tensors and on fused expressions) and as then and
+///   else of a `select` under `Numpy`;
+/// - a dim kind (so a shape's kind, whatever its dims) has a storage for
+///   an owned tensor (`storage::KindBuffer`), which is what makes
+///   `Owned<T, (B, Dim<8>)>` a type for a generic `B`.
+///
+/// Each is a path in a trait header, never an import: the arrows the layer
+/// rules below let point up, checked by
 /// `the_static_traits_promise_their_meets`.
-const FACT_HEADERS: [(&str, &str, &[&str]); 1] = [(
-    "shape.rs",
-    "pub trait StaticShape:",
-    &[
-        "crate::ops::elementwise::OperatorShapes",
-        "crate::ops::elementwise::LazyOperatorShapes",
-        "crate::ops::select::SelectShapes",
-        "crate::ops::select::SelectNoCheck",
-        "crate::ops::select::Numpy",
-    ],
-)];
+const FACT_HEADERS: [(&str, &str, &[&str]); 2] = [
+    (
+        "shape.rs",
+        "pub trait StaticShape:",
+        &[
+            "crate::ops::elementwise::OperatorShapes",
+            "crate::ops::elementwise::LazyOperatorShapes",
+            "crate::ops::select::SelectShapes",
+            "crate::ops::select::SelectNoCheck",
+            "crate::ops::select::Numpy",
+        ],
+    ),
+    ("dim.rs", "pub trait Kind:", &["crate::storage::KindBuffer"]),
+];
 
 /// `code` split at the header of `trait_start` (to its `{`): the header,
 /// and the code without it.
@@ -135,8 +143,9 @@ fn rel(p: &Path) -> String {
     p.strip_prefix(src()).unwrap().display().to_string()
 }
 
-/// "dim.rs says what a dim is and depends on nothing; algebra.rs, the
-/// relations between dims, depends on dim.rs alone."
+/// "dim.rs says what a dim is and depends on nothing (but the storage its
+/// kinds promise, in `Kind`'s header); algebra.rs, the relations between
+/// dims, depends on dim.rs alone."
 #[test]
 fn the_dim_algebra_is_at_the_bottom() {
     assert_eq!(crate_modules(&src().join("dim.rs")), Vec::<String>::new());
@@ -151,8 +160,8 @@ fn the_dim_algebra_is_at_the_bottom() {
 }
 
 /// "`StaticShape` carries, as supertraits, the meets generic code relies
-/// on", and nothing else from a higher layer: its header names exactly
-/// those facts.
+/// on, and a dim kind the storage of its owned tensors", and nothing else
+/// from a higher layer: each header names exactly those facts.
 #[test]
 fn the_static_traits_promise_their_meets() {
     for (file, start, facts) in FACT_HEADERS {
@@ -160,7 +169,11 @@ fn the_static_traits_promise_their_meets() {
         assert!(!header.is_empty(), "{file} lost `{start}`");
         let mut named: Vec<&str> = header
             .split(|c: char| c.is_whitespace() || matches!(c, '+' | '<' | ','))
-            .filter(|w| w.starts_with("crate::algebra") || w.starts_with("crate::ops"))
+            .filter(|w| {
+                w.starts_with("crate::algebra")
+                    || w.starts_with("crate::ops")
+                    || w.starts_with("crate::storage")
+            })
             .collect();
         named.sort();
         named.dedup();

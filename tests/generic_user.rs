@@ -5,63 +5,89 @@
 // user code returns the library's error types as they are
 #![allow(clippy::result_large_err, clippy::type_complexity)]
 use shapecheck::prelude::*;
-use shapecheck::ElementwiseError;
+use shapecheck::{ElementwiseError, ExprError, Owned};
 
-/// elementwise: under `Axis::<1>` the batch dim meets no dim of `w`.
+/// elementwise: under `Axis::<1>` the batch dim meets no dim of `w`; the
+/// result is the owned tensor of the input's shape (`Owned`: a `Vec` for
+/// `Dyn` rows and a brand, inline for a static batch, a `Room` for a
+/// capacity).
 fn gate<B: DimLike>(
+    x: &Owned<f32, (B, Dim<4>)>,
+    w: &Tensor<f32, shape![4]>,
+) -> Owned<f32, (B, Dim<4>)> {
+    x.elementwise_mul(w, Axis::<1>, Relu)
+}
+
+/// elementwise, the `try_` and `_into` forms in generic code.
+fn gate_checked<B: DimLike>(
+    x: &Owned<f32, (B, Dim<4>)>,
+    w: &Tensor<f32, shape![4]>,
+    out: &mut Owned<f32, (B, Dim<4>)>,
+) -> Result<(), ElementwiseError> {
+    let checked = x.try_elementwise_add(w, Axis::<1>, Identity)?;
+    checked.try_elementwise_sub_into(w, Axis::<-1>, Identity, out)
+}
+
+/// A layer over a `Vec` tensor keeps its result in a `Vec` (a big static
+/// tensor on the heap stays there), with the same single bound.
+fn gate_heap<B: DimLike>(
     x: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
     w: &Tensor<f32, shape![4]>,
 ) -> Tensor<f32, (B, Dim<4>), Vec<f32>> {
     x.elementwise_mul(w, Axis::<1>, Relu)
 }
 
-/// elementwise, the `try_` and `_into` forms in generic code.
-fn gate_checked<B: DimLike>(
-    x: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
-    w: &Tensor<f32, shape![4]>,
-    out: &mut Tensor<f32, (B, Dim<4>), Vec<f32>>,
-) -> Result<(), ElementwiseError> {
-    let checked = x.try_elementwise_add(w, Axis::<1>, Identity)?;
-    checked.try_elementwise_sub_into(w, Axis::<-1>, Identity, out)
-}
-
 /// select: cond and else (`[4]`) meet then's last dim; the batch meets nothing.
 fn mask<B: DimLike>(
     keep: &Tensor<bool, shape![4]>,
-    x: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
+    x: &Owned<f32, (B, Dim<4>)>,
     fill: &Tensor<f32, shape![4]>,
-) -> Tensor<f32, (B, Dim<4>), Vec<f32>> {
+) -> Owned<f32, (B, Dim<4>)> {
     select(keep, x, fill, Numpy)
+}
+
+/// A fused layer over the batch dim: `relu(x * w + b)` checked when it
+/// runs (`try_eval`), and the gradient of `x` (`try_backward`).
+fn fused_gate<B: DimLike>(
+    x: &Owned<f32, (B, Dim<4>)>,
+    w: &Tensor<f32, shape![4]>,
+    b: &Tensor<f32, shape![4]>,
+) -> Result<[Owned<f32, (B, Dim<4>)>; 2], ExprError> {
+    let y = (x.lazy() * w + b).relu();
+    let value = y.try_eval()?;
+    let ones = x.map(|_| 1.0f32);
+    let ((gx, _gw), _gb) = y.try_backward(&ones)?;
+    Ok([value, gx])
 }
 
 /// multiplex: candidates and index share the batch dim.
 fn pick<B: DimLike>(
-    a: Tensor<i32, (B, Dim<2>), Vec<i32>>,
-    b: Tensor<i32, (B, Dim<2>), Vec<i32>>,
-    index: &Tensor<i32, (B, One), Vec<i32>>,
-) -> Result<Tensor<i32, (B, Dim<2>), Vec<i32>>, MultiplexError> {
+    a: Owned<i32, (B, Dim<2>)>,
+    b: Owned<i32, (B, Dim<2>)>,
+    index: &Owned<i32, (B, One)>,
+) -> Result<Owned<i32, (B, Dim<2>)>, MultiplexError> {
     multiplex(&[a, b], index).run()
 }
 
 /// dynamic_stitch: indices and data share the batch dim; the output's rows
 /// are known when it runs.
 fn stitch_rows<B: DimLike>(
-    index: &Tensor<i32, (B,), Vec<i32>>,
-    data: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
+    index: &Owned<i32, (B,)>,
+    data: &Owned<f32, (B, Dim<4>)>,
 ) -> Result<Tensor<f32, shape![Dyn, 4], Vec<f32>>, StitchError> {
     dynamic_stitch(index, data).run()
 }
 
 /// dynamic_partition: data and partitions share the batch dim.
 fn split_rows<B: DimLike>(
-    data: &Tensor<f32, (B, Dim<4>), Vec<f32>>,
-    parts: &Tensor<i32, (B,), Vec<i32>>,
+    data: &Owned<f32, (B, Dim<4>)>,
+    parts: &Owned<i32, (B,)>,
 ) -> Result<[Tensor<f32, shape![Dyn, 4], Vec<f32>>; 2], StitchError> {
     dynamic_partition(data, parts, Partitions::<2>).run()
 }
 
-fn rows<B: DimLike>(b: B, data: Vec<f32>) -> Tensor<f32, (B, Dim<4>), Vec<f32>> {
-    Tensor::from_vec((b, Dim), data).unwrap()
+fn rows<B: DimLike>(b: B, data: Vec<f32>) -> Owned<f32, (B, Dim<4>)> {
+    Tensor::from_shape_slice((b, Dim), &data).unwrap()
 }
 
 fn run_all<B: DimLike>(b: B) {
@@ -74,6 +100,20 @@ fn run_all<B: DimLike>(b: B) {
         &[1.0, 0.0, 300.0, 0.0, 0.0, 20.0, 0.0, 4000.0]
     );
     assert_eq!(g.shape().0, b);
+    let heap = Tensor::from_vec((b, Dim), x.as_slice().to_vec()).unwrap();
+    assert_eq!(gate_heap(&heap, &w).as_slice(), g.as_slice());
+
+    // relu(x * w + b), and its gradients: w where positive (for x), x (for w)
+    let bias = tensor![0.5f32, 0.5, 0.5, 0.5];
+    let [v, gx] = fused_gate(&x, &w, &bias).unwrap();
+    assert_eq!(
+        v.as_slice(),
+        &[1.5, 0.0, 300.5, 0.0, 0.0, 20.5, 0.0, 4000.5]
+    );
+    assert_eq!(
+        gx.as_slice(),
+        &[1.0, 0.0, 100.0, 0.0, 0.0, 10.0, 0.0, 1000.0]
+    );
 
     let mut out = rows(b, vec![0.0; 8]);
     gate_checked(&x, &w, &mut out).unwrap();
@@ -83,13 +123,13 @@ fn run_all<B: DimLike>(b: B) {
     let m = mask(&keep, &x, &Tensor::<f32, shape![4]>::zeros());
     assert_eq!(m.as_slice(), &[1.0, 0.0, 3.0, 0.0, -1.0, 0.0, -3.0, 0.0]);
 
-    let a = Tensor::<i32, (B, Dim<2>), Vec<i32>>::from_vec((b, Dim), vec![1, 2, 3, 4]).unwrap();
-    let c = Tensor::<i32, (B, Dim<2>), Vec<i32>>::from_vec((b, Dim), vec![10, 20, 30, 40]).unwrap();
-    let index = Tensor::<i32, (B, One), Vec<i32>>::from_vec((b, One), vec![1, 0]).unwrap();
+    let a = Tensor::from_shape_slice((b, Dim), &[1, 2, 3, 4]).unwrap();
+    let c = Tensor::from_shape_slice((b, Dim), &[10, 20, 30, 40]).unwrap();
+    let index = Tensor::from_shape_slice((b, One), &[1, 0]).unwrap();
     assert_eq!(pick(a, c, &index).unwrap().as_slice(), &[10, 20, 3, 4]);
 
     // row 0 of x goes to output row 1 and row 1 to row 0
-    let order = Tensor::<i32, (B,), Vec<i32>>::from_vec((b,), vec![1, 0]).unwrap();
+    let order = Tensor::from_shape_slice((b,), &[1, 0]).unwrap();
     let s = stitch_rows(&order, &x).unwrap();
     assert_eq!(s.as_slice(), &[-1.0, 2.0, -3.0, 4.0, 1.0, -2.0, 3.0, -4.0]);
     let [p0, p1] = split_rows(&x, &order).unwrap();

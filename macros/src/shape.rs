@@ -105,6 +105,7 @@ pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
                 const IS_STATIC: bool = true #(&& <#d as crate::dim::DimLike>::STATIC.is_some())*;
                 type Kind = #kind;
                 type Placeholder<const P: usize> = (#(<#d as crate::dim::DimLike>::Placeholder<P>,)*);
+                type Room = (#(<#d as crate::dim::DimLike>::Room,)*);
                 #[inline]
                 fn dims(&self) -> crate::shape::Dims {
                     crate::shape::Dims::new(&[#(crate::dim::DimLike::size(self.#idx)),*])

@@ -3,7 +3,7 @@
 #![no_std]
 
 use shapecheck::prelude::*;
-use shapecheck::StitchGrad;
+use shapecheck::{Owned, StitchGrad};
 
 /// Paddle's multiplex on static buffers: three candidates [3, 2] as views,
 /// an i32 index [3, 1], the result written into a caller's buffer (no heap).
@@ -233,9 +233,47 @@ pub fn row_ops_backward(
     Some((gb, dx.levels()))
 }
 
+/// User code generic over a capacity, without a heap: `Owned` names the
+/// result of a shape with a `Bounded<CAP>` dim, a `Room` (inline).
+pub fn clip_rows<const CAP: usize>(
+    x: &Owned<f32, (Bounded<CAP>, Dim<3>)>,
+) -> Owned<f32, (Bounded<CAP>, Dim<3>)> {
+    x.elementwise_max(&tensor![0.0f32, 0.0, 0.0], Axis::<1>, Identity)
+}
+
+/// User code generic over a static shape, without a heap: `a + t * (b - a)`,
+/// its result inline (`Owned<f32, S>` is `Tensor<f32, S>`).
+pub fn lerp<S: StaticShape>(
+    a: &Tensor<f32, S>,
+    b: &Tensor<f32, S>,
+    t: &Tensor<f32, shape![]>,
+) -> Owned<f32, S> {
+    &(&(b - a) * t) + a
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generic_user_code_runs_without_a_heap() {
+        let (i, d) = (
+            tensor![1, 0],
+            tensor![[1.0f32, -2.0, 3.0], [-4.0, 5.0, -6.0]],
+        );
+        let x = shapecheck::dynamic_stitch(&i, &d)
+            .run_bounded::<4>()
+            .unwrap();
+        let c = clip_rows(&x);
+        assert_eq!(c.dims().as_slice(), &[2, 3]);
+        assert_eq!(c.as_slice(), &[0.0, 5.0, 0.0, 1.0, 0.0, 3.0]);
+        let l = lerp(
+            &tensor![[0.0f32, 4.0]],
+            &tensor![[4.0f32, 8.0]],
+            &Tensor::full(0.25),
+        );
+        assert_eq!(l.as_slice(), &[1.0, 5.0]);
+    }
 
     #[test]
     fn row_ops_backward_runs_without_a_heap() {

@@ -143,6 +143,8 @@ impl<N: ArrayLength> DimLike for TDim<N> {
     type Kind = crate::dim::kind::Runtime;
     // planned like a run-time dim, for the same reason
     type Placeholder<const P: usize> = crate::dim::Dim<P>;
+    // no room either: its results are never stored in a `Room`
+    type Room = crate::dim::Dim<0>;
     #[inline(always)]
     fn size(self) -> usize {
         N::USIZE

@@ -19,7 +19,7 @@
 //! assert_eq!(core::mem::size_of::<Tensor<f32, Rows, Room<f32, Rows>>>(), 64 * 16 * 4 + core::mem::size_of::<usize>());
 //! ```
 
-use super::{OutputStorage, OwnedStorage, ResultStorage, Storage, StorageMut};
+use super::{KindBufferOf, OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::dim::{DimLike, RoomDim};
 use crate::error::ShapeError;
 use crate::shape::{Shape, StaticShape};
@@ -27,8 +27,9 @@ use crate::tensor::Tensor;
 use core::fmt;
 
 /// A shape whose every dim fits a nested array ([`RoomDim`]): static dims
-/// and [`Bounded`](crate::Bounded) ones. [`Room`](Self::Room) is the
-/// static shape with room for all of its sizes.
+/// and [`Bounded`](crate::Bounded) ones, so that its
+/// [`Room`](Shape::Room) (the static shape with room for all of its sizes)
+/// holds every tensor of it. The ops' bounded forms ask for it.
 #[diagnostic::on_unimplemented(
     message = "shape {Self} has a dim with no capacity: only static and `Bounded<CAP>` dims fit a `Room`",
     label = "a `Dyn` or branded dim has no bound on its size",
@@ -38,62 +39,38 @@ use core::fmt;
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::storage::BoundedShape;
-/// let a: <<(Bounded<3>, Dim<2>) as BoundedShape>::Room as StaticShape>::Array<u8> = [[0; 2]; 3];
-/// assert_eq!(a.len(), 3);
+/// fn room<S: BoundedShape>() -> usize { <S::Room as StaticShape>::NUMEL }
+/// assert_eq!(room::<(Bounded<3>, Dim<2>)>(), 6);
 /// ```
 #[doc(hidden)]
-pub trait BoundedShape: Shape {
-    /// The static shape with room for every size of this one.
-    type Room: StaticShape;
-}
+pub trait BoundedShape: Shape {}
 
-// One impl per rank, 0 to MAX_RANK (8): each dim's room.
+// One impl per rank, 0 to MAX_RANK (8).
 
 /// A scalar.
-impl BoundedShape for () {
-    type Room = ();
-}
+impl BoundedShape for () {}
 /// Rank 1.
-impl<D0: RoomDim> BoundedShape for (D0,) {
-    type Room = (D0::Room,);
-}
+impl<D0: RoomDim> BoundedShape for (D0,) {}
 /// Rank 2.
-impl<D0: RoomDim, D1: RoomDim> BoundedShape for (D0, D1) {
-    type Room = (D0::Room, D1::Room);
-}
+impl<D0: RoomDim, D1: RoomDim> BoundedShape for (D0, D1) {}
 /// Rank 3.
-impl<D0: RoomDim, D1: RoomDim, D2: RoomDim> BoundedShape for (D0, D1, D2) {
-    type Room = (D0::Room, D1::Room, D2::Room);
-}
+impl<D0: RoomDim, D1: RoomDim, D2: RoomDim> BoundedShape for (D0, D1, D2) {}
 /// Rank 4.
-impl<D0: RoomDim, D1: RoomDim, D2: RoomDim, D3: RoomDim> BoundedShape for (D0, D1, D2, D3) {
-    type Room = (D0::Room, D1::Room, D2::Room, D3::Room);
-}
+impl<D0: RoomDim, D1: RoomDim, D2: RoomDim, D3: RoomDim> BoundedShape for (D0, D1, D2, D3) {}
 /// Rank 5.
 impl<D0: RoomDim, D1: RoomDim, D2: RoomDim, D3: RoomDim, D4: RoomDim> BoundedShape
     for (D0, D1, D2, D3, D4)
 {
-    type Room = (D0::Room, D1::Room, D2::Room, D3::Room, D4::Room);
 }
 /// Rank 6.
 impl<D0: RoomDim, D1: RoomDim, D2: RoomDim, D3: RoomDim, D4: RoomDim, D5: RoomDim> BoundedShape
     for (D0, D1, D2, D3, D4, D5)
 {
-    type Room = (D0::Room, D1::Room, D2::Room, D3::Room, D4::Room, D5::Room);
 }
 /// Rank 7.
 impl<D0: RoomDim, D1: RoomDim, D2: RoomDim, D3: RoomDim, D4: RoomDim, D5: RoomDim, D6: RoomDim>
     BoundedShape for (D0, D1, D2, D3, D4, D5, D6)
 {
-    type Room = (
-        D0::Room,
-        D1::Room,
-        D2::Room,
-        D3::Room,
-        D4::Room,
-        D5::Room,
-        D6::Room,
-    );
 }
 /// Rank 8.
 impl<
@@ -107,20 +84,10 @@ impl<
         D7: RoomDim,
     > BoundedShape for (D0, D1, D2, D3, D4, D5, D6, D7)
 {
-    type Room = (
-        D0::Room,
-        D1::Room,
-        D2::Room,
-        D3::Room,
-        D4::Room,
-        D5::Room,
-        D6::Room,
-        D7::Room,
-    );
 }
 
-/// The nested array of a [`BoundedShape`]'s room, as [`Room`] holds it.
-type RoomArray<T, S> = <<S as BoundedShape>::Room as StaticShape>::Array<T>;
+/// The nested array of a shape's room, as [`Room`] holds it.
+type RoomArray<T, S> = <<S as Shape>::Room as StaticShape>::Array<T>;
 
 /// Inline storage with room for a shape's capacity (see the
 /// `storage/bounded.rs` docs): the tensor's elements are the first `numel` of the
@@ -138,28 +105,28 @@ type RoomArray<T, S> = <<S as BoundedShape>::Room as StaticShape>::Array<T>;
 /// let copy = t; // `Copy`: no heap behind it
 /// assert_eq!(copy, t);
 /// ```
-pub struct Room<T: Copy, S: BoundedShape>(pub RoomArray<T, S>);
+pub struct Room<T: Copy, S: Shape>(pub RoomArray<T, S>);
 
-impl<T: Copy, S: BoundedShape> Clone for Room<T, S> {
+impl<T: Copy, S: Shape> Clone for Room<T, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T: Copy, S: BoundedShape> Copy for Room<T, S> {}
+impl<T: Copy, S: Shape> Copy for Room<T, S> {}
 
-impl<T: Copy + fmt::Debug, S: BoundedShape> fmt::Debug for Room<T, S> {
+impl<T: Copy + fmt::Debug, S: Shape> fmt::Debug for Room<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
-impl<T: Copy + PartialEq, S: BoundedShape> PartialEq for Room<T, S> {
+impl<T: Copy + PartialEq, S: Shape> PartialEq for Room<T, S> {
     fn eq(&self, other: &Self) -> bool {
         self.as_slice() == other.as_slice()
     }
 }
 
-impl<T: Copy, S: BoundedShape> Room<T, S> {
+impl<T: Copy, S: Shape> Room<T, S> {
     /// The number of elements the room holds: the product of the capacities
     /// and static dims.
     ///
@@ -189,7 +156,7 @@ impl<T: Copy, S: BoundedShape> Room<T, S> {
     }
 }
 
-impl<T: Copy, S: BoundedShape> Storage<T> for Room<T, S> {
+impl<T: Copy, S: Shape> Storage<T> for Room<T, S> {
     /// The whole room.
     #[inline(always)]
     fn as_slice(&self) -> &[T] {
@@ -204,7 +171,7 @@ impl<T: Copy, S: BoundedShape> Storage<T> for Room<T, S> {
     }
 }
 
-impl<T: Copy, S: BoundedShape> StorageMut<T> for Room<T, S> {
+impl<T: Copy, S: Shape> StorageMut<T> for Room<T, S> {
     #[inline(always)]
     fn as_mut_slice(&mut self) -> &mut [T] {
         <S::Room as StaticShape>::array_as_mut_slice(&mut self.0)
@@ -221,7 +188,7 @@ impl<T: Copy, S: BoundedShape> StorageMut<T> for Room<T, S> {
     }
 }
 
-impl<T: Copy, S: BoundedShape> OwnedStorage<T, S> for Room<T, S> {
+impl<T: Copy, S: Shape> OwnedStorage<T, S> for Room<T, S> {
     /// An error (`shape/data-length`) only if `shape`'s count does not fit
     /// the room, which a `Bounded` dim's check prevents.
     fn try_filled(shape: &S, v: T) -> Result<Self, ShapeError> {
@@ -241,42 +208,14 @@ impl<T: Copy, S: BoundedShape> OwnedStorage<T, S> for Room<T, S> {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Copy, S: BoundedShape, S2: OutputStorage<T>> ResultStorage<T, S2> for Room<T, S> {
-    type Out = S2::Buffer;
+impl<T: Copy, S: Shape, S2: Shape> ResultStorage<T, S2> for Room<T, S>
+where
+    KindBufferOf<T, S2>: OwnedStorage<T, S2>,
+{
+    type Out = KindBufferOf<T, S2>;
 }
 
-impl<T: Copy + Default, S: BoundedShape> Tensor<T, S, Room<T, S>> {
-    /// A bounded tensor of `shape` holding a copy of `data` (row-major), the
-    /// rest of the room `T::default()`. An error (`shape/data-length`) if
-    /// `data` does not hold `shape`'s element count; the sizes were checked
-    /// against the capacities when the dims were made.
-    ///
-    /// ```
-    /// use shapecheck::prelude::*;
-    /// use shapecheck::Room;
-    /// type S = (Bounded<8>,);
-    /// let shape = <S as Shape>::from_dims(&[3]).unwrap();
-    /// let t = Tensor::<f32, S, Room<f32, S>>::from_shape_slice(shape, &[1.0, 2.0, 3.0]).unwrap();
-    /// assert_eq!(t.dims().as_slice(), &[3]);
-    /// let err = Tensor::<f32, S, Room<f32, S>>::from_shape_slice(shape, &[1.0]).unwrap_err();
-    /// assert_eq!(err.rule(), "shape/data-length");
-    /// // past the capacity: refused when the dims are made
-    /// assert_eq!(<S as Shape>::from_dims(&[9]).unwrap_err().rule(), "shape/capacity");
-    /// ```
-    pub fn from_shape_slice(shape: S, data: &[T]) -> Result<Self, ShapeError> {
-        let numel = shape.numel()?;
-        let mut room = Room::<T, S>::filled_with(T::default());
-        let Some(front) = room.front_mut(numel).filter(|_| data.len() == numel) else {
-            return Err(ShapeError::DataLength {
-                shape: shape.dims(),
-                numel,
-                len: data.len(),
-            });
-        };
-        front.copy_from_slice(data);
-        Ok(Tensor::from_parts_unchecked(shape, room))
-    }
-
+impl<T: Copy, S: BoundedShape> Tensor<T, S, Room<T, S>> {
     /// The element count this tensor's type has room for.
     ///
     /// ```

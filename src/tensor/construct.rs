@@ -25,6 +25,55 @@ impl<T: Copy, S: Shape, B: OwnedStorage<T, S>> Tensor<T, S, B> {
             B::try_filled(&shape, v)?,
         ))
     }
+
+    /// A tensor of shape `shape` holding a copy of `data` (row-major), in
+    /// storage `B`: any owned storage, so generic code builds the owned
+    /// tensor of a shape whatever its dims ([`Owned`](crate::Owned)). A
+    /// [`Room`](crate::Room) keeps the rest of its room `T::default()`. An
+    /// error (`shape/data-length`) if `data` does not hold `shape`'s element
+    /// count, or if it does not fit the storage (a `Bounded` dim's size is
+    /// checked against its capacity when the dim is made).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::{Owned, Room};
+    /// type S = (Bounded<8>,);
+    /// let shape = <S as Shape>::from_dims(&[3]).unwrap();
+    /// let t = Tensor::<f32, S, Room<f32, S>>::from_shape_slice(shape, &[1.0, 2.0, 3.0]).unwrap();
+    /// assert_eq!(t.dims().as_slice(), &[3]);
+    /// let err = Tensor::<f32, S, Room<f32, S>>::from_shape_slice(shape, &[1.0]).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/data-length");
+    /// // past the capacity: refused when the dims are made
+    /// assert_eq!(<S as Shape>::from_dims(&[9]).unwrap_err().rule(), "shape/capacity");
+    /// // the owned tensor of a shape with a generic batch dim
+    /// fn rows<B: DimLike>(b: B, data: &[f32]) -> Result<Owned<f32, (B, Dim<2>)>, ShapeError> {
+    ///     Tensor::from_shape_slice((b, Dim), data)
+    /// }
+    /// assert_eq!(rows(Dyn(2), &[1.0, 2.0, 3.0, 4.0]).unwrap().as_slice(), &[1.0, 2.0, 3.0, 4.0]);
+    /// let inline: Tensor<f32, shape![2, 2]> = rows(Dim::<2>, &[5.0, 6.0, 7.0, 8.0]).unwrap();
+    /// assert_eq!(inline.as_slice(), &[5.0, 6.0, 7.0, 8.0]);
+    /// ```
+    pub fn from_shape_slice(shape: S, data: &[T]) -> Result<Self, ShapeError>
+    where
+        T: Default,
+    {
+        let numel = shape.numel()?;
+        let mismatch = |len| ShapeError::DataLength {
+            shape: shape.dims(),
+            numel,
+            len,
+        };
+        if data.len() != numel {
+            return Err(mismatch(data.len()));
+        }
+        let mut buf = B::try_filled(&shape, T::default())?;
+        let front = buf.used_mut(|| numel);
+        if front.len() != numel {
+            return Err(mismatch(front.len()));
+        }
+        front.copy_from_slice(data);
+        Ok(Tensor::from_parts_unchecked(shape, buf))
+    }
 }
 
 impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {

@@ -1,15 +1,16 @@
 // The programs of issue 32, as a user writes them in functions of their
-// own: generic over the batch dim (called with `Dyn` rows, a brand and a
-// static batch), over a static shape, over two shapes that broadcast, and
-// over a capacity. Each asserts its values. The batch dim and the capacity
-// need no bound; a static shape `S` needs only `S: StaticShape` to meet a
-// tensor of its own shape and a scalar (`shape![]`).
+// own: generic over the batch dim (called with `Dyn` rows, a brand, a
+// static batch and a capacity), over a static shape, over two shapes that
+// broadcast, and over a capacity. Each asserts its values. The batch dim
+// and the capacity need no bound, and `Owned` names their results; a static
+// shape `S` needs only `S: StaticShape` to meet a tensor of its own shape
+// and a scalar (`shape![]`).
 use shapecheck::prelude::*;
 use shapecheck::storage::BoundedTensor;
 use shapecheck::Owned;
 
 /// A layer generic over the batch dim: under `Axis::<1>` the batch meets no dim of `w`.
-fn gate<B: DimLike>(x: &Tensor<f32, (B, Dim<8>), Vec<f32>>, w: &Tensor<f32, shape![8]>) -> Tensor<f32, (B, Dim<8>), Vec<f32>> {
+fn gate<B: DimLike>(x: &Owned<f32, (B, Dim<8>)>, w: &Tensor<f32, shape![8]>) -> Owned<f32, (B, Dim<8>)> {
     x.elementwise_mul(w, Axis::<1>, Sigmoid)
 }
 
@@ -56,7 +57,8 @@ fn sigmoid(v: f32) -> f32 {
 }
 
 fn run_gate<B: DimLike>(b: B) {
-    let x = Tensor::<f32, (B, Dim<8>), Vec<f32>>::from_vec((b, Dim), (0..16).map(|v| v as f32).collect()).unwrap();
+    let data: Vec<f32> = (0..16).map(|v| v as f32).collect();
+    let x: Owned<f32, (B, Dim<8>)> = Tensor::from_shape_slice((b, Dim), &data).unwrap();
     let w = Tensor::<f32, shape![8]>::full(-1.0);
     let g = gate(&x, &w);
     assert_eq!(g.shape().0, b);
@@ -68,6 +70,7 @@ fn run_gate<B: DimLike>(b: B) {
 fn main() {
     run_gate(Dyn(2));
     run_gate(Dim::<2>);
+    run_gate(Bounded::<4>::new(2).unwrap());
     let rows = Tensor::<f32, shape![Dyn, 8], Vec<f32>>::from_vec((Dyn(2), Dim), vec![0.0; 16]).unwrap();
     rows.with_brand_view(|x, _| run_gate(x.shape().0));
 
