@@ -764,3 +764,88 @@ fn every_row_length_copies_like_a_naive_loop() {
         assert_eq!(got.as_slice(), &want[..], "builder, row length {n}");
     }
 }
+
+/// A caller's buffer of more than 1 MiB holding other values: the rows no
+/// index names become zeros and the rest of the buffer is untouched, with
+/// duplicates, against a naive loop, on the static builder, the run-time
+/// builder and the caller-buffer slices; then a permutation (every row
+/// named).
+#[test]
+fn large_buffers_zero_exactly_the_unnamed_rows() {
+    const K0: usize = 30_000;
+    const K1: usize = 20_000;
+    let i0: Vec<i32> = (0..K0).map(|j| ((j * 7919) % 40_003) as i32).collect();
+    let i1: Vec<i64> = (0..K1)
+        .map(|j| ((j * 104_729 + 5) % 40_003) as i64)
+        .collect();
+    let d0: Vec<i64> = (0..4 * K0 as i64).collect();
+    let d1: Vec<i64> = (0..4 * K1 as i64).map(|v| -1 - v).collect();
+    let naive = |i0: &[i32], i1: &[i64]| {
+        let rows = i0
+            .iter()
+            .map(|&v| v as usize)
+            .chain(i1.iter().map(|&v| v as usize))
+            .max()
+            .map_or(0, |m| m + 1);
+        let mut want = vec![0i64; rows * 4];
+        for (j, &r) in i0.iter().enumerate() {
+            want[r as usize * 4..][..4].copy_from_slice(&d0[j * 4..][..4]);
+        }
+        for (j, &r) in i1.iter().enumerate() {
+            want[r as usize * 4..][..4].copy_from_slice(&d1[j * 4..][..4]);
+        }
+        want
+    };
+    let want = naive(&i0, &i1);
+    assert!(want.len() * 8 > 1 << 20);
+    assert!(want.chunks(4).any(|r| r == [0; 4]), "some row is unnamed");
+
+    // the static builder: every shape static
+    let s0 = Tensor::<i32, shape![K0], Vec<i32>>::from_vec(Default::default(), i0.clone()).unwrap();
+    let x0 =
+        Tensor::<i64, shape![K0, 4], Vec<i64>>::from_vec(Default::default(), d0.clone()).unwrap();
+    let s1 = Tensor::<i64, shape![K1], Vec<i64>>::from_vec(Default::default(), i1.clone()).unwrap();
+    let x1 =
+        Tensor::<i64, shape![K1, 4], Vec<i64>>::from_vec(Default::default(), d1.clone()).unwrap();
+    let mut buf = vec![7i64; want.len() + 8];
+    let got = dynamic_stitch(&s0, &x0)
+        .pair(&s1, &x1)
+        .run_into(&mut buf)
+        .unwrap();
+    assert_eq!(got.as_slice(), &want[..], "static builder");
+    assert_eq!(buf[want.len()..], [7; 8], "past the output: untouched");
+
+    // the builder over run-time rows
+    let r0 = Tensor::<i32, shape![Dyn], Vec<i32>>::from_vec((Dyn(K0),), i0.clone()).unwrap();
+    let y0 = Tensor::<i64, shape![Dyn, 4], Vec<i64>>::from_vec((Dyn(K0), Dim), d0.clone()).unwrap();
+    let r1 = Tensor::<i64, shape![Dyn], Vec<i64>>::from_vec((Dyn(K1),), i1.clone()).unwrap();
+    let y1 = Tensor::<i64, shape![Dyn, 4], Vec<i64>>::from_vec((Dyn(K1), Dim), d1.clone()).unwrap();
+    let mut buf = vec![7i64; want.len()];
+    let got = dynamic_stitch(&r0, &y0)
+        .pair(&r1, &y1)
+        .run_into(&mut buf)
+        .unwrap();
+    assert_eq!(got.as_slice(), &want[..], "run-time builder");
+
+    // the caller-buffer slices
+    let pairs = [
+        StitchPair::new(&[K0], &i0, &[K0, 4], &d0).unwrap(),
+        StitchPair::new(&[K1], &i1, &[K1, 4], &d1).unwrap(),
+    ];
+    let mut buf = vec![7i64; want.len()];
+    stitch_slices(&pairs, &mut buf).unwrap();
+    assert_eq!(buf, want, "slices");
+
+    // a permutation of the rows: every row named, none zeroed
+    let p0: Vec<i32> = (0..K0).map(|j| ((j * 7919) % K0) as i32).collect();
+    let p1: Vec<i64> = (0..K1).map(|j| (K0 + (j * 104_729) % K1) as i64).collect();
+    let want = naive(&p0, &p1);
+    assert!(!want.chunks(4).any(|r| r == [0; 4]), "every row is named");
+    let pairs = [
+        StitchPair::new(&[K0], &p0, &[K0, 4], &d0).unwrap(),
+        StitchPair::new(&[K1], &p1, &[K1, 4], &d1).unwrap(),
+    ];
+    let mut buf = vec![7i64; want.len()];
+    stitch_slices(&pairs, &mut buf).unwrap();
+    assert_eq!(buf, want, "permutation");
+}
