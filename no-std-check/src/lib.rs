@@ -241,6 +241,20 @@ pub fn clip_rows<const CAP: usize>(
     x.elementwise_max(&tensor![0.0f32, 0.0, 0.0], Axis::<1>, Identity)
 }
 
+/// User code generic over two static shapes that broadcast, without a heap:
+/// `(x - y) * k`, its result inline, with the one bound `BroadcastWith`.
+pub fn scaled_diff<X, Y>(
+    x: &Tensor<f32, X>,
+    y: &Tensor<f32, Y>,
+    k: &Tensor<f32, shape![]>,
+) -> Owned<f32, BroadcastOf<X, Y>>
+where
+    X: BroadcastWith<Y>,
+    Y: StaticShape,
+{
+    &(x - y) * k
+}
+
 /// User code generic over a static shape, without a heap: `a + t * (b - a)`,
 /// its result inline (`Owned<f32, S>` is `Tensor<f32, S>`).
 pub fn lerp<S: StaticShape>(
@@ -273,6 +287,12 @@ mod tests {
             &Tensor::full(0.25),
         );
         assert_eq!(l.as_slice(), &[1.0, 5.0]);
+        let d = scaled_diff(
+            &tensor![[1.0f32], [2.0]],
+            &tensor![1.0f32, 2.0, 3.0],
+            &Tensor::full(2.0),
+        );
+        assert_eq!(d.as_slice(), &[0.0, -2.0, -4.0, 2.0, 0.0, -2.0]);
     }
 
     #[test]
