@@ -8,6 +8,7 @@
 //! with no per-element index arithmetic and no bounds checks that can fail.
 
 mod backward;
+pub(crate) mod stream;
 mod walk;
 
 #[cfg(test)]
@@ -59,6 +60,54 @@ pub fn binary<T: Copy, F: Fn(T, T) -> T>(walk: &Walk<2>, x: &[T], y: &[T], out: 
             }
         }),
     }
+}
+
+/// [`binary`] writing `out` with streaming stores ([`stream`]), for an
+/// output larger than the cache that nothing reads next in the same op:
+/// the two stride cases where `x` walks the row (W1's `[1, 1]`, and `[1,
+/// 0]`) compute each row a piece at a time and stream it, when the rows
+/// are long ([`stream::MIN_ROW`]); the others are [`binary`]'s loops.
+#[inline(always)]
+pub fn binary_streaming<T: Copy, F: Fn(T, T) -> T>(
+    walk: &Walk<2>,
+    x: &[T],
+    y: &[T],
+    out: &mut [T],
+    f: F,
+) {
+    let n = walk.inner();
+    if n == 0 || walk.numel() == 0 {
+        return;
+    }
+    if n < stream::MIN_ROW {
+        return binary(walk, x, y, out, f);
+    }
+    let mut rows = Rows { out, at: 0, n };
+    match walk.inner_strides() {
+        [1, 1] => walk.for_each_row(|[ox, oy]| {
+            if let (Some(o), Some(a), Some(b)) =
+                (rows.next_row(), x.get(ox..ox + n), y.get(oy..oy + n))
+            {
+                stream::write_row(o, |start, dst| {
+                    let (a, b) = (a.get(start..).unwrap_or(&[]), b.get(start..).unwrap_or(&[]));
+                    for ((o, &a), &b) in dst.iter_mut().zip(a).zip(b) {
+                        *o = f(a, b);
+                    }
+                });
+            }
+        }),
+        [1, 0] => walk.for_each_row(|[ox, oy]| {
+            if let (Some(o), Some(a), Some(&b)) = (rows.next_row(), x.get(ox..ox + n), y.get(oy)) {
+                stream::write_row(o, |start, dst| {
+                    for (o, &a) in dst.iter_mut().zip(a.get(start..).unwrap_or(&[])) {
+                        *o = f(a, b);
+                    }
+                });
+            }
+        }),
+        _ => return binary(walk, x, y, rows.out, f),
+    }
+    stream::fence();
 }
 
 /// `out[i] = if c[i] { t[i] } else { e[i] }` over a broadcast walk of three

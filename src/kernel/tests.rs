@@ -1,6 +1,8 @@
 //! Unit tests of the shared loops: walks, merging and every stride case.
 
 use super::*;
+#[cfg(feature = "alloc")]
+use alloc::{vec, vec::Vec};
 
 fn dims(d: &[usize]) -> Dims {
     Dims::new(d).unwrap()
@@ -80,6 +82,79 @@ fn select_every_broadcast_pattern() {
                     };
                 }
                 assert_eq!(o, want, "cond {dc:?}, then {dt:?}, else {de:?}");
+            }
+        }
+    }
+}
+
+/// `binary_streaming` against `binary` on every broadcast of `y` over an
+/// output `[3, r, c]` with rows short (streamed by `binary`'s loops) and
+/// of `stream::MIN_ROW` and a little more (streamed: whole pieces and a
+/// remainder), `x` at offsets 0 to 3 of
+/// its buffer and the output at offsets 0 to 5 of its own (every 16-byte
+/// alignment of an f32 row), and for 1- and 8-byte elements.
+#[test]
+#[cfg(feature = "alloc")]
+fn binary_streaming_writes_what_binary_writes() {
+    let long = stream::MIN_ROW;
+    for &(r, c) in &[
+        (1, 1),
+        (2, 3),
+        (1, long),
+        (2, long + 1),
+        (1, long + 65),
+        (3, 150),
+    ] {
+        let out_dims = dims(&[3, r, c]);
+        for ybits in 0..8u32 {
+            let yd: Vec<usize> = [3, r, c]
+                .iter()
+                .enumerate()
+                .map(|(k, &d)| if ybits >> k & 1 == 1 { 1 } else { d })
+                .collect();
+            let w = Walk::new(&out_dims, [&out_dims, &dims(&yd)]);
+            let numel = 3 * r * c;
+            let ylen: usize = yd.iter().product();
+            for (xoff, ooff) in [(0, 0), (1, 3), (3, 5), (2, 1)] {
+                let xs: Vec<f32> = (0..numel + xoff).map(|v| v as f32 * 0.5 - 7.0).collect();
+                let ys: Vec<f32> = (0..ylen).map(|v| 1.0 + v as f32).collect();
+                let mut want = vec![-1.0f32; numel + ooff + 4];
+                let mut got = want.clone();
+                binary(
+                    &w,
+                    &xs[xoff..],
+                    &ys,
+                    &mut want[ooff..ooff + numel],
+                    |a, b| a * b,
+                );
+                binary_streaming(
+                    &w,
+                    &xs[xoff..],
+                    &ys,
+                    &mut got[ooff..ooff + numel],
+                    |a, b| a * b,
+                );
+                assert_eq!(got, want, "[3, {r}, {c}] y {yd:?} offsets {xoff} {ooff}");
+
+                let xb: Vec<u8> = (0..numel + xoff).map(|v| v as u8).collect();
+                let yb: Vec<u8> = (0..ylen).map(|v| (v * 3) as u8).collect();
+                let mut want = vec![9u8; numel + ooff + 4];
+                let mut got = want.clone();
+                binary(
+                    &w,
+                    &xb[xoff..],
+                    &yb,
+                    &mut want[ooff..ooff + numel],
+                    u8::wrapping_add,
+                );
+                binary_streaming(
+                    &w,
+                    &xb[xoff..],
+                    &yb,
+                    &mut got[ooff..ooff + numel],
+                    u8::wrapping_add,
+                );
+                assert_eq!(got, want, "u8 [3, {r}, {c}] y {yd:?} offsets {xoff} {ooff}");
             }
         }
     }

@@ -209,6 +209,11 @@ fn binary<T: Element, F: Fn(T, T) -> T + Sync + Send>(
     if kernel::par::splits(walk.numel()) {
         return kernel::par::binary(walk, x, y, out, f, |piece| act.apply_all(piece));
     }
+    // an output past the cache that no activation pass reads again:
+    // streamed to memory, as memcpy writes it
+    if act == ActivationKind::Identity && kernel::stream::pays::<T>(out.len()) {
+        return kernel::binary_streaming(walk, x, y, out, f);
+    }
     kernel::binary(walk, x, y, out, f);
     act.apply_all(out);
 }
