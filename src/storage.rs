@@ -15,9 +15,10 @@
 //! others are [`Bounded`](crate::Bounded), a `Vec` when one is
 //! [`Dyn`](crate::Dyn) or branded. The choice is made by the shape's kind
 //! ([`KindBuffer`]), so it is known for a shape whose dims are generic:
-//! [`Owned<T, (B, Dim<8>)>`](crate::Owned) is a type for any `B: DimLike`. One exception ([`ResultStorage`]): an op whose
-//! operand is on the heap keeps its result on the heap, so that a big static
-//! tensor never moves to the stack. Every op also has an `_into` form that
+//! [`Owned<T, (B, Dim<8>)>`](crate::Owned) is a type for any `B: DimLike`.
+//! One exception ([`ResultStorage`]): an op whose operand is on the heap
+//! keeps its result on the heap, so that a big static tensor never moves
+//! to the stack. Every op also has an `_into` form that
 //! writes into a caller's tensor (no heap needed, whatever the shape).
 
 use crate::dim::kind::Fixed;
