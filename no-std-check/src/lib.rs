@@ -233,6 +233,17 @@ pub fn row_ops_backward(
     Some((gb, dx.levels()))
 }
 
+/// User code generic over a static batch dim, without a heap: `Owned`
+/// names the result, inline for any `B: StaticDim` (a `Dyn` or branded
+/// batch needs a heap for an owned result, so without `alloc` the batch is
+/// static or a capacity, as in `clip_rows`).
+pub fn gate<B: StaticDim>(
+    x: &Owned<f32, (B, Dim<3>)>,
+    w: &Tensor<f32, shape![3]>,
+) -> Owned<f32, (B, Dim<3>)> {
+    x.elementwise_mul(w, Axis::<1>, Relu)
+}
+
 /// User code generic over a capacity, without a heap: `Owned` names the
 /// result of a shape with a `Bounded<CAP>` dim, a `Room` (inline).
 pub fn clip_rows<const CAP: usize>(
@@ -287,6 +298,14 @@ mod tests {
             &Tensor::full(0.25),
         );
         assert_eq!(l.as_slice(), &[1.0, 5.0]);
+        let g = gate(
+            &tensor![[1.0f32, -1.0, 2.0], [-3.0, 4.0, 5.0]],
+            &tensor![1.0f32, 2.0, 3.0],
+        );
+        assert_eq!(g.as_slice(), &[1.0, 0.0, 6.0, 0.0, 8.0, 15.0]);
+        let one: Tensor<f32, shape![1, 3]> =
+            gate(&tensor![[2.0f32, 2.0, -2.0]], &tensor![1.0f32, 2.0, 3.0]);
+        assert_eq!(one.as_slice(), &[2.0, 4.0, 0.0]);
         let d = scaled_diff(
             &tensor![[1.0f32], [2.0]],
             &tensor![1.0f32, 2.0, 3.0],
