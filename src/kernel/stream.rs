@@ -14,13 +14,19 @@
 //! Measured on W1 (`docs/measurements.md`, "Streaming stores").
 
 /// Whether an output of `len` elements of `T` is written with streaming
-/// stores: at least [`min_bytes`] and an element of at most 16 bytes whose
-/// alignment divides 16.
+/// stores: at least [`MIN_ROW`] elements and [`min_bytes`] bytes, of an
+/// element of at most 16 bytes whose alignment divides 16.
 #[inline]
 pub(crate) fn pays<T>(len: usize) -> bool {
     // elsewhere a constant `false`, so that the streaming loops are not
     // compiled in (the firmware's code size)
     if cfg!(not(target_arch = "x86_64")) {
+        return false;
+    }
+    // first what a static op's constant length answers at compile time (no
+    // row of an output this short is streamed), so that small static ops
+    // compile to no cache lookup and no streaming loop
+    if len < MIN_ROW {
         return false;
     }
     let size = core::mem::size_of::<T>();
