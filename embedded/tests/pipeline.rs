@@ -1,15 +1,16 @@
 //! A capacity pipeline of plain ops on the target, no heap (only `core` is
 //! linked): dynamic_stitch into rows `Bounded<4>`, then the plain forms of
 //! elementwise (a method and an operator), select, a fused expression and
-//! dynamic_partition, each result a `Room` chosen by its dims; a function
-//! generic over the capacity in the middle. Values worked by hand.
+//! dynamic_partition (the builders' `.run_bounded::<CAP>()`), each result a
+//! `Room` chosen by its dims; a function generic over the capacity in the
+//! middle. Values worked by hand.
 #![no_std]
 #![no_main]
 
 use cortex_m_rt::entry;
 use shapecheck::prelude::*;
 use shapecheck::storage::BoundedTensor;
-use shapecheck::{dynamic_partition_bounded, Owned, Room};
+use shapecheck::{Owned, Room};
 use shapecheck_embedded::Checks;
 
 /// Negative values to 0, for any capacity: no bound, no heap.
@@ -51,11 +52,7 @@ fn main() -> ! {
                 Ok(f) => {
                     let _: &Room<f32, Rows> = f.storage();
                     c.eq(f.as_slice(), &[4.0, 0.0, 1.0, 0.0, 2.0, 0.0], "fused");
-                    match dynamic_partition_bounded::<4, 2, _, _, _, _, _, _>(
-                        &f,
-                        &p,
-                        Partitions::<2>,
-                    ) {
+                    match dynamic_partition(&f, &p, Partitions::<2>).run_bounded::<4>() {
                         Ok([a, b]) => {
                             c.eq(a.as_slice(), &[1.0, 0.0], "partition 0");
                             c.eq(b.as_slice(), &[4.0, 0.0, 2.0, 0.0], "partition 1");
