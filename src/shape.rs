@@ -282,12 +282,15 @@ impl StaticShape for () {
     const DIMS: &'static [usize] = &[];
     const NUMEL: usize = 1;
     type Array<T: Copy> = T;
+    #[inline(always)]
     fn array_filled<T: Copy>(v: T) -> T {
         v
     }
+    #[inline(always)]
     fn array_as_slice<T: Copy>(a: &T) -> &[T] {
         core::slice::from_ref(a)
     }
+    #[inline(always)]
     fn array_as_mut_slice<T: Copy>(a: &mut T) -> &mut [T] {
         core::slice::from_mut(a)
     }

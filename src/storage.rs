@@ -349,9 +349,11 @@ impl<T: Copy, S: StaticShape> StorageMut<T> for Inline<T, S> {
 /// Every static shape: `S::Room` is `S` itself (written so that a shape of
 /// the [`Fixed`] kind whose dims are generic is covered too).
 impl<T: Copy, S: Shape<Kind = Fixed>> OwnedStorage<T, S> for Inline<T, S::Room> {
+    #[inline]
     fn try_filled(_shape: &S, v: T) -> Result<Self, ShapeError> {
         Ok(Inline(<S::Room as StaticShape>::array_filled(v)))
     }
+    #[inline]
     fn filled(_shape: &S, v: T) -> Self {
         Inline(<S::Room as StaticShape>::array_filled(v))
     }

@@ -390,6 +390,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     /// let z = a.lazy().elementwise_sub(&b, Axis::<0>, Relu).map(|v| v * 10.0).eval();
     /// assert_eq!(z.as_slice(), &[0.0, 10.0, 20.0, 40.0, 50.0, 60.0]);
     /// ```
+    #[inline]
     pub fn eval(&self) -> Tensor<T, S>
     where
         N: StaticTree<T>,

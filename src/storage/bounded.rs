@@ -146,6 +146,7 @@ impl<T: Copy, S: Shape> Room<T, S> {
     /// assert_eq!(r.0, [7, 7]);
     /// ```
     #[must_use]
+    #[inline]
     pub fn filled_with(v: T) -> Self {
         Room(<S::Room as StaticShape>::array_filled(v))
     }
@@ -191,6 +192,7 @@ impl<T: Copy, S: Shape> StorageMut<T> for Room<T, S> {
 impl<T: Copy, S: Shape> OwnedStorage<T, S> for Room<T, S> {
     /// An error (`shape/data-length`) only if `shape`'s count does not fit
     /// the room, which a `Bounded` dim's check prevents.
+    #[inline]
     fn try_filled(shape: &S, v: T) -> Result<Self, ShapeError> {
         let numel = shape.numel()?;
         if numel > Self::CAPACITY {
@@ -202,6 +204,7 @@ impl<T: Copy, S: Shape> OwnedStorage<T, S> for Room<T, S> {
         }
         Ok(Self::filled_with(v))
     }
+    #[inline]
     fn filled(_shape: &S, v: T) -> Self {
         Self::filled_with(v)
     }

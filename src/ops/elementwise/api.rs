@@ -263,6 +263,7 @@ macro_rules! named_ops {
         #[doc = concat!("let r: Tensor<f32, shape![Dyn, 3], Vec<f32>> = rows.", stringify!($name), "(&w, Axis::<-1>, Identity);")]
         #[doc = concat!("assert_eq!(r, rows.", stringify!($try_name), "(&w, Axis::<-1>, Identity).unwrap());")]
         #[doc = "```"]
+        #[inline]
         pub fn $name<TY, Y, BY, A, const AXIS: isize>(
             &self,
             y: &Tensor<TY, Y, BY>,

@@ -48,6 +48,7 @@ use crate::tensor::Tensor;
 /// assert_eq!(out.as_slice(), &[10, 20, 3, 4, 50, 60]);
 /// ```
 #[allow(clippy::type_complexity)]
+#[inline]
 pub fn multiplex<'a, T, S, B, I, IS, BI, const K: usize>(
     inputs: &'a [Tensor<T, S, B>; K],
     index: &'a Tensor<I, IS, BI>,
@@ -179,6 +180,7 @@ where
     /// assert_eq!(err, MultiplexError::IndexOutOfRange { row: 1, value: 2, candidates: 2 });
     /// ```
     #[allow(clippy::type_complexity)]
+    #[inline]
     pub fn run(&self) -> Result<Tensor<T, O, <B as ResultStorage<T, O>>::Out>, MultiplexError>
     where
         T: Default,
@@ -470,6 +472,7 @@ where
 /// A result tensor of `shape` in storage `D`, filled by `copy_rows` with a
 /// constant row length (`row_len`: every dim static) or after [`rule()`]
 /// (otherwise, so that nothing is allocated for shapes the rule rejects).
+#[inline]
 pub(super) fn new_output<T, O, D, C, I>(
     inputs: &[Tensor<T, impl Shape, C>],
     index: &Tensor<I, impl Shape, &[I]>,

@@ -40,6 +40,7 @@ use crate::tensor::Tensor;
 /// assert_eq!(picked.as_slice(), &[3, 0, 1, 0]);
 /// ```
 #[allow(clippy::type_complexity)]
+#[inline]
 pub fn select<CE, C, BC, T, ST, BT, E, SE, BE, M>(
     cond: &Tensor<CE, C, BC>,
     then: &Tensor<T, ST, BT>,
