@@ -120,6 +120,10 @@ pub fn binary_streaming<T: Copy, F: Fn(T, T) -> T>(
 /// compiles to a branch-free blend the compiler vectorizes rather than to a
 /// branch that mispredicts half the time. Inlined, so a static select
 /// (constant walk) compiles to loops over constants.
+/// The longest row [`select`] blends from both sides when cond repeats
+/// along it (a longer one is copied from one side).
+const SHORT_ROW: usize = 16;
+
 #[inline(always)]
 pub fn select<T: Copy>(walk: &Walk<3>, c: &[bool], t: &[T], e: &[T], out: &mut [T]) {
     use core::hint::select_unpredictable as pick;
@@ -186,7 +190,41 @@ pub fn select<T: Copy>(walk: &Walk<3>, c: &[bool], t: &[T], e: &[T], out: &mut [
                 }
             },
         ),
-        // cond repeats along the row: the whole row comes from one side
+        // cond repeats along the row: the whole row comes from one side.
+        // A short row (a constant for static shapes) blends both sides
+        // without a branch, as a hand loop compiles; a long one copies or
+        // fills from the chosen side, reading only that side.
+        [_, st, se] if n <= SHORT_ROW => walk.for_each_row(
+            #[inline(always)]
+            |[oc, ot, oe]| {
+                let (Some(o), Some(&c)) = (rows.next_row(), c.get(oc)) else {
+                    return;
+                };
+                let tr = t.get(ot..ot + if st == 1 { n } else { 1 });
+                let er = e.get(oe..oe + if se == 1 { n } else { 1 });
+                let (Some(tr), Some(er)) = (tr, er) else {
+                    return;
+                };
+                match (tr, er) {
+                    (&[tv], &[ev]) => o.fill(pick(c, tv, ev)),
+                    (&[tv], er) => {
+                        for (o, &ev) in o.iter_mut().zip(er) {
+                            *o = pick(c, tv, ev);
+                        }
+                    }
+                    (tr, &[ev]) => {
+                        for (o, &tv) in o.iter_mut().zip(tr) {
+                            *o = pick(c, tv, ev);
+                        }
+                    }
+                    (tr, er) => {
+                        for ((o, &tv), &ev) in o.iter_mut().zip(tr).zip(er) {
+                            *o = pick(c, tv, ev);
+                        }
+                    }
+                }
+            },
+        ),
         [_, st, se] => walk.for_each_row(
             #[inline(always)]
             |[oc, ot, oe]| {

@@ -159,3 +159,68 @@ fn binary_streaming_writes_what_binary_writes() {
         }
     }
 }
+
+/// `select` against a naive loop for every broadcast of cond, then and
+/// else over an output `[3, r, c]` (each dim of each operand 1 or full),
+/// with rows from 1 to past `SHORT_ROW` (a cond that repeats along a short
+/// row is blended from both sides, along a long one copied from one), and
+/// a cond that changes from row to row.
+#[test]
+#[cfg(feature = "alloc")]
+fn select_writes_what_a_naive_loop_writes() {
+    for &(r, c) in &[
+        (1, 1),
+        (2, 3),
+        (3, 4),
+        (2, SHORT_ROW),
+        (2, SHORT_ROW + 1),
+        (1, 40),
+    ] {
+        let full = [3, r, c];
+        let out_dims = dims(&full);
+        let numel = 3 * r * c;
+        let shape_of = |bits: u32| -> Vec<usize> {
+            full.iter()
+                .enumerate()
+                .map(|(k, &d)| if bits >> k & 1 == 1 { 1 } else { d })
+                .collect()
+        };
+        // the element of an operand of shape `s` at output index (i, j, k)
+        let at = |s: &[usize], i: usize, j: usize, k: usize| {
+            let (i, j, k) = (i % s[0], j % s[1], k % s[2]);
+            (i * s[1] + j) * s[2] + k
+        };
+        for cbits in 0..8u32 {
+            for tbits in 0..8u32 {
+                for ebits in 0..8u32 {
+                    let (cs, ts, es) = (shape_of(cbits), shape_of(tbits), shape_of(ebits));
+                    let cn: usize = cs.iter().product();
+                    let tn: usize = ts.iter().product();
+                    let en: usize = es.iter().product();
+                    let cv: Vec<bool> = (0..cn).map(|v| (v * 7 + 3) % 5 < 2).collect();
+                    let tv: Vec<i32> = (0..tn).map(|v| v as i32 + 1).collect();
+                    let ev: Vec<i32> = (0..en).map(|v| -(v as i32) - 1).collect();
+                    let w = Walk::new(&out_dims, [&dims(&cs), &dims(&ts), &dims(&es)]);
+                    let mut got = vec![0i32; numel];
+                    select(&w, &cv, &tv, &ev, &mut got);
+                    let mut want = Vec::with_capacity(numel);
+                    for i in 0..3 {
+                        for j in 0..r {
+                            for k in 0..c {
+                                want.push(if cv[at(&cs, i, j, k)] {
+                                    tv[at(&ts, i, j, k)]
+                                } else {
+                                    ev[at(&es, i, j, k)]
+                                });
+                            }
+                        }
+                    }
+                    assert_eq!(
+                        got, want,
+                        "[3, {r}, {c}]: cond {cs:?} then {ts:?} else {es:?}"
+                    );
+                }
+            }
+        }
+    }
+}
