@@ -45,7 +45,7 @@
 //! use shapecheck::algebra::{Broadcast, SameDim};
 //! use shapecheck::{Dim, Dyn, One};
 //! // 3 and 1 broadcast to 3; the output dim is a type
-//! fn broadcast<A: Broadcast<B, Out = O>, B: shapecheck::DimLike, O>() {}
+//! fn broadcast<A: Broadcast<B, Broadcast = O>, B: shapecheck::DimLike, O>() {}
 //! broadcast::<Dim<3>, One, Dim<3>>();
 //! // a run-time dim meeting a static one: checked when the op runs
 //! fn same<A: SameDim<B, Out = O>, B: shapecheck::DimLike, O>() {}
@@ -213,7 +213,7 @@ impl<'id> SameDim<Branded<'id>> for Dyn {
 /// ```
 /// use shapecheck::algebra::Broadcast;
 /// use shapecheck::{Dim, Dyn, One};
-/// fn meet<A: Broadcast<B, Out = O>, B: shapecheck::DimLike, O>() {}
+/// fn meet<A: Broadcast<B, Broadcast = O>, B: shapecheck::DimLike, O>() {}
 /// meet::<One, Dim<5>, Dim<5>>();
 /// // two run-time dims: checked when the op runs
 /// meet::<Dyn, Dyn, Dyn>();
@@ -226,20 +226,20 @@ impl<'id> SameDim<Branded<'id>> for Dyn {
 /// use shapecheck::{Dim, Dyn};
 /// let _ = Dyn(4).broadcast(Dim::<3>);
 /// ```
-pub trait Broadcast<Other: DimLike>: DimLike {
+pub trait Broadcast<Other: DimLike> {
     /// The broadcast dim.
-    type Out: DimLike;
+    type Broadcast: DimLike;
     /// The broadcast dim's value, for the ops once their rule has held (it
     /// checks nothing: `Internal` keeps it out of users' reach).
     #[doc(hidden)]
-    fn broadcast(self, other: Other, _: Internal) -> Self::Out;
+    fn broadcast(self, other: Other, _: Internal) -> Self::Broadcast;
 }
 
 /// A static dim and itself (`Dim<N>` twice, `One` twice): one impl for
 /// every static dim, so that generic code over `D: StaticDim` (and so over
 /// `S: StaticShape`, whose supertraits rely on it) sees it.
 impl<D: StaticDim> Broadcast<D> for D {
-    type Out = D;
+    type Broadcast = D;
     #[inline(always)]
     fn broadcast(self, _other: D, _: Internal) -> D {
         self
@@ -248,7 +248,7 @@ impl<D: StaticDim> Broadcast<D> for D {
 
 /// N against 1: the 1 is repeated.
 impl<const N: usize> Broadcast<One> for Dim<N> {
-    type Out = Dim<N>;
+    type Broadcast = Dim<N>;
     #[inline(always)]
     fn broadcast(self, _other: One, _: Internal) -> Dim<N> {
         Dim
@@ -257,7 +257,7 @@ impl<const N: usize> Broadcast<One> for Dim<N> {
 
 /// 1 against N: the 1 is repeated.
 impl<const N: usize> Broadcast<Dim<N>> for One {
-    type Out = Dim<N>;
+    type Broadcast = Dim<N>;
     #[inline(always)]
     fn broadcast(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         Dim
@@ -266,7 +266,7 @@ impl<const N: usize> Broadcast<Dim<N>> for One {
 
 /// A run-time dim against N: checked when the op runs (it must be N or 1).
 impl<const N: usize> Broadcast<Dim<N>> for Dyn {
-    type Out = Dim<N>;
+    type Broadcast = Dim<N>;
     #[inline(always)]
     fn broadcast(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         Dim
@@ -275,7 +275,7 @@ impl<const N: usize> Broadcast<Dim<N>> for Dyn {
 
 /// N against a run-time dim: checked when the op runs (it must be N or 1).
 impl<const N: usize> Broadcast<Dyn> for Dim<N> {
-    type Out = Dim<N>;
+    type Broadcast = Dim<N>;
     #[inline(always)]
     fn broadcast(self, _other: Dyn, _: Internal) -> Dim<N> {
         Dim
@@ -284,7 +284,7 @@ impl<const N: usize> Broadcast<Dyn> for Dim<N> {
 
 /// A run-time dim against 1: always broadcasts, the output is the run-time dim.
 impl Broadcast<One> for Dyn {
-    type Out = Dyn;
+    type Broadcast = Dyn;
     #[inline(always)]
     fn broadcast(self, _other: One, _: Internal) -> Dyn {
         self
@@ -293,7 +293,7 @@ impl Broadcast<One> for Dyn {
 
 /// 1 against a run-time dim: always broadcasts, the output is the run-time dim.
 impl Broadcast<Dyn> for One {
-    type Out = Dyn;
+    type Broadcast = Dyn;
     #[inline(always)]
     fn broadcast(self, other: Dyn, _: Internal) -> Dyn {
         other
@@ -302,7 +302,7 @@ impl Broadcast<Dyn> for One {
 
 /// Two run-time dims: checked when the op runs; the output is the one that is not 1.
 impl Broadcast<Dyn> for Dyn {
-    type Out = Dyn;
+    type Broadcast = Dyn;
     #[inline(always)]
     fn broadcast(self, other: Dyn, _: Internal) -> Dyn {
         if self.0 == 1 {
@@ -315,7 +315,7 @@ impl Broadcast<Dyn> for Dyn {
 
 /// One brand twice: equal, nothing to check.
 impl<'id: 'other, 'other> Broadcast<Branded<'other>> for Branded<'id> {
-    type Out = Branded<'id>;
+    type Broadcast = Branded<'id>;
     #[inline(always)]
     fn broadcast(self, _other: Branded<'other>, _: Internal) -> Branded<'id> {
         self
@@ -324,7 +324,7 @@ impl<'id: 'other, 'other> Broadcast<Branded<'other>> for Branded<'id> {
 
 /// A branded dim against 1: always broadcasts, the output keeps the brand.
 impl<'id> Broadcast<One> for Branded<'id> {
-    type Out = Branded<'id>;
+    type Broadcast = Branded<'id>;
     #[inline(always)]
     fn broadcast(self, _other: One, _: Internal) -> Branded<'id> {
         self
@@ -333,7 +333,7 @@ impl<'id> Broadcast<One> for Branded<'id> {
 
 /// 1 against a branded dim: always broadcasts, the output keeps the brand.
 impl<'id> Broadcast<Branded<'id>> for One {
-    type Out = Branded<'id>;
+    type Broadcast = Branded<'id>;
     #[inline(always)]
     fn broadcast(self, other: Branded<'id>, _: Internal) -> Branded<'id> {
         other
@@ -342,7 +342,7 @@ impl<'id> Broadcast<Branded<'id>> for One {
 
 /// A branded dim against N: checked when the op runs (it must be N or 1).
 impl<const N: usize> Broadcast<Dim<N>> for Branded<'_> {
-    type Out = Dim<N>;
+    type Broadcast = Dim<N>;
     #[inline(always)]
     fn broadcast(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         Dim
@@ -351,7 +351,7 @@ impl<const N: usize> Broadcast<Dim<N>> for Branded<'_> {
 
 /// N against a branded dim: checked when the op runs (it must be N or 1).
 impl<const N: usize> Broadcast<Branded<'_>> for Dim<N> {
-    type Out = Dim<N>;
+    type Broadcast = Dim<N>;
     #[inline(always)]
     fn broadcast(self, _other: Branded<'_>, _: Internal) -> Dim<N> {
         Dim
@@ -361,7 +361,7 @@ impl<const N: usize> Broadcast<Branded<'_>> for Dim<N> {
 /// A branded dim against a run-time one: checked when the op runs; either
 /// may be the 1 that repeats, so the output is a run-time dim.
 impl Broadcast<Dyn> for Branded<'_> {
-    type Out = Dyn;
+    type Broadcast = Dyn;
     #[inline(always)]
     fn broadcast(self, other: Dyn, _: Internal) -> Dyn {
         Dyn(self.size()).broadcast(other, Internal(()))
@@ -370,7 +370,7 @@ impl Broadcast<Dyn> for Branded<'_> {
 
 /// A run-time dim against a branded one: as the pair the other way round.
 impl Broadcast<Branded<'_>> for Dyn {
-    type Out = Dyn;
+    type Broadcast = Dyn;
     #[inline(always)]
     fn broadcast(self, other: Branded<'_>, _: Internal) -> Dyn {
         self.broadcast(Dyn(other.size()), Internal(()))

@@ -71,6 +71,11 @@ pub mod kind {
 
 /// A dim: static ([`Dim`], [`One`]) or dynamic ([`Dyn`]).
 ///
+/// Every dim broadcasts with a dim of its own type into that type
+/// ([`Broadcast<Self>`](crate::algebra::Broadcast), a supertrait): so a
+/// function generic over `B: DimLike` may give two tensors of `(B, Dim<4>)`
+/// to a checked (`try_`) form, which compares the two `B`s when it runs.
+///
 /// ```
 /// use shapecheck::prelude::*;
 /// assert_eq!(Dim::<3>.size(), 3);
@@ -78,7 +83,16 @@ pub mod kind {
 /// assert_eq!(<One as DimLike>::STATIC, Some(1));
 /// assert_eq!(<Dyn as DimLike>::STATIC, None);
 /// ```
-pub trait DimLike: Copy + Debug + PartialEq + Eq + Send + Sync + sealed::Sealed {
+pub trait DimLike:
+    Copy
+    + Debug
+    + PartialEq
+    + Eq
+    + Send
+    + Sync
+    + sealed::Sealed
+    + crate::algebra::Broadcast<Self, Broadcast = Self>
+{
     /// `Some(n)` when the size is part of the type.
     const STATIC: Option<usize>;
     /// `Some(cap)` for a [`Bounded<CAP>`] dim: the largest size it may

@@ -76,12 +76,14 @@ fn crate_paths(text: &str) -> Vec<String> {
 ///   else of a `select` under `Numpy`;
 /// - a dim kind (so a shape's kind, whatever its dims) has a storage for
 ///   an owned tensor (`storage::KindBuffer`), which is what makes
-///   `Owned<T, (B, Dim<8>)>` a type for a generic `B`.
+///   `Owned<T, (B, Dim<8>)>` a type for a generic `B`;
+/// - a dim broadcasts with itself into itself (`algebra::Broadcast`), so
+///   that the checked forms accept two tensors sharing a generic batch dim.
 ///
 /// Each is a path in a trait header, never an import: the arrows the layer
 /// rules below let point up, checked by
 /// `the_static_traits_promise_their_meets`.
-const FACT_HEADERS: [(&str, &str, &[&str]); 2] = [
+const FACT_HEADERS: [(&str, &str, &[&str]); 3] = [
     (
         "shape.rs",
         "pub trait StaticShape:",
@@ -94,6 +96,11 @@ const FACT_HEADERS: [(&str, &str, &[&str]); 2] = [
         ],
     ),
     ("dim.rs", "pub trait Kind:", &["crate::storage::KindBuffer"]),
+    (
+        "dim.rs",
+        "pub trait DimLike:",
+        &["crate::algebra::Broadcast"],
+    ),
 ];
 
 /// `code` split at the header of `trait_start` (to its `{`): the header,
@@ -144,7 +151,8 @@ fn rel(p: &Path) -> String {
 }
 
 /// "dim.rs says what a dim is and depends on nothing (but the storage its
-/// kinds promise, in `Kind`'s header); algebra.rs, the relations between
+/// kinds promise, in `Kind`'s header, and a dim's broadcast with itself, in
+/// `DimLike`'s); algebra.rs, the relations between
 /// dims, depends on dim.rs alone."
 #[test]
 fn the_dim_algebra_is_at_the_bottom() {

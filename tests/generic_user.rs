@@ -5,7 +5,7 @@
 // user code returns the library's error types as they are
 #![allow(clippy::result_large_err, clippy::type_complexity)]
 use shapecheck::prelude::*;
-use shapecheck::{ElementwiseError, ExprError, Owned};
+use shapecheck::{try_select, ElementwiseError, ExprError, Owned, SelectError};
 
 /// elementwise: under `Axis::<1>` the batch dim meets no dim of `w`; the
 /// result is the owned tensor of the input's shape (`Owned`: a `Vec` for
@@ -86,6 +86,33 @@ fn split_rows<B: DimLike>(
     dynamic_partition(data, parts, Partitions::<2>).run()
 }
 
+/// Two tensors sharing the batch dim, through the checked forms: their two
+/// `B`s are compared when the op runs (two `Dyn` row counts may differ),
+/// and the bound is still `B: DimLike` alone.
+fn add_rows<B: DimLike>(
+    x: &Owned<f32, (B, Dim<4>)>,
+    y: &Owned<f32, (B, Dim<4>)>,
+) -> Result<Owned<f32, (B, Dim<4>)>, ElementwiseError> {
+    x.try_elementwise_add(y, Axis::<-1>, Identity)
+}
+
+/// select with cond, then and else all over the batch dim.
+fn pick_rows<B: DimLike>(
+    keep: &Owned<bool, (B, Dim<4>)>,
+    x: &Owned<f32, (B, Dim<4>)>,
+    y: &Owned<f32, (B, Dim<4>)>,
+) -> Result<Owned<f32, (B, Dim<4>)>, SelectError> {
+    try_select(keep, x, y, Numpy)
+}
+
+/// A fused expression over two tensors of the batch dim.
+fn fused_rows<B: DimLike>(
+    x: &Owned<f32, (B, Dim<4>)>,
+    y: &Owned<f32, (B, Dim<4>)>,
+) -> Result<Owned<f32, (B, Dim<4>)>, ExprError> {
+    (x.lazy() * y + 1.0).relu().try_eval()
+}
+
 fn rows<B: DimLike>(b: B, data: Vec<f32>) -> Owned<f32, (B, Dim<4>)> {
     Tensor::from_shape_slice((b, Dim), &data).unwrap()
 }
@@ -135,6 +162,47 @@ fn run_all<B: DimLike>(b: B) {
     let [p0, p1] = split_rows(&x, &order).unwrap();
     assert_eq!(p0.as_slice(), &[-1.0, 2.0, -3.0, 4.0]);
     assert_eq!(p1.as_slice(), &[1.0, -2.0, 3.0, -4.0]);
+
+    // two tensors of the batch dim: x + g, x where x > 0 else g, relu(x * g + 1)
+    let sum = add_rows(&x, &g).unwrap();
+    assert_eq!(sum.shape().0, b);
+    assert_eq!(
+        sum.as_slice(),
+        &[2.0, -2.0, 303.0, -4.0, -1.0, 22.0, -3.0, 4004.0]
+    );
+    let positive = Tensor::from_shape_slice(
+        (b, Dim),
+        &x.as_slice().iter().map(|v| *v > 0.0).collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let picked = pick_rows(&positive, &x, &g).unwrap();
+    assert_eq!(picked.as_slice(), &[1.0, 0.0, 3.0, 0.0, 0.0, 2.0, 0.0, 4.0]);
+    let fused = fused_rows(&x, &g).unwrap();
+    assert_eq!(
+        fused.as_slice(),
+        &[2.0, 1.0, 901.0, 1.0, 1.0, 41.0, 1.0, 16001.0]
+    );
+}
+
+/// Two `Dyn` batches of different sizes meet in a checked form: an error
+/// naming the rule, not a panic.
+#[test]
+fn a_shared_dyn_batch_is_checked_when_it_runs() {
+    let x = rows(Dyn(2), vec![1.0; 8]);
+    let y = rows(Dyn(3), vec![1.0; 12]);
+    assert_eq!(
+        add_rows(&x, &y).unwrap_err().rule(),
+        "elementwise/broadcast"
+    );
+    let keep = Tensor::from_shape_slice((Dyn(3), Dim), &[true; 12]).unwrap();
+    assert_eq!(
+        pick_rows(&keep, &x, &x).unwrap_err().rule(),
+        "select/numpy-broadcast"
+    );
+    assert_eq!(
+        fused_rows(&x, &y).unwrap_err().rule(),
+        "elementwise/broadcast"
+    );
 }
 
 #[test]

@@ -96,7 +96,7 @@ impl<'id, const C: usize> SameDim<Bounded<C>> for Branded<'id> {
 
 /// A bounded dim against N: checked when the op runs (it must be N or 1).
 impl<const C: usize, const N: usize> Broadcast<Dim<N>> for Bounded<C> {
-    type Out = Dim<N>;
+    type Broadcast = Dim<N>;
     #[inline(always)]
     fn broadcast(self, other: Dim<N>, _: Internal) -> Dim<N> {
         let _ = self;
@@ -106,7 +106,7 @@ impl<const C: usize, const N: usize> Broadcast<Dim<N>> for Bounded<C> {
 
 /// N against a bounded dim: checked when the op runs (it must be N or 1).
 impl<const C: usize, const N: usize> Broadcast<Bounded<C>> for Dim<N> {
-    type Out = Dim<N>;
+    type Broadcast = Dim<N>;
     #[inline(always)]
     fn broadcast(self, other: Bounded<C>, _: Internal) -> Dim<N> {
         let _ = other;
@@ -116,7 +116,7 @@ impl<const C: usize, const N: usize> Broadcast<Bounded<C>> for Dim<N> {
 
 /// A bounded dim against 1: always broadcasts, the output keeps the capacity.
 impl<const C: usize> Broadcast<One> for Bounded<C> {
-    type Out = Bounded<C>;
+    type Broadcast = Bounded<C>;
     #[inline(always)]
     fn broadcast(self, other: One, _: Internal) -> Bounded<C> {
         let _ = other;
@@ -126,7 +126,7 @@ impl<const C: usize> Broadcast<One> for Bounded<C> {
 
 /// 1 against a bounded dim: always broadcasts, the output keeps the capacity.
 impl<const C: usize> Broadcast<Bounded<C>> for One {
-    type Out = Bounded<C>;
+    type Broadcast = Bounded<C>;
     #[inline(always)]
     fn broadcast(self, other: Bounded<C>, _: Internal) -> Bounded<C> {
         let _ = self;
@@ -137,7 +137,7 @@ impl<const C: usize> Broadcast<Bounded<C>> for One {
 /// A bounded dim against a run-time one: checked when the op runs; either
 /// may be the 1 that repeats, so the output is a run-time dim.
 impl<const C: usize> Broadcast<Dyn> for Bounded<C> {
-    type Out = Dyn;
+    type Broadcast = Dyn;
     #[inline(always)]
     fn broadcast(self, other: Dyn, _: Internal) -> Dyn {
         if self.size() == 1 {
@@ -150,7 +150,7 @@ impl<const C: usize> Broadcast<Dyn> for Bounded<C> {
 
 /// A run-time dim against a bounded one: as the pair the other way round.
 impl<const C: usize> Broadcast<Bounded<C>> for Dyn {
-    type Out = Dyn;
+    type Broadcast = Dyn;
     #[inline(always)]
     fn broadcast(self, other: Bounded<C>, _: Internal) -> Dyn {
         if self.size() == 1 {
@@ -161,16 +161,16 @@ impl<const C: usize> Broadcast<Bounded<C>> for Dyn {
     }
 }
 
-/// Two bounded dims: checked when the op runs; either may be the 1 that
-/// repeats, so the output is a run-time dim.
-impl<const C: usize, const C2: usize> Broadcast<Bounded<C2>> for Bounded<C> {
-    type Out = Dyn;
+/// A bounded dim twice: checked when the op runs; the output is the one
+/// that is not 1, still at most `C` (so a result stays in a `Room`).
+impl<const C: usize> Broadcast<Bounded<C>> for Bounded<C> {
+    type Broadcast = Bounded<C>;
     #[inline(always)]
-    fn broadcast(self, other: Bounded<C2>, _: Internal) -> Dyn {
+    fn broadcast(self, other: Bounded<C>, _: Internal) -> Bounded<C> {
         if self.size() == 1 {
-            Dyn(other.size())
+            other
         } else {
-            Dyn(self.size())
+            self
         }
     }
 }
@@ -178,7 +178,7 @@ impl<const C: usize, const C2: usize> Broadcast<Bounded<C2>> for Bounded<C> {
 /// A bounded dim against a branded one: checked when the op runs; either
 /// may be the 1 that repeats, so the output is a run-time dim.
 impl<const C: usize> Broadcast<Branded<'_>> for Bounded<C> {
-    type Out = Dyn;
+    type Broadcast = Dyn;
     #[inline(always)]
     fn broadcast(self, other: Branded<'_>, _: Internal) -> Dyn {
         if self.size() == 1 {
@@ -191,7 +191,7 @@ impl<const C: usize> Broadcast<Branded<'_>> for Bounded<C> {
 
 /// A branded dim against a bounded one: as the pair the other way round.
 impl<const C: usize> Broadcast<Bounded<C>> for Branded<'_> {
-    type Out = Dyn;
+    type Broadcast = Dyn;
     #[inline(always)]
     fn broadcast(self, other: Bounded<C>, _: Internal) -> Dyn {
         if self.size() == 1 {

@@ -347,10 +347,10 @@ pub trait ElementwiseBroadcastDim<Other, X, Y, Ax>: DimLike {
 
 /// The algebra's two-way [`Broadcast`].
 #[diagnostic::do_not_recommend]
-impl<L: Broadcast<R>, R: DimLike, X, Y, Ax> ElementwiseBroadcastDim<R, X, Y, Ax> for L {
-    type Out = L::Out;
+impl<L: DimLike + Broadcast<R>, R: DimLike, X, Y, Ax> ElementwiseBroadcastDim<R, X, Y, Ax> for L {
+    type Out = <L as Broadcast<R>>::Broadcast;
     #[inline(always)]
-    fn merge(self, other: R) -> L::Out {
+    fn merge(self, other: R) -> <L as Broadcast<R>>::Broadcast {
         self.broadcast(other, crate::algebra::Internal(()))
     }
 }

@@ -58,10 +58,10 @@ pub trait SelectNumpyDim<Other, C, T, E>: DimLike {
 
 /// The algebra's two-way [`Broadcast`].
 #[diagnostic::do_not_recommend]
-impl<L: Broadcast<R>, R: DimLike, C, T, E> SelectNumpyDim<R, C, T, E> for L {
-    type Out = L::Out;
+impl<L: DimLike + Broadcast<R>, R: DimLike, C, T, E> SelectNumpyDim<R, C, T, E> for L {
+    type Out = <L as Broadcast<R>>::Broadcast;
     #[inline(always)]
-    fn merge(self, other: R) -> L::Out {
+    fn merge(self, other: R) -> <L as Broadcast<R>>::Broadcast {
         self.broadcast(other, crate::algebra::Internal(()))
     }
 }
