@@ -5,7 +5,7 @@
 // user code returns the library's error types as they are
 #![allow(clippy::result_large_err, clippy::type_complexity)]
 use shapecheck::prelude::*;
-use shapecheck::{try_select, ElementwiseError, ExprError, Owned, SelectError};
+use shapecheck::{try_select, ElementwiseError, ExprError, LodResetError, Owned, SelectError};
 
 /// elementwise: under `Axis::<1>` the batch dim meets no dim of `w`; the
 /// result is the owned tensor of the input's shape (`Owned`: a `Vec` for
@@ -113,6 +113,21 @@ fn fused_rows<B: DimLike>(
     (x.lazy() * y + 1.0).relu().try_eval()
 }
 
+/// lod_reset: the dense rows are the batch dim; the new level is checked
+/// against their count when it runs. Returns the new level's offsets.
+fn regroup<B: DimLike>(
+    x: &Owned<f32, (B, Dim<4>)>,
+    levels: &[Offsets<'_>],
+    to: &[usize],
+) -> Result<Vec<usize>, LodResetError> {
+    let lod = LodTensor::new(x.view(), levels).expect("levels fit the rows");
+    let out = lod.lod_reset(Offsets::new(to), false)?;
+    Ok(out
+        .level(0)
+        .map(|l| l.as_slice().to_vec())
+        .unwrap_or_default())
+}
+
 fn rows<B: DimLike>(b: B, data: Vec<f32>) -> Owned<f32, (B, Dim<4>)> {
     Tensor::from_shape_slice((b, Dim), &data).unwrap()
 }
@@ -162,6 +177,15 @@ fn run_all<B: DimLike>(b: B) {
     let [p0, p1] = split_rows(&x, &order).unwrap();
     assert_eq!(p0.as_slice(), &[-1.0, 2.0, -3.0, 4.0]);
     assert_eq!(p1.as_slice(), &[1.0, -2.0, 3.0, -4.0]);
+
+    // the two rows as one sequence, regrouped as two of one row; an end
+    // past the rows is the rule's error
+    let one = [Offsets::new(&[0, 2])];
+    assert_eq!(regroup(&x, &one, &[0, 1, 2]).unwrap(), vec![0, 1, 2]);
+    assert_eq!(
+        regroup(&x, &one, &[0, 1, 3]).unwrap_err().rule(),
+        "lod_reset/end"
+    );
 
     // two tensors of the batch dim: x + g, x where x > 0 else g, relu(x * g + 1)
     let sum = add_rows(&x, &g).unwrap();
