@@ -252,6 +252,15 @@ pub fn clip_rows<const CAP: usize>(
     x.elementwise_max(&tensor![0.0f32, 0.0, 0.0], Axis::<1>, Identity)
 }
 
+/// Two tensors of one capacity, without a heap: their rows are compared
+/// when the op runs, and the result keeps the capacity (a `Room`).
+pub fn add_rows<const CAP: usize>(
+    x: &Owned<f32, (Bounded<CAP>, Dim<3>)>,
+    y: &Owned<f32, (Bounded<CAP>, Dim<3>)>,
+) -> Result<Owned<f32, (Bounded<CAP>, Dim<3>)>, shapecheck::ElementwiseError> {
+    x.try_elementwise_add(y, Axis::<-1>, Identity)
+}
+
 /// User code generic over two static shapes that broadcast, without a heap:
 /// `(x - y) * k`, its result inline, with the one bound `BroadcastWith`.
 pub fn scaled_diff<X, Y>(
@@ -292,6 +301,23 @@ mod tests {
         let c = clip_rows(&x);
         assert_eq!(c.dims().as_slice(), &[2, 3]);
         assert_eq!(c.as_slice(), &[0.0, 5.0, 0.0, 1.0, 0.0, 3.0]);
+        let s = add_rows(&x, &c).unwrap();
+        assert_eq!(s.as_slice(), &[-4.0, 10.0, -6.0, 2.0, -2.0, 6.0]);
+        let one = shapecheck::dynamic_stitch(&tensor![0], &tensor![[1.0f32, 1.0, 1.0]])
+            .run_bounded::<4>()
+            .unwrap();
+        assert_eq!(
+            add_rows(&x, &one).unwrap().as_slice(),
+            &[-3.0, 6.0, -5.0, 2.0, -1.0, 4.0]
+        );
+        let three =
+            shapecheck::dynamic_stitch(&tensor![0, 1, 2], &Tensor::<f32, shape![3, 3]>::full(1.0))
+                .run_bounded::<4>()
+                .unwrap();
+        assert_eq!(
+            add_rows(&x, &three).unwrap_err().rule(),
+            "elementwise/broadcast"
+        );
         let l = lerp(
             &tensor![[0.0f32, 4.0]],
             &tensor![[4.0f32, 8.0]],
