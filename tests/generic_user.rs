@@ -4,6 +4,8 @@
 //! the batch dim is `B: DimLike`.
 // user code returns the library's error types as they are
 #![allow(clippy::result_large_err, clippy::type_complexity)]
+use shapecheck::ops::select::try_select_backward;
+use shapecheck::ops::Mul;
 use shapecheck::prelude::*;
 use shapecheck::{try_select, ElementwiseError, ExprError, LodResetError, Owned, SelectError};
 
@@ -105,6 +107,25 @@ fn pick_rows<B: DimLike>(
     try_select(keep, x, y, Numpy)
 }
 
+/// The gradients of `x * y` for two tensors of the batch dim (`dout * y`,
+/// `dout * x`), and of a select over the batch dim (dout where cond, else
+/// zero; the rest to else).
+fn grads_rows<B: DimLike>(
+    x: &Owned<f32, (B, Dim<4>)>,
+    y: &Owned<f32, (B, Dim<4>)>,
+    keep: &Owned<bool, (B, Dim<4>)>,
+    dout: &Owned<f32, (B, Dim<4>)>,
+) -> Result<[Owned<f32, (B, Dim<4>)>; 4], String> {
+    let out = x
+        .try_elementwise_mul(y, Axis::<-1>, Identity)
+        .map_err(|e| e.to_string())?;
+    let (gx, gy) = x
+        .try_elementwise_backward(Mul, y, &out, dout, Axis::<-1>, Identity)
+        .map_err(|e| e.to_string())?;
+    let (gt, ge) = try_select_backward(keep, x, y, dout, Numpy).map_err(|e| e.to_string())?;
+    Ok([gx, gy, gt, ge])
+}
+
 /// A fused expression over two tensors of the batch dim.
 fn fused_rows<B: DimLike>(
     x: &Owned<f32, (B, Dim<4>)>,
@@ -201,6 +222,13 @@ fn run_all<B: DimLike>(b: B) {
     .unwrap();
     let picked = pick_rows(&positive, &x, &g).unwrap();
     assert_eq!(picked.as_slice(), &[1.0, 0.0, 3.0, 0.0, 0.0, 2.0, 0.0, 4.0]);
+    let dout = rows(b, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
+    let [gx, gy, gt, ge] = grads_rows(&x, &g, &positive, &dout).unwrap();
+    let times = |a: &[f32], b: &[f32]| a.iter().zip(b).map(|(a, b)| a * b).collect::<Vec<f32>>();
+    assert_eq!(gx.as_slice(), &times(dout.as_slice(), g.as_slice())[..]);
+    assert_eq!(gy.as_slice(), &times(dout.as_slice(), x.as_slice())[..]);
+    assert_eq!(gt.as_slice(), &[1.0, 0.0, 3.0, 0.0, 0.0, 6.0, 0.0, 8.0]);
+    assert_eq!(ge.as_slice(), &[0.0, 2.0, 0.0, 4.0, 5.0, 0.0, 7.0, 0.0]);
     let fused = fused_rows(&x, &g).unwrap();
     assert_eq!(
         fused.as_slice(),
