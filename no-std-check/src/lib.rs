@@ -254,6 +254,8 @@ pub fn clip_rows<const CAP: usize>(
 
 /// Two tensors of one capacity, without a heap: their rows are compared
 /// when the op runs, and the result keeps the capacity (a `Room`).
+// the library's error type is large on purpose (its values inline, no heap)
+#[allow(clippy::result_large_err)]
 pub fn add_rows<const CAP: usize>(
     x: &Owned<f32, (Bounded<CAP>, Dim<3>)>,
     y: &Owned<f32, (Bounded<CAP>, Dim<3>)>,
