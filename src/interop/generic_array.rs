@@ -154,6 +154,16 @@ impl<N: ArrayLength> DimLike for TDim<N> {
     }
 }
 
+/// A typenum dim and itself: one size, nothing to check (what every
+/// [`DimLike`] promises: a dim meets its own type).
+impl<N: ArrayLength> crate::algebra::Broadcast<TDim<N>> for TDim<N> {
+    type Broadcast = TDim<N>;
+    #[inline(always)]
+    fn broadcast(self, _other: TDim<N>, _: crate::algebra::Internal) -> TDim<N> {
+        self
+    }
+}
+
 impl<T, N: ArrayLength> Storage<T> for GenericArray<T, N> {
     #[inline(always)]
     fn as_slice(&self) -> &[T] {
