@@ -78,6 +78,22 @@ pub mod kind {
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::{ElementwiseError, Owned};
+///
+/// fn add_rows<B: DimLike>(
+///     x: &Owned<f32, (B, Dim<2>)>,
+///     y: &Owned<f32, (B, Dim<2>)>,
+/// ) -> Result<Owned<f32, (B, Dim<2>)>, ElementwiseError> {
+///     x.try_elementwise_add(y, Axis::<-1>, Identity)
+/// }
+/// let two = tensor![[1.0f32, 2.0], [3.0, 4.0]]; // a static batch
+/// assert_eq!(add_rows(&two, &two).unwrap().as_slice(), &[2.0, 4.0, 6.0, 8.0]);
+/// let rows = |n| Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(n), Dim), vec![1.0; 2 * n]).unwrap();
+/// assert_eq!(add_rows(&rows(2), &rows(3)).unwrap_err().rule(), "elementwise/broadcast");
+/// ```
+///
+/// ```
+/// use shapecheck::prelude::*;
 /// assert_eq!(Dim::<3>.size(), 3);
 /// assert_eq!(Dyn(7).size(), 7);
 /// assert_eq!(<One as DimLike>::STATIC, Some(1));
