@@ -110,6 +110,10 @@ pub fn binary_streaming<T: Copy, F: Fn(T, T) -> T>(
     stream::fence();
 }
 
+/// The longest row [`select`] blends from both sides when cond repeats
+/// along it (a longer one is copied from one side).
+const SHORT_ROW: usize = 16;
+
 /// `out[i] = if c[i] { t[i] } else { e[i] }` over a broadcast walk of three
 /// operands (cond, then, else).
 ///
@@ -120,10 +124,6 @@ pub fn binary_streaming<T: Copy, F: Fn(T, T) -> T>(
 /// compiles to a branch-free blend the compiler vectorizes rather than to a
 /// branch that mispredicts half the time. Inlined, so a static select
 /// (constant walk) compiles to loops over constants.
-/// The longest row [`select`] blends from both sides when cond repeats
-/// along it (a longer one is copied from one side).
-const SHORT_ROW: usize = 16;
-
 #[inline(always)]
 pub fn select<T: Copy>(walk: &Walk<3>, c: &[bool], t: &[T], e: &[T], out: &mut [T]) {
     use core::hint::select_unpredictable as pick;
