@@ -315,12 +315,26 @@ pub trait SameElement<T> {
     fn same(s: &[Self]) -> &[T]
     where
         Self: Sized;
+    /// The value as a `T` (the identity), for a number given to an operator
+    /// (`&x * 2.0`).
+    ///
+    /// ```
+    /// use shapecheck::SameElement;
+    /// assert_eq!(<i32 as SameElement<i32>>::same_value(7), 7);
+    /// ```
+    fn same_value(self) -> T
+    where
+        Self: Sized;
 }
 
 impl<T> SameElement<T> for T {
     #[inline(always)]
     fn same(s: &[T]) -> &[T] {
         s
+    }
+    #[inline(always)]
+    fn same_value(self) -> T {
+        self
     }
 }
 

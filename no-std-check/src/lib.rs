@@ -263,6 +263,15 @@ pub fn add_rows<const CAP: usize>(
     x.try_elementwise_add(y, Axis::<-1>, Identity)
 }
 
+/// A number with a capacity tensor, without a heap: the result is its room
+/// (no shape bound is needed for a number).
+pub fn one_minus_scaled<const CAP: usize>(
+    x: &Owned<f32, (Bounded<CAP>, Dim<3>)>,
+    k: f32,
+) -> Owned<f32, (Bounded<CAP>, Dim<3>)> {
+    &(1.0 - x) * k
+}
+
 /// User code generic over two static shapes that broadcast, without a heap:
 /// `(x - y) * k`, its result inline, with the one bound `BroadcastWith`.
 pub fn scaled_diff<X, Y>(
@@ -303,6 +312,10 @@ mod tests {
         let c = clip_rows(&x);
         assert_eq!(c.dims().as_slice(), &[2, 3]);
         assert_eq!(c.as_slice(), &[0.0, 5.0, 0.0, 1.0, 0.0, 3.0]);
+        // x holds rows [-4, 5, -6] and [1, -2, 3]: 2 * (1 - x)
+        let m = one_minus_scaled(&x, 2.0);
+        assert_eq!(m.dims().as_slice(), &[2, 3]);
+        assert_eq!(m.as_slice(), &[10.0, -8.0, 14.0, 0.0, 6.0, -4.0]);
         let s = add_rows(&x, &c).unwrap();
         assert_eq!(s.as_slice(), &[-4.0, 10.0, -6.0, 2.0, -2.0, 6.0]);
         let one = shapecheck::dynamic_stitch(&tensor![0], &tensor![[1.0f32, 1.0, 1.0]])

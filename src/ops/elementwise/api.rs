@@ -15,7 +15,8 @@ use crate::shape::{ProvenShape, Shape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 
-// The operators `&x * &y`, `+`, `-`, `/`, and the bound generic code writes.
+// The operators `&x * &y`, `+`, `-`, `/`, and the bound generic code
+// writes; the operators with a number on one side (`&x * 2.0`, `2.0 * &x`).
 mod operators;
 pub use operators::{
     BroadcastOf, BroadcastResult, BroadcastWith, FloatElement, LazyOperatorShapes, OperatorShapes,

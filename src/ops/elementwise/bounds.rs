@@ -262,20 +262,23 @@ where
     }
 }
 
-/// Elementwise, shape rule: where Y goes in X at `AXIS`, and the output shape,
-/// following PaddlePaddle 3.3.1's rule (its kernel's, which its docs
-/// describe only for different ranks):
+/// Elementwise, shape rule: where Y goes in X at `AXIS`, and the output shape, following
+/// PaddlePaddle 3.3.1's rule (its kernel's, which its docs describe only for different ranks):
 /// - identical shapes: any axis (in `[-16, 16)` here), output = X;
 /// - equal ranks: axis -1 or 0, numpy broadcasting;
-/// - different ranks: the lower-rank operand is placed at `axis`
-///   (`axis < 0` means `|rx - ry| + axis + 1`, so -1 is numpy's right
-///   alignment); trailing 1s that run past the end are dropped; every aligned
-///   pair broadcasts.
+/// - different ranks: the lower-rank operand is placed at `axis` (`axis < 0` means
+///   `|rx - ry| + axis + 1`, so -1 is numpy's right alignment); trailing 1s that run past
+///   the end are dropped; every aligned pair broadcasts.
 ///
-/// One blanket impl: the axis picks a placement ([`ElementwiseAxis`]) and the
-/// placement the dim rules ([`ElementwiseAlign`]). Splitting it that way lets
-/// rustc wait until it knows both shapes and the axis before it decides, so
-/// the error it reports names all three.
+/// One blanket impl: the axis picks a placement ([`ElementwiseAxis`]) and the placement the
+/// dim rules ([`ElementwiseAlign`]). Splitting it that way lets rustc wait until it knows
+/// both shapes and the axis before it decides, so the error it reports names all three. Its
+/// own message is for generic code (concrete shapes that fail are reported by their dim rule).
+#[diagnostic::on_unimplemented(
+    message = "elementwise/broadcast: x of shape {Self} and y of shape {Y} at axis {AXIS}: nothing says that they broadcast",
+    label = "{Self} and {Y} must broadcast at axis {AXIS}",
+    note = "in generic code, add `{Self}: BroadcastWith<{Y}, {AXIS}>` (static shapes; the output is `BroadcastOf<{Self}, {Y}, {AXIS}>`) or `{Self}: ElementwiseShapes<{Y}, {AXIS}>` (run-time dims); a static shape meets its own and `shape![]` by operator with no bound"
+)]
 pub trait ElementwiseShapes<Y: Shape, const AXIS: isize>: Shape + Sealed {
     /// The output shape.
     type Output: Shape;

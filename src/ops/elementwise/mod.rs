@@ -96,6 +96,13 @@
 //! tensors with run-time dims that need no check (see above); the others use
 //! `try_elementwise`.
 //!
+//! A number on either side (`&x * 0.5`, `1.0 - &x`, for every element type;
+//! `/` for floats) is what the op with a `shape![]` tensor of it gives: it
+//! meets every shape, run-time dims included, so generic code needs no
+//! bound for it (`fn half<S: Shape>(x: &Owned<f32, S>) -> Owned<f32, S> {
+//! x * 0.5 }`). Its type must be the tensor's element type
+//! (`ui-tests/elementwise/fail/number_element_mismatch.rs`).
+//!
 //! ```
 //! use shapecheck::prelude::*;
 //! let x = tensor![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]];

@@ -1,6 +1,14 @@
 //! The operators `&x * &y`, `+`, `-`, `/` (numpy broadcasting, axis -1),
 //! and [`BroadcastWith`], the one bound generic code over static shapes
-//! writes for them and for the methods.
+//! writes for them and for the methods; and the operators with a number on
+//! one side, `&x * k` and `k * &x` (and `+`, `-`, `/`).
+//!
+//! A number meets every shape, run-time dims included, so those need no
+//! shape bound. Each gives what the op with a `shape![]` tensor of `k`
+//! gives (numpy's rule: the number repeats over every element), element by
+//! element with [`Element`]'s arithmetic (wrapping for integers), and
+//! stores its result as that op does ([`ResultStorage`]). `/` is for `f32`
+//! and `f64` only ([`FloatElement`]), as between tensors.
 
 use super::super::bounds::{ElementwiseNoCheck, ElementwiseShapes, NoCheckShape};
 use super::super::kernel;
@@ -8,7 +16,7 @@ use super::super::{ActivationKind, BinaryOpKind};
 use super::ElementwiseOutput;
 use crate::element::{Element, SameElement};
 use crate::shape::{Shape, StaticShape};
-use crate::storage::{OwnedStorage, ResultStorage, Storage};
+use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 
 /// Two static shapes that meet under Paddle's elementwise rule at `AXIS`
@@ -214,3 +222,85 @@ pub trait FloatElement: Element {}
 impl FloatElement for f32 {}
 #[diagnostic::do_not_recommend]
 impl FloatElement for f64 {}
+
+/// `f(v)` for every element of `x`, into a result stored as the ops store
+/// one of `x`'s shape.
+#[inline(always)]
+fn each<T, S, B>(x: &Tensor<T, S, B>, f: impl Fn(T) -> T) -> Tensor<T, S, B::Out>
+where
+    T: Element,
+    S: Shape,
+    B: ResultStorage<T, S>,
+{
+    let shape = *x.shape();
+    let mut data = B::Out::filled(&shape, T::default());
+    for (o, &v) in data.as_mut_slice().iter_mut().zip(x.as_slice()) {
+        *o = f(v);
+    }
+    Tensor::from_parts_unchecked(shape, data)
+}
+
+// One impl per number type, operator and side. Rust's orphan rule wants
+// the number's type written out on the left (`k * &x`); on the right
+// (`&x * k`) a written-out type keeps these impls apart from the one of
+// `&x * &y`, so that a mistake there is still reported by that impl's own
+// rule. Each is generic over the tensor's element type `T`: a number of
+// another type (`&x_f32 * 2.0f64`) is the "elementwise/element-type" error,
+// and an integer `/` the "elementwise/division-by-zero" one, rather than a
+// list of impls.
+macro_rules! number_ops {
+    ($num:ty) => {
+        number_ops!($num, Mul, mul, Element);
+        number_ops!($num, Add, add, Element);
+        number_ops!($num, Sub, sub, Element);
+        number_ops!($num, Div, div, FloatElement);
+    };
+    ($num:ty, $trait:ident, $method:ident, $elem:path) => {
+        #[doc = concat!("`&x ", stringify!($method), " k` for a number `k: ", stringify!($num), "`: each element and `k`, in that order.")]
+        impl<T, S, B> core::ops::$trait<$num> for &Tensor<T, S, B>
+        where
+            T: $elem,
+            S: Shape,
+            B: ResultStorage<T, S>,
+            $num: SameElement<T>,
+        {
+            type Output = Tensor<T, S, B::Out>;
+            #[inline]
+            fn $method(self, k: $num) -> Self::Output {
+                let k = k.same_value();
+                each(self, |v| T::$method(v, k))
+            }
+        }
+
+        #[doc = concat!("`k ", stringify!($method), " &x` for a number `k: ", stringify!($num), "`: `k` and each element, in that order.")]
+        impl<T, S, B> core::ops::$trait<&Tensor<T, S, B>> for $num
+        where
+            T: $elem,
+            S: Shape,
+            B: ResultStorage<T, S>,
+            $num: SameElement<T>,
+        {
+            type Output = Tensor<T, S, B::Out>;
+            #[inline]
+            fn $method(self, x: &Tensor<T, S, B>) -> Self::Output {
+                let k = self.same_value();
+                each(x, |v| T::$method(k, v))
+            }
+        }
+    };
+}
+
+number_ops!(f32);
+number_ops!(f64);
+number_ops!(i8);
+number_ops!(i16);
+number_ops!(i32);
+number_ops!(i64);
+number_ops!(u8);
+number_ops!(u16);
+number_ops!(u32);
+number_ops!(u64);
+#[cfg(feature = "half")]
+number_ops!(half::f16);
+#[cfg(feature = "half")]
+number_ops!(half::bf16);

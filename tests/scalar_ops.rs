@@ -1,0 +1,125 @@
+//! The operators with a number on one side (`&x * k`, `k - &x`, ...):
+//! against a naive loop written here, and against the same op with a
+//! `shape![]` tensor of `k` (numpy's rule, which they follow), on static,
+//! run-time and capacity shapes, floats and wrapping integers.
+use proptest::prelude::*;
+use shapecheck::prelude::*;
+use shapecheck::storage::BoundedTensor;
+use shapecheck::Owned;
+
+fn dyn_f32(rows: usize, data: &[f32]) -> Tensor<f32, shape![Dyn, 3], Vec<f32>> {
+    Tensor::from_vec((Dyn(rows), Dim), data[..rows * 3].to_vec()).unwrap()
+}
+
+proptest! {
+    #[test]
+    fn float_numbers_on_either_side_match_a_naive_loop(
+        rows in 0usize..5,
+        data in prop::collection::vec(-100.0f32..100.0, 15),
+        k in prop_oneof![Just(0.0f32), Just(-0.0), Just(1.0), -50.0f32..50.0],
+    ) {
+        let x = dyn_f32(rows, &data);
+        let xs = &data[..rows * 3];
+        let naive = |f: fn(f32, f32) -> f32| xs.iter().map(|&v| f(v, k)).collect::<Vec<_>>();
+        let naive_left = |f: fn(f32, f32) -> f32| xs.iter().map(|&v| f(k, v)).collect::<Vec<_>>();
+        prop_assert_eq!((&x * k).as_slice().to_vec(), naive(|a, b| a * b));
+        prop_assert_eq!((&x + k).as_slice().to_vec(), naive(|a, b| a + b));
+        prop_assert_eq!((&x - k).as_slice().to_vec(), naive(|a, b| a - b));
+        let q = &x / k;
+        for (got, want) in q.as_slice().iter().zip(naive(|a, b| a / b)) {
+            // bit for bit, NaN included (0 / 0)
+            prop_assert_eq!(got.to_bits(), want.to_bits());
+        }
+        prop_assert_eq!((k * &x).as_slice().to_vec(), naive_left(|a, b| a * b));
+        prop_assert_eq!((k + &x).as_slice().to_vec(), naive_left(|a, b| a + b));
+        prop_assert_eq!((k - &x).as_slice().to_vec(), naive_left(|a, b| a - b));
+        for (got, want) in (k / &x).as_slice().iter().zip(naive_left(|a, b| a / b)) {
+            prop_assert_eq!(got.to_bits(), want.to_bits());
+        }
+        // the result keeps x's shape and its run-time rows
+        prop_assert_eq!((&x * k).dims().as_slice().to_vec(), vec![rows, 3]);
+    }
+
+    #[test]
+    fn integer_numbers_wrap_as_the_tensor_ops_do(
+        data in prop::collection::vec(any::<i32>(), 6),
+        k in any::<i32>(),
+    ) {
+        let x = Tensor::<i32, shape![2, 3]>::from_fn(|i| data[i[0] * 3 + i[1]]);
+        let kt = Tensor::<i32, shape![]>::full(k);
+        prop_assert_eq!(&x * k, &x * &kt);
+        prop_assert_eq!(&x + k, &x + &kt);
+        prop_assert_eq!(&x - k, &x - &kt);
+        prop_assert_eq!(k - &x, &kt - &x);
+        let want: Vec<i32> = data.iter().map(|&v| k.wrapping_mul(v)).collect();
+        prop_assert_eq!((k * &x).as_slice().to_vec(), want.clone());
+        let want: Vec<i32> = data.iter().map(|&v| v.wrapping_sub(k)).collect();
+        prop_assert_eq!((&x - k).as_slice().to_vec(), want.clone());
+    }
+
+    #[test]
+    fn a_number_is_a_shape_brackets_tensor(
+        data in prop::collection::vec(-10.0f64..10.0, 24),
+        k in -10.0f64..10.0,
+    ) {
+        let x = Tensor::<f64, shape![2, 3, 4]>::from_fn(|i| data[i[0] * 12 + i[1] * 4 + i[2]]);
+        let kt = Tensor::<f64, shape![]>::full(k);
+        prop_assert_eq!(&x * k, &x * &kt);
+        prop_assert_eq!(&x + k, &x + &kt);
+        prop_assert_eq!(&x - k, &x - &kt);
+        prop_assert_eq!(&x / k, &x / &kt);
+        prop_assert_eq!(k - &x, &kt - &x);
+        prop_assert_eq!(k / &x, &kt / &x);
+    }
+}
+
+/// Any shape, run-time dims included: a number needs no shape bound.
+fn half<S: Shape>(x: &Owned<f32, S>) -> Owned<f32, S> {
+    x * 0.5
+}
+
+/// A layer generic over the batch dim, a number on each side.
+fn one_minus_twice<B: DimLike>(x: &Owned<f32, (B, Dim<2>)>) -> Owned<f32, (B, Dim<2>)> {
+    &(1.0 - x) * 2.0
+}
+
+#[test]
+fn generic_code_needs_no_bound_for_a_number() {
+    let s = tensor![[1.0f32, -2.0], [3.0, 4.0]];
+    assert_eq!(half(&s).as_slice(), &[0.5, -1.0, 1.5, 2.0]);
+    assert_eq!(one_minus_twice(&s).as_slice(), &[0.0, 6.0, -4.0, -6.0]);
+
+    let d =
+        Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(1), Dim), vec![1.0, 2.0]).unwrap();
+    assert_eq!(half(&d).as_slice(), &[0.5, 1.0]);
+    assert_eq!(one_minus_twice(&d).dims().as_slice(), &[1, 2]);
+    assert_eq!(one_minus_twice(&d).as_slice(), &[0.0, -2.0]);
+
+    d.clone().with_brand(|x, _| {
+        assert_eq!(one_minus_twice(&x).as_slice(), &[0.0, -2.0]);
+    });
+}
+
+#[test]
+fn a_capacity_tensor_stays_in_its_room() {
+    let x: BoundedTensor<f32, shape![Dyn, 3], 4> = dynamic_stitch(
+        &tensor![1, 0],
+        &tensor![[1.0f32, -2.0, 3.0], [-4.0, 5.0, -6.0]],
+    )
+    .run_bounded::<4>()
+    .unwrap();
+    // `Owned` of a capacity shape is its room: no heap
+    let y: Owned<f32, (Bounded<4>, Dim<3>)> = &x * 10.0;
+    assert_eq!(y.dims().as_slice(), &[2, 3]);
+    assert_eq!(y.as_slice(), &[-40.0, 50.0, -60.0, 10.0, -20.0, 30.0]);
+    let z = 100.0 - &y;
+    assert_eq!(z.as_slice(), &[140.0, 50.0, 160.0, 90.0, 120.0, 70.0]);
+}
+
+#[test]
+fn views_give_owned_results() {
+    let buf = [1.0f32, 2.0, 3.0, 4.0];
+    let v = Tensor::<f32, shape![2, 2], &[f32]>::from_storage(&buf[..]).unwrap();
+    let w: Tensor<f32, shape![2, 2]> = &v + 1.0;
+    assert_eq!(w.as_slice(), &[2.0, 3.0, 4.0, 5.0]);
+}
