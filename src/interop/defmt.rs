@@ -71,27 +71,61 @@ impl<T: Copy + Format> Format for crate::dynamic::DynTensor<T> {
     }
 }
 
-/// `Format` through the type's `Display` message.
-macro_rules! format_by_display {
-    ($($t:ty),* $(,)?) => {$(
-        impl Format for $t {
-            fn format(&self, f: Formatter<'_>) {
-                ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
-            }
-        }
-    )*};
+/// `Format` through the error's `Display` message.
+impl Format for ShapeError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
 }
 
-format_by_display!(
-    ShapeError,
-    ElementwiseError,
-    SelectError,
-    MultiplexError,
-    UnknownActivation,
-    crate::ops::stitch::StitchError,
-    crate::lod::LodError,
-    crate::ops::lod_reset::LodResetError,
-);
+/// `Format` through the error's `Display` message.
+impl Format for ElementwiseError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for SelectError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for MultiplexError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for UnknownActivation {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for crate::ops::stitch::StitchError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for crate::lod::LodError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for crate::ops::lod_reset::LodResetError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
 
 impl<T: Copy + Format, S: crate::lod::RowShape, B: Storage<T>, L: crate::lod::Levels> Format
     for crate::lod::LodTensor<T, S, B, L>
@@ -113,5 +147,10 @@ impl<T: Copy + Format, S: crate::lod::RowShape, B: Storage<T>, L: crate::lod::Le
     }
 }
 
+/// `Format` through the error's `Display` message.
 #[cfg(feature = "ndarray")]
-format_by_display!(crate::interop::ndarray::NdarrayError);
+impl Format for crate::interop::ndarray::NdarrayError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}

@@ -101,7 +101,9 @@
 //! meets every shape, run-time dims included, so generic code needs no
 //! bound for it (`fn half<S: Shape>(x: &Owned<f32, S>) -> Owned<f32, S> {
 //! x * 0.5 }`). Its type must be the tensor's element type
-//! (`ui-tests/elementwise/fail/number_element_mismatch.rs`).
+//! (`ui-tests/elementwise/fail/number_element_mismatch.rs`). `DynTensor` has
+//! the same operators; there `&x * &y` is checked when it runs and returns
+//! a `Result` (an [`ElementwiseError`], as `elementwise_mul` at axis -1).
 //!
 //! ```
 //! use shapecheck::prelude::*;

@@ -1,10 +1,13 @@
 //! The operators with a number on one side (`&x * k`, `k - &x`, ...):
 //! against a naive loop written here, and against the same op with a
 //! `shape![]` tensor of `k` (numpy's rule, which they follow), on static,
-//! run-time and capacity shapes, floats and wrapping integers.
+//! run-time and capacity shapes, floats and wrapping integers. And the
+//! operators of `DynTensor` (`&x * &y` a `Result`, numbers as on `Tensor`)
+//! against its named methods and the static path.
 use proptest::prelude::*;
 use shapecheck::prelude::*;
 use shapecheck::storage::BoundedTensor;
+use shapecheck::BinaryOpKind;
 use shapecheck::Owned;
 
 fn dyn_f32(rows: usize, data: &[f32]) -> Tensor<f32, shape![Dyn, 3], Vec<f32>> {
@@ -122,4 +125,77 @@ fn views_give_owned_results() {
     let v = Tensor::<f32, shape![2, 2], &[f32]>::from_storage(&buf[..]).unwrap();
     let w: Tensor<f32, shape![2, 2]> = &v + 1.0;
     assert_eq!(w.as_slice(), &[2.0, 3.0, 4.0, 5.0]);
+}
+
+/// Dims of up to rank 3 for x, and for y x's trailing dims with some set to 1
+/// or dropped (so most pairs broadcast), or anything (so some do not).
+fn dyn_pair() -> impl Strategy<Value = (Vec<usize>, Vec<usize>)> {
+    prop::collection::vec(1usize..4, 0..=3).prop_flat_map(|x| {
+        let n = x.len();
+        let fitting = (0..=n, prop::collection::vec(any::<bool>(), n)).prop_map({
+            let x = x.clone();
+            move |(skip, ones)| {
+                let y: Vec<usize> = x[skip..]
+                    .iter()
+                    .zip(&ones[skip..])
+                    .map(|(&d, &one)| if one { 1 } else { d })
+                    .collect();
+                y
+            }
+        });
+        let any_y = prop::collection::vec(1usize..4, 0..=3);
+        (Just(x), prop_oneof![3 => fitting, 1 => any_y])
+    })
+}
+
+fn dyn_of(dims: &[usize], seed: i32) -> DynTensor<i32> {
+    let n: usize = dims.iter().product();
+    DynTensor::new(dims, (0..n as i32).map(|v| v * 7 - seed).collect()).unwrap()
+}
+
+proptest! {
+    #[test]
+    fn dyn_operators_are_the_methods_at_axis_minus_1((xd, yd) in dyn_pair(), k in -5i32..5) {
+        let (x, y) = (dyn_of(&xd, 3), dyn_of(&yd, 11));
+        for (got, op) in [
+            (&x * &y, BinaryOpKind::Mul),
+            (&x + &y, BinaryOpKind::Add),
+            (&x - &y, BinaryOpKind::Sub),
+        ] {
+            let want = x.elementwise(op, &y, -1, ActivationKind::Identity);
+            match (got, want) {
+                (Ok(g), Ok(w)) => {
+                    prop_assert_eq!(g.dims(), w.dims());
+                    prop_assert_eq!(g.as_slice(), w.as_slice());
+                }
+                (Err(g), Err(w)) => prop_assert_eq!(g, w),
+                (g, w) => prop_assert!(false, "{:?} against {:?}", g.map(|t| t.dims()), w.map(|t| t.dims())),
+            }
+        }
+        let want: Vec<i32> = x.as_slice().iter().map(|&v| k.wrapping_sub(v)).collect();
+        prop_assert_eq!((k - &x).as_slice().to_vec(), want);
+        let want: Vec<i32> = x.as_slice().iter().map(|&v| v.wrapping_mul(k)).collect();
+        prop_assert_eq!((&x * k).as_slice().to_vec(), want);
+        prop_assert_eq!((&x * k).dims(), x.dims());
+    }
+}
+
+#[test]
+fn dyn_operators_match_the_static_ones() {
+    let s = Tensor::<f32, shape![2, 3]>::from_fn(|i| (i[0] * 3 + i[1]) as f32 - 2.5);
+    let b = tensor![0.5f32, -1.0, 2.0];
+    let (ds, db) = (s.to_dyn(), b.to_dyn());
+    assert_eq!((&ds * &db).unwrap().as_slice(), (&s * &b).as_slice());
+    assert_eq!((&ds / &db).unwrap().as_slice(), (&s / &b).as_slice());
+    assert_eq!((&ds - 1.5).as_slice(), (&s - 1.5).as_slice());
+    assert_eq!((1.5 / &ds).as_slice(), (1.5 / &s).as_slice());
+    // a pair numpy rejects is the method's error, before anything is written
+    let col = DynTensor::new(&[2], vec![1.0f32, 2.0]).unwrap();
+    let err = (&ds + &col).unwrap_err();
+    assert_eq!(err.rule(), "elementwise/broadcast");
+    assert_eq!(
+        err,
+        ds.elementwise_add(&col, -1, ActivationKind::Identity)
+            .unwrap_err()
+    );
 }
