@@ -199,3 +199,23 @@ fn dyn_operators_match_the_static_ones() {
             .unwrap_err()
     );
 }
+
+/// `DynTensor`'s owned operands are the same op as borrowed ones, for
+/// every pairing (`Tensor`'s operators take references only).
+#[test]
+fn owned_dyn_operands_are_the_borrowed_op() {
+    let x = Tensor::<f32, shape![2, 3]>::from_fn(|i| (i[0] * 3 + i[1]) as f32 - 2.0);
+    let y = tensor![1.0f32, -2.0, 0.5];
+    let (dx, dy) = (x.to_dyn(), y.to_dyn());
+    let want = (&dx * &dy).unwrap();
+    assert_eq!(want.as_slice(), (&x * &y).as_slice());
+    assert_eq!((dx.clone() * &dy).unwrap(), want);
+    assert_eq!((&dx * dy.clone()).unwrap(), want);
+    assert_eq!((dx.clone() * dy.clone()).unwrap(), want);
+    assert_eq!((dx.clone() / dy.clone()).unwrap(), (&dx / &dy).unwrap());
+    assert_eq!(dx.clone() * 3.0, &dx * 3.0);
+    assert_eq!(3.0 - dx.clone(), 3.0 - &dx);
+    assert_eq!((dx.clone() + dx.clone()).unwrap(), &dx * 2.0);
+    let col = DynTensor::new(&[2], vec![1.0f32, 2.0]).unwrap();
+    assert_eq!((dx * col).unwrap_err().rule(), "elementwise/broadcast");
+}

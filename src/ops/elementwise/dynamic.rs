@@ -52,15 +52,6 @@ impl<T: Element> DynTensor<T> {
         Ok(out)
     }
 
-    /// `f(v)` for every element: the operators with a number.
-    fn each(&self, f: impl Fn(T) -> T) -> DynTensor<T> {
-        let mut out = self.clone();
-        for v in out.as_mut_slice() {
-            *v = f(*v);
-        }
-        out
-    }
-
     /// Paddle's `elementwise_mul` (`act(x * y)`) on run-time shapes: the
     /// same name as the static path's [`Tensor::elementwise_mul`](crate::Tensor::elementwise_mul), every rule
     /// checked here ([`elementwise`](Self::elementwise) with `BinaryOpKind::Mul`).
@@ -247,83 +238,86 @@ impl<T: GradElement> DynTensor<T> {
 // axis -1), each a `Result` here since the shapes meet only when it runs;
 // and with a number on either side (`&x * 0.5`, `1.0 - &x`), which meets
 // every shape and so cannot fail. `/` is for `f32` and `f64`, as on
-// `Tensor`. The number forms are `dyn_number_ops!`'s (below).
+// `Tensor`. Each also with its tensors owned (`x * y`, `x * 0.5`).
+// `dyn_operators!` (below) writes them.
 
-/// `&x * &y` with numpy broadcasting, checked when it runs: the operator
-/// form of `x.elementwise_mul(&y, Axis::<-1>, Identity)`.
-///
-/// ```
-/// use shapecheck::DynTensor;
-/// let x = DynTensor::new(&[2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
-/// let y = DynTensor::new(&[2], vec![10.0f32, 100.0]).unwrap();
-/// assert_eq!((&x * &y).unwrap().as_slice(), &[10.0, 200.0, 30.0, 400.0]);
-/// assert_eq!((&(&x * 2.0) - 1.0).as_slice(), &[1.0, 3.0, 5.0, 7.0]);
-/// assert_eq!((10.0 - &x).as_slice(), &[9.0, 8.0, 7.0, 6.0]);
-/// let three = DynTensor::new(&[3], vec![1.0f32; 3]).unwrap();
-/// assert_eq!((&x + &three).unwrap_err().rule(), "elementwise/broadcast");
-/// ```
-impl<T: Element, TY: SameElement<T> + Copy> core::ops::Mul<&DynTensor<TY>> for &DynTensor<T> {
-    type Output = Result<DynTensor<T>, ElementwiseError>;
-    fn mul(self, y: &DynTensor<TY>) -> Self::Output {
-        let (op, act) = (BinaryOpKind::Mul, ActivationKind::Identity);
-        self.elementwise_over(op, &y.dims(), TY::same(y.as_slice()), -1, act)
+/// `k op x` for a number `k` of `x`'s element type, in `x`'s buffer.
+fn number_first<T: Element>(k: T, mut x: DynTensor<T>, op: fn(T, T) -> T) -> DynTensor<T> {
+    for v in x.as_mut_slice() {
+        *v = op(k, *v);
     }
+    x
 }
 
-/// `&x + &y` with numpy broadcasting, checked when it runs.
-impl<T: Element, TY: SameElement<T> + Copy> core::ops::Add<&DynTensor<TY>> for &DynTensor<T> {
-    type Output = Result<DynTensor<T>, ElementwiseError>;
-    fn add(self, y: &DynTensor<TY>) -> Self::Output {
-        let (op, act) = (BinaryOpKind::Add, ActivationKind::Identity);
-        self.elementwise_over(op, &y.dims(), TY::same(y.as_slice()), -1, act)
+/// `x op k` for a number `k` of `x`'s element type, in `x`'s buffer.
+fn number_last<T: Element>(mut x: DynTensor<T>, k: T, op: fn(T, T) -> T) -> DynTensor<T> {
+    for v in x.as_mut_slice() {
+        *v = op(*v, k);
     }
+    x
 }
 
-/// `&x - &y` with numpy broadcasting, checked when it runs.
-impl<T: Element, TY: SameElement<T> + Copy> core::ops::Sub<&DynTensor<TY>> for &DynTensor<T> {
-    type Output = Result<DynTensor<T>, ElementwiseError>;
-    fn sub(self, y: &DynTensor<TY>) -> Self::Output {
-        let (op, act) = (BinaryOpKind::Sub, ActivationKind::Identity);
-        self.elementwise_over(op, &y.dims(), TY::same(y.as_slice()), -1, act)
-    }
-}
+// The operator impls: for tensors, one per operator and each of `&x op
+// &y`, `x op &y`, `&x op y`, `x op y`; for numbers one per number type,
+// operator and side (Rust's orphan rule wants the number's type written out
+// for `k * &x`, and a number of another type is then the element-type
+// error), by reference and owned.
+macro_rules! dyn_operators {
+    (tensors: $trait:ident, $method:ident, $kind:ident, $elem:path) => {
+        #[doc = concat!("`&x ", stringify!($method), " &y` with numpy broadcasting (axis -1), checked when it runs.")]
+        impl<T: Element, TY: SameElement<T> + $elem> core::ops::$trait<&DynTensor<TY>> for &DynTensor<T> {
+            type Output = Result<DynTensor<T>, ElementwiseError>;
+            fn $method(self, y: &DynTensor<TY>) -> Self::Output {
+                let (op, act) = (BinaryOpKind::$kind, ActivationKind::Identity);
+                self.elementwise_over(op, &y.dims(), TY::same(y.as_slice()), -1, act)
+            }
+        }
 
-/// `&x / &y` with numpy broadcasting, checked when it runs (floats: a zero
-/// divisor gives an infinity or NaN).
-impl<T: Element, TY: SameElement<T> + FloatElement> core::ops::Div<&DynTensor<TY>>
-    for &DynTensor<T>
-{
-    type Output = Result<DynTensor<T>, ElementwiseError>;
-    fn div(self, y: &DynTensor<TY>) -> Self::Output {
-        let (op, act) = (BinaryOpKind::Div, ActivationKind::Identity);
-        self.elementwise_over(op, &y.dims(), TY::same(y.as_slice()), -1, act)
-    }
-}
+        #[doc = concat!("`x ", stringify!($method), " &y` with `x` owned: as `&x ", stringify!($method), " &y`.")]
+        impl<T: Element, TY: SameElement<T> + $elem> core::ops::$trait<&DynTensor<TY>> for DynTensor<T> {
+            type Output = Result<DynTensor<T>, ElementwiseError>;
+            fn $method(self, y: &DynTensor<TY>) -> Self::Output {
+                core::ops::$trait::$method(&self, y)
+            }
+        }
 
-/// `k op &x` for a number `k` of `x`'s element type (`dyn_number_ops!`
-/// writes one impl per number type and operator).
-fn number_first<T: Element>(k: T, x: &DynTensor<T>, op: fn(T, T) -> T) -> DynTensor<T> {
-    x.each(|v| op(k, v))
-}
+        #[doc = concat!("`&x ", stringify!($method), " y` with `y` owned: as `&x ", stringify!($method), " &y`.")]
+        impl<T: Element, TY: SameElement<T> + $elem> core::ops::$trait<DynTensor<TY>> for &DynTensor<T> {
+            type Output = Result<DynTensor<T>, ElementwiseError>;
+            fn $method(self, y: DynTensor<TY>) -> Self::Output {
+                core::ops::$trait::$method(self, &y)
+            }
+        }
 
-/// `&x op k` for a number `k` of `x`'s element type, likewise.
-fn number_last<T: Element>(x: &DynTensor<T>, k: T, op: fn(T, T) -> T) -> DynTensor<T> {
-    x.each(|v| op(v, k))
-}
-
-// One impl per number type, operator and side, as `Tensor`'s `number_ops!`
-// writes them (and for the same reasons: the orphan rule for `k * &x`, the
-// element-type error for a number of another type).
-macro_rules! dyn_number_ops {
-    ($num:ty) => {
-        dyn_number_ops!($num, Mul, mul, Element);
-        dyn_number_ops!($num, Add, add, Element);
-        dyn_number_ops!($num, Sub, sub, Element);
-        dyn_number_ops!($num, Div, div, FloatElement);
+        #[doc = concat!("`x ", stringify!($method), " y` with both owned: as `&x ", stringify!($method), " &y`.")]
+        impl<T: Element, TY: SameElement<T> + $elem> core::ops::$trait<DynTensor<TY>> for DynTensor<T> {
+            type Output = Result<DynTensor<T>, ElementwiseError>;
+            fn $method(self, y: DynTensor<TY>) -> Self::Output {
+                core::ops::$trait::$method(&self, &y)
+            }
+        }
     };
-    ($num:ty, $trait:ident, $method:ident, $elem:path) => {
+    (number: $num:ty) => {
+        dyn_operators!(number: $num, Mul, mul, Element);
+        dyn_operators!(number: $num, Add, add, Element);
+        dyn_operators!(number: $num, Sub, sub, Element);
+        dyn_operators!(number: $num, Div, div, FloatElement);
+    };
+    (number: $num:ty, $trait:ident, $method:ident, $elem:path) => {
         #[doc = concat!("`&x ", stringify!($method), " k` for a number `k: ", stringify!($num), "`: each element and `k`, in that order.")]
         impl<T: $elem> core::ops::$trait<$num> for &DynTensor<T>
+        where
+            $num: SameElement<T>,
+        {
+            type Output = DynTensor<T>;
+            #[inline]
+            fn $method(self, k: $num) -> DynTensor<T> {
+                number_last(self.clone(), k.same_value(), T::$method)
+            }
+        }
+
+        #[doc = concat!("`x ", stringify!($method), " k` with `x` owned: its buffer is the result's.")]
+        impl<T: $elem> core::ops::$trait<$num> for DynTensor<T>
         where
             $num: SameElement<T>,
         {
@@ -342,23 +336,40 @@ macro_rules! dyn_number_ops {
             type Output = DynTensor<T>;
             #[inline]
             fn $method(self, x: &DynTensor<T>) -> DynTensor<T> {
+                number_first(self.same_value(), x.clone(), T::$method)
+            }
+        }
+
+        #[doc = concat!("`k ", stringify!($method), " x` with `x` owned: its buffer is the result's.")]
+        impl<T: $elem> core::ops::$trait<DynTensor<T>> for $num
+        where
+            $num: SameElement<T>,
+        {
+            type Output = DynTensor<T>;
+            #[inline]
+            fn $method(self, x: DynTensor<T>) -> DynTensor<T> {
                 number_first(self.same_value(), x, T::$method)
             }
         }
     };
 }
 
-dyn_number_ops!(f32);
-dyn_number_ops!(f64);
-dyn_number_ops!(i8);
-dyn_number_ops!(i16);
-dyn_number_ops!(i32);
-dyn_number_ops!(i64);
-dyn_number_ops!(u8);
-dyn_number_ops!(u16);
-dyn_number_ops!(u32);
-dyn_number_ops!(u64);
+dyn_operators!(tensors: Mul, mul, Mul, Copy);
+dyn_operators!(tensors: Add, add, Add, Copy);
+dyn_operators!(tensors: Sub, sub, Sub, Copy);
+dyn_operators!(tensors: Div, div, Div, FloatElement);
+
+dyn_operators!(number: f32);
+dyn_operators!(number: f64);
+dyn_operators!(number: i8);
+dyn_operators!(number: i16);
+dyn_operators!(number: i32);
+dyn_operators!(number: i64);
+dyn_operators!(number: u8);
+dyn_operators!(number: u16);
+dyn_operators!(number: u32);
+dyn_operators!(number: u64);
 #[cfg(feature = "half")]
-dyn_number_ops!(half::f16);
+dyn_operators!(number: half::f16);
 #[cfg(feature = "half")]
-dyn_number_ops!(half::bf16);
+dyn_operators!(number: half::bf16);

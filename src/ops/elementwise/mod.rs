@@ -104,6 +104,9 @@
 //! (`ui-tests/elementwise/fail/number_element_mismatch.rs`). `DynTensor` has
 //! the same operators; there `&x * &y` is checked when it runs and returns
 //! a `Result` (an [`ElementwiseError`], as `elementwise_mul` at axis -1).
+//! `DynTensor`'s operands may also be owned (`x * y`, `x * 0.5`, reusing
+//! `x`'s buffer); `Tensor`'s are borrowed (an inline tensor is `Copy`, and
+//! owned forms would have clippy's `op_ref` ask to drop every `&`).
 //!
 //! ```
 //! use shapecheck::prelude::*;
@@ -116,6 +119,15 @@
 //! let col = tensor![[1.0], [2.0]];
 //! let sum: Tensor<f64, shape![2, 3]> = &col + &y;
 //! assert_eq!(sum.as_slice(), &[11.0, 21.0, 31.0, 12.0, 22.0, 32.0]);
+//! // numbers
+//! assert_eq!((2.0 * &(&sum - 10.0)).as_slice(), &[2.0, 22.0, 42.0, 4.0, 24.0, 44.0]);
+//!
+//! // the same on run-time shapes: `&x * &y` is a `Result`, a number cannot fail
+//! let (dx, dy) = (x.to_dyn(), y.to_dyn());
+//! assert_eq!((&dx * &dy).unwrap().as_slice(), z.as_slice());
+//! assert_eq!((1.0 - dx.clone()).as_slice(), &[0.0, -1.0, -2.0, -3.0, -4.0, -5.0]);
+//! let two = DynTensor::new(&[2], vec![1.0, 2.0]).unwrap();
+//! assert_eq!((dx * two).unwrap_err().rule(), "elementwise/broadcast");
 //! ```
 //!
 //! Shapes numpy rejects do not compile:
