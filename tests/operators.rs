@@ -219,3 +219,44 @@ fn owned_dyn_operands_are_the_borrowed_op() {
     let col = DynTensor::new(&[2], vec![1.0f32, 2.0]).unwrap();
     assert_eq!((dx * col).unwrap_err().rule(), "elementwise/broadcast");
 }
+
+proptest! {
+    /// A number on the left of a fused expression (`k - x.lazy()`) is the
+    /// plain `k - &x`, and its gradient is the derivative in `x` alone.
+    #[test]
+    fn a_number_on_the_left_of_an_expression(
+        data in prop::collection::vec(0.5f32..10.0, 6),
+        k in -5.0f32..5.0,
+    ) {
+        let x = Tensor::<f32, shape![2, 3]>::from_fn(|i| data[i[0] * 3 + i[1]]);
+        prop_assert_eq!((k * x.lazy()).eval(), k * &x);
+        prop_assert_eq!((k + x.lazy()).eval(), k + &x);
+        prop_assert_eq!((k - x.lazy()).eval(), k - &x);
+        prop_assert_eq!((k / x.lazy()).eval(), k / &x);
+        // fused with more nodes, and the gradients: d(k - x)/dx = -1,
+        // d(k * x)/dx = k, d(k / x)/dx = -k / x^2
+        prop_assert_eq!((k - x.lazy() * 2.0).relu().eval(), (k - &(&x * 2.0)).map(|v| v.max(0.0)));
+        let ones = Tensor::full(1.0f32);
+        let ((), g) = (k - x.lazy()).backward(&ones);
+        prop_assert_eq!(g, Tensor::full(-1.0));
+        let ((), g) = (k * x.lazy()).backward(&ones);
+        prop_assert_eq!(g, Tensor::full(k));
+        let ((), g) = (k / x.lazy()).backward(&ones);
+        for (gv, xv) in g.iter().zip(x.iter()) {
+            prop_assert!((gv + k / (xv * xv)).abs() <= 1e-4 * (1.0 + (k / (xv * xv)).abs()));
+        }
+    }
+}
+
+/// On run-time rows the same, checked when it runs.
+#[test]
+fn a_number_on_the_left_of_a_run_time_expression() {
+    let d =
+        Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, 2.0, 3.0, 4.0])
+            .unwrap();
+    let e = (5.0 - d.lazy()).try_eval().unwrap();
+    assert_eq!(e.dims().as_slice(), &[2, 2]);
+    assert_eq!(e.as_slice(), &[4.0, 3.0, 2.0, 1.0]);
+    let i = tensor![1i32, i32::MIN];
+    assert_eq!((0 - i.lazy()).eval(), 0 - &i); // wrapping, as the plain op
+}

@@ -20,7 +20,8 @@
 //! then the same names as the plain ops, with the same arguments
 //! ([`Expr::elementwise_mul`]`(&y, Axis::<1>, Relu)`, ... `_max`, `_min`),
 //! the operators `*`, `+`, `-`, `/` (numpy broadcasting, axis -1) with a
-//! tensor, another expression or a scalar on the right, the activations
+//! tensor, another expression or a number on the right (and a number on
+//! the left: `1.0 - x.lazy()`), the activations
 //! ([`Expr::relu`], [`Expr::tanh`], [`Expr::sigmoid`]), [`Expr::map`] and
 //! [`Expr::zip_with`] for your own functions, and [`select`] (OpenVINO's
 //! Select-1, any mode). The entry point is explicit because `&x * &y` on
@@ -55,6 +56,7 @@ mod build;
 mod error;
 mod leaf;
 mod node;
+mod numbers;
 pub mod plan;
 mod row;
 

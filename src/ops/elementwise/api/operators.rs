@@ -135,11 +135,13 @@ impl<S: ElementwiseShapes<Y, -1>, Y: Shape> LazyOperatorShapes<Y> for S {
     }
 }
 
-// None of them can fail on static shapes: Mul, Add and Sub have no
-// run-time error, and `/` is only defined for floats ([`FloatElement`],
-// put on the right operand's element type, see above).
-macro_rules! operator {
-    ($trait:ident, $method:ident, $kind:ident, $elem:path) => {
+// The operator impls. `tensors:` one per operator, `&x op &y`: none of
+// them can fail on static shapes (Mul, Add and Sub have no run-time error,
+// and `/` is only defined for floats, [`FloatElement`], put on the right
+// operand's element type, see above). `number:` one per number type,
+// operator and side (`&x op k`, `k op &x`; see above the invocations).
+macro_rules! operators {
+    (tensors: $trait:ident, $method:ident, $kind:ident, $elem:path) => {
         impl<'b, T, S, B, TY, Y, BY> core::ops::$trait<&'b Tensor<TY, Y, BY>> for &Tensor<T, S, B>
         where
             T: Element,
@@ -180,16 +182,55 @@ macro_rules! operator {
             }
         }
     };
+    (number: $num:ty) => {
+        operators!(number: $num, Mul, mul, Element);
+        operators!(number: $num, Add, add, Element);
+        operators!(number: $num, Sub, sub, Element);
+        operators!(number: $num, Div, div, FloatElement);
+    };
+    (number: $num:ty, $trait:ident, $method:ident, $elem:path) => {
+        #[doc = concat!("`&x ", stringify!($method), " k` for a number `k: ", stringify!($num), "`: each element and `k`, in that order.")]
+        impl<T, S, B> core::ops::$trait<$num> for &Tensor<T, S, B>
+        where
+            T: $elem,
+            S: Shape,
+            B: ResultStorage<T, S>,
+            $num: SameElement<T>,
+        {
+            type Output = Tensor<T, S, B::Out>;
+            #[inline]
+            fn $method(self, k: $num) -> Self::Output {
+                let k = k.same_value();
+                each(self, |v| T::$method(v, k))
+            }
+        }
+
+        #[doc = concat!("`k ", stringify!($method), " &x` for a number `k: ", stringify!($num), "`: `k` and each element, in that order.")]
+        impl<T, S, B> core::ops::$trait<&Tensor<T, S, B>> for $num
+        where
+            T: $elem,
+            S: Shape,
+            B: ResultStorage<T, S>,
+            $num: SameElement<T>,
+        {
+            type Output = Tensor<T, S, B::Out>;
+            #[inline]
+            fn $method(self, x: &Tensor<T, S, B>) -> Self::Output {
+                let k = self.same_value();
+                each(x, |v| T::$method(k, v))
+            }
+        }
+    };
 }
 
 /// The output shape of `&x op &y` (numpy broadcasting): [`BroadcastOf`] for
 /// static shapes.
 type OperatorOutput<S, Y> = <S as OperatorShapes<Y>>::Output;
 
-operator!(Mul, mul, Mul, Copy);
-operator!(Add, add, Add, Copy);
-operator!(Sub, sub, Sub, Copy);
-operator!(Div, div, Div, FloatElement);
+operators!(tensors: Mul, mul, Mul, Copy);
+operators!(tensors: Add, add, Add, Copy);
+operators!(tensors: Sub, sub, Sub, Copy);
+operators!(tensors: Div, div, Div, FloatElement);
 
 /// Element types `&x / &y` is defined for: `f32` and `f64`, whose division
 /// cannot fail (a zero divisor gives an infinity or NaN, as IEEE 754 and
@@ -240,7 +281,7 @@ where
     Tensor::from_parts_unchecked(shape, data)
 }
 
-// One impl per number type, operator and side. Rust's orphan rule wants
+// The numbers: one impl per number type, operator and side. Rust's orphan rule wants
 // the number's type written out on the left (`k * &x`); on the right
 // (`&x * k`) a written-out type keeps these impls apart from the one of
 // `&x * &y`, so that a mistake there is still reported by that impl's own
@@ -248,59 +289,18 @@ where
 // another type (`&x_f32 * 2.0f64`) is the "elementwise/element-type" error,
 // and an integer `/` the "elementwise/division-by-zero" one, rather than a
 // list of impls.
-macro_rules! number_ops {
-    ($num:ty) => {
-        number_ops!($num, Mul, mul, Element);
-        number_ops!($num, Add, add, Element);
-        number_ops!($num, Sub, sub, Element);
-        number_ops!($num, Div, div, FloatElement);
-    };
-    ($num:ty, $trait:ident, $method:ident, $elem:path) => {
-        #[doc = concat!("`&x ", stringify!($method), " k` for a number `k: ", stringify!($num), "`: each element and `k`, in that order.")]
-        impl<T, S, B> core::ops::$trait<$num> for &Tensor<T, S, B>
-        where
-            T: $elem,
-            S: Shape,
-            B: ResultStorage<T, S>,
-            $num: SameElement<T>,
-        {
-            type Output = Tensor<T, S, B::Out>;
-            #[inline]
-            fn $method(self, k: $num) -> Self::Output {
-                let k = k.same_value();
-                each(self, |v| T::$method(v, k))
-            }
-        }
 
-        #[doc = concat!("`k ", stringify!($method), " &x` for a number `k: ", stringify!($num), "`: `k` and each element, in that order.")]
-        impl<T, S, B> core::ops::$trait<&Tensor<T, S, B>> for $num
-        where
-            T: $elem,
-            S: Shape,
-            B: ResultStorage<T, S>,
-            $num: SameElement<T>,
-        {
-            type Output = Tensor<T, S, B::Out>;
-            #[inline]
-            fn $method(self, x: &Tensor<T, S, B>) -> Self::Output {
-                let k = self.same_value();
-                each(x, |v| T::$method(k, v))
-            }
-        }
-    };
-}
-
-number_ops!(f32);
-number_ops!(f64);
-number_ops!(i8);
-number_ops!(i16);
-number_ops!(i32);
-number_ops!(i64);
-number_ops!(u8);
-number_ops!(u16);
-number_ops!(u32);
-number_ops!(u64);
+operators!(number: f32);
+operators!(number: f64);
+operators!(number: i8);
+operators!(number: i16);
+operators!(number: i32);
+operators!(number: i64);
+operators!(number: u8);
+operators!(number: u16);
+operators!(number: u32);
+operators!(number: u64);
 #[cfg(feature = "half")]
-number_ops!(half::f16);
+operators!(number: half::f16);
 #[cfg(feature = "half")]
-number_ops!(half::bf16);
+operators!(number: half::bf16);
