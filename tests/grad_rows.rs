@@ -119,6 +119,9 @@ fn multiplex_grads(c: &MultiplexCase) -> Vec<Vec<f64>> {
     let mut out_dims = c.cand_dims.clone();
     out_dims[0] = c.index.len();
     let dout = DynTensor::new(&out_dims, c.dout.clone()).unwrap();
+    // borrowed candidates give the owned ones' gradients
+    let refs: Vec<&DynTensor<f64>> = ts.iter().collect();
+    let borrowed = DynTensor::multiplex_backward(&refs, &index, &dout).unwrap();
     let grads: Vec<Vec<f64>> = DynTensor::multiplex_backward(&ts, &index, &dout)
         .unwrap()
         .into_iter()
@@ -127,6 +130,8 @@ fn multiplex_grads(c: &MultiplexCase) -> Vec<Vec<f64>> {
             g.into_vec()
         })
         .collect();
+    let borrowed: Vec<Vec<f64>> = borrowed.into_iter().map(DynTensor::into_vec).collect();
+    assert_eq!(borrowed, grads);
     // the slice form agrees, whatever its buffers held
     let shapes: Vec<&[usize]> = c.cands.iter().map(|_| c.cand_dims.as_slice()).collect();
     let mut bufs: Vec<Vec<f64>> = c.cands.iter().map(|v| vec![99.0; v.len()]).collect();

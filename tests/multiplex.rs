@@ -66,16 +66,24 @@ fn run_case<T: Copy + Default + PartialEq + std::fmt::Debug>(
         DynTensor::new(&index_dims, index.iter().map(|&v| v as i64).collect()).unwrap();
     let d32 = DynTensor::multiplex(&dyn_inputs, &dyn_index);
     let d64 = DynTensor::multiplex(&dyn_inputs, &dyn_index64);
+    // borrowed candidates: the same op
+    let refs: Vec<&DynTensor<T>> = dyn_inputs.iter().collect();
+    let dref = DynTensor::multiplex(&refs, &dyn_index);
     match &slices {
         Ok(dims) => {
             let d32 = d32.expect("DynTensor path rejected what the slice path accepted");
             assert_eq!(d32.dims(), *dims);
             assert_eq!(d32.as_slice(), out.as_slice());
             assert_eq!(d64.expect("i64 index").as_slice(), out.as_slice());
+            assert_eq!(
+                dref.expect("borrowed candidates").as_slice(),
+                out.as_slice()
+            );
         }
         Err(e) => {
             assert_eq!(d32.unwrap_err(), *e);
             assert_eq!(d64.unwrap_err(), *e);
+            assert_eq!(dref.unwrap_err(), *e);
         }
     }
     slices.map(|d| (d.to_vec(), out))

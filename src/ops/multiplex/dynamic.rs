@@ -5,18 +5,21 @@ use super::bounds::IndexElement;
 use super::kernel::checked_output;
 use super::MultiplexError;
 use crate::dynamic::DynTensor;
+use core::borrow::Borrow;
 
 impl<T: Copy + Default> DynTensor<T> {
     /// Paddle's `multiplex` on run-time shapes: `out[i] = inputs[index[i]][i]`,
     /// every rule checked here (see [`multiplex_slices`](super::multiplex_slices));
-    /// the output has the index's rows.
+    /// the output has the index's rows. The candidates may be owned or
+    /// borrowed (`&[a, b]` or `&[&a, &b]`).
     ///
     /// ```
     /// use shapecheck::{DynTensor, MultiplexError};
     /// let a = DynTensor::new(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
     /// let b = DynTensor::new(&[2, 2], vec![5.0, 6.0, 7.0, 8.0]).unwrap();
     /// let index = DynTensor::new(&[2, 1], vec![1i32, 0]).unwrap();
-    /// let out = DynTensor::multiplex(&[a.clone(), b.clone()], &index).unwrap();
+    /// // borrowed candidates (no copies), or owned ones
+    /// let out = DynTensor::multiplex(&[&a, &b], &index).unwrap();
     /// assert_eq!(out.as_slice(), &[5.0, 6.0, 3.0, 4.0]);
     /// let first = DynTensor::new(&[1, 1], vec![1i32]).unwrap();
     /// let out = DynTensor::multiplex(&[a.clone(), b], &first).unwrap();
@@ -24,8 +27,8 @@ impl<T: Copy + Default> DynTensor<T> {
     /// let err = DynTensor::multiplex(&[a], &index).unwrap_err();
     /// assert_eq!(err, MultiplexError::TooFewCandidates { count: 1 });
     /// ```
-    pub fn multiplex<I: IndexElement>(
-        inputs: &[DynTensor<T>],
+    pub fn multiplex<I: IndexElement, C: Borrow<DynTensor<T>>>(
+        inputs: &[C],
         index: &DynTensor<I>,
     ) -> Result<DynTensor<T>, MultiplexError> {
         checked_output(
@@ -61,13 +64,13 @@ impl<T: Copy + Default> DynTensor<T> {
     ///     "multiplex backward: dout must have the output's shape [2, 2], but it is [3, 2]"
     /// );
     /// ```
-    pub fn multiplex_backward<I: IndexElement>(
-        inputs: &[DynTensor<T>],
+    pub fn multiplex_backward<I: IndexElement, C: Borrow<DynTensor<T>>>(
+        inputs: &[C],
         index: &DynTensor<I>,
         dout: &DynTensor<T>,
     ) -> Result<alloc::vec::Vec<DynTensor<T>>, MultiplexError> {
         let plan = dynamic_checks(
-            inputs.iter().map(|c| Ok(c.dims())),
+            inputs.iter().map(|c| Ok(c.borrow().dims())),
             index.dims(),
             index.as_slice(),
             dout.dims(),
@@ -80,7 +83,7 @@ impl<T: Copy + Default> DynTensor<T> {
                 numel: inputs.len(),
             })?;
         for c in inputs {
-            grads.push(DynTensor::full(&c.dims(), T::default())?);
+            grads.push(DynTensor::full(&c.borrow().dims(), T::default())?);
         }
         let mut slices: alloc::vec::Vec<&mut [T]> =
             grads.iter_mut().map(DynTensor::as_mut_slice).collect();

@@ -38,14 +38,15 @@ impl<T: Copy, S: Shape, B: Storage<T>> Candidate<T> for Tensor<T, S, B> {
     }
 }
 
+/// A `DynTensor`, owned or borrowed (`DynTensor::multiplex` takes both).
 #[cfg(feature = "alloc")]
-impl<T: Copy> Candidate<T> for crate::dynamic::DynTensor<T> {
+impl<T: Copy, C: core::borrow::Borrow<crate::dynamic::DynTensor<T>>> Candidate<T> for C {
     fn dims(&self) -> Result<Dims, ShapeError> {
-        Ok(crate::dynamic::DynTensor::dims(self))
+        Ok(self.borrow().dims())
     }
     #[inline(always)]
     fn data(&self) -> &[T] {
-        self.as_slice()
+        self.borrow().as_slice()
     }
 }
 
