@@ -71,6 +71,15 @@ impl<T: Copy> DynTensor<T> {
         })
     }
 
+    /// `f(v)` for every element, into a new tensor of the same dims, in
+    /// one pass (the operators with a number on a borrowed tensor).
+    pub(crate) fn map_each(&self, f: impl Fn(T) -> T) -> Self {
+        DynTensor {
+            dims: self.dims,
+            data: self.data.iter().map(|&v| f(v)).collect(),
+        }
+    }
+
     /// The dims.
     ///
     /// ```

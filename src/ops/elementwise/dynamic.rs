@@ -241,18 +241,11 @@ impl<T: GradElement> DynTensor<T> {
 // `Tensor`. Each also with its tensors owned (`x * y`, `x * 0.5`).
 // `dyn_operators!` (below) writes them.
 
-/// `k op x` for a number `k` of `x`'s element type, in `x`'s buffer.
-fn number_first<T: Element>(k: T, mut x: DynTensor<T>, op: fn(T, T) -> T) -> DynTensor<T> {
+/// `f(v)` for every element of an owned `x`, in its buffer (the operators
+/// with a number on an owned tensor; a borrowed one takes `map_each`).
+fn in_place<T: Copy>(mut x: DynTensor<T>, f: impl Fn(T) -> T) -> DynTensor<T> {
     for v in x.as_mut_slice() {
-        *v = op(k, *v);
-    }
-    x
-}
-
-/// `x op k` for a number `k` of `x`'s element type, in `x`'s buffer.
-fn number_last<T: Element>(mut x: DynTensor<T>, k: T, op: fn(T, T) -> T) -> DynTensor<T> {
-    for v in x.as_mut_slice() {
-        *v = op(*v, k);
+        *v = f(*v);
     }
     x
 }
@@ -312,7 +305,8 @@ macro_rules! dyn_operators {
             type Output = DynTensor<T>;
             #[inline]
             fn $method(self, k: $num) -> DynTensor<T> {
-                number_last(self.clone(), k.same_value(), T::$method)
+                let k = k.same_value();
+                self.map_each(|v| T::$method(v, k))
             }
         }
 
@@ -324,7 +318,8 @@ macro_rules! dyn_operators {
             type Output = DynTensor<T>;
             #[inline]
             fn $method(self, k: $num) -> DynTensor<T> {
-                number_last(self, k.same_value(), T::$method)
+                let k = k.same_value();
+                in_place(self, |v| T::$method(v, k))
             }
         }
 
@@ -336,7 +331,8 @@ macro_rules! dyn_operators {
             type Output = DynTensor<T>;
             #[inline]
             fn $method(self, x: &DynTensor<T>) -> DynTensor<T> {
-                number_first(self.same_value(), x.clone(), T::$method)
+                let k = self.same_value();
+                x.map_each(|v| T::$method(k, v))
             }
         }
 
@@ -348,7 +344,8 @@ macro_rules! dyn_operators {
             type Output = DynTensor<T>;
             #[inline]
             fn $method(self, x: DynTensor<T>) -> DynTensor<T> {
-                number_first(self.same_value(), x, T::$method)
+                let k = self.same_value();
+                in_place(x, |v| T::$method(k, v))
             }
         }
     };
