@@ -98,13 +98,17 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             let preds = proven.preds;
             out.extend(quote! {
                 impl<#generics> crate::ops::select::bounds::SelectSameProven<#bt, C, T, E> for #at
-                where #(#preds,)*
+                where
+                    #at: crate::ops::select::bounds::SelectSamePair<#bt, C, T, E>,
+                    #(#preds,)*
                 {}
             });
         } else {
             // ranks that differ: rejected by the checked rule, which reports it
             out.extend(quote! {
-                impl<#generics> crate::ops::select::bounds::SelectSameProven<#bt, C, T, E> for #at {}
+                impl<#generics> crate::ops::select::bounds::SelectSameProven<#bt, C, T, E> for #at
+                where #at: crate::ops::select::bounds::SelectSamePair<#bt, C, T, E>
+                {}
             });
             out.extend(quote! {
                 impl<#generics> crate::ops::select::bounds::SelectSamePair<#bt, C, T, E> for #at
@@ -187,6 +191,26 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
         // the pdpd axis rule of then's rank `ra`: -1 or 0..=ra
         let a = idents("A", ra);
         let at = tuple(&a);
+        // then's rank, the first link of numpy's and none's chains: a
+        // generic then has no impl here
+        out.extend(quote! {
+            impl<#(#a: crate::dim::DimLike,)* C, E> crate::ops::select::bounds::SelectNumpyThen<C, E> for #at {
+                type Ok = ();
+            }
+            impl<#(#a: crate::dim::DimLike,)* C, E> crate::ops::select::bounds::SelectSameThen<C, E> for #at {
+                type Ok = ();
+            }
+        });
+        // then's rank, before its axis: a generic then has no impl here
+        out.extend(quote! {
+            impl<#(#a: crate::dim::DimLike,)* C, E, const AXIS: isize>
+                crate::ops::select::bounds::SelectPdpdThen<C, E, AXIS> for #at
+            where
+                #at: crate::ops::select::bounds::SelectPdpdAxis<C, E, AXIS>,
+            {
+                type Out = <#at as crate::ops::select::bounds::SelectPdpdAxis<C, E, AXIS>>::Out;
+            }
+        });
         for axis in -1isize..=(ra as isize) {
             let ax = axis_arg(axis);
             out.extend(quote! {
@@ -222,7 +246,9 @@ fn numpy_proven(
     let preds = chain.preds;
     quote! {
         impl<#generics> crate::ops::select::bounds::SelectNumpyProven<#bt, C, T, E> for #at
-        where #(#preds,)*
+        where
+            #at: crate::ops::select::bounds::SelectNumpyPair<#bt, C, T, E>,
+            #(#preds,)*
         {}
     }
 }

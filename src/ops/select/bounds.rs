@@ -217,6 +217,20 @@ pub trait SelectPdpdAxis<C, E, const AXIS: isize>: Shape {
     type Out;
 }
 
+/// Select (pdpd), then's rank (`Self`), before the axis: one impl per rank,
+/// each requiring [`SelectPdpdAxis`], so a concrete then with a bad axis is
+/// reported there, and a generic then (no impl) by this message.
+#[diagnostic::on_unimplemented(
+    message = "select/pdpd: cond {C}, then {Self} and else {E} with Pdpd<{AXIS}>: nothing says that cond and else fit into then",
+    label = "cond and else must fit into then {Self} at axis {AXIS}",
+    note = "in generic code, add `{C}: SelectWith<{Self}, {E}, Pdpd<{AXIS}>>` (static shapes) or, with run-time dims and `try_select`, `{C}: SelectShapes<{Self}, {E}, Pdpd<{AXIS}>>`"
+)]
+#[doc(hidden)]
+pub trait SelectPdpdThen<C, E, const AXIS: isize>: Shape {
+    /// `()`: the first link of pdpd's chain of checks.
+    type Out;
+}
+
 /// Select (pdpd), gate implemented by no type: required by the impls of
 /// [`SelectPdpdInto`] for a source (`S`) of higher rank than then.
 #[diagnostic::on_unimplemented(
@@ -344,47 +358,82 @@ impl<P, A: SelectSamePair<B, C, T, E>, B: Shape, C, T, E> SelectSameMerge<A, B, 
     }
 }
 
+/// Select (numpy): then's rank (`Self`), the first link of numpy's chains.
+/// Implemented for every rank (generated), so only a generic then fails it,
+/// and is reported by this message: the links after it wait for its `Ok`,
+/// so nothing else of the chain is reported.
+#[diagnostic::on_unimplemented(
+    message = "select/numpy-broadcast: cond {C}, then {Self} and else {E}: nothing says that they broadcast",
+    label = "{C}, {Self} and {E} must broadcast under Numpy",
+    note = "in generic code, add `{C}: SelectWith<{Self}, {E}, Numpy>` (static shapes; the output is `SelectOutput<{C}, {Self}, {E}, Numpy>`) or, with run-time dims and `try_select`, `{C}: SelectShapes<{Self}, {E}, Numpy>`"
+)]
+#[doc(hidden)]
+pub trait SelectNumpyThen<C, E>: Shape {
+    /// `()`: the `Self` of the links after it.
+    type Ok;
+}
+
+/// Select (none): then's rank (`Self`), the first link of none's chains (as
+/// [`SelectNumpyThen`]).
+#[diagnostic::on_unimplemented(
+    message = "select/none-shapes: cond {C}, then {Self} and else {E}: nothing says that they have the same shape",
+    label = "{C}, {Self} and {E} must be one shape under NoBroadcast",
+    note = "in generic code, add `{C}: SelectWith<{Self}, {E}, NoBroadcast>` (static shapes) or, with run-time dims and `try_select`, `{C}: SelectShapes<{Self}, {E}, NoBroadcast>`"
+)]
+#[doc(hidden)]
+pub trait SelectSameThen<C, E>: Shape {
+    /// `()`: the `Self` of the links after it.
+    type Ok;
+}
+
+/// Then's rank checked under numpy: `()`, the `Self` of the links after it.
+pub(crate) type NumpyOk<C, T, E> = <T as SelectNumpyThen<C, E>>::Ok;
+/// Then's rank checked under none: `()`, the `Self` of the links after it.
+pub(crate) type SameOk<C, T, E> = <T as SelectSameThen<C, E>>::Ok;
+
 /// Then's and else's shapes merged under numpy's rule.
-type NumpyTE<C, T, E> = <() as SelectNumpyMerge<T, E, C, T, E>>::Output;
+pub(crate) type NumpyTE<C, T, E> = <NumpyOk<C, T, E> as SelectNumpyMerge<T, E, C, T, E>>::Output;
 
 /// Numpy: then and else broadcast, and the result broadcasts with cond.
 impl<C: Shape, T: Shape, E: Shape> SelectRule<C, T, E> for Numpy
 where
-    (): SelectNumpyMerge<T, E, C, T, E>,
-    (): SelectNumpyMerge<NumpyTE<C, T, E>, C, C, T, E>,
+    T: SelectNumpyThen<C, E>,
+    NumpyOk<C, T, E>: SelectNumpyMerge<T, E, C, T, E>,
+    NumpyOk<C, T, E>: SelectNumpyMerge<NumpyTE<C, T, E>, C, C, T, E>,
 {
-    type Output = <() as SelectNumpyMerge<NumpyTE<C, T, E>, C, C, T, E>>::Output;
+    type Output = <NumpyOk<C, T, E> as SelectNumpyMerge<NumpyTE<C, T, E>, C, C, T, E>>::Output;
     fn output(c: &C, t: &T, e: &E) -> Self::Output {
-        let te = <() as SelectNumpyMerge<T, E, C, T, E>>::output(t, e);
-        <() as SelectNumpyMerge<_, C, C, T, E>>::output(&te, c)
+        let te = <NumpyOk<C, T, E> as SelectNumpyMerge<T, E, C, T, E>>::output(t, e);
+        <NumpyOk<C, T, E> as SelectNumpyMerge<_, C, C, T, E>>::output(&te, c)
     }
 }
 
 /// Then's and else's shapes, checked identical.
-type SameTE<C, T, E> = <() as SelectSameMerge<T, E, C, T, E>>::Output;
+pub(crate) type SameTE<C, T, E> = <SameOk<C, T, E> as SelectSameMerge<T, E, C, T, E>>::Output;
 
 /// None: then and else are identical, and so is cond.
 impl<C: Shape, T: Shape, E: Shape> SelectRule<C, T, E> for NoBroadcast
 where
-    (): SelectSameMerge<T, E, C, T, E>,
-    (): SelectSameMerge<SameTE<C, T, E>, C, C, T, E>,
+    T: SelectSameThen<C, E>,
+    SameOk<C, T, E>: SelectSameMerge<T, E, C, T, E>,
+    SameOk<C, T, E>: SelectSameMerge<SameTE<C, T, E>, C, C, T, E>,
 {
-    type Output = <() as SelectSameMerge<SameTE<C, T, E>, C, C, T, E>>::Output;
+    type Output = <SameOk<C, T, E> as SelectSameMerge<SameTE<C, T, E>, C, C, T, E>>::Output;
     fn output(c: &C, t: &T, e: &E) -> Self::Output {
-        let te = <() as SelectSameMerge<T, E, C, T, E>>::output(t, e);
-        <() as SelectSameMerge<_, C, C, T, E>>::output(&te, c)
+        let te = <SameOk<C, T, E> as SelectSameMerge<T, E, C, T, E>>::output(t, e);
+        <SameOk<C, T, E> as SelectSameMerge<_, C, C, T, E>>::output(&te, c)
     }
 }
 
 /// The checks of pdpd as one chain (axis, then else, then cond): only the
 /// first failing one is reported.
-type PdpdAxisOk<C, T, E, const AXIS: isize> = <T as SelectPdpdAxis<C, E, AXIS>>::Out;
+type PdpdAxisOk<C, T, E, const AXIS: isize> = <T as SelectPdpdThen<C, E, AXIS>>::Out;
 type PdpdElseOk<C, T, E, const AXIS: isize> =
     <PdpdAxisOk<C, T, E, AXIS> as SelectPdpdSource<E, T, C, T, E, AXIS>>::Out;
 
 impl<C: Shape, T: Shape, E: Shape, const AXIS: isize> SelectRule<C, T, E> for Pdpd<AXIS>
 where
-    T: SelectPdpdAxis<C, E, AXIS>,
+    T: SelectPdpdThen<C, E, AXIS>,
     PdpdAxisOk<C, T, E, AXIS>: SelectPdpdSource<E, T, C, T, E, AXIS>,
     PdpdElseOk<C, T, E, AXIS>: SelectPdpdSource<C, T, C, T, E, AXIS>,
 {

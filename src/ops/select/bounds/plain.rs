@@ -4,7 +4,10 @@
 //! run-time dim that meets another dim names the `try_` form).
 
 use super::{NoBroadcast, Numpy, Pdpd, SelectMode};
-use super::{NumpyTE, PdpdAxisOk, SameTE, SelectNumpyMerge, SelectPdpdAxis, SelectSameMerge};
+use super::{
+    NumpyOk, NumpyTE, PdpdAxisOk, SameOk, SameTE, SelectNumpyMerge, SelectNumpyPair,
+    SelectNumpyThen, SelectPdpdThen, SelectSameMerge, SelectSamePair, SelectSameThen,
+};
 use crate::algebra::{BroadcastsToKnown, EqualityKnown, NeedsNoCheck};
 use crate::dim::{DimLike, StaticDim};
 use crate::shape::Shape;
@@ -139,15 +142,48 @@ impl<S: SelectNoCheckDropDim<C, T, E, AXIS>, C, T, E, const AXIS: isize>
 }
 
 /// Select (numpy), the plain form's rule for a pair of shapes: every aligned
-/// pair of dims needs no run-time check. Generated per pair of ranks.
+/// pair of dims needs no run-time check. Generated per pair of ranks, each
+/// impl requiring the pair's [`SelectNumpyPair`] too: a concrete mismatch
+/// fails there, in both chains, and is reported once; a generic shape has
+/// no impl, and since this trait implies the pair's, rustc reports it alone,
+/// with this message.
+#[diagnostic::on_unimplemented(
+    message = "select/numpy-broadcast: cond {C}, then {T} and else {E}: nothing says that they broadcast",
+    label = "{C}, {T} and {E} must broadcast under Numpy",
+    note = "in generic code, add `{C}: SelectWith<{T}, {E}, Numpy>` (static shapes; the output is `SelectOutput<{C}, {T}, {E}, Numpy>`) or, with run-time dims and `try_select`, `{C}: SelectShapes<{T}, {E}, Numpy>`"
+)]
 #[doc(hidden)]
-pub trait SelectNumpyProven<Other, C, T, E> {}
+pub trait SelectNumpyProven<Other: Shape, C, T, E>: SelectNumpyPair<Other, C, T, E> {}
 
 /// Select (none), the plain form's rule for a pair of shapes: every pair's
-/// equality is known without running. Generated per pair of ranks (ranks
-/// that differ hold: the checked rule rejects them).
+/// equality is known without running. Generated per pair of ranks, each
+/// requiring the pair's [`SelectSamePair`] (reported once, as with
+/// [`SelectNumpyProven`]; ranks that differ fail there).
+#[diagnostic::on_unimplemented(
+    message = "select/none-shapes: cond {C}, then {T} and else {E}: nothing says that they have the same shape",
+    label = "{C}, {T} and {E} must be one shape under NoBroadcast",
+    note = "in generic code, add `{C}: SelectWith<{T}, {E}, NoBroadcast>` (static shapes) or, with run-time dims and `try_select`, `{C}: SelectShapes<{T}, {E}, NoBroadcast>`"
+)]
 #[doc(hidden)]
-pub trait SelectSameProven<Other, C, T, E> {}
+pub trait SelectSameProven<Other: Shape, C, T, E>: SelectSamePair<Other, C, T, E> {}
+
+/// [`SelectNumpyProven`] of `A` as a link after then's rank.
+#[doc(hidden)]
+pub trait SelectNumpyProvenLink<A, B, C, T, E> {}
+
+impl<P, A: SelectNumpyProven<B, C, T, E>, B: Shape, C, T, E> SelectNumpyProvenLink<A, B, C, T, E>
+    for P
+{
+}
+
+/// [`SelectSameProven`] of `A` as a link after then's rank.
+#[doc(hidden)]
+pub trait SelectSameProvenLink<A, B, C, T, E> {}
+
+impl<P, A: SelectSameProven<B, C, T, E>, B: Shape, C, T, E> SelectSameProvenLink<A, B, C, T, E>
+    for P
+{
+}
 
 /// Select (pdpd), the plain form's rule for a source (`Self`: cond or else)
 /// placed in then's shape `Dst`. Generated per pair of ranks and axis.
@@ -179,8 +215,9 @@ pub trait SelectProvenRule<C, T, E>: SelectMode {}
 /// Numpy: then with else, then their broadcast with cond.
 impl<C: Shape, T: Shape, E: Shape> SelectProvenRule<C, T, E> for Numpy
 where
-    T: SelectNumpyProven<E, C, T, E>,
-    (): SelectNumpyMerge<T, E, C, T, E>,
+    T: SelectNumpyThen<C, E>,
+    NumpyOk<C, T, E>: SelectNumpyProvenLink<T, E, C, T, E>,
+    NumpyOk<C, T, E>: SelectNumpyMerge<T, E, C, T, E>,
     NumpyTE<C, T, E>: SelectNumpyProven<C, C, T, E>,
 {
 }
@@ -188,8 +225,9 @@ where
 /// None: then with else, then the common shape with cond.
 impl<C: Shape, T: Shape, E: Shape> SelectProvenRule<C, T, E> for NoBroadcast
 where
-    T: SelectSameProven<E, C, T, E>,
-    (): SelectSameMerge<T, E, C, T, E>,
+    T: SelectSameThen<C, E>,
+    SameOk<C, T, E>: SelectSameProvenLink<T, E, C, T, E>,
+    SameOk<C, T, E>: SelectSameMerge<T, E, C, T, E>,
     SameTE<C, T, E>: SelectSameProven<C, C, T, E>,
 {
 }
@@ -197,7 +235,7 @@ where
 /// Pdpd: the axis, else into then, cond into then, as one chain.
 impl<C: Shape, T: Shape, E: Shape, const AXIS: isize> SelectProvenRule<C, T, E> for Pdpd<AXIS>
 where
-    T: SelectPdpdAxis<C, E, AXIS>,
+    T: SelectPdpdThen<C, E, AXIS>,
     PdpdAxisOk<C, T, E, AXIS>: SelectPdpdProvenSource<E, T, C, T, E, AXIS>,
     <PdpdAxisOk<C, T, E, AXIS> as SelectPdpdProvenSource<E, T, C, T, E, AXIS>>::Out:
         SelectPdpdProvenSource<C, T, C, T, E, AXIS>,
