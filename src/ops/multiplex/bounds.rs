@@ -90,7 +90,7 @@ pub trait MultiplexIndexRank<S> {}
 #[diagnostic::on_unimplemented(
     message = "multiplex/index-shape: index {Self} does not fit candidates {S}: the index must have shape [rows, 1]",
     label = "invalid index shape for multiplex",
-    note = "Paddle: \"The index tensor must be a vector with batchSize x 1\""
+    note = "Paddle: \"The index tensor must be a vector with batchSize x 1\"; in generic code, add `{S}: MultiplexShapes<{Self}>`"
 )]
 #[doc(hidden)]
 pub trait MultiplexIndexShape<S: Shape>: Shape {
@@ -145,11 +145,13 @@ impl<P, I: MultiplexIndexShape<S>, S: Shape> MultiplexIndexShapeLink<I, S> for P
 /// require the gate [`MultiplexCandidateRank`]) and the index's shape
 /// ([`MultiplexIndexShape`], through [`MultiplexIndexShapeLink`]). The index
 /// is the `Self` of both gates, so that the compiler only decides them once it
-/// knows the index's type.
+/// knows the index's type. Its own message is reported only for generic
+/// candidates (rustc reports a failing bound by the root's message when the
+/// two have the same `Self`); concrete shapes fail at their rule.
 #[diagnostic::on_unimplemented(
-    message = "multiplex/candidate-rank: candidates {Self} with index {I}: candidates need rank >= 2 and the index must have shape [rows, 1]",
-    label = "invalid shapes for multiplex",
-    note = "Paddle: \"The rank of candidate tensors must be not less than 2\" / \"The index tensor must be a vector with batchSize x 1\""
+    message = "multiplex: candidates {Self}: nothing says that they have rank >= 2 and fit the index",
+    label = "the candidates' shape must be known to fit the index",
+    note = "in generic code, add `{Self}: MultiplexShapes<IS>` for the index's shape `IS` (the output is `MultiplexOut<{Self}, IS>`); Paddle: candidates of rank >= 2, an index of shape [rows, 1]"
 )]
 pub trait MultiplexShapes<I: Shape>: Shape {
     /// The output shape's value.
