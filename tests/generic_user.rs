@@ -8,6 +8,7 @@ use shapecheck::ops::select::try_select_backward;
 use shapecheck::ops::Mul;
 use shapecheck::prelude::*;
 use shapecheck::{try_select, ElementwiseError, ExprError, LodResetError, Owned, SelectError};
+use shapecheck::{ResultStorage, Storage};
 
 /// elementwise: under `Axis::<1>` the batch dim meets no dim of `w`; the
 /// result is the owned tensor of the input's shape (`Owned`: a `Vec` for
@@ -460,4 +461,40 @@ fn a_brand_on_a_borrowed_tensor() {
         Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![0.0; 4]).unwrap();
     let err = x.with_brand_view(|_, rows| short.view().brand_rows(rows).unwrap_err());
     assert_eq!(err.rule(), "shape/brand-size");
+}
+
+/// Generic over an operand's storage (inline, a view, a `Vec`): the one
+/// bound is `B: ResultStorage<f32, O>` for the result's shape, and the
+/// result is stored as that bound says (inline for an inline or view
+/// operand, a `Vec` for a `Vec` one), with the same values every time.
+fn scale_any<B>(x: &Tensor<f32, shape![2, 3], B>) -> Tensor<f32, shape![2, 3], B::Out>
+where
+    B: ResultStorage<f32, shape![2, 3]>,
+{
+    x.elementwise_mul(&tensor![1.0f32, 2.0, 3.0], Axis::<-1>, Identity)
+}
+
+fn add_any<B, C>(x: &Tensor<f32, shape![2, 3], B>, y: &Tensor<f32, shape![2, 3], C>) -> Vec<f32>
+where
+    B: ResultStorage<f32, shape![2, 3]>,
+    C: Storage<f32>,
+{
+    (x + y).as_slice().to_vec()
+}
+
+#[test]
+fn generic_over_the_storage() {
+    let x = tensor![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]];
+    let data = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0];
+    let view = Tensor::<f32, shape![2, 3], &[f32]>::from_storage(&data[..]).unwrap();
+    let heap =
+        Tensor::<f32, shape![2, 3], Vec<f32>>::from_vec(Default::default(), data.to_vec()).unwrap();
+    let want = [1.0, 4.0, 9.0, 4.0, 10.0, 18.0];
+    let inline: Tensor<f32, shape![2, 3]> = scale_any(&x);
+    let from_view: Tensor<f32, shape![2, 3]> = scale_any(&view);
+    let from_heap: Tensor<f32, shape![2, 3], Vec<f32>> = scale_any(&heap);
+    assert_eq!(inline.as_slice(), &want);
+    assert_eq!(from_view.as_slice(), &want);
+    assert_eq!(from_heap.as_slice(), &want);
+    assert_eq!(add_any(&view, &heap), vec![2.0, 4.0, 6.0, 8.0, 10.0, 12.0]);
 }
