@@ -292,10 +292,14 @@ impl<T> Storage<T> for NoHeap<T> {
 /// assert_eq!(w.as_slice(), z.as_slice());
 /// let _: Option<<&[f32] as ResultStorage<f32, shape![2]>>::Out> = Some(Inline([0.0, 0.0]));
 /// ```
+///
+/// Code generic over an operand's storage names the result's with this
+/// bound (`B: ResultStorage<f32, O>`, the result stored in `B::Out`); a
+/// missing one is reported by the same message as a missing heap.
 #[diagnostic::on_unimplemented(
-    message = "the result's shape {S2} has a run-time (`Dyn`) dim, and an owned result of it needs a heap: enable shapecheck's `alloc` feature",
-    label = "an owned result of shape {S2} needs `alloc`",
-    note = "without a heap, use the op's `_into` form (for example `try_elementwise_into`, `try_select_into`), which writes into a caller's tensor (`Tensor<T, S, &mut [T]>` over a buffer you own)"
+    message = "no owned result of shape {S2} for an operand stored in {Self}: a run-time (`Dyn`) dim needs a heap, shapecheck's `alloc` feature",
+    label = "an owned result of shape {S2} needs `alloc` (or, in generic code, a bound)",
+    note = "without a heap, use the op's `_into` form (for example `try_elementwise_into`, `try_select_into`), which writes into a caller's tensor (`Tensor<T, S, &mut [T]>` over a buffer you own); in code generic over the operand's storage, add `{Self}: ResultStorage<{T}, {S2}>`"
 )]
 pub trait ResultStorage<T: Copy, S2: Shape>: Storage<T> {
     /// The result's storage.
@@ -426,6 +430,7 @@ mod heap {
             advised_vec(numel, v)
         }
     }
+    #[diagnostic::do_not_recommend]
     impl<T: Copy, S2: Shape> ResultStorage<T, S2> for Vec<T> {
         type Out = Vec<T>;
     }
