@@ -387,12 +387,12 @@ pub trait SelectSameThen<C, E>: Shape {
 }
 
 /// Then's rank checked under numpy: `()`, the `Self` of the links after it.
-pub(crate) type NumpyOk<C, T, E> = <T as SelectNumpyThen<C, E>>::Ok;
+type NumpyOk<C, T, E> = <T as SelectNumpyThen<C, E>>::Ok;
 /// Then's rank checked under none: `()`, the `Self` of the links after it.
-pub(crate) type SameOk<C, T, E> = <T as SelectSameThen<C, E>>::Ok;
+type SameOk<C, T, E> = <T as SelectSameThen<C, E>>::Ok;
 
 /// Then's and else's shapes merged under numpy's rule.
-pub(crate) type NumpyTE<C, T, E> = <NumpyOk<C, T, E> as SelectNumpyMerge<T, E, C, T, E>>::Output;
+type NumpyTE<C, T, E> = <NumpyOk<C, T, E> as SelectNumpyMerge<T, E, C, T, E>>::Output;
 
 /// Numpy: then and else broadcast, and the result broadcasts with cond.
 impl<C: Shape, T: Shape, E: Shape> SelectRule<C, T, E> for Numpy
@@ -409,7 +409,7 @@ where
 }
 
 /// Then's and else's shapes, checked identical.
-pub(crate) type SameTE<C, T, E> = <SameOk<C, T, E> as SelectSameMerge<T, E, C, T, E>>::Output;
+type SameTE<C, T, E> = <SameOk<C, T, E> as SelectSameMerge<T, E, C, T, E>>::Output;
 
 /// None: then and else are identical, and so is cond.
 impl<C: Shape, T: Shape, E: Shape> SelectRule<C, T, E> for NoBroadcast
