@@ -15,8 +15,9 @@ use quote::{format_ident, quote};
 ///   their `Output<R>` is the index's row dim `R` followed by the candidates'
 ///   dims after the first.
 ///
-/// For every index rank `q` in 0..=max except 2 (whose one impl is written by
-/// hand in `bounds.rs`): `MultiplexIndexShape<S>` for the rank-`q` tuple,
+/// For every index rank `q` in 0..=max: `MultiplexIndexRows` (its first dim,
+/// `One` for rank 0) and, except for rank 2 (whose one impl is written by
+/// hand in `bounds.rs`), `MultiplexIndexShape<S>` for the rank-`q` tuple,
 /// requiring the gate `MultiplexIndexRank` (the index-rank rule).
 ///
 /// The index shape is always the `Self` type of the gates, so rustc waits
@@ -70,20 +71,30 @@ pub fn rules(max: usize) -> TokenStream2 {
         });
     }
     for q in 0..=max {
+        let j = idents("J", q);
+        let jt = tuple(&j);
+        // the index's first dim, for every rank: what the output type is
+        // made of, so that computing it never asks for the index rule
+        let (rows, value) = match j.first() {
+            Some(j0) => (quote!(#j0), quote!(self.0)),
+            None => (quote!(crate::dim::One), quote!(crate::dim::One)),
+        };
+        out.extend(quote! {
+            impl<#(#j: crate::dim::DimLike,)*> #m::MultiplexIndexRows for #jt {
+                type Rows = #rows;
+                #[inline(always)]
+                fn rows(&self) -> #rows { #value }
+            }
+        });
         if q == 2 {
             continue;
         }
-        let j = idents("J", q);
-        let jt = tuple(&j);
         out.extend(quote! {
             impl<#(#j: crate::dim::DimLike,)* S: crate::shape::Shape> #m::MultiplexIndexShape<S> for #jt
             where #jt: #m::MultiplexIndexRank<S>
             {
-                // never used (the gate has no impl); a static dim, so that
-                // the output type raises no error of its own
-                type Rows = crate::dim::One;
+                // never used (the gate has no impl)
                 const STATIC_DIMS: crate::dim::StaticDims = &[];
-                fn rows(&self) -> crate::dim::One { crate::dim::One }
             }
         });
     }

@@ -4,8 +4,8 @@
 //! macro, over views of its candidates.
 
 use super::bounds::{
-    CandidateCount, IndexElement, IndexShape, MultiplexIndex, MultiplexOut, MultiplexShapes,
-    RowsFit,
+    CandidateCount, IndexElement, IndexShape, MultiplexIndex, MultiplexIndexOf, MultiplexOut,
+    MultiplexShapes, RowsFit,
 };
 use super::kernel::{self, checked_output, static_run};
 use super::rule::rule;
@@ -55,7 +55,8 @@ pub fn multiplex<'a, T, S, B, I, IS, BI, const K: usize>(
 ) -> Multiplex<'a, T, S, B, IndexElementOf<I, IS>, IndexShape<I, IS>, OutOf<S, I, IS>, K>
 where
     T: Copy,
-    S: MultiplexShapes<IndexShape<I, IS>>,
+    S: Shape,
+    IndexShape<I, IS>: MultiplexIndexOf<S>,
     B: Storage<T>,
     I: MultiplexIndex<IS>,
     IS: Shape,
@@ -74,18 +75,21 @@ where
         _ => None,
     };
     Multiplex {
-        out: inputs.first().map(|c| S::output(c.shape(), index.shape())),
+        out: inputs
+            .first()
+            .map(|c| IndexShape::<I, IS>::output(c.shape(), index.shape())),
         inputs,
         index,
         row_len,
     }
 }
 
-/// The output's shape, [`MultiplexOut`] of the candidates and the index:
-/// named in [`multiplex`]'s return type as a projection, so that a failing
-/// rule is one error at the call and the builder's methods do not ask for
-/// it again.
-type OutOf<S, I, IS> = MultiplexOut<S, IndexShape<I, IS>>;
+/// The output's shape, [`MultiplexOut`] of the candidates and the index,
+/// asked from the index's side ([`MultiplexIndexOf`]): named in
+/// [`multiplex`]'s return type as a projection, so that a failing rule is
+/// one error at the call (for generic candidates too) and the builder's
+/// methods do not ask for it again.
+type OutOf<S, I, IS> = <IndexShape<I, IS> as MultiplexIndexOf<S>>::Output;
 
 /// The index's element type once it is an [`IndexElement`] (`I`): what
 /// [`multiplex`] names in its return type, so that an index of another
