@@ -2,7 +2,7 @@
 //! [`Partition`], whose methods take the outputs (on the heap, in a
 //! caller's buffer, in rooms of a capacity).
 
-use super::bounds::{PartitionOut, PartitionShapes};
+use super::bounds::{PartitionOf, PartitionOut, PartitionShapes};
 use super::{kernel, rule, Partitions};
 use crate::dims::Dims;
 use crate::ops::indexed::{prefix_of, IndexSlice, PrependDyn, StaticSlice};
@@ -44,10 +44,11 @@ pub fn dynamic_partition<'a, const NUM: usize, T, DS, DB, I, PS, PB>(
     data: &'a Tensor<T, DS, DB>,
     partitions: &'a Tensor<I, PS, PB>,
     _num: Partitions<NUM>,
-) -> Partition<'a, NUM, T, DS, DB, SliceOf<DS, PS, I>, PartitionOut<DS, PS, I>>
+) -> Partition<'a, NUM, T, DS, DB, SliceOf<DS, PS, I>, OutOf<DS, PS, I>>
 where
     T: Copy,
-    DS: PartitionShapes<PS, I>,
+    DS: Shape,
+    PS: PartitionOf<DS, I>,
     DB: Storage<T>,
     I: Copy,
     PS: Shape,
@@ -56,7 +57,7 @@ where
     let () = Partitions::<NUM>::AT_LEAST_ONE;
     Partition {
         data,
-        partitions: DS::index_slice(partitions.as_slice()),
+        partitions: PS::index_slice(partitions.as_slice()),
         partitions_dims: partitions.dims(),
         all_static: DS::IS_STATIC && PS::IS_STATIC,
         _slice: PhantomData,
@@ -68,7 +69,10 @@ where
 /// projection, not a parameter bound by an equality), so that a failing
 /// rule is one error at the call, by its own message, and the builder's
 /// methods do not ask for the rule again.
-type SliceOf<DS, PS, I> = <DS as PartitionShapes<PS, I>>::Slice;
+type SliceOf<DS, PS, I> = <PS as PartitionOf<DS, I>>::Slice;
+
+/// Each output's shape, [`PartitionOut`] asked from the partitions' side.
+type OutOf<DS, PS, I> = <PS as PartitionOf<DS, I>>::Out;
 
 /// dynamic_partition's data and partitions, borrowed, from
 /// [`dynamic_partition`]: its methods run the op and take the `NUM`

@@ -10,7 +10,9 @@
 //! reaches both rules through links with `Self = ()` ([`PartitionIndexLink`],
 //! [`PartitionPrefixLink`]), and whose [`Out`](PartitionShapes::Out) is in
 //! their return type: a failing rule is then one error at the call, by its
-//! own message. The values (partition values, [`Dyn`](crate::Dyn) dims) are
+//! own message. [`dynamic_partition`](crate::dynamic_partition) asks for it
+//! from the partitions' side ([`PartitionOf`]), so that data of a generic
+//! shape with no bound is one error too. The values (partition values, [`Dyn`](crate::Dyn) dims) are
 //! checked at run time by [`rule`](super::rule), which every path calls.
 
 use crate::ops::indexed::{IndexSlice, PrependDyn, SameRows, Sealed, StaticSlice, StitchIndex};
@@ -71,7 +73,7 @@ impl<E: StitchIndex> PartitionIndex for E {
 #[diagnostic::on_unimplemented(
     message = "dynamic_partition/prefix: data {Self} does not start with partitions {P}",
     label = "data {Self} must start with partitions {P}",
-    note = "TensorFlow: \"data.shape must start with partitions.shape\""
+    note = "TensorFlow: \"data.shape must start with partitions.shape\"; in code generic over the data's shape `D`, this rule is the bound `D: PartitionShapes<P, E>` (partitions of shape `P` holding `E`)"
 )]
 #[doc(hidden)]
 pub trait PartitionPrefix<P>: Shape {
@@ -182,6 +184,32 @@ where
 pub type PartitionOut<DS, PS, I> = <DS as PartitionShapes<PS, I>>::Out;
 
 shapecheck_macros::impl_partition_rules!(8);
+
+/// [`PartitionShapes`] asked from the partitions' side: `Self` is the
+/// partitions' shape, `D` the data's, `E` the partitions' element type.
+/// Implemented wherever [`PartitionShapes`] is.
+/// [`dynamic_partition`](crate::dynamic_partition) bounds it and names its
+/// types in its return type: rustc cannot decide it before the partitions
+/// argument is typed, so data of a generic shape that no bound describes is
+/// one error, at the call, with both shapes known.
+#[doc(hidden)]
+pub trait PartitionOf<D: Shape, E> {
+    /// [`PartitionShapes::Slice`].
+    type Slice: PrependDyn<Out = Self::Out> + StaticSlice;
+    /// [`PartitionShapes::Out`].
+    type Out: Shape;
+    /// [`PartitionShapes::index_slice`].
+    fn index_slice(partitions: &[E]) -> IndexSlice<'_>;
+}
+
+impl<P, D: PartitionShapes<P, E>, E> PartitionOf<D, E> for P {
+    type Slice = D::Slice;
+    type Out = D::Out;
+    #[inline(always)]
+    fn index_slice(partitions: &[E]) -> IndexSlice<'_> {
+        D::index_slice(partitions)
+    }
+}
 
 /// dynamic_partition backward: `Self`, the shape of a `dout`, is the
 /// output's `O` but for the rows: the slice dims the same, the rows any
