@@ -23,7 +23,7 @@
 //! [`rule`](super::rule), which every path calls.
 
 use super::rule::{Sealed, StitchIndex};
-use crate::ops::indexed::{PrependDyn, SameRows};
+use crate::ops::indexed::{PrependDyn, SameRows, StaticSlice};
 use crate::shape::Shape;
 use crate::storage::Storage;
 use crate::tensor::Tensor;
@@ -44,12 +44,12 @@ use crate::tensor::Tensor;
 #[diagnostic::on_unimplemented(
     message = "dynamic_stitch/prefix: data {Self} does not start with indices {I}: each data[m].shape must be indices[m].shape + slice",
     label = "data {Self} must start with indices {I}",
-    note = "TensorFlow: \"data[m].shape = [...] does not start with indices[m].shape = [...]\""
+    note = "TensorFlow: \"data[m].shape = [...] does not start with indices[m].shape = [...]\"; in code generic over the first pair's data shape `D`, this rule is the bound `D: StitchFirst<IS, E>` (indices of shape `IS` holding `E`)"
 )]
 #[doc(hidden)]
 pub trait StitchPrefix<I>: Shape {
     /// The data's dims after the prefix.
-    type Slice: Shape;
+    type Slice: Shape + StaticSlice;
 }
 
 /// `T`, for any `Self`: how the prefix rule's `Slice` waits on each prefix
@@ -129,7 +129,7 @@ impl<P, E: StitchIndex> StitchIndexLink<E> for P {
 #[doc(hidden)]
 pub trait StitchPrefixLink<D, I> {
     /// What follows the prefix `I` in `D`.
-    type Slice: Shape;
+    type Slice: Shape + StaticSlice;
 }
 
 impl<P, D: StitchPrefix<I>, I> StitchPrefixLink<D, I> for P {
@@ -167,24 +167,34 @@ where
 /// The slice of a pair whose prefix rule holds.
 type PrefixSlice<D, I> = <() as StitchPrefixLink<D, I>>::Slice;
 
-/// dynamic_stitch, a first pair (data shape `Self`, indices shape `I`,
-/// indices element `E`): the index-element and prefix rules, and the
-/// output's rank, as one blanket impl over links. Its types appear in the
-/// builder's type, so that rustc reports a failing rule once, at the call,
-/// by the rule's own message (not quoting the builder's bounds).
+/// dynamic_stitch's rule for its first pair: data of shape `Self` after
+/// indices of shape `I` holding `E` (`i32` or `i64`). Write `D:
+/// StitchFirst<IS, E>` in a function generic over the data's shape `D`;
+/// the output's shape is [`StitchOut<D, IS, E>`]. One blanket impl over
+/// links (the index-element and prefix rules, and the output's rank); its
+/// types appear in the builder's type, so that rustc reports a failing rule
+/// once, at the call, by the rule's own message.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::stitch::StitchFirst;
+/// use shapecheck::ops::stitch::{StitchFirst, StitchOut};
 /// // data [2, 3] after indices [2] of i32: slice [3], output [rows, 3]
 /// type Data = shape![2, 3];
 /// let _: Option<<Data as StitchFirst<shape![2], i32>>::Slice> = Some((Dim::<3>,));
-/// let _: Option<<Data as StitchFirst<shape![2], i32>>::Out> = Some((Dyn(4), Dim::<3>));
+/// let _: Option<StitchOut<Data, shape![2], i32>> = Some((Dyn(4), Dim::<3>));
+/// // generic over the data's shape: one bound
+/// fn merge<D: StaticShape + StitchFirst<shape![2], i32>>(
+///     order: &Tensor<i32, shape![2]>,
+///     x: &Tensor<f32, D>,
+/// ) -> Result<Tensor<f32, StitchOut<D, shape![2], i32>, Vec<f32>>, StitchError> {
+///     dynamic_stitch(order, x).run()
+/// }
+/// let merged = merge(&tensor![1, 0], &tensor![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]).unwrap();
+/// assert_eq!(merged.as_slice(), &[4.0, 5.0, 6.0, 1.0, 2.0, 3.0]);
 /// ```
-#[doc(hidden)]
 pub trait StitchFirst<I, E: Copy>: Shape {
     /// What follows the prefix `I`.
-    type Slice: Shape;
+    type Slice: Shape + StaticSlice;
     /// The output shape `(Dyn, slice..)` ([`PrependDyn`]).
     type Out: Shape;
     /// `E`, once the index-element rule holds ([`StitchIndexLink`]).
@@ -194,6 +204,18 @@ pub trait StitchFirst<I, E: Copy>: Shape {
         t: &Tensor<E, S, B>,
     ) -> Tensor<Self::Index, S, &[Self::Index]>;
 }
+
+/// The output shape of dynamic_stitch for data of shape `D` after indices of
+/// shape `IS` holding `E`: `(Dyn, slice..)` ([`StitchFirst::Out`]).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::stitch::StitchOut;
+/// let merged: Tensor<i32, StitchOut<shape![2, 3], shape![2], i32>, Vec<i32>> =
+///     dynamic_stitch(&tensor![1, 0], &tensor![[1, 2, 3], [4, 5, 6]]).run().unwrap();
+/// assert_eq!(merged.dims().as_slice(), &[2, 3]);
+/// ```
+pub type StitchOut<D, IS, E> = <D as StitchFirst<IS, E>>::Out;
 
 impl<D: Shape, I, E: Copy> StitchFirst<I, E> for D
 where
