@@ -29,6 +29,22 @@ pub fn rules(max: usize) -> TokenStream2 {
     for r in 0..=max {
         let d = idents("D", r);
         let t = tuple(&d);
+        // the public rule, one impl per rank through the blanket
+        // `MultiplexRule`: candidates of a generic shape have no impl of it,
+        // so rustc names it (and suggests it as the bound to add)
+        out.extend(quote! {
+            impl<#(#d: crate::dim::DimLike,)* IS: crate::shape::Shape> #m::MultiplexShapes<IS> for #t
+            where #t: #m::MultiplexRule<IS>
+            {
+                type Output = <#t as #m::MultiplexRule<IS>>::Output;
+                const CANDIDATE_DIMS: crate::dim::StaticDims = <#t as #m::MultiplexRule<IS>>::CANDIDATE_DIMS;
+                const INDEX_DIMS: crate::dim::StaticDims = <#t as #m::MultiplexRule<IS>>::INDEX_DIMS;
+                #[inline(always)]
+                fn output(candidates: &#t, index: &IS) -> Self::Output {
+                    <#t as #m::MultiplexRule<IS>>::output(candidates, index)
+                }
+            }
+        });
         let rank = format_ident!("MultiplexRank{}", r);
         // `doc(hidden)`: rustc then lists none of the other markers' impls
         // when one rank fails (the markers of ranks 2.. would otherwise be

@@ -19,9 +19,29 @@ pub fn stitch_rules(max: usize) -> TokenStream2 {
 }
 
 /// dynamic_partition's impls for ranks 0..=max: [`prefix_rule`] of
-/// `PartitionPrefix`.
+/// `PartitionPrefix`, and `PartitionShapes` for each rank of the data,
+/// through the blanket `PartitionRule` (so that a generic data shape has
+/// no impl of the public trait, which rustc then names).
 pub fn partition_rules(max: usize) -> TokenStream2 {
-    prefix_rule(&quote!(crate::ops::partition::bounds::PartitionPrefix), max)
+    let mut out = prefix_rule(&quote!(crate::ops::partition::bounds::PartitionPrefix), max);
+    let m = quote!(crate::ops::partition::bounds);
+    for q in 0..=max {
+        let d = idents("D", q);
+        let dt = tuple(&d);
+        out.extend(quote! {
+            impl<#(#d: crate::dim::DimLike,)* P, E> #m::PartitionShapes<P, E> for #dt
+            where #dt: #m::PartitionRule<P, E>
+            {
+                type Slice = <#dt as #m::PartitionRule<P, E>>::Slice;
+                type Out = <#dt as #m::PartitionRule<P, E>>::Out;
+                #[inline(always)]
+                fn index_slice(partitions: &[E]) -> crate::ops::indexed::IndexSlice<'_> {
+                    <#dt as #m::PartitionRule<P, E>>::index_slice(partitions)
+                }
+            }
+        });
+    }
+    out
 }
 
 /// A prefix rule `rule<(J..)>` for `(D..)`, for every data rank `q` and

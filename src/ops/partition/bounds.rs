@@ -73,7 +73,7 @@ impl<E: StitchIndex> PartitionIndex for E {
 #[diagnostic::on_unimplemented(
     message = "dynamic_partition/prefix: data {Self} does not start with partitions {P}",
     label = "data {Self} must start with partitions {P}",
-    note = "TensorFlow: \"data.shape must start with partitions.shape\"; in code generic over the data's shape `D`, this rule is the bound `D: PartitionShapes<P, E>` (partitions of shape `P` holding `E`)"
+    note = "TensorFlow: \"data.shape must start with partitions.shape\""
 )]
 #[doc(hidden)]
 pub trait PartitionPrefix<P>: Shape {
@@ -137,11 +137,12 @@ type IndexOf<E> = <() as PartitionIndexLink<E>>::Index;
 type SliceOf<D, P> = <() as PartitionPrefixLink<D, P>>::Slice;
 
 /// dynamic_partition's rules for data of shape `Self`, partitions of shape
-/// `P` and element type `E`: the index-element rule, the prefix rule and the
-/// outputs' rank, as one blanket impl over links. The bound of
-/// [`dynamic_partition`](crate::dynamic_partition) and
-/// [`dynamic_partition_into`](crate::dynamic_partition_into), whose return
-/// type names [`Out`](Self::Out) ([`PartitionOut`]).
+/// `P` and element type `E`: the bound a function generic over the data's
+/// shape `D` writes, `D: PartitionShapes<P, E>`; the outputs' shape is
+/// [`PartitionOut<D, P, E>`]. One impl per rank of the data (generated),
+/// each requiring the rule [`PartitionRule`]: generic code that forgets the
+/// bound is told to write this trait, and a rejected pair of shapes is
+/// reported by its rule's own message.
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -151,6 +152,11 @@ type SliceOf<D, P> = <() as PartitionPrefixLink<D, P>>::Slice;
 /// let _: Option<<Data as PartitionShapes<shape![3], i64>>::Slice> = Some((Dim::<2>,));
 /// let _: Option<<Data as PartitionShapes<shape![3], i64>>::Out> = Some((Dyn(1), Dim::<2>));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "dynamic_partition: data {Self} and partitions {P} of `{E}`: nothing says that the data's shape starts with the partitions'",
+    label = "data {Self} must start with partitions {P}",
+    note = "in generic code, add `{Self}: PartitionShapes<{P}, {E}>` (the outputs are `PartitionOut<{Self}, {P}, {E}>`); TensorFlow: \"data.shape must start with partitions.shape\""
+)]
 pub trait PartitionShapes<P, E>: Shape {
     /// What follows the prefix `P`.
     type Slice: PrependDyn<Out = Self::Out> + StaticSlice;
@@ -160,7 +166,20 @@ pub trait PartitionShapes<P, E>: Shape {
     fn index_slice(partitions: &[E]) -> IndexSlice<'_>;
 }
 
-impl<D: Shape, P, E> PartitionShapes<P, E> for D
+/// dynamic_partition's rules (see [`PartitionShapes`], which each of its
+/// per-rank impls reaches through this): the index-element rule, the
+/// prefix rule and the outputs' rank, as one blanket impl over links.
+#[doc(hidden)]
+pub trait PartitionRule<P, E>: Shape {
+    /// [`PartitionShapes::Slice`].
+    type Slice: PrependDyn<Out = Self::Out> + StaticSlice;
+    /// [`PartitionShapes::Out`].
+    type Out: Shape;
+    /// [`PartitionShapes::index_slice`].
+    fn index_slice(partitions: &[E]) -> IndexSlice<'_>;
+}
+
+impl<D: Shape, P, E> PartitionRule<P, E> for D
 where
     (): PartitionIndexLink<E>,
     (): PartitionPrefixLink<D, P>,
@@ -202,7 +221,32 @@ pub trait PartitionOf<D: Shape, E> {
     fn index_slice(partitions: &[E]) -> IndexSlice<'_>;
 }
 
-impl<P, D: PartitionShapes<P, E>, E> PartitionOf<D, E> for P {
+impl<P, D: Shape, E> PartitionOf<D, E> for P
+where
+    (): PartitionShapesLink<D, P, E>,
+{
+    type Slice = <() as PartitionShapesLink<D, P, E>>::Slice;
+    type Out = <() as PartitionShapesLink<D, P, E>>::Out;
+    #[inline(always)]
+    fn index_slice(partitions: &[E]) -> IndexSlice<'_> {
+        <() as PartitionShapesLink<D, P, E>>::index_slice(partitions)
+    }
+}
+
+/// [`PartitionShapes`] of the data `D` as a link with `Self = ()` (any
+/// `Self`): a step of [`PartitionOf`], so that data of a generic shape is
+/// reported at the call, not at the partitions argument.
+#[doc(hidden)]
+pub trait PartitionShapesLink<D, P, E> {
+    /// [`PartitionShapes::Slice`].
+    type Slice: PrependDyn<Out = Self::Out> + StaticSlice;
+    /// [`PartitionShapes::Out`].
+    type Out: Shape;
+    /// [`PartitionShapes::index_slice`].
+    fn index_slice(partitions: &[E]) -> IndexSlice<'_>;
+}
+
+impl<X, D: PartitionShapes<P, E>, P, E> PartitionShapesLink<D, P, E> for X {
     type Slice = D::Slice;
     type Out = D::Out;
     #[inline(always)]
