@@ -8,10 +8,34 @@ use super::common::{idents, rank_pairs, tuple, RankPair};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
-/// dynamic_stitch's impls for ranks 0..=max: [`prefix_rule`] of
-/// `StitchPrefix`, [`slice_rule`], [`prepend_dyn`] and [`static_slice`].
+/// dynamic_stitch's impls for ranks 0..=max: `StitchFirst` per rank of the
+/// data, [`prefix_rule`] of `StitchPrefix`, [`slice_rule`], [`prepend_dyn`]
+/// and [`static_slice`].
 pub fn stitch_rules(max: usize) -> TokenStream2 {
     let mut out = prefix_rule(&quote!(crate::ops::stitch::bounds::StitchPrefix), max);
+    // the public first-pair rule, one impl per rank of the data through the
+    // blanket `StitchFirstRule`: a generic data shape has no impl of it, so
+    // rustc names it (and suggests it as the bound to add)
+    let m = quote!(crate::ops::stitch::bounds);
+    for q in 0..=max {
+        let d = idents("D", q);
+        let dt = tuple(&d);
+        out.extend(quote! {
+            impl<#(#d: crate::dim::DimLike,)* I, E: Copy> #m::StitchFirst<I, E> for #dt
+            where #dt: #m::StitchFirstRule<I, E>
+            {
+                type Slice = <#dt as #m::StitchFirstRule<I, E>>::Slice;
+                type Out = <#dt as #m::StitchFirstRule<I, E>>::Out;
+                type Index = <#dt as #m::StitchFirstRule<I, E>>::Index;
+                #[inline(always)]
+                fn indices<S: crate::shape::Shape, B: crate::storage::Storage<E>>(
+                    t: &crate::tensor::Tensor<E, S, B>,
+                ) -> crate::tensor::Tensor<Self::Index, S, &[Self::Index]> {
+                    <#dt as #m::StitchFirstRule<I, E>>::indices(t)
+                }
+            }
+        });
+    }
     out.extend(slice_rule(max));
     out.extend(prepend_dyn(max));
     out.extend(static_slice(max));

@@ -2,7 +2,7 @@
 //! [`dynamic_stitch`], more with [`Stitch::pair`], then [`Stitch::run`] /
 //! [`Stitch::run_into`]) and the list of pairs it holds ([`StitchPairs`]).
 
-use super::bounds::{StitchFirst, StitchNext};
+use super::bounds::{StitchData, StitchNext};
 use super::kernel;
 use super::rule::{self, MaxIndex, StitchIndex, StitchPair};
 use super::StitchError;
@@ -46,7 +46,7 @@ impl<T, S0, O, L: Copy> Copy for Stitch<'_, T, S0, O, L> {}
 /// use shapecheck::ops::stitch::FirstSlice;
 /// let _: Option<FirstSlice<shape![2, 5], shape![2], i32>> = Some((Dim::<5>,));
 /// ```
-pub type FirstSlice<DS, IS, I> = <DS as StitchFirst<IS, I>>::Slice;
+pub type FirstSlice<DS, IS, I> = <DS as StitchData<IS, I>>::Slice;
 
 /// The slice of a later pair, which its shapes must leave: `S0` itself,
 /// through [`StitchNext`] (see [`FirstSlice`] for why a projection).
@@ -71,10 +71,10 @@ pub type FirstStitch<'a, T, I, IS, DS, DB> = Stitch<
     'a,
     T,
     FirstSlice<DS, IS, I>,
-    <DS as StitchFirst<IS, I>>::Out,
+    <DS as StitchData<IS, I>>::Out,
     (
         (),
-        PairOf<'a, T, <DS as StitchFirst<IS, I>>::Index, IS, DS, DB>,
+        PairOf<'a, T, <DS as StitchData<IS, I>>::Index, IS, DS, DB>,
     ),
 >;
 
@@ -110,7 +110,7 @@ where
     I: Copy,
     IS: Shape,
     IB: Storage<I>,
-    DS: StitchFirst<IS, I>,
+    DS: StitchData<IS, I>,
     DB: Storage<T>,
 {
     Stitch {

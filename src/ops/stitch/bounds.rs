@@ -44,7 +44,7 @@ use crate::tensor::Tensor;
 #[diagnostic::on_unimplemented(
     message = "dynamic_stitch/prefix: data {Self} does not start with indices {I}: each data[m].shape must be indices[m].shape + slice",
     label = "data {Self} must start with indices {I}",
-    note = "TensorFlow: \"data[m].shape = [...] does not start with indices[m].shape = [...]\"; in code generic over the first pair's data shape `D`, this rule is the bound `D: StitchFirst<IS, E>` (indices of shape `IS` holding `E`)"
+    note = "TensorFlow: \"data[m].shape = [...] does not start with indices[m].shape = [...]\""
 )]
 #[doc(hidden)]
 pub trait StitchPrefix<I>: Shape {
@@ -170,10 +170,11 @@ type PrefixSlice<D, I> = <() as StitchPrefixLink<D, I>>::Slice;
 /// dynamic_stitch's rule for its first pair: data of shape `Self` after
 /// indices of shape `I` holding `E` (`i32` or `i64`). Write `D:
 /// StitchFirst<IS, E>` in a function generic over the data's shape `D`;
-/// the output's shape is [`StitchOut<D, IS, E>`]. One blanket impl over
-/// links (the index-element and prefix rules, and the output's rank); its
-/// types appear in the builder's type, so that rustc reports a failing rule
-/// once, at the call, by the rule's own message.
+/// the output's shape is [`StitchOut<D, IS, E>`]. One impl per rank of the
+/// data, each requiring the blanket `StitchFirstRule` (the index-element and
+/// prefix rules, and the output's rank): a generic data shape has no impl,
+/// and rustc names this trait; its types appear in the builder's type, so
+/// that rustc reports a failing rule once, at the call, by its own message.
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -192,6 +193,11 @@ type PrefixSlice<D, I> = <() as StitchPrefixLink<D, I>>::Slice;
 /// let merged = merge(&tensor![1, 0], &tensor![[1.0f32, 2.0, 3.0], [4.0, 5.0, 6.0]]).unwrap();
 /// assert_eq!(merged.as_slice(), &[4.0, 5.0, 6.0, 1.0, 2.0, 3.0]);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "dynamic_stitch: data {Self} and indices {I} of `{E}`: nothing says that the data's shape starts with the indices'",
+    label = "data {Self} must start with indices {I}",
+    note = "in generic code, add `{Self}: StitchFirst<{I}, {E}>` (the output is `StitchOut<{Self}, {I}, {E}>`); TensorFlow: \"data[m].shape must start with indices[m].shape\""
+)]
 pub trait StitchFirst<I, E: Copy>: Shape {
     /// What follows the prefix `I`.
     type Slice: Shape + StaticSlice;
@@ -217,7 +223,84 @@ pub trait StitchFirst<I, E: Copy>: Shape {
 /// ```
 pub type StitchOut<D, IS, E> = <D as StitchFirst<IS, E>>::Out;
 
-impl<D: Shape, I, E: Copy> StitchFirst<I, E> for D
+/// dynamic_stitch's first-pair rule as one blanket impl over links, which
+/// each per-rank impl of [`StitchFirst`] requires.
+#[doc(hidden)]
+pub trait StitchFirstRule<I, E: Copy>: Shape {
+    /// [`StitchFirst::Slice`].
+    type Slice: Shape + StaticSlice;
+    /// [`StitchFirst::Out`].
+    type Out: Shape;
+    /// [`StitchFirst::Index`].
+    type Index: StitchIndex;
+    /// [`StitchFirst::indices`].
+    fn indices<S: Shape, B: Storage<E>>(
+        t: &Tensor<E, S, B>,
+    ) -> Tensor<Self::Index, S, &[Self::Index]>;
+}
+
+/// [`StitchFirst`] as [`dynamic_stitch`](crate::dynamic_stitch) bounds it
+/// and names it in its return type: one blanket impl through
+/// [`StitchFirstLink`], so that data of a generic shape is one error, at
+/// the call (with the public trait's own message).
+#[doc(hidden)]
+pub trait StitchData<I, E: Copy>: Shape {
+    /// [`StitchFirst::Slice`].
+    type Slice: Shape + StaticSlice;
+    /// [`StitchFirst::Out`].
+    type Out: Shape;
+    /// [`StitchFirst::Index`].
+    type Index: StitchIndex;
+    /// [`StitchFirst::indices`].
+    fn indices<S: Shape, B: Storage<E>>(
+        t: &Tensor<E, S, B>,
+    ) -> Tensor<Self::Index, S, &[Self::Index]>;
+}
+
+impl<D: Shape, I, E: Copy> StitchData<I, E> for D
+where
+    (): StitchFirstLink<D, I, E>,
+{
+    type Slice = <() as StitchFirstLink<D, I, E>>::Slice;
+    type Out = <() as StitchFirstLink<D, I, E>>::Out;
+    type Index = <() as StitchFirstLink<D, I, E>>::Index;
+    #[inline(always)]
+    fn indices<S: Shape, B: Storage<E>>(
+        t: &Tensor<E, S, B>,
+    ) -> Tensor<Self::Index, S, &[Self::Index]> {
+        <() as StitchFirstLink<D, I, E>>::indices(t)
+    }
+}
+
+/// [`StitchFirst`] of the data `D` as a link with `Self = ()`, a step of
+/// [`StitchData`].
+#[doc(hidden)]
+pub trait StitchFirstLink<D, I, E: Copy> {
+    /// [`StitchFirst::Slice`].
+    type Slice: Shape + StaticSlice;
+    /// [`StitchFirst::Out`].
+    type Out: Shape;
+    /// [`StitchFirst::Index`].
+    type Index: StitchIndex;
+    /// [`StitchFirst::indices`].
+    fn indices<S: Shape, B: Storage<E>>(
+        t: &Tensor<E, S, B>,
+    ) -> Tensor<Self::Index, S, &[Self::Index]>;
+}
+
+impl<X, D: StitchFirst<I, E>, I, E: Copy> StitchFirstLink<D, I, E> for X {
+    type Slice = D::Slice;
+    type Out = D::Out;
+    type Index = D::Index;
+    #[inline(always)]
+    fn indices<S: Shape, B: Storage<E>>(
+        t: &Tensor<E, S, B>,
+    ) -> Tensor<Self::Index, S, &[Self::Index]> {
+        D::indices(t)
+    }
+}
+
+impl<D: Shape, I, E: Copy> StitchFirstRule<I, E> for D
 where
     (): StitchIndexLink<E>,
     (): StitchPrefixLink<D, I>,
