@@ -185,6 +185,14 @@ pub trait StaticDim: DimLike<Kind = kind::Fixed, Room = Self> + Default + 'stati
     /// assert_eq!(One::arr_filled(0.5f32), [0.5]);
     /// ```
     fn arr_filled<T: Copy>(v: T) -> Self::Arr<T>;
+    /// An array whose element `i` is `f(i)`, called once per element in
+    /// order (each element is written once: no fill first).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(Dim::<3>::arr_from_fn(|i| i * 10), [0, 10, 20]);
+    /// ```
+    fn arr_from_fn<T: Copy>(f: impl FnMut(usize) -> T) -> Self::Arr<T>;
     /// The array as a slice.
     ///
     /// ```
@@ -514,6 +522,10 @@ impl<const N: usize> StaticDim for Dim<N> {
         [v; N]
     }
     #[inline(always)]
+    fn arr_from_fn<T: Copy>(f: impl FnMut(usize) -> T) -> [T; N] {
+        core::array::from_fn(f)
+    }
+    #[inline(always)]
     fn arr_as_slice<T: Copy>(a: &[T; N]) -> &[T] {
         a
     }
@@ -537,6 +549,10 @@ impl StaticDim for One {
     #[inline(always)]
     fn arr_filled<T: Copy>(v: T) -> [T; 1] {
         [v]
+    }
+    #[inline(always)]
+    fn arr_from_fn<T: Copy>(mut f: impl FnMut(usize) -> T) -> [T; 1] {
+        [f(0)]
     }
     #[inline(always)]
     fn arr_as_slice<T: Copy>(a: &[T; 1]) -> &[T] {

@@ -167,6 +167,15 @@ pub trait StaticShape:
     /// assert_eq!(<shape![] as StaticShape>::array_filled(7u8), 7);
     /// ```
     fn array_filled<T: Copy>(v: T) -> Self::Array<T>;
+    /// An array whose element `i` (row-major) is `f(i)`, called once per
+    /// element in order: each element is written once, with no fill first.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// assert_eq!(<shape![2, 3] as StaticShape>::array_from_fn(|i| i), [[0, 1, 2], [3, 4, 5]]);
+    /// assert_eq!(<shape![] as StaticShape>::array_from_fn(|i| i + 7), 7);
+    /// ```
+    fn array_from_fn<T: Copy>(f: impl FnMut(usize) -> T) -> Self::Array<T>;
     /// The array as a flat row-major slice.
     ///
     /// ```
@@ -285,6 +294,10 @@ impl StaticShape for () {
     #[inline(always)]
     fn array_filled<T: Copy>(v: T) -> T {
         v
+    }
+    #[inline(always)]
+    fn array_from_fn<T: Copy>(mut f: impl FnMut(usize) -> T) -> T {
+        f(0)
     }
     #[inline(always)]
     fn array_as_slice<T: Copy>(a: &T) -> &[T] {

@@ -27,7 +27,7 @@ mod bounded;
 use crate::error::ShapeError;
 use crate::shape::{Shape, StaticShape};
 pub(crate) use bounded::{
-    bounded_into, bounded_into_of, bounded_result, bounded_result_of, bounded_rows,
+    bounded_into, bounded_into_of, bounded_result, bounded_result_from_fn, bounded_rows,
 };
 pub use bounded::{BoundedRows, BoundedShape, BoundedTensor, Room};
 use core::fmt;

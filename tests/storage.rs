@@ -67,3 +67,31 @@ fn static_outputs_keep_their_storage() {
     let s: Tensor<f32, shape![2, 2], Vec<f32>> = select(&c, &heap, &inline, Numpy);
     assert_eq!(s.as_slice(), &[1.0, 4.0, 3.0, 16.0]);
 }
+
+/// `StaticShape::array_from_fn` (what a bounded result's room is built by)
+/// calls its function once per element, in row-major order, for every rank
+/// and with `One` dims among the others.
+#[test]
+fn array_from_fn_is_row_major_for_every_rank() {
+    fn check<S: StaticShape>() {
+        let mut calls = Vec::new();
+        let a = S::array_from_fn(|i| {
+            calls.push(i);
+            i * 3 + 1
+        });
+        let expected: Vec<usize> = (0..S::NUMEL).map(|i| i * 3 + 1).collect();
+        assert_eq!(S::array_as_slice(&a), &expected[..], "{:?}", S::DIMS);
+        assert_eq!(calls, (0..S::NUMEL).collect::<Vec<_>>(), "{:?}", S::DIMS);
+    }
+    check::<shape![]>();
+    check::<shape![4]>();
+    check::<shape![1]>();
+    check::<shape![2, 3]>();
+    check::<shape![3, 1, 2]>();
+    check::<shape![2, 1, 3, 2]>();
+    check::<shape![2, 2, 1, 2, 3]>();
+    check::<shape![1, 2, 2, 1, 2, 3]>();
+    check::<shape![2, 1, 2, 2, 1, 2, 2]>();
+    check::<shape![2, 2, 1, 2, 2, 1, 2, 3]>();
+    check::<shape![0, 3]>();
+}

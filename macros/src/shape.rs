@@ -87,6 +87,17 @@ pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
         for di in d.iter().rev() {
             filled = quote!(<#di as crate::dim::StaticDim>::arr_filled(#filled));
         }
+        // nested `arr_from_fn` calls, the flat row-major index built as
+        // ((i0 * SIZE1 + i1) * SIZE2 + i2) ...
+        let is = idents("i", r);
+        let mut flat = quote!(0usize);
+        for (di, ii) in d.iter().zip(&is) {
+            flat = quote!((#flat * <#di as crate::dim::StaticDim>::SIZE + #ii));
+        }
+        let mut from_fn = quote!(f(#flat));
+        for (di, ii) in d.iter().zip(&is).rev() {
+            from_fn = quote!(<#di as crate::dim::StaticDim>::arr_from_fn(|#ii: usize| #from_fn));
+        }
         let mut kind = quote!(crate::dim::kind::Fixed);
         for di in d.iter().rev() {
             kind =
@@ -132,6 +143,8 @@ pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
                 type Array<T: Copy> = #arr;
                 #[inline(always)]
                 fn array_filled<T: Copy>(v: T) -> Self::Array<T> { #filled }
+                #[inline(always)]
+                fn array_from_fn<T: Copy>(mut f: impl FnMut(usize) -> T) -> Self::Array<T> { #from_fn }
                 #[inline(always)]
                 fn array_as_slice<T: Copy>(a: &Self::Array<T>) -> &[T] { #as_slice }
                 #[inline(always)]

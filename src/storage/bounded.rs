@@ -151,6 +151,12 @@ impl<T: Copy, S: Shape> Room<T, S> {
         Room(<S::Room as StaticShape>::array_filled(v))
     }
 
+    /// A room whose element `i` is `f(i)`, each written once (no fill first).
+    #[inline(always)]
+    pub(crate) fn from_fn(f: impl FnMut(usize) -> T) -> Self {
+        Room(<S::Room as StaticShape>::array_from_fn(f))
+    }
+
     /// The front of the room for `numel` elements, `None` if it has less.
     pub(crate) fn front_mut(&mut self, numel: usize) -> Option<&mut [T]> {
         self.as_mut_slice().get_mut(..numel)
@@ -270,6 +276,40 @@ where
         len: Room::<T, S>::CAPACITY,
     })?;
     write(front)?;
+    Ok(Tensor::from_parts_unchecked(shape, room))
+}
+
+/// [`bounded_result_of`] with the front's element `i` given by `at(i)`
+/// (`None` is a bug in the caller, written as `T::default()`) and the rest
+/// `T::default()`: every element of the room is written once, where
+/// [`bounded_result_of`] fills the room and then writes the front. For a
+/// caller that has checked everything `at` reads (`numel` must be
+/// `shape.numel()`).
+pub(crate) fn bounded_result_from_fn<T, S, E>(
+    shape: S,
+    numel: usize,
+    mut at: impl FnMut(usize) -> Option<T>,
+) -> Result<Tensor<T, S, Room<T, S>>, E>
+where
+    T: Copy + Default,
+    S: BoundedShape,
+    E: From<ShapeError>,
+{
+    if numel > Room::<T, S>::CAPACITY {
+        return Err(ShapeError::DataLength {
+            shape: shape.dims(),
+            numel,
+            len: Room::<T, S>::CAPACITY,
+        }
+        .into());
+    }
+    let room = Room::from_fn(|i| {
+        if i < numel {
+            at(i).unwrap_or_default()
+        } else {
+            T::default()
+        }
+    });
     Ok(Tensor::from_parts_unchecked(shape, room))
 }
 

@@ -14,8 +14,8 @@ use crate::dims::ShapeError;
 use crate::rows::RowShape;
 use crate::shape::Shape;
 use crate::storage::{
-    bounded_into, bounded_into_of, bounded_result, bounded_result_of, bounded_rows, BoundedRows,
-    BoundedShape, BoundedTensor, OwnedStorage, ResultStorage,
+    bounded_into, bounded_into_of, bounded_result, bounded_result_from_fn, bounded_rows,
+    BoundedRows, BoundedShape, BoundedTensor, OwnedStorage, ResultStorage,
 };
 use crate::storage::{Storage, StorageMut};
 use crate::tensor::Tensor;
@@ -268,8 +268,9 @@ where
             // `copy_rows` checks every index value before it writes; the
             // index (static, [rows, 1]) has one value per output row
             let numel = index.len().saturating_mul(row_len);
-            return bounded_result_of(shape, numel, |out| {
-                kernel::copy_rows(inputs, row_len, index, out)
+            kernel::check_index_values(index, K)?;
+            return bounded_result_from_fn(shape, numel, |i| {
+                kernel::row_element(inputs, row_len, index, i)
             });
         }
         let (plan, shape) = self.bounded_plan::<CAP>()?;

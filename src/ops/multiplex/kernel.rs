@@ -137,6 +137,23 @@ pub(crate) fn copy_rows<T: Copy, C: Candidate<T>, I: IndexElement>(
     Ok(())
 }
 
+/// Element `i` of the output (row-major) when every row holds `row_len`
+/// elements: element `i` of candidate `index[i / row_len]` (output row `r`
+/// is row `r` of its candidate, at the same offset). `None` for an index
+/// value or an offset out of range, which [`check_index_values`] and the
+/// shape rule rule out.
+#[inline(always)]
+pub(crate) fn row_element<T: Copy, C: Candidate<T>, I: IndexElement>(
+    inputs: &[C],
+    row_len: usize,
+    index: &[I],
+    i: usize,
+) -> Option<T> {
+    let k = index.get(i.checked_div(row_len)?)?.to_i64();
+    let candidate = inputs.get(usize::try_from(k).ok()?)?;
+    candidate.data().get(i).copied()
+}
+
 /// Every check at run time: the shape rule ([`rule()`]), every data length and
 /// `out`'s, then the index values; then the copy. Returns the output dims.
 pub(crate) fn run<T: Copy, C: Candidate<T>, I: IndexElement>(

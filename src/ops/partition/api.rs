@@ -291,21 +291,21 @@ where
     {
         let (counts, slice_len, value) = self.plan()?;
         let shapes = Self::bounded_shapes::<CAP>(&counts, value)?;
-        let mut rooms = [Room::filled_with(T::default()); NUM];
-        let mut fronts = rooms.each_mut().map(|r| r.as_mut_slice());
+        // the outputs are made first and written in place (no room moved
+        // after it is written)
+        let empty = value.prepend(0).with_rows_dim(bounded_rows::<CAP>(0)?);
+        let mut outs = [Tensor::from_parts_unchecked(empty, Room::filled_with(T::default())); NUM];
+        for (out, shape) in outs.iter_mut().zip(shapes) {
+            *out.parts_mut().0 = shape;
+        }
+        let mut fronts = outs.each_mut().map(|t| t.parts_mut().1.as_mut_slice());
         kernel::partition_fronts(
             self.data.as_slice(),
             slice_len,
             self.partitions,
             &mut fronts,
         );
-        let mut rooms = rooms.into_iter();
-        Ok(shapes.map(|shape| {
-            let room = rooms
-                .next()
-                .unwrap_or_else(|| Room::filled_with(T::default()));
-            Tensor::from_parts_unchecked(shape, room)
-        }))
+        Ok(outs)
     }
 
     /// [`run_bounded`](Self::run_bounded) into `outs`, `NUM` bounded
