@@ -3,6 +3,8 @@
 //! error. Static tensors convert to it always ([`Tensor::to_dyn`]); back to a
 //! static shape with a checked `TryFrom`.
 
+pub mod prelude;
+
 use crate::error::ShapeError;
 use crate::shape::{Dims, Shape};
 use crate::storage::{default_vec, filled_vec, Inline, Storage};

@@ -116,10 +116,10 @@
 //! | operator | static path | dynamic path |
 //! |---|---|---|
 //! | Paddle `elementwise_mul` / add / sub / div / max / min with `axis` and `act` | [`Tensor::elementwise_mul`] and siblings, `&x * &y` | [`ops::elementwise::elementwise_slices`], [`DynTensor::elementwise`](dynamic::DynTensor::elementwise) |
-//! | OpenVINO `Select-1` (none / numpy / pdpd) | [`select()`] | [`ops::select::select_slices`], [`DynTensor::select`](dynamic::DynTensor::select) |
-//! | Paddle `multiplex` | [`multiplex()`] ([`Multiplex`]), [`multiplex!`] | [`ops::multiplex::multiplex_slices`], [`DynTensor::multiplex`](dynamic::DynTensor::multiplex) |
+//! | OpenVINO `Select-1` (none / numpy / pdpd) | [`select()`] | [`ops::select::select_slices`], [`dynamic::prelude::select()`] ([`DynTensor::select`](dynamic::DynTensor::select)) |
+//! | Paddle `multiplex` | [`multiplex()`] ([`Multiplex`]), [`multiplex!`] | [`ops::multiplex::multiplex_slices`], [`dynamic::prelude::multiplex()`] ([`DynTensor::multiplex`](dynamic::DynTensor::multiplex)) |
 //! | Paddle `lod_reset` on [LoD tensors](lod) | [`LodTensor::lod_reset`], [`LodTensor::lod_reset_by_data`], [`LodTensor::lod_reset_like`] | [`lod_reset_rule`], [`DynLodTensor::lod_reset`](lod::DynLodTensor::lod_reset) |
-//! | TensorFlow `dynamic_stitch` / `dynamic_partition` | [`dynamic_stitch()`] ([`Stitch`]), [`dynamic_partition()`] ([`Partition`]) | [`stitch_slices`], [`partition_slices`], [`DynTensor::dynamic_stitch`](dynamic::DynTensor::dynamic_stitch), [`DynTensor::dynamic_partition`](dynamic::DynTensor::dynamic_partition) |
+//! | TensorFlow `dynamic_stitch` / `dynamic_partition` | [`dynamic_stitch()`] ([`Stitch`]), [`dynamic_partition()`] ([`Partition`]) | [`stitch_slices`], [`partition_slices`], [`dynamic::prelude::dynamic_stitch()`], [`dynamic::prelude::dynamic_partition()`] (and `DynTensor`'s methods of those names) |
 //!
 //! Each module's docs state the rule, cite the framework behaviour it matches
 //! and say where the framework's documentation and implementation differ.
@@ -153,7 +153,8 @@
 //!   compile errors), `rule.rs` (the one run-time shape rule), `kernel.rs`,
 //!   `error.rs`, `dynamic.rs` (its [`DynTensor`] methods); the shared loops
 //!   are in the private `kernel` module;
-//! - [`dynamic`]: [`dynamic::DynTensor`], the run-time escape hatch (feature `alloc`).
+//! - [`dynamic`]: [`dynamic::DynTensor`], the run-time escape hatch (feature `alloc`),
+//!   and [`dynamic::prelude`], which spells its functions as the static ones.
 //! - [`lod`]: LoD tensors (Paddle's ragged batches): offsets and lengths, `CheckLoD`, sequences;
 //! - `interop`: the optional features above (present when one is on).
 #![no_std]

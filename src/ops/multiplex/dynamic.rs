@@ -91,3 +91,54 @@ impl<T: Copy + Default> DynTensor<T> {
         Ok(grads)
     }
 }
+
+/// [`multiplex`](crate::multiplex()) on [`DynTensor`]s, spelled as on
+/// `Tensor`s: `multiplex(&[a, b], &index).run()` under
+/// `use shapecheck::dynamic::prelude::*`. The candidates may be owned or
+/// borrowed (`&[a, b]` or `&[&a, &b]`); every rule is checked by
+/// [`run`](DynMultiplex::run).
+///
+/// ```
+/// use shapecheck::dynamic::prelude::*;
+/// let a = DynTensor::new(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
+/// let b = DynTensor::new(&[2, 2], vec![5.0, 6.0, 7.0, 8.0]).unwrap();
+/// let index = DynTensor::new(&[2, 1], vec![1i32, 0]).unwrap();
+/// assert_eq!(multiplex(&[&a, &b], &index).run().unwrap().as_slice(), &[5.0, 6.0, 3.0, 4.0]);
+/// let err = multiplex(&[a], &index).run().unwrap_err();
+/// assert_eq!(err, MultiplexError::TooFewCandidates { count: 1 });
+/// ```
+pub fn multiplex<'a, T, C, I>(inputs: &'a [C], index: &'a DynTensor<I>) -> DynMultiplex<'a, T, C, I>
+where
+    C: Borrow<DynTensor<T>>,
+{
+    DynMultiplex {
+        inputs,
+        index,
+        _elem: core::marker::PhantomData,
+    }
+}
+
+/// A multiplex on [`DynTensor`]s waiting for its output form
+/// ([`multiplex`]): [`run`](Self::run) allocates it.
+#[derive(Debug)]
+pub struct DynMultiplex<'a, T, C, I> {
+    inputs: &'a [C],
+    index: &'a DynTensor<I>,
+    _elem: core::marker::PhantomData<fn() -> T>,
+}
+
+impl<T: Copy + Default, C: Borrow<DynTensor<T>>, I: IndexElement> DynMultiplex<'_, T, C, I> {
+    /// The output, on the heap: `out[i] = inputs[index[i]][i]`, with the
+    /// index's rows. Every rule and index value is checked first.
+    ///
+    /// ```
+    /// use shapecheck::dynamic::prelude::*;
+    /// let a = DynTensor::new(&[2, 1], vec![1, 2]).unwrap();
+    /// let b = DynTensor::new(&[2, 1], vec![3, 4]).unwrap();
+    /// let index = DynTensor::new(&[1, 1], vec![5i64]).unwrap();
+    /// assert_eq!(multiplex(&[a, b], &index).run().unwrap_err().rule(), "multiplex/index-value");
+    /// ```
+    pub fn run(&self) -> Result<DynTensor<T>, MultiplexError> {
+        DynTensor::multiplex(self.inputs, self.index)
+    }
+}

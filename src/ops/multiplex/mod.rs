@@ -143,7 +143,7 @@ mod api;
 pub mod backward;
 mod bounds;
 #[cfg(feature = "alloc")]
-mod dynamic;
+pub(crate) mod dynamic;
 mod error;
 mod kernel;
 mod rule;
@@ -151,6 +151,8 @@ mod rule;
 pub use api::{multiplex, multiplex_bounded, multiplex_bounded_into, multiplex_into, Multiplex};
 pub use backward::{multiplex_backward, multiplex_backward_into, multiplex_backward_slices};
 pub use bounds::*;
+#[cfg(feature = "alloc")]
+pub use dynamic::DynMultiplex;
 pub use error::MultiplexError;
 pub use kernel::multiplex_slices;
 

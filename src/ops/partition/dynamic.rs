@@ -100,3 +100,61 @@ impl<T: Copy + Default> DynTensor<T> {
         Ok(grad)
     }
 }
+
+/// [`dynamic_partition`](crate::dynamic_partition()) on [`DynTensor`]s,
+/// spelled as on `Tensor`s: `dynamic_partition(&data, &parts,
+/// Partitions::<N>).run()` under `use shapecheck::dynamic::prelude::*`,
+/// giving `N` tensors. Every rule is checked by [`run`](DynPartition::run); for a
+/// number of partitions known only at run time, see
+/// [`DynTensor::dynamic_partition`].
+///
+/// ```
+/// use shapecheck::dynamic::prelude::*;
+/// let data = DynTensor::new(&[3, 2], vec![1, 2, 3, 4, 5, 6]).unwrap();
+/// let parts = DynTensor::new(&[3], vec![1i32, 0, 1]).unwrap();
+/// let [a, b] = dynamic_partition(&data, &parts, Partitions::<2>).run().unwrap();
+/// assert_eq!((a.as_slice(), b.as_slice()), (&[3, 4][..], &[1, 2, 5, 6][..]));
+/// ```
+pub fn dynamic_partition<'a, const NUM: usize, T, I>(
+    data: &'a DynTensor<T>,
+    partitions: &'a DynTensor<I>,
+    _num: crate::ops::partition::Partitions<NUM>,
+) -> DynPartition<'a, NUM, T, I> {
+    DynPartition { data, partitions }
+}
+
+/// A dynamic_partition on [`DynTensor`]s into `NUM` outputs, waiting for
+/// its output form ([`dynamic_partition`]): [`run`](Self::run) allocates
+/// them.
+#[derive(Debug)]
+pub struct DynPartition<'a, const NUM: usize, T, I> {
+    data: &'a DynTensor<T>,
+    partitions: &'a DynTensor<I>,
+}
+
+impl<const NUM: usize, T: Copy + Default, I: StitchIndex> DynPartition<'_, NUM, T, I> {
+    /// The `NUM` outputs, on the heap: output `p` holds the data's slices
+    /// whose partition value is `p`, in order. Every rule and partition
+    /// value is checked first.
+    ///
+    /// ```
+    /// use shapecheck::dynamic::prelude::*;
+    /// let data = DynTensor::new(&[2], vec![1, 2]).unwrap();
+    /// let parts = DynTensor::new(&[2], vec![0i32, 2]).unwrap();
+    /// let err = dynamic_partition(&data, &parts, Partitions::<2>).run().unwrap_err();
+    /// assert_eq!(err.rule(), "dynamic_partition/range");
+    /// ```
+    pub fn run(&self) -> Result<[DynTensor<T>; NUM], StitchError> {
+        let outs = self.data.dynamic_partition(self.partitions, NUM)?;
+        // `dynamic_partition` returns one tensor per partition, NUM of them;
+        // another count would be a bug, reported rather than a panic
+        let found = outs.len();
+        <[DynTensor<T>; NUM]>::try_from(outs).map_err(|_| {
+            crate::dims::ShapeError::RankMismatch {
+                expected: NUM,
+                found,
+            }
+            .into()
+        })
+    }
+}

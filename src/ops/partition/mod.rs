@@ -82,7 +82,7 @@
 mod api;
 pub mod backward;
 mod bounds;
-mod dynamic;
+pub(crate) mod dynamic;
 mod kernel;
 pub mod rule;
 
@@ -92,6 +92,8 @@ pub use backward::{
     dynamic_partition_backward, dynamic_partition_backward_into, partition_backward_slices,
 };
 pub use bounds::*;
+#[cfg(feature = "alloc")]
+pub use dynamic::DynPartition;
 pub use kernel::partition_slices;
 pub use rule::partition_slice_dims;
 

@@ -88,3 +88,26 @@ impl<T: Element> DynTensor<T> {
         Ok((gt, ge))
     }
 }
+
+/// [`select`](crate::select()) on [`DynTensor`]s, spelled as on `Tensor`s:
+/// `select(&c, &x, &y, Numpy)` under `use shapecheck::dynamic::prelude::*`.
+/// Every rule is checked when it runs, so it returns a `Result` ([`DynTensor::select`] is the
+/// same call).
+///
+/// ```
+/// use shapecheck::dynamic::prelude::*;
+/// let c = DynTensor::new(&[2, 1], vec![true, false]).unwrap();
+/// let x = DynTensor::new(&[2, 2], vec![1, 2, 3, 4]).unwrap();
+/// let y = DynTensor::new(&[2], vec![0, -1]).unwrap();
+/// assert_eq!(select(&c, &x, &y, Numpy).unwrap().as_slice(), &[1, 2, 0, -1]);
+/// let err = select(&c, &x, &y, NoBroadcast).unwrap_err();
+/// assert_eq!(err.rule(), "select/none-shapes");
+/// ```
+pub fn select<T: Copy + Default>(
+    cond: &DynTensor<bool>,
+    then: &DynTensor<T>,
+    els: &DynTensor<T>,
+    mode: impl Into<AutoBroadcast>,
+) -> Result<DynTensor<T>, SelectError> {
+    DynTensor::select(cond, then, els, mode)
+}

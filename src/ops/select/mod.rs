@@ -135,7 +135,7 @@ mod api;
 mod backward;
 mod bounds;
 #[cfg(feature = "alloc")]
-mod dynamic;
+pub(crate) mod dynamic;
 mod error;
 mod kernel;
 pub(crate) mod rule;

@@ -115,3 +115,89 @@ impl<T: Copy + Default> DynTensor<T> {
         Ok(grads)
     }
 }
+
+/// [`dynamic_stitch`](crate::dynamic_stitch()) on [`DynTensor`]s, spelled as
+/// on `Tensor`s: `dynamic_stitch(&i0, &d0).pair(&i1, &d1).run()` under
+/// `use shapecheck::dynamic::prelude::*`. Every rule is checked by
+/// [`run`](DynStitch::run).
+///
+/// ```
+/// use shapecheck::dynamic::prelude::*;
+/// let i0 = DynTensor::new(&[2], vec![0i32, 2]).unwrap();
+/// let d0 = DynTensor::new(&[2, 2], vec![1, 2, 5, 6]).unwrap();
+/// let i1 = DynTensor::new(&[1], vec![1i32]).unwrap();
+/// let d1 = DynTensor::new(&[1, 2], vec![3, 4]).unwrap();
+/// let out = dynamic_stitch(&i0, &d0).pair(&i1, &d1).run().unwrap();
+/// assert_eq!((out.dims().as_slice(), out.as_slice()), (&[3, 2][..], &[1, 2, 3, 4, 5, 6][..]));
+/// ```
+pub fn dynamic_stitch<'a, T, I>(
+    indices: &'a DynTensor<I>,
+    data: &'a DynTensor<T>,
+) -> DynStitch<'a, T, I> {
+    DynStitch {
+        first: (indices, data),
+        more: alloc::vec::Vec::new(),
+        unreserved: false,
+    }
+}
+
+/// A dynamic_stitch on [`DynTensor`]s waiting for more pairs
+/// ([`pair`](Self::pair)) or its output form ([`run`](Self::run)).
+#[derive(Debug)]
+pub struct DynStitch<'a, T, I> {
+    first: (&'a DynTensor<I>, &'a DynTensor<T>),
+    more: alloc::vec::Vec<(&'a DynTensor<I>, &'a DynTensor<T>)>,
+    /// a pair could not be kept (no memory): [`run`](Self::run) reports it
+    unreserved: bool,
+}
+
+impl<'a, T, I> DynStitch<'a, T, I> {
+    /// One more pair of indices and data, after the ones given so far.
+    ///
+    /// ```
+    /// use shapecheck::dynamic::prelude::*;
+    /// let i = DynTensor::new(&[1], vec![0i32]).unwrap();
+    /// let d = DynTensor::new(&[1], vec![7]).unwrap();
+    /// let j = DynTensor::new(&[1], vec![0i32]).unwrap();
+    /// let e = DynTensor::new(&[1], vec![8]).unwrap();
+    /// // a later pair wins a shared index, as in TensorFlow
+    /// assert_eq!(dynamic_stitch(&i, &d).pair(&j, &e).run().unwrap().as_slice(), &[8]);
+    /// ```
+    #[must_use]
+    pub fn pair(mut self, indices: &'a DynTensor<I>, data: &'a DynTensor<T>) -> Self {
+        if self.more.try_reserve(1).is_ok() {
+            self.more.push((indices, data));
+        } else {
+            self.unreserved = true;
+        }
+        self
+    }
+}
+
+impl<T: Copy + Default + crate::element::MaybeSync, I: StitchIndex> DynStitch<'_, T, I> {
+    /// The output, on the heap: row `indices[m][i]` is `data[m][i, ..]`,
+    /// with `max(index) + 1` rows. Every rule and index value is checked
+    /// first.
+    ///
+    /// ```
+    /// use shapecheck::dynamic::prelude::*;
+    /// let i = DynTensor::new(&[2], vec![0i32, -1]).unwrap();
+    /// let d = DynTensor::new(&[2], vec![1, 2]).unwrap();
+    /// assert_eq!(dynamic_stitch(&i, &d).run().unwrap_err().rule(), "dynamic_stitch/negative-index");
+    /// ```
+    pub fn run(&self) -> Result<DynTensor<T>, StitchError> {
+        if self.unreserved {
+            let numel = self.more.len().saturating_add(2);
+            return Err(crate::dims::ShapeError::Allocation { numel }.into());
+        }
+        let mut pairs = alloc::vec::Vec::new();
+        pairs
+            .try_reserve_exact(self.more.len().saturating_add(1))
+            .map_err(|_| crate::dims::ShapeError::Allocation {
+                numel: self.more.len().saturating_add(1),
+            })?;
+        pairs.push(self.first);
+        pairs.extend_from_slice(&self.more);
+        DynTensor::dynamic_stitch(&pairs)
+    }
+}

@@ -139,7 +139,7 @@
 mod api;
 pub mod backward;
 pub(crate) mod bounds;
-mod dynamic;
+pub(crate) mod dynamic;
 mod error;
 mod kernel;
 pub mod rule;
@@ -151,6 +151,8 @@ pub use backward::{
     WINDOW_ROWS,
 };
 pub use bounds::*;
+#[cfg(feature = "alloc")]
+pub use dynamic::DynStitch;
 pub use error::StitchError;
 pub use kernel::stitch_slices;
 pub use rule::{stitch_output_dims, StitchPair};
