@@ -72,7 +72,7 @@ pub use plan::MAX_LEAVES;
 use crate::element::Element;
 use crate::kernel::{self, Walk};
 use crate::shape::Shape;
-use crate::storage::{Inline, OutputStorage, OwnedStorage, Storage, StorageMut};
+use crate::storage::{Inline, Ordered, OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
 use node::Piece;
@@ -228,12 +228,20 @@ fn run_static_walk<T: Element, N: Node<T>, const K: usize>(node: &N, out: &mut [
     }
 }
 
-/// The elements a row's loop computes at once (`RowValues::chunk`).
-const CHUNK: usize = 32;
-
-/// Row by row: `out[i] = row.at(i)` for the tree bound to each row.
+/// Row by row: `out[i] = row.at(i)` for the tree bound to each row. Each
+/// leaf's row is a slice of exactly the row's length, so the loop has no
+/// bounds check left and vectorizes. `PLANNED` (a walk planned when it
+/// runs): the row's length is `row.len()`; otherwise the tree is static and
+/// every row is `INNER` long, a constant (also in a task of rayon's pool,
+/// where `row.len()` is not known), which the compiler folds; an in-place
+/// walk planned when it runs (`try_update`) takes the row's length.
+///
+/// The loop was once written in chunks of 32 elements, each leaf's chunk an
+/// array (one bounds check per chunk): bench F2's `try_eval_into` of
+/// run-time rows measured 0.59 ms in chunks against 0.44 ms for this loop
+/// (docs/measurements.md).
 #[inline(always)]
-fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool, const CHUNKED: bool>(
+fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool, const PLANNED: bool>(
     node: &N,
     walk: &Walk<K>,
     inner: &[usize; K],
@@ -250,34 +258,14 @@ fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool, const C
                 inner,
                 start,
             };
-            if !CHUNKED {
-                // for a tree of static tensors every row is `INNER` long,
-                // a constant (also in a task of rayon's pool, where
-                // `row.len()` is not known), so the compiler removes the
-                // bounds checks; an in-place walk planned when it runs
-                // (`try_update`) takes the row's length
-                let n = StaticWalk::<T, N, K>::INNER.unwrap_or(row.len());
-                if let Some(values) = node.row::<STRIDED>(0, &at, n) {
-                    for (i, o) in row.iter_mut().take(n).enumerate() {
-                        *o = values.at(i, *o);
-                    }
-                }
-                return;
-            }
-            if let Some(values) = node.row::<STRIDED>(0, &at, row.len()) {
-                // a walk planned at run time: chunks of CHUNK elements (one
-                // bounds check per leaf and chunk, see `RowValues::chunk`),
-                // then the rest one by one
-                let mut chunks = row.chunks_exact_mut(CHUNK);
-                let mut base = 0;
-                for c in &mut chunks {
-                    if let Ok(c) = <&mut [T; CHUNK]>::try_from(c) {
-                        *c = values.chunk(base, *c);
-                    }
-                    base += CHUNK;
-                }
-                for (k, o) in chunks.into_remainder().iter_mut().enumerate() {
-                    *o = values.at(base + k, *o);
+            let n = if PLANNED {
+                row.len()
+            } else {
+                StaticWalk::<T, N, K>::INNER.unwrap_or(row.len())
+            };
+            if let Some(values) = node.row::<STRIDED>(0, &at, n) {
+                for (i, o) in row.iter_mut().take(n).enumerate() {
+                    *o = values.at(i, *o);
                 }
             }
         },
@@ -295,6 +283,59 @@ fn run_plan<T: Element, N: Node<T>>(node: &N, plan: &Plan, out: &mut [T]) {
         4 => run(node, &plan.walk::<4>(), out),
         _ => run(node, &plan.walk::<MAX_LEAVES>(), out),
     }
+}
+
+/// [`run_plan`] front to back into `out` (an allocating evaluation): row
+/// by row, each row's values given in order, a leaf that repeats along the
+/// rows read at `i * 0`.
+#[inline(always)]
+fn in_order_plan<T: Element, N: Node<T>>(node: &N, plan: &Plan, out: &mut Ordered<'_, T>) {
+    match N::LEAVES {
+        0..=2 => in_order(node, &plan.walk::<2>(), out),
+        3 => in_order(node, &plan.walk::<3>(), out),
+        4 => in_order(node, &plan.walk::<4>(), out),
+        _ => in_order(node, &plan.walk::<MAX_LEAVES>(), out),
+    }
+}
+
+#[inline(always)]
+fn in_order<T: Element, N: Node<T>, const K: usize>(
+    node: &N,
+    walk: &Walk<K>,
+    out: &mut Ordered<'_, T>,
+) {
+    let inner = walk.inner_strides();
+    if every_leaf_walks(&inner, N::LEAVES) {
+        rows_in_order::<T, N, K, false>(node, walk, &inner, out);
+    } else {
+        rows_in_order::<T, N, K, true>(node, walk, &inner, out);
+    }
+}
+
+/// Each row of the walk, in order: `n` values (`n` the row's length), the
+/// tree bound to the row. Each leaf's row is a slice of exactly `n`
+/// elements (or one, repeated), so the run's loop has no bounds check left.
+#[inline(always)]
+fn rows_in_order<T: Element, N: Node<T>, const K: usize, const STRIDED: bool>(
+    node: &N,
+    walk: &Walk<K>,
+    inner: &[usize; K],
+    out: &mut Ordered<'_, T>,
+) {
+    let n = walk.inner();
+    walk.for_each_row(|offsets| {
+        let at = Piece {
+            offsets: &offsets,
+            inner,
+            start: 0,
+        };
+        match node.row::<STRIDED>(0, &at, n) {
+            Some(values) => out.run(n, |i| values.at(i, T::default())),
+            // the plan checked every leaf's length, so this cannot happen;
+            // the row is still given, so the output keeps its count
+            None => out.run(n, |_| T::default()),
+        }
+    });
 }
 
 /// [`run_plan`] for a tree of static tensors: its walk is a constant.
@@ -353,12 +394,22 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
         let plan = self.node.plan()?;
         let shape = self.node.shape();
         plan.out_dims().expect_output(shape.dims())?;
-        let mut out = Tensor::from_parts_unchecked(
-            shape,
-            <S as OutputStorage<T>>::Buffer::try_filled(&shape, T::default())?,
-        );
-        run_plan(&self.node, &plan, out.as_mut_slice());
-        Ok(out)
+        // with feature `rayon`, an output big enough to split is filled
+        // first and its rows shared out; otherwise it is written front to
+        // back, a heap result growing as it is written (no fill first)
+        #[cfg(feature = "rayon")]
+        if kernel::par::splits(shape.numel()?) {
+            let mut out = Tensor::from_parts_unchecked(
+                shape,
+                <S as OutputStorage<T>>::Buffer::try_filled(&shape, T::default())?,
+            );
+            run_plan(&self.node, &plan, out.as_mut_slice());
+            return Ok(out);
+        }
+        let buffer = <S as OutputStorage<T>>::Buffer::try_written(&shape, T::default(), |out| {
+            in_order_plan(&self.node, &plan, out);
+        })?;
+        Ok(Tensor::from_parts_unchecked(shape, buffer))
     }
 
     /// [`try_eval`](Self::try_eval) writing into `out` (any storage, a

@@ -31,13 +31,6 @@ pub(crate) fn op_fn<T: Element>(op: BinaryOpKind) -> fn(T, T) -> T {
 pub trait RowValues<T> {
     /// The value at position `i` of the row.
     fn at(&self, i: usize, current: T) -> T;
-    /// The values at positions `i..i + W` (`current` the output's values
-    /// there), with one bounds check per leaf for the `W` of them, so that
-    /// the loop over a chunk has none and vectorizes where the row's length
-    /// is only known at run time (bench F2, `try_eval_into` of run-time
-    /// rows: 6.6 ms one by one, 0.95 ms in chunks of 32; a static walk's
-    /// constant length needs no chunks).
-    fn chunk<const W: usize>(&self, i: usize, current: [T; W]) -> [T; W];
     /// What this node's backward needs from the forward at one position:
     /// its children's values there, and theirs below them (a tuple as deep
     /// as the tree, which stays in registers).
@@ -70,20 +63,6 @@ pub struct LeafRow<'r, T, const STRIDED: bool> {
 
 impl<T: Element, const STRIDED: bool> RowValues<T> for LeafRow<'_, T, STRIDED> {
     #[inline(always)]
-    fn chunk<const W: usize>(&self, i: usize, current: [T; W]) -> [T; W] {
-        if !STRIDED
-            && let Some(block) = self.data.get(i..i.saturating_add(W))
-            && let Ok(block) = <&[T; W]>::try_from(block)
-        {
-            return *block;
-        }
-        let mut out = current;
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = self.at(i + k, *o);
-        }
-        out
-    }
-    #[inline(always)]
     fn at(&self, i: usize, _current: T) -> T {
         let i = if STRIDED { i * self.step } else { i };
         self.data.get(i).copied().unwrap_or_default()
@@ -106,10 +85,6 @@ impl<T: Element, const STRIDED: bool> RowValues<T> for LeafRow<'_, T, STRIDED> {
 pub struct ScalarRow<T>(pub(crate) T);
 
 impl<T: Copy> RowValues<T> for ScalarRow<T> {
-    #[inline(always)]
-    fn chunk<const W: usize>(&self, _i: usize, _current: [T; W]) -> [T; W] {
-        [self.0; W]
-    }
     #[inline(always)]
     fn at(&self, _i: usize, _current: T) -> T {
         self.0
@@ -136,16 +111,6 @@ pub struct BinaryRow<L, R, Op> {
 impl<T: Element, L: RowValues<T>, R: RowValues<T>, Op: BinaryOp> RowValues<T>
     for BinaryRow<L, R, Op>
 {
-    #[inline(always)]
-    fn chunk<const W: usize>(&self, i: usize, current: [T; W]) -> [T; W] {
-        let f = op_fn::<T>(Op::KIND);
-        let mut a = self.l.chunk(i, current);
-        let b = self.r.chunk(i, current);
-        for (a, b) in a.iter_mut().zip(b) {
-            *a = f(*a, b);
-        }
-        a
-    }
     #[inline(always)]
     fn at(&self, i: usize, current: T) -> T {
         op_fn::<T>(Op::KIND)(self.l.at(i, current), self.r.at(i, current))
@@ -200,15 +165,6 @@ impl<T: Copy + Default, L: RowValues<T>, R: RowValues<T>, F: Fn(T, T) -> T> RowV
     for ZipRow<'_, L, R, F>
 {
     #[inline(always)]
-    fn chunk<const W: usize>(&self, i: usize, current: [T; W]) -> [T; W] {
-        let mut a = self.l.chunk(i, current);
-        let b = self.r.chunk(i, current);
-        for (a, b) in a.iter_mut().zip(b) {
-            *a = (self.f)(*a, b);
-        }
-        a
-    }
-    #[inline(always)]
     fn at(&self, i: usize, current: T) -> T {
         (self.f)(self.l.at(i, current), self.r.at(i, current))
     }
@@ -232,14 +188,6 @@ pub struct ActivateRow<N, A> {
 }
 
 impl<T: Element, N: RowValues<T>, A: Activation> RowValues<T> for ActivateRow<N, A> {
-    #[inline(always)]
-    fn chunk<const W: usize>(&self, i: usize, current: [T; W]) -> [T; W] {
-        let mut a = self.node.chunk(i, current);
-        for v in a.iter_mut() {
-            *v = A::KIND.apply(*v);
-        }
-        a
-    }
     #[inline(always)]
     fn at(&self, i: usize, current: T) -> T {
         A::KIND.apply(self.node.at(i, current))
@@ -287,10 +235,6 @@ pub struct MapRow<'r, N, F> {
 
 impl<T, N: RowValues<T>, F: Fn(T) -> T> RowValues<T> for MapRow<'_, N, F> {
     #[inline(always)]
-    fn chunk<const W: usize>(&self, i: usize, current: [T; W]) -> [T; W] {
-        self.node.chunk(i, current).map(|v| (self.f)(v))
-    }
-    #[inline(always)]
     fn at(&self, i: usize, current: T) -> T {
         (self.f)(self.node.at(i, current))
     }
@@ -317,22 +261,6 @@ pub struct SelectRow<'r, Th, El, const STRIDED: bool> {
 impl<T: Copy, Th: RowValues<T>, El: RowValues<T>, const STRIDED: bool> RowValues<T>
     for SelectRow<'_, Th, El, STRIDED>
 {
-    #[inline(always)]
-    fn chunk<const W: usize>(&self, i: usize, current: [T; W]) -> [T; W] {
-        let cond: [bool; W] = match self.cond.data.get(i..i.saturating_add(W)) {
-            Some(block) if !STRIDED => match <&[bool; W]>::try_from(block) {
-                Ok(block) => *block,
-                Err(_) => core::array::from_fn(|k| self.cond_at(i + k)),
-            },
-            _ => core::array::from_fn(|k| self.cond_at(i + k)),
-        };
-        let mut out = self.then.chunk(i, current);
-        let els = self.els.chunk(i, current);
-        for ((o, c), e) in out.iter_mut().zip(cond).zip(els) {
-            *o = core::hint::select_unpredictable(c, *o, e);
-        }
-        out
-    }
     #[inline(always)]
     fn at(&self, i: usize, current: T) -> T {
         let c = self.cond_at(i);
@@ -377,10 +305,6 @@ impl<Th, El, const STRIDED: bool> SelectRow<'_, Th, El, STRIDED> {
 pub struct PlaceRow;
 
 impl<T: Default> RowValues<T> for PlaceRow {
-    #[inline(always)]
-    fn chunk<const W: usize>(&self, _i: usize, current: [T; W]) -> [T; W] {
-        current
-    }
     #[inline(always)]
     fn at(&self, _i: usize, current: T) -> T {
         current
