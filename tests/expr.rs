@@ -378,25 +378,31 @@ fn update_static_and_refusals() {
     assert_eq!(x, before);
 }
 
-/// Run-time rows go through the chunked loop (32 at a time, then the rest):
-/// rows of every length from 0 to 100 (none, part of a chunk, chunks and a
-/// remainder), through every node kind, against a naive loop (to 1e-6: the
-/// library's tanh is computed in f64).
+/// Run-time rows of every length from 0 to 100, through every node kind and
+/// a leaf that repeats along the row (`col`, `[2, 1]`), against a naive loop
+/// (to 1e-6: the library's tanh is computed in f64): `try_eval`, which writes
+/// a fresh result front to back, and `try_eval_into` a buffer of sentinels,
+/// which goes row by row.
 #[test]
-fn run_time_rows_in_chunks_and_a_remainder() {
+fn run_time_rows_of_every_length() {
     for len in 0..=100usize {
         let x = dyn_tensor::<shape![Dyn, Dyn]>(&[2, len], 31 + len as u64);
         let y = dyn_tensor::<shape![Dyn, Dyn]>(&[2, len], 57 + len as u64);
+        let col = dyn_tensor::<shape![Dyn, Dyn]>(&[2, 1], 83 + len as u64);
         let cond: Tensor<bool, shape![Dyn, Dyn], Vec<bool>> =
             Tensor::with_dims(&[2, len], (0..2 * len).map(|i| i % 3 != 1).collect()).unwrap();
-        let fused = expr::select(
-            &cond,
-            (x.lazy() * &y + 0.5).relu(),
-            x.lazy().map(|v| v * 3.0).zip_with(&y, |a, b| a - b).tanh(),
-            Numpy,
-        )
-        .try_eval()
-        .unwrap();
+        let e = || {
+            expr::select(
+                &cond,
+                (x.lazy() * &y + 0.5).relu(),
+                (x.lazy().map(|v| v * 3.0).zip_with(&y, |a, b| a - b) * &col).tanh(),
+                Numpy,
+            )
+        };
+        let fused = e().try_eval().unwrap();
+        let mut into: Tensor<f32, shape![Dyn, Dyn], Vec<f32>> =
+            Tensor::with_dims(&[2, len], vec![f32::NAN; 2 * len]).unwrap();
+        e().try_eval_into(&mut into).unwrap();
         let a = x.try_elementwise_mul(&y, Axis::<-1>, Identity).unwrap();
         let a = a
             .to_vec()
@@ -407,7 +413,8 @@ fn run_time_rows_in_chunks_and_a_remainder() {
             .as_slice()
             .iter()
             .zip(y.as_slice())
-            .map(|(&u, &w)| (u * 3.0 - w).tanh())
+            .enumerate()
+            .map(|(i, (&u, &w))| ((u * 3.0 - w) * col.as_slice()[i / len.max(1)]).tanh())
             .collect();
         let want: Vec<f32> = cond
             .as_slice()
@@ -415,6 +422,13 @@ fn run_time_rows_in_chunks_and_a_remainder() {
             .zip(a.iter().zip(&b))
             .map(|(&c, (&t, &e))| if c { t } else { e })
             .collect();
+        assert_eq!(into.as_slice().len(), want.len());
+        for (i, (&got, &w)) in into.as_slice().iter().zip(&want).enumerate() {
+            assert!(
+                (got - w).abs() <= 1e-6,
+                "into, row length {len}, element {i}: {got} vs {w}"
+            );
+        }
         assert_eq!(fused.as_slice().len(), want.len());
         for (i, (&got, &w)) in fused.as_slice().iter().zip(&want).enumerate() {
             assert!(
