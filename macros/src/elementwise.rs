@@ -143,7 +143,11 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
     let ys = idents("Y", ry);
     let xt = tuple(&xs);
     let yt = tuple(&ys);
-    let generics = quote!(#(#xs: crate::dim::DimLike,)* #(#ys: crate::dim::DimLike,)*);
+    // The dims carry no bound: each impl's where-clauses name what it
+    // needs (the two shapes, and `DimLike` for a dim the output takes as
+    // it is), so that rustc does not elaborate `DimLike`'s supertraits for
+    // up to 16 dims per impl (docs/measurements.md, "Compile time").
+    let generics = quote!(#(#xs,)* #(#ys,)*);
     let mut out = TokenStream2::new();
     let at = |o: usize| {
         let o = LitInt::new(&format!("{o}usize"), Span::call_site());
@@ -177,6 +181,8 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         }
         let mut out_dims = Vec::new();
         let mut out_vals = Vec::new();
+        let mut kept_as_is = Vec::new();
+        let mut copied = Vec::new();
         for i in 0..r {
             if i >= o && i < o + kept {
                 let j = i - o;
@@ -186,6 +192,8 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                     (&xs[i], &ys[j], syn::Index::from(i), syn::Index::from(j))
                 };
                 let (gate, dim) = chain.link(quote!(#link<#xd, #yd, #xt, #yt, Ax>));
+                copied.push(xd.clone());
+                copied.push(yd.clone());
                 out_dims.push(dim);
                 out_vals.push(quote!(<#gate>::merge(x.#xv, y.#yv)));
             } else {
@@ -196,6 +204,7 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                 };
                 out_dims.push(quote!(#ld));
                 out_vals.push(quote!(#src.#lv));
+                kept_as_is.push(ld.clone());
             }
         }
         let preds = chain.preds;
@@ -207,7 +216,12 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         };
         quote! {
             impl<#generics Ax> crate::ops::elementwise::bounds::ElementwiseAlign<#xt, #yt, Ax> for #place
-            where #(#preds,)*
+            where
+                #xt: crate::shape::Shape,
+                #yt: crate::shape::Shape,
+                #(#kept_as_is: crate::dim::DimLike,)*
+                #(#copied: Copy,)*
+                #(#preds,)*
             {
                 type Output = (#(#out_dims,)*);
                 #[inline(always)]

@@ -20,13 +20,20 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
         bt,
     } in rank_pairs(max, "A", "B")
     {
-        let generics = quote!(#(#a: crate::dim::DimLike,)* #(#b: crate::dim::DimLike,)* C, T, E);
+        // The dims carry no bound: each impl's where-clauses name what it
+        // needs (the two shapes; `DimLike` for a dim an output takes as it
+        // is, `Copy` for a dim it merges), so that rustc does not
+        // elaborate `DimLike`'s supertraits for up to 16 dims per impl
+        // (docs/measurements.md, "Compile time").
+        let generics = quote!(#(#a,)* #(#b,)* C, T, E);
+        let shapes = quote!(#at: crate::shape::Shape, #bt: crate::shape::Shape,);
         // numpy: right-aligned, two-way
         let r = ra.max(rb);
         // the dim rules are links of one chain: one error per mistake
         let mut chain = Chain::new();
         let mut dims = Vec::new();
         let mut vals = Vec::new();
+        let mut needs = Vec::new();
         for i in 0..r {
             let ai = (i + ra).checked_sub(r);
             let bi = (i + rb).checked_sub(r);
@@ -39,31 +46,36 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                     );
                     dims.push(dim);
                     vals.push(quote!(<#gate>::merge(x.#pv, y.#qv)));
+                    needs.push(quote!(#ad: Copy));
+                    needs.push(quote!(#bd: Copy));
                 }
                 (Some(p), None) => {
                     let ad = &a[p];
                     let pv = syn::Index::from(p);
                     dims.push(quote!(#ad));
                     vals.push(quote!(x.#pv));
+                    needs.push(quote!(#ad: crate::dim::DimLike));
                 }
                 (None, Some(q)) => {
                     let bd = &b[q];
                     let qv = syn::Index::from(q);
                     dims.push(quote!(#bd));
                     vals.push(quote!(y.#qv));
+                    needs.push(quote!(#bd: crate::dim::DimLike));
                 }
                 (None, None) => {}
             }
         }
         let preds = chain.preds;
         let pair = |name: TokenStream2,
+                    needs: &[TokenStream2],
                     preds: &[TokenStream2],
                     dims: &[TokenStream2],
                     vals: &[TokenStream2]| {
             quote! {
                 #[diagnostic::do_not_recommend]
                 impl<#generics> crate::ops::select::bounds::#name<#bt, C, T, E> for #at
-                where #(#preds,)*
+                where #shapes #(#needs,)* #(#preds,)*
                 {
                     type Output = (#(#dims,)*);
                     #[inline(always)]
@@ -72,7 +84,7 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                 }
             }
         };
-        out.extend(pair(quote!(SelectNumpyPair), &preds, &dims, &vals));
+        out.extend(pair(quote!(SelectNumpyPair), &needs, &preds, &dims, &vals));
         out.extend(numpy_proven(ra, rb, &a, &b, &at, &bt, &generics));
         // none: identical shapes (a rank mismatch is the gate `SelectNoneRank`,
         // so that every pair of ranks has exactly one impl)
@@ -80,14 +92,23 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             let mut chain = Chain::new();
             let mut dims = Vec::new();
             let mut vals = Vec::new();
+            let mut needs = Vec::new();
             for (i, (p, q)) in a.iter().zip(&b).enumerate() {
+                needs.push(quote!(#p: Copy));
+                needs.push(quote!(#q: Copy));
                 let (gate, dim) =
                     chain.link(quote!(crate::ops::select::bounds::SelectSameLink<#p, #q, C, T, E>));
                 let iv = syn::Index::from(i);
                 dims.push(dim);
                 vals.push(quote!(<#gate>::merge(x.#iv, y.#iv)));
             }
-            out.extend(pair(quote!(SelectSamePair), &chain.preds, &dims, &vals));
+            out.extend(pair(
+                quote!(SelectSamePair),
+                &needs,
+                &chain.preds,
+                &dims,
+                &vals,
+            ));
             // the no-check rule: every pair's equality known without running
             let mut proven = Chain::new();
             for (p, q) in a.iter().zip(&b) {
@@ -99,6 +120,7 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             out.extend(quote! {
                 impl<#generics> crate::ops::select::bounds::SelectSameProven<#bt, C, T, E> for #at
                 where
+                    #shapes
                     #at: crate::ops::select::bounds::SelectSamePair<#bt, C, T, E>,
                     #(#preds,)*
                 {}
@@ -107,12 +129,12 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             // ranks that differ: rejected by the checked rule, which reports it
             out.extend(quote! {
                 impl<#generics> crate::ops::select::bounds::SelectSameProven<#bt, C, T, E> for #at
-                where #at: crate::ops::select::bounds::SelectSamePair<#bt, C, T, E>
+                where #shapes #at: crate::ops::select::bounds::SelectSamePair<#bt, C, T, E>
                 {}
             });
             out.extend(quote! {
                 impl<#generics> crate::ops::select::bounds::SelectSamePair<#bt, C, T, E> for #at
-                where (): crate::ops::select::bounds::SelectNoneRank<C, T, E>
+                where #shapes (): crate::ops::select::bounds::SelectNoneRank<C, T, E>
                 {
                     type Output = #at;
                     #[inline(always)]
@@ -129,12 +151,14 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             if ra > rb {
                 out.extend(quote! {
                     impl<#generics> crate::ops::select::bounds::SelectPdpdInto<#bt, C, T, E, #ax> for #at
-                    where (): crate::ops::select::bounds::SelectPdpdRank<#at, C, T, E, #ax>
+                    where #shapes (): crate::ops::select::bounds::SelectPdpdRank<#at, C, T, E, #ax>
                     {
                         type Ok = <() as crate::ops::select::bounds::SelectPdpdRank<#at, C, T, E, #ax>>::Ok;
                     }
                     // rejected by the checked rule, which reports it
-                    impl<#generics> crate::ops::select::bounds::SelectPdpdProven<#bt, C, T, E, #ax> for #at {
+                    impl<#generics> crate::ops::select::bounds::SelectPdpdProven<#bt, C, T, E, #ax> for #at
+                    where #shapes
+                    {
                         type Ok = ();
                     }
                 });
@@ -159,7 +183,7 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             let preds = chain.preds;
             out.extend(quote! {
                 impl<#generics> crate::ops::select::bounds::SelectPdpdInto<#bt, C, T, E, #ax> for #at
-                where #(#preds,)*
+                where #shapes #(#preds,)*
                 {
                     type Ok = #done;
                 }
@@ -180,7 +204,7 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             let preds = proven.preds;
             out.extend(quote! {
                 impl<#generics> crate::ops::select::bounds::SelectPdpdProven<#bt, C, T, E, #ax> for #at
-                where #(#preds,)*
+                where #shapes #(#preds,)*
                 {
                     type Ok = #done;
                 }
@@ -235,6 +259,7 @@ fn numpy_proven(
     bt: &TokenStream2,
     generics: &TokenStream2,
 ) -> TokenStream2 {
+    let shapes = quote!(#at: crate::shape::Shape, #bt: crate::shape::Shape,);
     let r = ra.max(rb);
     let mut chain = Chain::new();
     for i in 0..r {
@@ -247,6 +272,7 @@ fn numpy_proven(
     quote! {
         impl<#generics> crate::ops::select::bounds::SelectNumpyProven<#bt, C, T, E> for #at
         where
+            #shapes
             #at: crate::ops::select::bounds::SelectNumpyPair<#bt, C, T, E>,
             #(#preds,)*
         {}
