@@ -265,8 +265,9 @@ where
         let (inputs, index) = (self.inputs, self.index.as_slice());
         if let Some(row_len) = self.row_len {
             let shape = self.static_bounded_shape::<CAP>()?;
-            // `copy_rows` checks every index value before it writes; the
-            // index (static, [rows, 1]) has one value per output row
+            // every index value is checked before the room is made; the
+            // index (static, [rows, 1]) has one value per output row, and
+            // the room's element `i` is `row_element`'s
             let numel = index.len().saturating_mul(row_len);
             kernel::check_index_values(index, K)?;
             return bounded_result_from_fn(shape, numel, |i| {
