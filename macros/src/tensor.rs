@@ -2,37 +2,40 @@
 //! the nesting, a ragged literal reported at the offending row.
 
 use crate::shape::dim_type;
-use proc_macro2::TokenStream as TokenStream2;
-use quote::quote;
-use syn::parse::Parser;
-use syn::punctuated::Punctuated;
+use proc_macro2::{Delimiter, TokenStream as TokenStream2, TokenTree};
+use quote::{quote, ToTokens};
+use syn::parse::{ParseStream, Parser};
 use syn::{Expr, Token};
 
 /// The largest nesting depth `tensor!` accepts (shapecheck's `MAX_RANK`).
 const TENSOR_MAX_RANK: usize = 8;
 
+/// One element of a literal: a row (an array literal, whose elements are
+/// read in turn) or a value, kept as its tokens.
+enum Elem {
+    Row {
+        tokens: TokenStream2,
+        elems: Vec<Elem>,
+    },
+    Value(TokenStream2),
+}
+
 pub(crate) fn tensor_impl(krate: &TokenStream2, input: TokenStream2) -> syn::Result<TokenStream2> {
-    let parser = Punctuated::<Expr, Token![,]>::parse_terminated;
-    let top: Vec<Expr> = parser.parse2(input)?.into_iter().collect();
+    let top = read_row(input)?;
     // the shape, read along the first element of every level
     let mut dims = vec![top.len()];
     let mut first = top.first();
-    while let Some(e) = first {
-        match tensor_row(e)? {
-            Some(row) => {
-                dims.push(row.len());
-                if dims.len() > TENSOR_MAX_RANK {
-                    return Err(syn::Error::new_spanned(
-                        e,
-                        format!(
-                            "tensor!: the literal is nested more than {TENSOR_MAX_RANK} deep, and a shape has at most {TENSOR_MAX_RANK} dims"
-                        ),
-                    ));
-                }
-                first = row.first().copied();
-            }
-            None => break,
+    while let Some(Elem::Row { tokens, elems }) = first {
+        dims.push(elems.len());
+        if dims.len() > TENSOR_MAX_RANK {
+            return Err(syn::Error::new_spanned(
+                tokens,
+                format!(
+                    "tensor!: the literal is nested more than {TENSOR_MAX_RANK} deep, and a shape has at most {TENSOR_MAX_RANK} dims"
+                ),
+            ));
         }
+        first = elems.first();
     }
     // every other row must have the same length and depth as the first one
     let mut path = Vec::new();
@@ -49,19 +52,71 @@ pub(crate) fn tensor_impl(krate: &TokenStream2, input: TokenStream2) -> syn::Res
     })
 }
 
-/// The elements of `e` if it is a row (an array literal), `None` if it is a value.
-fn tensor_row(e: &Expr) -> syn::Result<Option<Vec<&Expr>>> {
-    match e {
-        // an array passed through a `macro_rules!` fragment arrives wrapped in
-        // an invisible group
-        Expr::Group(g) => tensor_row(&g.expr),
-        Expr::Array(a) => Ok(Some(a.elems.iter().collect())),
-        Expr::Repeat(r) => Err(syn::Error::new_spanned(
-            r,
-            "tensor!: a repeat expression `[v; n]` is not supported here; write the elements out, or use `Tensor::full`",
-        )),
-        _ => Ok(None),
+/// The comma-separated elements of one row, each a row or a value.
+fn read_row(input: TokenStream2) -> syn::Result<Vec<Elem>> {
+    split_elements
+        .parse2(input)?
+        .into_iter()
+        .map(read_elem)
+        .collect()
+}
+
+/// An element's tokens as a row if they are one array literal (`[a, b]`,
+/// also wrapped in the invisible group a `macro_rules!` fragment adds), else
+/// as a value.
+fn read_elem(tokens: TokenStream2) -> syn::Result<Elem> {
+    let mut trees = tokens.clone().into_iter();
+    let (Some(TokenTree::Group(g)), None) = (trees.next(), trees.next()) else {
+        return Ok(Elem::Value(tokens));
+    };
+    match g.delimiter() {
+        Delimiter::None => read_elem(g.stream()),
+        Delimiter::Bracket => {
+            let repeat = g
+                .stream()
+                .into_iter()
+                .any(|t| matches!(&t, TokenTree::Punct(p) if p.as_char() == ';'));
+            if repeat {
+                return Err(syn::Error::new_spanned(
+                    &tokens,
+                    "tensor!: a repeat expression `[v; n]` is not supported here; write the elements out, or use `Tensor::full`",
+                ));
+            }
+            Ok(Elem::Row {
+                elems: read_row(g.stream())?,
+                tokens,
+            })
+        }
+        _ => Ok(Elem::Value(tokens)),
     }
+}
+
+/// Splits a row at the commas between its elements. An element is read as
+/// an expression where syn's expression parser takes it whole (so the comma
+/// in `f::<A, B>(x)` stays inside), otherwise as the tokens up to the next
+/// comma: an array literal, an `if`, a block or a `?` keep their own commas
+/// inside a group.
+fn split_elements(input: ParseStream) -> syn::Result<Vec<TokenStream2>> {
+    let mut out = Vec::new();
+    while !input.is_empty() {
+        let fork = input.fork();
+        let whole = fork.parse::<Expr>().is_ok() && (fork.is_empty() || fork.peek(Token![,]));
+        let mut tokens = TokenStream2::new();
+        if whole {
+            while input.cursor() != fork.cursor() {
+                input.parse::<TokenTree>()?.to_tokens(&mut tokens);
+            }
+        } else {
+            while !input.is_empty() && !input.peek(Token![,]) {
+                input.parse::<TokenTree>()?.to_tokens(&mut tokens);
+            }
+        }
+        out.push(tokens);
+        if !input.is_empty() {
+            input.parse::<Token![,]>()?;
+        }
+    }
+    Ok(out)
 }
 
 /// `row 1` for a top-level row, `row [1, 2]` deeper down.
@@ -86,7 +141,7 @@ fn tensor_index(path: &[usize]) -> String {
 /// Checks the elements of one row at depth `path.len()` against `dims`, and
 /// returns them as tokens (rows re-emitted as array literals).
 fn tensor_check(
-    elems: &[impl core::borrow::Borrow<Expr>],
+    elems: &[Elem],
     dims: &[usize],
     path: &mut Vec<usize>,
 ) -> syn::Result<Vec<TokenStream2>> {
@@ -94,16 +149,14 @@ fn tensor_check(
     let nested = dims.len() > depth + 1;
     let mut out = Vec::with_capacity(elems.len());
     for (i, e) in elems.iter().enumerate() {
-        let e = e.borrow();
         path.push(i);
-        let row = tensor_row(e)?;
         let first: Vec<usize> = vec![0; path.len()];
-        match (nested, row) {
-            (true, Some(row)) => {
+        match (nested, e) {
+            (true, Elem::Row { tokens, elems: row }) => {
                 let want = dims[depth + 1];
                 if row.len() != want {
                     return Err(syn::Error::new_spanned(
-                        e,
+                        tokens,
                         format!(
                             "tensor!: {} has {} element{}, but {} has {want}",
                             tensor_path(path),
@@ -113,12 +166,12 @@ fn tensor_check(
                         ),
                     ));
                 }
-                let inner = tensor_check(&row, dims, path)?;
+                let inner = tensor_check(row, dims, path)?;
                 out.push(quote!([#(#inner),*]));
             }
-            (true, None) => {
+            (true, Elem::Value(tokens)) => {
                 return Err(syn::Error::new_spanned(
-                    e,
+                    tokens,
                     format!(
                         "tensor!: {} is a single value, but {} has {} element{}",
                         tensor_path(path),
@@ -128,9 +181,9 @@ fn tensor_check(
                     ),
                 ));
             }
-            (false, Some(_)) => {
+            (false, Elem::Row { tokens, .. }) => {
                 return Err(syn::Error::new_spanned(
-                    e,
+                    tokens,
                     format!(
                         "tensor!: element {} is a row, but element {} is a single value; every row must be nested equally deep",
                         tensor_index(path),
@@ -138,7 +191,7 @@ fn tensor_check(
                     ),
                 ));
             }
-            (false, None) => out.push(quote!(#e)),
+            (false, Elem::Value(tokens)) => out.push(tokens.clone()),
         }
         path.pop();
     }

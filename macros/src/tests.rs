@@ -98,6 +98,56 @@ fn tensor_names_the_ragged_row() {
     );
 }
 
+#[test]
+fn tensor_keeps_each_element_whole() {
+    let k = quote!(k);
+    // a comma inside generic arguments, a comparison, a cast, an `if`, a `?`,
+    // an index into an array literal and a block: each one element
+    let out = tensor::tensor_impl(
+        &k,
+        quote!(
+            f::<A, B>(x),
+            a < b,
+            c > d,
+            n as f32,
+            if c { 1.0 } else { 2.0 },
+            x.parse()?,
+            [1.0, 2.0][i],
+            {
+                let v = 3.0;
+                v
+            }
+        ),
+    )
+    .unwrap();
+    let want = quote!(k::Tensor::<_, (k::Dim<8>,)>::from_array([
+        f::<A, B>(x),
+        a < b,
+        c > d,
+        n as f32,
+        if c { 1.0 } else { 2.0 },
+        x.parse()?,
+        [1.0, 2.0][i],
+        {
+            let v = 3.0;
+            v
+        }
+    ]));
+    assert_eq!(text(&out), text(&want));
+    // rows of such elements, one wrapped in the invisible group of a
+    // `macro_rules!` fragment
+    let wrapped =
+        proc_macro2::Group::new(proc_macro2::Delimiter::None, quote!([3.0, g::<u8, 2>()]));
+    let out = tensor::tensor_impl(&k, quote!([1.0, if c { 2.0 } else { 0.0 }], #wrapped)).unwrap();
+    let want = quote!(k::Tensor::<_, (k::Dim<2>, k::Dim<2>,)>::from_array([
+        [1.0, if c { 2.0 } else { 0.0 }],
+        [3.0, g::<u8, 2>()]
+    ]));
+    assert_eq!(text(&out), text(&want));
+    let e = tensor::tensor_impl(&k, quote!([1.0; 3])).unwrap_err();
+    assert!(e.to_string().contains("repeat expression"), "{e}");
+}
+
 /// The type after `type Place =` (or another associated type) in an impl body.
 fn assoc(body: &str, name: &str) -> String {
     let start = body
