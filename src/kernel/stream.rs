@@ -46,6 +46,8 @@ pub(crate) const MIN_ROW: usize = 4096;
 /// The elements written per streamed piece: a stack buffer of this many is
 /// computed by the caller's loop, then streamed (a multiple of 16, so
 /// every piece is a whole number of 16-byte stores for any element size).
+/// Only x86_64 streams (elsewhere it would be an unused constant).
+#[cfg(target_arch = "x86_64")]
 const PIECE: usize = 64;
 
 /// Writes one output row `o`: `fill(start, dst)` computes the row's
