@@ -32,9 +32,11 @@ pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync {
     #[doc(hidden)]
     type Kind: crate::dim::kind::Kind;
     /// The shape with each run-time dim replaced by `Dim<P>` (static dims
-    /// kept): what an op plans its loops with at compile time.
+    /// kept): what an op plans its loops with at compile time, from its
+    /// dims alone ([`PlaceholderDims`], not [`StaticShape`], whose operator
+    /// promises rustc would prove again for every rank's placeholder).
     #[doc(hidden)]
-    type Placeholder<const P: usize>: StaticShape;
+    type Placeholder<const P: usize>: PlaceholderDims;
     /// The static shape with room for every size of this one, dim by dim
     /// ([`DimLike::Room`]): the shape itself when static, `Bounded<CAP>`
     /// read as `Dim<CAP>`. A [`Room`](crate::Room) holds its array.
@@ -285,6 +287,18 @@ impl Shape for () {
             })
         }
     }
+}
+
+/// The dims of a [`Shape::Placeholder`] as a constant (every dim static).
+/// One impl per rank, each asking only that its dims are static.
+#[doc(hidden)]
+pub trait PlaceholderDims {
+    /// The dims.
+    const DIMS: &'static [usize];
+}
+
+impl PlaceholderDims for () {
+    const DIMS: &'static [usize] = &[];
 }
 
 impl StaticShape for () {

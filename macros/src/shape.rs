@@ -133,6 +133,9 @@ pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
                     Ok((#(crate::shape::dim_from_size::<#d>(#pos, #vals)?,)*))
                 }
             }
+            impl<#(#d: crate::dim::StaticDim),*> crate::shape::PlaceholderDims for #t {
+                const DIMS: &'static [usize] = &[#(<#d as crate::dim::StaticDim>::SIZE),*];
+            }
             #[diagnostic::do_not_recommend]
             impl<#(#d: crate::dim::ProvenDim),*> crate::shape::ProvenShape for #t {
                 type Proven = #t;

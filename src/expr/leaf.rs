@@ -8,7 +8,7 @@ use super::plan::Plan;
 use super::row::{LeafRow, PlaceRow, ScalarRow};
 use super::ExprError;
 use crate::element::Element;
-use crate::shape::{Shape, StaticShape};
+use crate::shape::{PlaceholderDims, Shape, StaticShape};
 
 /// A tensor the expression reads (a leaf).
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +24,7 @@ impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
     const LEAVES: usize = 1;
     const PLAN: Option<Result<Plan, ExprError>> = if S::IS_STATIC {
         // a static shape is its own placeholder
-        Some(Plan::leaf(<S::Placeholder<1> as StaticShape>::DIMS))
+        Some(Plan::leaf(<S::Placeholder<1> as PlaceholderDims>::DIMS))
     } else {
         None
     };
@@ -95,7 +95,7 @@ impl<T: Element, S: Shape> Node<T> for Place<S> {
     type Shape = S;
     const LEAVES: usize = 1;
     const PLAN: Option<Result<Plan, ExprError>> = if S::IS_STATIC {
-        Some(Plan::leaf(<S::Placeholder<1> as StaticShape>::DIMS))
+        Some(Plan::leaf(<S::Placeholder<1> as PlaceholderDims>::DIMS))
     } else {
         None
     };

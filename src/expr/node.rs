@@ -20,7 +20,7 @@ use super::ExprError;
 use crate::element::Element;
 use crate::ops::elementwise::{Activation, BinaryOp};
 use crate::ops::select::SelectMode;
-use crate::shape::{Shape, StaticShape};
+use crate::shape::{PlaceholderDims, Shape, StaticShape};
 use core::marker::PhantomData;
 
 /// The most output elements a node computes at once: one piece of a row.
@@ -425,7 +425,7 @@ const fn select_plan<C: Shape, M: SelectMode>(
     if !C::IS_STATIC {
         return None;
     }
-    let c = match Plan::leaf(<C::Placeholder<1> as StaticShape>::DIMS) {
+    let c = match Plan::leaf(<C::Placeholder<1> as PlaceholderDims>::DIMS) {
         Ok(c) => c,
         Err(x) => return Some(Err(x)),
     };

@@ -9,7 +9,7 @@ use crate::broadcast::Frame;
 use crate::dims::Dims;
 use crate::element::{sigmoid_f64, tanh_f64, Element};
 use crate::kernel::{self, Walk};
-use crate::shape::{Shape, StaticShape};
+use crate::shape::{PlaceholderDims, Shape, StaticShape};
 use core::marker::PhantomData;
 
 /// The walk of a frame the rule returned.
@@ -41,8 +41,8 @@ impl<S: Shape, Y: Shape, const AXIS: isize> WalkIfStatic<S, Y, AXIS> {
     #[allow(clippy::panic)]
     const WALK: Option<Walk<2>> = if S::IS_STATIC && Y::IS_STATIC {
         match rule::frame(
-            <S::Placeholder<2> as StaticShape>::DIMS,
-            <Y::Placeholder<2> as StaticShape>::DIMS,
+            <S::Placeholder<2> as PlaceholderDims>::DIMS,
+            <Y::Placeholder<2> as PlaceholderDims>::DIMS,
             AXIS,
         ) {
             Ok(f) => Some(walk(&f)),
@@ -95,10 +95,10 @@ pub(super) struct LeadingWalk<S, Y, const AXIS: isize>(PhantomData<(S, Y)>);
 
 impl<S: Shape, Y: Shape, const AXIS: isize> LeadingWalk<S, Y, AXIS> {
     pub(super) const WALK: Option<Walk<2>> = leading_walk(
-        <S::Placeholder<2> as StaticShape>::DIMS,
-        <Y::Placeholder<2> as StaticShape>::DIMS,
-        <S::Placeholder<3> as StaticShape>::DIMS,
-        <Y::Placeholder<3> as StaticShape>::DIMS,
+        <S::Placeholder<2> as PlaceholderDims>::DIMS,
+        <Y::Placeholder<2> as PlaceholderDims>::DIMS,
+        <S::Placeholder<3> as PlaceholderDims>::DIMS,
+        <Y::Placeholder<3> as PlaceholderDims>::DIMS,
         AXIS,
     );
 }

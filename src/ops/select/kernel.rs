@@ -7,7 +7,7 @@ use super::{rule, AutoBroadcast, SelectError, SelectMode};
 use crate::broadcast::Frame;
 use crate::dims::Dims;
 use crate::kernel::{self, Walk};
-use crate::shape::{Shape, StaticShape};
+use crate::shape::{PlaceholderDims, Shape, StaticShape};
 use core::marker::PhantomData;
 
 /// The walk of a frame the rule returned.
@@ -40,9 +40,9 @@ impl<C: Shape, ST: Shape, SE: Shape, M: SelectMode> WalkIfStatic<C, ST, SE, M> {
     const WALK: Option<Walk<3>> = if C::IS_STATIC && ST::IS_STATIC && SE::IS_STATIC {
         match rule::frame(
             M::KIND,
-            <C::Placeholder<2> as StaticShape>::DIMS,
-            <ST::Placeholder<2> as StaticShape>::DIMS,
-            <SE::Placeholder<2> as StaticShape>::DIMS,
+            <C::Placeholder<2> as PlaceholderDims>::DIMS,
+            <ST::Placeholder<2> as PlaceholderDims>::DIMS,
+            <SE::Placeholder<2> as PlaceholderDims>::DIMS,
         ) {
             Ok(f) => Some(walk(&f)),
             Err(_) => panic!("shapecheck bug: the select rule's type-level form accepted shapes its run-time form rejects"),
