@@ -10,6 +10,9 @@ use syn::{Expr, Token};
 /// The largest nesting depth `tensor!` accepts (shapecheck's `MAX_RANK`).
 const TENSOR_MAX_RANK: usize = 8;
 
+/// The error of a repeat expression, whose length the macro cannot see.
+const REPEAT: &str = "tensor!: a repeat expression `[v; n]` is not supported here; write the elements out, or use `Tensor::full`";
+
 /// One element of a literal: a row (an array literal, whose elements are
 /// read in turn) or a value, kept as its tokens.
 enum Elem {
@@ -77,10 +80,7 @@ fn read_elem(tokens: TokenStream2) -> syn::Result<Elem> {
                 .into_iter()
                 .any(|t| matches!(&t, TokenTree::Punct(p) if p.as_char() == ';'));
             if repeat {
-                return Err(syn::Error::new_spanned(
-                    &tokens,
-                    "tensor!: a repeat expression `[v; n]` is not supported here; write the elements out, or use `Tensor::full`",
-                ));
+                return Err(syn::Error::new_spanned(&tokens, REPEAT));
             }
             Ok(Elem::Row {
                 elems: read_row(g.stream())?,
@@ -108,6 +108,10 @@ fn split_elements(input: ParseStream) -> syn::Result<Vec<TokenStream2>> {
             }
         } else {
             while !input.is_empty() && !input.peek(Token![,]) {
+                // `tensor![v; n]`: no expression has a `;` outside a group
+                if input.peek(Token![;]) {
+                    return Err(input.error(REPEAT));
+                }
                 input.parse::<TokenTree>()?.to_tokens(&mut tokens);
             }
         }

@@ -144,8 +144,10 @@ fn tensor_keeps_each_element_whole() {
         [3.0, g::<u8, 2>()]
     ]));
     assert_eq!(text(&out), text(&want));
-    let e = tensor::tensor_impl(&k, quote!([1.0; 3])).unwrap_err();
-    assert!(e.to_string().contains("repeat expression"), "{e}");
+    for repeat in [quote!([1.0; 3]), quote!(1.0; 3), quote!([[1.0, 2.0]; 3])] {
+        let e = tensor::tensor_impl(&k, repeat).unwrap_err();
+        assert!(e.to_string().contains("repeat expression"), "{e}");
+    }
 }
 
 /// The type after `type Place =` (or another associated type) in an impl body.
