@@ -73,7 +73,11 @@ fn read_elem(tokens: TokenStream2) -> syn::Result<Elem> {
         return Ok(Elem::Value(tokens));
     };
     match g.delimiter() {
-        Delimiter::None => read_elem(g.stream()),
+        // a value keeps its invisible group (the fragment's precedence)
+        Delimiter::None => Ok(match read_elem(g.stream())? {
+            Elem::Value(_) => Elem::Value(tokens),
+            row => row,
+        }),
         Delimiter::Bracket => {
             let repeat = g
                 .stream()
@@ -114,6 +118,9 @@ fn split_elements(input: ParseStream) -> syn::Result<Vec<TokenStream2>> {
                 }
                 input.parse::<TokenTree>()?.to_tokens(&mut tokens);
             }
+        }
+        if tokens.is_empty() {
+            return Err(input.error("tensor!: expected an element before this comma"));
         }
         out.push(tokens);
         if !input.is_empty() {

@@ -144,10 +144,29 @@ fn tensor_keeps_each_element_whole() {
         [3.0, g::<u8, 2>()]
     ]));
     assert_eq!(text(&out), text(&want));
+    let e = tensor::tensor_impl(&k, quote!(1.0, , 2.0)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "tensor!: expected an element before this comma"
+    );
+    // a value passed through a fragment keeps its invisible group
+    let sum = proc_macro2::Group::new(proc_macro2::Delimiter::None, quote!(a + b));
+    let out = tensor::tensor_impl(&k, quote!(#sum, c)).unwrap();
+    assert!(has_invisible_group(out), "{}", text(&quote!(#sum)));
     for repeat in [quote!([1.0; 3]), quote!(1.0; 3), quote!([[1.0, 2.0]; 3])] {
         let e = tensor::tensor_impl(&k, repeat).unwrap_err();
         assert!(e.to_string().contains("repeat expression"), "{e}");
     }
+}
+
+/// Whether a `Delimiter::None` group appears anywhere in `tokens`.
+fn has_invisible_group(tokens: TokenStream2) -> bool {
+    tokens.into_iter().any(|t| match t {
+        proc_macro2::TokenTree::Group(g) => {
+            g.delimiter() == proc_macro2::Delimiter::None || has_invisible_group(g.stream())
+        }
+        _ => false,
+    })
 }
 
 /// The type after `type Place =` (or another associated type) in an impl body.
