@@ -363,6 +363,9 @@ pub mod prelude {
     pub use crate::ops::elementwise::{
         ActivationKind, Axis, BroadcastOf, BroadcastWith, Identity, Relu, Sigmoid, Tanh,
     };
+    // the named elementwise forms on two tensors of one generic shape (a
+    // trait's methods, imported without a name)
+    pub use crate::ops::elementwise::SameShapeForms as _;
 
     // select
     pub use crate::ops::select::{select, NoBroadcast, Numpy, Pdpd, SelectOutput, SelectWith};
@@ -390,7 +393,7 @@ mod rest {
     pub use crate::lod::{Lengths, LodError};
     pub use crate::ops::elementwise::{
         Activation, BinaryOp, BinaryOpKind, BroadcastResult, ElementwiseError, ElementwiseOutput,
-        ElementwiseShapes, FloatElement,
+        ElementwiseShapes, FloatElement, SameShapeAs,
     };
     #[cfg(feature = "alloc")]
     pub use crate::ops::lod_reset::DynY;

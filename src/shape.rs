@@ -114,7 +114,8 @@ impl ProvenShape for () {
 /// the output, and says so in its supertraits, so the operators (`&a - &b`,
 /// `&a * &s`), fused expressions of them (`a.lazy() * &b + &s`) and
 /// `select(&c, &a, &b_or_s, Numpy)` with a cond of the same shape need no
-/// other bound. The named methods (`elementwise_max`, ...) and shapes that
+/// other bound; nor do the named forms (`x.elementwise_max(&y,
+/// Axis::<-1>, Identity)`, ..., with the prelude in scope). Shapes that
 /// differ take [`BroadcastWith`](crate::ops::elementwise::BroadcastWith) or
 /// [`SelectWith`](crate::ops::select::SelectWith).
 ///
@@ -132,6 +133,11 @@ impl ProvenShape for () {
 ///     select(keep, x, &Tensor::<f32, shape![]>::full(0.0), Numpy)
 /// }
 /// assert_eq!(masked(&tensor![true, false], &tensor![3.0f32, 4.0]).as_slice(), &[3.0, 0.0]);
+/// /// `x` clipped below at `lo`, elementwise.
+/// fn clip<S: StaticShape>(x: &Tensor<f32, S>, lo: &Tensor<f32, S>) -> Owned<f32, S> {
+///     x.elementwise_max(lo, Axis::<-1>, Identity)
+/// }
+/// assert_eq!(clip(&tensor![-1.0f32, 2.0], &Tensor::full(0.0)).as_slice(), &[0.0, 2.0]);
 /// ```
 ///
 /// ```

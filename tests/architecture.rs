@@ -264,9 +264,10 @@ fn nothing_cites_outside_the_repository() {
 }
 
 /// The parts a role's file may have in its folder: the operators beside
-/// the methods (`api/operators.rs`), the plain forms' no-check rule beside
-/// the checked rule (`bounds/plain.rs`).
-const OP_PARTS: [&str; 2] = ["api/operators.rs", "bounds/plain.rs"];
+/// the methods (`api/operators.rs`), the named forms on two tensors of one
+/// generic shape (`api/same_shape.rs`), the plain forms' no-check rule
+/// beside the checked rule (`bounds/plain.rs`).
+const OP_PARTS: [&str; 3] = ["api/operators.rs", "api/same_shape.rs", "bounds/plain.rs"];
 
 /// The file names an operator folder may hold, one role each.
 const OP_FILES: [&str; 9] = [

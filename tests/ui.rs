@@ -65,6 +65,12 @@ const EXCEPTIONS: &[(&str, usize, bool, &str)] = &[
     // "erroneous constant encountered" and "the above error was encountered
     // while instantiating ..." (5 lines each) to the 5 of the error itself
     (
+        "generic/fail/same_shape_axis_out_of_range.stderr",
+        17,
+        false,
+        "post-monomorphisation constant",
+    ),
+    (
         "multiplex/fail/index_rows.stderr",
         17,
         false,

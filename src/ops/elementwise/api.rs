@@ -18,9 +18,11 @@ use crate::tensor::Tensor;
 // The operators `&x * &y`, `+`, `-`, `/`, and the bound generic code
 // writes; the operators with a number on one side (`&x * 2.0`, `2.0 * &x`).
 mod operators;
+mod same_shape;
 pub use operators::{
     BroadcastOf, BroadcastResult, BroadcastWith, FloatElement, LazyOperatorShapes, OperatorShapes,
 };
+pub use same_shape::{PlainOperand, SameOperand, SameShapeAs, SameShapeForms};
 
 /// The output type of `x (S) op y (Y)` at `AXIS`.
 pub type ElementwiseOutput<S, Y, const AXIS: isize> = <S as ElementwiseShapes<Y, AXIS>>::Output;

@@ -33,6 +33,35 @@ impl<S: StaticShape, Y: StaticShape, const AXIS: isize> StaticWalk<S, Y, AXIS> {
     };
 }
 
+/// The walk of a static `S` and an operand `Y` of the same shape or
+/// `shape![]` at `AXIS` (the named forms on one generic shape,
+/// `api/same_shape.rs`), computed by the compiler with the run-time rule:
+/// identical shapes meet at any axis in `[-16, 16)`, a scalar at any axis
+/// the rule places it, and an axis the rule rejects is this constant's
+/// build error.
+pub(super) struct SameWalk<S, Y, const AXIS: isize>(PhantomData<(S, Y)>);
+
+impl<S: StaticShape, Y: StaticShape, const AXIS: isize> SameWalk<S, Y, AXIS> {
+    const AXIS_RANGE: &str = "elementwise/axis-range: a scalar y is placed at -R <= axis < R, R the rank of x (two tensors of one shape meet at any axis)";
+    const NOT_X: &str =
+        "elementwise/broadcast: at this axis the output is not x's shape, which this form returns";
+    pub(super) const WALK: Walk<2> = match rule::frame(S::DIMS, Y::DIMS, AXIS) {
+        // the output is x's shape (what the caller's result holds)
+        Ok(f) if same_dims(f.out_dims().as_slice(), S::DIMS) => walk(&f),
+        Ok(_) => crate::ops::const_fail(Self::NOT_X),
+        Err(_) => crate::ops::const_fail(Self::AXIS_RANGE),
+    };
+}
+
+/// Whether two dim lists are equal (a `const fn`, for [`SameWalk`]).
+const fn same_dims(a: &[usize], b: &[usize]) -> bool {
+    match (a, b) {
+        ([], []) => true,
+        ([x, a @ ..], [y, b @ ..]) => *x == *y && same_dims(a, b),
+        _ => false,
+    }
+}
+
 /// [`StaticWalk`] for any two shapes: `Some` exactly when both are static
 /// (a static shape is its own placeholder).
 struct WalkIfStatic<S, Y, const AXIS: isize>(PhantomData<(S, Y)>);

@@ -249,7 +249,8 @@ pub(crate) mod rule;
 
 pub use api::{
     BroadcastOf, BroadcastResult, BroadcastWith, ElementwiseOutput, ElementwiseResult,
-    FloatElement, LazyOperatorShapes, OperatorShapes,
+    FloatElement, LazyOperatorShapes, OperatorShapes, PlainOperand, SameOperand, SameShapeAs,
+    SameShapeForms,
 };
 pub use backward::{
     elementwise_backward_slices, ElementwiseDout, ElementwiseDoutLink, ElementwiseDoutRule,
