@@ -36,9 +36,9 @@ impl<S: StaticShape, Y: StaticShape, const AXIS: isize> StaticWalk<S, Y, AXIS> {
 /// The walk of a static `S` and an operand `Y` of the same shape or
 /// `shape![]` at `AXIS` (the named forms on one generic shape,
 /// `api/same_shape.rs`), computed by the compiler with the run-time rule:
-/// identical shapes meet at any axis in `[-16, 16)`, a scalar at any axis
-/// the rule places it, and an axis the rule rejects is this constant's
-/// build error.
+/// identical shapes meet at any axis (Paddle's rule; the type-level tables
+/// of the inherent forms cover `[-16, 16)`), a scalar at `-R <= axis < R`,
+/// and an axis the rule rejects is this constant's build error.
 pub(super) struct SameWalk<S, Y, const AXIS: isize>(PhantomData<(S, Y)>);
 
 impl<S: StaticShape, Y: StaticShape, const AXIS: isize> SameWalk<S, Y, AXIS> {
