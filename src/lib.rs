@@ -393,7 +393,7 @@ mod rest {
     pub use crate::lod::{Lengths, LodError};
     pub use crate::ops::elementwise::{
         Activation, BinaryOp, BinaryOpKind, BroadcastResult, ElementwiseError, ElementwiseOutput,
-        ElementwiseShapes, FloatElement, SameShapeAs,
+        ElementwiseShapes, FloatElement,
     };
     #[cfg(feature = "alloc")]
     pub use crate::ops::lod_reset::DynY;
@@ -418,7 +418,7 @@ mod rest {
         SelectError, SelectShapes,
     };
     pub use crate::ops::stitch::{StitchGrad, StitchIndex};
-    pub use crate::shape::Dims;
+    pub use crate::shape::{Dims, SameOrScalar};
     pub use crate::storage::{Inline, ResultStorage, Room, Storage, StorageMut};
     pub use crate::tensor::Owned;
 }

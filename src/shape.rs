@@ -22,7 +22,9 @@ pub use crate::dims::{Dims, MAX_RANK};
 /// assert!(!<shape![2, Dyn] as Shape>::IS_STATIC);
 /// assert!(<shape![2, 3] as Shape>::IS_STATIC);
 /// ```
-pub trait Shape: Copy + fmt::Debug + PartialEq + Send + Sync {
+pub trait Shape:
+    Copy + fmt::Debug + PartialEq + Send + Sync + SameOrScalar<Self> + SameOrScalar<()>
+{
     /// The number of dims.
     const RANK: usize;
     /// `true` when every dim is static.
@@ -294,6 +296,39 @@ impl Shape for () {
         }
     }
 }
+
+/// `Y` is `Self` or `shape![]`: an operand that meets a tensor of shape
+/// `Self` with `Self` as the output, whatever the dims are. Every shape
+/// promises both (supertraits of [`Shape`]; one impl per rank), so a
+/// function generic over `S` gives the named elementwise forms
+/// (`x.elementwise_max(&y, ..)`, `x.try_elementwise_add(&y, ..)`) a `y`
+/// of shape `S` or `shape![]` with no bound. Write it for an operand of
+/// another type parameter that is one of those two; to broadcast two
+/// different shapes the bound is [`BroadcastWith`](crate::BroadcastWith)
+/// (static) or [`ElementwiseShapes`](crate::ElementwiseShapes).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::{ElementwiseError, SameOrScalar};
+/// fn diff<S: Shape + SameOrScalar<Y>, Y: Shape>(
+///     x: &Tensor<f32, S, Vec<f32>>,
+///     y: &Tensor<f32, Y, Vec<f32>>,
+/// ) -> Result<Tensor<f32, S, Vec<f32>>, ElementwiseError> {
+///     x.try_elementwise_sub(y, Axis::<-1>, Identity)
+/// }
+/// let x = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(2),), vec![3.0, 5.0]).unwrap();
+/// assert_eq!(diff(&x, &x).unwrap().as_slice(), &[0.0, 0.0]);
+/// let one = Tensor::<f32, shape![], Vec<f32>>::from_vec((), vec![1.0]).unwrap();
+/// assert_eq!(diff(&x, &one).unwrap().as_slice(), &[2.0, 4.0]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "elementwise/broadcast: x of shape {Self} and y of shape {Y}: nothing says that they broadcast",
+    label = "{Self} and {Y} must broadcast",
+    note = "in generic code, add `{Self}: BroadcastWith<{Y}>` (static shapes, axis -1; the output is `BroadcastOf<{Self}, {Y}>`) or `{Self}: ElementwiseShapes<{Y}, AXIS>`; a shape meets its own and `shape![]` with no bound"
+)]
+pub trait SameOrScalar<Y: ?Sized> {}
+
+impl SameOrScalar<()> for () {}
 
 /// The dims of a [`Shape::Placeholder`] as a constant (every dim static).
 /// One impl per rank, each asking only that its dims are static.

@@ -1,6 +1,6 @@
-//! The named elementwise forms on two tensors of one generic shape, with no
-//! bound beyond `S: StaticShape` (plain forms) or `S: Shape` (`try_`
-//! forms): each generic function is called with concrete shapes and
+//! The named elementwise forms on two tensors of one generic shape, or a
+//! tensor and a scalar, with no bound beyond `S: StaticShape` (plain forms)
+//! or `S: Shape` (`try_` forms): each generic function is called with concrete shapes and
 //! checked against the same call written with those shapes (the inherent
 //! methods), every op and activation, several axes; the `try_` forms also
 //! on run-time dims that differ or broadcast, and an integer division by zero.
@@ -163,6 +163,20 @@ fn try_forms_report_dims_that_differ() {
     let text = err.to_string();
     assert!(text.contains("[2, 2]") && text.contains("[3, 2]"), "{text}");
     assert_eq!(add(&x, &x).unwrap(), vec![2.0; 4]);
+}
+
+/// A scalar operand in the `try_` forms over any shape (run-time dims
+/// included), as in the plain forms over a static one.
+#[test]
+fn try_forms_take_a_scalar() {
+    fn shift<S: Shape>(x: &Tensor<f32, S, Vec<f32>>, t: &Tensor<f32, shape![]>) -> Result<Vec<f32>, ElementwiseError> {
+        Ok(x.try_elementwise_add(t, Axis::<-1>, Relu)?.as_slice().to_vec())
+    }
+    let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, -2.0, 3.0, -4.0]).unwrap();
+    let t = Tensor::<f32, shape![]>::full(1.5);
+    assert_eq!(shift(&x, &t).unwrap(), vec![2.5, 0.0, 4.5, 0.0]);
+    let xs = Tensor::<f32, shape![2, 2]>::from_slice(&[1.0, -2.0, 3.0, -4.0]).unwrap();
+    assert_eq!(shift(&x, &t).unwrap(), xs.elementwise_add(&t, Axis::<-1>, Relu).as_slice());
 }
 
 /// An integer division by zero in a plain form over a generic shape is the

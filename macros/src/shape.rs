@@ -133,6 +133,8 @@ pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
                     Ok((#(crate::shape::dim_from_size::<#d>(#pos, #vals)?,)*))
                 }
             }
+            impl<#(#d: crate::dim::DimLike),*> crate::shape::SameOrScalar<#t> for #t {}
+            impl<#(#d: crate::dim::DimLike),*> crate::shape::SameOrScalar<()> for #t {}
             impl<#(#d: crate::dim::StaticDim),*> crate::shape::PlaceholderDims for #t {
                 const DIMS: &'static [usize] = &[#(<#d as crate::dim::StaticDim>::SIZE),*];
             }

@@ -22,7 +22,7 @@ mod same_shape;
 pub use operators::{
     BroadcastOf, BroadcastResult, BroadcastWith, FloatElement, LazyOperatorShapes, OperatorShapes,
 };
-pub use same_shape::{PlainOperand, SameOperand, SameShapeAs, SameShapeForms};
+pub use same_shape::{SameOperand, SameShapeForms};
 
 /// The output type of `x (S) op y (Y)` at `AXIS`.
 pub type ElementwiseOutput<S, Y, const AXIS: isize> = <S as ElementwiseShapes<Y, AXIS>>::Output;

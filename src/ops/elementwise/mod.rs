@@ -249,8 +249,7 @@ pub(crate) mod rule;
 
 pub use api::{
     BroadcastOf, BroadcastResult, BroadcastWith, ElementwiseOutput, ElementwiseResult,
-    FloatElement, LazyOperatorShapes, OperatorShapes, PlainOperand, SameOperand, SameShapeAs,
-    SameShapeForms,
+    FloatElement, LazyOperatorShapes, OperatorShapes, SameOperand, SameShapeForms,
 };
 pub use backward::{
     elementwise_backward_slices, ElementwiseDout, ElementwiseDoutLink, ElementwiseDoutRule,

@@ -1,7 +1,7 @@
 //! The named forms on one generic shape: in a function generic over `S`,
 //! `x.elementwise_max(&y, Axis::<-1>, Identity)` with `y` of shape `S` or
-//! `shape![]` needs no bound beyond `S: StaticShape`, as `&x - &y` needs
-//! none; the `try_` forms take `y` of shape `S` for any `S: Shape`.
+//! `shape![]` needs no bound beyond `S: StaticShape` (the plain forms) or
+//! `S: Shape` (the `try_` forms), as `&x - &y` needs none.
 //!
 //! The inherent methods (`api.rs`) state their rule as a bound on `S`,
 //! which a shape rustc cannot see (`S` itself) never meets, so rustc
@@ -11,13 +11,12 @@
 //! the inherent methods are chosen as before: nothing here changes a call
 //! that compiled.
 //!
-//! The operand rule is asked of the activation (the argument typed last),
-//! so that a mismatch is one error at the method rather than at an
-//! argument with an excerpt of this file (docs/compile-errors.md): the
-//! plain forms' [`PlainOperand`] holds where `S` meets `Y` by the
-//! operators' rule with `S` as the output, which [`StaticShape`] promises
-//! for its own shape and `shape![]`; the `try_` forms' [`SameOperand`]
-//! where `Y` is `S` ([`SameShapeAs`], one blanket impl).
+//! The operand rule, [`SameOperand`], is asked of the activation (the
+//! argument typed last), so that a mismatch is one error at the method
+//! rather than at an argument with an excerpt of this file
+//! (docs/compile-errors.md). It holds where `S: SameOrScalar<Y>`: `Y` is
+//! `S` or `shape![]`, which every shape promises (supertraits of
+//! [`Shape`]), so the output is `S`.
 //!
 //! Every form runs the one elementwise rule ([`super::super::rule`]): the
 //! plain forms through a constant walk ([`kernel::SameWalk`], the rule at
@@ -29,89 +28,23 @@ use super::super::rule;
 use super::{Activation, Axis, BinaryOpKind, ElementwiseError};
 use crate::element::Element;
 use crate::kernel::Walk;
-use crate::shape::{Shape, StaticShape};
+use crate::shape::{SameOrScalar, Shape, StaticShape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage};
 use crate::tensor::Tensor;
 
-/// `Self` is the shape `S`: what the `try_` named forms (for any `S:
-/// Shape`, run-time dims included) ask of their operand's shape when no
-/// bound states a rule, so that a generic function can give them a tensor
-/// of another type parameter that is in fact the receiver's shape. One
-/// blanket impl (a shape is the same as itself): with two tensors of one
-/// type parameter nothing is needed, and to broadcast two different shapes
-/// the bound is [`ElementwiseShapes`](crate::ElementwiseShapes). (The plain
-/// forms need no such bound: [`StaticShape`] promises its own shape.)
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// use shapecheck::{ElementwiseError, SameShapeAs};
-/// fn diff<S: Shape, Y: Shape + SameShapeAs<S>>(
-///     x: &Tensor<f32, S, Vec<f32>>,
-///     y: &Tensor<f32, Y, Vec<f32>>,
-/// ) -> Result<Tensor<f32, S, Vec<f32>>, ElementwiseError> {
-///     x.try_elementwise_sub(y, Axis::<-1>, Identity)
-/// }
-/// let x = Tensor::<f32, shape![Dyn], Vec<f32>>::from_vec((Dyn(2),), vec![3.0, 5.0]).unwrap();
-/// assert_eq!(diff(&x, &x).unwrap().as_slice(), &[0.0, 0.0]);
-/// ```
-#[diagnostic::on_unimplemented(
-    message = "elementwise/broadcast: x of shape {S} and y of shape {Self}: nothing says that they broadcast",
-    label = "{S} and {Self} must broadcast",
-    note = "in generic code, add `{S}: BroadcastWith<{Self}>` (axis -1; the output is `BroadcastOf<{S}, {Self}>`) or `{S}: ElementwiseShapes<{Self}, AXIS>`; a shape meets its own with no bound"
-)]
-pub trait SameShapeAs<S> {
-    /// The shape, as `S`.
-    fn same(&self) -> S;
-}
-
-impl<S: Copy> SameShapeAs<S> for S {
-    #[inline(always)]
-    fn same(&self) -> S {
-        *self
-    }
-}
-
 /// The bound of every form, asked of the activation `A` (the argument
-/// typed last): `y`'s shape `Y` is `S`.
+/// typed last, so that a mismatch is reported at the method): `y`'s shape
+/// `Y` is `S` or `shape![]` ([`SameOrScalar`], which every shape promises
+/// for both).
 #[doc(hidden)]
 pub trait SameOperand<S, Y>: Activation {
     /// The output shape: `S`.
     type Out: Shape;
-    /// The operand's shape as `S`.
-    fn same(y: &Y) -> S;
     /// `S` as the output shape.
     fn out(s: S) -> Self::Out;
 }
 
-impl<S: Shape, Y: SameShapeAs<S>, A: Activation> SameOperand<S, Y> for A {
-    type Out = S;
-    #[inline(always)]
-    fn same(y: &Y) -> S {
-        y.same()
-    }
-    #[inline(always)]
-    fn out(s: S) -> S {
-        s
-    }
-}
-
-/// The bound of the plain forms, asked of the activation `A` as
-/// [`SameOperand`] is: `y`'s shape `Y` is `S` or `shape![]`, which every
-/// static shape promises to meet ([`StaticShape`]'s supertraits, the
-/// operators' rule at axis -1, with `S` as the output).
-#[doc(hidden)]
-pub trait PlainOperand<S, Y>: Activation {
-    /// The output shape: `S`.
-    type Out: Shape;
-    /// `S` as the output shape.
-    fn out(s: S) -> Self::Out;
-}
-
-impl<S, Y, A: Activation> PlainOperand<S, Y> for A
-where
-    S: StaticShape + super::OperatorShapes<Y, Output = S>,
-    Y: StaticShape,
-{
+impl<S: Shape + SameOrScalar<Y>, Y, A: Activation> SameOperand<S, Y> for A {
     type Out = S;
     #[inline(always)]
     fn out(s: S) -> S {
@@ -119,7 +52,7 @@ where
     }
 }
 
-/// The output of a `try_` form: shape `S` (as [`SameOperand::Out`]),
+/// The output of a form: shape `S` (as [`SameOperand::Out`]),
 /// stored as `B`'s results of that shape are.
 type SameOut<T, S, B, Y, A> = Tensor<
     T,
@@ -133,63 +66,63 @@ type SameOut<T, S, B, Y, A> = Tensor<
 #[doc(hidden)]
 pub trait SameShapeForms<T: Element, S: Shape, B: Storage<T>> {
     /// [`Tensor::elementwise_mul`] for an operand of shape `S`.
-    fn elementwise_mul<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_mul<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> PlainOut<T, S, B, Y, A>
+    ) -> SameOut<T, S, B, Y, A>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>;
     /// [`Tensor::elementwise_add`] for an operand of shape `S`.
-    fn elementwise_add<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_add<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> PlainOut<T, S, B, Y, A>
+    ) -> SameOut<T, S, B, Y, A>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>;
     /// [`Tensor::elementwise_sub`] for an operand of shape `S`.
-    fn elementwise_sub<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_sub<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> PlainOut<T, S, B, Y, A>
+    ) -> SameOut<T, S, B, Y, A>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>;
     /// [`Tensor::elementwise_max`] for an operand of shape `S`.
-    fn elementwise_max<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_max<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> PlainOut<T, S, B, Y, A>
+    ) -> SameOut<T, S, B, Y, A>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>;
     /// [`Tensor::elementwise_min`] for an operand of shape `S`.
-    fn elementwise_min<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_min<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> PlainOut<T, S, B, Y, A>
+    ) -> SameOut<T, S, B, Y, A>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>;
     /// [`Tensor::elementwise_div`] for an operand of shape `S` (an integer
     /// division by zero is its one error).
-    fn elementwise_div<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_div<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> Result<PlainOut<T, S, B, Y, A>, ElementwiseError>
+    ) -> Result<SameOut<T, S, B, Y, A>, ElementwiseError>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>;
@@ -252,12 +185,12 @@ pub trait SameShapeForms<T: Element, S: Shape, B: Storage<T>> {
 
 impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, S, B> {
     #[inline]
-    fn elementwise_mul<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_mul<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> PlainOut<T, S, B, Y, A>
+    ) -> SameOut<T, S, B, Y, A>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
@@ -268,12 +201,12 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         out
     }
     #[inline]
-    fn elementwise_add<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_add<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> PlainOut<T, S, B, Y, A>
+    ) -> SameOut<T, S, B, Y, A>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
@@ -284,12 +217,12 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         out
     }
     #[inline]
-    fn elementwise_sub<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_sub<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> PlainOut<T, S, B, Y, A>
+    ) -> SameOut<T, S, B, Y, A>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
@@ -300,12 +233,12 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         out
     }
     #[inline]
-    fn elementwise_max<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_max<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> PlainOut<T, S, B, Y, A>
+    ) -> SameOut<T, S, B, Y, A>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
@@ -316,12 +249,12 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         out
     }
     #[inline]
-    fn elementwise_min<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_min<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> PlainOut<T, S, B, Y, A>
+    ) -> SameOut<T, S, B, Y, A>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
@@ -332,12 +265,12 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         out
     }
     #[inline]
-    fn elementwise_div<Y: StaticShape, BY: Storage<T>, A: PlainOperand<S, Y>, const AXIS: isize>(
+    fn elementwise_div<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> Result<PlainOut<T, S, B, Y, A>, ElementwiseError>
+    ) -> Result<SameOut<T, S, B, Y, A>, ElementwiseError>
     where
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
@@ -415,15 +348,8 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
     }
 }
 
-/// The output of a plain form: shape `S` (as [`PlainOperand::Out`]).
-type PlainOut<T, S, B, Y, A> = Tensor<
-    T,
-    <A as PlainOperand<S, Y>>::Out,
-    <B as ResultStorage<T, <A as PlainOperand<S, Y>>::Out>>::Out,
->;
-
 /// A plain form's output, and whether an integer division met a zero divisor.
-type SamePlain<T, S, B, Y, A> = (PlainOut<T, S, B, Y, A>, Result<(), ElementwiseError>);
+type SamePlain<T, S, B, Y, A> = (SameOut<T, S, B, Y, A>, Result<(), ElementwiseError>);
 
 /// The plain forms: a fresh output of shape `S` (x's), filled along
 /// `walk` (the form's [`SameWalk`], read in the form itself so that an axis
@@ -442,7 +368,7 @@ where
     Y: StaticShape,
     B: Storage<T> + ResultStorage<T, A::Out>,
     BY: Storage<T>,
-    A: PlainOperand<S, Y>,
+    A: SameOperand<S, Y>,
 {
     let shape = A::out(*x.shape());
     let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
@@ -474,8 +400,7 @@ where
     BY: Storage<T>,
     A: SameOperand<S, Y>,
 {
-    let y_shape = A::same(y.shape());
-    let f = rule::frame(&x.dims(), &y_shape.dims(), axis)?;
+    let f = rule::frame(&x.dims(), &y.dims(), axis)?;
     let shape = A::out(S::from_dims(&f.out_dims())?);
     let mut out = Tensor::from_parts_unchecked(shape, B::Out::try_filled(&shape, T::default())?);
     kernel::run(
