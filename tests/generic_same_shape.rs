@@ -169,14 +169,26 @@ fn try_forms_report_dims_that_differ() {
 /// included), as in the plain forms over a static one.
 #[test]
 fn try_forms_take_a_scalar() {
-    fn shift<S: Shape>(x: &Tensor<f32, S, Vec<f32>>, t: &Tensor<f32, shape![]>) -> Result<Vec<f32>, ElementwiseError> {
-        Ok(x.try_elementwise_add(t, Axis::<-1>, Relu)?.as_slice().to_vec())
+    fn shift<S: Shape>(
+        x: &Tensor<f32, S, Vec<f32>>,
+        t: &Tensor<f32, shape![]>,
+    ) -> Result<Vec<f32>, ElementwiseError> {
+        Ok(x.try_elementwise_add(t, Axis::<-1>, Relu)?
+            .as_slice()
+            .to_vec())
     }
-    let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec((Dyn(2), Dim), vec![1.0, -2.0, 3.0, -4.0]).unwrap();
+    let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::from_vec(
+        (Dyn(2), Dim),
+        vec![1.0, -2.0, 3.0, -4.0],
+    )
+    .unwrap();
     let t = Tensor::<f32, shape![]>::full(1.5);
     assert_eq!(shift(&x, &t).unwrap(), vec![2.5, 0.0, 4.5, 0.0]);
     let xs = Tensor::<f32, shape![2, 2]>::from_slice(&[1.0, -2.0, 3.0, -4.0]).unwrap();
-    assert_eq!(shift(&x, &t).unwrap(), xs.elementwise_add(&t, Axis::<-1>, Relu).as_slice());
+    assert_eq!(
+        shift(&x, &t).unwrap(),
+        xs.elementwise_add(&t, Axis::<-1>, Relu).as_slice()
+    );
 }
 
 /// An integer division by zero in a plain form over a generic shape is the
