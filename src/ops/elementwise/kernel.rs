@@ -47,19 +47,10 @@ impl<S: StaticShape, Y: StaticShape, const AXIS: isize> SameWalk<S, Y, AXIS> {
         "elementwise/broadcast: at this axis the output is not x's shape, which this form returns";
     pub(super) const WALK: Walk<2> = match rule::frame(S::DIMS, Y::DIMS, AXIS) {
         // the output is x's shape (what the caller's result holds)
-        Ok(f) if same_dims(f.out_dims().as_slice(), S::DIMS) => walk(&f),
+        Ok(f) if crate::broadcast::same(f.out_dims().as_slice(), S::DIMS) => walk(&f),
         Ok(_) => crate::ops::const_fail(Self::NOT_X),
         Err(_) => crate::ops::const_fail(Self::AXIS_RANGE),
     };
-}
-
-/// Whether two dim lists are equal (a `const fn`, for [`SameWalk`]).
-const fn same_dims(a: &[usize], b: &[usize]) -> bool {
-    match (a, b) {
-        ([], []) => true,
-        ([x, a @ ..], [y, b @ ..]) => *x == *y && same_dims(a, b),
-        _ => false,
-    }
 }
 
 /// [`StaticWalk`] for any two shapes: `Some` exactly when both are static
