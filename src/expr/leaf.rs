@@ -3,7 +3,7 @@
 //! ([`Scalar`]). Each reads its values where the walk's lane for it points
 //! ([`Piece`]); the operator nodes around them are in `node.rs`.
 
-use super::node::{leaf_row, sealed, Node, Part, Piece, StaticTree};
+use super::node::{leaf_row, sealed, static_len, Node, Part, Piece, StaticTree};
 use super::plan::Plan;
 use super::row::{LeafRow, PlaceRow, ScalarRow};
 use super::ExprError;
@@ -30,6 +30,10 @@ impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
     };
     fn shape(&self) -> S {
         self.shape
+    }
+    #[inline(always)]
+    fn holds_its_shape(&self) -> bool {
+        static_len::<S>().is_none_or(|n| self.data.len() >= n)
     }
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::leaf(&self.shape.dims())
@@ -102,6 +106,10 @@ impl<T: Element, S: Shape> Node<T> for Place<S> {
     fn shape(&self) -> S {
         self.shape
     }
+    #[inline(always)]
+    fn holds_its_shape(&self) -> bool {
+        true
+    }
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::leaf(&self.shape.dims())
     }
@@ -138,6 +146,10 @@ impl<T: Element> Node<T> for Scalar<T> {
     const LEAVES: usize = 0;
     const PLAN: Option<Result<Plan, ExprError>> = Some(Ok(Plan::SCALAR));
     fn shape(&self) {}
+    #[inline(always)]
+    fn holds_its_shape(&self) -> bool {
+        true
+    }
     fn plan(&self) -> Result<Plan, ExprError> {
         Ok(Plan::SCALAR)
     }

@@ -220,6 +220,16 @@ const fn every_leaf_walks<const K: usize>(inner: &[usize; K], leaves: usize) -> 
 #[inline(always)]
 fn run_static_walk<T: Element, N: Node<T>, const K: usize>(node: &N, out: &mut [T]) {
     let walk = &StaticWalk::<T, N, K>::WALK;
+    // both always hold (the types say so); checked once here, where the
+    // target vectorizes, so that no row is checked again
+    let out = if kernel::VECTOR_FLOATS {
+        match out.get_mut(..walk.numel()) {
+            Some(out) if node.holds_its_shape() => out,
+            _ => return,
+        }
+    } else {
+        out
+    };
     let inner = walk.inner_strides();
     if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
         run_rows::<T, N, K, false, false>(node, walk, &inner, out);
@@ -339,12 +349,10 @@ fn rows_in_order<T: Element, N: Node<T>, const K: usize, const STRIDED: bool>(
 }
 
 /// [`run_plan`] for a tree of static tensors: its walk is a constant.
-///
-/// `#[inline]`, not `#[inline(always)]`: the compiler may keep it a function
-/// of its own, whose `out` it then knows aliases no input (F3's `eval_into`
-/// inside a caller's loop: 38 ns against 47 ns forced inline, its `eval` 38 ns
-/// either way; the Cortex-M4F's fused firmwares are the same bytes).
-#[inline]
+/// Inlined into [`Expr::eval`], which then writes its result where the
+/// caller keeps it (bench F3's `eval`: 24-28 ns, against 31-34 ns through
+/// [`run_static_apart`], which writes a local and copies it out).
+#[inline(always)]
 fn run_static<T: Element, N: Node<T>>(node: &N, out: &mut [T]) {
     match N::LEAVES {
         0..=2 => run_static_walk::<T, N, 2>(node, out),
@@ -352,6 +360,32 @@ fn run_static<T: Element, N: Node<T>>(node: &N, out: &mut [T]) {
         4 => run_static_walk::<T, N, 4>(node, out),
         _ => run_static_walk::<T, N, MAX_LEAVES>(node, out),
     }
+}
+
+/// [`run_static`] for [`Expr::eval_into`]. Where the target vectorizes
+/// ([`kernel::VECTOR_FLOATS`]) it is kept a function of its own, so that
+/// the compiler knows its `out` aliases no input: bench F3's `eval_into`
+/// in a caller's loop ran 12-13 ns so and 42-44 ns inlined into the
+/// caller. Elsewhere it is `#[inline]`: the Cortex-M4F's fused firmwares
+/// are then the bytes they were (docs/measurements.md).
+#[cfg_attr(
+    any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128"
+    ),
+    inline(never)
+)]
+#[cfg_attr(
+    not(any(
+        target_feature = "sse2",
+        target_feature = "neon",
+        target_feature = "simd128"
+    )),
+    inline
+)]
+fn run_static_apart<T: Element, N: Node<T>>(node: &N, out: &mut [T]) {
+    run_static(node, out);
 }
 
 /// The result of [`Expr::try_eval`]: stored as its shape says (inline for
@@ -455,7 +489,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     {
         let shape = S::default();
         let mut out = Tensor::from_parts_unchecked(shape, Inline::filled(&shape, T::default()));
-        self.eval_into(&mut out);
+        run_static(&self.node, out.as_mut_slice());
         out
     }
 
@@ -474,7 +508,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     where
         N: StaticTree<T>,
     {
-        run_static(&self.node, out.as_mut_slice());
+        run_static_apart(&self.node, out.as_mut_slice());
     }
 }
 

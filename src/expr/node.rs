@@ -95,6 +95,23 @@ pub(super) fn leaf_row<'d, T, const STRIDED: bool>(
     })
 }
 
+/// A static shape's element count (`None` for a shape with a run-time dim).
+// the index is below the slice's length
+#[allow(clippy::indexing_slicing)]
+pub(super) const fn static_len<S: Shape>() -> Option<usize> {
+    if !S::IS_STATIC {
+        return None;
+    }
+    let dims = <S::Placeholder<1> as PlaceholderDims>::DIMS;
+    let mut n = 1usize;
+    let mut i = 0;
+    while i < dims.len() {
+        n = n.saturating_mul(dims[i]);
+        i += 1;
+    }
+    Some(n)
+}
+
 /// A node of a fused expression over elements `T` (sealed: the node types
 /// of this module are the whole list). `Sync`, so that one evaluation can
 /// share the tree between threads (feature `rayon`): the function of a
@@ -116,6 +133,13 @@ pub trait Node<T: Element>: sealed::Sealed + Sync {
     /// The subtree's plan from the leaves' dims: every rule checked.
     #[doc(hidden)]
     fn plan(&self) -> Result<Plan, ExprError>;
+    /// Whether every leaf of a static shape holds its shape's element count
+    /// (always so for tensors built through this crate). A static walk asks
+    /// once before its loop, so that the compiler knows each row it reads
+    /// is in bounds, also where the evaluation is a function of its own
+    /// that does not see the tensors.
+    #[doc(hidden)]
+    fn holds_its_shape(&self) -> bool;
     /// `out[i] = self[i]` for the piece; the subtree's leaves are numbered
     /// from `first`.
     #[doc(hidden)]
@@ -207,6 +231,10 @@ where
     fn shape(&self) -> S {
         self.shape
     }
+    #[inline(always)]
+    fn holds_its_shape(&self) -> bool {
+        self.l.holds_its_shape() && self.r.holds_its_shape()
+    }
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::elementwise(&self.l.plan()?, &self.r.plan()?, AXIS)
     }
@@ -272,6 +300,10 @@ where
     fn shape(&self) -> S {
         self.shape
     }
+    #[inline(always)]
+    fn holds_its_shape(&self) -> bool {
+        self.l.holds_its_shape() && self.r.holds_its_shape()
+    }
     fn plan(&self) -> Result<Plan, ExprError> {
         Plan::elementwise(&self.l.plan()?, &self.r.plan()?, -1)
     }
@@ -326,6 +358,10 @@ impl<T: Element, N: Node<T>, A: Activation> Node<T> for Activate<N, A> {
     fn shape(&self) -> N::Shape {
         self.node.shape()
     }
+    #[inline(always)]
+    fn holds_its_shape(&self) -> bool {
+        self.node.holds_its_shape()
+    }
     fn plan(&self) -> Result<Plan, ExprError> {
         self.node.plan()
     }
@@ -370,6 +406,10 @@ impl<T: Element, N: Node<T>, F: Fn(T) -> T + Sync> Node<T> for Map<N, F> {
     const PLAN: Option<Result<Plan, ExprError>> = N::PLAN;
     fn shape(&self) -> N::Shape {
         self.node.shape()
+    }
+    #[inline(always)]
+    fn holds_its_shape(&self) -> bool {
+        self.node.holds_its_shape()
     }
     fn plan(&self) -> Result<Plan, ExprError> {
         self.node.plan()
@@ -450,6 +490,12 @@ where
     const PLAN: Option<Result<Plan, ExprError>> = select_plan::<C, M>(Th::PLAN, El::PLAN);
     fn shape(&self) -> S {
         self.shape
+    }
+    #[inline(always)]
+    fn holds_its_shape(&self) -> bool {
+        static_len::<C>().is_none_or(|n| self.cond.len() >= n)
+            && self.then.holds_its_shape()
+            && self.els.holds_its_shape()
     }
     fn plan(&self) -> Result<Plan, ExprError> {
         let c = Plan::leaf(&self.cond_shape.dims())?;

@@ -146,6 +146,10 @@ impl Plan {
             ops[k] = self.placed[k];
             k += 1;
         }
-        Walk::from_frame(self.rank, self.out, ops)
+        if crate::kernel::VECTOR_FLOATS {
+            Walk::nested_from_frame(self.rank, self.out, ops)
+        } else {
+            Walk::from_frame(self.rank, self.out, ops)
+        }
     }
 }

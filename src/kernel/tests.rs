@@ -1,6 +1,7 @@
 //! Unit tests of the shared loops: walks, merging and every stride case.
 
 use super::*;
+use crate::dims::MAX_RANK;
 #[cfg(feature = "alloc")]
 use alloc::{vec, vec::Vec};
 
@@ -223,4 +224,72 @@ fn select_writes_what_a_naive_loop_writes() {
             }
         }
     }
+}
+
+/// A fused expression's walk (`nested_from_frame`, the outer dims kept one
+/// loop each) reads what the merged walk reads: for out `[2, 1, 3, 4, 5]`
+/// and each of two operands broadcast along any subset of its dims, every
+/// output element's operand offsets, from the walk's rows, against the
+/// element's multi-index. Also the loop counts: as many as the outer dims
+/// (up to 4), or the merged walk's.
+#[cfg(feature = "alloc")]
+#[test]
+fn nested_walk_reads_what_the_merged_walk_reads() {
+    let out = [2usize, 1, 3, 4, 5];
+    let frame = |d: &[usize; 5]| -> [usize; MAX_RANK] {
+        core::array::from_fn(|i| d.get(i).copied().unwrap_or(1))
+    };
+    let placed = |mask: usize| -> [usize; 5] {
+        core::array::from_fn(|i| if mask >> i & 1 == 1 { 1 } else { out[i] })
+    };
+    let flat = |d: &[usize; 5], i: [usize; 5]| {
+        (0..5).fold(0, |acc, k| acc * d[k] + if d[k] == 1 { 0 } else { i[k] })
+    };
+    let reads = |w: &Walk<2>| {
+        let mut seen = Vec::new();
+        let strides = w.inner_strides();
+        w.for_each_row(|off| {
+            for j in 0..w.inner() {
+                seen.push([off[0] + j * strides[0], off[1] + j * strides[1]]);
+            }
+        });
+        seen
+    };
+    let mut expected = Vec::new();
+    for a in 0..32 {
+        for b in 0..32 {
+            let (da, db) = (placed(a), placed(b));
+            expected.clear();
+            for i in 0..120 {
+                let ix = [i / 60, 0, i / 20 % 3, i / 5 % 4, i % 5];
+                expected.push([flat(&da, ix), flat(&db, ix)]);
+            }
+            let ops = [frame(&da), frame(&db)];
+            let merged = Walk::from_frame(5, frame(&out), ops);
+            let nested = Walk::nested_from_frame(5, frame(&out), ops);
+            assert_eq!(reads(&merged), expected, "merged, masks {a} {b}");
+            assert_eq!(reads(&nested), expected, "nested, masks {a} {b}");
+            assert_eq!(nested.inner(), merged.inner());
+            assert!(nested.rank >= merged.rank && nested.rank <= 4.max(merged.rank));
+        }
+    }
+}
+
+/// F3's walk: `[2,3,4,5] x [3,4,1] + [5]` keeps the loops of 2, 3 and 4
+/// around its rows of 5, where the merged walk makes one loop of 12.
+#[test]
+fn nested_walk_of_f3() {
+    let f = |d: &[usize]| -> [usize; MAX_RANK] {
+        core::array::from_fn(|i| d.get(i).copied().unwrap_or(1))
+    };
+    let ops = [f(&[2, 3, 4, 5]), f(&[1, 3, 4, 1]), f(&[1, 1, 1, 5])];
+    let merged = Walk::from_frame(4, f(&[2, 3, 4, 5]), ops);
+    let nested = Walk::nested_from_frame(4, f(&[2, 3, 4, 5]), ops);
+    assert_eq!((merged.rank, merged.dim(1)), (3, 12));
+    assert_eq!(nested.rank, 4);
+    assert_eq!(
+        [nested.dim(0), nested.dim(1), nested.dim(2), nested.dim(3)],
+        [2, 3, 4, 5]
+    );
+    assert_eq!(nested.inner_strides(), [1, 0, 1]);
 }

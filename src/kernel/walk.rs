@@ -71,20 +71,7 @@ impl<const K: usize> Walk<K> {
         ops: [[usize; MAX_RANK]; K],
     ) -> Self {
         let rank = if rank < MAX_RANK { rank } else { MAX_RANK };
-        // contiguous strides of each operand in the frame, 0 where it broadcasts
-        let mut full = [[0usize; MAX_RANK]; K];
-        let mut k = 0;
-        while k < K {
-            let mut acc = 1usize;
-            let mut i = rank;
-            while i > 0 {
-                i -= 1;
-                let d = ops[k][i];
-                full[k][i] = if d == 1 && out[i] != 1 { 0 } else { acc };
-                acc = acc.saturating_mul(d);
-            }
-            k += 1;
-        }
+        let full = frame_strides(rank, &out, &ops);
         // drop size-1 dims, then merge neighbours every operand walks contiguously
         let mut dims = [1usize; MAX_RANK];
         let mut strides = [[0usize; MAX_RANK]; K];
@@ -137,6 +124,76 @@ impl<const K: usize> Walk<K> {
             strides,
             numel,
             inner,
+        }
+    }
+
+    /// [`Walk::from_frame`], merging only the dims that make up its row:
+    /// the outer dims (size 1 dropped) stay one loop each, when that is at
+    /// most 4 loops in all. The walk of a fused expression: with a static
+    /// tree every loop has a constant count, and the compiler unrolls the
+    /// inner ones and vectorizes along the output as a hand-written nested
+    /// loop is; bench F3 (`[2,3,4,5] x [3,4,1] + [5]`, outer dims 3 and 4
+    /// merged by `from_frame` into a loop of 12) was vectorized across rows
+    /// of 5 instead, with a shuffle per element, at three times the time
+    /// (docs/measurements.md). Every operand reads as in `from_frame`'s walk.
+    // Every index below is guarded by `< MAX_RANK` or `< K`.
+    #[allow(clippy::indexing_slicing)]
+    pub const fn nested_from_frame(
+        rank: usize,
+        out: [usize; MAX_RANK],
+        ops: [[usize; MAX_RANK]; K],
+    ) -> Self {
+        let merged = Self::from_frame(rank, out, ops);
+        let rank = if rank < MAX_RANK { rank } else { MAX_RANK };
+        // the frame's dims that make up the row: the shortest suffix whose
+        // product is the row's length
+        let row = merged.inner();
+        let mut first = rank;
+        let mut acc = 1usize;
+        while first > 0 && acc < row {
+            first -= 1;
+            acc = acc.saturating_mul(out[first]);
+        }
+        let mut loops = 1;
+        let mut i = 0;
+        while i < first {
+            if out[i] != 1 {
+                loops += 1;
+            }
+            i += 1;
+        }
+        if acc != row || loops > 4 || loops <= merged.rank {
+            return merged;
+        }
+        let full = frame_strides(rank, &out, &ops);
+        let mut dims = [1usize; MAX_RANK];
+        let mut strides = [[0usize; MAX_RANK]; K];
+        let mut slot = 0;
+        let mut i = 0;
+        while i < first {
+            if out[i] != 1 {
+                dims[slot] = out[i];
+                let mut k = 0;
+                while k < K {
+                    strides[k][slot] = full[k][i];
+                    k += 1;
+                }
+                slot += 1;
+            }
+            i += 1;
+        }
+        dims[slot] = row;
+        let mut k = 0;
+        while k < K {
+            strides[k][slot] = merged.inner[k];
+            k += 1;
+        }
+        Walk {
+            rank: loops,
+            dims,
+            strides,
+            numel: merged.numel,
+            inner: merged.inner,
         }
     }
 
@@ -196,8 +253,9 @@ impl<const K: usize> Walk<K> {
 
     /// Calls `f(offsets)` for every output row in order, where `offsets` are
     /// the operands' element offsets at the start of the row. Walks of rank
-    /// 1 to 3 (the common case after merging) run as plain nested loops; higher
-    /// ranks use an odometer that updates offsets incrementally.
+    /// 1 to 4 (the common case after merging, and a fused expression's
+    /// [`Walk::nested_from_frame`]) run as plain nested loops; higher ranks
+    /// use an odometer that updates offsets incrementally.
     ///
     /// The per-operand updates go through [`lanes_mut`], written out for 2
     /// and 3 operands: a loop over the operands is not unrolled at
@@ -229,6 +287,24 @@ impl<const K: usize> Walk<K> {
                         lanes_mut(&mut off, |k, o| *o = o.wrapping_add(lane(&s1, k)));
                     }
                     lanes_mut(&mut outer, |k, o| *o = o.wrapping_add(lane(&s0, k)));
+                }
+            }
+            4 => {
+                let s0 = self.strides_at(0);
+                let s1 = self.strides_at(1);
+                let s2 = self.strides_at(2);
+                let mut o0 = [0usize; K];
+                for _ in 0..self.dim(0) {
+                    let mut o1 = o0;
+                    for _ in 0..self.dim(1) {
+                        let mut off = o1;
+                        for _ in 0..self.dim(2) {
+                            f(off);
+                            lanes_mut(&mut off, |k, o| *o = o.wrapping_add(lane(&s2, k)));
+                        }
+                        lanes_mut(&mut o1, |k, o| *o = o.wrapping_add(lane(&s1, k)));
+                    }
+                    lanes_mut(&mut o0, |k, o| *o = o.wrapping_add(lane(&s0, k)));
                 }
             }
             _ => self.odometer(f),
@@ -270,6 +346,32 @@ impl<const K: usize> Walk<K> {
             }
         }
     }
+}
+
+/// Each operand's stride per frame dim when it is read contiguously (0
+/// where it broadcasts: its dim is 1 and the output's is not).
+// Every index below is guarded by `< MAX_RANK` (`rank` is clamped) or `< K`.
+#[allow(clippy::indexing_slicing)]
+const fn frame_strides<const K: usize>(
+    rank: usize,
+    out: &[usize; MAX_RANK],
+    ops: &[[usize; MAX_RANK]; K],
+) -> [[usize; MAX_RANK]; K] {
+    let rank = if rank < MAX_RANK { rank } else { MAX_RANK };
+    let mut full = [[0usize; MAX_RANK]; K];
+    let mut k = 0;
+    while k < K {
+        let mut acc = 1usize;
+        let mut i = rank;
+        while i > 0 {
+            i -= 1;
+            let d = ops[k][i];
+            full[k][i] = if d == 1 && out[i] != 1 { 0 } else { acc };
+            acc = acc.saturating_mul(d);
+        }
+        k += 1;
+    }
+    full
 }
 
 /// Where a walk stands at the start of an output row: the multi-index of
