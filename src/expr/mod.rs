@@ -162,9 +162,9 @@ impl<T: Element, N: Node<T>, const K: usize> StaticWalk<T, N, K> {
 fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
     let inner = walk.inner_strides();
     if every_leaf_walks(&inner, N::LEAVES) {
-        run_rows::<T, N, K, false, true>(node, walk, &inner, out);
+        run_rows::<T, N, K, false, true, false>(node, walk, &inner, out);
     } else {
-        tiles(
+        tiles::<T, K, false>(
             walk,
             out,
             TILE,
@@ -186,7 +186,7 @@ fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &m
 /// rayon's pool (pieces of whole rows; each element is computed as the
 /// serial loop computes it, so the result is the same bit for bit).
 #[inline(always)]
-fn tiles<T: Element, const K: usize>(
+fn tiles<T: Element, const K: usize, const BY_NUMBER: bool>(
     walk: &Walk<K>,
     out: &mut [T],
     tile: usize,
@@ -197,7 +197,7 @@ fn tiles<T: Element, const K: usize>(
         kernel::par::for_each_tile(walk, out, tile, f);
         return;
     }
-    kernel::for_each_tile(walk, out, tile, f);
+    kernel::for_each_tile::<T, K, BY_NUMBER>(walk, out, tile, f);
 }
 
 /// Whether the first `leaves` lanes all walk along the rows (stride 1).
@@ -218,7 +218,10 @@ const fn every_leaf_walks<const K: usize>(inner: &[usize; K], leaves: usize) -> 
 /// the choice: row by row, where a leaf that repeats along the rows reads
 /// `data[i * 0]` (the strides are constants the compiler folds).
 #[inline(always)]
-fn run_static_walk<T: Element, N: Node<T>, const K: usize>(node: &N, out: &mut [T]) {
+fn run_static_walk<T: Element, N: Node<T>, const K: usize, const BY_NUMBER: bool>(
+    node: &N,
+    out: &mut [T],
+) {
     let walk = &StaticWalk::<T, N, K>::WALK;
     // both always hold (the types say so); checked once here, where the
     // target vectorizes, so that no row is checked again
@@ -232,9 +235,9 @@ fn run_static_walk<T: Element, N: Node<T>, const K: usize>(node: &N, out: &mut [
     };
     let inner = walk.inner_strides();
     if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
-        run_rows::<T, N, K, false, false>(node, walk, &inner, out);
+        run_rows::<T, N, K, false, false, BY_NUMBER>(node, walk, &inner, out);
     } else {
-        run_rows::<T, N, K, true, false>(node, walk, &inner, out);
+        run_rows::<T, N, K, true, false, BY_NUMBER>(node, walk, &inner, out);
     }
 }
 
@@ -245,19 +248,27 @@ fn run_static_walk<T: Element, N: Node<T>, const K: usize>(node: &N, out: &mut [
 /// every row is `INNER` long, a constant (also in a task of rayon's pool,
 /// where `row.len()` is not known), which the compiler folds; an in-place
 /// walk planned when it runs (`try_update`) takes the row's length.
+/// `BY_NUMBER`: how each row is cut from `out` ([`kernel::for_each_tile`]).
 ///
 /// The loop was once written in chunks of 32 elements, each leaf's chunk an
 /// array (one bounds check per chunk): bench F2's `try_eval_into` of
 /// run-time rows measured 0.59 ms in chunks against 0.44 ms for this loop
 /// (docs/measurements.md).
 #[inline(always)]
-fn run_rows<T: Element, N: Node<T>, const K: usize, const STRIDED: bool, const PLANNED: bool>(
+fn run_rows<
+    T: Element,
+    N: Node<T>,
+    const K: usize,
+    const STRIDED: bool,
+    const PLANNED: bool,
+    const BY_NUMBER: bool,
+>(
     node: &N,
     walk: &Walk<K>,
     inner: &[usize; K],
     out: &mut [T],
 ) {
-    tiles(
+    tiles::<T, K, BY_NUMBER>(
         walk,
         out,
         usize::MAX,
@@ -349,24 +360,24 @@ fn rows_in_order<T: Element, N: Node<T>, const K: usize, const STRIDED: bool>(
 }
 
 /// [`run_plan`] for a tree of static tensors: its walk is a constant.
-/// Inlined into [`Expr::eval`], which then writes its result where the
-/// caller keeps it (bench F3's `eval`: 24-28 ns, against 31-34 ns through
-/// [`run_static_apart`], which writes a local and copies it out).
+/// Inlined into [`Expr::eval`] (its result written where the caller keeps
+/// it), rows cut by number ([`kernel::for_each_tile`]); by count through
+/// [`run_static_apart`]. Bench F3: `eval` 16 ns (26 ns by count).
 #[inline(always)]
-fn run_static<T: Element, N: Node<T>>(node: &N, out: &mut [T]) {
+fn run_static<T: Element, N: Node<T>, const BY_NUMBER: bool>(node: &N, out: &mut [T]) {
     match N::LEAVES {
-        0..=2 => run_static_walk::<T, N, 2>(node, out),
-        3 => run_static_walk::<T, N, 3>(node, out),
-        4 => run_static_walk::<T, N, 4>(node, out),
-        _ => run_static_walk::<T, N, MAX_LEAVES>(node, out),
+        0..=2 => run_static_walk::<T, N, 2, BY_NUMBER>(node, out),
+        3 => run_static_walk::<T, N, 3, BY_NUMBER>(node, out),
+        4 => run_static_walk::<T, N, 4, BY_NUMBER>(node, out),
+        _ => run_static_walk::<T, N, MAX_LEAVES, BY_NUMBER>(node, out),
     }
 }
 
-/// [`run_static`] for [`Expr::eval_into`]. Where the target vectorizes
-/// ([`kernel::VECTOR_FLOATS`]) it is kept a function of its own, so that
-/// the compiler knows its `out` aliases no input: bench F3's `eval_into`
-/// in a caller's loop ran 12-13 ns so and 42-44 ns inlined into the
-/// caller. Elsewhere it is `#[inline]`: the Cortex-M4F's fused firmwares
+/// [`run_static`] for [`Expr::eval_into`], rows cut by count. Where the
+/// target vectorizes ([`kernel::VECTOR_FLOATS`]) it is kept a function of
+/// its own, so that the compiler knows its `out` aliases no input: bench
+/// F3's `eval_into` in a caller's loop ran 12-13 ns so and 42-44 ns inlined
+/// into the caller. Elsewhere it is `#[inline]`: the Cortex-M4F's fused firmwares
 /// are then the bytes they were (docs/measurements.md).
 #[cfg_attr(
     any(
@@ -385,7 +396,7 @@ fn run_static<T: Element, N: Node<T>>(node: &N, out: &mut [T]) {
     inline
 )]
 fn run_static_apart<T: Element, N: Node<T>>(node: &N, out: &mut [T]) {
-    run_static(node, out);
+    run_static::<T, N, false>(node, out);
 }
 
 /// The result of [`Expr::try_eval`]: stored as its shape says (inline for
@@ -489,7 +500,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
     {
         let shape = S::default();
         let mut out = Tensor::from_parts_unchecked(shape, Inline::filled(&shape, T::default()));
-        run_static(&self.node, out.as_mut_slice());
+        run_static::<T, N, true>(&self.node, out.as_mut_slice());
         out
     }
 
@@ -584,5 +595,5 @@ impl<T: Element, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
 #[inline(always)]
 fn in_place<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
     let inner = walk.inner_strides();
-    run_rows::<T, N, K, true, false>(node, walk, &inner, out);
+    run_rows::<T, N, K, true, false, false>(node, walk, &inner, out);
 }

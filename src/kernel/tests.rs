@@ -270,6 +270,12 @@ fn nested_walk_reads_what_the_merged_walk_reads() {
             assert_eq!(reads(&merged), expected, "merged, masks {a} {b}");
             assert_eq!(reads(&nested), expected, "nested, masks {a} {b}");
             assert_eq!(nested.inner(), merged.inner());
+            for w in [&merged, &nested] {
+                let mut numbers = Vec::new();
+                w.for_each_numbered_row(|_, r| numbers.push(r));
+                let rows: Vec<usize> = (0..120 / w.inner()).collect();
+                assert_eq!(numbers, rows, "row numbers, masks {a} {b}");
+            }
             assert!(nested.rank >= merged.rank && nested.rank <= 4.max(merged.rank));
         }
     }
@@ -292,4 +298,26 @@ fn nested_walk_of_f3() {
         [2, 3, 4, 5]
     );
     assert_eq!(nested.inner_strides(), [1, 0, 1]);
+}
+
+/// Row numbers and offsets on a walk of rank 5 (no dims merge: the second
+/// operand broadcasts along every other dim), which runs on the odometer.
+#[cfg(feature = "alloc")]
+#[test]
+fn numbered_rows_on_the_odometer() {
+    let f = |d: &[usize]| -> [usize; MAX_RANK] {
+        core::array::from_fn(|i| d.get(i).copied().unwrap_or(1))
+    };
+    let out = f(&[2, 3, 2, 3, 2]);
+    let w = Walk::from_frame(5, out, [out, f(&[2, 1, 2, 1, 2])]);
+    assert_eq!(w.rank, 5);
+    let mut seen = Vec::new();
+    w.for_each_numbered_row(|off, r| seen.push((r, off)));
+    let expected: Vec<(usize, [usize; 2])> = (0..36)
+        .map(|r| {
+            let ix = [r / 18, r / 6 % 3, r / 3 % 2, r % 3];
+            (r, [r * 2, (ix[0] * 2 + ix[2]) * 2])
+        })
+        .collect();
+    assert_eq!(seen, expected);
 }

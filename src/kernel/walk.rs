@@ -263,27 +263,40 @@ impl<const K: usize> Walk<K> {
     /// can neither fold a static walk's strides nor see the offsets' range.
     #[inline(always)]
     pub fn for_each_row(&self, mut f: impl FnMut([usize; K])) {
+        self.for_each_numbered_row(
+            #[inline(always)]
+            |offsets, _| f(offsets),
+        );
+    }
+
+    /// [`Walk::for_each_row`], also giving each row's number (0, 1, 2, ...
+    /// in order), computed from the loops' counters: where the loops' counts
+    /// are constants (a static walk) the compiler then knows each row's
+    /// range, so a row cut from the output by its number keeps no check.
+    #[inline(always)]
+    pub fn for_each_numbered_row(&self, mut f: impl FnMut([usize; K], usize)) {
         if self.numel == 0 || self.inner() == 0 {
             return;
         }
         match self.rank {
-            0 | 1 => f([0; K]),
+            0 | 1 => f([0; K], 0),
             2 => {
                 let s0 = self.strides_at(0);
                 let mut off = [0usize; K];
-                for _ in 0..self.dim(0) {
-                    f(off);
+                for i0 in 0..self.dim(0) {
+                    f(off, i0);
                     lanes_mut(&mut off, |k, o| *o = o.wrapping_add(lane(&s0, k)));
                 }
             }
             3 => {
                 let s0 = self.strides_at(0);
                 let s1 = self.strides_at(1);
+                let d1 = self.dim(1);
                 let mut outer = [0usize; K];
-                for _ in 0..self.dim(0) {
+                for i0 in 0..self.dim(0) {
                     let mut off = outer;
-                    for _ in 0..self.dim(1) {
-                        f(off);
+                    for i1 in 0..d1 {
+                        f(off, i0.wrapping_mul(d1).wrapping_add(i1));
                         lanes_mut(&mut off, |k, o| *o = o.wrapping_add(lane(&s1, k)));
                     }
                     lanes_mut(&mut outer, |k, o| *o = o.wrapping_add(lane(&s0, k)));
@@ -293,21 +306,32 @@ impl<const K: usize> Walk<K> {
                 let s0 = self.strides_at(0);
                 let s1 = self.strides_at(1);
                 let s2 = self.strides_at(2);
+                let (d1, d2) = (self.dim(1), self.dim(2));
                 let mut o0 = [0usize; K];
+                let mut r0 = 0usize;
                 for _ in 0..self.dim(0) {
-                    let mut o1 = o0;
-                    for _ in 0..self.dim(1) {
-                        let mut off = o1;
-                        for _ in 0..self.dim(2) {
-                            f(off);
+                    let (mut o1, mut r1) = (o0, r0);
+                    for _ in 0..d1 {
+                        let (mut off, mut row) = (o1, r1);
+                        for _ in 0..d2 {
+                            f(off, row);
                             lanes_mut(&mut off, |k, o| *o = o.wrapping_add(lane(&s2, k)));
+                            row = row.wrapping_add(1);
                         }
                         lanes_mut(&mut o1, |k, o| *o = o.wrapping_add(lane(&s1, k)));
+                        r1 = r1.wrapping_add(d2);
                     }
                     lanes_mut(&mut o0, |k, o| *o = o.wrapping_add(lane(&s0, k)));
+                    r0 = r0.wrapping_add(d1.wrapping_mul(d2));
                 }
             }
-            _ => self.odometer(f),
+            _ => {
+                let mut row = 0usize;
+                self.odometer(|offsets| {
+                    f(offsets, row);
+                    row = row.wrapping_add(1);
+                });
+            }
         }
     }
 
@@ -429,6 +453,13 @@ pub(super) struct Rows<'a, T> {
 }
 
 impl<T> Rows<'_, T> {
+    /// Row `r` (the rows are `n` long).
+    #[inline(always)]
+    pub(super) fn row_at(&mut self, r: usize) -> Option<&mut [T]> {
+        let start = r.wrapping_mul(self.n);
+        self.out.get_mut(start..start.checked_add(self.n)?)
+    }
+
     #[inline(always)]
     pub(super) fn next_row(&mut self) -> Option<&mut [T]> {
         let start = self.at;
@@ -445,8 +476,19 @@ impl<T> Rows<'_, T> {
 /// `offsets[k]`). The loop of fused expressions ([`crate::expr`]), the
 /// walk of [`binary`](super::binary) for any number of operands: a piece small enough to
 /// stay in L1 is computed node by node, so memory is still crossed once.
+///
+/// `BY_NUMBER` says how a row is cut from `out`: at its number, computed
+/// from the loops' counters ([`Walk::for_each_numbered_row`]), or at a
+/// running count. Both cut the same rows; on a small static walk they
+/// compile differently, and each is the faster where it is used (bench F3,
+/// docs/measurements.md). By number where `out` is a local the compiler
+/// sees whole ([`crate::expr::Expr::eval`]): each row's range is then
+/// known without unrolling the loops, so no row is checked (16 ns against
+/// 26 ns by count). By count in a function of its own (`eval_into`'s),
+/// which the compiler unrolls whole and vectorizes across rows (13 ns
+/// against 20 ns by number).
 #[inline(always)]
-pub fn for_each_tile<T, const K: usize>(
+pub fn for_each_tile<T, const K: usize, const BY_NUMBER: bool>(
     walk: &Walk<K>,
     out: &mut [T],
     tile: usize,
@@ -458,10 +500,14 @@ pub fn for_each_tile<T, const K: usize>(
     }
     let tile = if tile == 0 { 1 } else { tile };
     let mut rows = Rows { out, at: 0, n };
-    walk.for_each_row(
+    walk.for_each_numbered_row(
         #[inline(always)]
-        |offsets| {
-            let Some(row) = rows.next_row() else {
+        |offsets, r| {
+            let Some(row) = (if BY_NUMBER {
+                rows.row_at(r)
+            } else {
+                rows.next_row()
+            }) else {
                 return;
             };
             if n <= tile {
