@@ -97,6 +97,47 @@ proptest! {
     }
 }
 
+proptest! {
+    /// The rule's count of the partition values (four at a time for up to
+    /// 16 outputs, one by one past that or from a group holding a bad
+    /// value) against a plain count: the same counts, or the same first
+    /// value out of range, for 1 to 20 outputs and any mix of bad values.
+    #[test]
+    fn the_rule_counts_as_a_plain_loop(
+        num in 1usize..21,
+        values in proptest::collection::vec(-2i32..23, 0..70),
+    ) {
+        let first_bad = values
+            .iter()
+            .position(|&v| v < 0 || v as usize >= num);
+        let mut counts = vec![usize::MAX; num];
+        let got = shapecheck::ops::partition::partition_slice_dims(
+            &[values.len()],
+            values.len(),
+            &[values.len()],
+            shapecheck::IndexSlice::I32(&values),
+            &mut counts,
+        );
+        match first_bad {
+            Some(position) => prop_assert_eq!(
+                got.unwrap_err(),
+                StitchError::PartitionOutOfRange {
+                    position,
+                    value: i64::from(values[position]),
+                    num,
+                }
+            ),
+            None => {
+                prop_assert!(got.is_ok());
+                let want: Vec<usize> = (0..num)
+                    .map(|k| values.iter().filter(|&&v| v as usize == k).count())
+                    .collect();
+                prop_assert_eq!(counts, want);
+            }
+        }
+    }
+}
+
 /// More rows in one output than the capacity is `shape/capacity`.
 #[test]
 fn an_output_past_the_capacity_is_an_error() {

@@ -224,8 +224,8 @@ fn run_static_walk<T: Element, N: Node<T>, const K: usize, const BY_NUMBER: bool
 ) {
     let walk = &StaticWalk::<T, N, K>::WALK;
     // both always hold (the types say so); checked once here, where the
-    // target vectorizes, so that no row is checked again
-    let out = if kernel::VECTOR_FLOATS {
+    // target spends code to save time, so that no row is checked again
+    let out = if kernel::SPEED_OVER_SIZE {
         match out.get_mut(..walk.numel()) {
             Some(out) if node.holds_its_shape() => out,
             _ => return,
@@ -374,11 +374,12 @@ fn run_static<T: Element, N: Node<T>, const BY_NUMBER: bool>(node: &N, out: &mut
 }
 
 /// [`run_static`] for [`Expr::eval_into`], rows cut by count. Where the
-/// target vectorizes ([`kernel::VECTOR_FLOATS`]) it is kept a function of
-/// its own, so that the compiler knows its `out` aliases no input: bench
-/// F3's `eval_into` in a caller's loop ran 12-13 ns so and 42-44 ns inlined
-/// into the caller. Elsewhere it is `#[inline]`: the Cortex-M4F's fused firmwares
-/// are then the bytes they were (docs/measurements.md).
+/// target spends code to save time ([`kernel::SPEED_OVER_SIZE`], the same
+/// `cfg`) it is kept a function of its own, so that the compiler knows its
+/// `out` aliases no input: bench F3's `eval_into` in a caller's loop ran
+/// 12-13 ns so and 42-44 ns inlined into the caller. Elsewhere it is
+/// `#[inline]`: the Cortex-M4F's fused firmwares are then the bytes they
+/// were (docs/measurements.md).
 #[cfg_attr(
     any(
         target_feature = "sse2",

@@ -146,7 +146,7 @@ impl Plan {
             ops[k] = self.placed[k];
             k += 1;
         }
-        if crate::kernel::VECTOR_FLOATS {
+        if crate::kernel::SPEED_OVER_SIZE {
             Walk::nested_from_frame(self.rank, self.out, ops)
         } else {
             Walk::from_frame(self.rank, self.out, ops)

@@ -20,14 +20,18 @@ use walk::Cursor;
 use walk::Rows;
 pub use walk::{for_each_tile, Walk};
 
-/// Whether the target has vector units for floats (SSE2, NEON, wasm's
-/// SIMD): where it does, a fused expression's static walk keeps its outer
-/// loops apart ([`Walk::nested_from_frame`]) and its evaluation checks the
-/// leaves' lengths once up front, so the compiler can vectorize along the
-/// output (bench F3's `eval_into`: 12 ns against 33 ns); where it does not
-/// (the Cortex-M0 and M4F), nothing is vectorized and the merged walk's
-/// smaller code is kept (F3 on the M4F: 152 B against 288 B).
-pub(crate) const VECTOR_FLOATS: bool = cfg!(any(
+/// Whether this target takes the paths that spend code to save time:
+/// targets with vector units (SSE2, NEON, wasm's SIMD), whose cores also
+/// run several instructions at once; not the Cortex-M0 and M4F, whose
+/// firmware bytes are kept (docs/embedded.md). The paths, each with what it
+/// buys:
+/// - a fused expression's static walk keeps its outer loops apart
+///   ([`Walk::nested_from_frame`]) and checks the leaves' lengths once up
+///   front, so the compiler vectorizes along the output (bench F3's
+///   `eval_into`: 12 ns against 33 ns; on the M4F 152 B against 288 B);
+/// - dynamic_partition counts its values in four tallies (W7 `into`:
+///   8.8 ms against 10.9 ms; on the M4F 508 B against 718 B).
+pub(crate) const SPEED_OVER_SIZE: bool = cfg!(any(
     target_feature = "sse2",
     target_feature = "neon",
     target_feature = "simd128"
