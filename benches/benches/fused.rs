@@ -11,12 +11,14 @@
 //!
 //! Rows: the fused expression (into a caller's buffer, and allocating its
 //! result), the same chain of plain ops (into preallocated intermediates,
-//! and allocating), a hand-fused loop, and ndarray's `Zip` into a buffer.
+//! and allocating), a hand-fused loop, and ndarray's `Zip` into a buffer;
+//! F1 also a memcpy of its output's bytes, its floor, timed among its rows
+//! (the allocating rows' fresh pages slow every row of that group).
 //!
 //! Timed **interleaved** (as `benches/brand.rs`): each round times a batch
 //! of calls of every row of a group, the order rotating, and each row's
 //! figure is its median time and the median of its per-round ratio to the
-//! group's first row (the floor: memcpy or the hand-fused loop), so that
+//! group's first row (memcpy in W1e, the fused form in F1-F3), so that
 //! load on a shared machine moves the rows together.
 //!
 //! Run: `cargo bench -p shapecheck-benches --bench fused [-- ROUNDS] [-- F1]`
@@ -232,6 +234,11 @@ fn f1(args: &Args) {
                     *o = if v > 0.0 { v } else { 0.0 };
                 })
         }
+    });
+    g.row("memcpy into (the floor: the same output)", || {
+        out.borrow_mut()
+            .as_mut_slice()
+            .copy_from_slice(black_box(x.as_slice()))
     });
     g.run(args);
 }
