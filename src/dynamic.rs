@@ -73,6 +73,25 @@ impl<T: Copy> DynTensor<T> {
         })
     }
 
+    /// This tensor made `dims` with every element `T::default()`, for an op
+    /// to write, keeping its buffer when that holds enough elements (no
+    /// allocation, and pages already touched); otherwise a new buffer as
+    /// [`DynTensor::defaulted`] makes. On an error it is unchanged.
+    pub(crate) fn reset_defaulted(&mut self, dims: &Dims) -> Result<(), ShapeError>
+    where
+        T: Default,
+    {
+        let numel = dims.try_numel()?;
+        if self.data.capacity() >= numel {
+            self.data.clear();
+            self.data.resize(numel, T::default());
+        } else {
+            self.data = default_vec(numel)?;
+        }
+        self.dims = *dims;
+        Ok(())
+    }
+
     /// `f(v)` for every element, into a new tensor of the same dims, in
     /// one pass (the operators with a number on a borrowed tensor).
     pub(crate) fn map_each(&self, f: impl Fn(T) -> T) -> Self {

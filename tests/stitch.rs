@@ -136,7 +136,26 @@ proptest! {
         let idx: Vec<DynTensor<i32>> = pairs.iter().map(|p| DynTensor::new(&p.idims, p.idx.clone()).unwrap()).collect();
         let dat: Vec<DynTensor<i64>> = pairs.iter().map(|p| DynTensor::new(&p.ddims, p.data.clone()).unwrap()).collect();
         let refs: Vec<_> = idx.iter().zip(&dat).collect();
-        prop_assert_eq!(got_stitch(DynTensor::dynamic_stitch(&refs)), want);
+        prop_assert_eq!(got_stitch(DynTensor::dynamic_stitch(&refs)), reference_stitch(&pairs));
+
+        // into a kept DynTensor: the same result, in its own buffer when
+        // that is large enough (a stale one of 400 elements, every one -5),
+        // and unchanged on an error
+        let mut kept = DynTensor::new(&[400], vec![-5i64; 400]).unwrap();
+        let at = kept.as_slice().as_ptr();
+        match DynTensor::dynamic_stitch_into(&refs, &mut kept) {
+            Ok(()) => {
+                if kept.as_slice().len() <= 400 {
+                    prop_assert_eq!(kept.as_slice().as_ptr(), at);
+                }
+                prop_assert_eq!(got_stitch(Ok(kept)), want);
+            }
+            Err(e) => {
+                prop_assert_eq!(got_stitch(Err(e)), want);
+                prop_assert_eq!(kept.dims().to_vec(), vec![400]);
+                prop_assert!(kept.as_slice().iter().all(|&v| v == -5));
+            }
+        }
 
         // the no-heap form agrees, and leaves the buffer alone on an error
         let views: Vec<StitchPair<'_, i64>> = pairs.iter()

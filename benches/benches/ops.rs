@@ -563,6 +563,11 @@ fn stitch_partition_lod(c: &mut Criterion) {
     g.bench_function("dynamic", |b| {
         b.iter(|| DynTensor::dynamic_stitch(black_box(&dyn_pairs)))
     });
+    // the same, into a DynTensor kept between calls (its buffer reused)
+    let mut dyn_out = DynTensor::dynamic_stitch(&dyn_pairs).unwrap();
+    g.bench_function("dynamic into a kept DynTensor", |b| {
+        b.iter(|| DynTensor::dynamic_stitch_into(black_box(&dyn_pairs), &mut dyn_out))
+    });
     g.finish();
 
     // W7: the merged output, partitioned back by the pair each row came from
