@@ -868,3 +868,47 @@ fn large_buffers_zero_exactly_the_unnamed_rows() {
     stitch_slices(&pairs, &mut buf).unwrap();
     assert_eq!(buf, want, "permutation");
 }
+
+/// The index scan looks at blocks of values together and goes value by
+/// value only in a block with a negative or a new largest value: past the
+/// first block, the error still names the first negative, and `TooManyRows`
+/// the first of the largest values, by their flat positions.
+#[cfg(target_pointer_width = "64")]
+#[test]
+fn the_index_scan_names_first_positions_past_its_first_block() {
+    let small: Vec<i64> = (0..2000).map(|j| (j * 7919) % 1000).collect();
+    let data = DynTensor::new(&[2000, 2], vec![0i32; 4000]).unwrap();
+    let first = DynTensor::new(&[2000], small.clone()).unwrap();
+
+    let mut negative = small.clone();
+    negative[1000] = -3;
+    negative[1500] = -4;
+    let negative = DynTensor::new(&[2000], negative).unwrap();
+    assert_eq!(
+        DynTensor::dynamic_stitch(&[(&first, &data), (&negative, &data)]).unwrap_err(),
+        StitchError::NegativeIndex {
+            m: 1,
+            j: 1000,
+            value: -3
+        }
+    );
+
+    // i64::MAX + 1 rows of 2 elements: too many; the first of the two
+    let mut huge = small.clone();
+    huge[700] = i64::MAX;
+    huge[1300] = i64::MAX;
+    let huge = DynTensor::new(&[2000], huge).unwrap();
+    match DynTensor::dynamic_stitch(&[(&first, &data), (&huge, &data)]).unwrap_err() {
+        StitchError::TooManyRows { m, j, value, .. } => {
+            assert_eq!((m, j, value), (1, 700, i64::MAX))
+        }
+        e => panic!("unexpected error {e}"),
+    }
+
+    // the largest index found in a later block sets the rows
+    let mut later = small;
+    later[1777] = 5000;
+    let later = DynTensor::new(&[2000], later).unwrap();
+    let out = DynTensor::dynamic_stitch(&[(&first, &data), (&later, &data)]).unwrap();
+    assert_eq!(out.dims().as_slice(), &[5001, 2]);
+}

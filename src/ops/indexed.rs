@@ -98,7 +98,7 @@ mod sealed {
     /// What an index type needs besides [`StitchIndex`](super::StitchIndex)'s
     /// public method (crate-private: the trait cannot be named outside).
     #[doc(hidden)]
-    pub trait Sealed: Copy {
+    pub trait Sealed: Copy + Ord {
         /// `Self`, named through this trait: for any other element type the
         /// name has no impl, so a builder holding it after a failed
         /// index-element rule reports nothing more (see `StitchIndexLink` in

@@ -190,6 +190,7 @@ pub(crate) fn slice_len(dims: &Dims) -> usize {
 /// proved by the types, runs only this part of the rule).
 mod scan {
     use super::{StitchError, StitchIndex};
+    use crate::kernel::SPEED_OVER_SIZE;
 
     /// The largest index seen so far by [`scan_indices`] and where (`value`
     /// -1: none yet).
@@ -206,22 +207,47 @@ mod scan {
     /// order; the first negative one is [`StitchError::NegativeIndex`];
     /// `max` gets the first of the largest (later pairs are scanned after,
     /// so over all pairs it is the first in (m, j) order).
+    ///
+    /// Where the target spends code to save time ([`SPEED_OVER_SIZE`]), by
+    /// blocks of [`BLOCK`] values: a block's least and largest values first
+    /// (a loop with no early exit, which the compiler vectorizes), and the
+    /// block value by value only when it holds a negative or a new largest
+    /// value (W5's 2^20 indices: a fifth of the time value by value). On
+    /// the Cortex-M cores, value by value (M4F stitch: 468 B against 698 B).
     #[inline(always)]
     pub fn scan_indices<I: StitchIndex>(
         m: usize,
         indices: &[I],
         max: &mut MaxIndex,
     ) -> Result<(), StitchError> {
-        for (j, &v) in indices.iter().enumerate() {
-            let value = v.to_i64();
-            if value < 0 {
-                return Err(StitchError::NegativeIndex { m, j, value });
+        let block_len = if SPEED_OVER_SIZE { BLOCK } else { usize::MAX };
+        for (b, block) in indices.chunks(block_len).enumerate() {
+            let Some(&first) = block.first() else {
+                continue;
+            };
+            if SPEED_OVER_SIZE {
+                let (lo, hi) = block
+                    .iter()
+                    .fold((first, first), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+                if lo.to_i64() >= 0 && hi.to_i64() <= max.value {
+                    continue;
+                }
             }
-            if value > max.value {
-                *max = MaxIndex { value, m, j };
+            for (k, &v) in block.iter().enumerate() {
+                let j = b.wrapping_mul(block_len).wrapping_add(k);
+                let value = v.to_i64();
+                if value < 0 {
+                    return Err(StitchError::NegativeIndex { m, j, value });
+                }
+                if value > max.value {
+                    *max = MaxIndex { value, m, j };
+                }
             }
         }
         Ok(())
     }
+
+    /// The values [`scan_indices`] looks at together.
+    const BLOCK: usize = 256;
 }
 pub(crate) use scan::{scan_indices, MaxIndex};
