@@ -73,6 +73,15 @@ impl<T: Copy> DynTensor<T> {
         })
     }
 
+    /// A tensor holding no buffer yet, for an op's `_into` form to fill
+    /// ([`DynTensor::reset_defaulted`] then makes its buffer).
+    pub(crate) fn unallocated() -> Self {
+        DynTensor {
+            dims: Dims::SCALAR,
+            data: Vec::new(),
+        }
+    }
+
     /// This tensor made `dims` with every element `T::default()`, for an op
     /// to write, keeping its buffer when that holds enough elements (no
     /// allocation, and pages already touched); otherwise a new buffer as

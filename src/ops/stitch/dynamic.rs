@@ -37,15 +37,8 @@ impl<T: Copy + Default> DynTensor<T> {
     where
         T: crate::element::MaybeSync,
     {
-        let views = pairs.iter().map(|(i, d)| StitchPair {
-            indices_dims: i.dims(),
-            indices: I::index_slice(i.as_slice()),
-            data_dims: d.dims(),
-            data: d.as_slice(),
-        });
-        let dims = rule::stitch_output_dims(views.clone())?;
-        let mut out = DynTensor::defaulted(&dims)?;
-        kernel::stitch_rows(views, rule::slice_len(&dims), out.as_mut_slice());
+        let mut out = DynTensor::unallocated();
+        Self::dynamic_stitch_into(pairs, &mut out)?;
         Ok(out)
     }
 
