@@ -1,5 +1,6 @@
 //! Issue 23: the dynamic path (`DynTensor`) against the static allocating
-//! form on W1, W5 and W7, timed **interleaved**: each round times one call
+//! form on W1, W5 and W7; issue 34: W5's and W7's `into` forms against
+//! their hand-written loops (`benches/ops.rs`'s). Timed **interleaved**: each round times one call
 //! of each (the order alternating), so that the other builds on the shared
 //! machine slow both alike, and the figure is the median of the rounds'
 //! ratios. Criterion's groups (`benches/ops.rs`) time the rows one after
@@ -17,7 +18,7 @@
 
 use shapecheck::prelude::*;
 use shapecheck::{dynamic_partition, dynamic_stitch, ActivationKind, BinaryOpKind, Partitions};
-use shapecheck_benches::{median, w1_inputs, w5_inputs, w7_inputs, Args};
+use shapecheck_benches::{median, w1_inputs, w5_inputs, w7_inputs, Args, PART, ROWS, SLICE};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -33,6 +34,17 @@ fn time<R>(f: &mut impl FnMut() -> R) -> f64 {
 /// `rounds` interleaved calls of `stat` (static allocating) and `dynamic`.
 fn compare<A, B>(
     name: &str,
+    args: &Args,
+    stat: impl FnMut() -> A,
+    dynamic: impl FnMut() -> B,
+) {
+    compare_named(name, ["static allocating", "dynamic"], args, stat, dynamic);
+}
+
+/// `rounds` interleaved calls of `stat` and `dynamic`, named `labels`.
+fn compare_named<A, B>(
+    name: &str,
+    labels: [&str; 2],
     args: &Args,
     mut stat: impl FnMut() -> A,
     mut dynamic: impl FnMut() -> B,
@@ -60,8 +72,9 @@ fn compare<A, B>(
     }
     let mut sorted = ratios.clone();
     sorted.sort_by(f64::total_cmp);
+    let [a, b] = labels;
     println!(
-        "{name}: static allocating {:.2} ms, dynamic {:.2} ms (medians); dynamic / static: \
+        "{name}: {a} {:.2} ms, {b} {:.2} ms (medians); {b} / {a}: \
          median {:.3}, quartiles {:.3} to {:.3} ({rounds} rounds)",
         median(s),
         median(d),
@@ -73,10 +86,12 @@ fn compare<A, B>(
 
 fn main() {
     let args = Args::parse(40);
-    const NAMES: [&str; 3] = [
+    const NAMES: [&str; 5] = [
         "W1 elementwise_mul [256,128,256] x [128,256]",
         "W5 dynamic_stitch 4 x 2^18 rows of 16 f32",
         "W7 dynamic_partition 2^20 rows of 16 f32 into 4",
+        "W5 into a caller's buffer",
+        "W7 into a caller's buffer",
     ];
     if !NAMES.iter().any(|n| args.wants(n)) {
         return;
@@ -114,9 +129,44 @@ fn main() {
         || DynTensor::dynamic_stitch(black_box(&pairs)),
     );
 
+    let (mut buf, mut hand_buf) = (vec![0.0f32; ROWS * SLICE], vec![0.0f32; ROWS * SLICE]);
+    compare_named(
+        NAMES[3],
+        ["hand-written scatter loop", "static into"],
+        &args,
+        || {
+            for (idx, dat) in black_box(&indices).iter().zip(black_box(&datas)) {
+                for (&i, row) in idx.as_slice().iter().zip(dat.as_slice().chunks_exact(SLICE)) {
+                    let at = i as usize * SLICE;
+                    hand_buf[at..at + SLICE].copy_from_slice(row);
+                }
+            }
+        },
+        || black_box(&stitch).run_into(&mut buf).map(|t| t.dims()),
+    );
+
     // W7: W5's output partitioned back by the pair each row came from
     let merged = stitch.run().unwrap();
     let (x, parts) = w7_inputs(merged.as_slice(), &indices);
+    compare_named(
+        NAMES[4],
+        ["hand-written loop", "static into"],
+        &args,
+        || {
+            let mut cursors = [0, PART * SLICE, 2 * PART * SLICE, 3 * PART * SLICE];
+            let (xs, ps) = (black_box(x.as_slice()), black_box(parts.as_slice()));
+            for (&p, row) in ps.iter().zip(xs.chunks_exact(SLICE)) {
+                let at = cursors[p as usize];
+                hand_buf[at..at + SLICE].copy_from_slice(row);
+                cursors[p as usize] = at + SLICE;
+            }
+        },
+        || {
+            dynamic_partition(black_box(&x), black_box(&parts), Partitions::<4>)
+                .run_into(&mut buf)
+                .map(|p| p.map(|t| t.dims()))
+        },
+    );
     let (dx, dp) = (x.to_dyn(), parts.to_dyn());
     compare(
         NAMES[2],
