@@ -32,12 +32,7 @@ fn time<R>(f: &mut impl FnMut() -> R) -> f64 {
 }
 
 /// `rounds` interleaved calls of `stat` (static allocating) and `dynamic`.
-fn compare<A, B>(
-    name: &str,
-    args: &Args,
-    stat: impl FnMut() -> A,
-    dynamic: impl FnMut() -> B,
-) {
+fn compare<A, B>(name: &str, args: &Args, stat: impl FnMut() -> A, dynamic: impl FnMut() -> B) {
     compare_named(name, ["static allocating", "dynamic"], args, stat, dynamic);
 }
 
@@ -136,7 +131,11 @@ fn main() {
         &args,
         || {
             for (idx, dat) in black_box(&indices).iter().zip(black_box(&datas)) {
-                for (&i, row) in idx.as_slice().iter().zip(dat.as_slice().chunks_exact(SLICE)) {
+                for (&i, row) in idx
+                    .as_slice()
+                    .iter()
+                    .zip(dat.as_slice().chunks_exact(SLICE))
+                {
                     let at = i as usize * SLICE;
                     hand_buf[at..at + SLICE].copy_from_slice(row);
                 }
