@@ -245,14 +245,19 @@ fn nested_walk_reads_what_the_merged_walk_reads() {
     let flat = |d: &[usize; 5], i: [usize; 5]| {
         (0..5).fold(0, |acc, k| acc * d[k] + if d[k] == 1 { 0 } else { i[k] })
     };
+    // every element's offsets, from `for_each_row` and from
+    // `for_each_numbered_row` (which must agree)
     let reads = |w: &Walk<2>| {
-        let mut seen = Vec::new();
+        let (mut seen, mut numbered) = (Vec::new(), Vec::new());
         let strides = w.inner_strides();
-        w.for_each_row(|off| {
+        let row = |off: [usize; 2], to: &mut Vec<[usize; 2]>| {
             for j in 0..w.inner() {
-                seen.push([off[0] + j * strides[0], off[1] + j * strides[1]]);
+                to.push([off[0] + j * strides[0], off[1] + j * strides[1]]);
             }
-        });
+        };
+        w.for_each_row(|off| row(off, &mut seen));
+        w.for_each_numbered_row(|off, _| row(off, &mut numbered));
+        assert_eq!(seen, numbered);
         seen
     };
     let mut expected = Vec::new();

@@ -253,9 +253,10 @@ impl<const K: usize> Walk<K> {
 
     /// Calls `f(offsets)` for every output row in order, where `offsets` are
     /// the operands' element offsets at the start of the row. Walks of rank
-    /// 1 to 4 (the common case after merging, and a fused expression's
-    /// [`Walk::nested_from_frame`]) run as plain nested loops; higher ranks
-    /// use an odometer that updates offsets incrementally.
+    /// 1 to 3 (the common case after merging) run as plain nested loops; higher
+    /// ranks use an odometer that updates offsets incrementally (a fused
+    /// expression's walk, which may keep 4 loops, runs
+    /// [`Walk::for_each_numbered_row`]).
     ///
     /// The per-operand updates go through [`lanes_mut`], written out for 2
     /// and 3 operands: a loop over the operands is not unrolled at
@@ -263,16 +264,46 @@ impl<const K: usize> Walk<K> {
     /// can neither fold a static walk's strides nor see the offsets' range.
     #[inline(always)]
     pub fn for_each_row(&self, mut f: impl FnMut([usize; K])) {
-        self.for_each_numbered_row(
-            #[inline(always)]
-            |offsets, _| f(offsets),
-        );
+        if self.numel == 0 || self.inner() == 0 {
+            return;
+        }
+        match self.rank {
+            0 | 1 => f([0; K]),
+            2 => {
+                let s0 = self.strides_at(0);
+                let mut off = [0usize; K];
+                for _ in 0..self.dim(0) {
+                    f(off);
+                    lanes_mut(&mut off, |k, o| *o = o.wrapping_add(lane(&s0, k)));
+                }
+            }
+            3 => {
+                let s0 = self.strides_at(0);
+                let s1 = self.strides_at(1);
+                let mut outer = [0usize; K];
+                for _ in 0..self.dim(0) {
+                    let mut off = outer;
+                    for _ in 0..self.dim(1) {
+                        f(off);
+                        lanes_mut(&mut off, |k, o| *o = o.wrapping_add(lane(&s1, k)));
+                    }
+                    lanes_mut(&mut outer, |k, o| *o = o.wrapping_add(lane(&s0, k)));
+                }
+            }
+            _ => self.odometer(f),
+        }
     }
 
     /// [`Walk::for_each_row`], also giving each row's number (0, 1, 2, ...
     /// in order), computed from the loops' counters: where the loops' counts
     /// are constants (a static walk) the compiler then knows each row's
     /// range, so a row cut from the output by its number keeps no check.
+    /// Rank 4 is a nested loop too: a fused expression's walk
+    /// ([`Walk::nested_from_frame`]) keeps up to 4 loops. Only
+    /// [`for_each_tile`] (the fused expressions' loop) calls it, so the
+    /// plain ops' loops, instantiated for every stride case, stay as they
+    /// were (a debug build of the tests: 40 s longer with every walk
+    /// going through this one).
     #[inline(always)]
     pub fn for_each_numbered_row(&self, mut f: impl FnMut([usize; K], usize)) {
         if self.numel == 0 || self.inner() == 0 {
