@@ -10,6 +10,7 @@ use crate::shape::{Dims, Shape};
 use crate::storage::{default_vec, filled_vec, Inline, Storage};
 use crate::tensor::Tensor;
 use alloc::vec::Vec;
+use core::fmt;
 
 /// A row-major tensor whose shape is a run-time value (rank at most [`MAX_RANK`](crate::MAX_RANK)).
 ///
@@ -23,10 +24,50 @@ use alloc::vec::Vec;
 /// let err = x.elementwise(BinaryOpKind::Mul, &y, -1, ActivationKind::Identity).unwrap_err();
 /// assert_eq!(err.rule(), "elementwise/broadcast");
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone)]
 pub struct DynTensor<T> {
     dims: Dims,
+    /// The elements are `data[start..]` (exactly the dims' count): `start`
+    /// is 0 except in a large result whose rows an op scatters, which
+    /// [`DynTensor::reset_defaulted`] starts on a cache line.
     data: Vec<T>,
+    start: usize,
+}
+
+/// The cache line a scattered result is aligned to (64 bytes on x86-64
+/// and on most ARM cores).
+const LINE: usize = 64;
+
+/// Results from this size on start on a cache line: a row of a whole
+/// number of lines then writes only its own lines. Smaller ones mostly
+/// stay in the cache, where it does not matter, and keep `start` 0 (so
+/// that [`DynTensor::into_vec`] moves nothing).
+const LINE_ALIGNED_FROM_BYTES: usize = 1 << 20;
+
+/// Tensors are equal when their dims and elements are (where their buffers
+/// start is not part of the value).
+impl<T: PartialEq> PartialEq for DynTensor<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.dims == other.dims && self.elements() == other.elements()
+    }
+}
+
+/// The dims and the elements, as `DynTensor { dims: [2, 2], data: [1, 2, 3, 4] }`.
+impl<T: fmt::Debug> fmt::Debug for DynTensor<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DynTensor")
+            .field("dims", &self.dims)
+            .field("data", &self.elements())
+            .finish()
+    }
+}
+
+impl<T> DynTensor<T> {
+    /// The elements: `data[start..]` (never out of range: `start <=
+    /// data.len()` is kept by every constructor).
+    fn elements(&self) -> &[T] {
+        self.data.get(self.start..).unwrap_or(&[])
+    }
 }
 
 impl<T: Copy> DynTensor<T> {
@@ -41,7 +82,11 @@ impl<T: Copy> DynTensor<T> {
     /// ```
     pub fn new(dims: &[usize], data: Vec<T>) -> Result<Self, ShapeError> {
         let dims = Dims::for_data(dims, data.len())?;
-        Ok(DynTensor { dims, data })
+        Ok(DynTensor {
+            dims,
+            data,
+            start: 0,
+        })
     }
 
     /// A tensor of shape `dims` with every element `v`.
@@ -56,6 +101,7 @@ impl<T: Copy> DynTensor<T> {
         Ok(DynTensor {
             dims: d,
             data: filled_vec(d.try_numel()?, v)?,
+            start: 0,
         })
     }
 
@@ -70,6 +116,7 @@ impl<T: Copy> DynTensor<T> {
         Ok(DynTensor {
             dims: *dims,
             data: default_vec(dims.try_numel()?)?,
+            start: 0,
         })
     }
 
@@ -79,6 +126,7 @@ impl<T: Copy> DynTensor<T> {
         DynTensor {
             dims: Dims::SCALAR,
             data: Vec::new(),
+            start: 0,
         }
     }
 
@@ -86,17 +134,42 @@ impl<T: Copy> DynTensor<T> {
     /// to write, keeping its buffer when that holds enough elements (no
     /// allocation, and pages already touched); otherwise a new buffer as
     /// [`DynTensor::defaulted`] makes. On an error it is unchanged.
+    ///
+    /// For dynamic_stitch, whose rows land in any order: a result of
+    /// [`LINE_ALIGNED_FROM_BYTES`] or more starts on a cache line, so that
+    /// a row of whole lines writes only its own (on W5's rows of 64 bytes, a
+    /// random scatter into a buffer 16 bytes off a line took 25 ms against
+    /// 17.5 ms aligned: `docs/measurements.md`).
     pub(crate) fn reset_defaulted(&mut self, dims: &Dims) -> Result<(), ShapeError>
     where
         T: Default,
     {
         let numel = dims.try_numel()?;
-        if self.data.capacity() >= numel {
-            self.data.clear();
-            self.data.resize(numel, T::default());
+        let size = core::mem::size_of::<T>();
+        // room for the elements that reach the next line
+        let pad = if size > 0
+            && LINE % size == 0
+            && numel.saturating_mul(size) >= LINE_ALIGNED_FROM_BYTES
+        {
+            LINE / size
         } else {
-            self.data = default_vec(numel)?;
+            0
+        };
+        let want = numel
+            .checked_add(pad)
+            .ok_or(ShapeError::Allocation { numel })?;
+        if self.data.capacity() >= want {
+            self.data.clear();
+        } else {
+            // zeroed by the allocator, not filled (`default_vec`): only
+            // its first `start + numel` elements are kept
+            self.data = default_vec(want)?;
         }
+        let offset = self.data.as_ptr().align_offset(LINE);
+        self.start = if offset < pad { offset } else { 0 };
+        // a kept buffer (cleared above) is filled here; a new one only
+        // drops its tail
+        self.data.resize(self.start + numel, T::default());
         self.dims = *dims;
         Ok(())
     }
@@ -106,7 +179,8 @@ impl<T: Copy> DynTensor<T> {
     pub(crate) fn map_each(&self, f: impl Fn(T) -> T) -> Self {
         DynTensor {
             dims: self.dims,
-            data: self.data.iter().map(|&v| f(v)).collect(),
+            data: self.elements().iter().map(|&v| f(v)).collect(),
+            start: 0,
         }
     }
 
@@ -132,7 +206,7 @@ impl<T: Copy> DynTensor<T> {
     /// ```
     #[must_use]
     pub fn as_slice(&self) -> &[T] {
-        &self.data
+        self.elements()
     }
 
     /// The elements, mutably.
@@ -144,18 +218,32 @@ impl<T: Copy> DynTensor<T> {
     /// assert_eq!(t.as_slice(), &[0, 5, 0, 0]);
     /// ```
     pub fn as_mut_slice(&mut self) -> &mut [T] {
-        &mut self.data
+        self.data.get_mut(self.start..).unwrap_or(&mut [])
     }
 
-    /// The elements.
+    /// The elements, as the vector that holds them: the one the tensor was
+    /// made from, with no copy. A dynamic_stitch result of 1 MiB or more
+    /// starts on a cache line inside its buffer; its elements are moved to
+    /// the buffer's front first (one pass over them).
     ///
     /// ```
     /// use shapecheck::DynTensor;
     /// let t = DynTensor::new(&[3], vec![1, 2, 3]).unwrap();
     /// assert_eq!(t.into_vec(), vec![1, 2, 3]);
+    /// // a large stitched result: the same elements either way
+    /// let rows = 1 << 16;
+    /// let idx = DynTensor::new(&[rows], (0..rows as i32).rev().collect()).unwrap();
+    /// let data = DynTensor::new(&[rows, 4], (0..4 * rows).map(|v| v as f32).collect()).unwrap();
+    /// let out = DynTensor::dynamic_stitch(&[(&idx, &data)]).unwrap();
+    /// let first_row = out.as_slice()[..4].to_vec();
+    /// assert_eq!(first_row, [262140.0, 262141.0, 262142.0, 262143.0]);
+    /// assert_eq!(out.into_vec()[..4], first_row[..]);
     /// ```
     #[must_use = "`into_vec` consumes the tensor: dropping the result drops its elements"]
-    pub fn into_vec(self) -> Vec<T> {
+    pub fn into_vec(mut self) -> Vec<T> {
+        if self.start > 0 {
+            self.data.drain(..self.start);
+        }
         self.data
     }
 
@@ -169,7 +257,8 @@ impl<T: Copy> DynTensor<T> {
     /// assert_eq!(t.into_static::<shape![3, 2]>().unwrap_err().rule(), "shape/dim-mismatch");
     /// ```
     pub fn into_static<S: Shape>(self) -> Result<Tensor<T, S, Vec<T>>, ShapeError> {
-        Tensor::with_shape(S::from_dims(&self.dims)?, self.data)
+        let shape = S::from_dims(&self.dims)?;
+        Tensor::with_shape(shape, self.into_vec())
     }
 }
 
@@ -185,6 +274,7 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         DynTensor {
             dims: self.dims(),
             data: self.as_slice().to_vec(),
+            start: 0,
         }
     }
 }
@@ -216,6 +306,6 @@ impl<T: Copy + Default, S: crate::shape::StaticShape> TryFrom<&DynTensor<T>>
     type Error = ShapeError;
     fn try_from(t: &DynTensor<T>) -> Result<Self, ShapeError> {
         S::from_dims(&t.dims)?;
-        Tensor::from_slice(&t.data)
+        Tensor::from_slice(t.as_slice())
     }
 }

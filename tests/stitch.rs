@@ -912,3 +912,62 @@ fn the_index_scan_names_first_positions_past_its_first_block() {
     let out = DynTensor::dynamic_stitch(&[(&first, &data), (&later, &data)]).unwrap();
     assert_eq!(out.dims().as_slice(), &[5001, 2]);
 }
+
+/// `DynTensor`'s stitched results of 1 MiB or more start on a cache line
+/// (64 bytes) inside their buffer, allocated or kept, and read exactly as
+/// a naive loop's output: `as_slice`, `into_vec`, `==` and `Debug` see the
+/// elements only. A kept tensor goes from small to large and back, and an
+/// element whose size does not divide 64 (3 bytes) is not offset.
+#[test]
+fn large_dyn_results_start_on_a_cache_line_and_read_the_same() {
+    // rows 0..n named backwards except row 1 (left zero), by f32 rows of 16
+    let stitched = |n: usize| {
+        let idx: Vec<i32> = (0..n as i32).rev().filter(|&r| r != 1).collect();
+        let data: Vec<f32> = (0..16 * idx.len()).map(|v| v as f32 + 0.5).collect();
+        let mut want = vec![0.0f32; 16 * n];
+        for (j, &r) in idx.iter().enumerate() {
+            want[r as usize * 16..][..16].copy_from_slice(&data[j * 16..][..16]);
+        }
+        let idx = DynTensor::new(&[idx.len()], idx).unwrap();
+        let data = DynTensor::new(&[idx.as_slice().len(), 16], data).unwrap();
+        (idx, data, want)
+    };
+    let on_a_line = |t: &DynTensor<f32>| t.as_slice().as_ptr() as usize % 64 == 0;
+
+    let (big_i, big_d, big_want) = stitched(1 << 15); // 2 MiB
+    let (small_i, small_d, small_want) = stitched(100);
+    let out = DynTensor::dynamic_stitch(&[(&big_i, &big_d)]).unwrap();
+    assert!(on_a_line(&out), "a 2 MiB result starts on a line");
+    assert_eq!(out.as_slice(), &big_want[..]);
+    assert_eq!(out, DynTensor::new(&[1 << 15, 16], big_want.clone()).unwrap());
+    assert_eq!(
+        format!("{:?}", DynTensor::dynamic_stitch(&[(&small_i, &small_d)]).unwrap()),
+        format!("{:?}", DynTensor::new(&[100, 16], small_want.clone()).unwrap()),
+    );
+
+    // kept: small, then large (a new buffer), large again (its own), small
+    let mut kept = DynTensor::dynamic_stitch(&[(&small_i, &small_d)]).unwrap();
+    DynTensor::dynamic_stitch_into(&[(&big_i, &big_d)], &mut kept).unwrap();
+    assert!(on_a_line(&kept));
+    assert_eq!(kept.as_slice(), &big_want[..]);
+    let at = kept.as_slice().as_ptr();
+    let (big2_i, big2_d, big2_want) = stitched((1 << 15) - 3);
+    DynTensor::dynamic_stitch_into(&[(&big2_i, &big2_d)], &mut kept).unwrap();
+    assert_eq!(kept.as_slice().as_ptr(), at, "the kept buffer, the same line");
+    assert_eq!(kept.as_slice(), &big2_want[..]);
+    DynTensor::dynamic_stitch_into(&[(&small_i, &small_d)], &mut kept).unwrap();
+    assert_eq!(kept.as_slice(), &small_want[..]);
+    assert_eq!(kept.dims().as_slice(), &[100, 16]);
+    DynTensor::dynamic_stitch_into(&[(&big_i, &big_d)], &mut kept).unwrap();
+    assert_eq!(kept.clone().into_vec(), big_want, "into_vec: the elements, from the front");
+    assert_eq!(kept.into_static::<shape![Dyn, 16]>().unwrap().as_slice(), &big_want[..]);
+
+    // 3-byte elements: 64 is not a whole number of them, no offset
+    let n = 1 << 19;
+    let idx = DynTensor::new(&[n], (0..n as i32).rev().collect()).unwrap();
+    let data = DynTensor::new(&[n], (0..n).map(|v| [v as u8, 1, 2]).collect()).unwrap();
+    let out = DynTensor::dynamic_stitch(&[(&idx, &data)]).unwrap();
+    let want: Vec<[u8; 3]> = (0..n).rev().map(|v| [v as u8, 1, 2]).collect();
+    assert_eq!(out.as_slice(), &want[..]);
+    assert_eq!(out.into_vec(), want);
+}
