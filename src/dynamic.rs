@@ -148,7 +148,7 @@ impl<T: Copy> DynTensor<T> {
         let size = core::mem::size_of::<T>();
         // room for the elements that reach the next line
         let pad = if size > 0
-            && LINE % size == 0
+            && LINE.is_multiple_of(size)
             && numel.saturating_mul(size) >= LINE_ALIGNED_FROM_BYTES
         {
             LINE / size
