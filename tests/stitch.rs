@@ -932,17 +932,26 @@ fn large_dyn_results_start_on_a_cache_line_and_read_the_same() {
         let data = DynTensor::new(&[idx.as_slice().len(), 16], data).unwrap();
         (idx, data, want)
     };
-    let on_a_line = |t: &DynTensor<f32>| t.as_slice().as_ptr() as usize % 64 == 0;
+    let on_a_line = |t: &DynTensor<f32>| (t.as_slice().as_ptr() as usize).is_multiple_of(64);
 
     let (big_i, big_d, big_want) = stitched(1 << 15); // 2 MiB
     let (small_i, small_d, small_want) = stitched(100);
     let out = DynTensor::dynamic_stitch(&[(&big_i, &big_d)]).unwrap();
     assert!(on_a_line(&out), "a 2 MiB result starts on a line");
     assert_eq!(out.as_slice(), &big_want[..]);
-    assert_eq!(out, DynTensor::new(&[1 << 15, 16], big_want.clone()).unwrap());
     assert_eq!(
-        format!("{:?}", DynTensor::dynamic_stitch(&[(&small_i, &small_d)]).unwrap()),
-        format!("{:?}", DynTensor::new(&[100, 16], small_want.clone()).unwrap()),
+        out,
+        DynTensor::new(&[1 << 15, 16], big_want.clone()).unwrap()
+    );
+    assert_eq!(
+        format!(
+            "{:?}",
+            DynTensor::dynamic_stitch(&[(&small_i, &small_d)]).unwrap()
+        ),
+        format!(
+            "{:?}",
+            DynTensor::new(&[100, 16], small_want.clone()).unwrap()
+        ),
     );
 
     // kept: small, then large (a new buffer), large again (its own), small
@@ -953,14 +962,25 @@ fn large_dyn_results_start_on_a_cache_line_and_read_the_same() {
     let at = kept.as_slice().as_ptr();
     let (big2_i, big2_d, big2_want) = stitched((1 << 15) - 3);
     DynTensor::dynamic_stitch_into(&[(&big2_i, &big2_d)], &mut kept).unwrap();
-    assert_eq!(kept.as_slice().as_ptr(), at, "the kept buffer, the same line");
+    assert_eq!(
+        kept.as_slice().as_ptr(),
+        at,
+        "the kept buffer, the same line"
+    );
     assert_eq!(kept.as_slice(), &big2_want[..]);
     DynTensor::dynamic_stitch_into(&[(&small_i, &small_d)], &mut kept).unwrap();
     assert_eq!(kept.as_slice(), &small_want[..]);
     assert_eq!(kept.dims().as_slice(), &[100, 16]);
     DynTensor::dynamic_stitch_into(&[(&big_i, &big_d)], &mut kept).unwrap();
-    assert_eq!(kept.clone().into_vec(), big_want, "into_vec: the elements, from the front");
-    assert_eq!(kept.into_static::<shape![Dyn, 16]>().unwrap().as_slice(), &big_want[..]);
+    assert_eq!(
+        kept.clone().into_vec(),
+        big_want,
+        "into_vec: the elements, from the front"
+    );
+    assert_eq!(
+        kept.into_static::<shape![Dyn, 16]>().unwrap().as_slice(),
+        &big_want[..]
+    );
 
     // 3-byte elements: 64 is not a whole number of them, no offset
     let n = 1 << 19;
