@@ -535,11 +535,11 @@ impl<const N: usize> StaticDim for Dim<N> {
     }
     #[inline(always)]
     fn flatten<T: Copy>(s: &[[T; N]]) -> &[T] {
-        s.as_flattened()
+        crate::kernel::flat::flatten(s)
     }
     #[inline(always)]
     fn flatten_mut<T: Copy>(s: &mut [[T; N]]) -> &mut [T] {
-        s.as_flattened_mut()
+        crate::kernel::flat::flatten_mut(s)
     }
 }
 
@@ -564,11 +564,11 @@ impl StaticDim for One {
     }
     #[inline(always)]
     fn flatten<T: Copy>(s: &[[T; 1]]) -> &[T] {
-        s.as_flattened()
+        crate::kernel::flat::flatten(s)
     }
     #[inline(always)]
     fn flatten_mut<T: Copy>(s: &mut [[T; 1]]) -> &mut [T] {
-        s.as_flattened_mut()
+        crate::kernel::flat::flatten_mut(s)
     }
 }
 
