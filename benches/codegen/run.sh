@@ -4,6 +4,8 @@
 # target dir and prints, per function, its instructions, its calls (a
 # `memset`/`memcpy` of the result shows here) and its compares (a bounds
 # check left in a loop shows here, beside the loops' own counters).
+# Then it times the same pairs as a user's program calls them (src/main.rs:
+# the default release profile, 16 codegen units; interleaved rounds).
 # Usage: bash benches/codegen/run.sh [REPO] (default: this checkout; give
 # another, e.g. a `git worktree` of an older commit, to compare).
 set -euo pipefail
@@ -13,7 +15,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/crate/src"
 sed "s|path = \"../..\"|path = \"$repo\"|" "$here/Cargo.toml" >"$work/crate/Cargo.toml"
-cp "$here/src/lib.rs" "$work/crate/src/lib.rs"
+cp "$here/src/lib.rs" "$here/src/main.rs" "$work/crate/src/"
 [ -f "$repo/Cargo.lock" ] && cp "$repo/Cargo.lock" "$work/crate/Cargo.lock"
 (cd "$work/crate" && cargo rustc -q --release --lib --target-dir "$work/target" -- --emit=asm)
 asm=$(ls "$work"/target/release/deps/shapecheck_codegen-*.s)
@@ -31,3 +33,6 @@ for f in s1 s2 x4 x5 m2 f3; do
       "$(grep -cE '^\s+(cmp|test)' <<<"$body" || true)"
   done
 done
+echo
+echo "timed from a crate at the default release profile (src/main.rs):"
+(cd "$work/crate" && cargo run -q --release --bin shapecheck-codegen --target-dir "$work/target-user")
