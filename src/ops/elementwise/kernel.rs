@@ -290,6 +290,7 @@ impl ActivationKind {
     /// ActivationKind::Relu.apply_all(&mut v);
     /// assert_eq!(v, [0.0, 0.5]);
     /// ```
+    #[inline]
     pub fn apply_all<T: Element>(self, out: &mut [T]) {
         match self {
             ActivationKind::Identity => {}

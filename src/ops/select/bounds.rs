@@ -402,6 +402,7 @@ where
     NumpyOk<C, T, E>: SelectNumpyMerge<NumpyTE<C, T, E>, C, C, T, E>,
 {
     type Output = <NumpyOk<C, T, E> as SelectNumpyMerge<NumpyTE<C, T, E>, C, C, T, E>>::Output;
+    #[inline(always)]
     fn output(c: &C, t: &T, e: &E) -> Self::Output {
         let te = <NumpyOk<C, T, E> as SelectNumpyMerge<T, E, C, T, E>>::output(t, e);
         <NumpyOk<C, T, E> as SelectNumpyMerge<_, C, C, T, E>>::output(&te, c)
@@ -419,6 +420,7 @@ where
     SameOk<C, T, E>: SelectSameMerge<SameTE<C, T, E>, C, C, T, E>,
 {
     type Output = <SameOk<C, T, E> as SelectSameMerge<SameTE<C, T, E>, C, C, T, E>>::Output;
+    #[inline(always)]
     fn output(c: &C, t: &T, e: &E) -> Self::Output {
         let te = <SameOk<C, T, E> as SelectSameMerge<T, E, C, T, E>>::output(t, e);
         <SameOk<C, T, E> as SelectSameMerge<_, C, C, T, E>>::output(&te, c)
@@ -438,6 +440,7 @@ where
     PdpdElseOk<C, T, E, AXIS>: SelectPdpdSource<C, T, C, T, E, AXIS>,
 {
     type Output = T;
+    #[inline(always)]
     fn output(_c: &C, t: &T, _e: &E) -> T {
         *t
     }
