@@ -12,6 +12,8 @@
 //! `One` for a literal 1. A `Dim<1>` written by hand is a valid dim of size 1
 //! but does not broadcast in static rules: it only matches another `Dim<1>`.
 
+mod flat;
+
 use core::fmt::{self, Debug};
 use core::marker::PhantomData;
 
@@ -535,11 +537,11 @@ impl<const N: usize> StaticDim for Dim<N> {
     }
     #[inline(always)]
     fn flatten<T: Copy>(s: &[[T; N]]) -> &[T] {
-        crate::kernel::flat::flatten(s)
+        flat::flatten(s)
     }
     #[inline(always)]
     fn flatten_mut<T: Copy>(s: &mut [[T; N]]) -> &mut [T] {
-        crate::kernel::flat::flatten_mut(s)
+        flat::flatten_mut(s)
     }
 }
 
@@ -564,11 +566,11 @@ impl StaticDim for One {
     }
     #[inline(always)]
     fn flatten<T: Copy>(s: &[[T; 1]]) -> &[T] {
-        crate::kernel::flat::flatten(s)
+        flat::flatten(s)
     }
     #[inline(always)]
     fn flatten_mut<T: Copy>(s: &mut [[T; 1]]) -> &mut [T] {
-        crate::kernel::flat::flatten_mut(s)
+        flat::flatten_mut(s)
     }
 }
 

@@ -8,7 +8,6 @@
 //! with no per-element index arithmetic and no bounds checks that can fail.
 
 mod backward;
-pub(crate) mod flat;
 pub(crate) mod stream;
 mod walk;
 

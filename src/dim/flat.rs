@@ -1,5 +1,8 @@
 //! A slice of arrays as one flat slice: how a static tensor's nested array
-//! (`[[T; 4]; 3]`) is read and written as its 12 elements.
+//! (`[[T; 4]; 3]`) is read and written as its 12 elements
+//! ([`StaticDim::flatten`](super::StaticDim::flatten) of `Dim` and `One`).
+//! A fact of the arrays' layout, so it sits with the dims and, like them,
+//! imports nothing of the crate.
 //!
 //! `core`'s `as_flattened` does the same, but it is a generic function not
 //! marked `#[inline]`: in a user's crate built with the default release
@@ -8,7 +11,7 @@
 //! the slice's length. Bench X5 (`select` of `[2, 3, 4]` with a `[3, 1]`
 //! condition and a scalar else) took 10.9 ns there against the hand loop's
 //! 2.1 ns; with these two functions, which are inlined into every unit,
-//! 2.4 ns (docs/measurements.md, "Issue 34, stop 50").
+//! 2.4 ns (docs/measurements.md, issue 34 at stop 50).
 
 /// `s`'s elements in order, as one slice of `s.len() * N` elements.
 #[inline(always)]
