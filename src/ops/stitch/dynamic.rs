@@ -46,7 +46,9 @@ impl<T: Copy + Default> DynTensor<T> {
     /// caller keeps between calls: `out` takes the merged dims and values,
     /// in its own buffer when that holds enough elements: no allocation and
     /// no fresh pages (bench W5: 25 ms against 37 ms allocating, where the
-    /// kernel's zeroing of the new pages is a fifth of the time). Every rule
+    /// kernel's zeroing of the new pages is a fifth of the time). A result
+    /// of 1 MiB or more starts on a cache line (64 bytes) inside the buffer,
+    /// which then needs room for 64 bytes more than the result. Every rule
     /// is checked first: on an error `out` is unchanged.
     ///
     /// ```
