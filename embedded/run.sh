@@ -204,15 +204,23 @@ for bd in "$ex"/size_*_bounded; do
   op=${bd##*/size_} op=${op%_bounded}
   sc=$ex/size_${op}_shapecheck
   [ -x "$sc" ] || cannot "size firmware $sc missing (a bounded row sits beside it)"
-  for f in "$sc" "$bd"; do
-    form=caller-buffer
-    [ "$f" = "$bd" ] && form=bounded
+  # and, where there is one, the bounded form written in place into a
+  # tensor the caller keeps (size_<op>_bounded_into.rs: `run_bounded_into`)
+  bi=$ex/size_${op}_bounded_into
+  forms=("$sc" "$bd")
+  [ -x "$bi" ] && forms+=("$bi")
+  for f in "${forms[@]}"; do
+    case $f in
+      "$sc") form=caller-buffer ;;
+      "$bd") form=bounded ;;
+      *) form=bounded-into ;;
+    esac
     qemu M4 "$f"
     stk="?"
     if [ "$status" != 0 ]; then
       cat "$log"; echo "size firmware ${f##*/}: FAILED (exit $status)"; failed=$((failed + 1))
     else
-      [ "$form" = bounded ] && passed=$((passed + 1))
+      [ "$form" != caller-buffer ] && passed=$((passed + 1))
       stk=$(sed -n 's/^op stack: *\([0-9]*\) B$/\1/p' "$log")
     fi
     code=$(./opsize.sh "$OBJDUMP" "$NM" "$f" | awk 'NR == 1 { print $2 }')
@@ -261,7 +269,7 @@ for ch in "$ex"/size_*_chain; do
 done
 echo
 echo "whole size firmwares (flash = text + rodata):"
-"$SIZE" "$ex"/size_*_shapecheck "$ex"/size_*_bounded "$ex"/size_*_chain "$ex"/size_*_loop | sed 's#target/[^ ]*/##'
+"$SIZE" "$ex"/size_*_shapecheck "$ex"/size_*_bounded "$ex"/size_*_bounded_into "$ex"/size_*_chain "$ex"/size_*_loop | sed 's#target/[^ ]*/##'
 echo
 echo "peak stack of each test (from reset, test harness included):"
 printf '%s\n' "${!stack_of[@]}" | sort | while read -r arch name; do
