@@ -784,89 +784,158 @@ fn every_row_length_copies_like_a_naive_loop() {
     }
 }
 
-/// A caller's buffer of more than 1 MiB holding other values: the rows no
-/// index names become zeros and the rest of the buffer is untouched, with
-/// duplicates, against a naive loop, on the static builder, the run-time
-/// builder and the caller-buffer slices; then a permutation (every row
-/// named).
-#[test]
-fn large_buffers_zero_exactly_the_unnamed_rows() {
-    const K0: usize = 30_000;
-    const K1: usize = 20_000;
-    let i0: Vec<i32> = (0..K0).map(|j| ((j * 7919) % 40_003) as i32).collect();
-    let i1: Vec<i64> = (0..K1)
-        .map(|j| ((j * 104_729 + 5) % 40_003) as i64)
-        .collect();
-    let d0: Vec<i64> = (0..4 * K0 as i64).collect();
-    let d1: Vec<i64> = (0..4 * K1 as i64).map(|v| -1 - v).collect();
-    let naive = |i0: &[i32], i1: &[i64]| {
-        let rows = i0
-            .iter()
-            .map(|&v| v as usize)
-            .chain(i1.iter().map(|&v| v as usize))
-            .max()
-            .map_or(0, |m| m + 1);
-        let mut want = vec![0i64; rows * 4];
-        for (j, &r) in i0.iter().enumerate() {
-            want[r as usize * 4..][..4].copy_from_slice(&d0[j * 4..][..4]);
-        }
-        for (j, &r) in i1.iter().enumerate() {
-            want[r as usize * 4..][..4].copy_from_slice(&d1[j * 4..][..4]);
-        }
-        want
-    };
-    let want = naive(&i0, &i1);
-    assert!(want.len() * 8 > 1 << 20);
-    assert!(want.chunks(4).any(|r| r == [0; 4]), "some row is unnamed");
+/// The rows a stitch of `i0` (with `d0`) and `i1` (with `d1`) writes, rows
+/// of `n` values, by a naive loop: zeros where no index names a row.
+fn naive_rows(i0: &[i32], d0: &[i64], i1: &[i64], d1: &[i64], n: usize) -> Vec<i64> {
+    let rows = i0
+        .iter()
+        .map(|&v| v as usize)
+        .chain(i1.iter().map(|&v| v as usize))
+        .max()
+        .map_or(0, |m| m + 1);
+    let mut want = vec![0i64; rows * n];
+    for (j, &r) in i0.iter().enumerate() {
+        want[r as usize * n..][..n].copy_from_slice(&d0[j * n..][..n]);
+    }
+    for (j, &r) in i1.iter().enumerate() {
+        want[r as usize * n..][..n].copy_from_slice(&d1[j * n..][..n]);
+    }
+    want
+}
+
+/// `i0`/`i1` (`K0` and `K1` values) stitched with rows of `N` i64 into
+/// buffers holding 7s, on the static builder, the run-time builder and the
+/// caller-buffer slices, against [`naive_rows`]; past the output the
+/// buffer is untouched.
+fn check_large_stitch<const K0: usize, const K1: usize, const N: usize>(
+    i0: &[i32],
+    i1: &[i64],
+    what: &str,
+) {
+    let d0: Vec<i64> = (0..(N * K0) as i64).collect();
+    let d1: Vec<i64> = (0..(N * K1) as i64).map(|v| -1 - v).collect();
+    let want = naive_rows(i0, &d0, i1, &d1, N);
+    assert!(want.len() * 8 > 1 << 20, "{what}: over 1 MiB");
 
     // the static builder: every shape static
-    let s0 = Tensor::<i32, shape![K0], Vec<i32>>::from_vec(Default::default(), i0.clone()).unwrap();
-    let x0 =
-        Tensor::<i64, shape![K0, 4], Vec<i64>>::from_vec(Default::default(), d0.clone()).unwrap();
-    let s1 = Tensor::<i64, shape![K1], Vec<i64>>::from_vec(Default::default(), i1.clone()).unwrap();
-    let x1 =
-        Tensor::<i64, shape![K1, 4], Vec<i64>>::from_vec(Default::default(), d1.clone()).unwrap();
+    let s0 = Tensor::<i32, shape![K0], Vec<i32>>::from_vec(Default::default(), i0.to_vec());
+    let x0 = Tensor::<i64, shape![K0, N], Vec<i64>>::from_vec(Default::default(), d0.clone());
+    let s1 = Tensor::<i64, shape![K1], Vec<i64>>::from_vec(Default::default(), i1.to_vec());
+    let x1 = Tensor::<i64, shape![K1, N], Vec<i64>>::from_vec(Default::default(), d1.clone());
+    let (s0, x0, s1, x1) = (s0.unwrap(), x0.unwrap(), s1.unwrap(), x1.unwrap());
     let mut buf = vec![7i64; want.len() + 8];
     let got = dynamic_stitch(&s0, &x0)
         .pair(&s1, &x1)
         .run_into(&mut buf)
         .unwrap();
-    assert_eq!(got.as_slice(), &want[..], "static builder");
-    assert_eq!(buf[want.len()..], [7; 8], "past the output: untouched");
+    assert!(
+        got.as_slice() == &want[..],
+        "{what}, rows of {N}: static builder"
+    );
+    assert_eq!(
+        buf[want.len()..],
+        [7; 8],
+        "{what}: past the output, untouched"
+    );
 
     // the builder over run-time rows
-    let r0 = Tensor::<i32, shape![Dyn], Vec<i32>>::from_vec((Dyn(K0),), i0.clone()).unwrap();
-    let y0 = Tensor::<i64, shape![Dyn, 4], Vec<i64>>::from_vec((Dyn(K0), Dim), d0.clone()).unwrap();
-    let r1 = Tensor::<i64, shape![Dyn], Vec<i64>>::from_vec((Dyn(K1),), i1.clone()).unwrap();
-    let y1 = Tensor::<i64, shape![Dyn, 4], Vec<i64>>::from_vec((Dyn(K1), Dim), d1.clone()).unwrap();
-    let mut buf = vec![7i64; want.len()];
+    let r0 = Tensor::<i32, shape![Dyn], Vec<i32>>::from_vec((Dyn(K0),), i0.to_vec()).unwrap();
+    let y0 = Tensor::<i64, shape![Dyn, N], Vec<i64>>::from_vec((Dyn(K0), Dim), d0.clone()).unwrap();
+    let r1 = Tensor::<i64, shape![Dyn], Vec<i64>>::from_vec((Dyn(K1),), i1.to_vec()).unwrap();
+    let y1 = Tensor::<i64, shape![Dyn, N], Vec<i64>>::from_vec((Dyn(K1), Dim), d1.clone()).unwrap();
+    let mut buf = vec![7i64; want.len() + 8];
     let got = dynamic_stitch(&r0, &y0)
         .pair(&r1, &y1)
         .run_into(&mut buf)
         .unwrap();
-    assert_eq!(got.as_slice(), &want[..], "run-time builder");
+    assert!(
+        got.as_slice() == &want[..],
+        "{what}, rows of {N}: run-time builder"
+    );
+    assert_eq!(
+        buf[want.len()..],
+        [7; 8],
+        "{what}: past the output, untouched"
+    );
 
     // the caller-buffer slices
     let pairs = [
-        StitchPair::new(&[K0], &i0, &[K0, 4], &d0).unwrap(),
-        StitchPair::new(&[K1], &i1, &[K1, 4], &d1).unwrap(),
+        StitchPair::new(&[K0], i0, &[K0, N], &d0).unwrap(),
+        StitchPair::new(&[K1], i1, &[K1, N], &d1).unwrap(),
     ];
-    let mut buf = vec![7i64; want.len()];
+    let mut buf = vec![7i64; want.len() + 8];
     stitch_slices(&pairs, &mut buf).unwrap();
-    assert_eq!(buf, want, "slices");
+    assert!(buf[..want.len()] == want[..], "{what}, rows of {N}: slices");
+    assert_eq!(
+        buf[want.len()..],
+        [7; 8],
+        "{what}: past the output, untouched"
+    );
+}
+
+/// A caller's buffer of more than 1 MiB holding other values: the rows no
+/// index names become zeros and the rest of the buffer is untouched, with
+/// duplicates, on the three builders (`check_large_stitch`), in rows of 32
+/// bytes (the whole output is zeroed first) and of 64 and 72 bytes (only
+/// the unnamed rows are, found from a bit set of the named ones): scattered
+/// unnamed rows; then runs of them from a few rows to whole 64-row words,
+/// starting and ending inside words and on their edges, a row count that is
+/// not a multiple of 64; then a permutation (every row named).
+#[test]
+fn large_buffers_zero_exactly_the_unnamed_rows() {
+    const K0: usize = 30_000;
+    const K1: usize = 20_000;
+    // scattered: 40 003 rows, about 29% unnamed, and duplicates
+    let i0: Vec<i32> = (0..K0).map(|j| ((j * 7919) % 40_003) as i32).collect();
+    let i1: Vec<i64> = (0..K1)
+        .map(|j| ((j * 104_729 + 5) % 40_003) as i64)
+        .collect();
+    let mut named = vec![false; 40_003];
+    for r in i0
+        .iter()
+        .map(|&v| v as usize)
+        .chain(i1.iter().map(|&v| v as usize))
+    {
+        named[r] = true;
+    }
+    assert!(named.contains(&false), "some row is unnamed");
+    check_large_stitch::<K0, K1, 4>(&i0, &i1, "scattered");
+    check_large_stitch::<K0, K1, 8>(&i0, &i1, "scattered");
+    check_large_stitch::<K0, K1, 9>(&i0, &i1, "scattered");
+
+    // runs: rows 0..49 999 named once each except these ranges (each
+    // unnamed row's index given to row 0 instead, a duplicate)
+    let gaps = [
+        3..5,
+        60..70,
+        128..320,
+        333..334,
+        1000..1064,
+        2050..4100,
+        49_990..49_995,
+    ];
+    let rows: Vec<usize> = (0..K0 + K1)
+        .map(|r| {
+            if gaps.iter().any(|g| g.contains(&r)) {
+                0
+            } else {
+                r
+            }
+        })
+        .collect();
+    let (g0, g1) = rows.split_at(K0);
+    let g0: Vec<i32> = g0.iter().rev().map(|&r| r as i32).collect();
+    let g1: Vec<i64> = g1.iter().map(|&r| r as i64).collect();
+    assert_eq!((K0 + K1) % 64, 16, "the last word is partial");
+    check_large_stitch::<K0, K1, 4>(&g0, &g1, "runs");
+    check_large_stitch::<K0, K1, 8>(&g0, &g1, "runs");
+    check_large_stitch::<K0, K1, 9>(&g0, &g1, "runs");
 
     // a permutation of the rows: every row named, none zeroed
     let p0: Vec<i32> = (0..K0).map(|j| ((j * 7919) % K0) as i32).collect();
     let p1: Vec<i64> = (0..K1).map(|j| (K0 + (j * 104_729) % K1) as i64).collect();
-    let want = naive(&p0, &p1);
-    assert!(!want.chunks(4).any(|r| r == [0; 4]), "every row is named");
-    let pairs = [
-        StitchPair::new(&[K0], &p0, &[K0, 4], &d0).unwrap(),
-        StitchPair::new(&[K1], &p1, &[K1, 4], &d1).unwrap(),
-    ];
-    let mut buf = vec![7i64; want.len()];
-    stitch_slices(&pairs, &mut buf).unwrap();
-    assert_eq!(buf, want, "permutation");
+    check_large_stitch::<K0, K1, 4>(&p0, &p1, "permutation");
+    check_large_stitch::<K0, K1, 8>(&p0, &p1, "permutation");
 }
 
 /// The index scan looks at blocks of values together and goes value by

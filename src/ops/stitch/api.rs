@@ -353,7 +353,7 @@ where
                     len,
                 });
             };
-            out.fill(T::default());
+            kernel::clear_unnamed_rows(self.iter(), S0::STATIC_NUMEL.unwrap_or(0), out);
             self.static_copy(out);
             // `out` holds `needed` = rows * slice elements: the shape's count
             return Ok(Tensor::from_parts_unchecked(shape, out));
@@ -361,7 +361,7 @@ where
         let dims = self.output_dims()?;
         let shape = Self::out_shape(&dims)?;
         let out = rule::prefix_of(buf, &dims)?;
-        out.fill(T::default());
+        kernel::clear_unnamed_rows(self.iter(), rule::slice_len(&dims), out);
         kernel::stitch_rows(self.iter(), rule::slice_len(&dims), out);
         Ok(Tensor::with_shape(shape, out)?)
     }

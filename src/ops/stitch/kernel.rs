@@ -84,6 +84,109 @@ fn copy_rows_of<T: Copy, I: StitchIndex>(
     }
 }
 
+/// Sets the rows of `out` that no index of `pairs` names to `T::default()`
+/// (rows of `slice_len` elements; `out` is exactly the output and every
+/// index is checked, as for [`stitch_rows`], which then writes the others).
+///
+/// On a large output of long rows, with a heap ([`named_rows`]), only the
+/// unnamed rows are written, found from a bit set of the named ones: on W5
+/// (2^20 rows of 16 f32, every row named) the fill of all 64 MiB was the
+/// whole gap between the `into` form and the hand-written scatter. Else,
+/// and where the bit set cannot be allocated, the whole output is filled.
+pub(crate) fn clear_unnamed_rows<'a, T: Copy + Default + 'a>(
+    pairs: impl Iterator<Item = StitchPair<'a, T>>,
+    slice_len: usize,
+    out: &mut [T],
+) {
+    #[cfg(feature = "alloc")]
+    if let Some(named) = named_rows(pairs, slice_len, out.len()) {
+        let mut start = None;
+        for (k, &word) in named.iter().enumerate() {
+            // a word of named rows while no run is open, or of unnamed
+            // rows while one is, changes nothing
+            if (word == u64::MAX && start.is_none()) || (word == 0 && start.is_some()) {
+                continue;
+            }
+            for bit in 0..64 {
+                let row = k * 64 + bit;
+                match (word >> bit & 1 == 1, start) {
+                    (false, None) => start = Some(row),
+                    (true, Some(first)) => {
+                        fill_rows(out, slice_len, first, row);
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // a run still open here started past the last row (the bits past
+        // the rows are clear): the last row is named, by the largest index
+        return;
+    }
+    #[cfg(not(feature = "alloc"))]
+    let _ = (pairs, slice_len);
+    out.fill(T::default());
+}
+
+/// Rows `first..end` of `out` (rows of `n` elements) set to `T::default()`.
+#[cfg(feature = "alloc")]
+fn fill_rows<T: Copy + Default>(out: &mut [T], n: usize, first: usize, end: usize) {
+    // `first < end <= rows`: the range is inside `out`
+    if let Some(rows) = out.get_mut(first.saturating_mul(n)..end.saturating_mul(n)) {
+        rows.fill(T::default());
+    }
+}
+
+/// The outputs on which [`clear_unnamed_rows`] writes only the unnamed
+/// rows: at least 1 MiB, in rows of at least 64 bytes. On shorter rows
+/// the fill costs less per row than setting a row's bit (a random write),
+/// and a small output fills in less time than the bit set's allocation.
+#[cfg(feature = "alloc")]
+const NAMED_ROWS_FROM_BYTES: usize = 1 << 20;
+#[cfg(feature = "alloc")]
+const NAMED_ROWS_MIN_ROW_BYTES: usize = 64;
+
+/// The bit set of the output rows some index of `pairs` names (bit `r % 64`
+/// of word `r / 64` for row `r`), or `None` where the whole output is filled
+/// instead: an output below the sizes above, a target that keeps code
+/// small ([`crate::kernel::SPEED_OVER_SIZE`]), or a bit set that cannot be
+/// allocated.
+#[cfg(feature = "alloc")]
+fn named_rows<'a, T: 'a>(
+    pairs: impl Iterator<Item = StitchPair<'a, T>>,
+    slice_len: usize,
+    len: usize,
+) -> Option<alloc::vec::Vec<u64>> {
+    let size = core::mem::size_of::<T>();
+    if !crate::kernel::SPEED_OVER_SIZE
+        || slice_len.saturating_mul(size) < NAMED_ROWS_MIN_ROW_BYTES
+        || len.saturating_mul(size) < NAMED_ROWS_FROM_BYTES
+    {
+        return None;
+    }
+    let rows = len / slice_len;
+    let mut words = alloc::vec::Vec::new();
+    words.try_reserve_exact(rows.div_ceil(64)).ok()?;
+    words.resize(rows.div_ceil(64), 0u64);
+    fn mark<I: StitchIndex>(words: &mut [u64], indices: &[I]) {
+        for &v in indices {
+            // checked by the rule: 0 <= v < rows
+            if let Ok(r) = usize::try_from(v.to_i64())
+                && let Some(w) = words.get_mut(r / 64)
+            {
+                *w |= 1 << (r % 64);
+            }
+        }
+    }
+    for p in pairs {
+        match p.indices {
+            IndexSlice::I32(indices) => mark(&mut words, indices),
+            IndexSlice::I64(indices) => mark(&mut words, indices),
+        }
+    }
+    Some(words)
+}
+
 /// dynamic_stitch on rayon's pool (feature `rayon`), for a `rule`-checked
 /// output of at least [`crate::kernel::par::PAR_MIN_ELEMS`] elements: the
 /// output rows are cut into one range per thread, and each task runs
@@ -167,7 +270,7 @@ pub fn stitch_slices<T: Copy + Default + MaybeSync>(
 ) -> Result<Dims, StitchError> {
     let dims = rule::stitch_output_dims(pairs.iter().copied())?;
     let dst = rule::prefix_of(out, &dims)?;
-    dst.fill(T::default());
+    clear_unnamed_rows(pairs.iter().copied(), rule::slice_len(&dims), dst);
     stitch_rows(pairs.iter().copied(), rule::slice_len(&dims), dst);
     Ok(dims)
 }
