@@ -29,7 +29,7 @@ pub struct DynTensor<T> {
     dims: Dims,
     /// The elements are `data[start..]` (exactly the dims' count): `start`
     /// is 0 except in a large result whose rows an op scatters, which
-    /// [`DynTensor::reset_defaulted`] starts on a cache line.
+    /// [`DynTensor::reset_kept`] starts on a cache line.
     data: Vec<T>,
     start: usize,
 }
@@ -121,7 +121,7 @@ impl<T: Copy> DynTensor<T> {
     }
 
     /// A tensor holding no buffer yet, for an op's `_into` form to fill
-    /// ([`DynTensor::reset_defaulted`] then makes its buffer).
+    /// ([`DynTensor::reset_kept`] then makes its buffer).
     pub(crate) fn unallocated() -> Self {
         DynTensor {
             dims: Dims::SCALAR,
@@ -130,17 +130,21 @@ impl<T: Copy> DynTensor<T> {
         }
     }
 
-    /// This tensor made `dims` with every element `T::default()`, for an op
-    /// to write, keeping its buffer when that holds enough elements (no
-    /// allocation, and pages already touched); otherwise a new buffer as
-    /// [`DynTensor::defaulted`] makes. On an error it is unchanged.
+    /// This tensor made `dims`, for an op that then writes every element
+    /// or sets to `T::default()` those it does not write. It keeps its
+    /// buffer when that holds enough elements (no allocation, and pages
+    /// already touched), and the elements are then the buffer's earlier
+    /// values (`T::default()` past its earlier length): nothing is filled.
+    /// Otherwise a new buffer as [`DynTensor::defaulted`] makes, zeroed by
+    /// the allocator. Returns whether every element is `T::default()` (a
+    /// new buffer). On an error it is unchanged.
     ///
     /// For dynamic_stitch, whose rows land in any order: a result of
     /// [`LINE_ALIGNED_FROM_BYTES`] or more starts on a cache line, so that
     /// a row of whole lines writes only its own (on W5's rows of 64 bytes, a
     /// random scatter into a buffer 16 bytes off a line took 25 ms against
     /// 17.5 ms aligned: `docs/measurements.md`).
-    pub(crate) fn reset_defaulted(&mut self, dims: &Dims) -> Result<(), ShapeError>
+    pub(crate) fn reset_kept(&mut self, dims: &Dims) -> Result<bool, ShapeError>
     where
         T: Default,
     {
@@ -158,20 +162,19 @@ impl<T: Copy> DynTensor<T> {
         let want = numel
             .checked_add(pad)
             .ok_or(ShapeError::Allocation { numel })?;
-        if self.data.capacity() >= want {
-            self.data.clear();
-        } else {
+        let fresh = self.data.capacity() < want;
+        if fresh {
             // zeroed by the allocator, not filled (`default_vec`): only
             // its first `start + numel` elements are kept
             self.data = default_vec(want)?;
         }
         let offset = self.data.as_ptr().align_offset(LINE);
         self.start = if offset < pad { offset } else { 0 };
-        // a kept buffer (cleared above) is filled here; a new one only
-        // drops its tail
+        // a new buffer only drops its tail; a kept one keeps its values
+        // and grows with `T::default()` where it was shorter
         self.data.resize(self.start + numel, T::default());
         self.dims = *dims;
-        Ok(())
+        Ok(fresh)
     }
 
     /// `f(v)` for every element, into a new tensor of the same dims, in

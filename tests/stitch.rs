@@ -804,9 +804,9 @@ fn naive_rows(i0: &[i32], d0: &[i64], i1: &[i64], d1: &[i64], n: usize) -> Vec<i
 }
 
 /// `i0`/`i1` (`K0` and `K1` values) stitched with rows of `N` i64 into
-/// buffers holding 7s, on the static builder, the run-time builder and the
-/// caller-buffer slices, against [`naive_rows`]; past the output the
-/// buffer is untouched.
+/// buffers holding 7s, on the static builder, the run-time builder, the
+/// caller-buffer slices and a kept `DynTensor`, against [`naive_rows`];
+/// past the output the buffer is untouched.
 fn check_large_stitch<const K0: usize, const K1: usize, const N: usize>(
     i0: &[i32],
     i1: &[i64],
@@ -871,11 +871,32 @@ fn check_large_stitch<const K0: usize, const K1: usize, const N: usize>(
         [7; 8],
         "{what}: past the output, untouched"
     );
+
+    // into a kept `DynTensor` whose buffer holds 7s (room for the result
+    // and its alignment to a cache line): its buffer is kept, not filled
+    let mut kept = DynTensor::full(&[want.len() + 16], 7i64).unwrap();
+    let at = kept.as_slice().as_ptr() as usize;
+    let j1: Vec<i32> = i1.iter().map(|&v| v as i32).collect();
+    let (t0, t1) = (
+        DynTensor::new(&[K0], i0.to_vec()).unwrap(),
+        DynTensor::new(&[K1], j1).unwrap(),
+    );
+    let (e0, e1) = (
+        DynTensor::new(&[K0, N], d0).unwrap(),
+        DynTensor::new(&[K1, N], d1).unwrap(),
+    );
+    DynTensor::dynamic_stitch_into(&[(&t0, &e0), (&t1, &e1)], &mut kept).unwrap();
+    let now = kept.as_slice().as_ptr() as usize;
+    assert!((at..at + 64).contains(&now), "{what}: the kept buffer");
+    assert!(
+        kept.as_slice() == &want[..],
+        "{what}, rows of {N}: kept DynTensor"
+    );
 }
 
 /// A caller's buffer of more than 1 MiB holding other values: the rows no
 /// index names become zeros and the rest of the buffer is untouched, with
-/// duplicates, on the three builders (`check_large_stitch`), in rows of 32
+/// duplicates, on four paths (`check_large_stitch`), in rows of 32
 /// bytes (the whole output is zeroed first) and of 64 and 72 bytes (only
 /// the unnamed rows are, found from a bit set of the named ones): scattered
 /// unnamed rows; then runs of them from a few rows to whole 64-row words,

@@ -1,6 +1,7 @@
 //! Issue 23: the dynamic path (`DynTensor`) against the static allocating
-//! form on W1, W5 and W7; issue 34: W5's and W7's `into` forms against
-//! their hand-written loops (`benches/ops.rs`'s). Timed **interleaved**: each round times one call
+//! form on W1, W5 and W7; issue 34: W5's and W7's `into` forms, and W5
+//! into a kept `DynTensor`, against their hand-written loops
+//! (`benches/ops.rs`'s). Timed **interleaved**: each round times one call
 //! of each (the order alternating), so that the other builds on the shared
 //! machine slow both alike, and the figure is the median of the rounds'
 //! ratios. Criterion's groups (`benches/ops.rs`) time the rows one after
@@ -81,12 +82,13 @@ fn compare_named<A, B>(
 
 fn main() {
     let args = Args::parse(40);
-    const NAMES: [&str; 5] = [
+    const NAMES: [&str; 6] = [
         "W1 elementwise_mul [256,128,256] x [128,256]",
         "W5 dynamic_stitch 4 x 2^18 rows of 16 f32",
         "W7 dynamic_partition 2^20 rows of 16 f32 into 4",
         "W5 into a caller's buffer",
         "W7 into a caller's buffer",
+        "W5 into a kept DynTensor",
     ];
     if !NAMES.iter().any(|n| args.wants(n)) {
         return;
@@ -142,6 +144,27 @@ fn main() {
             }
         },
         || black_box(&stitch).run_into(&mut buf).map(|t| t.dims()),
+    );
+    // the dynamic path into a tensor kept between calls (its buffer
+    // allocated once, by the warm-up calls)
+    let mut kept = DynTensor::full(&[0], 0.0f32).unwrap();
+    compare_named(
+        NAMES[5],
+        ["hand-written scatter loop", "DynTensor into a kept tensor"],
+        &args,
+        || {
+            for (idx, dat) in black_box(&indices).iter().zip(black_box(&datas)) {
+                for (&i, row) in idx
+                    .as_slice()
+                    .iter()
+                    .zip(dat.as_slice().chunks_exact(SLICE))
+                {
+                    let at = i as usize * SLICE;
+                    hand_buf[at..at + SLICE].copy_from_slice(row);
+                }
+            }
+        },
+        || DynTensor::dynamic_stitch_into(black_box(&pairs), &mut kept),
     );
 
     // W7: W5's output partitioned back by the pair each row came from

@@ -79,8 +79,13 @@ impl<T: Copy + Default> DynTensor<T> {
             data: d.as_slice(),
         });
         let dims = rule::stitch_output_dims(views.clone())?;
-        out.reset_defaulted(&dims)?;
-        kernel::stitch_rows(views, rule::slice_len(&dims), out.as_mut_slice());
+        let n = rule::slice_len(&dims);
+        // a kept buffer holds its earlier values: the rows no index names
+        // are zeroed here (a new one is zeroed already)
+        if !out.reset_kept(&dims)? {
+            kernel::clear_unnamed_rows(views.clone(), n, out.as_mut_slice());
+        }
+        kernel::stitch_rows(views, n, out.as_mut_slice());
         Ok(())
     }
 
