@@ -17,7 +17,8 @@ use crate::shape::Dims;
 /// `T::default()`: the rows no index names keep it) gets slice `j` of
 /// `data[m]` at row `indices[m][j]`, in order of (m, j), so the later of two
 /// equal indices wins. Zeroing is the caller's: a fresh result is created
-/// zeroed, a caller's buffer is zeroed once it is known to fit.
+/// zeroed; in a caller's buffer or a kept tensor, once the output is known
+/// to fit, [`clear_unnamed_rows`] zeroes the rows no index names.
 ///
 /// With feature `rayon` and an output of at least
 /// [`crate::kernel::par::PAR_MIN_ELEMS`] elements, [`stitch_rows_par`].
