@@ -19,7 +19,9 @@
 
 use shapecheck::prelude::*;
 use shapecheck::{dynamic_partition, dynamic_stitch, ActivationKind, BinaryOpKind, Partitions};
-use shapecheck_benches::{median, w1_inputs, w5_inputs, w7_inputs, Args, PART, ROWS, SLICE};
+use shapecheck_benches::{
+    hand_scatter, median, w1_inputs, w5_inputs, w7_inputs, Args, PART, ROWS, SLICE,
+};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -131,18 +133,7 @@ fn main() {
         NAMES[3],
         ["hand-written scatter loop", "static into"],
         &args,
-        || {
-            for (idx, dat) in black_box(&indices).iter().zip(black_box(&datas)) {
-                for (&i, row) in idx
-                    .as_slice()
-                    .iter()
-                    .zip(dat.as_slice().chunks_exact(SLICE))
-                {
-                    let at = i as usize * SLICE;
-                    hand_buf[at..at + SLICE].copy_from_slice(row);
-                }
-            }
-        },
+        || hand_scatter(black_box(&indices), black_box(&datas), &mut hand_buf),
         || black_box(&stitch).run_into(&mut buf).map(|t| t.dims()),
     );
     // the dynamic path into a tensor kept between calls (its buffer
@@ -152,18 +143,7 @@ fn main() {
         NAMES[5],
         ["hand-written scatter loop", "DynTensor into a kept tensor"],
         &args,
-        || {
-            for (idx, dat) in black_box(&indices).iter().zip(black_box(&datas)) {
-                for (&i, row) in idx
-                    .as_slice()
-                    .iter()
-                    .zip(dat.as_slice().chunks_exact(SLICE))
-                {
-                    let at = i as usize * SLICE;
-                    hand_buf[at..at + SLICE].copy_from_slice(row);
-                }
-            }
-        },
+        || hand_scatter(black_box(&indices), black_box(&datas), &mut hand_buf),
         || DynTensor::dynamic_stitch_into(black_box(&pairs), &mut kept),
     );
 

@@ -39,7 +39,7 @@ use shapecheck::{
     Partitions,
 };
 use shapecheck_benches::{
-    bools, data, rng, w1_inputs, w5_inputs, w7_inputs, Big, BIG, PART, ROWS, SLICE,
+    bools, data, hand_scatter, rng, w1_inputs, w5_inputs, w7_inputs, Big, BIG, PART, ROWS, SLICE,
 };
 use std::time::Duration;
 
@@ -543,18 +543,7 @@ fn stitch_partition_lod(c: &mut Criterion) {
         b.iter(|| floor.copy_from_slice(black_box(&buf)))
     });
     g.bench_function("hand-written scatter loop", |b| {
-        b.iter(|| {
-            for (idx, dat) in black_box(&indices).iter().zip(black_box(&datas)) {
-                for (&i, row) in idx
-                    .as_slice()
-                    .iter()
-                    .zip(dat.as_slice().chunks_exact(SLICE))
-                {
-                    let at = i as usize * SLICE;
-                    buf[at..at + SLICE].copy_from_slice(row);
-                }
-            }
-        })
+        b.iter(|| hand_scatter(black_box(&indices), black_box(&datas), &mut buf))
     });
     g.bench_function("static into", |b| {
         b.iter(|| black_box(&stitch).run_into(&mut buf).map(|t| t.dims()))

@@ -82,6 +82,23 @@ pub fn w5_inputs() -> ([W5Indices; 4], [W5Data; 4]) {
     (indices, datas)
 }
 
+/// W5's hand-written loop, the floor of its `into` forms: row `j` of
+/// `datas[m]` copied to row `indices[m][j]` of `out`, with no index check
+/// and no zero fill (W5's indices name every row once).
+#[inline]
+pub fn hand_scatter(indices: &[W5Indices; 4], datas: &[W5Data; 4], out: &mut [f32]) {
+    for (idx, dat) in indices.iter().zip(datas) {
+        for (&i, row) in idx
+            .as_slice()
+            .iter()
+            .zip(dat.as_slice().chunks_exact(SLICE))
+        {
+            let at = i as usize * SLICE;
+            out[at..at + SLICE].copy_from_slice(row);
+        }
+    }
+}
+
 /// W7's x: W5's merged output `[2^20, 16]`.
 pub type W7X = Tensor<f32, shape![1048576, 16], Vec<f32>>;
 /// W7's partitions: `[2^20]`.
