@@ -8,7 +8,8 @@
 #      no atomic compare-and-swap; QEMU microbit, 16 KiB of RAM);
 #   4. per op, the code and stack of one call through shapecheck against a
 #      hand-written loop (examples/size_<op>_{shapecheck,loop}.rs), the
-#      bounded forms beside the caller-buffer ones (size_<op>_bounded.rs),
+#      bounded forms beside the caller-buffer ones (size_<op>_bounded.rs,
+#      and size_<op>_bounded_into.rs where there is one),
 #      and the fused expressions beside the same chain of plain ops
 #      (size_fused_<expr>_chain.rs) and a hand-fused loop.
 # Prints one line per firmware run and ends with
