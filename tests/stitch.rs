@@ -959,6 +959,97 @@ fn large_buffers_zero_exactly_the_unnamed_rows() {
     check_large_stitch::<K0, K1, 8>(&p0, &p1, "permutation");
 }
 
+/// `pairs` (index values and rows of `n` elements) stitched by a naive
+/// loop: zeros where no index names a row, the later duplicate winning.
+fn naive_stitch<T: Copy + Default>(pairs: &[(&[i32], &[T])], n: usize) -> Vec<T> {
+    let rows = pairs
+        .iter()
+        .flat_map(|(idx, _)| idx.iter())
+        .map(|&v| v as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut out = vec![T::default(); rows * n];
+    for (idx, data) in pairs {
+        for (j, &r) in idx.iter().enumerate() {
+            out[r as usize * n..][..n].copy_from_slice(&data[j * n..][..n]);
+        }
+    }
+    out
+}
+
+/// `stitch_slices` of two pairs with rows of `n` elements of `T` into a
+/// buffer of `other`s, at each offset 0 to 3 of the buffer (so each
+/// alignment of the rows to cache lines): the output as `naive_stitch`
+/// says, before and past it untouched.
+fn check_stitch_at_offsets<T>(n: usize, rows: usize, elem: impl Fn(usize) -> T, other: T)
+where
+    T: Copy + Default + PartialEq + core::fmt::Debug + Send + Sync,
+{
+    let (k0, k1) = (rows * 3 / 5, rows * 3 / 5);
+    // pair 0 scattered (some rows twice, some not at all); pair 1 ends on
+    // the last rows, so the rows looked at ahead run past its indices
+    let i0: Vec<i32> = (0..k0).map(|j| ((j * 7919) % rows) as i32).collect();
+    let i1: Vec<i32> = (0..k1)
+        .map(|j| (rows - k1 + (j * 104_729) % k1) as i32)
+        .collect();
+    let d0: Vec<T> = (0..k0 * n).map(&elem).collect();
+    let d1: Vec<T> = (0..k1 * n).map(|e| elem(e + 7)).collect();
+    let want = naive_stitch(&[(&i0, &d0), (&i1, &d1)], n);
+    assert!(
+        want.len() * core::mem::size_of::<T>() >= 1 << 20,
+        "over 1 MiB"
+    );
+    let pairs = [
+        StitchPair::new(&[k0], &i0, &[k0, n], &d0).unwrap(),
+        StitchPair::new(&[k1], &i1, &[k1, n], &d1).unwrap(),
+    ];
+    for offset in 0..4 {
+        let mut buf = vec![other; offset + want.len() + 5];
+        let dims = stitch_slices(&pairs, &mut buf[offset..]).unwrap();
+        assert_eq!(dims.as_slice(), &[rows, n]);
+        let (before, rest) = buf.split_at(offset);
+        let (got, past) = rest.split_at(want.len());
+        assert!(got == &want[..], "rows of {n} at offset {offset}");
+        assert!(
+            before.iter().chain(past).all(|&v| v == other),
+            "offset {offset}: outside"
+        );
+    }
+}
+
+/// On outputs of 1 MiB or more with rows of 32 bytes or more, each row is
+/// asked of the cache some rows ahead of its copy (`kernel::prefetch`):
+/// rows of odd byte lengths (33 and 100 `u8`, 13 `f32`, 9 `f64`) and every
+/// offset of the buffer land exactly where the naive loop puts them, with
+/// duplicates and unnamed rows; and the static builder's constant rows.
+#[test]
+fn rows_asked_for_ahead_land_where_the_naive_loop_puts_them() {
+    check_stitch_at_offsets::<u8>(33, 40_000, |e| (e % 251) as u8, 0xAB);
+    check_stitch_at_offsets::<u8>(100, 12_000, |e| (e % 253) as u8, 0xAB);
+    check_stitch_at_offsets::<f32>(13, 40_000, |e| e as f32, -7.0);
+    check_stitch_at_offsets::<f64>(9, 20_000, |e| e as f64, -7.0);
+
+    // the static builder, rows of 13 f32 (its row length a constant)
+    const K: usize = 24_000;
+    let i0: Vec<i32> = (0..K).map(|j| ((j * 7919) % 40_000) as i32).collect();
+    let i1: Vec<i32> = (0..K)
+        .map(|j| (16_000 + (j * 104_729) % K) as i32)
+        .collect();
+    let d0: Vec<f32> = (0..K * 13).map(|e| e as f32).collect();
+    let d1: Vec<f32> = (0..K * 13).map(|e| -(e as f32)).collect();
+    let want = naive_stitch(&[(&i0, &d0), (&i1, &d1)], 13);
+    let s0 = Tensor::<i32, shape![K], Vec<i32>>::from_vec(Default::default(), i0).unwrap();
+    let x0 = Tensor::<f32, shape![K, 13], Vec<f32>>::from_vec(Default::default(), d0).unwrap();
+    let s1 = Tensor::<i32, shape![K], Vec<i32>>::from_vec(Default::default(), i1).unwrap();
+    let x1 = Tensor::<f32, shape![K, 13], Vec<f32>>::from_vec(Default::default(), d1).unwrap();
+    let mut buf = vec![-7.0f32; want.len() + 3];
+    let got = dynamic_stitch(&s0, &x0)
+        .pair(&s1, &x1)
+        .run_into(&mut buf[3..])
+        .unwrap();
+    assert!(got.as_slice() == &want[..], "static builder, rows of 13");
+}
+
 /// The index scan looks at blocks of values together and goes value by
 /// value only in a block with a negative or a new largest value: past the
 /// first block, the error still names the first negative, and `TooManyRows`

@@ -8,6 +8,7 @@
 //! with no per-element index arithmetic and no bounds checks that can fail.
 
 mod backward;
+pub(crate) mod prefetch;
 pub(crate) mod stream;
 mod walk;
 

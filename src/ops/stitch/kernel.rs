@@ -222,6 +222,12 @@ pub(crate) fn stitch_rows_par<T: Copy + Send + Sync>(
 /// index outside them is skipped) gets row `j` of `data`, in order. The
 /// static builder calls it with its constant `n` and `first_row` 0, the
 /// other paths through [`copy_rows_of`].
+///
+/// On a large output of rows of 32 bytes or more
+/// ([`prefetch::pays`](crate::kernel::prefetch::pays)), the row of
+/// `indices[j + AHEAD]` is asked for while row `j` is copied, so that the
+/// scattered writes do not each wait for their line (W5: 0.8 of the plain
+/// loop's time).
 #[inline(always)]
 pub(crate) fn copy_pair_rows<T: Copy, I: StitchIndex>(
     indices: &[I],
@@ -230,20 +236,42 @@ pub(crate) fn copy_pair_rows<T: Copy, I: StitchIndex>(
     out: &mut [T],
     first_row: usize,
 ) {
-    for (&v, src) in indices.iter().zip(data.chunks_exact(n)) {
-        // the rule (or the static scan) accepted every value (0 <= v <
-        // rows, and the output holds rows * n elements); the checked
-        // slicing below cannot fail for the whole output, and would skip
-        // the row rather than panic
-        let dst = usize::try_from(v.to_i64())
-            .ok()
-            .and_then(|r| r.checked_sub(first_row))
-            .and_then(|r| r.checked_mul(n))
-            .and_then(|s| out.get_mut(s..s.checked_add(n)?));
-        if let Some(dst) = dst {
-            dst.copy_from_slice(src);
+    use crate::kernel::prefetch;
+    let rows = indices.iter().zip(data.chunks_exact(n));
+    if prefetch::pays::<T>(n, out.len()) {
+        for (j, (&v, src)) in rows.enumerate() {
+            let ahead = j.saturating_add(prefetch::AHEAD);
+            if let Some(row) = indices
+                .get(ahead)
+                .and_then(|&w| out_row(out, w, n, first_row))
+            {
+                prefetch::row(row);
+            }
+            if let Some(dst) = out_row(out, v, n, first_row) {
+                dst.copy_from_slice(src);
+            }
+        }
+    } else {
+        for (&v, src) in rows {
+            if let Some(dst) = out_row(out, v, n, first_row) {
+                dst.copy_from_slice(src);
+            }
         }
     }
+}
+
+/// Row `v` of the output in `out` (rows of `n` elements, `out` holding rows
+/// `first_row..`), `None` outside them. The rule (or the static scan)
+/// accepted every value (0 <= v < rows, and the output holds rows * n
+/// elements), so for the whole output this is never `None`: the checked
+/// slicing skips a row rather than panic.
+#[inline(always)]
+fn out_row<T, I: StitchIndex>(out: &mut [T], v: I, n: usize, first_row: usize) -> Option<&mut [T]> {
+    let start = usize::try_from(v.to_i64())
+        .ok()?
+        .checked_sub(first_row)?
+        .checked_mul(n)?;
+    out.get_mut(start..start.checked_add(n)?)
 }
 
 /// dynamic_stitch over run-time dims, no heap: writes the output to the
