@@ -33,78 +33,8 @@ use ndarray::{Array1, Array2, Array3, Zip};
 use shapecheck::expr;
 use shapecheck::prelude::*;
 use shapecheck::select_into;
-use shapecheck_benches::{bools, data, median, w1_inputs, Args, Big, BIG};
+use shapecheck_benches::{bools, data, w1_inputs, Args, Big, Group, BIG};
 use std::hint::black_box;
-use std::time::Instant;
-
-/// A group of rows timed together.
-struct Group<'a> {
-    name: &'static str,
-    batch: usize,
-    rows: Vec<Row<'a>>,
-}
-
-/// A row's name and its timed call.
-type Row<'a> = (&'static str, Box<dyn FnMut() + 'a>);
-
-impl<'a> Group<'a> {
-    fn new(name: &'static str, batch: usize) -> Self {
-        Group {
-            name,
-            batch,
-            rows: Vec::new(),
-        }
-    }
-    /// A row: `f`'s result is dropped outside the timing's view.
-    fn row<R>(&mut self, name: &'static str, mut f: impl FnMut() -> R + 'a) {
-        self.rows.push((
-            name,
-            Box::new(move || {
-                black_box(f());
-            }),
-        ));
-    }
-    /// Times the rows interleaved and prints one line per row.
-    fn run(mut self, args: &Args) {
-        if !args.wants(self.name) {
-            return;
-        }
-        let n = self.rows.len();
-        let mut times = vec![Vec::new(); n];
-        let mut ratios = vec![Vec::new(); n];
-        for round in 0..args.rounds + 2 {
-            let mut t = vec![0.0; n];
-            for k in 0..n {
-                let i = (k + round) % n;
-                let f = &mut self.rows[i].1;
-                let start = Instant::now();
-                for _ in 0..self.batch {
-                    f();
-                }
-                t[i] = start.elapsed().as_secs_f64() / self.batch as f64;
-            }
-            if round >= 2 {
-                for i in 0..n {
-                    times[i].push(t[i]);
-                    ratios[i].push(t[i] / t[0]);
-                }
-            }
-        }
-        println!("{}", self.name);
-        for (i, (name, _)) in self.rows.iter().enumerate() {
-            let t = median(times[i].clone());
-            let (v, unit) = if t < 1e-6 {
-                (t * 1e9, "ns")
-            } else {
-                (t * 1e3, "ms")
-            };
-            println!(
-                "  {name:<48} {v:>9.3} {unit}  {:>6.3}x",
-                median(ratios[i].clone())
-            );
-        }
-    }
-}
 
 /// F1 and the one-node W1/W2 expressions.
 fn f1(args: &Args) {

@@ -38,6 +38,10 @@ use shapecheck::{
     select_into, ActivationKind, AutoBroadcast, BinaryOpKind, DynLodTensor, LodTensor, Offsets,
     Partitions,
 };
+use shapecheck_benches::small::{
+    hand_m2, hand_m2_checked, hand_s1, hand_s2, hand_x4, hand_x5, m2_inputs, s1_inputs, s2_inputs,
+    x4_x5_inputs,
+};
 use shapecheck_benches::{
     bools, data, hand_scatter, rng, w1_inputs, w5_inputs, w7_inputs, Big, BIG, PART, ROWS, SLICE,
 };
@@ -198,8 +202,7 @@ fn big_elementwise(c: &mut Criterion) {
 /// S1: [2, 3, 4, 5] x [3, 4] at axis 1, inline tensors, against the loop a
 /// person would write over nested arrays.
 fn small_elementwise(c: &mut Criterion) {
-    let x = Tensor::<f32, shape![2, 3, 4, 5]>::from_slice(&data(120, 4)).unwrap();
-    let y = Tensor::<f32, shape![3, 4]>::from_slice(&data(12, 5)).unwrap();
+    let (x, y) = s1_inputs();
     let xa: [[[[f32; 5]; 4]; 3]; 2] = x.storage().0;
     let ya: [[f32; 4]; 3] = y.storage().0;
     let nx = Array4::from_shape_vec((2, 3, 4, 5), x.to_vec()).unwrap();
@@ -207,20 +210,7 @@ fn small_elementwise(c: &mut Criterion) {
 
     let mut g = small_group(c, "S1 elementwise_mul [2,3,4,5] x [3,4] axis 1, inline");
     g.bench_function("hand-written loop", |b| {
-        b.iter(|| {
-            let (x, y) = (black_box(&xa), black_box(&ya));
-            let mut out = [[[[0.0f32; 5]; 4]; 3]; 2];
-            for (oa, xa) in out.iter_mut().zip(x) {
-                for ((ob, xb), yb) in oa.iter_mut().zip(xa).zip(y) {
-                    for ((oc, xc), &yc) in ob.iter_mut().zip(xb).zip(yb) {
-                        for (od, &xd) in oc.iter_mut().zip(xc) {
-                            *od = xd * yc;
-                        }
-                    }
-                }
-            }
-            out
-        })
+        b.iter(|| hand_s1(black_box(&xa), black_box(&ya)))
     });
     g.bench_function("static", |b| {
         b.iter(|| black_box(&x).elementwise_mul(black_box(&y), Axis::<1>, Identity))
@@ -340,10 +330,7 @@ fn big_select(c: &mut Criterion) {
 
 /// S2: OpenVINO's Select-1 example (the seed): cond, then and else [3, 2].
 fn seed_select(c: &mut Criterion) {
-    let cond =
-        Tensor::<bool, shape![3, 2]>::from_array([[false, false], [true, false], [true, true]]);
-    let t = Tensor::<f32, shape![3, 2]>::from_array([[-1.0, 0.0], [1.0, 2.0], [3.0, 4.0]]);
-    let e = Tensor::<f32, shape![3, 2]>::from_array([[11.0, 10.0], [9.0, 8.0], [7.0, 6.0]]);
+    let (cond, t, e) = s2_inputs();
     assert_eq!(
         select(&cond, &t, &e, Numpy).as_slice(),
         &[11.0, 10.0, 1.0, 8.0, 3.0, 4.0]
@@ -355,16 +342,7 @@ fn seed_select(c: &mut Criterion) {
 
     let mut g = small_group(c, "S2 select [3,2] (OpenVINO seed), inline");
     g.bench_function("hand-written loop", |b| {
-        b.iter(|| {
-            let (c, t, e) = (black_box(&ca), black_box(&ta), black_box(&ea));
-            let mut out = [[0.0f32; 2]; 3];
-            for (((o, c), t), e) in out.iter_mut().zip(c).zip(t).zip(e) {
-                for (((o, &c), &t), &e) in o.iter_mut().zip(c).zip(t).zip(e) {
-                    *o = if c { t } else { e };
-                }
-            }
-            out
-        })
+        b.iter(|| hand_s2(black_box(&ca), black_box(&ta), black_box(&ea)))
     });
     g.bench_function("static", |b| {
         b.iter(|| select(black_box(&cond), black_box(&t), black_box(&e), Numpy))
@@ -383,11 +361,7 @@ fn seed_select(c: &mut Criterion) {
 /// X4, X5: select on tiny inline shapes: [2, 3, 4] all three, and [2, 3, 4]
 /// with cond [3, 1] and a scalar else.
 fn small_select(c: &mut Criterion) {
-    let cond = Tensor::<bool, shape![2, 3, 4]>::from_fn(|i| (i[0] + 2 * i[1] + i[2]) % 3 == 0);
-    let t = Tensor::<f32, shape![2, 3, 4]>::from_fn(|i| (i[0] * 12 + i[1] * 4 + i[2]) as f32);
-    let e = Tensor::<f32, shape![2, 3, 4]>::from_fn(|i| -((i[0] + i[1] + i[2]) as f32));
-    let cond_col = Tensor::<bool, shape![3, 1]>::from_array([[true], [false], [true]]);
-    let e_scalar = Tensor::<f32, shape![]>::full(-1.5);
+    let (cond, t, e, cond_col, e_scalar) = x4_x5_inputs();
     let ca: [[[bool; 4]; 3]; 2] = cond.storage().0;
     let ta: [[[f32; 4]; 3]; 2] = t.storage().0;
     let ea: [[[f32; 4]; 3]; 2] = e.storage().0;
@@ -395,18 +369,7 @@ fn small_select(c: &mut Criterion) {
 
     let mut g = small_group(c, "X4 select [2,3,4] numpy, same shapes, inline");
     g.bench_function("hand-written loop", |b| {
-        b.iter(|| {
-            let (c, t, e) = (black_box(&ca), black_box(&ta), black_box(&ea));
-            let mut out = [[[0.0f32; 4]; 3]; 2];
-            for (((oa, ca), ta), ea) in out.iter_mut().zip(c).zip(t).zip(e) {
-                for (((ob, cb), tb), eb) in oa.iter_mut().zip(ca).zip(ta).zip(ea) {
-                    for (((o, &c), &t), &e) in ob.iter_mut().zip(cb).zip(tb).zip(eb) {
-                        *o = if c { t } else { e };
-                    }
-                }
-            }
-            out
-        })
+        b.iter(|| hand_x4(black_box(&ca), black_box(&ta), black_box(&ea)))
     });
     g.bench_function("static", |b| {
         b.iter(|| select(black_box(&cond), black_box(&t), black_box(&e), Numpy))
@@ -415,18 +378,7 @@ fn small_select(c: &mut Criterion) {
 
     let mut g = small_group(c, "X5 select [2,3,4] numpy, cond [3,1], else [], inline");
     g.bench_function("hand-written loop", |b| {
-        b.iter(|| {
-            let (c, t, e) = (black_box(&cca), black_box(&ta), black_box(-1.5f32));
-            let mut out = [[[0.0f32; 4]; 3]; 2];
-            for (oa, ta) in out.iter_mut().zip(t) {
-                for ((ob, &[cb]), tb) in oa.iter_mut().zip(c).zip(ta) {
-                    for (o, &t) in ob.iter_mut().zip(tb) {
-                        *o = if cb { t } else { e };
-                    }
-                }
-            }
-            out
-        })
+        b.iter(|| hand_x5(black_box(&cca), black_box(&ta), black_box(-1.5f32)))
     });
     g.bench_function("static", |b| {
         b.iter(|| {
@@ -489,35 +441,18 @@ fn big_multiplex(c: &mut Criterion) {
 
 /// M2: multiplex of 4 inline [4, 4] candidates, against a hand-written loop.
 fn small_multiplex(c: &mut Criterion) {
-    type C = shape![4, 4];
-    let inputs: [Tensor<f32, C>; 4] =
-        core::array::from_fn(|k| Tensor::from_fn(|i| (k * 16 + i[0] * 4 + i[1]) as f32));
-    let index = Tensor::<i32, shape![4, 1]>::from_array([[3], [0], [1], [2]]);
+    let (inputs, index) = m2_inputs();
     let arrays: [[[f32; 4]; 4]; 4] = core::array::from_fn(|k| inputs[k].storage().0);
     let ia: [[i32; 1]; 4] = index.storage().0;
 
     let mut g = small_group(c, "M2 multiplex 4 x [4,4], inline");
     g.bench_function("hand-written loop", |b| {
-        b.iter(|| {
-            let (cands, idx) = (black_box(&arrays), black_box(&ia));
-            let mut out = [[0.0f32; 4]; 4];
-            for (row, (o, &[k])) in out.iter_mut().zip(idx).enumerate() {
-                *o = cands[k as usize][row];
-            }
-            out
-        })
+        b.iter(|| hand_m2(black_box(&arrays), black_box(&ia)))
     });
     // the same loop with the op's contract: an index value out of range is
     // an error and nothing is returned (the loop above panics instead)
     g.bench_function("hand-written loop, index checked", |b| {
-        b.iter(|| {
-            let (cands, idx) = (black_box(&arrays), black_box(&ia));
-            let mut out = [[0.0f32; 4]; 4];
-            for (row, (o, &[k])) in out.iter_mut().zip(idx).enumerate() {
-                *o = cands.get(usize::try_from(k).ok()?)?[row];
-            }
-            Some(out)
-        })
+        b.iter(|| hand_m2_checked(black_box(&arrays), black_box(&ia)))
     });
     g.bench_function("static", |b| {
         b.iter(|| multiplex(black_box(&inputs), black_box(&index)).run())

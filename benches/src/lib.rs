@@ -1,8 +1,14 @@
 //! The workloads' inputs, shared by the benches (`benches/ops.rs`,
-//! `benches/rayon.rs`): fixed-seed data, so that every bench, run and tool
-//! (`shared/bench/peers.py` draws the same shapes) times the same arrays.
+//! `benches/rayon.rs` and the others; the nanosecond ones in [`small`]):
+//! fixed-seed data, so that every bench, run and tool
+//! (`shared/bench/peers.py` draws the same shapes) times the same arrays;
+//! and the interleaved timing of [`Group`].
 
 use shapecheck::prelude::*;
+
+mod group;
+pub mod small;
+pub use group::Group;
 
 /// A deterministic pseudo-random stream (xorshift64), so runs are comparable.
 pub fn rng(seed: u64) -> impl FnMut() -> u64 {
