@@ -7,8 +7,29 @@ use shapecheck::prelude::*;
 
 use crate::data;
 
+/// S1's x, `[2, 3, 4, 5]` inline.
+pub type S1X = Tensor<f32, shape![2, 3, 4, 5]>;
+/// S1's y, `[3, 4]` inline.
+pub type S1Y = Tensor<f32, shape![3, 4]>;
+/// S2's cond, `[3, 2]` inline.
+pub type S2Cond = Tensor<bool, shape![3, 2]>;
+/// S2's then and else, `[3, 2]` inline.
+pub type S2Values = Tensor<f32, shape![3, 2]>;
+/// X4's cond, `[2, 3, 4]` inline.
+pub type X4Cond = Tensor<bool, shape![2, 3, 4]>;
+/// X4's then and else (X5's then), `[2, 3, 4]` inline.
+pub type X4Values = Tensor<f32, shape![2, 3, 4]>;
+/// X5's cond, `[3, 1]` inline.
+pub type X5Cond = Tensor<bool, shape![3, 1]>;
+/// X5's else, a scalar.
+pub type X5Else = Tensor<f32, shape![]>;
+/// M2's candidates, `[4, 4]` inline.
+pub type M2Candidate = Tensor<f32, shape![4, 4]>;
+/// M2's index, `[4, 1]` inline.
+pub type M2Index = Tensor<i32, shape![4, 1]>;
+
 /// S1's operands: x `[2, 3, 4, 5]` and y `[3, 4]`, inline.
-pub fn s1_inputs() -> (Tensor<f32, shape![2, 3, 4, 5]>, Tensor<f32, shape![3, 4]>) {
+pub fn s1_inputs() -> (S1X, S1Y) {
     let x = Tensor::from_slice(&data(120, 4)).unwrap();
     let y = Tensor::from_slice(&data(12, 5)).unwrap();
     (x, y)
@@ -31,15 +52,10 @@ pub fn hand_s1(x: &[[[[f32; 5]; 4]; 3]; 2], y: &[[f32; 4]; 3]) -> [[[[f32; 5]; 4
 }
 
 /// S2's operands: OpenVINO's Select-1 example (cond, then, else `[3, 2]`).
-pub fn s2_inputs() -> (
-    Tensor<bool, shape![3, 2]>,
-    Tensor<f32, shape![3, 2]>,
-    Tensor<f32, shape![3, 2]>,
-) {
-    let cond =
-        Tensor::<bool, shape![3, 2]>::from_array([[false, false], [true, false], [true, true]]);
-    let t = Tensor::<f32, shape![3, 2]>::from_array([[-1.0, 0.0], [1.0, 2.0], [3.0, 4.0]]);
-    let e = Tensor::<f32, shape![3, 2]>::from_array([[11.0, 10.0], [9.0, 8.0], [7.0, 6.0]]);
+pub fn s2_inputs() -> (S2Cond, S2Values, S2Values) {
+    let cond = S2Cond::from_array([[false, false], [true, false], [true, true]]);
+    let t = S2Values::from_array([[-1.0, 0.0], [1.0, 2.0], [3.0, 4.0]]);
+    let e = S2Values::from_array([[11.0, 10.0], [9.0, 8.0], [7.0, 6.0]]);
     (cond, t, e)
 }
 
@@ -57,14 +73,7 @@ pub fn hand_s2(c: &[[bool; 2]; 3], t: &[[f32; 2]; 3], e: &[[f32; 2]; 3]) -> [[f3
 
 /// X4's and X5's operands: cond, then and else `[2, 3, 4]` (X4); cond
 /// `[3, 1]` and else a scalar, -1.5 (X5, with X4's then).
-#[allow(clippy::type_complexity)]
-pub fn x4_x5_inputs() -> (
-    Tensor<bool, shape![2, 3, 4]>,
-    Tensor<f32, shape![2, 3, 4]>,
-    Tensor<f32, shape![2, 3, 4]>,
-    Tensor<bool, shape![3, 1]>,
-    Tensor<f32, shape![]>,
-) {
+pub fn x4_x5_inputs() -> (X4Cond, X4Values, X4Values, X5Cond, X5Else) {
     let cond = Tensor::from_fn(|i| (i[0] + 2 * i[1] + i[2]) % 3 == 0);
     let t = Tensor::from_fn(|i| (i[0] * 12 + i[1] * 4 + i[2]) as f32);
     let e = Tensor::from_fn(|i| -((i[0] + i[1] + i[2]) as f32));
@@ -106,7 +115,7 @@ pub fn hand_x5(c: &[[bool; 1]; 3], t: &[[[f32; 4]; 3]; 2], e: f32) -> [[[f32; 4]
 
 /// M2's operands: 4 candidates `[4, 4]` (candidate k's element `(i, j)` is
 /// `16k + 4i + j`) and the index `[[3], [0], [1], [2]]`.
-pub fn m2_inputs() -> ([Tensor<f32, shape![4, 4]>; 4], Tensor<i32, shape![4, 1]>) {
+pub fn m2_inputs() -> ([M2Candidate; 4], M2Index) {
     let inputs = core::array::from_fn(|k| Tensor::from_fn(|i| (k * 16 + i[0] * 4 + i[1]) as f32));
     (inputs, Tensor::from_array([[3], [0], [1], [2]]))
 }
