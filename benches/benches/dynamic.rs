@@ -1,6 +1,6 @@
 //! Issue 23: the dynamic path (`DynTensor`) against the static allocating
-//! form on W1, W5 and W7; issue 34: W5's and W7's `into` forms, and W5
-//! into a kept `DynTensor`, against their hand-written loops
+//! form on W1, W5 and W7; issue 34: W4's, W5's and W7's `into` forms, and
+//! W5 into a kept `DynTensor`, against their hand-written loops
 //! (`benches/ops.rs`'s). Timed **interleaved**: each round times one call
 //! of each (the order alternating), so that the other builds on the shared
 //! machine slow both alike, and the figure is the median of the rounds'
@@ -18,9 +18,12 @@
 #![allow(clippy::result_large_err)]
 
 use shapecheck::prelude::*;
-use shapecheck::{dynamic_partition, dynamic_stitch, ActivationKind, BinaryOpKind, Partitions};
+use shapecheck::{
+    dynamic_partition, dynamic_stitch, multiplex_into, ActivationKind, BinaryOpKind, Partitions,
+};
 use shapecheck_benches::{
-    hand_scatter, median, w1_inputs, w5_inputs, w7_inputs, Args, PART, ROWS, SLICE,
+    hand_gather, hand_scatter, median, w1_inputs, w4_inputs, w5_inputs, w7_inputs, Args,
+    W4Candidate, PART, ROWS, SLICE,
 };
 use std::hint::black_box;
 use std::time::Instant;
@@ -84,13 +87,14 @@ fn compare_named<A, B>(
 
 fn main() {
     let args = Args::parse(40);
-    const NAMES: [&str; 6] = [
+    const NAMES: [&str; 7] = [
         "W1 elementwise_mul [256,128,256] x [128,256]",
         "W5 dynamic_stitch 4 x 2^18 rows of 16 f32",
         "W7 dynamic_partition 2^20 rows of 16 f32 into 4",
         "W5 into a caller's buffer",
         "W7 into a caller's buffer",
         "W5 into a kept DynTensor",
+        "W4 into a caller's buffer",
     ];
     if !NAMES.iter().any(|n| args.wants(n)) {
         return;
@@ -112,6 +116,26 @@ fn main() {
         },
     );
     drop((x, y, dx, dy));
+
+    // W4: multiplex into a caller's buffer against the hand gather
+    let (inputs, index) = w4_inputs();
+    let slices: [&[f32]; 4] = core::array::from_fn(|k| inputs[k].as_slice());
+    let mut out = W4Candidate::from_vec(Default::default(), vec![0.0; 65536 * 64]).unwrap();
+    let mut hand_out = vec![0.0f32; 65536 * 64];
+    compare_named(
+        NAMES[6],
+        ["hand-written gather loop", "static into"],
+        &args,
+        || {
+            hand_gather(
+                black_box(&slices),
+                black_box(index.as_slice()),
+                &mut hand_out,
+            )
+        },
+        || multiplex_into(black_box(&inputs), black_box(&index), &mut out),
+    );
+    drop((inputs, index, out, hand_out));
 
     let (indices, datas) = w5_inputs();
     let stitch = dynamic_stitch(&indices[0], &datas[0])

@@ -43,7 +43,8 @@ use shapecheck_benches::small::{
     x4_x5_inputs,
 };
 use shapecheck_benches::{
-    bools, data, hand_scatter, rng, w1_inputs, w5_inputs, w7_inputs, Big, BIG, PART, ROWS, SLICE,
+    bools, data, hand_gather, hand_scatter, w1_inputs, w4_inputs, w5_inputs, w7_inputs, Big, BIG,
+    PART, ROWS, SLICE,
 };
 use std::time::Duration;
 
@@ -395,18 +396,11 @@ fn small_select(c: &mut Criterion) {
 
 /// W4: multiplex of 4 candidates [65536, 64] f32 with a random index in 0..4.
 fn big_multiplex(c: &mut Criterion) {
-    type C = shape![65536, 64];
+    let (inputs, index) = w4_inputs();
     let n = 65536 * 64;
-    let inputs: [Tensor<f32, C, Vec<f32>>; 4] = core::array::from_fn(|k| {
-        Tensor::from_vec(Default::default(), data(n, 20 + k as u64)).unwrap()
-    });
-    let mut r = rng(11);
-    let index = Tensor::<i32, shape![65536, 1], Vec<i32>>::from_vec(
-        Default::default(),
-        (0..65536).map(|_| (r() % 4) as i32).collect(),
-    )
-    .unwrap();
-    let mut out = Tensor::<f32, C, Vec<f32>>::from_vec(Default::default(), vec![0.0; n]).unwrap();
+    let mut out =
+        Tensor::<f32, shape![65536, 64], Vec<f32>>::from_vec(Default::default(), vec![0.0; n])
+            .unwrap();
     let slices: [&[f32]; 4] = core::array::from_fn(|k| inputs[k].as_slice());
     let dyn_inputs: Vec<DynTensor<f32>> = inputs.iter().map(|t| t.to_dyn()).collect();
     let dyn_index = index.to_dyn();
@@ -421,10 +415,11 @@ fn big_multiplex(c: &mut Criterion) {
     });
     g.bench_function("hand-written gather loop", |b| {
         b.iter(|| {
-            let (cands, idx) = (black_box(&slices), black_box(index.as_slice()));
-            for (row, (dst, &k)) in out.as_mut_slice().chunks_exact_mut(64).zip(idx).enumerate() {
-                dst.copy_from_slice(&cands[k as usize][row * 64..row * 64 + 64]);
-            }
+            hand_gather(
+                black_box(&slices),
+                black_box(index.as_slice()),
+                out.as_mut_slice(),
+            )
         })
     });
     g.bench_function("static into", |b| {

@@ -63,6 +63,30 @@ pub fn w1_inputs() -> (W1X, W1Y) {
     (x, y)
 }
 
+/// W4's candidates: `[65536, 64]` on the heap.
+pub type W4Candidate = Tensor<f32, shape![65536, 64], Vec<f32>>;
+/// W4's index: `[65536, 1]` on the heap.
+pub type W4Index = Tensor<i32, shape![65536, 1], Vec<i32>>;
+
+/// W4's operands: 4 candidates and an index random in 0..4.
+pub fn w4_inputs() -> ([W4Candidate; 4], W4Index) {
+    let inputs = core::array::from_fn(|k| {
+        Tensor::from_vec(Default::default(), data(65536 * 64, 20 + k as u64)).unwrap()
+    });
+    let mut r = rng(11);
+    let index = (0..65536).map(|_| (r() % 4) as i32).collect();
+    (inputs, Tensor::from_vec(Default::default(), index).unwrap())
+}
+
+/// W4's hand-written loop, the floor of its `into` form: row `r` of `out`
+/// gets row `r` of `cands[index[r]]` (an index value out of range panics).
+#[inline]
+pub fn hand_gather(cands: &[&[f32]; 4], index: &[i32], out: &mut [f32]) {
+    for (row, (dst, &k)) in out.chunks_exact_mut(64).zip(index).enumerate() {
+        dst.copy_from_slice(&cands[k as usize][row * 64..row * 64 + 64]);
+    }
+}
+
 /// Rows of W5-W8.
 pub const ROWS: usize = 1 << 20;
 /// Rows per stitch pair (4 pairs).
