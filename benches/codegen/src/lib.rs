@@ -5,8 +5,9 @@
 //! so that both compile alone, alike, and `run.sh` can compare their
 //! instructions (the criterion groups also measure how each call is inlined
 //! into the bench's loop). Each hand loop is the bench group's own, copied
-//! as it is there, except M2's, which returns `None` on an index out of
-//! range where the bench's indexing would panic (ours checks too).
+//! as it is there (`benches/src/small.rs`, F3's in `benches/fused.rs`; this
+//! crate depends on shapecheck alone), M2's the one that returns `None` on
+//! an index out of range (`hand_m2_checked`: ours checks too).
 
 use shapecheck::prelude::*;
 
