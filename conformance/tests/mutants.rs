@@ -16,9 +16,10 @@
 //! Each build is made once (the conformance binary and, in static mode,
 //! the generated crates, all with the cfg) in its own target dir under
 //! `CARGO_TARGET_TMPDIR`, and run on the one or two vector files it
-//! concerns. The first two bugs are in different families and share a
-//! build; the cost is two debug builds of the library and its
-//! dependencies, plus one static run over two families.
+//! concerns (in static mode, the cases of those files the bugs concern and
+//! a few controls). The first two bugs are in different families and share
+//! a build; the cost is two debug builds of the library and its
+//! dependencies, plus one static run over two small families.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -92,16 +93,21 @@ impl Mutant {
     /// Runs the tool in `mode` on the vector files `files` of
     /// `tests/vectors`; returns (exit success, stdout).
     fn run(&self, mode: &str, files: &[&str]) -> (bool, String) {
+        let docs: Vec<(&str, Value)> = files.iter().map(|f| (*f, document(f))).collect();
+        self.run_docs(mode, &docs)
+    }
+
+    /// Runs the tool in `mode` on the vector documents `docs`, each written
+    /// under its file name; returns (exit success, stdout).
+    fn run_docs(&self, mode: &str, docs: &[(&str, Value)]) -> (bool, String) {
         let started = Instant::now();
+        let files: Vec<&str> = docs.iter().map(|(f, _)| *f).collect();
         let vectors = self.dir.join(format!("vectors-{mode}"));
         let _ = std::fs::remove_dir_all(&vectors);
         std::fs::create_dir_all(&vectors).expect("cannot create the vector dir");
-        for file in files {
-            std::fs::copy(
-                root().join("tests").join("vectors").join(file),
-                vectors.join(file),
-            )
-            .expect("cannot copy a vector file");
+        for (file, doc) in docs {
+            let text = serde_json::to_string(doc).expect("json");
+            std::fs::write(vectors.join(file), text).expect("cannot write a vector file");
         }
         let out = Command::new(&self.exe)
             .arg(mode)
@@ -154,11 +160,27 @@ fn failure<'a>(stdout: &'a str, label: &str) -> Option<&'a str> {
         .find(|l| l.starts_with("  ") && l.trim_start().starts_with(&format!("{label}:")))
 }
 
-fn cases(file: &str) -> Vec<Value> {
+/// The vector file `file` of `tests/vectors`.
+fn document(file: &str) -> Value {
     let text =
         std::fs::read_to_string(root().join("tests/vectors").join(file)).expect("a vector file");
-    let doc: Value = serde_json::from_str(&text).expect("json");
+    serde_json::from_str(&text).expect("json")
+}
+
+fn cases(file: &str) -> Vec<Value> {
+    cases_of(&document(file))
+}
+
+fn cases_of(doc: &Value) -> Vec<Value> {
     doc["cases"].as_array().expect("cases").clone()
+}
+
+/// `file` with only the cases that `keep` picks, in their order.
+fn subset(file: &str, mut keep: impl FnMut(&Value) -> bool) -> Value {
+    let mut doc = document(file);
+    let kept: Vec<Value> = cases_of(&doc).into_iter().filter(|c| keep(c)).collect();
+    doc["cases"] = Value::Array(kept);
+    doc
 }
 
 fn label(i: usize, c: &Value) -> String {
@@ -172,60 +194,55 @@ fn dims(t: &Value) -> Vec<u64> {
         .unwrap_or_default()
 }
 
-/// The cases of elementwise.json that Paddle rejects for equal ranks with an
-/// axis other than -1 and 0; with `broadcast`, only those that broadcast as
-/// numpy would (the loosened rule accepts them; it rejects the others by
-/// another rule than the type-level form).
-fn eqrank_bad_labels(broadcast: bool) -> Vec<String> {
-    cases("elementwise.json")
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| {
-            let (x, y) = (dims(&c["x"]), dims(&c["y"]));
-            let axis = c["attrs"]["axis"].as_i64().unwrap_or(-1);
-            c.get("error").is_some()
-                && x.len() == y.len()
-                && x != y
-                && axis != -1
-                && axis != 0
-                && (!broadcast || x.iter().zip(&y).all(|(a, b)| a == b || *a == 1 || *b == 1))
-        })
-        .map(|(i, c)| label(i, c))
-        .collect()
+/// An elementwise case that Paddle rejects for equal ranks with an axis
+/// other than -1 and 0; with `broadcast`, only one that broadcasts as numpy
+/// would (the loosened rule accepts it; it rejects the others by another
+/// rule than the type-level form).
+fn eqrank_bad(c: &Value, broadcast: bool) -> bool {
+    let (x, y) = (dims(&c["x"]), dims(&c["y"]));
+    let axis = c["attrs"]["axis"].as_i64().unwrap_or(-1);
+    c.get("error").is_some()
+        && x.len() == y.len()
+        && x != y
+        && axis != -1
+        && axis != 0
+        && (!broadcast || x.iter().zip(&y).all(|(a, b)| a == b || *a == 1 || *b == 1))
 }
 
-/// The cases of multiplex.json whose only broken rule is "index rows must
-/// not exceed candidate rows".
-fn rows_more_labels() -> Vec<String> {
-    cases("multiplex.json")
+/// A multiplex case whose only broken rule is "index rows must not exceed
+/// candidate rows".
+fn rows_more(c: &Value) -> bool {
+    let cands: Vec<Vec<u64>> = c["inputs"]
+        .as_array()
+        .map(|l| l.iter().map(dims).collect())
+        .unwrap_or_default();
+    let index = dims(&c["index"]);
+    cands.len() >= 2
+        && cands.iter().all(|d| *d == cands[0])
+        && cands[0].len() >= 2
+        && index.len() == 2
+        && index[1] == 1
+        && index[0] > cands[0][0]
+}
+
+/// The labels of the cases of `doc` that `pick` picks.
+fn labels(doc: &Value, pick: impl Fn(&Value) -> bool) -> Vec<String> {
+    cases_of(doc)
         .iter()
         .enumerate()
-        .filter(|(_, c)| {
-            let cands: Vec<Vec<u64>> = c["inputs"]
-                .as_array()
-                .map(|l| l.iter().map(dims).collect())
-                .unwrap_or_default();
-            let index = dims(&c["index"]);
-            cands.len() >= 2
-                && cands.iter().all(|d| *d == cands[0])
-                && cands[0].len() >= 2
-                && index.len() == 2
-                && index[1] == 1
-                && index[0] > cands[0][0]
-        })
+        .filter(|(_, c)| pick(c))
         .map(|(i, c)| label(i, c))
         .collect()
 }
 
 /// `equal-rank-axis` (elementwise) and `index-rows` (multiplex) in one
-/// build: dynamic mode on elementwise.json, static mode on both files.
+/// build: dynamic mode on elementwise.json; static mode on the cases of both
+/// files that the bugs concern, beside a few they cannot touch.
 #[test]
 fn loosened_equal_rank_axis_and_dropped_index_rows_are_caught() {
     let m = Mutant::build(&["equal-rank-axis", "index-rows"]);
-    let eqrank = eqrank_bad_labels(true);
-    let eqrank_all = eqrank_bad_labels(false);
-    let rows_more = rows_more_labels();
-    assert!(!eqrank.is_empty() && !rows_more.is_empty());
+    let eqrank = labels(&document("elementwise.json"), |c| eqrank_bad(c, true));
+    assert!(!eqrank.is_empty());
 
     let (ok, stdout) = m.run("dynamic", &["elementwise.json"]);
     assert!(
@@ -239,17 +256,50 @@ fn loosened_equal_rank_axis_and_dropped_index_rows_are_caught() {
         assert!(line.contains("but the framework rejected it"), "{line}");
     }
 
-    let (ok, stdout) = m.run("static", &["elementwise.json", "multiplex.json"]);
+    // Static mode compiles a crate of cases per family against the mutant:
+    // the whole of both files took 61 s from clean, so it is given the
+    // cases the bugs concern and, as controls that must still pass, the
+    // first few the bugs cannot touch (elementwise operands of different
+    // ranks, multiplex cases the framework accepts).
+    const CONTROLS: usize = 6;
+    let take_controls = |control: fn(&Value) -> bool, bad: fn(&Value) -> bool| {
+        let mut taken = 0;
+        move |c: &Value| {
+            let take = !bad(c) && control(c) && taken < CONTROLS;
+            taken += usize::from(take);
+            bad(c) || take
+        }
+    };
+    let ew = subset(
+        "elementwise.json",
+        take_controls(
+            |c| c.get("error").is_none() && dims(&c["x"]).len() != dims(&c["y"]).len(),
+            |c| eqrank_bad(c, false),
+        ),
+    );
+    let mx = subset(
+        "multiplex.json",
+        take_controls(|c| c.get("error").is_none(), rows_more),
+    );
+    let eqrank = labels(&ew, |c| eqrank_bad(c, true));
+    let eqrank_all = labels(&ew, |c| eqrank_bad(c, false));
+    let rows_more = labels(&mx, rows_more);
+    assert!(!eqrank.is_empty() && !rows_more.is_empty());
+    let (ok, stdout) = m.run_docs(
+        "static",
+        &[("elementwise.json", ew), ("multiplex.json", mx)],
+    );
     assert!(
         !ok,
         "static: the tool passed a library with the planted bugs"
     );
     // the type-level rule still refuses every bad axis: where the loosened
     // run-time rule accepts, and where it names another rule (broadcast)
-    // (at least: a case the unmutated library fails as well is listed too,
-    // and tests/vectors.rs fails on it)
-    let failed = counts(&stdout, "elementwise").1;
-    assert!(failed >= eqrank_all.len(), "static: {failed} failures");
+    assert_eq!(
+        counts(&stdout, "elementwise"),
+        (CONTROLS, eqrank_all.len()),
+        "static, elementwise: (passed, failed)"
+    );
     for l in &eqrank_all {
         let line = failure(&stdout, l).unwrap_or_else(|| panic!("static: {l} not reported"));
         let want = if eqrank.contains(l) {
@@ -260,8 +310,11 @@ fn loosened_equal_rank_axis_and_dropped_index_rows_are_caught() {
         assert!(line.contains(want), "{line}");
     }
     // every case with more index rows than candidate rows compiles now
-    let failed = counts(&stdout, "multiplex").1;
-    assert!(failed >= rows_more.len(), "static: {failed} failures");
+    assert_eq!(
+        counts(&stdout, "multiplex"),
+        (CONTROLS, rows_more.len()),
+        "static, multiplex: (passed, failed)"
+    );
     for l in &rows_more {
         let line = failure(&stdout, l).unwrap_or_else(|| panic!("static: {l} not reported"));
         assert!(line.contains("should have been a compile error"), "{line}");
