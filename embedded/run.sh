@@ -25,7 +25,9 @@
 #
 # Environment: EMBEDDED_FEATURES (extra cargo features for the tests, none
 # today), M0_SKIP (test names not run on the M0, e.g. one
-# that needs more than its 16 KiB of RAM).
+# that needs more than its 16 KiB of RAM), BUILD_NICE (the builds' `nice`
+# value, 0 by default; the runs under QEMU keep their priority, as their
+# `timeout` is wall time).
 set -eEuo pipefail
 cd "$(dirname "$0")"
 
@@ -109,6 +111,8 @@ deb() {
 }
 deb rustc --version
 deb cargo --version
+build_nice=${BUILD_NICE:-0}
+[[ "$build_nice" =~ ^[0-9]+$ ]] || cannot "BUILD_NICE must be a number from 0 to 19, not '$build_nice'"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -119,7 +123,7 @@ build() {
   local name=$1 t0
   shift
   t0=$(now)
-  deb cargo test --release --no-run "$@" >"$log" 2>&1 || {
+  deb nice -n "$build_nice" cargo test --release --no-run "$@" >"$log" 2>&1 || {
     cat "$log"
     cannot "build ($name) failed"
   }
@@ -131,7 +135,7 @@ build m4 "${features[@]}"
 build m4-alloc --features "alloc${EMBEDDED_FEATURES:+,$EMBEDDED_FEATURES}" -Zbuild-std=core,alloc --test alloc
 build m0 --target "$M0" --tests "${features[@]}"
 t0=$(now)
-deb cargo build --release --examples >"$log" 2>&1 || { cat "$log"; cannot "build (size firmwares) failed"; }
+deb nice -n "$build_nice" cargo build --release --examples >"$log" 2>&1 || { cat "$log"; cannot "build (size firmwares) failed"; }
 echo "build (size firmwares): $(since "$t0") s"
 ((${#exes[@]})) || cannot "no test executable built"
 

@@ -18,6 +18,8 @@
 #
 # Adding a target: a file fuzz_targets/NAME.rs and its line in Cargo.toml.
 # FUZZ_TOOLCHAIN overrides the toolchain (default: nightly).
+# BUILD_NICE is the builds' `nice` value (0 by default); the fuzz runs keep
+# their priority, as libFuzzer's time limits are wall time.
 set -uo pipefail
 
 usage() { echo "usage: bash fuzz/run.sh SECONDS" >&2; exit 2; }
@@ -30,6 +32,8 @@ cd "$fuzz_dir" || exit 1
 toolchain=${FUZZ_TOOLCHAIN:-nightly}
 
 die() { echo "fuzz: $*" >&2; echo "fuzz: 0 passed, 1 failed"; exit 1; }
+build_nice=${BUILD_NICE:-0}
+[[ "$build_nice" =~ ^[0-9]+$ ]] || die "BUILD_NICE must be a number from 0 to 19, not '$build_nice'"
 
 # --- what it needs -----------------------------------------------------------
 command -v rustup >/dev/null || die "rustup not found: cannot get a nightly toolchain"
@@ -39,7 +43,7 @@ if ! rustup run "$toolchain" rustc --version >/dev/null 2>&1; then
 fi
 if ! cargo "+$toolchain" fuzz --version >/dev/null 2>&1; then
   echo "fuzz: installing cargo-fuzz from crates.io"
-  cargo install cargo-fuzz --locked || die "cannot install cargo-fuzz"
+  nice -n "$build_nice" cargo install cargo-fuzz --locked || die "cannot install cargo-fuzz"
   cargo "+$toolchain" fuzz --version >/dev/null 2>&1 || die "cargo fuzz does not run after install"
 fi
 echo "fuzz: $(rustup run "$toolchain" rustc --version), $(cargo "+$toolchain" fuzz --version)"
@@ -83,11 +87,11 @@ done
 build_flags=(--codegen-units 16)
 start=$(date +%s)
 runnable=()
-if cargo "+$toolchain" fuzz build "${build_flags[@]}" >"$logs/build.log" 2>&1; then
+if nice -n "$build_nice" cargo "+$toolchain" fuzz build "${build_flags[@]}" >"$logs/build.log" 2>&1; then
   runnable=("${targets[@]}")
 else
   for t in "${targets[@]}"; do
-    if cargo "+$toolchain" fuzz build "${build_flags[@]}" "$t" >"$logs/$t.log" 2>&1; then
+    if nice -n "$build_nice" cargo "+$toolchain" fuzz build "${build_flags[@]}" "$t" >"$logs/$t.log" 2>&1; then
       runnable+=("$t")
     else
       echo "$t: FAILED (build; its first error below)"
