@@ -22,7 +22,7 @@ use core::fmt;
 /// `Display` are the wrapped error's own, and `source()` returns it.
 ///
 /// `dynamic_partition` reports [`StitchError`] (the two ops share their index
-/// rules), so it arrives as [`Error::Stitch`].
+/// rules), so it arrives as [`Error::Stitching`].
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -42,9 +42,13 @@ use core::fmt;
 /// let out = pipeline(&tensor![2, 0, 1], &rows).unwrap();
 /// assert_eq!(out.as_slice(), &[30.0, 4.0, 50.0, 6.0, 10.0, 2.0]);
 /// let err = pipeline(&tensor![2, -1, 1], &rows).unwrap_err();
-/// assert!(matches!(err, shapecheck::Error::Stitch(_)));
+/// assert!(matches!(err, shapecheck::Error::Stitching(_)));
 /// assert_eq!(err.rule(), "dynamic_stitch/negative-index");
 /// ```
+// A variant never takes the name of a type of the crate (`Stitch`, `Expr`,
+// `Multiplex` are builders and expressions): rustc prints a name without its
+// path in compile errors only while the name is unique, so such a variant
+// would lengthen every compile error that names the type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Error {
@@ -55,9 +59,9 @@ pub enum Error {
     /// `select`.
     Select(SelectError),
     /// `multiplex`.
-    Multiplex(MultiplexError),
+    Multiplexing(MultiplexError),
     /// `dynamic_stitch` and `dynamic_partition`.
-    Stitch(StitchError),
+    Stitching(StitchError),
     /// `reshape`.
     Reshape(ReshapeError),
     /// `lod_reset`.
@@ -65,7 +69,7 @@ pub enum Error {
     /// A LoD that breaks Paddle's `CheckLoD`.
     Lod(LodError),
     /// A fused expression.
-    Expr(ExprError),
+    Fused(ExprError),
 }
 
 impl Error {
@@ -85,12 +89,12 @@ impl Error {
             Error::Shape(e) => e.rule(),
             Error::Elementwise(e) => e.rule(),
             Error::Select(e) => e.rule(),
-            Error::Multiplex(e) => e.rule(),
-            Error::Stitch(e) => e.rule(),
+            Error::Multiplexing(e) => e.rule(),
+            Error::Stitching(e) => e.rule(),
             Error::Reshape(e) => e.rule(),
             Error::LodReset(e) => e.rule(),
             Error::Lod(e) => e.rule(),
-            Error::Expr(e) => e.rule(),
+            Error::Fused(e) => e.rule(),
         }
     }
 }
@@ -101,12 +105,12 @@ impl fmt::Display for Error {
             Error::Shape(e) => fmt::Display::fmt(e, f),
             Error::Elementwise(e) => fmt::Display::fmt(e, f),
             Error::Select(e) => fmt::Display::fmt(e, f),
-            Error::Multiplex(e) => fmt::Display::fmt(e, f),
-            Error::Stitch(e) => fmt::Display::fmt(e, f),
+            Error::Multiplexing(e) => fmt::Display::fmt(e, f),
+            Error::Stitching(e) => fmt::Display::fmt(e, f),
             Error::Reshape(e) => fmt::Display::fmt(e, f),
             Error::LodReset(e) => fmt::Display::fmt(e, f),
             Error::Lod(e) => fmt::Display::fmt(e, f),
-            Error::Expr(e) => fmt::Display::fmt(e, f),
+            Error::Fused(e) => fmt::Display::fmt(e, f),
         }
     }
 }
@@ -117,12 +121,12 @@ impl core::error::Error for Error {
             Error::Shape(e) => Some(e),
             Error::Elementwise(e) => Some(e),
             Error::Select(e) => Some(e),
-            Error::Multiplex(e) => Some(e),
-            Error::Stitch(e) => Some(e),
+            Error::Multiplexing(e) => Some(e),
+            Error::Stitching(e) => Some(e),
             Error::Reshape(e) => Some(e),
             Error::LodReset(e) => Some(e),
             Error::Lod(e) => Some(e),
-            Error::Expr(e) => Some(e),
+            Error::Fused(e) => Some(e),
         }
     }
 }
@@ -147,13 +151,13 @@ impl From<SelectError> for Error {
 
 impl From<MultiplexError> for Error {
     fn from(e: MultiplexError) -> Self {
-        Error::Multiplex(e)
+        Error::Multiplexing(e)
     }
 }
 
 impl From<StitchError> for Error {
     fn from(e: StitchError) -> Self {
-        Error::Stitch(e)
+        Error::Stitching(e)
     }
 }
 
@@ -177,6 +181,6 @@ impl From<LodError> for Error {
 
 impl From<ExprError> for Error {
     fn from(e: ExprError) -> Self {
-        Error::Expr(e)
+        Error::Fused(e)
     }
 }

@@ -49,14 +49,14 @@ fn main() {
     let out = out.unwrap();
     assert_eq!(out.as_slice(), &[30.0, 4.0, 5.0, 6.0, 10.0, 2.0]);
 
-    // a negative index: the stitch's error, as `Error::Stitch`, with its rule
+    // a negative index: the stitch's error, as `Error::Stitching`, with its rule
     let err = pipeline(&tensor![2, -1, 1], &rows, &scale, &pick).unwrap_err();
-    assert!(matches!(err, shapecheck::Error::Stitch(_)), "{err:?}");
+    assert!(matches!(err, shapecheck::Error::Stitching(_)), "{err:?}");
     assert_eq!(err.rule(), "dynamic_stitch/negative-index");
     // an index past the candidates: multiplex's
     let bad = Tensor::<i32, shape![3, 1]>::from_array([[0], [2], [0]]);
     let err = pipeline(&tensor![2, 0, 1], &rows, &scale, &bad).unwrap_err();
-    assert!(matches!(err, shapecheck::Error::Multiplex(_)), "{err:?}");
+    assert!(matches!(err, shapecheck::Error::Multiplexing(_)), "{err:?}");
     assert_eq!(
         err.to_string(),
         MultiplexError::IndexOutOfRange {
