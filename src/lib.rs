@@ -426,8 +426,8 @@ mod rest {
     };
     pub use crate::ops::reshape::ReshapeError;
     pub use crate::ops::select::{
-        select_into, try_select_into, AutoBroadcast, CondElement, ElseElement,
-        SelectError, SelectShapes,
+        select_into, try_select_into, AutoBroadcast, CondElement, ElseElement, SelectError,
+        SelectShapes,
     };
     pub use crate::ops::stitch::{StitchGrad, StitchIndex};
     pub use crate::shape::{Dims, SameOrScalar};
