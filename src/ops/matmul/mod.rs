@@ -42,12 +42,83 @@
 //! assert_eq!(err.rule(), "matmul/inner");
 //! ```
 
+mod api;
+mod bounds;
 #[cfg(feature = "alloc")]
 pub(crate) mod dynamic;
 mod error;
 mod kernel;
 mod rule;
 
+#[doc(hidden)]
+pub use bounds::{
+    InnerLastLast, InnerLastSecond, InnerSecondLast, InnerSecondSecond, MatmulBatchDim,
+    MatmulInnerLink, MatmulRankGate, MatmulRule,
+};
+pub use bounds::{MatmulElements, MatmulOutput, MatmulShapes};
 pub use error::MatmulError;
 pub use kernel::matmul_slices;
 pub use rule::matmul_output_dims;
+
+use crate::dim::DimLike;
+
+/// A transpose marker of the static path: [`NoTrans`] or [`Trans`] (Paddle's
+/// `transpose_x` / `transpose_y` as a type).
+#[doc(hidden)]
+pub trait Transpose: Copy + Default + sealed::Sealed {
+    /// The flag as a value.
+    const ON: bool;
+    /// Of an operand's last two dims `A`, `B`: the one that is its rows.
+    type Lead<A: DimLike, B: DimLike>: DimLike;
+    /// Of an operand's last two dims `A`, `B`: the one that is its columns.
+    type Trail<A: DimLike, B: DimLike>: DimLike;
+    /// [`Transpose::Lead`]'s value.
+    fn lead<A: DimLike, B: DimLike>(a: A, b: B) -> Self::Lead<A, B>;
+    /// [`Transpose::Trail`]'s value.
+    fn trail<A: DimLike, B: DimLike>(a: A, b: B) -> Self::Trail<A, B>;
+}
+
+/// The operand as it is (`transpose = False`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NoTrans;
+
+/// The operand with its last two dims swapped (`transpose = True`; ignored
+/// for a 1-D operand).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Trans;
+
+impl Transpose for NoTrans {
+    const ON: bool = false;
+    type Lead<A: DimLike, B: DimLike> = A;
+    type Trail<A: DimLike, B: DimLike> = B;
+    #[inline(always)]
+    fn lead<A: DimLike, B: DimLike>(a: A, _: B) -> A {
+        a
+    }
+    #[inline(always)]
+    fn trail<A: DimLike, B: DimLike>(_: A, b: B) -> B {
+        b
+    }
+}
+
+impl Transpose for Trans {
+    const ON: bool = true;
+    type Lead<A: DimLike, B: DimLike> = B;
+    type Trail<A: DimLike, B: DimLike> = A;
+    #[inline(always)]
+    fn lead<A: DimLike, B: DimLike>(_: A, b: B) -> B {
+        b
+    }
+    #[inline(always)]
+    fn trail<A: DimLike, B: DimLike>(a: A, _: B) -> A {
+        a
+    }
+}
+
+mod sealed {
+    /// The two markers only.
+    #[doc(hidden)]
+    pub trait Sealed {}
+    impl Sealed for super::NoTrans {}
+    impl Sealed for super::Trans {}
+}
