@@ -30,6 +30,46 @@
 //!   does shapecheck for every element type.
 //! - Paddle reads `dims[-1]` of a 0-d operand out of bounds; it is an error here.
 //!
+//! ## Static path
+//! Every shape a type: [`Tensor::matmul`](crate::Tensor::matmul) (no
+//! transpose) and [`Tensor::matmul_t`](crate::Tensor::matmul_t) (the flags
+//! as the markers [`NoTrans`] and [`Trans`]) return the output type the
+//! compiler computes ([`MatmulOutput`]), inline for inline operands, and
+//! cannot fail; `matmul_into` writes into a caller's buffer; `try_matmul`
+//! and `try_matmul_into` take run-time (`Dyn`) dims and check them when
+//! they run. A dense layer is one line:
+//! ```
+//! use shapecheck::prelude::*;
+//! use shapecheck::{NoTrans, Trans};
+//! let x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, 2.0, 3.0], [0.0, 1.0, -1.0]]);
+//! let w = Tensor::<f32, shape![3, 2]>::from_array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]);
+//! let b = tensor![0.5f32, -10.0];
+//! let h: Tensor<f32, shape![2, 2]> = x.matmul(&w).elementwise_add(&b, Axis::<-1>, Relu);
+//! assert_eq!(h.as_slice(), &[4.5, 0.0, 0.0, 0.0]);
+//! // x · wᵀ with w stored as [2, 3]
+//! let wt = Tensor::<f32, shape![2, 3]>::full(1.0);
+//! let _: Tensor<f32, shape![2, 2]> = x.matmul_t(&wt, NoTrans, Trans);
+//! ```
+//! A shape the rule rejects is one compile error naming both shapes and
+//! the rule (`ui-tests/matmul/fail/`):
+//! ```text
+//! error[E0277]: matmul/inner: x (Dim<3>, Dim<4>) and y (Dim<5>, Dim<6>): x's last dim Dim<4> must equal y's second-to-last Dim<5>
+//! ```
+//! ```compile_fail
+//! use shapecheck::prelude::*;
+//! let x = Tensor::<f32, shape![2, 4, 5]>::full(1.0);
+//! let y = Tensor::<f32, shape![3, 5, 6]>::full(1.0);
+//! let _ = x.matmul(&y); // matmul/batch: batch dims Dim<2> and Dim<3> differ and neither is 1
+//! ```
+//!
+//! ## Files
+//! `rule.rs`: the rule, a `const fn` both paths call (the static path at
+//! compile time); `kernel.rs`: the loops and `apply`, every form's last
+//! step; `api.rs`: the `Tensor` forms, each a few lines; `bounds.rs`: the
+//! rule as traits, for the compile errors only ([`MatmulShapes`], the one
+//! public trait); `dynamic.rs`: [`DynTensor::matmul`](crate::DynTensor::matmul);
+//! `error.rs`: [`MatmulError`].
+//!
 //! ## Dynamic path
 //! ```
 //! use shapecheck::DynTensor;
