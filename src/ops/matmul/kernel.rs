@@ -11,14 +11,14 @@
 
 use super::rule::{self, MatmulFrame};
 use super::MatmulError;
-use crate::dims::{Dims, MAX_RANK};
+use crate::dims::{Dims, ShapeError, MAX_RANK};
 use crate::element::Element;
 
 /// The offsets of batch `b`'s matrices of x and y: `b` read as an index of
 /// the output's batch dims, each operand's batch dim of 1 repeated.
 // Every index below is guarded by `< f.batch.rank <= MAX_RANK`.
 #[allow(clippy::indexing_slicing)]
-#[inline]
+#[inline(always)]
 fn offsets(f: &MatmulFrame, mut b: usize) -> (usize, usize) {
     let fr = &f.batch;
     let (mut xs, mut ys) = (f.x_mat, f.y_mat);
@@ -46,9 +46,22 @@ fn offsets(f: &MatmulFrame, mut b: usize) -> (usize, usize) {
 /// through `x_i`, `x_k`) times `y` (`k × n` read through `y_k`, `y_j`).
 /// `out` is written whole (zeros where `k` is 0); `n >= 1` and every index
 /// lies inside `x` and `y` (the caller checked the lengths).
-#[inline]
+#[inline(always)]
 fn matrix<T: Element>(f: &MatmulFrame, x: &[T], y: &[T], out: &mut [T]) {
     let (k, n) = (f.k, f.n);
+    if k > 0 && f.y_j == 1 && f.y_k == n && f.x_k == 1 && (f.m == 1 || f.x_i == k) {
+        // neither operand transposed (the common case): x's rows and y's
+        // rows as chunks, no index computed in the loops
+        for (row, xrow) in out.chunks_exact_mut(n).zip(x.chunks_exact(k)) {
+            row.fill(T::default());
+            for (&a, yrow) in xrow.iter().zip(y.chunks_exact(n)) {
+                for (o, &b) in row.iter_mut().zip(yrow) {
+                    *o = T::add(*o, T::mul(a, b));
+                }
+            }
+        }
+        return;
+    }
     for (i, row) in out.chunks_exact_mut(n).enumerate() {
         let xi = i * f.x_i;
         let a = |kk: usize| x.get(xi + kk * f.x_k).copied().unwrap_or_default();
@@ -64,6 +77,19 @@ fn matrix<T: Element>(f: &MatmulFrame, x: &[T], y: &[T], out: &mut [T]) {
             }
         } else {
             // i-j-k: y's column `j` is `y[j * y_j ..][..k]` (y_k is 1)
+            if f.x_k == 1 {
+                // x's row is contiguous too: a dot product of two slices
+                let xrow = x.get(xi..).unwrap_or(&[]);
+                for (j, o) in row.iter_mut().enumerate() {
+                    let col = y.get(j * f.y_j..).unwrap_or(&[]);
+                    *o = xrow
+                        .iter()
+                        .zip(col)
+                        .take(k)
+                        .fold(T::default(), |acc, (&a, &b)| T::add(acc, T::mul(a, b)));
+                }
+                continue;
+            }
             for (j, o) in row.iter_mut().enumerate() {
                 let col = y.get(j * f.y_j..).unwrap_or(&[]);
                 let mut acc = T::default();
@@ -78,6 +104,8 @@ fn matrix<T: Element>(f: &MatmulFrame, x: &[T], y: &[T], out: &mut [T]) {
 
 /// Every form's last step: checks the lengths of x, y and `out` against the
 /// frame (nothing is written if one is wrong), then runs the loops.
+/// Inlined, so that a static matmul's constant frame sizes the loops.
+#[inline(always)]
 pub(super) fn apply<T: Element>(
     f: &MatmulFrame,
     x_dims: &[usize],
@@ -86,9 +114,18 @@ pub(super) fn apply<T: Element>(
     y: &[T],
     out: &mut [T],
 ) -> Result<Dims, MatmulError> {
-    Dims::for_data(x_dims, x.len())?;
-    Dims::for_data(y_dims, y.len())?;
-    Dims::for_data(&f.out, out.len())?;
+    if f.lens != [Some(x.len()), Some(y.len()), Some(out.len())] {
+        // the error names the first wrong one (the frame's counts are the dims')
+        Dims::for_data(x_dims, x.len())?;
+        Dims::for_data(y_dims, y.len())?;
+        Dims::for_data(&f.out, out.len())?;
+        // not reached (the frame's counts are its dims'): still no write
+        return Err(MatmulError::Shape(ShapeError::DataLength {
+            shape: f.out,
+            numel: f.lens[2].unwrap_or(0),
+            len: out.len(),
+        }));
+    }
     let size = f.m * f.n;
     if size == 0 {
         // no element to write (M, N or a batch dim is 0)

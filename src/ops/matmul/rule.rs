@@ -37,6 +37,31 @@ pub(crate) struct MatmulFrame {
     /// or the vector).
     pub(crate) x_mat: usize,
     pub(crate) y_mat: usize,
+    /// The element counts of x, y and the output (`None` if one overflows):
+    /// what the kernel checks its slices against.
+    pub(crate) lens: [Option<usize>; 3],
+}
+
+/// The element count of `dims`, `None` if it overflows (a 0 anywhere: 0).
+// Every index below is guarded by the slice's length.
+#[allow(clippy::indexing_slicing)]
+const fn numel(dims: &[usize]) -> Option<usize> {
+    let mut i = 0;
+    while i < dims.len() {
+        if dims[i] == 0 {
+            return Some(0);
+        }
+        i += 1;
+    }
+    let (mut acc, mut i) = (1usize, 0);
+    while i < dims.len() {
+        acc = match acc.checked_mul(dims[i]) {
+            Some(v) => v,
+            None => return None,
+        };
+        i += 1;
+    }
+    Some(acc)
 }
 
 /// One operand seen as a matrix: its batch dims' count, rows, cols and the
@@ -175,8 +200,10 @@ pub(crate) const fn frame(
         out[rank] = ym.cols;
         rank += 1;
     }
+    let out = Dims::from_frame(rank, &out);
     Ok(MatmulFrame {
-        out: Dims::from_frame(rank, &out),
+        lens: [numel(x), numel(y), numel(out.as_slice())],
+        out,
         batch: Frame {
             rank: r,
             out: out_batch,
