@@ -4,10 +4,10 @@
 //! `try_` forms, `Dyn` dims). Both end in the kernel's one entry,
 //! `kernel::apply`.
 
-use super::bounds::{MatmulElements, MatmulOutput, MatmulShapes};
+use super::bounds::{MatmulElements, MatmulNoCheck, MatmulOutput, MatmulShapes};
 use super::rule::{self, MatmulFrame};
 use super::{kernel, MatmulError, NoTrans, Transpose};
-use crate::shape::{Shape, StaticShape};
+use crate::shape::Shape;
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
@@ -24,11 +24,11 @@ pub type MatmulTensor<T, S, SY, TX, TY, B> = Tensor<
 /// types with the run-time rule itself.
 struct StaticFrame<S, SY, TX, TY>(PhantomData<(S, SY, TX, TY)>);
 
-impl<S: StaticShape, SY: StaticShape, TX: Transpose, TY: Transpose> StaticFrame<S, SY, TX, TY> {
+impl<S: MatmulNoCheck, SY: MatmulNoCheck, TX: Transpose, TY: Transpose> StaticFrame<S, SY, TX, TY> {
     /// A build error if the type-level rule accepted shapes the run-time
     /// rule rejects (a bug in shapecheck).
     #[allow(clippy::panic)]
-    const FRAME: MatmulFrame = match rule::frame(TX::ON, TY::ON, S::DIMS, SY::DIMS) {
+    const FRAME: MatmulFrame = match rule::frame(TX::ON, TY::ON, <S as MatmulNoCheck>::DIMS, <SY as MatmulNoCheck>::DIMS) {
         Ok(f) => f,
         Err(_) => panic!("shapecheck bug: the matmul rule's type-level form accepted shapes its run-time form rejects"),
     };
@@ -82,8 +82,8 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: MatmulElements<TY>,
         TY: Copy,
-        S: MatmulShapes<SY, NoTrans, NoTrans> + StaticShape,
-        SY: StaticShape,
+        S: MatmulShapes<SY, NoTrans, NoTrans> + MatmulNoCheck,
+        SY: MatmulNoCheck,
         BY: Storage<TY>,
         B: ResultStorage<T, MatmulOutput<S, SY>>,
     {
@@ -114,8 +114,8 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: MatmulElements<TY>,
         TY: Copy,
-        S: MatmulShapes<SY, TX, TT> + StaticShape,
-        SY: StaticShape,
+        S: MatmulShapes<SY, TX, TT> + MatmulNoCheck,
+        SY: MatmulNoCheck,
         BY: Storage<TY>,
         TX: Transpose,
         TT: Transpose,
@@ -127,8 +127,8 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         // cannot fail (and writes nothing if it did)
         let _ = write(
             &StaticFrame::<S, SY, TX, TT>::FRAME,
-            (S::DIMS, self.as_slice()),
-            (SY::DIMS, y.as_slice()),
+            (<S as MatmulNoCheck>::DIMS, self.as_slice()),
+            (<SY as MatmulNoCheck>::DIMS, y.as_slice()),
             out.as_mut_slice(),
         );
         out
@@ -155,8 +155,8 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: MatmulElements<TY>,
         TY: Copy,
-        S: MatmulShapes<SY, TX, TT> + StaticShape,
-        SY: StaticShape,
+        S: MatmulShapes<SY, TX, TT> + MatmulNoCheck,
+        SY: MatmulNoCheck,
         BY: Storage<TY>,
         TX: Transpose,
         TT: Transpose,
@@ -165,8 +165,8 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         // `out`'s type fixes its length: this cannot fail
         let _ = write(
             &StaticFrame::<S, SY, TX, TT>::FRAME,
-            (S::DIMS, self.as_slice()),
-            (SY::DIMS, y.as_slice()),
+            (<S as MatmulNoCheck>::DIMS, self.as_slice()),
+            (<SY as MatmulNoCheck>::DIMS, y.as_slice()),
             out.as_mut_slice(),
         );
     }

@@ -21,7 +21,7 @@ use super::{NoTrans, Trans};
 use crate::algebra::{Broadcast, Internal, SameDim};
 use crate::dim::DimLike;
 use crate::element::{Element, SameElement};
-use crate::shape::Shape;
+use crate::shape::{Shape, StaticShape};
 
 /// x of shape `Self` and y of shape `Y` meet under matmul with the
 /// transposes `TX` and `TY` ([`NoTrans`] or [`Trans`]); `Output` is the
@@ -241,6 +241,24 @@ impl<T: Element, TY: SameElement<T>> MatmulElements<TY> for T {
     fn same(y: &[TY]) -> &[T] {
         TY::same(y)
     }
+}
+
+/// The plain forms' rule: every dim of an operand (`Self`) static, so that
+/// the plan is a constant and nothing is left to check when it runs.
+#[diagnostic::on_unimplemented(
+    message = "matmul/run-time-dim: an operand of shape {Self} has a run-time dim, which the plain form cannot check",
+    label = "call `try_matmul` here: it checks run-time dims when it runs and returns a Result"
+)]
+#[doc(hidden)]
+pub trait MatmulNoCheck: Shape {
+    /// The dims.
+    const DIMS: &'static [usize];
+}
+
+/// A static shape.
+#[diagnostic::do_not_recommend]
+impl<S: StaticShape> MatmulNoCheck for S {
+    const DIMS: &'static [usize] = <S as StaticShape>::DIMS;
 }
 
 // Ranks 0 to 6, each pair (and each pair of markers).
