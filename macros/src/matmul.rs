@@ -6,10 +6,10 @@
 //! Each impl names where its dims go, nothing more: x's last two dims (or
 //! its one dim) and y's, picked by the markers (`Transpose::Lead` /
 //! `Trail`; a vector's marker is ignored), the batch dims right-aligned,
-//! each aligned pair merged by `MatmulBatchDim`, and the whole output
-//! passed through `MatmulInnerLink` (its `Self`, a pair of markers, says
-//! where each inner dim is, for the message), so that a failing rule is
-//! reported where the output type is needed, once. A 0-d operand's output
+//! the inner dims checked through `MatmulInnerLink` (its `Self`, a pair of
+//! markers, says where each inner dim is, for the message), then each
+//! aligned pair of batch dims merged by `MatmulBatchLink`, a chain that
+//! starts from the inner rule's `Ok`: one error for the first rule broken. A 0-d operand's output
 //! passes through the gate `MatmulRankGate` (implemented by nothing). The
 //! sizes are the run-time rule's (`ops/matmul/rule.rs`), which the static
 //! path calls at compile time; these impls only type the output and carry
@@ -93,20 +93,26 @@ pub(crate) fn matmul_rules(max: usize) -> TokenStream2 {
                     )),
                 )
             };
-            // the batch dims, right-aligned
+            // the batch dims, right-aligned; each aligned pair a link of a
+            // chain that starts once the inner dims have met (its `Self` the
+            // inner rule's `Ok`, then the previous pair's dim), so that only
+            // the first rule broken is reported, as the run-time rule does
             let (bx, by) = (rx.saturating_sub(2), ry.saturating_sub(2));
             let r = bx.max(by);
-            let (mut preds, mut dims, mut values) = (Vec::new(), Vec::new(), Vec::new());
+            let inner = quote!((#xat, #yat): #m::MatmulInnerLink<#kx, #ky, #xt, #yt>);
+            let mut prev = quote!(<(#xat, #yat) as #m::MatmulInnerLink<#kx, #ky, #xt, #yt>>::Ok);
+            let (mut preds, mut dims, mut values) = (vec![inner], Vec::new(), Vec::new());
             for p in 0..r {
                 match ((p + bx).checked_sub(r), (p + by).checked_sub(r)) {
                     (Some(i), Some(j)) => {
                         let (a, b) = (&x[i], &y[j]);
                         let (ia, ib) = (Index::from(i), Index::from(j));
-                        preds.push(quote!(#a: #m::MatmulBatchDim<#b, #xt, #yt>));
-                        dims.push(quote!(<#a as #m::MatmulBatchDim<#b, #xt, #yt>>::Out));
-                        values.push(
-                            quote!(#m::MatmulBatchDim::<#b, #xt, #yt>::merge(self.#ia, y.#ib)),
-                        );
+                        let link = quote!(#m::MatmulBatchLink<#a, #b, #xt, #yt>);
+                        preds.push(quote!(#prev: #link));
+                        let out = quote!(<#prev as #link>::Out);
+                        dims.push(out.clone());
+                        values.push(quote!(<#prev as #link>::merge(self.#ia, y.#ib)));
+                        prev = out;
                     }
                     (Some(i), None) => {
                         let (a, ia) = (&x[i], Index::from(i));
@@ -125,20 +131,23 @@ pub(crate) fn matmul_rules(max: usize) -> TokenStream2 {
                 dims.push(d);
                 values.push(v);
             }
-            let shape = quote!((#(#dims,)*));
-            let link = quote!(<(#xat, #yat) as #m::MatmulInnerLink<#kx, #ky, #xt, #yt, #shape>>);
+            // vector · vector: a 0-d output, `()` (an empty block)
+            let value = if values.is_empty() {
+                quote!()
+            } else {
+                quote!((#(#values,)*))
+            };
             out.extend(quote! {
                 impl<#(#x: #dim,)* #(#y: #dim,)* TX: #tr, TY: #tr>
                     #m::MatmulRule<#yt, TX, TY> for #xt
                 where
                     #(#preds,)*
-                    (#xat, #yat): #m::MatmulInnerLink<#kx, #ky, #xt, #yt, #shape>,
                 {
-                    type Output = #link::Output;
+                    type Output = (#(#dims,)*);
                     #[inline(always)]
                     fn output(&self, y: &#yt) -> Self::Output {
                         let _ = y;
-                        #link::output((#(#values,)*))
+                        #value
                     }
                 }
             });

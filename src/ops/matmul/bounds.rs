@@ -10,8 +10,11 @@
 //! the [dim algebra](crate::algebra) carrying its message:
 //! - the inner dims, through [`MatmulInnerLink`] (its `Self`, a pair of
 //!   markers, picks the one of four [`SameDim`] rules whose message says
-//!   where each inner dim is), which the output shape passes through;
-//! - each aligned pair of batch dims, [`MatmulBatchDim`] over [`Broadcast`].
+//!   where each inner dim is);
+//! - then each aligned pair of batch dims, [`MatmulBatchDim`] over
+//!   [`Broadcast`], as links of a chain ([`MatmulBatchLink`]) that starts
+//!   once the inner dims have met: one error, for the first rule broken
+//!   (the run-time rule's order).
 //!
 //! A 0-d operand's impl names its output through [`MatmulRankGate`],
 //! implemented by nothing; a rank past 6 has no impl ([`MatmulShapes`]'s own message).
@@ -102,54 +105,44 @@ pub trait MatmulRankGate<X, Y> {
 /// Matmul's inner-dim rule, reached with `Self` the pair of markers saying
 /// where x's and y's inner dims are (x: `NoTrans` its last, `Trans` its
 /// second-to-last; y: `NoTrans` its second-to-last, `Trans` its last), each
-/// impl requiring the rule whose message says so. The output shape `O`
-/// passes through it, so that a failure is reported once, where the output
-/// type is needed.
+/// impl requiring the rule whose message says so.
 #[doc(hidden)]
-pub trait MatmulInnerLink<Kx, Ky, X, Y, O: Shape> {
-    /// `O`, once the rule holds.
-    type Output: Shape;
-    /// `O`'s value.
-    fn output(o: O) -> Self::Output;
+pub trait MatmulInnerLink<Kx, Ky, X, Y> {
+    /// The inner dims' common dim once the rule holds (no type when it
+    /// fails): the batch dims' chain starts from it.
+    type Ok;
 }
 
-impl<Kx: InnerLastSecond<Ky, X, Y>, Ky, X, Y, O: Shape> MatmulInnerLink<Kx, Ky, X, Y, O>
-    for (NoTrans, NoTrans)
-{
-    type Output = O;
-    #[inline(always)]
-    fn output(o: O) -> O {
-        o
-    }
+impl<Kx: InnerLastSecond<Ky, X, Y>, Ky, X, Y> MatmulInnerLink<Kx, Ky, X, Y> for (NoTrans, NoTrans) {
+    type Ok = <Kx as InnerLastSecond<Ky, X, Y>>::Ok;
+}
+impl<Kx: InnerLastLast<Ky, X, Y>, Ky, X, Y> MatmulInnerLink<Kx, Ky, X, Y> for (NoTrans, Trans) {
+    type Ok = <Kx as InnerLastLast<Ky, X, Y>>::Ok;
+}
+impl<Kx: InnerSecondSecond<Ky, X, Y>, Ky, X, Y> MatmulInnerLink<Kx, Ky, X, Y> for (Trans, NoTrans) {
+    type Ok = <Kx as InnerSecondSecond<Ky, X, Y>>::Ok;
+}
+impl<Kx: InnerSecondLast<Ky, X, Y>, Ky, X, Y> MatmulInnerLink<Kx, Ky, X, Y> for (Trans, Trans) {
+    type Ok = <Kx as InnerSecondLast<Ky, X, Y>>::Ok;
 }
 
-impl<Kx: InnerLastLast<Ky, X, Y>, Ky, X, Y, O: Shape> MatmulInnerLink<Kx, Ky, X, Y, O>
-    for (NoTrans, Trans)
-{
-    type Output = O;
-    #[inline(always)]
-    fn output(o: O) -> O {
-        o
-    }
+/// [`MatmulBatchDim`] of `A` and `B` as a link of a chain: `Self` is the
+/// previous link's output (the inner rule's `Ok` for the first), so that
+/// when a rule fails the later links have an unknown `Self` and only the
+/// first failure is reported.
+#[doc(hidden)]
+pub trait MatmulBatchLink<A, B, X, Y> {
+    /// The output's batch dim.
+    type Out: DimLike;
+    /// Its value.
+    fn merge(a: A, b: B) -> Self::Out;
 }
 
-impl<Kx: InnerSecondSecond<Ky, X, Y>, Ky, X, Y, O: Shape> MatmulInnerLink<Kx, Ky, X, Y, O>
-    for (Trans, NoTrans)
-{
-    type Output = O;
+impl<P, A: MatmulBatchDim<B, X, Y>, B, X, Y> MatmulBatchLink<A, B, X, Y> for P {
+    type Out = A::Out;
     #[inline(always)]
-    fn output(o: O) -> O {
-        o
-    }
-}
-
-impl<Kx: InnerSecondLast<Ky, X, Y>, Ky, X, Y, O: Shape> MatmulInnerLink<Kx, Ky, X, Y, O>
-    for (Trans, Trans)
-{
-    type Output = O;
-    #[inline(always)]
-    fn output(o: O) -> O {
-        o
+    fn merge(a: A, b: B) -> A::Out {
+        a.merge(b)
     }
 }
 
@@ -160,9 +153,14 @@ impl<Kx: InnerSecondLast<Ky, X, Y>, Ky, X, Y, O: Shape> MatmulInnerLink<Kx, Ky, 
     note = "Paddle's matmul multiplies x [.., M, K] by y [.., K, N]; a transpose marker (`matmul_t`) swaps an operand's last two dims"
 )]
 #[doc(hidden)]
-pub trait InnerLastSecond<Ky, X, Y> {}
+pub trait InnerLastSecond<Ky, X, Y> {
+    /// The common dim (the algebra's): what the batch dims' chain waits for.
+    type Ok;
+}
 #[diagnostic::do_not_recommend]
-impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerLastSecond<Ky, X, Y> for Kx {}
+impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerLastSecond<Ky, X, Y> for Kx {
+    type Ok = <Kx as SameDim<Ky>>::Out;
+}
 
 /// Matmul, inner dims: x's last dim (`Self`) against y's last (y transposed, or a vector).
 #[diagnostic::on_unimplemented(
@@ -171,9 +169,14 @@ impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerLastSecond<Ky, X, Y> for Kx {}
     note = "y is transposed (or a vector): its last dim is the one x's inner dim meets"
 )]
 #[doc(hidden)]
-pub trait InnerLastLast<Ky, X, Y> {}
+pub trait InnerLastLast<Ky, X, Y> {
+    /// The common dim (the algebra's): what the batch dims' chain waits for.
+    type Ok;
+}
 #[diagnostic::do_not_recommend]
-impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerLastLast<Ky, X, Y> for Kx {}
+impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerLastLast<Ky, X, Y> for Kx {
+    type Ok = <Kx as SameDim<Ky>>::Out;
+}
 
 /// Matmul, inner dims: x's second-to-last dim (`Self`, x transposed) against y's second-to-last.
 #[diagnostic::on_unimplemented(
@@ -182,9 +185,14 @@ impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerLastLast<Ky, X, Y> for Kx {}
     note = "x is transposed: its second-to-last dim is the one y's inner dim meets"
 )]
 #[doc(hidden)]
-pub trait InnerSecondSecond<Ky, X, Y> {}
+pub trait InnerSecondSecond<Ky, X, Y> {
+    /// The common dim (the algebra's): what the batch dims' chain waits for.
+    type Ok;
+}
 #[diagnostic::do_not_recommend]
-impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerSecondSecond<Ky, X, Y> for Kx {}
+impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerSecondSecond<Ky, X, Y> for Kx {
+    type Ok = <Kx as SameDim<Ky>>::Out;
+}
 
 /// Matmul, inner dims: x's second-to-last dim (`Self`) against y's last (both transposed).
 #[diagnostic::on_unimplemented(
@@ -193,9 +201,14 @@ impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerSecondSecond<Ky, X, Y> for Kx {}
     note = "both operands are transposed: x's second-to-last dim meets y's last"
 )]
 #[doc(hidden)]
-pub trait InnerSecondLast<Ky, X, Y> {}
+pub trait InnerSecondLast<Ky, X, Y> {
+    /// The common dim (the algebra's): what the batch dims' chain waits for.
+    type Ok;
+}
 #[diagnostic::do_not_recommend]
-impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerSecondLast<Ky, X, Y> for Kx {}
+impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerSecondLast<Ky, X, Y> for Kx {
+    type Ok = <Kx as SameDim<Ky>>::Out;
+}
 
 /// Matmul, batch dims: an aligned pair of x's and y's batch dims broadcasts.
 #[diagnostic::on_unimplemented(

@@ -93,7 +93,7 @@ mod rule;
 #[doc(hidden)]
 pub use bounds::{
     InnerLastLast, InnerLastSecond, InnerSecondLast, InnerSecondSecond, MatmulBatchDim,
-    MatmulInnerLink, MatmulNoCheck, MatmulRankGate, MatmulRule,
+    MatmulBatchLink, MatmulInnerLink, MatmulNoCheck, MatmulRankGate, MatmulRule,
 };
 pub use bounds::{MatmulElements, MatmulOutput, MatmulShapes};
 pub use error::MatmulError;
