@@ -400,3 +400,69 @@ fn try_form_checks_run_time_dims() {
     );
     assert_eq!(out.as_slice(), &[9.0; 6]);
 }
+
+/// The static path allocates nothing: counted with a global allocator that
+/// counts this thread's allocations inside `counted` (as `expr_alloc.rs`).
+mod no_heap {
+    use shapecheck::prelude::*;
+    use shapecheck::{NoTrans, Trans};
+    use std::alloc::{GlobalAlloc, Layout, System};
+    use std::cell::Cell;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    struct Counting;
+    static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+    thread_local! {
+        static COUNTING: Cell<bool> = const { Cell::new(false) };
+    }
+
+    // SAFETY: every call is forwarded to the system allocator unchanged.
+    unsafe impl GlobalAlloc for Counting {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            if COUNTING.with(Cell::get) {
+                ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+            }
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { System.alloc(layout) }
+        }
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: the caller's contract, forwarded.
+            unsafe { System.dealloc(ptr, layout) }
+        }
+    }
+
+    #[global_allocator]
+    static GLOBAL: Counting = Counting;
+
+    fn counted<R>(f: impl FnOnce() -> R) -> (usize, R) {
+        let before = ALLOCATIONS.load(Ordering::SeqCst);
+        COUNTING.with(|c| c.set(true));
+        let r = f();
+        COUNTING.with(|c| c.set(false));
+        (ALLOCATIONS.load(Ordering::SeqCst) - before, r)
+    }
+
+    #[test]
+    fn the_static_path_allocates_nothing() {
+        let x = Tensor::<f32, shape![2, 1, 3, 4]>::full(1.0);
+        let y = Tensor::<f32, shape![5, 4, 6]>::full(0.5);
+        let (n, z) = counted(|| x.matmul(&y));
+        assert_eq!(n, 0);
+        assert_eq!(z.dims().as_slice(), &[2, 5, 3, 6]);
+        let w = Tensor::<f32, shape![6, 4]>::full(1.0);
+        let (n, _) = counted(|| x.matmul_t(&w, NoTrans, Trans));
+        assert_eq!(n, 0);
+        let mut buf = [0.0f32; 12];
+        let (n, _) = counted(|| {
+            let mut out =
+                Tensor::<f32, shape![2, 1, 3, 2], &mut [f32]>::from_storage(&mut buf[..]).unwrap();
+            x.matmul_into(
+                &Tensor::<f32, shape![4, 2]>::full(1.0),
+                NoTrans,
+                NoTrans,
+                &mut out,
+            );
+        });
+        assert_eq!((n, buf), (0, [4.0; 12]));
+    }
+}
