@@ -410,6 +410,9 @@ mod rest {
     #[cfg(feature = "alloc")]
     pub use crate::ops::lod_reset::DynY;
     pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
+    pub use crate::ops::matmul::{
+        MatmulElements, MatmulError, MatmulOutput, MatmulShapes, NoTrans, Trans, Transpose,
+    };
     pub use crate::ops::multiplex::{
         multiplex_backward, multiplex_backward_into, IndexElement, Multiplex, MultiplexShapes,
     };

@@ -166,6 +166,10 @@ pub enum Tolerance {
     Exact,
     /// Within 1e-6 relative (tanh, sigmoid).
     Relative,
+    /// Bit for bit, except that -0.0 equals 0.0 (matmul: the sign of a sum
+    /// of zero products depends on where the framework's BLAS starts its
+    /// sum, and differs between Paddle's own kernels).
+    ExactZeroSign,
     /// A gradient: equal values, -0.0 equal to 0.0 (the frameworks' signed
     /// zeros are not part of the rule).
     GradExact,
@@ -183,6 +187,7 @@ fn close(a: f64, b: f64, tol: Tolerance) -> bool {
     }
     match tol {
         Tolerance::Exact => a.to_bits() == b.to_bits(),
+        Tolerance::ExactZeroSign => a.to_bits() == b.to_bits() || (a == 0.0 && b == 0.0),
         Tolerance::Relative => a == b || (a - b).abs() <= REL * a.abs().max(b.abs()),
         // gradients compare through `close_grad`, which knows the scale
         Tolerance::GradExact | Tolerance::GradRelative => a == b,
@@ -326,6 +331,8 @@ pub fn compare(want: &TensorVal, got: &TensorVal, tol: Tolerance) -> Result<(), 
                 true
             } else if tol == Tolerance::Exact {
                 a.to_bits() == b.to_bits()
+            } else if tol == Tolerance::ExactZeroSign {
+                a.to_bits() == b.to_bits() || (a == 0.0 && b == 0.0)
             } else {
                 close(a as f64, b as f64, tol)
             }

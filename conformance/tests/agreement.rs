@@ -18,7 +18,9 @@
 //! pairs of rank 0 to 3, dims in {0, 1, 2}, and TensorFlow's
 //! `testErrorDataNumDimsMismatch`), dynamic_partition (data and partitions
 //! shapes as for stitch, 1 or 3 partitions) and multiplex (two candidates,
-//! an index of rank 0 to 3, wrong ranks and column counts too). Index
+//! an index of rank 0 to 3, wrong ranks and column counts too), and
+//! matmul (every pair of shapes under the four pairs of transposes,
+//! `AGREEMENT_CASES` as for the escape hatch's ops). Index
 //! values are data: valid in every case (the run-time rules on them are
 //! checked at run time on both paths). Left out, as known disagreements
 //! (docs/conformance.md): multiplex cases breaking several shape rules at
@@ -41,6 +43,7 @@ mod common;
 use common::scratch;
 use serde_json::{json, Value};
 use shapecheck::ops::elementwise::{elementwise_output_dims, elementwise_slices};
+use shapecheck::ops::matmul::{matmul_output_dims, matmul_slices};
 use shapecheck::ops::multiplex::multiplex_output_dims;
 use shapecheck::ops::partition::{partition_slice_dims, partition_slices};
 use shapecheck::ops::select::{select_output_dims, select_slices};
@@ -439,6 +442,50 @@ fn multiplex_case(shapes: &[Vec<usize>], (ai, bi, xi): MuxKey) -> Value {
 const MONO_RULES: &[&str] = &["multiplex/index-rows", "multiplex/candidate-count"];
 const MONO_CAP: usize = 6;
 
+/// A matmul case: x and y (indices into [`shapes`]) and the transposes.
+type MmKey = (usize, usize, bool, bool);
+
+/// Every matmul case (each pair of shapes under the four pairs of flags),
+/// with the run-time rule's verdict: its rule, or "accepted".
+fn matmul_keys(shapes: &[Vec<usize>]) -> Vec<(String, MmKey)> {
+    let mut keys = vec![];
+    for (xi, x) in shapes.iter().enumerate() {
+        for (yi, y) in shapes.iter().enumerate() {
+            for (tx, ty) in [(false, false), (false, true), (true, false), (true, true)] {
+                let v = matmul_output_dims(x, y, tx, ty)
+                    .err()
+                    .map(|e| e.rule())
+                    .unwrap_or("accepted");
+                keys.push((v.to_string(), (xi, yi, tx, ty)));
+            }
+        }
+    }
+    keys
+}
+
+/// A matmul case as a vector: the dynamic path's output or error.
+fn matmul_case(shapes: &[Vec<usize>], (xi, yi, tx, ty): MmKey) -> Value {
+    let (x, y) = (&shapes[xi], &shapes[yi]);
+    let (xv, yv) = (ints(x, 2), ints(y, 5));
+    let mut case = json!({
+        "name": format!("mm_{x:?}_{y:?}_{tx}_{ty}"),
+        "op": "matmul",
+        "x": tensor(x, "int32", json!(xv)),
+        "y": tensor(y, "int32", json!(yv)),
+        "attrs": {"transpose_x": tx, "transpose_y": ty},
+    });
+    match matmul_output_dims(x, y, tx, ty) {
+        Ok(d) => {
+            let mut out = vec![0i32; numel(&d)];
+            matmul_slices(x, &xv, y, &yv, tx, ty, &mut out)
+                .expect("the rule accepted these shapes");
+            case["out"] = tensor(&d, "int32", json!(out));
+        }
+        Err(e) => case["error"] = json!(e.to_string()),
+    }
+    case
+}
+
 /// Up to `n` cases (all if `n` is 0), stratified by the run-time rule's
 /// verdict: half accepted, the other half shared equally by the rules
 /// that reject (at most [`MONO_CAP`] of a rule in [`MONO_RULES`]), each
@@ -541,6 +588,7 @@ fn runtime_and_type_level_rules_agree() {
         "agreement: dynamic_partition: {pa_scalar} cases of scalar data with partitions of rank 1 or more left out (a rustc type mismatch, not the rule's error)"
     );
     let (mx, mx_several) = multiplex_keys(&shapes);
+    let mm = matmul_keys(&shapes);
     eprintln!(
         "agreement: multiplex: {mx_several} cases where several shape rules fail left out (the forms name different rules first)"
     );
@@ -637,6 +685,25 @@ fn runtime_and_type_level_rules_agree() {
                     })
                     .collect(),
                 mx.len(),
+            ),
+        },
+        Batch {
+            file: "matmul",
+            family: "matmul",
+            cases: report(
+                "matmul",
+                stratified(&mm, n_hatch, &[])
+                    .into_iter()
+                    .map(|k| {
+                        let (x, y, tx, ty) = k;
+                        let v = matmul_output_dims(&shapes[x], &shapes[y], tx, ty)
+                            .err()
+                            .map(|e| e.rule())
+                            .unwrap_or("accepted");
+                        (v.to_string(), matmul_case(&shapes, k))
+                    })
+                    .collect(),
+                mm.len(),
             ),
         },
     ];

@@ -3,7 +3,8 @@
 //! - [`shape!`]: the user-facing shape type macro;
 //! - [`tensor!`]: the tensor literal macro (shape read from the nesting);
 //! - `impl_shape_tuples!`, `impl_elementwise_rules!`, `impl_select_rules!`,
-//!   `impl_multiplex_rules!`, `impl_stitch_rules!`, `impl_partition_rules!`:
+//!   `impl_multiplex_rules!`, `impl_stitch_rules!`, `impl_partition_rules!`,
+//!   `impl_matmul_rules!`:
 //!   used once each inside `shapecheck` to generate the per-rank impls of its
 //!   shape traits (rank padding, numpy right-alignment, Paddle's axis
 //!   placement, a shape's prefix), so that none is written by hand.
@@ -19,6 +20,7 @@
 
 mod common;
 mod elementwise;
+mod matmul;
 mod multiplex;
 mod select;
 mod shape;
@@ -90,6 +92,13 @@ pub fn impl_stitch_rules(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn impl_partition_rules(input: TokenStream) -> TokenStream {
     stitch::partition_rules(parse_max_rank(input.into())).into()
+}
+
+/// `MatmulShapes` for every pair of ranks 1..=N, generic over the
+/// transposes (see `matmul.rs`).
+#[proc_macro]
+pub fn impl_matmul_rules(input: TokenStream) -> TokenStream {
+    matmul::matmul_rules(parse_max_rank(input.into())).into()
 }
 
 /// An inline tensor from a nested array literal: `tensor![[1.0, 2.0], [3.0, 4.0]]`

@@ -1,6 +1,6 @@
 //! What the generators emit, checked on their tokens.
 
-use crate::{elementwise, multiplex, select, shape, stitch, tensor};
+use crate::{elementwise, matmul, multiplex, select, shape, stitch, tensor};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
@@ -666,4 +666,47 @@ fn elementwise_shapes_one_impl_per_rank_of_x() {
     assert!(text.contains("ElementwiseRule <"), "{text}");
     let scalar = elementwise::elementwise_shapes(0).to_string();
     assert!(scalar.contains("for ()"), "{scalar}");
+}
+
+/// Matmul: one impl per pair of ranks 1..=max (generic over the markers),
+/// one for a 0-d x and one per rank for a 0-d y; the batch dims
+/// right-aligned, chained after the inner rule, M and N last.
+#[test]
+fn matmul_rank_pairs() {
+    let impls = impls_of(matmul::matmul_rules(3), "MatmulRule");
+    assert_eq!(impls.len(), 3 * 3 + 1 + 3);
+    let squeeze = |s: &str| s.replace(' ', "");
+    // [B, M, K] x [K, N]: the batch dim passes through, then M, N
+    let (_, body) = impls
+        .iter()
+        .find(|(ty, body)| {
+            squeeze(ty) == "(X0,X1,X2,)" && squeeze(body).contains("MatmulRule<(Y0,Y1,),")
+        })
+        .expect("the rank-3 x rank-2 impl");
+    let b = squeeze(body);
+    assert!(b.contains("typeOutput=(X0,<TXascrate::ops::matmul::Transpose>::Lead<X1,X2>,<TYascrate::ops::matmul::Transpose>::Trail<Y0,Y1>,)"), "{b}");
+    assert!(b.contains("MatmulInnerLink<<TXascrate::ops::matmul::Transpose>::Trail<X1,X2>,<TYascrate::ops::matmul::Transpose>::Lead<Y0,Y1>"), "{b}");
+    // [B1, B2, M, K] x [B3, K, N]: B2 meets B3 in a link after the inner rule
+    let (_, body) = impls
+        .iter()
+        .find(|(ty, body)| {
+            squeeze(ty) == "(X0,X1,X2,)" && squeeze(body).contains("MatmulRule<(Y0,Y1,Y2,),")
+        })
+        .expect("the rank-3 x rank-3 impl");
+    let b = squeeze(body);
+    assert!(
+        b.contains(">::Ok:crate::ops::matmul::bounds::MatmulBatchLink<X0,Y0,"),
+        "{b}"
+    );
+    // vector x vector: a 0-d output; a vector's marker is ignored
+    let (_, body) = impls
+        .iter()
+        .find(|(ty, body)| squeeze(ty) == "(X0,)" && squeeze(body).contains("MatmulRule<(Y0,),"))
+        .expect("the vector x vector impl");
+    let b = squeeze(body);
+    assert!(b.contains("typeOutput=()"), "{b}");
+    assert!(
+        b.contains("(crate::ops::matmul::NoTrans,crate::ops::matmul::Trans):"),
+        "{b}"
+    );
 }

@@ -113,6 +113,7 @@ pub use elements::{ElementLink, ElementRule, Elements, SameRule, SameShape};
 pub mod elementwise;
 pub mod indexed;
 pub mod lod_reset;
+pub mod matmul;
 pub mod multiplex;
 pub mod partition;
 pub mod reshape;

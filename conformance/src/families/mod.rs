@@ -6,6 +6,7 @@ mod elementwise_grad;
 mod indexed;
 mod lod_reset;
 mod lod_reset_grad;
+mod matmul;
 mod multiplex;
 mod multiplex_grad;
 mod partition;
@@ -70,6 +71,7 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "dynamic_stitch_grad" => Some(&stitch_grad::DynamicStitchGrad),
         "dynamic_partition_grad" => Some(&stitch_grad::DynamicPartitionGrad),
         "lod_reset_grad" => Some(&lod_reset_grad::LodResetGrad),
+        "matmul" => Some(&matmul::Matmul),
         _ => None,
     }
 }
