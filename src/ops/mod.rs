@@ -115,6 +115,8 @@ pub mod indexed;
 pub mod lod_reset;
 pub mod multiplex;
 pub mod partition;
+pub mod reduce;
 pub mod reshape;
 pub mod select;
+pub mod softmax;
 pub mod stitch;

@@ -9,8 +9,10 @@ mod lod_reset_grad;
 mod multiplex;
 mod multiplex_grad;
 mod partition;
+mod reduce;
 mod select;
 mod select_grad;
+mod softmax;
 mod stitch;
 mod stitch_grad;
 
@@ -70,6 +72,8 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "dynamic_stitch_grad" => Some(&stitch_grad::DynamicStitchGrad),
         "dynamic_partition_grad" => Some(&stitch_grad::DynamicPartitionGrad),
         "lod_reset_grad" => Some(&lod_reset_grad::LodResetGrad),
+        "reduce" => Some(&reduce::Reduce),
+        "softmax" => Some(&softmax::Softmax),
         _ => None,
     }
 }
