@@ -37,7 +37,7 @@ impl<T: ReduceElement> DynTensor<T> {
     /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
     /// let s = x.sum(&[-1], true).unwrap();
     /// assert_eq!((s.dims().as_slice(), s.as_slice()), (&[2, 1][..], &[6i64, 15][..]));
-    /// assert_eq!(x.sum(&[], false).unwrap().as_slice(), &[21]);
+    /// assert_eq!(x.sum(&[], false).unwrap().as_slice(), &[21i64]);
     /// ```
     pub fn sum(&self, axes: &[isize], keepdim: bool) -> Result<DynTensor<T::Sum>, ReduceError>
     where

@@ -71,12 +71,15 @@
 //! `api.rs`: the static path's entry [`reduce`] and its named forms;
 //! `dynamic.rs`: `DynTensor::sum`, ...; `error.rs`: [`ReduceError`].
 
+mod api;
+pub(crate) mod bounds;
 #[cfg(feature = "alloc")]
 pub(crate) mod dynamic;
 mod error;
 mod kernel;
 pub mod rule;
 
+pub use bounds::*;
 pub use error::ReduceError;
 pub use kernel::{arg_slices, reduce_slices};
 pub use rule::reduce_output_dims;

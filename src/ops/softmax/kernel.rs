@@ -125,7 +125,7 @@ fn columns<T: SoftmaxElement>(kind: SoftmaxKind, xs: &[T], os: &mut [T], inner: 
 /// use shapecheck::ops::softmax::{softmax_slices, SoftmaxKind};
 /// let x = [0.0f64, 0.0, 1.0, 1.0];
 /// let mut out = [0.0; 4];
-/// softmax_slices(SoftmaxKind::Softmax, &[2, 2], &x, 0, &mut out).unwrap();
+/// softmax_slices(SoftmaxKind::Softmax, &[2, 2], &x, 1, &mut out).unwrap();
 /// assert_eq!(out, [0.5; 4]);
 /// ```
 pub fn softmax_slices<T: SoftmaxElement>(

@@ -42,12 +42,15 @@
 //! the axis rule as types; `kernel.rs`: the passes; `api.rs`: the static
 //! entry [`softmax_with`] and its two forms; `dynamic.rs`; `error.rs`.
 
+mod api;
+pub(crate) mod bounds;
 #[cfg(feature = "alloc")]
 pub(crate) mod dynamic;
 mod error;
 mod kernel;
 pub mod rule;
 
+pub use bounds::*;
 pub use error::SoftmaxError;
 pub use kernel::softmax_slices;
 
@@ -82,5 +85,7 @@ mod sealed {
     note = "PaddlePaddle 3.3.1 registers no integer softmax kernel; convert with `x.map(|v| v as f32)`"
 )]
 pub trait SoftmaxElement: num_traits::Float + Default + 'static + sealed::Sealed {}
+#[diagnostic::do_not_recommend]
 impl SoftmaxElement for f32 {}
+#[diagnostic::do_not_recommend]
 impl SoftmaxElement for f64 {}
