@@ -93,7 +93,7 @@ pub fn reduce_rules(max: usize) -> TokenStream2 {
                 .collect();
             out.extend(quote! {
                 #[diagnostic::do_not_recommend]
-                impl<#(#generics,)* S, const A: isize> #m::MarkAxis<#m::Pos<#i>, S, A> for (#(#before,)*) {
+                impl<#(#generics,)* S, const A: isize> #m::MarkAxis<(#(#before,)*), S, A> for #m::Pos<#i> {
                     type Out = (#(#after,)*);
                 }
             });

@@ -120,15 +120,17 @@ pub trait ReduceMask {
     type All;
 }
 
-/// Flips position `P` of a mask (`Self`) from kept to reduced.
+/// Flips position `Self` (a [`Pos`]) of the mask `M` from kept to reduced.
+/// The position is `Self` so that an axis that failed to place (an error
+/// type) stops the chain here instead of matching some impl.
 #[diagnostic::on_unimplemented(
     message = "reduce/duplicate-axis: axis {A} names a dim of x {S} that another axis already reduces",
     label = "a dim named twice",
     note = "PaddlePaddle: \"Axis contains duplicate dimensions\"; name each dim once (negative axes count from the end)"
 )]
 #[doc(hidden)]
-pub trait MarkAxis<P, S, const A: isize> {
-    /// The mask with `P` reduced.
+pub trait MarkAxis<M, S, const A: isize> {
+    /// The mask with `Self` reduced.
     type Out;
 }
 
@@ -141,9 +143,9 @@ pub trait MarkLink<S, const A: isize> {
 
 impl<M, S: ReduceAxisOf<A>, const A: isize> MarkLink<S, A> for M
 where
-    M: MarkAxis<<S as ReduceAxisOf<A>>::Pos, S, A>,
+    <S as ReduceAxisOf<A>>::Pos: MarkAxis<M, S, A>,
 {
-    type Out = <M as MarkAxis<<S as ReduceAxisOf<A>>::Pos, S, A>>::Out;
+    type Out = <<S as ReduceAxisOf<A>>::Pos as MarkAxis<M, S, A>>::Out;
 }
 
 /// The mask `M` with axis `A` of `S` marked.

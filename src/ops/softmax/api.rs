@@ -3,9 +3,8 @@
 //! (an inline result; the axis rule holds by the types).
 
 use super::bounds::{SoftmaxAxis, SoftmaxOutput};
-use super::kernel;
 use super::rule::plan;
-use super::{SoftmaxElement, SoftmaxError, SoftmaxKind};
+use super::{SoftmaxError, SoftmaxKind};
 use crate::shape::{Shape, StaticShape};
 use crate::storage::{Storage, StorageMut};
 use crate::tensor::Tensor;
@@ -30,27 +29,25 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         out: &mut Tensor<T, O, BO>,
     ) -> Result<(), SoftmaxError>
     where
-        T: SoftmaxElement,
-        S: SoftmaxAxis<Ax>,
+        S: SoftmaxAxis<T, Ax>,
         O: Shape,
         BO: StorageMut<T>,
     {
         let p = plan(&self.dims(), S::AXIS)?;
         p.x.expect_output(out.dims())?;
-        kernel::softmax_into(&p, kind, self.as_slice(), out.as_mut_slice());
+        S::run(&p, kind, self.as_slice(), out.as_mut_slice());
         Ok(())
     }
 }
 
-impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
+impl<T: Copy + Default, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     /// A static softmax's result: a fresh inline tensor written by the entry.
-    fn softmaxed<Ax>(&self, kind: SoftmaxKind, axis: Ax) -> Tensor<T, SoftmaxOutput<S, Ax>>
+    fn softmaxed<Ax>(&self, kind: SoftmaxKind, axis: Ax) -> Tensor<T, SoftmaxOutput<S, T, Ax>>
     where
-        T: SoftmaxElement,
-        S: SoftmaxAxis<Ax>,
-        SoftmaxOutput<S, Ax>: StaticShape,
+        S: SoftmaxAxis<T, Ax>,
+        SoftmaxOutput<S, T, Ax>: StaticShape,
     {
-        let mut out = Tensor::full(T::zero());
+        let mut out = Tensor::full(T::default());
         // a static shape the types accepted: the entry's checks hold
         let _checked: Result<(), SoftmaxError> = self.softmax_into(kind, axis, &mut out);
         out
@@ -65,11 +62,10 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     /// assert_eq!(p.as_slice()[..2], [0.5, 0.5]);
     /// assert!((p.as_slice()[3] - 2.0 / 3.0).abs() < 1e-6);
     /// ```
-    pub fn softmax<Ax>(&self, axis: Ax) -> Tensor<T, SoftmaxOutput<S, Ax>>
+    pub fn softmax<Ax>(&self, axis: Ax) -> Tensor<T, SoftmaxOutput<S, T, Ax>>
     where
-        T: SoftmaxElement,
-        S: SoftmaxAxis<Ax>,
-        SoftmaxOutput<S, Ax>: StaticShape,
+        S: SoftmaxAxis<T, Ax>,
+        SoftmaxOutput<S, T, Ax>: StaticShape,
     {
         self.softmaxed(SoftmaxKind::Softmax, axis)
     }
@@ -82,11 +78,10 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     /// let l = tensor![1.0f64, 1.0].log_softmax(Axis::<0>);
     /// assert!(l.iter().all(|v| (v + core::f64::consts::LN_2).abs() < 1e-15));
     /// ```
-    pub fn log_softmax<Ax>(&self, axis: Ax) -> Tensor<T, SoftmaxOutput<S, Ax>>
+    pub fn log_softmax<Ax>(&self, axis: Ax) -> Tensor<T, SoftmaxOutput<S, T, Ax>>
     where
-        T: SoftmaxElement,
-        S: SoftmaxAxis<Ax>,
-        SoftmaxOutput<S, Ax>: StaticShape,
+        S: SoftmaxAxis<T, Ax>,
+        SoftmaxOutput<S, T, Ax>: StaticShape,
     {
         self.softmaxed(SoftmaxKind::LogSoftmax, axis)
     }

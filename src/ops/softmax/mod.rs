@@ -84,8 +84,17 @@ mod sealed {
     label = "a tensor of `{Self}`",
     note = "PaddlePaddle 3.3.1 registers no integer softmax kernel; convert with `x.map(|v| v as f32)`"
 )]
-pub trait SoftmaxElement: num_traits::Float + Default + 'static + sealed::Sealed {}
+pub trait SoftmaxElement: num_traits::Float + Default + 'static + sealed::Sealed {
+    /// `S` itself: x's shape, reached through the element type so that the
+    /// axis rule is only looked at once the element type is accepted
+    /// ([`SoftmaxAxis`]).
+    type Gate<S>;
+}
 #[diagnostic::do_not_recommend]
-impl SoftmaxElement for f32 {}
+impl SoftmaxElement for f32 {
+    type Gate<S> = S;
+}
 #[diagnostic::do_not_recommend]
-impl SoftmaxElement for f64 {}
+impl SoftmaxElement for f64 {
+    type Gate<S> = S;
+}
