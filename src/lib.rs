@@ -379,9 +379,6 @@ pub mod prelude {
     // LoD tensors
     pub use crate::lod::{LodTensor, Offsets};
 
-    // reductions and softmax (methods of `Tensor` and `DynTensor`; `Axis` above)
-    pub use crate::ops::reduce::All;
-
     // the shape errors every constructor returns
     pub use crate::error::ShapeError;
 }
@@ -416,7 +413,8 @@ mod rest {
         dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into,
     };
     pub use crate::ops::reduce::{
-        ArgKeepOutput, OneAxis, Reduce, ReduceElement, ReduceError, ReduceKeepOutput, ReduceOutput,
+        All, ArgKeepOutput, OneAxis, Reduce, ReduceElement, ReduceError, ReduceKeepOutput,
+        ReduceOutput,
     };
     pub use crate::ops::reshape::ReshapeError;
     pub use crate::ops::select::{

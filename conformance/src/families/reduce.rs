@@ -146,8 +146,8 @@ impl Family for Reduce {
         let mut data = Map::new();
         data.insert("x".into(), data_json(&i.x.data));
         let axes = match &i.axes {
-            None => "All".to_string(),
-            Some(list) if list.is_empty() => "All".to_string(),
+            None => "shapecheck::All".to_string(),
+            Some(list) if list.is_empty() => "shapecheck::All".to_string(),
             Some(list) if !i.listed => format!("Axis::<{}>", list.first().copied().unwrap_or(0)),
             Some(list) => {
                 let parts: Vec<String> = list.iter().map(|a| format!("Axis::<{a}>")).collect();

@@ -197,6 +197,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::All;
     /// let m: Tensor<f32, shape![1, 1]> = tensor![[1.0f32, 2.0], [4.0, 8.0]].mean_keepdim(All);
     /// assert_eq!(m.as_slice(), &[3.75]);
     /// ```
@@ -246,6 +247,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::All;
     /// assert_eq!(tensor![[1, 9], [7, 3]].min(All).as_slice(), &[1]);
     /// ```
     pub fn min<Ax>(&self, axes: Ax) -> Tensor<T, ReduceOutput<S, Ax>>
@@ -294,6 +296,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::All;
     /// let p: Tensor<i32, shape![1, 1]> = tensor![[1, 9], [7, 3]].prod_keepdim(All);
     /// assert_eq!(p.as_slice(), &[189]);
     /// ```
@@ -311,6 +314,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ///
     /// ```
     /// use shapecheck::prelude::*;
+    /// use shapecheck::All;
     /// let x = tensor![[1, 9, 9], [7, 3, 7]];
     /// assert_eq!(x.argmax(Axis::<-1>).as_slice(), &[1, 0]);
     /// assert_eq!(x.argmax(All).as_slice(), &[1]);

@@ -24,6 +24,7 @@ use core::marker::PhantomData;
 ///
 /// ```
 /// use shapecheck::prelude::*;
+/// use shapecheck::All;
 /// let x = tensor![[1, 2], [3, 4]];
 /// assert_eq!(x.sum(All).as_slice(), &[10i64]);
 /// let k: Tensor<i64, shape![1, 1]> = x.sum_keepdim(All);
@@ -231,6 +232,7 @@ where
     label = "one axis or All",
     note = "PaddlePaddle: argmax's axis is an int or None"
 )]
+#[doc(hidden)]
 pub trait OneAxis {}
 #[diagnostic::do_not_recommend]
 impl OneAxis for All {}

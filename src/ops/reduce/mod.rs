@@ -34,6 +34,7 @@
 //! rule. No heap: a static result is inline.
 //! ```
 //! use shapecheck::prelude::*;
+//! use shapecheck::All;
 //! let x = tensor![[1, 2, 3], [4, 5, 6]];
 //! let rows: Tensor<i64, shape![2]> = x.sum(Axis::<1>); // i32 sums are i64
 //! assert_eq!(rows.as_slice(), &[6, 15]);
@@ -191,6 +192,7 @@ mod sealed {
     label = "a tensor of `{Self}`",
     note = "PaddlePaddle 3.3.1 registers its reduce kernels for these types"
 )]
+#[doc(hidden)]
 pub trait ReduceElement: Copy + PartialOrd + 'static + sealed::Sealed {
     /// `sum`'s output type: `i64` for `i32` (Paddle promotes it), `Self` otherwise.
     type Sum: ReduceElement + From<Self>;

@@ -84,6 +84,7 @@ mod sealed {
     label = "a tensor of `{Self}`",
     note = "PaddlePaddle 3.3.1 registers no integer softmax kernel; convert with `x.map(|v| v as f32)`"
 )]
+#[doc(hidden)]
 pub trait SoftmaxElement: num_traits::Float + Default + 'static + sealed::Sealed {
     /// `S` itself: x's shape, reached through the element type so that the
     /// axis rule is only looked at once the element type is accepted

@@ -1,6 +1,7 @@
 // The reductions on static shapes: output types computed at compile time,
 // inline results, and generic code through `Reduce` and `ReduceOutput`.
 use shapecheck::prelude::*;
+use shapecheck::All;
 use shapecheck::{Reduce, ReduceOutput};
 
 /// The mean of each row of any static shape.
