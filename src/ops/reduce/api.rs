@@ -4,7 +4,7 @@
 //! output type [`Reduce`] computes (an inline result, no heap; the rule
 //! holds by the types, and the zero-size check of max / min is a constant).
 
-use super::bounds::{ArgKeepOutput, NonEmpty, OneAxis, Reduce, ReduceKeepOutput, ReduceOutput};
+use super::bounds::{ArgKeepOutput, OneAxis, Reduce, ReduceKeepOutput, ReduceOutput, StaticCheck};
 use super::kernel;
 use super::rule::plan;
 use super::{ArgKind, ReduceElement, ReduceError, ReduceKind, Reduction};
@@ -116,33 +116,41 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 /// the output is returned as written.
 impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     /// A static reduction's result: a fresh inline tensor written by the entry.
-    fn reduced<U, Ax, O>(&self, kind: ReduceKind, axes: Ax, keepdim: bool) -> Tensor<U, O>
+    /// `KEEP`: keepdim; `NEEDS_ONE`: max or min. The rule's verdict and its
+    /// output dims are checked against the types when the call is built
+    /// ([`StaticCheck`]).
+    fn reduced<U, Ax, O, const KEEP: bool, const NEEDS_ONE: bool>(
+        &self,
+        kind: ReduceKind,
+        axes: Ax,
+    ) -> Tensor<U, O>
     where
         T: ReduceElement,
         U: ReduceElement + From<T>,
         S: Reduce<Ax>,
         O: StaticShape,
     {
+        let () = StaticCheck::<S, Ax, O, KEEP, NEEDS_ONE, false>::CHECK;
         let mut out = Tensor::full(U::ZERO);
-        // static shapes the types accepted: the entry's checks hold
-        let _checked: Result<(), ReduceError> = self.reduce_into(kind, axes, keepdim, &mut out);
+        // the rule held on these static shapes and gave the output type's
+        // dims (the check above): the entry's checks hold
+        let _checked: Result<(), ReduceError> = self.reduce_into(kind, axes, KEEP, &mut out);
         out
     }
 
     /// A static argmax / argmin's result, as [`Self::reduced`].
-    fn arg_reduced<Ax: OneAxis, O: StaticShape>(
+    fn arg_reduced<Ax: OneAxis, O: StaticShape, const KEEP: bool>(
         &self,
         kind: ArgKind,
         axis: Ax,
-        keepdim: bool,
     ) -> Tensor<i64, O>
     where
         T: ReduceElement,
         S: Reduce<Ax>,
     {
-        let () = NonEmpty::<S, Ax>::CHECK;
+        let () = StaticCheck::<S, Ax, O, KEEP, true, true>::CHECK;
         let mut out = Tensor::full(0);
-        let _checked: Result<(), ReduceError> = self.arg_reduce_into(kind, axis, keepdim, &mut out);
+        let _checked: Result<(), ReduceError> = self.arg_reduce_into(kind, axis, KEEP, &mut out);
         out
     }
 
@@ -159,7 +167,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceOutput<S, Ax>: StaticShape,
     {
-        self.reduced(ReduceKind::Sum, axes, false)
+        self.reduced::<_, _, _, false, false>(ReduceKind::Sum, axes)
     }
 
     /// `paddle.sum(x, axes, keepdim=True)`.
@@ -175,7 +183,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceKeepOutput<S, Ax>: StaticShape,
     {
-        self.reduced(ReduceKind::Sum, axes, true)
+        self.reduced::<_, _, _, true, false>(ReduceKind::Sum, axes)
     }
 
     /// `paddle.mean(x, axes)`: the sum over the count, rounded once.
@@ -190,7 +198,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceOutput<S, Ax>: StaticShape,
     {
-        self.reduced(ReduceKind::Mean, axes, false)
+        self.reduced::<_, _, _, false, false>(ReduceKind::Mean, axes)
     }
 
     /// `paddle.mean(x, axes, keepdim=True)`.
@@ -207,7 +215,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceKeepOutput<S, Ax>: StaticShape,
     {
-        self.reduced(ReduceKind::Mean, axes, true)
+        self.reduced::<_, _, _, true, false>(ReduceKind::Mean, axes)
     }
 
     /// `paddle.max(x, axes)`; a reduced dim of size 0 fails the build (`reduce/empty`).
@@ -222,8 +230,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceOutput<S, Ax>: StaticShape,
     {
-        let () = NonEmpty::<S, Ax>::CHECK;
-        self.reduced(ReduceKind::Max, axes, false)
+        self.reduced::<_, _, _, false, true>(ReduceKind::Max, axes)
     }
 
     /// `paddle.max(x, axes, keepdim=True)`.
@@ -239,8 +246,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceKeepOutput<S, Ax>: StaticShape,
     {
-        let () = NonEmpty::<S, Ax>::CHECK;
-        self.reduced(ReduceKind::Max, axes, true)
+        self.reduced::<_, _, _, true, true>(ReduceKind::Max, axes)
     }
 
     /// `paddle.min(x, axes)`; a reduced dim of size 0 fails the build (`reduce/empty`).
@@ -256,8 +262,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceOutput<S, Ax>: StaticShape,
     {
-        let () = NonEmpty::<S, Ax>::CHECK;
-        self.reduced(ReduceKind::Min, axes, false)
+        self.reduced::<_, _, _, false, true>(ReduceKind::Min, axes)
     }
 
     /// `paddle.min(x, axes, keepdim=True)`.
@@ -273,8 +278,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceKeepOutput<S, Ax>: StaticShape,
     {
-        let () = NonEmpty::<S, Ax>::CHECK;
-        self.reduced(ReduceKind::Min, axes, true)
+        self.reduced::<_, _, _, true, true>(ReduceKind::Min, axes)
     }
 
     /// `paddle.prod(x, axes)` (integers wrap on overflow).
@@ -289,7 +293,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceOutput<S, Ax>: StaticShape,
     {
-        self.reduced(ReduceKind::Prod, axes, false)
+        self.reduced::<_, _, _, false, false>(ReduceKind::Prod, axes)
     }
 
     /// `paddle.prod(x, axes, keepdim=True)`.
@@ -306,7 +310,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceKeepOutput<S, Ax>: StaticShape,
     {
-        self.reduced(ReduceKind::Prod, axes, true)
+        self.reduced::<_, _, _, true, false>(ReduceKind::Prod, axes)
     }
 
     /// `paddle.argmax(x, axis)`: i64 indices, the first on ties; [`All`](super::All)
@@ -325,7 +329,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceOutput<S, Ax>: StaticShape,
     {
-        self.arg_reduced(ArgKind::ArgMax, axis, false)
+        self.arg_reduced::<_, _, false>(ArgKind::ArgMax, axis)
     }
 
     /// `paddle.argmax(x, axis, keepdim=True)` (`[1]` for a 0-d x over an axis).
@@ -341,7 +345,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ArgKeepOutput<S, Ax>: StaticShape,
     {
-        self.arg_reduced(ArgKind::ArgMax, axis, true)
+        self.arg_reduced::<_, _, true>(ArgKind::ArgMax, axis)
     }
 
     /// `paddle.argmin(x, axis)`: i64 indices, the first on ties.
@@ -356,7 +360,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ReduceOutput<S, Ax>: StaticShape,
     {
-        self.arg_reduced(ArgKind::ArgMin, axis, false)
+        self.arg_reduced::<_, _, false>(ArgKind::ArgMin, axis)
     }
 
     /// `paddle.argmin(x, axis, keepdim=True)`.
@@ -372,6 +376,6 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         S: Reduce<Ax>,
         ArgKeepOutput<S, Ax>: StaticShape,
     {
-        self.arg_reduced(ArgKind::ArgMin, axis, true)
+        self.arg_reduced::<_, _, true>(ArgKind::ArgMin, axis)
     }
 }

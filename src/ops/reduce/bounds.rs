@@ -239,23 +239,50 @@ impl OneAxis for All {}
 #[diagnostic::do_not_recommend]
 impl<const A: isize> OneAxis for Axis<A> {}
 
-/// The constant check of the static forms of max, min, argmax and argmin:
-/// no reduced dim of the static x has size 0 (the rule's `reduce/empty`,
-/// evaluated when the call is built).
+/// The constant check of the static forms: the rule
+/// ([`rule::plan`](super::rule::plan)) run by the compiler on the static
+/// x's dims, and its output dims compared with the output type's (`O`),
+/// so that the two forms of the rule agree on every call that builds.
+/// `NEEDS_ONE`: max, min, argmax, argmin (a reduced dim of size 0 is
+/// `reduce/empty`); `ARG`: argmax / argmin (a 0-d x keeps `[1]`).
 #[doc(hidden)]
-pub struct NonEmpty<S, Ax>(PhantomData<(S, Ax)>);
+pub struct StaticCheck<S, Ax, O, const KEEP: bool, const NEEDS_ONE: bool, const ARG: bool>(
+    PhantomData<(S, Ax, O)>,
+);
 
-impl<S: StaticShape + Reduce<Ax>, Ax> NonEmpty<S, Ax> {
-    /// Fails const evaluation when a reduced dim has size 0.
-    pub const CHECK: () = if let Err(super::ReduceError::EmptyReduction { .. }) = super::rule::plan(
-        S::DIMS,
-        <S as Reduce<Ax>>::AXES,
-        false,
-        super::Reduction::Reduce(super::ReduceKind::Max),
-    ) {
-        crate::ops::const_fail(
-            "reduce/empty: max, min, argmax and argmin need an element, but a reduced dim of this static x has size 0",
-        )
+impl<
+        S: StaticShape + Reduce<Ax>,
+        Ax,
+        O: StaticShape,
+        const KEEP: bool,
+        const NEEDS_ONE: bool,
+        const ARG: bool,
+    > StaticCheck<S, Ax, O, KEEP, NEEDS_ONE, ARG>
+{
+    /// Fails const evaluation when the rule rejects the static x (only
+    /// `reduce/empty` can: the axes passed the types) or its output dims are
+    /// not the output type's.
+    pub const CHECK: () = {
+        let op = match (ARG, NEEDS_ONE) {
+            (true, _) => super::Reduction::Arg(super::ArgKind::ArgMax),
+            (false, true) => super::Reduction::Reduce(super::ReduceKind::Max),
+            (false, false) => super::Reduction::Reduce(super::ReduceKind::Sum),
+        };
+        match super::rule::plan(S::DIMS, <S as Reduce<Ax>>::AXES, KEEP, op) {
+            Ok(p) => {
+                if !crate::broadcast::same(p.out.as_slice(), O::DIMS) {
+                    crate::ops::const_fail(
+                        "reduce: the output type's dims differ from the rule's (a bug of shapecheck's type-level rule)",
+                    )
+                }
+            }
+            Err(super::ReduceError::EmptyReduction { .. }) => crate::ops::const_fail(
+                "reduce/empty: max, min, argmax and argmin need an element, but a reduced dim of this static x has size 0",
+            ),
+            Err(_) => crate::ops::const_fail(
+                "reduce: the rule rejects axes the types accepted (a bug of shapecheck's type-level rule)",
+            ),
+        }
     };
 }
 
