@@ -108,3 +108,22 @@ fn static_matches_dynamic() {
     let row: f64 = p.as_slice()[..4].iter().sum();
     assert!((row - 1.0).abs() < 1e-15);
 }
+
+/// The f32 kernel's exp against f64's over its whole range, and its edges.
+#[test]
+fn f32_exp_is_within_two_ulp() {
+    use shapecheck::ops::softmax::SoftmaxElement;
+    let mut worst = 0.0f64;
+    let mut x = -87.3f32;
+    while x <= 0.0 {
+        let got = f64::from(x.exp_nonpositive());
+        let want = f64::from(x).exp();
+        worst = worst.max((got - want).abs() / want);
+        x += 0.000_37;
+    }
+    assert!(worst < 2.5e-7, "largest relative error {worst}");
+    assert_eq!(0.0f32.exp_nonpositive(), 1.0);
+    assert_eq!((-88.0f32).exp_nonpositive(), 0.0);
+    assert_eq!(f32::NEG_INFINITY.exp_nonpositive(), 0.0);
+    assert!(f32::NAN.exp_nonpositive().is_nan());
+}

@@ -185,7 +185,7 @@ pub(crate) fn arg<T: ReduceElement>(p: &ReducePlan, kind: ArgKind, x: &[T], out:
                 ArgKind::ArgMax => fold_row(block, first, &|v| v, &T::max_of),
                 ArgKind::ArgMin => fold_row(block, first, &|v| v, &T::min_of),
             };
-            let best = block.iter().position(|&v| v == pick).unwrap_or(0);
+            let best = first_equal(block, pick);
             if let Some(slot) = o.next() {
                 *slot = index(best);
             }
@@ -210,6 +210,25 @@ pub(crate) fn arg<T: ReduceElement>(p: &ReducePlan, kind: ArgKind, x: &[T], out:
             }
         }
     }
+}
+
+/// The first position of `row` holding `pick` (0 if none: a NaN row), found
+/// a chunk of [`LANES`] at a time (a branch-free compare per chunk).
+#[inline(always)]
+fn first_equal<T: Copy + PartialEq>(row: &[T], pick: T) -> usize {
+    let mut chunks = row.chunks_exact(LANES);
+    let mut at = 0;
+    for c in &mut chunks {
+        if c.iter().fold(false, |hit, &v| hit | (v == pick)) {
+            return at + c.iter().position(|&v| v == pick).unwrap_or(0);
+        }
+        at += LANES;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&v| v == pick)
+        .map_or(0, |k| at + k)
 }
 
 /// The dynamic path over slices: `kind` of x (`x_dims`, `x`) over `axes`

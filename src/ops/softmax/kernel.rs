@@ -30,18 +30,15 @@ pub(crate) fn softmax_into<T: SoftmaxElement>(
     }
 }
 
-/// One contiguous row.
+/// One contiguous row, in passes the compiler vectorises: the max (eight
+/// lanes), `exp(x - max)` into the output, its sum (eight lanes), the scale.
 #[inline(always)]
 fn row<T: SoftmaxElement>(kind: SoftmaxKind, xs: &[T], os: &mut [T]) {
-    let max = xs
-        .iter()
-        .fold(T::neg_infinity(), |m, &v| if v > m { v } else { m });
-    let mut sum = T::zero();
+    let max = lanes(xs, T::neg_infinity(), |m, v| if v > m { v } else { m });
     for (o, &v) in os.iter_mut().zip(xs) {
-        let e = (v - max).exp();
-        *o = e;
-        sum = sum + e;
+        *o = (v - max).exp_nonpositive();
     }
+    let sum = lanes(os, T::zero(), |a, b| a + b);
     match kind {
         SoftmaxKind::Softmax => {
             for o in os.iter_mut() {
@@ -55,6 +52,24 @@ fn row<T: SoftmaxElement>(kind: SoftmaxKind, xs: &[T], os: &mut [T]) {
             }
         }
     }
+}
+
+/// `f` over a row with eight accumulators started at `init`, merged at the end.
+#[inline(always)]
+fn lanes<T: Copy>(row: &[T], init: T, f: impl Fn(T, T) -> T) -> T {
+    let mut acc = [init; 8];
+    let mut chunks = row.chunks_exact(8);
+    for c in &mut chunks {
+        for (a, &v) in acc.iter_mut().zip(c) {
+            *a = f(*a, v);
+        }
+    }
+    let [a0, a1, a2, a3, a4, a5, a6, a7] = acc;
+    let mut r = f(f(f(a0, a4), f(a1, a5)), f(f(a2, a6), f(a3, a7)));
+    for &v in chunks.remainder() {
+        r = f(r, v);
+    }
+    r
 }
 
 /// `inner` columns of `n` rows each (`xs` is `[n, inner]`), side by side:
@@ -79,19 +94,19 @@ fn columns<T: SoftmaxElement>(kind: SoftmaxKind, xs: &[T], os: &mut [T], inner: 
     let Some(x0) = maxes.next() else { return };
     for (orow, xr) in rest.chunks_exact_mut(inner).zip(maxes) {
         for ((o, &v), &m) in orow.iter_mut().zip(xr).zip(first.iter()) {
-            *o = (v - m).exp();
+            *o = (v - m).exp_nonpositive();
         }
     }
     // the first row: sum = exp(x0 - max) + the rest; the max is still needed
     // for log_softmax, so it is kept as `shift` per column in place
     for (j, (m, &v)) in first.iter_mut().zip(x0).enumerate() {
-        let mut s = (v - *m).exp();
+        let mut s = (v - *m).exp_nonpositive();
         for r in rest.chunks_exact(inner) {
             if let Some(&e) = r.get(j) {
                 s = s + e;
             }
         }
-        let e0 = (v - *m).exp();
+        let e0 = (v - *m).exp_nonpositive();
         *m = match kind {
             // the first row's value; the sum is re-derived below as e0 / out0
             SoftmaxKind::Softmax => {
