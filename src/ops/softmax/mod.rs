@@ -40,7 +40,8 @@
 //! ## Where things are
 //! `rule.rs`: the rule ([`plan`](rule::plan)); `bounds.rs`: [`SoftmaxAxis`],
 //! the axis rule as types; `kernel.rs`: the passes; `api.rs`: the static
-//! entry [`softmax_with`] and its two forms; `dynamic.rs`; `error.rs`.
+//! entry [`Tensor::softmax_into`](crate::Tensor::softmax_into) and its two forms;
+//! `dynamic.rs`; `error.rs`.
 
 mod api;
 pub(crate) mod bounds;

@@ -3,7 +3,7 @@
 //! [`SoftmaxError`] of the rule broken. A `const fn`: the dynamic path calls
 //! it at run time, the static path on its shape's dims; the type-level
 //! form (`bounds.rs`) places the axis with the same
-//! [`axis_slot`](crate::ops::reduce::rule::axis_slot) as the reductions.
+//! [`crate::ops::reduce::rule::axis_slot`] as the reductions.
 
 use super::SoftmaxError;
 use crate::dims::Dims;
