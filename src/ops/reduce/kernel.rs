@@ -10,9 +10,10 @@ use super::rule::{plan, ReducePlan};
 use super::{ArgKind, ReduceElement, ReduceError, ReduceKind, Reduction};
 use crate::dims::{Dims, MAX_RANK};
 
-/// Lanes of the row fold: eight independent accumulators, so that a sum
-/// over the last axis is not one long dependency chain.
-const LANES: usize = 8;
+/// Lanes of the row fold: sixteen independent accumulators (four SSE
+/// registers of f32, enough to hide the add's latency), so that a sum over
+/// the last axis is not one long dependency chain.
+const LANES: usize = 16;
 
 /// x's dims as alternating runs (size, reduced): adjacent dims of the same
 /// kind merged, dims of size 1 dropped (they are either). At most MAX_RANK.
@@ -52,8 +53,16 @@ fn fold_row<T: Copy, U: Copy>(
             *a = f(*a, widen(v));
         }
     }
-    let [a0, a1, a2, a3, a4, a5, a6, a7] = acc;
-    let mut r = f(f(f(a0, a4), f(a1, a5)), f(f(a2, a6), f(a3, a7)));
+    // halves folded onto each other: a tree, as the lanes were independent
+    let mut width = LANES;
+    while width > 1 {
+        width /= 2;
+        let (lo, hi) = acc.split_at_mut(width);
+        for (a, &b) in lo.iter_mut().zip(hi.iter()) {
+            *a = f(*a, b);
+        }
+    }
+    let [mut r, ..] = acc;
     for &v in chunks.remainder() {
         r = f(r, widen(v));
     }

@@ -31,7 +31,11 @@
 //! `argmax_keepdim`. The output type drops (or keeps, as `Dim<1>`) the
 //! reduced dims at compile time ([`Reduce`], [`ReduceOutput`]); an axis out
 //! of range or named twice is one compile error naming x's shape and the
-//! rule. No heap: a static result is inline.
+//! rule. No heap: a static result is inline. Static shapes of rank 0 to 6
+//! (the generated tables); any rank to [`MAX_RANK`](crate::MAX_RANK) on the
+//! dynamic path. With run-time dims: [`Tensor::try_reduce`](crate::Tensor::try_reduce),
+//! or the entries [`Tensor::reduce_into`](crate::Tensor::reduce_into) /
+//! [`Tensor::arg_reduce_into`](crate::Tensor::arg_reduce_into) into a caller's tensor.
 //! ```
 //! use shapecheck::prelude::*;
 //! use shapecheck::All;
