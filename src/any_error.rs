@@ -10,9 +10,12 @@ use crate::expr::ExprError;
 use crate::lod::LodError;
 use crate::ops::elementwise::ElementwiseError;
 use crate::ops::lod_reset::LodResetError;
+use crate::ops::matmul::MatmulError;
 use crate::ops::multiplex::MultiplexError;
+use crate::ops::reduce::ReduceError;
 use crate::ops::reshape::ReshapeError;
 use crate::ops::select::SelectError;
+use crate::ops::softmax::SoftmaxError;
 use crate::ops::stitch::StitchError;
 use core::fmt;
 
@@ -70,6 +73,12 @@ pub enum Error {
     Lod(LodError),
     /// A fused expression.
     Fused(ExprError),
+    /// `matmul`.
+    Matmul(MatmulError),
+    /// `sum`, `mean`, `max`, `min`, `prod`, `argmax`, `argmin`.
+    Reduction(ReduceError),
+    /// `softmax`, `log_softmax`.
+    Softmax(SoftmaxError),
 }
 
 impl Error {
@@ -95,6 +104,9 @@ impl Error {
             Error::LodReset(e) => e.rule(),
             Error::Lod(e) => e.rule(),
             Error::Fused(e) => e.rule(),
+            Error::Matmul(e) => e.rule(),
+            Error::Reduction(e) => e.rule(),
+            Error::Softmax(e) => e.rule(),
         }
     }
 }
@@ -111,6 +123,9 @@ impl fmt::Display for Error {
             Error::LodReset(e) => fmt::Display::fmt(e, f),
             Error::Lod(e) => fmt::Display::fmt(e, f),
             Error::Fused(e) => fmt::Display::fmt(e, f),
+            Error::Matmul(e) => fmt::Display::fmt(e, f),
+            Error::Reduction(e) => fmt::Display::fmt(e, f),
+            Error::Softmax(e) => fmt::Display::fmt(e, f),
         }
     }
 }
@@ -127,6 +142,9 @@ impl core::error::Error for Error {
             Error::LodReset(e) => Some(e),
             Error::Lod(e) => Some(e),
             Error::Fused(e) => Some(e),
+            Error::Matmul(e) => Some(e),
+            Error::Reduction(e) => Some(e),
+            Error::Softmax(e) => Some(e),
         }
     }
 }
@@ -182,5 +200,23 @@ impl From<LodError> for Error {
 impl From<ExprError> for Error {
     fn from(e: ExprError) -> Self {
         Error::Fused(e)
+    }
+}
+
+impl From<MatmulError> for Error {
+    fn from(e: MatmulError) -> Self {
+        Error::Matmul(e)
+    }
+}
+
+impl From<ReduceError> for Error {
+    fn from(e: ReduceError) -> Self {
+        Error::Reduction(e)
+    }
+}
+
+impl From<SoftmaxError> for Error {
+    fn from(e: SoftmaxError) -> Self {
+        Error::Softmax(e)
     }
 }

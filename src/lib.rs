@@ -410,6 +410,9 @@ mod rest {
     #[cfg(feature = "alloc")]
     pub use crate::ops::lod_reset::DynY;
     pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
+    pub use crate::ops::matmul::{
+        MatmulElements, MatmulError, MatmulOutput, MatmulShapes, NoTrans, Trans, Transpose,
+    };
     pub use crate::ops::multiplex::{
         multiplex_backward, multiplex_backward_into, IndexElement, Multiplex, MultiplexShapes,
     };
@@ -424,11 +427,16 @@ mod rest {
     pub use crate::ops::partition::{
         dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into,
     };
+    pub use crate::ops::reduce::{
+        All, ArgKeepOutput, OneAxis, Reduce, ReduceElement, ReduceError, ReduceKeepOutput,
+        ReduceOutput,
+    };
     pub use crate::ops::reshape::ReshapeError;
     pub use crate::ops::select::{
         select_into, try_select_into, AutoBroadcast, CondElement, ElseElement, SelectError,
         SelectShapes,
     };
+    pub use crate::ops::softmax::{SoftmaxAxis, SoftmaxElement, SoftmaxError, SoftmaxOutput};
     pub use crate::ops::stitch::{StitchGrad, StitchIndex};
     pub use crate::shape::{Dims, SameOrScalar};
     pub use crate::storage::{Inline, ResultStorage, Storage, StorageMut};

@@ -1,6 +1,6 @@
 //! What the generators emit, checked on their tokens.
 
-use crate::{elementwise, multiplex, select, shape, stitch, tensor};
+use crate::{elementwise, matmul, multiplex, reduce, select, shape, stitch, tensor};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
@@ -666,4 +666,74 @@ fn elementwise_shapes_one_impl_per_rank_of_x() {
     assert!(text.contains("ElementwiseRule <"), "{text}");
     let scalar = elementwise::elementwise_shapes(0).to_string();
     assert!(scalar.contains("for ()"), "{scalar}");
+}
+
+/// Matmul: one impl per pair of ranks 1..=max (generic over the markers),
+/// one for a 0-d x and one per rank for a 0-d y; the batch dims
+/// right-aligned, chained after the inner rule, M and N last.
+#[test]
+fn matmul_rank_pairs() {
+    let impls = impls_of(matmul::matmul_rules(3), "MatmulRule");
+    assert_eq!(impls.len(), 3 * 3 + 1 + 3);
+    let squeeze = |s: &str| s.replace(' ', "");
+    // [B, M, K] x [K, N]: the batch dim passes through, then M, N
+    let (_, body) = impls
+        .iter()
+        .find(|(ty, body)| {
+            squeeze(ty) == "(X0,X1,X2,)" && squeeze(body).contains("MatmulRule<(Y0,Y1,),")
+        })
+        .expect("the rank-3 x rank-2 impl");
+    let b = squeeze(body);
+    assert!(b.contains("typeOutput=(X0,<TXascrate::ops::matmul::Transpose>::Lead<X1,X2>,<TYascrate::ops::matmul::Transpose>::Trail<Y0,Y1>,)"), "{b}");
+    assert!(b.contains("MatmulInnerLink<<TXascrate::ops::matmul::Transpose>::Trail<X1,X2>,<TYascrate::ops::matmul::Transpose>::Lead<Y0,Y1>"), "{b}");
+    // [B1, B2, M, K] x [B3, K, N]: B2 meets B3 in a link after the inner rule
+    let (_, body) = impls
+        .iter()
+        .find(|(ty, body)| {
+            squeeze(ty) == "(X0,X1,X2,)" && squeeze(body).contains("MatmulRule<(Y0,Y1,Y2,),")
+        })
+        .expect("the rank-3 x rank-3 impl");
+    let b = squeeze(body);
+    assert!(
+        b.contains(">::Ok:crate::ops::matmul::bounds::MatmulBatchLink<X0,Y0,"),
+        "{b}"
+    );
+    // vector x vector: a 0-d output; a vector's marker is ignored
+    let (_, body) = impls
+        .iter()
+        .find(|(ty, body)| squeeze(ty) == "(X0,)" && squeeze(body).contains("MatmulRule<(Y0,),"))
+        .expect("the vector x vector impl");
+    let b = squeeze(body);
+    assert!(b.contains("typeOutput=()"), "{b}");
+    assert!(
+        b.contains("(crate::ops::matmul::NoTrans,crate::ops::matmul::Trans):"),
+        "{b}"
+    );
+}
+
+#[test]
+fn reduce_places_every_axis_with_the_rules_axis_slot() {
+    let out = reduce::reduce_rules(3);
+    let table = impls_of(out.clone(), "ReduceAxisRange");
+    // ranks 0..=3 list 2 + 2 + 4 + 6 axes, each placed by the rule
+    assert_eq!(table.len(), 14);
+    assert!(table.iter().all(|(_, body)| body.contains("axis_slot")));
+    // one placement impl per rank, naming the rank
+    assert_eq!(impls_of(out.clone(), "ReduceAxisOf").len(), 4);
+    // masks of 1..=3 slots: 1 + 2 + 3 flips; the shapes of 2 + 2 + 4 + 8 masks
+    assert_eq!(impls_of(out.clone(), "MarkAxis").len(), 6);
+    let apply = impls_of(out, "ApplyMask");
+    assert_eq!(apply.len(), 16);
+    // rank 2, the second dim reduced: dropped, or kept as One
+    assert!(apply.iter().any(|(ty, body)| ty
+        .contains("Kept , crate :: ops :: reduce :: bounds :: Gone")
+        && body.contains("type Out = (D0 ,) ;")
+        && body.contains("type Kept = (D0 , crate :: dim :: One ,) ;")));
+}
+
+#[test]
+fn softmax_lists_the_same_axes() {
+    let out = reduce::softmax_rules(2);
+    assert_eq!(impls_of(out.clone(), "SoftmaxAxisRange").len(), 2 + 2 + 4);
+    assert_eq!(impls_of(out, "SoftmaxAxisOf").len(), 3);
 }

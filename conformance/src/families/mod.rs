@@ -6,11 +6,14 @@ mod elementwise_grad;
 mod indexed;
 mod lod_reset;
 mod lod_reset_grad;
+mod matmul;
 mod multiplex;
 mod multiplex_grad;
 mod partition;
+mod reduce;
 mod select;
 mod select_grad;
+mod softmax;
 mod stitch;
 mod stitch_grad;
 
@@ -70,6 +73,9 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "dynamic_stitch_grad" => Some(&stitch_grad::DynamicStitchGrad),
         "dynamic_partition_grad" => Some(&stitch_grad::DynamicPartitionGrad),
         "lod_reset_grad" => Some(&lod_reset_grad::LodResetGrad),
+        "matmul" => Some(&matmul::Matmul),
+        "reduce" => Some(&reduce::Reduce),
+        "softmax" => Some(&softmax::Softmax),
         _ => None,
     }
 }

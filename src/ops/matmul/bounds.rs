@@ -1,0 +1,278 @@
+//! Matmul's rule at the type level, for the compile errors only: the sizes
+//! are the run-time rule's ([`rule::frame`](super::rule::frame), which the
+//! static path calls at compile time).
+//!
+//! [`MatmulShapes`] is the one public trait: "x of shape `Self` and y of
+//! shape `Y` meet under matmul with the transposes `TX`, `TY`", naming the
+//! output shape ([`MatmulOutput`]). Its impls, one per pair of ranks 1..=6
+//! (`shapecheck_macros::impl_matmul_rules!`, `macros/src/matmul.rs`), place
+//! the dims; their bounds are the two dim rules, each one blanket impl over
+//! the [dim algebra](crate::algebra) carrying its message:
+//! - the inner dims, through [`MatmulInnerLink`] (its `Self`, a pair of
+//!   markers, picks the one of four [`SameDim`] rules whose message says
+//!   where each inner dim is);
+//! - then each aligned pair of batch dims, [`MatmulBatchDim`] over
+//!   [`Broadcast`], as links of a chain ([`MatmulBatchLink`]) that starts
+//!   once the inner dims have met: one error, for the first rule broken
+//!   (the run-time rule's order).
+//!
+//! A 0-d operand's impl names its output through [`MatmulRankGate`],
+//! implemented by nothing; a rank past 6 has no impl ([`MatmulShapes`]'s own message).
+//! The element types are [`MatmulElements`].
+
+use super::{NoTrans, Trans};
+use crate::algebra::{Broadcast, Internal, SameDim};
+use crate::dim::DimLike;
+use crate::element::{Element, SameElement};
+use crate::shape::{Shape, StaticShape};
+
+/// x of shape `Self` and y of shape `Y` meet under matmul with the
+/// transposes `TX` and `TY` ([`NoTrans`] or [`Trans`]); `Output` is the
+/// result's shape (Paddle's rule, see the [module docs](super)).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::{MatmulOutput, MatmulShapes, NoTrans};
+/// /// a dense layer over any batch shape: `x · w`
+/// fn layer<S: StaticShape + MatmulShapes<shape![4, 2]>>(
+///     x: &Tensor<f32, S>,
+///     w: &Tensor<f32, shape![4, 2]>,
+/// ) -> Tensor<f32, MatmulOutput<S, shape![4, 2]>, Vec<f32>>
+/// where
+///     MatmulOutput<S, shape![4, 2]>: StaticShape,
+/// {
+///     x.matmul(w).to_heap()
+/// }
+/// let out = layer(&tensor![[1.0f32, 0.0, 0.0, 1.0]], &Tensor::full(0.5));
+/// assert_eq!(out.as_slice(), &[1.0, 1.0]);
+/// let _: &Tensor<f32, shape![1, 2], Vec<f32>> = &out;
+/// # let _ = NoTrans;
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "matmul/rank: x {Self} and y {Y}: the static path's matmul takes operands of rank 1 to 6",
+    label = "x {Self} and y {Y} do not meet under matmul",
+    note = "in generic code, add the bound `{Self}: MatmulShapes<{Y}, {TX}, {TY}>` (its output is `MatmulOutput<{Self}, {Y}, {TX}, {TY}>`)"
+)]
+pub trait MatmulShapes<Y: Shape, TX = NoTrans, TY = NoTrans>: Shape {
+    /// The output's shape.
+    type Output: Shape;
+    /// The output's dims as values (for run-time dims, once the rule held).
+    #[doc(hidden)]
+    fn output(&self, y: &Y) -> Self::Output;
+}
+
+/// One impl: the per-rank rule.
+impl<X: Shape + MatmulRule<Y, TX, TY>, Y: Shape, TX, TY> MatmulShapes<Y, TX, TY> for X {
+    type Output = X::Output;
+    #[inline(always)]
+    fn output(&self, y: &Y) -> X::Output {
+        MatmulRule::output(self, y)
+    }
+}
+
+/// [`MatmulShapes`]'s per-rank impls, generated (a trait of its own, not
+/// shown: rustc lists no impls of it when a dim rule fails).
+#[diagnostic::on_unimplemented(
+    message = "matmul/rank: x {Self} and y {Y}: the static path's matmul takes operands of rank 1 to 6",
+    label = "x {Self} and y {Y} do not meet under matmul"
+)]
+#[doc(hidden)]
+pub trait MatmulRule<Y, TX, TY> {
+    /// The output's shape.
+    type Output: Shape;
+    /// Its value.
+    fn output(&self, y: &Y) -> Self::Output;
+}
+
+/// The output shape of `matmul` of x of shape `X` and y of shape `Y`.
+pub type MatmulOutput<X, Y, TX = NoTrans, TY = NoTrans> = <X as MatmulShapes<Y, TX, TY>>::Output;
+
+/// Matmul's rank rule, a gate implemented by nothing: the impls of
+/// [`MatmulShapes`] for a 0-d operand name their output through it.
+#[diagnostic::on_unimplemented(
+    message = "matmul/rank: x {X} and y {Y}: both operands need rank 1 or more (a 0-d tensor has no dim to multiply along)",
+    label = "a 0-d operand",
+    note = "Paddle's matmul takes vectors and matrices (and batches of them); multiply by a number with `*`"
+)]
+#[doc(hidden)]
+pub trait MatmulRankGate<X, Y> {
+    /// The output (none: the gate never holds).
+    type Output: Shape;
+    /// Its value.
+    fn output() -> Self::Output;
+}
+
+/// Matmul's inner-dim rule, reached with `Self` the pair of markers saying
+/// where x's and y's inner dims are (x: `NoTrans` its last, `Trans` its
+/// second-to-last; y: `NoTrans` its second-to-last, `Trans` its last), each
+/// impl requiring the rule whose message says so.
+#[doc(hidden)]
+pub trait MatmulInnerLink<Kx, Ky, X, Y> {
+    /// The inner dims' common dim once the rule holds (no type when it
+    /// fails): the batch dims' chain starts from it.
+    type Ok;
+}
+
+impl<Kx: InnerLastSecond<Ky, X, Y>, Ky, X, Y> MatmulInnerLink<Kx, Ky, X, Y> for (NoTrans, NoTrans) {
+    type Ok = <Kx as InnerLastSecond<Ky, X, Y>>::Ok;
+}
+impl<Kx: InnerLastLast<Ky, X, Y>, Ky, X, Y> MatmulInnerLink<Kx, Ky, X, Y> for (NoTrans, Trans) {
+    type Ok = <Kx as InnerLastLast<Ky, X, Y>>::Ok;
+}
+impl<Kx: InnerSecondSecond<Ky, X, Y>, Ky, X, Y> MatmulInnerLink<Kx, Ky, X, Y> for (Trans, NoTrans) {
+    type Ok = <Kx as InnerSecondSecond<Ky, X, Y>>::Ok;
+}
+impl<Kx: InnerSecondLast<Ky, X, Y>, Ky, X, Y> MatmulInnerLink<Kx, Ky, X, Y> for (Trans, Trans) {
+    type Ok = <Kx as InnerSecondLast<Ky, X, Y>>::Ok;
+}
+
+/// [`MatmulBatchDim`] of `A` and `B` as a link of a chain: `Self` is the
+/// previous link's output (the inner rule's `Ok` for the first), so that
+/// when a rule fails the later links have an unknown `Self` and only the
+/// first failure is reported.
+#[doc(hidden)]
+pub trait MatmulBatchLink<A, B, X, Y> {
+    /// The output's batch dim.
+    type Out: DimLike;
+    /// Its value.
+    fn merge(a: A, b: B) -> Self::Out;
+}
+
+impl<P, A: MatmulBatchDim<B, X, Y>, B, X, Y> MatmulBatchLink<A, B, X, Y> for P {
+    type Out = A::Out;
+    #[inline(always)]
+    fn merge(a: A, b: B) -> A::Out {
+        a.merge(b)
+    }
+}
+
+/// Matmul, inner dims: x's last dim (`Self`) against y's second-to-last.
+#[diagnostic::on_unimplemented(
+    message = "matmul/inner: x {X} and y {Y}: x's last dim {Self} must equal y's second-to-last {Ky}",
+    label = "{Self} and {Ky} differ",
+    note = "Paddle's matmul multiplies x [.., M, K] by y [.., K, N]; a transpose marker (`matmul_t`) swaps an operand's last two dims"
+)]
+#[doc(hidden)]
+pub trait InnerLastSecond<Ky, X, Y> {
+    /// The common dim (the algebra's): what the batch dims' chain waits for.
+    type Ok;
+}
+#[diagnostic::do_not_recommend]
+impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerLastSecond<Ky, X, Y> for Kx {
+    type Ok = <Kx as SameDim<Ky>>::Out;
+}
+
+/// Matmul, inner dims: x's last dim (`Self`) against y's last (y transposed, or a vector).
+#[diagnostic::on_unimplemented(
+    message = "matmul/inner: x {X} and y {Y}: x's last dim {Self} must equal y's last {Ky}",
+    label = "{Self} and {Ky} differ",
+    note = "y is transposed (or a vector): its last dim is the one x's inner dim meets"
+)]
+#[doc(hidden)]
+pub trait InnerLastLast<Ky, X, Y> {
+    /// The common dim (the algebra's): what the batch dims' chain waits for.
+    type Ok;
+}
+#[diagnostic::do_not_recommend]
+impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerLastLast<Ky, X, Y> for Kx {
+    type Ok = <Kx as SameDim<Ky>>::Out;
+}
+
+/// Matmul, inner dims: x's second-to-last dim (`Self`, x transposed) against y's second-to-last.
+#[diagnostic::on_unimplemented(
+    message = "matmul/inner: x {X} and y {Y}: x's second-to-last dim {Self} (x is transposed) must equal y's second-to-last {Ky}",
+    label = "{Self} and {Ky} differ",
+    note = "x is transposed: its second-to-last dim is the one y's inner dim meets"
+)]
+#[doc(hidden)]
+pub trait InnerSecondSecond<Ky, X, Y> {
+    /// The common dim (the algebra's): what the batch dims' chain waits for.
+    type Ok;
+}
+#[diagnostic::do_not_recommend]
+impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerSecondSecond<Ky, X, Y> for Kx {
+    type Ok = <Kx as SameDim<Ky>>::Out;
+}
+
+/// Matmul, inner dims: x's second-to-last dim (`Self`) against y's last (both transposed).
+#[diagnostic::on_unimplemented(
+    message = "matmul/inner: x {X} and y {Y}: x's second-to-last dim {Self} must equal y's last {Ky} (both are transposed)",
+    label = "{Self} and {Ky} differ",
+    note = "both operands are transposed: x's second-to-last dim meets y's last"
+)]
+#[doc(hidden)]
+pub trait InnerSecondLast<Ky, X, Y> {
+    /// The common dim (the algebra's): what the batch dims' chain waits for.
+    type Ok;
+}
+#[diagnostic::do_not_recommend]
+impl<Kx: SameDim<Ky>, Ky: DimLike, X, Y> InnerSecondLast<Ky, X, Y> for Kx {
+    type Ok = <Kx as SameDim<Ky>>::Out;
+}
+
+/// Matmul, batch dims: an aligned pair of x's and y's batch dims broadcasts.
+#[diagnostic::on_unimplemented(
+    message = "matmul/batch: x {X} and y {Y}: batch dims {Self} and {Other} differ and neither is 1",
+    label = "{Self} and {Other} conflict",
+    note = "the dims before the last two broadcast as numpy's: right-aligned, each pair equal or one of them 1"
+)]
+#[doc(hidden)]
+pub trait MatmulBatchDim<Other, X, Y>: DimLike {
+    /// The output's batch dim.
+    type Out: DimLike;
+    /// Its value.
+    fn merge(self, other: Other) -> Self::Out;
+}
+
+/// The algebra's two-way [`Broadcast`].
+#[diagnostic::do_not_recommend]
+impl<L: DimLike + Broadcast<R>, R: DimLike, X, Y> MatmulBatchDim<R, X, Y> for L {
+    type Out = <L as Broadcast<R>>::Broadcast;
+    #[inline(always)]
+    fn merge(self, other: R) -> <L as Broadcast<R>>::Broadcast {
+        self.broadcast(other, Internal(()))
+    }
+}
+
+/// Matmul's element rule: x holds `Self`, y holds `TY`, one numeric type.
+#[diagnostic::on_unimplemented(
+    message = "matmul/element-type: x holds {Self} and y holds {TY}: matmul needs one numeric element type for both",
+    label = "x of {Self} times y of {TY}",
+    note = "Paddle's matmul takes float32, float64, int32 and int64, the same for both operands; convert one first"
+)]
+#[doc(hidden)]
+pub trait MatmulElements<TY>: Element {
+    /// y's elements as `Self`s (the identity).
+    fn same(y: &[TY]) -> &[Self];
+}
+
+/// One impl, generic over y's type (so that rustc does not infer y's type
+/// from it): y's holds `Self` through [`SameElement`].
+#[diagnostic::do_not_recommend]
+impl<T: Element, TY: SameElement<T>> MatmulElements<TY> for T {
+    #[inline(always)]
+    fn same(y: &[TY]) -> &[T] {
+        TY::same(y)
+    }
+}
+
+/// The plain forms' rule: every dim of an operand (`Self`) static, so that
+/// the plan is a constant and nothing is left to check when it runs.
+#[diagnostic::on_unimplemented(
+    message = "matmul/run-time-dim: an operand of shape {Self} has a run-time dim, which the plain form cannot check",
+    label = "call `try_matmul` here: it checks run-time dims when it runs and returns a Result"
+)]
+#[doc(hidden)]
+pub trait MatmulNoCheck: Shape {
+    /// The dims.
+    const DIMS: &'static [usize];
+}
+
+/// A static shape.
+#[diagnostic::do_not_recommend]
+impl<S: StaticShape> MatmulNoCheck for S {
+    const DIMS: &'static [usize] = <S as StaticShape>::DIMS;
+}
+
+// Ranks 0 to 6, each pair (and each pair of markers).
+shapecheck_macros::impl_matmul_rules!(6);

@@ -1,0 +1,173 @@
+//! Matmul's kernel: the loops over a [`MatmulFrame`], written once, and
+//! [`matmul_slices`] (the dynamic path over slices, no heap).
+//!
+//! Every form of the op ends in [`apply`]: it checks the three lengths
+//! against the frame (nothing is written before), then multiplies each
+//! batch's matrices. The loop order is i-k-j where y's rows are contiguous
+//! (y not transposed): `out[i, ..] += x[i, k] * y[k, ..]` streams a row of y
+//! into a row of the output, which the compiler vectorises. Where y is read
+//! by columns (transposed, or a vector), it is i-j-k: a dot product of x's
+//! row with y's contiguous column.
+
+use super::rule::{self, MatmulFrame};
+use super::MatmulError;
+use crate::dims::{Dims, ShapeError, MAX_RANK};
+use crate::element::Element;
+
+/// The offsets of batch `b`'s matrices of x and y: `b` read as an index of
+/// the output's batch dims, each operand's batch dim of 1 repeated.
+// Every index below is guarded by `< f.batch.rank <= MAX_RANK`.
+#[allow(clippy::indexing_slicing)]
+#[inline(always)]
+fn offsets(f: &MatmulFrame, mut b: usize) -> (usize, usize) {
+    let fr = &f.batch;
+    let (mut xs, mut ys) = (f.x_mat, f.y_mat);
+    let (mut xo, mut yo) = (0, 0);
+    let mut p = fr.rank.min(MAX_RANK);
+    while p > 0 {
+        p -= 1;
+        let d = fr.out[p];
+        let i = b.checked_rem(d).unwrap_or(0);
+        b = b.checked_div(d).unwrap_or(0);
+        let (dx, dy) = (fr.ops[0][p], fr.ops[1][p]);
+        if dx != 1 {
+            xo += i * xs;
+        }
+        if dy != 1 {
+            yo += i * ys;
+        }
+        xs *= dx;
+        ys *= dy;
+    }
+    (xo, yo)
+}
+
+/// One matrix product: `out` (`m × n`, row-major) = `x` (`m × k` read
+/// through `x_i`, `x_k`) times `y` (`k × n` read through `y_k`, `y_j`).
+/// `out` is written whole (zeros where `k` is 0); `n >= 1` and every index
+/// lies inside `x` and `y` (the caller checked the lengths).
+#[inline(always)]
+fn matrix<T: Element>(f: &MatmulFrame, x: &[T], y: &[T], out: &mut [T]) {
+    let (k, n) = (f.k, f.n);
+    if k > 0 && f.y_j == 1 && f.y_k == n && f.x_k == 1 && (f.m == 1 || f.x_i == k) {
+        // neither operand transposed (the common case): x's rows and y's
+        // rows as chunks, no index computed in the loops
+        for (row, xrow) in out.chunks_exact_mut(n).zip(x.chunks_exact(k)) {
+            row.fill(T::default());
+            for (&a, yrow) in xrow.iter().zip(y.chunks_exact(n)) {
+                for (o, &b) in row.iter_mut().zip(yrow) {
+                    *o = T::add(*o, T::mul(a, b));
+                }
+            }
+        }
+        return;
+    }
+    for (i, row) in out.chunks_exact_mut(n).enumerate() {
+        let xi = i * f.x_i;
+        let a = |kk: usize| x.get(xi + kk * f.x_k).copied().unwrap_or_default();
+        if f.y_j == 1 {
+            // i-k-j: y's row `kk` is `y[kk * y_k ..][..n]`, streamed into
+            // the output's row
+            row.fill(T::default());
+            for kk in 0..k {
+                let (a, yrow) = (a(kk), y.get(kk * f.y_k..).unwrap_or(&[]));
+                for (o, &b) in row.iter_mut().zip(yrow) {
+                    *o = T::add(*o, T::mul(a, b));
+                }
+            }
+        } else {
+            // i-j-k: y's column `j` is `y[j * y_j ..][..k]` (y_k is 1)
+            if f.x_k == 1 {
+                // x's row is contiguous too: a dot product of two slices
+                let xrow = x.get(xi..).unwrap_or(&[]);
+                for (j, o) in row.iter_mut().enumerate() {
+                    let col = y.get(j * f.y_j..).unwrap_or(&[]);
+                    *o = xrow
+                        .iter()
+                        .zip(col)
+                        .take(k)
+                        .fold(T::default(), |acc, (&a, &b)| T::add(acc, T::mul(a, b)));
+                }
+                continue;
+            }
+            for (j, o) in row.iter_mut().enumerate() {
+                let col = y.get(j * f.y_j..).unwrap_or(&[]);
+                let mut acc = T::default();
+                for (kk, &b) in col.iter().take(k).enumerate() {
+                    acc = T::add(acc, T::mul(a(kk), b));
+                }
+                *o = acc;
+            }
+        }
+    }
+}
+
+/// Every form's last step: checks the lengths of x, y and `out` against the
+/// frame (nothing is written if one is wrong), then runs the loops.
+/// Inlined, so that a static matmul's constant frame sizes the loops.
+#[inline(always)]
+pub(super) fn apply<T: Element>(
+    f: &MatmulFrame,
+    x_dims: &[usize],
+    x: &[T],
+    y_dims: &[usize],
+    y: &[T],
+    out: &mut [T],
+) -> Result<Dims, MatmulError> {
+    if f.lens != [Some(x.len()), Some(y.len()), Some(out.len())] {
+        // the error names the first wrong one (the frame's counts are the dims')
+        Dims::for_data(x_dims, x.len())?;
+        Dims::for_data(y_dims, y.len())?;
+        Dims::for_data(&f.out, out.len())?;
+        // not reached (the frame's counts are its dims'): still no write
+        return Err(MatmulError::Shape(ShapeError::DataLength {
+            shape: f.out,
+            numel: f.lens[2].unwrap_or(0),
+            len: out.len(),
+        }));
+    }
+    let size = f.m * f.n;
+    if size == 0 {
+        // no element to write (M, N or a batch dim is 0)
+        return Ok(f.out);
+    }
+    for (b, o) in out.chunks_exact_mut(size).enumerate() {
+        let (xo, yo) = offsets(f, b);
+        let (xm, ym) = (
+            x.get(xo..xo + f.x_mat).unwrap_or(&[]),
+            y.get(yo..yo + f.y_mat).unwrap_or(&[]),
+        );
+        matrix(f, xm, ym, o);
+    }
+    Ok(f.out)
+}
+
+/// The dynamic path without a heap: `out = matmul(x, y, transpose_x,
+/// transpose_y)` (Paddle's rule), shapes given as values. `out` must hold
+/// exactly the output's element count
+/// ([`matmul_output_dims`](super::matmul_output_dims) tells it). Returns the
+/// output dims.
+///
+/// ```
+/// use shapecheck::ops::matmul::matmul_slices;
+/// let x = [1, 2, 3, 4, 5, 6]; // [2, 3]
+/// let y = [1, 0, 1];          // [3]: a column
+/// let mut out = [0; 2];
+/// let dims = matmul_slices(&[2, 3], &x, &[3], &y, false, false, &mut out).unwrap();
+/// assert_eq!((dims.as_slice(), out), (&[2][..], [4, 10]));
+/// let err = matmul_slices(&[2, 3], &x, &[2], &y[..2], false, false, &mut out).unwrap_err();
+/// assert_eq!(err.rule(), "matmul/inner");
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn matmul_slices<T: Element>(
+    x_dims: &[usize],
+    x: &[T],
+    y_dims: &[usize],
+    y: &[T],
+    transpose_x: bool,
+    transpose_y: bool,
+    out: &mut [T],
+) -> Result<Dims, MatmulError> {
+    let f = rule::frame(transpose_x, transpose_y, x_dims, y_dims)?;
+    apply(&f, x_dims, x, y_dims, y, out)
+}
