@@ -3,28 +3,30 @@
 //! global allocator that counts the allocations of the thread inside
 //! `counted` (the evaluations here are small, so they run on that thread;
 //! libtest's own thread may allocate meanwhile, as it did once in CI when
-//! this counted every thread: 5 allocations instead of 1).
+//! this counted every thread: 5 allocations instead of 1). The count itself
+//! is per thread too: with one shared counter, a test counting its one
+//! allocation on another thread at the same moment showed up in this
+//! thread's window (CI, once: the static reductions "allocated").
 
 use shapecheck::expr;
 use shapecheck::prelude::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct Counting;
-
-static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
 
 thread_local! {
     /// Whether this thread's allocations are counted (a `const` cell: no
     /// allocation to read it, which matters inside the allocator).
     static COUNTING: Cell<bool> = const { Cell::new(false) };
+    /// This thread's counted allocations.
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Counts one allocation if this thread is counting.
 fn count() {
     if COUNTING.with(Cell::get) {
-        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        ALLOCATIONS.with(|n| n.set(n.get() + 1));
     }
 }
 
@@ -51,11 +53,11 @@ static GLOBAL: Counting = Counting;
 
 /// The allocations `f` makes on this thread.
 fn counted<R>(f: impl FnOnce() -> R) -> (usize, R) {
-    let before = ALLOCATIONS.load(Ordering::SeqCst);
+    let before = ALLOCATIONS.with(Cell::get);
     COUNTING.with(|c| c.set(true));
     let r = f();
     COUNTING.with(|c| c.set(false));
-    (ALLOCATIONS.load(Ordering::SeqCst) - before, r)
+    (ALLOCATIONS.with(Cell::get) - before, r)
 }
 
 #[test]
