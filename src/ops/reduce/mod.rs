@@ -93,6 +93,14 @@ pub use rule::reduce_output_dims;
 use core::fmt;
 
 /// Which reduction: `sum`, `mean`, `max`, `min` or `prod`.
+///
+/// ```
+/// use shapecheck::DynTensor;
+/// use shapecheck::ops::reduce::ReduceKind;
+/// let x = DynTensor::new(&[2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+/// let m = x.reduce::<f32>(ReduceKind::Prod, &[0], false).unwrap();
+/// assert_eq!(m.as_slice(), &[3.0, 8.0]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ReduceKind {
     /// `paddle.sum`.
@@ -108,6 +116,14 @@ pub enum ReduceKind {
 }
 
 /// `argmax` or `argmin`.
+///
+/// ```
+/// use shapecheck::DynTensor;
+/// use shapecheck::ops::reduce::ArgKind;
+/// let x = DynTensor::new(&[2, 2], vec![1, 5, 5, 0]).unwrap();
+/// let i = x.arg_reduce(ArgKind::ArgMin, Some(-1), false).unwrap();
+/// assert_eq!(i.as_slice(), &[0i64, 1]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ArgKind {
     /// `paddle.argmax`.
@@ -133,6 +149,11 @@ pub enum Reduction {
 
 impl Reduction {
     /// Paddle's name of the op.
+    ///
+    /// ```
+    /// use shapecheck::ops::reduce::{ReduceKind, Reduction};
+    /// assert_eq!(Reduction::Reduce(ReduceKind::Mean).name(), "mean");
+    /// ```
     #[must_use]
     pub const fn name(self) -> &'static str {
         match self {
@@ -147,6 +168,12 @@ impl Reduction {
     }
 
     /// `true` when a reduced dim of size 0 is an error (max, min, argmax, argmin).
+    ///
+    /// ```
+    /// use shapecheck::ops::reduce::{ArgKind, ReduceKind, Reduction};
+    /// assert!(Reduction::Arg(ArgKind::ArgMax).needs_an_element());
+    /// assert!(!Reduction::Reduce(ReduceKind::Sum).needs_an_element());
+    /// ```
     #[must_use]
     pub const fn needs_an_element(self) -> bool {
         !matches!(

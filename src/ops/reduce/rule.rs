@@ -14,6 +14,14 @@ use super::{ReduceError, Reduction};
 use crate::dims::{Dims, MAX_RANK};
 
 /// What [`plan`] decides: which dims are reduced, and the output's dims.
+///
+/// ```
+/// use shapecheck::ops::reduce::rule::plan;
+/// use shapecheck::ops::reduce::{ReduceKind, Reduction};
+/// let p = plan(&[2, 3, 4], Some(&[1]), false, Reduction::Reduce(ReduceKind::Sum)).unwrap();
+/// assert_eq!(&p.reduced[..3], &[false, true, false]);
+/// assert_eq!((p.out.as_slice(), p.count), (&[2, 4][..], 3));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReducePlan {
     /// x's dims.
@@ -41,6 +49,14 @@ pub(crate) const fn axis_span(rank: usize) -> usize {
 /// The dim a valid `axis` of a rank-`rank` tensor names (negative axes count
 /// from the end; a 0-d tensor's axis names its one virtual dim, 0). An axis
 /// out of `[-n, n)` gives `usize::MAX`, which no dim has.
+///
+/// ```
+/// use shapecheck::ops::reduce::rule::axis_slot;
+/// assert_eq!(axis_slot(-1, 3), 2);
+/// assert_eq!(axis_slot(1, 3), 1);
+/// assert_eq!(axis_slot(0, 0), 0); // a 0-d tensor's one virtual dim
+/// assert_eq!(axis_slot(3, 3), usize::MAX);
+/// ```
 #[must_use]
 pub const fn axis_slot(axis: isize, rank: usize) -> usize {
     // ranks are at most MAX_RANK, so the conversion is exact
@@ -60,6 +76,18 @@ pub const fn axis_slot(axis: isize, rank: usize) -> usize {
 /// argmax and argmin reduce no zero-size dim. `keepdim` keeps each reduced
 /// dim as 1 (a 0-d x stays 0-d, except argmax/argmin over an axis, which
 /// give `[1]`).
+///
+/// ```
+/// use shapecheck::ops::reduce::rule::plan;
+/// use shapecheck::ops::reduce::{ArgKind, ReduceKind, Reduction};
+/// let sum = Reduction::Reduce(ReduceKind::Sum);
+/// // no axes, or an empty list: every dim
+/// assert_eq!(plan(&[2, 3], None, false, sum).unwrap().out.rank(), 0);
+/// assert_eq!(plan(&[2, 3], Some(&[]), true, sum).unwrap().out.as_slice(), &[1, 1]);
+/// assert_eq!(plan(&[2, 3], Some(&[0, -2]), false, sum).unwrap_err().rule(), "reduce/duplicate-axis");
+/// let argmax = Reduction::Arg(ArgKind::ArgMax);
+/// assert_eq!(plan(&[0, 3], Some(&[0]), false, argmax).unwrap_err().rule(), "reduce/empty");
+/// ```
 // Every index below is guarded by `< rank <= MAX_RANK` or the slice's length.
 #[allow(clippy::indexing_slicing)]
 pub const fn plan(

@@ -56,6 +56,16 @@ pub use error::SoftmaxError;
 pub use kernel::softmax_slices;
 
 /// `softmax` or `log_softmax`.
+///
+/// ```
+/// use shapecheck::DynTensor;
+/// use shapecheck::ops::softmax::SoftmaxKind;
+/// let x = DynTensor::new(&[2], vec![0.0f32, 0.0]).unwrap();
+/// let p = x.softmax_with(SoftmaxKind::Softmax, -1).unwrap();
+/// assert_eq!(p.as_slice(), &[0.5, 0.5]);
+/// let l = x.softmax_with(SoftmaxKind::LogSoftmax, -1).unwrap();
+/// assert!((l.as_slice()[0] - 0.5f32.ln()).abs() < 1e-6);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SoftmaxKind {
     /// `exp(x - max) / sum`.

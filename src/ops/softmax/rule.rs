@@ -10,6 +10,14 @@ use crate::dims::Dims;
 use crate::ops::reduce::rule::{axis_slot, axis_span};
 
 /// x around the softmax axis: `outer` rows of `n` elements `inner` apart.
+///
+/// ```
+/// use shapecheck::ops::softmax::rule::plan;
+/// // [2, 3, 4] around its last axis: 6 rows of 4 neighbouring elements
+/// let p = plan(&[2, 3, 4], -1).unwrap();
+/// assert_eq!((p.outer, p.n, p.inner), (6, 4, 1));
+/// assert_eq!(p.x.as_slice(), &[2, 3, 4]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SoftmaxPlan {
     /// x's dims (the output's too).
