@@ -207,11 +207,14 @@ mod the_surface {
         }
     }
 
+    /// Small enough to read in one screen; it grew from 40 when the names
+    /// the README's generic section uses (`Owned`, `Room`, `try_select`)
+    /// and the one error type (`Error`) joined it (issue 56).
     #[test]
-    fn at_most_40_names_in_the_prelude() {
+    fn at_most_45_names_in_the_prelude() {
         let names = prelude_names();
         assert!(
-            names.len() <= 40,
+            names.len() <= 45,
             "{} names in the prelude: {names:?}",
             names.len()
         );

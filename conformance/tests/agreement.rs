@@ -652,6 +652,7 @@ fn cases_from_env(var: &str, default: usize) -> usize {
 }
 
 #[test]
+#[ignore = "long: `cargo test -p conformance -- --ignored` runs it (CI does)"]
 fn runtime_and_type_level_rules_agree() {
     let n = cases_from_env("AGREEMENT_CASES", 1500);
     // the escape hatch's ops compile slower per case (a builder per pair,
