@@ -30,9 +30,10 @@
 //! [`reduce_backward_slices`].
 
 use super::bounds::{Reduce, ReduceKeepOutput, ReduceOutput, StaticCheck};
+use super::kernel::OutputOffsets;
 use super::rule::{plan, ReducePlan};
 use super::{ReduceElement, ReduceError, ReduceKind, Reduction};
-use crate::dims::{Dims, MAX_RANK};
+use crate::dims::Dims;
 use crate::ops::elementwise::GradElement;
 use crate::shape::{Shape, StaticShape};
 use crate::storage::{OutputStorage, OwnedStorage, Storage, StorageMut};
@@ -92,8 +93,7 @@ pub(super) fn checked_plan(
 }
 
 /// x's gradient under the plan into `gx` (x's count): each element from
-/// its output element, found by an odometer over x's dims (a reduced dim
-/// moves no output offset).
+/// its output element ([`OutputOffsets`]).
 pub(crate) fn reduce_backward<T: GradElement + ReduceElement>(
     p: &ReducePlan,
     kind: ReduceGradKind,
@@ -102,23 +102,9 @@ pub(crate) fn reduce_backward<T: GradElement + ReduceElement>(
     dout: &[T],
     gx: &mut [T],
 ) {
-    let dims = p.x.as_slice();
-    let rank = dims.len();
-    // each x dim's step in the output (0 for a reduced dim)
-    let mut stride = [0usize; MAX_RANK];
-    let mut step = 1usize;
-    for (k, &d) in dims.iter().enumerate().rev() {
-        let reduced = p.reduced.get(k).copied().unwrap_or(true);
-        if let Some(s) = stride.get_mut(k) {
-            *s = if reduced { 0 } else { step };
-        }
-        if !reduced {
-            step *= d;
-        }
-    }
-    let mut index = [0usize; MAX_RANK];
-    let mut o = 0usize;
+    let mut offsets = OutputOffsets::new(p);
     for (i, g) in gx.iter_mut().enumerate() {
+        let o = offsets.at();
         let d = dout.get(o).copied().unwrap_or(T::ZERO);
         *g = match kind {
             ReduceGradKind::Sum => d,
@@ -128,20 +114,7 @@ pub(crate) fn reduce_backward<T: GradElement + ReduceElement>(
                 _ => T::ZERO,
             },
         };
-        // the odometer, last dim fastest
-        for k in (0..rank).rev() {
-            let (Some(ix), Some(&s), Some(&size)) = (index.get_mut(k), stride.get(k), dims.get(k))
-            else {
-                break;
-            };
-            *ix += 1;
-            o += s;
-            if *ix < size {
-                break;
-            }
-            *ix = 0;
-            o -= s * size;
-        }
+        offsets.step();
     }
 }
 

@@ -114,6 +114,7 @@ pub use backward::{
 };
 pub use bounds::*;
 pub use error::ReduceError;
+pub(crate) use kernel::OutputOffsets;
 pub use kernel::{arg_slices, reduce_slices};
 pub use rule::reduce_output_dims;
 

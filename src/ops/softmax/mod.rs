@@ -74,6 +74,7 @@ pub use backward::{
 };
 pub use bounds::*;
 pub use error::SoftmaxError;
+pub(crate) use kernel::softmax_in_place;
 pub use kernel::softmax_slices;
 
 /// `softmax` or `log_softmax`.
