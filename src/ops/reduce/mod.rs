@@ -33,7 +33,11 @@
 //! of range or named twice is one compile error naming x's shape and the
 //! rule. No heap: a static result is inline. Static shapes of rank 0 to 6
 //! (the generated tables); any rank to [`MAX_RANK`](crate::MAX_RANK) on the
-//! dynamic path. With run-time dims: [`Tensor::try_reduce`](crate::Tensor::try_reduce),
+//! dynamic path. With run-time dims (a `Vec` result, a `Room` for bounded
+//! dims): [`Tensor::try_reduce`](crate::Tensor::try_reduce),
+//! [`try_reduce_keepdim`](crate::Tensor::try_reduce_keepdim),
+//! [`try_arg_reduce`](crate::Tensor::try_arg_reduce),
+//! [`try_arg_reduce_keepdim`](crate::Tensor::try_arg_reduce_keepdim),
 //! or the entries [`Tensor::reduce_into`](crate::Tensor::reduce_into) /
 //! [`Tensor::arg_reduce_into`](crate::Tensor::arg_reduce_into) into a caller's tensor.
 //! ```

@@ -23,6 +23,10 @@
 //! let l = x.log_softmax(Axis::<0>);
 //! assert!((l.as_slice()[0] - (-0.31326166)).abs() < 1e-6);
 //! ```
+//! With run-time dims: `x.try_softmax(Axis::<-1>)` and `try_log_softmax`
+//! (a `Vec` result, a `Room` for bounded dims), or the entry
+//! [`Tensor::softmax_into`](crate::Tensor::softmax_into).
+//!
 //! An axis out of range does not compile (`ui-tests/softmax/fail/`):
 //! ```compile_fail
 //! use shapecheck::prelude::*;
