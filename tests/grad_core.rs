@@ -187,6 +187,19 @@ fn the_static_forms_agree_with_the_dynamic_ones() {
             .as_slice()
     );
 
+    // the _into forms write the same into a caller's buffer
+    let mut buf = [0.0f64; 24];
+    let mut gv = Tensor::<f64, shape![2, 3, 4], &mut [f64]>::from_storage(&mut buf[..]).unwrap();
+    x.min_keepdim_backward_into(Axis::<1>, &outk, &doutk, &mut gv);
+    assert_eq!(&buf[..], g.as_slice());
+    let mut gi = Tensor::<f64, shape![2, 3, 4]>::zeros();
+    x.sum_backward_into((Axis::<0>, Axis::<-1>), &dout, &mut gi);
+    assert_eq!(gi, x.sum_backward((Axis::<0>, Axis::<-1>), &dout));
+    x.mean_backward_into((Axis::<0>, Axis::<-1>), &dout, &mut gi);
+    assert_eq!(gi, x.mean_backward((Axis::<0>, Axis::<-1>), &dout));
+    x.max_backward_into((Axis::<0>, Axis::<-1>), &out, &dout, &mut gi);
+    assert_eq!(gi, x.max_backward((Axis::<0>, Axis::<-1>), &out, &dout));
+
     let p = x.softmax(Axis::<1>);
     let ds = Tensor::<f64, shape![2, 3, 4]>::from_fn(|i| (i[1] as f64) - 1.0);
     let dd3 = |t: &Tensor<f64, shape![2, 3, 4]>| {

@@ -25,7 +25,9 @@
 //! dims), the named static forms ([`Tensor::sum_backward`],
 //! `mean_backward`, `max_backward`, `min_backward` and their `_keepdim_`
 //! forms: `dout` typed as the forward's output, so one of another shape is
-//! a compile error naming both shapes; an inline result, no heap),
+//! a compile error naming both shapes; an inline result, no heap), the same
+//! with `_into` (`sum_backward_into(axes, &dout, &mut gx)`: any storage,
+//! cannot fail),
 //! `DynTensor::reduce_backward` (and `sum_backward`, ...) and
 //! [`reduce_backward_slices`].
 
@@ -493,6 +495,248 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
             out,
             dout,
         )
+    }
+
+    /// A static backward into `gx` (any storage, a caller's buffer
+    /// included): the entry, whose checks hold by the types.
+    fn reduce_grad_into<Ax, O, OT, BO, D, BD, BG, const KEEP: bool>(
+        &self,
+        kind: ReduceGradKind,
+        axes: Ax,
+        out: &Tensor<T, OT, BO>,
+        dout: &Tensor<T, D, BD>,
+        gx: &mut Tensor<T, <D as ReduceDoutRule<O, S>>::X, BG>,
+    ) where
+        T: GradElement + ReduceElement,
+        S: Reduce<Ax>,
+        O: StaticShape,
+        OT: Shape,
+        BO: Storage<T>,
+        D: Shape + ReduceDoutRule<O, S>,
+        BD: Storage<T>,
+        BG: StorageMut<T>,
+    {
+        let () = StaticCheck::<S, Ax, O, KEEP, false, false>::CHECK;
+        let _checked: Result<(), ReduceError> =
+            self.reduce_backward_into(kind, axes, KEEP, out, dout, gx);
+    }
+
+    /// [`sum_backward`](Self::sum_backward) writing into `gx` (any storage,
+    /// a caller's buffer included: no heap). Every shape static; the call
+    /// cannot fail.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+    /// let mut buf = [0.0f32; 4];
+    /// let mut gx = Tensor::<f32, shape![2, 2], &mut [f32]>::from_storage(&mut buf[..]).unwrap();
+    /// x.sum_backward_into(Axis::<0>, &tensor![1.0f32, 2.0], &mut gx);
+    /// assert_eq!(buf, [1.0, 2.0, 1.0, 2.0]);
+    /// ```
+    pub fn sum_backward_into<Ax, D, BD, BG>(
+        &self,
+        axes: Ax,
+        dout: &Tensor<T, D, BD>,
+        gx: &mut Tensor<T, <D as ReduceDoutRule<ReduceOutput<S, Ax>, S>>::X, BG>,
+    ) where
+        T: GradElement + ReduceElement,
+        S: Reduce<Ax>,
+        ReduceOutput<S, Ax>: StaticShape,
+        D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
+        BD: Storage<T>,
+        BG: StorageMut<T>,
+    {
+        self.reduce_grad_into::<_, ReduceOutput<S, Ax>, _, _, _, _, _, false>(
+            ReduceGradKind::Sum,
+            axes,
+            dout,
+            dout,
+            gx,
+        );
+    }
+
+    /// [`sum_keepdim_backward`](Self::sum_keepdim_backward) writing into `gx` (any storage:
+    /// no heap). Every shape static; the call cannot fail.
+    pub fn sum_keepdim_backward_into<Ax, D, BD, BG>(
+        &self,
+        axes: Ax,
+        dout: &Tensor<T, D, BD>,
+        gx: &mut Tensor<T, <D as ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>>::X, BG>,
+    ) where
+        T: GradElement + ReduceElement,
+        S: Reduce<Ax>,
+        ReduceKeepOutput<S, Ax>: StaticShape,
+        D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
+        BD: Storage<T>,
+        BG: StorageMut<T>,
+    {
+        self.reduce_grad_into::<_, ReduceKeepOutput<S, Ax>, _, _, _, _, _, true>(
+            ReduceGradKind::Sum,
+            axes,
+            dout,
+            dout,
+            gx,
+        );
+    }
+
+    /// [`mean_backward`](Self::mean_backward) writing into `gx` (any storage:
+    /// no heap). Every shape static; the call cannot fail.
+    pub fn mean_backward_into<Ax, D, BD, BG>(
+        &self,
+        axes: Ax,
+        dout: &Tensor<T, D, BD>,
+        gx: &mut Tensor<T, <D as ReduceDoutRule<ReduceOutput<S, Ax>, S>>::X, BG>,
+    ) where
+        T: GradElement + ReduceElement,
+        S: Reduce<Ax>,
+        ReduceOutput<S, Ax>: StaticShape,
+        D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
+        BD: Storage<T>,
+        BG: StorageMut<T>,
+    {
+        self.reduce_grad_into::<_, ReduceOutput<S, Ax>, _, _, _, _, _, false>(
+            ReduceGradKind::Mean,
+            axes,
+            dout,
+            dout,
+            gx,
+        );
+    }
+
+    /// [`mean_keepdim_backward`](Self::mean_keepdim_backward) writing into `gx` (any storage:
+    /// no heap). Every shape static; the call cannot fail.
+    pub fn mean_keepdim_backward_into<Ax, D, BD, BG>(
+        &self,
+        axes: Ax,
+        dout: &Tensor<T, D, BD>,
+        gx: &mut Tensor<T, <D as ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>>::X, BG>,
+    ) where
+        T: GradElement + ReduceElement,
+        S: Reduce<Ax>,
+        ReduceKeepOutput<S, Ax>: StaticShape,
+        D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
+        BD: Storage<T>,
+        BG: StorageMut<T>,
+    {
+        self.reduce_grad_into::<_, ReduceKeepOutput<S, Ax>, _, _, _, _, _, true>(
+            ReduceGradKind::Mean,
+            axes,
+            dout,
+            dout,
+            gx,
+        );
+    }
+
+    /// [`max_backward`](Self::max_backward) writing into `gx` (any storage:
+    /// no heap). Every shape static; the call cannot fail.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 9.0], [9.0, 3.0]];
+    /// let mut gx = Tensor::<f32, shape![2, 2]>::zeros();
+    /// x.max_backward_into(Axis::<1>, &x.max(Axis::<1>), &tensor![1.0f32, 2.0], &mut gx);
+    /// assert_eq!(gx.as_slice(), &[0.0, 1.0, 2.0, 0.0]);
+    /// ```
+    pub fn max_backward_into<Ax, BO, D, BD, BG>(
+        &self,
+        axes: Ax,
+        out: &Tensor<T, ReduceOutput<S, Ax>, BO>,
+        dout: &Tensor<T, D, BD>,
+        gx: &mut Tensor<T, <D as ReduceDoutRule<ReduceOutput<S, Ax>, S>>::X, BG>,
+    ) where
+        T: GradElement + ReduceElement,
+        S: Reduce<Ax>,
+        ReduceOutput<S, Ax>: StaticShape,
+        BO: Storage<T>,
+        D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
+        BD: Storage<T>,
+        BG: StorageMut<T>,
+    {
+        self.reduce_grad_into::<_, ReduceOutput<S, Ax>, _, _, _, _, _, false>(
+            ReduceGradKind::Max,
+            axes,
+            out,
+            dout,
+            gx,
+        );
+    }
+
+    /// [`max_keepdim_backward`](Self::max_keepdim_backward) writing into `gx` (any storage:
+    /// no heap). Every shape static; the call cannot fail.
+    pub fn max_keepdim_backward_into<Ax, BO, D, BD, BG>(
+        &self,
+        axes: Ax,
+        out: &Tensor<T, ReduceKeepOutput<S, Ax>, BO>,
+        dout: &Tensor<T, D, BD>,
+        gx: &mut Tensor<T, <D as ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>>::X, BG>,
+    ) where
+        T: GradElement + ReduceElement,
+        S: Reduce<Ax>,
+        ReduceKeepOutput<S, Ax>: StaticShape,
+        BO: Storage<T>,
+        D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
+        BD: Storage<T>,
+        BG: StorageMut<T>,
+    {
+        self.reduce_grad_into::<_, ReduceKeepOutput<S, Ax>, _, _, _, _, _, true>(
+            ReduceGradKind::Max,
+            axes,
+            out,
+            dout,
+            gx,
+        );
+    }
+
+    /// [`min_backward`](Self::min_backward) writing into `gx` (any storage:
+    /// no heap). Every shape static; the call cannot fail.
+    pub fn min_backward_into<Ax, BO, D, BD, BG>(
+        &self,
+        axes: Ax,
+        out: &Tensor<T, ReduceOutput<S, Ax>, BO>,
+        dout: &Tensor<T, D, BD>,
+        gx: &mut Tensor<T, <D as ReduceDoutRule<ReduceOutput<S, Ax>, S>>::X, BG>,
+    ) where
+        T: GradElement + ReduceElement,
+        S: Reduce<Ax>,
+        ReduceOutput<S, Ax>: StaticShape,
+        BO: Storage<T>,
+        D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
+        BD: Storage<T>,
+        BG: StorageMut<T>,
+    {
+        self.reduce_grad_into::<_, ReduceOutput<S, Ax>, _, _, _, _, _, false>(
+            ReduceGradKind::Min,
+            axes,
+            out,
+            dout,
+            gx,
+        );
+    }
+
+    /// [`min_keepdim_backward`](Self::min_keepdim_backward) writing into `gx` (any storage:
+    /// no heap). Every shape static; the call cannot fail.
+    pub fn min_keepdim_backward_into<Ax, BO, D, BD, BG>(
+        &self,
+        axes: Ax,
+        out: &Tensor<T, ReduceKeepOutput<S, Ax>, BO>,
+        dout: &Tensor<T, D, BD>,
+        gx: &mut Tensor<T, <D as ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>>::X, BG>,
+    ) where
+        T: GradElement + ReduceElement,
+        S: Reduce<Ax>,
+        ReduceKeepOutput<S, Ax>: StaticShape,
+        BO: Storage<T>,
+        D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
+        BD: Storage<T>,
+        BG: StorageMut<T>,
+    {
+        self.reduce_grad_into::<_, ReduceKeepOutput<S, Ax>, _, _, _, _, _, true>(
+            ReduceGradKind::Min,
+            axes,
+            out,
+            dout,
+            gx,
+        );
     }
 }
 
