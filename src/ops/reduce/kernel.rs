@@ -17,7 +17,7 @@ const LANES: usize = 16;
 
 /// x's dims as alternating runs (size, reduced): adjacent dims of the same
 /// kind merged, dims of size 1 dropped (they are either). At most MAX_RANK.
-fn runs(p: &ReducePlan) -> ([(usize, bool); MAX_RANK], usize) {
+pub(crate) fn runs(p: &ReducePlan) -> ([(usize, bool); MAX_RANK], usize) {
     let mut out = [(1usize, false); MAX_RANK];
     let mut len = 0usize;
     for (&d, &r) in p.x.as_slice().iter().zip(p.reduced.iter()) {

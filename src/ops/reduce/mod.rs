@@ -118,7 +118,7 @@ pub use backward::{
 };
 pub use bounds::*;
 pub use error::ReduceError;
-pub(crate) use kernel::OutputOffsets;
+pub(crate) use kernel::runs;
 pub use kernel::{arg_slices, reduce_slices};
 pub use rule::reduce_output_dims;
 
