@@ -321,4 +321,31 @@ mod fused {
             prop_assert_eq!(ef.max(Axis::<1>), zf.max(Axis::<1>));
         }
     }
+
+    /// Rows longer than the fused fold's stack row (256): pieces of 256 and
+    /// a remainder, each reduced run cut across them.
+    #[test]
+    fn fused_reductions_over_long_rows() {
+        let x = Tensor::<i32, shape![3, 600]>::from_fn(|i| {
+            (i[0] as i32 * 31 + i[1] as i32 * 7) % 19 - 9
+        });
+        let y = Tensor::<i32, shape![600]>::from_fn(|i| (i[0] % 5) as i32 - 2);
+        let b = Tensor::<i32, shape![3, 1]>::from_array([[3], [-4], [0]]);
+        let z = x
+            .elementwise_mul(&y, Axis::<-1>, Identity)
+            .elementwise_add(&b, Axis::<-1>, Identity);
+        let e = x.lazy() * &y + &b;
+        assert_eq!(e.sum(Axis::<1>), z.sum(Axis::<1>));
+        assert_eq!(e.sum_keepdim(Axis::<0>), z.sum_keepdim(Axis::<0>));
+        assert_eq!(e.max(Axis::<-1>), z.max(Axis::<-1>));
+        assert_eq!(e.min(All), z.min(All));
+        let f =
+            Tensor::<f64, shape![2, 700]>::from_fn(|i| ((i[0] * 13 + i[1] * 5) % 17) as f64 / 4.0);
+        let g = f.lazy() * 2.0;
+        let w = f.map(|v| v * 2.0);
+        assert_eq!(g.max(Axis::<1>), w.max(Axis::<1>));
+        for (a, v) in g.sum(Axis::<1>).iter().zip(w.sum(Axis::<1>).iter()) {
+            assert!((a - v).abs() < 1e-9);
+        }
+    }
 }
