@@ -11,8 +11,10 @@ use crate::lod::LodError;
 use crate::ops::elementwise::ElementwiseError;
 use crate::ops::lod_reset::LodResetError;
 use crate::ops::multiplex::MultiplexError;
+use crate::ops::reduce::ReduceError;
 use crate::ops::reshape::ReshapeError;
 use crate::ops::select::SelectError;
+use crate::ops::softmax::SoftmaxError;
 use crate::ops::stitch::StitchError;
 use core::fmt;
 
@@ -70,6 +72,11 @@ pub enum Error {
     Lod(LodError),
     /// A fused expression.
     Fused(ExprError),
+    /// The reductions (`sum`, `mean`, `max`, `min`, `prod`, `argmax`,
+    /// `argmin`) and their gradients.
+    Reducing(ReduceError),
+    /// `softmax`, `log_softmax` and their gradients.
+    Softmax(SoftmaxError),
 }
 
 impl Error {
@@ -95,6 +102,8 @@ impl Error {
             Error::LodReset(e) => e.rule(),
             Error::Lod(e) => e.rule(),
             Error::Fused(e) => e.rule(),
+            Error::Reducing(e) => e.rule(),
+            Error::Softmax(e) => e.rule(),
         }
     }
 }
@@ -111,6 +120,8 @@ impl fmt::Display for Error {
             Error::LodReset(e) => fmt::Display::fmt(e, f),
             Error::Lod(e) => fmt::Display::fmt(e, f),
             Error::Fused(e) => fmt::Display::fmt(e, f),
+            Error::Reducing(e) => fmt::Display::fmt(e, f),
+            Error::Softmax(e) => fmt::Display::fmt(e, f),
         }
     }
 }
@@ -127,6 +138,8 @@ impl core::error::Error for Error {
             Error::LodReset(e) => Some(e),
             Error::Lod(e) => Some(e),
             Error::Fused(e) => Some(e),
+            Error::Reducing(e) => Some(e),
+            Error::Softmax(e) => Some(e),
         }
     }
 }
@@ -182,5 +195,29 @@ impl From<LodError> for Error {
 impl From<ExprError> for Error {
     fn from(e: ExprError) -> Self {
         Error::Fused(e)
+    }
+}
+
+impl From<ReduceError> for Error {
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[2], vec![1.0f32, 2.0]).unwrap();
+    /// let err: shapecheck::Error = x.sum(&[1], false).unwrap_err().into();
+    /// assert_eq!(err.rule(), "reduce/axis-range");
+    /// ```
+    fn from(e: ReduceError) -> Self {
+        Error::Reducing(e)
+    }
+}
+
+impl From<SoftmaxError> for Error {
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[2], vec![1.0f32, 2.0]).unwrap();
+    /// let err: shapecheck::Error = x.softmax(1).unwrap_err().into();
+    /// assert_eq!(err.rule(), "softmax/axis-range");
+    /// ```
+    fn from(e: SoftmaxError) -> Self {
+        Error::Softmax(e)
     }
 }
