@@ -75,9 +75,10 @@ pub enum Error {
     Fused(ExprError),
     /// `matmul`.
     Matmul(MatmulError),
-    /// `sum`, `mean`, `max`, `min`, `prod`, `argmax`, `argmin`.
-    Reduction(ReduceError),
-    /// `softmax`, `log_softmax`.
+    /// The reductions (`sum`, `mean`, `max`, `min`, `prod`, `argmax`,
+    /// `argmin`) and their gradients.
+    Reducing(ReduceError),
+    /// `softmax`, `log_softmax` and their gradients.
     Softmax(SoftmaxError),
 }
 
@@ -105,7 +106,7 @@ impl Error {
             Error::Lod(e) => e.rule(),
             Error::Fused(e) => e.rule(),
             Error::Matmul(e) => e.rule(),
-            Error::Reduction(e) => e.rule(),
+            Error::Reducing(e) => e.rule(),
             Error::Softmax(e) => e.rule(),
         }
     }
@@ -124,7 +125,7 @@ impl fmt::Display for Error {
             Error::Lod(e) => fmt::Display::fmt(e, f),
             Error::Fused(e) => fmt::Display::fmt(e, f),
             Error::Matmul(e) => fmt::Display::fmt(e, f),
-            Error::Reduction(e) => fmt::Display::fmt(e, f),
+            Error::Reducing(e) => fmt::Display::fmt(e, f),
             Error::Softmax(e) => fmt::Display::fmt(e, f),
         }
     }
@@ -143,7 +144,7 @@ impl core::error::Error for Error {
             Error::Lod(e) => Some(e),
             Error::Fused(e) => Some(e),
             Error::Matmul(e) => Some(e),
-            Error::Reduction(e) => Some(e),
+            Error::Reducing(e) => Some(e),
             Error::Softmax(e) => Some(e),
         }
     }
@@ -210,12 +211,24 @@ impl From<MatmulError> for Error {
 }
 
 impl From<ReduceError> for Error {
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[2], vec![1.0f32, 2.0]).unwrap();
+    /// let err: shapecheck::Error = x.sum(&[1], false).unwrap_err().into();
+    /// assert_eq!(err.rule(), "reduce/axis-range");
+    /// ```
     fn from(e: ReduceError) -> Self {
-        Error::Reduction(e)
+        Error::Reducing(e)
     }
 }
 
 impl From<SoftmaxError> for Error {
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[2], vec![1.0f32, 2.0]).unwrap();
+    /// let err: shapecheck::Error = x.softmax(1).unwrap_err().into();
+    /// assert_eq!(err.rule(), "softmax/axis-range");
+    /// ```
     fn from(e: SoftmaxError) -> Self {
         Error::Softmax(e)
     }

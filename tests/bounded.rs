@@ -359,3 +359,53 @@ fn a_function_generic_over_the_capacity() {
         .unwrap();
     assert_eq!(clip(&wide).as_slice(), &[1.0, 0.0, 3.0, 0.0, 5.0, 0.0]);
 }
+
+/// The reductions, argmax, softmax and their gradients on bounded rows:
+/// the `try_` forms, each result in a `Room` (no heap), equal to the heap
+/// forms' values.
+#[test]
+fn reductions_and_softmax_take_bounded_rows() {
+    use shapecheck::ops::reduce::{ArgKind, ReduceGradKind, ReduceKind};
+    use shapecheck::ops::softmax::SoftmaxKind;
+    use shapecheck::DynTensor;
+    type S = (Bounded<4>, Dim<3>);
+    let shape = <S as Shape>::from_dims(&[2, 3]).unwrap();
+    let data = [1.0f64, 5.0, 3.0, 4.0, 2.0, 6.0];
+    let x = Tensor::<f64, S, Room<f64, S>>::from_shape_slice(shape, &data).unwrap();
+    let d = DynTensor::new(&[2, 3], data.to_vec()).unwrap();
+
+    let s: Tensor<f64, (Bounded<4>,), Room<f64, (Bounded<4>,)>> =
+        x.try_reduce(ReduceKind::Sum, Axis::<1>).unwrap();
+    assert_eq!(s.as_slice(), d.sum(&[1], false).unwrap().as_slice());
+    type K = (Bounded<4>, One);
+    let k: Tensor<f64, K, Room<f64, K>> =
+        x.try_reduce_keepdim(ReduceKind::Max, Axis::<-1>).unwrap();
+    assert_eq!(k.as_slice(), &[5.0, 6.0]);
+    let c = x.try_reduce::<f64, _>(ReduceKind::Mean, Axis::<0>).unwrap();
+    let _: &Tensor<f64, (Dim<3>,)> = &c; // the bounded dim reduced away: inline
+    assert_eq!(c.as_slice(), &[2.5, 3.5, 4.5]);
+    let i = x.try_arg_reduce(ArgKind::ArgMax, Axis::<1>).unwrap();
+    assert_eq!(i.as_slice(), &[1, 2]);
+    let i = x
+        .try_arg_reduce_keepdim(ArgKind::ArgMin, Axis::<1>)
+        .unwrap();
+    assert_eq!(i.as_slice(), &[0, 1]);
+
+    let p: Tensor<f64, S, Room<f64, S>> = x.try_softmax(Axis::<-1>).unwrap();
+    assert_eq!(p.as_slice(), d.softmax(-1).unwrap().as_slice());
+    let l = x.try_log_softmax(Axis::<0>).unwrap();
+    assert_eq!(l.as_slice(), d.log_softmax(0).unwrap().as_slice());
+
+    let gx: Tensor<f64, S, Room<f64, S>> = x
+        .try_reduce_backward(ReduceGradKind::Max, Axis::<-1>, true, &k, &k)
+        .unwrap();
+    assert_eq!(gx.as_slice(), &[0.0, 5.0, 0.0, 0.0, 0.0, 6.0]);
+    let gp = x
+        .try_softmax_backward(SoftmaxKind::Softmax, Axis::<-1>, &p, &p)
+        .unwrap();
+    let dp = DynTensor::new(&[2, 3], p.as_slice().to_vec()).unwrap();
+    assert_eq!(
+        gp.as_slice(),
+        d.softmax_backward(-1, &dp, &dp).unwrap().as_slice()
+    );
+}

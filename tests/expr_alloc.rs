@@ -120,3 +120,30 @@ fn the_static_reductions_and_softmax_allocate_nothing() {
     assert!((s.as_slice()[0] - 448.5).abs() < 1e-3);
     assert!((p.as_slice()[..300].iter().sum::<f32>() - 1.0).abs() < 1e-5);
 }
+
+#[test]
+fn a_fused_reduction_or_softmax_allocates_nothing() {
+    // relu(x * y + b) summed over rows of 300 (several pieces), no
+    // intermediate tensor: the expression's values are folded as made
+    let x = Tensor::<f32, shape![4, 300]>::from_fn(|i| (i[1] as f32) - (i[0] * 50) as f32);
+    let y = Tensor::<f32, shape![300]>::full(2.0);
+    let b = Tensor::<f32, shape![4, 1]>::from_array([[-1.0], [0.0], [1.0], [2.0]]);
+    let (n, (s, m, p, g)) = counted(|| {
+        (
+            (x.lazy() * &y + &b).relu().sum(Axis::<1>),
+            (x.lazy() * &y + &b).max_keepdim(Axis::<0>),
+            (x.lazy() * &y + &b).softmax(Axis::<-1>),
+            // the backward of the reductions and softmax: inline too
+            x.sum_backward(Axis::<1>, &Tensor::<f32, shape![4]>::full(1.0)),
+        )
+    });
+    assert_eq!(n, 0, "inline results, no heap");
+    let unfused = x
+        .elementwise_mul(&y, Axis::<-1>, Identity)
+        .elementwise_add(&b, Axis::<-1>, Relu)
+        .sum(Axis::<1>);
+    assert_eq!(s, unfused); // integer-valued f32: exact either way
+    assert_eq!(m.as_slice()[299], 597.0); // row 0: 299 * 2 - 1
+    assert!((p.as_slice()[..300].iter().sum::<f32>() - 1.0).abs() < 1e-5);
+    assert_eq!(g.as_slice(), &[1.0; 1200]);
+}

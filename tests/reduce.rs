@@ -273,3 +273,79 @@ fn static_results_are_inline() {
     let s: Tensor<f64, shape![4], shapecheck::Inline<f64, shape![4]>> = x.sum(Axis::<0>);
     assert_eq!(s.as_slice(), &[2.0; 4]);
 }
+
+/// A reduction ending a fused expression against the plain ops, unfused:
+/// exact for integers, max and min; within rounding for float sums (the
+/// fused fold has one accumulator per output element).
+mod fused {
+    use proptest::prelude::*;
+    use shapecheck::prelude::*;
+    use shapecheck::All;
+
+    proptest! {
+        #[test]
+        fn fused_reductions_match_the_unfused_ops(
+            xs in proptest::collection::vec(-100i32..100, 24),
+            ys in proptest::collection::vec(-5i32..5, 4),
+            bs in proptest::collection::vec(-50i32..50, 2),
+            fs in proptest::collection::vec(-3.0f64..3.0, 24),
+        ) {
+            let x = Tensor::<i32, shape![2, 3, 4]>::from_fn(|i| xs[i[0] * 12 + i[1] * 4 + i[2]]);
+            let y = Tensor::<i32, shape![4]>::from_fn(|i| ys[i[0]]);
+            let b = Tensor::<i32, shape![2, 1, 1]>::from_fn(|i| bs[i[0]]);
+            let z = x.elementwise_mul(&y, Axis::<-1>, Identity).elementwise_add(&b, Axis::<-1>, Relu);
+            let e = (x.lazy() * &y + &b).relu();
+            let s: Tensor<i64, shape![2, 4]> = e.sum(Axis::<1>);
+            prop_assert_eq!(s, z.sum(Axis::<1>));
+            prop_assert_eq!(e.sum_keepdim((Axis::<0>, Axis::<-1>)), z.sum_keepdim((Axis::<0>, Axis::<-1>)));
+            prop_assert_eq!(e.sum(All), z.sum(All));
+            prop_assert_eq!(e.mean(Axis::<2>), z.mean(Axis::<2>));
+            prop_assert_eq!(e.max(Axis::<0>), z.max(Axis::<0>));
+            prop_assert_eq!(e.min_keepdim(Axis::<-2>), z.min_keepdim(Axis::<-2>));
+            prop_assert_eq!(e.prod((Axis::<2>, Axis::<0>)), z.prod((Axis::<2>, Axis::<0>)));
+            prop_assert_eq!(e.mean_keepdim(All), z.mean_keepdim(All));
+            prop_assert_eq!(e.max_keepdim(All), z.max_keepdim(All));
+            prop_assert_eq!(e.min(All), z.min(All));
+            prop_assert_eq!(e.prod_keepdim(Axis::<1>), z.prod_keepdim(Axis::<1>));
+
+            let f = Tensor::<f64, shape![2, 3, 4]>::from_fn(|i| fs[i[0] * 12 + i[1] * 4 + i[2]]);
+            let g = Tensor::<f64, shape![3, 1]>::from_array([[0.5], [-1.0], [2.0]]);
+            let zf = f.elementwise_mul(&g, Axis::<-1>, Identity).elementwise_add(&g, Axis::<-1>, Tanh);
+            let ef = (f.lazy() * &g + &g).tanh();
+            for (a, w) in ef.sum(Axis::<-1>).iter().zip(zf.sum(Axis::<-1>).iter()) {
+                prop_assert!((a - w).abs() < 1e-12);
+            }
+            for (a, w) in ef.mean((Axis::<0>, Axis::<1>)).iter().zip(zf.mean((Axis::<0>, Axis::<1>)).iter()) {
+                prop_assert!((a - w).abs() < 1e-12);
+            }
+            prop_assert_eq!(ef.max(Axis::<1>), zf.max(Axis::<1>));
+        }
+    }
+
+    /// Rows longer than the fused fold's stack row (256): pieces of 256 and
+    /// a remainder, each reduced run cut across them.
+    #[test]
+    fn fused_reductions_over_long_rows() {
+        let x = Tensor::<i32, shape![3, 600]>::from_fn(|i| {
+            (i[0] as i32 * 31 + i[1] as i32 * 7) % 19 - 9
+        });
+        let y = Tensor::<i32, shape![600]>::from_fn(|i| (i[0] % 5) as i32 - 2);
+        let b = Tensor::<i32, shape![3, 1]>::from_array([[3], [-4], [0]]);
+        let z = x
+            .elementwise_mul(&y, Axis::<-1>, Identity)
+            .elementwise_add(&b, Axis::<-1>, Identity);
+        let e = x.lazy() * &y + &b;
+        assert_eq!(e.sum(Axis::<1>), z.sum(Axis::<1>));
+        assert_eq!(e.sum_keepdim(Axis::<0>), z.sum_keepdim(Axis::<0>));
+        assert_eq!(e.max(Axis::<-1>), z.max(Axis::<-1>));
+        assert_eq!(e.min(All), z.min(All));
+        let f =
+            Tensor::<f64, shape![2, 700]>::from_fn(|i| ((i[0] * 13 + i[1] * 5) % 17) as f64 / 4.0);
+        let g = f.lazy() * 2.0;
+        let w = f.map(|v| v * 2.0);
+        assert_eq!(g.max(Axis::<1>), w.max(Axis::<1>));
+        for (a, v) in g.sum(Axis::<1>).iter().zip(w.sum(Axis::<1>).iter()) {
+            assert!((a - v).abs() < 1e-9);
+        }
+    }
+}

@@ -127,3 +127,29 @@ fn f32_exp_is_within_two_ulp() {
     assert_eq!(f32::NEG_INFINITY.exp_nonpositive(), 0.0);
     assert!(f32::NAN.exp_nonpositive().is_nan());
 }
+
+/// softmax ending a fused expression against the plain ops, unfused.
+mod fused {
+    use proptest::prelude::*;
+    use shapecheck::prelude::*;
+
+    proptest! {
+        #[test]
+        fn fused_softmax_matches_the_unfused_ops(
+            xs in proptest::collection::vec(-5.0f64..5.0, 24),
+            ys in proptest::collection::vec(-2.0f64..2.0, 4),
+        ) {
+            let x = Tensor::<f64, shape![2, 3, 4]>::from_fn(|i| xs[i[0] * 12 + i[1] * 4 + i[2]]);
+            let y = Tensor::<f64, shape![4]>::from_fn(|i| ys[i[0]]);
+            let z = x.elementwise_mul(&y, Axis::<-1>, Relu);
+            let e = (x.lazy() * &y).relu();
+            let close = |a: &Tensor<f64, shape![2, 3, 4]>, w: &Tensor<f64, shape![2, 3, 4]>| {
+                a.iter().zip(w.iter()).all(|(p, q)| (p - q).abs() <= 1e-12 * q.abs().max(1.0))
+            };
+            prop_assert!(close(&e.softmax(Axis::<-1>), &z.softmax(Axis::<-1>)));
+            prop_assert!(close(&e.softmax(Axis::<1>), &z.softmax(Axis::<1>)));
+            prop_assert!(close(&e.log_softmax(Axis::<0>), &z.log_softmax(Axis::<0>)));
+            prop_assert!(close(&e.log_softmax(Axis::<-1>), &z.log_softmax(Axis::<-1>)));
+        }
+    }
+}

@@ -296,9 +296,48 @@ pub fn lerp<S: StaticShape>(
     &(&(b - a) * t) + a
 }
 
+/// A reduction ending a fused expression, softmax and the gradients of
+/// both, on inline tensors (no heap): `s = sum(relu(x * y + b), axis 1)`,
+/// `p = softmax(x, axis -1)`; returns `s`, the gradient of `sum(s)` in the
+/// expression's value (all ones, typed as x), and softmax's gradient for
+/// `dout = [1, 0, 0, 0]` per row.
+#[allow(clippy::type_complexity)]
+pub fn reduce_and_softmax(
+    x: [[f32; 4]; 2],
+    y: [f32; 4],
+    b: [[f32; 1]; 2],
+) -> (
+    Tensor<f32, shape![2]>,
+    Tensor<f32, shape![2, 4]>,
+    Tensor<f32, shape![2, 4]>,
+) {
+    let x = Tensor::<f32, shape![2, 4]>::from_array(x);
+    let y = Tensor::<f32, shape![4]>::from_array(y);
+    let b = Tensor::<f32, shape![2, 1]>::from_array(b);
+    let s = (x.lazy() * &y + &b).relu().sum(Axis::<1>);
+    let ones = x.sum_backward(Axis::<1>, &Tensor::<f32, shape![2]>::full(1.0));
+    let p = x.softmax(Axis::<-1>);
+    let dout = Tensor::<f32, shape![2, 4]>::from_array([[1.0, 0.0, 0.0, 0.0]; 2]);
+    let gp = x.softmax_backward(Axis::<-1>, &p, &dout);
+    (s, ones, gp)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reductions_softmax_and_their_gradients_run_without_a_heap() {
+        let (s, ones, gp) = reduce_and_softmax(
+            [[1.0, -2.0, 3.0, 0.0], [0.0, 0.0, 0.0, 0.0]],
+            [2.0; 4],
+            [[1.0], [-1.0]],
+        );
+        assert_eq!(s.as_slice(), &[3.0 + 0.0 + 7.0 + 1.0, 0.0]);
+        assert_eq!(ones.as_slice(), &[1.0; 8]);
+        // a row of equal values: p = 1/4, dx = p (dout - p) = [3/16, -1/16, ...]
+        assert_eq!(&gp.as_slice()[4..], &[0.1875, -0.0625, -0.0625, -0.0625]);
+    }
 
     #[test]
     fn generic_user_code_runs_without_a_heap() {

@@ -58,6 +58,7 @@ mod leaf;
 mod node;
 mod numbers;
 pub mod plan;
+mod reduce;
 mod row;
 
 #[cfg(feature = "alloc")]

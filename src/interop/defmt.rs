@@ -12,7 +12,8 @@
 //! - every error type ([`Error`](crate::Error), [`ShapeError`], [`ElementwiseError`],
 //!   [`SelectError`], [`MultiplexError`], [`UnknownActivation`],
 //!   [`StitchError`](crate::StitchError), [`LodError`](crate::LodError),
-//!   [`LodResetError`](crate::LodResetError), and the interop errors of the
+//!   [`LodResetError`](crate::LodResetError), [`ReduceError`](crate::ReduceError),
+//!   [`SoftmaxError`](crate::SoftmaxError), and the interop errors of the
 //!   features that are on) logs its `Display` message through
 //!   [`defmt::Display2Format`]: the same words as on a host, formatted on the
 //!   device (an error is logged rarely; one message keeps the two in step).
@@ -122,6 +123,20 @@ impl Format for crate::lod::LodError {
 
 /// `Format` through the error's `Display` message.
 impl Format for crate::ops::lod_reset::LodResetError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for crate::ops::reduce::ReduceError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for crate::ops::softmax::SoftmaxError {
     fn format(&self, f: Formatter<'_>) {
         ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
     }

@@ -111,6 +111,98 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
+impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// [`Tensor::try_reduce`] keeping the reduced dims as 1 (`keepdim`), for
+    /// shapes with run-time dims; every check before anything is allocated.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::reduce::ReduceKind;
+    /// let x = Tensor::<f32, shape![Dyn, 2], Vec<f32>>::with_dims(&[2, 2], vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let m = x.try_reduce_keepdim::<f32, _>(ReduceKind::Max, Axis::<0>).unwrap();
+    /// let _: &Tensor<f32, (One, Dim<2>)> = &m; // static: inline
+    /// assert_eq!(m.as_slice(), &[3.0, 4.0]);
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn try_reduce_keepdim<U, Ax>(
+        &self,
+        kind: ReduceKind,
+        axes: Ax,
+    ) -> Result<Owned<U, ReduceKeepOutput<S, Ax>>, ReduceError>
+    where
+        T: ReduceElement,
+        U: ReduceElement + From<T>,
+        S: Reduce<Ax>,
+        ReduceKeepOutput<S, Ax>: OutputStorage<U>,
+    {
+        let p = plan(&self.dims(), S::AXES, true, Reduction::Reduce(kind))?;
+        let shape = <ReduceKeepOutput<S, Ax> as Shape>::from_dims(p.out.as_slice())?;
+        let buf =
+            <ReduceKeepOutput<S, Ax> as OutputStorage<U>>::Buffer::try_filled(&shape, U::ZERO)?;
+        let mut out = Tensor::from_parts_unchecked(shape, buf);
+        self.reduce_into(kind, axes, true, &mut out)?;
+        Ok(out)
+    }
+
+    /// argmax / argmin into a new tensor (the reduced dim dropped), for
+    /// shapes with run-time dims (`reduce/empty` for a reduced dim of size 0).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::reduce::ArgKind;
+    /// let x = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::with_dims(&[2, 3], vec![1.0, 9.0, 9.0, 7.0, 3.0, 8.0]).unwrap();
+    /// assert_eq!(x.try_arg_reduce(ArgKind::ArgMax, Axis::<1>).unwrap().as_slice(), &[1, 2]);
+    /// let e = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::with_dims(&[0, 3], vec![]).unwrap();
+    /// assert_eq!(e.try_arg_reduce(ArgKind::ArgMin, Axis::<0>).unwrap_err().rule(), "reduce/empty");
+    /// ```
+    pub fn try_arg_reduce<Ax>(
+        &self,
+        kind: ArgKind,
+        axis: Ax,
+    ) -> Result<Owned<i64, ReduceOutput<S, Ax>>, ReduceError>
+    where
+        T: ReduceElement,
+        Ax: OneAxis,
+        S: Reduce<Ax>,
+        ReduceOutput<S, Ax>: OutputStorage<i64>,
+    {
+        let p = plan(&self.dims(), S::AXES, false, Reduction::Arg(kind))?;
+        let shape = <ReduceOutput<S, Ax> as Shape>::from_dims(p.out.as_slice())?;
+        let buf = <ReduceOutput<S, Ax> as OutputStorage<i64>>::Buffer::try_filled(&shape, 0)?;
+        let mut out = Tensor::from_parts_unchecked(shape, buf);
+        self.arg_reduce_into(kind, axis, false, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Tensor::try_arg_reduce`] keeping the reduced dim as 1.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::reduce::ArgKind;
+    /// let x = Tensor::<i32, shape![Dyn, 2], Vec<i32>>::with_dims(&[2, 2], vec![1, 9, 7, 3]).unwrap();
+    /// let i = x.try_arg_reduce_keepdim(ArgKind::ArgMax, Axis::<0>).unwrap();
+    /// assert_eq!((i.dims().as_slice(), i.as_slice()), (&[1, 2][..], &[1, 0][..]));
+    /// ```
+    pub fn try_arg_reduce_keepdim<Ax>(
+        &self,
+        kind: ArgKind,
+        axis: Ax,
+    ) -> Result<Owned<i64, ArgKeepOutput<S, Ax>>, ReduceError>
+    where
+        T: ReduceElement,
+        Ax: OneAxis,
+        S: Reduce<Ax>,
+        ArgKeepOutput<S, Ax>: OutputStorage<i64>,
+    {
+        let p = plan(&self.dims(), S::AXES, true, Reduction::Arg(kind))?;
+        let shape = <ArgKeepOutput<S, Ax> as Shape>::from_dims(p.out.as_slice())?;
+        let buf = <ArgKeepOutput<S, Ax> as OutputStorage<i64>>::Buffer::try_filled(&shape, 0)?;
+        let mut out = Tensor::from_parts_unchecked(shape, buf);
+        self.arg_reduce_into(kind, axis, true, &mut out)?;
+        Ok(out)
+    }
+}
+
 /// The named forms: static shapes, inline results. Each calls the entry
 /// once; the rule held when the call compiled, so its `Ok` is certain and
 /// the output is returned as written.

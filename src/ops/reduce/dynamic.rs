@@ -1,10 +1,12 @@
 //! The reductions on [`DynTensor`]: every rule checked when the op runs
 //! (feature `alloc`), spelled as the static path's methods.
 
+use super::backward::{checked_plan, reduce_backward, ReduceGradKind};
 use super::kernel::{arg, reduce_into};
 use super::rule::plan;
 use super::{ArgKind, ReduceElement, ReduceError, ReduceKind, Reduction};
 use crate::dynamic::DynTensor;
+use crate::ops::elementwise::GradElement;
 
 impl<T: ReduceElement> DynTensor<T> {
     /// The one entry of the dynamic reductions: `kind` over `axes` (empty:
@@ -162,5 +164,124 @@ impl<T: ReduceElement> DynTensor<T> {
         keepdim: bool,
     ) -> Result<DynTensor<i64>, ReduceError> {
         self.arg_reduce(ArgKind::ArgMin, axis, keepdim)
+    }
+}
+
+impl<T: ReduceElement + GradElement> DynTensor<T> {
+    /// The one entry of the reductions' gradients (see
+    /// [`Tensor::reduce_backward_into`](crate::Tensor::reduce_backward_into)):
+    /// x's (`self`) gradient of `kind` over `axes` (empty: every dim), from
+    /// the forward's `out` (read by max and min) and `dout`, whose dims must
+    /// be the output's (`reduce/dout-shape`); every check is made before the
+    /// result is allocated.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// use shapecheck::ops::reduce::ReduceGradKind;
+    /// let x = DynTensor::new(&[2, 2], vec![1.0f32, 4.0, 4.0, 2.0]).unwrap();
+    /// let out = x.max(&[], false).unwrap();
+    /// let gx = x.reduce_backward(ReduceGradKind::Max, &[], false, &out, &out).unwrap();
+    /// assert_eq!(gx.as_slice(), &[0.0, 4.0, 4.0, 0.0]);
+    /// let err = x.reduce_backward(ReduceGradKind::Max, &[0], false, &out, &out).unwrap_err();
+    /// assert_eq!(err.rule(), "reduce/dout-shape");
+    /// ```
+    pub fn reduce_backward(
+        &self,
+        kind: ReduceGradKind,
+        axes: &[isize],
+        keepdim: bool,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+    ) -> Result<DynTensor<T>, ReduceError> {
+        let p = checked_plan(
+            kind,
+            &self.dims(),
+            Some(axes),
+            keepdim,
+            &out.dims(),
+            &dout.dims(),
+        )?;
+        let mut gx = DynTensor::defaulted(&p.x)?;
+        reduce_backward(
+            &p,
+            kind,
+            self.as_slice(),
+            out.as_slice(),
+            dout.as_slice(),
+            gx.as_mut_slice(),
+        );
+        Ok(gx)
+    }
+
+    /// The gradient of [`DynTensor::sum`]: `dout` broadcast back.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
+    /// let dout = DynTensor::new(&[2, 1], vec![1.0, 2.0]).unwrap();
+    /// assert_eq!(x.sum_backward(&[1], true, &dout).unwrap().as_slice(), &[1.0, 1.0, 2.0, 2.0]);
+    /// ```
+    pub fn sum_backward(
+        &self,
+        axes: &[isize],
+        keepdim: bool,
+        dout: &DynTensor<T>,
+    ) -> Result<DynTensor<T>, ReduceError> {
+        self.reduce_backward(ReduceGradKind::Sum, axes, keepdim, dout, dout)
+    }
+
+    /// The gradient of [`DynTensor::mean`]: `dout / count` broadcast back.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
+    /// let dout = DynTensor::new(&[], vec![8.0]).unwrap();
+    /// assert_eq!(x.mean_backward(&[], false, &dout).unwrap().as_slice(), &[2.0; 4]);
+    /// ```
+    pub fn mean_backward(
+        &self,
+        axes: &[isize],
+        keepdim: bool,
+        dout: &DynTensor<T>,
+    ) -> Result<DynTensor<T>, ReduceError> {
+        self.reduce_backward(ReduceGradKind::Mean, axes, keepdim, dout, dout)
+    }
+
+    /// The gradient of [`DynTensor::max`] from its output `out`: `dout` to
+    /// every position equal to the max.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[3], vec![2.0f32, 1.0, 2.0]).unwrap();
+    /// let out = x.max(&[0], false).unwrap();
+    /// assert_eq!(x.max_backward(&[0], false, &out, &out).unwrap().as_slice(), &[2.0, 0.0, 2.0]);
+    /// ```
+    pub fn max_backward(
+        &self,
+        axes: &[isize],
+        keepdim: bool,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+    ) -> Result<DynTensor<T>, ReduceError> {
+        self.reduce_backward(ReduceGradKind::Max, axes, keepdim, out, dout)
+    }
+
+    /// The gradient of [`DynTensor::min`] from its output `out`: `dout` to
+    /// every position equal to the min.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[3], vec![2.0f32, 1.0, 2.0]).unwrap();
+    /// let out = x.min(&[0], true).unwrap();
+    /// assert_eq!(x.min_backward(&[0], true, &out, &out).unwrap().as_slice(), &[0.0, 1.0, 0.0]);
+    /// ```
+    pub fn min_backward(
+        &self,
+        axes: &[isize],
+        keepdim: bool,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+    ) -> Result<DynTensor<T>, ReduceError> {
+        self.reduce_backward(ReduceGradKind::Min, axes, keepdim, out, dout)
     }
 }

@@ -42,9 +42,20 @@ crate::error::rule_errors! {
             x: Dims,
         } => "reduce/empty",
             ("reduce: {op} over dim {dim} of x {x}, which has size 0: {op} needs at least one element"),
+        /// A backward's `dout` (or the forward `out` it reads) does not have
+        /// the forward output's dims.
+        GradShape {
+            /// The forward output's dims (x's reduced under the axes and keepdim).
+            expected: Dims,
+            /// The tensor's dims.
+            found: Dims,
+        } => "reduce/dout-shape",
+            ("the backward's dout (or out) has dims {found}, but the forward output has dims \
+                {expected}: the gradient flowing back must have the output's shape"),
     }
     /// The stable identifier of the check this error reports:
-    /// `reduce/axis-range`, `reduce/duplicate-axis`, `reduce/empty`, or a
+    /// `reduce/axis-range`, `reduce/duplicate-axis`, `reduce/empty`,
+    /// `reduce/dout-shape` (a backward's `dout` or `out`), or a
     /// shape error's (`shape/rank`, `shape/overflow`, ...).
     ///
     /// ```

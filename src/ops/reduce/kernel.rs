@@ -17,7 +17,7 @@ const LANES: usize = 16;
 
 /// x's dims as alternating runs (size, reduced): adjacent dims of the same
 /// kind merged, dims of size 1 dropped (they are either). At most MAX_RANK.
-fn runs(p: &ReducePlan) -> ([(usize, bool); MAX_RANK], usize) {
+pub(crate) fn runs(p: &ReducePlan) -> ([(usize, bool); MAX_RANK], usize) {
     let mut out = [(1usize, false); MAX_RANK];
     let mut len = 0usize;
     for (&d, &r) in p.x.as_slice().iter().zip(p.reduced.iter()) {
@@ -302,4 +302,61 @@ pub fn arg_slices<T: ReduceElement>(
     Dims::for_data(p.out.as_slice(), out.len())?;
     arg(&p, kind, x, out);
     Ok(p.out)
+}
+
+/// x's elements in order, each with the offset of the output element it
+/// reduces into: an odometer over x's dims, a reduced dim moving no output
+/// offset. For the loops that visit x element by element (the backward, a
+/// fused expression's reduction).
+pub(crate) struct OutputOffsets {
+    dims: Dims,
+    stride: [usize; MAX_RANK],
+    index: [usize; MAX_RANK],
+    at: usize,
+}
+
+impl OutputOffsets {
+    /// At x's first element (output offset 0).
+    pub(crate) fn new(p: &ReducePlan) -> OutputOffsets {
+        let mut stride = [0usize; MAX_RANK];
+        let mut step = 1usize;
+        for (k, &d) in p.x.as_slice().iter().enumerate().rev() {
+            let reduced = p.reduced.get(k).copied().unwrap_or(true);
+            if let Some(s) = stride.get_mut(k) {
+                *s = if reduced { 0 } else { step };
+            }
+            if !reduced {
+                step *= d;
+            }
+        }
+        OutputOffsets {
+            dims: p.x,
+            stride,
+            index: [0; MAX_RANK],
+            at: 0,
+        }
+    }
+
+    /// The current element's output offset.
+    #[inline(always)]
+    pub(crate) fn at(&self) -> usize {
+        self.at
+    }
+
+    /// On to x's next element, last dim fastest.
+    #[inline(always)]
+    pub(crate) fn step(&mut self) {
+        for (k, &size) in self.dims.as_slice().iter().enumerate().rev() {
+            let (Some(i), Some(&s)) = (self.index.get_mut(k), self.stride.get(k)) else {
+                break;
+            };
+            *i += 1;
+            self.at += s;
+            if *i < size {
+                break;
+            }
+            *i = 0;
+            self.at -= s * size;
+        }
+    }
 }

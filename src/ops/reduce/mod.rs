@@ -33,7 +33,11 @@
 //! of range or named twice is one compile error naming x's shape and the
 //! rule. No heap: a static result is inline. Static shapes of rank 0 to 6
 //! (the generated tables); any rank to [`MAX_RANK`](crate::MAX_RANK) on the
-//! dynamic path. With run-time dims: [`Tensor::try_reduce`](crate::Tensor::try_reduce),
+//! dynamic path. With run-time dims (a `Vec` result, a `Room` for bounded
+//! dims): [`Tensor::try_reduce`](crate::Tensor::try_reduce),
+//! [`try_reduce_keepdim`](crate::Tensor::try_reduce_keepdim),
+//! [`try_arg_reduce`](crate::Tensor::try_arg_reduce),
+//! [`try_arg_reduce_keepdim`](crate::Tensor::try_arg_reduce_keepdim),
 //! or the entries [`Tensor::reduce_into`](crate::Tensor::reduce_into) /
 //! [`Tensor::arg_reduce_into`](crate::Tensor::arg_reduce_into) into a caller's tensor.
 //! ```
@@ -68,6 +72,28 @@
 //! assert_eq!(x.max(&[0, -2], false).unwrap_err().rule(), "reduce/duplicate-axis");
 //! ```
 //!
+//! ## Gradients
+//! `x.sum_backward(axes, &dout)`, `mean_backward`, `max_backward(axes,
+//! &out, &dout)`, `min_backward` and their `_keepdim_` forms return x's
+//! gradient typed as x; `dout` (and `out`) are typed as the forward's
+//! output, so one of another shape is the compile error `reduce/dout-shape`.
+//! sum: `dout` broadcast back over the reduced dims; mean: `dout / count`;
+//! max and min: the **whole** `dout` to **every** element equal to the
+//! extreme, 0 elsewhere, as `paddle.max` / `paddle.min` (not split among
+//! ties as `paddle.amax`, nor sent to the first index). prod has none.
+//! The entry [`Tensor::reduce_backward_into`](crate::Tensor::reduce_backward_into)
+//! (any shape, checked), [`Tensor::try_reduce_backward`](crate::Tensor::try_reduce_backward),
+//! `DynTensor::sum_backward(&axes, keepdim, &dout)`, ... and
+//! [`reduce_backward_slices`]; the rule table is in `backward.rs`.
+//! ```
+//! use shapecheck::prelude::*;
+//! let x = tensor![[1.0f32, 3.0, 3.0], [4.0, 5.0, 6.0]];
+//! let gx: Tensor<f32, shape![2, 3]> = x.mean_backward(Axis::<1>, &tensor![3.0f32, 6.0]);
+//! assert_eq!(gx.as_slice(), &[1.0, 1.0, 1.0, 2.0, 2.0, 2.0]);
+//! let gx = x.max_backward(Axis::<1>, &x.max(Axis::<1>), &tensor![1.0f32, 1.0]);
+//! assert_eq!(gx.as_slice(), &[0.0, 1.0, 1.0, 0.0, 0.0, 1.0]); // both 3s
+//! ```
+//!
 //! ## Where things are
 //! `rule.rs`: the rule, one `const fn` ([`plan`](rule::plan)) every path
 //! calls; `bounds.rs`: [`Reduce`], the rule as types (its per-rank impls
@@ -75,9 +101,11 @@
 //! the rule's [`axis_slot`](rule::axis_slot)); `kernel.rs`: the loops;
 //! `api.rs`: the static path's entries ([`Tensor::reduce_into`](crate::Tensor::reduce_into),
 //! [`Tensor::arg_reduce_into`](crate::Tensor::arg_reduce_into)) and their named forms;
-//! `dynamic.rs`: `DynTensor::sum`, ...; `error.rs`: [`ReduceError`].
+//! `dynamic.rs`: `DynTensor::sum`, ...; `backward.rs`: the gradients;
+//! `error.rs`: [`ReduceError`].
 
 mod api;
+mod backward;
 pub(crate) mod bounds;
 #[cfg(feature = "alloc")]
 pub(crate) mod dynamic;
@@ -85,8 +113,12 @@ mod error;
 mod kernel;
 pub mod rule;
 
+pub use backward::{
+    reduce_backward_slices, ReduceDout, ReduceDoutLink, ReduceDoutRule, ReduceGrad, ReduceGradKind,
+};
 pub use bounds::*;
 pub use error::ReduceError;
+pub(crate) use kernel::runs;
 pub use kernel::{arg_slices, reduce_slices};
 pub use rule::reduce_output_dims;
 

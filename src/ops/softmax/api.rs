@@ -6,8 +6,8 @@ use super::bounds::{SoftmaxAxis, SoftmaxOutput};
 use super::rule::plan;
 use super::{SoftmaxError, SoftmaxKind};
 use crate::shape::{Shape, StaticShape};
-use crate::storage::{Storage, StorageMut};
-use crate::tensor::Tensor;
+use crate::storage::{OutputStorage, OwnedStorage, Storage, StorageMut};
+use crate::tensor::{Owned, Tensor};
 
 impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// The one entry: `kind` along `axis` into `out` (x's dims, checked:
@@ -37,6 +37,54 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         p.x.expect_output(out.dims())?;
         S::run(&p, kind, self.as_slice(), out.as_mut_slice());
         Ok(())
+    }
+}
+
+impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// softmax or log_softmax (`kind`) along `axis` into a new tensor of x's
+    /// shape, for shapes with run-time dims (a `Vec` then, a `Room` for
+    /// bounded dims); the rule checked before anything is allocated.
+    fn try_softmaxed<Ax>(&self, kind: SoftmaxKind, axis: Ax) -> Result<Owned<T, S>, SoftmaxError>
+    where
+        T: Default,
+        S: SoftmaxAxis<T, Ax> + OutputStorage<T>,
+    {
+        plan(&self.dims(), S::AXIS)?;
+        let shape = *self.shape();
+        let buf = <S as OutputStorage<T>>::Buffer::try_filled(&shape, T::default())?;
+        let mut out = Tensor::from_parts_unchecked(shape, buf);
+        self.softmax_into(kind, axis, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`softmax`](Self::softmax) for shapes with run-time dims.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f64, shape![Dyn, 2], Vec<f64>>::with_dims(&[1, 2], vec![0.0, 0.0]).unwrap();
+    /// assert_eq!(x.try_softmax(Axis::<-1>).unwrap().as_slice(), &[0.5, 0.5]);
+    /// ```
+    pub fn try_softmax<Ax>(&self, axis: Ax) -> Result<Owned<T, S>, SoftmaxError>
+    where
+        T: Default,
+        S: SoftmaxAxis<T, Ax> + OutputStorage<T>,
+    {
+        self.try_softmaxed(SoftmaxKind::Softmax, axis)
+    }
+
+    /// [`log_softmax`](Self::log_softmax) for shapes with run-time dims.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = Tensor::<f64, shape![Dyn], Vec<f64>>::with_dims(&[2], vec![0.0, 0.0]).unwrap();
+    /// assert_eq!(x.try_log_softmax(Axis::<0>).unwrap().as_slice(), &[-core::f64::consts::LN_2; 2]);
+    /// ```
+    pub fn try_log_softmax<Ax>(&self, axis: Ax) -> Result<Owned<T, S>, SoftmaxError>
+    where
+        T: Default,
+        S: SoftmaxAxis<T, Ax> + OutputStorage<T>,
+    {
+        self.try_softmaxed(SoftmaxKind::LogSoftmax, axis)
     }
 }
 

@@ -1,6 +1,7 @@
 //! softmax and log_softmax on [`DynTensor`] (feature `alloc`), the axis
 //! checked when the op runs.
 
+use super::backward::{checked_plan, softmax_backward};
 use super::kernel::softmax_into;
 use super::rule::plan;
 use super::{SoftmaxElement, SoftmaxError, SoftmaxKind};
@@ -47,5 +48,71 @@ impl<T: SoftmaxElement> DynTensor<T> {
     /// ```
     pub fn log_softmax(&self, axis: isize) -> Result<DynTensor<T>, SoftmaxError> {
         self.softmax_with(SoftmaxKind::LogSoftmax, axis)
+    }
+
+    /// The gradient's entry (see
+    /// [`Tensor::softmax_backward_into`](crate::Tensor::softmax_backward_into)):
+    /// x's (`self`) gradient of `kind` along `axis` from the forward's `out`
+    /// and `dout`, whose dims must be x's (`softmax/dout-shape`); every
+    /// check is made before the result is allocated.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// use shapecheck::ops::softmax::SoftmaxKind;
+    /// let x = DynTensor::new(&[2], vec![0.0f64, 0.0]).unwrap();
+    /// let out = x.softmax(0).unwrap();
+    /// let dout = DynTensor::new(&[2], vec![1.0, 0.0]).unwrap();
+    /// assert_eq!(x.softmax_backward_with(SoftmaxKind::Softmax, 0, &out, &dout).unwrap().as_slice(), &[0.25, -0.25]);
+    /// let short = DynTensor::new(&[1], vec![1.0]).unwrap();
+    /// assert_eq!(x.softmax_backward_with(SoftmaxKind::Softmax, 0, &out, &short).unwrap_err().rule(), "softmax/dout-shape");
+    /// ```
+    pub fn softmax_backward_with(
+        &self,
+        kind: SoftmaxKind,
+        axis: isize,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+    ) -> Result<DynTensor<T>, SoftmaxError> {
+        let p = checked_plan(&self.dims(), axis, &out.dims(), &dout.dims())?;
+        let mut gx = DynTensor::defaulted(&p.x)?;
+        softmax_backward(&p, kind, out.as_slice(), dout.as_slice(), gx.as_mut_slice());
+        Ok(gx)
+    }
+
+    /// The gradient of [`DynTensor::softmax`] from its output `out`.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[2], vec![0.0f32, 0.0]).unwrap();
+    /// let out = x.softmax(-1).unwrap();
+    /// let dout = DynTensor::new(&[2], vec![0.0, 4.0]).unwrap();
+    /// assert_eq!(x.softmax_backward(-1, &out, &dout).unwrap().as_slice(), &[-1.0, 1.0]);
+    /// ```
+    pub fn softmax_backward(
+        &self,
+        axis: isize,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+    ) -> Result<DynTensor<T>, SoftmaxError> {
+        self.softmax_backward_with(SoftmaxKind::Softmax, axis, out, dout)
+    }
+
+    /// The gradient of [`DynTensor::log_softmax`] from its output `out`.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[2], vec![0.0f64, 0.0]).unwrap();
+    /// let out = x.log_softmax(0).unwrap();
+    /// let dout = DynTensor::new(&[2], vec![1.0, 0.0]).unwrap();
+    /// let gx = x.log_softmax_backward(0, &out, &dout).unwrap();
+    /// assert!((gx.as_slice()[0] - 0.5).abs() < 1e-15);
+    /// ```
+    pub fn log_softmax_backward(
+        &self,
+        axis: isize,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+    ) -> Result<DynTensor<T>, SoftmaxError> {
+        self.softmax_backward_with(SoftmaxKind::LogSoftmax, axis, out, dout)
     }
 }

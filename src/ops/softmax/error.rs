@@ -21,9 +21,20 @@ crate::error::rule_errors! {
             high: isize,
         } => "softmax/axis-range",
             ("softmax: axis {axis} is out of range for x {x}: the axis must lie in [{low}, {high}]"),
+        /// A backward's `out` or `dout` does not have x's dims (the forward
+        /// output's).
+        GradShape {
+            /// x's dims (the forward output's).
+            expected: Dims,
+            /// The tensor's dims.
+            found: Dims,
+        } => "softmax/dout-shape",
+            ("the backward's dout (or out) has dims {found}, but the forward output has dims \
+                {expected}: the gradient flowing back must have the output's shape"),
     }
     /// The stable identifier of the check this error reports:
-    /// `softmax/axis-range`, or a shape error's.
+    /// `softmax/axis-range`, `softmax/dout-shape` (a backward's `out` or
+    /// `dout`), or a shape error's.
     ///
     /// ```
     /// use shapecheck::DynTensor;

@@ -133,6 +133,78 @@ fn columns<T: SoftmaxElement>(kind: SoftmaxKind, xs: &[T], os: &mut [T], inner: 
     }
 }
 
+/// softmax or log_softmax of `buf` under the plan, in place (a fused
+/// expression's result, written first): the same passes as
+/// [`softmax_into`] (the max, `exp(x - max)` and its sum, the scale), each
+/// reading the buffer as it stands.
+pub(crate) fn softmax_in_place<T: SoftmaxElement>(
+    p: &SoftmaxPlan,
+    kind: SoftmaxKind,
+    buf: &mut [T],
+) {
+    let (n, inner) = (p.n, p.inner);
+    let block = n * inner;
+    if block == 0 {
+        return;
+    }
+    for bs in buf.chunks_exact_mut(block) {
+        if inner == 1 {
+            let max = lanes(bs, T::neg_infinity(), |m, v| if v > m { v } else { m });
+            match kind {
+                SoftmaxKind::Softmax => {
+                    for v in bs.iter_mut() {
+                        *v = (*v - max).exp_nonpositive();
+                    }
+                    let sum = lanes(bs, T::zero(), |a, b| a + b);
+                    for v in bs.iter_mut() {
+                        *v = *v / sum;
+                    }
+                }
+                SoftmaxKind::LogSoftmax => {
+                    let sum = bs
+                        .iter()
+                        .fold(T::zero(), |a, &v| a + (v - max).exp_nonpositive());
+                    let shift = max + sum.ln();
+                    for v in bs.iter_mut() {
+                        *v = *v - shift;
+                    }
+                }
+            }
+            continue;
+        }
+        for j in 0..inner {
+            let at = |k: usize| k * inner + j;
+            let mut max = T::neg_infinity();
+            for k in 0..n {
+                if let Some(&v) = bs.get(at(k))
+                    && v > max
+                {
+                    max = v;
+                }
+            }
+            let mut sum = T::zero();
+            for k in 0..n {
+                if let Some(v) = bs.get_mut(at(k)) {
+                    let e = (*v - max).exp_nonpositive();
+                    sum = sum + e;
+                    if kind == SoftmaxKind::Softmax {
+                        *v = e;
+                    }
+                }
+            }
+            let shift = max + sum.ln();
+            for k in 0..n {
+                if let Some(v) = bs.get_mut(at(k)) {
+                    *v = match kind {
+                        SoftmaxKind::Softmax => *v / sum,
+                        SoftmaxKind::LogSoftmax => *v - shift,
+                    };
+                }
+            }
+        }
+    }
+}
+
 /// The dynamic path over slices: softmax or log_softmax of x (`x_dims`,
 /// `x`) along `axis` into `out` (x's count); returns the output dims.
 ///

@@ -23,6 +23,10 @@
 //! let l = x.log_softmax(Axis::<0>);
 //! assert!((l.as_slice()[0] - (-0.31326166)).abs() < 1e-6);
 //! ```
+//! With run-time dims: `x.try_softmax(Axis::<-1>)` and `try_log_softmax`
+//! (a `Vec` result, a `Room` for bounded dims), or the entry
+//! [`Tensor::softmax_into`](crate::Tensor::softmax_into).
+//!
 //! An axis out of range does not compile (`ui-tests/softmax/fail/`):
 //! ```compile_fail
 //! use shapecheck::prelude::*;
@@ -37,13 +41,31 @@
 //! assert_eq!(x.log_softmax(1).unwrap_err().rule(), "softmax/axis-range");
 //! ```
 //!
+//! ## Gradients
+//! `x.softmax_backward(axis, &out, &dout)` and `log_softmax_backward` return
+//! x's gradient typed as x, from the forward's output (as Paddle's grad ops,
+//! x's values are not read): softmax `out · (dout - Σ dout · out)`,
+//! log_softmax `dout - exp(out) · Σ dout`, the sums along the axis. `out`
+//! and `dout` are typed as the output, so one of another shape is the
+//! compile error `softmax/dout-shape`. Also
+//! [`Tensor::softmax_backward_into`](crate::Tensor::softmax_backward_into)
+//! (any shape, checked), [`Tensor::try_softmax_backward`](crate::Tensor::try_softmax_backward),
+//! `DynTensor::softmax_backward(axis, &out, &dout)` and [`softmax_backward_slices`].
+//! ```
+//! use shapecheck::prelude::*;
+//! let x = tensor![[0.0f64, 0.0]];
+//! let gx = x.softmax_backward(Axis::<-1>, &x.softmax(Axis::<-1>), &tensor![[1.0f64, 0.0]]);
+//! assert_eq!(gx.as_slice(), &[0.25, -0.25]);
+//! ```
+//!
 //! ## Where things are
 //! `rule.rs`: the rule ([`plan`](rule::plan)); `bounds.rs`: [`SoftmaxAxis`],
 //! the axis rule as types; `kernel.rs`: the passes; `api.rs`: the static
 //! entry [`Tensor::softmax_into`](crate::Tensor::softmax_into) and its two forms;
-//! `dynamic.rs`; `error.rs`.
+//! `dynamic.rs`; `backward.rs`: the gradients; `error.rs`.
 
 mod api;
+mod backward;
 pub(crate) mod bounds;
 #[cfg(feature = "alloc")]
 pub(crate) mod dynamic;
@@ -51,8 +73,12 @@ mod error;
 mod kernel;
 pub mod rule;
 
+pub use backward::{
+    softmax_backward_slices, SoftmaxDout, SoftmaxDoutLink, SoftmaxDoutRule, SoftmaxGrad,
+};
 pub use bounds::*;
 pub use error::SoftmaxError;
+pub(crate) use kernel::softmax_in_place;
 pub use kernel::softmax_slices;
 
 /// `softmax` or `log_softmax`.
