@@ -382,6 +382,13 @@ impl<T: Element, N: StaticTree<T> + Node<T, Shape = S>, S: StaticShape> Expr<T, 
     }
 
     /// [`mean`](Self::mean) keeping the reduced dims as 1.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f64, 2.0], [3.0, 4.0]];
+    /// let m: Tensor<f64, shape![2, 1]> = (x.lazy() + 1.0).mean_keepdim(Axis::<1>);
+    /// assert_eq!(m.as_slice(), &[2.5, 4.5]);
+    /// ```
     pub fn mean_keepdim<Ax>(&self, _axes: Ax) -> Tensor<T, ReduceKeepOutput<S, Ax>>
     where
         T: ReduceElement,
@@ -408,6 +415,13 @@ impl<T: Element, N: StaticTree<T> + Node<T, Shape = S>, S: StaticShape> Expr<T, 
     }
 
     /// [`max`](Self::max) keeping the reduced dims as 1.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1, -9], [-7, 3]];
+    /// let m: Tensor<i32, shape![1, 2]> = (x.lazy() * 2).max_keepdim(Axis::<0>);
+    /// assert_eq!(m.as_slice(), &[2, 6]);
+    /// ```
     pub fn max_keepdim<Ax>(&self, _axes: Ax) -> Tensor<T, ReduceKeepOutput<S, Ax>>
     where
         T: ReduceElement,
@@ -418,6 +432,12 @@ impl<T: Element, N: StaticTree<T> + Node<T, Shape = S>, S: StaticShape> Expr<T, 
     }
 
     /// The tree's min over `axes`, fused (see [`Tensor::min`]).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1, -9], [-7, 3]];
+    /// assert_eq!((x.lazy() + 1).min(Axis::<-1>).as_slice(), &[-8, -6]);
+    /// ```
     pub fn min<Ax>(&self, _axes: Ax) -> Tensor<T, ReduceOutput<S, Ax>>
     where
         T: ReduceElement,
@@ -428,6 +448,13 @@ impl<T: Element, N: StaticTree<T> + Node<T, Shape = S>, S: StaticShape> Expr<T, 
     }
 
     /// [`min`](Self::min) keeping the reduced dims as 1.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1, -9], [-7, 3]];
+    /// let m: Tensor<i32, shape![2, 1]> = (x.lazy() + 1).min_keepdim(Axis::<1>);
+    /// assert_eq!(m.as_slice(), &[-8, -6]);
+    /// ```
     pub fn min_keepdim<Ax>(&self, _axes: Ax) -> Tensor<T, ReduceKeepOutput<S, Ax>>
     where
         T: ReduceElement,
@@ -438,6 +465,12 @@ impl<T: Element, N: StaticTree<T> + Node<T, Shape = S>, S: StaticShape> Expr<T, 
     }
 
     /// The tree's product over `axes`, fused (see [`Tensor::prod`]).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1, 2], [3, 4]];
+    /// assert_eq!((x.lazy() + 1).prod(Axis::<0>).as_slice(), &[8, 15]);
+    /// ```
     pub fn prod<Ax>(&self, _axes: Ax) -> Tensor<T, ReduceOutput<S, Ax>>
     where
         T: ReduceElement,
@@ -448,6 +481,13 @@ impl<T: Element, N: StaticTree<T> + Node<T, Shape = S>, S: StaticShape> Expr<T, 
     }
 
     /// [`prod`](Self::prod) keeping the reduced dims as 1.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1, 2], [3, 4]];
+    /// let p: Tensor<i32, shape![2, 1]> = (x.lazy() * 1).prod_keepdim(Axis::<1>);
+    /// assert_eq!(p.as_slice(), &[2, 12]);
+    /// ```
     pub fn prod_keepdim<Ax>(&self, _axes: Ax) -> Tensor<T, ReduceKeepOutput<S, Ax>>
     where
         T: ReduceElement,

@@ -557,6 +557,14 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
 
     /// [`sum_keepdim_backward`](Self::sum_keepdim_backward) writing into `gx` (any storage:
     /// no heap). Every shape static; the call cannot fail.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+    /// let mut gx = Tensor::<f32, shape![2, 2]>::zeros();
+    /// x.sum_keepdim_backward_into(Axis::<1>, &tensor![[1.0f32], [2.0]], &mut gx);
+    /// assert_eq!(gx.as_slice(), &[1.0, 1.0, 2.0, 2.0]);
+    /// ```
     pub fn sum_keepdim_backward_into<Ax, D, BD, BG>(
         &self,
         axes: Ax,
@@ -581,6 +589,14 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
 
     /// [`mean_backward`](Self::mean_backward) writing into `gx` (any storage:
     /// no heap). Every shape static; the call cannot fail.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+    /// let mut gx = Tensor::<f32, shape![2, 2]>::zeros();
+    /// x.mean_backward_into(Axis::<0>, &tensor![2.0f32, 4.0], &mut gx);
+    /// assert_eq!(gx.as_slice(), &[1.0, 2.0, 1.0, 2.0]);
+    /// ```
     pub fn mean_backward_into<Ax, D, BD, BG>(
         &self,
         axes: Ax,
@@ -605,6 +621,14 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
 
     /// [`mean_keepdim_backward`](Self::mean_keepdim_backward) writing into `gx` (any storage:
     /// no heap). Every shape static; the call cannot fail.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 2.0], [3.0, 4.0]];
+    /// let mut gx = Tensor::<f32, shape![2, 2]>::zeros();
+    /// x.mean_keepdim_backward_into(Axis::<1>, &tensor![[2.0f32], [4.0]], &mut gx);
+    /// assert_eq!(gx.as_slice(), &[1.0, 1.0, 2.0, 2.0]);
+    /// ```
     pub fn mean_keepdim_backward_into<Ax, D, BD, BG>(
         &self,
         axes: Ax,
@@ -663,6 +687,14 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
 
     /// [`max_keepdim_backward`](Self::max_keepdim_backward) writing into `gx` (any storage:
     /// no heap). Every shape static; the call cannot fail.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 9.0], [9.0, 3.0]];
+    /// let mut gx = Tensor::<f32, shape![2, 2]>::zeros();
+    /// x.max_keepdim_backward_into(Axis::<1>, &x.max_keepdim(Axis::<1>), &tensor![[1.0f32], [2.0]], &mut gx);
+    /// assert_eq!(gx.as_slice(), &[0.0, 1.0, 2.0, 0.0]);
+    /// ```
     pub fn max_keepdim_backward_into<Ax, BO, D, BD, BG>(
         &self,
         axes: Ax,
@@ -689,6 +721,14 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
 
     /// [`min_backward`](Self::min_backward) writing into `gx` (any storage:
     /// no heap). Every shape static; the call cannot fail.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 9.0], [9.0, 3.0]];
+    /// let mut gx = Tensor::<f32, shape![2, 2]>::zeros();
+    /// x.min_backward_into(Axis::<1>, &x.min(Axis::<1>), &tensor![1.0f32, 2.0], &mut gx);
+    /// assert_eq!(gx.as_slice(), &[1.0, 0.0, 0.0, 2.0]);
+    /// ```
     pub fn min_backward_into<Ax, BO, D, BD, BG>(
         &self,
         axes: Ax,
@@ -715,6 +755,14 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
 
     /// [`min_keepdim_backward`](Self::min_keepdim_backward) writing into `gx` (any storage:
     /// no heap). Every shape static; the call cannot fail.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = tensor![[1.0f32, 9.0], [9.0, 3.0]];
+    /// let mut gx = Tensor::<f32, shape![2, 2]>::zeros();
+    /// x.min_keepdim_backward_into(Axis::<0>, &x.min_keepdim(Axis::<0>), &tensor![[1.0f32, 2.0]], &mut gx);
+    /// assert_eq!(gx.as_slice(), &[1.0, 0.0, 0.0, 2.0]);
+    /// ```
     pub fn min_keepdim_backward_into<Ax, BO, D, BD, BG>(
         &self,
         axes: Ax,
