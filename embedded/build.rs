@@ -13,7 +13,8 @@
 //!    // vector: NAME = FILE CASE#K
 //!    ```
 //!
-//!    meaning: the K-th case (from 0) called CASE in `../tests/vectors/FILE.json`,
+//!    meaning: the K-th case (from 0) called CASE in `../tests/vectors/FILE.json`
+//!    (FILE may name a sub-folder: `core/matmul`),
 //!    available as `shapecheck_embedded::vectors::<file stem>::NAME`
 //!    (module names are the test's file stem, so tests never collide). See
 //!    `emit_case` for what a case module holds.
@@ -163,7 +164,8 @@ fn parse_request(rest: &str, from: &str) -> Result<Request, String> {
 /// `pub static FIELD: &[Vector<T>]`, each attribute `pub const ATTR` (i64,
 /// f64, bool, &str, &[i64] / &[usize] for `*lod*` keys, nested arrays as
 /// slices of slices) and all of them as text in `ATTRS: &[(&str, &str)]`
-/// (so that a test can check an attribute the case may lack); `ERROR: Option<&str>` is the framework's rejection
+/// (so that a test can check an attribute the case may lack; a null attribute
+/// is only there, as "null"); `ERROR: Option<&str>` is the framework's rejection
 /// message (None when it accepted the input).
 fn emit_case(code: &mut String, req: &Request, index: usize, case: &Value) -> Result<(), String> {
     let Value::Object(fields) = case else {
@@ -197,8 +199,13 @@ fn emit_case(code: &mut String, req: &Request, index: usize, case: &Value) -> Re
                 };
                 let mut all = String::new();
                 for (k, v) in attrs {
-                    emit_item(code, &k.to_ascii_uppercase(), k, v)?;
+                    // a null attribute (reduce's `axis: null`) has no constant,
+                    // only its text "null" in ATTRS
+                    if !matches!(v, Value::Null) {
+                        emit_item(code, &k.to_ascii_uppercase(), k, v)?;
+                    }
                     let text = match v {
+                        Value::Null => "null".to_string(),
                         Value::Str(s) => s.clone(),
                         Value::Number(n) => n.clone(),
                         Value::Bool(b) => b.to_string(),

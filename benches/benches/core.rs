@@ -36,7 +36,7 @@
 //! (fixed seeds).
 //!
 //! Run: `cargo bench -p shapecheck-benches --bench core [-- FILTER]` (every
-//! group, about 5 minutes; a filter such as `MM1` or `SM1|RS` picks groups
+//! group, about 4 minutes; a filter such as `MM1` or `SM1|RS` picks groups
 //! by name, criterion's and the interleaved ones), then
 //! `python3 peers_core.py 1` and `2` in the same sitting (numbers in
 //! docs/measurements.md, "Compute core").

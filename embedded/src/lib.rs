@@ -8,7 +8,8 @@
 //!   no-heap dynamic path);
 //! - [`stack`] (painting, to measure stack on target), [`firmware`] (the end
 //!   of a size firmware), and with the `alloc` feature the global heap
-//!   (`heap`); [`fused`], the data of the fused-expression size firmwares.
+//!   (`heap`); [`fused`], the data of the fused-expression size firmwares;
+//!   [`core_ops`], those of matmul's, sum's and softmax's.
 #![no_std]
 
 use core::panic::PanicInfo;
@@ -16,6 +17,7 @@ use cortex_m_semihosting::{debug, hprintln};
 use shapecheck::{StaticShape, Tensor};
 
 mod cases;
+pub mod core_ops;
 pub mod firmware;
 pub mod fused;
 #[cfg(feature = "alloc")]
