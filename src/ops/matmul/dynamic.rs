@@ -1,7 +1,7 @@
 //! Matmul on [`DynTensor`]: every dim known at run time, every rule checked
 //! when the op runs (feature `alloc`).
 
-use super::MatmulError;
+use super::{MatmulError, Transpose};
 use crate::dynamic::DynTensor;
 use crate::element::Element;
 
@@ -39,5 +39,23 @@ impl<T: Element> DynTensor<T> {
             out.as_mut_slice(),
         )?;
         Ok(out)
+    }
+
+    /// [`DynTensor::matmul`] with the flags as the static path's markers,
+    /// spelled as [`Tensor::matmul_t`](crate::Tensor::matmul_t).
+    ///
+    /// ```
+    /// use shapecheck::{DynTensor, NoTrans, Trans};
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let g = x.matmul_t(&x, NoTrans, Trans).unwrap(); // x · xᵀ
+    /// assert_eq!(g.as_slice(), &[14, 32, 32, 77]);
+    /// ```
+    pub fn matmul_t<TX: Transpose, TY: Transpose>(
+        &self,
+        y: &DynTensor<T>,
+        _transpose_x: TX,
+        _transpose_y: TY,
+    ) -> Result<DynTensor<T>, MatmulError> {
+        self.matmul(y, TX::ON, TY::ON)
     }
 }
