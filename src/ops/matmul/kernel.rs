@@ -78,9 +78,39 @@ fn matrix<T: Element>(f: &MatmulFrame, x: &[T], y: &[T], out: &mut [T]) {
         } else {
             // i-j-k: y's column `j` is `y[j * y_j ..][..k]` (y_k is 1)
             if f.x_k == 1 {
-                // x's row is contiguous too: a dot product of two slices
-                let xrow = x.get(xi..).unwrap_or(&[]);
-                for (j, o) in row.iter_mut().enumerate() {
+                // x's row is contiguous too: dot products of slices, four
+                // columns of y at a time where they are adjacent (y
+                // transposed), four independent sums (each still in k order)
+                let xrow = x.get(xi..xi + k).unwrap_or(&[]);
+                let mut done = 0;
+                if k > 0 && f.y_j == k {
+                    let mut outs = row.chunks_exact_mut(4);
+                    for (o4, c4) in (&mut outs).zip(y.chunks_exact(4 * k)) {
+                        let Some((c0, rest)) = c4.split_at_checked(k) else {
+                            break;
+                        };
+                        let Some((c1, rest)) = rest.split_at_checked(k) else {
+                            break;
+                        };
+                        let Some((c2, c3)) = rest.split_at_checked(k) else {
+                            break;
+                        };
+                        let mut acc = [T::default(); 4];
+                        for ((((&a, &b0), &b1), &b2), &b3) in
+                            xrow.iter().zip(c0).zip(c1).zip(c2).zip(c3)
+                        {
+                            acc = [
+                                T::add(acc[0], T::mul(a, b0)),
+                                T::add(acc[1], T::mul(a, b1)),
+                                T::add(acc[2], T::mul(a, b2)),
+                                T::add(acc[3], T::mul(a, b3)),
+                            ];
+                        }
+                        o4.copy_from_slice(&acc);
+                        done += 4;
+                    }
+                }
+                for (j, o) in row.iter_mut().enumerate().skip(done) {
                     let col = y.get(j * f.y_j..).unwrap_or(&[]);
                     *o = xrow
                         .iter()
