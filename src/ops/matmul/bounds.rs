@@ -4,10 +4,13 @@
 //!
 //! [`MatmulShapes`] is the one public trait: "x of shape `Self` and y of
 //! shape `Y` meet under matmul with the transposes `TX`, `TY`", naming the
-//! output shape ([`MatmulOutput`]). Its impls, one per pair of ranks 1..=6
+//! output shape ([`MatmulOutput`]). It has one blanket impl over the hidden
+//! [`MatmulRule`], whose impls, one per pair of ranks 1..=6
 //! (`shapecheck_macros::impl_matmul_rules!`, `macros/src/matmul.rs`), place
-//! the dims; their bounds are the two dim rules, each one blanket impl over
-//! the [dim algebra](crate::algebra) carrying its message:
+//! the dims (rustc lists the impls of a public trait whose where-clause
+//! failed, not a hidden one's); their bounds are the two dim rules, each
+//! one blanket impl over the [dim algebra](crate::algebra) carrying its
+//! message:
 //! - the inner dims, through [`MatmulInnerLink`] (its `Self`, a pair of
 //!   markers, picks the one of four [`SameDim`] rules whose message says
 //!   where each inner dim is);
@@ -17,8 +20,9 @@
 //!   (the run-time rule's order).
 //!
 //! A 0-d operand's impl names its output through [`MatmulRankGate`],
-//! implemented by nothing; a rank past 6 has no impl ([`MatmulShapes`]'s own message).
-//! The element types are [`MatmulElements`].
+//! implemented by nothing; a rank past 6 has no impl ([`MatmulRule`]'s own
+//! message). The element types are [`MatmulElements`]; the plain forms'
+//! "no run-time dim" is [`MatmulNoCheck`].
 
 use super::{NoTrans, Trans};
 use crate::algebra::{Broadcast, Internal, SameDim};
@@ -33,7 +37,7 @@ use crate::shape::{Shape, StaticShape};
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::{MatmulOutput, MatmulShapes, NoTrans};
-/// /// a dense layer over any batch shape: `x · w`
+/// /// `x · w` for any x that meets `w` (the output named from the bound)
 /// fn layer<S: StaticShape + MatmulShapes<shape![4, 2]>>(
 ///     x: &Tensor<f32, S>,
 ///     w: &Tensor<f32, shape![4, 2]>,
@@ -49,7 +53,7 @@ use crate::shape::{Shape, StaticShape};
 /// # let _ = NoTrans;
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "matmul/rank: x {Self} and y {Y}: the static path's matmul takes operands of rank 1 to 6",
+    message = "matmul/rank: x {Self} and y {Y}: no matmul rule is known for these shapes (the static path's takes ranks 1 to 6)",
     label = "x {Self} and y {Y} do not meet under matmul",
     note = "in generic code, add the bound `{Self}: MatmulShapes<{Y}, {TX}, {TY}>` (its output is `MatmulOutput<{Self}, {Y}, {TX}, {TY}>`)"
 )]
@@ -88,7 +92,7 @@ pub trait MatmulRule<Y, TX, TY> {
 pub type MatmulOutput<X, Y, TX = NoTrans, TY = NoTrans> = <X as MatmulShapes<Y, TX, TY>>::Output;
 
 /// Matmul's rank rule, a gate implemented by nothing: the impls of
-/// [`MatmulShapes`] for a 0-d operand name their output through it.
+/// [`MatmulRule`] for a 0-d operand name their output through it.
 #[diagnostic::on_unimplemented(
     message = "matmul/rank: x {X} and y {Y}: both operands need rank 1 or more (a 0-d tensor has no dim to multiply along)",
     label = "a 0-d operand",
