@@ -213,6 +213,20 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 
     /// [`Tensor::try_matmul`] writing into `out`, whose dims must be the
     /// output's (`shape/output` otherwise; nothing is written).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::NoTrans;
+    /// let x = Tensor::<i32, shape![Dyn, 2], Vec<i32>>::from_vec((Dyn(2), Dim), vec![1, 2, 3, 4]).unwrap();
+    /// let mut buf = [0; 3];
+    /// let mut out = Tensor::<i32, shape![Dyn], &mut [i32]>::with_dims(&[3], &mut buf[..]).unwrap();
+    /// // x [2, 2] · [2] is [2]: a buffer of 3 is the wrong one
+    /// let err = x.try_matmul_into(&tensor![1, 1], NoTrans, NoTrans, &mut out).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// let mut out = Tensor::<i32, shape![Dyn], &mut [i32]>::with_dims(&[2], &mut buf[..2]).unwrap();
+    /// x.try_matmul_into(&tensor![1, 1], NoTrans, NoTrans, &mut out).unwrap();
+    /// assert_eq!(buf, [3, 7, 0]);
+    /// ```
     pub fn try_matmul_into<TY, SY, BY, TX, TT, BO>(
         &self,
         y: &Tensor<TY, SY, BY>,

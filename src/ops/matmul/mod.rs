@@ -119,11 +119,28 @@ pub trait Transpose: Copy + Default + sealed::Sealed {
 }
 
 /// The operand as it is (`transpose = False`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::NoTrans;
+/// let x = tensor![[1, 2], [3, 4]];
+/// assert_eq!(x.matmul_t(&x, NoTrans, NoTrans).as_slice(), x.matmul(&x).as_slice());
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoTrans;
 
 /// The operand with its last two dims swapped (`transpose = True`; ignored
 /// for a 1-D operand).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::{NoTrans, Trans};
+/// let x = tensor![[1, 2], [3, 4]];
+/// // xᵀ · x
+/// assert_eq!(x.matmul_t(&x, Trans, NoTrans).as_slice(), &[10, 14, 14, 20]);
+/// // a vector's marker is ignored
+/// assert_eq!(tensor![1, 1].matmul_t(&x, Trans, NoTrans).as_slice(), &[4, 6]);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Trans;
 
