@@ -241,8 +241,7 @@ impl<L: DimLike + Broadcast<R>, R: DimLike, X, Y> MatmulBatchDim<R, X, Y> for L 
 /// Matmul's element rule: x holds `Self`, y holds `TY`, one numeric type.
 #[diagnostic::on_unimplemented(
     message = "matmul/element-type: x holds {Self} and y holds {TY}: matmul needs one numeric element type for both",
-    label = "x of {Self} times y of {TY}",
-    note = "Paddle's matmul takes float32, float64, int32 and int64, the same for both operands; convert one first"
+    label = "x of {Self} times y of {TY}: convert one first (Paddle takes float32, float64, int32, int64)"
 )]
 #[doc(hidden)]
 pub trait MatmulElements<TY>: Element {
