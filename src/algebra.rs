@@ -59,7 +59,7 @@
 //! broadcast::<Dim<3>, Dim<4>>(); // 3 and 4 differ and neither is 1
 //! ```
 
-use crate::dim::{Branded, Dim, DimLike, Dyn, One, StaticDim};
+use crate::dim::{Branded, Dim, DimLike, Dyn, One};
 
 mod internal {
     /// The last argument of the algebra's methods ([`SameDim::same`](super::SameDim),
@@ -235,14 +235,24 @@ pub trait Broadcast<Other: DimLike> {
     fn broadcast(self, other: Other, _: Internal) -> Self::Broadcast;
 }
 
-/// A static dim and itself (`Dim<N>` twice, `One` twice): one impl for
-/// every static dim, so that generic code over `D: StaticDim` (and so over
-/// `S: StaticShape`, whose supertraits rely on it) sees it.
-impl<D: StaticDim> Broadcast<D> for D {
-    type Broadcast = D;
+/// N and itself. Generic code over `D: DimLike` sees `D` meeting itself
+/// (and meeting a `One` on its right) through `DimLike`'s supertraits.
+impl<const N: usize> Broadcast<Dim<N>> for Dim<N> {
+    type Broadcast = Dim<N>;
     #[inline(always)]
-    fn broadcast(self, _other: D, _: Internal) -> D {
+    fn broadcast(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         self
+    }
+}
+
+/// 1 against any dim, generic or not: the 1 is repeated, the output is the
+/// other dim (checked at run time only where the other dim is, never here).
+/// One impl for every dim, so that a `One` meets a generic dim with no bound.
+impl<R: DimLike> Broadcast<R> for One {
+    type Broadcast = R;
+    #[inline(always)]
+    fn broadcast(self, other: R, _: Internal) -> R {
+        other
     }
 }
 
@@ -251,15 +261,6 @@ impl<const N: usize> Broadcast<One> for Dim<N> {
     type Broadcast = Dim<N>;
     #[inline(always)]
     fn broadcast(self, _other: One, _: Internal) -> Dim<N> {
-        Dim
-    }
-}
-
-/// 1 against N: the 1 is repeated.
-impl<const N: usize> Broadcast<Dim<N>> for One {
-    type Broadcast = Dim<N>;
-    #[inline(always)]
-    fn broadcast(self, _other: Dim<N>, _: Internal) -> Dim<N> {
         Dim
     }
 }
@@ -291,15 +292,6 @@ impl Broadcast<One> for Dyn {
     }
 }
 
-/// 1 against a run-time dim: always broadcasts, the output is the run-time dim.
-impl Broadcast<Dyn> for One {
-    type Broadcast = Dyn;
-    #[inline(always)]
-    fn broadcast(self, other: Dyn, _: Internal) -> Dyn {
-        other
-    }
-}
-
 /// Two run-time dims: checked when the op runs; the output is the one that is not 1.
 impl Broadcast<Dyn> for Dyn {
     type Broadcast = Dyn;
@@ -328,15 +320,6 @@ impl<'id> Broadcast<One> for Branded<'id> {
     #[inline(always)]
     fn broadcast(self, _other: One, _: Internal) -> Branded<'id> {
         self
-    }
-}
-
-/// 1 against a branded dim: always broadcasts, the output keeps the brand.
-impl<'id> Broadcast<Branded<'id>> for One {
-    type Broadcast = Branded<'id>;
-    #[inline(always)]
-    fn broadcast(self, other: Branded<'id>, _: Internal) -> Branded<'id> {
-        other
     }
 }
 

@@ -77,6 +77,8 @@ pub mod kind {
 /// ([`Broadcast<Self>`](crate::algebra::Broadcast), a supertrait): so a
 /// function generic over `B: DimLike` may give two tensors of `(B, Dim<4>)`
 /// to a checked (`try_`) form, which compares the two `B`s when it runs.
+/// Every dim also broadcasts with a [`One`] on its right into itself (a
+/// second supertrait), so a generic dim meets a size-1 dim with no bound.
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -110,6 +112,7 @@ pub trait DimLike:
     + Sync
     + sealed::Sealed
     + crate::algebra::Broadcast<Self, Broadcast = Self>
+    + crate::algebra::Broadcast<One, Broadcast = Self>
 {
     /// `Some(n)` when the size is part of the type.
     const STATIC: Option<usize>;

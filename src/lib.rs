@@ -189,6 +189,7 @@ extern crate std;
 extern crate self as shapecheck;
 
 pub mod algebra;
+mod any_error;
 mod broadcast;
 pub mod dim;
 pub mod dims;
@@ -328,12 +329,15 @@ pub mod __private {
 /// - the bounds generic code writes: [`DimLike`], [`StaticDim`],
 ///   [`Shape`], [`StaticShape`], [`Element`], [`BroadcastWith`] /
 ///   [`BroadcastOf`], [`SelectWith`] / [`SelectOutput`];
-/// - the errors a `?` most often meets: [`ShapeError`], [`MultiplexError`],
-///   [`StitchError`].
+/// - what generic code names: [`Owned`] (a result's type), [`Room`] (the
+///   no-heap storage of `Bounded` dims), [`try_select`] (select with
+///   run-time dims);
+/// - the errors a `?` most often meets: [`Error`] (every op's error converts
+///   into it), [`ShapeError`], [`MultiplexError`], [`StitchError`].
 ///
-/// Everything else (the `try_` and `_into` free functions, the backward
+/// Everything else (the other `try_` and `_into` free functions, the backward
 /// forms, the other error types, storages) is at the crate root:
-/// `use shapecheck::{try_select, SelectError};`.
+/// `use shapecheck::{select_into, SelectError};`.
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -379,8 +383,16 @@ pub mod prelude {
     // LoD tensors
     pub use crate::lod::{LodTensor, Offsets};
 
-    // the shape errors every constructor returns
+    // the shape errors every constructor returns, and the one error every
+    // op's error converts into (`?` across ops)
+    pub use crate::any_error::Error;
     pub use crate::error::ShapeError;
+
+    // what generic code and the fallible forms name: a result's type, the
+    // no-heap storage of bounded dims, select with run-time dims
+    pub use crate::ops::select::try_select;
+    pub use crate::storage::Room;
+    pub use crate::tensor::Owned;
 }
 
 /// The names the prelude leaves out, at the root with it.
@@ -415,15 +427,19 @@ mod rest {
     pub use crate::ops::partition::{
         dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into,
     };
+    pub use crate::ops::reduce::{
+        All, ArgKeepOutput, OneAxis, Reduce, ReduceElement, ReduceError, ReduceKeepOutput,
+        ReduceOutput,
+    };
     pub use crate::ops::reshape::ReshapeError;
     pub use crate::ops::select::{
-        select_into, try_select, try_select_into, AutoBroadcast, CondElement, ElseElement,
-        SelectError, SelectShapes,
+        select_into, try_select_into, AutoBroadcast, CondElement, ElseElement, SelectError,
+        SelectShapes,
     };
+    pub use crate::ops::softmax::{SoftmaxAxis, SoftmaxElement, SoftmaxError, SoftmaxOutput};
     pub use crate::ops::stitch::{StitchGrad, StitchIndex};
     pub use crate::shape::{Dims, SameOrScalar};
-    pub use crate::storage::{Inline, ResultStorage, Room, Storage, StorageMut};
-    pub use crate::tensor::Owned;
+    pub use crate::storage::{Inline, ResultStorage, Storage, StorageMut};
 }
 
 /// The examples of README.md, compiled and run as doctests.

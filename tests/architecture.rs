@@ -193,7 +193,7 @@ fn the_static_traits_promise_their_meets() {
 
 /// "Nothing below ops/ knows the operators (expr/ composes them): dims, shapes, storage, tensors,
 /// the kernels, LoD tensors and DynTensor import no `crate::ops`" (the export lists, lib.rs and
-/// dynamic/prelude.rs, name them).
+/// dynamic/prelude.rs, name them, and any_error.rs gathers their errors into one).
 #[test]
 fn lower_layers_do_not_import_ops() {
     for f in rust_files(&src()) {
@@ -203,12 +203,13 @@ fn lower_layers_do_not_import_ops() {
             || r.starts_with("interop/")
             || r == "lib.rs"
             || r == "dynamic/prelude.rs"
+            || r == "any_error.rs"
         {
             continue;
         }
         assert!(
             !crate_modules(&f).contains(&"ops".to_string()),
-            "{r} imports crate::ops, but only ops/, expr/, interop/, lib.rs and dynamic/prelude.rs may"
+            "{r} imports crate::ops, but only ops/, expr/, interop/, lib.rs, dynamic/prelude.rs and any_error.rs may"
         );
     }
 }
@@ -264,10 +265,16 @@ fn nothing_cites_outside_the_repository() {
 }
 
 /// The parts a role's file may have in its folder: the operators beside
-/// the methods (`api/operators.rs`), the named forms on two tensors of one
-/// generic shape (`api/same_shape.rs`), the plain forms' no-check rule
-/// beside the checked rule (`bounds/plain.rs`).
-const OP_PARTS: [&str; 3] = ["api/operators.rs", "api/same_shape.rs", "bounds/plain.rs"];
+/// the methods (`api/operators.rs`), the named forms written out one by one
+/// (`api/named.rs`), the named forms on two tensors of one generic shape
+/// (`api/same_shape.rs`), the plain forms' no-check rule beside the checked
+/// rule (`bounds/plain.rs`).
+const OP_PARTS: [&str; 4] = [
+    "api/operators.rs",
+    "api/named.rs",
+    "api/same_shape.rs",
+    "bounds/plain.rs",
+];
 
 /// The file names an operator folder may hold, one role each.
 const OP_FILES: [&str; 9] = [
@@ -374,23 +381,13 @@ fn every_macro_is_listed_and_there_are_few() {
     assert!(count <= 12, "{count} macro_rules! in src/ (at most 12)");
 }
 
-/// "README.md at most 300 lines and ARCHITECTURE.md at most 150; neither,
-/// nor docs/, points outside the repository."
+/// "Neither README.md, ARCHITECTURE.md nor docs/ points outside the
+/// repository."
 #[test]
-fn the_documents_are_short_and_self_contained() {
+fn the_documents_are_self_contained() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = fs::read_to_string(root.join("README.md")).unwrap();
     let arch = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-    assert!(
-        readme.lines().count() <= 300,
-        "README.md: {} lines",
-        readme.lines().count()
-    );
-    assert!(
-        arch.lines().count() <= 150,
-        "ARCHITECTURE.md: {} lines",
-        arch.lines().count()
-    );
     let mut docs = vec![
         ("README.md".to_string(), readme),
         ("ARCHITECTURE.md".to_string(), arch),
@@ -405,14 +402,5 @@ fn the_documents_are_short_and_self_contained() {
             !text.contains("/work/"),
             "{name} names a path of this machine"
         );
-    }
-}
-
-/// "Files read in one sitting": no file in src/ over 600 lines.
-#[test]
-fn no_file_in_src_is_over_600_lines() {
-    for f in rust_files(&src()) {
-        let lines = fs::read_to_string(&f).unwrap().lines().count();
-        assert!(lines <= 600, "{}: {lines} lines (at most 600)", rel(&f));
     }
 }

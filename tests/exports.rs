@@ -92,7 +92,7 @@ mod through_the_root {
     }
 }
 
-/// The surface a user meets: at most 30 traits shown in the docs (every
+/// The surface a user meets: at most 32 traits shown in the docs (every
 /// other trait is `#[doc(hidden)]` plumbing or private), and at most 40
 /// names in the prelude. Read from the sources: a `pub trait` whose
 /// attributes do not include `#[doc(hidden)]` is shown by rustdoc (every
@@ -184,13 +184,15 @@ mod the_surface {
         names
     }
 
+    // 30 until the compute core: reduce and softmax add the one public
+    // trait each op has under issue 56's recipe (`Reduce`, `SoftmaxAxis`)
     #[test]
-    fn at_most_30_traits_are_shown() {
+    fn at_most_32_traits_are_shown() {
         let shown = shown_traits();
         // 31 with matmul's one public trait, `MatmulShapes` (issue 56's
         // recipe: one shown trait per op, which brings the others' down)
         assert!(
-            shown.len() <= 31,
+            shown.len() <= 33,
             "{} traits shown in the docs: {shown:?}",
             shown.len()
         );
@@ -207,11 +209,14 @@ mod the_surface {
         }
     }
 
+    /// Small enough to read in one screen; it grew from 40 when the names
+    /// the README's generic section uses (`Owned`, `Room`, `try_select`)
+    /// and the one error type (`Error`) joined it (issue 56).
     #[test]
-    fn at_most_40_names_in_the_prelude() {
+    fn at_most_45_names_in_the_prelude() {
         let names = prelude_names();
         assert!(
-            names.len() <= 40,
+            names.len() <= 45,
             "{} names in the prelude: {names:?}",
             names.len()
         );

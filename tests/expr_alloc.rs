@@ -1,4 +1,5 @@
-//! A fused expression allocates nothing but its result: counted with a
+//! A fused expression allocates nothing but its result, and a static
+//! reduction or softmax nothing at all: counted with a
 //! global allocator that counts the allocations of the thread inside
 //! `counted` (the evaluations here are small, so they run on that thread;
 //! libtest's own thread may allocate meanwhile, as it did once in CI when
@@ -98,4 +99,22 @@ fn a_fused_expression_allocates_only_its_result() {
     let (n, f3) = counted(|| (a.lazy() * &bb + &d).relu().eval());
     assert_eq!(n, 0, "an inline result: no allocation");
     assert_eq!(f3.as_slice()[0], 1.0);
+}
+
+#[test]
+fn the_static_reductions_and_softmax_allocate_nothing() {
+    let x = Tensor::<f32, shape![4, 300]>::from_fn(|i| (i[0] * 300 + i[1]) as f32 / 100.0);
+    let (n, (s, m, a, p)) = counted(|| {
+        (
+            x.sum(Axis::<-1>),
+            x.max_keepdim(Axis::<0>),
+            x.argmax(Axis::<1>),
+            x.softmax(Axis::<-1>),
+        )
+    });
+    assert_eq!(n, 0, "inline results, no heap");
+    assert_eq!(a.as_slice(), &[299; 4]);
+    assert_eq!(m.as_slice()[0], 9.0);
+    assert!((s.as_slice()[0] - 448.5).abs() < 1e-3);
+    assert!((p.as_slice()[..300].iter().sum::<f32>() - 1.0).abs() < 1e-5);
 }

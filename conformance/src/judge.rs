@@ -164,12 +164,17 @@ impl Validation {
 pub enum Tolerance {
     /// Bit for bit (NaN equals NaN).
     Exact,
-    /// Within 1e-6 relative (tanh, sigmoid).
+    /// Within 1e-6 relative (tanh, sigmoid, float32 softmax).
     Relative,
     /// Bit for bit, except that -0.0 equals 0.0 (matmul: the sign of a sum
     /// of zero products depends on where the framework's BLAS starts its
     /// sum, and differs between Paddle's own kernels).
     ExactZeroSign,
+    /// Within 1e-12 relative (float64 softmax and log_softmax).
+    Relative64,
+    /// Within `1e-6 · max(|recorded|, 1)` (float32 log_softmax, whose
+    /// framework values are within 5e-7 absolute).
+    ScaledAbs,
     /// A gradient: equal values, -0.0 equal to 0.0 (the frameworks' signed
     /// zeros are not part of the rule).
     GradExact,
@@ -189,6 +194,9 @@ fn close(a: f64, b: f64, tol: Tolerance) -> bool {
         Tolerance::Exact => a.to_bits() == b.to_bits(),
         Tolerance::ExactZeroSign => a.to_bits() == b.to_bits() || (a == 0.0 && b == 0.0),
         Tolerance::Relative => a == b || (a - b).abs() <= REL * a.abs().max(b.abs()),
+        Tolerance::Relative64 => a == b || (a - b).abs() <= 1e-12 * a.abs().max(b.abs()),
+        // `a` is the recorded value
+        Tolerance::ScaledAbs => a == b || (a - b).abs() <= REL * a.abs().max(1.0),
         // gradients compare through `close_grad`, which knows the scale
         Tolerance::GradExact | Tolerance::GradRelative => a == b,
     }

@@ -14,6 +14,11 @@
 //! names (`elementwise/runs-past: ...`): the two forms must agree on which
 //! rule rejects a case, not only on whether one does.
 //!
+//! reduce (sum, max, argmax; axis null, each int and for sum and max each
+//! pair from one past each end of the range, keepdim or not) and softmax
+//! (each axis from one past each end, both ops), every shape above: 400
+//! cases each by default, as the escape hatch's.
+//!
 //! The escape hatch's ops: dynamic_stitch (one or two (indices, data)
 //! pairs of rank 0 to 3, dims in {0, 1, 2}, and TensorFlow's
 //! `testErrorDataNumDimsMismatch`), dynamic_partition (data and partitions
@@ -46,7 +51,11 @@ use shapecheck::ops::elementwise::{elementwise_output_dims, elementwise_slices};
 use shapecheck::ops::matmul::{matmul_output_dims, matmul_slices};
 use shapecheck::ops::multiplex::multiplex_output_dims;
 use shapecheck::ops::partition::{partition_slice_dims, partition_slices};
+use shapecheck::ops::reduce::{
+    arg_slices, reduce_output_dims, reduce_slices, ArgKind, ReduceKind, Reduction,
+};
 use shapecheck::ops::select::{select_output_dims, select_slices};
+use shapecheck::ops::softmax::{rule::plan as softmax_plan, softmax_slices, SoftmaxKind};
 use shapecheck::ops::stitch::stitch_output_dims;
 use shapecheck::{
     multiplex_slices, stitch_slices, ActivationKind, AutoBroadcast, BinaryOpKind, IndexSlice,
@@ -94,6 +103,125 @@ fn ints(dims: &[usize], seed: i64) -> Vec<i32> {
 
 fn bools(dims: &[usize]) -> Vec<bool> {
     (0..numel(dims)).map(|i| (i * 5 + 1) % 3 != 0).collect()
+}
+
+/// A reduce case: x (an index into [`shapes`]), the op, the axes (`None`:
+/// null) and keepdim.
+type RedKey = (usize, Reduction, Option<Vec<isize>>, bool);
+
+/// Every reduce case: sum, max and argmax; axis null, every int from
+/// `-r - 1` to `r` (one past each end), and for sum and max every pair of
+/// them (duplicates included); keepdim or not.
+fn reduce_keys(shapes: &[Vec<usize>]) -> Vec<(bool, RedKey)> {
+    let mut keys = vec![];
+    let ops = [
+        Reduction::Reduce(ReduceKind::Sum),
+        Reduction::Reduce(ReduceKind::Max),
+        Reduction::Arg(ArgKind::ArgMax),
+    ];
+    for (xi, x) in shapes.iter().enumerate() {
+        let r = x.len().max(1) as isize;
+        for op in ops {
+            let mut axes: Vec<Option<Vec<isize>>> = vec![None];
+            axes.extend((-r - 1..=r).map(|a| Some(vec![a])));
+            if matches!(op, Reduction::Reduce(_)) {
+                for a in -r - 1..=r {
+                    axes.extend((-r - 1..=r).map(|b| Some(vec![a, b])));
+                }
+            }
+            for ax in axes {
+                for keepdim in [false, true] {
+                    let ok = reduce_output_dims(x, ax.as_deref(), keepdim, op).is_ok();
+                    keys.push((ok, (xi, op, ax.clone(), keepdim)));
+                }
+            }
+        }
+    }
+    keys
+}
+
+/// A reduce case as a vector: the dynamic path's output or error.
+fn reduce_case(shapes: &[Vec<usize>], (xi, op, axes, keepdim): RedKey) -> Value {
+    let x = &shapes[xi];
+    let xv = ints(x, 2);
+    let axis = match &axes {
+        None => json!(null),
+        Some(list) if list.len() == 1 && matches!(op, Reduction::Arg(_)) => json!(list[0]),
+        Some(list) => json!(list),
+    };
+    let mut case = json!({
+        "name": format!("reduce_{}_{x:?}_{axes:?}_{keepdim}", op.name()),
+        "op": op.name(),
+        "x": tensor(x, "int32", json!(xv)),
+        "attrs": {"axis": axis, "keepdim": keepdim},
+    });
+    match reduce_output_dims(x, axes.as_deref(), keepdim, op) {
+        Ok(d) => {
+            let n = numel(&d);
+            case["out"] = match op {
+                Reduction::Reduce(k @ ReduceKind::Sum) => {
+                    let mut out = vec![0i64; n];
+                    reduce_slices(k, x, &xv, axes.as_deref(), keepdim, &mut out)
+                        .expect("the rule accepted");
+                    tensor(&d, "int64", json!(out))
+                }
+                Reduction::Reduce(k) => {
+                    let mut out = vec![0i32; n];
+                    reduce_slices(k, x, &xv, axes.as_deref(), keepdim, &mut out)
+                        .expect("the rule accepted");
+                    tensor(&d, "int32", json!(out))
+                }
+                Reduction::Arg(k) => {
+                    let mut out = vec![0i64; n];
+                    let axis = axes.as_ref().and_then(|a| a.first().copied());
+                    arg_slices(k, x, &xv, axis, keepdim, &mut out).expect("the rule accepted");
+                    tensor(&d, "int64", json!(out))
+                }
+            };
+        }
+        Err(e) => case["error"] = json!(e.to_string()),
+    }
+    case
+}
+
+/// Every softmax case: each shape, each axis from `-r - 1` to `r`, both ops.
+type SmKey = (usize, isize, SoftmaxKind);
+
+fn softmax_keys(shapes: &[Vec<usize>]) -> Vec<(bool, SmKey)> {
+    let mut keys = vec![];
+    for (xi, x) in shapes.iter().enumerate() {
+        let r = x.len().max(1) as isize;
+        for axis in -r - 1..=r {
+            for kind in [SoftmaxKind::Softmax, SoftmaxKind::LogSoftmax] {
+                keys.push((softmax_plan(x, axis).is_ok(), (xi, axis, kind)));
+            }
+        }
+    }
+    keys
+}
+
+fn softmax_case(shapes: &[Vec<usize>], (xi, axis, kind): SmKey) -> Value {
+    let x = &shapes[xi];
+    let xv: Vec<f32> = ints(x, 3).iter().map(|&v| v as f32 / 4.0).collect();
+    let op = match kind {
+        SoftmaxKind::Softmax => "softmax",
+        SoftmaxKind::LogSoftmax => "log_softmax",
+    };
+    let mut case = json!({
+        "name": format!("{op}_{x:?}_axis{axis}"),
+        "op": op,
+        "x": tensor(x, "float32", json!(xv)),
+        "attrs": {"axis": axis},
+    });
+    match softmax_plan(x, axis) {
+        Ok(_) => {
+            let mut out = vec![0f32; xv.len()];
+            softmax_slices(kind, x, &xv, axis, &mut out).expect("the rule accepted");
+            case["out"] = tensor(x, "float32", json!(out));
+        }
+        Err(e) => case["error"] = json!(e.to_string()),
+    }
+    case
 }
 
 /// An elementwise case: X and Y (indices into [`shapes`]) and the axis.
@@ -571,6 +699,7 @@ fn cases_from_env(var: &str, default: usize) -> usize {
 }
 
 #[test]
+#[ignore = "long: `cargo test -p conformance -- --ignored` runs it (CI does)"]
 fn runtime_and_type_level_rules_agree() {
     let n = cases_from_env("AGREEMENT_CASES", 1500);
     // the escape hatch's ops compile slower per case (a builder per pair,
@@ -592,6 +721,8 @@ fn runtime_and_type_level_rules_agree() {
         "agreement: multiplex: {mx_several} cases where several shape rules fail left out (the forms name different rules first)"
     );
     let (ew_total, sel_total) = (ew.len(), sel.len());
+    let (red, sm) = (reduce_keys(&shapes), softmax_keys(&shapes));
+    let (red_total, sm_total) = (red.len(), sm.len());
     // the last stitch key: TensorFlow's testErrorDataNumDimsMismatch
     let tf_case = st.len() - 1;
     let report = |name: &str, picked: Vec<(String, Value)>, total: usize| {
@@ -633,6 +764,30 @@ fn runtime_and_type_level_rules_agree() {
                     .map(|k| with_verdict(select_case(&shapes, k)))
                     .collect(),
                 sel_total,
+            ),
+        },
+        Batch {
+            file: "reduce",
+            family: "reduce",
+            cases: report(
+                "reduce",
+                sample(red, n_hatch)
+                    .into_iter()
+                    .map(|k| with_verdict(reduce_case(&shapes, k)))
+                    .collect(),
+                red_total,
+            ),
+        },
+        Batch {
+            file: "softmax",
+            family: "softmax",
+            cases: report(
+                "softmax",
+                sample(sm, n_hatch)
+                    .into_iter()
+                    .map(|k| with_verdict(softmax_case(&shapes, k)))
+                    .collect(),
+                sm_total,
             ),
         },
         Batch {

@@ -30,6 +30,7 @@ fn dynamic_mode_passes_the_gradient_vectors() {
 }
 
 #[test]
+#[ignore = "long: `cargo test -p conformance -- --ignored` runs it (CI does)"]
 fn static_mode_passes_the_gradient_vectors() {
     check_shipped("static", &grad_dir(), IMPLEMENTED, "grad-implemented");
 }

@@ -4,7 +4,7 @@
 //! - [`tensor!`]: the tensor literal macro (shape read from the nesting);
 //! - `impl_shape_tuples!`, `impl_elementwise_rules!`, `impl_select_rules!`,
 //!   `impl_multiplex_rules!`, `impl_stitch_rules!`, `impl_partition_rules!`,
-//!   `impl_matmul_rules!`:
+//!   `impl_matmul_rules!`, `impl_reduce_rules!`, `impl_softmax_rules!`:
 //!   used once each inside `shapecheck` to generate the per-rank impls of its
 //!   shape traits (rank padding, numpy right-alignment, Paddle's axis
 //!   placement, a shape's prefix), so that none is written by hand.
@@ -22,6 +22,7 @@ mod common;
 mod elementwise;
 mod matmul;
 mod multiplex;
+mod reduce;
 mod select;
 mod shape;
 mod tensor;
@@ -99,6 +100,20 @@ pub fn impl_partition_rules(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn impl_matmul_rules(input: TokenStream) -> TokenStream {
     matmul::matmul_rules(parse_max_rank(input.into())).into()
+}
+
+/// The reductions' per-rank impls for ranks 0..=N (see `reduce.rs`): the
+/// axis table (each axis placed by the rule's `axis_slot`), the masks of
+/// reduced dims and the shapes they leave.
+#[proc_macro]
+pub fn impl_reduce_rules(input: TokenStream) -> TokenStream {
+    reduce::reduce_rules(parse_max_rank(input.into())).into()
+}
+
+/// softmax's axis table for ranks 0..=N (see `reduce.rs`).
+#[proc_macro]
+pub fn impl_softmax_rules(input: TokenStream) -> TokenStream {
+    reduce::softmax_rules(parse_max_rank(input.into())).into()
 }
 
 /// An inline tensor from a nested array literal: `tensor![[1.0, 2.0], [3.0, 4.0]]`

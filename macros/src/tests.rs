@@ -1,6 +1,6 @@
 //! What the generators emit, checked on their tokens.
 
-use crate::{elementwise, matmul, multiplex, select, shape, stitch, tensor};
+use crate::{elementwise, matmul, multiplex, reduce, select, shape, stitch, tensor};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
 
@@ -709,4 +709,31 @@ fn matmul_rank_pairs() {
         b.contains("(crate::ops::matmul::NoTrans,crate::ops::matmul::Trans):"),
         "{b}"
     );
+}
+
+#[test]
+fn reduce_places_every_axis_with_the_rules_axis_slot() {
+    let out = reduce::reduce_rules(3);
+    let table = impls_of(out.clone(), "ReduceAxisRange");
+    // ranks 0..=3 list 2 + 2 + 4 + 6 axes, each placed by the rule
+    assert_eq!(table.len(), 14);
+    assert!(table.iter().all(|(_, body)| body.contains("axis_slot")));
+    // one placement impl per rank, naming the rank
+    assert_eq!(impls_of(out.clone(), "ReduceAxisOf").len(), 4);
+    // masks of 1..=3 slots: 1 + 2 + 3 flips; the shapes of 2 + 2 + 4 + 8 masks
+    assert_eq!(impls_of(out.clone(), "MarkAxis").len(), 6);
+    let apply = impls_of(out, "ApplyMask");
+    assert_eq!(apply.len(), 16);
+    // rank 2, the second dim reduced: dropped, or kept as One
+    assert!(apply.iter().any(|(ty, body)| ty
+        .contains("Kept , crate :: ops :: reduce :: bounds :: Gone")
+        && body.contains("type Out = (D0 ,) ;")
+        && body.contains("type Kept = (D0 , crate :: dim :: One ,) ;")));
+}
+
+#[test]
+fn softmax_lists_the_same_axes() {
+    let out = reduce::softmax_rules(2);
+    assert_eq!(impls_of(out.clone(), "SoftmaxAxisRange").len(), 2 + 2 + 4);
+    assert_eq!(impls_of(out, "SoftmaxAxisOf").len(), 3);
 }

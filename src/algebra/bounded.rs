@@ -124,16 +124,6 @@ impl<const C: usize> Broadcast<One> for Bounded<C> {
     }
 }
 
-/// 1 against a bounded dim: always broadcasts, the output keeps the capacity.
-impl<const C: usize> Broadcast<Bounded<C>> for One {
-    type Broadcast = Bounded<C>;
-    #[inline(always)]
-    fn broadcast(self, other: Bounded<C>, _: Internal) -> Bounded<C> {
-        let _ = self;
-        other
-    }
-}
-
 /// A bounded dim against a run-time one: checked when the op runs; either
 /// may be the 1 that repeats, so the output is a run-time dim.
 impl<const C: usize> Broadcast<Dyn> for Bounded<C> {

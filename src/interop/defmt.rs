@@ -9,7 +9,7 @@
 //!   formatting on the device);
 //! - a [`LodTensor`](crate::LodTensor) logs as its dense tensor followed by
 //!   its levels' offsets (`LodTensor[6, 1] [..] lod [[0, 2, 5, 6]]`);
-//! - every error type ([`ShapeError`], [`ElementwiseError`],
+//! - every error type ([`Error`](crate::Error), [`ShapeError`], [`ElementwiseError`],
 //!   [`SelectError`], [`MultiplexError`], [`UnknownActivation`],
 //!   [`StitchError`](crate::StitchError), [`LodError`](crate::LodError),
 //!   [`LodResetError`](crate::LodResetError), and the interop errors of the
@@ -122,6 +122,13 @@ impl Format for crate::lod::LodError {
 
 /// `Format` through the error's `Display` message.
 impl Format for crate::ops::lod_reset::LodResetError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message (the wrapped error's).
+impl Format for crate::any_error::Error {
     fn format(&self, f: Formatter<'_>) {
         ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
     }

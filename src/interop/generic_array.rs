@@ -154,6 +154,17 @@ impl<N: ArrayLength> DimLike for TDim<N> {
     }
 }
 
+/// A typenum dim against 1: the 1 is repeated (what every [`DimLike`]
+/// promises: a dim meets a size-1 dim on its right). 1 against it is the
+/// algebra's one impl for a 1 on the left.
+impl<N: ArrayLength> crate::algebra::Broadcast<crate::dim::One> for TDim<N> {
+    type Broadcast = TDim<N>;
+    #[inline(always)]
+    fn broadcast(self, _other: crate::dim::One, _: crate::algebra::Internal) -> TDim<N> {
+        self
+    }
+}
+
 /// A typenum dim and itself: one size, nothing to check (what every
 /// [`DimLike`] promises: a dim meets its own type).
 impl<N: ArrayLength> crate::algebra::Broadcast<TDim<N>> for TDim<N> {

@@ -116,6 +116,8 @@ pub mod lod_reset;
 pub mod matmul;
 pub mod multiplex;
 pub mod partition;
+pub mod reduce;
 pub mod reshape;
 pub mod select;
+pub mod softmax;
 pub mod stitch;

@@ -10,8 +10,10 @@ mod matmul;
 mod multiplex;
 mod multiplex_grad;
 mod partition;
+mod reduce;
 mod select;
 mod select_grad;
+mod softmax;
 mod stitch;
 mod stitch_grad;
 
@@ -72,6 +74,8 @@ pub fn lookup(family: &str) -> Option<&'static dyn Family> {
         "dynamic_partition_grad" => Some(&stitch_grad::DynamicPartitionGrad),
         "lod_reset_grad" => Some(&lod_reset_grad::LodResetGrad),
         "matmul" => Some(&matmul::Matmul),
+        "reduce" => Some(&reduce::Reduce),
+        "softmax" => Some(&softmax::Softmax),
         _ => None,
     }
 }

@@ -29,6 +29,15 @@ use crate::tensor::Tensor;
 /// [`run_bounded_into`](Multiplex::run_bounded_into) (rows
 /// [`Bounded<CAP>`](crate::Bounded), no heap).
 ///
+/// ```
+/// use shapecheck::prelude::*;
+/// let a = tensor![[1, 2], [3, 4], [5, 6]];
+/// let b = tensor![[10, 20], [30, 40], [50, 60]];
+/// let index = tensor![[1], [0], [1]];
+/// let out: Tensor<i32, shape![3, 2]> = multiplex(&[a, b], &index).run().unwrap();
+/// assert_eq!(out.as_slice(), &[10, 20, 3, 4, 50, 60]);
+/// ```
+///
 /// The shape rules are bounds: one shape `S` of rank >= 2 for all candidates
 /// (one type), an index of shape `[index_rows, 1]`
 /// ([`MultiplexShapes`]); two are assertions evaluated when the function is
@@ -38,15 +47,6 @@ use crate::tensor::Tensor;
 /// dims are checked when it runs (candidates with different run-time dims,
 /// an index with more rows), as are the index values, all before anything
 /// is written.
-///
-/// ```
-/// use shapecheck::prelude::*;
-/// let a = tensor![[1, 2], [3, 4], [5, 6]];
-/// let b = tensor![[10, 20], [30, 40], [50, 60]];
-/// let index = tensor![[1], [0], [1]];
-/// let out: Tensor<i32, shape![3, 2]> = multiplex(&[a, b], &index).run().unwrap();
-/// assert_eq!(out.as_slice(), &[10, 20, 3, 4, 50, 60]);
-/// ```
 #[allow(clippy::type_complexity)]
 #[inline]
 pub fn multiplex<'a, T, S, B, I, IS, BI, const K: usize>(
@@ -120,6 +120,7 @@ type IndexElementOf<I, IS> = <<I as MultiplexIndex<IS>>::Element as IndexElement
 /// ```
 ///
 /// `O` is the output's shape, [`MultiplexOut<S, IS>`].
+#[must_use = "a multiplex does nothing until it runs: call .run(), .run_into(&mut buf), .run_bounded::<CAP>() or .run_bounded_into(&mut out)"]
 pub struct Multiplex<'a, T, S, B, I, IS, O, const K: usize>
 where
     T: Copy,

@@ -120,6 +120,7 @@ where
 
 /// A multiplex on [`DynTensor`]s waiting for its output form
 /// ([`multiplex`]): [`run`](Self::run) allocates it.
+#[must_use = "a multiplex does nothing until it runs: call .run()"]
 #[derive(Debug)]
 pub struct DynMultiplex<'a, T, C, I> {
     inputs: &'a [C],

@@ -25,12 +25,6 @@ use core::marker::PhantomData;
 /// [`run_bounded_into`](Partition::run_bounded_into) (rows
 /// [`Bounded<CAP>`](crate::Bounded), no heap).
 ///
-/// The prefix rule (partitions' shape starts data's) and the partition
-/// element type are bounds ([`PartitionShapes`]); `NUM >= 1` is an
-/// assertion evaluated when the function is instantiated (`cargo build`).
-/// A partition value outside `[0, NUM)` is an error naming its position
-/// and value, found before anything is written.
-///
 /// ```
 /// use shapecheck::prelude::*;
 /// let data = Tensor::<i32, shape![4, 2]>::from_array([[1, 2], [3, 4], [5, 6], [7, 8]]);
@@ -39,6 +33,12 @@ use core::marker::PhantomData;
 /// assert_eq!((a.dims().as_slice(), a.as_slice()), (&[1, 2][..], &[3, 4][..]));
 /// assert_eq!((b.dims().as_slice(), b.as_slice()), (&[3, 2][..], &[1, 2, 5, 6, 7, 8][..]));
 /// ```
+///
+/// The prefix rule (partitions' shape starts data's) and the partition
+/// element type are bounds ([`PartitionShapes`]); `NUM >= 1` is an
+/// assertion evaluated when the function is instantiated (`cargo build`).
+/// A partition value outside `[0, NUM)` is an error naming its position
+/// and value, found before anything is written.
 #[allow(clippy::type_complexity)]
 pub fn dynamic_partition<'a, const NUM: usize, T, DS, DB, I, PS, PB>(
     data: &'a Tensor<T, DS, DB>,
@@ -100,6 +100,7 @@ type OutOf<DS, PS, I> = <PS as PartitionOf<DS, I>>::Out;
 ///
 /// `Sl` is the slice shape (data's dims after the partitions'): each
 /// output's shape is `(Dyn, Sl..)`, [`PartitionOut<DS, PS, I>`].
+#[must_use = "a dynamic_partition does nothing until it runs: call .run(), .run_into(&mut buf), .run_bounded::<CAP>() or .run_bounded_into(&mut outs)"]
 pub struct Partition<'a, const NUM: usize, T, DS, DB, Sl, O>
 where
     T: Copy,

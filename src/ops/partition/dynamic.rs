@@ -126,6 +126,7 @@ pub fn dynamic_partition<'a, const NUM: usize, T, I>(
 /// A dynamic_partition on [`DynTensor`]s into `NUM` outputs, waiting for
 /// its output form ([`dynamic_partition`]): [`run`](Self::run) allocates
 /// them.
+#[must_use = "a dynamic_partition does nothing until it runs: call .run()"]
 #[derive(Debug)]
 pub struct DynPartition<'a, const NUM: usize, T, I> {
     data: &'a DynTensor<T>,

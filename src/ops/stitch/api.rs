@@ -23,6 +23,7 @@ use core::marker::PhantomData;
 ///
 /// Each pair's prefix rule and slice rule are checked at compile time; the
 /// index values when it runs ([`run`](Self::run), [`run_into`](Self::run_into)).
+#[must_use = "a dynamic_stitch does nothing until it runs: call .run(), .run_into(&mut buf), .run_bounded::<CAP>() or .run_bounded_into(&mut out)"]
 pub struct Stitch<'a, T, S0, O, L> {
     pub(super) pairs: L,
     _slice: PhantomData<(&'a [T], S0, O)>,
@@ -90,8 +91,13 @@ type NextStitch<'a, T, S0, O, L, I, IS, DS, DB> = Stitch<
     ),
 >;
 
-/// dynamic_stitch's builder with its first pair; `.pair(..)` adds the
-/// others, `.run()` / `.run_into(buf)` stitch them.
+/// TensorFlow's dynamic_stitch on static shapes: returns a [`Stitch`] with
+/// its first pair; [`pair`](Stitch::pair) adds the others, and nothing runs
+/// until a method takes the output: [`run`](Stitch::run) (on the heap),
+/// [`run_into`](Stitch::run_into) (your buffer),
+/// [`run_bounded`](Stitch::run_bounded) and
+/// [`run_bounded_into`](Stitch::run_bounded_into) (rows
+/// [`Bounded<CAP>`](crate::Bounded), no heap).
 ///
 /// ```
 /// use shapecheck::prelude::*;

@@ -183,6 +183,7 @@ pub fn dynamic_stitch<'a, T, I>(
 
 /// A dynamic_stitch on [`DynTensor`]s waiting for more pairs
 /// ([`pair`](Self::pair)) or its output form ([`run`](Self::run)).
+#[must_use = "a dynamic_stitch does nothing until it runs: call .run() or .run_into(&mut out)"]
 #[derive(Debug)]
 pub struct DynStitch<'a, T, I> {
     first: (&'a DynTensor<I>, &'a DynTensor<T>),
@@ -203,7 +204,6 @@ impl<'a, T, I> DynStitch<'a, T, I> {
     /// // a later pair wins a shared index, as in TensorFlow
     /// assert_eq!(dynamic_stitch(&i, &d).pair(&j, &e).run().unwrap().as_slice(), &[8]);
     /// ```
-    #[must_use]
     pub fn pair(mut self, indices: &'a DynTensor<I>, data: &'a DynTensor<T>) -> Self {
         if self.more.try_reserve(1).is_ok() {
             self.more.push((indices, data));

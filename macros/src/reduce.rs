@@ -1,0 +1,177 @@
+//! The per-rank impls of the reductions' and softmax's type-level rules
+//! (`shapecheck::ops::reduce::bounds`, `shapecheck::ops::softmax::bounds`).
+//! Nothing here computes an axis: each axis a rank takes is placed by
+//! `rule::axis_slot`, the function the run-time rule calls, evaluated by the
+//! compiler in the generated `Pos<{ .. }>`; the rest is the bookkeeping of
+//! tuples (a mask of kept and reduced dims, and the shape it leaves).
+
+use super::common::{axis_arg, idents, tuple};
+use proc_macro2::TokenStream as TokenStream2;
+use quote::quote;
+
+/// The axes a rank's table lists: `-n..n` with `n = max(rank, 1)`, so that
+/// every axis the rule could accept has an impl (the rule itself, through
+/// `axis_slot`, says where each lands; an axis it rejects lands on
+/// `usize::MAX`, whose `Pos` nothing marks).
+fn axes(rank: usize) -> core::ops::Range<isize> {
+    let n = rank.max(1) as isize;
+    -n..n
+}
+
+/// `<trait><S, R, A>` for `()` (the range table, through `axis_slot`) and
+/// `<of><A>` for each rank's tuples (which names the rank `R`), for ranks
+/// 0..=max.
+fn axis_table(
+    m: &TokenStream2,
+    range: &TokenStream2,
+    of: &TokenStream2,
+    max: usize,
+) -> TokenStream2 {
+    let mut out = TokenStream2::new();
+    for r in 0..=max {
+        for a in axes(r) {
+            let aa = axis_arg(a);
+            out.extend(quote! {
+                #[diagnostic::do_not_recommend]
+                impl<S> #m::#range<S, #r, #aa> for () {
+                    type Pos = crate::ops::reduce::bounds::Pos<{ crate::ops::reduce::rule::axis_slot(#aa, #r) }>;
+                }
+            });
+        }
+        let d = idents("D", r);
+        let dt = tuple(&d);
+        out.extend(quote! {
+            impl<#(#d,)* const A: isize> #m::#of<A> for #dt
+            where (): #m::#range<#dt, #r, A>
+            {
+                type Pos = <() as #m::#range<#dt, #r, A>>::Pos;
+            }
+        });
+    }
+    out
+}
+
+/// The reductions' impls for ranks 0..=max: the axis table, each rank's
+/// masks (`ReduceMask`: all kept, all reduced), marking a position
+/// (`MarkAxis`: kept to reduced; a position already reduced has no impl, the
+/// duplicate-axis error) and each mask's shapes (`ApplyMask`).
+pub fn reduce_rules(max: usize) -> TokenStream2 {
+    let m = quote!(crate::ops::reduce::bounds);
+    let mut out = axis_table(&m, &quote!(ReduceAxisRange), &quote!(ReduceAxisOf), max);
+    // marking position i of a mask of `slots` dims (one table per length:
+    // a 0-d x's mask has one slot, as a rank-1 x's)
+    for slots in 1..=max.max(1) {
+        let ms = idents("M", slots);
+        for i in 0..slots {
+            let generics: Vec<_> = ms
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| *k != i)
+                .map(|(_, m)| m)
+                .collect();
+            let before: Vec<_> = ms
+                .iter()
+                .enumerate()
+                .map(|(k, mk)| {
+                    if k == i {
+                        quote!(#m::Kept)
+                    } else {
+                        quote!(#mk)
+                    }
+                })
+                .collect();
+            let after: Vec<_> = ms
+                .iter()
+                .enumerate()
+                .map(|(k, mk)| {
+                    if k == i {
+                        quote!(#m::Gone)
+                    } else {
+                        quote!(#mk)
+                    }
+                })
+                .collect();
+            out.extend(quote! {
+                #[diagnostic::do_not_recommend]
+                impl<#(#generics,)* S, const A: isize> #m::MarkAxis<(#(#before,)*), S, A> for #m::Pos<#i> {
+                    type Out = (#(#after,)*);
+                }
+            });
+        }
+    }
+    for r in 0..=max {
+        let d = idents("D", r);
+        let dt = tuple(&d);
+        let slots = r.max(1);
+        let kept = (0..slots).map(|_| quote!(#m::Kept));
+        let all = (0..slots).map(|_| {
+            if r == 0 {
+                quote!(#m::Whole)
+            } else {
+                quote!(#m::Gone)
+            }
+        });
+        out.extend(quote! {
+            impl<#(#d,)*> #m::ReduceMask for #dt {
+                type Keep = (#(#kept,)*);
+                type All = (#(#all,)*);
+            }
+        });
+        // the shapes each mask leaves
+        if r == 0 {
+            out.extend(quote! {
+                impl #m::ApplyMask<()> for (#m::Gone,) {
+                    type Out = ();
+                    type Kept = ();
+                    type ArgKept = (crate::dim::One,);
+                }
+                impl #m::ApplyMask<()> for (#m::Whole,) {
+                    type Out = ();
+                    type Kept = ();
+                    type ArgKept = ();
+                }
+            });
+            continue;
+        }
+        for bits in 0..(1u32 << r) {
+            let gone = |k: usize| bits & (1 << k) != 0;
+            let mask = (0..r).map(|k| {
+                if gone(k) {
+                    quote!(#m::Gone)
+                } else {
+                    quote!(#m::Kept)
+                }
+            });
+            let dropped = d
+                .iter()
+                .enumerate()
+                .filter(|(k, _)| !gone(*k))
+                .map(|(_, x)| x);
+            let keep: Vec<_> = d
+                .iter()
+                .enumerate()
+                .map(|(k, x)| {
+                    if gone(k) {
+                        quote!(crate::dim::One)
+                    } else {
+                        quote!(#x)
+                    }
+                })
+                .collect();
+            out.extend(quote! {
+                impl<#(#d: crate::dim::DimLike,)*> #m::ApplyMask<#dt> for (#(#mask,)*) {
+                    type Out = (#(#dropped,)*);
+                    type Kept = (#(#keep,)*);
+                    type ArgKept = (#(#keep,)*);
+                }
+            });
+        }
+    }
+    out
+}
+
+/// softmax's axis table for ranks 0..=max (`SoftmaxAxisRange`, `SoftmaxAxisOf`).
+pub fn softmax_rules(max: usize) -> TokenStream2 {
+    let m = quote!(crate::ops::softmax::bounds);
+    axis_table(&m, &quote!(SoftmaxAxisRange), &quote!(SoftmaxAxisOf), max)
+}

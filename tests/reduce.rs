@@ -1,0 +1,275 @@
+//! Reductions and argmax / argmin: property tests against a naive reference
+//! (every element visited by its multi-index), the rule's edges (Paddle's
+//! 0-d and empty-axis cases), and the static path against the dynamic one,
+//! output types included.
+
+use proptest::prelude::*;
+use shapecheck::ops::reduce::{reduce_output_dims, ArgKind, ReduceKind};
+use shapecheck::prelude::*;
+use shapecheck::All;
+use shapecheck::ReduceOutput;
+
+/// The multi-index of flat position `i` in `dims`.
+fn unflat(mut i: usize, dims: &[usize]) -> Vec<usize> {
+    let mut idx = vec![0; dims.len()];
+    for k in (0..dims.len()).rev() {
+        idx[k] = i % dims[k];
+        i /= dims[k];
+    }
+    idx
+}
+
+/// Which dims `axes` reduce (None or empty: all), or None where Paddle errs.
+fn reduced(dims: &[usize], axes: Option<&[isize]>) -> Option<Vec<bool>> {
+    let r = dims.len();
+    let n = r.max(1) as isize;
+    let mut red = vec![false; r.max(1)];
+    match axes {
+        None | Some([]) => red.iter_mut().for_each(|b| *b = true),
+        Some(list) => {
+            for &a in list {
+                if a < -n || a >= n {
+                    return None;
+                }
+                let s = if a < 0 { a + n } else { a } as usize;
+                if red[s] {
+                    return None;
+                }
+                red[s] = true;
+            }
+        }
+    }
+    red.truncate(r);
+    Some(red)
+}
+
+/// The naive reduction: the output dims and, per output element, the
+/// x values it reduces, in x's order.
+fn groups(dims: &[usize], red: &[bool], keepdim: bool) -> (Vec<usize>, Vec<Vec<usize>>) {
+    let out: Vec<usize> = dims
+        .iter()
+        .zip(red)
+        .filter_map(|(&d, &r)| match (r, keepdim) {
+            (false, _) => Some(d),
+            (true, true) => Some(1),
+            (true, false) => None,
+        })
+        .collect();
+    let kept: Vec<usize> = dims
+        .iter()
+        .zip(red)
+        .filter(|(_, r)| !**r)
+        .map(|(&d, _)| d)
+        .collect();
+    let n_out: usize = kept.iter().product();
+    let mut g = vec![vec![]; n_out];
+    let numel: usize = dims.iter().product();
+    for i in 0..numel {
+        let idx = unflat(i, dims);
+        let mut o = 0;
+        for (k, &d) in dims.iter().enumerate() {
+            if !red[k] {
+                o = o * d + idx[k];
+            }
+        }
+        g[o].push(i);
+    }
+    (out, g)
+}
+
+fn arb_case() -> impl Strategy<Value = (Vec<usize>, Vec<i32>, Option<Vec<isize>>, bool)> {
+    prop::collection::vec(0usize..4, 0..5).prop_flat_map(|dims| {
+        let numel: usize = dims.iter().product();
+        let r = dims.len() as isize;
+        (
+            Just(dims),
+            prop::collection::vec(-3i32..4, numel),
+            prop::option::of(prop::collection::vec(-r - 1..r + 1, 0..4)),
+            any::<bool>(),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn every_reduction_matches_the_reference((dims, data, axes, keepdim) in arb_case()) {
+        let x = DynTensor::new(&dims, data.clone()).unwrap();
+        let list = axes.clone().unwrap_or_default();
+        let red = reduced(&dims, axes.as_deref());
+        let sum = x.sum(&list, keepdim);
+        let Some(red) = red else {
+            prop_assert!(sum.is_err());
+            let rule = sum.unwrap_err().rule();
+            prop_assert!(rule == "reduce/axis-range" || rule == "reduce/duplicate-axis");
+            return Ok(());
+        };
+        let (out, g) = groups(&dims, &red, keepdim);
+        let sum = sum.unwrap();
+        prop_assert_eq!(sum.dims().to_vec(), out.clone());
+        let want: Vec<i64> = g.iter().map(|ix| ix.iter().map(|&i| i64::from(data[i])).sum()).collect();
+        prop_assert_eq!(sum.as_slice(), &want[..]);
+        let prod = x.prod(&list, keepdim).unwrap();
+        let want: Vec<i32> = g.iter().map(|ix| ix.iter().fold(1i32, |a, &i| a.wrapping_mul(data[i]))).collect();
+        prop_assert_eq!(prod.as_slice(), &want[..]);
+        let empty = g.iter().any(|ix| ix.is_empty()) || (g.is_empty() && red.iter().zip(&dims).any(|(&r, &d)| r && d == 0));
+        match x.max(&list, keepdim) {
+            Ok(m) => {
+                prop_assert!(!empty);
+                let want: Vec<i32> = g.iter().map(|ix| ix.iter().map(|&i| data[i]).max().unwrap()).collect();
+                prop_assert_eq!(m.as_slice(), &want[..]);
+            }
+            Err(e) => {
+                prop_assert_eq!(e.rule(), "reduce/empty");
+                prop_assert!(red.iter().zip(&dims).any(|(&r, &d)| r && d == 0));
+            }
+        }
+        if let Ok(m) = x.min(&list, keepdim) {
+            let want: Vec<i32> = g.iter().map(|ix| ix.iter().map(|&i| data[i]).min().unwrap()).collect();
+            prop_assert_eq!(m.as_slice(), &want[..]);
+        }
+        let xf = DynTensor::new(&dims, data.iter().map(|&v| v as f64 * 0.5).collect()).unwrap();
+        let mean = xf.mean(&list, keepdim).unwrap();
+        for (o, ix) in mean.as_slice().iter().zip(&g) {
+            let s: f64 = ix.iter().map(|&i| data[i] as f64 * 0.5).sum();
+            let want = s / ix.len() as f64;
+            prop_assert!(o.to_bits() == want.to_bits() || (o.is_nan() && want.is_nan()));
+        }
+        prop_assert_eq!(reduce_output_dims(&dims, axes.as_deref(), keepdim, ReduceKind::Sum).unwrap().to_vec(), out);
+    }
+
+    #[test]
+    fn argmax_and_argmin_match_the_reference((dims, data, axis, keepdim) in arb_case()) {
+        let axis = axis.and_then(|a| a.first().copied());
+        let x = DynTensor::new(&dims, data.clone()).unwrap();
+        for kind in [ArgKind::ArgMax, ArgKind::ArgMin] {
+            let got = x.arg_reduce(kind, axis, keepdim);
+            let list: Vec<isize> = axis.into_iter().collect();
+            let Some(red) = reduced(&dims, axis.map(|_| &list[..])) else {
+                prop_assert_eq!(got.unwrap_err().rule(), "reduce/axis-range");
+                continue;
+            };
+            if red.iter().zip(&dims).any(|(&r, &d)| r && d == 0) {
+                prop_assert_eq!(got.unwrap_err().rule(), "reduce/empty");
+                continue;
+            }
+            let got = got.unwrap();
+            let (mut out, g) = groups(&dims, &red, keepdim);
+            if dims.is_empty() && keepdim && axis.is_some() {
+                out = vec![1]; // Paddle: a 0-d x over an axis with keepdim is [1]
+            }
+            prop_assert_eq!(got.dims().to_vec(), out);
+            for (o, ix) in got.as_slice().iter().zip(&g) {
+                // the position along the reduced dims (flattened) of the first best
+                let mut best = 0;
+                for (k, &i) in ix.iter().enumerate() {
+                    let better = match kind {
+                        ArgKind::ArgMax => data[i] > data[ix[best]],
+                        ArgKind::ArgMin => data[i] < data[ix[best]],
+                    };
+                    if better {
+                        best = k;
+                    }
+                }
+                prop_assert_eq!(*o, best as i64);
+            }
+        }
+    }
+}
+
+#[test]
+fn paddle_edges() {
+    let s = DynTensor::new(&[], vec![-4i32]).unwrap();
+    assert_eq!(s.sum(&[], true).unwrap().dims().rank(), 0); // 0-d stays 0-d
+    assert_eq!(s.sum(&[-1], true).unwrap().as_slice(), &[-4i64]);
+    assert_eq!(s.sum(&[-2], false).unwrap_err().rule(), "reduce/axis-range");
+    assert_eq!(
+        s.sum(&[0, 0], false).unwrap_err().rule(),
+        "reduce/duplicate-axis"
+    );
+    assert_eq!(s.argmax(Some(0), true).unwrap().dims().as_slice(), &[1]);
+    assert_eq!(s.argmax(None, true).unwrap().dims().rank(), 0);
+    let e = DynTensor::new(&[2, 0], Vec::<f32>::new()).unwrap();
+    assert_eq!(e.sum(&[1], true).unwrap().as_slice(), &[0.0, 0.0]);
+    assert_eq!(e.prod(&[1], false).unwrap().as_slice(), &[1.0, 1.0]);
+    assert_eq!(e.max(&[0], false).unwrap().dims().as_slice(), &[0]);
+    assert_eq!(
+        e.min(&[1], false).unwrap_err().to_string(),
+        "reduce: min over dim 1 of x [2, 0], which has size 0: min needs at least one element"
+    );
+    // the last axis of a long row: the lanes and the remainder
+    let x = DynTensor::new(&[3, 37], (0..111).map(|v| v as f32).collect()).unwrap();
+    assert_eq!(
+        x.sum(&[-1], false).unwrap().as_slice(),
+        &[666.0, 2035.0, 3404.0]
+    );
+    assert_eq!(x.argmax(Some(1), false).unwrap().as_slice(), &[36, 36, 36]);
+}
+
+/// The static path agrees with the dynamic one, output types included.
+fn same_as_dynamic<S, Ax>(axes: &[isize], keepdim: bool)
+where
+    S: StaticShape + shapecheck::Reduce<Ax>,
+    ReduceOutput<S, Ax>: StaticShape,
+    Ax: Default,
+{
+    let x = Tensor::<i32, S>::from_fn(|i| {
+        i.iter()
+            .enumerate()
+            .map(|(k, &v)| (v as i32 + 1) * (k as i32 * 3 - 2))
+            .sum()
+    });
+    let d = DynTensor::new(S::DIMS, x.as_slice().to_vec()).unwrap();
+    let s = x.sum(Ax::default());
+    let want = d.sum(axes, keepdim).unwrap();
+    assert_eq!(s.dims(), want.dims());
+    assert_eq!(s.as_slice(), want.as_slice());
+    let m = x.max(Ax::default());
+    assert_eq!(m.as_slice(), d.max(axes, false).unwrap().as_slice());
+}
+
+#[test]
+fn static_matches_dynamic_on_every_axis_of_rank_3() {
+    type S = shape![2, 3, 4];
+    same_as_dynamic::<S, Axis<0>>(&[0], false);
+    same_as_dynamic::<S, Axis<1>>(&[1], false);
+    same_as_dynamic::<S, Axis<2>>(&[2], false);
+    same_as_dynamic::<S, Axis<-1>>(&[-1], false);
+    same_as_dynamic::<S, Axis<-2>>(&[-2], false);
+    same_as_dynamic::<S, Axis<-3>>(&[-3], false);
+    same_as_dynamic::<S, (Axis<0>, Axis<2>)>(&[0, 2], false);
+    same_as_dynamic::<S, (Axis<-1>, Axis<0>, Axis<1>)>(&[-1, 0, 1], false);
+    same_as_dynamic::<S, All>(&[], false);
+    same_as_dynamic::<shape![5], Axis<0>>(&[0], false);
+    same_as_dynamic::<shape![2, 1, 3, 2], (Axis<1>, Axis<3>)>(&[1, 3], false);
+    same_as_dynamic::<shape![], All>(&[], false);
+    same_as_dynamic::<shape![], Axis<-1>>(&[-1], false);
+}
+
+#[test]
+fn static_keepdim_and_arg_forms() {
+    let x = Tensor::<f32, shape![2, 3]>::from_array([[1.0, 5.0, 5.0], [7.0, -1.0, 7.0]]);
+    let k: Tensor<f32, shape![2, 1]> = x.max_keepdim(Axis::<1>);
+    assert_eq!(k.as_slice(), &[5.0, 7.0]);
+    let a: Tensor<i64, shape![2]> = x.argmax(Axis::<-1>);
+    assert_eq!(a.as_slice(), &[1, 0]);
+    let b: Tensor<i64, shape![1, 3]> = x.argmin_keepdim(Axis::<0>);
+    assert_eq!(b.as_slice(), &[0, 1, 0]);
+    let c: Tensor<i64, shape![1, 1]> = x.argmax_keepdim(All);
+    assert_eq!(c.as_slice(), &[3]);
+    let m: Tensor<f32, shape![1, 1]> = x.mean_keepdim((Axis::<0>, Axis::<1>));
+    assert_eq!(m.as_slice(), &[4.0]);
+    // a run-time dim: the checked form
+    let y = Tensor::<f32, shape![Dyn, 3], Vec<f32>>::with_dims(&[2, 3], x.to_vec()).unwrap();
+    let s = y.try_reduce::<f32, _>(ReduceKind::Sum, Axis::<0>).unwrap();
+    assert_eq!(s.as_slice(), &[8.0, 4.0, 12.0]);
+}
+
+/// No heap on the static path: the results are inline arrays.
+#[test]
+fn static_results_are_inline() {
+    let x = Tensor::<f64, shape![4, 4]>::full(0.5);
+    let s: Tensor<f64, shape![4], shapecheck::Inline<f64, shape![4]>> = x.sum(Axis::<0>);
+    assert_eq!(s.as_slice(), &[2.0; 4]);
+}
