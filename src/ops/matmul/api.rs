@@ -34,6 +34,13 @@ impl<S: MatmulNoCheck, SY: MatmulNoCheck, TX: Transpose, TY: Transpose> StaticFr
     };
 }
 
+/// [`StaticFrame`]'s constant, for the backward's static forms.
+#[inline(always)]
+pub(super) fn static_frame<S: MatmulNoCheck, SY: MatmulNoCheck, TX: Transpose, TY: Transpose>(
+) -> &'static MatmulFrame {
+    &StaticFrame::<S, SY, TX, TY>::FRAME
+}
+
 /// Every form's one writer: the kernel on a frame, x's and y's data and
 /// the output's buffer (each length checked before anything is written).
 #[inline]

@@ -19,7 +19,7 @@ use crate::element::Element;
 // Every index below is guarded by `< f.batch.rank <= MAX_RANK`.
 #[allow(clippy::indexing_slicing)]
 #[inline(always)]
-fn offsets(f: &MatmulFrame, mut b: usize) -> (usize, usize) {
+pub(super) fn offsets(f: &MatmulFrame, mut b: usize) -> (usize, usize) {
     let fr = &f.batch;
     let (mut xs, mut ys) = (f.x_mat, f.y_mat);
     let (mut xo, mut yo) = (0, 0);

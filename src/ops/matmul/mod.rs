@@ -83,6 +83,7 @@
 //! ```
 
 mod api;
+mod backward;
 mod bounds;
 #[cfg(feature = "alloc")]
 pub(crate) mod dynamic;
@@ -90,6 +91,7 @@ mod error;
 mod kernel;
 mod rule;
 
+pub use backward::{matmul_backward_slices, MatmulGrads};
 #[doc(hidden)]
 pub use bounds::{
     InnerLastLast, InnerLastSecond, InnerSecondLast, InnerSecondSecond, MatmulBatchDim,
