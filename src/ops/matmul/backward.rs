@@ -23,10 +23,10 @@
 use super::bounds::{MatmulNoCheck, MatmulOutput, MatmulShapes};
 use super::kernel::offsets;
 use super::rule::{self, MatmulFrame};
-use super::{MatmulError, NoTrans, Transpose};
+use super::{MatmulError, NoTrans, Trans, Transpose};
 use crate::dims::{Dims, ShapeError};
 use crate::element::Element;
-use crate::shape::Shape;
+use crate::shape::{ProvenShape, Shape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 
@@ -174,12 +174,35 @@ pub fn matmul_backward_slices<T: Element>(
     apply_backward(&f, (x_dims, y_dims), (x, y, dout), dx, dy)
 }
 
+/// The plain backward forms' writer: the plan as the forward's plain forms
+/// make it; every length is the types' (the bounds prove `dout`'s dims and
+/// the gradients' buffers), so this cannot fail and writes nothing if it did.
+#[inline(always)]
+fn plain_backward<T, S, SY, TX, TT>(
+    shapes: (&S, &SY),
+    reads: (&[T], &[T], &[T]),
+    dx: &mut [T],
+    dy: &mut [T],
+) where
+    T: Element,
+    S: MatmulNoCheck<TX>,
+    SY: MatmulNoCheck<TT::Flip>,
+    TX: Transpose,
+    TT: Transpose,
+{
+    if let Some(f) = super::api::plain_frame::<S, SY, TX, TT>(shapes.0, shapes.1) {
+        let _ = apply_backward(&f, (&f.out, &f.out), reads, dx, dy);
+    }
+}
+
 impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     /// The gradients of [`Tensor::matmul`]: for the upstream gradient `dout`
     /// (typed as the forward's output: a `dout` of another shape does not
     /// compile), `(dx, dy)` typed as `self` and `y`, each summed over the
     /// batch dims where its operand broadcast (see the
-    /// [module docs](crate::ops::matmul)). Every shape static; it cannot fail.
+    /// [module docs](crate::ops::matmul)). Every dim the rule compares
+    /// static, `dout`'s dims proven by its type (static or branded; a `Dyn`
+    /// batch takes [`Tensor::try_matmul_backward`]); it cannot fail.
     ///
     /// ```
     /// use shapecheck::prelude::*;
@@ -198,11 +221,12 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         dout: &Tensor<T, MatmulOutput<S, SY>, BD>,
     ) -> MatmulGrads<T, S, B, SY, BY>
     where
-        S: MatmulShapes<SY, NoTrans, NoTrans> + MatmulNoCheck,
-        SY: MatmulNoCheck,
+        S: MatmulShapes<SY, NoTrans, NoTrans> + MatmulNoCheck<NoTrans>,
+        SY: MatmulNoCheck<Trans>,
         BY: ResultStorage<T, SY>,
         BD: Storage<T>,
         B: ResultStorage<T, S>,
+        MatmulOutput<S, SY>: ProvenShape,
     {
         self.matmul_backward_t(y, dout, NoTrans, NoTrans)
     }
@@ -229,24 +253,33 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         transpose_y: TT,
     ) -> MatmulGrads<T, S, B, SY, BY>
     where
-        S: MatmulShapes<SY, TX, TT> + MatmulNoCheck,
-        SY: MatmulNoCheck,
+        S: MatmulShapes<SY, TX, TT> + MatmulNoCheck<TX>,
+        SY: MatmulNoCheck<TT::Flip>,
         BY: ResultStorage<T, SY>,
         BD: Storage<T>,
         TX: Transpose,
         TT: Transpose,
         B: ResultStorage<T, S>,
+        // `dout`'s dims are its type's (static or branded): no run-time check
+        MatmulOutput<S, SY, TX, TT>: ProvenShape,
     {
         let (xs, ys) = (*self.shape(), *y.shape());
         let mut dx = Tensor::from_parts_unchecked(xs, B::Out::filled(&xs, T::default()));
         let mut dy = Tensor::from_parts_unchecked(ys, BY::Out::filled(&ys, T::default()));
-        self.matmul_backward_into(y, dout, transpose_x, transpose_y, &mut dx, &mut dy);
+        let _ = (transpose_x, transpose_y);
+        // dx and dy have x's and y's shapes by construction
+        plain_backward::<T, S, SY, TX, TT>(
+            (self.shape(), y.shape()),
+            (self.as_slice(), y.as_slice(), dout.as_slice()),
+            dx.as_mut_slice(),
+            dy.as_mut_slice(),
+        );
         (dx, dy)
     }
 
     /// [`Tensor::matmul_backward_t`] writing into `dx` and `dy` (any
-    /// storage, a caller's buffer included: no heap). Every shape static;
-    /// it cannot fail.
+    /// storage, a caller's buffer included: no heap). The buffers' and
+    /// `dout`'s dims proven by their types; it cannot fail.
     ///
     /// ```
     /// use shapecheck::prelude::*;
@@ -268,20 +301,22 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         dx: &mut Tensor<T, S, BGX>,
         dy: &mut Tensor<T, SY, BGY>,
     ) where
-        S: MatmulShapes<SY, TX, TT> + MatmulNoCheck,
-        SY: MatmulNoCheck,
+        S: MatmulShapes<SY, TX, TT> + MatmulNoCheck<TX>,
+        SY: MatmulNoCheck<TT::Flip>,
         BY: Storage<T>,
         BD: Storage<T>,
         TX: Transpose,
         TT: Transpose,
         BGX: StorageMut<T>,
         BGY: StorageMut<T>,
+        // the buffers' and `dout`'s dims are their types' (static or
+        // branded): no run-time check
+        S: ProvenShape,
+        SY: ProvenShape,
+        MatmulOutput<S, SY, TX, TT>: ProvenShape,
     {
-        // the plan is a constant and every length is the types': this
-        // cannot fail (and writes nothing if it did)
-        let _ = apply_backward(
-            super::api::static_frame::<S, SY, TX, TT>(),
-            (<S as MatmulNoCheck>::DIMS, <SY as MatmulNoCheck>::DIMS),
+        plain_backward::<T, S, SY, TX, TT>(
+            (self.shape(), y.shape()),
             (self.as_slice(), y.as_slice(), dout.as_slice()),
             dx.as_mut_slice(),
             dy.as_mut_slice(),

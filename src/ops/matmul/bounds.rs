@@ -22,13 +22,15 @@
 //! A 0-d operand's impl names its output through [`MatmulRankGate`],
 //! implemented by nothing; a rank past 6 has no impl ([`MatmulRule`]'s own
 //! message). The element types are [`MatmulElements`]; the plain forms'
-//! "no run-time dim" is [`MatmulNoCheck`].
+//! "no run-time dim to check" is [`MatmulNoCheck`] (a rank-2 operand's
+//! rows or columns, which the rule never compares, may be any dim).
 
-use super::{NoTrans, Trans};
+use super::{NoTrans, Trans, Transpose};
 use crate::algebra::{Broadcast, Internal, SameDim};
-use crate::dim::DimLike;
+use crate::dim::{DimLike, StaticDim};
+use crate::dims::Dims;
 use crate::element::{Element, SameElement};
-use crate::shape::{Shape, StaticShape};
+use crate::shape::Shape;
 
 /// x of shape `Self` and y of shape `Y` meet under matmul with the
 /// transposes `TX` and `TY` ([`NoTrans`] or [`Trans`]); `Output` is the
@@ -259,22 +261,134 @@ impl<T: Element, TY: SameElement<T>> MatmulElements<TY> for T {
     }
 }
 
-/// The plain forms' rule: every dim of an operand (`Self`) static, so that
-/// the plan is a constant and nothing is left to check when it runs.
+/// The plain forms' rule for one operand: every dim the rule compares is
+/// static (the inner dim and the batch dims), so that nothing is left to
+/// check when it runs. `K` is the marker whose [`Transpose::Trail`] is the
+/// operand's inner dim (x: its own marker; y: its marker flipped,
+/// [`Transpose::Flip`]). The dim that passes through untouched (x's rows
+/// M, y's columns N, of a rank-2 operand) may be any dim: a generic batch
+/// `B: DimLike`, a `Dyn`, a brand; the plan is then made when it runs (it
+/// cannot fail), a constant otherwise.
 #[diagnostic::on_unimplemented(
-    message = "matmul/run-time-dim: an operand of shape {Self} has a run-time dim, which the plain form cannot check",
+    message = "matmul/run-time-dim: an operand of shape {Self} has a run-time inner or batch dim, which the plain form cannot check",
     label = "call `try_matmul` here: it checks run-time dims when it runs and returns a Result"
 )]
 #[doc(hidden)]
-pub trait MatmulNoCheck: Shape {
-    /// The dims.
-    const DIMS: &'static [usize];
+pub trait MatmulNoCheck<K>: Shape {
+    /// The dims when every one is static (the plan is then a constant).
+    const PLAN_DIMS: Option<Dims>;
 }
 
-/// A static shape.
+/// `d` as [`Dims`] in a constant (`None` past the rank limit).
+const fn static_dims(d: &[usize]) -> Option<Dims> {
+    match Dims::new(d) {
+        Ok(v) => Some(v),
+        Err(_) => None,
+    }
+}
+
+/// A 0-d operand (its rule is the rank gate's).
 #[diagnostic::do_not_recommend]
-impl<S: StaticShape> MatmulNoCheck for S {
-    const DIMS: &'static [usize] = <S as StaticShape>::DIMS;
+impl<K> MatmulNoCheck<K> for () {
+    const PLAN_DIMS: Option<Dims> = static_dims(&[]);
+}
+
+/// A vector: its one dim is its inner dim.
+#[diagnostic::do_not_recommend]
+impl<A: StaticDim, K> MatmulNoCheck<K> for (A,) {
+    const PLAN_DIMS: Option<Dims> = static_dims(&[A::SIZE]);
+}
+
+/// A matrix: its inner dim static, the other any dim.
+#[diagnostic::do_not_recommend]
+impl<A: DimLike, B: DimLike, K: Transpose> MatmulNoCheck<K> for (A, B)
+where
+    K::Trail<A, B>: StaticDim,
+{
+    const PLAN_DIMS: Option<Dims> = match (A::STATIC, B::STATIC) {
+        (Some(a), Some(b)) => static_dims(&[a, b]),
+        _ => None,
+    };
+}
+
+/// A batch of matrices: every dim static.
+#[diagnostic::do_not_recommend]
+impl<A: StaticDim, B: StaticDim, C: StaticDim, K> MatmulNoCheck<K> for (A, B, C) {
+    const PLAN_DIMS: Option<Dims> = static_dims(&[A::SIZE, B::SIZE, C::SIZE]);
+}
+
+/// A batch of matrices: every dim static.
+#[diagnostic::do_not_recommend]
+impl<A: StaticDim, B: StaticDim, C: StaticDim, D: StaticDim, K> MatmulNoCheck<K> for (A, B, C, D) {
+    const PLAN_DIMS: Option<Dims> = static_dims(&[A::SIZE, B::SIZE, C::SIZE, D::SIZE]);
+}
+
+/// A batch of matrices: every dim static.
+#[diagnostic::do_not_recommend]
+impl<A: StaticDim, B: StaticDim, C: StaticDim, D: StaticDim, E: StaticDim, K> MatmulNoCheck<K>
+    for (A, B, C, D, E)
+{
+    const PLAN_DIMS: Option<Dims> = static_dims(&[A::SIZE, B::SIZE, C::SIZE, D::SIZE, E::SIZE]);
+}
+
+/// A batch of matrices: every dim static.
+#[diagnostic::do_not_recommend]
+impl<A: StaticDim, B: StaticDim, C: StaticDim, D: StaticDim, E: StaticDim, F: StaticDim, K>
+    MatmulNoCheck<K> for (A, B, C, D, E, F)
+{
+    const PLAN_DIMS: Option<Dims> =
+        static_dims(&[A::SIZE, B::SIZE, C::SIZE, D::SIZE, E::SIZE, F::SIZE]);
+}
+
+/// Ranks 7 and 8: every dim static (no matmul rule takes them; every
+/// [`StaticShape`](crate::StaticShape) promises this trait).
+#[diagnostic::do_not_recommend]
+impl<
+        A: StaticDim,
+        B: StaticDim,
+        C: StaticDim,
+        D: StaticDim,
+        E: StaticDim,
+        F: StaticDim,
+        G: StaticDim,
+        K,
+    > MatmulNoCheck<K> for (A, B, C, D, E, F, G)
+{
+    const PLAN_DIMS: Option<Dims> = static_dims(&[
+        A::SIZE,
+        B::SIZE,
+        C::SIZE,
+        D::SIZE,
+        E::SIZE,
+        F::SIZE,
+        G::SIZE,
+    ]);
+}
+
+/// Rank 8: every dim static.
+#[diagnostic::do_not_recommend]
+impl<
+        A: StaticDim,
+        B: StaticDim,
+        C: StaticDim,
+        D: StaticDim,
+        E: StaticDim,
+        F: StaticDim,
+        G: StaticDim,
+        H: StaticDim,
+        K,
+    > MatmulNoCheck<K> for (A, B, C, D, E, F, G, H)
+{
+    const PLAN_DIMS: Option<Dims> = static_dims(&[
+        A::SIZE,
+        B::SIZE,
+        C::SIZE,
+        D::SIZE,
+        E::SIZE,
+        F::SIZE,
+        G::SIZE,
+        H::SIZE,
+    ]);
 }
 
 // Ranks 0 to 6, each pair (and each pair of markers).

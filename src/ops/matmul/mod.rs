@@ -110,6 +110,9 @@ use crate::dim::DimLike;
 pub trait Transpose: Copy + Default + sealed::Sealed {
     /// The flag as a value.
     const ON: bool;
+    /// The other marker (y's inner dim is its `Lead`, i.e. its flipped
+    /// marker's `Trail`).
+    type Flip: Transpose;
     /// Of an operand's last two dims `A`, `B`: the one that is its rows.
     type Lead<A: DimLike, B: DimLike>: DimLike;
     /// Of an operand's last two dims `A`, `B`: the one that is its columns.
@@ -148,6 +151,7 @@ pub struct Trans;
 
 impl Transpose for NoTrans {
     const ON: bool = false;
+    type Flip = Trans;
     type Lead<A: DimLike, B: DimLike> = A;
     type Trail<A: DimLike, B: DimLike> = B;
     #[inline(always)]
@@ -162,6 +166,7 @@ impl Transpose for NoTrans {
 
 impl Transpose for Trans {
     const ON: bool = true;
+    type Flip = NoTrans;
     type Lead<A: DimLike, B: DimLike> = B;
     type Trail<A: DimLike, B: DimLike> = A;
     #[inline(always)]
