@@ -23,7 +23,7 @@ pub type MatmulTensor<T, S, SY, TX, TY, B> = Tensor<
 /// The plan of a static matmul, computed by the compiler from the shape
 /// types with the run-time rule itself; `None` where a dim the rule never
 /// compares (x's rows, y's columns) is known only when it runs.
-struct StaticFrame<S, SY, TX, TY>(PhantomData<(S, SY, TX, TY)>);
+pub(super) struct StaticFrame<S, SY, TX, TY>(PhantomData<(S, SY, TX, TY)>);
 
 impl<S, SY, TX, TY> StaticFrame<S, SY, TX, TY>
 where
@@ -35,7 +35,7 @@ where
     /// A build error if the type-level rule accepted shapes the run-time
     /// rule rejects (a bug in shapecheck).
     #[allow(clippy::panic)]
-    const FRAME: Option<MatmulFrame> = match (S::PLAN_DIMS, SY::PLAN_DIMS) {
+    pub(super) const FRAME: Option<MatmulFrame> = match (S::PLAN_DIMS, SY::PLAN_DIMS) {
         (Some(x), Some(y)) => match rule::frame(TX::ON, TY::ON, x.as_slice(), y.as_slice()) {
             Ok(f) => Some(f),
             Err(_) => panic!("shapecheck bug: the matmul rule's type-level form accepted shapes its run-time form rejects"),
@@ -85,7 +85,11 @@ where
     TX: Transpose,
     TT: Transpose,
 {
-    if let Some(f) = plain_frame::<S, SY, TX, TT>(x.0, y.0) {
+    if let Some(f) = &StaticFrame::<S, SY, TX, TT>::FRAME {
+        // every dim static: the plan is a constant, the lengths the types'
+        kernel::apply_known(f, x.1, T::same(y.1), out);
+    } else if let Ok(f) = rule::frame(TX::ON, TT::ON, &x.0.dims(), &y.0.dims()) {
+        // a run-time row dim: the plan made now (the bounds proved the rule)
         let _ = write(&f, (&f.out, x.1), (&f.out, y.1), out);
     }
 }

@@ -13,6 +13,7 @@ use super::rule::{self, MatmulFrame};
 use super::MatmulError;
 use crate::dims::{Dims, ShapeError, MAX_RANK};
 use crate::element::Element;
+use crate::kernel::SPEED_OVER_SIZE;
 
 /// The offsets of batch `b`'s matrices of x and y: `b` read as an index of
 /// the output's batch dims, each operand's batch dim of 1 repeated.
@@ -50,6 +51,24 @@ pub(super) fn offsets(f: &MatmulFrame, mut b: usize) -> (usize, usize) {
 fn matrix<T: Element>(f: &MatmulFrame, x: &[T], y: &[T], out: &mut [T]) {
     let (k, n) = (f.k, f.n);
     if k > 0 && f.y_j == 1 && f.y_k == n && f.x_k == 1 && (f.m == 1 || f.x_i == k) {
+        if !SPEED_OVER_SIZE || (f.m == 1 && k.saturating_mul(n) <= DOT_MAX) {
+            // dot products (i-j-k): each output element summed in a
+            // register and stored once, no fill and no output traffic in
+            // the loop; y's column read with stride n. The smallest code
+            // (the Cortex-M cores) and, for one row of x against a y that
+            // fits in L1, as fast. The same sums in the same (k) order as
+            // the i-k-j loop below: the same bits.
+            for (row, xrow) in out.chunks_exact_mut(n).zip(x.chunks_exact(k)) {
+                for (j, o) in row.iter_mut().enumerate() {
+                    let col = y.get(j..).unwrap_or(&[]).iter().step_by(n);
+                    *o = xrow
+                        .iter()
+                        .zip(col)
+                        .fold(T::default(), |acc, (&a, &b)| T::add(acc, T::mul(a, b)));
+                }
+            }
+            return;
+        }
         // neither operand transposed (the common case): x's rows and y's
         // rows as chunks, no index computed in the loops
         for (row, xrow) in out.chunks_exact_mut(n).zip(x.chunks_exact(k)) {
@@ -129,6 +148,34 @@ fn matrix<T: Element>(f: &MatmulFrame, x: &[T], y: &[T], out: &mut [T]) {
                 *o = acc;
             }
         }
+    }
+}
+
+/// The largest y (K · N elements) that one row of x meets with the dot
+/// products on a [`SPEED_OVER_SIZE`] target: 4096 (16 KiB of f32, in L1),
+/// where y's strided columns cost no cache misses; past it the i-k-j loop
+/// streams y's rows.
+const DOT_MAX: usize = 4096;
+
+/// The static path's last step: the frame is a constant of the shape types
+/// and every slice has its type's length (views and buffers are checked
+/// when they are made), so nothing is checked here; the loops read and
+/// write through `get` and chunks, so a wrong length could not read or
+/// write out of bounds. Inlined whole, so that the constant frame picks
+/// the loop and sizes it, and the other loops are not compiled.
+#[inline(always)]
+pub(super) fn apply_known<T: Element>(f: &MatmulFrame, x: &[T], y: &[T], out: &mut [T]) {
+    let size = f.m * f.n;
+    if size == 0 {
+        return;
+    }
+    for (b, o) in out.chunks_exact_mut(size).enumerate() {
+        let (xo, yo) = offsets(f, b);
+        let (xm, ym) = (
+            x.get(xo..xo + f.x_mat).unwrap_or(&[]),
+            y.get(yo..yo + f.y_mat).unwrap_or(&[]),
+        );
+        matrix(f, xm, ym, o);
     }
 }
 
