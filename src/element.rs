@@ -151,11 +151,42 @@ pub trait Element:
     /// ```
     #[must_use]
     fn from_f64(v: f64) -> Self;
+    /// Feature `matrixmultiply`: `c = a · b` for `[m, k, n] = dims`, `a`'s
+    /// element `(i, p)` at `i · sa[0] + p · sa[1]`, `b`'s `(p, j)` at
+    /// `p · sb[0] + j · sb[1]`, `c` row-major `m × n`, through
+    /// matrixmultiply's blocked kernels (`f32`, `f64`). `false`, with nothing
+    /// written, for the other types, without the feature, or where an index
+    /// would fall outside a slice.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn gemm(
+        dims: [usize; 3],
+        a: &[Self],
+        sa: [usize; 2],
+        b: &[Self],
+        sb: [usize; 2],
+        c: &mut [Self],
+    ) -> bool {
+        let _ = (dims, a, sa, b, sb, c);
+        false
+    }
 }
 
 /// IEEE 754 arithmetic.
 impl sealed::Sealed for f32 {}
 impl Element for f32 {
+    #[cfg(feature = "matrixmultiply")]
+    #[inline(always)]
+    fn gemm(
+        dims: [usize; 3],
+        a: &[Self],
+        sa: [usize; 2],
+        b: &[Self],
+        sb: [usize; 2],
+        c: &mut [Self],
+    ) -> bool {
+        crate::kernel::gemm::sgemm(dims, a, sa, b, sb, c)
+    }
     const DTYPE: &'static str = "float32";
     const IS_INTEGER: bool = false;
     #[inline(always)]
@@ -191,6 +222,18 @@ impl Element for f32 {
 /// IEEE 754 arithmetic.
 impl sealed::Sealed for f64 {}
 impl Element for f64 {
+    #[cfg(feature = "matrixmultiply")]
+    #[inline(always)]
+    fn gemm(
+        dims: [usize; 3],
+        a: &[Self],
+        sa: [usize; 2],
+        b: &[Self],
+        sb: [usize; 2],
+        c: &mut [Self],
+    ) -> bool {
+        crate::kernel::gemm::dgemm(dims, a, sa, b, sb, c)
+    }
     const DTYPE: &'static str = "float64";
     const IS_INTEGER: bool = false;
     #[inline(always)]

@@ -162,6 +162,8 @@ pub trait StaticShape:
     + crate::ops::select::SelectNoCheck<Self, Self, crate::ops::select::Numpy, Then = Self>
     + crate::ops::select::SelectShapes<Self, (), crate::ops::select::Numpy, Output = Self>
     + crate::ops::select::SelectNoCheck<Self, (), crate::ops::select::Numpy, Then = Self>
+    + crate::ops::matmul::MatmulNoCheck<crate::ops::matmul::NoTrans>
+    + crate::ops::matmul::MatmulNoCheck<crate::ops::matmul::Trans>
 {
     /// The dims.
     const DIMS: &'static [usize];

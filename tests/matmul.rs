@@ -137,8 +137,9 @@ fn shapes() -> impl Strategy<Value = (Vec<usize>, Vec<usize>, bool, bool)> {
         1usize..=4,
         1usize..=4,
         0usize..4,
-        0usize..4,
-        0usize..4,
+        0usize..6,
+        // up to 6 columns: the kernel's four-at-a-time path and its rest
+        0usize..7,
         prop::collection::vec((0usize..3, any::<bool>(), any::<bool>()), 2),
         any::<bool>(),
         any::<bool>(),

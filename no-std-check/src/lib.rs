@@ -272,6 +272,22 @@ pub fn one_minus_scaled<const CAP: usize>(
     &(1.0 - x) * k
 }
 
+/// A dense layer without a heap: `relu(x · w + b)` on a batch of 2, the
+/// product inline, then `x · xᵀ` into a caller's buffer.
+pub fn dense_layer(x: &[[f32; 3]; 2], w: &[[f32; 2]; 3], out: &mut [f32; 4]) -> [f32; 4] {
+    let x = Tensor::<f32, shape![2, 3]>::from_array(*x);
+    let w = Tensor::<f32, shape![3, 2]>::from_array(*w);
+    let h = x
+        .matmul(&w)
+        .elementwise_add(&tensor![0.5f32, -0.5], Axis::<-1>, Relu);
+    if let Ok(mut o) = Tensor::<f32, shape![2, 2], &mut [f32]>::from_storage(&mut out[..]) {
+        x.matmul_into(&x, shapecheck::NoTrans, shapecheck::Trans, &mut o);
+    }
+    let mut r = [0.0; 4];
+    r.copy_from_slice(h.as_slice());
+    r
+}
+
 /// User code generic over two static shapes that broadcast, without a heap:
 /// `(x - y) * k`, its result inline, with the one bound `BroadcastWith`.
 pub fn scaled_diff<X, Y>(
@@ -422,6 +438,16 @@ mod tests {
             None
         );
         assert_eq!(buf, [9, 9, 9], "nothing written on error");
+    }
+
+    #[test]
+    fn dense_layer_runs_without_a_heap() {
+        let x = [[1.0f32, 2.0, 3.0], [0.0, 1.0, -1.0]];
+        let w = [[1.0f32, 0.0], [0.0, 1.0], [1.0, 1.0]];
+        let mut gram = [0.0f32; 4];
+        // x · w = [[4, 5], [-1, 0]], + [0.5, -0.5], relu
+        assert_eq!(dense_layer(&x, &w, &mut gram), [4.5, 4.5, 0.0, 0.0]);
+        assert_eq!(gram, [14.0, -1.0, -1.0, 2.0]);
     }
 
     #[test]

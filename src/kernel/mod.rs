@@ -8,6 +8,8 @@
 //! with no per-element index arithmetic and no bounds checks that can fail.
 
 mod backward;
+#[cfg(feature = "matrixmultiply")]
+pub(crate) mod gemm;
 pub(crate) mod prefetch;
 pub(crate) mod stream;
 mod walk;

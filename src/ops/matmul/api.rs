@@ -6,8 +6,8 @@
 
 use super::bounds::{MatmulElements, MatmulNoCheck, MatmulOutput, MatmulShapes};
 use super::rule::{self, MatmulFrame};
-use super::{kernel, MatmulError, NoTrans, Transpose};
-use crate::shape::Shape;
+use super::{kernel, MatmulError, NoTrans, Trans, Transpose};
+use crate::shape::{ProvenShape, Shape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 use core::marker::PhantomData;
@@ -21,17 +21,44 @@ pub type MatmulTensor<T, S, SY, TX, TY, B> = Tensor<
 >;
 
 /// The plan of a static matmul, computed by the compiler from the shape
-/// types with the run-time rule itself.
-struct StaticFrame<S, SY, TX, TY>(PhantomData<(S, SY, TX, TY)>);
+/// types with the run-time rule itself; `None` where a dim the rule never
+/// compares (x's rows, y's columns) is known only when it runs.
+pub(super) struct StaticFrame<S, SY, TX, TY>(PhantomData<(S, SY, TX, TY)>);
 
-impl<S: MatmulNoCheck, SY: MatmulNoCheck, TX: Transpose, TY: Transpose> StaticFrame<S, SY, TX, TY> {
+impl<S, SY, TX, TY> StaticFrame<S, SY, TX, TY>
+where
+    S: MatmulNoCheck<TX>,
+    SY: MatmulNoCheck<TY::Flip>,
+    TX: Transpose,
+    TY: Transpose,
+{
     /// A build error if the type-level rule accepted shapes the run-time
     /// rule rejects (a bug in shapecheck).
     #[allow(clippy::panic)]
-    const FRAME: MatmulFrame = match rule::frame(TX::ON, TY::ON, <S as MatmulNoCheck>::DIMS, <SY as MatmulNoCheck>::DIMS) {
-        Ok(f) => f,
-        Err(_) => panic!("shapecheck bug: the matmul rule's type-level form accepted shapes its run-time form rejects"),
+    pub(super) const FRAME: Option<MatmulFrame> = match (S::PLAN_DIMS, SY::PLAN_DIMS) {
+        (Some(x), Some(y)) => match rule::frame(TX::ON, TY::ON, x.as_slice(), y.as_slice()) {
+            Ok(f) => Some(f),
+            Err(_) => panic!("shapecheck bug: the matmul rule's type-level form accepted shapes its run-time form rejects"),
+        },
+        _ => None,
     };
+}
+
+/// The plain forms' plan: the constant where every dim is static, else the
+/// rule run on the dims (which the bounds proved it accepts: `None` is not
+/// reached, and then nothing is written).
+#[inline(always)]
+pub(super) fn plain_frame<S, SY, TX, TY>(x: &S, y: &SY) -> Option<MatmulFrame>
+where
+    S: MatmulNoCheck<TX>,
+    SY: MatmulNoCheck<TY::Flip>,
+    TX: Transpose,
+    TY: Transpose,
+{
+    match StaticFrame::<S, SY, TX, TY>::FRAME {
+        Some(f) => Some(f),
+        None => rule::frame(TX::ON, TY::ON, &x.dims(), &y.dims()).ok(),
+    }
 }
 
 /// Every form's one writer: the kernel on a frame, x's and y's data and
@@ -44,6 +71,27 @@ fn write<T: MatmulElements<TY>, TY: Copy>(
     out: &mut [T],
 ) -> Result<(), MatmulError> {
     kernel::apply(f, x.0, x.1, y.0, T::same(y.1), out).map(|_| ())
+}
+
+/// The plain forms' writer: the kernel on [`plain_frame`]; the lengths are
+/// the types' (every slice comes from a tensor of its shape).
+#[inline(always)]
+fn write_plain<T, TY, S, SY, TX, TT>(x: (&S, &[T]), y: (&SY, &[TY]), out: &mut [T])
+where
+    T: MatmulElements<TY>,
+    TY: Copy,
+    S: MatmulNoCheck<TX>,
+    SY: MatmulNoCheck<TT::Flip>,
+    TX: Transpose,
+    TT: Transpose,
+{
+    if let Some(f) = &StaticFrame::<S, SY, TX, TT>::FRAME {
+        // every dim static: the plan is a constant, the lengths the types'
+        kernel::apply_known(f, x.1, T::same(y.1), out);
+    } else if let Ok(f) = rule::frame(TX::ON, TT::ON, &x.0.dims(), &y.0.dims()) {
+        // a run-time row dim: the plan made now (the bounds proved the rule)
+        let _ = write(&f, (&f.out, x.1), (&f.out, y.1), out);
+    }
 }
 
 impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
@@ -82,8 +130,8 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: MatmulElements<TY>,
         TY: Copy,
-        S: MatmulShapes<SY, NoTrans, NoTrans> + MatmulNoCheck,
-        SY: MatmulNoCheck,
+        S: MatmulShapes<SY, NoTrans, NoTrans> + MatmulNoCheck<NoTrans>,
+        SY: MatmulNoCheck<Trans>,
         BY: Storage<TY>,
         B: ResultStorage<T, MatmulOutput<S, SY>>,
     {
@@ -114,8 +162,8 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: MatmulElements<TY>,
         TY: Copy,
-        S: MatmulShapes<SY, TX, TT> + MatmulNoCheck,
-        SY: MatmulNoCheck,
+        S: MatmulShapes<SY, TX, TT> + MatmulNoCheck<TX>,
+        SY: MatmulNoCheck<TT::Flip>,
         BY: Storage<TY>,
         TX: Transpose,
         TT: Transpose,
@@ -123,19 +171,19 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     {
         let shape = self.shape().output(y.shape());
         let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
-        // the plan is a constant and every length is the types': this
+        // the rule holds (the bounds) and every length is the types': this
         // cannot fail (and writes nothing if it did)
-        let _ = write(
-            &StaticFrame::<S, SY, TX, TT>::FRAME,
-            (<S as MatmulNoCheck>::DIMS, self.as_slice()),
-            (<SY as MatmulNoCheck>::DIMS, y.as_slice()),
+        write_plain::<T, TY, S, SY, TX, TT>(
+            (self.shape(), self.as_slice()),
+            (y.shape(), y.as_slice()),
             out.as_mut_slice(),
         );
         out
     }
 
     /// [`Tensor::matmul_t`] writing into `out` (any storage, a caller's
-    /// buffer included: no heap). Every shape static; it cannot fail.
+    /// buffer included: no heap). Every dim the rule compares static, and
+    /// `out`'s dims proven by its type (static or branded); it cannot fail.
     ///
     /// ```
     /// use shapecheck::prelude::*;
@@ -155,18 +203,19 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: MatmulElements<TY>,
         TY: Copy,
-        S: MatmulShapes<SY, TX, TT> + MatmulNoCheck,
-        SY: MatmulNoCheck,
+        S: MatmulShapes<SY, TX, TT> + MatmulNoCheck<TX>,
+        SY: MatmulNoCheck<TT::Flip>,
         BY: Storage<TY>,
         TX: Transpose,
         TT: Transpose,
         BO: StorageMut<T>,
+        // `out`'s dims are its type's (static or branded): no run-time check
+        MatmulOutput<S, SY, TX, TT>: ProvenShape,
     {
         // `out`'s type fixes its length: this cannot fail
-        let _ = write(
-            &StaticFrame::<S, SY, TX, TT>::FRAME,
-            (<S as MatmulNoCheck>::DIMS, self.as_slice()),
-            (<SY as MatmulNoCheck>::DIMS, y.as_slice()),
+        write_plain::<T, TY, S, SY, TX, TT>(
+            (self.shape(), self.as_slice()),
+            (y.shape(), y.as_slice()),
             out.as_mut_slice(),
         );
     }
@@ -213,6 +262,20 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
 
     /// [`Tensor::try_matmul`] writing into `out`, whose dims must be the
     /// output's (`shape/output` otherwise; nothing is written).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::NoTrans;
+    /// let x = Tensor::<i32, shape![Dyn, 2], Vec<i32>>::from_vec((Dyn(2), Dim), vec![1, 2, 3, 4]).unwrap();
+    /// let mut buf = [0; 3];
+    /// let mut out = Tensor::<i32, shape![Dyn], &mut [i32]>::with_dims(&[3], &mut buf[..]).unwrap();
+    /// // x [2, 2] · [2] is [2]: a buffer of 3 is the wrong one
+    /// let err = x.try_matmul_into(&tensor![1, 1], NoTrans, NoTrans, &mut out).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// let mut out = Tensor::<i32, shape![Dyn], &mut [i32]>::with_dims(&[2], &mut buf[..2]).unwrap();
+    /// x.try_matmul_into(&tensor![1, 1], NoTrans, NoTrans, &mut out).unwrap();
+    /// assert_eq!(buf, [3, 7, 0]);
+    /// ```
     pub fn try_matmul_into<TY, SY, BY, TX, TT, BO>(
         &self,
         y: &Tensor<TY, SY, BY>,

@@ -4,10 +4,13 @@
 //!
 //! [`MatmulShapes`] is the one public trait: "x of shape `Self` and y of
 //! shape `Y` meet under matmul with the transposes `TX`, `TY`", naming the
-//! output shape ([`MatmulOutput`]). Its impls, one per pair of ranks 1..=6
+//! output shape ([`MatmulOutput`]). It has one blanket impl over the hidden
+//! [`MatmulRule`], whose impls, one per pair of ranks 1..=6
 //! (`shapecheck_macros::impl_matmul_rules!`, `macros/src/matmul.rs`), place
-//! the dims; their bounds are the two dim rules, each one blanket impl over
-//! the [dim algebra](crate::algebra) carrying its message:
+//! the dims (rustc lists the impls of a public trait whose where-clause
+//! failed, not a hidden one's); their bounds are the two dim rules, each
+//! one blanket impl over the [dim algebra](crate::algebra) carrying its
+//! message:
 //! - the inner dims, through [`MatmulInnerLink`] (its `Self`, a pair of
 //!   markers, picks the one of four [`SameDim`] rules whose message says
 //!   where each inner dim is);
@@ -17,14 +20,17 @@
 //!   (the run-time rule's order).
 //!
 //! A 0-d operand's impl names its output through [`MatmulRankGate`],
-//! implemented by nothing; a rank past 6 has no impl ([`MatmulShapes`]'s own message).
-//! The element types are [`MatmulElements`].
+//! implemented by nothing; a rank past 6 has no impl ([`MatmulRule`]'s own
+//! message). The element types are [`MatmulElements`]; the plain forms'
+//! "no run-time dim to check" is [`MatmulNoCheck`] (a rank-2 operand's
+//! rows or columns, which the rule never compares, may be any dim).
 
-use super::{NoTrans, Trans};
+use super::{NoTrans, Trans, Transpose};
 use crate::algebra::{Broadcast, Internal, SameDim};
-use crate::dim::DimLike;
+use crate::dim::{DimLike, StaticDim};
+use crate::dims::Dims;
 use crate::element::{Element, SameElement};
-use crate::shape::{Shape, StaticShape};
+use crate::shape::Shape;
 
 /// x of shape `Self` and y of shape `Y` meet under matmul with the
 /// transposes `TX` and `TY` ([`NoTrans`] or [`Trans`]); `Output` is the
@@ -33,7 +39,7 @@ use crate::shape::{Shape, StaticShape};
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::{MatmulOutput, MatmulShapes, NoTrans};
-/// /// a dense layer over any batch shape: `x · w`
+/// /// `x · w` for any x that meets `w` (the output named from the bound)
 /// fn layer<S: StaticShape + MatmulShapes<shape![4, 2]>>(
 ///     x: &Tensor<f32, S>,
 ///     w: &Tensor<f32, shape![4, 2]>,
@@ -49,7 +55,7 @@ use crate::shape::{Shape, StaticShape};
 /// # let _ = NoTrans;
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "matmul/rank: x {Self} and y {Y}: the static path's matmul takes operands of rank 1 to 6",
+    message = "matmul/rank: x {Self} and y {Y}: no matmul rule is known for these shapes (the static path's takes ranks 1 to 6)",
     label = "x {Self} and y {Y} do not meet under matmul",
     note = "in generic code, add the bound `{Self}: MatmulShapes<{Y}, {TX}, {TY}>` (its output is `MatmulOutput<{Self}, {Y}, {TX}, {TY}>`)"
 )]
@@ -88,7 +94,7 @@ pub trait MatmulRule<Y, TX, TY> {
 pub type MatmulOutput<X, Y, TX = NoTrans, TY = NoTrans> = <X as MatmulShapes<Y, TX, TY>>::Output;
 
 /// Matmul's rank rule, a gate implemented by nothing: the impls of
-/// [`MatmulShapes`] for a 0-d operand name their output through it.
+/// [`MatmulRule`] for a 0-d operand name their output through it.
 #[diagnostic::on_unimplemented(
     message = "matmul/rank: x {X} and y {Y}: both operands need rank 1 or more (a 0-d tensor has no dim to multiply along)",
     label = "a 0-d operand",
@@ -237,8 +243,7 @@ impl<L: DimLike + Broadcast<R>, R: DimLike, X, Y> MatmulBatchDim<R, X, Y> for L 
 /// Matmul's element rule: x holds `Self`, y holds `TY`, one numeric type.
 #[diagnostic::on_unimplemented(
     message = "matmul/element-type: x holds {Self} and y holds {TY}: matmul needs one numeric element type for both",
-    label = "x of {Self} times y of {TY}",
-    note = "Paddle's matmul takes float32, float64, int32 and int64, the same for both operands; convert one first"
+    label = "x of {Self} times y of {TY}: convert one first (Paddle takes float32, float64, int32, int64)"
 )]
 #[doc(hidden)]
 pub trait MatmulElements<TY>: Element {
@@ -256,22 +261,134 @@ impl<T: Element, TY: SameElement<T>> MatmulElements<TY> for T {
     }
 }
 
-/// The plain forms' rule: every dim of an operand (`Self`) static, so that
-/// the plan is a constant and nothing is left to check when it runs.
+/// The plain forms' rule for one operand: every dim the rule compares is
+/// static (the inner dim and the batch dims), so that nothing is left to
+/// check when it runs. `K` is the marker whose [`Transpose::Trail`] is the
+/// operand's inner dim (x: its own marker; y: its marker flipped,
+/// [`Transpose::Flip`]). The dim that passes through untouched (x's rows
+/// M, y's columns N, of a rank-2 operand) may be any dim: a generic batch
+/// `B: DimLike`, a `Dyn`, a brand; the plan is then made when it runs (it
+/// cannot fail), a constant otherwise.
 #[diagnostic::on_unimplemented(
-    message = "matmul/run-time-dim: an operand of shape {Self} has a run-time dim, which the plain form cannot check",
+    message = "matmul/run-time-dim: an operand of shape {Self} has a run-time inner or batch dim, which the plain form cannot check",
     label = "call `try_matmul` here: it checks run-time dims when it runs and returns a Result"
 )]
 #[doc(hidden)]
-pub trait MatmulNoCheck: Shape {
-    /// The dims.
-    const DIMS: &'static [usize];
+pub trait MatmulNoCheck<K>: Shape {
+    /// The dims when every one is static (the plan is then a constant).
+    const PLAN_DIMS: Option<Dims>;
 }
 
-/// A static shape.
+/// `d` as [`Dims`] in a constant (`None` past the rank limit).
+const fn static_dims(d: &[usize]) -> Option<Dims> {
+    match Dims::new(d) {
+        Ok(v) => Some(v),
+        Err(_) => None,
+    }
+}
+
+/// A 0-d operand (its rule is the rank gate's).
 #[diagnostic::do_not_recommend]
-impl<S: StaticShape> MatmulNoCheck for S {
-    const DIMS: &'static [usize] = <S as StaticShape>::DIMS;
+impl<K> MatmulNoCheck<K> for () {
+    const PLAN_DIMS: Option<Dims> = static_dims(&[]);
+}
+
+/// A vector: its one dim is its inner dim.
+#[diagnostic::do_not_recommend]
+impl<A: StaticDim, K> MatmulNoCheck<K> for (A,) {
+    const PLAN_DIMS: Option<Dims> = static_dims(&[A::SIZE]);
+}
+
+/// A matrix: its inner dim static, the other any dim.
+#[diagnostic::do_not_recommend]
+impl<A: DimLike, B: DimLike, K: Transpose> MatmulNoCheck<K> for (A, B)
+where
+    K::Trail<A, B>: StaticDim,
+{
+    const PLAN_DIMS: Option<Dims> = match (A::STATIC, B::STATIC) {
+        (Some(a), Some(b)) => static_dims(&[a, b]),
+        _ => None,
+    };
+}
+
+/// A batch of matrices: every dim static.
+#[diagnostic::do_not_recommend]
+impl<A: StaticDim, B: StaticDim, C: StaticDim, K> MatmulNoCheck<K> for (A, B, C) {
+    const PLAN_DIMS: Option<Dims> = static_dims(&[A::SIZE, B::SIZE, C::SIZE]);
+}
+
+/// A batch of matrices: every dim static.
+#[diagnostic::do_not_recommend]
+impl<A: StaticDim, B: StaticDim, C: StaticDim, D: StaticDim, K> MatmulNoCheck<K> for (A, B, C, D) {
+    const PLAN_DIMS: Option<Dims> = static_dims(&[A::SIZE, B::SIZE, C::SIZE, D::SIZE]);
+}
+
+/// A batch of matrices: every dim static.
+#[diagnostic::do_not_recommend]
+impl<A: StaticDim, B: StaticDim, C: StaticDim, D: StaticDim, E: StaticDim, K> MatmulNoCheck<K>
+    for (A, B, C, D, E)
+{
+    const PLAN_DIMS: Option<Dims> = static_dims(&[A::SIZE, B::SIZE, C::SIZE, D::SIZE, E::SIZE]);
+}
+
+/// A batch of matrices: every dim static.
+#[diagnostic::do_not_recommend]
+impl<A: StaticDim, B: StaticDim, C: StaticDim, D: StaticDim, E: StaticDim, F: StaticDim, K>
+    MatmulNoCheck<K> for (A, B, C, D, E, F)
+{
+    const PLAN_DIMS: Option<Dims> =
+        static_dims(&[A::SIZE, B::SIZE, C::SIZE, D::SIZE, E::SIZE, F::SIZE]);
+}
+
+/// Ranks 7 and 8: every dim static (no matmul rule takes them; every
+/// [`StaticShape`](crate::StaticShape) promises this trait).
+#[diagnostic::do_not_recommend]
+impl<
+        A: StaticDim,
+        B: StaticDim,
+        C: StaticDim,
+        D: StaticDim,
+        E: StaticDim,
+        F: StaticDim,
+        G: StaticDim,
+        K,
+    > MatmulNoCheck<K> for (A, B, C, D, E, F, G)
+{
+    const PLAN_DIMS: Option<Dims> = static_dims(&[
+        A::SIZE,
+        B::SIZE,
+        C::SIZE,
+        D::SIZE,
+        E::SIZE,
+        F::SIZE,
+        G::SIZE,
+    ]);
+}
+
+/// Rank 8: every dim static.
+#[diagnostic::do_not_recommend]
+impl<
+        A: StaticDim,
+        B: StaticDim,
+        C: StaticDim,
+        D: StaticDim,
+        E: StaticDim,
+        F: StaticDim,
+        G: StaticDim,
+        H: StaticDim,
+        K,
+    > MatmulNoCheck<K> for (A, B, C, D, E, F, G, H)
+{
+    const PLAN_DIMS: Option<Dims> = static_dims(&[
+        A::SIZE,
+        B::SIZE,
+        C::SIZE,
+        D::SIZE,
+        E::SIZE,
+        F::SIZE,
+        G::SIZE,
+        H::SIZE,
+    ]);
 }
 
 // Ranks 0 to 6, each pair (and each pair of markers).

@@ -1,7 +1,7 @@
 //! Matmul on [`DynTensor`]: every dim known at run time, every rule checked
 //! when the op runs (feature `alloc`).
 
-use super::MatmulError;
+use super::{MatmulError, Transpose};
 use crate::dynamic::DynTensor;
 use crate::element::Element;
 
@@ -39,5 +39,60 @@ impl<T: Element> DynTensor<T> {
             out.as_mut_slice(),
         )?;
         Ok(out)
+    }
+
+    /// [`DynTensor::matmul`] with the flags as the static path's markers,
+    /// spelled as [`Tensor::matmul_t`](crate::Tensor::matmul_t).
+    ///
+    /// ```
+    /// use shapecheck::{DynTensor, NoTrans, Trans};
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let g = x.matmul_t(&x, NoTrans, Trans).unwrap(); // x · xᵀ
+    /// assert_eq!(g.as_slice(), &[14, 32, 32, 77]);
+    /// ```
+    pub fn matmul_t<TX: Transpose, TY: Transpose>(
+        &self,
+        y: &DynTensor<T>,
+        _transpose_x: TX,
+        _transpose_y: TY,
+    ) -> Result<DynTensor<T>, MatmulError> {
+        self.matmul(y, TX::ON, TY::ON)
+    }
+
+    /// The gradients of [`DynTensor::matmul`]: for the upstream gradient
+    /// `dout` (the output's dims, `matmul/dout-shape` otherwise), `(dx, dy)`
+    /// with x's and y's dims, each summed over the batch dims where its
+    /// operand broadcast. Every check before anything is allocated.
+    ///
+    /// ```
+    /// use shapecheck::DynTensor;
+    /// let x = DynTensor::new(&[2, 1, 2], vec![1.0, 2.0, 3.0, 4.0]).unwrap();
+    /// let y = DynTensor::new(&[2, 1], vec![1.0, 1.0]).unwrap(); // broadcast over x's batch
+    /// let dout = DynTensor::new(&[2, 1, 1], vec![1.0, 1.0]).unwrap();
+    /// let (dx, dy) = x.matmul_backward(&y, &dout, false, false).unwrap();
+    /// assert_eq!(dx.as_slice(), &[1.0, 1.0, 1.0, 1.0]);
+    /// assert_eq!((dy.dims().as_slice(), dy.as_slice()), (&[2, 1][..], &[4.0, 6.0][..]));
+    /// let err = x.matmul_backward(&y, &y, false, false).unwrap_err();
+    /// assert_eq!(err.rule(), "matmul/dout-shape");
+    /// ```
+    pub fn matmul_backward(
+        &self,
+        y: &DynTensor<T>,
+        dout: &DynTensor<T>,
+        transpose_x: bool,
+        transpose_y: bool,
+    ) -> Result<(DynTensor<T>, DynTensor<T>), MatmulError> {
+        let (xd, yd) = (self.dims(), y.dims());
+        let f = super::backward::checked_frame(transpose_x, transpose_y, &xd, &yd, &dout.dims())?;
+        let mut dx = DynTensor::defaulted(&xd)?;
+        let mut dy = DynTensor::defaulted(&yd)?;
+        super::backward::apply_backward(
+            &f,
+            (&xd, &yd),
+            (self.as_slice(), y.as_slice(), dout.as_slice()),
+            dx.as_mut_slice(),
+            dy.as_mut_slice(),
+        )?;
+        Ok((dx, dy))
     }
 }

@@ -50,10 +50,18 @@ crate::error::rule_errors! {
         } => "matmul/batch",
             ("matmul: x {x} and y {y}: batch dim {position} of the output meets x's {x_dim} and \
                 y's {y_dim}; right-aligned, they must be equal or one of them 1"),
+        /// A backward's `dout` does not have the forward output's dims.
+        GradShape {
+            /// The forward output's dims (of x and y under the transposes).
+            expected: Dims,
+            /// `dout`'s dims.
+            found: Dims,
+        } => "matmul/dout-shape",
+            ("the backward's dout has dims {found}, but the forward output of x and y has dims {expected}: the gradient flowing back must have the output's shape"),
     }
     /// The stable identifier of the rule this error reports, as the first
     /// words of the compile error for the same shapes: `matmul/rank`,
-    /// `matmul/inner`, `matmul/batch`, or the [`ShapeError::rule`] of a
+    /// `matmul/inner`, `matmul/batch`, `matmul/dout-shape`, or the [`ShapeError::rule`] of a
     /// `Shape` error (`matmul/element-type` is a compile error only).
     ///
     /// ```

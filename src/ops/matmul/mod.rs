@@ -83,6 +83,7 @@
 //! ```
 
 mod api;
+mod backward;
 mod bounds;
 #[cfg(feature = "alloc")]
 pub(crate) mod dynamic;
@@ -90,6 +91,7 @@ mod error;
 mod kernel;
 mod rule;
 
+pub use backward::{matmul_backward_slices, MatmulGrads};
 #[doc(hidden)]
 pub use bounds::{
     InnerLastLast, InnerLastSecond, InnerSecondLast, InnerSecondSecond, MatmulBatchDim,
@@ -108,6 +110,9 @@ use crate::dim::DimLike;
 pub trait Transpose: Copy + Default + sealed::Sealed {
     /// The flag as a value.
     const ON: bool;
+    /// The other marker (y's inner dim is its `Lead`, i.e. its flipped
+    /// marker's `Trail`).
+    type Flip: Transpose;
     /// Of an operand's last two dims `A`, `B`: the one that is its rows.
     type Lead<A: DimLike, B: DimLike>: DimLike;
     /// Of an operand's last two dims `A`, `B`: the one that is its columns.
@@ -119,16 +124,34 @@ pub trait Transpose: Copy + Default + sealed::Sealed {
 }
 
 /// The operand as it is (`transpose = False`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::NoTrans;
+/// let x = tensor![[1, 2], [3, 4]];
+/// assert_eq!(x.matmul_t(&x, NoTrans, NoTrans).as_slice(), x.matmul(&x).as_slice());
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NoTrans;
 
 /// The operand with its last two dims swapped (`transpose = True`; ignored
 /// for a 1-D operand).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::{NoTrans, Trans};
+/// let x = tensor![[1, 2], [3, 4]];
+/// // xᵀ · x
+/// assert_eq!(x.matmul_t(&x, Trans, NoTrans).as_slice(), &[10, 14, 14, 20]);
+/// // a vector's marker is ignored
+/// assert_eq!(tensor![1, 1].matmul_t(&x, Trans, NoTrans).as_slice(), &[4, 6]);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Trans;
 
 impl Transpose for NoTrans {
     const ON: bool = false;
+    type Flip = Trans;
     type Lead<A: DimLike, B: DimLike> = A;
     type Trail<A: DimLike, B: DimLike> = B;
     #[inline(always)]
@@ -143,6 +166,7 @@ impl Transpose for NoTrans {
 
 impl Transpose for Trans {
     const ON: bool = true;
+    type Flip = NoTrans;
     type Lead<A: DimLike, B: DimLike> = B;
     type Trail<A: DimLike, B: DimLike> = A;
     #[inline(always)]
