@@ -139,7 +139,7 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 
     /// [`Tensor::matmul`] with Paddle's `transpose_x` and `transpose_y` as
-    /// markers ([`NoTrans`] or [`Trans`](super::Trans): swap that operand's
+    /// markers ([`NoTrans`] or [`Trans`]: swap that operand's
     /// last two dims; a 1-D operand's marker is ignored).
     ///
     /// ```
