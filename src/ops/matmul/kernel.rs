@@ -57,13 +57,16 @@ fn matrix<T: Element>(f: &MatmulFrame, x: &[T], y: &[T], out: &mut [T]) {
         return;
     }
     if k > 0 && f.y_j == 1 && f.y_k == n && f.x_k == 1 && (f.m == 1 || f.x_i == k) {
-        if !SPEED_OVER_SIZE || (f.m == 1 && k.saturating_mul(n) <= DOT_MAX) {
+        if !SPEED_OVER_SIZE {
             // dot products (i-j-k): each output element summed in a
             // register and stored once, no fill and no output traffic in
             // the loop; y's column read with stride n. The smallest code
-            // (the Cortex-M cores) and, for one row of x against a y that
-            // fits in L1, as fast. The same sums in the same (k) order as
-            // the i-k-j loop below: the same bits.
+            // (the Cortex-M cores). Not on the x86-64 host, not even for
+            // one row of x: its strided columns do not vectorise, and
+            // `[1,16] x [16,16]` took 48.8 ns against the i-k-j loop's
+            // 10.2 (`cargo bench -p shapecheck-benches --bench core --
+            // SMV`). The same sums in the same (k) order as the i-k-j loop
+            // below: the same bits.
             for (row, xrow) in out.chunks_exact_mut(n).zip(x.chunks_exact(k)) {
                 for (j, o) in row.iter_mut().enumerate() {
                     let col = y.get(j..).unwrap_or(&[]).iter().step_by(n);
@@ -166,12 +169,6 @@ fn matrix<T: Element>(f: &MatmulFrame, x: &[T], y: &[T], out: &mut [T]) {
 /// vectors' (its blocked kernel sums in another order: equal within float
 /// rounding only). A product below 64³ costs at most about 20 µs here.
 const GEMM_MIN: usize = 64 * 64 * 64;
-
-/// The largest y (K · N elements) that one row of x meets with the dot
-/// products on a [`SPEED_OVER_SIZE`] target: 4096 (16 KiB of f32, in L1),
-/// where y's strided columns cost no cache misses; past it the i-k-j loop
-/// streams y's rows.
-const DOT_MAX: usize = 4096;
 
 /// The static path's last step: the frame is a constant of the shape types
 /// and every slice has its type's length (views and buffers are checked
