@@ -178,6 +178,44 @@ proptest! {
     }
 }
 
+/// A long f32 row from a few values, so that ties, NaN, -0.0 and 0.0 meet
+/// across the kernel's blocks of 256 and its lanes of 16.
+fn arb_long_row() -> impl Strategy<Value = Vec<f32>> {
+    let values = prop::sample::select(vec![-2.0f32, -0.0, 0.0, 1.0, 3.0, f32::NAN]);
+    (1usize..1100).prop_flat_map(move |n| prop::collection::vec(values.clone(), n))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// argmax / argmin of long rows against the element-by-element loop
+    /// (the first index on ties; a NaN never better and nothing better than
+    /// a NaN, so a NaN first element gives 0).
+    #[test]
+    fn arg_of_long_float_rows_matches_the_loop(row in arb_long_row(), rows in 1usize..3) {
+        let n = row.len();
+        let data: Vec<f32> = (0..rows).flat_map(|r| row.iter().cycle().skip(r * 7).take(n).copied()).collect();
+        let x = DynTensor::new(&[rows, n], data.clone()).unwrap();
+        for kind in [ArgKind::ArgMax, ArgKind::ArgMin] {
+            let got = x.arg_reduce(kind, Some(-1), false).unwrap();
+            for (r, o) in got.as_slice().iter().enumerate() {
+                let v = &data[r * n..(r + 1) * n];
+                let mut best = 0;
+                for k in 1..n {
+                    let better = match kind {
+                        ArgKind::ArgMax => v[k] > v[best],
+                        ArgKind::ArgMin => v[k] < v[best],
+                    };
+                    if better {
+                        best = k;
+                    }
+                }
+                prop_assert_eq!(*o, best as i64, "row {} of {:?}", r, kind);
+            }
+        }
+    }
+}
+
 #[test]
 fn paddle_edges() {
     let s = DynTensor::new(&[], vec![-4i32]).unwrap();
