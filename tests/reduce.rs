@@ -216,6 +216,51 @@ proptest! {
     }
 }
 
+/// f32 data of dims of 1 to 11 (rank 2 to 4, the last at least 2) and a
+/// list of axes to reduce, the last one kept, from values where sums
+/// round, signed zeros and NaN.
+fn arb_float_case() -> impl Strategy<Value = (Vec<usize>, Vec<f32>, Vec<isize>)> {
+    (prop::collection::vec(1usize..12, 1..4), 2usize..12).prop_flat_map(|(mut dims, last)| {
+        dims.push(last);
+        let numel: usize = dims.iter().product();
+        let r = dims.len() as isize;
+        let values = prop::sample::select(vec![0.1f32, -0.7, 3.3, 1e7, -1e7, 0.0, -0.0, f32::NAN]);
+        (
+            Just(dims),
+            prop::collection::vec(values, numel),
+            prop::sample::subsequence((0..r - 1).collect::<Vec<_>>(), 1..=(r - 1) as usize),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// f32 sum, max and min over axes before a kept last one against the
+    /// fold of each output element's values in x's order, to the bit: with
+    /// the inner run kept each element takes x's rows in order (also where
+    /// several reduced rows are folded into one output row per pass); max
+    /// and min pass over NaN as the kernel's `if v > m` does and keep the
+    /// first of 0.0 and -0.0.
+    #[test]
+    fn float_folds_take_the_values_in_order((dims, data, axes) in arb_float_case()) {
+        let x = DynTensor::new(&dims, data.clone()).unwrap();
+        let red = reduced(&dims, Some(&axes)).unwrap();
+        let (_, g) = groups(&dims, &red, false);
+        let sum = x.sum(&axes, false).unwrap();
+        let max = x.max(&axes, false).unwrap();
+        let min = x.min(&axes, false).unwrap();
+        for (k, ix) in g.iter().enumerate() {
+            let s = ix.iter().fold(0.0f32, |a, &i| a + data[i]);
+            prop_assert!(sum.as_slice()[k].to_bits() == s.to_bits() || (s.is_nan() && sum.as_slice()[k].is_nan()));
+            let m = ix.iter().fold(f32::NEG_INFINITY, |a, &i| if data[i] > a { data[i] } else { a });
+            prop_assert_eq!(max.as_slice()[k].to_bits(), m.to_bits());
+            let m = ix.iter().fold(f32::INFINITY, |a, &i| if data[i] < a { data[i] } else { a });
+            prop_assert_eq!(min.as_slice()[k].to_bits(), m.to_bits());
+        }
+    }
+}
+
 #[test]
 fn paddle_edges() {
     let s = DynTensor::new(&[], vec![-4i32]).unwrap();

@@ -9,6 +9,7 @@
 use super::rule::{plan, ReducePlan};
 use super::{ArgKind, ReduceElement, ReduceError, ReduceKind, Reduction};
 use crate::dims::{Dims, MAX_RANK};
+use crate::kernel::SPEED_OVER_SIZE;
 
 /// Lanes of the row fold: sixteen independent accumulators (four SSE
 /// registers of f32, enough to hide the add's latency), so that a sum over
@@ -96,6 +97,13 @@ fn fold<T: Copy, U: Copy>(
     };
     // the outer runs' output strides (0 for a reduced run) and sizes
     let outer = runs.get(..len - 1).unwrap_or(&[]);
+    // a reduced run just outside a kept inner run (max over axis 0 of a
+    // matrix): its `rows` all fold into the same output row, taken
+    // together below and left out of the odometer (its stride is 0)
+    let (outer, rows) = match outer.split_last() {
+        Some((&(size, true), rest)) if SPEED_OVER_SIZE && !inner_reduced => (rest, size),
+        _ => (outer, 1),
+    };
     let mut stride = [0usize; MAX_RANK];
     let mut step = if inner_reduced { 1 } else { inner };
     for (k, &(size, reduced)) in outer.iter().enumerate().rev() {
@@ -108,14 +116,35 @@ fn fold<T: Copy, U: Copy>(
     }
     let mut index = [0usize; MAX_RANK];
     let mut o = 0usize;
-    for src in x.chunks_exact(inner) {
+    for src in x.chunks_exact(inner * rows) {
         if inner_reduced {
             if let Some(slot) = out.get_mut(o) {
                 *slot = f(*slot, fold_row(src, init, &widen, &f));
             }
         } else if let Some(dst) = out.get_mut(o..o + inner) {
-            for (d, &v) in dst.iter_mut().zip(src) {
-                *d = f(*d, widen(v));
+            // four rows per pass over the output row (where `rows` > 1):
+            // it is loaded and stored a quarter as often, and each element
+            // still takes the rows in order (the same bits for sum)
+            let mut rest = src;
+            if SPEED_OVER_SIZE {
+                let mut quads = src.chunks_exact(4 * inner);
+                for q in &mut quads {
+                    let mut r = q.chunks_exact(inner);
+                    let (Some(a), Some(b), Some(c), Some(e)) =
+                        (r.next(), r.next(), r.next(), r.next())
+                    else {
+                        break;
+                    };
+                    for ((((d, &a), &b), &c), &e) in dst.iter_mut().zip(a).zip(b).zip(c).zip(e) {
+                        *d = f(f(f(f(*d, widen(a)), widen(b)), widen(c)), widen(e));
+                    }
+                }
+                rest = quads.remainder();
+            }
+            for row in rest.chunks_exact(inner) {
+                for (d, &v) in dst.iter_mut().zip(row) {
+                    *d = f(*d, widen(v));
+                }
             }
         }
         // the odometer over the outer runs
