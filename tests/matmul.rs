@@ -376,6 +376,10 @@ fn static_path_agrees_with_the_dynamic_one() {
     case!(shape![5, 4, 6], shape![2, 1, 6, 3], NoTrans, NoTrans);
     case!(shape![2, 2, 3], shape![2, 4, 3], NoTrans, Trans);
     case!(shape![4], shape![2, 3, 4, 2], NoTrans, NoTrans);
+    // outputs of 256 and 272 elements: the largest `matmul_into` makes in a
+    // local array first, and one just past it (made in the caller's buffer)
+    case!(shape![16, 2], shape![2, 16], NoTrans, NoTrans);
+    case!(shape![17, 3], shape![16, 3], NoTrans, Trans);
 }
 
 #[test]

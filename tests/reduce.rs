@@ -178,6 +178,89 @@ proptest! {
     }
 }
 
+/// A long f32 row from a few values, so that ties, NaN, -0.0 and 0.0 meet
+/// across the kernel's blocks of 256 and its lanes of 16.
+fn arb_long_row() -> impl Strategy<Value = Vec<f32>> {
+    let values = prop::sample::select(vec![-2.0f32, -0.0, 0.0, 1.0, 3.0, f32::NAN]);
+    (1usize..1100).prop_flat_map(move |n| prop::collection::vec(values.clone(), n))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// argmax / argmin of long rows against the element-by-element loop
+    /// (the first index on ties; a NaN never better and nothing better than
+    /// a NaN, so a NaN first element gives 0).
+    #[test]
+    fn arg_of_long_float_rows_matches_the_loop(row in arb_long_row(), rows in 1usize..3) {
+        let n = row.len();
+        let data: Vec<f32> = (0..rows).flat_map(|r| row.iter().cycle().skip(r * 7).take(n).copied()).collect();
+        let x = DynTensor::new(&[rows, n], data.clone()).unwrap();
+        for kind in [ArgKind::ArgMax, ArgKind::ArgMin] {
+            let got = x.arg_reduce(kind, Some(-1), false).unwrap();
+            for (r, o) in got.as_slice().iter().enumerate() {
+                let v = &data[r * n..(r + 1) * n];
+                let mut best = 0;
+                for k in 1..n {
+                    let better = match kind {
+                        ArgKind::ArgMax => v[k] > v[best],
+                        ArgKind::ArgMin => v[k] < v[best],
+                    };
+                    if better {
+                        best = k;
+                    }
+                }
+                prop_assert_eq!(*o, best as i64, "row {} of {:?}", r, kind);
+            }
+        }
+    }
+}
+
+/// f32 data of dims of 1 to 11 (rank 2 to 4, the last at least 2) and a
+/// list of axes to reduce, the last one kept, from values where sums
+/// round, signed zeros and NaN.
+fn arb_float_case() -> impl Strategy<Value = (Vec<usize>, Vec<f32>, Vec<isize>)> {
+    (prop::collection::vec(1usize..12, 1..4), 2usize..12).prop_flat_map(|(mut dims, last)| {
+        dims.push(last);
+        let numel: usize = dims.iter().product();
+        let r = dims.len() as isize;
+        let values = prop::sample::select(vec![0.1f32, -0.7, 3.3, 1e7, -1e7, 0.0, -0.0, f32::NAN]);
+        (
+            Just(dims),
+            prop::collection::vec(values, numel),
+            prop::sample::subsequence((0..r - 1).collect::<Vec<_>>(), 1..=(r - 1) as usize),
+        )
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// f32 sum, max and min over axes before a kept last one against the
+    /// fold of each output element's values in x's order, to the bit: with
+    /// the inner run kept each element takes x's rows in order (also where
+    /// several reduced rows are folded into one output row per pass); max
+    /// and min pass over NaN as the kernel's `if v > m` does and keep the
+    /// first of 0.0 and -0.0.
+    #[test]
+    fn float_folds_take_the_values_in_order((dims, data, axes) in arb_float_case()) {
+        let x = DynTensor::new(&dims, data.clone()).unwrap();
+        let red = reduced(&dims, Some(&axes)).unwrap();
+        let (_, g) = groups(&dims, &red, false);
+        let sum = x.sum(&axes, false).unwrap();
+        let max = x.max(&axes, false).unwrap();
+        let min = x.min(&axes, false).unwrap();
+        for (k, ix) in g.iter().enumerate() {
+            let s = ix.iter().fold(0.0f32, |a, &i| a + data[i]);
+            prop_assert!(sum.as_slice()[k].to_bits() == s.to_bits() || (s.is_nan() && sum.as_slice()[k].is_nan()));
+            let m = ix.iter().fold(f32::NEG_INFINITY, |a, &i| if data[i] > a { data[i] } else { a });
+            prop_assert_eq!(max.as_slice()[k].to_bits(), m.to_bits());
+            let m = ix.iter().fold(f32::INFINITY, |a, &i| if data[i] < a { data[i] } else { a });
+            prop_assert_eq!(min.as_slice()[k].to_bits(), m.to_bits());
+        }
+    }
+}
+
 #[test]
 fn paddle_edges() {
     let s = DynTensor::new(&[], vec![-4i32]).unwrap();

@@ -9,6 +9,7 @@
 use super::rule::{plan, ReducePlan};
 use super::{ArgKind, ReduceElement, ReduceError, ReduceKind, Reduction};
 use crate::dims::{Dims, MAX_RANK};
+use crate::kernel::SPEED_OVER_SIZE;
 
 /// Lanes of the row fold: sixteen independent accumulators (four SSE
 /// registers of f32, enough to hide the add's latency), so that a sum over
@@ -96,6 +97,13 @@ fn fold<T: Copy, U: Copy>(
     };
     // the outer runs' output strides (0 for a reduced run) and sizes
     let outer = runs.get(..len - 1).unwrap_or(&[]);
+    // a reduced run just outside a kept inner run (max over axis 0 of a
+    // matrix): its `rows` all fold into the same output row, taken
+    // together below and left out of the odometer (its stride is 0)
+    let (outer, rows) = match outer.split_last() {
+        Some((&(size, true), rest)) if SPEED_OVER_SIZE && !inner_reduced => (rest, size),
+        _ => (outer, 1),
+    };
     let mut stride = [0usize; MAX_RANK];
     let mut step = if inner_reduced { 1 } else { inner };
     for (k, &(size, reduced)) in outer.iter().enumerate().rev() {
@@ -108,14 +116,35 @@ fn fold<T: Copy, U: Copy>(
     }
     let mut index = [0usize; MAX_RANK];
     let mut o = 0usize;
-    for src in x.chunks_exact(inner) {
+    for src in x.chunks_exact(inner * rows) {
         if inner_reduced {
             if let Some(slot) = out.get_mut(o) {
                 *slot = f(*slot, fold_row(src, init, &widen, &f));
             }
         } else if let Some(dst) = out.get_mut(o..o + inner) {
-            for (d, &v) in dst.iter_mut().zip(src) {
-                *d = f(*d, widen(v));
+            // four rows per pass over the output row (where `rows` > 1):
+            // it is loaded and stored a quarter as often, and each element
+            // still takes the rows in order (the same bits for sum)
+            let mut rest = src;
+            if SPEED_OVER_SIZE {
+                let mut quads = src.chunks_exact(4 * inner);
+                for q in &mut quads {
+                    let mut r = q.chunks_exact(inner);
+                    let (Some(a), Some(b), Some(c), Some(e)) =
+                        (r.next(), r.next(), r.next(), r.next())
+                    else {
+                        break;
+                    };
+                    for ((((d, &a), &b), &c), &e) in dst.iter_mut().zip(a).zip(b).zip(c).zip(e) {
+                        *d = f(f(f(f(*d, widen(a)), widen(b)), widen(c)), widen(e));
+                    }
+                }
+                rest = quads.remainder();
+            }
+            for row in rest.chunks_exact(inner) {
+                for (d, &v) in dst.iter_mut().zip(row) {
+                    *d = f(*d, widen(v));
+                }
             }
         }
         // the odometer over the outer runs
@@ -185,16 +214,11 @@ pub(crate) fn arg<T: ReduceElement>(p: &ReducePlan, kind: ArgKind, x: &[T], out:
     let mut o = out.iter_mut();
     for block in x.chunks_exact(n * inner).take(outer) {
         if inner == 1 {
-            // a contiguous row: its max (or min) with the lanes of `fold_row`,
-            // then the first position holding it (the first index on ties)
-            let Some(&first) = block.first() else {
-                continue;
+            // a contiguous row: one pass (see `arg_row`)
+            let best = match kind {
+                ArgKind::ArgMax => arg_row(block, |v, best| v > best, T::max_of),
+                ArgKind::ArgMin => arg_row(block, |v, best| v < best, T::min_of),
             };
-            let pick = match kind {
-                ArgKind::ArgMax => fold_row(block, first, &|v| v, &T::max_of),
-                ArgKind::ArgMin => fold_row(block, first, &|v| v, &T::min_of),
-            };
-            let best = first_equal(block, pick);
             if let Some(slot) = o.next() {
                 *slot = index(best);
             }
@@ -219,6 +243,44 @@ pub(crate) fn arg<T: ReduceElement>(p: &ReducePlan, kind: ArgKind, x: &[T], out:
             }
         }
     }
+}
+
+/// The elements of a row read as one block by [`arg_row`]: 256 (1 KiB of
+/// f32), so that the block found is read again from L1 and the blocks'
+/// merges are few (AM1, a row of 4096: 16 merges and a search of one block).
+const ARG_BLOCK: usize = 256;
+
+/// The index of a contiguous row's max (`better` is `>`, `pick` max_of) or
+/// min (`<`, min_of): the first index on ties, and 0 if the first element
+/// is a NaN; a later NaN is passed over (as the loop `if v > best` over the
+/// row: a NaN is never better, and nothing is better than a NaN).
+///
+/// The row is read once from memory: each block of [`ARG_BLOCK`] is folded
+/// with the lanes of `fold_row` (started at the first element), and the
+/// running best changes only where a block's fold is strictly better, so the
+/// block kept is the first one holding the final best; the first position
+/// in it holding a value equal to the best is the answer, found in that
+/// block alone (still in L1). Equal values (0.0 and -0.0 too) are the same
+/// to `==` as to the element-by-element loop, which keeps the first.
+#[inline(always)]
+fn arg_row<T: ReduceElement>(
+    row: &[T],
+    better: impl Fn(T, T) -> bool,
+    pick: impl Fn(T, T) -> T,
+) -> usize {
+    let Some(&first) = row.first() else {
+        return 0;
+    };
+    let (mut best, mut at) = (first, 0);
+    for (b, block) in row.chunks(ARG_BLOCK).enumerate() {
+        let m = fold_row(block, first, &|v| v, &pick);
+        if better(m, best) {
+            best = m;
+            at = b * ARG_BLOCK;
+        }
+    }
+    let block = row.get(at..).unwrap_or(&[]);
+    at + first_equal(block.get(..ARG_BLOCK).unwrap_or(block), best)
 }
 
 /// The first position of `row` holding `pick` (0 if none: a NaN row), found
