@@ -3,7 +3,7 @@
 use core::fmt;
 
 use crate::flatbuffer::Fault;
-use crate::types::{BuiltinOp, TensorType};
+use crate::types::{Activation, BuiltinOp, TensorType};
 
 /// A tensor's name copied into the error (at most [`Name::CAPACITY`] bytes,
 /// cut at a character boundary), so that an error needs neither the file's
@@ -343,6 +343,21 @@ pub enum TfliteError {
         /// the value stored
         value: i32,
     },
+    /// A slice given to a kernel whose length does not match the layer's
+    /// sizes (`expected` is `usize::MAX` when the sizes' product overflows).
+    Length {
+        /// which slice
+        what: &'static str,
+        /// the length the sizes call for
+        expected: usize,
+        /// its length
+        actual: usize,
+    },
+    /// A fused activation that is not a clamp (`TANH`, `SIGN_BIT`).
+    UnsupportedActivation {
+        /// the activation
+        activation: Activation,
+    },
     /// A real multiplier given to
     /// [`quantize_multiplier`](crate::quantize_multiplier) that is negative,
     /// NaN or infinite.
@@ -534,6 +549,20 @@ impl fmt::Display for TfliteError {
             TfliteError::BadOption { place, what, value } => {
                 write!(f, "{place}: {what} is {value}, below 1")
             }
+            TfliteError::Length {
+                what,
+                expected: usize::MAX,
+                ..
+            } => write!(f, "the {what}'s length overflows usize"),
+            TfliteError::Length {
+                what,
+                expected,
+                actual,
+            } => write!(f, "the {what} has {actual} elements, not {expected}"),
+            TfliteError::UnsupportedActivation { activation } => write!(
+                f,
+                "the fused activation {activation:?} is not a clamp: not supported by the int8 kernels"
+            ),
             TfliteError::BadMultiplier { value } => write!(
                 f,
                 "the requantization multiplier {value} is not a finite, non-negative number"

@@ -12,7 +12,8 @@
 //! [`quantize_multiplier`] and [`multiply_by_quantized_multiplier`] are
 //! TFLite's fixed-point requantization, with the single rounding of the
 //! TFLite interpreter and the double rounding of TFLite Micro
-//! ([`Rounding`]).
+//! ([`Rounding`]). [`fully_connected_int8`] is TFLite's int8 fully
+//! connected kernel on slices, built on them.
 //!
 //! ```
 //! use shapecheck_tflite::{BuiltinOp, Model, Options};
@@ -53,6 +54,7 @@
 mod array;
 mod error;
 mod flatbuffer;
+mod fully_connected;
 mod model;
 mod options;
 mod quant;
@@ -60,6 +62,10 @@ mod types;
 
 pub use array::{Array, ArrayIter, LeNumber};
 pub use error::{Name, Place, TfliteError};
+pub use fully_connected::{
+    activation_range_int8, fully_connected_int8, fully_connected_multiplier, FullyConnectedDims,
+    FullyConnectedParams,
+};
 pub use model::{Model, Operator, Quantization, Tensor};
 pub use options::{
     DepthwiseConv2dOptions, FullyConnectedOptions, Options, ReshapeOptions, SoftmaxOptions,

@@ -27,6 +27,12 @@ pub struct QuantizedMultiplier {
 }
 
 impl QuantizedMultiplier {
+    /// The multiplier 0.
+    pub(crate) const ZERO: QuantizedMultiplier = QuantizedMultiplier {
+        multiplier: 0,
+        shift: 0,
+    };
+
     /// A multiplier and shift as TFLite stores them (for instance from a
     /// kernel's precomputed parameters), or `None` if `multiplier` is
     /// negative or `shift` is outside `[−31, 30]` (the range
