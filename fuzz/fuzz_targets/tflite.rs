@@ -22,20 +22,39 @@ const MODELS: [&[u8]; 3] = [
 ];
 
 /// A test model picked by the first byte, then patched by each following
-/// 3 bytes (a little-endian position modulo the length, and the byte to
-/// write there); one or two bytes left over cut the model at that length.
+/// 4 bytes: a little-endian position (modulo the length), then either a
+/// byte to write there (third byte below 128: the fourth byte) or a 32-bit
+/// word the fourth byte picks from values that matter to offsets, counts
+/// and indices. One to three bytes left over cut the model at a length.
 fn patched(bytes: &[u8]) -> Option<Vec<u8>> {
     let (&pick, rest) = bytes.split_first()?;
     let mut model = MODELS[usize::from(pick) % MODELS.len()].to_vec();
-    let mut patches = rest.chunks_exact(3);
+    let len = model.len() as u32;
+    let mut patches = rest.chunks_exact(4);
     for p in &mut patches {
         let at = usize::from(u16::from_le_bytes([p[0], p[1]])) % model.len();
-        model[at] = p[2];
+        if p[2] < 128 {
+            model[at] = p[3];
+            continue;
+        }
+        let word: u32 = match p[3] % 8 {
+            0 => 0,
+            1 => u32::MAX,     // -1
+            2 => u32::MAX - 1, // -2
+            3 => i32::MAX as u32,
+            4 => i32::MIN as u32,
+            5 => len,
+            6 => len.wrapping_sub(4),
+            _ => u32::from(p[3] / 8), // a small count or index
+        };
+        for (i, b) in word.to_le_bytes().into_iter().enumerate() {
+            if let Some(slot) = model.get_mut(at + i) {
+                *slot = b;
+            }
+        }
     }
-    match *patches.remainder() {
-        [a] => model.truncate(usize::from(a) * model.len() / 256),
-        [a, b] => model.truncate(usize::from(u16::from_le_bytes([a, b])) % model.len()),
-        _ => {}
+    if let [a, ..] = *patches.remainder() {
+        model.truncate(usize::from(a) * model.len() / 256);
     }
     Some(model)
 }
@@ -54,15 +73,27 @@ fn check(bytes: &[u8]) {
     for t in model.tensors() {
         let mut product: usize = 1;
         for d in t.shape() {
-            product = product.checked_mul(usize::try_from(d).expect("negative dim")).expect("overflow");
+            product = product
+                .checked_mul(usize::try_from(d).expect("negative dim"))
+                .expect("overflow");
         }
         assert_eq!(t.elements(), product, "tensor {}", t.index());
         let data = t.data();
-        if let (false, false, Some(bits)) = (data.is_empty(), t.is_sparse(), t.dtype().size_bits()) {
-            assert_eq!(data.len(), (product * bits).div_ceil(8), "tensor {}", t.index());
+        if let (false, false, Some(bits)) = (data.is_empty(), t.is_sparse(), t.dtype().size_bits())
+        {
+            assert_eq!(
+                data.len(),
+                (product * bits).div_ceil(8),
+                "tensor {}",
+                t.index()
+            );
         }
         assert!(t.buffer_index() < model.buffer_count());
-        let _ = (t.name(), t.shape_signature().iter().count(), t.is_variable());
+        let _ = (
+            t.name(),
+            t.shape_signature().iter().count(),
+            t.is_variable(),
+        );
         let _ = t.data_as::<i8>().map(|a| a.iter().count());
         let _ = t.data_as::<i32>().map(|a| a.iter().count());
         let _ = t.data_as::<f32>().map(|a| a.iter().count());
@@ -75,7 +106,7 @@ fn check(bytes: &[u8]) {
                 assert_eq!(usize::try_from(dim).ok(), Some(n));
                 assert!(q.scale(n - 1).is_some() && q.scale(n).is_none());
             } else {
-                assert_eq!(q.scale(0), q.scale(7));
+                assert_eq!(q.scale(0).map(f32::to_bits), q.scale(7).map(f32::to_bits));
             }
             assert_eq!(q.zero_points().iter().count(), n);
         }
@@ -92,7 +123,9 @@ fn check(bytes: &[u8]) {
         assert!(o.input(o.inputs().len()).is_none() && o.output(o.outputs().len()).is_none());
         match o.options() {
             Options::DepthwiseConv2d(d) => {
-                assert!(d.stride_w >= 1 && d.stride_h >= 1 && d.dilation_w >= 1 && d.dilation_h >= 1);
+                assert!(
+                    d.stride_w >= 1 && d.stride_h >= 1 && d.dilation_w >= 1 && d.dilation_h >= 1
+                );
             }
             Options::Reshape(r) => {
                 let _ = r.new_shape.map(|s| s.iter().count());
