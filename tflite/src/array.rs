@@ -10,6 +10,15 @@ use crate::types::TensorType;
 /// A number an [`Array`] can hold: its size and how it is read from
 /// little-endian bytes. Implemented for `u8`, `i8`, `i16`, `i32`, `u32`,
 /// `i64`, `f32` and `f64`; sealed.
+///
+/// ```
+/// use shapecheck_tflite::{LeNumber, TensorType};
+///
+/// assert_eq!(<i32 as LeNumber>::SIZE, 4);
+/// assert_eq!(<f32 as LeNumber>::DTYPE, TensorType::Float32);
+/// assert_eq!(<i16 as LeNumber>::from_le(&[0x34, 0x12]), Some(0x1234));
+/// assert_eq!(<i16 as LeNumber>::from_le(&[0x34]), None);
+/// ```
 pub trait LeNumber: Copy + sealed::Sealed {
     /// Its size in bytes.
     const SIZE: usize;

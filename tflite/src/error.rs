@@ -173,7 +173,7 @@ impl fmt::Display for Place {
 /// assert!(matches!(err, TfliteError::OutOfBounds { .. }));
 /// assert_eq!(
 ///     err.to_string(),
-///     "the model table: its operator codes need 4 bytes at offset 2644, past the end of the 100-byte file"
+///     "the model table: its operator codes: 4 bytes at offset 2644, past the end of the 100-byte file"
 /// );
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -399,19 +399,6 @@ impl TfliteError {
     }
 }
 
-/// `n`, or "a count that overflows" for `usize::MAX`.
-struct Size(usize);
-
-impl fmt::Display for Size {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 == usize::MAX {
-            f.write_str("more than the file's")
-        } else {
-            write!(f, "{}", self.0)
-        }
-    }
-}
-
 impl fmt::Display for TfliteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -430,9 +417,16 @@ impl fmt::Display for TfliteError {
                 offset: usize::MAX,
                 len,
                 ..
+            } => write!(f, "{place}: its {what}: an offset beyond any {len}-byte file"),
+            TfliteError::OutOfBounds {
+                place,
+                what,
+                offset,
+                size: usize::MAX,
+                len,
             } => write!(
                 f,
-                "{place}: its {what} lies at an offset past any {len}-byte file"
+                "{place}: its {what}: a count at offset {offset} whose size overflows, in a {len}-byte file"
             ),
             TfliteError::OutOfBounds {
                 place,
@@ -442,8 +436,7 @@ impl fmt::Display for TfliteError {
                 len,
             } => write!(
                 f,
-                "{place}: its {what} need {} bytes at offset {offset}, past the end of the {len}-byte file",
-                Size(*size)
+                "{place}: its {what}: {size} bytes at offset {offset}, past the end of the {len}-byte file"
             ),
             TfliteError::BadVtable {
                 place,
