@@ -207,7 +207,12 @@ pub fn fully_connected_int8(
     if per_channel {
         check("multipliers", units, params.multipliers.len())?;
     }
-    // every product below is at most one of the lengths checked above
+    if units == 0 {
+        // no output, however many rows (a row count alone bounds nothing)
+        return Ok(());
+    }
+    // every product below is at most one of the lengths checked above, and
+    // the rows are at most the output's length
     for b in 0..batches {
         let row = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
         for c in 0..units {

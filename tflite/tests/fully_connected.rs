@@ -278,6 +278,27 @@ fn the_kernel_checks_its_lengths() {
 }
 
 #[test]
+fn a_layer_without_units_returns_at_once() {
+    // lengths all 0 whatever the rows: nothing to compute, not 2^64 empty rows
+    let m = [fully_connected_multiplier(1.0, 1.0, 1.0).unwrap()];
+    let params = FullyConnectedParams {
+        input_zero_point: 0,
+        weights_zero_point: 0,
+        output_zero_point: 0,
+        multipliers: &m,
+        output_min: -128,
+        output_max: 127,
+        rounding: Rounding::Single,
+    };
+    let dims = FullyConnectedDims {
+        batches: usize::MAX,
+        input_dim: 0,
+        units: 0,
+    };
+    fully_connected_int8(&[], &[], None, dims, &params, &mut []).unwrap();
+}
+
+#[test]
 fn a_layer_without_inputs_is_its_bias() {
     let m = [fully_connected_multiplier(1.0, 1.0, 1.0).unwrap()];
     let params = FullyConnectedParams {
