@@ -2,7 +2,8 @@
 //! `tests/vectors/core/fully_connected_int8.json` (TensorFlow 2.21's
 //! reference interpreter, single rounding, bit for bit; TFLite Micro's
 //! results with the double rounding), and the int8 sine model run layer by
-//! layer from its file.
+//! layer from its file against every tensor the interpreter recorded
+//! (`tests/outputs/sine_outputs.json`).
 
 use serde_json::Value;
 use shapecheck_tflite::{
@@ -148,11 +149,13 @@ fn the_wrong_rounding_fails_the_tie_case() {
     assert_eq!(run(case, Rounding::Double), tflm);
 }
 
-/// Runs sine.tflite's three layers on one int8 input, from the file alone.
-fn sine(x: i8, rounding: Rounding) -> i8 {
+/// Runs sine.tflite's three layers on one int8 input, from the file alone;
+/// returns each operator's output tensor index and values.
+fn sine_layers(x: i8, rounding: Rounding) -> Vec<(usize, Vec<i8>)> {
     let bytes = include_bytes!("models/sine.tflite");
     let model = Model::parse(bytes).unwrap();
     let mut activations = vec![x];
+    let mut layers = Vec::new();
     for op in model.operators() {
         let tensor = |k: usize| model.tensor(op.input(k).unwrap()).unwrap();
         let (input, weights, bias) = (tensor(0), tensor(1), tensor(2));
@@ -187,9 +190,14 @@ fn sine(x: i8, rounding: Rounding) -> i8 {
         };
         let mut out = vec![0i8; dims.units];
         fully_connected_int8(&activations, &w, Some(&b), dims, &params, &mut out).unwrap();
-        activations = out;
+        activations = out.clone();
+        layers.push((output.index(), out));
     }
-    activations[0]
+    layers
+}
+
+fn sine(x: i8, rounding: Rounding) -> i8 {
+    sine_layers(x, rounding).last().unwrap().1[0]
 }
 
 #[test]
@@ -197,6 +205,55 @@ fn the_sine_model_gives_microflow_s_cross_check() {
     // x = 0.5, quantized to −108, gives 57 (0.41348344): the models README
     assert_eq!(sine(-108, Rounding::Single), 57);
     assert_eq!(sine(-108, Rounding::Double), 57);
+}
+
+#[test]
+fn the_sine_model_matches_the_interpreter_on_every_tensor() {
+    // tests/outputs/sine_outputs.json: 64 inputs, every intermediate tensor,
+    // from TensorFlow 2.21's reference interpreter; out_tflm where TFLite
+    // Micro differs
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/outputs/sine_outputs.json"
+    );
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let model = &file["models"]["sine_int8"];
+    assert_eq!(model["file"], "sine.tflite");
+    let cases = model["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 64);
+    let mut tflm_differs = 0;
+    for case in cases {
+        let x: Vec<i8> = ints(&case["input"]["data"]);
+        let layers = sine_layers(x[0], Rounding::Single);
+        let tensors = case["tensors"].as_array().unwrap();
+        for (index, got) in &layers {
+            let want = tensors
+                .iter()
+                .find(|t| t["index"] == *index)
+                .unwrap_or_else(|| panic!("no tensor {index}"));
+            assert_eq!(
+                *got,
+                ints::<i8>(&want["data"]),
+                "x = {}, tensor {index}",
+                case["x"]
+            );
+        }
+        let out: Vec<i8> = ints(&case["out"]["data"]);
+        assert_eq!(vec![sine(x[0], Rounding::Single)], out, "x = {}", case["x"]);
+        let tflm: Vec<i8> = match case.get("out_tflm") {
+            Some(t) => ints(&t["data"]),
+            None => out.clone(),
+        };
+        tflm_differs += usize::from(tflm != out);
+        assert_eq!(
+            vec![sine(x[0], Rounding::Double)],
+            tflm,
+            "TFLite Micro, x = {}",
+            case["x"]
+        );
+    }
+    // the two inputs whose ties the two roundings break apart
+    assert_eq!(tflm_differs, 2);
 }
 
 #[test]
