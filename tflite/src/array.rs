@@ -1,0 +1,234 @@
+//! [`Array`]: a borrowed, little-endian array of numbers inside the model's
+//! bytes (a shape, scales, zero points, indices, a tensor's data), read
+//! element by element without copying or aligning.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::types::TensorType;
+
+/// A number an [`Array`] can hold: its size and how it is read from
+/// little-endian bytes. Implemented for `u8`, `i8`, `i16`, `i32`, `u32`,
+/// `i64`, `f32` and `f64`; sealed.
+///
+/// ```
+/// use shapecheck_tflite::{LeNumber, TensorType};
+///
+/// assert_eq!(<i32 as LeNumber>::SIZE, 4);
+/// assert_eq!(<f32 as LeNumber>::DTYPE, TensorType::Float32);
+/// assert_eq!(<i16 as LeNumber>::from_le(&[0x34, 0x12]), Some(0x1234));
+/// assert_eq!(<i16 as LeNumber>::from_le(&[0x34]), None);
+/// ```
+pub trait LeNumber: Copy + sealed::Sealed {
+    /// Its size in bytes.
+    const SIZE: usize;
+    /// The tensor type it reads ([`Tensor::data_as`](crate::Tensor::data_as)).
+    const DTYPE: TensorType;
+    /// The number in `bytes` (exactly [`SIZE`](Self::SIZE) of them), or
+    /// `None` for any other length.
+    fn from_le(bytes: &[u8]) -> Option<Self>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+macro_rules! le_number {
+    ($($t:ty: $dtype:ident),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl LeNumber for $t {
+            const SIZE: usize = core::mem::size_of::<$t>();
+            const DTYPE: TensorType = TensorType::$dtype;
+            fn from_le(bytes: &[u8]) -> Option<Self> {
+                Some(<$t>::from_le_bytes(bytes.try_into().ok()?))
+            }
+        }
+    )*};
+}
+le_number!(u8: Uint8, i8: Int8, i16: Int16, i32: Int32, u32: Uint32, i64: Int64, f32: Float32, f64: Float64);
+
+/// A borrowed array of `T` stored little-endian in the model's bytes: a
+/// tensor's shape (`Array<i32>`), its scales (`Array<f32>`) and zero points
+/// (`Array<i64>`), an operator's tensor indices, a constant tensor's data.
+/// Zero-copy: it reads each element when asked, whatever the alignment.
+///
+/// ```
+/// use shapecheck_tflite::Model;
+///
+/// let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite"));
+/// let model = Model::parse(bytes)?;
+/// let weights = model.tensor(6).unwrap(); // the first layer's [16, 1] int8 weights
+/// let shape = weights.shape();
+/// assert_eq!(shape.len(), 2);
+/// assert_eq!(shape.get(0), Some(16));
+/// assert_eq!(shape.iter().collect::<Vec<i32>>(), [16, 1]);
+/// let data = weights.data_as::<i8>().unwrap();
+/// assert_eq!(data.len(), 16);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct Array<'a, T: LeNumber> {
+    bytes: &'a [u8],
+    _t: PhantomData<T>,
+}
+
+impl<'a, T: LeNumber> Array<'a, T> {
+    /// The array whose elements are `bytes`, or `None` if their length is
+    /// not a whole number of elements.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Array;
+    ///
+    /// let a = Array::<i32>::new(&[1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]).unwrap();
+    /// assert_eq!(a.iter().collect::<Vec<_>>(), [1, -1]);
+    /// assert!(Array::<i32>::new(&[1, 2, 3]).is_none());
+    /// ```
+    pub fn new(bytes: &'a [u8]) -> Option<Self> {
+        bytes.len().is_multiple_of(T::SIZE).then_some(Array {
+            bytes,
+            _t: PhantomData,
+        })
+    }
+
+    /// The empty array.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Array;
+    ///
+    /// assert!(Array::<f32>::empty().is_empty());
+    /// ```
+    pub fn empty() -> Self {
+        Array {
+            bytes: &[],
+            _t: PhantomData,
+        }
+    }
+
+    /// The number of elements.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Array;
+    ///
+    /// assert_eq!(Array::<i16>::new(&[0; 6]).unwrap().len(), 3);
+    /// ```
+    pub fn len(&self) -> usize {
+        self.bytes.len() / T::SIZE
+    }
+
+    /// Whether there are no elements.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Array;
+    ///
+    /// assert!(Array::<i32>::new(&[]).unwrap().is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Element `i`, or `None` past the end.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Array;
+    ///
+    /// let a = Array::<i8>::new(&[0x80, 0x7f]).unwrap();
+    /// assert_eq!((a.get(0), a.get(1), a.get(2)), (Some(-128), Some(127), None));
+    /// ```
+    pub fn get(&self, i: usize) -> Option<T> {
+        let start = i.checked_mul(T::SIZE)?;
+        let end = start.checked_add(T::SIZE)?;
+        T::from_le(self.bytes.get(start..end)?)
+    }
+
+    /// The elements, in order.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Array;
+    ///
+    /// let a = Array::<f32>::new(&[0, 0, 0x80, 0x3f]).unwrap();
+    /// assert_eq!(a.iter().collect::<Vec<_>>(), [1.0]);
+    /// ```
+    pub fn iter(&self) -> ArrayIter<'a, T> {
+        self.into_iter()
+    }
+
+    /// The raw little-endian bytes.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Array;
+    ///
+    /// assert_eq!(Array::<u8>::new(&[1, 2]).unwrap().as_bytes(), &[1, 2]);
+    /// ```
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Whether the elements equal `other`'s, in order.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Array;
+    ///
+    /// assert!(Array::<u8>::new(&[1, 2]).unwrap().eq_slice(&[1, 2]));
+    /// ```
+    pub fn eq_slice(&self, other: &[T]) -> bool
+    where
+        T: PartialEq,
+    {
+        self.len() == other.len() && self.iter().zip(other).all(|(a, b)| a == *b)
+    }
+}
+
+impl<T: LeNumber + fmt::Debug> fmt::Debug for Array<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a, T: LeNumber> IntoIterator for Array<'a, T> {
+    type Item = T;
+    type IntoIter = ArrayIter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        ArrayIter {
+            array: self,
+            next: 0,
+        }
+    }
+}
+
+/// The iterator of [`Array`]'s elements by value (`for x in array`).
+///
+/// ```
+/// use shapecheck_tflite::Array;
+///
+/// let mut sum = 0;
+/// for x in Array::<u8>::new(&[1, 2, 3]).unwrap() {
+///     sum += x;
+/// }
+/// assert_eq!(sum, 6);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ArrayIter<'a, T: LeNumber> {
+    array: Array<'a, T>,
+    next: usize,
+}
+
+impl<T: LeNumber> Iterator for ArrayIter<'_, T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        let v = self.array.get(self.next)?;
+        self.next += 1;
+        Some(v)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.array.len().saturating_sub(self.next);
+        (n, Some(n))
+    }
+}
+
+impl<T: LeNumber> ExactSizeIterator for ArrayIter<'_, T> {}
+
+impl<T: LeNumber + PartialEq> PartialEq for Array<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+    }
+}

@@ -1,0 +1,247 @@
+//! TFLite's int8 `FULLY_CONNECTED` kernel on slices: int32 accumulation,
+//! bias, requantization (per-tensor or per-channel, either rounding), the
+//! output zero point and the fused activation's clamp.
+
+use crate::error::TfliteError;
+use crate::quant::{
+    multiply_by_quantized_multiplier, quantize_multiplier, QuantizedMultiplier, Rounding,
+};
+use crate::types::Activation;
+
+/// The sizes of one fully connected layer: `batches` rows of `input_dim`
+/// inputs, `units` outputs each; the weights are `[units, input_dim]`.
+///
+/// ```
+/// use shapecheck_tflite::FullyConnectedDims;
+///
+/// let dims = FullyConnectedDims { batches: 1, input_dim: 16, units: 16 };
+/// assert_eq!(dims.units, 16);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullyConnectedDims {
+    /// rows of the input and of the output
+    pub batches: usize,
+    /// inputs per row (the weights' second dim)
+    pub input_dim: usize,
+    /// outputs per row (the weights' first dim)
+    pub units: usize,
+}
+
+/// The quantization of one int8 fully connected layer, as TFLite derives it
+/// from the layer's tensors (see [`fully_connected_multiplier`] and
+/// [`activation_range_int8`]).
+///
+/// ```
+/// use shapecheck_tflite::{quantize_multiplier, FullyConnectedParams, Rounding};
+///
+/// let multipliers = [quantize_multiplier(0.01)?];
+/// let params = FullyConnectedParams {
+///     input_zero_point: -128,
+///     weights_zero_point: 0,
+///     output_zero_point: -128,
+///     multipliers: &multipliers,
+///     output_min: -128,
+///     output_max: 127,
+///     rounding: Rounding::Single,
+/// };
+/// assert_eq!(params.multipliers.len(), 1); // per-tensor
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FullyConnectedParams<'m> {
+    /// the input's zero point (subtracted from every input)
+    pub input_zero_point: i32,
+    /// the weights' zero point (0 for TFLite's symmetric int8 weights)
+    pub weights_zero_point: i32,
+    /// the output's zero point (added after requantization)
+    pub output_zero_point: i32,
+    /// one multiplier (per-tensor) or one per unit (per-channel)
+    pub multipliers: &'m [QuantizedMultiplier],
+    /// the clamp's lower end, from the fused activation
+    pub output_min: i32,
+    /// the clamp's upper end
+    pub output_max: i32,
+    /// the interpreter's single rounding or TFLite Micro's double
+    pub rounding: Rounding,
+}
+
+/// The requantization multiplier TFLite gives a fully connected (or
+/// convolution) output channel: `input_scale · weight_scale / output_scale`,
+/// each scale widened to `f64` first, then [`quantize_multiplier`].
+///
+/// ```
+/// use shapecheck_tflite::fully_connected_multiplier;
+///
+/// let m = fully_connected_multiplier(0.5, 0.25, 0.5)?; // 0.25
+/// assert_eq!((m.multiplier(), m.shift()), (1 << 30, -1));
+/// assert!(fully_connected_multiplier(0.5, 0.25, 0.0).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn fully_connected_multiplier(
+    input_scale: f32,
+    weight_scale: f32,
+    output_scale: f32,
+) -> Result<QuantizedMultiplier, TfliteError> {
+    quantize_multiplier(f64::from(input_scale) * f64::from(weight_scale) / f64::from(output_scale))
+}
+
+/// The int8 range an output with `scale` and `zero_point` is clamped to
+/// after `activation`, as TFLite's `CalculateActivationRangeQuantized`:
+/// `NONE` keeps [−128, 127]; `RELU` starts at the zero point; `RELU6` ends
+/// at `zero_point + round(6 / scale)` and `RELU_N1_TO_1` spans the
+/// quantized −1 to 1 (the quotient in `f32`, rounded half away from zero),
+/// each within [−128, 127]. `TANH` and `SIGN_BIT` are not clamps:
+/// [`TfliteError::UnsupportedActivation`].
+///
+/// ```
+/// use shapecheck_tflite::{activation_range_int8, Activation};
+///
+/// assert_eq!(activation_range_int8(Activation::None, 0.1, 5)?, (-128, 127));
+/// assert_eq!(activation_range_int8(Activation::Relu, 0.1, 5)?, (5, 127));
+/// assert_eq!(activation_range_int8(Activation::Relu6, 0.1, -128)?, (-128, -68));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn activation_range_int8(
+    activation: Activation,
+    scale: f32,
+    zero_point: i32,
+) -> Result<(i32, i32), TfliteError> {
+    let quantize = |real: f32| zero_point.saturating_add(round_half_away(real / scale));
+    let (lo, hi) = match activation {
+        Activation::None => (i32::MIN, i32::MAX),
+        Activation::Relu => (quantize(0.0), i32::MAX),
+        Activation::Relu6 => (quantize(0.0), quantize(6.0)),
+        Activation::ReluN1To1 => (quantize(-1.0), quantize(1.0)),
+        other => return Err(TfliteError::UnsupportedActivation { activation: other }),
+    };
+    Ok((lo.max(-128), hi.min(127)))
+}
+
+/// `v` rounded to the nearest integer, ties away from zero (C's `round`),
+/// saturating to `i32` (NaN gives 0).
+fn round_half_away(v: f32) -> i32 {
+    let whole = v as i32; // toward zero, saturating
+    let fraction = v - whole as f32;
+    if fraction >= 0.5 {
+        whole.saturating_add(1)
+    } else if fraction <= -0.5 {
+        whole.saturating_sub(1)
+    } else {
+        whole
+    }
+}
+
+/// TFLite's int8 `FULLY_CONNECTED`: for each row `b` and unit `c`,
+/// `acc = Σ_d (x[b,d] − x_zp) · (w[c,d] − w_zp) + bias[c]` in `i32`, then
+/// `y = multiply_by_quantized_multiplier(acc, M_c) + out_zp` clamped to
+/// `[output_min, output_max]`. `input` is `[batches, input_dim]`, `weights`
+/// `[units, input_dim]`, `bias` `[units]` (or none), `output`
+/// `[batches, units]`, all row-major.
+///
+/// The accumulator wraps on overflow (TFLite leaves it undefined; it needs
+/// more than 65,000 inputs of extreme values). Fails, with `output`
+/// untouched, when a length does not match `dims` or there is neither one
+/// multiplier nor one per unit.
+///
+/// ```
+/// use shapecheck_tflite::{
+///     fully_connected_int8, quantize_multiplier, FullyConnectedDims, FullyConnectedParams, Rounding,
+/// };
+///
+/// // 2 inputs, 2 units, multiplier 0.5, ReLU at zero point 0
+/// let multipliers = [quantize_multiplier(0.5)?];
+/// let params = FullyConnectedParams {
+///     input_zero_point: 1,
+///     weights_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: &multipliers,
+///     output_min: 0,
+///     output_max: 127,
+///     rounding: Rounding::Single,
+/// };
+/// let dims = FullyConnectedDims { batches: 1, input_dim: 2, units: 2 };
+/// let mut out = [0i8; 2];
+/// fully_connected_int8(&[3, 5], &[1, 2, -1, -2], Some(&[4, 0]), dims, &params, &mut out)?;
+/// // (2·1 + 4·2 + 4) · 0.5 = 7; (−2 − 8 + 0) · 0.5 = −5, clamped to 0
+/// assert_eq!(out, [7, 0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn fully_connected_int8(
+    input: &[i8],
+    weights: &[i8],
+    bias: Option<&[i32]>,
+    dims: FullyConnectedDims,
+    params: &FullyConnectedParams<'_>,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    let FullyConnectedDims {
+        batches,
+        input_dim,
+        units,
+    } = dims;
+    let size = |what: &'static str, a: usize, b: usize| {
+        a.checked_mul(b).ok_or(TfliteError::Length {
+            what,
+            expected: usize::MAX,
+            actual: 0,
+        })
+    };
+    let check = |what: &'static str, expected: usize, actual: usize| {
+        if expected == actual {
+            Ok(())
+        } else {
+            Err(TfliteError::Length {
+                what,
+                expected,
+                actual,
+            })
+        }
+    };
+    check("input", size("input", batches, input_dim)?, input.len())?;
+    check("weights", size("weights", units, input_dim)?, weights.len())?;
+    check("output", size("output", batches, units)?, output.len())?;
+    if let Some(bias) = bias {
+        check("bias", units, bias.len())?;
+    }
+    let per_channel = params.multipliers.len() != 1;
+    if per_channel {
+        check("multipliers", units, params.multipliers.len())?;
+    }
+    if units == 0 {
+        // no output, however many rows (a row count alone bounds nothing)
+        return Ok(());
+    }
+    // every product below is at most one of the lengths checked above, and
+    // the rows are at most the output's length
+    for b in 0..batches {
+        let row = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
+        for c in 0..units {
+            let w_row = weights
+                .get(c * input_dim..(c + 1) * input_dim)
+                .unwrap_or(&[]);
+            let mut acc: i32 = 0;
+            for (&x, &w) in row.iter().zip(w_row) {
+                let x = i32::from(x) - params.input_zero_point;
+                let w = i32::from(w) - params.weights_zero_point;
+                acc = acc.wrapping_add(x.wrapping_mul(w));
+            }
+            if let Some(b) = bias.and_then(|b| b.get(c)) {
+                acc = acc.wrapping_add(*b);
+            }
+            let m = params
+                .multipliers
+                .get(if per_channel { c } else { 0 })
+                .copied()
+                .unwrap_or(QuantizedMultiplier::ZERO);
+            let y = multiply_by_quantized_multiplier(acc, m, params.rounding)
+                .saturating_add(params.output_zero_point)
+                .min(params.output_max)
+                .max(params.output_min)
+                .clamp(-128, 127);
+            if let Some(out) = output.get_mut(b * units + c) {
+                *out = y as i8;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,77 @@
+//! A reader of TensorFlow Lite (`.tflite`) models, zero-copy and `no_std`,
+//! and TFLite's int8 requantization arithmetic.
+//!
+//! [`Model::parse`] reads a model in place from its bytes (a FlatBuffer of
+//! TFLite's `schema.fbs`, read by hand for the part of the schema a model
+//! of plain layers uses) and checks every offset, length and index once;
+//! afterwards its [`Tensor`]s (name, shape, type, constant data,
+//! quantization) and [`Operator`]s (builtin op, tensor indices, options)
+//! are read without errors. A malformed file is a [`TfliteError`] naming
+//! what is wrong and where, never a panic.
+//!
+//! [`quantize_multiplier`] and [`multiply_by_quantized_multiplier`] are
+//! TFLite's fixed-point requantization, with the single rounding of the
+//! TFLite interpreter and the double rounding of TFLite Micro
+//! ([`Rounding`]). [`fully_connected_int8`] is TFLite's int8 fully
+//! connected kernel on slices, built on them.
+//!
+//! ```
+//! use shapecheck_tflite::{BuiltinOp, Model, Options};
+//!
+//! let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite"));
+//! let model = Model::parse(bytes)?;
+//! for op in model.operators() {
+//!     let output = model.tensor(op.output(0).unwrap()).unwrap();
+//!     println!("{} -> {:?} {}", op.op(), output.shape(), output.dtype());
+//! }
+//! let conv = model.operator(1).unwrap();
+//! assert_eq!(conv.op(), BuiltinOp::DEPTHWISE_CONV_2D);
+//! let filter = model.tensor(conv.input(1).unwrap()).unwrap();
+//! assert_eq!(filter.quantization().unwrap().scales().len(), 8); // per channel
+//! assert!(matches!(conv.options(), Options::DepthwiseConv2d(_)));
+//! # Ok::<(), shapecheck_tflite::TfliteError>(())
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+// Unit tests inside the library may unwrap: a failed unwrap there is a failed test.
+#![cfg_attr(
+    test,
+    allow(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+
+mod array;
+mod error;
+mod flatbuffer;
+mod fully_connected;
+mod model;
+mod options;
+mod quant;
+mod types;
+
+pub use array::{Array, ArrayIter, LeNumber};
+pub use error::{Name, Place, TfliteError};
+pub use fully_connected::{
+    activation_range_int8, fully_connected_int8, fully_connected_multiplier, FullyConnectedDims,
+    FullyConnectedParams,
+};
+pub use model::{Model, Operator, Quantization, Tensor};
+pub use options::{
+    DepthwiseConv2dOptions, FullyConnectedOptions, Options, ReshapeOptions, SoftmaxOptions,
+};
+pub use quant::{
+    multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,
+    saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
+};
+pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};

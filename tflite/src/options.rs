@@ -1,0 +1,127 @@
+//! The builtin options of the operators the models use, decoded.
+
+use crate::array::Array;
+use crate::types::{Activation, Padding, WeightsFormat};
+
+/// An operator's builtin options: decoded for `FULLY_CONNECTED`,
+/// `DEPTHWISE_CONV_2D`, `RESHAPE` and `SOFTMAX` (absent options give the
+/// schema's defaults), the union's type value for any other op.
+///
+/// ```
+/// use shapecheck_tflite::{Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let Options::Reshape(r) = model.operator(0).unwrap().options() else { panic!() };
+/// assert!(r.new_shape.unwrap().eq_slice(&[-1, 49, 40, 1]));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Options<'a> {
+    /// No options stored, for an op whose options the reader does not decode.
+    None,
+    /// `FullyConnectedOptions`
+    FullyConnected(FullyConnectedOptions),
+    /// `DepthwiseConv2DOptions`
+    DepthwiseConv2d(DepthwiseConv2dOptions),
+    /// `ReshapeOptions`
+    Reshape(ReshapeOptions<'a>),
+    /// `SoftmaxOptions`
+    Softmax(SoftmaxOptions),
+    /// Options of an op the reader does not decode: the `BuiltinOptions`
+    /// type value stored.
+    Other {
+        /// the union's type value
+        options_type: u8,
+    },
+}
+
+/// `FullyConnectedOptions`: `y = act(x · Wᵀ + b)` with weights `[out, in]`.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options, WeightsFormat};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite")))?;
+/// let Options::FullyConnected(fc) = model.operator(2).unwrap().options() else { panic!() };
+/// assert_eq!(fc.fused_activation, Activation::None);
+/// assert_eq!((fc.weights_format, fc.keep_num_dims), (WeightsFormat::Default, false));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FullyConnectedOptions {
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
+    /// `weights_format`
+    pub weights_format: WeightsFormat,
+    /// `keep_num_dims`: the output keeps the input's rank
+    pub keep_num_dims: bool,
+    /// `asymmetric_quantize_inputs` (weights-only quantization)
+    pub asymmetric_quantize_inputs: bool,
+}
+
+/// `DepthwiseConv2DOptions`, NHWC; strides and dilations checked to be at
+/// least 1.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let Options::DepthwiseConv2d(o) = model.operator(1).unwrap().options() else { panic!() };
+/// assert_eq!((o.dilation_h, o.dilation_w, o.fused_activation), (1, 1, Activation::Relu));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DepthwiseConv2dOptions {
+    /// `padding`
+    pub padding: Padding,
+    /// `stride_w`
+    pub stride_w: i32,
+    /// `stride_h`
+    pub stride_h: i32,
+    /// `depth_multiplier` (output channels per input channel; newer TFLite
+    /// derives it from the shapes)
+    pub depth_multiplier: i32,
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
+    /// `dilation_w_factor`
+    pub dilation_w: i32,
+    /// `dilation_h_factor`
+    pub dilation_h: i32,
+}
+
+/// `ReshapeOptions`.
+///
+/// ```
+/// use shapecheck_tflite::{Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let Options::Reshape(r) = model.operator(0).unwrap().options() else { panic!() };
+/// assert_eq!(r.new_shape.map(|s| s.len()), Some(4));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ReshapeOptions<'a> {
+    /// `new_shape` (-1 for the dim to infer), `None` when the options are
+    /// absent (the shape then comes from the op's second input)
+    pub new_shape: Option<Array<'a, i32>>,
+}
+
+/// `SoftmaxOptions`.
+///
+/// ```
+/// use shapecheck_tflite::{Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let Options::Softmax(s) = model.operator(3).unwrap().options() else { panic!() };
+/// assert_eq!(s.beta, 1.0);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct SoftmaxOptions {
+    /// `beta`: softmax(beta · x)
+    pub beta: f32,
+}

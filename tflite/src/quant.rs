@@ -1,0 +1,306 @@
+//! TFLite's int8 requantization: a real multiplier as a 32-bit fixed-point
+//! multiplier and a power-of-two shift ([`quantize_multiplier`]), and the
+//! product of an `i32` accumulator with it
+//! ([`multiply_by_quantized_multiplier`]) in both roundings TFLite uses.
+//!
+//! Written once, here, for every kernel and for the build-time model reader
+//! alike: the reader computes `(multiplier, shift)` from a file's scales, and
+//! the kernels apply them; neither needs `std`.
+
+use crate::error::TfliteError;
+
+/// A real multiplier `M` as TFLite stores it: `M ≈ multiplier · 2^(shift − 31)`,
+/// with `multiplier` in `[2^30, 2^31)` (or 0 for `M = 0`) and `shift` in
+/// `[−31, 30]`.
+///
+/// ```
+/// use shapecheck_tflite::quantize_multiplier;
+///
+/// let m = quantize_multiplier(0.5)?;
+/// assert_eq!((m.multiplier(), m.shift()), (1 << 30, 0));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct QuantizedMultiplier {
+    multiplier: i32,
+    shift: i32,
+}
+
+impl QuantizedMultiplier {
+    /// The multiplier 0.
+    pub(crate) const ZERO: QuantizedMultiplier = QuantizedMultiplier {
+        multiplier: 0,
+        shift: 0,
+    };
+
+    /// A multiplier and shift as TFLite stores them (for instance from a
+    /// kernel's precomputed parameters), or `None` if `multiplier` is
+    /// negative or `shift` is outside `[−31, 30]` (the range
+    /// [`multiply_by_quantized_multiplier`] is defined on).
+    ///
+    /// ```
+    /// use shapecheck_tflite::QuantizedMultiplier;
+    ///
+    /// assert!(QuantizedMultiplier::new(1 << 30, -3).is_some());
+    /// assert!(QuantizedMultiplier::new(-1, 0).is_none());
+    /// assert!(QuantizedMultiplier::new(1 << 30, 31).is_none());
+    /// ```
+    pub fn new(multiplier: i32, shift: i32) -> Option<Self> {
+        (multiplier >= 0 && (-31..=30).contains(&shift))
+            .then_some(QuantizedMultiplier { multiplier, shift })
+    }
+
+    /// The fixed-point multiplier, with 31 fractional bits.
+    ///
+    /// ```
+    /// use shapecheck_tflite::quantize_multiplier;
+    ///
+    /// assert_eq!(quantize_multiplier(0.75)?.multiplier(), 1_610_612_736); // 0.75 · 2^31
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn multiplier(&self) -> i32 {
+        self.multiplier
+    }
+
+    /// The power-of-two exponent (positive: a left shift).
+    ///
+    /// ```
+    /// use shapecheck_tflite::quantize_multiplier;
+    ///
+    /// assert_eq!(quantize_multiplier(0.1)?.shift(), -3); // 0.1 = 0.8 · 2^-3
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn shift(&self) -> i32 {
+        self.shift
+    }
+}
+
+/// TFLite's `QuantizeMultiplier`: `real = q · 2^(shift − 31)` where `q` is
+/// the mantissa of `frexp(real)` (in `[0.5, 1)`) times 2^31 rounded half
+/// away from zero. A mantissa that rounds up to 2^31 becomes 2^30 with the
+/// shift one higher; a shift below −31 (`real` < about 2^-32) gives
+/// `(0, 0)`; a shift above 30 saturates to `(2^31 − 1, 30)`, as TFLite
+/// does; `real = 0` gives `(0, 0)`.
+///
+/// Fails with [`TfliteError::BadMultiplier`] for a negative, NaN or
+/// infinite `real` (TFLite asserts on those).
+///
+/// ```
+/// use shapecheck_tflite::{quantize_multiplier, TfliteError};
+///
+/// // sine.tflite's first layer: input scale · weight scale / output scale
+/// let real = 0.0245739762_f32 as f64 * 0.00410788413_f32 as f64 / 0.0110060545_f32 as f64;
+/// let m = quantize_multiplier(real)?;
+/// assert_eq!(m.shift(), -6);
+/// assert!(quantize_multiplier(f64::NAN).is_err());
+/// assert_eq!(quantize_multiplier(0.0)?.multiplier(), 0);
+/// # Ok::<(), TfliteError>(())
+/// ```
+pub fn quantize_multiplier(real: f64) -> Result<QuantizedMultiplier, TfliteError> {
+    if !real.is_finite() || real < 0.0 {
+        return Err(TfliteError::BadMultiplier { value: real });
+    }
+    if real == 0.0 {
+        return Ok(QuantizedMultiplier {
+            multiplier: 0,
+            shift: 0,
+        });
+    }
+    let (mantissa, mut shift) = frexp(real);
+    // mantissa in [0.5, 1): the product is in [2^30, 2^31], exact in f64
+    // up to its fraction, which round_half_away reads exactly
+    let mut q = round_half_away(mantissa * TWO_POW_31);
+    if q == 1 << 31 {
+        q /= 2;
+        shift += 1;
+    }
+    if shift < -31 {
+        return Ok(QuantizedMultiplier {
+            multiplier: 0,
+            shift: 0,
+        });
+    }
+    if shift > 30 {
+        return Ok(QuantizedMultiplier {
+            multiplier: i32::MAX,
+            shift: 30,
+        });
+    }
+    Ok(QuantizedMultiplier {
+        // q in [2^30, 2^31): fits
+        multiplier: i32::try_from(q).unwrap_or(i32::MAX),
+        shift,
+    })
+}
+
+const TWO_POW_31: f64 = 2_147_483_648.0;
+const TWO_POW_54: f64 = 18_014_398_509_481_984.0;
+
+/// `x = m · 2^e` with `m` in `[0.5, 1)`, for a finite positive `x` (C's
+/// `frexp`), from the bits (`core` has no `frexp`).
+fn frexp(x: f64) -> (f64, i32) {
+    let bits = x.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i32;
+    if biased == 0 {
+        // subnormal: scale into the normal range first
+        let (m, e) = frexp(x * TWO_POW_54);
+        return (m, e - 54);
+    }
+    // the same mantissa bits with the exponent of [0.5, 1)
+    let m = f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52));
+    (m, biased - 1022)
+}
+
+/// `v` rounded to the nearest integer, ties away from zero, for `v` in
+/// `[0, 2^62)`.
+fn round_half_away(v: f64) -> i64 {
+    let whole = v as i64;
+    let fraction = v - whole as f64;
+    if fraction >= 0.5 {
+        whole + 1
+    } else {
+        whole
+    }
+}
+
+/// Which rounding [`multiply_by_quantized_multiplier`] applies: TFLite
+/// builds differ, and not only by interpreter.
+///
+/// ```
+/// use shapecheck_tflite::{multiply_by_quantized_multiplier, QuantizedMultiplier, Rounding};
+///
+/// // 0.25 is 2^30 · 2^(−1 − 31); 6 · 0.25 = 1.5 and −6 · 0.25 = −1.5 tie
+/// let quarter = QuantizedMultiplier::new(1 << 30, -1).unwrap();
+/// assert_eq!(multiply_by_quantized_multiplier(6, quarter, Rounding::Single), 2);
+/// assert_eq!(multiply_by_quantized_multiplier(6, quarter, Rounding::Double), 2);
+/// assert_eq!(multiply_by_quantized_multiplier(-6, quarter, Rounding::Single), -1);
+/// assert_eq!(multiply_by_quantized_multiplier(-6, quarter, Rounding::Double), -2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rounding {
+    /// One rounding of the exact product, ties toward +∞:
+    /// `(x · q + 2^(30 − shift)) >> (31 − shift)`. The TFLite interpreter's
+    /// reference kernels (`TFLITE_SINGLE_ROUNDING`, as TensorFlow 2.21's
+    /// `FULLY_CONNECTED` computes).
+    Single,
+    /// gemmlowp's two roundings: [`saturating_rounding_doubling_high_mul`]
+    /// of `x · 2^max(shift, 0)` and `q`, then [`rounding_divide_by_pot`] by
+    /// `max(−shift, 0)`. TFLite Micro for every op, and TensorFlow 2.21's
+    /// `DEPTHWISE_CONV_2D`.
+    Double,
+}
+
+/// TFLite's `MultiplyByQuantizedMultiplier`: `x · M` for the real
+/// multiplier `M` that `m` stores, rounded to an integer as `rounding` says.
+///
+/// Where TFLite leaves a result undefined, this defines it: with
+/// [`Rounding::Single`] a product beyond the `i32` range (possible only for
+/// `shift > 0`) saturates; with [`Rounding::Double`] the left shift
+/// `x · 2^shift` wraps, as TFLite Micro's C++ does on a Cortex-M.
+///
+/// ```
+/// use shapecheck_tflite::{multiply_by_quantized_multiplier, quantize_multiplier, Rounding};
+///
+/// let m = quantize_multiplier(0.25)?;
+/// assert_eq!(multiply_by_quantized_multiplier(100, m, Rounding::Single), 25);
+/// assert_eq!(multiply_by_quantized_multiplier(-6, m, Rounding::Single), -1); // −1.5 → −1
+/// assert_eq!(multiply_by_quantized_multiplier(-6, m, Rounding::Double), -2); // −1.5 → −2
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn multiply_by_quantized_multiplier(x: i32, m: QuantizedMultiplier, rounding: Rounding) -> i32 {
+    match rounding {
+        Rounding::Single => {
+            // shift in [−31, 30]: total in [1, 62]
+            let total = (31 - m.shift) as u32;
+            let round = 1i64 << (total - 1);
+            let product = i64::from(x) * i64::from(m.multiplier) + round;
+            saturate(product >> total)
+        }
+        Rounding::Double => {
+            let left = m.shift.max(0) as u32;
+            let right = (-m.shift).max(0) as u32;
+            let shifted = x.wrapping_mul(1i32.wrapping_shl(left));
+            rounding_divide_by_pot(
+                saturating_rounding_doubling_high_mul(shifted, m.multiplier),
+                right,
+            )
+        }
+    }
+}
+
+fn saturate(v: i64) -> i32 {
+    i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX })
+}
+
+/// gemmlowp's `SaturatingRoundingDoublingHighMul`: the high 32 bits of
+/// `2 · a · b`, that is `a · b / 2^31` rounded to nearest with ties toward
+/// +∞, and `i32::MAX` for the one product that overflows
+/// (`i32::MIN · i32::MIN`).
+///
+/// ```
+/// use shapecheck_tflite::saturating_rounding_doubling_high_mul;
+///
+/// assert_eq!(saturating_rounding_doubling_high_mul(1 << 30, 1 << 30), 1 << 29);
+/// assert_eq!(saturating_rounding_doubling_high_mul(3, 1 << 30), 2); // 1.5 → 2
+/// assert_eq!(saturating_rounding_doubling_high_mul(-3, 1 << 30), -1); // −1.5 → −1
+/// assert_eq!(saturating_rounding_doubling_high_mul(i32::MIN, i32::MIN), i32::MAX);
+/// ```
+pub fn saturating_rounding_doubling_high_mul(a: i32, b: i32) -> i32 {
+    if a == i32::MIN && b == i32::MIN {
+        return i32::MAX;
+    }
+    let ab = i64::from(a) * i64::from(b);
+    // gemmlowp adds 2^30 (or 1 − 2^30 below zero) and divides truncating
+    let nudge: i64 = if ab >= 0 { 1 << 30 } else { 1 - (1 << 30) };
+    saturate((ab + nudge) / (1i64 << 31))
+}
+
+/// gemmlowp's `RoundingDivideByPOT`: `x / 2^exponent` rounded to nearest,
+/// ties away from zero. Defined for every exponent (gemmlowp's range is 0
+/// to 31; above, the quotient rounds to 0).
+///
+/// ```
+/// use shapecheck_tflite::rounding_divide_by_pot;
+///
+/// assert_eq!(rounding_divide_by_pot(5, 1), 3); // 2.5 → 3
+/// assert_eq!(rounding_divide_by_pot(-5, 1), -3); // −2.5 → −3
+/// assert_eq!(rounding_divide_by_pot(-5, 2), -1); // −1.25 → −1
+/// assert_eq!(rounding_divide_by_pot(7, 0), 7);
+/// ```
+pub fn rounding_divide_by_pot(x: i32, exponent: u32) -> i32 {
+    // in i64 so that 2^31 and its mask are representable; an i32 over
+    // 2^62 rounds to 0 like any larger power
+    let e = exponent.min(62);
+    let x = i64::from(x);
+    let mask = (1i64 << e) - 1;
+    let remainder = x & mask;
+    let threshold = (mask >> 1) + i64::from(x < 0);
+    saturate((x >> e) + i64::from(remainder > threshold))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frexp_matches_the_definition() {
+        for (x, m, e) in [
+            (1.0, 0.5, 1),
+            (0.5, 0.5, 0),
+            (0.75, 0.75, 0),
+            (3.0, 0.75, 2),
+            (0.1, 0.8, -3),
+            (f64::MIN_POSITIVE, 0.5, -1021),
+            (f64::MIN_POSITIVE / 4.0, 0.5, -1023),
+        ] {
+            assert_eq!(frexp(x), (m, e), "frexp({x})");
+        }
+    }
+
+    #[test]
+    fn round_half_away_rounds_ties_up_for_positives() {
+        assert_eq!(round_half_away(2.5), 3);
+        assert_eq!(round_half_away(2.4999), 2);
+        assert_eq!(round_half_away(0.0), 0);
+    }
+}
