@@ -71,10 +71,53 @@ pub mod kind {
     }
 }
 
+mod internal {
+    /// The last argument of the algebra's methods ([`SameDim::same`](crate::algebra::SameDim),
+    /// [`Broadcast::broadcast`](super::Broadcast)): only the crate can make
+    /// one, so only the ops, whose rules have held, call them.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Internal(pub(crate) ());
+}
+pub(crate) use internal::Internal;
+
+/// The two dims broadcast (numpy, both ways): equal, or either is 1. `Out`
+/// is the broadcast dim (the one that is not 1). One of the relations of
+/// [`crate::algebra`], which holds its impls (one per pair of dim kinds);
+/// defined here because [`DimLike`] promises two of them for every dim.
+#[diagnostic::on_unimplemented(
+    message = "dims {Self} and {Other} do not broadcast: they differ and neither is 1",
+    label = "these dims must be equal or one of them 1"
+)]
+///
+/// ```
+/// use shapecheck::algebra::Broadcast;
+/// use shapecheck::{Dim, Dyn, One};
+/// fn meet<A: Broadcast<B, Broadcast = O>, B: shapecheck::DimLike, O>() {}
+/// meet::<One, Dim<5>, Dim<5>>();
+/// // two run-time dims: checked when the op runs
+/// meet::<Dyn, Dyn, Dyn>();
+/// ```
+///
+/// Its method is the ops' own: it checks nothing, and users cannot call it.
+///
+/// ```compile_fail
+/// use shapecheck::algebra::Broadcast;
+/// use shapecheck::{Dim, Dyn};
+/// let _ = Dyn(4).broadcast(Dim::<3>);
+/// ```
+pub trait Broadcast<Other: DimLike> {
+    /// The broadcast dim.
+    type Broadcast: DimLike;
+    /// The broadcast dim's value, for the ops once their rule has held (it
+    /// checks nothing: `Internal` keeps it out of users' reach).
+    #[doc(hidden)]
+    fn broadcast(self, other: Other, _: Internal) -> Self::Broadcast;
+}
+
 /// A dim: static ([`Dim`], [`One`]) or dynamic ([`Dyn`]).
 ///
 /// Every dim broadcasts with a dim of its own type into that type
-/// ([`Broadcast<Self>`](crate::algebra::Broadcast), a supertrait): so a
+/// ([`Broadcast<Self>`](Broadcast), a supertrait): so a
 /// function generic over `B: DimLike` may give two tensors of `(B, Dim<4>)`
 /// to a checked (`try_`) form, which compares the two `B`s when it runs.
 /// Every dim also broadcasts with a [`One`] on its right into itself (a
@@ -111,8 +154,8 @@ pub trait DimLike:
     + Send
     + Sync
     + sealed::Sealed
-    + crate::algebra::Broadcast<Self, Broadcast = Self>
-    + crate::algebra::Broadcast<One, Broadcast = Self>
+    + Broadcast<Self, Broadcast = Self>
+    + Broadcast<One, Broadcast = Self>
 {
     /// `Some(n)` when the size is part of the type.
     const STATIC: Option<usize>;
