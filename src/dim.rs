@@ -14,6 +14,7 @@
 
 mod flat;
 
+use crate::dims::ShapeError;
 use core::fmt::{self, Debug};
 use core::marker::PhantomData;
 
@@ -22,54 +23,11 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// Whether a dim (or a shape) is known to the compiler, as a type: what
-/// [`OutputStorage`](crate::storage::OutputStorage) reads to choose a
-/// result's storage. Internal: only [`DimLike`] and [`Shape`](crate::Shape)
-/// name it.
+/// A dim's kind, as a type: [`kind::Fixed`], [`kind::Capacity`] or
+/// [`kind::Runtime`]. Defined with the shapes (`shape::kind`), whose kind
+/// is their dims' kinds joined and chooses their storage.
 #[doc(hidden)]
-pub mod kind {
-    /// Every dim is static.
-    #[derive(Clone, Copy, Debug)]
-    pub enum Fixed {}
-    /// No `Dyn` or branded dim, and at least one
-    /// [`Bounded<CAP>`](crate::Bounded): a size known at run time, with a
-    /// capacity known at compile time.
-    #[derive(Clone, Copy, Debug)]
-    pub enum Capacity {}
-    /// At least one dim is a run-time [`Dyn`](crate::Dyn) or a brand: a
-    /// size with no bound known at compile time.
-    #[derive(Clone, Copy, Debug)]
-    pub enum Runtime {}
-    /// A kind: [`Fixed`], [`Capacity`] or [`Runtime`] (sealed). A shape's
-    /// kind is its dims' kinds joined: `Runtime` if any dim is, otherwise
-    /// `Capacity` if any dim is, otherwise `Fixed`. It chooses the storage
-    /// of an op's result, and says so as a supertrait
-    /// (`storage::KindBuffer`: inline, a `Room`, a `Vec`), so that generic
-    /// code sees the storage of a shape whose kind it does not know.
-    #[doc(hidden)]
-    pub trait Kind: super::sealed::Sealed + crate::storage::KindBuffer {
-        /// The kind of this and `K` together.
-        type Join<K: Kind>: Kind;
-        /// The kind of this and [`Capacity`] together (what
-        /// `Capacity::Join<Self>` is).
-        type WithCapacity: Kind;
-    }
-    impl super::sealed::Sealed for Fixed {}
-    impl super::sealed::Sealed for Capacity {}
-    impl super::sealed::Sealed for Runtime {}
-    impl Kind for Fixed {
-        type Join<K: Kind> = K;
-        type WithCapacity = Capacity;
-    }
-    impl Kind for Capacity {
-        type Join<K: Kind> = K::WithCapacity;
-        type WithCapacity = Capacity;
-    }
-    impl Kind for Runtime {
-        type Join<K: Kind> = Runtime;
-        type WithCapacity = Runtime;
-    }
-}
+pub use crate::shape::kind;
 
 mod internal {
     /// The last argument of the algebra's methods ([`SameDim::same`](crate::algebra::SameDim),
@@ -623,3 +581,26 @@ impl StaticDim for One {
 /// The dims of a shape as the compiler knows them: `Some(n)` for a static dim,
 /// `None` for [`Dyn`]. At most [`MAX_RANK`](crate::MAX_RANK).
 pub type StaticDims = &'static [Option<usize>];
+
+/// Checks one dim given at run time against the dim type of a shape.
+pub(crate) fn dim_from_size<D: DimLike>(axis: usize, n: usize) -> Result<D, ShapeError> {
+    D::from_size(n).ok_or(match (D::STATIC, D::CAPACITY) {
+        (Some(expected), _) => ShapeError::DimMismatch {
+            axis,
+            expected,
+            found: n,
+        },
+        (None, Some(capacity)) => ShapeError::Capacity {
+            axis,
+            capacity,
+            found: n,
+        },
+        // only a brand refuses a size without a static one or a capacity
+        (None, None) => ShapeError::Branded { axis },
+    })
+}
+
+// A tuple of dims is a shape: `Shape`, `StaticShape` and their companions
+// for ranks 1 to MAX_RANK, written per rank by `shapecheck-macros` (the
+// scalar, `()`, is in `shape.rs`).
+shapecheck_macros::impl_shape_tuples!(8);

@@ -6,11 +6,88 @@
 //! the infallible operator forms need. The impls for every rank are generated
 //! by `shapecheck-macros`.
 
-use crate::dim::DimLike;
 use core::fmt;
 
 use crate::dims::ShapeError;
 pub use crate::dims::{Dims, MAX_RANK};
+
+/// Whether a shape (or a dim) is known to the compiler, as a type, and the
+/// storage that this chooses for a result ([`KindBuffer`](kind::KindBuffer),
+/// what [`OutputStorage`](crate::storage::OutputStorage) reads). Internal:
+/// only [`Shape`] and [`DimLike`](crate::DimLike) name it. The kind promises
+/// the storage (a supertrait), so the two live here, beside the shape
+/// whose kind it is, and below the dims and the storage, which import it.
+#[doc(hidden)]
+pub mod kind {
+    use super::Shape;
+    #[cfg(not(feature = "alloc"))]
+    use crate::buffer::Storage;
+    #[cfg(feature = "alloc")]
+    use crate::buffer::{OwnedStorage, ResultStorage};
+
+    mod sealed {
+        #[doc(hidden)]
+        pub trait Sealed {}
+    }
+
+    /// Every dim is static.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Fixed {}
+    /// No `Dyn` or branded dim, and at least one
+    /// [`Bounded<CAP>`](crate::Bounded): a size known at run time, with a
+    /// capacity known at compile time.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Capacity {}
+    /// At least one dim is a run-time [`Dyn`](crate::Dyn) or a brand: a
+    /// size with no bound known at compile time.
+    #[derive(Clone, Copy, Debug)]
+    pub enum Runtime {}
+    /// A kind: [`Fixed`], [`Capacity`] or [`Runtime`] (sealed). A shape's
+    /// kind is its dims' kinds joined: `Runtime` if any dim is, otherwise
+    /// `Capacity` if any dim is, otherwise `Fixed`. It chooses the storage
+    /// of an op's result, and says so as a supertrait
+    /// ([`KindBuffer`]: inline, a `Room`, a `Vec`), so that generic
+    /// code sees the storage of a shape whose kind it does not know.
+    #[doc(hidden)]
+    pub trait Kind: sealed::Sealed + KindBuffer {
+        /// The kind of this and `K` together.
+        type Join<K: Kind>: Kind;
+        /// The kind of this and [`Capacity`] together (what
+        /// `Capacity::Join<Self>` is).
+        type WithCapacity: Kind;
+    }
+    impl sealed::Sealed for Fixed {}
+    impl sealed::Sealed for Capacity {}
+    impl sealed::Sealed for Runtime {}
+    impl Kind for Fixed {
+        type Join<K: Kind> = K;
+        type WithCapacity = Capacity;
+    }
+    impl Kind for Capacity {
+        type Join<K: Kind> = K::WithCapacity;
+        type WithCapacity = Capacity;
+    }
+    impl Kind for Runtime {
+        type Join<K: Kind> = Runtime;
+        type WithCapacity = Runtime;
+    }
+
+    /// The storage of an owned tensor of each kind of shape (internal; a
+    /// supertrait of [`Kind`], so that rustc sees it for
+    /// a shape whose dims are generic, `(B, Dim<8>)` with `B: DimLike`): inline
+    /// for [`Fixed`], a [`Room`](crate::Room) for [`Capacity`], a `Vec` for `Runtime` (with
+    /// `alloc`; without it, nothing).
+    #[doc(hidden)]
+    pub trait KindBuffer {
+        /// The storage of a shape `S` of this kind.
+        #[cfg(feature = "alloc")]
+        type Buffer<T: Copy, S: Shape<Kind = Self>>: OwnedStorage<T, S>
+            + ResultStorage<T, S, Out = Self::Buffer<T, S>>;
+        /// The storage of a shape `S` of this kind.
+        #[cfg(not(feature = "alloc"))]
+        type Buffer<T: Copy, S: Shape<Kind = Self>>: Storage<T>;
+    }
+}
 
 /// A shape: a tuple of [`DimLike`] dims.
 ///
@@ -29,10 +106,10 @@ pub trait Shape:
     const RANK: usize;
     /// `true` when every dim is static.
     const IS_STATIC: bool;
-    /// The same as a type: [`kind::Fixed`](crate::dim::kind::Fixed) or
-    /// [`kind::Runtime`](crate::dim::kind::Runtime) (what chooses a result's storage).
+    /// The same as a type: [`kind::Fixed`], [`kind::Capacity`] or
+    /// [`kind::Runtime`] (what chooses a result's storage).
     #[doc(hidden)]
-    type Kind: crate::dim::kind::Kind;
+    type Kind: kind::Kind;
     /// The shape with each run-time dim replaced by `Dim<P>` (static dims
     /// kept): what an op plans its loops with at compile time, from its
     /// dims alone ([`PlaceholderDims`], not [`StaticShape`], whose operator
@@ -151,7 +228,7 @@ impl ProvenShape for () {
 /// assert_eq!(<shape![2, 3] as StaticShape>::array_as_slice::<u8>(&a).len(), 6);
 /// ```
 pub trait StaticShape:
-    Shape<Kind = crate::dim::kind::Fixed, Room = Self>
+    Shape<Kind = kind::Fixed, Room = Self>
     + Default
     + 'static
     + crate::ops::elementwise::OperatorShapes<Self, Output = Self>
@@ -257,28 +334,10 @@ pub const fn static_numel(dims: &[Option<usize>]) -> Option<usize> {
     Some(acc)
 }
 
-/// Checks one dim given at run time against the dim type of a shape.
-pub(crate) fn dim_from_size<D: DimLike>(axis: usize, n: usize) -> Result<D, ShapeError> {
-    D::from_size(n).ok_or(match (D::STATIC, D::CAPACITY) {
-        (Some(expected), _) => ShapeError::DimMismatch {
-            axis,
-            expected,
-            found: n,
-        },
-        (None, Some(capacity)) => ShapeError::Capacity {
-            axis,
-            capacity,
-            found: n,
-        },
-        // only a brand refuses a size without a static one or a capacity
-        (None, None) => ShapeError::Branded { axis },
-    })
-}
-
 impl Shape for () {
     const RANK: usize = 0;
     const IS_STATIC: bool = true;
-    type Kind = crate::dim::kind::Fixed;
+    type Kind = kind::Fixed;
     type Placeholder<const P: usize> = ();
     type Room = ();
     fn dims(&self) -> Dims {
@@ -366,13 +425,10 @@ impl StaticShape for () {
     }
 }
 
-// Ranks 1 to MAX_RANK.
-shapecheck_macros::impl_shape_tuples!(8);
-
 /// `dims` as [`Dims`] if every one is static.
 // Every index below is guarded by `i < dims.len() <= MAX_RANK`.
 #[allow(clippy::indexing_slicing)]
-pub(crate) const fn static_dims(dims: crate::dim::StaticDims) -> Option<Dims> {
+pub(crate) const fn static_dims(dims: &[Option<usize>]) -> Option<Dims> {
     if dims.len() > MAX_RANK {
         return None;
     }
