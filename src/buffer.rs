@@ -37,7 +37,7 @@ pub trait Storage<T> {
     fn as_slice(&self) -> &[T];
 
     /// The elements of a tensor whose shape counts `numel()` of them: all
-    /// of [`as_slice`](Self::as_slice), except in a [`Room`], which holds
+    /// of [`as_slice`](Self::as_slice), except in a [`Room`](crate::Room), which holds
     /// its tensor's elements at its front (`numel` is asked only there).
     ///
     /// ```
@@ -165,7 +165,8 @@ pub trait OwnedStorage<T: Copy, S>: StorageMut<T> + Sized {
 
 /// The storage of an op's result of shape `S2` when `Self` is the storage of
 /// its (left, or `then`) operand: the output shape's own choice
-/// ([`OutputStorage`]) for inline and view operands, and `Vec` for a `Vec`
+/// ([`OutputStorage`](crate::storage::OutputStorage)) for inline and view
+/// operands, and `Vec` for a `Vec`
 /// operand (a big static tensor on the heap keeps its result on the heap).
 ///
 /// ```
