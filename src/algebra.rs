@@ -61,14 +61,11 @@
 
 use crate::dim::{Branded, Dim, DimLike, Dyn, One};
 
-mod internal {
-    /// The last argument of the algebra's methods ([`SameDim::same`](super::SameDim),
-    /// [`Broadcast::broadcast`](super::Broadcast)): only the crate can make
-    /// one, so only the ops, whose rules have held, call them.
-    #[derive(Clone, Copy, Debug)]
-    pub struct Internal(pub(crate) ());
-}
-pub(crate) use internal::Internal;
+// The token of the algebra's methods and the `Broadcast` relation are
+// defined in `dim.rs`, beside `DimLike`, which promises that every dim
+// broadcasts with itself and with a `One`.
+pub use crate::dim::Broadcast;
+pub(crate) use crate::dim::Internal;
 
 // The impls for a capacity-bounded dim, in a file of their own.
 mod bounded;
@@ -201,38 +198,6 @@ impl<'id> SameDim<Branded<'id>> for Dyn {
     fn same(self, other: Branded<'id>, _: Internal) -> Branded<'id> {
         other
     }
-}
-
-/// The two dims broadcast (numpy, both ways): equal, or either is 1. `Out`
-/// is the broadcast dim (the one that is not 1).
-#[diagnostic::on_unimplemented(
-    message = "dims {Self} and {Other} do not broadcast: they differ and neither is 1",
-    label = "these dims must be equal or one of them 1"
-)]
-///
-/// ```
-/// use shapecheck::algebra::Broadcast;
-/// use shapecheck::{Dim, Dyn, One};
-/// fn meet<A: Broadcast<B, Broadcast = O>, B: shapecheck::DimLike, O>() {}
-/// meet::<One, Dim<5>, Dim<5>>();
-/// // two run-time dims: checked when the op runs
-/// meet::<Dyn, Dyn, Dyn>();
-/// ```
-///
-/// Its method is the ops' own: it checks nothing, and users cannot call it.
-///
-/// ```compile_fail
-/// use shapecheck::algebra::Broadcast;
-/// use shapecheck::{Dim, Dyn};
-/// let _ = Dyn(4).broadcast(Dim::<3>);
-/// ```
-pub trait Broadcast<Other: DimLike> {
-    /// The broadcast dim.
-    type Broadcast: DimLike;
-    /// The broadcast dim's value, for the ops once their rule has held (it
-    /// checks nothing: `Internal` keeps it out of users' reach).
-    #[doc(hidden)]
-    fn broadcast(self, other: Other, _: Internal) -> Self::Broadcast;
 }
 
 /// N and itself. Generic code over `D: DimLike` sees `D` meeting itself

@@ -14,6 +14,7 @@
 
 mod flat;
 
+use crate::dims::ShapeError;
 use core::fmt::{self, Debug};
 use core::marker::PhantomData;
 
@@ -22,59 +23,59 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// Whether a dim (or a shape) is known to the compiler, as a type: what
-/// [`OutputStorage`](crate::storage::OutputStorage) reads to choose a
-/// result's storage. Internal: only [`DimLike`] and [`Shape`](crate::Shape)
-/// name it.
+/// A dim's kind, as a type: [`kind::Fixed`], [`kind::Capacity`] or
+/// [`kind::Runtime`]. Defined with the shapes (`shape::kind`), whose kind
+/// is their dims' kinds joined and chooses their storage.
 #[doc(hidden)]
-pub mod kind {
-    /// Every dim is static.
+pub use crate::shape::kind;
+
+mod internal {
+    /// The last argument of the algebra's methods ([`SameDim::same`](crate::algebra::SameDim),
+    /// [`Broadcast::broadcast`](super::Broadcast)): only the crate can make
+    /// one, so only the ops, whose rules have held, call them.
     #[derive(Clone, Copy, Debug)]
-    pub enum Fixed {}
-    /// No `Dyn` or branded dim, and at least one
-    /// [`Bounded<CAP>`](crate::Bounded): a size known at run time, with a
-    /// capacity known at compile time.
-    #[derive(Clone, Copy, Debug)]
-    pub enum Capacity {}
-    /// At least one dim is a run-time [`Dyn`](crate::Dyn) or a brand: a
-    /// size with no bound known at compile time.
-    #[derive(Clone, Copy, Debug)]
-    pub enum Runtime {}
-    /// A kind: [`Fixed`], [`Capacity`] or [`Runtime`] (sealed). A shape's
-    /// kind is its dims' kinds joined: `Runtime` if any dim is, otherwise
-    /// `Capacity` if any dim is, otherwise `Fixed`. It chooses the storage
-    /// of an op's result, and says so as a supertrait
-    /// (`storage::KindBuffer`: inline, a `Room`, a `Vec`), so that generic
-    /// code sees the storage of a shape whose kind it does not know.
+    pub struct Internal(pub(crate) ());
+}
+pub(crate) use internal::Internal;
+
+/// The two dims broadcast (numpy, both ways): equal, or either is 1. `Out`
+/// is the broadcast dim (the one that is not 1). One of the relations of
+/// [`crate::algebra`], which holds its impls (one per pair of dim kinds);
+/// defined here because [`DimLike`] promises two of them for every dim.
+#[diagnostic::on_unimplemented(
+    message = "dims {Self} and {Other} do not broadcast: they differ and neither is 1",
+    label = "these dims must be equal or one of them 1"
+)]
+///
+/// ```
+/// use shapecheck::algebra::Broadcast;
+/// use shapecheck::{Dim, Dyn, One};
+/// fn meet<A: Broadcast<B, Broadcast = O>, B: shapecheck::DimLike, O>() {}
+/// meet::<One, Dim<5>, Dim<5>>();
+/// // two run-time dims: checked when the op runs
+/// meet::<Dyn, Dyn, Dyn>();
+/// ```
+///
+/// Its method is the ops' own: it checks nothing, and users cannot call it.
+///
+/// ```compile_fail
+/// use shapecheck::algebra::Broadcast;
+/// use shapecheck::{Dim, Dyn};
+/// let _ = Dyn(4).broadcast(Dim::<3>);
+/// ```
+pub trait Broadcast<Other: DimLike> {
+    /// The broadcast dim.
+    type Broadcast: DimLike;
+    /// The broadcast dim's value, for the ops once their rule has held (it
+    /// checks nothing: `Internal` keeps it out of users' reach).
     #[doc(hidden)]
-    pub trait Kind: super::sealed::Sealed + crate::storage::KindBuffer {
-        /// The kind of this and `K` together.
-        type Join<K: Kind>: Kind;
-        /// The kind of this and [`Capacity`] together (what
-        /// `Capacity::Join<Self>` is).
-        type WithCapacity: Kind;
-    }
-    impl super::sealed::Sealed for Fixed {}
-    impl super::sealed::Sealed for Capacity {}
-    impl super::sealed::Sealed for Runtime {}
-    impl Kind for Fixed {
-        type Join<K: Kind> = K;
-        type WithCapacity = Capacity;
-    }
-    impl Kind for Capacity {
-        type Join<K: Kind> = K::WithCapacity;
-        type WithCapacity = Capacity;
-    }
-    impl Kind for Runtime {
-        type Join<K: Kind> = Runtime;
-        type WithCapacity = Runtime;
-    }
+    fn broadcast(self, other: Other, _: Internal) -> Self::Broadcast;
 }
 
 /// A dim: static ([`Dim`], [`One`]) or dynamic ([`Dyn`]).
 ///
 /// Every dim broadcasts with a dim of its own type into that type
-/// ([`Broadcast<Self>`](crate::algebra::Broadcast), a supertrait): so a
+/// ([`Broadcast<Self>`](Broadcast), a supertrait): so a
 /// function generic over `B: DimLike` may give two tensors of `(B, Dim<4>)`
 /// to a checked (`try_`) form, which compares the two `B`s when it runs.
 /// Every dim also broadcasts with a [`One`] on its right into itself (a
@@ -111,8 +112,8 @@ pub trait DimLike:
     + Send
     + Sync
     + sealed::Sealed
-    + crate::algebra::Broadcast<Self, Broadcast = Self>
-    + crate::algebra::Broadcast<One, Broadcast = Self>
+    + Broadcast<Self, Broadcast = Self>
+    + Broadcast<One, Broadcast = Self>
 {
     /// `Some(n)` when the size is part of the type.
     const STATIC: Option<usize>;
@@ -580,3 +581,26 @@ impl StaticDim for One {
 /// The dims of a shape as the compiler knows them: `Some(n)` for a static dim,
 /// `None` for [`Dyn`]. At most [`MAX_RANK`](crate::MAX_RANK).
 pub type StaticDims = &'static [Option<usize>];
+
+/// Checks one dim given at run time against the dim type of a shape.
+pub(crate) fn dim_from_size<D: DimLike>(axis: usize, n: usize) -> Result<D, ShapeError> {
+    D::from_size(n).ok_or(match (D::STATIC, D::CAPACITY) {
+        (Some(expected), _) => ShapeError::DimMismatch {
+            axis,
+            expected,
+            found: n,
+        },
+        (None, Some(capacity)) => ShapeError::Capacity {
+            axis,
+            capacity,
+            found: n,
+        },
+        // only a brand refuses a size without a static one or a capacity
+        (None, None) => ShapeError::Branded { axis },
+    })
+}
+
+// A tuple of dims is a shape: `Shape`, `StaticShape` and their companions
+// for ranks 1 to MAX_RANK, written per rank by `shapecheck-macros` (the
+// scalar, `()`, is in `shape.rs`).
+shapecheck_macros::impl_shape_tuples!(8);

@@ -2,6 +2,9 @@
 //! heap), and [`ShapeError`], what can be wrong with dims given at run time
 //! (a rank beyond [`MAX_RANK`], a data length that does not fit, an element
 //! count that overflows). Every operator's error enum wraps [`ShapeError`].
+//! `rule_errors!`, the macro that writes every error enum of the crate, is
+//! defined here, beside the first enum it writes (`crate::error`
+//! re-exports both).
 //!
 //! The bottom of the crate: this module imports nothing from it.
 
@@ -204,7 +207,88 @@ impl fmt::Debug for Dims {
     }
 }
 
-crate::error::rule_errors! {
+/// Defines an error enum whose variants each report one rule.
+///
+/// Each variant is written as `Variant { fields } => "rule/id", ("message", args…)`:
+/// the macro emits the `#[non_exhaustive]`-ready enum (attributes pass
+/// through), `pub const fn rule(&self) -> &'static str` (documented by the
+/// attributes before `fn rule;`), `Display` (the message, with the fields
+/// in scope by name) and `core::error::Error`. The optional last clause
+/// `Shape(ShapeError) => |e| rule, ("message", args…);` adds a variant that
+/// wraps a [`ShapeError`] (its rule id computed from it, its source the
+/// wrapped error) and `From<ShapeError>`, so `?` lifts a shape error into the
+/// op's error.
+macro_rules! rule_errors {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $(
+                $(#[$vmeta:meta])*
+                $var:ident $({ $($(#[$fmeta:meta])* $field:ident : $fty:ty),* $(,)? })?
+                    => $rule:literal, ($($msg:tt)+)
+            ),* $(,)?
+        }
+        $(#[$rmeta:meta])*
+        fn rule;
+        $(
+            $(#[$smeta:meta])*
+            Shape($sty:ident) => |$e:ident| $srule:expr, ($($smsg:tt)+);
+        )?
+    ) => {
+        $(#[$meta])*
+        pub enum $name {
+            $(
+                $(#[$vmeta])*
+                $var $({ $($(#[$fmeta])* $field: $fty),* })?,
+            )*
+            $(
+                $(#[$smeta])*
+                Shape($sty),
+            )?
+        }
+
+        impl $name {
+            $(#[$rmeta])*
+            pub const fn rule(&self) -> &'static str {
+                match self {
+                    $($name::$var { .. } => $rule,)*
+                    $($name::Shape($e) => $srule,)?
+                }
+            }
+        }
+
+        impl core::fmt::Display for $name {
+            #[allow(unused_variables)]
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self {
+                    $($name::$var $({ $($field),* })? => write!(f, $($msg)+),)*
+                    $($name::Shape($e) => write!(f, $($smsg)+),)?
+                }
+            }
+        }
+
+        impl core::error::Error for $name {
+            fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
+                match self {
+                    $($name::Shape($e) => Some($e),)?
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+        }
+
+        $(
+            impl From<$sty> for $name {
+                fn from($e: $sty) -> Self {
+                    $name::Shape($e)
+                }
+            }
+        )?
+    };
+}
+pub(crate) use rule_errors;
+
+rule_errors! {
     /// A shape that cannot describe the data or the type it was given.
     ///
     /// ```

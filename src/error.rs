@@ -1,93 +1,17 @@
-//! Errors shared by every operator: [`ShapeError`], defined with the dims it
-//! describes in [`crate::dims`]. Each operator has its own error enum on top
-//! (for example [`ElementwiseError`](crate::ElementwiseError)) that wraps it.
+//! Errors shared by every operator: [`ShapeError`] and `rule_errors!`, the
+//! macro every error enum of the crate is written with, both defined in
+//! [`crate::dims`] (`ShapeError` holds [`Dims`](crate::Dims) and `Dims`
+//! returns it, so the two live in one module, and the macro beside the enum
+//! it first writes); and `Msg`, a compile-time message. Each operator has
+//! its own error enum on top (for example
+//! [`ElementwiseError`](crate::ElementwiseError)) that wraps `ShapeError`.
 //!
-//! Every error enum of the crate is written with `rule_errors!`: one line
-//! per variant gives its rule id and its message, so the enum, its `rule()`,
-//! its `Display` and its `Error` impl cannot disagree.
+//! With `rule_errors!`, one line per variant gives its rule id and its
+//! message, so the enum, its `rule()`, its `Display` and its `Error` impl
+//! cannot disagree.
 
+pub(crate) use crate::dims::rule_errors;
 pub use crate::dims::ShapeError;
-
-/// Defines an error enum whose variants each report one rule.
-///
-/// Each variant is written as `Variant { fields } => "rule/id", ("message", args…)`:
-/// the macro emits the `#[non_exhaustive]`-ready enum (attributes pass
-/// through), `pub const fn rule(&self) -> &'static str` (documented by the
-/// attributes before `fn rule;`), `Display` (the message, with the fields
-/// in scope by name) and `core::error::Error`. The optional last clause
-/// `Shape(ShapeError) => |e| rule, ("message", args…);` adds a variant that
-/// wraps a [`ShapeError`] (its rule id computed from it, its source the
-/// wrapped error) and `From<ShapeError>`, so `?` lifts a shape error into the
-/// op's error.
-macro_rules! rule_errors {
-    (
-        $(#[$meta:meta])*
-        pub enum $name:ident {
-            $(
-                $(#[$vmeta:meta])*
-                $var:ident $({ $($(#[$fmeta:meta])* $field:ident : $fty:ty),* $(,)? })?
-                    => $rule:literal, ($($msg:tt)+)
-            ),* $(,)?
-        }
-        $(#[$rmeta:meta])*
-        fn rule;
-        $(
-            $(#[$smeta:meta])*
-            Shape($sty:ident) => |$e:ident| $srule:expr, ($($smsg:tt)+);
-        )?
-    ) => {
-        $(#[$meta])*
-        pub enum $name {
-            $(
-                $(#[$vmeta])*
-                $var $({ $($(#[$fmeta])* $field: $fty),* })?,
-            )*
-            $(
-                $(#[$smeta])*
-                Shape($sty),
-            )?
-        }
-
-        impl $name {
-            $(#[$rmeta])*
-            pub const fn rule(&self) -> &'static str {
-                match self {
-                    $($name::$var { .. } => $rule,)*
-                    $($name::Shape($e) => $srule,)?
-                }
-            }
-        }
-
-        impl core::fmt::Display for $name {
-            #[allow(unused_variables)]
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                match self {
-                    $($name::$var $({ $($field),* })? => write!(f, $($msg)+),)*
-                    $($name::Shape($e) => write!(f, $($smsg)+),)?
-                }
-            }
-        }
-
-        impl core::error::Error for $name {
-            fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
-                match self {
-                    $($name::Shape($e) => Some($e),)?
-                    #[allow(unreachable_patterns)]
-                    _ => None,
-                }
-            }
-        }
-
-        $(
-            impl From<$sty> for $name {
-                fn from($e: $sty) -> Self {
-                    $name::Shape($e)
-                }
-            }
-        )?
-    };
-}
-pub(crate) use rule_errors;
 
 /// A message built at compile time (const evaluation cannot format). Only
 /// ever evaluated in constants: every index is guarded by its loop condition,
@@ -149,7 +73,7 @@ impl Msg {
         m.push("]")
     }
     /// Dims as the compiler knows them as `[Dyn, 3]`.
-    pub(crate) const fn push_dims(self, dims: crate::dim::StaticDims) -> Msg {
+    pub(crate) const fn push_dims(self, dims: &[Option<usize>]) -> Msg {
         let mut m = self.push("[");
         let mut i = 0;
         while i < dims.len() {

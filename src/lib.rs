@@ -191,6 +191,7 @@ extern crate self as shapecheck;
 pub mod algebra;
 mod any_error;
 mod broadcast;
+mod buffer;
 pub mod dim;
 pub mod dims;
 pub mod element;

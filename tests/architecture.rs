@@ -1,7 +1,8 @@
-//! The invariants ARCHITECTURE.md states, checked on the source tree: what
-//! may import what, the one file layout of every operator folder, where
-//! `DynTensor`'s methods live, the internal macros, and the size and links
-//! of the two top-level documents. Each test names the invariant it checks.
+//! The invariants ARCHITECTURE.md states, checked on the source tree: the
+//! layers of `src/` and what each role's file may import, the one file
+//! layout of every operator folder, where `DynTensor`'s methods live, the
+//! internal macros, and the links of the two top-level documents. Each test
+//! names the invariant it checks.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -31,35 +32,79 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
 
 /// The file's code: comment lines (`//`, `///`, `//!`) dropped.
 fn code(path: &Path) -> String {
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
+    strip_comments(&fs::read_to_string(path).unwrap())
+}
+
+fn strip_comments(text: &str) -> String {
+    text.lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n")
 }
 
-/// What a file's code names through `crate::`: `crate::X` and every name
-/// of `crate::{X, ..}` (first segment only).
+/// `code` without its unit-test modules (`#[cfg(test)]` or
+/// `#[cfg(all(test, ..))]` followed by `mod`, to the module's closing
+/// brace): a test may use the crate from above (the prelude, say).
+fn without_test_modules(code: &str) -> String {
+    let mut out = String::new();
+    let mut lines = code.lines().peekable();
+    while let Some(line) = lines.next() {
+        let t = line.trim_start();
+        let is_test_cfg = t.starts_with("#[cfg(test)]") || t.starts_with("#[cfg(all(test");
+        if is_test_cfg
+            && lines
+                .peek()
+                .is_some_and(|n| n.trim_start().starts_with("mod "))
+        {
+            let mut depth = 0i32;
+            let mut opened = false;
+            for inner in lines.by_ref() {
+                depth += inner.matches('{').count() as i32;
+                depth -= inner.matches('}').count() as i32;
+                opened |= inner.contains('{');
+                if opened && depth <= 0 {
+                    break;
+                }
+            }
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// What a file's code names through `crate::`: `crate::a::b::C` and every
+/// name of `crate::{a::b, ..}`, as the path after `crate::` (`a::b::C`).
 fn crate_paths(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     let mut rest = text;
     while let Some(i) = rest.find("crate::") {
         rest = &rest[i + "crate::".len()..];
-        let names: Vec<&str> = if let Some(inner) = rest.strip_prefix('{') {
-            let end = inner.find('}').unwrap_or(inner.len());
-            inner[..end].split(',').collect()
-        } else {
-            vec![rest]
+        // `a::b::` before a group `{..}` is the prefix of each of its names
+        let prefix: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        let after = &rest[prefix.len()..];
+        let names: Vec<String> = match after.strip_prefix('{') {
+            Some(inner) if prefix.is_empty() || prefix.ends_with("::") => {
+                let end = inner.find('}').unwrap_or(inner.len());
+                inner[..end]
+                    .split(',')
+                    .map(|n| format!("{prefix}{}", n.trim()))
+                    .collect()
+            }
+            _ => vec![prefix.clone()],
         };
         for n in names {
-            let first: String = n
-                .trim()
+            let path: String = n
                 .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
                 .collect();
-            if !first.is_empty() {
-                found.push(first);
+            let segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+            if !segments.is_empty() {
+                found.push(segments.join("::"));
             }
         }
     }
@@ -68,43 +113,127 @@ fn crate_paths(text: &str) -> Vec<String> {
     found
 }
 
-/// The supertraits that say what generic code may rely on, named in the
-/// header of the trait that promises them (rustc sees facts about a generic
-/// `S` only through its bounds' supertraits):
-/// - a static shape meets its own shape and a scalar under the operators'
-///   rule (numpy's, on tensors and on fused expressions) and as then and
-///   else of a `select` under `Numpy`;
-/// - a dim kind (so a shape's kind, whatever its dims) has a storage for
-///   an owned tensor (`storage::KindBuffer`), which is what makes
-///   `Owned<T, (B, Dim<8>)>` a type for a generic `B`;
-/// - a dim broadcasts with itself into itself (`algebra::Broadcast`), so
-///   that the checked forms accept two tensors sharing a generic batch dim.
-///
-/// Each is a path in a trait header, never an import: the arrows the layer
-/// rules below let point up, checked by
-/// `the_static_traits_promise_their_meets`.
-const FACT_HEADERS: [(&str, &str, &[&str]); 3] = [
+/// The modules a file's code names (paths whose first segment is lower
+/// case), test modules left out.
+fn crate_modules(text: &str) -> Vec<String> {
+    crate_paths(&without_test_modules(text))
+        .into_iter()
+        .filter(|n| n.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+        .collect()
+}
+
+/// The items a file's code takes from the crate root (`crate::Tensor`,
+/// `crate::{Tensor, ..}`): an arrow up to lib.rs, which re-exports them.
+/// The function `multiplex`, a lower-case root item that is no module,
+/// counts too (`shape` and `tensor` are modules as well as macros).
+fn crate_root_items(text: &str) -> Vec<String> {
+    const ROOT_FNS: [&str; 1] = ["multiplex"];
+    crate_paths(text)
+        .into_iter()
+        .map(|p| p.split("::").next().unwrap_or_default().to_string())
+        .filter(|n| {
+            n.chars().next().is_some_and(|c| c.is_ascii_uppercase())
+                || ROOT_FNS.contains(&n.as_str())
+        })
+        .collect()
+}
+
+fn rel(p: &Path) -> String {
+    p.strip_prefix(src()).unwrap().display().to_string()
+}
+
+/// The layers of `src/`, bottom first, each with the files it holds (a
+/// path, or a folder ending in `/`). A file may name, through `crate::`,
+/// its own layer and the layers below it, never one above. The dims and
+/// their algebra sit on the shape traits (a dim's kind is a shape's kind);
+/// `kernel/` needs only values; storage and tensors are one layer (a
+/// `Room`'s results are tensors); the export lists are the top.
+const LAYERS: [(&str, &[&str]); 18] = [
     (
-        "shape.rs",
-        "pub trait StaticShape:",
-        &[
-            "crate::ops::elementwise::OperatorShapes",
-            "crate::ops::elementwise::LazyOperatorShapes",
-            "crate::ops::select::SelectShapes",
-            "crate::ops::select::SelectNoCheck",
-            "crate::ops::select::Numpy",
-            // a static operand passes matmul's plain forms (either marker)
-            "crate::ops::matmul::MatmulNoCheck",
-            "crate::ops::matmul::NoTrans",
-            "crate::ops::matmul::Trans",
-        ],
+        "dims: a shape as a value, ShapeError, rule_errors!",
+        &["dims.rs"],
     ),
-    ("dim.rs", "pub trait Kind:", &["crate::storage::KindBuffer"]),
+    ("error: the errors' module, Msg", &["error.rs"]),
+    ("buffer: what a buffer can do", &["buffer.rs", "buffer/"]),
     (
-        "dim.rs",
-        "pub trait DimLike:",
-        &["crate::algebra::Broadcast"],
+        "shape: Shape, StaticShape, a shape's kind and its storage",
+        &["shape.rs"],
     ),
+    (
+        "dim: what a dim is; a tuple of dims is a shape",
+        &["dim.rs", "dim/"],
+    ),
+    ("algebra: how two dims relate", &["algebra.rs", "algebra/"]),
+    ("rows: a shape's first dim", &["rows.rs"]),
+    ("broadcast: placement as a value", &["broadcast.rs"]),
+    ("kernel: the shared loops", &["kernel/"]),
+    ("element: the numeric types", &["element.rs"]),
+    (
+        "storage and tensors",
+        &["storage.rs", "storage/", "tensor.rs", "tensor/"],
+    ),
+    ("dynamic: DynTensor", &["dynamic.rs"]),
+    ("lod: LoD tensors", &["lod/"]),
+    ("ops: the operators", &["ops/"]),
+    ("expr: fused expressions", &["expr/"]),
+    ("any_error: one error for every op", &["any_error.rs"]),
+    ("interop: the optional features", &["interop/"]),
+    ("export lists", &["lib.rs", "dynamic/prelude.rs"]),
+];
+
+/// The layer of a file of `src/` (its path from `src/`).
+fn layer_of_file(rel: &str) -> Option<usize> {
+    // the longest match wins (`dynamic/prelude.rs` over `dynamic.rs`)
+    let mut best: Option<(usize, usize)> = None;
+    for (i, (_, files)) in LAYERS.iter().enumerate() {
+        for f in files.iter() {
+            let hit = if f.ends_with('/') {
+                rel.starts_with(f)
+            } else {
+                rel == *f
+            };
+            if hit && best.is_none_or(|(_, len)| f.len() > len) {
+                best = Some((i, f.len()));
+            }
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// The layer a `crate::` path names (`ops::select`, `dim`, ...): the module
+/// `a` is `a.rs` or `a/`; `dynamic::prelude` and `prelude` are export
+/// lists.
+fn layer_of_path(path: &str) -> Option<usize> {
+    let mut parts = path.split("::");
+    let first = parts.next().unwrap_or_default();
+    let second = parts.next().unwrap_or_default();
+    match (first, second) {
+        ("prelude", _) | ("dynamic", "prelude") | ("__private", _) | ("multiplex", _) => {
+            layer_of_file("lib.rs")
+        }
+        _ => layer_of_file(&format!("{first}.rs")).or(layer_of_file(&format!("{first}/"))),
+    }
+}
+
+/// The facts `StaticShape` promises generic code, the one arrow from a
+/// layer up to `ops/`. rustc sees what holds for a generic `S` only through
+/// the supertraits of its bounds, and each op's trait has one blanket impl
+/// over every shape (an impl for every `S: StaticShape` beside it would
+/// overlap it), so a user's `fn f<S: StaticShape>` that writes `&a + &b`,
+/// `a.lazy() * &b`, `select(&c, &a, &b, Numpy)` or `x.matmul_t(&y, NoTrans,
+/// Trans)` needs `StaticShape` to name them: a static shape meets itself
+/// and a scalar under the operators' rule (on tensors and in fused
+/// expressions), as then and else of a numpy `select`, and passes matmul's
+/// plain forms. Each is a path in the trait's header, never an import.
+const STATIC_SHAPE_PROMISES: [&str; 8] = [
+    "crate::ops::elementwise::OperatorShapes",
+    "crate::ops::elementwise::LazyOperatorShapes",
+    "crate::ops::select::SelectShapes",
+    "crate::ops::select::SelectNoCheck",
+    "crate::ops::select::Numpy",
+    "crate::ops::matmul::MatmulNoCheck",
+    "crate::ops::matmul::NoTrans",
+    "crate::ops::matmul::Trans",
 ];
 
 /// `code` split at the header of `trait_start` (to its `{`): the header,
@@ -120,102 +249,196 @@ fn split_header(code: &str, trait_start: &str) -> (String, String) {
     )
 }
 
-/// The crate modules a file's code names (lower-case first segments),
-/// leaving out the paths of its [`FACT_HEADERS`].
-fn crate_modules(path: &Path) -> Vec<String> {
-    let mut text = code(path);
-    for (file, start, _) in FACT_HEADERS {
-        if rel(path) == file {
-            text = split_header(&text, start).1;
+/// The upward imports of a file (`rel`, its path from `src/`) whose code is
+/// `text`: each a message naming both layers. `StaticShape`'s header is
+/// checked on its own ([`static_shape_names_only_its_promises`]).
+fn upward_imports(rel: &str, text: &str) -> Vec<String> {
+    let Some(own) = layer_of_file(rel) else {
+        return vec![format!("{rel} is in no layer of LAYERS")];
+    };
+    let text = if rel == "shape.rs" {
+        split_header(text, "pub trait StaticShape:").1
+    } else {
+        text.to_string()
+    };
+    let mut out = Vec::new();
+    for path in crate_modules(&text) {
+        match layer_of_path(&path) {
+            None => out.push(format!(
+                "{rel} names crate::{path}, a module in no layer of LAYERS"
+            )),
+            Some(l) if l > own => out.push(format!(
+                "{rel} (layer {own}, {}) imports crate::{path} (layer {l}, {}): an import must point down",
+                LAYERS[own].0, LAYERS[l].0
+            )),
+            Some(_) => {}
         }
     }
-    crate_paths(&text)
-        .into_iter()
-        .filter(|n| n.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
-        .collect()
+    out
 }
 
-/// The items a file's code takes from the crate root (`crate::Tensor`,
-/// `crate::{Tensor, ..}`): an arrow up to lib.rs, which re-exports them.
-/// The function `multiplex`, a lower-case root item that is no module,
-/// counts too (`shape` and `tensor` are modules as well as macros).
-fn crate_root_items(text: &str) -> Vec<String> {
-    const ROOT_FNS: [&str; 1] = ["multiplex"];
-    crate_paths(text)
-        .into_iter()
-        .filter(|n| {
-            n.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-                || ROOT_FNS.contains(&n.as_str())
-        })
-        .collect()
-}
-
-fn rel(p: &Path) -> String {
-    p.strip_prefix(src()).unwrap().display().to_string()
-}
-
-/// "dim.rs says what a dim is and depends on nothing (but the storage its
-/// kinds promise, in `Kind`'s header, and a dim's broadcast with itself, in
-/// `DimLike`'s); algebra.rs, the relations between
-/// dims, depends on dim.rs alone."
+/// "Layers point down": every file of `src/` imports only its own layer and
+/// the layers below it (LAYERS, bottom first), so no two files import each
+/// other through a circle of layers.
 #[test]
-fn the_dim_algebra_is_at_the_bottom() {
-    assert_eq!(crate_modules(&src().join("dim.rs")), Vec::<String>::new());
-    assert_eq!(
-        crate_modules(&src().join("algebra.rs")),
-        vec!["dim".to_string()]
-    );
-    // its files (the bounded dim's impls, the known-without-running relations)
-    for f in rust_files(&src().join("algebra")) {
-        assert_eq!(crate_modules(&f), vec!["dim".to_string()], "{}", rel(&f));
-    }
-}
-
-/// "`StaticShape` carries, as supertraits, the meets generic code relies
-/// on, and a dim kind the storage of its owned tensors", and nothing else
-/// from a higher layer: each header names exactly those facts.
-#[test]
-fn the_static_traits_promise_their_meets() {
-    for (file, start, facts) in FACT_HEADERS {
-        let (header, _) = split_header(&code(&src().join(file)), start);
-        assert!(!header.is_empty(), "{file} lost `{start}`");
-        let mut named: Vec<&str> = header
-            .split(|c: char| c.is_whitespace() || matches!(c, '+' | '<' | '>' | ','))
-            .filter(|w| {
-                w.starts_with("crate::algebra")
-                    || w.starts_with("crate::ops")
-                    || w.starts_with("crate::storage")
-            })
-            .collect();
-        named.sort();
-        named.dedup();
-        let mut want = facts.to_vec();
-        want.sort();
-        assert_eq!(named, want, "{file}: `{start}` names other crate paths");
-    }
-}
-
-/// "Nothing below ops/ knows the operators (expr/ composes them): dims, shapes, storage, tensors,
-/// the kernels, LoD tensors and DynTensor import no `crate::ops`" (the export lists, lib.rs and
-/// dynamic/prelude.rs, name them, and any_error.rs gathers their errors into one).
-#[test]
-fn lower_layers_do_not_import_ops() {
+fn every_import_points_down() {
+    let mut wrong = Vec::new();
     for f in rust_files(&src()) {
+        wrong.extend(upward_imports(&rel(&f), &code(&f)));
+    }
+    assert!(wrong.is_empty(), "upward imports:\n{}", wrong.join("\n"));
+}
+
+/// "`StaticShape` names, as supertraits, the meets generic code relies on"
+/// (STATIC_SHAPE_PROMISES) "and nothing else from a higher layer."
+#[test]
+fn static_shape_names_only_its_promises() {
+    let (header, _) = split_header(&code(&src().join("shape.rs")), "pub trait StaticShape:");
+    assert!(!header.is_empty(), "shape.rs lost `pub trait StaticShape:`");
+    let mut named: Vec<&str> = header
+        .split(|c: char| c.is_whitespace() || matches!(c, '+' | '<' | '>' | ',' | '='))
+        .filter(|w| w.starts_with("crate::"))
+        .filter(|w| layer_of_path(&w["crate::".len()..]) > layer_of_file("shape.rs"))
+        .collect();
+    named.sort();
+    named.dedup();
+    let mut want = STATIC_SHAPE_PROMISES.to_vec();
+    want.sort();
+    assert_eq!(named, want, "`StaticShape` names other paths from above");
+}
+
+/// The checker above sees an upward import, alone, in a group or as a path
+/// in code, and lets a downward one pass.
+#[test]
+fn the_layer_checker_sees_an_upward_import() {
+    assert_eq!(
+        upward_imports("dims.rs", "use crate::dims::Dims;"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        upward_imports("algebra.rs", "use crate::dim::{Dim, One};").len(),
+        0
+    );
+    assert_eq!(
+        upward_imports("dim.rs", "use crate::algebra::Broadcast;").len(),
+        1
+    );
+    assert_eq!(
+        upward_imports("dim.rs", "use crate::{shape::Shape, storage::Room};").len(),
+        1
+    );
+    assert_eq!(
+        upward_imports("kernel/walk.rs", "let t = crate::tensor::Tensor::zeros();").len(),
+        1
+    );
+    assert_eq!(
+        upward_imports("ops/select/api.rs", "use crate::dynamic::prelude::select;").len(),
+        1
+    );
+    assert_eq!(
+        upward_imports("ops/select/api.rs", "use crate::dynamic::DynTensor;").len(),
+        0
+    );
+    // a unit-test module may use the crate from above
+    let test_mod = "fn f() {}\n#[cfg(test)]\nmod tests {\n    use crate::prelude::*;\n}\n";
+    assert_eq!(upward_imports("tensor/brand.rs", test_mod).len(), 0);
+    assert_eq!(
+        upward_imports("tensor/brand.rs", "use crate::prelude::*;").len(),
+        1
+    );
+}
+
+/// A file's imports of the crate, test modules left out, as full paths to
+/// match a role's allowed prefixes against.
+fn role_violations(rel: &str, text: &str, allowed: &[&str]) -> Vec<String> {
+    crate_modules(text)
+        .into_iter()
+        .filter(|p| {
+            !allowed
+                .iter()
+                .any(|a| p == a || p.starts_with(&format!("{a}::")))
+        })
+        .map(|p| format!("{rel} imports crate::{p}; its role allows only {allowed:?}"))
+        .collect()
+}
+
+/// "An op's `rule.rs` is its shape rule on values, which every path calls:
+/// it imports values and other rules only (dims, the broadcast placement,
+/// the errors, stitch and partition's shared index values, lod_reset's
+/// offsets, another op's rule, the one tuning constant), never a tensor,
+/// a storage, a dim type, the algebra or a type-level rule."
+#[test]
+fn a_rule_imports_values_and_rules_only() {
+    const ALLOWED: [&str; 9] = [
+        "dims",
+        "broadcast",
+        "error",
+        "shape::Dims",
+        "shape::MAX_RANK",
+        "ops::indexed",
+        "lod::Offsets",
+        "kernel::SPEED_OVER_SIZE",
+        "ops::reduce::rule",
+    ];
+    let mut wrong = Vec::new();
+    let mut rules = 0;
+    for f in rust_files(&src().join("ops")) {
+        if f.file_name().is_some_and(|n| n == "rule.rs") {
+            rules += 1;
+            wrong.extend(role_violations(&rel(&f), &code(&f), &ALLOWED));
+        }
+    }
+    assert!(rules >= 9, "every op has a rule.rs");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// "`kernel/` holds the loops every op shares: it imports only itself and
+/// the values below it (dims, the broadcast placement), never a shape
+/// trait, a dim, a storage, a tensor or an op."
+#[test]
+fn the_kernel_imports_values_only() {
+    const ALLOWED: [&str; 5] = [
+        "kernel",
+        "dims",
+        "broadcast",
+        "shape::Dims",
+        "shape::MAX_RANK",
+    ];
+    let mut wrong = Vec::new();
+    for f in rust_files(&src().join("kernel")) {
+        wrong.extend(role_violations(&rel(&f), &code(&f), &ALLOWED));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// "An op's `bounds.rs` (its rule as traits) is built on the dims, the
+/// algebra and the shape traits: it imports none of the shared loops
+/// (`kernel/`), no other op's `kernel.rs`, and no `DynTensor`, LoD tensor
+/// or fused expression."
+#[test]
+fn the_bounds_are_traits_over_the_algebra() {
+    const NEVER: [&str; 4] = ["kernel", "dynamic", "lod", "expr"];
+    let mut wrong = Vec::new();
+    let mut bounds = 0;
+    for f in rust_files(&src().join("ops")) {
         let r = rel(&f);
-        if r.starts_with("ops/")
-            || r.starts_with("expr/")
-            || r.starts_with("interop/")
-            || r == "lib.rs"
-            || r == "dynamic/prelude.rs"
-            || r == "any_error.rs"
-        {
+        if !(r.ends_with("/bounds.rs") || r.contains("/bounds/")) {
             continue;
         }
-        assert!(
-            !crate_modules(&f).contains(&"ops".to_string()),
-            "{r} imports crate::ops, but only ops/, expr/, interop/, lib.rs, dynamic/prelude.rs and any_error.rs may"
-        );
+        bounds += 1;
+        let text = code(&f);
+        for p in crate_modules(&text) {
+            let first = p.split("::").next().unwrap_or_default();
+            if NEVER.contains(&first) || (first == "ops" && p.split("::").nth(2) == Some("kernel"))
+            {
+                wrong.push(format!(
+                    "{r} imports crate::{p}: a bounds file holds a rule as traits, no loop, DynTensor, LoD tensor or expression"
+                ));
+            }
+        }
     }
+    assert!(bounds >= 8, "the ops' bounds files");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// "Imports name the module that defines the thing": no file in src/ but
@@ -235,8 +458,8 @@ fn nothing_imports_from_the_crate_root() {
     }
 }
 
-/// The checker above sees an upward import, alone or in a group, and lets a
-/// module path pass.
+/// The checker above sees an import from the crate root, alone or in a
+/// group, and lets a module path pass.
 #[test]
 fn the_import_checker_sees_an_upward_arrow() {
     assert_eq!(crate_root_items("use crate::Tensor;"), vec!["Tensor"]);

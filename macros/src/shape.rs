@@ -130,7 +130,7 @@ pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
                     let &[#(#vals),*] = dims else {
                         return Err(crate::error::ShapeError::RankMismatch { expected: #r, found: dims.len() });
                     };
-                    Ok((#(crate::shape::dim_from_size::<#d>(#pos, #vals)?,)*))
+                    Ok((#(crate::dim::dim_from_size::<#d>(#pos, #vals)?,)*))
                 }
             }
             impl<#(#d: crate::dim::DimLike),*> crate::shape::SameOrScalar<#t> for #t {}

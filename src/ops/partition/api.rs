@@ -5,8 +5,8 @@
 use super::bounds::{PartitionOf, PartitionOut, PartitionShapes};
 use super::{kernel, rule, Partitions};
 use crate::dims::Dims;
+use crate::ops::indexed::StitchError;
 use crate::ops::indexed::{prefix_of, IndexSlice, PrependDyn, StaticSlice};
-use crate::ops::stitch::StitchError;
 use crate::rows::RowShape;
 use crate::shape::Shape;
 use crate::storage::{

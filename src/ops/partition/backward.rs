@@ -28,8 +28,8 @@
 use super::bounds::{PartitionDout, PartitionOut, PartitionShapes};
 use super::{rule, Partitions};
 use crate::dims::Dims;
+use crate::ops::indexed::StitchError;
 use crate::ops::indexed::{with_rows, IndexSlice, StitchIndex};
-use crate::ops::stitch::StitchError;
 use crate::shape::Shape;
 use crate::storage::{OwnedStorage, ResultStorage};
 use crate::storage::{Storage, StorageMut};

@@ -4,8 +4,8 @@
 use super::backward::{dynamic_checks, scatter_back};
 use super::{kernel, rule};
 use crate::dynamic::DynTensor;
+use crate::ops::indexed::StitchError;
 use crate::ops::indexed::{with_rows, StitchIndex};
-use crate::ops::stitch::StitchError;
 use alloc::vec::Vec;
 
 impl<T: Copy + Default> DynTensor<T> {

@@ -5,8 +5,8 @@
 //! fit is skipped, never a panic), which the checks make unreachable.
 
 use super::rule;
+use crate::ops::indexed::StitchError;
 use crate::ops::indexed::{prefix_of, IndexSlice, StitchIndex};
-use crate::ops::stitch::StitchError;
 use crate::shape::Dims;
 
 /// Calls `row(i, src)` for each slice `src` of `data` (rows of `n > 0`

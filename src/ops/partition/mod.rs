@@ -77,7 +77,7 @@
 //!   ([`partition_slices`]); `dynamic.rs`: `DynTensor::dynamic_partition`.
 //!
 //! The errors are [`StitchError`](crate::StitchError)'s `Partition*` variants, `NoPartitions`
-//! and `BufferTooSmall` (`ops/stitch/error.rs`).
+//! and `BufferTooSmall` (`ops/indexed.rs`).
 
 mod api;
 pub mod backward;

@@ -4,8 +4,8 @@
 //! caller-buffer form, `DynTensor`.
 
 use crate::kernel::SPEED_OVER_SIZE;
+use crate::ops::indexed::StitchError;
 use crate::ops::indexed::{with_rows, IndexSlice, StitchIndex};
-use crate::ops::stitch::StitchError;
 use crate::shape::Dims;
 
 /// dynamic_partition's rule: checks that `data_dims` (holding `data_len`

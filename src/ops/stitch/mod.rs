@@ -134,17 +134,19 @@
 //! - `api.rs`: the static path ([`dynamic_stitch`], [`Stitch`]);
 //! - `kernel.rs`: the loops, and the dynamic path over slices
 //!   ([`stitch_slices`]); `dynamic.rs`: `DynTensor::dynamic_stitch`;
-//! - `error.rs`: [`StitchError`] (dynamic_partition's errors too).
+//! - [`StitchError`] (dynamic_partition's errors too) is in `ops/indexed.rs`,
+//!   with what else the two ops share.
 
 mod api;
 pub mod backward;
 pub(crate) mod bounds;
 pub(crate) mod dynamic;
-mod error;
 mod kernel;
 pub mod rule;
 
-pub use crate::ops::indexed::{IndexSlice, PrependDyn, SameRows, StaticSlice, StitchIndex};
+pub use crate::ops::indexed::{
+    IndexSlice, PrependDyn, SameRows, StaticSlice, StitchError, StitchIndex,
+};
 pub use api::{dynamic_stitch, FirstSlice, FirstStitch, NextSlice, Stitch, StitchPairs};
 pub use backward::{
     stitch_backward_slices, GradSlices, GradsOfPairs, StitchGrad, StitchGrads, StitchGradsInto,
@@ -153,6 +155,5 @@ pub use backward::{
 pub use bounds::*;
 #[cfg(feature = "alloc")]
 pub use dynamic::DynStitch;
-pub use error::StitchError;
 pub use kernel::stitch_slices;
 pub use rule::{stitch_output_dims, StitchPair};
