@@ -9,6 +9,7 @@
 //! the dynamic path, from one definition.
 
 use crate::dims::{Dims, MAX_RANK};
+use shapecheck_rules::align::Placed;
 
 /// An op's output dims and its `K` operands' dims, in one frame of `rank`
 /// positions (entries past `rank` are 1).
@@ -35,18 +36,20 @@ impl<const K: usize> Frame<K> {
 
 /// `dims` placed at position `at` of a frame of rank `rank`, 1 elsewhere.
 /// Dims that would fall past the end are dropped: rules only do that with
-/// trailing dims of size 1 (Paddle's "trailing 1s are ignored").
+/// trailing dims of size 1 (Paddle's "trailing 1s are ignored"). Where each
+/// dim goes is `shapecheck_rules::align::Placed`, as in the generated
+/// type-level impls.
 // Every index below is guarded by `< MAX_RANK` or by the slice's length.
 #[allow(clippy::indexing_slicing)]
 pub(crate) const fn place(dims: &[usize], at: usize, rank: usize) -> [usize; MAX_RANK] {
+    let placed = Placed::at(rank, at, dims.len());
     let mut buf = [1usize; MAX_RANK];
-    let mut k = 0;
-    while k < dims.len() {
-        let p = at.saturating_add(k);
-        if p < rank && p < MAX_RANK {
+    let mut p = 0;
+    while p < rank && p < MAX_RANK {
+        if let Some(k) = placed.dim_at(p) {
             buf[p] = dims[k];
         }
-        k += 1;
+        p += 1;
     }
     buf
 }

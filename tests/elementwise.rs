@@ -630,3 +630,102 @@ fn a_zero_dim_makes_the_element_count_zero_whatever_the_order() {
     .unwrap();
     assert_eq!(d.as_slice(), &[usize::MAX, 0]);
 }
+
+/// The type-level placement, as rustc resolves it through the generated
+/// axis tables (`ElementwiseAxis`), is the verdict of
+/// `shapecheck_rules::elementwise::placement`, the function the run-time
+/// rule calls: compiled for every pair of ranks 0..=4 and every axis from
+/// -5 to 4 (one past each end of the widest range). The macro crate's
+/// tests follow the same tables by hand for ranks up to 8.
+mod type_level_placement {
+    use shapecheck::ops::elementwise::{
+        At, AtTrimmed, Axis, BeforeStart, ElementwiseAxis, Identical, OutOfRange,
+    };
+    use shapecheck::{One, Shape};
+    use shapecheck_rules::elementwise::{placement, Placement};
+
+    /// A placement type's value.
+    trait Verdict {
+        const V: Placement;
+    }
+    impl<const O: usize> Verdict for At<O> {
+        const V: Placement = Placement::At(O);
+    }
+    impl<const O: usize, const K: usize> Verdict for AtTrimmed<O, K> {
+        const V: Placement = Placement::AtTrimmed { at: O, kept: K };
+    }
+    impl Verdict for Identical {
+        const V: Placement = Placement::Identical;
+    }
+    impl Verdict for BeforeStart {
+        const V: Placement = Placement::BeforeStart;
+    }
+    impl Verdict for OutOfRange {
+        const V: Placement = Placement::OutOfRange;
+    }
+
+    fn check<X, Y: Shape, const A: isize>()
+    where
+        X: Shape + ElementwiseAxis<Y, Axis<A>>,
+        <X as ElementwiseAxis<Y, Axis<A>>>::Place: Verdict,
+    {
+        assert_eq!(
+            <<X as ElementwiseAxis<Y, Axis<A>>>::Place as Verdict>::V,
+            placement(X::RANK, Y::RANK, A),
+            "X of rank {}, Y of rank {}, axis {A}",
+            X::RANK,
+            Y::RANK
+        );
+    }
+
+    /// Every axis from -5 to 4 for one pair of shapes.
+    macro_rules! every_axis {
+        ($x:ty, $y:ty) => {
+            check::<$x, $y, -5>();
+            check::<$x, $y, -4>();
+            check::<$x, $y, -3>();
+            check::<$x, $y, -2>();
+            check::<$x, $y, -1>();
+            check::<$x, $y, 0>();
+            check::<$x, $y, 1>();
+            check::<$x, $y, 2>();
+            check::<$x, $y, 3>();
+            check::<$x, $y, 4>();
+        };
+    }
+
+    type R0 = ();
+    type R1 = (One,);
+    type R2 = (One, One);
+    type R3 = (One, One, One);
+    type R4 = (One, One, One, One);
+
+    #[test]
+    fn every_rank_pair_up_to_4() {
+        every_axis!(R0, R0);
+        every_axis!(R0, R1);
+        every_axis!(R0, R2);
+        every_axis!(R0, R3);
+        every_axis!(R0, R4);
+        every_axis!(R1, R0);
+        every_axis!(R1, R1);
+        every_axis!(R1, R2);
+        every_axis!(R1, R3);
+        every_axis!(R1, R4);
+        every_axis!(R2, R0);
+        every_axis!(R2, R1);
+        every_axis!(R2, R2);
+        every_axis!(R2, R3);
+        every_axis!(R2, R4);
+        every_axis!(R3, R0);
+        every_axis!(R3, R1);
+        every_axis!(R3, R2);
+        every_axis!(R3, R3);
+        every_axis!(R3, R4);
+        every_axis!(R4, R0);
+        every_axis!(R4, R1);
+        every_axis!(R4, R2);
+        every_axis!(R4, R3);
+        every_axis!(R4, R4);
+    }
+}

@@ -2,12 +2,17 @@
 //! ranks as a type (`ElementwiseRanks`) and the dim rules of each placement
 //! (`ElementwiseAlign`, `ElementwiseProvenAlign`); and the axis tables that
 //! give the placement an axis means for those ranks (`ElementwiseAxisPlace`,
-//! `ElementwiseAxisInRange`, `ElementwiseInRangePlace`). Paths under
-//! `crate::`: used inside shapecheck only.
+//! `ElementwiseAxisInRange`, `ElementwiseInRangePlace`). Every placement,
+//! and the dims it pairs, is a verdict of `shapecheck_rules::elementwise`
+//! (and `align`), the functions the run-time rule calls: nothing here
+//! places an axis. Paths under `crate::`: used inside shapecheck only.
 
 use crate::common::{axis_arg, idents, tuple, Chain};
 use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::quote;
+use shapecheck_rules::elementwise::{
+    axis_in_range, equal_ranks_placement, in_range_placement, placement, ranks, Placement, Ranks,
+};
 use syn::LitInt;
 
 /// `ElementwiseShapes` for every pair of ranks 0..=N and every axis Paddle accepts.
@@ -29,45 +34,61 @@ pub(crate) fn elementwise_rules(max: usize) -> TokenStream2 {
 /// placement (`ElementwiseAxisPlace`'s own error).
 const AXES: std::ops::Range<isize> = -16..16;
 
-/// `Ranks<R, D>`: different ranks, `R` the larger and `D` the difference.
-fn ranks_type(r: usize, d: usize) -> TokenStream2 {
-    let (r, d) = (usize_lit(r), usize_lit(d));
-    quote!(crate::ops::elementwise::bounds::Ranks<#r, #d>)
+/// The placement's type (`At<O>`, `AtTrimmed<O, K>`, ...).
+fn place_type(place: Placement) -> TokenStream2 {
+    let b = quote!(crate::ops::elementwise::bounds);
+    match place {
+        Placement::Identical => quote!(#b::Identical),
+        Placement::At(at) => {
+            let at = usize_lit(at);
+            quote!(#b::At<#at>)
+        }
+        Placement::AtTrimmed { at, kept } => {
+            let (at, kept) = (usize_lit(at), usize_lit(kept));
+            quote!(#b::AtTrimmed<#at, #kept>)
+        }
+        Placement::BeforeStart => quote!(#b::BeforeStart),
+        Placement::OutOfRange => quote!(#b::OutOfRange),
+    }
+}
+
+/// The ranks' type: `EqualRanks`, or `Ranks<R, D>` (different ranks, `R`
+/// the larger and `D` the difference), as the rule's [`ranks`] reads them.
+fn ranks_type(rx: usize, ry: usize) -> TokenStream2 {
+    match ranks(rx, ry) {
+        Ranks::Equal => quote!(crate::ops::elementwise::bounds::EqualRanks),
+        Ranks::Different { larger, diff } => {
+            let (r, d) = (usize_lit(larger), usize_lit(diff));
+            quote!(crate::ops::elementwise::bounds::Ranks<#r, #d>)
+        }
+    }
 }
 
 fn usize_lit(n: usize) -> LitInt {
     LitInt::new(&format!("{n}usize"), Span::call_site())
 }
 
-/// The placement axis `axis` means for different ranks (the larger `r`, the
-/// difference `d`), the axis in `[-r, r)`, by Paddle's rule: the lower-rank
-/// operand starts at dim `o` (`axis`, or `d + axis + 1` for a negative one);
-/// before the first dim is an error; past `d` its trailing dims run past the end.
-fn in_range_place(r: usize, d: usize, axis: isize) -> TokenStream2 {
-    let o = if axis >= 0 {
-        axis
-    } else {
-        d as isize + axis + 1
-    };
-    if o < 0 {
-        quote!(crate::ops::elementwise::bounds::BeforeStart)
-    } else if o as usize <= d {
-        let o = usize_lit(o as usize);
-        quote!(crate::ops::elementwise::bounds::At<#o>)
-    } else {
-        let (ol, kl) = (usize_lit(o as usize), usize_lit(r - o as usize));
-        quote!(crate::ops::elementwise::bounds::AtTrimmed<#ol, #kl>)
-    }
+/// The differences of rank the rule sees with `larger` as the larger rank
+/// (1 to `larger`, the smaller rank going down from `larger - 1` to 0).
+fn diffs(larger: usize) -> Vec<usize> {
+    (0..larger)
+        .rev()
+        .filter_map(|smaller| match ranks(larger, smaller) {
+            Ranks::Different { diff, .. } => Some(diff),
+            Ranks::Equal => None,
+        })
+        .collect()
 }
 
 /// The axis tables, for ranks up to `max`: which placement each axis in
-/// `[-16, 16)` means.
-/// - equal ranks (`EqualRanks`): -1 and 0 broadcast (`At<0>`), any other
-///   axis means identical shapes (`Identical`);
-/// - different ranks (`Ranks<R, D>`): first the range (`ElementwiseAxisInRange`
-///   for each `R`: `InRange` or `OutOfRange`, whose gate is one short
-///   error), then the placement of an axis in range (`ElementwiseInRangePlace`):
-///   a negative axis depends on `D` only, a non-negative one on `R` and `D`.
+/// `[-16, 16)` means, each entry the verdict of the rule's step of the same
+/// name (`shapecheck_rules::elementwise`).
+/// - equal ranks (`EqualRanks`): [`equal_ranks_placement`];
+/// - different ranks (`Ranks<R, D>`): first the range ([`axis_in_range`],
+///   `ElementwiseAxisInRange` for each `R`: `InRange` or `OutOfRange`, whose
+///   gate is one short error), then the placement of an axis in range
+///   ([`in_range_placement`], `ElementwiseInRangePlace`): a negative axis
+///   reads `D` only (one impl for every `R`), a non-negative one `R` and `D`.
 ///
 /// So the impls number about 32 per larger rank plus a few per pair of `R`
 /// and `D`, rather than 32 per pair of ranks.
@@ -79,11 +100,7 @@ pub(crate) fn elementwise_axis_tables(max: usize) -> TokenStream2 {
     };
     for axis in AXES {
         let ax = axis_ty(axis);
-        let place = if axis == -1 || axis == 0 {
-            quote!(crate::ops::elementwise::bounds::At<0usize>)
-        } else {
-            quote!(crate::ops::elementwise::bounds::Identical)
-        };
+        let place = place_type(equal_ranks_placement(axis));
         out.extend(quote! {
             impl<X, Y> crate::ops::elementwise::bounds::ElementwiseAxisPlace<crate::ops::elementwise::bounds::EqualRanks, X, Y> for #ax {
                 type Place = #place;
@@ -94,7 +111,7 @@ pub(crate) fn elementwise_axis_tables(max: usize) -> TokenStream2 {
         let rl = usize_lit(r);
         for axis in AXES {
             let ax = axis_ty(axis);
-            let verdict = if (-(r as isize)..r as isize).contains(&axis) {
+            let verdict = if axis_in_range(r, axis) {
                 quote!(crate::ops::elementwise::bounds::InRange)
             } else {
                 quote!(crate::ops::elementwise::bounds::OutOfRange)
@@ -106,13 +123,14 @@ pub(crate) fn elementwise_axis_tables(max: usize) -> TokenStream2 {
             });
         }
     }
-    // a negative axis in range: `d + axis + 1` whatever the larger rank
-    for d in 1..=max {
+    // a negative axis in range: the rule reads the difference only, so one
+    // impl for every larger rank (asked at the largest, where every negative
+    // axis of the tables' ranks is in range)
+    for d in diffs(max) {
         let dl = usize_lit(d);
-        for axis in -(max as isize)..0 {
+        for axis in AXES.filter(|&a| a < 0 && axis_in_range(max, a)) {
             let ax = axis_ty(axis);
-            // `r` is not read for a negative axis
-            let place = in_range_place(max, d, axis);
+            let place = place_type(in_range_placement(max, d, axis));
             out.extend(quote! {
                 impl<const R: usize> crate::ops::elementwise::bounds::ElementwiseInRangePlace<R, #dl> for #ax {
                     type Place = #place;
@@ -122,11 +140,11 @@ pub(crate) fn elementwise_axis_tables(max: usize) -> TokenStream2 {
     }
     // a non-negative axis in range: `At` up to `d`, past it `AtTrimmed`
     for r in 1..=max {
-        for d in 1..=r {
+        for d in diffs(r) {
             let (rl, dl) = (usize_lit(r), usize_lit(d));
-            for axis in 0..r as isize {
+            for axis in AXES.filter(|&a| a >= 0 && axis_in_range(r, a)) {
                 let ax = axis_ty(axis);
-                let place = in_range_place(r, d, axis);
+                let place = place_type(in_range_placement(r, d, axis));
                 out.extend(quote! {
                     impl crate::ops::elementwise::bounds::ElementwiseInRangePlace<#rl, #dl> for #ax {
                         type Place = #place;
@@ -136,6 +154,25 @@ pub(crate) fn elementwise_axis_tables(max: usize) -> TokenStream2 {
         }
     }
     out
+}
+
+/// The placements the rule gives some axis for X of rank `rx` and Y of
+/// rank `ry` ([`placement`] over the tables' axes), the rejections left
+/// out: numpy's `At<0>` first, then by position, `Identical` last.
+fn placements(rx: usize, ry: usize) -> Vec<Placement> {
+    let mut found: Vec<Placement> = Vec::new();
+    for axis in AXES {
+        let p = placement(rx, ry, axis);
+        let placing = !matches!(p, Placement::BeforeStart | Placement::OutOfRange);
+        if placing && !found.contains(&p) {
+            found.push(p);
+        }
+    }
+    found.sort_by_key(|p| match *p {
+        Placement::At(at) | Placement::AtTrimmed { at, .. } => at,
+        _ => usize::MAX,
+    });
+    found
 }
 
 pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
@@ -149,32 +186,41 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
     // up to 16 dims per impl (docs/measurements.md, "Compile time").
     let generics = quote!(#(#xs,)* #(#ys,)*);
     let mut out = TokenStream2::new();
-    let at = |o: usize| {
-        let o = LitInt::new(&format!("{o}usize"), Span::call_site());
-        quote!(crate::ops::elementwise::bounds::At<#o>)
-    };
-    let r = rx.max(ry);
-    let rs = rx.min(ry);
+    // the lower-rank operand (Y for equal ranks): its dims are the ones a
+    // placement moves
     let x_is_small = rx < ry;
+    let (r, rs) = if x_is_small { (ry, rx) } else { (rx, ry) };
     // the ranks as a type, from which the axis tables pick the placement
-    let ranks = if rx == ry {
-        quote!(crate::ops::elementwise::bounds::EqualRanks)
-    } else {
-        ranks_type(r, r - rs)
-    };
+    let ranks = ranks_type(rx, ry);
     out.extend(quote! {
         impl<#generics> crate::ops::elementwise::bounds::ElementwiseRanks<#yt> for #xt {
             type Ranks = #ranks;
         }
     });
+    // the pair of dims (X's, Y's) and their indices where the placed
+    // operand's dim `j` meets the other's dim `i`
+    let pair = |j: usize, i: usize| {
+        if x_is_small {
+            (&xs[j], &ys[i], syn::Index::from(j), syn::Index::from(i))
+        } else {
+            (&xs[i], &ys[j], syn::Index::from(i), syn::Index::from(j))
+        }
+    };
+    let small = if x_is_small { &xs } else { &ys };
     // the alignment rule: one impl per placement. The dim rules are links of
     // one chain (see `merge_chain!`), so only the first failing pair is an error.
-    let align = |place: TokenStream2, o: usize, kept: usize, link: TokenStream2| {
+    let align = |place: Placement, link: TokenStream2| {
+        let placed = place.placed(r, rs)?;
+        let place = place_type(place);
         let mut chain = Chain::new();
         // the trailing dims that run past the end first: the run-time rule
         // reports runs-past before a dim mismatch, and so does this chain
-        for j in kept..rs {
-            let sd = if x_is_small { &xs[j] } else { &ys[j] };
+        for sd in small
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| placed.drops(*j))
+            .map(|(_, d)| d)
+        {
             chain.link(
                 quote!(crate::ops::elementwise::bounds::ElementwiseDropLink<#sd, #xt, #yt, Ax>),
             );
@@ -184,13 +230,8 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         let mut kept_as_is = Vec::new();
         let mut copied = Vec::new();
         for i in 0..r {
-            if i >= o && i < o + kept {
-                let j = i - o;
-                let (xd, yd, xv, yv) = if x_is_small {
-                    (&xs[j], &ys[i], syn::Index::from(j), syn::Index::from(i))
-                } else {
-                    (&xs[i], &ys[j], syn::Index::from(i), syn::Index::from(j))
-                };
+            if let Some(j) = placed.dim_at(i) {
+                let (xd, yd, xv, yv) = pair(j, i);
                 let (gate, dim) = chain.link(quote!(#link<#xd, #yd, #xt, #yt, Ax>));
                 copied.push(xd.clone());
                 copied.push(yd.clone());
@@ -214,7 +255,7 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         } else {
             quote!((#(#out_vals,)*))
         };
-        quote! {
+        Some(quote! {
             impl<#generics Ax> crate::ops::elementwise::bounds::ElementwiseAlign<#xt, #yt, Ax> for #place
             where
                 #xt: crate::shape::Shape,
@@ -228,98 +269,60 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                 #[allow(unused_variables)]
                 fn output(x: &#xt, y: &#yt) -> Self::Output { #body }
             }
-        }
+        })
     };
     // the no-check rule of the plain forms: one impl per placement, whose
     // chain names the same dims as `align`'s (dropped ones first)
-    let proven = |place: TokenStream2, o: usize, kept: usize, link: TokenStream2| {
+    let proven = |place: Placement, link: TokenStream2| {
+        let placed = place.placed(r, rs)?;
+        let place = place_type(place);
         let mut chain = Chain::new();
-        for j in kept..rs {
-            let sd = if x_is_small { &xs[j] } else { &ys[j] };
+        for sd in small
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| placed.drops(*j))
+            .map(|(_, d)| d)
+        {
             chain.link(
                 quote!(crate::ops::elementwise::bounds::ElementwiseNoCheckDropLink<#sd, #xt, #yt, Ax>),
             );
         }
-        for i in o..o + kept {
-            let j = i - o;
-            let (xd, yd) = if x_is_small {
-                (&xs[j], &ys[i])
-            } else {
-                (&xs[i], &ys[j])
-            };
-            chain.link(quote!(#link<#xd, #yd, #xt, #yt, Ax>));
+        for i in 0..r {
+            if let Some(j) = placed.dim_at(i) {
+                let (xd, yd, _, _) = pair(j, i);
+                chain.link(quote!(#link<#xd, #yd, #xt, #yt, Ax>));
+            }
         }
         let preds = chain.preds;
-        quote! {
+        Some(quote! {
             impl<#generics Ax> crate::ops::elementwise::bounds::ElementwiseProvenAlign<#xt, #yt, Ax> for #place
             where #(#preds,)*
             {}
-        }
+        })
     };
-    let no_check = quote!(crate::ops::elementwise::bounds::ElementwiseNoCheckLink);
-    if rx == ry {
-        out.extend(proven(at(0), 0, r, no_check.clone()));
-        out.extend(proven(
-            quote!(crate::ops::elementwise::bounds::Identical),
-            0,
-            r,
-            quote!(crate::ops::elementwise::bounds::ElementwiseNoCheckSameLink),
-        ));
-    } else {
-        for o in 0..=r {
-            if o + rs <= r {
-                out.extend(proven(at(o), o, rs, no_check.clone()));
-            } else if o < r {
-                let (ol, kl) = (
-                    LitInt::new(&format!("{o}usize"), Span::call_site()),
-                    LitInt::new(&format!("{}usize", r - o), Span::call_site()),
-                );
-                out.extend(proven(
-                    quote!(crate::ops::elementwise::bounds::AtTrimmed<#ol, #kl>),
-                    o,
-                    r - o,
-                    no_check.clone(),
-                ));
-            }
-        }
+    // one impl of each rule per placement the rule gives some axis (for
+    // different ranks, a scalar operand at -1 is placed after the last dim)
+    let places = placements(rx, ry);
+    let b = quote!(crate::ops::elementwise::bounds);
+    let links = |p: &Placement, same: TokenStream2, broadcast: TokenStream2| match p {
+        Placement::Identical => same,
+        _ => broadcast,
+    };
+    for p in &places {
+        let link = links(
+            p,
+            quote!(#b::ElementwiseNoCheckSameLink),
+            quote!(#b::ElementwiseNoCheckLink),
+        );
+        out.extend(proven(*p, link));
     }
-    if rx == ry {
-        out.extend(align(
-            at(0),
-            0,
-            r,
-            quote!(crate::ops::elementwise::bounds::ElementwiseBroadcastLink),
-        ));
-        out.extend(align(
-            quote!(crate::ops::elementwise::bounds::Identical),
-            0,
-            r,
-            quote!(crate::ops::elementwise::bounds::ElementwiseSameLink),
-        ));
-    } else {
-        // o = r only happens for a scalar operand (rs = 0) at axis -1
-        for o in 0..=r {
-            if o + rs <= r {
-                out.extend(align(
-                    at(o),
-                    o,
-                    rs,
-                    quote!(crate::ops::elementwise::bounds::ElementwiseBroadcastLink),
-                ));
-            } else if o < r {
-                let kept = r - o;
-                let (ol, kl) = (
-                    LitInt::new(&format!("{o}usize"), Span::call_site()),
-                    LitInt::new(&format!("{kept}usize"), Span::call_site()),
-                );
-                out.extend(align(
-                    quote!(crate::ops::elementwise::bounds::AtTrimmed<#ol, #kl>),
-                    o,
-                    kept,
-                    quote!(crate::ops::elementwise::bounds::ElementwiseBroadcastLink),
-                ));
-            }
-        }
+    for p in &places {
+        let link = links(
+            p,
+            quote!(#b::ElementwiseSameLink),
+            quote!(#b::ElementwiseBroadcastLink),
+        );
+        out.extend(align(*p, link));
     }
     out
 }

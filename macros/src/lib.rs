@@ -9,6 +9,10 @@
 //!   shape traits (rank padding, numpy right-alignment, Paddle's axis
 //!   placement, a shape's prefix), so that none is written by hand.
 //!   They expand to paths under `crate::`, so they only work inside `shapecheck`.
+//!   They compute no shape arithmetic of their own: each placement, axis
+//!   and accepted rank in a generated impl is the verdict of a function of
+//!   `shapecheck_rules`, the crate whose functions `shapecheck`'s run-time
+//!   rules call, so a generated table is that function's table.
 //!
 //! `shape!` and `tensor!` are called through `macro_rules!` wrappers in
 //! `shapecheck`, which pass `$crate ;` first: the paths they generate start

@@ -13,11 +13,13 @@
 //! passes through the gate `MatmulRankGate` (implemented by nothing). The
 //! sizes are the run-time rule's (`ops/matmul/rule.rs`), which the static
 //! path calls at compile time; these impls only type the output and carry
-//! the compile errors.
+//! the compile errors. How a rank is read (0-d, vector, matrix) and where the
+//! batch dims go is `shapecheck_rules::matmul`, which that rule calls too.
 
 use super::common::{idents, tuple};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
+use shapecheck_rules::matmul::{batch, batch_rank, operand, Operand};
 use syn::Index;
 
 /// `MatmulRule<(Y..), TX, TY>` for `(X..)`, every pair of ranks 0..=max.
@@ -30,20 +32,22 @@ pub(crate) fn matmul_rules(max: usize) -> TokenStream2 {
         for ry in 0..=max {
             let (x, y) = (idents("X", rx), idents("Y", ry));
             let (xt, yt) = (tuple(&x), tuple(&y));
-            if rx == 0 || ry == 0 {
+            let (ox, oy) = (operand(rx), operand(ry));
+            if ox == Operand::Scalar || oy == Operand::Scalar {
                 // a 0-d operand: the rank rule's gate. A 0-d x has one impl
                 // for any y, its gate on y's shape (which rustc does not
                 // know yet when it picks the method, so it picks it and
-                // reports the gate, not a missing method)
-                if rx == 0 && ry > 0 {
+                // reports the gate, not a missing method): the one written
+                // with y of rank 0
+                if ox == Operand::Scalar && oy != Operand::Scalar {
                     continue;
                 }
-                let (yt, gate) = if rx == 0 {
+                let (yt, gate) = if ox == Operand::Scalar {
                     (quote!(Y), quote!(Y))
                 } else {
                     (yt.clone(), quote!(()))
                 };
-                let y_param = if rx == 0 {
+                let y_param = if ox == Operand::Scalar {
                     quote!(Y: crate::shape::Shape,)
                 } else {
                     quote!()
@@ -63,11 +67,13 @@ pub(crate) fn matmul_rules(max: usize) -> TokenStream2 {
             }
             // x: its inner dim, and M unless it is a vector (a vector's
             // marker is ignored: its inner dim is its last, as NoTrans says)
-            let (kx, xat, mx) = if rx == 1 {
+            let (kx, xat, mx) = if ox == Operand::Vector {
                 (quote!(X0), quote!(crate::ops::matmul::NoTrans), None)
             } else {
-                let (a, b) = (&x[rx - 2], &x[rx - 1]);
-                let (ia, ib) = (Index::from(rx - 2), Index::from(rx - 1));
+                // the matrix: the two dims after the batch dims
+                let at = batch_rank(rx);
+                let (a, b) = (&x[at], &x[at + 1]);
+                let (ia, ib) = (Index::from(at), Index::from(at + 1));
                 (
                     quote!(<TX as #tr>::Trail<#a, #b>),
                     quote!(TX),
@@ -79,11 +85,13 @@ pub(crate) fn matmul_rules(max: usize) -> TokenStream2 {
             };
             // y: its inner dim, and N unless it is a vector (its inner dim
             // is its last, as Trans says)
-            let (ky, yat, ny) = if ry == 1 {
+            let (ky, yat, ny) = if oy == Operand::Vector {
                 (quote!(Y0), quote!(crate::ops::matmul::Trans), None)
             } else {
-                let (a, b) = (&y[ry - 2], &y[ry - 1]);
-                let (ia, ib) = (Index::from(ry - 2), Index::from(ry - 1));
+                // the matrix: the two dims after the batch dims
+                let at = batch_rank(ry);
+                let (a, b) = (&y[at], &y[at + 1]);
+                let (ia, ib) = (Index::from(at), Index::from(at + 1));
                 (
                     quote!(<TY as #tr>::Lead<#a, #b>),
                     quote!(TY),
@@ -97,13 +105,12 @@ pub(crate) fn matmul_rules(max: usize) -> TokenStream2 {
             // chain that starts once the inner dims have met (its `Self` the
             // inner rule's `Ok`, then the previous pair's dim), so that only
             // the first rule broken is reported, as the run-time rule does
-            let (bx, by) = (rx.saturating_sub(2), ry.saturating_sub(2));
-            let r = bx.max(by);
+            let b = batch(rx, ry);
             let inner = quote!((#xat, #yat): #m::MatmulInnerLink<#kx, #ky, #xt, #yt>);
             let mut prev = quote!(<(#xat, #yat) as #m::MatmulInnerLink<#kx, #ky, #xt, #yt>>::Ok);
             let (mut preds, mut dims, mut values) = (vec![inner], Vec::new(), Vec::new());
-            for p in 0..r {
-                match ((p + bx).checked_sub(r), (p + by).checked_sub(r)) {
+            for p in 0..b.frame {
+                match (b.x.dim_at(p), b.y.dim_at(p)) {
                     (Some(i), Some(j)) => {
                         let (a, b) = (&x[i], &y[j]);
                         let (ia, ib) = (Index::from(i), Index::from(j));

@@ -1,10 +1,12 @@
 //! The per-rank impls of multiplex's shape rule
 //! (`shapecheck::ops::multiplex::bounds`): "the candidates have rank >= 2"
-//! (and their part of the output shape) and "the index has rank 2".
+//! (and their part of the output shape) and "the index has rank 2", both
+//! asked of `shapecheck_rules::multiplex`, as the run-time rule does.
 
 use super::common::{idents, tuple};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::{format_ident, quote};
+use shapecheck_rules::multiplex::{candidate_rank_ok, index_rank_ok};
 
 /// For every candidate rank `r` in 0..=max:
 /// - a marker struct `MultiplexRank<r>` and `MultiplexRankOf` for the rank-`r`
@@ -56,7 +58,7 @@ pub fn rules(max: usize) -> TokenStream2 {
                 type Rank = #rank;
             }
         });
-        if r < 2 {
+        if !candidate_rank_ok(r) {
             // `do_not_recommend`: the failing bound reported is this impl's
             // (`MultiplexByRank`, whose message is the candidate-rank rule),
             // without rustc showing the impl itself
@@ -102,7 +104,8 @@ pub fn rules(max: usize) -> TokenStream2 {
                 fn rows(&self) -> #rows { #value }
             }
         });
-        if q == 2 {
+        // the accepted rank's one impl is written by hand (its second dim is 1)
+        if index_rank_ok(q) {
             continue;
         }
         out.extend(quote! {

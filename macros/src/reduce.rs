@@ -1,24 +1,26 @@
 //! The per-rank impls of the reductions' and softmax's type-level rules
 //! (`shapecheck::ops::reduce::bounds`, `shapecheck::ops::softmax::bounds`).
 //! Nothing here computes an axis: each axis a rank takes is placed by
-//! `rule::axis_slot`, the function the run-time rule calls, evaluated by the
-//! compiler in the generated `Pos<{ .. }>`; the rest is the bookkeeping of
-//! tuples (a mask of kept and reduced dims, and the shape it leaves).
+//! `shapecheck_rules::axis::slot`, the function the run-time rule calls (an
+//! axis it rejects has no impl); the rest is the bookkeeping of tuples (a
+//! mask of kept and reduced dims, and the shape it leaves).
 
 use super::common::{axis_arg, idents, tuple};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
+use shapecheck_rules::axis::{slot, span};
 
-/// The axes a rank's table lists: `-n..n` with `n = max(rank, 1)`, so that
-/// every axis the rule could accept has an impl (the rule itself, through
-/// `axis_slot`, says where each lands; an axis it rejects lands on
-/// `usize::MAX`, whose `Pos` nothing marks).
-fn axes(rank: usize) -> core::ops::Range<isize> {
-    let n = rank.max(1) as isize;
-    -n..n
+/// The axes the tables ask the rule about: every rank up to 8 takes at
+/// most `[-8, 8)`.
+const AXES: core::ops::Range<isize> = -16..16;
+
+/// The axes a rank's table lists and the dim each names: those the rule
+/// places ([`slot`]).
+fn placed_axes(rank: usize) -> impl Iterator<Item = (isize, usize)> {
+    AXES.filter_map(move |axis| Some((axis, slot(axis, rank)?)))
 }
 
-/// `<trait><S, R, A>` for `()` (the range table, through `axis_slot`) and
+/// `<trait><S, R, A>` for `()` (the range table, from [`slot`]) and
 /// `<of><A>` for each rank's tuples (which names the rank `R`), for ranks
 /// 0..=max.
 fn axis_table(
@@ -29,12 +31,12 @@ fn axis_table(
 ) -> TokenStream2 {
     let mut out = TokenStream2::new();
     for r in 0..=max {
-        for a in axes(r) {
+        for (a, slot) in placed_axes(r) {
             let aa = axis_arg(a);
             out.extend(quote! {
                 #[diagnostic::do_not_recommend]
                 impl<S> #m::#range<S, #r, #aa> for () {
-                    type Pos = crate::ops::reduce::bounds::Pos<{ crate::ops::reduce::rule::axis_slot(#aa, #r) }>;
+                    type Pos = crate::ops::reduce::bounds::Pos<#slot>;
                 }
             });
         }
@@ -60,7 +62,7 @@ pub fn reduce_rules(max: usize) -> TokenStream2 {
     let mut out = axis_table(&m, &quote!(ReduceAxisRange), &quote!(ReduceAxisOf), max);
     // marking position i of a mask of `slots` dims (one table per length:
     // a 0-d x's mask has one slot, as a rank-1 x's)
-    for slots in 1..=max.max(1) {
+    for slots in 1..=span(max) {
         let ms = idents("M", slots);
         for i in 0..slots {
             let generics: Vec<_> = ms
@@ -102,7 +104,8 @@ pub fn reduce_rules(max: usize) -> TokenStream2 {
     for r in 0..=max {
         let d = idents("D", r);
         let dt = tuple(&d);
-        let slots = r.max(1);
+        // a 0-d x's one virtual dim is a slot too
+        let slots = span(r);
         let kept = (0..slots).map(|_| quote!(#m::Kept));
         let all = (0..slots).map(|_| {
             if r == 0 {

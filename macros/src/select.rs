@@ -1,11 +1,24 @@
 //! The per-rank impls of select's pairwise rules: numpy (right-aligned, two
 //! way), none (identical) and the pdpd placements; and, for each, the
 //! plain form's no-check rule over the same pairs of dims (`Select*Proven`).
+//! Which dims meet, and which pdpd axes and ranks are accepted, is
+//! `shapecheck_rules::select`, the functions the run-time rule calls.
 //! Paths under `crate::`: used inside shapecheck only.
 
 use crate::common::{axis_arg, idents, rank_pairs, tuple, Chain, RankPair};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
+use shapecheck_rules::select::{numpy_frame, numpy_placed, pdpd_axis_ok, pdpd_place, Pdpd};
+
+/// The axes the tables ask the rule about: every rank up to 8 takes at
+/// most -1 to 8.
+const AXES: std::ops::Range<isize> = -16..16;
+
+/// The pdpd axes the rule takes for a `then` of rank `then_rank`
+/// ([`pdpd_axis_ok`]).
+fn pdpd_axes(then_rank: usize) -> impl Iterator<Item = isize> {
+    AXES.filter(move |&axis| pdpd_axis_ok(axis, then_rank))
+}
 
 /// The pairwise numpy and "none" rules of select, and the pdpd placements.
 pub(crate) fn select_rules(max: usize) -> TokenStream2 {
@@ -28,16 +41,15 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
         let generics = quote!(#(#a,)* #(#b,)* C, T, E);
         let shapes = quote!(#at: crate::shape::Shape, #bt: crate::shape::Shape,);
         // numpy: right-aligned, two-way
-        let r = ra.max(rb);
+        let r = numpy_frame(&[ra, rb]);
+        let (pa, pb) = (numpy_placed(r, ra), numpy_placed(r, rb));
         // the dim rules are links of one chain: one error per mistake
         let mut chain = Chain::new();
         let mut dims = Vec::new();
         let mut vals = Vec::new();
         let mut needs = Vec::new();
         for i in 0..r {
-            let ai = (i + ra).checked_sub(r);
-            let bi = (i + rb).checked_sub(r);
-            match (ai, bi) {
+            match (pa.dim_at(i), pb.dim_at(i)) {
                 (Some(p), Some(q)) => {
                     let (ad, bd) = (&a[p], &b[q]);
                     let (pv, qv) = (syn::Index::from(p), syn::Index::from(q));
@@ -146,10 +158,12 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
         // axis is checked first (`SelectPdpdAxis`), so only valid axes
         // (-1 and 0..=rank(B)) have impls here. A source of higher rank
         // than B is the gate `SelectPdpdRank`.
-        for axis in -1isize..=(rb as isize) {
+        for axis in pdpd_axes(rb) {
             let ax = axis_arg(axis);
-            if ra > rb {
-                out.extend(quote! {
+            let placed = match pdpd_place(ra, rb, axis) {
+                Pdpd::Placed(placed) => placed,
+                Pdpd::RankHigher => {
+                    out.extend(quote! {
                     impl<#generics> crate::ops::select::bounds::SelectPdpdInto<#bt, C, T, E, #ax> for #at
                     where #shapes (): crate::ops::select::bounds::SelectPdpdRank<#at, C, T, E, #ax>
                     {
@@ -162,19 +176,31 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                         type Ok = ();
                     }
                 });
-                continue;
-            }
-            let o = if axis < 0 { rb - ra } else { axis as usize };
-            let kept = ra.min(rb - o);
+                    continue;
+                }
+            };
+            // the source's dims past then's end, and the pairs (source's
+            // dim, then's dim) it meets
+            let dropped: Vec<_> = a
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| placed.drops(*j))
+                .map(|(_, ad)| ad)
+                .collect();
+            let met: Vec<_> = b
+                .iter()
+                .enumerate()
+                .filter_map(|(i, bd)| Some((&a[placed.dim_at(i)?], bd)))
+                .collect();
             // as OpenVINO (and the run-time rule): the dims that run
             // past the end first, then the one-way rule of each dim
             let mut chain = Chain::new();
-            for ad in a.iter().skip(kept) {
+            for ad in &dropped {
                 chain.link(
                     quote!(crate::ops::select::bounds::SelectPdpdDropLink<#ad, C, T, E, #ax>),
                 );
             }
-            for (ad, bd) in a.iter().zip(&b[o..]).take(kept) {
+            for (ad, bd) in &met {
                 chain.link(
                     quote!(crate::ops::select::bounds::SelectPdpdLink<#ad, #bd, C, T, E, #ax>),
                 );
@@ -190,12 +216,12 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
             });
             // the no-check rule over the same dims, in the same order
             let mut proven = Chain::new();
-            for ad in a.iter().skip(kept) {
+            for ad in &dropped {
                 proven.link(
                     quote!(crate::ops::select::bounds::SelectNoCheckDropLink<#ad, C, T, E, #ax>),
                 );
             }
-            for (ad, bd) in a.iter().zip(&b[o..]).take(kept) {
+            for (ad, bd) in &met {
                 proven.link(
                     quote!(crate::ops::select::bounds::SelectNoCheckOneWayLink<#ad, #bd, C, T, E, #ax>),
                 );
@@ -235,7 +261,7 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                 type Out = <#at as crate::ops::select::bounds::SelectPdpdAxis<C, E, AXIS>>::Out;
             }
         });
-        for axis in -1isize..=(ra as isize) {
+        for axis in pdpd_axes(ra) {
             let ax = axis_arg(axis);
             out.extend(quote! {
                 #[diagnostic::do_not_recommend]
@@ -260,10 +286,11 @@ fn numpy_proven(
     generics: &TokenStream2,
 ) -> TokenStream2 {
     let shapes = quote!(#at: crate::shape::Shape, #bt: crate::shape::Shape,);
-    let r = ra.max(rb);
+    let r = numpy_frame(&[ra, rb]);
+    let (pa, pb) = (numpy_placed(r, ra), numpy_placed(r, rb));
     let mut chain = Chain::new();
     for i in 0..r {
-        if let (Some(p), Some(q)) = ((i + ra).checked_sub(r), (i + rb).checked_sub(r)) {
+        if let (Some(p), Some(q)) = (pa.dim_at(i), pb.dim_at(i)) {
             let (ad, bd) = (&a[p], &b[q]);
             chain.link(quote!(crate::ops::select::bounds::SelectNoCheckLink<#ad, #bd, C, T, E>));
         }

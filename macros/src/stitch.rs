@@ -2,11 +2,14 @@
 //! rules (`shapecheck::ops::stitch::bounds`, `shapecheck::ops::partition::bounds`):
 //! "data's shape starts with the indices' shape" (each dim
 //! `crate::algebra::SameDim`), "what follows that prefix (the slice) is the
-//! slice of the earlier pairs", and the output shape `[rows] + slice`.
+//! slice of the earlier pairs", and the output shape `[rows] + slice`. The
+//! ranks that meet are `shapecheck_rules::indexed`'s, as for the run-time
+//! rules.
 
 use super::common::{idents, rank_pairs, tuple, RankPair};
 use proc_macro2::TokenStream as TokenStream2;
 use quote::quote;
+use shapecheck_rules::indexed::{output_rank, slice_rank};
 
 /// dynamic_stitch's impls for ranks 0..=max: `StitchFirst` per rank of the
 /// data, [`prefix_rule`] of `StitchPrefix`, [`slice_rule`], [`prepend_dyn`]
@@ -93,11 +96,12 @@ pub fn prefix_rule(rule: &TokenStream2, max: usize) -> TokenStream2 {
             at: dt,
             bt: jt,
         } = pair;
-        if r > q {
+        // a prefix that outranks the data has no impl
+        if slice_rank(q, r).is_none() {
             continue;
         }
-        let head = &d[..r];
-        let slice = guarded_slice(&j, head, tuple(&d[r..]));
+        let (head, tail) = d.split_at(r);
+        let slice = guarded_slice(&j, head, tuple(tail));
         out.extend(quote! {
             #[diagnostic::do_not_recommend]
             impl<#(#d: crate::dim::DimLike,)* #(#j: crate::dim::DimLike,)*> #rule<#jt> for #dt
@@ -140,10 +144,10 @@ pub fn slice_rule(max: usize) -> TokenStream2 {
             at: dt,
             bt: jt,
         } = pair;
-        if r > q {
+        let Some(slice) = slice_rank(q, r) else {
             continue;
-        }
-        let a = idents("A", q - r);
+        };
+        let a = idents("A", slice);
         let at = tuple(&a);
         let tail = &d[r..];
         out.extend(quote! {
@@ -165,7 +169,7 @@ pub fn slice_rule(max: usize) -> TokenStream2 {
 /// reported by the trait's own message, not by a list of these impls.
 pub fn prepend_dyn(max: usize) -> TokenStream2 {
     let mut out = TokenStream2::new();
-    for k in 0..max {
+    for k in (0..=max).filter(|&k| output_rank(k) <= max) {
         let d = idents("D", k);
         let v = idents("d", k);
         let dt = tuple(&d);

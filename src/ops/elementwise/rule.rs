@@ -6,12 +6,18 @@
 //! It is a `const fn`: the dynamic path calls it at run time, and a static
 //! op calls it at compile time on its shape types' dims to build its walk
 //! (so a static op that compiles is one the run-time rule accepts, or the
-//! build fails). The type-level form in the `bounds` module exists only for the
-//! compile errors; `conformance/tests/agreement.rs` checks that the two agree.
+//! build fails). Where an axis puts the lower-rank operand is
+//! `shapecheck_rules::elementwise::placement`, the function the macro crate
+//! tabulates for the type-level form in the `bounds` module (which exists
+//! only for the compile errors); this rule maps its verdict to the
+//! [`ElementwiseError`] and checks the dims (`conformance/tests/agreement.rs`
+//! checks that the two forms agree on the dims).
 
 use super::ElementwiseError;
 use crate::broadcast::{first_not_one, place, same, Frame};
 use crate::dims::{Dims, MAX_RANK};
+use shapecheck_rules::align::Placed;
+use shapecheck_rules::elementwise::{in_range_placement, placement, Placement};
 
 // The planted bugs (`--cfg shapecheck_mutant="..."`, for the conformance
 // tool's self-test, conformance/tests/mutants.rs) build in debug mode only.
@@ -43,43 +49,44 @@ pub(crate) const fn frame(
     // where X and Y start in the output's dims
     let (rank, x_at, y_at) = if same(x, y) {
         (rx, 0, 0)
-    } else if rx == ry {
-        // `shapecheck_mutant = "equal-rank-axis"`: a planted bug for the
-        // conformance tool's self-test (conformance/tests/mutants.rs), never
-        // set in a normal build: any axis accepted, broadcast as numpy
-        if axis != -1 && axis != 0 && !cfg!(shapecheck_mutant = "equal-rank-axis") {
-            return Err(ElementwiseError::EqualRankAxis { x: xd, y: yd, axis });
-        }
-        (rx, 0, 0)
     } else {
-        let (r, rs) = if rx > ry { (rx, ry) } else { (ry, rx) };
-        // ranks are at most MAX_RANK, so these conversions are exact
-        let (ri, di) = (r as isize, (r - rs) as isize);
-        if axis < -ri || axis >= ri {
-            return Err(ElementwiseError::AxisOutOfRange { x: xd, y: yd, axis });
-        }
-        let o = if axis < 0 {
-            di + axis + 1
-        } else if cfg!(shapecheck_mutant = "axis-off-by-one") {
-            // a planted bug (conformance/tests/mutants.rs): one dim too far right
-            axis + 1
-        } else {
-            axis
+        // the lower-rank operand (Y for equal ranks) and the larger rank
+        let (small, r) = if rx < ry { (x, ry) } else { (y, rx) };
+        let place = match placement(rx, ry, axis) {
+            // `shapecheck_mutant = "equal-rank-axis"`: a planted bug for the
+            // conformance tool's self-test (conformance/tests/mutants.rs), never
+            // set in a normal build: any axis accepted, broadcast as numpy
+            Placement::Identical if cfg!(shapecheck_mutant = "equal-rank-axis") => Placement::At(0),
+            // `shapecheck_mutant = "axis-off-by-one"`: a planted bug
+            // (conformance/tests/mutants.rs): one dim too far right
+            Placement::At(_) | Placement::AtTrimmed { .. }
+                if cfg!(shapecheck_mutant = "axis-off-by-one") && axis >= 0 && rx != ry =>
+            {
+                in_range_placement(r, r - small.len(), axis + 1)
+            }
+            p => p,
         };
-        if o < 0 {
-            return Err(ElementwiseError::AxisBeforeStart { x: xd, y: yd, axis });
-        }
-        let o = o.unsigned_abs();
+        let at = match place {
+            Placement::Identical => {
+                return Err(ElementwiseError::EqualRankAxis { x: xd, y: yd, axis });
+            }
+            Placement::OutOfRange => {
+                return Err(ElementwiseError::AxisOutOfRange { x: xd, y: yd, axis });
+            }
+            Placement::BeforeStart => {
+                return Err(ElementwiseError::AxisBeforeStart { x: xd, y: yd, axis });
+            }
+            Placement::At(at) | Placement::AtTrimmed { at, .. } => at,
+        };
         // the lower-rank operand's dims that run past the end must be 1s
-        let small = if rx < ry { x } else { y };
-        let kept = if rs < r - o { rs } else { r - o };
-        if first_not_one(small, kept).is_some() {
+        let placed = Placed::at(r, at, small.len());
+        if first_not_one(small, placed.kept).is_some() {
             return Err(ElementwiseError::RunsPast { x: xd, y: yd, axis });
         }
         if rx < ry {
-            (r, o, 0)
+            (r, at, 0)
         } else {
-            (r, 0, o)
+            (r, 0, at)
         }
     };
     let (xp, yp) = (place(x, x_at, rank), place(y, y_at, rank));

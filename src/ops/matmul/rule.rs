@@ -6,12 +6,15 @@
 //!
 //! It is a `const fn`: the dynamic path calls it at run time, and a static
 //! matmul calls it at compile time on its shape types' dims (the kernel's
-//! plan is then a constant). The type-level form in `bounds.rs` exists only
-//! for the compile errors.
+//! plan is then a constant). How each rank is read (vector, matrix, batch
+//! dims) and where the batch dims go is `shapecheck_rules::matmul`, the
+//! functions the macro crate tabulates for the type-level form in
+//! `bounds.rs` (which exists only for the compile errors).
 
 use super::MatmulError;
 use crate::broadcast::{place, Frame};
 use crate::dims::{Dims, MAX_RANK};
+use shapecheck_rules::matmul::{batch, batch_rank, operand, Operand as Read};
 
 /// A matmul planned from its shapes: the output dims, the batch dims placed
 /// in one frame, and each operand's matrix read as `M × K` (x) and `K × N`
@@ -79,11 +82,12 @@ struct Operand {
 // Every index below is guarded by `2 <= d.len()`.
 #[allow(clippy::indexing_slicing)]
 const fn matrix(d: &[usize], transpose: bool) -> Operand {
-    let r = d.len();
-    let (a, b) = (d[r - 2], d[r - 1]);
+    // the matrix: the two dims after the batch dims
+    let at = batch_rank(d.len());
+    let (a, b) = (d[at], d[at + 1]);
     if transpose {
         Operand {
-            batch: r - 2,
+            batch: at,
             rows: b,
             cols: a,
             row_stride: 1,
@@ -92,7 +96,7 @@ const fn matrix(d: &[usize], transpose: bool) -> Operand {
         }
     } else {
         Operand {
-            batch: r - 2,
+            batch: at,
             rows: a,
             cols: b,
             row_stride: b,
@@ -126,11 +130,16 @@ pub(crate) const fn frame(
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => return Err(MatmulError::Shape(e)),
     };
-    if x.is_empty() || y.is_empty() {
+    let (read_x, read_y) = (operand(x.len()), operand(y.len()));
+    if matches!(read_x, Read::Scalar) || matches!(read_y, Read::Scalar) {
         return Err(MatmulError::Rank { x: xd, y: yd });
     }
+    let (x_vector, y_vector) = (
+        matches!(read_x, Read::Vector),
+        matches!(read_y, Read::Vector),
+    );
     // x [K] is a row [1, K], y [K] a column [K, 1]; their flags are ignored
-    let xm = if x.len() == 1 {
+    let xm = if x_vector {
         Operand {
             batch: 0,
             rows: 1,
@@ -143,7 +152,7 @@ pub(crate) const fn frame(
         matrix(x, transpose_x)
     };
     // y as K × N: its rows are the contracted dim
-    let ym = if y.len() == 1 {
+    let ym = if y_vector {
         Operand {
             batch: 0,
             rows: y[0],
@@ -159,20 +168,17 @@ pub(crate) const fn frame(
         return Err(MatmulError::Inner {
             x: xd,
             y: yd,
-            x_at: at(x.len() == 1 || !transpose_x),
-            y_at: at(y.len() == 1 || transpose_y),
+            x_at: at(x_vector || !transpose_x),
+            y_at: at(y_vector || transpose_y),
             x_dim: xm.cols,
             y_dim: ym.rows,
         });
     }
     // the batch dims, right-aligned; each pair equal or one of them 1
     let (xb, yb) = (x.split_at(xm.batch).0, y.split_at(ym.batch).0);
-    let r = if xb.len() > yb.len() {
-        xb.len()
-    } else {
-        yb.len()
-    };
-    let ops = [place(xb, r - xb.len(), r), place(yb, r - yb.len(), r)];
+    let aligned = batch(x.len(), y.len());
+    let r = aligned.frame;
+    let ops = [place(xb, aligned.x.at, r), place(yb, aligned.y.at, r)];
     let mut out_batch = [1usize; MAX_RANK];
     let mut p = 0;
     while p < r {
@@ -192,11 +198,11 @@ pub(crate) const fn frame(
     // the output: the batch dims, then M unless x is a vector, N unless y is
     let mut out = out_batch;
     let mut rank = r;
-    if x.len() > 1 {
+    if !x_vector {
         out[rank] = xm.rows;
         rank += 1;
     }
-    if y.len() > 1 {
+    if !y_vector {
         out[rank] = ym.cols;
         rank += 1;
     }
@@ -208,7 +214,7 @@ pub(crate) const fn frame(
             rank: r,
             out: out_batch,
             ops,
-            at: [r - xb.len(), r - yb.len()],
+            at: [aligned.x.at, aligned.y.at],
         },
         m: xm.rows,
         k: xm.cols,

@@ -1,8 +1,11 @@
 //! Multiplex's shape rule, once: [`rule`], which every run-time path calls
-//! (the compile-time form is [`bounds`](super::bounds)).
+//! (the compile-time form is [`bounds`](super::bounds)). The ranks it
+//! accepts are `shapecheck_rules::multiplex`'s, which the macro crate
+//! tabulates for the compile-time form.
 
 use super::MultiplexError;
 use crate::dims::{Dims, ShapeError, MAX_RANK};
+use shapecheck_rules::multiplex::{candidate_rank_ok, index_rank_ok};
 
 /// What [`rule`] establishes: the output dims and the length of one row
 /// (the product of the candidates' dims after the first).
@@ -56,7 +59,9 @@ pub fn rule(
     for (position, dims) in candidates.enumerate() {
         let dims = dims?;
         match first {
-            None if dims.rank() < 2 => return Err(MultiplexError::CandidateRank { dims }),
+            None if !candidate_rank_ok(dims.rank()) => {
+                return Err(MultiplexError::CandidateRank { dims })
+            }
             None => first = Some(dims),
             Some(f) if f != dims => {
                 return Err(MultiplexError::CandidateShapes {
@@ -73,7 +78,8 @@ pub fn rule(
         .as_slice()
         .split_first()
         .ok_or(MultiplexError::CandidateRank { dims: cand })?;
-    let &[index_rows, 1] = index.as_slice() else {
+    // the index: rank 2, its second dim 1
+    let (true, &[index_rows, 1]) = (index_rank_ok(index.rank()), index.as_slice()) else {
         return Err(MultiplexError::IndexShape { index });
     };
     if index_rows > cand_rows {

@@ -7,6 +7,7 @@ use crate::kernel::SPEED_OVER_SIZE;
 use crate::ops::indexed::StitchError;
 use crate::ops::indexed::{with_rows, IndexSlice, StitchIndex};
 use crate::shape::Dims;
+use shapecheck_rules::indexed::slice_rank;
 
 /// dynamic_partition's rule: checks that `data_dims` (holding `data_len`
 /// values) starts with `partitions_dims` and that every partition value is in
@@ -76,7 +77,9 @@ fn partition_shape_check(
     let data = Dims::for_data(data_dims, data_len)?;
     let parts = Dims::for_data(partitions_dims, partitions_len)?;
     let r = parts.rank();
-    if data.get(..r) != Some(parts.as_slice()) {
+    // the prefix: no more dims than the data, then the same dims
+    let prefix_ok = slice_rank(data.rank(), r).is_some() && data.get(..r) == Some(parts.as_slice());
+    if !prefix_ok {
         return Err(StitchError::PartitionPrefix {
             partitions: parts,
             data,

@@ -5,13 +5,15 @@
 //!
 //! It is a `const fn`: the dynamic path calls it at run time and the static
 //! path on its shape types' dims. The type-level form (`bounds.rs`) places
-//! each axis with [`axis_slot`], this same function, in the per-rank impls
-//! the macro crate generates; its output shape is then built from
+//! each axis where `shapecheck_rules::axis::slot` (the rule behind
+//! [`axis_slot`]) does, in the per-rank impls the macro crate generates by
+//! calling it; its output shape is then built from
 //! [`ReducePlan::out`] by `Shape::from_dims`, so a type that disagreed with
 //! the rule could not be built.
 
 use super::{ReduceError, Reduction};
 use crate::dims::{Dims, MAX_RANK};
+use shapecheck_rules::axis::{slot, span};
 
 /// What [`plan`] decides: which dims are reduced, and the output's dims.
 ///
@@ -36,19 +38,17 @@ pub struct ReducePlan {
 }
 
 /// The axes' range for a rank: `[-n, n)` with `n = max(rank, 1)` (a 0-d
-/// tensor takes axis 0 or -1, as Paddle does).
+/// tensor takes axis 0 or -1, as Paddle does): `shapecheck_rules::axis::span`.
 #[must_use]
 pub(crate) const fn axis_span(rank: usize) -> usize {
-    if rank == 0 {
-        1
-    } else {
-        rank
-    }
+    span(rank)
 }
 
 /// The dim a valid `axis` of a rank-`rank` tensor names (negative axes count
 /// from the end; a 0-d tensor's axis names its one virtual dim, 0). An axis
-/// out of `[-n, n)` gives `usize::MAX`, which no dim has.
+/// out of `[-n, n)` gives `usize::MAX`, which no dim has. The rule is
+/// `shapecheck_rules::axis::slot`, which the macro crate tabulates for the
+/// type-level form.
 ///
 /// ```
 /// use shapecheck::ops::reduce::rule::axis_slot;
@@ -59,14 +59,9 @@ pub(crate) const fn axis_span(rank: usize) -> usize {
 /// ```
 #[must_use]
 pub const fn axis_slot(axis: isize, rank: usize) -> usize {
-    // ranks are at most MAX_RANK, so the conversion is exact
-    let n = axis_span(rank) as isize;
-    if axis < -n || axis >= n {
-        usize::MAX
-    } else if axis < 0 {
-        (axis + n).unsigned_abs()
-    } else {
-        axis.unsigned_abs()
+    match slot(axis, rank) {
+        Some(dim) => dim,
+        None => usize::MAX,
     }
 }
 

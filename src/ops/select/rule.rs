@@ -5,12 +5,16 @@
 //!
 //! It is a `const fn`: the dynamic path calls it at run time, and a static
 //! select calls it at compile time on its shape types' dims to build its
-//! walk. The type-level form in the `bounds` module exists only for the compile
-//! errors; `conformance/tests/agreement.rs` checks that the two agree.
+//! walk. Where each operand's dims go (numpy's right alignment, pdpd's
+//! axis and placement) is `shapecheck_rules::select`, the functions the
+//! macro crate tabulates for the type-level form in the `bounds` module
+//! (which exists only for the compile errors); `conformance/tests/agreement.rs`
+//! checks that the two agree on the dims.
 
 use super::{AutoBroadcast, SelectError, SelectInput};
 use crate::broadcast::{first_not_one, place, same, Frame};
 use crate::dims::{Dims, MAX_RANK};
+use shapecheck_rules::select::{self as rules, numpy_frame, numpy_placed, pdpd_axis_ok, Pdpd};
 
 /// OpenVINO's Select-1 rule under `mode`: the output frame of cond, then and else.
 pub(crate) const fn frame(
@@ -37,7 +41,7 @@ pub(crate) const fn frame(
         AutoBroadcast::Numpy => numpy(c, t, e),
         AutoBroadcast::Pdpd { axis } => {
             // ranks are at most MAX_RANK, so the conversion is exact
-            if axis < -1 || axis > then.len() as isize {
+            if !pdpd_axis_ok(axis, then.len()) {
                 return Err(SelectError::PdpdAxis { axis, then: t });
             }
             // OpenVINO checks else first, then cond
@@ -67,14 +71,12 @@ pub(crate) const fn frame(
 #[allow(clippy::indexing_slicing)]
 const fn numpy(c: Dims, t: Dims, e: Dims) -> Result<Frame<3>, SelectError> {
     let (cs, ts, es) = (c.as_slice(), t.as_slice(), e.as_slice());
-    let mut r = cs.len();
-    if ts.len() > r {
-        r = ts.len();
-    }
-    if es.len() > r {
-        r = es.len();
-    }
-    let at = [r - cs.len(), r - ts.len(), r - es.len()];
+    let r = numpy_frame(&[cs.len(), ts.len(), es.len()]);
+    let at = [
+        numpy_placed(r, cs.len()).at,
+        numpy_placed(r, ts.len()).at,
+        numpy_placed(r, es.len()).at,
+    ];
     let ops = [
         place(cs, at[0], r),
         place(ts, at[1], r),
@@ -126,21 +128,18 @@ const fn pdpd_place(
     axis: isize,
 ) -> Result<usize, SelectError> {
     let (s, t) = (src.as_slice(), then.as_slice());
-    let (rs, rt) = (s.len(), t.len());
-    if rs > rt {
-        return Err(SelectError::PdpdRankHigher {
-            input,
-            source: src,
-            then,
-            axis,
-        });
-    }
-    let at = if axis < 0 {
-        rt - rs
-    } else {
-        axis.unsigned_abs()
+    let placed = match rules::pdpd_place(s.len(), t.len(), axis) {
+        Pdpd::Placed(placed) => placed,
+        Pdpd::RankHigher => {
+            return Err(SelectError::PdpdRankHigher {
+                input,
+                source: src,
+                then,
+                axis,
+            });
+        }
     };
-    let kept = if rs < rt - at { rs } else { rt - at };
+    let (at, kept) = (placed.at, placed.kept);
     if first_not_one(s, kept).is_some() {
         return Err(SelectError::PdpdRunsPast {
             input,

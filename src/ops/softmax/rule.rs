@@ -3,11 +3,11 @@
 //! [`SoftmaxError`] of the rule broken. A `const fn`: the dynamic path calls
 //! it at run time, the static path on its shape's dims; the type-level
 //! form (`bounds.rs`) places the axis with the same
-//! [`crate::ops::reduce::rule::axis_slot`] as the reductions.
+//! `shapecheck_rules::axis::slot` as the reductions.
 
 use super::SoftmaxError;
 use crate::dims::Dims;
-use crate::ops::reduce::rule::{axis_slot, axis_span};
+use shapecheck_rules::axis::{slot as axis_slot, span as axis_span};
 
 /// x around the softmax axis: `outer` rows of `n` elements `inner` apart.
 ///
@@ -47,8 +47,7 @@ pub const fn plan(x: &[usize], axis: isize) -> Result<SoftmaxPlan, SoftmaxError>
         Ok(d) => d,
         Err(e) => return Err(SoftmaxError::Shape(e)),
     };
-    let slot = axis_slot(axis, x.len());
-    if slot == usize::MAX {
+    let Some(slot) = axis_slot(axis, x.len()) else {
         // ranks are at most MAX_RANK, so the conversion is exact
         let n = axis_span(x.len()) as isize;
         return Err(SoftmaxError::AxisRange {
@@ -57,7 +56,7 @@ pub const fn plan(x: &[usize], axis: isize) -> Result<SoftmaxPlan, SoftmaxError>
             low: -n,
             high: n - 1,
         });
-    }
+    };
     let (mut outer, mut n, mut inner) = (1usize, 1usize, 1usize);
     let mut i = 0;
     while i < x.len() {

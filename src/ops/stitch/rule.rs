@@ -9,6 +9,7 @@
 use super::StitchError;
 pub(crate) use crate::ops::indexed::{prefix_of, with_rows, IndexSlice, Sealed, StitchIndex};
 use crate::shape::Dims;
+use shapecheck_rules::indexed::slice_rank;
 
 // The planted bugs of dynamic_stitch (`--cfg shapecheck_mutant="..."`, for
 // the agreement test) build in debug mode only.
@@ -136,7 +137,10 @@ pub fn stitch_output_dims<'a, T: 'a>(
         // agreement test (conformance/tests/agreement.rs): a pair's slice
         // rule checked before its prefix rule
         let slice_first = cfg!(shapecheck_mutant = "stitch-slice-first") && !slice_ok;
-        if p.data_dims.get(..r) != Some(p.indices_dims.as_slice()) && !slice_first {
+        // the prefix: no more dims than the data, then the same dims
+        let prefix_ok = slice_rank(p.data_dims.rank(), r).is_some()
+            && p.data_dims.get(..r) == Some(p.indices_dims.as_slice());
+        if !prefix_ok && !slice_first {
             return Err(StitchError::PrefixMismatch {
                 m,
                 indices: p.indices_dims,
