@@ -10,6 +10,7 @@
 mod backward;
 #[cfg(feature = "matrixmultiply")]
 pub(crate) mod gemm;
+pub(crate) mod plan;
 pub(crate) mod prefetch;
 pub(crate) mod stream;
 mod walk;
