@@ -631,3 +631,112 @@ fn the_documents_are_self_contained() {
         );
     }
 }
+
+/// "Walks are built in kernel/ only and the stride dispatch exists once":
+/// outside `src/kernel/` no code constructs a [`Walk`] (a `Walk { .. }`
+/// literal, a `Walk::` constructor, `with_first_dim`) or chooses a loop by
+/// a walk's stride case (`inner_strides`, a `match` arm on a stride array
+/// such as `[1, _]`); an op gives the planner (`kernel/plan.rs`) its
+/// rule's frame and gets its walk and loop from there. Self-contained (its
+/// helpers are its own), with a check that the scanner sees what it
+/// forbids.
+#[test]
+fn walks_are_planned_in_the_kernel_only() {
+    /// Whether `text` has the identifier `ident` followed (after spaces)
+    /// by `next`.
+    fn ident_then(text: &str, ident: &str, next: &str) -> bool {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(ident) {
+            let at = from + i;
+            let before = text[..at].chars().next_back();
+            let after = text[at + ident.len()..].trim_start();
+            if !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                && after.starts_with(next)
+            {
+                return true;
+            }
+            from = at + ident.len();
+        }
+        false
+    }
+    /// Whether a line is a match arm on a stride array: a slice pattern of
+    /// at least two elements, each `0`, `1`, `_` or a name, at least one a
+    /// literal stride (`[1, _] =>`, `[_, st, se] if .. =>`).
+    fn stride_arm(line: &str) -> bool {
+        let t = line.trim_start();
+        let (Some(rest), true) = (t.strip_prefix('['), t.contains("=>")) else {
+            return false;
+        };
+        let Some(end) = rest.find(']') else {
+            return false;
+        };
+        let parts: Vec<&str> = rest[..end].split(',').map(str::trim).collect();
+        parts.len() >= 2
+            && parts.iter().any(|p| *p == "0" || *p == "1")
+            && parts
+                .iter()
+                .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    }
+    /// What a line of code does that only the kernel may, if anything.
+    fn kernel_only(line: &str) -> Option<&'static str> {
+        if ident_then(line, "Walk", "{") || ident_then(line, "Walk", "::") {
+            Some("builds a walk")
+        } else if line.contains("with_first_dim") {
+            Some("sets a walk's dims")
+        } else if line.contains("inner_strides") || stride_arm(line) {
+            Some("writes a stride dispatch")
+        } else {
+            None
+        }
+    }
+
+    // the scanner sees a planted walk and a planted dispatch, and lets the
+    // walk's type and an ordinary slice pattern pass
+    assert!(kernel_only("    let w = Walk { rank: 1, ..w };").is_some());
+    assert!(kernel_only("let w = Walk::from_frame(f.rank, f.out, f.ops);").is_some());
+    assert!(kernel_only("        [1, _] => body.run::<true, false>(),").is_some());
+    assert!(kernel_only("    match walk.inner_strides() {").is_some());
+    assert!(kernel_only("fn run(walk: &Walk<2>, room: &mut Option<Walk<2>>) {").is_none());
+    assert!(kernel_only("                [r, c] => Ok(to_dmatrix(r, c, data)),").is_none());
+    assert!(kernel_only("    walk: LevelWalk { level, ..self.walk },").is_none());
+
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut stack = vec![src.clone()];
+    let mut found = Vec::new();
+    let mut files = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path != src.join("kernel") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            files += 1;
+            let text = fs::read_to_string(&path).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                if line.trim_start().starts_with("//") {
+                    continue;
+                }
+                if let Some(what) = kernel_only(line) {
+                    let file = path.strip_prefix(&src).unwrap().display();
+                    found.push(format!("src/{file}:{}: {what}: `{}`", i + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        files > 50,
+        "the scan found only {files} files outside src/kernel/"
+    );
+    assert!(
+        found.is_empty(),
+        "only src/kernel/ builds walks and chooses loops by stride case; give the planner \
+         (kernel/plan.rs) the op's frame instead:\n{}",
+        found.join("\n")
+    );
+}

@@ -22,8 +22,9 @@ use super::leaf::{Leaf, Scalar};
 use super::node::{Activate, Binary, Node, Piece, Select, StaticTree};
 use super::plan::{Plan, MAX_LEAVES};
 use super::row::RowValues;
-use super::{Expr, ExprError, StaticWalk};
+use super::{Expr, ExprError, Static};
 use crate::element::Element;
+use crate::kernel::plan::{fused_walk, strided_rows, RowCases};
 use crate::kernel::Walk;
 use crate::ops::elementwise::{Activation, BinaryOp};
 use crate::ops::select::SelectMode;
@@ -164,7 +165,8 @@ where
 }
 
 /// One pass over `dout` along `walk`, each element's gradient sent down
-/// the tree and added into the leaves' gradients.
+/// the tree and added into the leaves' gradients (every row read along
+/// the leaves' strides).
 #[inline(always)]
 fn run_backward<T: Element, N: Backward<T>, const K: usize>(
     node: &N,
@@ -172,47 +174,62 @@ fn run_backward<T: Element, N: Backward<T>, const K: usize>(
     dout: &[T],
     grads: &mut N::Grads,
 ) {
-    let mut slices: [Option<&mut [T]>; MAX_LEAVES] = Default::default();
-    N::grad_slices(grads, 0, &mut slices);
-    let mut sink = |k: usize, pos: usize, g: T| {
-        if let Some(Some(s)) = slices.get_mut(k)
-            && let Some(v) = s.get_mut(pos)
-        {
-            *v = T::add(*v, g);
-        }
-    };
-    let inner = walk.inner_strides();
-    let n = walk.inner();
-    let mut row_start = 0usize;
-    walk.for_each_row(|offsets| {
-        let start = row_start;
-        row_start = row_start.saturating_add(n);
-        let at = Piece {
-            offsets: &offsets,
-            inner: &inner,
-            start: 0,
+    strided_rows(walk, Pass { node, dout, grads });
+}
+
+/// [`run_backward`]'s loop ([`RowCases`]).
+struct Pass<'a, T: Element, N: Backward<T>> {
+    node: &'a N,
+    dout: &'a [T],
+    grads: &'a mut N::Grads,
+}
+
+impl<T: Element, N: Backward<T>, const K: usize> RowCases<K> for Pass<'_, T, N> {
+    type Out = ();
+    #[inline(always)]
+    fn run<const STRIDED: bool>(self, walk: &Walk<K>, inner: &[usize; K]) {
+        let Pass { node, dout, grads } = self;
+        let mut slices: [Option<&mut [T]>; MAX_LEAVES] = Default::default();
+        N::grad_slices(grads, 0, &mut slices);
+        let mut sink = |k: usize, pos: usize, g: T| {
+            if let Some(Some(s)) = slices.get_mut(k)
+                && let Some(v) = s.get_mut(pos)
+            {
+                *v = T::add(*v, g);
+            }
         };
-        let (Some(d), Some(values)) = (
-            dout.get(start..start.saturating_add(n)),
-            node.row::<true>(0, &at, n),
-        ) else {
-            return;
-        };
-        for (i, &g) in d.iter().enumerate() {
-            let (_, tape) = values.record(i);
-            values.back(i, g, &tape, &mut sink);
-        }
-    });
+        let n = walk.inner();
+        let mut row_start = 0usize;
+        walk.for_each_row(|offsets| {
+            let start = row_start;
+            row_start = row_start.saturating_add(n);
+            let at = Piece {
+                offsets: &offsets,
+                inner,
+                start: 0,
+            };
+            let (Some(d), Some(values)) = (
+                dout.get(start..start.saturating_add(n)),
+                node.row::<STRIDED>(0, &at, n),
+            ) else {
+                return;
+            };
+            for (i, &g) in d.iter().enumerate() {
+                let (_, tape) = values.record(i);
+                values.back(i, g, &tape, &mut sink);
+            }
+        });
+    }
 }
 
 /// [`run_backward`] with as many lanes as the tree has leaves.
 #[inline(always)]
 fn backward_plan<T: Element, N: Backward<T>>(node: &N, plan: &Plan, dout: &[T], g: &mut N::Grads) {
     match N::LEAVES {
-        0..=2 => run_backward(node, &plan.walk::<2>(), dout, g),
-        3 => run_backward(node, &plan.walk::<3>(), dout, g),
-        4 => run_backward(node, &plan.walk::<4>(), dout, g),
-        _ => run_backward(node, &plan.walk::<MAX_LEAVES>(), dout, g),
+        0..=2 => run_backward(node, &fused_walk(&plan.frame::<2>()), dout, g),
+        3 => run_backward(node, &fused_walk(&plan.frame::<3>()), dout, g),
+        4 => run_backward(node, &fused_walk(&plan.frame::<4>()), dout, g),
+        _ => run_backward(node, &fused_walk(&plan.frame::<MAX_LEAVES>()), dout, g),
     }
 }
 
@@ -242,12 +259,12 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
         let mut grads = self.node.zero_grads();
         let dout = dout.as_slice();
         match N::LEAVES {
-            0..=2 => run_backward(&self.node, &StaticWalk::<T, N, 2>::WALK, dout, &mut grads),
-            3 => run_backward(&self.node, &StaticWalk::<T, N, 3>::WALK, dout, &mut grads),
-            4 => run_backward(&self.node, &StaticWalk::<T, N, 4>::WALK, dout, &mut grads),
+            0..=2 => run_backward(&self.node, &Static::<T, N, 2>::WALK, dout, &mut grads),
+            3 => run_backward(&self.node, &Static::<T, N, 3>::WALK, dout, &mut grads),
+            4 => run_backward(&self.node, &Static::<T, N, 4>::WALK, dout, &mut grads),
             _ => run_backward(
                 &self.node,
-                &StaticWalk::<T, N, MAX_LEAVES>::WALK,
+                &Static::<T, N, MAX_LEAVES>::WALK,
                 dout,
                 &mut grads,
             ),

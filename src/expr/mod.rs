@@ -70,7 +70,9 @@ pub use leaf::{Leaf, Place, Scalar};
 pub use node::{Activate, Binary, Map, Node, Select, StaticTree, ZipWith, TILE};
 pub use plan::MAX_LEAVES;
 
+use crate::broadcast::Frame;
 use crate::element::Element;
+use crate::kernel::plan::{self as planner, RowCases, ShapeFrame};
 use crate::kernel::{self, Walk};
 use crate::shape::Shape;
 use crate::storage::{Inline, Ordered, OutputStorage, OwnedStorage, Storage, StorageMut};
@@ -129,90 +131,77 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
-/// The walk of a tree of static tensors with `K` lanes, computed by the
-/// compiler from the composed rules.
-struct StaticWalk<T, N, const K: usize>(PhantomData<(T, N)>);
+/// The composed rules' frame of a tree of static tensors with `K` lanes,
+/// computed by the compiler, for the planner ([`planner::Planned`]): the
+/// walk keeps its outer loops apart ([`planner::fused_walk`]), and a stride
+/// case counts the tree's leaves.
+struct Tree<T, N, const K: usize>(PhantomData<(T, N)>);
 
-impl<T: Element, N: Node<T>, const K: usize> StaticWalk<T, N, K> {
-    /// A build error if the tree reads more than [`MAX_LEAVES`] tensors, or
-    /// (a bug in shapecheck) if the type-level rules accepted shapes the
-    /// run-time rules reject.
-    #[allow(clippy::panic)]
-    const WALK: Walk<K> = match N::PLAN {
-        Some(Ok(plan)) => plan.walk::<K>(),
-        Some(Err(ExprError::TooManyLeaves)) => {
-            panic!("a fused expression reads at most 8 tensors (MAX_LEAVES): evaluate a part of it first")
-        }
-        _ => panic!("shapecheck bug: a fused expression's type-level rules accepted shapes its run-time rules reject"),
-    };
-    /// Whether every leaf walks along the rows of [`Self::WALK`].
-    const EVERY_LEAF_WALKS: bool = every_leaf_walks(&Self::WALK.inner_strides(), N::LEAVES);
-    /// The length of a row of [`Self::WALK`]; `None` for a tree whose walk
-    /// is planned when it runs (named in every instance of [`run_rows`],
-    /// so it must not fail to build where [`Self::WALK`] would).
-    const INNER: Option<usize> = match N::PLAN {
-        Some(Ok(plan)) => Some(plan.walk::<K>().inner()),
+impl<T: Element, N: Node<T>, const K: usize> ShapeFrame<K> for Tree<T, N, K> {
+    const STATIC: Option<Frame<K>> = match N::PLAN {
+        Some(Ok(plan)) => Some(plan.frame::<K>()),
         _ => None,
     };
+    /// A build error where a static walk is asked of a tree that reads
+    /// more than [`MAX_LEAVES`] tensors, or (a bug in shapecheck) whose
+    /// type-level rules accepted shapes the run-time rules reject.
+    const NOT_STATIC: &'static str = match N::PLAN {
+        Some(Err(ExprError::TooManyLeaves)) => {
+            "a fused expression reads at most 8 tensors (MAX_LEAVES): evaluate a part of it first"
+        }
+        _ => "shapecheck bug: a fused expression's type-level rules accepted shapes its run-time rules reject",
+    };
+    const FUSED: bool = true;
+    const LANES: usize = N::LEAVES;
 }
+
+/// The planner's static walk of the tree `N` with `K` lanes.
+type Static<T, N, const K: usize> = planner::Planned<Tree<T, N, K>, K>;
 
 /// Computes `node` into `out` along a walk planned when it runs (`K`
 /// lanes, at least one per leaf): row by row if every leaf walks along the
 /// rows ([`Node::row`]), piece by piece otherwise ([`Node::write`]).
 #[inline(always)]
 fn run<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
-    let inner = walk.inner_strides();
-    if every_leaf_walks(&inner, N::LEAVES) {
-        run_rows::<T, N, K, false, true, false>(node, walk, &inner, out);
-    } else {
-        tiles::<T, K, false>(
-            walk,
-            out,
-            TILE,
-            #[inline(always)]
-            |offsets, start, piece| {
-                let at = Piece {
-                    offsets,
-                    inner: &inner,
-                    start,
-                };
-                node.write(0, &at, piece);
-            },
-        );
-    }
+    planner::rows_or_pieces(walk, N::LEAVES, Eval::<T, N, true, false> { node, out });
 }
 
-/// [`kernel::for_each_tile`], or with feature `rayon` for an output of at
-/// least `PAR_MIN_ELEMS` elements, its split across
-/// rayon's pool (pieces of whole rows; each element is computed as the
-/// serial loop computes it, so the result is the same bit for bit).
-#[inline(always)]
-fn tiles<T: Element, const K: usize, const BY_NUMBER: bool>(
-    walk: &Walk<K>,
-    out: &mut [T],
-    tile: usize,
-    f: impl Fn(&[usize; K], usize, &mut [T]) + Sync + Send,
-) {
-    #[cfg(feature = "rayon")]
-    if kernel::par::splits(out.len()) {
-        kernel::par::for_each_tile(walk, out, tile, f);
-        return;
-    }
-    kernel::for_each_tile::<T, K, BY_NUMBER>(walk, out, tile, f);
+/// An evaluation into `out` in the planner's stride case
+/// ([`RowCases`]): row by row ([`run_rows`]), except a walk planned when
+/// it runs (`PLANNED`) whose leaves do not all walk the rows, which goes
+/// piece by piece, node by node ([`Node::write`]). `BY_NUMBER`: how each
+/// row is cut from `out` ([`kernel::for_each_tile`]).
+struct Eval<'a, T, N, const PLANNED: bool, const BY_NUMBER: bool> {
+    node: &'a N,
+    out: &'a mut [T],
 }
 
-/// Whether the first `leaves` lanes all walk along the rows (stride 1).
-// Every index below is guarded by `< K`.
-#[allow(clippy::indexing_slicing)]
-const fn every_leaf_walks<const K: usize>(inner: &[usize; K], leaves: usize) -> bool {
-    let mut k = 0;
-    while k < leaves && k < K {
-        if inner[k] != 1 {
-            return false;
+impl<T: Element, N: Node<T>, const K: usize, const PLANNED: bool, const BY_NUMBER: bool> RowCases<K>
+    for Eval<'_, T, N, PLANNED, BY_NUMBER>
+{
+    type Out = ();
+    #[inline(always)]
+    fn run<const STRIDED: bool>(self, walk: &Walk<K>, strides: &[usize; K]) {
+        let Eval { node, out } = self;
+        if PLANNED && STRIDED {
+            planner::tiles::<T, K, false>(
+                walk,
+                out,
+                TILE,
+                #[inline(always)]
+                |offsets, start, piece| {
+                    let at = Piece {
+                        offsets,
+                        inner: strides,
+                        start,
+                    };
+                    node.write(0, &at, piece);
+                },
+            );
+        } else {
+            run_rows::<T, N, K, STRIDED, PLANNED, BY_NUMBER>(node, walk, strides, out);
         }
-        k += 1;
     }
-    true
 }
 
 /// [`run`] for a tree of static tensors: its walk is a constant, and so is
@@ -223,23 +212,20 @@ fn run_static_walk<T: Element, N: Node<T>, const K: usize, const BY_NUMBER: bool
     node: &N,
     out: &mut [T],
 ) {
-    let walk = &StaticWalk::<T, N, K>::WALK;
     // both always hold (the types say so); checked once here, where the
     // target spends code to save time, so that no row is checked again
     let out = if kernel::SPEED_OVER_SIZE {
-        match out.get_mut(..walk.numel()) {
+        match out.get_mut(..Static::<T, N, K>::WALK.numel()) {
             Some(out) if node.holds_its_shape() => out,
             _ => return,
         }
     } else {
         out
     };
-    let inner = walk.inner_strides();
-    if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
-        run_rows::<T, N, K, false, false, BY_NUMBER>(node, walk, &inner, out);
-    } else {
-        run_rows::<T, N, K, true, false, BY_NUMBER>(node, walk, &inner, out);
-    }
+    planner::static_rows_or_pieces::<Tree<T, N, K>, K, _>(Eval::<T, N, false, BY_NUMBER> {
+        node,
+        out,
+    });
 }
 
 /// Row by row: `out[i] = row.at(i)` for the tree bound to each row. Each
@@ -269,7 +255,7 @@ fn run_rows<
     inner: &[usize; K],
     out: &mut [T],
 ) {
-    tiles::<T, K, BY_NUMBER>(
+    planner::tiles::<T, K, BY_NUMBER>(
         walk,
         out,
         usize::MAX,
@@ -283,7 +269,7 @@ fn run_rows<
             let n = if PLANNED {
                 row.len()
             } else {
-                StaticWalk::<T, N, K>::INNER.unwrap_or(row.len())
+                Static::<T, N, K>::INNER.unwrap_or(row.len())
             };
             if let Some(values) = node.row::<STRIDED>(0, &at, n) {
                 for (i, o) in row.iter_mut().take(n).enumerate() {
@@ -298,12 +284,12 @@ fn run_rows<
 /// 4 or [`MAX_LEAVES`] (a walk's per-row step is written out for 2 and 3
 /// lanes; fewer lanes, less to update per row).
 #[inline(always)]
-fn run_plan<T: Element, N: Node<T>>(node: &N, plan: &Plan, out: &mut [T]) {
+fn run_plan<T: Element, N: Node<T>>(node: &N, p: &Plan, out: &mut [T]) {
     match N::LEAVES {
-        0..=2 => run(node, &plan.walk::<2>(), out),
-        3 => run(node, &plan.walk::<3>(), out),
-        4 => run(node, &plan.walk::<4>(), out),
-        _ => run(node, &plan.walk::<MAX_LEAVES>(), out),
+        0..=2 => run(node, &planner::fused_walk(&p.frame::<2>()), out),
+        3 => run(node, &planner::fused_walk(&p.frame::<3>()), out),
+        4 => run(node, &planner::fused_walk(&p.frame::<4>()), out),
+        _ => run(node, &planner::fused_walk(&p.frame::<MAX_LEAVES>()), out),
     }
 }
 
@@ -311,12 +297,12 @@ fn run_plan<T: Element, N: Node<T>>(node: &N, plan: &Plan, out: &mut [T]) {
 /// by row, each row's values given in order, a leaf that repeats along the
 /// rows read at `i * 0`.
 #[inline(always)]
-fn in_order_plan<T: Element, N: Node<T>>(node: &N, plan: &Plan, out: &mut Ordered<'_, T>) {
+fn in_order_plan<T: Element, N: Node<T>>(node: &N, p: &Plan, out: &mut Ordered<'_, T>) {
     match N::LEAVES {
-        0..=2 => in_order(node, &plan.walk::<2>(), out),
-        3 => in_order(node, &plan.walk::<3>(), out),
-        4 => in_order(node, &plan.walk::<4>(), out),
-        _ => in_order(node, &plan.walk::<MAX_LEAVES>(), out),
+        0..=2 => in_order(node, &planner::fused_walk(&p.frame::<2>()), out),
+        3 => in_order(node, &planner::fused_walk(&p.frame::<3>()), out),
+        4 => in_order(node, &planner::fused_walk(&p.frame::<4>()), out),
+        _ => in_order(node, &planner::fused_walk(&p.frame::<MAX_LEAVES>()), out),
     }
 }
 
@@ -326,11 +312,20 @@ fn in_order<T: Element, N: Node<T>, const K: usize>(
     walk: &Walk<K>,
     out: &mut Ordered<'_, T>,
 ) {
-    let inner = walk.inner_strides();
-    if every_leaf_walks(&inner, N::LEAVES) {
-        rows_in_order::<T, N, K, false>(node, walk, &inner, out);
-    } else {
-        rows_in_order::<T, N, K, true>(node, walk, &inner, out);
+    planner::rows_or_pieces(walk, N::LEAVES, InOrder::<T, N> { node, out });
+}
+
+/// [`in_order`] in the planner's stride case ([`RowCases`]).
+struct InOrder<'a, 'o, T, N> {
+    node: &'a N,
+    out: &'a mut Ordered<'o, T>,
+}
+
+impl<T: Element, N: Node<T>, const K: usize> RowCases<K> for InOrder<'_, '_, T, N> {
+    type Out = ();
+    #[inline(always)]
+    fn run<const STRIDED: bool>(self, walk: &Walk<K>, strides: &[usize; K]) {
+        rows_in_order::<T, N, K, STRIDED>(self.node, walk, strides, self.out);
     }
 }
 
@@ -445,7 +440,7 @@ impl<T: Element, N: Node<T, Shape = S>, S: Shape> Expr<T, N, S> {
         // first and its rows shared out; otherwise it is written front to
         // back, a heap result growing as it is written (no fill first)
         #[cfg(feature = "rayon")]
-        if kernel::par::splits(shape.numel()?) {
+        if planner::splits(shape.numel()?) {
             let mut out = Tensor::from_parts_unchecked(
                 shape,
                 <S as OutputStorage<T>>::Buffer::try_filled(&shape, T::default())?,
@@ -548,10 +543,10 @@ impl<T: Element, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
         }));
         let out = self.as_mut_slice();
         match N::LEAVES {
-            0..=2 => in_place::<T, N, 2>(&e.node, &StaticWalk::<T, N, 2>::WALK, out),
-            3 => in_place::<T, N, 3>(&e.node, &StaticWalk::<T, N, 3>::WALK, out),
-            4 => in_place::<T, N, 4>(&e.node, &StaticWalk::<T, N, 4>::WALK, out),
-            _ => in_place::<T, N, MAX_LEAVES>(&e.node, &StaticWalk::<T, N, MAX_LEAVES>::WALK, out),
+            0..=2 => in_place::<T, N, 2>(&e.node, &Static::<T, N, 2>::WALK, out),
+            3 => in_place::<T, N, 3>(&e.node, &Static::<T, N, 3>::WALK, out),
+            4 => in_place::<T, N, 4>(&e.node, &Static::<T, N, 4>::WALK, out),
+            _ => in_place::<T, N, MAX_LEAVES>(&e.node, &Static::<T, N, MAX_LEAVES>::WALK, out),
         }
     }
 
@@ -578,14 +573,18 @@ impl<T: Element, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
         let e = f(Expr::new(Place {
             shape: *self.shape(),
         }));
-        let plan = e.node.plan()?;
-        plan.out_dims().expect_output(self.dims())?;
+        let p = e.node.plan()?;
+        p.out_dims().expect_output(self.dims())?;
         let out = self.as_mut_slice();
         match N::LEAVES {
-            0..=2 => in_place::<T, N, 2>(&e.node, &plan.walk::<2>(), out),
-            3 => in_place::<T, N, 3>(&e.node, &plan.walk::<3>(), out),
-            4 => in_place::<T, N, 4>(&e.node, &plan.walk::<4>(), out),
-            _ => in_place::<T, N, MAX_LEAVES>(&e.node, &plan.walk::<MAX_LEAVES>(), out),
+            0..=2 => in_place::<T, N, 2>(&e.node, &planner::fused_walk(&p.frame::<2>()), out),
+            3 => in_place::<T, N, 3>(&e.node, &planner::fused_walk(&p.frame::<3>()), out),
+            4 => in_place::<T, N, 4>(&e.node, &planner::fused_walk(&p.frame::<4>()), out),
+            _ => in_place::<T, N, MAX_LEAVES>(
+                &e.node,
+                &planner::fused_walk(&p.frame::<MAX_LEAVES>()),
+                out,
+            ),
         }
         Ok(())
     }
@@ -596,6 +595,5 @@ impl<T: Element, S: Shape, B: StorageMut<T>> Tensor<T, S, B> {
 /// the rows read at `i * 0`.
 #[inline(always)]
 fn in_place<T: Element, N: Node<T>, const K: usize>(node: &N, walk: &Walk<K>, out: &mut [T]) {
-    let inner = walk.inner_strides();
-    run_rows::<T, N, K, true, false, false>(node, walk, &inner, out);
+    planner::strided_rows(walk, Eval::<T, N, false, false> { node, out });
 }

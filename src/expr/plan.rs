@@ -10,9 +10,8 @@
 //! that child moves there with it. Nothing here knows a rule of its own.
 
 use super::ExprError;
-use crate::broadcast::place;
+use crate::broadcast::{place, Frame};
 use crate::dims::{Dims, MAX_RANK};
-use crate::kernel::Walk;
 use crate::ops::elementwise::rule::frame as elementwise_frame;
 use crate::ops::select::rule::frame as select_frame;
 use crate::ops::select::AutoBroadcast;
@@ -134,22 +133,24 @@ impl Plan {
         })
     }
 
-    /// The walk over the output with the first `K` leaves as operands
-    /// (`K` at least the number of leaves; unused lanes read nothing: all
-    /// their dims are 1, so they repeat).
+    /// The frame of the output with the first `K` leaves as operands (`K`
+    /// at least the number of leaves; unused lanes read nothing: all their
+    /// dims are 1, so they repeat), for the planner to walk. A leaf's dims
+    /// are already placed, so each starts at 0.
     // Every index below is guarded by `< K` and `< MAX_LEAVES`.
     #[allow(clippy::indexing_slicing)]
-    pub(crate) const fn walk<const K: usize>(&self) -> Walk<K> {
+    pub(crate) const fn frame<const K: usize>(&self) -> Frame<K> {
         let mut ops = [[1usize; MAX_RANK]; K];
         let mut k = 0;
         while k < K && k < MAX_LEAVES {
             ops[k] = self.placed[k];
             k += 1;
         }
-        if crate::kernel::SPEED_OVER_SIZE {
-            Walk::nested_from_frame(self.rank, self.out, ops)
-        } else {
-            Walk::from_frame(self.rank, self.out, ops)
+        Frame {
+            rank: self.rank,
+            out: self.out,
+            ops,
+            at: [0; K],
         }
     }
 }

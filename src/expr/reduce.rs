@@ -27,10 +27,11 @@
 use super::node::{Node, Piece, StaticTree, TILE};
 use super::plan::MAX_LEAVES;
 use super::row::RowValues;
-use super::{run_static, Expr, StaticWalk};
+use super::{run_static, Expr, Static, Tree};
 use crate::dims::MAX_RANK;
 use crate::element::Element;
-use crate::kernel::SPEED_OVER_SIZE;
+use crate::kernel::plan::{static_rows_or_pieces, RowCases};
+use crate::kernel::{Walk, SPEED_OVER_SIZE};
 use crate::ops::reduce::rule::{plan, ReducePlan};
 use crate::ops::reduce::{
     runs, Reduce, ReduceElement, ReduceKeepOutput, ReduceKind, ReduceOutput, Reduction, StaticCheck,
@@ -54,14 +55,14 @@ trait PieceSink<T> {
 /// run), then given to `sink`. The tree's output never exists whole.
 #[inline(always)]
 fn for_each_piece<T: Element, N: Node<T>, const K: usize>(node: &N, sink: &mut impl PieceSink<T>) {
-    let walk = &StaticWalk::<T, N, K>::WALK;
+    let walk = &Static::<T, N, K>::WALK;
     if !node.holds_its_shape() {
         return;
     }
     // constants the compiler folds (as `Expr::eval`'s rows)
-    let n = StaticWalk::<T, N, K>::INNER.unwrap_or(walk.inner());
+    let n = Static::<T, N, K>::INNER.unwrap_or(walk.inner());
     walk.for_each_row(|offsets| {
-        let inner = &StaticWalk::<T, N, K>::STRIDES;
+        let inner = &Static::<T, N, K>::STRIDES;
         let mut start = 0;
         if SPEED_OVER_SIZE {
             // whole rows, or pieces of ROW, element by element through the
@@ -116,34 +117,37 @@ fn row_piece<T: Element, N: Node<T>, const K: usize>(
         start,
     };
     let mut row = [T::default(); ROW];
-    let filled = if StaticWalk::<T, N, K>::EVERY_LEAF_WALKS {
-        fill_row::<T, N, false>(node, &at, len, &mut row)
-    } else {
-        fill_row::<T, N, true>(node, &at, len, &mut row)
+    let fill = FillRow {
+        node,
+        at: &at,
+        n: len,
+        buf: &mut row,
     };
-    if let Some(values) = filled {
+    if let Some(values) = static_rows_or_pieces::<Tree<T, N, K>, K, _>(fill) {
         sink.piece(values);
     }
 }
 
-/// The row at `at` (`n` values, at most [`ROW`]) into `buf`'s front.
-#[inline(always)]
-fn fill_row<'b, T: Element, N: Node<T>, const STRIDED: bool>(
-    node: &N,
-    at: &Piece<'_>,
+/// The row at `at` (`n` values, at most [`ROW`]) into `buf`'s front, in
+/// the planner's stride case of the tree's static walk ([`RowCases`]).
+struct FillRow<'a, 'b, T, N> {
+    node: &'a N,
+    at: &'a Piece<'a>,
     n: usize,
     buf: &'b mut [T; ROW],
-) -> Option<&'b [T]> {
-    let values = node.row::<STRIDED>(0, at, n)?;
-    for (i, d) in buf.iter_mut().take(n).enumerate() {
-        *d = values.at(i, T::default());
-    }
-    buf.get(..n)
 }
 
-impl<T: Element, N: Node<T>, const K: usize> StaticWalk<T, N, K> {
-    /// The leaves' steps along a row of [`StaticWalk::WALK`].
-    const STRIDES: [usize; K] = Self::WALK.inner_strides();
+impl<'b, T: Element, N: Node<T>, const K: usize> RowCases<K> for FillRow<'_, 'b, T, N> {
+    type Out = Option<&'b [T]>;
+    #[inline(always)]
+    fn run<const STRIDED: bool>(self, _: &Walk<K>, _: &[usize; K]) -> Self::Out {
+        let FillRow { node, at, n, buf } = self;
+        let values = node.row::<STRIDED>(0, at, n)?;
+        for (i, d) in buf.iter_mut().take(n).enumerate() {
+            *d = values.at(i, T::default());
+        }
+        buf.get(..n)
+    }
 }
 
 /// [`for_each_piece`] with as many lanes as the tree has leaves.

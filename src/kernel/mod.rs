@@ -10,6 +10,7 @@
 mod backward;
 #[cfg(feature = "matrixmultiply")]
 pub(crate) mod gemm;
+pub(crate) mod plan;
 pub(crate) mod prefetch;
 pub(crate) mod stream;
 mod walk;
@@ -44,42 +45,7 @@ pub(crate) const SPEED_OVER_SIZE: bool = cfg!(any(
 /// the walk's element count; `x` and `y` hold their operands' elements.
 #[inline(always)]
 pub fn binary<T: Copy, F: Fn(T, T) -> T>(walk: &Walk<2>, x: &[T], y: &[T], out: &mut [T], f: F) {
-    let n = walk.inner();
-    if n == 0 || walk.numel() == 0 {
-        return;
-    }
-    let mut rows = Rows { out, at: 0, n };
-    // one loop per stride case, chosen once: the inner loops are plain zips
-    match walk.inner_strides() {
-        [1, 1] => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(a), Some(b)) =
-                (rows.next_row(), x.get(ox..ox + n), y.get(oy..oy + n))
-            {
-                for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-                    *o = f(a, b);
-                }
-            }
-        }),
-        [1, _] => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(a), Some(&b)) = (rows.next_row(), x.get(ox..ox + n), y.get(oy)) {
-                for (o, &a) in o.iter_mut().zip(a) {
-                    *o = f(a, b);
-                }
-            }
-        }),
-        [_, 1] => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(&a), Some(b)) = (rows.next_row(), x.get(ox), y.get(oy..oy + n)) {
-                for (o, &b) in o.iter_mut().zip(b) {
-                    *o = f(a, b);
-                }
-            }
-        }),
-        _ => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(&a), Some(&b)) = (rows.next_row(), x.get(ox), y.get(oy)) {
-                o.fill(f(a, b));
-            }
-        }),
-    }
+    by_stride_case(walk, Rowwise { walk, x, y, out, f });
 }
 
 /// [`binary`] writing `out` with streaming stores ([`stream`]), for an
@@ -95,39 +61,135 @@ pub fn binary_streaming<T: Copy, F: Fn(T, T) -> T>(
     out: &mut [T],
     f: F,
 ) {
-    let n = walk.inner();
-    if n == 0 || walk.numel() == 0 {
-        return;
-    }
-    if n < stream::MIN_ROW {
+    if walk.inner() < stream::MIN_ROW {
         return binary(walk, x, y, out, f);
     }
-    let mut rows = Rows { out, at: 0, n };
+    by_stride_case(walk, Streamed { walk, x, y, out, f });
+}
+
+/// A loop over a two-operand walk, written once for every stride case:
+/// `X_WALKS` (`Y_WALKS`) says whether x (y) walks along the rows (inner
+/// stride 1) or repeats one element (stride 0). Each case is compiled on
+/// its own, so its inner loop is a plain zip (or a fill).
+pub(crate) trait BinaryCase {
+    /// The loop for one case.
+    fn run<const X_WALKS: bool, const Y_WALKS: bool>(self);
+}
+
+/// The one place a two-operand walk's inner strides choose a loop: `body`
+/// in the walk's stride case, chosen once per call (a constant for a
+/// static walk, so only that case is compiled in).
+#[inline(always)]
+pub(crate) fn by_stride_case(walk: &Walk<2>, body: impl BinaryCase) {
     match walk.inner_strides() {
-        [1, 1] => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(a), Some(b)) =
-                (rows.next_row(), x.get(ox..ox + n), y.get(oy..oy + n))
-            {
-                stream::write_row(o, |start, dst| {
-                    let (a, b) = (a.get(start..).unwrap_or(&[]), b.get(start..).unwrap_or(&[]));
-                    for ((o, &a), &b) in dst.iter_mut().zip(a).zip(b) {
-                        *o = f(a, b);
-                    }
-                });
-            }
-        }),
-        [1, 0] => walk.for_each_row(|[ox, oy]| {
-            if let (Some(o), Some(a), Some(&b)) = (rows.next_row(), x.get(ox..ox + n), y.get(oy)) {
-                stream::write_row(o, |start, dst| {
-                    for (o, &a) in dst.iter_mut().zip(a.get(start..).unwrap_or(&[])) {
-                        *o = f(a, b);
-                    }
-                });
-            }
-        }),
-        _ => return binary(walk, x, y, rows.out, f),
+        [1, 1] => body.run::<true, true>(),
+        [1, _] => body.run::<true, false>(),
+        [_, 1] => body.run::<false, true>(),
+        _ => body.run::<false, false>(),
     }
-    stream::fence();
+}
+
+/// `o[i] = f(a, b)` for one piece of a row in the stride case
+/// `X_WALKS`/`Y_WALKS`: an operand that walks the row reads `o.len()`
+/// elements from its offset, one that repeats reads the element there.
+/// Nothing is written if an operand is shorter than its offset says (the
+/// callers' shapes rule that out).
+#[inline(always)]
+pub(crate) fn binary_piece<T: Copy, const X_WALKS: bool, const Y_WALKS: bool>(
+    o: &mut [T],
+    (x, ox): (&[T], usize),
+    (y, oy): (&[T], usize),
+    f: &impl Fn(T, T) -> T,
+) {
+    let n = o.len();
+    match (X_WALKS, Y_WALKS) {
+        (true, true) => {
+            if let (Some(a), Some(b)) = (x.get(ox..ox + n), y.get(oy..oy + n)) {
+                for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+                    *o = f(a, b);
+                }
+            }
+        }
+        (true, false) => {
+            if let (Some(a), Some(&b)) = (x.get(ox..ox + n), y.get(oy)) {
+                for (o, &a) in o.iter_mut().zip(a) {
+                    *o = f(a, b);
+                }
+            }
+        }
+        (false, true) => {
+            if let (Some(&a), Some(b)) = (x.get(ox), y.get(oy..oy + n)) {
+                for (o, &b) in o.iter_mut().zip(b) {
+                    *o = f(a, b);
+                }
+            }
+        }
+        (false, false) => {
+            if let (Some(&a), Some(&b)) = (x.get(ox), y.get(oy)) {
+                o.fill(f(a, b));
+            }
+        }
+    }
+}
+
+/// [`binary`]'s loop: every row of the walk in order.
+struct Rowwise<'a, T, F> {
+    walk: &'a Walk<2>,
+    x: &'a [T],
+    y: &'a [T],
+    out: &'a mut [T],
+    f: F,
+}
+
+impl<T: Copy, F: Fn(T, T) -> T> BinaryCase for Rowwise<'_, T, F> {
+    #[inline(always)]
+    fn run<const X_WALKS: bool, const Y_WALKS: bool>(self) {
+        let Rowwise { walk, x, y, out, f } = self;
+        let n = walk.inner();
+        if n == 0 || walk.numel() == 0 {
+            return;
+        }
+        let mut rows = Rows { out, at: 0, n };
+        walk.for_each_row(|[ox, oy]| {
+            if let Some(o) = rows.next_row() {
+                binary_piece::<T, X_WALKS, Y_WALKS>(o, (x, ox), (y, oy), &f);
+            }
+        });
+    }
+}
+
+/// [`binary_streaming`]'s loop: where x walks the rows, each row computed a
+/// piece at a time and streamed; elsewhere [`binary`]'s.
+struct Streamed<'a, T, F> {
+    walk: &'a Walk<2>,
+    x: &'a [T],
+    y: &'a [T],
+    out: &'a mut [T],
+    f: F,
+}
+
+impl<T: Copy, F: Fn(T, T) -> T> BinaryCase for Streamed<'_, T, F> {
+    #[inline(always)]
+    fn run<const X_WALKS: bool, const Y_WALKS: bool>(self) {
+        let Streamed { walk, x, y, out, f } = self;
+        if !X_WALKS {
+            return Rowwise { walk, x, y, out, f }.run::<X_WALKS, Y_WALKS>();
+        }
+        let n = walk.inner();
+        if n == 0 || walk.numel() == 0 {
+            return;
+        }
+        let mut rows = Rows { out, at: 0, n };
+        walk.for_each_row(|[ox, oy]| {
+            if let Some(o) = rows.next_row() {
+                stream::write_row(o, |start, dst| {
+                    let oy = if Y_WALKS { oy + start } else { oy };
+                    binary_piece::<T, X_WALKS, Y_WALKS>(dst, (x, ox + start), (y, oy), &f);
+                });
+            }
+        });
+        stream::fence();
+    }
 }
 
 /// The longest row [`select`] blends from both sides when cond repeats

@@ -8,7 +8,7 @@
 //! callers run the serial loops unchanged (a static op's element count is a
 //! constant, so for small static shapes the test folds away).
 
-use super::{Cursor, Walk};
+use super::{binary_piece, by_stride_case, BinaryCase, Cursor, Walk};
 use crate::shape::MAX_RANK;
 use rayon::prelude::*;
 
@@ -126,8 +126,8 @@ pub fn for_each_tile<T: Send, const K: usize>(
 }
 
 /// [`super::binary`] for the output elements `start..start + out.len()`
-/// only (`out` is that part of the output): the same stride cases, each
-/// row cut to the part inside the range.
+/// only (`out` is that part of the output): the same stride cases
+/// ([`super::by_stride_case`]), each row cut to the part inside the range.
 pub fn binary_range<T: Copy, F: Fn(T, T) -> T>(
     walk: &Walk<2>,
     x: &[T],
@@ -136,55 +136,60 @@ pub fn binary_range<T: Copy, F: Fn(T, T) -> T>(
     start: usize,
     f: &F,
 ) {
-    let n = walk.inner();
-    if n == 0 || walk.numel() == 0 {
-        return;
-    }
-    let [sx, sy] = walk.inner_strides();
-    let mut cur = walk.cursor(start / n);
-    let mut col = start % n;
-    let mut done = 0usize;
-    while done < out.len() {
-        let len = (n - col).min(out.len() - done);
-        let Some(o) = out.get_mut(done..done + len) else {
-            return;
-        };
-        let [ox, oy] = cur.offsets;
-        let ox = ox.wrapping_add(col.wrapping_mul(sx));
-        let oy = oy.wrapping_add(col.wrapping_mul(sy));
-        let (Some(a), Some(b)) = (part(x, ox, sx, len), part(y, oy, sy, len)) else {
-            return;
-        };
-        match (a, b) {
-            (a, b) if sx == 1 && sy == 1 => {
-                for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-                    *o = f(a, b);
-                }
-            }
-            (a, [b]) if sx == 1 => {
-                for (o, &a) in o.iter_mut().zip(a) {
-                    *o = f(a, *b);
-                }
-            }
-            ([a], b) if sy == 1 => {
-                for (o, &b) in o.iter_mut().zip(b) {
-                    *o = f(*a, b);
-                }
-            }
-            ([a], [b]) => o.fill(f(*a, *b)),
-            _ => return,
-        }
-        done += len;
-        col = 0;
-        walk.advance(&mut cur);
-    }
+    by_stride_case(
+        walk,
+        Range {
+            walk,
+            x,
+            y,
+            out,
+            start,
+            f,
+        },
+    );
 }
 
-/// The `len` elements of an operand with inner stride 1 from `at`, or the
-/// one element at `at` of an operand that repeats along the row.
-#[inline(always)]
-fn part<T>(v: &[T], at: usize, stride: usize, len: usize) -> Option<&[T]> {
-    v.get(at..at.saturating_add(if stride == 1 { len } else { 1 }))
+/// [`binary_range`]'s loop.
+struct Range<'a, T, F> {
+    walk: &'a Walk<2>,
+    x: &'a [T],
+    y: &'a [T],
+    out: &'a mut [T],
+    start: usize,
+    f: &'a F,
+}
+
+impl<T: Copy, F: Fn(T, T) -> T> BinaryCase for Range<'_, T, F> {
+    fn run<const X_WALKS: bool, const Y_WALKS: bool>(self) {
+        let Range {
+            walk,
+            x,
+            y,
+            out,
+            start,
+            f,
+        } = self;
+        let n = walk.inner();
+        if n == 0 || walk.numel() == 0 {
+            return;
+        }
+        let mut cur = walk.cursor(start / n);
+        let mut col = start % n;
+        let mut done = 0usize;
+        while done < out.len() {
+            let len = (n - col).min(out.len() - done);
+            let Some(o) = out.get_mut(done..done + len) else {
+                return;
+            };
+            let [ox, oy] = cur.offsets;
+            let ox = if X_WALKS { ox.wrapping_add(col) } else { ox };
+            let oy = if Y_WALKS { oy.wrapping_add(col) } else { oy };
+            binary_piece::<T, X_WALKS, Y_WALKS>(o, (x, ox), (y, oy), f);
+            done += len;
+            col = 0;
+            walk.advance(&mut cur);
+        }
+    }
 }
 
 /// [`super::binary`] on the pool, then `after` on each finished piece (the

@@ -44,7 +44,7 @@ pub(crate) fn rows_of<'a, T>(
 /// One sequence of a level: the rows it spans, as a tensor view, and (above
 /// the last level) the sequences of the next level it holds.
 pub struct Sequence<'a, T: Copy, S: RowShape, L: Levels> {
-    walk: Walk<'a, T, S, L>,
+    walk: LevelWalk<'a, T, S, L>,
     index: usize,
     rows: Range<usize>,
     data: &'a [T],
@@ -85,7 +85,7 @@ impl<'a, T: Copy, S: RowShape, L: Levels> Sequence<'a, T, S, L> {
             .filter(|_| below < self.walk.lod.count())
             .unwrap_or(0..0);
         Sequences {
-            walk: Walk {
+            walk: LevelWalk {
                 level: below,
                 ..self.walk
             },
@@ -96,7 +96,7 @@ impl<'a, T: Copy, S: RowShape, L: Levels> Sequence<'a, T, S, L> {
 }
 
 /// What a walk over a level needs: the levels, the data, the dense shape.
-struct Walk<'a, T, S, L> {
+struct LevelWalk<'a, T, S, L> {
     lod: &'a L,
     data: &'a [T],
     shape: S,
@@ -104,16 +104,16 @@ struct Walk<'a, T, S, L> {
     level: usize,
 }
 
-impl<T, S: Copy, L> Clone for Walk<'_, T, S, L> {
+impl<T, S: Copy, L> Clone for LevelWalk<'_, T, S, L> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T, S: Copy, L> Copy for Walk<'_, T, S, L> {}
+impl<T, S: Copy, L> Copy for LevelWalk<'_, T, S, L> {}
 
 /// The sequences of one level, in order (see [`LodTensor::sequences`]).
 pub struct Sequences<'a, T: Copy, S: RowShape, L: Levels> {
-    walk: Walk<'a, T, S, L>,
+    walk: LevelWalk<'a, T, S, L>,
     next: usize,
     end: usize,
 }
@@ -160,7 +160,7 @@ impl<T: Copy, S: RowShape, B: Storage<T>, L: Levels> LodTensor<T, S, B, L> {
         let row_len = numel.checked_div(rows).unwrap_or(0);
         let end = self.lod().level(level).map_or(0, |o| o.sequences());
         Ok(Sequences {
-            walk: Walk {
+            walk: LevelWalk {
                 lod: self.lod(),
                 data: self.as_slice(),
                 shape,

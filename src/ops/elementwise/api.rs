@@ -129,7 +129,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         kernel::run(
             Op::KIND,
             A::KIND,
-            &kernel::walk(&f),
+            &crate::kernel::plan::walk(&f),
             self.as_slice(),
             TY::same(y.as_slice()),
             out.as_mut_slice(),

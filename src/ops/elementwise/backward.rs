@@ -41,11 +41,12 @@
 
 use super::api::ElementwiseOutput;
 use super::bounds::ElementwiseShapes;
-use super::kernel::{walk, StaticWalk};
+use super::kernel::Frames;
 use super::{rule, Activation, ActivationKind, Axis, BinaryOp, BinaryOpKind, ElementwiseError};
 use crate::broadcast::Frame;
 use crate::dims::Dims;
 use crate::element::Element;
+use crate::kernel::plan::{walk, Planned};
 use crate::kernel::{self, Walk};
 use crate::shape::{Shape, StaticShape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
@@ -249,7 +250,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         run(
             Op::KIND,
             A::KIND,
-            &StaticWalk::<S, Y, AXIS>::WALK,
+            &Planned::<Frames<S, Y, AXIS>, 2>::WALK,
             self.as_slice(),
             y.as_slice(),
             out.as_slice(),
@@ -305,7 +306,7 @@ impl<T: Element, S: Shape, B: Storage<T>> Tensor<T, S, B> {
         run(
             Op::KIND,
             A::KIND,
-            &StaticWalk::<S, Y, AXIS>::WALK,
+            &Planned::<Frames<S, Y, AXIS>, 2>::WALK,
             self.as_slice(),
             y.as_slice(),
             out.as_slice(),

@@ -44,7 +44,7 @@ impl<T: Element> DynTensor<T> {
         super::kernel::run(
             op,
             act,
-            &super::kernel::walk(&f),
+            &crate::kernel::plan::walk(&f),
             self.as_slice(),
             y,
             out.as_mut_slice(),
@@ -222,7 +222,7 @@ impl<T: GradElement> DynTensor<T> {
         super::backward::run(
             op.into(),
             act.into(),
-            &super::kernel::walk(&f),
+            &crate::kernel::plan::walk(&f),
             self.as_slice(),
             y.as_slice(),
             out.as_slice(),

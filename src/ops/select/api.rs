@@ -9,8 +9,9 @@ use super::bounds::{
     CondRule, CondShape, ElseRule, ElseShape, NoCheckThen, SelectNoCheck, SelectOutput,
     SelectShapes, SelectTensor,
 };
-use super::kernel::{self, StaticWalk};
+use super::kernel::{self, Frames};
 use super::{rule, CondElement, ElseElement, SelectError, SelectMode};
+use crate::kernel::plan::Planned;
 use crate::ops::elements::Elements;
 use crate::shape::{Shape, StaticShape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
@@ -71,7 +72,12 @@ where
     let mut out = Tensor::from_parts_unchecked(shape, BT::Out::filled(&shape, T::default()));
     // `None` cannot happen (see `kernel::plain_walk`); the output is then
     // returned as filled rather than panicking in library code
-    if let Some(walk) = kernel::plain_walk::<_, _, _, M>(cond.shape(), then.shape(), els.shape()) {
+    // the walk copied out, a value as before the planner: benches/small.rs's
+    // static select rows compile to the same instructions as before
+    let mut room = None;
+    if let Some(&walk) =
+        kernel::plain_walk::<_, _, _, M>(cond.shape(), then.shape(), els.shape(), &mut room)
+    {
         crate::kernel::select(
             &walk,
             cond.as_slice(),
@@ -112,7 +118,7 @@ pub fn select_into<CE, C, BC, T, ST, BT, E, SE, BE, M, BO>(
     // the walk is a constant of the shape types, and `out` has the output's
     // shape (its type says so): nothing can fail
     crate::kernel::select(
-        &StaticWalk::<C, ST, SE, M>::WALK,
+        &Planned::<Frames<C, ST, SE, M>, 3>::WALK,
         CE::as_bools(cond.as_slice()),
         then.as_slice(),
         E::as_same(els.as_slice()),

@@ -21,12 +21,13 @@
 //! [`select_backward_slices`].
 
 use super::bounds::{SelectOutput, SelectShapes};
-use super::kernel::{walk, StaticWalk};
+use super::kernel::Frames;
 use super::{rule, AutoBroadcast, CondElement, SelectError, SelectMode};
 use crate::broadcast::Frame;
 use crate::dims::Dims;
 use crate::element::Element;
 use crate::kernel;
+use crate::kernel::plan::{walk, Planned};
 use crate::shape::{Shape, StaticShape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
@@ -106,7 +107,7 @@ where
     let mut ge =
         Tensor::from_parts_unchecked(*els.shape(), BE::Out::filled(els.shape(), T::default()));
     kernel::select_backward(
-        &StaticWalk::<C, ST, SE, M>::WALK,
+        &Planned::<Frames<C, ST, SE, M>, 3>::WALK,
         CE::as_bools(cond.as_slice()),
         dout.as_slice(),
         gt.as_mut_slice(),
@@ -155,7 +156,7 @@ pub fn select_backward_into<CE, C, BC, T, ST, BT, SE, BE, BD, M, BGT, BGE>(
     BGE: StorageMut<T>,
 {
     kernel::select_backward(
-        &StaticWalk::<C, ST, SE, M>::WALK,
+        &Planned::<Frames<C, ST, SE, M>, 3>::WALK,
         CE::as_bools(cond.as_slice()),
         dout.as_slice(),
         gt.as_mut_slice(),

@@ -78,7 +78,7 @@ impl<T: Element> DynTensor<T> {
         let mut gt = DynTensor::defaulted(&then.dims())?;
         let mut ge = DynTensor::defaulted(&els.dims())?;
         crate::kernel::select_backward(
-            &super::kernel::walk(&f),
+            &crate::kernel::plan::walk(&f),
             cond.as_slice(),
             dout.as_slice(),
             gt.as_mut_slice(),

@@ -1,50 +1,36 @@
-//! Select's kernel: `cond ? then : else` along a broadcast walk of three
-//! operands, and the two ways to get that walk: from [`rule::frame`] at run
-//! time (the dynamic path, and shapes with `Dyn` dims), or as a constant the
-//! compiler computes with the same function from the shape types.
+//! Select's kernel: what is select's own in `cond ? then : else` (the
+//! loop itself is the shared [`kernel::select`]), and what it tells the
+//! planner ([`plan`]): its rule's frame for shape types, which the
+//! compiler computes with the run-time [`rule::frame`] itself. The planner
+//! turns frames into walks.
 
 use super::{rule, AutoBroadcast, SelectError, SelectMode};
 use crate::broadcast::Frame;
 use crate::dims::Dims;
+use crate::kernel::plan::{self, ShapeFrame};
 use crate::kernel::{self, Walk};
-use crate::shape::{PlaceholderDims, Shape, StaticShape};
+use crate::shape::{PlaceholderDims, Shape};
 use core::marker::PhantomData;
 
-/// The walk of a frame the rule returned.
-#[inline(always)]
-pub(super) const fn walk(f: &Frame<3>) -> Walk<3> {
-    Walk::from_frame(f.rank, f.out, f.ops)
-}
+/// The rule's frame for the shape types `C`, `ST`, `SE` under `M`, for the
+/// planner ([`plan::Planned`]): computed by the compiler when all three
+/// are static (a static shape is its own placeholder); otherwise planned
+/// when the op runs.
+pub(super) struct Frames<C, ST, SE, M>(PhantomData<(C, ST, SE, M)>);
 
-/// The walk of a static select, computed by the compiler from the shape
-/// types and the mode with the run-time rule itself.
-pub(super) struct StaticWalk<C, ST, SE, M>(PhantomData<(C, ST, SE, M)>);
-
-impl<C: StaticShape, ST: StaticShape, SE: StaticShape, M: SelectMode> StaticWalk<C, ST, SE, M> {
-    /// The walk; a build error if the type-level rule accepted shapes the
-    /// run-time rule rejects (a bug in shapecheck, which the rule-agreement
-    /// test is there to catch first).
+impl<C: Shape, ST: Shape, SE: Shape, M: SelectMode> ShapeFrame<3> for Frames<C, ST, SE, M> {
+    /// A build error if the type-level rule accepted shapes the run-time
+    /// rule rejects (a bug in shapecheck, which the rule-agreement test is
+    /// there to catch first).
     #[allow(clippy::panic)]
-    pub(super) const WALK: Walk<3> = match rule::frame(M::KIND, C::DIMS, ST::DIMS, SE::DIMS) {
-        Ok(f) => walk(&f),
-        Err(_) => panic!("shapecheck bug: the select rule's type-level form accepted shapes its run-time form rejects"),
-    };
-}
-
-/// [`StaticWalk`] for any three shapes: `Some` exactly when all are static
-/// (a static shape is its own placeholder).
-struct WalkIfStatic<C, ST, SE, M>(PhantomData<(C, ST, SE, M)>);
-
-impl<C: Shape, ST: Shape, SE: Shape, M: SelectMode> WalkIfStatic<C, ST, SE, M> {
-    #[allow(clippy::panic)]
-    const WALK: Option<Walk<3>> = if C::IS_STATIC && ST::IS_STATIC && SE::IS_STATIC {
+    const STATIC: Option<Frame<3>> = if C::IS_STATIC && ST::IS_STATIC && SE::IS_STATIC {
         match rule::frame(
             M::KIND,
             <C::Placeholder<2> as PlaceholderDims>::DIMS,
             <ST::Placeholder<2> as PlaceholderDims>::DIMS,
             <SE::Placeholder<2> as PlaceholderDims>::DIMS,
         ) {
-            Ok(f) => Some(walk(&f)),
+            Ok(f) => Some(f),
             Err(_) => panic!("shapecheck bug: the select rule's type-level form accepted shapes its run-time form rejects"),
         }
     } else {
@@ -52,22 +38,20 @@ impl<C: Shape, ST: Shape, SE: Shape, M: SelectMode> WalkIfStatic<C, ST, SE, M> {
     };
 }
 
-/// The walk of the plain form, chosen here from the shapes alone (the
-/// bounds only say whether the op may run): a constant for static shapes,
-/// else planned from the rule when the op runs (`None` only if the rule
-/// rejects the dims, which the plain form's bounds rule out).
+/// The walk of the plain form, from the planner ([`plan::plain`]): a
+/// constant for static shapes, else the rule's frame of the dims when the
+/// op runs (`None` only if the rule rejects the dims, which the plain
+/// form's bounds rule out).
 #[inline(always)]
-pub(super) fn plain_walk<C: Shape, ST: Shape, SE: Shape, M: SelectMode>(
+pub(super) fn plain_walk<'w, C: Shape, ST: Shape, SE: Shape, M: SelectMode>(
     c: &C,
     t: &ST,
     e: &SE,
-) -> Option<Walk<3>> {
-    if let Some(w) = WalkIfStatic::<C, ST, SE, M>::WALK {
-        return Some(w);
-    }
-    rule::frame(M::KIND, &c.dims(), &t.dims(), &e.dims())
-        .ok()
-        .map(|f| walk(&f))
+    room: &'w mut Option<Walk<3>>,
+) -> Option<&'w Walk<3>> {
+    plan::plain::<Frames<C, ST, SE, M>, 3>(0, room, || {
+        rule::frame(M::KIND, &c.dims(), &t.dims(), &e.dims()).ok()
+    })
 }
 
 /// Checks `out`'s length against the frame, then runs the kernel.
@@ -80,7 +64,7 @@ pub(super) fn run<T: Copy>(
 ) -> Result<Dims, SelectError> {
     let out_dims = f.out_dims();
     Dims::for_data(&out_dims, out.len())?;
-    kernel::select(&walk(f), cond, then, els, out);
+    kernel::select(&plan::walk(f), cond, then, els, out);
     Ok(out_dims)
 }
 

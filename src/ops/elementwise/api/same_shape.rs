@@ -19,14 +19,15 @@
 //! [`Shape`]), so the output is `S`.
 //!
 //! Every form runs the one elementwise rule ([`super::super::rule`]): the
-//! plain forms through a constant walk ([`kernel::SameWalk`], the rule at
-//! compile time), the `try_` forms at run time on the dims (two `Dyn` dims
+//! plain forms through a constant walk (the planner's, of
+//! [`kernel::SameFrame`]: the rule at compile time), the `try_` forms at run time on the dims (two `Dyn` dims
 //! of one type may differ, or broadcast).
 
-use super::super::kernel::{self, SameWalk};
+use super::super::kernel::{self, SameFrame};
 use super::super::rule;
 use super::{Activation, Axis, BinaryOpKind, ElementwiseError};
 use crate::element::Element;
+use crate::kernel::plan::Planned;
 use crate::kernel::Walk;
 use crate::shape::{SameOrScalar, Shape, StaticShape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage};
@@ -195,7 +196,7 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = SameWalk::<S, Y, AXIS>::WALK;
+        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
             same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Mul, &walk, self, y);
         out
@@ -211,7 +212,7 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = SameWalk::<S, Y, AXIS>::WALK;
+        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
             same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Add, &walk, self, y);
         out
@@ -227,7 +228,7 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = SameWalk::<S, Y, AXIS>::WALK;
+        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
             same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Sub, &walk, self, y);
         out
@@ -243,7 +244,7 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = SameWalk::<S, Y, AXIS>::WALK;
+        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
             same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Max, &walk, self, y);
         out
@@ -259,7 +260,7 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = SameWalk::<S, Y, AXIS>::WALK;
+        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
             same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Min, &walk, self, y);
         out
@@ -275,7 +276,7 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         S: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = SameWalk::<S, Y, AXIS>::WALK;
+        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
         let (out, r) = same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Div, &walk, self, y);
         r.map(|()| out)
     }
@@ -352,7 +353,7 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
 type SamePlain<T, S, B, Y, A> = (SameOut<T, S, B, Y, A>, Result<(), ElementwiseError>);
 
 /// The plain forms: a fresh output of shape `S` (x's), filled along
-/// `walk` (the form's [`SameWalk`], read in the form itself so that an axis
+/// `walk` (the planner's walk of the form's [`SameFrame`], read in the form itself so that an axis
 /// the rule rejects is reported at the user's call); the `Result` is an integer
 /// division's zero divisor, the one error a plain form can meet.
 #[inline(always)]
@@ -406,7 +407,7 @@ where
     kernel::run(
         op,
         A::KIND,
-        &kernel::walk(&f),
+        &crate::kernel::plan::walk(&f),
         x.as_slice(),
         y.as_slice(),
         out.as_mut_slice(),
