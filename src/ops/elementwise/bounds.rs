@@ -485,45 +485,6 @@ impl<D: StaticDim, X, Y, Ax> ElementwiseNoCheckDropDim<X, Y, Ax> for D {
     type Ok = ();
 }
 
-/// [`ElementwiseNoCheckDim`] as a link of a chain (see [`ElementwiseBroadcastLink`]).
-#[doc(hidden)]
-pub trait ElementwiseNoCheckLink<L, R, X, Y, Ax> {
-    /// `()` once the rule holds.
-    type Out;
-}
-
-impl<P, L: ElementwiseNoCheckDim<R, X, Y, Ax>, R, X, Y, Ax> ElementwiseNoCheckLink<L, R, X, Y, Ax>
-    for P
-{
-    type Out = L::Ok;
-}
-
-/// [`ElementwiseNoCheckSameDim`] as a link of a chain.
-#[doc(hidden)]
-pub trait ElementwiseNoCheckSameLink<L, R, X, Y, Ax> {
-    /// `()` once the rule holds.
-    type Out;
-}
-
-impl<P, L: ElementwiseNoCheckSameDim<R, X, Y, Ax>, R, X, Y, Ax>
-    ElementwiseNoCheckSameLink<L, R, X, Y, Ax> for P
-{
-    type Out = L::Ok;
-}
-
-/// [`ElementwiseNoCheckDropDim`] as a link of a chain.
-#[doc(hidden)]
-pub trait ElementwiseNoCheckDropLink<D, X, Y, Ax> {
-    /// `()` once the rule holds.
-    type Out;
-}
-
-impl<P, D: ElementwiseNoCheckDropDim<X, Y, Ax>, X, Y, Ax> ElementwiseNoCheckDropLink<D, X, Y, Ax>
-    for P
-{
-    type Out = D::Ok;
-}
-
 /// Elementwise, the no-check rule of a placement: every aligned pair (and
 /// every dim that runs past the end) needs no run-time check. Generated per
 /// pair of ranks, like [`ElementwiseAlign`]; the placements that are always
