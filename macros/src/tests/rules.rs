@@ -295,7 +295,7 @@ fn select_numpy_pairs_are_the_rules_alignment() {
                 }
             }
             let body = &proven[&key("SelectNumpyProven")];
-            assert_eq!(link_args(body, "SelectNoCheckLink", 2), met, "{ctx}");
+            assert_eq!(bound_dims(body, "SelectNoCheckDim", 2), met, "{ctx}");
         }
     }
 }
