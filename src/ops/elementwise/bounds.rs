@@ -306,24 +306,11 @@ pub trait ElementwiseRule<Y: Shape, Ax>: Shape {
     fn output(x: &Self, y: &Y) -> Self::Output;
 }
 
-/// Elementwise: [`ElementwiseAxis`] of X as a link with `Self = ()`, so that
-/// an axis out of range is reported at the call (not blamed on the axis
-/// argument) and without a list of impls.
-#[doc(hidden)]
-pub trait ElementwiseAxisLink<X, Y, Ax> {
-    /// See [`ElementwiseAxis::Place`].
-    type Place;
-}
-
-impl<P, X: ElementwiseAxis<Y, Ax>, Y, Ax> ElementwiseAxisLink<X, Y, Ax> for P {
-    type Place = <X as ElementwiseAxis<Y, Ax>>::Place;
-}
-
-type PlaceOf<X, Y, Ax> = <() as ElementwiseAxisLink<X, Y, Ax>>::Place;
+type PlaceOf<X, Y, Ax> = <X as ElementwiseAxis<Y, Ax>>::Place;
 
 impl<X: Shape, Y: Shape, Ax> ElementwiseRule<Y, Ax> for X
 where
-    (): ElementwiseAxisLink<X, Y, Ax>,
+    X: ElementwiseAxis<Y, Ax>,
     PlaceOf<X, Y, Ax>: ElementwiseAlign<X, Y, Ax>,
 {
     type Output = <PlaceOf<X, Y, Ax> as ElementwiseAlign<X, Y, Ax>>::Output;
