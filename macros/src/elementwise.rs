@@ -271,29 +271,30 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
             }
         })
     };
-    // the no-check rule of the plain forms: one impl per placement, whose
-    // chain names the same dims as `align`'s (dropped ones first)
-    let proven = |place: Placement, link: TokenStream2| {
+    // the no-check rule of the plain forms: one impl per placement, which
+    // bounds the same dims as `align`'s (dropped ones first) directly by
+    // their dim rules (no chain: a no-check dim rule's `Ok` is `()` whatever
+    // the dims, so a chain of them would stop nothing)
+    let proven = |place: Placement, rule: TokenStream2| {
         let placed = place.placed(r, rs)?;
         let place = place_type(place);
-        let mut chain = Chain::new();
+        let mut preds = Vec::new();
         for sd in small
             .iter()
             .enumerate()
             .filter(|(j, _)| placed.drops(*j))
             .map(|(_, d)| d)
         {
-            chain.link(
-                quote!(crate::ops::elementwise::bounds::ElementwiseNoCheckDropLink<#sd, #xt, #yt, Ax>),
+            preds.push(
+                quote!(#sd: crate::ops::elementwise::bounds::ElementwiseNoCheckDropDim<#xt, #yt, Ax>),
             );
         }
         for i in 0..r {
             if let Some(j) = placed.dim_at(i) {
                 let (xd, yd, _, _) = pair(j, i);
-                chain.link(quote!(#link<#xd, #yd, #xt, #yt, Ax>));
+                preds.push(quote!(#xd: #rule<#yd, #xt, #yt, Ax>));
             }
         }
-        let preds = chain.preds;
         Some(quote! {
             impl<#generics Ax> crate::ops::elementwise::bounds::ElementwiseProvenAlign<#xt, #yt, Ax> for #place
             where #(#preds,)*
@@ -309,12 +310,12 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         _ => broadcast,
     };
     for p in &places {
-        let link = links(
+        let rule = links(
             p,
-            quote!(#b::ElementwiseNoCheckSameLink),
-            quote!(#b::ElementwiseNoCheckLink),
+            quote!(#b::ElementwiseNoCheckSameDim),
+            quote!(#b::ElementwiseNoCheckDim),
         );
-        out.extend(proven(*p, link));
+        out.extend(proven(*p, rule));
     }
     for p in &places {
         let link = links(

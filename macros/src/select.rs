@@ -121,14 +121,14 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                 &dims,
                 &vals,
             ));
-            // the no-check rule: every pair's equality known without running
-            let mut proven = Chain::new();
-            for (p, q) in a.iter().zip(&b) {
-                proven.link(
-                    quote!(crate::ops::select::bounds::SelectNoCheckSameLink<#p, #q, C, T, E>),
-                );
-            }
-            let preds = proven.preds;
+            // the no-check rule: every pair's equality known without running,
+            // each dim bounded directly (no chain: the dim rule's `Ok` is `()`
+            // whatever the dims, so a chain of it would stop nothing)
+            let preds: Vec<_> = a
+                .iter()
+                .zip(&b)
+                .map(|(p, q)| quote!(#p: crate::ops::select::bounds::SelectNoCheckSameDim<#q, C, T, E>))
+                .collect();
             out.extend(quote! {
                 impl<#generics> crate::ops::select::bounds::SelectSameProven<#bt, C, T, E> for #at
                 where
@@ -275,7 +275,9 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
 }
 
 /// Numpy's no-check rule for one pair of ranks: every right-aligned pair of
-/// dims broadcasts without a run-time check (`SelectNoCheckLink`).
+/// dims broadcasts without a run-time check (`SelectNoCheckDim`), each dim
+/// bounded directly (no chain: the dim rule's `Ok` is `()` whatever the
+/// dims, so a chain of it would stop nothing).
 fn numpy_proven(
     ra: usize,
     rb: usize,
@@ -288,14 +290,13 @@ fn numpy_proven(
     let shapes = quote!(#at: crate::shape::Shape, #bt: crate::shape::Shape,);
     let r = numpy_frame(&[ra, rb]);
     let (pa, pb) = (numpy_placed(r, ra), numpy_placed(r, rb));
-    let mut chain = Chain::new();
+    let mut preds = Vec::new();
     for i in 0..r {
         if let (Some(p), Some(q)) = (pa.dim_at(i), pb.dim_at(i)) {
             let (ad, bd) = (&a[p], &b[q]);
-            chain.link(quote!(crate::ops::select::bounds::SelectNoCheckLink<#ad, #bd, C, T, E>));
+            preds.push(quote!(#ad: crate::ops::select::bounds::SelectNoCheckDim<#bd, C, T, E>));
         }
     }
-    let preds = chain.preds;
     quote! {
         impl<#generics> crate::ops::select::bounds::SelectNumpyProven<#bt, C, T, E> for #at
         where

@@ -306,24 +306,11 @@ pub trait ElementwiseRule<Y: Shape, Ax>: Shape {
     fn output(x: &Self, y: &Y) -> Self::Output;
 }
 
-/// Elementwise: [`ElementwiseAxis`] of X as a link with `Self = ()`, so that
-/// an axis out of range is reported at the call (not blamed on the axis
-/// argument) and without a list of impls.
-#[doc(hidden)]
-pub trait ElementwiseAxisLink<X, Y, Ax> {
-    /// See [`ElementwiseAxis::Place`].
-    type Place;
-}
-
-impl<P, X: ElementwiseAxis<Y, Ax>, Y, Ax> ElementwiseAxisLink<X, Y, Ax> for P {
-    type Place = <X as ElementwiseAxis<Y, Ax>>::Place;
-}
-
-type PlaceOf<X, Y, Ax> = <() as ElementwiseAxisLink<X, Y, Ax>>::Place;
+type PlaceOf<X, Y, Ax> = <X as ElementwiseAxis<Y, Ax>>::Place;
 
 impl<X: Shape, Y: Shape, Ax> ElementwiseRule<Y, Ax> for X
 where
-    (): ElementwiseAxisLink<X, Y, Ax>,
+    X: ElementwiseAxis<Y, Ax>,
     PlaceOf<X, Y, Ax>: ElementwiseAlign<X, Y, Ax>,
 {
     type Output = <PlaceOf<X, Y, Ax> as ElementwiseAlign<X, Y, Ax>>::Output;
@@ -483,45 +470,6 @@ pub trait ElementwiseNoCheckDropDim<X, Y, Ax>: DimLike {
 #[diagnostic::do_not_recommend]
 impl<D: StaticDim, X, Y, Ax> ElementwiseNoCheckDropDim<X, Y, Ax> for D {
     type Ok = ();
-}
-
-/// [`ElementwiseNoCheckDim`] as a link of a chain (see [`ElementwiseBroadcastLink`]).
-#[doc(hidden)]
-pub trait ElementwiseNoCheckLink<L, R, X, Y, Ax> {
-    /// `()` once the rule holds.
-    type Out;
-}
-
-impl<P, L: ElementwiseNoCheckDim<R, X, Y, Ax>, R, X, Y, Ax> ElementwiseNoCheckLink<L, R, X, Y, Ax>
-    for P
-{
-    type Out = L::Ok;
-}
-
-/// [`ElementwiseNoCheckSameDim`] as a link of a chain.
-#[doc(hidden)]
-pub trait ElementwiseNoCheckSameLink<L, R, X, Y, Ax> {
-    /// `()` once the rule holds.
-    type Out;
-}
-
-impl<P, L: ElementwiseNoCheckSameDim<R, X, Y, Ax>, R, X, Y, Ax>
-    ElementwiseNoCheckSameLink<L, R, X, Y, Ax> for P
-{
-    type Out = L::Ok;
-}
-
-/// [`ElementwiseNoCheckDropDim`] as a link of a chain.
-#[doc(hidden)]
-pub trait ElementwiseNoCheckDropLink<D, X, Y, Ax> {
-    /// `()` once the rule holds.
-    type Out;
-}
-
-impl<P, D: ElementwiseNoCheckDropDim<X, Y, Ax>, X, Y, Ax> ElementwiseNoCheckDropLink<D, X, Y, Ax>
-    for P
-{
-    type Out = D::Ok;
 }
 
 /// Elementwise, the no-check rule of a placement: every aligned pair (and

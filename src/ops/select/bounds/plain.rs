@@ -91,30 +91,6 @@ impl<S: StaticDim, C, T, E, const AXIS: isize> SelectNoCheckDropDim<C, T, E, AXI
     type Ok = ();
 }
 
-/// [`SelectNoCheckDim`] as a link of a chain (see [`SelectNumpyLink`]).
-#[doc(hidden)]
-pub trait SelectNoCheckLink<L, R, C, T, E> {
-    /// `()` once the rule holds.
-    type Out;
-}
-
-impl<P, L: SelectNoCheckDim<R, C, T, E>, R, C, T, E> SelectNoCheckLink<L, R, C, T, E> for P {
-    type Out = L::Ok;
-}
-
-/// [`SelectNoCheckSameDim`] as a link of a chain.
-#[doc(hidden)]
-pub trait SelectNoCheckSameLink<L, R, C, T, E> {
-    /// `()` once the rule holds.
-    type Out;
-}
-
-impl<P, L: SelectNoCheckSameDim<R, C, T, E>, R, C, T, E> SelectNoCheckSameLink<L, R, C, T, E>
-    for P
-{
-    type Out = L::Ok;
-}
-
 /// [`SelectNoCheckOneWayDim`] as a link of a chain.
 #[doc(hidden)]
 pub trait SelectNoCheckOneWayLink<S, D, C, T, E, const AXIS: isize> {
