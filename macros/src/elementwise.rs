@@ -272,10 +272,13 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
         })
     };
     // the no-check rule of the plain forms: one impl per placement, which
-    // bounds the same dims as `align`'s (dropped ones first) directly by
-    // their dim rules (no chain: a no-check dim rule's `Ok` is `()` whatever
-    // the dims, so a chain of them would stop nothing)
-    let proven = |place: Placement, rule: TokenStream2| {
+    // bounds the same dims as `align`'s (dropped ones first) by their dim
+    // rules. With a `link` (identical shapes), the first pair is bounded
+    // directly and each later pair through the link, after the previous
+    // pair's `Ok`, which only exists where that pair passes: the first
+    // failing pair is the one error. The broadcast rule's `Ok` is `()`
+    // whatever the dims, so its pairs are bounded directly.
+    let proven = |place: Placement, rule: TokenStream2, link: Option<TokenStream2>| {
         let placed = place.placed(r, rs)?;
         let place = place_type(place);
         let mut preds = Vec::new();
@@ -289,10 +292,20 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
                 quote!(#sd: crate::ops::elementwise::bounds::ElementwiseNoCheckDropDim<#xt, #yt, Ax>),
             );
         }
+        let mut prev: Option<TokenStream2> = None;
         for i in 0..r {
             if let Some(j) = placed.dim_at(i) {
                 let (xd, yd, _, _) = pair(j, i);
-                preds.push(quote!(#xd: #rule<#yd, #xt, #yt, Ax>));
+                match (&link, &prev) {
+                    (Some(link), Some(ok)) => {
+                        preds.push(quote!(#ok: #link<#xd, #yd, #xt, #yt, Ax>));
+                        prev = Some(quote!(<#ok as #link<#xd, #yd, #xt, #yt, Ax>>::Out));
+                    }
+                    _ => {
+                        preds.push(quote!(#xd: #rule<#yd, #xt, #yt, Ax>));
+                        prev = Some(quote!(<#xd as #rule<#yd, #xt, #yt, Ax>>::Ok));
+                    }
+                }
             }
         }
         Some(quote! {
@@ -315,7 +328,11 @@ pub(crate) fn elementwise_rank_pair(rx: usize, ry: usize) -> TokenStream2 {
             quote!(#b::ElementwiseNoCheckSameDim),
             quote!(#b::ElementwiseNoCheckDim),
         );
-        out.extend(proven(*p, rule));
+        let link = match p {
+            Placement::Identical => Some(quote!(#b::ElementwiseNoCheckSameLink)),
+            _ => None,
+        };
+        out.extend(proven(*p, rule, link));
     }
     for p in &places {
         let link = links(

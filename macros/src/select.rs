@@ -121,14 +121,27 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                 &dims,
                 &vals,
             ));
-            // the no-check rule: every pair's equality known without running,
-            // each dim bounded directly (no chain: the dim rule's `Ok` is `()`
-            // whatever the dims, so a chain of it would stop nothing)
-            let preds: Vec<_> = a
-                .iter()
-                .zip(&b)
-                .map(|(p, q)| quote!(#p: crate::ops::select::bounds::SelectNoCheckSameDim<#q, C, T, E>))
-                .collect();
+            // the no-check rule: every pair's equality known without running.
+            // The first pair is bounded directly, each later one through the
+            // link after the previous pair's `Ok`, which only exists where
+            // that pair passes: the first failing pair is the one error.
+            let mut preds = Vec::new();
+            let mut prev: Option<TokenStream2> = None;
+            for (p, q) in a.iter().zip(&b) {
+                let (pred, ok) = match &prev {
+                    None => {
+                        let rule =
+                            quote!(crate::ops::select::bounds::SelectNoCheckSameDim<#q, C, T, E>);
+                        (quote!(#p: #rule), quote!(<#p as #rule>::Ok))
+                    }
+                    Some(ok) => {
+                        let link = quote!(crate::ops::select::bounds::SelectNoCheckSameLink<#p, #q, C, T, E>);
+                        (quote!(#ok: #link), quote!(<#ok as #link>::Out))
+                    }
+                };
+                preds.push(pred);
+                prev = Some(ok);
+            }
             out.extend(quote! {
                 impl<#generics> crate::ops::select::bounds::SelectSameProven<#bt, C, T, E> for #at
                 where

@@ -78,18 +78,34 @@ impl NeedsNoCheck<Branded<'_>> for One {}
 /// known::<Dyn, One>(); // the run-time dim may be 1 or not
 /// ```
 #[doc(hidden)]
-pub trait EqualityKnown<Other: DimLike>: DimLike {}
+pub trait EqualityKnown<Other: DimLike>: DimLike {
+    /// `()`. The impls are written per kind of pair (no blanket impl), so
+    /// `<D as EqualityKnown<E>>::Ok` names a type only where the equality is
+    /// known: a chain of dim rules that waits for it stops at the first pair
+    /// that fails, which is then the one error.
+    type Ok;
+}
 
 /// Two static sizes: the compiler decides.
-impl<const N: usize, const M: usize> EqualityKnown<Dim<M>> for Dim<N> {}
+impl<const N: usize, const M: usize> EqualityKnown<Dim<M>> for Dim<N> {
+    type Ok = ();
+}
 /// N against 1: the compiler decides.
-impl<const N: usize> EqualityKnown<One> for Dim<N> {}
+impl<const N: usize> EqualityKnown<One> for Dim<N> {
+    type Ok = ();
+}
 /// 1 against N: the compiler decides.
-impl<const N: usize> EqualityKnown<Dim<N>> for One {}
+impl<const N: usize> EqualityKnown<Dim<N>> for One {
+    type Ok = ();
+}
 /// 1 and 1.
-impl EqualityKnown<One> for One {}
+impl EqualityKnown<One> for One {
+    type Ok = ();
+}
 /// One brand twice: equal, checked when the tensors got the brand.
-impl<'id: 'other, 'other> EqualityKnown<Branded<'other>> for Branded<'id> {}
+impl<'id: 'other, 'other> EqualityKnown<Branded<'other>> for Branded<'id> {
+    type Ok = ();
+}
 
 /// Whether the source dim (`Self`) [broadcasts one way](BroadcastsTo) to
 /// `Dst` is decided without running the op: both are static (the compiler

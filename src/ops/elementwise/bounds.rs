@@ -442,14 +442,29 @@ impl<L: NeedsNoCheck<R>, R: DimLike, X, Y, Ax> ElementwiseNoCheckDim<R, X, Y, Ax
 )]
 #[doc(hidden)]
 pub trait ElementwiseNoCheckSameDim<Other, X, Y, Ax>: DimLike {
-    /// `()`: the rule's success, which the next link of a chain waits for.
+    /// `()`, only where the rule holds: the next pair's link waits for it.
     type Ok;
 }
 
 /// The algebra's [`EqualityKnown`]; [`ElementwiseSameDim`] then decides two static dims.
 #[diagnostic::do_not_recommend]
 impl<L: EqualityKnown<R>, R: DimLike, X, Y, Ax> ElementwiseNoCheckSameDim<R, X, Y, Ax> for L {
-    type Ok = ();
+    type Ok = <L as EqualityKnown<R>>::Ok;
+}
+
+/// [`ElementwiseNoCheckSameDim`] of the pair `L`, `R` as a link after the
+/// previous pair's `Ok`: a failing pair leaves no `Ok`, so the pairs after
+/// it are not looked at and the first failure is the one error.
+#[doc(hidden)]
+pub trait ElementwiseNoCheckSameLink<L, R, X, Y, Ax> {
+    /// `()` once the pair's rule holds.
+    type Out;
+}
+
+impl<L: ElementwiseNoCheckSameDim<R, X, Y, Ax>, R, X, Y, Ax>
+    ElementwiseNoCheckSameLink<L, R, X, Y, Ax> for ()
+{
+    type Out = L::Ok;
 }
 
 /// Elementwise, dim rule of the plain forms for a dim that runs past the

@@ -40,14 +40,27 @@ impl<L: NeedsNoCheck<R>, R: DimLike, C, T, E> SelectNoCheckDim<R, C, T, E> for L
 )]
 #[doc(hidden)]
 pub trait SelectNoCheckSameDim<Other, C, T, E>: DimLike {
-    /// `()`: the rule's success, which the next link of a chain waits for.
+    /// `()`, only where the rule holds: the next pair's link waits for it.
     type Ok;
 }
 
 /// The algebra's [`EqualityKnown`].
 #[diagnostic::do_not_recommend]
 impl<L: EqualityKnown<R>, R: DimLike, C, T, E> SelectNoCheckSameDim<R, C, T, E> for L {
-    type Ok = ();
+    type Ok = <L as EqualityKnown<R>>::Ok;
+}
+
+/// [`SelectNoCheckSameDim`] of the pair `L`, `R` as a link after the
+/// previous pair's `Ok`: a failing pair leaves no `Ok`, so the pairs after
+/// it are not looked at and the first failure is the one error.
+#[doc(hidden)]
+pub trait SelectNoCheckSameLink<L, R, C, T, E> {
+    /// `()` once the pair's rule holds.
+    type Out;
+}
+
+impl<L: SelectNoCheckSameDim<R, C, T, E>, R, C, T, E> SelectNoCheckSameLink<L, R, C, T, E> for () {
+    type Out = L::Ok;
 }
 
 /// Select, dim rule of the plain form (pdpd): a placed dim whose one-way
