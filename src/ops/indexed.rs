@@ -244,6 +244,11 @@ pub trait StaticSlice {
 crate::error::rule_errors! {
     /// Why a `dynamic_stitch` or `dynamic_partition` call was rejected. Every
     /// variant is found before any output element is written.
+    ///
+    /// ```
+    /// use shapecheck::StitchError;
+    /// assert_eq!(StitchError::NoPairs.rule(), "dynamic_stitch/pairs");
+    /// ```
     #[non_exhaustive]
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     pub enum StitchError {
