@@ -303,7 +303,7 @@ impl<T: Copy, S: Shape> TryFrom<DynTensor<T>> for Tensor<T, S, Vec<T>> {
     }
 }
 
-impl<T: Copy + Default, S: crate::shape::StaticShape> TryFrom<&DynTensor<T>>
+impl<T: Copy + Default, S: crate::shape::FixedShape> TryFrom<&DynTensor<T>>
     for Tensor<T, S, Inline<T, S>>
 {
     type Error = ShapeError;

@@ -351,7 +351,8 @@ pub mod prelude {
     // dims, shapes, elements
     pub use crate::dim::{brand, Bounded, Branded, Dim, DimLike, Dyn, One, StaticDim};
     pub use crate::element::Element;
-    pub use crate::shape::{Shape, StaticShape};
+    pub use crate::ops::StaticShape;
+    pub use crate::shape::{FixedShape, Shape};
 
     // tensors and their macros
     #[cfg(feature = "alloc")]

@@ -27,7 +27,7 @@ use crate::error::ShapeError;
 #[doc(hidden)]
 pub use crate::shape::kind::KindBuffer;
 use crate::shape::kind::{Capacity, Fixed, Runtime};
-use crate::shape::{Shape, StaticShape};
+use crate::shape::{FixedShape, Shape};
 pub(crate) use bounded::{
     bounded_into, bounded_into_of, bounded_result, bounded_result_from_fn, bounded_rows,
 };
@@ -141,34 +141,34 @@ impl<T> Storage<T> for NoHeap<T> {
 /// let t = Tensor::<i32, shape![2, 3]>::from_storage(s).unwrap();
 /// assert_eq!(t.get(&[1, 2]), Some(&6));
 /// ```
-pub struct Inline<T: Copy, S: StaticShape>(pub S::Array<T>);
+pub struct Inline<T: Copy, S: FixedShape>(pub S::Array<T>);
 
-impl<T: Copy, S: StaticShape> Clone for Inline<T, S> {
+impl<T: Copy, S: FixedShape> Clone for Inline<T, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T: Copy, S: StaticShape> Copy for Inline<T, S> {}
+impl<T: Copy, S: FixedShape> Copy for Inline<T, S> {}
 
-impl<T: Copy + fmt::Debug, S: StaticShape> fmt::Debug for Inline<T, S> {
+impl<T: Copy + fmt::Debug, S: FixedShape> fmt::Debug for Inline<T, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
-impl<T: Copy + PartialEq, S: StaticShape> PartialEq for Inline<T, S> {
+impl<T: Copy + PartialEq, S: FixedShape> PartialEq for Inline<T, S> {
     fn eq(&self, other: &Self) -> bool {
         self.as_slice() == other.as_slice()
     }
 }
 
-impl<T: Copy, S: StaticShape> Storage<T> for Inline<T, S> {
+impl<T: Copy, S: FixedShape> Storage<T> for Inline<T, S> {
     #[inline(always)]
     fn as_slice(&self) -> &[T] {
         S::array_as_slice(&self.0)
     }
 }
-impl<T: Copy, S: StaticShape> StorageMut<T> for Inline<T, S> {
+impl<T: Copy, S: FixedShape> StorageMut<T> for Inline<T, S> {
     #[inline(always)]
     fn as_mut_slice(&mut self) -> &mut [T] {
         S::array_as_mut_slice(&mut self.0)
@@ -179,15 +179,15 @@ impl<T: Copy, S: StaticShape> StorageMut<T> for Inline<T, S> {
 impl<T: Copy, S: Shape<Kind = Fixed>> OwnedStorage<T, S> for Inline<T, S::Room> {
     #[inline]
     fn try_filled(_shape: &S, v: T) -> Result<Self, ShapeError> {
-        Ok(Inline(<S::Room as StaticShape>::array_filled(v)))
+        Ok(Inline(<S::Room as FixedShape>::array_filled(v)))
     }
     #[inline]
     fn filled(_shape: &S, v: T) -> Self {
-        Inline(<S::Room as StaticShape>::array_filled(v))
+        Inline(<S::Room as FixedShape>::array_filled(v))
     }
 }
 #[diagnostic::do_not_recommend]
-impl<T: Copy, S: StaticShape, S2: Shape> ResultStorage<T, S2> for Inline<T, S>
+impl<T: Copy, S: FixedShape, S2: Shape> ResultStorage<T, S2> for Inline<T, S>
 where
     KindBufferOf<T, S2>: OwnedStorage<T, S2>,
 {

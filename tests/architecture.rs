@@ -156,7 +156,7 @@ const LAYERS: [(&str, &[&str]); 18] = [
     ("error: the errors' module, Msg", &["error.rs"]),
     ("buffer: what a buffer can do", &["buffer.rs", "buffer/"]),
     (
-        "shape: Shape, StaticShape, a shape's kind and its storage",
+        "shape: Shape, FixedShape, a shape's kind and its storage",
         &["shape.rs"],
     ),
     (
@@ -215,54 +215,14 @@ fn layer_of_path(path: &str) -> Option<usize> {
     }
 }
 
-/// The facts `StaticShape` promises generic code, the one arrow from a
-/// layer up to `ops/`. rustc sees what holds for a generic `S` only through
-/// the supertraits of its bounds, and each op's trait has one blanket impl
-/// over every shape (an impl for every `S: StaticShape` beside it would
-/// overlap it), so a user's `fn f<S: StaticShape>` that writes `&a + &b`,
-/// `a.lazy() * &b`, `select(&c, &a, &b, Numpy)` or `x.matmul_t(&y, NoTrans,
-/// Trans)` needs `StaticShape` to name them: a static shape meets itself
-/// and a scalar under the operators' rule (on tensors and in fused
-/// expressions), as then and else of a numpy `select`, and passes matmul's
-/// plain forms. Each is a path in the trait's header, never an import.
-const STATIC_SHAPE_PROMISES: [&str; 8] = [
-    "crate::ops::elementwise::OperatorShapes",
-    "crate::ops::elementwise::LazyOperatorShapes",
-    "crate::ops::select::SelectShapes",
-    "crate::ops::select::SelectNoCheck",
-    "crate::ops::select::Numpy",
-    "crate::ops::matmul::MatmulNoCheck",
-    "crate::ops::matmul::NoTrans",
-    "crate::ops::matmul::Trans",
-];
-
-/// `code` split at the header of `trait_start` (to its `{`): the header,
-/// and the code without it.
-fn split_header(code: &str, trait_start: &str) -> (String, String) {
-    let Some(at) = code.find(trait_start) else {
-        return (String::new(), code.to_string());
-    };
-    let end = at + code[at..].find('{').unwrap_or(code.len() - at);
-    (
-        code[at..end].to_string(),
-        format!("{}{}", &code[..at], &code[end..]),
-    )
-}
-
 /// The upward imports of a file (`rel`, its path from `src/`) whose code is
-/// `text`: each a message naming both layers. `StaticShape`'s header is
-/// checked on its own ([`static_shape_names_only_its_promises`]).
+/// `text`: each a message naming both layers.
 fn upward_imports(rel: &str, text: &str) -> Vec<String> {
     let Some(own) = layer_of_file(rel) else {
         return vec![format!("{rel} is in no layer of LAYERS")];
     };
-    let text = if rel == "shape.rs" {
-        split_header(text, "pub trait StaticShape:").1
-    } else {
-        text.to_string()
-    };
     let mut out = Vec::new();
-    for path in crate_modules(&text) {
+    for path in crate_modules(text) {
         match layer_of_path(&path) {
             None => out.push(format!(
                 "{rel} names crate::{path}, a module in no layer of LAYERS"
@@ -287,24 +247,6 @@ fn every_import_points_down() {
         wrong.extend(upward_imports(&rel(&f), &code(&f)));
     }
     assert!(wrong.is_empty(), "upward imports:\n{}", wrong.join("\n"));
-}
-
-/// "`StaticShape` names, as supertraits, the meets generic code relies on"
-/// (STATIC_SHAPE_PROMISES) "and nothing else from a higher layer."
-#[test]
-fn static_shape_names_only_its_promises() {
-    let (header, _) = split_header(&code(&src().join("shape.rs")), "pub trait StaticShape:");
-    assert!(!header.is_empty(), "shape.rs lost `pub trait StaticShape:`");
-    let mut named: Vec<&str> = header
-        .split(|c: char| c.is_whitespace() || matches!(c, '+' | '<' | '>' | ',' | '='))
-        .filter(|w| w.starts_with("crate::"))
-        .filter(|w| layer_of_path(&w["crate::".len()..]) > layer_of_file("shape.rs"))
-        .collect();
-    named.sort();
-    named.dedup();
-    let mut want = STATIC_SHAPE_PROMISES.to_vec();
-    want.sort();
-    assert_eq!(named, want, "`StaticShape` names other paths from above");
 }
 
 /// The checker above sees an upward import, alone, in a group or as a path

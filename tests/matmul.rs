@@ -341,8 +341,8 @@ fn static_path_agrees_with_the_dynamic_one() {
     }
     macro_rules! case {
         ($xs:ty, $ys:ty, $tx:ident, $ty:ident) => {{
-            let xd = <$xs as StaticShape>::DIMS;
-            let yd = <$ys as StaticShape>::DIMS;
+            let xd = <$xs as FixedShape>::DIMS;
+            let yd = <$ys as FixedShape>::DIMS;
             let x = Tensor::<i64, $xs>::from_slice(&data(xd, 3)).unwrap();
             let y = Tensor::<i64, $ys>::from_slice(&data(yd, 5)).unwrap();
             let z = x.matmul_t(&y, $tx, $ty);

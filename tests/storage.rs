@@ -68,7 +68,7 @@ fn static_outputs_keep_their_storage() {
     assert_eq!(s.as_slice(), &[1.0, 4.0, 3.0, 16.0]);
 }
 
-/// `StaticShape::array_from_fn` (what a bounded result's room is built by)
+/// `FixedShape::array_from_fn` (what a bounded result's room is built by)
 /// calls its function once per element, in row-major order, for every rank
 /// and with `One` dims among the others.
 #[test]

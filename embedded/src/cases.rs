@@ -25,14 +25,14 @@ macro_rules! elementwise_case {
                 && $case::AXIS == $axis
                 && $crate::attr($case::ATTRS, "act").unwrap_or("") == $act_name
                 && $case::ERROR.is_none()
-                && $case::OUT.dims == <O as ::shapecheck::StaticShape>::DIMS,
+                && $case::OUT.dims == <O as ::shapecheck::FixedShape>::DIMS,
             what,
         );
         let want: &[$T] = $case::OUT.data;
         let x = $c.some($case::X.view::<X>(), what);
         let y = $c.some($case::Y.view::<Y>(), what);
         if let (Some(x), Some(y)) = (x, y) {
-            let mut buf = [<$T as Default>::default(); <O as ::shapecheck::StaticShape>::NUMEL];
+            let mut buf = [<$T as Default>::default(); <O as ::shapecheck::FixedShape>::NUMEL];
             match ::shapecheck::Tensor::<$T, O, &mut [$T]>::from_storage(&mut buf[..]) {
                 Ok(mut out) => {
                     let r = x.$method_into(&y, ::shapecheck::Axis::<{ $axis }>, ::shapecheck::$act, &mut out);
@@ -77,7 +77,7 @@ macro_rules! select_case {
                 && $crate::attr($case::ATTRS, "auto_broadcast") == Some($mode_name)
                 && $crate::attr($case::ATTRS, "axis").unwrap_or("none") == $axis
                 && $case::ERROR.is_none()
-                && $case::OUT.dims == <O as ::shapecheck::StaticShape>::DIMS,
+                && $case::OUT.dims == <O as ::shapecheck::FixedShape>::DIMS,
             what,
         );
         let want: &[$T] = $case::OUT.data;
@@ -85,7 +85,7 @@ macro_rules! select_case {
         let then = $c.some($case::THEN.view::<TH>(), what);
         let els = $c.some($case::ELSE.view::<E>(), what);
         if let (Some(cond), Some(then), Some(els)) = (cond, then, els) {
-            let mut buf = [<$T as Default>::default(); <O as ::shapecheck::StaticShape>::NUMEL];
+            let mut buf = [<$T as Default>::default(); <O as ::shapecheck::FixedShape>::NUMEL];
             match ::shapecheck::Tensor::<$T, O, &mut [$T]>::from_storage(&mut buf[..]) {
                 Ok(mut out) => ::shapecheck::select_into(&cond, &then, &els, $mode, &mut out),
                 Err(_) => $c.check(false, what),
@@ -122,14 +122,14 @@ macro_rules! multiplex_case {
         $c.check(
             $case::OP == "multiplex"
                 && $case::ERROR.is_none()
-                && $case::OUT.dims == <O as ::shapecheck::StaticShape>::DIMS,
+                && $case::OUT.dims == <O as ::shapecheck::FixedShape>::DIMS,
             what,
         );
         let want: &[$T] = $case::OUT.data;
         let inputs = $c.some($crate::views::<$T, S, $k>($case::INPUTS), what);
         let index = $c.some($case::INDEX.view::<I>(), what);
         if let (Some(inputs), Some(index)) = (inputs, index) {
-            let mut buf = [<$T as Default>::default(); <O as ::shapecheck::StaticShape>::NUMEL];
+            let mut buf = [<$T as Default>::default(); <O as ::shapecheck::FixedShape>::NUMEL];
             match ::shapecheck::Tensor::<$T, O, &mut [$T]>::from_storage(&mut buf[..]) {
                 Ok(mut out) => $c.check(::shapecheck::multiplex_into(&inputs, &index, &mut out).is_ok(), what),
                 Err(_) => $c.check(false, what),
@@ -150,7 +150,7 @@ macro_rules! multiplex_case {
         let index = $c.some($case::INDEX.view::<I>(), what);
         if let (Some(inputs), Some(index)) = (inputs, index) {
             let sentinel = <$T as $crate::Sentinel>::SENTINEL;
-            let mut buf = [sentinel; <S as ::shapecheck::StaticShape>::NUMEL];
+            let mut buf = [sentinel; <S as ::shapecheck::FixedShape>::NUMEL];
             match ::shapecheck::Tensor::<$T, S, &mut [$T]>::from_storage(&mut buf[..]) {
                 Ok(mut out) => $c.check(
                     matches!(::shapecheck::multiplex_into(&inputs, &index, &mut out), Err($err)),

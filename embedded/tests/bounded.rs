@@ -14,8 +14,8 @@ use cortex_m_rt::entry;
 use shapecheck::storage::BoundedShape;
 use shapecheck::{
     dynamic_partition_bounded, dynamic_partition_bounded_into, multiplex_bounded,
-    multiplex_bounded_into, shape, Bounded, Dim, Dyn, MultiplexError, One, Partitions, Room, Shape,
-    ShapeError, StaticShape, StitchError, Storage, Tensor,
+    multiplex_bounded_into, shape, Bounded, Dim, Dyn, FixedShape, MultiplexError, One, Partitions,
+    Room, Shape, ShapeError, StitchError, Storage, Tensor,
 };
 use shapecheck_embedded::vectors::bounded::*;
 use shapecheck_embedded::{attr, views, Approx, Checks, Sentinel, Vector};
@@ -34,13 +34,13 @@ use shapecheck_embedded::{attr, views, Approx, Checks, Sentinel, Vector};
 /// sentinel: the kept output of the `_into` forms, to see what they wrote.
 fn sentinels<T: Sentinel + Default, S: BoundedShape>() -> Option<Tensor<T, S, Room<T, S>>> {
     let room = Room::<T, S>::filled_with(T::SENTINEL);
-    let shape = S::from_dims(<S::Room as StaticShape>::DIMS).ok()?;
+    let shape = S::from_dims(<S::Room as FixedShape>::DIMS).ok()?;
     Tensor::from_shape_slice(shape, room.as_slice()).ok()
 }
 
 /// `out` is still [`sentinels`]: its dims the room's, every element the sentinel.
 fn untouched<T: Sentinel, S: BoundedShape>(out: &Tensor<T, S, Room<T, S>>) -> bool {
-    out.dims().as_slice() == <S::Room as StaticShape>::DIMS
+    out.dims().as_slice() == <S::Room as FixedShape>::DIMS
         && out.as_slice().iter().all(|v| *v == T::SENTINEL)
 }
 

@@ -50,14 +50,14 @@ macro_rules! mm {
                 && $case::ERROR.is_none()
                 && $case::TRANSPOSE_X == $txb
                 && $case::TRANSPOSE_Y == $tyb
-                && $case::OUT.dims == <O as StaticShape>::DIMS,
+                && $case::OUT.dims == <O as FixedShape>::DIMS,
             what,
         );
         let want: &[$T] = $case::OUT.data;
         let x = $c.some($case::X.view::<X>(), what);
         let y = $c.some($case::Y.view::<Y>(), what);
         if let (Some(x), Some(y)) = (x, y) {
-            let mut buf = [<$T as Sentinel>::SENTINEL; <O as StaticShape>::NUMEL];
+            let mut buf = [<$T as Sentinel>::SENTINEL; <O as FixedShape>::NUMEL];
             match Tensor::<$T, O, &mut [$T]>::from_storage(&mut buf[..]) {
                 Ok(mut out) => x.matmul_into(&y, $tx, $ty, &mut out),
                 Err(_) => $c.check(false, what),

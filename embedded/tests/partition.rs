@@ -11,7 +11,7 @@
 
 use cortex_m_rt::entry;
 use shapecheck::{
-    dynamic_partition_into, partition_slices, shape, Partitions, StaticShape, StitchError as E,
+    dynamic_partition_into, partition_slices, shape, FixedShape, Partitions, StitchError as E,
 };
 use shapecheck_embedded::vectors::partition::*;
 use shapecheck_embedded::{attr, Checks, Sentinel};
@@ -40,7 +40,7 @@ macro_rules! partition_case {
         let data = $c.some($case::DATA.view::<D>(), what);
         let parts = $c.some($case::PARTITIONS.view::<shape![$($p)*]>(), what);
         if let (Some(data), Some(parts)) = (data, parts) {
-            let mut buf = [<$T as Sentinel>::SENTINEL; <D as StaticShape>::NUMEL];
+            let mut buf = [<$T as Sentinel>::SENTINEL; <D as FixedShape>::NUMEL];
             let got = dynamic_partition_into(&data, &parts, Partitions::<$num>, &mut buf);
             partition_case!(@judge $c, what, $case, got, $($want)+);
             if $case::ERROR.is_some() {

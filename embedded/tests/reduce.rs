@@ -60,12 +60,12 @@ macro_rules! red {
                 && $case::ERROR.is_none()
                 && attr($case::ATTRS, "keepdim") == Some(stringify!($keep))
                 && attr($case::ATTRS, "axis") == Some($axis)
-                && $case::OUT.dims == <O as StaticShape>::DIMS,
+                && $case::OUT.dims == <O as FixedShape>::DIMS,
             what,
         );
         let want: &[$U] = $case::OUT.data;
         if let Some(x) = $c.some($case::X.view::<X>(), what) {
-            let mut buf = [<$U as Sentinel>::SENTINEL; <O as StaticShape>::NUMEL];
+            let mut buf = [<$U as Sentinel>::SENTINEL; <O as FixedShape>::NUMEL];
             match Tensor::<$U, O, &mut [$U]>::from_storage(&mut buf[..]) {
                 Ok(mut out) => $c.check(x.$into($kind, $axes, $keep, &mut out).is_ok(), what),
                 Err(_) => $c.check(false, what),

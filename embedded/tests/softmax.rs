@@ -84,12 +84,12 @@ macro_rules! sm {
             $case::OP == $op
                 && $case::ERROR.is_none()
                 && $case::AXIS == $axis
-                && $case::OUT.dims == <X as StaticShape>::DIMS,
+                && $case::OUT.dims == <X as FixedShape>::DIMS,
             what,
         );
         let want: &[$T] = $case::OUT.data;
         if let Some(x) = $c.some($case::X.view::<X>(), what) {
-            let mut buf = [<$T as Sentinel>::SENTINEL; <X as StaticShape>::NUMEL];
+            let mut buf = [<$T as Sentinel>::SENTINEL; <X as FixedShape>::NUMEL];
             match Tensor::<$T, X, &mut [$T]>::from_storage(&mut buf[..]) {
                 Ok(mut out) => $c.check(x.softmax_into($kind, Axis::<{ $axis }>, &mut out).is_ok(), what),
                 Err(_) => $c.check(false, what),

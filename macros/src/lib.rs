@@ -58,7 +58,7 @@ fn with_crate_path(
         .into()
 }
 
-/// `Shape` and `StaticShape` for tuples of rank 1 to N.
+/// `Shape` and `FixedShape` for tuples of rank 1 to N.
 #[proc_macro]
 pub fn impl_shape_tuples(input: TokenStream) -> TokenStream {
     shape::shape_tuples(parse_max_rank(input.into())).into()

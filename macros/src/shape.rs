@@ -1,4 +1,4 @@
-//! `shape!` (dims to a tuple of dim types) and the `Shape` / `StaticShape`
+//! `shape!` (dims to a tuple of dim types) and the `Shape` / `FixedShape`
 //! impls of every tuple rank.
 
 use crate::common::{idents, tuple};
@@ -69,7 +69,7 @@ pub(crate) fn dim_type(krate: &TokenStream2, expr: &Expr) -> syn::Result<TokenSt
     }
 }
 
-/// `Shape` and `StaticShape` for tuples of rank 1 to N.
+/// `Shape` and `FixedShape` for tuples of rank 1 to N.
 pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
     let mut out = TokenStream2::new();
     for r in 1..=max {
@@ -142,7 +142,7 @@ pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
             impl<#(#d: crate::dim::ProvenDim),*> crate::shape::ProvenShape for #t {
                 type Proven = #t;
             }
-            impl<#(#d: crate::dim::StaticDim),*> crate::shape::StaticShape for #t {
+            impl<#(#d: crate::dim::StaticDim),*> crate::shape::FixedShape for #t {
                 const DIMS: &'static [usize] = &[#(<#d as crate::dim::StaticDim>::SIZE),*];
                 const NUMEL: usize = 1 #(* <#d as crate::dim::StaticDim>::SIZE)*;
                 type Array<T: Copy> = #arr;

@@ -495,7 +495,7 @@ fn shape_tuples_carry_their_kind() {
     for (_, body) in &impls {
         assert!(body.contains("type Kind"));
     }
-    let statics = impls_of(shape::shape_tuples(3), "StaticShape");
+    let statics = impls_of(shape::shape_tuples(3), "FixedShape");
     assert!(statics[1].1.contains("const NUMEL : usize = 1 * < D0"));
 }
 

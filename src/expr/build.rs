@@ -11,8 +11,9 @@ use crate::ops::elementwise::{
     FloatElement, LazyOperatorShapes,
 };
 use crate::ops::select::{CondElement, SelectMode, SelectOutput, SelectShapes};
+use crate::ops::StaticShape;
 use crate::ops::{Add, Div, Max, Min, Mul, Sub};
-use crate::shape::{Shape, StaticShape};
+use crate::shape::Shape;
 use crate::storage::Storage;
 use crate::tensor::Tensor;
 use core::marker::PhantomData;

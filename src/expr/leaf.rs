@@ -8,7 +8,7 @@ use super::plan::Plan;
 use super::row::{LeafRow, PlaceRow, ScalarRow};
 use super::ExprError;
 use crate::element::Element;
-use crate::shape::{PlaceholderDims, Shape, StaticShape};
+use crate::shape::{FixedShape, PlaceholderDims, Shape};
 
 /// A tensor the expression reads (a leaf).
 #[derive(Clone, Copy, Debug)]
@@ -82,7 +82,7 @@ impl<T: Element, S: Shape> Node<T> for Leaf<'_, T, S> {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape> StaticTree<T> for Leaf<'_, T, S> {}
+impl<T: Element, S: FixedShape> StaticTree<T> for Leaf<'_, T, S> {}
 
 /// The tensor an in-place evaluation ([`Tensor::update`](crate::Tensor::update))
 /// writes into, as a leaf: each output element reads its own old value
@@ -133,7 +133,7 @@ impl<T: Element, S: Shape> Node<T> for Place<S> {
 }
 
 #[diagnostic::do_not_recommend]
-impl<T: Element, S: StaticShape> StaticTree<T> for Place<S> {}
+impl<T: Element, S: FixedShape> StaticTree<T> for Place<S> {}
 
 /// A constant: a scalar (shape `[]`) that broadcasts to anything.
 #[derive(Clone, Copy, Debug)]

@@ -20,7 +20,8 @@ use super::ExprError;
 use crate::element::Element;
 use crate::ops::elementwise::{Activation, BinaryOp};
 use crate::ops::select::SelectMode;
-use crate::shape::{PlaceholderDims, Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::{FixedShape, PlaceholderDims, Shape};
 use core::marker::PhantomData;
 
 /// The most output elements a node computes at once: one piece of a row.
@@ -184,7 +185,7 @@ pub trait Node<T: Element>: sealed::Sealed + Sync {
     label = "a leaf of this expression has a run-time (`Dyn`, branded or bounded) dim"
 )]
 #[doc(hidden)]
-pub trait StaticTree<T: Element>: Node<T, Shape: StaticShape> {}
+pub trait StaticTree<T: Element>: Node<T, Shape: FixedShape> {}
 
 pub(super) mod sealed {
     #[doc(hidden)]
@@ -270,7 +271,7 @@ where
     L: StaticTree<T>,
     R: StaticTree<T>,
     Op: BinaryOp,
-    S: StaticShape,
+    S: FixedShape,
 {
 }
 
@@ -338,7 +339,7 @@ where
     L: StaticTree<T>,
     R: StaticTree<T>,
     F: Fn(T, T) -> T + Sync,
-    S: StaticShape,
+    S: FixedShape,
 {
 }
 

@@ -40,7 +40,7 @@ use crate::ops::softmax::rule::plan as softmax_plan;
 use crate::ops::softmax::{
     softmax_in_place, SoftmaxAxis, SoftmaxElement, SoftmaxKind, SoftmaxOutput,
 };
-use crate::shape::StaticShape;
+use crate::ops::StaticShape;
 use crate::tensor::Tensor;
 
 /// What takes the tree's values, in order, a piece of a row (at most

@@ -93,7 +93,7 @@
 
 use crate::dim::sealed::Sealed;
 use crate::dim::DimLike;
-use crate::shape::StaticShape;
+use crate::ops::StaticShape;
 use crate::storage::{Storage, StorageMut};
 use crate::tensor::Tensor;
 use ::generic_array::{ArrayLength, GenericArray};

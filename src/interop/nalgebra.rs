@@ -36,7 +36,8 @@
 //! ```
 
 use crate::dim::{Dim, DimLike, One};
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use crate::storage::Storage;
 use crate::tensor::Tensor;
 use ::nalgebra::{SMatrix, Scalar};

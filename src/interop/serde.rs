@@ -37,7 +37,8 @@
 
 use crate::dims::{Dims, ShapeError, MAX_RANK};
 use crate::lod::{Levels, LodTensor, RowShape};
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use crate::storage::{Inline, Storage};
 use crate::tensor::Tensor;
 use ::serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};

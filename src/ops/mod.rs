@@ -120,4 +120,6 @@ pub mod reduce;
 pub mod reshape;
 pub mod select;
 pub mod softmax;
+mod static_shape;
 pub mod stitch;
+pub use static_shape::StaticShape;

@@ -22,7 +22,7 @@
 use super::{KindBufferOf, OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::dim::{DimLike, RoomDim};
 use crate::error::ShapeError;
-use crate::shape::{Shape, StaticShape};
+use crate::shape::{FixedShape, Shape};
 use crate::tensor::Tensor;
 use core::fmt;
 
@@ -39,7 +39,7 @@ use core::fmt;
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::storage::BoundedShape;
-/// fn room<S: BoundedShape>() -> usize { <S::Room as StaticShape>::NUMEL }
+/// fn room<S: BoundedShape>() -> usize { <S::Room as FixedShape>::NUMEL }
 /// assert_eq!(room::<(Bounded<3>, Dim<2>)>(), 6);
 /// ```
 #[doc(hidden)]
@@ -87,7 +87,7 @@ impl<
 }
 
 /// The nested array of a shape's room, as [`Room`] holds it.
-type RoomArray<T, S> = <<S as Shape>::Room as StaticShape>::Array<T>;
+type RoomArray<T, S> = <<S as Shape>::Room as FixedShape>::Array<T>;
 
 /// Inline storage with room for a shape's capacity (see the
 /// `storage/bounded.rs` docs): the tensor's elements are the first `numel` of the
@@ -135,7 +135,7 @@ impl<T: Copy, S: Shape> Room<T, S> {
     /// use shapecheck::Room;
     /// assert_eq!(Room::<f32, (Bounded<64>, Dim<16>)>::CAPACITY, 1024);
     /// ```
-    pub const CAPACITY: usize = <S::Room as StaticShape>::NUMEL;
+    pub const CAPACITY: usize = <S::Room as FixedShape>::NUMEL;
 
     /// A room with every element `v`.
     ///
@@ -148,13 +148,13 @@ impl<T: Copy, S: Shape> Room<T, S> {
     #[must_use]
     #[inline]
     pub fn filled_with(v: T) -> Self {
-        Room(<S::Room as StaticShape>::array_filled(v))
+        Room(<S::Room as FixedShape>::array_filled(v))
     }
 
     /// A room whose element `i` is `f(i)`, each written once (no fill first).
     #[inline(always)]
     pub(crate) fn from_fn(f: impl FnMut(usize) -> T) -> Self {
-        Room(<S::Room as StaticShape>::array_from_fn(f))
+        Room(<S::Room as FixedShape>::array_from_fn(f))
     }
 
     /// The front of the room for `numel` elements, `None` if it has less.
@@ -167,7 +167,7 @@ impl<T: Copy, S: Shape> Storage<T> for Room<T, S> {
     /// The whole room.
     #[inline(always)]
     fn as_slice(&self) -> &[T] {
-        <S::Room as StaticShape>::array_as_slice(&self.0)
+        <S::Room as FixedShape>::array_as_slice(&self.0)
     }
     /// The first `numel` elements (the whole room if it has fewer, which a
     /// tensor's check then reports).
@@ -181,12 +181,12 @@ impl<T: Copy, S: Shape> Storage<T> for Room<T, S> {
 impl<T: Copy, S: Shape> StorageMut<T> for Room<T, S> {
     #[inline(always)]
     fn as_mut_slice(&mut self) -> &mut [T] {
-        <S::Room as StaticShape>::array_as_mut_slice(&mut self.0)
+        <S::Room as FixedShape>::array_as_mut_slice(&mut self.0)
     }
     #[inline]
     fn used_mut(&mut self, numel: impl FnOnce() -> usize) -> &mut [T] {
         let n = numel();
-        let all = <S::Room as StaticShape>::array_as_mut_slice(&mut self.0);
+        let all = <S::Room as FixedShape>::array_as_mut_slice(&mut self.0);
         if n <= all.len() {
             all.split_at_mut(n).0
         } else {

@@ -4,7 +4,7 @@
 
 use super::Tensor;
 use crate::error::ShapeError;
-use crate::shape::{Dims, Shape, StaticShape};
+use crate::shape::{Dims, FixedShape, Shape};
 use crate::storage::{Inline, OwnedStorage, Storage};
 
 impl<T: Copy, S: Shape, B: OwnedStorage<T, S>> Tensor<T, S, B> {
@@ -76,7 +76,7 @@ impl<T: Copy, S: Shape, B: OwnedStorage<T, S>> Tensor<T, S, B> {
     }
 }
 
-impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
+impl<T: Copy, S: FixedShape, B: Storage<T>> Tensor<T, S, B> {
     /// A tensor of a static shape over `data`, checking its length.
     ///
     /// ```
@@ -101,7 +101,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
-impl<T: Copy, S: StaticShape> Tensor<T, S> {
+impl<T: Copy, S: FixedShape> Tensor<T, S> {
     /// An inline tensor from its nested array (`[[T; 3]; 2]` for `shape![2, 3]`).
     ///
     /// ```
@@ -237,7 +237,7 @@ impl<T: Copy, S: Shape> Tensor<T, S, alloc::vec::Vec<T>> {
 /// assert!(Heap::from_slice(&[1.0; 5]).is_err());
 /// ```
 #[cfg(feature = "alloc")]
-pub trait HeapConstructors<T: Copy, S: StaticShape>: Sized {
+pub trait HeapConstructors<T: Copy, S: FixedShape>: Sized {
     /// A heap tensor with every element `v`.
     ///
     /// ```
@@ -295,7 +295,7 @@ pub trait HeapConstructors<T: Copy, S: StaticShape>: Sized {
 }
 
 #[cfg(feature = "alloc")]
-impl<T: Copy, S: StaticShape> HeapConstructors<T, S> for Tensor<T, S, alloc::vec::Vec<T>> {
+impl<T: Copy, S: FixedShape> HeapConstructors<T, S> for Tensor<T, S, alloc::vec::Vec<T>> {
     fn full(v: T) -> Self {
         // built on the heap directly: a large static shape never sits on the stack
         Tensor::from_parts_unchecked(S::default(), alloc::vec![v; S::NUMEL])

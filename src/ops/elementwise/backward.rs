@@ -48,7 +48,8 @@ use crate::dims::Dims;
 use crate::element::Element;
 use crate::kernel::plan::{walk, Planned};
 use crate::kernel::{self, Walk};
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 

@@ -10,7 +10,8 @@ use crate::dims::Dims;
 use crate::element::{sigmoid_f64, tanh_f64, Element};
 use crate::kernel::plan::{self, Finish, ShapeFrame};
 use crate::kernel::Walk;
-use crate::shape::{PlaceholderDims, Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::{PlaceholderDims, Shape};
 use core::marker::PhantomData;
 
 /// The rule's frame for the shape types `S` and `Y` at `AXIS`, for the

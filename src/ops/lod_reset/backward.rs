@@ -23,8 +23,8 @@
 
 use super::LodResetError;
 use crate::lod::{Levels, LodTensor};
+use crate::ops::StaticShape;
 use crate::rows::RowShape;
-use crate::shape::StaticShape;
 use crate::storage::{Storage, StorageMut};
 use crate::tensor::Tensor;
 

@@ -8,7 +8,8 @@ use super::bounds::{ArgKeepOutput, OneAxis, Reduce, ReduceKeepOutput, ReduceOutp
 use super::kernel;
 use super::rule::plan;
 use super::{ArgKind, ReduceElement, ReduceError, ReduceKind, Reduction};
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use crate::storage::{OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::{Owned, Tensor};
 

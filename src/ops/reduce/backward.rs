@@ -37,7 +37,8 @@ use super::rule::{plan, ReducePlan};
 use super::{ReduceElement, ReduceError, ReduceKind, Reduction};
 use crate::dims::Dims;
 use crate::ops::elementwise::GradElement;
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use crate::storage::{OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::{Owned, Tensor};
 

@@ -16,7 +16,8 @@
 //! the output type is then checked against (`Shape::from_dims`).
 
 use crate::ops::elementwise::Axis;
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use core::marker::PhantomData;
 
 /// Every dim (Paddle's `axis=None` or `[]`): `x.sum(All)` is a 0-d tensor,

@@ -9,8 +9,9 @@
 
 use super::rule::counts_agree;
 use crate::error::Msg;
+use crate::ops::StaticShape;
 use crate::rows::RowShape;
-use crate::shape::{Shape, StaticShape};
+use crate::shape::Shape;
 use core::marker::PhantomData;
 
 /// The reshape rule for two static shapes, as constants: `CHECK` fails the

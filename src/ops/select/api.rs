@@ -13,7 +13,8 @@ use super::kernel::{self, Frames};
 use super::{rule, CondElement, ElseElement, SelectError, SelectMode};
 use crate::kernel::plan::Planned;
 use crate::ops::elements::Elements;
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 

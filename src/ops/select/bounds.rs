@@ -34,7 +34,8 @@ use crate::algebra::{Broadcast, BroadcastsTo, Droppable, SameDim};
 use crate::dim::DimLike;
 use crate::ops::elements::{ElementRule, Elements};
 use crate::ops::sealed::Sealed;
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use crate::storage::ResultStorage;
 use crate::tensor::Tensor;
 

@@ -5,7 +5,8 @@
 use super::bounds::{SoftmaxAxis, SoftmaxOutput};
 use super::rule::plan;
 use super::{SoftmaxError, SoftmaxKind};
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use crate::storage::{OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::{Owned, Tensor};
 

@@ -23,7 +23,8 @@ use super::bounds::{SoftmaxAxis, SoftmaxOutput};
 use super::rule::{plan, SoftmaxPlan};
 use super::{SoftmaxElement, SoftmaxError, SoftmaxKind};
 use crate::dims::Dims;
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use crate::storage::{OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::{Owned, Tensor};
 

@@ -1,11 +1,11 @@
-use shapecheck::{shape, Dim, Dyn, One, Shape, StaticShape};
+use shapecheck::{shape, Dim, Dyn, FixedShape, One, Shape};
 
 const N: usize = 1500;
 
 fn main() {
     let s: shape![2, 1, N, 4099] = (Dim, One, Dim, Dim);
     assert_eq!(s.dims().as_slice(), &[2, 1, 1500, 4099]);
-    assert_eq!(<shape![2, 1, N, 4099] as StaticShape>::NUMEL, 2 * 1500 * 4099);
+    assert_eq!(<shape![2, 1, N, 4099] as FixedShape>::NUMEL, 2 * 1500 * 4099);
     let d: shape![Dyn, 16] = (Dyn(7), Dim);
     assert_eq!(d.dims().as_slice(), &[7, 16]);
     assert!(!<shape![Dyn, 16] as Shape>::IS_STATIC);

@@ -15,7 +15,8 @@ use super::super::kernel;
 use super::super::{ActivationKind, BinaryOpKind};
 use super::ElementwiseOutput;
 use crate::element::{Element, SameElement};
-use crate::shape::{Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::Shape;
 use crate::storage::{OwnedStorage, ResultStorage, Storage, StorageMut};
 use crate::tensor::Tensor;
 

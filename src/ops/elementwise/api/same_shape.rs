@@ -29,7 +29,8 @@ use super::{Activation, Axis, BinaryOpKind, ElementwiseError};
 use crate::element::Element;
 use crate::kernel::plan::Planned;
 use crate::kernel::Walk;
-use crate::shape::{SameOrScalar, Shape, StaticShape};
+use crate::ops::StaticShape;
+use crate::shape::{SameOrScalar, Shape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage};
 use crate::tensor::Tensor;
 
