@@ -52,20 +52,29 @@
 )]
 
 mod array;
+mod depthwise_conv;
 mod error;
 mod flatbuffer;
 mod fully_connected;
+mod interpreter;
 mod model;
 mod options;
 mod quant;
+mod reshape;
+mod softmax;
 mod types;
+mod values;
 
 pub use array::{Array, ArrayIter, LeNumber};
-pub use error::{Name, Place, TfliteError};
-pub use fully_connected::{
-    activation_range_int8, fully_connected_int8, fully_connected_multiplier, FullyConnectedDims,
-    FullyConnectedParams,
+pub use depthwise_conv::{
+    conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
 };
+pub use error::{Name, OperandProblem, Place, TfliteError};
+pub use fully_connected::{
+    activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
+    fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
+};
+pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
 pub use model::{Model, Operator, Quantization, Tensor};
 pub use options::{
     DepthwiseConv2dOptions, FullyConnectedOptions, Options, ReshapeOptions, SoftmaxOptions,
@@ -74,4 +83,7 @@ pub use quant::{
     multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
 };
+pub use reshape::{reshape, reshape_dims};
+pub use softmax::{softmax_int8, softmax_params, SoftmaxParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
+pub use values::Values;
