@@ -288,6 +288,13 @@ where
     }
     // checked above: every product below is at most a checked length
     let output_depth = input_depth * depth_multiplier;
+    // a filter with no taps: each output is its bias alone (and a huge dim
+    // beside a 0 must not be looped over)
+    let (filter_height, filter_width) = if filter.count() == 0 {
+        (0, 0)
+    } else {
+        (filter_height, filter_width)
+    };
     let per_channel = params.multipliers.len() != 1;
     let mut written = 0usize;
     for batch in 0..batches {
