@@ -24,7 +24,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(&args) {
         Ok(outputs) => {
-            println!("[{}]", outputs.join(", "));
+            println!("[{}]", outputs.join(","));
             ExitCode::SUCCESS
         }
         Err(message) => {
@@ -49,8 +49,8 @@ impl Input {
     }
 }
 
-/// The outputs, each a JSON object `{"shape", "dtype", "data"}` in that
-/// order (serde_json alone would sort the keys).
+/// The outputs, each a compact JSON object `{"shape", "dtype", "data"}` in
+/// that order (serde_json's `Value` would sort the keys).
 fn run(args: &[String]) -> Result<Vec<String>, String> {
     let [model_path, inputs_path] = args else {
         return Err("usage: model MODEL.tflite INPUTS.json".into());
@@ -116,7 +116,7 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
             }
         };
         outputs.push(format!(
-            "{{\"shape\": {}, \"dtype\": \"{dtype}\", \"data\": {data}}}",
+            "{{\"shape\":{},\"dtype\":\"{dtype}\",\"data\":{data}}}",
             json!(shape)
         ));
     }
