@@ -21,13 +21,33 @@ use crate::array::{Array, LeNumber};
 /// ```
 pub trait Values<T: Copy>: sealed::Sealed {
     /// How many values there are.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Values;
+    ///
+    /// assert_eq!([1i8, 2, 3].count(), 3);
+    /// ```
     fn count(&self) -> usize;
 
     /// Value `i`, or `None` past the end.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Values;
+    ///
+    /// assert_eq!([1i8, 2, 3].at(2), Some(3));
+    /// assert_eq!([1i8, 2, 3].at(3), None);
+    /// ```
     fn at(&self, i: usize) -> Option<T>;
 
     /// The values from `start` to `end` (exclusive), in order; none at all
     /// if that range is not inside.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Values;
+    ///
+    /// assert!([1i8, 2, 3].run(1, 3).eq([2, 3]));
+    /// assert_eq!([1i8, 2, 3].run(2, 4).count(), 0);
+    /// ```
     fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_;
 }
 
