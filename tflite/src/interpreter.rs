@@ -13,7 +13,7 @@ use crate::fully_connected::{
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 use crate::model::{Model, Operator, Tensor};
-use crate::options::Options;
+use crate::options::{DepthwiseConv2dOptions, FullyConnectedOptions, Options, SoftmaxOptions};
 use crate::quant::{QuantizedMultiplier, Rounding};
 use crate::reshape::{reshape, reshape_dims};
 use crate::softmax::{softmax_int8, softmax_params, SoftmaxParams};
@@ -35,10 +35,9 @@ pub enum Arithmetic {
     Micro,
     /// TensorFlow 2.21's interpreter with its reference kernels: the single
     /// rounding ([`Rounding::Single`]) for `FULLY_CONNECTED`, the double for
-    /// `DEPTHWISE_CONV_2D`. Its int8 `SOFTMAX` is computed from a float
-    /// lookup table rather than in fixed point; the kernel here is TFLite
-    /// Micro's fixed point, which agrees with it on every recorded input of
-    /// speech.tflite but is not proven to agree everywhere.
+    /// `DEPTHWISE_CONV_2D`. Its int8 `SOFTMAX` reference kernel is the same
+    /// fixed point (`reference_ops::Softmax`) as TFLite Micro's, and agrees
+    /// with it on every recorded input of speech.tflite.
     Reference,
 }
 
@@ -274,6 +273,26 @@ fn dim(t: &Tensor<'_>, axis: usize) -> usize {
         .unwrap_or(0)
 }
 
+/// Where activation tensor `index` of `model` lives, or `None` for a
+/// constant, a tensor of a type the interpreter does not keep, or an index
+/// past the end: after the activations of the same type before it, in
+/// index order.
+fn slot(model: &Model<'_>, index: usize) -> Option<Slot> {
+    let t = model.tensor(index)?;
+    if !is_activation(&t) {
+        return None;
+    }
+    let start = model
+        .tensors()
+        .take(index)
+        .filter(|o| is_activation(o) && o.dtype() == t.dtype())
+        .fold(0usize, |sum, o| sum.saturating_add(o.elements()));
+    Some(Slot {
+        dtype: t.dtype(),
+        range: start..start.saturating_add(t.elements()),
+    })
+}
+
 /// `(&arena[input], &mut arena[output])`, or `None` when they overlap
 /// (an operator writing its own input) or lie outside.
 fn split<'s, T>(
@@ -413,25 +432,9 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         &self.model
     }
 
-    /// Where activation tensor `index` lives, or `None` for a constant, a
-    /// tensor of a type the interpreter does not keep, or an index past
-    /// the end.
+    /// Where activation tensor `index` lives ([`slot`]).
     fn slot(&self, index: usize) -> Option<Slot> {
-        let t = self.model.tensor(index)?;
-        if !is_activation(&t) {
-            return None;
-        }
-        // the activations of the same type before it, in index order
-        let start = self
-            .model
-            .tensors()
-            .take(index)
-            .filter(|o| is_activation(o) && o.dtype() == t.dtype())
-            .fold(0usize, |sum, o| sum.saturating_add(o.elements()));
-        Some(Slot {
-            dtype: t.dtype(),
-            range: start..start.saturating_add(t.elements()),
-        })
+        slot(&self.model, index)
     }
 
     /// The data of tensor `index` (an activation: an input, an op's output),
@@ -557,495 +560,34 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     }
 
     /// Checks operator `op` and works out what to run (writing its
-    /// multipliers into the scratch).
+    /// multipliers, if any, into the scratch).
     fn prepare(&mut self, op: &Operator<'m>) -> Result<Step<'m>, TfliteError> {
-        let model = self.model;
-        let missing = |operand: &'static str| TfliteError::MissingOperand {
-            operator: op.index(),
-            op: op.op(),
-            operand,
-        };
-        let output = op
-            .output(0)
-            .and_then(|i| model.tensor(i))
-            .ok_or(missing("output"))?;
-        let unsupported = TfliteError::UnsupportedOp {
-            operator: op.index(),
-            op: op.op(),
-            output: output.index(),
-            output_name: Name::new(output.name()),
-        };
-        let operand = |k: usize, name: &'static str| {
-            op.input(k)
-                .and_then(|i| model.tensor(i))
-                .ok_or(missing(name))
-        };
-        let optional = |k: usize| op.input(k).and_then(|i| model.tensor(i));
-        let fail =
-            |name: &'static str, t: &Tensor<'_>, problem| operand_error(Some(op), name, t, problem);
-        if op.input(0) == Some(output.index()) {
-            return Err(fail("output", &output, OperandProblem::IsInput));
-        }
-        let dtype = |name: &'static str, t: &Tensor<'_>, expected: TensorType| {
-            if t.dtype() == expected {
-                Ok(())
-            } else {
-                Err(fail(
-                    name,
-                    t,
-                    OperandProblem::Dtype {
-                        expected,
-                        found: t.dtype(),
-                    },
-                ))
-            }
-        };
-        let activation = |name: &'static str, t: &Tensor<'_>| {
-            self.slot(t.index()).map(|s| s.range).ok_or(fail(
-                name,
-                t,
-                OperandProblem::Constant { expected: false },
-            ))
-        };
-        let elements = |name: &'static str, t: &Tensor<'_>, expected: usize| {
-            if t.elements() == expected {
-                Ok(())
-            } else {
-                Err(fail(
-                    name,
-                    t,
-                    OperandProblem::Elements {
-                        expected,
-                        found: t.elements(),
-                    },
-                ))
-            }
-        };
-        let rank = |name: &'static str, t: &Tensor<'_>, expected: usize| {
-            if t.shape().len() == expected {
-                Ok(())
-            } else {
-                Err(fail(
-                    name,
-                    t,
-                    OperandProblem::Rank {
-                        expected,
-                        found: t.shape().len(),
-                    },
-                ))
-            }
-        };
-        let constant = |name: &'static str, t: &Tensor<'_>| {
-            if t.data().is_empty() && t.elements() > 0 {
-                Err(fail(name, t, OperandProblem::Constant { expected: true }))
-            } else {
-                Ok(())
-            }
-        };
-        // one scale and zero point for the whole tensor
-        let per_tensor = |name: &'static str, t: &Tensor<'_>| {
-            let q = t.quantization().ok_or(fail(
-                name,
-                t,
-                OperandProblem::Quantization("is missing"),
-            ))?;
-            if q.is_per_channel() {
-                return Err(fail(
-                    name,
-                    t,
-                    OperandProblem::Quantization("is per-channel, and the op needs one scale"),
-                ));
-            }
-            let zero_point = q
-                .zero_point(0)
-                .and_then(|z| i32::try_from(z).ok())
-                .filter(|z| (-128..=127).contains(z))
-                .ok_or(fail(
-                    name,
-                    t,
-                    OperandProblem::Quantization("has a zero point outside the int8 range"),
-                ))?;
-            Ok((q.scale(0).unwrap_or(0.0), zero_point))
-        };
+        let checker = Checker::new(self.model, *op)?;
+        let scratch = &mut *self.arena.multipliers;
         match (op.op(), op.options()) {
             (BuiltinOp::FULLY_CONNECTED, Options::FullyConnected(options)) => {
-                if options.weights_format != WeightsFormat::Default {
-                    return Err(unsupported);
-                }
-                let input = operand(0, "input")?;
-                let weights = operand(1, "weights")?;
-                let bias = optional(2);
-                rank("weights", &weights, 2)?;
-                constant("weights", &weights)?;
-                let (units, input_dim) = (dim(&weights, 0), dim(&weights, 1));
-                if input_dim == 0 || !input.elements().is_multiple_of(input_dim) {
-                    return Err(fail(
-                        "input",
-                        &input,
-                        OperandProblem::Elements {
-                            expected: input_dim,
-                            found: input.elements(),
-                        },
-                    ));
-                }
-                let dims = FullyConnectedDims {
-                    batches: input.elements() / input_dim,
-                    input_dim,
-                    units,
-                };
-                let out_elements = dims.batches.saturating_mul(units);
-                elements("output", &output, out_elements)?;
-                if let Some(bias) = &bias {
-                    elements("bias", bias, units)?;
-                    constant("bias", bias)?;
-                }
-                let input_range = activation("input", &input)?;
-                let output_range = activation("output", &output)?;
-                match input.dtype() {
-                    TensorType::Float32 => {
-                        dtype("weights", &weights, TensorType::Float32)?;
-                        dtype("output", &output, TensorType::Float32)?;
-                        if let Some(bias) = &bias {
-                            dtype("bias", bias, TensorType::Float32)?;
-                        }
-                        Ok(Step::FullyConnectedF32 {
-                            input: input_range,
-                            output: output_range,
-                            weights: weights.data_as().unwrap_or_else(Array::empty),
-                            bias: bias.and_then(|b| b.data_as()),
-                            dims,
-                            range: activation_range_f32(options.fused_activation)?,
-                        })
-                    }
-                    TensorType::Int8 => {
-                        dtype("weights", &weights, TensorType::Int8)?;
-                        dtype("output", &output, TensorType::Int8)?;
-                        if let Some(bias) = &bias {
-                            dtype("bias", bias, TensorType::Int32)?;
-                        }
-                        let (input_scale, input_zero_point) = per_tensor("input", &input)?;
-                        let (output_scale, output_zero_point) = per_tensor("output", &output)?;
-                        let (scales, weights_zero_point) =
-                            self.channel_scales(&weights, 0, units, |problem| {
-                                fail("weights", &weights, problem)
-                            })?;
-                        let channels =
-                            self.write_multipliers(scales, input_scale, output_scale, |problem| {
-                                fail("weights", &weights, problem)
-                            })?;
-                        let (output_min, output_max) = activation_range_int8(
-                            options.fused_activation,
-                            output_scale,
-                            output_zero_point,
-                        )?;
-                        Ok(Step::FullyConnectedInt8 {
-                            input: input_range,
-                            output: output_range,
-                            weights: weights.data_as().unwrap_or_else(Array::empty),
-                            bias: bias.and_then(|b| b.data_as()),
-                            dims,
-                            quantization: Quantized {
-                                input_zero_point,
-                                weights_zero_point,
-                                output_zero_point,
-                                output_min,
-                                output_max,
-                                channels,
-                            },
-                        })
-                    }
-                    found => Err(fail(
-                        "input",
-                        &input,
-                        OperandProblem::Dtype {
-                            expected: TensorType::Int8,
-                            found,
-                        },
-                    )),
-                }
+                checker.fully_connected(options, scratch)
             }
             (BuiltinOp::DEPTHWISE_CONV_2D, Options::DepthwiseConv2d(options)) => {
-                let input = operand(0, "input")?;
-                let filter = operand(1, "filter")?;
-                let bias = optional(2);
-                dtype("input", &input, TensorType::Int8)?;
-                dtype("filter", &filter, TensorType::Int8)?;
-                dtype("output", &output, TensorType::Int8)?;
-                constant("filter", &filter)?;
-                for (name, t) in [("input", &input), ("filter", &filter), ("output", &output)] {
-                    rank(name, t, 4)?;
-                }
-                let input_depth = dim(&input, 3);
-                let output_depth = dim(&filter, 3);
-                let check_dim =
-                    |name: &'static str, t: &Tensor<'_>, axis: usize, expected: usize| {
-                        let found = dim(t, axis);
-                        if found == expected {
-                            Ok(())
-                        } else {
-                            Err(fail(
-                                name,
-                                t,
-                                OperandProblem::Dim {
-                                    axis: u8::try_from(axis).unwrap_or(u8::MAX),
-                                    expected,
-                                    found,
-                                },
-                            ))
-                        }
-                    };
-                check_dim("filter", &filter, 0, 1)?;
-                if input_depth == 0 || !output_depth.is_multiple_of(input_depth) {
-                    return Err(TfliteError::KernelParam {
-                        what: "depthwise convolution's output channels",
-                        value: i64::try_from(output_depth).unwrap_or(i64::MAX),
-                        rule: "they must be a multiple of the input channels",
-                    });
-                }
-                let depth_multiplier = output_depth / input_depth;
-                // options' depth_multiplier 0: older files, derived from the shapes
-                if options.depth_multiplier != 0
-                    && usize::try_from(options.depth_multiplier).ok() != Some(depth_multiplier)
-                {
-                    return Err(TfliteError::KernelParam {
-                        what: "depthwise convolution's depth_multiplier option",
-                        value: i64::from(options.depth_multiplier),
-                        rule: "it must be the filter's channels over the input's",
-                    });
-                }
-                let size = |v: i32| usize::try_from(v).unwrap_or(0);
-                let rows = conv_axis(
-                    options.padding,
-                    dim(&input, 1),
-                    dim(&filter, 1),
-                    size(options.stride_h),
-                    size(options.dilation_h),
-                )?;
-                let columns = conv_axis(
-                    options.padding,
-                    dim(&input, 2),
-                    dim(&filter, 2),
-                    size(options.stride_w),
-                    size(options.dilation_w),
-                )?;
-                check_dim("output", &output, 0, dim(&input, 0))?;
-                check_dim("output", &output, 1, rows.output)?;
-                check_dim("output", &output, 2, columns.output)?;
-                check_dim("output", &output, 3, output_depth)?;
-                if let Some(bias) = &bias {
-                    dtype("bias", bias, TensorType::Int32)?;
-                    elements("bias", bias, output_depth)?;
-                    constant("bias", bias)?;
-                }
-                let input_range = activation("input", &input)?;
-                let output_range = activation("output", &output)?;
-                let (input_scale, input_zero_point) = per_tensor("input", &input)?;
-                let (output_scale, output_zero_point) = per_tensor("output", &output)?;
-                let (scales, filter_zero_point) =
-                    self.channel_scales(&filter, 3, output_depth, |problem| {
-                        fail("filter", &filter, problem)
-                    })?;
-                if filter_zero_point != 0 {
-                    return Err(fail(
-                        "filter",
-                        &filter,
-                        OperandProblem::Quantization("has a zero point other than 0"),
-                    ));
-                }
-                let channels =
-                    self.write_multipliers(scales, input_scale, output_scale, |problem| {
-                        fail("filter", &filter, problem)
-                    })?;
-                let (output_min, output_max) = activation_range_int8(
-                    options.fused_activation,
-                    output_scale,
-                    output_zero_point,
-                )?;
-                Ok(Step::DepthwiseConvInt8 {
-                    input: input_range,
-                    output: output_range,
-                    filter: filter.data_as().unwrap_or_else(Array::empty),
-                    bias: bias.and_then(|b| b.data_as()),
-                    dims: DepthwiseConvDims {
-                        batches: dim(&input, 0),
-                        input_height: dim(&input, 1),
-                        input_width: dim(&input, 2),
-                        input_depth,
-                        filter_height: dim(&filter, 1),
-                        filter_width: dim(&filter, 2),
-                        depth_multiplier,
-                        output_height: rows.output,
-                        output_width: columns.output,
-                    },
-                    strides: (size(options.stride_h), size(options.stride_w)),
-                    dilations: (size(options.dilation_h), size(options.dilation_w)),
-                    pads: (rows.pad_before, columns.pad_before),
-                    quantization: Quantized {
-                        input_zero_point,
-                        weights_zero_point: 0,
-                        output_zero_point,
-                        output_min,
-                        output_max,
-                        channels,
-                    },
-                })
+                checker.depthwise_conv(options, scratch)
             }
-            (BuiltinOp::SOFTMAX, Options::Softmax(options)) => {
-                let input = operand(0, "input")?;
-                dtype("input", &input, TensorType::Int8)?;
-                dtype("output", &output, TensorType::Int8)?;
-                elements("output", &output, input.elements())?;
-                let input_range = activation("input", &input)?;
-                let output_range = activation("output", &output)?;
-                let (input_scale, _) = per_tensor("input", &input)?;
-                let (output_scale, output_zero_point) = per_tensor("output", &output)?;
-                if output_scale != 1.0 / 256.0 || output_zero_point != -128 {
-                    return Err(fail(
-                        "output",
-                        &output,
-                        OperandProblem::Quantization(
-                            "is not scale 1/256 and zero point −128 (TFLite's int8 softmax)",
-                        ),
-                    ));
-                }
-                let depth = match input.shape().len() {
-                    0 => 1,
-                    rank => dim(&input, rank - 1),
-                };
-                Ok(Step::SoftmaxInt8 {
-                    input: input_range,
-                    output: output_range,
-                    depth,
-                    params: softmax_params(options.beta, input_scale)?,
-                })
-            }
-            (BuiltinOp::RESHAPE, Options::Reshape(_) | Options::None) => {
-                let input = operand(0, "input")?;
-                dtype("output", &output, input.dtype())?;
-                elements("output", &output, input.elements())?;
-                // the new shape: the second input when it is a constant,
-                // else the options' (TFLite's order)
-                let from_tensor = optional(1)
-                    .filter(|s| !s.data().is_empty())
-                    .and_then(|s| s.data_as::<i32>());
-                let from_options = match op.options() {
-                    Options::Reshape(r) => r.new_shape.filter(|s| !s.is_empty()),
-                    _ => None,
-                };
-                if let Some(new_shape) = from_tensor.or(from_options) {
-                    let (_, inferred) = reshape_dims(input.elements(), new_shape)?;
-                    if new_shape.len() != output.shape().len() {
-                        return Err(fail(
-                            "output",
-                            &output,
-                            OperandProblem::Rank {
-                                expected: new_shape.len(),
-                                found: output.shape().len(),
-                            },
-                        ));
-                    }
-                    for (axis, d) in new_shape.iter().enumerate() {
-                        let expected = usize::try_from(d).ok().or(inferred).unwrap_or(0);
-                        if dim(&output, axis) != expected {
-                            return Err(fail(
-                                "output",
-                                &output,
-                                OperandProblem::Dim {
-                                    axis: u8::try_from(axis).unwrap_or(u8::MAX),
-                                    expected,
-                                    found: dim(&output, axis),
-                                },
-                            ));
-                        }
-                    }
-                }
-                let input_slot = self.slot(input.index()).ok_or(fail(
-                    "input",
-                    &input,
-                    OperandProblem::Constant { expected: false },
-                ))?;
-                let output_slot = self.slot(output.index()).ok_or(fail(
-                    "output",
-                    &output,
-                    OperandProblem::Constant { expected: false },
-                ))?;
-                Ok(Step::Reshape {
-                    input: input_slot,
-                    output: output_slot,
-                })
-            }
-            _ => Err(unsupported),
+            (BuiltinOp::SOFTMAX, Options::Softmax(options)) => checker.softmax(options),
+            (BuiltinOp::RESHAPE, Options::Reshape(_) | Options::None) => checker.reshape(),
+            _ => Err(checker.unsupported()),
         }
-    }
-
-    /// The scales of a quantized weight or filter tensor `t`: one, or one
-    /// per channel along `axis` (`channels` of them), and its zero point
-    /// (every channel's the same).
-    fn channel_scales(
-        &self,
-        t: &Tensor<'m>,
-        axis: usize,
-        channels: usize,
-        fail: impl Fn(OperandProblem) -> TfliteError,
-    ) -> Result<(Array<'m, f32>, i32), TfliteError> {
-        let q = t
-            .quantization()
-            .ok_or(fail(OperandProblem::Quantization("is missing")))?;
-        if q.is_per_channel() && (q.quantized_dimension() != axis || q.scales().len() != channels) {
-            return Err(fail(OperandProblem::Quantization(
-                "is per-channel along another axis than the output channels",
-            )));
-        }
-        let first = q.zero_points().get(0).unwrap_or(0);
-        if q.zero_points().iter().any(|z| z != first) {
-            return Err(fail(OperandProblem::Quantization(
-                "has zero points that differ between channels",
-            )));
-        }
-        let zero_point = i32::try_from(first)
-            .ok()
-            .filter(|z| (-128..=127).contains(z))
-            .ok_or(fail(OperandProblem::Quantization(
-                "has a zero point outside the int8 range",
-            )))?;
-        Ok((q.scales(), zero_point))
-    }
-
-    /// Writes one multiplier per scale of `scales` into the scratch
-    /// (`input_scale · scale / output_scale`); returns how many.
-    fn write_multipliers(
-        &mut self,
-        scales: Array<'m, f32>,
-        input_scale: f32,
-        output_scale: f32,
-        fail: impl Fn(OperandProblem) -> TfliteError,
-    ) -> Result<usize, TfliteError> {
-        let scratch = &mut self.arena.multipliers;
-        if scratch.len() < scales.len() {
-            return Err(TfliteError::Arena {
-                what: "multipliers",
-                needed: scales.len(),
-                given: scratch.len(),
-            });
-        }
-        for (slot, scale) in scratch.iter_mut().zip(scales) {
-            *slot = fully_connected_multiplier(input_scale, scale, output_scale).map_err(|_| {
-                fail(OperandProblem::Quantization(
-                    "gives a multiplier (input scale · its scale / output scale) that is not a finite, non-negative number",
-                ))
-            })?;
-        }
-        Ok(scales.len())
     }
 
     /// Runs a checked step.
     fn run(&mut self, op: &Operator<'m>, step: Step<'m>) -> Result<(), TfliteError> {
-        // `prepare` rejected an output that is the input; activations of
-        // two tensors never overlap
-        let overlap = TfliteError::MissingOperand {
-            operator: op.index(),
-            op: op.op(),
-            operand: "output apart from its input",
+        // `prepare` rejected an output that is the input, and the
+        // activations of two tensors never overlap: this error is not met
+        let overlap = match op.output(0).and_then(|i| self.model.tensor(i)) {
+            Some(output) => operand_error(Some(op), "output", &output, OperandProblem::IsInput),
+            None => TfliteError::MissingOperand {
+                operator: op.index(),
+                op: op.op(),
+                operand: "output",
+            },
         };
         let fc_rounding = match self.arithmetic {
             Arithmetic::Micro => Rounding::Double,
@@ -1137,5 +679,518 @@ impl<'m, 'a> Interpreter<'m, 'a> {
                 }
             },
         }
+    }
+}
+
+/// One operator being checked against what its op needs: each check
+/// returns the error naming the operator, the operand and its tensor.
+struct Checker<'m> {
+    model: Model<'m>,
+    op: Operator<'m>,
+    output: Tensor<'m>,
+}
+
+impl<'m> Checker<'m> {
+    /// The checker of `op`; fails when it has no output, or its output is
+    /// its input.
+    fn new(model: Model<'m>, op: Operator<'m>) -> Result<Self, TfliteError> {
+        let output =
+            op.output(0)
+                .and_then(|i| model.tensor(i))
+                .ok_or(TfliteError::MissingOperand {
+                    operator: op.index(),
+                    op: op.op(),
+                    operand: "output",
+                })?;
+        let checker = Checker { model, op, output };
+        if op.input(0) == Some(output.index()) {
+            return Err(checker.fail("output", &output, OperandProblem::IsInput));
+        }
+        Ok(checker)
+    }
+
+    /// The error: the interpreter does not run this op.
+    fn unsupported(&self) -> TfliteError {
+        TfliteError::UnsupportedOp {
+            operator: self.op.index(),
+            op: self.op.op(),
+            output: self.output.index(),
+            output_name: Name::new(self.output.name()),
+        }
+    }
+
+    /// The error: operand `name`, tensor `t`, has `problem`.
+    fn fail(&self, name: &'static str, t: &Tensor<'_>, problem: OperandProblem) -> TfliteError {
+        operand_error(Some(&self.op), name, t, problem)
+    }
+
+    /// Input `k`, which the op needs.
+    fn input(&self, k: usize, name: &'static str) -> Result<Tensor<'m>, TfliteError> {
+        self.optional(k).ok_or(TfliteError::MissingOperand {
+            operator: self.op.index(),
+            op: self.op.op(),
+            operand: name,
+        })
+    }
+
+    /// Input `k`, if the op has it (an absent optional input is -1).
+    fn optional(&self, k: usize) -> Option<Tensor<'m>> {
+        self.op.input(k).and_then(|i| self.model.tensor(i))
+    }
+
+    fn dtype(
+        &self,
+        name: &'static str,
+        t: &Tensor<'_>,
+        expected: TensorType,
+    ) -> Result<(), TfliteError> {
+        if t.dtype() == expected {
+            Ok(())
+        } else {
+            Err(self.fail(
+                name,
+                t,
+                OperandProblem::Dtype {
+                    expected,
+                    found: t.dtype(),
+                },
+            ))
+        }
+    }
+
+    fn elements(
+        &self,
+        name: &'static str,
+        t: &Tensor<'_>,
+        expected: usize,
+    ) -> Result<(), TfliteError> {
+        if t.elements() == expected {
+            Ok(())
+        } else {
+            Err(self.fail(
+                name,
+                t,
+                OperandProblem::Elements {
+                    expected,
+                    found: t.elements(),
+                },
+            ))
+        }
+    }
+
+    fn rank(&self, name: &'static str, t: &Tensor<'_>, expected: usize) -> Result<(), TfliteError> {
+        if t.shape().len() == expected {
+            Ok(())
+        } else {
+            Err(self.fail(
+                name,
+                t,
+                OperandProblem::Rank {
+                    expected,
+                    found: t.shape().len(),
+                },
+            ))
+        }
+    }
+
+    fn dim(
+        &self,
+        name: &'static str,
+        t: &Tensor<'_>,
+        axis: usize,
+        expected: usize,
+    ) -> Result<(), TfliteError> {
+        let found = dim(t, axis);
+        if found == expected {
+            Ok(())
+        } else {
+            Err(self.fail(
+                name,
+                t,
+                OperandProblem::Dim {
+                    axis: u8::try_from(axis).unwrap_or(u8::MAX),
+                    expected,
+                    found,
+                },
+            ))
+        }
+    }
+
+    /// Checks `t` is a constant (or empty).
+    fn constant(&self, name: &'static str, t: &Tensor<'_>) -> Result<(), TfliteError> {
+        if t.data().is_empty() && t.elements() > 0 {
+            Err(self.fail(name, t, OperandProblem::Constant { expected: true }))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Where activation `t` lives; fails for a constant.
+    fn activation(&self, name: &'static str, t: &Tensor<'_>) -> Result<Slot, TfliteError> {
+        slot(&self.model, t.index()).ok_or(self.fail(
+            name,
+            t,
+            OperandProblem::Constant { expected: false },
+        ))
+    }
+
+    /// The one scale and zero point of `t` (an int8 zero point).
+    fn per_tensor(&self, name: &'static str, t: &Tensor<'_>) -> Result<(f32, i32), TfliteError> {
+        let fail = |why| self.fail(name, t, OperandProblem::Quantization(why));
+        let q = t.quantization().ok_or(fail("is missing"))?;
+        if q.is_per_channel() {
+            return Err(fail("is per-channel, and the op needs one scale"));
+        }
+        let zero_point = q
+            .zero_point(0)
+            .and_then(|z| i32::try_from(z).ok())
+            .filter(|z| (-128..=127).contains(z))
+            .ok_or(fail("has a zero point outside the int8 range"))?;
+        Ok((q.scale(0).unwrap_or(0.0), zero_point))
+    }
+
+    /// The scales of quantized weights or filter `t`: one, or one per
+    /// channel along `axis` (`channels` of them); and its zero point, the
+    /// same for every channel.
+    fn channel_scales(
+        &self,
+        name: &'static str,
+        t: &Tensor<'m>,
+        axis: usize,
+        channels: usize,
+    ) -> Result<(Array<'m, f32>, i32), TfliteError> {
+        let fail = |why| self.fail(name, t, OperandProblem::Quantization(why));
+        let q = t.quantization().ok_or(fail("is missing"))?;
+        if q.is_per_channel() && (q.quantized_dimension() != axis || q.scales().len() != channels) {
+            return Err(fail(
+                "is per-channel along another axis than the output channels",
+            ));
+        }
+        let first = q.zero_points().get(0).unwrap_or(0);
+        if q.zero_points().iter().any(|z| z != first) {
+            return Err(fail("has zero points that differ between channels"));
+        }
+        let zero_point = i32::try_from(first)
+            .ok()
+            .filter(|z| (-128..=127).contains(z))
+            .ok_or(fail("has a zero point outside the int8 range"))?;
+        Ok((q.scales(), zero_point))
+    }
+
+    /// Writes the multiplier `input_scale · scale / output_scale` of each
+    /// of weights or filter `t`'s `scales` into `scratch`; returns how many.
+    fn write_multipliers(
+        &self,
+        name: &'static str,
+        t: &Tensor<'_>,
+        scales: Array<'m, f32>,
+        (input_scale, output_scale): (f32, f32),
+        scratch: &mut [QuantizedMultiplier],
+    ) -> Result<usize, TfliteError> {
+        if scratch.len() < scales.len() {
+            return Err(TfliteError::Arena {
+                what: "multipliers",
+                needed: scales.len(),
+                given: scratch.len(),
+            });
+        }
+        for (slot, scale) in scratch.iter_mut().zip(scales) {
+            *slot = fully_connected_multiplier(input_scale, scale, output_scale).map_err(|_| {
+                self.fail(
+                    name,
+                    t,
+                    OperandProblem::Quantization(
+                        "gives a multiplier (input scale · its scale / output scale) that is not a finite, non-negative number",
+                    ),
+                )
+            })?;
+        }
+        Ok(scales.len())
+    }
+
+    /// `FULLY_CONNECTED`: int8 (per-tensor or per-channel weights) or f32;
+    /// weights `[units, input_dim]`, the input read as rows of `input_dim`.
+    fn fully_connected(
+        &self,
+        options: FullyConnectedOptions,
+        scratch: &mut [QuantizedMultiplier],
+    ) -> Result<Step<'m>, TfliteError> {
+        if options.weights_format != WeightsFormat::Default {
+            return Err(self.unsupported());
+        }
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        let weights = self.input(1, "weights")?;
+        let bias = self.optional(2);
+        self.rank("weights", &weights, 2)?;
+        self.constant("weights", &weights)?;
+        let (units, input_dim) = (dim(&weights, 0), dim(&weights, 1));
+        if input_dim == 0 || !input.elements().is_multiple_of(input_dim) {
+            return Err(self.fail(
+                "input",
+                &input,
+                OperandProblem::Elements {
+                    expected: input_dim,
+                    found: input.elements(),
+                },
+            ));
+        }
+        let dims = FullyConnectedDims {
+            batches: input.elements() / input_dim,
+            input_dim,
+            units,
+        };
+        self.elements("output", output, dims.batches.saturating_mul(units))?;
+        if let Some(bias) = &bias {
+            self.elements("bias", bias, units)?;
+            self.constant("bias", bias)?;
+        }
+        let input_slot = self.activation("input", &input)?;
+        let output_slot = self.activation("output", output)?;
+        match input.dtype() {
+            TensorType::Float32 => {
+                self.dtype("weights", &weights, TensorType::Float32)?;
+                self.dtype("output", output, TensorType::Float32)?;
+                if let Some(bias) = &bias {
+                    self.dtype("bias", bias, TensorType::Float32)?;
+                }
+                Ok(Step::FullyConnectedF32 {
+                    input: input_slot.range,
+                    output: output_slot.range,
+                    weights: weights.data_as().unwrap_or_else(Array::empty),
+                    bias: bias.and_then(|b| b.data_as()),
+                    dims,
+                    range: activation_range_f32(options.fused_activation)?,
+                })
+            }
+            TensorType::Int8 => {
+                self.dtype("weights", &weights, TensorType::Int8)?;
+                self.dtype("output", output, TensorType::Int8)?;
+                if let Some(bias) = &bias {
+                    self.dtype("bias", bias, TensorType::Int32)?;
+                }
+                let (input_scale, input_zero_point) = self.per_tensor("input", &input)?;
+                let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+                let (scales, weights_zero_point) =
+                    self.channel_scales("weights", &weights, 0, units)?;
+                let channels = self.write_multipliers(
+                    "weights",
+                    &weights,
+                    scales,
+                    (input_scale, output_scale),
+                    scratch,
+                )?;
+                let (output_min, output_max) = activation_range_int8(
+                    options.fused_activation,
+                    output_scale,
+                    output_zero_point,
+                )?;
+                Ok(Step::FullyConnectedInt8 {
+                    input: input_slot.range,
+                    output: output_slot.range,
+                    weights: weights.data_as().unwrap_or_else(Array::empty),
+                    bias: bias.and_then(|b| b.data_as()),
+                    dims,
+                    quantization: Quantized {
+                        input_zero_point,
+                        weights_zero_point,
+                        output_zero_point,
+                        output_min,
+                        output_max,
+                        channels,
+                    },
+                })
+            }
+            found => Err(self.fail(
+                "input",
+                &input,
+                OperandProblem::Dtype {
+                    expected: TensorType::Int8,
+                    found,
+                },
+            )),
+        }
+    }
+
+    /// `DEPTHWISE_CONV_2D`, int8: NHWC input, filter `[1, KH, KW, C·M]`
+    /// with zero point 0, per-tensor or per-channel (axis 3); the output's
+    /// size as TFLite pads.
+    fn depthwise_conv(
+        &self,
+        options: DepthwiseConv2dOptions,
+        scratch: &mut [QuantizedMultiplier],
+    ) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        let filter = self.input(1, "filter")?;
+        let bias = self.optional(2);
+        self.dtype("input", &input, TensorType::Int8)?;
+        self.dtype("filter", &filter, TensorType::Int8)?;
+        self.dtype("output", output, TensorType::Int8)?;
+        self.constant("filter", &filter)?;
+        for (name, t) in [("input", &input), ("filter", &filter), ("output", output)] {
+            self.rank(name, t, 4)?;
+        }
+        self.dim("filter", &filter, 0, 1)?;
+        let input_depth = dim(&input, 3);
+        let output_depth = dim(&filter, 3);
+        if input_depth == 0 || !output_depth.is_multiple_of(input_depth) {
+            return Err(TfliteError::KernelParam {
+                what: "depthwise convolution's output channels",
+                value: i64::try_from(output_depth).unwrap_or(i64::MAX),
+                rule: "they must be a multiple of the input channels",
+            });
+        }
+        let depth_multiplier = output_depth / input_depth;
+        // a depth_multiplier option of 0 (older files): from the shapes alone
+        if options.depth_multiplier != 0
+            && usize::try_from(options.depth_multiplier).ok() != Some(depth_multiplier)
+        {
+            return Err(TfliteError::KernelParam {
+                what: "depthwise convolution's depth_multiplier option",
+                value: i64::from(options.depth_multiplier),
+                rule: "it must be the filter's channels over the input's",
+            });
+        }
+        // checked at least 1 by Model::parse
+        let size = |v: i32| usize::try_from(v).unwrap_or(0);
+        let strides = (size(options.stride_h), size(options.stride_w));
+        let dilations = (size(options.dilation_h), size(options.dilation_w));
+        let rows = conv_axis(
+            options.padding,
+            dim(&input, 1),
+            dim(&filter, 1),
+            strides.0,
+            dilations.0,
+        )?;
+        let columns = conv_axis(
+            options.padding,
+            dim(&input, 2),
+            dim(&filter, 2),
+            strides.1,
+            dilations.1,
+        )?;
+        self.dim("output", output, 0, dim(&input, 0))?;
+        self.dim("output", output, 1, rows.output)?;
+        self.dim("output", output, 2, columns.output)?;
+        self.dim("output", output, 3, output_depth)?;
+        if let Some(bias) = &bias {
+            self.dtype("bias", bias, TensorType::Int32)?;
+            self.elements("bias", bias, output_depth)?;
+            self.constant("bias", bias)?;
+        }
+        let input_slot = self.activation("input", &input)?;
+        let output_slot = self.activation("output", output)?;
+        let (input_scale, input_zero_point) = self.per_tensor("input", &input)?;
+        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+        let (scales, filter_zero_point) =
+            self.channel_scales("filter", &filter, 3, output_depth)?;
+        if filter_zero_point != 0 {
+            return Err(self.fail(
+                "filter",
+                &filter,
+                OperandProblem::Quantization("has a zero point other than 0"),
+            ));
+        }
+        let channels = self.write_multipliers(
+            "filter",
+            &filter,
+            scales,
+            (input_scale, output_scale),
+            scratch,
+        )?;
+        let (output_min, output_max) =
+            activation_range_int8(options.fused_activation, output_scale, output_zero_point)?;
+        Ok(Step::DepthwiseConvInt8 {
+            input: input_slot.range,
+            output: output_slot.range,
+            filter: filter.data_as().unwrap_or_else(Array::empty),
+            bias: bias.and_then(|b| b.data_as()),
+            dims: DepthwiseConvDims {
+                batches: dim(&input, 0),
+                input_height: dim(&input, 1),
+                input_width: dim(&input, 2),
+                input_depth,
+                filter_height: dim(&filter, 1),
+                filter_width: dim(&filter, 2),
+                depth_multiplier,
+                output_height: rows.output,
+                output_width: columns.output,
+            },
+            strides,
+            dilations,
+            pads: (rows.pad_before, columns.pad_before),
+            quantization: Quantized {
+                input_zero_point,
+                weights_zero_point: 0,
+                output_zero_point,
+                output_min,
+                output_max,
+                channels,
+            },
+        })
+    }
+
+    /// `SOFTMAX`, int8, over the last axis; the output at scale 1/256 and
+    /// zero point −128, as TFLite requires.
+    fn softmax(&self, options: SoftmaxOptions) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        self.dtype("input", &input, TensorType::Int8)?;
+        self.dtype("output", output, TensorType::Int8)?;
+        self.elements("output", output, input.elements())?;
+        let input_slot = self.activation("input", &input)?;
+        let output_slot = self.activation("output", output)?;
+        let (input_scale, _) = self.per_tensor("input", &input)?;
+        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+        if output_scale != 1.0 / 256.0 || output_zero_point != -128 {
+            return Err(self.fail(
+                "output",
+                output,
+                OperandProblem::Quantization(
+                    "is not scale 1/256 and zero point −128 (TFLite's int8 softmax)",
+                ),
+            ));
+        }
+        let depth = match input.shape().len() {
+            0 => 1,
+            rank => dim(&input, rank - 1),
+        };
+        Ok(Step::SoftmaxInt8 {
+            input: input_slot.range,
+            output: output_slot.range,
+            depth,
+            params: softmax_params(options.beta, input_scale)?,
+        })
+    }
+
+    /// `RESHAPE`: the output's shape checked against the new shape (the
+    /// second input when it is a constant, else the options', as TFLite
+    /// reads them), the data copied.
+    fn reshape(&self) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        self.dtype("output", output, input.dtype())?;
+        self.elements("output", output, input.elements())?;
+        let from_tensor = self
+            .optional(1)
+            .filter(|s| !s.data().is_empty())
+            .and_then(|s| s.data_as::<i32>());
+        let from_options = match self.op.options() {
+            Options::Reshape(r) => r.new_shape.filter(|s| !s.is_empty()),
+            _ => None,
+        };
+        if let Some(new_shape) = from_tensor.or(from_options) {
+            let (_, inferred) = reshape_dims(input.elements(), new_shape)?;
+            self.rank("output", output, new_shape.len())?;
+            for (axis, d) in new_shape.iter().enumerate() {
+                let expected = usize::try_from(d).ok().or(inferred).unwrap_or(0);
+                self.dim("output", output, axis, expected)?;
+            }
+        }
+        Ok(Step::Reshape {
+            input: self.activation("input", &input)?,
+            output: self.activation("output", output)?,
+        })
     }
 }

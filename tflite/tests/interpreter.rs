@@ -221,28 +221,69 @@ fn the_wrong_fully_connected_rounding_misses_tflite_micro() {
     }
 }
 
+/// speech.tflite with the first run of bytes `from` that, turned into
+/// `to`, gives a model `changed` accepts (the field the test means to
+/// change, and it alone as far as `changed` looks).
+fn patched_speech(from: &[u8], to: &[u8], changed: impl Fn(&Model<'_>) -> bool) -> Vec<u8> {
+    let mut bytes = SPEECH.to_vec();
+    for at in 0..bytes.len() - from.len() {
+        if &bytes[at..at + from.len()] != from {
+            continue;
+        }
+        bytes[at..at + from.len()].copy_from_slice(to);
+        if Model::parse(&bytes).is_ok_and(|m| changed(&m)) {
+            return bytes;
+        }
+        bytes[at..at + from.len()].copy_from_slice(from);
+    }
+    panic!("no bytes {from:?} to patch");
+}
+
 /// speech.tflite with its RESHAPE's operator code (deprecated_builtin_code
 /// 22) turned into 23 (RESIZE_BILINEAR), an op the interpreter does not run.
 fn speech_with_an_unsupported_op() -> Vec<u8> {
-    let model = Model::parse(SPEECH).unwrap();
-    let code = model.operator(0).unwrap().opcode_index();
-    let mut bytes = SPEECH.to_vec();
-    // find the byte: the one position where changing a 22 to 23 turns
-    // operator 0 into RESIZE_BILINEAR and nothing else
-    for at in 0..bytes.len() {
-        if bytes[at] != 22 {
-            continue;
-        }
-        bytes[at] = 23;
-        if let Ok(m) = Model::parse(&bytes) {
-            let op0 = m.operator(0).unwrap();
-            if op0.op().code() == 23 && op0.opcode_index() == code {
-                return bytes;
-            }
-        }
-        bytes[at] = 22;
-    }
-    panic!("no operator code byte found");
+    let code = Model::parse(SPEECH)
+        .unwrap()
+        .operator(0)
+        .unwrap()
+        .opcode_index();
+    patched_speech(&[22], &[23], |m| {
+        let op0 = m.operator(0).unwrap();
+        op0.op().code() == 23 && op0.opcode_index() == code
+    })
+}
+
+#[test]
+fn operands_that_do_not_fit_their_op_are_errors_naming_operator_and_tensor() {
+    // the softmax's output zero point −128 (an i64) made −127
+    let softmax_output = |m: &Model<'_>| m.tensor(9).unwrap().quantization().unwrap().zero_point(0);
+    let bytes = patched_speech(&(-128i64).to_le_bytes(), &(-127i64).to_le_bytes(), |m| {
+        softmax_output(m) == Some(-127)
+    });
+    let model = Model::parse(&bytes).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    let err = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "operator 3 (SOFTMAX): its output, tensor 9 \"labels_softmax\": its quantization is not scale 1/256 and zero point −128 (TFLite's int8 softmax)"
+    );
+
+    // the depthwise convolution's stride 2 (an i32) made 3: the output's
+    // rows are then 17, not the 25 the file says
+    let stride_h = |m: &Model<'_>| match m.operator(1).unwrap().options() {
+        shapecheck_tflite::Options::DepthwiseConv2d(o) => o.stride_h,
+        _ => 0,
+    };
+    let bytes = patched_speech(&2i32.to_le_bytes(), &3i32.to_le_bytes(), |m| {
+        stride_h(m) == 3
+    });
+    let model = Model::parse(&bytes).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    let err = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "operator 1 (DEPTHWISE_CONV_2D): its output, tensor 2 \"Relu\": dim 1 of its shape is 25, not 17"
+    );
 }
 
 #[test]
