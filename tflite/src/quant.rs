@@ -285,16 +285,12 @@ pub fn rounding_divide_by_pot(x: i32, exponent: u32) -> i32 {
 }
 
 /// gemmlowp's `SaturatingRoundingMultiplyByPOT` for a positive exponent:
-/// `x · 2^exponent`, saturating to the `i32` range.
+/// `x · 2^exponent`, saturating to the `i32` range (gemmlowp compares with
+/// ±(2^(31 − exponent) − 1) first; the product itself, saturated, is the
+/// same).
 fn saturating_shift_left(x: i32, exponent: u32) -> i32 {
-    let threshold = (1i32 << (31 - exponent.min(31))) - 1;
-    if x > threshold {
-        i32::MAX
-    } else if x < -threshold {
-        i32::MIN
-    } else {
-        x << exponent.min(31)
-    }
+    // |x| · 2^32 still fits an i64; any larger power saturates all the same
+    saturate(i64::from(x) << exponent.min(32))
 }
 
 /// gemmlowp's `RoundingHalfSum`: `(a + b) / 2` rounded to nearest, ties away
@@ -437,6 +433,24 @@ mod tests {
             let (r, n) = reciprocal((x * f64::from(1 << 19)) as i32, 12);
             let got = f64::from(r) / 2f64.powi(31) / 2f64.powi(n);
             assert!((got - 1.0 / x).abs() < 1e-8, "1/{x} = {got}");
+        }
+    }
+
+    #[test]
+    fn saturating_shift_left_saturates_as_gemmlowp() {
+        for e in 0..=40u32 {
+            for x in [0, 1, -1, 7, -7, 1 << 20, -(1 << 20), i32::MAX, i32::MIN] {
+                // gemmlowp's comparisons, in i64 so that exponent 0 is defined
+                let threshold = (1i64 << (31 - e.min(31))) - 1;
+                let want = if i64::from(x) > threshold {
+                    i32::MAX
+                } else if i64::from(x) < -threshold {
+                    i32::MIN
+                } else {
+                    x << e.min(31)
+                };
+                assert_eq!(saturating_shift_left(x, e), want, "{x} << {e}");
+            }
         }
     }
 
