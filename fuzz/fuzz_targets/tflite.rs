@@ -10,10 +10,69 @@
 //! and subgraph tensor index is a tensor (or -1 for an absent optional
 //! input), every op code is one the schema names, and every accessor past
 //! the end is `None`.
+//!
+//! An accepted model is then run by the `Interpreter` on zero inputs (when
+//! its activations fit in a few MB): `new`, `set_input` and `invoke` return
+//! an error or succeed, never panic, and an error's message is not empty.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use shapecheck_tflite::{BuiltinOp, Model, Options};
+use shapecheck_tflite::{
+    Arena, Arithmetic, BuiltinOp, Interpreter, Model, Options, QuantizedMultiplier, TensorData,
+    TensorType,
+};
+
+/// The most activation elements (and multipliers) a fuzzed model is run
+/// with: larger ones are checked for their sizes only.
+const MAX_ELEMENTS: usize = 1 << 20;
+
+/// Runs `model` on zero inputs with each arithmetic.
+fn run(model: Model<'_>) {
+    let Ok(sizes) = Interpreter::arena_sizes(&model) else {
+        return;
+    };
+    if sizes.int8 > MAX_ELEMENTS || sizes.float32 > MAX_ELEMENTS || sizes.multipliers > MAX_ELEMENTS
+    {
+        return;
+    }
+    for arithmetic in [Arithmetic::Micro, Arithmetic::Reference] {
+        let mut int8 = vec![0i8; sizes.int8];
+        let mut float32 = vec![0f32; sizes.float32];
+        let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+        let arena = Arena {
+            int8: &mut int8,
+            float32: &mut float32,
+            multipliers: &mut multipliers,
+        };
+        let mut interpreter = match Interpreter::new(model, arena, arithmetic) {
+            Ok(i) => i,
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                return;
+            }
+        };
+        for k in 0..model.inputs().len() {
+            let input = model.input(k).expect("checked by parse");
+            let zeros_i8 = vec![0i8; input.elements().min(MAX_ELEMENTS)];
+            let zeros_f32 = vec![0f32; input.elements().min(MAX_ELEMENTS)];
+            let data = match input.dtype() {
+                TensorType::Float32 => TensorData::Float32(&zeros_f32),
+                _ => TensorData::Int8(&zeros_i8),
+            };
+            if let Err(e) = interpreter.set_input(k, data) {
+                assert!(!e.to_string().is_empty());
+            }
+        }
+        match interpreter.invoke() {
+            Ok(()) => {
+                for k in 0..model.outputs().len() {
+                    let _ = interpreter.output(k).map(|d| d.len());
+                }
+            }
+            Err(e) => assert!(!e.to_string().is_empty()),
+        }
+    }
+}
 
 const MODELS: [&[u8]; 3] = [
     include_bytes!("../../tflite/tests/models/sine.tflite"),
@@ -143,6 +202,7 @@ fn check(bytes: &[u8]) {
     assert!(model.tensor(tensors).is_none());
     assert!(model.operator(model.operator_count()).is_none());
     assert!(model.input(model.inputs().len()).is_none());
+    run(model);
 }
 
 fuzz_target!(|bytes: &[u8]| {

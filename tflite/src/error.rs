@@ -365,6 +365,165 @@ pub enum TfliteError {
         /// the multiplier
         value: f64,
     },
+    /// A kernel parameter outside the range the kernel is defined on (a
+    /// depth multiplier below 1, a softmax row whose sum of exponentials
+    /// TFLite's fixed point cannot hold, ...).
+    KernelParam {
+        /// the parameter
+        what: &'static str,
+        /// its value
+        value: i64,
+        /// the rule it breaks
+        rule: &'static str,
+    },
+    /// The softmax's input multiplier `beta · input_scale · 2^26` is not
+    /// above 1 (TFLite's `QuantizeMultiplierGreaterThanOne` requires it), or
+    /// is not a finite number.
+    SoftmaxScale {
+        /// `beta · input_scale · 2^26`
+        value: f64,
+    },
+    /// An operator the [`Interpreter`](crate::Interpreter) does not run (its
+    /// op, or its op on these types or options).
+    UnsupportedOp {
+        /// the operator's index
+        operator: usize,
+        /// its op
+        op: BuiltinOp,
+        /// the tensor it writes (its output 0)
+        output: usize,
+        /// that tensor's name
+        output_name: Name,
+    },
+    /// An operator lacks an operand the op needs.
+    MissingOperand {
+        /// the operator's index
+        operator: usize,
+        /// its op
+        op: BuiltinOp,
+        /// which operand (`"input"`, `"filter"`, `"output"`, ...)
+        operand: &'static str,
+    },
+    /// One operand of an operator (or one of the model's inputs) is not
+    /// what the op needs.
+    Operand {
+        /// the operator's index (`None` for the model's inputs)
+        operator: Option<usize>,
+        /// its op
+        op: Option<BuiltinOp>,
+        /// which operand (`"input"`, `"filter"`, `"bias"`, `"output"`, ...)
+        operand: &'static str,
+        /// the tensor's index
+        tensor: usize,
+        /// the tensor's name
+        name: Name,
+        /// what is wrong
+        problem: OperandProblem,
+    },
+    /// A buffer given to the [`Interpreter`](crate::Interpreter) for the
+    /// activations of one type is too short.
+    Arena {
+        /// which buffer (`"int8 activations"`, `"f32 activations"`,
+        /// `"multipliers"`)
+        what: &'static str,
+        /// the elements they need ([`Interpreter::arena_sizes`](crate::Interpreter::arena_sizes))
+        needed: usize,
+        /// the buffer's length
+        given: usize,
+    },
+}
+
+/// What is wrong with an operand, in a [`TfliteError::Operand`].
+///
+/// ```
+/// use shapecheck_tflite::{OperandProblem, TensorType};
+///
+/// let p = OperandProblem::Dtype { expected: TensorType::Int8, found: TensorType::Float32 };
+/// assert_eq!(p.to_string(), "its type is FLOAT32, not INT8");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum OperandProblem {
+    /// Its element type is not the one the op takes.
+    Dtype {
+        /// the type the op takes here
+        expected: TensorType,
+        /// the tensor's type
+        found: TensorType,
+    },
+    /// It has constant data where the op writes or reads an activation, or
+    /// none where the op needs a constant.
+    Constant {
+        /// whether the op needs a constant
+        expected: bool,
+    },
+    /// Its shape has another rank.
+    Rank {
+        /// the rank the op needs
+        expected: usize,
+        /// the shape's rank
+        found: usize,
+    },
+    /// A dim of its shape is not the one the other operands call for.
+    Dim {
+        /// the axis
+        axis: u8,
+        /// the dim they call for
+        expected: usize,
+        /// the shape's dim
+        found: usize,
+    },
+    /// Its element count is not the one the other operands call for.
+    Elements {
+        /// the count they call for
+        expected: usize,
+        /// its count
+        found: usize,
+    },
+    /// Its quantization is missing or unusable (the reason).
+    Quantization(&'static str),
+    /// It is also the operator's input (an op cannot write its input).
+    IsInput,
+    /// The model's input it is given is of another length.
+    InputLength {
+        /// the tensor's element count
+        expected: usize,
+        /// the data's length
+        found: usize,
+    },
+}
+
+impl fmt::Display for OperandProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OperandProblem::Dtype { expected, found } => {
+                write!(f, "its type is {found}, not {expected}")
+            }
+            OperandProblem::Constant { expected: true } => {
+                f.write_str("it has no constant data, and the op needs a constant")
+            }
+            OperandProblem::Constant { expected: false } => {
+                f.write_str("it is a constant, and the op needs an activation")
+            }
+            OperandProblem::Rank { expected, found } => {
+                write!(f, "its shape has rank {found}, not {expected}")
+            }
+            OperandProblem::Dim {
+                axis,
+                expected,
+                found,
+            } => write!(f, "dim {axis} of its shape is {found}, not {expected}"),
+            OperandProblem::Elements { expected, found } => {
+                write!(f, "it has {found} elements, not {expected}")
+            }
+            OperandProblem::Quantization(why) => write!(f, "its quantization {why}"),
+            OperandProblem::IsInput => f.write_str("it is also the op's input"),
+            OperandProblem::InputLength { expected, found } => write!(
+                f,
+                "it has {expected} elements, and the data given has {found}"
+            ),
+        }
+    }
 }
 
 impl TfliteError {
@@ -559,6 +718,60 @@ impl fmt::Display for TfliteError {
             TfliteError::BadMultiplier { value } => write!(
                 f,
                 "the requantization multiplier {value} is not a finite, non-negative number"
+            ),
+            TfliteError::KernelParam { what, value, rule } => {
+                write!(f, "the {what} is {value}: {rule}")
+            }
+            TfliteError::SoftmaxScale { value } => write!(
+                f,
+                "the softmax's input multiplier beta · input scale · 2^26 is {value}, not a finite number above 1"
+            ),
+            TfliteError::UnsupportedOp {
+                operator,
+                op,
+                output,
+                output_name,
+            } => write!(
+                f,
+                "operator {operator} ({op}), writing tensor {output} \"{output_name}\": the interpreter does not run this op (or not on these types or options)"
+            ),
+            TfliteError::MissingOperand {
+                operator,
+                op,
+                operand,
+            } => write!(f, "operator {operator} ({op}): its {operand} is missing"),
+            TfliteError::Operand {
+                operator: Some(operator),
+                op,
+                operand,
+                tensor,
+                name,
+                problem,
+            } => {
+                write!(f, "operator {operator}")?;
+                if let Some(op) = op {
+                    write!(f, " ({op})")?;
+                }
+                write!(f, ": its {operand}, tensor {tensor} \"{name}\": {problem}")
+            }
+            TfliteError::Operand {
+                operator: None,
+                operand,
+                tensor,
+                name,
+                problem,
+                ..
+            } => write!(
+                f,
+                "the model's {operand}, tensor {tensor} \"{name}\": {problem}"
+            ),
+            TfliteError::Arena {
+                what,
+                needed,
+                given,
+            } => write!(
+                f,
+                "the {what} need {needed} elements, and their buffer has {given}"
             ),
         }
     }

@@ -1,12 +1,14 @@
-//! TFLite's int8 `FULLY_CONNECTED` kernel on slices: int32 accumulation,
-//! bias, requantization (per-tensor or per-channel, either rounding), the
-//! output zero point and the fused activation's clamp.
+//! TFLite's `FULLY_CONNECTED` kernels on slices: int8 (int32 accumulation,
+//! bias, requantization per-tensor or per-channel in either rounding, the
+//! output zero point and the fused activation's clamp) and f32 (bias and
+//! the fused activation's clamp).
 
 use crate::error::TfliteError;
 use crate::quant::{
     multiply_by_quantized_multiplier, quantize_multiplier, QuantizedMultiplier, Rounding,
 };
 use crate::types::Activation;
+use crate::values::Values;
 
 /// The sizes of one fully connected layer: `batches` rows of `input_dim`
 /// inputs, `units` outputs each; the weights are `[units, input_dim]`.
@@ -136,7 +138,8 @@ fn round_half_away(v: f32) -> i32 {
 /// `y = multiply_by_quantized_multiplier(acc, M_c) + out_zp` clamped to
 /// `[output_min, output_max]`. `input` is `[batches, input_dim]`, `weights`
 /// `[units, input_dim]`, `bias` `[units]` (or none), `output`
-/// `[batches, units]`, all row-major.
+/// `[batches, units]`, all row-major. The weights and bias are read from
+/// slices or in place from a model ([`Values`]).
 ///
 /// The accumulator wraps on overflow (TFLite leaves it undefined; it needs
 /// more than 65,000 inputs of extreme values). Fails, with `output`
@@ -166,13 +169,83 @@ fn round_half_away(v: f32) -> i32 {
 /// assert_eq!(out, [7, 0]);
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
-pub fn fully_connected_int8(
+pub fn fully_connected_int8<W, B>(
     input: &[i8],
-    weights: &[i8],
-    bias: Option<&[i32]>,
+    weights: &W,
+    bias: Option<&B>,
     dims: FullyConnectedDims,
     params: &FullyConnectedParams<'_>,
     output: &mut [i8],
+) -> Result<(), TfliteError>
+where
+    W: Values<i8> + ?Sized,
+    B: Values<i32> + ?Sized,
+{
+    let FullyConnectedDims {
+        batches,
+        input_dim,
+        units,
+    } = dims;
+    check_lengths(
+        dims,
+        input.len(),
+        weights.count(),
+        bias.map(|b| b.count()),
+        output.len(),
+    )?;
+    let per_channel = params.multipliers.len() != 1;
+    if per_channel && params.multipliers.len() != units {
+        return Err(TfliteError::Length {
+            what: "multipliers",
+            expected: units,
+            actual: params.multipliers.len(),
+        });
+    }
+    if units == 0 {
+        // no output, however many rows (a row count alone bounds nothing)
+        return Ok(());
+    }
+    // every product below is at most one of the lengths checked above, and
+    // the rows are at most the output's length
+    for b in 0..batches {
+        let row = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
+        for c in 0..units {
+            let w_row = weights.run(c * input_dim, (c + 1) * input_dim);
+            let mut acc: i32 = 0;
+            for (&x, w) in row.iter().zip(w_row) {
+                let x = i32::from(x).wrapping_sub(params.input_zero_point);
+                let w = i32::from(w).wrapping_sub(params.weights_zero_point);
+                acc = acc.wrapping_add(x.wrapping_mul(w));
+            }
+            if let Some(b) = bias.and_then(|b| b.at(c)) {
+                acc = acc.wrapping_add(b);
+            }
+            let m = params
+                .multipliers
+                .get(if per_channel { c } else { 0 })
+                .copied()
+                .unwrap_or(QuantizedMultiplier::ZERO);
+            let y = multiply_by_quantized_multiplier(acc, m, params.rounding)
+                .saturating_add(params.output_zero_point)
+                .min(params.output_max)
+                .max(params.output_min)
+                .clamp(-128, 127);
+            if let Some(out) = output.get_mut(b * units + c) {
+                *out = y as i8;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks the lengths of a fully connected layer's operands against `dims`
+/// (`bias` is `None` when there is no bias).
+fn check_lengths(
+    dims: FullyConnectedDims,
+    input: usize,
+    weights: usize,
+    bias: Option<usize>,
+    output: usize,
 ) -> Result<(), TfliteError> {
     let FullyConnectedDims {
         batches,
@@ -197,49 +270,97 @@ pub fn fully_connected_int8(
             })
         }
     };
-    check("input", size("input", batches, input_dim)?, input.len())?;
-    check("weights", size("weights", units, input_dim)?, weights.len())?;
-    check("output", size("output", batches, units)?, output.len())?;
+    check("input", size("input", batches, input_dim)?, input)?;
+    check("weights", size("weights", units, input_dim)?, weights)?;
+    check("output", size("output", batches, units)?, output)?;
     if let Some(bias) = bias {
-        check("bias", units, bias.len())?;
+        check("bias", units, bias)?;
     }
-    let per_channel = params.multipliers.len() != 1;
-    if per_channel {
-        check("multipliers", units, params.multipliers.len())?;
+    Ok(())
+}
+
+/// The range an f32 output is clamped to after `activation`, as TFLite's
+/// `CalculateActivationRange`: `NONE` is unbounded, `RELU` [0, ∞), `RELU6`
+/// [0, 6], `RELU_N1_TO_1` [−1, 1]. `TANH` and `SIGN_BIT` are not clamps:
+/// [`TfliteError::UnsupportedActivation`].
+///
+/// ```
+/// use shapecheck_tflite::{activation_range_f32, Activation};
+///
+/// assert_eq!(activation_range_f32(Activation::Relu6)?, (0.0, 6.0));
+/// assert_eq!(activation_range_f32(Activation::None)?, (f32::MIN, f32::MAX));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn activation_range_f32(activation: Activation) -> Result<(f32, f32), TfliteError> {
+    match activation {
+        Activation::None => Ok((f32::MIN, f32::MAX)),
+        Activation::Relu => Ok((0.0, f32::MAX)),
+        Activation::Relu6 => Ok((0.0, 6.0)),
+        Activation::ReluN1To1 => Ok((-1.0, 1.0)),
+        other => Err(TfliteError::UnsupportedActivation { activation: other }),
     }
+}
+
+/// TFLite's f32 `FULLY_CONNECTED` (the reference kernel): for each row `b`
+/// and unit `c`, `y = Σ_d x[b,d] · w[c,d]`, summed in `f32` in order of
+/// `d` from 0, then `y + bias[c]` clamped to `[output_min, output_max]`
+/// ([`activation_range_f32`]). Shapes as [`fully_connected_int8`]'s; fails
+/// the same way, with `output` untouched, when a length does not match
+/// `dims`.
+///
+/// ```
+/// use shapecheck_tflite::{activation_range_f32, fully_connected_f32, Activation, FullyConnectedDims};
+///
+/// let dims = FullyConnectedDims { batches: 1, input_dim: 2, units: 2 };
+/// let (lo, hi) = activation_range_f32(Activation::Relu)?;
+/// let mut out = [0.0f32; 2];
+/// fully_connected_f32(&[1.0, 2.0], &[0.5, 0.25, -1.0, 0.0], Some(&[0.5, 0.0]), dims, lo, hi, &mut out)?;
+/// assert_eq!(out, [1.5, 0.0]); // 0.5 + 0.5 + 0.5; −1 clamped to 0
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn fully_connected_f32<W, B>(
+    input: &[f32],
+    weights: &W,
+    bias: Option<&B>,
+    dims: FullyConnectedDims,
+    output_min: f32,
+    output_max: f32,
+    output: &mut [f32],
+) -> Result<(), TfliteError>
+where
+    W: Values<f32> + ?Sized,
+    B: Values<f32> + ?Sized,
+{
+    let FullyConnectedDims {
+        batches,
+        input_dim,
+        units,
+    } = dims;
+    check_lengths(
+        dims,
+        input.len(),
+        weights.count(),
+        bias.map(|b| b.count()),
+        output.len(),
+    )?;
     if units == 0 {
-        // no output, however many rows (a row count alone bounds nothing)
         return Ok(());
     }
-    // every product below is at most one of the lengths checked above, and
-    // the rows are at most the output's length
     for b in 0..batches {
         let row = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
         for c in 0..units {
-            let w_row = weights
-                .get(c * input_dim..(c + 1) * input_dim)
-                .unwrap_or(&[]);
-            let mut acc: i32 = 0;
-            for (&x, &w) in row.iter().zip(w_row) {
-                let x = i32::from(x) - params.input_zero_point;
-                let w = i32::from(w) - params.weights_zero_point;
-                acc = acc.wrapping_add(x.wrapping_mul(w));
+            let mut total = 0.0f32;
+            for (&x, w) in row
+                .iter()
+                .zip(weights.run(c * input_dim, (c + 1) * input_dim))
+            {
+                total += x * w;
             }
-            if let Some(b) = bias.and_then(|b| b.get(c)) {
-                acc = acc.wrapping_add(*b);
-            }
-            let m = params
-                .multipliers
-                .get(if per_channel { c } else { 0 })
-                .copied()
-                .unwrap_or(QuantizedMultiplier::ZERO);
-            let y = multiply_by_quantized_multiplier(acc, m, params.rounding)
-                .saturating_add(params.output_zero_point)
-                .min(params.output_max)
-                .max(params.output_min)
-                .clamp(-128, 127);
+            let bias = bias.and_then(|b| b.at(c)).unwrap_or(0.0);
+            // TFLite's ActivationFunctionWithMinMax: max first, then min
+            let y = (total + bias).max(output_min).min(output_max);
             if let Some(out) = output.get_mut(b * units + c) {
-                *out = y as i8;
+                *out = y;
             }
         }
     }

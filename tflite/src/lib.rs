@@ -12,8 +12,28 @@
 //! [`quantize_multiplier`] and [`multiply_by_quantized_multiplier`] are
 //! TFLite's fixed-point requantization, with the single rounding of the
 //! TFLite interpreter and the double rounding of TFLite Micro
-//! ([`Rounding`]). [`fully_connected_int8`] is TFLite's int8 fully
-//! connected kernel on slices, built on them.
+//! ([`Rounding`]). TFLite's kernels, on slices and bit for bit, are built
+//! on them: [`fully_connected_int8`], [`fully_connected_f32`],
+//! [`depthwise_conv_int8`] (with [`conv_axis`], TFLite's padding),
+//! [`softmax_int8`] (TFLite Micro's fixed point) and [`reshape`].
+//!
+//! [`Interpreter`] runs a parsed model op by op with those kernels, over
+//! buffers the caller gives (no heap), reading the weights in place:
+//!
+//! ```
+//! use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TensorData};
+//!
+//! let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite"));
+//! let model = Model::parse(bytes)?;
+//! let mut activations = [0f32; 34]; // Interpreter::arena_sizes(&model)?.float32
+//! let arena = Arena { int8: &mut [], float32: &mut activations, multipliers: &mut [] };
+//! let mut interpreter = Interpreter::new(model, arena, Arithmetic::Micro)?;
+//! interpreter.set_input(0, TensorData::Float32(&[0.5]))?;
+//! interpreter.invoke()?;
+//! let Some(TensorData::Float32(&[y])) = interpreter.output(0) else { unreachable!() };
+//! assert!((y - 0.5f32.sin()).abs() < 0.05);
+//! # Ok::<(), shapecheck_tflite::TfliteError>(())
+//! ```
 //!
 //! ```
 //! use shapecheck_tflite::{BuiltinOp, Model, Options};
@@ -52,20 +72,29 @@
 )]
 
 mod array;
+mod depthwise_conv;
 mod error;
 mod flatbuffer;
 mod fully_connected;
+mod interpreter;
 mod model;
 mod options;
 mod quant;
+mod reshape;
+mod softmax;
 mod types;
+mod values;
 
 pub use array::{Array, ArrayIter, LeNumber};
-pub use error::{Name, Place, TfliteError};
-pub use fully_connected::{
-    activation_range_int8, fully_connected_int8, fully_connected_multiplier, FullyConnectedDims,
-    FullyConnectedParams,
+pub use depthwise_conv::{
+    conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
 };
+pub use error::{Name, OperandProblem, Place, TfliteError};
+pub use fully_connected::{
+    activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
+    fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
+};
+pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
 pub use model::{Model, Operator, Quantization, Tensor};
 pub use options::{
     DepthwiseConv2dOptions, FullyConnectedOptions, Options, ReshapeOptions, SoftmaxOptions,
@@ -74,4 +103,7 @@ pub use quant::{
     multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
 };
+pub use reshape::{reshape, reshape_dims};
+pub use softmax::{softmax_int8, softmax_params, SoftmaxParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
+pub use values::Values;

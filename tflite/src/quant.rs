@@ -27,8 +27,14 @@ pub struct QuantizedMultiplier {
 }
 
 impl QuantizedMultiplier {
-    /// The multiplier 0.
-    pub(crate) const ZERO: QuantizedMultiplier = QuantizedMultiplier {
+    /// The multiplier 0 (`(0, 0)`), for instance to fill a buffer of them.
+    ///
+    /// ```
+    /// use shapecheck_tflite::QuantizedMultiplier;
+    ///
+    /// assert_eq!(QuantizedMultiplier::ZERO.multiplier(), 0);
+    /// ```
+    pub const ZERO: QuantizedMultiplier = QuantizedMultiplier {
         multiplier: 0,
         shift: 0,
     };
@@ -278,6 +284,116 @@ pub fn rounding_divide_by_pot(x: i32, exponent: u32) -> i32 {
     saturate((x >> e) + i64::from(remainder > threshold))
 }
 
+/// gemmlowp's `SaturatingRoundingMultiplyByPOT` for a positive exponent:
+/// `x · 2^exponent`, saturating to the `i32` range (gemmlowp compares with
+/// ±(2^(31 − exponent) − 1) first; the product itself, saturated, is the
+/// same).
+fn saturating_shift_left(x: i32, exponent: u32) -> i32 {
+    // |x| · 2^32 still fits an i64; any larger power saturates all the same
+    saturate(i64::from(x) << exponent.min(32))
+}
+
+/// gemmlowp's `RoundingHalfSum`: `(a + b) / 2` rounded to nearest, ties away
+/// from zero.
+fn rounding_half_sum(a: i32, b: i32) -> i32 {
+    let sum = i64::from(a) + i64::from(b);
+    let sign = if sum >= 0 { 1 } else { -1 };
+    saturate((sum + sign) / 2)
+}
+
+/// A fixed-point number of gemmlowp (`FixedPoint<int32_t, I>`) is the raw
+/// `i32` over 2^(31 − I); a product of two ([`saturating_rounding_doubling_high_mul`])
+/// has the sum of their integer bits. `ONE_Q0` is the Q0.31 one (saturated).
+const ONE_Q0: i32 = i32::MAX;
+
+/// gemmlowp's `exp_on_interval_between_negative_one_quarter_and_0_excl`:
+/// `exp(a)` for `a` in [−1/4, 0), both Q0.31, by the Taylor expansion of
+/// degree 4 around −1/8.
+fn exp_on_quarter_interval(a: i32) -> i32 {
+    const EXP_MINUS_ONE_EIGHTH: i32 = 1_895_147_668; // exp(−1/8) in Q0.31
+    const ONE_THIRD: i32 = 715_827_883; // 1/3 in Q0.31
+    let mul = saturating_rounding_doubling_high_mul;
+    let x = a.wrapping_add(1 << 28); // a + 1/8
+    let x2 = mul(x, x);
+    let x3 = mul(x2, x);
+    let x4 = mul(x2, x2);
+    let x4_over_4 = rounding_divide_by_pot(x4, 2);
+    // x⁴/24 + x³/6 + x²/2
+    let higher = rounding_divide_by_pot(
+        mul(x4_over_4.wrapping_add(x3), ONE_THIRD).wrapping_add(x2),
+        1,
+    );
+    EXP_MINUS_ONE_EIGHTH.wrapping_add(mul(EXP_MINUS_ONE_EIGHTH, x.wrapping_add(higher)))
+}
+
+/// gemmlowp's `exp_on_negative_values` for an input of 5 integer bits (the
+/// Q5.26 TFLite's int8 softmax feeds it): `exp(a)` in Q0.31 for `a ≤ 0`.
+/// The fraction of `a` modulo 1/4 goes through the Taylor expansion; each
+/// bit of the rest (1/4, 1/2, 1, 2, 4, 8, 16) multiplies by its constant
+/// `exp(−2^k)`; `exp(0)` is the saturated one.
+pub(crate) fn exp_on_negative_values_q5(a: i32) -> i32 {
+    const FRACTIONAL_BITS: u32 = 26;
+    // exp(−2^k) in Q0.31 for k = −2 ..= 4 (gemmlowp's barrel shifter)
+    const EXP_OF_MINUS_POWERS: [(i32, i32); 7] = [
+        (-2, 1_672_461_947),
+        (-1, 1_302_514_674),
+        (0, 790_015_084),
+        (1, 290_630_308),
+        (2, 39_332_535),
+        (3, 720_401),
+        (4, 242),
+    ];
+    if a == 0 {
+        return ONE_Q0;
+    }
+    let one_quarter: i32 = 1 << (FRACTIONAL_BITS - 2);
+    let a_mod_quarter_minus_quarter = (a & (one_quarter - 1)).wrapping_sub(one_quarter);
+    // Q5.26 to Q0.31: 5 bits left
+    let mut result = exp_on_quarter_interval(saturating_shift_left(a_mod_quarter_minus_quarter, 5));
+    let remainder = a_mod_quarter_minus_quarter.wrapping_sub(a);
+    for (k, exp_of_minus_power) in EXP_OF_MINUS_POWERS {
+        let bit = 1i32 << (FRACTIONAL_BITS as i32 + k);
+        if remainder & bit != 0 {
+            result = saturating_rounding_doubling_high_mul(result, exp_of_minus_power);
+        }
+    }
+    result
+}
+
+/// gemmlowp's `one_over_one_plus_x_for_x_in_0_1`: `1 / (1 + a)` for `a` in
+/// [0, 1), both Q0.31, by three Newton–Raphson steps from 48/17 − 32/17 · d
+/// on the half denominator `d = (1 + a) / 2` (in Q2.29).
+fn one_over_one_plus_x(a: i32) -> i32 {
+    const FORTY_EIGHT_OVER_17: i32 = 1_515_870_810; // Q2.29
+    const MINUS_32_OVER_17: i32 = -1_010_580_540; // Q2.29
+    const ONE_Q2: i32 = 1 << 29;
+    let mul = saturating_rounding_doubling_high_mul;
+    let half_denominator = rounding_half_sum(a, ONE_Q0);
+    let mut x = FORTY_EIGHT_OVER_17.wrapping_add(mul(half_denominator, MINUS_32_OVER_17));
+    for _ in 0..3 {
+        let half_denominator_times_x = mul(half_denominator, x);
+        let one_minus = ONE_Q2.wrapping_sub(half_denominator_times_x);
+        // a Q4.27 product back to Q2.29
+        x = x.wrapping_add(saturating_shift_left(mul(x, one_minus), 2));
+    }
+    // x / 2 (Q1.30, the same raw value) to Q0.31
+    saturating_shift_left(x, 1)
+}
+
+/// TFLite's `GetReciprocal`: for a positive `x` with `integer_bits` integer
+/// bits, `1 / x` as a Q0.31 number `r` and a count `n` of bits over one,
+/// with `1/x = r · 2^−n`: `x` is shifted to [1, 2) and
+/// [`one_over_one_plus_x`] takes its fraction.
+pub(crate) fn reciprocal(x: i32, integer_bits: i32) -> (i32, i32) {
+    let headroom_plus_one = (x as u32).leading_zeros();
+    let bits_over_unit = integer_bits - headroom_plus_one as i32;
+    let shifted_minus_one = (x as u32)
+        .checked_shl(headroom_plus_one)
+        .unwrap_or(0)
+        .wrapping_sub(1 << 31) as i32;
+    (one_over_one_plus_x(shifted_minus_one), bits_over_unit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,6 +410,47 @@ mod tests {
             (f64::MIN_POSITIVE / 4.0, 0.5, -1023),
         ] {
             assert_eq!(frexp(x), (m, e), "frexp({x})");
+        }
+    }
+
+    #[test]
+    fn the_fixed_point_exp_is_close_to_exp() {
+        for i in 0..=400 {
+            let x = -(i as f64) / 16.0; // 0 to −25
+            let raw = (x * f64::from(1 << 26)) as i32;
+            let got = f64::from(exp_on_negative_values_q5(raw)) / 2f64.powi(31);
+            assert!(
+                (got - x.exp()).abs() < 2e-8 + 1e-6 * x.exp(),
+                "exp({x}) = {got}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_fixed_point_reciprocal_is_close_to_the_reciprocal() {
+        // x in Q12.19: 1, 1.25, 3, 100.5
+        for x in [1.0f64, 1.25, 3.0, 100.5] {
+            let (r, n) = reciprocal((x * f64::from(1 << 19)) as i32, 12);
+            let got = f64::from(r) / 2f64.powi(31) / 2f64.powi(n);
+            assert!((got - 1.0 / x).abs() < 1e-8, "1/{x} = {got}");
+        }
+    }
+
+    #[test]
+    fn saturating_shift_left_saturates_as_gemmlowp() {
+        for e in 0..=40u32 {
+            for x in [0, 1, -1, 7, -7, 1 << 20, -(1 << 20), i32::MAX, i32::MIN] {
+                // gemmlowp's comparisons, in i64 so that exponent 0 is defined
+                let threshold = (1i64 << (31 - e.min(31))) - 1;
+                let want = if i64::from(x) > threshold {
+                    i32::MAX
+                } else if i64::from(x) < -threshold {
+                    i32::MIN
+                } else {
+                    x << e.min(31)
+                };
+                assert_eq!(saturating_shift_left(x, e), want, "{x} << {e}");
+            }
         }
     }
 

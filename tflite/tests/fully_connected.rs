@@ -90,7 +90,7 @@ fn run(case: &Value, rounding: Rounding) -> Vec<i8> {
         rounding,
     };
     let mut out = vec![0i8; dims.batches * dims.units];
-    fully_connected_int8(&x, &w, bias.as_deref(), dims, &params, &mut out).unwrap();
+    fully_connected_int8(&x, w.as_slice(), bias.as_deref(), dims, &params, &mut out).unwrap();
     out
 }
 
@@ -189,7 +189,15 @@ fn sine_layers(x: i8, rounding: Rounding) -> Vec<(usize, Vec<i8>)> {
             rounding,
         };
         let mut out = vec![0i8; dims.units];
-        fully_connected_int8(&activations, &w, Some(&b), dims, &params, &mut out).unwrap();
+        fully_connected_int8(
+            &activations,
+            w.as_slice(),
+            Some(b.as_slice()),
+            dims,
+            &params,
+            &mut out,
+        )
+        .unwrap();
         activations = out.clone();
         layers.push((output.index(), out));
     }
@@ -307,7 +315,7 @@ fn the_kernel_checks_its_lengths() {
     let err = fully_connected_int8(
         &x,
         &w,
-        None,
+        None::<&[i32]>,
         dims,
         &FullyConnectedParams {
             multipliers: &three,
@@ -323,14 +331,14 @@ fn the_kernel_checks_its_lengths() {
         units: 1,
     };
     assert!(matches!(
-        fully_connected_int8(&x, &w, None, huge, &params, &mut out),
+        fully_connected_int8(&x, &w, None::<&[i32]>, huge, &params, &mut out),
         Err(TfliteError::Length {
             expected: usize::MAX,
             ..
         })
     ));
     // 3 inputs of 1, weight 1, multiplier 0.5: 1.5 rounds to 2 (ties up)
-    fully_connected_int8(&x, &w, None, dims, &params, &mut out).unwrap();
+    fully_connected_int8(&x, &w, None::<&[i32]>, dims, &params, &mut out).unwrap();
     assert_eq!(out, [2; 4]);
 }
 
@@ -352,7 +360,7 @@ fn a_layer_without_units_returns_at_once() {
         input_dim: 0,
         units: 0,
     };
-    fully_connected_int8(&[], &[], None, dims, &params, &mut []).unwrap();
+    fully_connected_int8(&[], &[0i8; 0], None::<&[i32]>, dims, &params, &mut []).unwrap();
 }
 
 #[test]

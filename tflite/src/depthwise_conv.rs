@@ -1,0 +1,470 @@
+//! TFLite's int8 `DEPTHWISE_CONV_2D` kernel on slices (the reference
+//! `reference_integer_ops::DepthwiseConvPerChannel`), and the output size
+//! and padding TFLite computes for `SAME` and `VALID`.
+
+use crate::error::TfliteError;
+use crate::quant::{multiply_by_quantized_multiplier, QuantizedMultiplier, Rounding};
+use crate::types::Padding;
+use crate::values::Values;
+
+/// One spatial axis of a convolution, as TFLite sizes it
+/// ([`conv_axis`]): the output's size along it and the padding before the
+/// first input (top or left). TFLite pads `SAME` with `total / 2` before
+/// and the rest after; the kernel needs only the padding before.
+///
+/// ```
+/// use shapecheck_tflite::{conv_axis, ConvAxis, Padding};
+///
+/// // speech.tflite's rows: 49 in, a 10-row filter, stride 2, SAME
+/// assert_eq!(conv_axis(Padding::Same, 49, 10, 2, 1)?, ConvAxis { output: 25, pad_before: 4 });
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ConvAxis {
+    /// the output's size along the axis
+    pub output: usize,
+    /// the padding before the first input element
+    pub pad_before: usize,
+}
+
+/// The output size and padding of a convolution along one axis, as
+/// TFLite's `ComputeOutSize` and `ComputePaddingWithOffset` compute them:
+/// with the dilated filter `f = (filter − 1) · dilation + 1`, `SAME` gives
+/// `ceil(input / stride)` outputs and `VALID` gives
+/// `(input + stride − f) / stride`; the total padding is
+/// `max((output − 1) · stride + f − input, 0)`, half of it (rounded down)
+/// before the first input.
+///
+/// Fails with [`TfliteError::KernelParam`] for a stride or dilation of 0,
+/// a filter of size 0, a `VALID` filter longer than the input (no output;
+/// TFLite then fails to size the output), or sizes that overflow.
+///
+/// ```
+/// use shapecheck_tflite::{conv_axis, ConvAxis, Padding};
+///
+/// // speech.tflite's columns: 40 in, 8 wide, stride 2: 6 of padding, 3 before
+/// assert_eq!(conv_axis(Padding::Same, 40, 8, 2, 1)?, ConvAxis { output: 20, pad_before: 3 });
+/// assert_eq!(conv_axis(Padding::Valid, 40, 8, 2, 1)?, ConvAxis { output: 17, pad_before: 0 });
+/// // dilation 2 makes a 3-tap filter 5 wide
+/// assert_eq!(conv_axis(Padding::Valid, 7, 3, 1, 2)?, ConvAxis { output: 3, pad_before: 0 });
+/// assert!(conv_axis(Padding::Valid, 4, 8, 1, 1).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn conv_axis(
+    padding: Padding,
+    input: usize,
+    filter: usize,
+    stride: usize,
+    dilation: usize,
+) -> Result<ConvAxis, TfliteError> {
+    let at_least_1 = |what: &'static str, v: usize| {
+        if v >= 1 {
+            Ok(v)
+        } else {
+            Err(TfliteError::KernelParam {
+                what,
+                value: 0,
+                rule: "it must be at least 1",
+            })
+        }
+    };
+    let stride = at_least_1("convolution's stride", stride)?;
+    let dilation = at_least_1("convolution's dilation", dilation)?;
+    let filter = at_least_1("convolution's filter size", filter)?;
+    let overflow = TfliteError::KernelParam {
+        what: "convolution's dilated filter size",
+        value: i64::MAX,
+        rule: "the sizes overflow",
+    };
+    let effective = (filter - 1)
+        .checked_mul(dilation)
+        .and_then(|f| f.checked_add(1))
+        .ok_or(overflow)?;
+    let output = match padding {
+        Padding::Same => input.div_ceil(stride),
+        Padding::Valid => {
+            if effective > input {
+                return Err(TfliteError::KernelParam {
+                    what: "convolution's dilated filter size",
+                    value: i64::try_from(effective).unwrap_or(i64::MAX),
+                    rule: "VALID padding needs it no longer than the input",
+                });
+            }
+            (input - effective) / stride + 1
+        }
+    };
+    let covered = output
+        .saturating_sub(1)
+        .checked_mul(stride)
+        .and_then(|c| c.checked_add(effective))
+        .ok_or(overflow)?;
+    let total = covered.saturating_sub(input);
+    Ok(ConvAxis {
+        output,
+        pad_before: total / 2,
+    })
+}
+
+/// The sizes of one depthwise convolution, NHWC: the input is
+/// `[batches, input_height, input_width, input_depth]`, the filter
+/// `[1, filter_height, filter_width, input_depth · depth_multiplier]`, the
+/// output `[batches, output_height, output_width, input_depth ·
+/// depth_multiplier]`.
+///
+/// ```
+/// use shapecheck_tflite::DepthwiseConvDims;
+///
+/// // speech.tflite's layer
+/// let dims = DepthwiseConvDims {
+///     batches: 1, input_height: 49, input_width: 40, input_depth: 1,
+///     filter_height: 10, filter_width: 8, depth_multiplier: 8,
+///     output_height: 25, output_width: 20,
+/// };
+/// assert_eq!(dims.output_depth(), Some(8));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthwiseConvDims {
+    /// images
+    pub batches: usize,
+    /// the input's rows
+    pub input_height: usize,
+    /// the input's columns
+    pub input_width: usize,
+    /// the input's channels
+    pub input_depth: usize,
+    /// the filter's rows
+    pub filter_height: usize,
+    /// the filter's columns
+    pub filter_width: usize,
+    /// output channels per input channel
+    pub depth_multiplier: usize,
+    /// the output's rows
+    pub output_height: usize,
+    /// the output's columns
+    pub output_width: usize,
+}
+
+impl DepthwiseConvDims {
+    /// The output's channels, `input_depth · depth_multiplier` (`None` on
+    /// overflow).
+    ///
+    /// ```
+    /// use shapecheck_tflite::DepthwiseConvDims;
+    ///
+    /// let dims = DepthwiseConvDims {
+    ///     batches: 1, input_height: 4, input_width: 4, input_depth: 3,
+    ///     filter_height: 3, filter_width: 3, depth_multiplier: 2,
+    ///     output_height: 4, output_width: 4,
+    /// };
+    /// assert_eq!(dims.output_depth(), Some(6));
+    /// ```
+    pub fn output_depth(&self) -> Option<usize> {
+        self.input_depth.checked_mul(self.depth_multiplier)
+    }
+}
+
+/// How a depthwise convolution steps and pads, and its quantization, as
+/// TFLite derives them from the layer's options and tensors ([`conv_axis`]
+/// for the padding, [`fully_connected_multiplier`](crate::fully_connected_multiplier)
+/// per channel for the multipliers, [`activation_range_int8`](crate::activation_range_int8)
+/// for the clamp).
+///
+/// ```
+/// use shapecheck_tflite::{quantize_multiplier, DepthwiseConvParams, Rounding};
+///
+/// let multipliers = [quantize_multiplier(0.5)?];
+/// let params = DepthwiseConvParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// assert_eq!(params.multipliers.len(), 1);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthwiseConvParams<'m> {
+    /// rows stepped per output row (at least 1)
+    pub stride_height: usize,
+    /// columns stepped per output column (at least 1)
+    pub stride_width: usize,
+    /// rows between filter taps (at least 1)
+    pub dilation_height: usize,
+    /// columns between filter taps (at least 1)
+    pub dilation_width: usize,
+    /// padding rows above the input ([`ConvAxis::pad_before`])
+    pub pad_top: usize,
+    /// padding columns left of the input
+    pub pad_left: usize,
+    /// the input's zero point (subtracted from every input; padding
+    /// contributes nothing)
+    pub input_zero_point: i32,
+    /// the output's zero point (added after requantization)
+    pub output_zero_point: i32,
+    /// one multiplier (per-tensor) or one per output channel
+    pub multipliers: &'m [QuantizedMultiplier],
+    /// the clamp's lower end, from the fused activation
+    pub output_min: i32,
+    /// the clamp's upper end
+    pub output_max: i32,
+    /// the rounding of the requantization: TFLite (2.21) and TFLite Micro
+    /// both use [`Rounding::Double`] for this op
+    pub rounding: Rounding,
+}
+
+/// TFLite's int8 `DEPTHWISE_CONV_2D` with per-channel quantization
+/// (`reference_integer_ops::DepthwiseConvPerChannel`). Output channel
+/// `oc = ic · depth_multiplier + m` of pixel `(oy, ox)` is
+/// `acc = Σ_{ky,kx} (x[iy, ix, ic] − x_zp) · f[ky, kx, oc] + bias[oc]` in
+/// `i32`, where `iy = oy · stride_h − pad_top + ky · dilation_h` (and `ix`
+/// likewise) and taps outside the input count as zero; then
+/// `y = multiply_by_quantized_multiplier(acc, M_oc) + out_zp`, clamped to
+/// `[output_min, output_max]`. The filter's zero point is 0 (TFLite's
+/// symmetric per-channel filters). The filter and bias are read from slices
+/// or in place from a model ([`Values`]).
+///
+/// The accumulator wraps on overflow (TFLite leaves it undefined). Fails,
+/// with `output` untouched, when a length does not match `dims`, there is
+/// neither one multiplier nor one per output channel, the depth multiplier,
+/// a stride or a dilation is 0, or the clamp is empty.
+///
+/// ```
+/// use shapecheck_tflite::{depthwise_conv_int8, quantize_multiplier, DepthwiseConvDims, DepthwiseConvParams, Rounding};
+///
+/// // a 2×2 single-channel image, a 2×2 filter of ones, VALID: one output, the sum
+/// let dims = DepthwiseConvDims {
+///     batches: 1, input_height: 2, input_width: 2, input_depth: 1,
+///     filter_height: 2, filter_width: 2, depth_multiplier: 1,
+///     output_height: 1, output_width: 1,
+/// };
+/// let multipliers = [quantize_multiplier(0.5)?];
+/// let params = DepthwiseConvParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0,
+///     input_zero_point: -1, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let mut out = [0i8; 1];
+/// depthwise_conv_int8(&[1, 2, 3, 4], &[1, 1, 1, 1], Some(&[2]), dims, &params, &mut out)?;
+/// assert_eq!(out, [8]); // ((2 + 3 + 4 + 5) + 2) · 0.5
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn depthwise_conv_int8<F, B>(
+    input: &[i8],
+    filter: &F,
+    bias: Option<&B>,
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    output: &mut [i8],
+) -> Result<(), TfliteError>
+where
+    F: Values<i8> + ?Sized,
+    B: Values<i32> + ?Sized,
+{
+    check(
+        dims,
+        params,
+        input.len(),
+        filter.count(),
+        bias.map(|b| b.count()),
+        output.len(),
+    )?;
+    let DepthwiseConvDims {
+        batches,
+        input_height,
+        input_width,
+        input_depth,
+        filter_height,
+        filter_width,
+        depth_multiplier,
+        output_height,
+        output_width,
+    } = dims;
+    if output.is_empty() {
+        // nothing to write, however many rows or images
+        return Ok(());
+    }
+    // checked above: every product below is at most a checked length
+    let output_depth = input_depth * depth_multiplier;
+    // a filter with no taps: each output is its bias alone (and a huge dim
+    // beside a 0 must not be looped over)
+    let (filter_height, filter_width) = if filter.count() == 0 {
+        (0, 0)
+    } else {
+        (filter_height, filter_width)
+    };
+    let per_channel = params.multipliers.len() != 1;
+    let mut written = 0usize;
+    for batch in 0..batches {
+        for oy in 0..output_height {
+            for ox in 0..output_width {
+                for ic in 0..input_depth {
+                    for m in 0..depth_multiplier {
+                        let oc = ic * depth_multiplier + m;
+                        let mut acc: i32 = 0;
+                        for ky in 0..filter_height {
+                            let Some(iy) = tap(
+                                oy,
+                                params.stride_height,
+                                params.pad_top,
+                                ky,
+                                params.dilation_height,
+                                input_height,
+                            ) else {
+                                continue;
+                            };
+                            for kx in 0..filter_width {
+                                let Some(ix) = tap(
+                                    ox,
+                                    params.stride_width,
+                                    params.pad_left,
+                                    kx,
+                                    params.dilation_width,
+                                    input_width,
+                                ) else {
+                                    continue;
+                                };
+                                let x = input
+                                    .get(
+                                        ((batch * input_height + iy) * input_width + ix)
+                                            * input_depth
+                                            + ic,
+                                    )
+                                    .copied()
+                                    .unwrap_or(0);
+                                let f = filter
+                                    .at((ky * filter_width + kx) * output_depth + oc)
+                                    .unwrap_or(0);
+                                let x = i32::from(x).wrapping_sub(params.input_zero_point);
+                                acc = acc.wrapping_add(x.wrapping_mul(i32::from(f)));
+                            }
+                        }
+                        if let Some(b) = bias.and_then(|b| b.at(oc)) {
+                            acc = acc.wrapping_add(b);
+                        }
+                        let multiplier = params
+                            .multipliers
+                            .get(if per_channel { oc } else { 0 })
+                            .copied()
+                            .unwrap_or(QuantizedMultiplier::ZERO);
+                        let y = multiply_by_quantized_multiplier(acc, multiplier, params.rounding)
+                            .saturating_add(params.output_zero_point)
+                            .max(params.output_min)
+                            .min(params.output_max)
+                            .clamp(-128, 127);
+                        if let Some(out) = output.get_mut(written) {
+                            *out = y as i8;
+                        }
+                        written += 1;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The input position filter tap `k` of output position `o` reads, or
+/// `None` when it falls in the padding (before the input or past `size`).
+fn tap(
+    o: usize,
+    stride: usize,
+    pad: usize,
+    k: usize,
+    dilation: usize,
+    size: usize,
+) -> Option<usize> {
+    let position = o
+        .checked_mul(stride)?
+        .checked_add(k.checked_mul(dilation)?)?;
+    position.checked_sub(pad).filter(|&p| p < size)
+}
+
+/// Checks a depthwise convolution's lengths and parameters.
+fn check(
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    input: usize,
+    filter: usize,
+    bias: Option<usize>,
+    output: usize,
+) -> Result<(), TfliteError> {
+    for (what, value) in [
+        ("depth multiplier", dims.depth_multiplier),
+        ("stride (height)", params.stride_height),
+        ("stride (width)", params.stride_width),
+        ("dilation (height)", params.dilation_height),
+        ("dilation (width)", params.dilation_width),
+    ] {
+        if value == 0 {
+            return Err(TfliteError::KernelParam {
+                what,
+                value: 0,
+                rule: "it must be at least 1",
+            });
+        }
+    }
+    if params.output_min > params.output_max {
+        return Err(TfliteError::KernelParam {
+            what: "clamp's lower end",
+            value: i64::from(params.output_min),
+            rule: "it is above the upper end",
+        });
+    }
+    let product = |what: &'static str, factors: &[usize]| {
+        factors
+            .iter()
+            .try_fold(1usize, |acc, &f| acc.checked_mul(f))
+            .ok_or(TfliteError::Length {
+                what,
+                expected: usize::MAX,
+                actual: 0,
+            })
+    };
+    let length = |what: &'static str, expected: usize, actual: usize| {
+        if expected == actual {
+            Ok(())
+        } else {
+            Err(TfliteError::Length {
+                what,
+                expected,
+                actual,
+            })
+        }
+    };
+    let output_depth = product("output", &[dims.input_depth, dims.depth_multiplier])?;
+    let in_len = product(
+        "input",
+        &[
+            dims.batches,
+            dims.input_height,
+            dims.input_width,
+            dims.input_depth,
+        ],
+    )?;
+    let filter_len = product(
+        "filter",
+        &[dims.filter_height, dims.filter_width, output_depth],
+    )?;
+    let out_len = product(
+        "output",
+        &[
+            dims.batches,
+            dims.output_height,
+            dims.output_width,
+            output_depth,
+        ],
+    )?;
+    length("input", in_len, input)?;
+    length("filter", filter_len, filter)?;
+    length("output", out_len, output)?;
+    if let Some(bias) = bias {
+        length("bias", output_depth, bias)?;
+    }
+    if params.multipliers.len() != 1 {
+        length("multipliers", output_depth, params.multipliers.len())?;
+    }
+    Ok(())
+}

@@ -1,0 +1,1196 @@
+//! [`Interpreter`]: a parsed [`Model`] run op by op over buffers the caller
+//! gives (no heap), for the ops of the models this crate is tested on.
+
+use core::ops::Range;
+
+use crate::array::Array;
+use crate::depthwise_conv::{
+    conv_axis, depthwise_conv_int8, DepthwiseConvDims, DepthwiseConvParams,
+};
+use crate::error::{Name, OperandProblem, Place, TfliteError};
+use crate::fully_connected::{
+    activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
+    fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
+};
+use crate::model::{Model, Operator, Tensor};
+use crate::options::{DepthwiseConv2dOptions, FullyConnectedOptions, Options, SoftmaxOptions};
+use crate::quant::{QuantizedMultiplier, Rounding};
+use crate::reshape::{reshape, reshape_dims};
+use crate::softmax::{softmax_int8, softmax_params, SoftmaxParams};
+use crate::types::{BuiltinOp, TensorType, WeightsFormat};
+
+/// Whose int8 arithmetic the [`Interpreter`] reproduces: the two differ in
+/// the rounding of `FULLY_CONNECTED`'s requantization only.
+///
+/// ```
+/// use shapecheck_tflite::Arithmetic;
+///
+/// assert_eq!(Arithmetic::default(), Arithmetic::Micro);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Arithmetic {
+    /// TFLite Micro's: gemmlowp's double rounding
+    /// ([`Rounding::Double`]) for every op.
+    #[default]
+    Micro,
+    /// TensorFlow 2.21's interpreter with its reference kernels: the single
+    /// rounding ([`Rounding::Single`]) for `FULLY_CONNECTED`, the double for
+    /// `DEPTHWISE_CONV_2D`. Its int8 `SOFTMAX` reference kernel is the same
+    /// fixed point (`reference_ops::Softmax`) as TFLite Micro's, and agrees
+    /// with it on every recorded input of speech.tflite.
+    Reference,
+}
+
+/// How many elements of each type a model's activations take: the lengths
+/// of the buffers an [`Interpreter`] needs ([`Interpreter::arena_sizes`]).
+///
+/// ```
+/// use shapecheck_tflite::{Interpreter, Model};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let sizes = Interpreter::arena_sizes(&model)?;
+/// // the input, the reshaped input, the convolution, the logits, the scores
+/// assert_eq!(sizes.int8, 1960 + 1960 + 4000 + 4 + 4);
+/// assert_eq!((sizes.float32, sizes.multipliers), (0, 8));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArenaSizes {
+    /// elements of the int8 activations
+    pub int8: usize,
+    /// elements of the f32 activations
+    pub float32: usize,
+    /// requantization multipliers of the widest quantized layer (one per
+    /// output channel)
+    pub multipliers: usize,
+}
+
+/// The buffers an [`Interpreter`] runs in: one per activation type, each
+/// activation tensor at its own place (none reused, so that every
+/// intermediate tensor can be read after a run), and room for one layer's
+/// multipliers. At least [`Interpreter::arena_sizes`] long; the rest is
+/// not used.
+///
+/// ```
+/// use shapecheck_tflite::{Arena, QuantizedMultiplier};
+///
+/// let (mut int8, mut float32, mut multipliers) = ([0i8; 64], [0f32; 0], [QuantizedMultiplier::ZERO; 16]);
+/// let arena = Arena { int8: &mut int8, float32: &mut float32, multipliers: &mut multipliers };
+/// assert_eq!(arena.int8.len(), 64);
+/// ```
+#[derive(Debug)]
+pub struct Arena<'a> {
+    /// the int8 activations
+    pub int8: &'a mut [i8],
+    /// the f32 activations
+    pub float32: &'a mut [f32],
+    /// scratch for a layer's multipliers
+    pub multipliers: &'a mut [QuantizedMultiplier],
+}
+
+/// A tensor's data in an [`Interpreter`]: the element types it runs.
+///
+/// ```
+/// use shapecheck_tflite::TensorData;
+///
+/// let data = TensorData::Int8(&[1, 2, 3]);
+/// assert_eq!(data.len(), 3);
+/// assert_eq!(data.dtype(), shapecheck_tflite::TensorType::Int8);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TensorData<'a> {
+    /// int8 elements
+    Int8(&'a [i8]),
+    /// f32 elements
+    Float32(&'a [f32]),
+}
+
+impl TensorData<'_> {
+    /// The number of elements.
+    ///
+    /// ```
+    /// use shapecheck_tflite::TensorData;
+    ///
+    /// assert_eq!(TensorData::Float32(&[0.5]).len(), 1);
+    /// ```
+    pub fn len(&self) -> usize {
+        match self {
+            TensorData::Int8(d) => d.len(),
+            TensorData::Float32(d) => d.len(),
+        }
+    }
+
+    /// Whether there are no elements.
+    ///
+    /// ```
+    /// use shapecheck_tflite::TensorData;
+    ///
+    /// assert!(TensorData::Int8(&[]).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The element type.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{TensorData, TensorType};
+    ///
+    /// assert_eq!(TensorData::Float32(&[]).dtype(), TensorType::Float32);
+    /// ```
+    pub fn dtype(&self) -> TensorType {
+        match self {
+            TensorData::Int8(_) => TensorType::Int8,
+            TensorData::Float32(_) => TensorType::Float32,
+        }
+    }
+}
+
+/// A parsed [`Model`] run op by op, in the order of its operators, over an
+/// [`Arena`] the caller gives: no heap, no `std`. It runs
+/// `FULLY_CONNECTED` (int8 and f32), `DEPTHWISE_CONV_2D` (int8, per-channel),
+/// `RESHAPE` (int8 and f32) and `SOFTMAX` (int8), with TFLite's semantics
+/// bit for bit ([`Arithmetic`] picks TFLite Micro's rounding or the
+/// TFLite interpreter's). Constants (weights, biases) are read in place
+/// from the model's bytes.
+///
+/// [`new`](Self::new) checks every operator once: an op it does not run,
+/// or operands that do not fit the op (types, shapes, quantization), is an
+/// error naming the operator and tensor. [`invoke`](Self::invoke) checks
+/// them again before each op writes, and cannot panic.
+///
+/// ```
+/// use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, QuantizedMultiplier, TensorData};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite")))?;
+/// let sizes = Interpreter::arena_sizes(&model)?;
+/// let mut int8 = vec![0i8; sizes.int8];
+/// let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+/// let arena = Arena { int8: &mut int8, float32: &mut [], multipliers: &mut multipliers };
+/// let mut interpreter = Interpreter::new(model, arena, Arithmetic::Micro)?;
+/// interpreter.set_input(0, TensorData::Int8(&[-108]))?; // x = 0.5
+/// interpreter.invoke()?;
+/// assert_eq!(interpreter.output(0), Some(TensorData::Int8(&[57]))); // sin 0.5 ≈ 0.41
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Debug)]
+pub struct Interpreter<'m, 'a> {
+    model: Model<'m>,
+    arena: Arena<'a>,
+    arithmetic: Arithmetic,
+}
+
+/// Where an activation tensor lives: its type's buffer, and its elements
+/// there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Slot {
+    dtype: TensorType,
+    range: Range<usize>,
+}
+
+/// One operator, checked and ready to run (its multipliers, if any, in the
+/// arena's scratch).
+enum Step<'m> {
+    FullyConnectedInt8 {
+        input: Range<usize>,
+        output: Range<usize>,
+        weights: Array<'m, i8>,
+        bias: Option<Array<'m, i32>>,
+        dims: FullyConnectedDims,
+        quantization: Quantized,
+    },
+    FullyConnectedF32 {
+        input: Range<usize>,
+        output: Range<usize>,
+        weights: Array<'m, f32>,
+        bias: Option<Array<'m, f32>>,
+        dims: FullyConnectedDims,
+        range: (f32, f32),
+    },
+    DepthwiseConvInt8 {
+        input: Range<usize>,
+        output: Range<usize>,
+        filter: Array<'m, i8>,
+        bias: Option<Array<'m, i32>>,
+        dims: DepthwiseConvDims,
+        strides: (usize, usize),
+        dilations: (usize, usize),
+        pads: (usize, usize),
+        quantization: Quantized,
+    },
+    SoftmaxInt8 {
+        input: Range<usize>,
+        output: Range<usize>,
+        depth: usize,
+        params: SoftmaxParams,
+    },
+    Reshape {
+        input: Slot,
+        output: Slot,
+    },
+}
+
+/// The requantization of a quantized layer: zero points, clamp, and how
+/// many multipliers the scratch holds.
+struct Quantized {
+    input_zero_point: i32,
+    weights_zero_point: i32,
+    output_zero_point: i32,
+    output_min: i32,
+    output_max: i32,
+    channels: usize,
+}
+
+/// The error for `operand` of `op` (`None`: the model's inputs), tensor
+/// `t`, and its `problem`.
+fn operand_error(
+    op: Option<&Operator<'_>>,
+    operand: &'static str,
+    t: &Tensor<'_>,
+    problem: OperandProblem,
+) -> TfliteError {
+    TfliteError::Operand {
+        operator: op.map(|o| o.index()),
+        op: op.map(|o| o.op()),
+        operand,
+        tensor: t.index(),
+        name: Name::new(t.name()),
+        problem,
+    }
+}
+
+/// Whether a tensor is an activation (no constant data) of a type the
+/// interpreter keeps.
+fn is_activation(t: &Tensor<'_>) -> bool {
+    t.data().is_empty() && matches!(t.dtype(), TensorType::Int8 | TensorType::Float32)
+}
+
+/// A tensor's shape as sizes (checked non-negative by `Model::parse`).
+fn dim(t: &Tensor<'_>, axis: usize) -> usize {
+    t.shape()
+        .get(axis)
+        .and_then(|d| usize::try_from(d).ok())
+        .unwrap_or(0)
+}
+
+/// Where activation tensor `index` of `model` lives, or `None` for a
+/// constant, a tensor of a type the interpreter does not keep, or an index
+/// past the end: after the activations of the same type before it, in
+/// index order.
+fn slot(model: &Model<'_>, index: usize) -> Option<Slot> {
+    let t = model.tensor(index)?;
+    if !is_activation(&t) {
+        return None;
+    }
+    let start = model
+        .tensors()
+        .take(index)
+        .filter(|o| is_activation(o) && o.dtype() == t.dtype())
+        .fold(0usize, |sum, o| sum.saturating_add(o.elements()));
+    Some(Slot {
+        dtype: t.dtype(),
+        range: start..start.saturating_add(t.elements()),
+    })
+}
+
+/// `(&arena[input], &mut arena[output])`, or `None` when they overlap
+/// (an operator writing its own input) or lie outside.
+fn split<'s, T>(
+    arena: &'s mut [T],
+    input: &Range<usize>,
+    output: &Range<usize>,
+) -> Option<(&'s [T], &'s mut [T])> {
+    if input.end <= output.start {
+        let (before, after) = arena.split_at_mut(output.start.min(arena.len()));
+        let out = after.get_mut(..output.len())?;
+        Some((before.get(input.clone())?, out))
+    } else if output.end <= input.start {
+        let (before, after) = arena.split_at_mut(input.start.min(arena.len()));
+        let inp = after.get(..input.len())?;
+        Some((inp, before.get_mut(output.clone())?))
+    } else {
+        None
+    }
+}
+
+impl<'m, 'a> Interpreter<'m, 'a> {
+    /// The lengths of the buffers `model` needs: the elements of its int8
+    /// and f32 activations (every tensor without constant data), and the
+    /// output channels of its widest quantized layer.
+    ///
+    /// Fails with [`TfliteError::TooManyElements`] when a sum overflows.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Interpreter, Model};
+    ///
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
+    /// let sizes = Interpreter::arena_sizes(&model)?;
+    /// assert_eq!((sizes.int8, sizes.float32, sizes.multipliers), (0, 1 + 16 + 16 + 1, 0));
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn arena_sizes(model: &Model<'_>) -> Result<ArenaSizes, TfliteError> {
+        let mut sizes = ArenaSizes {
+            int8: 0,
+            float32: 0,
+            multipliers: 0,
+        };
+        for t in model.tensors().filter(is_activation) {
+            let total = match t.dtype() {
+                TensorType::Int8 => &mut sizes.int8,
+                _ => &mut sizes.float32,
+            };
+            *total = total
+                .checked_add(t.elements())
+                .ok_or(TfliteError::TooManyElements {
+                    place: Place::Tensor {
+                        index: t.index(),
+                        name: Name::new(t.name()),
+                    },
+                })?;
+        }
+        for op in model.operators() {
+            let channels = match op.op() {
+                BuiltinOp::FULLY_CONNECTED | BuiltinOp::DEPTHWISE_CONV_2D => op
+                    .input(1)
+                    .and_then(|i| model.tensor(i))
+                    .filter(|w| w.dtype() == TensorType::Int8)
+                    .map(|w| {
+                        let axis = if op.op() == BuiltinOp::FULLY_CONNECTED {
+                            0
+                        } else {
+                            3
+                        };
+                        dim(&w, axis)
+                    })
+                    .unwrap_or(0),
+                _ => 0,
+            };
+            sizes.multipliers = sizes.multipliers.max(channels);
+        }
+        Ok(sizes)
+    }
+
+    /// An interpreter of `model` in `arena`, with `arithmetic`'s rounding.
+    /// Checks that the arena is large enough ([`TfliteError::Arena`]) and
+    /// every operator: an op it does not run is
+    /// [`TfliteError::UnsupportedOp`] (naming the operator and the tensor it
+    /// writes), an operand that does not fit is [`TfliteError::Operand`],
+    /// a parameter outside TFLite's range a [`TfliteError::KernelParam`] or
+    /// [`TfliteError::SoftmaxScale`].
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TfliteError};
+    ///
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+    /// let mut small = [0i8; 10];
+    /// let arena = Arena { int8: &mut small, float32: &mut [], multipliers: &mut [] };
+    /// let err = Interpreter::new(model, arena, Arithmetic::Micro).unwrap_err();
+    /// assert_eq!(err.to_string(), "the int8 activations need 7928 elements, and their buffer has 10");
+    /// # Ok::<(), TfliteError>(())
+    /// ```
+    pub fn new(
+        model: Model<'m>,
+        arena: Arena<'a>,
+        arithmetic: Arithmetic,
+    ) -> Result<Self, TfliteError> {
+        let sizes = Self::arena_sizes(&model)?;
+        for (what, needed, given) in [
+            ("int8 activations", sizes.int8, arena.int8.len()),
+            ("f32 activations", sizes.float32, arena.float32.len()),
+            ("multipliers", sizes.multipliers, arena.multipliers.len()),
+        ] {
+            if given < needed {
+                return Err(TfliteError::Arena {
+                    what,
+                    needed,
+                    given,
+                });
+            }
+        }
+        let mut interpreter = Interpreter {
+            model,
+            arena,
+            arithmetic,
+        };
+        for op in model.operators() {
+            interpreter.prepare(&op)?;
+        }
+        Ok(interpreter)
+    }
+
+    /// The model.
+    ///
+    /// ```
+    /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model};
+    /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
+    /// # let mut f = [0f32; 34];
+    /// let interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// assert_eq!(interpreter.model().operator_count(), 3);
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn model(&self) -> &Model<'m> {
+        &self.model
+    }
+
+    /// Where activation tensor `index` lives ([`slot`]).
+    fn slot(&self, index: usize) -> Option<Slot> {
+        slot(&self.model, index)
+    }
+
+    /// The data of tensor `index` (an activation: an input, an op's output),
+    /// or `None` for a constant or an index past the end. Before a run
+    /// every activation but the inputs set is zero (or what the arena held).
+    ///
+    /// ```
+    /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TensorData};
+    /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
+    /// # let mut f = [0f32; 34];
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// interpreter.set_input(0, TensorData::Float32(&[1.0]))?;
+    /// interpreter.invoke()?;
+    /// let Some(TensorData::Float32(hidden)) = interpreter.tensor(7) else { panic!() };
+    /// assert_eq!(hidden.len(), 16); // the first layer's ReLU'd output
+    /// assert!(interpreter.tensor(4).is_none()); // a weight
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn tensor(&self, index: usize) -> Option<TensorData<'_>> {
+        let slot = self.slot(index)?;
+        Some(match slot.dtype {
+            TensorType::Int8 => TensorData::Int8(self.arena.int8.get(slot.range)?),
+            _ => TensorData::Float32(self.arena.float32.get(slot.range)?),
+        })
+    }
+
+    /// The data of the model's output `k`, or `None` past the last output.
+    ///
+    /// ```
+    /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TensorData};
+    /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
+    /// # let mut f = [0f32; 34];
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// interpreter.set_input(0, TensorData::Float32(&[1.5708]))?;
+    /// interpreter.invoke()?;
+    /// let Some(TensorData::Float32(&[y])) = interpreter.output(0) else { panic!() };
+    /// assert!((y - 1.0).abs() < 0.1); // sin(π/2)
+    /// assert!(interpreter.output(1).is_none());
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn output(&self, k: usize) -> Option<TensorData<'_>> {
+        self.tensor(usize::try_from(self.model.outputs().get(k)?).ok()?)
+    }
+
+    /// Copies `data` into the model's input `k`. Fails with
+    /// [`TfliteError::IndexOutOfRange`] past the last input, and with
+    /// [`TfliteError::Operand`] when the input is a constant or of
+    /// another type, or `data` is not as long as the input's elements.
+    ///
+    /// ```
+    /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TensorData};
+    /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
+    /// # let mut f = [0f32; 34];
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// let err = interpreter.set_input(0, TensorData::Int8(&[1])).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "the model's input, tensor 0 \"serving_default_dense_input:0\": its type is INT8, not FLOAT32"
+    /// );
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn set_input(&mut self, k: usize, data: TensorData<'_>) -> Result<(), TfliteError> {
+        let count = self.model.inputs().len();
+        let input = self.model.input(k).ok_or(TfliteError::IndexOutOfRange {
+            place: Place::Subgraph,
+            what: "input",
+            index: i64::try_from(k).unwrap_or(i64::MAX),
+            count,
+        })?;
+        let fail = |problem| operand_error(None, "input", &input, problem);
+        if data.dtype() != input.dtype() {
+            return Err(fail(OperandProblem::Dtype {
+                expected: input.dtype(),
+                found: data.dtype(),
+            }));
+        }
+        let slot = self
+            .slot(input.index())
+            .ok_or(fail(OperandProblem::Constant { expected: false }))?;
+        if data.len() != slot.range.len() {
+            return Err(fail(OperandProblem::InputLength {
+                expected: slot.range.len(),
+                found: data.len(),
+            }));
+        }
+        match data {
+            TensorData::Int8(d) => {
+                if let Some(dst) = self.arena.int8.get_mut(slot.range) {
+                    dst.copy_from_slice(d);
+                }
+            }
+            TensorData::Float32(d) => {
+                if let Some(dst) = self.arena.float32.get_mut(slot.range) {
+                    dst.copy_from_slice(d);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs every operator in order. Each is checked again before it
+    /// writes its output; an error stops the run there (the outputs of the
+    /// operators before it are written).
+    ///
+    /// ```
+    /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, QuantizedMultiplier, TensorData};
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+    /// let mut int8 = vec![0i8; 7928];
+    /// let mut m = [QuantizedMultiplier::ZERO; 8];
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut int8, float32: &mut [], multipliers: &mut m }, Arithmetic::Micro)?;
+    /// interpreter.set_input(0, TensorData::Int8(&[-123; 1960]))?; // every feature 0.5
+    /// interpreter.invoke()?;
+    /// // the models README's cross-check with microflow
+    /// assert_eq!(interpreter.output(0), Some(TensorData::Int8(&[-88, -58, -58, -52])));
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn invoke(&mut self) -> Result<(), TfliteError> {
+        for op in self.model.operators() {
+            let step = self.prepare(&op)?;
+            self.run(&op, step)?;
+        }
+        Ok(())
+    }
+
+    /// Checks operator `op` and works out what to run (writing its
+    /// multipliers, if any, into the scratch).
+    fn prepare(&mut self, op: &Operator<'m>) -> Result<Step<'m>, TfliteError> {
+        let checker = Checker::new(self.model, *op)?;
+        let scratch = &mut *self.arena.multipliers;
+        match (op.op(), op.options()) {
+            (BuiltinOp::FULLY_CONNECTED, Options::FullyConnected(options)) => {
+                checker.fully_connected(options, scratch)
+            }
+            (BuiltinOp::DEPTHWISE_CONV_2D, Options::DepthwiseConv2d(options)) => {
+                checker.depthwise_conv(options, scratch)
+            }
+            (BuiltinOp::SOFTMAX, Options::Softmax(options)) => checker.softmax(options),
+            (BuiltinOp::RESHAPE, Options::Reshape(_) | Options::None) => checker.reshape(),
+            _ => Err(checker.unsupported()),
+        }
+    }
+
+    /// Runs a checked step.
+    fn run(&mut self, op: &Operator<'m>, step: Step<'m>) -> Result<(), TfliteError> {
+        // `prepare` rejected an output that is the input, and the
+        // activations of two tensors never overlap: this error is not met
+        let overlap = match op.output(0).and_then(|i| self.model.tensor(i)) {
+            Some(output) => operand_error(Some(op), "output", &output, OperandProblem::IsInput),
+            None => TfliteError::MissingOperand {
+                operator: op.index(),
+                op: op.op(),
+                operand: "output",
+            },
+        };
+        let fc_rounding = match self.arithmetic {
+            Arithmetic::Micro => Rounding::Double,
+            Arithmetic::Reference => Rounding::Single,
+        };
+        let Arena {
+            int8,
+            float32,
+            multipliers,
+        } = &mut self.arena;
+        let multipliers_of = |q: &Quantized| multipliers.get(..q.channels).unwrap_or(&[]);
+        match step {
+            Step::FullyConnectedInt8 {
+                input,
+                output,
+                weights,
+                bias,
+                dims,
+                quantization: q,
+            } => {
+                let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+                let params = FullyConnectedParams {
+                    input_zero_point: q.input_zero_point,
+                    weights_zero_point: q.weights_zero_point,
+                    output_zero_point: q.output_zero_point,
+                    multipliers: multipliers_of(&q),
+                    output_min: q.output_min,
+                    output_max: q.output_max,
+                    rounding: fc_rounding,
+                };
+                fully_connected_int8(x, &weights, bias.as_ref(), dims, &params, y)
+            }
+            Step::FullyConnectedF32 {
+                input,
+                output,
+                weights,
+                bias,
+                dims,
+                range: (lo, hi),
+            } => {
+                let (x, y) = split(float32, &input, &output).ok_or(overlap)?;
+                fully_connected_f32(x, &weights, bias.as_ref(), dims, lo, hi, y)
+            }
+            Step::DepthwiseConvInt8 {
+                input,
+                output,
+                filter,
+                bias,
+                dims,
+                strides,
+                dilations,
+                pads,
+                quantization: q,
+            } => {
+                let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+                let params = DepthwiseConvParams {
+                    stride_height: strides.0,
+                    stride_width: strides.1,
+                    dilation_height: dilations.0,
+                    dilation_width: dilations.1,
+                    pad_top: pads.0,
+                    pad_left: pads.1,
+                    input_zero_point: q.input_zero_point,
+                    output_zero_point: q.output_zero_point,
+                    multipliers: multipliers_of(&q),
+                    output_min: q.output_min,
+                    output_max: q.output_max,
+                    rounding: Rounding::Double,
+                };
+                depthwise_conv_int8(x, &filter, bias.as_ref(), dims, &params, y)
+            }
+            Step::SoftmaxInt8 {
+                input,
+                output,
+                depth,
+                params,
+            } => {
+                let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+                softmax_int8(x, depth, &params, y)
+            }
+            Step::Reshape { input, output } => match input.dtype {
+                TensorType::Int8 => {
+                    let (x, y) = split(int8, &input.range, &output.range).ok_or(overlap)?;
+                    reshape(x, y)
+                }
+                _ => {
+                    let (x, y) = split(float32, &input.range, &output.range).ok_or(overlap)?;
+                    reshape(x, y)
+                }
+            },
+        }
+    }
+}
+
+/// One operator being checked against what its op needs: each check
+/// returns the error naming the operator, the operand and its tensor.
+struct Checker<'m> {
+    model: Model<'m>,
+    op: Operator<'m>,
+    output: Tensor<'m>,
+}
+
+impl<'m> Checker<'m> {
+    /// The checker of `op`; fails when it has no output, or its output is
+    /// its input.
+    fn new(model: Model<'m>, op: Operator<'m>) -> Result<Self, TfliteError> {
+        let output =
+            op.output(0)
+                .and_then(|i| model.tensor(i))
+                .ok_or(TfliteError::MissingOperand {
+                    operator: op.index(),
+                    op: op.op(),
+                    operand: "output",
+                })?;
+        let checker = Checker { model, op, output };
+        if op.input(0) == Some(output.index()) {
+            return Err(checker.fail("output", &output, OperandProblem::IsInput));
+        }
+        Ok(checker)
+    }
+
+    /// The error: the interpreter does not run this op.
+    fn unsupported(&self) -> TfliteError {
+        TfliteError::UnsupportedOp {
+            operator: self.op.index(),
+            op: self.op.op(),
+            output: self.output.index(),
+            output_name: Name::new(self.output.name()),
+        }
+    }
+
+    /// The error: operand `name`, tensor `t`, has `problem`.
+    fn fail(&self, name: &'static str, t: &Tensor<'_>, problem: OperandProblem) -> TfliteError {
+        operand_error(Some(&self.op), name, t, problem)
+    }
+
+    /// Input `k`, which the op needs.
+    fn input(&self, k: usize, name: &'static str) -> Result<Tensor<'m>, TfliteError> {
+        self.optional(k).ok_or(TfliteError::MissingOperand {
+            operator: self.op.index(),
+            op: self.op.op(),
+            operand: name,
+        })
+    }
+
+    /// Input `k`, if the op has it (an absent optional input is -1).
+    fn optional(&self, k: usize) -> Option<Tensor<'m>> {
+        self.op.input(k).and_then(|i| self.model.tensor(i))
+    }
+
+    fn dtype(
+        &self,
+        name: &'static str,
+        t: &Tensor<'_>,
+        expected: TensorType,
+    ) -> Result<(), TfliteError> {
+        if t.dtype() == expected {
+            Ok(())
+        } else {
+            Err(self.fail(
+                name,
+                t,
+                OperandProblem::Dtype {
+                    expected,
+                    found: t.dtype(),
+                },
+            ))
+        }
+    }
+
+    fn elements(
+        &self,
+        name: &'static str,
+        t: &Tensor<'_>,
+        expected: usize,
+    ) -> Result<(), TfliteError> {
+        if t.elements() == expected {
+            Ok(())
+        } else {
+            Err(self.fail(
+                name,
+                t,
+                OperandProblem::Elements {
+                    expected,
+                    found: t.elements(),
+                },
+            ))
+        }
+    }
+
+    fn rank(&self, name: &'static str, t: &Tensor<'_>, expected: usize) -> Result<(), TfliteError> {
+        if t.shape().len() == expected {
+            Ok(())
+        } else {
+            Err(self.fail(
+                name,
+                t,
+                OperandProblem::Rank {
+                    expected,
+                    found: t.shape().len(),
+                },
+            ))
+        }
+    }
+
+    fn dim(
+        &self,
+        name: &'static str,
+        t: &Tensor<'_>,
+        axis: usize,
+        expected: usize,
+    ) -> Result<(), TfliteError> {
+        let found = dim(t, axis);
+        if found == expected {
+            Ok(())
+        } else {
+            Err(self.fail(
+                name,
+                t,
+                OperandProblem::Dim {
+                    axis: u8::try_from(axis).unwrap_or(u8::MAX),
+                    expected,
+                    found,
+                },
+            ))
+        }
+    }
+
+    /// Checks `t` is a constant (or empty).
+    fn constant(&self, name: &'static str, t: &Tensor<'_>) -> Result<(), TfliteError> {
+        if t.data().is_empty() && t.elements() > 0 {
+            Err(self.fail(name, t, OperandProblem::Constant { expected: true }))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Where activation `t` lives; fails for a constant.
+    fn activation(&self, name: &'static str, t: &Tensor<'_>) -> Result<Slot, TfliteError> {
+        slot(&self.model, t.index()).ok_or(self.fail(
+            name,
+            t,
+            OperandProblem::Constant { expected: false },
+        ))
+    }
+
+    /// The one scale and zero point of `t` (an int8 zero point).
+    fn per_tensor(&self, name: &'static str, t: &Tensor<'_>) -> Result<(f32, i32), TfliteError> {
+        let fail = |why| self.fail(name, t, OperandProblem::Quantization(why));
+        let q = t.quantization().ok_or(fail("is missing"))?;
+        if q.is_per_channel() {
+            return Err(fail("is per-channel, and the op needs one scale"));
+        }
+        let zero_point = q
+            .zero_point(0)
+            .and_then(|z| i32::try_from(z).ok())
+            .filter(|z| (-128..=127).contains(z))
+            .ok_or(fail("has a zero point outside the int8 range"))?;
+        Ok((q.scale(0).unwrap_or(0.0), zero_point))
+    }
+
+    /// The scales of quantized weights or filter `t`: one, or one per
+    /// channel along `axis` (`channels` of them); and its zero point, the
+    /// same for every channel.
+    fn channel_scales(
+        &self,
+        name: &'static str,
+        t: &Tensor<'m>,
+        axis: usize,
+        channels: usize,
+    ) -> Result<(Array<'m, f32>, i32), TfliteError> {
+        let fail = |why| self.fail(name, t, OperandProblem::Quantization(why));
+        let q = t.quantization().ok_or(fail("is missing"))?;
+        if q.is_per_channel() && (q.quantized_dimension() != axis || q.scales().len() != channels) {
+            return Err(fail(
+                "is per-channel along another axis than the output channels",
+            ));
+        }
+        let first = q.zero_points().get(0).unwrap_or(0);
+        if q.zero_points().iter().any(|z| z != first) {
+            return Err(fail("has zero points that differ between channels"));
+        }
+        let zero_point = i32::try_from(first)
+            .ok()
+            .filter(|z| (-128..=127).contains(z))
+            .ok_or(fail("has a zero point outside the int8 range"))?;
+        Ok((q.scales(), zero_point))
+    }
+
+    /// Writes the multiplier `input_scale · scale / output_scale` of each
+    /// of weights or filter `t`'s `scales` into `scratch`; returns how many.
+    fn write_multipliers(
+        &self,
+        name: &'static str,
+        t: &Tensor<'_>,
+        scales: Array<'m, f32>,
+        (input_scale, output_scale): (f32, f32),
+        scratch: &mut [QuantizedMultiplier],
+    ) -> Result<usize, TfliteError> {
+        if scratch.len() < scales.len() {
+            return Err(TfliteError::Arena {
+                what: "multipliers",
+                needed: scales.len(),
+                given: scratch.len(),
+            });
+        }
+        for (slot, scale) in scratch.iter_mut().zip(scales) {
+            *slot = fully_connected_multiplier(input_scale, scale, output_scale).map_err(|_| {
+                self.fail(
+                    name,
+                    t,
+                    OperandProblem::Quantization(
+                        "gives a multiplier (input scale · its scale / output scale) that is not a finite, non-negative number",
+                    ),
+                )
+            })?;
+        }
+        Ok(scales.len())
+    }
+
+    /// `FULLY_CONNECTED`: int8 (per-tensor or per-channel weights) or f32;
+    /// weights `[units, input_dim]`, the input read as rows of `input_dim`.
+    fn fully_connected(
+        &self,
+        options: FullyConnectedOptions,
+        scratch: &mut [QuantizedMultiplier],
+    ) -> Result<Step<'m>, TfliteError> {
+        if options.weights_format != WeightsFormat::Default {
+            return Err(self.unsupported());
+        }
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        let weights = self.input(1, "weights")?;
+        let bias = self.optional(2);
+        self.rank("weights", &weights, 2)?;
+        self.constant("weights", &weights)?;
+        let (units, input_dim) = (dim(&weights, 0), dim(&weights, 1));
+        if input_dim == 0 || !input.elements().is_multiple_of(input_dim) {
+            return Err(self.fail(
+                "input",
+                &input,
+                OperandProblem::Elements {
+                    expected: input_dim,
+                    found: input.elements(),
+                },
+            ));
+        }
+        let dims = FullyConnectedDims {
+            batches: input.elements() / input_dim,
+            input_dim,
+            units,
+        };
+        self.elements("output", output, dims.batches.saturating_mul(units))?;
+        if let Some(bias) = &bias {
+            self.elements("bias", bias, units)?;
+            self.constant("bias", bias)?;
+        }
+        let input_slot = self.activation("input", &input)?;
+        let output_slot = self.activation("output", output)?;
+        match input.dtype() {
+            TensorType::Float32 => {
+                self.dtype("weights", &weights, TensorType::Float32)?;
+                self.dtype("output", output, TensorType::Float32)?;
+                if let Some(bias) = &bias {
+                    self.dtype("bias", bias, TensorType::Float32)?;
+                }
+                Ok(Step::FullyConnectedF32 {
+                    input: input_slot.range,
+                    output: output_slot.range,
+                    weights: weights.data_as().unwrap_or_else(Array::empty),
+                    bias: bias.and_then(|b| b.data_as()),
+                    dims,
+                    range: activation_range_f32(options.fused_activation)?,
+                })
+            }
+            TensorType::Int8 => {
+                self.dtype("weights", &weights, TensorType::Int8)?;
+                self.dtype("output", output, TensorType::Int8)?;
+                if let Some(bias) = &bias {
+                    self.dtype("bias", bias, TensorType::Int32)?;
+                }
+                let (input_scale, input_zero_point) = self.per_tensor("input", &input)?;
+                let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+                let (scales, weights_zero_point) =
+                    self.channel_scales("weights", &weights, 0, units)?;
+                let channels = self.write_multipliers(
+                    "weights",
+                    &weights,
+                    scales,
+                    (input_scale, output_scale),
+                    scratch,
+                )?;
+                let (output_min, output_max) = activation_range_int8(
+                    options.fused_activation,
+                    output_scale,
+                    output_zero_point,
+                )?;
+                Ok(Step::FullyConnectedInt8 {
+                    input: input_slot.range,
+                    output: output_slot.range,
+                    weights: weights.data_as().unwrap_or_else(Array::empty),
+                    bias: bias.and_then(|b| b.data_as()),
+                    dims,
+                    quantization: Quantized {
+                        input_zero_point,
+                        weights_zero_point,
+                        output_zero_point,
+                        output_min,
+                        output_max,
+                        channels,
+                    },
+                })
+            }
+            found => Err(self.fail(
+                "input",
+                &input,
+                OperandProblem::Dtype {
+                    expected: TensorType::Int8,
+                    found,
+                },
+            )),
+        }
+    }
+
+    /// `DEPTHWISE_CONV_2D`, int8: NHWC input, filter `[1, KH, KW, C·M]`
+    /// with zero point 0, per-tensor or per-channel (axis 3); the output's
+    /// size as TFLite pads.
+    fn depthwise_conv(
+        &self,
+        options: DepthwiseConv2dOptions,
+        scratch: &mut [QuantizedMultiplier],
+    ) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        let filter = self.input(1, "filter")?;
+        let bias = self.optional(2);
+        self.dtype("input", &input, TensorType::Int8)?;
+        self.dtype("filter", &filter, TensorType::Int8)?;
+        self.dtype("output", output, TensorType::Int8)?;
+        self.constant("filter", &filter)?;
+        for (name, t) in [("input", &input), ("filter", &filter), ("output", output)] {
+            self.rank(name, t, 4)?;
+        }
+        self.dim("filter", &filter, 0, 1)?;
+        let input_depth = dim(&input, 3);
+        let output_depth = dim(&filter, 3);
+        if input_depth == 0 || !output_depth.is_multiple_of(input_depth) {
+            return Err(TfliteError::KernelParam {
+                what: "depthwise convolution's output channels",
+                value: i64::try_from(output_depth).unwrap_or(i64::MAX),
+                rule: "they must be a multiple of the input channels",
+            });
+        }
+        let depth_multiplier = output_depth / input_depth;
+        // a depth_multiplier option of 0 (older files): from the shapes alone
+        if options.depth_multiplier != 0
+            && usize::try_from(options.depth_multiplier).ok() != Some(depth_multiplier)
+        {
+            return Err(TfliteError::KernelParam {
+                what: "depthwise convolution's depth_multiplier option",
+                value: i64::from(options.depth_multiplier),
+                rule: "it must be the filter's channels over the input's",
+            });
+        }
+        // checked at least 1 by Model::parse
+        let size = |v: i32| usize::try_from(v).unwrap_or(0);
+        let strides = (size(options.stride_h), size(options.stride_w));
+        let dilations = (size(options.dilation_h), size(options.dilation_w));
+        let rows = conv_axis(
+            options.padding,
+            dim(&input, 1),
+            dim(&filter, 1),
+            strides.0,
+            dilations.0,
+        )?;
+        let columns = conv_axis(
+            options.padding,
+            dim(&input, 2),
+            dim(&filter, 2),
+            strides.1,
+            dilations.1,
+        )?;
+        self.dim("output", output, 0, dim(&input, 0))?;
+        self.dim("output", output, 1, rows.output)?;
+        self.dim("output", output, 2, columns.output)?;
+        self.dim("output", output, 3, output_depth)?;
+        if let Some(bias) = &bias {
+            self.dtype("bias", bias, TensorType::Int32)?;
+            self.elements("bias", bias, output_depth)?;
+            self.constant("bias", bias)?;
+        }
+        let input_slot = self.activation("input", &input)?;
+        let output_slot = self.activation("output", output)?;
+        let (input_scale, input_zero_point) = self.per_tensor("input", &input)?;
+        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+        let (scales, filter_zero_point) =
+            self.channel_scales("filter", &filter, 3, output_depth)?;
+        if filter_zero_point != 0 {
+            return Err(self.fail(
+                "filter",
+                &filter,
+                OperandProblem::Quantization("has a zero point other than 0"),
+            ));
+        }
+        let channels = self.write_multipliers(
+            "filter",
+            &filter,
+            scales,
+            (input_scale, output_scale),
+            scratch,
+        )?;
+        let (output_min, output_max) =
+            activation_range_int8(options.fused_activation, output_scale, output_zero_point)?;
+        Ok(Step::DepthwiseConvInt8 {
+            input: input_slot.range,
+            output: output_slot.range,
+            filter: filter.data_as().unwrap_or_else(Array::empty),
+            bias: bias.and_then(|b| b.data_as()),
+            dims: DepthwiseConvDims {
+                batches: dim(&input, 0),
+                input_height: dim(&input, 1),
+                input_width: dim(&input, 2),
+                input_depth,
+                filter_height: dim(&filter, 1),
+                filter_width: dim(&filter, 2),
+                depth_multiplier,
+                output_height: rows.output,
+                output_width: columns.output,
+            },
+            strides,
+            dilations,
+            pads: (rows.pad_before, columns.pad_before),
+            quantization: Quantized {
+                input_zero_point,
+                weights_zero_point: 0,
+                output_zero_point,
+                output_min,
+                output_max,
+                channels,
+            },
+        })
+    }
+
+    /// `SOFTMAX`, int8, over the last axis; the output at scale 1/256 and
+    /// zero point −128, as TFLite requires.
+    fn softmax(&self, options: SoftmaxOptions) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        self.dtype("input", &input, TensorType::Int8)?;
+        self.dtype("output", output, TensorType::Int8)?;
+        self.elements("output", output, input.elements())?;
+        let input_slot = self.activation("input", &input)?;
+        let output_slot = self.activation("output", output)?;
+        let (input_scale, _) = self.per_tensor("input", &input)?;
+        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+        if output_scale != 1.0 / 256.0 || output_zero_point != -128 {
+            return Err(self.fail(
+                "output",
+                output,
+                OperandProblem::Quantization(
+                    "is not scale 1/256 and zero point −128 (TFLite's int8 softmax)",
+                ),
+            ));
+        }
+        let depth = match input.shape().len() {
+            0 => 1,
+            rank => dim(&input, rank - 1),
+        };
+        Ok(Step::SoftmaxInt8 {
+            input: input_slot.range,
+            output: output_slot.range,
+            depth,
+            params: softmax_params(options.beta, input_scale)?,
+        })
+    }
+
+    /// `RESHAPE`: the output's shape checked against the new shape (the
+    /// second input when it is a constant, else the options', as TFLite
+    /// reads them), the data copied.
+    fn reshape(&self) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        self.dtype("output", output, input.dtype())?;
+        self.elements("output", output, input.elements())?;
+        let from_tensor = self
+            .optional(1)
+            .filter(|s| !s.data().is_empty())
+            .and_then(|s| s.data_as::<i32>());
+        let from_options = match self.op.options() {
+            Options::Reshape(r) => r.new_shape.filter(|s| !s.is_empty()),
+            _ => None,
+        };
+        if let Some(new_shape) = from_tensor.or(from_options) {
+            let (_, inferred) = reshape_dims(input.elements(), new_shape)?;
+            self.rank("output", output, new_shape.len())?;
+            for (axis, d) in new_shape.iter().enumerate() {
+                let expected = usize::try_from(d).ok().or(inferred).unwrap_or(0);
+                self.dim("output", output, axis, expected)?;
+            }
+        }
+        Ok(Step::Reshape {
+            input: self.activation("input", &input)?,
+            output: self.activation("output", output)?,
+        })
+    }
+}

@@ -1,0 +1,100 @@
+//! TFLite's `RESHAPE`: no change to the data, a checked change of shape.
+
+use crate::error::TfliteError;
+
+/// Checks a `RESHAPE` of a tensor of `input_elements` elements to
+/// `new_shape` (TFLite's `new_shape`, with at most one −1 for the dim to
+/// infer), as TFLite's reshape kernel sizes its output: the −1 stands for
+/// `input_elements` over the product of the other dims, which must divide
+/// it; without a −1 the product must be `input_elements`. Returns the
+/// output's element count and the dim the −1 stands for (`None` without
+/// one).
+///
+/// Fails with [`TfliteError::KernelParam`] naming the rule: a dim below −1,
+/// two −1s, a −1 among dims whose product is 0 or does not divide the
+/// input, or a product unequal to the input's.
+///
+/// ```
+/// use shapecheck_tflite::reshape_dims;
+///
+/// // speech.tflite: [1, 1960] to [−1, 49, 40, 1]
+/// assert_eq!(reshape_dims(1960, [-1, 49, 40, 1])?, (1960, Some(1)));
+/// assert_eq!(reshape_dims(6, [2, 3])?, (6, None));
+/// assert!(reshape_dims(6, [4, -1]).is_err()); // 4 does not divide 6
+/// assert!(reshape_dims(6, [-1, -1]).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn reshape_dims(
+    input_elements: usize,
+    new_shape: impl IntoIterator<Item = i32>,
+) -> Result<(usize, Option<usize>), TfliteError> {
+    let mut product: usize = 1;
+    let mut inferred = false;
+    for dim in new_shape {
+        match dim {
+            -1 if inferred => {
+                return Err(TfliteError::KernelParam {
+                    what: "reshape's second −1 dim",
+                    value: -1,
+                    rule: "at most one dim may be inferred",
+                })
+            }
+            -1 => inferred = true,
+            d => {
+                let d = usize::try_from(d).map_err(|_| TfliteError::KernelParam {
+                    what: "reshape's new dim",
+                    value: i64::from(d),
+                    rule: "a dim must be −1 (inferred) or at least 0",
+                })?;
+                product = product.checked_mul(d).ok_or(TfliteError::KernelParam {
+                    what: "reshape's new shape's element count",
+                    value: i64::MAX,
+                    rule: "it overflows",
+                })?;
+            }
+        }
+    }
+    let wide = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
+    if inferred {
+        if product == 0 || !input_elements.is_multiple_of(product) {
+            return Err(TfliteError::KernelParam {
+                what: "reshape's product of the known new dims",
+                value: wide(product),
+                rule: "it must be above 0 and divide the input's element count",
+            });
+        }
+        return Ok((input_elements, Some(input_elements / product)));
+    }
+    if product != input_elements {
+        return Err(TfliteError::KernelParam {
+            what: "reshape's new element count",
+            value: wide(product),
+            rule: "it must equal the input's element count",
+        });
+    }
+    Ok((product, None))
+}
+
+/// `RESHAPE`'s data: the input's elements, unchanged, into `output`.
+/// Fails, with `output` untouched, when the lengths differ.
+///
+/// ```
+/// use shapecheck_tflite::reshape;
+///
+/// let mut out = [0i8; 3];
+/// reshape(&[1i8, 2, 3], &mut out)?;
+/// assert_eq!(out, [1, 2, 3]);
+/// assert!(reshape(&[1i8, 2], &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn reshape<T: Copy>(input: &[T], output: &mut [T]) -> Result<(), TfliteError> {
+    if input.len() != output.len() {
+        return Err(TfliteError::Length {
+            what: "output",
+            expected: input.len(),
+            actual: output.len(),
+        });
+    }
+    output.copy_from_slice(input);
+    Ok(())
+}

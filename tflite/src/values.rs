@@ -1,0 +1,100 @@
+//! [`Values`]: what a kernel reads its constant operands (weights, filters,
+//! biases) from, a slice or an [`Array`] read in place from a model's bytes,
+//! so that running a model copies none of its constants.
+
+use crate::array::{Array, LeNumber};
+
+/// A run of `T` a kernel reads by position: a slice (`&[i8]`, `&[i32]`,
+/// `&[f32]`, or an array of them) or an [`Array`] inside a model's bytes
+/// ([`Tensor::data_as`](crate::Tensor::data_as)). Sealed.
+///
+/// ```
+/// use shapecheck_tflite::{Array, Values};
+///
+/// let slice: &[i32] = &[1, -1];
+/// let array = Array::<i32>::new(&[1, 0, 0, 0, 0xff, 0xff, 0xff, 0xff]).unwrap();
+/// assert_eq!(slice.count(), 2);
+/// assert_eq!(array.count(), 2);
+/// assert_eq!(array.at(1), slice.at(1));
+/// assert!(array.run(0, 2).eq([1, -1]));
+/// assert_eq!(array.run(1, 5).count(), 0); // past the end: nothing
+/// ```
+pub trait Values<T: Copy>: sealed::Sealed {
+    /// How many values there are.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Values;
+    ///
+    /// assert_eq!([1i8, 2, 3].count(), 3);
+    /// ```
+    fn count(&self) -> usize;
+
+    /// Value `i`, or `None` past the end.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Values;
+    ///
+    /// assert_eq!([1i8, 2, 3].at(2), Some(3));
+    /// assert_eq!([1i8, 2, 3].at(3), None);
+    /// ```
+    fn at(&self, i: usize) -> Option<T>;
+
+    /// The values from `start` to `end` (exclusive), in order; none at all
+    /// if that range is not inside.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Values;
+    ///
+    /// assert!([1i8, 2, 3].run(1, 3).eq([2, 3]));
+    /// assert_eq!([1i8, 2, 3].run(2, 4).count(), 0);
+    /// ```
+    fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_;
+}
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+impl<T: Copy> sealed::Sealed for [T] {}
+impl<T: Copy> Values<T> for [T] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn at(&self, i: usize) -> Option<T> {
+        self.get(i).copied()
+    }
+    fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_ {
+        self.get(start..end).unwrap_or(&[]).iter().copied()
+    }
+}
+
+impl<T: Copy, const N: usize> sealed::Sealed for [T; N] {}
+impl<T: Copy, const N: usize> Values<T> for [T; N] {
+    fn count(&self) -> usize {
+        N
+    }
+    fn at(&self, i: usize) -> Option<T> {
+        self.get(i).copied()
+    }
+    fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_ {
+        self.as_slice().run(start, end)
+    }
+}
+
+impl<T: LeNumber> sealed::Sealed for Array<'_, T> {}
+impl<T: LeNumber> Values<T> for Array<'_, T> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn at(&self, i: usize) -> Option<T> {
+        self.get(i)
+    }
+    fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_ {
+        let bytes = start
+            .checked_mul(T::SIZE)
+            .zip(end.checked_mul(T::SIZE))
+            .and_then(|(s, e)| self.as_bytes().get(s..e))
+            .unwrap_or(&[]);
+        bytes.chunks_exact(T::SIZE).filter_map(T::from_le)
+    }
+}

@@ -1,0 +1,351 @@
+//! The three models of tests/models/ run by the `Interpreter` from their
+//! files alone, against what TFLite recorded (tests/outputs/, copies of
+//! /work/shared/models' JSON, whose README gives how): every output and
+//! every intermediate tensor, on every public input.
+//!
+//! - sine_float.tflite: within 1e-5 relative of TensorFlow 2.21's reference
+//!   interpreter (float sums may differ in order);
+//! - sine.tflite and speech.tflite: with `Arithmetic::Micro`, bit for bit
+//!   TFLite Micro's output (`out_tflm`, or `out` where it did not differ);
+//!   with `Arithmetic::Reference`, bit for bit every tensor of TensorFlow
+//!   2.21's reference interpreter.
+
+use serde_json::Value;
+use shapecheck_tflite::{
+    Arena, Arithmetic, Interpreter, Model, QuantizedMultiplier, TensorData, TfliteError,
+};
+
+const SINE_FLOAT: &[u8] = include_bytes!("models/sine_float.tflite");
+const SINE: &[u8] = include_bytes!("models/sine.tflite");
+const SPEECH: &[u8] = include_bytes!("models/speech.tflite");
+
+fn outputs(file: &str) -> Value {
+    let path = format!("{}/tests/outputs/{file}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).expect("the outputs")).expect("JSON")
+}
+
+fn ints(v: &Value) -> Vec<i8> {
+    v.as_array()
+        .expect("a list")
+        .iter()
+        .map(|x| i8::try_from(x.as_i64().expect("an integer")).expect("int8"))
+        .collect()
+}
+
+fn floats(v: &Value) -> Vec<f32> {
+    v.as_array()
+        .expect("a list")
+        .iter()
+        .map(|x| x.as_f64().expect("a number") as f32)
+        .collect()
+}
+
+/// The buffers a model needs, owned by the test.
+struct Buffers {
+    int8: Vec<i8>,
+    float32: Vec<f32>,
+    multipliers: Vec<QuantizedMultiplier>,
+}
+
+impl Buffers {
+    fn for_model(model: &Model<'_>) -> Buffers {
+        let sizes = Interpreter::arena_sizes(model).unwrap();
+        Buffers {
+            int8: vec![0; sizes.int8],
+            float32: vec![0.0; sizes.float32],
+            multipliers: vec![QuantizedMultiplier::ZERO; sizes.multipliers],
+        }
+    }
+
+    fn arena(&mut self) -> Arena<'_> {
+        Arena {
+            int8: &mut self.int8,
+            float32: &mut self.float32,
+            multipliers: &mut self.multipliers,
+        }
+    }
+}
+
+/// Runs `bytes` on `input` (the case's `input` tensor); returns the
+/// interpreter's data for each index the case's `tensors` list, and the output.
+fn run(bytes: &[u8], case: &Value, arithmetic: Arithmetic) -> (Vec<(usize, Value)>, Value) {
+    let model = Model::parse(bytes).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    let mut interpreter = Interpreter::new(model, buffers.arena(), arithmetic).unwrap();
+    let input = &case["input"];
+    match input["dtype"].as_str().unwrap() {
+        "int8" => interpreter
+            .set_input(0, TensorData::Int8(&ints(&input["data"])))
+            .unwrap(),
+        "float32" => interpreter
+            .set_input(0, TensorData::Float32(&floats(&input["data"])))
+            .unwrap(),
+        other => panic!("dtype {other}"),
+    }
+    interpreter.invoke().unwrap();
+    let json = |d: TensorData<'_>| match d {
+        TensorData::Int8(v) => serde_json::json!(v),
+        TensorData::Float32(v) => serde_json::json!(v),
+    };
+    let tensors = case["tensors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let index = t["index"].as_u64().unwrap() as usize;
+            let data = interpreter
+                .tensor(index)
+                .unwrap_or_else(|| panic!("no tensor {index}"));
+            (index, json(data))
+        })
+        .collect();
+    (tensors, json(interpreter.output(0).unwrap()))
+}
+
+#[test]
+fn sine_float_matches_the_interpreter_on_every_tensor_within_1e_5() {
+    let file = outputs("sine_outputs.json");
+    let model = &file["models"]["sine_float"];
+    assert_eq!(model["file"], "sine_float.tflite");
+    let cases = model["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 64);
+    let (mut compared, mut exact) = (0, 0);
+    for case in cases {
+        let (tensors, out) = run(SINE_FLOAT, case, Arithmetic::Micro);
+        let recorded = case["tensors"].as_array().unwrap();
+        assert_eq!(tensors.len(), 4);
+        for ((index, got), want) in tensors.iter().zip(recorded) {
+            let (got, want) = (floats(got), floats(&want["data"]));
+            assert_eq!(got.len(), want.len(), "tensor {index}");
+            for (g, w) in got.iter().zip(&want) {
+                let tolerance = 1e-5 * w.abs().max(1e-3);
+                assert!(
+                    (g - w).abs() <= tolerance,
+                    "x = {}, tensor {index}: {g} vs {w}",
+                    case["x"]
+                );
+                compared += 1;
+                exact += usize::from(g == w);
+            }
+        }
+        assert_eq!(floats(&out), floats(&case["out"]["data"]));
+    }
+    assert_eq!(compared, 64 * (1 + 16 + 16 + 1));
+    // the reference kernel's order of summation: every value the same bits
+    assert_eq!(exact, compared);
+}
+
+/// The int8 models: each case's output with TFLite Micro's arithmetic, and
+/// every tensor with the reference interpreter's. Returns how many outputs
+/// TFLite Micro gave differently from the reference interpreter.
+fn int8_model(name: &str, file: &str, bytes: &[u8], count: usize) -> usize {
+    let file = outputs(file);
+    let model = &file["models"][name];
+    let cases = model["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), count);
+    let mut tflm_differs = 0;
+    for (n, case) in cases.iter().enumerate() {
+        let out = ints(&case["out"]["data"]);
+        let tflm = case
+            .get("out_tflm")
+            .map_or(out.clone(), |t| ints(&t["data"]));
+        tflm_differs += usize::from(tflm != out);
+
+        let (_, micro) = run(bytes, case, Arithmetic::Micro);
+        assert_eq!(ints(&micro), tflm, "{name} case {n}: TFLite Micro's output");
+
+        let (tensors, reference) = run(bytes, case, Arithmetic::Reference);
+        assert_eq!(
+            ints(&reference),
+            out,
+            "{name} case {n}: the interpreter's output"
+        );
+        let recorded = case["tensors"].as_array().unwrap();
+        assert_eq!(tensors.len(), recorded.len());
+        for ((index, got), want) in tensors.iter().zip(recorded) {
+            assert_eq!(
+                ints(got),
+                ints(&want["data"]),
+                "{name} case {n}: tensor {index} {}",
+                want["name"]
+            );
+        }
+    }
+    tflm_differs
+}
+
+#[test]
+fn sine_int8_matches_tflite_micro_and_every_tensor_of_the_interpreter() {
+    // the two inputs whose ties the roundings break apart
+    assert_eq!(int8_model("sine_int8", "sine_outputs.json", SINE, 64), 2);
+}
+
+#[test]
+fn speech_matches_tflite_micro_and_every_tensor_of_the_interpreter() {
+    // 20 inputs; TFLite Micro never differed; every intermediate
+    // (reshape, ReLU'd depthwise convolution, logits, softmax) compared
+    assert_eq!(int8_model("speech", "speech_outputs.json", SPEECH, 20), 0);
+}
+
+#[test]
+fn speech_gives_microflow_s_cross_check() {
+    // the models README: every input 0.5 (−123) gives [−88, −58, −58, −52]
+    let model = Model::parse(SPEECH).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    let mut interpreter = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap();
+    interpreter
+        .set_input(0, TensorData::Int8(&[-123; 1960]))
+        .unwrap();
+    interpreter.invoke().unwrap();
+    assert_eq!(
+        interpreter.output(0),
+        Some(TensorData::Int8(&[-88, -58, -58, -52]))
+    );
+}
+
+#[test]
+fn the_wrong_fully_connected_rounding_misses_tflite_micro() {
+    // the sine cases where TFLite Micro differs: the reference arithmetic
+    // gives the interpreter's output, not TFLite Micro's, so the test above
+    // tells the two apart
+    let file = outputs("sine_outputs.json");
+    let cases = file["models"]["sine_int8"]["cases"].as_array().unwrap();
+    let differing: Vec<&Value> = cases
+        .iter()
+        .filter(|c| c.get("out_tflm").is_some())
+        .collect();
+    assert_eq!(differing.len(), 2);
+    for case in differing {
+        let (_, reference) = run(SINE, case, Arithmetic::Reference);
+        assert_ne!(ints(&reference), ints(&case["out_tflm"]["data"]));
+    }
+}
+
+/// speech.tflite with the first run of bytes `from` that, turned into
+/// `to`, gives a model `changed` accepts (the field the test means to
+/// change, and it alone as far as `changed` looks).
+fn patched_speech(from: &[u8], to: &[u8], changed: impl Fn(&Model<'_>) -> bool) -> Vec<u8> {
+    let mut bytes = SPEECH.to_vec();
+    for at in 0..bytes.len() - from.len() {
+        if &bytes[at..at + from.len()] != from {
+            continue;
+        }
+        bytes[at..at + from.len()].copy_from_slice(to);
+        if Model::parse(&bytes).is_ok_and(|m| changed(&m)) {
+            return bytes;
+        }
+        bytes[at..at + from.len()].copy_from_slice(from);
+    }
+    panic!("no bytes {from:?} to patch");
+}
+
+/// speech.tflite with its RESHAPE's operator code (deprecated_builtin_code
+/// 22) turned into 23 (RESIZE_BILINEAR), an op the interpreter does not run.
+fn speech_with_an_unsupported_op() -> Vec<u8> {
+    let code = Model::parse(SPEECH)
+        .unwrap()
+        .operator(0)
+        .unwrap()
+        .opcode_index();
+    patched_speech(&[22], &[23], |m| {
+        let op0 = m.operator(0).unwrap();
+        op0.op().code() == 23 && op0.opcode_index() == code
+    })
+}
+
+#[test]
+fn operands_that_do_not_fit_their_op_are_errors_naming_operator_and_tensor() {
+    // the softmax's output zero point −128 (an i64) made −127
+    let softmax_output = |m: &Model<'_>| m.tensor(9).unwrap().quantization().unwrap().zero_point(0);
+    let bytes = patched_speech(&(-128i64).to_le_bytes(), &(-127i64).to_le_bytes(), |m| {
+        softmax_output(m) == Some(-127)
+    });
+    let model = Model::parse(&bytes).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    let err = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "operator 3 (SOFTMAX): its output, tensor 9 \"labels_softmax\": its quantization is not scale 1/256 and zero point −128 (TFLite's int8 softmax)"
+    );
+
+    // the depthwise convolution's stride 2 (an i32) made 3: the output's
+    // rows are then 17, not the 25 the file says
+    let stride_h = |m: &Model<'_>| match m.operator(1).unwrap().options() {
+        shapecheck_tflite::Options::DepthwiseConv2d(o) => o.stride_h,
+        _ => 0,
+    };
+    let bytes = patched_speech(&2i32.to_le_bytes(), &3i32.to_le_bytes(), |m| {
+        stride_h(m) == 3
+    });
+    let model = Model::parse(&bytes).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    let err = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "operator 1 (DEPTHWISE_CONV_2D): its output, tensor 2 \"Relu\": dim 1 of its shape is 25, not 17"
+    );
+}
+
+#[test]
+fn an_op_it_does_not_run_is_an_error_naming_the_op_and_its_output() {
+    let bytes = speech_with_an_unsupported_op();
+    let model = Model::parse(&bytes).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    let err = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap_err();
+    assert!(matches!(
+        err,
+        TfliteError::UnsupportedOp {
+            operator: 0,
+            output: 4,
+            ..
+        }
+    ));
+    assert_eq!(
+        err.to_string(),
+        "operator 0 (RESIZE_BILINEAR), writing tensor 4 \"Reshape_2\": the interpreter does not run this op (or not on these types or options)"
+    );
+}
+
+#[test]
+fn inputs_of_the_wrong_type_or_length_are_refused() {
+    let model = Model::parse(SINE).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    let mut interpreter = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap();
+    let err = interpreter
+        .set_input(0, TensorData::Int8(&[1, 2]))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the model's input, tensor 0 \"serving_default_dense_2_input:0\": it has 1 elements, and the data given has 2"
+    );
+    let err = interpreter
+        .set_input(0, TensorData::Float32(&[1.0]))
+        .unwrap_err();
+    assert!(
+        err.to_string().ends_with("its type is FLOAT32, not INT8"),
+        "{err}"
+    );
+    let err = interpreter
+        .set_input(1, TensorData::Int8(&[1]))
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "subgraph 0: input index 1 is out of range (there are 1)"
+    );
+}
+
+#[test]
+fn a_short_arena_is_refused_before_anything_runs() {
+    let model = Model::parse(SPEECH).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    buffers.multipliers.pop();
+    let err = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap_err();
+    assert_eq!(
+        err,
+        TfliteError::Arena {
+            what: "multipliers",
+            needed: 8,
+            given: 7
+        }
+    );
+}

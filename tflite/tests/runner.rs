@@ -1,0 +1,161 @@
+//! The host runner, `examples/model.rs`, run as a user runs it (`cargo run
+//! --example model -- MODEL INPUTS`): its stdout against the recorded
+//! outputs of one public input per model, and its one-line message and
+//! exit code 1 on a file that is not a model and on an input of the wrong
+//! shape.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `cargo run -q -p shapecheck-tflite --example model -- args` (the target
+/// dir is cargo's own: CARGO_TARGET_DIR, when set, is inherited).
+fn runner(args: &[&str]) -> Output {
+    Command::new(env!("CARGO"))
+        .args([
+            "run",
+            "-q",
+            "-p",
+            "shapecheck-tflite",
+            "--example",
+            "model",
+            "--",
+        ])
+        .args(args)
+        .current_dir(manifest_dir())
+        .output()
+        .expect("cargo runs")
+}
+
+/// A file under the test target's temporary dir, holding `text`.
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("a temporary file");
+    path
+}
+
+fn case(outputs: &str, model: &str, n: usize) -> Value {
+    let path = manifest_dir().join("tests/outputs").join(outputs);
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    file["models"][model]["cases"][n].clone()
+}
+
+/// Runs `model_file` on `case`'s input; returns its stdout as JSON.
+fn run_case(model_file: &str, case: &Value, name: &str) -> Value {
+    let inputs = temp_file(name, &serde_json::to_string(&[&case["input"]]).unwrap());
+    let model = manifest_dir().join("tests/models").join(model_file);
+    let out = runner(&[model.to_str().unwrap(), inputs.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+#[test]
+fn the_runner_prints_the_recorded_outputs() {
+    // speech: TFLite Micro never differed, so `out` is its output too
+    let speech = case("speech_outputs.json", "speech", 3);
+    let printed = run_case("speech.tflite", &speech, "speech_in.json");
+    let want = &speech["out"];
+    assert_eq!(printed.as_array().unwrap().len(), 1);
+    assert_eq!(printed[0]["shape"], want["shape"]);
+    assert_eq!(printed[0]["dtype"], "int8");
+    assert_eq!(printed[0]["data"], want["data"]);
+
+    // the int8 sine, on an input where TFLite Micro differs: its output
+    let path = manifest_dir().join("tests/outputs/sine_outputs.json");
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let sine = file["models"]["sine_int8"]["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c.get("out_tflm").is_some())
+        .unwrap();
+    let printed = run_case("sine.tflite", sine, "sine_in.json");
+    assert_eq!(printed[0]["data"], sine["out_tflm"]["data"]);
+    assert_ne!(printed[0]["data"], sine["out"]["data"]);
+
+    // the f32 sine: the same f32 values
+    let float = case("sine_outputs.json", "sine_float", 20);
+    let printed = run_case("sine_float.tflite", &float, "sine_float_in.json");
+    assert_eq!(printed[0]["dtype"], "float32");
+    let as_f32 = |v: &Value| v.as_f64().unwrap() as f32;
+    assert_eq!(
+        as_f32(&printed[0]["data"][0]),
+        as_f32(&float["out"]["data"][0])
+    );
+}
+
+#[test]
+fn a_file_that_is_not_a_model_is_one_line_and_exit_code_1() {
+    let inputs = temp_file("unused_in.json", "[]");
+    let not_a_model = manifest_dir().join("Cargo.toml");
+    let out = runner(&[not_a_model.to_str().unwrap(), inputs.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("Cargo.toml: not a TFLite model: its file identifier (bytes 4 to 8) is"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn an_input_of_the_wrong_shape_is_one_line_and_exit_code_1() {
+    let inputs = temp_file(
+        "wrong_shape_in.json",
+        r#"[{"shape": [1, 2], "dtype": "int8", "data": [0, 0]}]"#,
+    );
+    let model = manifest_dir().join("tests/models/sine.tflite");
+    let out = runner(&[model.to_str().unwrap(), inputs.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr
+            .ends_with("wrong_shape_in.json: input 0: shape [1, 2], and the model takes [1, 1]\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_json_a_wrong_count_and_a_missing_file_are_one_line_and_exit_code_1() {
+    let model = manifest_dir().join("tests/models/sine.tflite");
+    let model = model.to_str().unwrap();
+    let bad = temp_file("bad_in.json", "[{");
+    let two = temp_file(
+        "two_in.json",
+        r#"[{"shape": [1, 1], "dtype": "int8", "data": [0]}, {"shape": [1, 1], "dtype": "int8", "data": [0]}]"#,
+    );
+    let float = temp_file(
+        "float_in.json",
+        r#"[{"shape": [1, 1], "dtype": "float32", "data": [0.5]}]"#,
+    );
+    for (inputs, message) in [
+        (bad.to_str().unwrap(), "bad_in.json: not JSON: "),
+        (
+            two.to_str().unwrap(),
+            "two_in.json: 2 input tensors, and the model takes 1",
+        ),
+        (
+            float.to_str().unwrap(),
+            "float_in.json: input 0: dtype \"float32\", and the model takes \"int8\"",
+        ),
+        ("/nonexistent/in.json", "cannot read /nonexistent/in.json: "),
+    ] {
+        let out = runner(&[model, inputs]);
+        assert_eq!(out.status.code(), Some(1), "{inputs}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(message), "{stderr}");
+    }
+}
