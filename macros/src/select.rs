@@ -157,7 +157,11 @@ pub(crate) fn select_rules(max: usize) -> TokenStream2 {
                 where #shapes #at: crate::ops::select::bounds::SelectSamePair<#bt, C, T, E>
                 {}
             });
+            // not recommended, as the equal-rank impls: where two pairs of
+            // dims differ, rustc would otherwise list these impls
+            // (`ui-tests/select/fail/none_two_pairs`)
             out.extend(quote! {
+                #[diagnostic::do_not_recommend]
                 impl<#generics> crate::ops::select::bounds::SelectSamePair<#bt, C, T, E> for #at
                 where #shapes (): crate::ops::select::bounds::SelectNoneRank<C, T, E>
                 {

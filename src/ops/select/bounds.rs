@@ -280,7 +280,7 @@ pub trait SelectNumpyPair<Other: Shape, C, T, E>: Shape + Sealed {
 #[diagnostic::on_unimplemented(
     message = "select/none-shapes: cond {C}, then {T} and else {E} must have the same shape",
     label = "auto_broadcast = none requires identical shapes",
-    note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\""
+    note = "OpenVINO Select-1, auto_broadcast = none: \"Argument shapes are inconsistent\"; fix: NoBroadcast -> Numpy if the shapes broadcast"
 )]
 #[doc(hidden)]
 pub trait SelectSamePair<Other: Shape, C, T, E>: Shape + Sealed {

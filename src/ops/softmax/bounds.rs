@@ -50,7 +50,10 @@ impl<S: Shape, T, Ax: SoftmaxAxisMarker<S, T>> SoftmaxAxis<T, Ax> for S {
 /// An axis marker of x `S` with elements `T`: the element type first
 /// ([`SoftmaxElement`]), then the axis placed in x's dims (reached through
 /// the element type's [`Gate`](SoftmaxElement::Gate), so that an integer
-/// tensor is one error, whatever its axis).
+/// tensor is one error, whatever its axis). Its `Self` is the axis, which
+/// keeps the error at the method's name: with `SoftmaxAxis`'s impl for
+/// `Axis<A>` written directly, `ui-tests/softmax/fail/axis_out_of_range`
+/// points at the argument and quotes the method's bound (12 → 20 lines).
 #[doc(hidden)]
 pub trait SoftmaxAxisMarker<S, T> {
     /// The axis as a value.

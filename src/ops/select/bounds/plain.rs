@@ -104,7 +104,10 @@ impl<S: StaticDim, C, T, E, const AXIS: isize> SelectNoCheckDropDim<C, T, E, AXI
     type Ok = ();
 }
 
-/// [`SelectNoCheckOneWayDim`] as a link of a chain.
+/// [`SelectNoCheckOneWayDim`] as a link with `Self = ()`: the error then
+/// names the dim rule and not the pair's `SelectPdpdProven` too
+/// (`ui-tests/select/fail/plain_dyn_pdpd`: bounding the dim directly adds
+/// that line).
 #[doc(hidden)]
 pub trait SelectNoCheckOneWayLink<S, D, C, T, E, const AXIS: isize> {
     /// `()` once the rule holds.
@@ -117,7 +120,8 @@ impl<S: SelectNoCheckOneWayDim<D, C, T, E, AXIS>, D, C, T, E, const AXIS: isize>
     type Out = S::Ok;
 }
 
-/// [`SelectNoCheckDropDim`] as a link of a chain.
+/// [`SelectNoCheckDropDim`] as a link with `Self = ()`, for the same reason
+/// as [`SelectNoCheckOneWayLink`].
 #[doc(hidden)]
 pub trait SelectNoCheckDropLink<S, C, T, E, const AXIS: isize> {
     /// `()` once the rule holds.
