@@ -7,8 +7,8 @@
 //! shape `[count] + slice` is [`PrependDyn`]'s.
 //!
 //! The functions name one bound, [`PartitionShapes`], whose one blanket impl
-//! reaches both rules through links with `Self = ()` ([`PartitionIndexLink`],
-//! [`PartitionPrefixLink`]), and whose [`Out`](PartitionShapes::Out) is in
+//! reaches the index-element rule through a link with `Self = ()`
+//! ([`PartitionIndexLink`]) and the prefix rule directly, and whose [`Out`](PartitionShapes::Out) is in
 //! their return type: a failing rule is then one error at the call, by its
 //! own message. [`dynamic_partition`](crate::dynamic_partition) asks for it
 //! from the partitions' side ([`PartitionOf`]), so that data of a generic
@@ -100,22 +100,6 @@ impl<X, E: PartitionIndex> PartitionIndexLink<E> for X {
     }
 }
 
-/// [`PartitionPrefix`] of `D` and the outputs' rank ([`PrependDyn`]) as a
-/// link with `Self = ()` (any `Self`). A step of [`PartitionShapes`].
-#[doc(hidden)]
-pub trait PartitionPrefixLink<D, P> {
-    /// What follows the prefix `P` in `D` (its dims as constants when
-    /// static: the static forms' fast path).
-    type Slice: PrependDyn + StaticSlice;
-}
-
-impl<X, D: PartitionPrefix<P>, P> PartitionPrefixLink<D, P> for X
-where
-    D::Slice: PrependDyn + StaticSlice,
-{
-    type Slice = D::Slice;
-}
-
 /// The outputs' shape `S` once the index-element rule holds: `Self` is
 /// [`PartitionIndexLink::Index`], which names no type when the rule fails,
 /// so that the functions' return types (which name `Out`) report nothing
@@ -134,7 +118,7 @@ impl<X, S> PartitionOutLink<S> for X {
 type IndexOf<E> = <() as PartitionIndexLink<E>>::Index;
 
 /// What follows the prefix `P` in `D`, once the prefix rule holds.
-type SliceOf<D, P> = <() as PartitionPrefixLink<D, P>>::Slice;
+type SliceOf<D, P> = <D as PartitionPrefix<P>>::Slice;
 
 /// dynamic_partition's rules for data of shape `Self`, partitions of shape
 /// `P` and element type `E`: the bound a function generic over the data's
@@ -182,7 +166,8 @@ pub trait PartitionRule<P, E>: Shape {
 impl<D: Shape, P, E> PartitionRule<P, E> for D
 where
     (): PartitionIndexLink<E>,
-    (): PartitionPrefixLink<D, P>,
+    D: PartitionPrefix<P>,
+    SliceOf<D, P>: PrependDyn + StaticSlice,
 {
     type Slice = SliceOf<D, P>;
     type Out = <IndexOf<E> as PartitionOutLink<<SliceOf<D, P> as PrependDyn>::Out>>::Out;

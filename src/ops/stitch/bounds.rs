@@ -8,8 +8,7 @@
 //!   the bounds of [`dynamic_stitch`](super::dynamic_stitch) and
 //!   [`Stitch::pair`](super::Stitch::pair), each one blanket impl that
 //!   requires a chain of links: [`StitchIndexLink`] (the index-element rule,
-//!   [`StitchIndex`]), [`StitchPrefixLink`] (the prefix rule,
-//!   [`StitchPrefix`]), then [`StitchSliceLink`] (the slice rule,
+//!   [`StitchIndex`]), the prefix rule [`StitchPrefix`] itself, then [`StitchSliceLink`] (the slice rule,
 //!   [`StitchSliceOf`]) or [`StitchOutLink`] (the output's rank, [`PrependDyn`]);
 //! - [`StitchPrefix`] and [`StitchSliceOf`] carry the compile errors. Their
 //!   impls are one per pair of ranks (`shapecheck_macros::impl_stitch_rules!`
@@ -124,18 +123,6 @@ impl<P, E: StitchIndex> StitchIndexLink<E> for P {
     }
 }
 
-/// [`StitchPrefix`] of `D` as a link with `Self = ()` (any `Self`): its
-/// `Slice` is the prefix rule's. A step of [`StitchFirst`] and [`StitchNext`].
-#[doc(hidden)]
-pub trait StitchPrefixLink<D, I> {
-    /// What follows the prefix `I` in `D`.
-    type Slice: Shape + StaticSlice;
-}
-
-impl<P, D: StitchPrefix<I>, I> StitchPrefixLink<D, I> for P {
-    type Slice = D::Slice;
-}
-
 /// [`StitchSliceOf`] of `D` as the link after the prefix rule's (`Self` is
 /// its slice, so that a failing prefix rule is reported alone). A step of
 /// [`StitchNext`].
@@ -165,7 +152,7 @@ where
 }
 
 /// The slice of a pair whose prefix rule holds.
-type PrefixSlice<D, I> = <() as StitchPrefixLink<D, I>>::Slice;
+type PrefixSlice<D, I> = <D as StitchPrefix<I>>::Slice;
 
 /// dynamic_stitch's rule for its first pair: data of shape `Self` after
 /// indices of shape `I` holding `E` (`i32` or `i64`). Write `D:
@@ -303,7 +290,7 @@ impl<X, D: StitchFirst<I, E>, I, E: Copy> StitchFirstLink<D, I, E> for X {
 impl<D: Shape, I, E: Copy> StitchFirstRule<I, E> for D
 where
     (): StitchIndexLink<E>,
-    (): StitchPrefixLink<D, I>,
+    D: StitchPrefix<I>,
     (): StitchOutLink<D, I>,
 {
     type Slice = PrefixSlice<D, I>;
@@ -345,7 +332,7 @@ pub trait StitchNext<I, S0, E: Copy>: Shape {
 impl<D: Shape, I, S0, E: Copy> StitchNext<I, S0, E> for D
 where
     (): StitchIndexLink<E>,
-    (): StitchPrefixLink<D, I>,
+    D: StitchPrefix<I>,
     PrefixSlice<D, I>: StitchSliceLink<D, I, S0>,
 {
     type Slice = <PrefixSlice<D, I> as StitchSliceLink<D, I, S0>>::Slice;
@@ -365,7 +352,7 @@ where
 impl<D: Shape, I, S0, E: Copy> StitchNext<I, S0, E> for D
 where
     (): StitchIndexLink<E>,
-    (): StitchPrefixLink<D, I>,
+    D: StitchPrefix<I>,
 {
     type Slice = S0;
     type Index = <() as StitchIndexLink<E>>::Index;
