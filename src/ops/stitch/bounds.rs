@@ -229,7 +229,10 @@ pub trait StitchFirstRule<I, E: Copy>: Shape {
 /// [`StitchFirst`] as [`dynamic_stitch`](crate::dynamic_stitch) bounds it
 /// and names it in its return type: one blanket impl through
 /// [`StitchFirstLink`], so that data of a generic shape is one error, at
-/// the call (with the public trait's own message).
+/// the call (with the public trait's own message). Bounding the link
+/// directly in `dynamic_stitch` (tried) turns
+/// `ui-tests/generic/fail/stitch_missing_bound` into two errors, the first
+/// quoting the function's where-clause.
 #[doc(hidden)]
 pub trait StitchData<I, E: Copy>: Shape {
     /// [`StitchFirst::Slice`].
