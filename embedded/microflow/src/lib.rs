@@ -52,7 +52,11 @@ pub fn finish(stack_used: usize, output: &[f32], expected: &[f32]) -> ! {
             let mut word = *b" 00000000";
             for (k, c) in word[1..].iter_mut().enumerate() {
                 let nib = (bits >> (28 - 4 * k)) & 0xf;
-                *c = if nib < 10 { b'0' + nib as u8 } else { b'a' + nib as u8 - 10 };
+                *c = if nib < 10 {
+                    b'0' + nib as u8
+                } else {
+                    b'a' + nib as u8 - 10
+                };
             }
             let _ = out.write_all(&word);
             if let Some(e) = expected.get(i) {

@@ -20,8 +20,7 @@ struct Speech;
 static INPUT: Buffer2D<f32, 1, 1960> =
     Buffer2D::from_array_storage(ArrayStorage([[SPEECH_INPUT]; 1960]));
 #[no_mangle]
-static mut OUTPUT: Buffer2D<f32, 1, 4> =
-    Buffer2D::from_array_storage(ArrayStorage([[0.0]; 4]));
+static mut OUTPUT: Buffer2D<f32, 1, 4> = Buffer2D::from_array_storage(ArrayStorage([[0.0]; 4]));
 
 /// One inference: what the instruction counter runs, from its call to its return.
 #[no_mangle]
