@@ -12,6 +12,9 @@
 #      and size_<op>_bounded_into.rs where there is one),
 #      and the fused expressions beside the same chain of plain ops
 #      (size_fused_<expr>_chain.rs) and a hand-fused loop.
+#   5. models side by side (compare.sh): MicroFlow 0.1.3's firmware for
+#      the sine and speech .tflite models (microflow/), flash, RAM, stack
+#      and instructions per inference at opt-level s and 3.
 # Prints one line per firmware run and ends with
 #   embedded: N passed, N failed
 # Exit status 0 only if every run passed. Anything that keeps it from
@@ -280,6 +283,28 @@ echo "peak stack of each test (from reset, test harness included):"
 printf '%s\n' "${!stack_of[@]}" | sort | while read -r arch name; do
   printf '  %-3s %-22s %6s B\n' "$arch" "$name" "${stack_of[$arch $name]}"
 done
+
+# --- models side by side (compare.sh, issue 58) ------------------------------
+# One firmware per model and runtime (MicroFlow 0.1.3's #[model] today, in
+# microflow/; shapecheck's own model firmware joins by a line in its
+# FIRMWARES list): flash, static RAM, stack and instructions per inference.
+# Its runs count in this script's tally; a compare.sh that cannot run or
+# ends without its summary line is one failure more.
+echo
+cmp_log=$(mktemp)
+cmp_status=0
+bash ./compare.sh 2>&1 | tee "$cmp_log" || cmp_status=$?
+cmp=$(sed -n 's/^compare: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$cmp_log" | tail -n 1)
+rm -f "$cmp_log"
+if [ -z "$cmp" ]; then
+  echo "compare.sh ended without its summary line (exit $cmp_status)"; failed=$((failed + 1))
+else
+  read -r cmp_passed cmp_failed <<<"$cmp"
+  passed=$((passed + cmp_passed)) failed=$((failed + cmp_failed))
+  if [ "$cmp_status" != 0 ] && [ "$cmp_failed" = 0 ]; then
+    echo "compare.sh exited $cmp_status with no failure counted"; failed=$((failed + 1))
+  fi
+fi
 
 summary
 if [ "$failed" != 0 ]; then exit 1; fi

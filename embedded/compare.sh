@@ -1,0 +1,211 @@
+#!/usr/bin/env bash
+# Models side by side (issue 58): one firmware per model and runtime, built
+# for the Cortex-M4F (thumbv7em-none-eabihf) like the firmware tests and run
+# under the same QEMU (mps2-an386), at opt-level s and 3 (lto, one codegen
+# unit, panic abort). Per firmware:
+#   - its output under QEMU (the firmware checks it and exits 0 only if it
+#     is the expected one; this script checks it again against FIRMWARES);
+#   - code (.text), constants (.rodata) and static RAM (.data + .bss), each
+#     the difference against its baseline: the same firmware whose
+#     `predict_once` writes the expected output as a constant;
+#   - the stack of one `predict_once` call, painted and scanned on the
+#     target (embedded/src/stack.rs, as the firmware tests measure stack);
+#   - the instructions issued from the entry of `predict_once` to its
+#     return (count_instructions.py: unicorn's Cortex-M4, counted per
+#     translated block so that IT and condition-failed instructions count),
+#     its output compared with QEMU's bit for bit; instructions per MAC.
+# Prints the table and ends with
+#   compare: N passed, N failed
+# (run.sh adds these to its own tally). Anything that keeps a row from
+# being measured (a tool missing, a build error, a run that fails) is a
+# failure, never a skip. Needs the Debian packages and the QEMU that run.sh
+# installs and unpacks (it runs this script at its end); installs the
+# Python modules of the counter (unicorn, pyelftools) with pip if missing.
+#
+# Environment: OPT_LEVELS (default "s 3"), BUILD_NICE (as run.sh),
+# COMPARE_TARGET (target dirs' prefix, default embedded/target/compare: one
+# dir per opt-level, <prefix>-<opt>).
+set -eEuo pipefail
+cd "$(dirname "$0")"
+
+# --- the firmware: one line each ------------------------------------------
+# model  runtime  crate (dir under embedded/)  firmware  baseline  MACs  expected output
+# A firmware is `bin:NAME` (src/bin/NAME.rs) or `example:NAME`
+# (examples/NAME.rs) of its crate, built for thumbv7em-none-eabihf, and
+# follows the protocol of microflow/src/lib.rs (an exported
+# `predict_once()`, an exported static `OUTPUT` of f32, the lines
+# `output: <hex bits> ...` and `predict stack: N B`, exit 0 only if the
+# output is right). shapecheck's own typed model firmware gets its rows by
+# adding its lines here (crate `.` for embedded/ itself), e.g.
+#   sine   shapecheck .  example:model_sine   example:model_sine_baseline   288    0.41348344
+FIRMWARES=(
+  "sine   microflow  microflow  bin:sine    bin:sine_baseline    288     0.41348344"
+  "speech microflow  microflow  bin:speech  bin:speech_baseline  336000  0.15625,0.2734375,0.2734375,0.296875"
+)
+read -r -a OPT_LEVELS <<<"${OPT_LEVELS:-s 3}"
+PREFIX=${COMPARE_TARGET:-$PWD/target/compare}
+M4=thumbv7em-none-eabihf
+QEMU_BIN=target/qemu-system-arm/usr/bin/qemu-system-arm
+QEMU_M4=("$QEMU_BIN" -cpu cortex-m4 -machine mps2-an386 -nographic
+         -semihosting-config enable=on,target=native -kernel)
+TIMEOUT=60   # seconds per QEMU run; speech takes about a second
+SIZE=arm-none-eabi-size
+PY=${PYTHON:-python3}
+
+passed=0 failed=0
+summary() { echo "compare: $passed passed, $failed failed"; }
+cannot() { echo "compare: cannot run: $*"; failed=$((failed + 1)); summary; exit 1; }
+fail() { echo "compare: FAILED: $*"; failed=$((failed + 1)); }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+trap 'rc=$?; cannot "line $LINENO: \`$BASH_COMMAND\` failed (status $rc)"' ERR
+
+# --- tools -------------------------------------------------------------------
+[ -x "$QEMU_BIN" ] || cannot "no QEMU at embedded/$QEMU_BIN (bash embedded/run.sh unpacks it)"
+for t in "$SIZE" arm-none-eabi-as arm-none-eabi-ld /usr/bin/cargo /usr/bin/rustc "$PY"; do
+  command -v "$t" >/dev/null || cannot "$t missing (bash embedded/run.sh installs the Debian packages)"
+done
+if ! "$PY" -c 'import unicorn, elftools' 2>/dev/null; then
+  echo "installing the counter's Python modules: unicorn 2.1.4, pyelftools 0.33"
+  "$PY" -m pip install --quiet unicorn==2.1.4 pyelftools==0.33 >/dev/null 2>&1 ||
+    cannot "pip install unicorn pyelftools failed"
+  "$PY" -c 'import unicorn, elftools' 2>/dev/null || cannot "unicorn or pyelftools still not importable"
+fi
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# The counter against hand-counted assembly first: a count that is off
+# fails here, not silently in the table.
+if "$PY" count_instructions.py --self-test >"$log" 2>&1; then
+  passed=$((passed + 1)); echo "counter self-test: ok ($(tail -n 1 "$log"))"
+else
+  cat "$log"; fail "count_instructions.py --self-test"
+fi
+
+# --- build -----------------------------------------------------------------
+deb() { # as run.sh: Debian's toolchain, for these commands only
+  env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS -u RUSTC_WRAPPER \
+    PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 "$@"
+}
+build_nice=${BUILD_NICE:-0}
+[[ "$build_nice" =~ ^[0-9]+$ ]] || cannot "BUILD_NICE must be a number from 0 to 19, not '$build_nice'"
+# the crates and, per crate, the cargo target arguments of its firmware
+declare -A targets=()
+for line in "${FIRMWARES[@]}"; do
+  read -r _ _ crate fw base _ <<<"$line"
+  for t in "$fw" "$base"; do
+    targets[$crate]+=" --${t%%:*} ${t#*:}"
+  done
+done
+declare -A built=()   # "crate opt" -> 1 when its build succeeded
+for opt in "${OPT_LEVELS[@]}"; do
+  for crate in "${!targets[@]}"; do
+    t0=$(now)
+    # shellcheck disable=SC2086 # the target arguments are words
+    if (cd "$crate" && deb CARGO_TARGET_DIR="$PREFIX-$opt" CARGO_PROFILE_RELEASE_OPT_LEVEL="$opt" \
+        CARGO_PROFILE_RELEASE_LTO=true CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_PANIC=abort \
+        nice -n "$build_nice" cargo build --release ${targets[$crate]}) >"$log" 2>&1; then
+      built["$crate $opt"]=1
+      echo "build ($crate, opt-level $opt): $(since "$t0") s"
+    else
+      cat "$log"; fail "build ($crate, opt-level $opt)"
+    fi
+  done
+done
+
+# --- run and measure ---------------------------------------------------------
+elf() { # OPT FIRMWARE -> the ELF's path
+  local dir=$PREFIX-$1/$M4/release
+  case $2 in example:*) echo "$dir/examples/${2#*:}" ;; *) echo "$dir/${2#*:}" ;; esac
+}
+sections() { # ELF -> "text rodata data bss"
+  "$SIZE" -A "$1" | awk '$1 == ".text" { t = $2 } $1 == ".rodata" { r = $2 }
+    $1 == ".data" { d = $2 } $1 == ".bss" { b = $2 } END { print t + 0, r + 0, d + 0, b + 0 }'
+}
+# decode "3ed3b41a ..." (f32 bits) into "0.41348344,...": each the shortest
+# decimal that reads back as the same f32; `check` compares with expected
+floats() {
+  "$PY" - "$@" <<'EOF'
+import struct, sys
+def f32(h):
+    return struct.unpack(">f", bytes.fromhex(h))[0]
+def short(x):
+    for p in range(1, 10):
+        s = "%.*g" % (p, x)
+        if struct.pack(">f", float(s)) == struct.pack(">f", x):
+            return s
+    return repr(x)
+got = [f32(h) for h in sys.argv[1].split()]
+print(",".join(short(x) for x in got))
+if len(sys.argv) > 2:
+    want = [float(w) for w in sys.argv[2].split(",")]
+    ok = len(got) == len(want) and all(abs(g - w) <= 1e-6 for g, w in zip(got, want))
+    sys.exit(0 if ok else 1)
+EOF
+}
+rows=() details=()
+for opt in "${OPT_LEVELS[@]}"; do
+  for line in "${FIRMWARES[@]}"; do
+    read -r model runtime crate fw base macs expected <<<"$line"
+    label="$model $runtime opt-$opt"
+    [ -n "${built["$crate $opt"]:-}" ] || { fail "$label: not built"; continue; }
+    declare -A out=() stk=() sec=()
+    ok=1
+    for t in "$fw" "$base"; do
+      f=$(elf "$opt" "$t")
+      [ -f "$f" ] || { fail "$label: $f missing after the build"; ok=0; continue; }
+      status=0
+      timeout "$TIMEOUT" "${QEMU_M4[@]}" "$f" >"$log" 2>&1 || status=$?
+      o=$(sed -n 's/^output: *//p' "$log" | tail -n 1)
+      s=$(sed -n 's/^predict stack: *\([0-9]*\) B$/\1/p' "$log" | tail -n 1)
+      if [ "$status" != 0 ] || [ -z "$o" ] || [ -z "$s" ]; then
+        cat "$log"
+        why="exit $status"
+        [ "$status" != 124 ] || why="no exit within ${TIMEOUT} s"
+        fail "$label: ${t#*:} under QEMU ($why)"
+        ok=0; continue
+      fi
+      if ! dec=$(floats "$o" "$expected"); then
+        fail "$label: ${t#*:} printed $dec, expected $expected"; ok=0; continue
+      fi
+      passed=$((passed + 1))
+      out[$t]=$o stk[$t]=$s sec[$t]=$(sections "$f")
+      echo "$label: ${t#*:} ok -- output $dec, predict stack $s B"
+    done
+    ((ok)) || { unset out stk sec; continue; }
+    # the instructions of one predict_once, and its output in the counter
+    f=$(elf "$opt" "$fw")
+    n_out=$(wc -w <<<"${out[$fw]}")
+    if ! "$PY" count_instructions.py "$f" --symbol predict_once --read "OUTPUT:$n_out" >"$log" 2>&1; then
+      cat "$log"; fail "$label: instruction count"; unset out stk sec; continue
+    fi
+    insns=$(sed -n 's/^instructions: //p' "$log")
+    c_stack=$(sed -n 's/^stack: \([0-9]*\) B$/\1/p' "$log")
+    c_out=$(sed -n 's/^output: //p' "$log")
+    if [ "$c_out" != "${out[$fw]}" ]; then
+      fail "$label: the counter's run gave output $c_out, QEMU's ${out[$fw]}"; unset out stk sec; continue
+    fi
+    passed=$((passed + 1))
+    read -r t1 r1 d1 b1 <<<"${sec[$fw]}"
+    read -r t0 r0 d0 b0 <<<"${sec[$base]}"
+    rows+=("$(awk -v m="$model" -v r="$runtime" -v o="$opt" -v code=$((t1 - t0)) -v ro=$((r1 - r0)) \
+      -v ram=$((d1 + b1 - d0 - b0)) -v s="${stk[$fw]}" -v n="$insns" -v macs="$macs" 'BEGIN {
+      printf "%-7s %-11s %-4s %8d B %10d B %10d B %9d B %12d %8.1f\n", m, r, o, code, ro, ram, s, n, n / macs }')")
+    details+=("$(printf '%-7s %-11s %-4s firmware text %d rodata %d data %d bss %d; baseline text %d rodata %d data %d bss %d; counter: stack %s B, output bit-identical to QEMU'"'"'s' \
+      "$model" "$runtime" "$opt" "$t1" "$r1" "$d1" "$b1" "$t0" "$r0" "$d0" "$b0" "$c_stack")")
+    unset out stk sec
+  done
+done
+
+echo
+echo "models on the Cortex-M4F (mps2-an386): one inference; code, constants and static RAM are the"
+echo "firmware's minus its baseline's (predict replaced by a constant); stack painted on target;"
+echo "instructions issued by predict_once, counted by emulation (count_instructions.py)"
+printf '%-7s %-11s %-4s %10s %12s %12s %11s %12s %8s\n' model runtime opt "code" "constants" \
+  "RAM static" stack instructions "per MAC"
+printf '%s\n' "${rows[@]}"
+echo
+echo "whole firmware, in bytes (sections from arm-none-eabi-size -A):"
+printf '%s\n' "${details[@]}"
+summary
+if [ "$failed" != 0 ]; then exit 1; fi
