@@ -272,7 +272,7 @@ pub fn emit_grads(grads: Vec<(&str, Value)>) -> Value {
 pub fn kept_room<T: Elem + Copy + Default, S: shapecheck::storage::BoundedShape>() -> shapecheck::Tensor<T, S, shapecheck::Room<T, S>> {
     let v = T::from_json(&json!(-7)).or_else(|| T::from_json(&json!(true))).unwrap_or_default();
     let room = shapecheck::Room::<T, S>::filled_with(v);
-    let shape = S::from_dims(<S::Room as shapecheck::StaticShape>::DIMS).expect("a room's dims fit its shape");
+    let shape = S::from_dims(<S::Room as shapecheck::FixedShape>::DIMS).expect("a room's dims fit its shape");
     shapecheck::Tensor::from_shape_slice(shape, shapecheck::Storage::as_slice(&room)).expect("a full room")
 }
 
