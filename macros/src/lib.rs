@@ -25,6 +25,8 @@
 mod common;
 mod elementwise;
 mod matmul;
+#[cfg(feature = "tflite")]
+mod model;
 mod multiplex;
 mod reduce;
 mod select;
@@ -44,6 +46,13 @@ mod stitch;
 #[proc_macro]
 pub fn shape(input: TokenStream) -> TokenStream {
     with_crate_path(input, shape::shape_impl)
+}
+
+/// A `.tflite` model as typed Rust (feature `tflite`). See `shapecheck::model!`.
+#[cfg(feature = "tflite")]
+#[proc_macro]
+pub fn model(input: TokenStream) -> TokenStream {
+    with_crate_path(input, model::model_impl)
 }
 
 /// Runs a macro that takes the path to the library first (see the crate
