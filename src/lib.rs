@@ -311,18 +311,20 @@ macro_rules! tensor {
 
 /// Feature `tflite`: a `.tflite` model as typed Rust, written when the
 /// macro expands. `model!(pub Sine = "models/sine.tflite")` reads the file
-/// (its path relative to the calling crate's `CARGO_MANIFEST_DIR`; cargo
-/// rebuilds when it changes) and writes:
+/// (its path relative to the calling crate's `CARGO_MANIFEST_DIR`, or, if
+/// it starts with `./` or `../`, to the calling file's directory, as
+/// `include_bytes!`; cargo rebuilds when the file changes) and writes:
 ///
 /// - `pub struct Sine;` with `Sine::RAM_BYTES` (the activation memory: the
 ///   largest sum, over the layers, of one layer's input and output bytes,
 ///   the two buffers live while it runs; the weights and multipliers are
 ///   `static`, there is no other scratch) and `Sine::predict`, a plain
 ///   sequence of calls to [`ops::layers`] with TFLite Micro's arithmetic
-///   (its double rounding): `fn predict(input: &sine::Input) ->
-///   sine::Output` (`Result<sine::Output, TfliteError>` for a model with a
-///   depthwise convolution, whose clamp is the one thing the types do not
-///   fix);
+///   (its double rounding): `fn predict(input: &Tensor<i8, S, B>) ->
+///   sine::Output` for a tensor of the file's input shape `S` in any
+///   storage (another shape is one error, `model/input`, naming both;
+///   `Result<sine::Output, TfliteError>` for a model with a depthwise
+///   convolution, whose clamp is the one thing the types do not fix);
 /// - `pub mod sine` (the struct's name in snake case) with `type Input` and
 ///   `type Output` (tensors whose shapes are the file's) and each layer's
 ///   constants as `static` items (weights, biases, multipliers).

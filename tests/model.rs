@@ -5,7 +5,6 @@
 //! relative. `RAM_BYTES` is the sum the layer shapes give.
 
 use serde_json::Value;
-use shapecheck::prelude::*;
 
 shapecheck::model!(pub Sine = "tflite/tests/models/sine.tflite");
 shapecheck::model!(pub SineFloat = "tflite/tests/models/sine_float.tflite");
@@ -51,7 +50,7 @@ fn sine_float_is_within_1e_5() {
     assert_eq!(cases.len(), 64);
     for case in cases {
         let x = case["input"]["data"][0].as_f64().unwrap() as f32;
-        let y = SineFloat::predict(&Tensor::from_array([[x]]));
+        let y = SineFloat::predict(&sine_float::Input::from_array([[x]]));
         let want = expected(case)["data"][0].as_f64().unwrap() as f32;
         let got = y.as_slice()[0];
         assert!(

@@ -52,7 +52,15 @@ pub fn shape(input: TokenStream) -> TokenStream {
 #[cfg(feature = "tflite")]
 #[proc_macro]
 pub fn model(input: TokenStream) -> TokenStream {
-    with_crate_path(input, model::model_impl)
+    // the file that calls the macro: where its path's literal was written
+    let caller = input.clone().into_iter().find_map(|t| match t {
+        proc_macro::TokenTree::Literal(l) => l.span().local_file(),
+        _ => None,
+    });
+    let (krate, input) = shape::split_crate_path(input.into());
+    model::model_impl(&krate, input, caller.as_deref())
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
 }
 
 /// Runs a macro that takes the path to the library first (see the crate

@@ -43,13 +43,30 @@ impl Parse for ModelInput {
 
 /// `model!` on tokens: the model's struct, module and `impl`, or a
 /// `compile_error!` at the path naming what is wrong.
-pub(crate) fn model_impl(krate: &TokenStream2, input: TokenStream2) -> syn::Result<TokenStream2> {
+///
+/// The path is relative to the calling crate's `CARGO_MANIFEST_DIR`; one
+/// that starts with `./` or `../` is relative to the directory of the file
+/// that calls the macro (`caller`), as `include_bytes!` reads it.
+pub(crate) fn model_impl(
+    krate: &TokenStream2,
+    input: TokenStream2,
+    caller: Option<&Path>,
+) -> syn::Result<TokenStream2> {
     let ModelInput { vis, name, path } = syn::parse2(input)?;
     let fail = |message: String| syn::Error::new(path.span(), message);
-    let dir = std::env::var("CARGO_MANIFEST_DIR")
-        .map_err(|_| fail("model!: CARGO_MANIFEST_DIR is not set (run through cargo)".into()))?;
-    let full = Path::new(&dir).join(path.value());
     let file = path.value();
+    let base = if file.starts_with("./") || file.starts_with("../") {
+        caller.and_then(Path::parent).map(Path::to_path_buf).ok_or_else(|| {
+            fail("model!: the calling file's directory is not known for a path starting with ./ or ../".into())
+        })?
+    } else {
+        std::env::var_os("CARGO_MANIFEST_DIR")
+            .map(std::path::PathBuf::from)
+            .ok_or_else(|| {
+                fail("model!: CARGO_MANIFEST_DIR is not set (run through cargo)".into())
+            })?
+    };
+    let full = base.join(&file);
     let bytes = std::fs::read(&full)
         .map_err(|e| fail(format!("model!: cannot read {}: {e}", full.display())))?;
     let model = Model::parse(&bytes).map_err(|e| fail(format!("model!: {file}: {e}")))?;
@@ -95,11 +112,7 @@ impl Var {
     /// The tensor as a layer's argument, a reference.
     fn arg(&self) -> TokenStream2 {
         let ident = &self.ident;
-        if self.is_input {
-            quote!(#ident)
-        } else {
-            quote!(&#ident)
-        }
+        quote!(&#ident)
     }
 }
 
@@ -647,6 +660,8 @@ impl<'k, 'm> Writer<'k, 'm> {
             .map(|v| v.dims.clone())
             .unwrap_or_default();
         let input_type = self.tensor_type(&input_dims);
+        let input_shape = shape_tokens(krate, &input_dims);
+        let element = element_type(self.element);
         let output_type = self.tensor_type(&output.dims);
         let result = &output.ident;
         let (returns, returned) = if self.fallible {
@@ -716,7 +731,12 @@ impl<'k, 'm> Writer<'k, 'm> {
                 pub const RAM_BYTES: usize = #ram_bytes;
 
                 #predict_doc
-                pub fn predict(input: &#module::Input) -> #returns {
+                pub fn predict<S, B>(input: &#krate::Tensor<#element, S, B>) -> #returns
+                where
+                    S: #krate::ops::layers::ModelInput<#input_shape>,
+                    B: #krate::storage::Storage<#element>,
+                {
+                    let input = S::as_input(input);
                     #(#body)*
                     #returned
                 }

@@ -8,7 +8,7 @@ use shapecheck_tflite::{
     SoftmaxParams, TfliteError,
 };
 
-use super::bounds::{DepthwiseConvCheck, FullyConnectedShapes, SoftmaxDepth};
+use super::bounds::{DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, SoftmaxDepth};
 use super::rule::conv_output;
 use super::{ConvPadding, DepthwiseConvInt8, FullyConnectedF32, FullyConnectedInt8};
 use crate::dim::StaticDim;
@@ -55,9 +55,9 @@ fn fully_connected_dims<X: FixedShape, O: StaticDim, K: StaticDim>() -> FullyCon
 pub fn fully_connected_int8<X, O, K, S>(
     input: &Tensor<i8, X, S>,
     layer: &FullyConnectedInt8<'_, O, K>,
-) -> Tensor<i8, X::Output>
+) -> Tensor<i8, <X as FullyConnectedRows<O>>::Output>
 where
-    X: FullyConnectedShapes<(O, K)>,
+    X: FullyConnectedShapes<(O, K)> + FullyConnectedRows<O>,
     O: StaticDim,
     K: StaticDim,
     S: Storage<i8>,
@@ -73,7 +73,7 @@ where
     };
     let weights = <(O, K) as FixedShape>::array_as_slice(layer.weights);
     let bias = layer.bias.map(|b| O::arr_as_slice(b));
-    let mut output = Tensor::<i8, X::Output>::zeros();
+    let mut output = Tensor::<i8, <X as FullyConnectedRows<O>>::Output>::zeros();
     // Ok by the types (above); were it not, the output would stay zeros
     let _ = kernels::fully_connected_int8(
         input.as_slice(),
@@ -107,16 +107,16 @@ where
 pub fn fully_connected_f32<X, O, K, S>(
     input: &Tensor<f32, X, S>,
     layer: &FullyConnectedF32<'_, O, K>,
-) -> Tensor<f32, X::Output>
+) -> Tensor<f32, <X as FullyConnectedRows<O>>::Output>
 where
-    X: FullyConnectedShapes<(O, K)>,
+    X: FullyConnectedShapes<(O, K)> + FullyConnectedRows<O>,
     O: StaticDim,
     K: StaticDim,
     S: Storage<f32>,
 {
     let weights = <(O, K) as FixedShape>::array_as_slice(layer.weights);
     let bias = layer.bias.map(|b| O::arr_as_slice(b));
-    let mut output = Tensor::<f32, X::Output>::zeros();
+    let mut output = Tensor::<f32, <X as FullyConnectedRows<O>>::Output>::zeros();
     // Ok by the types (above); were it not, the output would stay zeros
     let _ = kernels::fully_connected_f32(
         input.as_slice(),

@@ -2,9 +2,8 @@
 //! [`FullyConnectedShapes`] says "an input of shape `Self` fits weights of
 //! shape `W`" and names the output shape. Its one impl takes a rank-2
 //! input `(B, I)` of static dims and weights `(O, K)`, and requires the
-//! input's last dim to be the weights' second through
-//! [`FullyConnectedInner`], one blanket impl over the algebra's
-//! [`SameDim`] carrying the message that names both shapes.
+//! input's last dim to be the weights' second through the algebra's
+//! [`SameDim`]; the trait carries the message that names both shapes.
 //!
 //! The depthwise convolution's output size and the softmax's depth are
 //! arithmetic on the sizes, which stable Rust cannot state as a bound:
@@ -17,55 +16,91 @@ use core::marker::PhantomData;
 use super::rule::{conv_output, SOFTMAX_MAX_DEPTH};
 use super::ConvPadding;
 use crate::algebra::SameDim;
-use crate::dim::{DimLike, StaticDim};
+use crate::dim::StaticDim;
 use crate::error::Msg;
 use crate::ops::const_fail;
-use crate::shape::FixedShape;
+use crate::shape::{FixedShape, Shape};
+use crate::storage::Storage;
+use crate::tensor::Tensor;
 
 /// An input of shape `Self` fits a fully connected layer whose weights
-/// have shape `W` (`[out, in]`): `Self` is `[batch, in]`, all dims static;
-/// `Output` is `[batch, out]`.
+/// have shape `W` (`[out, in]`): `Self` is `[batch, in]`, all dims static.
+/// The output's shape, `[batch, out]`, is [`FullyConnectedRows`]'s (a
+/// trait of its own, so that a misfit is one error, this one's).
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::FullyConnectedShapes;
-/// fn out_dims<X: FullyConnectedShapes<shape![16, 3]>>() -> &'static [usize] {
+/// use shapecheck::ops::layers::{FullyConnectedRows, FullyConnectedShapes};
+/// fn out_dims<X: FullyConnectedShapes<shape![16, 3]> + FullyConnectedRows<Dim<16>>>() -> &'static [usize] {
 ///     <X::Output as FixedShape>::DIMS
 /// }
 /// assert_eq!(out_dims::<shape![2, 3]>(), &[2, 16]);
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "fully_connected: input {Self} and weights {W}: the input must be [batch, in] and the weights [out, in], every dim static",
-    label = "input {Self} does not fit weights {W}",
-    note = "TFLite's FULLY_CONNECTED multiplies each row of the input by the weights' rows; reshape a wider input to [batch, in] first"
+    message = "fully_connected: input {Self} and weights {W} do not fit: the input must be [batch, in] and the weights [out, in], the same `in`, every dim static",
+    label = "input {Self} does not fit weights {W}: feed it a layer whose output is `in` wide"
 )]
-pub trait FullyConnectedShapes<W: FixedShape>: FixedShape {
-    /// The output's shape, `[batch, out]`.
-    type Output: FixedShape;
-}
+pub trait FullyConnectedShapes<W: FixedShape>: FixedShape {}
 
+// not recommended: rustc then reports the rule's message above, naming
+// both shapes, not this impl's where-clause
+#[diagnostic::do_not_recommend]
 impl<B, I, O, K> FullyConnectedShapes<(O, K)> for (B, I)
 where
     B: StaticDim,
-    I: StaticDim + FullyConnectedInner<K, (B, I), (O, K)>,
+    I: StaticDim + SameDim<K>,
     O: StaticDim,
     K: StaticDim,
 {
+}
+
+/// The output shape of a fully connected layer of `O` outputs on an input
+/// of shape `Self`, `[batch, in]`: `[batch, O]`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::FullyConnectedRows;
+/// let _: Option<<shape![2, 3] as FullyConnectedRows<Dim<16>>>::Output> = Some((Dim::<2>, Dim::<16>));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "fully_connected: input {Self} is not [batch, in] with static dims",
+    label = "not [batch, in]"
+)]
+pub trait FullyConnectedRows<O: StaticDim>: FixedShape {
+    /// `[batch, O]`.
+    type Output: FixedShape;
+}
+
+impl<B: StaticDim, I: StaticDim, O: StaticDim> FullyConnectedRows<O> for (B, I) {
     type Output = (B, O);
 }
 
-/// Fully connected, inner dims: the input's last dim (`Self`) against the
-/// weights' second.
+/// A tensor of shape `Self` is a model's input, of shape `Input`: the
+/// bound of `predict` in the code [`model!`](crate::model) writes, so that
+/// a tensor of another shape is one error naming both (`model/input`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::ModelInput;
+/// let x = Tensor::<i8, shape![1, 2]>::from_array([[3, 4]]);
+/// let input = <shape![1, 2] as ModelInput<shape![1, 2]>>::as_input(&x);
+/// assert_eq!(input.as_slice(), &[3, 4]);
+/// ```
 #[diagnostic::on_unimplemented(
-    message = "fully_connected: input {X} and weights {W}: the input's last dim {Self} must equal the weights' second dim {K} (weights are [out, in])",
-    label = "{Self} and {K} differ",
-    note = "the layer before this one gives rows of {Self} values; this layer's weights take rows of {K}"
+    message = "model/input: the model takes an input of shape {Input}, and this tensor is {Self}",
+    label = "{Self} is not the model's input shape {Input}, the .tflite file's"
 )]
-#[doc(hidden)]
-pub trait FullyConnectedInner<K, X, W> {}
+pub trait ModelInput<Input: Shape>: Shape {
+    /// The tensor, viewed as the model's input.
+    fn as_input<T: Copy, B: Storage<T>>(t: &Tensor<T, Self, B>) -> Tensor<T, Input, &[T]>;
+}
 
 #[diagnostic::do_not_recommend]
-impl<I: SameDim<K>, K: DimLike, X, W> FullyConnectedInner<K, X, W> for I {}
+impl<S: Shape> ModelInput<S> for S {
+    fn as_input<T: Copy, B: Storage<T>>(t: &Tensor<T, S, B>) -> Tensor<T, S, &[T]> {
+        t.view()
+    }
+}
 
 /// The depthwise convolution's rule on an input `[_, H, W, CI]`, a filter
 /// `[KH, KW, C]` with padding `P` and the output `[_, OH, OW, C]` the

@@ -52,8 +52,7 @@
 //!     weights: &[[0.0; 2]; 3], bias: None, output_min: f32::MIN, output_max: f32::MAX,
 //! };
 //! let x = Tensor::<f32, shape![1, 4]>::full(1.0);
-//! // fully_connected: input (One, Dim<4>) and weights (Dim<3>, Dim<2>): the input's
-//! // last dim Dim<4> must equal the weights' second dim Dim<2> ...
+//! // fully_connected: input (One, Dim<4>) and weights (Dim<3>, Dim<2>) do not fit: ...
 //! let _ = fully_connected_f32(&x, &LAYER);
 //! ```
 
@@ -62,7 +61,7 @@ mod bounds;
 mod rule;
 
 pub use api::{depthwise_conv_int8, fully_connected_f32, fully_connected_int8, softmax_int8};
-pub use bounds::{DepthwiseConvCheck, FullyConnectedInner, FullyConnectedShapes, SoftmaxDepth};
+pub use bounds::{DepthwiseConvCheck, FullyConnectedShapes, ModelInput, SoftmaxDepth};
 pub use rule::{conv_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{QuantizedMultiplier, Rounding, SoftmaxParams, TfliteError};
 
