@@ -61,7 +61,9 @@ mod bounds;
 mod rule;
 
 pub use api::{depthwise_conv_int8, fully_connected_f32, fully_connected_int8, softmax_int8};
-pub use bounds::{DepthwiseConvCheck, FullyConnectedShapes, ModelInput, SoftmaxDepth};
+pub use bounds::{
+    DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, ModelInput, SoftmaxDepth,
+};
 pub use rule::{conv_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{QuantizedMultiplier, Rounding, SoftmaxParams, TfliteError};
 
