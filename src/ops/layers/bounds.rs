@@ -40,6 +40,7 @@ use crate::tensor::Tensor;
     message = "fully_connected: input {Self} and weights {W} do not fit: the input must be [batch, in] and the weights [out, in], the same `in`, every dim static",
     label = "input {Self} does not fit weights {W}: feed it a layer whose output is `in` wide"
 )]
+#[doc(hidden)]
 pub trait FullyConnectedShapes<W: FixedShape>: FixedShape {}
 
 // not recommended: rustc then reports the rule's message above, naming
@@ -66,6 +67,7 @@ where
     message = "fully_connected: input {Self} is not [batch, in] with static dims",
     label = "not [batch, in]"
 )]
+#[doc(hidden)]
 pub trait FullyConnectedRows<O: StaticDim>: FixedShape {
     /// `[batch, O]`.
     type Output: FixedShape;
@@ -90,6 +92,7 @@ impl<B: StaticDim, I: StaticDim, O: StaticDim> FullyConnectedRows<O> for (B, I) 
     message = "model/input: the model takes an input of shape {Input}, and this tensor is {Self}",
     label = "{Self} is not the model's input shape {Input}, the .tflite file's"
 )]
+#[doc(hidden)]
 pub trait ModelInput<Input: Shape>: Shape {
     /// The tensor, viewed as the model's input.
     fn as_input<T: Copy, B: Storage<T>>(t: &Tensor<T, Self, B>) -> Tensor<T, Input, &[T]>;

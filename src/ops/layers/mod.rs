@@ -185,6 +185,7 @@ pub struct FullyConnectedF32<'m, O: StaticDim, K: StaticDim> {
 /// assert!(<Same<2, 2> as ConvPadding>::SAME);
 /// assert_eq!(<Same<2, 3> as ConvPadding>::STRIDE_W, 3);
 /// ```
+#[doc(hidden)]
 pub trait ConvPadding: Copy {
     /// `SAME` (true) or `VALID` padding.
     const SAME: bool;
