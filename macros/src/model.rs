@@ -344,7 +344,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                     let values = b.data_as::<f32>().ok_or("its bias is not float32")?;
                     let values = float_literals(values.iter())?;
                     let name = format_ident!("LAYER_{}_BIAS", i);
-                    let n = values.len();
+                    let n = Literal::usize_unsuffixed(values.len());
                     self.statics.push(quote! {
                         #[doc = "The bias of the layer below."]
                         pub static #name: [f32; #n] = [#(#values),*];
@@ -450,7 +450,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             .map(|v| Literal::i64_unsuffixed(v.into()))
             .collect();
         let name = format_ident!("LAYER_{}_BIAS", i);
-        let n = values.len();
+        let n = Literal::usize_unsuffixed(values.len());
         let d = doc(&format!("Operator {i}'s bias, tensor \"{}\".", b.name()));
         self.statics.push(quote! {
             #d
@@ -488,6 +488,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             [one] => Ok(quote!(#krate::ops::layers::Multipliers::PerTensor(#one))),
             many if many.len() == channels => {
                 let name = format_ident!("LAYER_{}_MULTIPLIERS", i);
+                let channels = Literal::usize_unsuffixed(channels);
                 self.statics.push(quote! {
                     #[doc = "The per-channel multipliers of the layer below (input scale · channel scale / output scale)."]
                     pub static #name: [#krate::tflite::QuantizedMultiplier; #channels] = [#(#many),*];
