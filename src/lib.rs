@@ -316,8 +316,8 @@ macro_rules! tensor {
 /// `include_bytes!`; cargo rebuilds when the file changes) and writes:
 ///
 /// - `pub struct Sine;` with `Sine::RAM_BYTES` (the activation memory: the
-///   largest sum, over the layers, of one layer's input and output bytes,
-///   the two buffers live while it runs; the weights and multipliers are
+///   input's bytes and every layer's output's, the buffers `predict` holds
+///   at once; a RESHAPE is a view, the weights and multipliers are
 ///   `static`, there is no other scratch) and `Sine::predict`, a plain
 ///   sequence of calls to [`ops::layers`] with TFLite Micro's arithmetic
 ///   (its double rounding): `fn predict(input: &Tensor<i8, S, B>) ->

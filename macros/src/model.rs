@@ -126,8 +126,8 @@ struct Writer<'k, 'm> {
     statics: Vec<TokenStream2>,
     /// `predict`'s statements
     body: Vec<TokenStream2>,
-    /// each layer's input and output bytes, for RAM_BYTES
-    ram: Vec<(String, usize, usize)>,
+    /// the bytes of each buffer `predict` holds, for RAM_BYTES
+    ram: Vec<(String, usize)>,
     /// a layer returns a `Result` (the depthwise convolution)
     fallible: bool,
     vars: HashMap<usize, Var>,
@@ -195,6 +195,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                 ))
             }
         };
+        self.count_ram("the input".into(), &dims(&input)?);
         self.vars.insert(
             input.index(),
             Var {
@@ -275,14 +276,14 @@ impl<'k, 'm> Writer<'k, 'm> {
         Ok(())
     }
 
-    /// Records a layer's input and output bytes for `RAM_BYTES`.
-    fn count_ram(&mut self, op: &Operator<'_>, input: &[usize], output: &[usize]) {
-        let bytes = |d: &[usize]| d.iter().product::<usize>() * self.element_bytes();
-        self.ram.push((
-            format!("operator {} ({})", op.index(), op.op()),
-            bytes(input),
-            bytes(output),
-        ));
+    /// Records a buffer `predict` holds, for `RAM_BYTES`.
+    fn count_ram(&mut self, what: String, dims: &[usize]) {
+        let bytes = dims.iter().product::<usize>() * self.element_bytes();
+        self.ram.push((what, bytes));
+    }
+
+    fn op_name(op: &Operator<'_>) -> String {
+        format!("operator {} ({})", op.index(), op.op())
     }
 
     fn fully_connected(
@@ -431,7 +432,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             )
         };
         self.statics.push(layer_item);
-        self.count_ram(op, &source.dims, &[batches, units]);
+        self.count_ram(Self::op_name(op), &[batches, units]);
         self.define(
             output,
             quote!(#krate::ops::layers::#function(#argument, &#module::#layer)),
@@ -584,7 +585,7 @@ impl<'k, 'm> Writer<'k, 'm> {
         });
         self.fallible = true;
         let out_dims = dims(output)?;
-        self.count_ram(op, &source.dims, &out_dims);
+        self.count_ram(Self::op_name(op), &out_dims);
         let argument = source.arg();
         self.define(
             output,
@@ -619,7 +620,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                 diff_min: #diff_min,
             };
         });
-        self.count_ram(op, &source.dims, &source.dims);
+        self.count_ram(Self::op_name(op), &source.dims);
         let argument = source.arg();
         self.define(
             output,
@@ -673,11 +674,11 @@ impl<'k, 'm> Writer<'k, 'm> {
         } else {
             (quote!(#module::Output), quote!(#result))
         };
-        let ram_bytes = self.ram.iter().map(|(_, i, o)| i + o).max().unwrap_or(0);
+        let ram_bytes: usize = self.ram.iter().map(|(_, bytes)| bytes).sum();
         let ram_doc: Vec<TokenStream2> = self
             .ram
             .iter()
-            .map(|(op, i, o)| doc(&format!("- {op}: {i} + {o} = {} bytes", i + o)))
+            .map(|(what, bytes)| doc(&format!("- {what}: {bytes} bytes")))
             .collect();
         let body = &self.body;
         let statics = &self.statics;
@@ -724,10 +725,11 @@ impl<'k, 'm> Writer<'k, 'm> {
             }
 
             impl #name {
-                /// The bytes of activation memory the model needs: the
-                /// largest sum, over its layers, of a layer's input and
-                /// output (the two buffers live while it runs; a RESHAPE
-                /// is a view, and the weights are `static`):
+                /// The bytes of activation memory the model needs: its
+                /// input and every layer's output, which `predict` holds
+                /// at once (each a `let` of its body, alive to its end; a
+                /// RESHAPE is a view; the weights and multipliers are
+                /// `static`, and there is no other scratch):
                 #(#ram_doc)*
                 pub const RAM_BYTES: usize = #ram_bytes;
 
