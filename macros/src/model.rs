@@ -864,3 +864,78 @@ fn snake_case(name: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `model!` on `path`, called from a file of this crate's directory
+    /// (a `../` path is the workspace's), as its text or its error.
+    fn expand(path: &str) -> Result<String, String> {
+        let input = quote!(pub Sine = #path);
+        let caller = Path::new(env!("CARGO_MANIFEST_DIR")).join("caller.rs");
+        model_impl(&quote!(::shapecheck), input, Some(&caller))
+            .map(|t| t.to_string())
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn sine_becomes_three_static_layers_and_a_predict() {
+        let text = expand("../tflite/tests/models/sine.tflite").unwrap();
+        for item in [
+            "pub struct Sine",
+            "pub mod sine",
+            "pub static LAYER_0 : :: shapecheck :: ops :: layers :: FullyConnectedInt8 < 'static , :: shapecheck :: Dim < 16 > , :: shapecheck :: One >",
+            "pub static LAYER_2_WEIGHTS : [[i8 ; 16] ; 1]",
+            "rounding : :: shapecheck :: tflite :: Rounding :: Double",
+            "pub const RAM_BYTES : usize = 34usize",
+            "fully_connected_int8 (& t8 , & sine :: LAYER_2)",
+        ] {
+            assert!(text.contains(item), "{item} not in {text}");
+        }
+        assert!(!text.contains("Result <"), "sine's predict cannot fail");
+    }
+
+    #[test]
+    fn speech_reshapes_as_views_and_passes_the_convolutions_result_on() {
+        let text = expand("../tflite/tests/models/speech.tflite").unwrap();
+        assert!(text.contains(". view () . reshape :: <"));
+        assert!(text.contains("Multipliers :: PerChannel (& LAYER_1_MULTIPLIERS)"));
+        assert!(text.contains("Same < 2 , 2 >"));
+        assert!(
+            text.contains("-> Result < sine :: Output , :: shapecheck :: tflite :: TfliteError >")
+        );
+    }
+
+    #[test]
+    fn an_unsupported_op_names_the_op_and_its_tensor() {
+        let err = expand("../ui-tests/model/sine_batch_matmul.tflite").unwrap_err();
+        assert!(
+            err.contains("operator 0 (BATCH_MATMUL), writing tensor 7"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_missing_or_malformed_file_is_an_error_naming_it() {
+        let err = expand("../tflite/tests/models/none.tflite").unwrap_err();
+        assert!(err.starts_with("model!: cannot read"), "{err}");
+        let err = expand("Cargo.toml").unwrap_err();
+        assert!(err.starts_with("model!: Cargo.toml: "), "{err}");
+    }
+
+    #[test]
+    fn names_types_and_literals() {
+        assert_eq!(snake_case("SineFloat"), "sine_float");
+        assert_eq!(snake_case("Speech"), "speech");
+        let ty = array_type(quote!(i8), &[2, 3]).to_string();
+        assert_eq!(ty, "[[i8 ; 3] ; 2]");
+        let values: Vec<Literal> = (0..6).map(Literal::i64_unsuffixed).collect();
+        assert_eq!(
+            nested(&values, &[2, 3]).to_string(),
+            "[[0 , 1 , 2] , [3 , 4 , 5]]"
+        );
+        assert_eq!(float_bound(f32::MAX).to_string(), "f32 :: MAX");
+        assert!(float_literals([f32::NAN].into_iter()).is_err());
+    }
+}
