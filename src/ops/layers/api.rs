@@ -161,6 +161,22 @@ where
 /// assert_eq!(y.as_slice(), &[12, 9, 15, 9]);
 /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
+///
+/// An output type the rule does not give does not build
+/// (`depthwise_conv/output-size`):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{depthwise_conv_int8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
+/// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Same<2, 2>> = DepthwiseConvInt8 {
+///     filter: &[[[1], [1]], [[1], [1]]], bias: None, padding: Same,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO), output_min: -128, output_max: 127,
+/// };
+/// let x = Tensor::<i8, shape![1, 3, 3, 1]>::full(0);
+/// // SAME with stride 2 gives 2 × 2, not 3 × 3
+/// let _: Tensor<i8, shape![1, 3, 3, 1]> = depthwise_conv_int8(&x, &layer).unwrap();
+/// ```
 #[allow(clippy::type_complexity)]
 pub fn depthwise_conv_int8<B, H, W, CI, OH, OW, KH, KW, C, P, S>(
     input: &Tensor<i8, (B, H, W, CI), S>,

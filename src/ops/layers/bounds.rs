@@ -139,17 +139,32 @@ where
     const SIZE_OK: bool = matches!(Self::ROWS, Some((r, _)) if r == OH::SIZE)
         && matches!(Self::COLUMNS, Some((c, _)) if c == OW::SIZE);
     const CHANNELS_OK: bool = CI::SIZE > 0 && C::SIZE % CI::SIZE == 0 && C::SIZE > 0;
+    const GIVEN: [usize; 2] = [
+        match Self::ROWS {
+            Some((r, _)) => r,
+            None => 0,
+        },
+        match Self::COLUMNS {
+            Some((c, _)) => c,
+            None => 0,
+        },
+    ];
     const SIZE_MSG: Msg = Msg::new()
-        .push("depthwise_conv/output-size: input [_, ")
-        .push_sizes(&[H::SIZE, W::SIZE])
-        .push(", _] with a filter ")
-        .push_sizes(&[KH::SIZE, KW::SIZE])
-        .push(" and strides ")
-        .push_sizes(&[P::STRIDE_H, P::STRIDE_W])
-        .push(if P::SAME { " (SAME)" } else { " (VALID)" })
-        .push(" does not give the output's rows and columns ")
+        .push("depthwise_conv/output-size: the output's rows and columns ")
         .push_sizes(&[OH::SIZE, OW::SIZE])
-        .push(" (SAME: ceil(in / stride); VALID: (in - filter) / stride + 1)");
+        .push(" are not what an input of ")
+        .push_sizes(&[H::SIZE, W::SIZE])
+        .push(" with a filter of ")
+        .push_sizes(&[KH::SIZE, KW::SIZE])
+        .push(", strides ")
+        .push_sizes(&[P::STRIDE_H, P::STRIDE_W])
+        .push(if P::SAME {
+            " and SAME padding give, "
+        } else {
+            " and VALID padding give, "
+        })
+        .push_sizes(&Self::GIVEN)
+        .push(" (SAME: ceil(in / stride); VALID: (in - filter) / stride + 1; 0: none)");
     const CHANNELS_MSG: Msg = Msg::new()
         .push("depthwise_conv/channels: the filter's channels ")
         .push_num(C::SIZE)
