@@ -250,6 +250,11 @@ pub use lod::{
 pub use lod::{DynSequence, DynSequences, LengthsBuf, OffsetsBuf, OwnedLod};
 pub use ops::lod_reset::{lod_reset_rule, LevelSource, ResetPlan};
 
+/// Feature `tflite`: `shapecheck-tflite`, the `.tflite` reader and TFLite's
+/// kernels on slices that [`ops::layers`] and [`model!`] build on.
+#[cfg(feature = "tflite")]
+pub use shapecheck_tflite as tflite;
+
 /// Writes a shape type: `shape![2, 3, 4]` is `(Dim<2>, Dim<3>, Dim<4>)`.
 ///
 /// A literal `1` becomes [`One`] (the dim that broadcasts), `Dyn` becomes
@@ -304,11 +309,54 @@ macro_rules! tensor {
     ($($rows:tt)*) => { $crate::__private::tensor!($crate; $($rows)*) };
 }
 
+/// Feature `tflite`: a `.tflite` model as typed Rust, written when the
+/// macro expands. `model!(pub Sine = "models/sine.tflite")` reads the file
+/// (its path relative to the calling crate's `CARGO_MANIFEST_DIR`, or, if
+/// it starts with `./` or `../`, to the calling file's directory, as
+/// `include_bytes!`; cargo rebuilds when the file changes) and writes:
+///
+/// - `pub struct Sine;` with `Sine::RAM_BYTES` (the activation memory: the
+///   input's bytes and every layer's output's, the buffers `predict` holds
+///   at once; a RESHAPE is a view, the weights and multipliers are
+///   `static`, there is no other scratch) and `Sine::predict`, a plain
+///   sequence of calls to [`ops::layers`] with TFLite Micro's arithmetic
+///   (its double rounding): `fn predict(input: &Tensor<i8, S, B>) ->
+///   sine::Output` for a tensor of the file's input shape `S` in any
+///   storage (another shape is one error, `model/input`, naming both;
+///   `Result<sine::Output, TfliteError>` for a model with a depthwise
+///   convolution, whose clamp is the one thing the types do not fix);
+/// - `pub mod sine` (the struct's name in snake case) with `type Input` and
+///   `type Output` (tensors whose shapes are the file's) and each layer's
+///   constants as `static` items (weights, biases, multipliers).
+///
+/// A file the reader rejects, or an op, data type or option the layers do
+/// not cover, is a `compile_error!` naming the op (its builtin name) and
+/// its output tensor.
+///
+/// ```
+/// use shapecheck::prelude::*;
+///
+/// shapecheck::model!(pub Sine = "tflite/tests/models/sine.tflite");
+///
+/// // x = 0, quantized with the input's zero point
+/// let x: sine::Input = Tensor::from_array([[-128]]);
+/// let y: Tensor<i8, shape![1, 1]> = Sine::predict(&x);
+/// assert_eq!(y.as_slice(), &[11]); // TFLite's output: (11 − 7) · 0.00827 = 0.033
+/// const _: () = assert!(Sine::RAM_BYTES <= 64); // a firmware's budget
+/// ```
+#[cfg(feature = "tflite")]
+#[macro_export]
+macro_rules! model {
+    ($($model:tt)*) => { $crate::__private::model! { $crate; $($model)* } };
+}
+
 /// What the exported macros expand to (not API): the procedural macros,
 /// which take the path to this crate first (`$crate`), so that they work
 /// when a user renames the library in their Cargo.toml.
 #[doc(hidden)]
 pub mod __private {
+    #[cfg(feature = "tflite")]
+    pub use shapecheck_macros::model;
     pub use shapecheck_macros::{shape, tensor};
 }
 

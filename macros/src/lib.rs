@@ -25,6 +25,8 @@
 mod common;
 mod elementwise;
 mod matmul;
+#[cfg(feature = "tflite")]
+mod model;
 mod multiplex;
 mod reduce;
 mod select;
@@ -44,6 +46,21 @@ mod stitch;
 #[proc_macro]
 pub fn shape(input: TokenStream) -> TokenStream {
     with_crate_path(input, shape::shape_impl)
+}
+
+/// A `.tflite` model as typed Rust (feature `tflite`). See `shapecheck::model!`.
+#[cfg(feature = "tflite")]
+#[proc_macro]
+pub fn model(input: TokenStream) -> TokenStream {
+    // the file that calls the macro: where its path's literal was written
+    let caller = input.clone().into_iter().find_map(|t| match t {
+        proc_macro::TokenTree::Literal(l) => l.span().local_file(),
+        _ => None,
+    });
+    let (krate, input) = shape::split_crate_path(input.into());
+    model::model_impl(&krate, input, caller.as_deref())
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
 }
 
 /// Runs a macro that takes the path to the library first (see the crate

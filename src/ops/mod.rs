@@ -112,6 +112,8 @@ mod elements;
 pub use elements::{ElementLink, ElementRule, Elements, SameRule, SameShape};
 pub mod elementwise;
 pub mod indexed;
+#[cfg(feature = "tflite")]
+pub mod layers;
 pub mod lod_reset;
 pub mod matmul;
 pub mod multiplex;

@@ -56,6 +56,32 @@ impl QuantizedMultiplier {
             .then_some(QuantizedMultiplier { multiplier, shift })
     }
 
+    /// A multiplier and shift as TFLite stores them, in a constant: `new`'s
+    /// check as a clamp (a negative `multiplier` becomes 0, `shift` is
+    /// clamped to `[−31, 30]`), so that generated code (shapecheck's
+    /// `model!`) can write a model's multipliers as `static` data. Values
+    /// from [`quantize_multiplier`] are in range and kept as they are.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{quantize_multiplier, QuantizedMultiplier};
+    ///
+    /// const HALF: QuantizedMultiplier = QuantizedMultiplier::from_parts(1 << 30, 0);
+    /// assert_eq!(HALF, quantize_multiplier(0.5)?);
+    /// assert_eq!(QuantizedMultiplier::from_parts(-1, 40).shift(), 30);
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub const fn from_parts(multiplier: i32, shift: i32) -> Self {
+        let multiplier = if multiplier < 0 { 0 } else { multiplier };
+        let shift = if shift < -31 {
+            -31
+        } else if shift > 30 {
+            30
+        } else {
+            shift
+        };
+        QuantizedMultiplier { multiplier, shift }
+    }
+
     /// The fixed-point multiplier, with 31 fractional bits.
     ///
     /// ```

@@ -1,0 +1,271 @@
+//! The layers on tensors: each checks its shapes through its bound or
+//! constant assertion, then calls `shapecheck_tflite`'s kernel on the
+//! tensors' slices, writing into a fresh inline tensor.
+
+use shapecheck_tflite as kernels;
+use shapecheck_tflite::{
+    DepthwiseConvDims, DepthwiseConvParams, FullyConnectedDims, FullyConnectedParams, Rounding,
+    SoftmaxParams, TfliteError,
+};
+
+use super::bounds::{DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, SoftmaxDepth};
+use super::rule::conv_output;
+use super::{ConvPadding, DepthwiseConvInt8, FullyConnectedF32, FullyConnectedInt8};
+use crate::dim::StaticDim;
+use crate::shape::FixedShape;
+use crate::storage::Storage;
+use crate::tensor::Tensor;
+
+/// The sizes of a fully connected layer on an input of shape `X`.
+fn fully_connected_dims<X: FixedShape, O: StaticDim, K: StaticDim>() -> FullyConnectedDims {
+    FullyConnectedDims {
+        batches: X::DIMS.first().copied().unwrap_or(0),
+        input_dim: K::SIZE,
+        units: O::SIZE,
+    }
+}
+
+/// TFLite's int8 `FULLY_CONNECTED` on an input `[batch, in]`: each output
+/// is `Σ (x − x_zp) · (w − w_zp) + bias` in `i32`, requantized by the
+/// layer's multiplier in its rounding, plus the output zero point, clamped
+/// (`shapecheck_tflite::fully_connected_int8`, bit for bit). A width that
+/// does not fit the weights is a compile error (`fully_connected: ...`).
+///
+/// It cannot fail: the kernel's only errors are lengths, which the types
+/// fix, and a multiplier count other than 1 or one per output, which
+/// [`Multipliers`](super::Multipliers) rules out.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_int8, FullyConnectedInt8, Multipliers, QuantizedMultiplier, Rounding};
+/// let layer: FullyConnectedInt8<'_, Dim<3>, One> = FullyConnectedInt8 {
+///     weights: &[[1], [2], [-3]],
+///     bias: None,
+///     input_zero_point: 0,
+///     weights_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     output_min: -128,
+///     output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let y: Tensor<i8, shape![2, 3]> = fully_connected_int8(&tensor![[10i8], [-50]], &layer);
+/// assert_eq!(y.as_slice(), &[10, 20, -30, -50, -100, 127]);
+/// ```
+pub fn fully_connected_int8<X, O, K, S>(
+    input: &Tensor<i8, X, S>,
+    layer: &FullyConnectedInt8<'_, O, K>,
+) -> Tensor<i8, <X as FullyConnectedRows<O>>::Output>
+where
+    X: FullyConnectedShapes<(O, K)> + FullyConnectedRows<O>,
+    O: StaticDim,
+    K: StaticDim,
+    S: Storage<i8>,
+{
+    let params = FullyConnectedParams {
+        input_zero_point: layer.input_zero_point,
+        weights_zero_point: layer.weights_zero_point,
+        output_zero_point: layer.output_zero_point,
+        multipliers: layer.multipliers.as_slice(),
+        output_min: i32::from(layer.output_min),
+        output_max: i32::from(layer.output_max),
+        rounding: layer.rounding,
+    };
+    let weights = <(O, K) as FixedShape>::array_as_slice(layer.weights);
+    let bias = layer.bias.map(|b| O::arr_as_slice(b));
+    let mut output = Tensor::<i8, <X as FullyConnectedRows<O>>::Output>::zeros();
+    // Ok by the types (above); were it not, the output would stay zeros
+    let _ = kernels::fully_connected_int8(
+        input.as_slice(),
+        weights,
+        bias,
+        fully_connected_dims::<X, O, K>(),
+        &params,
+        output.as_mut_slice(),
+    );
+    output
+}
+
+/// TFLite's f32 `FULLY_CONNECTED` (its reference kernel) on an input
+/// `[batch, in]`: `Σ x · w` in order, plus the bias, clamped
+/// (`shapecheck_tflite::fully_connected_f32`). A width that does not fit
+/// the weights is a compile error (`fully_connected: ...`). It cannot
+/// fail: the kernel's only errors are lengths, which the types fix.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_f32, FullyConnectedF32};
+/// let layer: FullyConnectedF32<'_, Dim<2>, One> = FullyConnectedF32 {
+///     weights: &[[2.0], [-1.0]],
+///     bias: Some(&[0.5, 0.5]),
+///     output_min: 0.0,
+///     output_max: 6.0, // ReLU6
+/// };
+/// let y = fully_connected_f32(&Tensor::<f32, shape![1, 1]>::from_array([[4.0]]), &layer);
+/// assert_eq!(y.as_slice(), &[6.0, 0.0]);
+/// ```
+pub fn fully_connected_f32<X, O, K, S>(
+    input: &Tensor<f32, X, S>,
+    layer: &FullyConnectedF32<'_, O, K>,
+) -> Tensor<f32, <X as FullyConnectedRows<O>>::Output>
+where
+    X: FullyConnectedShapes<(O, K)> + FullyConnectedRows<O>,
+    O: StaticDim,
+    K: StaticDim,
+    S: Storage<f32>,
+{
+    let weights = <(O, K) as FixedShape>::array_as_slice(layer.weights);
+    let bias = layer.bias.map(|b| O::arr_as_slice(b));
+    let mut output = Tensor::<f32, <X as FullyConnectedRows<O>>::Output>::zeros();
+    // Ok by the types (above); were it not, the output would stay zeros
+    let _ = kernels::fully_connected_f32(
+        input.as_slice(),
+        weights,
+        bias,
+        fully_connected_dims::<X, O, K>(),
+        layer.output_min,
+        layer.output_max,
+        output.as_mut_slice(),
+    );
+    output
+}
+
+/// TFLite's int8 `DEPTHWISE_CONV_2D` (per-channel, dilation 1, TFLite's
+/// and TFLite Micro's double rounding) on an NHWC input: output channel
+/// `oc = ic · m + k` of each pixel sums `(x − x_zp) · f` over the filter's
+/// taps inside the input, adds the bias, requantizes and clamps
+/// (`shapecheck_tflite::depthwise_conv_int8`, bit for bit). The output's
+/// shape `[B, OH, OW, C]` is the caller's (a type annotation); its rows,
+/// columns and channels are checked against the rule when the call is
+/// built ([`DepthwiseConvCheck`]).
+///
+/// Fails with the kernel's [`TfliteError`] only for a clamp whose lower
+/// end is above its upper end (every size is the types').
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{depthwise_conv_int8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
+/// // a 3×3 image, one channel, a 2×2 filter of ones; SAME, stride 2: 2×2 out, padding after
+/// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Same<2, 2>> = DepthwiseConvInt8 {
+///     filter: &[[[1], [1]], [[1], [1]]],
+///     bias: None,
+///     padding: Same,
+///     input_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     output_min: -128,
+///     output_max: 127,
+/// };
+/// let x = Tensor::<i8, shape![1, 3, 3, 1]>::from_array([[[[1], [2], [3]], [[4], [5], [6]], [[7], [8], [9]]]]);
+/// let y: Tensor<i8, shape![1, 2, 2, 1]> = depthwise_conv_int8(&x, &layer)?;
+/// assert_eq!(y.as_slice(), &[12, 9, 15, 9]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+///
+/// An output type the rule does not give does not build
+/// (`depthwise_conv/output-size`):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{depthwise_conv_int8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
+/// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Same<2, 2>> = DepthwiseConvInt8 {
+///     filter: &[[[1], [1]], [[1], [1]]], bias: None, padding: Same,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO), output_min: -128, output_max: 127,
+/// };
+/// let x = Tensor::<i8, shape![1, 3, 3, 1]>::full(0);
+/// // SAME with stride 2 gives 2 × 2, not 3 × 3
+/// let _: Tensor<i8, shape![1, 3, 3, 1]> = depthwise_conv_int8(&x, &layer).unwrap();
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn depthwise_conv_int8<B, H, W, CI, OH, OW, KH, KW, C, P, S>(
+    input: &Tensor<i8, (B, H, W, CI), S>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+) -> Result<Tensor<i8, (B, OH, OW, C)>, TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    CI: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    C: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+{
+    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
+    let pad_before = |input, filter, stride| match conv_output(P::SAME, input, filter, stride) {
+        Some((_, pad)) => pad,
+        None => 0, // ruled out by the check above
+    };
+    let dims = DepthwiseConvDims {
+        batches: B::SIZE,
+        input_height: H::SIZE,
+        input_width: W::SIZE,
+        input_depth: CI::SIZE,
+        filter_height: KH::SIZE,
+        filter_width: KW::SIZE,
+        depth_multiplier: C::SIZE.checked_div(CI::SIZE).unwrap_or(0),
+        output_height: OH::SIZE,
+        output_width: OW::SIZE,
+    };
+    let params = DepthwiseConvParams {
+        stride_height: P::STRIDE_H,
+        stride_width: P::STRIDE_W,
+        dilation_height: 1,
+        dilation_width: 1,
+        pad_top: pad_before(H::SIZE, KH::SIZE, P::STRIDE_H),
+        pad_left: pad_before(W::SIZE, KW::SIZE, P::STRIDE_W),
+        input_zero_point: layer.input_zero_point,
+        output_zero_point: layer.output_zero_point,
+        multipliers: layer.multipliers.as_slice(),
+        output_min: i32::from(layer.output_min),
+        output_max: i32::from(layer.output_max),
+        rounding: Rounding::Double,
+    };
+    let filter = <(KH, KW, C) as FixedShape>::array_as_slice(layer.filter);
+    let bias = layer.bias.map(|b| C::arr_as_slice(b));
+    let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
+    kernels::depthwise_conv_int8(
+        input.as_slice(),
+        filter,
+        bias,
+        dims,
+        &params,
+        output.as_mut_slice(),
+    )?;
+    Ok(output)
+}
+
+/// TFLite's int8 `SOFTMAX` over the last dim (TFLite Micro's fixed point,
+/// `shapecheck_tflite::softmax_int8`, bit for bit), the output at scale
+/// 1/256 and zero point −128; `params` from the input's scale and `beta`
+/// (`shapecheck_tflite::softmax_params`). A last dim of 0 or past
+/// [`SOFTMAX_MAX_DEPTH`](super::SOFTMAX_MAX_DEPTH) does not build
+/// ([`SoftmaxDepth`]). It cannot fail: the kernel's errors are lengths
+/// and depths, which the types fix, and a row's sum past its fixed point,
+/// which the depth rules out.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::softmax_int8;
+/// // speech.tflite's softmax (beta 1, input scale 0.0917319208)
+/// let params = shapecheck::tflite::softmax_params(1.0, 0.0917319208)?;
+/// let y = softmax_int8(&tensor![[-128i8, 79, 121, 93]], &params);
+/// assert_eq!(y.as_slice(), &[-128, -123, 105, -110]);
+/// # Ok::<(), shapecheck::tflite::TfliteError>(())
+/// ```
+pub fn softmax_int8<X, S>(input: &Tensor<i8, X, S>, params: &SoftmaxParams) -> Tensor<i8, X>
+where
+    X: FixedShape,
+    S: Storage<i8>,
+{
+    let () = SoftmaxDepth::<X>::CHECK;
+    let depth = X::DIMS.last().copied().unwrap_or(1);
+    let mut output = Tensor::<i8, X>::zeros();
+    // Ok by the types and the depth (above); were it not, the output would stay zeros
+    let _ = kernels::softmax_int8(input.as_slice(), depth, params, output.as_mut_slice());
+    output
+}

@@ -1,0 +1,214 @@
+//! The fully connected rule as traits, for the compile errors:
+//! [`FullyConnectedShapes`] says "an input of shape `Self` fits weights of
+//! shape `W`" and names the output shape. Its one impl takes a rank-2
+//! input `(B, I)` of static dims and weights `(O, K)`, and requires the
+//! input's last dim to be the weights' second through the algebra's
+//! [`SameDim`]; the trait carries the message that names both shapes.
+//!
+//! The depthwise convolution's output size and the softmax's depth are
+//! arithmetic on the sizes, which stable Rust cannot state as a bound:
+//! [`DepthwiseConvCheck`] and [`SoftmaxDepth`] evaluate the rule
+//! ([`conv_output`]) in a constant that fails the build, with a message
+//! naming the shapes, when the call is built.
+
+use core::marker::PhantomData;
+
+use super::rule::{conv_output, SOFTMAX_MAX_DEPTH};
+use super::ConvPadding;
+use crate::algebra::SameDim;
+use crate::dim::StaticDim;
+use crate::error::Msg;
+use crate::ops::const_fail;
+use crate::shape::{FixedShape, Shape};
+use crate::storage::Storage;
+use crate::tensor::Tensor;
+
+/// An input of shape `Self` fits a fully connected layer whose weights
+/// have shape `W` (`[out, in]`): `Self` is `[batch, in]`, all dims static.
+/// The output's shape, `[batch, out]`, is [`FullyConnectedRows`]'s (a
+/// trait of its own, so that a misfit is one error, this one's).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{FullyConnectedRows, FullyConnectedShapes};
+/// fn out_dims<X: FullyConnectedShapes<shape![16, 3]> + FullyConnectedRows<Dim<16>>>() -> &'static [usize] {
+///     <X::Output as FixedShape>::DIMS
+/// }
+/// assert_eq!(out_dims::<shape![2, 3]>(), &[2, 16]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "fully_connected: input {Self} and weights {W} do not fit: the input must be [batch, in] and the weights [out, in], the same `in`, every dim static",
+    label = "input {Self} does not fit weights {W}: feed it a layer whose output is `in` wide"
+)]
+#[doc(hidden)]
+pub trait FullyConnectedShapes<W: FixedShape>: FixedShape {}
+
+// not recommended: rustc then reports the rule's message above, naming
+// both shapes, not this impl's where-clause
+#[diagnostic::do_not_recommend]
+impl<B, I, O, K> FullyConnectedShapes<(O, K)> for (B, I)
+where
+    B: StaticDim,
+    I: StaticDim + SameDim<K>,
+    O: StaticDim,
+    K: StaticDim,
+{
+}
+
+/// The output shape of a fully connected layer of `O` outputs on an input
+/// of shape `Self`, `[batch, in]`: `[batch, O]`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::FullyConnectedRows;
+/// let _: Option<<shape![2, 3] as FullyConnectedRows<Dim<16>>>::Output> = Some((Dim::<2>, Dim::<16>));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "fully_connected: input {Self} is not [batch, in] with static dims",
+    label = "not [batch, in]"
+)]
+#[doc(hidden)]
+pub trait FullyConnectedRows<O: StaticDim>: FixedShape {
+    /// `[batch, O]`.
+    type Output: FixedShape;
+}
+
+impl<B: StaticDim, I: StaticDim, O: StaticDim> FullyConnectedRows<O> for (B, I) {
+    type Output = (B, O);
+}
+
+/// A tensor of shape `Self` is a model's input, of shape `Input`: the
+/// bound of `predict` in the code [`model!`](crate::model) writes, so that
+/// a tensor of another shape is one error naming both (`model/input`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::ModelInput;
+/// let x = Tensor::<i8, shape![1, 2]>::from_array([[3, 4]]);
+/// let input = <shape![1, 2] as ModelInput<shape![1, 2]>>::as_input(&x);
+/// assert_eq!(input.as_slice(), &[3, 4]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "model/input: the model takes an input of shape {Input}, and this tensor is {Self}",
+    label = "{Self} is not the model's input shape {Input}, the .tflite file's"
+)]
+#[doc(hidden)]
+pub trait ModelInput<Input: Shape>: Shape {
+    /// The tensor, viewed as the model's input.
+    fn as_input<T: Copy, B: Storage<T>>(t: &Tensor<T, Self, B>) -> Tensor<T, Input, &[T]>;
+}
+
+#[diagnostic::do_not_recommend]
+impl<S: Shape> ModelInput<S> for S {
+    fn as_input<T: Copy, B: Storage<T>>(t: &Tensor<T, S, B>) -> Tensor<T, S, &[T]> {
+        t.view()
+    }
+}
+
+/// The depthwise convolution's rule on an input `[_, H, W, CI]`, a filter
+/// `[KH, KW, C]` with padding `P` and the output `[_, OH, OW, C]` the
+/// caller wrote: `C` a multiple of `CI`, and `OH`, `OW` what
+/// [`conv_output`] gives. [`CHECK`](Self::CHECK) fails the build otherwise.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{DepthwiseConvCheck, Same};
+/// // speech.tflite's layer: [1, 49, 40, 1], a 10 × 8 × 8 filter, SAME, stride 2 → [1, 25, 20, 8]
+/// let () = DepthwiseConvCheck::<Dim<49>, Dim<40>, One, Dim<25>, Dim<20>, Dim<10>, Dim<8>, Dim<8>, Same<2, 2>>::CHECK;
+/// ```
+// one type parameter per size the rule reads: a tuple of nine, by design
+#[allow(clippy::type_complexity)]
+pub struct DepthwiseConvCheck<H, W, CI, OH, OW, KH, KW, C, P>(
+    PhantomData<(H, W, CI, OH, OW, KH, KW, C, P)>,
+);
+
+impl<H, W, CI, OH, OW, KH, KW, C, P> DepthwiseConvCheck<H, W, CI, OH, OW, KH, KW, C, P>
+where
+    H: StaticDim,
+    W: StaticDim,
+    CI: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    C: StaticDim,
+    P: ConvPadding,
+{
+    const ROWS: Option<(usize, usize)> = conv_output(P::SAME, H::SIZE, KH::SIZE, P::STRIDE_H);
+    const COLUMNS: Option<(usize, usize)> = conv_output(P::SAME, W::SIZE, KW::SIZE, P::STRIDE_W);
+    const SIZE_OK: bool = matches!(Self::ROWS, Some((r, _)) if r == OH::SIZE)
+        && matches!(Self::COLUMNS, Some((c, _)) if c == OW::SIZE);
+    const CHANNELS_OK: bool = CI::SIZE > 0 && C::SIZE % CI::SIZE == 0 && C::SIZE > 0;
+    const GIVEN: [usize; 2] = [
+        match Self::ROWS {
+            Some((r, _)) => r,
+            None => 0,
+        },
+        match Self::COLUMNS {
+            Some((c, _)) => c,
+            None => 0,
+        },
+    ];
+    const SIZE_MSG: Msg = Msg::new()
+        .push("depthwise_conv/output-size: the output's rows and columns ")
+        .push_sizes(&[OH::SIZE, OW::SIZE])
+        .push(" are not what an input of ")
+        .push_sizes(&[H::SIZE, W::SIZE])
+        .push(" with a filter of ")
+        .push_sizes(&[KH::SIZE, KW::SIZE])
+        .push(", strides ")
+        .push_sizes(&[P::STRIDE_H, P::STRIDE_W])
+        .push(if P::SAME {
+            " and SAME padding give, "
+        } else {
+            " and VALID padding give, "
+        })
+        .push_sizes(&Self::GIVEN)
+        .push(" (SAME: ceil(in / stride); VALID: (in - filter) / stride + 1; 0: none)");
+    const CHANNELS_MSG: Msg = Msg::new()
+        .push("depthwise_conv/channels: the filter's channels ")
+        .push_num(C::SIZE)
+        .push(" must be a multiple (at least 1) of the input's ")
+        .push_num(CI::SIZE);
+    /// Fails const evaluation when the output's size or channels break the rule.
+    pub const CHECK: () = if !Self::CHANNELS_OK {
+        const_fail(text(&Self::CHANNELS_MSG, "depthwise_conv/channels"))
+    } else if !Self::SIZE_OK {
+        const_fail(text(&Self::SIZE_MSG, "depthwise_conv/output-size"))
+    };
+}
+
+/// The int8 softmax's rule on a shape `X`: its last dim (1 for a scalar)
+/// is 1 to [`SOFTMAX_MAX_DEPTH`]. [`CHECK`](Self::CHECK) fails the build otherwise.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::SoftmaxDepth;
+/// let () = SoftmaxDepth::<shape![1, 4]>::CHECK;
+/// ```
+pub struct SoftmaxDepth<X>(PhantomData<X>);
+
+impl<X: FixedShape> SoftmaxDepth<X> {
+    const DEPTH: usize = match X::DIMS.last() {
+        Some(&d) => d,
+        None => 1,
+    };
+    const MSG: Msg = Msg::new()
+        .push("softmax_int8/depth: the last dim of ")
+        .push_sizes(X::DIMS)
+        .push(
+            " must be 1 to 511 (TFLite's fixed-point sum of a row holds at most 511 exponentials)",
+        );
+    /// Fails const evaluation when the depth is 0 or past [`SOFTMAX_MAX_DEPTH`].
+    pub const CHECK: () = if Self::DEPTH == 0 || Self::DEPTH > SOFTMAX_MAX_DEPTH {
+        const_fail(text(&Self::MSG, "softmax_int8/depth"))
+    };
+}
+
+/// A message's text, or `fallback` (its rule id) if it were cut inside a character.
+const fn text<'a>(msg: &'a Msg, fallback: &'static str) -> &'a str {
+    match core::str::from_utf8(msg.buf.split_at(msg.len).0) {
+        Ok(s) => s,
+        Err(_) => fallback,
+    }
+}

@@ -1,0 +1,270 @@
+//! TFLite's layers on [`Tensor`](crate::Tensor)s (feature `tflite`): the
+//! int8 and f32 fully connected layer, the int8 depthwise convolution and
+//! the int8 softmax, with the shapes as types. The arithmetic is
+//! `shapecheck_tflite`'s kernels on slices, bit for bit TFLite's (TFLite
+//! Micro's with [`Rounding::Double`]); this module only types their
+//! operands and calls them. Reshape is [`Tensor::reshape`](crate::Tensor::reshape).
+//! [`model!`](crate::model) writes a `.tflite` file's layers as calls to
+//! these functions.
+//!
+//! The rules:
+//! - [`fully_connected_int8`], [`fully_connected_f32`]: an input
+//!   `[batch, in]` and weights `[out, in]` give `[batch, out]`; the input's
+//!   last dim must be the weights' second (`fully_connected: ...`, a
+//!   compile error naming both shapes, [`FullyConnectedShapes`]).
+//! - [`depthwise_conv_int8`]: an NHWC input `[batch, h, w, c_in]` and a
+//!   filter `[kh, kw, c_out]` (TFLite's `[1, kh, kw, c_out]` without its
+//!   leading 1) give `[batch, oh, ow, c_out]`, where `c_out` is a multiple
+//!   of `c_in` and `oh`, `ow` are what the padding and strides give
+//!   ([`conv_output`]: `SAME` `ceil(h / stride)`, `VALID`
+//!   `(h − kh) / stride + 1`); the output type is written by the caller
+//!   and checked against the rule when the call is built
+//!   (`depthwise_conv/...`, a constant assertion). Dilation is 1.
+//! - [`softmax_int8`]: the same shape out, over the last dim, at most
+//!   [`SOFTMAX_MAX_DEPTH`] deep (`softmax_int8/depth`).
+//!
+//! Nothing allocates: the outputs are inline tensors, the layers' weights
+//! are borrowed (`static` data in a firmware), the multipliers computed
+//! beforehand ([`model!`](crate::model) computes them when it expands).
+//!
+//! ```
+//! use shapecheck::prelude::*;
+//! use shapecheck::ops::layers::{fully_connected_f32, FullyConnectedF32};
+//!
+//! static WEIGHTS: [[f32; 2]; 3] = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]];
+//! static LAYER: FullyConnectedF32<'static, Dim<3>, Dim<2>> = FullyConnectedF32 {
+//!     weights: &WEIGHTS,
+//!     bias: Some(&[0.5, 0.0, -10.0]),
+//!     output_min: 0.0, // ReLU
+//!     output_max: f32::MAX,
+//! };
+//! let x = Tensor::<f32, shape![1, 2]>::from_array([[1.0, 2.0]]);
+//! let y: Tensor<f32, shape![1, 3]> = fully_connected_f32(&x, &LAYER);
+//! assert_eq!(y.as_slice(), &[1.5, 2.0, 0.0]);
+//! ```
+//!
+//! A layer fed the wrong width does not build:
+//!
+//! ```compile_fail
+//! use shapecheck::prelude::*;
+//! use shapecheck::ops::layers::{fully_connected_f32, FullyConnectedF32};
+//! static LAYER: FullyConnectedF32<'static, Dim<3>, Dim<2>> = FullyConnectedF32 {
+//!     weights: &[[0.0; 2]; 3], bias: None, output_min: f32::MIN, output_max: f32::MAX,
+//! };
+//! let x = Tensor::<f32, shape![1, 4]>::full(1.0);
+//! // fully_connected: input (One, Dim<4>) and weights (Dim<3>, Dim<2>) do not fit: ...
+//! let _ = fully_connected_f32(&x, &LAYER);
+//! ```
+
+mod api;
+mod bounds;
+mod rule;
+
+pub use api::{depthwise_conv_int8, fully_connected_f32, fully_connected_int8, softmax_int8};
+pub use bounds::{
+    DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, ModelInput, SoftmaxDepth,
+};
+pub use rule::{conv_output, SOFTMAX_MAX_DEPTH};
+pub use shapecheck_tflite::{QuantizedMultiplier, Rounding, SoftmaxParams, TfliteError};
+
+use crate::dim::StaticDim;
+use crate::shape::FixedShape;
+
+/// A layer's requantization multipliers: one for every output channel
+/// (per-tensor quantization), or one per output channel `O`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{Multipliers, QuantizedMultiplier};
+///
+/// let half = QuantizedMultiplier::from_parts(1 << 30, 0);
+/// let one: Multipliers<'_, Dim<4>> = Multipliers::PerTensor(half);
+/// assert_eq!(one.as_slice().len(), 1);
+/// let each = [half; 4];
+/// assert_eq!(Multipliers::<'_, Dim<4>>::PerChannel(&each).as_slice().len(), 4);
+/// ```
+pub enum Multipliers<'m, O: StaticDim> {
+    /// One multiplier for every channel.
+    PerTensor(QuantizedMultiplier),
+    /// One multiplier per output channel.
+    PerChannel(&'m O::Arr<QuantizedMultiplier>),
+}
+
+impl<O: StaticDim> Multipliers<'_, O> {
+    /// The multipliers as the kernels take them: one, or one per channel.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::{Multipliers, QuantizedMultiplier};
+    /// let m = Multipliers::<'_, Dim<2>>::PerTensor(QuantizedMultiplier::ZERO);
+    /// assert_eq!(m.as_slice(), &[QuantizedMultiplier::ZERO]);
+    /// ```
+    pub fn as_slice(&self) -> &[QuantizedMultiplier] {
+        match self {
+            Multipliers::PerTensor(m) => core::slice::from_ref(m),
+            Multipliers::PerChannel(ms) => O::arr_as_slice(ms),
+        }
+    }
+}
+
+/// An int8 fully connected layer with weights `[O, K]` (TFLite's
+/// `FULLY_CONNECTED`): its constants, as TFLite derives them from the
+/// layer's tensors (`model!` writes them; see
+/// [`fully_connected_int8`] for the arithmetic).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_int8, FullyConnectedInt8, Multipliers, QuantizedMultiplier, Rounding};
+///
+/// static LAYER: FullyConnectedInt8<'static, Dim<2>, Dim<2>> = FullyConnectedInt8 {
+///     weights: &[[1, 2], [-1, -2]],
+///     bias: Some(&[4, 0]),
+///     input_zero_point: 1,
+///     weights_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 0)), // 0.5
+///     output_min: 0, // ReLU at zero point 0
+///     output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let y = fully_connected_int8(&Tensor::<i8, shape![1, 2]>::from_array([[3, 5]]), &LAYER);
+/// assert_eq!(y.as_slice(), &[7, 0]); // (2·1 + 4·2 + 4) · 0.5; (−2 − 8) · 0.5 clamped to 0
+/// ```
+pub struct FullyConnectedInt8<'m, O: StaticDim, K: StaticDim> {
+    /// The weights, `[out, in]`, row-major.
+    pub weights: &'m <(O, K) as FixedShape>::Array<i8>,
+    /// The bias of each output, or none.
+    pub bias: Option<&'m O::Arr<i32>>,
+    /// The input's zero point (subtracted from every input).
+    pub input_zero_point: i32,
+    /// The weights' zero point (0 for TFLite's symmetric weights).
+    pub weights_zero_point: i32,
+    /// The output's zero point (added after requantization).
+    pub output_zero_point: i32,
+    /// `input_scale · weight_scale / output_scale`, per tensor or per channel.
+    pub multipliers: Multipliers<'m, O>,
+    /// The clamp's lower end, from the fused activation.
+    pub output_min: i8,
+    /// The clamp's upper end.
+    pub output_max: i8,
+    /// [`Rounding::Double`] for TFLite Micro, [`Rounding::Single`] for
+    /// TensorFlow's reference interpreter.
+    pub rounding: Rounding,
+}
+
+/// An f32 fully connected layer with weights `[O, K]`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_f32, FullyConnectedF32};
+/// let layer: FullyConnectedF32<'_, One, Dim<2>> = FullyConnectedF32 {
+///     weights: &[[0.5, 0.25]],
+///     bias: None,
+///     output_min: f32::MIN,
+///     output_max: f32::MAX,
+/// };
+/// let y = fully_connected_f32(&Tensor::<f32, shape![1, 2]>::from_array([[2.0, 4.0]]), &layer);
+/// assert_eq!(y.as_slice(), &[2.0]);
+/// ```
+pub struct FullyConnectedF32<'m, O: StaticDim, K: StaticDim> {
+    /// The weights, `[out, in]`, row-major.
+    pub weights: &'m <(O, K) as FixedShape>::Array<f32>,
+    /// The bias of each output, or none.
+    pub bias: Option<&'m O::Arr<f32>>,
+    /// The clamp's lower end, from the fused activation (`f32::MIN`: none).
+    pub output_min: f32,
+    /// The clamp's upper end (`f32::MAX`: none).
+    pub output_max: f32,
+}
+
+/// A convolution's padding and strides as a type, so that the output's
+/// size is a constant: [`Same`] or [`Valid`].
+///
+/// ```
+/// use shapecheck::ops::layers::{ConvPadding, Same};
+/// assert!(<Same<2, 2> as ConvPadding>::SAME);
+/// assert_eq!(<Same<2, 3> as ConvPadding>::STRIDE_W, 3);
+/// ```
+#[doc(hidden)]
+pub trait ConvPadding: Copy {
+    /// `SAME` (true) or `VALID` padding.
+    const SAME: bool;
+    /// Rows stepped per output row.
+    const STRIDE_H: usize;
+    /// Columns stepped per output column.
+    const STRIDE_W: usize;
+}
+
+/// `SAME` padding with strides `SH` (rows) and `SW` (columns): `ceil(input / stride)` outputs.
+///
+/// ```
+/// use shapecheck::ops::layers::{ConvPadding, Same};
+/// assert_eq!(<Same<2, 1> as ConvPadding>::STRIDE_H, 2);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Same<const SH: usize, const SW: usize>;
+
+/// `VALID` padding with strides `SH` and `SW`: `(input − filter) / stride + 1` outputs.
+///
+/// ```
+/// use shapecheck::ops::layers::{ConvPadding, Valid};
+/// assert!(!<Valid<1, 1> as ConvPadding>::SAME);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Valid<const SH: usize, const SW: usize>;
+
+impl<const SH: usize, const SW: usize> ConvPadding for Same<SH, SW> {
+    const SAME: bool = true;
+    const STRIDE_H: usize = SH;
+    const STRIDE_W: usize = SW;
+}
+
+impl<const SH: usize, const SW: usize> ConvPadding for Valid<SH, SW> {
+    const SAME: bool = false;
+    const STRIDE_H: usize = SH;
+    const STRIDE_W: usize = SW;
+}
+
+/// An int8 depthwise convolution (TFLite's `DEPTHWISE_CONV_2D` with
+/// dilation 1) with a filter `[KH, KW, C]` and padding and strides `P`; the
+/// filter's zero point is 0 (TFLite's symmetric per-channel filters).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{depthwise_conv_int8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Valid};
+///
+/// // a 2×2 image, a 2×2 filter of ones, VALID: one output, the sum
+/// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Valid<1, 1>> = DepthwiseConvInt8 {
+///     filter: &[[[1], [1]], [[1], [1]]],
+///     bias: Some(&[2]),
+///     padding: Valid,
+///     input_zero_point: -1,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 0)),
+///     output_min: -128,
+///     output_max: 127,
+/// };
+/// let x = Tensor::<i8, shape![1, 2, 2, 1]>::from_array([[[[1], [2]], [[3], [4]]]]);
+/// let y: Tensor<i8, shape![1, 1, 1, 1]> = depthwise_conv_int8(&x, &layer)?;
+/// assert_eq!(y.as_slice(), &[8]); // ((2 + 3 + 4 + 5) + 2) · 0.5
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub struct DepthwiseConvInt8<'m, KH: StaticDim, KW: StaticDim, C: StaticDim, P: ConvPadding> {
+    /// The filter, `[kh, kw, c_out]`, row-major (TFLite's `[1, kh, kw, c_out]`).
+    pub filter: &'m <(KH, KW, C) as FixedShape>::Array<i8>,
+    /// The bias of each output channel, or none.
+    pub bias: Option<&'m C::Arr<i32>>,
+    /// The padding and strides.
+    pub padding: P,
+    /// The input's zero point (subtracted from every input; the padding
+    /// counts nothing).
+    pub input_zero_point: i32,
+    /// The output's zero point.
+    pub output_zero_point: i32,
+    /// `input_scale · filter_scale / output_scale`, per tensor or per channel.
+    pub multipliers: Multipliers<'m, C>,
+    /// The clamp's lower end, from the fused activation.
+    pub output_min: i8,
+    /// The clamp's upper end.
+    pub output_max: i8,
+}
