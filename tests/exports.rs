@@ -187,12 +187,14 @@ mod the_surface {
     // 30 until the compute core: reduce and softmax add the one public
     // trait each op has under issue 56's recipe (`Reduce`, `SoftmaxAxis`)
     #[test]
-    fn at_most_32_traits_are_shown() {
+    fn at_most_34_traits_are_shown() {
         let shown = shown_traits();
         // 31 with matmul's one public trait, `MatmulShapes` (issue 56's
         // recipe: one shown trait per op, which brings the others' down)
+        // 34 with `FixedShape`: a static shape's constants, split from
+        // `StaticShape` so that `shape.rs` names no operator (issue 56)
         assert!(
-            shown.len() <= 33,
+            shown.len() <= 34,
             "{} traits shown in the docs: {shown:?}",
             shown.len()
         );
