@@ -24,7 +24,8 @@
 #
 # Environment: OPT_LEVELS (default "s 3"), BUILD_NICE (as run.sh),
 # COMPARE_TARGET (target dirs' prefix, default embedded/target/compare: one
-# dir per opt-level, <prefix>-<opt>).
+# dir per opt-level and crate, <prefix>-<opt>-<crate>, as two crates'
+# firmware of the same name would overwrite each other in one dir).
 set -eEuo pipefail
 cd "$(dirname "$0")"
 
@@ -35,12 +36,13 @@ cd "$(dirname "$0")"
 # follows the protocol of microflow/src/lib.rs (an exported
 # `predict_once()`, an exported static `OUTPUT` of f32, the lines
 # `output: <hex bits> ...` and `predict stack: N B`, exit 0 only if the
-# output is right). shapecheck's own typed model firmware gets its rows by
-# adding its lines here (crate `.` for embedded/ itself), e.g.
-#   sine   shapecheck .  example:model_sine   example:model_sine_baseline   288    0.41348344
+# output is right). shapecheck's rows: its `model!` on the same files
+# (embedded/models/, which reuses microflow/src/lib.rs for the protocol).
 FIRMWARES=(
   "sine   microflow  microflow  bin:sine    bin:sine_baseline    288     0.41348344"
   "speech microflow  microflow  bin:speech  bin:speech_baseline  336000  0.15625,0.2734375,0.2734375,0.296875"
+  "sine   shapecheck models     bin:sine    bin:sine_baseline    288     0.41348344"
+  "speech shapecheck models     bin:speech  bin:speech_baseline  336000  0.15625,0.2734375,0.2734375,0.296875"
 )
 read -r -a OPT_LEVELS <<<"${OPT_LEVELS:-s 3}"
 PREFIX=${COMPARE_TARGET:-$PWD/target/compare}
@@ -97,12 +99,15 @@ for line in "${FIRMWARES[@]}"; do
     targets[$crate]+=" --${t%%:*} ${t#*:}"
   done
 done
+tdir() { # OPT CRATE -> its target dir ("." as "_")
+  echo "$PREFIX-$1-${2//[^A-Za-z0-9_-]/_}"
+}
 declare -A built=()   # "crate opt" -> 1 when its build succeeded
 for opt in "${OPT_LEVELS[@]}"; do
   for crate in "${!targets[@]}"; do
     t0=$(now)
     # shellcheck disable=SC2086 # the target arguments are words
-    if (cd "$crate" && deb CARGO_TARGET_DIR="$PREFIX-$opt" CARGO_PROFILE_RELEASE_OPT_LEVEL="$opt" \
+    if (cd "$crate" && deb CARGO_TARGET_DIR="$(tdir "$opt" "$crate")" CARGO_PROFILE_RELEASE_OPT_LEVEL="$opt" \
         CARGO_PROFILE_RELEASE_LTO=true CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_PANIC=abort \
         nice -n "$build_nice" cargo build --release ${targets[$crate]}) >"$log" 2>&1; then
       built["$crate $opt"]=1
@@ -114,8 +119,10 @@ for opt in "${OPT_LEVELS[@]}"; do
 done
 
 # --- run and measure ---------------------------------------------------------
-elf() { # OPT FIRMWARE -> the ELF's path
-  local dir=$PREFIX-$1/$M4/release
+elf() { # OPT CRATE FIRMWARE -> the ELF's path
+  local dir
+  dir=$(tdir "$1" "$2")/$M4/release
+  shift
   case $2 in example:*) echo "$dir/examples/${2#*:}" ;; *) echo "$dir/${2#*:}" ;; esac
 }
 sections() { # ELF -> "text rodata data bss"
@@ -152,7 +159,7 @@ for opt in "${OPT_LEVELS[@]}"; do
     declare -A out=() stk=() sec=()
     ok=1
     for t in "$fw" "$base"; do
-      f=$(elf "$opt" "$t")
+      f=$(elf "$opt" "$crate" "$t")
       [ -f "$f" ] || { fail "$label: $f missing after the build"; ok=0; continue; }
       status=0
       timeout "$TIMEOUT" "${QEMU_M4[@]}" "$f" >"$log" 2>&1 || status=$?
@@ -174,7 +181,7 @@ for opt in "${OPT_LEVELS[@]}"; do
     done
     ((ok)) || { unset out stk sec; continue; }
     # the instructions of one predict_once, and its output in the counter
-    f=$(elf "$opt" "$fw")
+    f=$(elf "$opt" "$crate" "$fw")
     n_out=$(wc -w <<<"${out[$fw]}")
     if ! "$PY" count_instructions.py "$f" --symbol predict_once --read "OUTPUT:$n_out" >"$log" 2>&1; then
       cat "$log"; fail "$label: instruction count"; unset out stk sec; continue

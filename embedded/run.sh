@@ -12,8 +12,9 @@
 #      and size_<op>_bounded_into.rs where there is one),
 #      and the fused expressions beside the same chain of plain ops
 #      (size_fused_<expr>_chain.rs) and a hand-fused loop.
-#   5. models side by side (compare.sh): MicroFlow 0.1.3's firmware for
-#      the sine and speech .tflite models (microflow/), flash, RAM, stack
+#   5. models side by side (compare.sh): MicroFlow 0.1.3's and shapecheck's
+#      model! firmware for the sine and speech .tflite models (microflow/,
+#      models/), flash, RAM, stack
 #      and instructions per inference at opt-level s and 3.
 # Prints one line per firmware run and ends with
 #   embedded: N passed, N failed
