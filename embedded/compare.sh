@@ -37,12 +37,15 @@ cd "$(dirname "$0")"
 # `predict_once()`, an exported static `OUTPUT` of f32, the lines
 # `output: <hex bits> ...` and `predict stack: N B`, exit 0 only if the
 # output is right). shapecheck's rows: its `model!` on the same files
-# (embedded/models/, which reuses microflow/src/lib.rs for the protocol).
+# (embedded/models/, which reuses microflow/src/lib.rs for the protocol),
+# and the float32 sine (sinef32: sine_float.tflite, which MicroFlow does not
+# run; a recorded TFLite case, x = 0.4986655).
 FIRMWARES=(
   "sine   microflow  microflow  bin:sine    bin:sine_baseline    288     0.41348344"
   "speech microflow  microflow  bin:speech  bin:speech_baseline  336000  0.15625,0.2734375,0.2734375,0.296875"
   "sine   shapecheck models     bin:sine    bin:sine_baseline    288     0.41348344"
   "speech shapecheck models     bin:speech  bin:speech_baseline  336000  0.15625,0.2734375,0.2734375,0.296875"
+  "sinef32 shapecheck models    bin:sine_float  bin:sine_float_baseline  288  0.45281887"
 )
 read -r -a OPT_LEVELS <<<"${OPT_LEVELS:-s 3}"
 PREFIX=${COMPARE_TARGET:-$PWD/target/compare}

@@ -27,3 +27,10 @@ pub fn quantize(x: f32, (scale, zero): (f32, i8)) -> i8 {
 pub fn dequantize(q: i8, (scale, zero): (f32, i8)) -> f32 {
     scale * (f32::from(q) - f32::from(zero))
 }
+
+/// Sine (float32, sine_float.tflite, which MicroFlow does not run): the
+/// input of one of TFLite's recorded cases (tflite/tests/outputs/
+/// sine_outputs.json, x = 0.49866550056980846 as f32) and TFLite's output
+/// for it there.
+pub const SINE_FLOAT_INPUT: f32 = 0.498_665_5;
+pub const SINE_FLOAT_EXPECTED: [f32; 1] = [0.452_818_87];
