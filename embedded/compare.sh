@@ -47,11 +47,19 @@ FIRMWARES=(
   "speech shapecheck models     bin:speech  bin:speech_baseline  336000  0.15625,0.2734375,0.2734375,0.296875"
   "sinef32 shapecheck models    bin:sine_float  bin:sine_float_baseline  288  0.45281887"
 )
+# Correctness on the Cortex-M0 (thumbv6m-none-eabi, QEMU microbit: no FPU,
+# 16 KiB of RAM), opt-level s, output checked, nothing measured:
+# model  runtime  crate  firmware  expected output
+M0_FIRMWARES=(
+  "sine   shapecheck models  bin:sine  0.41348344"
+)
 read -r -a OPT_LEVELS <<<"${OPT_LEVELS:-s 3}"
 PREFIX=${COMPARE_TARGET:-$PWD/target/compare}
-M4=thumbv7em-none-eabihf
+M4=thumbv7em-none-eabihf M0=thumbv6m-none-eabi
 QEMU_BIN=target/qemu-system-arm/usr/bin/qemu-system-arm
 QEMU_M4=("$QEMU_BIN" -cpu cortex-m4 -machine mps2-an386 -nographic
+         -semihosting-config enable=on,target=native -kernel)
+QEMU_M0=("$QEMU_BIN" -machine microbit -nographic
          -semihosting-config enable=on,target=native -kernel)
 TIMEOUT=60   # seconds per QEMU run; speech takes about a second
 SIZE=arm-none-eabi-size
@@ -205,6 +213,33 @@ for opt in "${OPT_LEVELS[@]}"; do
       "$model" "$runtime" "$opt" "$t1" "$r1" "$d1" "$b1" "$t0" "$r0" "$d0" "$b0" "$c_stack")")
     unset out stk sec
   done
+done
+
+# --- the Cortex-M0: correctness only ------------------------------------------
+for line in "${M0_FIRMWARES[@]}"; do
+  read -r model runtime crate fw expected <<<"$line"
+  label="$model $runtime M0 (microbit, opt-s)"
+  dir=$(tdir m0 "$crate")
+  t0=$(now)
+  if ! (cd "$crate" && deb CARGO_TARGET_DIR="$dir" CARGO_PROFILE_RELEASE_OPT_LEVEL=s \
+      CARGO_PROFILE_RELEASE_LTO=true CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_PANIC=abort \
+      nice -n "$build_nice" cargo build --release --target "$M0" "--${fw%%:*}" "${fw#*:}") >"$log" 2>&1; then
+    cat "$log"; fail "$label: build"; continue
+  fi
+  echo "build ($crate, $M0, opt-level s): $(since "$t0") s"
+  case $fw in example:*) f=$dir/$M0/release/examples/${fw#*:} ;; *) f=$dir/$M0/release/${fw#*:} ;; esac
+  status=0
+  timeout "$TIMEOUT" "${QEMU_M0[@]}" "$f" >"$log" 2>&1 || status=$?
+  o=$(sed -n 's/^output: *//p' "$log" | tail -n 1)
+  s=$(sed -n 's/^predict stack: *\([0-9]*\) B$/\1/p' "$log" | tail -n 1)
+  if [ "$status" != 0 ] || [ -z "$o" ]; then
+    cat "$log"; fail "$label: ${fw#*:} under QEMU (exit $status)"; continue
+  fi
+  if ! dec=$(floats "$o" "$expected"); then
+    fail "$label: ${fw#*:} printed $dec, expected $expected"; continue
+  fi
+  passed=$((passed + 1))
+  echo "$label: ${fw#*:} ok -- output $dec, predict stack $s B"
 done
 
 echo

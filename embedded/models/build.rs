@@ -1,6 +1,7 @@
-//! The memory map of QEMU's mps2-an386 for cortex-m-rt's `link.x` (the same
-//! as embedded/microflow/build.rs's), and `quant.rs` in OUT_DIR: each
-//! model's input and output quantization, read from its .tflite file.
+//! The memory map for cortex-m-rt's `link.x` (QEMU's mps2-an386, the same
+//! as embedded/microflow/build.rs's; its microbit for thumbv6m), and
+//! `quant.rs` in OUT_DIR: each model's input and output quantization, read
+//! from its .tflite file.
 use shapecheck_tflite::{Model, Tensor};
 use std::{env, fmt::Write, fs, path::PathBuf};
 
@@ -15,11 +16,14 @@ fn scale_zero(t: Option<Tensor<'_>>, what: &str) -> (f32, i64) {
 
 fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
-    fs::write(
-        out.join("memory.x"),
-        "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 4096K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 4096K\n}\n",
-    )
-    .expect("write memory.x");
+    let memory = if env::var("TARGET").unwrap_or_default().starts_with("thumbv6m") {
+        // QEMU's microbit (nRF51, Cortex-M0), as embedded/build.rs: the
+        // M0 correctness run of compare.sh
+        "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 256K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 16K\n}\n"
+    } else {
+        "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 4096K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 4096K\n}\n"
+    };
+    fs::write(out.join("memory.x"), memory).expect("write memory.x");
     println!("cargo:rustc-link-search={}", out.display());
     println!("cargo:rerun-if-changed=build.rs");
 
