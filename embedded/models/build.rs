@@ -10,13 +10,18 @@ fn scale_zero(t: Option<Tensor<'_>>, what: &str) -> (f32, i64) {
         .and_then(|t| t.quantization())
         .unwrap_or_else(|| panic!("{what}: not quantized"));
     let scale = q.scale(0).unwrap_or_else(|| panic!("{what}: no scale"));
-    let zero = q.zero_point(0).unwrap_or_else(|| panic!("{what}: no zero point"));
+    let zero = q
+        .zero_point(0)
+        .unwrap_or_else(|| panic!("{what}: no zero point"));
     (scale, zero)
 }
 
 fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
-    let memory = if env::var("TARGET").unwrap_or_default().starts_with("thumbv6m") {
+    let memory = if env::var("TARGET")
+        .unwrap_or_default()
+        .starts_with("thumbv6m")
+    {
         // QEMU's microbit (nRF51, Cortex-M0), as embedded/build.rs: the
         // M0 correctness run of compare.sh
         "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 256K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 16K\n}\n"

@@ -10,8 +10,7 @@ use core::hint::black_box;
 use core::ptr::addr_of_mut;
 use cortex_m_rt::entry;
 use shapecheck::Tensor;
-use shapecheck_models_compare::{
-finish, stack, SINE_FLOAT_EXPECTED, SINE_FLOAT_INPUT};
+use shapecheck_models_compare::{finish, stack, SINE_FLOAT_EXPECTED, SINE_FLOAT_INPUT};
 
 shapecheck::model!(SineFloat = "src/../../../tflite/tests/models/sine_float.tflite");
 

@@ -28,8 +28,9 @@ static mut OUTPUT: [f32; 4] = [0.0; 4];
 #[inline(never)]
 pub extern "C" fn predict_once() {
     let input = black_box(&INPUT);
-    let x: speech::Input =
-        Tensor::from_array([core::array::from_fn(|i| quantize(input[i], SPEECH_INPUT_QUANT))]);
+    let x: speech::Input = Tensor::from_array([core::array::from_fn(|i| {
+        quantize(input[i], SPEECH_INPUT_QUANT)
+    })]);
     // the depthwise convolution's Result: an error panics, and a panic fails the run
     let y = Speech::predict(&x).unwrap();
     let y = y.as_slice();
