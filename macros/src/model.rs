@@ -66,7 +66,13 @@ pub(crate) fn model_impl(
                 fail("model!: CARGO_MANIFEST_DIR is not set (run through cargo)".into())
             })?
     };
+    // absolute, as `include_bytes!` below reads a relative path from the
+    // calling file's directory, not from where this process reads it
     let full = base.join(&file);
+    let full = match std::env::current_dir() {
+        Ok(dir) => dir.join(full),
+        Err(_) => full,
+    };
     let bytes = std::fs::read(&full)
         .map_err(|e| fail(format!("model!: cannot read {}: {e}", full.display())))?;
     let model = Model::parse(&bytes).map_err(|e| fail(format!("model!: {file}: {e}")))?;
