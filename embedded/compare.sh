@@ -52,6 +52,7 @@ FIRMWARES=(
 # model  runtime  crate  firmware  expected output
 M0_FIRMWARES=(
   "sine   shapecheck models  bin:sine  0.41348344"
+  "speech shapecheck models  bin:speech  0.15625,0.2734375,0.2734375,0.296875"
 )
 read -r -a OPT_LEVELS <<<"${OPT_LEVELS:-s 3}"
 PREFIX=${COMPARE_TARGET:-$PWD/target/compare}
