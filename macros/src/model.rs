@@ -731,11 +731,14 @@ impl<'k, 'm> Writer<'k, 'm> {
             }
 
             impl #name {
-                /// The bytes of activation memory the model needs: its
-                /// input and every layer's output, which `predict` holds
-                /// at once (each a `let` of its body, alive to its end; a
-                /// RESHAPE is a view; the weights and multipliers are
-                /// `static`, and there is no other scratch):
+                /// The bytes of the model's activation tensors: its input
+                /// and every layer's output, which `predict` holds at once
+                /// (each a `let` of its body, alive to its end; a RESHAPE
+                /// is a view; the weights and multipliers are `static`).
+                /// A lower bound of `predict`'s stack, not yet its peak:
+                /// the moves of the layers' results are not all elided,
+                /// and the measured stack is larger (docs/embedded.md,
+                /// "Models: against MicroFlow"):
                 #(#ram_doc)*
                 pub const RAM_BYTES: usize = #ram_bytes;
 
