@@ -57,7 +57,7 @@ impl<O: StaticDim, K: StaticDim> Layer<O, K> {
             tensor(op.input(2))?,
         );
         let output = tensor(op.output(0))?;
-        let quantization = |t: &shapecheck::tflite::Tensor<'_>| {
+        let quantization = |t: &shapecheck::tflite::ModelTensor<'_>| {
             let q = t
                 .quantization()
                 .ok_or(format!("\"{}\" is not quantized", t.name()))?;
@@ -118,7 +118,7 @@ fn main() -> Result<(), String> {
     let (first, second, third) = (first.typed(), second.typed(), third.typed());
 
     // the input's and output's quantization, from the file
-    let scale_and_zero = |t: Option<shapecheck::tflite::Tensor<'_>>| {
+    let scale_and_zero = |t: Option<shapecheck::tflite::ModelTensor<'_>>| {
         let q = t.and_then(|t| t.quantization()).ok_or("not quantized")?;
         Ok::<_, String>((
             q.scale(0).unwrap_or(1.0),

@@ -2,10 +2,10 @@
 //! as embedded/microflow/build.rs's; its microbit for thumbv6m), and
 //! `quant.rs` in OUT_DIR: each model's input and output quantization, read
 //! from its .tflite file.
-use shapecheck_tflite::{Model, Tensor};
+use shapecheck_tflite::{Model, ModelTensor};
 use std::{env, fmt::Write, fs, path::PathBuf};
 
-fn scale_zero(t: Option<Tensor<'_>>, what: &str) -> (f32, i64) {
+fn scale_zero(t: Option<ModelTensor<'_>>, what: &str) -> (f32, i64) {
     let q = t
         .and_then(|t| t.quantization())
         .unwrap_or_else(|| panic!("{what}: not quantized"));

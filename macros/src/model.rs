@@ -18,8 +18,8 @@ use proc_macro2::{Literal, Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
 use shapecheck_tflite::{
     activation_range_f32, activation_range_int8, fully_connected_multiplier, softmax_params, Arena,
-    Arithmetic, BuiltinOp, Interpreter, Model, Operator, Options, Padding, QuantizedMultiplier,
-    Tensor, TensorType,
+    Arithmetic, BuiltinOp, Interpreter, Model, ModelTensor, Operator, Options, Padding,
+    QuantizedMultiplier, TensorType,
 };
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token, Visibility};
@@ -160,13 +160,13 @@ impl<'k, 'm> Writer<'k, 'm> {
         index: Option<usize>,
         what: &str,
         op: &Operator<'_>,
-    ) -> Result<Tensor<'m>, String> {
+    ) -> Result<ModelTensor<'m>, String> {
         index
             .and_then(|i| self.model.tensor(i))
             .ok_or_else(|| format!("operator {} ({}) has no {what}", op.index(), op.op()))
     }
 
-    fn var(&self, t: &Tensor<'_>) -> Result<Var, String> {
+    fn var(&self, t: &ModelTensor<'_>) -> Result<Var, String> {
         self.vars.get(&t.index()).cloned().ok_or_else(|| {
             format!(
                 "tensor {} \"{}\" is read before an operator writes it",
@@ -257,7 +257,7 @@ impl<'k, 'm> Writer<'k, 'm> {
     /// Declares `t<index>` for `output`, computed by `value`.
     fn define(
         &mut self,
-        output: &Tensor<'_>,
+        output: &ModelTensor<'_>,
         value: TokenStream2,
         is_view: bool,
     ) -> Result<(), String> {
@@ -295,7 +295,7 @@ impl<'k, 'm> Writer<'k, 'm> {
     fn fully_connected(
         &mut self,
         op: &Operator<'_>,
-        output: &Tensor<'_>,
+        output: &ModelTensor<'_>,
         options: shapecheck_tflite::FullyConnectedOptions,
     ) -> Result<(), String> {
         let krate = self.krate;
@@ -447,7 +447,11 @@ impl<'k, 'm> Writer<'k, 'm> {
     }
 
     /// A layer's int32 bias as a static, or `None`.
-    fn int_bias(&mut self, i: usize, bias: Option<Tensor<'_>>) -> Result<TokenStream2, String> {
+    fn int_bias(
+        &mut self,
+        i: usize,
+        bias: Option<ModelTensor<'_>>,
+    ) -> Result<TokenStream2, String> {
         let Some(b) = bias else {
             return Ok(quote!(None));
         };
@@ -509,7 +513,7 @@ impl<'k, 'm> Writer<'k, 'm> {
     fn depthwise_conv(
         &mut self,
         op: &Operator<'_>,
-        output: &Tensor<'_>,
+        output: &ModelTensor<'_>,
         options: shapecheck_tflite::DepthwiseConv2dOptions,
     ) -> Result<(), String> {
         let krate = self.krate;
@@ -600,7 +604,12 @@ impl<'k, 'm> Writer<'k, 'm> {
         )
     }
 
-    fn softmax(&mut self, op: &Operator<'_>, output: &Tensor<'_>, beta: f32) -> Result<(), String> {
+    fn softmax(
+        &mut self,
+        op: &Operator<'_>,
+        output: &ModelTensor<'_>,
+        beta: f32,
+    ) -> Result<(), String> {
         let krate = self.krate;
         let module = self.module.clone();
         let input = self.tensor(op.input(0), "input", op)?;
@@ -636,7 +645,7 @@ impl<'k, 'm> Writer<'k, 'm> {
     }
 
     /// `RESHAPE`: a view of the input under the output's shape (nothing copied).
-    fn reshape(&mut self, op: &Operator<'_>, output: &Tensor<'_>) -> Result<(), String> {
+    fn reshape(&mut self, op: &Operator<'_>, output: &ModelTensor<'_>) -> Result<(), String> {
         let input = self.tensor(op.input(0), "input", op)?;
         let source = self.var(&input)?;
         let ident = &source.ident;
@@ -758,7 +767,7 @@ impl<'k, 'm> Writer<'k, 'm> {
 }
 
 /// A tensor's shape as sizes.
-fn dims(t: &Tensor<'_>) -> Result<Vec<usize>, String> {
+fn dims(t: &ModelTensor<'_>) -> Result<Vec<usize>, String> {
     t.shape()
         .iter()
         .map(|d| {
@@ -774,7 +783,7 @@ fn dims(t: &Tensor<'_>) -> Result<Vec<usize>, String> {
 }
 
 /// The one scale and zero point of a per-tensor quantized tensor.
-fn per_tensor(t: &Tensor<'_>) -> Result<(f32, i32), String> {
+fn per_tensor(t: &ModelTensor<'_>) -> Result<(f32, i32), String> {
     let q = t
         .quantization()
         .ok_or_else(|| format!("tensor \"{}\" is not quantized", t.name()))?;

@@ -22,7 +22,7 @@ use crate::types::TensorType;
 pub trait LeNumber: Copy + sealed::Sealed {
     /// Its size in bytes.
     const SIZE: usize;
-    /// The tensor type it reads ([`Tensor::data_as`](crate::Tensor::data_as)).
+    /// The tensor type it reads ([`ModelTensor::data_as`](crate::ModelTensor::data_as)).
     const DTYPE: TensorType;
     /// The number in `bytes` (exactly [`SIZE`](Self::SIZE) of them), or
     /// `None` for any other length.

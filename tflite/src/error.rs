@@ -105,7 +105,7 @@ impl fmt::Display for Name {
 /// ```
 /// use shapecheck_tflite::{Name, Place};
 ///
-/// let p = Place::Tensor { index: 3, name: Name::new("dense/BiasAdd") };
+/// let p = Place::ModelTensor { index: 3, name: Name::new("dense/BiasAdd") };
 /// assert_eq!(p.to_string(), "tensor 3 \"dense/BiasAdd\"");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,9 +125,9 @@ pub enum Place {
         /// the entry's index
         index: usize,
     },
-    /// Tensor `index` of subgraph 0 (its name empty if the name itself
+    /// ModelTensor `index` of subgraph 0 (its name empty if the name itself
     /// could not be read).
-    Tensor {
+    ModelTensor {
         /// the tensor's index
         index: usize,
         /// its name
@@ -149,7 +149,7 @@ impl fmt::Display for Place {
             Place::OperatorCode { index } => write!(f, "operator code {index}"),
             Place::Subgraph => f.write_str("subgraph 0"),
             Place::Buffer { index } => write!(f, "buffer {index}"),
-            Place::Tensor { index, name } => write!(f, "tensor {index} \"{name}\""),
+            Place::ModelTensor { index, name } => write!(f, "tensor {index} \"{name}\""),
             Place::Operator {
                 index,
                 op: Some(op),
@@ -465,7 +465,9 @@ pub enum OperandProblem {
         found: usize,
     },
     /// A dim of its shape is not the one the other operands call for.
-    Dim {
+    /// (Not named `Dim`: rustc would then print shapecheck's `Dim` with its
+    /// full path in every compile error of a program using both crates.)
+    DimSize {
         /// the axis
         axis: u8,
         /// the dim they call for
@@ -508,7 +510,7 @@ impl fmt::Display for OperandProblem {
             OperandProblem::Rank { expected, found } => {
                 write!(f, "its shape has rank {found}, not {expected}")
             }
-            OperandProblem::Dim {
+            OperandProblem::DimSize {
                 axis,
                 expected,
                 found,

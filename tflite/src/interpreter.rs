@@ -12,7 +12,7 @@ use crate::fully_connected::{
     activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
-use crate::model::{Model, Operator, Tensor};
+use crate::model::{Model, ModelTensor, Operator};
 use crate::options::{DepthwiseConv2dOptions, FullyConnectedOptions, Options, SoftmaxOptions};
 use crate::quant::{QuantizedMultiplier, Rounding};
 use crate::reshape::{reshape, reshape_dims};
@@ -246,7 +246,7 @@ struct Quantized {
 fn operand_error(
     op: Option<&Operator<'_>>,
     operand: &'static str,
-    t: &Tensor<'_>,
+    t: &ModelTensor<'_>,
     problem: OperandProblem,
 ) -> TfliteError {
     TfliteError::Operand {
@@ -261,12 +261,12 @@ fn operand_error(
 
 /// Whether a tensor is an activation (no constant data) of a type the
 /// interpreter keeps.
-fn is_activation(t: &Tensor<'_>) -> bool {
+fn is_activation(t: &ModelTensor<'_>) -> bool {
     t.data().is_empty() && matches!(t.dtype(), TensorType::Int8 | TensorType::Float32)
 }
 
 /// A tensor's shape as sizes (checked non-negative by `Model::parse`).
-fn dim(t: &Tensor<'_>, axis: usize) -> usize {
+fn dim(t: &ModelTensor<'_>, axis: usize) -> usize {
     t.shape()
         .get(axis)
         .and_then(|d| usize::try_from(d).ok())
@@ -342,7 +342,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
             *total = total
                 .checked_add(t.elements())
                 .ok_or(TfliteError::TooManyElements {
-                    place: Place::Tensor {
+                    place: Place::ModelTensor {
                         index: t.index(),
                         name: Name::new(t.name()),
                     },
@@ -687,7 +687,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
 struct Checker<'m> {
     model: Model<'m>,
     op: Operator<'m>,
-    output: Tensor<'m>,
+    output: ModelTensor<'m>,
 }
 
 impl<'m> Checker<'m> {
@@ -720,12 +720,17 @@ impl<'m> Checker<'m> {
     }
 
     /// The error: operand `name`, tensor `t`, has `problem`.
-    fn fail(&self, name: &'static str, t: &Tensor<'_>, problem: OperandProblem) -> TfliteError {
+    fn fail(
+        &self,
+        name: &'static str,
+        t: &ModelTensor<'_>,
+        problem: OperandProblem,
+    ) -> TfliteError {
         operand_error(Some(&self.op), name, t, problem)
     }
 
     /// Input `k`, which the op needs.
-    fn input(&self, k: usize, name: &'static str) -> Result<Tensor<'m>, TfliteError> {
+    fn input(&self, k: usize, name: &'static str) -> Result<ModelTensor<'m>, TfliteError> {
         self.optional(k).ok_or(TfliteError::MissingOperand {
             operator: self.op.index(),
             op: self.op.op(),
@@ -734,14 +739,14 @@ impl<'m> Checker<'m> {
     }
 
     /// Input `k`, if the op has it (an absent optional input is -1).
-    fn optional(&self, k: usize) -> Option<Tensor<'m>> {
+    fn optional(&self, k: usize) -> Option<ModelTensor<'m>> {
         self.op.input(k).and_then(|i| self.model.tensor(i))
     }
 
     fn dtype(
         &self,
         name: &'static str,
-        t: &Tensor<'_>,
+        t: &ModelTensor<'_>,
         expected: TensorType,
     ) -> Result<(), TfliteError> {
         if t.dtype() == expected {
@@ -761,7 +766,7 @@ impl<'m> Checker<'m> {
     fn elements(
         &self,
         name: &'static str,
-        t: &Tensor<'_>,
+        t: &ModelTensor<'_>,
         expected: usize,
     ) -> Result<(), TfliteError> {
         if t.elements() == expected {
@@ -778,7 +783,12 @@ impl<'m> Checker<'m> {
         }
     }
 
-    fn rank(&self, name: &'static str, t: &Tensor<'_>, expected: usize) -> Result<(), TfliteError> {
+    fn rank(
+        &self,
+        name: &'static str,
+        t: &ModelTensor<'_>,
+        expected: usize,
+    ) -> Result<(), TfliteError> {
         if t.shape().len() == expected {
             Ok(())
         } else {
@@ -796,7 +806,7 @@ impl<'m> Checker<'m> {
     fn dim(
         &self,
         name: &'static str,
-        t: &Tensor<'_>,
+        t: &ModelTensor<'_>,
         axis: usize,
         expected: usize,
     ) -> Result<(), TfliteError> {
@@ -807,7 +817,7 @@ impl<'m> Checker<'m> {
             Err(self.fail(
                 name,
                 t,
-                OperandProblem::Dim {
+                OperandProblem::DimSize {
                     axis: u8::try_from(axis).unwrap_or(u8::MAX),
                     expected,
                     found,
@@ -817,7 +827,7 @@ impl<'m> Checker<'m> {
     }
 
     /// Checks `t` is a constant (or empty).
-    fn constant(&self, name: &'static str, t: &Tensor<'_>) -> Result<(), TfliteError> {
+    fn constant(&self, name: &'static str, t: &ModelTensor<'_>) -> Result<(), TfliteError> {
         if t.data().is_empty() && t.elements() > 0 {
             Err(self.fail(name, t, OperandProblem::Constant { expected: true }))
         } else {
@@ -826,7 +836,7 @@ impl<'m> Checker<'m> {
     }
 
     /// Where activation `t` lives; fails for a constant.
-    fn activation(&self, name: &'static str, t: &Tensor<'_>) -> Result<Slot, TfliteError> {
+    fn activation(&self, name: &'static str, t: &ModelTensor<'_>) -> Result<Slot, TfliteError> {
         slot(&self.model, t.index()).ok_or(self.fail(
             name,
             t,
@@ -835,7 +845,11 @@ impl<'m> Checker<'m> {
     }
 
     /// The one scale and zero point of `t` (an int8 zero point).
-    fn per_tensor(&self, name: &'static str, t: &Tensor<'_>) -> Result<(f32, i32), TfliteError> {
+    fn per_tensor(
+        &self,
+        name: &'static str,
+        t: &ModelTensor<'_>,
+    ) -> Result<(f32, i32), TfliteError> {
         let fail = |why| self.fail(name, t, OperandProblem::Quantization(why));
         let q = t.quantization().ok_or(fail("is missing"))?;
         if q.is_per_channel() {
@@ -855,7 +869,7 @@ impl<'m> Checker<'m> {
     fn channel_scales(
         &self,
         name: &'static str,
-        t: &Tensor<'m>,
+        t: &ModelTensor<'m>,
         axis: usize,
         channels: usize,
     ) -> Result<(Array<'m, f32>, i32), TfliteError> {
@@ -882,7 +896,7 @@ impl<'m> Checker<'m> {
     fn write_multipliers(
         &self,
         name: &'static str,
-        t: &Tensor<'_>,
+        t: &ModelTensor<'_>,
         scales: Array<'m, f32>,
         (input_scale, output_scale): (f32, f32),
         scratch: &mut [QuantizedMultiplier],

@@ -4,7 +4,7 @@
 //! [`Model::parse`] reads a model in place from its bytes (a FlatBuffer of
 //! TFLite's `schema.fbs`, read by hand for the part of the schema a model
 //! of plain layers uses) and checks every offset, length and index once;
-//! afterwards its [`Tensor`]s (name, shape, type, constant data,
+//! afterwards its [`ModelTensor`]s (name, shape, type, constant data,
 //! quantization) and [`Operator`]s (builtin op, tensor indices, options)
 //! are read without errors. A malformed file is a [`TfliteError`] naming
 //! what is wrong and where, never a panic.
@@ -95,7 +95,7 @@ pub use fully_connected::{
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
-pub use model::{Model, Operator, Quantization, Tensor};
+pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use options::{
     DepthwiseConv2dOptions, FullyConnectedOptions, Options, ReshapeOptions, SoftmaxOptions,
 };

@@ -64,7 +64,7 @@ pub struct Model<'a> {
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
-pub struct Tensor<'a> {
+pub struct ModelTensor<'a> {
     index: usize,
     name: &'a str,
     shape: Array<'a, i32>,
@@ -316,7 +316,7 @@ impl<'a> Model<'a> {
         self.tensors.len()
     }
 
-    /// Tensor `index` of subgraph 0, or `None` past the end.
+    /// ModelTensor `index` of subgraph 0, or `None` past the end.
     ///
     /// ```
     /// # let model = shapecheck_tflite::Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
@@ -324,7 +324,7 @@ impl<'a> Model<'a> {
     /// assert!(model.tensor(10).is_none());
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
-    pub fn tensor(&self, index: usize) -> Option<Tensor<'a>> {
+    pub fn tensor(&self, index: usize) -> Option<ModelTensor<'a>> {
         // checked by `parse`: an error here is only an index past the end
         self.read_tensor(index).ok()
     }
@@ -337,7 +337,7 @@ impl<'a> Model<'a> {
     /// assert_eq!(constants, 6); // three weights, three biases
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
-    pub fn tensors(&self) -> impl Iterator<Item = Tensor<'a>> + 'a {
+    pub fn tensors(&self) -> impl Iterator<Item = ModelTensor<'a>> + 'a {
         let model = *self;
         (0..self.tensor_count()).filter_map(move |i| model.tensor(i))
     }
@@ -409,7 +409,7 @@ impl<'a> Model<'a> {
     /// assert_eq!(model.input(0).unwrap().elements(), 1960);
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
-    pub fn input(&self, k: usize) -> Option<Tensor<'a>> {
+    pub fn input(&self, k: usize) -> Option<ModelTensor<'a>> {
         self.tensor(usize::try_from(self.inputs.get(k)?).ok()?)
     }
 
@@ -420,7 +420,7 @@ impl<'a> Model<'a> {
     /// assert_eq!(model.output(0).unwrap().elements(), 4);
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
-    pub fn output(&self, k: usize) -> Option<Tensor<'a>> {
+    pub fn output(&self, k: usize) -> Option<ModelTensor<'a>> {
         self.tensor(usize::try_from(self.outputs.get(k)?).ok()?)
     }
 
@@ -476,9 +476,9 @@ impl<'a> Model<'a> {
         })
     }
 
-    fn read_tensor(&self, index: usize) -> Result<Tensor<'a>, TfliteError> {
+    fn read_tensor(&self, index: usize) -> Result<ModelTensor<'a>, TfliteError> {
         let len = self.bytes.len();
-        let mut place = Place::Tensor {
+        let mut place = Place::ModelTensor {
             index,
             name: Name::new(""),
         };
@@ -490,7 +490,7 @@ impl<'a> Model<'a> {
             .string(3)
             .map_err(|f| TfliteError::from_fault(f, place, "name", len))?
             .unwrap_or("");
-        place = Place::Tensor {
+        place = Place::ModelTensor {
             index,
             name: Name::new(name),
         };
@@ -559,7 +559,7 @@ impl<'a> Model<'a> {
                 });
             }
         }
-        Ok(Tensor {
+        Ok(ModelTensor {
             index,
             name,
             shape,
@@ -854,7 +854,7 @@ impl<'a> Quantization<'a> {
     }
 }
 
-impl<'a> Tensor<'a> {
+impl<'a> ModelTensor<'a> {
     /// The tensor's index in subgraph 0.
     ///
     /// ```

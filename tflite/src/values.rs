@@ -6,7 +6,7 @@ use crate::array::{Array, LeNumber};
 
 /// A run of `T` a kernel reads by position: a slice (`&[i8]`, `&[i32]`,
 /// `&[f32]`, or an array of them) or an [`Array`] inside a model's bytes
-/// ([`Tensor::data_as`](crate::Tensor::data_as)). Sealed.
+/// ([`ModelTensor::data_as`](crate::ModelTensor::data_as)). Sealed.
 ///
 /// ```
 /// use shapecheck_tflite::{Array, Values};

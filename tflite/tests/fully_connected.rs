@@ -160,7 +160,7 @@ fn sine_layers(x: i8, rounding: Rounding) -> Vec<(usize, Vec<i8>)> {
         let tensor = |k: usize| model.tensor(op.input(k).unwrap()).unwrap();
         let (input, weights, bias) = (tensor(0), tensor(1), tensor(2));
         let output = model.tensor(op.output(0).unwrap()).unwrap();
-        let q = |t: &shapecheck_tflite::Tensor<'_>| {
+        let q = |t: &shapecheck_tflite::ModelTensor<'_>| {
             let q = t.quantization().unwrap();
             (q.scale(0).unwrap(), q.zero_point(0).unwrap() as i32)
         };

@@ -243,7 +243,7 @@ impl Parts {
 }
 
 fn tensor_place(index: usize, name: &str) -> Place {
-    Place::Tensor {
+    Place::ModelTensor {
         index,
         name: Name::new(name),
     }

@@ -6,8 +6,8 @@
 #![allow(clippy::excessive_precision)]
 
 use shapecheck_tflite::{
-    Activation, Array, BuiltinOp, FullyConnectedOptions, Model, Operator, Options, Padding, Tensor,
-    TensorType, WeightsFormat,
+    Activation, Array, BuiltinOp, FullyConnectedOptions, Model, ModelTensor, Operator, Options,
+    Padding, TensorType, WeightsFormat,
 };
 
 const SINE_FLOAT: &[u8] = include_bytes!("models/sine_float.tflite");
@@ -18,12 +18,12 @@ fn vec<T: shapecheck_tflite::LeNumber>(a: Array<'_, T>) -> Vec<T> {
     a.iter().collect()
 }
 
-fn tensor<'a>(m: &Model<'a>, i: usize) -> Tensor<'a> {
+fn tensor<'a>(m: &Model<'a>, i: usize) -> ModelTensor<'a> {
     m.tensor(i).unwrap_or_else(|| panic!("no tensor {i}"))
 }
 
 /// The tensor's single scale and zero point (per-tensor quantization).
-fn per_tensor(t: &Tensor<'_>) -> (f32, i64) {
+fn per_tensor(t: &ModelTensor<'_>) -> (f32, i64) {
     let q = t
         .quantization()
         .unwrap_or_else(|| panic!("{} not quantized", t.name()));
