@@ -3,7 +3,7 @@
 //! and padding TFLite computes for `SAME` and `VALID`.
 
 use crate::error::TfliteError;
-use crate::quant::{multiply_by_quantized_multiplier, QuantizedMultiplier, Rounding};
+use crate::quant::{requantize_int8, QuantizedMultiplier, Rounding};
 use crate::types::Padding;
 use crate::values::Values;
 
@@ -349,13 +349,16 @@ where
                             .get(if per_channel { oc } else { 0 })
                             .copied()
                             .unwrap_or(QuantizedMultiplier::ZERO);
-                        let y = multiply_by_quantized_multiplier(acc, multiplier, params.rounding)
-                            .saturating_add(params.output_zero_point)
-                            .max(params.output_min)
-                            .min(params.output_max)
-                            .clamp(-128, 127);
+                        let y = requantize_int8(
+                            acc,
+                            multiplier,
+                            params.rounding,
+                            params.output_zero_point,
+                            params.output_min,
+                            params.output_max,
+                        );
                         if let Some(out) = output.get_mut(written) {
-                            *out = y as i8;
+                            *out = y;
                         }
                         written += 1;
                     }

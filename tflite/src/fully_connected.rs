@@ -4,9 +4,7 @@
 //! the fused activation's clamp).
 
 use crate::error::TfliteError;
-use crate::quant::{
-    multiply_by_quantized_multiplier, quantize_multiplier, QuantizedMultiplier, Rounding,
-};
+use crate::quant::{quantize_multiplier, requantize_int8, QuantizedMultiplier, Rounding};
 use crate::types::Activation;
 use crate::values::Values;
 
@@ -225,13 +223,16 @@ where
                 .get(if per_channel { c } else { 0 })
                 .copied()
                 .unwrap_or(QuantizedMultiplier::ZERO);
-            let y = multiply_by_quantized_multiplier(acc, m, params.rounding)
-                .saturating_add(params.output_zero_point)
-                .min(params.output_max)
-                .max(params.output_min)
-                .clamp(-128, 127);
+            let y = requantize_int8(
+                acc,
+                m,
+                params.rounding,
+                params.output_zero_point,
+                params.output_min,
+                params.output_max,
+            );
             if let Some(out) = output.get_mut(b * units + c) {
-                *out = y as i8;
+                *out = y;
             }
         }
     }

@@ -264,6 +264,28 @@ fn saturate(v: i64) -> i32 {
     i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX })
 }
 
+/// An int8 kernel's output from its int32 accumulator (bias added): the
+/// accumulator scaled by `m`, moved to the output's zero point and clamped
+/// to the fused activation's range and to int8. Written once for the fully
+/// connected and depthwise kernels, as TFLite's reference kernels share it.
+#[inline(always)]
+pub(crate) fn requantize_int8(
+    acc: i32,
+    m: QuantizedMultiplier,
+    rounding: Rounding,
+    output_zero_point: i32,
+    output_min: i32,
+    output_max: i32,
+) -> i8 {
+    let y = multiply_by_quantized_multiplier(acc, m, rounding)
+        .saturating_add(output_zero_point)
+        .max(output_min)
+        .min(output_max)
+        .clamp(-128, 127);
+    // in range by the clamp
+    y as i8
+}
+
 /// gemmlowp's `SaturatingRoundingDoublingHighMul`: the high 32 bits of
 /// `2 · a · b`, that is `a · b / 2^31` rounded to nearest with ties toward
 /// +∞, and `i32::MAX` for the one product that overflows
