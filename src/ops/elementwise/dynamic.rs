@@ -179,6 +179,139 @@ impl<T: Element> DynTensor<T> {
     }
 }
 
+/// The `try_` spellings of the family: the static path's names for its
+/// checked forms ([`Tensor::try_elementwise_mul`](crate::Tensor::try_elementwise_mul) and the rest), so that one
+/// function body, written with `?`, runs on `Tensor`s and on `DynTensor`s
+/// under one `use shapecheck::prelude::*`. On run-time shapes every form is
+/// checked, so each is its plain form: the same rule, result and error.
+impl<T: Element> DynTensor<T> {
+    /// [`elementwise_mul`](Self::elementwise_mul) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.try_elementwise_mul(&y, Axis::<-1>, Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[10, 40, 90, 40, 100, 180]);
+    /// assert_eq!(z, x.elementwise_mul(&y, -1, Identity).unwrap());
+    /// let err = x.try_elementwise_mul(&y, Axis::<0>, Identity).unwrap_err(); // 2 rows meet [3]
+    /// assert!(err.to_string().starts_with("broadcast dimension mismatch"));
+    /// ```
+    pub fn try_elementwise_mul(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Mul, y, axis, act)
+    }
+
+    /// [`elementwise_add`](Self::elementwise_add) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.try_elementwise_add(&y, Axis::<-1>, Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[11, 22, 33, 14, 25, 36]);
+    /// assert_eq!(z, x.elementwise_add(&y, -1, Identity).unwrap());
+    /// let err = x.try_elementwise_add(&y, Axis::<0>, Identity).unwrap_err(); // 2 rows meet [3]
+    /// assert!(err.to_string().starts_with("broadcast dimension mismatch"));
+    /// ```
+    pub fn try_elementwise_add(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Add, y, axis, act)
+    }
+
+    /// [`elementwise_sub`](Self::elementwise_sub) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.try_elementwise_sub(&y, Axis::<-1>, Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[-9, -18, -27, -6, -15, -24]);
+    /// assert_eq!(z, x.elementwise_sub(&y, -1, Identity).unwrap());
+    /// let err = x.try_elementwise_sub(&y, Axis::<0>, Identity).unwrap_err(); // 2 rows meet [3]
+    /// assert!(err.to_string().starts_with("broadcast dimension mismatch"));
+    /// ```
+    pub fn try_elementwise_sub(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Sub, y, axis, act)
+    }
+
+    /// [`elementwise_div`](Self::elementwise_div) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.try_elementwise_div(&y, Axis::<-1>, Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[0, 0, 0, 0, 0, 0]);
+    /// assert_eq!(z, x.elementwise_div(&y, -1, Identity).unwrap());
+    /// let err = x.try_elementwise_div(&y, Axis::<0>, Identity).unwrap_err(); // 2 rows meet [3]
+    /// assert!(err.to_string().starts_with("broadcast dimension mismatch"));
+    /// ```
+    pub fn try_elementwise_div(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Div, y, axis, act)
+    }
+
+    /// [`elementwise_max`](Self::elementwise_max) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.try_elementwise_max(&y, Axis::<-1>, Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[10, 20, 30, 10, 20, 30]);
+    /// assert_eq!(z, x.elementwise_max(&y, -1, Identity).unwrap());
+    /// let err = x.try_elementwise_max(&y, Axis::<0>, Identity).unwrap_err(); // 2 rows meet [3]
+    /// assert!(err.to_string().starts_with("broadcast dimension mismatch"));
+    /// ```
+    pub fn try_elementwise_max(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Max, y, axis, act)
+    }
+
+    /// [`elementwise_min`](Self::elementwise_min) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let z = x.try_elementwise_min(&y, Axis::<-1>, Identity).unwrap();
+    /// assert_eq!(z.as_slice(), &[1, 2, 3, 4, 5, 6]);
+    /// assert_eq!(z, x.elementwise_min(&y, -1, Identity).unwrap());
+    /// let err = x.try_elementwise_min(&y, Axis::<0>, Identity).unwrap_err(); // 2 rows meet [3]
+    /// assert!(err.to_string().starts_with("broadcast dimension mismatch"));
+    /// ```
+    pub fn try_elementwise_min(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(BinaryOpKind::Min, y, axis, act)
+    }
+}
+
 impl<T: GradElement> DynTensor<T> {
     /// The gradients of `act(op(self, y))` at `axis` on run-time shapes:
     /// the same name and rule as the static path's

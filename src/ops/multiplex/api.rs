@@ -84,6 +84,41 @@ where
     }
 }
 
+impl<I: Copy, IS: Shape, BI: Storage<I>> Tensor<I, IS, BI> {
+    /// [`multiplex`]`(inputs, self).run()` with this tensor as the index:
+    /// `index.try_multiplex(&[a, b])`, the same rules and output. The same
+    /// call is a method of [`DynTensor`](crate::DynTensor)
+    /// (`DynTensor::try_multiplex`), so that one function body, written with
+    /// `?`, runs on `Tensor`s and on `DynTensor`s under one
+    /// `use shapecheck::prelude::*`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let (a, b) = (tensor![[1, 2], [3, 4]], tensor![[5, 6], [7, 8]]);
+    /// let out = tensor![[1], [0]].try_multiplex(&[a, b]).unwrap();
+    /// assert_eq!(out.as_slice(), &[5, 6, 3, 4]);
+    /// let err = tensor![[1], [2]].try_multiplex(&[a, b]).unwrap_err();
+    /// assert_eq!(err, MultiplexError::IndexOutOfRange { row: 1, value: 2, candidates: 2 });
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn try_multiplex<T, S, B, const K: usize>(
+        &self,
+        inputs: &[Tensor<T, S, B>; K],
+    ) -> Result<
+        Tensor<T, OutOf<S, I, IS>, <B as ResultStorage<T, OutOf<S, I, IS>>>::Out>,
+        MultiplexError,
+    >
+    where
+        T: Copy + Default,
+        S: Shape,
+        IndexShape<I, IS>: MultiplexIndexOf<S>,
+        B: ResultStorage<T, OutOf<S, I, IS>>,
+        I: MultiplexIndex<IS>,
+    {
+        multiplex(inputs, self).run()
+    }
+}
+
 /// The output's shape, [`MultiplexOut`] of the candidates and the index,
 /// asked from the index's side ([`MultiplexIndexOf`]): named in
 /// [`multiplex`]'s return type as a projection, so that a failing rule is

@@ -7,6 +7,30 @@ use super::MultiplexError;
 use crate::dynamic::DynTensor;
 use core::borrow::Borrow;
 
+impl<I: IndexElement> DynTensor<I> {
+    /// [`DynTensor::multiplex`]`(inputs, self)` with this tensor as the
+    /// index, under the static path's name
+    /// ([`Tensor::try_multiplex`](crate::Tensor::try_multiplex)), so that one
+    /// function body, written with `?`, runs on `Tensor`s and on
+    /// `DynTensor`s under one `use shapecheck::prelude::*`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let a = DynTensor::new(&[2, 2], vec![1, 2, 3, 4]).unwrap();
+    /// let b = DynTensor::new(&[2, 2], vec![5, 6, 7, 8]).unwrap();
+    /// let index = DynTensor::new(&[2, 1], vec![1i32, 0]).unwrap();
+    /// assert_eq!(index.try_multiplex(&[&a, &b]).unwrap().as_slice(), &[5, 6, 3, 4]);
+    /// let err = index.try_multiplex(&[a]).unwrap_err();
+    /// assert_eq!(err, MultiplexError::TooFewCandidates { count: 1 });
+    /// ```
+    pub fn try_multiplex<T: Copy + Default, C: Borrow<DynTensor<T>>>(
+        &self,
+        inputs: &[C],
+    ) -> Result<DynTensor<T>, MultiplexError> {
+        DynTensor::multiplex(inputs, self)
+    }
+}
+
 impl<T: Copy + Default> DynTensor<T> {
     /// Paddle's `multiplex` on run-time shapes: `out[i] = inputs[index[i]][i]`,
     /// every rule checked here (see [`multiplex_slices`](super::multiplex_slices));

@@ -159,6 +159,46 @@ where
     Ok(out)
 }
 
+impl<CE: Copy, C: Shape, BC: Storage<CE>> Tensor<CE, C, BC> {
+    /// [`try_select`] with this tensor as the condition:
+    /// `cond.try_select(&then, &els, mode)`. The same call is a method of
+    /// [`DynTensor`](crate::DynTensor) (`DynTensor<bool>::try_select`), so
+    /// that one function body, written with `?`, runs on `Tensor`s and on
+    /// `DynTensor`s under one `use shapecheck::prelude::*`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let keep = tensor![[true], [false]];
+    /// let x = tensor![[1, 2, 3], [4, 5, 6]];
+    /// let zero = tensor![0, 0, 0];
+    /// let out = keep.try_select(&x, &zero, Numpy).unwrap();
+    /// assert_eq!(out.as_slice(), &[1, 2, 3, 0, 0, 0]);
+    /// assert_eq!(out, try_select(&keep, &x, &zero, Numpy).unwrap());
+    /// ```
+    #[allow(clippy::type_complexity)]
+    pub fn try_select<T, ST, BT, E, SE, BE, M>(
+        &self,
+        then: &Tensor<T, ST, BT>,
+        els: &Tensor<E, SE, BE>,
+        mode: M,
+    ) -> Result<SelectTensor<T, C, ST, SE, M, BT>, SelectError>
+    where
+        CE: CondElement,
+        C: SelectShapes<ST, SE, M>,
+        T: Copy,
+        BT: Storage<T>,
+        E: ElseElement<T>,
+        BE: Storage<E>,
+        M: SelectMode,
+        T: Default,
+        ST: Shape,
+        BT: ResultStorage<T, SelectOutput<C, ST, SE, M>>,
+        SE: Shape,
+    {
+        try_select(self, then, els, mode)
+    }
+}
+
 /// [`try_select`] writing into `out`, whose dims must be the output's.
 pub fn try_select_into<CE, C, BC, T, ST, BT, E, SE, BE, M, BO>(
     cond: &Tensor<CE, C, BC>,

@@ -40,6 +40,33 @@ impl<T: Copy + Default> DynTensor<T> {
     }
 }
 
+impl DynTensor<bool> {
+    /// [`DynTensor::select`] with this tensor as the condition, under the
+    /// static path's name for its checked form
+    /// ([`Tensor::try_select`](crate::Tensor::try_select)), so that one
+    /// function body, written with `?`, runs on `Tensor`s and on
+    /// `DynTensor`s under one `use shapecheck::prelude::*`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let keep = DynTensor::new(&[2, 1], vec![true, false]).unwrap();
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let zero = DynTensor::new(&[3], vec![0, 0, 0]).unwrap();
+    /// let out = keep.try_select(&x, &zero, Numpy).unwrap();
+    /// assert_eq!(out.as_slice(), &[1, 2, 3, 0, 0, 0]);
+    /// let two = DynTensor::new(&[2], vec![0, 0]).unwrap(); // [2] against x's 3 columns
+    /// assert_eq!(keep.try_select(&x, &two, Numpy).unwrap_err().rule(), "select/numpy-broadcast");
+    /// ```
+    pub fn try_select<T: Copy + Default>(
+        &self,
+        then: &DynTensor<T>,
+        els: &DynTensor<T>,
+        mode: impl Into<AutoBroadcast>,
+    ) -> Result<DynTensor<T>, SelectError> {
+        DynTensor::select(self, then, els, mode)
+    }
+}
+
 impl<T: Element> DynTensor<T> {
     /// The gradients of `select(cond, then, els, mode)` on run-time shapes:
     /// the same name and rule as the static path's
