@@ -4,8 +4,10 @@
 //!
 //! [`MatmulShapes`] is the one public trait: "x of shape `Self` and y of
 //! shape `Y` meet under matmul with the transposes `TX`, `TY`", naming the
-//! output shape ([`MatmulOutput`]). It has one blanket impl over the hidden
-//! [`MatmulRule`], whose impls, one per pair of ranks 1..=6
+//! output shape ([`MatmulOutput`]). It has one impl per rank of x (so that
+//! generic code is asked for it, not for a hidden trait), each over
+//! [`MatmulWhole`], one blanket impl over the hidden [`MatmulRule`], whose
+//! impls, one per pair of ranks 0..=6
 //! (`shapecheck_macros::impl_matmul_rules!`, `macros/src/matmul.rs`), place
 //! the dims (rustc lists the impls of a public trait whose where-clause
 //! failed, not a hidden one's); their bounds are the two dim rules, each
@@ -67,14 +69,54 @@ pub trait MatmulShapes<Y: Shape, TX = NoTrans, TY = NoTrans>: Shape {
     fn output(&self, y: &Y) -> Self::Output;
 }
 
-/// One impl: the per-rank rule.
-impl<X: Shape + MatmulRule<Y, TX, TY>, Y: Shape, TX, TY> MatmulShapes<Y, TX, TY> for X {
+/// One impl per rank of x (0 to 6), each requiring the whole rule
+/// ([`MatmulWhole`]): a shape generic over its rank matches none of them,
+/// so generic code that forgets its bound is asked for `MatmulShapes`
+/// itself, not for a hidden trait; a concrete x matches one, and a failing
+/// dim rule is reported by its own message.
+macro_rules! matmul_shapes_per_rank {
+    ($($d:ident)*) => {
+        impl<$($d: DimLike,)* Y: Shape, TX, TY> MatmulShapes<Y, TX, TY> for ($($d,)*)
+        where
+            ($($d,)*): MatmulWhole<Y, TX, TY>,
+        {
+            type Output = <($($d,)*) as MatmulWhole<Y, TX, TY>>::Output;
+            #[inline(always)]
+            fn output(&self, y: &Y) -> Self::Output {
+                MatmulWhole::output(self, y)
+            }
+        }
+    };
+}
+
+/// The whole rule, [`MatmulRule`], behind one blanket impl, between the
+/// per-rank impls of [`MatmulShapes`] and the per-rank-pair impls of
+/// `MatmulRule`. It keeps a concrete mismatch to its dim rule's error:
+/// with the per-rank impls requiring `MatmulRule` directly, rustc added
+/// the list of `MatmulShapes`' 7 impls to every failing dim rule
+/// (`ui-tests/matmul/fail/inner_dim`, 10 lines, grew to 18).
+#[doc(hidden)]
+pub trait MatmulWhole<Y, TX, TY> {
+    /// The output's shape.
+    type Output: Shape;
+    /// Its value.
+    fn output(&self, y: &Y) -> Self::Output;
+}
+
+impl<X: MatmulRule<Y, TX, TY>, Y, TX, TY> MatmulWhole<Y, TX, TY> for X {
     type Output = X::Output;
     #[inline(always)]
     fn output(&self, y: &Y) -> X::Output {
         MatmulRule::output(self, y)
     }
 }
+matmul_shapes_per_rank!();
+matmul_shapes_per_rank!(X0);
+matmul_shapes_per_rank!(X0 X1);
+matmul_shapes_per_rank!(X0 X1 X2);
+matmul_shapes_per_rank!(X0 X1 X2 X3);
+matmul_shapes_per_rank!(X0 X1 X2 X3 X4);
+matmul_shapes_per_rank!(X0 X1 X2 X3 X4 X5);
 
 /// [`MatmulShapes`]'s per-rank impls, generated (a trait of its own, not
 /// shown: rustc lists no impls of it when a dim rule fails).

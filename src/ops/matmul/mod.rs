@@ -95,7 +95,7 @@ pub use backward::{matmul_backward_slices, MatmulGrads};
 #[doc(hidden)]
 pub use bounds::{
     InnerLastLast, InnerLastSecond, InnerSecondLast, InnerSecondSecond, MatmulBatchDim,
-    MatmulBatchLink, MatmulInnerLink, MatmulNoCheck, MatmulRankGate, MatmulRule,
+    MatmulBatchLink, MatmulInnerLink, MatmulNoCheck, MatmulRankGate, MatmulRule, MatmulWhole,
 };
 pub use bounds::{MatmulElements, MatmulOutput, MatmulShapes};
 pub use error::MatmulError;
