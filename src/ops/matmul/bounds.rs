@@ -69,7 +69,7 @@ pub trait MatmulShapes<Y: Shape, TX = NoTrans, TY = NoTrans>: Shape {
     fn output(&self, y: &Y) -> Self::Output;
 }
 
-/// One impl per rank of x (0 to 6), each requiring the whole rule
+/// One impl per rank of x (0 to 6; 0 written out below), each requiring the whole rule
 /// ([`MatmulWhole`]): a shape generic over its rank matches none of them,
 /// so generic code that forgets its bound is asked for `MatmulShapes`
 /// itself, not for a hidden trait; a concrete x matches one, and a failing
@@ -110,7 +110,17 @@ impl<X: MatmulRule<Y, TX, TY>, Y, TX, TY> MatmulWhole<Y, TX, TY> for X {
         MatmulRule::output(self, y)
     }
 }
-matmul_shapes_per_rank!();
+// A 0-d x: the rank rule's gate, written here and not through the macro.
+impl<Y: Shape, TX, TY> MatmulShapes<Y, TX, TY> for ()
+where
+    (): MatmulWhole<Y, TX, TY>,
+{
+    type Output = <() as MatmulWhole<Y, TX, TY>>::Output;
+    #[inline(always)]
+    fn output(&self, y: &Y) -> Self::Output {
+        MatmulWhole::output(self, y)
+    }
+}
 matmul_shapes_per_rank!(X0);
 matmul_shapes_per_rank!(X0 X1);
 matmul_shapes_per_rank!(X0 X1 X2);
