@@ -57,7 +57,9 @@ pub trait LodParts<L>: Shape {
 }
 
 /// [`RowShape`] of `S` and [`Levels`] of `L` as a link with `Self = ()`
-/// (any `Self`), whose types are `S` and `L`; see [`LodParts`].
+/// (any `Self`), whose types are `S` and `L`; see [`LodParts`]. Without it
+/// (`LodParts` over the two rules directly), `ui-tests/lod/fail/scalar_dense`
+/// is two errors and `lengths_for_offsets` quotes `new`'s bound (27 lines).
 #[doc(hidden)]
 pub trait LodPartsLink<S: Shape, L> {
     /// `S` as a [`RowShape`].

@@ -4,10 +4,13 @@
 //!
 //! A plain bound on an element type (`CE: CondElement`) makes rustc point
 //! at the argument and quote the function's where-clause. Reached through
-//! [`ElementLink`] (a trait implemented for any `Self`) by [`Elements`]
-//! (one blanket impl), whose [`Shape`](Elements::Shape) the op names in its
-//! return type, a wrong element type is one error at the call, by the
-//! rule's own message; the op's body gets the elements as a view of `U`s.
+//! [`Elements`] (one blanket impl over [`ElementRule`]), whose
+//! [`Shape`](Elements::Shape) the op names in its return type, a wrong
+//! element type is one error at the call, by the rule's own message; the
+//! op's body gets the elements as a view of `U`s. (A link with `Self = ()`
+//! between the two, `ElementLink`, changed no error's length:
+//! `select/fail/cond_not_bool` is 10 lines either way, its last note naming
+//! `Elements`, the trait in the op's signature, instead.)
 
 use crate::element::SameElement;
 use crate::shape::Shape;
@@ -33,27 +36,9 @@ impl<T, TY: SameElement<T> + Copy> ElementRule<SameRule, T> for TY {
     }
 }
 
-/// [`ElementRule`] of `E` as a link with `Self = ()` (any `Self`): a view
-/// of a tensor of shape `S` whose elements pass the rule.
-#[doc(hidden)]
-pub trait ElementLink<E: Copy, U: Copy, R, S: Shape> {
-    /// `S`.
-    type Shape: Shape;
-    /// A view of `t`'s elements as `U`s.
-    fn view<B: Storage<E>>(t: &Tensor<E, S, B>) -> Tensor<U, Self::Shape, &[U]>;
-}
-
-impl<P, E: ElementRule<R, U>, U: Copy, R, S: Shape> ElementLink<E, U, R, S> for P {
-    type Shape = S;
-    #[inline(always)]
-    fn view<B: Storage<E>>(t: &Tensor<E, S, B>) -> Tensor<U, S, &[U]> {
-        Tensor::from_parts_unchecked(*t.shape(), E::cast(t.as_slice()))
-    }
-}
-
 /// An element rule `R` on the element type (`Self`) of an operand of shape
-/// `S`, as one blanket impl over [`ElementLink`] (see the
-/// module docs of `ops/elements.rs`).
+/// `S`, as one blanket impl over [`ElementRule`] (see the module docs of
+/// `ops/elements.rs`).
 #[doc(hidden)]
 pub trait Elements<U: Copy, R, S: Shape>: Copy {
     /// `S`, once the rule holds.
@@ -62,14 +47,11 @@ pub trait Elements<U: Copy, R, S: Shape>: Copy {
     fn view<B: Storage<Self>>(t: &Tensor<Self, S, B>) -> Tensor<U, Self::Shape, &[U]>;
 }
 
-impl<E: Copy, U: Copy, R, S: Shape> Elements<U, R, S> for E
-where
-    (): ElementLink<E, U, R, S>,
-{
-    type Shape = <() as ElementLink<E, U, R, S>>::Shape;
+impl<E: ElementRule<R, U>, U: Copy, R, S: Shape> Elements<U, R, S> for E {
+    type Shape = S;
     #[inline(always)]
     fn view<B: Storage<E>>(t: &Tensor<E, S, B>) -> Tensor<U, Self::Shape, &[U]> {
-        <() as ElementLink<E, U, R, S>>::view(t)
+        Tensor::from_parts_unchecked(*t.shape(), E::cast(t.as_slice()))
     }
 }
 

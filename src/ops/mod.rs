@@ -109,7 +109,7 @@ pub(crate) mod sealed {
 pub use elementwise::{Add, Div, Max, Min, Mul, Sub};
 
 mod elements;
-pub use elements::{ElementLink, ElementRule, Elements, SameRule, SameShape};
+pub use elements::{ElementRule, Elements, SameRule, SameShape};
 pub mod elementwise;
 pub mod indexed;
 #[cfg(feature = "tflite")]
