@@ -1,6 +1,7 @@
 //! The layers on tensors: each checks its shapes through its bound or
 //! constant assertion, then calls `shapecheck_tflite`'s kernel on the
-//! tensors' slices, writing into a fresh inline tensor.
+//! tensors' slices, writing into a caller's tensor (the `_into` forms)
+//! or a fresh inline one.
 
 use shapecheck_tflite as kernels;
 use shapecheck_tflite::{
@@ -13,7 +14,7 @@ use super::rule::conv_output;
 use super::{ConvPadding, DepthwiseConvInt8, FullyConnectedF32, FullyConnectedInt8};
 use crate::dim::StaticDim;
 use crate::shape::FixedShape;
-use crate::storage::Storage;
+use crate::storage::{Storage, StorageMut};
 use crate::tensor::Tensor;
 
 /// The sizes of a fully connected layer on an input of shape `X`.
@@ -62,6 +63,47 @@ where
     K: StaticDim,
     S: Storage<i8>,
 {
+    let mut output = Tensor::<i8, <X as FullyConnectedRows<O>>::Output>::zeros();
+    fully_connected_int8_into(input, layer, &mut output);
+    output
+}
+
+/// [`fully_connected_int8`] writing into `output`, a caller's tensor of
+/// the output's shape in any storage (a view of a buffer the caller owns:
+/// nothing on the stack but the kernel's own locals). Every element of
+/// `output` is written; the same compile errors.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_int8_into, FullyConnectedInt8, Multipliers, QuantizedMultiplier, Rounding};
+/// let layer: FullyConnectedInt8<'_, Dim<2>, One> = FullyConnectedInt8 {
+///     weights: &[[1], [-1]],
+///     bias: None,
+///     input_zero_point: 0,
+///     weights_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     output_min: -128,
+///     output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let mut buf = [0i8; 2];
+/// let mut y = Tensor::<i8, shape![1, 2], &mut [i8]>::from_storage(&mut buf[..])?;
+/// fully_connected_int8_into(&tensor![[5i8]], &layer, &mut y);
+/// assert_eq!(buf, [5, -5]);
+/// # Ok::<(), shapecheck::ShapeError>(())
+/// ```
+pub fn fully_connected_int8_into<X, O, K, S, BO>(
+    input: &Tensor<i8, X, S>,
+    layer: &FullyConnectedInt8<'_, O, K>,
+    output: &mut Tensor<i8, <X as FullyConnectedRows<O>>::Output, BO>,
+) where
+    X: FullyConnectedShapes<(O, K)> + FullyConnectedRows<O>,
+    O: StaticDim,
+    K: StaticDim,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
     let params = FullyConnectedParams {
         input_zero_point: layer.input_zero_point,
         weights_zero_point: layer.weights_zero_point,
@@ -73,8 +115,7 @@ where
     };
     let weights = <(O, K) as FixedShape>::array_as_slice(layer.weights);
     let bias = layer.bias.map(|b| O::arr_as_slice(b));
-    let mut output = Tensor::<i8, <X as FullyConnectedRows<O>>::Output>::zeros();
-    // Ok by the types (above); were it not, the output would stay zeros
+    // Ok by the types (above); were it not, the output would be left as it was
     let _ = kernels::fully_connected_int8(
         input.as_slice(),
         weights,
@@ -83,7 +124,6 @@ where
         &params,
         output.as_mut_slice(),
     );
-    output
 }
 
 /// TFLite's f32 `FULLY_CONNECTED` (its reference kernel) on an input
@@ -114,10 +154,42 @@ where
     K: StaticDim,
     S: Storage<f32>,
 {
+    let mut output = Tensor::<f32, <X as FullyConnectedRows<O>>::Output>::zeros();
+    fully_connected_f32_into(input, layer, &mut output);
+    output
+}
+
+/// [`fully_connected_f32`] writing into `output`, a caller's tensor of the
+/// output's shape in any storage. Every element of `output` is written;
+/// the same compile errors.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_f32_into, FullyConnectedF32};
+/// let layer: FullyConnectedF32<'_, One, Dim<2>> = FullyConnectedF32 {
+///     weights: &[[0.5, 0.25]],
+///     bias: None,
+///     output_min: f32::MIN,
+///     output_max: f32::MAX,
+/// };
+/// let mut y = Tensor::<f32, shape![1, 1]>::zeros();
+/// fully_connected_f32_into(&tensor![[2.0f32, 4.0]], &layer, &mut y);
+/// assert_eq!(y.as_slice(), &[2.0]);
+/// ```
+pub fn fully_connected_f32_into<X, O, K, S, BO>(
+    input: &Tensor<f32, X, S>,
+    layer: &FullyConnectedF32<'_, O, K>,
+    output: &mut Tensor<f32, <X as FullyConnectedRows<O>>::Output, BO>,
+) where
+    X: FullyConnectedShapes<(O, K)> + FullyConnectedRows<O>,
+    O: StaticDim,
+    K: StaticDim,
+    S: Storage<f32>,
+    BO: StorageMut<f32>,
+{
     let weights = <(O, K) as FixedShape>::array_as_slice(layer.weights);
     let bias = layer.bias.map(|b| O::arr_as_slice(b));
-    let mut output = Tensor::<f32, <X as FullyConnectedRows<O>>::Output>::zeros();
-    // Ok by the types (above); were it not, the output would stay zeros
+    // Ok by the types (above); were it not, the output would be left as it was
     let _ = kernels::fully_connected_f32(
         input.as_slice(),
         weights,
@@ -127,7 +199,6 @@ where
         layer.output_max,
         output.as_mut_slice(),
     );
-    output
 }
 
 /// TFLite's int8 `DEPTHWISE_CONV_2D` (per-channel, dilation 1, TFLite's
@@ -195,6 +266,56 @@ where
     P: ConvPadding,
     S: Storage<i8>,
 {
+    let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
+    depthwise_conv_int8_into(input, layer, &mut output)?;
+    Ok(output)
+}
+
+/// [`depthwise_conv_int8`] writing into `output`, a caller's tensor in any
+/// storage, whose type gives the output's shape `[B, OH, OW, C]` (checked
+/// against the rule when the call is built, as there). Every element of
+/// `output` is written when it returns `Ok`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{depthwise_conv_int8_into, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Valid};
+/// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Valid<1, 1>> = DepthwiseConvInt8 {
+///     filter: &[[[1], [1]], [[1], [1]]],
+///     bias: None,
+///     padding: Valid,
+///     input_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     output_min: -128,
+///     output_max: 127,
+/// };
+/// let x = Tensor::<i8, shape![1, 2, 3, 1]>::from_array([[[[1], [2], [3]], [[4], [5], [6]]]]);
+/// let mut buf = [0i8; 2];
+/// let mut y = Tensor::<i8, shape![1, 1, 2, 1], &mut [i8]>::from_storage(&mut buf[..]).unwrap();
+/// depthwise_conv_int8_into(&x, &layer, &mut y)?;
+/// assert_eq!(buf, [12, 16]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn depthwise_conv_int8_into<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, CI), S>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+    output: &mut Tensor<i8, (B, OH, OW, C), BO>,
+) -> Result<(), TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    CI: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    C: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
     let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
     let pad_before = |input, filter, stride| match conv_output(P::SAME, input, filter, stride) {
         Some((_, pad)) => pad,
@@ -227,7 +348,6 @@ where
     };
     let filter = <(KH, KW, C) as FixedShape>::array_as_slice(layer.filter);
     let bias = layer.bias.map(|b| C::arr_as_slice(b));
-    let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
     kernels::depthwise_conv_int8(
         input.as_slice(),
         filter,
@@ -235,8 +355,7 @@ where
         dims,
         &params,
         output.as_mut_slice(),
-    )?;
-    Ok(output)
+    )
 }
 
 /// TFLite's int8 `SOFTMAX` over the last dim (TFLite Micro's fixed point,
@@ -262,10 +381,35 @@ where
     X: FixedShape,
     S: Storage<i8>,
 {
+    let mut output = Tensor::<i8, X>::zeros();
+    softmax_int8_into(input, params, &mut output);
+    output
+}
+
+/// [`softmax_int8`] writing into `output`, a caller's tensor of the same
+/// shape in any storage. Every element of `output` is written; the same
+/// depth rule.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::softmax_int8_into;
+/// let params = shapecheck::tflite::softmax_params(1.0, 0.0917319208)?;
+/// let mut y = Tensor::<i8, shape![1, 4]>::zeros();
+/// softmax_int8_into(&tensor![[-128i8, 79, 121, 93]], &params, &mut y);
+/// assert_eq!(y.as_slice(), &[-128, -123, 105, -110]);
+/// # Ok::<(), shapecheck::tflite::TfliteError>(())
+/// ```
+pub fn softmax_int8_into<X, S, BO>(
+    input: &Tensor<i8, X, S>,
+    params: &SoftmaxParams,
+    output: &mut Tensor<i8, X, BO>,
+) where
+    X: FixedShape,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
     let () = SoftmaxDepth::<X>::CHECK;
     let depth = X::DIMS.last().copied().unwrap_or(1);
-    let mut output = Tensor::<i8, X>::zeros();
-    // Ok by the types and the depth (above); were it not, the output would stay zeros
+    // Ok by the types and the depth (above); were it not, the output would be left as it was
     let _ = kernels::softmax_int8(input.as_slice(), depth, params, output.as_mut_slice());
-    output
 }
