@@ -315,19 +315,28 @@ macro_rules! tensor {
 /// it starts with `./` or `../`, to the calling file's directory, as
 /// `include_bytes!`; cargo rebuilds when the file changes) and writes:
 ///
-/// - `pub struct Sine;` with `Sine::RAM_BYTES` (the activation memory: the
-///   input's bytes and every layer's output's, the buffers `predict` holds
-///   at once; a RESHAPE is a view, the weights and multipliers are
-///   `static`, there is no other scratch) and `Sine::predict`, a plain
-///   sequence of calls to [`ops::layers`] with TFLite Micro's arithmetic
-///   (its double rounding): `fn predict(input: &Tensor<i8, S, B>) ->
-///   sine::Output` for a tensor of the file's input shape `S` in any
-///   storage (another shape is one error, `model/input`, naming both;
-///   `Result<sine::Output, TfliteError>` for a model with a depthwise
-///   convolution, whose clamp is the one thing the types do not fix);
+/// - `pub struct Sine;` with `Sine::RAM_BYTES` and `Sine::predict`, a
+///   plain sequence of calls to the `_into` forms of [`ops::layers`] with
+///   TFLite Micro's arithmetic (its double rounding): `fn predict(input:
+///   &Tensor<i8, S, B>) -> sine::Output` for a tensor of the file's input
+///   shape `S` in any storage, borrowed (another shape is one error,
+///   `model/input`, naming both; `Result<sine::Output, TfliteError>` for a
+///   model with a depthwise convolution, whose clamp is the one thing the
+///   types do not fix). Each layer writes its output in place, into one of
+///   the two buffers of a local [`ops::layers::PingPong`] (the first layer
+///   reads the input and writes `a`, the next reads `a` and writes `b`,
+///   ...; each buffer as large as the largest output written there; a
+///   RESHAPE is a view) or, the last, into the output `predict` returns;
+/// - `Sine::RAM_BYTES` (also `sine::RAM_BYTES`): the bytes `predict`'s
+///   buffers hold, exactly, the two buffers and the output (a constant
+///   assertion in the module checks it against their sizes); not the
+///   input, which is the caller's (`core::mem::size_of::<sine::Input>()`),
+///   nor the kernels' own locals, nor the weights and multipliers, which
+///   are `static`;
 /// - `pub mod sine` (the struct's name in snake case) with `type Input` and
-///   `type Output` (tensors whose shapes are the file's) and each layer's
-///   constants as `static` items (weights, biases, multipliers).
+///   `type Output` (tensors whose shapes are the file's), `type Buffers`
+///   (the `PingPong`), `RAM_BYTES`, and each layer's constants as `static`
+///   items (weights, biases, multipliers).
 ///
 /// A file the reader rejects, or an op, data type or option the layers do
 /// not cover, is a `compile_error!` naming the op (its builtin name) and
@@ -342,7 +351,11 @@ macro_rules! tensor {
 /// let x: sine::Input = Tensor::from_array([[-128]]);
 /// let y: Tensor<i8, shape![1, 1]> = Sine::predict(&x);
 /// assert_eq!(y.as_slice(), &[11]); // TFLite's output: (11 − 7) · 0.00827 = 0.033
-/// const _: () = assert!(Sine::RAM_BYTES <= 64); // a firmware's budget
+///
+/// // a firmware's RAM budget, checked when it builds: predict's buffers
+/// // (16 + 16 + 1 bytes) and the input the firmware holds (1 byte)
+/// const _: () = assert!(sine::RAM_BYTES + core::mem::size_of::<sine::Input>() <= 64);
+/// assert_eq!(Sine::RAM_BYTES, 33);
 /// ```
 #[cfg(feature = "tflite")]
 #[macro_export]

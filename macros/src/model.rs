@@ -9,7 +9,12 @@
 //! tensor. The layers' constants are then derived with the reader's own
 //! functions (`fully_connected_multiplier`, `activation_range_int8`,
 //! `softmax_params`, ...) and written as `static` items; `predict` is one
-//! `let` per operator.
+//! block per layer, which calls the layer's `_into` form on views of two
+//! activation buffers (`ops::layers::PingPong`): the first layer reads the
+//! caller's input and writes buffer `a`, the next reads `a` and writes
+//! `b`, and so on; the last writes the output `predict` returns. A RESHAPE
+//! is a view of the tensor it reshapes. `RAM_BYTES` is the two buffers'
+//! bytes and the output's.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -102,24 +107,44 @@ fn check_with_the_interpreter(model: Model<'_>) -> Result<(), String> {
         .map_err(|e| e.to_string())
 }
 
-/// A tensor `predict` holds: its variable and its shape.
+/// Where a tensor's elements are while `predict` runs.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Place {
+    /// the caller's input (borrowed)
+    Input,
+    /// buffer `a` of the `PingPong`
+    A,
+    /// buffer `b`
+    B,
+    /// the output `predict` returns
+    Output,
+}
+
+/// A tensor of the model as `predict` holds it: the layer's output (or the
+/// input) whose elements it is, seen through the RESHAPEs since.
 #[derive(Clone)]
 struct Var {
-    /// `input`, or `t<index>`
-    ident: Ident,
-    /// the model's input (a reference already)
-    is_input: bool,
-    /// a reshaped view of another tensor (cannot be returned)
-    is_view: bool,
+    place: Place,
+    /// the index of the tensor a layer wrote (or the input's)
+    base: usize,
+    /// that tensor's shape
+    base_dims: Vec<usize>,
+    /// the shapes of the views taken of it, in order (RESHAPEs)
+    views: Vec<Vec<usize>>,
+    /// this tensor's shape
     dims: Vec<usize>,
 }
 
-impl Var {
-    /// The tensor as a layer's argument, a reference.
-    fn arg(&self) -> TokenStream2 {
-        let ident = &self.ident;
-        quote!(&#ident)
-    }
+/// One layer's block of `predict`, and the tensor whose proof (`InA`,
+/// `InB`) it yields, if it writes a buffer.
+struct Step {
+    tokens: TokenStream2,
+    proof: Option<usize>,
+}
+
+/// The proof that a buffer holds tensor `index`, a variable of `predict`.
+fn proof_ident(index: usize) -> Ident {
+    format_ident!("t{}_held", index)
 }
 
 /// What the model's code is made of, written operator by operator.
@@ -130,10 +155,19 @@ struct Writer<'k, 'm> {
     model: Model<'m>,
     /// the module's items: constants of each layer
     statics: Vec<TokenStream2>,
-    /// `predict`'s statements
-    body: Vec<TokenStream2>,
-    /// the bytes of each buffer `predict` holds, for RAM_BYTES
-    ram: Vec<(String, usize)>,
+    /// `predict`'s blocks, one per layer
+    body: Vec<Step>,
+    /// the tensor each buffer (`a`, `b`) holds now
+    holds: [Option<usize>; 2],
+    /// the elements of each buffer: the largest tensor written there
+    sizes: [usize; 2],
+    /// what each buffer holds in turn: (operator, shape), for the docs
+    written: [Vec<(usize, Vec<usize>)>; 2],
+    /// the tensors whose proofs a later layer reads
+    read: Vec<usize>,
+    /// the model's output tensor, and whether a layer wrote it
+    output: Option<usize>,
+    output_written: bool,
     /// a layer returns a `Result` (the depthwise convolution)
     fallible: bool,
     vars: HashMap<usize, Var>,
@@ -148,7 +182,12 @@ impl<'k, 'm> Writer<'k, 'm> {
             model,
             statics: Vec::new(),
             body: Vec::new(),
-            ram: Vec::new(),
+            holds: [None, None],
+            sizes: [0, 0],
+            written: [Vec::new(), Vec::new()],
+            read: Vec::new(),
+            output: None,
+            output_written: false,
             fallible: false,
             vars: HashMap::new(),
             element: TensorType::Int8,
@@ -201,14 +240,20 @@ impl<'k, 'm> Writer<'k, 'm> {
                 ))
             }
         };
-        self.count_ram("the input".into(), &dims(&input)?);
+        self.output = self
+            .model
+            .outputs()
+            .get(0)
+            .and_then(|i| usize::try_from(i).ok());
+        let input_dims = dims(&input)?;
         self.vars.insert(
             input.index(),
             Var {
-                ident: format_ident!("input"),
-                is_input: true,
-                is_view: false,
-                dims: dims(&input)?,
+                place: Place::Input,
+                base: input.index(),
+                base_dims: input_dims.clone(),
+                views: Vec::new(),
+                dims: input_dims,
             },
         );
         for op in self.model.operators() {
@@ -254,42 +299,128 @@ impl<'k, 'm> Writer<'k, 'm> {
         }
     }
 
-    /// Declares `t<index>` for `output`, computed by `value`.
-    fn define(
+    /// Writes one layer: its input, `source` seen as `rows` if given,
+    /// read from where it is; its output written where the chain puts it:
+    /// the output `predict` returns for the model's output, else the
+    /// buffer the input is not in (`a` for the model's input). `call`
+    /// makes the `_into` call from the input's and the output's variables.
+    fn layer(
         &mut self,
+        op: &Operator<'_>,
+        source: &Var,
+        rows: Option<Vec<usize>>,
         output: &ModelTensor<'_>,
-        value: TokenStream2,
-        is_view: bool,
+        call: impl FnOnce(&Ident, &Ident) -> TokenStream2,
     ) -> Result<(), String> {
-        let ident = format_ident!("t{}", output.index());
-        let dims = dims(output)?;
-        let statement = if is_view {
-            quote!(let #ident = #value;)
-        } else {
-            let ty = self.tensor_type(&dims);
-            quote!(let #ident: #ty = #value;)
+        let krate = self.krate;
+        let out_dims = dims(output)?;
+        let slot = |place: Place| match place {
+            Place::A => Some(0),
+            Place::B => Some(1),
+            _ => None,
         };
-        self.body.push(statement);
+        if let Some(i) = slot(source.place) {
+            if self.holds[i] != Some(source.base) {
+                return Err(format!(
+                    "it reads tensor {} after a later layer wrote over it: model! writes chains of layers, each reading the one before",
+                    source.base
+                ));
+            }
+        }
+        let place = if Some(output.index()) == self.output {
+            Place::Output
+        } else if source.place == Place::A {
+            Place::B
+        } else if source.place == Place::Output {
+            return Err("it reads the model's output, which model! writes last".into());
+        } else {
+            Place::A
+        };
+        let mut views: Vec<TokenStream2> = source
+            .views
+            .iter()
+            .chain(rows.iter())
+            .map(|d| {
+                let shape = shape_tokens(krate, d);
+                quote!(.reshape::<#shape>())
+            })
+            .collect();
+        if views.is_empty() {
+            views.push(TokenStream2::new());
+        }
+        let x = format_ident!("x");
+        let y = if place == Place::Output {
+            format_ident!("output")
+        } else {
+            format_ident!("y")
+        };
+        let x_shape = shape_tokens(krate, &source.base_dims);
+        let y_shape = shape_tokens(krate, &out_dims);
+        let held = source
+            .place
+            .ne(&Place::Input)
+            .then(|| proof_ident(source.base));
+        if held.is_some() {
+            self.read.push(source.base);
+        }
+        let call = call(&x, &y);
+        let tokens = match (source.place, place) {
+            (Place::Input, Place::Output) => quote! {{
+                let #x = input #(#views)*;
+                #call;
+            }},
+            (Place::A, Place::Output) => quote! {{
+                let #x = buffers.a::<#x_shape>(#held) #(#views)*;
+                #call;
+            }},
+            (Place::B, Place::Output) => quote! {{
+                let #x = buffers.b::<#x_shape>(#held) #(#views)*;
+                #call;
+            }},
+            (Place::Input, _) => quote! {{
+                let #x = input #(#views)*;
+                let (mut #y, held) = buffers.to_a::<#y_shape>();
+                #call;
+                held
+            }},
+            (Place::A, _) => quote! {{
+                let (#x, mut #y, held) = buffers.a_to_b::<#x_shape, #y_shape>(#held);
+                let #x = #x #(#views)*;
+                #call;
+                held
+            }},
+            (Place::B, _) | (Place::Output, _) => quote! {{
+                let (#x, mut #y, held) = buffers.b_to_a::<#x_shape, #y_shape>(#held);
+                let #x = #x #(#views)*;
+                #call;
+                held
+            }},
+        };
+        let numel = out_dims.iter().product::<usize>();
+        let proof = match slot(place) {
+            Some(i) => {
+                self.holds[i] = Some(output.index());
+                self.sizes[i] = self.sizes[i].max(numel);
+                self.written[i].push((op.index(), out_dims.clone()));
+                Some(output.index())
+            }
+            None => {
+                self.output_written = true;
+                None
+            }
+        };
+        self.body.push(Step { tokens, proof });
         self.vars.insert(
             output.index(),
             Var {
-                ident,
-                is_input: false,
-                is_view,
-                dims,
+                place,
+                base: output.index(),
+                base_dims: out_dims.clone(),
+                views: Vec::new(),
+                dims: out_dims,
             },
         );
         Ok(())
-    }
-
-    /// Records a buffer `predict` holds, for `RAM_BYTES`.
-    fn count_ram(&mut self, what: String, dims: &[usize]) {
-        let bytes = dims.iter().product::<usize>() * self.element_bytes();
-        self.ram.push((what, bytes));
-    }
-
-    fn op_name(op: &Operator<'_>) -> String {
-        format!("operator {} ({})", op.index(), op.op())
     }
 
     fn fully_connected(
@@ -316,16 +447,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             ));
         }
         // a wider input is read as rows of `depth` (TFLite does the same)
-        let argument = if source.dims == [batches, depth] {
-            source.arg()
-        } else {
-            let ident = &source.ident;
-            let rows = format_ident!("{}_rows", ident);
-            let shape = shape_tokens(krate, &[batches, depth]);
-            self.body
-                .push(quote!(let #rows = #ident.view().reshape::<#shape>();));
-            quote!(&#rows)
-        };
+        let rows = (source.dims != [batches, depth]).then(|| vec![batches, depth]);
         let i = op.index();
         let layer = format_ident!("LAYER_{}", i);
         let weights_name = format_ident!("LAYER_{}_WEIGHTS", i);
@@ -368,7 +490,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                 pub static #weights_name: #w_type = #w_value;
             });
             (
-                quote!(fully_connected_f32),
+                format_ident!("fully_connected_f32_into"),
                 quote! {
                     #layer_doc
                     pub static #layer: #krate::ops::layers::FullyConnectedF32<'static, #o, #k> =
@@ -418,7 +540,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                 pub static #weights_name: #w_type = #w_value;
             });
             (
-                quote!(fully_connected_int8),
+                format_ident!("fully_connected_int8_into"),
                 quote! {
                     #layer_doc
                     pub static #layer: #krate::ops::layers::FullyConnectedInt8<'static, #o, #k> =
@@ -438,11 +560,12 @@ impl<'k, 'm> Writer<'k, 'm> {
             )
         };
         self.statics.push(layer_item);
-        self.count_ram(Self::op_name(op), &[batches, units]);
-        self.define(
+        self.layer(
+            op,
+            &source,
+            rows,
             output,
-            quote!(#krate::ops::layers::#function(#argument, &#module::#layer)),
-            false,
+            |x, y| quote!(#krate::ops::layers::#function(&#x, &#module::#layer, &mut #y)),
         )
     }
 
@@ -594,14 +717,9 @@ impl<'k, 'm> Writer<'k, 'm> {
             };
         });
         self.fallible = true;
-        let out_dims = dims(output)?;
-        self.count_ram(Self::op_name(op), &out_dims);
-        let argument = source.arg();
-        self.define(
-            output,
-            quote!(#krate::ops::layers::depthwise_conv_int8(#argument, &#module::#layer)?),
-            false,
-        )
+        self.layer(op, &source, None, output, |x, y| {
+            quote!(#krate::ops::layers::depthwise_conv_int8_into(&#x, &#module::#layer, &mut #y)?)
+        })
     }
 
     fn softmax(
@@ -635,22 +753,24 @@ impl<'k, 'm> Writer<'k, 'm> {
                 diff_min: #diff_min,
             };
         });
-        self.count_ram(Self::op_name(op), &source.dims);
-        let argument = source.arg();
-        self.define(
+        self.layer(
+            op,
+            &source,
+            None,
             output,
-            quote!(#krate::ops::layers::softmax_int8(#argument, &#module::#name)),
-            false,
+            |x, y| quote!(#krate::ops::layers::softmax_int8_into(&#x, &#module::#name, &mut #y)),
         )
     }
 
     /// `RESHAPE`: a view of the input under the output's shape (nothing copied).
     fn reshape(&mut self, op: &Operator<'_>, output: &ModelTensor<'_>) -> Result<(), String> {
         let input = self.tensor(op.input(0), "input", op)?;
-        let source = self.var(&input)?;
-        let ident = &source.ident;
-        let shape = shape_tokens(self.krate, &dims(output)?);
-        self.define(output, quote!(#ident.view().reshape::<#shape>()), true)
+        let mut view = self.var(&input)?;
+        let out_dims = dims(output)?;
+        view.views.push(out_dims.clone());
+        view.dims = out_dims;
+        self.vars.insert(output.index(), view);
+        Ok(())
     }
 
     /// The generated items.
@@ -658,12 +778,10 @@ impl<'k, 'm> Writer<'k, 'm> {
         let krate = self.krate;
         let module = &self.module;
         let output = self
-            .model
-            .outputs()
-            .get(0)
-            .and_then(|i| usize::try_from(i).ok())
-            .and_then(|i| self.vars.get(&i).cloned());
-        let Some(output) = output.filter(|o| !o.is_view && !o.is_input) else {
+            .output
+            .and_then(|i| self.vars.get(&i).cloned())
+            .filter(|o| o.place == Place::Output && o.views.is_empty());
+        let Some(output) = output.filter(|_| self.output_written) else {
             return syn::Error::new(
                 Span::call_site(),
                 "model!: the model's output is its input or a RESHAPE's view; model! writes models whose output a layer computes",
@@ -673,44 +791,93 @@ impl<'k, 'm> Writer<'k, 'm> {
         let input_dims = self
             .vars
             .values()
-            .find(|v| v.is_input)
+            .find(|v| v.place == Place::Input && v.views.is_empty())
             .map(|v| v.dims.clone())
             .unwrap_or_default();
         let input_type = self.tensor_type(&input_dims);
         let input_shape = shape_tokens(krate, &input_dims);
         let element = element_type(self.element);
         let output_type = self.tensor_type(&output.dims);
-        let result = &output.ident;
         let (returns, returned) = if self.fallible {
             (
                 quote!(Result<#module::Output, #krate::tflite::TfliteError>),
-                quote!(Ok(#result)),
+                quote!(Ok(output)),
             )
         } else {
-            (quote!(#module::Output), quote!(#result))
+            (quote!(#module::Output), quote!(output))
         };
-        let ram_bytes: usize = self.ram.iter().map(|(_, bytes)| bytes).sum();
-        let ram_doc: Vec<TokenStream2> = self
-            .ram
-            .iter()
-            .map(|(what, bytes)| doc(&format!("- {what}: {bytes} bytes")))
-            .collect();
-        let body = &self.body;
+        let element_bytes = self.element_bytes();
+        let [a, b] = self.sizes;
+        let output_numel = output.dims.iter().product::<usize>();
+        let ram_bytes = (a + b + output_numel) * element_bytes;
+        let input_bytes = input_dims.iter().product::<usize>() * element_bytes;
+        let element_name = if self.element == TensorType::Float32 {
+            "f32"
+        } else {
+            "i8"
+        };
+        let holds = |written: &[(usize, Vec<usize>)]| {
+            if written.is_empty() {
+                "unused".to_string()
+            } else {
+                written
+                    .iter()
+                    .map(|(op, dims)| format!("operator {op}'s output {dims:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", then ")
+            }
+        };
+        let ram_doc = [
+            format!(
+                "- buffer `a`: {} bytes ({a} {element_name}): {}",
+                a * element_bytes,
+                holds(&self.written[0])
+            ),
+            format!(
+                "- buffer `b`: {} bytes ({b} {element_name}): {}",
+                b * element_bytes,
+                holds(&self.written[1])
+            ),
+            format!(
+                "- the output: {} bytes ({output_numel} {element_name} {:?}), returned by value",
+                output_numel * element_bytes,
+                output.dims
+            ),
+        ]
+        .map(|line| doc(&line));
+        let a_lit = Literal::usize_unsuffixed(a);
+        let b_lit = Literal::usize_unsuffixed(b);
+        let zero = if self.element == TensorType::Float32 {
+            quote!(0.0)
+        } else {
+            quote!(0)
+        };
+        let buffers = if a + b > 0 {
+            quote!(let mut buffers = #module::Buffers::new(#zero);)
+        } else {
+            TokenStream2::new()
+        };
+        let body = self.body.iter().map(|step| {
+            let tokens = &step.tokens;
+            match step.proof {
+                Some(i) if self.read.contains(&i) => {
+                    let proof = proof_ident(i);
+                    quote!(let #proof = #tokens;)
+                }
+                Some(_) => quote!(let _ = #tokens;),
+                None => quote!(#tokens),
+            }
+        });
         let statics = &self.statics;
         let struct_doc = doc(&format!(
             "The model of `{}`, written by `shapecheck::model!`: [`{name}::predict`] and [`{name}::RAM_BYTES`]; its constants are in [`{module}`].",
             Path::new(path).file_name().and_then(|f| f.to_str()).unwrap_or(path)
         ));
         let module_doc = doc(&format!(
-            "The constants of [`{name}`]: its input and output types and each layer's `static` data."
+            "The constants of [`{name}`]: its input and output types, its activation buffers and each layer's `static` data."
         ));
-        let element_name = if self.element == TensorType::Float32 {
-            "f32"
-        } else {
-            "i8"
-        };
         let predict_doc = doc(&format!(
-            "Runs the model on `input`, layer by layer (`shapecheck::ops::layers`, TFLite Micro's arithmetic{}).",
+            "Runs the model on `input` (borrowed), layer by layer (`shapecheck::ops::layers`, TFLite Micro's arithmetic{}): each layer writes its output in place, into one of the two buffers of a [`{module}::Buffers`] (a local) or, the last, into the output it returns; [`{name}::RAM_BYTES`] counts these.",
             if self.fallible {
                 "; the depthwise convolution's `Result` is passed on"
             } else {
@@ -718,11 +885,21 @@ impl<'k, 'm> Writer<'k, 'm> {
             }
         ));
         let input_doc = doc(&format!(
-            "The model's input: {element_name} {input_dims:?}."
+            "The model's input: {element_name} {input_dims:?}, {input_bytes} bytes (the caller's: `predict` borrows it)."
         ));
         let output_doc = doc(&format!(
             "The model's output: {element_name} {:?}.",
             output.dims
+        ));
+        let buffers_doc = doc(&format!(
+            "`predict`'s two activation buffers, {a} and {b} {element_name} ({} bytes): each layer but the last writes its output into one of them, reading the other (the first reads the input).",
+            (a + b) * element_bytes
+        ));
+        let ram_intro = doc(&format!(
+            "The bytes `predict`'s buffers hold, exactly: its two activation buffers ([`Buffers`]) and the output it returns, {ram_bytes} bytes:"
+        ));
+        let ram_after = doc(&format!(
+            "Not counted: the input, the caller's ({input_bytes} bytes, `core::mem::size_of::<Input>()`), the kernels' own locals (a few words each), and the weights, biases and multipliers, which are `static` (flash). A firmware checks its budget when it builds: `const _: () = assert!({module}::RAM_BYTES + core::mem::size_of::<{module}::Input>() <= BUDGET);`."
         ));
         quote! {
             #struct_doc
@@ -734,22 +911,27 @@ impl<'k, 'm> Writer<'k, 'm> {
                 pub type Input = #input_type;
                 #output_doc
                 pub type Output = #output_type;
+                #buffers_doc
+                pub type Buffers = #krate::ops::layers::PingPong<#element, #a_lit, #b_lit>;
+                #ram_intro
+                #(#ram_doc)*
+                #[doc = ""]
+                #ram_after
+                pub const RAM_BYTES: usize = #ram_bytes;
+                // RAM_BYTES is the buffers' size to the byte
+                const _: () = assert!(
+                    RAM_BYTES == Buffers::BYTES + ::core::mem::size_of::<Output>()
+                );
                 #(#statics)*
                 // the file, so that cargo builds again when it changes
                 const _: &[u8] = include_bytes!(#path);
             }
 
             impl #name {
-                /// The bytes of the model's activation tensors: its input
-                /// and every layer's output, which `predict` holds at once
-                /// (each a `let` of its body, alive to its end; a RESHAPE
-                /// is a view; the weights and multipliers are `static`).
-                /// A lower bound of `predict`'s stack, not yet its peak:
-                /// the moves of the layers' results are not all elided,
-                /// and the measured stack is larger (docs/embedded.md,
-                /// "Models: against MicroFlow"):
-                #(#ram_doc)*
-                pub const RAM_BYTES: usize = #ram_bytes;
+                /// The bytes `predict`'s buffers hold: its two activation
+                /// buffers and its output, the same as the module's
+                /// `RAM_BYTES` (which lists them); the input is the caller's.
+                pub const RAM_BYTES: usize = #module::RAM_BYTES;
 
                 #predict_doc
                 pub fn predict<S, B>(input: &#krate::Tensor<#element, S, B>) -> #returns
@@ -758,6 +940,8 @@ impl<'k, 'm> Writer<'k, 'm> {
                     B: #krate::storage::Storage<#element>,
                 {
                     let input = S::as_input(input);
+                    #buffers
+                    let mut output = #module::Output::zeros();
                     #(#body)*
                     #returned
                 }
@@ -906,8 +1090,12 @@ mod tests {
             "pub static LAYER_0 : :: shapecheck :: ops :: layers :: FullyConnectedInt8 < 'static , :: shapecheck :: Dim < 16 > , :: shapecheck :: One >",
             "pub static LAYER_2_WEIGHTS : [[i8 ; 16] ; 1]",
             "rounding : :: shapecheck :: tflite :: Rounding :: Double",
-            "pub const RAM_BYTES : usize = 34usize",
-            "fully_connected_int8 (& t8 , & sine :: LAYER_2)",
+            "pub const RAM_BYTES : usize = 33usize",
+            "pub type Buffers = :: shapecheck :: ops :: layers :: PingPong < i8 , 16 , 16 >",
+            "let (mut y , held) = buffers . to_a :: < :: shapecheck :: shape ! [1 , 16] > ()",
+            "buffers . a_to_b :: < :: shapecheck :: shape ! [1 , 16] , :: shapecheck :: shape ! [1 , 16] > (t7_held)",
+            "let x = buffers . b :: < :: shapecheck :: shape ! [1 , 16] > (t8_held)",
+            "fully_connected_int8_into (& x , & sine :: LAYER_2 , & mut output)",
         ] {
             assert!(text.contains(item), "{item} not in {text}");
         }
@@ -917,7 +1105,11 @@ mod tests {
     #[test]
     fn speech_reshapes_as_views_and_passes_the_convolutions_result_on() {
         let text = expand("../tflite/tests/models/speech.tflite").unwrap();
-        assert!(text.contains(". view () . reshape :: <"));
+        // the convolution reads the caller's input as a view, the fully
+        // connected layer reads its output from `a` as a view
+        assert!(text.contains("let x = input . reshape :: <"), "{text}");
+        assert!(text.contains("let x = x . reshape :: < :: shapecheck :: shape ! [1 , 4000] > ()"));
+        assert!(text.contains("PingPong < i8 , 4000 , 4 >"));
         assert!(text.contains("Multipliers :: PerChannel (& LAYER_1_MULTIPLIERS)"));
         assert!(text.contains("Same < 2 , 2 >"));
         assert!(

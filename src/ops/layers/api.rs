@@ -1,6 +1,9 @@
 //! The layers on tensors: each checks its shapes through its bound or
 //! constant assertion, then calls `shapecheck_tflite`'s kernel on the
-//! tensors' slices, writing into a fresh inline tensor.
+//! tensors' slices, writing into a caller's tensor (the `_into` forms)
+//! or a fresh inline one.
+
+use core::marker::PhantomData;
 
 use shapecheck_tflite as kernels;
 use shapecheck_tflite::{
@@ -8,12 +11,14 @@ use shapecheck_tflite::{
     SoftmaxParams, TfliteError,
 };
 
-use super::bounds::{DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, SoftmaxDepth};
+use super::bounds::{
+    BufferFits, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, SoftmaxDepth,
+};
 use super::rule::conv_output;
 use super::{ConvPadding, DepthwiseConvInt8, FullyConnectedF32, FullyConnectedInt8};
 use crate::dim::StaticDim;
 use crate::shape::FixedShape;
-use crate::storage::Storage;
+use crate::storage::{Storage, StorageMut};
 use crate::tensor::Tensor;
 
 /// The sizes of a fully connected layer on an input of shape `X`.
@@ -62,6 +67,47 @@ where
     K: StaticDim,
     S: Storage<i8>,
 {
+    let mut output = Tensor::<i8, <X as FullyConnectedRows<O>>::Output>::zeros();
+    fully_connected_int8_into(input, layer, &mut output);
+    output
+}
+
+/// [`fully_connected_int8`] writing into `output`, a caller's tensor of
+/// the output's shape in any storage (a view of a buffer the caller owns:
+/// nothing on the stack but the kernel's own locals). Every element of
+/// `output` is written; the same compile errors.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_int8_into, FullyConnectedInt8, Multipliers, QuantizedMultiplier, Rounding};
+/// let layer: FullyConnectedInt8<'_, Dim<2>, One> = FullyConnectedInt8 {
+///     weights: &[[1], [-1]],
+///     bias: None,
+///     input_zero_point: 0,
+///     weights_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     output_min: -128,
+///     output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let mut buf = [0i8; 2];
+/// let mut y = Tensor::<i8, shape![1, 2], &mut [i8]>::from_storage(&mut buf[..])?;
+/// fully_connected_int8_into(&tensor![[5i8]], &layer, &mut y);
+/// assert_eq!(buf, [5, -5]);
+/// # Ok::<(), shapecheck::ShapeError>(())
+/// ```
+pub fn fully_connected_int8_into<X, O, K, S, BO>(
+    input: &Tensor<i8, X, S>,
+    layer: &FullyConnectedInt8<'_, O, K>,
+    output: &mut Tensor<i8, <X as FullyConnectedRows<O>>::Output, BO>,
+) where
+    X: FullyConnectedShapes<(O, K)> + FullyConnectedRows<O>,
+    O: StaticDim,
+    K: StaticDim,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
     let params = FullyConnectedParams {
         input_zero_point: layer.input_zero_point,
         weights_zero_point: layer.weights_zero_point,
@@ -73,8 +119,7 @@ where
     };
     let weights = <(O, K) as FixedShape>::array_as_slice(layer.weights);
     let bias = layer.bias.map(|b| O::arr_as_slice(b));
-    let mut output = Tensor::<i8, <X as FullyConnectedRows<O>>::Output>::zeros();
-    // Ok by the types (above); were it not, the output would stay zeros
+    // Ok by the types (above); were it not, the output would be left as it was
     let _ = kernels::fully_connected_int8(
         input.as_slice(),
         weights,
@@ -83,7 +128,6 @@ where
         &params,
         output.as_mut_slice(),
     );
-    output
 }
 
 /// TFLite's f32 `FULLY_CONNECTED` (its reference kernel) on an input
@@ -114,10 +158,42 @@ where
     K: StaticDim,
     S: Storage<f32>,
 {
+    let mut output = Tensor::<f32, <X as FullyConnectedRows<O>>::Output>::zeros();
+    fully_connected_f32_into(input, layer, &mut output);
+    output
+}
+
+/// [`fully_connected_f32`] writing into `output`, a caller's tensor of the
+/// output's shape in any storage. Every element of `output` is written;
+/// the same compile errors.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_f32_into, FullyConnectedF32};
+/// let layer: FullyConnectedF32<'_, One, Dim<2>> = FullyConnectedF32 {
+///     weights: &[[0.5, 0.25]],
+///     bias: None,
+///     output_min: f32::MIN,
+///     output_max: f32::MAX,
+/// };
+/// let mut y = Tensor::<f32, shape![1, 1]>::zeros();
+/// fully_connected_f32_into(&tensor![[2.0f32, 4.0]], &layer, &mut y);
+/// assert_eq!(y.as_slice(), &[2.0]);
+/// ```
+pub fn fully_connected_f32_into<X, O, K, S, BO>(
+    input: &Tensor<f32, X, S>,
+    layer: &FullyConnectedF32<'_, O, K>,
+    output: &mut Tensor<f32, <X as FullyConnectedRows<O>>::Output, BO>,
+) where
+    X: FullyConnectedShapes<(O, K)> + FullyConnectedRows<O>,
+    O: StaticDim,
+    K: StaticDim,
+    S: Storage<f32>,
+    BO: StorageMut<f32>,
+{
     let weights = <(O, K) as FixedShape>::array_as_slice(layer.weights);
     let bias = layer.bias.map(|b| O::arr_as_slice(b));
-    let mut output = Tensor::<f32, <X as FullyConnectedRows<O>>::Output>::zeros();
-    // Ok by the types (above); were it not, the output would stay zeros
+    // Ok by the types (above); were it not, the output would be left as it was
     let _ = kernels::fully_connected_f32(
         input.as_slice(),
         weights,
@@ -127,7 +203,6 @@ where
         layer.output_max,
         output.as_mut_slice(),
     );
-    output
 }
 
 /// TFLite's int8 `DEPTHWISE_CONV_2D` (per-channel, dilation 1, TFLite's
@@ -195,6 +270,56 @@ where
     P: ConvPadding,
     S: Storage<i8>,
 {
+    let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
+    depthwise_conv_int8_into(input, layer, &mut output)?;
+    Ok(output)
+}
+
+/// [`depthwise_conv_int8`] writing into `output`, a caller's tensor in any
+/// storage, whose type gives the output's shape `[B, OH, OW, C]` (checked
+/// against the rule when the call is built, as there). Every element of
+/// `output` is written when it returns `Ok`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{depthwise_conv_int8_into, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Valid};
+/// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Valid<1, 1>> = DepthwiseConvInt8 {
+///     filter: &[[[1], [1]], [[1], [1]]],
+///     bias: None,
+///     padding: Valid,
+///     input_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     output_min: -128,
+///     output_max: 127,
+/// };
+/// let x = Tensor::<i8, shape![1, 2, 3, 1]>::from_array([[[[1], [2], [3]], [[4], [5], [6]]]]);
+/// let mut buf = [0i8; 2];
+/// let mut y = Tensor::<i8, shape![1, 1, 2, 1], &mut [i8]>::from_storage(&mut buf[..]).unwrap();
+/// depthwise_conv_int8_into(&x, &layer, &mut y)?;
+/// assert_eq!(buf, [12, 16]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn depthwise_conv_int8_into<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, CI), S>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+    output: &mut Tensor<i8, (B, OH, OW, C), BO>,
+) -> Result<(), TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    CI: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    C: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
     let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
     let pad_before = |input, filter, stride| match conv_output(P::SAME, input, filter, stride) {
         Some((_, pad)) => pad,
@@ -227,7 +352,6 @@ where
     };
     let filter = <(KH, KW, C) as FixedShape>::array_as_slice(layer.filter);
     let bias = layer.bias.map(|b| C::arr_as_slice(b));
-    let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
     kernels::depthwise_conv_int8(
         input.as_slice(),
         filter,
@@ -235,8 +359,7 @@ where
         dims,
         &params,
         output.as_mut_slice(),
-    )?;
-    Ok(output)
+    )
 }
 
 /// TFLite's int8 `SOFTMAX` over the last dim (TFLite Micro's fixed point,
@@ -262,10 +385,257 @@ where
     X: FixedShape,
     S: Storage<i8>,
 {
+    let mut output = Tensor::<i8, X>::zeros();
+    softmax_int8_into(input, params, &mut output);
+    output
+}
+
+/// [`softmax_int8`] writing into `output`, a caller's tensor of the same
+/// shape in any storage. Every element of `output` is written; the same
+/// depth rule.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::softmax_int8_into;
+/// let params = shapecheck::tflite::softmax_params(1.0, 0.0917319208)?;
+/// let mut y = Tensor::<i8, shape![1, 4]>::zeros();
+/// softmax_int8_into(&tensor![[-128i8, 79, 121, 93]], &params, &mut y);
+/// assert_eq!(y.as_slice(), &[-128, -123, 105, -110]);
+/// # Ok::<(), shapecheck::tflite::TfliteError>(())
+/// ```
+pub fn softmax_int8_into<X, S, BO>(
+    input: &Tensor<i8, X, S>,
+    params: &SoftmaxParams,
+    output: &mut Tensor<i8, X, BO>,
+) where
+    X: FixedShape,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
     let () = SoftmaxDepth::<X>::CHECK;
     let depth = X::DIMS.last().copied().unwrap_or(1);
-    let mut output = Tensor::<i8, X>::zeros();
-    // Ok by the types and the depth (above); were it not, the output would stay zeros
+    // Ok by the types and the depth (above); were it not, the output would be left as it was
     let _ = kernels::softmax_int8(input.as_slice(), depth, params, output.as_mut_slice());
-    output
+}
+
+/// Two activation buffers of `T`, `A` and `B` elements, which the layers
+/// of a chain write into in turn (`model!`'s `predict` holds one): the
+/// first layer writes `a` ([`to_a`](Self::to_a)), the second reads `a`
+/// and writes `b` ([`a_to_b`](Self::a_to_b)), the third reads `b` and
+/// writes `a` ([`b_to_a`](Self::b_to_a)), and so on; `A` is the largest
+/// output of the layers that write `a`, `B` of those that write `b`. Its
+/// size is exactly its arrays' ([`BYTES`](Self::BYTES)): nothing else.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_f32_into, FullyConnectedF32, PingPong};
+///
+/// let widen: FullyConnectedF32<'_, Dim<3>, Dim<2>> = FullyConnectedF32 {
+///     weights: &[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
+///     bias: None,
+///     output_min: f32::MIN,
+///     output_max: f32::MAX,
+/// };
+/// let sum: FullyConnectedF32<'_, One, Dim<3>> = FullyConnectedF32 {
+///     weights: &[[1.0, 1.0, 1.0]],
+///     bias: None,
+///     output_min: f32::MIN,
+///     output_max: f32::MAX,
+/// };
+/// let x = tensor![[1.0f32, 2.0]];
+/// let mut buffers = PingPong::<f32, 3, 1>::new(0.0);
+/// // the first layer writes [1, 3] into `a`
+/// let (mut h, in_a) = buffers.to_a::<shape![1, 3]>();
+/// fully_connected_f32_into(&x, &widen, &mut h);
+/// // the second reads `a` as what was written there and writes [1, 1] into `b`
+/// let (h, mut y, in_b) = buffers.a_to_b::<_, shape![1, 1]>(in_a);
+/// fully_connected_f32_into(&h, &sum, &mut y);
+/// assert_eq!(buffers.b(in_b).as_slice(), &[6.0]);
+/// assert_eq!(PingPong::<f32, 3, 1>::BYTES, 16);
+/// ```
+///
+/// Reading `a` as another shape than the one written there does not build:
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::PingPong;
+/// let mut buffers = PingPong::<i8, 16, 16>::new(0);
+/// let (_, in_a) = buffers.to_a::<shape![1, 16]>();
+/// let _: Tensor<i8, shape![1, 8], &[i8]> = buffers.a(in_a);
+/// ```
+///
+/// Nor a shape larger than the buffer (`ping_pong/capacity`, when the
+/// call is built):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::PingPong;
+/// let mut buffers = PingPong::<i8, 16, 16>::new(0);
+/// let _ = buffers.to_a::<shape![1, 17]>();
+/// ```
+pub struct PingPong<T: Copy, const A: usize, const B: usize> {
+    a: [T; A],
+    b: [T; B],
+}
+
+/// A proof that buffer `a` of a [`PingPong`] holds a tensor of shape `S`:
+/// returned by the call that hands out `a` to be written, taken by the
+/// call that reads it. Not `Clone`: one write, one read.
+#[must_use = "the proof is what reads the buffer back"]
+pub struct InA<S>(PhantomData<S>);
+
+/// A proof that buffer `b` of a [`PingPong`] holds a tensor of shape `S`
+/// (as [`InA`]).
+#[must_use = "the proof is what reads the buffer back"]
+pub struct InB<S>(PhantomData<S>);
+
+/// The first `S::NUMEL` elements of `buf` as a tensor of shape `S`
+/// ([`BufferFits`] has checked that there are that many).
+fn view<T: Copy, S: FixedShape, const N: usize>(buf: &[T; N]) -> Tensor<T, S, &[T]> {
+    let () = BufferFits::<S, N>::CHECK;
+    let (used, _) = buf.split_at(S::NUMEL.min(N));
+    Tensor::from_parts_unchecked(S::default(), used)
+}
+
+/// [`view`], mutably.
+fn view_mut<T: Copy, S: FixedShape, const N: usize>(buf: &mut [T; N]) -> Tensor<T, S, &mut [T]> {
+    let () = BufferFits::<S, N>::CHECK;
+    let (used, _) = buf.split_at_mut(S::NUMEL.min(N));
+    Tensor::from_parts_unchecked(S::default(), used)
+}
+
+impl<T: Copy, const A: usize, const B: usize> PingPong<T, A, B> {
+    /// The bytes the two buffers hold, `(A + B) · size_of::<T>()`: the
+    /// size of a `PingPong`, to the byte.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::PingPong;
+    /// assert_eq!(PingPong::<i8, 4000, 4>::BYTES, 4004);
+    /// assert_eq!(PingPong::<f32, 16, 16>::BYTES, core::mem::size_of::<PingPong<f32, 16, 16>>());
+    /// ```
+    pub const BYTES: usize = core::mem::size_of::<Self>();
+
+    /// Both buffers, every element `fill`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::PingPong;
+    /// let mut buffers = PingPong::<i8, 4, 2>::new(7);
+    /// let (a, _) = buffers.to_a::<shape![2, 2]>();
+    /// assert_eq!(a.as_slice(), &[7; 4]);
+    /// ```
+    #[inline]
+    pub fn new(fill: T) -> Self {
+        PingPong {
+            a: [fill; A],
+            b: [fill; B],
+        }
+    }
+
+    /// Buffer `a` as a tensor of shape `Y` to write (the first layer of a
+    /// chain, whose input is not in a buffer), and the proof that it holds
+    /// one. `Y` larger than `A` elements does not build.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::PingPong;
+    /// let mut buffers = PingPong::<i8, 4, 0>::new(0);
+    /// let (mut y, in_a) = buffers.to_a::<shape![3]>();
+    /// y.as_mut_slice().copy_from_slice(&[1, 2, 3]);
+    /// assert_eq!(buffers.a(in_a).as_slice(), &[1, 2, 3]);
+    /// ```
+    #[inline]
+    pub fn to_a<Y: FixedShape>(&mut self) -> (Tensor<T, Y, &mut [T]>, InA<Y>) {
+        (view_mut(&mut self.a), InA(PhantomData))
+    }
+
+    /// Buffer `b` as a tensor of shape `Y` to write, and the proof (as
+    /// [`to_a`](Self::to_a)).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::PingPong;
+    /// let mut buffers = PingPong::<i8, 0, 2>::new(0);
+    /// let (mut y, in_b) = buffers.to_b::<shape![2]>();
+    /// y.as_mut_slice()[1] = 5;
+    /// assert_eq!(buffers.b(in_b).as_slice(), &[0, 5]);
+    /// ```
+    #[inline]
+    pub fn to_b<Y: FixedShape>(&mut self) -> (Tensor<T, Y, &mut [T]>, InB<Y>) {
+        (view_mut(&mut self.b), InB(PhantomData))
+    }
+
+    /// Buffer `a` read as the `X` it holds, and buffer `b` as a tensor of
+    /// shape `Y` to write, with the proof that it then holds one.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::PingPong;
+    /// let mut buffers = PingPong::<i8, 2, 2>::new(0);
+    /// let (mut x, in_a) = buffers.to_a::<shape![2]>();
+    /// x.as_mut_slice().copy_from_slice(&[3, 4]);
+    /// let (x, mut y, in_b) = buffers.a_to_b::<_, shape![2]>(in_a);
+    /// y.as_mut_slice().copy_from_slice(x.as_slice());
+    /// assert_eq!(buffers.b(in_b).as_slice(), &[3, 4]);
+    /// ```
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn a_to_b<X: FixedShape, Y: FixedShape>(
+        &mut self,
+        _holds: InA<X>,
+    ) -> (Tensor<T, X, &[T]>, Tensor<T, Y, &mut [T]>, InB<Y>) {
+        (view(&self.a), view_mut(&mut self.b), InB(PhantomData))
+    }
+
+    /// Buffer `b` read as the `X` it holds, and buffer `a` as a tensor of
+    /// shape `Y` to write, with the proof that it then holds one.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::PingPong;
+    /// let mut buffers = PingPong::<i8, 1, 1>::new(0);
+    /// let (mut x, in_b) = buffers.to_b::<shape![1]>();
+    /// x.as_mut_slice()[0] = 9;
+    /// let (x, mut y, in_a) = buffers.b_to_a::<_, shape![1]>(in_b);
+    /// y.as_mut_slice()[0] = x.as_slice()[0] + 1;
+    /// assert_eq!(buffers.a(in_a).as_slice(), &[10]);
+    /// ```
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn b_to_a<X: FixedShape, Y: FixedShape>(
+        &mut self,
+        _holds: InB<X>,
+    ) -> (Tensor<T, X, &[T]>, Tensor<T, Y, &mut [T]>, InA<Y>) {
+        (view(&self.b), view_mut(&mut self.a), InA(PhantomData))
+    }
+
+    /// Buffer `a` read as the `X` it holds (the last layer's input, which
+    /// writes the model's output elsewhere).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::PingPong;
+    /// let mut buffers = PingPong::<i8, 2, 0>::new(1);
+    /// let (_, in_a) = buffers.to_a::<shape![1, 2]>();
+    /// let x: Tensor<i8, shape![1, 2], &[i8]> = buffers.a(in_a);
+    /// assert_eq!(x.as_slice(), &[1, 1]);
+    /// ```
+    #[inline]
+    pub fn a<X: FixedShape>(&self, _holds: InA<X>) -> Tensor<T, X, &[T]> {
+        view(&self.a)
+    }
+
+    /// Buffer `b` read as the `X` it holds (as [`a`](Self::a)).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::PingPong;
+    /// let mut buffers = PingPong::<i8, 0, 1>::new(2);
+    /// let (_, in_b) = buffers.to_b::<shape![1]>();
+    /// assert_eq!(buffers.b(in_b).as_slice(), &[2]);
+    /// ```
+    #[inline]
+    pub fn b<X: FixedShape>(&self, _holds: InB<X>) -> Tensor<T, X, &[T]> {
+        view(&self.b)
+    }
 }

@@ -9,7 +9,8 @@
 //! arithmetic on the sizes, which stable Rust cannot state as a bound:
 //! [`DepthwiseConvCheck`] and [`SoftmaxDepth`] evaluate the rule
 //! ([`conv_output`]) in a constant that fails the build, with a message
-//! naming the shapes, when the call is built.
+//! naming the shapes, when the call is built; [`BufferFits`] so checks
+//! that a tensor fits an activation buffer.
 
 use core::marker::PhantomData;
 
@@ -202,6 +203,36 @@ impl<X: FixedShape> SoftmaxDepth<X> {
     /// Fails const evaluation when the depth is 0 or past [`SOFTMAX_MAX_DEPTH`].
     pub const CHECK: () = if Self::DEPTH == 0 || Self::DEPTH > SOFTMAX_MAX_DEPTH {
         const_fail(text(&Self::MSG, "softmax_int8/depth"))
+    };
+}
+
+/// A tensor of shape `S` fits a buffer of `N` elements (a
+/// [`PingPong`](super::PingPong)'s): [`CHECK`](Self::CHECK) fails the
+/// build otherwise (`ping_pong/capacity`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::BufferFits;
+/// let () = BufferFits::<shape![1, 16], 16>::CHECK;
+/// ```
+pub struct BufferFits<S, const N: usize>(PhantomData<S>);
+
+impl<S: FixedShape, const N: usize> BufferFits<S, N> {
+    const MSG: Msg = Msg::new()
+        .push("ping_pong/capacity: a tensor of ")
+        .push_sizes(S::DIMS)
+        .push(" holds ")
+        .push_num(S::NUMEL)
+        .push(" elements, more than the buffer's ")
+        .push_num(N);
+    /// Fails const evaluation when `S` holds more than `N` elements.
+    pub const CHECK: () = if S::NUMEL > N {
+        const_fail(
+            match core::str::from_utf8(Self::MSG.buf.split_at(Self::MSG.len).0) {
+                Ok(s) => s,
+                Err(_) => "ping_pong/capacity",
+            },
+        )
     };
 }
 

@@ -23,9 +23,17 @@
 //! - [`softmax_int8`]: the same shape out, over the last dim, at most
 //!   [`SOFTMAX_MAX_DEPTH`] deep (`softmax_int8/depth`).
 //!
-//! Nothing allocates: the outputs are inline tensors, the layers' weights
-//! are borrowed (`static` data in a firmware), the multipliers computed
-//! beforehand ([`model!`](crate::model) computes them when it expands).
+//! Each layer has an `_into` form ([`fully_connected_int8_into`], ...)
+//! that writes into a caller's tensor of the output's shape, in any
+//! storage: a view of a buffer the caller holds, such as the two of a
+//! [`PingPong`], which [`model!`](crate::model)'s `predict` writes its
+//! layers' outputs into in turn (nothing is returned by value but the
+//! model's output). The plain forms return an inline tensor.
+//!
+//! Nothing allocates: the outputs are inline tensors or the caller's, the
+//! layers' weights are borrowed (`static` data in a firmware), the
+//! multipliers computed beforehand ([`model!`](crate::model) computes them
+//! when it expands).
 //!
 //! ```
 //! use shapecheck::prelude::*;
@@ -60,9 +68,14 @@ mod api;
 mod bounds;
 mod rule;
 
-pub use api::{depthwise_conv_int8, fully_connected_f32, fully_connected_int8, softmax_int8};
+pub use api::{
+    depthwise_conv_int8, depthwise_conv_int8_into, fully_connected_f32, fully_connected_f32_into,
+    fully_connected_int8, fully_connected_int8_into, softmax_int8, softmax_int8_into, InA, InB,
+    PingPong,
+};
 pub use bounds::{
-    DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, ModelInput, SoftmaxDepth,
+    BufferFits, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, ModelInput,
+    SoftmaxDepth,
 };
 pub use rule::{conv_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{QuantizedMultiplier, Rounding, SoftmaxParams, TfliteError};
