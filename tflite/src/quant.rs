@@ -249,13 +249,13 @@ pub fn multiply_by_quantized_multiplier(x: i32, m: QuantizedMultiplier, rounding
             saturate(product >> total)
         }
         Rounding::Double => {
+            // shift in [−31, 30]: left in [0, 30], right in [0, 31]
             let left = m.shift.max(0) as u32;
             let right = (-m.shift).max(0) as u32;
-            let shifted = x.wrapping_mul(1i32.wrapping_shl(left));
-            rounding_divide_by_pot(
-                saturating_rounding_doubling_high_mul(shifted, m.multiplier),
-                right,
-            )
+            // x · 2^left, wrapping
+            let shifted = x.wrapping_shl(left);
+            // the multiplier is never negative: no i32::MIN · i32::MIN
+            divide_by_pot_up_to_31(high_mul(shifted, m.multiplier), right)
         }
     }
 }
@@ -303,10 +303,34 @@ pub fn saturating_rounding_doubling_high_mul(a: i32, b: i32) -> i32 {
     if a == i32::MIN && b == i32::MIN {
         return i32::MAX;
     }
+    high_mul(a, b)
+}
+
+/// [`saturating_rounding_doubling_high_mul`] for any `a` and `b` but the
+/// pair `(i32::MIN, i32::MIN)`, without its test: `(a · b + 2^30) >> 31`.
+///
+/// gemmlowp adds 2^30 to the product, or `1 − 2^30` below zero, and divides
+/// by 2^31 truncating toward zero. Below zero the sum `s = ab + 1 − 2^30` is
+/// negative, and truncating it is `floor((s + 2^31 − 1) / 2^31)`, that is
+/// `floor((ab + 2^30) / 2^31)`: the same floor as above zero, one shift.
+/// Every other pair's quotient is within the `i32` range.
+#[inline(always)]
+fn high_mul(a: i32, b: i32) -> i32 {
     let ab = i64::from(a) * i64::from(b);
-    // gemmlowp adds 2^30 (or 1 − 2^30 below zero) and divides truncating
-    let nudge: i64 = if ab >= 0 { 1 << 30 } else { 1 - (1 << 30) };
-    saturate((ab + nudge) / (1i64 << 31))
+    ((ab + (1 << 30)) >> 31) as i32
+}
+
+/// [`rounding_divide_by_pot`] for an exponent of at most 31, in `i32`, as
+/// gemmlowp writes it: the quotient rounded down, plus one where the
+/// remainder is above half (at least half below zero).
+#[inline(always)]
+fn divide_by_pot_up_to_31(x: i32, exponent: u32) -> i32 {
+    // exponent 31: the mask 2^31 − 1; 0: no mask, no rounding
+    let mask = (1u32 << (exponent & 31)).wrapping_sub(1) as i32;
+    let remainder = x & mask;
+    let threshold = (mask >> 1) + i32::from(x < 0);
+    // at most (2^31 − 1) >> 1 plus one: no overflow
+    (x >> (exponent & 31)) + i32::from(remainder > threshold)
 }
 
 /// gemmlowp's `RoundingDivideByPOT`: `x / 2^exponent` rounded to nearest,
