@@ -49,6 +49,25 @@ pub trait Values<T: Copy>: sealed::Sealed {
     /// assert_eq!([1i8, 2, 3].run(2, 4).count(), 0);
     /// ```
     fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_;
+
+    /// The `N` values from `start`, or `None` if they are not all inside:
+    /// what a kernel reads a block of channels with, one length check for
+    /// the block.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Values;
+    ///
+    /// assert_eq!([1i8, 2, 3].chunk::<2>(1), Some([2, 3]));
+    /// assert_eq!([1i8, 2, 3].chunk::<2>(2), None);
+    /// ```
+    fn chunk<const N: usize>(&self, start: usize) -> Option<[T; N]> {
+        let first = self.at(start)?;
+        let mut values = [first; N];
+        for (i, v) in values.iter_mut().enumerate() {
+            *v = self.at(start.checked_add(i)?)?;
+        }
+        Some(values)
+    }
 }
 
 mod sealed {
@@ -66,6 +85,11 @@ impl<T: Copy> Values<T> for [T] {
     fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_ {
         self.get(start..end).unwrap_or(&[]).iter().copied()
     }
+    #[inline]
+    fn chunk<const N: usize>(&self, start: usize) -> Option<[T; N]> {
+        let values = self.get(start..start.checked_add(N)?)?;
+        <[T; N]>::try_from(values).ok()
+    }
 }
 
 impl<T: Copy, const N: usize> sealed::Sealed for [T; N] {}
@@ -78,6 +102,10 @@ impl<T: Copy, const N: usize> Values<T> for [T; N] {
     }
     fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_ {
         self.as_slice().run(start, end)
+    }
+    #[inline]
+    fn chunk<const M: usize>(&self, start: usize) -> Option<[T; M]> {
+        self.as_slice().chunk(start)
     }
 }
 
