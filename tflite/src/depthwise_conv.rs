@@ -3,7 +3,7 @@
 //! and padding TFLite computes for `SAME` and `VALID`.
 
 use crate::error::TfliteError;
-use crate::quant::{requantize_int8, QuantizedMultiplier, Rounding};
+use crate::quant::{OutputStage, QuantizedMultiplier, Rounding};
 use crate::types::Padding;
 use crate::values::Values;
 
@@ -296,6 +296,12 @@ where
         (filter_height, filter_width)
     };
     let per_channel = params.multipliers.len() != 1;
+    let stage = OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
     // checked above: the image's length and every index below are at most
     // the input's, filter's or output's length
     let image_len = input_height * input_width * input_depth;
@@ -371,14 +377,7 @@ where
                                 .get(if per_channel { c } else { 0 })
                                 .copied()
                                 .unwrap_or(QuantizedMultiplier::ZERO);
-                            *out = requantize_int8(
-                                a,
-                                multiplier,
-                                params.rounding,
-                                params.output_zero_point,
-                                params.output_min,
-                                params.output_max,
-                            );
+                            *out = stage.apply(a, multiplier);
                         }
                         m += n;
                     }
@@ -462,7 +461,14 @@ impl Window {
     /// `o · stride + k · dilation − pad` is inside `0..size` (a position
     /// whose computation overflows is outside, as it is for TFLite's
     /// signed arithmetic on any input that fits in memory).
-    fn new(o: usize, stride: usize, pad: usize, dilation: usize, filter: usize, size: usize) -> Self {
+    fn new(
+        o: usize,
+        stride: usize,
+        pad: usize,
+        dilation: usize,
+        filter: usize,
+        size: usize,
+    ) -> Self {
         let empty = Window {
             first: 0,
             end: 0,
@@ -501,8 +507,7 @@ impl Window {
 
     /// `(tap, input position)` for each tap inside.
     fn taps(self) -> impl Iterator<Item = (usize, usize)> {
-        (self.first..self.end)
-            .map(move |k| (k, self.position + (k - self.first) * self.dilation))
+        (self.first..self.end).map(move |k| (k, self.position + (k - self.first) * self.dilation))
     }
 }
 

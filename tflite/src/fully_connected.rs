@@ -4,7 +4,7 @@
 //! the fused activation's clamp).
 
 use crate::error::TfliteError;
-use crate::quant::{quantize_multiplier, requantize_int8, QuantizedMultiplier, Rounding};
+use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding};
 use crate::types::Activation;
 use crate::values::Values;
 
@@ -203,18 +203,40 @@ where
         // no output, however many rows (a row count alone bounds nothing)
         return Ok(());
     }
+    let x_zp = params.input_zero_point;
+    let w_zp = params.weights_zero_point;
+    let stage = OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
     // every product below is at most one of the lengths checked above, and
     // the rows are at most the output's length
     for b in 0..batches {
         let row = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
-        for c in 0..units {
-            let w_row = weights.run(c * input_dim, (c + 1) * input_dim);
-            let mut acc: i32 = 0;
-            for (&x, w) in row.iter().zip(w_row) {
-                let x = i32::from(x).wrapping_sub(params.input_zero_point);
-                let w = i32::from(w).wrapping_sub(params.weights_zero_point);
-                acc = acc.wrapping_add(x.wrapping_mul(w));
+        let out_row = output
+            .get_mut(b * units..(b + 1) * units)
+            .unwrap_or(&mut []);
+        // Σ (x − x_zp)(w − w_zp) = Σ (x − x_zp) · w − w_zp · Σ (x − x_zp),
+        // in wrapping i32 as well: the weights' zero point once per row
+        let correction = if w_zp == 0 {
+            0
+        } else {
+            let x_sum = row.iter().fold(0i32, |s, &x| {
+                s.wrapping_add(i32::from(x).wrapping_sub(x_zp))
+            });
+            w_zp.wrapping_mul(x_sum)
+        };
+        let mut start = 0;
+        for (c, out) in out_row.iter_mut().enumerate() {
+            let mut acc = 0i32;
+            for (&x, w) in row.iter().zip(weights.run(start, start + input_dim)) {
+                let x = i32::from(x).wrapping_sub(x_zp);
+                acc = acc.wrapping_add(x.wrapping_mul(i32::from(w)));
             }
+            start += input_dim;
+            acc = acc.wrapping_sub(correction);
             if let Some(b) = bias.and_then(|b| b.at(c)) {
                 acc = acc.wrapping_add(b);
             }
@@ -223,17 +245,7 @@ where
                 .get(if per_channel { c } else { 0 })
                 .copied()
                 .unwrap_or(QuantizedMultiplier::ZERO);
-            let y = requantize_int8(
-                acc,
-                m,
-                params.rounding,
-                params.output_zero_point,
-                params.output_min,
-                params.output_max,
-            );
-            if let Some(out) = output.get_mut(b * units + c) {
-                *out = y;
-            }
+            *out = stage.apply(acc, m);
         }
     }
     Ok(())
@@ -349,14 +361,13 @@ where
     }
     for b in 0..batches {
         let row = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
+        let mut start = 0;
         for c in 0..units {
             let mut total = 0.0f32;
-            for (&x, w) in row
-                .iter()
-                .zip(weights.run(c * input_dim, (c + 1) * input_dim))
-            {
+            for (&x, w) in row.iter().zip(weights.run(start, start + input_dim)) {
                 total += x * w;
             }
+            start += input_dim;
             let bias = bias.and_then(|b| b.at(c)).unwrap_or(0.0);
             // TFLite's ActivationFunctionWithMinMax: max first, then min
             let y = (total + bias).max(output_min).min(output_max);

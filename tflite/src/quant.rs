@@ -264,26 +264,55 @@ fn saturate(v: i64) -> i32 {
     i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX })
 }
 
-/// An int8 kernel's output from its int32 accumulator (bias added): the
-/// accumulator scaled by `m`, moved to the output's zero point and clamped
-/// to the fused activation's range and to int8. Written once for the fully
-/// connected and depthwise kernels, as TFLite's reference kernels share it.
-#[inline(always)]
-pub(crate) fn requantize_int8(
-    acc: i32,
-    m: QuantizedMultiplier,
+/// An int8 kernel's output step, from its int32 accumulator (bias added):
+/// the accumulator scaled by a multiplier, moved to the output's zero point
+/// and clamped to the fused activation's range and to int8. Written once
+/// for the fully connected and depthwise kernels, as TFLite's reference
+/// kernels share it.
+#[derive(Clone, Copy)]
+pub(crate) struct OutputStage {
     rounding: Rounding,
-    output_zero_point: i32,
-    output_min: i32,
-    output_max: i32,
-) -> i8 {
-    let y = multiply_by_quantized_multiplier(acc, m, rounding)
-        .saturating_add(output_zero_point)
-        .max(output_min)
-        .min(output_max)
-        .clamp(-128, 127);
-    // in range by the clamp
-    y as i8
+    zero_point: i32,
+    lo: i32,
+    hi: i32,
+}
+
+impl OutputStage {
+    /// The step for the clamp `[output_min, output_max]`. TFLite clamps
+    /// max-then-min and then to int8: for a range that is not empty both
+    /// clamps are one, to the range's ends each clamped to int8 (a range
+    /// past int8 ends at the nearer int8 end, as both clamps do); for an
+    /// empty one (`output_min > output_max`) every output is `output_max`
+    /// clamped to int8.
+    pub(crate) fn new(
+        rounding: Rounding,
+        zero_point: i32,
+        output_min: i32,
+        output_max: i32,
+    ) -> Self {
+        let hi = output_max.clamp(-128, 127);
+        OutputStage {
+            rounding,
+            zero_point,
+            lo: if output_min <= output_max {
+                output_min.clamp(-128, 127)
+            } else {
+                hi
+            },
+            hi,
+        }
+    }
+
+    /// The output for accumulator `acc` and multiplier `m`.
+    #[inline(always)]
+    pub(crate) fn apply(&self, acc: i32, m: QuantizedMultiplier) -> i8 {
+        let y = multiply_by_quantized_multiplier(acc, m, self.rounding)
+            .saturating_add(self.zero_point)
+            .max(self.lo)
+            .min(self.hi);
+        // in range: lo and hi are
+        y as i8
+    }
 }
 
 /// gemmlowp's `SaturatingRoundingDoublingHighMul`: the high 32 bits of
