@@ -3,7 +3,7 @@
 //! and padding TFLite computes for `SAME` and `VALID`.
 
 use crate::error::TfliteError;
-use crate::quant::{OutputStage, QuantizedMultiplier, Rounding};
+use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
 use crate::types::Padding;
 use crate::values::Values;
 
@@ -377,7 +377,7 @@ where
                                 .get(if per_channel { c } else { 0 })
                                 .copied()
                                 .unwrap_or(QuantizedMultiplier::ZERO);
-                            *out = stage.apply(a, multiplier);
+                            *out = stage.apply(a, Scale::new(multiplier));
                         }
                         m += n;
                     }

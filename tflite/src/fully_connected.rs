@@ -4,7 +4,7 @@
 //! the fused activation's clamp).
 
 use crate::error::TfliteError;
-use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding};
+use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};
 use crate::types::Activation;
 use crate::values::Values;
 
@@ -203,6 +203,14 @@ where
         // no output, however many rows (a row count alone bounds nothing)
         return Ok(());
     }
+    // the one multiplier of a per-tensor layer, split once
+    let per_tensor = Scale::new(
+        params
+            .multipliers
+            .first()
+            .copied()
+            .unwrap_or(QuantizedMultiplier::ZERO),
+    );
     let x_zp = params.input_zero_point;
     let w_zp = params.weights_zero_point;
     let stage = OutputStage::new(
@@ -240,11 +248,17 @@ where
             if let Some(b) = bias.and_then(|b| b.at(c)) {
                 acc = acc.wrapping_add(b);
             }
-            let m = params
-                .multipliers
-                .get(if per_channel { c } else { 0 })
-                .copied()
-                .unwrap_or(QuantizedMultiplier::ZERO);
+            let m = if per_channel {
+                Scale::new(
+                    params
+                        .multipliers
+                        .get(c)
+                        .copied()
+                        .unwrap_or(QuantizedMultiplier::ZERO),
+                )
+            } else {
+                per_tensor
+            };
             *out = stage.apply(acc, m);
         }
     }

@@ -240,22 +240,50 @@ pub enum Rounding {
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
 pub fn multiply_by_quantized_multiplier(x: i32, m: QuantizedMultiplier, rounding: Rounding) -> i32 {
-    match rounding {
-        Rounding::Single => {
-            // shift in [−31, 30]: total in [1, 62]
-            let total = (31 - m.shift) as u32;
-            let round = 1i64 << (total - 1);
-            let product = i64::from(x) * i64::from(m.multiplier) + round;
-            saturate(product >> total)
+    Scale::new(m).apply(x, rounding)
+}
+
+/// A [`QuantizedMultiplier`] with its shift split as the roundings use it,
+/// for a kernel to split once per layer rather than once per output.
+#[derive(Clone, Copy)]
+pub(crate) struct Scale {
+    multiplier: i32,
+    /// [−31, 30]
+    shift: i32,
+    /// `max(shift, 0)`, in [0, 30]
+    left: u32,
+    /// `max(−shift, 0)`, in [0, 31]
+    right: u32,
+}
+
+impl Scale {
+    #[inline(always)]
+    pub(crate) fn new(m: QuantizedMultiplier) -> Self {
+        Scale {
+            multiplier: m.multiplier,
+            shift: m.shift,
+            left: m.shift.max(0) as u32,
+            right: (-m.shift).max(0) as u32,
         }
-        Rounding::Double => {
-            // shift in [−31, 30]: left in [0, 30], right in [0, 31]
-            let left = m.shift.max(0) as u32;
-            let right = (-m.shift).max(0) as u32;
-            // x · 2^left, wrapping
-            let shifted = x.wrapping_shl(left);
-            // the multiplier is never negative: no i32::MIN · i32::MIN
-            divide_by_pot_up_to_31(high_mul(shifted, m.multiplier), right)
+    }
+
+    /// [`multiply_by_quantized_multiplier`] of `x`.
+    #[inline(always)]
+    pub(crate) fn apply(self, x: i32, rounding: Rounding) -> i32 {
+        match rounding {
+            Rounding::Single => {
+                // shift in [−31, 30]: total in [1, 62]
+                let total = (31 - self.shift) as u32;
+                let round = 1i64 << (total - 1);
+                let product = i64::from(x) * i64::from(self.multiplier) + round;
+                saturate(product >> total)
+            }
+            Rounding::Double => {
+                // x · 2^left, wrapping
+                let shifted = x.wrapping_shl(self.left);
+                // the multiplier is never negative: no i32::MIN · i32::MIN
+                divide_by_pot_up_to_31(high_mul(shifted, self.multiplier), self.right)
+            }
         }
     }
 }
@@ -305,8 +333,9 @@ impl OutputStage {
 
     /// The output for accumulator `acc` and multiplier `m`.
     #[inline(always)]
-    pub(crate) fn apply(&self, acc: i32, m: QuantizedMultiplier) -> i8 {
-        let y = multiply_by_quantized_multiplier(acc, m, self.rounding)
+    pub(crate) fn apply(&self, acc: i32, m: Scale) -> i8 {
+        let y = m
+            .apply(acc, self.rounding)
             .saturating_add(self.zero_point)
             .max(self.lo)
             .min(self.hi);
