@@ -236,14 +236,39 @@ where
             });
             w_zp.wrapping_mul(x_sum)
         };
-        let mut start = 0;
+        // where the weights are a slice, two units at a time (each input
+        // read once for both; an odd last unit paired with itself, its
+        // second sum unused), else one
+        let mut rows = weights
+            .contiguous()
+            .map(|w| w.chunks_exact(input_dim.max(1)));
+        let mut pending: Option<i32> = None;
         for (c, out) in out_row.iter_mut().enumerate() {
-            let mut acc = 0i32;
-            for (&x, w) in row.iter().zip(weights.run(start, start + input_dim)) {
-                let x = i32::from(x).wrapping_sub(x_zp);
-                acc = acc.wrapping_add(x.wrapping_mul(i32::from(w)));
-            }
-            start += input_dim;
+            let mut acc = match (pending.take(), rows.as_mut()) {
+                (Some(acc), _) => acc,
+                (None, Some(rows)) => {
+                    // no width of 0 here: no weights, no rows, no inputs
+                    let w0 = rows.next().unwrap_or(&[]);
+                    let w1 = rows.clone().next().unwrap_or(w0);
+                    let mut sums = [0i32; 2];
+                    for ((&x, &w0), &w1) in row.iter().zip(w0).zip(w1) {
+                        let x = i32::from(x).wrapping_sub(x_zp);
+                        let mac = |a: i32, w: i8| a.wrapping_add(x.wrapping_mul(i32::from(w)));
+                        sums = [mac(sums[0], w0), mac(sums[1], w1)];
+                    }
+                    if rows.next().is_some() {
+                        pending = Some(sums[1]);
+                    }
+                    sums[0]
+                }
+                (None, None) => row
+                    .iter()
+                    .zip(weights.run(c * input_dim, (c + 1) * input_dim))
+                    .fold(0i32, |acc, (&x, w)| {
+                        let x = i32::from(x).wrapping_sub(x_zp);
+                        acc.wrapping_add(x.wrapping_mul(i32::from(w)))
+                    }),
+            };
             acc = acc.wrapping_sub(correction);
             if let Some(b) = bias.and_then(|b| b.at(c)) {
                 acc = acc.wrapping_add(b);

@@ -68,6 +68,20 @@ pub trait Values<T: Copy>: sealed::Sealed {
         }
         Some(values)
     }
+
+    /// The values as one slice, where they are one (a slice or an
+    /// array, not an [`Array`] in a model's bytes): what a kernel runs its
+    /// loops over several rows at once on.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Array, Values};
+    ///
+    /// assert_eq!([1i8, 2].contiguous(), Some(&[1i8, 2][..]));
+    /// assert_eq!(Array::<i8>::new(&[1, 2]).unwrap().contiguous(), None);
+    /// ```
+    fn contiguous(&self) -> Option<&[T]> {
+        None
+    }
 }
 
 mod sealed {
@@ -90,6 +104,10 @@ impl<T: Copy> Values<T> for [T] {
         let values = self.get(start..start.checked_add(N)?)?;
         <[T; N]>::try_from(values).ok()
     }
+    #[inline]
+    fn contiguous(&self) -> Option<&[T]> {
+        Some(self)
+    }
 }
 
 impl<T: Copy, const N: usize> sealed::Sealed for [T; N] {}
@@ -106,6 +124,10 @@ impl<T: Copy, const N: usize> Values<T> for [T; N] {
     #[inline]
     fn chunk<const M: usize>(&self, start: usize) -> Option<[T; M]> {
         self.as_slice().chunk(start)
+    }
+    #[inline]
+    fn contiguous(&self) -> Option<&[T]> {
+        Some(self)
     }
 }
 

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 use shapecheck_tflite::{
-    activation_range_int8, fully_connected_int8, fully_connected_multiplier, Activation,
+    activation_range_int8, fully_connected_int8, fully_connected_multiplier, Activation, Array,
     FullyConnectedDims, FullyConnectedParams, Model, Options, QuantizedMultiplier, Rounding,
     TfliteError,
 };
@@ -496,6 +496,21 @@ fn the_kernel_is_its_naive_definition_for_any_zero_points_and_clamps() {
                             &mut out,
                         )
                         .unwrap();
+                        // the weights in place in a model's bytes: the kernel's
+                        // other path (one unit at a time), the same outputs
+                        let bytes: Vec<u8> = w.iter().map(|&v| v as u8).collect();
+                        let in_place = Array::<i8>::new(&bytes).unwrap();
+                        let mut out_in_place = vec![0i8; 2 * units];
+                        fully_connected_int8(
+                            &x,
+                            &in_place,
+                            Some(bias.as_slice()),
+                            dims,
+                            &params,
+                            &mut out_in_place,
+                        )
+                        .unwrap();
+                        assert_eq!(out_in_place, out);
                         assert_eq!(
                             out,
                             naive_fully_connected(&x, &w, &bias, dims, &params),
