@@ -3,7 +3,7 @@
 //! and padding TFLite computes for `SAME` and `VALID`.
 
 use crate::error::TfliteError;
-use crate::quant::{requantize_int8, QuantizedMultiplier, Rounding};
+use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
 use crate::types::Padding;
 use crate::values::Values;
 
@@ -296,71 +296,90 @@ where
         (filter_height, filter_width)
     };
     let per_channel = params.multipliers.len() != 1;
-    let mut written = 0usize;
+    let stage = OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    // checked above: the image's length and every index below are at most
+    // the input's, filter's or output's length
+    let image_len = input_height * input_width * input_depth;
+    let zero_point = params.input_zero_point;
+    let mut pixels = output.chunks_exact_mut(output_depth);
     for batch in 0..batches {
+        let image = input
+            .get(batch * image_len..(batch + 1) * image_len)
+            .unwrap_or(&[]);
         for oy in 0..output_height {
+            // the filter rows inside the input, found once per output row
+            let rows = Window::new(
+                oy,
+                params.stride_height,
+                params.pad_top,
+                params.dilation_height,
+                filter_height,
+                input_height,
+            );
             for ox in 0..output_width {
+                let cols = Window::new(
+                    ox,
+                    params.stride_width,
+                    params.pad_left,
+                    params.dilation_width,
+                    filter_width,
+                    input_width,
+                );
+                let Some(pixel) = pixels.next() else {
+                    return Ok(());
+                };
+                let taps = Taps {
+                    rows,
+                    cols,
+                    image,
+                    input_width,
+                    input_depth,
+                    zero_point,
+                    filter_width,
+                    output_depth,
+                };
+                // the output channels of each input channel, BLOCK at a
+                // time: one input value read per tap for all of them
                 for ic in 0..input_depth {
-                    for m in 0..depth_multiplier {
+                    let mut m = 0;
+                    while m < depth_multiplier {
+                        let n = BLOCK.min(depth_multiplier - m);
                         let oc = ic * depth_multiplier + m;
-                        let mut acc: i32 = 0;
-                        for ky in 0..filter_height {
-                            let Some(iy) = tap(
-                                oy,
-                                params.stride_height,
-                                params.pad_top,
-                                ky,
-                                params.dilation_height,
-                                input_height,
-                            ) else {
-                                continue;
+                        let mut acc = [0i32; BLOCK];
+                        if n == BLOCK {
+                            taps.each(ic, |x, at| {
+                                if let Some(f) = filter.chunk::<BLOCK>(at + oc) {
+                                    mac_block(&mut acc, x, f);
+                                }
+                            });
+                        } else {
+                            taps.each(ic, |x, at| {
+                                for (j, a) in acc.iter_mut().take(n).enumerate() {
+                                    let f = filter.at(at + oc + j).unwrap_or(0);
+                                    *a = a.wrapping_add(x.wrapping_mul(i32::from(f)));
+                                }
+                            });
+                        }
+                        let outs = pixel.get_mut(oc..oc + n).unwrap_or(&mut []);
+                        for (j, (out, &a)) in outs.iter_mut().zip(&acc).enumerate() {
+                            let c = oc + j;
+                            let a = match bias.and_then(|b| b.at(c)) {
+                                Some(b) => a.wrapping_add(b),
+                                None => a,
                             };
-                            for kx in 0..filter_width {
-                                let Some(ix) = tap(
-                                    ox,
-                                    params.stride_width,
-                                    params.pad_left,
-                                    kx,
-                                    params.dilation_width,
-                                    input_width,
-                                ) else {
-                                    continue;
-                                };
-                                let x = input
-                                    .get(
-                                        ((batch * input_height + iy) * input_width + ix)
-                                            * input_depth
-                                            + ic,
-                                    )
-                                    .copied()
-                                    .unwrap_or(0);
-                                let f = filter
-                                    .at((ky * filter_width + kx) * output_depth + oc)
-                                    .unwrap_or(0);
-                                let x = i32::from(x).wrapping_sub(params.input_zero_point);
-                                acc = acc.wrapping_add(x.wrapping_mul(i32::from(f)));
-                            }
+                            let multiplier = params
+                                .multipliers
+                                .get(if per_channel { c } else { 0 })
+                                .copied()
+                                .unwrap_or(QuantizedMultiplier::ZERO);
+                            *out = stage.apply(a, Scale::new(multiplier));
                         }
-                        if let Some(b) = bias.and_then(|b| b.at(oc)) {
-                            acc = acc.wrapping_add(b);
-                        }
-                        let multiplier = params
-                            .multipliers
-                            .get(if per_channel { oc } else { 0 })
-                            .copied()
-                            .unwrap_or(QuantizedMultiplier::ZERO);
-                        let y = requantize_int8(
-                            acc,
-                            multiplier,
-                            params.rounding,
-                            params.output_zero_point,
-                            params.output_min,
-                            params.output_max,
-                        );
-                        if let Some(out) = output.get_mut(written) {
-                            *out = y;
-                        }
-                        written += 1;
+                        m += n;
                     }
                 }
             }
@@ -369,20 +388,127 @@ where
     Ok(())
 }
 
-/// The input position filter tap `k` of output position `o` reads, or
-/// `None` when it falls in the padding (before the input or past `size`).
-fn tap(
-    o: usize,
-    stride: usize,
-    pad: usize,
-    k: usize,
+/// The taps of one output pixel inside the input, and what reading them
+/// needs.
+struct Taps<'a> {
+    rows: Window,
+    cols: Window,
+    /// the batch's image, `[height, width, depth]`
+    image: &'a [i8],
+    input_width: usize,
+    input_depth: usize,
+    zero_point: i32,
+    filter_width: usize,
+    output_depth: usize,
+}
+
+impl Taps<'_> {
+    /// Calls `f(x − x_zp, offset)` for each tap inside the input, in order,
+    /// with the input value of channel `ic` and the offset of the tap's
+    /// first channel in the filter.
+    #[inline(always)]
+    fn each(&self, ic: usize, mut f: impl FnMut(i32, usize)) {
+        for (ky, iy) in self.rows.taps() {
+            for (kx, ix) in self.cols.taps() {
+                let x = self
+                    .image
+                    .get((iy * self.input_width + ix) * self.input_depth + ic)
+                    .copied()
+                    .unwrap_or(0);
+                f(
+                    i32::from(x).wrapping_sub(self.zero_point),
+                    (ky * self.filter_width + kx) * self.output_depth,
+                );
+            }
+        }
+    }
+}
+
+/// `acc[j] += x · f[j]` for the block, written out: at opt-level `s` the
+/// optimizer keeps a loop over the block, and the accumulators in memory.
+#[inline(always)]
+fn mac_block(acc: &mut [i32; BLOCK], x: i32, f: [i8; BLOCK]) {
+    let mac = |a: i32, f: i8| a.wrapping_add(x.wrapping_mul(i32::from(f)));
+    *acc = [
+        mac(acc[0], f[0]),
+        mac(acc[1], f[1]),
+        mac(acc[2], f[2]),
+        mac(acc[3], f[3]),
+        mac(acc[4], f[4]),
+        mac(acc[5], f[5]),
+        mac(acc[6], f[6]),
+        mac(acc[7], f[7]),
+    ];
+}
+
+/// Output channels accumulated together, in registers: a depth multiplier
+/// of 8 (speech.tflite's) is one block.
+const BLOCK: usize = 8;
+
+/// The filter taps of one output position along one axis that fall inside
+/// the input: taps `first..end`, tap `first` reading input position
+/// `position`, each next tap `dilation` further.
+#[derive(Clone, Copy)]
+struct Window {
+    first: usize,
+    end: usize,
+    position: usize,
     dilation: usize,
-    size: usize,
-) -> Option<usize> {
-    let position = o
-        .checked_mul(stride)?
-        .checked_add(k.checked_mul(dilation)?)?;
-    position.checked_sub(pad).filter(|&p| p < size)
+}
+
+impl Window {
+    /// The taps of output position `o` whose input position
+    /// `o · stride + k · dilation − pad` is inside `0..size` (a position
+    /// whose computation overflows is outside, as it is for TFLite's
+    /// signed arithmetic on any input that fits in memory).
+    fn new(
+        o: usize,
+        stride: usize,
+        pad: usize,
+        dilation: usize,
+        filter: usize,
+        size: usize,
+    ) -> Self {
+        let empty = Window {
+            first: 0,
+            end: 0,
+            position: 0,
+            dilation,
+        };
+        // dilation is at least 1 (checked)
+        let Some(base) = o.checked_mul(stride) else {
+            return empty;
+        };
+        // the first tap at or past the padding
+        let first = if base >= pad {
+            0
+        } else {
+            (pad - base).div_ceil(dilation)
+        };
+        // the taps before the input's end: base + k · dilation < pad + size,
+        // or, past usize, any tap whose position does not overflow
+        let end = match pad.checked_add(size) {
+            Some(limit) if limit > base => (limit - base - 1) / dilation + 1,
+            Some(_) => 0,
+            None => ((usize::MAX - base) / dilation).saturating_add(1),
+        }
+        .min(filter);
+        if first >= end {
+            return empty;
+        }
+        Window {
+            first,
+            end,
+            // inside by the bounds above: no overflow
+            position: base + first * dilation - pad,
+            dilation,
+        }
+    }
+
+    /// `(tap, input position)` for each tap inside.
+    fn taps(self) -> impl Iterator<Item = (usize, usize)> {
+        (self.first..self.end).map(move |k| (k, self.position + (k - self.first) * self.dilation))
+    }
 }
 
 /// Checks a depthwise convolution's lengths and parameters.

@@ -4,7 +4,7 @@
 //! the fused activation's clamp).
 
 use crate::error::TfliteError;
-use crate::quant::{quantize_multiplier, requantize_int8, QuantizedMultiplier, Rounding};
+use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};
 use crate::types::Activation;
 use crate::values::Values;
 
@@ -203,37 +203,88 @@ where
         // no output, however many rows (a row count alone bounds nothing)
         return Ok(());
     }
+    // the one multiplier of a per-tensor layer, split once
+    let per_tensor = Scale::new(
+        params
+            .multipliers
+            .first()
+            .copied()
+            .unwrap_or(QuantizedMultiplier::ZERO),
+    );
+    let x_zp = params.input_zero_point;
+    let w_zp = params.weights_zero_point;
+    let stage = OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
     // every product below is at most one of the lengths checked above, and
     // the rows are at most the output's length
     for b in 0..batches {
         let row = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
-        for c in 0..units {
-            let w_row = weights.run(c * input_dim, (c + 1) * input_dim);
-            let mut acc: i32 = 0;
-            for (&x, w) in row.iter().zip(w_row) {
-                let x = i32::from(x).wrapping_sub(params.input_zero_point);
-                let w = i32::from(w).wrapping_sub(params.weights_zero_point);
-                acc = acc.wrapping_add(x.wrapping_mul(w));
-            }
+        let out_row = output
+            .get_mut(b * units..(b + 1) * units)
+            .unwrap_or(&mut []);
+        // Σ (x − x_zp)(w − w_zp) = Σ (x − x_zp) · w − w_zp · Σ (x − x_zp),
+        // in wrapping i32 as well: the weights' zero point once per row
+        let correction = if w_zp == 0 {
+            0
+        } else {
+            let x_sum = row.iter().fold(0i32, |s, &x| {
+                s.wrapping_add(i32::from(x).wrapping_sub(x_zp))
+            });
+            w_zp.wrapping_mul(x_sum)
+        };
+        // where the weights are a slice, two units at a time (each input
+        // read once for both; an odd last unit paired with itself, its
+        // second sum unused), else one
+        let mut rows = weights
+            .contiguous()
+            .map(|w| w.chunks_exact(input_dim.max(1)));
+        let mut pending: Option<i32> = None;
+        for (c, out) in out_row.iter_mut().enumerate() {
+            let mut acc = match (pending.take(), rows.as_mut()) {
+                (Some(acc), _) => acc,
+                (None, Some(rows)) => {
+                    // no width of 0 here: no weights, no rows, no inputs
+                    let w0 = rows.next().unwrap_or(&[]);
+                    let w1 = rows.clone().next().unwrap_or(w0);
+                    let mut sums = [0i32; 2];
+                    for ((&x, &w0), &w1) in row.iter().zip(w0).zip(w1) {
+                        let x = i32::from(x).wrapping_sub(x_zp);
+                        let mac = |a: i32, w: i8| a.wrapping_add(x.wrapping_mul(i32::from(w)));
+                        sums = [mac(sums[0], w0), mac(sums[1], w1)];
+                    }
+                    if rows.next().is_some() {
+                        pending = Some(sums[1]);
+                    }
+                    sums[0]
+                }
+                (None, None) => row
+                    .iter()
+                    .zip(weights.run(c * input_dim, (c + 1) * input_dim))
+                    .fold(0i32, |acc, (&x, w)| {
+                        let x = i32::from(x).wrapping_sub(x_zp);
+                        acc.wrapping_add(x.wrapping_mul(i32::from(w)))
+                    }),
+            };
+            acc = acc.wrapping_sub(correction);
             if let Some(b) = bias.and_then(|b| b.at(c)) {
                 acc = acc.wrapping_add(b);
             }
-            let m = params
-                .multipliers
-                .get(if per_channel { c } else { 0 })
-                .copied()
-                .unwrap_or(QuantizedMultiplier::ZERO);
-            let y = requantize_int8(
-                acc,
-                m,
-                params.rounding,
-                params.output_zero_point,
-                params.output_min,
-                params.output_max,
-            );
-            if let Some(out) = output.get_mut(b * units + c) {
-                *out = y;
-            }
+            let m = if per_channel {
+                Scale::new(
+                    params
+                        .multipliers
+                        .get(c)
+                        .copied()
+                        .unwrap_or(QuantizedMultiplier::ZERO),
+                )
+            } else {
+                per_tensor
+            };
+            *out = stage.apply(acc, m);
         }
     }
     Ok(())
@@ -349,14 +400,13 @@ where
     }
     for b in 0..batches {
         let row = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
+        let mut start = 0;
         for c in 0..units {
             let mut total = 0.0f32;
-            for (&x, w) in row
-                .iter()
-                .zip(weights.run(c * input_dim, (c + 1) * input_dim))
-            {
+            for (&x, w) in row.iter().zip(weights.run(start, start + input_dim)) {
                 total += x * w;
             }
+            start += input_dim;
             let bias = bias.and_then(|b| b.at(c)).unwrap_or(0.0);
             // TFLite's ActivationFunctionWithMinMax: max first, then min
             let y = (total + bias).max(output_min).min(output_max);

@@ -240,22 +240,50 @@ pub enum Rounding {
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
 pub fn multiply_by_quantized_multiplier(x: i32, m: QuantizedMultiplier, rounding: Rounding) -> i32 {
-    match rounding {
-        Rounding::Single => {
-            // shift in [−31, 30]: total in [1, 62]
-            let total = (31 - m.shift) as u32;
-            let round = 1i64 << (total - 1);
-            let product = i64::from(x) * i64::from(m.multiplier) + round;
-            saturate(product >> total)
+    Scale::new(m).apply(x, rounding)
+}
+
+/// A [`QuantizedMultiplier`] with its shift split as the roundings use it,
+/// for a kernel to split once per layer rather than once per output.
+#[derive(Clone, Copy)]
+pub(crate) struct Scale {
+    multiplier: i32,
+    /// [−31, 30]
+    shift: i32,
+    /// `max(shift, 0)`, in [0, 30]
+    left: u32,
+    /// `max(−shift, 0)`, in [0, 31]
+    right: u32,
+}
+
+impl Scale {
+    #[inline(always)]
+    pub(crate) fn new(m: QuantizedMultiplier) -> Self {
+        Scale {
+            multiplier: m.multiplier,
+            shift: m.shift,
+            left: m.shift.max(0) as u32,
+            right: (-m.shift).max(0) as u32,
         }
-        Rounding::Double => {
-            let left = m.shift.max(0) as u32;
-            let right = (-m.shift).max(0) as u32;
-            let shifted = x.wrapping_mul(1i32.wrapping_shl(left));
-            rounding_divide_by_pot(
-                saturating_rounding_doubling_high_mul(shifted, m.multiplier),
-                right,
-            )
+    }
+
+    /// [`multiply_by_quantized_multiplier`] of `x`.
+    #[inline(always)]
+    pub(crate) fn apply(self, x: i32, rounding: Rounding) -> i32 {
+        match rounding {
+            Rounding::Single => {
+                // shift in [−31, 30]: total in [1, 62]
+                let total = (31 - self.shift) as u32;
+                let round = 1i64 << (total - 1);
+                let product = i64::from(x) * i64::from(self.multiplier) + round;
+                saturate(product >> total)
+            }
+            Rounding::Double => {
+                // x · 2^left, wrapping
+                let shifted = x.wrapping_shl(self.left);
+                // the multiplier is never negative: no i32::MIN · i32::MIN
+                divide_by_pot_up_to_31(high_mul(shifted, self.multiplier), self.right)
+            }
         }
     }
 }
@@ -264,26 +292,56 @@ fn saturate(v: i64) -> i32 {
     i32::try_from(v).unwrap_or(if v < 0 { i32::MIN } else { i32::MAX })
 }
 
-/// An int8 kernel's output from its int32 accumulator (bias added): the
-/// accumulator scaled by `m`, moved to the output's zero point and clamped
-/// to the fused activation's range and to int8. Written once for the fully
-/// connected and depthwise kernels, as TFLite's reference kernels share it.
-#[inline(always)]
-pub(crate) fn requantize_int8(
-    acc: i32,
-    m: QuantizedMultiplier,
+/// An int8 kernel's output step, from its int32 accumulator (bias added):
+/// the accumulator scaled by a multiplier, moved to the output's zero point
+/// and clamped to the fused activation's range and to int8. Written once
+/// for the fully connected and depthwise kernels, as TFLite's reference
+/// kernels share it.
+#[derive(Clone, Copy)]
+pub(crate) struct OutputStage {
     rounding: Rounding,
-    output_zero_point: i32,
-    output_min: i32,
-    output_max: i32,
-) -> i8 {
-    let y = multiply_by_quantized_multiplier(acc, m, rounding)
-        .saturating_add(output_zero_point)
-        .max(output_min)
-        .min(output_max)
-        .clamp(-128, 127);
-    // in range by the clamp
-    y as i8
+    zero_point: i32,
+    lo: i32,
+    hi: i32,
+}
+
+impl OutputStage {
+    /// The step for the clamp `[output_min, output_max]`. TFLite clamps
+    /// max-then-min and then to int8: for a range that is not empty both
+    /// clamps are one, to the range's ends each clamped to int8 (a range
+    /// past int8 ends at the nearer int8 end, as both clamps do); for an
+    /// empty one (`output_min > output_max`) every output is `output_max`
+    /// clamped to int8.
+    pub(crate) fn new(
+        rounding: Rounding,
+        zero_point: i32,
+        output_min: i32,
+        output_max: i32,
+    ) -> Self {
+        let hi = output_max.clamp(-128, 127);
+        OutputStage {
+            rounding,
+            zero_point,
+            lo: if output_min <= output_max {
+                output_min.clamp(-128, 127)
+            } else {
+                hi
+            },
+            hi,
+        }
+    }
+
+    /// The output for accumulator `acc` and multiplier `m`.
+    #[inline(always)]
+    pub(crate) fn apply(&self, acc: i32, m: Scale) -> i8 {
+        let y = m
+            .apply(acc, self.rounding)
+            .saturating_add(self.zero_point)
+            .max(self.lo)
+            .min(self.hi);
+        // in range: lo and hi are
+        y as i8
+    }
 }
 
 /// gemmlowp's `SaturatingRoundingDoublingHighMul`: the high 32 bits of
@@ -303,10 +361,34 @@ pub fn saturating_rounding_doubling_high_mul(a: i32, b: i32) -> i32 {
     if a == i32::MIN && b == i32::MIN {
         return i32::MAX;
     }
+    high_mul(a, b)
+}
+
+/// [`saturating_rounding_doubling_high_mul`] for any `a` and `b` but the
+/// pair `(i32::MIN, i32::MIN)`, without its test: `(a · b + 2^30) >> 31`.
+///
+/// gemmlowp adds 2^30 to the product, or `1 − 2^30` below zero, and divides
+/// by 2^31 truncating toward zero. Below zero the sum `s = ab + 1 − 2^30` is
+/// negative, and truncating it is `floor((s + 2^31 − 1) / 2^31)`, that is
+/// `floor((ab + 2^30) / 2^31)`: the same floor as above zero, one shift.
+/// Every other pair's quotient is within the `i32` range.
+#[inline(always)]
+fn high_mul(a: i32, b: i32) -> i32 {
     let ab = i64::from(a) * i64::from(b);
-    // gemmlowp adds 2^30 (or 1 − 2^30 below zero) and divides truncating
-    let nudge: i64 = if ab >= 0 { 1 << 30 } else { 1 - (1 << 30) };
-    saturate((ab + nudge) / (1i64 << 31))
+    ((ab + (1 << 30)) >> 31) as i32
+}
+
+/// [`rounding_divide_by_pot`] for an exponent of at most 31, in `i32`, as
+/// gemmlowp writes it: the quotient rounded down, plus one where the
+/// remainder is above half (at least half below zero).
+#[inline(always)]
+fn divide_by_pot_up_to_31(x: i32, exponent: u32) -> i32 {
+    // exponent 31: the mask 2^31 − 1; 0: no mask, no rounding
+    let mask = (1u32 << (exponent & 31)).wrapping_sub(1) as i32;
+    let remainder = x & mask;
+    let threshold = (mask >> 1) + i32::from(x < 0);
+    // at most (2^31 − 1) >> 1 plus one: no overflow
+    (x >> (exponent & 31)) + i32::from(remainder > threshold)
 }
 
 /// gemmlowp's `RoundingDivideByPOT`: `x / 2^exponent` rounded to nearest,

@@ -49,6 +49,39 @@ pub trait Values<T: Copy>: sealed::Sealed {
     /// assert_eq!([1i8, 2, 3].run(2, 4).count(), 0);
     /// ```
     fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_;
+
+    /// The `N` values from `start`, or `None` if they are not all inside:
+    /// what a kernel reads a block of channels with, one length check for
+    /// the block.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Values;
+    ///
+    /// assert_eq!([1i8, 2, 3].chunk::<2>(1), Some([2, 3]));
+    /// assert_eq!([1i8, 2, 3].chunk::<2>(2), None);
+    /// ```
+    fn chunk<const N: usize>(&self, start: usize) -> Option<[T; N]> {
+        let first = self.at(start)?;
+        let mut values = [first; N];
+        for (i, v) in values.iter_mut().enumerate() {
+            *v = self.at(start.checked_add(i)?)?;
+        }
+        Some(values)
+    }
+
+    /// The values as one slice, where they are one (a slice or an
+    /// array, not an [`Array`] in a model's bytes): what a kernel runs its
+    /// loops over several rows at once on.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Array, Values};
+    ///
+    /// assert_eq!([1i8, 2].contiguous(), Some(&[1i8, 2][..]));
+    /// assert_eq!(Array::<i8>::new(&[1, 2]).unwrap().contiguous(), None);
+    /// ```
+    fn contiguous(&self) -> Option<&[T]> {
+        None
+    }
 }
 
 mod sealed {
@@ -66,6 +99,15 @@ impl<T: Copy> Values<T> for [T] {
     fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_ {
         self.get(start..end).unwrap_or(&[]).iter().copied()
     }
+    #[inline]
+    fn chunk<const N: usize>(&self, start: usize) -> Option<[T; N]> {
+        let values = self.get(start..start.checked_add(N)?)?;
+        <[T; N]>::try_from(values).ok()
+    }
+    #[inline]
+    fn contiguous(&self) -> Option<&[T]> {
+        Some(self)
+    }
 }
 
 impl<T: Copy, const N: usize> sealed::Sealed for [T; N] {}
@@ -78,6 +120,14 @@ impl<T: Copy, const N: usize> Values<T> for [T; N] {
     }
     fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_ {
         self.as_slice().run(start, end)
+    }
+    #[inline]
+    fn chunk<const M: usize>(&self, start: usize) -> Option<[T; M]> {
+        self.as_slice().chunk(start)
+    }
+    #[inline]
+    fn contiguous(&self) -> Option<&[T]> {
+        Some(self)
     }
 }
 

@@ -7,7 +7,7 @@
 
 use serde_json::Value;
 use shapecheck_tflite::{
-    activation_range_int8, fully_connected_int8, fully_connected_multiplier, Activation,
+    activation_range_int8, fully_connected_int8, fully_connected_multiplier, Activation, Array,
     FullyConnectedDims, FullyConnectedParams, Model, Options, QuantizedMultiplier, Rounding,
     TfliteError,
 };
@@ -413,4 +413,114 @@ fn activation_ranges_follow_tflite() {
             activation: Activation::Tanh
         }
     );
+}
+
+/// The kernel's definition written the naive way: the sum in i64 (taken
+/// mod 2^32, as the kernel's wrapping i32), then TFLite's output step.
+fn naive_fully_connected(
+    x: &[i8],
+    w: &[i8],
+    bias: &[i32],
+    dims: FullyConnectedDims,
+    params: &FullyConnectedParams<'_>,
+) -> Vec<i8> {
+    let mut out = Vec::new();
+    for b in 0..dims.batches {
+        for c in 0..dims.units {
+            let mut acc = i64::from(bias[c]);
+            for d in 0..dims.input_dim {
+                acc += (i64::from(x[b * dims.input_dim + d]) - i64::from(params.input_zero_point))
+                    * (i64::from(w[c * dims.input_dim + d]) - i64::from(params.weights_zero_point));
+            }
+            let m = params.multipliers[if params.multipliers.len() == 1 { 0 } else { c }];
+            let y =
+                shapecheck_tflite::multiply_by_quantized_multiplier(acc as i32, m, params.rounding)
+                    .saturating_add(params.output_zero_point)
+                    .max(params.output_min)
+                    .min(params.output_max)
+                    .clamp(-128, 127);
+            out.push(y as i8);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_kernel_is_its_naive_definition_for_any_zero_points_and_clamps() {
+    // weights' zero points other than 0 (the kernel takes them out once per
+    // row), clamps past int8 and empty ones (TFLite's max-then-min gives
+    // the upper end), per-tensor and per-channel, both roundings
+    let mut seed = 58u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as u32
+    };
+    let mut cases = 0;
+    for (input_dim, units) in [(1, 16), (16, 16), (16, 1), (7, 5), (40, 4)] {
+        for w_zp in [0, 3, -5] {
+            for (lo, hi) in [(-128, 127), (-20, 40), (-300, 300), (10, -10), (130, 140)] {
+                for per_channel in [false, true] {
+                    for rounding in [Rounding::Single, Rounding::Double] {
+                        let dims = FullyConnectedDims {
+                            batches: 2,
+                            input_dim,
+                            units,
+                        };
+                        let x: Vec<i8> = (0..2 * input_dim).map(|_| next() as i8).collect();
+                        let w: Vec<i8> = (0..units * input_dim).map(|_| next() as i8).collect();
+                        let bias: Vec<i32> = (0..units).map(|_| next() as i32 % 9000).collect();
+                        let m: Vec<QuantizedMultiplier> = (0..if per_channel { units } else { 1 })
+                            .map(|c| {
+                                fully_connected_multiplier(0.01, 0.02 + 0.003 * c as f32, 0.05)
+                                    .unwrap()
+                            })
+                            .collect();
+                        let params = FullyConnectedParams {
+                            input_zero_point: -7,
+                            weights_zero_point: w_zp,
+                            output_zero_point: 5,
+                            multipliers: &m,
+                            output_min: lo,
+                            output_max: hi,
+                            rounding,
+                        };
+                        let mut out = vec![0i8; 2 * units];
+                        fully_connected_int8(
+                            &x,
+                            w.as_slice(),
+                            Some(bias.as_slice()),
+                            dims,
+                            &params,
+                            &mut out,
+                        )
+                        .unwrap();
+                        // the weights in place in a model's bytes: the kernel's
+                        // other path (one unit at a time), the same outputs
+                        let bytes: Vec<u8> = w.iter().map(|&v| v as u8).collect();
+                        let in_place = Array::<i8>::new(&bytes).unwrap();
+                        let mut out_in_place = vec![0i8; 2 * units];
+                        fully_connected_int8(
+                            &x,
+                            &in_place,
+                            Some(bias.as_slice()),
+                            dims,
+                            &params,
+                            &mut out_in_place,
+                        )
+                        .unwrap();
+                        assert_eq!(out_in_place, out);
+                        assert_eq!(
+                            out,
+                            naive_fully_connected(&x, &w, &bias, dims, &params),
+                            "{input_dim}×{units} w_zp {w_zp} clamp [{lo}, {hi}] per-channel {per_channel} {rounding:?}"
+                        );
+                        cases += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(cases, 5 * 3 * 5 * 2 * 2);
 }

@@ -150,7 +150,18 @@ fn depthwise_conv_matches_the_naive_convolution_in_every_configuration() {
     let mut configurations = 0;
     for padding in [Padding::Same, Padding::Valid] {
         for (stride, dilation) in [(1, 1), (2, 1), (1, 2), (3, 2)] {
-            for (input_depth, depth_multiplier) in [(1, 1), (1, 3), (3, 1), (2, 2)] {
+            // the kernel accumulates 8 output channels of an input channel
+            // together: blocks of 8 (speech's 1×8), with a rest, and rests alone
+            for (input_depth, depth_multiplier) in [
+                (1, 1),
+                (1, 3),
+                (3, 1),
+                (2, 2),
+                (1, 8),
+                (2, 8),
+                (2, 11),
+                (1, 17),
+            ] {
                 for per_channel in [false, true] {
                     let (h, w, fh, fw, batches) = (7, 6, 3, 2, 2);
                     let rows = conv_axis(padding, h, fh, stride, dilation).unwrap();
@@ -224,7 +235,7 @@ fn depthwise_conv_matches_the_naive_convolution_in_every_configuration() {
             }
         }
     }
-    assert_eq!(configurations, 2 * 4 * 4 * 2);
+    assert_eq!(configurations, 2 * 4 * 8 * 2);
 }
 
 #[test]
