@@ -97,7 +97,8 @@ pub use fully_connected::{
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
 pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use options::{
-    DepthwiseConv2dOptions, FullyConnectedOptions, Options, ReshapeOptions, SoftmaxOptions,
+    AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
+    Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
 pub use quant::{
     multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,

@@ -5,7 +5,8 @@ use crate::array::{Array, LeNumber};
 use crate::error::{Name, Place, TfliteError};
 use crate::flatbuffer::{bytes_at, u32_at, Fault, Table, Vector};
 use crate::options::{
-    DepthwiseConv2dOptions, FullyConnectedOptions, Options, ReshapeOptions, SoftmaxOptions,
+    AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
+    Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
 use crate::types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 
@@ -623,9 +624,12 @@ impl<'a> Model<'a> {
 /// reader decodes.
 const CONV_2D_OPTIONS: u8 = 1;
 const DEPTHWISE_CONV_2D_OPTIONS: u8 = 2;
+const POOL_2D_OPTIONS: u8 = 5;
 const FULLY_CONNECTED_OPTIONS: u8 = 8;
 const SOFTMAX_OPTIONS: u8 = 9;
+const ADD_OPTIONS: u8 = 11;
 const RESHAPE_OPTIONS: u8 = 17;
+const REDUCER_OPTIONS: u8 = 27;
 
 /// The options of an operator of `op`: decoded for the ops the reader
 /// knows, whose options must then be of their own type (or absent:
@@ -720,12 +724,74 @@ fn read_options<'a>(
             };
             Options::Softmax(SoftmaxOptions { beta })
         }
-        BuiltinOp::CONV_2D if options_type != 0 && options_type != CONV_2D_OPTIONS => {
-            return Err(TfliteError::OptionsMismatch {
-                place,
-                expected: "Conv2DOptions",
-                found: options_type,
+        BuiltinOp::CONV_2D => {
+            let t = expect(CONV_2D_OPTIONS, "Conv2DOptions")?;
+            let (pad, sw, sh, act, dw, dh) = match t {
+                Some(t) => (
+                    t.i8(0, 0).map_err(at("padding"))?,
+                    t.i32(1, 0).map_err(at("stride_w"))?,
+                    t.i32(2, 0).map_err(at("stride_h"))?,
+                    t.i8(3, 0).map_err(at("fused_activation_function"))?,
+                    t.i32(4, 1).map_err(at("dilation_w_factor"))?,
+                    t.i32(5, 1).map_err(at("dilation_h_factor"))?,
+                ),
+                None => (0, 0, 0, 0, 1, 1),
+            };
+            Options::Conv2d(Conv2dOptions {
+                padding: Padding::from_schema(pad).ok_or(enum_value(pad, "padding"))?,
+                stride_w: at_least_1(sw, "stride_w")?,
+                stride_h: at_least_1(sh, "stride_h")?,
+                fused_activation: Activation::from_schema(act)
+                    .ok_or(enum_value(act, "fused_activation_function"))?,
+                dilation_w: at_least_1(dw, "dilation_w_factor")?,
+                dilation_h: at_least_1(dh, "dilation_h_factor")?,
             })
+        }
+        BuiltinOp::AVERAGE_POOL_2D | BuiltinOp::MAX_POOL_2D => {
+            let t = expect(POOL_2D_OPTIONS, "Pool2DOptions")?;
+            let (pad, sw, sh, fw, fh, act) = match t {
+                Some(t) => (
+                    t.i8(0, 0).map_err(at("padding"))?,
+                    t.i32(1, 0).map_err(at("stride_w"))?,
+                    t.i32(2, 0).map_err(at("stride_h"))?,
+                    t.i32(3, 0).map_err(at("filter_width"))?,
+                    t.i32(4, 0).map_err(at("filter_height"))?,
+                    t.i8(5, 0).map_err(at("fused_activation_function"))?,
+                ),
+                None => (0, 0, 0, 0, 0, 0),
+            };
+            Options::Pool2d(Pool2dOptions {
+                padding: Padding::from_schema(pad).ok_or(enum_value(pad, "padding"))?,
+                stride_w: at_least_1(sw, "stride_w")?,
+                stride_h: at_least_1(sh, "stride_h")?,
+                filter_width: at_least_1(fw, "filter_width")?,
+                filter_height: at_least_1(fh, "filter_height")?,
+                fused_activation: Activation::from_schema(act)
+                    .ok_or(enum_value(act, "fused_activation_function"))?,
+            })
+        }
+        BuiltinOp::ADD => {
+            let t = expect(ADD_OPTIONS, "AddOptions")?;
+            let (act, pot) = match t {
+                Some(t) => (
+                    t.i8(0, 0).map_err(at("fused_activation_function"))?,
+                    t.bool(1).map_err(at("pot_scale_int16"))?,
+                ),
+                None => (0, false),
+            };
+            Options::Add(AddOptions {
+                fused_activation: Activation::from_schema(act)
+                    .ok_or(enum_value(act, "fused_activation_function"))?,
+                pot_scale_int16: pot,
+            })
+        }
+        BuiltinOp::MEAN => {
+            let t = expect(REDUCER_OPTIONS, "ReducerOptions")?;
+            let keep_dims = match t {
+                Some(t) => t.bool(0).map_err(at("keep_dims"))?,
+                None => false,
+            };
+            Options::Reducer(ReducerOptions { keep_dims })
         }
         _ if options_type == 0 => Options::None,
         _ => Options::Other { options_type },
@@ -757,10 +823,17 @@ impl<'a> Quantization<'a> {
         }
         let axis = usize::try_from(dimension).ok();
         let dim = axis.and_then(|a| shape.get(a));
+        // a 1-D tensor with one scale per element, whatever axis the file
+        // names: person_detect.tflite's depthwise biases say 3. TFLite
+        // Micro loads them (it reads a bias's int32 values only); TFLite's
+        // own interpreter refuses them.
+        let per_element_of_1d = shape.len() == 1
+            && axis.is_some()
+            && shape.get(0).and_then(|d| usize::try_from(d).ok()) == Some(scales.len());
         let fits = match dim {
             // one scale for the whole tensor, or one per slice along the axis
             Some(d) => scales.len() == 1 || usize::try_from(d).ok() == Some(scales.len()),
-            None => scales.len() == 1 && (dimension == 0 || axis.is_some()),
+            None => (scales.len() == 1 && (dimension == 0 || axis.is_some())) || per_element_of_1d,
         };
         let quantized_dimension = axis
             .filter(|_| fits)

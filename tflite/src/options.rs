@@ -4,7 +4,8 @@ use crate::array::Array;
 use crate::types::{Activation, Padding, WeightsFormat};
 
 /// An operator's builtin options: decoded for `FULLY_CONNECTED`,
-/// `DEPTHWISE_CONV_2D`, `RESHAPE` and `SOFTMAX` (absent options give the
+/// `CONV_2D`, `DEPTHWISE_CONV_2D`, `AVERAGE_POOL_2D`, `MAX_POOL_2D`,
+/// `ADD`, `MEAN`, `RESHAPE` and `SOFTMAX` (absent options give the
 /// schema's defaults), the union's type value for any other op.
 ///
 /// ```
@@ -22,8 +23,16 @@ pub enum Options<'a> {
     None,
     /// `FullyConnectedOptions`
     FullyConnected(FullyConnectedOptions),
+    /// `Conv2DOptions`
+    Conv2d(Conv2dOptions),
     /// `DepthwiseConv2DOptions`
     DepthwiseConv2d(DepthwiseConv2dOptions),
+    /// `Pool2DOptions` (`AVERAGE_POOL_2D`, `MAX_POOL_2D`)
+    Pool2d(Pool2dOptions),
+    /// `AddOptions`
+    Add(AddOptions),
+    /// `ReducerOptions` (`MEAN`)
+    Reducer(ReducerOptions),
     /// `ReshapeOptions`
     Reshape(ReshapeOptions<'a>),
     /// `SoftmaxOptions`
@@ -58,6 +67,99 @@ pub struct FullyConnectedOptions {
     pub keep_num_dims: bool,
     /// `asymmetric_quantize_inputs` (weights-only quantization)
     pub asymmetric_quantize_inputs: bool,
+}
+
+/// `Conv2DOptions`, NHWC; strides and dilations checked to be at least 1.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options, Padding};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/conv_3x3_s2_same.tflite")))?;
+/// let Options::Conv2d(o) = model.operator(0).unwrap().options() else { panic!() };
+/// assert_eq!((o.padding, o.stride_h, o.stride_w), (Padding::Same, 2, 2));
+/// assert_eq!((o.dilation_h, o.dilation_w, o.fused_activation), (1, 1, Activation::Relu));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Conv2dOptions {
+    /// `padding`
+    pub padding: Padding,
+    /// `stride_w`
+    pub stride_w: i32,
+    /// `stride_h`
+    pub stride_h: i32,
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
+    /// `dilation_w_factor`
+    pub dilation_w: i32,
+    /// `dilation_h_factor`
+    pub dilation_h: i32,
+}
+
+/// `Pool2DOptions`, NHWC, of `AVERAGE_POOL_2D` and `MAX_POOL_2D`; strides
+/// and the window checked to be at least 1.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options, Padding};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/avgpool_3x3_s2_valid.tflite")))?;
+/// let Options::Pool2d(o) = model.operator(0).unwrap().options() else { panic!() };
+/// assert_eq!((o.padding, o.stride_h, o.filter_height, o.filter_width), (Padding::Valid, 2, 3, 3));
+/// assert_eq!(o.fused_activation, Activation::None);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Pool2dOptions {
+    /// `padding`
+    pub padding: Padding,
+    /// `stride_w`
+    pub stride_w: i32,
+    /// `stride_h`
+    pub stride_h: i32,
+    /// `filter_width`: the window's columns
+    pub filter_width: i32,
+    /// `filter_height`: the window's rows
+    pub filter_height: i32,
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
+}
+
+/// `AddOptions`.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/add_residual_relu.tflite")))?;
+/// let Options::Add(o) = model.operator(2).unwrap().options() else { panic!() };
+/// assert_eq!(o.fused_activation, Activation::Relu);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AddOptions {
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
+    /// `pot_scale_int16` (int16 models only)
+    pub pot_scale_int16: bool,
+}
+
+/// `ReducerOptions` (`MEAN`): the axes are the op's second input.
+///
+/// ```
+/// use shapecheck_tflite::{Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/mean_hw_keepdims.tflite")))?;
+/// let Options::Reducer(o) = model.operator(0).unwrap().options() else { panic!() };
+/// assert!(o.keep_dims);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReducerOptions {
+    /// `keep_dims`: the reduced axes stay, of size 1
+    pub keep_dims: bool,
 }
 
 /// `DepthwiseConv2DOptions`, NHWC; strides and dilations checked to be at

@@ -202,6 +202,10 @@ impl BuiltinOp {
     pub const TANH: BuiltinOp = BuiltinOp(28);
     /// `CUSTOM` (32): the operator's `custom_code` names it
     pub const CUSTOM: BuiltinOp = BuiltinOp(32);
+    /// `PAD` (34)
+    pub const PAD: BuiltinOp = BuiltinOp(34);
+    /// `MEAN` (40)
+    pub const MEAN: BuiltinOp = BuiltinOp(40);
     /// `QUANTIZE` (114)
     pub const QUANTIZE: BuiltinOp = BuiltinOp(114);
 

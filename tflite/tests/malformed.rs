@@ -328,10 +328,11 @@ fn the_op_is_the_larger_of_the_two_codes() {
         .set(4, V::Table(Obj::default()));
     let file = p.file();
     let op = Model::parse(&file).unwrap().operator(0).unwrap();
-    assert_eq!(
-        (op.op(), op.options()),
-        (BuiltinOp::ADD, Options::Other { options_type: 11 })
-    );
+    let Options::Add(add) = op.options() else {
+        panic!("{:?}", op.options())
+    };
+    assert_eq!(op.op(), BuiltinOp::ADD);
+    assert_eq!(add.fused_activation, shapecheck_tflite::Activation::None);
 }
 
 #[test]
@@ -1099,4 +1100,32 @@ fn buffers_outside_the_flatbuffer_are_read_and_checked() {
             "{offset} {size}: {err:?}"
         );
     }
+}
+
+#[test]
+fn a_1d_tensor_may_name_any_axis_for_one_scale_per_element() {
+    // person_detect.tflite's depthwise biases: [8] with 8 scales "along
+    // dim 3"; TFLite Micro loads them, and so does the reader
+    let mut p = Parts::fc();
+    p.tensors[2] = p.tensors[2]
+        .clone()
+        .set(4, V::Table(quant(&[0.1, 0.2, 0.3], &[0, 0, 0], 3)));
+    let file = p.file();
+    let m = Model::parse(&file).unwrap();
+    let q = m.tensor(2).unwrap().quantization().unwrap();
+    assert_eq!((q.quantized_dimension(), q.scales().len()), (3, 3));
+    // a count that is not the 1-D tensor's length is still refused
+    let mut p = Parts::fc();
+    p.tensors[2] = p.tensors[2]
+        .clone()
+        .set(4, V::Table(quant(&[0.1, 0.2], &[0, 0], 3)));
+    assert!(matches!(
+        p.parse_err(),
+        TfliteError::QuantizedDimension {
+            dim: None,
+            rank: 1,
+            scales: 2,
+            ..
+        }
+    ));
 }
