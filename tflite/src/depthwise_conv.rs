@@ -50,59 +50,75 @@ pub struct ConvAxis {
 /// assert!(conv_axis(Padding::Valid, 4, 8, 1, 1).is_err());
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
-pub fn conv_axis(
+pub const fn conv_axis(
     padding: Padding,
     input: usize,
     filter: usize,
     stride: usize,
     dilation: usize,
 ) -> Result<ConvAxis, TfliteError> {
-    let at_least_1 = |what: &'static str, v: usize| {
-        if v >= 1 {
-            Ok(v)
-        } else {
-            Err(TfliteError::KernelParam {
-                what,
-                value: 0,
-                rule: "it must be at least 1",
-            })
-        }
-    };
-    let stride = at_least_1("convolution's stride", stride)?;
-    let dilation = at_least_1("convolution's dilation", dilation)?;
-    let filter = at_least_1("convolution's filter size", filter)?;
+    // a `const fn`: the library's compile-time layer checks call it too
+    // (`shapecheck::ops::layers::conv_output`), so it is written without
+    // closures or `?`
+    if stride == 0 {
+        return Err(at_least_1("convolution's stride"));
+    }
+    if dilation == 0 {
+        return Err(at_least_1("convolution's dilation"));
+    }
+    if filter == 0 {
+        return Err(at_least_1("convolution's filter size"));
+    }
     let overflow = TfliteError::KernelParam {
         what: "convolution's dilated filter size",
         value: i64::MAX,
         rule: "the sizes overflow",
     };
-    let effective = (filter - 1)
-        .checked_mul(dilation)
-        .and_then(|f| f.checked_add(1))
-        .ok_or(overflow)?;
+    let effective = match (filter - 1).checked_mul(dilation) {
+        Some(f) => match f.checked_add(1) {
+            Some(f) => f,
+            None => return Err(overflow),
+        },
+        None => return Err(overflow),
+    };
     let output = match padding {
         Padding::Same => input.div_ceil(stride),
         Padding::Valid => {
             if effective > input {
                 return Err(TfliteError::KernelParam {
                     what: "convolution's dilated filter size",
-                    value: i64::try_from(effective).unwrap_or(i64::MAX),
+                    value: if effective > i64::MAX as usize {
+                        i64::MAX
+                    } else {
+                        effective as i64
+                    },
                     rule: "VALID padding needs it no longer than the input",
                 });
             }
             (input - effective) / stride + 1
         }
     };
-    let covered = output
-        .saturating_sub(1)
-        .checked_mul(stride)
-        .and_then(|c| c.checked_add(effective))
-        .ok_or(overflow)?;
+    let covered = match output.saturating_sub(1).checked_mul(stride) {
+        Some(c) => match c.checked_add(effective) {
+            Some(c) => c,
+            None => return Err(overflow),
+        },
+        None => return Err(overflow),
+    };
     let total = covered.saturating_sub(input);
     Ok(ConvAxis {
         output,
         pad_before: total / 2,
     })
+}
+
+/// The error for a size `what` of 0 that must be at least 1.
+const fn at_least_1(what: &'static str) -> TfliteError {
+    TfliteError::KernelParam {
+        what,
+        value: 0,
+        rule: "it must be at least 1",
+    }
 }
 
 /// The sizes of one depthwise convolution, NHWC: the input is
