@@ -6,6 +6,7 @@ use crate::error::TfliteError;
 use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
 use crate::types::Padding;
 use crate::values::Values;
+use crate::window::Window;
 
 /// One spatial axis of a convolution, as TFLite sizes it
 /// ([`conv_axis`]): the output's size along it and the padding before the
@@ -460,72 +461,6 @@ fn mac_block(acc: &mut [i32; BLOCK], x: i32, f: [i8; BLOCK]) {
 /// Output channels accumulated together, in registers: a depth multiplier
 /// of 8 (speech.tflite's) is one block.
 const BLOCK: usize = 8;
-
-/// The filter taps of one output position along one axis that fall inside
-/// the input: taps `first..end`, tap `first` reading input position
-/// `position`, each next tap `dilation` further.
-#[derive(Clone, Copy)]
-struct Window {
-    first: usize,
-    end: usize,
-    position: usize,
-    dilation: usize,
-}
-
-impl Window {
-    /// The taps of output position `o` whose input position
-    /// `o · stride + k · dilation − pad` is inside `0..size` (a position
-    /// whose computation overflows is outside, as it is for TFLite's
-    /// signed arithmetic on any input that fits in memory).
-    fn new(
-        o: usize,
-        stride: usize,
-        pad: usize,
-        dilation: usize,
-        filter: usize,
-        size: usize,
-    ) -> Self {
-        let empty = Window {
-            first: 0,
-            end: 0,
-            position: 0,
-            dilation,
-        };
-        // dilation is at least 1 (checked)
-        let Some(base) = o.checked_mul(stride) else {
-            return empty;
-        };
-        // the first tap at or past the padding
-        let first = if base >= pad {
-            0
-        } else {
-            (pad - base).div_ceil(dilation)
-        };
-        // the taps before the input's end: base + k · dilation < pad + size,
-        // or, past usize, any tap whose position does not overflow
-        let end = match pad.checked_add(size) {
-            Some(limit) if limit > base => (limit - base - 1) / dilation + 1,
-            Some(_) => 0,
-            None => ((usize::MAX - base) / dilation).saturating_add(1),
-        }
-        .min(filter);
-        if first >= end {
-            return empty;
-        }
-        Window {
-            first,
-            end,
-            // inside by the bounds above: no overflow
-            position: base + first * dilation - pad,
-            dilation,
-        }
-    }
-
-    /// `(tap, input position)` for each tap inside.
-    fn taps(self) -> impl Iterator<Item = (usize, usize)> {
-        (self.first..self.end).map(move |k| (k, self.position + (k - self.first) * self.dilation))
-    }
-}
 
 /// Checks a depthwise convolution's lengths and parameters.
 fn check(

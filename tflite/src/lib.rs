@@ -14,8 +14,10 @@
 //! TFLite interpreter and the double rounding of TFLite Micro
 //! ([`Rounding`]). TFLite's kernels, on slices and bit for bit, are built
 //! on them: [`fully_connected_int8`], [`fully_connected_f32`],
-//! [`depthwise_conv_int8`] (with [`conv_axis`], TFLite's padding),
-//! [`softmax_int8`] (TFLite Micro's fixed point) and [`reshape`].
+//! [`depthwise_conv_int8`] and [`conv_2d_int8`] (with [`conv_axis`],
+//! TFLite's padding), [`average_pool_int8`], [`max_pool_int8`],
+//! [`mean_int8`] (the spatial mean), [`softmax_int8`] (TFLite Micro's fixed
+//! point) and [`reshape`].
 //!
 //! [`Interpreter`] runs a parsed model op by op with those kernels, over
 //! buffers the caller gives (no heap), reading the weights in place:
@@ -72,20 +74,25 @@
 )]
 
 mod array;
+mod conv;
 mod depthwise_conv;
 mod error;
 mod flatbuffer;
 mod fully_connected;
 mod interpreter;
+mod mean;
 mod model;
 mod options;
+mod pool;
 mod quant;
 mod reshape;
 mod softmax;
 mod types;
 mod values;
+mod window;
 
 pub use array::{Array, ArrayIter, LeNumber};
+pub use conv::{conv_2d_int8, Conv2dDims, Conv2dParams};
 pub use depthwise_conv::{
     conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
 };
@@ -95,11 +102,13 @@ pub use fully_connected::{
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
+pub use mean::{mean_int8, mean_params, MeanParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use options::{
     AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
     Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
+pub use pool::{average_pool_int8, max_pool_int8, PoolDims, PoolParams};
 pub use quant::{
     multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
