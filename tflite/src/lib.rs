@@ -15,7 +15,12 @@
 //! ([`Rounding`]). TFLite's kernels, on slices and bit for bit, are built
 //! on them: [`fully_connected_int8`], [`fully_connected_f32`],
 //! [`depthwise_conv_int8`] (with [`conv_axis`], TFLite's padding),
-//! [`softmax_int8`] (TFLite Micro's fixed point) and [`reshape`].
+//! [`softmax_int8`] (TFLite Micro's fixed point) and [`reshape`]; and,
+//! as TFLite Micro computes them, [`add_int8`] (with numpy's broadcasting,
+//! [`broadcast_shape`]), [`pad`], [`logistic_int8`], [`quantize_int8`] and
+//! [`dequantize_int8`]. Each op's quantization arithmetic, from the
+//! tensors' float scales to the kernel's constants, is one function
+//! ([`add_params`], [`logistic_params`], [`softmax_params`], ...).
 //!
 //! [`Interpreter`] runs a parsed model op by op with those kernels, over
 //! buffers the caller gives (no heap), reading the weights in place:
@@ -71,20 +76,26 @@
     )
 )]
 
+mod add;
 mod array;
 mod depthwise_conv;
+mod dims;
 mod error;
 mod flatbuffer;
 mod fully_connected;
 mod interpreter;
+mod logistic;
 mod model;
 mod options;
+mod pad;
 mod quant;
+mod quantize;
 mod reshape;
 mod softmax;
 mod types;
 mod values;
 
+pub use add::{add_int8, add_params, broadcast_shape, AddParams};
 pub use array::{Array, ArrayIter, LeNumber};
 pub use depthwise_conv::{
     conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
@@ -95,14 +106,17 @@ pub use fully_connected::{
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
+pub use logistic::{logistic_int8, logistic_params, LogisticParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use options::{
     DepthwiseConv2dOptions, FullyConnectedOptions, Options, ReshapeOptions, SoftmaxOptions,
 };
+pub use pad::{pad, pad_output_shape};
 pub use quant::{
     multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
 };
+pub use quantize::{dequantize_int8, dequantize_value, quantize_int8, quantize_value};
 pub use reshape::{reshape, reshape_dims};
 pub use softmax::{softmax_int8, softmax_params, SoftmaxParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
