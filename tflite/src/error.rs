@@ -395,6 +395,23 @@ pub enum TfliteError {
         /// that tensor's name
         output_name: Name,
     },
+    /// An operator of an op the [`Interpreter`](crate::Interpreter) runs,
+    /// with an option it does not (a fused `TANH`, a shuffled weights
+    /// format, ...).
+    UnsupportedOption {
+        /// the operator's index
+        operator: usize,
+        /// its op
+        op: BuiltinOp,
+        /// the option (`"fused activation"`, `"weights format"`, ...)
+        option: &'static str,
+        /// its value, as the schema names it
+        value: &'static str,
+        /// the tensor it writes (its output 0)
+        output: usize,
+        /// that tensor's name
+        output_name: Name,
+    },
     /// An operator lacks an operand the op needs.
     MissingOperand {
         /// the operator's index
@@ -759,6 +776,17 @@ impl fmt::Display for TfliteError {
             } => write!(
                 f,
                 "operator {operator} ({op}), writing tensor {output} \"{output_name}\": the interpreter does not run this op (or not on these types or options)"
+            ),
+            TfliteError::UnsupportedOption {
+                operator,
+                op,
+                option,
+                value,
+                output,
+                output_name,
+            } => write!(
+                f,
+                "operator {operator} ({op}), writing tensor {output} \"{output_name}\": its {option} {value} is not supported (shapecheck runs the clamps NONE, RELU, RELU_N1_TO_1 and RELU6, and the default weights format)"
             ),
             TfliteError::MissingOperand {
                 operator,

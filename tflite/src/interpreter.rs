@@ -3,7 +3,9 @@
 
 use core::ops::Range;
 
+use crate::add::{add_int8, add_params, AddParams};
 use crate::array::Array;
+use crate::conv::{conv_2d_int8, Conv2dDims, Conv2dParams};
 use crate::depthwise_conv::{
     conv_axis, depthwise_conv_int8, DepthwiseConvDims, DepthwiseConvParams,
 };
@@ -12,12 +14,21 @@ use crate::fully_connected::{
     activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
+use crate::logistic::{logistic_int8, logistic_params, LogisticParams};
+use crate::mean::{mean_int8, mean_params, MeanParams};
 use crate::model::{Model, ModelTensor, Operator};
-use crate::options::{DepthwiseConv2dOptions, FullyConnectedOptions, Options, SoftmaxOptions};
+use crate::ops::{op_row, pad_amounts, spatial, OpShape, MAX_DIMS};
+use crate::options::{
+    AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
+    Pool2dOptions, SoftmaxOptions,
+};
+use crate::pad::pad;
+use crate::pool::{average_pool_int8, max_pool_int8, PoolDims, PoolParams};
 use crate::quant::{QuantizedMultiplier, Rounding};
+use crate::quantize::{dequantize_int8, quantize_int8};
 use crate::reshape::{reshape, reshape_dims};
 use crate::softmax::{softmax_int8, softmax_params, SoftmaxParams};
-use crate::types::{BuiltinOp, TensorType, WeightsFormat};
+use crate::types::{Activation, BuiltinOp, TensorType, WeightsFormat};
 
 /// Whose int8 arithmetic the [`Interpreter`] reproduces: the two differ in
 /// the rounding of `FULLY_CONNECTED`'s requantization only.
@@ -224,10 +235,73 @@ enum Step<'m> {
         depth: usize,
         params: SoftmaxParams,
     },
+    Conv2dInt8 {
+        input: Range<usize>,
+        output: Range<usize>,
+        filter: Array<'m, i8>,
+        bias: Option<Array<'m, i32>>,
+        dims: Conv2dDims,
+        strides: (usize, usize),
+        dilations: (usize, usize),
+        pads: (usize, usize),
+        quantization: Quantized,
+    },
+    PoolInt8 {
+        max: bool,
+        input: Range<usize>,
+        output: Range<usize>,
+        dims: PoolDims,
+        params: PoolParams,
+    },
+    MeanInt8 {
+        input: Range<usize>,
+        output: Range<usize>,
+        /// batches, height, width, depth
+        sizes: [usize; 4],
+        params: MeanParams,
+    },
+    AddInt8 {
+        a: Source<'m>,
+        b: Source<'m>,
+        output: Range<usize>,
+        a_shape: OpShape,
+        b_shape: OpShape,
+        params: AddParams,
+    },
+    Pad {
+        input: Slot,
+        output: Slot,
+        shape: OpShape,
+        paddings: [(usize, usize); MAX_DIMS],
+        value: i8,
+    },
+    LogisticInt8 {
+        input: Range<usize>,
+        output: Range<usize>,
+        params: LogisticParams,
+    },
+    Quantize {
+        input: Range<usize>,
+        output: Range<usize>,
+        scale: f32,
+        zero_point: i32,
+    },
+    Dequantize {
+        input: Range<usize>,
+        output: Range<usize>,
+        scale: f32,
+        zero_point: i32,
+    },
     Reshape {
         input: Slot,
         output: Slot,
     },
+}
+
+/// An int8 operand that is an activation or a constant of the model.
+enum Source<'m> {
+    Activation(Range<usize>),
+    Constant(Array<'m, i8>),
 }
 
 /// The requantization of a quantized layer: zero points, clamp, and how
@@ -313,6 +387,35 @@ fn split<'s, T>(
     }
 }
 
+/// `(&arena[a], &arena[b], &mut arena[output])` for two inputs that may
+/// overlap each other but not the output, or `None` when one does or a
+/// range lies outside.
+fn split2<'s, T>(
+    arena: &'s mut [T],
+    a: &Range<usize>,
+    b: &Range<usize>,
+    output: &Range<usize>,
+) -> Option<(&'s [T], &'s [T], &'s mut [T])> {
+    let disjoint = |r: &Range<usize>| r.end <= output.start || output.end <= r.start;
+    if !disjoint(a) || !disjoint(b) {
+        return None;
+    }
+    let (before, rest) = arena.split_at_mut(output.start.min(arena.len()));
+    let (out, after) = rest.split_at_mut(output.len().min(rest.len()));
+    if out.len() != output.len() {
+        return None;
+    }
+    let (before, after) = (&*before, &*after);
+    let pick = |r: &Range<usize>| {
+        if r.end <= output.start {
+            before.get(r.clone())
+        } else {
+            after.get(r.start - output.end..r.end - output.end)
+        }
+    };
+    Some((pick(a)?, pick(b)?, out))
+}
+
 impl<'m, 'a> Interpreter<'m, 'a> {
     /// The lengths of the buffers `model` needs: the elements of its int8
     /// and f32 activations (every tensor without constant data), and the
@@ -349,22 +452,21 @@ impl<'m, 'a> Interpreter<'m, 'a> {
                 })?;
         }
         for op in model.operators() {
-            let channels = match op.op() {
-                BuiltinOp::FULLY_CONNECTED | BuiltinOp::DEPTHWISE_CONV_2D => op
-                    .input(1)
-                    .and_then(|i| model.tensor(i))
-                    .filter(|w| w.dtype() == TensorType::Int8)
-                    .map(|w| {
-                        let axis = if op.op() == BuiltinOp::FULLY_CONNECTED {
-                            0
-                        } else {
-                            3
-                        };
-                        dim(&w, axis)
-                    })
-                    .unwrap_or(0),
-                _ => 0,
+            // the output channels: the weights' and CONV_2D's filter's
+            // dim 0, DEPTHWISE_CONV_2D's filter's dim 3
+            let axis = match op.op() {
+                BuiltinOp::FULLY_CONNECTED | BuiltinOp::CONV_2D => Some(0),
+                BuiltinOp::DEPTHWISE_CONV_2D => Some(3),
+                _ => None,
             };
+            let channels = axis
+                .and_then(|axis| {
+                    op.input(1)
+                        .and_then(|i| model.tensor(i))
+                        .filter(|w| w.dtype() == TensorType::Int8)
+                        .map(|w| dim(&w, axis))
+                })
+                .unwrap_or(0);
             sizes.multipliers = sizes.multipliers.max(channels);
         }
         Ok(sizes)
@@ -564,15 +666,28 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     fn prepare(&mut self, op: &Operator<'m>) -> Result<Step<'m>, TfliteError> {
         let checker = Checker::new(self.model, *op)?;
         let scratch = &mut *self.arena.multipliers;
+        // the op's row: the ops shapecheck runs, and each one's shape rule
+        let row = op_row(op.op()).ok_or_else(|| checker.unsupported())?;
+        let shape = (row.output_shape)(&self.model, op)?;
+        checker.output_shape(&shape)?;
         match (op.op(), op.options()) {
             (BuiltinOp::FULLY_CONNECTED, Options::FullyConnected(options)) => {
                 checker.fully_connected(options, scratch)
             }
+            (BuiltinOp::CONV_2D, Options::Conv2d(options)) => checker.conv_2d(options, scratch),
             (BuiltinOp::DEPTHWISE_CONV_2D, Options::DepthwiseConv2d(options)) => {
                 checker.depthwise_conv(options, scratch)
             }
+            (BuiltinOp::AVERAGE_POOL_2D, Options::Pool2d(options)) => checker.pool(options, false),
+            (BuiltinOp::MAX_POOL_2D, Options::Pool2d(options)) => checker.pool(options, true),
+            (BuiltinOp::MEAN, _) => checker.mean(),
+            (BuiltinOp::ADD, Options::Add(options)) => checker.add(options, &shape),
+            (BuiltinOp::PAD, _) => checker.pad(),
+            (BuiltinOp::LOGISTIC, _) => checker.logistic(),
             (BuiltinOp::SOFTMAX, Options::Softmax(options)) => checker.softmax(options),
             (BuiltinOp::RESHAPE, Options::Reshape(_) | Options::None) => checker.reshape(),
+            (BuiltinOp::QUANTIZE, _) => checker.quantize(),
+            (BuiltinOp::DEQUANTIZE, _) => checker.dequantize(),
             _ => Err(checker.unsupported()),
         }
     }
@@ -668,6 +783,130 @@ impl<'m, 'a> Interpreter<'m, 'a> {
                 let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
                 softmax_int8(x, depth, &params, y)
             }
+            Step::Conv2dInt8 {
+                input,
+                output,
+                filter,
+                bias,
+                dims,
+                strides,
+                dilations,
+                pads,
+                quantization: q,
+            } => {
+                let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+                let params = Conv2dParams {
+                    stride_height: strides.0,
+                    stride_width: strides.1,
+                    dilation_height: dilations.0,
+                    dilation_width: dilations.1,
+                    pad_top: pads.0,
+                    pad_left: pads.1,
+                    input_zero_point: q.input_zero_point,
+                    output_zero_point: q.output_zero_point,
+                    multipliers: multipliers_of(&q),
+                    output_min: q.output_min,
+                    output_max: q.output_max,
+                    rounding: Rounding::Double,
+                };
+                conv_2d_int8(x, &filter, bias.as_ref(), dims, &params, y)
+            }
+            Step::PoolInt8 {
+                max,
+                input,
+                output,
+                dims,
+                params,
+            } => {
+                let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+                if max {
+                    max_pool_int8(x, dims, &params, y)
+                } else {
+                    average_pool_int8(x, dims, &params, y)
+                }
+            }
+            Step::MeanInt8 {
+                input,
+                output,
+                sizes: [b, h, w, c],
+                params,
+            } => {
+                let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+                mean_int8(x, b, h, w, c, &params, y)
+            }
+            Step::AddInt8 {
+                a,
+                b,
+                output,
+                a_shape,
+                b_shape,
+                params,
+            } => {
+                let (a_dims, b_dims) = (a_shape.dims(), b_shape.dims());
+                match (a, b) {
+                    (Source::Activation(ra), Source::Activation(rb)) => {
+                        let (x1, x2, y) = split2(int8, &ra, &rb, &output).ok_or(overlap)?;
+                        add_int8(x1, a_dims, x2, b_dims, &params, y)
+                    }
+                    (Source::Activation(ra), Source::Constant(c)) => {
+                        let (x1, y) = split(int8, &ra, &output).ok_or(overlap)?;
+                        add_int8(x1, a_dims, &c, b_dims, &params, y)
+                    }
+                    (Source::Constant(c), Source::Activation(rb)) => {
+                        let (x2, y) = split(int8, &rb, &output).ok_or(overlap)?;
+                        add_int8(&c, a_dims, x2, b_dims, &params, y)
+                    }
+                    (Source::Constant(c1), Source::Constant(c2)) => {
+                        let y = int8.get_mut(output).ok_or(overlap)?;
+                        add_int8(&c1, a_dims, &c2, b_dims, &params, y)
+                    }
+                }
+            }
+            Step::Pad {
+                input,
+                output,
+                shape,
+                paddings,
+                value,
+            } => {
+                let paddings = paddings.get(..shape.dims().len()).unwrap_or(&[]);
+                match input.dtype {
+                    TensorType::Int8 => {
+                        let (x, y) = split(int8, &input.range, &output.range).ok_or(overlap)?;
+                        pad(x, shape.dims(), paddings, value, y)
+                    }
+                    _ => {
+                        let (x, y) = split(float32, &input.range, &output.range).ok_or(overlap)?;
+                        pad(x, shape.dims(), paddings, 0.0, y)
+                    }
+                }
+            }
+            Step::LogisticInt8 {
+                input,
+                output,
+                params,
+            } => {
+                let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+                logistic_int8(x, &params, y)
+            }
+            Step::Quantize {
+                input,
+                output,
+                scale,
+                zero_point,
+            } => match (float32.get(input), int8.get_mut(output)) {
+                (Some(x), Some(y)) => quantize_int8(x, scale, zero_point, y),
+                _ => Err(overlap),
+            },
+            Step::Dequantize {
+                input,
+                output,
+                scale,
+                zero_point,
+            } => match (int8.get(input), float32.get_mut(output)) {
+                (Some(x), Some(y)) => dequantize_int8(x, scale, zero_point, y),
+                _ => Err(overlap),
+            },
             Step::Reshape { input, output } => match input.dtype {
                 TensorType::Int8 => {
                     let (x, y) = split(int8, &input.range, &output.range).ok_or(overlap)?;
@@ -714,6 +953,46 @@ impl<'m> Checker<'m> {
         TfliteError::UnsupportedOp {
             operator: self.op.index(),
             op: self.op.op(),
+            output: self.output.index(),
+            output_name: Name::new(self.output.name()),
+        }
+    }
+
+    /// Checks the file's output shape is `shape`, the op's rule's.
+    fn output_shape(&self, shape: &OpShape) -> Result<(), TfliteError> {
+        let output = &self.output;
+        self.rank("output", output, shape.dims().len())?;
+        for (axis, &d) in shape.dims().iter().enumerate() {
+            self.dim("output", output, axis, d)?;
+        }
+        Ok(())
+    }
+
+    /// The int8 clamp of `activation` at the output's scale and zero
+    /// point; a fused activation that is no clamp (`TANH`) is refused,
+    /// naming the operator.
+    fn clamp(
+        &self,
+        activation: Activation,
+        scale: f32,
+        zero_point: i32,
+    ) -> Result<(i32, i32), TfliteError> {
+        activation_range_int8(activation, scale, zero_point).map_err(|e| match e {
+            TfliteError::UnsupportedActivation { activation } => {
+                self.unsupported_option("fused activation", activation.name())
+            }
+            other => other,
+        })
+    }
+
+    /// The error: this operator's `option` has a `value` the interpreter
+    /// does not run.
+    fn unsupported_option(&self, option: &'static str, value: &'static str) -> TfliteError {
+        TfliteError::UnsupportedOption {
+            operator: self.op.index(),
+            op: self.op.op(),
+            option,
+            value,
             output: self.output.index(),
             output_name: Name::new(self.output.name()),
         }
@@ -930,7 +1209,7 @@ impl<'m> Checker<'m> {
         scratch: &mut [QuantizedMultiplier],
     ) -> Result<Step<'m>, TfliteError> {
         if options.weights_format != WeightsFormat::Default {
-            return Err(self.unsupported());
+            return Err(self.unsupported_option("weights format", options.weights_format.name()));
         }
         let output = &self.output;
         let input = self.input(0, "input")?;
@@ -994,11 +1273,8 @@ impl<'m> Checker<'m> {
                     (input_scale, output_scale),
                     scratch,
                 )?;
-                let (output_min, output_max) = activation_range_int8(
-                    options.fused_activation,
-                    output_scale,
-                    output_zero_point,
-                )?;
+                let (output_min, output_max) =
+                    self.clamp(options.fused_activation, output_scale, output_zero_point)?;
                 Ok(Step::FullyConnectedInt8 {
                     input: input_slot.range,
                     output: output_slot.range,
@@ -1114,7 +1390,7 @@ impl<'m> Checker<'m> {
             scratch,
         )?;
         let (output_min, output_max) =
-            activation_range_int8(options.fused_activation, output_scale, output_zero_point)?;
+            self.clamp(options.fused_activation, output_scale, output_zero_point)?;
         Ok(Step::DepthwiseConvInt8 {
             input: input_slot.range,
             output: output_slot.range,
@@ -1142,6 +1418,320 @@ impl<'m> Checker<'m> {
                 output_max,
                 channels,
             },
+        })
+    }
+
+    /// `CONV_2D`, int8: NHWC input, filter `[O, KH, KW, C]` with zero
+    /// point 0, per-tensor or per-channel (axis 0); the output's shape
+    /// checked by the op's rule before.
+    fn conv_2d(
+        &self,
+        options: Conv2dOptions,
+        scratch: &mut [QuantizedMultiplier],
+    ) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        let filter = self.input(1, "filter")?;
+        let bias = self.optional(2);
+        self.dtype("input", &input, TensorType::Int8)?;
+        self.dtype("filter", &filter, TensorType::Int8)?;
+        self.dtype("output", output, TensorType::Int8)?;
+        self.constant("filter", &filter)?;
+        let x = crate::ops::need_rank(&self.op, "input", &input, 4)?;
+        let output_depth = dim(&filter, 0);
+        let size = |v: i32| usize::try_from(v).unwrap_or(0);
+        let strides = (size(options.stride_h), size(options.stride_w));
+        let dilations = (size(options.dilation_h), size(options.dilation_w));
+        let ((rows, pad_top), (columns, pad_left)) = spatial(
+            options.padding,
+            &x,
+            (dim(&filter, 1), dim(&filter, 2)),
+            strides,
+            dilations,
+        )?;
+        if let Some(bias) = &bias {
+            self.dtype("bias", bias, TensorType::Int32)?;
+            self.elements("bias", bias, output_depth)?;
+            self.constant("bias", bias)?;
+        }
+        let input_slot = self.activation("input", &input)?;
+        let output_slot = self.activation("output", output)?;
+        let (input_scale, input_zero_point) = self.per_tensor("input", &input)?;
+        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+        let (scales, filter_zero_point) =
+            self.channel_scales("filter", &filter, 0, output_depth)?;
+        if filter_zero_point != 0 {
+            return Err(self.fail(
+                "filter",
+                &filter,
+                OperandProblem::Quantization("has a zero point other than 0"),
+            ));
+        }
+        let channels = self.write_multipliers(
+            "filter",
+            &filter,
+            scales,
+            (input_scale, output_scale),
+            scratch,
+        )?;
+        let (output_min, output_max) =
+            self.clamp(options.fused_activation, output_scale, output_zero_point)?;
+        Ok(Step::Conv2dInt8 {
+            input: input_slot.range,
+            output: output_slot.range,
+            filter: filter.data_as().unwrap_or_else(Array::empty),
+            bias: bias.and_then(|b| b.data_as()),
+            dims: Conv2dDims {
+                batches: dim(&input, 0),
+                input_height: dim(&input, 1),
+                input_width: dim(&input, 2),
+                input_depth: dim(&input, 3),
+                filter_height: dim(&filter, 1),
+                filter_width: dim(&filter, 2),
+                output_height: rows,
+                output_width: columns,
+                output_depth,
+            },
+            strides,
+            dilations,
+            pads: (pad_top, pad_left),
+            quantization: Quantized {
+                input_zero_point,
+                weights_zero_point: 0,
+                output_zero_point,
+                output_min,
+                output_max,
+                channels,
+            },
+        })
+    }
+
+    /// `AVERAGE_POOL_2D` (`max` false) and `MAX_POOL_2D`, int8, NHWC; the
+    /// output's quantization the input's, as TFLite requires.
+    fn pool(&self, options: Pool2dOptions, max: bool) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        self.dtype("input", &input, TensorType::Int8)?;
+        self.dtype("output", output, TensorType::Int8)?;
+        let x = crate::ops::need_rank(&self.op, "input", &input, 4)?;
+        let size = |v: i32| usize::try_from(v).unwrap_or(0);
+        let window = (size(options.filter_height), size(options.filter_width));
+        let strides = (size(options.stride_h), size(options.stride_w));
+        let ((rows, pad_top), (columns, pad_left)) =
+            spatial(options.padding, &x, window, strides, (1, 1))?;
+        let input_q = self.per_tensor("input", &input)?;
+        let output_q = self.per_tensor("output", output)?;
+        if input_q != output_q {
+            return Err(self.fail(
+                "output",
+                output,
+                OperandProblem::Quantization(
+                    "is not the input's scale and zero point (TFLite's pools keep them)",
+                ),
+            ));
+        }
+        let (output_min, output_max) =
+            self.clamp(options.fused_activation, output_q.0, output_q.1)?;
+        Ok(Step::PoolInt8 {
+            max,
+            input: self.activation("input", &input)?.range,
+            output: self.activation("output", output)?.range,
+            dims: PoolDims {
+                batches: dim(&input, 0),
+                input_height: dim(&input, 1),
+                input_width: dim(&input, 2),
+                depth: dim(&input, 3),
+                filter_height: window.0,
+                filter_width: window.1,
+                output_height: rows,
+                output_width: columns,
+            },
+            params: PoolParams {
+                stride_height: strides.0,
+                stride_width: strides.1,
+                pad_top,
+                pad_left,
+                output_min,
+                output_max,
+            },
+        })
+    }
+
+    /// `MEAN` over H and W of an NHWC int8 tensor (the axes checked by the
+    /// op's rule before).
+    fn mean(&self) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        self.dtype("input", &input, TensorType::Int8)?;
+        self.dtype("output", output, TensorType::Int8)?;
+        let sizes = [
+            dim(&input, 0),
+            dim(&input, 1),
+            dim(&input, 2),
+            dim(&input, 3),
+        ];
+        let (input_scale, input_zero_point) = self.per_tensor("input", &input)?;
+        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+        let params = mean_params(
+            input_scale,
+            input_zero_point,
+            output_scale,
+            output_zero_point,
+            sizes[1].saturating_mul(sizes[2]),
+        )?;
+        Ok(Step::MeanInt8 {
+            input: self.activation("input", &input)?.range,
+            output: self.activation("output", output)?.range,
+            sizes,
+            params,
+        })
+    }
+
+    /// An int8 operand of `ADD`: an activation, or a constant read in place.
+    fn source(&self, name: &'static str, t: &ModelTensor<'m>) -> Result<Source<'m>, TfliteError> {
+        if t.data().is_empty() && t.elements() > 0 {
+            Ok(Source::Activation(self.activation(name, t)?.range))
+        } else {
+            Ok(Source::Constant(t.data_as().unwrap_or_else(Array::empty)))
+        }
+    }
+
+    /// `ADD`, int8, each input with its own scale and zero point, numpy
+    /// broadcasting (`shape`, the op's rule's).
+    fn add(&self, options: AddOptions, shape: &OpShape) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let a = self.input(0, "input1")?;
+        let b = self.input(1, "input2")?;
+        self.dtype("input1", &a, TensorType::Int8)?;
+        self.dtype("input2", &b, TensorType::Int8)?;
+        self.dtype("output", output, TensorType::Int8)?;
+        self.elements("output", output, shape.elements().unwrap_or(usize::MAX))?;
+        let (a_scale, a_zero_point) = self.per_tensor("input1", &a)?;
+        let (b_scale, b_zero_point) = self.per_tensor("input2", &b)?;
+        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+        let (output_min, output_max) =
+            self.clamp(options.fused_activation, output_scale, output_zero_point)?;
+        let params = add_params(
+            a_scale,
+            a_zero_point,
+            b_scale,
+            b_zero_point,
+            output_scale,
+            output_zero_point,
+            output_min,
+            output_max,
+        )?;
+        Ok(Step::AddInt8 {
+            a: self.source("input1", &a)?,
+            b: self.source("input2", &b)?,
+            output: self.activation("output", output)?.range,
+            a_shape: crate::ops::shape_of(&self.op, "input1", &a)?,
+            b_shape: crate::ops::shape_of(&self.op, "input2", &b)?,
+            params,
+        })
+    }
+
+    /// `PAD`, int8 (with the output's zero point, as TFLite Micro pads)
+    /// or f32 (with 0).
+    fn pad(&self) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        self.dtype("output", output, input.dtype())?;
+        let shape = crate::ops::shape_of(&self.op, "input", &input)?;
+        let paddings = pad_amounts(&self.model, &self.op, shape.dims().len())?;
+        let value = match input.dtype() {
+            TensorType::Int8 => {
+                let input_q = self.per_tensor("input", &input)?;
+                let output_q = self.per_tensor("output", output)?;
+                if input_q != output_q {
+                    return Err(self.fail(
+                        "output",
+                        output,
+                        OperandProblem::Quantization(
+                            "is not the input's scale and zero point (TFLite's PAD keeps them)",
+                        ),
+                    ));
+                }
+                i8::try_from(output_q.1).unwrap_or(0)
+            }
+            TensorType::Float32 => 0,
+            found => {
+                return Err(self.fail(
+                    "input",
+                    &input,
+                    OperandProblem::Dtype {
+                        expected: TensorType::Int8,
+                        found,
+                    },
+                ))
+            }
+        };
+        Ok(Step::Pad {
+            input: self.activation("input", &input)?,
+            output: self.activation("output", output)?,
+            shape,
+            paddings,
+            value,
+        })
+    }
+
+    /// `LOGISTIC`, int8; the output at scale 1/256 and zero point −128.
+    fn logistic(&self) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        self.dtype("input", &input, TensorType::Int8)?;
+        self.dtype("output", output, TensorType::Int8)?;
+        let (input_scale, input_zero_point) = self.per_tensor("input", &input)?;
+        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+        let params = logistic_params(
+            input_scale,
+            input_zero_point,
+            output_scale,
+            output_zero_point,
+        )
+        .map_err(|_| {
+            self.fail(
+                "output",
+                output,
+                OperandProblem::Quantization(
+                    "is not scale 1/256 and zero point −128 (TFLite's int8 logistic)",
+                ),
+            )
+        })?;
+        Ok(Step::LogisticInt8 {
+            input: self.activation("input", &input)?.range,
+            output: self.activation("output", output)?.range,
+            params,
+        })
+    }
+
+    /// `QUANTIZE`, f32 → int8 at the output's scale and zero point.
+    fn quantize(&self) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        self.dtype("input", &input, TensorType::Float32)?;
+        self.dtype("output", output, TensorType::Int8)?;
+        let (scale, zero_point) = self.per_tensor("output", output)?;
+        Ok(Step::Quantize {
+            input: self.activation("input", &input)?.range,
+            output: self.activation("output", output)?.range,
+            scale,
+            zero_point,
+        })
+    }
+
+    /// `DEQUANTIZE`, int8 → f32 at the input's scale and zero point.
+    fn dequantize(&self) -> Result<Step<'m>, TfliteError> {
+        let output = &self.output;
+        let input = self.input(0, "input")?;
+        self.dtype("input", &input, TensorType::Int8)?;
+        self.dtype("output", output, TensorType::Float32)?;
+        let (scale, zero_point) = self.per_tensor("input", &input)?;
+        Ok(Step::Dequantize {
+            input: self.activation("input", &input)?.range,
+            output: self.activation("output", output)?.range,
+            scale,
+            zero_point,
         })
     }
 

@@ -500,6 +500,24 @@ pub enum Activation {
 }
 
 impl Activation {
+    /// The schema's name.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Activation;
+    ///
+    /// assert_eq!(Activation::Tanh.name(), "TANH");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            Activation::None => "NONE",
+            Activation::Relu => "RELU",
+            Activation::ReluN1To1 => "RELU_N1_TO_1",
+            Activation::Relu6 => "RELU6",
+            Activation::Tanh => "TANH",
+            Activation::SignBit => "SIGN_BIT",
+        }
+    }
+
     /// The activation with schema value `value`, or `None` outside the schema.
     ///
     /// ```
@@ -571,6 +589,20 @@ pub enum WeightsFormat {
 }
 
 impl WeightsFormat {
+    /// The schema's name.
+    ///
+    /// ```
+    /// use shapecheck_tflite::WeightsFormat;
+    ///
+    /// assert_eq!(WeightsFormat::Shuffled4x16Int8.name(), "SHUFFLED4x16INT8");
+    /// ```
+    pub fn name(self) -> &'static str {
+        match self {
+            WeightsFormat::Default => "DEFAULT",
+            WeightsFormat::Shuffled4x16Int8 => "SHUFFLED4x16INT8",
+        }
+    }
+
     /// The format with schema value `value`, or `None` outside the schema.
     ///
     /// ```

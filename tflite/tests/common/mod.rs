@@ -1,0 +1,102 @@
+//! Runs a model with the `Interpreter` on the cases of a recording of
+//! TFLite Micro (`{"cases": [{"name", "input", "out", "tensors"?}]}`) and
+//! compares, bit for bit, the output and every recorded activation.
+
+use serde_json::Value;
+use shapecheck_tflite::{
+    Arena, Arithmetic, Interpreter, Model, QuantizedMultiplier, TensorData, TensorType,
+};
+
+/// A recorded tensor's data, each value rounded to the nearest f32 (int8
+/// values are exact; the recording prints some f32 outputs with an f64's
+/// digits, and the golden value is the f32 TFLite Micro writes).
+fn numbers(v: &Value) -> Vec<f64> {
+    v.as_array()
+        .expect("a list of numbers")
+        .iter()
+        .map(|x| f64::from(x.as_f64().expect("a number") as f32))
+        .collect()
+}
+
+fn data_as_f64(d: TensorData<'_>) -> Vec<f64> {
+    match d {
+        TensorData::Int8(d) => d.iter().map(|&x| f64::from(x)).collect(),
+        TensorData::Float32(d) => d.iter().map(|&x| f64::from(x)).collect(),
+    }
+}
+
+/// Runs every case of `recording` through `bytes`' model; returns how many
+/// tensors were compared. Panics naming the case, the tensor and the first
+/// element that differs.
+pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
+    let model = Model::parse(bytes).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let sizes = Interpreter::arena_sizes(&model).unwrap();
+    let mut int8 = vec![0i8; sizes.int8];
+    let mut float32 = vec![0f32; sizes.float32];
+    let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+    let arena = Arena {
+        int8: &mut int8,
+        float32: &mut float32,
+        multipliers: &mut multipliers,
+    };
+    let mut interpreter = Interpreter::new(model, arena, Arithmetic::Micro)
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
+    let input = model.input(0).unwrap();
+    let cases = recording["cases"].as_array().expect("cases");
+    assert!(!cases.is_empty(), "{label}: no cases");
+    let mut compared = 0;
+    for case in cases {
+        let name = case["name"].as_str().unwrap_or("?");
+        let values = numbers(&case["input"]);
+        match input.dtype() {
+            TensorType::Int8 => {
+                let x: Vec<i8> = values.iter().map(|&v| v as i8).collect();
+                interpreter.set_input(0, TensorData::Int8(&x)).unwrap();
+            }
+            _ => {
+                let x: Vec<f32> = values.iter().map(|&v| v as f32).collect();
+                interpreter.set_input(0, TensorData::Float32(&x)).unwrap();
+            }
+        }
+        interpreter
+            .invoke()
+            .unwrap_or_else(|e| panic!("{label} {name}: {e}"));
+        let out = data_as_f64(interpreter.output(0).unwrap());
+        let want = numbers(&case["out"]);
+        assert_eq!(out.len(), want.len(), "{label} {name}: the output's length");
+        if let Some(k) = (0..want.len()).find(|&k| out[k] != want[k]) {
+            panic!(
+                "{label} {name}: the output differs first at element {k} of {}: ours {}, TFLite Micro's {}",
+                want.len(),
+                out[k],
+                want[k]
+            );
+        }
+        compared += 1;
+        if let Some(tensors) = case["tensors"].as_object() {
+            for (index, t) in tensors {
+                let i: usize = index.parse().unwrap();
+                let Some(ours) = interpreter.tensor(i) else {
+                    continue; // the input, a constant, or a tensor folded away
+                };
+                let theirs = numbers(&t["data"]);
+                let ours = data_as_f64(ours);
+                if let Some(k) = (0..theirs.len()).find(|&k| ours.get(k) != theirs.get(k)) {
+                    panic!(
+                        "{label} {name}: tensor {i} \"{}\" differs first at element {k} of {}: ours {:?}, TFLite Micro's {}",
+                        t["name"], theirs.len(), ours.get(k), theirs[k]
+                    );
+                }
+                assert_eq!(ours.len(), theirs.len(), "{label} {name}: tensor {i}");
+                compared += 1;
+            }
+        }
+    }
+    compared
+}
+
+/// A JSON file.
+pub fn read_json(path: &std::path::Path) -> Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}

@@ -1,0 +1,53 @@
+//! The TinyML models (TFLite Micro's person detection and the MLPerf Tiny
+//! suite) through the interpreter, every recorded case of
+//! `tiny/<model>.json` bit for bit TFLite Micro's (the output, and every
+//! activation of the first two cases). The files are not in the
+//! repository: this test reads them from the directory `SHAPECHECK_MODELS`
+//! names (CI: `../shared/models`; see the README, "A model from a .tflite
+//! file"), and fails when it is not set:
+//!
+//! ```text
+//! SHAPECHECK_MODELS=../shared/models cargo test --release -p shapecheck-tflite --test tiny_models -- --ignored
+//! ```
+
+mod common;
+
+use std::path::PathBuf;
+
+fn models_dir() -> PathBuf {
+    PathBuf::from(std::env::var_os("SHAPECHECK_MODELS").expect(
+        "SHAPECHECK_MODELS names the directory of the MLPerf Tiny models and their tiny/*.json",
+    ))
+}
+
+fn check(file: &str) {
+    let dir = models_dir();
+    let bytes = std::fs::read(dir.join(format!("{file}.tflite")))
+        .unwrap_or_else(|e| panic!("{file}.tflite in SHAPECHECK_MODELS: {e}"));
+    let recording = common::read_json(&dir.join("tiny").join(format!("{file}.json")));
+    let cases = recording["cases"].as_array().map_or(0, Vec::len);
+    assert_eq!(cases, 16, "{file}: 16 recorded cases");
+    common::check_recording(&bytes, &recording, file);
+}
+
+macro_rules! models {
+    ($($name:ident => $file:literal),* $(,)?) => {
+        $(
+            #[test]
+            #[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
+            fn $name() {
+                check($file);
+            }
+        )*
+    };
+}
+
+models!(
+    person => "person_detect",
+    vww => "vww_96_int8",
+    kws => "kws_ref_model",
+    resnet8 => "pretrainedResnet_quant",
+    ad => "ad01_int8",
+    sww => "str_ww_ref_model",
+    resnet_large => "pretrainedResnet_large_int8",
+);
