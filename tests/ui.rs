@@ -76,6 +76,12 @@ const EXCEPTIONS: &[(&str, usize, bool, &str)] = &[
         "post-monomorphisation constant",
     ),
     (
+        "model/fail/arena_overlap.stderr",
+        17,
+        false,
+        "post-monomorphisation constant",
+    ),
+    (
         "multiplex/fail/index_rows.stderr",
         17,
         false,

@@ -12,7 +12,8 @@ use shapecheck_tflite::{
 };
 
 use super::bounds::{
-    BufferFits, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, SoftmaxDepth,
+    ArenaDisjoint, ArenaFits, BufferFits, DepthwiseConvCheck, FullyConnectedRows,
+    FullyConnectedShapes, SoftmaxDepth,
 };
 use super::rule::conv_output;
 use super::{ConvPadding, DepthwiseConvInt8, FullyConnectedF32, FullyConnectedInt8};
@@ -637,5 +638,233 @@ impl<T: Copy, const A: usize, const B: usize> PingPong<T, A, B> {
     #[inline]
     pub fn b<X: FixedShape>(&self, _holds: InB<X>) -> Tensor<T, X, &[T]> {
         view(&self.b)
+    }
+}
+
+/// One activation buffer of `N` elements of `T`, holding a model's
+/// tensors at offsets its planner chose ([`model!`](crate::model)'s
+/// `predict` holds one): each call hands out views at offsets given as
+/// constants, checked when the call is built to lie inside the buffer
+/// (`arena/capacity`, naming the shape, the offset and `N`) and, for a call
+/// that hands out a read view and a write view, not to overlap
+/// (`arena/overlap`, naming both ranges). A layer reads its input where the
+/// layer before wrote it and writes its output where no tensor still to
+/// be read lies. Its size is exactly its array's ([`BYTES`](Self::BYTES)).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_f32_into, Arena, FullyConnectedF32};
+///
+/// let widen: FullyConnectedF32<'_, Dim<3>, Dim<2>> = FullyConnectedF32 {
+///     weights: &[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
+///     bias: None,
+///     output_min: f32::MIN,
+///     output_max: f32::MAX,
+/// };
+/// let sum: FullyConnectedF32<'_, One, Dim<3>> = FullyConnectedF32 {
+///     weights: &[[1.0, 1.0, 1.0]],
+///     bias: None,
+///     output_min: f32::MIN,
+///     output_max: f32::MAX,
+/// };
+/// let mut arena = Arena::<f32, 4>::new(0.0);
+/// // the first layer writes [1, 3] at 0
+/// fully_connected_f32_into(&tensor![[1.0f32, 2.0]], &widen, &mut arena.write::<shape![1, 3], 0>());
+/// // the second reads it there and writes [1, 1] at 3
+/// let (h, mut y) = arena.read_write::<shape![1, 3], 0, shape![1, 1], 3>();
+/// fully_connected_f32_into(&h, &sum, &mut y);
+/// assert_eq!(arena.read::<shape![1, 1], 3>().as_slice(), &[6.0]);
+/// assert_eq!(Arena::<f32, 4>::BYTES, 16);
+/// ```
+///
+/// A write over the tensor read does not build (`arena/overlap`, when the
+/// call is built):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::Arena;
+/// let mut arena = Arena::<i8, 32>::new(0);
+/// let _ = arena.read_write::<shape![1, 16], 0, shape![1, 16], 8>(); // 0..16 and 8..24
+/// ```
+///
+/// Nor a view past the end (`arena/capacity`):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::Arena;
+/// let arena = Arena::<i8, 32>::new(0);
+/// let _ = arena.read::<shape![1, 16], 17>(); // 17..33
+/// ```
+pub struct Arena<T: Copy, const N: usize> {
+    buf: [T; N],
+}
+
+/// `len` elements of `buf` from `at` (the constant checks make the clamps
+/// no-ops).
+fn part<T>(buf: &[T], at: usize, len: usize) -> &[T] {
+    let (_, rest) = buf.split_at(at.min(buf.len()));
+    let (used, _) = rest.split_at(len.min(rest.len()));
+    used
+}
+
+/// `buf` split around a write of `len` elements at `at`: what lies
+/// before, the write's elements, what lies after (from `at + len`). An
+/// empty write is put at the end, so that it cuts no read in two.
+fn around<T>(buf: &mut [T], at: usize, len: usize) -> (&[T], &mut [T], &[T]) {
+    let at = if len == 0 {
+        buf.len()
+    } else {
+        at.min(buf.len())
+    };
+    let (before, rest) = buf.split_at_mut(at);
+    let (write, after) = rest.split_at_mut(len.min(rest.len()));
+    (before, write, after)
+}
+
+/// A read view of `S` at `at` beside a write of `len` elements at `wa`
+/// ([`ArenaDisjoint`] has checked that they do not overlap): from the part
+/// before the write or the part after it.
+fn read_beside<'a, T: Copy, S: FixedShape>(
+    (before, after): (&'a [T], &'a [T]),
+    at: usize,
+    wa: usize,
+    len: usize,
+) -> Tensor<T, S, &'a [T]> {
+    let used = if at.saturating_add(S::NUMEL) <= before.len() {
+        part(before, at, S::NUMEL)
+    } else {
+        part(after, at.saturating_sub(wa.saturating_add(len)), S::NUMEL)
+    };
+    Tensor::from_parts_unchecked(S::default(), used)
+}
+
+impl<T: Copy, const N: usize> Arena<T, N> {
+    /// The bytes the buffer holds, `N · size_of::<T>()`: the size of an
+    /// `Arena`, to the byte.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::Arena;
+    /// assert_eq!(Arena::<i8, 4004>::BYTES, 4004);
+    /// assert_eq!(Arena::<f32, 16>::BYTES, core::mem::size_of::<Arena<f32, 16>>());
+    /// ```
+    pub const BYTES: usize = core::mem::size_of::<Self>();
+
+    /// The buffer, every element `fill`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let arena = Arena::<i8, 4>::new(7);
+    /// assert_eq!(arena.read::<shape![2, 2], 0>().as_slice(), &[7; 4]);
+    /// ```
+    #[inline]
+    pub fn new(fill: T) -> Self {
+        Arena { buf: [fill; N] }
+    }
+
+    /// The `X` at offset `XA`, to read. `XA + X::NUMEL > N` does not build
+    /// (`arena/capacity`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 6>::new(0);
+    /// arena.write::<shape![3], 3>().as_mut_slice().copy_from_slice(&[1, 2, 3]);
+    /// assert_eq!(arena.read::<shape![1, 2], 4>().as_slice(), &[2, 3]);
+    /// ```
+    #[inline]
+    pub fn read<X: FixedShape, const XA: usize>(&self) -> Tensor<T, X, &[T]> {
+        let () = ArenaFits::<X, XA, N>::CHECK;
+        Tensor::from_parts_unchecked(X::default(), part(&self.buf, XA, X::NUMEL))
+    }
+
+    /// The `Y` at offset `YA`, to write. `YA + Y::NUMEL > N` does not
+    /// build (`arena/capacity`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 4>::new(0);
+    /// arena.write::<shape![2], 1>().as_mut_slice().copy_from_slice(&[5, 6]);
+    /// assert_eq!(arena.read::<shape![4], 0>().as_slice(), &[0, 5, 6, 0]);
+    /// ```
+    #[inline]
+    pub fn write<Y: FixedShape, const YA: usize>(&mut self) -> Tensor<T, Y, &mut [T]> {
+        let () = ArenaFits::<Y, YA, N>::CHECK;
+        let (_, used, _) = around(&mut self.buf, YA, Y::NUMEL);
+        Tensor::from_parts_unchecked(Y::default(), used)
+    }
+
+    /// The `X` at offset `XA` to read and the `Y` at `YA` to write: a
+    /// layer's input and output. Each must fit (`arena/capacity`) and the
+    /// two must not overlap (`arena/overlap`), or the call does not build.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 5>::new(0);
+    /// arena.write::<shape![2], 3>().as_mut_slice().copy_from_slice(&[3, 4]);
+    /// let (x, mut y) = arena.read_write::<shape![2], 3, shape![1, 2], 0>();
+    /// y.as_mut_slice().copy_from_slice(x.as_slice());
+    /// assert_eq!(arena.read::<shape![5], 0>().as_slice(), &[3, 4, 0, 3, 4]);
+    /// ```
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn read_write<X: FixedShape, const XA: usize, Y: FixedShape, const YA: usize>(
+        &mut self,
+    ) -> (Tensor<T, X, &[T]>, Tensor<T, Y, &mut [T]>) {
+        let () = ArenaFits::<X, XA, N>::CHECK;
+        let () = ArenaFits::<Y, YA, N>::CHECK;
+        let () = ArenaDisjoint::<X, XA, Y, YA>::CHECK;
+        let (before, write, after) = around(&mut self.buf, YA, Y::NUMEL);
+        (
+            read_beside((before, after), XA, YA, Y::NUMEL),
+            Tensor::from_parts_unchecked(Y::default(), write),
+        )
+    }
+
+    /// Two tensors to read, `X1` at `A1` and `X2` at `A2` (an `ADD`'s
+    /// operands; they may overlap, even be one tensor), and the `Y` at
+    /// `YA` to write, which must overlap neither (`arena/overlap`); each
+    /// must fit (`arena/capacity`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 6>::new(0);
+    /// arena.write::<shape![4], 0>().as_mut_slice().copy_from_slice(&[1, 2, 3, 4]);
+    /// let (a, b, mut y) = arena.read2_write::<shape![2], 0, shape![2], 1, shape![2], 4>();
+    /// for ((y, a), b) in y.as_mut_slice().iter_mut().zip(a.as_slice()).zip(b.as_slice()) {
+    ///     *y = a + b;
+    /// }
+    /// assert_eq!(arena.read::<shape![2], 4>().as_slice(), &[3, 5]);
+    /// ```
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn read2_write<
+        X1: FixedShape,
+        const A1: usize,
+        X2: FixedShape,
+        const A2: usize,
+        Y: FixedShape,
+        const YA: usize,
+    >(
+        &mut self,
+    ) -> (
+        Tensor<T, X1, &[T]>,
+        Tensor<T, X2, &[T]>,
+        Tensor<T, Y, &mut [T]>,
+    ) {
+        let () = ArenaFits::<X1, A1, N>::CHECK;
+        let () = ArenaFits::<X2, A2, N>::CHECK;
+        let () = ArenaFits::<Y, YA, N>::CHECK;
+        let () = ArenaDisjoint::<X1, A1, Y, YA>::CHECK;
+        let () = ArenaDisjoint::<X2, A2, Y, YA>::CHECK;
+        let (before, write, after) = around(&mut self.buf, YA, Y::NUMEL);
+        (
+            read_beside((before, after), A1, YA, Y::NUMEL),
+            read_beside((before, after), A2, YA, Y::NUMEL),
+            Tensor::from_parts_unchecked(Y::default(), write),
+        )
     }
 }

@@ -243,3 +243,70 @@ const fn text<'a>(msg: &'a Msg, fallback: &'static str) -> &'a str {
         Err(_) => fallback,
     }
 }
+
+/// A tensor of shape `S` at offset `OFF` fits an [`Arena`](super::Arena)
+/// of `N` elements: `OFF + S::NUMEL <= N`. [`CHECK`](Self::CHECK) fails
+/// the build otherwise (`arena/capacity`, naming the shape, the offset and
+/// `N`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::ArenaFits;
+/// let () = ArenaFits::<shape![2, 4], 8, 16>::CHECK; // elements 8..16 of 16
+/// ```
+pub struct ArenaFits<S, const OFF: usize, const N: usize>(PhantomData<S>);
+
+impl<S: FixedShape, const OFF: usize, const N: usize> ArenaFits<S, OFF, N> {
+    const END: Option<usize> = OFF.checked_add(S::NUMEL);
+    const MSG: Msg = Msg::new()
+        .push("arena/capacity: a tensor of ")
+        .push_sizes(S::DIMS)
+        .push(" (")
+        .push_num(S::NUMEL)
+        .push(" elements) at offset ")
+        .push_num(OFF)
+        .push(" ends past the arena's ")
+        .push_num(N)
+        .push(" elements");
+    /// Fails const evaluation when `OFF + S::NUMEL > N`.
+    pub const CHECK: () = match Self::END {
+        Some(end) if end <= N => (),
+        _ => const_fail(text(&Self::MSG, "arena/capacity")),
+    };
+}
+
+/// A read view of shape `X` at offset `XA` and a write view of shape `Y`
+/// at offset `YA` of one [`Arena`](super::Arena) do not share an element
+/// (an empty view shares none). [`CHECK`](Self::CHECK) fails the build
+/// otherwise (`arena/overlap`, naming both ranges).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::ArenaDisjoint;
+/// let () = ArenaDisjoint::<shape![1, 8], 0, shape![1, 8], 8>::CHECK; // 0..8 and 8..16
+/// ```
+pub struct ArenaDisjoint<X, const XA: usize, Y, const YA: usize>(PhantomData<(X, Y)>);
+
+impl<X: FixedShape, const XA: usize, Y: FixedShape, const YA: usize> ArenaDisjoint<X, XA, Y, YA> {
+    const X_END: usize = XA.saturating_add(X::NUMEL);
+    const Y_END: usize = YA.saturating_add(Y::NUMEL);
+    const DISJOINT: bool = X::NUMEL == 0 || Y::NUMEL == 0 || Self::X_END <= YA || Self::Y_END <= XA;
+    const MSG: Msg = Msg::new()
+        .push("arena/overlap: the read view ")
+        .push_sizes(X::DIMS)
+        .push(" at elements ")
+        .push_num(XA)
+        .push("..")
+        .push_num(Self::X_END)
+        .push(" and the write view ")
+        .push_sizes(Y::DIMS)
+        .push(" at elements ")
+        .push_num(YA)
+        .push("..")
+        .push_num(Self::Y_END)
+        .push(" overlap: a layer cannot write over its input");
+    /// Fails const evaluation when the two ranges share an element.
+    pub const CHECK: () = if !Self::DISJOINT {
+        const_fail(text(&Self::MSG, "arena/overlap"))
+    };
+}

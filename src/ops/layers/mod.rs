@@ -67,15 +67,17 @@
 mod api;
 mod bounds;
 mod rule;
+#[cfg(test)]
+mod tests;
 
 pub use api::{
     depthwise_conv_int8, depthwise_conv_int8_into, fully_connected_f32, fully_connected_f32_into,
-    fully_connected_int8, fully_connected_int8_into, softmax_int8, softmax_int8_into, InA, InB,
-    PingPong,
+    fully_connected_int8, fully_connected_int8_into, softmax_int8, softmax_int8_into, Arena, InA,
+    InB, PingPong,
 };
 pub use bounds::{
-    BufferFits, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, ModelInput,
-    SoftmaxDepth,
+    ArenaDisjoint, ArenaFits, BufferFits, DepthwiseConvCheck, FullyConnectedRows,
+    FullyConnectedShapes, ModelInput, SoftmaxDepth,
 };
 pub use rule::{conv_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{QuantizedMultiplier, Rounding, SoftmaxParams, TfliteError};
