@@ -6,6 +6,7 @@ use crate::error::TfliteError;
 use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
 use crate::types::Padding;
 use crate::values::Values;
+use crate::window::Window;
 
 /// One spatial axis of a convolution, as TFLite sizes it
 /// ([`conv_axis`]): the output's size along it and the padding before the
@@ -50,59 +51,75 @@ pub struct ConvAxis {
 /// assert!(conv_axis(Padding::Valid, 4, 8, 1, 1).is_err());
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
-pub fn conv_axis(
+pub const fn conv_axis(
     padding: Padding,
     input: usize,
     filter: usize,
     stride: usize,
     dilation: usize,
 ) -> Result<ConvAxis, TfliteError> {
-    let at_least_1 = |what: &'static str, v: usize| {
-        if v >= 1 {
-            Ok(v)
-        } else {
-            Err(TfliteError::KernelParam {
-                what,
-                value: 0,
-                rule: "it must be at least 1",
-            })
-        }
-    };
-    let stride = at_least_1("convolution's stride", stride)?;
-    let dilation = at_least_1("convolution's dilation", dilation)?;
-    let filter = at_least_1("convolution's filter size", filter)?;
+    // a `const fn`: the library's compile-time layer checks call it too
+    // (`shapecheck::ops::layers::conv_output`), so it is written without
+    // closures or `?`
+    if stride == 0 {
+        return Err(at_least_1("convolution's stride"));
+    }
+    if dilation == 0 {
+        return Err(at_least_1("convolution's dilation"));
+    }
+    if filter == 0 {
+        return Err(at_least_1("convolution's filter size"));
+    }
     let overflow = TfliteError::KernelParam {
         what: "convolution's dilated filter size",
         value: i64::MAX,
         rule: "the sizes overflow",
     };
-    let effective = (filter - 1)
-        .checked_mul(dilation)
-        .and_then(|f| f.checked_add(1))
-        .ok_or(overflow)?;
+    let effective = match (filter - 1).checked_mul(dilation) {
+        Some(f) => match f.checked_add(1) {
+            Some(f) => f,
+            None => return Err(overflow),
+        },
+        None => return Err(overflow),
+    };
     let output = match padding {
         Padding::Same => input.div_ceil(stride),
         Padding::Valid => {
             if effective > input {
                 return Err(TfliteError::KernelParam {
                     what: "convolution's dilated filter size",
-                    value: i64::try_from(effective).unwrap_or(i64::MAX),
+                    value: if effective > i64::MAX as usize {
+                        i64::MAX
+                    } else {
+                        effective as i64
+                    },
                     rule: "VALID padding needs it no longer than the input",
                 });
             }
             (input - effective) / stride + 1
         }
     };
-    let covered = output
-        .saturating_sub(1)
-        .checked_mul(stride)
-        .and_then(|c| c.checked_add(effective))
-        .ok_or(overflow)?;
+    let covered = match output.saturating_sub(1).checked_mul(stride) {
+        Some(c) => match c.checked_add(effective) {
+            Some(c) => c,
+            None => return Err(overflow),
+        },
+        None => return Err(overflow),
+    };
     let total = covered.saturating_sub(input);
     Ok(ConvAxis {
         output,
         pad_before: total / 2,
     })
+}
+
+/// The error for a size `what` of 0 that must be at least 1.
+const fn at_least_1(what: &'static str) -> TfliteError {
+    TfliteError::KernelParam {
+        what,
+        value: 0,
+        rule: "it must be at least 1",
+    }
 }
 
 /// The sizes of one depthwise convolution, NHWC: the input is
@@ -444,72 +461,6 @@ fn mac_block(acc: &mut [i32; BLOCK], x: i32, f: [i8; BLOCK]) {
 /// Output channels accumulated together, in registers: a depth multiplier
 /// of 8 (speech.tflite's) is one block.
 const BLOCK: usize = 8;
-
-/// The filter taps of one output position along one axis that fall inside
-/// the input: taps `first..end`, tap `first` reading input position
-/// `position`, each next tap `dilation` further.
-#[derive(Clone, Copy)]
-struct Window {
-    first: usize,
-    end: usize,
-    position: usize,
-    dilation: usize,
-}
-
-impl Window {
-    /// The taps of output position `o` whose input position
-    /// `o · stride + k · dilation − pad` is inside `0..size` (a position
-    /// whose computation overflows is outside, as it is for TFLite's
-    /// signed arithmetic on any input that fits in memory).
-    fn new(
-        o: usize,
-        stride: usize,
-        pad: usize,
-        dilation: usize,
-        filter: usize,
-        size: usize,
-    ) -> Self {
-        let empty = Window {
-            first: 0,
-            end: 0,
-            position: 0,
-            dilation,
-        };
-        // dilation is at least 1 (checked)
-        let Some(base) = o.checked_mul(stride) else {
-            return empty;
-        };
-        // the first tap at or past the padding
-        let first = if base >= pad {
-            0
-        } else {
-            (pad - base).div_ceil(dilation)
-        };
-        // the taps before the input's end: base + k · dilation < pad + size,
-        // or, past usize, any tap whose position does not overflow
-        let end = match pad.checked_add(size) {
-            Some(limit) if limit > base => (limit - base - 1) / dilation + 1,
-            Some(_) => 0,
-            None => ((usize::MAX - base) / dilation).saturating_add(1),
-        }
-        .min(filter);
-        if first >= end {
-            return empty;
-        }
-        Window {
-            first,
-            end,
-            // inside by the bounds above: no overflow
-            position: base + first * dilation - pad,
-            dilation,
-        }
-    }
-
-    /// `(tap, input position)` for each tap inside.
-    fn taps(self) -> impl Iterator<Item = (usize, usize)> {
-        (self.first..self.end).map(move |k| (k, self.position + (k - self.first) * self.dilation))
-    }
-}
 
 /// Checks a depthwise convolution's lengths and parameters.
 fn check(

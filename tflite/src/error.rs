@@ -431,6 +431,29 @@ pub enum TfliteError {
         /// the buffer's length
         given: usize,
     },
+    /// Two shapes that do not broadcast: right-aligned, their dims at
+    /// `axis` (of the longer shape) differ and neither is 1.
+    Broadcast {
+        /// the axis, counted in the longer shape
+        axis: usize,
+        /// the first shape's dim there (1 where it has none)
+        first: usize,
+        /// the second shape's dim there (1 where it has none)
+        second: usize,
+    },
+    /// A real-valued kernel parameter (a scale, or a multiplier derived
+    /// from scales) outside the range the kernel's fixed point is defined
+    /// on: a scale that is not a finite number above 0, an `ADD` whose
+    /// output scale is too small for its inputs', a `LOGISTIC` output not
+    /// quantized as 1/256 from −128.
+    KernelScale {
+        /// the parameter
+        what: &'static str,
+        /// its value
+        value: f64,
+        /// the rule it breaks
+        rule: &'static str,
+    },
 }
 
 /// What is wrong with an operand, in a [`TfliteError::Operand`].
@@ -775,6 +798,17 @@ impl fmt::Display for TfliteError {
                 f,
                 "the {what} need {needed} elements, and their buffer has {given}"
             ),
+            TfliteError::Broadcast {
+                axis,
+                first,
+                second,
+            } => write!(
+                f,
+                "the shapes do not broadcast: at axis {axis} their dims are {first} and {second}, neither 1 nor equal"
+            ),
+            TfliteError::KernelScale { what, value, rule } => {
+                write!(f, "the {what} is {value}: {rule}")
+            }
         }
     }
 }

@@ -119,7 +119,7 @@ pub fn activation_range_int8(
 
 /// `v` rounded to the nearest integer, ties away from zero (C's `round`),
 /// saturating to `i32` (NaN gives 0).
-fn round_half_away(v: f32) -> i32 {
+pub(crate) fn round_half_away(v: f32) -> i32 {
     let whole = v as i32; // toward zero, saturating
     let fraction = v - whole as f32;
     if fraction >= 0.5 {

@@ -458,11 +458,19 @@ fn exp_on_quarter_interval(a: i32) -> i32 {
 
 /// gemmlowp's `exp_on_negative_values` for an input of 5 integer bits (the
 /// Q5.26 TFLite's int8 softmax feeds it): `exp(a)` in Q0.31 for `a ≤ 0`.
-/// The fraction of `a` modulo 1/4 goes through the Taylor expansion; each
-/// bit of the rest (1/4, 1/2, 1, 2, 4, 8, 16) multiplies by its constant
-/// `exp(−2^k)`; `exp(0)` is the saturated one.
 pub(crate) fn exp_on_negative_values_q5(a: i32) -> i32 {
-    const FRACTIONAL_BITS: u32 = 26;
+    exp_on_negative_values(a, 5)
+}
+
+/// gemmlowp's `exp_on_negative_values` for an input of `integer_bits`
+/// integer bits (0 to 5: TFLite's int8 softmax feeds it Q5.26, its int8
+/// logistic Q4.27): `exp(a)` in Q0.31 for `a ≤ 0`. The fraction of `a`
+/// modulo 1/4 goes through the Taylor expansion; each bit of the rest
+/// below 2^integer_bits (1/4, 1/2, 1, 2, 4, 8, 16) multiplies by its
+/// constant `exp(−2^k)`; `exp(0)` is the saturated one. (gemmlowp clamps
+/// inputs below −32 to 0 for more than 5 integer bits, which no caller
+/// here has: `integer_bits` is taken as at most 5.)
+pub(crate) fn exp_on_negative_values(a: i32, integer_bits: u32) -> i32 {
     // exp(−2^k) in Q0.31 for k = −2 ..= 4 (gemmlowp's barrel shifter)
     const EXP_OF_MINUS_POWERS: [(i32, i32); 7] = [
         (-2, 1_672_461_947),
@@ -473,16 +481,24 @@ pub(crate) fn exp_on_negative_values_q5(a: i32) -> i32 {
         (3, 720_401),
         (4, 242),
     ];
+    let integer_bits = integer_bits.min(5);
+    let fractional_bits = 31 - integer_bits;
     if a == 0 {
         return ONE_Q0;
     }
-    let one_quarter: i32 = 1 << (FRACTIONAL_BITS - 2);
+    let one_quarter: i32 = 1 << (fractional_bits - 2);
     let a_mod_quarter_minus_quarter = (a & (one_quarter - 1)).wrapping_sub(one_quarter);
-    // Q5.26 to Q0.31: 5 bits left
-    let mut result = exp_on_quarter_interval(saturating_shift_left(a_mod_quarter_minus_quarter, 5));
+    // Q(integer_bits) to Q0.31: integer_bits bits left
+    let mut result = exp_on_quarter_interval(saturating_shift_left(
+        a_mod_quarter_minus_quarter,
+        integer_bits,
+    ));
     let remainder = a_mod_quarter_minus_quarter.wrapping_sub(a);
     for (k, exp_of_minus_power) in EXP_OF_MINUS_POWERS {
-        let bit = 1i32 << (FRACTIONAL_BITS as i32 + k);
+        if k >= integer_bits as i32 {
+            break;
+        }
+        let bit = 1i32 << (fractional_bits as i32 + k);
         if remainder & bit != 0 {
             result = saturating_rounding_doubling_high_mul(result, exp_of_minus_power);
         }
@@ -493,7 +509,7 @@ pub(crate) fn exp_on_negative_values_q5(a: i32) -> i32 {
 /// gemmlowp's `one_over_one_plus_x_for_x_in_0_1`: `1 / (1 + a)` for `a` in
 /// [0, 1), both Q0.31, by three Newton–Raphson steps from 48/17 − 32/17 · d
 /// on the half denominator `d = (1 + a) / 2` (in Q2.29).
-fn one_over_one_plus_x(a: i32) -> i32 {
+pub(crate) fn one_over_one_plus_x(a: i32) -> i32 {
     const FORTY_EIGHT_OVER_17: i32 = 1_515_870_810; // Q2.29
     const MINUS_32_OVER_17: i32 = -1_010_580_540; // Q2.29
     const ONE_Q2: i32 = 1 << 29;
@@ -549,6 +565,19 @@ mod tests {
             let x = -(i as f64) / 16.0; // 0 to −25
             let raw = (x * f64::from(1 << 26)) as i32;
             let got = f64::from(exp_on_negative_values_q5(raw)) / 2f64.powi(31);
+            assert!(
+                (got - x.exp()).abs() < 2e-8 + 1e-6 * x.exp(),
+                "exp({x}) = {got}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_fixed_point_exp_of_q4_is_close_to_exp() {
+        for i in 0..=250 {
+            let x = -(i as f64) / 16.0; // 0 to −15.6
+            let raw = (x * f64::from(1 << 27)) as i32;
+            let got = f64::from(exp_on_negative_values(raw, 4)) / 2f64.powi(31);
             assert!(
                 (got - x.exp()).abs() < 2e-8 + 1e-6 * x.exp(),
                 "exp({x}) = {got}"

@@ -1,0 +1,322 @@
+//! TFLite's int8 `AVERAGE_POOL_2D` and `MAX_POOL_2D` kernels on slices:
+//! TFLite Micro's `reference_integer_ops::AveragePool` and `MaxPool`.
+
+use crate::error::TfliteError;
+use crate::window::{at_least_1, length, product, Window};
+
+/// The sizes of one pool, NHWC: the input is `[batches, input_height,
+/// input_width, depth]`, the window `filter_height × filter_width`, the
+/// output `[batches, output_height, output_width, depth]`.
+///
+/// ```
+/// use shapecheck_tflite::{conv_axis, Padding, PoolDims};
+///
+/// // 3×3, stride 2, VALID on 7×7
+/// let axis = conv_axis(Padding::Valid, 7, 3, 2, 1)?;
+/// let dims = PoolDims {
+///     batches: 1, input_height: 7, input_width: 7, depth: 5,
+///     filter_height: 3, filter_width: 3,
+///     output_height: axis.output, output_width: axis.output,
+/// };
+/// assert_eq!(dims.output_height, 3);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolDims {
+    /// images
+    pub batches: usize,
+    /// the input's rows
+    pub input_height: usize,
+    /// the input's columns
+    pub input_width: usize,
+    /// the channels, the input's and the output's
+    pub depth: usize,
+    /// the window's rows (at least 1)
+    pub filter_height: usize,
+    /// the window's columns (at least 1)
+    pub filter_width: usize,
+    /// the output's rows
+    pub output_height: usize,
+    /// the output's columns
+    pub output_width: usize,
+}
+
+/// How a pool steps and pads, and its clamp: the padding from
+/// [`conv_axis`](crate::conv_axis) (dilation 1), the clamp from
+/// [`activation_range_int8`](crate::activation_range_int8). A pool's input
+/// and output share their scale and zero point (TFLite requires it), so
+/// there is no requantization.
+///
+/// ```
+/// use shapecheck_tflite::PoolParams;
+///
+/// let params = PoolParams {
+///     stride_height: 2, stride_width: 2, pad_top: 0, pad_left: 0,
+///     output_min: -128, output_max: 127,
+/// };
+/// assert_eq!(params.stride_height, 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolParams {
+    /// rows stepped per output row (at least 1)
+    pub stride_height: usize,
+    /// columns stepped per output column (at least 1)
+    pub stride_width: usize,
+    /// padding rows above the input ([`ConvAxis::pad_before`](crate::ConvAxis::pad_before))
+    pub pad_top: usize,
+    /// padding columns left of the input
+    pub pad_left: usize,
+    /// the clamp's lower end, from the fused activation (in `[−128, 127]`)
+    pub output_min: i32,
+    /// the clamp's upper end (in `[output_min, 127]`)
+    pub output_max: i32,
+}
+
+/// TFLite's int8 `AVERAGE_POOL_2D` (TFLite Micro's
+/// `reference_integer_ops::AveragePool`): each output is the average of the
+/// window's inputs inside the input (padding is not counted in the
+/// divisor), `sum` over `count` taps rounded to nearest with ties away from
+/// zero as TFLite writes it (`(sum ± count / 2) / count`, truncating, the
+/// sign of `sum`'s), then clamped to `[output_min, output_max]`. The zero
+/// point is not subtracted: the average of quantized values is the
+/// quantized average.
+///
+/// Fails, with `output` untouched, when a length does not match `dims`, a
+/// stride or window size is 0, the clamp is empty or not inside int8, or an
+/// output's window has no tap inside the input (padding at least a window
+/// wide; TFLite's kernel then stops with an error, its output partly
+/// written).
+///
+/// ```
+/// use shapecheck_tflite::{average_pool_int8, PoolDims, PoolParams};
+///
+/// // 2×2 windows, stride 1, SAME on a 2×2 image: pads one row and column after
+/// let dims = PoolDims {
+///     batches: 1, input_height: 2, input_width: 2, depth: 1,
+///     filter_height: 2, filter_width: 2, output_height: 2, output_width: 2,
+/// };
+/// let params = PoolParams {
+///     stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+///     output_min: -128, output_max: 127,
+/// };
+/// let mut out = [0i8; 4];
+/// average_pool_int8(&[1, 2, 4, -7], dims, &params, &mut out)?;
+/// // 0/4 → 0; (2 − 7)/2 = −2.5 → −3; (4 − 7)/2 = −1.5 → −2; −7
+/// assert_eq!(out, [0, -3, -2, -7]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn average_pool_int8(
+    input: &[i8],
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    check(dims, params, input.len(), output.len())?;
+    if output.is_empty() {
+        return Ok(());
+    }
+    // every output's window must hold a tap: along each axis the first
+    // output's window is the one most in the padding before, the last
+    // output's the one most past the input's end
+    for (what, stride, pad, filter, size, outputs) in [
+        (
+            "average pool's padding (top)",
+            params.stride_height,
+            params.pad_top,
+            dims.filter_height,
+            dims.input_height,
+            dims.output_height,
+        ),
+        (
+            "average pool's padding (left)",
+            params.stride_width,
+            params.pad_left,
+            dims.filter_width,
+            dims.input_width,
+            dims.output_width,
+        ),
+    ] {
+        // the output is not empty: outputs ≥ 1
+        for o in [0, outputs - 1] {
+            if Window::new(o, stride, pad, 1, filter, size).len() == 0 {
+                return Err(TfliteError::KernelParam {
+                    what,
+                    value: i64::try_from(pad).unwrap_or(i64::MAX),
+                    rule: "an output's window has no tap inside the input",
+                });
+            }
+        }
+    }
+    pool(input, dims, params, output, |taps| {
+        let (sum, count) = taps.fold((0i64, 0i64), |(sum, count), x| {
+            (sum + i64::from(x), count + 1)
+        });
+        // count ≥ 1 (checked above); |average| ≤ 128
+        let average = if sum > 0 {
+            (sum + count / 2) / count
+        } else {
+            (sum - count / 2) / count
+        };
+        i32::try_from(average).unwrap_or(0)
+    });
+    Ok(())
+}
+
+/// TFLite's int8 `MAX_POOL_2D` (TFLite Micro's
+/// `reference_integer_ops::MaxPool`): each output is the largest of the
+/// window's inputs inside the input (−128 if none is), clamped to
+/// `[output_min, output_max]`.
+///
+/// Fails, with `output` untouched, when a length does not match `dims`, a
+/// stride or window size is 0, or the clamp is empty or not inside int8.
+///
+/// ```
+/// use shapecheck_tflite::{max_pool_int8, PoolDims, PoolParams};
+///
+/// // 2×2 windows, stride 2, VALID, two channels; a RELU clamp at zero point −5
+/// let dims = PoolDims {
+///     batches: 1, input_height: 2, input_width: 2, depth: 2,
+///     filter_height: 2, filter_width: 2, output_height: 1, output_width: 1,
+/// };
+/// let params = PoolParams {
+///     stride_height: 2, stride_width: 2, pad_top: 0, pad_left: 0,
+///     output_min: -5, output_max: 127,
+/// };
+/// let mut out = [0i8; 2];
+/// max_pool_int8(&[1, -9, 7, -8, -3, -7, 2, -6], dims, &params, &mut out)?;
+/// assert_eq!(out, [7, -5]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn max_pool_int8(
+    input: &[i8],
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    check(dims, params, input.len(), output.len())?;
+    pool(input, dims, params, output, |taps| {
+        i32::from(taps.fold(i8::MIN, i8::max))
+    });
+    Ok(())
+}
+
+/// Runs a pool whose output is `reduce` of each window's inputs, channel by
+/// channel, clamped. The lengths are checked.
+fn pool<R>(input: &[i8], dims: PoolDims, params: &PoolParams, output: &mut [i8], reduce: R)
+where
+    R: Fn(&mut dyn Iterator<Item = i8>) -> i32,
+{
+    let PoolDims {
+        batches,
+        input_height,
+        input_width,
+        depth,
+        filter_height,
+        filter_width,
+        output_height,
+        output_width,
+    } = dims;
+    if output.is_empty() {
+        return;
+    }
+    // checked: every product and index below is at most a length
+    let image_len = input_height * input_width * depth;
+    // an empty image: no window has a tap inside (and a huge dim beside a
+    // 0 must not be looped over)
+    let (filter_height, filter_width) = if image_len == 0 {
+        (0, 0)
+    } else {
+        (filter_height, filter_width)
+    };
+    let mut pixels = output.chunks_exact_mut(depth);
+    for batch in 0..batches {
+        let image = input
+            .get(batch * image_len..(batch + 1) * image_len)
+            .unwrap_or(&[]);
+        for oy in 0..output_height {
+            let rows = Window::new(
+                oy,
+                params.stride_height,
+                params.pad_top,
+                1,
+                filter_height,
+                input_height,
+            );
+            for ox in 0..output_width {
+                let cols = Window::new(
+                    ox,
+                    params.stride_width,
+                    params.pad_left,
+                    1,
+                    filter_width,
+                    input_width,
+                );
+                let Some(pixel) = pixels.next() else {
+                    return;
+                };
+                for (c, out) in pixel.iter_mut().enumerate() {
+                    let mut taps = rows.taps().flat_map(|(_, iy)| {
+                        cols.taps().filter_map(move |(_, ix)| {
+                            image.get((iy * input_width + ix) * depth + c).copied()
+                        })
+                    });
+                    let y = reduce(&mut taps).clamp(params.output_min, params.output_max);
+                    // in [−128, 127]: the clamp is (checked)
+                    *out = i8::try_from(y).unwrap_or(0);
+                }
+            }
+        }
+    }
+}
+
+/// Checks a pool's lengths and parameters.
+fn check(
+    dims: PoolDims,
+    params: &PoolParams,
+    input: usize,
+    output: usize,
+) -> Result<(), TfliteError> {
+    at_least_1("pool's stride (height)", params.stride_height)?;
+    at_least_1("pool's stride (width)", params.stride_width)?;
+    at_least_1("pool's window (height)", dims.filter_height)?;
+    at_least_1("pool's window (width)", dims.filter_width)?;
+    for (what, value) in [
+        ("clamp's lower end", params.output_min),
+        ("clamp's upper end", params.output_max),
+    ] {
+        if !(-128..=127).contains(&value) {
+            return Err(TfliteError::KernelParam {
+                what,
+                value: i64::from(value),
+                rule: "a pool's clamp must be inside int8's [-128, 127]",
+            });
+        }
+    }
+    if params.output_min > params.output_max {
+        return Err(TfliteError::KernelParam {
+            what: "clamp's lower end",
+            value: i64::from(params.output_min),
+            rule: "it is above the upper end",
+        });
+    }
+    let in_len = product(
+        "input",
+        &[
+            dims.batches,
+            dims.input_height,
+            dims.input_width,
+            dims.depth,
+        ],
+    )?;
+    let out_len = product(
+        "output",
+        &[
+            dims.batches,
+            dims.output_height,
+            dims.output_width,
+            dims.depth,
+        ],
+    )?;
+    length("input", in_len, input)?;
+    length("output", out_len, output)
+}

@@ -1,0 +1,120 @@
+//! TFLite's `QUANTIZE` (f32 to int8) and `DEQUANTIZE` (int8 to f32) on
+//! slices and one value at a time, as TFLite Micro's reference kernels
+//! (`reference_ops::AffineQuantize` and `reference_ops::Dequantize`)
+//! compute them.
+
+use crate::error::TfliteError;
+use crate::fully_connected::round_half_away;
+
+/// One value of TFLite's `QUANTIZE` to int8 (`AffineQuantize`):
+/// `x / scale` divided in `f32` (TFLite Micro divides by the scale; it does
+/// not multiply by its inverse), rounded half away from zero in `f32`
+/// (`std::round` of a `float`), plus `zero_point`, clamped to
+/// [−128, 127].
+///
+/// Where TFLite's C++ is undefined this is defined as a Cortex-M computes
+/// it: a quotient beyond the `i32` range saturates, NaN gives 0 (so the
+/// zero point), and the sum with the zero point saturates. No scale is
+/// refused (TFLite Micro checks none): a scale of 0 quantizes every
+/// positive value to 127.
+///
+/// ```
+/// use shapecheck_tflite::quantize_value;
+///
+/// assert_eq!(quantize_value(0.25, 0.1, 3), 6); // 2.5 rounds away from zero: 3, plus 3
+/// assert_eq!(quantize_value(-0.25, 0.1, 3), 0); // −2.5 → −3
+/// assert_eq!(quantize_value(100.0, 0.1, 0), 127);
+/// assert_eq!(quantize_value(f32::NAN, 0.1, -5), -5);
+/// ```
+pub fn quantize_value(x: f32, scale: f32, zero_point: i32) -> i8 {
+    let q = round_half_away(x / scale).saturating_add(zero_point);
+    q.clamp(-128, 127) as i8
+}
+
+/// One value of TFLite's `DEQUANTIZE` from int8:
+/// `scale · (q − zero_point)`, as TFLite Micro computes it: the scale
+/// widened to `f64`, the product in `f64`, then rounded to `f32`. That is
+/// the `f32` product itself (one rounding of the exact product, which a
+/// `f64` holds exactly) whenever `|q − zero_point| ≤ 2^24`, always for an
+/// int8 zero point; the `f32` product is what this computes there, and the
+/// `f64` one beyond (the difference wraps as the C++ `int32_t` does).
+///
+/// ```
+/// use shapecheck_tflite::dequantize_value;
+///
+/// assert_eq!(dequantize_value(6, 0.1, 3), 0.1 * 3.0);
+/// assert_eq!(dequantize_value(-128, 0.5, -128), 0.0);
+/// ```
+pub fn dequantize_value(q: i8, scale: f32, zero_point: i32) -> f32 {
+    let d = i32::from(q).wrapping_sub(zero_point);
+    if d.unsigned_abs() <= 1 << 24 {
+        // d is exact in f32, and scale · d exact in f64: one rounding
+        // either way
+        scale * d as f32
+    } else {
+        (f64::from(scale) * f64::from(d)) as f32
+    }
+}
+
+/// TFLite's `QUANTIZE` from f32 to int8, element by element
+/// ([`quantize_value`]). Fails, with `output` untouched, when `output` is
+/// not as long as `input`.
+///
+/// ```
+/// use shapecheck_tflite::quantize_int8;
+///
+/// let mut out = [0i8; 3];
+/// quantize_int8(&[-1.0, 0.0, 0.5], 0.25, -2, &mut out)?;
+/// assert_eq!(out, [-6, -2, 0]);
+/// assert!(quantize_int8(&[1.0], 0.25, 0, &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn quantize_int8(
+    input: &[f32],
+    scale: f32,
+    zero_point: i32,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    if output.len() != input.len() {
+        return Err(TfliteError::Length {
+            what: "output",
+            expected: input.len(),
+            actual: output.len(),
+        });
+    }
+    for (y, &x) in output.iter_mut().zip(input) {
+        *y = quantize_value(x, scale, zero_point);
+    }
+    Ok(())
+}
+
+/// TFLite's `DEQUANTIZE` from int8 to f32, element by element
+/// ([`dequantize_value`]). Fails, with `output` untouched, when `output`
+/// is not as long as `input`.
+///
+/// ```
+/// use shapecheck_tflite::dequantize_int8;
+///
+/// let mut out = [0f32; 3];
+/// dequantize_int8(&[-6, -2, 0], 0.25, -2, &mut out)?;
+/// assert_eq!(out, [-1.0, 0.0, 0.5]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn dequantize_int8(
+    input: &[i8],
+    scale: f32,
+    zero_point: i32,
+    output: &mut [f32],
+) -> Result<(), TfliteError> {
+    if output.len() != input.len() {
+        return Err(TfliteError::Length {
+            what: "output",
+            expected: input.len(),
+            actual: output.len(),
+        });
+    }
+    for (y, &q) in output.iter_mut().zip(input) {
+        *y = dequantize_value(q, scale, zero_point);
+    }
+    Ok(())
+}
