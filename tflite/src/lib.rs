@@ -88,12 +88,12 @@ mod error;
 mod flatbuffer;
 mod fully_connected;
 mod interpreter;
+mod logistic;
 mod mean;
 mod model;
 mod options;
-mod pool;
-mod logistic;
 mod pad;
+mod pool;
 mod quant;
 mod quantize;
 mod reshape;
@@ -114,15 +114,15 @@ pub use fully_connected::{
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
-pub use mean::{mean_int8, mean_params, MeanParams};
 pub use logistic::{logistic_int8, logistic_params, LogisticParams};
+pub use mean::{mean_int8, mean_params, MeanParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use options::{
     AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
     Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
-pub use pool::{average_pool_int8, max_pool_int8, PoolDims, PoolParams};
 pub use pad::{pad, pad_output_shape};
+pub use pool::{average_pool_int8, max_pool_int8, PoolDims, PoolParams};
 pub use quant::{
     multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
