@@ -13,8 +13,9 @@ use shapecheck_tflite::{
 };
 
 use super::bounds::{
-    ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck, DepthwiseConvCheck,
-    FullyConnectedRows, FullyConnectedShapes, MeanOutput, PadCheck, PoolCheck, SoftmaxDepth,
+    AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
+    DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput, PadCheck, PoolCheck,
+    SoftmaxDepth,
 };
 use super::rule::conv_output;
 use super::{
@@ -22,7 +23,6 @@ use super::{
     Pool2d,
 };
 use crate::dim::StaticDim;
-use crate::ops::elementwise::{BroadcastOf, BroadcastWith};
 use crate::ops::StaticShape;
 use crate::shape::FixedShape;
 use crate::storage::{Storage, StorageMut};
@@ -296,8 +296,9 @@ where
     P: ConvPadding,
     S: Storage<i8>,
 {
+    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
-    depthwise_conv_int8_into(input, layer, &mut output)?;
+    depthwise_conv_run(input, layer, &mut output)?;
     Ok(output)
 }
 
@@ -347,6 +348,31 @@ where
     BO: StorageMut<i8>,
 {
     let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
+    depthwise_conv_run(input, layer, output)
+}
+
+/// [`depthwise_conv_int8_into`] once its check holds (each public form
+/// checks once: a failed check then names the user's call, once).
+#[allow(clippy::type_complexity)]
+fn depthwise_conv_run<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, CI), S>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+    output: &mut Tensor<i8, (B, OH, OW, C), BO>,
+) -> Result<(), TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    CI: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    C: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
     let dims = DepthwiseConvDims {
         batches: B::SIZE,
         input_height: H::SIZE,
@@ -508,8 +534,9 @@ where
     P: ConvPadding,
     S: Storage<i8>,
 {
+    let () = Conv2dCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, O)>::zeros();
-    conv_2d_int8_into(input, layer, &mut output)?;
+    conv_2d_run(input, layer, &mut output)?;
     Ok(output)
 }
 
@@ -562,6 +589,32 @@ where
     BO: StorageMut<i8>,
 {
     let () = Conv2dCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
+    conv_2d_run(input, layer, output)
+}
+
+/// [`conv_2d_int8_into`] once its check holds (as [`depthwise_conv_run`]).
+#[allow(clippy::type_complexity)]
+fn conv_2d_run<B, H, W, C, OH, OW, O, KH, KW, CI, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    layer: &Conv2dInt8<'_, O, KH, KW, CI, P>,
+    output: &mut Tensor<i8, (B, OH, OW, O), BO>,
+) -> Result<(), TfliteError>
+where
+    (B, H, W, C): Conv2dChannels<(O, KH, KW, CI)>,
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
     let dims = Conv2dDims {
         batches: B::SIZE,
         input_height: H::SIZE,
@@ -599,7 +652,9 @@ where
     )
 }
 
-/// A pool's sizes and parameters for the kernels, once its rule holds.
+/// A pool's sizes and parameters for the kernels (its rule checked by the
+/// caller, a public function: so that a failed check names the user's
+/// call).
 fn pool_args<B, H, W, C, OH, OW, KH, KW, P>(pool: &Pool2d<KH, KW, P>) -> (PoolDims, PoolParams)
 where
     B: StaticDim,
@@ -612,7 +667,6 @@ where
     KW: StaticDim,
     P: ConvPadding,
 {
-    let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
     let dims = PoolDims {
         batches: B::SIZE,
         input_height: H::SIZE,
@@ -681,8 +735,10 @@ where
     P: ConvPadding,
     S: Storage<i8>,
 {
+    let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
-    average_pool_int8_into(input, pool, &mut output)?;
+    let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
+    kernels::average_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())?;
     Ok(output)
 }
 
@@ -720,6 +776,7 @@ where
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {
+    let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
     let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
     kernels::average_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())
 }
@@ -755,8 +812,10 @@ where
     P: ConvPadding,
     S: Storage<i8>,
 {
+    let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
-    max_pool_int8_into(input, pool, &mut output)?;
+    let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
+    kernels::max_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())?;
     Ok(output)
 }
 
@@ -793,6 +852,7 @@ where
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {
+    let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
     let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
     kernels::max_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())
 }
@@ -879,8 +939,8 @@ where
 /// common scale, summed, requantized, clamped; `params` from the scales,
 /// zero points and fused activation (`shapecheck_tflite::add_params`).
 /// The output's shape is the numpy broadcast of the two inputs' (the
-/// elementwise ops' rule, [`BroadcastWith`]); two shapes that do not
-/// broadcast are one compile error naming both (`elementwise/broadcast`).
+/// elementwise ops' rule, through [`AddShapes`]); two shapes that do not
+/// broadcast are one compile error naming both (`add/broadcast`).
 ///
 /// Fails with the kernel's [`TfliteError`] for shapes of more than 6 dims
 /// (TFLite Micro's limit) or parameters it refuses.
@@ -909,14 +969,14 @@ pub fn add_int8<SA, SB, BA, BB>(
     a: &Tensor<i8, SA, BA>,
     b: &Tensor<i8, SB, BB>,
     params: &AddParams,
-) -> Result<Tensor<i8, BroadcastOf<SA, SB>>, TfliteError>
+) -> Result<Tensor<i8, <SA as AddShapes<SB>>::Sum>, TfliteError>
 where
-    SA: BroadcastWith<SB>,
+    SA: AddShapes<SB>,
     SB: StaticShape,
     BA: Storage<i8>,
     BB: Storage<i8>,
 {
-    let mut output = Tensor::<i8, BroadcastOf<SA, SB>>::zeros();
+    let mut output = Tensor::<i8, <SA as AddShapes<SB>>::Sum>::zeros();
     add_int8_into(a, b, params, &mut output)?;
     Ok(output)
 }
@@ -938,10 +998,10 @@ pub fn add_int8_into<SA, SB, BA, BB, BO>(
     a: &Tensor<i8, SA, BA>,
     b: &Tensor<i8, SB, BB>,
     params: &AddParams,
-    output: &mut Tensor<i8, BroadcastOf<SA, SB>, BO>,
+    output: &mut Tensor<i8, <SA as AddShapes<SB>>::Sum, BO>,
 ) -> Result<(), TfliteError>
 where
-    SA: BroadcastWith<SB>,
+    SA: AddShapes<SB>,
     SB: StaticShape,
     BA: Storage<i8>,
     BB: Storage<i8>,
@@ -1006,8 +1066,9 @@ where
     OC: StaticDim,
     S: Storage<i8>,
 {
+    let () = PadCheck::<(B, H, W, C), (OB, OH, OW, OC), N0, N1, H0, H1, W0, W1, C0, C1>::CHECK;
     let mut output = Tensor::<i8, (OB, OH, OW, OC)>::zeros();
-    pad_int8_into(input, paddings, value, &mut output);
+    pad_run(input, paddings, value, &mut output);
     output
 }
 
@@ -1060,8 +1121,49 @@ pub fn pad_int8_into<
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {
-    let _ = paddings;
     let () = PadCheck::<(B, H, W, C), (OB, OH, OW, OC), N0, N1, H0, H1, W0, W1, C0, C1>::CHECK;
+    pad_run(input, paddings, value, output)
+}
+
+/// [`pad_int8_into`] once its check holds (as [`depthwise_conv_run`]).
+#[allow(clippy::type_complexity)]
+fn pad_run<
+    B,
+    H,
+    W,
+    C,
+    OB,
+    OH,
+    OW,
+    OC,
+    S,
+    BO,
+    const N0: usize,
+    const N1: usize,
+    const H0: usize,
+    const H1: usize,
+    const W0: usize,
+    const W1: usize,
+    const C0: usize,
+    const C1: usize,
+>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    paddings: Paddings<N0, N1, H0, H1, W0, W1, C0, C1>,
+    value: i8,
+    output: &mut Tensor<i8, (OB, OH, OW, OC), BO>,
+) where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let _ = paddings;
     // Ok by the types and the check (above); were it not, the output would be left as it was
     let _ = kernels::pad(
         input.as_slice(),

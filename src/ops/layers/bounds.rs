@@ -20,7 +20,9 @@ use crate::algebra::SameDim;
 use crate::dim::{One, StaticDim};
 use crate::error::Msg;
 use crate::ops::const_fail;
+use crate::ops::elementwise::{BroadcastOf, BroadcastWith};
 use crate::ops::sealed::Sealed;
+use crate::ops::StaticShape;
 use crate::shape::{FixedShape, Shape};
 use crate::storage::Storage;
 use crate::tensor::Tensor;
@@ -343,6 +345,35 @@ where
     } else if !size_ok::<P>(Self::SIZES.0, Self::SIZES.1, Self::SIZES.2) {
         const_fail(text(&Self::SIZE_MSG, "pool/output-size"))
     };
+}
+
+/// Two shapes an int8 `ADD` takes, `Self` and `SB`: numpy broadcasting,
+/// the elementwise ops' rule ([`BroadcastWith`]); the output's shape is
+/// [`Sum`](Self::Sum), their broadcast. A pair that does not
+/// broadcast is one compile error naming both (`add/broadcast`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::AddShapes;
+/// fn out<A: AddShapes<B>, B: StaticShape>() -> &'static [usize] {
+///     <A::Sum as FixedShape>::DIMS
+/// }
+/// assert_eq!(out::<shape![1, 8, 8, 16], shape![1, 1, 1, 16]>(), &[1, 8, 8, 16]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "add/broadcast: inputs {Self} and {SB} do not broadcast: right-aligned, each pair of dims must be equal or one of them 1 (numpy's rule, TFLite's ADD)",
+    label = "{Self} and {SB} do not broadcast: a residual ADD needs the same shape on both sides"
+)]
+#[doc(hidden)]
+pub trait AddShapes<SB: StaticShape>: StaticShape {
+    /// The broadcast shape (named so as not to clash with the operators'
+    /// `Output` in generic code).
+    type Sum: StaticShape;
+}
+
+#[diagnostic::do_not_recommend]
+impl<SA: BroadcastWith<SB>, SB: StaticShape> AddShapes<SB> for SA {
+    type Sum = BroadcastOf<SA, SB>;
 }
 
 /// A `MEAN` over the rows and columns of an NHWC input `[B, _, _, C]`

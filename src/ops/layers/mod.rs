@@ -1,34 +1,60 @@
 //! TFLite's layers on [`Tensor`](crate::Tensor)s (feature `tflite`): the
-//! int8 and f32 fully connected layer, the int8 depthwise convolution and
-//! the int8 softmax, with the shapes as types. The arithmetic is
+//! int8 and f32 fully connected layer, and the int8 convolution, depthwise
+//! convolution, average and max pools, mean, add, pad, logistic, softmax,
+//! quantize and dequantize, with the shapes as types. The arithmetic is
 //! `shapecheck_tflite`'s kernels on slices, bit for bit TFLite's (TFLite
 //! Micro's with [`Rounding::Double`]); this module only types their
 //! operands and calls them. Reshape is [`Tensor::reshape`](crate::Tensor::reshape).
 //! [`model!`](crate::model) writes a `.tflite` file's layers as calls to
 //! these functions.
 //!
-//! The rules:
+//! The rules (each a compile error naming the shapes and the rule id):
 //! - [`fully_connected_int8`], [`fully_connected_f32`]: an input
 //!   `[batch, in]` and weights `[out, in]` give `[batch, out]`; the input's
 //!   last dim must be the weights' second (`fully_connected: ...`, a
-//!   compile error naming both shapes, [`FullyConnectedShapes`]).
-//! - [`depthwise_conv_int8`]: an NHWC input `[batch, h, w, c_in]` and a
-//!   filter `[kh, kw, c_out]` (TFLite's `[1, kh, kw, c_out]` without its
-//!   leading 1) give `[batch, oh, ow, c_out]`, where `c_out` is a multiple
-//!   of `c_in` and `oh`, `ow` are what the padding and strides give
-//!   ([`conv_output`]: `SAME` `ceil(h / stride)`, `VALID`
-//!   `(h − kh) / stride + 1`); the output type is written by the caller
-//!   and checked against the rule when the call is built
-//!   (`depthwise_conv/...`, a constant assertion). Dilation is 1.
+//!   trait, [`FullyConnectedShapes`]).
+//! - [`conv_2d_int8`]: an NHWC input `[batch, h, w, c]` and a filter
+//!   `[out, kh, kw, c]` give `[batch, oh, ow, out]`; the input's channels
+//!   must be the filter's last dim (`conv_2d/channels`, a trait,
+//!   [`Conv2dChannels`]), and `oh`, `ow` are what the padding, strides and
+//!   dilations give ([`conv_output`]: with the dilated filter
+//!   `f = (k − 1) · dilation + 1`, `SAME` `ceil(h / stride)`, `VALID`
+//!   `(h − f) / stride + 1`); the output type is written by the caller and
+//!   checked against the rule when the call is built
+//!   (`conv_2d/output-size`, a constant assertion, [`Conv2dCheck`]).
+//! - [`depthwise_conv_int8`]: an input `[batch, h, w, c_in]` and a filter
+//!   `[kh, kw, c_out]` (TFLite's `[1, kh, kw, c_out]` without the leading
+//!   one) give `[batch, oh, ow, c_out]`, where `c_out` is a multiple of
+//!   `c_in` (the depth multiplier) and `oh`, `ow` as for `CONV_2D`
+//!   (`depthwise_conv/...`, [`DepthwiseConvCheck`]).
+//! - [`average_pool_int8`], [`max_pool_int8`]: a `[kh, kw]` window
+//!   ([`Pool2d`]) on `[batch, h, w, c]` gives `[batch, oh, ow, c]`; a
+//!   `VALID` window larger than the input gives nothing (`pool/window`),
+//!   pools have no dilation (`pool/dilation`), `oh`, `ow` as for `CONV_2D`
+//!   (`pool/output-size`; [`PoolCheck`]).
+//! - [`mean_int8`]: the mean over `h` and `w` of `[batch, h, w, c]` is
+//!   `[batch, c]`, or `[batch, 1, 1, c]` with `keep_dims`
+//!   (`mean/output`, a trait, [`MeanOutput`]).
+//! - [`add_int8`]: two shapes broadcast as numpy's (the elementwise ops'
+//!   rule, `elementwise/broadcast`, [`AddShapes`]); the output is their
+//!   broadcast.
+//! - [`pad_int8`]: each output dim is its input's with the [`Paddings`]
+//!   before and after (`pad/output-size`, [`PadCheck`]).
 //! - [`softmax_int8`]: the same shape out, over the last dim, at most
 //!   [`SOFTMAX_MAX_DEPTH`] deep (`softmax_int8/depth`).
+//! - [`logistic_int8`], [`quantize_int8`], [`dequantize_int8`]: the same
+//!   shape out.
+//! - [`Arena`]: each view lies inside the buffer (`arena/capacity`,
+//!   [`ArenaFits`]), and a call's write view overlaps none of its read
+//!   views (`arena/overlap`, [`ArenaDisjoint`]).
 //!
 //! Each layer has an `_into` form ([`fully_connected_int8_into`], ...)
 //! that writes into a caller's tensor of the output's shape, in any
 //! storage: a view of a buffer the caller holds, such as the two of a
 //! [`PingPong`], which [`model!`](crate::model)'s `predict` writes its
-//! layers' outputs into in turn (nothing is returned by value but the
-//! model's output). The plain forms return an inline tensor.
+//! layers' outputs into in turn, or an [`Arena`]'s views at the offsets a
+//! planner chose (nothing is returned by value but the model's output).
+//! The plain forms return an inline tensor.
 //!
 //! Nothing allocates: the outputs are inline tensors or the caller's, the
 //! layers' weights are borrowed (`static` data in a firmware), the
@@ -79,9 +105,9 @@ pub use api::{
     quantize_int8_into, softmax_int8, softmax_int8_into, Arena, InA, InB, PingPong,
 };
 pub use bounds::{
-    ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck, DepthwiseConvCheck,
-    FullyConnectedRows, FullyConnectedShapes, MeanOutput, ModelInput, PadCheck, PoolCheck,
-    SoftmaxDepth,
+    AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
+    DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput, ModelInput, PadCheck,
+    PoolCheck, SoftmaxDepth,
 };
 pub use rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{
