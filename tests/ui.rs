@@ -76,6 +76,18 @@ const EXCEPTIONS: &[(&str, usize, bool, &str)] = &[
         "post-monomorphisation constant",
     ),
     (
+        "model/fail/arena_overlap.stderr",
+        17,
+        false,
+        "post-monomorphisation constant",
+    ),
+    (
+        "model/fail/pool_window_too_large.stderr",
+        17,
+        false,
+        "post-monomorphisation constant",
+    ),
+    (
         "multiplex/fail/index_rows.stderr",
         17,
         false,

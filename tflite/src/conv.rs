@@ -173,8 +173,9 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         output_width,
         output_depth,
     } = dims;
-    // checked above: every product below is at most a checked length
-    let kernel_len = filter_height * filter_width * input_depth;
+    // checked above: neither overflows (each is 0 or divides a length)
+    let kernel_len = product("filter", &[filter_height, filter_width, input_depth])?;
+    let image_len = product("input", &[input_height, input_width, input_depth])?;
     // a filter with no taps, or an input with no channels: each output is
     // its bias alone (and a huge dim beside a 0 must not be looped over)
     let (filter_height, filter_width) = if kernel_len == 0 {
@@ -192,9 +193,9 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         params.output_min,
         params.output_max,
     );
-    let image_len = input_height * input_width * input_depth;
     let zero_point = params.input_zero_point;
     let mut pixels = output.chunks_exact_mut(output_depth);
+    // checked: with a filter tap, every index below is inside a length
     for batch in 0..batches {
         let image = input
             .get(batch * image_len..(batch + 1) * image_len)

@@ -219,8 +219,11 @@ where
     if output.is_empty() {
         return;
     }
-    // checked: every product and index below is at most a length
-    let image_len = input_height * input_width * depth;
+    // checked: not an overflow (0 or a divisor of the input's length), and
+    // every index below is inside a length
+    let Ok(image_len) = product("input", &[input_height, input_width, depth]) else {
+        return;
+    };
     // an empty image: no window has a tap inside (and a huge dim beside a
     // 0 must not be looped over)
     let (filter_height, filter_width) = if image_len == 0 {

@@ -89,9 +89,13 @@ pub(crate) fn at_least_1(what: &'static str, value: usize) -> Result<(), TfliteE
     }
 }
 
-/// The product of `factors`, or `Err(Length)` with `expected: usize::MAX`
-/// (the length that overflows) naming `what`.
+/// The product of `factors` (0 if one is 0, however large the others), or
+/// `Err(Length)` with `expected: usize::MAX` (the length that overflows)
+/// naming `what`.
 pub(crate) fn product(what: &'static str, factors: &[usize]) -> Result<usize, TfliteError> {
+    if factors.contains(&0) {
+        return Ok(0);
+    }
     factors
         .iter()
         .try_fold(1usize, |acc, &f| acc.checked_mul(f))

@@ -7,19 +7,44 @@ use core::marker::PhantomData;
 
 use shapecheck_tflite as kernels;
 use shapecheck_tflite::{
-    DepthwiseConvDims, DepthwiseConvParams, FullyConnectedDims, FullyConnectedParams, Rounding,
-    SoftmaxParams, TfliteError,
+    AddParams, Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams,
+    FullyConnectedDims, FullyConnectedParams, LogisticParams, MeanParams, PoolDims, PoolParams,
+    Rounding, SoftmaxParams, TfliteError,
 };
 
 use super::bounds::{
-    BufferFits, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, SoftmaxDepth,
+    AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
+    DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput, PadCheck, PoolCheck,
+    SoftmaxDepth,
 };
 use super::rule::conv_output;
-use super::{ConvPadding, DepthwiseConvInt8, FullyConnectedF32, FullyConnectedInt8};
+use super::{
+    Conv2dInt8, ConvPadding, DepthwiseConvInt8, FullyConnectedF32, FullyConnectedInt8, Paddings,
+    Pool2d,
+};
 use crate::dim::StaticDim;
+use crate::ops::StaticShape;
 use crate::shape::FixedShape;
 use crate::storage::{Storage, StorageMut};
 use crate::tensor::Tensor;
+
+/// The padding above the first row of a convolution or pool `P` with a
+/// filter of `KH` rows on an input of `H` ([`conv_output`]; 0 where the
+/// rule gives no output, which the call's check has ruled out).
+fn pad_top<P: ConvPadding, H: StaticDim, KH: StaticDim>() -> usize {
+    match conv_output(P::SAME, H::SIZE, KH::SIZE, P::STRIDE_H, P::DILATION_H) {
+        Some((_, pad)) => pad,
+        None => 0,
+    }
+}
+
+/// The padding left of the first column ([`pad_top`]'s, for columns).
+fn pad_left<P: ConvPadding, W: StaticDim, KW: StaticDim>() -> usize {
+    match conv_output(P::SAME, W::SIZE, KW::SIZE, P::STRIDE_W, P::DILATION_W) {
+        Some((_, pad)) => pad,
+        None => 0,
+    }
+}
 
 /// The sizes of a fully connected layer on an input of shape `X`.
 fn fully_connected_dims<X: FixedShape, O: StaticDim, K: StaticDim>() -> FullyConnectedDims {
@@ -205,10 +230,11 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
     );
 }
 
-/// TFLite's int8 `DEPTHWISE_CONV_2D` (per-channel, dilation 1, TFLite's
-/// and TFLite Micro's double rounding) on an NHWC input: output channel
-/// `oc = ic · m + k` of each pixel sums `(x − x_zp) · f` over the filter's
-/// taps inside the input, adds the bias, requantizes and clamps
+/// TFLite's int8 `DEPTHWISE_CONV_2D` (per-channel, any dilation and depth
+/// multiplier `m = C / CI`, TFLite's and TFLite Micro's double rounding)
+/// on an NHWC input: output channel `oc = ic · m + k` of each pixel sums
+/// `(x − x_zp) · f` over the filter's (dilated) taps inside the input,
+/// adds the bias, requantizes and clamps
 /// (`shapecheck_tflite::depthwise_conv_int8`, bit for bit). The output's
 /// shape `[B, OH, OW, C]` is the caller's (a type annotation); its rows,
 /// columns and channels are checked against the rule when the call is
@@ -270,8 +296,9 @@ where
     P: ConvPadding,
     S: Storage<i8>,
 {
+    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
-    depthwise_conv_int8_into(input, layer, &mut output)?;
+    depthwise_conv_run(input, layer, &mut output)?;
     Ok(output)
 }
 
@@ -321,10 +348,31 @@ where
     BO: StorageMut<i8>,
 {
     let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
-    let pad_before = |input, filter, stride| match conv_output(P::SAME, input, filter, stride) {
-        Some((_, pad)) => pad,
-        None => 0, // ruled out by the check above
-    };
+    depthwise_conv_run(input, layer, output)
+}
+
+/// [`depthwise_conv_int8_into`] once its check holds (each public form
+/// checks once: a failed check then names the user's call, once).
+#[allow(clippy::type_complexity)]
+fn depthwise_conv_run<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, CI), S>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+    output: &mut Tensor<i8, (B, OH, OW, C), BO>,
+) -> Result<(), TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    CI: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    C: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
     let dims = DepthwiseConvDims {
         batches: B::SIZE,
         input_height: H::SIZE,
@@ -339,10 +387,10 @@ where
     let params = DepthwiseConvParams {
         stride_height: P::STRIDE_H,
         stride_width: P::STRIDE_W,
-        dilation_height: 1,
-        dilation_width: 1,
-        pad_top: pad_before(H::SIZE, KH::SIZE, P::STRIDE_H),
-        pad_left: pad_before(W::SIZE, KW::SIZE, P::STRIDE_W),
+        dilation_height: P::DILATION_H,
+        dilation_width: P::DILATION_W,
+        pad_top: pad_top::<P, H, KH>(),
+        pad_left: pad_left::<P, W, KW>(),
         input_zero_point: layer.input_zero_point,
         output_zero_point: layer.output_zero_point,
         multipliers: layer.multipliers.as_slice(),
@@ -416,6 +464,872 @@ pub fn softmax_int8_into<X, S, BO>(
     let depth = X::DIMS.last().copied().unwrap_or(1);
     // Ok by the types and the depth (above); were it not, the output would be left as it was
     let _ = kernels::softmax_int8(input.as_slice(), depth, params, output.as_mut_slice());
+}
+
+/// TFLite's int8 `CONV_2D` (per-channel, any stride and dilation, TFLite
+/// Micro's double rounding) on an NHWC input `[B, H, W, C]`: output
+/// channel `oc` of each pixel sums `(x − x_zp) · f[oc]` over the filter's
+/// (dilated) window of taps inside the input and all `C` channels, adds
+/// the bias, requantizes and clamps (`shapecheck_tflite::conv_2d_int8`,
+/// bit for bit). The input's channels must be the filter's last dim
+/// (`conv_2d/channels`, a compile error naming both shapes,
+/// [`Conv2dChannels`]); the output's shape `[B, OH, OW, O]` is the
+/// caller's, its rows and columns checked against the rule when the call
+/// is built ([`Conv2dCheck`], `conv_2d/output-size`).
+///
+/// Fails with the kernel's [`TfliteError`] only for a clamp whose lower
+/// end is above its upper end (every size is the types').
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{conv_2d_int8, Conv2dInt8, Multipliers, QuantizedMultiplier, Same};
+/// // a 3×3 image of one channel, a 2×2 filter of ones, SAME, stride 2: 2×2 out
+/// let layer: Conv2dInt8<'_, One, Dim<2>, Dim<2>, One, Same<2, 2>> = Conv2dInt8 {
+///     filter: &[[[[1], [1]], [[1], [1]]]],
+///     bias: None,
+///     padding: Same,
+///     input_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     output_min: -128,
+///     output_max: 127,
+/// };
+/// let x = Tensor::<i8, shape![1, 3, 3, 1]>::from_array([[[[1], [2], [3]], [[4], [5], [6]], [[7], [8], [9]]]]);
+/// let y: Tensor<i8, shape![1, 2, 2, 1]> = conv_2d_int8(&x, &layer)?;
+/// assert_eq!(y.as_slice(), &[12, 9, 15, 9]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+///
+/// An input of other channels than the filter's does not build
+/// (`conv_2d/channels`):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{conv_2d_int8, Conv2dInt8, Multipliers, QuantizedMultiplier, Valid};
+/// let layer: Conv2dInt8<'_, One, One, One, Dim<2>, Valid<1, 1>> = Conv2dInt8 {
+///     filter: &[[[[1, 1]]]], bias: None, padding: Valid,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO), output_min: -128, output_max: 127,
+/// };
+/// let x = Tensor::<i8, shape![1, 2, 2, 3]>::full(0);
+/// let _: Tensor<i8, shape![1, 2, 2, 1]> = conv_2d_int8(&x, &layer).unwrap();
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn conv_2d_int8<B, H, W, C, OH, OW, O, KH, KW, CI, P, S>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    layer: &Conv2dInt8<'_, O, KH, KW, CI, P>,
+) -> Result<Tensor<i8, (B, OH, OW, O)>, TfliteError>
+where
+    (B, H, W, C): Conv2dChannels<(O, KH, KW, CI)>,
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+{
+    let () = Conv2dCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
+    let mut output = Tensor::<i8, (B, OH, OW, O)>::zeros();
+    conv_2d_run(input, layer, &mut output)?;
+    Ok(output)
+}
+
+/// [`conv_2d_int8`] writing into `output`, a caller's tensor in any
+/// storage, whose type gives the output's shape `[B, OH, OW, O]` (checked
+/// as there). Every element of `output` is written when it returns `Ok`;
+/// on an error it is untouched.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{conv_2d_int8_into, Conv2dInt8, Multipliers, QuantizedMultiplier, Valid};
+/// // two output channels over a 1×1 window of 2 channels: their sum and their difference
+/// let layer: Conv2dInt8<'_, Dim<2>, One, One, Dim<2>, Valid<1, 1>> = Conv2dInt8 {
+///     filter: &[[[[1, 1]]], [[[1, -1]]]],
+///     bias: Some(&[0, 1]),
+///     padding: Valid,
+///     input_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     output_min: -128,
+///     output_max: 127,
+/// };
+/// let x = Tensor::<i8, shape![1, 1, 2, 2]>::from_array([[[[5, 3], [1, 4]]]]);
+/// let mut buf = [0i8; 4];
+/// let mut y = Tensor::<i8, shape![1, 1, 2, 2], &mut [i8]>::from_storage(&mut buf[..]).unwrap();
+/// conv_2d_int8_into(&x, &layer, &mut y)?;
+/// assert_eq!(buf, [8, 3, 5, -2]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn conv_2d_int8_into<B, H, W, C, OH, OW, O, KH, KW, CI, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    layer: &Conv2dInt8<'_, O, KH, KW, CI, P>,
+    output: &mut Tensor<i8, (B, OH, OW, O), BO>,
+) -> Result<(), TfliteError>
+where
+    (B, H, W, C): Conv2dChannels<(O, KH, KW, CI)>,
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = Conv2dCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
+    conv_2d_run(input, layer, output)
+}
+
+/// [`conv_2d_int8_into`] once its check holds (as [`depthwise_conv_run`]).
+#[allow(clippy::type_complexity)]
+fn conv_2d_run<B, H, W, C, OH, OW, O, KH, KW, CI, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    layer: &Conv2dInt8<'_, O, KH, KW, CI, P>,
+    output: &mut Tensor<i8, (B, OH, OW, O), BO>,
+) -> Result<(), TfliteError>
+where
+    (B, H, W, C): Conv2dChannels<(O, KH, KW, CI)>,
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let dims = Conv2dDims {
+        batches: B::SIZE,
+        input_height: H::SIZE,
+        input_width: W::SIZE,
+        input_depth: C::SIZE,
+        filter_height: KH::SIZE,
+        filter_width: KW::SIZE,
+        output_height: OH::SIZE,
+        output_width: OW::SIZE,
+        output_depth: O::SIZE,
+    };
+    let params = Conv2dParams {
+        stride_height: P::STRIDE_H,
+        stride_width: P::STRIDE_W,
+        dilation_height: P::DILATION_H,
+        dilation_width: P::DILATION_W,
+        pad_top: pad_top::<P, H, KH>(),
+        pad_left: pad_left::<P, W, KW>(),
+        input_zero_point: layer.input_zero_point,
+        output_zero_point: layer.output_zero_point,
+        multipliers: layer.multipliers.as_slice(),
+        output_min: i32::from(layer.output_min),
+        output_max: i32::from(layer.output_max),
+        rounding: Rounding::Double,
+    };
+    let filter = <(O, KH, KW, CI) as FixedShape>::array_as_slice(layer.filter);
+    let bias = layer.bias.map(|b| O::arr_as_slice(b));
+    kernels::conv_2d_int8(
+        input.as_slice(),
+        filter,
+        bias,
+        dims,
+        &params,
+        output.as_mut_slice(),
+    )
+}
+
+/// A pool's sizes and parameters for the kernels (its rule checked by the
+/// caller, a public function: so that a failed check names the user's
+/// call).
+fn pool_args<B, H, W, C, OH, OW, KH, KW, P>(pool: &Pool2d<KH, KW, P>) -> (PoolDims, PoolParams)
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    P: ConvPadding,
+{
+    let dims = PoolDims {
+        batches: B::SIZE,
+        input_height: H::SIZE,
+        input_width: W::SIZE,
+        depth: C::SIZE,
+        filter_height: KH::SIZE,
+        filter_width: KW::SIZE,
+        output_height: OH::SIZE,
+        output_width: OW::SIZE,
+    };
+    let params = PoolParams {
+        stride_height: P::STRIDE_H,
+        stride_width: P::STRIDE_W,
+        pad_top: pad_top::<P, H, KH>(),
+        pad_left: pad_left::<P, W, KW>(),
+        output_min: i32::from(pool.output_min),
+        output_max: i32::from(pool.output_max),
+    };
+    (dims, params)
+}
+
+/// TFLite's int8 `AVERAGE_POOL_2D` on an NHWC input `[B, H, W, C]`: each
+/// output is the mean of its window's taps inside the input, rounded half
+/// away from zero, clamped (`shapecheck_tflite::average_pool_int8`, bit
+/// for bit). The output's shape `[B, OH, OW, C]` is the caller's, checked
+/// when the call is built ([`PoolCheck`]: a `VALID` window larger than the
+/// input is `pool/window`, naming both; wrong rows or columns
+/// `pool/output-size`).
+///
+/// Fails with the kernel's [`TfliteError`] only for a clamp whose lower
+/// end is above its upper end.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{average_pool_int8, Pool2d, Valid};
+/// let pool = Pool2d::<Dim<2>, Dim<2>, Valid<1, 1>>::new(Valid, -128, 127);
+/// let x = Tensor::<i8, shape![1, 2, 3, 1]>::from_array([[[[1], [2], [4]], [[-7], [3], [5]]]]);
+/// let y: Tensor<i8, shape![1, 1, 2, 1]> = average_pool_int8(&x, &pool)?;
+/// assert_eq!(y.as_slice(), &[0, 4]); // −1/4 → 0; 14/4 = 3.5 → 4
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+///
+/// A `VALID` window larger than the input does not build (`pool/window`):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{average_pool_int8, Pool2d, Valid};
+/// let pool = Pool2d::<Dim<3>, Dim<3>, Valid<1, 1>>::new(Valid, -128, 127);
+/// let x = Tensor::<i8, shape![1, 2, 2, 1]>::full(0);
+/// let _: Tensor<i8, shape![1, 1, 1, 1]> = average_pool_int8(&x, &pool).unwrap();
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn average_pool_int8<B, H, W, C, OH, OW, KH, KW, P, S>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    pool: &Pool2d<KH, KW, P>,
+) -> Result<Tensor<i8, (B, OH, OW, C)>, TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+{
+    let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
+    let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
+    let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
+    kernels::average_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())?;
+    Ok(output)
+}
+
+/// [`average_pool_int8`] writing into `output`, a caller's tensor in any
+/// storage whose type gives the output's shape (checked as there). Every
+/// element of `output` is written when it returns `Ok`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{average_pool_int8_into, Pool2d, Same};
+/// // SAME, stride 2 on 3×3: 2×2 out, the windows at the edges hold fewer taps
+/// let pool = Pool2d::<Dim<2>, Dim<2>, Same<2, 2>>::new(Same, -128, 127);
+/// let x = Tensor::<i8, shape![1, 3, 3, 1]>::from_array([[[[1], [2], [3]], [[4], [5], [6]], [[7], [8], [9]]]]);
+/// let mut y = Tensor::<i8, shape![1, 2, 2, 1]>::zeros();
+/// average_pool_int8_into(&x, &pool, &mut y)?;
+/// assert_eq!(y.as_slice(), &[3, 5, 8, 9]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn average_pool_int8_into<B, H, W, C, OH, OW, KH, KW, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    pool: &Pool2d<KH, KW, P>,
+    output: &mut Tensor<i8, (B, OH, OW, C), BO>,
+) -> Result<(), TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
+    let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
+    kernels::average_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())
+}
+
+/// TFLite's int8 `MAX_POOL_2D` on an NHWC input `[B, H, W, C]`: each
+/// output is the largest of its window's taps inside the input, clamped
+/// (`shapecheck_tflite::max_pool_int8`). The same shape rules as
+/// [`average_pool_int8`].
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{max_pool_int8, Pool2d, Valid};
+/// let pool = Pool2d::<Dim<2>, One, Valid<2, 1>>::new(Valid, 0, 127); // ReLU at zero point 0
+/// let x = Tensor::<i8, shape![1, 4, 1, 2]>::from_array([[[[1, -9]], [[3, -7]], [[-5, -2]], [[-6, -8]]]]);
+/// let y: Tensor<i8, shape![1, 2, 1, 2]> = max_pool_int8(&x, &pool)?;
+/// assert_eq!(y.as_slice(), &[3, 0, 0, 0]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn max_pool_int8<B, H, W, C, OH, OW, KH, KW, P, S>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    pool: &Pool2d<KH, KW, P>,
+) -> Result<Tensor<i8, (B, OH, OW, C)>, TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+{
+    let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
+    let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
+    let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
+    kernels::max_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())?;
+    Ok(output)
+}
+
+/// [`max_pool_int8`] writing into `output`, a caller's tensor in any
+/// storage whose type gives the output's shape (checked as there).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{max_pool_int8_into, Pool2d, Valid};
+/// let pool = Pool2d::<Dim<2>, Dim<2>, Valid<1, 1>>::new(Valid, -128, 127);
+/// let x = Tensor::<i8, shape![1, 2, 3, 1]>::from_array([[[[1], [2], [-4]], [[-7], [3], [-5]]]]);
+/// let mut buf = [0i8; 2];
+/// let mut y = Tensor::<i8, shape![1, 1, 2, 1], &mut [i8]>::from_storage(&mut buf[..]).unwrap();
+/// max_pool_int8_into(&x, &pool, &mut y)?;
+/// assert_eq!(buf, [3, 3]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn max_pool_int8_into<B, H, W, C, OH, OW, KH, KW, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    pool: &Pool2d<KH, KW, P>,
+    output: &mut Tensor<i8, (B, OH, OW, C), BO>,
+) -> Result<(), TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
+    let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
+    kernels::max_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())
+}
+
+/// TFLite's int8 `MEAN` over the rows and columns of an NHWC input
+/// `[B, H, W, C]` (TFLite Micro's kernel, bit for bit:
+/// `shapecheck_tflite::mean_int8`), into `[B, C]` or, with `keep_dims`,
+/// `[B, 1, 1, C]`: the output's type says which ([`MeanOutput`];
+/// another shape is `mean/output`). `params` from the scales and zero
+/// points and `count = H · W` (`shapecheck_tflite::mean_params`).
+///
+/// Fails with the kernel's [`TfliteError`] when `params.count` is not
+/// `H · W`.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::mean_int8;
+/// let params = shapecheck::tflite::mean_params(0.1, -1, 0.1, -1, 4)?;
+/// let x = Tensor::<i8, shape![1, 2, 2, 2]>::from_array([[[[1, -4], [2, -5]], [[3, -5], [4, -5]]]]);
+/// let y: Tensor<i8, shape![1, 2]> = mean_int8(&x, &params)?;
+/// assert_eq!(y.as_slice(), &[3, -5]);
+/// let kept: Tensor<i8, shape![1, 1, 1, 2]> = mean_int8(&x, &params)?;
+/// assert_eq!(kept.as_slice(), &[3, -5]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn mean_int8<B, H, W, C, Y, S>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    params: &MeanParams,
+) -> Result<Tensor<i8, Y>, TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    Y: MeanOutput<B, C>,
+    S: Storage<i8>,
+{
+    let mut output = Tensor::<i8, Y>::zeros();
+    mean_int8_into(input, params, &mut output)?;
+    Ok(output)
+}
+
+/// [`mean_int8`] writing into `output`, a caller's tensor of shape `[B, C]`
+/// or `[B, 1, 1, C]` in any storage. Every element of `output` is written
+/// when it returns `Ok`; on an error it is untouched.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::mean_int8_into;
+/// let params = shapecheck::tflite::mean_params(0.5, 0, 0.25, 0, 3)?;
+/// let x = Tensor::<i8, shape![1, 1, 3, 1]>::from_array([[[[1], [2], [4]]]]);
+/// let mut y = Tensor::<i8, shape![1, 1, 1, 1]>::zeros();
+/// mean_int8_into(&x, &params, &mut y)?;
+/// assert_eq!(y.as_slice(), &[5]); // 7/3 · 2 = 4.67 → 5
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn mean_int8_into<B, H, W, C, Y, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    params: &MeanParams,
+    output: &mut Tensor<i8, Y, BO>,
+) -> Result<(), TfliteError>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    Y: MeanOutput<B, C>,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    kernels::mean_int8(
+        input.as_slice(),
+        B::SIZE,
+        H::SIZE,
+        W::SIZE,
+        C::SIZE,
+        params,
+        output.as_mut_slice(),
+    )
+}
+
+/// TFLite's int8 `ADD` with numpy broadcasting (TFLite Micro's kernel,
+/// bit for bit: `shapecheck_tflite::add_int8`): each input rescaled to a
+/// common scale, summed, requantized, clamped; `params` from the scales,
+/// zero points and fused activation (`shapecheck_tflite::add_params`).
+/// The output's shape is the numpy broadcast of the two inputs' (the
+/// elementwise ops' rule, through [`AddShapes`]); two shapes that do not
+/// broadcast are one compile error naming both (`add/broadcast`).
+///
+/// Fails with the kernel's [`TfliteError`] for shapes of more than 6 dims
+/// (TFLite Micro's limit) or parameters it refuses.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::add_int8;
+/// // the same scale in and out: a plain sum; a row broadcast over two
+/// let params = shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 0.5, 0, -128, 127)?;
+/// let y = add_int8(&tensor![[1i8, 2, 3], [4, 5, 6]], &tensor![10i8, 20, 30], &params)?;
+/// assert_eq!(y.as_slice(), &[11, 22, 33, 14, 25, 36]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+///
+/// A residual `ADD` of two shapes that do not broadcast does not build:
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::add_int8;
+/// let params = shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 0.5, 0, -128, 127).unwrap();
+/// let a = Tensor::<i8, shape![1, 8, 8, 16]>::full(0);
+/// let b = Tensor::<i8, shape![1, 8, 8, 32]>::full(0);
+/// let _ = add_int8(&a, &b, &params);
+/// ```
+pub fn add_int8<SA, SB, BA, BB>(
+    a: &Tensor<i8, SA, BA>,
+    b: &Tensor<i8, SB, BB>,
+    params: &AddParams,
+) -> Result<Tensor<i8, <SA as AddShapes<SB>>::Sum>, TfliteError>
+where
+    SA: AddShapes<SB>,
+    SB: StaticShape,
+    BA: Storage<i8>,
+    BB: Storage<i8>,
+{
+    let mut output = Tensor::<i8, <SA as AddShapes<SB>>::Sum>::zeros();
+    add_int8_into(a, b, params, &mut output)?;
+    Ok(output)
+}
+
+/// [`add_int8`] writing into `output`, a caller's tensor of the broadcast
+/// shape in any storage. Every element of `output` is written when it
+/// returns `Ok`; on an error it is untouched.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::add_int8_into;
+/// let params = shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 1.0, 0, 0, 127)?; // ReLU
+/// let mut y = Tensor::<i8, shape![2, 2]>::zeros();
+/// add_int8_into(&tensor![[2i8], [-8]], &tensor![[4i8, 6]], &params, &mut y)?;
+/// assert_eq!(y.as_slice(), &[3, 4, 0, 0]); // (2 + 4) · 0.5, (2 + 6) · 0.5, clamped at 0
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn add_int8_into<SA, SB, BA, BB, BO>(
+    a: &Tensor<i8, SA, BA>,
+    b: &Tensor<i8, SB, BB>,
+    params: &AddParams,
+    output: &mut Tensor<i8, <SA as AddShapes<SB>>::Sum, BO>,
+) -> Result<(), TfliteError>
+where
+    SA: AddShapes<SB>,
+    SB: StaticShape,
+    BA: Storage<i8>,
+    BB: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    kernels::add_int8(
+        a.as_slice(),
+        SA::DIMS,
+        b.as_slice(),
+        SB::DIMS,
+        params,
+        output.as_mut_slice(),
+    )
+}
+
+/// TFLite's `PAD` on an int8 NHWC tensor (`shapecheck_tflite::pad`): the
+/// input placed inside an output of `value`s, `N0`, `H0`, `W0`, `C0`
+/// before each dim and `N1`, `H1`, `W1`, `C1` after. The output's shape is
+/// the caller's, each dim checked to be its input's padded when the call
+/// is built ([`PadCheck`], `pad/output-size`). It cannot fail: the
+/// kernel's errors are lengths and ranks, which the types fix.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{pad_int8, Paddings};
+/// let x = Tensor::<i8, shape![1, 1, 2, 1]>::from_array([[[[1], [2]]]]);
+/// let y: Tensor<i8, shape![1, 2, 3, 1]> = pad_int8(&x, Paddings::<0, 0, 1, 0, 0, 1, 0, 0>, -128);
+/// assert_eq!(y.as_slice(), &[-128, -128, -128, 1, 2, -128]);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn pad_int8<
+    B,
+    H,
+    W,
+    C,
+    OB,
+    OH,
+    OW,
+    OC,
+    S,
+    const N0: usize,
+    const N1: usize,
+    const H0: usize,
+    const H1: usize,
+    const W0: usize,
+    const W1: usize,
+    const C0: usize,
+    const C1: usize,
+>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    paddings: Paddings<N0, N1, H0, H1, W0, W1, C0, C1>,
+    value: i8,
+) -> Tensor<i8, (OB, OH, OW, OC)>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    S: Storage<i8>,
+{
+    let () = PadCheck::<(B, H, W, C), (OB, OH, OW, OC), N0, N1, H0, H1, W0, W1, C0, C1>::CHECK;
+    let mut output = Tensor::<i8, (OB, OH, OW, OC)>::zeros();
+    pad_run(input, paddings, value, &mut output);
+    output
+}
+
+/// [`pad_int8`] writing into `output`, a caller's tensor in any storage
+/// whose type gives the output's shape (checked as there). Every element
+/// of `output` is written.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{pad_int8_into, Paddings};
+/// let x = Tensor::<i8, shape![1, 1, 1, 2]>::from_array([[[[5, 6]]]]);
+/// let mut y = Tensor::<i8, shape![1, 1, 1, 4]>::zeros();
+/// pad_int8_into(&x, Paddings::<0, 0, 0, 0, 0, 0, 1, 1>, 9, &mut y);
+/// assert_eq!(y.as_slice(), &[9, 5, 6, 9]);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn pad_int8_into<
+    B,
+    H,
+    W,
+    C,
+    OB,
+    OH,
+    OW,
+    OC,
+    S,
+    BO,
+    const N0: usize,
+    const N1: usize,
+    const H0: usize,
+    const H1: usize,
+    const W0: usize,
+    const W1: usize,
+    const C0: usize,
+    const C1: usize,
+>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    paddings: Paddings<N0, N1, H0, H1, W0, W1, C0, C1>,
+    value: i8,
+    output: &mut Tensor<i8, (OB, OH, OW, OC), BO>,
+) where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = PadCheck::<(B, H, W, C), (OB, OH, OW, OC), N0, N1, H0, H1, W0, W1, C0, C1>::CHECK;
+    pad_run(input, paddings, value, output)
+}
+
+/// [`pad_int8_into`] once its check holds (as [`depthwise_conv_run`]).
+#[allow(clippy::type_complexity)]
+fn pad_run<
+    B,
+    H,
+    W,
+    C,
+    OB,
+    OH,
+    OW,
+    OC,
+    S,
+    BO,
+    const N0: usize,
+    const N1: usize,
+    const H0: usize,
+    const H1: usize,
+    const W0: usize,
+    const W1: usize,
+    const C0: usize,
+    const C1: usize,
+>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    paddings: Paddings<N0, N1, H0, H1, W0, W1, C0, C1>,
+    value: i8,
+    output: &mut Tensor<i8, (OB, OH, OW, OC), BO>,
+) where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let _ = paddings;
+    // Ok by the types and the check (above); were it not, the output would be left as it was
+    let _ = kernels::pad(
+        input.as_slice(),
+        <(B, H, W, C) as FixedShape>::DIMS,
+        &[(N0, N1), (H0, H1), (W0, W1), (C0, C1)],
+        value,
+        output.as_mut_slice(),
+    );
+}
+
+/// TFLite's int8 `LOGISTIC` (TFLite Micro's fixed point, bit for bit:
+/// `shapecheck_tflite::logistic_int8`), element by element, the output at
+/// scale 1/256 and zero point −128; `params` from the input's scale and
+/// zero point (`shapecheck_tflite::logistic_params`).
+///
+/// Fails with the kernel's [`TfliteError`] for an input zero point outside
+/// int8.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::logistic_int8;
+/// let params = shapecheck::tflite::logistic_params(0.1, 0, 1.0 / 256.0, -128)?;
+/// let y = logistic_int8(&tensor![-100i8, 0, 100], &params)?;
+/// assert_eq!(y.as_slice()[1], 0); // σ(0) = 0.5 → 128 − 128
+/// assert!(y.as_slice()[0] < -120 && y.as_slice()[2] > 120);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn logistic_int8<X, S>(
+    input: &Tensor<i8, X, S>,
+    params: &LogisticParams,
+) -> Result<Tensor<i8, X>, TfliteError>
+where
+    X: FixedShape,
+    S: Storage<i8>,
+{
+    let mut output = Tensor::<i8, X>::zeros();
+    logistic_int8_into(input, params, &mut output)?;
+    Ok(output)
+}
+
+/// [`logistic_int8`] writing into `output`, a caller's tensor of the same
+/// shape in any storage; untouched on an error.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::logistic_int8_into;
+/// let params = shapecheck::tflite::logistic_params(0.1, 0, 1.0 / 256.0, -128)?;
+/// let mut y = Tensor::<i8, shape![1, 1]>::full(7);
+/// logistic_int8_into(&tensor![[0i8]], &params, &mut y)?;
+/// assert_eq!(y.as_slice(), &[0]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn logistic_int8_into<X, S, BO>(
+    input: &Tensor<i8, X, S>,
+    params: &LogisticParams,
+    output: &mut Tensor<i8, X, BO>,
+) -> Result<(), TfliteError>
+where
+    X: FixedShape,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    kernels::logistic_int8(input.as_slice(), params, output.as_mut_slice())
+}
+
+/// TFLite's `QUANTIZE` from f32 to int8 (`shapecheck_tflite::quantize_int8`):
+/// `round(x / scale) + zero_point`, half away from zero, clamped to int8.
+///
+/// Fails with the kernel's [`TfliteError`] for a scale it refuses (not
+/// finite, or not above 0) or a zero point outside int8.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::quantize_int8;
+/// let y = quantize_int8(&tensor![0.25f32, -1.0, 100.0], 0.5, 1)?;
+/// assert_eq!(y.as_slice(), &[2, -1, 127]); // 0.5 → 1, + 1
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn quantize_int8<X, S>(
+    input: &Tensor<f32, X, S>,
+    scale: f32,
+    zero_point: i32,
+) -> Result<Tensor<i8, X>, TfliteError>
+where
+    X: FixedShape,
+    S: Storage<f32>,
+{
+    let mut output = Tensor::<i8, X>::zeros();
+    quantize_int8_into(input, scale, zero_point, &mut output)?;
+    Ok(output)
+}
+
+/// [`quantize_int8`] writing into `output`, a caller's tensor of the same
+/// shape in any storage; untouched on an error.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::quantize_int8_into;
+/// let mut y = Tensor::<i8, shape![2]>::zeros();
+/// quantize_int8_into(&tensor![1.0f32, -1.0], 0.1, 0, &mut y)?;
+/// assert_eq!(y.as_slice(), &[10, -10]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn quantize_int8_into<X, S, BO>(
+    input: &Tensor<f32, X, S>,
+    scale: f32,
+    zero_point: i32,
+    output: &mut Tensor<i8, X, BO>,
+) -> Result<(), TfliteError>
+where
+    X: FixedShape,
+    S: Storage<f32>,
+    BO: StorageMut<i8>,
+{
+    kernels::quantize_int8(input.as_slice(), scale, zero_point, output.as_mut_slice())
+}
+
+/// TFLite's `DEQUANTIZE` from int8 to f32
+/// (`shapecheck_tflite::dequantize_int8`): `scale · (q − zero_point)`.
+///
+/// Fails with the kernel's [`TfliteError`] for parameters it refuses.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::dequantize_int8;
+/// let y = dequantize_int8(&tensor![[-128i8, 0, 127]], 0.5, -128)?;
+/// assert_eq!(y.as_slice(), &[0.0, 64.0, 127.5]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn dequantize_int8<X, S>(
+    input: &Tensor<i8, X, S>,
+    scale: f32,
+    zero_point: i32,
+) -> Result<Tensor<f32, X>, TfliteError>
+where
+    X: FixedShape,
+    S: Storage<i8>,
+{
+    let mut output = Tensor::<f32, X>::zeros();
+    dequantize_int8_into(input, scale, zero_point, &mut output)?;
+    Ok(output)
+}
+
+/// [`dequantize_int8`] writing into `output`, a caller's tensor of the
+/// same shape in any storage; untouched on an error.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::dequantize_int8_into;
+/// let mut y = Tensor::<f32, shape![2]>::zeros();
+/// dequantize_int8_into(&tensor![3i8, -3], 0.25, 1, &mut y)?;
+/// assert_eq!(y.as_slice(), &[0.5, -1.0]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn dequantize_int8_into<X, S, BO>(
+    input: &Tensor<i8, X, S>,
+    scale: f32,
+    zero_point: i32,
+    output: &mut Tensor<f32, X, BO>,
+) -> Result<(), TfliteError>
+where
+    X: FixedShape,
+    S: Storage<i8>,
+    BO: StorageMut<f32>,
+{
+    kernels::dequantize_int8(input.as_slice(), scale, zero_point, output.as_mut_slice())
 }
 
 /// Two activation buffers of `T`, `A` and `B` elements, which the layers
@@ -637,5 +1551,233 @@ impl<T: Copy, const A: usize, const B: usize> PingPong<T, A, B> {
     #[inline]
     pub fn b<X: FixedShape>(&self, _holds: InB<X>) -> Tensor<T, X, &[T]> {
         view(&self.b)
+    }
+}
+
+/// One activation buffer of `N` elements of `T`, holding a model's
+/// tensors at offsets its planner chose ([`model!`](crate::model)'s
+/// `predict` holds one): each call hands out views at offsets given as
+/// constants, checked when the call is built to lie inside the buffer
+/// (`arena/capacity`, naming the shape, the offset and `N`) and, for a call
+/// that hands out a read view and a write view, not to overlap
+/// (`arena/overlap`, naming both ranges). A layer reads its input where the
+/// layer before wrote it and writes its output where no tensor still to
+/// be read lies. Its size is exactly its array's ([`BYTES`](Self::BYTES)).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{fully_connected_f32_into, Arena, FullyConnectedF32};
+///
+/// let widen: FullyConnectedF32<'_, Dim<3>, Dim<2>> = FullyConnectedF32 {
+///     weights: &[[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],
+///     bias: None,
+///     output_min: f32::MIN,
+///     output_max: f32::MAX,
+/// };
+/// let sum: FullyConnectedF32<'_, One, Dim<3>> = FullyConnectedF32 {
+///     weights: &[[1.0, 1.0, 1.0]],
+///     bias: None,
+///     output_min: f32::MIN,
+///     output_max: f32::MAX,
+/// };
+/// let mut arena = Arena::<f32, 4>::new(0.0);
+/// // the first layer writes [1, 3] at 0
+/// fully_connected_f32_into(&tensor![[1.0f32, 2.0]], &widen, &mut arena.write::<shape![1, 3], 0>());
+/// // the second reads it there and writes [1, 1] at 3
+/// let (h, mut y) = arena.read_write::<shape![1, 3], 0, shape![1, 1], 3>();
+/// fully_connected_f32_into(&h, &sum, &mut y);
+/// assert_eq!(arena.read::<shape![1, 1], 3>().as_slice(), &[6.0]);
+/// assert_eq!(Arena::<f32, 4>::BYTES, 16);
+/// ```
+///
+/// A write over the tensor read does not build (`arena/overlap`, when the
+/// call is built):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::Arena;
+/// let mut arena = Arena::<i8, 32>::new(0);
+/// let _ = arena.read_write::<shape![1, 16], 0, shape![1, 16], 8>(); // 0..16 and 8..24
+/// ```
+///
+/// Nor a view past the end (`arena/capacity`):
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::Arena;
+/// let arena = Arena::<i8, 32>::new(0);
+/// let _ = arena.read::<shape![1, 16], 17>(); // 17..33
+/// ```
+pub struct Arena<T: Copy, const N: usize> {
+    buf: [T; N],
+}
+
+/// `len` elements of `buf` from `at` (the constant checks make the clamps
+/// no-ops).
+fn part<T>(buf: &[T], at: usize, len: usize) -> &[T] {
+    let (_, rest) = buf.split_at(at.min(buf.len()));
+    let (used, _) = rest.split_at(len.min(rest.len()));
+    used
+}
+
+/// `buf` split around a write of `len` elements at `at`: what lies
+/// before, the write's elements, what lies after (from `at + len`). An
+/// empty write is put at the end, so that it cuts no read in two.
+fn around<T>(buf: &mut [T], at: usize, len: usize) -> (&[T], &mut [T], &[T]) {
+    let at = if len == 0 {
+        buf.len()
+    } else {
+        at.min(buf.len())
+    };
+    let (before, rest) = buf.split_at_mut(at);
+    let (write, after) = rest.split_at_mut(len.min(rest.len()));
+    (before, write, after)
+}
+
+/// A read view of `S` at `at` beside a write of `len` elements at `wa`
+/// ([`ArenaDisjoint`] has checked that they do not overlap): from the part
+/// before the write or the part after it.
+fn read_beside<'a, T: Copy, S: FixedShape>(
+    (before, after): (&'a [T], &'a [T]),
+    at: usize,
+    wa: usize,
+    len: usize,
+) -> Tensor<T, S, &'a [T]> {
+    let used = if at.saturating_add(S::NUMEL) <= before.len() {
+        part(before, at, S::NUMEL)
+    } else {
+        part(after, at.saturating_sub(wa.saturating_add(len)), S::NUMEL)
+    };
+    Tensor::from_parts_unchecked(S::default(), used)
+}
+
+impl<T: Copy, const N: usize> Arena<T, N> {
+    /// The bytes the buffer holds, `N · size_of::<T>()`: the size of an
+    /// `Arena`, to the byte.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::Arena;
+    /// assert_eq!(Arena::<i8, 4004>::BYTES, 4004);
+    /// assert_eq!(Arena::<f32, 16>::BYTES, core::mem::size_of::<Arena<f32, 16>>());
+    /// ```
+    pub const BYTES: usize = core::mem::size_of::<Self>();
+
+    /// The buffer, every element `fill`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let arena = Arena::<i8, 4>::new(7);
+    /// assert_eq!(arena.read::<shape![2, 2], 0>().as_slice(), &[7; 4]);
+    /// ```
+    #[inline]
+    pub fn new(fill: T) -> Self {
+        Arena { buf: [fill; N] }
+    }
+
+    /// The `X` at offset `XA`, to read. `XA + X::NUMEL > N` does not build
+    /// (`arena/capacity`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 6>::new(0);
+    /// arena.write::<shape![3], 3>().as_mut_slice().copy_from_slice(&[1, 2, 3]);
+    /// assert_eq!(arena.read::<shape![1, 2], 4>().as_slice(), &[2, 3]);
+    /// ```
+    #[inline]
+    pub fn read<X: FixedShape, const XA: usize>(&self) -> Tensor<T, X, &[T]> {
+        let () = ArenaFits::<X, XA, N>::CHECK;
+        Tensor::from_parts_unchecked(X::default(), part(&self.buf, XA, X::NUMEL))
+    }
+
+    /// The `Y` at offset `YA`, to write. `YA + Y::NUMEL > N` does not
+    /// build (`arena/capacity`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 4>::new(0);
+    /// arena.write::<shape![2], 1>().as_mut_slice().copy_from_slice(&[5, 6]);
+    /// assert_eq!(arena.read::<shape![4], 0>().as_slice(), &[0, 5, 6, 0]);
+    /// ```
+    #[inline]
+    pub fn write<Y: FixedShape, const YA: usize>(&mut self) -> Tensor<T, Y, &mut [T]> {
+        let () = ArenaFits::<Y, YA, N>::CHECK;
+        let (_, used, _) = around(&mut self.buf, YA, Y::NUMEL);
+        Tensor::from_parts_unchecked(Y::default(), used)
+    }
+
+    /// The `X` at offset `XA` to read and the `Y` at `YA` to write: a
+    /// layer's input and output. Each must fit (`arena/capacity`) and the
+    /// two must not overlap (`arena/overlap`), or the call does not build.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 5>::new(0);
+    /// arena.write::<shape![2], 3>().as_mut_slice().copy_from_slice(&[3, 4]);
+    /// let (x, mut y) = arena.read_write::<shape![2], 3, shape![1, 2], 0>();
+    /// y.as_mut_slice().copy_from_slice(x.as_slice());
+    /// assert_eq!(arena.read::<shape![5], 0>().as_slice(), &[3, 4, 0, 3, 4]);
+    /// ```
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn read_write<X: FixedShape, const XA: usize, Y: FixedShape, const YA: usize>(
+        &mut self,
+    ) -> (Tensor<T, X, &[T]>, Tensor<T, Y, &mut [T]>) {
+        let () = ArenaFits::<X, XA, N>::CHECK;
+        let () = ArenaFits::<Y, YA, N>::CHECK;
+        let () = ArenaDisjoint::<X, XA, Y, YA>::CHECK;
+        let (before, write, after) = around(&mut self.buf, YA, Y::NUMEL);
+        (
+            read_beside((before, after), XA, YA, Y::NUMEL),
+            Tensor::from_parts_unchecked(Y::default(), write),
+        )
+    }
+
+    /// Two tensors to read, `X1` at `A1` and `X2` at `A2` (an `ADD`'s
+    /// operands; they may overlap, even be one tensor), and the `Y` at
+    /// `YA` to write, which must overlap neither (`arena/overlap`); each
+    /// must fit (`arena/capacity`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 6>::new(0);
+    /// arena.write::<shape![4], 0>().as_mut_slice().copy_from_slice(&[1, 2, 3, 4]);
+    /// let (a, b, mut y) = arena.read2_write::<shape![2], 0, shape![2], 1, shape![2], 4>();
+    /// for ((y, a), b) in y.as_mut_slice().iter_mut().zip(a.as_slice()).zip(b.as_slice()) {
+    ///     *y = a + b;
+    /// }
+    /// assert_eq!(arena.read::<shape![2], 4>().as_slice(), &[3, 5]);
+    /// ```
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn read2_write<
+        X1: FixedShape,
+        const A1: usize,
+        X2: FixedShape,
+        const A2: usize,
+        Y: FixedShape,
+        const YA: usize,
+    >(
+        &mut self,
+    ) -> (
+        Tensor<T, X1, &[T]>,
+        Tensor<T, X2, &[T]>,
+        Tensor<T, Y, &mut [T]>,
+    ) {
+        let () = ArenaFits::<X1, A1, N>::CHECK;
+        let () = ArenaFits::<X2, A2, N>::CHECK;
+        let () = ArenaFits::<Y, YA, N>::CHECK;
+        let () = ArenaDisjoint::<X1, A1, Y, YA>::CHECK;
+        let () = ArenaDisjoint::<X2, A2, Y, YA>::CHECK;
+        let (before, write, after) = around(&mut self.buf, YA, Y::NUMEL);
+        (
+            read_beside((before, after), A1, YA, Y::NUMEL),
+            read_beside((before, after), A2, YA, Y::NUMEL),
+            Tensor::from_parts_unchecked(Y::default(), write),
+        )
     }
 }

@@ -1,34 +1,60 @@
 //! TFLite's layers on [`Tensor`](crate::Tensor)s (feature `tflite`): the
-//! int8 and f32 fully connected layer, the int8 depthwise convolution and
-//! the int8 softmax, with the shapes as types. The arithmetic is
+//! int8 and f32 fully connected layer, and the int8 convolution, depthwise
+//! convolution, average and max pools, mean, add, pad, logistic, softmax,
+//! quantize and dequantize, with the shapes as types. The arithmetic is
 //! `shapecheck_tflite`'s kernels on slices, bit for bit TFLite's (TFLite
 //! Micro's with [`Rounding::Double`]); this module only types their
 //! operands and calls them. Reshape is [`Tensor::reshape`](crate::Tensor::reshape).
 //! [`model!`](crate::model) writes a `.tflite` file's layers as calls to
 //! these functions.
 //!
-//! The rules:
+//! The rules (each a compile error naming the shapes and the rule id):
 //! - [`fully_connected_int8`], [`fully_connected_f32`]: an input
 //!   `[batch, in]` and weights `[out, in]` give `[batch, out]`; the input's
 //!   last dim must be the weights' second (`fully_connected: ...`, a
-//!   compile error naming both shapes, [`FullyConnectedShapes`]).
-//! - [`depthwise_conv_int8`]: an NHWC input `[batch, h, w, c_in]` and a
-//!   filter `[kh, kw, c_out]` (TFLite's `[1, kh, kw, c_out]` without its
-//!   leading 1) give `[batch, oh, ow, c_out]`, where `c_out` is a multiple
-//!   of `c_in` and `oh`, `ow` are what the padding and strides give
-//!   ([`conv_output`]: `SAME` `ceil(h / stride)`, `VALID`
-//!   `(h − kh) / stride + 1`); the output type is written by the caller
-//!   and checked against the rule when the call is built
-//!   (`depthwise_conv/...`, a constant assertion). Dilation is 1.
+//!   trait, [`FullyConnectedShapes`]).
+//! - [`conv_2d_int8`]: an NHWC input `[batch, h, w, c]` and a filter
+//!   `[out, kh, kw, c]` give `[batch, oh, ow, out]`; the input's channels
+//!   must be the filter's last dim (`conv_2d/channels`, a trait,
+//!   [`Conv2dChannels`]), and `oh`, `ow` are what the padding, strides and
+//!   dilations give ([`conv_output`]: with the dilated filter
+//!   `f = (k − 1) · dilation + 1`, `SAME` `ceil(h / stride)`, `VALID`
+//!   `(h − f) / stride + 1`); the output type is written by the caller and
+//!   checked against the rule when the call is built
+//!   (`conv_2d/output-size`, a constant assertion, [`Conv2dCheck`]).
+//! - [`depthwise_conv_int8`]: an input `[batch, h, w, c_in]` and a filter
+//!   `[kh, kw, c_out]` (TFLite's `[1, kh, kw, c_out]` without the leading
+//!   one) give `[batch, oh, ow, c_out]`, where `c_out` is a multiple of
+//!   `c_in` (the depth multiplier) and `oh`, `ow` as for `CONV_2D`
+//!   (`depthwise_conv/...`, [`DepthwiseConvCheck`]).
+//! - [`average_pool_int8`], [`max_pool_int8`]: a `[kh, kw]` window
+//!   ([`Pool2d`]) on `[batch, h, w, c]` gives `[batch, oh, ow, c]`; a
+//!   `VALID` window larger than the input gives nothing (`pool/window`),
+//!   pools have no dilation (`pool/dilation`), `oh`, `ow` as for `CONV_2D`
+//!   (`pool/output-size`; [`PoolCheck`]).
+//! - [`mean_int8`]: the mean over `h` and `w` of `[batch, h, w, c]` is
+//!   `[batch, c]`, or `[batch, 1, 1, c]` with `keep_dims`
+//!   (`mean/output`, a trait, [`MeanOutput`]).
+//! - [`add_int8`]: two shapes broadcast as numpy's (the elementwise ops'
+//!   rule, `elementwise/broadcast`, [`AddShapes`]); the output is their
+//!   broadcast.
+//! - [`pad_int8`]: each output dim is its input's with the [`Paddings`]
+//!   before and after (`pad/output-size`, [`PadCheck`]).
 //! - [`softmax_int8`]: the same shape out, over the last dim, at most
 //!   [`SOFTMAX_MAX_DEPTH`] deep (`softmax_int8/depth`).
+//! - [`logistic_int8`], [`quantize_int8`], [`dequantize_int8`]: the same
+//!   shape out.
+//! - [`Arena`]: each view lies inside the buffer (`arena/capacity`,
+//!   [`ArenaFits`]), and a call's write view overlaps none of its read
+//!   views (`arena/overlap`, [`ArenaDisjoint`]).
 //!
 //! Each layer has an `_into` form ([`fully_connected_int8_into`], ...)
 //! that writes into a caller's tensor of the output's shape, in any
 //! storage: a view of a buffer the caller holds, such as the two of a
 //! [`PingPong`], which [`model!`](crate::model)'s `predict` writes its
-//! layers' outputs into in turn (nothing is returned by value but the
-//! model's output). The plain forms return an inline tensor.
+//! layers' outputs into in turn, or an [`Arena`]'s views at the offsets a
+//! planner chose (nothing is returned by value but the model's output).
+//! The plain forms return an inline tensor.
 //!
 //! Nothing allocates: the outputs are inline tensors or the caller's, the
 //! layers' weights are borrowed (`static` data in a firmware), the
@@ -67,18 +93,29 @@
 mod api;
 mod bounds;
 mod rule;
+#[cfg(test)]
+mod tests;
 
 pub use api::{
-    depthwise_conv_int8, depthwise_conv_int8_into, fully_connected_f32, fully_connected_f32_into,
-    fully_connected_int8, fully_connected_int8_into, softmax_int8, softmax_int8_into, InA, InB,
-    PingPong,
+    add_int8, add_int8_into, average_pool_int8, average_pool_int8_into, conv_2d_int8,
+    conv_2d_int8_into, depthwise_conv_int8, depthwise_conv_int8_into, dequantize_int8,
+    dequantize_int8_into, fully_connected_f32, fully_connected_f32_into, fully_connected_int8,
+    fully_connected_int8_into, logistic_int8, logistic_int8_into, max_pool_int8,
+    max_pool_int8_into, mean_int8, mean_int8_into, pad_int8, pad_int8_into, quantize_int8,
+    quantize_int8_into, softmax_int8, softmax_int8_into, Arena, InA, InB, PingPong,
 };
 pub use bounds::{
-    BufferFits, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, ModelInput,
-    SoftmaxDepth,
+    AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
+    DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput, ModelInput, PadCheck,
+    PoolCheck, SoftmaxDepth,
 };
-pub use rule::{conv_output, SOFTMAX_MAX_DEPTH};
-pub use shapecheck_tflite::{QuantizedMultiplier, Rounding, SoftmaxParams, TfliteError};
+pub use rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
+pub use shapecheck_tflite::{
+    AddParams, LogisticParams, MeanParams, QuantizedMultiplier, Rounding, SoftmaxParams,
+    TfliteError,
+};
+
+use core::marker::PhantomData;
 
 use crate::dim::StaticDim;
 use crate::shape::FixedShape;
@@ -190,13 +227,15 @@ pub struct FullyConnectedF32<'m, O: StaticDim, K: StaticDim> {
     pub output_max: f32,
 }
 
-/// A convolution's padding and strides as a type, so that the output's
-/// size is a constant: [`Same`] or [`Valid`].
+/// A convolution's padding, strides and dilations as a type, so that the
+/// output's size is a constant: [`Same`] or [`Valid`].
 ///
 /// ```
 /// use shapecheck::ops::layers::{ConvPadding, Same};
 /// assert!(<Same<2, 2> as ConvPadding>::SAME);
 /// assert_eq!(<Same<2, 3> as ConvPadding>::STRIDE_W, 3);
+/// assert_eq!(<Same<2, 3> as ConvPadding>::DILATION_H, 1);
+/// assert_eq!(<Same<1, 1, 2, 4> as ConvPadding>::DILATION_W, 4);
 /// ```
 #[doc(hidden)]
 pub trait ConvPadding: Copy {
@@ -206,41 +245,59 @@ pub trait ConvPadding: Copy {
     const STRIDE_H: usize;
     /// Columns stepped per output column.
     const STRIDE_W: usize;
+    /// Rows between two taps of the filter (1: adjacent).
+    const DILATION_H: usize;
+    /// Columns between two taps of the filter (1: adjacent).
+    const DILATION_W: usize;
 }
 
-/// `SAME` padding with strides `SH` (rows) and `SW` (columns): `ceil(input / stride)` outputs.
+/// `SAME` padding with strides `SH` (rows) and `SW` (columns) and
+/// dilations `DH`, `DW` (default 1): `ceil(input / stride)` outputs.
 ///
 /// ```
 /// use shapecheck::ops::layers::{ConvPadding, Same};
 /// assert_eq!(<Same<2, 1> as ConvPadding>::STRIDE_H, 2);
+/// assert_eq!(<Same<2, 1, 3> as ConvPadding>::DILATION_H, 3);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Same<const SH: usize, const SW: usize>;
+pub struct Same<const SH: usize, const SW: usize, const DH: usize = 1, const DW: usize = 1>;
 
-/// `VALID` padding with strides `SH` and `SW`: `(input − filter) / stride + 1` outputs.
+/// `VALID` padding with strides `SH` and `SW` and dilations `DH`, `DW`
+/// (default 1): `(input − dilated filter) / stride + 1` outputs, the
+/// dilated filter `(filter − 1) · dilation + 1`.
 ///
 /// ```
 /// use shapecheck::ops::layers::{ConvPadding, Valid};
 /// assert!(!<Valid<1, 1> as ConvPadding>::SAME);
+/// assert_eq!(<Valid<1, 1, 2, 2> as ConvPadding>::DILATION_W, 2);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Valid<const SH: usize, const SW: usize>;
+pub struct Valid<const SH: usize, const SW: usize, const DH: usize = 1, const DW: usize = 1>;
 
-impl<const SH: usize, const SW: usize> ConvPadding for Same<SH, SW> {
+impl<const SH: usize, const SW: usize, const DH: usize, const DW: usize> ConvPadding
+    for Same<SH, SW, DH, DW>
+{
     const SAME: bool = true;
     const STRIDE_H: usize = SH;
     const STRIDE_W: usize = SW;
+    const DILATION_H: usize = DH;
+    const DILATION_W: usize = DW;
 }
 
-impl<const SH: usize, const SW: usize> ConvPadding for Valid<SH, SW> {
+impl<const SH: usize, const SW: usize, const DH: usize, const DW: usize> ConvPadding
+    for Valid<SH, SW, DH, DW>
+{
     const SAME: bool = false;
     const STRIDE_H: usize = SH;
     const STRIDE_W: usize = SW;
+    const DILATION_H: usize = DH;
+    const DILATION_W: usize = DW;
 }
 
-/// An int8 depthwise convolution (TFLite's `DEPTHWISE_CONV_2D` with
-/// dilation 1) with a filter `[KH, KW, C]` and padding and strides `P`; the
-/// filter's zero point is 0 (TFLite's symmetric per-channel filters).
+/// An int8 depthwise convolution (TFLite's `DEPTHWISE_CONV_2D`) with a
+/// filter `[KH, KW, C]` and padding, strides and dilations `P`; the depth
+/// multiplier is `C` over the input's channels; the filter's zero point is
+/// 0 (TFLite's symmetric per-channel filters).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -267,7 +324,7 @@ pub struct DepthwiseConvInt8<'m, KH: StaticDim, KW: StaticDim, C: StaticDim, P: 
     pub filter: &'m <(KH, KW, C) as FixedShape>::Array<i8>,
     /// The bias of each output channel, or none.
     pub bias: Option<&'m C::Arr<i32>>,
-    /// The padding and strides.
+    /// The padding, strides and dilations.
     pub padding: P,
     /// The input's zero point (subtracted from every input; the padding
     /// counts nothing).
@@ -281,3 +338,117 @@ pub struct DepthwiseConvInt8<'m, KH: StaticDim, KW: StaticDim, C: StaticDim, P: 
     /// The clamp's upper end.
     pub output_max: i8,
 }
+
+/// An int8 convolution (TFLite's `CONV_2D`) with a filter
+/// `[O, KH, KW, CI]` (`O` output channels, each a `[KH, KW, CI]` window
+/// over the input's `CI` channels) and padding, strides and dilations `P`;
+/// the filter's zero point is 0 (TFLite's symmetric per-channel filters).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{conv_2d_int8, Conv2dInt8, Multipliers, QuantizedMultiplier, Valid};
+///
+/// // a 2×2 image of 2 channels, a 2×2 filter: channel 0 sums both input channels, channel 1 the first
+/// static LAYER: Conv2dInt8<'static, Dim<2>, Dim<2>, Dim<2>, Dim<2>, Valid<1, 1>> = Conv2dInt8 {
+///     filter: &[[[[1, 1], [1, 1]], [[1, 1], [1, 1]]], [[[1, 0], [1, 0]], [[1, 0], [1, 0]]]],
+///     bias: Some(&[0, 100]),
+///     padding: Valid,
+///     input_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     output_min: -128,
+///     output_max: 127,
+/// };
+/// let x = Tensor::<i8, shape![1, 2, 2, 2]>::from_array([[[[1, 2], [3, 4]], [[5, 6], [7, 8]]]]);
+/// let y: Tensor<i8, shape![1, 1, 1, 2]> = conv_2d_int8(&x, &LAYER)?;
+/// assert_eq!(y.as_slice(), &[36, 116]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub struct Conv2dInt8<'m, O: StaticDim, KH: StaticDim, KW: StaticDim, CI: StaticDim, P: ConvPadding>
+{
+    /// The filter, `[out, kh, kw, in]`, row-major (TFLite's layout).
+    pub filter: &'m <(O, KH, KW, CI) as FixedShape>::Array<i8>,
+    /// The bias of each output channel, or none.
+    pub bias: Option<&'m O::Arr<i32>>,
+    /// The padding, strides and dilations.
+    pub padding: P,
+    /// The input's zero point (subtracted from every input; the padding
+    /// counts nothing).
+    pub input_zero_point: i32,
+    /// The output's zero point.
+    pub output_zero_point: i32,
+    /// `input_scale · filter_scale / output_scale`, per tensor or per channel.
+    pub multipliers: Multipliers<'m, O>,
+    /// The clamp's lower end, from the fused activation.
+    pub output_min: i8,
+    /// The clamp's upper end.
+    pub output_max: i8,
+}
+
+/// An int8 pool (TFLite's `AVERAGE_POOL_2D` or `MAX_POOL_2D`) with a
+/// window of `KH × KW` and padding and strides `P` (dilation 1; pools
+/// have none), clamped to `[output_min, output_max]` (the fused
+/// activation's range). The input's quantization passes through.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{max_pool_int8, Pool2d, Valid};
+///
+/// static POOL: Pool2d<Dim<2>, Dim<2>, Valid<2, 2>> = Pool2d::new(Valid, -128, 127);
+/// let x = Tensor::<i8, shape![1, 2, 4, 1]>::from_array([[[[1], [-9], [7], [-8]], [[-3], [-7], [2], [-6]]]]);
+/// let y: Tensor<i8, shape![1, 1, 2, 1]> = max_pool_int8(&x, &POOL)?;
+/// assert_eq!(y.as_slice(), &[1, 7]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Pool2d<KH: StaticDim, KW: StaticDim, P: ConvPadding> {
+    /// The padding and strides.
+    pub padding: P,
+    /// The clamp's lower end, from the fused activation.
+    pub output_min: i8,
+    /// The clamp's upper end.
+    pub output_max: i8,
+    window: PhantomData<(KH, KW)>,
+}
+
+impl<KH: StaticDim, KW: StaticDim, P: ConvPadding> Pool2d<KH, KW, P> {
+    /// A pool of a `KH × KW` window with padding and strides `padding`,
+    /// clamped to `[output_min, output_max]`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::{Pool2d, Same};
+    /// let pool = Pool2d::<Dim<3>, Dim<3>, Same<2, 2>>::new(Same, 0, 127); // ReLU at zero point 0
+    /// assert_eq!((pool.output_min, pool.output_max), (0, 127));
+    /// ```
+    pub const fn new(padding: P, output_min: i8, output_max: i8) -> Self {
+        Pool2d {
+            padding,
+            output_min,
+            output_max,
+            window: PhantomData,
+        }
+    }
+}
+
+/// A `PAD`'s paddings on an NHWC tensor as a type: `N0` before and `N1`
+/// after the batch dim, `H0`, `H1` the rows, `W0`, `W1` the columns, `C0`,
+/// `C1` the channels, so that the output's shape is checked when the call
+/// is built ([`pad_int8_into`]).
+///
+/// ```
+/// use shapecheck::ops::layers::Paddings;
+/// // one row above and below, two columns left
+/// let _pads: Paddings<0, 0, 1, 1, 2, 0, 0, 0> = Paddings;
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Paddings<
+    const N0: usize,
+    const N1: usize,
+    const H0: usize,
+    const H1: usize,
+    const W0: usize,
+    const W1: usize,
+    const C0: usize,
+    const C1: usize,
+>;
