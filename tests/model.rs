@@ -75,20 +75,18 @@ fn speech_is_bit_exact() {
 }
 
 #[test]
-fn ram_bytes_is_the_two_buffers_and_the_output() {
-    // sine: buffers of 16 and 16 (the two hidden layers), the output 1,
-    // int8; the input, [1, 1], is the caller's
-    assert_eq!(Sine::RAM_BYTES, 16 + 16 + 1);
-    assert_eq!(sine::Buffers::BYTES, 32);
+fn ram_bytes_is_the_arena_at_the_liveness_floor() {
+    // sine: the two 16-wide hidden layers, live together at operator 1;
+    // the input [1, 1] and the output [1, 1] are the caller's
+    assert_eq!(Sine::RAM_BYTES, 16 + 16);
+    assert_eq!(sine::Arena::BYTES, 32);
     // the same in f32
-    assert_eq!(SineFloat::RAM_BYTES, 4 * (16 + 16 + 1));
-    // speech: the convolution's [1, 25, 20, 8] in `a` (its input is a view
-    // of the caller's [1, 1960]), the logits [1, 4] in `b`, the scores [1, 4]
-    assert_eq!(Speech::RAM_BYTES, 25 * 20 * 8 + 4 + 4);
-    assert_eq!(
-        Speech::RAM_BYTES,
-        core::mem::size_of::<speech::Buffers>() + core::mem::size_of::<speech::Output>()
-    );
+    assert_eq!(SineFloat::RAM_BYTES, 4 * (16 + 16));
+    // speech: the convolution's [1, 25, 20, 8] (its input is a view of the
+    // caller's [1, 1960]) and the logits [1, 4] at operator 2; the scores
+    // [1, 4] then take the convolution's place
+    assert_eq!(Speech::RAM_BYTES, 25 * 20 * 8 + 4);
+    assert_eq!(Speech::RAM_BYTES, core::mem::size_of::<speech::Arena>());
     // a firmware's budget, the input included
     const _: () = assert!(Speech::RAM_BYTES + core::mem::size_of::<speech::Input>() <= 6 * 1024);
 }

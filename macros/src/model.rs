@@ -1048,11 +1048,10 @@ impl<'k, 'm> Writer<'k, 'm> {
         let lits = values.iter().map(|&v| Literal::usize_unsuffixed(v));
         let (_, zero_point) = per_tensor(output)?;
         let value = Literal::i64_unsuffixed(i64::from(zero_point));
-        self.fallible = true;
         let source = self.read(&input)?;
         self.layer(op, vec![source], output, |x, y| {
             let x = &x[0];
-            quote!(#krate::ops::layers::pad_int8_into(&#x, #krate::ops::layers::Paddings::<#(#lits),*>, #value, #y)?)
+            quote!(#krate::ops::layers::pad_int8_into(&#x, #krate::ops::layers::Paddings::<#(#lits),*>, #value, #y))
         })
     }
 
