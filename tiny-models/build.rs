@@ -1,0 +1,43 @@
+//! Writes `models.rs`: one `shapecheck::model!` per TinyML model, each read
+//! from the directory `SHAPECHECK_MODELS` names (the files are not in the
+//! repository). Without the variable it writes none and sets no
+//! `tiny_models` cfg: the crate builds (so `cargo test --workspace` passes
+//! on a fresh clone), and its tests, all `#[ignore]`d, fail when run.
+
+use std::path::PathBuf;
+
+/// (the model's name in Rust, its file)
+const MODELS: [(&str, &str); 7] = [
+    ("Person", "person_detect"),
+    ("Vww", "vww_96_int8"),
+    ("Kws", "kws_ref_model"),
+    ("Resnet8", "pretrainedResnet_quant"),
+    ("Ad", "ad01_int8"),
+    ("Sww", "str_ww_ref_model"),
+    ("ResnetLarge", "pretrainedResnet_large_int8"),
+];
+
+fn main() {
+    println!("cargo::rerun-if-env-changed=SHAPECHECK_MODELS");
+    println!("cargo::rustc-check-cfg=cfg(tiny_models)");
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let mut code = String::new();
+    if let Some(dir) = std::env::var_os("SHAPECHECK_MODELS") {
+        let dir = std::fs::canonicalize(&dir)
+            .unwrap_or_else(|e| panic!("SHAPECHECK_MODELS={}: {e}", dir.to_string_lossy()));
+        for (name, file) in MODELS {
+            let path = dir.join(format!("{file}.tflite"));
+            println!("cargo::rerun-if-changed={}", path.display());
+            code.push_str(&format!(
+                "shapecheck::model!(pub {name} = {:?});\n",
+                path.display().to_string()
+            ));
+        }
+        code.push_str(&format!(
+            "/// The directory the models were read from.\npub const MODELS_DIR: &str = {:?};\n",
+            dir.display().to_string()
+        ));
+        println!("cargo::rustc-cfg=tiny_models");
+    }
+    std::fs::write(out.join("models.rs"), code).expect("OUT_DIR is writable");
+}
