@@ -1,9 +1,9 @@
 //! The layers' shape rules as functions of values, `const` so that the
 //! static path evaluates them on its shape types' sizes at compile time:
 //! a convolution's or pool's output size and padding along one axis
-//! (TFLite's `ComputeOutSize` and `ComputePaddingWithOffset`, the
-//! arithmetic of `shapecheck_tflite::conv_axis`, which a unit test
-//! compares it with), a `PAD`'s output size, and the depths an int8
+//! (TFLite's `ComputeOutSize` and `ComputePaddingWithOffset`: the one rule,
+//! `shapecheck_tflite::conv_axis`, a `const fn` the interpreter and
+//! `model!` call too), a `PAD`'s output size, and the depths an int8
 //! softmax's fixed point holds.
 
 /// A convolution's (or pool's) output size along one axis and the padding
@@ -32,31 +32,15 @@ pub const fn conv_output(
     stride: usize,
     dilation: usize,
 ) -> Option<(usize, usize)> {
-    if stride == 0 || filter == 0 || dilation == 0 {
-        return None;
-    }
-    let effective = match (filter - 1).checked_mul(dilation) {
-        Some(f) => match f.checked_add(1) {
-            Some(f) => f,
-            None => return None,
-        },
-        None => return None,
-    };
-    let output = if same {
-        input.div_ceil(stride)
-    } else if effective > input {
-        return None;
+    let padding = if same {
+        shapecheck_tflite::Padding::Same
     } else {
-        (input - effective) / stride + 1
+        shapecheck_tflite::Padding::Valid
     };
-    let covered = match output.saturating_sub(1).checked_mul(stride) {
-        Some(c) => match c.checked_add(effective) {
-            Some(c) => c,
-            None => return None,
-        },
-        None => return None,
-    };
-    Some((output, covered.saturating_sub(input) / 2))
+    match shapecheck_tflite::conv_axis(padding, input, filter, stride, dilation) {
+        Ok(axis) => Some((axis.output, axis.pad_before)),
+        Err(_) => None,
+    }
 }
 
 /// `PAD`'s output size along one axis: `before + input + after`, `None`
