@@ -30,14 +30,14 @@
 #     speech rows (MicroFlow's and shapecheck's) at each of OPT_LEVELS, each
 #     counted; the TinyML rows at opt-level s alone, each run under QEMU
 #     (output, sizes, painted stack), the instructions counted only for the
-#     small ones (set `tiny`: ad, sww): the counter runs about 0.6 M
-#     instructions a second, and the large ones (set `tiny-large`: person,
-#     vww, kws, resnet8) issue tens of millions each; their instruction
-#     column reads "-"; and the Cortex-M0 runs;
+#     small ones (set `tiny`: ad, sww): the counter runs 1 to 7 M
+#     instructions a second, with the load, and the large ones (set
+#     `tiny-large`: person, vww, kws, resnet8) issue 37 to 120 M each;
+#     their instruction column reads "-"; and the Cortex-M0 runs;
 #   tiny: the TinyML rows alone, at each of OPT_LEVELS, every one counted
-#     (`COMPARE_SET=tiny bash embedded/compare.sh`: the counts about 5 min,
-#     person detection's and vww's about 1.5 min each at s, beside the
-#     builds; docs/embedded.md);
+#     (`COMPARE_SET=tiny bash embedded/compare.sh`: its 12 counts 2 to 6
+#     min with the machine's load, person detection's at s 19 to 104 s;
+#     docs/embedded.md);
 #   all: every row at each of OPT_LEVELS, every one counted, and the M0 runs.
 #
 # The TinyML models (all but person_detect.tflite, which is in
