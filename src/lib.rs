@@ -71,17 +71,31 @@
 //! | dynamic_stitch | [`dynamic_stitch()`]`(..).pair(..).run()` (`Result`) | (the `op` form) | [`Stitch::run_into`]; bounded: [`Stitch::run_bounded`], [`Stitch::run_bounded_into`] |
 //! | dynamic_partition | [`dynamic_partition()`]`(..).run()` (`Result`) | (the `op` form) | [`Partition::run_into`]; bounded: [`Partition::run_bounded`], [`Partition::run_bounded_into`] |
 //! | lod_reset | [`LodTensor::lod_reset`], `_by_data`, `_like` (`Result`) | (the `op` form) | (borrows its levels: nothing to write) |
+//! | matmul | [`Tensor::matmul`], [`Tensor::matmul_t`] (x's rows pass unchecked: a `Dyn` batch too) | [`Tensor::try_matmul`] | [`Tensor::matmul_into`], [`Tensor::try_matmul_into`] |
+//! | sum / mean / prod / max / min (`_keepdim`) | [`Tensor::sum`], ... over any shape; max and min over static, non-empty dims | [`Tensor::try_sum`], [`Tensor::try_mean`], [`Tensor::try_prod`], [`Tensor::try_max`], [`Tensor::try_min`], [`Tensor::try_reduce`] (kind as a value) | [`Tensor::reduce_into`] |
+//! | argmax / argmin (`_keepdim`) | [`Tensor::argmax`], [`Tensor::argmin`] over static, non-empty dims | [`Tensor::try_argmax`], [`Tensor::try_argmin`], [`Tensor::try_arg_reduce`] | [`Tensor::arg_reduce_into`] |
+//! | softmax / log_softmax | [`Tensor::softmax`], [`Tensor::log_softmax`] over any shape | [`Tensor::try_softmax`], [`Tensor::try_log_softmax`] | [`Tensor::softmax_into`] |
 //!
 //! [`DynTensor`] (every dim at run time) has one method
-//! per op, named after it, returning `Result`.
+//! per op, named after it, returning `Result`, and the static path's `try_`
+//! names beside them (`try_elementwise_mul`, `try_select`, `try_matmul`,
+//! `try_sum`, `try_argmax`, `try_softmax`, ...), which take the static
+//! path's markers or run-time values: an axis as `Axis::<A>` or an `isize`
+//! ([`ops::elementwise::DynAxis`]), reduction axes as `All`, `Axis::<A>`, a
+//! tuple, an `isize` or a `&[isize]` (`DynAxes`), a transpose as
+//! `NoTrans` / `Trans` or a `bool` (`DynTranspose`), so one body under
+//! one glob import runs on both.
 //!
 //! ## Generic code
 //! A function generic over shapes names the rule as a bound. For numpy
 //! broadcasting (axis -1) the alias [`BroadcastWith`] says it all; for any
 //! axis, [`ElementwiseShapes`] and the output type
 //! [`ElementwiseOutput`]; select's rule
-//! is [`SelectShapes`]. Forgetting the bound is a
-//! compile error that names it (`ui-tests/elementwise/fail/generic_missing_bound.rs`).
+//! is [`SelectShapes`], matmul's [`MatmulShapes`], a reduction's
+//! [`Reduce`] (output [`ReduceOutput`]), softmax's [`SoftmaxAxis`]. A dim
+//! that an op does not look at (a batch beside a matmul's, a reduction's
+//! or a softmax's static axis) needs only `B: DimLike`. Forgetting the
+//! bound is a compile error that names it.
 //!
 //! ```
 //! use shapecheck::prelude::*;
@@ -119,6 +133,9 @@
 //! | OpenVINO `Select-1` (none / numpy / pdpd) | [`select()`] | [`ops::select::select_slices`], [`dynamic::prelude::select()`] ([`DynTensor::select`](dynamic::DynTensor::select)) |
 //! | Paddle `multiplex` | [`multiplex()`] ([`Multiplex`]), [`multiplex!`] | [`ops::multiplex::multiplex_slices`], [`dynamic::prelude::multiplex()`] ([`DynTensor::multiplex`](dynamic::DynTensor::multiplex)) |
 //! | Paddle `lod_reset` on [LoD tensors](lod) | [`LodTensor::lod_reset`], [`LodTensor::lod_reset_by_data`], [`LodTensor::lod_reset_like`] | [`lod_reset_rule`], [`DynLodTensor::lod_reset`](lod::DynLodTensor::lod_reset) |
+//! | Paddle `matmul` (transposes, batch broadcast) | [`Tensor::matmul`], [`Tensor::matmul_t`] | [`ops::matmul::matmul_slices`], [`DynTensor::matmul`](dynamic::DynTensor::matmul) (`tx`, `ty`: `bool`s) |
+//! | Paddle `sum` / `mean` / `prod` / `max` / `min`, `argmax` / `argmin` | [`Tensor::sum`] and siblings, [`Tensor::argmax`], [`Tensor::argmin`] | [`ops::reduce::reduce_slices`], [`DynTensor::sum`](dynamic::DynTensor::sum) and siblings |
+//! | Paddle `softmax` / `log_softmax` | [`Tensor::softmax`], [`Tensor::log_softmax`] | [`DynTensor::softmax`](dynamic::DynTensor::softmax) |
 //! | TensorFlow `dynamic_stitch` / `dynamic_partition` | [`dynamic_stitch()`] ([`Stitch`]), [`dynamic_partition()`] ([`Partition`]) | [`stitch_slices`], [`partition_slices`], [`dynamic::prelude::dynamic_stitch()`], [`dynamic::prelude::dynamic_partition()`] (and `DynTensor`'s methods of those names) |
 //!
 //! Each module's docs state the rule, cite the framework behaviour it matches
@@ -126,8 +143,9 @@
 //!
 //! ## Optional features
 //! `std` (default) and `alloc` as described above; every other feature is
-//! off by default. Of those, `ndarray` turns on `alloc` (its arrays
-//! allocate) and `rayon` turns on `std` (threads); no other turns on either.
+//! off by default. Of those, `ndarray` and `matrixmultiply` turn on `alloc`
+//! (their arrays and packing buffers allocate) and `rayon` turns on `std`
+//! (threads); no other turns on either.
 //! Each interop feature lives in `shapecheck::interop::<feature>`, whose
 //! module docs say what is copied and what is checked where.
 //!
@@ -138,7 +156,10 @@
 //! | `generic-array` | `GenericArray<T, N>` as storage, its length checked; `TDim<N>`, a dim from a typenum |
 //! | `serde` | `Serialize` / `Deserialize` for tensors, `DynTensor`, `Dims`, shapes checked |
 //! | `defmt` | `defmt::Format` for tensors, dims and the error types |
-//! | `half` | `f16` / `bf16` elements for every op |
+//! | `half` | `f16` / `bf16` elements in elementwise, select, multiplex and dynamic_stitch |
+//! | `rayon` | the elementwise family, dynamic_stitch and fused expressions split across rayon's pool for large outputs (needs `std`) |
+//! | `matrixmultiply` | large f32/f64 matmuls through matrixmultiply's blocked kernels (turns on `alloc`: a packing buffer per call) |
+//! | `tflite` | `model!` (a `.tflite` file as typed Rust) and `ops::layers` (TFLite's layers on tensors), no_std, no heap |
 //!
 //! ## Layout of the crate
 //! (`ARCHITECTURE.md` in the repository says what may import what.)
@@ -434,6 +455,9 @@ pub mod prelude {
     // trait's methods, imported without a name)
     pub use crate::ops::elementwise::SameShapeForms as _;
 
+    // matmul's transpose markers (`x.try_matmul(&w, NoTrans, Trans)` on both paths)
+    pub use crate::ops::matmul::{NoTrans, Trans};
+
     // select
     pub use crate::ops::select::{select, NoBroadcast, Numpy, Pdpd, SelectOutput, SelectWith};
 
@@ -474,7 +498,7 @@ mod rest {
     pub use crate::ops::lod_reset::DynY;
     pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
     pub use crate::ops::matmul::{
-        MatmulElements, MatmulError, MatmulOutput, MatmulShapes, NoTrans, Trans, Transpose,
+        DynTranspose, MatmulElements, MatmulError, MatmulOutput, MatmulShapes, Transpose,
     };
     pub use crate::ops::multiplex::{
         multiplex_backward, multiplex_backward_into, IndexElement, Multiplex, MultiplexShapes,
@@ -491,8 +515,8 @@ mod rest {
         dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into,
     };
     pub use crate::ops::reduce::{
-        All, ArgKeepOutput, OneAxis, Reduce, ReduceElement, ReduceError, ReduceKeepOutput,
-        ReduceOutput,
+        All, ArgKeepOutput, DynArgAxis, DynAxes, OneAxis, Reduce, ReduceElement, ReduceError,
+        ReduceKeepOutput, ReduceOutput,
     };
     pub use crate::ops::reshape::ReshapeError;
     pub use crate::ops::select::{
