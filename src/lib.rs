@@ -342,22 +342,26 @@ macro_rules! tensor {
 ///   &Tensor<i8, S, B>) -> sine::Output` for a tensor of the file's input
 ///   shape `S` in any storage, borrowed (another shape is one error,
 ///   `model/input`, naming both; `Result<sine::Output, TfliteError>` for a
-///   model with a depthwise convolution, whose clamp is the one thing the
-///   types do not fix). Each layer writes its output in place, into one of
-///   the two buffers of a local [`ops::layers::PingPong`] (the first layer
-///   reads the input and writes `a`, the next reads `a` and writes `b`,
-///   ...; each buffer as large as the largest output written there; a
-///   RESHAPE is a view) or, the last, into the output `predict` returns;
-/// - `Sine::RAM_BYTES` (also `sine::RAM_BYTES`): the bytes `predict`'s
-///   buffers hold, exactly, the two buffers and the output (a constant
-///   assertion in the module checks it against their sizes); not the
-///   input, which is the caller's (`core::mem::size_of::<sine::Input>()`),
-///   nor the kernels' own locals, nor the weights and multipliers, which
-///   are `static`;
+///   model with a layer whose kernel can fail, such as a convolution's
+///   clamp, which the types do not fix). Each layer writes its output in
+///   place, into a typed view of one arena (an [`ops::layers::Arena`], a
+///   local) at the offset `model!` planned when it expanded: two tensors
+///   live at the same operator never overlap, a RESHAPE is a view, and a
+///   graph need not be a chain (a residual `ADD` reads a tensor written
+///   several operators before). The output is copied out and returned;
+///   `Sine::predict_in(&input, &mut arena)` takes the arena from the caller
+///   (a `static`);
+/// - `Sine::RAM_BYTES` (also `sine::RAM_BYTES`): the arena's bytes, the
+///   largest sum of activations live at one operator where the planner
+///   reaches it (every model the project tests on); not the input or the
+///   output, which are the caller's, nor the kernels' own locals, nor the
+///   weights and multipliers, which are `static`;
 /// - `pub mod sine` (the struct's name in snake case) with `type Input` and
-///   `type Output` (tensors whose shapes are the file's), `type Buffers`
-///   (the `PingPong`), `RAM_BYTES`, and each layer's constants as `static`
-///   items (weights, biases, multipliers).
+///   `type Output` (tensors whose shapes are the file's), `type Arena`,
+///   `RAM_BYTES`, the input's and output's scale and zero point
+///   (`INPUT_SCALE`, ..., and `Sine::quantize` / `Sine::dequantize` between
+///   f32 values and the int8 tensors), and each layer's constants as
+///   `static` items (weights, biases, multipliers).
 ///
 /// A file the reader rejects, or an op, data type or option the layers do
 /// not cover, is a `compile_error!` naming the op (its builtin name) and
@@ -373,10 +377,14 @@ macro_rules! tensor {
 /// let y: Tensor<i8, shape![1, 1]> = Sine::predict(&x);
 /// assert_eq!(y.as_slice(), &[11]); // TFLite's output: (11 − 7) · 0.00827 = 0.033
 ///
-/// // a firmware's RAM budget, checked when it builds: predict's buffers
-/// // (16 + 16 + 1 bytes) and the input the firmware holds (1 byte)
+/// // a firmware's RAM budget, checked when it builds: predict's arena
+/// // (the two 16-wide hidden layers) and the input the firmware holds
 /// const _: () = assert!(sine::RAM_BYTES + core::mem::size_of::<sine::Input>() <= 64);
-/// assert_eq!(Sine::RAM_BYTES, 33);
+/// assert_eq!(Sine::RAM_BYTES, 32);
+///
+/// // real values in and out, with the file's quantization
+/// let y = Sine::dequantize(&Sine::predict(&Sine::quantize(&tensor![[1.5708f32]])));
+/// assert!((y.as_slice()[0] - 1.0).abs() < 0.1); // sin(π/2)
 /// ```
 #[cfg(feature = "tflite")]
 #[macro_export]
