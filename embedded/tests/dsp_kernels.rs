@@ -19,8 +19,8 @@
 use cortex_m_rt::entry;
 use shapecheck_embedded::Checks;
 use shapecheck_tflite::{
-    conv_2d_int8, fully_connected_int8, multiply_by_quantized_multiplier, Conv2dDims,
-    Conv2dParams, FullyConnectedDims, FullyConnectedParams, QuantizedMultiplier, Rounding,
+    conv_2d_int8, fully_connected_int8, multiply_by_quantized_multiplier, Conv2dDims, Conv2dParams,
+    FullyConnectedDims, FullyConnectedParams, QuantizedMultiplier, Rounding,
 };
 
 /// Random cases per kernel.
@@ -199,7 +199,11 @@ fn main() -> ! {
         c.eq(&got[..n], &want[..n], "1×1 convolution");
 
         // a fully connected layer: one batch half the time, else 2 to 9
-        let rows = if r.range(0, 1) == 0 { 1 } else { r.range(2, MAX_ROWS as i32) as usize };
+        let rows = if r.range(0, 1) == 0 {
+            1
+        } else {
+            r.range(2, MAX_ROWS as i32) as usize
+        };
         let l = Layer::random(&mut r, rows);
         let n = l.rows * l.channels;
         l.reference(&mut want[..n]);
