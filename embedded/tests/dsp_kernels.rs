@@ -5,7 +5,9 @@
 //! and without a tail past the last word) and fully connected layers of
 //! one batch (1 × 2 rows, the offset added by SADD16) and of several (the
 //! blocked product), per-tensor and per-channel multipliers, with and
-//! without bias, any int8 zero points and clamps. The reference is TFLite
+//! without bias, any int8 zero points and clamps; and depthwise
+//! convolutions of depth multiplier 1 (4 channels at a time, SMLABB /
+//! SMLATT), with padding, strides and dilations. The reference is TFLite
 //! Micro's formula read plainly: `Σ (x − x_zp) · w + bias` in wrapping
 //! i32, `multiply_by_quantized_multiplier` with the double rounding, the
 //! output zero point, the clamp. On the Cortex-M0 (no DSP extension) the
@@ -19,8 +21,9 @@
 use cortex_m_rt::entry;
 use shapecheck_embedded::Checks;
 use shapecheck_tflite::{
-    conv_2d_int8, fully_connected_int8, multiply_by_quantized_multiplier, Conv2dDims, Conv2dParams,
-    FullyConnectedDims, FullyConnectedParams, QuantizedMultiplier, Rounding,
+    conv_2d_int8, depthwise_conv_int8, fully_connected_int8, multiply_by_quantized_multiplier,
+    Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, FullyConnectedDims,
+    FullyConnectedParams, QuantizedMultiplier, Rounding,
 };
 
 /// Random cases per kernel.
@@ -147,6 +150,111 @@ impl Layer {
     }
 }
 
+/// A random depthwise convolution of depth multiplier 1 (4 to 16
+/// channels, 1×1 to 3×3 filters, strides and dilations 1 or 2, padding 0
+/// to 2, output sizes that run past the input): the DSP path's output
+/// against the formula written plainly. Returns (ok, what).
+fn depthwise_case(r: &mut Rng, c: &mut Checks) {
+    const MAX: usize = 6 * 6 * 16;
+    let (h, w) = (r.range(1, 6) as usize, r.range(1, 6) as usize);
+    // multiples of 4 (the DSP path) mostly, and some not (the portable one)
+    let depth = if r.range(0, 3) == 0 {
+        r.range(1, 16)
+    } else {
+        4 * r.range(1, 4)
+    } as usize;
+    let (kh, kw) = (r.range(1, 3) as usize, r.range(1, 3) as usize);
+    let (sh, sw, dh, dw) = (
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+    );
+    let (pt, pl) = (r.range(0, 2) as usize, r.range(0, 2) as usize);
+    let (oh, ow) = (r.range(1, 6) as usize, r.range(1, 6) as usize);
+    let mut image = [0i8; MAX];
+    let mut filter = [0i8; 9 * 16];
+    r.fill(&mut image);
+    r.fill(&mut filter);
+    let image = &image[..h * w * depth];
+    let filter = &filter[..kh * kw * depth];
+    let mut bias = [0i32; 16];
+    for b in &mut bias {
+        *b = r.range(-100_000, 100_000);
+    }
+    let bias = &bias[..depth];
+    let mut ms = [QuantizedMultiplier::ZERO; 16];
+    for m in &mut ms {
+        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, r.range(-12, 1));
+    }
+    let ms = if r.range(0, 1) == 0 {
+        &ms[..1]
+    } else {
+        &ms[..depth]
+    };
+    let (x_zp, out_zp, lo, hi) = (
+        r.range(-128, 127),
+        r.range(-128, 127),
+        r.range(-128, 0),
+        r.range(0, 127),
+    );
+    let n = oh * ow * depth;
+    let mut want = [0i8; MAX];
+    for oy in 0..oh {
+        for ox in 0..ow {
+            for ch in 0..depth {
+                let mut acc = bias[ch];
+                for ky in 0..kh {
+                    for kx in 0..kw {
+                        let iy = (oy * sh + ky * dh) as isize - pt as isize;
+                        let ix = (ox * sw + kx * dw) as isize - pl as isize;
+                        if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                            continue;
+                        }
+                        let x =
+                            i32::from(image[(iy as usize * w + ix as usize) * depth + ch]) - x_zp;
+                        let f = i32::from(filter[(ky * kw + kx) * depth + ch]);
+                        acc = acc.wrapping_add(x * f);
+                    }
+                }
+                let m = ms[if ms.len() == 1 { 0 } else { ch }];
+                let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double)
+                    .saturating_add(out_zp);
+                want[(oy * ow + ox) * depth + ch] = y.clamp(lo, hi) as i8;
+            }
+        }
+    }
+    let dims = DepthwiseConvDims {
+        batches: 1,
+        input_height: h,
+        input_width: w,
+        input_depth: depth,
+        filter_height: kh,
+        filter_width: kw,
+        depth_multiplier: 1,
+        output_height: oh,
+        output_width: ow,
+    };
+    let params = DepthwiseConvParams {
+        stride_height: sh,
+        stride_width: sw,
+        dilation_height: dh,
+        dilation_width: dw,
+        pad_top: pt,
+        pad_left: pl,
+        input_zero_point: x_zp,
+        output_zero_point: out_zp,
+        multipliers: ms,
+        output_min: lo,
+        output_max: hi,
+        rounding: Rounding::Double,
+    };
+    let mut got = [0i8; MAX];
+    let ok = depthwise_conv_int8(image, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
+    c.check(ok, "depthwise_conv_int8 accepted the case");
+    c.eq(&got[..n], &want[..n], "depthwise convolution");
+}
+
 #[entry]
 fn main() -> ! {
     let mut c = Checks::new("dsp_kernels");
@@ -233,6 +341,8 @@ fn main() -> ! {
             );
         }
         c.eq(&got[..n], &want[..n], "fully connected");
+
+        depthwise_case(&mut r, &mut c);
     }
     c.finish()
 }

@@ -233,6 +233,107 @@ pub(crate) fn vec_mat<B: Values<i32> + ?Sized>(
     Some(())
 }
 
+/// TFLite's int8 depthwise convolution of depth multiplier 1 on one
+/// image, four channels at a time: for each output pixel and each group of
+/// four channels, every tap inside the input is one word of the image and
+/// one of the filter, widened into halves (the input offset added by
+/// `SADD16`) and multiplied channel by channel (`SMLABB` / `SMLATT`), then
+/// bias and the output stage as the portable kernel. `None`, with `out`
+/// untouched, unless the channels are a multiple of 4, the depth
+/// multiplier is 1, the zero point an int8 and every length matches (the
+/// caller's portable loop then runs).
+pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
+    image: &[i8],
+    filter: &[i8],
+    bias: Option<&B>,
+    dims: &crate::DepthwiseConvDims,
+    params: &crate::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    use crate::window::Window;
+    let depth = dims.input_depth;
+    let zero_point = params.input_zero_point;
+    let multipliers = params.multipliers;
+    if dims.depth_multiplier != 1
+        || depth == 0
+        || !depth.is_multiple_of(4)
+        || !(-128..=127).contains(&zero_point)
+        || image.len()
+            != dims
+                .input_height
+                .checked_mul(dims.input_width)?
+                .checked_mul(depth)?
+        || filter.len()
+            != dims
+                .filter_height
+                .checked_mul(dims.filter_width)?
+                .checked_mul(depth)?
+        || out.len()
+            != dims
+                .output_height
+                .checked_mul(dims.output_width)?
+                .checked_mul(depth)?
+        || !(multipliers.len() == 1 || multipliers.len() == depth)
+        || bias.is_some_and(|b| b.count() != depth)
+    {
+        return None;
+    }
+    let word = |s: &[i8], at: usize| -> Option<u32> {
+        let b = s.get(at..at.checked_add(4)?)?;
+        Some(u32::from_le_bytes([
+            b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8,
+        ]))
+    };
+    let offset = (-zero_point as u32 & 0xffff) * 0x0001_0001;
+    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
+    let scale = |c: usize| {
+        Scale::new(
+            multipliers
+                .get(if multipliers.len() == 1 { 0 } else { c })
+                .copied()
+                .unwrap_or(QuantizedMultiplier::ZERO),
+        )
+    };
+    let mut pixels = out.chunks_exact_mut(depth);
+    for oy in 0..dims.output_height {
+        let rows = Window::new(
+            oy,
+            params.stride_height,
+            params.pad_top,
+            params.dilation_height,
+            dims.filter_height,
+            dims.input_height,
+        );
+        for ox in 0..dims.output_width {
+            let cols = Window::new(
+                ox,
+                params.stride_width,
+                params.pad_left,
+                params.dilation_width,
+                dims.filter_width,
+                dims.input_width,
+            );
+            let pixel = pixels.next()?;
+            for (g, ys) in pixel.chunks_exact_mut(4).enumerate() {
+                let c = 4 * g;
+                let mut acc = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
+                for (ky, iy) in rows.taps() {
+                    for (kx, ix) in cols.taps() {
+                        let x = word(image, (iy * dims.input_width + ix) * depth + c)?;
+                        let f = word(filter, (ky * dims.filter_width + kx) * depth + c)?;
+                        acc = arch::mac_4_channels(acc, x, f, offset);
+                    }
+                }
+                for (j, (y, a)) in ys.iter_mut().zip(acc).enumerate() {
+                    *y = stage.apply(a, scale(c + j));
+                }
+            }
+        }
+    }
+    Some(())
+}
+
 /// The plain-Rust forms of the loops: the tails past the last whole word,
 /// and the whole loops where there is no DSP extension.
 mod portable {
@@ -428,6 +529,42 @@ mod arch {
         }
         [a0, a1]
     }
+
+    /// Channels `c … c + 3` of one depthwise tap: `acc[j] += (x_j +
+    /// offset) · f_j` for the four bytes of the input word `x` and of the
+    /// filter word `f` (`offset` in both halves).
+    #[inline(always)]
+    pub(super) fn mac_4_channels(acc: [i32; 4], x: u32, f: u32, offset: u32) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: registers only
+        unsafe {
+            asm!(
+                "sxtb16 {xe}, {x}",
+                "sxtb16 {xo}, {x}, ror #8",
+                "sadd16 {xe}, {xe}, {off}",
+                "sadd16 {xo}, {xo}, {off}",
+                "sxtb16 {fe}, {f}",
+                "sxtb16 {fo}, {f}, ror #8",
+                "smlabb {a0}, {xe}, {fe}, {a0}",
+                "smlatt {a2}, {xe}, {fe}, {a2}",
+                "smlabb {a1}, {xo}, {fo}, {a1}",
+                "smlatt {a3}, {xo}, {fo}, {a3}",
+                x = in(reg) x,
+                f = in(reg) f,
+                off = in(reg) offset,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                xe = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(pure, nomem, nostack),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
 }
 
 /// The same loops in plain Rust where there is no DSP extension: what the
@@ -473,6 +610,16 @@ mod arch {
                 a0.wrapping_add(x * i32::from(u)),
                 a1.wrapping_add(x * i32::from(v)),
             ]
+        })
+    }
+
+    /// [`super::depthwise`]'s four channels of one tap.
+    pub(super) fn mac_4_channels(acc: [i32; 4], x: u32, f: u32, offset: u32) -> [i32; 4] {
+        let offset = i32::from(offset as u16 as i16);
+        core::array::from_fn(|j| {
+            let xj = i32::from((x >> (8 * j)) as u8 as i8) + offset;
+            let fj = i32::from((f >> (8 * j)) as u8 as i8);
+            acc[j].wrapping_add(xj * fj)
         })
     }
 }
@@ -570,6 +717,42 @@ mod tests {
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; channels];
             prop_assert!(vec_mat(x, &w, bias.as_deref(), zp, &multipliers, &stage, &mut got).is_some());
+            prop_assert_eq!(got, want);
+        }
+
+        #[test]
+        fn depthwise_is_the_portable_depthwise_convolution(
+            (h, w, groups, kh, kw) in (1usize..7, 1usize..7, 1usize..4, 1usize..4, 1usize..4),
+            (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (zp, out_zp, lo, hi, per_channel, with_bias) in (-128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),
+        ) {
+            let c = 4 * groups;
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..h * w * c).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..kh * kw * c).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..c).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
+                .map(|_| QuantizedMultiplier::from_parts((1 << 30) + (next() >> 34) as i32, -((next() % 12) as i32)))
+                .collect();
+            let dims = crate::DepthwiseConvDims {
+                batches: 1, input_height: h, input_width: w, input_depth: c,
+                filter_height: kh, filter_width: kw, depth_multiplier: 1,
+                output_height: oh, output_width: ow,
+            };
+            let params = crate::DepthwiseConvParams {
+                stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: lo, output_max: hi,
+                rounding: Rounding::Double,
+            };
+            let bias = with_bias.then_some(&bias[..]);
+            let mut want = std::vec![0i8; oh * ow * c];
+            crate::depthwise_conv_int8(&image, &filter[..], bias, dims, &params, &mut want).unwrap();
+            let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
+            let mut got = std::vec![0i8; oh * ow * c];
+            prop_assert!(depthwise(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some());
             prop_assert_eq!(got, want);
         }
     }
