@@ -28,6 +28,8 @@ use shapecheck_tflite::{
 
 /// Random cases per kernel.
 const CASES: usize = 150;
+/// Random output stages (four outputs each).
+const REQUANT_CASES: usize = 3000;
 const MAX_ROWS: usize = 9;
 const MAX_CHANNELS: usize = 9;
 const MAX_DEPTH: usize = 70;
@@ -155,15 +157,20 @@ impl Layer {
 /// to 2, output sizes that run past the input): the DSP path's output
 /// against the formula written plainly. Returns (ok, what).
 fn depthwise_case(r: &mut Rng, c: &mut Checks) {
-    const MAX: usize = 6 * 6 * 16;
-    let (h, w) = (r.range(1, 6) as usize, r.range(1, 6) as usize);
+    const MAX: usize = 8 * 8 * 16;
+    let (h, w) = (r.range(1, 8) as usize, r.range(1, 8) as usize);
     // multiples of 4 (the DSP path) mostly, and some not (the portable one)
     let depth = if r.range(0, 3) == 0 {
         r.range(1, 16)
     } else {
         4 * r.range(1, 4)
     } as usize;
-    let (kh, kw) = (r.range(1, 3) as usize, r.range(1, 3) as usize);
+    // 3×3 (the unrolled blocks, interior and border) half the time
+    let (kh, kw) = if r.range(0, 1) == 0 {
+        (3, 3)
+    } else {
+        (r.range(1, 3) as usize, r.range(1, 3) as usize)
+    };
     let (sh, sw, dh, dw) = (
         r.range(1, 2) as usize,
         r.range(1, 2) as usize,
@@ -171,7 +178,7 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
         r.range(1, 2) as usize,
     );
     let (pt, pl) = (r.range(0, 2) as usize, r.range(0, 2) as usize);
-    let (oh, ow) = (r.range(1, 6) as usize, r.range(1, 6) as usize);
+    let (oh, ow) = (r.range(1, 8) as usize, r.range(1, 8) as usize);
     let mut image = [0i8; MAX];
     let mut filter = [0i8; 9 * 16];
     r.fill(&mut image);
@@ -253,6 +260,95 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
     let ok = depthwise_conv_int8(image, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
     c.check(ok, "depthwise_conv_int8 accepted the case");
     c.eq(&got[..n], &want[..n], "depthwise convolution");
+}
+
+/// The DSP output stage (SMMLAR, SSAT, the bytes' clamp) on random
+/// accumulators over the whole `i32` range: a depthwise convolution of one
+/// pixel, four channels and one tap, whose accumulator is `bias + (x −
+/// zp) · w` with a random bias, against `multiply_by_quantized_multiplier`
+/// with the double rounding, the zero point and the clamp written here.
+/// Multipliers in `[2^30, 2^31)` with shifts −31 … −1 (the stage's) and
+/// some outside (the portable stage's).
+fn requant_case(r: &mut Rng, c: &mut Checks) {
+    let mut image = [0i8; 4];
+    let mut filter = [0i8; 4];
+    r.fill(&mut image);
+    r.fill(&mut filter);
+    let mut bias = [0i32; 4];
+    for b in &mut bias {
+        *b = match r.range(0, 2) {
+            0 => r.next() as i32,
+            1 => r.range(-70_000, 70_000),
+            _ => r.range(-300, 300),
+        };
+    }
+    let mut ms = [QuantizedMultiplier::ZERO; 4];
+    for m in &mut ms {
+        let shift = if r.range(0, 15) == 0 {
+            r.range(0, 2)
+        } else {
+            r.range(-31, -1)
+        };
+        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, shift);
+    }
+    let ms = if r.range(0, 1) == 0 {
+        &ms[..1]
+    } else {
+        &ms[..]
+    };
+    let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
+    let (lo, hi) = if r.range(0, 1) == 0 {
+        (-128, 127)
+    } else {
+        let (a, b) = (r.range(-128, 127), r.range(-128, 127));
+        (a.min(b), a.max(b))
+    };
+    let mut want = [0i8; 4];
+    for ch in 0..4 {
+        let acc = bias[ch].wrapping_add((i32::from(image[ch]) - x_zp) * i32::from(filter[ch]));
+        let m = ms[if ms.len() == 1 { 0 } else { ch }];
+        let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
+        // TFLite: max with the activation's min, then min with its max,
+        // then to int8
+        want[ch] = y.max(lo).min(hi).clamp(-128, 127) as i8;
+    }
+    let dims = DepthwiseConvDims {
+        batches: 1,
+        input_height: 1,
+        input_width: 1,
+        input_depth: 4,
+        filter_height: 1,
+        filter_width: 1,
+        depth_multiplier: 1,
+        output_height: 1,
+        output_width: 1,
+    };
+    let params = DepthwiseConvParams {
+        stride_height: 1,
+        stride_width: 1,
+        dilation_height: 1,
+        dilation_width: 1,
+        pad_top: 0,
+        pad_left: 0,
+        input_zero_point: x_zp,
+        output_zero_point: out_zp,
+        multipliers: ms,
+        output_min: lo,
+        output_max: hi,
+        rounding: Rounding::Double,
+    };
+    let mut got = [0i8; 4];
+    let ok = depthwise_conv_int8(
+        &image,
+        &filter[..],
+        Some(&bias[..]),
+        dims,
+        &params,
+        &mut got,
+    )
+    .is_ok();
+    c.check(ok, "depthwise_conv_int8 accepted the case");
+    c.eq(&got, &want, "output stage");
 }
 
 #[entry]
@@ -343,6 +439,9 @@ fn main() -> ! {
         c.eq(&got[..n], &want[..n], "fully connected");
 
         depthwise_case(&mut r, &mut c);
+    }
+    for _ in 0..REQUANT_CASES {
+        requant_case(&mut r, &mut c);
     }
     c.finish()
 }
