@@ -166,14 +166,21 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
         }
         let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
         let (m0, m1) = (scale(c), scale(c + 1));
+        let requant = Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage);
         let mut p = 0;
         for xs in x.chunks(2 * depth) {
             let (y0, y1) = if xs.len() == 2 * depth {
-                let [a00, a01, a10, a11] = mac_2x2(xs, pair, depth, depth, [k0, k1, k0, k1])?;
-                (
-                    [stage.apply(a00, m0), stage.apply(a01, m1)],
-                    Some([stage.apply(a10, m0), stage.apply(a11, m1)]),
-                )
+                let acc = mac_2x2(xs, pair, depth, depth, [k0, k1, k0, k1])?;
+                if let Some(q) = &requant {
+                    let [b0, b1, b2, b3] = arch::requant4(acc, q).to_le_bytes();
+                    ([b0 as i8, b1 as i8], Some([b2 as i8, b3 as i8]))
+                } else {
+                    let [a00, a01, a10, a11] = acc;
+                    (
+                        [stage.apply(a00, m0), stage.apply(a01, m1)],
+                        Some([stage.apply(a10, m0), stage.apply(a11, m1)]),
+                    )
+                }
             } else {
                 let [a0, a1] = mac_1x2(xs, pair, depth, 0, [k0, k1])?;
                 ([stage.apply(a0, m0), stage.apply(a1, m1)], None)
@@ -277,10 +284,20 @@ impl Requant4 {
         c: usize,
         stage: &OutputStage,
     ) -> Option<Self> {
+        Self::for_channels(multipliers, [c, c + 1, c + 2, c + 3], stage)
+    }
+
+    /// [`Requant4::new`] for the channels `cs` (the 2 pixels × 2 channels
+    /// block of [`matmul`]: `[c, c + 1, c, c + 1]`).
+    pub(crate) fn for_channels(
+        multipliers: &[QuantizedMultiplier],
+        cs: [usize; 4],
+        stage: &OutputStage,
+    ) -> Option<Self> {
         let (zero_point, lo, hi) = stage.double_int8()?;
         let mut channels = [[0i32; 2]; 4];
-        for (j, ch) in channels.iter_mut().enumerate() {
-            let at = if multipliers.len() == 1 { 0 } else { c + j };
+        for (ch, c) in channels.iter_mut().zip(cs) {
+            let at = if multipliers.len() == 1 { 0 } else { c };
             let m = multipliers.get(at)?;
             let (q, shift) = (m.multiplier(), m.shift());
             if q < 1 << 30 || !(-31..=-1).contains(&shift) {
@@ -296,6 +313,24 @@ impl Requant4 {
             hi: byte(hi),
         })
     }
+}
+
+/// What [`arch::dw3x3_run`] reads of one channel group while it runs
+/// along a row of interior pixels, at fixed offsets: the constants, the
+/// widened 3×3 filter, the output stage, and the run's pointers and steps
+/// (filled in by it).
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct Run3 {
+    /// `bias − zero_point · Σ w` per channel (offset 0)
+    constant: [i32; 4],
+    /// the filter's taps widened: bytes 0 and 2, then 1 and 3 (16)
+    table: [u32; 18],
+    /// the output stage (88)
+    requant: Requant4,
+    /// the output's next word and its end, the output's and the image's
+    /// step from pixel to pixel (132)
+    tail: [usize; 4],
 }
 
 /// TFLite's int8 depthwise convolution of depth multiplier 1 on one
@@ -458,6 +493,21 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
                     let k = constants[0][0];
                     let at = (oy * dims.output_width + run_start) * depth + c;
                     let out_run = out.get_mut(at..at + (run_end - run_start - 1) * depth + 4)?;
+                    if let Some(requant) = requant {
+                        let mut state = Run3 {
+                            constant: k,
+                            table,
+                            requant,
+                            tail: [0; 4],
+                        };
+                        let pixels = run_end - run_start;
+                        if arch::dw3x3_run(
+                            image_run, &mut state, column, row, pixel_step, pixels, out_run, depth,
+                        ) {
+                            ox = run_end;
+                            continue;
+                        }
+                    }
                     for (block, ys) in image_run
                         .windows(reach3)
                         .step_by(pixel_step)
@@ -993,6 +1043,185 @@ mod arch {
         [a0, a1, a2, a3]
     }
 
+    /// One tap of [`dw3x3_run`]: the image word at `$at`, the widened
+    /// filter words at `$f` bytes into the state.
+    macro_rules! run_tap {
+        ($at:literal, $f:literal) => {
+            concat!(
+                "ldr {x}, ",
+                $at,
+                "\n",
+                "ldrd {fe}, {fo}, [{s}, #",
+                $f,
+                "]\n",
+                "sxtb16 {xo}, {x}, ror #8\n",
+                "sxtb16 {x}, {x}\n",
+                "smlabb {a0}, {x}, {fe}, {a0}\n",
+                "smlatt {a2}, {x}, {fe}, {a2}\n",
+                "smlabb {a1}, {xo}, {fo}, {a1}\n",
+                "smlatt {a3}, {xo}, {fo}, {a3}\n",
+            )
+        };
+    }
+
+    /// One channel of [`dw3x3_run`]'s output stage: the doubling high
+    /// product and the shift by `r − 1`, the stage at 88 in the state.
+    macro_rules! run_scale {
+        ($a:literal, $at:literal) => {
+            concat!(
+                "ldrd {fe}, {fo}, [{s}, #",
+                $at,
+                "]\n",
+                "smmlar {",
+                $a,
+                "}, {",
+                $a,
+                "}, {fe}, {",
+                $a,
+                "}\n",
+                "add {",
+                $a,
+                "}, {",
+                $a,
+                "}, {",
+                $a,
+                "}, asr #31\n",
+                "asr {",
+                $a,
+                "}, {",
+                $a,
+                "}, {fo}\n",
+            )
+        };
+    }
+
+    /// The last steps of one channel: `+ 1 + 2 · zero point` (in `{fe}`),
+    /// `>> 1`, saturated to int8.
+    macro_rules! run_narrow {
+        ($a:literal) => {
+            concat!(
+                "qadd {",
+                $a,
+                "}, {",
+                $a,
+                "}, {fe}\n",
+                "ssat {",
+                $a,
+                "}, #8, {",
+                $a,
+                "}, asr #1\n",
+            )
+        };
+    }
+
+    /// Channels `c … c + 3` of `pixels` interior pixels of one output row,
+    /// 3×3 taps each, in one loop: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw3x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(2)
+            .and_then(|r| r.checked_add(column.checked_mul(2)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(2 * row),
+        ];
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                run_tap!("[{p}, {d}, lsl #1]", "32"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_tap!("[{p}, {d}, lsl #1]", "56"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "64"),
+                run_tap!("[{p}, {d}]", "72"),
+                run_tap!("[{p}, {d}, lsl #1]", "80"),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                "ldrd {fe}, {fo}, [{s}, #124]",
+                "ssub8 {a1}, {a0}, {fe}",
+                "sel {a0}, {a0}, {fe}",
+                "ssub8 {a1}, {a0}, {fo}",
+                "sel {a0}, {fo}, {a0}",
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) image.as_ptr() => _,
+                s = in(reg) state as *mut super::Run3,
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            );
+        }
+        true
+    }
+
     /// One channel of [`requant4`]: the doubling high product and the
     /// shift by `r − 1`.
     macro_rules! scale {
@@ -1203,6 +1432,39 @@ mod arch {
         acc: [i32; 4],
     ) -> [i32; 4] {
         dw_block(block, table, 2, 2, column, row, acc)
+    }
+
+    /// [`super::depthwise`]'s run of interior pixels: [`dw3x3`] and
+    /// [`requant4`] pixel by pixel, as the DSP loop.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw3x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let reach = 2 * row + 2 * column + 4;
+        if pixels == 0
+            || image.len() < (pixels - 1) * pixel_step + reach
+            || out.len() < (pixels - 1) * out_step + 4
+        {
+            return false;
+        }
+        for i in 0..pixels {
+            let block = image.get(i * pixel_step..).unwrap_or(&[]);
+            let acc = dw3x3(block, &state.table, column, row, state.constant);
+            let word = requant4(acc, &state.requant).to_le_bytes();
+            if let Some(ys) = out.get_mut(i * out_step..i * out_step + 4) {
+                for (y, b) in ys.iter_mut().zip(word) {
+                    *y = b as i8;
+                }
+            }
+        }
+        true
     }
 
     /// [`super::Requant4`] as the DSP form computes it, step by step:
