@@ -414,31 +414,48 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         (Some((0, at)), 2) => Some((2, at)),
         _ => None,
     };
-    // the output columns whose 3×3 taps are all inside (a run: the
-    // windows move monotonically), the first one's input column
-    let mut run = (0, 0, 0);
-    if three {
-        for ox in 0..dims.output_width {
-            let cols = Window::new(
-                ox,
-                params.stride_width,
-                params.pad_left,
-                params.dilation_width,
-                3,
-                dims.input_width,
-            );
-            if let Some((0, ix)) = class(cols) {
-                if run.1 == run.0 {
-                    run = (ox, ox, ix);
-                }
-                run.1 = ox + 1;
+    // per axis and class, the output positions of that class (a range:
+    // the windows move monotonically) and the input position of the first
+    // tap inside at the range's start; `complete` if every position has a
+    // class
+    let spans = |n: usize, stride: usize, pad: usize, dilation: usize, size: usize| {
+        let mut spans: [Option<(usize, usize, usize)>; 3] = [None; 3];
+        let mut complete = true;
+        for o in 0..n {
+            match class(Window::new(o, stride, pad, dilation, 3, size)) {
+                Some((k, at)) => match spans.get_mut(k) {
+                    Some(Some(span)) if span.1 == o => span.1 = o + 1,
+                    Some(span @ None) => *span = Some((o, o + 1, at)),
+                    // not a range: no runs at all (never seen)
+                    _ => return ([None; 3], false, false),
+                },
+                None => complete = false,
             }
         }
-    }
-    let (run_start, run_end, run_ix) = run;
+        (spans, complete, true)
+    };
+    let (row_spans, rows_complete, rows_ranges) = spans(
+        dims.output_height,
+        params.stride_height,
+        params.pad_top,
+        params.dilation_height,
+        dims.input_height,
+    );
+    let (col_spans, cols_complete, cols_ranges) = spans(
+        dims.output_width,
+        params.stride_width,
+        params.pad_left,
+        params.dilation_width,
+        dims.input_width,
+    );
+    // the image's and the output's steps from one output row to the next
+    let image_rows = params
+        .stride_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    let out_rows = dims.output_width.checked_mul(depth)?;
     // the image's step from one output column to the next
     let pixel_step = params.stride_width.checked_mul(depth)?;
-    let reach3 = 2 * row + 2 * column + 4;
     for c in (0..depth).step_by(4) {
         let bias4 = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
         // the 3×3 filter widened (bytes 0, 2 and 1, 3 of each tap's word),
@@ -472,6 +489,66 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
             }
         }
         let requant = Requant4::new(multipliers, c, stage);
+        // the state of the DSP loops, its table and constants those of the
+        // taps inside of `state_class`
+        let mut state = requant
+            .filter(|_| three && rows_ranges && cols_ranges)
+            .map(|requant| Run3 {
+                constant: bias4,
+                table,
+                requant,
+                tail: [0; 4],
+            });
+        if let Some(st) = state.as_mut() {
+            // class by class (rows × columns with the same taps inside):
+            // its table and constants once, then runs along its longer side
+            for (rc, rs) in row_spans.iter().enumerate() {
+                for (cc, cs) in col_spans.iter().enumerate() {
+                    let (Some((oy0, oy1, iy0)), Some((ox0, ox1, ix0))) = (*rs, *cs) else {
+                        continue;
+                    };
+                    let from =
+                        table.get(2 * (3 * usize::from(rc == 1) + usize::from(cc == 1))..)?;
+                    st.table.get_mut(..from.len())?.copy_from_slice(from);
+                    st.constant = *constants.get(rc)?.get(cc)?;
+                    let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
+                    // (runs, pixels a run, the steps from run to run and from pixel to pixel)
+                    let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) =
+                        if n_cols >= n_rows {
+                            (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
+                        } else {
+                            (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
+                        };
+                    let first = (iy0 * dims.input_width + ix0) * depth + c;
+                    let at = (oy0 * dims.output_width + ox0) * depth + c;
+                    for i in 0..runs {
+                        let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
+                        let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
+                        let go = (image_pixel, pixels, out_pixel);
+                        let done = match (rc > 0, cc > 0) {
+                            (false, false) => {
+                                arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2)
+                            }
+                            (true, false) => {
+                                arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2)
+                            }
+                            (false, true) => {
+                                arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2)
+                            }
+                            (true, true) => {
+                                arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2)
+                            }
+                        };
+                        if !done {
+                            return None;
+                        }
+                    }
+                }
+            }
+            if rows_complete && cols_complete {
+                continue;
+            }
+        }
         for oy in 0..dims.output_height {
             let rows = Window::new(
                 oy,
@@ -484,41 +561,6 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
             let row_class = if three { class(rows) } else { None };
             let mut ox = 0;
             while ox < dims.output_width {
-                if let (Some((0, iy)), true) = (row_class, ox == run_start && run_end > run_start) {
-                    // the interior: one block and one output stage a pixel
-                    let first = (iy * dims.input_width + run_ix) * depth + c;
-                    let last =
-                        first.checked_add((run_end - run_start - 1).checked_mul(pixel_step)?)?;
-                    let image_run = image.get(first..last.checked_add(reach3)?)?;
-                    let k = constants[0][0];
-                    let at = (oy * dims.output_width + run_start) * depth + c;
-                    let out_run = out.get_mut(at..at + (run_end - run_start - 1) * depth + 4)?;
-                    if let Some(requant) = requant {
-                        let mut state = Run3 {
-                            constant: k,
-                            table,
-                            requant,
-                            tail: [0; 4],
-                        };
-                        let pixels = run_end - run_start;
-                        if arch::dw3x3_run(
-                            image_run, &mut state, column, row, pixel_step, pixels, out_run, depth,
-                        ) {
-                            ox = run_end;
-                            continue;
-                        }
-                    }
-                    for (block, ys) in image_run
-                        .windows(reach3)
-                        .step_by(pixel_step)
-                        .zip(out_run.chunks_mut(depth))
-                    {
-                        let acc = arch::dw3x3(block, &table, column, row, k);
-                        write4(ys, acc, requant.as_ref(), stage, &scale, c);
-                    }
-                    ox = run_end;
-                    continue;
-                }
                 let cols = Window::new(
                     ox,
                     params.stride_width,
@@ -527,7 +569,13 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
                     dims.filter_width,
                     dims.input_width,
                 );
-                let acc = match (row_class, if three { class(cols) } else { None }) {
+                let col_class = if three { class(cols) } else { None };
+                if let (Some(_), Some(_), Some(_)) = (&state, row_class, col_class) {
+                    // done above
+                    ox += 1;
+                    continue;
+                }
+                let acc = match (row_class, col_class) {
                     (Some((rc, iy)), Some((cc, ix))) => {
                         let first = (iy * dims.input_width + ix) * depth + c;
                         let (nr, nc) = (3 - usize::from(rc > 0), 3 - usize::from(cc > 0));
@@ -1222,6 +1270,317 @@ mod arch {
         true
     }
 
+    /// [`dw3x3_run`] over 2 × 3 taps of the filter (a border's: the
+    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw2x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(1)
+            .and_then(|r| r.checked_add(column.checked_mul(2)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(1 * row),
+        ];
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                run_tap!("[{p}, {d}, lsl #1]", "32"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_tap!("[{p}, {d}, lsl #1]", "56"),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                "ldrd {fe}, {fo}, [{s}, #124]",
+                "ssub8 {a1}, {a0}, {fe}",
+                "sel {a0}, {a0}, {fe}",
+                "ssub8 {a1}, {a0}, {fo}",
+                "sel {a0}, {fo}, {a0}",
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) image.as_ptr() => _,
+                s = in(reg) state as *mut super::Run3,
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            );
+        }
+        true
+    }
+
+    /// [`dw3x3_run`] over 3 × 2 taps of the filter (a border's: the
+    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw3x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(2)
+            .and_then(|r| r.checked_add(column.checked_mul(1)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(2 * row),
+        ];
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "64"),
+                run_tap!("[{p}, {d}]", "72"),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                "ldrd {fe}, {fo}, [{s}, #124]",
+                "ssub8 {a1}, {a0}, {fe}",
+                "sel {a0}, {a0}, {fe}",
+                "ssub8 {a1}, {a0}, {fo}",
+                "sel {a0}, {fo}, {a0}",
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) image.as_ptr() => _,
+                s = in(reg) state as *mut super::Run3,
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            );
+        }
+        true
+    }
+
+    /// [`dw3x3_run`] over 2 × 2 taps of the filter (a border's: the
+    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw2x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(1)
+            .and_then(|r| r.checked_add(column.checked_mul(1)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(1 * row),
+        ];
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                "ldrd {fe}, {fo}, [{s}, #124]",
+                "ssub8 {a1}, {a0}, {fe}",
+                "sel {a0}, {a0}, {fe}",
+                "ssub8 {a1}, {a0}, {fo}",
+                "sel {a0}, {fo}, {a0}",
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) image.as_ptr() => _,
+                s = in(reg) state as *mut super::Run3,
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            );
+        }
+        true
+    }
+
     /// One channel of [`requant4`]: the doubling high product and the
     /// shift by `r − 1`.
     macro_rules! scale {
@@ -1434,8 +1793,41 @@ mod arch {
         dw_block(block, table, 2, 2, column, row, acc)
     }
 
-    /// [`super::depthwise`]'s run of interior pixels: [`dw3x3`] and
-    /// [`requant4`] pixel by pixel, as the DSP loop.
+    /// [`super::depthwise`]'s runs of pixels over `rows` × `cols` taps:
+    /// [`dw_block`] and [`requant4`] pixel by pixel, as the DSP loops.
+    #[allow(clippy::too_many_arguments)]
+    fn dw_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        (rows, cols): (usize, usize),
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let reach = (rows - 1) * row + (cols - 1) * column + 4;
+        if pixels == 0
+            || image.len() < (pixels - 1) * pixel_step + reach
+            || out.len() < (pixels - 1) * out_step + 4
+        {
+            return false;
+        }
+        for i in 0..pixels {
+            let block = image.get(i * pixel_step..).unwrap_or(&[]);
+            let acc = dw_block(block, &state.table, rows, cols, column, row, state.constant);
+            let word = requant4(acc, &state.requant).to_le_bytes();
+            if let Some(ys) = out.get_mut(i * out_step..i * out_step + 4) {
+                for (y, b) in ys.iter_mut().zip(word) {
+                    *y = b as i8;
+                }
+            }
+        }
+        true
+    }
+
+    /// [`dw_run`] over 3 × 3 taps.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn dw3x3_run(
         image: &[i8],
@@ -1447,24 +1839,92 @@ mod arch {
         out: &mut [i8],
         out_step: usize,
     ) -> bool {
-        let reach = 2 * row + 2 * column + 4;
-        if pixels == 0
-            || image.len() < (pixels - 1) * pixel_step + reach
-            || out.len() < (pixels - 1) * out_step + 4
-        {
-            return false;
-        }
-        for i in 0..pixels {
-            let block = image.get(i * pixel_step..).unwrap_or(&[]);
-            let acc = dw3x3(block, &state.table, column, row, state.constant);
-            let word = requant4(acc, &state.requant).to_le_bytes();
-            if let Some(ys) = out.get_mut(i * out_step..i * out_step + 4) {
-                for (y, b) in ys.iter_mut().zip(word) {
-                    *y = b as i8;
-                }
-            }
-        }
-        true
+        dw_run(
+            image,
+            state,
+            (3, 3),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+
+    /// [`dw_run`] over 2 × 3 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw2x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (2, 3),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+
+    /// [`dw_run`] over 3 × 2 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw3x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (3, 2),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+
+    /// [`dw_run`] over 2 × 2 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw2x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (2, 2),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
     }
 
     /// [`super::Requant4`] as the DSP form computes it, step by step:
