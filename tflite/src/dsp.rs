@@ -168,7 +168,28 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
         let (m0, m1) = (scale(c), scale(c + 1));
         let requant = Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage);
         let mut p = 0;
-        for xs in x.chunks(2 * depth) {
+        // the pixel pairs in one loop where the depth is whole 8-byte steps
+        let pairs = rows / 2;
+        if let (Some(requant), true) = (requant, pairs > 0 && depth.is_multiple_of(8)) {
+            let mut state = MatRun {
+                constant: [k0, k1, k0, k1],
+                requant,
+                tail: [0; 5],
+            };
+            let xs = x.get(..pairs * 2 * depth)?;
+            if arch::mac_2x2_run(
+                xs,
+                pair,
+                depth,
+                pairs,
+                &mut state,
+                out.get_mut(c..)?,
+                channels,
+            ) {
+                p = 2 * pairs;
+            }
+        }
+        for xs in x.chunks(2 * depth).skip(p / 2) {
             let (y0, y1) = if xs.len() == 2 * depth {
                 let acc = mac_2x2(xs, pair, depth, depth, [k0, k1, k0, k1])?;
                 if let Some(q) = &requant {
@@ -313,6 +334,20 @@ impl Requant4 {
             hi: byte(hi),
         })
     }
+}
+
+/// What [`arch::mac_2x2_run`] reads of one pair of output channels while
+/// it runs over the pixel pairs of a 1×1 convolution, at fixed offsets.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct MatRun {
+    /// `bias − zero_point · Σ w` for channels `c, c + 1, c, c + 1` (0)
+    constant: [i32; 4],
+    /// the output stage of the same four (16)
+    requant: Requant4,
+    /// the weights' first row, the output's next pair and its end, the
+    /// channel count, the depth (60; filled in by the loop's wrapper)
+    tail: [usize; 5],
 }
 
 /// What [`arch::dw3x3_run`] reads of one channel group while it runs
@@ -789,6 +824,172 @@ mod arch {
             }
         }
         [a00, a01, a10, a11]
+    }
+
+    /// One channel of [`mac_2x2_run`]'s output stage (the stage at 16 in
+    /// the state `{e}`).
+    macro_rules! mat_scale {
+        ($a:literal, $at:literal) => {
+            concat!(
+                "ldrd {a}, {b}, [{e}, #",
+                $at,
+                "]\n",
+                "smmlar {",
+                $a,
+                "}, {",
+                $a,
+                "}, {a}, {",
+                $a,
+                "}\n",
+                "add {",
+                $a,
+                "}, {",
+                $a,
+                "}, {",
+                $a,
+                "}, asr #31\n",
+                "asr {",
+                $a,
+                "}, {",
+                $a,
+                "}, {b}\n",
+            )
+        };
+    }
+
+    /// The last steps of one channel, `+ 1 + 2 · zero point` in `{a}`.
+    macro_rules! mat_narrow {
+        ($a:literal) => {
+            concat!(
+                "qadd {",
+                $a,
+                "}, {",
+                $a,
+                "}, {a}\n",
+                "ssat {",
+                $a,
+                "}, #8, {",
+                $a,
+                "}, asr #1\n",
+            )
+        };
+    }
+
+    /// `pairs` pixel pairs of a 1×1 convolution (rows of `x`, `depth`
+    /// bytes each) times the two weight rows of `w`, with the output
+    /// stage, in one loop: per pair the constants, `depth / 8` steps of
+    /// the 2×2 block (40 instructions for 32 multiply-accumulates), the
+    /// stage of [`requant4`] and two halfword stores, pixel `2i`'s at
+    /// `out[2i · channels]`, pixel `2i + 1`'s a row on. Thirteen
+    /// registers: the state pointer and the inner loop's end go to the
+    /// stack during the inner loop. `false` (nothing written) unless the
+    /// depth is a non-zero multiple of 8 and the slices hold all that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn mac_2x2_run(
+        x: &[i8],
+        w: &[i8],
+        depth: usize,
+        pairs: usize,
+        state: &mut super::MatRun,
+        out: &mut [i8],
+        channels: usize,
+    ) -> bool {
+        let x_need = pairs.checked_mul(2).and_then(|v| v.checked_mul(depth));
+        let w_need = depth.checked_mul(2);
+        let out_need = pairs
+            .checked_sub(1)
+            .and_then(|v| v.checked_mul(2 * channels))
+            .and_then(|v| v.checked_add(channels + 2));
+        match (x_need, w_need, out_need) {
+            (Some(xn), Some(wn), Some(on))
+                if depth >= 8
+                    && depth.is_multiple_of(8)
+                    && xn <= x.len()
+                    && wn <= w.len()
+                    && on <= out.len()
+                    && channels >= 2 => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            w.as_ptr() as usize,
+            start,
+            start + pairs * 2 * channels,
+            channels,
+            depth,
+        ];
+        // SAFETY: checked above: each pair's two rows of `x` (`2 · depth`
+        // bytes from its start) and the two rows of `w` are inside their
+        // slices, the inner loop reading 8 bytes of each row a step until
+        // row 0's end; the two halfwords of pair `i` are stored at
+        // `2i · channels` and one row (`channels`) on, inside `out` up to
+        // the last pair's. Unaligned LDR / STRH are allowed on the
+        // Cortex-M4; the LDRDs read the word-aligned state. 8 bytes of
+        // stack are used and given back.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a00}, {a01}, [{e}, #0]",
+                "ldrd {a10}, {a11}, [{e}, #8]",
+                "ldr {w}, [{e}, #60]",
+                "ldr {a}, [{e}, #76]",
+                "add {a}, {x}, {a}",
+                "sub sp, sp, #8",
+                "str {e}, [sp]",
+                "str {a}, [sp, #4]",
+                "3:",
+                step_2x2!(),
+                step_2x2!(),
+                "ldr {a}, [sp, #4]",
+                "cmp {x}, {a}",
+                "bne 3b",
+                "ldr {e}, [sp]",
+                "add sp, sp, #8",
+                "add {x}, {x}, {skip}",
+                "add {x}, {x}, #4",
+                mat_scale!("a00", "16"),
+                mat_scale!("a01", "24"),
+                mat_scale!("a10", "32"),
+                mat_scale!("a11", "40"),
+                "ldr {a}, [{e}, #48]",
+                mat_narrow!("a00"),
+                mat_narrow!("a01"),
+                mat_narrow!("a10"),
+                mat_narrow!("a11"),
+                "bfi {a00}, {a01}, #8, #8",
+                "bfi {a00}, {a10}, #16, #8",
+                "bfi {a00}, {a11}, #24, #8",
+                "ldrd {a}, {b}, [{e}, #52]",
+                "ssub8 {a01}, {a00}, {a}",
+                "sel {a00}, {a00}, {a}",
+                "ssub8 {a01}, {a00}, {b}",
+                "sel {a00}, {b}, {a00}",
+                "ldrd {a}, {b}, [{e}, #64]",
+                "ldr {c}, [{e}, #72]",
+                "strh {a00}, [{a}]",
+                "lsr {a00}, {a00}, #16",
+                "strh {a00}, [{a}, {c}]",
+                "add {a}, {a}, {c}, lsl #1",
+                "str {a}, [{e}, #64]",
+                "cmp {a}, {b}",
+                "bne 2b",
+                x = inout(reg) x.as_ptr() => _,
+                w = out(reg) _,
+                e = inout(reg) state as *mut super::MatRun => _,
+                skip = in(reg) depth - 4,
+                a00 = out(reg) _,
+                a01 = out(reg) _,
+                a10 = out(reg) _,
+                a11 = out(reg) _,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                f = out(reg) _,
+            );
+        }
+        true
     }
 
     /// `words` words of one row `x` (its halves offset by `offset`) times
@@ -1692,6 +1893,45 @@ mod arch {
             0,
             acc,
         )
+    }
+
+    /// [`super::matmul`]'s loop over pixel pairs: [`mac_2x2`] and
+    /// [`requant4`] pair by pair, as the DSP loop.
+    pub(super) fn mac_2x2_run(
+        x: &[i8],
+        w: &[i8],
+        depth: usize,
+        pairs: usize,
+        state: &mut super::MatRun,
+        out: &mut [i8],
+        channels: usize,
+    ) -> bool {
+        if depth < 8
+            || !depth.is_multiple_of(8)
+            || pairs == 0
+            || x.len() < pairs * 2 * depth
+            || w.len() < 2 * depth
+            || out.len() < (pairs - 1) * 2 * channels + channels + 2
+            || channels < 2
+        {
+            return false;
+        }
+        for (i, xs) in x.chunks_exact(2 * depth).take(pairs).enumerate() {
+            let acc = mac_2x2(xs, w, depth, depth / 4, state.constant);
+            let [b0, b1, b2, b3] = requant4(acc, &state.requant).to_le_bytes();
+            let at = 2 * i * channels;
+            for (o, b) in [
+                (at, b0),
+                (at + 1, b1),
+                (at + channels, b2),
+                (at + channels + 1, b3),
+            ] {
+                if let Some(y) = out.get_mut(o) {
+                    *y = b as i8;
+                }
+            }
+        }
+        true
     }
 
     /// [`super::mac_1x2`] over `words` whole words.
