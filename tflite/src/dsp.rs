@@ -219,6 +219,231 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     Some(())
 }
 
+/// The largest filter (`rows × columns × input channels`) and output
+/// depth [`conv_im2col`] takes: the first layers of the TinyML models
+/// (3×3×1, 3×3×3, 10×4×1 into 8 to 64 channels).
+const IM2COL_MAX: usize = 48;
+const IM2COL_CHANNELS: usize = 64;
+
+/// TFLite's int8 convolution for a small filter on few input channels (a
+/// network's first layer): for each pair of output pixels of a row, their
+/// `filter_height × filter_width × input_depth` input values copied into
+/// two rows (im2col; a tap outside the input holds the zero point, so it
+/// adds nothing), then each pair of output channels times those rows by
+/// [`mac_2x2`] (SMLAD) from `bias − zero_point · Σ w`, and the output stage
+/// [`Requant4`]. `None`, with `out` untouched, unless the filter has at most
+/// 48 values and the output 2 to 64 channels, an even count, the zero point
+/// is an int8, the stage applies to every channel and every length matches
+/// (the caller's portable loop then runs).
+pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: &crate::Conv2dDims,
+    params: &crate::Conv2dParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    use crate::window::Window;
+    let depth = dims.input_depth;
+    let k = dims
+        .filter_height
+        .checked_mul(dims.filter_width)?
+        .checked_mul(depth)?;
+    let channels = dims.output_depth;
+    let zero_point = params.input_zero_point;
+    let image_len = dims
+        .input_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    let out_len = dims
+        .output_height
+        .checked_mul(dims.output_width)?
+        .checked_mul(channels)?;
+    let multipliers = params.multipliers;
+    if k == 0
+        || k > IM2COL_MAX
+        || !(2..=IM2COL_CHANNELS).contains(&channels)
+        || !channels.is_multiple_of(2)
+        || !(-128..=127).contains(&zero_point)
+        || w.len() != k.checked_mul(channels)?
+        || input.len() != image_len.checked_mul(dims.batches)?
+        || out.len() != out_len.checked_mul(dims.batches)?
+        || !(multipliers.len() == 1 || multipliers.len() == channels)
+        || bias.is_some_and(|b| b.count() != channels)
+    {
+        return None;
+    }
+    // per channel pair: the constants and the output stage
+    let mut constants = [[0i32; 4]; IM2COL_CHANNELS / 2];
+    let mut stages = [None; IM2COL_CHANNELS / 2];
+    for ((pair, kc), (q, c)) in w
+        .chunks_exact(2 * k)
+        .zip(&mut constants)
+        .zip(stages.iter_mut().zip((0..channels).step_by(2)))
+    {
+        let (w0, w1) = pair.split_at(k);
+        let constant = |c: usize, row: &[i8]| {
+            let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
+            let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
+            b.wrapping_sub(zero_point.wrapping_mul(sum))
+        };
+        let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
+        *kc = [k0, k1, k0, k1];
+        *q = Some(Requant4::for_channels(
+            multipliers,
+            [c, c + 1, c, c + 1],
+            stage,
+        )?);
+    }
+    let mut cols = [zero_point as i8; 2 * IM2COL_MAX];
+    // one pixel's values into `row` of `cols`
+    let gather = |cols: &mut [i8], image: &[i8], oy: usize, ox: usize| {
+        let rows = Window::new(
+            oy,
+            params.stride_height,
+            params.pad_top,
+            params.dilation_height,
+            dims.filter_height,
+            dims.input_height,
+        );
+        let taps = Window::new(
+            ox,
+            params.stride_width,
+            params.pad_left,
+            params.dilation_width,
+            dims.filter_width,
+            dims.input_width,
+        );
+        if rows.len() < dims.filter_height || taps.len() < dims.filter_width {
+            // a tap outside: the zero point there
+            for v in cols.iter_mut() {
+                *v = zero_point as i8;
+            }
+        }
+        if depth == 1 {
+            // one byte a tap
+            for (ky, iy) in rows.taps() {
+                let (from, to) = (iy * dims.input_width, ky * dims.filter_width);
+                for (kx, ix) in taps.taps() {
+                    if let (Some(d), Some(&v)) = (cols.get_mut(to + kx), image.get(from + ix)) {
+                        *d = v;
+                    }
+                }
+            }
+            return;
+        }
+        for (ky, iy) in rows.taps() {
+            for (kx, ix) in taps.taps() {
+                let from = (iy * dims.input_width + ix) * depth;
+                let to = (ky * dims.filter_width + kx) * depth;
+                let src = image.get(from..).unwrap_or(&[]).iter();
+                let dst = cols.get_mut(to..).unwrap_or(&mut []).iter_mut();
+                // byte by byte: a few bytes, no call
+                for (d, &v) in dst.zip(src).take(depth) {
+                    *d = v;
+                }
+            }
+        }
+    };
+    for (image, out) in input
+        .chunks_exact(image_len.max(1))
+        .zip(out.chunks_exact_mut(out_len.max(1)))
+    {
+        for oy in 0..dims.output_height {
+            for ox in (0..dims.output_width).step_by(2) {
+                let second = ox + 1 < dims.output_width;
+                let (c0, c1) = cols.split_at_mut(k);
+                gather(c0, image, oy, ox);
+                if second {
+                    gather(c1.get_mut(..k)?, image, oy, ox + 1);
+                } else {
+                    c1.get_mut(..k)?.copy_from_slice(c0);
+                }
+                let at = (oy * dims.output_width + ox) * channels;
+                for ((pair, kc), (q, c)) in w
+                    .chunks_exact(2 * k)
+                    .zip(&constants)
+                    .zip(stages.iter().zip((0..channels).step_by(2)))
+                {
+                    let acc = mac_2x2(cols.get(..2 * k)?, pair, k, k, *kc)?;
+                    let [b0, b1, b2, b3] = arch::requant4(acc, q.as_ref()?).to_le_bytes();
+                    out.get_mut(at + c..at + c + 2)?
+                        .copy_from_slice(&[b0 as i8, b1 as i8]);
+                    if second {
+                        out.get_mut(at + channels + c..at + channels + c + 2)?
+                            .copy_from_slice(&[b2 as i8, b3 as i8]);
+                    }
+                }
+            }
+        }
+    }
+    Some(())
+}
+
+/// A depthwise convolution of one input channel (a first layer, person
+/// detection's: 96×96×1, depth multiplier 8) as the convolution it is:
+/// its filter `[1, h, w, M]` transposed into `[M, h, w, 1]` on the stack
+/// (at most 1024 values), then [`conv_im2col`]. `None` as that, or for
+/// more than one input channel.
+pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    filter: &[i8],
+    bias: Option<&B>,
+    dims: &crate::DepthwiseConvDims,
+    params: &crate::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    let taps = dims.filter_height.checked_mul(dims.filter_width)?;
+    let m = dims.depth_multiplier;
+    let mut w = [0i8; 1024];
+    let len = taps.checked_mul(m)?;
+    if dims.input_depth != 1 || len > w.len() || filter.len() != len {
+        return None;
+    }
+    // w[c · taps + t] = filter[t · m + c]
+    for (t, row) in filter.chunks_exact(m.max(1)).enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            *w.get_mut(c * taps + t)? = v;
+        }
+    }
+    let conv_dims = crate::Conv2dDims {
+        batches: dims.batches,
+        input_height: dims.input_height,
+        input_width: dims.input_width,
+        input_depth: 1,
+        filter_height: dims.filter_height,
+        filter_width: dims.filter_width,
+        output_height: dims.output_height,
+        output_width: dims.output_width,
+        output_depth: m,
+    };
+    let conv_params = crate::Conv2dParams {
+        stride_height: params.stride_height,
+        stride_width: params.stride_width,
+        dilation_height: params.dilation_height,
+        dilation_width: params.dilation_width,
+        pad_top: params.pad_top,
+        pad_left: params.pad_left,
+        input_zero_point: params.input_zero_point,
+        output_zero_point: params.output_zero_point,
+        multipliers: params.multipliers,
+        output_min: params.output_min,
+        output_max: params.output_max,
+        rounding: params.rounding,
+    };
+    conv_im2col(
+        input,
+        w.get(..len)?,
+        bias,
+        &conv_dims,
+        &conv_params,
+        stage,
+        out,
+    )
+}
+
 /// The fully connected layer of one batch with TFLite's output stage:
 /// `acc = Σ (x − zero_point) · w[c] + bias[c]` for each row `c` of `w`
 /// (`x.len()` values each), written requantized to `out[c]`, two rows at a
@@ -2266,6 +2491,86 @@ mod tests {
             for j in 0..4 {
                 let m = ms[if per_channel { j } else { 0 }];
                 prop_assert_eq!(got[j] as i8, stage.apply(acc[j], Scale::new(m)), "channel {}", j);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn conv_im2col_is_the_portable_convolution(
+            (h, w, depth, kh, kw, pairs) in (1usize..8, 1usize..8, 1usize..4, 1usize..5, 1usize..5, 1usize..5),
+            (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (batches, zp, out_zp, lo, hi, per_channel, with_bias) in (1usize..3, -128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),
+        ) {
+            let c = 2 * pairs;
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..batches * h * w * depth).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..c * kh * kw * depth).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..c).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
+                .map(|_| quantize_multiplier(1e-4 + (next() % 1000) as f64 * 4e-4).unwrap())
+                .collect();
+            let dims = Conv2dDims {
+                batches, input_height: h, input_width: w, input_depth: depth,
+                filter_height: kh, filter_width: kw,
+                output_height: oh, output_width: ow, output_depth: c,
+            };
+            let params = Conv2dParams {
+                stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: lo, output_max: hi,
+                rounding: Rounding::Double,
+            };
+            let bias = with_bias.then_some(&bias[..]);
+            let mut want = std::vec![0i8; batches * oh * ow * c];
+            conv_2d_int8(&image, &filter[..], bias, dims, &params, &mut want).unwrap();
+            let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
+            let mut got = std::vec![0i8; batches * oh * ow * c];
+            let took = conv_im2col(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some();
+            prop_assert_eq!(took, kh * kw * depth <= IM2COL_MAX);
+            if took {
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn depthwise_as_conv_is_the_portable_depthwise_convolution(
+            (h, w, m, kh, kw) in (1usize..8, 1usize..8, 1usize..10, 1usize..4, 1usize..4),
+            (sh, sw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (zp, out_zp, per_channel) in (-128i32..=127, -128i32..=127, any::<bool>()),
+        ) {
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..h * w).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..kh * kw * m).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..m).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { m } else { 1 })
+                .map(|_| quantize_multiplier(1e-4 + (next() % 1000) as f64 * 4e-4).unwrap())
+                .collect();
+            let dims = crate::DepthwiseConvDims {
+                batches: 1, input_height: h, input_width: w, input_depth: 1,
+                filter_height: kh, filter_width: kw, depth_multiplier: m,
+                output_height: oh, output_width: ow,
+            };
+            let params = crate::DepthwiseConvParams {
+                stride_height: sh, stride_width: sw, dilation_height: 1, dilation_width: 1,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: -128, output_max: 127,
+                rounding: Rounding::Double,
+            };
+            let mut want = std::vec![0i8; oh * ow * m];
+            crate::depthwise_conv_int8(&image, &filter[..], Some(&bias[..]), dims, &params, &mut want).unwrap();
+            let stage = OutputStage::new(Rounding::Double, out_zp, -128, 127);
+            let mut got = std::vec![0i8; oh * ow * m];
+            let took = depthwise_as_conv(&image, &filter, Some(&bias[..]), &dims, &params, &stage, &mut got).is_some();
+            prop_assert_eq!(took, m % 2 == 0);
+            if took {
+                prop_assert_eq!(got, want);
             }
         }
     }
