@@ -9,7 +9,9 @@
 //!   layers);
 //! - `dw3x3_once`: 1×16×16×64, 3×3, stride 1, SAME (147,456 MACs counted
 //!   as 9 per output, the border's missing taps included);
-//! - `fc_once`: 1×256 → 128 (32,768 MACs).
+//! - `fc_once`: 1×256 → 128 (32,768 MACs);
+//! - `conv3x3_once`: person detection's first layer, 96×96×1 → 48×48×8,
+//!   3×3, stride 2 (165,888 MACs).
 //!
 //! Per-channel multipliers, biases, an input zero point of −128 (person
 //! detection's), ReLU6-like clamps; the data is a fixed pseudo-random
@@ -215,6 +217,59 @@ pub extern "C" fn fc_once() {
     }
 }
 
+const K3_SIDE: usize = 96;
+const K3_OUT: usize = 8;
+static K3_INPUT: [i8; K3_SIDE * K3_SIDE] = bytes(13);
+static K3_FILTER: [i8; K3_OUT * 9] = bytes(14);
+static K3_BIAS: [i32; K3_OUT] = biases(15);
+static K3_MULT: [QuantizedMultiplier; K3_OUT] = multipliers(16);
+static mut K3_OUTPUT: [i8; 48 * 48 * K3_OUT] = [0; 48 * 48 * K3_OUT];
+
+/// Person detection's first layer, once: a 3×3 convolution of stride 2,
+/// SAME (padding 0 before, 1 after), 96×96×1 → 48×48×8 (165,888 MACs).
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn conv3x3_once() {
+    let dims = Conv2dDims {
+        batches: 1,
+        input_height: K3_SIDE,
+        input_width: K3_SIDE,
+        input_depth: 1,
+        filter_height: 3,
+        filter_width: 3,
+        output_height: 48,
+        output_width: 48,
+        output_depth: K3_OUT,
+    };
+    let params = Conv2dParams {
+        stride_height: 2,
+        stride_width: 2,
+        dilation_height: 1,
+        dilation_width: 1,
+        pad_top: 0,
+        pad_left: 0,
+        input_zero_point: -128,
+        output_zero_point: -128,
+        multipliers: black_box(&K3_MULT),
+        output_min: -128,
+        output_max: 127,
+        rounding: Rounding::Double,
+    };
+    // SAFETY: as above
+    let out = unsafe { &mut *addr_of_mut!(K3_OUTPUT) };
+    let r = conv_2d_int8(
+        black_box(&K3_INPUT),
+        black_box(&K3_FILTER),
+        Some(black_box(&K3_BIAS)),
+        dims,
+        &params,
+        out,
+    );
+    if r.is_err() {
+        panic!("conv3x3");
+    }
+}
+
 /// A checksum of the outputs (FNV-1a).
 fn checksum(data: &[i8]) -> u32 {
     data.iter().fold(0x811c_9dc5u32, |h, &b| {
@@ -227,15 +282,23 @@ fn main() -> ! {
     conv1x1_once();
     dw3x3_once();
     fc_once();
+    conv3x3_once();
     // SAFETY: as above, the calls are over
-    let (c1, dw, fc) = unsafe {
+    let (c1, dw, fc, k3) = unsafe {
         (
             checksum(&*addr_of_mut!(C1_OUTPUT)),
             checksum(&*addr_of_mut!(DW_OUTPUT)),
             checksum(&*addr_of_mut!(FC_OUTPUT)),
+            checksum(&*addr_of_mut!(K3_OUTPUT)),
         )
     };
-    hprintln!("conv1x1 {:08x} dw3x3 {:08x} fc {:08x}", c1, dw, fc);
+    hprintln!(
+        "conv1x1 {:08x} dw3x3 {:08x} fc {:08x} conv3x3 {:08x}",
+        c1,
+        dw,
+        fc,
+        k3
+    );
     debug::exit(debug::EXIT_SUCCESS);
     #[allow(clippy::empty_loop)]
     loop {}

@@ -262,6 +262,160 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
     c.eq(&got[..n], &want[..n], "depthwise convolution");
 }
 
+/// A random k×k convolution of few input channels (the im2col path of a
+/// first layer: 1 to 3 channels, 1×1 to 4×4 filters, strides, dilations,
+/// padding, 1 to 9 output channels, even counts the DSP path's and odd
+/// ones the portable one's), against the formula written plainly.
+fn conv_case(r: &mut Rng, c: &mut Checks) {
+    const MAX_IN: usize = 8 * 8 * 3;
+    const MAX_OUT: usize = 7 * 7 * 9;
+    let (h, w, depth) = (
+        r.range(1, 8) as usize,
+        r.range(1, 8) as usize,
+        r.range(1, 3) as usize,
+    );
+    let (kh, kw) = (r.range(1, 4) as usize, r.range(1, 4) as usize);
+    let channels = r.range(1, 9) as usize;
+    let (sh, sw, dh, dw) = (
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+    );
+    let (pt, pl) = (r.range(0, 2) as usize, r.range(0, 2) as usize);
+    let (oh, ow) = (r.range(1, 7) as usize, r.range(1, 7) as usize);
+    let mut image = [0i8; MAX_IN];
+    let mut filter = [0i8; 9 * 4 * 4 * 3];
+    r.fill(&mut image);
+    r.fill(&mut filter);
+    let image = &image[..h * w * depth];
+    let k = kh * kw * depth;
+    let filter = &filter[..channels * k];
+    let mut bias = [0i32; 9];
+    for b in &mut bias {
+        *b = r.range(-100_000, 100_000);
+    }
+    let bias = &bias[..channels];
+    let mut ms = [QuantizedMultiplier::ZERO; 9];
+    for m in &mut ms {
+        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, r.range(-12, -1));
+    }
+    let ms = if r.range(0, 1) == 0 {
+        &ms[..1]
+    } else {
+        &ms[..channels]
+    };
+    let (x_zp, out_zp, lo, hi) = (
+        r.range(-128, 127),
+        r.range(-128, 127),
+        r.range(-128, 0),
+        r.range(0, 127),
+    );
+    let n = oh * ow * channels;
+    let mut want = [0i8; MAX_OUT];
+    for oy in 0..oh {
+        for ox in 0..ow {
+            for oc in 0..channels {
+                let mut acc = bias[oc];
+                for ky in 0..kh {
+                    for kx in 0..kw {
+                        let iy = (oy * sh + ky * dh) as isize - pt as isize;
+                        let ix = (ox * sw + kx * dw) as isize - pl as isize;
+                        if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                            continue;
+                        }
+                        for ic in 0..depth {
+                            let x = i32::from(image[(iy as usize * w + ix as usize) * depth + ic])
+                                - x_zp;
+                            let f = i32::from(filter[oc * k + (ky * kw + kx) * depth + ic]);
+                            acc = acc.wrapping_add(x * f);
+                        }
+                    }
+                }
+                let m = ms[if ms.len() == 1 { 0 } else { oc }];
+                let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double)
+                    .saturating_add(out_zp);
+                want[(oy * ow + ox) * channels + oc] = y.clamp(lo, hi) as i8;
+            }
+        }
+    }
+    let dims = Conv2dDims {
+        batches: 1,
+        input_height: h,
+        input_width: w,
+        input_depth: depth,
+        filter_height: kh,
+        filter_width: kw,
+        output_height: oh,
+        output_width: ow,
+        output_depth: channels,
+    };
+    let params = Conv2dParams {
+        stride_height: sh,
+        stride_width: sw,
+        dilation_height: dh,
+        dilation_width: dw,
+        pad_top: pt,
+        pad_left: pl,
+        input_zero_point: x_zp,
+        output_zero_point: out_zp,
+        multipliers: ms,
+        output_min: lo,
+        output_max: hi,
+        rounding: Rounding::Double,
+    };
+    let mut got = [0i8; MAX_OUT];
+    let ok = conv_2d_int8(image, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
+    c.check(ok, "conv_2d_int8 accepted the k×k case");
+    c.eq(&got[..n], &want[..n], "k×k convolution");
+    if depth == 1 {
+        // the same layer as a depthwise convolution of depth multiplier
+        // `channels` (its filter [kh, kw, channels]): one input channel,
+        // the im2col path on the M4F
+        let mut dw_filter = [0i8; 9 * 4 * 4];
+        for oc in 0..channels {
+            for t in 0..kh * kw {
+                dw_filter[t * channels + oc] = filter[oc * k + t];
+            }
+        }
+        let dims = DepthwiseConvDims {
+            batches: 1,
+            input_height: h,
+            input_width: w,
+            input_depth: 1,
+            filter_height: kh,
+            filter_width: kw,
+            depth_multiplier: channels,
+            output_height: oh,
+            output_width: ow,
+        };
+        let params = DepthwiseConvParams {
+            stride_height: sh,
+            stride_width: sw,
+            dilation_height: dh,
+            dilation_width: dw,
+            pad_top: pt,
+            pad_left: pl,
+            input_zero_point: x_zp,
+            output_zero_point: out_zp,
+            multipliers: ms,
+            output_min: lo,
+            output_max: hi,
+            rounding: Rounding::Double,
+        };
+        let mut got = [0i8; MAX_OUT];
+        let dw_filter = &dw_filter[..kh * kw * channels];
+        let ok =
+            depthwise_conv_int8(image, dw_filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
+        c.check(ok, "depthwise_conv_int8 accepted the multiplier case");
+        c.eq(
+            &got[..n],
+            &want[..n],
+            "depthwise convolution of one input channel",
+        );
+    }
+}
+
 /// The DSP output stage (SMMLAR, SSAT, the bytes' clamp) on random
 /// accumulators over the whole `i32` range: a depthwise convolution of one
 /// pixel, four channels and one tap, whose accumulator is `bias + (x −
@@ -439,6 +593,7 @@ fn main() -> ! {
         c.eq(&got[..n], &want[..n], "fully connected");
 
         depthwise_case(&mut r, &mut c);
+        conv_case(&mut r, &mut c);
     }
     for _ in 0..REQUANT_CASES {
         requant_case(&mut r, &mut c);

@@ -221,6 +221,14 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
             }
         }
     }
+    // a small filter on few channels (a first layer): im2col and the same
+    // SMLAD block
+    #[cfg(shapecheck_dsp)]
+    if let Some(w) = filter.contiguous() {
+        if crate::dsp::conv_im2col(input, w, bias, &dims, params, &stage, output).is_some() {
+            return Ok(());
+        }
+    }
     let mut pixels = output.chunks_exact_mut(output_depth);
     // checked: with a filter tap, every index below is inside a length
     for batch in 0..batches {

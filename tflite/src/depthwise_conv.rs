@@ -323,6 +323,14 @@ where
     // the input's, filter's or output's length
     let image_len = input_height * input_width * input_depth;
     let zero_point = params.input_zero_point;
+    // one input channel (a first layer): the convolution it is, im2col
+    #[cfg(shapecheck_dsp)]
+    if let Some(w) = filter.contiguous() {
+        let done = crate::dsp::depthwise_as_conv(input, w, bias, &dims, params, &stage, output);
+        if done.is_some() {
+            return Ok(());
+        }
+    }
     // depth multiplier 1, channels by fours: the SMLABB loops where the
     // target has them, one image at a time
     #[cfg(shapecheck_dsp)]

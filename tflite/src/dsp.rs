@@ -168,7 +168,28 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
         let (m0, m1) = (scale(c), scale(c + 1));
         let requant = Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage);
         let mut p = 0;
-        for xs in x.chunks(2 * depth) {
+        // the pixel pairs in one loop where the depth is whole 8-byte steps
+        let pairs = rows / 2;
+        if let (Some(requant), true) = (requant, pairs > 0 && depth.is_multiple_of(8)) {
+            let mut state = MatRun {
+                constant: [k0, k1, k0, k1],
+                requant,
+                tail: [0; 5],
+            };
+            let xs = x.get(..pairs * 2 * depth)?;
+            if arch::mac_2x2_run(
+                xs,
+                pair,
+                depth,
+                pairs,
+                &mut state,
+                out.get_mut(c..)?,
+                channels,
+            ) {
+                p = 2 * pairs;
+            }
+        }
+        for xs in x.chunks(2 * depth).skip(p / 2) {
             let (y0, y1) = if xs.len() == 2 * depth {
                 let acc = mac_2x2(xs, pair, depth, depth, [k0, k1, k0, k1])?;
                 if let Some(q) = &requant {
@@ -196,6 +217,231 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
         c += 2;
     }
     Some(())
+}
+
+/// The largest filter (`rows × columns × input channels`) and output
+/// depth [`conv_im2col`] takes: the first layers of the TinyML models
+/// (3×3×1, 3×3×3, 10×4×1 into 8 to 64 channels).
+const IM2COL_MAX: usize = 48;
+const IM2COL_CHANNELS: usize = 64;
+
+/// TFLite's int8 convolution for a small filter on few input channels (a
+/// network's first layer): for each pair of output pixels of a row, their
+/// `filter_height × filter_width × input_depth` input values copied into
+/// two rows (im2col; a tap outside the input holds the zero point, so it
+/// adds nothing), then each pair of output channels times those rows by
+/// [`mac_2x2`] (SMLAD) from `bias − zero_point · Σ w`, and the output stage
+/// [`Requant4`]. `None`, with `out` untouched, unless the filter has at most
+/// 48 values and the output 2 to 64 channels, an even count, the zero point
+/// is an int8, the stage applies to every channel and every length matches
+/// (the caller's portable loop then runs).
+pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: &crate::Conv2dDims,
+    params: &crate::Conv2dParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    use crate::window::Window;
+    let depth = dims.input_depth;
+    let k = dims
+        .filter_height
+        .checked_mul(dims.filter_width)?
+        .checked_mul(depth)?;
+    let channels = dims.output_depth;
+    let zero_point = params.input_zero_point;
+    let image_len = dims
+        .input_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    let out_len = dims
+        .output_height
+        .checked_mul(dims.output_width)?
+        .checked_mul(channels)?;
+    let multipliers = params.multipliers;
+    if k == 0
+        || k > IM2COL_MAX
+        || !(2..=IM2COL_CHANNELS).contains(&channels)
+        || !channels.is_multiple_of(2)
+        || !(-128..=127).contains(&zero_point)
+        || w.len() != k.checked_mul(channels)?
+        || input.len() != image_len.checked_mul(dims.batches)?
+        || out.len() != out_len.checked_mul(dims.batches)?
+        || !(multipliers.len() == 1 || multipliers.len() == channels)
+        || bias.is_some_and(|b| b.count() != channels)
+    {
+        return None;
+    }
+    // per channel pair: the constants and the output stage
+    let mut constants = [[0i32; 4]; IM2COL_CHANNELS / 2];
+    let mut stages = [None; IM2COL_CHANNELS / 2];
+    for ((pair, kc), (q, c)) in w
+        .chunks_exact(2 * k)
+        .zip(&mut constants)
+        .zip(stages.iter_mut().zip((0..channels).step_by(2)))
+    {
+        let (w0, w1) = pair.split_at(k);
+        let constant = |c: usize, row: &[i8]| {
+            let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
+            let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
+            b.wrapping_sub(zero_point.wrapping_mul(sum))
+        };
+        let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
+        *kc = [k0, k1, k0, k1];
+        *q = Some(Requant4::for_channels(
+            multipliers,
+            [c, c + 1, c, c + 1],
+            stage,
+        )?);
+    }
+    let mut cols = [zero_point as i8; 2 * IM2COL_MAX];
+    // one pixel's values into `row` of `cols`
+    let gather = |cols: &mut [i8], image: &[i8], oy: usize, ox: usize| {
+        let rows = Window::new(
+            oy,
+            params.stride_height,
+            params.pad_top,
+            params.dilation_height,
+            dims.filter_height,
+            dims.input_height,
+        );
+        let taps = Window::new(
+            ox,
+            params.stride_width,
+            params.pad_left,
+            params.dilation_width,
+            dims.filter_width,
+            dims.input_width,
+        );
+        if rows.len() < dims.filter_height || taps.len() < dims.filter_width {
+            // a tap outside: the zero point there
+            for v in cols.iter_mut() {
+                *v = zero_point as i8;
+            }
+        }
+        if depth == 1 {
+            // one byte a tap
+            for (ky, iy) in rows.taps() {
+                let (from, to) = (iy * dims.input_width, ky * dims.filter_width);
+                for (kx, ix) in taps.taps() {
+                    if let (Some(d), Some(&v)) = (cols.get_mut(to + kx), image.get(from + ix)) {
+                        *d = v;
+                    }
+                }
+            }
+            return;
+        }
+        for (ky, iy) in rows.taps() {
+            for (kx, ix) in taps.taps() {
+                let from = (iy * dims.input_width + ix) * depth;
+                let to = (ky * dims.filter_width + kx) * depth;
+                let src = image.get(from..).unwrap_or(&[]).iter();
+                let dst = cols.get_mut(to..).unwrap_or(&mut []).iter_mut();
+                // byte by byte: a few bytes, no call
+                for (d, &v) in dst.zip(src).take(depth) {
+                    *d = v;
+                }
+            }
+        }
+    };
+    for (image, out) in input
+        .chunks_exact(image_len.max(1))
+        .zip(out.chunks_exact_mut(out_len.max(1)))
+    {
+        for oy in 0..dims.output_height {
+            for ox in (0..dims.output_width).step_by(2) {
+                let second = ox + 1 < dims.output_width;
+                let (c0, c1) = cols.split_at_mut(k);
+                gather(c0, image, oy, ox);
+                if second {
+                    gather(c1.get_mut(..k)?, image, oy, ox + 1);
+                } else {
+                    c1.get_mut(..k)?.copy_from_slice(c0);
+                }
+                let at = (oy * dims.output_width + ox) * channels;
+                for ((pair, kc), (q, c)) in w
+                    .chunks_exact(2 * k)
+                    .zip(&constants)
+                    .zip(stages.iter().zip((0..channels).step_by(2)))
+                {
+                    let acc = mac_2x2(cols.get(..2 * k)?, pair, k, k, *kc)?;
+                    let [b0, b1, b2, b3] = arch::requant4(acc, q.as_ref()?).to_le_bytes();
+                    out.get_mut(at + c..at + c + 2)?
+                        .copy_from_slice(&[b0 as i8, b1 as i8]);
+                    if second {
+                        out.get_mut(at + channels + c..at + channels + c + 2)?
+                            .copy_from_slice(&[b2 as i8, b3 as i8]);
+                    }
+                }
+            }
+        }
+    }
+    Some(())
+}
+
+/// A depthwise convolution of one input channel (a first layer, person
+/// detection's: 96×96×1, depth multiplier 8) as the convolution it is:
+/// its filter `[1, h, w, M]` transposed into `[M, h, w, 1]` on the stack
+/// (at most 1024 values), then [`conv_im2col`]. `None` as that, or for
+/// more than one input channel.
+pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    filter: &[i8],
+    bias: Option<&B>,
+    dims: &crate::DepthwiseConvDims,
+    params: &crate::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    let taps = dims.filter_height.checked_mul(dims.filter_width)?;
+    let m = dims.depth_multiplier;
+    let mut w = [0i8; 1024];
+    let len = taps.checked_mul(m)?;
+    if dims.input_depth != 1 || len > w.len() || filter.len() != len {
+        return None;
+    }
+    // w[c · taps + t] = filter[t · m + c]
+    for (t, row) in filter.chunks_exact(m.max(1)).enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            *w.get_mut(c * taps + t)? = v;
+        }
+    }
+    let conv_dims = crate::Conv2dDims {
+        batches: dims.batches,
+        input_height: dims.input_height,
+        input_width: dims.input_width,
+        input_depth: 1,
+        filter_height: dims.filter_height,
+        filter_width: dims.filter_width,
+        output_height: dims.output_height,
+        output_width: dims.output_width,
+        output_depth: m,
+    };
+    let conv_params = crate::Conv2dParams {
+        stride_height: params.stride_height,
+        stride_width: params.stride_width,
+        dilation_height: params.dilation_height,
+        dilation_width: params.dilation_width,
+        pad_top: params.pad_top,
+        pad_left: params.pad_left,
+        input_zero_point: params.input_zero_point,
+        output_zero_point: params.output_zero_point,
+        multipliers: params.multipliers,
+        output_min: params.output_min,
+        output_max: params.output_max,
+        rounding: params.rounding,
+    };
+    conv_im2col(
+        input,
+        w.get(..len)?,
+        bias,
+        &conv_dims,
+        &conv_params,
+        stage,
+        out,
+    )
 }
 
 /// The fully connected layer of one batch with TFLite's output stage:
@@ -313,6 +559,20 @@ impl Requant4 {
             hi: byte(hi),
         })
     }
+}
+
+/// What [`arch::mac_2x2_run`] reads of one pair of output channels while
+/// it runs over the pixel pairs of a 1×1 convolution, at fixed offsets.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct MatRun {
+    /// `bias − zero_point · Σ w` for channels `c, c + 1, c, c + 1` (0)
+    constant: [i32; 4],
+    /// the output stage of the same four (16)
+    requant: Requant4,
+    /// the weights' first row, the output's next pair and its end, the
+    /// channel count, the depth (60; filled in by the loop's wrapper)
+    tail: [usize; 5],
 }
 
 /// What [`arch::dw3x3_run`] reads of one channel group while it runs
@@ -789,6 +1049,172 @@ mod arch {
             }
         }
         [a00, a01, a10, a11]
+    }
+
+    /// One channel of [`mac_2x2_run`]'s output stage (the stage at 16 in
+    /// the state `{e}`).
+    macro_rules! mat_scale {
+        ($a:literal, $at:literal) => {
+            concat!(
+                "ldrd {a}, {b}, [{e}, #",
+                $at,
+                "]\n",
+                "smmlar {",
+                $a,
+                "}, {",
+                $a,
+                "}, {a}, {",
+                $a,
+                "}\n",
+                "add {",
+                $a,
+                "}, {",
+                $a,
+                "}, {",
+                $a,
+                "}, asr #31\n",
+                "asr {",
+                $a,
+                "}, {",
+                $a,
+                "}, {b}\n",
+            )
+        };
+    }
+
+    /// The last steps of one channel, `+ 1 + 2 · zero point` in `{a}`.
+    macro_rules! mat_narrow {
+        ($a:literal) => {
+            concat!(
+                "qadd {",
+                $a,
+                "}, {",
+                $a,
+                "}, {a}\n",
+                "ssat {",
+                $a,
+                "}, #8, {",
+                $a,
+                "}, asr #1\n",
+            )
+        };
+    }
+
+    /// `pairs` pixel pairs of a 1×1 convolution (rows of `x`, `depth`
+    /// bytes each) times the two weight rows of `w`, with the output
+    /// stage, in one loop: per pair the constants, `depth / 8` steps of
+    /// the 2×2 block (40 instructions for 32 multiply-accumulates), the
+    /// stage of [`requant4`] and two halfword stores, pixel `2i`'s at
+    /// `out[2i · channels]`, pixel `2i + 1`'s a row on. Thirteen
+    /// registers: the state pointer and the inner loop's end go to the
+    /// stack during the inner loop. `false` (nothing written) unless the
+    /// depth is a non-zero multiple of 8 and the slices hold all that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn mac_2x2_run(
+        x: &[i8],
+        w: &[i8],
+        depth: usize,
+        pairs: usize,
+        state: &mut super::MatRun,
+        out: &mut [i8],
+        channels: usize,
+    ) -> bool {
+        let x_need = pairs.checked_mul(2).and_then(|v| v.checked_mul(depth));
+        let w_need = depth.checked_mul(2);
+        let out_need = pairs
+            .checked_sub(1)
+            .and_then(|v| v.checked_mul(2 * channels))
+            .and_then(|v| v.checked_add(channels + 2));
+        match (x_need, w_need, out_need) {
+            (Some(xn), Some(wn), Some(on))
+                if depth >= 8
+                    && depth.is_multiple_of(8)
+                    && xn <= x.len()
+                    && wn <= w.len()
+                    && on <= out.len()
+                    && channels >= 2 => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            w.as_ptr() as usize,
+            start,
+            start + pairs * 2 * channels,
+            channels,
+            depth,
+        ];
+        // SAFETY: checked above: each pair's two rows of `x` (`2 · depth`
+        // bytes from its start) and the two rows of `w` are inside their
+        // slices, the inner loop reading 8 bytes of each row a step until
+        // row 0's end; the two halfwords of pair `i` are stored at
+        // `2i · channels` and one row (`channels`) on, inside `out` up to
+        // the last pair's. Unaligned LDR / STRH are allowed on the
+        // Cortex-M4; the LDRDs read the word-aligned state. 8 bytes of
+        // stack are used and given back.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a00}, {a01}, [{e}, #0]",
+                "ldrd {a10}, {a11}, [{e}, #8]",
+                "ldr {w}, [{e}, #60]",
+                "ldr {a}, [{e}, #76]",
+                "add {a}, {x}, {a}",
+                "sub sp, sp, #8",
+                "str {e}, [sp]",
+                "str {a}, [sp, #4]",
+                "3:",
+                step_2x2!(),
+                step_2x2!(),
+                "ldr {a}, [sp, #4]",
+                "cmp {x}, {a}",
+                "bne 3b",
+                "ldr {e}, [sp]",
+                "add sp, sp, #8",
+                "add {x}, {x}, {skip}",
+                "add {x}, {x}, #4",
+                mat_scale!("a00", "16"),
+                mat_scale!("a01", "24"),
+                mat_scale!("a10", "32"),
+                mat_scale!("a11", "40"),
+                "ldr {a}, [{e}, #48]",
+                mat_narrow!("a00"),
+                mat_narrow!("a01"),
+                mat_narrow!("a10"),
+                mat_narrow!("a11"),
+                "bfi {a00}, {a01}, #8, #8",
+                "bfi {a00}, {a10}, #16, #8",
+                "bfi {a00}, {a11}, #24, #8",
+                "ldrd {a}, {b}, [{e}, #52]",
+                "ssub8 {a01}, {a00}, {a}",
+                "sel {a00}, {a00}, {a}",
+                "ssub8 {a01}, {a00}, {b}",
+                "sel {a00}, {b}, {a00}",
+                "ldrd {a}, {b}, [{e}, #64]",
+                "ldr {c}, [{e}, #72]",
+                "strh {a00}, [{a}]",
+                "lsr {a00}, {a00}, #16",
+                "strh {a00}, [{a}, {c}]",
+                "add {a}, {a}, {c}, lsl #1",
+                "str {a}, [{e}, #64]",
+                "cmp {a}, {b}",
+                "bne 2b",
+                x = inout(reg) x.as_ptr() => _,
+                w = out(reg) _,
+                e = inout(reg) state as *mut super::MatRun => _,
+                skip = in(reg) depth - 4,
+                a00 = out(reg) _,
+                a01 = out(reg) _,
+                a10 = out(reg) _,
+                a11 = out(reg) _,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                f = out(reg) _,
+            );
+        }
+        true
     }
 
     /// `words` words of one row `x` (its halves offset by `offset`) times
@@ -1694,6 +2120,45 @@ mod arch {
         )
     }
 
+    /// [`super::matmul`]'s loop over pixel pairs: [`mac_2x2`] and
+    /// [`requant4`] pair by pair, as the DSP loop.
+    pub(super) fn mac_2x2_run(
+        x: &[i8],
+        w: &[i8],
+        depth: usize,
+        pairs: usize,
+        state: &mut super::MatRun,
+        out: &mut [i8],
+        channels: usize,
+    ) -> bool {
+        if depth < 8
+            || !depth.is_multiple_of(8)
+            || pairs == 0
+            || x.len() < pairs * 2 * depth
+            || w.len() < 2 * depth
+            || out.len() < (pairs - 1) * 2 * channels + channels + 2
+            || channels < 2
+        {
+            return false;
+        }
+        for (i, xs) in x.chunks_exact(2 * depth).take(pairs).enumerate() {
+            let acc = mac_2x2(xs, w, depth, depth / 4, state.constant);
+            let [b0, b1, b2, b3] = requant4(acc, &state.requant).to_le_bytes();
+            let at = 2 * i * channels;
+            for (o, b) in [
+                (at, b0),
+                (at + 1, b1),
+                (at + channels, b2),
+                (at + channels + 1, b3),
+            ] {
+                if let Some(y) = out.get_mut(o) {
+                    *y = b as i8;
+                }
+            }
+        }
+        true
+    }
+
     /// [`super::mac_1x2`] over `words` whole words.
     pub(super) fn mac_1x2(
         x: &[i8],
@@ -2026,6 +2491,86 @@ mod tests {
             for j in 0..4 {
                 let m = ms[if per_channel { j } else { 0 }];
                 prop_assert_eq!(got[j] as i8, stage.apply(acc[j], Scale::new(m)), "channel {}", j);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn conv_im2col_is_the_portable_convolution(
+            (h, w, depth, kh, kw, pairs) in (1usize..8, 1usize..8, 1usize..4, 1usize..5, 1usize..5, 1usize..5),
+            (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (batches, zp, out_zp, lo, hi, per_channel, with_bias) in (1usize..3, -128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),
+        ) {
+            let c = 2 * pairs;
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..batches * h * w * depth).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..c * kh * kw * depth).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..c).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
+                .map(|_| quantize_multiplier(1e-4 + (next() % 1000) as f64 * 4e-4).unwrap())
+                .collect();
+            let dims = Conv2dDims {
+                batches, input_height: h, input_width: w, input_depth: depth,
+                filter_height: kh, filter_width: kw,
+                output_height: oh, output_width: ow, output_depth: c,
+            };
+            let params = Conv2dParams {
+                stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: lo, output_max: hi,
+                rounding: Rounding::Double,
+            };
+            let bias = with_bias.then_some(&bias[..]);
+            let mut want = std::vec![0i8; batches * oh * ow * c];
+            conv_2d_int8(&image, &filter[..], bias, dims, &params, &mut want).unwrap();
+            let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
+            let mut got = std::vec![0i8; batches * oh * ow * c];
+            let took = conv_im2col(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some();
+            prop_assert_eq!(took, kh * kw * depth <= IM2COL_MAX);
+            if took {
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn depthwise_as_conv_is_the_portable_depthwise_convolution(
+            (h, w, m, kh, kw) in (1usize..8, 1usize..8, 1usize..10, 1usize..4, 1usize..4),
+            (sh, sw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (zp, out_zp, per_channel) in (-128i32..=127, -128i32..=127, any::<bool>()),
+        ) {
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..h * w).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..kh * kw * m).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..m).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { m } else { 1 })
+                .map(|_| quantize_multiplier(1e-4 + (next() % 1000) as f64 * 4e-4).unwrap())
+                .collect();
+            let dims = crate::DepthwiseConvDims {
+                batches: 1, input_height: h, input_width: w, input_depth: 1,
+                filter_height: kh, filter_width: kw, depth_multiplier: m,
+                output_height: oh, output_width: ow,
+            };
+            let params = crate::DepthwiseConvParams {
+                stride_height: sh, stride_width: sw, dilation_height: 1, dilation_width: 1,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: -128, output_max: 127,
+                rounding: Rounding::Double,
+            };
+            let mut want = std::vec![0i8; oh * ow * m];
+            crate::depthwise_conv_int8(&image, &filter[..], Some(&bias[..]), dims, &params, &mut want).unwrap();
+            let stage = OutputStage::new(Rounding::Double, out_zp, -128, 127);
+            let mut got = std::vec![0i8; oh * ow * m];
+            let took = depthwise_as_conv(&image, &filter, Some(&bias[..]), &dims, &params, &stage, &mut got).is_some();
+            prop_assert_eq!(took, m % 2 == 0);
+            if took {
+                prop_assert_eq!(got, want);
             }
         }
     }
