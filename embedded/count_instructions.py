@@ -2,7 +2,7 @@
 """Counts the instructions a Cortex-M4F issues in one call of a function of
 a firmware ELF, from its entry to its return, with the unicorn emulator.
 
-    count_instructions.py ELF [--symbol predict_once] [--read OUTPUT:4]
+    count_instructions.py ELF [--symbol predict_once] [--read OUTPUT:4[:i8]]
     count_instructions.py --self-test
 
 QEMU does not count instructions (Debian's qemu-system-arm 7.2 ships no TCG
@@ -38,7 +38,9 @@ interrupt or exception, a return with SP not back where it was.
 Prints `instructions: N`, `stack: N B` (the deepest the function wrote
 below its entry SP, found by painting the free RAM as the firmware does),
 and with `--read SYMBOL:N` the N f32 words at SYMBOL as hex bits (the same
-form as the firmware's `output:` line, to compare with QEMU's run).
+form as the firmware's `output:` line, to compare with QEMU's run); with
+`--read SYMBOL:N:i8` the N int8 values there, `i8` and a byte each, as an
+int8 firmware prints them (`finish_i8`).
 """
 import argparse
 import os
@@ -178,10 +180,10 @@ def count(path, symbol="predict_once", read=None, code_hook=False):
     if code_hook:
         result["per_insn_hook"] = state["per_insn"]
     if read:
-        name, n = read
+        name, n, size = read
         if name not in symbols:
             raise CountError(f"{path}: no symbol {name}")
-        result["read"] = struct.unpack(f"<{n}I", uc.mem_read(symbols[name], 4 * n))
+        result["read"] = bytes(uc.mem_read(symbols[name], size * n))
     return result
 
 
@@ -220,7 +222,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("elf", nargs="?")
     ap.add_argument("--symbol", default="predict_once")
-    ap.add_argument("--read", metavar="SYMBOL:N", help="print N f32 words at SYMBOL after the run")
+    ap.add_argument("--read", metavar="SYMBOL:N[:i8]",
+                    help="print N f32 words (or int8 values) at SYMBOL after the run")
     ap.add_argument("--code-hook", action="store_true",
                     help="also count with the per-instruction hook (slow; misses IT instructions)")
     ap.add_argument("--self-test", action="store_true")
@@ -233,15 +236,21 @@ def main():
             ap.error("an ELF is needed (or --self-test)")
         read = None
         if a.read:
-            name, _, n = a.read.partition(":")
-            read = (name, int(n or 1))
+            name, _, rest = a.read.partition(":")
+            n, _, kind = rest.partition(":")
+            if kind not in ("", "i8"):
+                ap.error(f"--read {a.read}: the element type is i8 or none (f32)")
+            read = (name, int(n or 1), 1 if kind == "i8" else 4)
         r = count(a.elf, a.symbol, read, a.code_hook)
         print(f"instructions: {r['instructions']}")
         if a.code_hook:
             print(f"per-instruction hook: {r['per_insn_hook']}")
         print(f"stack: {r['stack']} B")
-        if read:
-            print("output: " + " ".join(f"{w:08x}" for w in r["read"]))
+        if read and read[2] == 1:
+            print("output: i8" + "".join(f" {b:02x}" for b in r["read"]))
+        elif read:
+            words = struct.unpack(f"<{read[1]}I", r["read"])
+            print("output: " + " ".join(f"{w:08x}" for w in words))
     except CountError as e:
         sys.exit(f"count_instructions: {e}")
 

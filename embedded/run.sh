@@ -15,7 +15,11 @@
 #   5. models side by side (compare.sh): MicroFlow 0.1.3's and shapecheck's
 #      model! firmware for the sine and speech .tflite models (microflow/,
 #      models/), flash, RAM, stack
-#      and instructions per inference at opt-level s and 3.
+#      and instructions per inference at opt-level s and 3; shapecheck's
+#      model! on person detection and the MLPerf Tiny models (models/, read
+#      from SHAPECHECK_MODELS) at opt-level s, output, flash, RAM and stack,
+#      the instructions of the two small ones (COMPARE_SET=tiny bash
+#      embedded/compare.sh counts all six, at s and 3: not run here).
 # Prints one line per firmware run and ends with
 #   embedded: N passed, N failed
 # Exit status 0 only if every run passed. Anything that keeps it from
@@ -31,7 +35,10 @@
 # today), M0_SKIP (test names not run on the M0, e.g. one
 # that needs more than its 16 KiB of RAM), BUILD_NICE (the builds' `nice`
 # value, 0 by default; the runs under QEMU keep their priority, as their
-# `timeout` is wall time).
+# `timeout` is wall time), SHAPECHECK_MODELS (the directory of the TinyML
+# models and their recorded cases, tiny/*.json, which are not in the
+# repository; by default ../shared/models beside it, as CI has it;
+# compare.sh fails without it).
 set -eEuo pipefail
 cd "$(dirname "$0")"
 
@@ -117,6 +124,13 @@ deb rustc --version
 deb cargo --version
 build_nice=${BUILD_NICE:-0}
 [[ "$build_nice" =~ ^[0-9]+$ ]] || cannot "BUILD_NICE must be a number from 0 to 19, not '$build_nice'"
+# compare.sh's TinyML rows read the models from here (it fails without them)
+export SHAPECHECK_MODELS=${SHAPECHECK_MODELS:-$(cd .. && pwd)/../shared/models}
+if [ -d "$SHAPECHECK_MODELS/tiny" ]; then
+  echo "TinyML models: $SHAPECHECK_MODELS"
+else
+  echo "TinyML models: $SHAPECHECK_MODELS/tiny missing (compare.sh will fail)"
+fi
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -1,9 +1,37 @@
 //! The memory map for cortex-m-rt's `link.x` (QEMU's mps2-an386, the same
-//! as embedded/microflow/build.rs's; its microbit for thumbv6m), and
-//! `quant.rs` in OUT_DIR: each model's input and output quantization, read
-//! from its .tflite file.
+//! as embedded/microflow/build.rs's; its microbit for thumbv6m), and in
+//! OUT_DIR:
+//! - `quant.rs`: sine's and speech's input and output quantization, read
+//!   from their .tflite files;
+//! - `tiny/<file>.model.rs` and `tiny/<file>.case.rs` for each TinyML model
+//!   (`TINY`): its `shapecheck::model!` line on the .tflite file, and the
+//!   first recorded case of `tiny/<file>.json` (TFLite Micro's int8 input
+//!   and output). The MLPerf Tiny files and the recorded cases are not in
+//!   the repository: they are read from the directory `SHAPECHECK_MODELS`
+//!   names (default: `../shared/models` beside the repository, as in CI);
+//!   person_detect.tflite from `tflite/tests/models/`. When the directory
+//!   or a file is missing, each file written is a `compile_error!` naming
+//!   it: the TinyML firmware does not build (compare.sh checks the
+//!   directory first and fails), and sine's and speech's still do.
 use shapecheck_tflite::{Model, ModelTensor};
-use std::{env, fmt::Write, fs, path::PathBuf};
+use std::{env, fmt::Write, fs, path::Path, path::PathBuf};
+
+// the JSON reader of the firmware tests' build script
+#[allow(dead_code)]
+#[path = "../json.rs"]
+mod json;
+use json::Value;
+
+/// (the firmware's name, the model's file stem): `<stem>.tflite` and
+/// `tiny/<stem>.json`
+const TINY: [(&str, &str); 6] = [
+    ("person", "person_detect"),
+    ("vww", "vww_96_int8"),
+    ("kws", "kws_ref_model"),
+    ("resnet8", "pretrainedResnet_quant"),
+    ("ad", "ad01_int8"),
+    ("sww", "str_ww_ref_model"),
+];
 
 fn scale_zero(t: Option<ModelTensor<'_>>, what: &str) -> (f32, i64) {
     let q = t
@@ -14,6 +42,49 @@ fn scale_zero(t: Option<ModelTensor<'_>>, what: &str) -> (f32, i64) {
         .zero_point(0)
         .unwrap_or_else(|| panic!("{what}: no zero point"));
     (scale, zero)
+}
+
+/// A JSON array of int8 values as Rust literals, and its length.
+fn int8s(v: Option<&Value>, what: &str) -> Result<(String, usize), String> {
+    let items = v
+        .and_then(Value::as_array)
+        .ok_or(format!("{what}: not an array"))?;
+    let mut s = String::with_capacity(5 * items.len());
+    for item in items {
+        let Value::Number(n) = item else {
+            return Err(format!("{what}: {item:?} is not a number"));
+        };
+        let x: i8 = n
+            .parse()
+            .map_err(|_| format!("{what}: {n} is not an int8"))?;
+        write!(s, "{x},").unwrap();
+    }
+    Ok((s, items.len()))
+}
+
+/// `tiny/<stem>.case.rs`: the first case of `json` (its name, its input as
+/// the exported static `INPUT`, its output as `EXPECTED`).
+fn first_case(json: &Path) -> Result<String, String> {
+    let text = fs::read_to_string(json).map_err(|e| format!("{}: {e}", json.display()))?;
+    let doc = json::parse(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    let case = doc
+        .get("cases")
+        .and_then(Value::as_array)
+        .and_then(|c| c.first())
+        .ok_or(format!("{}: no cases", json.display()))?;
+    let name = case.get("name").and_then(Value::as_str).unwrap_or("?");
+    let what = format!("{} case 0 ({name})", json.display());
+    let (input, n_in) = int8s(case.get("input"), &format!("{what}: input"))?;
+    let (out, n_out) = int8s(case.get("out"), &format!("{what}: out"))?;
+    Ok(format!(
+        "/// The recorded case: {what}.\n\
+         pub const CASE: &str = {what:?};\n\
+         /// Its int8 input, as TFLite Micro was fed it (in flash).\n\
+         #[no_mangle]\n\
+         pub static INPUT: [i8; {n_in}] = [{input}];\n\
+         /// TFLite Micro's int8 output for it.\n\
+         pub const EXPECTED: [i8; {n_out}] = [{out}];\n"
+    ))
 }
 
 fn main() {
@@ -31,6 +102,7 @@ fn main() {
     fs::write(out.join("memory.x"), memory).expect("write memory.x");
     println!("cargo:rustc-link-search={}", out.display());
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=../json.rs");
 
     let mut quant = String::new();
     for (name, file) in [("SINE", "sine.tflite"), ("SPEECH", "speech.tflite")] {
@@ -48,4 +120,46 @@ fn main() {
         }
     }
     fs::write(out.join("quant.rs"), quant).expect("write quant.rs");
+
+    // the TinyML models
+    println!("cargo:rerun-if-env-changed=SHAPECHECK_MODELS");
+    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let repo = manifest.join("../..");
+    let dir = env::var_os("SHAPECHECK_MODELS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo.join("../shared/models"));
+    let dir =
+        fs::canonicalize(&dir).map_err(|e| format!("SHAPECHECK_MODELS={}: {e}", dir.display()));
+    let tiny = out.join("tiny");
+    fs::create_dir_all(&tiny).expect("create OUT_DIR/tiny");
+    for (firmware, stem) in TINY {
+        let files = dir.clone().and_then(|dir| {
+            let model = if stem == "person_detect" {
+                // in the repository (from microflow 0.1.3's package)
+                repo.join("tflite/tests/models/person_detect.tflite")
+            } else {
+                dir.join(format!("{stem}.tflite"))
+            };
+            let model =
+                fs::canonicalize(&model).map_err(|e| format!("{}: {e}", model.display()))?;
+            let json = dir.join(format!("tiny/{stem}.json"));
+            println!("cargo:rerun-if-changed={}", model.display());
+            println!("cargo:rerun-if-changed={}", json.display());
+            let name = format!("{}{}", firmware[..1].to_uppercase(), &firmware[1..]);
+            let line = format!(
+                "shapecheck::model!({name} = {:?});\n",
+                model.display().to_string()
+            );
+            Ok((line, first_case(&json)?))
+        });
+        let (model, case) = files.unwrap_or_else(|e| {
+            let stop = format!(
+                "compile_error!({:?});\n",
+                format!("{firmware}: the TinyML model or its recorded cases cannot be read ({e}); set SHAPECHECK_MODELS to the directory of the MLPerf Tiny files and tiny/*.json")
+            );
+            (stop.clone(), stop)
+        });
+        fs::write(tiny.join(format!("{stem}.model.rs")), model).expect("write the model line");
+        fs::write(tiny.join(format!("{stem}.case.rs")), case).expect("write the case");
+    }
 }

@@ -14,7 +14,10 @@
 //!   (`embedded/count_instructions.py`) calls exactly this function;
 //! - `main` calls it once under [`stack::measure`] and ends with
 //!   [`finish`]: the lines `output: <hex f32 bits> ...` and
-//!   `predict stack: N B`;
+//!   `predict stack: N B`; a firmware whose output is int8 (shapecheck's
+//!   TinyML rows, `OUTPUT` a static of i8) ends with [`finish_i8`]
+//!   instead: `output: i8 <two hex digits per value> ...`, compared
+//!   exactly;
 //! - a baseline firmware, the same but `predict_once` writes the expected
 //!   output as a constant: the model's flash and static RAM are the
 //!   differences against it.
@@ -62,6 +65,54 @@ pub fn finish(stack_used: usize, output: &[f32], expected: &[f32]) -> ! {
             if let Some(e) = expected.get(i) {
                 ok &= (x - e).abs() <= 1e-6;
             }
+        }
+        let mut line = *b"\npredict stack:            B\n";
+        let mut n = stack_used;
+        let mut at = 25;
+        loop {
+            line[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 || at == 16 {
+                break;
+            }
+            at -= 1;
+        }
+        let _ = out.write_all(&line);
+        if !ok {
+            let _ = out.write_all(b"output differs from the expected one\n");
+        }
+    } else {
+        ok = false;
+    }
+    debug::exit(if ok {
+        debug::EXIT_SUCCESS
+    } else {
+        debug::EXIT_FAILURE
+    });
+    #[allow(clippy::empty_loop)]
+    loop {}
+}
+
+/// As [`finish`], for an int8 output compared exactly: prints
+/// `output: i8 <byte> ...` (each value as the two hex digits of its two's
+/// complement byte: -113 is `8f`) and `predict stack: N B`, then exits:
+/// success only if the output is the expected one, value for value.
+pub fn finish_i8(stack_used: usize, output: &[i8], expected: &[i8]) -> ! {
+    let mut ok = output == expected;
+    if let Ok(mut out) = hio::hstdout() {
+        let _ = out.write_all(b"output: i8");
+        for &x in output {
+            let byte = x as u8;
+            let mut word = *b" 00";
+            for (k, c) in word[1..].iter_mut().enumerate() {
+                let nib = (byte >> (4 - 4 * k)) & 0xf;
+                *c = if nib < 10 {
+                    b'0' + nib
+                } else {
+                    b'a' + nib - 10
+                };
+            }
+            let _ = out.write_all(&word);
         }
         let mut line = *b"\npredict stack:            B\n";
         let mut n = stack_used;

@@ -4,7 +4,9 @@
 //! doc describes the protocol), the inputs and expected outputs defined
 //! there, and each model's quantization (read by build.rs from the
 //! .tflite file) with MicroFlow's arithmetic to quantize the f32 input and
-//! dequantize the int8 output.
+//! dequantize the int8 output; and the firmware of the TinyML models
+//! ([`tiny_firmware!`], [`tiny_baseline!`]): int8 in, int8 out, on the
+//! first recorded case of each (build.rs).
 #![no_std]
 // microflow/src/lib.rs is a crate root of its own; here a module
 #![allow(unused_attributes)]
@@ -34,3 +36,107 @@ pub fn dequantize(q: i8, (scale, zero): (f32, i8)) -> f32 {
 /// for it there.
 pub const SINE_FLOAT_INPUT: f32 = 0.498_665_5;
 pub const SINE_FLOAT_EXPECTED: [f32; 1] = [0.452_818_87];
+
+/// `predict`'s output, whether it returns a `Result` (a model with a layer
+/// that can fail) or the tensor itself (the anomaly detector's fully
+/// connected layers alone).
+pub trait Done<T> {
+    /// The output, or `None` for a layer's error.
+    fn done(self) -> Option<T>;
+}
+
+impl<T> Done<T> for T {
+    #[inline(always)]
+    fn done(self) -> Option<T> {
+        Some(self)
+    }
+}
+
+impl<T> Done<T> for Result<T, shapecheck::tflite::TfliteError> {
+    #[inline(always)]
+    fn done(self) -> Option<T> {
+        self.ok()
+    }
+}
+
+/// The firmware of one TinyML model (the protocol of
+/// `embedded/microflow/src/lib.rs`, int8 in and out):
+/// `tiny_firmware!(Person, person, "person_detect")` expands the model
+/// (`shapecheck::model!`, from the file build.rs found) and the first
+/// recorded case of `tiny/person_detect.json` (`INPUT` in flash,
+/// `EXPECTED`), and writes `predict_once`: the input copied from flash into
+/// the model's `Input` tensor on the stack (as a firmware holds a sensor's
+/// reading), one `predict` (its arena on the stack too) and the int8 output
+/// written into the exported static `OUTPUT`. `main` measures its stack and
+/// ends with `finish_i8` (exit 0 only if the output is TFLite Micro's, value
+/// for value).
+#[macro_export]
+macro_rules! tiny_firmware {
+    ($net:ident, $module:ident, $stem:literal) => {
+        $crate::tiny_firmware!(@ $net, $module, $stem, |x: &$module::Input| $net::predict(x));
+    };
+    (@ $net:ident, $module:ident, $stem:literal, $predict:expr) => {
+        include!(concat!(env!("OUT_DIR"), "/tiny/", $stem, ".model.rs"));
+        include!(concat!(env!("OUT_DIR"), "/tiny/", $stem, ".case.rs"));
+
+        const _: () = assert!(INPUT.len() == core::mem::size_of::<$module::Input>());
+        const _: () = assert!(EXPECTED.len() == core::mem::size_of::<$module::Output>());
+
+        #[no_mangle]
+        static mut OUTPUT: [i8; EXPECTED.len()] = [0; EXPECTED.len()];
+
+        /// One inference: what the instruction counter runs, from its call to its return.
+        #[no_mangle]
+        #[inline(never)]
+        pub extern "C" fn predict_once() {
+            let Ok(x) = $module::Input::from_slice(core::hint::black_box(&INPUT)) else {
+                panic!()
+            };
+            let run = $predict;
+            // a layer's error panics, and a panic fails the run
+            let Some(y): Option<$module::Output> = $crate::Done::done(run(&x)) else {
+                panic!()
+            };
+            // SAFETY: single-threaded firmware, no other reference to OUTPUT lives
+            unsafe { (*core::ptr::addr_of_mut!(OUTPUT)).copy_from_slice(y.as_slice()) };
+        }
+
+        #[cortex_m_rt::entry]
+        fn main() -> ! {
+            let ((), used) = $crate::stack::measure(|| predict_once());
+            // SAFETY: as above
+            let output = unsafe { *core::ptr::addr_of_mut!(OUTPUT) };
+            $crate::finish_i8(used, &output, &EXPECTED)
+        }
+    };
+}
+
+/// The baseline of [`tiny_firmware!`]: the same firmware (the case's input
+/// in flash, read through `black_box`), with `predict_once` writing the
+/// expected output as a constant instead of running the model. The model's
+/// flash and static RAM are the firmware's differences against it.
+#[macro_export]
+macro_rules! tiny_baseline {
+    ($stem:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/tiny/", $stem, ".case.rs"));
+
+        #[no_mangle]
+        static mut OUTPUT: [i8; EXPECTED.len()] = [0; EXPECTED.len()];
+
+        #[no_mangle]
+        #[inline(never)]
+        pub extern "C" fn predict_once() {
+            core::hint::black_box(&INPUT);
+            // SAFETY: single-threaded firmware, no other reference to OUTPUT lives
+            unsafe { *core::ptr::addr_of_mut!(OUTPUT) = core::hint::black_box(EXPECTED) };
+        }
+
+        #[cortex_m_rt::entry]
+        fn main() -> ! {
+            let ((), used) = $crate::stack::measure(|| predict_once());
+            // SAFETY: as above
+            let output = unsafe { *core::ptr::addr_of_mut!(OUTPUT) };
+            $crate::finish_i8(used, &output, &EXPECTED)
+        }
+    };
+}
