@@ -71,17 +71,31 @@
 //! | dynamic_stitch | [`dynamic_stitch()`]`(..).pair(..).run()` (`Result`) | (the `op` form) | [`Stitch::run_into`]; bounded: [`Stitch::run_bounded`], [`Stitch::run_bounded_into`] |
 //! | dynamic_partition | [`dynamic_partition()`]`(..).run()` (`Result`) | (the `op` form) | [`Partition::run_into`]; bounded: [`Partition::run_bounded`], [`Partition::run_bounded_into`] |
 //! | lod_reset | [`LodTensor::lod_reset`], `_by_data`, `_like` (`Result`) | (the `op` form) | (borrows its levels: nothing to write) |
+//! | matmul | [`Tensor::matmul`], [`Tensor::matmul_t`] (x's rows pass unchecked: a `Dyn` batch too) | [`Tensor::try_matmul`] | [`Tensor::matmul_into`], [`Tensor::try_matmul_into`] |
+//! | sum / mean / prod / max / min (`_keepdim`) | [`Tensor::sum`], ... over any shape; max and min over static, non-empty dims | [`Tensor::try_sum`], [`Tensor::try_mean`], [`Tensor::try_prod`], [`Tensor::try_max`], [`Tensor::try_min`], [`Tensor::try_reduce`] (kind as a value) | [`Tensor::reduce_into`] |
+//! | argmax / argmin (`_keepdim`) | [`Tensor::argmax`], [`Tensor::argmin`] over static, non-empty dims | [`Tensor::try_argmax`], [`Tensor::try_argmin`], [`Tensor::try_arg_reduce`] | [`Tensor::arg_reduce_into`] |
+//! | softmax / log_softmax | [`Tensor::softmax`], [`Tensor::log_softmax`] over any shape | [`Tensor::try_softmax`], [`Tensor::try_log_softmax`] | [`Tensor::softmax_into`] |
 //!
 //! [`DynTensor`] (every dim at run time) has one method
-//! per op, named after it, returning `Result`.
+//! per op, named after it, returning `Result`, and the static path's `try_`
+//! names beside them (`try_elementwise_mul`, `try_select`, `try_matmul`,
+//! `try_sum`, `try_argmax`, `try_softmax`, ...), which take the static
+//! path's markers or run-time values: an axis as `Axis::<A>` or an `isize`
+//! ([`ops::elementwise::DynAxis`]), reduction axes as `All`, `Axis::<A>`, a
+//! tuple, an `isize` or a `&[isize]` (`DynAxes`), a transpose as
+//! `NoTrans` / `Trans` or a `bool` (`DynTranspose`), so one body under
+//! one glob import runs on both.
 //!
 //! ## Generic code
 //! A function generic over shapes names the rule as a bound. For numpy
 //! broadcasting (axis -1) the alias [`BroadcastWith`] says it all; for any
 //! axis, [`ElementwiseShapes`] and the output type
 //! [`ElementwiseOutput`]; select's rule
-//! is [`SelectShapes`]. Forgetting the bound is a
-//! compile error that names it (`ui-tests/elementwise/fail/generic_missing_bound.rs`).
+//! is [`SelectShapes`], matmul's [`MatmulShapes`], a reduction's
+//! [`Reduce`] (output [`ReduceOutput`]), softmax's [`SoftmaxAxis`]. A dim
+//! that an op does not look at (a batch beside a matmul's, a reduction's
+//! or a softmax's static axis) needs only `B: DimLike`. Forgetting the
+//! bound is a compile error that names it.
 //!
 //! ```
 //! use shapecheck::prelude::*;
@@ -119,6 +133,9 @@
 //! | OpenVINO `Select-1` (none / numpy / pdpd) | [`select()`] | [`ops::select::select_slices`], [`dynamic::prelude::select()`] ([`DynTensor::select`](dynamic::DynTensor::select)) |
 //! | Paddle `multiplex` | [`multiplex()`] ([`Multiplex`]), [`multiplex!`] | [`ops::multiplex::multiplex_slices`], [`dynamic::prelude::multiplex()`] ([`DynTensor::multiplex`](dynamic::DynTensor::multiplex)) |
 //! | Paddle `lod_reset` on [LoD tensors](lod) | [`LodTensor::lod_reset`], [`LodTensor::lod_reset_by_data`], [`LodTensor::lod_reset_like`] | [`lod_reset_rule`], [`DynLodTensor::lod_reset`](lod::DynLodTensor::lod_reset) |
+//! | Paddle `matmul` (transposes, batch broadcast) | [`Tensor::matmul`], [`Tensor::matmul_t`] | [`ops::matmul::matmul_slices`], [`DynTensor::matmul`](dynamic::DynTensor::matmul) (`tx`, `ty`: `bool`s) |
+//! | Paddle `sum` / `mean` / `prod` / `max` / `min`, `argmax` / `argmin` | [`Tensor::sum`] and siblings, [`Tensor::argmax`], [`Tensor::argmin`] | [`ops::reduce::reduce_slices`], [`DynTensor::sum`](dynamic::DynTensor::sum) and siblings |
+//! | Paddle `softmax` / `log_softmax` | [`Tensor::softmax`], [`Tensor::log_softmax`] | [`DynTensor::softmax`](dynamic::DynTensor::softmax) |
 //! | TensorFlow `dynamic_stitch` / `dynamic_partition` | [`dynamic_stitch()`] ([`Stitch`]), [`dynamic_partition()`] ([`Partition`]) | [`stitch_slices`], [`partition_slices`], [`dynamic::prelude::dynamic_stitch()`], [`dynamic::prelude::dynamic_partition()`] (and `DynTensor`'s methods of those names) |
 //!
 //! Each module's docs state the rule, cite the framework behaviour it matches
@@ -126,8 +143,9 @@
 //!
 //! ## Optional features
 //! `std` (default) and `alloc` as described above; every other feature is
-//! off by default. Of those, `ndarray` turns on `alloc` (its arrays
-//! allocate) and `rayon` turns on `std` (threads); no other turns on either.
+//! off by default. Of those, `ndarray` and `matrixmultiply` turn on `alloc`
+//! (their arrays and packing buffers allocate) and `rayon` turns on `std`
+//! (threads); no other turns on either.
 //! Each interop feature lives in `shapecheck::interop::<feature>`, whose
 //! module docs say what is copied and what is checked where.
 //!
@@ -138,7 +156,10 @@
 //! | `generic-array` | `GenericArray<T, N>` as storage, its length checked; `TDim<N>`, a dim from a typenum |
 //! | `serde` | `Serialize` / `Deserialize` for tensors, `DynTensor`, `Dims`, shapes checked |
 //! | `defmt` | `defmt::Format` for tensors, dims and the error types |
-//! | `half` | `f16` / `bf16` elements for every op |
+//! | `half` | `f16` / `bf16` elements in elementwise, select, multiplex and dynamic_stitch |
+//! | `rayon` | the elementwise family, dynamic_stitch and fused expressions split across rayon's pool for large outputs (needs `std`) |
+//! | `matrixmultiply` | large f32/f64 matmuls through matrixmultiply's blocked kernels (turns on `alloc`: a packing buffer per call) |
+//! | `tflite` | `model!` (a `.tflite` file as typed Rust) and `ops::layers` (TFLite's layers on tensors), no_std, no heap |
 //!
 //! ## Layout of the crate
 //! (`ARCHITECTURE.md` in the repository says what may import what.)
@@ -321,22 +342,26 @@ macro_rules! tensor {
 ///   &Tensor<i8, S, B>) -> sine::Output` for a tensor of the file's input
 ///   shape `S` in any storage, borrowed (another shape is one error,
 ///   `model/input`, naming both; `Result<sine::Output, TfliteError>` for a
-///   model with a depthwise convolution, whose clamp is the one thing the
-///   types do not fix). Each layer writes its output in place, into one of
-///   the two buffers of a local [`ops::layers::PingPong`] (the first layer
-///   reads the input and writes `a`, the next reads `a` and writes `b`,
-///   ...; each buffer as large as the largest output written there; a
-///   RESHAPE is a view) or, the last, into the output `predict` returns;
-/// - `Sine::RAM_BYTES` (also `sine::RAM_BYTES`): the bytes `predict`'s
-///   buffers hold, exactly, the two buffers and the output (a constant
-///   assertion in the module checks it against their sizes); not the
-///   input, which is the caller's (`core::mem::size_of::<sine::Input>()`),
-///   nor the kernels' own locals, nor the weights and multipliers, which
-///   are `static`;
+///   model with a layer whose kernel can fail, such as a convolution's
+///   clamp, which the types do not fix). Each layer writes its output in
+///   place, into a typed view of one arena (an [`ops::layers::Arena`], a
+///   local) at the offset `model!` planned when it expanded: two tensors
+///   live at the same operator never overlap, a RESHAPE is a view, and a
+///   graph need not be a chain (a residual `ADD` reads a tensor written
+///   several operators before). The output is copied out and returned;
+///   `Sine::predict_in(&input, &mut arena)` takes the arena from the caller
+///   (a `static`);
+/// - `Sine::RAM_BYTES` (also `sine::RAM_BYTES`): the arena's bytes, the
+///   largest sum of activations live at one operator where the planner
+///   reaches it (every model the project tests on); not the input or the
+///   output, which are the caller's, nor the kernels' own locals, nor the
+///   weights and multipliers, which are `static`;
 /// - `pub mod sine` (the struct's name in snake case) with `type Input` and
-///   `type Output` (tensors whose shapes are the file's), `type Buffers`
-///   (the `PingPong`), `RAM_BYTES`, and each layer's constants as `static`
-///   items (weights, biases, multipliers).
+///   `type Output` (tensors whose shapes are the file's), `type Arena`,
+///   `RAM_BYTES`, the input's and output's scale and zero point
+///   (`INPUT_SCALE`, ..., and `Sine::quantize` / `Sine::dequantize` between
+///   f32 values and the int8 tensors), and each layer's constants as
+///   `static` items (weights, biases, multipliers).
 ///
 /// A file the reader rejects, or an op, data type or option the layers do
 /// not cover, is a `compile_error!` naming the op (its builtin name) and
@@ -352,10 +377,14 @@ macro_rules! tensor {
 /// let y: Tensor<i8, shape![1, 1]> = Sine::predict(&x);
 /// assert_eq!(y.as_slice(), &[11]); // TFLite's output: (11 − 7) · 0.00827 = 0.033
 ///
-/// // a firmware's RAM budget, checked when it builds: predict's buffers
-/// // (16 + 16 + 1 bytes) and the input the firmware holds (1 byte)
+/// // a firmware's RAM budget, checked when it builds: predict's arena
+/// // (the two 16-wide hidden layers) and the input the firmware holds
 /// const _: () = assert!(sine::RAM_BYTES + core::mem::size_of::<sine::Input>() <= 64);
-/// assert_eq!(Sine::RAM_BYTES, 33);
+/// assert_eq!(Sine::RAM_BYTES, 32);
+///
+/// // real values in and out, with the file's quantization
+/// let y = Sine::dequantize(&Sine::predict(&Sine::quantize(&tensor![[1.5708f32]])));
+/// assert!((y.as_slice()[0] - 1.0).abs() < 0.1); // sin(π/2)
 /// ```
 #[cfg(feature = "tflite")]
 #[macro_export]
@@ -434,6 +463,9 @@ pub mod prelude {
     // trait's methods, imported without a name)
     pub use crate::ops::elementwise::SameShapeForms as _;
 
+    // matmul's transpose markers (`x.try_matmul(&w, NoTrans, Trans)` on both paths)
+    pub use crate::ops::matmul::{NoTrans, Trans};
+
     // select
     pub use crate::ops::select::{select, NoBroadcast, Numpy, Pdpd, SelectOutput, SelectWith};
 
@@ -474,7 +506,7 @@ mod rest {
     pub use crate::ops::lod_reset::DynY;
     pub use crate::ops::lod_reset::{LodResetError, NewLevel, YInput};
     pub use crate::ops::matmul::{
-        MatmulElements, MatmulError, MatmulOutput, MatmulShapes, NoTrans, Trans, Transpose,
+        DynTranspose, MatmulElements, MatmulError, MatmulOutput, MatmulShapes, Transpose,
     };
     pub use crate::ops::multiplex::{
         multiplex_backward, multiplex_backward_into, IndexElement, Multiplex, MultiplexShapes,
@@ -491,8 +523,8 @@ mod rest {
         dynamic_partition_bounded, dynamic_partition_bounded_into, dynamic_partition_into,
     };
     pub use crate::ops::reduce::{
-        All, ArgKeepOutput, OneAxis, Reduce, ReduceElement, ReduceError, ReduceKeepOutput,
-        ReduceOutput,
+        All, ArgKeepOutput, DynArgAxis, DynAxes, OneAxis, Reduce, ReduceElement, ReduceError,
+        ReduceKeepOutput, ReduceOutput,
     };
     pub use crate::ops::reshape::ReshapeError;
     pub use crate::ops::select::{

@@ -696,16 +696,17 @@ impl<'k, 'm> Writer<'k, 'm> {
     /// `channels` or one), zero points and clamp, as the layer's fields.
     fn conv_quantization(
         &mut self,
-        i: usize,
-        input: &ModelTensor<'_>,
-        filter: &ModelTensor<'_>,
-        bias: Option<ModelTensor<'_>>,
+        op: &Operator<'_>,
         output: &ModelTensor<'_>,
         channels: usize,
         activation: shapecheck_tflite::Activation,
     ) -> Result<TokenStream2, String> {
+        let i = op.index();
+        let input = self.tensor(op.input(0), "input", op)?;
+        let filter = self.tensor(op.input(1), "filter", op)?;
+        let bias = op.input(2).and_then(|k| self.model.tensor(k));
         let bias = self.int_bias(i, bias)?;
-        let (input_scale, input_zero_point) = per_tensor(input)?;
+        let (input_scale, input_zero_point) = per_tensor(&input)?;
         let (output_scale, output_zero_point) = per_tensor(output)?;
         let q = filter.quantization().ok_or("its filter is not quantized")?;
         let multipliers = self.multipliers(
@@ -770,7 +771,6 @@ impl<'k, 'm> Writer<'k, 'm> {
         let module = self.module.clone();
         let input = self.tensor(op.input(0), "input", op)?;
         let filter = self.tensor(op.input(1), "filter", op)?;
-        let bias = op.input(2).and_then(|i| self.model.tensor(i));
         let (kh, kw, c) = match dims(&filter)?.as_slice() {
             &[1, kh, kw, c] => (kh, kw, c),
             _ => return Err("its filter is not [1, kh, kw, c]".into()),
@@ -782,15 +782,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             &[kh, kw, c],
             "filter",
         )?;
-        let fields = self.conv_quantization(
-            i,
-            &input,
-            &filter,
-            bias,
-            output,
-            c,
-            options.fused_activation,
-        )?;
+        let fields = self.conv_quantization(op, output, c, options.fused_activation)?;
         let (p_type, p_value) = self.padding(
             options.padding,
             (options.stride_h, options.stride_w),
@@ -829,7 +821,6 @@ impl<'k, 'm> Writer<'k, 'm> {
         let module = self.module.clone();
         let input = self.tensor(op.input(0), "input", op)?;
         let filter = self.tensor(op.input(1), "filter", op)?;
-        let bias = op.input(2).and_then(|i| self.model.tensor(i));
         let (o, kh, kw, ci) = match dims(&filter)?.as_slice() {
             &[o, kh, kw, ci] => (o, kh, kw, ci),
             _ => return Err("its filter is not [o, kh, kw, c]".into()),
@@ -841,15 +832,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             &[o, kh, kw, ci],
             "filter",
         )?;
-        let fields = self.conv_quantization(
-            i,
-            &input,
-            &filter,
-            bias,
-            output,
-            o,
-            options.fused_activation,
-        )?;
+        let fields = self.conv_quantization(op, output, o, options.fused_activation)?;
         let (p_type, p_value) = self.padding(
             options.padding,
             (options.stride_h, options.stride_w),

@@ -127,11 +127,25 @@ pub fn reduce_rules(max: usize) -> TokenStream2 {
                     type Out = ();
                     type Kept = ();
                     type ArgKept = (crate::dim::One,);
+                    #[inline(always)]
+                    fn out(_x: &()) {}
+                    #[inline(always)]
+                    fn kept(_x: &()) {}
+                    #[inline(always)]
+                    fn arg_kept(_x: &()) -> (crate::dim::One,) {
+                        (crate::dim::One,)
+                    }
                 }
                 impl #m::ApplyMask<()> for (#m::Whole,) {
                     type Out = ();
                     type Kept = ();
                     type ArgKept = ();
+                    #[inline(always)]
+                    fn out(_x: &()) {}
+                    #[inline(always)]
+                    fn kept(_x: &()) {}
+                    #[inline(always)]
+                    fn arg_kept(_x: &()) {}
                 }
             });
             continue;
@@ -161,11 +175,47 @@ pub fn reduce_rules(max: usize) -> TokenStream2 {
                     }
                 })
                 .collect();
+            // the same shapes as values, from x's
+            let dropped_v: Vec<_> = (0..r)
+                .filter(|k| !gone(*k))
+                .map(|k| {
+                    let i = syn::Index::from(k);
+                    quote!(x.#i)
+                })
+                .collect();
+            // every dim reduced: the output is `()`, written as no value
+            let out_body = if dropped_v.is_empty() {
+                quote!(let _ = x;)
+            } else {
+                quote!((#(#dropped_v,)*))
+            };
+            let keep_v: Vec<_> = (0..r)
+                .map(|k| {
+                    let i = syn::Index::from(k);
+                    if gone(k) {
+                        quote!(crate::dim::One)
+                    } else {
+                        quote!(x.#i)
+                    }
+                })
+                .collect();
             out.extend(quote! {
                 impl<#(#d: crate::dim::DimLike,)*> #m::ApplyMask<#dt> for (#(#mask,)*) {
                     type Out = (#(#dropped,)*);
                     type Kept = (#(#keep,)*);
                     type ArgKept = (#(#keep,)*);
+                    #[inline(always)]
+                    fn out(x: &#dt) -> Self::Out {
+                        #out_body
+                    }
+                    #[inline(always)]
+                    fn kept(x: &#dt) -> Self::Kept {
+                        (#(#keep_v,)*)
+                    }
+                    #[inline(always)]
+                    fn arg_kept(x: &#dt) -> Self::ArgKept {
+                        (#(#keep_v,)*)
+                    }
                 }
             });
         }

@@ -13,7 +13,8 @@
 //!   [`SelectError`], [`MultiplexError`], [`UnknownActivation`],
 //!   [`StitchError`](crate::StitchError), [`LodError`](crate::LodError),
 //!   [`LodResetError`](crate::LodResetError), [`ReduceError`](crate::ReduceError),
-//!   [`SoftmaxError`](crate::SoftmaxError), and the interop errors of the
+//!   [`SoftmaxError`](crate::SoftmaxError), [`MatmulError`](crate::MatmulError),
+//!   [`ReshapeError`](crate::ReshapeError), [`ExprError`](crate::ExprError), and the interop errors of the
 //!   features that are on) logs its `Display` message through
 //!   [`defmt::Display2Format`]: the same words as on a host, formatted on the
 //!   device (an error is logged rarely; one message keeps the two in step).
@@ -137,6 +138,27 @@ impl Format for crate::ops::reduce::ReduceError {
 
 /// `Format` through the error's `Display` message.
 impl Format for crate::ops::softmax::SoftmaxError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for crate::ops::matmul::MatmulError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for crate::ops::reshape::ReshapeError {
+    fn format(&self, f: Formatter<'_>) {
+        ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
+    }
+}
+
+/// `Format` through the error's `Display` message.
+impl Format for crate::expr::ExprError {
     fn format(&self, f: Formatter<'_>) {
         ::defmt::write!(f, "{}", ::defmt::Display2Format(self))
     }

@@ -194,6 +194,41 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         params.output_max,
     );
     let zero_point = params.input_zero_point;
+    // a 1×1 convolution of stride 1 without padding is a matrix product
+    // (pixels × channels): the SMLAD loops where the target has them
+    #[cfg(shapecheck_dsp)]
+    if filter_height == 1
+        && filter_width == 1
+        && params.stride_height == 1
+        && params.stride_width == 1
+        && params.pad_top == 0
+        && params.pad_left == 0
+        && (output_height, output_width) == (input_height, input_width)
+    {
+        if let Some(w) = filter.contiguous() {
+            let done = crate::dsp::matmul(
+                input,
+                w,
+                bias,
+                input_depth,
+                zero_point,
+                params.multipliers,
+                &stage,
+                output,
+            );
+            if done.is_some() {
+                return Ok(());
+            }
+        }
+    }
+    // a small filter on few channels (a first layer): im2col and the same
+    // SMLAD block
+    #[cfg(shapecheck_dsp)]
+    if let Some(w) = filter.contiguous() {
+        if crate::dsp::conv_im2col(input, w, bias, &dims, params, &stage, output).is_some() {
+            return Ok(());
+        }
+    }
     let mut pixels = output.chunks_exact_mut(output_depth);
     // checked: with a filter tap, every index below is inside a length
     for batch in 0..batches {

@@ -323,6 +323,36 @@ where
     // the input's, filter's or output's length
     let image_len = input_height * input_width * input_depth;
     let zero_point = params.input_zero_point;
+    // one input channel (a first layer): the convolution it is, im2col
+    #[cfg(shapecheck_dsp)]
+    if let Some(w) = filter.contiguous() {
+        let done = crate::dsp::depthwise_as_conv(input, w, bias, &dims, params, &stage, output);
+        if done.is_some() {
+            return Ok(());
+        }
+    }
+    // depth multiplier 1, channels by fours: the SMLABB loops where the
+    // target has them, one image at a time
+    #[cfg(shapecheck_dsp)]
+    if let Some(w) = filter.contiguous() {
+        let out_len = output_height * output_width * output_depth;
+        let fast = input
+            .chunks_exact(image_len.max(1))
+            .zip(output.chunks_exact_mut(out_len.max(1)))
+            .take(batches);
+        let mut done = 0;
+        for (image, out) in fast {
+            if crate::dsp::depthwise(image, w, bias, &dims, params, &stage, out).is_none() {
+                break;
+            }
+            done += 1;
+        }
+        if done == batches {
+            return Ok(());
+        }
+        // the first image failed its conditions (they are the same for
+        // every image): the portable loop writes them all
+    }
     let mut pixels = output.chunks_exact_mut(output_depth);
     for batch in 0..batches {
         let image = input

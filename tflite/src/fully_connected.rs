@@ -219,6 +219,27 @@ where
         params.output_min,
         params.output_max,
     );
+    // the SMLAD loops where the target has them (symmetric weights)
+    #[cfg(shapecheck_dsp)]
+    if let (0, Some(w)) = (w_zp, weights.contiguous()) {
+        let done = if batches == 1 {
+            crate::dsp::vec_mat(input, w, bias, x_zp, params.multipliers, &stage, output)
+        } else {
+            crate::dsp::matmul(
+                input,
+                w,
+                bias,
+                input_dim,
+                x_zp,
+                params.multipliers,
+                &stage,
+                output,
+            )
+        };
+        if done.is_some() {
+            return Ok(());
+        }
+    }
     // every product below is at most one of the lengths checked above, and
     // the rows are at most the output's length
     for b in 0..batches {

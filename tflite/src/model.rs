@@ -877,8 +877,10 @@ impl<'a> Quantization<'a> {
     }
 
     /// The axis the scales run along when there are several (checked to be
-    /// an axis of the shape, with one scale per slice); the file's value
-    /// (usually 0) otherwise.
+    /// an axis of the shape, with one scale per slice, except for a 1-D
+    /// tensor with one scale per element, which may name any axis, as
+    /// person_detect.tflite's biases name 3 and TFLite Micro accepts); the
+    /// file's value (usually 0) otherwise.
     ///
     /// ```
     /// # let model = shapecheck_tflite::Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;

@@ -301,6 +301,9 @@ pub(crate) fn need_rank(
     }
 }
 
+/// An output size along one axis and the padding before it.
+pub(crate) type SizeAndPad = (usize, usize);
+
 /// The rows and columns a convolution or pool of a `[kh, kw]` window on
 /// an NHWC input gives ([`conv_axis`] along each), with their padding
 /// before: `((rows, pad_top), (columns, pad_left))`.
@@ -310,7 +313,7 @@ pub(crate) fn spatial(
     window: (usize, usize),
     strides: (usize, usize),
     dilations: (usize, usize),
-) -> Result<((usize, usize), (usize, usize)), TfliteError> {
+) -> Result<(SizeAndPad, SizeAndPad), TfliteError> {
     let rows = conv_axis(padding, input.dims[1], window.0, strides.0, dilations.0)?;
     let columns = conv_axis(padding, input.dims[2], window.1, strides.1, dilations.1)?;
     Ok((
@@ -465,7 +468,9 @@ fn fully_connected_output(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShap
     match last {
         Some(last) if keep && x.dims.get(last) == Some(&depth) => {
             let mut out = x;
-            out.dims[last] = units;
+            if let Some(d) = out.dims.get_mut(last) {
+                *d = units;
+            }
             Ok(out)
         }
         _ => Ok(OpShape {

@@ -331,6 +331,18 @@ impl OutputStage {
         }
     }
 
+    /// `(zero point, lo, hi)` where the rounding is [`Rounding::Double`]
+    /// and the zero point an int8: what the DSP extension's output stage
+    /// (src/dsp.rs) takes.
+    #[cfg_attr(not(any(shapecheck_dsp, test)), allow(dead_code))]
+    pub(crate) fn double_int8(&self) -> Option<(i32, i32, i32)> {
+        (self.rounding == Rounding::Double && (-128..=127).contains(&self.zero_point)).then_some((
+            self.zero_point,
+            self.lo,
+            self.hi,
+        ))
+    }
+
     /// The output for accumulator `acc` and multiplier `m`.
     #[inline(always)]
     pub(crate) fn apply(&self, acc: i32, m: Scale) -> i8 {

@@ -1,7 +1,7 @@
 //! Matmul on [`DynTensor`]: every dim known at run time, every rule checked
 //! when the op runs (feature `alloc`).
 
-use super::{MatmulError, Transpose};
+use super::{DynTranspose, MatmulError, Transpose};
 use crate::dynamic::DynTensor;
 use crate::element::Element;
 
@@ -57,6 +57,30 @@ impl<T: Element> DynTensor<T> {
         _transpose_y: TY,
     ) -> Result<DynTensor<T>, MatmulError> {
         self.matmul(y, TX::ON, TY::ON)
+    }
+
+    /// [`DynTensor::matmul`] under the static path's name for its checked
+    /// form, [`Tensor::try_matmul`](crate::Tensor::try_matmul): the flags as
+    /// the static path's markers ([`NoTrans`](crate::NoTrans),
+    /// [`Trans`](crate::Trans)) or `bool`s chosen at run time
+    /// (`DynTranspose`), so that one function body runs on `Tensor`s and
+    /// `DynTensor`s under one glob import.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let g = x.try_matmul(&x, NoTrans, Trans).unwrap(); // x · xᵀ
+    /// assert_eq!(g.as_slice(), &[14, 32, 32, 77]);
+    /// assert_eq!(g, x.try_matmul(&x, false, true).unwrap());
+    /// assert_eq!(x.try_matmul(&x, NoTrans, NoTrans).unwrap_err().rule(), "matmul/inner");
+    /// ```
+    pub fn try_matmul(
+        &self,
+        y: &DynTensor<T>,
+        transpose_x: impl DynTranspose,
+        transpose_y: impl DynTranspose,
+    ) -> Result<DynTensor<T>, MatmulError> {
+        self.matmul(y, transpose_x.on(), transpose_y.on())
     }
 
     /// The gradients of [`DynTensor::matmul`]: for the upstream gradient

@@ -185,4 +185,43 @@ mod sealed {
     pub trait Sealed {}
     impl Sealed for super::NoTrans {}
     impl Sealed for super::Trans {}
+    /// The two markers and a `bool`.
+    #[doc(hidden)]
+    pub trait SealedFlag {}
+    impl SealedFlag for super::NoTrans {}
+    impl SealedFlag for super::Trans {}
+    impl SealedFlag for bool {}
+}
+
+/// A transpose flag as the dynamic path ([`DynTensor::try_matmul`](crate::DynTensor::try_matmul))
+/// takes it: the static path's [`NoTrans`] / [`Trans`], or a `bool` chosen
+/// at run time (`true`: transposed), as [`DynAxis`](crate::ops::elementwise::DynAxis)
+/// takes an `Axis::<A>` or an `isize`. Sealed.
+///
+/// ```
+/// use shapecheck::{DynTranspose, NoTrans, Trans};
+/// assert_eq!((NoTrans.on(), Trans.on(), true.on()), (false, true, true));
+/// ```
+#[doc(hidden)]
+pub trait DynTranspose: Copy + sealed::SealedFlag {
+    /// The flag's value.
+    fn on(self) -> bool;
+}
+impl DynTranspose for NoTrans {
+    #[inline(always)]
+    fn on(self) -> bool {
+        false
+    }
+}
+impl DynTranspose for Trans {
+    #[inline(always)]
+    fn on(self) -> bool {
+        true
+    }
+}
+impl DynTranspose for bool {
+    #[inline(always)]
+    fn on(self) -> bool {
+        self
+    }
 }

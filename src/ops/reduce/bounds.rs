@@ -16,8 +16,7 @@
 //! the output type is then checked against (`Shape::from_dims`).
 
 use crate::ops::elementwise::Axis;
-use crate::ops::StaticShape;
-use crate::shape::Shape;
+use crate::shape::{PlaceholderDims, Shape};
 use core::marker::PhantomData;
 
 /// Every dim (Paddle's `axis=None` or `[]`): `x.sum(All)` is a 0-d tensor,
@@ -61,9 +60,22 @@ pub trait Reduce<Ax>: Shape {
     type ArgKept: Shape;
     /// The axes as values (`None`: every dim), for the rule.
     const AXES: Option<&'static [isize]>;
+    /// The output shape, from x's (reduced dims dropped): no dim is
+    /// rebuilt from its size, so a brand stays a brand.
+    #[doc(hidden)]
+    fn out_shape(&self) -> Self::Out;
+    /// The keepdim output shape, from x's.
+    #[doc(hidden)]
+    fn kept_shape(&self) -> Self::Kept;
+    /// argmax's keepdim output shape, from x's.
+    #[doc(hidden)]
+    fn arg_kept_shape(&self) -> Self::ArgKept;
 }
 
-impl<S: Shape + ReduceMask, Ax: ReduceAxes<S>> Reduce<Ax> for S
+// `ReduceMask` is asked through the axes (`ReduceAxes`' impls), not here:
+// a generic `S` then reports it as one E0277 at the call (its message
+// names `Reduce`), not as an E0599 listing every method named `sum`.
+impl<S: Shape, Ax: ReduceAxes<S>> Reduce<Ax> for S
 where
     Ax::Mask: ApplyMask<S>,
 {
@@ -71,6 +83,18 @@ where
     type Kept = <Ax::Mask as ApplyMask<S>>::Kept;
     type ArgKept = <Ax::Mask as ApplyMask<S>>::ArgKept;
     const AXES: Option<&'static [isize]> = Ax::AXES;
+    #[inline(always)]
+    fn out_shape(&self) -> Self::Out {
+        <Ax::Mask as ApplyMask<S>>::out(self)
+    }
+    #[inline(always)]
+    fn kept_shape(&self) -> Self::Kept {
+        <Ax::Mask as ApplyMask<S>>::kept(self)
+    }
+    #[inline(always)]
+    fn arg_kept_shape(&self) -> Self::ArgKept {
+        <Ax::Mask as ApplyMask<S>>::arg_kept(self)
+    }
 }
 
 /// The output shape of a reduction of `S` over `Ax` (reduced dims dropped).
@@ -114,6 +138,13 @@ pub trait ReduceAxisOf<const A: isize> {
 }
 
 /// x's masks: every dim kept, every dim reduced (one slot for a 0-d x).
+/// One impl per rank, so that its message is what a shape rustc cannot
+/// see as a tuple (generic code) reports: the bound to add.
+#[diagnostic::on_unimplemented(
+    message = "reduce: nothing says that x {Self} can be reduced: in generic code, add the bound `{Self}: Reduce<Ax>` for the axes `Ax` reduced (the output is `ReduceOutput<{Self}, Ax>`)",
+    label = "x {Self} reduced",
+    note = "shapecheck's reductions take x of rank 0 to 6; a generic shape meets them through `Reduce`"
+)]
 #[doc(hidden)]
 pub trait ReduceMask {
     /// Nothing reduced yet.
@@ -162,6 +193,12 @@ pub trait ApplyMask<S> {
     type Kept: Shape;
     /// argmax's keepdim shape.
     type ArgKept: Shape;
+    /// [`Self::Out`] from x's shape.
+    fn out(x: &S) -> Self::Out;
+    /// [`Self::Kept`] from x's shape.
+    fn kept(x: &S) -> Self::Kept;
+    /// [`Self::ArgKept`] from x's shape.
+    fn arg_kept(x: &S) -> Self::ArgKept;
 }
 
 /// An axes marker: which dims of `S` it reduces, as a mask and as values.
@@ -240,38 +277,38 @@ impl OneAxis for All {}
 #[diagnostic::do_not_recommend]
 impl<const A: isize> OneAxis for Axis<A> {}
 
-/// The constant check of the static forms: the rule
-/// ([`rule::plan`](super::rule::plan)) run by the compiler on the static
-/// x's dims, and its output dims compared with the output type's (`O`),
-/// so that the two forms of the rule agree on every call that builds.
-/// `NEEDS_ONE`: max, min, argmax, argmin (a reduced dim of size 0 is
-/// `reduce/empty`); `ARG`: argmax / argmin (a 0-d x keeps `[1]`).
+/// The constant check of the plain forms: the rule
+/// ([`rule::plan`](super::rule::plan)) run by the compiler on x's dims with
+/// each run-time dim read as 1 ([`Shape::Placeholder`]), and its output dims
+/// compared with the output type's read so too (`O`), so that the two forms
+/// of the rule agree on every call that builds. `NEEDS_ONE`: max, min,
+/// argmax, argmin (a reduced dim of size 0 is `reduce/empty`, so each dim
+/// they reduce must be static, and not 0: the rule is run again with each
+/// run-time dim read as 0); `ARG`: argmax / argmin (a 0-d x keeps `[1]`).
 #[doc(hidden)]
 pub struct StaticCheck<S, Ax, O, const KEEP: bool, const NEEDS_ONE: bool, const ARG: bool>(
     PhantomData<(S, Ax, O)>,
 );
 
-impl<
-        S: StaticShape + Reduce<Ax>,
-        Ax,
-        O: StaticShape,
-        const KEEP: bool,
-        const NEEDS_ONE: bool,
-        const ARG: bool,
-    > StaticCheck<S, Ax, O, KEEP, NEEDS_ONE, ARG>
+impl<S: Reduce<Ax>, Ax, O: Shape, const KEEP: bool, const NEEDS_ONE: bool, const ARG: bool>
+    StaticCheck<S, Ax, O, KEEP, NEEDS_ONE, ARG>
 {
-    /// Fails const evaluation when the rule rejects the static x (only
-    /// `reduce/empty` can: the axes passed the types) or its output dims are
-    /// not the output type's.
+    /// The reduction the rule is run for.
+    const OP: super::Reduction = match (ARG, NEEDS_ONE) {
+        (true, _) => super::Reduction::Arg(super::ArgKind::ArgMax),
+        (false, true) => super::Reduction::Reduce(super::ReduceKind::Max),
+        (false, false) => super::Reduction::Reduce(super::ReduceKind::Sum),
+    };
+
+    /// Fails const evaluation when the rule rejects x (only `reduce/empty`
+    /// can: the axes passed the types) or its output dims are not the
+    /// output type's.
     pub const CHECK: () = {
-        let op = match (ARG, NEEDS_ONE) {
-            (true, _) => super::Reduction::Arg(super::ArgKind::ArgMax),
-            (false, true) => super::Reduction::Reduce(super::ReduceKind::Max),
-            (false, false) => super::Reduction::Reduce(super::ReduceKind::Sum),
-        };
-        match super::rule::plan(S::DIMS, <S as Reduce<Ax>>::AXES, KEEP, op) {
+        let x = <S::Placeholder<1> as PlaceholderDims>::DIMS;
+        let o = <O::Placeholder<1> as PlaceholderDims>::DIMS;
+        match super::rule::plan(x, <S as Reduce<Ax>>::AXES, KEEP, Self::OP) {
             Ok(p) => {
-                if !crate::broadcast::same(p.out.as_slice(), O::DIMS) {
+                if !crate::broadcast::same(p.out.as_slice(), o) {
                     crate::ops::const_fail(
                         "reduce: the output type's dims differ from the rule's (a bug of shapecheck's type-level rule)",
                     )
@@ -283,6 +320,16 @@ impl<
             Err(_) => crate::ops::const_fail(
                 "reduce: the rule rejects axes the types accepted (a bug of shapecheck's type-level rule)",
             ),
+        }
+        if NEEDS_ONE {
+            let x0 = <S::Placeholder<0> as PlaceholderDims>::DIMS;
+            if let Err(super::ReduceError::EmptyReduction { .. }) =
+                super::rule::plan(x0, <S as Reduce<Ax>>::AXES, KEEP, Self::OP)
+            {
+                crate::ops::const_fail(
+                    "reduce/empty: max, min, argmax and argmin over a run-time dim (`Dyn`, `Bounded` or a brand) may meet an empty dim: use the try_ form (`try_max`, `try_min`, `try_argmax`, `try_argmin`), which returns `ReduceError::EmptyReduction` then",
+                )
+            }
         }
     };
 }

@@ -4,7 +4,7 @@
 use super::backward::{checked_plan, reduce_backward, ReduceGradKind};
 use super::kernel::{arg, reduce_into};
 use super::rule::plan;
-use super::{ArgKind, ReduceElement, ReduceError, ReduceKind, Reduction};
+use super::{ArgKind, DynArgAxis, DynAxes, ReduceElement, ReduceError, ReduceKind, Reduction};
 use crate::dynamic::DynTensor;
 use crate::ops::elementwise::GradElement;
 
@@ -283,5 +283,113 @@ impl<T: ReduceElement + GradElement> DynTensor<T> {
         dout: &DynTensor<T>,
     ) -> Result<DynTensor<T>, ReduceError> {
         self.reduce_backward(ReduceGradKind::Min, axes, keepdim, out, dout)
+    }
+}
+
+/// The `try_` spellings: the static path's names for its checked forms
+/// ([`Tensor::try_sum`](crate::Tensor::try_sum) and the rest), taking the
+/// static path's markers or values chosen at run time (`DynAxes`,
+/// `DynArgAxis`), so that one function body, written with `?`, runs on
+/// `Tensor`s and on `DynTensor`s under one `use shapecheck::prelude::*`. On
+/// run-time shapes every form is checked: the same rule, result and error
+/// as the forms above (keepdim false).
+impl<T: ReduceElement> DynTensor<T> {
+    /// [`sum`](Self::sum) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// assert_eq!(x.try_sum(Axis::<-1>).unwrap().as_slice(), &[6i64, 15]);
+    /// assert_eq!(x.try_sum(-1).unwrap(), x.sum(&[-1], false).unwrap());
+    /// assert_eq!(x.try_sum(Axis::<2>).unwrap_err().rule(), "reduce/axis-range");
+    /// ```
+    pub fn try_sum(&self, axes: impl DynAxes) -> Result<DynTensor<T::Sum>, ReduceError>
+    where
+        T::Sum: Default,
+    {
+        self.sum(axes.axes(), false)
+    }
+
+    /// [`mean`](Self::mean) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    /// assert_eq!(x.try_mean(Axis::<0>).unwrap().as_slice(), &[2.0, 3.0]);
+    /// ```
+    pub fn try_mean(&self, axes: impl DynAxes) -> Result<DynTensor<T>, ReduceError>
+    where
+        T: Default,
+    {
+        self.mean(axes.axes(), false)
+    }
+
+    /// [`prod`](Self::prod) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::All;
+    /// let x = DynTensor::new(&[2, 2], vec![1, 7, 3, 4]).unwrap();
+    /// assert_eq!(x.try_prod(All).unwrap().as_slice(), &[84]);
+    /// ```
+    pub fn try_prod(&self, axes: impl DynAxes) -> Result<DynTensor<T>, ReduceError>
+    where
+        T: Default,
+    {
+        self.prod(axes.axes(), false)
+    }
+
+    /// [`max`](Self::max) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 2], vec![1, 7, 3, 4]).unwrap();
+    /// assert_eq!(x.try_max((Axis::<0>,)).unwrap().as_slice(), &[3, 7]);
+    /// let e = DynTensor::new(&[2, 0], vec![0i32; 0]).unwrap();
+    /// assert_eq!(e.try_max(1).unwrap_err().rule(), "reduce/empty");
+    /// ```
+    pub fn try_max(&self, axes: impl DynAxes) -> Result<DynTensor<T>, ReduceError>
+    where
+        T: Default,
+    {
+        self.max(axes.axes(), false)
+    }
+
+    /// [`min`](Self::min) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 2], vec![1, 7, 3, 4]).unwrap();
+    /// assert_eq!(x.try_min(&[-1][..]).unwrap().as_slice(), &[1, 3]);
+    /// ```
+    pub fn try_min(&self, axes: impl DynAxes) -> Result<DynTensor<T>, ReduceError>
+    where
+        T: Default,
+    {
+        self.min(axes.axes(), false)
+    }
+
+    /// [`argmax`](Self::argmax) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::All;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 7, 7, 9, 4, 9]).unwrap();
+    /// assert_eq!(x.try_argmax(Axis::<-1>).unwrap().as_slice(), &[1, 0]);
+    /// assert_eq!(x.try_argmax(All).unwrap().as_slice(), &[3]);
+    /// ```
+    pub fn try_argmax(&self, axis: impl DynArgAxis) -> Result<DynTensor<i64>, ReduceError> {
+        self.argmax(axis.arg_axis(), false)
+    }
+
+    /// [`argmin`](Self::argmin) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 7, 0, 9, 4, 9]).unwrap();
+    /// assert_eq!(x.try_argmin(1).unwrap().as_slice(), &[2, 1]);
+    /// ```
+    pub fn try_argmin(&self, axis: impl DynArgAxis) -> Result<DynTensor<i64>, ReduceError> {
+        self.argmin(axis.arg_axis(), false)
     }
 }

@@ -238,6 +238,167 @@ mod sealed {
     impl Sealed for f64 {}
     impl Sealed for i32 {}
     impl Sealed for i64 {}
+    /// The axes markers, an `isize` and a list of them.
+    #[doc(hidden)]
+    pub trait SealedAxes {}
+    impl SealedAxes for super::All {}
+    impl<const A: isize> SealedAxes for crate::ops::elementwise::Axis<A> {}
+    impl<const A: isize> SealedAxes for (crate::ops::elementwise::Axis<A>,) {}
+    impl<const A: isize, const B: isize> SealedAxes
+        for (
+            crate::ops::elementwise::Axis<A>,
+            crate::ops::elementwise::Axis<B>,
+        )
+    {
+    }
+    impl<const A: isize, const B: isize, const C: isize> SealedAxes
+        for (
+            crate::ops::elementwise::Axis<A>,
+            crate::ops::elementwise::Axis<B>,
+            crate::ops::elementwise::Axis<C>,
+        )
+    {
+    }
+    impl<const A: isize, const B: isize, const C: isize, const D: isize> SealedAxes
+        for (
+            crate::ops::elementwise::Axis<A>,
+            crate::ops::elementwise::Axis<B>,
+            crate::ops::elementwise::Axis<C>,
+            crate::ops::elementwise::Axis<D>,
+        )
+    {
+    }
+    impl SealedAxes for isize {}
+    impl SealedAxes for &[isize] {}
+    impl SealedAxes for Option<isize> {}
+}
+
+/// The axes of a reduction as the dynamic path ([`DynTensor::try_sum`](crate::DynTensor::try_sum)
+/// and the other `try_` forms) takes them: the static path's markers
+/// ([`All`], [`Axis::<A>`](crate::Axis), a tuple of up to four), or values
+/// chosen at run time (an `isize`, a `&[isize]`; an empty list is every
+/// dim, as Paddle's `axis=[]`). Sealed.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::{All, DynAxes};
+/// assert_eq!((Axis::<0>, Axis::<-1>).axes(), &[0, -1]);
+/// assert_eq!(All.axes(), &[] as &[isize]);
+/// assert_eq!(2isize.axes(), &[2]);
+/// assert_eq!((&[1isize, 0][..]).axes(), &[1, 0]);
+/// ```
+#[doc(hidden)]
+pub trait DynAxes: sealed::SealedAxes {
+    /// The axes as values (empty: every dim).
+    fn axes(&self) -> &[isize];
+}
+
+/// argmax / argmin's axis as the dynamic path
+/// ([`DynTensor::try_argmax`](crate::DynTensor::try_argmax)) takes it: [`All`]
+/// (the flattened x), an [`Axis::<A>`](crate::Axis), an `isize`, or an
+/// `Option<isize>` (`None`: flattened). Sealed.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::{All, DynArgAxis};
+/// assert_eq!((All.arg_axis(), Axis::<1>.arg_axis(), (-1isize).arg_axis()), (None, Some(1), Some(-1)));
+/// ```
+#[doc(hidden)]
+pub trait DynArgAxis: sealed::SealedAxes {
+    /// The axis as a value (`None`: the flattened x).
+    fn arg_axis(&self) -> Option<isize>;
+}
+
+impl DynAxes for All {
+    #[inline(always)]
+    fn axes(&self) -> &[isize] {
+        &[]
+    }
+}
+impl<const A: isize> DynAxes for crate::ops::elementwise::Axis<A> {
+    #[inline(always)]
+    fn axes(&self) -> &[isize] {
+        const { &[A] }
+    }
+}
+impl<const A: isize> DynAxes for (crate::ops::elementwise::Axis<A>,) {
+    #[inline(always)]
+    fn axes(&self) -> &[isize] {
+        const { &[A] }
+    }
+}
+impl<const A: isize, const B: isize> DynAxes
+    for (
+        crate::ops::elementwise::Axis<A>,
+        crate::ops::elementwise::Axis<B>,
+    )
+{
+    #[inline(always)]
+    fn axes(&self) -> &[isize] {
+        const { &[A, B] }
+    }
+}
+impl<const A: isize, const B: isize, const C: isize> DynAxes
+    for (
+        crate::ops::elementwise::Axis<A>,
+        crate::ops::elementwise::Axis<B>,
+        crate::ops::elementwise::Axis<C>,
+    )
+{
+    #[inline(always)]
+    fn axes(&self) -> &[isize] {
+        const { &[A, B, C] }
+    }
+}
+impl<const A: isize, const B: isize, const C: isize, const D: isize> DynAxes
+    for (
+        crate::ops::elementwise::Axis<A>,
+        crate::ops::elementwise::Axis<B>,
+        crate::ops::elementwise::Axis<C>,
+        crate::ops::elementwise::Axis<D>,
+    )
+{
+    #[inline(always)]
+    fn axes(&self) -> &[isize] {
+        const { &[A, B, C, D] }
+    }
+}
+impl DynAxes for isize {
+    #[inline(always)]
+    fn axes(&self) -> &[isize] {
+        core::slice::from_ref(self)
+    }
+}
+impl DynAxes for &[isize] {
+    #[inline(always)]
+    fn axes(&self) -> &[isize] {
+        self
+    }
+}
+
+impl DynArgAxis for All {
+    #[inline(always)]
+    fn arg_axis(&self) -> Option<isize> {
+        None
+    }
+}
+impl<const A: isize> DynArgAxis for crate::ops::elementwise::Axis<A> {
+    #[inline(always)]
+    fn arg_axis(&self) -> Option<isize> {
+        Some(A)
+    }
+}
+impl DynArgAxis for isize {
+    #[inline(always)]
+    fn arg_axis(&self) -> Option<isize> {
+        Some(*self)
+    }
+}
+impl DynArgAxis for Option<isize> {
+    #[inline(always)]
+    fn arg_axis(&self) -> Option<isize> {
+        *self
+    }
 }
 
 /// An element type the reductions take: `f32`, `f64`, `i32`, `i64` (the

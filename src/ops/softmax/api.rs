@@ -5,7 +5,6 @@
 use super::bounds::{SoftmaxAxis, SoftmaxOutput};
 use super::rule::plan;
 use super::{SoftmaxError, SoftmaxKind};
-use crate::ops::StaticShape;
 use crate::shape::Shape;
 use crate::storage::{OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::{Owned, Tensor};
@@ -89,15 +88,22 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
-impl<T: Copy + Default, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
-    /// A static softmax's result: a fresh inline tensor written by the entry.
-    fn softmaxed<Ax>(&self, kind: SoftmaxKind, axis: Ax) -> Tensor<T, SoftmaxOutput<S, T, Ax>>
+/// The plain forms: any shape (the axis rule holds by the types, and
+/// softmax has no other), the result stored as its shape chooses
+/// ([`Owned`]: inline for static shapes, a `Room` for bounded dims, a `Vec`
+/// for `Dyn` or a brand), with x's shape, so a brand stays a brand.
+impl<T: Copy + Default, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// A softmax's result: a fresh tensor written by the entry.
+    fn softmaxed<Ax>(&self, kind: SoftmaxKind, axis: Ax) -> Owned<T, SoftmaxOutput<S, T, Ax>>
     where
         S: SoftmaxAxis<T, Ax>,
-        SoftmaxOutput<S, T, Ax>: StaticShape,
+        SoftmaxOutput<S, T, Ax>: OutputStorage<T>,
     {
-        let mut out = Tensor::full(T::default());
-        // a static shape the types accepted: the entry's checks hold
+        let shape = self.shape().output_shape();
+        let buf =
+            <SoftmaxOutput<S, T, Ax> as OutputStorage<T>>::Buffer::filled(&shape, T::default());
+        let mut out = Tensor::from_parts_unchecked(shape, buf);
+        // the axis the types accepted, out of x's shape: the entry's checks hold
         let _checked: Result<(), SoftmaxError> = self.softmax_into(kind, axis, &mut out);
         out
     }
@@ -111,10 +117,10 @@ impl<T: Copy + Default, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     /// assert_eq!(p.as_slice()[..2], [0.5, 0.5]);
     /// assert!((p.as_slice()[3] - 2.0 / 3.0).abs() < 1e-6);
     /// ```
-    pub fn softmax<Ax>(&self, axis: Ax) -> Tensor<T, SoftmaxOutput<S, T, Ax>>
+    pub fn softmax<Ax>(&self, axis: Ax) -> Owned<T, SoftmaxOutput<S, T, Ax>>
     where
         S: SoftmaxAxis<T, Ax>,
-        SoftmaxOutput<S, T, Ax>: StaticShape,
+        SoftmaxOutput<S, T, Ax>: OutputStorage<T>,
     {
         self.softmaxed(SoftmaxKind::Softmax, axis)
     }
@@ -127,10 +133,10 @@ impl<T: Copy + Default, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     /// let l = tensor![1.0f64, 1.0].log_softmax(Axis::<0>);
     /// assert!(l.iter().all(|v| (v + core::f64::consts::LN_2).abs() < 1e-15));
     /// ```
-    pub fn log_softmax<Ax>(&self, axis: Ax) -> Tensor<T, SoftmaxOutput<S, T, Ax>>
+    pub fn log_softmax<Ax>(&self, axis: Ax) -> Owned<T, SoftmaxOutput<S, T, Ax>>
     where
         S: SoftmaxAxis<T, Ax>,
-        SoftmaxOutput<S, T, Ax>: StaticShape,
+        SoftmaxOutput<S, T, Ax>: OutputStorage<T>,
     {
         self.softmaxed(SoftmaxKind::LogSoftmax, axis)
     }

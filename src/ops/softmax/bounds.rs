@@ -32,6 +32,9 @@ pub trait SoftmaxAxis<T, Ax>: Shape {
     type Output: Shape;
     /// The axis as a value, for the rule.
     const AXIS: isize;
+    /// The output shape, from x's (x's own).
+    #[doc(hidden)]
+    fn output_shape(&self) -> Self::Output;
     /// The kernel on x's elements (the element type is known to be one
     /// softmax takes here).
     #[doc(hidden)]
@@ -41,6 +44,10 @@ pub trait SoftmaxAxis<T, Ax>: Shape {
 impl<S: Shape, T, Ax: SoftmaxAxisMarker<S, T>> SoftmaxAxis<T, Ax> for S {
     type Output = S;
     const AXIS: isize = Ax::AXIS;
+    #[inline(always)]
+    fn output_shape(&self) -> S {
+        *self
+    }
     #[inline(always)]
     fn run(p: &SoftmaxPlan, kind: SoftmaxKind, x: &[T], out: &mut [T]) {
         Ax::run(p, kind, x, out);
@@ -88,7 +95,14 @@ pub trait SoftmaxAxisRange<S, const R: usize, const A: isize> {
     type Pos;
 }
 
-/// Axis `A` of x (`Self`): one impl per rank, passing the rank to the table.
+/// Axis `A` of x (`Self`): one impl per rank, passing the rank to the
+/// table; its message is what a shape rustc cannot see as a tuple (generic
+/// code) reports: the bound to add.
+#[diagnostic::on_unimplemented(
+    message = "softmax: nothing says that x {Self} has an axis {A}: in generic code, add the bound `{Self}: SoftmaxAxis<T, Axis<{A}>>` for the element type `T` (the output is `SoftmaxOutput<{Self}, T, Axis<{A}>>`)",
+    label = "x {Self} along axis {A}",
+    note = "shapecheck's softmax takes x of rank 0 to 8; a generic shape meets it through `SoftmaxAxis`"
+)]
 #[doc(hidden)]
 pub trait SoftmaxAxisOf<const A: isize> {
     /// Where the axis lands.

@@ -6,6 +6,7 @@ use super::kernel::softmax_into;
 use super::rule::plan;
 use super::{SoftmaxElement, SoftmaxError, SoftmaxKind};
 use crate::dynamic::DynTensor;
+use crate::ops::elementwise::DynAxis;
 
 impl<T: SoftmaxElement> DynTensor<T> {
     /// The one entry: `kind` along `axis`, checked before the result is allocated.
@@ -114,5 +115,34 @@ impl<T: SoftmaxElement> DynTensor<T> {
         dout: &DynTensor<T>,
     ) -> Result<DynTensor<T>, SoftmaxError> {
         self.softmax_backward_with(SoftmaxKind::LogSoftmax, axis, out, dout)
+    }
+}
+
+/// The `try_` spellings: the static path's names for its checked forms
+/// ([`Tensor::try_softmax`](crate::Tensor::try_softmax)), taking the static
+/// path's `Axis::<A>` or an `isize` ([`DynAxis`]), so that one function
+/// body runs on `Tensor`s and `DynTensor`s under one glob import.
+impl<T: SoftmaxElement> DynTensor<T> {
+    /// [`softmax`](Self::softmax) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[1, 2], vec![0.0f64, 0.0]).unwrap();
+    /// assert_eq!(x.try_softmax(Axis::<-1>).unwrap().as_slice(), &[0.5, 0.5]);
+    /// assert_eq!(x.try_softmax(2).unwrap_err().rule(), "softmax/axis-range");
+    /// ```
+    pub fn try_softmax(&self, axis: impl DynAxis) -> Result<DynTensor<T>, SoftmaxError> {
+        self.softmax(axis.value())
+    }
+
+    /// [`log_softmax`](Self::log_softmax) under the static path's name for its checked form.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2], vec![0.0f64, 0.0]).unwrap();
+    /// assert_eq!(x.try_log_softmax(0).unwrap().as_slice(), &[-core::f64::consts::LN_2; 2]);
+    /// ```
+    pub fn try_log_softmax(&self, axis: impl DynAxis) -> Result<DynTensor<T>, SoftmaxError> {
+        self.log_softmax(axis.value())
     }
 }

@@ -75,7 +75,7 @@ pub trait SameShapeForms<T: Element, S: Shape, B: Storage<T>> {
         act: A,
     ) -> SameOut<T, S, B, Y, A>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>;
     /// [`Tensor::elementwise_add`] for an operand of shape `S`.
     fn elementwise_add<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
@@ -85,7 +85,7 @@ pub trait SameShapeForms<T: Element, S: Shape, B: Storage<T>> {
         act: A,
     ) -> SameOut<T, S, B, Y, A>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>;
     /// [`Tensor::elementwise_sub`] for an operand of shape `S`.
     fn elementwise_sub<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
@@ -95,7 +95,7 @@ pub trait SameShapeForms<T: Element, S: Shape, B: Storage<T>> {
         act: A,
     ) -> SameOut<T, S, B, Y, A>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>;
     /// [`Tensor::elementwise_max`] for an operand of shape `S`.
     fn elementwise_max<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
@@ -105,7 +105,7 @@ pub trait SameShapeForms<T: Element, S: Shape, B: Storage<T>> {
         act: A,
     ) -> SameOut<T, S, B, Y, A>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>;
     /// [`Tensor::elementwise_min`] for an operand of shape `S`.
     fn elementwise_min<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
@@ -115,7 +115,7 @@ pub trait SameShapeForms<T: Element, S: Shape, B: Storage<T>> {
         act: A,
     ) -> SameOut<T, S, B, Y, A>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>;
     /// [`Tensor::elementwise_div`] for an operand of shape `S` (an integer
     /// division by zero is its one error).
@@ -126,7 +126,7 @@ pub trait SameShapeForms<T: Element, S: Shape, B: Storage<T>> {
         act: A,
     ) -> Result<SameOut<T, S, B, Y, A>, ElementwiseError>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>;
 
     /// [`Tensor::try_elementwise_mul`] for an operand of shape `S`.
@@ -194,10 +194,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         _act: A,
     ) -> SameOut<T, S, B, Y, A>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
+        let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
             same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Mul, &walk, self, y);
         out
@@ -210,10 +210,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         _act: A,
     ) -> SameOut<T, S, B, Y, A>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
+        let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
             same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Add, &walk, self, y);
         out
@@ -226,10 +226,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         _act: A,
     ) -> SameOut<T, S, B, Y, A>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
+        let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
             same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Sub, &walk, self, y);
         out
@@ -242,10 +242,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         _act: A,
     ) -> SameOut<T, S, B, Y, A>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
+        let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
             same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Max, &walk, self, y);
         out
@@ -258,10 +258,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         _act: A,
     ) -> SameOut<T, S, B, Y, A>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
+        let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
             same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Min, &walk, self, y);
         out
@@ -274,10 +274,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         _act: A,
     ) -> Result<SameOut<T, S, B, Y, A>, ElementwiseError>
     where
-        S: StaticShape,
+        A::Out: StaticShape,
         B: ResultStorage<T, A::Out>,
     {
-        let walk = Planned::<SameFrame<S, Y, AXIS>, 2>::WALK;
+        let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, r) = same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Div, &walk, self, y);
         r.map(|()| out)
     }
@@ -366,7 +366,8 @@ fn same_plain<T, S, B, Y, BY, A>(
 ) -> SamePlain<T, S, B, Y, A>
 where
     T: Element,
-    S: StaticShape,
+    S: Shape,
+    A::Out: StaticShape,
     Y: StaticShape,
     B: Storage<T> + ResultStorage<T, A::Out>,
     BY: Storage<T>,

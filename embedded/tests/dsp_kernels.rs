@@ -1,0 +1,602 @@
+//! The int8 kernels' DSP loops (tflite/src/dsp.rs: SMLAD / SXTB16, taken on
+//! the Cortex-M4F) against a plain reference written here, on random
+//! shapes and parameters: 1×1 convolutions of stride 1 (the blocked 2
+//! pixels × 2 channels product, odd pixel and channel counts, depths with
+//! and without a tail past the last word) and fully connected layers of
+//! one batch (1 × 2 rows, the offset added by SADD16) and of several (the
+//! blocked product), per-tensor and per-channel multipliers, with and
+//! without bias, any int8 zero points and clamps; and depthwise
+//! convolutions of depth multiplier 1 (4 channels at a time, SMLABB /
+//! SMLATT), with padding, strides and dilations. The reference is TFLite
+//! Micro's formula read plainly: `Σ (x − x_zp) · w + bias` in wrapping
+//! i32, `multiply_by_quantized_multiplier` with the double rounding, the
+//! output zero point, the clamp. On the Cortex-M0 (no DSP extension) the
+//! same test runs the portable loops against the same reference, so both
+//! paths are held to one arithmetic on target. The host's unit tests run
+//! the blocked loops' plain-Rust form against the portable kernels, and
+//! fuzz/ the portable kernels.
+#![no_std]
+#![no_main]
+
+use cortex_m_rt::entry;
+use shapecheck_embedded::Checks;
+use shapecheck_tflite::{
+    conv_2d_int8, depthwise_conv_int8, fully_connected_int8, multiply_by_quantized_multiplier,
+    Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, FullyConnectedDims,
+    FullyConnectedParams, QuantizedMultiplier, Rounding,
+};
+
+/// Random cases per kernel.
+const CASES: usize = 150;
+/// Random output stages (four outputs each).
+const REQUANT_CASES: usize = 3000;
+const MAX_ROWS: usize = 9;
+const MAX_CHANNELS: usize = 9;
+const MAX_DEPTH: usize = 70;
+
+/// xorshift32
+struct Rng(u32);
+
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 17;
+        self.0 ^= self.0 << 5;
+        self.0
+    }
+    /// in `[lo, hi]`
+    fn range(&mut self, lo: i32, hi: i32) -> i32 {
+        lo + (self.next() % (hi - lo + 1) as u32) as i32
+    }
+    fn fill(&mut self, xs: &mut [i8]) {
+        for x in xs {
+            *x = self.next() as i8;
+        }
+    }
+}
+
+/// One random layer: `rows` input rows (pixels or batches) of `depth`,
+/// `channels` weight rows of `depth`, its quantization.
+struct Layer {
+    rows: usize,
+    channels: usize,
+    depth: usize,
+    x: [i8; MAX_ROWS * MAX_DEPTH],
+    w: [i8; MAX_CHANNELS * MAX_DEPTH],
+    bias: Option<[i32; MAX_CHANNELS]>,
+    multipliers: [QuantizedMultiplier; MAX_CHANNELS],
+    per_channel: bool,
+    x_zp: i32,
+    out_zp: i32,
+    lo: i32,
+    hi: i32,
+}
+
+impl Layer {
+    fn random(r: &mut Rng, rows: usize) -> Layer {
+        let channels = r.range(1, MAX_CHANNELS as i32) as usize;
+        // mostly multiples of 4 and 8 (the models' depths), some not
+        let depth = match r.range(0, 2) {
+            0 => 8 * r.range(1, (MAX_DEPTH / 8) as i32) as usize,
+            1 => 4 * r.range(1, (MAX_DEPTH / 4) as i32) as usize,
+            _ => r.range(1, MAX_DEPTH as i32) as usize,
+        };
+        let mut layer = Layer {
+            rows,
+            channels,
+            depth,
+            x: [0; MAX_ROWS * MAX_DEPTH],
+            w: [0; MAX_CHANNELS * MAX_DEPTH],
+            bias: None,
+            multipliers: [QuantizedMultiplier::ZERO; MAX_CHANNELS],
+            per_channel: r.range(0, 1) == 1,
+            x_zp: r.range(-128, 127),
+            out_zp: r.range(-128, 127),
+            lo: r.range(-128, 0),
+            hi: r.range(0, 127),
+        };
+        r.fill(&mut layer.x);
+        r.fill(&mut layer.w);
+        if r.range(0, 3) != 0 {
+            let mut b = [0i32; MAX_CHANNELS];
+            for v in &mut b {
+                *v = r.range(-100_000, 100_000);
+            }
+            layer.bias = Some(b);
+        }
+        for m in &mut layer.multipliers {
+            // a mantissa in [2^30, 2^31) and a shift that keeps outputs in
+            // and out of the clamp
+            let mantissa = (1 << 30) + (r.next() >> 2) as i32;
+            *m = QuantizedMultiplier::from_parts(mantissa, r.range(-12, 1));
+        }
+        layer
+    }
+
+    fn x(&self) -> &[i8] {
+        &self.x[..self.rows * self.depth]
+    }
+    fn w(&self) -> &[i8] {
+        &self.w[..self.channels * self.depth]
+    }
+    fn bias(&self) -> Option<&[i32]> {
+        self.bias.as_ref().map(|b| &b[..self.channels])
+    }
+    fn multipliers(&self) -> &[QuantizedMultiplier] {
+        if self.per_channel {
+            &self.multipliers[..self.channels]
+        } else {
+            &self.multipliers[..1]
+        }
+    }
+
+    /// The reference: TFLite Micro's arithmetic, plainly.
+    fn reference(&self, out: &mut [i8]) {
+        for p in 0..self.rows {
+            for c in 0..self.channels {
+                let mut acc = 0i32;
+                for k in 0..self.depth {
+                    let x = i32::from(self.x[p * self.depth + k]) - self.x_zp;
+                    let w = i32::from(self.w[c * self.depth + k]);
+                    acc = acc.wrapping_add(x * w);
+                }
+                if let Some(b) = self.bias {
+                    acc = acc.wrapping_add(b[c]);
+                }
+                let m = self.multipliers()[if self.per_channel { c } else { 0 }];
+                let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double)
+                    .saturating_add(self.out_zp);
+                out[p * self.channels + c] = y.clamp(self.lo, self.hi) as i8;
+            }
+        }
+    }
+}
+
+/// A random depthwise convolution of depth multiplier 1 (4 to 16
+/// channels, 1×1 to 3×3 filters, strides and dilations 1 or 2, padding 0
+/// to 2, output sizes that run past the input): the DSP path's output
+/// against the formula written plainly. Returns (ok, what).
+fn depthwise_case(r: &mut Rng, c: &mut Checks) {
+    const MAX: usize = 8 * 8 * 16;
+    let (h, w) = (r.range(1, 8) as usize, r.range(1, 8) as usize);
+    // multiples of 4 (the DSP path) mostly, and some not (the portable one)
+    let depth = if r.range(0, 3) == 0 {
+        r.range(1, 16)
+    } else {
+        4 * r.range(1, 4)
+    } as usize;
+    // 3×3 (the unrolled blocks, interior and border) half the time
+    let (kh, kw) = if r.range(0, 1) == 0 {
+        (3, 3)
+    } else {
+        (r.range(1, 3) as usize, r.range(1, 3) as usize)
+    };
+    let (sh, sw, dh, dw) = (
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+    );
+    let (pt, pl) = (r.range(0, 2) as usize, r.range(0, 2) as usize);
+    let (oh, ow) = (r.range(1, 8) as usize, r.range(1, 8) as usize);
+    let mut image = [0i8; MAX];
+    let mut filter = [0i8; 9 * 16];
+    r.fill(&mut image);
+    r.fill(&mut filter);
+    let image = &image[..h * w * depth];
+    let filter = &filter[..kh * kw * depth];
+    let mut bias = [0i32; 16];
+    for b in &mut bias {
+        *b = r.range(-100_000, 100_000);
+    }
+    let bias = &bias[..depth];
+    let mut ms = [QuantizedMultiplier::ZERO; 16];
+    for m in &mut ms {
+        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, r.range(-12, 1));
+    }
+    let ms = if r.range(0, 1) == 0 {
+        &ms[..1]
+    } else {
+        &ms[..depth]
+    };
+    let (x_zp, out_zp, lo, hi) = (
+        r.range(-128, 127),
+        r.range(-128, 127),
+        r.range(-128, 0),
+        r.range(0, 127),
+    );
+    let n = oh * ow * depth;
+    let mut want = [0i8; MAX];
+    for oy in 0..oh {
+        for ox in 0..ow {
+            for ch in 0..depth {
+                let mut acc = bias[ch];
+                for ky in 0..kh {
+                    for kx in 0..kw {
+                        let iy = (oy * sh + ky * dh) as isize - pt as isize;
+                        let ix = (ox * sw + kx * dw) as isize - pl as isize;
+                        if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                            continue;
+                        }
+                        let x =
+                            i32::from(image[(iy as usize * w + ix as usize) * depth + ch]) - x_zp;
+                        let f = i32::from(filter[(ky * kw + kx) * depth + ch]);
+                        acc = acc.wrapping_add(x * f);
+                    }
+                }
+                let m = ms[if ms.len() == 1 { 0 } else { ch }];
+                let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double)
+                    .saturating_add(out_zp);
+                want[(oy * ow + ox) * depth + ch] = y.clamp(lo, hi) as i8;
+            }
+        }
+    }
+    let dims = DepthwiseConvDims {
+        batches: 1,
+        input_height: h,
+        input_width: w,
+        input_depth: depth,
+        filter_height: kh,
+        filter_width: kw,
+        depth_multiplier: 1,
+        output_height: oh,
+        output_width: ow,
+    };
+    let params = DepthwiseConvParams {
+        stride_height: sh,
+        stride_width: sw,
+        dilation_height: dh,
+        dilation_width: dw,
+        pad_top: pt,
+        pad_left: pl,
+        input_zero_point: x_zp,
+        output_zero_point: out_zp,
+        multipliers: ms,
+        output_min: lo,
+        output_max: hi,
+        rounding: Rounding::Double,
+    };
+    let mut got = [0i8; MAX];
+    let ok = depthwise_conv_int8(image, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
+    c.check(ok, "depthwise_conv_int8 accepted the case");
+    c.eq(&got[..n], &want[..n], "depthwise convolution");
+}
+
+/// A random k×k convolution of few input channels (the im2col path of a
+/// first layer: 1 to 3 channels, 1×1 to 4×4 filters, strides, dilations,
+/// padding, 1 to 9 output channels, even counts the DSP path's and odd
+/// ones the portable one's), against the formula written plainly.
+fn conv_case(r: &mut Rng, c: &mut Checks) {
+    const MAX_IN: usize = 8 * 8 * 3;
+    const MAX_OUT: usize = 7 * 7 * 9;
+    let (h, w, depth) = (
+        r.range(1, 8) as usize,
+        r.range(1, 8) as usize,
+        r.range(1, 3) as usize,
+    );
+    let (kh, kw) = (r.range(1, 4) as usize, r.range(1, 4) as usize);
+    let channels = r.range(1, 9) as usize;
+    let (sh, sw, dh, dw) = (
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+    );
+    let (pt, pl) = (r.range(0, 2) as usize, r.range(0, 2) as usize);
+    let (oh, ow) = (r.range(1, 7) as usize, r.range(1, 7) as usize);
+    let mut image = [0i8; MAX_IN];
+    let mut filter = [0i8; 9 * 4 * 4 * 3];
+    r.fill(&mut image);
+    r.fill(&mut filter);
+    let image = &image[..h * w * depth];
+    let k = kh * kw * depth;
+    let filter = &filter[..channels * k];
+    let mut bias = [0i32; 9];
+    for b in &mut bias {
+        *b = r.range(-100_000, 100_000);
+    }
+    let bias = &bias[..channels];
+    let mut ms = [QuantizedMultiplier::ZERO; 9];
+    for m in &mut ms {
+        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, r.range(-12, -1));
+    }
+    let ms = if r.range(0, 1) == 0 {
+        &ms[..1]
+    } else {
+        &ms[..channels]
+    };
+    let (x_zp, out_zp, lo, hi) = (
+        r.range(-128, 127),
+        r.range(-128, 127),
+        r.range(-128, 0),
+        r.range(0, 127),
+    );
+    let n = oh * ow * channels;
+    let mut want = [0i8; MAX_OUT];
+    for oy in 0..oh {
+        for ox in 0..ow {
+            for oc in 0..channels {
+                let mut acc = bias[oc];
+                for ky in 0..kh {
+                    for kx in 0..kw {
+                        let iy = (oy * sh + ky * dh) as isize - pt as isize;
+                        let ix = (ox * sw + kx * dw) as isize - pl as isize;
+                        if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
+                            continue;
+                        }
+                        for ic in 0..depth {
+                            let x = i32::from(image[(iy as usize * w + ix as usize) * depth + ic])
+                                - x_zp;
+                            let f = i32::from(filter[oc * k + (ky * kw + kx) * depth + ic]);
+                            acc = acc.wrapping_add(x * f);
+                        }
+                    }
+                }
+                let m = ms[if ms.len() == 1 { 0 } else { oc }];
+                let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double)
+                    .saturating_add(out_zp);
+                want[(oy * ow + ox) * channels + oc] = y.clamp(lo, hi) as i8;
+            }
+        }
+    }
+    let dims = Conv2dDims {
+        batches: 1,
+        input_height: h,
+        input_width: w,
+        input_depth: depth,
+        filter_height: kh,
+        filter_width: kw,
+        output_height: oh,
+        output_width: ow,
+        output_depth: channels,
+    };
+    let params = Conv2dParams {
+        stride_height: sh,
+        stride_width: sw,
+        dilation_height: dh,
+        dilation_width: dw,
+        pad_top: pt,
+        pad_left: pl,
+        input_zero_point: x_zp,
+        output_zero_point: out_zp,
+        multipliers: ms,
+        output_min: lo,
+        output_max: hi,
+        rounding: Rounding::Double,
+    };
+    let mut got = [0i8; MAX_OUT];
+    let ok = conv_2d_int8(image, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
+    c.check(ok, "conv_2d_int8 accepted the k×k case");
+    c.eq(&got[..n], &want[..n], "k×k convolution");
+    if depth == 1 {
+        // the same layer as a depthwise convolution of depth multiplier
+        // `channels` (its filter [kh, kw, channels]): one input channel,
+        // the im2col path on the M4F
+        let mut dw_filter = [0i8; 9 * 4 * 4];
+        for oc in 0..channels {
+            for t in 0..kh * kw {
+                dw_filter[t * channels + oc] = filter[oc * k + t];
+            }
+        }
+        let dims = DepthwiseConvDims {
+            batches: 1,
+            input_height: h,
+            input_width: w,
+            input_depth: 1,
+            filter_height: kh,
+            filter_width: kw,
+            depth_multiplier: channels,
+            output_height: oh,
+            output_width: ow,
+        };
+        let params = DepthwiseConvParams {
+            stride_height: sh,
+            stride_width: sw,
+            dilation_height: dh,
+            dilation_width: dw,
+            pad_top: pt,
+            pad_left: pl,
+            input_zero_point: x_zp,
+            output_zero_point: out_zp,
+            multipliers: ms,
+            output_min: lo,
+            output_max: hi,
+            rounding: Rounding::Double,
+        };
+        let mut got = [0i8; MAX_OUT];
+        let dw_filter = &dw_filter[..kh * kw * channels];
+        let ok =
+            depthwise_conv_int8(image, dw_filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
+        c.check(ok, "depthwise_conv_int8 accepted the multiplier case");
+        c.eq(
+            &got[..n],
+            &want[..n],
+            "depthwise convolution of one input channel",
+        );
+    }
+}
+
+/// The DSP output stage (SMMLAR, SSAT, the bytes' clamp) on random
+/// accumulators over the whole `i32` range: a depthwise convolution of one
+/// pixel, four channels and one tap, whose accumulator is `bias + (x −
+/// zp) · w` with a random bias, against `multiply_by_quantized_multiplier`
+/// with the double rounding, the zero point and the clamp written here.
+/// Multipliers in `[2^30, 2^31)` with shifts −31 … −1 (the stage's) and
+/// some outside (the portable stage's).
+fn requant_case(r: &mut Rng, c: &mut Checks) {
+    let mut image = [0i8; 4];
+    let mut filter = [0i8; 4];
+    r.fill(&mut image);
+    r.fill(&mut filter);
+    let mut bias = [0i32; 4];
+    for b in &mut bias {
+        *b = match r.range(0, 2) {
+            0 => r.next() as i32,
+            1 => r.range(-70_000, 70_000),
+            _ => r.range(-300, 300),
+        };
+    }
+    let mut ms = [QuantizedMultiplier::ZERO; 4];
+    for m in &mut ms {
+        let shift = if r.range(0, 15) == 0 {
+            r.range(0, 2)
+        } else {
+            r.range(-31, -1)
+        };
+        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, shift);
+    }
+    let ms = if r.range(0, 1) == 0 {
+        &ms[..1]
+    } else {
+        &ms[..]
+    };
+    let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
+    let (lo, hi) = if r.range(0, 1) == 0 {
+        (-128, 127)
+    } else {
+        let (a, b) = (r.range(-128, 127), r.range(-128, 127));
+        (a.min(b), a.max(b))
+    };
+    let mut want = [0i8; 4];
+    for ch in 0..4 {
+        let acc = bias[ch].wrapping_add((i32::from(image[ch]) - x_zp) * i32::from(filter[ch]));
+        let m = ms[if ms.len() == 1 { 0 } else { ch }];
+        let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
+        // TFLite: max with the activation's min, then min with its max,
+        // then to int8
+        want[ch] = y.max(lo).min(hi).clamp(-128, 127) as i8;
+    }
+    let dims = DepthwiseConvDims {
+        batches: 1,
+        input_height: 1,
+        input_width: 1,
+        input_depth: 4,
+        filter_height: 1,
+        filter_width: 1,
+        depth_multiplier: 1,
+        output_height: 1,
+        output_width: 1,
+    };
+    let params = DepthwiseConvParams {
+        stride_height: 1,
+        stride_width: 1,
+        dilation_height: 1,
+        dilation_width: 1,
+        pad_top: 0,
+        pad_left: 0,
+        input_zero_point: x_zp,
+        output_zero_point: out_zp,
+        multipliers: ms,
+        output_min: lo,
+        output_max: hi,
+        rounding: Rounding::Double,
+    };
+    let mut got = [0i8; 4];
+    let ok = depthwise_conv_int8(
+        &image,
+        &filter[..],
+        Some(&bias[..]),
+        dims,
+        &params,
+        &mut got,
+    )
+    .is_ok();
+    c.check(ok, "depthwise_conv_int8 accepted the case");
+    c.eq(&got, &want, "output stage");
+}
+
+#[entry]
+fn main() -> ! {
+    let mut c = Checks::new("dsp_kernels");
+    let mut r = Rng(0x2545_f491);
+    let mut want = [0i8; MAX_ROWS * MAX_CHANNELS];
+    let mut got = [0i8; MAX_ROWS * MAX_CHANNELS];
+    for case in 0..CASES {
+        // a 1×1 convolution over 1 × 1 × rows pixels (odd and even counts)
+        let rows = r.range(1, MAX_ROWS as i32) as usize;
+        let l = Layer::random(&mut r, rows);
+        let n = l.rows * l.channels;
+        l.reference(&mut want[..n]);
+        // an image of rows pixels laid out as 1 × rows
+        let dims = Conv2dDims {
+            batches: 1,
+            input_height: 1,
+            input_width: l.rows,
+            input_depth: l.depth,
+            filter_height: 1,
+            filter_width: 1,
+            output_height: 1,
+            output_width: l.rows,
+            output_depth: l.channels,
+        };
+        let params = Conv2dParams {
+            stride_height: 1,
+            stride_width: 1,
+            dilation_height: 1,
+            dilation_width: 1,
+            pad_top: 0,
+            pad_left: 0,
+            input_zero_point: l.x_zp,
+            output_zero_point: l.out_zp,
+            multipliers: l.multipliers(),
+            output_min: l.lo,
+            output_max: l.hi,
+            rounding: Rounding::Double,
+        };
+        let ok = conv_2d_int8(l.x(), l.w(), l.bias(), dims, &params, &mut got[..n]).is_ok();
+        c.check(ok, "conv_2d_int8 accepted the case");
+        if &got[..n] != &want[..n] {
+            cortex_m_semihosting::hprintln!(
+                "1×1 conv case {}: {} pixels, {} channels, depth {}",
+                case,
+                l.rows,
+                l.channels,
+                l.depth
+            );
+        }
+        c.eq(&got[..n], &want[..n], "1×1 convolution");
+
+        // a fully connected layer: one batch half the time, else 2 to 9
+        let rows = if r.range(0, 1) == 0 {
+            1
+        } else {
+            r.range(2, MAX_ROWS as i32) as usize
+        };
+        let l = Layer::random(&mut r, rows);
+        let n = l.rows * l.channels;
+        l.reference(&mut want[..n]);
+        let dims = FullyConnectedDims {
+            batches: l.rows,
+            input_dim: l.depth,
+            units: l.channels,
+        };
+        let params = FullyConnectedParams {
+            input_zero_point: l.x_zp,
+            weights_zero_point: 0,
+            output_zero_point: l.out_zp,
+            multipliers: l.multipliers(),
+            output_min: l.lo,
+            output_max: l.hi,
+            rounding: Rounding::Double,
+        };
+        let ok = fully_connected_int8(l.x(), l.w(), l.bias(), dims, &params, &mut got[..n]).is_ok();
+        c.check(ok, "fully_connected_int8 accepted the case");
+        if &got[..n] != &want[..n] {
+            cortex_m_semihosting::hprintln!(
+                "fully connected case {}: {} batches, {} units, depth {}",
+                case,
+                l.rows,
+                l.channels,
+                l.depth
+            );
+        }
+        c.eq(&got[..n], &want[..n], "fully connected");
+
+        depthwise_case(&mut r, &mut c);
+        conv_case(&mut r, &mut c);
+    }
+    for _ in 0..REQUANT_CASES {
+        requant_case(&mut r, &mut c);
+    }
+    c.finish()
+}

@@ -1,0 +1,2672 @@
+//! The int8 kernels' inner loops on the Cortex-M DSP extension (issue 64):
+//! the one module of the crate with `unsafe` code, and why.
+//!
+//! `SMLAD` multiplies two pairs of signed 16-bit halves and adds both
+//! products to a 32-bit accumulator in one instruction; `SXTB16` widens
+//! bytes 0 and 2 of a word (or, rotated by 8, bytes 1 and 3) into two
+//! 16-bit halves. Four int8 values read as one word become two such pairs,
+//! so four multiply-accumulates cost one load shared by the block, two
+//! widenings and two `SMLAD`s. The loops here are CMSIS-NN's ideas
+//! (`arm_nn_mat_mult_nt_t_s8`, `arm_nn_vec_mat_mult_t_s8`), written anew:
+//!
+//! - [`mac_2x2`]: two rows of the left matrix (two pixels of a 1×1
+//!   convolution) times two rows of the right one (two output channels), 16
+//!   multiply-accumulates in 20 instructions, on the raw int8 values; the
+//!   input's zero point enters once per output channel as
+//!   `−zero_point · Σ w` ([`matmul`]), so the loop never subtracts it;
+//! - [`mac_1x2`]: one row times two rows, the input's offset added to the
+//!   widened halves (`SADD16`) when there is a single row to share it (a
+//!   fully connected layer of one batch);
+//! - [`depthwise`]: four channels a word; a 3×3 filter's taps widened once
+//!   per channel group into a table read by `LDRD`, the input's zero point
+//!   folded into a per-channel constant for each set of taps inside, one
+//!   block of 8 instructions a tap for each pixel;
+//! - [`Requant4`]: TFLite Micro's output stage, double rounding and clamp,
+//!   for four channels in 37 instructions (`SMMLAR`, `SSAT`, `SSUB8` /
+//!   `SEL`).
+//!
+//! Why `asm!`: `core::arch::arm`'s `__smlad` and `__sxtb16` are unstable,
+//! and LLVM does not form `SMLAD` from the plain Rust loop. Stable rustc
+//! does not set `target_feature = "dsp"` for `thumbv7em-none-eabihf` either,
+//! so the build script sets `cfg(shapecheck_dsp)` from the target's name:
+//! every `thumbv7em-*` target (ARMv7E-M always has the DSP extension) and
+//! `thumbv8m.main-*` when its `dsp` feature is on (it is optional on the
+//! Cortex-M33/M35P). Without that cfg (the host, the Cortex-M0) the same
+//! functions are plain Rust, used by the unit tests alone: the kernels then
+//! keep their portable loops.
+//!
+//! Safety, once for all: each `asm!` block reads only through the pointers
+//! its safe wrapper derived from slices whose lengths it checked first
+//! (every word read is inside them), writes only its register operands
+//! and leaves the stack pointer where it found it.
+//!
+//! The arithmetic is the portable kernels' bit for bit: `SMLAD`'s sums wrap
+//! modulo 2^32 as `wrapping_add` does (it sets the Q flag, which nothing
+//! reads), products of int8 (or of int8 and `x − zero_point` in [−255,
+//! 255]) are exact in 16-bit halves, and `Σ (x − zp) · w = Σ x · w − zp ·
+//! Σ w` holds modulo 2^32.
+
+use crate::quant::{OutputStage, QuantizedMultiplier, Scale};
+use crate::values::Values;
+
+/// `acc[2r + c] += Σ_k x[r·stride + k] · w[c·stride + k]` over `k <
+/// len`, for rows `r, c ∈ {0, 1}`: two rows of `x` (pixels) times two rows
+/// of `w` (output channels), both at `stride`. `None` if a row is not
+/// inside its slice.
+#[inline(always)]
+pub(crate) fn mac_2x2(
+    x: &[i8],
+    w: &[i8],
+    stride: usize,
+    len: usize,
+    mut acc: [i32; 4],
+) -> Option<[i32; 4]> {
+    let end = stride.checked_add(len)?;
+    let (x0, x1) = (x.get(..len)?, x.get(stride..end)?);
+    let (w0, w1) = (w.get(..len)?, w.get(stride..end)?);
+    // the word loop needs the second rows at least a word on (`skip` = stride − 4)
+    let words = if stride >= 4 { len / 4 } else { 0 };
+    if words > 0 {
+        acc = arch::mac_2x2(x.get(..end)?, w.get(..end)?, stride, words, acc);
+    }
+    let done = words * 4;
+    if done < len {
+        acc = portable::mac_2x2_rows(x0, x1, w0, w1, done, acc);
+    }
+    Some(acc)
+}
+
+/// `acc[c] += Σ_k (x[k] + offset) · w[c·stride + k]` over `k < x.len()`,
+/// for `c ∈ {0, 1}`: one row (a fully connected layer's input) times two
+/// rows of `w` at `stride` (0 pairs a row with itself). `offset` is the
+/// negated input zero point, in [−128, 128] or 0. `None` if a row of `w`
+/// is not inside it or the offset is out of that range.
+#[inline(always)]
+pub(crate) fn mac_1x2(
+    x: &[i8],
+    w: &[i8],
+    stride: usize,
+    offset: i32,
+    mut acc: [i32; 2],
+) -> Option<[i32; 2]> {
+    if !(-128..=128).contains(&offset) {
+        return None;
+    }
+    let len = x.len();
+    let end = stride.checked_add(len)?;
+    let (w0, w1) = (w.get(..len)?, w.get(stride..end)?);
+    let words = len / 4;
+    if words > 0 {
+        acc = arch::mac_1x2(x, w.get(..end.max(len))?, stride, words, offset, acc);
+    }
+    for ((&x, &a), &b) in x.iter().zip(w0).zip(w1).skip(words * 4) {
+        let x = i32::from(x) + offset;
+        acc = [
+            acc[0].wrapping_add(x * i32::from(a)),
+            acc[1].wrapping_add(x * i32::from(b)),
+        ];
+    }
+    Some(acc)
+}
+
+/// The int8 matrix product with TFLite's output stage: row `p` of `x`
+/// (`rows` rows of `depth`) times row `c` of `w` (`channels` rows of
+/// `depth`), `acc = Σ (x − zero_point) · w + bias[c]`, written requantized
+/// to `out[p · channels + c]`. A 1×1 convolution of stride 1 (pixels ×
+/// channels) and a fully connected layer of several batches. `None`, with
+/// `out` untouched, if a length does not match or there is neither one
+/// multiplier nor one per channel (the caller's portable loop then runs).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn matmul<B: Values<i32> + ?Sized>(
+    x: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    depth: usize,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    if depth == 0 || !x.len().is_multiple_of(depth) || !w.len().is_multiple_of(depth) {
+        return None;
+    }
+    let (rows, channels) = (x.len() / depth, w.len() / depth);
+    if out.len() != rows.checked_mul(channels)?
+        || !(multipliers.len() == 1 || multipliers.len() == channels)
+        || bias.is_some_and(|b| b.count() != channels)
+    {
+        return None;
+    }
+    let scale = |c: usize| {
+        Scale::new(
+            multipliers
+                .get(if multipliers.len() == 1 { 0 } else { c })
+                .copied()
+                .unwrap_or(QuantizedMultiplier::ZERO),
+        )
+    };
+    // the part of each accumulator that does not depend on the pixel:
+    // bias − zero_point · Σ w, per channel
+    let constant = |c: usize, row: &[i8]| {
+        let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
+        let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
+        b.wrapping_sub(zero_point.wrapping_mul(sum))
+    };
+    let mut c = 0;
+    for pair in w.chunks(2 * depth) {
+        let (w0, w1) = pair.split_at(depth.min(pair.len()));
+        if w1.is_empty() {
+            // the last channel of an odd count: one row times itself twice
+            let (k0, m0) = (constant(c, w0), scale(c));
+            for (p, xr) in x.chunks_exact(depth).enumerate() {
+                let [a, _] = mac_1x2(xr, w0, 0, 0, [k0, k0])?;
+                *out.get_mut(p * channels + c)? = stage.apply(a, m0);
+            }
+            break;
+        }
+        let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
+        let (m0, m1) = (scale(c), scale(c + 1));
+        let requant = Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage);
+        let mut p = 0;
+        // the pixel pairs in one loop where the depth is whole 8-byte steps
+        let pairs = rows / 2;
+        if let (Some(requant), true) = (requant, pairs > 0 && depth.is_multiple_of(8)) {
+            let mut state = MatRun {
+                constant: [k0, k1, k0, k1],
+                requant,
+                tail: [0; 5],
+            };
+            let xs = x.get(..pairs * 2 * depth)?;
+            if arch::mac_2x2_run(
+                xs,
+                pair,
+                depth,
+                pairs,
+                &mut state,
+                out.get_mut(c..)?,
+                channels,
+            ) {
+                p = 2 * pairs;
+            }
+        }
+        for xs in x.chunks(2 * depth).skip(p / 2) {
+            let (y0, y1) = if xs.len() == 2 * depth {
+                let acc = mac_2x2(xs, pair, depth, depth, [k0, k1, k0, k1])?;
+                if let Some(q) = &requant {
+                    let [b0, b1, b2, b3] = arch::requant4(acc, q).to_le_bytes();
+                    ([b0 as i8, b1 as i8], Some([b2 as i8, b3 as i8]))
+                } else {
+                    let [a00, a01, a10, a11] = acc;
+                    (
+                        [stage.apply(a00, m0), stage.apply(a01, m1)],
+                        Some([stage.apply(a10, m0), stage.apply(a11, m1)]),
+                    )
+                }
+            } else {
+                let [a0, a1] = mac_1x2(xs, pair, depth, 0, [k0, k1])?;
+                ([stage.apply(a0, m0), stage.apply(a1, m1)], None)
+            };
+            let at = p * channels + c;
+            out.get_mut(at..at + 2)?.copy_from_slice(&y0);
+            if let Some(y1) = y1 {
+                let at = at + channels;
+                out.get_mut(at..at + 2)?.copy_from_slice(&y1);
+            }
+            p += 2;
+        }
+        c += 2;
+    }
+    Some(())
+}
+
+/// The largest filter (`rows × columns × input channels`) and output
+/// depth [`conv_im2col`] takes: the first layers of the TinyML models
+/// (3×3×1, 3×3×3, 10×4×1 into 8 to 64 channels).
+const IM2COL_MAX: usize = 48;
+const IM2COL_CHANNELS: usize = 64;
+
+/// TFLite's int8 convolution for a small filter on few input channels (a
+/// network's first layer): for each pair of output pixels of a row, their
+/// `filter_height × filter_width × input_depth` input values copied into
+/// two rows (im2col; a tap outside the input holds the zero point, so it
+/// adds nothing), then each pair of output channels times those rows by
+/// [`mac_2x2`] (SMLAD) from `bias − zero_point · Σ w`, and the output stage
+/// [`Requant4`]. `None`, with `out` untouched, unless the filter has at most
+/// 48 values and the output 2 to 64 channels, an even count, the zero point
+/// is an int8, the stage applies to every channel and every length matches
+/// (the caller's portable loop then runs).
+pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: &crate::Conv2dDims,
+    params: &crate::Conv2dParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    use crate::window::Window;
+    let depth = dims.input_depth;
+    let k = dims
+        .filter_height
+        .checked_mul(dims.filter_width)?
+        .checked_mul(depth)?;
+    let channels = dims.output_depth;
+    let zero_point = params.input_zero_point;
+    let image_len = dims
+        .input_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    let out_len = dims
+        .output_height
+        .checked_mul(dims.output_width)?
+        .checked_mul(channels)?;
+    let multipliers = params.multipliers;
+    if k == 0
+        || k > IM2COL_MAX
+        || !(2..=IM2COL_CHANNELS).contains(&channels)
+        || !channels.is_multiple_of(2)
+        || !(-128..=127).contains(&zero_point)
+        || w.len() != k.checked_mul(channels)?
+        || input.len() != image_len.checked_mul(dims.batches)?
+        || out.len() != out_len.checked_mul(dims.batches)?
+        || !(multipliers.len() == 1 || multipliers.len() == channels)
+        || bias.is_some_and(|b| b.count() != channels)
+    {
+        return None;
+    }
+    // per channel pair: the constants and the output stage
+    let mut constants = [[0i32; 4]; IM2COL_CHANNELS / 2];
+    let mut stages = [None; IM2COL_CHANNELS / 2];
+    for ((pair, kc), (q, c)) in w
+        .chunks_exact(2 * k)
+        .zip(&mut constants)
+        .zip(stages.iter_mut().zip((0..channels).step_by(2)))
+    {
+        let (w0, w1) = pair.split_at(k);
+        let constant = |c: usize, row: &[i8]| {
+            let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
+            let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
+            b.wrapping_sub(zero_point.wrapping_mul(sum))
+        };
+        let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
+        *kc = [k0, k1, k0, k1];
+        *q = Some(Requant4::for_channels(
+            multipliers,
+            [c, c + 1, c, c + 1],
+            stage,
+        )?);
+    }
+    let mut cols = [zero_point as i8; 2 * IM2COL_MAX];
+    // one pixel's values into `row` of `cols`
+    let gather = |cols: &mut [i8], image: &[i8], oy: usize, ox: usize| {
+        let rows = Window::new(
+            oy,
+            params.stride_height,
+            params.pad_top,
+            params.dilation_height,
+            dims.filter_height,
+            dims.input_height,
+        );
+        let taps = Window::new(
+            ox,
+            params.stride_width,
+            params.pad_left,
+            params.dilation_width,
+            dims.filter_width,
+            dims.input_width,
+        );
+        if rows.len() < dims.filter_height || taps.len() < dims.filter_width {
+            // a tap outside: the zero point there
+            for v in cols.iter_mut() {
+                *v = zero_point as i8;
+            }
+        }
+        if depth == 1 {
+            // one byte a tap
+            for (ky, iy) in rows.taps() {
+                let (from, to) = (iy * dims.input_width, ky * dims.filter_width);
+                for (kx, ix) in taps.taps() {
+                    if let (Some(d), Some(&v)) = (cols.get_mut(to + kx), image.get(from + ix)) {
+                        *d = v;
+                    }
+                }
+            }
+            return;
+        }
+        for (ky, iy) in rows.taps() {
+            for (kx, ix) in taps.taps() {
+                let from = (iy * dims.input_width + ix) * depth;
+                let to = (ky * dims.filter_width + kx) * depth;
+                let src = image.get(from..).unwrap_or(&[]).iter();
+                let dst = cols.get_mut(to..).unwrap_or(&mut []).iter_mut();
+                // byte by byte: a few bytes, no call
+                for (d, &v) in dst.zip(src).take(depth) {
+                    *d = v;
+                }
+            }
+        }
+    };
+    for (image, out) in input
+        .chunks_exact(image_len.max(1))
+        .zip(out.chunks_exact_mut(out_len.max(1)))
+    {
+        for oy in 0..dims.output_height {
+            for ox in (0..dims.output_width).step_by(2) {
+                let second = ox + 1 < dims.output_width;
+                let (c0, c1) = cols.split_at_mut(k);
+                gather(c0, image, oy, ox);
+                if second {
+                    gather(c1.get_mut(..k)?, image, oy, ox + 1);
+                } else {
+                    c1.get_mut(..k)?.copy_from_slice(c0);
+                }
+                let at = (oy * dims.output_width + ox) * channels;
+                for ((pair, kc), (q, c)) in w
+                    .chunks_exact(2 * k)
+                    .zip(&constants)
+                    .zip(stages.iter().zip((0..channels).step_by(2)))
+                {
+                    let acc = mac_2x2(cols.get(..2 * k)?, pair, k, k, *kc)?;
+                    let [b0, b1, b2, b3] = arch::requant4(acc, q.as_ref()?).to_le_bytes();
+                    out.get_mut(at + c..at + c + 2)?
+                        .copy_from_slice(&[b0 as i8, b1 as i8]);
+                    if second {
+                        out.get_mut(at + channels + c..at + channels + c + 2)?
+                            .copy_from_slice(&[b2 as i8, b3 as i8]);
+                    }
+                }
+            }
+        }
+    }
+    Some(())
+}
+
+/// A depthwise convolution of one input channel (a first layer, person
+/// detection's: 96×96×1, depth multiplier 8) as the convolution it is:
+/// its filter `[1, h, w, M]` transposed into `[M, h, w, 1]` on the stack
+/// (at most 1024 values), then [`conv_im2col`]. `None` as that, or for
+/// more than one input channel.
+pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    filter: &[i8],
+    bias: Option<&B>,
+    dims: &crate::DepthwiseConvDims,
+    params: &crate::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    let taps = dims.filter_height.checked_mul(dims.filter_width)?;
+    let m = dims.depth_multiplier;
+    let mut w = [0i8; 1024];
+    let len = taps.checked_mul(m)?;
+    if dims.input_depth != 1 || len > w.len() || filter.len() != len {
+        return None;
+    }
+    // w[c · taps + t] = filter[t · m + c]
+    for (t, row) in filter.chunks_exact(m.max(1)).enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            *w.get_mut(c * taps + t)? = v;
+        }
+    }
+    let conv_dims = crate::Conv2dDims {
+        batches: dims.batches,
+        input_height: dims.input_height,
+        input_width: dims.input_width,
+        input_depth: 1,
+        filter_height: dims.filter_height,
+        filter_width: dims.filter_width,
+        output_height: dims.output_height,
+        output_width: dims.output_width,
+        output_depth: m,
+    };
+    let conv_params = crate::Conv2dParams {
+        stride_height: params.stride_height,
+        stride_width: params.stride_width,
+        dilation_height: params.dilation_height,
+        dilation_width: params.dilation_width,
+        pad_top: params.pad_top,
+        pad_left: params.pad_left,
+        input_zero_point: params.input_zero_point,
+        output_zero_point: params.output_zero_point,
+        multipliers: params.multipliers,
+        output_min: params.output_min,
+        output_max: params.output_max,
+        rounding: params.rounding,
+    };
+    conv_im2col(
+        input,
+        w.get(..len)?,
+        bias,
+        &conv_dims,
+        &conv_params,
+        stage,
+        out,
+    )
+}
+
+/// The fully connected layer of one batch with TFLite's output stage:
+/// `acc = Σ (x − zero_point) · w[c] + bias[c]` for each row `c` of `w`
+/// (`x.len()` values each), written requantized to `out[c]`, two rows at a
+/// time. `None`, with `out` untouched, if a length does not match, there is
+/// neither one multiplier nor one per channel, or the zero point is not an
+/// int8 (the caller's portable loop then runs).
+pub(crate) fn vec_mat<B: Values<i32> + ?Sized>(
+    x: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    let depth = x.len();
+    let channels = out.len();
+    if depth == 0
+        || w.len() != depth.checked_mul(channels)?
+        || !(multipliers.len() == 1 || multipliers.len() == channels)
+        || bias.is_some_and(|b| b.count() != channels)
+        || !(-128..=127).contains(&zero_point)
+    {
+        return None;
+    }
+    let scale = |c: usize| {
+        Scale::new(
+            multipliers
+                .get(if multipliers.len() == 1 { 0 } else { c })
+                .copied()
+                .unwrap_or(QuantizedMultiplier::ZERO),
+        )
+    };
+    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
+    for (pair, (ys, c)) in w
+        .chunks(2 * depth)
+        .zip(out.chunks_mut(2).zip((0..channels).step_by(2)))
+    {
+        // the last row of an odd count is paired with itself (stride 0)
+        let stride = if ys.len() == 2 { depth } else { 0 };
+        let acc = [bias_at(c), bias_at(c + ys.len() - 1)];
+        let acc = mac_1x2(x, pair, stride, -zero_point, acc)?;
+        for (j, (y, a)) in ys.iter_mut().zip(acc).enumerate() {
+            *y = stage.apply(a, scale(c + j));
+        }
+    }
+    Some(())
+}
+
+/// The output stage of four channels at once, on the DSP extension:
+/// TFLite Micro's double rounding and clamp bit for bit in 7 instructions
+/// an output and 8 for the four's clamp and packing ([`arch::requant4`]).
+///
+/// For a multiplier `m` in `[2^30, 2^31)` the doubling high product
+/// `(a · m + 2^30) >> 31` is `SMMLAR(a, m2, a)` with `m2 = 2m − 2^32`:
+/// `(a · 2^32 + a · (2m − 2^32) + 2^31) >> 32 = (2am + 2^31) >> 32`, one
+/// instruction, exact because the quotient fits an `i32` (it is within
+/// `±(2^31 − 1)`). The rounding division of that `h` by `2^r`, ties away
+/// from zero, is `((h − [h < 0]) >> (r − 1) + 1) >> 1` for `r ≥ 1` (the
+/// `+ 1` cannot overflow: `h − [h < 0] ≤ 2^31 − 2`), and the output zero
+/// point joins the `+ 1` as `+ 2 · zp` (`QADD`: a sum that saturates is far
+/// outside int8 either way), the final `>> 1` inside `SSAT`'s shift. The
+/// four bytes are clamped to `[lo, hi]` together (`SSUB8` / `SEL`).
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct Requant4 {
+    /// per channel `[2m − 2^32, r − 1]` (wrapping to `i32`)
+    channels: [[i32; 2]; 4],
+    /// `1 + 2 · zero point`
+    offset: i32,
+    /// the clamp's ends in each byte
+    lo: u32,
+    hi: u32,
+}
+
+impl Requant4 {
+    /// The stage of channels `c … c + 3`; `None` (the caller then takes
+    /// [`OutputStage::apply`]) unless every multiplier is in `[2^30, 2^31)`
+    /// with a shift in `[−31, −1]` (a real multiplier below 1/2, as every
+    /// int8 layer's), the rounding is the double one and the zero point an
+    /// int8.
+    pub(crate) fn new(
+        multipliers: &[QuantizedMultiplier],
+        c: usize,
+        stage: &OutputStage,
+    ) -> Option<Self> {
+        Self::for_channels(multipliers, [c, c + 1, c + 2, c + 3], stage)
+    }
+
+    /// [`Requant4::new`] for the channels `cs` (the 2 pixels × 2 channels
+    /// block of [`matmul`]: `[c, c + 1, c, c + 1]`).
+    pub(crate) fn for_channels(
+        multipliers: &[QuantizedMultiplier],
+        cs: [usize; 4],
+        stage: &OutputStage,
+    ) -> Option<Self> {
+        let (zero_point, lo, hi) = stage.double_int8()?;
+        let mut channels = [[0i32; 2]; 4];
+        for (ch, c) in channels.iter_mut().zip(cs) {
+            let at = if multipliers.len() == 1 { 0 } else { c };
+            let m = multipliers.get(at)?;
+            let (q, shift) = (m.multiplier(), m.shift());
+            if q < 1 << 30 || !(-31..=-1).contains(&shift) {
+                return None;
+            }
+            *ch = [q.wrapping_mul(2), -shift - 1];
+        }
+        let byte = |v: i32| (v as u8 as u32) * 0x0101_0101;
+        Some(Requant4 {
+            channels,
+            offset: 1 + 2 * zero_point,
+            lo: byte(lo),
+            hi: byte(hi),
+        })
+    }
+}
+
+/// What [`arch::mac_2x2_run`] reads of one pair of output channels while
+/// it runs over the pixel pairs of a 1×1 convolution, at fixed offsets.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct MatRun {
+    /// `bias − zero_point · Σ w` for channels `c, c + 1, c, c + 1` (0)
+    constant: [i32; 4],
+    /// the output stage of the same four (16)
+    requant: Requant4,
+    /// the weights' first row, the output's next pair and its end, the
+    /// channel count, the depth (60; filled in by the loop's wrapper)
+    tail: [usize; 5],
+}
+
+/// What [`arch::dw3x3_run`] reads of one channel group while it runs
+/// along a row of interior pixels, at fixed offsets: the constants, the
+/// widened 3×3 filter, the output stage, and the run's pointers and steps
+/// (filled in by it).
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct Run3 {
+    /// `bias − zero_point · Σ w` per channel (offset 0)
+    constant: [i32; 4],
+    /// the filter's taps widened: bytes 0 and 2, then 1 and 3 (16)
+    table: [u32; 18],
+    /// the output stage (88)
+    requant: Requant4,
+    /// the output's next word and its end, the output's and the image's
+    /// step from pixel to pixel (132)
+    tail: [usize; 4],
+}
+
+/// TFLite's int8 depthwise convolution of depth multiplier 1 on one
+/// image, four channels at a time (one word of the image and of the
+/// filter). Channel group by channel group: the group's nine filter words
+/// of a 3×3 filter widened once into halves, `bias − zero_point · Σ w`
+/// per channel, then over the output pixels: a pixel whose 3×3 taps are
+/// all inside the input is one `asm!` block ([`arch::dw3x3`], 8
+/// instructions a tap: `LDR`, `LDRD` of the widened filter, two `SXTB16`,
+/// `SMLABB` / `SMLATT` per channel); a border pixel (or another filter
+/// size) adds the input offset (`SADD16`) tap by tap over the taps inside.
+/// The output stage is [`Requant4`] where it applies. `None`, with `out`
+/// untouched, unless the channels are a multiple of 4, the depth
+/// multiplier is 1, the zero point an int8 and every length matches (the
+/// caller's portable loop then runs).
+pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
+    image: &[i8],
+    filter: &[i8],
+    bias: Option<&B>,
+    dims: &crate::DepthwiseConvDims,
+    params: &crate::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    use crate::window::Window;
+    let depth = dims.input_depth;
+    let zero_point = params.input_zero_point;
+    let multipliers = params.multipliers;
+    if dims.depth_multiplier != 1
+        || depth == 0
+        || !depth.is_multiple_of(4)
+        || !(-128..=127).contains(&zero_point)
+        || image.len()
+            != dims
+                .input_height
+                .checked_mul(dims.input_width)?
+                .checked_mul(depth)?
+        || filter.len()
+            != dims
+                .filter_height
+                .checked_mul(dims.filter_width)?
+                .checked_mul(depth)?
+        || out.len()
+            != dims
+                .output_height
+                .checked_mul(dims.output_width)?
+                .checked_mul(depth)?
+        || !(multipliers.len() == 1 || multipliers.len() == depth)
+        || bias.is_some_and(|b| b.count() != depth)
+    {
+        return None;
+    }
+    let word = |s: &[i8], at: usize| -> Option<u32> {
+        let b = s.get(at..at.checked_add(4)?)?;
+        Some(u32::from_le_bytes([
+            b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8,
+        ]))
+    };
+    let offset = (-zero_point as u32 & 0xffff) * 0x0001_0001;
+    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
+    let scale = |c: usize| {
+        Scale::new(
+            multipliers
+                .get(if multipliers.len() == 1 { 0 } else { c })
+                .copied()
+                .unwrap_or(QuantizedMultiplier::ZERO),
+        )
+    };
+    let three = dims.filter_height == 3 && dims.filter_width == 3;
+    // the steps between taps in the image: a column, a row
+    let column = params.dilation_width.checked_mul(depth)?;
+    let row = params
+        .dilation_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    // which taps of a 3×3 window are inside: all (class 0), all but the
+    // first (1), all but the last (2); `None` for any other window
+    let class = |w: Window| match (w.taps().next(), w.len()) {
+        (Some((0, at)), 3) => Some((0, at)),
+        (Some((1, at)), 2) => Some((1, at)),
+        (Some((0, at)), 2) => Some((2, at)),
+        _ => None,
+    };
+    // per axis and class, the output positions of that class (a range:
+    // the windows move monotonically) and the input position of the first
+    // tap inside at the range's start; `complete` if every position has a
+    // class
+    let spans = |n: usize, stride: usize, pad: usize, dilation: usize, size: usize| {
+        let mut spans: [Option<(usize, usize, usize)>; 3] = [None; 3];
+        let mut complete = true;
+        for o in 0..n {
+            match class(Window::new(o, stride, pad, dilation, 3, size)) {
+                Some((k, at)) => match spans.get_mut(k) {
+                    Some(Some(span)) if span.1 == o => span.1 = o + 1,
+                    Some(span @ None) => *span = Some((o, o + 1, at)),
+                    // not a range: no runs at all (never seen)
+                    _ => return ([None; 3], false, false),
+                },
+                None => complete = false,
+            }
+        }
+        (spans, complete, true)
+    };
+    let (row_spans, rows_complete, rows_ranges) = spans(
+        dims.output_height,
+        params.stride_height,
+        params.pad_top,
+        params.dilation_height,
+        dims.input_height,
+    );
+    let (col_spans, cols_complete, cols_ranges) = spans(
+        dims.output_width,
+        params.stride_width,
+        params.pad_left,
+        params.dilation_width,
+        dims.input_width,
+    );
+    // the image's and the output's steps from one output row to the next
+    let image_rows = params
+        .stride_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    let out_rows = dims.output_width.checked_mul(depth)?;
+    // the image's step from one output column to the next
+    let pixel_step = params.stride_width.checked_mul(depth)?;
+    for c in (0..depth).step_by(4) {
+        let bias4 = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
+        // the 3×3 filter widened (bytes 0, 2 and 1, 3 of each tap's word),
+        // and bias − zero_point · Σ w per channel over the taps inside, for
+        // each pair of row and column classes
+        let mut table = [0u32; 18];
+        let mut constants = [[bias4; 3]; 3];
+        if three {
+            let mut zw = [[0i32; 4]; 9];
+            for ((pair, z), t) in table.chunks_exact_mut(2).zip(&mut zw).zip(0..) {
+                let f = word(filter, t * depth + c)?;
+                if let [even, odd] = pair {
+                    *even = widen(f);
+                    *odd = widen(f >> 8);
+                }
+                for (j, z) in z.iter_mut().enumerate() {
+                    *z = zero_point * i32::from((f >> (8 * j)) as u8 as i8);
+                }
+            }
+            let dropped = [None, Some(0), Some(2)];
+            for (rs, dr) in constants.iter_mut().zip(dropped) {
+                for (k, dc) in rs.iter_mut().zip(dropped) {
+                    for (t, z) in zw.iter().enumerate() {
+                        if Some(t / 3) != dr && Some(t % 3) != dc {
+                            for (k, z) in k.iter_mut().zip(z) {
+                                *k = k.wrapping_sub(*z);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let requant = Requant4::new(multipliers, c, stage);
+        // the state of the DSP loops, its table and constants those of the
+        // taps inside of `state_class`
+        let mut state = requant
+            .filter(|_| three && rows_ranges && cols_ranges)
+            .map(|requant| Run3 {
+                constant: bias4,
+                table,
+                requant,
+                tail: [0; 4],
+            });
+        if let Some(st) = state.as_mut() {
+            // class by class (rows × columns with the same taps inside):
+            // its table and constants once, then runs along its longer side
+            for (rc, rs) in row_spans.iter().enumerate() {
+                for (cc, cs) in col_spans.iter().enumerate() {
+                    let (Some((oy0, oy1, iy0)), Some((ox0, ox1, ix0))) = (*rs, *cs) else {
+                        continue;
+                    };
+                    let from =
+                        table.get(2 * (3 * usize::from(rc == 1) + usize::from(cc == 1))..)?;
+                    st.table.get_mut(..from.len())?.copy_from_slice(from);
+                    st.constant = *constants.get(rc)?.get(cc)?;
+                    let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
+                    // (runs, pixels a run, the steps from run to run and from pixel to pixel)
+                    let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) =
+                        if n_cols >= n_rows {
+                            (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
+                        } else {
+                            (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
+                        };
+                    let first = (iy0 * dims.input_width + ix0) * depth + c;
+                    let at = (oy0 * dims.output_width + ox0) * depth + c;
+                    for i in 0..runs {
+                        let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
+                        let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
+                        let go = (image_pixel, pixels, out_pixel);
+                        let done = match (rc > 0, cc > 0) {
+                            (false, false) => {
+                                arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2)
+                            }
+                            (true, false) => {
+                                arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2)
+                            }
+                            (false, true) => {
+                                arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2)
+                            }
+                            (true, true) => {
+                                arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2)
+                            }
+                        };
+                        if !done {
+                            return None;
+                        }
+                    }
+                }
+            }
+            if rows_complete && cols_complete {
+                continue;
+            }
+        }
+        for oy in 0..dims.output_height {
+            let rows = Window::new(
+                oy,
+                params.stride_height,
+                params.pad_top,
+                params.dilation_height,
+                dims.filter_height,
+                dims.input_height,
+            );
+            let row_class = if three { class(rows) } else { None };
+            let mut ox = 0;
+            while ox < dims.output_width {
+                let cols = Window::new(
+                    ox,
+                    params.stride_width,
+                    params.pad_left,
+                    params.dilation_width,
+                    dims.filter_width,
+                    dims.input_width,
+                );
+                let col_class = if three { class(cols) } else { None };
+                if let (Some(_), Some(_), Some(_)) = (&state, row_class, col_class) {
+                    // done above
+                    ox += 1;
+                    continue;
+                }
+                let acc = match (row_class, col_class) {
+                    (Some((rc, iy)), Some((cc, ix))) => {
+                        let first = (iy * dims.input_width + ix) * depth + c;
+                        let (nr, nc) = (3 - usize::from(rc > 0), 3 - usize::from(cc > 0));
+                        let reach = (nr - 1) * row + (nc - 1) * column + 4;
+                        let block = image.get(first..first.checked_add(reach)?)?;
+                        let t =
+                            table.get(2 * (3 * usize::from(rc == 1) + usize::from(cc == 1))..)?;
+                        if t.len() < 2 * (3 * (nr - 1) + nc) {
+                            return None;
+                        }
+                        let k = *constants.get(rc)?.get(cc)?;
+                        match (nr, nc) {
+                            (3, 3) => arch::dw3x3(block, t, column, row, k),
+                            (2, 3) => arch::dw2x3(block, t, column, row, k),
+                            (3, 2) => arch::dw3x2(block, t, column, row, k),
+                            _ => arch::dw2x2(block, t, column, row, k),
+                        }
+                    }
+                    _ => {
+                        let mut acc = bias4;
+                        for (ky, iy) in rows.taps() {
+                            for (kx, ix) in cols.taps() {
+                                let x = word(image, (iy * dims.input_width + ix) * depth + c)?;
+                                let f = word(filter, (ky * dims.filter_width + kx) * depth + c)?;
+                                acc = arch::mac_4_channels(acc, x, f, offset);
+                            }
+                        }
+                        acc
+                    }
+                };
+                let at = (oy * dims.output_width + ox) * depth + c;
+                write4(
+                    out.get_mut(at..at + 4)?,
+                    acc,
+                    requant.as_ref(),
+                    stage,
+                    &scale,
+                    c,
+                );
+                ox += 1;
+            }
+        }
+    }
+    Some(())
+}
+
+/// The output stage of channels `c … c + 3` into the first four of `ys`:
+/// [`Requant4`] where it applies, else [`OutputStage::apply`] channel by
+/// channel.
+#[inline(always)]
+fn write4(
+    ys: &mut [i8],
+    acc: [i32; 4],
+    requant: Option<&Requant4>,
+    stage: &OutputStage,
+    scale: &impl Fn(usize) -> Scale,
+    c: usize,
+) {
+    if let Some(q) = requant {
+        if let Some(ys) = ys.first_chunk_mut::<4>() {
+            *ys = arch::requant4(acc, q).to_le_bytes().map(|b| b as i8);
+        }
+    } else {
+        for (j, (y, a)) in ys.iter_mut().zip(acc).enumerate() {
+            *y = stage.apply(a, scale(c + j));
+        }
+    }
+}
+
+/// `SXTB16`: bytes 0 and 2 of `v`, sign-extended into the two halves.
+fn widen(v: u32) -> u32 {
+    let half = |b: u32| u32::from((b as u8 as i8) as i16 as u16);
+    half(v) | half(v >> 16) << 16
+}
+
+/// The plain-Rust forms of the loops: the tails past the last whole word,
+/// and the whole loops where there is no DSP extension.
+mod portable {
+    /// [`super::mac_2x2`] from column `from` on, over whole rows.
+    #[inline(always)]
+    pub(super) fn mac_2x2_rows(
+        x0: &[i8],
+        x1: &[i8],
+        w0: &[i8],
+        w1: &[i8],
+        from: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let cols = x0.iter().zip(x1).zip(w0.iter().zip(w1)).skip(from);
+        cols.fold(acc, |[a00, a01, a10, a11], ((&x0, &x1), (&w0, &w1))| {
+            let (x0, x1, w0, w1) = (i32::from(x0), i32::from(x1), i32::from(w0), i32::from(w1));
+            [
+                a00.wrapping_add(x0 * w0),
+                a01.wrapping_add(x0 * w1),
+                a10.wrapping_add(x1 * w0),
+                a11.wrapping_add(x1 * w1),
+            ]
+        })
+    }
+}
+
+/// The loops over whole words, on the DSP extension.
+#[cfg(shapecheck_dsp)]
+mod arch {
+    use core::arch::asm;
+
+    /// Four columns of the 2×2 block: 4 loads, 8 widenings, 8 `SMLAD`s.
+    /// `{x}` and `{w}` step past the word; the second rows are at
+    /// `{skip}` = stride − 4 from there. Six scratch registers, `{a}` …
+    /// `{f}`.
+    macro_rules! step_2x2 {
+        () => {
+            concat!(
+                "ldr {b}, [{x}], #4\n",
+                "ldr {d}, [{w}], #4\n",
+                "ldr {f}, [{w}, {skip}]\n",
+                "sxtb16 {a}, {b}\n",
+                "sxtb16 {b}, {b}, ror #8\n",
+                "sxtb16 {c}, {d}\n",
+                "sxtb16 {d}, {d}, ror #8\n",
+                "sxtb16 {e}, {f}\n",
+                "sxtb16 {f}, {f}, ror #8\n",
+                "smlad {a00}, {a}, {c}, {a00}\n",
+                "smlad {a00}, {b}, {d}, {a00}\n",
+                "smlad {a01}, {a}, {e}, {a01}\n",
+                "smlad {a01}, {b}, {f}, {a01}\n",
+                "ldr {b}, [{x}, {skip}]\n",
+                "sxtb16 {a}, {b}\n",
+                "sxtb16 {b}, {b}, ror #8\n",
+                "smlad {a10}, {a}, {c}, {a10}\n",
+                "smlad {a10}, {b}, {d}, {a10}\n",
+                "smlad {a11}, {a}, {e}, {a11}\n",
+                "smlad {a11}, {b}, {f}, {a11}\n",
+            )
+        };
+    }
+
+    /// `words` words (4 columns each) of the 2×2 block from the rows'
+    /// starts: `xs`, `ws` hold both rows, the second `stride` bytes after
+    /// the first, `4 · words` bytes each.
+    ///
+    /// Thirteen registers: the two pointers, `skip`, four accumulators and
+    /// six scratch; the loop's end is kept on the stack (pushed from the
+    /// register that then serves as the sixth scratch one) and compared at
+    /// the end of each 8 columns.
+    #[inline(always)]
+    pub(super) fn mac_2x2(
+        xs: &[i8],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let [mut a00, mut a01, mut a10, mut a11] = acc;
+        let pairs = words / 2;
+        let skip = stride.wrapping_sub(4);
+        let (mut x, mut w) = (xs.as_ptr(), ws.as_ptr());
+        if pairs > 0 {
+            let end = x.wrapping_add(8 * pairs);
+            // SAFETY: the wrapper checked that both rows of `x` and of `w`
+            // hold `4 · words` bytes (row 1 at `stride` from row 0); the
+            // loop reads `8 · pairs <= 4 · words` of each. The stack is
+            // back where it was at the end.
+            unsafe {
+                asm!(
+                    "push {{{e}}}",
+                    "2:",
+                    step_2x2!(),
+                    step_2x2!(),
+                    "ldr {a}, [sp]",
+                    "cmp {x}, {a}",
+                    "bne 2b",
+                    "add sp, sp, #4",
+                    x = inout(reg) x,
+                    w = inout(reg) w,
+                    e = inout(reg) end => _,
+                    skip = in(reg) skip,
+                    a00 = inout(reg) a00,
+                    a01 = inout(reg) a01,
+                    a10 = inout(reg) a10,
+                    a11 = inout(reg) a11,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    d = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly),
+                );
+            }
+        }
+        if words % 2 == 1 {
+            // SAFETY: as above, the last word of each row
+            unsafe {
+                asm!(
+                    step_2x2!(),
+                    x = inout(reg) x => _,
+                    w = inout(reg) w => _,
+                    skip = in(reg) skip,
+                    a00 = inout(reg) a00,
+                    a01 = inout(reg) a01,
+                    a10 = inout(reg) a10,
+                    a11 = inout(reg) a11,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    d = out(reg) _,
+                    e = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly, nostack, preserves_flags),
+                );
+            }
+        }
+        [a00, a01, a10, a11]
+    }
+
+    /// One channel of [`mac_2x2_run`]'s output stage (the stage at 16 in
+    /// the state `{e}`).
+    macro_rules! mat_scale {
+        ($a:literal, $at:literal) => {
+            concat!(
+                "ldrd {a}, {b}, [{e}, #",
+                $at,
+                "]\n",
+                "smmlar {",
+                $a,
+                "}, {",
+                $a,
+                "}, {a}, {",
+                $a,
+                "}\n",
+                "add {",
+                $a,
+                "}, {",
+                $a,
+                "}, {",
+                $a,
+                "}, asr #31\n",
+                "asr {",
+                $a,
+                "}, {",
+                $a,
+                "}, {b}\n",
+            )
+        };
+    }
+
+    /// The last steps of one channel, `+ 1 + 2 · zero point` in `{a}`.
+    macro_rules! mat_narrow {
+        ($a:literal) => {
+            concat!(
+                "qadd {",
+                $a,
+                "}, {",
+                $a,
+                "}, {a}\n",
+                "ssat {",
+                $a,
+                "}, #8, {",
+                $a,
+                "}, asr #1\n",
+            )
+        };
+    }
+
+    /// `pairs` pixel pairs of a 1×1 convolution (rows of `x`, `depth`
+    /// bytes each) times the two weight rows of `w`, with the output
+    /// stage, in one loop: per pair the constants, `depth / 8` steps of
+    /// the 2×2 block (40 instructions for 32 multiply-accumulates), the
+    /// stage of [`requant4`] and two halfword stores, pixel `2i`'s at
+    /// `out[2i · channels]`, pixel `2i + 1`'s a row on. Thirteen
+    /// registers: the state pointer and the inner loop's end go to the
+    /// stack during the inner loop. `false` (nothing written) unless the
+    /// depth is a non-zero multiple of 8 and the slices hold all that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn mac_2x2_run(
+        x: &[i8],
+        w: &[i8],
+        depth: usize,
+        pairs: usize,
+        state: &mut super::MatRun,
+        out: &mut [i8],
+        channels: usize,
+    ) -> bool {
+        let x_need = pairs.checked_mul(2).and_then(|v| v.checked_mul(depth));
+        let w_need = depth.checked_mul(2);
+        let out_need = pairs
+            .checked_sub(1)
+            .and_then(|v| v.checked_mul(2 * channels))
+            .and_then(|v| v.checked_add(channels + 2));
+        match (x_need, w_need, out_need) {
+            (Some(xn), Some(wn), Some(on))
+                if depth >= 8
+                    && depth.is_multiple_of(8)
+                    && xn <= x.len()
+                    && wn <= w.len()
+                    && on <= out.len()
+                    && channels >= 2 => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            w.as_ptr() as usize,
+            start,
+            start + pairs * 2 * channels,
+            channels,
+            depth,
+        ];
+        // SAFETY: checked above: each pair's two rows of `x` (`2 · depth`
+        // bytes from its start) and the two rows of `w` are inside their
+        // slices, the inner loop reading 8 bytes of each row a step until
+        // row 0's end; the two halfwords of pair `i` are stored at
+        // `2i · channels` and one row (`channels`) on, inside `out` up to
+        // the last pair's. Unaligned LDR / STRH are allowed on the
+        // Cortex-M4; the LDRDs read the word-aligned state. 8 bytes of
+        // stack are used and given back.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a00}, {a01}, [{e}, #0]",
+                "ldrd {a10}, {a11}, [{e}, #8]",
+                "ldr {w}, [{e}, #60]",
+                "ldr {a}, [{e}, #76]",
+                "add {a}, {x}, {a}",
+                "sub sp, sp, #8",
+                "str {e}, [sp]",
+                "str {a}, [sp, #4]",
+                "3:",
+                step_2x2!(),
+                step_2x2!(),
+                "ldr {a}, [sp, #4]",
+                "cmp {x}, {a}",
+                "bne 3b",
+                "ldr {e}, [sp]",
+                "add sp, sp, #8",
+                "add {x}, {x}, {skip}",
+                "add {x}, {x}, #4",
+                mat_scale!("a00", "16"),
+                mat_scale!("a01", "24"),
+                mat_scale!("a10", "32"),
+                mat_scale!("a11", "40"),
+                "ldr {a}, [{e}, #48]",
+                mat_narrow!("a00"),
+                mat_narrow!("a01"),
+                mat_narrow!("a10"),
+                mat_narrow!("a11"),
+                "bfi {a00}, {a01}, #8, #8",
+                "bfi {a00}, {a10}, #16, #8",
+                "bfi {a00}, {a11}, #24, #8",
+                "ldrd {a}, {b}, [{e}, #52]",
+                "ssub8 {a01}, {a00}, {a}",
+                "sel {a00}, {a00}, {a}",
+                "ssub8 {a01}, {a00}, {b}",
+                "sel {a00}, {b}, {a00}",
+                "ldrd {a}, {b}, [{e}, #64]",
+                "ldr {c}, [{e}, #72]",
+                "strh {a00}, [{a}]",
+                "lsr {a00}, {a00}, #16",
+                "strh {a00}, [{a}, {c}]",
+                "add {a}, {a}, {c}, lsl #1",
+                "str {a}, [{e}, #64]",
+                "cmp {a}, {b}",
+                "bne 2b",
+                x = inout(reg) x.as_ptr() => _,
+                w = out(reg) _,
+                e = inout(reg) state as *mut super::MatRun => _,
+                skip = in(reg) depth - 4,
+                a00 = out(reg) _,
+                a01 = out(reg) _,
+                a10 = out(reg) _,
+                a11 = out(reg) _,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                f = out(reg) _,
+            );
+        }
+        true
+    }
+
+    /// `words` words of one row `x` (its halves offset by `offset`) times
+    /// two rows of `ws`, the second `stride` bytes after the first:
+    /// thirteen registers.
+    #[inline(always)]
+    pub(super) fn mac_1x2(
+        x: &[i8],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        offset: i32,
+        acc: [i32; 2],
+    ) -> [i32; 2] {
+        let [mut a0, mut a1] = acc;
+        // the offset in both halves
+        let offset = (offset as u32 & 0xffff) * 0x0001_0001;
+        // SAFETY: the wrapper checked that `x` holds `4 · words` bytes and
+        // both rows of `ws` (row 1 at `stride` from row 0) as many.
+        unsafe {
+            asm!(
+                "2:",
+                "ldr {b}, [{x}], #4",
+                "ldr {d}, [{w}], #4",
+                "ldr {f}, [{w}, {skip}]",
+                "sxtb16 {a}, {b}",
+                "sxtb16 {b}, {b}, ror #8",
+                "sadd16 {a}, {a}, {off}",
+                "sadd16 {b}, {b}, {off}",
+                "sxtb16 {c}, {d}",
+                "sxtb16 {d}, {d}, ror #8",
+                "sxtb16 {e}, {f}",
+                "sxtb16 {f}, {f}, ror #8",
+                "smlad {a0}, {a}, {c}, {a0}",
+                "smlad {a0}, {b}, {d}, {a0}",
+                "smlad {a1}, {a}, {e}, {a1}",
+                "smlad {a1}, {b}, {f}, {a1}",
+                "subs {n}, {n}, #1",
+                "bne 2b",
+                x = inout(reg) x.as_ptr() => _,
+                w = inout(reg) ws.as_ptr() => _,
+                n = inout(reg) words => _,
+                skip = in(reg) stride.wrapping_sub(4),
+                off = in(reg) offset,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                e = out(reg) _,
+                f = out(reg) _,
+                options(readonly, nostack),
+            );
+        }
+        [a0, a1]
+    }
+
+    /// Channels `c … c + 3` of one depthwise tap: `acc[j] += (x_j +
+    /// offset) · f_j` for the four bytes of the input word `x` and of the
+    /// filter word `f` (`offset` in both halves).
+    #[inline(always)]
+    pub(super) fn mac_4_channels(acc: [i32; 4], x: u32, f: u32, offset: u32) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: registers only
+        unsafe {
+            asm!(
+                "sxtb16 {xe}, {x}",
+                "sxtb16 {xo}, {x}, ror #8",
+                "sadd16 {xe}, {xe}, {off}",
+                "sadd16 {xo}, {xo}, {off}",
+                "sxtb16 {fe}, {f}",
+                "sxtb16 {fo}, {f}, ror #8",
+                "smlabb {a0}, {xe}, {fe}, {a0}",
+                "smlatt {a2}, {xe}, {fe}, {a2}",
+                "smlabb {a1}, {xo}, {fo}, {a1}",
+                "smlatt {a3}, {xo}, {fo}, {a3}",
+                x = in(reg) x,
+                f = in(reg) f,
+                off = in(reg) offset,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                xe = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(pure, nomem, nostack),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
+
+    /// One tap of [`dw3x3`]: the image word at `$at`, the widened filter
+    /// words at `$f` bytes into the table.
+    macro_rules! tap {
+        ($at:literal, $f:literal) => {
+            concat!(
+                "ldr {x}, ",
+                $at,
+                "\n",
+                "ldrd {fe}, {fo}, [{t}, #",
+                $f,
+                "]\n",
+                "sxtb16 {xo}, {x}, ror #8\n",
+                "sxtb16 {x}, {x}\n",
+                "smlabb {a0}, {x}, {fe}, {a0}\n",
+                "smlatt {a2}, {x}, {fe}, {a2}\n",
+                "smlabb {a1}, {xo}, {fo}, {a1}\n",
+                "smlatt {a3}, {xo}, {fo}, {a3}\n",
+            )
+        };
+    }
+
+    /// Channels `c … c + 3` of one output pixel over 3 × 3 taps of a
+    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
+    /// column `column` bytes on, a row `row` on), the filter's from `table`
+    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
+    /// from the block's first tap on). 74 instructions for 36
+    /// multiply-accumulates, twelve registers.
+    #[inline(always)]
+    pub(super) fn dw3x3(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: the wrapper checked that `block` holds 2 rows and
+        // 2 columns past its start and a word, the farthest word read,
+        // and that `table` holds the 18 words read (at most 18 · 4
+        // bytes on, word-aligned as LDRD needs).
+        unsafe {
+            asm!(
+                tap!("[{p}]", "0"),
+                tap!("[{p}, {d}]", "8"),
+                tap!("[{p}, {d}, lsl #1]", "16"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "24"),
+                tap!("[{p}, {d}]", "32"),
+                tap!("[{p}, {d}, lsl #1]", "40"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "48"),
+                tap!("[{p}, {d}]", "56"),
+                tap!("[{p}, {d}, lsl #1]", "64"),
+                p = inout(reg) block.as_ptr() => _,
+                t = in(reg) table.as_ptr(),
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
+
+    /// Channels `c … c + 3` of one output pixel over 2 × 3 taps of a
+    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
+    /// column `column` bytes on, a row `row` on), the filter's from `table`
+    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
+    /// from the block's first tap on). 49 instructions for 24
+    /// multiply-accumulates, twelve registers.
+    #[inline(always)]
+    pub(super) fn dw2x3(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: the wrapper checked that `block` holds 1 rows and
+        // 2 columns past its start and a word, the farthest word read,
+        // and that `table` holds the 12 words read (at most 18 · 4
+        // bytes on, word-aligned as LDRD needs).
+        unsafe {
+            asm!(
+                tap!("[{p}]", "0"),
+                tap!("[{p}, {d}]", "8"),
+                tap!("[{p}, {d}, lsl #1]", "16"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "24"),
+                tap!("[{p}, {d}]", "32"),
+                tap!("[{p}, {d}, lsl #1]", "40"),
+                p = inout(reg) block.as_ptr() => _,
+                t = in(reg) table.as_ptr(),
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
+
+    /// Channels `c … c + 3` of one output pixel over 3 × 2 taps of a
+    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
+    /// column `column` bytes on, a row `row` on), the filter's from `table`
+    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
+    /// from the block's first tap on). 50 instructions for 24
+    /// multiply-accumulates, twelve registers.
+    #[inline(always)]
+    pub(super) fn dw3x2(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: the wrapper checked that `block` holds 2 rows and
+        // 1 columns past its start and a word, the farthest word read,
+        // and that `table` holds the 16 words read (at most 18 · 4
+        // bytes on, word-aligned as LDRD needs).
+        unsafe {
+            asm!(
+                tap!("[{p}]", "0"),
+                tap!("[{p}, {d}]", "8"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "24"),
+                tap!("[{p}, {d}]", "32"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "48"),
+                tap!("[{p}, {d}]", "56"),
+                p = inout(reg) block.as_ptr() => _,
+                t = in(reg) table.as_ptr(),
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
+
+    /// Channels `c … c + 3` of one output pixel over 2 × 2 taps of a
+    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
+    /// column `column` bytes on, a row `row` on), the filter's from `table`
+    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
+    /// from the block's first tap on). 33 instructions for 16
+    /// multiply-accumulates, twelve registers.
+    #[inline(always)]
+    pub(super) fn dw2x2(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: the wrapper checked that `block` holds 1 rows and
+        // 1 columns past its start and a word, the farthest word read,
+        // and that `table` holds the 10 words read (at most 18 · 4
+        // bytes on, word-aligned as LDRD needs).
+        unsafe {
+            asm!(
+                tap!("[{p}]", "0"),
+                tap!("[{p}, {d}]", "8"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "24"),
+                tap!("[{p}, {d}]", "32"),
+                p = inout(reg) block.as_ptr() => _,
+                t = in(reg) table.as_ptr(),
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
+
+    /// One tap of [`dw3x3_run`]: the image word at `$at`, the widened
+    /// filter words at `$f` bytes into the state.
+    macro_rules! run_tap {
+        ($at:literal, $f:literal) => {
+            concat!(
+                "ldr {x}, ",
+                $at,
+                "\n",
+                "ldrd {fe}, {fo}, [{s}, #",
+                $f,
+                "]\n",
+                "sxtb16 {xo}, {x}, ror #8\n",
+                "sxtb16 {x}, {x}\n",
+                "smlabb {a0}, {x}, {fe}, {a0}\n",
+                "smlatt {a2}, {x}, {fe}, {a2}\n",
+                "smlabb {a1}, {xo}, {fo}, {a1}\n",
+                "smlatt {a3}, {xo}, {fo}, {a3}\n",
+            )
+        };
+    }
+
+    /// One channel of [`dw3x3_run`]'s output stage: the doubling high
+    /// product and the shift by `r − 1`, the stage at 88 in the state.
+    macro_rules! run_scale {
+        ($a:literal, $at:literal) => {
+            concat!(
+                "ldrd {fe}, {fo}, [{s}, #",
+                $at,
+                "]\n",
+                "smmlar {",
+                $a,
+                "}, {",
+                $a,
+                "}, {fe}, {",
+                $a,
+                "}\n",
+                "add {",
+                $a,
+                "}, {",
+                $a,
+                "}, {",
+                $a,
+                "}, asr #31\n",
+                "asr {",
+                $a,
+                "}, {",
+                $a,
+                "}, {fo}\n",
+            )
+        };
+    }
+
+    /// The last steps of one channel: `+ 1 + 2 · zero point` (in `{fe}`),
+    /// `>> 1`, saturated to int8.
+    macro_rules! run_narrow {
+        ($a:literal) => {
+            concat!(
+                "qadd {",
+                $a,
+                "}, {",
+                $a,
+                "}, {fe}\n",
+                "ssat {",
+                $a,
+                "}, #8, {",
+                $a,
+                "}, asr #1\n",
+            )
+        };
+    }
+
+    /// Channels `c … c + 3` of `pixels` interior pixels of one output row,
+    /// 3×3 taps each, in one loop: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw3x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(2)
+            .and_then(|r| r.checked_add(column.checked_mul(2)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(2 * row),
+        ];
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                run_tap!("[{p}, {d}, lsl #1]", "32"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_tap!("[{p}, {d}, lsl #1]", "56"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "64"),
+                run_tap!("[{p}, {d}]", "72"),
+                run_tap!("[{p}, {d}, lsl #1]", "80"),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                "ldrd {fe}, {fo}, [{s}, #124]",
+                "ssub8 {a1}, {a0}, {fe}",
+                "sel {a0}, {a0}, {fe}",
+                "ssub8 {a1}, {a0}, {fo}",
+                "sel {a0}, {fo}, {a0}",
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) image.as_ptr() => _,
+                s = in(reg) state as *mut super::Run3,
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            );
+        }
+        true
+    }
+
+    /// [`dw3x3_run`] over 2 × 3 taps of the filter (a border's: the
+    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw2x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(1)
+            .and_then(|r| r.checked_add(column.checked_mul(2)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(1 * row),
+        ];
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                run_tap!("[{p}, {d}, lsl #1]", "32"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_tap!("[{p}, {d}, lsl #1]", "56"),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                "ldrd {fe}, {fo}, [{s}, #124]",
+                "ssub8 {a1}, {a0}, {fe}",
+                "sel {a0}, {a0}, {fe}",
+                "ssub8 {a1}, {a0}, {fo}",
+                "sel {a0}, {fo}, {a0}",
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) image.as_ptr() => _,
+                s = in(reg) state as *mut super::Run3,
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            );
+        }
+        true
+    }
+
+    /// [`dw3x3_run`] over 3 × 2 taps of the filter (a border's: the
+    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw3x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(2)
+            .and_then(|r| r.checked_add(column.checked_mul(1)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(2 * row),
+        ];
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "64"),
+                run_tap!("[{p}, {d}]", "72"),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                "ldrd {fe}, {fo}, [{s}, #124]",
+                "ssub8 {a1}, {a0}, {fe}",
+                "sel {a0}, {a0}, {fe}",
+                "ssub8 {a1}, {a0}, {fo}",
+                "sel {a0}, {fo}, {a0}",
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) image.as_ptr() => _,
+                s = in(reg) state as *mut super::Run3,
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            );
+        }
+        true
+    }
+
+    /// [`dw3x3_run`] over 2 × 2 taps of the filter (a border's: the
+    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw2x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(1)
+            .and_then(|r| r.checked_add(column.checked_mul(1)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(1 * row),
+        ];
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                "add {p}, {p}, {r}",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                "ldrd {fe}, {fo}, [{s}, #124]",
+                "ssub8 {a1}, {a0}, {fe}",
+                "sel {a0}, {a0}, {fe}",
+                "ssub8 {a1}, {a0}, {fo}",
+                "sel {a0}, {fo}, {a0}",
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) image.as_ptr() => _,
+                s = in(reg) state as *mut super::Run3,
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            );
+        }
+        true
+    }
+
+    /// One channel of [`requant4`]: the doubling high product and the
+    /// shift by `r − 1`.
+    macro_rules! scale {
+        ($a:literal, $at:literal) => {
+            concat!(
+                "ldrd {m}, {r}, [{q}, #",
+                $at,
+                "]\n",
+                "smmlar {",
+                $a,
+                "}, {",
+                $a,
+                "}, {m}, {",
+                $a,
+                "}\n",
+                "add {",
+                $a,
+                "}, {",
+                $a,
+                "}, {",
+                $a,
+                "}, asr #31\n",
+                "asr {",
+                $a,
+                "}, {",
+                $a,
+                "}, {r}\n",
+            )
+        };
+    }
+
+    /// The last steps of one channel: `+ 1 + 2 · zero point`, `>> 1`,
+    /// saturated to int8.
+    macro_rules! narrow {
+        ($a:literal) => {
+            concat!(
+                "qadd {",
+                $a,
+                "}, {",
+                $a,
+                "}, {m}\n",
+                "ssat {",
+                $a,
+                "}, #8, {",
+                $a,
+                "}, asr #1\n",
+            )
+        };
+    }
+
+    /// [`super::Requant4`] of four accumulators: the four int8 outputs in
+    /// one word, channel `c` in byte 0. 37 instructions.
+    #[inline(always)]
+    pub(super) fn requant4(acc: [i32; 4], q: &super::Requant4) -> u32 {
+        let [mut a0, a1, a2, a3] = acc;
+        // SAFETY: reads the 11 words of `q` (repr(C), word-aligned)
+        unsafe {
+            asm!(
+                scale!("a0", "0"),
+                scale!("a1", "8"),
+                scale!("a2", "16"),
+                scale!("a3", "24"),
+                "ldr {m}, [{q}, #32]",
+                narrow!("a0"),
+                narrow!("a1"),
+                narrow!("a2"),
+                narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                "ldrd {m}, {r}, [{q}, #36]",
+                "ssub8 {a1}, {a0}, {m}",
+                "sel {a0}, {a0}, {m}",
+                "ssub8 {a1}, {a0}, {r}",
+                "sel {a0}, {r}, {a0}",
+                q = in(reg) q as *const super::Requant4,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1 => _,
+                a2 = inout(reg) a2 => _,
+                a3 = inout(reg) a3 => _,
+                m = out(reg) _,
+                r = out(reg) _,
+                options(readonly, nostack),
+            );
+        }
+        a0 as u32
+    }
+}
+
+/// The same loops in plain Rust where there is no DSP extension: what the
+/// unit tests run the blocked kernels with on the host.
+#[cfg(not(shapecheck_dsp))]
+mod arch {
+    /// [`super::mac_2x2`] over `words` whole words.
+    pub(super) fn mac_2x2(
+        xs: &[i8],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let len = 4 * words;
+        let end = stride + len;
+        super::portable::mac_2x2_rows(
+            xs.get(..len).unwrap_or(&[]),
+            xs.get(stride..end).unwrap_or(&[]),
+            ws.get(..len).unwrap_or(&[]),
+            ws.get(stride..end).unwrap_or(&[]),
+            0,
+            acc,
+        )
+    }
+
+    /// [`super::matmul`]'s loop over pixel pairs: [`mac_2x2`] and
+    /// [`requant4`] pair by pair, as the DSP loop.
+    pub(super) fn mac_2x2_run(
+        x: &[i8],
+        w: &[i8],
+        depth: usize,
+        pairs: usize,
+        state: &mut super::MatRun,
+        out: &mut [i8],
+        channels: usize,
+    ) -> bool {
+        if depth < 8
+            || !depth.is_multiple_of(8)
+            || pairs == 0
+            || x.len() < pairs * 2 * depth
+            || w.len() < 2 * depth
+            || out.len() < (pairs - 1) * 2 * channels + channels + 2
+            || channels < 2
+        {
+            return false;
+        }
+        for (i, xs) in x.chunks_exact(2 * depth).take(pairs).enumerate() {
+            let acc = mac_2x2(xs, w, depth, depth / 4, state.constant);
+            let [b0, b1, b2, b3] = requant4(acc, &state.requant).to_le_bytes();
+            let at = 2 * i * channels;
+            for (o, b) in [
+                (at, b0),
+                (at + 1, b1),
+                (at + channels, b2),
+                (at + channels + 1, b3),
+            ] {
+                if let Some(y) = out.get_mut(o) {
+                    *y = b as i8;
+                }
+            }
+        }
+        true
+    }
+
+    /// [`super::mac_1x2`] over `words` whole words.
+    pub(super) fn mac_1x2(
+        x: &[i8],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        offset: i32,
+        acc: [i32; 2],
+    ) -> [i32; 2] {
+        let len = 4 * words;
+        let w0 = ws.get(..len).unwrap_or(&[]);
+        let w1 = ws.get(stride..stride + len).unwrap_or(&[]);
+        let cols = x.iter().zip(w0).zip(w1);
+        cols.fold(acc, |[a0, a1], ((&x, &u), &v)| {
+            let x = i32::from(x) + offset;
+            [
+                a0.wrapping_add(x * i32::from(u)),
+                a1.wrapping_add(x * i32::from(v)),
+            ]
+        })
+    }
+
+    /// [`super::depthwise`]'s blocks of `rows` × `cols` taps of a 3×3
+    /// filter: the `SMLABB` / `SMLATT` on the widened filter as the DSP
+    /// form computes them.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw_block(
+        block: &[i8],
+        table: &[u32],
+        rows: usize,
+        cols: usize,
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let mut acc = acc;
+        for (t, pair) in table.chunks_exact(2).enumerate().take(3 * rows) {
+            let (r, c) = (t / 3, t % 3);
+            if c >= cols {
+                continue;
+            }
+            let at = r * row + c * column;
+            let x = block.get(at..at + 4).unwrap_or(&[0; 4]);
+            let (even, odd) = (
+                pair.first().copied().unwrap_or(0),
+                pair.get(1).copied().unwrap_or(0),
+            );
+            for (j, (a, &x)) in acc.iter_mut().zip(x).enumerate() {
+                let half = if j % 2 == 0 { even } else { odd } >> (16 * (j / 2));
+                *a = a.wrapping_add(i32::from(x) * i32::from(half as u16 as i16));
+            }
+        }
+        acc
+    }
+
+    /// [`dw_block`] of 3 × 3 taps.
+    pub(super) fn dw3x3(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        dw_block(block, table, 3, 3, column, row, acc)
+    }
+
+    /// [`dw_block`] of 2 × 3 taps.
+    pub(super) fn dw2x3(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        dw_block(block, table, 2, 3, column, row, acc)
+    }
+
+    /// [`dw_block`] of 3 × 2 taps.
+    pub(super) fn dw3x2(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        dw_block(block, table, 3, 2, column, row, acc)
+    }
+
+    /// [`dw_block`] of 2 × 2 taps.
+    pub(super) fn dw2x2(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        dw_block(block, table, 2, 2, column, row, acc)
+    }
+
+    /// [`super::depthwise`]'s runs of pixels over `rows` × `cols` taps:
+    /// [`dw_block`] and [`requant4`] pixel by pixel, as the DSP loops.
+    #[allow(clippy::too_many_arguments)]
+    fn dw_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        (rows, cols): (usize, usize),
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let reach = (rows - 1) * row + (cols - 1) * column + 4;
+        if pixels == 0
+            || image.len() < (pixels - 1) * pixel_step + reach
+            || out.len() < (pixels - 1) * out_step + 4
+        {
+            return false;
+        }
+        for i in 0..pixels {
+            let block = image.get(i * pixel_step..).unwrap_or(&[]);
+            let acc = dw_block(block, &state.table, rows, cols, column, row, state.constant);
+            let word = requant4(acc, &state.requant).to_le_bytes();
+            if let Some(ys) = out.get_mut(i * out_step..i * out_step + 4) {
+                for (y, b) in ys.iter_mut().zip(word) {
+                    *y = b as i8;
+                }
+            }
+        }
+        true
+    }
+
+    /// [`dw_run`] over 3 × 3 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw3x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (3, 3),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+
+    /// [`dw_run`] over 2 × 3 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw2x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (2, 3),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+
+    /// [`dw_run`] over 3 × 2 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw3x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (3, 2),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+
+    /// [`dw_run`] over 2 × 2 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw2x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (2, 2),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+
+    /// [`super::Requant4`] as the DSP form computes it, step by step:
+    /// `SMMLAR`, the shifts, `QADD`, `SSAT`, the bytes' clamp.
+    pub(super) fn requant4(acc: [i32; 4], q: &super::Requant4) -> u32 {
+        let mut word = 0u32;
+        for (j, (a, [m2, r1])) in acc.into_iter().zip(q.channels).enumerate() {
+            let a64 = i64::from(a);
+            // SMMLAR: (a · 2^32 + a · m2 + 2^31) >> 32, wrapping to 32 bits
+            let h = ((i128::from(a64) << 32) + i128::from(a64) * i128::from(m2) + (1 << 31)) >> 32;
+            let h = h as i32;
+            let v = h.wrapping_add(h >> 31);
+            let s = v >> (r1 & 31);
+            let y = (s.saturating_add(q.offset) >> 1).clamp(-128, 127);
+            let lo = i32::from(q.lo as u8 as i8);
+            let hi = i32::from(q.hi as u8 as i8);
+            let y = y.max(lo).min(hi);
+            word |= u32::from(y as u8) << (8 * j);
+        }
+        word
+    }
+
+    /// [`super::depthwise`]'s four channels of one tap.
+    pub(super) fn mac_4_channels(acc: [i32; 4], x: u32, f: u32, offset: u32) -> [i32; 4] {
+        let offset = i32::from(offset as u16 as i16);
+        core::array::from_fn(|j| {
+            let xj = i32::from((x >> (8 * j)) as u8 as i8) + offset;
+            let fj = i32::from((f >> (8 * j)) as u8 as i8);
+            acc[j].wrapping_add(xj * fj)
+        })
+    }
+}
+
+/// The blocked loops (their plain-Rust form on the host) against the
+/// portable kernels, on random shapes and parameters: every pairing of
+/// rows and channels (odd counts), depths with and without a tail past the
+/// last word, per-tensor and per-channel multipliers, with and without
+/// bias. The DSP form runs the same comparison on the Cortex-M4F under QEMU
+/// (embedded/tests/dsp_kernels.rs).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        conv_2d_int8, fully_connected_int8, quantize_multiplier, Conv2dDims, Conv2dParams,
+        FullyConnectedDims, FullyConnectedParams, Rounding,
+    };
+    use proptest::prelude::*;
+
+    extern crate std;
+    use std::vec::Vec;
+
+    /// rows, channels, depth, x, w, bias, input zero point, real
+    /// multipliers, (output zero point, clamp)
+    type Case = (
+        usize,
+        usize,
+        usize,
+        Vec<i8>,
+        Vec<i8>,
+        Option<Vec<i32>>,
+        i32,
+        Vec<f64>,
+        (i32, i32, i32),
+    );
+
+    fn case() -> impl Strategy<Value = Case> {
+        (1usize..7, 1usize..7, 1usize..40).prop_flat_map(|(rows, channels, depth)| {
+            (
+                Just(rows),
+                Just(channels),
+                Just(depth),
+                proptest::collection::vec(any::<i8>(), rows * depth),
+                proptest::collection::vec(any::<i8>(), channels * depth),
+                proptest::option::of(proptest::collection::vec(-40_000i32..40_000, channels)),
+                -128i32..=127,
+                prop_oneof![
+                    proptest::collection::vec(1e-4f64..0.5, 1),
+                    proptest::collection::vec(1e-4f64..0.5, channels)
+                ],
+                (-128i32..=127, -128i32..=0, 0i32..=127),
+            )
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+        #[test]
+        fn requant4_is_the_output_stage(
+            acc in prop_oneof![any::<[i32; 4]>(), proptest::array::uniform4(-70_000i32..70_000)],
+            ms in proptest::array::uniform4(((1i32 << 30)..=i32::MAX, -31i32..=-1)),
+            per_channel in any::<bool>(),
+            (zp, lo, hi) in (-128i32..=127, -200i32..=127, -128i32..=200),
+        ) {
+            let ms: Vec<_> = ms.iter().map(|&(m, s)| QuantizedMultiplier::from_parts(m, s)).collect();
+            let ms = if per_channel { &ms[..] } else { &ms[..1] };
+            let stage = OutputStage::new(Rounding::Double, zp, lo, hi);
+            let q = Requant4::new(ms, 0, &stage).unwrap();
+            let got = arch::requant4(acc, &q).to_le_bytes();
+            for j in 0..4 {
+                let m = ms[if per_channel { j } else { 0 }];
+                prop_assert_eq!(got[j] as i8, stage.apply(acc[j], Scale::new(m)), "channel {}", j);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn conv_im2col_is_the_portable_convolution(
+            (h, w, depth, kh, kw, pairs) in (1usize..8, 1usize..8, 1usize..4, 1usize..5, 1usize..5, 1usize..5),
+            (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (batches, zp, out_zp, lo, hi, per_channel, with_bias) in (1usize..3, -128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),
+        ) {
+            let c = 2 * pairs;
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..batches * h * w * depth).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..c * kh * kw * depth).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..c).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
+                .map(|_| quantize_multiplier(1e-4 + (next() % 1000) as f64 * 4e-4).unwrap())
+                .collect();
+            let dims = Conv2dDims {
+                batches, input_height: h, input_width: w, input_depth: depth,
+                filter_height: kh, filter_width: kw,
+                output_height: oh, output_width: ow, output_depth: c,
+            };
+            let params = Conv2dParams {
+                stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: lo, output_max: hi,
+                rounding: Rounding::Double,
+            };
+            let bias = with_bias.then_some(&bias[..]);
+            let mut want = std::vec![0i8; batches * oh * ow * c];
+            conv_2d_int8(&image, &filter[..], bias, dims, &params, &mut want).unwrap();
+            let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
+            let mut got = std::vec![0i8; batches * oh * ow * c];
+            let took = conv_im2col(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some();
+            prop_assert_eq!(took, kh * kw * depth <= IM2COL_MAX);
+            if took {
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn depthwise_as_conv_is_the_portable_depthwise_convolution(
+            (h, w, m, kh, kw) in (1usize..8, 1usize..8, 1usize..10, 1usize..4, 1usize..4),
+            (sh, sw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (zp, out_zp, per_channel) in (-128i32..=127, -128i32..=127, any::<bool>()),
+        ) {
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..h * w).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..kh * kw * m).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..m).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { m } else { 1 })
+                .map(|_| quantize_multiplier(1e-4 + (next() % 1000) as f64 * 4e-4).unwrap())
+                .collect();
+            let dims = crate::DepthwiseConvDims {
+                batches: 1, input_height: h, input_width: w, input_depth: 1,
+                filter_height: kh, filter_width: kw, depth_multiplier: m,
+                output_height: oh, output_width: ow,
+            };
+            let params = crate::DepthwiseConvParams {
+                stride_height: sh, stride_width: sw, dilation_height: 1, dilation_width: 1,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: -128, output_max: 127,
+                rounding: Rounding::Double,
+            };
+            let mut want = std::vec![0i8; oh * ow * m];
+            crate::depthwise_conv_int8(&image, &filter[..], Some(&bias[..]), dims, &params, &mut want).unwrap();
+            let stage = OutputStage::new(Rounding::Double, out_zp, -128, 127);
+            let mut got = std::vec![0i8; oh * ow * m];
+            let took = depthwise_as_conv(&image, &filter, Some(&bias[..]), &dims, &params, &stage, &mut got).is_some();
+            prop_assert_eq!(took, m % 2 == 0);
+            if took {
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
+
+    #[test]
+    fn requant4_takes_only_what_it_computes() {
+        let stage = OutputStage::new(Rounding::Double, 0, -128, 127);
+        let m = |q, s| [QuantizedMultiplier::from_parts(q, s)];
+        assert!(Requant4::new(&m(1 << 30, -1), 0, &stage).is_some());
+        assert!(Requant4::new(&m(1 << 30, 0), 0, &stage).is_none());
+        assert!(Requant4::new(&m((1 << 30) - 1, -3), 0, &stage).is_none());
+        let single = OutputStage::new(Rounding::Single, 0, -128, 127);
+        assert!(Requant4::new(&m(1 << 30, -1), 0, &single).is_none());
+        let far = OutputStage::new(Rounding::Double, 200, -128, 127);
+        assert!(Requant4::new(&m(1 << 30, -1), 0, &far).is_none());
+    }
+
+    proptest! {
+        #[test]
+        fn matmul_is_the_portable_1x1_convolution(
+            (rows, channels, depth, x, w, bias, zp, reals, (out_zp, lo, hi)) in case()
+        ) {
+            let multipliers: Vec<_> = reals.iter().map(|&r| quantize_multiplier(r).unwrap()).collect();
+            let dims = Conv2dDims {
+                batches: 1, input_height: 1, input_width: rows, input_depth: depth,
+                filter_height: 1, filter_width: 1,
+                output_height: 1, output_width: rows, output_depth: channels,
+            };
+            let params = Conv2dParams {
+                stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+                pad_top: 0, pad_left: 0, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: lo, output_max: hi,
+                rounding: Rounding::Double,
+            };
+            let mut want = std::vec![0i8; rows * channels];
+            conv_2d_int8(&x, &w[..], bias.as_deref(), dims, &params, &mut want).unwrap();
+            let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
+            let mut got = std::vec![0i8; rows * channels];
+            prop_assert!(matmul(&x, &w, bias.as_deref(), depth, zp, &multipliers, &stage, &mut got).is_some());
+            prop_assert_eq!(got, want);
+        }
+
+        #[test]
+        fn vec_mat_is_the_portable_fully_connected_layer(
+            (_rows, channels, depth, x, w, bias, zp, reals, (out_zp, lo, hi)) in case()
+        ) {
+            let x = &x[..depth];
+            let multipliers: Vec<_> = reals.iter().map(|&r| quantize_multiplier(r).unwrap()).collect();
+            let dims = FullyConnectedDims { batches: 1, input_dim: depth, units: channels };
+            let params = FullyConnectedParams {
+                input_zero_point: zp, weights_zero_point: 0, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: lo, output_max: hi,
+                rounding: Rounding::Double,
+            };
+            let mut want = std::vec![0i8; channels];
+            fully_connected_int8(x, &w[..], bias.as_deref(), dims, &params, &mut want).unwrap();
+            let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
+            let mut got = std::vec![0i8; channels];
+            prop_assert!(vec_mat(x, &w, bias.as_deref(), zp, &multipliers, &stage, &mut got).is_some());
+            prop_assert_eq!(got, want);
+        }
+
+        #[test]
+        fn depthwise_is_the_portable_depthwise_convolution(
+            (h, w, groups, kh, kw) in (1usize..9, 1usize..9, 1usize..4, prop_oneof![Just(3usize), 1usize..4], prop_oneof![Just(3usize), 1usize..4]),
+            (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (zp, out_zp, lo, hi, per_channel, with_bias) in (-128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),
+        ) {
+            let c = 4 * groups;
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..h * w * c).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..kh * kw * c).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..c).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
+                .map(|_| QuantizedMultiplier::from_parts((1 << 30) + (next() >> 34) as i32, -((next() % 12) as i32)))
+                .collect();
+            let dims = crate::DepthwiseConvDims {
+                batches: 1, input_height: h, input_width: w, input_depth: c,
+                filter_height: kh, filter_width: kw, depth_multiplier: 1,
+                output_height: oh, output_width: ow,
+            };
+            let params = crate::DepthwiseConvParams {
+                stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: lo, output_max: hi,
+                rounding: Rounding::Double,
+            };
+            let bias = with_bias.then_some(&bias[..]);
+            let mut want = std::vec![0i8; oh * ow * c];
+            crate::depthwise_conv_int8(&image, &filter[..], bias, dims, &params, &mut want).unwrap();
+            let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
+            let mut got = std::vec![0i8; oh * ow * c];
+            prop_assert!(depthwise(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some());
+            prop_assert_eq!(got, want);
+        }
+    }
+}
