@@ -29,15 +29,15 @@
 #   ci (the default; run.sh runs it, and CI runs run.sh): the sine and
 #     speech rows (MicroFlow's and shapecheck's) at each of OPT_LEVELS, each
 #     counted; the TinyML rows at opt-level s alone, each run under QEMU
-#     (output, sizes, painted stack), the instructions counted only for the
-#     small ones (set `tiny`: ad, sww): the counter runs 1 to 7 M
-#     instructions a second, with the load, and the large ones (set
-#     `tiny-large`: person, vww, kws, resnet8) issue 37 to 120 M each;
-#     their instruction column reads "-"; and the Cortex-M0 runs;
+#     (output, sizes, painted stack), the instructions counted for those
+#     that take seconds to count (set `tiny`: person, vww, kws, ad, sww,
+#     0.6 to 20 M instructions each) but not for ResNet-8 (set
+#     `tiny-large`: 92 M instructions, 14 to 60 s of counting, with the
+#     machine's load: the counter is a Python hook per translated block),
+#     whose instruction column reads "-"; and the Cortex-M0 runs;
 #   tiny: the TinyML rows alone, at each of OPT_LEVELS, every one counted
-#     (`COMPARE_SET=tiny bash embedded/compare.sh`: its 12 counts 2 to 6
-#     min with the machine's load, person detection's at s 19 to 104 s;
-#     docs/embedded.md);
+#     (`COMPARE_SET=tiny bash embedded/compare.sh`: its 12 counts about
+#     30 s, ResNet-8's two 21 s of them; docs/embedded.md);
 #   all: every row at each of OPT_LEVELS, every one counted, and the M0 runs.
 #
 # The TinyML models (all but person_detect.tflite, which is in
@@ -78,9 +78,9 @@ FIRMWARES=(
   "sine   shapecheck models     bin:sine    bin:sine_baseline    288     0.41348344  main"
   "speech shapecheck models     bin:speech  bin:speech_baseline  336000  0.15625,0.2734375,0.2734375,0.296875  main"
   "sinef32 shapecheck models    bin:sine_float  bin:sine_float_baseline  288  0.45281887  main"
-  "person  shapecheck models  bin:person   bin:person_baseline   7157888   tiny:person_detect          tiny-large"
-  "vww     shapecheck models  bin:vww      bin:vww_baseline      7489664   tiny:vww_96_int8            tiny-large"
-  "kws     shapecheck models  bin:kws      bin:kws_baseline      2656768   tiny:kws_ref_model          tiny-large"
+  "person  shapecheck models  bin:person   bin:person_baseline   7157888   tiny:person_detect          tiny"
+  "vww     shapecheck models  bin:vww      bin:vww_baseline      7489664   tiny:vww_96_int8            tiny"
+  "kws     shapecheck models  bin:kws      bin:kws_baseline      2656768   tiny:kws_ref_model          tiny"
   "resnet8 shapecheck models  bin:resnet8  bin:resnet8_baseline  12501632  tiny:pretrainedResnet_quant tiny-large"
   "ad      shapecheck models  bin:ad       bin:ad_baseline       264192    tiny:ad01_int8              tiny"
   "sww     shapecheck models  bin:sww      bin:sww_baseline      826368    tiny:str_ww_ref_model       tiny"

@@ -18,7 +18,7 @@
 #      and instructions per inference at opt-level s and 3; shapecheck's
 #      model! on person detection and the MLPerf Tiny models (models/, read
 #      from SHAPECHECK_MODELS) at opt-level s, output, flash, RAM and stack,
-#      the instructions of the two small ones (COMPARE_SET=tiny bash
+#      and the instructions of all but ResNet-8 (COMPARE_SET=tiny bash
 #      embedded/compare.sh counts all six, at s and 3: not run here).
 # Prints one line per firmware run and ends with
 #   embedded: N passed, N failed
