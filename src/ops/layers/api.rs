@@ -1662,16 +1662,20 @@ impl<T: Copy, const N: usize> Arena<T, N> {
     /// ```
     pub const BYTES: usize = core::mem::size_of::<Self>();
 
-    /// The buffer, every element `fill`.
+    /// The buffer, every element `fill`; a `const fn`, so that a firmware
+    /// can keep a model's arena in a `static` (a `Mutex` or a cell of its
+    /// choosing around it) and call `predict_in`.
     ///
     /// ```
     /// use shapecheck::prelude::*;
     /// use shapecheck::ops::layers::Arena;
     /// let arena = Arena::<i8, 4>::new(7);
     /// assert_eq!(arena.read::<shape![2, 2], 0>().as_slice(), &[7; 4]);
+    /// static ARENA: std::sync::Mutex<Arena<i8, 4004>> = std::sync::Mutex::new(Arena::new(0));
+    /// assert_eq!(ARENA.lock().unwrap().read::<shape![4], 4000>().as_slice(), &[0; 4]);
     /// ```
     #[inline]
-    pub fn new(fill: T) -> Self {
+    pub const fn new(fill: T) -> Self {
         Arena { buf: [fill; N] }
     }
 
