@@ -1,8 +1,9 @@
 //! Writes `models.rs`: one `shapecheck::model!` per TinyML model, each read
-//! from the directory `SHAPECHECK_MODELS` names (the files are not in the
-//! repository). Without the variable it writes none and sets no
-//! `tiny_models` cfg: the crate builds (so `cargo test --workspace` passes
-//! on a fresh clone), and its tests, all `#[ignore]`d, fail when run.
+//! from the directory `SHAPECHECK_MODELS` names, by default `shared/models`
+//! beside the repository (the files are not in the repository). Without
+//! that directory it writes none and sets no `tiny_models` cfg: the crate
+//! builds (so `cargo test --workspace` passes on a fresh clone), and its
+//! tests, all `#[ignore]`d, fail when run.
 
 use std::path::PathBuf;
 
@@ -22,9 +23,17 @@ fn main() {
     println!("cargo::rustc-check-cfg=cfg(tiny_models)");
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut code = String::new();
-    if let Some(dir) = std::env::var_os("SHAPECHECK_MODELS") {
-        let dir = std::fs::canonicalize(&dir)
-            .unwrap_or_else(|e| panic!("SHAPECHECK_MODELS={}: {e}", dir.to_string_lossy()));
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    let beside = manifest.join("../../shared/models");
+    println!("cargo::rerun-if-changed={}", beside.display());
+    let dir = match std::env::var_os("SHAPECHECK_MODELS") {
+        Some(dir) => Some(
+            std::fs::canonicalize(&dir)
+                .unwrap_or_else(|e| panic!("SHAPECHECK_MODELS={}: {e}", dir.to_string_lossy())),
+        ),
+        None => std::fs::canonicalize(&beside).ok(),
+    };
+    if let Some(dir) = dir {
         for (name, file) in MODELS {
             let path = dir.join(format!("{file}.tflite"));
             println!("cargo::rerun-if-changed={}", path.display());

@@ -323,8 +323,9 @@ mod model_tests {
 }
 
 /// The MLPerf Tiny models, read from the directory `SHAPECHECK_MODELS`
-/// names (`../shared/models` in CI): `cargo test -p shapecheck-macros
-/// --features tflite -- --ignored`. Fails when the variable is not set.
+/// names, by default `shared/models` beside the repository: `cargo test -p
+/// shapecheck-macros --features tflite -- --ignored`. Fails when they are
+/// missing.
 #[cfg(test)]
 mod tiny_tests {
     use super::*;
@@ -333,8 +334,9 @@ mod tiny_tests {
     #[test]
     #[ignore = "reads the MLPerf Tiny models from $SHAPECHECK_MODELS"]
     fn the_tiny_models_are_planned_at_their_floor() {
+        // SHAPECHECK_MODELS, or shared/models beside the repository
         let dir = std::env::var("SHAPECHECK_MODELS")
-            .expect("SHAPECHECK_MODELS names the directory of the MLPerf Tiny models");
+            .unwrap_or_else(|_| format!("{}/../../shared/models", env!("CARGO_MANIFEST_DIR")));
         for (file, floor) in [
             ("person_detect.tflite", 55_296),
             ("vww_96_int8.tflite", 55_296),
@@ -344,7 +346,8 @@ mod tiny_tests {
             ("str_ww_ref_model.tflite", 6_656),
             ("pretrainedResnet_large_int8.tflite", 122_880),
         ] {
-            let bytes = std::fs::read(format!("{dir}/{file}")).unwrap();
+            let bytes = std::fs::read(format!("{dir}/{file}"))
+                .unwrap_or_else(|e| panic!("{dir}/{file} (SHAPECHECK_MODELS): {e}"));
             let model = Model::parse(&bytes).unwrap();
             let (_, lifetimes) = activations(&model, TensorType::Int8);
             assert_eq!(liveness_floor(&lifetimes), floor, "{file}");

@@ -3,27 +3,33 @@
 //! `tiny/<model>.json` bit for bit TFLite Micro's (the output, and every
 //! activation of the first two cases). The files are not in the
 //! repository: this test reads them from the directory `SHAPECHECK_MODELS`
-//! names (CI: `../shared/models`; see the README, "A model from a .tflite
-//! file"), and fails when it is not set:
+//! names, by default `shared/models` beside the repository (see the
+//! README, "A model from a .tflite file"), and fails when they are missing:
 //!
 //! ```text
-//! SHAPECHECK_MODELS=../shared/models cargo test --release -p shapecheck-tflite --test tiny_models -- --ignored
+//! cargo test --release -p shapecheck-tflite --test tiny_models -- --ignored
 //! ```
 
 mod common;
 
 use std::path::PathBuf;
 
+/// `SHAPECHECK_MODELS`, or `shared/models` beside the repository when it is
+/// not set (CI's layout, as `embedded/` reads it).
 fn models_dir() -> PathBuf {
-    PathBuf::from(std::env::var_os("SHAPECHECK_MODELS").expect(
-        "SHAPECHECK_MODELS names the directory of the MLPerf Tiny models and their tiny/*.json",
-    ))
+    std::env::var_os("SHAPECHECK_MODELS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/models"))
 }
 
 fn check(file: &str) {
     let dir = models_dir();
-    let bytes = std::fs::read(dir.join(format!("{file}.tflite")))
-        .unwrap_or_else(|e| panic!("{file}.tflite in SHAPECHECK_MODELS: {e}"));
+    let bytes = std::fs::read(dir.join(format!("{file}.tflite"))).unwrap_or_else(|e| {
+        panic!(
+            "{file}.tflite in {} (SHAPECHECK_MODELS): {e}",
+            dir.display()
+        )
+    });
     let recording = common::read_json(&dir.join("tiny").join(format!("{file}.json")));
     let cases = recording["cases"].as_array().map_or(0, Vec::len);
     assert_eq!(cases, 16, "{file}: 16 recorded cases");

@@ -1,8 +1,9 @@
 //! Every recorded case of the seven TinyML models through `model!`'s
 //! `predict`, bit for bit TFLite Micro's (`tiny/<model>.json`, recorded by
 //! TFLite Micro's own interpreter), and `RAM_BYTES` at each model's
-//! liveness floor. Run with `SHAPECHECK_MODELS` set when the crate builds:
-//! `SHAPECHECK_MODELS=../shared/models cargo test -p tiny-models -- --ignored`.
+//! liveness floor: `cargo test -p tiny-models -- --ignored`, the models read
+//! when the crate builds (`SHAPECHECK_MODELS`, by default `shared/models`
+//! beside the repository).
 
 #[cfg(tiny_models)]
 mod models {
@@ -90,6 +91,6 @@ mod models {
 #[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
 fn the_models_were_built() {
     panic!(
-        "SHAPECHECK_MODELS was not set when tiny-models was built: set it to the directory of the TinyML models (../shared/models) and run again"
+        "the TinyML models were not found when tiny-models was built: set SHAPECHECK_MODELS to their directory (by default shared/models beside the repository) and run again"
     );
 }
