@@ -26,8 +26,8 @@ use proc_macro2::{Literal, Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
 use shapecheck_tflite::{
     activation_range_f32, activation_range_int8, add_params, fully_connected_multiplier,
-    logistic_params, mean_params, op_row, softmax_params, Arena, Arithmetic, BuiltinOp,
-    Interpreter, Model, ModelTensor, Operator, Options, Padding, QuantizedMultiplier, TensorType,
+    logistic_params, mean_params, softmax_params, Arena, Arithmetic, BuiltinOp, Interpreter, Model,
+    ModelTensor, Operator, Options, Padding, QuantizedMultiplier, TensorType,
 };
 
 use crate::plan;
@@ -280,17 +280,9 @@ impl<'k, 'm> Writer<'k, 'm> {
                     output.name()
                 )
             };
-            // the op's row, and its shape rule: the output's shape
-            let row =
-                op_row(op.op()).ok_or_else(|| at("shapecheck does not run this op".into()))?;
-            let rule = (row.output_shape)(&self.model, &op).map_err(|e| e.to_string())?;
-            if rule.dims() != dims(&output)?.as_slice() {
-                return Err(at(format!(
-                    "its output's shape {:?} is not the op's rule's {:?}",
-                    dims(&output)?,
-                    rule.dims()
-                )));
-            }
+            // check_with_the_interpreter has checked each operator against
+            // its row of shapecheck_tflite::OPS (the op's shape rule
+            // included): every op below has a row
             match (op.op(), op.options()) {
                 (BuiltinOp::FULLY_CONNECTED, Options::FullyConnected(o)) => {
                     self.fully_connected(&op, &output, o).map_err(at)?

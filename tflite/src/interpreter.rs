@@ -6,9 +6,7 @@ use core::ops::Range;
 use crate::add::{add_int8, add_params, AddParams};
 use crate::array::Array;
 use crate::conv::{conv_2d_int8, Conv2dDims, Conv2dParams};
-use crate::depthwise_conv::{
-    conv_axis, depthwise_conv_int8, DepthwiseConvDims, DepthwiseConvParams,
-};
+use crate::depthwise_conv::{depthwise_conv_int8, DepthwiseConvDims, DepthwiseConvParams};
 use crate::error::{Name, OperandProblem, Place, TfliteError};
 use crate::fully_connected::{
     activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
@@ -1342,58 +1340,29 @@ impl<'m> Checker<'m> {
                 rule: "it must be the filter's channels over the input's",
             });
         }
-        // checked at least 1 by Model::parse
+        // checked at least 1 by Model::parse; the output's shape was checked
+        // against the op's rule before
         let size = |v: i32| usize::try_from(v).unwrap_or(0);
         let strides = (size(options.stride_h), size(options.stride_w));
         let dilations = (size(options.dilation_h), size(options.dilation_w));
-        let rows = conv_axis(
+        let x = crate::ops::need_rank(&self.op, "input", &input, 4)?;
+        let ((rows, pad_top), (columns, pad_left)) = spatial(
             options.padding,
-            dim(&input, 1),
-            dim(&filter, 1),
-            strides.0,
-            dilations.0,
+            &x,
+            (dim(&filter, 1), dim(&filter, 2)),
+            strides,
+            dilations,
         )?;
-        let columns = conv_axis(
-            options.padding,
-            dim(&input, 2),
-            dim(&filter, 2),
-            strides.1,
-            dilations.1,
-        )?;
-        self.dim("output", output, 0, dim(&input, 0))?;
-        self.dim("output", output, 1, rows.output)?;
-        self.dim("output", output, 2, columns.output)?;
-        self.dim("output", output, 3, output_depth)?;
-        if let Some(bias) = &bias {
-            self.dtype("bias", bias, TensorType::Int32)?;
-            self.elements("bias", bias, output_depth)?;
-            self.constant("bias", bias)?;
-        }
-        let input_slot = self.activation("input", &input)?;
-        let output_slot = self.activation("output", output)?;
-        let (input_scale, input_zero_point) = self.per_tensor("input", &input)?;
-        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
-        let (scales, filter_zero_point) =
-            self.channel_scales("filter", &filter, 3, output_depth)?;
-        if filter_zero_point != 0 {
-            return Err(self.fail(
-                "filter",
-                &filter,
-                OperandProblem::Quantization("has a zero point other than 0"),
-            ));
-        }
-        let channels = self.write_multipliers(
-            "filter",
-            &filter,
-            scales,
-            (input_scale, output_scale),
+        let quantization = self.filter_quantization(
+            (&input, &filter, bias.as_ref()),
+            3,
+            output_depth,
+            options.fused_activation,
             scratch,
         )?;
-        let (output_min, output_max) =
-            self.clamp(options.fused_activation, output_scale, output_zero_point)?;
         Ok(Step::DepthwiseConvInt8 {
-            input: input_slot.range,
-            output: output_slot.range,
+            input: self.activation("input", &input)?.range,
+            output: self.activation("output", output)?.range,
             filter: filter.data_as().unwrap_or_else(Array::empty),
             bias: bias.and_then(|b| b.data_as()),
             dims: DepthwiseConvDims {
@@ -1404,20 +1373,13 @@ impl<'m> Checker<'m> {
                 filter_height: dim(&filter, 1),
                 filter_width: dim(&filter, 2),
                 depth_multiplier,
-                output_height: rows.output,
-                output_width: columns.output,
+                output_height: rows,
+                output_width: columns,
             },
             strides,
             dilations,
-            pads: (rows.pad_before, columns.pad_before),
-            quantization: Quantized {
-                input_zero_point,
-                weights_zero_point: 0,
-                output_zero_point,
-                output_min,
-                output_max,
-                channels,
-            },
+            pads: (pad_top, pad_left),
+            quantization,
         })
     }
 
@@ -1449,36 +1411,16 @@ impl<'m> Checker<'m> {
             strides,
             dilations,
         )?;
-        if let Some(bias) = &bias {
-            self.dtype("bias", bias, TensorType::Int32)?;
-            self.elements("bias", bias, output_depth)?;
-            self.constant("bias", bias)?;
-        }
-        let input_slot = self.activation("input", &input)?;
-        let output_slot = self.activation("output", output)?;
-        let (input_scale, input_zero_point) = self.per_tensor("input", &input)?;
-        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
-        let (scales, filter_zero_point) =
-            self.channel_scales("filter", &filter, 0, output_depth)?;
-        if filter_zero_point != 0 {
-            return Err(self.fail(
-                "filter",
-                &filter,
-                OperandProblem::Quantization("has a zero point other than 0"),
-            ));
-        }
-        let channels = self.write_multipliers(
-            "filter",
-            &filter,
-            scales,
-            (input_scale, output_scale),
+        let quantization = self.filter_quantization(
+            (&input, &filter, bias.as_ref()),
+            0,
+            output_depth,
+            options.fused_activation,
             scratch,
         )?;
-        let (output_min, output_max) =
-            self.clamp(options.fused_activation, output_scale, output_zero_point)?;
         Ok(Step::Conv2dInt8 {
-            input: input_slot.range,
-            output: output_slot.range,
+            input: self.activation("input", &input)?.range,
+            output: self.activation("output", output)?.range,
             filter: filter.data_as().unwrap_or_else(Array::empty),
             bias: bias.and_then(|b| b.data_as()),
             dims: Conv2dDims {
@@ -1495,14 +1437,54 @@ impl<'m> Checker<'m> {
             strides,
             dilations,
             pads: (pad_top, pad_left),
-            quantization: Quantized {
-                input_zero_point,
-                weights_zero_point: 0,
-                output_zero_point,
-                output_min,
-                output_max,
-                channels,
-            },
+            quantization,
+        })
+    }
+
+    /// A convolution's (`CONV_2D`'s, `DEPTHWISE_CONV_2D`'s) bias checked,
+    /// and its requantization: the input's and output's zero points, the
+    /// filter's scales along `axis` (`channels` of them, or one) with zero
+    /// point 0 turned into multipliers in `scratch`, the fused activation's
+    /// clamp.
+    fn filter_quantization(
+        &self,
+        (input, filter, bias): (&ModelTensor<'m>, &ModelTensor<'m>, Option<&ModelTensor<'m>>),
+        axis: usize,
+        channels: usize,
+        activation: Activation,
+        scratch: &mut [QuantizedMultiplier],
+    ) -> Result<Quantized, TfliteError> {
+        let output = &self.output;
+        if let Some(bias) = bias {
+            self.dtype("bias", bias, TensorType::Int32)?;
+            self.elements("bias", bias, channels)?;
+            self.constant("bias", bias)?;
+        }
+        let (input_scale, input_zero_point) = self.per_tensor("input", input)?;
+        let (output_scale, output_zero_point) = self.per_tensor("output", output)?;
+        let (scales, filter_zero_point) = self.channel_scales("filter", filter, axis, channels)?;
+        if filter_zero_point != 0 {
+            return Err(self.fail(
+                "filter",
+                filter,
+                OperandProblem::Quantization("has a zero point other than 0"),
+            ));
+        }
+        let channels = self.write_multipliers(
+            "filter",
+            filter,
+            scales,
+            (input_scale, output_scale),
+            scratch,
+        )?;
+        let (output_min, output_max) = self.clamp(activation, output_scale, output_zero_point)?;
+        Ok(Quantized {
+            input_zero_point,
+            weights_zero_point: 0,
+            output_zero_point,
+            output_min,
+            output_max,
+            channels,
         })
     }
 
