@@ -208,7 +208,9 @@ impl ProvenShape for () {
 /// fn count<S: StaticShape>() -> usize { S::NUMEL }
 /// assert_eq!(count::<shape![4, 5]>(), 20);
 /// ```
-pub trait FixedShape: Shape<Kind = kind::Fixed, Room = Self> + Default + 'static {
+pub trait FixedShape:
+    Shape<Kind = kind::Fixed, Room = Self> + ProvenShape + Default + 'static
+{
     /// The dims.
     const DIMS: &'static [usize];
     /// The element count. A shape whose count overflows `usize` fails to compile.
