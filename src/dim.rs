@@ -178,7 +178,9 @@ pub trait DimLike:
     label = "every dim of this shape must be static",
     note = "a `Bounded<CAP>` dim (at most CAP) is stored in a `Room` (`Tensor<T, S, Room<T, S>>`), the ops' bounded forms return one; for an op that needs static shapes, use its `try_` form"
 )]
-pub trait StaticDim: DimLike<Kind = kind::Fixed, Room = Self> + Default + 'static {
+pub trait StaticDim:
+    DimLike<Kind = kind::Fixed, Room = Self> + ProvenDim + Default + 'static
+{
     /// The size.
     const SIZE: usize;
     /// An array of `SIZE` values of `T`: `[T; SIZE]`.

@@ -533,6 +533,8 @@ mod rest {
     };
     pub use crate::ops::softmax::{SoftmaxAxis, SoftmaxElement, SoftmaxError, SoftmaxOutput};
     pub use crate::ops::stitch::{StitchGrad, StitchIndex};
+    #[doc(hidden)]
+    pub use crate::shape::SameOutput;
     pub use crate::shape::{Dims, SameOrScalar};
     pub use crate::storage::{Inline, ResultStorage, Storage, StorageMut};
 }

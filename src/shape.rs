@@ -208,7 +208,9 @@ impl ProvenShape for () {
 /// fn count<S: StaticShape>() -> usize { S::NUMEL }
 /// assert_eq!(count::<shape![4, 5]>(), 20);
 /// ```
-pub trait FixedShape: Shape<Kind = kind::Fixed, Room = Self> + Default + 'static {
+pub trait FixedShape:
+    Shape<Kind = kind::Fixed, Room = Self> + ProvenShape + Default + 'static
+{
     /// The dims.
     const DIMS: &'static [usize];
     /// The element count. A shape whose count overflows `usize` fails to compile.
@@ -354,9 +356,31 @@ impl Shape for () {
     label = "{Self} and {Y} must broadcast",
     note = "in generic code, add `{Self}: BroadcastWith<{Y}>` (static shapes, axis -1; the output is `BroadcastOf<{Self}, {Y}>`) or `{Self}: ElementwiseShapes<{Y}, AXIS>`; a shape meets its own and `shape![]` with no bound"
 )]
-pub trait SameOrScalar<Y: ?Sized> {}
+pub trait SameOrScalar<Y: ?Sized>: SameOutput<Y, SameOut = Self> {}
 
 impl SameOrScalar<()> for () {}
+
+/// The output of the named elementwise forms on one shape: `Self` for an
+/// operand of shape `Self` or `shape![]`, one impl per rank and none
+/// blanket, so that a generic shape with another operand has none and
+/// rustc reports only the missing [`SameOrScalar`] (the plain forms ask
+/// their output's `StaticShape` of `SameOut`, which a blanket impl would
+/// normalize to `Self` and report a second time). Implied by
+/// `SameOrScalar<Y>` (with `SameOut = Self`), so a bound on that reaches it.
+#[doc(hidden)]
+pub trait SameOutput<Y: ?Sized> {
+    /// `Self` (a name of its own: `Self::Out` stays unambiguous in a
+    /// trait over shapes).
+    type SameOut: Copy;
+    /// `self` as the output shape.
+    fn same_out(self) -> Self::SameOut;
+}
+
+impl SameOutput<()> for () {
+    type SameOut = ();
+    #[inline(always)]
+    fn same_out(self) {}
+}
 
 /// The dims of a [`Shape::Placeholder`] as a constant (every dim static).
 /// One impl per rank, each asking only that its dims are static.

@@ -135,6 +135,16 @@ pub(crate) fn shape_tuples(max: usize) -> TokenStream2 {
             }
             impl<#(#d: crate::dim::DimLike),*> crate::shape::SameOrScalar<#t> for #t {}
             impl<#(#d: crate::dim::DimLike),*> crate::shape::SameOrScalar<()> for #t {}
+            impl<#(#d: crate::dim::DimLike),*> crate::shape::SameOutput<#t> for #t {
+                type SameOut = #t;
+                #[inline(always)]
+                fn same_out(self) -> #t { self }
+            }
+            impl<#(#d: crate::dim::DimLike),*> crate::shape::SameOutput<()> for #t {
+                type SameOut = #t;
+                #[inline(always)]
+                fn same_out(self) -> #t { self }
+            }
             impl<#(#d: crate::dim::StaticDim),*> crate::shape::PlaceholderDims for #t {
                 const DIMS: &'static [usize] = &[#(<#d as crate::dim::StaticDim>::SIZE),*];
             }

@@ -11,7 +11,7 @@ use crate::element::{sigmoid_f64, tanh_f64, Element};
 use crate::kernel::plan::{self, Finish, ShapeFrame};
 use crate::kernel::Walk;
 use crate::ops::StaticShape;
-use crate::shape::{PlaceholderDims, Shape};
+use crate::shape::{FixedShape, PlaceholderDims, SameOutput, Shape};
 use core::marker::PhantomData;
 
 /// The rule's frame for the shape types `S` and `Y` at `AXIS`, for the
@@ -54,7 +54,8 @@ impl<S: Shape, Y: Shape, const AXIS: isize> ShapeFrame<2> for Frames<S, Y, AXIS>
     };
 }
 
-/// The rule's frame for a static `S` and an operand `Y` of the same shape
+/// The rule's frame for a static `S` (as [`SameOutput::SameOut`]: the
+/// named forms' output, which is `S`) and an operand `Y` of the same shape
 /// or `shape![]` at `AXIS` (the named forms on one generic shape,
 /// `api/same_shape.rs`), computed by the compiler: identical shapes meet
 /// at any axis (Paddle's rule; the type-level tables of the inherent forms
@@ -62,21 +63,29 @@ impl<S: Shape, Y: Shape, const AXIS: isize> ShapeFrame<2> for Frames<S, Y, AXIS>
 /// rejects is this constant's build error.
 pub(super) struct SameFrame<S, Y, const AXIS: isize>(PhantomData<(S, Y)>);
 
-impl<S: StaticShape, Y: StaticShape, const AXIS: isize> SameFrame<S, Y, AXIS> {
+impl<S: SameOutput<Y>, Y: StaticShape, const AXIS: isize> SameFrame<S, Y, AXIS>
+where
+    S::SameOut: StaticShape,
+{
     const AXIS_RANGE: &str = "elementwise/axis-range: a scalar y is placed at -R <= axis < R, R the rank of x (two tensors of one shape meet at any axis)";
     const NOT_X: &str =
         "elementwise/broadcast: at this axis the output is not x's shape, which this form returns";
+    /// x's dims: `S`'s, as its static [`SameOutput::SameOut`].
+    const X: &[usize] = <S::SameOut as FixedShape>::DIMS;
 }
 
-impl<S: StaticShape, Y: StaticShape, const AXIS: isize> ShapeFrame<2> for SameFrame<S, Y, AXIS> {
-    const STATIC: Option<Frame<2>> = match rule::frame(S::DIMS, Y::DIMS, AXIS) {
+impl<S: SameOutput<Y>, Y: StaticShape, const AXIS: isize> ShapeFrame<2> for SameFrame<S, Y, AXIS>
+where
+    S::SameOut: StaticShape,
+{
+    const STATIC: Option<Frame<2>> = match rule::frame(Self::X, Y::DIMS, AXIS) {
         // the output is x's shape (what the caller's result holds)
-        Ok(f) if crate::broadcast::same(f.out_dims().as_slice(), S::DIMS) => Some(f),
+        Ok(f) if crate::broadcast::same(f.out_dims().as_slice(), Self::X) => Some(f),
         _ => None,
     };
     /// The rule's message where it rejects the axis, reported by the
     /// planner's constant the form reads (one error, at the user's call).
-    const NOT_STATIC: &'static str = match rule::frame(S::DIMS, Y::DIMS, AXIS) {
+    const NOT_STATIC: &'static str = match rule::frame(Self::X, Y::DIMS, AXIS) {
         Ok(_) => Self::NOT_X,
         Err(_) => Self::AXIS_RANGE,
     };

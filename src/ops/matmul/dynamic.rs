@@ -8,7 +8,10 @@ use crate::element::Element;
 impl<T: Element> DynTensor<T> {
     /// Paddle's `matmul(x, y, transpose_x, transpose_y)` on run-time shapes,
     /// spelled as on `Tensor`: the rule is checked first, then the output is
-    /// allocated and written.
+    /// allocated and written. `transpose_x` and `transpose_y` are `bool`s
+    /// (`true`: that operand's last two dims are read swapped), the values
+    /// of the static path's markers `NoTrans` (`false`) and `Trans`
+    /// (`true`), which [`DynTensor::matmul_t`] and [`DynTensor::try_matmul`] take.
     ///
     /// ```
     /// use shapecheck::DynTensor;

@@ -22,12 +22,14 @@
 //! Forms: the one entry [`Tensor::reduce_backward_into`] (any shape, the
 //! rule and `out`'s, `dout`'s and `gx`'s dims checked before anything is
 //! written), [`Tensor::try_reduce_backward`] (a fresh result, run-time
-//! dims), the named static forms ([`Tensor::sum_backward`],
+//! dims), the named forms ([`Tensor::sum_backward`],
 //! `mean_backward`, `max_backward`, `min_backward` and their `_keepdim_`
 //! forms: `dout` typed as the forward's output, so one of another shape is
-//! a compile error naming both shapes; an inline result, no heap), the same
+//! a compile error naming both shapes; any x whose output's dims its type
+//! proves, static or branded, so a `Dyn` batch reduced away passes, with
+//! no `Result`; an inline result for a static x, no heap), the same
 //! with `_into` (`sum_backward_into(axes, &dout, &mut gx)`: any storage,
-//! cannot fail),
+//! x's dims proven too, cannot fail),
 //! `DynTensor::reduce_backward` (and `sum_backward`, ...) and
 //! [`reduce_backward_slices`].
 
@@ -37,8 +39,7 @@ use super::rule::{plan, ReducePlan};
 use super::{ReduceElement, ReduceError, ReduceKind, Reduction};
 use crate::dims::Dims;
 use crate::ops::elementwise::GradElement;
-use crate::ops::StaticShape;
-use crate::shape::Shape;
+use crate::shape::{ProvenShape, Shape};
 use crate::storage::{OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::{Owned, Tensor};
 
@@ -227,12 +228,19 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
-/// The named forms: static shapes, inline results; `dout` (and `out`) have
-/// the forward output's type, so one of another shape does not compile.
-impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
-    /// A static backward's result: a fresh inline tensor written by the
-    /// entry, whose checks hold (the rule ran at compile time, [`StaticCheck`],
-    /// and `dout` has the output type `O`, `out` too where read).
+/// The named forms: any shape whose output's dims are proven by its type
+/// ([`ProvenShape`]: static or branded, so `dout`'s and `out`'s dims need
+/// no check: a `Dyn` batch reduced away, or branded, passes; a `Dyn` dim
+/// kept takes [`Tensor::try_reduce_backward`]); results stored as x's
+/// shape chooses ([`Owned`]: inline for a static x). `dout` (and `out`)
+/// have the forward output's type, so one of another shape does not
+/// compile. The `_into` forms also need x's dims proven (`gx` has x's
+/// type).
+impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// A named backward's result: a fresh tensor of x's shape written by
+    /// the entry, whose checks hold (the rule ran at compile time,
+    /// [`StaticCheck`], and `dout` has the output type `O`, `out` too where
+    /// read, whose dims its type proves).
     fn reduce_grad<Ax, O, OT, BO, D, BD, const KEEP: bool>(
         &self,
         kind: ReduceGradKind,
@@ -243,17 +251,20 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        O: StaticShape,
+        S: OutputStorage<T>,
+        O: ProvenShape,
         OT: Shape,
         BO: Storage<T>,
         D: Shape + ReduceDoutRule<O, S>,
         BD: Storage<T>,
     {
         let () = StaticCheck::<S, Ax, O, KEEP, false, false>::CHECK;
-        let mut gx = Tensor::full(T::ZERO);
+        let shape = *self.shape();
+        let buf = <S as OutputStorage<T>>::Buffer::filled(&shape, T::ZERO);
+        let mut gx = Tensor::from_parts_unchecked(shape, buf);
         let _checked: Result<(), ReduceError> =
             self.reduce_backward_into(kind, axes, KEEP, out, dout, &mut gx);
-        gx
+        <D as ReduceDoutRule<O, S>>::grad(gx)
     }
 
     /// The gradient of [`sum`](Self::sum): `dout` broadcast back over the
@@ -274,7 +285,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceOutput<S, Ax>: StaticShape,
+        ReduceOutput<S, Ax>: ProvenShape,
+        S: OutputStorage<T>,
         D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
         BD: Storage<T>,
     {
@@ -303,7 +315,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceKeepOutput<S, Ax>: StaticShape,
+        ReduceKeepOutput<S, Ax>: ProvenShape,
+        S: OutputStorage<T>,
         D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
         BD: Storage<T>,
     {
@@ -331,7 +344,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceOutput<S, Ax>: StaticShape,
+        ReduceOutput<S, Ax>: ProvenShape,
+        S: OutputStorage<T>,
         D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
         BD: Storage<T>,
     {
@@ -359,7 +373,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceKeepOutput<S, Ax>: StaticShape,
+        ReduceKeepOutput<S, Ax>: ProvenShape,
+        S: OutputStorage<T>,
         D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
         BD: Storage<T>,
     {
@@ -390,7 +405,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceOutput<S, Ax>: StaticShape,
+        ReduceOutput<S, Ax>: ProvenShape,
+        S: OutputStorage<T>,
         D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
         BO: Storage<T>,
         BD: Storage<T>,
@@ -421,7 +437,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceKeepOutput<S, Ax>: StaticShape,
+        ReduceKeepOutput<S, Ax>: ProvenShape,
+        S: OutputStorage<T>,
         D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
         BO: Storage<T>,
         BD: Storage<T>,
@@ -454,7 +471,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceOutput<S, Ax>: StaticShape,
+        ReduceOutput<S, Ax>: ProvenShape,
+        S: OutputStorage<T>,
         D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
         BO: Storage<T>,
         BD: Storage<T>,
@@ -485,7 +503,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceKeepOutput<S, Ax>: StaticShape,
+        ReduceKeepOutput<S, Ax>: ProvenShape,
+        S: OutputStorage<T>,
         D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
         BO: Storage<T>,
         BD: Storage<T>,
@@ -498,8 +517,9 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
         )
     }
 
-    /// A static backward into `gx` (any storage, a caller's buffer
-    /// included): the entry, whose checks hold by the types.
+    /// A named backward into `gx` (any storage, a caller's buffer
+    /// included): the entry, whose checks hold by the types (x's, `out`'s
+    /// and `dout`'s dims proven by them).
     fn reduce_grad_into<Ax, O, OT, BO, D, BD, BG, const KEEP: bool>(
         &self,
         kind: ReduceGradKind,
@@ -510,7 +530,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        O: StaticShape,
+        S: ProvenShape,
+        O: ProvenShape,
         OT: Shape,
         BO: Storage<T>,
         D: Shape + ReduceDoutRule<O, S>,
@@ -542,7 +563,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceOutput<S, Ax>: StaticShape,
+        ReduceOutput<S, Ax>: ProvenShape,
+        S: ProvenShape,
         D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
         BD: Storage<T>,
         BG: StorageMut<T>,
@@ -574,7 +596,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceKeepOutput<S, Ax>: StaticShape,
+        ReduceKeepOutput<S, Ax>: ProvenShape,
+        S: ProvenShape,
         D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
         BD: Storage<T>,
         BG: StorageMut<T>,
@@ -606,7 +629,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceOutput<S, Ax>: StaticShape,
+        ReduceOutput<S, Ax>: ProvenShape,
+        S: ProvenShape,
         D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
         BD: Storage<T>,
         BG: StorageMut<T>,
@@ -638,7 +662,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceKeepOutput<S, Ax>: StaticShape,
+        ReduceKeepOutput<S, Ax>: ProvenShape,
+        S: ProvenShape,
         D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
         BD: Storage<T>,
         BG: StorageMut<T>,
@@ -671,7 +696,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceOutput<S, Ax>: StaticShape,
+        ReduceOutput<S, Ax>: ProvenShape,
+        S: ProvenShape,
         BO: Storage<T>,
         D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
         BD: Storage<T>,
@@ -705,7 +731,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceKeepOutput<S, Ax>: StaticShape,
+        ReduceKeepOutput<S, Ax>: ProvenShape,
+        S: ProvenShape,
         BO: Storage<T>,
         D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
         BD: Storage<T>,
@@ -739,7 +766,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceOutput<S, Ax>: StaticShape,
+        ReduceOutput<S, Ax>: ProvenShape,
+        S: ProvenShape,
         BO: Storage<T>,
         D: Shape + ReduceDoutRule<ReduceOutput<S, Ax>, S>,
         BD: Storage<T>,
@@ -773,7 +801,8 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     ) where
         T: GradElement + ReduceElement,
         S: Reduce<Ax>,
-        ReduceKeepOutput<S, Ax>: StaticShape,
+        ReduceKeepOutput<S, Ax>: ProvenShape,
+        S: ProvenShape,
         BO: Storage<T>,
         D: Shape + ReduceDoutRule<ReduceKeepOutput<S, Ax>, S>,
         BD: Storage<T>,
@@ -822,11 +851,19 @@ impl<Out, X> ReduceDout<Out, X> for Out {}
 #[doc(hidden)]
 pub trait ReduceDoutLink<D, Out, X> {
     /// `X`, once the rule holds: the gradient's shape.
-    type X: StaticShape;
+    type X: Shape;
+    /// A gradient of shape `X` as one of [`Self::X`] (the same type).
+    fn grad<T: Copy, B: Storage<T>>(g: Tensor<T, X, B>) -> Tensor<T, Self::X, B>
+    where
+        X: Shape;
 }
 
-impl<P, D: ReduceDout<Out, X>, Out, X: StaticShape> ReduceDoutLink<D, Out, X> for P {
+impl<P, D: ReduceDout<Out, X>, Out, X: Shape> ReduceDoutLink<D, Out, X> for P {
     type X = X;
+    #[inline(always)]
+    fn grad<T: Copy, B: Storage<T>>(g: Tensor<T, X, B>) -> Tensor<T, X, B> {
+        g
+    }
 }
 
 /// The upstream gradient's rule as the backward states it: `Self` (dout's
@@ -844,7 +881,11 @@ impl<P, D: ReduceDout<Out, X>, Out, X: StaticShape> ReduceDoutLink<D, Out, X> fo
 #[doc(hidden)]
 pub trait ReduceDoutRule<Out, X> {
     /// `X`, once the rule holds.
-    type X: StaticShape;
+    type X: Shape;
+    /// A gradient of shape `X` as one of [`Self::X`] (the same type).
+    fn grad<T: Copy, B: Storage<T>>(g: Tensor<T, X, B>) -> Tensor<T, Self::X, B>
+    where
+        X: Shape;
 }
 
 impl<D, Out, X> ReduceDoutRule<Out, X> for D
@@ -852,11 +893,20 @@ where
     (): ReduceDoutLink<D, Out, X>,
 {
     type X = <() as ReduceDoutLink<D, Out, X>>::X;
+    #[inline(always)]
+    fn grad<T: Copy, B: Storage<T>>(g: Tensor<T, X, B>) -> Tensor<T, Self::X, B>
+    where
+        X: Shape,
+    {
+        <() as ReduceDoutLink<D, Out, X>>::grad(g)
+    }
 }
 
 /// x's gradient type for a `dout` of shape `D` (x's shape `X` once `D` is
-/// the forward output's `Out`).
-pub type ReduceGrad<T, D, Out, X> = Tensor<T, <D as ReduceDoutRule<Out, X>>::X>;
+/// the forward output's `Out`), stored as `X`'s results are ([`Owned`]:
+/// inline for a static `X`).
+pub type ReduceGrad<T, D, Out, X> =
+    Tensor<T, <D as ReduceDoutRule<Out, X>>::X, <X as OutputStorage<T>>::Buffer>;
 
 /// The backward without a heap, shapes given as values (as
 /// [`reduce_slices`](super::reduce_slices) for the forward): x's gradient

@@ -77,6 +77,9 @@
 //! &out, &dout)`, `min_backward` and their `_keepdim_` forms return x's
 //! gradient typed as x; `dout` (and `out`) are typed as the forward's
 //! output, so one of another shape is the compile error `reduce/dout-shape`.
+//! They take any x whose output's dims its type proves (static or branded:
+//! a `Dyn` batch reduced away, a branded batch kept), with no `Result`; a
+//! `Dyn` dim `dout` shares with x is `try_reduce_backward`'s.
 //! sum: `dout` broadcast back over the reduced dims; mean: `dout / count`;
 //! max and min: the **whole** `dout` to **every** element equal to the
 //! extreme, 0 elsewhere, as `paddle.max` / `paddle.min` (not split among

@@ -12,10 +12,11 @@
 //! Forms: the one entry [`Tensor::softmax_backward_into`] (any shape, the
 //! axis rule and `out`'s, `dout`'s and `gx`'s dims checked before anything
 //! is written), [`Tensor::try_softmax_backward`] (a fresh result, run-time
-//! dims), the named static forms [`Tensor::softmax_backward`] and
+//! dims), the named forms [`Tensor::softmax_backward`] and
 //! [`Tensor::log_softmax_backward`] (`out` and `dout` typed as the
 //! forward's output: one of another shape is a compile error naming both
-//! shapes; an inline result, no heap), `DynTensor::softmax_backward` (and
+//! shapes; any shape whose dims its type proves, static or branded, with
+//! no `Result`; an inline result for a static x, no heap), `DynTensor::softmax_backward` (and
 //! `log_softmax_backward`, `softmax_backward_with`) and
 //! [`softmax_backward_slices`].
 
@@ -23,8 +24,7 @@ use super::bounds::{SoftmaxAxis, SoftmaxOutput};
 use super::rule::{plan, SoftmaxPlan};
 use super::{SoftmaxElement, SoftmaxError, SoftmaxKind};
 use crate::dims::Dims;
-use crate::ops::StaticShape;
-use crate::shape::Shape;
+use crate::shape::{ProvenShape, Shape};
 use crate::storage::{OutputStorage, OwnedStorage, Storage, StorageMut};
 use crate::tensor::{Owned, Tensor};
 
@@ -202,11 +202,15 @@ impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
     }
 }
 
-/// The named forms: static shapes, inline results; `out` and `dout` have
-/// the forward output's type, so one of another shape does not compile.
-impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
-    /// A static backward's result: a fresh inline tensor written by the
-    /// entry, whose checks hold by the types.
+/// The named forms: any shape whose dims are proven by its type
+/// ([`ProvenShape`]: static or branded, so `out`'s and `dout`'s dims need
+/// no check; a `Dyn` dim takes [`Tensor::try_softmax_backward`]); results
+/// stored as the shape chooses ([`Owned`]: inline for a static x). `out`
+/// and `dout` have the forward output's type, so one of another shape does
+/// not compile.
+impl<T: Copy, S: Shape, B: Storage<T>> Tensor<T, S, B> {
+    /// A named backward's result: a fresh tensor of the output's (x's)
+    /// shape written by the entry, whose checks hold by the types.
     fn softmax_grad<Ax, BO, D, BD>(
         &self,
         kind: SoftmaxKind,
@@ -217,16 +221,18 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: SoftmaxElement,
         S: SoftmaxAxis<T, Ax>,
-        SoftmaxOutput<S, T, Ax>: StaticShape,
+        SoftmaxOutput<S, T, Ax>: ProvenShape + OutputStorage<T>,
         D: Shape + SoftmaxDoutRule<SoftmaxOutput<S, T, Ax>>,
         BO: Storage<T>,
         BD: Storage<T>,
     {
-        let mut gx = Tensor::full(T::zero());
-        // a static shape the types accepted, out and dout of its type
+        let shape = *out.shape();
+        let buf = <SoftmaxOutput<S, T, Ax> as OutputStorage<T>>::Buffer::filled(&shape, T::zero());
+        let mut gx = Tensor::from_parts_unchecked(shape, buf);
+        // x's shape, proven by its type; out and dout of that type
         let _checked: Result<(), SoftmaxError> =
             self.softmax_backward_into(kind, axis, out, dout, &mut gx);
-        gx
+        <D as SoftmaxDoutRule<SoftmaxOutput<S, T, Ax>>>::grad(gx)
     }
 
     /// The gradient of [`softmax`](Self::softmax) from its output `out`:
@@ -249,7 +255,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: SoftmaxElement,
         S: SoftmaxAxis<T, Ax>,
-        SoftmaxOutput<S, T, Ax>: StaticShape,
+        SoftmaxOutput<S, T, Ax>: ProvenShape + OutputStorage<T>,
         D: Shape + SoftmaxDoutRule<SoftmaxOutput<S, T, Ax>>,
         BO: Storage<T>,
         BD: Storage<T>,
@@ -276,7 +282,7 @@ impl<T: Copy, S: StaticShape, B: Storage<T>> Tensor<T, S, B> {
     where
         T: SoftmaxElement,
         S: SoftmaxAxis<T, Ax>,
-        SoftmaxOutput<S, T, Ax>: StaticShape,
+        SoftmaxOutput<S, T, Ax>: ProvenShape + OutputStorage<T>,
         D: Shape + SoftmaxDoutRule<SoftmaxOutput<S, T, Ax>>,
         BO: Storage<T>,
         BD: Storage<T>,
@@ -318,11 +324,19 @@ impl<Out> SoftmaxDout<Out> for Out {}
 #[doc(hidden)]
 pub trait SoftmaxDoutLink<D, Out> {
     /// `Out`, once the rule holds: the gradient's shape.
-    type X: StaticShape;
+    type X: Shape;
+    /// A gradient of shape `Out` as one of [`Self::X`] (the same type).
+    fn grad<T: Copy, B: Storage<T>>(g: Tensor<T, Out, B>) -> Tensor<T, Self::X, B>
+    where
+        Out: Shape;
 }
 
-impl<P, D: SoftmaxDout<Out>, Out: StaticShape> SoftmaxDoutLink<D, Out> for P {
+impl<P, D: SoftmaxDout<Out>, Out: Shape> SoftmaxDoutLink<D, Out> for P {
     type X = Out;
+    #[inline(always)]
+    fn grad<T: Copy, B: Storage<T>>(g: Tensor<T, Out, B>) -> Tensor<T, Out, B> {
+        g
+    }
 }
 
 /// The upstream gradient's rule as the backward states it: `Self` (dout's
@@ -340,7 +354,11 @@ impl<P, D: SoftmaxDout<Out>, Out: StaticShape> SoftmaxDoutLink<D, Out> for P {
 #[doc(hidden)]
 pub trait SoftmaxDoutRule<Out> {
     /// `Out`, once the rule holds.
-    type X: StaticShape;
+    type X: Shape;
+    /// A gradient of shape `Out` as one of [`Self::X`] (the same type).
+    fn grad<T: Copy, B: Storage<T>>(g: Tensor<T, Out, B>) -> Tensor<T, Self::X, B>
+    where
+        Out: Shape;
 }
 
 impl<D, Out> SoftmaxDoutRule<Out> for D
@@ -348,11 +366,20 @@ where
     (): SoftmaxDoutLink<D, Out>,
 {
     type X = <() as SoftmaxDoutLink<D, Out>>::X;
+    #[inline(always)]
+    fn grad<T: Copy, B: Storage<T>>(g: Tensor<T, Out, B>) -> Tensor<T, Self::X, B>
+    where
+        Out: Shape,
+    {
+        <() as SoftmaxDoutLink<D, Out>>::grad(g)
+    }
 }
 
 /// x's gradient type for a `dout` of shape `D` (x's shape `Out` once `D`
-/// is it).
-pub type SoftmaxGrad<T, D, Out> = Tensor<T, <D as SoftmaxDoutRule<Out>>::X>;
+/// is it), stored as `Out`'s results are ([`Owned`]: inline for a static
+/// `Out`).
+pub type SoftmaxGrad<T, D, Out> =
+    Tensor<T, <D as SoftmaxDoutRule<Out>>::X, <Out as OutputStorage<T>>::Buffer>;
 
 /// The backward without a heap, shapes given as values (as
 /// [`softmax_slices`](super::softmax_slices) for the forward): x's gradient

@@ -47,7 +47,9 @@
 //! x's values are not read): softmax `out · (dout - Σ dout · out)`,
 //! log_softmax `dout - exp(out) · Σ dout`, the sums along the axis. `out`
 //! and `dout` are typed as the output, so one of another shape is the
-//! compile error `softmax/dout-shape`. Also
+//! compile error `softmax/dout-shape`. They take any x whose dims its
+//! type proves (static or branded), with no `Result`; a `Dyn` dim is
+//! `try_softmax_backward`'s. Also
 //! [`Tensor::softmax_backward_into`](crate::Tensor::softmax_backward_into)
 //! (any shape, checked), [`Tensor::try_softmax_backward`](crate::Tensor::try_softmax_backward),
 //! `DynTensor::softmax_backward(axis, &out, &dout)` and [`softmax_backward_slices`].

@@ -16,7 +16,10 @@
 //! rather than at an argument with an excerpt of this file
 //! (docs/compile-errors.md). It holds where `S: SameOrScalar<Y>`: `Y` is
 //! `S` or `shape![]`, which every shape promises (supertraits of
-//! [`Shape`]), so the output is `S`.
+//! [`Shape`]), so the output is `S`. The plain forms ask `StaticShape` of
+//! that output through [`SameOutput`] (per-rank impls, none blanket), not
+//! of `S`: for a generic `S` and another operand it has no impl, and the
+//! call is the operand rule's one error, not a second one for `S`.
 //!
 //! Every form runs the one elementwise rule ([`super::super::rule`]): the
 //! plain forms through a constant walk (the planner's, of
@@ -30,7 +33,7 @@ use crate::element::Element;
 use crate::kernel::plan::Planned;
 use crate::kernel::Walk;
 use crate::ops::StaticShape;
-use crate::shape::{SameOrScalar, Shape};
+use crate::shape::{SameOrScalar, SameOutput, Shape};
 use crate::storage::{OwnedStorage, ResultStorage, Storage};
 use crate::tensor::Tensor;
 
@@ -41,7 +44,7 @@ use crate::tensor::Tensor;
 #[doc(hidden)]
 pub trait SameOperand<S, Y>: Activation {
     /// The output shape: `S`.
-    type Out: Shape;
+    type Out: Shape + SameOutput<Y>;
     /// `S` as the output shape.
     fn out(s: S) -> Self::Out;
 }
@@ -62,6 +65,22 @@ type SameOut<T, S, B, Y, A> = Tensor<
     <B as ResultStorage<T, <A as SameOperand<S, Y>>::Out>>::Out,
 >;
 
+/// The output shape of a plain form, `X` (`SameOperand`'s output, `S`) as
+/// [`SameOutput::SameOut`]: a trait with one impl per rank and none
+/// blanket, so that for a generic `S` and another operand it has no impl
+/// and the plain form's `StaticShape` of it is not asked (rustc reports
+/// the one missing `S: SameOrScalar<Y>`, which implies it, at the same
+/// place), where a bound on `S` itself would be a second error.
+type SameOf<X, Y> = <X as SameOutput<Y>>::SameOut;
+
+/// The output of a plain form: shape `S` (as [`SameOf`]), stored as `B`'s
+/// results of that shape are.
+type PlainOut<T, S, B, Y, A> = Tensor<
+    T,
+    SameOf<<A as SameOperand<S, Y>>::Out, Y>,
+    <B as ResultStorage<T, SameOf<<A as SameOperand<S, Y>>::Out, Y>>>::Out,
+>;
+
 /// The named elementwise forms for an operand of the receiver's own shape,
 /// in generic code (see the [module docs](self)). Imported by the prelude;
 /// called as the inherent methods are, whose docs describe each op.
@@ -73,50 +92,50 @@ pub trait SameShapeForms<T: Element, S: Shape, B: Storage<T>> {
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> SameOut<T, S, B, Y, A>
+    ) -> PlainOut<T, S, B, Y, A>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>;
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>;
     /// [`Tensor::elementwise_add`] for an operand of shape `S`.
     fn elementwise_add<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> SameOut<T, S, B, Y, A>
+    ) -> PlainOut<T, S, B, Y, A>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>;
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>;
     /// [`Tensor::elementwise_sub`] for an operand of shape `S`.
     fn elementwise_sub<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> SameOut<T, S, B, Y, A>
+    ) -> PlainOut<T, S, B, Y, A>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>;
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>;
     /// [`Tensor::elementwise_max`] for an operand of shape `S`.
     fn elementwise_max<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> SameOut<T, S, B, Y, A>
+    ) -> PlainOut<T, S, B, Y, A>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>;
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>;
     /// [`Tensor::elementwise_min`] for an operand of shape `S`.
     fn elementwise_min<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
         &self,
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> SameOut<T, S, B, Y, A>
+    ) -> PlainOut<T, S, B, Y, A>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>;
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>;
     /// [`Tensor::elementwise_div`] for an operand of shape `S` (an integer
     /// division by zero is its one error).
     fn elementwise_div<Y: StaticShape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
@@ -124,10 +143,10 @@ pub trait SameShapeForms<T: Element, S: Shape, B: Storage<T>> {
         y: &Tensor<T, Y, BY>,
         axis: Axis<AXIS>,
         act: A,
-    ) -> Result<SameOut<T, S, B, Y, A>, ElementwiseError>
+    ) -> Result<PlainOut<T, S, B, Y, A>, ElementwiseError>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>;
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>;
 
     /// [`Tensor::try_elementwise_mul`] for an operand of shape `S`.
     fn try_elementwise_mul<Y: Shape, BY: Storage<T>, A: SameOperand<S, Y>, const AXIS: isize>(
@@ -192,10 +211,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> SameOut<T, S, B, Y, A>
+    ) -> PlainOut<T, S, B, Y, A>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>,
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>,
     {
         let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
@@ -208,10 +227,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> SameOut<T, S, B, Y, A>
+    ) -> PlainOut<T, S, B, Y, A>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>,
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>,
     {
         let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
@@ -224,10 +243,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> SameOut<T, S, B, Y, A>
+    ) -> PlainOut<T, S, B, Y, A>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>,
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>,
     {
         let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
@@ -240,10 +259,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> SameOut<T, S, B, Y, A>
+    ) -> PlainOut<T, S, B, Y, A>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>,
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>,
     {
         let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
@@ -256,10 +275,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> SameOut<T, S, B, Y, A>
+    ) -> PlainOut<T, S, B, Y, A>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>,
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>,
     {
         let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, _cannot_fail) =
@@ -272,10 +291,10 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
         y: &Tensor<T, Y, BY>,
         _axis: Axis<AXIS>,
         _act: A,
-    ) -> Result<SameOut<T, S, B, Y, A>, ElementwiseError>
+    ) -> Result<PlainOut<T, S, B, Y, A>, ElementwiseError>
     where
-        A::Out: StaticShape,
-        B: ResultStorage<T, A::Out>,
+        SameOf<A::Out, Y>: StaticShape,
+        B: ResultStorage<T, SameOf<A::Out, Y>>,
     {
         let walk = Planned::<SameFrame<A::Out, Y, AXIS>, 2>::WALK;
         let (out, r) = same_plain::<T, S, B, Y, BY, A>(BinaryOpKind::Div, &walk, self, y);
@@ -351,7 +370,7 @@ impl<T: Element, S: Shape, B: Storage<T>> SameShapeForms<T, S, B> for Tensor<T, 
 }
 
 /// A plain form's output, and whether an integer division met a zero divisor.
-type SamePlain<T, S, B, Y, A> = (SameOut<T, S, B, Y, A>, Result<(), ElementwiseError>);
+type SamePlain<T, S, B, Y, A> = (PlainOut<T, S, B, Y, A>, Result<(), ElementwiseError>);
 
 /// The plain forms: a fresh output of shape `S` (x's), filled along
 /// `walk` (the planner's walk of the form's [`SameFrame`], read in the form itself so that an axis
@@ -367,13 +386,13 @@ fn same_plain<T, S, B, Y, BY, A>(
 where
     T: Element,
     S: Shape,
-    A::Out: StaticShape,
     Y: StaticShape,
-    B: Storage<T> + ResultStorage<T, A::Out>,
-    BY: Storage<T>,
     A: SameOperand<S, Y>,
+    SameOf<A::Out, Y>: StaticShape,
+    B: Storage<T> + ResultStorage<T, SameOf<A::Out, Y>>,
+    BY: Storage<T>,
 {
-    let shape = A::out(*x.shape());
+    let shape = <A::Out as SameOutput<Y>>::same_out(A::out(*x.shape()));
     let mut out = Tensor::from_parts_unchecked(shape, B::Out::filled(&shape, T::default()));
     let r = kernel::run(
         op,
