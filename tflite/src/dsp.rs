@@ -219,22 +219,29 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     Some(())
 }
 
-/// The largest filter (`rows × columns × input channels`) and output
-/// depth [`conv_im2col`] takes: the first layers of the TinyML models
-/// (3×3×1, 3×3×3, 10×4×1 into 8 to 64 channels).
-const IM2COL_MAX: usize = 48;
+/// The largest filter (`rows × columns × input channels`) [`conv_im2col`]
+/// takes: 576 values, a 3×3 filter over 64 input channels (ResNet-8's
+/// deepest), 10×4 over 14, 5×5 over 23. Its two im2col rows are a stack
+/// buffer of `2 × IM2COL_MAX` = 1,152 bytes; a larger filter takes the
+/// portable loop.
+const IM2COL_MAX: usize = 576;
+/// The output channels [`conv_im2col`] holds constants and output stages
+/// for at once (32 pairs: 512 B of constants, 1,664 B of stages on the
+/// stack); more channels are taken in groups of this many, the two
+/// pixels' rows gathered again for each group.
 const IM2COL_CHANNELS: usize = 64;
 
-/// TFLite's int8 convolution for a small filter on few input channels (a
-/// network's first layer): for each pair of output pixels of a row, their
-/// `filter_height × filter_width × input_depth` input values copied into
-/// two rows (im2col; a tap outside the input holds the zero point, so it
-/// adds nothing), then each pair of output channels times those rows by
+/// TFLite's int8 convolution by im2col: for each pair of output pixels of
+/// a row, their `filter_height × filter_width × input_depth` input values
+/// copied into two rows (a tap outside the input holds the zero point, so
+/// it adds nothing), then each pair of output channels times those rows by
 /// [`mac_2x2`] (SMLAD) from `bias − zero_point · Σ w`, and the output stage
-/// [`Requant4`]. `None`, with `out` untouched, unless the filter has at most
-/// 48 values and the output 2 to 64 channels, an even count, the zero point
-/// is an int8, the stage applies to every channel and every length matches
-/// (the caller's portable loop then runs).
+/// [`Requant4`]. Output channels in groups of at most 64 (the constants
+/// and stages of one group on the stack). `None`, with `out` untouched,
+/// unless the filter has at most 576 values ([`IM2COL_MAX`]: the two rows
+/// are a fixed stack buffer) and the output an even count of channels, the
+/// zero point is an int8, the stage applies to every channel and every
+/// length matches (the caller's portable loop then runs).
 pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
@@ -263,7 +270,7 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     let multipliers = params.multipliers;
     if k == 0
         || k > IM2COL_MAX
-        || !(2..=IM2COL_CHANNELS).contains(&channels)
+        || channels < 2
         || !channels.is_multiple_of(2)
         || !(-128..=127).contains(&zero_point)
         || w.len() != k.checked_mul(channels)?
@@ -274,27 +281,9 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     {
         return None;
     }
-    // per channel pair: the constants and the output stage
-    let mut constants = [[0i32; 4]; IM2COL_CHANNELS / 2];
-    let mut stages = [None; IM2COL_CHANNELS / 2];
-    for ((pair, kc), (q, c)) in w
-        .chunks_exact(2 * k)
-        .zip(&mut constants)
-        .zip(stages.iter_mut().zip((0..channels).step_by(2)))
-    {
-        let (w0, w1) = pair.split_at(k);
-        let constant = |c: usize, row: &[i8]| {
-            let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
-            let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
-            b.wrapping_sub(zero_point.wrapping_mul(sum))
-        };
-        let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
-        *kc = [k0, k1, k0, k1];
-        *q = Some(Requant4::for_channels(
-            multipliers,
-            [c, c + 1, c, c + 1],
-            stage,
-        )?);
+    // every channel pair's output stage first: `None` before any output
+    for c in (0..channels).step_by(2) {
+        Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage)?;
     }
     let mut cols = [zero_point as i8; 2 * IM2COL_MAX];
     // one pixel's values into `row` of `cols`
@@ -333,46 +322,81 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
             }
             return;
         }
+        // the taps of a filter row inside the input: one run of bytes in
+        // both where the filter is not dilated, else a run per tap
+        let (run, per_tap) = if params.dilation_width == 1 {
+            (taps.len() * depth, false)
+        } else {
+            (depth, true)
+        };
         for (ky, iy) in rows.taps() {
             for (kx, ix) in taps.taps() {
                 let from = (iy * dims.input_width + ix) * depth;
                 let to = (ky * dims.filter_width + kx) * depth;
-                let src = image.get(from..).unwrap_or(&[]).iter();
-                let dst = cols.get_mut(to..).unwrap_or(&mut []).iter_mut();
-                // byte by byte: a few bytes, no call
-                for (d, &v) in dst.zip(src).take(depth) {
-                    *d = v;
+                if let (Some(d), Some(s)) =
+                    (cols.get_mut(to..to + run), image.get(from..from + run))
+                {
+                    d.copy_from_slice(s);
+                }
+                if !per_tap {
+                    break;
                 }
             }
         }
     };
-    for (image, out) in input
-        .chunks_exact(image_len.max(1))
-        .zip(out.chunks_exact_mut(out_len.max(1)))
-    {
-        for oy in 0..dims.output_height {
-            for ox in (0..dims.output_width).step_by(2) {
-                let second = ox + 1 < dims.output_width;
-                let (c0, c1) = cols.split_at_mut(k);
-                gather(c0, image, oy, ox);
-                if second {
-                    gather(c1.get_mut(..k)?, image, oy, ox + 1);
-                } else {
-                    c1.get_mut(..k)?.copy_from_slice(c0);
-                }
-                let at = (oy * dims.output_width + ox) * channels;
-                for ((pair, kc), (q, c)) in w
-                    .chunks_exact(2 * k)
-                    .zip(&constants)
-                    .zip(stages.iter().zip((0..channels).step_by(2)))
-                {
-                    let acc = mac_2x2(cols.get(..2 * k)?, pair, k, k, *kc)?;
-                    let [b0, b1, b2, b3] = arch::requant4(acc, q.as_ref()?).to_le_bytes();
-                    out.get_mut(at + c..at + c + 2)?
-                        .copy_from_slice(&[b0 as i8, b1 as i8]);
+    // per channel pair of a group: the constants and the output stage
+    let mut constants = [[0i32; 4]; IM2COL_CHANNELS / 2];
+    let mut stages = [None; IM2COL_CHANNELS / 2];
+    for (g, group) in w.chunks(IM2COL_CHANNELS * k).enumerate() {
+        let first = g * IM2COL_CHANNELS;
+        for ((pair, kc), (q, c)) in group
+            .chunks_exact(2 * k)
+            .zip(&mut constants)
+            .zip(stages.iter_mut().zip((first..channels).step_by(2)))
+        {
+            let (w0, w1) = pair.split_at(k);
+            let constant = |c: usize, row: &[i8]| {
+                let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
+                let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
+                b.wrapping_sub(zero_point.wrapping_mul(sum))
+            };
+            let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
+            *kc = [k0, k1, k0, k1];
+            *q = Some(Requant4::for_channels(
+                multipliers,
+                [c, c + 1, c, c + 1],
+                stage,
+            )?);
+        }
+        for (image, out) in input
+            .chunks_exact(image_len.max(1))
+            .zip(out.chunks_exact_mut(out_len.max(1)))
+        {
+            for oy in 0..dims.output_height {
+                for ox in (0..dims.output_width).step_by(2) {
+                    let second = ox + 1 < dims.output_width;
+                    let (c0, c1) = cols.split_at_mut(k);
+                    gather(c0, image, oy, ox);
                     if second {
-                        out.get_mut(at + channels + c..at + channels + c + 2)?
-                            .copy_from_slice(&[b2 as i8, b3 as i8]);
+                        gather(c1.get_mut(..k)?, image, oy, ox + 1);
+                    } else {
+                        c1.get_mut(..k)?.copy_from_slice(c0);
+                    }
+                    let at = (oy * dims.output_width + ox) * channels + first;
+                    let cols = cols.get(..2 * k)?;
+                    for ((pair, kc), (q, c)) in group
+                        .chunks_exact(2 * k)
+                        .zip(&constants)
+                        .zip(stages.iter().zip((0..).step_by(2)))
+                    {
+                        let acc = mac_2x2(cols, pair, k, k, *kc)?;
+                        let [b0, b1, b2, b3] = arch::requant4(acc, q.as_ref()?).to_le_bytes();
+                        out.get_mut(at + c..at + c + 2)?
+                            .copy_from_slice(&[b0 as i8, b1 as i8]);
+                        if second {
+                            out.get_mut(at + channels + c..at + channels + c + 2)?
+                                .copy_from_slice(&[b2 as i8, b3 as i8]);
+                        }
                     }
                 }
             }
@@ -2498,7 +2522,7 @@ mod tests {
     proptest! {
         #[test]
         fn conv_im2col_is_the_portable_convolution(
-            (h, w, depth, kh, kw, pairs) in (1usize..8, 1usize..8, 1usize..4, 1usize..5, 1usize..5, 1usize..5),
+            (h, w, depth, kh, kw, pairs) in (1usize..8, 1usize..8, prop_oneof![1usize..4, 4usize..40], 1usize..5, 1usize..5, prop_oneof![1usize..5, 30usize..40]),
             (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
             seed in any::<u64>(),
             (batches, zp, out_zp, lo, hi, per_channel, with_bias) in (1usize..3, -128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),
