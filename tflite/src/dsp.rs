@@ -14,6 +14,12 @@
 //!   multiply-accumulates in 20 instructions, on the raw int8 values; the
 //!   input's zero point enters once per output channel as
 //!   `−zero_point · Σ w` ([`matmul`]), so the loop never subtracts it;
+//! - [`conv_im2col`]: a k×k convolution's two pixels gathered into two
+//!   rows (im2col), widened once into 16-bit halves (`SXTB16`), then each
+//!   pair of output channels in 16 instructions per 16 multiply-accumulates
+//!   (`LDRD` of the pixels' halves, the weights widened, 8 `SMLAD`s), as
+//!   CMSIS-NN's `arm_nn_mat_mult_kernel_s8_s16`; filters of up to 576
+//!   values (a bounded stack buffer);
 //! - [`mac_1x2`]: one row times two rows, the input's offset added to the
 //!   widened halves (`SADD16`) when there is a single row to share it (a
 //!   fully connected layer of one batch);
@@ -222,8 +228,9 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
 /// The largest filter (`rows × columns × input channels`) [`conv_im2col`]
 /// takes: 576 values, a 3×3 filter over 64 input channels (ResNet-8's
 /// deepest), 10×4 over 14, 5×5 over 23. Its two im2col rows are a stack
-/// buffer of `2 × IM2COL_MAX` = 1,152 bytes; a larger filter takes the
-/// portable loop.
+/// buffer of `2 × IM2COL_MAX` = 1,152 bytes, and their whole words widened
+/// to 16-bit halves another of `4 × IM2COL_MAX` = 2,304 bytes; a larger
+/// filter takes the portable loop.
 const IM2COL_MAX: usize = 576;
 /// The output channels [`conv_im2col`] holds constants and output stages
 /// for at once (32 pairs: 512 B of constants, 1,664 B of stages on the
@@ -234,8 +241,11 @@ const IM2COL_CHANNELS: usize = 64;
 /// TFLite's int8 convolution by im2col: for each pair of output pixels of
 /// a row, their `filter_height × filter_width × input_depth` input values
 /// copied into two rows (a tap outside the input holds the zero point, so
-/// it adds nothing), then each pair of output channels times those rows by
-/// [`mac_2x2`] (SMLAD) from `bias − zero_point · Σ w`, and the output stage
+/// it adds nothing) and their whole words widened once into 16-bit halves
+/// (`SXTB16`, [`arch::widen_rows`]), then each pair of output channels
+/// times those rows ([`arch::mac_2x2_wide`], SMLAD: 16 instructions for 16
+/// multiply-accumulates, the input's halves read by `LDRD` and only the
+/// weights widened) from `bias − zero_point · Σ w`, and the output stage
 /// [`Requant4`]. Output channels in groups of at most 64 (the constants
 /// and stages of one group on the stack). `None`, with `out` untouched,
 /// unless the filter has at most 576 values ([`IM2COL_MAX`]: the two rows
@@ -286,6 +296,11 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
         Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage)?;
     }
     let mut cols = [zero_point as i8; 2 * IM2COL_MAX];
+    // the two rows' whole words widened into 16-bit halves, once per pixel
+    // pair for all the channel pairs (the rest of a row, `k mod 4` bytes,
+    // is read from `cols`)
+    let words = k / 4;
+    let mut wide = [0u32; IM2COL_MAX];
     // one pixel's values into `row` of `cols`
     let gather = |cols: &mut [i8], image: &[i8], oy: usize, ox: usize| {
         let rows = Window::new(
@@ -383,13 +398,19 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
                         c1.get_mut(..k)?.copy_from_slice(c0);
                     }
                     let at = (oy * dims.output_width + ox) * channels + first;
-                    let cols = cols.get(..2 * k)?;
+                    let (c0, c1) = cols.split_at(k);
+                    let c1 = c1.get(..k)?;
+                    arch::widen_rows(c0, c1, &mut wide, words);
                     for ((pair, kc), (q, c)) in group
                         .chunks_exact(2 * k)
                         .zip(&constants)
                         .zip(stages.iter().zip((0..).step_by(2)))
                     {
-                        let acc = mac_2x2(cols, pair, k, k, *kc)?;
+                        let mut acc = arch::mac_2x2_wide(&wide, pair, k, words, *kc);
+                        if 4 * words < k {
+                            let (w0, w1) = pair.split_at(k);
+                            acc = portable::mac_2x2_rows(c0, c1, w0, w1, 4 * words, acc);
+                        }
                         let [b0, b1, b2, b3] = arch::requant4(acc, q.as_ref()?).to_le_bytes();
                         out.get_mut(at + c..at + c + 2)?
                             .copy_from_slice(&[b0 as i8, b1 as i8]);
@@ -995,6 +1016,151 @@ mod arch {
                 "smlad {a11}, {b}, {f}, {a11}\n",
             )
         };
+    }
+
+    /// Two im2col rows of `4 · words` bytes each widened into `wide`,
+    /// four words per 4 columns: row 0's bytes 0 and 2, its bytes 1 and
+    /// 3, then row 1's the same (the halves [`mac_2x2_wide`] multiplies
+    /// with the weights' `SXTB16` halves). 10 instructions per 4 columns.
+    #[inline(always)]
+    pub(super) fn widen_rows(x0: &[i8], x1: &[i8], wide: &mut [u32], words: usize) {
+        if words == 0 || x0.len() < 4 * words || x1.len() < 4 * words || wide.len() < 4 * words {
+            return;
+        }
+        // SAFETY: checked above: `4 · words` bytes of each row are read and
+        // `4 · words` words of `wide` (word-aligned, as STRD needs) are
+        // written; unaligned LDR is allowed on the Cortex-M4.
+        unsafe {
+            asm!(
+                "2:",
+                "ldr {a}, [{x0}], #4",
+                "ldr {b}, [{x1}], #4",
+                "sxtb16 {c}, {a}",
+                "sxtb16 {a}, {a}, ror #8",
+                "sxtb16 {d}, {b}",
+                "sxtb16 {b}, {b}, ror #8",
+                "strd {c}, {a}, [{o}], #16",
+                "strd {d}, {b}, [{o}, #-8]",
+                "subs {n}, {n}, #1",
+                "bne 2b",
+                x0 = inout(reg) x0.as_ptr() => _,
+                x1 = inout(reg) x1.as_ptr() => _,
+                o = inout(reg) wide.as_mut_ptr() => _,
+                n = inout(reg) words => _,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                options(nostack),
+            );
+        }
+    }
+
+    /// Four columns of the 2×2 block from the widened rows: 2 loads and 4
+    /// widenings of the weights, 2 `LDRD`s of the rows' halves, 8
+    /// `SMLAD`s: 16 instructions for 16 multiply-accumulates. `{x}` steps
+    /// 16 bytes, `{w}` 4; the second weight row at `{skip}` = stride − 4.
+    macro_rules! step_wide {
+        () => {
+            concat!(
+                "ldr {d}, [{w}], #4\n",
+                "ldr {f}, [{w}, {skip}]\n",
+                "sxtb16 {c}, {d}\n",
+                "sxtb16 {d}, {d}, ror #8\n",
+                "sxtb16 {e}, {f}\n",
+                "sxtb16 {f}, {f}, ror #8\n",
+                "ldrd {a}, {b}, [{x}], #16\n",
+                "smlad {a00}, {a}, {c}, {a00}\n",
+                "smlad {a00}, {b}, {d}, {a00}\n",
+                "smlad {a01}, {a}, {e}, {a01}\n",
+                "smlad {a01}, {b}, {f}, {a01}\n",
+                "ldrd {a}, {b}, [{x}, #-8]\n",
+                "smlad {a10}, {a}, {c}, {a10}\n",
+                "smlad {a10}, {b}, {d}, {a10}\n",
+                "smlad {a11}, {a}, {e}, {a11}\n",
+                "smlad {a11}, {b}, {f}, {a11}\n",
+            )
+        };
+    }
+
+    /// `words` words (4 columns each) of the 2×2 block: the two pixels'
+    /// rows widened by [`widen_rows`] (`4 · words` words), times the two
+    /// weight rows of `ws`, the second `stride` bytes after the first
+    /// (`stride ≥ 4`). Thirteen registers, the loop's end on the stack as
+    /// in [`mac_2x2`]. Nothing is read unless the slices hold all that.
+    #[inline(always)]
+    pub(super) fn mac_2x2_wide(
+        wide: &[u32],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let w_need = stride.checked_add(4 * words);
+        if words == 0 || stride < 4 || wide.len() < 4 * words || w_need.is_none_or(|n| ws.len() < n)
+        {
+            return acc;
+        }
+        let [mut a00, mut a01, mut a10, mut a11] = acc;
+        let pairs = words / 2;
+        let skip = stride - 4;
+        let (mut x, mut w) = (wide.as_ptr(), ws.as_ptr());
+        if pairs > 0 {
+            let end = x.wrapping_add(8 * pairs);
+            // SAFETY: checked above: `4 · words` words of `wide` (aligned,
+            // as LDRD needs) and `4 · words` bytes of each weight row (row 1
+            // at `stride`); the loop reads `8 · pairs <= 4 · words` words
+            // and bytes of each. The stack is back where it was at the end.
+            unsafe {
+                asm!(
+                    "push {{{e}}}",
+                    "2:",
+                    step_wide!(),
+                    step_wide!(),
+                    "ldr {a}, [sp]",
+                    "cmp {x}, {a}",
+                    "bne 2b",
+                    "add sp, sp, #4",
+                    x = inout(reg) x,
+                    w = inout(reg) w,
+                    e = inout(reg) end => _,
+                    skip = in(reg) skip,
+                    a00 = inout(reg) a00,
+                    a01 = inout(reg) a01,
+                    a10 = inout(reg) a10,
+                    a11 = inout(reg) a11,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    d = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly),
+                );
+            }
+        }
+        if words % 2 == 1 {
+            // SAFETY: as above, the last word of each
+            unsafe {
+                asm!(
+                    step_wide!(),
+                    x = inout(reg) x => _,
+                    w = inout(reg) w => _,
+                    skip = in(reg) skip,
+                    a00 = inout(reg) a00,
+                    a01 = inout(reg) a01,
+                    a10 = inout(reg) a10,
+                    a11 = inout(reg) a11,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    d = out(reg) _,
+                    e = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly, nostack, preserves_flags),
+                );
+            }
+        }
+        [a00, a01, a10, a11]
     }
 
     /// `words` words (4 columns each) of the 2×2 block from the rows'
@@ -2124,6 +2290,55 @@ mod arch {
 /// unit tests run the blocked kernels with on the host.
 #[cfg(not(shapecheck_dsp))]
 mod arch {
+    /// [`super::arch`]'s `widen_rows` in plain Rust: the same layout.
+    pub(super) fn widen_rows(x0: &[i8], x1: &[i8], wide: &mut [u32], words: usize) {
+        let word = |r: &[i8]| {
+            let b = |i: usize| u32::from(r.get(i).copied().unwrap_or(0) as u8);
+            b(0) | b(1) << 8 | b(2) << 16 | b(3) << 24
+        };
+        for ((g, a), b) in wide
+            .chunks_exact_mut(4)
+            .zip(x0.chunks_exact(4))
+            .zip(x1.chunks_exact(4))
+            .take(words)
+        {
+            let (a, b) = (word(a), word(b));
+            let halves = [
+                super::widen(a),
+                super::widen(a >> 8),
+                super::widen(b),
+                super::widen(b >> 8),
+            ];
+            g.copy_from_slice(&halves);
+        }
+    }
+
+    /// [`super::arch`]'s `mac_2x2_wide` in plain Rust.
+    pub(super) fn mac_2x2_wide(
+        wide: &[u32],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        // the widened rows back to bytes: halves (0, 2) and (1, 3)
+        let mut rows = [[0i8; 4]; 2];
+        let mut acc = acc;
+        for (i, g) in wide.chunks_exact(4).take(words).enumerate() {
+            for (r, row) in rows.iter_mut().enumerate() {
+                let (lo, hi) = (
+                    g.get(2 * r).copied().unwrap_or(0),
+                    g.get(2 * r + 1).copied().unwrap_or(0),
+                );
+                *row = [lo as i8, hi as i8, (lo >> 16) as i8, (hi >> 16) as i8];
+            }
+            let w0 = ws.get(4 * i..4 * i + 4).unwrap_or(&[]);
+            let w1 = ws.get(stride + 4 * i..stride + 4 * i + 4).unwrap_or(&[]);
+            acc = super::portable::mac_2x2_rows(&rows[0], &rows[1], w0, w1, 0, acc);
+        }
+        acc
+    }
+
     /// [`super::mac_2x2`] over `words` whole words.
     pub(super) fn mac_2x2(
         xs: &[i8],
