@@ -143,6 +143,43 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     {
         return None;
     }
+    // a deep product: each pixel pair's rows widened once for all the
+    // channel pairs (16 instructions per 16 MACs), pixel pairs outside
+    if (WIDE_MIN_DEPTH..=IM2COL_MAX).contains(&depth)
+        && depth.is_multiple_of(8)
+        && channels >= 2
+        && channels.is_multiple_of(2)
+        && (0..channels)
+            .step_by(2)
+            .all(|c| Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage).is_some())
+    {
+        let mut wide = [0u32; IM2COL_MAX];
+        let mut stages = no_stages();
+        for (g, group) in w.chunks(IM2COL_CHANNELS * depth).enumerate() {
+            let first = g * IM2COL_CHANNELS;
+            let qs = group_stages(
+                group,
+                depth,
+                first,
+                bias,
+                zero_point,
+                multipliers,
+                stage,
+                &mut stages,
+            )?;
+            for (p, xs) in x.chunks(2 * depth).enumerate() {
+                let (c0, c1) = xs.split_at(depth.min(xs.len()));
+                let at = 2 * p * channels + first;
+                let (c1, second) = if c1.is_empty() {
+                    (c0, None)
+                } else {
+                    (c1, Some(at + channels))
+                };
+                channel_pairs(c0, c1, &mut wide, group, qs, out, at, second)?;
+            }
+        }
+        return Some(());
+    }
     let scale = |c: usize| {
         Scale::new(
             multipliers
@@ -237,6 +274,10 @@ const IM2COL_MAX: usize = 576;
 /// stack); more channels are taken in groups of this many, the two
 /// pixels' rows gathered again for each group.
 const IM2COL_CHANNELS: usize = 64;
+/// The least depth [`matmul`] widens each pixel pair for, with all the
+/// channel pairs in one loop ([`arch::wide_run`]; a depth that is not a
+/// multiple of 8 keeps [`arch::mac_2x2_run`]'s loop over pixel pairs).
+const WIDE_MIN_DEPTH: usize = 8;
 
 /// TFLite's int8 convolution by im2col: for each pair of output pixels of
 /// a row, their `filter_height × filter_width × input_depth` input values
@@ -299,7 +340,6 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     // the two rows' whole words widened into 16-bit halves, once per pixel
     // pair for all the channel pairs (the rest of a row, `k mod 4` bytes,
     // is read from `cols`)
-    let words = k / 4;
     let mut wide = [0u32; IM2COL_MAX];
     // one pixel's values into `row` of `cols`
     let gather = |cols: &mut [i8], image: &[i8], oy: usize, ox: usize| {
@@ -360,29 +400,19 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
         }
     };
     // per channel pair of a group: the constants and the output stage
-    let mut constants = [[0i32; 4]; IM2COL_CHANNELS / 2];
-    let mut stages = [None; IM2COL_CHANNELS / 2];
+    let mut stages = no_stages();
     for (g, group) in w.chunks(IM2COL_CHANNELS * k).enumerate() {
         let first = g * IM2COL_CHANNELS;
-        for ((pair, kc), (q, c)) in group
-            .chunks_exact(2 * k)
-            .zip(&mut constants)
-            .zip(stages.iter_mut().zip((first..channels).step_by(2)))
-        {
-            let (w0, w1) = pair.split_at(k);
-            let constant = |c: usize, row: &[i8]| {
-                let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
-                let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
-                b.wrapping_sub(zero_point.wrapping_mul(sum))
-            };
-            let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
-            *kc = [k0, k1, k0, k1];
-            *q = Some(Requant4::for_channels(
-                multipliers,
-                [c, c + 1, c, c + 1],
-                stage,
-            )?);
-        }
+        let qs = group_stages(
+            group,
+            k,
+            first,
+            bias,
+            zero_point,
+            multipliers,
+            stage,
+            &mut stages,
+        )?;
         for (image, out) in input
             .chunks_exact(image_len.max(1))
             .zip(out.chunks_exact_mut(out_len.max(1)))
@@ -400,27 +430,102 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
                     let at = (oy * dims.output_width + ox) * channels + first;
                     let (c0, c1) = cols.split_at(k);
                     let c1 = c1.get(..k)?;
-                    arch::widen_rows(c0, c1, &mut wide, words);
-                    for ((pair, kc), (q, c)) in group
-                        .chunks_exact(2 * k)
-                        .zip(&constants)
-                        .zip(stages.iter().zip((0..).step_by(2)))
-                    {
-                        let mut acc = arch::mac_2x2_wide(&wide, pair, k, words, *kc);
-                        if 4 * words < k {
-                            let (w0, w1) = pair.split_at(k);
-                            acc = portable::mac_2x2_rows(c0, c1, w0, w1, 4 * words, acc);
-                        }
-                        let [b0, b1, b2, b3] = arch::requant4(acc, q.as_ref()?).to_le_bytes();
-                        out.get_mut(at + c..at + c + 2)?
-                            .copy_from_slice(&[b0 as i8, b1 as i8]);
-                        if second {
-                            out.get_mut(at + channels + c..at + channels + c + 2)?
-                                .copy_from_slice(&[b2 as i8, b3 as i8]);
-                        }
-                    }
+                    let second = second.then_some(at + channels);
+                    channel_pairs(c0, c1, &mut wide, group, qs, out, at, second)?;
                 }
             }
+        }
+    }
+    Some(())
+}
+
+/// The constants `bias − zero_point · Σ w` and the output stages of the
+/// channel pairs of `group` (rows of `k` weights, its first channel
+/// `first`) into the front of `stages`, which it returns; `None` if a
+/// stage is not a [`Requant4`].
+#[allow(clippy::too_many_arguments)]
+fn group_stages<'a, B: Values<i32> + ?Sized>(
+    group: &[i8],
+    k: usize,
+    first: usize,
+    bias: Option<&B>,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+    stages: &'a mut [PairStage; IM2COL_CHANNELS / 2],
+) -> Option<&'a [PairStage]> {
+    let mut n = 0;
+    for ((pair, ps), c) in group
+        .chunks_exact(2 * k)
+        .zip(stages.iter_mut())
+        .zip((first..).step_by(2))
+    {
+        let (w0, w1) = pair.split_at(k);
+        let constant = |c: usize, row: &[i8]| {
+            let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
+            let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
+            b.wrapping_sub(zero_point.wrapping_mul(sum))
+        };
+        let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
+        *ps = PairStage {
+            constant: [k0, k1, k0, k1],
+            requant: Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage)?,
+        };
+        n += 1;
+    }
+    stages.get(..n)
+}
+
+/// Room for the constants and stages of one group of channel pairs.
+fn no_stages() -> [PairStage; IM2COL_CHANNELS / 2] {
+    [PairStage {
+        constant: [0; 4],
+        requant: Requant4 {
+            channels: [[0; 2]; 4],
+            offset: 0,
+            lo: 0,
+            hi: 0,
+        },
+    }; IM2COL_CHANNELS / 2]
+}
+
+/// Two pixels' rows `c0`, `c1` (`k` values each) times every channel pair
+/// of `group` (rows of `k` weights), with its constants and stages: the
+/// rows' whole words widened once into `wide`, then, where `k` is a
+/// multiple of 8, every pair in one `asm!` loop ([`arch::wide_run`]),
+/// else per pair [`arch::mac_2x2_wide`], the last `k mod 4` columns in
+/// plain Rust, and [`Requant4`]; pixel 0's two outputs written at
+/// `out[at + 2j]`, pixel 1's at `out[second + 2j]` if it is one.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn channel_pairs(
+    c0: &[i8],
+    c1: &[i8],
+    wide: &mut [u32; IM2COL_MAX],
+    group: &[i8],
+    stages: &[PairStage],
+    out: &mut [i8],
+    at: usize,
+    second: Option<usize>,
+) -> Option<()> {
+    let k = c0.len();
+    let words = k / 4;
+    arch::widen_rows(c0, c1, wide, words);
+    if k.is_multiple_of(8) && arch::wide_run(wide, words, group, stages, out, at, second) {
+        return Some(());
+    }
+    for ((pair, ps), c) in group.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
+        let mut acc = arch::mac_2x2_wide(wide, pair, k, words, ps.constant);
+        if 4 * words < k {
+            let (w0, w1) = pair.split_at(k);
+            acc = portable::mac_2x2_rows(c0, c1, w0, w1, 4 * words, acc);
+        }
+        let [b0, b1, b2, b3] = arch::requant4(acc, &ps.requant).to_le_bytes();
+        out.get_mut(at + c..at + c + 2)?
+            .copy_from_slice(&[b0 as i8, b1 as i8]);
+        if let Some(at) = second {
+            out.get_mut(at + c..at + c + 2)?
+                .copy_from_slice(&[b2 as i8, b3 as i8]);
         }
     }
     Some(())
@@ -618,6 +723,17 @@ pub(crate) struct MatRun {
     /// the weights' first row, the output's next pair and its end, the
     /// channel count, the depth (60; filled in by the loop's wrapper)
     tail: [usize; 5],
+}
+
+/// One pair of output channels as [`arch::wide_run`] reads it, at fixed
+/// offsets (the first 60 bytes of [`MatRun`]'s layout).
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct PairStage {
+    /// `bias − zero_point · Σ w` for channels `c, c + 1, c, c + 1` (0)
+    constant: [i32; 4],
+    /// the output stage of the same four (16)
+    requant: Requant4,
 }
 
 /// What [`arch::dw3x3_run`] reads of one channel group while it runs
@@ -2247,6 +2363,131 @@ mod arch {
         };
     }
 
+    /// Every channel pair of `stages` (rows of `w`, `4 · words` bytes
+    /// each, two per pair) times the two pixels' rows widened in `wide`
+    /// ([`widen_rows`]), with the output stage, in one loop: per pair the
+    /// constants, `words / 2` double steps of [`mac_2x2_wide`]'s block
+    /// (35 instructions for 32 multiply-accumulates), the stage of
+    /// [`requant4`] and two halfword stores, pixel 0's at `out[at + 2j]`,
+    /// pixel 1's at `out[second + 2j]` (or into a scratch buffer). Thirteen
+    /// registers; the loop's pointers on 24 bytes of stack. `false`
+    /// (nothing written) unless `words` is even and non-zero and the
+    /// slices hold all that.
+    #[inline(always)]
+    pub(super) fn wide_run(
+        wide: &[u32],
+        words: usize,
+        w: &[i8],
+        stages: &[super::PairStage],
+        out: &mut [i8],
+        at: usize,
+        second: Option<usize>,
+    ) -> bool {
+        let n = stages.len();
+        let k = 4 * words;
+        let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
+        if n == 0
+            || words == 0
+            || !words.is_multiple_of(2)
+            || wide.len() < 4 * words
+            || w.len() < 2 * k * n
+            || !fits(at)
+            || second.is_some_and(|s| !fits(s))
+        {
+            return false;
+        }
+        let mut scratch = [0i8; super::IM2COL_CHANNELS];
+        let base = out.as_mut_ptr();
+        let out0 = base.wrapping_add(at);
+        let out1 = match second {
+            Some(s) => base.wrapping_add(s),
+            None => scratch.as_mut_ptr(),
+        };
+        let x = wide.as_ptr();
+        let frame: [usize; 6] = [
+            x.wrapping_add(4 * words) as usize,
+            0,
+            out0 as usize,
+            out1 as usize,
+            stages.as_ptr().wrapping_add(n) as usize,
+            x as usize,
+        ];
+        // SAFETY: checked above: each pair's two weight rows (`2k` bytes
+        // from its start, the pairs one after another) are inside `w`, the
+        // `4 · words` words of `wide` (word-aligned, as LDRD needs) inside
+        // it, and the `2n` bytes written from `out0` and from `out1` are
+        // inside `out` (or `scratch`, `IM2COL_CHANNELS ≥ 2n` bytes: a
+        // group has at most that many channels). The stages are read at
+        // their repr(C) offsets, word-aligned. The frame is copied to 24
+        // bytes of stack and the stack pointer restored at the end.
+        unsafe {
+            asm!(
+                "sub sp, sp, #24",
+                "ldrd {a}, {b}, [{x}, #0]",
+                "strd {a}, {b}, [sp, #0]",
+                "ldrd {a}, {b}, [{x}, #8]",
+                "strd {a}, {b}, [sp, #8]",
+                "ldrd {a}, {b}, [{x}, #16]",
+                "strd {a}, {b}, [sp, #16]",
+                "2:",
+                "ldrd {a00}, {a01}, [{e}, #0]",
+                "ldrd {a10}, {a11}, [{e}, #8]",
+                "ldr {x}, [sp, #20]",
+                "str {e}, [sp, #4]",
+                "3:",
+                step_wide!(),
+                step_wide!(),
+                "ldr {a}, [sp]",
+                "cmp {x}, {a}",
+                "bne 3b",
+                "ldr {e}, [sp, #4]",
+                "add {w}, {w}, {skip}",
+                "add {w}, {w}, #4",
+                mat_scale!("a00", "16"),
+                mat_scale!("a01", "24"),
+                mat_scale!("a10", "32"),
+                mat_scale!("a11", "40"),
+                "ldr {a}, [{e}, #48]",
+                mat_narrow!("a00"),
+                mat_narrow!("a01"),
+                mat_narrow!("a10"),
+                mat_narrow!("a11"),
+                "bfi {a00}, {a01}, #8, #8",
+                "bfi {a00}, {a10}, #16, #8",
+                "bfi {a00}, {a11}, #24, #8",
+                "ldrd {a}, {b}, [{e}, #52]",
+                "ssub8 {a01}, {a00}, {a}",
+                "sel {a00}, {a00}, {a}",
+                "ssub8 {a01}, {a00}, {b}",
+                "sel {a00}, {b}, {a00}",
+                "ldrd {a}, {b}, [sp, #8]",
+                "strh {a00}, [{a}], #2",
+                "lsr {a00}, {a00}, #16",
+                "strh {a00}, [{b}], #2",
+                "strd {a}, {b}, [sp, #8]",
+                "add {e}, {e}, #60",
+                "ldr {a}, [sp, #16]",
+                "cmp {e}, {a}",
+                "bne 2b",
+                "add sp, sp, #24",
+                x = inout(reg) frame.as_ptr() => _,
+                w = inout(reg) w.as_ptr() => _,
+                e = inout(reg) stages.as_ptr() => _,
+                skip = in(reg) k - 4,
+                a00 = out(reg) _,
+                a01 = out(reg) _,
+                a10 = out(reg) _,
+                a11 = out(reg) _,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                f = out(reg) _,
+            );
+        }
+        true
+    }
+
     /// [`super::Requant4`] of four accumulators: the four int8 outputs in
     /// one word, channel `c` in byte 0. 37 instructions.
     #[inline(always)]
@@ -2311,6 +2552,43 @@ mod arch {
             ];
             g.copy_from_slice(&halves);
         }
+    }
+
+    /// [`super::arch`]'s `wide_run` in plain Rust: [`mac_2x2_wide`] and
+    /// [`requant4`] pair by pair, the same checks.
+    pub(super) fn wide_run(
+        wide: &[u32],
+        words: usize,
+        w: &[i8],
+        stages: &[super::PairStage],
+        out: &mut [i8],
+        at: usize,
+        second: Option<usize>,
+    ) -> bool {
+        let n = stages.len();
+        let k = 4 * words;
+        let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
+        if n == 0
+            || words == 0
+            || !words.is_multiple_of(2)
+            || wide.len() < 4 * words
+            || w.len() < 2 * k * n
+            || !fits(at)
+            || second.is_some_and(|s| !fits(s))
+        {
+            return false;
+        }
+        for ((pair, ps), c) in w.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
+            let acc = mac_2x2_wide(wide, pair, k, words, ps.constant);
+            let [b0, b1, b2, b3] = requant4(acc, &ps.requant).to_le_bytes();
+            if let Some(o) = out.get_mut(at + c..at + c + 2) {
+                o.copy_from_slice(&[b0 as i8, b1 as i8]);
+            }
+            if let Some(o) = second.and_then(|s| out.get_mut(s + c..s + c + 2)) {
+                o.copy_from_slice(&[b2 as i8, b3 as i8]);
+            }
+        }
+        true
     }
 
     /// [`super::arch`]'s `mac_2x2_wide` in plain Rust.
@@ -2695,22 +2973,27 @@ mod tests {
     );
 
     fn case() -> impl Strategy<Value = Case> {
-        (1usize..7, 1usize..7, 1usize..40).prop_flat_map(|(rows, channels, depth)| {
-            (
-                Just(rows),
-                Just(channels),
-                Just(depth),
-                proptest::collection::vec(any::<i8>(), rows * depth),
-                proptest::collection::vec(any::<i8>(), channels * depth),
-                proptest::option::of(proptest::collection::vec(-40_000i32..40_000, channels)),
-                -128i32..=127,
-                prop_oneof![
-                    proptest::collection::vec(1e-4f64..0.5, 1),
-                    proptest::collection::vec(1e-4f64..0.5, channels)
-                ],
-                (-128i32..=127, -128i32..=0, 0i32..=127),
-            )
-        })
+        (
+            1usize..7,
+            prop_oneof![1usize..7, 60usize..70],
+            prop_oneof![1usize..40, 32usize..90],
+        )
+            .prop_flat_map(|(rows, channels, depth)| {
+                (
+                    Just(rows),
+                    Just(channels),
+                    Just(depth),
+                    proptest::collection::vec(any::<i8>(), rows * depth),
+                    proptest::collection::vec(any::<i8>(), channels * depth),
+                    proptest::option::of(proptest::collection::vec(-40_000i32..40_000, channels)),
+                    -128i32..=127,
+                    prop_oneof![
+                        proptest::collection::vec(1e-4f64..0.5, 1),
+                        proptest::collection::vec(1e-4f64..0.5, channels)
+                    ],
+                    (-128i32..=127, -128i32..=0, 0i32..=127),
+                )
+            })
     }
 
     proptest! {
