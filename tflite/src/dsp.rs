@@ -341,16 +341,9 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     // pair for all the channel pairs (the rest of a row, `k mod 4` bytes,
     // is read from `cols`)
     let mut wide = [0u32; IM2COL_MAX];
-    // one pixel's values into `row` of `cols`
-    let gather = |cols: &mut [i8], image: &[i8], oy: usize, ox: usize| {
-        let rows = Window::new(
-            oy,
-            params.stride_height,
-            params.pad_top,
-            params.dilation_height,
-            dims.filter_height,
-            dims.input_height,
-        );
+    // one pixel's values into `row` of `cols`, the filter rows inside the
+    // input (`rows`) found once per output row
+    let gather = |cols: &mut [i8], image: &[i8], rows: Window, ox: usize| {
         let taps = Window::new(
             ox,
             params.stride_width,
@@ -364,18 +357,6 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
             for v in cols.iter_mut() {
                 *v = zero_point as i8;
             }
-        }
-        if depth == 1 {
-            // one byte a tap
-            for (ky, iy) in rows.taps() {
-                let (from, to) = (iy * dims.input_width, ky * dims.filter_width);
-                for (kx, ix) in taps.taps() {
-                    if let (Some(d), Some(&v)) = (cols.get_mut(to + kx), image.get(from + ix)) {
-                        *d = v;
-                    }
-                }
-            }
-            return;
         }
         // the taps of a filter row inside the input: one run of bytes in
         // both where the filter is not dilated, else a run per tap
@@ -391,7 +372,17 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
                 if let (Some(d), Some(s)) =
                     (cols.get_mut(to..to + run), image.get(from..from + run))
                 {
-                    d.copy_from_slice(s);
+                    // a few bytes without a call (a byte loop would
+                    // become one: LLVM turns it into `memcpy`)
+                    match (d, s) {
+                        ([d0], [s0]) => *d0 = *s0,
+                        ([d0, d1], [s0, s1]) => (*d0, *d1) = (*s0, *s1),
+                        ([d0, d1, d2], [s0, s1, s2]) => (*d0, *d1, *d2) = (*s0, *s1, *s2),
+                        ([d0, d1, d2, d3], [s0, s1, s2, s3]) => {
+                            (*d0, *d1, *d2, *d3) = (*s0, *s1, *s2, *s3)
+                        }
+                        (d, s) => d.copy_from_slice(s),
+                    }
                 }
                 if !per_tap {
                     break;
@@ -418,12 +409,20 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
             .zip(out.chunks_exact_mut(out_len.max(1)))
         {
             for oy in 0..dims.output_height {
+                let rows = Window::new(
+                    oy,
+                    params.stride_height,
+                    params.pad_top,
+                    params.dilation_height,
+                    dims.filter_height,
+                    dims.input_height,
+                );
                 for ox in (0..dims.output_width).step_by(2) {
                     let second = ox + 1 < dims.output_width;
                     let (c0, c1) = cols.split_at_mut(k);
-                    gather(c0, image, oy, ox);
+                    gather(c0, image, rows, ox);
                     if second {
-                        gather(c1.get_mut(..k)?, image, oy, ox + 1);
+                        gather(c1.get_mut(..k)?, image, rows, ox + 1);
                     } else {
                         c1.get_mut(..k)?.copy_from_slice(c0);
                     }
