@@ -153,32 +153,7 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
             .step_by(2)
             .all(|c| Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage).is_some())
     {
-        let mut wide = [0u32; IM2COL_MAX];
-        let mut stages = no_stages();
-        for (g, group) in w.chunks(IM2COL_CHANNELS * depth).enumerate() {
-            let first = g * IM2COL_CHANNELS;
-            let qs = group_stages(
-                group,
-                depth,
-                first,
-                bias,
-                zero_point,
-                multipliers,
-                stage,
-                &mut stages,
-            )?;
-            for (p, xs) in x.chunks(2 * depth).enumerate() {
-                let (c0, c1) = xs.split_at(depth.min(xs.len()));
-                let at = 2 * p * channels + first;
-                let (c1, second) = if c1.is_empty() {
-                    (c0, None)
-                } else {
-                    (c1, Some(at + channels))
-                };
-                channel_pairs(c0, c1, &mut wide, group, qs, out, at, second)?;
-            }
-        }
-        return Some(());
+        return matmul_wide(x, w, bias, depth, zero_point, multipliers, stage, out);
     }
     let scale = |c: usize| {
         Scale::new(
@@ -262,6 +237,52 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     Some(())
 }
 
+/// [`matmul`] of a depth of 8 to 576, a multiple of 8, and an even
+/// channel count whose stages are all [`Requant4`]s (checked by it): per
+/// group of 64 channels and per pixel pair, the pair's rows widened once
+/// and every channel pair in one loop ([`channel_pairs`]). Out of line:
+/// its 4.2 KB of stack buffers only while it runs.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn matmul_wide<B: Values<i32> + ?Sized>(
+    x: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    depth: usize,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    let channels = w.len() / depth.max(1);
+    let mut wide = [0u32; IM2COL_MAX];
+    let mut stages = no_stages();
+    for (g, group) in w.chunks(IM2COL_CHANNELS * depth).enumerate() {
+        let first = g * IM2COL_CHANNELS;
+        let qs = group_stages(
+            group,
+            depth,
+            first,
+            bias,
+            zero_point,
+            multipliers,
+            stage,
+            &mut stages,
+        )?;
+        for (p, xs) in x.chunks(2 * depth).enumerate() {
+            let (c0, c1) = xs.split_at(depth.min(xs.len()));
+            let at = 2 * p * channels + first;
+            let (c1, second) = if c1.is_empty() {
+                (c0, None)
+            } else {
+                (c1, Some(at + channels))
+            };
+            channel_pairs(c0, c1, &mut wide, group, qs, out, at, second)?;
+        }
+    }
+    Some(())
+}
+
 /// The largest filter (`rows × columns × input channels`) [`conv_im2col`]
 /// takes: 576 values, a 3×3 filter over 64 input channels (ResNet-8's
 /// deepest), 10×4 over 14, 5×5 over 23. Its two im2col rows are a stack
@@ -292,7 +313,9 @@ const WIDE_MIN_DEPTH: usize = 8;
 /// unless the filter has at most 576 values ([`IM2COL_MAX`]: the two rows
 /// are a fixed stack buffer) and the output an even count of channels, the
 /// zero point is an int8, the stage applies to every channel and every
-/// length matches (the caller's portable loop then runs).
+/// length matches (the caller's portable loop then runs). Out of line: its
+/// 5.4 KB of stack buffers only while it runs.
+#[inline(never)]
 pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
