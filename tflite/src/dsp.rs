@@ -115,6 +115,16 @@ pub(crate) fn mac_1x2(
     Some(acc)
 }
 
+/// `Σ row` in wrapping `i32`: the weights' sum of one output channel
+/// (its `− zero_point · Σ w`), whole words by [`arch::sum_words`].
+fn sum_bytes(row: &[i8]) -> i32 {
+    let words = row.len() / 4;
+    let head = arch::sum_words(row, words);
+    row.iter()
+        .skip(4 * words)
+        .fold(head, |s, &v| s.wrapping_add(i32::from(v)))
+}
+
 /// The int8 matrix product with TFLite's output stage: row `p` of `x`
 /// (`rows` rows of `depth`) times row `c` of `w` (`channels` rows of
 /// `depth`), `acc = Σ (x − zero_point) · w + bias[c]`, written requantized
@@ -166,7 +176,7 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     // the part of each accumulator that does not depend on the pixel:
     // bias − zero_point · Σ w, per channel
     let constant = |c: usize, row: &[i8]| {
-        let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
+        let sum = sum_bytes(row);
         let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
         b.wrapping_sub(zero_point.wrapping_mul(sum))
     };
@@ -313,9 +323,9 @@ const WIDE_MIN_DEPTH: usize = 8;
 /// unless the filter has at most 576 values ([`IM2COL_MAX`]: the two rows
 /// are a fixed stack buffer) and the output an even count of channels, the
 /// zero point is an int8, the stage applies to every channel and every
-/// length matches (the caller's portable loop then runs). Out of line: its
-/// 5.4 KB of stack buffers only while it runs.
-#[inline(never)]
+/// length matches (the caller's portable loop then runs). Its stack
+/// buffers: 5.4 KB (kept inline: out of line it no longer sees a model's
+/// constant sizes, and person detection's first layer costs a third more).
 pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
@@ -484,7 +494,7 @@ fn group_stages<'a, B: Values<i32> + ?Sized>(
     {
         let (w0, w1) = pair.split_at(k);
         let constant = |c: usize, row: &[i8]| {
-            let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
+            let sum = sum_bytes(row);
             let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
             b.wrapping_sub(zero_point.wrapping_mul(sum))
         };
@@ -2510,6 +2520,38 @@ mod arch {
         true
     }
 
+    /// `Σ` of the first `4 · words` bytes of `row` (0 if it is shorter):
+    /// per word a load, two `SXTB16`s, `SADD16` and `SMLAD` by 1.
+    #[inline(always)]
+    pub(super) fn sum_words(row: &[i8], words: usize) -> i32 {
+        let mut acc = 0i32;
+        if words == 0 || row.len() < 4 * words {
+            return 0;
+        }
+        // SAFETY: reads the `4 · words` bytes of `row` checked above
+        // (unaligned LDR is allowed on the Cortex-M4)
+        unsafe {
+            asm!(
+                "2:",
+                "ldr {a}, [{p}], #4",
+                "sxtb16 {b}, {a}",
+                "sxtb16 {a}, {a}, ror #8",
+                "sadd16 {a}, {a}, {b}",
+                "smlad {acc}, {a}, {one}, {acc}",
+                "subs {n}, {n}, #1",
+                "bne 2b",
+                p = inout(reg) row.as_ptr() => _,
+                n = inout(reg) words => _,
+                acc = inout(reg) acc,
+                one = in(reg) 0x0001_0001u32,
+                a = out(reg) _,
+                b = out(reg) _,
+                options(readonly, nostack),
+            );
+        }
+        acc
+    }
+
     /// [`super::Requant4`] of four accumulators: the four int8 outputs in
     /// one word, channel `c` in byte 0. 37 instructions.
     #[inline(always)]
@@ -2611,6 +2653,16 @@ mod arch {
             }
         }
         true
+    }
+
+    /// [`super::arch`]'s `sum_words` in plain Rust.
+    pub(super) fn sum_words(row: &[i8], words: usize) -> i32 {
+        if row.len() < 4 * words {
+            return 0;
+        }
+        row.iter()
+            .take(4 * words)
+            .fold(0i32, |s, &v| s.wrapping_add(i32::from(v)))
     }
 
     /// [`super::arch`]'s `mac_2x2_wide` in plain Rust.
