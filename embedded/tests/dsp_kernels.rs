@@ -7,7 +7,11 @@
 //! blocked product), per-tensor and per-channel multipliers, with and
 //! without bias, any int8 zero points and clamps; and depthwise
 //! convolutions of depth multiplier 1 (4 channels at a time, SMLABB /
-//! SMLATT), with padding, strides and dilations. The reference is TFLite
+//! SMLATT), with padding, strides and dilations; and k×k convolutions by
+//! im2col (the pixels widened once, 2 pixels × 2 channels by SMLAD): a
+//! first layer's few input channels, and deep filters of up to 594 values
+//! (past the 576 the DSP path takes) over up to 70 output channels (past
+//! one group of 64). The reference is TFLite
 //! Micro's formula read plainly: `Σ (x − x_zp) · w + bias` in wrapping
 //! i32, `multiply_by_quantized_multiplier` with the double rounding, the
 //! output zero point, the clamp. On the Cortex-M0 (no DSP extension) the
