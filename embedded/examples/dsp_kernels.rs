@@ -11,7 +11,9 @@
 //!   as 9 per output, the border's missing taps included);
 //! - `fc_once`: 1×256 → 128 (32,768 MACs);
 //! - `conv3x3_once`: person detection's first layer, 96×96×1 → 48×48×8,
-//!   3×3, stride 2 (165,888 MACs).
+//!   3×3, stride 2 (165,888 MACs);
+//! - `conv3x3_deep_once`: a ResNet-8-sized 3×3 convolution, 16×16×32 →
+//!   32 channels, stride 1, SAME (2,359,296 MACs counted as 9 per output).
 //!
 //! Per-channel multipliers, biases, an input zero point of −128 (person
 //! detection's), ReLU6-like clamps; the data is a fixed pseudo-random
@@ -270,6 +272,60 @@ pub extern "C" fn conv3x3_once() {
     }
 }
 
+const R_SIDE: usize = 16;
+const R_C: usize = 32;
+static R_INPUT: [i8; R_SIDE * R_SIDE * R_C] = bytes(17);
+static R_FILTER: [i8; R_C * 9 * R_C] = bytes(18);
+static R_BIAS: [i32; R_C] = biases(19);
+static R_MULT: [QuantizedMultiplier; R_C] = multipliers(20);
+static mut R_OUTPUT: [i8; R_SIDE * R_SIDE * R_C] = [0; R_SIDE * R_SIDE * R_C];
+
+/// A ResNet-8-sized 3×3 convolution, once: 16×16×32 → 16×16×32, stride 1,
+/// SAME (2,359,296 MACs counted as 9 taps per output, the border's missing
+/// taps included), the im2col path of filters over many channels.
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn conv3x3_deep_once() {
+    let dims = Conv2dDims {
+        batches: 1,
+        input_height: R_SIDE,
+        input_width: R_SIDE,
+        input_depth: R_C,
+        filter_height: 3,
+        filter_width: 3,
+        output_height: R_SIDE,
+        output_width: R_SIDE,
+        output_depth: R_C,
+    };
+    let params = Conv2dParams {
+        stride_height: 1,
+        stride_width: 1,
+        dilation_height: 1,
+        dilation_width: 1,
+        pad_top: 1,
+        pad_left: 1,
+        input_zero_point: -128,
+        output_zero_point: -128,
+        multipliers: black_box(&R_MULT),
+        output_min: -128,
+        output_max: 127,
+        rounding: Rounding::Double,
+    };
+    // SAFETY: as above
+    let out = unsafe { &mut *addr_of_mut!(R_OUTPUT) };
+    let r = conv_2d_int8(
+        black_box(&R_INPUT),
+        black_box(&R_FILTER),
+        Some(black_box(&R_BIAS)),
+        dims,
+        &params,
+        out,
+    );
+    if r.is_err() {
+        panic!("conv3x3 deep");
+    }
+}
+
 /// A checksum of the outputs (FNV-1a).
 fn checksum(data: &[i8]) -> u32 {
     data.iter().fold(0x811c_9dc5u32, |h, &b| {
@@ -283,21 +339,24 @@ fn main() -> ! {
     dw3x3_once();
     fc_once();
     conv3x3_once();
+    conv3x3_deep_once();
     // SAFETY: as above, the calls are over
-    let (c1, dw, fc, k3) = unsafe {
+    let (c1, dw, fc, k3, r3) = unsafe {
         (
             checksum(&*addr_of_mut!(C1_OUTPUT)),
             checksum(&*addr_of_mut!(DW_OUTPUT)),
             checksum(&*addr_of_mut!(FC_OUTPUT)),
             checksum(&*addr_of_mut!(K3_OUTPUT)),
+            checksum(&*addr_of_mut!(R_OUTPUT)),
         )
     };
     hprintln!(
-        "conv1x1 {:08x} dw3x3 {:08x} fc {:08x} conv3x3 {:08x}",
+        "conv1x1 {:08x} dw3x3 {:08x} fc {:08x} conv3x3 {:08x} conv3x3 deep {:08x}",
         c1,
         dw,
         fc,
-        k3
+        k3,
+        r3
     );
     debug::exit(debug::EXIT_SUCCESS);
     #[allow(clippy::empty_loop)]

@@ -7,7 +7,11 @@
 //! blocked product), per-tensor and per-channel multipliers, with and
 //! without bias, any int8 zero points and clamps; and depthwise
 //! convolutions of depth multiplier 1 (4 channels at a time, SMLABB /
-//! SMLATT), with padding, strides and dilations. The reference is TFLite
+//! SMLATT), with padding, strides and dilations; and k×k convolutions by
+//! im2col (the pixels widened once, 2 pixels × 2 channels by SMLAD): a
+//! first layer's few input channels, and deep filters of up to 594 values
+//! (past the 576 the DSP path takes) over up to 70 output channels (past
+//! one group of 64). The reference is TFLite
 //! Micro's formula read plainly: `Σ (x − x_zp) · w + bias` in wrapping
 //! i32, `multiply_by_quantized_multiplier` with the double rounding, the
 //! output zero point, the clamp. On the Cortex-M0 (no DSP extension) the
@@ -262,20 +266,43 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
     c.eq(&got[..n], &want[..n], "depthwise convolution");
 }
 
-/// A random k×k convolution of few input channels (the im2col path of a
-/// first layer: 1 to 3 channels, 1×1 to 4×4 filters, strides, dilations,
-/// padding, 1 to 9 output channels, even counts the DSP path's and odd
-/// ones the portable one's), against the formula written plainly.
-fn conv_case(r: &mut Rng, c: &mut Checks) {
-    const MAX_IN: usize = 8 * 8 * 3;
-    const MAX_OUT: usize = 7 * 7 * 9;
-    let (h, w, depth) = (
-        r.range(1, 8) as usize,
-        r.range(1, 8) as usize,
-        r.range(1, 3) as usize,
-    );
-    let (kh, kw) = (r.range(1, 4) as usize, r.range(1, 4) as usize);
-    let channels = r.range(1, 9) as usize;
+/// A random k×k convolution (the im2col path), against the formula
+/// written plainly. Not `deep`: a first layer's few input channels (1 to
+/// 3 channels, 1×1 to 4×4 filters, 1 to 9 output channels). `deep`: a
+/// ResNet's many (4 to 66 input channels, 1×1 to 3×3 filters: up to 594
+/// values, past the 576 the DSP path takes, and as many output channels
+/// as 2,048 filter bytes hold, up to 70: past the 64 of one group). Both
+/// with strides, dilations, padding, even channel counts the DSP path's
+/// and odd ones the portable one's.
+fn conv_case(r: &mut Rng, c: &mut Checks, deep: bool) {
+    // within the Cortex-M0's 16 KiB of RAM
+    const MAX_IN: usize = 4 * 4 * 66;
+    const MAX_OUT: usize = 4 * 4 * 70;
+    const MAX_FILTER: usize = 2048;
+    let (h, w, depth) = if deep {
+        (
+            r.range(1, 4) as usize,
+            r.range(1, 4) as usize,
+            r.range(4, 66) as usize,
+        )
+    } else {
+        (
+            r.range(1, 8) as usize,
+            r.range(1, 8) as usize,
+            r.range(1, 3) as usize,
+        )
+    };
+    let (kh, kw) = if deep {
+        (r.range(1, 3) as usize, r.range(1, 3) as usize)
+    } else {
+        (r.range(1, 4) as usize, r.range(1, 4) as usize)
+    };
+    let k = kh * kw * depth;
+    let channels = if deep {
+        r.range(1, (MAX_FILTER / k).min(70) as i32) as usize
+    } else {
+        r.range(1, 9) as usize
+    };
     let (sh, sw, dh, dw) = (
         r.range(1, 2) as usize,
         r.range(1, 2) as usize,
@@ -283,20 +310,23 @@ fn conv_case(r: &mut Rng, c: &mut Checks) {
         r.range(1, 2) as usize,
     );
     let (pt, pl) = (r.range(0, 2) as usize, r.range(0, 2) as usize);
-    let (oh, ow) = (r.range(1, 7) as usize, r.range(1, 7) as usize);
+    let (oh, ow) = if deep {
+        (r.range(1, 4) as usize, r.range(1, 4) as usize)
+    } else {
+        (r.range(1, 7) as usize, r.range(1, 7) as usize)
+    };
     let mut image = [0i8; MAX_IN];
-    let mut filter = [0i8; 9 * 4 * 4 * 3];
+    let mut filter = [0i8; MAX_FILTER];
     r.fill(&mut image);
     r.fill(&mut filter);
     let image = &image[..h * w * depth];
-    let k = kh * kw * depth;
     let filter = &filter[..channels * k];
-    let mut bias = [0i32; 9];
+    let mut bias = [0i32; 70];
     for b in &mut bias {
         *b = r.range(-100_000, 100_000);
     }
     let bias = &bias[..channels];
-    let mut ms = [QuantizedMultiplier::ZERO; 9];
+    let mut ms = [QuantizedMultiplier::ZERO; 70];
     for m in &mut ms {
         *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, r.range(-12, -1));
     }
@@ -367,8 +397,19 @@ fn conv_case(r: &mut Rng, c: &mut Checks) {
     let mut got = [0i8; MAX_OUT];
     let ok = conv_2d_int8(image, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
     c.check(ok, "conv_2d_int8 accepted the k×k case");
+    if got[..n] != want[..n] {
+        cortex_m_semihosting::hprintln!(
+            "k×k conv: {}×{}×{} image, {}×{} filter, {} channels",
+            h,
+            w,
+            depth,
+            kh,
+            kw,
+            channels
+        );
+    }
     c.eq(&got[..n], &want[..n], "k×k convolution");
-    if depth == 1 {
+    if depth == 1 && channels <= 9 {
         // the same layer as a depthwise convolution of depth multiplier
         // `channels` (its filter [kh, kw, channels]): one input channel,
         // the im2col path on the M4F
@@ -403,7 +444,7 @@ fn conv_case(r: &mut Rng, c: &mut Checks) {
             output_max: hi,
             rounding: Rounding::Double,
         };
-        let mut got = [0i8; MAX_OUT];
+        got[..n].fill(0);
         let dw_filter = &dw_filter[..kh * kw * channels];
         let ok =
             depthwise_conv_int8(image, dw_filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
@@ -593,7 +634,8 @@ fn main() -> ! {
         c.eq(&got[..n], &want[..n], "fully connected");
 
         depthwise_case(&mut r, &mut c);
-        conv_case(&mut r, &mut c);
+        conv_case(&mut r, &mut c, false);
+        conv_case(&mut r, &mut c, true);
     }
     for _ in 0..REQUANT_CASES {
         requant_case(&mut r, &mut c);

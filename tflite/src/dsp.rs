@@ -14,6 +14,12 @@
 //!   multiply-accumulates in 20 instructions, on the raw int8 values; the
 //!   input's zero point enters once per output channel as
 //!   `−zero_point · Σ w` ([`matmul`]), so the loop never subtracts it;
+//! - [`conv_im2col`]: a k×k convolution's two pixels gathered into two
+//!   rows (im2col), widened once into 16-bit halves (`SXTB16`), then each
+//!   pair of output channels in 16 instructions per 16 multiply-accumulates
+//!   (`LDRD` of the pixels' halves, the weights widened, 8 `SMLAD`s), as
+//!   CMSIS-NN's `arm_nn_mat_mult_kernel_s8_s16`; filters of up to 576
+//!   values (a bounded stack buffer);
 //! - [`mac_1x2`]: one row times two rows, the input's offset added to the
 //!   widened halves (`SADD16`) when there is a single row to share it (a
 //!   fully connected layer of one batch);
@@ -109,6 +115,16 @@ pub(crate) fn mac_1x2(
     Some(acc)
 }
 
+/// `Σ row` in wrapping `i32`: the weights' sum of one output channel
+/// (its `− zero_point · Σ w`), whole words by [`arch::sum_words`].
+fn sum_bytes(row: &[i8]) -> i32 {
+    let words = row.len() / 4;
+    let head = arch::sum_words(row, words);
+    row.iter()
+        .skip(4 * words)
+        .fold(head, |s, &v| s.wrapping_add(i32::from(v)))
+}
+
 /// The int8 matrix product with TFLite's output stage: row `p` of `x`
 /// (`rows` rows of `depth`) times row `c` of `w` (`channels` rows of
 /// `depth`), `acc = Σ (x − zero_point) · w + bias[c]`, written requantized
@@ -137,6 +153,18 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     {
         return None;
     }
+    // a deep product: each pixel pair's rows widened once for all the
+    // channel pairs (16 instructions per 16 MACs), pixel pairs outside
+    if (WIDE_MIN_DEPTH..=IM2COL_MAX).contains(&depth)
+        && depth.is_multiple_of(8)
+        && channels >= 2
+        && channels.is_multiple_of(2)
+        && (0..channels)
+            .step_by(2)
+            .all(|c| Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage).is_some())
+    {
+        return matmul_wide(x, w, bias, depth, zero_point, multipliers, stage, out);
+    }
     let scale = |c: usize| {
         Scale::new(
             multipliers
@@ -148,7 +176,7 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     // the part of each accumulator that does not depend on the pixel:
     // bias − zero_point · Σ w, per channel
     let constant = |c: usize, row: &[i8]| {
-        let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
+        let sum = sum_bytes(row);
         let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
         b.wrapping_sub(zero_point.wrapping_mul(sum))
     };
@@ -219,22 +247,85 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     Some(())
 }
 
-/// The largest filter (`rows × columns × input channels`) and output
-/// depth [`conv_im2col`] takes: the first layers of the TinyML models
-/// (3×3×1, 3×3×3, 10×4×1 into 8 to 64 channels).
-const IM2COL_MAX: usize = 48;
-const IM2COL_CHANNELS: usize = 64;
+/// [`matmul`] of a depth of 8 to 576, a multiple of 8, and an even
+/// channel count whose stages are all [`Requant4`]s (checked by it): per
+/// group of 64 channels and per pixel pair, the pair's rows widened once
+/// and every channel pair in one loop ([`channel_pairs`]). Out of line:
+/// its 4.2 KB of stack buffers only while it runs.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn matmul_wide<B: Values<i32> + ?Sized>(
+    x: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    depth: usize,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    let channels = w.len() / depth.max(1);
+    let mut wide = [0u32; IM2COL_MAX];
+    let mut stages = no_stages();
+    for (g, group) in w.chunks(IM2COL_CHANNELS * depth).enumerate() {
+        let first = g * IM2COL_CHANNELS;
+        let qs = group_stages(
+            group,
+            depth,
+            first,
+            bias,
+            zero_point,
+            multipliers,
+            stage,
+            &mut stages,
+        )?;
+        for (p, xs) in x.chunks(2 * depth).enumerate() {
+            let (c0, c1) = xs.split_at(depth.min(xs.len()));
+            let at = 2 * p * channels + first;
+            let (c1, second) = if c1.is_empty() {
+                (c0, None)
+            } else {
+                (c1, Some(at + channels))
+            };
+            channel_pairs(c0, c1, &mut wide, group, qs, out, at, second)?;
+        }
+    }
+    Some(())
+}
 
-/// TFLite's int8 convolution for a small filter on few input channels (a
-/// network's first layer): for each pair of output pixels of a row, their
-/// `filter_height × filter_width × input_depth` input values copied into
-/// two rows (im2col; a tap outside the input holds the zero point, so it
-/// adds nothing), then each pair of output channels times those rows by
-/// [`mac_2x2`] (SMLAD) from `bias − zero_point · Σ w`, and the output stage
-/// [`Requant4`]. `None`, with `out` untouched, unless the filter has at most
-/// 48 values and the output 2 to 64 channels, an even count, the zero point
-/// is an int8, the stage applies to every channel and every length matches
-/// (the caller's portable loop then runs).
+/// The largest filter (`rows × columns × input channels`) [`conv_im2col`]
+/// takes: 576 values, a 3×3 filter over 64 input channels (ResNet-8's
+/// deepest), 10×4 over 14, 5×5 over 23. Its two im2col rows are a stack
+/// buffer of `2 × IM2COL_MAX` = 1,152 bytes, and their whole words widened
+/// to 16-bit halves another of `4 × IM2COL_MAX` = 2,304 bytes; a larger
+/// filter takes the portable loop.
+const IM2COL_MAX: usize = 576;
+/// The output channels [`conv_im2col`] holds constants and output stages
+/// for at once (32 pairs: 512 B of constants, 1,664 B of stages on the
+/// stack); more channels are taken in groups of this many, the two
+/// pixels' rows gathered again for each group.
+const IM2COL_CHANNELS: usize = 64;
+/// The least depth [`matmul`] widens each pixel pair for, with all the
+/// channel pairs in one loop ([`arch::wide_run`]; a depth that is not a
+/// multiple of 8 keeps [`arch::mac_2x2_run`]'s loop over pixel pairs).
+const WIDE_MIN_DEPTH: usize = 8;
+
+/// TFLite's int8 convolution by im2col: for each pair of output pixels of
+/// a row, their `filter_height × filter_width × input_depth` input values
+/// copied into two rows (a tap outside the input holds the zero point, so
+/// it adds nothing) and their whole words widened once into 16-bit halves
+/// (`SXTB16`, [`arch::widen_rows`]), then each pair of output channels
+/// times those rows ([`arch::mac_2x2_wide`], SMLAD: 16 instructions for 16
+/// multiply-accumulates, the input's halves read by `LDRD` and only the
+/// weights widened) from `bias − zero_point · Σ w`, and the output stage
+/// [`Requant4`]. Output channels in groups of at most 64 (the constants
+/// and stages of one group on the stack). `None`, with `out` untouched,
+/// unless the filter has at most 576 values ([`IM2COL_MAX`]: the two rows
+/// are a fixed stack buffer) and the output an even count of channels, the
+/// zero point is an int8, the stage applies to every channel and every
+/// length matches (the caller's portable loop then runs). Its stack
+/// buffers: 5.4 KB (kept inline: out of line it no longer sees a model's
+/// constant sizes, and person detection's first layer costs a third more).
 pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
@@ -263,7 +354,7 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     let multipliers = params.multipliers;
     if k == 0
         || k > IM2COL_MAX
-        || !(2..=IM2COL_CHANNELS).contains(&channels)
+        || channels < 2
         || !channels.is_multiple_of(2)
         || !(-128..=127).contains(&zero_point)
         || w.len() != k.checked_mul(channels)?
@@ -274,39 +365,18 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     {
         return None;
     }
-    // per channel pair: the constants and the output stage
-    let mut constants = [[0i32; 4]; IM2COL_CHANNELS / 2];
-    let mut stages = [None; IM2COL_CHANNELS / 2];
-    for ((pair, kc), (q, c)) in w
-        .chunks_exact(2 * k)
-        .zip(&mut constants)
-        .zip(stages.iter_mut().zip((0..channels).step_by(2)))
-    {
-        let (w0, w1) = pair.split_at(k);
-        let constant = |c: usize, row: &[i8]| {
-            let sum = row.iter().fold(0i32, |s, &v| s.wrapping_add(i32::from(v)));
-            let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
-            b.wrapping_sub(zero_point.wrapping_mul(sum))
-        };
-        let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
-        *kc = [k0, k1, k0, k1];
-        *q = Some(Requant4::for_channels(
-            multipliers,
-            [c, c + 1, c, c + 1],
-            stage,
-        )?);
+    // every channel pair's output stage first: `None` before any output
+    for c in (0..channels).step_by(2) {
+        Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage)?;
     }
     let mut cols = [zero_point as i8; 2 * IM2COL_MAX];
-    // one pixel's values into `row` of `cols`
-    let gather = |cols: &mut [i8], image: &[i8], oy: usize, ox: usize| {
-        let rows = Window::new(
-            oy,
-            params.stride_height,
-            params.pad_top,
-            params.dilation_height,
-            dims.filter_height,
-            dims.input_height,
-        );
+    // the two rows' whole words widened into 16-bit halves, once per pixel
+    // pair for all the channel pairs (the rest of a row, `k mod 4` bytes,
+    // is read from `cols`)
+    let mut wide = [0u32; IM2COL_MAX];
+    // one pixel's values into `row` of `cols`, the filter rows inside the
+    // input (`rows`) found once per output row
+    let gather = |cols: &mut [i8], image: &[i8], rows: Window, ox: usize| {
         let taps = Window::new(
             ox,
             params.stride_width,
@@ -321,61 +391,173 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
                 *v = zero_point as i8;
             }
         }
-        if depth == 1 {
-            // one byte a tap
-            for (ky, iy) in rows.taps() {
-                let (from, to) = (iy * dims.input_width, ky * dims.filter_width);
-                for (kx, ix) in taps.taps() {
-                    if let (Some(d), Some(&v)) = (cols.get_mut(to + kx), image.get(from + ix)) {
-                        *d = v;
-                    }
-                }
-            }
-            return;
-        }
+        // the taps of a filter row inside the input: one run of bytes in
+        // both where the filter is not dilated, else a run per tap
+        let (run, per_tap) = if params.dilation_width == 1 {
+            (taps.len() * depth, false)
+        } else {
+            (depth, true)
+        };
         for (ky, iy) in rows.taps() {
             for (kx, ix) in taps.taps() {
                 let from = (iy * dims.input_width + ix) * depth;
                 let to = (ky * dims.filter_width + kx) * depth;
-                let src = image.get(from..).unwrap_or(&[]).iter();
-                let dst = cols.get_mut(to..).unwrap_or(&mut []).iter_mut();
-                // byte by byte: a few bytes, no call
-                for (d, &v) in dst.zip(src).take(depth) {
-                    *d = v;
+                if let (Some(d), Some(s)) =
+                    (cols.get_mut(to..to + run), image.get(from..from + run))
+                {
+                    // a few bytes without a call (a byte loop would
+                    // become one: LLVM turns it into `memcpy`)
+                    match (d, s) {
+                        ([d0], [s0]) => *d0 = *s0,
+                        ([d0, d1], [s0, s1]) => (*d0, *d1) = (*s0, *s1),
+                        ([d0, d1, d2], [s0, s1, s2]) => (*d0, *d1, *d2) = (*s0, *s1, *s2),
+                        ([d0, d1, d2, d3], [s0, s1, s2, s3]) => {
+                            (*d0, *d1, *d2, *d3) = (*s0, *s1, *s2, *s3)
+                        }
+                        (d, s) => d.copy_from_slice(s),
+                    }
+                }
+                if !per_tap {
+                    break;
                 }
             }
         }
     };
-    for (image, out) in input
-        .chunks_exact(image_len.max(1))
-        .zip(out.chunks_exact_mut(out_len.max(1)))
-    {
-        for oy in 0..dims.output_height {
-            for ox in (0..dims.output_width).step_by(2) {
-                let second = ox + 1 < dims.output_width;
-                let (c0, c1) = cols.split_at_mut(k);
-                gather(c0, image, oy, ox);
-                if second {
-                    gather(c1.get_mut(..k)?, image, oy, ox + 1);
-                } else {
-                    c1.get_mut(..k)?.copy_from_slice(c0);
-                }
-                let at = (oy * dims.output_width + ox) * channels;
-                for ((pair, kc), (q, c)) in w
-                    .chunks_exact(2 * k)
-                    .zip(&constants)
-                    .zip(stages.iter().zip((0..channels).step_by(2)))
-                {
-                    let acc = mac_2x2(cols.get(..2 * k)?, pair, k, k, *kc)?;
-                    let [b0, b1, b2, b3] = arch::requant4(acc, q.as_ref()?).to_le_bytes();
-                    out.get_mut(at + c..at + c + 2)?
-                        .copy_from_slice(&[b0 as i8, b1 as i8]);
+    // per channel pair of a group: the constants and the output stage
+    let mut stages = no_stages();
+    for (g, group) in w.chunks(IM2COL_CHANNELS * k).enumerate() {
+        let first = g * IM2COL_CHANNELS;
+        let qs = group_stages(
+            group,
+            k,
+            first,
+            bias,
+            zero_point,
+            multipliers,
+            stage,
+            &mut stages,
+        )?;
+        for (image, out) in input
+            .chunks_exact(image_len.max(1))
+            .zip(out.chunks_exact_mut(out_len.max(1)))
+        {
+            for oy in 0..dims.output_height {
+                let rows = Window::new(
+                    oy,
+                    params.stride_height,
+                    params.pad_top,
+                    params.dilation_height,
+                    dims.filter_height,
+                    dims.input_height,
+                );
+                for ox in (0..dims.output_width).step_by(2) {
+                    let second = ox + 1 < dims.output_width;
+                    let (c0, c1) = cols.split_at_mut(k);
+                    gather(c0, image, rows, ox);
                     if second {
-                        out.get_mut(at + channels + c..at + channels + c + 2)?
-                            .copy_from_slice(&[b2 as i8, b3 as i8]);
+                        gather(c1.get_mut(..k)?, image, rows, ox + 1);
+                    } else {
+                        c1.get_mut(..k)?.copy_from_slice(c0);
                     }
+                    let at = (oy * dims.output_width + ox) * channels + first;
+                    let (c0, c1) = cols.split_at(k);
+                    let c1 = c1.get(..k)?;
+                    let second = second.then_some(at + channels);
+                    channel_pairs(c0, c1, &mut wide, group, qs, out, at, second)?;
                 }
             }
+        }
+    }
+    Some(())
+}
+
+/// The constants `bias − zero_point · Σ w` and the output stages of the
+/// channel pairs of `group` (rows of `k` weights, its first channel
+/// `first`) into the front of `stages`, which it returns; `None` if a
+/// stage is not a [`Requant4`].
+#[allow(clippy::too_many_arguments)]
+fn group_stages<'a, B: Values<i32> + ?Sized>(
+    group: &[i8],
+    k: usize,
+    first: usize,
+    bias: Option<&B>,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+    stages: &'a mut [PairStage; IM2COL_CHANNELS / 2],
+) -> Option<&'a [PairStage]> {
+    let mut n = 0;
+    for ((pair, ps), c) in group
+        .chunks_exact(2 * k)
+        .zip(stages.iter_mut())
+        .zip((first..).step_by(2))
+    {
+        let (w0, w1) = pair.split_at(k);
+        let constant = |c: usize, row: &[i8]| {
+            let sum = sum_bytes(row);
+            let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
+            b.wrapping_sub(zero_point.wrapping_mul(sum))
+        };
+        let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
+        *ps = PairStage {
+            constant: [k0, k1, k0, k1],
+            requant: Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage)?,
+        };
+        n += 1;
+    }
+    stages.get(..n)
+}
+
+/// Room for the constants and stages of one group of channel pairs.
+fn no_stages() -> [PairStage; IM2COL_CHANNELS / 2] {
+    [PairStage {
+        constant: [0; 4],
+        requant: Requant4 {
+            channels: [[0; 2]; 4],
+            offset: 0,
+            lo: 0,
+            hi: 0,
+        },
+    }; IM2COL_CHANNELS / 2]
+}
+
+/// Two pixels' rows `c0`, `c1` (`k` values each) times every channel pair
+/// of `group` (rows of `k` weights), with its constants and stages: the
+/// rows' whole words widened once into `wide`, then, where `k` is a
+/// multiple of 8, every pair in one `asm!` loop ([`arch::wide_run`]),
+/// else per pair [`arch::mac_2x2_wide`], the last `k mod 4` columns in
+/// plain Rust, and [`Requant4`]; pixel 0's two outputs written at
+/// `out[at + 2j]`, pixel 1's at `out[second + 2j]` if it is one.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn channel_pairs(
+    c0: &[i8],
+    c1: &[i8],
+    wide: &mut [u32; IM2COL_MAX],
+    group: &[i8],
+    stages: &[PairStage],
+    out: &mut [i8],
+    at: usize,
+    second: Option<usize>,
+) -> Option<()> {
+    let k = c0.len();
+    let words = k / 4;
+    arch::widen_rows(c0, c1, wide, words);
+    if k.is_multiple_of(8) && arch::wide_run(wide, words, group, stages, out, at, second) {
+        return Some(());
+    }
+    for ((pair, ps), c) in group.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
+        let mut acc = arch::mac_2x2_wide(wide, pair, k, words, ps.constant);
+        if 4 * words < k {
+            let (w0, w1) = pair.split_at(k);
+            acc = portable::mac_2x2_rows(c0, c1, w0, w1, 4 * words, acc);
+        }
+        let [b0, b1, b2, b3] = arch::requant4(acc, &ps.requant).to_le_bytes();
+        out.get_mut(at + c..at + c + 2)?
+            .copy_from_slice(&[b0 as i8, b1 as i8]);
+        if let Some(at) = second {
+            out.get_mut(at + c..at + c + 2)?
+                .copy_from_slice(&[b2 as i8, b3 as i8]);
         }
     }
     Some(())
@@ -573,6 +755,17 @@ pub(crate) struct MatRun {
     /// the weights' first row, the output's next pair and its end, the
     /// channel count, the depth (60; filled in by the loop's wrapper)
     tail: [usize; 5],
+}
+
+/// One pair of output channels as [`arch::wide_run`] reads it, at fixed
+/// offsets (the first 60 bytes of [`MatRun`]'s layout).
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct PairStage {
+    /// `bias − zero_point · Σ w` for channels `c, c + 1, c, c + 1` (0)
+    constant: [i32; 4],
+    /// the output stage of the same four (16)
+    requant: Requant4,
 }
 
 /// What [`arch::dw3x3_run`] reads of one channel group while it runs
@@ -971,6 +1164,151 @@ mod arch {
                 "smlad {a11}, {b}, {f}, {a11}\n",
             )
         };
+    }
+
+    /// Two im2col rows of `4 · words` bytes each widened into `wide`,
+    /// four words per 4 columns: row 0's bytes 0 and 2, its bytes 1 and
+    /// 3, then row 1's the same (the halves [`mac_2x2_wide`] multiplies
+    /// with the weights' `SXTB16` halves). 10 instructions per 4 columns.
+    #[inline(always)]
+    pub(super) fn widen_rows(x0: &[i8], x1: &[i8], wide: &mut [u32], words: usize) {
+        if words == 0 || x0.len() < 4 * words || x1.len() < 4 * words || wide.len() < 4 * words {
+            return;
+        }
+        // SAFETY: checked above: `4 · words` bytes of each row are read and
+        // `4 · words` words of `wide` (word-aligned, as STRD needs) are
+        // written; unaligned LDR is allowed on the Cortex-M4.
+        unsafe {
+            asm!(
+                "2:",
+                "ldr {a}, [{x0}], #4",
+                "ldr {b}, [{x1}], #4",
+                "sxtb16 {c}, {a}",
+                "sxtb16 {a}, {a}, ror #8",
+                "sxtb16 {d}, {b}",
+                "sxtb16 {b}, {b}, ror #8",
+                "strd {c}, {a}, [{o}], #16",
+                "strd {d}, {b}, [{o}, #-8]",
+                "subs {n}, {n}, #1",
+                "bne 2b",
+                x0 = inout(reg) x0.as_ptr() => _,
+                x1 = inout(reg) x1.as_ptr() => _,
+                o = inout(reg) wide.as_mut_ptr() => _,
+                n = inout(reg) words => _,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                options(nostack),
+            );
+        }
+    }
+
+    /// Four columns of the 2×2 block from the widened rows: 2 loads and 4
+    /// widenings of the weights, 2 `LDRD`s of the rows' halves, 8
+    /// `SMLAD`s: 16 instructions for 16 multiply-accumulates. `{x}` steps
+    /// 16 bytes, `{w}` 4; the second weight row at `{skip}` = stride − 4.
+    macro_rules! step_wide {
+        () => {
+            concat!(
+                "ldr {d}, [{w}], #4\n",
+                "ldr {f}, [{w}, {skip}]\n",
+                "sxtb16 {c}, {d}\n",
+                "sxtb16 {d}, {d}, ror #8\n",
+                "sxtb16 {e}, {f}\n",
+                "sxtb16 {f}, {f}, ror #8\n",
+                "ldrd {a}, {b}, [{x}], #16\n",
+                "smlad {a00}, {a}, {c}, {a00}\n",
+                "smlad {a00}, {b}, {d}, {a00}\n",
+                "smlad {a01}, {a}, {e}, {a01}\n",
+                "smlad {a01}, {b}, {f}, {a01}\n",
+                "ldrd {a}, {b}, [{x}, #-8]\n",
+                "smlad {a10}, {a}, {c}, {a10}\n",
+                "smlad {a10}, {b}, {d}, {a10}\n",
+                "smlad {a11}, {a}, {e}, {a11}\n",
+                "smlad {a11}, {b}, {f}, {a11}\n",
+            )
+        };
+    }
+
+    /// `words` words (4 columns each) of the 2×2 block: the two pixels'
+    /// rows widened by [`widen_rows`] (`4 · words` words), times the two
+    /// weight rows of `ws`, the second `stride` bytes after the first
+    /// (`stride ≥ 4`). Thirteen registers, the loop's end on the stack as
+    /// in [`mac_2x2`]. Nothing is read unless the slices hold all that.
+    #[inline(always)]
+    pub(super) fn mac_2x2_wide(
+        wide: &[u32],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let w_need = stride.checked_add(4 * words);
+        if words == 0 || stride < 4 || wide.len() < 4 * words || w_need.is_none_or(|n| ws.len() < n)
+        {
+            return acc;
+        }
+        let [mut a00, mut a01, mut a10, mut a11] = acc;
+        let pairs = words / 2;
+        let skip = stride - 4;
+        let (mut x, mut w) = (wide.as_ptr(), ws.as_ptr());
+        if pairs > 0 {
+            let end = x.wrapping_add(8 * pairs);
+            // SAFETY: checked above: `4 · words` words of `wide` (aligned,
+            // as LDRD needs) and `4 · words` bytes of each weight row (row 1
+            // at `stride`); the loop reads `8 · pairs <= 4 · words` words
+            // and bytes of each. The stack is back where it was at the end.
+            unsafe {
+                asm!(
+                    "push {{{e}}}",
+                    "2:",
+                    step_wide!(),
+                    step_wide!(),
+                    "ldr {a}, [sp]",
+                    "cmp {x}, {a}",
+                    "bne 2b",
+                    "add sp, sp, #4",
+                    x = inout(reg) x,
+                    w = inout(reg) w,
+                    e = inout(reg) end => _,
+                    skip = in(reg) skip,
+                    a00 = inout(reg) a00,
+                    a01 = inout(reg) a01,
+                    a10 = inout(reg) a10,
+                    a11 = inout(reg) a11,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    d = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly),
+                );
+            }
+        }
+        if words % 2 == 1 {
+            // SAFETY: as above, the last word of each
+            unsafe {
+                asm!(
+                    step_wide!(),
+                    x = inout(reg) x => _,
+                    w = inout(reg) w => _,
+                    skip = in(reg) skip,
+                    a00 = inout(reg) a00,
+                    a01 = inout(reg) a01,
+                    a10 = inout(reg) a10,
+                    a11 = inout(reg) a11,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    d = out(reg) _,
+                    e = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly, nostack, preserves_flags),
+                );
+            }
+        }
+        [a00, a01, a10, a11]
     }
 
     /// `words` words (4 columns each) of the 2×2 block from the rows'
@@ -2057,6 +2395,163 @@ mod arch {
         };
     }
 
+    /// Every channel pair of `stages` (rows of `w`, `4 · words` bytes
+    /// each, two per pair) times the two pixels' rows widened in `wide`
+    /// ([`widen_rows`]), with the output stage, in one loop: per pair the
+    /// constants, `words / 2` double steps of [`mac_2x2_wide`]'s block
+    /// (35 instructions for 32 multiply-accumulates), the stage of
+    /// [`requant4`] and two halfword stores, pixel 0's at `out[at + 2j]`,
+    /// pixel 1's at `out[second + 2j]` (or into a scratch buffer). Thirteen
+    /// registers; the loop's pointers on 24 bytes of stack. `false`
+    /// (nothing written) unless `words` is even and non-zero and the
+    /// slices hold all that.
+    #[inline(always)]
+    pub(super) fn wide_run(
+        wide: &[u32],
+        words: usize,
+        w: &[i8],
+        stages: &[super::PairStage],
+        out: &mut [i8],
+        at: usize,
+        second: Option<usize>,
+    ) -> bool {
+        let n = stages.len();
+        let k = 4 * words;
+        let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
+        if n == 0
+            || words == 0
+            || !words.is_multiple_of(2)
+            || wide.len() < 4 * words
+            || w.len() < 2 * k * n
+            || !fits(at)
+            || second.is_some_and(|s| !fits(s))
+        {
+            return false;
+        }
+        let mut scratch = [0i8; super::IM2COL_CHANNELS];
+        let base = out.as_mut_ptr();
+        let out0 = base.wrapping_add(at);
+        let out1 = match second {
+            Some(s) => base.wrapping_add(s),
+            None => scratch.as_mut_ptr(),
+        };
+        let x = wide.as_ptr();
+        let frame: [usize; 6] = [
+            x.wrapping_add(4 * words) as usize,
+            0,
+            out0 as usize,
+            out1 as usize,
+            stages.as_ptr().wrapping_add(n) as usize,
+            x as usize,
+        ];
+        // SAFETY: checked above: each pair's two weight rows (`2k` bytes
+        // from its start, the pairs one after another) are inside `w`, the
+        // `4 · words` words of `wide` (word-aligned, as LDRD needs) inside
+        // it, and the `2n` bytes written from `out0` and from `out1` are
+        // inside `out` (or `scratch`, `IM2COL_CHANNELS ≥ 2n` bytes: a
+        // group has at most that many channels). The stages are read at
+        // their repr(C) offsets, word-aligned. The frame is copied to 24
+        // bytes of stack and the stack pointer restored at the end.
+        unsafe {
+            asm!(
+                "sub sp, sp, #24",
+                "ldrd {a}, {b}, [{x}, #0]",
+                "strd {a}, {b}, [sp, #0]",
+                "ldrd {a}, {b}, [{x}, #8]",
+                "strd {a}, {b}, [sp, #8]",
+                "ldrd {a}, {b}, [{x}, #16]",
+                "strd {a}, {b}, [sp, #16]",
+                "2:",
+                "ldrd {a00}, {a01}, [{e}, #0]",
+                "ldrd {a10}, {a11}, [{e}, #8]",
+                "ldr {x}, [sp, #20]",
+                "str {e}, [sp, #4]",
+                "3:",
+                step_wide!(),
+                step_wide!(),
+                "ldr {a}, [sp]",
+                "cmp {x}, {a}",
+                "bne 3b",
+                "ldr {e}, [sp, #4]",
+                "add {w}, {w}, {skip}",
+                "add {w}, {w}, #4",
+                mat_scale!("a00", "16"),
+                mat_scale!("a01", "24"),
+                mat_scale!("a10", "32"),
+                mat_scale!("a11", "40"),
+                "ldr {a}, [{e}, #48]",
+                mat_narrow!("a00"),
+                mat_narrow!("a01"),
+                mat_narrow!("a10"),
+                mat_narrow!("a11"),
+                "bfi {a00}, {a01}, #8, #8",
+                "bfi {a00}, {a10}, #16, #8",
+                "bfi {a00}, {a11}, #24, #8",
+                "ldrd {a}, {b}, [{e}, #52]",
+                "ssub8 {a01}, {a00}, {a}",
+                "sel {a00}, {a00}, {a}",
+                "ssub8 {a01}, {a00}, {b}",
+                "sel {a00}, {b}, {a00}",
+                "ldrd {a}, {b}, [sp, #8]",
+                "strh {a00}, [{a}], #2",
+                "lsr {a00}, {a00}, #16",
+                "strh {a00}, [{b}], #2",
+                "strd {a}, {b}, [sp, #8]",
+                "add {e}, {e}, #60",
+                "ldr {a}, [sp, #16]",
+                "cmp {e}, {a}",
+                "bne 2b",
+                "add sp, sp, #24",
+                x = inout(reg) frame.as_ptr() => _,
+                w = inout(reg) w.as_ptr() => _,
+                e = inout(reg) stages.as_ptr() => _,
+                skip = in(reg) k - 4,
+                a00 = out(reg) _,
+                a01 = out(reg) _,
+                a10 = out(reg) _,
+                a11 = out(reg) _,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                f = out(reg) _,
+            );
+        }
+        true
+    }
+
+    /// `Σ` of the first `4 · words` bytes of `row` (0 if it is shorter):
+    /// per word a load, two `SXTB16`s, `SADD16` and `SMLAD` by 1.
+    #[inline(always)]
+    pub(super) fn sum_words(row: &[i8], words: usize) -> i32 {
+        let mut acc = 0i32;
+        if words == 0 || row.len() < 4 * words {
+            return 0;
+        }
+        // SAFETY: reads the `4 · words` bytes of `row` checked above
+        // (unaligned LDR is allowed on the Cortex-M4)
+        unsafe {
+            asm!(
+                "2:",
+                "ldr {a}, [{p}], #4",
+                "sxtb16 {b}, {a}",
+                "sxtb16 {a}, {a}, ror #8",
+                "sadd16 {a}, {a}, {b}",
+                "smlad {acc}, {a}, {one}, {acc}",
+                "subs {n}, {n}, #1",
+                "bne 2b",
+                p = inout(reg) row.as_ptr() => _,
+                n = inout(reg) words => _,
+                acc = inout(reg) acc,
+                one = in(reg) 0x0001_0001u32,
+                a = out(reg) _,
+                b = out(reg) _,
+                options(readonly, nostack),
+            );
+        }
+        acc
+    }
+
     /// [`super::Requant4`] of four accumulators: the four int8 outputs in
     /// one word, channel `c` in byte 0. 37 instructions.
     #[inline(always)]
@@ -2100,6 +2595,102 @@ mod arch {
 /// unit tests run the blocked kernels with on the host.
 #[cfg(not(shapecheck_dsp))]
 mod arch {
+    /// [`super::arch`]'s `widen_rows` in plain Rust: the same layout.
+    pub(super) fn widen_rows(x0: &[i8], x1: &[i8], wide: &mut [u32], words: usize) {
+        let word = |r: &[i8]| {
+            let b = |i: usize| u32::from(r.get(i).copied().unwrap_or(0) as u8);
+            b(0) | b(1) << 8 | b(2) << 16 | b(3) << 24
+        };
+        for ((g, a), b) in wide
+            .chunks_exact_mut(4)
+            .zip(x0.chunks_exact(4))
+            .zip(x1.chunks_exact(4))
+            .take(words)
+        {
+            let (a, b) = (word(a), word(b));
+            let halves = [
+                super::widen(a),
+                super::widen(a >> 8),
+                super::widen(b),
+                super::widen(b >> 8),
+            ];
+            g.copy_from_slice(&halves);
+        }
+    }
+
+    /// [`super::arch`]'s `wide_run` in plain Rust: [`mac_2x2_wide`] and
+    /// [`requant4`] pair by pair, the same checks.
+    pub(super) fn wide_run(
+        wide: &[u32],
+        words: usize,
+        w: &[i8],
+        stages: &[super::PairStage],
+        out: &mut [i8],
+        at: usize,
+        second: Option<usize>,
+    ) -> bool {
+        let n = stages.len();
+        let k = 4 * words;
+        let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
+        if n == 0
+            || words == 0
+            || !words.is_multiple_of(2)
+            || wide.len() < 4 * words
+            || w.len() < 2 * k * n
+            || !fits(at)
+            || second.is_some_and(|s| !fits(s))
+        {
+            return false;
+        }
+        for ((pair, ps), c) in w.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
+            let acc = mac_2x2_wide(wide, pair, k, words, ps.constant);
+            let [b0, b1, b2, b3] = requant4(acc, &ps.requant).to_le_bytes();
+            if let Some(o) = out.get_mut(at + c..at + c + 2) {
+                o.copy_from_slice(&[b0 as i8, b1 as i8]);
+            }
+            if let Some(o) = second.and_then(|s| out.get_mut(s + c..s + c + 2)) {
+                o.copy_from_slice(&[b2 as i8, b3 as i8]);
+            }
+        }
+        true
+    }
+
+    /// [`super::arch`]'s `sum_words` in plain Rust.
+    pub(super) fn sum_words(row: &[i8], words: usize) -> i32 {
+        if row.len() < 4 * words {
+            return 0;
+        }
+        row.iter()
+            .take(4 * words)
+            .fold(0i32, |s, &v| s.wrapping_add(i32::from(v)))
+    }
+
+    /// [`super::arch`]'s `mac_2x2_wide` in plain Rust.
+    pub(super) fn mac_2x2_wide(
+        wide: &[u32],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        // the widened rows back to bytes: halves (0, 2) and (1, 3)
+        let mut rows = [[0i8; 4]; 2];
+        let mut acc = acc;
+        for (i, g) in wide.chunks_exact(4).take(words).enumerate() {
+            for (r, row) in rows.iter_mut().enumerate() {
+                let (lo, hi) = (
+                    g.get(2 * r).copied().unwrap_or(0),
+                    g.get(2 * r + 1).copied().unwrap_or(0),
+                );
+                *row = [lo as i8, hi as i8, (lo >> 16) as i8, (hi >> 16) as i8];
+            }
+            let w0 = ws.get(4 * i..4 * i + 4).unwrap_or(&[]);
+            let w1 = ws.get(stride + 4 * i..stride + 4 * i + 4).unwrap_or(&[]);
+            acc = super::portable::mac_2x2_rows(&rows[0], &rows[1], w0, w1, 0, acc);
+        }
+        acc
+    }
+
     /// [`super::mac_2x2`] over `words` whole words.
     pub(super) fn mac_2x2(
         xs: &[i8],
@@ -2456,22 +3047,27 @@ mod tests {
     );
 
     fn case() -> impl Strategy<Value = Case> {
-        (1usize..7, 1usize..7, 1usize..40).prop_flat_map(|(rows, channels, depth)| {
-            (
-                Just(rows),
-                Just(channels),
-                Just(depth),
-                proptest::collection::vec(any::<i8>(), rows * depth),
-                proptest::collection::vec(any::<i8>(), channels * depth),
-                proptest::option::of(proptest::collection::vec(-40_000i32..40_000, channels)),
-                -128i32..=127,
-                prop_oneof![
-                    proptest::collection::vec(1e-4f64..0.5, 1),
-                    proptest::collection::vec(1e-4f64..0.5, channels)
-                ],
-                (-128i32..=127, -128i32..=0, 0i32..=127),
-            )
-        })
+        (
+            1usize..7,
+            prop_oneof![1usize..7, 60usize..70],
+            prop_oneof![1usize..40, 32usize..90],
+        )
+            .prop_flat_map(|(rows, channels, depth)| {
+                (
+                    Just(rows),
+                    Just(channels),
+                    Just(depth),
+                    proptest::collection::vec(any::<i8>(), rows * depth),
+                    proptest::collection::vec(any::<i8>(), channels * depth),
+                    proptest::option::of(proptest::collection::vec(-40_000i32..40_000, channels)),
+                    -128i32..=127,
+                    prop_oneof![
+                        proptest::collection::vec(1e-4f64..0.5, 1),
+                        proptest::collection::vec(1e-4f64..0.5, channels)
+                    ],
+                    (-128i32..=127, -128i32..=0, 0i32..=127),
+                )
+            })
     }
 
     proptest! {
@@ -2498,7 +3094,7 @@ mod tests {
     proptest! {
         #[test]
         fn conv_im2col_is_the_portable_convolution(
-            (h, w, depth, kh, kw, pairs) in (1usize..8, 1usize..8, 1usize..4, 1usize..5, 1usize..5, 1usize..5),
+            (h, w, depth, kh, kw, pairs) in (1usize..8, 1usize..8, prop_oneof![1usize..4, 4usize..40], 1usize..5, 1usize..5, prop_oneof![1usize..5, 30usize..40]),
             (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
             seed in any::<u64>(),
             (batches, zp, out_zp, lo, hi, per_channel, with_bias) in (1usize..3, -128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),

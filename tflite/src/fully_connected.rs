@@ -167,7 +167,44 @@ pub(crate) fn round_half_away(v: f32) -> i32 {
 /// assert_eq!(out, [7, 0]);
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
+#[inline(always)]
 pub fn fully_connected_int8<W, B>(
+    input: &[i8],
+    weights: &W,
+    bias: Option<&B>,
+    dims: FullyConnectedDims,
+    params: &FullyConnectedParams<'_>,
+    output: &mut [i8],
+) -> Result<(), TfliteError>
+where
+    W: Values<i8> + ?Sized,
+    B: Values<i32> + ?Sized,
+{
+    // the SMLAD loops for a layer large enough to gain from them; a small
+    // one keeps the portable loop, and a firmware whose layers are all
+    // small (their sizes constants where `model!` calls this) links no
+    // DSP code for them
+    #[cfg(shapecheck_dsp)]
+    if dims.input_dim >= DSP_MIN_INPUTS && dims.input_dim.saturating_mul(dims.units) >= DSP_MIN_MACS
+    {
+        return fully_connected_int8_with::<W, B, true>(input, weights, bias, dims, params, output);
+    }
+    fully_connected_int8_with::<W, B, false>(input, weights, bias, dims, params, output)
+}
+
+/// The fewest inputs per row, and multiply-accumulates per row, of a
+/// layer [`fully_connected_int8`] runs on the DSP extension (SMLAD): below
+/// either, the portable loop (sine's layers of 1 and 16 inputs, 16 units:
+/// the DSP loops' setup costs more than their products save, and their
+/// code, about 5 KB, more than the model).
+#[cfg(shapecheck_dsp)]
+const DSP_MIN_INPUTS: usize = 32;
+#[cfg(shapecheck_dsp)]
+const DSP_MIN_MACS: usize = 256;
+
+/// [`fully_connected_int8`], on the DSP loops (where the target has them)
+/// if `DSP`, else the portable loop alone.
+fn fully_connected_int8_with<W, B, const DSP: bool>(
     input: &[i8],
     weights: &W,
     bias: Option<&B>,
@@ -221,7 +258,7 @@ where
     );
     // the SMLAD loops where the target has them (symmetric weights)
     #[cfg(shapecheck_dsp)]
-    if let (0, Some(w)) = (w_zp, weights.contiguous()) {
+    if let (true, 0, Some(w)) = (DSP, w_zp, weights.contiguous()) {
         let done = if batches == 1 {
             crate::dsp::vec_mat(input, w, bias, x_zp, params.multipliers, &stage, output)
         } else {
