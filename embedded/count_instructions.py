@@ -78,8 +78,11 @@ KINDS = ("1x1 convolution", "kxk convolution", "convolution (portable)", "depthw
          "fully connected", "pooling", "requantization", "other")
 MAC_KINDS = {"1x1 convolution", "kxk convolution", "convolution (portable)", "depthwise",
              "fully connected"}
-# A function's kind by its qualified name (the DWARF namespaces and its name,
-# generic arguments cut off), first match: shapecheck-tflite's DSP kernels
+# A function's kind by its qualified name (its crate, the DWARF namespaces
+# and its name, generic arguments cut off; a build with
+# CARGO_PROFILE_RELEASE_DEBUG=line-tables-only has no namespaces, and LTO
+# puts a function's DWARF in the compile unit it is inlined into: its name
+# alone, `?::matmul`, the kernels' names being distinct), first match: shapecheck-tflite's DSP kernels
 # (tflite/src/dsp.rs: matmul is the 1x1 convolution, conv_im2col the kxk
 # one, depthwise and depthwise_as_conv the depthwise ones, vec_mat the fully
 # connected layer), its portable kernels (conv.rs, depthwise_conv.rs,
@@ -88,19 +91,22 @@ MAC_KINDS = {"1x1 convolution", "kxk convolution", "convolution (portable)", "de
 # MicroFlow's ops. Anything else (mean, add, pad, softmax, reshape, copies,
 # the layers' glue) is "other".
 KIND_RULES = [(re.compile(rx), kind) for rx, kind in (
-    (r"::dsp::matmul$", "1x1 convolution"),
-    (r"::dsp::conv_im2col$", "kxk convolution"),
-    (r"::conv::conv_2d_int8$", "convolution (portable)"),
-    (r"::dsp::depthwise(_as_conv)?$|::depthwise_conv::depthwise_conv_int8$", "depthwise"),
-    (r"::dsp::vec_mat$|::fully_connected::fully_connected_int8$", "fully connected"),
-    (r"::pool::(pool|average_pool_int8|max_pool_int8)$", "pooling"),
-    (r"::quant::(\{impl#\d+\}::)?(apply|multiply_by_quantized_multiplier|"
-     r"saturating_rounding_doubling_high_mul|rounding_divide_by_pot|divide_by_pot_up_to_31|"
-     r"high_mul|saturate)$|::dsp::(.*::)?(requant4|write4)$", "requantization"),
-    (r"^microflow::ops::conv_2d::", "convolution (portable)"),
-    (r"^microflow::ops::depthwise_conv_2d::", "depthwise"),
-    (r"^microflow::ops::fully_connected::", "fully connected"),
-    (r"^microflow::ops::average_pool_2d::", "pooling"),
+    (r"^(shapecheck_tflite|\?)::(dsp::)?matmul$", "1x1 convolution"),
+    (r"^(shapecheck_tflite|\?)::(dsp::)?conv_im2col$", "kxk convolution"),
+    (r"^(shapecheck_tflite|\?)::(conv::)?conv_2d_int8$", "convolution (portable)"),
+    (r"^(shapecheck_tflite|\?)::((dsp::)?(depthwise|depthwise_as_conv)|"
+     r"(depthwise_conv::)?depthwise_conv_int8)$", "depthwise"),
+    (r"^(shapecheck_tflite|\?)::((dsp::)?vec_mat|(fully_connected::)?fully_connected_int8)$",
+     "fully connected"),
+    (r"^(shapecheck_tflite|\?)::(pool::)?(pool|average_pool_int8|max_pool_int8)$", "pooling"),
+    (r"^(shapecheck_tflite|\?)::((quant::)?((OutputStage|Scale)::)?(apply|"
+     r"multiply_by_quantized_multiplier|saturating_rounding_doubling_high_mul|"
+     r"rounding_divide_by_pot|divide_by_pot_up_to_31|high_mul|saturate)|"
+     r"(dsp::)?(arch::)?(requant4|write4)|dsp::Requant4::.*)$", "requantization"),
+    (r"^(microflow|\?)::(ops::conv_2d::)?conv_2d$", "convolution (portable)"),
+    (r"^(microflow|\?)::(ops::depthwise_conv_2d::)?depthwise_conv_2d$", "depthwise"),
+    (r"^(microflow|\?)::(ops::fully_connected::)?fully_connected$", "fully connected"),
+    (r"^(microflow|\?)::(ops::average_pool_2d::)?average_pool_2d$", "pooling"),
 )]
 
 
@@ -115,10 +121,14 @@ def kind_of(name):
 def paint_kinds(lo, hi, functions):
     """Per halfword of [lo, hi), the index in KINDS of its innermost function
     with a kind: `functions` are (depth, kind, [(start, end), ...]), depth
-    the nesting of inlined calls. Deeper functions paint over shallower ones;
-    the output stage (requantization) only over a convolution, depthwise or
-    fully connected layer (elsewhere, in softmax say, it is that op's). A
-    halfword no function claims is "other"."""
+    the nesting of inlined calls. Deeper functions paint over shallower ones
+    (the portable convolution hands its work to the DSP kernels: theirs
+    wins; a depthwise convolution of one input channel runs as the kxk
+    convolution it is, dsp::depthwise_as_conv calling conv_im2col, and reads
+    as kxk, as model_macs counts its MACs), but the output stage
+    (requantization) paints only over a convolution, depthwise or fully
+    connected layer (elsewhere, in softmax say, it is that op's). A halfword
+    no function claims is "other"."""
     other = KINDS.index("other")
     paint = bytearray([other]) * ((hi - lo) // 2)
     macs = bytes(KINDS.index(k) for k in MAC_KINDS)
@@ -141,12 +151,15 @@ def paint_kinds(lo, hi, functions):
 def dwarf_functions(path, lo, hi):
     """The functions of the ELF's DWARF with a layer kind, as paint_kinds
     takes them: each subprogram and inlined subroutine (LTO inlines the
-    kernels into predict_once; the firmware is built with debuginfo for
-    this, CARGO_PROFILE_RELEASE_DEBUG=2, which does not change the code)."""
+    kernels into predict_once; the firmware is built with the line tables
+    and inline info for this, CARGO_PROFILE_RELEASE_DEBUG=line-tables-only,
+    which does not change the code, where full debuginfo does: 64 B more
+    .text for person detection at `s`)."""
     with open(path, "rb") as f:
         elf = ELFFile(f)
         if not elf.has_dwarf_info():
-            raise CountError(f"{path}: no DWARF (build with CARGO_PROFILE_RELEASE_DEBUG=2)")
+            raise CountError(f"{path}: no DWARF (build with "
+                             "CARGO_PROFILE_RELEASE_DEBUG=line-tables-only)")
         dwarf = elf.get_dwarf_info()
         ranges = dwarf.range_lists()
         names = {}
@@ -169,9 +182,12 @@ def dwarf_functions(path, lo, hi):
             d = die
             while d is not None and d.tag != "DW_TAG_compile_unit":
                 if "DW_AT_name" in d.attributes:
-                    parts.append(d.attributes["DW_AT_name"].value.decode(errors="replace"))
+                    parts.append(re.sub(r"<.*$", "", d.attributes["DW_AT_name"].value.decode(
+                        errors="replace")))
                 d = d.get_parent()
-            name = re.sub(r"<.*$", "", "::".join(reversed(parts)))
+            if d is not None and len(parts) == 1:  # line tables only: no namespaces
+                parts.append("?")
+            name = "::".join(reversed(parts))
             names[die.offset] = name
             return name
 
@@ -247,7 +263,8 @@ def load(path):
 def model_macs(path):
     """The MACs of one inference of a .tflite model per layer kind (the
     kinds of KINDS: a CONV_2D with a 1x1 filter, with a larger one, a
-    DEPTHWISE_CONV_2D, a FULLY_CONNECTED), and the outputs those layers
+    DEPTHWISE_CONV_2D (of one input channel: kxk, as the DSP path runs it),
+    a FULLY_CONNECTED), and the outputs those layers
     write (each one requantized), read from the flatbuffer: the stored
     shapes (batch 1) of each operator's output and filter."""
     b = open(path, "rb").read()
@@ -304,7 +321,11 @@ def model_macs(path):
                 macs["1x1 convolution" if kh == kw == 1 else "kxk convolution"] += out * kh * kw * i
             elif code == 4:  # DEPTHWISE_CONV_2D: filter [1, kh, kw, O]
                 _, kh, kw, _ = shapes[ins[1]]
-                macs["depthwise"] += out * kh * kw
+                # of one input channel (person detection's first layer): a
+                # kxk convolution, as shapecheck-tflite's DSP path runs it
+                # (dsp::depthwise_as_conv)
+                one = shapes[ins[0]][-1] == 1
+                macs["kxk convolution" if one else "depthwise"] += out * kh * kw
             elif code == 9:  # FULLY_CONNECTED: filter [O, I]
                 macs["fully connected"] += out * shapes[ins[1]][-1]
             else:
@@ -504,21 +525,32 @@ def self_test():
         "shapecheck_tflite::dsp::depthwise_as_conv": "depthwise",
         "shapecheck_tflite::dsp::vec_mat": "fully connected",
         "shapecheck_tflite::dsp::arch::requant4": "requantization",
-        "shapecheck_tflite::quant::{impl#2}::apply": "requantization",
+        "shapecheck_tflite::quant::OutputStage::apply": "requantization",
+        "shapecheck_tflite::dsp::Requant4::new": "requantization",
         "shapecheck_tflite::quant::multiply_by_quantized_multiplier": "requantization",
         "shapecheck_tflite::pool::average_pool_int8": "pooling",
         "shapecheck_tflite::softmax::softmax_int8": None,
         "shapecheck_tflite::dsp::arch::mac_2x2": None,
+        "?::matmul": "1x1 convolution",
+        "?::apply": "requantization",
+        "?::new": None,
+        "core::matmul": None,
     }
     kinds_bad = [n for n, k in names.items() if kind_of(n) != k]
     K = {k: i for i, k in enumerate(KINDS)}
     got = paint_kinds(0x100, 0x140, [
         (3, "requantization", [(0x110, 0x118), (0x13c, 0x140)]),
         (1, "1x1 convolution", [(0x100, 0x120)]),
-        (2, "depthwise", [(0x118, 0x11c)]),
+        (2, "pooling", [(0x118, 0x11c)]),
+        (1, "depthwise", [(0x120, 0x130)]),
+        (2, "kxk convolution", [(0x124, 0x128)]),
+        (1, "convolution (portable)", [(0x130, 0x138)]),
+        (2, "1x1 convolution", [(0x134, 0x138)]),
     ])
-    want = ([K["1x1 convolution"]] * 8 + [K["requantization"]] * 4 + [K["depthwise"]] * 2
-            + [K["1x1 convolution"]] * 2 + [K["other"]] * 16)
+    want = ([K["1x1 convolution"]] * 8 + [K["requantization"]] * 4 + [K["pooling"]] * 2
+            + [K["1x1 convolution"]] * 2 + [K["depthwise"]] * 2 + [K["kxk convolution"]] * 2
+            + [K["depthwise"]] * 4
+            + [K["convolution (portable)"]] * 2 + [K["1x1 convolution"]] * 2 + [K["other"]] * 4)
     paint_ok = list(got) == want
     print(f"by-kind attribution: names {len(names) - len(kinds_bad)} of {len(names)} right"
           f"{' (wrong: ' + ', '.join(kinds_bad) + ')' if kinds_bad else ''}, nesting "
