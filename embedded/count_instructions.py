@@ -120,18 +120,19 @@ def kind_of(name):
 
 def paint_kinds(lo, hi, functions):
     """Per halfword of [lo, hi), the index in KINDS of its innermost function
-    with a kind: `functions` are (depth, kind, [(start, end), ...]), depth
-    the nesting of inlined calls. Deeper functions paint over shallower ones
-    (the portable convolution hands its work to the DSP kernels: theirs
-    wins; a depthwise convolution of one input channel runs as the kxk
-    convolution it is, dsp::depthwise_as_conv calling conv_im2col, and reads
-    as kxk, as model_macs counts its MACs), but the output stage
-    (requantization) paints only over a convolution, depthwise or fully
-    connected layer (elsewhere, in softmax say, it is that op's). A halfword
-    no function claims is "other"."""
+    with a layer kind, and whether it lies in the output stage: `functions`
+    are (depth, kind, [(start, end), ...]), depth the nesting of inlined
+    calls. Deeper functions paint over shallower ones (the portable
+    convolution hands its work to the DSP kernels: theirs wins; a depthwise
+    convolution of one input channel runs as the kxk convolution it is,
+    dsp::depthwise_as_conv calling conv_im2col, and reads as kxk, as
+    model_macs counts its MACs). The output stage is marked apart (the
+    second bytearray): `resolve` makes it requantization only inside a
+    convolution, depthwise or fully connected layer. A halfword no function
+    claims is "other" (resolve gives it its caller's kind)."""
     other = KINDS.index("other")
     paint = bytearray([other]) * ((hi - lo) // 2)
-    macs = bytes(KINDS.index(k) for k in MAC_KINDS)
+    stage = bytearray(len(paint))
     requant = KINDS.index("requantization")
     for _, kind, ranges in sorted(functions, key=lambda f: f[0]):
         k = KINDS.index(kind)
@@ -140,12 +141,28 @@ def paint_kinds(lo, hi, functions):
             if a >= b:
                 continue
             if k == requant:
-                for i in range(a, b):
-                    if paint[i] in macs:
-                        paint[i] = k
+                stage[a:b] = b"\x01" * (b - a)
             else:
                 paint[a:b] = bytes([k]) * (b - a)
-    return paint
+    return paint, stage
+
+
+MAC_INDEX = frozenset(KINDS.index(k) for k in MAC_KINDS)
+
+
+def resolve(kind, in_stage, caller):
+    """The kind of an instruction: its innermost function's (`kind`), or
+    where none has one, the kind of the call it runs under (`caller`: an
+    out-of-line helper, a copy, a kernel's loop kept out of line, is its
+    layer's); then requantization if it lies in the output stage of a
+    convolution, depthwise or fully connected layer (elsewhere, in softmax
+    say, the same fixed-point multiply is that op's). Returns the kind and
+    the layer's kind (what a call from here passes on)."""
+    if kind == KINDS.index("other"):
+        kind = caller
+    if in_stage and kind in MAC_INDEX:
+        return KINDS.index("requantization"), kind
+    return kind, kind
 
 
 def dwarf_functions(path, lo, hi):
@@ -402,32 +419,53 @@ def count(path, symbol="predict_once", read=None, code_hook=False, by_kind=False
         code = [(v, v + m) for v, _, _, m in segments if v < RAM]
         lo, hi = min(a for a, _ in code), max(b for _, b in code)
         lo &= ~1
-        paint = paint_kinds(lo, hi + (hi & 1), dwarf_functions(path, lo, hi))
-        other = KINDS.index("other")
+        paint, stage = paint_kinds(lo, hi + (hi & 1), dwarf_functions(path, lo, hi))
+    other = KINDS.index("other")
+    # the calls under way: (return address, the caller's layer kind), so an
+    # out-of-line function is attributed to the layer that calls it
+    calls = []
 
-        def attribute(address, code):
-            """A block's instructions per kind: [(kind index, n), ...]."""
-            per = {}
-            i = 0
-            while i < len(code):
-                at = (address + i - lo) // 2
-                k = paint[at] if 0 <= at < len(paint) else other
-                per[k] = per.get(k, 0) + 1
-                hw = code[i] | (code[i + 1] << 8)
-                i += 4 if (hw >> 11) in (0b11101, 0b11110, 0b11111) else 2
-            return list(per.items())
+    def attribute(address, code, caller):
+        """A block's instructions per kind, [(kind index, n), ...], and the
+        layer kind its last instruction passes on if it is a call (BL, BLX),
+        else None."""
+        per = {}
+        i = 0
+        base = call = None
+        while i < len(code):
+            at = (address + i - lo) // 2
+            inside = 0 <= at < len(paint)
+            k, base = resolve(paint[at] if inside else other, inside and stage[at], caller)
+            per[k] = per.get(k, 0) + 1
+            hw = code[i] | (code[i + 1] << 8)
+            if (hw >> 11) in (0b11101, 0b11110, 0b11111):
+                hw2 = code[i + 2] | (code[i + 3] << 8) if i + 3 < len(code) else 0
+                call = (hw >> 11) == 0b11110 and (hw2 & 0xD000) == 0xD000  # BL
+                i += 4
+            else:
+                call = (hw & 0xFF87) == 0x4780  # BLX register
+                i += 2
+        return list(per.items()), (base if call else None)
 
     def on_block(uc, address, size, _):
         if address == RETURN:
             return
-        n = blocks.get((address, size))
+        caller = other
+        if by_kind:
+            if calls and calls[-1][0] == address:
+                calls.pop()
+            if calls:
+                caller = calls[-1][1]
+        n = blocks.get((address, size, caller))
         if n is None:
             code = bytes(uc.mem_read(address, size))
-            n = blocks[(address, size)] = (thumb_count(code),
-                                           attribute(address, code) if by_kind else ())
+            n = blocks[(address, size, caller)] = (
+                thumb_count(code), *(attribute(address, code, caller) if by_kind else ((), None)))
         state["insns"] += n[0]
         for k, m in n[1]:
             kinds[k] += m
+        if n[2] is not None:
+            calls.append((address + size, n[2]))
 
     def on_insn(uc, address, size, _):
         if address != RETURN:
@@ -538,7 +576,7 @@ def self_test():
     }
     kinds_bad = [n for n, k in names.items() if kind_of(n) != k]
     K = {k: i for i, k in enumerate(KINDS)}
-    got = paint_kinds(0x100, 0x140, [
+    paint, stage = paint_kinds(0x100, 0x140, [
         (3, "requantization", [(0x110, 0x118), (0x13c, 0x140)]),
         (1, "1x1 convolution", [(0x100, 0x120)]),
         (2, "pooling", [(0x118, 0x11c)]),
@@ -551,7 +589,13 @@ def self_test():
             + [K["1x1 convolution"]] * 2 + [K["depthwise"]] * 2 + [K["kxk convolution"]] * 2
             + [K["depthwise"]] * 4
             + [K["convolution (portable)"]] * 2 + [K["1x1 convolution"]] * 2 + [K["other"]] * 4)
-    paint_ok = list(got) == want
+    got = [resolve(paint[i], stage[i], K["other"])[0] for i in range(len(paint))]
+    # an out-of-line function (no kind of its own) called from a depthwise
+    # layer: the layer's kind, and its output stage requantization
+    got_called = [resolve(paint[i], stage[i], K["depthwise"])[0] for i in (16 + 14, 16 + 15)]
+    paint_ok = got == want and got_called == [K["requantization"]] * 2
+    got_plain = resolve(K["other"], 0, K["depthwise"])[0]
+    paint_ok &= got_plain == K["depthwise"]
     print(f"by-kind attribution: names {len(names) - len(kinds_bad)} of {len(names)} right"
           f"{' (wrong: ' + ', '.join(kinds_bad) + ')' if kinds_bad else ''}, nesting "
           f"{'ok' if paint_ok else 'WRONG'}")
