@@ -399,7 +399,7 @@ for entry in "${plan[@]}"; do
     per_mac=$(awk -v n="$insns" -v m="$macs" 'BEGIN { printf "%.1f", n / m }')
     c_note="counter: stack $c_stack B, output bit-identical to QEMU's, $(since "$t_count") s"
   else
-    uncounted+=("$model opt-$opt")
+    uncounted+=("$model ($runtime) opt-$opt")
   fi
   rows+=("$(awk -v m="$model" -v r="$runtime" -v o="$opt" -v code=$((t1 - t0)) -v ro=$((r1 - r0)) \
     -v ram=$((d1 + b1 - d0 - b0)) -v s="${stk[$fw]}" -v n="$insns" -v pm="$per_mac" -v x="$exact" 'BEGIN {

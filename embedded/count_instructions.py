@@ -647,7 +647,8 @@ def main():
             words = struct.unpack(f"<{read[1]}I", r["read"])
             print("output: " + " ".join(f"{w:08x}" for w in words))
         if a.by_kind:
-            print("by layer kind (the innermost inlined function of each instruction):")
+            print("by layer kind (each instruction's innermost inlined function with a kind, "
+                  "else its caller's):")
             for line in kind_table(r["kinds"], r["instructions"], macs, outputs or 0):
                 print(line)
     except CountError as e:
