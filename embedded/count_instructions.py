@@ -134,6 +134,7 @@ def paint_kinds(lo, hi, functions):
     paint = bytearray([other]) * ((hi - lo) // 2)
     stage = bytearray(len(paint))
     requant = KINDS.index("requantization")
+    one, fc = KINDS.index("1x1 convolution"), KINDS.index("fully connected")
     for _, kind, ranges in sorted(functions, key=lambda f: f[0]):
         k = KINDS.index(kind)
         for start, end in ranges:
@@ -142,6 +143,12 @@ def paint_kinds(lo, hi, functions):
                 continue
             if k == requant:
                 stage[a:b] = b"\x01" * (b - a)
+            elif k == one and fc in paint[a:b]:
+                # a fully connected layer that runs as a matrix product
+                # (dsp::matmul under fully_connected_int8) stays one
+                for i in range(a, b):
+                    if paint[i] != fc:
+                        paint[i] = k
             else:
                 paint[a:b] = bytes([k]) * (b - a)
     return paint, stage
@@ -160,6 +167,8 @@ def resolve(kind, in_stage, caller):
     the layer's kind (what a call from here passes on)."""
     if kind == KINDS.index("other"):
         kind = caller
+    elif kind == KINDS.index("1x1 convolution") and caller == KINDS.index("fully connected"):
+        kind = caller  # the matrix product of a fully connected layer, out of line
     if in_stage and kind in MAC_INDEX:
         return KINDS.index("requantization"), kind
     return kind, kind
@@ -596,6 +605,11 @@ def self_test():
     paint_ok = got == want and got_called == [K["requantization"]] * 2
     got_plain = resolve(K["other"], 0, K["depthwise"])[0]
     paint_ok &= got_plain == K["depthwise"]
+    # a fully connected layer through dsp::matmul, inlined or out of line
+    fc_paint, fc_stage = paint_kinds(0x100, 0x108, [
+        (1, "fully connected", [(0x100, 0x104)]), (2, "1x1 convolution", [(0x100, 0x108)])])
+    paint_ok &= list(fc_paint) == [K["fully connected"]] * 2 + [K["1x1 convolution"]] * 2
+    paint_ok &= resolve(K["1x1 convolution"], 0, K["fully connected"])[0] == K["fully connected"]
     print(f"by-kind attribution: names {len(names) - len(kinds_bad)} of {len(names)} right"
           f"{' (wrong: ' + ', '.join(kinds_bad) + ')' if kinds_bad else ''}, nesting "
           f"{'ok' if paint_ok else 'WRONG'}")
