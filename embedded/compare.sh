@@ -34,11 +34,24 @@
 #     0.6 to 20 M instructions each) but not for ResNet-8 (set
 #     `tiny-large`: 92 M instructions, 14 to 60 s of counting, with the
 #     machine's load: the counter is a Python hook per translated block),
-#     whose instruction column reads "-"; and the Cortex-M0 runs;
+#     whose instruction column reads "-"; MicroFlow's TinyML rows (set
+#     `microflow-tiny`) at opt-level s, run under QEMU but not counted
+#     (their counts take an hour: "-"); and the Cortex-M0 runs;
 #   tiny: the TinyML rows alone, at each of OPT_LEVELS, every one counted
 #     (`COMPARE_SET=tiny bash embedded/compare.sh`: its 12 counts about
 #     30 s, ResNet-8's two 21 s of them; docs/embedded.md);
-#   all: every row at each of OPT_LEVELS, every one counted, and the M0 runs.
+#   all: every row at each of OPT_LEVELS, every one counted, and the M0 runs
+#     (all but MicroFlow's TinyML rows: their counts take an hour);
+#   microflow-tiny: MicroFlow 0.1.3's TinyML rows alone (person, vww, kws,
+#     ad, sww; issue 64), at each of OPT_LEVELS, every one counted
+#     (`COMPARE_SET=microflow-tiny bash embedded/compare.sh`: MicroFlow's
+#     code runs about 0.6 M instructions a second in the counter, and its
+#     person detection and VWW issue 400 to 500 M instructions each: about
+#     an hour of counting in all; docs/embedded.md records its figures).
+#     The ci set builds and runs them at s uncounted: their ten bins add
+#     about a minute to the opt-level s build of embedded/microflow/, which
+#     sine's and speech's firmware need anyway (MicroFlow's person
+#     detection alone from clean: 166 s, docs/embedded.md).
 #
 # The TinyML models (all but person_detect.tflite, which is in
 # tflite/tests/models/) and their recorded cases (tiny/<model>.json) are not
@@ -55,7 +68,7 @@ set -eEuo pipefail
 cd "$(dirname "$0")"
 
 # --- the firmware: one line each ------------------------------------------
-# model  runtime  crate (dir under embedded/)  firmware  baseline  MACs  expected output  set
+# model  runtime  crate (dir under embedded/)  firmware  baseline  MACs  expected output  set  [TFLM]
 # A firmware is `bin:NAME` (src/bin/NAME.rs) or `example:NAME`
 # (examples/NAME.rs) of its crate, built for thumbv7em-none-eabihf, and
 # follows the protocol of microflow/src/lib.rs (an exported
@@ -71,7 +84,17 @@ cd "$(dirname "$0")"
 # there (expected `tiny:<file>`: that case's "out"); MACs from
 # ../shared/models/README.md. The set column: `main` (sine, speech),
 # `tiny` (TinyML, counted in the ci set), `tiny-large` (TinyML, counted only
-# in the tiny and all sets).
+# in the tiny and all sets), `microflow-tiny` (MicroFlow's TinyML rows,
+# built, run and counted only in the set of that name). MicroFlow's TinyML
+# rows (embedded/microflow/src/bin/{person,vww,kws,ad,sww}.rs: its
+# `#[model]` on the same files, `predict_quantized` on the same int8 input,
+# the output printed as int8) expect MicroFlow's own output, recorded once
+# (expected `mf:NAME`: the constant NAME of embedded/microflow/src/lib.rs),
+# as it is not TFLite Micro's on every model; their last column names
+# TFLite Micro's output (`tiny:FILE`), which the table compares with the
+# row's output bit for bit (the column "TFLM": yes or no) and prints beside
+# it. A row whose expected output is `tiny:FILE` is TFLite Micro's bit for
+# bit or fails; sine and speech read "-" there.
 FIRMWARES=(
   "sine   microflow  microflow  bin:sine    bin:sine_baseline    288     0.41348344  main"
   "speech microflow  microflow  bin:speech  bin:speech_baseline  336000  0.15625,0.2734375,0.2734375,0.296875  main"
@@ -84,6 +107,11 @@ FIRMWARES=(
   "resnet8 shapecheck models  bin:resnet8  bin:resnet8_baseline  12501632  tiny:pretrainedResnet_quant tiny-large"
   "ad      shapecheck models  bin:ad       bin:ad_baseline       264192    tiny:ad01_int8              tiny"
   "sww     shapecheck models  bin:sww      bin:sww_baseline      826368    tiny:str_ww_ref_model       tiny"
+  "person  microflow  microflow  bin:person  bin:person_baseline  7157888  mf:PERSON_MICROFLOW  microflow-tiny  tiny:person_detect"
+  "vww     microflow  microflow  bin:vww     bin:vww_baseline     7489664  mf:VWW_MICROFLOW     microflow-tiny  tiny:vww_96_int8"
+  "kws     microflow  microflow  bin:kws     bin:kws_baseline     2656768  mf:KWS_MICROFLOW     microflow-tiny  tiny:kws_ref_model"
+  "ad      microflow  microflow  bin:ad      bin:ad_baseline      264192   mf:AD_MICROFLOW      microflow-tiny  tiny:ad01_int8"
+  "sww     microflow  microflow  bin:sww     bin:sww_baseline     826368   mf:SWW_MICROFLOW     microflow-tiny  tiny:str_ww_ref_model"
 )
 # Correctness on the Cortex-M0 (thumbv6m-none-eabi, QEMU microbit: no FPU,
 # 16 KiB of RAM), opt-level s, output checked and the painted stack printed,
@@ -128,8 +156,8 @@ if ! "$PY" -c 'import unicorn, elftools' 2>/dev/null; then
   "$PY" -c 'import unicorn, elftools' 2>/dev/null || cannot "unicorn or pyelftools still not importable"
 fi
 case $COMPARE_SET in
-  ci | tiny | all) ;;
-  *) cannot "COMPARE_SET must be ci, tiny or all, not '$COMPARE_SET'" ;;
+  ci | tiny | all | microflow-tiny) ;;
+  *) cannot "COMPARE_SET must be ci, tiny, all or microflow-tiny, not '$COMPARE_SET'" ;;
 esac
 # the TinyML models and their recorded cases (models/build.rs reads them)
 repo=$(cd .. && pwd)
@@ -170,13 +198,15 @@ for opt in "${opts[@]}"; do
     case $COMPARE_SET/$kind in
       ci/main) ((in_levels)) && plan+=("$opt 1 $line") ;;
       ci/tiny) [ "$opt" = s ] && plan+=("$opt 1 $line") ;;
-      ci/tiny-large) [ "$opt" = s ] && plan+=("$opt 0 $line") ;;
-      tiny/tiny | tiny/tiny-large | all/*) plan+=("$opt 1 $line") ;;
-      ci/* | tiny/*) ;;
+      ci/tiny-large | ci/microflow-tiny) [ "$opt" = s ] && plan+=("$opt 0 $line") ;;
+      tiny/tiny | tiny/tiny-large | microflow-tiny/microflow-tiny) plan+=("$opt 1 $line") ;;
+      all/microflow-tiny) ;;
+      all/*) plan+=("$opt 1 $line") ;;
+      tiny/* | microflow-tiny/*) ;;
     esac
     case $kind in
-      main | tiny | tiny-large) ;;
-      *) cannot "FIRMWARES: '$line' has no set (main, tiny or tiny-large)" ;;
+      main | tiny | tiny-large | microflow-tiny) ;;
+      *) cannot "FIRMWARES: '$line' has no set (main, tiny, tiny-large or microflow-tiny)" ;;
     esac
   done
 done
@@ -255,17 +285,29 @@ if len(sys.argv) > 2:
     sys.exit(0 if ok else 1)
 EOF
 }
-# an expected output into $want: as FIRMWARES writes it, or for
-# `tiny:FILE` the "out" of the first case of $SHAPECHECK_MODELS/tiny/FILE.json
-# ("v,v,...", read once)
+# an expected output into $want: as FIRMWARES writes it, for
+# `tiny:FILE` the "out" of the first case of $SHAPECHECK_MODELS/tiny/FILE.json,
+# for `mf:NAME` the int8 constant NAME of microflow/src/lib.rs (MicroFlow's
+# recorded output) ("v,v,...", read once)
 declare -A expected_of=()
 expected() {
   want=$1
-  [[ $1 == tiny:* ]] || return 0
+  [[ $1 == tiny:* || $1 == mf:* ]] || return 0
   if [ -z "${expected_of[$1]:-}" ]; then
-    expected_of[$1]=$("$PY" - "$SHAPECHECK_MODELS/tiny/${1#tiny:}.json" <<'EOF'
-import json, sys
-print(",".join(str(int(v)) for v in json.load(open(sys.argv[1]))["cases"][0]["out"]))
+    expected_of[$1]=$("$PY" - "$1" "$SHAPECHECK_MODELS" <<'EOF'
+import json, re, sys
+kind, _, name = sys.argv[1].partition(":")
+if kind == "tiny":
+    out = json.load(open(f"{sys.argv[2]}/tiny/{name}.json"))["cases"][0]["out"]
+else:
+    src = open("microflow/src/lib.rs").read()
+    m = re.search(r"pub const " + name + r": \[i8; (\d+)\] = \[([^\]]*)\];", src)
+    if not m:
+        sys.exit(f"microflow/src/lib.rs: no int8 constant {name}")
+    out = [int(v) for v in m.group(2).replace(",", " ").split()]
+    if len(out) != int(m.group(1)):
+        sys.exit(f"microflow/src/lib.rs: {name}: {len(out)} values for {m.group(1)}")
+print(",".join(str(int(v)) for v in out))
 EOF
     ) || return 1
   fi
@@ -273,9 +315,22 @@ EOF
 }
 rows=() details=() uncounted=()
 for entry in "${plan[@]}"; do
-  read -r opt counted model runtime crate fw base macs expected _ <<<"$entry"
+  read -r opt counted model runtime crate fw base macs expected _ tflm _ <<<"$entry"
   label="$model $runtime opt-$opt"
   [ -n "${built["$crate $opt"]:-}" ] || { fail "$label: not built"; continue; }
+  # TFLite Micro's output for this row's input: `tiny:FILE` (the last
+  # column, or the expected output itself); none for sine and speech
+  if [ -z "$tflm" ]; then
+    tflm=-
+    [[ $expected != tiny:* ]] || tflm=$expected
+  fi
+  tflm_want=-
+  if [ "$tflm" != - ]; then
+    if ! expected "$tflm"; then
+      fail "$label: TFLite Micro's output $tflm cannot be read"; continue
+    fi
+    tflm_want=$want
+  fi
   if ! expected "$expected"; then
     fail "$label: the expected output $expected cannot be read"; continue
   fi
@@ -307,7 +362,20 @@ for entry in "${plan[@]}"; do
   ((ok)) || { unset out stk sec; continue; }
   read -r t1 r1 d1 b1 <<<"${sec[$fw]}"
   read -r t0 r0 d0 b0 <<<"${sec[$base]}"
-  insns=- per_mac=- c_note="not counted in this set (COMPARE_SET=tiny counts it)"
+  # bit for bit TFLite Micro's? (yes, no, or - where no TFLite Micro output
+  # is recorded)
+  exact=- t_note=""
+  if [ "$tflm_want" != - ]; then
+    if floats "${out[$fw]}" "$tflm_want" >/dev/null; then
+      exact=yes t_note="; TFLM bit-exact: yes"
+    else
+      exact=no t_note="; TFLM bit-exact: no: output $(floats "${out[$fw]}"), TFLite Micro's $(floats "i8 $(
+        "$PY" -c 'import sys; print(" ".join("%02x" % (int(v) & 255) for v in sys.argv[1].split(",")))' "$tflm_want")")"
+    fi
+  fi
+  set_name=tiny
+  [[ $expected != mf:* ]] || set_name=microflow-tiny
+  insns=- per_mac=- c_note="not counted in this set (COMPARE_SET=$set_name counts it)"
   if ((counted)); then
     # the instructions of one predict_once, and its output in the counter
     f=$(elf "$opt" "$crate" "$fw")
@@ -330,20 +398,23 @@ for entry in "${plan[@]}"; do
     passed=$((passed + 1))
     per_mac=$(awk -v n="$insns" -v m="$macs" 'BEGIN { printf "%.1f", n / m }')
     c_note="counter: stack $c_stack B, output bit-identical to QEMU's, $(since "$t_count") s"
+    # as it comes: a long set's counts (MicroFlow's, an hour) are not lost
+    # if the run stops before its table
+    echo "$label: ${fw#*:} counted: $insns instructions ($per_mac per MAC), $c_note"
   else
-    uncounted+=("$model opt-$opt")
+    uncounted+=("$model ($runtime) opt-$opt")
   fi
   rows+=("$(awk -v m="$model" -v r="$runtime" -v o="$opt" -v code=$((t1 - t0)) -v ro=$((r1 - r0)) \
-    -v ram=$((d1 + b1 - d0 - b0)) -v s="${stk[$fw]}" -v n="$insns" -v pm="$per_mac" 'BEGIN {
-    printf "%-7s %-11s %-4s %8d B %10d B %10d B %9d B %12s %8s\n", m, r, o, code, ro, ram, s, n, pm }')")
-  details+=("$(printf '%-7s %-11s %-4s firmware text %d rodata %d data %d bss %d; baseline text %d rodata %d data %d bss %d; %s' \
-    "$model" "$runtime" "$opt" "$t1" "$r1" "$d1" "$b1" "$t0" "$r0" "$d0" "$b0" "$c_note")")
+    -v ram=$((d1 + b1 - d0 - b0)) -v s="${stk[$fw]}" -v n="$insns" -v pm="$per_mac" -v x="$exact" 'BEGIN {
+    printf "%-7s %-11s %-4s %8d B %10d B %10d B %9d B %12s %8s %5s\n", m, r, o, code, ro, ram, s, n, pm, x }')")
+  details+=("$(printf '%-7s %-11s %-4s firmware text %d rodata %d data %d bss %d; baseline text %d rodata %d data %d bss %d; %s%s' \
+    "$model" "$runtime" "$opt" "$t1" "$r1" "$d1" "$b1" "$t0" "$r0" "$d0" "$b0" "$c_note" "$t_note")")
   unset out stk sec
 done
 
 # --- the Cortex-M0: correctness only ------------------------------------------
 m0=()
-[ "$COMPARE_SET" = tiny ] || m0=("${M0_FIRMWARES[@]}")
+case $COMPARE_SET in tiny | microflow-tiny) ;; *) m0=("${M0_FIRMWARES[@]}") ;; esac
 for line in "${m0[@]}"; do
   read -r model runtime crate fw expected <<<"$line"
   label="$model $runtime M0 (microbit, opt-s)"
@@ -376,12 +447,14 @@ done
 echo
 echo "models on the Cortex-M4F (mps2-an386): one inference; code, constants and static RAM are the"
 echo "firmware's minus its baseline's (predict replaced by a constant); stack painted on target;"
-echo "instructions issued by predict_once, counted by emulation (count_instructions.py)"
-printf '%-7s %-11s %-4s %10s %12s %12s %11s %12s %8s\n' model runtime opt "code" "constants" \
-  "RAM static" stack instructions "per MAC"
+echo "instructions issued by predict_once, counted by emulation (count_instructions.py); TFLM: the"
+echo "output bit for bit TFLite Micro's on the same input (- where none is recorded: sine, speech)"
+printf '%-7s %-11s %-4s %10s %12s %12s %11s %12s %8s %5s\n' model runtime opt "code" "constants" \
+  "RAM static" stack instructions "per MAC" TFLM
 printf '%s\n' "${rows[@]}"
 if ((${#uncounted[@]})); then
-  echo "(-: not counted in this set, ${uncounted[*]}; \`COMPARE_SET=tiny bash embedded/compare.sh\` counts them)"
+  echo "(-: not counted in this set, ${uncounted[*]}; \`COMPARE_SET=tiny bash embedded/compare.sh\` counts shapecheck's,"
+  echo " \`COMPARE_SET=microflow-tiny bash embedded/compare.sh\` MicroFlow's TinyML rows: docs/embedded.md has their figures)"
 fi
 echo
 echo "whole firmware, in bytes (sections from arm-none-eabi-size -A):"
