@@ -786,6 +786,22 @@ pub(crate) struct Run3 {
     tail: [usize; 4],
 }
 
+/// The order in which [`depthwise`] runs its classes of pixels (row class,
+/// column class: 0 all three taps inside, 1 all but the first, 2 all but
+/// the last), grouped by the first tap inside (the filter's first, second,
+/// fourth, fifth).
+const CLASS_ORDER: [(usize, usize); 9] = [
+    (0, 0),
+    (0, 2),
+    (2, 0),
+    (2, 2),
+    (0, 1),
+    (2, 1),
+    (1, 0),
+    (1, 2),
+    (1, 1),
+];
+
 /// TFLite's int8 depthwise convolution of depth multiplier 1 on one
 /// image, four channels at a time (one word of the image and of the
 /// filter). Channel group by channel group: the group's nine filter words
@@ -954,47 +970,55 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
             });
         if let Some(st) = state.as_mut() {
             // class by class (rows × columns with the same taps inside):
-            // its table and constants once, then runs along its longer side
-            for (rc, rs) in row_spans.iter().enumerate() {
-                for (cc, cs) in col_spans.iter().enumerate() {
-                    let (Some((oy0, oy1, iy0)), Some((ox0, ox1, ix0))) = (*rs, *cs) else {
-                        continue;
-                    };
-                    let from =
-                        table.get(2 * (3 * usize::from(rc == 1) + usize::from(cc == 1))..)?;
+            // its table and constants once, then runs along its longer side;
+            // the classes whose first tap inside is the filter's first (the
+            // table as it is), then those that start at its second tap, its
+            // fourth and its fifth, so that the table is copied at most
+            // three times a channel group
+            let mut first_tap = 0;
+            for (rc, cc) in CLASS_ORDER {
+                let (Some(Some((oy0, oy1, iy0))), Some(Some((ox0, ox1, ix0)))) =
+                    (row_spans.get(rc).copied(), col_spans.get(cc).copied())
+                else {
+                    continue;
+                };
+                let tap = 3 * usize::from(rc == 1) + usize::from(cc == 1);
+                if tap != first_tap {
+                    let from = table.get(2 * tap..)?;
                     st.table.get_mut(..from.len())?.copy_from_slice(from);
-                    st.constant = *constants.get(rc)?.get(cc)?;
-                    let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
-                    // (runs, pixels a run, the steps from run to run and from pixel to pixel)
-                    let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) =
-                        if n_cols >= n_rows {
-                            (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
-                        } else {
-                            (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
-                        };
-                    let first = (iy0 * dims.input_width + ix0) * depth + c;
-                    let at = (oy0 * dims.output_width + ox0) * depth + c;
-                    for i in 0..runs {
-                        let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
-                        let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
-                        let go = (image_pixel, pixels, out_pixel);
-                        let done = match (rc > 0, cc > 0) {
-                            (false, false) => {
-                                arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2)
-                            }
-                            (true, false) => {
-                                arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2)
-                            }
-                            (false, true) => {
-                                arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2)
-                            }
-                            (true, true) => {
-                                arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2)
-                            }
-                        };
-                        if !done {
-                            return None;
+                    first_tap = tap;
+                }
+                st.constant = *constants.get(rc)?.get(cc)?;
+                let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
+                // (runs, pixels a run, the steps from run to run and from pixel to pixel)
+                let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) =
+                    if n_cols >= n_rows {
+                        (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
+                    } else {
+                        (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
+                    };
+                let first = (iy0 * dims.input_width + ix0) * depth + c;
+                let at = (oy0 * dims.output_width + ox0) * depth + c;
+                for i in 0..runs {
+                    let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
+                    let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
+                    let go = (image_pixel, pixels, out_pixel);
+                    let done = match (rc > 0, cc > 0) {
+                        (false, false) => {
+                            arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2)
                         }
+                        (true, false) => {
+                            arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2)
+                        }
+                        (false, true) => {
+                            arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2)
+                        }
+                        (true, true) => {
+                            arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2)
+                        }
+                    };
+                    if !done {
+                        return None;
                     }
                 }
             }
