@@ -702,6 +702,13 @@ pub(crate) struct Requant4 {
 }
 
 impl Requant4 {
+    /// Whether the clamp to `[lo, hi]` does anything after the saturation
+    /// to int8 (it does not when the range is int8's own).
+    #[cfg(shapecheck_dsp)]
+    pub(crate) fn clamps(&self) -> bool {
+        self.lo != 0x8080_8080 || self.hi != 0x7f7f_7f7f
+    }
+
     /// The stage of channels `c … c + 3`; `None` (the caller then takes
     /// [`OutputStage::apply`]) unless every multiplier is in `[2^30, 2^31)`
     /// with a shift in `[−31, −1]` (a real multiplier below 1/2, as every
@@ -1879,6 +1886,72 @@ mod arch {
         [a0, a1, a2, a3]
     }
 
+    /// The clamp of [`dw3x3_run`]'s loop to `[lo, hi]` in each byte
+    /// (`clamp`), or none (`full`: the range is int8's, which `SSAT` gave).
+    macro_rules! run_clamp {
+        (clamp) => {
+            concat!(
+                "ldrd {fe}, {fo}, [{s}, #124]\n",
+                "ssub8 {a1}, {a0}, {fe}\n",
+                "sel {a0}, {a0}, {fe}\n",
+                "ssub8 {a1}, {a0}, {fo}\n",
+                "sel {a0}, {fo}, {a0}\n",
+            )
+        };
+        (full) => {
+            "@ no clamp"
+        };
+    }
+
+    /// The loop of [`dw3x3_run`] and its border forms over the pixels of a
+    /// run: the constants, the taps (`$taps!()`), the output stage, the
+    /// clamp (`run_clamp!($clamp)`), the store and the steps. In an
+    /// `unsafe` block whose wrapper checked what it reads and writes.
+    macro_rules! run_loop {
+        ($taps:ident, $clamp:ident, $image:expr, $state:expr, $column:expr, $row:expr) => {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                $taps!(),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                run_clamp!($clamp),
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) $image.as_ptr() => _,
+                s = in(reg) $state as *mut super::Run3,
+                d = in(reg) $column,
+                r = in(reg) $row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            )
+        };
+    }
+
     /// One tap of [`dw3x3_run`]: the image word at `$at`, the widened
     /// filter words at `$f` bytes into the state.
     macro_rules! run_tap {
@@ -1896,6 +1969,69 @@ mod arch {
                 "smlatt {a2}, {x}, {fe}, {a2}\n",
                 "smlabb {a1}, {xo}, {fo}, {a1}\n",
                 "smlatt {a3}, {xo}, {fo}, {a3}\n",
+            )
+        };
+    }
+
+    /// The taps of [`dw3x3_run`]'s loop.
+    macro_rules! dw3x3_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                run_tap!("[{p}, {d}, lsl #1]", "32"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_tap!("[{p}, {d}, lsl #1]", "56"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "64"),
+                run_tap!("[{p}, {d}]", "72"),
+                run_tap!("[{p}, {d}, lsl #1]", "80"),
+            )
+        };
+    }
+
+    /// The taps of [`dw2x3_run`]'s loop.
+    macro_rules! dw2x3_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                run_tap!("[{p}, {d}, lsl #1]", "32"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_tap!("[{p}, {d}, lsl #1]", "56"),
+            )
+        };
+    }
+
+    /// The taps of [`dw3x2_run`]'s loop.
+    macro_rules! dw3x2_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "64"),
+                run_tap!("[{p}, {d}]", "72"),
+            )
+        };
+    }
+
+    /// The taps of [`dw2x2_run`]'s loop.
+    macro_rules! dw2x2_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
             )
         };
     }
@@ -1991,6 +2127,7 @@ mod arch {
             out_step,
             pixel_step.wrapping_sub(2 * row),
         ];
+        let clamps = state.requant.clamps();
         // SAFETY: checked above: every pixel's nine words are inside
         // `image` (the farthest `2 · row + 2 · column` past its first, the
         // last pixel's first at `last · pixel_step`) and every word stored
@@ -1998,62 +2135,15 @@ mod arch {
         // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
         // which is word-aligned). The loop ends when the output pointer
         // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`.
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
         unsafe {
-            asm!(
-                "2:",
-                "ldrd {a0}, {a1}, [{s}, #0]",
-                "ldrd {a2}, {a3}, [{s}, #8]",
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                run_tap!("[{p}, {d}, lsl #1]", "32"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                run_tap!("[{p}, {d}, lsl #1]", "56"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "64"),
-                run_tap!("[{p}, {d}]", "72"),
-                run_tap!("[{p}, {d}, lsl #1]", "80"),
-                run_scale!("a0", "88"),
-                run_scale!("a1", "96"),
-                run_scale!("a2", "104"),
-                run_scale!("a3", "112"),
-                "ldr {fe}, [{s}, #120]",
-                run_narrow!("a0"),
-                run_narrow!("a1"),
-                run_narrow!("a2"),
-                run_narrow!("a3"),
-                "bfi {a0}, {a1}, #8, #8",
-                "bfi {a0}, {a2}, #16, #8",
-                "bfi {a0}, {a3}, #24, #8",
-                "ldrd {fe}, {fo}, [{s}, #124]",
-                "ssub8 {a1}, {a0}, {fe}",
-                "sel {a0}, {a0}, {fe}",
-                "ssub8 {a1}, {a0}, {fo}",
-                "sel {a0}, {fo}, {a0}",
-                "ldrd {fe}, {fo}, [{s}, #132]",
-                "str {a0}, [{fe}]",
-                "ldrd {x}, {xo}, [{s}, #140]",
-                "add {fe}, {fe}, {x}",
-                "str {fe}, [{s}, #132]",
-                "add {p}, {p}, {xo}",
-                "cmp {fe}, {fo}",
-                "bne 2b",
-                p = inout(reg) image.as_ptr() => _,
-                s = in(reg) state as *mut super::Run3,
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = out(reg) _,
-                a1 = out(reg) _,
-                a2 = out(reg) _,
-                a3 = out(reg) _,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(nostack),
-            );
+            if clamps {
+                run_loop!(dw3x3_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw3x3_taps, full, image, state, column, row)
+            }
         }
         true
     }
@@ -2099,6 +2189,7 @@ mod arch {
             out_step,
             pixel_step.wrapping_sub(1 * row),
         ];
+        let clamps = state.requant.clamps();
         // SAFETY: checked above: every pixel's nine words are inside
         // `image` (the farthest `2 · row + 2 · column` past its first, the
         // last pixel's first at `last · pixel_step`) and every word stored
@@ -2106,58 +2197,15 @@ mod arch {
         // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
         // which is word-aligned). The loop ends when the output pointer
         // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`.
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
         unsafe {
-            asm!(
-                "2:",
-                "ldrd {a0}, {a1}, [{s}, #0]",
-                "ldrd {a2}, {a3}, [{s}, #8]",
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                run_tap!("[{p}, {d}, lsl #1]", "32"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                run_tap!("[{p}, {d}, lsl #1]", "56"),
-                run_scale!("a0", "88"),
-                run_scale!("a1", "96"),
-                run_scale!("a2", "104"),
-                run_scale!("a3", "112"),
-                "ldr {fe}, [{s}, #120]",
-                run_narrow!("a0"),
-                run_narrow!("a1"),
-                run_narrow!("a2"),
-                run_narrow!("a3"),
-                "bfi {a0}, {a1}, #8, #8",
-                "bfi {a0}, {a2}, #16, #8",
-                "bfi {a0}, {a3}, #24, #8",
-                "ldrd {fe}, {fo}, [{s}, #124]",
-                "ssub8 {a1}, {a0}, {fe}",
-                "sel {a0}, {a0}, {fe}",
-                "ssub8 {a1}, {a0}, {fo}",
-                "sel {a0}, {fo}, {a0}",
-                "ldrd {fe}, {fo}, [{s}, #132]",
-                "str {a0}, [{fe}]",
-                "ldrd {x}, {xo}, [{s}, #140]",
-                "add {fe}, {fe}, {x}",
-                "str {fe}, [{s}, #132]",
-                "add {p}, {p}, {xo}",
-                "cmp {fe}, {fo}",
-                "bne 2b",
-                p = inout(reg) image.as_ptr() => _,
-                s = in(reg) state as *mut super::Run3,
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = out(reg) _,
-                a1 = out(reg) _,
-                a2 = out(reg) _,
-                a3 = out(reg) _,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(nostack),
-            );
+            if clamps {
+                run_loop!(dw2x3_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw2x3_taps, full, image, state, column, row)
+            }
         }
         true
     }
@@ -2203,6 +2251,7 @@ mod arch {
             out_step,
             pixel_step.wrapping_sub(2 * row),
         ];
+        let clamps = state.requant.clamps();
         // SAFETY: checked above: every pixel's nine words are inside
         // `image` (the farthest `2 · row + 2 · column` past its first, the
         // last pixel's first at `last · pixel_step`) and every word stored
@@ -2210,59 +2259,15 @@ mod arch {
         // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
         // which is word-aligned). The loop ends when the output pointer
         // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`.
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
         unsafe {
-            asm!(
-                "2:",
-                "ldrd {a0}, {a1}, [{s}, #0]",
-                "ldrd {a2}, {a3}, [{s}, #8]",
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "64"),
-                run_tap!("[{p}, {d}]", "72"),
-                run_scale!("a0", "88"),
-                run_scale!("a1", "96"),
-                run_scale!("a2", "104"),
-                run_scale!("a3", "112"),
-                "ldr {fe}, [{s}, #120]",
-                run_narrow!("a0"),
-                run_narrow!("a1"),
-                run_narrow!("a2"),
-                run_narrow!("a3"),
-                "bfi {a0}, {a1}, #8, #8",
-                "bfi {a0}, {a2}, #16, #8",
-                "bfi {a0}, {a3}, #24, #8",
-                "ldrd {fe}, {fo}, [{s}, #124]",
-                "ssub8 {a1}, {a0}, {fe}",
-                "sel {a0}, {a0}, {fe}",
-                "ssub8 {a1}, {a0}, {fo}",
-                "sel {a0}, {fo}, {a0}",
-                "ldrd {fe}, {fo}, [{s}, #132]",
-                "str {a0}, [{fe}]",
-                "ldrd {x}, {xo}, [{s}, #140]",
-                "add {fe}, {fe}, {x}",
-                "str {fe}, [{s}, #132]",
-                "add {p}, {p}, {xo}",
-                "cmp {fe}, {fo}",
-                "bne 2b",
-                p = inout(reg) image.as_ptr() => _,
-                s = in(reg) state as *mut super::Run3,
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = out(reg) _,
-                a1 = out(reg) _,
-                a2 = out(reg) _,
-                a3 = out(reg) _,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(nostack),
-            );
+            if clamps {
+                run_loop!(dw3x2_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw3x2_taps, full, image, state, column, row)
+            }
         }
         true
     }
@@ -2308,6 +2313,7 @@ mod arch {
             out_step,
             pixel_step.wrapping_sub(1 * row),
         ];
+        let clamps = state.requant.clamps();
         // SAFETY: checked above: every pixel's nine words are inside
         // `image` (the farthest `2 · row + 2 · column` past its first, the
         // last pixel's first at `last · pixel_step`) and every word stored
@@ -2315,56 +2321,15 @@ mod arch {
         // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
         // which is word-aligned). The loop ends when the output pointer
         // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`.
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
         unsafe {
-            asm!(
-                "2:",
-                "ldrd {a0}, {a1}, [{s}, #0]",
-                "ldrd {a2}, {a3}, [{s}, #8]",
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                run_scale!("a0", "88"),
-                run_scale!("a1", "96"),
-                run_scale!("a2", "104"),
-                run_scale!("a3", "112"),
-                "ldr {fe}, [{s}, #120]",
-                run_narrow!("a0"),
-                run_narrow!("a1"),
-                run_narrow!("a2"),
-                run_narrow!("a3"),
-                "bfi {a0}, {a1}, #8, #8",
-                "bfi {a0}, {a2}, #16, #8",
-                "bfi {a0}, {a3}, #24, #8",
-                "ldrd {fe}, {fo}, [{s}, #124]",
-                "ssub8 {a1}, {a0}, {fe}",
-                "sel {a0}, {a0}, {fe}",
-                "ssub8 {a1}, {a0}, {fo}",
-                "sel {a0}, {fo}, {a0}",
-                "ldrd {fe}, {fo}, [{s}, #132]",
-                "str {a0}, [{fe}]",
-                "ldrd {x}, {xo}, [{s}, #140]",
-                "add {fe}, {fe}, {x}",
-                "str {fe}, [{s}, #132]",
-                "add {p}, {p}, {xo}",
-                "cmp {fe}, {fo}",
-                "bne 2b",
-                p = inout(reg) image.as_ptr() => _,
-                s = in(reg) state as *mut super::Run3,
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = out(reg) _,
-                a1 = out(reg) _,
-                a2 = out(reg) _,
-                a3 = out(reg) _,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(nostack),
-            );
+            if clamps {
+                run_loop!(dw2x2_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw2x2_taps, full, image, state, column, row)
+            }
         }
         true
     }
