@@ -9,6 +9,10 @@
 //!   layers);
 //! - `dw3x3_once`: 1×16×16×64, 3×3, stride 1, SAME (147,456 MACs counted
 //!   as 9 per output, the border's missing taps included);
+//! - `dw3x3_small_once`: 1×6×6×128, 3×3, stride 1, SAME (41,472 MACs
+//!   counted as 9 per output): person detection's five 6×6 depthwise
+//!   layers, where a channel group has 36 pixels (20 of them borders), so
+//!   the group's set-up weighs;
 //! - `fc_once`: 1×256 → 128 (32,768 MACs);
 //! - `conv3x3_once`: person detection's first layer, 96×96×1 → 48×48×8,
 //!   3×3, stride 2 (165,888 MACs);
@@ -89,6 +93,14 @@ static DW_FILTER: [i8; 9 * DW_C] = bytes(6);
 static DW_BIAS: [i32; DW_C] = biases(7);
 static DW_MULT: [QuantizedMultiplier; DW_C] = multipliers(8);
 static mut DW_OUTPUT: [i8; DW_SIDE * DW_SIDE * DW_C] = [0; DW_SIDE * DW_SIDE * DW_C];
+
+const DWS_SIDE: usize = 6;
+const DWS_C: usize = 128;
+static DWS_INPUT: [i8; DWS_SIDE * DWS_SIDE * DWS_C] = bytes(15);
+static DWS_FILTER: [i8; 9 * DWS_C] = bytes(16);
+static DWS_BIAS: [i32; DWS_C] = biases(17);
+static DWS_MULT: [QuantizedMultiplier; DWS_C] = multipliers(18);
+static mut DWS_OUTPUT: [i8; DWS_SIDE * DWS_SIDE * DWS_C] = [0; DWS_SIDE * DWS_SIDE * DWS_C];
 
 const FC_IN: usize = 256;
 const FC_OUT: usize = 128;
@@ -183,6 +195,50 @@ pub extern "C" fn dw3x3_once() {
     );
     if r.is_err() {
         panic!("dw3x3");
+    }
+}
+
+/// The small (person detection's 6×6) depthwise convolution, once.
+#[no_mangle]
+#[inline(never)]
+pub extern "C" fn dw3x3_small_once() {
+    let dims = DepthwiseConvDims {
+        batches: 1,
+        input_height: DWS_SIDE,
+        input_width: DWS_SIDE,
+        input_depth: DWS_C,
+        filter_height: 3,
+        filter_width: 3,
+        depth_multiplier: 1,
+        output_height: DWS_SIDE,
+        output_width: DWS_SIDE,
+    };
+    let params = DepthwiseConvParams {
+        stride_height: 1,
+        stride_width: 1,
+        dilation_height: 1,
+        dilation_width: 1,
+        pad_top: 1,
+        pad_left: 1,
+        input_zero_point: -128,
+        output_zero_point: -128,
+        multipliers: black_box(&DWS_MULT),
+        output_min: -128,
+        output_max: 127,
+        rounding: Rounding::Double,
+    };
+    // SAFETY: as above
+    let out = unsafe { &mut *addr_of_mut!(DWS_OUTPUT) };
+    let r = depthwise_conv_int8(
+        black_box(&DWS_INPUT),
+        black_box(&DWS_FILTER),
+        Some(black_box(&DWS_BIAS)),
+        dims,
+        &params,
+        out,
+    );
+    if r.is_err() {
+        panic!("dw3x3 small");
     }
 }
 
@@ -337,23 +393,26 @@ fn checksum(data: &[i8]) -> u32 {
 fn main() -> ! {
     conv1x1_once();
     dw3x3_once();
+    dw3x3_small_once();
     fc_once();
     conv3x3_once();
     conv3x3_deep_once();
     // SAFETY: as above, the calls are over
-    let (c1, dw, fc, k3, r3) = unsafe {
+    let (c1, dw, dws, fc, k3, r3) = unsafe {
         (
             checksum(&*addr_of_mut!(C1_OUTPUT)),
             checksum(&*addr_of_mut!(DW_OUTPUT)),
+            checksum(&*addr_of_mut!(DWS_OUTPUT)),
             checksum(&*addr_of_mut!(FC_OUTPUT)),
             checksum(&*addr_of_mut!(K3_OUTPUT)),
             checksum(&*addr_of_mut!(R_OUTPUT)),
         )
     };
     hprintln!(
-        "conv1x1 {:08x} dw3x3 {:08x} fc {:08x} conv3x3 {:08x} conv3x3 deep {:08x}",
+        "conv1x1 {:08x} dw3x3 {:08x} dw3x3 small {:08x} fc {:08x} conv3x3 {:08x} conv3x3 deep {:08x}",
         c1,
         dw,
+        dws,
         fc,
         k3,
         r3

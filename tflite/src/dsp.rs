@@ -702,6 +702,13 @@ pub(crate) struct Requant4 {
 }
 
 impl Requant4 {
+    /// Whether the clamp to `[lo, hi]` does anything after the saturation
+    /// to int8 (it does not when the range is int8's own).
+    #[cfg(shapecheck_dsp)]
+    pub(crate) fn clamps(&self) -> bool {
+        self.lo != 0x8080_8080 || self.hi != 0x7f7f_7f7f
+    }
+
     /// The stage of channels `c … c + 3`; `None` (the caller then takes
     /// [`OutputStage::apply`]) unless every multiplier is in `[2^30, 2^31)`
     /// with a shift in `[−31, −1]` (a real multiplier below 1/2, as every
@@ -785,6 +792,22 @@ pub(crate) struct Run3 {
     /// step from pixel to pixel (132)
     tail: [usize; 4],
 }
+
+/// The order in which [`depthwise`] runs its classes of pixels (row class,
+/// column class: 0 all three taps inside, 1 all but the first, 2 all but
+/// the last), grouped by the first tap inside (the filter's first, second,
+/// fourth, fifth).
+const CLASS_ORDER: [(usize, usize); 9] = [
+    (0, 0),
+    (0, 2),
+    (2, 0),
+    (2, 2),
+    (0, 1),
+    (2, 1),
+    (1, 0),
+    (1, 2),
+    (1, 1),
+];
 
 /// TFLite's int8 depthwise convolution of depth multiplier 1 on one
 /// image, four channels at a time (one word of the image and of the
@@ -954,47 +977,55 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
             });
         if let Some(st) = state.as_mut() {
             // class by class (rows × columns with the same taps inside):
-            // its table and constants once, then runs along its longer side
-            for (rc, rs) in row_spans.iter().enumerate() {
-                for (cc, cs) in col_spans.iter().enumerate() {
-                    let (Some((oy0, oy1, iy0)), Some((ox0, ox1, ix0))) = (*rs, *cs) else {
-                        continue;
-                    };
-                    let from =
-                        table.get(2 * (3 * usize::from(rc == 1) + usize::from(cc == 1))..)?;
+            // its table and constants once, then runs along its longer side;
+            // the classes whose first tap inside is the filter's first (the
+            // table as it is), then those that start at its second tap, its
+            // fourth and its fifth, so that the table is copied at most
+            // three times a channel group
+            let mut first_tap = 0;
+            for (rc, cc) in CLASS_ORDER {
+                let (Some(Some((oy0, oy1, iy0))), Some(Some((ox0, ox1, ix0)))) =
+                    (row_spans.get(rc).copied(), col_spans.get(cc).copied())
+                else {
+                    continue;
+                };
+                let tap = 3 * usize::from(rc == 1) + usize::from(cc == 1);
+                if tap != first_tap {
+                    let from = table.get(2 * tap..)?;
                     st.table.get_mut(..from.len())?.copy_from_slice(from);
-                    st.constant = *constants.get(rc)?.get(cc)?;
-                    let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
-                    // (runs, pixels a run, the steps from run to run and from pixel to pixel)
-                    let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) =
-                        if n_cols >= n_rows {
-                            (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
-                        } else {
-                            (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
-                        };
-                    let first = (iy0 * dims.input_width + ix0) * depth + c;
-                    let at = (oy0 * dims.output_width + ox0) * depth + c;
-                    for i in 0..runs {
-                        let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
-                        let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
-                        let go = (image_pixel, pixels, out_pixel);
-                        let done = match (rc > 0, cc > 0) {
-                            (false, false) => {
-                                arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2)
-                            }
-                            (true, false) => {
-                                arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2)
-                            }
-                            (false, true) => {
-                                arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2)
-                            }
-                            (true, true) => {
-                                arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2)
-                            }
-                        };
-                        if !done {
-                            return None;
+                    first_tap = tap;
+                }
+                st.constant = *constants.get(rc)?.get(cc)?;
+                let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
+                // (runs, pixels a run, the steps from run to run and from pixel to pixel)
+                let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) =
+                    if n_cols >= n_rows {
+                        (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
+                    } else {
+                        (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
+                    };
+                let first = (iy0 * dims.input_width + ix0) * depth + c;
+                let at = (oy0 * dims.output_width + ox0) * depth + c;
+                for i in 0..runs {
+                    let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
+                    let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
+                    let go = (image_pixel, pixels, out_pixel);
+                    let done = match (rc > 0, cc > 0) {
+                        (false, false) => {
+                            arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2)
                         }
+                        (true, false) => {
+                            arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2)
+                        }
+                        (false, true) => {
+                            arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2)
+                        }
+                        (true, true) => {
+                            arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2)
+                        }
+                    };
+                    if !done {
+                        return None;
                     }
                 }
             }
@@ -1855,6 +1886,72 @@ mod arch {
         [a0, a1, a2, a3]
     }
 
+    /// The clamp of [`dw3x3_run`]'s loop to `[lo, hi]` in each byte
+    /// (`clamp`), or none (`full`: the range is int8's, which `SSAT` gave).
+    macro_rules! run_clamp {
+        (clamp) => {
+            concat!(
+                "ldrd {fe}, {fo}, [{s}, #124]\n",
+                "ssub8 {a1}, {a0}, {fe}\n",
+                "sel {a0}, {a0}, {fe}\n",
+                "ssub8 {a1}, {a0}, {fo}\n",
+                "sel {a0}, {fo}, {a0}\n",
+            )
+        };
+        (full) => {
+            "@ no clamp"
+        };
+    }
+
+    /// The loop of [`dw3x3_run`] and its border forms over the pixels of a
+    /// run: the constants, the taps (`$taps!()`), the output stage, the
+    /// clamp (`run_clamp!($clamp)`), the store and the steps. In an
+    /// `unsafe` block whose wrapper checked what it reads and writes.
+    macro_rules! run_loop {
+        ($taps:ident, $clamp:ident, $image:expr, $state:expr, $column:expr, $row:expr) => {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                $taps!(),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                run_clamp!($clamp),
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) $image.as_ptr() => _,
+                s = in(reg) $state as *mut super::Run3,
+                d = in(reg) $column,
+                r = in(reg) $row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            )
+        };
+    }
+
     /// One tap of [`dw3x3_run`]: the image word at `$at`, the widened
     /// filter words at `$f` bytes into the state.
     macro_rules! run_tap {
@@ -1872,6 +1969,69 @@ mod arch {
                 "smlatt {a2}, {x}, {fe}, {a2}\n",
                 "smlabb {a1}, {xo}, {fo}, {a1}\n",
                 "smlatt {a3}, {xo}, {fo}, {a3}\n",
+            )
+        };
+    }
+
+    /// The taps of [`dw3x3_run`]'s loop.
+    macro_rules! dw3x3_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                run_tap!("[{p}, {d}, lsl #1]", "32"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_tap!("[{p}, {d}, lsl #1]", "56"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "64"),
+                run_tap!("[{p}, {d}]", "72"),
+                run_tap!("[{p}, {d}, lsl #1]", "80"),
+            )
+        };
+    }
+
+    /// The taps of [`dw2x3_run`]'s loop.
+    macro_rules! dw2x3_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                run_tap!("[{p}, {d}, lsl #1]", "32"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_tap!("[{p}, {d}, lsl #1]", "56"),
+            )
+        };
+    }
+
+    /// The taps of [`dw3x2_run`]'s loop.
+    macro_rules! dw3x2_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "64"),
+                run_tap!("[{p}, {d}]", "72"),
+            )
+        };
+    }
+
+    /// The taps of [`dw2x2_run`]'s loop.
+    macro_rules! dw2x2_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
             )
         };
     }
@@ -1967,6 +2127,7 @@ mod arch {
             out_step,
             pixel_step.wrapping_sub(2 * row),
         ];
+        let clamps = state.requant.clamps();
         // SAFETY: checked above: every pixel's nine words are inside
         // `image` (the farthest `2 · row + 2 · column` past its first, the
         // last pixel's first at `last · pixel_step`) and every word stored
@@ -1974,62 +2135,15 @@ mod arch {
         // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
         // which is word-aligned). The loop ends when the output pointer
         // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`.
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
         unsafe {
-            asm!(
-                "2:",
-                "ldrd {a0}, {a1}, [{s}, #0]",
-                "ldrd {a2}, {a3}, [{s}, #8]",
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                run_tap!("[{p}, {d}, lsl #1]", "32"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                run_tap!("[{p}, {d}, lsl #1]", "56"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "64"),
-                run_tap!("[{p}, {d}]", "72"),
-                run_tap!("[{p}, {d}, lsl #1]", "80"),
-                run_scale!("a0", "88"),
-                run_scale!("a1", "96"),
-                run_scale!("a2", "104"),
-                run_scale!("a3", "112"),
-                "ldr {fe}, [{s}, #120]",
-                run_narrow!("a0"),
-                run_narrow!("a1"),
-                run_narrow!("a2"),
-                run_narrow!("a3"),
-                "bfi {a0}, {a1}, #8, #8",
-                "bfi {a0}, {a2}, #16, #8",
-                "bfi {a0}, {a3}, #24, #8",
-                "ldrd {fe}, {fo}, [{s}, #124]",
-                "ssub8 {a1}, {a0}, {fe}",
-                "sel {a0}, {a0}, {fe}",
-                "ssub8 {a1}, {a0}, {fo}",
-                "sel {a0}, {fo}, {a0}",
-                "ldrd {fe}, {fo}, [{s}, #132]",
-                "str {a0}, [{fe}]",
-                "ldrd {x}, {xo}, [{s}, #140]",
-                "add {fe}, {fe}, {x}",
-                "str {fe}, [{s}, #132]",
-                "add {p}, {p}, {xo}",
-                "cmp {fe}, {fo}",
-                "bne 2b",
-                p = inout(reg) image.as_ptr() => _,
-                s = in(reg) state as *mut super::Run3,
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = out(reg) _,
-                a1 = out(reg) _,
-                a2 = out(reg) _,
-                a3 = out(reg) _,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(nostack),
-            );
+            if clamps {
+                run_loop!(dw3x3_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw3x3_taps, full, image, state, column, row)
+            }
         }
         true
     }
@@ -2075,6 +2189,7 @@ mod arch {
             out_step,
             pixel_step.wrapping_sub(1 * row),
         ];
+        let clamps = state.requant.clamps();
         // SAFETY: checked above: every pixel's nine words are inside
         // `image` (the farthest `2 · row + 2 · column` past its first, the
         // last pixel's first at `last · pixel_step`) and every word stored
@@ -2082,58 +2197,15 @@ mod arch {
         // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
         // which is word-aligned). The loop ends when the output pointer
         // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`.
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
         unsafe {
-            asm!(
-                "2:",
-                "ldrd {a0}, {a1}, [{s}, #0]",
-                "ldrd {a2}, {a3}, [{s}, #8]",
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                run_tap!("[{p}, {d}, lsl #1]", "32"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                run_tap!("[{p}, {d}, lsl #1]", "56"),
-                run_scale!("a0", "88"),
-                run_scale!("a1", "96"),
-                run_scale!("a2", "104"),
-                run_scale!("a3", "112"),
-                "ldr {fe}, [{s}, #120]",
-                run_narrow!("a0"),
-                run_narrow!("a1"),
-                run_narrow!("a2"),
-                run_narrow!("a3"),
-                "bfi {a0}, {a1}, #8, #8",
-                "bfi {a0}, {a2}, #16, #8",
-                "bfi {a0}, {a3}, #24, #8",
-                "ldrd {fe}, {fo}, [{s}, #124]",
-                "ssub8 {a1}, {a0}, {fe}",
-                "sel {a0}, {a0}, {fe}",
-                "ssub8 {a1}, {a0}, {fo}",
-                "sel {a0}, {fo}, {a0}",
-                "ldrd {fe}, {fo}, [{s}, #132]",
-                "str {a0}, [{fe}]",
-                "ldrd {x}, {xo}, [{s}, #140]",
-                "add {fe}, {fe}, {x}",
-                "str {fe}, [{s}, #132]",
-                "add {p}, {p}, {xo}",
-                "cmp {fe}, {fo}",
-                "bne 2b",
-                p = inout(reg) image.as_ptr() => _,
-                s = in(reg) state as *mut super::Run3,
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = out(reg) _,
-                a1 = out(reg) _,
-                a2 = out(reg) _,
-                a3 = out(reg) _,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(nostack),
-            );
+            if clamps {
+                run_loop!(dw2x3_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw2x3_taps, full, image, state, column, row)
+            }
         }
         true
     }
@@ -2179,6 +2251,7 @@ mod arch {
             out_step,
             pixel_step.wrapping_sub(2 * row),
         ];
+        let clamps = state.requant.clamps();
         // SAFETY: checked above: every pixel's nine words are inside
         // `image` (the farthest `2 · row + 2 · column` past its first, the
         // last pixel's first at `last · pixel_step`) and every word stored
@@ -2186,59 +2259,15 @@ mod arch {
         // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
         // which is word-aligned). The loop ends when the output pointer
         // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`.
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
         unsafe {
-            asm!(
-                "2:",
-                "ldrd {a0}, {a1}, [{s}, #0]",
-                "ldrd {a2}, {a3}, [{s}, #8]",
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "64"),
-                run_tap!("[{p}, {d}]", "72"),
-                run_scale!("a0", "88"),
-                run_scale!("a1", "96"),
-                run_scale!("a2", "104"),
-                run_scale!("a3", "112"),
-                "ldr {fe}, [{s}, #120]",
-                run_narrow!("a0"),
-                run_narrow!("a1"),
-                run_narrow!("a2"),
-                run_narrow!("a3"),
-                "bfi {a0}, {a1}, #8, #8",
-                "bfi {a0}, {a2}, #16, #8",
-                "bfi {a0}, {a3}, #24, #8",
-                "ldrd {fe}, {fo}, [{s}, #124]",
-                "ssub8 {a1}, {a0}, {fe}",
-                "sel {a0}, {a0}, {fe}",
-                "ssub8 {a1}, {a0}, {fo}",
-                "sel {a0}, {fo}, {a0}",
-                "ldrd {fe}, {fo}, [{s}, #132]",
-                "str {a0}, [{fe}]",
-                "ldrd {x}, {xo}, [{s}, #140]",
-                "add {fe}, {fe}, {x}",
-                "str {fe}, [{s}, #132]",
-                "add {p}, {p}, {xo}",
-                "cmp {fe}, {fo}",
-                "bne 2b",
-                p = inout(reg) image.as_ptr() => _,
-                s = in(reg) state as *mut super::Run3,
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = out(reg) _,
-                a1 = out(reg) _,
-                a2 = out(reg) _,
-                a3 = out(reg) _,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(nostack),
-            );
+            if clamps {
+                run_loop!(dw3x2_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw3x2_taps, full, image, state, column, row)
+            }
         }
         true
     }
@@ -2284,6 +2313,7 @@ mod arch {
             out_step,
             pixel_step.wrapping_sub(1 * row),
         ];
+        let clamps = state.requant.clamps();
         // SAFETY: checked above: every pixel's nine words are inside
         // `image` (the farthest `2 · row + 2 · column` past its first, the
         // last pixel's first at `last · pixel_step`) and every word stored
@@ -2291,56 +2321,15 @@ mod arch {
         // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
         // which is word-aligned). The loop ends when the output pointer
         // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`.
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
         unsafe {
-            asm!(
-                "2:",
-                "ldrd {a0}, {a1}, [{s}, #0]",
-                "ldrd {a2}, {a3}, [{s}, #8]",
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                "add {p}, {p}, {r}",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                run_scale!("a0", "88"),
-                run_scale!("a1", "96"),
-                run_scale!("a2", "104"),
-                run_scale!("a3", "112"),
-                "ldr {fe}, [{s}, #120]",
-                run_narrow!("a0"),
-                run_narrow!("a1"),
-                run_narrow!("a2"),
-                run_narrow!("a3"),
-                "bfi {a0}, {a1}, #8, #8",
-                "bfi {a0}, {a2}, #16, #8",
-                "bfi {a0}, {a3}, #24, #8",
-                "ldrd {fe}, {fo}, [{s}, #124]",
-                "ssub8 {a1}, {a0}, {fe}",
-                "sel {a0}, {a0}, {fe}",
-                "ssub8 {a1}, {a0}, {fo}",
-                "sel {a0}, {fo}, {a0}",
-                "ldrd {fe}, {fo}, [{s}, #132]",
-                "str {a0}, [{fe}]",
-                "ldrd {x}, {xo}, [{s}, #140]",
-                "add {fe}, {fe}, {x}",
-                "str {fe}, [{s}, #132]",
-                "add {p}, {p}, {xo}",
-                "cmp {fe}, {fo}",
-                "bne 2b",
-                p = inout(reg) image.as_ptr() => _,
-                s = in(reg) state as *mut super::Run3,
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = out(reg) _,
-                a1 = out(reg) _,
-                a2 = out(reg) _,
-                a3 = out(reg) _,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(nostack),
-            );
+            if clamps {
+                run_loop!(dw2x2_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw2x2_taps, full, image, state, column, row)
+            }
         }
         true
     }
