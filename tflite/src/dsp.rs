@@ -257,7 +257,7 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
 
 /// [`matmul_wide`] with its stack buffers: the widened rows of a depth of
 /// at most `N` (`4N` bytes) and the stages of a group of channel pairs
-/// (1,920 B). Out of line, so that they are on the stack only while it
+/// (960 B). Out of line, so that they are on the stack only while it
 /// runs; one small wrapper per size class, the body shared.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
@@ -301,7 +301,7 @@ struct Scratch<'a> {
 
 /// [`matmul`] of a depth of 8 to 576, a multiple of 8, and an even
 /// channel count whose stages are all [`Requant4`]s (checked by it): per
-/// group of 64 channels and per pixel pair, the pair's rows widened once
+/// group of 32 channels and per pixel pair, the pair's rows widened once
 /// into `scratch` and every channel pair in one loop ([`channel_pairs`]).
 /// Out of line, shared by the size classes' wrappers ([`matmul_wide_in`]).
 #[allow(clippy::too_many_arguments)]
@@ -353,10 +353,12 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
 /// filter takes the portable loop.
 const IM2COL_MAX: usize = 576;
 /// The output channels [`conv_im2col`] holds constants and output stages
-/// for at once (32 pairs: 512 B of constants, 1,664 B of stages on the
-/// stack); more channels are taken in groups of this many, the two
-/// pixels' rows gathered again for each group.
-const IM2COL_CHANNELS: usize = 64;
+/// for at once (16 pairs: 960 B of constants and stages on the stack, in
+/// the size class's wrapper); more channels are taken in groups of this
+/// many, the two pixels' rows gathered and widened again for each group
+/// (1.25 instructions per pixel pair and filter value, about 0.04 per MAC
+/// beside 0.02 in groups of 64: 64 took 960 B more).
+const IM2COL_CHANNELS: usize = 32;
 /// The least depth [`matmul`] widens each pixel pair for, with all the
 /// channel pairs in one loop ([`arch::wide_run`]; a depth that is not a
 /// multiple of 8 keeps [`arch::mac_2x2_run`]'s loop over pixel pairs).
@@ -370,14 +372,16 @@ const WIDE_MIN_DEPTH: usize = 8;
 /// times those rows ([`arch::mac_2x2_wide`], SMLAD: 16 instructions for 16
 /// multiply-accumulates, the input's halves read by `LDRD` and only the
 /// weights widened) from `bias − zero_point · Σ w`, and the output stage
-/// [`Requant4`]. Output channels in groups of at most 64 (the constants
+/// [`Requant4`]. Output channels in groups of at most 32 (the constants
 /// and stages of one group on the stack). `None`, with `out` untouched,
 /// unless the filter has at most 576 values ([`IM2COL_MAX`]: the two rows
-/// are a fixed stack buffer) and the output an even count of channels, the
+/// are a stack buffer) and the output an even count of channels, the
 /// zero point is an int8, the stage applies to every channel and every
 /// length matches (the caller's portable loop then runs). Its stack
-/// buffers: 5.4 KB (kept inline: out of line it no longer sees a model's
-/// constant sizes, and person detection's first layer costs a third more).
+/// buffers are sized by the filter's class (at most 64, 288 or 576
+/// values: 1.3, 2.7 or 4.4 KB) and owned by an out-of-line wrapper per
+/// class ([`conv_im2col_in`]), so that they are on the stack only while
+/// it runs, not in the caller's frame under a 1×1 layer's buffers.
 pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
@@ -435,7 +439,7 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
 
 /// [`conv_im2col_rows`] with its stack buffers: the two im2col rows of a
 /// filter of at most `N` values (`C = 2N` bytes), their widened words
-/// (`4N` bytes) and the stages of a group of channel pairs (1,920 B). Out
+/// (`4N` bytes) and the stages of a group of channel pairs (960 B). Out
 /// of line, so that they are on the stack only while it runs; one small
 /// wrapper per size class, the body shared.
 #[inline(never)]
