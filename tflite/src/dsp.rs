@@ -166,11 +166,20 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
         // the widened rows on the stack sized by the depth's class (a
         // wrapper per class owns them, out of line: only while it runs)
         return if depth <= 64 {
-            matmul_wide_in::<64, B>(x, w, bias, depth, zero_point, multipliers, stage, out)
+            matmul_wide_in::<64, 32, B>(x, w, bias, depth, zero_point, multipliers, stage, out)
         } else if depth <= 256 {
-            matmul_wide_in::<256, B>(x, w, bias, depth, zero_point, multipliers, stage, out)
+            matmul_wide_in::<256, 16, B>(x, w, bias, depth, zero_point, multipliers, stage, out)
         } else {
-            matmul_wide_in::<IM2COL_MAX, B>(x, w, bias, depth, zero_point, multipliers, stage, out)
+            matmul_wide_in::<IM2COL_MAX, 16, B>(
+                x,
+                w,
+                bias,
+                depth,
+                zero_point,
+                multipliers,
+                stage,
+                out,
+            )
         };
     }
     let scale = |c: usize| {
@@ -256,12 +265,13 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
 }
 
 /// [`matmul_wide`] with its stack buffers: the widened rows of a depth of
-/// at most `N` (`4N` bytes) and the stages of a group of channel pairs
-/// (960 B). Out of line, so that they are on the stack only while it
-/// runs; one small wrapper per size class, the body shared.
+/// at most `N` (`4N` bytes) and the stages of a group of `P` channel
+/// pairs (`60P` bytes, `P ≤ 32`). Out of line, so that they are on the
+/// stack only while it runs; one small wrapper per size class, the body
+/// shared.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn matmul_wide_in<const N: usize, B: Values<i32> + ?Sized>(
+fn matmul_wide_in<const N: usize, const P: usize, B: Values<i32> + ?Sized>(
     x: &[i8],
     w: &[i8],
     bias: Option<&B>,
@@ -272,7 +282,7 @@ fn matmul_wide_in<const N: usize, B: Values<i32> + ?Sized>(
     out: &mut [i8],
 ) -> Option<()> {
     let mut wide = [0u32; N];
-    let mut stages = no_stages();
+    let mut stages = [NO_STAGE; P];
     let scratch = Scratch {
         wide: &mut wide,
         stages: &mut stages,
@@ -296,12 +306,13 @@ fn matmul_wide_in<const N: usize, B: Values<i32> + ?Sized>(
 /// constants and stages of a group of channel pairs.
 struct Scratch<'a> {
     wide: &'a mut [u32],
-    stages: &'a mut [PairStage; IM2COL_CHANNELS / 2],
+    stages: &'a mut [PairStage],
 }
 
 /// [`matmul`] of a depth of 8 to 576, a multiple of 8, and an even
 /// channel count whose stages are all [`Requant4`]s (checked by it): per
-/// group of 32 channels and per pixel pair, the pair's rows widened once
+/// group of channels (as many as `scratch` holds stages for) and per
+/// pixel pair, the pair's rows widened once
 /// into `scratch` and every channel pair in one loop ([`channel_pairs`]).
 /// Out of line, shared by the size classes' wrappers ([`matmul_wide_in`]).
 #[allow(clippy::too_many_arguments)]
@@ -319,8 +330,10 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
 ) -> Option<()> {
     let channels = w.len() / depth.max(1);
     let Scratch { wide, stages } = scratch;
-    for (g, group) in w.chunks(IM2COL_CHANNELS * depth).enumerate() {
-        let first = g * IM2COL_CHANNELS;
+    // the channels of a group: as many as `stages` holds pairs for
+    let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
+    for (g, group) in w.chunks(group_channels * depth).enumerate() {
+        let first = g * group_channels;
         let qs = group_stages(
             group,
             depth,
@@ -352,13 +365,14 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
 /// to 16-bit halves another of `4 × IM2COL_MAX` = 2,304 bytes; a larger
 /// filter takes the portable loop.
 const IM2COL_MAX: usize = 576;
-/// The output channels [`conv_im2col`] holds constants and output stages
-/// for at once (16 pairs: 960 B of constants and stages on the stack, in
-/// the size class's wrapper); more channels are taken in groups of this
-/// many, the two pixels' rows gathered and widened again for each group
-/// (1.25 instructions per pixel pair and filter value, about 0.04 per MAC
-/// beside 0.02 in groups of 64: 64 took 960 B more).
-const IM2COL_CHANNELS: usize = 32;
+/// The most output channels [`conv_im2col`] and [`matmul_wide`] hold
+/// constants and output stages for at once (32 pairs, 60 B each: 1,920 B
+/// on the stack, in the size class's wrapper); more channels are taken in
+/// groups, the two pixels' rows gathered and widened again for each group
+/// (2.5 instructions per pixel pair and filter value: about 0.02 per MAC
+/// in groups of 64, 0.04 in groups of 32). [`matmul_wide`]'s classes of
+/// depths above 64 take groups of 32 (960 B: vww's stack), the rest 64.
+const IM2COL_CHANNELS: usize = 64;
 /// The least depth [`matmul`] widens each pixel pair for, with all the
 /// channel pairs in one loop ([`arch::wide_run`]; a depth that is not a
 /// multiple of 8 keeps [`arch::mac_2x2_run`]'s loop over pixel pairs).
@@ -372,14 +386,15 @@ const WIDE_MIN_DEPTH: usize = 8;
 /// times those rows ([`arch::mac_2x2_wide`], SMLAD: 16 instructions for 16
 /// multiply-accumulates, the input's halves read by `LDRD` and only the
 /// weights widened) from `bias − zero_point · Σ w`, and the output stage
-/// [`Requant4`]. Output channels in groups of at most 32 (the constants
+/// [`Requant4`]. Output channels in groups of at most 64 (the constants
 /// and stages of one group on the stack). `None`, with `out` untouched,
 /// unless the filter has at most 576 values ([`IM2COL_MAX`]: the two rows
 /// are a stack buffer) and the output an even count of channels, the
 /// zero point is an int8, the stage applies to every channel and every
 /// length matches (the caller's portable loop then runs). Its stack
 /// buffers are sized by the filter's class (at most 64, 288 or 576
-/// values: 1.3, 2.7 or 4.4 KB) and owned by an out-of-line wrapper per
+/// values: 2.3, 3.6 or 5.4 KB; 0.6 KB for a filter of at most 64 values
+/// and at most 8 output channels) and owned by an out-of-line wrapper per
 /// class ([`conv_im2col_in`]), so that they are on the stack only while
 /// it runs, not in the caller's frame under a 1×1 layer's buffers.
 pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
@@ -426,12 +441,16 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     }
     // the stack buffers sized by the filter's class (a wrapper per class
     // owns them, out of line: only while it runs)
-    if k <= 64 {
-        conv_im2col_in::<64, 128, B>(input, w, bias, dims, params, stage, out)
+    if k <= 64 && channels <= 8 {
+        // a first layer's few outputs (person detection's, vww's): the
+        // stages of 4 pairs, 240 B
+        conv_im2col_in::<64, 128, 4, B>(input, w, bias, dims, params, stage, out)
+    } else if k <= 64 {
+        conv_im2col_in::<64, 128, 32, B>(input, w, bias, dims, params, stage, out)
     } else if k <= 288 {
-        conv_im2col_in::<288, 576, B>(input, w, bias, dims, params, stage, out)
+        conv_im2col_in::<288, 576, 32, B>(input, w, bias, dims, params, stage, out)
     } else {
-        conv_im2col_in::<IM2COL_MAX, { 2 * IM2COL_MAX }, B>(
+        conv_im2col_in::<IM2COL_MAX, { 2 * IM2COL_MAX }, 32, B>(
             input, w, bias, dims, params, stage, out,
         )
     }
@@ -439,11 +458,12 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
 
 /// [`conv_im2col_rows`] with its stack buffers: the two im2col rows of a
 /// filter of at most `N` values (`C = 2N` bytes), their widened words
-/// (`4N` bytes) and the stages of a group of channel pairs (960 B). Out
+/// (`4N` bytes) and the stages of a group of `P` channel pairs (`60P`
+/// bytes, `P ≤ 32`). Out
 /// of line, so that they are on the stack only while it runs; one small
 /// wrapper per size class, the body shared.
 #[inline(never)]
-fn conv_im2col_in<const N: usize, const C: usize, B: Values<i32> + ?Sized>(
+fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
     bias: Option<&B>,
@@ -454,7 +474,7 @@ fn conv_im2col_in<const N: usize, const C: usize, B: Values<i32> + ?Sized>(
 ) -> Option<()> {
     let mut cols = [0i8; C];
     let mut wide = [0u32; N];
-    let mut stages = no_stages();
+    let mut stages = [NO_STAGE; P];
     let scratch = Scratch {
         wide: &mut wide,
         stages: &mut stages,
@@ -552,8 +572,9 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
         }
     };
     // per channel pair of a group: the constants and the output stage
-    for (g, group) in w.chunks(IM2COL_CHANNELS * k).enumerate() {
-        let first = g * IM2COL_CHANNELS;
+    let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
+    for (g, group) in w.chunks(group_channels * k).enumerate() {
+        let first = g * group_channels;
         let qs = group_stages(
             group,
             k,
@@ -611,7 +632,7 @@ fn group_stages<'a, B: Values<i32> + ?Sized>(
     zero_point: i32,
     multipliers: &[QuantizedMultiplier],
     stage: &OutputStage,
-    stages: &'a mut [PairStage; IM2COL_CHANNELS / 2],
+    stages: &'a mut [PairStage],
 ) -> Option<&'a [PairStage]> {
     let mut n = 0;
     for ((pair, ps), c) in group
@@ -635,18 +656,17 @@ fn group_stages<'a, B: Values<i32> + ?Sized>(
     stages.get(..n)
 }
 
-/// Room for the constants and stages of one group of channel pairs.
-fn no_stages() -> [PairStage; IM2COL_CHANNELS / 2] {
-    [PairStage {
-        constant: [0; 4],
-        requant: Requant4 {
-            channels: [[0; 2]; 4],
-            offset: 0,
-            lo: 0,
-            hi: 0,
-        },
-    }; IM2COL_CHANNELS / 2]
-}
+/// One channel pair's room for its constants and stage (a group's stack
+/// buffer is an array of these).
+const NO_STAGE: PairStage = PairStage {
+    constant: [0; 4],
+    requant: Requant4 {
+        channels: [[0; 2]; 4],
+        offset: 0,
+        lo: 0,
+        hi: 0,
+    },
+};
 
 /// Two pixels' rows `c0`, `c1` (`k` values each) times every channel pair
 /// of `group` (rows of `k` weights), with its constants and stages: the
