@@ -579,7 +579,11 @@ fn wide_case(r: &mut Rng, c: &mut Checks) {
         *m = QuantizedMultiplier::from_parts(mantissa, r.range(-14, -1));
     }
     let per_channel = r.range(0, 1) == 1;
-    let ms = if per_channel { &ms[..channels] } else { &ms[..1] };
+    let ms = if per_channel {
+        &ms[..channels]
+    } else {
+        &ms[..1]
+    };
     let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
     let (lo, hi) = (r.range(-128, 0), r.range(0, 127));
     let mut want = [0i8; MAX_PIXELS * 70];
@@ -593,7 +597,8 @@ fn wide_case(r: &mut Rng, c: &mut Checks) {
                 acc = acc.wrapping_add(v * i32::from(filter[ch * depth + k]));
             }
             let m = ms[if per_channel { ch } else { 0 }];
-            let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
+            let y =
+                multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
             want[p * channels + ch] = y.clamp(lo, hi) as i8;
         }
     }
