@@ -11,7 +11,8 @@
 //! im2col (the pixels widened once, 2 pixels × 2 channels by SMLAD): a
 //! first layer's few input channels, and deep filters of up to 594 values
 //! (past the 576 the DSP path takes) over up to 70 output channels (past
-//! one group of 64). The reference is TFLite
+//! one group of 32); and deep 1×1 convolutions (depths 8 to 576, each of
+//! the widened rows' stack size classes). The reference is TFLite
 //! Micro's formula read plainly: `Σ (x − x_zp) · w + bias` in wrapping
 //! i32, `multiply_by_quantized_multiplier` with the double rounding, the
 //! output zero point, the clamp. On the Cortex-M0 (no DSP extension) the
@@ -276,7 +277,7 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
 /// 3 channels, 1×1 to 4×4 filters, 1 to 9 output channels). `deep`: a
 /// ResNet's many (4 to 66 input channels, 1×1 to 3×3 filters: up to 594
 /// values, past the 576 the DSP path takes, and as many output channels
-/// as 2,048 filter bytes hold, up to 70: past the 64 of one group). Both
+/// as 2,048 filter bytes hold, up to 70: past the 32 of one group). Both
 /// with strides, dilations, padding, even channel counts the DSP path's
 /// and odd ones the portable one's.
 fn conv_case(r: &mut Rng, c: &mut Checks, deep: bool) {
@@ -551,6 +552,99 @@ fn requant_case(r: &mut Rng, c: &mut Checks) {
     c.eq(&got, &want, "output stage");
 }
 
+/// A random deep 1×1 convolution (the matrix product whose pixel pairs
+/// are widened once, `matmul_wide`, in each of its stack buffers' size
+/// classes: depths up to 64, 256 and 576, multiples of 8), 1 to 3 pixels
+/// and as many even output channels as 1,536 filter bytes hold, up to 70
+/// (past the 32 of one group), against the formula written plainly. Out
+/// of line: its 4.5 KB of buffers beside the other cases' only while it
+/// runs (the Cortex-M0 has 16 KiB of RAM).
+#[inline(never)]
+fn wide_case(r: &mut Rng, c: &mut Checks) {
+    const MAX_PIXELS: usize = 3;
+    const MAX_DEPTH_WIDE: usize = 576;
+    const MAX_FILTER: usize = 1536;
+    let pixels = r.range(1, MAX_PIXELS as i32) as usize;
+    let depth = 8 * r.range(1, (MAX_DEPTH_WIDE / 8) as i32) as usize;
+    let channels = 2 * r.range(1, (MAX_FILTER / depth / 2).min(35) as i32) as usize;
+    let mut x = [0i8; MAX_PIXELS * MAX_DEPTH_WIDE];
+    let mut filter = [0i8; MAX_FILTER];
+    r.fill(&mut x);
+    r.fill(&mut filter);
+    let x = &x[..pixels * depth];
+    let filter = &filter[..channels * depth];
+    let mut bias = [0i32; 70];
+    for b in &mut bias {
+        *b = r.range(-100_000, 100_000);
+    }
+    let bias = &bias[..channels];
+    let mut ms = [QuantizedMultiplier::ZERO; 70];
+    for m in &mut ms {
+        let mantissa = (1 << 30) + (r.next() >> 2) as i32;
+        *m = QuantizedMultiplier::from_parts(mantissa, r.range(-14, -1));
+    }
+    let per_channel = r.range(0, 1) == 1;
+    let ms = if per_channel {
+        &ms[..channels]
+    } else {
+        &ms[..1]
+    };
+    let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
+    let (lo, hi) = (r.range(-128, 0), r.range(0, 127));
+    let mut want = [0i8; MAX_PIXELS * 70];
+    let mut got = [0i8; MAX_PIXELS * 70];
+    let n = pixels * channels;
+    for p in 0..pixels {
+        for ch in 0..channels {
+            let mut acc = bias[ch];
+            for k in 0..depth {
+                let v = i32::from(x[p * depth + k]) - x_zp;
+                acc = acc.wrapping_add(v * i32::from(filter[ch * depth + k]));
+            }
+            let m = ms[if per_channel { ch } else { 0 }];
+            let y =
+                multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
+            want[p * channels + ch] = y.clamp(lo, hi) as i8;
+        }
+    }
+    let dims = Conv2dDims {
+        batches: 1,
+        input_height: 1,
+        input_width: pixels,
+        input_depth: depth,
+        filter_height: 1,
+        filter_width: 1,
+        output_height: 1,
+        output_width: pixels,
+        output_depth: channels,
+    };
+    let params = Conv2dParams {
+        stride_height: 1,
+        stride_width: 1,
+        dilation_height: 1,
+        dilation_width: 1,
+        pad_top: 0,
+        pad_left: 0,
+        input_zero_point: x_zp,
+        output_zero_point: out_zp,
+        multipliers: ms,
+        output_min: lo,
+        output_max: hi,
+        rounding: Rounding::Double,
+    };
+    let ok = conv_2d_int8(x, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
+    c.check(ok, "conv_2d_int8 accepted the deep 1×1 case");
+    if got[..n] != want[..n] {
+        cortex_m_semihosting::hprintln!(
+            "deep 1×1 conv: {} pixels, {} channels, depth {}",
+            pixels,
+            channels,
+            depth
+        );
+    }
+    c.eq(&got[..n], &want[..n], "deep 1×1 convolution");
+}
+
 #[entry]
 fn main() -> ! {
     let mut c = Checks::new("dsp_kernels");
@@ -641,6 +735,7 @@ fn main() -> ! {
         depthwise_case(&mut r, &mut c);
         conv_case(&mut r, &mut c, false);
         conv_case(&mut r, &mut c, true);
+        wide_case(&mut r, &mut c);
     }
     for _ in 0..REQUANT_CASES {
         requant_case(&mut r, &mut c);
