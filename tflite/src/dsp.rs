@@ -22,7 +22,13 @@
 //!   values (a bounded stack buffer);
 //! - [`mac_1x2`]: one row times two rows, the input's offset added to the
 //!   widened halves (`SADD16`) when there is a single row to share it (a
-//!   fully connected layer of one batch);
+//!   fully connected layer of one batch of fewer than 4 rows or more than
+//!   640 inputs, and the last 1 to 3 rows of the others);
+//! - [`vec_mat_wide`]: a fully connected layer of one batch, its input
+//!   widened once into 16-bit halves with the offset added, four rows a
+//!   pass sharing each `LDRD` of the halves (21 instructions per 16
+//!   multiply-accumulates), as CMSIS-NN's `arm_nn_vec_mat_mult_t_s8`
+//!   shares each input word between its rows;
 //! - [`depthwise`]: four channels a word; a 3×3 filter's taps widened once
 //!   per channel group into a table read by `LDRD`, the input's zero point
 //!   folded into a per-channel constant for each set of taps inside, one
