@@ -771,12 +771,15 @@ fn vec_mat_wide<B: Values<i32> + ?Sized>(
                 });
         }
         let acc = arch::mac_4_rows(halves, rows, depth, words, acc);
+        // the per-tensor stage by reference (no copy a pass)
+        let per_channel;
         let requant = if multipliers.len() == 1 {
-            per_tensor
+            per_tensor.as_ref()
         } else {
-            Requant4::new(multipliers, c, stage)
+            per_channel = Requant4::new(multipliers, c, stage);
+            per_channel.as_ref()
         };
-        write4(ys, acc, requant.as_ref(), stage, &scale, c);
+        write4(ys, acc, requant, stage, &scale, c);
     }
     if rest.is_empty() {
         return Some(());
