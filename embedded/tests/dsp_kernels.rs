@@ -11,8 +11,12 @@
 //! im2col (the pixels widened once, 2 pixels × 2 channels by SMLAD): a
 //! first layer's few input channels, and deep filters of up to 594 values
 //! (past the 576 the DSP path takes) over up to 70 output channels (past
-//! one group of 32); and deep 1×1 convolutions (depths 8 to 576, each of
-//! the widened rows' stack size classes). The reference is TFLite
+//! one group of 32); deep 1×1 convolutions (depths 8 to 576, each of
+//! the widened rows' stack size classes); and fully connected layers of
+//! one batch of 4 to 23 units (odd counts, the last 1 to 3 past the
+//! four-row passes) over 1 to 120 inputs (depths not a multiple of 4),
+//! and of 3 or 4 units over 600 to 700 (past the 640 inputs the widened
+//! path takes). The reference is TFLite
 //! Micro's formula read plainly: `Σ (x − x_zp) · w + bias` in wrapping
 //! i32, `multiply_by_quantized_multiplier` with the double rounding, the
 //! output zero point, the clamp. On the Cortex-M0 (no DSP extension) the
@@ -155,6 +159,91 @@ impl Layer {
             }
         }
     }
+}
+
+/// The most inputs, weights and units of [`fc_case`].
+const FC_MAX_X: usize = 700;
+const FC_MAX_W: usize = 2800;
+const FC_MAX_UNITS: usize = 23;
+
+/// A random fully connected layer of one batch, wider than [`Layer`]'s:
+/// 4 to 23 units over 1 to 120 inputs (mostly multiples of 4, some not),
+/// or 3 or 4 units over 600 to 700 inputs; per-tensor or per-channel
+/// multipliers, with or without bias, any int8 zero points and clamps.
+/// The output against TFLite Micro's formula written plainly.
+#[inline(never)]
+fn fc_case(r: &mut Rng, c: &mut Checks, case: usize) {
+    let (units, depth) = if r.range(0, 7) == 0 {
+        (r.range(3, 4) as usize, r.range(600, 700) as usize)
+    } else {
+        let depth = match r.range(0, 2) {
+            0 => 4 * r.range(8, 30),
+            1 => r.range(32, 120),
+            _ => r.range(1, 40),
+        };
+        (r.range(4, FC_MAX_UNITS as i32) as usize, depth as usize)
+    };
+    let mut x = [0i8; FC_MAX_X];
+    let x = &mut x[..depth];
+    r.fill(x);
+    let mut w = [0i8; FC_MAX_W];
+    let w = &mut w[..units * depth];
+    r.fill(w);
+    let mut bias = [0i32; FC_MAX_UNITS];
+    for b in bias.iter_mut() {
+        *b = r.range(-100_000, 100_000);
+    }
+    let bias = if r.range(0, 3) != 0 { Some(&bias[..units]) } else { None };
+    let mut multipliers = [QuantizedMultiplier::ZERO; FC_MAX_UNITS];
+    for m in multipliers.iter_mut() {
+        let mantissa = (1 << 30) + (r.next() >> 2) as i32;
+        *m = QuantizedMultiplier::from_parts(mantissa, r.range(-12, 1));
+    }
+    let per_channel = r.range(0, 1) == 1;
+    let multipliers = if per_channel { &multipliers[..units] } else { &multipliers[..1] };
+    let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
+    let (lo, hi) = (r.range(-128, 0), r.range(0, 127));
+    let mut want = [0i8; FC_MAX_UNITS];
+    for (u, y) in want[..units].iter_mut().enumerate() {
+        let mut acc = 0i32;
+        for k in 0..depth {
+            let xv = i32::from(x[k]) - x_zp;
+            acc = acc.wrapping_add(xv * i32::from(w[u * depth + k]));
+        }
+        if let Some(b) = bias {
+            acc = acc.wrapping_add(b[u]);
+        }
+        let m = multipliers[if per_channel { u } else { 0 }];
+        let v = multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
+        *y = v.clamp(lo, hi) as i8;
+    }
+    let dims = FullyConnectedDims {
+        batches: 1,
+        input_dim: depth,
+        units,
+    };
+    let params = FullyConnectedParams {
+        input_zero_point: x_zp,
+        weights_zero_point: 0,
+        output_zero_point: out_zp,
+        multipliers,
+        output_min: lo,
+        output_max: hi,
+        rounding: Rounding::Double,
+    };
+    let mut got = [0i8; FC_MAX_UNITS];
+    let ok = fully_connected_int8(&*x, &*w, bias, dims, &params, &mut got[..units]).is_ok();
+    c.check(ok, "fully_connected_int8 accepted the wide case");
+    if got[..units] != want[..units] {
+        cortex_m_semihosting::hprintln!(
+            "wide fully connected case {}: {} units, depth {}, zero point {}",
+            case,
+            units,
+            depth,
+            x_zp
+        );
+    }
+    c.eq(&got[..units], &want[..units], "wide fully connected");
 }
 
 /// A random depthwise convolution of depth multiplier 1 (4 to 16
@@ -732,6 +821,7 @@ fn main() -> ! {
         }
         c.eq(&got[..n], &want[..n], "fully connected");
 
+        fc_case(&mut r, &mut c, case);
         depthwise_case(&mut r, &mut c);
         conv_case(&mut r, &mut c, false);
         conv_case(&mut r, &mut c, true);
