@@ -163,7 +163,15 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
             .step_by(2)
             .all(|c| Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage).is_some())
     {
-        return matmul_wide(x, w, bias, depth, zero_point, multipliers, stage, out);
+        // the widened rows on the stack sized by the depth's class (a
+        // wrapper per class owns them, out of line: only while it runs)
+        return if depth <= 64 {
+            matmul_wide_in::<64, B>(x, w, bias, depth, zero_point, multipliers, stage, out)
+        } else if depth <= 256 {
+            matmul_wide_in::<256, B>(x, w, bias, depth, zero_point, multipliers, stage, out)
+        } else {
+            matmul_wide_in::<IM2COL_MAX, B>(x, w, bias, depth, zero_point, multipliers, stage, out)
+        };
     }
     let scale = |c: usize| {
         Scale::new(
@@ -247,11 +255,55 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     Some(())
 }
 
+/// [`matmul_wide`] with its stack buffers: the widened rows of a depth of
+/// at most `N` (`4N` bytes) and the stages of a group of channel pairs
+/// (1,920 B). Out of line, so that they are on the stack only while it
+/// runs; one small wrapper per size class, the body shared.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn matmul_wide_in<const N: usize, B: Values<i32> + ?Sized>(
+    x: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    depth: usize,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    let mut wide = [0u32; N];
+    let mut stages = no_stages();
+    let scratch = Scratch {
+        wide: &mut wide,
+        stages: &mut stages,
+    };
+    matmul_wide(
+        x,
+        w,
+        bias,
+        depth,
+        zero_point,
+        multipliers,
+        stage,
+        out,
+        scratch,
+    )
+}
+
+/// The stack buffers of [`matmul_wide`] and [`conv_im2col_rows`], owned by
+/// a wrapper per size class: the two rows' whole words widened into
+/// 16-bit halves (at least the filter's or the depth's values) and the
+/// constants and stages of a group of channel pairs.
+struct Scratch<'a> {
+    wide: &'a mut [u32],
+    stages: &'a mut [PairStage; IM2COL_CHANNELS / 2],
+}
+
 /// [`matmul`] of a depth of 8 to 576, a multiple of 8, and an even
 /// channel count whose stages are all [`Requant4`]s (checked by it): per
 /// group of 64 channels and per pixel pair, the pair's rows widened once
-/// and every channel pair in one loop ([`channel_pairs`]). Out of line:
-/// its 4.2 KB of stack buffers only while it runs.
+/// into `scratch` and every channel pair in one loop ([`channel_pairs`]).
+/// Out of line, shared by the size classes' wrappers ([`matmul_wide_in`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn matmul_wide<B: Values<i32> + ?Sized>(
@@ -263,10 +315,10 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
     multipliers: &[QuantizedMultiplier],
     stage: &OutputStage,
     out: &mut [i8],
+    scratch: Scratch<'_>,
 ) -> Option<()> {
     let channels = w.len() / depth.max(1);
-    let mut wide = [0u32; IM2COL_MAX];
-    let mut stages = no_stages();
+    let Scratch { wide, stages } = scratch;
     for (g, group) in w.chunks(IM2COL_CHANNELS * depth).enumerate() {
         let first = g * IM2COL_CHANNELS;
         let qs = group_stages(
@@ -277,7 +329,7 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
             zero_point,
             multipliers,
             stage,
-            &mut stages,
+            stages,
         )?;
         for (p, xs) in x.chunks(2 * depth).enumerate() {
             let (c0, c1) = xs.split_at(depth.min(xs.len()));
@@ -287,7 +339,7 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
             } else {
                 (c1, Some(at + channels))
             };
-            channel_pairs(c0, c1, &mut wide, group, qs, out, at, second)?;
+            channel_pairs(c0, c1, wide, group, qs, out, at, second)?;
         }
     }
     Some(())
@@ -335,7 +387,6 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     stage: &OutputStage,
     out: &mut [i8],
 ) -> Option<()> {
-    use crate::window::Window;
     let depth = dims.input_depth;
     let k = dims
         .filter_height
@@ -369,11 +420,84 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     for c in (0..channels).step_by(2) {
         Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage)?;
     }
-    let mut cols = [zero_point as i8; 2 * IM2COL_MAX];
+    // the stack buffers sized by the filter's class (a wrapper per class
+    // owns them, out of line: only while it runs)
+    if k <= 64 {
+        conv_im2col_in::<64, 128, B>(input, w, bias, dims, params, stage, out)
+    } else if k <= 288 {
+        conv_im2col_in::<288, 576, B>(input, w, bias, dims, params, stage, out)
+    } else {
+        conv_im2col_in::<IM2COL_MAX, { 2 * IM2COL_MAX }, B>(
+            input, w, bias, dims, params, stage, out,
+        )
+    }
+}
+
+/// [`conv_im2col_rows`] with its stack buffers: the two im2col rows of a
+/// filter of at most `N` values (`C = 2N` bytes), their widened words
+/// (`4N` bytes) and the stages of a group of channel pairs (1,920 B). Out
+/// of line, so that they are on the stack only while it runs; one small
+/// wrapper per size class, the body shared.
+#[inline(never)]
+fn conv_im2col_in<const N: usize, const C: usize, B: Values<i32> + ?Sized>(
+    input: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: &crate::Conv2dDims,
+    params: &crate::Conv2dParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    let mut cols = [0i8; C];
+    let mut wide = [0u32; N];
+    let mut stages = no_stages();
+    let scratch = Scratch {
+        wide: &mut wide,
+        stages: &mut stages,
+    };
+    conv_im2col_rows(input, w, bias, dims, params, stage, out, &mut cols, scratch)
+}
+
+/// The body of [`conv_im2col`] (its checks passed) on the buffers of a
+/// size class: `cols` holds the two im2col rows (`2k` bytes), `scratch`
+/// their widened words (`k` words) and a group's stages. Out of line,
+/// shared by the classes' wrappers ([`conv_im2col_in`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn conv_im2col_rows<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: &crate::Conv2dDims,
+    params: &crate::Conv2dParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+    cols: &mut [i8],
+    scratch: Scratch<'_>,
+) -> Option<()> {
+    use crate::window::Window;
+    let depth = dims.input_depth;
+    let k = dims
+        .filter_height
+        .checked_mul(dims.filter_width)?
+        .checked_mul(depth)?;
+    let channels = dims.output_depth;
+    let zero_point = params.input_zero_point;
+    let image_len = dims
+        .input_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    let out_len = dims
+        .output_height
+        .checked_mul(dims.output_width)?
+        .checked_mul(channels)?;
+    let multipliers = params.multipliers;
+    let cols = cols.get_mut(..2 * k)?;
+    cols.fill(zero_point as i8);
     // the two rows' whole words widened into 16-bit halves, once per pixel
     // pair for all the channel pairs (the rest of a row, `k mod 4` bytes,
     // is read from `cols`)
-    let mut wide = [0u32; IM2COL_MAX];
+    let Scratch { wide, stages } = scratch;
     // one pixel's values into `row` of `cols`, the filter rows inside the
     // input (`rows`) found once per output row
     let gather = |cols: &mut [i8], image: &[i8], rows: Window, ox: usize| {
@@ -424,7 +548,6 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
         }
     };
     // per channel pair of a group: the constants and the output stage
-    let mut stages = no_stages();
     for (g, group) in w.chunks(IM2COL_CHANNELS * k).enumerate() {
         let first = g * IM2COL_CHANNELS;
         let qs = group_stages(
@@ -435,7 +558,7 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
             zero_point,
             multipliers,
             stage,
-            &mut stages,
+            stages,
         )?;
         for (image, out) in input
             .chunks_exact(image_len.max(1))
@@ -463,7 +586,7 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
                     let (c0, c1) = cols.split_at(k);
                     let c1 = c1.get(..k)?;
                     let second = second.then_some(at + channels);
-                    channel_pairs(c0, c1, &mut wide, group, qs, out, at, second)?;
+                    channel_pairs(c0, c1, wide, group, qs, out, at, second)?;
                 }
             }
         }
@@ -533,7 +656,7 @@ fn no_stages() -> [PairStage; IM2COL_CHANNELS / 2] {
 fn channel_pairs(
     c0: &[i8],
     c1: &[i8],
-    wide: &mut [u32; IM2COL_MAX],
+    wide: &mut [u32],
     group: &[i8],
     stages: &[PairStage],
     out: &mut [i8],
