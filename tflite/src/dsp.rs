@@ -421,9 +421,9 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
         Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage)?;
     }
     // a shallow filter (a first layer's 3×3×1 or 3×3×3) whose rows are
-    // not whole double words: its rows padded with zero weights
-    if !k.is_multiple_of(8) && k <= SHALLOW_MAX {
-        let row = k.next_multiple_of(8);
+    // not whole words: its rows padded with zero weights
+    if !k.is_multiple_of(4) && k <= SHALLOW_MAX {
+        let row = k.next_multiple_of(4);
         if channels.checked_mul(row)? <= SHALLOW_WEIGHTS {
             return conv_im2col_shallow(input, w, bias, dims, params, stage, out, row);
         }
@@ -441,7 +441,7 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     }
 }
 
-/// The largest filter that [`conv_im2col`] pads to a multiple of 8 values
+/// The largest filter that [`conv_im2col`] pads to a multiple of 4 values
 /// ([`conv_im2col_shallow`]).
 const SHALLOW_MAX: usize = 32;
 /// The most padded weights (`output channels × padded row`) of
@@ -449,8 +449,8 @@ const SHALLOW_MAX: usize = 32;
 const SHALLOW_WEIGHTS: usize = 512;
 
 /// [`conv_im2col`] of a shallow filter (`k` of at most 32 values, not a
-/// multiple of 8: a first layer's 3×3 over one or three channels): each
-/// channel's weights copied into a row of `row` (`k` rounded up to 8)
+/// multiple of 4: a first layer's 3×3 over one or three channels): each
+/// channel's weights copied into a row of `row` (`k` rounded up to 4)
 /// whose tail is zero, so that the two pixels' rows (gathered as `k`
 /// values, the tail left as it is: it meets zero weights) run in
 /// [`arch::wide_run`]'s loop over all the channel pairs instead of
@@ -747,7 +747,7 @@ fn no_stages() -> [PairStage; IM2COL_CHANNELS / 2] {
 /// Two pixels' rows `c0`, `c1` (`k` values each) times every channel pair
 /// of `group` (rows of `k` weights), with its constants and stages: the
 /// rows' whole words widened once into `wide`, then, where `k` is a
-/// multiple of 8, every pair in one `asm!` loop ([`arch::wide_run`]),
+/// multiple of 4, every pair in one `asm!` loop ([`arch::wide_run`]),
 /// else per pair [`arch::mac_2x2_wide`], the last `k mod 4` columns in
 /// plain Rust, and [`Requant4`]; pixel 0's two outputs written at
 /// `out[at + 2j]`, pixel 1's at `out[second + 2j]` if it is one.
@@ -766,7 +766,7 @@ fn channel_pairs(
     let k = c0.len();
     let words = k / 4;
     arch::widen_rows(c0, c1, wide, words);
-    if k.is_multiple_of(8) && arch::wide_run(wide, words, group, stages, out, at, second) {
+    if k.is_multiple_of(4) && arch::wide_run(wide, words, group, stages, out, at, second) {
         return Some(());
     }
     for ((pair, ps), c) in group.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
@@ -2611,12 +2611,13 @@ mod arch {
     /// each, two per pair) times the two pixels' rows widened in `wide`
     /// ([`widen_rows`]), with the output stage, in one loop: per pair the
     /// constants, `words / 2` double steps of [`mac_2x2_wide`]'s block
-    /// (35 instructions for 32 multiply-accumulates), the stage of
-    /// [`requant4`] and two halfword stores, pixel 0's at `out[at + 2j]`,
-    /// pixel 1's at `out[second + 2j]` (or into a scratch buffer). Thirteen
-    /// registers; the loop's pointers on 24 bytes of stack. `false`
-    /// (nothing written) unless `words` is even and non-zero and the
-    /// slices hold all that.
+    /// (35 instructions for 32 multiply-accumulates; an odd `words`
+    /// enters the loop at its second step), the stage of [`requant4`] and
+    /// two halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
+    /// `out[second + 2j]` (without a second pixel, over pixel 0's: the
+    /// callers then pass pixel 0's row twice). Thirteen registers; the
+    /// loop's pointers on 24 bytes of stack. `false` (nothing written)
+    /// unless `words` is non-zero and the slices hold all that.
     #[inline(always)]
     pub(super) fn wide_run(
         wide: &[u32],
@@ -2632,7 +2633,6 @@ mod arch {
         let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
         if n == 0
             || words == 0
-            || !words.is_multiple_of(2)
             || wide.len() < 4 * words
             || w.len() < 2 * k * n
             || !fits(at)
@@ -2640,13 +2640,11 @@ mod arch {
         {
             return false;
         }
-        let mut scratch = [0i8; super::IM2COL_CHANNELS];
+        // without a second pixel its row is the first's (the callers copy
+        // it): its outputs are the first's, written over them
         let base = out.as_mut_ptr();
         let out0 = base.wrapping_add(at);
-        let out1 = match second {
-            Some(s) => base.wrapping_add(s),
-            None => scratch.as_mut_ptr(),
-        };
+        let out1 = base.wrapping_add(second.unwrap_or(at));
         let x = wide.as_ptr();
         let frame: [usize; 6] = [
             x.wrapping_add(4 * words) as usize,
@@ -2660,8 +2658,7 @@ mod arch {
         // from its start, the pairs one after another) are inside `w`, the
         // `4 · words` words of `wide` (word-aligned, as LDRD needs) inside
         // it, and the `2n` bytes written from `out0` and from `out1` are
-        // inside `out` (or `scratch`, `IM2COL_CHANNELS ≥ 2n` bytes: a
-        // group has at most that many channels). The stages are read at
+        // inside `out`. The stages are read at
         // their repr(C) offsets, word-aligned. The frame is copied to 24
         // bytes of stack and the stack pointer restored at the end.
         unsafe {
@@ -2678,8 +2675,13 @@ mod arch {
                 "ldrd {a10}, {a11}, [{e}, #8]",
                 "ldr {x}, [sp, #20]",
                 "str {e}, [sp, #4]",
+                // an odd word count (`skip` = 4 · words − 4 without bit 2)
+                // enters at the second step
+                "tst {skip}, #4",
+                "beq 4f",
                 "3:",
                 step_wide!(),
+                "4:",
                 step_wide!(),
                 "ldr {a}, [sp]",
                 "cmp {x}, {a}",
@@ -2846,7 +2848,6 @@ mod arch {
         let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
         if n == 0
             || words == 0
-            || !words.is_multiple_of(2)
             || wide.len() < 4 * words
             || w.len() < 2 * k * n
             || !fits(at)
