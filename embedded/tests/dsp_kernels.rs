@@ -356,7 +356,10 @@ fn conv_case_of(r: &mut Rng, c: &mut Checks, kind: u8) {
                 (size.saturating_sub(k) / stride + 1).max(1)
             }
         };
-        (side(h, sh, (kh - 1) * dh + 1, &mut pt), side(w, sw, (kw - 1) * dw + 1, &mut pl))
+        (
+            side(h, sh, (kh - 1) * dh + 1, &mut pt),
+            side(w, sw, (kw - 1) * dw + 1, &mut pl),
+        )
     } else if deep {
         (r.range(1, 4) as usize, r.range(1, 4) as usize)
     } else {
