@@ -11,7 +11,12 @@
 //! im2col (the pixels widened once, 2 pixels × 2 channels by SMLAD): a
 //! first layer's few input channels, and deep filters of up to 594 values
 //! (past the 576 the DSP path takes) over up to 70 output channels (past
-//! one group of 64). The reference is TFLite
+//! one group of 32); deep 1×1 convolutions (depths 8 to 576, each of
+//! the widened rows' stack size classes); and fully connected layers of
+//! one batch of 4 to 23 units (odd counts, the last 1 to 3 past the
+//! four-row passes) over 1 to 120 inputs (depths not a multiple of 4),
+//! and of 3 or 4 units over 600 to 700 (past the 640 inputs the widened
+//! path takes). The reference is TFLite
 //! Micro's formula read plainly: `Σ (x − x_zp) · w + bias` in wrapping
 //! i32, `multiply_by_quantized_multiplier` with the double rounding, the
 //! output zero point, the clamp. On the Cortex-M0 (no DSP extension) the
@@ -156,6 +161,91 @@ impl Layer {
     }
 }
 
+/// The most inputs, weights and units of [`fc_case`].
+const FC_MAX_X: usize = 700;
+const FC_MAX_W: usize = 2800;
+const FC_MAX_UNITS: usize = 23;
+
+/// A random fully connected layer of one batch, wider than [`Layer`]'s:
+/// 4 to 23 units over 1 to 120 inputs (mostly multiples of 4, some not),
+/// or 3 or 4 units over 600 to 700 inputs; per-tensor or per-channel
+/// multipliers, with or without bias, any int8 zero points and clamps.
+/// The output against TFLite Micro's formula written plainly.
+#[inline(never)]
+fn fc_case(r: &mut Rng, c: &mut Checks, case: usize) {
+    let (units, depth) = if r.range(0, 7) == 0 {
+        (r.range(3, 4) as usize, r.range(600, 700) as usize)
+    } else {
+        let depth = match r.range(0, 2) {
+            0 => 4 * r.range(8, 30),
+            1 => r.range(32, 120),
+            _ => r.range(1, 40),
+        };
+        (r.range(4, FC_MAX_UNITS as i32) as usize, depth as usize)
+    };
+    let mut x = [0i8; FC_MAX_X];
+    let x = &mut x[..depth];
+    r.fill(x);
+    let mut w = [0i8; FC_MAX_W];
+    let w = &mut w[..units * depth];
+    r.fill(w);
+    let mut bias = [0i32; FC_MAX_UNITS];
+    for b in bias.iter_mut() {
+        *b = r.range(-100_000, 100_000);
+    }
+    let bias = if r.range(0, 3) != 0 { Some(&bias[..units]) } else { None };
+    let mut multipliers = [QuantizedMultiplier::ZERO; FC_MAX_UNITS];
+    for m in multipliers.iter_mut() {
+        let mantissa = (1 << 30) + (r.next() >> 2) as i32;
+        *m = QuantizedMultiplier::from_parts(mantissa, r.range(-12, 1));
+    }
+    let per_channel = r.range(0, 1) == 1;
+    let multipliers = if per_channel { &multipliers[..units] } else { &multipliers[..1] };
+    let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
+    let (lo, hi) = (r.range(-128, 0), r.range(0, 127));
+    let mut want = [0i8; FC_MAX_UNITS];
+    for (u, y) in want[..units].iter_mut().enumerate() {
+        let mut acc = 0i32;
+        for k in 0..depth {
+            let xv = i32::from(x[k]) - x_zp;
+            acc = acc.wrapping_add(xv * i32::from(w[u * depth + k]));
+        }
+        if let Some(b) = bias {
+            acc = acc.wrapping_add(b[u]);
+        }
+        let m = multipliers[if per_channel { u } else { 0 }];
+        let v = multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
+        *y = v.clamp(lo, hi) as i8;
+    }
+    let dims = FullyConnectedDims {
+        batches: 1,
+        input_dim: depth,
+        units,
+    };
+    let params = FullyConnectedParams {
+        input_zero_point: x_zp,
+        weights_zero_point: 0,
+        output_zero_point: out_zp,
+        multipliers,
+        output_min: lo,
+        output_max: hi,
+        rounding: Rounding::Double,
+    };
+    let mut got = [0i8; FC_MAX_UNITS];
+    let ok = fully_connected_int8(&*x, &*w, bias, dims, &params, &mut got[..units]).is_ok();
+    c.check(ok, "fully_connected_int8 accepted the wide case");
+    if got[..units] != want[..units] {
+        cortex_m_semihosting::hprintln!(
+            "wide fully connected case {}: {} units, depth {}, zero point {}",
+            case,
+            units,
+            depth,
+            x_zp
+        );
+    }
+    c.eq(&got[..units], &want[..units], "wide fully connected");
+}
+
 /// A random depthwise convolution of depth multiplier 1 (4 to 16
 /// channels, 1×1 to 3×3 filters, strides and dilations 1 or 2, padding 0
 /// to 2, output sizes that run past the input, clamps and int8's whole
@@ -276,7 +366,7 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
 /// 3 channels, 1×1 to 4×4 filters, 1 to 9 output channels). `deep`: a
 /// ResNet's many (4 to 66 input channels, 1×1 to 3×3 filters: up to 594
 /// values, past the 576 the DSP path takes, and as many output channels
-/// as 2,048 filter bytes hold, up to 70: past the 64 of one group). Both
+/// as 2,048 filter bytes hold, up to 70: past the 32 of one group). Both
 /// with strides, dilations, padding, even channel counts the DSP path's
 /// and odd ones the portable one's.
 /// A first layer's shape for [`conv_case`]: a 3×10×10 image at most of one
@@ -596,6 +686,99 @@ fn requant_case(r: &mut Rng, c: &mut Checks) {
     c.eq(&got, &want, "output stage");
 }
 
+/// A random deep 1×1 convolution (the matrix product whose pixel pairs
+/// are widened once, `matmul_wide`, in each of its stack buffers' size
+/// classes: depths up to 64, 256 and 576, multiples of 8), 1 to 3 pixels
+/// and as many even output channels as 1,536 filter bytes hold, up to 70
+/// (past the 32 of one group), against the formula written plainly. Out
+/// of line: its 4.5 KB of buffers beside the other cases' only while it
+/// runs (the Cortex-M0 has 16 KiB of RAM).
+#[inline(never)]
+fn wide_case(r: &mut Rng, c: &mut Checks) {
+    const MAX_PIXELS: usize = 3;
+    const MAX_DEPTH_WIDE: usize = 576;
+    const MAX_FILTER: usize = 1536;
+    let pixels = r.range(1, MAX_PIXELS as i32) as usize;
+    let depth = 8 * r.range(1, (MAX_DEPTH_WIDE / 8) as i32) as usize;
+    let channels = 2 * r.range(1, (MAX_FILTER / depth / 2).min(35) as i32) as usize;
+    let mut x = [0i8; MAX_PIXELS * MAX_DEPTH_WIDE];
+    let mut filter = [0i8; MAX_FILTER];
+    r.fill(&mut x);
+    r.fill(&mut filter);
+    let x = &x[..pixels * depth];
+    let filter = &filter[..channels * depth];
+    let mut bias = [0i32; 70];
+    for b in &mut bias {
+        *b = r.range(-100_000, 100_000);
+    }
+    let bias = &bias[..channels];
+    let mut ms = [QuantizedMultiplier::ZERO; 70];
+    for m in &mut ms {
+        let mantissa = (1 << 30) + (r.next() >> 2) as i32;
+        *m = QuantizedMultiplier::from_parts(mantissa, r.range(-14, -1));
+    }
+    let per_channel = r.range(0, 1) == 1;
+    let ms = if per_channel {
+        &ms[..channels]
+    } else {
+        &ms[..1]
+    };
+    let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
+    let (lo, hi) = (r.range(-128, 0), r.range(0, 127));
+    let mut want = [0i8; MAX_PIXELS * 70];
+    let mut got = [0i8; MAX_PIXELS * 70];
+    let n = pixels * channels;
+    for p in 0..pixels {
+        for ch in 0..channels {
+            let mut acc = bias[ch];
+            for k in 0..depth {
+                let v = i32::from(x[p * depth + k]) - x_zp;
+                acc = acc.wrapping_add(v * i32::from(filter[ch * depth + k]));
+            }
+            let m = ms[if per_channel { ch } else { 0 }];
+            let y =
+                multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
+            want[p * channels + ch] = y.clamp(lo, hi) as i8;
+        }
+    }
+    let dims = Conv2dDims {
+        batches: 1,
+        input_height: 1,
+        input_width: pixels,
+        input_depth: depth,
+        filter_height: 1,
+        filter_width: 1,
+        output_height: 1,
+        output_width: pixels,
+        output_depth: channels,
+    };
+    let params = Conv2dParams {
+        stride_height: 1,
+        stride_width: 1,
+        dilation_height: 1,
+        dilation_width: 1,
+        pad_top: 0,
+        pad_left: 0,
+        input_zero_point: x_zp,
+        output_zero_point: out_zp,
+        multipliers: ms,
+        output_min: lo,
+        output_max: hi,
+        rounding: Rounding::Double,
+    };
+    let ok = conv_2d_int8(x, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
+    c.check(ok, "conv_2d_int8 accepted the deep 1×1 case");
+    if got[..n] != want[..n] {
+        cortex_m_semihosting::hprintln!(
+            "deep 1×1 conv: {} pixels, {} channels, depth {}",
+            pixels,
+            channels,
+            depth
+        );
+    }
+    c.eq(&got[..n], &want[..n], "deep 1×1 convolution");
+}
+
 #[entry]
 fn main() -> ! {
     let mut c = Checks::new("dsp_kernels");
@@ -683,9 +866,11 @@ fn main() -> ! {
         }
         c.eq(&got[..n], &want[..n], "fully connected");
 
+        fc_case(&mut r, &mut c, case);
         depthwise_case(&mut r, &mut c);
         conv_case(&mut r, &mut c, false);
         conv_case(&mut r, &mut c, true);
+        wide_case(&mut r, &mut c);
         conv_case_of(&mut r, &mut c, FIRST);
     }
     for _ in 0..REQUANT_CASES {
