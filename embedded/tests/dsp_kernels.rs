@@ -369,12 +369,31 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
 /// as 2,048 filter bytes hold, up to 70: past the 32 of one group). Both
 /// with strides, dilations, padding, even channel counts the DSP path's
 /// and odd ones the portable one's.
+/// A first layer's shape for [`conv_case`]: a 3×10×10 image at most of one
+/// or three channels, a filter of up to 3×3 (a shallow one: at most 27
+/// values, padded to a multiple of 8 on the M4F), stride 1 or 2, SAME or
+/// VALID padding, so that most pixels have all their taps inside and the
+/// borders take the rest.
+const FIRST: u8 = 2;
+
 fn conv_case(r: &mut Rng, c: &mut Checks, deep: bool) {
+    conv_case_of(r, c, u8::from(deep))
+}
+
+fn conv_case_of(r: &mut Rng, c: &mut Checks, kind: u8) {
+    let deep = kind == 1;
+    let first = kind == FIRST;
     // within the Cortex-M0's 16 KiB of RAM
     const MAX_IN: usize = 4 * 4 * 66;
     const MAX_OUT: usize = 4 * 4 * 70;
     const MAX_FILTER: usize = 2048;
-    let (h, w, depth) = if deep {
+    let (h, w, depth) = if first {
+        (
+            r.range(1, 10) as usize,
+            r.range(1, 10) as usize,
+            if r.range(0, 1) == 0 { 1 } else { 3 },
+        )
+    } else if deep {
         (
             r.range(1, 4) as usize,
             r.range(1, 4) as usize,
@@ -387,7 +406,13 @@ fn conv_case(r: &mut Rng, c: &mut Checks, deep: bool) {
             r.range(1, 3) as usize,
         )
     };
-    let (kh, kw) = if deep {
+    let (kh, kw) = if first {
+        if r.range(0, 3) == 0 {
+            (r.range(1, 3) as usize, r.range(1, 3) as usize)
+        } else {
+            (3, 3)
+        }
+    } else if deep {
         (r.range(1, 3) as usize, r.range(1, 3) as usize)
     } else {
         (r.range(1, 4) as usize, r.range(1, 4) as usize)
@@ -395,6 +420,8 @@ fn conv_case(r: &mut Rng, c: &mut Checks, deep: bool) {
     let k = kh * kw * depth;
     let channels = if deep {
         r.range(1, (MAX_FILTER / k).min(70) as i32) as usize
+    } else if first {
+        2 * r.range(1, 4) as usize
     } else {
         r.range(1, 9) as usize
     };
@@ -404,8 +431,26 @@ fn conv_case(r: &mut Rng, c: &mut Checks, deep: bool) {
         r.range(1, 2) as usize,
         r.range(1, 2) as usize,
     );
-    let (pt, pl) = (r.range(0, 2) as usize, r.range(0, 2) as usize);
-    let (oh, ow) = if deep {
+    let (mut pt, mut pl) = (r.range(0, 2) as usize, r.range(0, 2) as usize);
+    let (oh, ow) = if first {
+        // SAME (TFLite's padding: the output ⌈size / stride⌉, the padding's
+        // smaller half before) or VALID
+        let same = r.range(0, 1) == 0;
+        let side = |size: usize, stride: usize, k: usize, pad: &mut usize| {
+            if same {
+                let o = size.div_ceil(stride);
+                *pad = ((o - 1) * stride + k).saturating_sub(size) / 2;
+                o
+            } else {
+                *pad = 0;
+                (size.saturating_sub(k) / stride + 1).max(1)
+            }
+        };
+        (
+            side(h, sh, (kh - 1) * dh + 1, &mut pt),
+            side(w, sw, (kw - 1) * dw + 1, &mut pl),
+        )
+    } else if deep {
         (r.range(1, 4) as usize, r.range(1, 4) as usize)
     } else {
         (r.range(1, 7) as usize, r.range(1, 7) as usize)
@@ -826,6 +871,7 @@ fn main() -> ! {
         conv_case(&mut r, &mut c, false);
         conv_case(&mut r, &mut c, true);
         wide_case(&mut r, &mut c);
+        conv_case_of(&mut r, &mut c, FIRST);
     }
     for _ in 0..REQUANT_CASES {
         requant_case(&mut r, &mut c);

@@ -445,19 +445,73 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     for c in (0..channels).step_by(2) {
         Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage)?;
     }
+    // a shallow filter (a first layer's 3×3×1 or 3×3×3) whose rows are
+    // not whole words: its rows padded with zero weights
+    if !k.is_multiple_of(4) && k <= SHALLOW_MAX {
+        let row = k.next_multiple_of(4);
+        if channels.checked_mul(row)? <= SHALLOW_WEIGHTS {
+            return conv_im2col_shallow(input, w, bias, dims, params, stage, out, row);
+        }
+    }
     // the stack buffers sized by the filter's class (a wrapper per class
     // owns them, out of line: only while it runs)
     if k <= 64 && channels <= 8 {
         // a first layer's few outputs (person detection's, vww's): the
         // stages of 4 pairs, 240 B
-        conv_im2col_in::<64, 128, 4, B>(input, w, bias, dims, params, stage, out)
+        conv_im2col_in::<64, 128, 4, B>(input, w, bias, dims, params, stage, out, k)
     } else if k <= 64 {
-        conv_im2col_in::<64, 128, 32, B>(input, w, bias, dims, params, stage, out)
+        conv_im2col_in::<64, 128, 32, B>(input, w, bias, dims, params, stage, out, k)
     } else if k <= 288 {
-        conv_im2col_in::<288, 576, 32, B>(input, w, bias, dims, params, stage, out)
+        conv_im2col_in::<288, 576, 32, B>(input, w, bias, dims, params, stage, out, k)
     } else {
         conv_im2col_in::<IM2COL_MAX, { 2 * IM2COL_MAX }, 32, B>(
-            input, w, bias, dims, params, stage, out,
+            input, w, bias, dims, params, stage, out, k,
+        )
+    }
+}
+
+/// The largest filter that [`conv_im2col`] pads to a multiple of 4 values
+/// ([`conv_im2col_shallow`]).
+const SHALLOW_MAX: usize = 32;
+/// The most padded weights (`output channels × padded row`) of
+/// [`conv_im2col_shallow`]'s stack buffer.
+const SHALLOW_WEIGHTS: usize = 512;
+
+/// [`conv_im2col`] of a shallow filter (`k` of at most 32 values, not a
+/// multiple of 4: a first layer's 3×3 over one or three channels): each
+/// channel's weights copied into a row of `row` (`k` rounded up to 4)
+/// whose tail is zero, so that the two pixels' rows (gathered as `k`
+/// values, the tail left as it is: it meets zero weights) run in
+/// [`arch::wide_run`]'s loop over all the channel pairs instead of
+/// [`arch::mac_2x2_wide`] and the plain-Rust tail per pair. The sums `Σ w`
+/// are the same. At most 512 padded weights (a stack buffer, out of
+/// line). The caller has checked every length.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: &crate::Conv2dDims,
+    params: &crate::Conv2dParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+    row: usize,
+) -> Option<()> {
+    let k = w.len() / dims.output_depth.max(1);
+    let mut padded = [0i8; SHALLOW_WEIGHTS];
+    let padded = padded.get_mut(..dims.output_depth.checked_mul(row)?)?;
+    for (to, from) in padded.chunks_exact_mut(row).zip(w.chunks_exact(k.max(1))) {
+        to.get_mut(..k)?.copy_from_slice(from);
+    }
+    if dims.output_depth <= 8 {
+        // a first layer's few outputs: the stages of 4 pairs
+        conv_im2col_in::<SHALLOW_MAX, { 2 * SHALLOW_MAX }, 4, B>(
+            input, padded, bias, dims, params, stage, out, row,
+        )
+    } else {
+        conv_im2col_in::<SHALLOW_MAX, { 2 * SHALLOW_MAX }, 32, B>(
+            input, padded, bias, dims, params, stage, out, row,
         )
     }
 }
@@ -467,7 +521,9 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
 /// (`4N` bytes) and the stages of a group of `P` channel pairs (`60P`
 /// bytes, `P ≤ 32`). Out
 /// of line, so that they are on the stack only while it runs; one small
-/// wrapper per size class, the body shared.
+/// wrapper per size class, the body shared. `w`'s rows are `row` values
+/// (the filter's, or padded with zero weights).
+#[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32> + ?Sized>(
     input: &[i8],
@@ -477,6 +533,7 @@ fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32>
     params: &crate::Conv2dParams<'_>,
     stage: &OutputStage,
     out: &mut [i8],
+    row: usize,
 ) -> Option<()> {
     let mut cols = [0i8; C];
     let mut wide = [0u32; N];
@@ -485,13 +542,17 @@ fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32>
         wide: &mut wide,
         stages: &mut stages,
     };
-    conv_im2col_rows(input, w, bias, dims, params, stage, out, &mut cols, scratch)
+    conv_im2col_rows(
+        input, w, bias, dims, params, stage, out, &mut cols, scratch, row,
+    )
 }
 
 /// The body of [`conv_im2col`] (its checks passed) on the buffers of a
-/// size class: `cols` holds the two im2col rows (`2k` bytes), `scratch`
-/// their widened words (`k` words) and a group's stages. Out of line,
-/// shared by the classes' wrappers ([`conv_im2col_in`]).
+/// size class: `cols` holds the two im2col rows (`2 · row` bytes, the
+/// filter's `k` values gathered at the front of each), `scratch` their
+/// widened words (`row` words) and a group's stages; `w`'s rows are `row`
+/// values (`row > k` where they end in zero weights). Out of line, shared
+/// by the classes' wrappers ([`conv_im2col_in`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn conv_im2col_rows<B: Values<i32> + ?Sized>(
@@ -504,6 +565,7 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
     out: &mut [i8],
     cols: &mut [i8],
     scratch: Scratch<'_>,
+    row: usize,
 ) -> Option<()> {
     use crate::window::Window;
     let depth = dims.input_depth;
@@ -522,7 +584,10 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
         .checked_mul(dims.output_width)?
         .checked_mul(channels)?;
     let multipliers = params.multipliers;
-    let cols = cols.get_mut(..2 * k)?;
+    if row < k {
+        return None;
+    }
+    let cols = cols.get_mut(..2 * row)?;
     cols.fill(zero_point as i8);
     // the two rows' whole words widened into 16-bit halves, once per pixel
     // pair for all the channel pairs (the rest of a row, `k mod 4` bytes,
@@ -577,13 +642,44 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
             }
         }
     };
+    // a pixel whose taps are all inside the input, its filter rows' input
+    // row `iy0` (the next ones `dilation_height` apart) and the filter not
+    // dilated along the width: `filter_height` runs of
+    // `filter_width × depth` bytes, without the windows; `false` (nothing
+    // written) for any other pixel
+    let run = dims.filter_width * depth;
+    let step = params
+        .dilation_height
+        .saturating_mul(dims.input_width)
+        .saturating_mul(depth);
+    let inside = |cols: &mut [i8], image: &[i8], iy0: usize, ox: usize| {
+        let Some(x0) = ox
+            .checked_mul(params.stride_width)
+            .and_then(|b| b.checked_sub(params.pad_left))
+        else {
+            return false;
+        };
+        if params.dilation_width != 1 || x0.saturating_add(dims.filter_width) > dims.input_width {
+            return false;
+        }
+        let mut from = (iy0 * dims.input_width + x0) * depth;
+        for d in cols.chunks_exact_mut(run.max(1)) {
+            match (d, image.get(from..from.saturating_add(run))) {
+                ([d0, d1, d2], Some([s0, s1, s2])) => (*d0, *d1, *d2) = (*s0, *s1, *s2),
+                (d, Some(s)) => d.copy_from_slice(s),
+                (_, None) => return false,
+            }
+            from = from.saturating_add(step);
+        }
+        true
+    };
     // per channel pair of a group: the constants and the output stage
     let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
-    for (g, group) in w.chunks(group_channels * k).enumerate() {
+    for (g, group) in w.chunks(group_channels * row).enumerate() {
         let first = g * group_channels;
         let qs = group_stages(
             group,
-            k,
+            row,
             first,
             bias,
             zero_point,
@@ -604,18 +700,29 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                     dims.filter_height,
                     dims.input_height,
                 );
+                // the filter rows' first input row where all are inside
+                let full = match rows.taps().next() {
+                    Some((_, iy0)) if rows.len() == dims.filter_height => Some(iy0),
+                    _ => None,
+                };
                 for ox in (0..dims.output_width).step_by(2) {
                     let second = ox + 1 < dims.output_width;
-                    let (c0, c1) = cols.split_at_mut(k);
-                    gather(c0, image, rows, ox);
+                    let (c0, c1) = cols.split_at_mut(row);
+                    let c0 = c0.get_mut(..k)?;
+                    if !full.is_some_and(|iy0| inside(c0, image, iy0, ox)) {
+                        gather(c0, image, rows, ox);
+                    }
                     if second {
-                        gather(c1.get_mut(..k)?, image, rows, ox + 1);
+                        let c1 = c1.get_mut(..k)?;
+                        if !full.is_some_and(|iy0| inside(c1, image, iy0, ox + 1)) {
+                            gather(c1, image, rows, ox + 1);
+                        }
                     } else {
                         c1.get_mut(..k)?.copy_from_slice(c0);
                     }
                     let at = (oy * dims.output_width + ox) * channels + first;
-                    let (c0, c1) = cols.split_at(k);
-                    let c1 = c1.get(..k)?;
+                    let (c0, c1) = cols.split_at(row);
+                    let c1 = c1.get(..row)?;
                     let second = second.then_some(at + channels);
                     channel_pairs(c0, c1, wide, group, qs, out, at, second)?;
                 }
@@ -677,7 +784,7 @@ const NO_STAGE: PairStage = PairStage {
 /// Two pixels' rows `c0`, `c1` (`k` values each) times every channel pair
 /// of `group` (rows of `k` weights), with its constants and stages: the
 /// rows' whole words widened once into `wide`, then, where `k` is a
-/// multiple of 8, every pair in one `asm!` loop ([`arch::wide_run`]),
+/// multiple of 4, every pair in one `asm!` loop ([`arch::wide_run`]),
 /// else per pair [`arch::mac_2x2_wide`], the last `k mod 4` columns in
 /// plain Rust, and [`Requant4`]; pixel 0's two outputs written at
 /// `out[at + 2j]`, pixel 1's at `out[second + 2j]` if it is one.
@@ -696,7 +803,7 @@ fn channel_pairs(
     let k = c0.len();
     let words = k / 4;
     arch::widen_rows(c0, c1, wide, words);
-    if k.is_multiple_of(8) && arch::wide_run(wide, words, group, stages, out, at, second) {
+    if k.is_multiple_of(4) && arch::wide_run(wide, words, group, stages, out, at, second) {
         return Some(());
     }
     for ((pair, ps), c) in group.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
@@ -2790,12 +2897,13 @@ mod arch {
     /// each, two per pair) times the two pixels' rows widened in `wide`
     /// ([`widen_rows`]), with the output stage, in one loop: per pair the
     /// constants, `words / 2` double steps of [`mac_2x2_wide`]'s block
-    /// (35 instructions for 32 multiply-accumulates), the stage of
-    /// [`requant4`] and two halfword stores, pixel 0's at `out[at + 2j]`,
-    /// pixel 1's at `out[second + 2j]` (or into a scratch buffer). Thirteen
-    /// registers; the loop's pointers on 24 bytes of stack. `false`
-    /// (nothing written) unless `words` is even and non-zero and the
-    /// slices hold all that.
+    /// (35 instructions for 32 multiply-accumulates; an odd `words`
+    /// enters the loop at its second step), the stage of [`requant4`] and
+    /// two halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
+    /// `out[second + 2j]` (without a second pixel, over pixel 0's: the
+    /// callers then pass pixel 0's row twice). Thirteen registers; the
+    /// loop's pointers on 24 bytes of stack. `false` (nothing written)
+    /// unless `words` is non-zero and the slices hold all that.
     #[inline(always)]
     pub(super) fn wide_run(
         wide: &[u32],
@@ -2811,7 +2919,6 @@ mod arch {
         let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
         if n == 0
             || words == 0
-            || !words.is_multiple_of(2)
             || wide.len() < 4 * words
             || w.len() < 2 * k * n
             || !fits(at)
@@ -2819,13 +2926,11 @@ mod arch {
         {
             return false;
         }
-        let mut scratch = [0i8; super::IM2COL_CHANNELS];
+        // without a second pixel its row is the first's (the callers copy
+        // it): its outputs are the first's, written over them
         let base = out.as_mut_ptr();
         let out0 = base.wrapping_add(at);
-        let out1 = match second {
-            Some(s) => base.wrapping_add(s),
-            None => scratch.as_mut_ptr(),
-        };
+        let out1 = base.wrapping_add(second.unwrap_or(at));
         let x = wide.as_ptr();
         let frame: [usize; 6] = [
             x.wrapping_add(4 * words) as usize,
@@ -2839,8 +2944,7 @@ mod arch {
         // from its start, the pairs one after another) are inside `w`, the
         // `4 · words` words of `wide` (word-aligned, as LDRD needs) inside
         // it, and the `2n` bytes written from `out0` and from `out1` are
-        // inside `out` (or `scratch`, `IM2COL_CHANNELS ≥ 2n` bytes: a
-        // group has at most that many channels). The stages are read at
+        // inside `out`. The stages are read at
         // their repr(C) offsets, word-aligned. The frame is copied to 24
         // bytes of stack and the stack pointer restored at the end.
         unsafe {
@@ -2857,8 +2961,13 @@ mod arch {
                 "ldrd {a10}, {a11}, [{e}, #8]",
                 "ldr {x}, [sp, #20]",
                 "str {e}, [sp, #4]",
+                // an odd word count (`skip` = 4 · words − 4 without bit 2)
+                // enters at the second step
+                "tst {skip}, #4",
+                "beq 4f",
                 "3:",
                 step_wide!(),
+                "4:",
                 step_wide!(),
                 "ldr {a}, [sp]",
                 "cmp {x}, {a}",
@@ -3025,7 +3134,6 @@ mod arch {
         let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
         if n == 0
             || words == 0
-            || !words.is_multiple_of(2)
             || wide.len() < 4 * words
             || w.len() < 2 * k * n
             || !fits(at)
