@@ -53,6 +53,88 @@ ops!(
     float_io_conv,
 );
 
+/// The one-op models whose ops the interpreter does not run yet: each is
+/// refused when the interpreter is built, with an error naming an op it
+/// lacks or an operand type it does not take. A model moves from here to `ops!` above when its ops run (this
+/// test fails on a model listed here that the interpreter accepts).
+const NOT_RUN_YET: &[&str] = &[
+    "arg_max",
+    "arg_min",
+    "batch_matmul",
+    "concat_3_lastaxis",
+    "concat_axis1",
+    "depth_to_space_2",
+    "div",
+    "elu_float_inside",
+    "expand_dims",
+    "f32_add_sub_mul",
+    "f32_elu",
+    "f32_exp",
+    "f32_mean",
+    "f32_neg",
+    "f32_rsqrt",
+    "f32_squared_difference",
+    "gather",
+    "hard_swish",
+    "int16_add",
+    "int16_avgpool",
+    "int16_concat",
+    "int16_conv_3x3",
+    "int16_dw_3x3",
+    "int16_fc",
+    "int16_logistic",
+    "int16_maxpool",
+    "int16_mean",
+    "int16_mul",
+    "int16_quantize_float_io",
+    "int16_requantize",
+    "int16_reshape",
+    "int16_softmax",
+    "int16_tanh",
+    "l2_normalization",
+    "layernorm_float_island",
+    "leaky_relu",
+    "log_softmax",
+    "maximum_two",
+    "mean_rank3_axis1",
+    "minimum_two",
+    "mirror_pad_reflect",
+    "mirror_pad_symmetric",
+    "mul_broadcast_const",
+    "mul_two",
+    "pack_axis1",
+    "padv2_const",
+    "prelu_per_channel",
+    "reduce_max_axis12",
+    "reduce_min",
+    "relu",
+    "relu6",
+    "requantize",
+    "resize_bilinear_5x4_to_7x9",
+    "resize_bilinear_x2",
+    "resize_bilinear_x2_align_corners",
+    "resize_bilinear_x2_legacy",
+    "resize_nearest_x2",
+    "resize_nearest_x2_align_corners",
+    "resize_nearest_x2_legacy",
+    "rsqrt",
+    "slice",
+    "space_to_depth_2",
+    "split_3",
+    "split_v",
+    "squared_difference",
+    "strided_slice_crop",
+    "strided_slice_step2",
+    "sub_two",
+    "sum_axis2",
+    "tanh",
+    "transpose_021",
+    "transpose_0312",
+    "transpose_conv_2x2_s2_same",
+    "transpose_conv_3x3_s2_same_bias",
+    "unpack",
+];
+
 #[test]
 fn every_one_op_model_is_listed() {
     let mut files: Vec<String> = std::fs::read_dir(ops_dir())
@@ -65,6 +147,36 @@ fn every_one_op_model_is_listed() {
     files.sort();
     let listed = include_str!("interpreter_ops.rs");
     for f in files {
-        assert!(listed.contains(&format!("    {f},")), "{f} is not tested");
+        assert!(
+            listed.contains(&format!("    {f},")) || NOT_RUN_YET.contains(&f.as_str()),
+            "{f} is not tested"
+        );
+    }
+}
+
+#[test]
+fn the_models_not_run_yet_are_refused_naming_an_op() {
+    use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, QuantizedMultiplier};
+    for name in NOT_RUN_YET {
+        let bytes = std::fs::read(ops_dir().join(format!("{name}.tflite"))).unwrap();
+        let model = Model::parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+        // the arena is sized from the model when it can be; a refused op
+        // may already stop that
+        let refused = Interpreter::arena_sizes(&model).and_then(|sizes| {
+            let mut int8 = vec![0i8; sizes.int8];
+            let mut float32 = vec![0f32; sizes.float32];
+            let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+            let arena = Arena {
+                int8: &mut int8,
+                float32: &mut float32,
+                multipliers: &mut multipliers,
+            };
+            Interpreter::new(model, arena, Arithmetic::Micro).map(|_| ())
+        });
+        // refused for an op it lacks, or for an operand type an op it has
+        // does not take yet (f32 ADD): either way an error, never a panic
+        if refused.is_ok() {
+            panic!("{name} runs now: move it into ops!");
+        }
     }
 }
