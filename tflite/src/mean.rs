@@ -5,8 +5,16 @@
 //! output_scale / count` folded into one multiplier.
 
 use crate::error::TfliteError;
+use crate::interpreter::dim;
+use crate::interpreter::split;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Step;
+use crate::ops::OpShape;
 use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::types::TensorType;
 use crate::window::{length, product};
+use core::ops::Range;
 
 /// An int8 mean's parameters, as TFLite Micro derives them from the input's
 /// and output's quantization and the number of elements averaged
@@ -165,4 +173,73 @@ pub fn mean_int8(
         }
     }
     Ok(())
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `MEAN`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    check_mean(c).map(Step::Mean)
+}
+
+/// `mean`'s interpreter step: its operands' places in the arena and its
+/// constants, checked once by [`prepare`].
+pub(crate) struct MeanStep {
+    input: Range<usize>,
+    output: Range<usize>,
+    /// batches, height, width, depth
+    sizes: [usize; 4],
+    params: MeanParams,
+}
+
+impl MeanStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let MeanStep {
+            input,
+            output,
+            sizes: [b, h, w, c],
+            params,
+        } = self;
+        let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+        mean_int8(x, b, h, w, c, &params, y)
+    }
+}
+
+/// `MEAN` over H and W of an NHWC int8 tensor (the axes checked by the
+/// op's rule before).
+fn check_mean<'m>(c: &Checker<'m>) -> Result<MeanStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    let sizes = [
+        dim(&input, 0),
+        dim(&input, 1),
+        dim(&input, 2),
+        dim(&input, 3),
+    ];
+    let (input_scale, input_zero_point) = c.per_tensor("input", &input)?;
+    let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
+    let params = mean_params(
+        input_scale,
+        input_zero_point,
+        output_scale,
+        output_zero_point,
+        sizes[1].saturating_mul(sizes[2]),
+    )?;
+    Ok(MeanStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        sizes,
+        params,
+    })
 }

@@ -8,8 +8,10 @@
 
 use crate::depthwise_conv::conv_axis;
 use crate::error::{Name, OperandProblem, TfliteError};
+use crate::interpreter::{Checker, Step};
 use crate::model::{Model, ModelTensor, Operator};
 use crate::options::Options;
+use crate::quant::QuantizedMultiplier;
 use crate::types::BuiltinOp;
 
 /// The most dims a shape the ops take has (TFLite Micro broadcasts `ADD`
@@ -114,6 +116,14 @@ pub struct OpRow {
     /// and options (the interpreter checks the file's output shape
     /// against it; `model!` writes it in the output's type)
     pub output_shape: fn(&Model<'_>, &Operator<'_>) -> Result<OpShape, TfliteError>,
+    /// the interpreter's step: checks the operator's operands (given the
+    /// output's shape by the rule above), derives its constants once, and
+    /// gives the step that runs its kernel; in the op's module
+    pub(crate) prepare: for<'m> fn(
+        &Checker<'m>,
+        &OpShape,
+        &mut [QuantizedMultiplier],
+    ) -> Result<Step<'m>, TfliteError>,
 }
 
 /// Every op shapecheck runs.
@@ -131,78 +141,91 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::FullyConnected,
         types: "int8 → int8, float32 → float32",
         output_shape: fully_connected_output,
+        prepare: crate::fully_connected::prepare,
     },
     OpRow {
         op: BuiltinOp::CONV_2D,
         options: OptionsTable::Conv2d,
         types: "int8 → int8",
         output_shape: conv_2d_output,
+        prepare: crate::conv::prepare,
     },
     OpRow {
         op: BuiltinOp::DEPTHWISE_CONV_2D,
         options: OptionsTable::DepthwiseConv2d,
         types: "int8 → int8",
         output_shape: depthwise_conv_2d_output,
+        prepare: crate::depthwise_conv::prepare,
     },
     OpRow {
         op: BuiltinOp::AVERAGE_POOL_2D,
         options: OptionsTable::Pool2d,
         types: "int8 → int8",
         output_shape: pool_2d_output,
+        prepare: crate::pool::prepare_average,
     },
     OpRow {
         op: BuiltinOp::MAX_POOL_2D,
         options: OptionsTable::Pool2d,
         types: "int8 → int8",
         output_shape: pool_2d_output,
+        prepare: crate::pool::prepare_max,
     },
     OpRow {
         op: BuiltinOp::MEAN,
         options: OptionsTable::Reducer,
         types: "int8 → int8",
         output_shape: mean_output,
+        prepare: crate::mean::prepare,
     },
     OpRow {
         op: BuiltinOp::ADD,
         options: OptionsTable::Add,
         types: "int8, int8 → int8",
         output_shape: add_output,
+        prepare: crate::add::prepare,
     },
     OpRow {
         op: BuiltinOp::PAD,
         options: OptionsTable::None,
         types: "int8 → int8, float32 → float32",
         output_shape: pad_output,
+        prepare: crate::pad::prepare,
     },
     OpRow {
         op: BuiltinOp::LOGISTIC,
         options: OptionsTable::None,
         types: "int8 → int8",
         output_shape: same_as_input,
+        prepare: crate::logistic::prepare,
     },
     OpRow {
         op: BuiltinOp::SOFTMAX,
         options: OptionsTable::Softmax,
         types: "int8 → int8",
         output_shape: same_as_input,
+        prepare: crate::softmax::prepare,
     },
     OpRow {
         op: BuiltinOp::RESHAPE,
         options: OptionsTable::Reshape,
         types: "int8 → int8, float32 → float32",
         output_shape: reshape_output,
+        prepare: crate::reshape::prepare,
     },
     OpRow {
         op: BuiltinOp::QUANTIZE,
         options: OptionsTable::None,
         types: "float32 → int8",
         output_shape: same_as_input,
+        prepare: crate::quantize::prepare_quantize,
     },
     OpRow {
         op: BuiltinOp::DEQUANTIZE,
         options: OptionsTable::None,
         types: "int8 → float32",
         output_shape: same_as_input,
+        prepare: crate::quantize::prepare_dequantize,
     },
 ];
 

@@ -3,7 +3,18 @@
 //! Micro's `pad.cc` and `reference_ops::Pad` write it.
 
 use crate::dims::{check_length, element_count};
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
+use crate::interpreter::split;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Slot;
+use crate::interpreter::Step;
+use crate::ops::pad_amounts;
+use crate::ops::OpShape;
+use crate::ops::MAX_DIMS;
+use crate::quant::QuantizedMultiplier;
+use crate::types::TensorType;
 
 /// The most dims TFLite Micro pads (`PadKernelMaxDimensionCount`).
 const MAX_PAD_RANK: usize = 5;
@@ -146,4 +157,98 @@ fn element_count_of(
         *s = f(d);
     }
     element_count(shape.get(..dims.len()).unwrap_or(&[])).unwrap_or(0)
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `PAD`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    check_pad(c).map(Step::Pad)
+}
+
+/// `pad`'s interpreter step: its operands' places in the arena and its
+/// constants, checked once by [`prepare`].
+pub(crate) struct PadStep {
+    input: Slot,
+    output: Slot,
+    shape: OpShape,
+    paddings: [(usize, usize); MAX_DIMS],
+    value: i8,
+}
+
+impl PadStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let float32 = &mut *b.float32;
+        let PadStep {
+            input,
+            output,
+            shape,
+            paddings,
+            value,
+        } = self;
+        let paddings = paddings.get(..shape.dims().len()).unwrap_or(&[]);
+        match input.dtype {
+            TensorType::Int8 => {
+                let (x, y) = split(int8, &input.range, &output.range).ok_or(overlap)?;
+                pad(x, shape.dims(), paddings, value, y)
+            }
+            _ => {
+                let (x, y) = split(float32, &input.range, &output.range).ok_or(overlap)?;
+                pad(x, shape.dims(), paddings, 0.0, y)
+            }
+        }
+    }
+}
+
+/// `PAD`, int8 (with the output's zero point, as TFLite Micro pads)
+/// or f32 (with 0).
+fn check_pad<'m>(c: &Checker<'m>) -> Result<PadStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("output", output, input.dtype())?;
+    let shape = crate::ops::shape_of(&c.op, "input", &input)?;
+    let paddings = pad_amounts(&c.model, &c.op, shape.dims().len())?;
+    let value = match input.dtype() {
+        TensorType::Int8 => {
+            let input_q = c.per_tensor("input", &input)?;
+            let output_q = c.per_tensor("output", output)?;
+            if input_q != output_q {
+                return Err(c.fail(
+                    "output",
+                    output,
+                    OperandProblem::Quantization(
+                        "is not the input's scale and zero point (TFLite's PAD keeps them)",
+                    ),
+                ));
+            }
+            i8::try_from(output_q.1).unwrap_or(0)
+        }
+        TensorType::Float32 => 0,
+        found => {
+            return Err(c.fail(
+                "input",
+                &input,
+                OperandProblem::Dtype {
+                    expected: TensorType::Int8,
+                    found,
+                },
+            ))
+        }
+    };
+    Ok(PadStep {
+        input: c.activation("input", &input)?,
+        output: c.activation("output", output)?,
+        shape,
+        paddings,
+        value,
+    })
 }

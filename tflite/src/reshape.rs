@@ -1,6 +1,15 @@
 //! TFLite's `RESHAPE`: no change to the data, a checked change of shape.
 
 use crate::error::TfliteError;
+use crate::interpreter::split;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Slot;
+use crate::interpreter::Step;
+use crate::ops::OpShape;
+use crate::options::Options;
+use crate::quant::QuantizedMultiplier;
+use crate::types::TensorType;
 
 /// Checks a `RESHAPE` of a tensor of `input_elements` elements to
 /// `new_shape` (TFLite's `new_shape`, with at most one −1 for the dim to
@@ -97,4 +106,77 @@ pub fn reshape<T: Copy>(input: &[T], output: &mut [T]) -> Result<(), TfliteError
     }
     output.copy_from_slice(input);
     Ok(())
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `RESHAPE`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    if !matches!(c.op.options(), Options::Reshape(_) | Options::None) {
+        return Err(c.unsupported());
+    }
+    check_reshape(c).map(Step::Reshape)
+}
+
+/// `reshape`'s interpreter step: its operands' places in the arena and its
+/// constants, checked once by [`prepare`].
+pub(crate) struct ReshapeStep {
+    input: Slot,
+    output: Slot,
+}
+
+impl ReshapeStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let float32 = &mut *b.float32;
+        let ReshapeStep { input, output } = self;
+        match input.dtype {
+            TensorType::Int8 => {
+                let (x, y) = split(int8, &input.range, &output.range).ok_or(overlap)?;
+                reshape(x, y)
+            }
+            _ => {
+                let (x, y) = split(float32, &input.range, &output.range).ok_or(overlap)?;
+                reshape(x, y)
+            }
+        }
+    }
+}
+
+/// `RESHAPE`: the output's shape checked against the new shape (the
+/// second input when it is a constant, else the options', as TFLite
+/// reads them), the data copied.
+fn check_reshape<'m>(c: &Checker<'m>) -> Result<ReshapeStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("output", output, input.dtype())?;
+    c.elements("output", output, input.elements())?;
+    let from_tensor = c
+        .optional(1)
+        .filter(|s| !s.data().is_empty())
+        .and_then(|s| s.data_as::<i32>());
+    let from_options = match c.op.options() {
+        Options::Reshape(r) => r.new_shape.filter(|s| !s.is_empty()),
+        _ => None,
+    };
+    if let Some(new_shape) = from_tensor.or(from_options) {
+        let (_, inferred) = reshape_dims(input.elements(), new_shape)?;
+        c.rank("output", output, new_shape.len())?;
+        for (axis, d) in new_shape.iter().enumerate() {
+            let expected = usize::try_from(d).ok().or(inferred).unwrap_or(0);
+            c.dim("output", output, axis, expected)?;
+        }
+    }
+    Ok(ReshapeStep {
+        input: c.activation("input", &input)?,
+        output: c.activation("output", output)?,
+    })
 }
