@@ -10,10 +10,12 @@ use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Source;
 use crate::interpreter::Step;
+use crate::model::OptionsReader;
 use crate::ops::OpShape;
 use crate::options::AddOptions;
 use crate::options::Options;
 use crate::quant::{quantize_multiplier, QuantizedMultiplier, Rounding, Scale};
+use crate::types::Activation;
 use crate::types::TensorType;
 use crate::values::Values;
 use core::ops::Range;
@@ -491,6 +493,27 @@ fn add_row(
     for (y, (x1, x2)) in row.iter_mut().zip(xs1.zip(xs2)) {
         *y = kernel.apply(x1, x2);
     }
+}
+
+/// `ADD`'s options table in the schema's `BuiltinOptions` union.
+const ADD_OPTIONS: u8 = 11;
+
+/// Reads `ADD`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(ADD_OPTIONS, "AddOptions")?;
+    let (act, pot) = match t {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
+            t.bool(1).map_err(r.fault("pot_scale_int16"))?,
+        ),
+        None => (0, false),
+    };
+    Ok(Options::Add(AddOptions {
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+        pot_scale_int16: pot,
+    }))
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

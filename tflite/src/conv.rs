@@ -10,11 +10,14 @@ use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Quantized;
 use crate::interpreter::Step;
+use crate::model::OptionsReader;
 use crate::ops::spatial;
 use crate::ops::OpShape;
 use crate::options::Conv2dOptions;
 use crate::options::Options;
 use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::types::Activation;
+use crate::types::Padding;
 use crate::types::TensorType;
 use crate::values::Values;
 use crate::window::{at_least_1, length, product, Window};
@@ -376,6 +379,35 @@ fn check(
         length("multipliers", dims.output_depth, params.multipliers.len())?;
     }
     Ok(())
+}
+
+/// `CONV_2D`'s options table in the schema's `BuiltinOptions` union.
+const CONV_2D_OPTIONS: u8 = 1;
+
+/// Reads `CONV_2D`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(CONV_2D_OPTIONS, "Conv2DOptions")?;
+    let (pad, sw, sh, act, dw, dh) = match t {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("padding"))?,
+            t.i32(1, 0).map_err(r.fault("stride_w"))?,
+            t.i32(2, 0).map_err(r.fault("stride_h"))?,
+            t.i8(3, 0).map_err(r.fault("fused_activation_function"))?,
+            t.i32(4, 1).map_err(r.fault("dilation_w_factor"))?,
+            t.i32(5, 1).map_err(r.fault("dilation_h_factor"))?,
+        ),
+        None => (0, 0, 0, 0, 1, 1),
+    };
+    Ok(Options::Conv2d(Conv2dOptions {
+        padding: Padding::from_schema(pad).ok_or(r.enum_value(pad, "padding"))?,
+        stride_w: r.at_least_1(sw, "stride_w")?,
+        stride_h: r.at_least_1(sh, "stride_h")?,
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+        dilation_w: r.at_least_1(dw, "dilation_w_factor")?,
+        dilation_h: r.at_least_1(dh, "dilation_h_factor")?,
+    }))
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

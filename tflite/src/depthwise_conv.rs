@@ -10,11 +10,13 @@ use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Quantized;
 use crate::interpreter::Step;
+use crate::model::OptionsReader;
 use crate::ops::spatial;
 use crate::ops::OpShape;
 use crate::options::DepthwiseConv2dOptions;
 use crate::options::Options;
 use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::types::Activation;
 use crate::types::Padding;
 use crate::types::TensorType;
 use crate::values::Values;
@@ -590,6 +592,37 @@ fn check(
         length("multipliers", output_depth, params.multipliers.len())?;
     }
     Ok(())
+}
+
+/// `DEPTHWISE_CONV_2D`'s options table in the schema's `BuiltinOptions` union.
+const DEPTHWISE_CONV_2D_OPTIONS: u8 = 2;
+
+/// Reads `DEPTHWISE_CONV_2D`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(DEPTHWISE_CONV_2D_OPTIONS, "DepthwiseConv2DOptions")?;
+    let (pad, sw, sh, mult, act, dw, dh) = match t {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("padding"))?,
+            t.i32(1, 0).map_err(r.fault("stride_w"))?,
+            t.i32(2, 0).map_err(r.fault("stride_h"))?,
+            t.i32(3, 0).map_err(r.fault("depth_multiplier"))?,
+            t.i8(4, 0).map_err(r.fault("fused_activation_function"))?,
+            t.i32(5, 1).map_err(r.fault("dilation_w_factor"))?,
+            t.i32(6, 1).map_err(r.fault("dilation_h_factor"))?,
+        ),
+        None => (0, 0, 0, 0, 0, 1, 1),
+    };
+    Ok(Options::DepthwiseConv2d(DepthwiseConv2dOptions {
+        padding: Padding::from_schema(pad).ok_or(r.enum_value(pad, "padding"))?,
+        stride_w: r.at_least_1(sw, "stride_w")?,
+        stride_h: r.at_least_1(sh, "stride_h")?,
+        depth_multiplier: mult,
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+        dilation_w: r.at_least_1(dw, "dilation_w_factor")?,
+        dilation_h: r.at_least_1(dh, "dilation_h_factor")?,
+    }))
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

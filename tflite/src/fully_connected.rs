@@ -12,6 +12,7 @@ use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Quantized;
 use crate::interpreter::Step;
+use crate::model::OptionsReader;
 use crate::ops::OpShape;
 use crate::options::FullyConnectedOptions;
 use crate::options::Options;
@@ -488,6 +489,32 @@ where
         }
     }
     Ok(())
+}
+
+/// `FULLY_CONNECTED`'s options table in the schema's `BuiltinOptions` union.
+const FULLY_CONNECTED_OPTIONS: u8 = 8;
+
+/// Reads `FULLY_CONNECTED`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(FULLY_CONNECTED_OPTIONS, "FullyConnectedOptions")?;
+    let (act, format, keep, asym) = match t {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
+            t.i8(1, 0).map_err(r.fault("weights_format"))?,
+            t.bool(2).map_err(r.fault("keep_num_dims"))?,
+            t.bool(3).map_err(r.fault("asymmetric_quantize_inputs"))?,
+        ),
+        None => (0, 0, false, false),
+    };
+    Ok(Options::FullyConnected(FullyConnectedOptions {
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+        weights_format: WeightsFormat::from_schema(format)
+            .ok_or(r.enum_value(format, "weights_format"))?,
+        keep_num_dims: keep,
+        asymmetric_quantize_inputs: asym,
+    }))
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

@@ -10,7 +10,10 @@ use crate::interpreter::split;
 use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Step;
+use crate::model::OptionsReader;
 use crate::ops::OpShape;
+use crate::options::Options;
+use crate::options::ReducerOptions;
 use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};
 use crate::types::TensorType;
 use crate::window::{length, product};
@@ -173,6 +176,20 @@ pub fn mean_int8(
         }
     }
     Ok(())
+}
+
+/// `MEAN`'s options table in the schema's `BuiltinOptions` union.
+const REDUCER_OPTIONS: u8 = 27;
+
+/// Reads `MEAN`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(REDUCER_OPTIONS, "ReducerOptions")?;
+    let keep_dims = match t {
+        Some(t) => t.bool(0).map_err(r.fault("keep_dims"))?,
+        None => false,
+    };
+    Ok(Options::Reducer(ReducerOptions { keep_dims }))
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

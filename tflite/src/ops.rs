@@ -9,6 +9,7 @@
 use crate::depthwise_conv::conv_axis;
 use crate::error::{Name, OperandProblem, TfliteError};
 use crate::interpreter::{Checker, Step};
+use crate::model::{no_options, OptionsReader};
 use crate::model::{Model, ModelTensor, Operator};
 use crate::options::Options;
 use crate::quant::QuantizedMultiplier;
@@ -116,6 +117,9 @@ pub struct OpRow {
     /// and options (the interpreter checks the file's output shape
     /// against it; `model!` writes it in the output's type)
     pub output_shape: fn(&Model<'_>, &Operator<'_>) -> Result<OpShape, TfliteError>,
+    /// its options decoder, which [`Model::parse`] calls for each
+    /// operator of the op; in the op's module
+    pub(crate) read_options: for<'a> fn(&OptionsReader<'a>) -> Result<Options<'a>, TfliteError>,
     /// the interpreter's step: checks the operator's operands (given the
     /// output's shape by the rule above), derives its constants once, and
     /// gives the step that runs its kernel; in the op's module
@@ -141,6 +145,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::FullyConnected,
         types: "int8 → int8, float32 → float32",
         output_shape: fully_connected_output,
+        read_options: crate::fully_connected::read_options,
         prepare: crate::fully_connected::prepare,
     },
     OpRow {
@@ -148,6 +153,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::Conv2d,
         types: "int8 → int8",
         output_shape: conv_2d_output,
+        read_options: crate::conv::read_options,
         prepare: crate::conv::prepare,
     },
     OpRow {
@@ -155,6 +161,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::DepthwiseConv2d,
         types: "int8 → int8",
         output_shape: depthwise_conv_2d_output,
+        read_options: crate::depthwise_conv::read_options,
         prepare: crate::depthwise_conv::prepare,
     },
     OpRow {
@@ -162,6 +169,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::Pool2d,
         types: "int8 → int8",
         output_shape: pool_2d_output,
+        read_options: crate::pool::read_options,
         prepare: crate::pool::prepare_average,
     },
     OpRow {
@@ -169,6 +177,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::Pool2d,
         types: "int8 → int8",
         output_shape: pool_2d_output,
+        read_options: crate::pool::read_options,
         prepare: crate::pool::prepare_max,
     },
     OpRow {
@@ -176,6 +185,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::Reducer,
         types: "int8 → int8",
         output_shape: mean_output,
+        read_options: crate::mean::read_options,
         prepare: crate::mean::prepare,
     },
     OpRow {
@@ -183,6 +193,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::Add,
         types: "int8, int8 → int8",
         output_shape: add_output,
+        read_options: crate::add::read_options,
         prepare: crate::add::prepare,
     },
     OpRow {
@@ -190,6 +201,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::None,
         types: "int8 → int8, float32 → float32",
         output_shape: pad_output,
+        read_options: no_options,
         prepare: crate::pad::prepare,
     },
     OpRow {
@@ -197,6 +209,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::None,
         types: "int8 → int8",
         output_shape: same_as_input,
+        read_options: no_options,
         prepare: crate::logistic::prepare,
     },
     OpRow {
@@ -204,6 +217,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::Softmax,
         types: "int8 → int8",
         output_shape: same_as_input,
+        read_options: crate::softmax::read_options,
         prepare: crate::softmax::prepare,
     },
     OpRow {
@@ -211,6 +225,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::Reshape,
         types: "int8 → int8, float32 → float32",
         output_shape: reshape_output,
+        read_options: crate::reshape::read_options,
         prepare: crate::reshape::prepare,
     },
     OpRow {
@@ -218,6 +233,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::None,
         types: "float32 → int8",
         output_shape: same_as_input,
+        read_options: no_options,
         prepare: crate::quantize::prepare_quantize,
     },
     OpRow {
@@ -225,6 +241,7 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::None,
         types: "int8 → float32",
         output_shape: same_as_input,
+        read_options: no_options,
         prepare: crate::quantize::prepare_dequantize,
     },
 ];

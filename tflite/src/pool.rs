@@ -8,11 +8,14 @@ use crate::interpreter::split;
 use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Step;
+use crate::model::OptionsReader;
 use crate::ops::spatial;
 use crate::ops::OpShape;
 use crate::options::Options;
 use crate::options::Pool2dOptions;
 use crate::quant::QuantizedMultiplier;
+use crate::types::Activation;
+use crate::types::Padding;
 use crate::types::TensorType;
 use crate::window::{at_least_1, length, product, Window};
 use core::ops::Range;
@@ -335,6 +338,35 @@ fn check(
     )?;
     length("input", in_len, input)?;
     length("output", out_len, output)
+}
+
+/// `AVERAGE_POOL_2D`'s options table in the schema's `BuiltinOptions` union.
+const POOL_2D_OPTIONS: u8 = 5;
+
+/// Reads `AVERAGE_POOL_2D`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(POOL_2D_OPTIONS, "Pool2DOptions")?;
+    let (pad, sw, sh, fw, fh, act) = match t {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("padding"))?,
+            t.i32(1, 0).map_err(r.fault("stride_w"))?,
+            t.i32(2, 0).map_err(r.fault("stride_h"))?,
+            t.i32(3, 0).map_err(r.fault("filter_width"))?,
+            t.i32(4, 0).map_err(r.fault("filter_height"))?,
+            t.i8(5, 0).map_err(r.fault("fused_activation_function"))?,
+        ),
+        None => (0, 0, 0, 0, 0, 0),
+    };
+    Ok(Options::Pool2d(Pool2dOptions {
+        padding: Padding::from_schema(pad).ok_or(r.enum_value(pad, "padding"))?,
+        stride_w: r.at_least_1(sw, "stride_w")?,
+        stride_h: r.at_least_1(sh, "stride_h")?,
+        filter_width: r.at_least_1(fw, "filter_width")?,
+        filter_height: r.at_least_1(fh, "filter_height")?,
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+    }))
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

@@ -6,8 +6,11 @@ use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Slot;
 use crate::interpreter::Step;
+use crate::model::array;
+use crate::model::OptionsReader;
 use crate::ops::OpShape;
 use crate::options::Options;
+use crate::options::ReshapeOptions;
 use crate::quant::QuantizedMultiplier;
 use crate::types::TensorType;
 
@@ -106,6 +109,20 @@ pub fn reshape<T: Copy>(input: &[T], output: &mut [T]) -> Result<(), TfliteError
     }
     output.copy_from_slice(input);
     Ok(())
+}
+
+/// `RESHAPE`'s options table in the schema's `BuiltinOptions` union.
+const RESHAPE_OPTIONS: u8 = 17;
+
+/// Reads `RESHAPE`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(RESHAPE_OPTIONS, "ReshapeOptions")?;
+    let new_shape = match t {
+        Some(t) => Some(array(t.vector(0, 4).map_err(r.fault("new_shape"))?)),
+        None => None,
+    };
+    Ok(Options::Reshape(ReshapeOptions { new_shape }))
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

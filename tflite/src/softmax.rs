@@ -9,6 +9,7 @@ use crate::interpreter::split;
 use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Step;
+use crate::model::OptionsReader;
 use crate::ops::OpShape;
 use crate::options::Options;
 use crate::options::SoftmaxOptions;
@@ -196,6 +197,20 @@ fn row_sum_of_exps(row: &[i8], params: &SoftmaxParams) -> Result<(i8, i32), Tfli
         });
     }
     Ok((max, i32::try_from(sum).unwrap_or(i32::MAX)))
+}
+
+/// `SOFTMAX`'s options table in the schema's `BuiltinOptions` union.
+const SOFTMAX_OPTIONS: u8 = 9;
+
+/// Reads `SOFTMAX`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(SOFTMAX_OPTIONS, "SoftmaxOptions")?;
+    let beta = match t {
+        Some(t) => t.f32(0, 0.0).map_err(r.fault("beta"))?,
+        None => 0.0,
+    };
+    Ok(Options::Softmax(SoftmaxOptions { beta }))
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)
