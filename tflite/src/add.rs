@@ -10,7 +10,11 @@ use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Source;
 use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
 use crate::model::OptionsReader;
+use crate::ops::operand;
+use crate::ops::shape_of;
 use crate::ops::OpShape;
 use crate::options::AddOptions;
 use crate::options::Options;
@@ -514,6 +518,19 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
         pot_scale_int16: pot,
     }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `ADD`: numpy broadcasting of the two inputs ([`broadcast_shape`](crate::broadcast_shape)).
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let a = operand(model, op, 0, "input1")?;
+    let b = operand(model, op, 1, "input2")?;
+    let (sa, sb) = (shape_of(op, "input1", &a)?, shape_of(op, "input2", &b)?);
+    let (dims, rank) = crate::add::broadcast_shape(sa.dims(), sb.dims())?;
+    Ok(OpShape { dims, rank })
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

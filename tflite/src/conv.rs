@@ -3,6 +3,7 @@
 //! requantization with the double rounding, the fused activation's clamp).
 
 use crate::array::Array;
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
 use crate::interpreter::dim;
 use crate::interpreter::split;
@@ -10,7 +11,13 @@ use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Quantized;
 use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
 use crate::model::OptionsReader;
+use crate::ops::need_rank;
+use crate::ops::operand;
+use crate::ops::operand_problem;
+use crate::ops::size;
 use crate::ops::spatial;
 use crate::ops::OpShape;
 use crate::options::Conv2dOptions;
@@ -408,6 +415,53 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         dilation_w: r.at_least_1(dw, "dilation_w_factor")?,
         dilation_h: r.at_least_1(dh, "dilation_h_factor")?,
     }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `CONV_2D`: an NHWC input `[B, H, W, C]` and a filter `[O, KH, KW, C]`
+/// give `[B, OH, OW, O]`, `OH` and `OW` as the padding, strides and
+/// dilations give ([`conv_axis`]).
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let Options::Conv2d(o) = op.options() else {
+        return Err(TfliteError::OptionsMismatch {
+            place: crate::error::Place::Operator {
+                index: op.index(),
+                op: Some(op.op()),
+            },
+            expected: "Conv2DOptions",
+            found: 0,
+        });
+    };
+    let input = operand(model, op, 0, "input")?;
+    let filter = operand(model, op, 1, "filter")?;
+    let x = need_rank(op, "input", &input, 4)?;
+    let f = need_rank(op, "filter", &filter, 4)?;
+    if f.dims[3] != x.dims[3] {
+        return Err(operand_problem(
+            op,
+            "filter",
+            &filter,
+            OperandProblem::DimSize {
+                axis: 3,
+                expected: x.dims[3],
+                found: f.dims[3],
+            },
+        ));
+    }
+    let ((rows, _), (columns, _)) = spatial(
+        o.padding,
+        &x,
+        (f.dims[1], f.dims[2]),
+        (size(o.stride_h), size(o.stride_w)),
+        (size(o.dilation_h), size(o.dilation_w)),
+    )?;
+    Ok(OpShape {
+        dims: [x.dims[0], rows, columns, f.dims[0], 0, 0],
+        rank: 4,
+    })
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

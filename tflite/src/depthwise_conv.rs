@@ -10,7 +10,12 @@ use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Quantized;
 use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
 use crate::model::OptionsReader;
+use crate::ops::need_rank;
+use crate::ops::operand;
+use crate::ops::size;
 use crate::ops::spatial;
 use crate::ops::OpShape;
 use crate::options::DepthwiseConv2dOptions;
@@ -623,6 +628,48 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         dilation_w: r.at_least_1(dw, "dilation_w_factor")?,
         dilation_h: r.at_least_1(dh, "dilation_h_factor")?,
     }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `DEPTHWISE_CONV_2D`: an NHWC input `[B, H, W, C]` and a filter
+/// `[1, KH, KW, C·M]` give `[B, OH, OW, C·M]`.
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let Options::DepthwiseConv2d(o) = op.options() else {
+        return Err(TfliteError::OptionsMismatch {
+            place: crate::error::Place::Operator {
+                index: op.index(),
+                op: Some(op.op()),
+            },
+            expected: "DepthwiseConv2DOptions",
+            found: 0,
+        });
+    };
+    let input = operand(model, op, 0, "input")?;
+    let filter = operand(model, op, 1, "filter")?;
+    let x = need_rank(op, "input", &input, 4)?;
+    let f = need_rank(op, "filter", &filter, 4)?;
+    let (input_depth, output_depth) = (x.dims[3], f.dims[3]);
+    if f.dims[0] != 1 || input_depth == 0 || !output_depth.is_multiple_of(input_depth) {
+        return Err(TfliteError::KernelParam {
+            what: "depthwise convolution's output channels",
+            value: i64::try_from(output_depth).unwrap_or(i64::MAX),
+            rule: "they must be a multiple of the input channels, the filter [1, kh, kw, c]",
+        });
+    }
+    let ((rows, _), (columns, _)) = spatial(
+        o.padding,
+        &x,
+        (f.dims[1], f.dims[2]),
+        (size(o.stride_h), size(o.stride_w)),
+        (size(o.dilation_h), size(o.dilation_w)),
+    )?;
+    Ok(OpShape {
+        dims: [x.dims[0], rows, columns, output_depth, 0, 0],
+        rank: 4,
+    })
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

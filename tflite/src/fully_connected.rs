@@ -12,7 +12,13 @@ use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Quantized;
 use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
 use crate::model::OptionsReader;
+use crate::ops::need_rank;
+use crate::ops::operand;
+use crate::ops::operand_problem;
+use crate::ops::shape_of;
 use crate::ops::OpShape;
 use crate::options::FullyConnectedOptions;
 use crate::options::Options;
@@ -515,6 +521,48 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         keep_num_dims: keep,
         asymmetric_quantize_inputs: asym,
     }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `FULLY_CONNECTED`: weights `[units, depth]`; the input read as rows of
+/// `depth` gives `[rows, units]` (keep_num_dims: the input's leading dims
+/// and `units`).
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let input = operand(model, op, 0, "input")?;
+    let weights = operand(model, op, 1, "weights")?;
+    let w = need_rank(op, "weights", &weights, 2)?;
+    let (units, depth) = (w.dims[0], w.dims[1]);
+    let x = shape_of(op, "input", &input)?;
+    let elements = x.elements().unwrap_or(usize::MAX);
+    if depth == 0 || !elements.is_multiple_of(depth) {
+        return Err(operand_problem(
+            op,
+            "input",
+            &input,
+            OperandProblem::Elements {
+                expected: depth,
+                found: elements,
+            },
+        ));
+    }
+    let keep = matches!(op.options(), Options::FullyConnected(o) if o.keep_num_dims);
+    let last = x.rank.checked_sub(1);
+    match last {
+        Some(last) if keep && x.dims.get(last) == Some(&depth) => {
+            let mut out = x;
+            if let Some(d) = out.dims.get_mut(last) {
+                *d = units;
+            }
+            Ok(out)
+        }
+        _ => Ok(OpShape {
+            dims: [elements / depth, units, 0, 0, 0, 0],
+            rank: 2,
+        }),
+    }
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

@@ -4,13 +4,19 @@
 //! the input's zero point per element, requantized by `input_scale /
 //! output_scale / count` folded into one multiplier.
 
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
 use crate::interpreter::dim;
 use crate::interpreter::split;
 use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
 use crate::model::OptionsReader;
+use crate::ops::need_rank;
+use crate::ops::operand;
+use crate::ops::operand_problem;
 use crate::ops::OpShape;
 use crate::options::Options;
 use crate::options::ReducerOptions;
@@ -190,6 +196,50 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         None => false,
     };
     Ok(Options::Reducer(ReducerOptions { keep_dims }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `MEAN` over the spatial axes 1 and 2 of an NHWC input: `[B, C]`, or
+/// `[B, 1, 1, C]` with keep_dims. Other axes are not run.
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let input = operand(model, op, 0, "input")?;
+    let axes = operand(model, op, 1, "axes")?;
+    let x = need_rank(op, "input", &input, 4)?;
+    let values = axes.data_as::<i32>();
+    let spatial = match values {
+        Some(a) if a.len() == 2 => {
+            let (p, q) = (a.get(0).unwrap_or(-1), a.get(1).unwrap_or(-1));
+            let norm = |v: i32| if v < 0 { v + 4 } else { v };
+            matches!((norm(p), norm(q)), (1, 2) | (2, 1))
+        }
+        _ => false,
+    };
+    if !spatial {
+        return Err(operand_problem(
+            op,
+            "axes",
+            &axes,
+            OperandProblem::Quantization(
+                "is not the constant axes [1, 2] (shapecheck's MEAN runs over H and W of an NHWC tensor)",
+            ),
+        ));
+    }
+    let keep = matches!(op.options(), Options::Reducer(o) if o.keep_dims);
+    let (b, c) = (x.dims[0], x.dims[3]);
+    Ok(if keep {
+        OpShape {
+            dims: [b, 1, 1, c, 0, 0],
+            rank: 4,
+        }
+    } else {
+        OpShape {
+            dims: [b, c, 0, 0, 0, 0],
+            rank: 2,
+        }
+    })
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

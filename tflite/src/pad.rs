@@ -10,7 +10,12 @@ use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Slot;
 use crate::interpreter::Step;
-use crate::ops::pad_amounts;
+use crate::model::Model;
+use crate::model::Operator;
+use crate::ops::need_rank;
+use crate::ops::operand;
+use crate::ops::operand_problem;
+use crate::ops::shape_of;
 use crate::ops::OpShape;
 use crate::ops::MAX_DIMS;
 use crate::quant::QuantizedMultiplier;
@@ -157,6 +162,57 @@ fn element_count_of(
         *s = f(d);
     }
     element_count(shape.get(..dims.len()).unwrap_or(&[])).unwrap_or(0)
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `PAD`: each dim plus its paddings before and after, from the constant
+/// second input `[rank, 2]` ([`pad_output_shape`](crate::pad_output_shape)).
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let input = operand(model, op, 0, "input")?;
+    let x = shape_of(op, "input", &input)?;
+    let paddings = pad_amounts(model, op, x.rank)?;
+    let (dims, rank) =
+        crate::pad::pad_output_shape(x.dims(), paddings.get(..x.rank).unwrap_or(&[]))?;
+    Ok(OpShape { dims, rank })
+}
+
+/// `PAD`'s paddings, `(before, after)` per dim, from its constant second
+/// input `[rank, 2]` of int32.
+pub(crate) fn pad_amounts(
+    model: &Model<'_>,
+    op: &Operator<'_>,
+    rank: usize,
+) -> Result<[(usize, usize); MAX_DIMS], TfliteError> {
+    let t = operand(model, op, 1, "paddings")?;
+    let bad = |problem| operand_problem(op, "paddings", &t, problem);
+    let shape = need_rank(op, "paddings", &t, 2)?;
+    if shape.dims() != [rank, 2] {
+        return Err(bad(OperandProblem::Elements {
+            expected: rank * 2,
+            found: shape.elements().unwrap_or(0),
+        }));
+    }
+    let values = t
+        .data_as::<i32>()
+        .filter(|v| v.len() == rank * 2)
+        .ok_or(bad(OperandProblem::Constant { expected: true }))?;
+    let mut out = [(0usize, 0usize); MAX_DIMS];
+    for (k, slot) in out.iter_mut().take(rank).enumerate() {
+        let before = values.get(2 * k).and_then(|v| usize::try_from(v).ok());
+        let after = values.get(2 * k + 1).and_then(|v| usize::try_from(v).ok());
+        match (before, after) {
+            (Some(b), Some(a)) => *slot = (b, a),
+            _ => {
+                return Err(bad(OperandProblem::Quantization(
+                    "holds a negative padding",
+                )))
+            }
+        }
+    }
+    Ok(out)
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

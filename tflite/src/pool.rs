@@ -8,7 +8,12 @@ use crate::interpreter::split;
 use crate::interpreter::Buffers;
 use crate::interpreter::Checker;
 use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
 use crate::model::OptionsReader;
+use crate::ops::need_rank;
+use crate::ops::operand;
+use crate::ops::size;
 use crate::ops::spatial;
 use crate::ops::OpShape;
 use crate::options::Options;
@@ -367,6 +372,38 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         fused_activation: Activation::from_schema(act)
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
     }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `AVERAGE_POOL_2D`, `MAX_POOL_2D`: an NHWC input `[B, H, W, C]` gives
+/// `[B, OH, OW, C]` for the options' window, padding and strides.
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let Options::Pool2d(o) = op.options() else {
+        return Err(TfliteError::OptionsMismatch {
+            place: crate::error::Place::Operator {
+                index: op.index(),
+                op: Some(op.op()),
+            },
+            expected: "Pool2DOptions",
+            found: 0,
+        });
+    };
+    let input = operand(model, op, 0, "input")?;
+    let x = need_rank(op, "input", &input, 4)?;
+    let ((rows, _), (columns, _)) = spatial(
+        o.padding,
+        &x,
+        (size(o.filter_height), size(o.filter_width)),
+        (size(o.stride_h), size(o.stride_w)),
+        (1, 1),
+    )?;
+    Ok(OpShape {
+        dims: [x.dims[0], rows, columns, x.dims[3], 0, 0],
+        rank: 4,
+    })
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

@@ -1,5 +1,6 @@
 //! TFLite's `RESHAPE`: no change to the data, a checked change of shape.
 
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
 use crate::interpreter::split;
 use crate::interpreter::Buffers;
@@ -7,8 +8,14 @@ use crate::interpreter::Checker;
 use crate::interpreter::Slot;
 use crate::interpreter::Step;
 use crate::model::array;
+use crate::model::Model;
+use crate::model::Operator;
 use crate::model::OptionsReader;
+use crate::ops::operand;
+use crate::ops::operand_problem;
+use crate::ops::shape_of;
 use crate::ops::OpShape;
+use crate::ops::MAX_DIMS;
 use crate::options::Options;
 use crate::options::ReshapeOptions;
 use crate::quant::QuantizedMultiplier;
@@ -123,6 +130,56 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         None => None,
     };
     Ok(Options::Reshape(ReshapeOptions { new_shape }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `RESHAPE`: the new shape (the constant second input, else the
+/// options'), one `-1` inferred; without either, the file's output shape.
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let input = operand(model, op, 0, "input")?;
+    let from_tensor = op
+        .input(1)
+        .and_then(|i| model.tensor(i))
+        .filter(|s| !s.data().is_empty())
+        .and_then(|s| s.data_as::<i32>());
+    let from_options = match op.options() {
+        Options::Reshape(r) => r.new_shape.filter(|s| !s.is_empty()),
+        _ => None,
+    };
+    let Some(new_shape) = from_tensor.or(from_options) else {
+        let output =
+            op.output(0)
+                .and_then(|i| model.tensor(i))
+                .ok_or(TfliteError::MissingOperand {
+                    operator: op.index(),
+                    op: op.op(),
+                    operand: "output",
+                })?;
+        return shape_of(op, "output", &output);
+    };
+    let (_, inferred) = crate::reshape::reshape_dims(input.elements(), new_shape)?;
+    if new_shape.len() > MAX_DIMS {
+        return Err(operand_problem(
+            op,
+            "input",
+            &input,
+            OperandProblem::Rank {
+                expected: MAX_DIMS,
+                found: new_shape.len(),
+            },
+        ));
+    }
+    let mut dims = [0usize; MAX_DIMS];
+    for (slot, d) in dims.iter_mut().zip(new_shape.iter()) {
+        *slot = usize::try_from(d).ok().or(inferred).unwrap_or(0);
+    }
+    Ok(OpShape {
+        dims,
+        rank: new_shape.len(),
+    })
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)
