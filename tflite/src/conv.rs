@@ -468,6 +468,11 @@ pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpSha
 // checks the operator's operands and derives its constants once; the
 // step's `run` runs the kernel over the interpreter's buffers.
 
+/// Its row's `multipliers`: one per output channel, the filter's dim 0.
+pub(crate) fn multipliers(model: &Model<'_>, op: &Operator<'_>) -> usize {
+    crate::ops::weight_channels(model, op, 0)
+}
+
 /// `CONV_2D`'s row in `OPS`: checks the operator and prepares its step.
 pub(crate) fn prepare<'m>(
     c: &Checker<'m>,

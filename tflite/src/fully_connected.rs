@@ -569,6 +569,11 @@ pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpSha
 // checks the operator's operands and derives its constants once; the
 // step's `run` runs the kernel over the interpreter's buffers.
 
+/// Its row's `multipliers`: one per output channel, the weights' dim 0.
+pub(crate) fn multipliers(model: &Model<'_>, op: &Operator<'_>) -> usize {
+    crate::ops::weight_channels(model, op, 0)
+}
+
 /// `FULLY_CONNECTED`'s row in `OPS`: checks the operator and prepares its step.
 pub(crate) fn prepare<'m>(
     c: &Checker<'m>,

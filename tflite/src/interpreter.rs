@@ -5,7 +5,7 @@ use crate::error::{Name, OperandProblem, Place, TfliteError};
 use crate::model::{Model, Operator};
 use crate::ops::op_row;
 use crate::quant::{QuantizedMultiplier, Rounding};
-use crate::types::{BuiltinOp, TensorType};
+use crate::types::TensorType;
 
 /// Whose int8 arithmetic the [`Interpreter`] reproduces: the two differ in
 /// the rounding of `FULLY_CONNECTED`'s requantization only.
@@ -211,22 +211,9 @@ impl<'m, 'a> Interpreter<'m, 'a> {
                 })?;
         }
         for op in model.operators() {
-            // the output channels: the weights' and CONV_2D's filter's
-            // dim 0, DEPTHWISE_CONV_2D's filter's dim 3
-            let axis = match op.op() {
-                BuiltinOp::FULLY_CONNECTED | BuiltinOp::CONV_2D => Some(0),
-                BuiltinOp::DEPTHWISE_CONV_2D => Some(3),
-                _ => None,
-            };
-            let channels = axis
-                .and_then(|axis| {
-                    op.input(1)
-                        .and_then(|i| model.tensor(i))
-                        .filter(|w| w.dtype() == TensorType::Int8)
-                        .map(|w| dim(&w, axis))
-                })
-                .unwrap_or(0);
-            sizes.multipliers = sizes.multipliers.max(channels);
+            // an op without a row is refused by `new`; here it needs none
+            let needed = op_row(op.op()).map_or(0, |row| (row.multipliers)(model, &op));
+            sizes.multipliers = sizes.multipliers.max(needed);
         }
         Ok(sizes)
     }

@@ -120,6 +120,9 @@ pub struct OpRow {
     /// its options decoder, which [`Model::parse`] calls for each
     /// operator of the op; in the op's module
     pub(crate) read_options: for<'a> fn(&OptionsReader<'a>) -> Result<Options<'a>, TfliteError>,
+    /// how many requantization multipliers its `prepare` writes (the
+    /// scratch the interpreter's arena holds for the widest layer)
+    pub(crate) multipliers: fn(&Model<'_>, &Operator<'_>) -> usize,
     /// the interpreter's step: checks the operator's operands (given the
     /// output's shape by the rule above), derives its constants once, and
     /// gives the step that runs its kernel; in the op's module
@@ -146,6 +149,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → int8, float32 → float32",
         output_shape: crate::fully_connected::output_shape,
         read_options: crate::fully_connected::read_options,
+        multipliers: crate::fully_connected::multipliers,
         prepare: crate::fully_connected::prepare,
     },
     OpRow {
@@ -154,6 +158,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → int8",
         output_shape: crate::conv::output_shape,
         read_options: crate::conv::read_options,
+        multipliers: crate::conv::multipliers,
         prepare: crate::conv::prepare,
     },
     OpRow {
@@ -162,6 +167,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → int8",
         output_shape: crate::depthwise_conv::output_shape,
         read_options: crate::depthwise_conv::read_options,
+        multipliers: crate::depthwise_conv::multipliers,
         prepare: crate::depthwise_conv::prepare,
     },
     OpRow {
@@ -170,6 +176,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → int8",
         output_shape: crate::pool::output_shape,
         read_options: crate::pool::read_options,
+        multipliers: no_multipliers,
         prepare: crate::pool::prepare_average,
     },
     OpRow {
@@ -178,6 +185,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → int8",
         output_shape: crate::pool::output_shape,
         read_options: crate::pool::read_options,
+        multipliers: no_multipliers,
         prepare: crate::pool::prepare_max,
     },
     OpRow {
@@ -186,6 +194,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → int8",
         output_shape: crate::mean::output_shape,
         read_options: crate::mean::read_options,
+        multipliers: no_multipliers,
         prepare: crate::mean::prepare,
     },
     OpRow {
@@ -194,6 +203,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8, int8 → int8",
         output_shape: crate::add::output_shape,
         read_options: crate::add::read_options,
+        multipliers: no_multipliers,
         prepare: crate::add::prepare,
     },
     OpRow {
@@ -202,6 +212,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → int8, float32 → float32",
         output_shape: crate::pad::output_shape,
         read_options: no_options,
+        multipliers: no_multipliers,
         prepare: crate::pad::prepare,
     },
     OpRow {
@@ -210,6 +221,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → int8",
         output_shape: same_as_input,
         read_options: no_options,
+        multipliers: no_multipliers,
         prepare: crate::logistic::prepare,
     },
     OpRow {
@@ -218,6 +230,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → int8",
         output_shape: same_as_input,
         read_options: crate::softmax::read_options,
+        multipliers: no_multipliers,
         prepare: crate::softmax::prepare,
     },
     OpRow {
@@ -226,6 +239,7 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → int8, float32 → float32",
         output_shape: crate::reshape::output_shape,
         read_options: crate::reshape::read_options,
+        multipliers: no_multipliers,
         prepare: crate::reshape::prepare,
     },
     OpRow {
@@ -234,6 +248,7 @@ pub static OPS: [OpRow; 13] = [
         types: "float32 → int8",
         output_shape: same_as_input,
         read_options: no_options,
+        multipliers: no_multipliers,
         prepare: crate::quantize::prepare_quantize,
     },
     OpRow {
@@ -242,9 +257,26 @@ pub static OPS: [OpRow; 13] = [
         types: "int8 → float32",
         output_shape: same_as_input,
         read_options: no_options,
+        multipliers: no_multipliers,
         prepare: crate::quantize::prepare_dequantize,
     },
 ];
+
+/// The multipliers of an op that requantizes with none per channel.
+pub(crate) fn no_multipliers(_: &Model<'_>, _: &Operator<'_>) -> usize {
+    0
+}
+
+/// The output channels of an int8 operator's weights or filter (its input
+/// 1) along `axis`: one multiplier each; 0 for float weights.
+pub(crate) fn weight_channels(model: &Model<'_>, op: &Operator<'_>, axis: usize) -> usize {
+    op.input(1)
+        .and_then(|i| model.tensor(i))
+        .filter(|w| w.dtype() == crate::types::TensorType::Int8)
+        .and_then(|w| w.shape().get(axis))
+        .and_then(|d| usize::try_from(d).ok())
+        .unwrap_or(0)
+}
 
 /// The row of `op`, or `None` for an op shapecheck does not run.
 ///
