@@ -1,10 +1,11 @@
-//! The ops shapecheck runs, one row each ([`OPS`]): the op's code, the
-//! options the reader decodes for it, the element types it takes, and its
-//! shape rule — the one function that gives its output's shape from its
-//! operands and options, which the [`Interpreter`](crate::Interpreter)'s
-//! checker and `shapecheck`'s `model!` both call. A new op is its kernel,
-//! its options (if any) in the reader, its checker in the interpreter, its
-//! writer in `model!`, and one row here.
+//! The registry of the ops shapecheck runs, one row each ([`OPS`]): the
+//! op's code, the options table it reads, the element types it takes,
+//! and pointers into its module (`tflite/src/<op>.rs`) for everything
+//! else: its options decoder (which [`Model::parse`] calls), its shape
+//! rule (the one function that gives its output's shape from its operands
+//! and options, which the [`Interpreter`](crate::Interpreter) and
+//! `shapecheck`'s `model!` both call), the multipliers it needs and its
+//! interpreter step. ARCHITECTURE.md's "Adding a TFLite op" is the recipe.
 
 use crate::depthwise_conv::conv_axis;
 use crate::error::{Name, OperandProblem, TfliteError};
