@@ -82,6 +82,9 @@
     )
 )]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod add;
 mod array;
 mod conv;
@@ -103,6 +106,8 @@ mod model;
 mod ops;
 mod options;
 mod pad;
+#[cfg(feature = "alloc")]
+pub mod plan;
 mod pool;
 mod quant;
 mod quantize;
