@@ -129,6 +129,8 @@ pub use fully_connected::{
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
+#[cfg(feature = "alloc")]
+pub use interpreter::{Layout, Plan};
 pub use logistic::{logistic_int8, logistic_params, LogisticParams};
 pub use mean::{mean_int8, mean_params, MeanParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};

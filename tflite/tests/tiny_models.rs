@@ -59,12 +59,13 @@ models!(
 );
 
 /// The planner (`plan`) places each model's int8 activations at its
-/// liveness floor, the figure the README's RAM table gives.
+/// liveness floor, the figure the README's RAM table gives, and so does
+/// the interpreter's packed `Plan`.
 #[test]
 #[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
 fn the_tiny_models_are_planned_at_their_floor() {
     use shapecheck_tflite::plan::{activations, liveness_floor, place};
-    use shapecheck_tflite::{Model, TensorType};
+    use shapecheck_tflite::{Arithmetic, Layout, Model, Plan, TensorType};
     let dir = models_dir();
     for (file, floor) in [
         ("person_detect.tflite", 55_296),
@@ -81,5 +82,10 @@ fn the_tiny_models_are_planned_at_their_floor() {
         let (_, lifetimes) = activations(&model, TensorType::Int8);
         assert_eq!(liveness_floor(&lifetimes), floor, "{file}");
         assert_eq!(place(&lifetimes).size, floor, "{file}");
+        // the interpreter's packed plan: the same placement, its inputs beside
+        let plan = Plan::new(model, Arithmetic::Micro, Layout::Packed).unwrap();
+        assert_eq!(plan.activation_bytes(), floor, "{file}");
+        let input = model.input(0).unwrap().elements();
+        assert_eq!(plan.arena_sizes().int8, input + floor, "{file}");
     }
 }
