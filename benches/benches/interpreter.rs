@@ -17,6 +17,9 @@
 //! Run: `cargo bench -p shapecheck-benches --bench interpreter [-- ROUNDS]`
 //! (15 rounds by default, about a minute; numbers in docs/measurements.md).
 
+// predict's Result (TfliteError, large on purpose: no heap)
+#![allow(clippy::result_large_err)]
+
 use shapecheck_benches::{Args, Group};
 use shapecheck_tflite::{
     Arena, Arithmetic, Interpreter, Layout, Model, Plan, QuantizedMultiplier, TensorData,
