@@ -87,6 +87,7 @@ mod array;
 mod conv;
 mod depthwise_conv;
 mod dims;
+mod div;
 // the SMLAD loops: built for the target with the DSP extension
 // (`cfg(shapecheck_dsp)`, set by build.rs) and for the unit tests, which
 // run their plain-Rust form on the host against the portable kernels
@@ -96,18 +97,29 @@ mod dsp;
 mod error;
 mod flatbuffer;
 mod fully_connected;
+mod hard_swish;
 mod interpreter;
+mod leaky_relu;
 mod logistic;
+mod maximum_minimum;
 mod mean;
 mod model;
+mod mul;
 mod ops;
 mod options;
 mod pad;
 mod pool;
+mod prelu;
 mod quant;
 mod quantize;
+mod relu;
+mod requantize;
 mod reshape;
+mod rsqrt;
 mod softmax;
+mod squared_difference;
+mod sub;
+mod tanh;
 mod types;
 mod values;
 mod window;
@@ -143,3 +155,20 @@ pub use reshape::{reshape, reshape_dims};
 pub use softmax::{softmax_int8, softmax_params, SoftmaxParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use values::Values;
+
+// element-wise ops: MUL, SUB, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE,
+// RELU, RELU6, LEAKY_RELU, PRELU, HARD_SWISH, TANH, RSQRT, int8 QUANTIZE
+pub use div::{div_int8, div_params, DivOptions, DivParams};
+pub use hard_swish::{hard_swish_int8, hard_swish_params, HardSwishParams};
+pub use leaky_relu::{leaky_relu_int8, leaky_relu_params, LeakyReluOptions, LeakyReluParams};
+pub use maximum_minimum::{maximum, minimum};
+pub use mul::{mul_int8, mul_params, MulOptions, MulParams};
+pub use prelu::{prelu_int8, prelu_params, PreluParams};
+pub use relu::{relu6_int8, relu6_params, relu_int8, relu_params, Relu6Params, ReluParams};
+pub use requantize::{requantize_int8, requantize_params, RequantizeParams};
+pub use rsqrt::{rsqrt_int8, rsqrt_params, RsqrtParams};
+pub use squared_difference::{
+    squared_difference_int8, squared_difference_params, SquaredDifferenceParams,
+};
+pub use sub::{sub_int8, sub_params, SubOptions, SubParams};
+pub use tanh::{tanh_int8, tanh_params, TanhParams};

@@ -630,6 +630,10 @@ const SOFTMAX_OPTIONS: u8 = 9;
 const ADD_OPTIONS: u8 = 11;
 const RESHAPE_OPTIONS: u8 = 17;
 const REDUCER_OPTIONS: u8 = 27;
+const MUL_OPTIONS: u8 = 21;
+const SUB_OPTIONS: u8 = 28;
+const DIV_OPTIONS: u8 = 29;
+const LEAKY_RELU_OPTIONS: u8 = 75;
 
 /// The options of an operator of `op`: decoded for the ops the reader
 /// knows, whose options must then be of their own type (or absent:
@@ -792,6 +796,45 @@ fn read_options<'a>(
                 None => false,
             };
             Options::Reducer(ReducerOptions { keep_dims })
+        }
+        BuiltinOp::MUL | BuiltinOp::DIV => {
+            let (ty, name) = if op == BuiltinOp::MUL {
+                (MUL_OPTIONS, "MulOptions")
+            } else {
+                (DIV_OPTIONS, "DivOptions")
+            };
+            let act = match expect(ty, name)? {
+                Some(t) => t.i8(0, 0).map_err(at("fused_activation_function"))?,
+                None => 0,
+            };
+            let fused_activation =
+                Activation::from_schema(act).ok_or(enum_value(act, "fused_activation_function"))?;
+            if op == BuiltinOp::MUL {
+                Options::Mul(crate::mul::MulOptions { fused_activation })
+            } else {
+                Options::Div(crate::div::DivOptions { fused_activation })
+            }
+        }
+        BuiltinOp::SUB => {
+            let (act, pot) = match expect(SUB_OPTIONS, "SubOptions")? {
+                Some(t) => (
+                    t.i8(0, 0).map_err(at("fused_activation_function"))?,
+                    t.u8(1, 1).map_err(at("pot_scale_int16"))? != 0,
+                ),
+                None => (0, true),
+            };
+            Options::Sub(crate::sub::SubOptions {
+                fused_activation: Activation::from_schema(act)
+                    .ok_or(enum_value(act, "fused_activation_function"))?,
+                pot_scale_int16: pot,
+            })
+        }
+        BuiltinOp::LEAKY_RELU => {
+            let alpha = match expect(LEAKY_RELU_OPTIONS, "LeakyReluOptions")? {
+                Some(t) => t.f32(0, 0.0).map_err(at("alpha"))?,
+                None => 0.0,
+            };
+            Options::LeakyRelu(crate::leaky_relu::LeakyReluOptions { alpha })
         }
         _ if options_type == 0 => Options::None,
         _ => Options::Other { options_type },

@@ -98,6 +98,14 @@ pub enum OptionsTable {
     Reshape,
     /// `SoftmaxOptions`
     Softmax,
+    /// `MulOptions`
+    Mul,
+    /// `SubOptions`
+    Sub,
+    /// `DivOptions`
+    Div,
+    /// `LeakyReluOptions`
+    LeakyRelu,
 }
 
 /// One op shapecheck runs: the interpreter and `model!` refuse every op
@@ -121,11 +129,11 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 13);
+/// assert_eq!(OPS.len(), 26);
 /// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8");
-/// assert!(op_row(BuiltinOp::TANH).is_none());
+/// assert!(op_row(BuiltinOp::CONCATENATION).is_none());
 /// ```
-pub static OPS: [OpRow; 13] = [
+pub static OPS: [OpRow; 26] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -195,13 +203,92 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::QUANTIZE,
         options: OptionsTable::None,
-        types: "float32 → int8",
+        types: "float32 → int8, int8 → int8",
         output_shape: same_as_input,
     },
     OpRow {
         op: BuiltinOp::DEQUANTIZE,
         options: OptionsTable::None,
         types: "int8 → float32",
+        output_shape: same_as_input,
+    },
+    // the element-wise ops: the binary ones broadcast as ADD does
+    OpRow {
+        op: BuiltinOp::MUL,
+        options: OptionsTable::Mul,
+        types: "int8, int8 → int8",
+        output_shape: add_output,
+    },
+    OpRow {
+        op: BuiltinOp::SUB,
+        options: OptionsTable::Sub,
+        types: "int8, int8 → int8",
+        output_shape: add_output,
+    },
+    OpRow {
+        op: BuiltinOp::DIV,
+        options: OptionsTable::Div,
+        types: "int8, int8 → int8",
+        output_shape: add_output,
+    },
+    OpRow {
+        op: BuiltinOp::MAXIMUM,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: add_output,
+    },
+    OpRow {
+        op: BuiltinOp::MINIMUM,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: add_output,
+    },
+    OpRow {
+        op: BuiltinOp::SQUARED_DIFFERENCE,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: add_output,
+    },
+    OpRow {
+        op: BuiltinOp::PRELU,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: add_output,
+    },
+    OpRow {
+        op: BuiltinOp::RELU,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+    },
+    OpRow {
+        op: BuiltinOp::RELU6,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+    },
+    OpRow {
+        op: BuiltinOp::LEAKY_RELU,
+        options: OptionsTable::LeakyRelu,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+    },
+    OpRow {
+        op: BuiltinOp::HARD_SWISH,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+    },
+    OpRow {
+        op: BuiltinOp::TANH,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+    },
+    OpRow {
+        op: BuiltinOp::RSQRT,
+        options: OptionsTable::None,
+        types: "int8 → int8",
         output_shape: same_as_input,
     },
 ];
@@ -520,7 +607,9 @@ fn mean_output(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteEr
     })
 }
 
-/// `ADD`: numpy broadcasting of the two inputs ([`broadcast_shape`](crate::broadcast_shape)).
+/// `ADD`, and every binary element-wise op (`MUL`, `SUB`, `DIV`,
+/// `MAXIMUM`, `MINIMUM`, `SQUARED_DIFFERENCE`, `PRELU`): numpy
+/// broadcasting of the two inputs ([`broadcast_shape`](crate::broadcast_shape)).
 fn add_output(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
     let a = operand(model, op, 0, "input1")?;
     let b = operand(model, op, 1, "input2")?;
