@@ -3,7 +3,11 @@
 //! 16-bit fixed point, the input on a "high resolution" scale 128 times
 //! finer, the ReLU-ish factor `relu6(x + 3) / 6` as a Q0.15 number.
 
+use crate::elementwise::{check_unary, UnaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
+use crate::ops::OpShape;
+use crate::quant::QuantizedMultiplier;
 use crate::quant::{
     check_int8, check_scale, down_scale_to_i16_multiplier, quantize_multiplier,
     rounding_divide_by_pot, saturating_rounding_doubling_high_mul_i16,
@@ -206,4 +210,16 @@ pub fn hard_swish_int8(
         *y = value.clamp(-128, 127) as i8;
     }
     Ok(())
+}
+
+/// `HARD_SWISH`'s row in `OPS`: checks the operator (an int8 activation in and
+/// out) and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let operands = check_unary(c)?;
+    let [(si, zi), (so, zo)] = operands.quant;
+    Ok(operands.step(UnaryKernel::HardSwish(hard_swish_params(si, zi, so, zo)?)))
 }

@@ -3,7 +3,12 @@
 //! inputs above the zero point rescaled by one multiplier, those below by
 //! `alpha` times it.
 
+use crate::elementwise::{check_unary, UnaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
+use crate::model::OptionsReader;
+use crate::ops::OpShape;
+use crate::options::Options;
 use crate::quant::{
     check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
 };
@@ -147,4 +152,33 @@ pub fn leaky_relu_int8(
             .clamp(-128, 127) as i8;
     }
     Ok(())
+}
+
+/// `LEAKY_RELU`'s options table in the schema's `BuiltinOptions` union.
+const LEAKY_RELU_OPTIONS: u8 = 75;
+
+/// Reads `LEAKY_RELU`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let alpha = match r.table(LEAKY_RELU_OPTIONS, "LeakyReluOptions")? {
+        Some(t) => t.f32(0, 0.0).map_err(r.fault("alpha"))?,
+        None => 0.0,
+    };
+    Ok(Options::LeakyRelu(LeakyReluOptions { alpha }))
+}
+
+/// `LEAKY_RELU`'s row in `OPS`: checks the operator (an int8 activation in
+/// and out) and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::LeakyRelu(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    let operands = check_unary(c)?;
+    let [(si, zi), (so, zo)] = operands.quant;
+    let params = leaky_relu_params(si, zi, so, zo, options.alpha)?;
+    Ok(operands.step(UnaryKernel::LeakyRelu(params)))
 }

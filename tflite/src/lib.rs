@@ -94,6 +94,7 @@ mod div;
 #[cfg(any(shapecheck_dsp, test))]
 #[allow(unsafe_code)]
 mod dsp;
+mod elementwise;
 mod error;
 mod flatbuffer;
 mod fully_connected;

@@ -6,7 +6,11 @@
 //! and the interpreter checks it), so the raw values compare as the reals.
 
 use crate::add::broadcast_binary;
+use crate::elementwise::{check_binary, check_same_quantization, BinaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
+use crate::ops::OpShape;
+use crate::quant::QuantizedMultiplier;
 use crate::values::Values;
 
 /// TFLite's `MAXIMUM`: `y = x1 > x2 ? x1 : x2` (TFLite Micro's
@@ -84,4 +88,27 @@ where
             x2
         }
     })
+}
+
+/// `MAXIMUM`'s row in `OPS`: checks the operator (two int8 operands with
+/// the output's scale and zero point, broadcast) and prepares its step.
+pub(crate) fn prepare_maximum<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let operands = check_binary(c, shape)?;
+    check_same_quantization(c, &operands)?;
+    Ok(operands.step(BinaryKernel::Maximum))
+}
+
+/// `MINIMUM`'s row in `OPS`: as [`prepare_maximum`].
+pub(crate) fn prepare_minimum<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let operands = check_binary(c, shape)?;
+    check_same_quantization(c, &operands)?;
+    Ok(operands.step(BinaryKernel::Minimum))
 }

@@ -4,7 +4,12 @@
 //! compute it.
 
 use crate::add::broadcast_binary;
+use crate::elementwise::{check_binary, BinaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
+use crate::model::OptionsReader;
+use crate::ops::OpShape;
+use crate::options::Options;
 use crate::quant::{
     check_int8, check_int8_clamp, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding,
     Scale,
@@ -165,4 +170,37 @@ where
             .saturating_add(p.output_zero_point);
         raw.clamp(p.output_min, p.output_max) as i8
     })
+}
+
+/// `MUL`'s options table in the schema's `BuiltinOptions` union.
+const MUL_OPTIONS: u8 = 21;
+
+/// Reads `MUL`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let act = match r.table(MUL_OPTIONS, "MulOptions")? {
+        Some(t) => t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
+        None => 0,
+    };
+    Ok(Options::Mul(MulOptions {
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+    }))
+}
+
+/// `MUL`'s row in `OPS`: checks the operator (two int8 operands, each an
+/// activation or a constant, broadcast) and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Mul(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    let operands = check_binary(c, shape)?;
+    let [(s1, z1), (s2, z2), (so, zo)] = operands.quant;
+    let (lo, hi) = c.clamp(options.fused_activation, so, zo)?;
+    let params = mul_params(s1, z1, s2, z2, so, zo, lo, hi)?;
+    Ok(operands.step(BinaryKernel::Mul(params)))
 }

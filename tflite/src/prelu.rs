@@ -5,7 +5,10 @@
 //! compute it.
 
 use crate::add::broadcast_binary;
+use crate::elementwise::{check_binary, BinaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
+use crate::ops::OpShape;
 use crate::quant::{
     check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
 };
@@ -144,4 +147,17 @@ where
             scaled.saturating_add(p.output_zero_point).clamp(-128, 127) as i8
         },
     )
+}
+
+/// `PRELU`'s row in `OPS`: checks the operator (an int8 input and an int8
+/// slope, an activation or a constant, broadcast) and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let operands = check_binary(c, shape)?;
+    let [(si, zi), (sa, za), (so, zo)] = operands.quant;
+    let params = prelu_params(si, zi, sa, za, so, zo)?;
+    Ok(operands.step(BinaryKernel::Prelu(params)))
 }

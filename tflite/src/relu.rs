@@ -2,7 +2,10 @@
 //! `activations.cc` computes them: `RELU` rescales the input to the
 //! output's quantization; `RELU6` does not (see [`relu6_int8`]).
 
+use crate::elementwise::{check_unary, UnaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
+use crate::ops::OpShape;
 use crate::quant::{
     check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
 };
@@ -197,4 +200,28 @@ pub(crate) fn check_same_length(input: usize, output: usize) -> Result<(), Tflit
             actual: output,
         })
     }
+}
+
+/// `RELU`'s row in `OPS`: checks the operator (an int8 activation in and
+/// out) and prepares its step.
+pub(crate) fn prepare_relu<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let operands = check_unary(c)?;
+    let [(si, zi), (so, zo)] = operands.quant;
+    Ok(operands.step(UnaryKernel::Relu(relu_params(si, zi, so, zo)?)))
+}
+
+/// `RELU6`'s row in `OPS`: checks the operator (an int8 activation in and
+/// out) and prepares its step (TFLite Micro's clamp in the input's scale).
+pub(crate) fn prepare_relu6<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let operands = check_unary(c)?;
+    let [(si, zi), _] = operands.quant;
+    Ok(operands.step(UnaryKernel::Relu6(relu6_params(si, zi)?)))
 }

@@ -2,7 +2,9 @@
 //! the input's scale and zero point to the output's, as TFLite Micro's
 //! `quantize_common.cc` and `reference_ops::Requantize` compute it.
 
+use crate::elementwise::{check_unary, UnaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
 use crate::quant::{
     check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
 };
@@ -99,4 +101,12 @@ pub fn requantize_int8(
         *y = raw.clamp(-128, 127) as i8;
     }
     Ok(())
+}
+
+/// `QUANTIZE` from int8 to int8 (called by `QUANTIZE`'s row's `prepare`
+/// for an int8 input): checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(c: &Checker<'m>) -> Result<Step<'m>, TfliteError> {
+    let operands = check_unary(c)?;
+    let [(si, zi), (so, zo)] = operands.quant;
+    Ok(operands.step(UnaryKernel::Requantize(requantize_params(si, zi, so, zo)?)))
 }

@@ -3,7 +3,10 @@
 //! inverse square root as a fixed-point multiplier (TFLite's
 //! `GetInvSqrtQuantizedMultiplierExp`), rescaled to the output.
 
+use crate::elementwise::{check_unary, UnaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
+use crate::ops::OpShape;
 use crate::quant::{
     check_int8, check_scale, inv_sqrt_multiplier, multiply_by_quantized_multiplier,
     quantize_multiplier, sqrt_f32, QuantizedMultiplier, Rounding,
@@ -154,4 +157,16 @@ pub fn rsqrt_int8(
         *y = raw.clamp(-128, 127) as i8;
     }
     Ok(())
+}
+
+/// `RSQRT`'s row in `OPS`: checks the operator (an int8 activation in and
+/// out) and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let operands = check_unary(c)?;
+    let [(si, zi), (so, zo)] = operands.quant;
+    Ok(operands.step(UnaryKernel::Rsqrt(rsqrt_params(si, zi, so, zo)?)))
 }

@@ -3,7 +3,10 @@
 //! broadcasts, as TFLite Micro's `squared_difference.cc` computes it.
 
 use crate::add::broadcast_binary;
+use crate::elementwise::{check_binary, BinaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
+use crate::ops::OpShape;
 use crate::quant::{
     check_int8, check_scale, quantize_multiplier, quantize_multiplier_smaller_than_one,
     QuantizedMultiplier, Rounding, Scale,
@@ -187,4 +190,18 @@ where
             .saturating_add(p.output_zero_point);
         raw.clamp(-128, 127) as i8
     })
+}
+
+/// `SQUARED_DIFFERENCE`'s row in `OPS`: checks the operator (two int8
+/// operands, each an activation or a constant, broadcast) and prepares its
+/// step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let operands = check_binary(c, shape)?;
+    let [(s1, z1), (s2, z2), (so, zo)] = operands.quant;
+    let params = squared_difference_params(s1, z1, s2, z2, so, zo)?;
+    Ok(operands.step(BinaryKernel::SquaredDifference(params)))
 }

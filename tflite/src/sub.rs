@@ -4,7 +4,12 @@
 //! `BroadcastQuantSubSlow` compute it.
 
 use crate::add::broadcast_binary;
+use crate::elementwise::{check_binary, BinaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
+use crate::model::OptionsReader;
+use crate::ops::OpShape;
+use crate::options::Options;
 use crate::quant::{
     check_int8, check_int8_clamp, check_scale, quantize_multiplier_smaller_than_one,
     QuantizedMultiplier, Rounding, Scale,
@@ -210,4 +215,42 @@ where
             .saturating_add(p.output_zero_point);
         raw.clamp(p.output_min, p.output_max) as i8
     })
+}
+
+/// `SUB`'s options table in the schema's `BuiltinOptions` union.
+const SUB_OPTIONS: u8 = 28;
+
+/// Reads `SUB`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let (act, pot) = match r.table(SUB_OPTIONS, "SubOptions")? {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
+            // the schema's default is true
+            t.u8(1, 1).map_err(r.fault("pot_scale_int16"))? != 0,
+        ),
+        None => (0, true),
+    };
+    Ok(Options::Sub(SubOptions {
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+        pot_scale_int16: pot,
+    }))
+}
+
+/// `SUB`'s row in `OPS`: checks the operator (two int8 operands, each an
+/// activation or a constant, broadcast) and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Sub(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    let operands = check_binary(c, shape)?;
+    let [(s1, z1), (s2, z2), (so, zo)] = operands.quant;
+    let (lo, hi) = c.clamp(options.fused_activation, so, zo)?;
+    let params = sub_params(s1, z1, s2, z2, so, zo, lo, hi)?;
+    Ok(operands.step(BinaryKernel::Sub(params)))
 }

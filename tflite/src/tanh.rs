@@ -2,7 +2,10 @@
 //! `reference_integer_ops::Tanh`, gemmlowp's fixed-point tanh of the input
 //! rescaled to Q4.27, written to an output of scale 1/128 and zero point 0.
 
+use crate::elementwise::{check_unary, UnaryKernel};
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
+use crate::ops::OpShape;
 use crate::quant::{
     check_int8, q4_input_multiplier, rounding_divide_by_pot, tanh_q4, QuantizedMultiplier,
     Rounding, Scale,
@@ -140,4 +143,16 @@ pub fn tanh_int8(input: &[i8], params: &TanhParams, output: &mut [i8]) -> Result
         };
     }
     Ok(())
+}
+
+/// `TANH`'s row in `OPS`: checks the operator (an int8 activation in and
+/// out) and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let operands = check_unary(c)?;
+    let [(si, zi), (so, zo)] = operands.quant;
+    Ok(operands.step(UnaryKernel::Tanh(tanh_params(si, zi, so, zo)?)))
 }
