@@ -9,6 +9,9 @@
 //! references written plainly here, and the checks that refuse bad lengths
 //! and parameters before anything is written.
 
+// TfliteError, the crate's error, as it is, in the kernels' closures
+#![allow(clippy::result_large_err)]
+
 use proptest::prelude::*;
 use serde_json::Value;
 use shapecheck_tflite::{
