@@ -19,7 +19,13 @@
 //! [`mean_int8`] (the spatial mean), [`softmax_int8`] (TFLite Micro's fixed
 //! point) and [`reshape`]; and, as TFLite Micro computes them,
 //! [`add_int8`] (with numpy's broadcasting, [`broadcast_shape`]), [`pad`],
-//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]. Each op's
+//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]; the
+//! element-wise ops, broadcast as `ADD` ([`mul_int8`], [`sub_int8`],
+//! [`div_int8`], [`squared_difference_int8`], [`prelu_int8`], and
+//! [`maximum`] and [`minimum`] for any element type) or one input to one
+//! output ([`relu_int8`], [`relu6_int8`] (TFLite Micro's clamp without
+//! rescaling), [`leaky_relu_int8`], [`hard_swish_int8`], [`tanh_int8`],
+//! [`rsqrt_int8`] and [`requantize_int8`], the int8 → int8 `QUANTIZE`). Each op's
 //! quantization arithmetic, from the tensors' float scales to the kernel's
 //! constants, is one function ([`add_params`], [`logistic_params`],
 //! [`mean_params`], [`softmax_params`], ...). [`OPS`] is the table of the
