@@ -7,7 +7,8 @@ use crate::error::TfliteError;
 use crate::interpreter::{Checker, Step};
 use crate::ops::OpShape;
 use crate::quant::{
-    check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
+    check_int8, check_int8_clamp, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding,
+    Scale,
 };
 use crate::quantize::quantize_value;
 
@@ -79,7 +80,7 @@ pub fn relu_params(
 fn check(p: &ReluParams) -> Result<(), TfliteError> {
     check_int8("RELU's input zero point", p.input_zero_point)?;
     check_int8("RELU's output zero point", p.output_zero_point)?;
-    crate::quant::check_int8_clamp("RELU's output_min", p.output_min, p.output_max)
+    check_int8_clamp("RELU's output_min", p.output_min, p.output_max)
 }
 
 /// TFLite's int8 `RELU` (TFLite Micro's `ReluQuantized`): for each input
@@ -179,7 +180,7 @@ pub fn relu6_int8(
     output: &mut [i8],
 ) -> Result<(), TfliteError> {
     check_same_length(input.len(), output.len())?;
-    crate::quant::check_int8_clamp("RELU6's lower end", params.lower, params.upper)?;
+    check_int8_clamp("RELU6's lower end", params.lower, params.upper)?;
     // both ends in int8
     let (lower, upper) = (params.lower as i8, params.upper as i8);
     for (y, &x) in output.iter_mut().zip(input) {
