@@ -29,6 +29,7 @@ use crate::types::TensorType;
 use crate::values::Values;
 
 /// A binary op's kernel and its constants.
+#[derive(Clone)]
 pub(crate) enum BinaryKernel {
     Mul(MulParams),
     Sub(SubParams),
@@ -68,6 +69,7 @@ impl BinaryKernel {
 
 /// A binary op's interpreter step: its operands' places (or constants)
 /// and shapes, and its kernel.
+#[derive(Clone)]
 pub(crate) struct BinaryStep<'m> {
     a: Source<'m>,
     b: Source<'m>,
@@ -189,6 +191,7 @@ pub(crate) fn check_same_quantization(
 }
 
 /// A one-input op's kernel and its constants.
+#[derive(Clone)]
 pub(crate) enum UnaryKernel {
     Relu(ReluParams),
     Relu6(Relu6Params),
@@ -201,6 +204,7 @@ pub(crate) enum UnaryKernel {
 
 /// A one-input op's interpreter step: its activations' places and its
 /// kernel.
+#[derive(Clone)]
 pub(crate) struct UnaryStep {
     input: Range<usize>,
     output: Range<usize>,

@@ -46,6 +46,10 @@ pub enum Arithmetic {
 pub struct ArenaSizes {
     /// elements of the int8 activations
     pub int8: usize,
+    /// elements of the int16 activations (TFLite's 16x8 mode)
+    pub int16: usize,
+    /// elements of the int32 activations (`ARG_MAX`'s output)
+    pub int32: usize,
     /// elements of the f32 activations
     pub float32: usize,
     /// requantization multipliers of the widest quantized layer (one per
@@ -63,17 +67,44 @@ pub struct ArenaSizes {
 /// use shapecheck_tflite::{Arena, QuantizedMultiplier};
 ///
 /// let (mut int8, mut float32, mut multipliers) = ([0i8; 64], [0f32; 0], [QuantizedMultiplier::ZERO; 16]);
-/// let arena = Arena { int8: &mut int8, float32: &mut float32, multipliers: &mut multipliers };
+/// let arena = Arena { int8: &mut int8, float32: &mut float32, multipliers: &mut multipliers, ..Arena::default() };
 /// assert_eq!(arena.int8.len(), 64);
 /// ```
 #[derive(Debug)]
 pub struct Arena<'a> {
     /// the int8 activations
     pub int8: &'a mut [i8],
+    /// the int16 activations (TFLite's 16x8 mode; empty for a model
+    /// without them)
+    pub int16: &'a mut [i16],
+    /// the int32 activations (empty for a model without them)
+    pub int32: &'a mut [i32],
     /// the f32 activations
     pub float32: &'a mut [f32],
     /// scratch for a layer's multipliers
     pub multipliers: &'a mut [QuantizedMultiplier],
+}
+
+impl Default for Arena<'_> {
+    /// Every buffer empty: the start of an arena whose other buffers are
+    /// given, `Arena { int8: &mut int8, ..Arena::default() }`.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Arena;
+    ///
+    /// let mut int8 = [0i8; 16];
+    /// let arena = Arena { int8: &mut int8, ..Arena::default() };
+    /// assert_eq!((arena.int8.len(), arena.int16.len(), arena.float32.len()), (16, 0, 0));
+    /// ```
+    fn default() -> Self {
+        Arena {
+            int8: &mut [],
+            int16: &mut [],
+            int32: &mut [],
+            float32: &mut [],
+            multipliers: &mut [],
+        }
+    }
 }
 
 /// A tensor's data in an [`Interpreter`]: the element types it runs.
@@ -89,6 +120,10 @@ pub struct Arena<'a> {
 pub enum TensorData<'a> {
     /// int8 elements
     Int8(&'a [i8]),
+    /// int16 elements
+    Int16(&'a [i16]),
+    /// int32 elements
+    Int32(&'a [i32]),
     /// f32 elements
     Float32(&'a [f32]),
 }
@@ -104,6 +139,8 @@ impl TensorData<'_> {
     pub fn len(&self) -> usize {
         match self {
             TensorData::Int8(d) => d.len(),
+            TensorData::Int16(d) => d.len(),
+            TensorData::Int32(d) => d.len(),
             TensorData::Float32(d) => d.len(),
         }
     }
@@ -129,6 +166,8 @@ impl TensorData<'_> {
     pub fn dtype(&self) -> TensorType {
         match self {
             TensorData::Int8(_) => TensorType::Int8,
+            TensorData::Int16(_) => TensorType::Int16,
+            TensorData::Int32(_) => TensorType::Int32,
             TensorData::Float32(_) => TensorType::Float32,
         }
     }
@@ -154,7 +193,7 @@ impl TensorData<'_> {
 /// let sizes = Interpreter::arena_sizes(&model)?;
 /// let mut int8 = vec![0i8; sizes.int8];
 /// let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
-/// let arena = Arena { int8: &mut int8, float32: &mut [], multipliers: &mut multipliers };
+/// let arena = Arena { int8: &mut int8, float32: &mut [], multipliers: &mut multipliers, ..Arena::default() };
 /// let mut interpreter = Interpreter::new(model, arena, Arithmetic::Micro)?;
 /// interpreter.set_input(0, TensorData::Int8(&[-108]))?; // x = 0.5
 /// interpreter.invoke()?;
@@ -166,14 +205,37 @@ pub struct Interpreter<'m, 'a> {
     model: Model<'m>,
     arena: Arena<'a>,
     arithmetic: Arithmetic,
+    /// the plan it runs, prepared once ([`with_plan`](Self::with_plan));
+    /// `None`: each operator is checked and prepared as it runs
+    #[cfg(feature = "alloc")]
+    plan: Option<&'a Plan<'m>>,
 }
 
 mod checker;
+#[cfg(feature = "alloc")]
+mod plan;
 mod step;
+
+#[cfg(feature = "alloc")]
+pub use plan::{Layout, Plan};
 
 pub(crate) use checker::{dim, split, split2, Checker, Quantized, Slot, Source};
 use checker::{is_activation, operand_error, slot};
 pub(crate) use step::{Buffers, Step};
+
+/// The error of a step whose output overlaps an input: `prepare` rejected
+/// an output that is the input, and the activations of two tensors live
+/// at the same operator never overlap, so a run does not meet it.
+fn overlap_error(model: &Model<'_>, op: &Operator<'_>) -> TfliteError {
+    match op.output(0).and_then(|i| model.tensor(i)) {
+        Some(output) => operand_error(Some(op), "output", &output, OperandProblem::IsInput),
+        None => TfliteError::MissingOperand {
+            operator: op.index(),
+            op: op.op(),
+            operand: "output",
+        },
+    }
+}
 
 impl<'m, 'a> Interpreter<'m, 'a> {
     /// The lengths of the buffers `model` needs: the elements of its int8
@@ -193,12 +255,16 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     pub fn arena_sizes(model: &Model<'_>) -> Result<ArenaSizes, TfliteError> {
         let mut sizes = ArenaSizes {
             int8: 0,
+            int16: 0,
+            int32: 0,
             float32: 0,
             multipliers: 0,
         };
         for t in model.tensors().filter(is_activation) {
             let total = match t.dtype() {
                 TensorType::Int8 => &mut sizes.int8,
+                TensorType::Int16 => &mut sizes.int16,
+                TensorType::Int32 => &mut sizes.int32,
                 _ => &mut sizes.float32,
             };
             *total = total
@@ -231,7 +297,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     ///
     /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
     /// let mut small = [0i8; 10];
-    /// let arena = Arena { int8: &mut small, float32: &mut [], multipliers: &mut [] };
+    /// let arena = Arena { int8: &mut small, float32: &mut [], multipliers: &mut [], ..Arena::default() };
     /// let err = Interpreter::new(model, arena, Arithmetic::Micro).unwrap_err();
     /// assert_eq!(err.to_string(), "the int8 activations need 7928 elements, and their buffer has 10");
     /// # Ok::<(), TfliteError>(())
@@ -244,6 +310,8 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         let sizes = Self::arena_sizes(&model)?;
         for (what, needed, given) in [
             ("int8 activations", sizes.int8, arena.int8.len()),
+            ("int16 activations", sizes.int16, arena.int16.len()),
+            ("int32 activations", sizes.int32, arena.int32.len()),
             ("f32 activations", sizes.float32, arena.float32.len()),
             ("multipliers", sizes.multipliers, arena.multipliers.len()),
         ] {
@@ -259,11 +327,56 @@ impl<'m, 'a> Interpreter<'m, 'a> {
             model,
             arena,
             arithmetic,
+            #[cfg(feature = "alloc")]
+            plan: None,
         };
         for op in model.operators() {
             interpreter.prepare(&op)?;
         }
         Ok(interpreter)
+    }
+
+    /// An interpreter of `plan`'s model in `arena`, with its layout and
+    /// rounding (feature `alloc`). Every operator was checked and prepared
+    /// when the plan was made: this checks the arena's lengths against
+    /// [`Plan::arena_sizes`] ([`TfliteError::Arena`]), and
+    /// [`invoke`](Self::invoke) then only runs the prepared steps.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Layout, Model, Plan, TensorData};
+    ///
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite")))?;
+    /// let plan = Plan::new(model, Arithmetic::Micro, Layout::Packed)?;
+    /// let mut int8 = vec![0i8; plan.arena_sizes().int8];
+    /// let mut interpreter = Interpreter::with_plan(&plan, Arena { int8: &mut int8, ..Arena::default() })?;
+    /// interpreter.set_input(0, TensorData::Int8(&[-108]))?; // x = 0.5
+    /// interpreter.invoke()?;
+    /// assert_eq!(interpreter.output(0), Some(TensorData::Int8(&[57])));
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn with_plan(plan: &'a Plan<'m>, arena: Arena<'a>) -> Result<Self, TfliteError> {
+        let sizes = plan.arena_sizes();
+        for (what, needed, given) in [
+            ("int8 activations", sizes.int8, arena.int8.len()),
+            ("int16 activations", sizes.int16, arena.int16.len()),
+            ("int32 activations", sizes.int32, arena.int32.len()),
+            ("f32 activations", sizes.float32, arena.float32.len()),
+        ] {
+            if given < needed {
+                return Err(TfliteError::Arena {
+                    what,
+                    needed,
+                    given,
+                });
+            }
+        }
+        Ok(Interpreter {
+            model: *plan.model(),
+            arena,
+            arithmetic: plan.arithmetic(),
+            plan: Some(plan),
+        })
     }
 
     /// The model.
@@ -272,7 +385,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model};
     /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
     /// # let mut f = [0f32; 34];
-    /// let interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// let interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [], ..Arena::default() }, Arithmetic::Micro)?;
     /// assert_eq!(interpreter.model().operator_count(), 3);
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
@@ -280,8 +393,13 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         &self.model
     }
 
-    /// Where activation tensor `index` lives ([`slot`]).
+    /// Where activation tensor `index` lives: the plan's layout, or
+    /// [`slot`]'s, each tensor at its own place.
     fn slot(&self, index: usize) -> Option<Slot> {
+        #[cfg(feature = "alloc")]
+        if let Some(plan) = self.plan {
+            return plan.slot(index);
+        }
         slot(&self.model, index)
     }
 
@@ -293,7 +411,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TensorData};
     /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
     /// # let mut f = [0f32; 34];
-    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [], ..Arena::default() }, Arithmetic::Micro)?;
     /// interpreter.set_input(0, TensorData::Float32(&[1.0]))?;
     /// interpreter.invoke()?;
     /// let Some(TensorData::Float32(hidden)) = interpreter.tensor(7) else { panic!() };
@@ -305,6 +423,8 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         let slot = self.slot(index)?;
         Some(match slot.dtype {
             TensorType::Int8 => TensorData::Int8(self.arena.int8.get(slot.range)?),
+            TensorType::Int16 => TensorData::Int16(self.arena.int16.get(slot.range)?),
+            TensorType::Int32 => TensorData::Int32(self.arena.int32.get(slot.range)?),
             _ => TensorData::Float32(self.arena.float32.get(slot.range)?),
         })
     }
@@ -315,7 +435,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TensorData};
     /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
     /// # let mut f = [0f32; 34];
-    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [], ..Arena::default() }, Arithmetic::Micro)?;
     /// interpreter.set_input(0, TensorData::Float32(&[1.5708]))?;
     /// interpreter.invoke()?;
     /// let Some(TensorData::Float32(&[y])) = interpreter.output(0) else { panic!() };
@@ -336,7 +456,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TensorData};
     /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
     /// # let mut f = [0f32; 34];
-    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [], ..Arena::default() }, Arithmetic::Micro)?;
     /// let err = interpreter.set_input(0, TensorData::Int8(&[1])).unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
@@ -374,6 +494,16 @@ impl<'m, 'a> Interpreter<'m, 'a> {
                     dst.copy_from_slice(d);
                 }
             }
+            TensorData::Int16(d) => {
+                if let Some(dst) = self.arena.int16.get_mut(slot.range) {
+                    dst.copy_from_slice(d);
+                }
+            }
+            TensorData::Int32(d) => {
+                if let Some(dst) = self.arena.int32.get_mut(slot.range) {
+                    dst.copy_from_slice(d);
+                }
+            }
             TensorData::Float32(d) => {
                 if let Some(dst) = self.arena.float32.get_mut(slot.range) {
                     dst.copy_from_slice(d);
@@ -392,7 +522,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
     /// let mut int8 = vec![0i8; 7928];
     /// let mut m = [QuantizedMultiplier::ZERO; 8];
-    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut int8, float32: &mut [], multipliers: &mut m }, Arithmetic::Micro)?;
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut int8, float32: &mut [], multipliers: &mut m, ..Arena::default() }, Arithmetic::Micro)?;
     /// interpreter.set_input(0, TensorData::Int8(&[-123; 1960]))?; // every feature 0.5
     /// interpreter.invoke()?;
     /// // the models README's cross-check with microflow
@@ -400,6 +530,24 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn invoke(&mut self) -> Result<(), TfliteError> {
+        #[cfg(feature = "alloc")]
+        if let Some(plan) = self.plan {
+            let fc_rounding = self.fc_rounding();
+            for (op, (step, multipliers)) in self.model.operators().zip(plan.steps()) {
+                let overlap = overlap_error(&self.model, &op);
+                let mut buffers = Buffers {
+                    int8: &mut *self.arena.int8,
+                    int16: &mut *self.arena.int16,
+                    int32: &mut *self.arena.int32,
+                    float32: &mut *self.arena.float32,
+                    multipliers,
+                    fc_rounding,
+                    overlap,
+                };
+                step.clone().run(&mut buffers)?;
+            }
+            return Ok(());
+        }
         for op in self.model.operators() {
             let step = self.prepare(&op)?;
             self.run(&op, step)?;
@@ -420,26 +568,25 @@ impl<'m, 'a> Interpreter<'m, 'a> {
 
     /// Runs a prepared step.
     fn run(&mut self, op: &Operator<'m>, step: Step<'m>) -> Result<(), TfliteError> {
-        // `prepare` rejected an output that is the input, and the
-        // activations of two tensors never overlap: this error is not met
-        let overlap = match op.output(0).and_then(|i| self.model.tensor(i)) {
-            Some(output) => operand_error(Some(op), "output", &output, OperandProblem::IsInput),
-            None => TfliteError::MissingOperand {
-                operator: op.index(),
-                op: op.op(),
-                operand: "output",
-            },
-        };
+        let overlap = overlap_error(&self.model, op);
+        let fc_rounding = self.fc_rounding();
         let mut buffers = Buffers {
             int8: &mut *self.arena.int8,
+            int16: &mut *self.arena.int16,
+            int32: &mut *self.arena.int32,
             float32: &mut *self.arena.float32,
             multipliers: &*self.arena.multipliers,
-            fc_rounding: match self.arithmetic {
-                Arithmetic::Micro => Rounding::Double,
-                Arithmetic::Reference => Rounding::Single,
-            },
+            fc_rounding,
             overlap,
         };
         step.run(&mut buffers)
+    }
+
+    /// The rounding of `FULLY_CONNECTED`'s requantization.
+    fn fc_rounding(&self) -> Rounding {
+        match self.arithmetic {
+            Arithmetic::Micro => Rounding::Double,
+            Arithmetic::Reference => Rounding::Single,
+        }
     }
 }

@@ -20,6 +20,7 @@ use crate::softmax::SoftmaxStep;
 /// One operator, checked and ready to run (its multipliers, if any, in the
 /// arena's scratch). A new op adds its variant here and its line in
 /// [`Step::run`]; everything else of the op is in its module.
+#[derive(Clone)]
 pub(crate) enum Step<'m> {
     FullyConnected(FullyConnectedStep<'m>),
     DepthwiseConv(DepthwiseConvStep<'m>),
@@ -41,6 +42,8 @@ pub(crate) enum Step<'m> {
 /// an output range that overlaps an input (which `prepare` rules out).
 pub(crate) struct Buffers<'b> {
     pub(crate) int8: &'b mut [i8],
+    pub(crate) int16: &'b mut [i16],
+    pub(crate) int32: &'b mut [i32],
     pub(crate) float32: &'b mut [f32],
     pub(crate) multipliers: &'b [QuantizedMultiplier],
     pub(crate) fc_rounding: Rounding,
