@@ -129,15 +129,15 @@ pub fn add_params(
         output_max,
     )?;
     let twice_max_input_scale = 2.0 * f64::from(input1_scale.max(input2_scale));
-    let input1 = smaller_than_one(
+    let input1 = quantize_multiplier_smaller_than_one(
         "ADD's first input multiplier",
         f64::from(input1_scale) / twice_max_input_scale,
     )?;
-    let input2 = smaller_than_one(
+    let input2 = quantize_multiplier_smaller_than_one(
         "ADD's second input multiplier",
         f64::from(input2_scale) / twice_max_input_scale,
     )?;
-    let output = smaller_than_one(
+    let output = quantize_multiplier_smaller_than_one(
         "ADD's output multiplier 2 · max input scale / (2^20 · output scale)",
         twice_max_input_scale / (f64::from(1u32 << LEFT_SHIFT) * f64::from(output_scale)),
     )?;
@@ -151,11 +151,6 @@ pub fn add_params(
         output_min,
         output_max,
     })
-}
-
-/// TFLite's `QuantizeMultiplierSmallerThanOneExp`.
-fn smaller_than_one(what: &'static str, real: f64) -> Result<QuantizedMultiplier, TfliteError> {
-    quantize_multiplier_smaller_than_one(what, real)
 }
 
 /// The zero points and clamp of an int8 `ADD`: each zero point in
