@@ -3,7 +3,13 @@
 //!
 //! ```text
 //! cargo run --release -p shapecheck-tflite --example model -- MODEL.tflite INPUTS.json
+//! cargo run --release -p shapecheck-tflite --example model -- MODEL.tflite --plan PLAN.svg
 //! ```
+//!
+//! The second form draws where the planner puts the model's int8
+//! activations (each a box from the operator that writes it to the last
+//! that reads it, at its offset; the liveness floor and the arena as
+//! lines) into PLAN.svg, and prints the arena's and the floor's bytes.
 //!
 //! INPUTS.json is a list with one tensor per model input, in order, each
 //! `{"shape": [...], "dtype": "int8" | "int16" | "int32" | "float32",
@@ -15,6 +21,9 @@
 //! code 1.
 
 use std::process::ExitCode;
+
+#[path = "support/plan_svg.rs"]
+mod plan_svg;
 
 use serde_json::{json, Value};
 use shapecheck_tflite::{
@@ -57,8 +66,15 @@ impl Input {
 /// The outputs, each a compact JSON object `{"shape", "dtype", "data"}` in
 /// that order (serde_json's `Value` would sort the keys).
 fn run(args: &[String]) -> Result<Vec<String>, String> {
+    if let [model_path, flag, svg_path] = args {
+        if flag == "--plan" {
+            return draw_plan(model_path, svg_path).map(|line| vec![line]);
+        }
+    }
     let [model_path, inputs_path] = args else {
-        return Err("usage: model MODEL.tflite INPUTS.json".into());
+        return Err(
+            "usage: model MODEL.tflite INPUTS.json, or model MODEL.tflite --plan PLAN.svg".into(),
+        );
     };
     let bytes = std::fs::read(model_path).map_err(|e| format!("cannot read {model_path}: {e}"))?;
     let model = Model::parse(&bytes).map_err(|e| format!("{model_path}: {e}"))?;
@@ -132,6 +148,25 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
         ));
     }
     Ok(outputs)
+}
+
+/// `--plan`: the plan's picture into `svg_path`; the line printed says
+/// where it went and the arena's and the floor's bytes, as JSON.
+fn draw_plan(model_path: &str, svg_path: &str) -> Result<String, String> {
+    let bytes = std::fs::read(model_path).map_err(|e| format!("cannot read {model_path}: {e}"))?;
+    let model = Model::parse(&bytes).map_err(|e| format!("{model_path}: {e}"))?;
+    let title = std::path::Path::new(model_path)
+        .file_stem()
+        .map_or(model_path.into(), |s| s.to_string_lossy());
+    let svg = plan_svg::plan_svg(&model, &title).map_err(|e| format!("{model_path}: {e}"))?;
+    std::fs::write(svg_path, &svg).map_err(|e| format!("cannot write {svg_path}: {e}"))?;
+    let (_, lifetimes) = shapecheck_tflite::plan::activations(&model, TensorType::Int8);
+    let arena = shapecheck_tflite::plan::place(&lifetimes).size;
+    let floor = shapecheck_tflite::plan::liveness_floor(&lifetimes);
+    Ok(format!(
+        "{{\"plan\":{},\"arena_bytes\":{arena},\"floor_bytes\":{floor}}}",
+        json!(svg_path)
+    ))
 }
 
 /// Input `k` from its JSON tensor, checked against the model's input `k`:

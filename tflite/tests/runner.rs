@@ -159,3 +159,23 @@ fn bad_json_a_wrong_count_and_a_missing_file_are_one_line_and_exit_code_1() {
         assert!(stderr.contains(message), "{stderr}");
     }
 }
+
+/// `--plan PLAN.svg`: person detection's picture, one box per placed
+/// activation, and its arena and floor printed (both 55,296 B).
+#[test]
+fn the_plan_is_drawn() {
+    let svg = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("person_detect_plan.svg");
+    let model = manifest_dir().join("tests/models/person_detect.tflite");
+    let out = runner(&[model.to_str().unwrap(), "--plan", svg.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(printed[0]["arena_bytes"], 55_296);
+    assert_eq!(printed[0]["floor_bytes"], 55_296);
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg"), "{picture}");
+    // one box per activation the planner places (30 operators write one
+    // each; the reshape's output is its input's), each with its tooltip
+    assert_eq!(picture.matches("<rect x=").count(), 30);
+    assert!(picture.contains("<title>tensor 34 "), "the first 1x1 convolution's input");
+    assert!(picture.contains("arena (RAM_BYTES) = liveness floor: 55296 B"));
+}
