@@ -300,6 +300,80 @@ where
     B: Values<i8> + ?Sized,
 {
     let kernel = Kernel::new(params)?;
+    broadcast_binary(a, a_shape, b, b_shape, output, |x1, x2| {
+        kernel.apply(x1, x2)
+    })
+}
+
+/// TFLite's f32 `ADD` (TFLite Micro's `reference_ops::Add` and its 6-dim
+/// broadcast): for each output element and its two inputs (broadcast as
+/// [`broadcast_shape`] says), `x1 + x2` in f32, then clamped as TFLite's
+/// `ActivationFunctionWithMinMax`: `max(·, output_min)`, then
+/// `min(·, output_max)` ([`activation_range_f32`](crate::activation_range_f32)
+/// gives the bounds of a fused activation). Either input may be a slice or
+/// a constant read in place from a model ([`Values`]).
+///
+/// Fails, with `output` untouched, when the shapes do not broadcast or
+/// have more than 6 dims, an input's length is not its shape's element
+/// count, or `output` is not as long as the broadcast shape's count.
+///
+/// ```
+/// use shapecheck_tflite::{activation_range_f32, add_f32, Activation};
+///
+/// let (lo, hi) = activation_range_f32(Activation::Relu)?;
+/// let mut out = [0f32; 4];
+/// // [2, 2] + [2]: the row added to both rows, then ReLU
+/// add_f32(&[1.0, 2.0, 3.0, 4.0], &[2, 2], &[0.5, -3.0], &[2], lo, hi, &mut out)?;
+/// assert_eq!(out, [1.5, 0.0, 3.5, 1.0]);
+/// assert!(add_f32(&[1.0], &[2], &[1.0], &[1], lo, hi, &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn add_f32<A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    output_min: f32,
+    output_max: f32,
+    output: &mut [f32],
+) -> Result<(), TfliteError>
+where
+    A: Values<f32> + ?Sized,
+    B: Values<f32> + ?Sized,
+{
+    crate::float_ops::binary_f32(
+        crate::float_ops::BinaryF32::Add,
+        (a, a_shape),
+        (b, b_shape),
+        (output_min, output_max),
+        output,
+    )
+}
+
+/// `f` of each output element's two inputs, the inputs broadcast as numpy
+/// broadcasts ([`broadcast_shape`]): the one broadcast of the binary
+/// kernels (`ADD`'s int8 and f32 ones, and the f32 `SUB`, `MUL` and
+/// `SQUARED_DIFFERENCE` of `float_ops`). Every length is checked before
+/// `output` is written: it fails, with `output` untouched, when the shapes
+/// do not broadcast or have more than 6 dims, an input's length is not its
+/// shape's element count, or `output` is not as long as the broadcast
+/// shape's count. Shapes equal once right-aligned take a path without
+/// index arithmetic.
+pub(crate) fn broadcast_binary<T, Y, A, B, F>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    output: &mut [Y],
+    f: F,
+) -> Result<(), TfliteError>
+where
+    T: Copy,
+    Y: Copy,
+    A: Values<T> + ?Sized,
+    B: Values<T> + ?Sized,
+    F: Fn(T, T) -> Y,
+{
     let (out_dims, rank) = broadcast_shape(a_shape, b_shape)?;
     let out_dims = out_dims.get(..rank).unwrap_or(&[]);
     let a_count = check_length("first input", a_shape, a.count())?;
@@ -312,12 +386,12 @@ where
         // the same shape once right-aligned (no dim of either is broadcast
         // when both counts are the output's, none being 0)
         for (y, (x1, x2)) in output.iter_mut().zip(a.run(0, count).zip(b.run(0, count))) {
-            *y = kernel.apply(x1, x2);
+            *y = f(x1, x2);
         }
         return Ok(());
     }
     let plan = Plan::new(a_shape, b_shape, out_dims, rank);
-    plan.run(a, b, &kernel, output);
+    plan.run(a, b, &f, output);
     Ok(())
 }
 
@@ -439,10 +513,13 @@ impl Plan {
         strides
     }
 
-    fn run<A, B>(&self, a: &A, b: &B, kernel: &Kernel, output: &mut [i8])
+    fn run<T, Y, A, B, F>(&self, a: &A, b: &B, f: &F, output: &mut [Y])
     where
-        A: Values<i8> + ?Sized,
-        B: Values<i8> + ?Sized,
+        T: Copy,
+        Y: Copy,
+        A: Values<T> + ?Sized,
+        B: Values<T> + ?Sized,
+        F: Fn(T, T) -> Y,
     {
         let a_strides = self.strides(true);
         let b_strides = self.strides(false);
@@ -464,23 +541,21 @@ impl Plan {
             }
             let (a_end, b_end) = (a_start + inner, b_start + inner);
             match (a_broadcast, b_broadcast) {
-                (false, false) => {
-                    add_row(a.run(a_start, a_end), b.run(b_start, b_end), row, kernel)
-                }
+                (false, false) => binary_row(a.run(a_start, a_end), b.run(b_start, b_end), row, f),
                 (false, true) => {
                     let Some(x2) = b.at(b_start) else { continue };
-                    add_row(a.run(a_start, a_end), core::iter::repeat(x2), row, kernel)
+                    binary_row(a.run(a_start, a_end), core::iter::repeat(x2), row, f)
                 }
                 (true, false) => {
                     let Some(x1) = a.at(a_start) else { continue };
-                    add_row(core::iter::repeat(x1), b.run(b_start, b_end), row, kernel)
+                    binary_row(core::iter::repeat(x1), b.run(b_start, b_end), row, f)
                 }
                 // not for a dim above 1: both inputs would have it
                 (true, true) => {
                     let (Some(x1), Some(x2)) = (a.at(a_start), b.at(b_start)) else {
                         continue;
                     };
-                    row.fill(kernel.apply(x1, x2));
+                    row.fill(f(x1, x2));
                 }
             }
         }
@@ -488,14 +563,14 @@ impl Plan {
 }
 
 #[inline(always)]
-fn add_row(
-    xs1: impl Iterator<Item = i8>,
-    xs2: impl Iterator<Item = i8>,
-    row: &mut [i8],
-    kernel: &Kernel,
+fn binary_row<T, Y>(
+    xs1: impl Iterator<Item = T>,
+    xs2: impl Iterator<Item = T>,
+    row: &mut [Y],
+    f: &impl Fn(T, T) -> Y,
 ) {
     for (y, (x1, x2)) in row.iter_mut().zip(xs1.zip(xs2)) {
-        *y = kernel.apply(x1, x2);
+        *y = f(x1, x2);
     }
 }
 
@@ -546,6 +621,15 @@ pub(crate) fn prepare<'m>(
     let Options::Add(options) = c.op.options() else {
         return Err(c.unsupported());
     };
+    let a = c.input(0, "input1")?;
+    if a.dtype() == TensorType::Float32 {
+        return crate::float_ops::prepare_binary_f32(
+            c,
+            shape,
+            crate::float_ops::BinaryF32::Add,
+            options.fused_activation,
+        );
+    }
     check_add(c, options, shape).map(Step::Add)
 }
 

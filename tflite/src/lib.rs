@@ -93,13 +93,18 @@ mod dims;
 #[cfg(any(shapecheck_dsp, test))]
 #[allow(unsafe_code)]
 mod dsp;
+mod elu;
 mod error;
+mod exp;
 mod flatbuffer;
+mod float_math;
+mod float_ops;
 mod fully_connected;
 mod interpreter;
 mod logistic;
 mod mean;
 mod model;
+mod neg;
 mod ops;
 mod options;
 mod pad;
@@ -112,13 +117,16 @@ mod types;
 mod values;
 mod window;
 
-pub use add::{add_int8, add_params, broadcast_shape, AddParams};
+pub use add::{add_f32, add_int8, add_params, broadcast_shape, AddParams};
 pub use array::{Array, ArrayIter, LeNumber};
 pub use conv::{conv_2d_int8, Conv2dDims, Conv2dParams};
 pub use depthwise_conv::{
     conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
 };
+pub use elu::{elu_f32, elu_value};
 pub use error::{Name, OperandProblem, Place, TfliteError};
+pub use exp::{exp_f32, exp_value};
+pub use float_ops::{mean_f32, mul_f32, rsqrt_f32, rsqrt_value, squared_difference_f32, sub_f32};
 pub use fully_connected::{
     activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
@@ -127,6 +135,7 @@ pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
 pub use logistic::{logistic_int8, logistic_params, LogisticParams};
 pub use mean::{mean_int8, mean_params, MeanParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};
+pub use neg::neg_f32;
 pub use ops::{op_row, OpRow, OpShape, OptionsTable, MAX_DIMS, OPS};
 pub use options::{
     AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,

@@ -139,11 +139,11 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 13);
-/// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8");
+/// assert_eq!(OPS.len(), 16);
+/// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8, float32, float32 → float32");
 /// assert!(op_row(BuiltinOp::TANH).is_none());
 /// ```
-pub static OPS: [OpRow; 13] = [
+pub static OPS: [OpRow; 16] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -201,7 +201,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::ADD,
         options: OptionsTable::Add,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: crate::add::read_options,
         multipliers: no_multipliers,
@@ -260,6 +260,33 @@ pub static OPS: [OpRow; 13] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::quantize::prepare_dequantize,
+    },
+    OpRow {
+        op: BuiltinOp::ELU,
+        options: OptionsTable::None,
+        types: "float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::elu::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::NEG,
+        options: OptionsTable::None,
+        types: "float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::neg::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::EXP,
+        options: OptionsTable::None,
+        types: "float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::exp::prepare,
     },
 ];
 

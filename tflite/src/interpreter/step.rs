@@ -6,6 +6,7 @@ use crate::add::AddStep;
 use crate::conv::Conv2dStep;
 use crate::depthwise_conv::DepthwiseConvStep;
 use crate::error::TfliteError;
+use crate::float_ops::{BinaryF32Step, MapF32Step, MeanF32Step};
 use crate::fully_connected::FullyConnectedStep;
 use crate::logistic::LogisticStep;
 use crate::mean::MeanStep;
@@ -31,6 +32,12 @@ pub(crate) enum Step<'m> {
     Logistic(LogisticStep),
     Quantize(QuantizeStep),
     Reshape(ReshapeStep),
+    MapF32(MapF32Step),
+    BinaryF32(BinaryF32Step<'m>),
+    // made by `float_ops::prepare_mean_f32`, which `mean.rs` calls once
+    // joined
+    #[cfg_attr(not(test), allow(dead_code))]
+    MeanF32(MeanF32Step),
 }
 
 /// What a step runs over: the activation buffers, the multipliers its
@@ -61,6 +68,9 @@ impl Step<'_> {
             Step::Logistic(s) => s.run(b),
             Step::Quantize(s) => s.run(b),
             Step::Reshape(s) => s.run(b),
+            Step::MapF32(s) => s.run(b),
+            Step::BinaryF32(s) => s.run(b),
+            Step::MeanF32(s) => s.run(b),
         }
     }
 }
