@@ -19,7 +19,11 @@
 //! [`mean_int8`] (the spatial mean), [`softmax_int8`] (TFLite Micro's fixed
 //! point) and [`reshape`]; and, as TFLite Micro computes them,
 //! [`add_int8`] (with numpy's broadcasting, [`broadcast_shape`]), [`pad`],
-//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]. Each op's
+//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]; in f32,
+//! as TFLite Micro's float kernels compute them (the float ops of a float
+//! island between int8 ones, or of a float32 model), [`elu_f32`],
+//! [`exp_f32`], [`neg_f32`], [`rsqrt_f32`], [`add_f32`], [`sub_f32`],
+//! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`]. Each op's
 //! quantization arithmetic, from the tensors' float scales to the kernel's
 //! constants, is one function ([`add_params`], [`logistic_params`],
 //! [`mean_params`], [`softmax_params`], ...). [`OPS`] is the table of the
