@@ -69,7 +69,10 @@ fn same(a: f32, b: f32) -> bool {
 /// An error's invariants: a message, the output untouched.
 fn refused(e: TfliteError, out: &[f32], before: &[f32]) {
     assert!(!e.to_string().is_empty());
-    assert!(out.iter().zip(before).all(|(a, b)| a.to_bits() == b.to_bits()));
+    assert!(out
+        .iter()
+        .zip(before)
+        .all(|(a, b)| a.to_bits() == b.to_bits()));
 }
 
 fn unary(u: &mut Unstructured<'_>) {
@@ -139,10 +142,9 @@ fn index(shape: &[usize], out_shape: &[usize], flat_out: usize) -> usize {
         rest /= d;
     }
     let skip = out_shape.len() - shape.len();
-    shape
-        .iter()
-        .enumerate()
-        .fold(0, |flat, (k, &d)| flat * d + if d == 1 { 0 } else { multi[skip + k] })
+    shape.iter().enumerate().fold(0, |flat, (k, &d)| {
+        flat * d + if d == 1 { 0 } else { multi[skip + k] }
+    })
 }
 
 fn binary(u: &mut Unstructured<'_>) {
@@ -179,8 +181,7 @@ fn binary(u: &mut Unstructured<'_>) {
         (_, false) => squared_difference_f32(&a[..], &a_shape, &b[..], &b_shape, &mut out),
         (_, true) => squared_difference_f32(&a[..], &a_shape, &b_array, &b_shape, &mut out),
     };
-    let valid =
-        out_shape.is_some() && a.len() == a_len && b.len() == b_len && out.len() == out_len;
+    let valid = out_shape.is_some() && a.len() == a_len && b.len() == b_len && out.len() == out_len;
     match result {
         Err(e) => {
             assert!(!valid, "{a_shape:?} {b_shape:?}: {e}");
