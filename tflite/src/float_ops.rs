@@ -6,10 +6,11 @@
 //! int8 ones (`DEQUANTIZE` → float op → `QUANTIZE`, a "float island") and
 //! a float32 model run through these.
 //!
-//! The f32 paths of `SUB`, `MUL`, `SQUARED_DIFFERENCE`, `RSQRT` and `MEAN`
+//! The f32 paths of `ADD`, `SUB`, `MUL`, `SQUARED_DIFFERENCE` and `RSQRT`
 //! are here as functions their op's module calls from its `prepare` for
-//! an f32 input ([`prepare_binary_f32`], [`prepare_rsqrt_f32`],
-//! [`prepare_mean_f32`]); `ADD`'s `prepare` calls [`prepare_binary_f32`].
+//! an f32 input ([`prepare_binary_f32`], [`prepare_rsqrt_f32`]);
+//! `MEAN`'s, [`prepare_mean_f32`], waits for `MEAN`'s rewrite for any
+//! axes to call it.
 
 use crate::add::broadcast_binary;
 use crate::array::Array;
@@ -378,9 +379,6 @@ pub(crate) fn prepare_map_f32<'m>(
 
 /// `RSQRT`'s f32 `prepare` (its row's signature): what `rsqrt.rs`'s
 /// `prepare` calls for an f32 input.
-// RSQRT's row joins with the int8 RSQRT's module; until then the unit
-// tests below call it
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn prepare_rsqrt_f32<'m>(
     c: &Checker<'m>,
     _shape: &OpShape,
@@ -565,10 +563,11 @@ pub(crate) fn prepare_mean_f32<'m>(
 
 #[cfg(test)]
 mod tests {
-    //! The f32 steps whose ops have no row of their own here yet (`SUB`,
-    //! `MUL`, `SQUARED_DIFFERENCE`, `RSQRT`, `MEAN`), and `ADD`'s, each
-    //! prepared from its operator in a recorded float model and run over an
-    //! f32 buffer laid out as the interpreter lays it out, on every case.
+    //! The f32 steps, each prepared from its operator in a recorded float
+    //! model (by its row's `prepare`: `ADD`, `SUB`, `MUL`,
+    //! `SQUARED_DIFFERENCE`, `RSQRT`; `MEAN`, which has no f32 row yet,
+    //! by `prepare_mean_f32`) and run over an f32 buffer laid out as the
+    //! interpreter lays it out, on every case.
     extern crate std;
     use super::*;
     use crate::interpreter::Interpreter;
@@ -634,20 +633,21 @@ mod tests {
         compared
     }
 
+    // each op's row's `prepare`, which takes the f32 path for an f32 input
     fn mul<'m>(c: &Checker<'m>, s: &OpShape) -> Result<Step<'m>, TfliteError> {
-        prepare_binary_f32(c, s, BinaryF32::Mul, Activation::None)
+        crate::mul::prepare(c, s, &mut [])
     }
     fn sub<'m>(c: &Checker<'m>, s: &OpShape) -> Result<Step<'m>, TfliteError> {
-        prepare_binary_f32(c, s, BinaryF32::Sub, Activation::None)
+        crate::sub::prepare(c, s, &mut [])
     }
     fn squared_difference<'m>(c: &Checker<'m>, s: &OpShape) -> Result<Step<'m>, TfliteError> {
-        prepare_binary_f32(c, s, BinaryF32::SquaredDifference, Activation::None)
+        crate::squared_difference::prepare(c, s, &mut [])
     }
     fn add<'m>(c: &Checker<'m>, s: &OpShape) -> Result<Step<'m>, TfliteError> {
         crate::add::prepare(c, s, &mut [])
     }
     fn rsqrt<'m>(c: &Checker<'m>, s: &OpShape) -> Result<Step<'m>, TfliteError> {
-        prepare_rsqrt_f32(c, s, &mut [])
+        crate::rsqrt::prepare(c, s, &mut [])
     }
     fn mean<'m>(c: &Checker<'m>, s: &OpShape) -> Result<Step<'m>, TfliteError> {
         prepare_mean_f32(c, s, &mut [])

@@ -276,7 +276,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::MUL,
         options: OptionsTable::Mul,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: crate::mul::read_options,
         multipliers: no_multipliers,
@@ -285,7 +285,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::SUB,
         options: OptionsTable::Sub,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: crate::sub::read_options,
         multipliers: no_multipliers,
@@ -321,7 +321,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::SQUARED_DIFFERENCE,
         options: OptionsTable::None,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -384,7 +384,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::RSQRT,
         options: OptionsTable::None,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,

@@ -12,6 +12,7 @@ use crate::quant::{
     quantize_multiplier, sqrt_f32, QuantizedMultiplier, Rounding,
 };
 use crate::relu::check_same_length;
+use crate::types::TensorType;
 
 /// The shift that keeps TFLite's intermediate value an integer (`kShift`).
 const SHIFT: i32 = 20;
@@ -160,12 +161,16 @@ pub fn rsqrt_int8(
 }
 
 /// `RSQRT`'s row in `OPS`: checks the operator (an int8 activation in and
-/// out) and prepares its step.
+/// out, or an f32 one: `float_ops`' f32 `RSQRT`) and prepares its step.
 pub(crate) fn prepare<'m>(
     c: &Checker<'m>,
-    _shape: &OpShape,
-    _scratch: &mut [QuantizedMultiplier],
+    shape: &OpShape,
+    scratch: &mut [QuantizedMultiplier],
 ) -> Result<Step<'m>, TfliteError> {
+    let input = c.input(0, "input")?;
+    if input.dtype() == TensorType::Float32 {
+        return crate::float_ops::prepare_rsqrt_f32(c, shape, scratch);
+    }
     let operands = check_unary(c)?;
     let [(si, zi), (so, zo)] = operands.quant;
     Ok(operands.step(UnaryKernel::Rsqrt(rsqrt_params(si, zi, so, zo)?)))
