@@ -167,7 +167,11 @@ fn the_plan_is_drawn() {
     let svg = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("person_detect_plan.svg");
     let model = manifest_dir().join("tests/models/person_detect.tflite");
     let out = runner(&[model.to_str().unwrap(), "--plan", svg.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let printed: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     assert_eq!(printed[0]["arena_bytes"], 55_296);
     assert_eq!(printed[0]["floor_bytes"], 55_296);
@@ -176,6 +180,9 @@ fn the_plan_is_drawn() {
     // one box per activation the planner places (30 operators write one
     // each; the reshape's output is its input's), each with its tooltip
     assert_eq!(picture.matches("<rect x=").count(), 30);
-    assert!(picture.contains("<title>tensor 34 "), "the first 1x1 convolution's input");
+    assert!(
+        picture.contains("<title>tensor 34 "),
+        "the first 1x1 convolution's input"
+    );
     assert!(picture.contains("arena (RAM_BYTES) = liveness floor: 55296 B"));
 }
