@@ -170,6 +170,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sqrt_is_correctly_rounded() {
+        // against the f64 square root rounded once (f64's 53 bits make
+        // the double rounding innocuous for a square root)
+        let mut x = 1e-30f32;
+        while x < 1e30 {
+            for y in [
+                x,
+                f32::from_bits(x.to_bits() + 1),
+                f32::from_bits(x.to_bits() + 12345),
+            ] {
+                let want = (f64::from(y)).sqrt() as f32;
+                assert_eq!(sqrt(y), want, "sqrt({y})");
+            }
+            x *= 1.37;
+        }
+        for bits in [1u32, 2, 3, 0x7f_ffff, 0x80_0000, 0x7f7f_ffff] {
+            let y = f32::from_bits(bits);
+            assert_eq!(sqrt(y), (f64::from(y)).sqrt() as f32, "sqrt({y:e})");
+        }
+    }
+
+    #[test]
     fn square_roots_of_squares_are_exact() {
         // (squares that stay normal)
         for v in [1.0f32, 2.0, 3.0, 0.5, 1e-15, 4095.0, 1.5e18] {

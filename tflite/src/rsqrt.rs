@@ -5,11 +5,12 @@
 
 use crate::elementwise::{check_unary, UnaryKernel};
 use crate::error::TfliteError;
+use crate::float_math::sqrt;
 use crate::interpreter::{Checker, Step};
 use crate::ops::OpShape;
 use crate::quant::{
     check_int8, check_scale, inv_sqrt_multiplier, multiply_by_quantized_multiplier,
-    quantize_multiplier, sqrt_f32, QuantizedMultiplier, Rounding,
+    quantize_multiplier, QuantizedMultiplier, Rounding,
 };
 use crate::relu::check_same_length;
 use crate::types::TensorType;
@@ -64,7 +65,7 @@ pub fn rsqrt_params(
 ) -> Result<RsqrtParams, TfliteError> {
     check_scale("RSQRT's input scale", input_scale)?;
     check_scale("RSQRT's output scale", output_scale)?;
-    let real = 1.0 / f64::from(sqrt_f32(input_scale) * output_scale);
+    let real = 1.0 / f64::from(sqrt(input_scale) * output_scale);
     let output_multiplier = quantize_multiplier(real)?;
     if output_multiplier.shift() - SHIFT < -31 {
         return Err(TfliteError::KernelScale {
