@@ -13,11 +13,9 @@
 //! axes to call it.
 
 use crate::add::broadcast_binary;
-use crate::array::Array;
 use crate::error::{OperandProblem, TfliteError};
 use crate::fully_connected::activation_range_f32;
-use crate::interpreter::{split, split2, Buffers, Checker, Step};
-use crate::model::ModelTensor;
+use crate::interpreter::{split, split2, Buffers, Checker, Source, Step};
 use crate::ops::{shape_of, OpShape};
 use crate::quant::QuantizedMultiplier;
 use crate::types::{Activation, TensorType};
@@ -318,29 +316,6 @@ pub fn mean_f32(
 // operator's operands once and gives the step; the step's `run` runs the
 // kernel over the interpreter's f32 buffer.
 
-/// An f32 operand: an activation, or a constant read in place.
-#[derive(Clone)]
-pub(crate) enum F32Source<'m> {
-    Activation(Range<usize>),
-    Constant(Array<'m, f32>),
-}
-
-/// Operand `name`, tensor `t`, as an f32 source.
-fn f32_source<'m>(
-    c: &Checker<'m>,
-    name: &'static str,
-    t: &ModelTensor<'m>,
-) -> Result<F32Source<'m>, TfliteError> {
-    c.dtype(name, t, TensorType::Float32)?;
-    if t.data().is_empty() && t.elements() > 0 {
-        Ok(F32Source::Activation(c.activation(name, t)?.range))
-    } else {
-        Ok(F32Source::Constant(
-            t.data_as().unwrap_or_else(Array::empty),
-        ))
-    }
-}
-
 /// A unary f32 op's step: `f` of each element (`ELU`, `NEG`, `EXP`,
 /// `RSQRT`).
 #[derive(Clone)]
@@ -391,8 +366,8 @@ pub(crate) fn prepare_rsqrt_f32<'m>(
 #[derive(Clone)]
 pub(crate) struct BinaryF32Step<'m> {
     op: BinaryF32,
-    a: F32Source<'m>,
-    b: F32Source<'m>,
+    a: Source<'m, f32>,
+    b: Source<'m, f32>,
     output: Range<usize>,
     a_shape: OpShape,
     b_shape: OpShape,
@@ -415,19 +390,19 @@ impl BinaryF32Step<'_> {
         } = self;
         let (a_dims, b_dims) = (a_shape.dims(), b_shape.dims());
         match (a, b) {
-            (F32Source::Activation(ra), F32Source::Activation(rb)) => {
+            (Source::Activation(ra), Source::Activation(rb)) => {
                 let (x1, x2, y) = split2(float32, &ra, &rb, &output).ok_or(overlap)?;
                 binary_f32(op, (x1, a_dims), (x2, b_dims), range, y)
             }
-            (F32Source::Activation(ra), F32Source::Constant(c)) => {
+            (Source::Activation(ra), Source::Constant(c)) => {
                 let (x1, y) = split(float32, &ra, &output).ok_or(overlap)?;
                 binary_f32(op, (x1, a_dims), (&c, b_dims), range, y)
             }
-            (F32Source::Constant(c), F32Source::Activation(rb)) => {
+            (Source::Constant(c), Source::Activation(rb)) => {
                 let (x2, y) = split(float32, &rb, &output).ok_or(overlap)?;
                 binary_f32(op, (&c, a_dims), (x2, b_dims), range, y)
             }
-            (F32Source::Constant(c1), F32Source::Constant(c2)) => {
+            (Source::Constant(c1), Source::Constant(c2)) => {
                 let y = float32.get_mut(output).ok_or(overlap)?;
                 binary_f32(op, (&c1, a_dims), (&c2, b_dims), range, y)
             }
@@ -449,14 +424,16 @@ pub(crate) fn prepare_binary_f32<'m>(
     let output = &c.output;
     let a = c.input(0, "input1")?;
     let b = c.input(1, "input2")?;
+    c.dtype("input1", &a, TensorType::Float32)?;
+    c.dtype("input2", &b, TensorType::Float32)?;
     c.dtype("output", output, TensorType::Float32)?;
     c.elements("output", output, shape.elements().unwrap_or(usize::MAX))?;
     let range = activation_range_f32(activation)
         .map_err(|_| c.unsupported_option("fused activation", activation.name()))?;
     Ok(Step::BinaryF32(BinaryF32Step {
         op,
-        a: f32_source(c, "input1", &a)?,
-        b: f32_source(c, "input2", &b)?,
+        a: c.source("input1", &a)?,
+        b: c.source("input2", &b)?,
         output: c.activation("output", output)?.range,
         a_shape: shape_of(&c.op, "input1", &a)?,
         b_shape: shape_of(&c.op, "input2", &b)?,
