@@ -1606,10 +1606,18 @@ mod tests {
     }
 
     #[test]
-    fn an_unsupported_op_names_the_op_and_its_tensor() {
-        let err = expand("../ui-tests/model/sine_batch_matmul.tflite").unwrap_err();
+    fn an_unsupported_op_is_the_interpreters_error_in_its_words() {
+        // sine.tflite with its first op TILE, which neither path runs
+        let path = "../ui-tests/model/sine_tile.tflite";
+        let err = expand(path).unwrap_err();
+        let bytes = std::fs::read(path).unwrap();
+        let interpreter = check_with_the_interpreter(Model::parse(&bytes).unwrap()).unwrap_err();
+        assert_eq!(err, format!("model!: {path}: {interpreter}"));
         assert!(
-            err.contains("operator 0 (BATCH_MATMUL), writing tensor 7"),
+            err.contains(
+                "operator 0 (TILE), writing tensor 7 \"sequential_1/dense_2/MatMul;sequential_1/dense_2…\": \
+                 `model!` and the `Interpreter` do not run TILE"
+            ),
             "{err}"
         );
     }
