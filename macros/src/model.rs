@@ -1248,8 +1248,20 @@ impl<'k, 'm> Writer<'k, 'm> {
             "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes), each tensor at the offset the planner gave it (two tensors live at the same operator never overlap), at the model's liveness floor where the planner reaches it:"
         ));
         let ram_after = doc(&format!(
-            "Not counted: the input and the output, the caller's ({input_bytes} and {output_bytes} bytes), the kernels' own locals (a few words each), and the weights, biases and multipliers, which are `static` (flash). A firmware checks its budget when it builds: `const _: () = assert!({module}::RAM_BYTES <= BUDGET);`."
+            "Not counted: the input and the output, the caller's ({input_bytes} and {output_bytes} bytes), the kernels' own locals (a few words each), and the weights, biases and multipliers, which are `static` (flash). A firmware checks its budget when it builds with [`assert_ram_fits`]: `const _: () = {module}::assert_ram_fits(BUDGET, core::mem::size_of::<{module}::Input>());`."
         ));
+        let module_name = module.to_string();
+        let assert_ram_fits = quote! {
+            /// A firmware's RAM budget, checked when it builds: in a
+            /// `const`, fails the build when [`RAM_BYTES`] and the
+            /// `beside` bytes the firmware holds with it (its input, ...)
+            /// exceed `budget` bytes, naming the numbers
+            /// (`shapecheck::ops::layers::assert_ram_fits`).
+            #[track_caller]
+            pub const fn assert_ram_fits(budget: usize, beside: usize) {
+                #krate::ops::layers::assert_ram_fits(#module_name, RAM_BYTES, beside, budget)
+            }
+        };
         // the model's quantization, for a firmware feeding real values
         let quantization = {
             let q = |t: Option<ModelTensor<'_>>| {
@@ -1322,6 +1334,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                 #[doc = ""]
                 #ram_after
                 pub const RAM_BYTES: usize = Arena::BYTES;
+                #assert_ram_fits
                 #quant_consts
                 #(#statics)*
                 // the file, so that cargo builds again when it changes
