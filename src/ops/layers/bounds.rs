@@ -212,11 +212,17 @@ where
         Self::SIZES.1,
         Self::SIZES.2,
     );
+    // the input's batch is not a parameter of the check: shown as `_`
     const CHANNELS_MSG: Msg = Msg::new()
-        .push("depthwise_conv/channels: the filter's channels ")
-        .push_num(C::SIZE)
-        .push(" must be a multiple (at least 1) of the input's ")
-        .push_num(CI::SIZE);
+        .push("depthwise_conv/channels: input [_, ")
+        .push_num(H::SIZE)
+        .push(", ")
+        .push_num(W::SIZE)
+        .push(", ")
+        .push_num(CI::SIZE)
+        .push("] and filter ")
+        .push_sizes(&[KH::SIZE, KW::SIZE, C::SIZE])
+        .push(" do not fit: the filter's channels (its last dim) must be a multiple (at least 1) of the input's (its last dim), [batch, h, w, c] and [kh, kw, c · m]");
     /// Fails const evaluation when the output's size or channels break the rule.
     pub const CHECK: () = if !Self::CHANNELS_OK {
         const_fail(text(&Self::CHANNELS_MSG, "depthwise_conv/channels"))
