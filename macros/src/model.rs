@@ -1244,8 +1244,13 @@ impl<'k, 'm> Writer<'k, 'm> {
             name_of(self.output_element),
             output.dims
         ));
+        let zero_text = if self.element == TensorType::Float32 {
+            "0.0"
+        } else {
+            "0"
+        };
         let arena_doc = doc(&format!(
-            "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes), each tensor at the offset the planner gave it (two tensors live at the same operator never overlap), at the model's liveness floor where the planner reaches it:"
+            "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes; `shapecheck::ops::layers::Arena<{element_name}, {n}>`, made by `Arena::new({zero_text})`, a `const fn`), each tensor at the offset the planner gave it (two tensors live at the same operator never overlap), at the model's liveness floor where the planner reaches it:"
         ));
         let ram_after = doc(&format!(
             "Not counted: the input and the output, the caller's ({input_bytes} and {output_bytes} bytes), the kernels' own locals (a few words each), and the weights, biases and multipliers, which are `static` (flash). A firmware checks its budget when it builds with [`assert_ram_fits`]: `const _: () = {module}::assert_ram_fits(BUDGET, core::mem::size_of::<{module}::Input>());`."
