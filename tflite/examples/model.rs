@@ -87,8 +87,9 @@ struct Buffers {
 }
 
 impl Buffers {
-    fn for_model(model: &Model<'_>) -> Result<Buffers, shapecheck_tflite::TfliteError> {
-        let sizes = Interpreter::arena_sizes(model)?;
+    /// The buffers, or the interpreter's error as text.
+    fn for_model(model: &Model<'_>) -> Result<Buffers, String> {
+        let sizes = Interpreter::arena_sizes(model).map_err(|e| e.to_string())?;
         Ok(Buffers {
             int8: vec![0i8; sizes.int8],
             float32: vec![0f32; sizes.float32],
@@ -303,7 +304,13 @@ fn compare(output: TensorData<'_>, recorded: &[Value]) -> Option<String> {
         TensorData::Int8(d) => d
             .iter()
             .zip(recorded)
-            .map(|(&x, r)| (x.to_string(), r.to_string(), r.as_i64() == Some(i64::from(x))))
+            .map(|(&x, r)| {
+                (
+                    x.to_string(),
+                    r.to_string(),
+                    r.as_i64() == Some(i64::from(x)),
+                )
+            })
             .collect(),
         TensorData::Float32(d) => d
             .iter()

@@ -28,8 +28,14 @@ fn the_readme_lists_every_op_in_ops_and_no_other() {
     let listed: Vec<&str> = rows.iter().map(|(op, _)| op.as_str()).collect();
     let in_ops: Vec<String> = OPS.iter().map(|row| row.op.to_string()).collect();
     for op in &in_ops {
-        let count = listed.iter().filter(|listed| **listed == op.as_str()).count();
-        assert_eq!(count, 1, "README.md's table lists {op} {count} times, OPS has it once");
+        let count = listed
+            .iter()
+            .filter(|listed| **listed == op.as_str())
+            .count();
+        assert_eq!(
+            count, 1,
+            "README.md's table lists {op} {count} times, OPS has it once"
+        );
     }
     for op in &listed {
         assert!(

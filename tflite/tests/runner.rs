@@ -165,7 +165,9 @@ fn bad_json_a_wrong_count_and_a_missing_file_are_one_line_and_exit_code_1() {
 /// Runs the runner on `tests/ops/<name>.tflite` and `recording`; returns
 /// its exit code and stdout's lines.
 fn run_recording(name: &str, recording: &std::path::Path) -> (Option<i32>, Vec<String>) {
-    let model = manifest_dir().join("tests/ops").join(format!("{name}.tflite"));
+    let model = manifest_dir()
+        .join("tests/ops")
+        .join(format!("{name}.tflite"));
     let out = runner(&[model.to_str().unwrap(), recording.to_str().unwrap()]);
     assert!(
         out.stderr.is_empty(),
@@ -173,12 +175,17 @@ fn run_recording(name: &str, recording: &std::path::Path) -> (Option<i32>, Vec<S
         String::from_utf8_lossy(&out.stderr)
     );
     let stdout = String::from_utf8(out.stdout).unwrap();
-    (out.status.code(), stdout.lines().map(String::from).collect())
+    (
+        out.status.code(),
+        stdout.lines().map(String::from).collect(),
+    )
 }
 
 /// The recording `tests/ops/<name>.json`, parsed.
 fn recording(name: &str) -> Value {
-    let path = manifest_dir().join("tests/ops").join(format!("{name}.json"));
+    let path = manifest_dir()
+        .join("tests/ops")
+        .join(format!("{name}.json"));
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -208,7 +215,9 @@ fn a_recording_runs_case_by_case_and_each_agrees() {
     // int8 in and out (an ADD broadcast along the channels), and f32 in
     // and out (QUANTIZE, CONV_2D, DEQUANTIZE): TFLite Micro's outputs
     for name in ["add_broadcast_channel", "float_io_conv"] {
-        let path = manifest_dir().join("tests/ops").join(format!("{name}.json"));
+        let path = manifest_dir()
+            .join("tests/ops")
+            .join(format!("{name}.json"));
         let (code, lines) = run_recording(name, &path);
         assert_eq!(lines, agreeing_lines(&recording(name)), "{name}");
         assert_eq!(code, Some(0), "{name}");
@@ -243,7 +252,10 @@ fn an_f32_output_agrees_within_one_ulp_and_not_beyond() {
         let mut changed = recording(name);
         let value = &mut changed["cases"][2]["out"][5];
         let x = value.as_f64().unwrap() as f32;
-        assert!(x > 0.0, "a positive value, so a larger bit pattern is larger");
+        assert!(
+            x > 0.0,
+            "a positive value, so a larger bit pattern is larger"
+        );
         *value = f64::from(f32::from_bits(x.to_bits() + step)).into();
         temp_file(&format!("moved_{step}.json"), &changed.to_string())
     };
