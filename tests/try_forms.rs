@@ -155,10 +155,7 @@ const TABLE: &[(&str, Twin)] = &[
         "try_zeros_with_shape",
         TensorOnly("a constructor named by its shape type and storage; DynTensor::full takes dims"),
     ),
-    (
-        "try_zip_with",
-        TensorOnly("a one-node fused expression; fused expressions are built on Tensors only"),
-    ),
+    ("try_zip_with", Both("try_forms/pass/try_zip_with.rs")),
 ];
 
 /// The crate's root.

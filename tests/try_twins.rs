@@ -592,3 +592,54 @@ fn try_softmax_backward_error() {
         "{e}"
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn try_zip_with_matches_the_static_path((r, c, xs, ys) in arb_elementwise()) {
+        let x = mat(r, c, &xs);
+        let y = vector(&ys);
+        let f = |a: i32, b: i32| a * 100 - b;
+        let stat = x.try_zip_with(&y, f).map(|t| parts(&t.dims(), t.as_slice()));
+        let dynamic = x.to_dyn().try_zip_with(&y.to_dyn(), f).map(|t| parts(&t.dims(), t.as_slice()));
+        match (dynamic, stat) {
+            (Ok(d), Ok(s)) => prop_assert_eq!(d, s),
+            // the same rule; the static path's error is a fused expression's
+            (Err(d), Err(s)) => prop_assert_eq!(d.rule(), s.rule()),
+            (d, s) => prop_assert!(false, "the paths disagree: {:?} and {:?}", d, s),
+        }
+    }
+}
+
+#[test]
+fn try_zip_with_error() {
+    let x = d(&[2, 3], &[1u8; 6]);
+    let y = d(&[2], &[1u8; 2]);
+    let e = x.try_zip_with(&y, |a, b| a.wrapping_add(b)).unwrap_err();
+    assert_eq!(e.rule(), "elementwise/broadcast");
+    assert!(
+        e.to_string().contains("[2, 3]") && e.to_string().contains("[2]"),
+        "{e}"
+    );
+}
+
+#[test]
+fn try_zip_with_over_a_large_tensor_matches_the_loop() {
+    // large enough for the planner's long-row loops (and rayon's split
+    // with the feature); y [cols] broadcast over the rows
+    let (rows, cols) = (700, 301);
+    let xs: Vec<i64> = (0..rows * cols).map(|i| (i as i64 * 7919) % 1000).collect();
+    let ys: Vec<i64> = (0..cols).map(|j| j as i64 - 150).collect();
+    let z = d(&[rows, cols], &xs)
+        .try_zip_with(&d(&[cols], &ys), |a, b| a * 3 - b)
+        .unwrap();
+    let mut want = Vec::with_capacity(rows * cols);
+    for i in 0..rows {
+        for j in 0..cols {
+            want.push(xs[i * cols + j] * 3 - ys[j]);
+        }
+    }
+    assert_eq!(z.dims().as_slice(), &[rows, cols]);
+    assert_eq!(z.as_slice(), want.as_slice());
+}

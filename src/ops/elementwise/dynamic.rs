@@ -533,6 +533,41 @@ impl<T: Element> DynTensor<T> {
     }
 }
 
+impl<T: Element> DynTensor<T> {
+    /// `f(x, y)` element by element, a function of yours, with numpy
+    /// broadcasting (the rule of `&x * &y`, elementwise's at axis -1),
+    /// checked before anything is allocated: the twin of
+    /// [`Tensor::try_zip_with`](crate::Tensor::try_zip_with), whose error
+    /// names the same rule (there inside a fused expression's).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 1], vec![1.0f32, 2.0]).unwrap();
+    /// let y = DynTensor::new(&[2], vec![3.0f32, 4.0]).unwrap();
+    /// let hypot = x.try_zip_with(&y, |a, b| (a * a + b * b).sqrt()).unwrap();
+    /// assert_eq!(hypot.dims().as_slice(), &[2, 2]);
+    /// assert_eq!(hypot.as_slice()[1], 17.0f32.sqrt());
+    /// let z = DynTensor::new(&[3], vec![1.0f32; 3]).unwrap();
+    /// assert_eq!(y.try_zip_with(&z, |a, b| a + b).unwrap_err().rule(), "elementwise/broadcast");
+    /// ```
+    pub fn try_zip_with<F: Fn(T, T) -> T + Sync>(
+        &self,
+        y: &DynTensor<T>,
+        f: F,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        let frame = super::rule::frame(&self.dims(), &y.dims(), -1)?;
+        let mut out = DynTensor::defaulted(&frame.out_dims())?;
+        super::kernel::zip(
+            &crate::kernel::plan::walk(&frame),
+            self.as_slice(),
+            y.as_slice(),
+            out.as_mut_slice(),
+            f,
+        );
+        Ok(out)
+    }
+}
+
 impl<T: GradElement> DynTensor<T> {
     /// The gradients of `act(op(self, y))` at `axis` on run-time shapes:
     /// the same name and rule as the static path's
