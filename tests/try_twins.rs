@@ -628,7 +628,7 @@ fn try_zip_with_error() {
 fn try_zip_with_over_a_large_tensor_matches_the_loop() {
     // large enough for the planner's long-row loops (and rayon's split
     // with the feature); y [cols] broadcast over the rows
-    let (rows, cols) = (700, 301);
+    let (rows, cols) = (900, 301); // past PAR_MIN_ELEMS (1 << 18)
     let xs: Vec<i64> = (0..rows * cols).map(|i| (i as i64 * 7919) % 1000).collect();
     let ys: Vec<i64> = (0..cols).map(|j| j as i64 - 150).collect();
     let z = d(&[rows, cols], &xs)
