@@ -158,6 +158,7 @@ pub(super) fn run<T: Element>(
 
 /// `out = f(x, y)` along `walk` for a function of the caller's (the
 /// dynamic path's `try_zip_with`): the loop the named ops take.
+#[cfg(feature = "alloc")]
 pub(super) fn zip<T: Element, F: Fn(T, T) -> T + Sync>(
     walk: &Walk<2>,
     x: &[T],
