@@ -70,9 +70,10 @@
 //! # Ok::<(), shapecheck_tflite::TfliteError>(())
 //! ```
 #![no_std]
-// `deny`, not `forbid`: the one exception is `dsp` (the Cortex-M DSP
+// `deny`, not `forbid`: the two exceptions are `dsp` (the Cortex-M DSP
 // extension's SMLAD loops in `asm!`, `#[allow(unsafe_code)]` on that module
-// alone; see its documentation). Everything else stays without `unsafe`.
+// alone; see its documentation) and `bytes::as_i8` (an int8 constant's
+// bytes as `i8`, one line). Everything else stays without `unsafe`.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(
@@ -97,6 +98,7 @@ extern crate alloc;
 
 mod add;
 mod array;
+mod bytes;
 mod conv;
 mod depthwise_conv;
 mod dims;
