@@ -127,6 +127,36 @@ pub fn activation_range_int8(
     scale: f32,
     zero_point: i32,
 ) -> Result<(i32, i32), TfliteError> {
+    activation_range(activation, scale, zero_point, (-128, 127))
+}
+
+/// The int16 range an output with `scale` and `zero_point` is clamped to
+/// after `activation`: [`activation_range_int8`]'s rule within
+/// [−32768, 32767] (TFLite's 16x8 mode).
+///
+/// ```
+/// use shapecheck_tflite::{activation_range_int16, Activation};
+///
+/// assert_eq!(activation_range_int16(Activation::None, 0.1, 0)?, (-32768, 32767));
+/// assert_eq!(activation_range_int16(Activation::Relu, 0.1, 0)?, (0, 32767));
+/// assert_eq!(activation_range_int16(Activation::Relu6, 0.001, 0)?, (0, 6000));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn activation_range_int16(
+    activation: Activation,
+    scale: f32,
+    zero_point: i32,
+) -> Result<(i32, i32), TfliteError> {
+    activation_range(activation, scale, zero_point, (-32768, 32767))
+}
+
+/// TFLite's `CalculateActivationRangeQuantized` within `(qmin, qmax)`.
+fn activation_range(
+    activation: Activation,
+    scale: f32,
+    zero_point: i32,
+    (qmin, qmax): (i32, i32),
+) -> Result<(i32, i32), TfliteError> {
     let quantize = |real: f32| zero_point.saturating_add(round_half_away(real / scale));
     let (lo, hi) = match activation {
         Activation::None => (i32::MIN, i32::MAX),
@@ -135,7 +165,7 @@ pub fn activation_range_int8(
         Activation::ReluN1To1 => (quantize(-1.0), quantize(1.0)),
         other => return Err(TfliteError::UnsupportedActivation { activation: other }),
     };
-    Ok((lo.max(-128), hi.min(127)))
+    Ok((lo.max(qmin), hi.min(qmax)))
 }
 
 /// `v` rounded to the nearest integer, ties away from zero (C's `round`),
