@@ -116,11 +116,11 @@ pub use add::{add_int8, add_params, broadcast_shape, AddParams};
 pub use array::{Array, ArrayIter, LeNumber};
 pub use conv::{conv_2d_int16, conv_2d_int8, Conv2dDims, Conv2dParams};
 pub use depthwise_conv::{
-    conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
+    conv_axis, depthwise_conv_int16, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
 };
 pub use error::{Name, OperandProblem, Place, TfliteError};
 pub use fully_connected::{
-    activation_range_f32, activation_range_int16, activation_range_int8, fully_connected_f32, fully_connected_int8,
+    activation_range_f32, activation_range_int16, activation_range_int8, fully_connected_f32, fully_connected_int16, fully_connected_int8,
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};

@@ -260,7 +260,9 @@ pub fn multiply_by_quantized_multiplier(x: i32, m: QuantizedMultiplier, rounding
 /// let m = quantize_multiplier(0.25)?; // 2^30, shift −1: r = 2^14
 /// assert_eq!(multiply_by_quantized_multiplier_int64(100, m), 25);
 /// assert_eq!(multiply_by_quantized_multiplier_int64(-6, m), -1); // −1.5 → −1
-/// assert_eq!(multiply_by_quantized_multiplier_int64(1 << 40, m), 1 << 38);
+/// // an accumulator past i32, as int64 ones are
+/// let tiny = quantize_multiplier(1.0 / f64::from(1 << 20))?;
+/// assert_eq!(multiply_by_quantized_multiplier_int64(1 << 40, tiny), 1 << 20);
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
 pub fn multiply_by_quantized_multiplier_int64(x: i64, m: QuantizedMultiplier) -> i32 {
