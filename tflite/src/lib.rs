@@ -133,7 +133,9 @@ pub use options::{
     Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
 pub use pad::{pad, pad_output_shape};
-pub use pool::{average_pool_int8, max_pool_int8, PoolDims, PoolParams};
+pub use pool::{
+    average_pool_int16, average_pool_int8, max_pool_int16, max_pool_int8, PoolDims, PoolParams,
+};
 pub use quant::{
     multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_int64, quantize_multiplier, rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
