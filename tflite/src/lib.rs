@@ -112,7 +112,7 @@ mod types;
 mod values;
 mod window;
 
-pub use add::{add_int8, add_params, broadcast_shape, AddParams};
+pub use add::{add_int16, add_int8, add_params, add_params_int16, broadcast_shape, AddParams};
 pub use array::{Array, ArrayIter, LeNumber};
 pub use conv::{conv_2d_int16, conv_2d_int8, Conv2dDims, Conv2dParams};
 pub use depthwise_conv::{
