@@ -124,7 +124,10 @@ pub use fully_connected::{
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
-pub use logistic::{logistic_int8, logistic_params, LogisticParams};
+pub use logistic::{
+    logistic_int16, logistic_int8, logistic_params, logistic_params_int16, LogisticInt16Params,
+    LogisticParams,
+};
 pub use mean::{mean_int8, mean_params, MeanParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use ops::{op_row, OpRow, OpShape, OptionsTable, MAX_DIMS, OPS};
@@ -140,8 +143,14 @@ pub use quant::{
     multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_int64, quantize_multiplier, rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
 };
-pub use quantize::{dequantize_int8, dequantize_value, quantize_int8, quantize_value};
+pub use quantize::{
+    dequantize_int16, dequantize_int8, dequantize_value, dequantize_value_int16, quantize_int16,
+    quantize_int8, quantize_value, quantize_value_int16,
+};
 pub use reshape::{reshape, reshape_dims};
-pub use softmax::{softmax_int8, softmax_params, SoftmaxParams};
+pub use softmax::{
+    softmax_int16, softmax_int8, softmax_params, softmax_params_int16, SoftmaxInt16Params,
+    SoftmaxParams,
+};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use values::Values;
