@@ -478,9 +478,7 @@ where
     );
     // checked: input is batches · input_dim long, output batches · units
     for (b, row) in output.chunks_exact_mut(units).enumerate() {
-        let xs = input
-            .get(b * input_dim..(b + 1) * input_dim)
-            .unwrap_or(&[]);
+        let xs = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
         for (c, out) in row.iter_mut().enumerate() {
             let ws = weights.run(c * input_dim, (c + 1) * input_dim);
             let mut acc = xs.iter().zip(ws).fold(0i64, |acc, (&x, w)| {

@@ -116,12 +116,14 @@ pub use add::{add_int16, add_int8, add_params, add_params_int16, broadcast_shape
 pub use array::{Array, ArrayIter, LeNumber};
 pub use conv::{conv_2d_int16, conv_2d_int8, Conv2dDims, Conv2dParams};
 pub use depthwise_conv::{
-    conv_axis, depthwise_conv_int16, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
+    conv_axis, depthwise_conv_int16, depthwise_conv_int8, ConvAxis, DepthwiseConvDims,
+    DepthwiseConvParams,
 };
 pub use error::{Name, OperandProblem, Place, TfliteError};
 pub use fully_connected::{
-    activation_range_f32, activation_range_int16, activation_range_int8, fully_connected_f32, fully_connected_int16, fully_connected_int8,
-    fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
+    activation_range_f32, activation_range_int16, activation_range_int8, fully_connected_f32,
+    fully_connected_int16, fully_connected_int8, fully_connected_multiplier, FullyConnectedDims,
+    FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
 pub use logistic::{
@@ -140,8 +142,8 @@ pub use pool::{
     average_pool_int16, average_pool_int8, max_pool_int16, max_pool_int8, PoolDims, PoolParams,
 };
 pub use quant::{
-    multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_int64, quantize_multiplier, rounding_divide_by_pot,
-    saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
+    multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_int64, quantize_multiplier,
+    rounding_divide_by_pot, saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
 };
 pub use quantize::{
     dequantize_int16, dequantize_int8, dequantize_value, dequantize_value_int16, quantize_int16,

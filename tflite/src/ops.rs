@@ -140,14 +140,14 @@ pub struct OpRow {
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
 /// assert_eq!(OPS.len(), 13);
-/// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8");
+/// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8; int16, int16 → int16");
 /// assert!(op_row(BuiltinOp::TANH).is_none());
 /// ```
 pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: crate::fully_connected::output_shape,
         read_options: crate::fully_connected::read_options,
         multipliers: crate::fully_connected::multipliers,
@@ -156,7 +156,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::CONV_2D,
         options: OptionsTable::Conv2d,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: crate::conv::output_shape,
         read_options: crate::conv::read_options,
         multipliers: crate::conv::multipliers,
@@ -165,7 +165,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::DEPTHWISE_CONV_2D,
         options: OptionsTable::DepthwiseConv2d,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: crate::depthwise_conv::output_shape,
         read_options: crate::depthwise_conv::read_options,
         multipliers: crate::depthwise_conv::multipliers,
@@ -174,7 +174,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::AVERAGE_POOL_2D,
         options: OptionsTable::Pool2d,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: crate::pool::output_shape,
         read_options: crate::pool::read_options,
         multipliers: no_multipliers,
@@ -183,7 +183,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::MAX_POOL_2D,
         options: OptionsTable::Pool2d,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: crate::pool::output_shape,
         read_options: crate::pool::read_options,
         multipliers: no_multipliers,
@@ -201,7 +201,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::ADD,
         options: OptionsTable::Add,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8; int16, int16 → int16",
         output_shape: crate::add::output_shape,
         read_options: crate::add::read_options,
         multipliers: no_multipliers,
@@ -219,7 +219,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::LOGISTIC,
         options: OptionsTable::None,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -228,7 +228,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::SOFTMAX,
         options: OptionsTable::Softmax,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: same_as_input,
         read_options: crate::softmax::read_options,
         multipliers: no_multipliers,
@@ -246,7 +246,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::QUANTIZE,
         options: OptionsTable::None,
-        types: "float32 → int8",
+        types: "float32 → int8, float32 → int16",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -255,7 +255,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::DEQUANTIZE,
         options: OptionsTable::None,
-        types: "int8 → float32",
+        types: "int8 → float32, int16 → float32",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,

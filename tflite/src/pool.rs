@@ -306,7 +306,11 @@ pub fn max_pool_int16(
 }
 
 /// The int8 range and what a clamp outside it breaks.
-const INT8: (i32, i32, &str) = (-128, 127, "a pool's clamp must be inside int8's [-128, 127]");
+const INT8: (i32, i32, &str) = (
+    -128,
+    127,
+    "a pool's clamp must be inside int8's [-128, 127]",
+);
 /// The int16 range and what a clamp outside it breaks.
 const INT16: (i32, i32, &str) = (
     -32768,

@@ -294,7 +294,10 @@ pub fn softmax_int16(
             actual: input.len(),
         });
     }
-    for (row, out) in input.chunks_exact(depth).zip(output.chunks_exact_mut(depth)) {
+    for (row, out) in input
+        .chunks_exact(depth)
+        .zip(output.chunks_exact_mut(depth))
+    {
         let max = row.iter().copied().fold(i16::MIN, i16::max);
         // the exps, kept in the output meanwhile as TFLite does; each is
         // at most 32767 and a row holds at most 2^(usize bits) of them:
@@ -302,11 +305,8 @@ pub fn softmax_int16(
         let mut sum = 0i64;
         for (y, &x) in out.iter_mut().zip(row) {
             let diff = i32::from(x) - i32::from(max);
-            let scaled = multiply_by_quantized_multiplier(
-                diff,
-                params.input_multiplier,
-                Rounding::Double,
-            );
+            let scaled =
+                multiply_by_quantized_multiplier(diff, params.input_multiplier, Rounding::Double);
             *y = lut_lookup(saturate_i16(scaled.saturating_add(32767)), &EXP_LUT);
             sum += i64::from(*y);
         }
@@ -368,12 +368,7 @@ const LUT_SIZE: usize = 513;
 /// `LUTPopulate<int16_t>` with input scale 10/65535 and zero point 32767,
 /// output scale 2/65535 and zero point 0), computed when the crate is
 /// built.
-static EXP_LUT: [i16; LUT_SIZE] = lut_int16(
-    10.0 / 65535.0,
-    32767,
-    2.0 / 65535.0,
-    Transform::Exp,
-);
+static EXP_LUT: [i16; LUT_SIZE] = lut_int16(10.0 / 65535.0, 32767, 2.0 / 65535.0, Transform::Exp);
 
 /// `1 / (1 + x)` on [0, 1] (TFLite Micro's `one_over_one_plus_x_lut`:
 /// input scale 1/65535 and zero point −32768, output scale 2/65535 and
@@ -467,9 +462,9 @@ const fn round_f32(v: f32) -> f32 {
 const fn exp_f32(x: f32) -> f32 {
     // ln 2 in two parts, the high one with trailing zero bits so that
     // k · LN2_HI is exact (fdlibm's split)
-    const LN2_HI: f64 = 6.931_471_803_691_238_164_9e-1;
-    const LN2_LO: f64 = 1.908_214_929_270_587_700_02e-10;
-    const INV_LN2: f64 = 1.442_695_040_888_963_387;
+    const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000); // 6.93147180369e-1
+    const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76); // 1.90821492927e-10
+    const INV_LN2: f64 = core::f64::consts::LOG2_E;
     let x = x as f64;
     // |x| < 80: k is a small integer
     let k = (x * INV_LN2 + if x < 0.0 { -0.5 } else { 0.5 }) as i32 as f64;
@@ -645,7 +640,7 @@ mod tests {
         let half_step = step / 2.0;
         let inv = 65536.0 / (output_max - output_min);
         let mut lut = [0i16; LUT_SIZE];
-        for i in 0..512 {
+        for (i, entry) in lut.iter_mut().enumerate().take(512) {
             let val = f(input_min + i as f32 * step);
             let val_midpoint = f(input_min + i as f32 * step + half_step);
             let val_next = f(input_min + (i + 1) as f32 * step);
@@ -653,7 +648,7 @@ mod tests {
             let interpolated = round((val_next * inv + round(val * inv)) / 2.0);
             let midpoint = round(val_midpoint * inv);
             let bias = round((interpolated - midpoint) / 2.0);
-            lut[i] = (sample - bias).clamp(-32768.0, 32767.0) as i16;
+            *entry = (sample - bias).clamp(-32768.0, 32767.0) as i16;
         }
         lut[512] = round(f(input_max) * inv).clamp(-32768.0, 32767.0) as i16;
         lut
@@ -667,7 +662,10 @@ mod tests {
     fn the_tables_are_tflites() {
         extern crate std;
         let exp = |x: f32| std::primitive::f32::exp(x);
-        assert_eq!(EXP_LUT, reference_lut(10.0 / 65535.0, 32767, 2.0 / 65535.0, exp));
+        assert_eq!(
+            EXP_LUT,
+            reference_lut(10.0 / 65535.0, 32767, 2.0 / 65535.0, exp)
+        );
         let reciprocal = |x: f32| 1.0 / (1.0 + x);
         assert_eq!(
             ONE_OVER_ONE_PLUS_X_LUT,
