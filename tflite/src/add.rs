@@ -28,7 +28,7 @@ use core::ops::Range;
 /// The activations' type of an `ADD`: int8, or int16 (TFLite's 16x8
 /// mode, the general path with `pot_scale_int16` false).
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Width {
+pub(crate) enum Width {
     Int8,
     Int16,
 }
@@ -36,7 +36,7 @@ enum Width {
 impl Width {
     /// The bits each input is shifted left by before its rescaling
     /// (TFLite's `left_shift`: 20 for int8, 15 for int16).
-    fn left_shift(self) -> u32 {
+    const fn left_shift(self) -> u32 {
         match self {
             Width::Int8 => 20,
             Width::Int16 => 15,
@@ -390,7 +390,7 @@ where
     A: Values<i8> + ?Sized,
     B: Values<i8> + ?Sized,
 {
-    add_with(Width::Int8, a, a_shape, b, b_shape, params, output)
+    add_with(a, a_shape, b, b_shape, params, output)
 }
 
 /// TFLite's int16 `ADD` (TFLite Micro's `reference_ops::Add` with
@@ -421,12 +421,11 @@ where
     A: Values<i16> + ?Sized,
     B: Values<i16> + ?Sized,
 {
-    add_with(Width::Int16, a, a_shape, b, b_shape, params, output)
+    add_with(a, a_shape, b, b_shape, params, output)
 }
 
-/// [`add_int8`] and [`add_int16`]: the operands of type `T`, `width`.
+/// [`add_int8`] and [`add_int16`]: the operands of type `T`.
 fn add_with<T, A, B>(
-    width: Width,
     a: &A,
     a_shape: &[usize],
     b: &B,
@@ -439,7 +438,7 @@ where
     A: Values<T> + ?Sized,
     B: Values<T> + ?Sized,
 {
-    let kernel = Kernel::new(params, width)?;
+    let kernel = Kernel::new(params, T::WIDTH)?;
     let (out_dims, rank) = broadcast_shape(a_shape, b_shape)?;
     let out_dims = out_dims.get(..rank).unwrap_or(&[]);
     let a_count = check_length("first input", a_shape, a.count())?;
@@ -463,13 +462,19 @@ where
 
 /// An `ADD`'s element: int8 or int16, widened to `i32` and back (the
 /// clamp keeps a result inside the type).
-pub(crate) trait Lane: Copy + Into<i32> + TryFrom<i32> + Default {}
-impl Lane for i8 {}
-impl Lane for i16 {}
+pub(crate) trait Lane: Copy + Into<i32> + TryFrom<i32> + Default {
+    /// The type's `ADD` arithmetic (its left shift, its range).
+    const WIDTH: Width;
+}
+impl Lane for i8 {
+    const WIDTH: Width = Width::Int8;
+}
+impl Lane for i16 {
+    const WIDTH: Width = Width::Int16;
+}
 
 /// An `ADD`'s parameters checked, its multipliers split once per call.
 struct Kernel {
-    left_shift: u32,
     input1_zero_point: i32,
     input2_zero_point: i32,
     output_zero_point: i32,
@@ -504,7 +509,6 @@ impl Kernel {
             }
         }
         Ok(Kernel {
-            left_shift: width.left_shift(),
             input1_zero_point: p.input1_zero_point,
             input2_zero_point: p.input2_zero_point,
             output_zero_point: p.output_zero_point,
@@ -521,8 +525,10 @@ impl Kernel {
     /// each scaled one at most half of that: no step overflows.
     #[inline(always)]
     fn apply<T: Lane>(&self, x1: T, x2: T) -> T {
-        let shifted1 = (x1.into() - self.input1_zero_point) << self.left_shift;
-        let shifted2 = (x2.into() - self.input2_zero_point) << self.left_shift;
+        // a constant of the type: 20 for int8, 15 for int16
+        let left_shift = const { T::WIDTH.left_shift() };
+        let shifted1 = (x1.into() - self.input1_zero_point) << left_shift;
+        let shifted2 = (x2.into() - self.input2_zero_point) << left_shift;
         let scaled1 = self.input1.apply(shifted1, Rounding::Double);
         let scaled2 = self.input2.apply(shifted2, Rounding::Double);
         let raw = self.output.apply(scaled1 + scaled2, Rounding::Double) + self.output_zero_point;
@@ -720,15 +726,15 @@ impl AddStep<'_> {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         match self {
-            AddStep::Int8(layer) => layer.run(Width::Int8, b.int8, b.overlap),
-            AddStep::Int16(layer) => layer.run(Width::Int16, b.int16, b.overlap),
+            AddStep::Int8(layer) => layer.run(b.int8, b.overlap),
+            AddStep::Int16(layer) => layer.run(b.int16, b.overlap),
         }
     }
 }
 
 impl<T: LeNumber + Lane> AddLayer<'_, T> {
     /// Runs the layer over its type's buffer.
-    fn run(self, width: Width, arena: &mut [T], overlap: TfliteError) -> Result<(), TfliteError> {
+    fn run(self, arena: &mut [T], overlap: TfliteError) -> Result<(), TfliteError> {
         let AddLayer {
             a,
             b,
@@ -741,19 +747,19 @@ impl<T: LeNumber + Lane> AddLayer<'_, T> {
         match (a, b) {
             (Source::Activation(ra), Source::Activation(rb)) => {
                 let (x1, x2, y) = split2(arena, &ra, &rb, &output).ok_or(overlap)?;
-                add_with(width, x1, a_dims, x2, b_dims, &params, y)
+                add_with(x1, a_dims, x2, b_dims, &params, y)
             }
             (Source::Activation(ra), Source::Constant(c)) => {
                 let (x1, y) = split(arena, &ra, &output).ok_or(overlap)?;
-                add_with(width, x1, a_dims, &c, b_dims, &params, y)
+                add_with(x1, a_dims, &c, b_dims, &params, y)
             }
             (Source::Constant(c), Source::Activation(rb)) => {
                 let (x2, y) = split(arena, &rb, &output).ok_or(overlap)?;
-                add_with(width, &c, a_dims, x2, b_dims, &params, y)
+                add_with(&c, a_dims, x2, b_dims, &params, y)
             }
             (Source::Constant(c1), Source::Constant(c2)) => {
                 let y = arena.get_mut(output).ok_or(overlap)?;
-                add_with(width, &c1, a_dims, &c2, b_dims, &params, y)
+                add_with(&c1, a_dims, &c2, b_dims, &params, y)
             }
         }
     }
