@@ -411,6 +411,11 @@ where
 /// `[output_min, output_max]` and to int16 (an empty clamp gives
 /// `output_max` everywhere).
 ///
+/// The interpreter runs this under either [`Arithmetic`](crate::Arithmetic):
+/// TensorFlow 2.21's own int16 kernel rounds a few values differently (by
+/// 1, on 5 of int16_fc.tflite's 72 recorded outputs), and is not
+/// reproduced.
+///
 /// Fails, with `output` untouched, when a length does not match `dims` or
 /// there is neither one multiplier nor one per unit.
 ///
