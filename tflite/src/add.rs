@@ -1,7 +1,8 @@
-//! TFLite's int8 `ADD` on slices: two int8 tensors with their own scales
+//! TFLite's int8 and int16 `ADD` on slices: two tensors with their own scales
 //! and zero points, broadcast as numpy (and TFLite Micro) broadcast, as
 //! TFLite Micro's `add.cc` and `reference_integer_ops::Add` compute it.
 
+use crate::array::LeNumber;
 use crate::dims::{aligned, check_length, MAX_RANK};
 use crate::error::TfliteError;
 use crate::interpreter::split;
@@ -24,9 +25,32 @@ use crate::types::TensorType;
 use crate::values::Values;
 use core::ops::Range;
 
-/// The bits each input is shifted left by before its rescaling (TFLite's
-/// `left_shift` for int8; 15 for int16).
-const LEFT_SHIFT: u32 = 20;
+/// The activations' type of an `ADD`: int8, or int16 (TFLite's 16x8
+/// mode, the general path with `pot_scale_int16` false).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Width {
+    Int8,
+    Int16,
+}
+
+impl Width {
+    /// The bits each input is shifted left by before its rescaling
+    /// (TFLite's `left_shift`: 20 for int8, 15 for int16).
+    const fn left_shift(self) -> u32 {
+        match self {
+            Width::Int8 => 20,
+            Width::Int16 => 15,
+        }
+    }
+
+    /// The values of the type.
+    fn range(self) -> (i32, i32) {
+        match self {
+            Width::Int8 => (-128, 127),
+            Width::Int16 => (-32768, 32767),
+        }
+    }
+}
 
 /// An int8 `ADD`'s parameters, as TFLite Micro's `CalculateOpDataAdd`
 /// derives them from the three tensors' scales and zero points
@@ -108,6 +132,55 @@ pub fn add_params(
     output_min: i32,
     output_max: i32,
 ) -> Result<AddParams, TfliteError> {
+    derive_params(
+        Width::Int8,
+        (input1_scale, input1_zero_point),
+        (input2_scale, input2_zero_point),
+        (output_scale, output_zero_point),
+        (output_min, output_max),
+    )
+}
+
+/// TFLite Micro's `CalculateOpDataAdd` for int16 (16x8 mode, the general
+/// path with `pot_scale_int16` false): [`add_params`] with every zero
+/// point 0 and the inputs shifted left by 15 bits rather than 20, so the
+/// output multiplier is `2 · max(input1_scale, input2_scale) /
+/// (2^15 · output_scale)`; the clamp inside [−32768, 32767].
+///
+/// ```
+/// use shapecheck_tflite::add_params_int16;
+///
+/// let p = add_params_int16(0.5, 0.25, 1.0, -32768, 32767)?;
+/// assert_eq!((p.input1_multiplier.multiplier(), p.input1_multiplier.shift()), (1 << 30, 0)); // 0.5
+/// assert_eq!(p.output_multiplier.shift(), -14); // 1 / 2^15
+/// assert!(add_params_int16(0.5, 0.25, 1.0, -40000, 32767).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn add_params_int16(
+    input1_scale: f32,
+    input2_scale: f32,
+    output_scale: f32,
+    output_min: i32,
+    output_max: i32,
+) -> Result<AddParams, TfliteError> {
+    derive_params(
+        Width::Int16,
+        (input1_scale, 0),
+        (input2_scale, 0),
+        (output_scale, 0),
+        (output_min, output_max),
+    )
+}
+
+/// `CalculateOpDataAdd` for `width`: each operand's scale and zero point,
+/// and the clamp.
+fn derive_params(
+    width: Width,
+    (input1_scale, input1_zero_point): (f32, i32),
+    (input2_scale, input2_zero_point): (f32, i32),
+    (output_scale, output_zero_point): (f32, i32),
+    (output_min, output_max): (i32, i32),
+) -> Result<AddParams, TfliteError> {
     for (what, scale) in [
         ("ADD's first input scale", input1_scale),
         ("ADD's second input scale", input2_scale),
@@ -121,7 +194,8 @@ pub fn add_params(
             });
         }
     }
-    check_int8_params(
+    check_params(
+        width,
         input1_zero_point,
         input2_zero_point,
         output_zero_point,
@@ -138,8 +212,8 @@ pub fn add_params(
         f64::from(input2_scale) / twice_max_input_scale,
     )?;
     let output = quantize_multiplier_smaller_than_one(
-        "ADD's output multiplier 2 · max input scale / (2^20 · output scale)",
-        twice_max_input_scale / (f64::from(1u32 << LEFT_SHIFT) * f64::from(output_scale)),
+        "ADD's output multiplier 2 · max input scale / (2^left_shift · output scale)",
+        twice_max_input_scale / (f64::from(1u32 << width.left_shift()) * f64::from(output_scale)),
     )?;
     Ok(AddParams {
         input1_zero_point,
@@ -153,28 +227,45 @@ pub fn add_params(
     })
 }
 
-/// The zero points and clamp of an int8 `ADD`: each zero point in
-/// [−128, 127] (TFLite's `CheckArithmeticParams`), the clamp not empty and
-/// within [−128, 127].
-fn check_int8_params(
+/// The zero points and clamp of an `ADD`: for int8 each zero point in
+/// [−128, 127] (TFLite's `CheckArithmeticParams`), for int16 each 0
+/// (TFLite's int16 activations are symmetric, and a shifted input then
+/// fits `i32`); the clamp not empty and within the type.
+fn check_params(
+    width: Width,
     input1_zero_point: i32,
     input2_zero_point: i32,
     output_zero_point: i32,
     output_min: i32,
     output_max: i32,
 ) -> Result<(), TfliteError> {
+    let (min, max) = width.range();
+    let (zero_min, zero_max, rule) = match width {
+        Width::Int8 => (min, max, "an int8 zero point is in [−128, 127]"),
+        Width::Int16 => (0, 0, "an int16 zero point is 0"),
+    };
     for (what, v) in [
         ("ADD's first input zero point", input1_zero_point),
         ("ADD's second input zero point", input2_zero_point),
         ("ADD's output zero point", output_zero_point),
-        ("ADD's output_min", output_min),
-        ("ADD's output_max", output_max),
     ] {
-        if !(-128..=127).contains(&v) {
+        if !(zero_min..=zero_max).contains(&v) {
             return Err(TfliteError::KernelParam {
                 what,
                 value: i64::from(v),
-                rule: "an int8 zero point or clamp end is in [−128, 127]",
+                rule,
+            });
+        }
+    }
+    for (what, v) in [
+        ("ADD's output_min", output_min),
+        ("ADD's output_max", output_max),
+    ] {
+        if !(min..=max).contains(&v) {
+            return Err(TfliteError::KernelParam {
+                what,
+                value: i64::from(v),
+                rule: "a clamp end is inside the output's type",
             });
         }
     }
@@ -280,7 +371,57 @@ where
     A: Values<i8> + ?Sized,
     B: Values<i8> + ?Sized,
 {
-    let kernel = Kernel::new(params)?;
+    add_with(a, a_shape, b, b_shape, params, output)
+}
+
+/// TFLite's int16 `ADD` (TFLite Micro's `reference_ops::Add` with
+/// `pot_scale` false, and `BroadcastAdd4DSlow`, for TFLite's 16x8 mode):
+/// [`add_int8`]'s arithmetic on int16 values, each input shifted left by
+/// 15 bits rather than 20 ([`add_params_int16`]), every zero point 0, the
+/// clamp inside int16.
+///
+/// ```
+/// use shapecheck_tflite::{add_int16, add_params_int16};
+///
+/// let params = add_params_int16(0.5, 0.5, 1.0, -32768, 32767)?;
+/// let mut out = [0i16; 6];
+/// // [2, 3] + [3]: the row broadcast over both rows
+/// add_int16(&[2000, 4000, 6000, 8000, 10000, 12000], &[2, 3], &[0, 2000, -4000], &[3], &params, &mut out)?;
+/// assert_eq!(out, [1000, 3000, 1000, 4000, 6000, 4000]); // (x + y) · 0.5
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn add_int16<A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    params: &AddParams,
+    output: &mut [i16],
+) -> Result<(), TfliteError>
+where
+    A: Values<i16> + ?Sized,
+    B: Values<i16> + ?Sized,
+{
+    add_with(a, a_shape, b, b_shape, params, output)
+}
+
+/// [`add_int8`] and [`add_int16`]: the operands of type `T`, through
+/// the one broadcasting loop ([`broadcast_binary`]) with the type's
+/// kernel.
+fn add_with<T, A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    params: &AddParams,
+    output: &mut [T],
+) -> Result<(), TfliteError>
+where
+    T: Lane,
+    A: Values<T> + ?Sized,
+    B: Values<T> + ?Sized,
+{
+    let kernel = Kernel::new(params, T::WIDTH)?;
     broadcast_binary(a, a_shape, b, b_shape, output, |x1, x2| {
         kernel.apply(x1, x2)
     })
@@ -333,7 +474,7 @@ where
 
 /// The one broadcasting loop of the binary element-wise kernels (`ADD`,
 /// `SUB`, `MUL`, `DIV`, `SQUARED_DIFFERENCE`, `MAXIMUM`, `MINIMUM`,
-/// `PRELU` in int8, and `float_ops`' f32 `ADD`, `SUB`, `MUL` and
+/// `PRELU` in int8, `ADD` in int16, and `float_ops`' f32 `ADD`, `SUB`, `MUL` and
 /// `SQUARED_DIFFERENCE`): `output[i] = f(a[i'], b[i''])`, the inputs broadcast as
 /// [`broadcast_shape`] says, all row-major. Checks the shapes and every
 /// length before writing: fails, with `output` untouched, when the shapes
@@ -377,6 +518,33 @@ where
     Ok(())
 }
 
+/// An `ADD`'s element: int8 or int16, widened to `i32` and back (the
+/// clamp keeps a result inside the type).
+pub(crate) trait Lane: Copy + Into<i32> {
+    /// The type's `ADD` arithmetic (its left shift, its range).
+    const WIDTH: Width;
+
+    /// `v`, already clamped inside the type, as the type (a plain
+    /// narrowing, as TFLite's `static_cast`: no check in the inner loop).
+    fn narrow(v: i32) -> Self;
+}
+impl Lane for i8 {
+    const WIDTH: Width = Width::Int8;
+
+    #[inline(always)]
+    fn narrow(v: i32) -> Self {
+        v as i8
+    }
+}
+impl Lane for i16 {
+    const WIDTH: Width = Width::Int16;
+
+    #[inline(always)]
+    fn narrow(v: i32) -> Self {
+        v as i16
+    }
+}
+
 /// An `ADD`'s parameters checked, its multipliers split once per call.
 struct Kernel {
     input1_zero_point: i32,
@@ -390,8 +558,9 @@ struct Kernel {
 }
 
 impl Kernel {
-    fn new(p: &AddParams) -> Result<Self, TfliteError> {
-        check_int8_params(
+    fn new(p: &AddParams, width: Width) -> Result<Self, TfliteError> {
+        check_params(
+            width,
             p.input1_zero_point,
             p.input2_zero_point,
             p.output_zero_point,
@@ -423,18 +592,20 @@ impl Kernel {
         })
     }
 
-    /// TFLite's `AddFunc` for int8. With the zero points in int8, each
-    /// shifted input is below 2^28 in magnitude and each scaled one at
-    /// most half of that: no step overflows.
+    /// TFLite's `AddElementwise`. With the zero points in int8 (0 for
+    /// int16), each shifted input is at most 2^28 (2^30) in magnitude and
+    /// each scaled one at most half of that: no step overflows.
     #[inline(always)]
-    fn apply(&self, x1: i8, x2: i8) -> i8 {
-        let shifted1 = (i32::from(x1) - self.input1_zero_point) << LEFT_SHIFT;
-        let shifted2 = (i32::from(x2) - self.input2_zero_point) << LEFT_SHIFT;
+    fn apply<T: Lane>(&self, x1: T, x2: T) -> T {
+        // a constant of the type: 20 for int8, 15 for int16
+        let left_shift = const { T::WIDTH.left_shift() };
+        let shifted1 = (x1.into() - self.input1_zero_point) << left_shift;
+        let shifted2 = (x2.into() - self.input2_zero_point) << left_shift;
         let scaled1 = self.input1.apply(shifted1, Rounding::Double);
         let scaled2 = self.input2.apply(shifted2, Rounding::Double);
         let raw = self.output.apply(scaled1 + scaled2, Rounding::Double) + self.output_zero_point;
-        // lo ≤ hi, both in int8
-        raw.max(self.lo).min(self.hi) as i8
+        // lo ≤ hi, both inside T (checked by `new`)
+        T::narrow(raw.max(self.lo).min(self.hi))
     }
 }
 
@@ -618,11 +789,18 @@ pub(crate) fn prepare<'m>(
 }
 
 /// `add`'s interpreter step: its operands' places in the arena and its
-/// constants, checked once by [`prepare`].
+/// constants, checked once by [`prepare`]; int8, or int16 (16x8).
 #[derive(Clone)]
-pub(crate) struct AddStep<'m> {
-    a: Source<'m>,
-    b: Source<'m>,
+pub(crate) enum AddStep<'m> {
+    Int8(AddLayer<'m, i8>),
+    Int16(AddLayer<'m, i16>),
+}
+
+/// One `ADD`'s operands of type `T` and its constants.
+#[derive(Clone)]
+pub(crate) struct AddLayer<'m, T: LeNumber> {
+    a: Source<'m, T>,
+    b: Source<'m, T>,
     output: Range<usize>,
     a_shape: OpShape,
     b_shape: OpShape,
@@ -632,9 +810,17 @@ pub(crate) struct AddStep<'m> {
 impl AddStep<'_> {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        let overlap = b.overlap;
-        let int8 = &mut *b.int8;
-        let AddStep {
+        match self {
+            AddStep::Int8(layer) => layer.run(b.int8, b.overlap),
+            AddStep::Int16(layer) => layer.run(b.int16, b.overlap),
+        }
+    }
+}
+
+impl<T: LeNumber + Lane> AddLayer<'_, T> {
+    /// Runs the layer over its type's buffer.
+    fn run(self, arena: &mut [T], overlap: TfliteError) -> Result<(), TfliteError> {
+        let AddLayer {
             a,
             b,
             output,
@@ -645,26 +831,27 @@ impl AddStep<'_> {
         let (a_dims, b_dims) = (a_shape.dims(), b_shape.dims());
         match (a, b) {
             (Source::Activation(ra), Source::Activation(rb)) => {
-                let (x1, x2, y) = split2(int8, &ra, &rb, &output).ok_or(overlap)?;
-                add_int8(x1, a_dims, x2, b_dims, &params, y)
+                let (x1, x2, y) = split2(arena, &ra, &rb, &output).ok_or(overlap)?;
+                add_with(x1, a_dims, x2, b_dims, &params, y)
             }
             (Source::Activation(ra), Source::Constant(c)) => {
-                let (x1, y) = split(int8, &ra, &output).ok_or(overlap)?;
-                add_int8(x1, a_dims, &c, b_dims, &params, y)
+                let (x1, y) = split(arena, &ra, &output).ok_or(overlap)?;
+                add_with(x1, a_dims, &c, b_dims, &params, y)
             }
             (Source::Constant(c), Source::Activation(rb)) => {
-                let (x2, y) = split(int8, &rb, &output).ok_or(overlap)?;
-                add_int8(&c, a_dims, x2, b_dims, &params, y)
+                let (x2, y) = split(arena, &rb, &output).ok_or(overlap)?;
+                add_with(&c, a_dims, x2, b_dims, &params, y)
             }
             (Source::Constant(c1), Source::Constant(c2)) => {
-                let y = int8.get_mut(output).ok_or(overlap)?;
-                add_int8(&c1, a_dims, &c2, b_dims, &params, y)
+                let y = arena.get_mut(output).ok_or(overlap)?;
+                add_with(&c1, a_dims, &c2, b_dims, &params, y)
             }
         }
     }
 }
 
-/// `ADD`, int8, each input with its own scale and zero point, numpy
+/// `ADD`, int8 or int16 (16x8, the general path: `pot_scale_int16`
+/// false), each input with its own scale and zero point, numpy
 /// broadcasting (`shape`, the op's rule's).
 fn check_add<'m>(
     c: &Checker<'m>,
@@ -674,32 +861,52 @@ fn check_add<'m>(
     let output = &c.output;
     let a = c.input(0, "input1")?;
     let b = c.input(1, "input2")?;
-    c.dtype("input1", &a, TensorType::Int8)?;
-    c.dtype("input2", &b, TensorType::Int8)?;
-    c.dtype("output", output, TensorType::Int8)?;
+    let wide = a.dtype() == TensorType::Int16;
+    let dtype = if wide {
+        TensorType::Int16
+    } else {
+        TensorType::Int8
+    };
+    c.dtype("input1", &a, dtype)?;
+    c.dtype("input2", &b, dtype)?;
+    c.dtype("output", output, dtype)?;
+    if wide && options.pot_scale_int16 {
+        return Err(c.unsupported_option("pot_scale_int16", "true"));
+    }
     c.elements("output", output, shape.elements().unwrap_or(usize::MAX))?;
     let (a_scale, a_zero_point) = c.per_tensor("input1", &a)?;
     let (b_scale, b_zero_point) = c.per_tensor("input2", &b)?;
     let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
     let (output_min, output_max) =
         c.clamp(options.fused_activation, output_scale, output_zero_point)?;
-    let params = add_params(
-        a_scale,
-        a_zero_point,
-        b_scale,
-        b_zero_point,
-        output_scale,
-        output_zero_point,
-        output_min,
-        output_max,
+    let params = derive_params(
+        if wide { Width::Int16 } else { Width::Int8 },
+        (a_scale, a_zero_point),
+        (b_scale, b_zero_point),
+        (output_scale, output_zero_point),
+        (output_min, output_max),
     )?;
-    Ok(AddStep {
-        a: c.source("input1", &a)?,
-        b: c.source("input2", &b)?,
-        output: c.activation("output", output)?.range,
-        a_shape: crate::ops::shape_of(&c.op, "input1", &a)?,
-        b_shape: crate::ops::shape_of(&c.op, "input2", &b)?,
-        params,
+    let a_shape = crate::ops::shape_of(&c.op, "input1", &a)?;
+    let b_shape = crate::ops::shape_of(&c.op, "input2", &b)?;
+    let output = c.activation("output", output)?.range;
+    Ok(if wide {
+        AddStep::Int16(AddLayer {
+            a: c.source("input1", &a)?,
+            b: c.source("input2", &b)?,
+            output,
+            a_shape,
+            b_shape,
+            params,
+        })
+    } else {
+        AddStep::Int8(AddLayer {
+            a: c.source("input1", &a)?,
+            b: c.source("input2", &b)?,
+            output,
+            a_shape,
+            b_shape,
+            params,
+        })
     })
 }
 

@@ -2,7 +2,7 @@
 //! `reference_integer_ops::ConvPerChannel` (per-channel or per-tensor
 //! requantization with the double rounding, the fused activation's clamp).
 
-use crate::array::Array;
+use crate::array::{Array, LeNumber};
 use crate::error::OperandProblem;
 use crate::error::TfliteError;
 use crate::interpreter::dim;
@@ -22,7 +22,7 @@ use crate::ops::spatial;
 use crate::ops::OpShape;
 use crate::options::Conv2dOptions;
 use crate::options::Options;
-use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::quant::{OutputStage, OutputStage16, QuantizedMultiplier, Rounding, Scale};
 use crate::types::Activation;
 use crate::types::Padding;
 use crate::types::TensorType;
@@ -330,6 +330,176 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     Ok(())
 }
 
+/// TFLite's `CONV_2D` in 16x8 mode (TFLite Micro's
+/// `reference_integer_ops::ConvPerChannel` for int16 input, int8 filter
+/// and int64 bias): as [`conv_2d_int8`], with the accumulator
+/// `acc = Σ x · f + bias[oc]` in `i64` (the zero points are 0) and
+/// `y = multiply_by_quantized_multiplier_int64(acc, M_oc) + out_zp`
+/// ([`multiply_by_quantized_multiplier_int64`](crate::multiply_by_quantized_multiplier_int64):
+/// one rounding, so `params.rounding` is not read), clamped to
+/// `[output_min, output_max]` and to int16.
+///
+/// Fails, with `output` untouched, as [`conv_2d_int8`] does, and when the
+/// input's or the output's zero point is not 0 (TFLite's int16
+/// activations are symmetric; its kernel ignores them).
+///
+/// ```
+/// use shapecheck_tflite::{conv_2d_int16, quantize_multiplier, Conv2dDims, Conv2dParams, Rounding};
+///
+/// // a 1×2 image of 2 channels, one 1×1 filter per output channel, VALID
+/// let dims = Conv2dDims {
+///     batches: 1, input_height: 1, input_width: 2, input_depth: 2,
+///     filter_height: 1, filter_width: 1,
+///     output_height: 1, output_width: 2, output_depth: 2,
+/// };
+/// let multipliers = [quantize_multiplier(1.0)?, quantize_multiplier(0.5)?];
+/// let params = Conv2dParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -32768, output_max: 32767,
+///     rounding: Rounding::Double,
+/// };
+/// let input = [1000, 2000, 30000, -7];
+/// let filter = [1, 1, 1, -1];
+/// let mut out = [0i16; 4];
+/// conv_2d_int16(&input, &filter, Some(&[0i64, 10]), dims, &params, &mut out)?;
+/// // 1000 + 2000; (1000 − 2000 + 10) · 0.5 = −495; 30000 − 7; (30007 + 10) · 0.5 → 15009 (ties up)
+/// assert_eq!(out, [3000, -495, 29993, 15009]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn conv_2d_int16<F: Values<i8> + ?Sized, B: Values<i64> + ?Sized>(
+    input: &[i16],
+    filter: &F,
+    bias: Option<&B>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    output: &mut [i16],
+) -> Result<(), TfliteError> {
+    check(
+        dims,
+        params,
+        input.len(),
+        filter.count(),
+        bias.map(|b| b.count()),
+        output.len(),
+    )?;
+    zero_points_16x8(params.input_zero_point, params.output_zero_point)?;
+    if output.is_empty() {
+        return Ok(());
+    }
+    let Conv2dDims {
+        batches,
+        input_height,
+        input_width,
+        input_depth,
+        filter_height,
+        filter_width,
+        output_height,
+        output_width,
+        output_depth,
+    } = dims;
+    let kernel_len = product("filter", &[filter_height, filter_width, input_depth])?;
+    let image_len = product("input", &[input_height, input_width, input_depth])?;
+    // no taps: each output is its bias alone
+    let (filter_height, filter_width) = if kernel_len == 0 {
+        (0, 0)
+    } else {
+        (filter_height, filter_width)
+    };
+    let stage = OutputStage16::new(
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    let multiplier = |oc: usize| match params.multipliers {
+        [m] => *m,
+        ms => ms.get(oc).copied().unwrap_or(QuantizedMultiplier::ZERO),
+    };
+    // the filter as a slice where it is one, as in `conv_2d_int8`
+    let weights = filter.contiguous();
+    let mut pixels = output.chunks_exact_mut(output_depth);
+    for batch in 0..batches {
+        let image = input
+            .get(batch * image_len..(batch + 1) * image_len)
+            .unwrap_or(&[]);
+        for oy in 0..output_height {
+            let rows = Window::new(
+                oy,
+                params.stride_height,
+                params.pad_top,
+                params.dilation_height,
+                filter_height,
+                input_height,
+            );
+            for ox in 0..output_width {
+                let cols = Window::new(
+                    ox,
+                    params.stride_width,
+                    params.pad_left,
+                    params.dilation_width,
+                    filter_width,
+                    input_width,
+                );
+                let Some(pixel) = pixels.next() else {
+                    return Ok(());
+                };
+                for (oc, out) in pixel.iter_mut().enumerate() {
+                    let mut acc = 0i64;
+                    for (ky, iy) in rows.taps() {
+                        for (kx, ix) in cols.taps() {
+                            let x = (iy * input_width + ix) * input_depth;
+                            let f = ((oc * filter_height + ky) * filter_width + kx) * input_depth;
+                            let xs = image.get(x..x + input_depth).unwrap_or(&[]);
+                            acc = match weights {
+                                Some(w) => {
+                                    let fs = w.get(f..f + input_depth).unwrap_or(&[]);
+                                    dot_int16(acc, xs, fs.iter().copied())
+                                }
+                                None => dot_int16(acc, xs, filter.run(f, f + input_depth)),
+                            };
+                        }
+                    }
+                    if let Some(b) = bias.and_then(|b| b.at(oc)) {
+                        acc = acc.wrapping_add(b);
+                    }
+                    *out = stage.apply(acc, multiplier(oc));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `acc` plus the products of int16 inputs `xs` and int8 taps `fs`, in
+/// `i64` (16x8's accumulator).
+#[inline(always)]
+fn dot_int16(acc: i64, xs: &[i16], fs: impl Iterator<Item = i8>) -> i64 {
+    let mut acc = acc;
+    for (&x, f) in xs.iter().zip(fs) {
+        acc += i64::from(x) * i64::from(f);
+    }
+    acc
+}
+
+/// Checks a 16x8 kernel's zero points: TFLite's int16 activations have
+/// zero point 0.
+pub(crate) fn zero_points_16x8(input: i32, output: i32) -> Result<(), TfliteError> {
+    for (what, v) in [
+        ("int16 input's zero point", input),
+        ("int16 output's zero point", output),
+    ] {
+        if v != 0 {
+            return Err(TfliteError::KernelParam {
+                what,
+                value: i64::from(v),
+                rule: "TFLite's int16 activations have zero point 0",
+            });
+        }
+    }
+    Ok(())
+}
+
 /// `acc + Σ (x − zero_point) · f` over a run, wrapping.
 #[inline(always)]
 fn dot(acc: i32, xs: &[i8], fs: impl Iterator<Item = i8>, zero_point: i32) -> i32 {
@@ -495,13 +665,21 @@ pub(crate) fn prepare<'m>(
 }
 
 /// `conv`'s interpreter step: its operands' places in the arena and its
-/// constants, checked once by [`prepare`].
+/// constants, checked once by [`prepare`]; int8, or int16 activations
+/// with int64 bias (16x8).
 #[derive(Clone)]
-pub(crate) struct Conv2dStep<'m> {
+pub(crate) enum Conv2dStep<'m> {
+    Int8(ConvLayer<'m, i32>),
+    Int16(ConvLayer<'m, i64>),
+}
+
+/// One convolution's places and constants, its bias of type `B`.
+#[derive(Clone)]
+pub(crate) struct ConvLayer<'m, B: LeNumber> {
     input: Range<usize>,
     output: Range<usize>,
     filter: Array<'m, i8>,
-    bias: Option<Array<'m, i32>>,
+    bias: Option<Array<'m, B>>,
     dims: Conv2dDims,
     strides: (usize, usize),
     dilations: (usize, usize),
@@ -509,44 +687,48 @@ pub(crate) struct Conv2dStep<'m> {
     quantization: Quantized,
 }
 
+impl<B: LeNumber> ConvLayer<'_, B> {
+    /// The kernel's parameters, its multipliers those `prepare` wrote.
+    fn params<'b>(&self, multipliers: &'b [QuantizedMultiplier]) -> Conv2dParams<'b> {
+        let q = &self.quantization;
+        Conv2dParams {
+            stride_height: self.strides.0,
+            stride_width: self.strides.1,
+            dilation_height: self.dilations.0,
+            dilation_width: self.dilations.1,
+            pad_top: self.pads.0,
+            pad_left: self.pads.1,
+            input_zero_point: q.input_zero_point,
+            output_zero_point: q.output_zero_point,
+            multipliers: multipliers.get(..q.channels).unwrap_or(&[]),
+            output_min: q.output_min,
+            output_max: q.output_max,
+            rounding: Rounding::Double,
+        }
+    }
+}
+
 impl Conv2dStep<'_> {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
-        let int8 = &mut *b.int8;
-        let multipliers: &[QuantizedMultiplier] = b.multipliers;
-        let multipliers_of = |q: &Quantized| multipliers.get(..q.channels).unwrap_or(&[]);
-        let Conv2dStep {
-            input,
-            output,
-            filter,
-            bias,
-            dims,
-            strides,
-            dilations,
-            pads,
-            quantization: q,
-        } = self;
-        let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
-        let params = Conv2dParams {
-            stride_height: strides.0,
-            stride_width: strides.1,
-            dilation_height: dilations.0,
-            dilation_width: dilations.1,
-            pad_top: pads.0,
-            pad_left: pads.1,
-            input_zero_point: q.input_zero_point,
-            output_zero_point: q.output_zero_point,
-            multipliers: multipliers_of(&q),
-            output_min: q.output_min,
-            output_max: q.output_max,
-            rounding: Rounding::Double,
-        };
-        conv_2d_int8(x, &filter, bias.as_ref(), dims, &params, y)
+        match self {
+            Conv2dStep::Int8(l) => {
+                let params = l.params(b.multipliers);
+                let (x, y) = split(b.int8, &l.input, &l.output).ok_or(overlap)?;
+                conv_2d_int8(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+            }
+            Conv2dStep::Int16(l) => {
+                let params = l.params(b.multipliers);
+                let (x, y) = split(b.int16, &l.input, &l.output).ok_or(overlap)?;
+                conv_2d_int16(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+            }
+        }
     }
 }
 
-/// `CONV_2D`, int8: NHWC input, filter `[O, KH, KW, C]` with zero
+/// `CONV_2D`, int8 or 16x8 (int16 input and output, int64 bias, as the
+/// input's type says): NHWC input, int8 filter `[O, KH, KW, C]` with zero
 /// point 0, per-tensor or per-channel (axis 0); the output's shape
 /// checked by the op's rule before.
 fn check_conv_2d<'m>(
@@ -554,13 +736,29 @@ fn check_conv_2d<'m>(
     options: Conv2dOptions,
     scratch: &mut [QuantizedMultiplier],
 ) -> Result<Conv2dStep<'m>, TfliteError> {
+    let input = c.input(0, "input")?;
+    if input.dtype() == TensorType::Int16 {
+        c.dtype("output", &c.output, TensorType::Int16)?;
+        return conv_layer(c, options, scratch).map(Conv2dStep::Int16);
+    }
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", &c.output, TensorType::Int8)?;
+    conv_layer(c, options, scratch).map(Conv2dStep::Int8)
+}
+
+/// The places and constants of a convolution whose input and output types
+/// are checked, its bias of type `B` (the checker checks the bias's type
+/// against the input's).
+fn conv_layer<'m, B: LeNumber>(
+    c: &Checker<'m>,
+    options: Conv2dOptions,
+    scratch: &mut [QuantizedMultiplier],
+) -> Result<ConvLayer<'m, B>, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
     let filter = c.input(1, "filter")?;
     let bias = c.optional(2);
-    c.dtype("input", &input, TensorType::Int8)?;
     c.dtype("filter", &filter, TensorType::Int8)?;
-    c.dtype("output", output, TensorType::Int8)?;
     c.constant("filter", &filter)?;
     let x = crate::ops::need_rank(&c.op, "input", &input, 4)?;
     let output_depth = dim(&filter, 0);
@@ -581,7 +779,7 @@ fn check_conv_2d<'m>(
         options.fused_activation,
         scratch,
     )?;
-    Ok(Conv2dStep {
+    Ok(ConvLayer {
         input: c.activation("input", &input)?.range,
         output: c.activation("output", output)?.range,
         filter: filter.data_as().unwrap_or_else(Array::empty),

@@ -2,7 +2,7 @@
 //! `reference_integer_ops::DepthwiseConvPerChannel`), and the output size
 //! and padding TFLite computes for `SAME` and `VALID`.
 
-use crate::array::Array;
+use crate::array::{Array, LeNumber};
 use crate::error::TfliteError;
 use crate::interpreter::dim;
 use crate::interpreter::split;
@@ -20,7 +20,7 @@ use crate::ops::spatial;
 use crate::ops::OpShape;
 use crate::options::DepthwiseConv2dOptions;
 use crate::options::Options;
-use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::quant::{OutputStage, OutputStage16, QuantizedMultiplier, Rounding, Scale};
 use crate::types::Activation;
 use crate::types::Padding;
 use crate::types::TensorType;
@@ -512,6 +512,142 @@ fn mac_block(acc: &mut [i32; BLOCK], x: i32, f: [i8; BLOCK]) {
 /// of 8 (speech.tflite's) is one block.
 const BLOCK: usize = 8;
 
+/// TFLite's `DEPTHWISE_CONV_2D` in 16x8 mode (TFLite Micro's
+/// `reference_integer_ops::DepthwiseConvPerChannel` for int16 input, int8
+/// filter and int64 bias): as [`depthwise_conv_int8`], with the
+/// accumulator `acc = Σ x · f + bias[oc]` in `i64` (the zero points are 0)
+/// and `y = multiply_by_quantized_multiplier_int64(acc, M_oc) + out_zp`
+/// ([`multiply_by_quantized_multiplier_int64`](crate::multiply_by_quantized_multiplier_int64):
+/// one rounding, so `params.rounding` is not read), clamped to
+/// `[output_min, output_max]` and to int16.
+///
+/// Fails, with `output` untouched, as [`depthwise_conv_int8`] does, and
+/// when the input's or the output's zero point is not 0.
+///
+/// ```
+/// use shapecheck_tflite::{depthwise_conv_int16, quantize_multiplier, DepthwiseConvDims, DepthwiseConvParams, Rounding};
+///
+/// // a 2×2 single-channel image, a 2×2 filter of ones, VALID: one output, the sum
+/// let dims = DepthwiseConvDims {
+///     batches: 1, input_height: 2, input_width: 2, input_depth: 1,
+///     filter_height: 2, filter_width: 2, depth_multiplier: 1,
+///     output_height: 1, output_width: 1,
+/// };
+/// let multipliers = [quantize_multiplier(0.5)?];
+/// let params = DepthwiseConvParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -32768, output_max: 32767,
+///     rounding: Rounding::Double,
+/// };
+/// let mut out = [0i16; 1];
+/// depthwise_conv_int16(&[1000, 2000, 3000, 4000], &[1, 1, 1, 1], Some(&[2i64]), dims, &params, &mut out)?;
+/// assert_eq!(out, [5001]); // (10000 + 2) · 0.5
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn depthwise_conv_int16<F, B>(
+    input: &[i16],
+    filter: &F,
+    bias: Option<&B>,
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    output: &mut [i16],
+) -> Result<(), TfliteError>
+where
+    F: Values<i8> + ?Sized,
+    B: Values<i64> + ?Sized,
+{
+    check(
+        dims,
+        params,
+        input.len(),
+        filter.count(),
+        bias.map(|b| b.count()),
+        output.len(),
+    )?;
+    crate::conv::zero_points_16x8(params.input_zero_point, params.output_zero_point)?;
+    let DepthwiseConvDims {
+        batches,
+        input_height,
+        input_width,
+        input_depth,
+        filter_height,
+        filter_width,
+        depth_multiplier,
+        output_height,
+        output_width,
+    } = dims;
+    if output.is_empty() {
+        return Ok(());
+    }
+    // checked above: every product below is at most a checked length
+    let output_depth = input_depth * depth_multiplier;
+    // a filter with no taps: each output is its bias alone
+    let (filter_height, filter_width) = if filter.count() == 0 {
+        (0, 0)
+    } else {
+        (filter_height, filter_width)
+    };
+    let stage = OutputStage16::new(
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    let multiplier = |oc: usize| match params.multipliers {
+        [m] => *m,
+        ms => ms.get(oc).copied().unwrap_or(QuantizedMultiplier::ZERO),
+    };
+    let image_len = input_height * input_width * input_depth;
+    let mut pixels = output.chunks_exact_mut(output_depth.max(1));
+    for batch in 0..batches {
+        let image = input
+            .get(batch * image_len..(batch + 1) * image_len)
+            .unwrap_or(&[]);
+        for oy in 0..output_height {
+            let rows = Window::new(
+                oy,
+                params.stride_height,
+                params.pad_top,
+                params.dilation_height,
+                filter_height,
+                input_height,
+            );
+            for ox in 0..output_width {
+                let cols = Window::new(
+                    ox,
+                    params.stride_width,
+                    params.pad_left,
+                    params.dilation_width,
+                    filter_width,
+                    input_width,
+                );
+                let Some(pixel) = pixels.next() else {
+                    return Ok(());
+                };
+                for (oc, out) in pixel.iter_mut().enumerate() {
+                    let ic = oc / depth_multiplier;
+                    let mut acc = 0i64;
+                    for (ky, iy) in rows.taps() {
+                        for (kx, ix) in cols.taps() {
+                            let x = image.get((iy * input_width + ix) * input_depth + ic);
+                            let f = filter.at((ky * filter_width + kx) * output_depth + oc);
+                            if let (Some(&x), Some(f)) = (x, f) {
+                                acc += i64::from(x) * i64::from(f);
+                            }
+                        }
+                    }
+                    if let Some(b) = bias.and_then(|b| b.at(oc)) {
+                        acc = acc.wrapping_add(b);
+                    }
+                    *out = stage.apply(acc, multiplier(oc));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Checks a depthwise convolution's lengths and parameters.
 fn check(
     dims: DepthwiseConvDims,
@@ -693,14 +829,22 @@ pub(crate) fn prepare<'m>(
     check_depthwise_conv(c, options, scratch).map(Step::DepthwiseConv)
 }
 
-/// `depthwise_conv`'s interpreter step: its operands' places in the arena and its
-/// constants, checked once by [`prepare`].
+/// `depthwise_conv`'s interpreter step: its operands' places in the arena
+/// and its constants, checked once by [`prepare`]; int8, or int16
+/// activations with int64 bias (16x8).
 #[derive(Clone)]
-pub(crate) struct DepthwiseConvStep<'m> {
+pub(crate) enum DepthwiseConvStep<'m> {
+    Int8(DepthwiseLayer<'m, i32>),
+    Int16(DepthwiseLayer<'m, i64>),
+}
+
+/// One depthwise convolution's places and constants, its bias of type `B`.
+#[derive(Clone)]
+pub(crate) struct DepthwiseLayer<'m, B: LeNumber> {
     input: Range<usize>,
     output: Range<usize>,
     filter: Array<'m, i8>,
-    bias: Option<Array<'m, i32>>,
+    bias: Option<Array<'m, B>>,
     dims: DepthwiseConvDims,
     strides: (usize, usize),
     dilations: (usize, usize),
@@ -708,58 +852,78 @@ pub(crate) struct DepthwiseConvStep<'m> {
     quantization: Quantized,
 }
 
+impl<B: LeNumber> DepthwiseLayer<'_, B> {
+    /// The kernel's parameters, its multipliers those `prepare` wrote.
+    fn params<'b>(&self, multipliers: &'b [QuantizedMultiplier]) -> DepthwiseConvParams<'b> {
+        let q = &self.quantization;
+        DepthwiseConvParams {
+            stride_height: self.strides.0,
+            stride_width: self.strides.1,
+            dilation_height: self.dilations.0,
+            dilation_width: self.dilations.1,
+            pad_top: self.pads.0,
+            pad_left: self.pads.1,
+            input_zero_point: q.input_zero_point,
+            output_zero_point: q.output_zero_point,
+            multipliers: multipliers.get(..q.channels).unwrap_or(&[]),
+            output_min: q.output_min,
+            output_max: q.output_max,
+            rounding: Rounding::Double,
+        }
+    }
+}
+
 impl DepthwiseConvStep<'_> {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
-        let int8 = &mut *b.int8;
-        let multipliers: &[QuantizedMultiplier] = b.multipliers;
-        let multipliers_of = |q: &Quantized| multipliers.get(..q.channels).unwrap_or(&[]);
-        let DepthwiseConvStep {
-            input,
-            output,
-            filter,
-            bias,
-            dims,
-            strides,
-            dilations,
-            pads,
-            quantization: q,
-        } = self;
-        let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
-        let params = DepthwiseConvParams {
-            stride_height: strides.0,
-            stride_width: strides.1,
-            dilation_height: dilations.0,
-            dilation_width: dilations.1,
-            pad_top: pads.0,
-            pad_left: pads.1,
-            input_zero_point: q.input_zero_point,
-            output_zero_point: q.output_zero_point,
-            multipliers: multipliers_of(&q),
-            output_min: q.output_min,
-            output_max: q.output_max,
-            rounding: Rounding::Double,
-        };
-        depthwise_conv_int8(x, &filter, bias.as_ref(), dims, &params, y)
+        match self {
+            DepthwiseConvStep::Int8(l) => {
+                let params = l.params(b.multipliers);
+                let (x, y) = split(b.int8, &l.input, &l.output).ok_or(overlap)?;
+                depthwise_conv_int8(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+            }
+            DepthwiseConvStep::Int16(l) => {
+                let params = l.params(b.multipliers);
+                let (x, y) = split(b.int16, &l.input, &l.output).ok_or(overlap)?;
+                depthwise_conv_int16(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+            }
+        }
     }
 }
 
-/// `DEPTHWISE_CONV_2D`, int8: NHWC input, filter `[1, KH, KW, C·M]`
-/// with zero point 0, per-tensor or per-channel (axis 3); the output's
-/// size as TFLite pads.
+/// `DEPTHWISE_CONV_2D`, int8 or 16x8 (int16 input and output, int64
+/// bias, as the input's type says): NHWC input, int8 filter
+/// `[1, KH, KW, C·M]` with zero point 0, per-tensor or per-channel
+/// (axis 3); the output's size as TFLite pads.
 fn check_depthwise_conv<'m>(
     c: &Checker<'m>,
     options: DepthwiseConv2dOptions,
     scratch: &mut [QuantizedMultiplier],
 ) -> Result<DepthwiseConvStep<'m>, TfliteError> {
+    let input = c.input(0, "input")?;
+    if input.dtype() == TensorType::Int16 {
+        c.dtype("output", &c.output, TensorType::Int16)?;
+        return depthwise_layer(c, options, scratch).map(DepthwiseConvStep::Int16);
+    }
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", &c.output, TensorType::Int8)?;
+    depthwise_layer(c, options, scratch).map(DepthwiseConvStep::Int8)
+}
+
+/// The places and constants of a depthwise convolution whose input and
+/// output types are checked, its bias of type `B` (the checker checks the
+/// bias's type against the input's).
+fn depthwise_layer<'m, B: LeNumber>(
+    c: &Checker<'m>,
+    options: DepthwiseConv2dOptions,
+    scratch: &mut [QuantizedMultiplier],
+) -> Result<DepthwiseLayer<'m, B>, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
     let filter = c.input(1, "filter")?;
     let bias = c.optional(2);
-    c.dtype("input", &input, TensorType::Int8)?;
     c.dtype("filter", &filter, TensorType::Int8)?;
-    c.dtype("output", output, TensorType::Int8)?;
     c.constant("filter", &filter)?;
     for (name, t) in [("input", &input), ("filter", &filter), ("output", output)] {
         c.rank(name, t, 4)?;
@@ -805,7 +969,7 @@ fn check_depthwise_conv<'m>(
         options.fused_activation,
         scratch,
     )?;
-    Ok(DepthwiseConvStep {
+    Ok(DepthwiseLayer {
         input: c.activation("input", &input)?.range,
         output: c.activation("output", output)?.range,
         filter: filter.data_as().unwrap_or_else(Array::empty),

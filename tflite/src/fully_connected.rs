@@ -22,7 +22,9 @@ use crate::ops::shape_of;
 use crate::ops::OpShape;
 use crate::options::FullyConnectedOptions;
 use crate::options::Options;
-use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::quant::{
+    quantize_multiplier, OutputStage, OutputStage16, QuantizedMultiplier, Rounding, Scale,
+};
 use crate::types::Activation;
 use crate::types::TensorType;
 use crate::types::WeightsFormat;
@@ -127,6 +129,36 @@ pub fn activation_range_int8(
     scale: f32,
     zero_point: i32,
 ) -> Result<(i32, i32), TfliteError> {
+    activation_range(activation, scale, zero_point, (-128, 127))
+}
+
+/// The int16 range an output with `scale` and `zero_point` is clamped to
+/// after `activation`: [`activation_range_int8`]'s rule within
+/// [−32768, 32767] (TFLite's 16x8 mode).
+///
+/// ```
+/// use shapecheck_tflite::{activation_range_int16, Activation};
+///
+/// assert_eq!(activation_range_int16(Activation::None, 0.1, 0)?, (-32768, 32767));
+/// assert_eq!(activation_range_int16(Activation::Relu, 0.1, 0)?, (0, 32767));
+/// assert_eq!(activation_range_int16(Activation::Relu6, 0.001, 0)?, (0, 6000));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn activation_range_int16(
+    activation: Activation,
+    scale: f32,
+    zero_point: i32,
+) -> Result<(i32, i32), TfliteError> {
+    activation_range(activation, scale, zero_point, (-32768, 32767))
+}
+
+/// TFLite's `CalculateActivationRangeQuantized` within `(qmin, qmax)`.
+fn activation_range(
+    activation: Activation,
+    scale: f32,
+    zero_point: i32,
+    (qmin, qmax): (i32, i32),
+) -> Result<(i32, i32), TfliteError> {
     let quantize = |real: f32| zero_point.saturating_add(round_half_away(real / scale));
     let (lo, hi) = match activation {
         Activation::None => (i32::MIN, i32::MAX),
@@ -135,7 +167,7 @@ pub fn activation_range_int8(
         Activation::ReluN1To1 => (quantize(-1.0), quantize(1.0)),
         other => return Err(TfliteError::UnsupportedActivation { activation: other }),
     };
-    Ok((lo.max(-128), hi.min(127)))
+    Ok((lo.max(qmin), hi.min(qmax)))
 }
 
 /// `v` rounded to the nearest integer, ties away from zero (C's `round`),
@@ -364,6 +396,103 @@ where
                 per_tensor
             };
             *out = stage.apply(acc, m);
+        }
+    }
+    Ok(())
+}
+
+/// TFLite's `FULLY_CONNECTED` in 16x8 mode (TFLite Micro's
+/// `reference_integer_ops::FullyConnected` and `FullyConnectedPerChannel`
+/// for int16 input, int8 weights and int64 bias): for each row `b` and
+/// unit `c`, `acc = Σ_d (x[b,d] − x_zp) · (w[c,d] − w_zp) + bias[c]` in
+/// `i64`, then `y = multiply_by_quantized_multiplier_int64(acc, M_c) +
+/// out_zp` ([`multiply_by_quantized_multiplier_int64`](crate::multiply_by_quantized_multiplier_int64):
+/// one rounding, so `params.rounding` is not read) clamped to
+/// `[output_min, output_max]` and to int16 (an empty clamp gives
+/// `output_max` everywhere).
+///
+/// The interpreter runs this under either [`Arithmetic`](crate::Arithmetic):
+/// TensorFlow 2.21's own int16 kernel rounds a few values differently (by
+/// 1, on 5 of int16_fc.tflite's 72 recorded outputs), and is not
+/// reproduced.
+///
+/// Fails, with `output` untouched, when a length does not match `dims` or
+/// there is neither one multiplier nor one per unit.
+///
+/// ```
+/// use shapecheck_tflite::{fully_connected_int16, quantize_multiplier, FullyConnectedDims, FullyConnectedParams, Rounding};
+///
+/// let dims = FullyConnectedDims { batches: 1, input_dim: 2, units: 2 };
+/// let multipliers = [quantize_multiplier(0.5)?];
+/// let params = FullyConnectedParams {
+///     input_zero_point: 0, weights_zero_point: 0, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -32768, output_max: 32767,
+///     rounding: Rounding::Double,
+/// };
+/// let mut out = [0i16; 2];
+/// fully_connected_int16(&[30000, -1000], &[2, 1, -2, 0], Some(&[0i64, 3]), dims, &params, &mut out)?;
+/// assert_eq!(out, [29500, -29998]); // 59000 · 0.5; (−60000 + 3) · 0.5 = −29998.5 → −29998
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn fully_connected_int16<W, B>(
+    input: &[i16],
+    weights: &W,
+    bias: Option<&B>,
+    dims: FullyConnectedDims,
+    params: &FullyConnectedParams<'_>,
+    output: &mut [i16],
+) -> Result<(), TfliteError>
+where
+    W: Values<i8> + ?Sized,
+    B: Values<i64> + ?Sized,
+{
+    let FullyConnectedDims {
+        batches: _,
+        input_dim,
+        units,
+    } = dims;
+    check_lengths(
+        dims,
+        input.len(),
+        weights.count(),
+        bias.map(|b| b.count()),
+        output.len(),
+    )?;
+    if params.multipliers.len() != 1 && params.multipliers.len() != units {
+        return Err(TfliteError::Length {
+            what: "multipliers",
+            expected: units,
+            actual: params.multipliers.len(),
+        });
+    }
+    if units == 0 {
+        return Ok(());
+    }
+    let stage = OutputStage16::new(
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    let multiplier = |c: usize| match params.multipliers {
+        [m] => *m,
+        ms => ms.get(c).copied().unwrap_or(QuantizedMultiplier::ZERO),
+    };
+    let (x_zp, w_zp) = (
+        i64::from(params.input_zero_point),
+        i64::from(params.weights_zero_point),
+    );
+    // checked: input is batches · input_dim long, output batches · units
+    for (b, row) in output.chunks_exact_mut(units).enumerate() {
+        let xs = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
+        for (c, out) in row.iter_mut().enumerate() {
+            let ws = weights.run(c * input_dim, (c + 1) * input_dim);
+            let mut acc = xs.iter().zip(ws).fold(0i64, |acc, (&x, w)| {
+                acc + (i64::from(x) - x_zp) * (i64::from(w) - w_zp)
+            });
+            if let Some(bias) = bias.and_then(|bias| bias.at(c)) {
+                acc = acc.wrapping_add(bias);
+            }
+            *out = stage.apply(acc, multiplier(c));
         }
     }
     Ok(())
@@ -598,6 +727,14 @@ pub(crate) enum FullyConnectedStep<'m> {
         dims: FullyConnectedDims,
         quantization: Quantized,
     },
+    Int16 {
+        input: Range<usize>,
+        output: Range<usize>,
+        weights: Array<'m, i8>,
+        bias: Option<Array<'m, i64>>,
+        dims: FullyConnectedDims,
+        quantization: Quantized,
+    },
     F32 {
         input: Range<usize>,
         output: Range<usize>,
@@ -637,6 +774,26 @@ impl FullyConnectedStep<'_> {
                     rounding: fc_rounding,
                 };
                 fully_connected_int8(x, &weights, bias.as_ref(), dims, &params, y)
+            }
+            FullyConnectedStep::Int16 {
+                input,
+                output,
+                weights,
+                bias,
+                dims,
+                quantization: q,
+            } => {
+                let (x, y) = split(b.int16, &input, &output).ok_or(overlap)?;
+                let params = FullyConnectedParams {
+                    input_zero_point: q.input_zero_point,
+                    weights_zero_point: q.weights_zero_point,
+                    output_zero_point: q.output_zero_point,
+                    multipliers: multipliers_of(&q),
+                    output_min: q.output_min,
+                    output_max: q.output_max,
+                    rounding: fc_rounding,
+                };
+                fully_connected_int16(x, &weights, bias.as_ref(), dims, &params, y)
             }
             FullyConnectedStep::F32 {
                 input,
@@ -708,11 +865,18 @@ fn check_fully_connected<'m>(
                 range: activation_range_f32(options.fused_activation)?,
             })
         }
-        TensorType::Int8 => {
+        TensorType::Int8 | TensorType::Int16 => {
+            // int8, or 16x8: int16 input and output, int64 bias
+            let wide = input.dtype() == TensorType::Int16;
             c.dtype("weights", &weights, TensorType::Int8)?;
-            c.dtype("output", output, TensorType::Int8)?;
+            c.dtype("output", output, input.dtype())?;
             if let Some(bias) = &bias {
-                c.dtype("bias", bias, TensorType::Int32)?;
+                let bias_type = if wide {
+                    TensorType::Int64
+                } else {
+                    TensorType::Int32
+                };
+                c.dtype("bias", bias, bias_type)?;
             }
             let (input_scale, input_zero_point) = c.per_tensor("input", &input)?;
             let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
@@ -726,20 +890,34 @@ fn check_fully_connected<'m>(
             )?;
             let (output_min, output_max) =
                 c.clamp(options.fused_activation, output_scale, output_zero_point)?;
-            Ok(FullyConnectedStep::Int8 {
-                input: input_slot.range,
-                output: output_slot.range,
-                weights: weights.data_as().unwrap_or_else(Array::empty),
-                bias: bias.and_then(|b| b.data_as()),
-                dims,
-                quantization: Quantized {
-                    input_zero_point,
-                    weights_zero_point,
-                    output_zero_point,
-                    output_min,
-                    output_max,
-                    channels,
-                },
+            let quantization = Quantized {
+                input_zero_point,
+                weights_zero_point,
+                output_zero_point,
+                output_min,
+                output_max,
+                channels,
+            };
+            let (input, output) = (input_slot.range, output_slot.range);
+            let weights = weights.data_as().unwrap_or_else(Array::empty);
+            Ok(if wide {
+                FullyConnectedStep::Int16 {
+                    input,
+                    output,
+                    weights,
+                    bias: bias.and_then(|b| b.data_as()),
+                    dims,
+                    quantization,
+                }
+            } else {
+                FullyConnectedStep::Int8 {
+                    input,
+                    output,
+                    weights,
+                    bias: bias.and_then(|b| b.data_as()),
+                    dims,
+                    quantization,
+                }
             })
         }
         found => Err(c.fail(

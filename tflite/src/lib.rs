@@ -147,24 +147,31 @@ mod types;
 mod values;
 mod window;
 
-pub use add::{add_f32, add_int8, add_params, broadcast_shape, AddParams};
+pub use add::{
+    add_f32, add_int16, add_int8, add_params, add_params_int16, broadcast_shape, AddParams,
+};
 pub use array::{Array, ArrayIter, LeNumber};
-pub use conv::{conv_2d_int8, Conv2dDims, Conv2dParams};
+pub use conv::{conv_2d_int16, conv_2d_int8, Conv2dDims, Conv2dParams};
 pub use depthwise_conv::{
-    conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
+    conv_axis, depthwise_conv_int16, depthwise_conv_int8, ConvAxis, DepthwiseConvDims,
+    DepthwiseConvParams,
 };
 pub use elu::{elu_f32, elu_value};
 pub use error::{Name, OperandProblem, Place, TfliteError};
 pub use exp::{exp_f32, exp_value};
 pub use float_ops::{mean_f32, mul_f32, rsqrt_f32, rsqrt_value, squared_difference_f32, sub_f32};
 pub use fully_connected::{
-    activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
-    fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
+    activation_range_f32, activation_range_int16, activation_range_int8, fully_connected_f32,
+    fully_connected_int16, fully_connected_int8, fully_connected_multiplier, FullyConnectedDims,
+    FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
 #[cfg(feature = "alloc")]
 pub use interpreter::{Layout, Plan};
-pub use logistic::{logistic_int8, logistic_params, LogisticParams};
+pub use logistic::{
+    logistic_int16, logistic_int8, logistic_params, logistic_params_int16, LogisticInt16Params,
+    LogisticParams,
+};
 pub use mean::{mean_int8, mean_params, MeanParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use neg::neg_f32;
@@ -174,14 +181,22 @@ pub use options::{
     Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
 pub use pad::{pad, pad_output_shape};
-pub use pool::{average_pool_int8, max_pool_int8, PoolDims, PoolParams};
-pub use quant::{
-    multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,
-    saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
+pub use pool::{
+    average_pool_int16, average_pool_int8, max_pool_int16, max_pool_int8, PoolDims, PoolParams,
 };
-pub use quantize::{dequantize_int8, dequantize_value, quantize_int8, quantize_value};
+pub use quant::{
+    multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_int64, quantize_multiplier,
+    rounding_divide_by_pot, saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
+};
+pub use quantize::{
+    dequantize_int16, dequantize_int8, dequantize_value, dequantize_value_int16, quantize_int16,
+    quantize_int8, quantize_value, quantize_value_int16,
+};
 pub use reshape::{reshape, reshape_dims};
-pub use softmax::{softmax_int8, softmax_params, SoftmaxParams};
+pub use softmax::{
+    softmax_int16, softmax_int8, softmax_params, softmax_params_int16, SoftmaxInt16Params,
+    SoftmaxParams,
+};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use values::Values;
 

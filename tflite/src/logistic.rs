@@ -207,6 +207,230 @@ fn logistic_q4(a: i32) -> i32 {
     }
 }
 
+/// An int16 logistic's parameters (TFLite's 16x8 mode), as TFLite Micro's
+/// `CalculateArithmeticOpDataLogistic` derives them from the input's scale
+/// ([`logistic_params_int16`]): each input `q` becomes
+/// `(q · input_multiplier + round) >> input_left_shift`, the input in
+/// steps of 1/(3 · 4096) (so ±2^17 is ±10.7), which indexes the sigmoid
+/// table.
+///
+/// ```
+/// use shapecheck_tflite::logistic_params_int16;
+///
+/// // a power-of-two input scale 2^-12: the multiplier 3, no shift
+/// let p = logistic_params_int16(1.0 / 4096.0, 1.0 / 32768.0)?;
+/// assert_eq!((p.input_multiplier, p.input_left_shift), (3, 0));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogisticInt16Params {
+    /// `input_scale · 3 · 4096 · 2^input_left_shift`, truncated, in
+    /// [1, 32767]
+    pub input_multiplier: i32,
+    /// in [0, 31]
+    pub input_left_shift: u32,
+}
+
+/// TFLite Micro's `CalculateArithmeticOpDataLogistic` for int16: for an
+/// input scale of 2^−12 (TFLite's `CheckedLog2`: its log2 within 10^−3 of
+/// −12) the multiplier 3 and no shift; otherwise `m = input_scale · 3 ·
+/// 4096` in `f64`, doubled (the shift counting) while `m ≤ 32767 / 2` and
+/// the shift is at most 30, then truncated. The output's scale must be
+/// 2^−15 (its log2 within 10^−3 of −15; the zero points are 0, which the
+/// interpreter checks).
+///
+/// TFLite takes log2 of the `f32` scale; this compares the scale with
+/// `2^(e ± 0.001)` instead, which differs only for a scale within `f32`
+/// rounding of those bounds.
+///
+/// Fails with [`TfliteError::KernelScale`] for an input scale that is not
+/// a finite number above 0, or one so large that the multiplier passes
+/// 32767 (above 8/3), and for an output scale other than 2^−15.
+///
+/// ```
+/// use shapecheck_tflite::{logistic_params_int16, TfliteError};
+///
+/// // int16_logistic.tflite's input scale: 0.000391 · 12288 = 4.81, doubled 12 times
+/// let p = logistic_params_int16(0.00039130868, 1.0 / 32768.0)?;
+/// assert_eq!((p.input_multiplier, p.input_left_shift), (19695, 12));
+/// assert!(matches!(logistic_params_int16(0.001, 1.0 / 256.0), Err(TfliteError::KernelScale { .. })));
+/// # Ok::<(), TfliteError>(())
+/// ```
+pub fn logistic_params_int16(
+    input_scale: f32,
+    output_scale: f32,
+) -> Result<LogisticInt16Params, TfliteError> {
+    if !near_power_of_two(output_scale, -15) {
+        return Err(TfliteError::KernelScale {
+            what: "LOGISTIC's int16 output scale",
+            value: f64::from(output_scale),
+            rule: "TFLite requires 2^-15 for an int16 logistic",
+        });
+    }
+    if !input_scale.is_finite() || input_scale <= 0.0 {
+        return Err(TfliteError::KernelScale {
+            what: "LOGISTIC's int16 input scale",
+            value: f64::from(input_scale),
+            rule: "a scale must be a finite number above 0",
+        });
+    }
+    if near_power_of_two(input_scale, -12) {
+        return Ok(LogisticInt16Params {
+            input_multiplier: 3,
+            input_left_shift: 0,
+        });
+    }
+    let mut multiplier = f64::from(input_scale) * 4096.0 * 3.0;
+    let mut input_left_shift = 0u32;
+    while multiplier <= 32767.0 / 2.0 && input_left_shift <= 30 {
+        input_left_shift += 1;
+        multiplier *= 2.0;
+    }
+    if multiplier > 32767.0 {
+        return Err(TfliteError::KernelScale {
+            what: "LOGISTIC's int16 input scale",
+            value: f64::from(input_scale),
+            rule: "TFLite needs input scale · 3 · 4096 at most 32767",
+        });
+    }
+    Ok(LogisticInt16Params {
+        // in [0, 32767]: truncated as TFLite's cast
+        input_multiplier: multiplier as i32,
+        input_left_shift,
+    })
+}
+
+/// Whether `x`'s log2 is within 10^−3 of `exponent` (TFLite's
+/// `CheckedLog2` giving `exponent`): `x / 2^exponent` within
+/// `(2^−0.001, 2^0.001)`.
+fn near_power_of_two(x: f32, exponent: i32) -> bool {
+    /// 2^0.001
+    const TOLERANCE: f64 = 1.000_693_387_462_580_7;
+    let ratio = f64::from(x) / pow2(exponent);
+    ratio > 1.0 / TOLERANCE && ratio < TOLERANCE
+}
+
+/// 2^e in `f64` (exact for |e| < 1000).
+fn pow2(e: i32) -> f64 {
+    let mut p = 1.0f64;
+    for _ in 0..e.unsigned_abs() {
+        p *= 2.0;
+    }
+    if e < 0 {
+        1.0 / p
+    } else {
+        p
+    }
+}
+
+/// TFLite's int16 `LOGISTIC` (TFLite Micro's
+/// `reference_integer_ops::Logistic` for int16, TFLite's 16x8 mode): each
+/// input rescaled by [`LogisticInt16Params`] to `v` (in 1/(3 · 4096)
+/// steps), `|v|` split into a table index `|v| >> 9` and a 9-bit fraction
+/// interpolating between TFLite's 256-entry sigmoid table (σ in 2^−16
+/// steps at 1/24 apart; from index 255 on, σ is 1), then
+/// `(r + 2^9) >> 10` for `v ≥ 0` and `(2^25 − r + 2^9 − 1) >> 10` (σ(−v)
+/// = 1 − σ(v)) for `v < 0`: the output in 2^−15 steps, zero point 0.
+///
+/// Fails, with `output` untouched, when `output` is not as long as
+/// `input`, or the parameters are outside [`logistic_params_int16`]'s
+/// (a multiplier outside [0, 32767], a shift above 31).
+///
+/// ```
+/// use shapecheck_tflite::{logistic_int16, logistic_params_int16};
+///
+/// let p = logistic_params_int16(1.0 / 4096.0, 1.0 / 32768.0)?; // inputs in 2^-12 steps
+/// let mut out = [0i16; 4];
+/// logistic_int16(&[0, 4096, -4096, 32767], &p, &mut out)?;
+/// // σ(0) = 0.5, σ(1) = 0.731, σ(−1) = 0.269, σ(8) = 0.9997, in 2^-15 steps
+/// assert_eq!(out, [16384, 23956, 8812, 32757]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn logistic_int16(
+    input: &[i16],
+    params: &LogisticInt16Params,
+    output: &mut [i16],
+) -> Result<(), TfliteError> {
+    if output.len() != input.len() {
+        return Err(TfliteError::Length {
+            what: "output",
+            expected: input.len(),
+            actual: output.len(),
+        });
+    }
+    let LogisticInt16Params {
+        input_multiplier,
+        input_left_shift,
+    } = *params;
+    if !(0..=32767).contains(&input_multiplier) || input_left_shift > 31 {
+        return Err(TfliteError::KernelParam {
+            what: "LOGISTIC's int16 input multiplier",
+            value: i64::from(input_multiplier),
+            rule: "it is in [0, 32767], its left shift at most 31",
+        });
+    }
+    // TFLite's power-of-two case, a multiplier of 0: 3 · 2^shift, no shift
+    let (multiplier, shift) = if input_multiplier == 0 {
+        (3i64 << input_left_shift, 0)
+    } else {
+        (i64::from(input_multiplier), input_left_shift)
+    };
+    let round = if shift > 0 { 1i64 << (shift - 1) } else { 0 };
+    for (y, &x) in output.iter_mut().zip(input) {
+        // |x · multiplier| < 2^15 · 2^32: no overflow in i64
+        let v = (i64::from(x) * multiplier + round) >> shift;
+        let magnitude = v.unsigned_abs();
+        let index = magnitude >> 9;
+        let r: u64 = match (
+            SIGMOID_TABLE.get(index as usize),
+            SIGMOID_TABLE.get(index as usize + 1),
+        ) {
+            (Some(&a), Some(&b)) if index < 255 => {
+                let (a, b) = (u64::from(a), u64::from(b));
+                // the table rises: b ≥ a
+                (a << 9) + (magnitude & 0x1ff) * (b - a)
+            }
+            _ => 0x7fff << 10,
+        };
+        let r = if v >= 0 {
+            r + (1 << 9)
+        } else {
+            (1 << 25) - r + (1 << 9) - 1
+        };
+        // at most 2^25 + 2^9: the shifted value is in [0, 32767]
+        *y = i16::try_from(r >> 10).unwrap_or(i16::MAX);
+    }
+    Ok(())
+}
+
+/// TFLite's `sigmoid_table_uint16` (tensorflow/lite/kernels/internal/common.h):
+/// entry `i` is σ(i/24) in 2^−16 steps, as TFLite rounds it (within 2 of
+/// `65536 · σ(i/24)`; the last entry is 65535). It is TFLite's data, which
+/// its int16 `LOGISTIC` and `TANH` interpolate, so it is written out here
+/// as TFLite has it.
+const SIGMOID_TABLE: [u16; 256] = [
+    32768, 33451, 34133, 34813, 35493, 36169, 36843, 37513, 38180, 38841, 39498, 40149, 40794,
+    41432, 42064, 42688, 43304, 43912, 44511, 45102, 45683, 46255, 46817, 47369, 47911, 48443,
+    48964, 49475, 49975, 50464, 50942, 51409, 51865, 52311, 52745, 53169, 53581, 53983, 54374,
+    54755, 55125, 55485, 55834, 56174, 56503, 56823, 57133, 57433, 57724, 58007, 58280, 58544,
+    58800, 59048, 59288, 59519, 59743, 59959, 60168, 60370, 60565, 60753, 60935, 61110, 61279,
+    61441, 61599, 61750, 61896, 62036, 62172, 62302, 62428, 62549, 62666, 62778, 62886, 62990,
+    63090, 63186, 63279, 63368, 63454, 63536, 63615, 63691, 63765, 63835, 63903, 63968, 64030,
+    64090, 64148, 64204, 64257, 64308, 64357, 64405, 64450, 64494, 64536, 64576, 64614, 64652,
+    64687, 64721, 64754, 64786, 64816, 64845, 64873, 64900, 64926, 64950, 64974, 64997, 65019,
+    65039, 65060, 65079, 65097, 65115, 65132, 65149, 65164, 65179, 65194, 65208, 65221, 65234,
+    65246, 65258, 65269, 65280, 65291, 65301, 65310, 65319, 65328, 65337, 65345, 65352, 65360,
+    65367, 65374, 65381, 65387, 65393, 65399, 65404, 65410, 65415, 65420, 65425, 65429, 65433,
+    65438, 65442, 65445, 65449, 65453, 65456, 65459, 65462, 65465, 65468, 65471, 65474, 65476,
+    65479, 65481, 65483, 65485, 65488, 65489, 65491, 65493, 65495, 65497, 65498, 65500, 65501,
+    65503, 65504, 65505, 65507, 65508, 65509, 65510, 65511, 65512, 65513, 65514, 65515, 65516,
+    65517, 65517, 65518, 65519, 65520, 65520, 65521, 65522, 65522, 65523, 65523, 65524, 65524,
+    65525, 65525, 65526, 65526, 65526, 65527, 65527, 65528, 65528, 65528, 65529, 65529, 65529,
+    65529, 65530, 65530, 65530, 65530, 65531, 65531, 65531, 65531, 65531, 65532, 65532, 65532,
+    65532, 65532, 65532, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65533, 65534, 65534,
+    65534, 65534, 65534, 65534, 65534, 65534, 65534, 65534, 65535,
+];
+
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)
 // checks the operator's operands and derives its constants once; the
 // step's `run` runs the kernel over the interpreter's buffers.
@@ -223,31 +447,69 @@ pub(crate) fn prepare<'m>(
 /// `logistic`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) struct LogisticStep {
-    input: Range<usize>,
-    output: Range<usize>,
-    params: LogisticParams,
+pub(crate) enum LogisticStep {
+    Int8 {
+        input: Range<usize>,
+        output: Range<usize>,
+        params: LogisticParams,
+    },
+    /// int16 in and out (16x8)
+    Int16 {
+        input: Range<usize>,
+        output: Range<usize>,
+        params: LogisticInt16Params,
+    },
 }
 
 impl LogisticStep {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
-        let int8 = &mut *b.int8;
-        let LogisticStep {
-            input,
-            output,
-            params,
-        } = self;
-        let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
-        logistic_int8(x, &params, y)
+        match self {
+            LogisticStep::Int8 {
+                input,
+                output,
+                params,
+            } => {
+                let (x, y) = split(b.int8, &input, &output).ok_or(overlap)?;
+                logistic_int8(x, &params, y)
+            }
+            LogisticStep::Int16 {
+                input,
+                output,
+                params,
+            } => {
+                let (x, y) = split(b.int16, &input, &output).ok_or(overlap)?;
+                logistic_int16(x, &params, y)
+            }
+        }
     }
 }
 
-/// `LOGISTIC`, int8; the output at scale 1/256 and zero point −128.
+/// `LOGISTIC`, int8 (the output at scale 1/256 and zero point −128) or
+/// int16 (16x8: the output at scale 2^−15, zero points 0).
 fn check_logistic<'m>(c: &Checker<'m>) -> Result<LogisticStep, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
+    if input.dtype() == TensorType::Int16 {
+        c.dtype("output", output, TensorType::Int16)?;
+        let (input_scale, _) = c.per_tensor("input", &input)?;
+        let (output_scale, _) = c.per_tensor("output", output)?;
+        let params = logistic_params_int16(input_scale, output_scale).map_err(|_| {
+            c.fail(
+                "output",
+                output,
+                OperandProblem::Quantization(
+                    "is not scale 2^-15 (TFLite's int16 logistic), or the input's scale is above 8/3",
+                ),
+            )
+        })?;
+        return Ok(LogisticStep::Int16 {
+            input: c.activation("input", &input)?.range,
+            output: c.activation("output", output)?.range,
+            params,
+        });
+    }
     c.dtype("input", &input, TensorType::Int8)?;
     c.dtype("output", output, TensorType::Int8)?;
     let (input_scale, input_zero_point) = c.per_tensor("input", &input)?;
@@ -267,7 +529,7 @@ fn check_logistic<'m>(c: &Checker<'m>) -> Result<LogisticStep, TfliteError> {
             ),
         )
     })?;
-    Ok(LogisticStep {
+    Ok(LogisticStep::Int8 {
         input: c.activation("input", &input)?.range,
         output: c.activation("output", output)?.range,
         params,

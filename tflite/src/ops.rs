@@ -150,7 +150,7 @@ pub struct OpRow {
 /// assert_eq!(OPS.len(), 29);
 /// assert_eq!(
 ///     op_row(BuiltinOp::ADD).unwrap().types,
-///     "int8, int8 → int8, float32, float32 → float32"
+///     "int8, int8 → int8, int16, int16 → int16, float32, float32 → float32"
 /// );
 /// assert!(op_row(BuiltinOp::CONCATENATION).is_none());
 /// ```
@@ -158,7 +158,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: crate::fully_connected::output_shape,
         read_options: crate::fully_connected::read_options,
         multipliers: crate::fully_connected::multipliers,
@@ -167,7 +167,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::CONV_2D,
         options: OptionsTable::Conv2d,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: crate::conv::output_shape,
         read_options: crate::conv::read_options,
         multipliers: crate::conv::multipliers,
@@ -176,7 +176,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::DEPTHWISE_CONV_2D,
         options: OptionsTable::DepthwiseConv2d,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: crate::depthwise_conv::output_shape,
         read_options: crate::depthwise_conv::read_options,
         multipliers: crate::depthwise_conv::multipliers,
@@ -185,7 +185,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::AVERAGE_POOL_2D,
         options: OptionsTable::Pool2d,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: crate::pool::output_shape,
         read_options: crate::pool::read_options,
         multipliers: no_multipliers,
@@ -194,7 +194,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::MAX_POOL_2D,
         options: OptionsTable::Pool2d,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: crate::pool::output_shape,
         read_options: crate::pool::read_options,
         multipliers: no_multipliers,
@@ -212,7 +212,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::ADD,
         options: OptionsTable::Add,
-        types: "int8, int8 → int8, float32, float32 → float32",
+        types: "int8, int8 → int8, int16, int16 → int16, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: crate::add::read_options,
         multipliers: no_multipliers,
@@ -230,7 +230,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::LOGISTIC,
         options: OptionsTable::None,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -239,7 +239,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::SOFTMAX,
         options: OptionsTable::Softmax,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: same_as_input,
         read_options: crate::softmax::read_options,
         multipliers: no_multipliers,
@@ -257,7 +257,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::QUANTIZE,
         options: OptionsTable::None,
-        types: "float32 → int8, int8 → int8",
+        types: "float32 → int8, int8 → int8, float32 → int16",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -266,7 +266,7 @@ pub static OPS: [OpRow; 29] = [
     OpRow {
         op: BuiltinOp::DEQUANTIZE,
         options: OptionsTable::None,
-        types: "int8 → float32",
+        types: "int8 → float32, int16 → float32",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,

@@ -132,13 +132,75 @@ pub fn average_pool_int8(
     params: &PoolParams,
     output: &mut [i8],
 ) -> Result<(), TfliteError> {
-    check(dims, params, input.len(), output.len())?;
-    if output.is_empty() {
+    check(dims, params, input.len(), output.len(), INT8)?;
+    every_window_has_a_tap(dims, params, output.len())?;
+    pool(input, dims, params, output, average);
+    Ok(())
+}
+
+/// TFLite's int16 `AVERAGE_POOL_2D` (TFLite Micro's
+/// `reference_integer_ops::AveragePool` for int16, TFLite's 16x8 mode):
+/// [`average_pool_int8`]'s rule on int16 values, the clamp inside int16.
+///
+/// ```
+/// use shapecheck_tflite::{average_pool_int16, PoolDims, PoolParams};
+///
+/// // 2×2 windows, stride 1, SAME on a 2×2 image: pads one row and column after
+/// let dims = PoolDims {
+///     batches: 1, input_height: 2, input_width: 2, depth: 1,
+///     filter_height: 2, filter_width: 2, output_height: 2, output_width: 2,
+/// };
+/// let params = PoolParams {
+///     stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+///     output_min: -32768, output_max: 32767,
+/// };
+/// let mut out = [0i16; 4];
+/// average_pool_int16(&[1000, 2000, 4000, -7001], dims, &params, &mut out)?;
+/// // −1/4 → 0; (2000 − 7001)/2 = −2500.5 → −2501; (4000 − 7001)/2 → −1501; −7001
+/// assert_eq!(out, [0, -2501, -1501, -7001]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn average_pool_int16(
+    input: &[i16],
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [i16],
+) -> Result<(), TfliteError> {
+    check(dims, params, input.len(), output.len(), INT16)?;
+    every_window_has_a_tap(dims, params, output.len())?;
+    pool(input, dims, params, output, average);
+    Ok(())
+}
+
+/// The rounded average of a window's taps (at least one), as TFLite
+/// writes it: `(sum ± count / 2) / count`, truncating, the sign of `sum`'s.
+fn average(taps: &mut dyn Iterator<Item = i32>) -> i32 {
+    let (sum, count) = taps.fold((0i64, 0i64), |(sum, count), x| {
+        (sum + i64::from(x), count + 1)
+    });
+    let average = if count == 0 {
+        0
+    } else if sum > 0 {
+        (sum + count / 2) / count
+    } else {
+        (sum - count / 2) / count
+    };
+    // |average| ≤ the largest |tap|
+    i32::try_from(average).unwrap_or(0)
+}
+
+/// Checks that every output's window of an average pool holds a tap inside
+/// the input (TFLite's kernel stops with an error where one does not):
+/// along each axis the first output's window is the one most in the
+/// padding before, the last output's the one most past the input's end.
+fn every_window_has_a_tap(
+    dims: PoolDims,
+    params: &PoolParams,
+    outputs: usize,
+) -> Result<(), TfliteError> {
+    if outputs == 0 {
         return Ok(());
     }
-    // every output's window must hold a tap: along each axis the first
-    // output's window is the one most in the padding before, the last
-    // output's the one most past the input's end
     for (what, stride, pad, filter, size, outputs) in [
         (
             "average pool's padding (top)",
@@ -158,7 +220,7 @@ pub fn average_pool_int8(
         ),
     ] {
         // the output is not empty: outputs ≥ 1
-        for o in [0, outputs - 1] {
+        for o in [0, outputs.saturating_sub(1)] {
             if Window::new(o, stride, pad, 1, filter, size).len() == 0 {
                 return Err(TfliteError::KernelParam {
                     what,
@@ -168,18 +230,6 @@ pub fn average_pool_int8(
             }
         }
     }
-    pool(input, dims, params, output, |taps| {
-        let (sum, count) = taps.fold((0i64, 0i64), |(sum, count), x| {
-            (sum + i64::from(x), count + 1)
-        });
-        // count ≥ 1 (checked above); |average| ≤ 128
-        let average = if sum > 0 {
-            (sum + count / 2) / count
-        } else {
-            (sum - count / 2) / count
-        };
-        i32::try_from(average).unwrap_or(0)
-    });
     Ok(())
 }
 
@@ -214,18 +264,66 @@ pub fn max_pool_int8(
     params: &PoolParams,
     output: &mut [i8],
 ) -> Result<(), TfliteError> {
-    check(dims, params, input.len(), output.len())?;
+    check(dims, params, input.len(), output.len(), INT8)?;
     pool(input, dims, params, output, |taps| {
-        i32::from(taps.fold(i8::MIN, i8::max))
+        taps.fold(i32::from(i8::MIN), i32::max)
     });
     Ok(())
 }
 
+/// TFLite's int16 `MAX_POOL_2D` (TFLite Micro's
+/// `reference_integer_ops::MaxPool` for int16, TFLite's 16x8 mode): the
+/// largest of the window's inputs inside the input (−32768 if none is),
+/// clamped to `[output_min, output_max]`, inside int16.
+///
+/// ```
+/// use shapecheck_tflite::{max_pool_int16, PoolDims, PoolParams};
+///
+/// let dims = PoolDims {
+///     batches: 1, input_height: 2, input_width: 2, depth: 2,
+///     filter_height: 2, filter_width: 2, output_height: 1, output_width: 1,
+/// };
+/// let params = PoolParams {
+///     stride_height: 2, stride_width: 2, pad_top: 0, pad_left: 0,
+///     output_min: 0, output_max: 32767,
+/// };
+/// let mut out = [0i16; 2];
+/// max_pool_int16(&[1000, -9000, 7000, -8000, -3000, -7000, 2000, -6000], dims, &params, &mut out)?;
+/// assert_eq!(out, [7000, 0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn max_pool_int16(
+    input: &[i16],
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [i16],
+) -> Result<(), TfliteError> {
+    check(dims, params, input.len(), output.len(), INT16)?;
+    pool(input, dims, params, output, |taps| {
+        taps.fold(i32::from(i16::MIN), i32::max)
+    });
+    Ok(())
+}
+
+/// The int8 range and what a clamp outside it breaks.
+const INT8: (i32, i32, &str) = (
+    -128,
+    127,
+    "a pool's clamp must be inside int8's [-128, 127]",
+);
+/// The int16 range and what a clamp outside it breaks.
+const INT16: (i32, i32, &str) = (
+    -32768,
+    32767,
+    "a pool's clamp must be inside int16's [-32768, 32767]",
+);
+
 /// Runs a pool whose output is `reduce` of each window's inputs, channel by
 /// channel, clamped. The lengths are checked.
-fn pool<R>(input: &[i8], dims: PoolDims, params: &PoolParams, output: &mut [i8], reduce: R)
+fn pool<T, R>(input: &[T], dims: PoolDims, params: &PoolParams, output: &mut [T], reduce: R)
 where
-    R: Fn(&mut dyn Iterator<Item = i8>) -> i32,
+    T: Copy + Into<i32> + TryFrom<i32> + Default,
+    R: Fn(&mut dyn Iterator<Item = i32>) -> i32,
 {
     let PoolDims {
         batches,
@@ -281,12 +379,14 @@ where
                 for (c, out) in pixel.iter_mut().enumerate() {
                     let mut taps = rows.taps().flat_map(|(_, iy)| {
                         cols.taps().filter_map(move |(_, ix)| {
-                            image.get((iy * input_width + ix) * depth + c).copied()
+                            image
+                                .get((iy * input_width + ix) * depth + c)
+                                .map(|&x| x.into())
                         })
                     });
                     let y = reduce(&mut taps).clamp(params.output_min, params.output_max);
-                    // in [−128, 127]: the clamp is (checked)
-                    *out = i8::try_from(y).unwrap_or(0);
+                    // inside T: the clamp is (checked)
+                    *out = T::try_from(y).unwrap_or_default();
                 }
             }
         }
@@ -299,6 +399,7 @@ fn check(
     params: &PoolParams,
     input: usize,
     output: usize,
+    (min, max, rule): (i32, i32, &'static str),
 ) -> Result<(), TfliteError> {
     at_least_1("pool's stride (height)", params.stride_height)?;
     at_least_1("pool's stride (width)", params.stride_width)?;
@@ -308,11 +409,11 @@ fn check(
         ("clamp's lower end", params.output_min),
         ("clamp's upper end", params.output_max),
     ] {
-        if !(-128..=127).contains(&value) {
+        if !(min..=max).contains(&value) {
             return Err(TfliteError::KernelParam {
                 what,
                 value: i64::from(value),
-                rule: "a pool's clamp must be inside int8's [-128, 127]",
+                rule,
             });
         }
     }
@@ -439,6 +540,8 @@ pub(crate) fn prepare_max<'m>(
 #[derive(Clone)]
 pub(crate) struct PoolStep {
     max: bool,
+    /// int16 activations (16x8), else int8
+    wide: bool,
     input: Range<usize>,
     output: Range<usize>,
     dims: PoolDims,
@@ -449,25 +552,35 @@ impl PoolStep {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
-        let int8 = &mut *b.int8;
         let PoolStep {
             max,
+            wide,
             input,
             output,
             dims,
             params,
         } = self;
-        let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
-        if max {
-            max_pool_int8(x, dims, &params, y)
+        if wide {
+            let (x, y) = split(b.int16, &input, &output).ok_or(overlap)?;
+            if max {
+                max_pool_int16(x, dims, &params, y)
+            } else {
+                average_pool_int16(x, dims, &params, y)
+            }
         } else {
-            average_pool_int8(x, dims, &params, y)
+            let (x, y) = split(b.int8, &input, &output).ok_or(overlap)?;
+            if max {
+                max_pool_int8(x, dims, &params, y)
+            } else {
+                average_pool_int8(x, dims, &params, y)
+            }
         }
     }
 }
 
-/// `AVERAGE_POOL_2D` (`max` false) and `MAX_POOL_2D`, int8, NHWC; the
-/// output's quantization the input's, as TFLite requires.
+/// `AVERAGE_POOL_2D` (`max` false) and `MAX_POOL_2D`, int8 or int16
+/// (16x8), NHWC; the output's type and quantization the input's, as
+/// TFLite requires.
 fn check_pool<'m>(
     c: &Checker<'m>,
     options: Pool2dOptions,
@@ -475,8 +588,11 @@ fn check_pool<'m>(
 ) -> Result<PoolStep, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
-    c.dtype("input", &input, TensorType::Int8)?;
-    c.dtype("output", output, TensorType::Int8)?;
+    let wide = input.dtype() == TensorType::Int16;
+    if !wide {
+        c.dtype("input", &input, TensorType::Int8)?;
+    }
+    c.dtype("output", output, input.dtype())?;
     let x = crate::ops::need_rank(&c.op, "input", &input, 4)?;
     let size = |v: i32| usize::try_from(v).unwrap_or(0);
     let window = (size(options.filter_height), size(options.filter_width));
@@ -497,6 +613,7 @@ fn check_pool<'m>(
     let (output_min, output_max) = c.clamp(options.fused_activation, output_q.0, output_q.1)?;
     Ok(PoolStep {
         max,
+        wide,
         input: c.activation("input", &input)?.range,
         output: c.activation("output", output)?.range,
         dims: PoolDims {

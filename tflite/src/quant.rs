@@ -243,6 +243,82 @@ pub fn multiply_by_quantized_multiplier(x: i32, m: QuantizedMultiplier, rounding
     Scale::new(m).apply(x, rounding)
 }
 
+/// TFLite's `MultiplyByQuantizedMultiplier` of an `i64` accumulator (the
+/// 16x8 kernels': int16 activations, int8 weights, int64 bias): the
+/// multiplier reduced to 16 bits, `r = (q + 2^15) >> 16` (`0x7FFF` for
+/// `q ≥ 0x7FFF0000`), then one rounding,
+/// `(x · r + 2^(14 − shift)) >> (15 − shift)`, ties toward +∞. The same in
+/// TFLite Micro with or without `TFLITE_SINGLE_ROUNDING`.
+///
+/// TFLite assumes `|x| < 2^47` and a result in `i32`; beyond that the
+/// product wraps and the result saturates to `i32`, where TFLite leaves
+/// it undefined.
+///
+/// ```
+/// use shapecheck_tflite::{multiply_by_quantized_multiplier_int64, quantize_multiplier};
+///
+/// let m = quantize_multiplier(0.25)?; // 2^30, shift −1: r = 2^14
+/// assert_eq!(multiply_by_quantized_multiplier_int64(100, m), 25);
+/// assert_eq!(multiply_by_quantized_multiplier_int64(-6, m), -1); // −1.5 → −1
+/// // an accumulator past i32, as int64 ones are
+/// let tiny = quantize_multiplier(1.0 / f64::from(1 << 20))?;
+/// assert_eq!(multiply_by_quantized_multiplier_int64(1 << 40, tiny), 1 << 20);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn multiply_by_quantized_multiplier_int64(x: i64, m: QuantizedMultiplier) -> i32 {
+    let q = m.multiplier;
+    let reduced = if q < 0x7FFF_0000 {
+        (q + (1 << 15)) >> 16
+    } else {
+        0x7FFF
+    };
+    // shift in [−31, 30]: total in [−15, 46]; TFLite's shift is at most 7
+    let total = 15 - m.shift;
+    let product = x.wrapping_mul(i64::from(reduced));
+    let shifted = if total > 0 {
+        product.wrapping_add(1i64 << (total - 1)) >> total
+    } else {
+        product.wrapping_shl(total.unsigned_abs())
+    };
+    saturate(shifted)
+}
+
+/// The output step of TFLite's 16x8 kernels (convolution, depthwise, fully
+/// connected), from their `i64` accumulator (bias added): scaled by
+/// [`multiply_by_quantized_multiplier_int64`], moved to the output's zero
+/// point (0 in 16x8 models), clamped to the fused activation's range, whose
+/// ends are clamped to int16 (so the result always is an int16).
+#[derive(Clone, Copy)]
+pub(crate) struct OutputStage16 {
+    zero_point: i32,
+    lo: i32,
+    hi: i32,
+}
+
+impl OutputStage16 {
+    /// The step for the clamp `[output_min, output_max]` (the kernels
+    /// refuse an empty one before).
+    pub(crate) fn new(zero_point: i32, output_min: i32, output_max: i32) -> Self {
+        let hi = output_max.clamp(-32768, 32767);
+        OutputStage16 {
+            zero_point,
+            lo: output_min.clamp(-32768, 32767).min(hi),
+            hi,
+        }
+    }
+
+    /// The output for accumulator `acc` and multiplier `m`.
+    #[inline(always)]
+    pub(crate) fn apply(&self, acc: i64, m: QuantizedMultiplier) -> i16 {
+        let y = multiply_by_quantized_multiplier_int64(acc, m)
+            .saturating_add(self.zero_point)
+            .max(self.lo)
+            .min(self.hi);
+        // lo ≤ y ≤ hi, both in int16
+        y as i16
+    }
+}
+
 /// A [`QuantizedMultiplier`] with its shift split as the roundings use it,
 /// for a kernel to split once per layer rather than once per output.
 #[derive(Clone, Copy)]

@@ -38,6 +38,23 @@ pub fn quantize_value(x: f32, scale: f32, zero_point: i32) -> i8 {
     q.clamp(-128, 127) as i8
 }
 
+/// One value of TFLite's `QUANTIZE` to int16 (`AffineQuantize<int16_t>`,
+/// TFLite's 16x8 mode): [`quantize_value`]'s arithmetic, clamped to
+/// [−32768, 32767].
+///
+/// ```
+/// use shapecheck_tflite::quantize_value_int16;
+///
+/// assert_eq!(quantize_value_int16(0.25, 0.001, 0), 250);
+/// assert_eq!(quantize_value_int16(-0.00025, 0.0001, 0), -3); // −2.5 → −3
+/// assert_eq!(quantize_value_int16(100.0, 0.001, 0), 32767);
+/// assert_eq!(quantize_value_int16(f32::NAN, 0.1, 0), 0);
+/// ```
+pub fn quantize_value_int16(x: f32, scale: f32, zero_point: i32) -> i16 {
+    let q = round_half_away(x / scale).saturating_add(zero_point);
+    q.clamp(-32768, 32767) as i16
+}
+
 /// One value of TFLite's `DEQUANTIZE` from int8:
 /// `scale · (q − zero_point)`, as TFLite Micro computes it: the scale
 /// widened to `f64`, the product in `f64`, then rounded to `f32`. That is
@@ -53,7 +70,27 @@ pub fn quantize_value(x: f32, scale: f32, zero_point: i32) -> i8 {
 /// assert_eq!(dequantize_value(-128, 0.5, -128), 0.0);
 /// ```
 pub fn dequantize_value(q: i8, scale: f32, zero_point: i32) -> f32 {
-    let d = i32::from(q).wrapping_sub(zero_point);
+    dequantize_wide(i32::from(q), scale, zero_point)
+}
+
+/// One value of TFLite's `DEQUANTIZE` from int16 (TFLite's 16x8 mode):
+/// [`dequantize_value`]'s arithmetic (the `f32` product wherever
+/// `|q − zero_point| ≤ 2^24`, always for an int16 zero point).
+///
+/// ```
+/// use shapecheck_tflite::dequantize_value_int16;
+///
+/// assert_eq!(dequantize_value_int16(3000, 0.001, 0), 0.001 * 3000.0);
+/// assert_eq!(dequantize_value_int16(-32768, 0.5, 0), -16384.0);
+/// ```
+pub fn dequantize_value_int16(q: i16, scale: f32, zero_point: i32) -> f32 {
+    dequantize_wide(i32::from(q), scale, zero_point)
+}
+
+/// `scale · (q − zero_point)` as TFLite Micro computes it, for `q` of any
+/// integer type widened to `i32`.
+fn dequantize_wide(q: i32, scale: f32, zero_point: i32) -> f32 {
+    let d = q.wrapping_sub(zero_point);
     if d.unsigned_abs() <= 1 << 24 {
         // d is exact in f32, and scale · d exact in f64: one rounding
         // either way
@@ -126,6 +163,69 @@ pub fn dequantize_int8(
     Ok(())
 }
 
+/// TFLite's `QUANTIZE` from f32 to int16, element by element
+/// ([`quantize_value_int16`]). Fails, with `output` untouched, when
+/// `output` is not as long as `input`.
+///
+/// ```
+/// use shapecheck_tflite::quantize_int16;
+///
+/// let mut out = [0i16; 3];
+/// quantize_int16(&[-1.0, 0.0, 0.5], 0.001, 0, &mut out)?;
+/// assert_eq!(out, [-1000, 0, 500]);
+/// assert!(quantize_int16(&[1.0], 0.25, 0, &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn quantize_int16(
+    input: &[f32],
+    scale: f32,
+    zero_point: i32,
+    output: &mut [i16],
+) -> Result<(), TfliteError> {
+    if output.len() != input.len() {
+        return Err(TfliteError::Length {
+            what: "output",
+            expected: input.len(),
+            actual: output.len(),
+        });
+    }
+    for (y, &x) in output.iter_mut().zip(input) {
+        *y = quantize_value_int16(x, scale, zero_point);
+    }
+    Ok(())
+}
+
+/// TFLite's `DEQUANTIZE` from int16 to f32, element by element
+/// ([`dequantize_value_int16`]). Fails, with `output` untouched, when
+/// `output` is not as long as `input`.
+///
+/// ```
+/// use shapecheck_tflite::dequantize_int16;
+///
+/// let mut out = [0f32; 3];
+/// dequantize_int16(&[-4000, 0, 2000], 0.25, 0, &mut out)?;
+/// assert_eq!(out, [-1000.0, 0.0, 500.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn dequantize_int16(
+    input: &[i16],
+    scale: f32,
+    zero_point: i32,
+    output: &mut [f32],
+) -> Result<(), TfliteError> {
+    if output.len() != input.len() {
+        return Err(TfliteError::Length {
+            what: "output",
+            expected: input.len(),
+            actual: output.len(),
+        });
+    }
+    for (y, &q) in output.iter_mut().zip(input) {
+        *y = dequantize_value_int16(q, scale, zero_point);
+    }
+    Ok(())
+}
+
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)
 // checks the operator's operands and derives its constants once; the
 // step's `run` runs the kernel over the interpreter's buffers.
@@ -168,6 +268,20 @@ pub(crate) enum QuantizeStep {
         scale: f32,
         zero_point: i32,
     },
+    /// f32 → int16 (16x8)
+    QuantizeInt16 {
+        input: Range<usize>,
+        output: Range<usize>,
+        scale: f32,
+        zero_point: i32,
+    },
+    /// int16 → f32 (16x8)
+    DequantizeInt16 {
+        input: Range<usize>,
+        output: Range<usize>,
+        scale: f32,
+        zero_point: i32,
+    },
 }
 
 impl QuantizeStep {
@@ -195,12 +309,33 @@ impl QuantizeStep {
                 (Some(x), Some(y)) => dequantize_int8(x, scale, zero_point, y),
                 _ => Err(overlap),
             },
+            QuantizeStep::QuantizeInt16 {
+                input,
+                output,
+                scale,
+                zero_point,
+            } => match (float32.get(input), b.int16.get_mut(output)) {
+                (Some(x), Some(y)) => quantize_int16(x, scale, zero_point, y),
+                _ => Err(overlap),
+            },
+            QuantizeStep::DequantizeInt16 {
+                input,
+                output,
+                scale,
+                zero_point,
+            } => match (b.int16.get(input), float32.get_mut(output)) {
+                (Some(x), Some(y)) => dequantize_int16(x, scale, zero_point, y),
+                _ => Err(overlap),
+            },
         }
     }
 }
 
 /// `QUANTIZE`, f32 → int8 at the output's scale and zero point.
 fn check_quantize<'m>(c: &Checker<'m>) -> Result<QuantizeStep, TfliteError> {
+    if c.output.dtype() == TensorType::Int16 {
+        return check_quantize_int16(c);
+    }
     let output = &c.output;
     let input = c.input(0, "input")?;
     c.dtype("input", &input, TensorType::Float32)?;
@@ -218,10 +353,41 @@ fn check_quantize<'m>(c: &Checker<'m>) -> Result<QuantizeStep, TfliteError> {
 fn check_dequantize<'m>(c: &Checker<'m>) -> Result<QuantizeStep, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
+    if input.dtype() == TensorType::Int16 {
+        return check_dequantize_int16(c);
+    }
     c.dtype("input", &input, TensorType::Int8)?;
     c.dtype("output", output, TensorType::Float32)?;
     let (scale, zero_point) = c.per_tensor("input", &input)?;
     Ok(QuantizeStep::Dequantize {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        scale,
+        zero_point,
+    })
+}
+
+/// `QUANTIZE`, f32 → int16 (16x8) at the output's scale and zero point.
+fn check_quantize_int16<'m>(c: &Checker<'m>) -> Result<QuantizeStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Float32)?;
+    let (scale, zero_point) = c.per_tensor("output", output)?;
+    Ok(QuantizeStep::QuantizeInt16 {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        scale,
+        zero_point,
+    })
+}
+
+/// `DEQUANTIZE`, int16 (16x8) → f32 at the input's scale and zero point.
+fn check_dequantize_int16<'m>(c: &Checker<'m>) -> Result<QuantizeStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("output", output, TensorType::Float32)?;
+    let (scale, zero_point) = c.per_tensor("input", &input)?;
+    Ok(QuantizeStep::DequantizeInt16 {
         input: c.activation("input", &input)?.range,
         output: c.activation("output", output)?.range,
         scale,

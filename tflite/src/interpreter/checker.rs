@@ -6,7 +6,9 @@ use core::ops::Range;
 
 use crate::array::{Array, LeNumber};
 use crate::error::{Name, OperandProblem, TfliteError};
-use crate::fully_connected::{activation_range_int8, fully_connected_multiplier};
+use crate::fully_connected::{
+    activation_range_int16, activation_range_int8, fully_connected_multiplier,
+};
 use crate::model::{Model, ModelTensor, Operator};
 use crate::ops::OpShape;
 use crate::quant::QuantizedMultiplier;
@@ -228,16 +230,22 @@ impl<'m> Checker<'m> {
         Ok(())
     }
 
-    /// The int8 clamp of `activation` at the output's scale and zero
-    /// point; a fused activation that is no clamp (`TANH`) is refused,
-    /// naming the operator.
+    /// The clamp of `activation` at the output's scale and zero point,
+    /// within the output's type (int16 for TFLite's 16x8 mode, else int8);
+    /// a fused activation that is no clamp (`TANH`) is refused, naming the
+    /// operator.
     pub(crate) fn clamp(
         &self,
         activation: Activation,
         scale: f32,
         zero_point: i32,
     ) -> Result<(i32, i32), TfliteError> {
-        activation_range_int8(activation, scale, zero_point).map_err(|e| match e {
+        let range = if self.output.dtype() == TensorType::Int16 {
+            activation_range_int16(activation, scale, zero_point)
+        } else {
+            activation_range_int8(activation, scale, zero_point)
+        };
+        range.map_err(|e| match e {
             TfliteError::UnsupportedActivation { activation } => {
                 self.unsupported_option("fused activation", activation.name())
             }
@@ -401,7 +409,8 @@ impl<'m> Checker<'m> {
         ))
     }
 
-    /// The one scale and zero point of `t` (an int8 zero point).
+    /// The one scale and zero point of `t`: an int8 zero point, or 0 for
+    /// an int16 tensor (TFLite's 16x8 mode quantizes int16 symmetrically).
     pub(crate) fn per_tensor(
         &self,
         name: &'static str,
@@ -411,6 +420,14 @@ impl<'m> Checker<'m> {
         let q = t.quantization().ok_or(fail("is missing"))?;
         if q.is_per_channel() {
             return Err(fail("is per-channel, and the op needs one scale"));
+        }
+        if t.dtype() == TensorType::Int16 {
+            return match q.zero_point(0) {
+                Some(0) | None => Ok((q.scale(0).unwrap_or(0.0), 0)),
+                Some(_) => Err(fail(
+                    "has a zero point other than 0 (an int16 tensor's is 0)",
+                )),
+            };
         }
         let zero_point = q
             .zero_point(0)
@@ -479,8 +496,8 @@ impl<'m> Checker<'m> {
         Ok(scales.len())
     }
 
-    /// A convolution's (`CONV_2D`'s, `DEPTHWISE_CONV_2D`'s) bias checked,
-    /// and its requantization: the input's and output's zero points, the
+    /// A convolution's (`CONV_2D`'s, `DEPTHWISE_CONV_2D`'s) bias checked
+    /// (int32, or int64 for an int16 input), and its requantization: the input's and output's zero points, the
     /// filter's scales along `axis` (`channels` of them, or one) with zero
     /// point 0 turned into multipliers in `scratch`, the fused activation's
     /// clamp.
@@ -494,7 +511,12 @@ impl<'m> Checker<'m> {
     ) -> Result<Quantized, TfliteError> {
         let output = &self.output;
         if let Some(bias) = bias {
-            self.dtype("bias", bias, TensorType::Int32)?;
+            let bias_type = if input.dtype() == TensorType::Int16 {
+                TensorType::Int64
+            } else {
+                TensorType::Int32
+            };
+            self.dtype("bias", bias, bias_type)?;
             self.elements("bias", bias, channels)?;
             self.constant("bias", bias)?;
         }
