@@ -155,39 +155,106 @@ fn smaller_than_one(what: &'static str, real: f64) -> Result<QuantizedMultiplier
     Ok(m)
 }
 
-/// The zero points and clamp of an int8 `ADD`: each zero point in
-/// [−128, 127] (TFLite's `CheckArithmeticParams`), the clamp not empty and
-/// within [−128, 127].
-fn check_int8_params(
+/// The zero points and clamp of an int8 `ADD`: each zero point and clamp
+/// end in [−128, 127] (TFLite's `CheckArithmeticParams`), the clamp not
+/// empty. A `const fn`, so that a layer built in a `const` is checked
+/// when the program is built.
+const fn check_int8_params(
     input1_zero_point: i32,
     input2_zero_point: i32,
     output_zero_point: i32,
     output_min: i32,
     output_max: i32,
 ) -> Result<(), TfliteError> {
-    for (what, v) in [
+    let values = [
         ("ADD's first input zero point", input1_zero_point),
         ("ADD's second input zero point", input2_zero_point),
         ("ADD's output zero point", output_zero_point),
         ("ADD's output_min", output_min),
         ("ADD's output_max", output_max),
-    ] {
-        if !(-128..=127).contains(&v) {
+    ];
+    let mut k = 0;
+    while k < values.len() {
+        let (what, v) = values[k];
+        if v < -128 || v > 127 {
             return Err(TfliteError::KernelParam {
                 what,
-                value: i64::from(v),
+                value: v as i64,
                 rule: "an int8 zero point or clamp end is in [−128, 127]",
             });
         }
+        k += 1;
     }
     if output_min > output_max {
         return Err(TfliteError::KernelParam {
             what: "ADD's output_min",
-            value: i64::from(output_min),
+            value: output_min as i64,
             rule: "the clamp must not be empty: output_min ≤ output_max",
         });
     }
     Ok(())
+}
+
+impl AddParams {
+    /// Checks the parameters as [`add_int8`] does before it writes: each
+    /// zero point and clamp end in [−128, 127], the clamp not empty, each
+    /// multiplier's shift at most 0 (every multiplier below 1). A `const
+    /// fn`: a layer's parameters written in a `const` or `static` are
+    /// checked when the program is built.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{add_params, QuantizedMultiplier};
+    ///
+    /// let p = add_params(0.5, 0, 0.5, 0, 1.0, 0, -128, 127)?;
+    /// assert!(p.check().is_ok());
+    /// let too_large = shapecheck_tflite::AddParams { output_multiplier: QuantizedMultiplier::from_parts(1 << 30, 1), ..p };
+    /// assert!(too_large.check().is_err());
+    /// const CHECKED: () = match (shapecheck_tflite::AddParams {
+    ///     input1_zero_point: 0, input1_multiplier: QuantizedMultiplier::from_parts(1 << 30, 0),
+    ///     input2_zero_point: 0, input2_multiplier: QuantizedMultiplier::from_parts(1 << 30, 0),
+    ///     output_zero_point: 0, output_multiplier: QuantizedMultiplier::from_parts(1 << 30, -19),
+    ///     output_min: -128, output_max: 127,
+    /// }).check() {
+    ///     Ok(()) => (),
+    ///     Err(_) => panic!("bad ADD parameters"),
+    /// };
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub const fn check(&self) -> Result<(), TfliteError> {
+        if let Err(e) = check_int8_params(
+            self.input1_zero_point,
+            self.input2_zero_point,
+            self.output_zero_point,
+            self.output_min,
+            self.output_max,
+        ) {
+            return Err(e);
+        }
+        let shifts = [
+            (
+                "ADD's first input multiplier's shift",
+                self.input1_multiplier,
+            ),
+            (
+                "ADD's second input multiplier's shift",
+                self.input2_multiplier,
+            ),
+            ("ADD's output multiplier's shift", self.output_multiplier),
+        ];
+        let mut k = 0;
+        while k < shifts.len() {
+            let (what, m) = shifts[k];
+            if m.shift() > 0 {
+                return Err(TfliteError::KernelParam {
+                    what,
+                    value: m.shift() as i64,
+                    rule: "ADD's multipliers are below 1: their shifts are at most 0",
+                });
+            }
+            k += 1;
+        }
+        Ok(())
+    }
 }
 
 /// The shape two operands broadcast to, as numpy and TFLite Micro
@@ -282,14 +349,53 @@ where
     A: Values<i8> + ?Sized,
     B: Values<i8> + ?Sized,
 {
-    let kernel = Kernel::new(params)?;
+    params.check()?;
     let (out_dims, rank) = broadcast_shape(a_shape, b_shape)?;
     let out_dims = out_dims.get(..rank).unwrap_or(&[]);
-    let a_count = check_length("first input", a_shape, a.count())?;
-    let b_count = check_length("second input", b_shape, b.count())?;
-    let count = check_length("output", out_dims, output.len())?;
+    check_length("first input", a_shape, a.count())?;
+    check_length("second input", b_shape, b.count())?;
+    check_length("output", out_dims, output.len())?;
+    add_int8_prechecked(a, a_shape, b, b_shape, params, output);
+    Ok(())
+}
+
+/// [`add_int8`] without its checks, for a caller that has made them hold
+/// already (the typed layers of `shapecheck`, whose shapes are types and
+/// whose parameters passed [`AddParams::check`] when the layer was
+/// built): the shapes broadcast, in at most 6 dims, and the lengths are
+/// theirs. On operands that break this, what it writes is unspecified
+/// (never outside `output`; shapes that do not broadcast: nothing).
+///
+/// ```
+/// use shapecheck_tflite::{add_int8_prechecked, add_params};
+///
+/// let params = add_params(0.5, 0, 0.5, 0, 1.0, 0, -128, 127)?;
+/// let mut out = [0i8; 2];
+/// add_int8_prechecked(&[2, 4], &[2], &[6], &[1], &params, &mut out);
+/// assert_eq!(out, [4, 5]); // (x + 6) · 0.5
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn add_int8_prechecked<A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    params: &AddParams,
+    output: &mut [i8],
+) where
+    A: Values<i8> + ?Sized,
+    B: Values<i8> + ?Sized,
+{
+    let kernel = Kernel::new(params);
+    let Ok((out_dims, rank)) = broadcast_shape(a_shape, b_shape) else {
+        // the caller's shapes broadcast: not reached
+        return;
+    };
+    let out_dims = out_dims.get(..rank).unwrap_or(&[]);
+    let count = output.len();
+    let (a_count, b_count) = (a.count(), b.count());
     if count == 0 {
-        return Ok(());
+        return;
     }
     if a_count == count && b_count == count {
         // the same shape once right-aligned (no dim of either is broadcast
@@ -297,11 +403,10 @@ where
         for (y, (x1, x2)) in output.iter_mut().zip(a.run(0, count).zip(b.run(0, count))) {
             *y = kernel.apply(x1, x2);
         }
-        return Ok(());
+        return;
     }
     let plan = Plan::new(a_shape, b_shape, out_dims, rank);
     plan.run(a, b, &kernel, output);
-    Ok(())
 }
 
 /// An `ADD`'s parameters checked, its multipliers split once per call.
@@ -317,28 +422,10 @@ struct Kernel {
 }
 
 impl Kernel {
-    fn new(p: &AddParams) -> Result<Self, TfliteError> {
-        check_int8_params(
-            p.input1_zero_point,
-            p.input2_zero_point,
-            p.output_zero_point,
-            p.output_min,
-            p.output_max,
-        )?;
-        for (what, m) in [
-            ("ADD's first input multiplier's shift", p.input1_multiplier),
-            ("ADD's second input multiplier's shift", p.input2_multiplier),
-            ("ADD's output multiplier's shift", p.output_multiplier),
-        ] {
-            if m.shift() > 0 {
-                return Err(TfliteError::KernelParam {
-                    what,
-                    value: i64::from(m.shift()),
-                    rule: "ADD's multipliers are below 1: their shifts are at most 0",
-                });
-            }
-        }
-        Ok(Kernel {
+    /// The kernel of parameters [`AddParams::check`] has passed (with
+    /// others its arithmetic wraps: no panic, no meaning).
+    fn new(p: &AddParams) -> Self {
+        Kernel {
             input1_zero_point: p.input1_zero_point,
             input2_zero_point: p.input2_zero_point,
             output_zero_point: p.output_zero_point,
@@ -347,7 +434,7 @@ impl Kernel {
             output: Scale::new(p.output_multiplier),
             lo: p.output_min,
             hi: p.output_max,
-        })
+        }
     }
 
     /// TFLite's `AddFunc` for int8. With the zero points in int8, each
@@ -355,12 +442,17 @@ impl Kernel {
     /// most half of that: no step overflows.
     #[inline(always)]
     fn apply(&self, x1: i8, x2: i8) -> i8 {
-        let shifted1 = (i32::from(x1) - self.input1_zero_point) << LEFT_SHIFT;
-        let shifted2 = (i32::from(x2) - self.input2_zero_point) << LEFT_SHIFT;
+        // wrapping only where the parameters were not checked: with them
+        // checked no step overflows
+        let shifted1 = i32::from(x1).wrapping_sub(self.input1_zero_point) << LEFT_SHIFT;
+        let shifted2 = i32::from(x2).wrapping_sub(self.input2_zero_point) << LEFT_SHIFT;
         let scaled1 = self.input1.apply(shifted1, Rounding::Double);
         let scaled2 = self.input2.apply(shifted2, Rounding::Double);
-        let raw = self.output.apply(scaled1 + scaled2, Rounding::Double) + self.output_zero_point;
-        // lo ≤ hi, both in int8
+        let raw = self
+            .output
+            .apply(scaled1.wrapping_add(scaled2), Rounding::Double)
+            .wrapping_add(self.output_zero_point);
+        // lo ≤ hi, both in int8 (checked)
         raw.max(self.lo).min(self.hi) as i8
     }
 }

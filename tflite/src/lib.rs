@@ -112,34 +112,39 @@ mod types;
 mod values;
 mod window;
 
-pub use add::{add_int8, add_params, broadcast_shape, AddParams};
+pub use add::{add_int8, add_int8_prechecked, add_params, broadcast_shape, AddParams};
 pub use array::{Array, ArrayIter, LeNumber};
-pub use conv::{conv_2d_int8, Conv2dDims, Conv2dParams};
+pub use conv::{conv_2d_int8, conv_2d_int8_prechecked, Conv2dDims, Conv2dParams};
 pub use depthwise_conv::{
-    conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
+    conv_axis, depthwise_conv_int8, depthwise_conv_int8_prechecked, ConvAxis, DepthwiseConvDims,
+    DepthwiseConvParams,
 };
 pub use error::{Name, OperandProblem, Place, TfliteError};
 pub use fully_connected::{
-    activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
+    activation_range_f32, activation_range_int8, fully_connected_f32,
+    fully_connected_f32_prechecked, fully_connected_int8, fully_connected_int8_prechecked,
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
-pub use logistic::{logistic_int8, logistic_params, LogisticParams};
-pub use mean::{mean_int8, mean_params, MeanParams};
+pub use logistic::{logistic_int8, logistic_int8_prechecked, logistic_params, LogisticParams};
+pub use mean::{mean_int8, mean_int8_prechecked, mean_params, MeanParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use ops::{op_row, OpRow, OpShape, OptionsTable, MAX_DIMS, OPS};
 pub use options::{
     AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
     Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
-pub use pad::{pad, pad_output_shape};
-pub use pool::{average_pool_int8, max_pool_int8, PoolDims, PoolParams};
+pub use pad::{pad, pad_output_shape, pad_prechecked};
+pub use pool::{
+    average_pool_int8, average_pool_int8_prechecked, max_pool_int8, max_pool_int8_prechecked,
+    PoolDims, PoolParams,
+};
 pub use quant::{
     multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,
     saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
 };
 pub use quantize::{dequantize_int8, dequantize_value, quantize_int8, quantize_value};
 pub use reshape::{reshape, reshape_dims};
-pub use softmax::{softmax_int8, softmax_params, SoftmaxParams};
+pub use softmax::{softmax_int8, softmax_int8_prechecked, softmax_params, SoftmaxParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use values::Values;

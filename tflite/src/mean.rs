@@ -137,20 +137,43 @@ pub fn mean_int8(
             rule: "it must be the input's height · width",
         });
     }
-    if output.is_empty() {
-        return Ok(());
+    mean_int8_prechecked(input, depth, params, output);
+    Ok(())
+}
+
+/// [`mean_int8`] without its checks, for a caller that has made them hold
+/// already (the typed layers of `shapecheck`, whose sizes are types and
+/// whose count was checked when the layer was built): `input` holds whole
+/// images of `params.count` pixels of `depth` channels, `output` one value
+/// per image and channel. On operands that break this, what it writes is
+/// unspecified (never outside `output`).
+///
+/// ```
+/// use shapecheck_tflite::{mean_int8_prechecked, mean_params};
+///
+/// let params = mean_params(0.1, -1, 0.1, -1, 4)?;
+/// let mut out = [0i8; 2];
+/// mean_int8_prechecked(&[1, -4, 2, -5, 3, -5, 4, -5], 2, &params, &mut out);
+/// assert_eq!(out, [3, -5]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn mean_int8_prechecked(input: &[i8], depth: usize, params: &MeanParams, output: &mut [i8]) {
+    let count = params.count;
+    if output.is_empty() || depth == 0 {
+        return;
     }
     if count == 0 {
         output.fill(0);
-        return Ok(());
+        return;
     }
     let stage = OutputStage::new(Rounding::Double, params.output_zero_point, -128, 127);
     let scale = Scale::new(params.multiplier);
     // the zero point's part of the sum, in i32 as TFLite's int64 product
     // truncated to the sum's 32 bits is
     let offset = params.input_zero_point.wrapping_mul(count as i32);
-    // checked: depth ≥ 1 (the output is not empty), the images are whole
-    let image_len = count * depth;
+    // depth ≥ 1 and count ≥ 1 (above); the images are whole where the
+    // checks hold
+    let image_len = count.saturating_mul(depth);
     for (image, outs) in input
         .chunks_exact(image_len)
         .zip(output.chunks_exact_mut(depth))
@@ -164,5 +187,4 @@ pub fn mean_int8(
             *out = stage.apply(sum.wrapping_sub(offset), scale);
         }
     }
-    Ok(())
 }

@@ -88,16 +88,40 @@ pub fn pad<T: Copy>(
 ) -> Result<(), TfliteError> {
     let (out_dims, rank) = pad_output_shape(input_shape, paddings)?;
     check_length("input", input_shape, input.len())?;
-    let count = check_length("output", out_dims.get(..rank).unwrap_or(&[]), output.len())?;
-    if count == 0 {
-        return Ok(());
+    check_length("output", out_dims.get(..rank).unwrap_or(&[]), output.len())?;
+    pad_prechecked(input, input_shape, paddings, value, output);
+    Ok(())
+}
+
+/// [`pad`] without its checks, for a caller that has made them hold
+/// already (the typed layers of `shapecheck`, whose shapes and paddings
+/// are types): one padding per dim, at most 8 dims, the lengths the
+/// shapes'. On operands that break this, what it writes is unspecified
+/// (never outside `output`).
+///
+/// ```
+/// use shapecheck_tflite::pad_prechecked;
+///
+/// let mut out = [0i8; 4];
+/// pad_prechecked(&[1i8, 2], &[2], &[(1, 1)], 0, &mut out);
+/// assert_eq!(out, [0, 1, 2, 0]);
+/// ```
+pub fn pad_prechecked<T: Copy>(
+    input: &[T],
+    input_shape: &[usize],
+    paddings: &[(usize, usize)],
+    value: T,
+    output: &mut [T],
+) {
+    if output.is_empty() {
+        return;
     }
+    let rank = input_shape.len().min(paddings.len()).min(MAX_PAD_RANK);
     let mut dims = [(0usize, 0usize, 0usize); MAX_PAD_RANK];
     for (d, (&i, &(before, after))) in dims.iter_mut().zip(input_shape.iter().zip(paddings)) {
         *d = (i, before, after);
     }
     fill(dims.get(..rank).unwrap_or(&[]), input, value, output);
-    Ok(())
 }
 
 /// Writes the padded `input` into `output`. `dims` are `(input dim,

@@ -90,7 +90,7 @@ impl QuantizedMultiplier {
     /// assert_eq!(quantize_multiplier(0.75)?.multiplier(), 1_610_612_736); // 0.75 · 2^31
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
-    pub fn multiplier(&self) -> i32 {
+    pub const fn multiplier(&self) -> i32 {
         self.multiplier
     }
 
@@ -102,7 +102,7 @@ impl QuantizedMultiplier {
     /// assert_eq!(quantize_multiplier(0.1)?.shift(), -3); // 0.1 = 0.8 · 2^-3
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
-    pub fn shift(&self) -> i32 {
+    pub const fn shift(&self) -> i32 {
         self.shift
     }
 }
