@@ -173,17 +173,17 @@ const fn check_int8_params(
         ("ADD's output_min", output_min),
         ("ADD's output_max", output_max),
     ];
-    let mut k = 0;
-    while k < values.len() {
-        let (what, v) = values[k];
-        if v < -128 || v > 127 {
+    // a `for` loop is not `const`: the slice taken apart, head by head
+    let mut rest: &[(&'static str, i32)] = &values;
+    while let [(what, v), tail @ ..] = rest {
+        if *v < -128 || *v > 127 {
             return Err(TfliteError::KernelParam {
                 what,
-                value: v as i64,
+                value: *v as i64,
                 rule: "an int8 zero point or clamp end is in [−128, 127]",
             });
         }
-        k += 1;
+        rest = tail;
     }
     if output_min > output_max {
         return Err(TfliteError::KernelParam {
@@ -241,9 +241,8 @@ impl AddParams {
             ),
             ("ADD's output multiplier's shift", self.output_multiplier),
         ];
-        let mut k = 0;
-        while k < shifts.len() {
-            let (what, m) = shifts[k];
+        let mut rest: &[(&'static str, QuantizedMultiplier)] = &shifts;
+        while let [(what, m), tail @ ..] = rest {
             if m.shift() > 0 {
                 return Err(TfliteError::KernelParam {
                     what,
@@ -251,7 +250,7 @@ impl AddParams {
                     rule: "ADD's multipliers are below 1: their shifts are at most 0",
                 });
             }
-            k += 1;
+            rest = tail;
         }
         Ok(())
     }
