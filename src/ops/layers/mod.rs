@@ -37,7 +37,7 @@
 //!   (`mean/output`, a trait, [`MeanOutput`]).
 //! - [`add_int8`]: two shapes broadcast as numpy's (the elementwise ops'
 //!   rule, `elementwise/broadcast`, [`AddShapes`]); the output is their
-//!   broadcast.
+//!   broadcast; each has at most 6 dims (`add/rank`, [`AddRank`]).
 //! - [`pad_int8`]: each output dim is its input's with the [`Paddings`]
 //!   before and after (`pad/output-size`, [`PadCheck`]).
 //! - [`softmax_int8`]: the same shape out, over the last dim, at most
@@ -55,6 +55,12 @@
 //! layers' outputs into in turn, or an [`Arena`]'s views at the offsets a
 //! planner chose (nothing is returned by value but the model's output).
 //! The plain forms return an inline tensor.
+//!
+//! No layer fails at run time: every size is a type, and every parameter a
+//! kernel could refuse is checked when the layer is built, by a `const fn`
+//! constructor ([`ClampInt8`], [`MeanInt8`], [`AddInt8`], [`LogisticInt8`];
+//! [`model!`](crate::model) writes each in a `static`, so a bad one fails
+//! the build). A layer returns its output, an `_into` form `()`.
 //!
 //! Nothing allocates: the outputs are inline tensors or the caller's, the
 //! layers' weights are borrowed (`static` data in a firmware), the
