@@ -275,7 +275,7 @@ pub fn conv_2d_int8_prechecked<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
             return;
         }
     }
-    let mut pixels = output.chunks_exact_mut(output_depth);
+    let mut pixels = output.chunks_exact_mut(output_depth.max(1));
     // checked: with a filter tap, every index below is inside a length
     for batch in 0..batches {
         let image = input
