@@ -362,8 +362,9 @@ where
 /// already (the typed layers of `shapecheck`, whose shapes are types and
 /// whose parameters passed [`AddParams::check`] when the layer was
 /// built): the shapes broadcast, in at most 6 dims, and the lengths are
-/// theirs. On operands that break this, what it writes is unspecified
-/// (never outside `output`; shapes that do not broadcast: nothing).
+/// theirs. On operands that break this, what it writes is unspecified,
+/// but it never panics and never writes outside `output` (shapes that do
+/// not broadcast: nothing).
 ///
 /// ```
 /// use shapecheck_tflite::{add_int8_prechecked, add_params};

@@ -297,8 +297,8 @@ where
 /// types and whose parameters were checked when the layer was built): the
 /// lengths are the ones `dims` gives, the depth multiplier, strides and
 /// dilations at least 1, the multipliers one or one per output channel.
-/// On operands that break this, what it writes is unspecified (never
-/// outside `output`); an empty clamp makes every output its upper end.
+/// On operands that break this, what it writes is unspecified, but it never
+/// panics and never writes outside `output`; an empty clamp makes every output its upper end.
 ///
 /// ```
 /// use shapecheck_tflite::{depthwise_conv_int8_prechecked, quantize_multiplier, DepthwiseConvDims, DepthwiseConvParams, Rounding};

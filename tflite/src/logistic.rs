@@ -205,7 +205,7 @@ pub fn logistic_int8(
 /// hold already (the typed layers of `shapecheck`, whose lengths are
 /// types and whose parameters passed [`LogisticParams::check`] when the
 /// layer was built). On operands that break this, what it writes is
-/// unspecified (never outside `output`).
+/// unspecified, but it never panics and never writes outside `output`.
 ///
 /// ```
 /// use shapecheck_tflite::{logistic_int8_prechecked, logistic_params};

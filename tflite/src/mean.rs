@@ -146,7 +146,7 @@ pub fn mean_int8(
 /// whose count was checked when the layer was built): `input` holds whole
 /// images of `params.count` pixels of `depth` channels, `output` one value
 /// per image and channel. On operands that break this, what it writes is
-/// unspecified (never outside `output`).
+/// unspecified, but it never panics and never writes outside `output`.
 ///
 /// ```
 /// use shapecheck_tflite::{mean_int8_prechecked, mean_params};

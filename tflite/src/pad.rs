@@ -96,8 +96,8 @@ pub fn pad<T: Copy>(
 /// [`pad`] without its checks, for a caller that has made them hold
 /// already (the typed layers of `shapecheck`, whose shapes and paddings
 /// are types): one padding per dim, at most 8 dims, the lengths the
-/// shapes'. On operands that break this, what it writes is unspecified
-/// (never outside `output`).
+/// shapes'. On operands that break this, what it writes is unspecified, but it
+/// never panics and never writes outside `output`.
 ///
 /// ```
 /// use shapecheck_tflite::pad_prechecked;

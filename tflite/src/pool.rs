@@ -157,7 +157,7 @@ pub fn average_pool_int8(
 /// built): the lengths are the ones `dims` gives, the strides and window
 /// at least 1, the clamp inside int8 and not empty, every output's window
 /// holding a tap. On operands that break this, what it writes is
-/// unspecified (never outside `output`).
+/// unspecified, but it never panics and never writes outside `output`.
 ///
 /// ```
 /// use shapecheck_tflite::{average_pool_int8_prechecked, PoolDims, PoolParams};
@@ -234,7 +234,7 @@ pub fn max_pool_int8(
 
 /// [`max_pool_int8`] without its checks, for a caller that has made them
 /// hold already (as [`average_pool_int8_prechecked`]). On operands that
-/// break them, what it writes is unspecified (never outside `output`).
+/// break them, what it writes is unspecified, but it never panics and never writes outside `output`.
 ///
 /// ```
 /// use shapecheck_tflite::{max_pool_int8_prechecked, PoolDims, PoolParams};

@@ -146,8 +146,8 @@ pub fn softmax_int8(
 /// hold already (the typed layers of `shapecheck`, whose rows are at most
 /// `SOFTMAX_MAX_DEPTH` deep, a type: no row's sum of exponentials then
 /// reaches 2^28): the input whole rows of `depth`, the output as long. On
-/// operands that break this, what it writes is unspecified (never outside
-/// `output`).
+/// operands that break this, what it writes is unspecified, but it never
+/// panics and never writes outside `output`.
 ///
 /// ```
 /// use shapecheck_tflite::{softmax_int8_prechecked, softmax_params};
