@@ -167,8 +167,9 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
 /// and whose parameters were checked when the layer was built): the
 /// lengths are the ones `dims` gives, the strides and dilations at least
 /// 1, the multipliers one or one per output channel. On operands that
-/// break this, what it writes is unspecified, but it never panics and never writes outside `output`;
-/// an empty clamp makes every output its upper end.
+/// break this, what it writes is unspecified, but it never panics and
+/// never writes outside `output`; an empty clamp makes every output its
+/// upper end.
 ///
 /// ```
 /// use shapecheck_tflite::{conv_2d_int8_prechecked, quantize_multiplier, Conv2dDims, Conv2dParams, Rounding};

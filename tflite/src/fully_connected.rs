@@ -490,7 +490,8 @@ where
 /// [`fully_connected_f32`] without its checks, for a caller that has made
 /// them hold already (the typed layers of `shapecheck`, whose sizes are
 /// types): the lengths are the ones `dims` gives. On operands that break
-/// this, what it writes is unspecified, but it never panics and never writes outside `output`.
+/// this, what it writes is unspecified, but it never panics and never
+/// writes outside `output`.
 ///
 /// ```
 /// use shapecheck_tflite::{fully_connected_f32_prechecked, FullyConnectedDims};

@@ -234,7 +234,8 @@ pub fn max_pool_int8(
 
 /// [`max_pool_int8`] without its checks, for a caller that has made them
 /// hold already (as [`average_pool_int8_prechecked`]). On operands that
-/// break them, what it writes is unspecified, but it never panics and never writes outside `output`.
+/// break them, what it writes is unspecified, but it never panics and
+/// never writes outside `output`.
 ///
 /// ```
 /// use shapecheck_tflite::{max_pool_int8_prechecked, PoolDims, PoolParams};
