@@ -34,7 +34,7 @@
 //! let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite"));
 //! let model = Model::parse(bytes)?;
 //! let mut activations = [0f32; 34]; // Interpreter::arena_sizes(&model)?.float32
-//! let arena = Arena { int8: &mut [], float32: &mut activations, multipliers: &mut [] };
+//! let arena = Arena { int8: &mut [], float32: &mut activations, multipliers: &mut [], ..Arena::default() };
 //! let mut interpreter = Interpreter::new(model, arena, Arithmetic::Micro)?;
 //! interpreter.set_input(0, TensorData::Float32(&[0.5]))?;
 //! interpreter.invoke()?;
@@ -82,6 +82,9 @@
     )
 )]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod add;
 mod array;
 mod conv;
@@ -103,6 +106,8 @@ mod model;
 mod ops;
 mod options;
 mod pad;
+#[cfg(feature = "alloc")]
+pub mod plan;
 mod pool;
 mod quant;
 mod quantize;
@@ -126,6 +131,8 @@ pub use fully_connected::{
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
+#[cfg(feature = "alloc")]
+pub use interpreter::{Layout, Plan};
 pub use logistic::{logistic_int8, logistic_int8_prechecked, logistic_params, LogisticParams};
 pub use mean::{mean_int8, mean_int8_prechecked, mean_params, MeanParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};

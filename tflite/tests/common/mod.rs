@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 use shapecheck_tflite::{
-    Arena, Arithmetic, Interpreter, Model, QuantizedMultiplier, TensorData, TensorType,
+    Arena, Arithmetic, Interpreter, Layout, Model, Plan, QuantizedMultiplier, TensorData,
+    TensorType,
 };
 
 /// A recorded tensor's data, each value rounded to the nearest f32 (int8
@@ -18,29 +19,78 @@ fn numbers(v: &Value) -> Vec<f64> {
         .collect()
 }
 
+/// Whether our value is TFLite Micro's: integers exactly; f32 values within
+/// one unit in the last place (TFLite Micro's float kernels call `expf`
+/// and the like, whose last bit the C library decides), as f32 bit
+/// patterns.
+fn agree(ours: f64, theirs: f64, float: bool) -> bool {
+    if ours == theirs {
+        return true;
+    }
+    let (a, b) = (ours as f32, theirs as f32);
+    float
+        && a.is_finite()
+        && b.is_finite()
+        && a.is_sign_negative() == b.is_sign_negative()
+        && a.to_bits().abs_diff(b.to_bits()) <= 1
+}
+
+fn is_float(d: &TensorData<'_>) -> bool {
+    matches!(d, TensorData::Float32(_))
+}
+
 fn data_as_f64(d: TensorData<'_>) -> Vec<f64> {
     match d {
         TensorData::Int8(d) => d.iter().map(|&x| f64::from(x)).collect(),
+        TensorData::Int16(d) => d.iter().map(|&x| f64::from(x)).collect(),
+        TensorData::Int32(d) => d.iter().map(|&x| f64::from(x)).collect(),
         TensorData::Float32(d) => d.iter().map(|&x| f64::from(x)).collect(),
     }
 }
 
-/// Runs every case of `recording` through `bytes`' model; returns how many
-/// tensors were compared. Panics naming the case, the tensor and the first
-/// element that differs.
+/// Runs every case of `recording` through `bytes`' model three ways: the
+/// interpreter preparing each operator as it runs, and on a `Plan` prepared
+/// once with each layout (the debug layout's every tensor, the packed
+/// one's outputs, whose intermediate tensors share memory). Returns how
+/// many tensors were compared. Panics naming the way, the case, the tensor
+/// and the first element that differs.
 pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
     let model = Model::parse(bytes).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let sizes = Interpreter::arena_sizes(&model).unwrap();
+    let mut compared = check_with(model, None, recording, &format!("{label} (as it runs)"));
+    for layout in [Layout::Debug, Layout::Packed] {
+        let plan = Plan::new(model, Arithmetic::Micro, layout)
+            .unwrap_or_else(|e| panic!("{label} ({layout:?} plan): {e}"));
+        let label = format!("{label} ({layout:?} plan)");
+        compared += check_with(model, Some(&plan), recording, &label);
+    }
+    compared
+}
+
+/// One way of `check_recording`: `plan`'s, or the interpreter's own.
+fn check_with(model: Model<'_>, plan: Option<&Plan<'_>>, recording: &Value, label: &str) -> usize {
+    let sizes = match plan {
+        Some(plan) => plan.arena_sizes(),
+        None => Interpreter::arena_sizes(&model).unwrap(),
+    };
     let mut int8 = vec![0i8; sizes.int8];
+    let mut int16 = vec![0i16; sizes.int16];
+    let mut int32 = vec![0i32; sizes.int32];
     let mut float32 = vec![0f32; sizes.float32];
     let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
     let arena = Arena {
         int8: &mut int8,
+        int16: &mut int16,
+        int32: &mut int32,
         float32: &mut float32,
         multipliers: &mut multipliers,
     };
-    let mut interpreter = Interpreter::new(model, arena, Arithmetic::Micro)
-        .unwrap_or_else(|e| panic!("{label}: {e}"));
+    let mut interpreter = match plan {
+        Some(plan) => Interpreter::with_plan(plan, arena),
+        None => Interpreter::new(model, arena, Arithmetic::Micro),
+    }
+    .unwrap_or_else(|e| panic!("{label}: {e}"));
+    // the packed layout keeps the inputs and outputs only
+    let every_tensor = plan.is_none_or(|p| p.layout() == Layout::Debug);
     let input = model.input(0).unwrap();
     let cases = recording["cases"].as_array().expect("cases");
     assert!(!cases.is_empty(), "{label}: no cases");
@@ -53,6 +103,14 @@ pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
                 let x: Vec<i8> = values.iter().map(|&v| v as i8).collect();
                 interpreter.set_input(0, TensorData::Int8(&x)).unwrap();
             }
+            TensorType::Int16 => {
+                let x: Vec<i16> = values.iter().map(|&v| v as i16).collect();
+                interpreter.set_input(0, TensorData::Int16(&x)).unwrap();
+            }
+            TensorType::Int32 => {
+                let x: Vec<i32> = values.iter().map(|&v| v as i32).collect();
+                interpreter.set_input(0, TensorData::Int32(&x)).unwrap();
+            }
             _ => {
                 let x: Vec<f32> = values.iter().map(|&v| v as f32).collect();
                 interpreter.set_input(0, TensorData::Float32(&x)).unwrap();
@@ -61,10 +119,12 @@ pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
         interpreter
             .invoke()
             .unwrap_or_else(|e| panic!("{label} {name}: {e}"));
-        let out = data_as_f64(interpreter.output(0).unwrap());
+        let output = interpreter.output(0).unwrap();
+        let float = is_float(&output);
+        let out = data_as_f64(output);
         let want = numbers(&case["out"]);
         assert_eq!(out.len(), want.len(), "{label} {name}: the output's length");
-        if let Some(k) = (0..want.len()).find(|&k| out[k] != want[k]) {
+        if let Some(k) = (0..want.len()).find(|&k| !agree(out[k], want[k], float)) {
             panic!(
                 "{label} {name}: the output differs first at element {k} of {}: ours {}, TFLite Micro's {}",
                 want.len(),
@@ -73,15 +133,18 @@ pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
             );
         }
         compared += 1;
-        if let Some(tensors) = case["tensors"].as_object() {
+        if let Some(tensors) = case["tensors"].as_object().filter(|_| every_tensor) {
             for (index, t) in tensors {
                 let i: usize = index.parse().unwrap();
                 let Some(ours) = interpreter.tensor(i) else {
                     continue; // the input, a constant, or a tensor folded away
                 };
                 let theirs = numbers(&t["data"]);
+                let float = is_float(&ours);
                 let ours = data_as_f64(ours);
-                if let Some(k) = (0..theirs.len()).find(|&k| ours.get(k) != theirs.get(k)) {
+                if let Some(k) = (0..theirs.len())
+                    .find(|&k| !ours.get(k).is_some_and(|&o| agree(o, theirs[k], float)))
+                {
                     panic!(
                         "{label} {name}: tensor {i} \"{}\" differs first at element {k} of {}: ours {:?}, TFLite Micro's {}",
                         t["name"], theirs.len(), ours.get(k), theirs[k]
