@@ -19,7 +19,13 @@
 //! [`mean_int8`] (the spatial mean), [`softmax_int8`] (TFLite Micro's fixed
 //! point) and [`reshape`]; and, as TFLite Micro computes them,
 //! [`add_int8`] (with numpy's broadcasting, [`broadcast_shape`]), [`pad`],
-//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]. Each op's
+//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]; the
+//! element-wise ops, broadcast as `ADD` ([`mul_int8`], [`sub_int8`],
+//! [`div_int8`], [`squared_difference_int8`], [`prelu_int8`], and
+//! [`maximum`] and [`minimum`] for any element type) or one input to one
+//! output ([`relu_int8`], [`relu6_int8`] (TFLite Micro's clamp without
+//! rescaling), [`leaky_relu_int8`], [`hard_swish_int8`], [`tanh_int8`],
+//! [`rsqrt_int8`] and [`requantize_int8`], the int8 → int8 `QUANTIZE`). Each op's
 //! quantization arithmetic, from the tensors' float scales to the kernel's
 //! constants, is one function ([`add_params`], [`logistic_params`],
 //! [`mean_params`], [`softmax_params`], ...). [`OPS`] is the table of the
@@ -90,29 +96,42 @@ mod array;
 mod conv;
 mod depthwise_conv;
 mod dims;
+mod div;
 // the SMLAD loops: built for the target with the DSP extension
 // (`cfg(shapecheck_dsp)`, set by build.rs) and for the unit tests, which
 // run their plain-Rust form on the host against the portable kernels
 #[cfg(any(shapecheck_dsp, test))]
 #[allow(unsafe_code)]
 mod dsp;
+mod elementwise;
 mod error;
 mod flatbuffer;
 mod fully_connected;
+mod hard_swish;
 mod interpreter;
+mod leaky_relu;
 mod logistic;
+mod maximum_minimum;
 mod mean;
 mod model;
+mod mul;
 mod ops;
 mod options;
 mod pad;
 #[cfg(feature = "alloc")]
 pub mod plan;
 mod pool;
+mod prelu;
 mod quant;
 mod quantize;
+mod relu;
+mod requantize;
 mod reshape;
+mod rsqrt;
 mod softmax;
+mod squared_difference;
+mod sub;
+mod tanh;
 mod types;
 mod values;
 mod window;
@@ -155,3 +174,20 @@ pub use reshape::{reshape, reshape_dims};
 pub use softmax::{softmax_int8, softmax_int8_prechecked, softmax_params, SoftmaxParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use values::Values;
+
+// element-wise ops: MUL, SUB, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE,
+// RELU, RELU6, LEAKY_RELU, PRELU, HARD_SWISH, TANH, RSQRT, int8 QUANTIZE
+pub use div::{div_int8, div_params, DivOptions, DivParams};
+pub use hard_swish::{hard_swish_int8, hard_swish_params, HardSwishParams};
+pub use leaky_relu::{leaky_relu_int8, leaky_relu_params, LeakyReluOptions, LeakyReluParams};
+pub use maximum_minimum::{maximum, minimum};
+pub use mul::{mul_int8, mul_params, MulOptions, MulParams};
+pub use prelu::{prelu_int8, prelu_params, PreluParams};
+pub use relu::{relu6_int8, relu6_params, relu_int8, relu_params, Relu6Params, ReluParams};
+pub use requantize::{requantize_int8, requantize_params, RequantizeParams};
+pub use rsqrt::{rsqrt_int8, rsqrt_params, RsqrtParams};
+pub use squared_difference::{
+    squared_difference_int8, squared_difference_params, SquaredDifferenceParams,
+};
+pub use sub::{sub_int8, sub_params, SubOptions, SubParams};
+pub use tanh::{tanh_int8, tanh_params, TanhParams};

@@ -102,6 +102,14 @@ pub enum OptionsTable {
     Reshape,
     /// `SoftmaxOptions`
     Softmax,
+    /// `MulOptions`
+    Mul,
+    /// `SubOptions`
+    Sub,
+    /// `DivOptions`
+    Div,
+    /// `LeakyReluOptions`
+    LeakyRelu,
 }
 
 /// One op shapecheck runs: the interpreter and `model!` refuse every op
@@ -139,11 +147,11 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 13);
+/// assert_eq!(OPS.len(), 26);
 /// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8");
-/// assert!(op_row(BuiltinOp::TANH).is_none());
+/// assert!(op_row(BuiltinOp::CONCATENATION).is_none());
 /// ```
-pub static OPS: [OpRow; 13] = [
+pub static OPS: [OpRow; 26] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -246,7 +254,7 @@ pub static OPS: [OpRow; 13] = [
     OpRow {
         op: BuiltinOp::QUANTIZE,
         options: OptionsTable::None,
-        types: "float32 → int8",
+        types: "float32 → int8, int8 → int8",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -260,6 +268,124 @@ pub static OPS: [OpRow; 13] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::quantize::prepare_dequantize,
+    },
+    // the element-wise ops: the binary ones broadcast as ADD does
+    OpRow {
+        op: BuiltinOp::MUL,
+        options: OptionsTable::Mul,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: crate::mul::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::mul::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::SUB,
+        options: OptionsTable::Sub,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: crate::sub::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::sub::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::DIV,
+        options: OptionsTable::Div,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: crate::div::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::div::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::MAXIMUM,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::maximum_minimum::prepare_maximum,
+    },
+    OpRow {
+        op: BuiltinOp::MINIMUM,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::maximum_minimum::prepare_minimum,
+    },
+    OpRow {
+        op: BuiltinOp::SQUARED_DIFFERENCE,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::squared_difference::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::PRELU,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::prelu::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::RELU,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::relu::prepare_relu,
+    },
+    OpRow {
+        op: BuiltinOp::RELU6,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::relu::prepare_relu6,
+    },
+    OpRow {
+        op: BuiltinOp::LEAKY_RELU,
+        options: OptionsTable::LeakyRelu,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: crate::leaky_relu::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::leaky_relu::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::HARD_SWISH,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::hard_swish::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::TANH,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::tanh::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::RSQRT,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::rsqrt::prepare,
     },
 ];
 

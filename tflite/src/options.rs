@@ -5,7 +5,8 @@ use crate::types::{Activation, Padding, WeightsFormat};
 
 /// An operator's builtin options: decoded for `FULLY_CONNECTED`,
 /// `CONV_2D`, `DEPTHWISE_CONV_2D`, `AVERAGE_POOL_2D`, `MAX_POOL_2D`,
-/// `ADD`, `MEAN`, `RESHAPE` and `SOFTMAX` (absent options give the
+/// `ADD`, `MEAN`, `RESHAPE`, `SOFTMAX`, `MUL`, `SUB`, `DIV` and
+/// `LEAKY_RELU` (absent options give the
 /// schema's defaults), the union's type value for any other op.
 ///
 /// ```
@@ -37,6 +38,14 @@ pub enum Options<'a> {
     Reshape(ReshapeOptions<'a>),
     /// `SoftmaxOptions`
     Softmax(SoftmaxOptions),
+    /// `MulOptions`
+    Mul(crate::mul::MulOptions),
+    /// `SubOptions`
+    Sub(crate::sub::SubOptions),
+    /// `DivOptions`
+    Div(crate::div::DivOptions),
+    /// `LeakyReluOptions`
+    LeakyRelu(crate::leaky_relu::LeakyReluOptions),
     /// Options of an op the reader does not decode: the `BuiltinOptions`
     /// type value stored.
     Other {

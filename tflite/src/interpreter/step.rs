@@ -5,6 +5,7 @@
 use crate::add::AddStep;
 use crate::conv::Conv2dStep;
 use crate::depthwise_conv::DepthwiseConvStep;
+use crate::elementwise::{BinaryStep, UnaryStep};
 use crate::error::TfliteError;
 use crate::fully_connected::FullyConnectedStep;
 use crate::logistic::LogisticStep;
@@ -32,6 +33,8 @@ pub(crate) enum Step<'m> {
     Logistic(LogisticStep),
     Quantize(QuantizeStep),
     Reshape(ReshapeStep),
+    Binary(BinaryStep<'m>),
+    Unary(UnaryStep),
 }
 
 /// What a step runs over: the activation buffers, the multipliers its
@@ -62,6 +65,8 @@ impl Step<'_> {
             Step::Logistic(s) => s.run(b),
             Step::Quantize(s) => s.run(b),
             Step::Reshape(s) => s.run(b),
+            Step::Binary(s) => s.run(b),
+            Step::Unary(s) => s.run(b),
         }
     }
 }
