@@ -111,9 +111,9 @@ pub use api::{
     quantize_int8_into, softmax_int8, softmax_int8_into, Arena, InA, InB, PingPong,
 };
 pub use bounds::{
-    AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
-    DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput, ModelInput, PadCheck,
-    PoolCheck, SoftmaxDepth,
+    assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels,
+    Conv2dCheck, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput,
+    ModelInput, PadCheck, PoolCheck, SoftmaxDepth,
 };
 pub use rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{
