@@ -25,7 +25,11 @@
 //! [`maximum`] and [`minimum`] for any element type) or one input to one
 //! output ([`relu_int8`], [`relu6_int8`] (TFLite Micro's clamp without
 //! rescaling), [`leaky_relu_int8`], [`hard_swish_int8`], [`tanh_int8`],
-//! [`rsqrt_int8`] and [`requantize_int8`], the int8 → int8 `QUANTIZE`). Each op's
+//! [`rsqrt_int8`] and [`requantize_int8`], the int8 → int8 `QUANTIZE`); in f32,
+//! as TFLite Micro's float kernels compute them (the float ops of a float
+//! island between int8 ones, or of a float32 model), [`elu_f32`],
+//! [`exp_f32`], [`neg_f32`], [`rsqrt_f32`], [`add_f32`], [`sub_f32`],
+//! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`]. Each op's
 //! quantization arithmetic, from the tensors' float scales to the kernel's
 //! constants, is one function ([`add_params`], [`logistic_params`],
 //! [`mean_params`], [`softmax_params`], ...). [`OPS`] is the table of the
@@ -66,9 +70,10 @@
 //! # Ok::<(), shapecheck_tflite::TfliteError>(())
 //! ```
 #![no_std]
-// `deny`, not `forbid`: the one exception is `dsp` (the Cortex-M DSP
+// `deny`, not `forbid`: the two exceptions are `dsp` (the Cortex-M DSP
 // extension's SMLAD loops in `asm!`, `#[allow(unsafe_code)]` on that module
-// alone; see its documentation). Everything else stays without `unsafe`.
+// alone; see its documentation) and `bytes::as_i8` (an int8 constant's
+// bytes as `i8`, one line). Everything else stays without `unsafe`.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(
@@ -93,6 +98,7 @@ extern crate alloc;
 
 mod add;
 mod array;
+mod bytes;
 mod conv;
 mod depthwise_conv;
 mod dims;
@@ -104,8 +110,12 @@ mod div;
 #[allow(unsafe_code)]
 mod dsp;
 mod elementwise;
+mod elu;
 mod error;
+mod exp;
 mod flatbuffer;
+mod float_math;
+mod float_ops;
 mod fully_connected;
 mod hard_swish;
 mod interpreter;
@@ -115,6 +125,7 @@ mod maximum_minimum;
 mod mean;
 mod model;
 mod mul;
+mod neg;
 mod ops;
 mod options;
 mod pad;
@@ -136,14 +147,17 @@ mod types;
 mod values;
 mod window;
 
-pub use add::{add_int8, add_int8_prechecked, add_params, broadcast_shape, AddParams};
+pub use add::{add_f32, add_int8, add_int8_prechecked, add_params, broadcast_shape, AddParams};
 pub use array::{Array, ArrayIter, LeNumber};
 pub use conv::{conv_2d_int8, conv_2d_int8_prechecked, Conv2dDims, Conv2dParams};
 pub use depthwise_conv::{
     conv_axis, depthwise_conv_int8, depthwise_conv_int8_prechecked, ConvAxis, DepthwiseConvDims,
     DepthwiseConvParams,
 };
+pub use elu::{elu_f32, elu_value};
 pub use error::{Name, OperandProblem, Place, TfliteError};
+pub use exp::{exp_f32, exp_value};
+pub use float_ops::{mean_f32, mul_f32, rsqrt_f32, rsqrt_value, squared_difference_f32, sub_f32};
 pub use fully_connected::{
     activation_range_f32, activation_range_int8, fully_connected_f32,
     fully_connected_f32_prechecked, fully_connected_int8, fully_connected_int8_prechecked,
@@ -155,6 +169,7 @@ pub use interpreter::{Layout, Plan};
 pub use logistic::{logistic_int8, logistic_int8_prechecked, logistic_params, LogisticParams};
 pub use mean::{mean_int8, mean_int8_prechecked, mean_params, MeanParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};
+pub use neg::neg_f32;
 pub use ops::{op_row, OpRow, OpShape, OptionsTable, MAX_DIMS, OPS};
 pub use options::{
     AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,

@@ -7,6 +7,7 @@ use crate::conv::Conv2dStep;
 use crate::depthwise_conv::DepthwiseConvStep;
 use crate::elementwise::{BinaryStep, UnaryStep};
 use crate::error::TfliteError;
+use crate::float_ops::{BinaryF32Step, MapF32Step, MeanF32Step};
 use crate::fully_connected::FullyConnectedStep;
 use crate::logistic::LogisticStep;
 use crate::mean::MeanStep;
@@ -35,6 +36,12 @@ pub(crate) enum Step<'m> {
     Reshape(ReshapeStep),
     Binary(BinaryStep<'m>),
     Unary(UnaryStep),
+    MapF32(MapF32Step),
+    BinaryF32(BinaryF32Step<'m>),
+    // made by `float_ops::prepare_mean_f32`, which `mean.rs` calls once
+    // joined
+    #[cfg_attr(not(test), allow(dead_code))]
+    MeanF32(MeanF32Step),
 }
 
 /// What a step runs over: the activation buffers, the multipliers its
@@ -67,6 +74,9 @@ impl Step<'_> {
             Step::Reshape(s) => s.run(b),
             Step::Binary(s) => s.run(b),
             Step::Unary(s) => s.run(b),
+            Step::MapF32(s) => s.run(b),
+            Step::BinaryF32(s) => s.run(b),
+            Step::MeanF32(s) => s.run(b),
         }
     }
 }
