@@ -84,7 +84,9 @@
 
 mod add;
 mod array;
+mod concat;
 mod conv;
+mod depth_space;
 mod depthwise_conv;
 mod dims;
 // the SMLAD loops: built for the target with the DSP extension
@@ -94,11 +96,15 @@ mod dims;
 #[allow(unsafe_code)]
 mod dsp;
 mod error;
+mod expand_dims;
 mod flatbuffer;
 mod fully_connected;
+mod gather;
 mod interpreter;
+mod layout;
 mod logistic;
 mod mean;
+mod mirror_pad;
 mod model;
 mod ops;
 mod options;
@@ -107,32 +113,50 @@ mod pool;
 mod quant;
 mod quantize;
 mod reshape;
+mod slice;
 mod softmax;
+mod split;
+mod transpose;
 mod types;
 mod values;
 mod window;
 
 pub use add::{add_int8, add_params, broadcast_shape, AddParams};
 pub use array::{Array, ArrayIter, LeNumber};
+pub use concat::{
+    concatenation, concatenation_output_shape, concatenation_params, pack, pack_output_shape,
+    pack_params, ConcatenationOptions, ConcatenationParams, PackOptions, PackParams, MAX_JOINED,
+};
 pub use conv::{conv_2d_int8, Conv2dDims, Conv2dParams};
+pub use depth_space::{
+    depth_space_params, depth_to_space, depth_to_space_output_shape, space_to_depth,
+    space_to_depth_output_shape, BlockSizeOptions, DepthSpaceParams,
+};
 pub use depthwise_conv::{
     conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
 };
 pub use error::{Name, OperandProblem, Place, TfliteError};
+pub use expand_dims::{
+    expand_dims, expand_dims_output_shape, expand_dims_params, ExpandDimsParams,
+};
 pub use fully_connected::{
     activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
+pub use gather::{gather, gather_output_shape, gather_params, GatherOptions, GatherParams};
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
 pub use logistic::{logistic_int8, logistic_params, LogisticParams};
 pub use mean::{mean_int8, mean_params, MeanParams};
+pub use mirror_pad::{
+    mirror_pad, mirror_pad_params, MirrorPadMode, MirrorPadOptions, MirrorPadParams,
+};
 pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use ops::{op_row, OpRow, OpShape, OptionsTable, MAX_DIMS, OPS};
 pub use options::{
     AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
     Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
-pub use pad::{pad, pad_output_shape};
+pub use pad::{pad, pad_output_shape, padv2_params, PadV2Params};
 pub use pool::{average_pool_int8, max_pool_int8, PoolDims, PoolParams};
 pub use quant::{
     multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,
@@ -140,6 +164,16 @@ pub use quant::{
 };
 pub use quantize::{dequantize_int8, dequantize_value, quantize_int8, quantize_value};
 pub use reshape::{reshape, reshape_dims};
+pub use slice::{
+    slice, slice_output_shape, slice_params, strided_slice, strided_slice_output_shape,
+    strided_slice_params, SliceParams, StridedSliceOptions, StridedSliceParams, MAX_SLICE_RANK,
+};
 pub use softmax::{softmax_int8, softmax_params, SoftmaxParams};
+pub use split::{
+    split, split_output_shape, split_params, split_v_params, unpack, unpack_output_shape,
+    unpack_params, SplitOptions, SplitParams, SplitVOptions, UnpackOptions, UnpackParams,
+    MAX_SPLITS,
+};
+pub use transpose::{transpose, transpose_output_shape, transpose_params, TransposeParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use values::Values;

@@ -662,6 +662,7 @@ fn read_options<'a>(
             Err(TfliteError::BadOption { place, what, value })
         }
     };
+    let reader = |table| crate::layout::OptionsReader { table, place, len };
     Ok(match op {
         BuiltinOp::FULLY_CONNECTED => {
             let t = expect(FULLY_CONNECTED_OPTIONS, "FullyConnectedOptions")?;
@@ -792,6 +793,55 @@ fn read_options<'a>(
                 None => false,
             };
             Options::Reducer(ReducerOptions { keep_dims })
+        }
+        // the ops that move data: each decoder is in its op's module
+        BuiltinOp::CONCATENATION => {
+            Options::Concatenation(crate::concat::read_concatenation_options(&reader(expect(
+                crate::concat::CONCATENATION_OPTIONS,
+                "ConcatenationOptions",
+            )?))?)
+        }
+        BuiltinOp::PACK => Options::Pack(crate::concat::read_pack_options(&reader(expect(
+            crate::concat::PACK_OPTIONS,
+            "PackOptions",
+        )?))?),
+        BuiltinOp::SPLIT => Options::Split(crate::split::read_split_options(&reader(expect(
+            crate::split::SPLIT_OPTIONS,
+            "SplitOptions",
+        )?))?),
+        BuiltinOp::SPLIT_V => Options::SplitV(crate::split::read_split_v_options(&reader(
+            expect(crate::split::SPLIT_V_OPTIONS, "SplitVOptions")?,
+        ))?),
+        BuiltinOp::UNPACK => Options::Unpack(crate::split::read_unpack_options(&reader(expect(
+            crate::split::UNPACK_OPTIONS,
+            "UnpackOptions",
+        )?))?),
+        BuiltinOp::STRIDED_SLICE => {
+            Options::StridedSlice(crate::slice::read_strided_slice_options(&reader(expect(
+                crate::slice::STRIDED_SLICE_OPTIONS,
+                "StridedSliceOptions",
+            )?))?)
+        }
+        BuiltinOp::GATHER => Options::Gather(crate::gather::read_gather_options(&reader(expect(
+            crate::gather::GATHER_OPTIONS,
+            "GatherOptions",
+        )?))?),
+        BuiltinOp::DEPTH_TO_SPACE => Options::DepthToSpace(
+            crate::depth_space::read_block_size_options(&reader(expect(
+                crate::depth_space::DEPTH_TO_SPACE_OPTIONS,
+                "DepthToSpaceOptions",
+            )?))?,
+        ),
+        BuiltinOp::SPACE_TO_DEPTH => Options::SpaceToDepth(
+            crate::depth_space::read_block_size_options(&reader(expect(
+                crate::depth_space::SPACE_TO_DEPTH_OPTIONS,
+                "SpaceToDepthOptions",
+            )?))?,
+        ),
+        BuiltinOp::MIRROR_PAD => {
+            Options::MirrorPad(crate::mirror_pad::read_mirror_pad_options(&reader(
+                expect(crate::mirror_pad::MIRROR_PAD_OPTIONS, "MirrorPadOptions")?,
+            ))?)
         }
         _ if options_type == 0 => Options::None,
         _ => Options::Other { options_type },

@@ -98,6 +98,27 @@ pub enum OptionsTable {
     Reshape,
     /// `SoftmaxOptions`
     Softmax,
+    // the ops that move data
+    /// `ConcatenationOptions`
+    Concatenation,
+    /// `PackOptions`
+    Pack,
+    /// `SplitOptions`
+    Split,
+    /// `SplitVOptions`
+    SplitV,
+    /// `UnpackOptions`
+    Unpack,
+    /// `StridedSliceOptions`
+    StridedSlice,
+    /// `GatherOptions`
+    Gather,
+    /// `DepthToSpaceOptions`
+    DepthToSpace,
+    /// `SpaceToDepthOptions`
+    SpaceToDepth,
+    /// `MirrorPadOptions`
+    MirrorPad,
 }
 
 /// One op shapecheck runs: the interpreter and `model!` refuse every op
@@ -121,11 +142,11 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 13);
+/// assert_eq!(OPS.len(), 27);
 /// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8");
 /// assert!(op_row(BuiltinOp::TANH).is_none());
 /// ```
-pub static OPS: [OpRow; 13] = [
+pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -203,6 +224,91 @@ pub static OPS: [OpRow; 13] = [
         options: OptionsTable::None,
         types: "int8 → float32",
         output_shape: same_as_input,
+    },
+    // the ops that move data: each shape rule is in its op's module
+    OpRow {
+        op: BuiltinOp::CONCATENATION,
+        options: OptionsTable::Concatenation,
+        types: "int8, …, int8 → int8, float32 → float32",
+        output_shape: crate::concat::concatenation_row,
+    },
+    OpRow {
+        op: BuiltinOp::PACK,
+        options: OptionsTable::Pack,
+        types: "int8, …, int8 → int8, float32 → float32",
+        output_shape: crate::concat::pack_row,
+    },
+    OpRow {
+        op: BuiltinOp::SPLIT,
+        options: OptionsTable::Split,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::split::split_row,
+    },
+    OpRow {
+        op: BuiltinOp::SPLIT_V,
+        options: OptionsTable::SplitV,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::split::split_v_row,
+    },
+    OpRow {
+        op: BuiltinOp::UNPACK,
+        options: OptionsTable::Unpack,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::split::unpack_row,
+    },
+    OpRow {
+        op: BuiltinOp::TRANSPOSE,
+        options: OptionsTable::None,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::transpose::transpose_row,
+    },
+    OpRow {
+        op: BuiltinOp::SLICE,
+        options: OptionsTable::None,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::slice::slice_row,
+    },
+    OpRow {
+        op: BuiltinOp::STRIDED_SLICE,
+        options: OptionsTable::StridedSlice,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::slice::strided_slice_row,
+    },
+    OpRow {
+        op: BuiltinOp::EXPAND_DIMS,
+        options: OptionsTable::None,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::expand_dims::expand_dims_row,
+    },
+    OpRow {
+        op: BuiltinOp::GATHER,
+        options: OptionsTable::Gather,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::gather::gather_row,
+    },
+    OpRow {
+        op: BuiltinOp::DEPTH_TO_SPACE,
+        options: OptionsTable::DepthToSpace,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::depth_space::depth_to_space_row,
+    },
+    OpRow {
+        op: BuiltinOp::SPACE_TO_DEPTH,
+        options: OptionsTable::SpaceToDepth,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::depth_space::space_to_depth_row,
+    },
+    OpRow {
+        op: BuiltinOp::MIRROR_PAD,
+        options: OptionsTable::MirrorPad,
+        types: "int8 → int8, float32 → float32",
+        output_shape: crate::mirror_pad::mirror_pad_row,
+    },
+    OpRow {
+        op: BuiltinOp::PADV2,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: pad_output,
     },
 ];
 

@@ -37,6 +37,27 @@ pub enum Options<'a> {
     Reshape(ReshapeOptions<'a>),
     /// `SoftmaxOptions`
     Softmax(SoftmaxOptions),
+    // the ops that move data: their option structs live in their modules
+    /// `ConcatenationOptions`
+    Concatenation(crate::concat::ConcatenationOptions),
+    /// `PackOptions`
+    Pack(crate::concat::PackOptions),
+    /// `SplitOptions`
+    Split(crate::split::SplitOptions),
+    /// `SplitVOptions`
+    SplitV(crate::split::SplitVOptions),
+    /// `UnpackOptions`
+    Unpack(crate::split::UnpackOptions),
+    /// `StridedSliceOptions`
+    StridedSlice(crate::slice::StridedSliceOptions),
+    /// `GatherOptions`
+    Gather(crate::gather::GatherOptions),
+    /// `DepthToSpaceOptions`
+    DepthToSpace(crate::depth_space::BlockSizeOptions),
+    /// `SpaceToDepthOptions`
+    SpaceToDepth(crate::depth_space::BlockSizeOptions),
+    /// `MirrorPadOptions`
+    MirrorPad(crate::mirror_pad::MirrorPadOptions),
     /// Options of an op the reader does not decode: the `BuiltinOptions`
     /// type value stored.
     Other {

@@ -147,3 +147,64 @@ fn element_count_of(
     }
     element_count(shape.get(..dims.len()).unwrap_or(&[])).unwrap_or(0)
 }
+
+/// A `PADV2`'s parameters, int8 ([`padv2_params`]); its kernel is
+/// [`pad`] with this value, and its output shape [`pad_output_shape`]'s.
+///
+/// ```
+/// use shapecheck_tflite::PadV2Params;
+///
+/// const THIRTY_FIVE: PadV2Params = PadV2Params { value: 35 };
+/// assert_eq!(THIRTY_FIVE.value, 35);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PadV2Params {
+    /// the int8 the padding holds
+    pub value: i8,
+}
+
+/// An int8 `PADV2`'s parameters from its constant pad `value` (an int8
+/// scalar) and the `(scale, zero point)` of the input, the value and the
+/// output, as TFLite Micro's `pad.cc` checks them: the value's scale and
+/// zero point are the output's, and the input's too (the kernel copies
+/// the input's int8 values unchanged).
+///
+/// Fails with [`TfliteError::KernelScale`] or [`TfliteError::KernelParam`]
+/// naming the tensor whose scale or zero point is not the output's.
+///
+/// ```
+/// use shapecheck_tflite::padv2_params;
+///
+/// // padv2_const.tflite: 0.7 as 35 at scale 0.0307 from 12
+/// let q = (0.030744212, 12);
+/// assert_eq!(padv2_params(35, q, q, q)?.value, 35);
+/// assert!(padv2_params(35, q, (0.030744212, 11), q).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn padv2_params(
+    value: i8,
+    input: (f32, i32),
+    value_quantization: (f32, i32),
+    output: (f32, i32),
+) -> Result<PadV2Params, TfliteError> {
+    let same = |what: &'static str, q: (f32, i32)| {
+        if q.0 != output.0 {
+            Err(TfliteError::KernelScale {
+                what,
+                value: f64::from(q.0),
+                rule: "PADV2 copies int8 values: it must be the output's scale",
+            })
+        } else if q.1 != output.1 {
+            Err(TfliteError::KernelParam {
+                what,
+                value: i64::from(q.1),
+                rule: "PADV2 copies int8 values: it must be the output's zero point",
+            })
+        } else {
+            Ok(())
+        }
+    };
+    same("PADV2's input quantization", input)?;
+    same("PADV2's pad value's quantization", value_quantization)?;
+    Ok(PadV2Params { value })
+}
