@@ -8,22 +8,25 @@
 
 use crate::dims::check_length;
 use crate::error::TfliteError;
+use crate::interpreter::{Checker, Step};
 use crate::layout::{
-    count, input_shapes, op_shape, options_mismatch, positive_axis, same_quantization, wide,
-    OptionsReader,
+    count, input_shapes, op_shape, options_mismatch, positive_axis, prepare_join, run_join,
+    same_quantization, wide, MoveJoin, Places,
 };
-use crate::model::{Model, Operator};
+use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{OpShape, MAX_DIMS};
 use crate::options::Options;
+use crate::quant::QuantizedMultiplier;
 use crate::types::Activation;
+use crate::types::TensorType;
 
 /// The most inputs TFLite Micro joins (`kMaxInputNum`).
 pub const MAX_JOINED: usize = 10;
 
 /// The `BuiltinOptions` type of `ConcatenationOptions`.
-pub(crate) const CONCATENATION_OPTIONS: u8 = 10;
+const CONCATENATION_OPTIONS: u8 = 10;
 /// The `BuiltinOptions` type of `PackOptions`.
-pub(crate) const PACK_OPTIONS: u8 = 59;
+const PACK_OPTIONS: u8 = 59;
 
 /// `ConcatenationOptions`: the axis (negative counts from the end) and a
 /// fused activation (TFLite Micro runs `NONE` only).
@@ -65,24 +68,35 @@ pub struct PackOptions {
     pub axis: i32,
 }
 
-/// Decodes `ConcatenationOptions`.
-pub(crate) fn read_concatenation_options(
-    r: &OptionsReader<'_>,
-) -> Result<ConcatenationOptions, TfliteError> {
-    let act = r.i8(1, 0, "fused_activation_function")?;
-    Ok(ConcatenationOptions {
-        axis: r.i32(0, 0, "axis")?,
+/// Reads `CONCATENATION`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_concatenation_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<Options<'a>, TfliteError> {
+    let (axis, act) = match r.table(CONCATENATION_OPTIONS, "ConcatenationOptions")? {
+        Some(t) => (
+            t.i32(0, 0).map_err(r.fault("axis"))?,
+            t.i8(1, 0).map_err(r.fault("fused_activation_function"))?,
+        ),
+        None => (0, 0),
+    };
+    Ok(Options::Concatenation(ConcatenationOptions {
+        axis,
         fused_activation: Activation::from_schema(act)
-            .ok_or(r.unknown_enum("fused_activation_function", act))?,
-    })
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+    }))
 }
 
-/// Decodes `PackOptions`.
-pub(crate) fn read_pack_options(r: &OptionsReader<'_>) -> Result<PackOptions, TfliteError> {
-    Ok(PackOptions {
-        values_count: r.i32(0, 0, "values_count")?,
-        axis: r.i32(1, 0, "axis")?,
-    })
+/// Reads `PACK`'s options (its row's `read_options`).
+pub(crate) fn read_pack_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let (values_count, axis) = match r.table(PACK_OPTIONS, "PackOptions")? {
+        Some(t) => (
+            t.i32(0, 0).map_err(r.fault("values_count"))?,
+            t.i32(1, 0).map_err(r.fault("axis"))?,
+        ),
+        None => (0, 0),
+    };
+    Ok(Options::Pack(PackOptions { values_count, axis }))
 }
 
 /// The output shape of a `CONCATENATION` of inputs of `shapes` along
@@ -456,4 +470,168 @@ pub(crate) fn pack_row(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, 
     let input = crate::ops::operand(model, op, 0, "input")?;
     let shape = crate::ops::shape_of(op, "input", &input)?;
     pack_output_shape(shape.dims(), op.inputs().len(), o.axis)
+}
+
+// The interpreter's steps of the two ops: `prepare` (their rows', in
+// `OPS`) checks the operator's operands and derives the parameters once;
+// the step's `run` runs the kernel on int8 or f32 activations.
+
+/// Each input's `(scale, zero point)`, and the output's.
+type JoinQuantization = ([(f32, i32); MAX_JOINED], (f32, i32));
+
+/// The `(scale, zero point)` of each input and of the output of a join
+/// (int8), or the same pair for all (f32: the values are copied as they
+/// are).
+fn join_quantization(
+    c: &Checker<'_>,
+    dtype: TensorType,
+    inputs: &[Option<crate::model::ModelTensor<'_>>],
+) -> Result<JoinQuantization, TfliteError> {
+    let mut quants = [(1.0f32, 0i32); MAX_JOINED];
+    if dtype != TensorType::Int8 {
+        return Ok((quants, (1.0, 0)));
+    }
+    for (q, t) in quants.iter_mut().zip(inputs) {
+        if let Some(t) = t {
+            *q = c.per_tensor("input", t)?;
+        }
+    }
+    Ok((quants, c.per_tensor("output", &c.output)?))
+}
+
+/// The shapes of a join's inputs.
+fn join_shapes(
+    c: &Checker<'_>,
+    inputs: &[Option<crate::model::ModelTensor<'_>>],
+) -> Result<[OpShape; MAX_JOINED], TfliteError> {
+    let mut shapes = [op_shape("a join's input", &[])?; MAX_JOINED];
+    for (s, t) in shapes.iter_mut().zip(inputs) {
+        if let Some(t) = t {
+            *s = crate::ops::shape_of(&c.op, "input", t)?;
+        }
+    }
+    Ok(shapes)
+}
+
+/// `CONCATENATION`'s row in `OPS`: checks the operator (each input's
+/// scale and zero point the output's, for int8) and prepares its step.
+pub(crate) fn prepare_concatenation<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Concatenation(o) = c.op.options() else {
+        return Err(options_mismatch(&c.op, "ConcatenationOptions"));
+    };
+    let (places, inputs) = prepare_join(c)?;
+    let n = places.count;
+    let (quants, output) = join_quantization(c, places.dtype, &inputs)?;
+    let shapes = join_shapes(c, &inputs)?;
+    let rank = shapes.first().map_or(0, |s| s.dims().len());
+    let params = concatenation_params(
+        quants.get(..n).unwrap_or(&[]),
+        output,
+        o.axis,
+        rank,
+        o.fused_activation,
+    )
+    .map_err(|e| match e {
+        TfliteError::UnsupportedActivation { activation } => {
+            c.unsupported_option("fused activation", activation.name())
+        }
+        other => other,
+    })?;
+    Ok(Step::Concatenation(ConcatenationStep {
+        places,
+        shapes,
+        params,
+    }))
+}
+
+/// `CONCATENATION`'s interpreter step.
+pub(crate) struct ConcatenationStep {
+    places: Places<MAX_JOINED>,
+    shapes: [OpShape; MAX_JOINED],
+    params: ConcatenationParams,
+}
+
+impl MoveJoin for ConcatenationStep {
+    fn apply<T: Copy>(&self, inputs: &[&[T]], output: &mut [T]) -> Result<(), TfliteError> {
+        let mut dims: [&[usize]; MAX_JOINED] = [&[]; MAX_JOINED];
+        for (d, s) in dims.iter_mut().zip(self.shapes.iter()) {
+            *d = s.dims();
+        }
+        let dims = dims.get(..inputs.len()).unwrap_or(&[]);
+        concatenation(inputs, dims, &self.params, output)
+    }
+}
+
+impl ConcatenationStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut crate::interpreter::Buffers<'_>) -> Result<(), TfliteError> {
+        run_join(b, &self.places, &self)
+    }
+}
+
+/// `PACK`'s row in `OPS`: checks the operator (each input's scale and
+/// zero point the output's, for int8) and prepares its step.
+pub(crate) fn prepare_pack<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Pack(o) = c.op.options() else {
+        return Err(options_mismatch(&c.op, "PackOptions"));
+    };
+    let (places, inputs) = prepare_join(c)?;
+    let n = places.count;
+    let (quants, output) = join_quantization(c, places.dtype, &inputs)?;
+    let shapes = join_shapes(c, &inputs)?;
+    let [shape, ..] = shapes;
+    for (t, s) in inputs.iter().zip(shapes.iter()).take(n) {
+        if let Some(t) = t {
+            if s != &shape {
+                return Err(c.fail(
+                    "input",
+                    t,
+                    crate::error::OperandProblem::Elements {
+                        expected: shape.elements().unwrap_or(0),
+                        found: s.elements().unwrap_or(0),
+                    },
+                ));
+            }
+        }
+    }
+    let params = pack_params(
+        quants.get(..n).unwrap_or(&[]),
+        output,
+        o.values_count,
+        o.axis,
+        shape.dims().len(),
+    )?;
+    Ok(Step::Pack(PackStep {
+        places,
+        shape,
+        params,
+    }))
+}
+
+/// `PACK`'s interpreter step.
+pub(crate) struct PackStep {
+    places: Places<MAX_JOINED>,
+    shape: OpShape,
+    params: PackParams,
+}
+
+impl MoveJoin for PackStep {
+    fn apply<T: Copy>(&self, inputs: &[&[T]], output: &mut [T]) -> Result<(), TfliteError> {
+        pack(inputs, self.shape.dims(), &self.params, output)
+    }
+}
+
+impl PackStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut crate::interpreter::Buffers<'_>) -> Result<(), TfliteError> {
+        run_join(b, &self.places, &self)
+    }
 }

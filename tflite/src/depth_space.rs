@@ -7,15 +7,18 @@
 
 use crate::dims::check_length;
 use crate::error::TfliteError;
-use crate::layout::{op_shape, options_mismatch, strided_copy, wide, OptionsReader};
-use crate::model::{Model, Operator};
+use crate::interpreter::{Buffers, Checker, Step};
+use crate::layout::{op_shape, options_mismatch, strided_copy, wide};
+use crate::layout::{prepare_one, run_one, MoveOne, Places};
+use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{need_rank, operand, OpShape};
 use crate::options::Options;
+use crate::quant::QuantizedMultiplier;
 
 /// The `BuiltinOptions` type of `SpaceToDepthOptions`.
-pub(crate) const SPACE_TO_DEPTH_OPTIONS: u8 = 19;
+const SPACE_TO_DEPTH_OPTIONS: u8 = 19;
 /// The `BuiltinOptions` type of `DepthToSpaceOptions`.
-pub(crate) const DEPTH_TO_SPACE_OPTIONS: u8 = 94;
+const DEPTH_TO_SPACE_OPTIONS: u8 = 94;
 
 /// `DepthToSpaceOptions` and `SpaceToDepthOptions`: the block's side.
 ///
@@ -34,13 +37,29 @@ pub struct BlockSizeOptions {
     pub block_size: i32,
 }
 
-/// Decodes `DepthToSpaceOptions` or `SpaceToDepthOptions`.
-pub(crate) fn read_block_size_options(
-    r: &OptionsReader<'_>,
-) -> Result<BlockSizeOptions, TfliteError> {
-    Ok(BlockSizeOptions {
-        block_size: r.i32(0, 0, "block_size")?,
-    })
+/// The block size in options table `t`.
+fn block_size(r: &OptionsReader<'_>, ty: u8, name: &'static str) -> Result<i32, TfliteError> {
+    match r.table(ty, name)? {
+        Some(t) => t.i32(0, 0).map_err(r.fault("block_size")),
+        None => Ok(0),
+    }
+}
+
+/// Reads `DEPTH_TO_SPACE`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_depth_to_space_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<Options<'a>, TfliteError> {
+    let block_size = block_size(r, DEPTH_TO_SPACE_OPTIONS, "DepthToSpaceOptions")?;
+    Ok(Options::DepthToSpace(BlockSizeOptions { block_size }))
+}
+
+/// Reads `SPACE_TO_DEPTH`'s options (its row's `read_options`).
+pub(crate) fn read_space_to_depth_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<Options<'a>, TfliteError> {
+    let block_size = block_size(r, SPACE_TO_DEPTH_OPTIONS, "SpaceToDepthOptions")?;
+    Ok(Options::SpaceToDepth(BlockSizeOptions { block_size }))
 }
 
 /// A `DEPTH_TO_SPACE`'s or `SPACE_TO_DEPTH`'s parameters
@@ -325,4 +344,78 @@ pub(crate) fn space_to_depth_row(
 ) -> Result<OpShape, TfliteError> {
     let (params, shape) = space_to_depth_operands(model, op)?;
     space_to_depth_output_shape(shape.dims(), &params)
+}
+
+// The interpreter's step of each op: `prepare` (their rows', in `OPS`)
+// checks the operator's operands and derives the parameters once; the
+// step's `run` runs the kernel on int8 or f32 activations.
+
+/// `DEPTH_TO_SPACE`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare_depth_to_space<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let (params, shape) = depth_to_space_operands(&c.model, &c.op)?;
+    let (places, _) = prepare_one(c, 0)?;
+    Ok(Step::DepthToSpace(DepthToSpaceStep {
+        places,
+        shape,
+        params,
+    }))
+}
+
+/// `DEPTH_TO_SPACE`'s interpreter step.
+pub(crate) struct DepthToSpaceStep {
+    places: Places<1>,
+    shape: OpShape,
+    params: DepthSpaceParams,
+}
+
+impl MoveOne for DepthToSpaceStep {
+    fn apply<T: Copy>(&self, input: &[T], output: &mut [T]) -> Result<(), TfliteError> {
+        depth_to_space(input, self.shape.dims(), &self.params, output)
+    }
+}
+
+impl DepthToSpaceStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, &self)
+    }
+}
+
+/// `SPACE_TO_DEPTH`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare_space_to_depth<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let (params, shape) = space_to_depth_operands(&c.model, &c.op)?;
+    let (places, _) = prepare_one(c, 0)?;
+    Ok(Step::SpaceToDepth(SpaceToDepthStep {
+        places,
+        shape,
+        params,
+    }))
+}
+
+/// `SPACE_TO_DEPTH`'s interpreter step.
+pub(crate) struct SpaceToDepthStep {
+    places: Places<1>,
+    shape: OpShape,
+    params: DepthSpaceParams,
+}
+
+impl MoveOne for SpaceToDepthStep {
+    fn apply<T: Copy>(&self, input: &[T], output: &mut [T]) -> Result<(), TfliteError> {
+        space_to_depth(input, self.shape.dims(), &self.params, output)
+    }
+}
+
+impl SpaceToDepthStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, &self)
+    }
 }

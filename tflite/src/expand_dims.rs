@@ -3,9 +3,12 @@
 //! type.
 
 use crate::error::TfliteError;
+use crate::interpreter::{Buffers, Checker, Step};
 use crate::layout::{constant_i32, op_shape, wide};
+use crate::layout::{prepare_one, run_one, MoveOne, Places};
 use crate::model::{Model, Operator};
 use crate::ops::{operand, shape_of, OpShape, MAX_DIMS};
+use crate::quant::QuantizedMultiplier;
 
 /// An `EXPAND_DIMS`'s parameters ([`expand_dims_params`]).
 ///
@@ -138,4 +141,37 @@ pub(crate) fn expand_dims_row(
 ) -> Result<OpShape, TfliteError> {
     let (params, shape) = expand_dims_operands(model, op)?;
     expand_dims_output_shape(shape.dims(), &params)
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives the parameters once; the
+// step's `run` runs the kernel on int8 or f32 activations.
+
+/// `EXPAND_DIMS`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    expand_dims_operands(&c.model, &c.op)?;
+    let (places, _) = prepare_one(c, 0)?;
+    Ok(Step::ExpandDims(ExpandDimsStep { places }))
+}
+
+/// `EXPAND_DIMS`'s interpreter step.
+pub(crate) struct ExpandDimsStep {
+    places: Places<1>,
+}
+
+impl MoveOne for ExpandDimsStep {
+    fn apply<T: Copy>(&self, input: &[T], output: &mut [T]) -> Result<(), TfliteError> {
+        expand_dims(input, output)
+    }
+}
+
+impl ExpandDimsStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, &self)
+    }
 }

@@ -3,16 +3,20 @@
 //! element type; the values are copied unchanged. The indices are read
 //! from a slice or in place from a model ([`Values`]).
 
+use crate::array::Array;
 use crate::dims::check_length;
 use crate::error::TfliteError;
-use crate::layout::{count, op_shape, options_mismatch, positive_axis, wide, OptionsReader};
-use crate::model::{Model, Operator};
+use crate::interpreter::{Buffers, Checker, Step};
+use crate::layout::{count, op_shape, options_mismatch, positive_axis, wide};
+use crate::layout::{prepare_one, run_one, MoveOne, Places};
+use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{operand, shape_of, OpShape, MAX_DIMS};
 use crate::options::Options;
+use crate::quant::QuantizedMultiplier;
 use crate::values::Values;
 
 /// The `BuiltinOptions` type of `GatherOptions`.
-pub(crate) const GATHER_OPTIONS: u8 = 23;
+const GATHER_OPTIONS: u8 = 23;
 
 /// `GatherOptions`.
 ///
@@ -34,12 +38,17 @@ pub struct GatherOptions {
     pub batch_dims: i32,
 }
 
-/// Decodes `GatherOptions`.
-pub(crate) fn read_gather_options(r: &OptionsReader<'_>) -> Result<GatherOptions, TfliteError> {
-    Ok(GatherOptions {
-        axis: r.i32(0, 0, "axis")?,
-        batch_dims: r.i32(1, 0, "batch_dims")?,
-    })
+/// Reads `GATHER`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let (axis, batch_dims) = match r.table(GATHER_OPTIONS, "GatherOptions")? {
+        Some(t) => (
+            t.i32(0, 0).map_err(r.fault("axis"))?,
+            t.i32(1, 0).map_err(r.fault("batch_dims"))?,
+        ),
+        None => (0, 0),
+    };
+    Ok(Options::Gather(GatherOptions { axis, batch_dims }))
 }
 
 /// A `GATHER`'s parameters ([`gather_params`]).
@@ -253,4 +262,56 @@ pub(crate) fn gather_operands(
 pub(crate) fn gather_row(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
     let (params, shape, indices_shape) = gather_operands(model, op)?;
     gather_output_shape(shape.dims(), indices_shape.dims(), &params)
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives the parameters once; the
+// step's `run` runs the kernel on int8 or f32 activations.
+
+/// `GATHER`'s row in `OPS`: checks the operator (its indices a constant
+/// int32 tensor, read in place) and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let (params, shape, indices_shape) = gather_operands(&c.model, &c.op)?;
+    let indices = crate::layout::constant_i32(&c.model, &c.op, 1, "indices")?;
+    let (places, _) = prepare_one(c, 0)?;
+    Ok(Step::Gather(GatherStep {
+        places,
+        shape,
+        indices,
+        indices_shape,
+        params,
+    }))
+}
+
+/// `GATHER`'s interpreter step.
+pub(crate) struct GatherStep<'m> {
+    places: Places<1>,
+    shape: OpShape,
+    indices: Array<'m, i32>,
+    indices_shape: OpShape,
+    params: GatherParams,
+}
+
+impl MoveOne for GatherStep<'_> {
+    fn apply<T: Copy>(&self, input: &[T], output: &mut [T]) -> Result<(), TfliteError> {
+        gather(
+            input,
+            self.shape.dims(),
+            &self.indices,
+            self.indices_shape.dims(),
+            &self.params,
+            output,
+        )
+    }
+}
+
+impl GatherStep<'_> {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, &self)
+    }
 }

@@ -2,14 +2,22 @@
 //! splits, the slices, `TRANSPOSE`, `GATHER`, ...): an axis as TFLite
 //! counts it (negative from the end), a shape's element count as a
 //! checked error, an output shape as an [`OpShape`], the one scale and
-//! zero point an int8 join requires, and the constant int32 operands
-//! their shape rules read from a model.
+//! zero point an int8 join requires, the constant int32 operands
+//! their shape rules read from a model, the one strided walk most of
+//! their kernels are, and their interpreter steps' plumbing: where their
+//! operands live in the interpreter's buffers, int8 or f32 (the kernels
+//! are generic over the element).
+
+use core::ops::Range;
 
 use crate::array::Array;
+use crate::concat::MAX_JOINED;
 use crate::dims::element_count;
 use crate::error::{OperandProblem, TfliteError};
-use crate::model::{Model, Operator};
+use crate::interpreter::{split, Buffers, Checker};
+use crate::model::{Model, ModelTensor, Operator};
 use crate::ops::{operand, operand_problem, OpShape, MAX_DIMS};
+use crate::split::MAX_SPLITS;
 use crate::types::TensorType;
 
 /// A count as the `value` of a [`TfliteError::KernelParam`].
@@ -134,62 +142,6 @@ pub(crate) fn small_i32(
     Ok((out, values.len()))
 }
 
-/// An operator's options table as the op modules decode it: each field
-/// read with its schema default (all of them when the table is absent),
-/// a layout fault naming the field and the operator.
-#[derive(Clone, Copy)]
-pub(crate) struct OptionsReader<'a> {
-    pub(crate) table: Option<crate::flatbuffer::Table<'a>>,
-    pub(crate) place: crate::error::Place,
-    pub(crate) len: usize,
-}
-
-impl OptionsReader<'_> {
-    fn fault(&self, what: &'static str) -> impl Fn(crate::flatbuffer::Fault) -> TfliteError {
-        let (place, len) = (self.place, self.len);
-        move |f| TfliteError::from_fault(f, place, what, len)
-    }
-
-    /// Field `id`, an `int`.
-    pub(crate) fn i32(
-        &self,
-        id: usize,
-        default: i32,
-        what: &'static str,
-    ) -> Result<i32, TfliteError> {
-        match self.table {
-            Some(t) => t.i32(id, default).map_err(self.fault(what)),
-            None => Ok(default),
-        }
-    }
-
-    /// Field `id`, a `byte` (an enum).
-    pub(crate) fn i8(&self, id: usize, default: i8, what: &'static str) -> Result<i8, TfliteError> {
-        match self.table {
-            Some(t) => t.i8(id, default).map_err(self.fault(what)),
-            None => Ok(default),
-        }
-    }
-
-    /// Field `id`, a `bool` (false by default).
-    pub(crate) fn bool(&self, id: usize, what: &'static str) -> Result<bool, TfliteError> {
-        match self.table {
-            Some(t) => t.bool(id).map_err(self.fault(what)),
-            None => Ok(false),
-        }
-    }
-
-    /// The error: field `what` holds `value`, which the schema's enum
-    /// does not name.
-    pub(crate) fn unknown_enum(&self, what: &'static str, value: i8) -> TfliteError {
-        TfliteError::UnknownEnum {
-            place: self.place,
-            what,
-            value,
-        }
-    }
-}
-
 /// The error: operator `op`'s options are not the `expected` table.
 pub(crate) fn options_mismatch(op: &Operator<'_>, expected: &'static str) -> TfliteError {
     TfliteError::OptionsMismatch {
@@ -295,4 +247,265 @@ pub(crate) fn strided_copy<T: Copy>(
         }
     }
     Ok(())
+}
+
+// The interpreter's side: an op that moves data runs the same generic
+// kernel on int8 or f32 activations; its step says where its operands
+// live, and these pick the buffer of their type and borrow the operands
+// from it.
+
+/// A kernel of one input and one output, on any element type.
+pub(crate) trait MoveOne {
+    /// Runs the kernel.
+    fn apply<T: Copy>(&self, input: &[T], output: &mut [T]) -> Result<(), TfliteError>;
+}
+
+/// A kernel of several inputs and one output (the joins).
+pub(crate) trait MoveJoin {
+    /// Runs the kernel.
+    fn apply<T: Copy>(&self, inputs: &[&[T]], output: &mut [T]) -> Result<(), TfliteError>;
+}
+
+/// A kernel of one input and several outputs (the splits).
+pub(crate) trait MoveCut {
+    /// Runs the kernel.
+    fn apply<T: Copy>(&self, input: &[T], outputs: &mut [&mut [T]]) -> Result<(), TfliteError>;
+}
+
+/// Where a step's activations live: their element type (int8 or f32) and
+/// their ranges in that type's buffer.
+#[derive(Clone, Debug)]
+pub(crate) struct Places<const N: usize> {
+    pub(crate) dtype: TensorType,
+    pub(crate) one: Range<usize>,
+    pub(crate) many: [Range<usize>; N],
+    pub(crate) count: usize,
+}
+
+/// Runs `k` on `input` into `output` (`places.one` is the input,
+/// `places.many[0]` the output).
+pub(crate) fn run_one(
+    b: &mut Buffers<'_>,
+    places: &Places<1>,
+    k: &impl MoveOne,
+) -> Result<(), TfliteError> {
+    let overlap = b.overlap;
+    let [output] = &places.many;
+    match places.dtype {
+        TensorType::Int8 => {
+            let (x, y) = split(b.int8, &places.one, output).ok_or(overlap)?;
+            k.apply(x, y)
+        }
+        _ => {
+            let (x, y) = split(b.float32, &places.one, output).ok_or(overlap)?;
+            k.apply(x, y)
+        }
+    }
+}
+
+/// Runs `k` on the inputs `places.many` into the output `places.one`.
+pub(crate) fn run_join(
+    b: &mut Buffers<'_>,
+    places: &Places<MAX_JOINED>,
+    k: &impl MoveJoin,
+) -> Result<(), TfliteError> {
+    let overlap = b.overlap;
+    let inputs = places.many.get(..places.count).unwrap_or(&[]);
+    match places.dtype {
+        TensorType::Int8 => join_in(b.int8, inputs, &places.one, k).ok_or(overlap)?,
+        _ => join_in(b.float32, inputs, &places.one, k).ok_or(overlap)?,
+    }
+}
+
+/// Runs `k` on the input `places.one` into the outputs `places.many`.
+pub(crate) fn run_cut(
+    b: &mut Buffers<'_>,
+    places: &Places<MAX_SPLITS>,
+    k: &impl MoveCut,
+) -> Result<(), TfliteError> {
+    let overlap = b.overlap;
+    let outputs = places.many.get(..places.count).unwrap_or(&[]);
+    match places.dtype {
+        TensorType::Int8 => cut_in(b.int8, &places.one, outputs, k).ok_or(overlap)?,
+        _ => cut_in(b.float32, &places.one, outputs, k).ok_or(overlap)?,
+    }
+}
+
+/// `k` on `arena[inputs]` into `arena[output]`, or `None` when an input
+/// overlaps the output or a range lies outside.
+fn join_in<T: Copy>(
+    arena: &mut [T],
+    inputs: &[Range<usize>],
+    output: &Range<usize>,
+    k: &impl MoveJoin,
+) -> Option<Result<(), TfliteError>> {
+    let (before, rest) = arena.split_at_mut(output.start.min(arena.len()));
+    let (out, after) = rest.split_at_mut(output.len().min(rest.len()));
+    if out.len() != output.len() {
+        return None;
+    }
+    let (before, after) = (&*before, &*after);
+    let mut xs: [&[T]; MAX_JOINED] = [&[]; MAX_JOINED];
+    for (x, r) in xs.iter_mut().zip(inputs) {
+        *x = if r.end <= output.start {
+            before.get(r.clone())?
+        } else if r.start >= output.end {
+            after.get(r.start - output.end..r.end - output.end)?
+        } else {
+            return None;
+        };
+    }
+    Some(k.apply(xs.get(..inputs.len())?, out))
+}
+
+/// `k` on `arena[input]` into `arena[outputs]`, or `None` when two of
+/// the ranges overlap or one lies outside.
+fn cut_in<T: Copy>(
+    arena: &mut [T],
+    input: &Range<usize>,
+    outputs: &[Range<usize>],
+    k: &impl MoveCut,
+) -> Option<Result<(), TfliteError>> {
+    // the ranges in the arena's order: the input first (index n), then
+    // each output k, sorted by where they start
+    let n = outputs.len();
+    let mut order = [0usize; MAX_SPLITS + 1];
+    for (k, o) in order.iter_mut().enumerate().take(n + 1) {
+        *o = k;
+    }
+    let order = order.get_mut(..n + 1)?;
+    let range_of = |k: usize| if k == n { Some(input) } else { outputs.get(k) };
+    order.sort_unstable_by_key(|&k| range_of(k).map_or(usize::MAX, |r| r.start));
+    let mut ys: [&mut [T]; MAX_SPLITS] = Default::default();
+    let mut x: Option<&[T]> = None;
+    let mut rest = arena;
+    let mut at = 0usize;
+    for &k in order.iter() {
+        let r = range_of(k)?;
+        let skip = r.start.checked_sub(at)?;
+        if rest.len() < skip.checked_add(r.len())? {
+            return None;
+        }
+        let (_, tail) = core::mem::take(&mut rest).split_at_mut(skip);
+        let (piece, tail) = tail.split_at_mut(r.len());
+        rest = tail;
+        at = r.end;
+        if k == n {
+            x = Some(piece);
+        } else {
+            *ys.get_mut(k)? = piece;
+        }
+    }
+    Some(k.apply(x?, ys.get_mut(..n)?))
+}
+
+/// The element type of a data-moving op's operand `t`: int8 or f32.
+fn moved_type(
+    c: &Checker<'_>,
+    name: &'static str,
+    t: &ModelTensor<'_>,
+) -> Result<TensorType, TfliteError> {
+    match t.dtype() {
+        TensorType::Int8 | TensorType::Float32 => Ok(t.dtype()),
+        found => Err(c.fail(
+            name,
+            t,
+            OperandProblem::Dtype {
+                expected: TensorType::Int8,
+                found,
+            },
+        )),
+    }
+}
+
+/// The places of a one-input, one-output step: input `k` and output 0,
+/// both activations of one type, int8 or f32; and the input tensor.
+pub(crate) fn prepare_one<'m>(
+    c: &Checker<'m>,
+    k: usize,
+) -> Result<(Places<1>, ModelTensor<'m>), TfliteError> {
+    let input = c.input(k, "input")?;
+    let dtype = moved_type(c, "input", &input)?;
+    c.dtype("output", &c.output, dtype)?;
+    let places = Places {
+        dtype,
+        one: c.activation("input", &input)?.range,
+        many: [c.activation("output", &c.output)?.range],
+        count: 1,
+    };
+    Ok((places, input))
+}
+
+/// The places of a join: inputs `0..n` (at most [`MAX_JOINED`]) and
+/// output 0, all activations of one type; and the inputs' tensors.
+pub(crate) fn prepare_join<'m>(
+    c: &Checker<'m>,
+) -> Result<(Places<MAX_JOINED>, [Option<ModelTensor<'m>>; MAX_JOINED]), TfliteError> {
+    let dtype = moved_type(c, "output", &c.output)?;
+    let n = c.op.inputs().len();
+    let mut tensors = [None; MAX_JOINED];
+    let mut many: [Range<usize>; MAX_JOINED] = Default::default();
+    if n == 0 || n > MAX_JOINED {
+        return Err(TfliteError::KernelParam {
+            what: "a join's input count",
+            value: wide(n),
+            rule: "TFLite Micro joins 1 to 10 inputs",
+        });
+    }
+    for (k, (t, r)) in tensors.iter_mut().zip(many.iter_mut()).enumerate().take(n) {
+        let input = c.input(k, "input")?;
+        c.dtype("input", &input, dtype)?;
+        *r = c.activation("input", &input)?.range;
+        *t = Some(input);
+    }
+    let places = Places {
+        dtype,
+        one: c.activation("output", &c.output)?.range,
+        many,
+        count: n,
+    };
+    Ok((places, tensors))
+}
+
+/// The places of a cut: input `k` and `shapes.len()` outputs (at most
+/// [`MAX_SPLITS`]), each checked to have its shape, all activations of one
+/// type.
+pub(crate) fn prepare_cut(
+    c: &Checker<'_>,
+    k: usize,
+    shapes: &[OpShape],
+) -> Result<Places<MAX_SPLITS>, TfliteError> {
+    let input = c.input(k, "input")?;
+    let dtype = moved_type(c, "input", &input)?;
+    let n = shapes.len();
+    if c.op.outputs().len() != n || n > MAX_SPLITS {
+        return Err(TfliteError::KernelParam {
+            what: "a split's output count",
+            value: wide(c.op.outputs().len()),
+            rule: "a split writes one output per piece",
+        });
+    }
+    let mut many: [Range<usize>; MAX_SPLITS] = Default::default();
+    for (j, (r, shape)) in many.iter_mut().zip(shapes).enumerate() {
+        let output =
+            c.op.output(j)
+                .and_then(|i| c.model.tensor(i))
+                .ok_or(TfliteError::MissingOperand {
+                    operator: c.op.index(),
+                    op: c.op.op(),
+                    operand: "output",
+                })?;
+        c.dtype("output", &output, dtype)?;
+        c.rank("output", &output, shape.dims().len())?;
+        for (axis, &d) in shape.dims().iter().enumerate() {
+            c.dim("output", &output, axis, d)?;
+        }
+        *r = c.activation("output", &output)?.range;
+    }
+    Ok(Places {
+        dtype,
+        one: c.activation("input", &input)?.range,
+        many,
+        count: n,
+    })
 }

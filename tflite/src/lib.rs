@@ -19,7 +19,12 @@
 //! [`mean_int8`] (the spatial mean), [`softmax_int8`] (TFLite Micro's fixed
 //! point) and [`reshape`]; and, as TFLite Micro computes them,
 //! [`add_int8`] (with numpy's broadcasting, [`broadcast_shape`]), [`pad`],
-//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]. Each op's
+//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]. The ops
+//! that move data copy TFLite Micro's values on any element type:
+//! [`concatenation`], [`pack`], [`split`] (`SPLIT`, `SPLIT_V`), [`unpack`],
+//! [`slice`](fn@slice), [`strided_slice`], [`transpose`], [`expand_dims`],
+//! [`gather`], [`depth_to_space`], [`space_to_depth`], [`mirror_pad`] and
+//! `PADV2` ([`pad`] with [`padv2_params`]' value). Each op's
 //! quantization arithmetic, from the tensors' float scales to the kernel's
 //! constants, is one function ([`add_params`], [`logistic_params`],
 //! [`mean_params`], [`softmax_params`], ...). [`OPS`] is the table of the

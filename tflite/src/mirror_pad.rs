@@ -8,14 +8,18 @@
 
 use crate::dims::check_length;
 use crate::error::TfliteError;
-use crate::layout::{op_shape, options_mismatch, wide, OptionsReader};
-use crate::model::{Model, Operator};
-use crate::ops::{operand, pad_amounts, shape_of, OpShape, MAX_DIMS};
+use crate::interpreter::{Buffers, Checker, Step};
+use crate::layout::{op_shape, options_mismatch, wide};
+use crate::layout::{prepare_one, run_one, MoveOne, Places};
+use crate::model::{Model, Operator, OptionsReader};
+use crate::ops::{operand, shape_of, OpShape, MAX_DIMS};
 use crate::options::Options;
+use crate::pad::pad_amounts;
 use crate::pad::pad_output_shape;
+use crate::quant::QuantizedMultiplier;
 
 /// The `BuiltinOptions` type of `MirrorPadOptions`.
-pub(crate) const MIRROR_PAD_OPTIONS: u8 = 77;
+const MIRROR_PAD_OPTIONS: u8 = 77;
 
 /// The schema's `MirrorPadMode`.
 ///
@@ -68,14 +72,16 @@ pub struct MirrorPadOptions {
     pub mode: MirrorPadMode,
 }
 
-/// Decodes `MirrorPadOptions`.
-pub(crate) fn read_mirror_pad_options(
-    r: &OptionsReader<'_>,
-) -> Result<MirrorPadOptions, TfliteError> {
-    let mode = r.i8(0, 0, "mode")?;
-    Ok(MirrorPadOptions {
-        mode: MirrorPadMode::from_schema(mode).ok_or(r.unknown_enum("mode", mode))?,
-    })
+/// Reads `MIRROR_PAD`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let mode = match r.table(MIRROR_PAD_OPTIONS, "MirrorPadOptions")? {
+        Some(t) => t.i8(0, 0).map_err(r.fault("mode"))?,
+        None => 0,
+    };
+    Ok(Options::MirrorPad(MirrorPadOptions {
+        mode: MirrorPadMode::from_schema(mode).ok_or(r.enum_value(mode, "mode"))?,
+    }))
 }
 
 /// A `MIRROR_PAD`'s parameters ([`mirror_pad_params`]).
@@ -265,4 +271,46 @@ pub(crate) fn mirror_pad_row(model: &Model<'_>, op: &Operator<'_>) -> Result<OpS
     let rank = shape.dims().len();
     let (dims, rank) = pad_output_shape(shape.dims(), paddings.get(..rank).unwrap_or(&[]))?;
     op_shape("MIRROR_PAD's output rank", dims.get(..rank).unwrap_or(&[]))
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives the parameters once; the
+// step's `run` runs the kernel on int8 or f32 activations.
+
+/// `MIRROR_PAD`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let (params, shape, paddings) = mirror_pad_operands(&c.model, &c.op)?;
+    let (places, _) = prepare_one(c, 0)?;
+    Ok(Step::MirrorPad(MirrorPadStep {
+        places,
+        shape,
+        paddings,
+        params,
+    }))
+}
+
+/// `MIRROR_PAD`'s interpreter step.
+pub(crate) struct MirrorPadStep {
+    places: Places<1>,
+    shape: OpShape,
+    paddings: Paddings,
+    params: MirrorPadParams,
+}
+
+impl MoveOne for MirrorPadStep {
+    fn apply<T: Copy>(&self, input: &[T], output: &mut [T]) -> Result<(), TfliteError> {
+        let paddings = self.paddings.get(..self.shape.dims().len()).unwrap_or(&[]);
+        mirror_pad(input, self.shape.dims(), paddings, &self.params, output)
+    }
+}
+
+impl MirrorPadStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, &self)
+    }
 }

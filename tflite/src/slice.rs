@@ -6,19 +6,20 @@
 
 use crate::dims::check_length;
 use crate::error::TfliteError;
-use crate::layout::{
-    constant_i32, op_shape, options_mismatch, small_i32, strided_copy, wide, OptionsReader,
-};
-use crate::model::{Model, Operator};
+use crate::interpreter::{Buffers, Checker, Step};
+use crate::layout::{constant_i32, op_shape, options_mismatch, small_i32, strided_copy, wide};
+use crate::layout::{prepare_one, run_one, MoveOne, Places};
+use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{operand, shape_of, OpShape};
 use crate::options::Options;
+use crate::quant::QuantizedMultiplier;
 
 /// The most dims a slice takes (TFLite Micro's `SLICE`: 5; its
 /// `STRIDED_SLICE`: 4; the reference kernels: 5).
 pub const MAX_SLICE_RANK: usize = 5;
 
 /// The `BuiltinOptions` type of `StridedSliceOptions`.
-pub(crate) const STRIDED_SLICE_OPTIONS: u8 = 32;
+const STRIDED_SLICE_OPTIONS: u8 = 32;
 
 /// `StridedSliceOptions`: bit `i` of a mask is about axis `i`.
 ///
@@ -70,18 +71,22 @@ impl StridedSliceOptions {
     }
 }
 
-/// Decodes `StridedSliceOptions`.
-pub(crate) fn read_strided_slice_options(
-    r: &OptionsReader<'_>,
-) -> Result<StridedSliceOptions, TfliteError> {
-    Ok(StridedSliceOptions {
-        begin_mask: r.i32(0, 0, "begin_mask")?,
-        end_mask: r.i32(1, 0, "end_mask")?,
-        ellipsis_mask: r.i32(2, 0, "ellipsis_mask")?,
-        new_axis_mask: r.i32(3, 0, "new_axis_mask")?,
-        shrink_axis_mask: r.i32(4, 0, "shrink_axis_mask")?,
-        offset: r.bool(5, "offset")?,
-    })
+/// Reads `STRIDED_SLICE`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_strided_slice_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<Options<'a>, TfliteError> {
+    let Some(t) = r.table(STRIDED_SLICE_OPTIONS, "StridedSliceOptions")? else {
+        return Ok(Options::StridedSlice(StridedSliceOptions::new(0, 0, 0)));
+    };
+    Ok(Options::StridedSlice(StridedSliceOptions {
+        begin_mask: t.i32(0, 0).map_err(r.fault("begin_mask"))?,
+        end_mask: t.i32(1, 0).map_err(r.fault("end_mask"))?,
+        ellipsis_mask: t.i32(2, 0).map_err(r.fault("ellipsis_mask"))?,
+        new_axis_mask: t.i32(3, 0).map_err(r.fault("new_axis_mask"))?,
+        shrink_axis_mask: t.i32(4, 0).map_err(r.fault("shrink_axis_mask"))?,
+        offset: t.bool(5).map_err(r.fault("offset"))?,
+    }))
 }
 
 /// A `SLICE`'s parameters: each axis's first element and count
@@ -634,4 +639,78 @@ pub(crate) fn strided_slice_row(
 ) -> Result<OpShape, TfliteError> {
     let (params, _) = strided_slice_operands(model, op)?;
     strided_slice_output_shape(&params)
+}
+
+// The interpreter's step of each op: `prepare` (their rows', in `OPS`)
+// checks the operator's operands and derives the parameters once; the
+// step's `run` runs the kernel on int8 or f32 activations.
+
+/// `SLICE`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare_slice<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let (params, shape) = slice_operands(&c.model, &c.op)?;
+    let (places, _) = prepare_one(c, 0)?;
+    Ok(Step::Slice(SliceStep {
+        places,
+        shape,
+        params,
+    }))
+}
+
+/// `SLICE`'s interpreter step.
+pub(crate) struct SliceStep {
+    places: Places<1>,
+    shape: OpShape,
+    params: SliceParams,
+}
+
+impl MoveOne for SliceStep {
+    fn apply<T: Copy>(&self, input: &[T], output: &mut [T]) -> Result<(), TfliteError> {
+        slice(input, self.shape.dims(), &self.params, output)
+    }
+}
+
+impl SliceStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, &self)
+    }
+}
+
+/// `STRIDED_SLICE`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare_strided_slice<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let (params, shape) = strided_slice_operands(&c.model, &c.op)?;
+    let (places, _) = prepare_one(c, 0)?;
+    Ok(Step::StridedSlice(StridedSliceStep {
+        places,
+        shape,
+        params,
+    }))
+}
+
+/// `STRIDED_SLICE`'s interpreter step.
+pub(crate) struct StridedSliceStep {
+    places: Places<1>,
+    shape: OpShape,
+    params: StridedSliceParams,
+}
+
+impl MoveOne for StridedSliceStep {
+    fn apply<T: Copy>(&self, input: &[T], output: &mut [T]) -> Result<(), TfliteError> {
+        strided_slice(input, self.shape.dims(), &self.params, output)
+    }
+}
+
+impl StridedSliceStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, &self)
+    }
 }

@@ -8,22 +8,25 @@
 
 use crate::dims::check_length;
 use crate::error::TfliteError;
+use crate::interpreter::{Buffers, Checker, Step};
 use crate::layout::{
-    constant_i32, count, op_shape, options_mismatch, positive_axis, wide, OptionsReader,
+    constant_i32, count, op_shape, options_mismatch, positive_axis, prepare_cut, run_cut, wide,
+    MoveCut, Places,
 };
-use crate::model::{Model, Operator};
+use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{operand, shape_of, OpShape, MAX_DIMS};
 use crate::options::Options;
+use crate::quant::QuantizedMultiplier;
 
 /// The most outputs a split writes here.
 pub const MAX_SPLITS: usize = 16;
 
 /// The `BuiltinOptions` type of `SplitOptions`.
-pub(crate) const SPLIT_OPTIONS: u8 = 35;
+const SPLIT_OPTIONS: u8 = 35;
 /// The `BuiltinOptions` type of `UnpackOptions`.
-pub(crate) const UNPACK_OPTIONS: u8 = 64;
+const UNPACK_OPTIONS: u8 = 64;
 /// The `BuiltinOptions` type of `SplitVOptions`.
-pub(crate) const SPLIT_V_OPTIONS: u8 = 79;
+const SPLIT_V_OPTIONS: u8 = 79;
 
 /// `SplitOptions` (`SPLIT`: the axis is the op's input 0, a constant).
 ///
@@ -78,26 +81,35 @@ pub struct UnpackOptions {
     pub axis: i32,
 }
 
-/// Decodes `SplitOptions`.
-pub(crate) fn read_split_options(r: &OptionsReader<'_>) -> Result<SplitOptions, TfliteError> {
-    Ok(SplitOptions {
-        num_splits: r.i32(0, 0, "num_splits")?,
-    })
+/// Reads `SPLIT`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_split_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let num_splits = match r.table(SPLIT_OPTIONS, "SplitOptions")? {
+        Some(t) => t.i32(0, 0).map_err(r.fault("num_splits"))?,
+        None => 0,
+    };
+    Ok(Options::Split(SplitOptions { num_splits }))
 }
 
-/// Decodes `SplitVOptions`.
-pub(crate) fn read_split_v_options(r: &OptionsReader<'_>) -> Result<SplitVOptions, TfliteError> {
-    Ok(SplitVOptions {
-        num_splits: r.i32(0, 0, "num_splits")?,
-    })
+/// Reads `SPLIT_V`'s options (its row's `read_options`).
+pub(crate) fn read_split_v_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let num_splits = match r.table(SPLIT_V_OPTIONS, "SplitVOptions")? {
+        Some(t) => t.i32(0, 0).map_err(r.fault("num_splits"))?,
+        None => 0,
+    };
+    Ok(Options::SplitV(SplitVOptions { num_splits }))
 }
 
-/// Decodes `UnpackOptions`.
-pub(crate) fn read_unpack_options(r: &OptionsReader<'_>) -> Result<UnpackOptions, TfliteError> {
-    Ok(UnpackOptions {
-        num: r.i32(0, 0, "num")?,
-        axis: r.i32(1, 0, "axis")?,
-    })
+/// Reads `UNPACK`'s options (its row's `read_options`).
+pub(crate) fn read_unpack_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let (num, axis) = match r.table(UNPACK_OPTIONS, "UnpackOptions")? {
+        Some(t) => (
+            t.i32(0, 0).map_err(r.fault("num"))?,
+            t.i32(1, 0).map_err(r.fault("axis"))?,
+        ),
+        None => (0, 0),
+    };
+    Ok(Options::Unpack(UnpackOptions { num, axis }))
 }
 
 /// A `SPLIT`'s or `SPLIT_V`'s parameters: the axis and each piece's size
@@ -609,4 +621,114 @@ pub(crate) fn split_v_row(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShap
 pub(crate) fn unpack_row(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
     let (params, shape) = unpack_operands(model, op)?;
     unpack_output_shape(shape.dims(), &params)
+}
+
+// The interpreter's steps of the three ops: `prepare` (their rows', in
+// `OPS`) checks the operator's operands, every output's shape among
+// them, and derives the parameters once; the step's `run` runs the
+// kernel on int8 or f32 activations.
+
+/// The places of a split of `params` of input `k` (of `shape`), each
+/// output checked to have its piece's shape.
+fn split_places(
+    c: &Checker<'_>,
+    k: usize,
+    shape: &OpShape,
+    params: &SplitParams,
+) -> Result<Places<MAX_SPLITS>, TfliteError> {
+    let empty = op_shape("split's output", &[])?;
+    let mut shapes = [empty; MAX_SPLITS];
+    for (j, s) in shapes.iter_mut().enumerate().take(params.count) {
+        *s = split_output_shape(shape.dims(), params, j)?;
+    }
+    prepare_cut(c, k, shapes.get(..params.count).unwrap_or(&[]))
+}
+
+/// `SPLIT`'s row in `OPS`: checks the operator (the axis its constant
+/// input 0, the data input 1) and prepares its step.
+pub(crate) fn prepare_split<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let (params, shape) = split_operands(&c.model, &c.op)?;
+    let places = split_places(c, 1, &shape, &params)?;
+    Ok(Step::Split(SplitStep {
+        places,
+        shape,
+        params,
+    }))
+}
+
+/// `SPLIT_V`'s row in `OPS`: checks the operator (the data input 0, the
+/// constant sizes and axis inputs 1 and 2) and prepares its step.
+pub(crate) fn prepare_split_v<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let (params, shape) = split_v_operands(&c.model, &c.op)?;
+    let places = split_places(c, 0, &shape, &params)?;
+    Ok(Step::Split(SplitStep {
+        places,
+        shape,
+        params,
+    }))
+}
+
+/// `SPLIT`'s and `SPLIT_V`'s interpreter step.
+pub(crate) struct SplitStep {
+    places: Places<MAX_SPLITS>,
+    shape: OpShape,
+    params: SplitParams,
+}
+
+impl MoveCut for SplitStep {
+    fn apply<T: Copy>(&self, input: &[T], outputs: &mut [&mut [T]]) -> Result<(), TfliteError> {
+        split(input, self.shape.dims(), &self.params, outputs)
+    }
+}
+
+impl SplitStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_cut(b, &self.places, &self)
+    }
+}
+
+/// `UNPACK`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare_unpack<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let (params, shape) = unpack_operands(&c.model, &c.op)?;
+    let each = unpack_output_shape(shape.dims(), &params)?;
+    let shapes = [each; MAX_SPLITS];
+    let places = prepare_cut(c, 0, shapes.get(..params.num).unwrap_or(&[]))?;
+    Ok(Step::Unpack(UnpackStep {
+        places,
+        shape,
+        params,
+    }))
+}
+
+/// `UNPACK`'s interpreter step.
+pub(crate) struct UnpackStep {
+    places: Places<MAX_SPLITS>,
+    shape: OpShape,
+    params: UnpackParams,
+}
+
+impl MoveCut for UnpackStep {
+    fn apply<T: Copy>(&self, input: &[T], outputs: &mut [&mut [T]]) -> Result<(), TfliteError> {
+        unpack(input, self.shape.dims(), &self.params, outputs)
+    }
+}
+
+impl UnpackStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_cut(b, &self.places, &self)
+    }
 }

@@ -5,9 +5,12 @@
 
 use crate::dims::check_length;
 use crate::error::TfliteError;
+use crate::interpreter::{Buffers, Checker, Step};
 use crate::layout::{constant_i32, op_shape, strided_copy, wide, MAX_WALK};
+use crate::layout::{prepare_one, run_one, MoveOne, Places};
 use crate::model::{Model, Operator};
 use crate::ops::{operand, shape_of, OpShape};
+use crate::quant::QuantizedMultiplier;
 
 /// A `TRANSPOSE`'s parameters: the permutation ([`transpose_params`]).
 ///
@@ -194,4 +197,43 @@ pub(crate) fn transpose_operands(
 pub(crate) fn transpose_row(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
     let (params, shape) = transpose_operands(model, op)?;
     transpose_output_shape(shape.dims(), &params)
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives the parameters once; the
+// step's `run` runs the kernel on int8 or f32 activations.
+
+/// `TRANSPOSE`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let (params, shape) = transpose_operands(&c.model, &c.op)?;
+    let (places, _) = prepare_one(c, 0)?;
+    Ok(Step::Transpose(TransposeStep {
+        places,
+        shape,
+        params,
+    }))
+}
+
+/// `TRANSPOSE`'s interpreter step.
+pub(crate) struct TransposeStep {
+    places: Places<1>,
+    shape: OpShape,
+    params: TransposeParams,
+}
+
+impl MoveOne for TransposeStep {
+    fn apply<T: Copy>(&self, input: &[T], output: &mut [T]) -> Result<(), TfliteError> {
+        transpose(input, self.shape.dims(), &self.params, output)
+    }
+}
+
+impl TransposeStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, &self)
+    }
 }

@@ -1,0 +1,103 @@
+//! The interpreter's prepared steps: one variant per op, each holding the
+//! step type its op's module defines (`<op>::prepare` makes it, its `run`
+//! runs it), and the buffers a step runs over.
+
+use crate::add::AddStep;
+use crate::conv::Conv2dStep;
+use crate::depthwise_conv::DepthwiseConvStep;
+use crate::error::TfliteError;
+use crate::fully_connected::FullyConnectedStep;
+use crate::logistic::LogisticStep;
+use crate::mean::MeanStep;
+use crate::pad::PadStep;
+use crate::pool::PoolStep;
+use crate::quant::{QuantizedMultiplier, Rounding};
+use crate::quantize::QuantizeStep;
+use crate::reshape::ReshapeStep;
+use crate::softmax::SoftmaxStep;
+// the ops that move data
+use crate::concat::{ConcatenationStep, PackStep};
+use crate::depth_space::{DepthToSpaceStep, SpaceToDepthStep};
+use crate::expand_dims::ExpandDimsStep;
+use crate::gather::GatherStep;
+use crate::mirror_pad::MirrorPadStep;
+use crate::slice::{SliceStep, StridedSliceStep};
+use crate::split::{SplitStep, UnpackStep};
+use crate::transpose::TransposeStep;
+
+/// One operator, checked and ready to run (its multipliers, if any, in the
+/// arena's scratch). A new op adds its variant here and its line in
+/// [`Step::run`]; everything else of the op is in its module.
+// a step is made and run at once, never stored: the joins' and splits'
+// steps (up to 10 inputs, 16 outputs, their places and shapes) may be
+// larger than the others
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum Step<'m> {
+    FullyConnected(FullyConnectedStep<'m>),
+    DepthwiseConv(DepthwiseConvStep<'m>),
+    Conv2d(Conv2dStep<'m>),
+    Softmax(SoftmaxStep),
+    Pool(PoolStep),
+    Mean(MeanStep),
+    Add(AddStep<'m>),
+    Pad(PadStep),
+    Logistic(LogisticStep),
+    Quantize(QuantizeStep),
+    Reshape(ReshapeStep),
+    // the ops that move data (PADV2 runs as Pad)
+    Concatenation(ConcatenationStep),
+    Pack(PackStep),
+    Split(SplitStep),
+    Unpack(UnpackStep),
+    Transpose(TransposeStep),
+    Slice(SliceStep),
+    StridedSlice(StridedSliceStep),
+    ExpandDims(ExpandDimsStep),
+    Gather(GatherStep<'m>),
+    DepthToSpace(DepthToSpaceStep),
+    SpaceToDepth(SpaceToDepthStep),
+    MirrorPad(MirrorPadStep),
+}
+
+/// What a step runs over: the activation buffers, the multipliers its
+/// `prepare` wrote, the rounding of `FULLY_CONNECTED`, and the error for
+/// an output range that overlaps an input (which `prepare` rules out).
+pub(crate) struct Buffers<'b> {
+    pub(crate) int8: &'b mut [i8],
+    pub(crate) float32: &'b mut [f32],
+    pub(crate) multipliers: &'b [QuantizedMultiplier],
+    pub(crate) fc_rounding: Rounding,
+    pub(crate) overlap: TfliteError,
+}
+
+impl Step<'_> {
+    /// Runs the step: its op's module's `run`.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        match self {
+            Step::FullyConnected(s) => s.run(b),
+            Step::DepthwiseConv(s) => s.run(b),
+            Step::Conv2d(s) => s.run(b),
+            Step::Softmax(s) => s.run(b),
+            Step::Pool(s) => s.run(b),
+            Step::Mean(s) => s.run(b),
+            Step::Add(s) => s.run(b),
+            Step::Pad(s) => s.run(b),
+            Step::Logistic(s) => s.run(b),
+            Step::Quantize(s) => s.run(b),
+            Step::Reshape(s) => s.run(b),
+            // the ops that move data
+            Step::Concatenation(s) => s.run(b),
+            Step::Pack(s) => s.run(b),
+            Step::Split(s) => s.run(b),
+            Step::Unpack(s) => s.run(b),
+            Step::Transpose(s) => s.run(b),
+            Step::Slice(s) => s.run(b),
+            Step::StridedSlice(s) => s.run(b),
+            Step::ExpandDims(s) => s.run(b),
+            Step::Gather(s) => s.run(b),
+            Step::DepthToSpace(s) => s.run(b),
+            Step::SpaceToDepth(s) => s.run(b),
+            Step::MirrorPad(s) => s.run(b),
+        }
+    }
+}
