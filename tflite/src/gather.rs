@@ -188,11 +188,13 @@ pub fn gather<T: Copy, I: Values<i32> + ?Sized>(
     output: &mut [T],
 ) -> Result<(), TfliteError> {
     let out_shape = gather_output_shape(input_shape, indices_shape, params)?;
-    if input_shape.get(..params.batch_dims) != indices_shape.get(..params.batch_dims) {
+    if params.batch_dims > params.axis
+        || input_shape.get(..params.batch_dims) != indices_shape.get(..params.batch_dims)
+    {
         return Err(TfliteError::KernelParam {
             what: "GATHER's batch_dims",
             value: wide(params.batch_dims),
-            rule: "the input's and the indices' first batch_dims dims must be equal",
+            rule: "batch_dims is at most the axis, and the input's and the indices' first batch_dims dims are equal",
         });
     }
     check_length("GATHER's input", input_shape, input.len())?;

@@ -51,10 +51,10 @@ pub(crate) fn positive_axis(
 /// The element count of `shape`, or the error naming `what` when it
 /// overflows.
 pub(crate) fn count(what: &'static str, shape: &[usize]) -> Result<usize, TfliteError> {
-    element_count(shape).ok_or(TfliteError::Length {
+    element_count(shape).ok_or(TfliteError::KernelParam {
         what,
-        expected: usize::MAX,
-        actual: 0,
+        value: i64::MAX,
+        rule: "its element count overflows",
     })
 }
 

@@ -538,11 +538,11 @@ pub fn strided_slice<T: Copy>(
             .and_then(|c| (c - 1).checked_mul(i64::from(stride)))
             .and_then(|span| span.checked_add(wide(start)));
         let inside = |i: i64| (0..wide(dim)).contains(&i);
-        if count > 0 && !(inside(wide(start)) && last.is_some_and(inside)) {
+        if count > 0 && (stride == 0 || !(inside(wide(start)) && last.is_some_and(inside))) {
             return Err(TfliteError::KernelParam {
                 what: "STRIDED_SLICE's start",
                 value: wide(start),
-                rule: "every index an axis reads lies inside the axis",
+                rule: "an axis steps by a stride other than 0, every index it reads inside it",
             });
         }
     }

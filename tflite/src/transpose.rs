@@ -100,7 +100,8 @@ pub fn transpose_params(rank: usize, perm: &[i32]) -> Result<TransposeParams, Tf
 /// `input_shape`: output dim `i` is input dim `perm[i]`.
 ///
 /// Fails with [`TfliteError::Length`] when the input's rank is not the
-/// permutation's.
+/// permutation's, and [`TfliteError::KernelParam`] when `params` (built
+/// by hand) is not a permutation.
 ///
 /// ```
 /// use shapecheck_tflite::{transpose_output_shape, transpose_params};
@@ -120,6 +121,20 @@ pub fn transpose_output_shape(
             expected: params.rank,
             actual: input_shape.len(),
         });
+    }
+    // params built by hand: the permutation must still be one
+    let mut seen = [false; 6];
+    for &p in params.perm() {
+        match seen.get_mut(p) {
+            Some(s) if !*s && p < params.rank => *s = true,
+            _ => {
+                return Err(TfliteError::KernelParam {
+                    what: "TRANSPOSE's permutation value",
+                    value: wide(p),
+                    rule: "the permutation holds each of 0 to rank − 1 once",
+                })
+            }
+        }
     }
     let mut dims = [0usize; 6];
     for (d, &p) in dims.iter_mut().zip(params.perm()) {

@@ -1208,3 +1208,121 @@ fn the_other_moves_refuse_bad_params_and_lengths_untouched() {
     assert!(padv2_params(3, q, (0.25, 1), q).is_err());
     assert!(padv2_params(3, (0.5, 2), q, q).is_err());
 }
+
+// ------------------------------------------- any arguments, no panic ---
+
+/// A shape of 0 to 7 dims of 0 to 4 (past the ranks the kernels take).
+fn any_shape() -> impl Strategy<Value = Vec<usize>> {
+    prop::collection::vec(0usize..=4, 0..=7)
+}
+
+/// A buffer of about `n` elements: `n`, or one less, or one more.
+fn sized(n: usize, wobble: u8) -> Vec<i8> {
+    let len = match wobble % 4 {
+        0 => n.saturating_sub(1),
+        1 => n + 1,
+        _ => n,
+    };
+    vec![7i8; len.min(4096)]
+}
+
+/// Runs `f` on an output of `len` elements set to 0x55: a refusal leaves
+/// it untouched and says why.
+fn runs_or_refuses(len: usize, f: impl FnOnce(&mut [i8]) -> Result<(), TfliteError>) {
+    let mut out = vec![0x55i8; len.min(4096)];
+    if let Err(e) = f(&mut out) {
+        assert!(out.iter().all(|&y| y == 0x55), "{e}");
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+fn product(shape: &[usize]) -> usize {
+    shape.iter().product()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Hand-built parameters and shapes of any rank, buffers of any
+    /// length near theirs: each kernel runs or refuses, never panics, and
+    /// a refusal writes nothing.
+    #[test]
+    fn the_kernels_take_any_arguments_without_panicking(
+        (a, b) in (any_shape(), any_shape()),
+        numbers in prop::collection::vec(-3i64..=8, 12),
+        wobble in prop::collection::vec(any::<u8>(), 4),
+    ) {
+        let at = |k: usize| numbers[k];
+        let u = |k: usize| at(k).max(0) as usize;
+        let na = product(&a);
+        let nb = product(&b);
+        let x = sized(na, wobble[0]);
+        let out_len = match wobble[1] % 3 { 0 => na, 1 => nb, _ => u(0) * u(1) };
+        let y_len = sized(out_len, wobble[2]).len();
+
+        // joins
+        let p = shapecheck_tflite::ConcatenationParams { axis: u(2) };
+        let x2 = sized(nb, wobble[3]);
+        runs_or_refuses(y_len, |y| concatenation(&[&x, &x2], &[&a, &b], &p, y));
+        let p = shapecheck_tflite::PackParams { axis: u(3), values_count: u(4) };
+        runs_or_refuses(y_len, |y| pack(&[&x, &x], &a, &p, y));
+
+        // splits
+        let mut sizes = [0usize; shapecheck_tflite::MAX_SPLITS];
+        for (k, s) in sizes.iter_mut().enumerate().take(4) {
+            *s = u(5 + k);
+        }
+        let p = shapecheck_tflite::SplitParams { axis: u(9), count: u(10).min(20), sizes };
+        let mut outs: Vec<Vec<i8>> = (0..p.count).map(|k| vec![0x55i8; sizes.get(k).copied().unwrap_or(0) * u(11)]).collect();
+        let before = outs.clone();
+        let mut refs: Vec<&mut [i8]> = outs.iter_mut().map(Vec::as_mut_slice).collect();
+        if split(&x, &a, &p, &mut refs).is_err() {
+            prop_assert_eq!(&outs, &before);
+        }
+        let p = shapecheck_tflite::UnpackParams { axis: u(9), num: u(10) };
+        let mut outs: Vec<Vec<i8>> = (0..u(10)).map(|_| vec![0x55i8; u(11)]).collect();
+        let before = outs.clone();
+        let mut refs: Vec<&mut [i8]> = outs.iter_mut().map(Vec::as_mut_slice).collect();
+        if unpack(&x, &a, &p, &mut refs).is_err() {
+            prop_assert_eq!(&outs, &before);
+        }
+
+        // one input, one output
+        let mut perm = [0usize; 6];
+        for (k, q) in perm.iter_mut().enumerate() {
+            *q = u(k);
+        }
+        let p = shapecheck_tflite::TransposeParams { rank: a.len(), perm };
+        runs_or_refuses(y_len, |y| transpose(&x, &a, &p, y));
+        let mut begin = [0usize; 5];
+        let mut size = [0usize; 5];
+        let mut stride = [0i32; 5];
+        for k in 0..5 {
+            begin[k] = u(k);
+            size[k] = u(k + 5);
+            stride[k] = at(k + 6) as i32 - 2;
+        }
+        let p = shapecheck_tflite::SliceParams { rank: a.len(), begin, size };
+        runs_or_refuses(y_len, |y| slice(&x, &a, &p, y));
+        let p = shapecheck_tflite::StridedSliceParams {
+            rank: a.len(),
+            start: begin,
+            stride,
+            count: size,
+            shrink_axis_mask: u(11) as u32,
+        };
+        runs_or_refuses(y_len, |y| strided_slice(&x, &a, &p, y));
+        let indices: Vec<i32> = numbers.iter().take(u(0)).map(|&i| i as i32).collect();
+        let p = shapecheck_tflite::GatherParams { axis: u(1), batch_dims: u(2) };
+        runs_or_refuses(y_len, |y| gather(&x, &a, &indices[..], &[indices.len()], &p, y));
+        runs_or_refuses(y_len, |y| gather(&x, &a, &indices[..], &b, &p, y));
+        let p = shapecheck_tflite::DepthSpaceParams { block_size: u(3) };
+        runs_or_refuses(y_len, |y| depth_to_space(&x, &a, &p, y));
+        runs_or_refuses(y_len, |y| space_to_depth(&x, &a, &p, y));
+        let pads: Vec<(usize, usize)> = (0..a.len()).map(|k| (u(k), u(k + 1))).collect();
+        let p = shapecheck_tflite::MirrorPadParams { offset: u(4) % 3 };
+        runs_or_refuses(y_len, |y| mirror_pad(&x, &a, &pads, &p, y));
+        runs_or_refuses(y_len, |y| pad(&x, &a, &pads, 3, y));
+        runs_or_refuses(y_len, |y| expand_dims(&x, y));
+    }
+}
