@@ -46,6 +46,10 @@ pub enum Arithmetic {
 pub struct ArenaSizes {
     /// elements of the int8 activations
     pub int8: usize,
+    /// elements of the int16 activations (TFLite's 16x8 mode)
+    pub int16: usize,
+    /// elements of the int32 activations (`ARG_MAX`'s output)
+    pub int32: usize,
     /// elements of the f32 activations
     pub float32: usize,
     /// requantization multipliers of the widest quantized layer (one per
@@ -63,17 +67,44 @@ pub struct ArenaSizes {
 /// use shapecheck_tflite::{Arena, QuantizedMultiplier};
 ///
 /// let (mut int8, mut float32, mut multipliers) = ([0i8; 64], [0f32; 0], [QuantizedMultiplier::ZERO; 16]);
-/// let arena = Arena { int8: &mut int8, float32: &mut float32, multipliers: &mut multipliers };
+/// let arena = Arena { int8: &mut int8, float32: &mut float32, multipliers: &mut multipliers, ..Arena::default() };
 /// assert_eq!(arena.int8.len(), 64);
 /// ```
 #[derive(Debug)]
 pub struct Arena<'a> {
     /// the int8 activations
     pub int8: &'a mut [i8],
+    /// the int16 activations (TFLite's 16x8 mode; empty for a model
+    /// without them)
+    pub int16: &'a mut [i16],
+    /// the int32 activations (empty for a model without them)
+    pub int32: &'a mut [i32],
     /// the f32 activations
     pub float32: &'a mut [f32],
     /// scratch for a layer's multipliers
     pub multipliers: &'a mut [QuantizedMultiplier],
+}
+
+impl Default for Arena<'_> {
+    /// Every buffer empty: the start of an arena whose other buffers are
+    /// given, `Arena { int8: &mut int8, ..Arena::default() }`.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Arena;
+    ///
+    /// let mut int8 = [0i8; 16];
+    /// let arena = Arena { int8: &mut int8, ..Arena::default() };
+    /// assert_eq!((arena.int8.len(), arena.int16.len(), arena.float32.len()), (16, 0, 0));
+    /// ```
+    fn default() -> Self {
+        Arena {
+            int8: &mut [],
+            int16: &mut [],
+            int32: &mut [],
+            float32: &mut [],
+            multipliers: &mut [],
+        }
+    }
 }
 
 /// A tensor's data in an [`Interpreter`]: the element types it runs.
@@ -89,6 +120,10 @@ pub struct Arena<'a> {
 pub enum TensorData<'a> {
     /// int8 elements
     Int8(&'a [i8]),
+    /// int16 elements
+    Int16(&'a [i16]),
+    /// int32 elements
+    Int32(&'a [i32]),
     /// f32 elements
     Float32(&'a [f32]),
 }
@@ -104,6 +139,8 @@ impl TensorData<'_> {
     pub fn len(&self) -> usize {
         match self {
             TensorData::Int8(d) => d.len(),
+            TensorData::Int16(d) => d.len(),
+            TensorData::Int32(d) => d.len(),
             TensorData::Float32(d) => d.len(),
         }
     }
@@ -129,6 +166,8 @@ impl TensorData<'_> {
     pub fn dtype(&self) -> TensorType {
         match self {
             TensorData::Int8(_) => TensorType::Int8,
+            TensorData::Int16(_) => TensorType::Int16,
+            TensorData::Int32(_) => TensorType::Int32,
             TensorData::Float32(_) => TensorType::Float32,
         }
     }
@@ -154,7 +193,7 @@ impl TensorData<'_> {
 /// let sizes = Interpreter::arena_sizes(&model)?;
 /// let mut int8 = vec![0i8; sizes.int8];
 /// let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
-/// let arena = Arena { int8: &mut int8, float32: &mut [], multipliers: &mut multipliers };
+/// let arena = Arena { int8: &mut int8, float32: &mut [], multipliers: &mut multipliers, ..Arena::default() };
 /// let mut interpreter = Interpreter::new(model, arena, Arithmetic::Micro)?;
 /// interpreter.set_input(0, TensorData::Int8(&[-108]))?; // x = 0.5
 /// interpreter.invoke()?;
@@ -193,12 +232,16 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     pub fn arena_sizes(model: &Model<'_>) -> Result<ArenaSizes, TfliteError> {
         let mut sizes = ArenaSizes {
             int8: 0,
+            int16: 0,
+            int32: 0,
             float32: 0,
             multipliers: 0,
         };
         for t in model.tensors().filter(is_activation) {
             let total = match t.dtype() {
                 TensorType::Int8 => &mut sizes.int8,
+                TensorType::Int16 => &mut sizes.int16,
+                TensorType::Int32 => &mut sizes.int32,
                 _ => &mut sizes.float32,
             };
             *total = total
@@ -231,7 +274,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     ///
     /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
     /// let mut small = [0i8; 10];
-    /// let arena = Arena { int8: &mut small, float32: &mut [], multipliers: &mut [] };
+    /// let arena = Arena { int8: &mut small, float32: &mut [], multipliers: &mut [], ..Arena::default() };
     /// let err = Interpreter::new(model, arena, Arithmetic::Micro).unwrap_err();
     /// assert_eq!(err.to_string(), "the int8 activations need 7928 elements, and their buffer has 10");
     /// # Ok::<(), TfliteError>(())
@@ -244,6 +287,8 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         let sizes = Self::arena_sizes(&model)?;
         for (what, needed, given) in [
             ("int8 activations", sizes.int8, arena.int8.len()),
+            ("int16 activations", sizes.int16, arena.int16.len()),
+            ("int32 activations", sizes.int32, arena.int32.len()),
             ("f32 activations", sizes.float32, arena.float32.len()),
             ("multipliers", sizes.multipliers, arena.multipliers.len()),
         ] {
@@ -272,7 +317,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model};
     /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
     /// # let mut f = [0f32; 34];
-    /// let interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// let interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [], ..Arena::default() }, Arithmetic::Micro)?;
     /// assert_eq!(interpreter.model().operator_count(), 3);
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
@@ -293,7 +338,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TensorData};
     /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
     /// # let mut f = [0f32; 34];
-    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [], ..Arena::default() }, Arithmetic::Micro)?;
     /// interpreter.set_input(0, TensorData::Float32(&[1.0]))?;
     /// interpreter.invoke()?;
     /// let Some(TensorData::Float32(hidden)) = interpreter.tensor(7) else { panic!() };
@@ -305,6 +350,8 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         let slot = self.slot(index)?;
         Some(match slot.dtype {
             TensorType::Int8 => TensorData::Int8(self.arena.int8.get(slot.range)?),
+            TensorType::Int16 => TensorData::Int16(self.arena.int16.get(slot.range)?),
+            TensorType::Int32 => TensorData::Int32(self.arena.int32.get(slot.range)?),
             _ => TensorData::Float32(self.arena.float32.get(slot.range)?),
         })
     }
@@ -315,7 +362,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TensorData};
     /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
     /// # let mut f = [0f32; 34];
-    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [], ..Arena::default() }, Arithmetic::Micro)?;
     /// interpreter.set_input(0, TensorData::Float32(&[1.5708]))?;
     /// interpreter.invoke()?;
     /// let Some(TensorData::Float32(&[y])) = interpreter.output(0) else { panic!() };
@@ -336,7 +383,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, TensorData};
     /// # let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite")))?;
     /// # let mut f = [0f32; 34];
-    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [] }, Arithmetic::Micro)?;
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut [], float32: &mut f, multipliers: &mut [], ..Arena::default() }, Arithmetic::Micro)?;
     /// let err = interpreter.set_input(0, TensorData::Int8(&[1])).unwrap_err();
     /// assert_eq!(
     ///     err.to_string(),
@@ -374,6 +421,16 @@ impl<'m, 'a> Interpreter<'m, 'a> {
                     dst.copy_from_slice(d);
                 }
             }
+            TensorData::Int16(d) => {
+                if let Some(dst) = self.arena.int16.get_mut(slot.range) {
+                    dst.copy_from_slice(d);
+                }
+            }
+            TensorData::Int32(d) => {
+                if let Some(dst) = self.arena.int32.get_mut(slot.range) {
+                    dst.copy_from_slice(d);
+                }
+            }
             TensorData::Float32(d) => {
                 if let Some(dst) = self.arena.float32.get_mut(slot.range) {
                     dst.copy_from_slice(d);
@@ -392,7 +449,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
     /// let mut int8 = vec![0i8; 7928];
     /// let mut m = [QuantizedMultiplier::ZERO; 8];
-    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut int8, float32: &mut [], multipliers: &mut m }, Arithmetic::Micro)?;
+    /// let mut interpreter = Interpreter::new(model, Arena { int8: &mut int8, float32: &mut [], multipliers: &mut m, ..Arena::default() }, Arithmetic::Micro)?;
     /// interpreter.set_input(0, TensorData::Int8(&[-123; 1960]))?; // every feature 0.5
     /// interpreter.invoke()?;
     /// // the models README's cross-check with microflow
@@ -432,6 +489,8 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         };
         let mut buffers = Buffers {
             int8: &mut *self.arena.int8,
+            int16: &mut *self.arena.int16,
+            int32: &mut *self.arena.int32,
             float32: &mut *self.arena.float32,
             multipliers: &*self.arena.multipliers,
             fc_rounding: match self.arithmetic {

@@ -258,7 +258,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::RESHAPE,
         options: OptionsTable::Reshape,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::reshape::output_shape,
         read_options: crate::reshape::read_options,
         multipliers: no_multipliers,

@@ -209,16 +209,23 @@ impl ReshapeStep {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
-        let int8 = &mut *b.int8;
-        let float32 = &mut *b.float32;
         let ReshapeStep { input, output } = self;
+        let (from, to) = (&input.range, &output.range);
         match input.dtype {
             TensorType::Int8 => {
-                let (x, y) = split(int8, &input.range, &output.range).ok_or(overlap)?;
+                let (x, y) = split(b.int8, from, to).ok_or(overlap)?;
+                reshape(x, y)
+            }
+            TensorType::Int16 => {
+                let (x, y) = split(b.int16, from, to).ok_or(overlap)?;
+                reshape(x, y)
+            }
+            TensorType::Int32 => {
+                let (x, y) = split(b.int32, from, to).ok_or(overlap)?;
                 reshape(x, y)
             }
             _ => {
-                let (x, y) = split(float32, &input.range, &output.range).ok_or(overlap)?;
+                let (x, y) = split(b.float32, from, to).ok_or(overlap)?;
                 reshape(x, y)
             }
         }

@@ -172,6 +172,7 @@ fn the_models_not_run_yet_are_refused_naming_an_op() {
                 int8: &mut int8,
                 float32: &mut float32,
                 multipliers: &mut multipliers,
+                ..Arena::default()
             };
             Interpreter::new(model, arena, Arithmetic::Micro).map(|_| ())
         });

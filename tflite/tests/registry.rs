@@ -45,6 +45,7 @@ fn runs(model: &Model<'_>) -> bool {
         int8: &mut int8,
         float32: &mut float32,
         multipliers: &mut multipliers,
+        ..Arena::default()
     };
     Interpreter::new(*model, arena, Arithmetic::Micro).is_ok()
 }

@@ -58,7 +58,11 @@ pub(crate) fn operand_error(
 /// Whether a tensor is an activation (no constant data) of a type the
 /// interpreter keeps.
 pub(crate) fn is_activation(t: &ModelTensor<'_>) -> bool {
-    t.data().is_empty() && matches!(t.dtype(), TensorType::Int8 | TensorType::Float32)
+    t.data().is_empty()
+        && matches!(
+            t.dtype(),
+            TensorType::Int8 | TensorType::Int16 | TensorType::Int32 | TensorType::Float32
+        )
 }
 
 /// A tensor's shape as sizes (checked non-negative by `Model::parse`).

@@ -64,6 +64,8 @@ pub(crate) enum Step<'m> {
 /// an output range that overlaps an input (which `prepare` rules out).
 pub(crate) struct Buffers<'b> {
     pub(crate) int8: &'b mut [i8],
+    pub(crate) int16: &'b mut [i16],
+    pub(crate) int32: &'b mut [i32],
     pub(crate) float32: &'b mut [f32],
     pub(crate) multipliers: &'b [QuantizedMultiplier],
     pub(crate) fc_rounding: Rounding,
