@@ -480,15 +480,16 @@ pub(crate) fn pack_row(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, 
 type JoinQuantization = ([(f32, i32); MAX_JOINED], (f32, i32));
 
 /// The `(scale, zero point)` of each input and of the output of a join
-/// (int8), or the same pair for all (f32: the values are copied as they
-/// are).
+/// (int8 and int16: TFLite Micro checks int8's are equal, and int16's
+/// zero points 0; shapecheck requires int16's to be equal too, as the
+/// values are copied unchanged), or the same pair for all (int32, f32).
 fn join_quantization(
     c: &Checker<'_>,
     dtype: TensorType,
     inputs: &[Option<crate::model::ModelTensor<'_>>],
 ) -> Result<JoinQuantization, TfliteError> {
     let mut quants = [(1.0f32, 0i32); MAX_JOINED];
-    if dtype != TensorType::Int8 {
+    if !matches!(dtype, TensorType::Int8 | TensorType::Int16) {
         return Ok((quants, (1.0, 0)));
     }
     for (q, t) in quants.iter_mut().zip(inputs) {

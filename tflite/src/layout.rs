@@ -5,8 +5,8 @@
 //! zero point an int8 join requires, the constant int32 operands
 //! their shape rules read from a model, the one strided walk most of
 //! their kernels are, and their interpreter steps' plumbing: where their
-//! operands live in the interpreter's buffers, int8 or f32 (the kernels
-//! are generic over the element).
+//! operands live in the interpreter's buffers, of any type it keeps (the
+//! kernels are generic over the element).
 
 use core::ops::Range;
 
@@ -250,7 +250,7 @@ pub(crate) fn strided_copy<T: Copy>(
 }
 
 // The interpreter's side: an op that moves data runs the same generic
-// kernel on int8 or f32 activations; its step says where its operands
+// kernel on int8, int16, int32 or f32 activations; its step says where its operands
 // live, and these pick the buffer of their type and borrow the operands
 // from it.
 
@@ -272,7 +272,7 @@ pub(crate) trait MoveCut {
     fn apply<T: Copy>(&self, input: &[T], outputs: &mut [&mut [T]]) -> Result<(), TfliteError>;
 }
 
-/// Where a step's activations live: their element type (int8 or f32) and
+/// Where a step's activations live: their element type and
 /// their ranges in that type's buffer.
 #[derive(Clone, Debug)]
 pub(crate) struct Places<const N: usize> {
@@ -291,13 +291,22 @@ pub(crate) fn run_one(
 ) -> Result<(), TfliteError> {
     let overlap = b.overlap;
     let [output] = &places.many;
+    let input = &places.one;
     match places.dtype {
         TensorType::Int8 => {
-            let (x, y) = split(b.int8, &places.one, output).ok_or(overlap)?;
+            let (x, y) = split(b.int8, input, output).ok_or(overlap)?;
+            k.apply(x, y)
+        }
+        TensorType::Int16 => {
+            let (x, y) = split(b.int16, input, output).ok_or(overlap)?;
+            k.apply(x, y)
+        }
+        TensorType::Int32 => {
+            let (x, y) = split(b.int32, input, output).ok_or(overlap)?;
             k.apply(x, y)
         }
         _ => {
-            let (x, y) = split(b.float32, &places.one, output).ok_or(overlap)?;
+            let (x, y) = split(b.float32, input, output).ok_or(overlap)?;
             k.apply(x, y)
         }
     }
@@ -311,9 +320,12 @@ pub(crate) fn run_join(
 ) -> Result<(), TfliteError> {
     let overlap = b.overlap;
     let inputs = places.many.get(..places.count).unwrap_or(&[]);
+    let output = &places.one;
     match places.dtype {
-        TensorType::Int8 => join_in(b.int8, inputs, &places.one, k).ok_or(overlap)?,
-        _ => join_in(b.float32, inputs, &places.one, k).ok_or(overlap)?,
+        TensorType::Int8 => join_in(b.int8, inputs, output, k).ok_or(overlap)?,
+        TensorType::Int16 => join_in(b.int16, inputs, output, k).ok_or(overlap)?,
+        TensorType::Int32 => join_in(b.int32, inputs, output, k).ok_or(overlap)?,
+        _ => join_in(b.float32, inputs, output, k).ok_or(overlap)?,
     }
 }
 
@@ -325,9 +337,12 @@ pub(crate) fn run_cut(
 ) -> Result<(), TfliteError> {
     let overlap = b.overlap;
     let outputs = places.many.get(..places.count).unwrap_or(&[]);
+    let input = &places.one;
     match places.dtype {
-        TensorType::Int8 => cut_in(b.int8, &places.one, outputs, k).ok_or(overlap)?,
-        _ => cut_in(b.float32, &places.one, outputs, k).ok_or(overlap)?,
+        TensorType::Int8 => cut_in(b.int8, input, outputs, k).ok_or(overlap)?,
+        TensorType::Int16 => cut_in(b.int16, input, outputs, k).ok_or(overlap)?,
+        TensorType::Int32 => cut_in(b.int32, input, outputs, k).ok_or(overlap)?,
+        _ => cut_in(b.float32, input, outputs, k).ok_or(overlap)?,
     }
 }
 
@@ -399,14 +414,17 @@ fn cut_in<T: Copy>(
     Some(k.apply(x?, ys.get_mut(..n)?))
 }
 
-/// The element type of a data-moving op's operand `t`: int8 or f32.
+/// The element type of a data-moving op's operand `t`: one the
+/// interpreter keeps (int8, int16, int32, f32).
 fn moved_type(
     c: &Checker<'_>,
     name: &'static str,
     t: &ModelTensor<'_>,
 ) -> Result<TensorType, TfliteError> {
     match t.dtype() {
-        TensorType::Int8 | TensorType::Float32 => Ok(t.dtype()),
+        TensorType::Int8 | TensorType::Int16 | TensorType::Int32 | TensorType::Float32 => {
+            Ok(t.dtype())
+        }
         found => Err(c.fail(
             name,
             t,
@@ -419,7 +437,7 @@ fn moved_type(
 }
 
 /// The places of a one-input, one-output step: input `k` and output 0,
-/// both activations of one type, int8 or f32; and the input tensor.
+/// both activations of one type; and the input tensor.
 pub(crate) fn prepare_one<'m>(
     c: &Checker<'m>,
     k: usize,

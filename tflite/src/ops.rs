@@ -286,7 +286,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::CONCATENATION,
         options: OptionsTable::Concatenation,
-        types: "int8, …, int8 → int8, float32 → float32",
+        types: "int8, …, int8 → int8, int16, …, int16 → int16, int32, …, int32 → int32, float32, …, float32 → float32",
         output_shape: crate::concat::concatenation_row,
         read_options: crate::concat::read_concatenation_options,
         multipliers: no_multipliers,
@@ -295,7 +295,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::PACK,
         options: OptionsTable::Pack,
-        types: "int8, …, int8 → int8, float32 → float32",
+        types: "int8, …, int8 → int8, int16, …, int16 → int16, int32, …, int32 → int32, float32, …, float32 → float32",
         output_shape: crate::concat::pack_row,
         read_options: crate::concat::read_pack_options,
         multipliers: no_multipliers,
@@ -304,7 +304,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::SPLIT,
         options: OptionsTable::Split,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::split::split_row,
         read_options: crate::split::read_split_options,
         multipliers: no_multipliers,
@@ -313,7 +313,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::SPLIT_V,
         options: OptionsTable::SplitV,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::split::split_v_row,
         read_options: crate::split::read_split_v_options,
         multipliers: no_multipliers,
@@ -322,7 +322,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::UNPACK,
         options: OptionsTable::Unpack,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::split::unpack_row,
         read_options: crate::split::read_unpack_options,
         multipliers: no_multipliers,
@@ -331,7 +331,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::TRANSPOSE,
         options: OptionsTable::None,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::transpose::transpose_row,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -340,7 +340,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::SLICE,
         options: OptionsTable::None,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::slice::slice_row,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -349,7 +349,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::STRIDED_SLICE,
         options: OptionsTable::StridedSlice,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::slice::strided_slice_row,
         read_options: crate::slice::read_strided_slice_options,
         multipliers: no_multipliers,
@@ -358,7 +358,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::EXPAND_DIMS,
         options: OptionsTable::None,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::expand_dims::expand_dims_row,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -367,7 +367,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::GATHER,
         options: OptionsTable::Gather,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::gather::gather_row,
         read_options: crate::gather::read_options,
         multipliers: no_multipliers,
@@ -376,7 +376,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::DEPTH_TO_SPACE,
         options: OptionsTable::DepthToSpace,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::depth_space::depth_to_space_row,
         read_options: crate::depth_space::read_depth_to_space_options,
         multipliers: no_multipliers,
@@ -385,7 +385,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::SPACE_TO_DEPTH,
         options: OptionsTable::SpaceToDepth,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::depth_space::space_to_depth_row,
         read_options: crate::depth_space::read_space_to_depth_options,
         multipliers: no_multipliers,
@@ -394,7 +394,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::MIRROR_PAD,
         options: OptionsTable::MirrorPad,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::mirror_pad::mirror_pad_row,
         read_options: crate::mirror_pad::read_options,
         multipliers: no_multipliers,
