@@ -588,19 +588,12 @@ pub(crate) fn prepare_pack<'m>(
     let n = places.count;
     let (quants, output) = join_quantization(c, places.dtype, &inputs)?;
     let shapes = join_shapes(c, &inputs)?;
+    // every input has input 0's shape
     let [shape, ..] = shapes;
-    for (t, s) in inputs.iter().zip(shapes.iter()).take(n) {
-        if let Some(t) = t {
-            if s != &shape {
-                return Err(c.fail(
-                    "input",
-                    t,
-                    crate::error::OperandProblem::Elements {
-                        expected: shape.elements().unwrap_or(0),
-                        found: s.elements().unwrap_or(0),
-                    },
-                ));
-            }
+    for t in inputs.iter().take(n).flatten() {
+        c.rank("input", t, shape.dims().len())?;
+        for (axis, &d) in shape.dims().iter().enumerate() {
+            c.dim("input", t, axis, d)?;
         }
     }
     let params = pack_params(

@@ -5,8 +5,11 @@ use crate::types::{Activation, Padding, WeightsFormat};
 
 /// An operator's builtin options: decoded for `FULLY_CONNECTED`,
 /// `CONV_2D`, `DEPTHWISE_CONV_2D`, `AVERAGE_POOL_2D`, `MAX_POOL_2D`,
-/// `ADD`, `MEAN`, `RESHAPE` and `SOFTMAX` (absent options give the
-/// schema's defaults), the union's type value for any other op.
+/// `ADD`, `MEAN`, `RESHAPE` and `SOFTMAX`, and for the ops that move data
+/// whose kernels read options (`CONCATENATION`, `PACK`, `SPLIT`,
+/// `SPLIT_V`, `UNPACK`, `STRIDED_SLICE`, `GATHER`, `DEPTH_TO_SPACE`,
+/// `SPACE_TO_DEPTH`, `MIRROR_PAD`; absent options give the schema's
+/// defaults), the union's type value for any other op.
 ///
 /// ```
 /// use shapecheck_tflite::{Model, Options};
