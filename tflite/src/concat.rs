@@ -550,6 +550,7 @@ pub(crate) fn prepare_concatenation<'m>(
 }
 
 /// `CONCATENATION`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct ConcatenationStep {
     places: Places<MAX_JOINED>,
     shapes: [OpShape; MAX_JOINED],
@@ -611,6 +612,7 @@ pub(crate) fn prepare_pack<'m>(
 }
 
 /// `PACK`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct PackStep {
     places: Places<MAX_JOINED>,
     shape: OpShape,

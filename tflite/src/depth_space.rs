@@ -366,6 +366,7 @@ pub(crate) fn prepare_depth_to_space<'m>(
 }
 
 /// `DEPTH_TO_SPACE`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct DepthToSpaceStep {
     places: Places<1>,
     shape: OpShape,
@@ -401,6 +402,7 @@ pub(crate) fn prepare_space_to_depth<'m>(
 }
 
 /// `SPACE_TO_DEPTH`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct SpaceToDepthStep {
     places: Places<1>,
     shape: OpShape,

@@ -159,6 +159,7 @@ pub(crate) fn prepare<'m>(
 }
 
 /// `EXPAND_DIMS`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct ExpandDimsStep {
     places: Places<1>,
 }

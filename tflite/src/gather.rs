@@ -290,6 +290,7 @@ pub(crate) fn prepare<'m>(
 }
 
 /// `GATHER`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct GatherStep<'m> {
     places: Places<1>,
     shape: OpShape,

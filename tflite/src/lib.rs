@@ -87,6 +87,9 @@
     )
 )]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod add;
 mod array;
 mod concat;
@@ -114,6 +117,8 @@ mod model;
 mod ops;
 mod options;
 mod pad;
+#[cfg(feature = "alloc")]
+pub mod plan;
 mod pool;
 mod quant;
 mod quantize;
@@ -150,6 +155,8 @@ pub use fully_connected::{
 };
 pub use gather::{gather, gather_output_shape, gather_params, GatherOptions, GatherParams};
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
+#[cfg(feature = "alloc")]
+pub use interpreter::{Layout, Plan};
 pub use logistic::{logistic_int8, logistic_params, LogisticParams};
 pub use mean::{mean_int8, mean_params, MeanParams};
 pub use mirror_pad::{

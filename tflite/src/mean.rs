@@ -257,6 +257,7 @@ pub(crate) fn prepare<'m>(
 
 /// `mean`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct MeanStep {
     input: Range<usize>,
     output: Range<usize>,

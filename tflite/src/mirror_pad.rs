@@ -294,6 +294,7 @@ pub(crate) fn prepare<'m>(
 }
 
 /// `MIRROR_PAD`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct MirrorPadStep {
     places: Places<1>,
     shape: OpShape,

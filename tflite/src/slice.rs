@@ -661,6 +661,7 @@ pub(crate) fn prepare_slice<'m>(
 }
 
 /// `SLICE`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct SliceStep {
     places: Places<1>,
     shape: OpShape,
@@ -696,6 +697,7 @@ pub(crate) fn prepare_strided_slice<'m>(
 }
 
 /// `STRIDED_SLICE`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct StridedSliceStep {
     places: Places<1>,
     shape: OpShape,

@@ -677,6 +677,7 @@ pub(crate) fn prepare_split_v<'m>(
 }
 
 /// `SPLIT`'s and `SPLIT_V`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct SplitStep {
     places: Places<MAX_SPLITS>,
     shape: OpShape,
@@ -714,6 +715,7 @@ pub(crate) fn prepare_unpack<'m>(
 }
 
 /// `UNPACK`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct UnpackStep {
     places: Places<MAX_SPLITS>,
     shape: OpShape,

@@ -234,6 +234,7 @@ pub(crate) fn prepare<'m>(
 }
 
 /// `TRANSPOSE`'s interpreter step.
+#[derive(Clone)]
 pub(crate) struct TransposeStep {
     places: Places<1>,
     shape: OpShape,
