@@ -542,9 +542,17 @@ pub(crate) fn prepare_concatenation<'m>(
         }
         other => other,
     })?;
+    // the inputs' shapes are the output's but at the axis: the step keeps
+    // the output's shape and each input's dim there
+    let [first, ..] = shapes;
+    let mut axis_dims = [0usize; MAX_JOINED];
+    for (d, s) in axis_dims.iter_mut().zip(shapes.iter()) {
+        *d = s.dims().get(params.axis).copied().unwrap_or(0);
+    }
     Ok(Step::Concatenation(ConcatenationStep {
         places,
-        shapes,
+        first,
+        axis_dims,
         params,
     }))
 }
@@ -553,14 +561,23 @@ pub(crate) fn prepare_concatenation<'m>(
 #[derive(Clone)]
 pub(crate) struct ConcatenationStep {
     places: Places<MAX_JOINED>,
-    shapes: [OpShape; MAX_JOINED],
+    /// input 0's shape
+    first: OpShape,
+    /// each input's dim at the axis (the rest are input 0's)
+    axis_dims: [usize; MAX_JOINED],
     params: ConcatenationParams,
 }
 
 impl MoveJoin for ConcatenationStep {
     fn apply<T: Copy>(&self, inputs: &[&[T]], output: &mut [T]) -> Result<(), TfliteError> {
+        let mut shapes = [self.first; MAX_JOINED];
+        for (s, &d) in shapes.iter_mut().zip(self.axis_dims.iter()) {
+            if let Some(axis) = s.dims.get_mut(self.params.axis) {
+                *axis = d;
+            }
+        }
         let mut dims: [&[usize]; MAX_JOINED] = [&[]; MAX_JOINED];
-        for (d, s) in dims.iter_mut().zip(self.shapes.iter()) {
+        for (d, s) in dims.iter_mut().zip(shapes.iter()) {
             *d = s.dims();
         }
         let dims = dims.get(..inputs.len()).unwrap_or(&[]);

@@ -28,11 +28,6 @@ use crate::transpose::TransposeStep;
 /// One operator, checked and ready to run (its multipliers, if any, in the
 /// arena's scratch). A new op adds its variant here and its line in
 /// [`Step::run`]; everything else of the op is in its module.
-// a plan keeps its steps in a Vec, each as large as the largest variant:
-// the joins' and splits' (up to 10 inputs or 16 outputs, their places
-// and shapes) are larger than the others; boxing them would need alloc,
-// which the interpreter without a plan does not have
-#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub(crate) enum Step<'m> {
     FullyConnected(FullyConnectedStep<'m>),
