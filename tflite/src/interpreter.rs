@@ -223,6 +223,20 @@ pub(crate) use checker::{dim, split, split2, Checker, Quantized, Slot, Source};
 use checker::{is_activation, operand_error, slot};
 pub(crate) use step::{Buffers, Step};
 
+/// The error of a step whose output overlaps an input: `prepare` rejected
+/// an output that is the input, and the activations of two tensors live
+/// at the same operator never overlap, so a run does not meet it.
+fn overlap_error(model: &Model<'_>, op: &Operator<'_>) -> TfliteError {
+    match op.output(0).and_then(|i| model.tensor(i)) {
+        Some(output) => operand_error(Some(op), "output", &output, OperandProblem::IsInput),
+        None => TfliteError::MissingOperand {
+            operator: op.index(),
+            op: op.op(),
+            operand: "output",
+        },
+    }
+}
+
 impl<'m, 'a> Interpreter<'m, 'a> {
     /// The lengths of the buffers `model` needs: the elements of its int8
     /// and f32 activations (every tensor without constant data), and the
@@ -519,7 +533,8 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         #[cfg(feature = "alloc")]
         if let Some(plan) = self.plan {
             let fc_rounding = self.fc_rounding();
-            for (step, multipliers, overlap) in plan.steps() {
+            for (op, (step, multipliers)) in self.model.operators().zip(plan.steps()) {
+                let overlap = overlap_error(&self.model, &op);
                 let mut buffers = Buffers {
                     int8: &mut *self.arena.int8,
                     int16: &mut *self.arena.int16,
@@ -553,16 +568,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
 
     /// Runs a prepared step.
     fn run(&mut self, op: &Operator<'m>, step: Step<'m>) -> Result<(), TfliteError> {
-        // `prepare` rejected an output that is the input, and the
-        // activations of two tensors never overlap: this error is not met
-        let overlap = match op.output(0).and_then(|i| self.model.tensor(i)) {
-            Some(output) => operand_error(Some(op), "output", &output, OperandProblem::IsInput),
-            None => TfliteError::MissingOperand {
-                operator: op.index(),
-                op: op.op(),
-                operand: "output",
-            },
-        };
+        let overlap = overlap_error(&self.model, op);
         let fc_rounding = self.fc_rounding();
         let mut buffers = Buffers {
             int8: &mut *self.arena.int8,

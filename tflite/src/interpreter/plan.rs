@@ -6,9 +6,9 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
-use super::checker::{operand_error, slot, Slot};
+use super::checker::{slot, Slot};
 use super::{ArenaSizes, Arithmetic, Checker, Step};
-use crate::error::{Name, OperandProblem, Place, TfliteError};
+use crate::error::{Name, Place, TfliteError};
 use crate::model::Model;
 use crate::ops::op_row;
 use crate::plan::{activations, place};
@@ -41,13 +41,12 @@ pub enum Layout {
     Debug,
 }
 
-/// One operator prepared: its step, where its multipliers are in the
-/// plan's, and the error an output overlapping an input would be.
+/// One operator prepared: its step, and where its multipliers are in the
+/// plan's.
 #[derive(Clone)]
 struct Prepared<'m> {
     step: Step<'m>,
     multipliers: Range<usize>,
-    overlap: TfliteError,
 }
 
 /// A model prepared once: each activation's place in the buffers
@@ -144,16 +143,9 @@ impl<'m> Plan<'m> {
             multipliers.resize(start.saturating_add(count), QuantizedMultiplier::ZERO);
             let scratch = multipliers.get_mut(start..).unwrap_or(&mut []);
             let step = (row.prepare)(&checker, &shape, scratch)?;
-            let overlap = operand_error(
-                Some(&op),
-                "output",
-                &checker.output,
-                OperandProblem::IsInput,
-            );
             steps.push(Prepared {
                 step,
                 multipliers: start..multipliers.len(),
-                overlap,
             });
         }
         Ok(Plan {
@@ -244,14 +236,11 @@ impl<'m> Plan<'m> {
         self.slots.get(index).cloned().flatten()
     }
 
-    /// The prepared operators, in order: each step, its multipliers and
-    /// its overlap error.
-    pub(crate) fn steps(
-        &self,
-    ) -> impl Iterator<Item = (&Step<'m>, &[QuantizedMultiplier], TfliteError)> {
+    /// The prepared operators, in order: each step and its multipliers.
+    pub(crate) fn steps(&self) -> impl Iterator<Item = (&Step<'m>, &[QuantizedMultiplier])> {
         self.steps.iter().map(|p| {
             let multipliers = self.multipliers.get(p.multipliers.clone()).unwrap_or(&[]);
-            (&p.step, multipliers, p.overlap)
+            (&p.step, multipliers)
         })
     }
 
