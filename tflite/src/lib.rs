@@ -19,8 +19,14 @@
 //! [`mean_int8`] (the spatial mean), [`softmax_int8`] (TFLite Micro's fixed
 //! point) and [`reshape`]; and, as TFLite Micro computes them,
 //! [`add_int8`] (with numpy's broadcasting, [`broadcast_shape`]), [`pad`],
-//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]. The ops
-//! that move data copy TFLite Micro's values on any element type:
+//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]; the
+//! element-wise ops, broadcast as `ADD` ([`mul_int8`], [`sub_int8`],
+//! [`div_int8`], [`squared_difference_int8`], [`prelu_int8`], and
+//! [`maximum`] and [`minimum`] for any element type) or one input to one
+//! output ([`relu_int8`], [`relu6_int8`] (TFLite Micro's clamp without
+//! rescaling), [`leaky_relu_int8`], [`hard_swish_int8`], [`tanh_int8`],
+//! [`rsqrt_int8`] and [`requantize_int8`], the int8 → int8 `QUANTIZE`).
+//! The ops that move data copy TFLite Micro's values on any element type:
 //! [`concatenation`], [`pack`], [`split`] (`SPLIT`, `SPLIT_V`), [`unpack`],
 //! [`slice`](fn@slice), [`strided_slice`], [`transpose`], [`expand_dims`],
 //! [`gather`], [`depth_to_space`], [`space_to_depth`], [`mirror_pad`] and
@@ -65,9 +71,10 @@
 //! # Ok::<(), shapecheck_tflite::TfliteError>(())
 //! ```
 #![no_std]
-// `deny`, not `forbid`: the one exception is `dsp` (the Cortex-M DSP
+// `deny`, not `forbid`: the two exceptions are `dsp` (the Cortex-M DSP
 // extension's SMLAD loops in `asm!`, `#[allow(unsafe_code)]` on that module
-// alone; see its documentation). Everything else stays without `unsafe`.
+// alone; see its documentation) and `bytes::as_i8` (an int8 constant's
+// bytes as `i8`, one line). Everything else stays without `unsafe`.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(
@@ -92,40 +99,54 @@ extern crate alloc;
 
 mod add;
 mod array;
+mod bytes;
 mod concat;
 mod conv;
 mod depth_space;
 mod depthwise_conv;
 mod dims;
+mod div;
 // the SMLAD loops: built for the target with the DSP extension
 // (`cfg(shapecheck_dsp)`, set by build.rs) and for the unit tests, which
 // run their plain-Rust form on the host against the portable kernels
 #[cfg(any(shapecheck_dsp, test))]
 #[allow(unsafe_code)]
 mod dsp;
+mod elementwise;
 mod error;
 mod expand_dims;
 mod flatbuffer;
 mod fully_connected;
 mod gather;
+mod hard_swish;
 mod interpreter;
 mod layout;
+mod leaky_relu;
 mod logistic;
+mod maximum_minimum;
 mod mean;
 mod mirror_pad;
 mod model;
+mod mul;
 mod ops;
 mod options;
 mod pad;
 #[cfg(feature = "alloc")]
 pub mod plan;
 mod pool;
+mod prelu;
 mod quant;
 mod quantize;
+mod relu;
+mod requantize;
 mod reshape;
+mod rsqrt;
 mod slice;
 mod softmax;
 mod split;
+mod squared_difference;
+mod sub;
+mod tanh;
 mod transpose;
 mod types;
 mod values;
@@ -189,3 +210,20 @@ pub use split::{
 pub use transpose::{transpose, transpose_output_shape, transpose_params, TransposeParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use values::Values;
+
+// element-wise ops: MUL, SUB, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE,
+// RELU, RELU6, LEAKY_RELU, PRELU, HARD_SWISH, TANH, RSQRT, int8 QUANTIZE
+pub use div::{div_int8, div_params, DivOptions, DivParams};
+pub use hard_swish::{hard_swish_int8, hard_swish_params, HardSwishParams};
+pub use leaky_relu::{leaky_relu_int8, leaky_relu_params, LeakyReluOptions, LeakyReluParams};
+pub use maximum_minimum::{maximum, minimum};
+pub use mul::{mul_int8, mul_params, MulOptions, MulParams};
+pub use prelu::{prelu_int8, prelu_params, PreluParams};
+pub use relu::{relu6_int8, relu6_params, relu_int8, relu_params, Relu6Params, ReluParams};
+pub use requantize::{requantize_int8, requantize_params, RequantizeParams};
+pub use rsqrt::{rsqrt_int8, rsqrt_params, RsqrtParams};
+pub use squared_difference::{
+    squared_difference_int8, squared_difference_params, SquaredDifferenceParams,
+};
+pub use sub::{sub_int8, sub_params, SubOptions, SubParams};
+pub use tanh::{tanh_int8, tanh_params, TanhParams};

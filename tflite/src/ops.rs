@@ -102,6 +102,14 @@ pub enum OptionsTable {
     Reshape,
     /// `SoftmaxOptions`
     Softmax,
+    /// `MulOptions`
+    Mul,
+    /// `SubOptions`
+    Sub,
+    /// `DivOptions`
+    Div,
+    /// `LeakyReluOptions`
+    LeakyRelu,
     // the ops that move data
     /// `ConcatenationOptions`
     Concatenation,
@@ -160,11 +168,12 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 27);
+/// assert_eq!(OPS.len(), 40);
 /// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8");
-/// assert!(op_row(BuiltinOp::TANH).is_none());
+/// assert!(op_row(BuiltinOp::CONCATENATION).is_some());
+/// assert!(op_row(BuiltinOp::CUSTOM).is_none());
 /// ```
-pub static OPS: [OpRow; 27] = [
+pub static OPS: [OpRow; 40] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -267,7 +276,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::QUANTIZE,
         options: OptionsTable::None,
-        types: "float32 → int8",
+        types: "float32 → int8, int8 → int8",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -282,11 +291,129 @@ pub static OPS: [OpRow; 27] = [
         multipliers: no_multipliers,
         prepare: crate::quantize::prepare_dequantize,
     },
+    // the element-wise ops: the binary ones broadcast as ADD does
+    OpRow {
+        op: BuiltinOp::MUL,
+        options: OptionsTable::Mul,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: crate::mul::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::mul::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::SUB,
+        options: OptionsTable::Sub,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: crate::sub::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::sub::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::DIV,
+        options: OptionsTable::Div,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: crate::div::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::div::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::MAXIMUM,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::maximum_minimum::prepare_maximum,
+    },
+    OpRow {
+        op: BuiltinOp::MINIMUM,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::maximum_minimum::prepare_minimum,
+    },
+    OpRow {
+        op: BuiltinOp::SQUARED_DIFFERENCE,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::squared_difference::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::PRELU,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::prelu::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::RELU,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::relu::prepare_relu,
+    },
+    OpRow {
+        op: BuiltinOp::RELU6,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::relu::prepare_relu6,
+    },
+    OpRow {
+        op: BuiltinOp::LEAKY_RELU,
+        options: OptionsTable::LeakyRelu,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: crate::leaky_relu::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::leaky_relu::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::HARD_SWISH,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::hard_swish::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::TANH,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::tanh::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::RSQRT,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::rsqrt::prepare,
+    },
     // the ops that move data, each in its module
     OpRow {
         op: BuiltinOp::CONCATENATION,
         options: OptionsTable::Concatenation,
-        types: "int8, …, int8 → int8, int16, …, int16 → int16, int32, …, int32 → int32, float32, …, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::concat::concatenation_row,
         read_options: crate::concat::read_concatenation_options,
         multipliers: no_multipliers,
@@ -295,7 +422,7 @@ pub static OPS: [OpRow; 27] = [
     OpRow {
         op: BuiltinOp::PACK,
         options: OptionsTable::Pack,
-        types: "int8, …, int8 → int8, int16, …, int16 → int16, int32, …, int32 → int32, float32, …, float32 → float32",
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::concat::pack_row,
         read_options: crate::concat::read_pack_options,
         multipliers: no_multipliers,

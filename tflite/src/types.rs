@@ -208,6 +208,24 @@ impl BuiltinOp {
     pub const MEAN: BuiltinOp = BuiltinOp(40);
     /// `QUANTIZE` (114)
     pub const QUANTIZE: BuiltinOp = BuiltinOp(114);
+    /// `SUB` (41)
+    pub const SUB: BuiltinOp = BuiltinOp(41);
+    /// `DIV` (42)
+    pub const DIV: BuiltinOp = BuiltinOp(42);
+    /// `PRELU` (54)
+    pub const PRELU: BuiltinOp = BuiltinOp(54);
+    /// `MAXIMUM` (55)
+    pub const MAXIMUM: BuiltinOp = BuiltinOp(55);
+    /// `MINIMUM` (57)
+    pub const MINIMUM: BuiltinOp = BuiltinOp(57);
+    /// `RSQRT` (76)
+    pub const RSQRT: BuiltinOp = BuiltinOp(76);
+    /// `LEAKY_RELU` (98)
+    pub const LEAKY_RELU: BuiltinOp = BuiltinOp(98);
+    /// `SQUARED_DIFFERENCE` (99)
+    pub const SQUARED_DIFFERENCE: BuiltinOp = BuiltinOp(99);
+    /// `HARD_SWISH` (117)
+    pub const HARD_SWISH: BuiltinOp = BuiltinOp(117);
 
     // the ops that move data
     /// `DEPTH_TO_SPACE` (5)

@@ -5,6 +5,7 @@
 use crate::add::AddStep;
 use crate::conv::Conv2dStep;
 use crate::depthwise_conv::DepthwiseConvStep;
+use crate::elementwise::{BinaryStep, UnaryStep};
 use crate::error::TfliteError;
 use crate::fully_connected::FullyConnectedStep;
 use crate::logistic::LogisticStep;
@@ -41,6 +42,8 @@ pub(crate) enum Step<'m> {
     Logistic(LogisticStep),
     Quantize(QuantizeStep),
     Reshape(ReshapeStep),
+    Binary(BinaryStep<'m>),
+    Unary(UnaryStep),
     // the ops that move data (PADV2 runs as Pad)
     Concatenation(ConcatenationStep),
     Pack(PackStep),
@@ -84,6 +87,8 @@ impl Step<'_> {
             Step::Logistic(s) => s.run(b),
             Step::Quantize(s) => s.run(b),
             Step::Reshape(s) => s.run(b),
+            Step::Binary(s) => s.run(b),
+            Step::Unary(s) => s.run(b),
             // the ops that move data
             Step::Concatenation(s) => s.run(b),
             Step::Pack(s) => s.run(b),
