@@ -286,9 +286,55 @@ where
     })
 }
 
+/// TFLite's f32 `ADD` (TFLite Micro's `reference_ops::Add` and its 6-dim
+/// broadcast): for each output element and its two inputs (broadcast as
+/// [`broadcast_shape`] says), `x1 + x2` in f32, then clamped as TFLite's
+/// `ActivationFunctionWithMinMax`: `max(·, output_min)`, then
+/// `min(·, output_max)` ([`activation_range_f32`](crate::activation_range_f32)
+/// gives the bounds of a fused activation). Either input may be a slice or
+/// a constant read in place from a model ([`Values`]).
+///
+/// Fails, with `output` untouched, when the shapes do not broadcast or
+/// have more than 6 dims, an input's length is not its shape's element
+/// count, or `output` is not as long as the broadcast shape's count.
+///
+/// ```
+/// use shapecheck_tflite::{activation_range_f32, add_f32, Activation};
+///
+/// let (lo, hi) = activation_range_f32(Activation::Relu)?;
+/// let mut out = [0f32; 4];
+/// // [2, 2] + [2]: the row added to both rows, then ReLU
+/// add_f32(&[1.0, 2.0, 3.0, 4.0], &[2, 2], &[0.5, -3.0], &[2], lo, hi, &mut out)?;
+/// assert_eq!(out, [1.5, 0.0, 3.5, 1.0]);
+/// assert!(add_f32(&[1.0], &[2], &[1.0], &[1], lo, hi, &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn add_f32<A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    output_min: f32,
+    output_max: f32,
+    output: &mut [f32],
+) -> Result<(), TfliteError>
+where
+    A: Values<f32> + ?Sized,
+    B: Values<f32> + ?Sized,
+{
+    crate::float_ops::binary_f32(
+        crate::float_ops::BinaryF32::Add,
+        (a, a_shape),
+        (b, b_shape),
+        (output_min, output_max),
+        output,
+    )
+}
+
 /// The one broadcasting loop of the binary element-wise kernels (`ADD`,
 /// `SUB`, `MUL`, `DIV`, `SQUARED_DIFFERENCE`, `MAXIMUM`, `MINIMUM`,
-/// `PRELU`): `output[i] = f(a[i'], b[i''])`, the inputs broadcast as
+/// `PRELU` in int8, and `float_ops`' f32 `ADD`, `SUB`, `MUL` and
+/// `SQUARED_DIFFERENCE`): `output[i] = f(a[i'], b[i''])`, the inputs broadcast as
 /// [`broadcast_shape`] says, all row-major. Checks the shapes and every
 /// length before writing: fails, with `output` untouched, when the shapes
 /// do not broadcast or have more than 6 dims, an input's length is not its
@@ -559,6 +605,15 @@ pub(crate) fn prepare<'m>(
     let Options::Add(options) = c.op.options() else {
         return Err(c.unsupported());
     };
+    let a = c.input(0, "input1")?;
+    if a.dtype() == TensorType::Float32 {
+        return crate::float_ops::prepare_binary_f32(
+            c,
+            shape,
+            crate::float_ops::BinaryF32::Add,
+            options.fused_activation,
+        );
+    }
     check_add(c, options, shape).map(Step::Add)
 }
 

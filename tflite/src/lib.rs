@@ -25,7 +25,11 @@
 //! [`maximum`] and [`minimum`] for any element type) or one input to one
 //! output ([`relu_int8`], [`relu6_int8`] (TFLite Micro's clamp without
 //! rescaling), [`leaky_relu_int8`], [`hard_swish_int8`], [`tanh_int8`],
-//! [`rsqrt_int8`] and [`requantize_int8`], the int8 → int8 `QUANTIZE`).
+//! [`rsqrt_int8`] and [`requantize_int8`], the int8 → int8 `QUANTIZE`); in f32,
+//! as TFLite Micro's float kernels compute them (the float ops of a float
+//! island between int8 ones, or of a float32 model), [`elu_f32`],
+//! [`exp_f32`], [`neg_f32`], [`rsqrt_f32`], [`add_f32`], [`sub_f32`],
+//! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`].
 //! The ops that move data copy TFLite Micro's values on any element type:
 //! [`concatenation`], [`pack`], [`split`] (`SPLIT`, `SPLIT_V`), [`unpack`],
 //! [`slice`](fn@slice), [`strided_slice`], [`transpose`], [`expand_dims`],
@@ -113,9 +117,13 @@ mod div;
 #[allow(unsafe_code)]
 mod dsp;
 mod elementwise;
+mod elu;
 mod error;
+mod exp;
 mod expand_dims;
 mod flatbuffer;
+mod float_math;
+mod float_ops;
 mod fully_connected;
 mod gather;
 mod hard_swish;
@@ -128,6 +136,7 @@ mod mean;
 mod mirror_pad;
 mod model;
 mod mul;
+mod neg;
 mod ops;
 mod options;
 mod pad;
@@ -152,7 +161,7 @@ mod types;
 mod values;
 mod window;
 
-pub use add::{add_int8, add_params, broadcast_shape, AddParams};
+pub use add::{add_f32, add_int8, add_params, broadcast_shape, AddParams};
 pub use array::{Array, ArrayIter, LeNumber};
 pub use concat::{
     concatenation, concatenation_output_shape, concatenation_params, pack, pack_output_shape,
@@ -166,10 +175,13 @@ pub use depth_space::{
 pub use depthwise_conv::{
     conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
 };
+pub use elu::{elu_f32, elu_value};
 pub use error::{Name, OperandProblem, Place, TfliteError};
+pub use exp::{exp_f32, exp_value};
 pub use expand_dims::{
     expand_dims, expand_dims_output_shape, expand_dims_params, ExpandDimsParams,
 };
+pub use float_ops::{mean_f32, mul_f32, rsqrt_f32, rsqrt_value, squared_difference_f32, sub_f32};
 pub use fully_connected::{
     activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
@@ -184,6 +196,7 @@ pub use mirror_pad::{
     mirror_pad, mirror_pad_params, MirrorPadMode, MirrorPadOptions, MirrorPadParams,
 };
 pub use model::{Model, ModelTensor, Operator, Quantization};
+pub use neg::neg_f32;
 pub use ops::{op_row, OpRow, OpShape, OptionsTable, MAX_DIMS, OPS};
 pub use options::{
     AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,

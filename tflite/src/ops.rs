@@ -168,12 +168,15 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 40);
-/// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8");
+/// assert_eq!(OPS.len(), 43);
+/// assert_eq!(
+///     op_row(BuiltinOp::ADD).unwrap().types,
+///     "int8, int8 → int8, float32, float32 → float32"
+/// );
 /// assert!(op_row(BuiltinOp::CONCATENATION).is_some());
 /// assert!(op_row(BuiltinOp::CUSTOM).is_none());
 /// ```
-pub static OPS: [OpRow; 40] = [
+pub static OPS: [OpRow; 43] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -231,7 +234,7 @@ pub static OPS: [OpRow; 40] = [
     OpRow {
         op: BuiltinOp::ADD,
         options: OptionsTable::Add,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: crate::add::read_options,
         multipliers: no_multipliers,
@@ -295,7 +298,7 @@ pub static OPS: [OpRow; 40] = [
     OpRow {
         op: BuiltinOp::MUL,
         options: OptionsTable::Mul,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: crate::mul::read_options,
         multipliers: no_multipliers,
@@ -304,7 +307,7 @@ pub static OPS: [OpRow; 40] = [
     OpRow {
         op: BuiltinOp::SUB,
         options: OptionsTable::Sub,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: crate::sub::read_options,
         multipliers: no_multipliers,
@@ -340,7 +343,7 @@ pub static OPS: [OpRow; 40] = [
     OpRow {
         op: BuiltinOp::SQUARED_DIFFERENCE,
         options: OptionsTable::None,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -403,11 +406,39 @@ pub static OPS: [OpRow; 40] = [
     OpRow {
         op: BuiltinOp::RSQRT,
         options: OptionsTable::None,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::rsqrt::prepare,
+    },
+    // the f32 ops (float islands' ops): their steps are `float_ops.rs`'
+    OpRow {
+        op: BuiltinOp::ELU,
+        options: OptionsTable::None,
+        types: "float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::elu::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::NEG,
+        options: OptionsTable::None,
+        types: "float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::neg::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::EXP,
+        options: OptionsTable::None,
+        types: "float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::exp::prepare,
     },
     // the ops that move data, each in its module
     OpRow {

@@ -745,67 +745,9 @@ pub(crate) fn inv_sqrt_multiplier(x: i32) -> (i32, i32) {
     (multiplier, -shift)
 }
 
-/// The square root of a finite `x > 0`, correctly rounded to `f32`, as
-/// C's `std::sqrt(float)` (`core` has none): the significand scaled to 47
-/// or 48 bits (the exponent left even), its integer square root of 24
-/// bits rounded to nearest (no square root of an integer lies halfway),
-/// scaled back. Returns 0 for any other `x`.
-pub(crate) fn sqrt_f32(x: f32) -> f32 {
-    if !(x.is_finite() && x > 0.0) {
-        return 0.0;
-    }
-    let bits = x.to_bits();
-    let biased = ((bits >> 23) & 0xff) as i32;
-    let fraction = u64::from(bits & 0x7f_ffff);
-    // x = significand · 2^exponent
-    let (significand, exponent) = if biased == 0 {
-        (fraction, -149)
-    } else {
-        (fraction | 0x80_0000, biased - 150)
-    };
-    let length = 64 - significand.leading_zeros() as i32;
-    let mut k = 47 - length;
-    if (exponent - k) % 2 != 0 {
-        k += 1;
-    }
-    // length + k is 47 or 48
-    let n = significand << k;
-    let mut r = n.isqrt();
-    if n - r * r > r {
-        r += 1;
-    }
-    let half = (exponent - k) / 2;
-    // r < 2^25 exact in f64, times a power of 2 in f64's normal range
-    let scale = f64::from_bits(((1023 + i64::from(half)) as u64) << 52);
-    (r as f64 * scale) as f32
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sqrt_f32_is_correctly_rounded() {
-        // against the f64 square root rounded once (f64's 53 bits make
-        // the double rounding innocuous for a square root)
-        let mut x = 1e-30f32;
-        while x < 1e30 {
-            for y in [
-                x,
-                f32::from_bits(x.to_bits() + 1),
-                f32::from_bits(x.to_bits() + 12345),
-            ] {
-                let want = (f64::from(y)).sqrt() as f32;
-                assert_eq!(sqrt_f32(y), want, "sqrt({y})");
-            }
-            x *= 1.37;
-        }
-        assert_eq!(sqrt_f32(4.0), 2.0);
-        assert_eq!(
-            sqrt_f32(f32::from_bits(1)),
-            (f64::from(f32::from_bits(1))).sqrt() as f32
-        );
-    }
 
     #[test]
     fn the_inverse_square_root_is_close() {

@@ -5,13 +5,15 @@
 
 use crate::elementwise::{check_unary, UnaryKernel};
 use crate::error::TfliteError;
+use crate::float_math::sqrt;
 use crate::interpreter::{Checker, Step};
 use crate::ops::OpShape;
 use crate::quant::{
     check_int8, check_scale, inv_sqrt_multiplier, multiply_by_quantized_multiplier,
-    quantize_multiplier, sqrt_f32, QuantizedMultiplier, Rounding,
+    quantize_multiplier, QuantizedMultiplier, Rounding,
 };
 use crate::relu::check_same_length;
+use crate::types::TensorType;
 
 /// The shift that keeps TFLite's intermediate value an integer (`kShift`).
 const SHIFT: i32 = 20;
@@ -63,7 +65,7 @@ pub fn rsqrt_params(
 ) -> Result<RsqrtParams, TfliteError> {
     check_scale("RSQRT's input scale", input_scale)?;
     check_scale("RSQRT's output scale", output_scale)?;
-    let real = 1.0 / f64::from(sqrt_f32(input_scale) * output_scale);
+    let real = 1.0 / f64::from(sqrt(input_scale) * output_scale);
     let output_multiplier = quantize_multiplier(real)?;
     if output_multiplier.shift() - SHIFT < -31 {
         return Err(TfliteError::KernelScale {
@@ -160,12 +162,16 @@ pub fn rsqrt_int8(
 }
 
 /// `RSQRT`'s row in `OPS`: checks the operator (an int8 activation in and
-/// out) and prepares its step.
+/// out, or an f32 one: `float_ops`' f32 `RSQRT`) and prepares its step.
 pub(crate) fn prepare<'m>(
     c: &Checker<'m>,
-    _shape: &OpShape,
-    _scratch: &mut [QuantizedMultiplier],
+    shape: &OpShape,
+    scratch: &mut [QuantizedMultiplier],
 ) -> Result<Step<'m>, TfliteError> {
+    let input = c.input(0, "input")?;
+    if input.dtype() == TensorType::Float32 {
+        return crate::float_ops::prepare_rsqrt_f32(c, shape, scratch);
+    }
     let operands = check_unary(c)?;
     let [(si, zi), (so, zo)] = operands.quant;
     Ok(operands.step(UnaryKernel::Rsqrt(rsqrt_params(si, zi, so, zo)?)))

@@ -5,12 +5,14 @@
 use crate::add::broadcast_binary;
 use crate::elementwise::{check_binary, BinaryKernel};
 use crate::error::TfliteError;
+use crate::float_ops::{prepare_binary_f32, BinaryF32};
 use crate::interpreter::{Checker, Step};
 use crate::ops::OpShape;
 use crate::quant::{
     check_int8, check_scale, quantize_multiplier, quantize_multiplier_smaller_than_one,
     QuantizedMultiplier, Rounding, Scale,
 };
+use crate::types::{Activation, TensorType};
 use crate::values::Values;
 
 /// The bits each input is shifted left by before its rescaling (TFLite
@@ -200,6 +202,10 @@ pub(crate) fn prepare<'m>(
     shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<Step<'m>, TfliteError> {
+    let a = c.input(0, "input1")?;
+    if a.dtype() == TensorType::Float32 {
+        return prepare_binary_f32(c, shape, BinaryF32::SquaredDifference, Activation::None);
+    }
     let operands = check_binary(c, shape)?;
     let [(s1, z1), (s2, z2), (so, zo)] = operands.quant;
     let params = squared_difference_params(s1, z1, s2, z2, so, zo)?;

@@ -6,6 +6,7 @@
 use crate::add::broadcast_binary;
 use crate::elementwise::{check_binary, BinaryKernel};
 use crate::error::TfliteError;
+use crate::float_ops::{prepare_binary_f32, BinaryF32};
 use crate::interpreter::{Checker, Step};
 use crate::model::OptionsReader;
 use crate::ops::OpShape;
@@ -14,7 +15,7 @@ use crate::quant::{
     check_int8, check_int8_clamp, check_scale, quantize_multiplier_smaller_than_one,
     QuantizedMultiplier, Rounding, Scale,
 };
-use crate::types::Activation;
+use crate::types::{Activation, TensorType};
 use crate::values::Values;
 
 /// The bits each input is shifted left by before its rescaling (TFLite's
@@ -248,6 +249,10 @@ pub(crate) fn prepare<'m>(
     let Options::Sub(options) = c.op.options() else {
         return Err(c.unsupported());
     };
+    let a = c.input(0, "input1")?;
+    if a.dtype() == TensorType::Float32 {
+        return prepare_binary_f32(c, shape, BinaryF32::Sub, options.fused_activation);
+    }
     let operands = check_binary(c, shape)?;
     let [(s1, z1), (s2, z2), (so, zo)] = operands.quant;
     let (lo, hi) = c.clamp(options.fused_activation, so, zo)?;

@@ -206,6 +206,12 @@ impl BuiltinOp {
     pub const PAD: BuiltinOp = BuiltinOp(34);
     /// `MEAN` (40)
     pub const MEAN: BuiltinOp = BuiltinOp(40);
+    /// `EXP` (47)
+    pub const EXP: BuiltinOp = BuiltinOp(47);
+    /// `NEG` (59)
+    pub const NEG: BuiltinOp = BuiltinOp(59);
+    /// `ELU` (111)
+    pub const ELU: BuiltinOp = BuiltinOp(111);
     /// `QUANTIZE` (114)
     pub const QUANTIZE: BuiltinOp = BuiltinOp(114);
     /// `SUB` (41)

@@ -7,6 +7,7 @@ use crate::conv::Conv2dStep;
 use crate::depthwise_conv::DepthwiseConvStep;
 use crate::elementwise::{BinaryStep, UnaryStep};
 use crate::error::TfliteError;
+use crate::float_ops::{BinaryF32Step, MapF32Step, MeanF32Step};
 use crate::fully_connected::FullyConnectedStep;
 use crate::logistic::LogisticStep;
 use crate::mean::MeanStep;
@@ -44,6 +45,12 @@ pub(crate) enum Step<'m> {
     Reshape(ReshapeStep),
     Binary(BinaryStep<'m>),
     Unary(UnaryStep),
+    MapF32(MapF32Step),
+    BinaryF32(BinaryF32Step<'m>),
+    // made by `float_ops::prepare_mean_f32`, which `mean.rs` calls once
+    // joined
+    #[cfg_attr(not(test), allow(dead_code))]
+    MeanF32(MeanF32Step),
     // the ops that move data (PADV2 runs as Pad)
     Concatenation(ConcatenationStep),
     Pack(PackStep),
@@ -89,6 +96,9 @@ impl Step<'_> {
             Step::Reshape(s) => s.run(b),
             Step::Binary(s) => s.run(b),
             Step::Unary(s) => s.run(b),
+            Step::MapF32(s) => s.run(b),
+            Step::BinaryF32(s) => s.run(b),
+            Step::MeanF32(s) => s.run(b),
             // the ops that move data
             Step::Concatenation(s) => s.run(b),
             Step::Pack(s) => s.run(b),
