@@ -110,6 +110,27 @@ pub enum OptionsTable {
     Div,
     /// `LeakyReluOptions`
     LeakyRelu,
+    // the ops that move data
+    /// `ConcatenationOptions`
+    Concatenation,
+    /// `PackOptions`
+    Pack,
+    /// `SplitOptions`
+    Split,
+    /// `SplitVOptions`
+    SplitV,
+    /// `UnpackOptions`
+    Unpack,
+    /// `StridedSliceOptions`
+    StridedSlice,
+    /// `GatherOptions`
+    Gather,
+    /// `DepthToSpaceOptions`
+    DepthToSpace,
+    /// `SpaceToDepthOptions`
+    SpaceToDepth,
+    /// `MirrorPadOptions`
+    MirrorPad,
 }
 
 /// One op shapecheck runs: the interpreter and `model!` refuse every op
@@ -147,14 +168,15 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 29);
+/// assert_eq!(OPS.len(), 43);
 /// assert_eq!(
 ///     op_row(BuiltinOp::ADD).unwrap().types,
 ///     "int8, int8 → int8, float32, float32 → float32"
 /// );
-/// assert!(op_row(BuiltinOp::CONCATENATION).is_none());
+/// assert!(op_row(BuiltinOp::CONCATENATION).is_some());
+/// assert!(op_row(BuiltinOp::CUSTOM).is_none());
 /// ```
-pub static OPS: [OpRow; 29] = [
+pub static OPS: [OpRow; 43] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -417,6 +439,133 @@ pub static OPS: [OpRow; 29] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::exp::prepare,
+    },
+    // the ops that move data, each in its module
+    OpRow {
+        op: BuiltinOp::CONCATENATION,
+        options: OptionsTable::Concatenation,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::concat::concatenation_row,
+        read_options: crate::concat::read_concatenation_options,
+        multipliers: no_multipliers,
+        prepare: crate::concat::prepare_concatenation,
+    },
+    OpRow {
+        op: BuiltinOp::PACK,
+        options: OptionsTable::Pack,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::concat::pack_row,
+        read_options: crate::concat::read_pack_options,
+        multipliers: no_multipliers,
+        prepare: crate::concat::prepare_pack,
+    },
+    OpRow {
+        op: BuiltinOp::SPLIT,
+        options: OptionsTable::Split,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::split::split_row,
+        read_options: crate::split::read_split_options,
+        multipliers: no_multipliers,
+        prepare: crate::split::prepare_split,
+    },
+    OpRow {
+        op: BuiltinOp::SPLIT_V,
+        options: OptionsTable::SplitV,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::split::split_v_row,
+        read_options: crate::split::read_split_v_options,
+        multipliers: no_multipliers,
+        prepare: crate::split::prepare_split_v,
+    },
+    OpRow {
+        op: BuiltinOp::UNPACK,
+        options: OptionsTable::Unpack,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::split::unpack_row,
+        read_options: crate::split::read_unpack_options,
+        multipliers: no_multipliers,
+        prepare: crate::split::prepare_unpack,
+    },
+    OpRow {
+        op: BuiltinOp::TRANSPOSE,
+        options: OptionsTable::None,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::transpose::transpose_row,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::transpose::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::SLICE,
+        options: OptionsTable::None,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::slice::slice_row,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::slice::prepare_slice,
+    },
+    OpRow {
+        op: BuiltinOp::STRIDED_SLICE,
+        options: OptionsTable::StridedSlice,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::slice::strided_slice_row,
+        read_options: crate::slice::read_strided_slice_options,
+        multipliers: no_multipliers,
+        prepare: crate::slice::prepare_strided_slice,
+    },
+    OpRow {
+        op: BuiltinOp::EXPAND_DIMS,
+        options: OptionsTable::None,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::expand_dims::expand_dims_row,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::expand_dims::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::GATHER,
+        options: OptionsTable::Gather,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::gather::gather_row,
+        read_options: crate::gather::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::gather::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::DEPTH_TO_SPACE,
+        options: OptionsTable::DepthToSpace,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::depth_space::depth_to_space_row,
+        read_options: crate::depth_space::read_depth_to_space_options,
+        multipliers: no_multipliers,
+        prepare: crate::depth_space::prepare_depth_to_space,
+    },
+    OpRow {
+        op: BuiltinOp::SPACE_TO_DEPTH,
+        options: OptionsTable::SpaceToDepth,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::depth_space::space_to_depth_row,
+        read_options: crate::depth_space::read_space_to_depth_options,
+        multipliers: no_multipliers,
+        prepare: crate::depth_space::prepare_space_to_depth,
+    },
+    OpRow {
+        op: BuiltinOp::MIRROR_PAD,
+        options: OptionsTable::MirrorPad,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::mirror_pad::mirror_pad_row,
+        read_options: crate::mirror_pad::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::mirror_pad::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::PADV2,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: crate::pad::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::pad::prepare_padv2,
     },
 ];
 

@@ -17,6 +17,15 @@ use crate::quant::{QuantizedMultiplier, Rounding};
 use crate::quantize::QuantizeStep;
 use crate::reshape::ReshapeStep;
 use crate::softmax::SoftmaxStep;
+// the ops that move data
+use crate::concat::{ConcatenationStep, PackStep};
+use crate::depth_space::{DepthToSpaceStep, SpaceToDepthStep};
+use crate::expand_dims::ExpandDimsStep;
+use crate::gather::GatherStep;
+use crate::mirror_pad::MirrorPadStep;
+use crate::slice::{SliceStep, StridedSliceStep};
+use crate::split::{SplitStep, UnpackStep};
+use crate::transpose::TransposeStep;
 
 /// One operator, checked and ready to run (its multipliers, if any, in the
 /// arena's scratch). A new op adds its variant here and its line in
@@ -42,6 +51,19 @@ pub(crate) enum Step<'m> {
     // joined
     #[cfg_attr(not(test), allow(dead_code))]
     MeanF32(MeanF32Step),
+    // the ops that move data (PADV2 runs as Pad)
+    Concatenation(ConcatenationStep),
+    Pack(PackStep),
+    Split(SplitStep),
+    Unpack(UnpackStep),
+    Transpose(TransposeStep),
+    Slice(SliceStep),
+    StridedSlice(StridedSliceStep),
+    ExpandDims(ExpandDimsStep),
+    Gather(GatherStep<'m>),
+    DepthToSpace(DepthToSpaceStep),
+    SpaceToDepth(SpaceToDepthStep),
+    MirrorPad(MirrorPadStep),
 }
 
 /// What a step runs over: the activation buffers, the multipliers its
@@ -77,6 +99,19 @@ impl Step<'_> {
             Step::MapF32(s) => s.run(b),
             Step::BinaryF32(s) => s.run(b),
             Step::MeanF32(s) => s.run(b),
+            // the ops that move data
+            Step::Concatenation(s) => s.run(b),
+            Step::Pack(s) => s.run(b),
+            Step::Split(s) => s.run(b),
+            Step::Unpack(s) => s.run(b),
+            Step::Transpose(s) => s.run(b),
+            Step::Slice(s) => s.run(b),
+            Step::StridedSlice(s) => s.run(b),
+            Step::ExpandDims(s) => s.run(b),
+            Step::Gather(s) => s.run(b),
+            Step::DepthToSpace(s) => s.run(b),
+            Step::SpaceToDepth(s) => s.run(b),
+            Step::MirrorPad(s) => s.run(b),
         }
     }
 }
