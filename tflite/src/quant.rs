@@ -552,6 +552,121 @@ pub(crate) fn reciprocal(x: i32, integer_bits: i32) -> (i32, i32) {
     (one_over_one_plus_x(shifted_minus_one), bits_over_unit)
 }
 
+/// gemmlowp's `SaturatingSub` and `SaturatingAddNonGemmlowp` of two
+/// raw values: `a + b`, saturated to the `i32` range.
+fn saturating_add(a: i32, b: i32) -> i32 {
+    saturate(i64::from(a) + i64::from(b))
+}
+
+/// TFLite's `log_x_for_x_greater_than_or_equal_to_1`: `ln(x)` of the
+/// fixed-point `x ≥ 1` (raw `x`, `input_integer_bits` integer bits) with
+/// `output_integer_bits` integer bits. `x = 2^e · z` with `z` in
+/// [1/√2, √2) (both ways of counting `e`, the larger kept, as TFLite
+/// does); then `ln x = e · ln 2 + ln z`, the second by TFLite's minimax
+/// rational function of `z − 2^(−1/4)` (its constants in Q0.31), the
+/// division by [`one_over_one_plus_x`]; the sum is kept with one more
+/// integer bit than the output and rescaled.
+pub(crate) fn log_x_for_x_at_least_1(
+    x: i32,
+    input_integer_bits: i32,
+    output_integer_bits: u32,
+) -> i32 {
+    const LOG_2: i32 = 1_488_522_236; // ln 2
+    const SQRT_SQRT_HALF: i32 = 1_805_811_301; // 2^(−1/4)
+    const SQRT_HALF: i32 = 1_518_500_250; // 2^(−1/2)
+    const ONE_QUARTER: i32 = 1 << 29;
+    const ALPHA_N: i32 = 117_049_297; // 11/240 · 2^(1/4)
+    const ALPHA_D: i32 = 127_690_142; // 1/20 · 2^(1/4)
+    const ALPHA_I: i32 = 1_057_819_769; // 2 / 2^(1/4) − 2^(1/4)
+    const ALPHA_F: i32 = 638_450_708; // 1/4 · 2^(1/4)
+    let mul = saturating_rounding_doubling_high_mul;
+    // the accumulator's integer bits, and the shift that takes a small
+    // integer to it
+    let accum_bits = output_integer_bits + 1;
+    let to_accum = 31 - accum_bits;
+    let shifted_quarter = rounding_divide_by_pot(ONE_QUARTER, accum_bits);
+    // x read as Q0.31, normalized ourselves
+    let z_a = x;
+    let z_a_headroom_plus_1 = (z_a as u32).leading_zeros() as i32;
+    let r_a_tmp = saturating_shift_left(z_a, (z_a_headroom_plus_1 - 1).max(0) as u32);
+    let r_a = saturating_shift_left(mul(r_a_tmp, SQRT_HALF), 1);
+    let z_a_pow_2_adj = saturating_add(
+        saturating_shift_left(input_integer_bits - z_a_headroom_plus_1, to_accum),
+        shifted_quarter,
+    );
+    // the same, x first multiplied by √½
+    let z_b = mul(z_a, SQRT_HALF);
+    let z_b_headroom = (z_b as u32).leading_zeros() as i32 - 1;
+    let r_b = saturating_shift_left(z_a, z_b_headroom.max(0) as u32);
+    let z_b_pow_2_adj = saturating_add(
+        saturating_shift_left(input_integer_bits - z_b_headroom, to_accum),
+        shifted_quarter.wrapping_neg(),
+    );
+    let r = r_a.min(r_b);
+    let z_pow_2_adj = z_a_pow_2_adj.max(z_b_pow_2_adj);
+    let p = rounding_half_sum(r, SQRT_SQRT_HALF);
+    let q = r.wrapping_sub(SQRT_SQRT_HALF);
+    let q = q.wrapping_add(q);
+    let common_sq = mul(q, q);
+    let num = mul(q, r).wrapping_add(mul(mul(q, common_sq), ALPHA_N));
+    let denominator_minus_one = mul(
+        p,
+        ALPHA_I
+            .wrapping_add(q)
+            .wrapping_add(mul(ALPHA_D, common_sq)),
+    )
+    .wrapping_add(mul(ALPHA_F, q));
+    let reciprocal = one_over_one_plus_x(denominator_minus_one);
+    let num_scaled = rounding_divide_by_pot(num, accum_bits);
+    let sum = mul(z_pow_2_adj, LOG_2).wrapping_add(mul(num_scaled, reciprocal));
+    // one integer bit fewer
+    saturating_shift_left(sum, 1)
+}
+
+/// TFLite's `GetInvSqrtQuantizedMultiplierExp` with its `reverse_shift`
+/// −1: `1 / √x` of an integer `x ≥ 0` as a multiplier and a left shift
+/// (`x` of 0 or 1 gives `(i32::MAX, 0)`). `x` is brought by powers of 4
+/// to [2^27, 2^29), read as Q3.28, and five Newton–Raphson steps of
+/// `y ← 3/2 · y − x/2 · y³` from 1 find `1/√x` there; times √½ it is the
+/// multiplier, the powers of 4 the shift (a negative right shift folded
+/// into the multiplier, wrapping as TFLite's C++ does).
+pub(crate) fn inv_sqrt_multiplier(x: i32) -> (i32, i32) {
+    if x <= 1 {
+        return (i32::MAX, 0);
+    }
+    let mul = saturating_rounding_doubling_high_mul;
+    let mut input = x;
+    let mut shift: i32 = 11;
+    while input >= (1 << 29) {
+        input /= 4;
+        shift += 1;
+    }
+    // input in (1, 2^29): at least 2 leading zeros, at least 2 pairs
+    let max_left_shift_bits = (input as u32).leading_zeros() - 1;
+    let left_shift_bit_pairs = max_left_shift_bits / 2 - 1;
+    shift -= left_shift_bit_pairs as i32;
+    input <<= 2 * left_shift_bit_pairs;
+    const HALF_THREE_Q3: i32 = (1 << 28) + (1 << 27);
+    let input_q3 = input >> 1;
+    let half_input = rounding_divide_by_pot(input_q3, 1);
+    let mut y: i32 = 1 << 28; // 1 in Q3.28
+    for _ in 0..5 {
+        // y³ in Q9, back to Q3
+        let y3 = saturating_shift_left(mul(mul(y, y), y), 6);
+        // Q6 difference, back to Q3
+        y = saturating_shift_left(mul(HALF_THREE_Q3, y).wrapping_sub(mul(half_input, y3)), 3);
+    }
+    let mut inv = mul(y, SQRT_HALF_Q0);
+    if shift < 0 {
+        inv = inv.wrapping_shl((-shift) as u32);
+        shift = 0;
+    }
+    (inv, -shift)
+}
+
+/// √½ in Q0.31.
+const SQRT_HALF_Q0: i32 = 1_518_500_250;
+
 #[cfg(test)]
 mod tests {
     use super::*;
