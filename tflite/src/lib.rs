@@ -83,7 +83,9 @@
 )]
 
 mod add;
+mod arg_min_max;
 mod array;
+mod batch_matmul;
 mod conv;
 mod depthwise_conv;
 mod dims;
@@ -97,6 +99,8 @@ mod error;
 mod flatbuffer;
 mod fully_connected;
 mod interpreter;
+mod l2_normalization;
+mod log_softmax;
 mod logistic;
 mod mean;
 mod model;
@@ -106,8 +110,11 @@ mod pad;
 mod pool;
 mod quant;
 mod quantize;
+mod reduce;
 mod reshape;
+mod resize;
 mod softmax;
+mod transpose_conv;
 mod types;
 mod values;
 mod window;
@@ -143,3 +150,31 @@ pub use reshape::{reshape, reshape_dims};
 pub use softmax::{softmax_int8, softmax_params, SoftmaxParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use values::Values;
+// the reductions, arg max / min, resizes, transposed convolution, batch
+// matrix product, log softmax and L2 normalization
+pub use arg_min_max::{
+    arg_max, arg_min, arg_min_max_dims, arg_min_max_output_shape, ArgMinMaxDims, ArgMinMaxOptions,
+};
+pub use batch_matmul::{
+    batch_matmul_int8, batch_matmul_output_shape, batch_matmul_params, BatchMatMulOptions,
+    BatchMatMulParams,
+};
+pub use l2_normalization::{
+    l2_normalization_int8, l2_normalization_params, L2NormOptions, L2NormalizationParams,
+};
+pub use log_softmax::{
+    log_softmax_int8, log_softmax_params, LogSoftmaxParams, LOG_SOFTMAX_OUTPUT_SCALE,
+    LOG_SOFTMAX_OUTPUT_ZERO_POINT,
+};
+pub use reduce::{
+    mean_or_sum_int8, reduce_axes, reduce_max, reduce_min, reduce_output_shape, sum_params,
+    ReduceAxes,
+};
+pub use resize::{
+    resize_bilinear_int8, resize_nearest_neighbor, resize_output_shape, resize_params, ResizeDims,
+    ResizeOptions, ResizeParams,
+};
+pub use transpose_conv::{
+    transpose_conv_int8, transpose_conv_output_shape, transpose_conv_params, TransposeConvDims,
+    TransposeConvOptions, TransposeConvParams,
+};

@@ -5,8 +5,9 @@ use crate::array::{Array, LeNumber};
 use crate::error::{Name, Place, TfliteError};
 use crate::flatbuffer::{bytes_at, u32_at, Fault, Table, Vector};
 use crate::options::{
-    AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
-    Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
+    AddOptions, ArgMinMaxOptions, BatchMatMulOptions, Conv2dOptions, DepthwiseConv2dOptions,
+    FullyConnectedOptions, L2NormOptions, Options, Pool2dOptions, ReducerOptions, ReshapeOptions,
+    ResizeOptions, SoftmaxOptions, TransposeConvOptions,
 };
 use crate::types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 
@@ -630,6 +631,15 @@ const SOFTMAX_OPTIONS: u8 = 9;
 const ADD_OPTIONS: u8 = 11;
 const RESHAPE_OPTIONS: u8 = 17;
 const REDUCER_OPTIONS: u8 = 27;
+// the ops of reduce.rs, arg_min_max.rs, resize.rs, transpose_conv.rs,
+// batch_matmul.rs and l2_normalization.rs
+const L2_NORM_OPTIONS: u8 = 12;
+const RESIZE_BILINEAR_OPTIONS: u8 = 15;
+const ARG_MAX_OPTIONS: u8 = 40;
+const TRANSPOSE_CONV_OPTIONS: u8 = 49;
+const ARG_MIN_OPTIONS: u8 = 57;
+const RESIZE_NEAREST_NEIGHBOR_OPTIONS: u8 = 74;
+const BATCH_MATMUL_OPTIONS: u8 = 101;
 
 /// The options of an operator of `op`: decoded for the ops the reader
 /// knows, whose options must then be of their own type (or absent:
@@ -785,13 +795,86 @@ fn read_options<'a>(
                 pot_scale_int16: pot,
             })
         }
-        BuiltinOp::MEAN => {
+        BuiltinOp::MEAN | BuiltinOp::SUM | BuiltinOp::REDUCE_MAX | BuiltinOp::REDUCE_MIN => {
             let t = expect(REDUCER_OPTIONS, "ReducerOptions")?;
             let keep_dims = match t {
                 Some(t) => t.bool(0).map_err(at("keep_dims"))?,
                 None => false,
             };
             Options::Reducer(ReducerOptions { keep_dims })
+        }
+        BuiltinOp::ARG_MAX | BuiltinOp::ARG_MIN => {
+            let t = if op == BuiltinOp::ARG_MAX {
+                expect(ARG_MAX_OPTIONS, "ArgMaxOptions")?
+            } else {
+                expect(ARG_MIN_OPTIONS, "ArgMinOptions")?
+            };
+            // TensorType INT64 (4) is the schema's default
+            let ty = match t {
+                Some(t) => t.i8(0, 4).map_err(at("output_type"))?,
+                None => 4,
+            };
+            Options::ArgMinMax(
+                ArgMinMaxOptions::from_schema(ty).ok_or(enum_value(ty, "output_type"))?,
+            )
+        }
+        BuiltinOp::RESIZE_BILINEAR | BuiltinOp::RESIZE_NEAREST_NEIGHBOR => {
+            // the bilinear's align_corners and half_pixel_centers follow
+            // its deprecated new_height and new_width
+            let (t, first) = if op == BuiltinOp::RESIZE_BILINEAR {
+                (expect(RESIZE_BILINEAR_OPTIONS, "ResizeBilinearOptions")?, 2)
+            } else {
+                let name = "ResizeNearestNeighborOptions";
+                (expect(RESIZE_NEAREST_NEIGHBOR_OPTIONS, name)?, 0)
+            };
+            let (align, half) = match t {
+                Some(t) => (
+                    t.bool(first).map_err(at("align_corners"))?,
+                    t.bool(first + 1).map_err(at("half_pixel_centers"))?,
+                ),
+                None => (false, false),
+            };
+            Options::Resize(ResizeOptions::new(align, half))
+        }
+        BuiltinOp::TRANSPOSE_CONV => {
+            let t = expect(TRANSPOSE_CONV_OPTIONS, "TransposeConvOptions")?;
+            let (pad, sw, sh, act) = match t {
+                Some(t) => (
+                    t.i8(0, 0).map_err(at("padding"))?,
+                    t.i32(1, 0).map_err(at("stride_w"))?,
+                    t.i32(2, 0).map_err(at("stride_h"))?,
+                    t.i8(3, 0).map_err(at("fused_activation_function"))?,
+                ),
+                None => (0, 0, 0, 0),
+            };
+            Options::TransposeConv(TransposeConvOptions::new(
+                Padding::from_schema(pad).ok_or(enum_value(pad, "padding"))?,
+                at_least_1(sw, "stride_w")?,
+                at_least_1(sh, "stride_h")?,
+                Activation::from_schema(act).ok_or(enum_value(act, "fused_activation_function"))?,
+            ))
+        }
+        BuiltinOp::BATCH_MATMUL => {
+            let t = expect(BATCH_MATMUL_OPTIONS, "BatchMatMulOptions")?;
+            let (x, y, asym) = match t {
+                Some(t) => (
+                    t.bool(0).map_err(at("adj_x"))?,
+                    t.bool(1).map_err(at("adj_y"))?,
+                    t.bool(2).map_err(at("asymmetric_quantize_inputs"))?,
+                ),
+                None => (false, false, false),
+            };
+            Options::BatchMatMul(BatchMatMulOptions::new(x, y, asym))
+        }
+        BuiltinOp::L2_NORMALIZATION => {
+            let t = expect(L2_NORM_OPTIONS, "L2NormOptions")?;
+            let act = match t {
+                Some(t) => t.i8(0, 0).map_err(at("fused_activation_function"))?,
+                None => 0,
+            };
+            Options::L2Norm(L2NormOptions::new(
+                Activation::from_schema(act).ok_or(enum_value(act, "fused_activation_function"))?,
+            ))
         }
         _ if options_type == 0 => Options::None,
         _ => Options::Other { options_type },

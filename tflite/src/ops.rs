@@ -98,6 +98,16 @@ pub enum OptionsTable {
     Reshape,
     /// `SoftmaxOptions`
     Softmax,
+    /// `ArgMaxOptions` / `ArgMinOptions`
+    ArgMinMax,
+    /// `ResizeBilinearOptions` / `ResizeNearestNeighborOptions`
+    Resize,
+    /// `TransposeConvOptions`
+    TransposeConv,
+    /// `BatchMatMulOptions`
+    BatchMatMul,
+    /// `L2NormOptions`
+    L2Norm,
 }
 
 /// One op shapecheck runs: the interpreter and `model!` refuse every op
@@ -121,11 +131,11 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 13);
+/// assert_eq!(OPS.len(), 24);
 /// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8");
 /// assert!(op_row(BuiltinOp::TANH).is_none());
 /// ```
-pub static OPS: [OpRow; 13] = [
+pub static OPS: [OpRow; 24] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -202,6 +212,74 @@ pub static OPS: [OpRow; 13] = [
         op: BuiltinOp::DEQUANTIZE,
         options: OptionsTable::None,
         types: "int8 → float32",
+        output_shape: same_as_input,
+    },
+    // reduce.rs, arg_min_max.rs, resize.rs, transpose_conv.rs,
+    // batch_matmul.rs, log_softmax.rs, l2_normalization.rs
+    OpRow {
+        op: BuiltinOp::SUM,
+        options: OptionsTable::Reducer,
+        types: "int8 → int8",
+        output_shape: crate::reduce::reduce_output,
+    },
+    OpRow {
+        op: BuiltinOp::REDUCE_MAX,
+        options: OptionsTable::Reducer,
+        types: "int8 → int8",
+        output_shape: crate::reduce::reduce_output,
+    },
+    OpRow {
+        op: BuiltinOp::REDUCE_MIN,
+        options: OptionsTable::Reducer,
+        types: "int8 → int8",
+        output_shape: crate::reduce::reduce_output,
+    },
+    OpRow {
+        op: BuiltinOp::ARG_MAX,
+        options: OptionsTable::ArgMinMax,
+        types: "int8 → int32",
+        output_shape: crate::arg_min_max::arg_min_max_output,
+    },
+    OpRow {
+        op: BuiltinOp::ARG_MIN,
+        options: OptionsTable::ArgMinMax,
+        types: "int8 → int32",
+        output_shape: crate::arg_min_max::arg_min_max_output,
+    },
+    OpRow {
+        op: BuiltinOp::RESIZE_NEAREST_NEIGHBOR,
+        options: OptionsTable::Resize,
+        types: "int8 → int8",
+        output_shape: crate::resize::resize_output,
+    },
+    OpRow {
+        op: BuiltinOp::RESIZE_BILINEAR,
+        options: OptionsTable::Resize,
+        types: "int8 → int8",
+        output_shape: crate::resize::resize_output,
+    },
+    OpRow {
+        op: BuiltinOp::TRANSPOSE_CONV,
+        options: OptionsTable::TransposeConv,
+        types: "int8 → int8",
+        output_shape: crate::transpose_conv::transpose_conv_output,
+    },
+    OpRow {
+        op: BuiltinOp::BATCH_MATMUL,
+        options: OptionsTable::BatchMatMul,
+        types: "int8, int8 → int8",
+        output_shape: crate::batch_matmul::batch_matmul_output,
+    },
+    OpRow {
+        op: BuiltinOp::LOG_SOFTMAX,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+    },
+    OpRow {
+        op: BuiltinOp::L2_NORMALIZATION,
+        options: OptionsTable::L2Norm,
+        types: "int8 → int8",
         output_shape: same_as_input,
     },
 ];
