@@ -100,10 +100,14 @@ pub(crate) fn model_impl(
 fn check_with_the_interpreter(model: Model<'_>) -> Result<(), String> {
     let sizes = Interpreter::arena_sizes(&model).map_err(|e| e.to_string())?;
     let mut int8 = vec![0i8; sizes.int8];
+    let mut int16 = vec![0i16; sizes.int16];
+    let mut int32 = vec![0i32; sizes.int32];
     let mut float32 = vec![0f32; sizes.float32];
     let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
     let arena = Arena {
         int8: &mut int8,
+        int16: &mut int16,
+        int32: &mut int32,
         float32: &mut float32,
         multipliers: &mut multipliers,
     };

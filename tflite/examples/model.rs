@@ -6,8 +6,9 @@
 //! ```
 //!
 //! INPUTS.json is a list with one tensor per model input, in order, each
-//! `{"shape": [...], "dtype": "int8" | "float32", "data": [...]}` (an int8
-//! model is fed int8). The outputs are printed on stdout as a list of
+//! `{"shape": [...], "dtype": "int8" | "int16" | "int32" | "float32",
+//! "data": [...]}`, of the model's input type (an int8 model is fed int8,
+//! a 16x8 model int16). The outputs are printed on stdout as a list of
 //! tensors in the same form. A file that cannot be read, a file that is
 //! not a model, bad JSON, inputs of the wrong count, shape or type, or an
 //! op the interpreter does not run: a one-line message on stderr and exit
@@ -37,6 +38,8 @@ fn main() -> ExitCode {
 /// One input tensor read from the JSON file.
 enum Input {
     Int8(Vec<i8>),
+    Int16(Vec<i16>),
+    Int32(Vec<i32>),
     Float32(Vec<f32>),
 }
 
@@ -44,6 +47,8 @@ impl Input {
     fn data(&self) -> TensorData<'_> {
         match self {
             Input::Int8(d) => TensorData::Int8(d),
+            Input::Int16(d) => TensorData::Int16(d),
+            Input::Int32(d) => TensorData::Int32(d),
             Input::Float32(d) => TensorData::Float32(d),
         }
     }
@@ -81,10 +86,14 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
 
     let sizes = Interpreter::arena_sizes(&model).map_err(|e| format!("{model_path}: {e}"))?;
     let mut int8 = vec![0i8; sizes.int8];
+    let mut int16 = vec![0i16; sizes.int16];
+    let mut int32 = vec![0i32; sizes.int32];
     let mut float32 = vec![0f32; sizes.float32];
     let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
     let arena = Arena {
         int8: &mut int8,
+        int16: &mut int16,
+        int32: &mut int32,
         float32: &mut float32,
         multipliers: &mut multipliers,
     };
@@ -107,10 +116,12 @@ fn run(args: &[String]) -> Result<Vec<String>, String> {
         let shape: Vec<i32> = tensor.shape().iter().collect();
         let (dtype, data) = match interpreter.output(k) {
             Some(TensorData::Int8(d)) => ("int8", json!(d)),
+            Some(TensorData::Int16(d)) => ("int16", json!(d)),
+            Some(TensorData::Int32(d)) => ("int32", json!(d)),
             Some(TensorData::Float32(d)) => ("float32", json!(d)),
             None => {
                 return Err(format!(
-                    "{model_path}: output {k} (tensor {}) is not an int8 or float32 activation",
+                    "{model_path}: output {k} (tensor {}) is not an activation",
                     tensor.index()
                 ))
             }
@@ -130,6 +141,8 @@ fn read_input(model: &Model<'_>, k: usize, t: &Value) -> Result<Input, String> {
     let dtype = t["dtype"].as_str().ok_or("no \"dtype\" string")?;
     let expected = match tensor.dtype() {
         TensorType::Int8 => "int8",
+        TensorType::Int16 => "int16",
+        TensorType::Int32 => "int32",
         TensorType::Float32 => "float32",
         other => {
             return Err(format!(
@@ -160,25 +173,39 @@ fn read_input(model: &Model<'_>, k: usize, t: &Value) -> Result<Input, String> {
             tensor.elements()
         ));
     }
-    if expected == "int8" {
+    let integers = |min: i64, max: i64| -> Result<Vec<i64>, String> {
         data.iter()
             .enumerate()
             .map(|(i, v)| {
                 v.as_i64()
-                    .and_then(|v| i8::try_from(v).ok())
-                    .ok_or(format!("data[{i}] = {v} is not an int8"))
+                    .filter(|v| (min..=max).contains(v))
+                    .ok_or(format!("data[{i}] = {v} is not an {expected}"))
             })
-            .collect::<Result<_, _>>()
-            .map(Input::Int8)
-    } else {
-        data.iter()
-            .enumerate()
-            .map(|(i, v)| {
-                v.as_f64()
-                    .map(|v| v as f32)
-                    .ok_or(format!("data[{i}] = {v} is not a number"))
-            })
-            .collect::<Result<_, _>>()
-            .map(Input::Float32)
-    }
+            .collect()
+    };
+    Ok(match expected {
+        "int8" => Input::Int8(integers(-128, 127)?.into_iter().map(|v| v as i8).collect()),
+        "int16" => Input::Int16(
+            integers(-32768, 32767)?
+                .into_iter()
+                .map(|v| v as i16)
+                .collect(),
+        ),
+        "int32" => Input::Int32(
+            integers(i64::from(i32::MIN), i64::from(i32::MAX))?
+                .into_iter()
+                .map(|v| v as i32)
+                .collect(),
+        ),
+        _ => Input::Float32(
+            data.iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    v.as_f64()
+                        .map(|v| v as f32)
+                        .ok_or(format!("data[{i}] = {v} is not a number"))
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+    })
 }

@@ -4,8 +4,25 @@
 
 use crate::dims::{aligned, check_length, MAX_RANK};
 use crate::error::TfliteError;
+use crate::interpreter::split;
+use crate::interpreter::split2;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Source;
+use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
+use crate::model::OptionsReader;
+use crate::ops::operand;
+use crate::ops::shape_of;
+use crate::ops::OpShape;
+use crate::options::AddOptions;
+use crate::options::Options;
 use crate::quant::{quantize_multiplier, QuantizedMultiplier, Rounding, Scale};
+use crate::types::Activation;
+use crate::types::TensorType;
 use crate::values::Values;
+use core::ops::Range;
 
 /// The bits each input is shifted left by before its rescaling (TFLite's
 /// `left_shift` for int8; 15 for int16).
@@ -480,6 +497,141 @@ fn add_row(
     for (y, (x1, x2)) in row.iter_mut().zip(xs1.zip(xs2)) {
         *y = kernel.apply(x1, x2);
     }
+}
+
+/// `ADD`'s options table in the schema's `BuiltinOptions` union.
+const ADD_OPTIONS: u8 = 11;
+
+/// Reads `ADD`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(ADD_OPTIONS, "AddOptions")?;
+    let (act, pot) = match t {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
+            t.bool(1).map_err(r.fault("pot_scale_int16"))?,
+        ),
+        None => (0, false),
+    };
+    Ok(Options::Add(AddOptions {
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+        pot_scale_int16: pot,
+    }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `ADD`: numpy broadcasting of the two inputs ([`broadcast_shape`](crate::broadcast_shape)).
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let a = operand(model, op, 0, "input1")?;
+    let b = operand(model, op, 1, "input2")?;
+    let (sa, sb) = (shape_of(op, "input1", &a)?, shape_of(op, "input2", &b)?);
+    let (dims, rank) = crate::add::broadcast_shape(sa.dims(), sb.dims())?;
+    Ok(OpShape { dims, rank })
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `ADD`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Add(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    check_add(c, options, shape).map(Step::Add)
+}
+
+/// `add`'s interpreter step: its operands' places in the arena and its
+/// constants, checked once by [`prepare`].
+pub(crate) struct AddStep<'m> {
+    a: Source<'m>,
+    b: Source<'m>,
+    output: Range<usize>,
+    a_shape: OpShape,
+    b_shape: OpShape,
+    params: AddParams,
+}
+
+impl AddStep<'_> {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let AddStep {
+            a,
+            b,
+            output,
+            a_shape,
+            b_shape,
+            params,
+        } = self;
+        let (a_dims, b_dims) = (a_shape.dims(), b_shape.dims());
+        match (a, b) {
+            (Source::Activation(ra), Source::Activation(rb)) => {
+                let (x1, x2, y) = split2(int8, &ra, &rb, &output).ok_or(overlap)?;
+                add_int8(x1, a_dims, x2, b_dims, &params, y)
+            }
+            (Source::Activation(ra), Source::Constant(c)) => {
+                let (x1, y) = split(int8, &ra, &output).ok_or(overlap)?;
+                add_int8(x1, a_dims, &c, b_dims, &params, y)
+            }
+            (Source::Constant(c), Source::Activation(rb)) => {
+                let (x2, y) = split(int8, &rb, &output).ok_or(overlap)?;
+                add_int8(&c, a_dims, x2, b_dims, &params, y)
+            }
+            (Source::Constant(c1), Source::Constant(c2)) => {
+                let y = int8.get_mut(output).ok_or(overlap)?;
+                add_int8(&c1, a_dims, &c2, b_dims, &params, y)
+            }
+        }
+    }
+}
+
+/// `ADD`, int8, each input with its own scale and zero point, numpy
+/// broadcasting (`shape`, the op's rule's).
+fn check_add<'m>(
+    c: &Checker<'m>,
+    options: AddOptions,
+    shape: &OpShape,
+) -> Result<AddStep<'m>, TfliteError> {
+    let output = &c.output;
+    let a = c.input(0, "input1")?;
+    let b = c.input(1, "input2")?;
+    c.dtype("input1", &a, TensorType::Int8)?;
+    c.dtype("input2", &b, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    c.elements("output", output, shape.elements().unwrap_or(usize::MAX))?;
+    let (a_scale, a_zero_point) = c.per_tensor("input1", &a)?;
+    let (b_scale, b_zero_point) = c.per_tensor("input2", &b)?;
+    let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
+    let (output_min, output_max) =
+        c.clamp(options.fused_activation, output_scale, output_zero_point)?;
+    let params = add_params(
+        a_scale,
+        a_zero_point,
+        b_scale,
+        b_zero_point,
+        output_scale,
+        output_zero_point,
+        output_min,
+        output_max,
+    )?;
+    Ok(AddStep {
+        a: c.source("input1", &a)?,
+        b: c.source("input2", &b)?,
+        output: c.activation("output", output)?.range,
+        a_shape: crate::ops::shape_of(&c.op, "input1", &a)?,
+        b_shape: crate::ops::shape_of(&c.op, "input2", &b)?,
+        params,
+    })
 }
 
 #[cfg(test)]

@@ -5,10 +5,14 @@
 //! element type.
 
 use crate::error::TfliteError;
-use crate::model::{Model, Operator};
+use crate::interpreter::{Buffers, Checker, Step};
+use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{operand, operand_problem, shape_of, OpShape, MAX_DIMS};
-use crate::types::TensorType;
+use crate::options::Options;
+use crate::quant::QuantizedMultiplier;
+use crate::types::{BuiltinOp, TensorType};
 use crate::window::{length, product};
+use core::ops::Range;
 
 /// `ArgMaxOptions` / `ArgMinOptions`: the output's element type (TFLite
 /// Micro runs int32 only).
@@ -28,11 +32,31 @@ pub struct ArgMinMaxOptions {
     pub output_type: TensorType,
 }
 
-impl ArgMinMaxOptions {
-    /// The options decoded from the schema's `output_type` value.
-    pub(crate) fn from_schema(output_type: i8) -> Option<Self> {
-        TensorType::from_schema(output_type).map(|output_type| ArgMinMaxOptions { output_type })
-    }
+/// `ArgMaxOptions`' and `ArgMinOptions`' type values in the schema's
+/// `BuiltinOptions` union.
+const ARG_MAX_OPTIONS: u8 = 40;
+const ARG_MIN_OPTIONS: u8 = 57;
+
+/// Reads `ARG_MAX`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_arg_max_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    read(r, ARG_MAX_OPTIONS, "ArgMaxOptions")
+}
+
+/// Reads `ARG_MIN`'s options, as [`read_arg_max_options`].
+pub(crate) fn read_arg_min_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    read(r, ARG_MIN_OPTIONS, "ArgMinOptions")
+}
+
+/// The output type of a table of type `ty` (`name`); the schema's
+/// default is INT64 (4).
+fn read<'a>(r: &OptionsReader<'a>, ty: u8, name: &'static str) -> Result<Options<'a>, TfliteError> {
+    let value = match r.table(ty, name)? {
+        Some(t) => t.i8(0, 4).map_err(r.fault("output_type"))?,
+        None => 4,
+    };
+    let output_type = TensorType::from_schema(value).ok_or(r.enum_value(value, "output_type"))?;
+    Ok(Options::ArgMinMax(ArgMinMaxOptions { output_type }))
 }
 
 /// An input of `input_dims` seen as `[outer, axis, inner]` around the
@@ -124,12 +148,10 @@ pub fn arg_min_max_output_shape(input_dims: &[usize], axis: i32) -> Result<OpSha
     })
 }
 
-/// The `OPS` row's shape rule of `ARG_MAX` and `ARG_MIN`: the input and
-/// the constant int32 axis (input 1, one value).
-pub(crate) fn arg_min_max_output(
-    model: &Model<'_>,
-    op: &Operator<'_>,
-) -> Result<OpShape, TfliteError> {
+/// The shape rule of `ARG_MAX` and `ARG_MIN` (their rows'
+/// `output_shape`): the input and the constant int32 axis (input 1, one
+/// value), through [`arg_min_max_output_shape`].
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
     let input = operand(model, op, 0, "input")?;
     let x = shape_of(op, "input", &input)?;
     let axis = constant_axis(model, op)?;
@@ -240,4 +262,59 @@ fn arg_by<T: Copy>(
         *out = best_index as i32;
     }
     Ok(())
+}
+
+// The interpreter's step of the ops: `prepare` (their rows', in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `ARG_MAX`'s or `ARG_MIN`'s interpreter step: its int8 input's and
+/// int32 output's places in their arenas, its sizes, checked once by
+/// [`prepare`].
+pub(crate) struct ArgMinMaxStep {
+    input: Range<usize>,
+    output: Range<usize>,
+    dims: ArgMinMaxDims,
+    max: bool,
+}
+
+impl ArgMinMaxStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let x = b.int8.get(self.input).ok_or(b.overlap)?;
+        let y = b.int32.get_mut(self.output).ok_or(b.overlap)?;
+        if self.max {
+            arg_max(x, self.dims, y)
+        } else {
+            arg_min(x, self.dims, y)
+        }
+    }
+}
+
+/// The row's `prepare` of `ARG_MAX` and `ARG_MIN`: an int8 input, the
+/// axis a constant int32 of one value, an int32 output (TFLite Micro runs
+/// no other output type).
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::ArgMinMax(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    if options.output_type != TensorType::Int32 {
+        return Err(c.unsupported_option("output_type", options.output_type.name()));
+    }
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int32)?;
+    let x = shape_of(&c.op, "input", &input)?;
+    let dims = arg_min_max_dims(x.dims(), constant_axis(&c.model, &c.op)?)?;
+    Ok(Step::ArgMinMax(ArgMinMaxStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        dims,
+        max: c.op.op() == BuiltinOp::ARG_MAX,
+    }))
 }

@@ -8,11 +8,14 @@
 use crate::add::broadcast_shape;
 use crate::error::TfliteError;
 use crate::fully_connected::fully_connected_multiplier;
-use crate::model::{Model, Operator};
+use crate::interpreter::{split2, Buffers, Checker, Step};
+use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{operand, shape_of, OpShape, MAX_DIMS};
 use crate::options::Options;
 use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::types::TensorType;
 use crate::window::{length, product};
+use core::ops::Range;
 
 /// `BatchMatMulOptions`.
 ///
@@ -36,15 +39,27 @@ pub struct BatchMatMulOptions {
     pub asymmetric_quantize_inputs: bool,
 }
 
-impl BatchMatMulOptions {
-    /// The options from the schema's flags.
-    pub(crate) fn new(adj_x: bool, adj_y: bool, asymmetric_quantize_inputs: bool) -> Self {
-        BatchMatMulOptions {
-            adj_x,
-            adj_y,
-            asymmetric_quantize_inputs,
-        }
-    }
+/// `BatchMatMulOptions`' type value in the schema's `BuiltinOptions`
+/// union.
+const BATCH_MATMUL_OPTIONS: u8 = 101;
+
+/// Reads `BATCH_MATMUL`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(BATCH_MATMUL_OPTIONS, "BatchMatMulOptions")?;
+    let (adj_x, adj_y, asymmetric_quantize_inputs) = match t {
+        Some(t) => (
+            t.bool(0).map_err(r.fault("adj_x"))?,
+            t.bool(1).map_err(r.fault("adj_y"))?,
+            t.bool(2).map_err(r.fault("asymmetric_quantize_inputs"))?,
+        ),
+        None => (false, false, false),
+    };
+    Ok(Options::BatchMatMul(BatchMatMulOptions {
+        adj_x,
+        adj_y,
+        asymmetric_quantize_inputs,
+    }))
 }
 
 /// An int8 batch matrix product's parameters ([`batch_matmul_params`]).
@@ -210,12 +225,10 @@ pub fn batch_matmul_output_shape(
     })
 }
 
-/// The `OPS` row's shape rule of `BATCH_MATMUL`: its two operands and
-/// the options' `adj_x` / `adj_y`.
-pub(crate) fn batch_matmul_output(
-    model: &Model<'_>,
-    op: &Operator<'_>,
-) -> Result<OpShape, TfliteError> {
+/// `BATCH_MATMUL`'s shape rule (its row's `output_shape`): its two
+/// operands and the options' `adj_x` / `adj_y`, through
+/// [`batch_matmul_output_shape`].
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
     let lhs = operand(model, op, 0, "lhs")?;
     let rhs = operand(model, op, 1, "rhs")?;
     let (a, b) = (shape_of(op, "lhs", &lhs)?, shape_of(op, "rhs", &rhs)?);
@@ -316,4 +329,68 @@ pub fn batch_matmul_int8(
         }
     }
     Ok(())
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `BATCH_MATMUL`'s interpreter step: its operands' places in the int8
+/// arena, their shapes and its parameters, checked once by [`prepare`].
+pub(crate) struct BatchMatMulStep {
+    lhs: Range<usize>,
+    rhs: Range<usize>,
+    output: Range<usize>,
+    lhs_shape: OpShape,
+    rhs_shape: OpShape,
+    params: BatchMatMulParams,
+}
+
+impl BatchMatMulStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let (a, x, y) = split2(b.int8, &self.lhs, &self.rhs, &self.output).ok_or(overlap)?;
+        let (ls, rs) = (self.lhs_shape, self.rhs_shape);
+        batch_matmul_int8(a, ls.dims(), x, rs.dims(), &self.params, y)
+    }
+}
+
+/// `BATCH_MATMUL`'s row's `prepare`, int8: two activations, each with
+/// one scale and zero point, through [`batch_matmul_params`].
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::BatchMatMul(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    let output = &c.output;
+    let lhs = c.input(0, "lhs")?;
+    let rhs = c.input(1, "rhs")?;
+    c.dtype("lhs", &lhs, TensorType::Int8)?;
+    c.dtype("rhs", &rhs, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    let (lhs_scale, lhs_zero_point) = c.per_tensor("lhs", &lhs)?;
+    let (rhs_scale, rhs_zero_point) = c.per_tensor("rhs", &rhs)?;
+    let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
+    let params = batch_matmul_params(
+        lhs_scale,
+        lhs_zero_point,
+        rhs_scale,
+        rhs_zero_point,
+        output_scale,
+        output_zero_point,
+        options.adj_x,
+        options.adj_y,
+    )?;
+    Ok(Step::BatchMatMul(BatchMatMulStep {
+        lhs: c.activation("lhs", &lhs)?.range,
+        rhs: c.activation("rhs", &rhs)?.range,
+        output: c.activation("output", output)?.range,
+        lhs_shape: shape_of(&c.op, "lhs", &lhs)?,
+        rhs_shape: shape_of(&c.op, "rhs", &rhs)?,
+        params,
+    }))
 }

@@ -2,10 +2,33 @@
 //! `reference_integer_ops::ConvPerChannel` (per-channel or per-tensor
 //! requantization with the double rounding, the fused activation's clamp).
 
+use crate::array::Array;
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
+use crate::interpreter::dim;
+use crate::interpreter::split;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Quantized;
+use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
+use crate::model::OptionsReader;
+use crate::ops::need_rank;
+use crate::ops::operand;
+use crate::ops::operand_problem;
+use crate::ops::size;
+use crate::ops::spatial;
+use crate::ops::OpShape;
+use crate::options::Conv2dOptions;
+use crate::options::Options;
 use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::types::Activation;
+use crate::types::Padding;
+use crate::types::TensorType;
 use crate::values::Values;
 use crate::window::{at_least_1, length, product, Window};
+use core::ops::Range;
 
 /// The sizes of one convolution, NHWC: the input is `[batches,
 /// input_height, input_width, input_depth]`, the filter `[output_depth,
@@ -363,4 +386,210 @@ fn check(
         length("multipliers", dims.output_depth, params.multipliers.len())?;
     }
     Ok(())
+}
+
+/// `CONV_2D`'s options table in the schema's `BuiltinOptions` union.
+const CONV_2D_OPTIONS: u8 = 1;
+
+/// Reads `CONV_2D`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(CONV_2D_OPTIONS, "Conv2DOptions")?;
+    let (pad, sw, sh, act, dw, dh) = match t {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("padding"))?,
+            t.i32(1, 0).map_err(r.fault("stride_w"))?,
+            t.i32(2, 0).map_err(r.fault("stride_h"))?,
+            t.i8(3, 0).map_err(r.fault("fused_activation_function"))?,
+            t.i32(4, 1).map_err(r.fault("dilation_w_factor"))?,
+            t.i32(5, 1).map_err(r.fault("dilation_h_factor"))?,
+        ),
+        None => (0, 0, 0, 0, 1, 1),
+    };
+    Ok(Options::Conv2d(Conv2dOptions {
+        padding: Padding::from_schema(pad).ok_or(r.enum_value(pad, "padding"))?,
+        stride_w: r.at_least_1(sw, "stride_w")?,
+        stride_h: r.at_least_1(sh, "stride_h")?,
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+        dilation_w: r.at_least_1(dw, "dilation_w_factor")?,
+        dilation_h: r.at_least_1(dh, "dilation_h_factor")?,
+    }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `CONV_2D`: an NHWC input `[B, H, W, C]` and a filter `[O, KH, KW, C]`
+/// give `[B, OH, OW, O]`, `OH` and `OW` as the padding, strides and
+/// dilations give ([`conv_axis`]).
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let Options::Conv2d(o) = op.options() else {
+        return Err(TfliteError::OptionsMismatch {
+            place: crate::error::Place::Operator {
+                index: op.index(),
+                op: Some(op.op()),
+            },
+            expected: "Conv2DOptions",
+            found: 0,
+        });
+    };
+    let input = operand(model, op, 0, "input")?;
+    let filter = operand(model, op, 1, "filter")?;
+    let x = need_rank(op, "input", &input, 4)?;
+    let f = need_rank(op, "filter", &filter, 4)?;
+    if f.dims[3] != x.dims[3] {
+        return Err(operand_problem(
+            op,
+            "filter",
+            &filter,
+            OperandProblem::DimSize {
+                axis: 3,
+                expected: x.dims[3],
+                found: f.dims[3],
+            },
+        ));
+    }
+    let ((rows, _), (columns, _)) = spatial(
+        o.padding,
+        &x,
+        (f.dims[1], f.dims[2]),
+        (size(o.stride_h), size(o.stride_w)),
+        (size(o.dilation_h), size(o.dilation_w)),
+    )?;
+    Ok(OpShape {
+        dims: [x.dims[0], rows, columns, f.dims[0], 0, 0],
+        rank: 4,
+    })
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// Its row's `multipliers`: one per output channel, the filter's dim 0.
+pub(crate) fn multipliers(model: &Model<'_>, op: &Operator<'_>) -> usize {
+    crate::ops::weight_channels(model, op, 0)
+}
+
+/// `CONV_2D`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Conv2d(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    check_conv_2d(c, options, scratch).map(Step::Conv2d)
+}
+
+/// `conv`'s interpreter step: its operands' places in the arena and its
+/// constants, checked once by [`prepare`].
+pub(crate) struct Conv2dStep<'m> {
+    input: Range<usize>,
+    output: Range<usize>,
+    filter: Array<'m, i8>,
+    bias: Option<Array<'m, i32>>,
+    dims: Conv2dDims,
+    strides: (usize, usize),
+    dilations: (usize, usize),
+    pads: (usize, usize),
+    quantization: Quantized,
+}
+
+impl Conv2dStep<'_> {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let multipliers: &[QuantizedMultiplier] = b.multipliers;
+        let multipliers_of = |q: &Quantized| multipliers.get(..q.channels).unwrap_or(&[]);
+        let Conv2dStep {
+            input,
+            output,
+            filter,
+            bias,
+            dims,
+            strides,
+            dilations,
+            pads,
+            quantization: q,
+        } = self;
+        let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+        let params = Conv2dParams {
+            stride_height: strides.0,
+            stride_width: strides.1,
+            dilation_height: dilations.0,
+            dilation_width: dilations.1,
+            pad_top: pads.0,
+            pad_left: pads.1,
+            input_zero_point: q.input_zero_point,
+            output_zero_point: q.output_zero_point,
+            multipliers: multipliers_of(&q),
+            output_min: q.output_min,
+            output_max: q.output_max,
+            rounding: Rounding::Double,
+        };
+        conv_2d_int8(x, &filter, bias.as_ref(), dims, &params, y)
+    }
+}
+
+/// `CONV_2D`, int8: NHWC input, filter `[O, KH, KW, C]` with zero
+/// point 0, per-tensor or per-channel (axis 0); the output's shape
+/// checked by the op's rule before.
+fn check_conv_2d<'m>(
+    c: &Checker<'m>,
+    options: Conv2dOptions,
+    scratch: &mut [QuantizedMultiplier],
+) -> Result<Conv2dStep<'m>, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    let filter = c.input(1, "filter")?;
+    let bias = c.optional(2);
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("filter", &filter, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    c.constant("filter", &filter)?;
+    let x = crate::ops::need_rank(&c.op, "input", &input, 4)?;
+    let output_depth = dim(&filter, 0);
+    let size = |v: i32| usize::try_from(v).unwrap_or(0);
+    let strides = (size(options.stride_h), size(options.stride_w));
+    let dilations = (size(options.dilation_h), size(options.dilation_w));
+    let ((rows, pad_top), (columns, pad_left)) = spatial(
+        options.padding,
+        &x,
+        (dim(&filter, 1), dim(&filter, 2)),
+        strides,
+        dilations,
+    )?;
+    let quantization = c.filter_quantization(
+        (&input, &filter, bias.as_ref()),
+        0,
+        output_depth,
+        options.fused_activation,
+        scratch,
+    )?;
+    Ok(Conv2dStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        filter: filter.data_as().unwrap_or_else(Array::empty),
+        bias: bias.and_then(|b| b.data_as()),
+        dims: Conv2dDims {
+            batches: dim(&input, 0),
+            input_height: dim(&input, 1),
+            input_width: dim(&input, 2),
+            input_depth: dim(&input, 3),
+            filter_height: dim(&filter, 1),
+            filter_width: dim(&filter, 2),
+            output_height: rows,
+            output_width: columns,
+            output_depth,
+        },
+        strides,
+        dilations,
+        pads: (pad_top, pad_left),
+        quantization,
+    })
 }

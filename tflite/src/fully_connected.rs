@@ -3,10 +3,31 @@
 //! output zero point and the fused activation's clamp) and f32 (bias and
 //! the fused activation's clamp).
 
+use crate::array::Array;
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
+use crate::interpreter::dim;
+use crate::interpreter::split;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Quantized;
+use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
+use crate::model::OptionsReader;
+use crate::ops::need_rank;
+use crate::ops::operand;
+use crate::ops::operand_problem;
+use crate::ops::shape_of;
+use crate::ops::OpShape;
+use crate::options::FullyConnectedOptions;
+use crate::options::Options;
 use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};
 use crate::types::Activation;
+use crate::types::TensorType;
+use crate::types::WeightsFormat;
 use crate::values::Values;
+use core::ops::Range;
 
 /// The sizes of one fully connected layer: `batches` rows of `input_dim`
 /// inputs, `units` outputs each; the weights are `[units, input_dim]`.
@@ -474,4 +495,259 @@ where
         }
     }
     Ok(())
+}
+
+/// `FULLY_CONNECTED`'s options table in the schema's `BuiltinOptions` union.
+const FULLY_CONNECTED_OPTIONS: u8 = 8;
+
+/// Reads `FULLY_CONNECTED`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(FULLY_CONNECTED_OPTIONS, "FullyConnectedOptions")?;
+    let (act, format, keep, asym) = match t {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
+            t.i8(1, 0).map_err(r.fault("weights_format"))?,
+            t.bool(2).map_err(r.fault("keep_num_dims"))?,
+            t.bool(3).map_err(r.fault("asymmetric_quantize_inputs"))?,
+        ),
+        None => (0, 0, false, false),
+    };
+    Ok(Options::FullyConnected(FullyConnectedOptions {
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+        weights_format: WeightsFormat::from_schema(format)
+            .ok_or(r.enum_value(format, "weights_format"))?,
+        keep_num_dims: keep,
+        asymmetric_quantize_inputs: asym,
+    }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `FULLY_CONNECTED`: weights `[units, depth]`; the input read as rows of
+/// `depth` gives `[rows, units]` (keep_num_dims: the input's leading dims
+/// and `units`).
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let input = operand(model, op, 0, "input")?;
+    let weights = operand(model, op, 1, "weights")?;
+    let w = need_rank(op, "weights", &weights, 2)?;
+    let (units, depth) = (w.dims[0], w.dims[1]);
+    let x = shape_of(op, "input", &input)?;
+    let elements = x.elements().unwrap_or(usize::MAX);
+    if depth == 0 || !elements.is_multiple_of(depth) {
+        return Err(operand_problem(
+            op,
+            "input",
+            &input,
+            OperandProblem::Elements {
+                expected: depth,
+                found: elements,
+            },
+        ));
+    }
+    let keep = matches!(op.options(), Options::FullyConnected(o) if o.keep_num_dims);
+    let last = x.rank.checked_sub(1);
+    match last {
+        Some(last) if keep && x.dims.get(last) == Some(&depth) => {
+            let mut out = x;
+            if let Some(d) = out.dims.get_mut(last) {
+                *d = units;
+            }
+            Ok(out)
+        }
+        _ => Ok(OpShape {
+            dims: [elements / depth, units, 0, 0, 0, 0],
+            rank: 2,
+        }),
+    }
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// Its row's `multipliers`: one per output channel, the weights' dim 0.
+pub(crate) fn multipliers(model: &Model<'_>, op: &Operator<'_>) -> usize {
+    crate::ops::weight_channels(model, op, 0)
+}
+
+/// `FULLY_CONNECTED`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::FullyConnected(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    check_fully_connected(c, options, scratch).map(Step::FullyConnected)
+}
+
+/// `fully_connected`'s interpreter steps: operands' places in the arena and
+/// constants, checked once by [`prepare`].
+pub(crate) enum FullyConnectedStep<'m> {
+    Int8 {
+        input: Range<usize>,
+        output: Range<usize>,
+        weights: Array<'m, i8>,
+        bias: Option<Array<'m, i32>>,
+        dims: FullyConnectedDims,
+        quantization: Quantized,
+    },
+    F32 {
+        input: Range<usize>,
+        output: Range<usize>,
+        weights: Array<'m, f32>,
+        bias: Option<Array<'m, f32>>,
+        dims: FullyConnectedDims,
+        range: (f32, f32),
+    },
+}
+
+impl FullyConnectedStep<'_> {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let float32 = &mut *b.float32;
+        let multipliers: &[QuantizedMultiplier] = b.multipliers;
+        let multipliers_of = |q: &Quantized| multipliers.get(..q.channels).unwrap_or(&[]);
+        let fc_rounding = b.fc_rounding;
+        match self {
+            FullyConnectedStep::Int8 {
+                input,
+                output,
+                weights,
+                bias,
+                dims,
+                quantization: q,
+            } => {
+                let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+                let params = FullyConnectedParams {
+                    input_zero_point: q.input_zero_point,
+                    weights_zero_point: q.weights_zero_point,
+                    output_zero_point: q.output_zero_point,
+                    multipliers: multipliers_of(&q),
+                    output_min: q.output_min,
+                    output_max: q.output_max,
+                    rounding: fc_rounding,
+                };
+                fully_connected_int8(x, &weights, bias.as_ref(), dims, &params, y)
+            }
+            FullyConnectedStep::F32 {
+                input,
+                output,
+                weights,
+                bias,
+                dims,
+                range: (lo, hi),
+            } => {
+                let (x, y) = split(float32, &input, &output).ok_or(overlap)?;
+                fully_connected_f32(x, &weights, bias.as_ref(), dims, lo, hi, y)
+            }
+        }
+    }
+}
+
+/// `FULLY_CONNECTED`: int8 (per-tensor or per-channel weights) or f32;
+/// weights `[units, input_dim]`, the input read as rows of `input_dim`.
+fn check_fully_connected<'m>(
+    c: &Checker<'m>,
+    options: FullyConnectedOptions,
+    scratch: &mut [QuantizedMultiplier],
+) -> Result<FullyConnectedStep<'m>, TfliteError> {
+    if options.weights_format != WeightsFormat::Default {
+        return Err(c.unsupported_option("weights format", options.weights_format.name()));
+    }
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    let weights = c.input(1, "weights")?;
+    let bias = c.optional(2);
+    c.rank("weights", &weights, 2)?;
+    c.constant("weights", &weights)?;
+    let (units, input_dim) = (dim(&weights, 0), dim(&weights, 1));
+    if input_dim == 0 || !input.elements().is_multiple_of(input_dim) {
+        return Err(c.fail(
+            "input",
+            &input,
+            OperandProblem::Elements {
+                expected: input_dim,
+                found: input.elements(),
+            },
+        ));
+    }
+    let dims = FullyConnectedDims {
+        batches: input.elements() / input_dim,
+        input_dim,
+        units,
+    };
+    c.elements("output", output, dims.batches.saturating_mul(units))?;
+    if let Some(bias) = &bias {
+        c.elements("bias", bias, units)?;
+        c.constant("bias", bias)?;
+    }
+    let input_slot = c.activation("input", &input)?;
+    let output_slot = c.activation("output", output)?;
+    match input.dtype() {
+        TensorType::Float32 => {
+            c.dtype("weights", &weights, TensorType::Float32)?;
+            c.dtype("output", output, TensorType::Float32)?;
+            if let Some(bias) = &bias {
+                c.dtype("bias", bias, TensorType::Float32)?;
+            }
+            Ok(FullyConnectedStep::F32 {
+                input: input_slot.range,
+                output: output_slot.range,
+                weights: weights.data_as().unwrap_or_else(Array::empty),
+                bias: bias.and_then(|b| b.data_as()),
+                dims,
+                range: activation_range_f32(options.fused_activation)?,
+            })
+        }
+        TensorType::Int8 => {
+            c.dtype("weights", &weights, TensorType::Int8)?;
+            c.dtype("output", output, TensorType::Int8)?;
+            if let Some(bias) = &bias {
+                c.dtype("bias", bias, TensorType::Int32)?;
+            }
+            let (input_scale, input_zero_point) = c.per_tensor("input", &input)?;
+            let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
+            let (scales, weights_zero_point) = c.channel_scales("weights", &weights, 0, units)?;
+            let channels = c.write_multipliers(
+                "weights",
+                &weights,
+                scales,
+                (input_scale, output_scale),
+                scratch,
+            )?;
+            let (output_min, output_max) =
+                c.clamp(options.fused_activation, output_scale, output_zero_point)?;
+            Ok(FullyConnectedStep::Int8 {
+                input: input_slot.range,
+                output: output_slot.range,
+                weights: weights.data_as().unwrap_or_else(Array::empty),
+                bias: bias.and_then(|b| b.data_as()),
+                dims,
+                quantization: Quantized {
+                    input_zero_point,
+                    weights_zero_point,
+                    output_zero_point,
+                    output_min,
+                    output_max,
+                    channels,
+                },
+            })
+        }
+        found => Err(c.fail(
+            "input",
+            &input,
+            OperandProblem::Dtype {
+                expected: TensorType::Int8,
+                found,
+            },
+        )),
+    }
 }

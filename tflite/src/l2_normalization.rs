@@ -5,12 +5,18 @@
 //! quantization the converter gives, which TFLite Micro assumes without
 //! checking).
 
-use crate::error::TfliteError;
+use crate::error::{OperandProblem, TfliteError};
+use crate::interpreter::{dim, split, Buffers, Checker, Step};
+use crate::model::OptionsReader;
+use crate::ops::OpShape;
+use crate::options::Options;
 use crate::quant::{
     inv_sqrt_multiplier, rounding_divide_by_pot, saturating_rounding_doubling_high_mul,
+    QuantizedMultiplier,
 };
-use crate::types::Activation;
+use crate::types::{Activation, TensorType};
 use crate::window::length;
+use core::ops::Range;
 
 /// `L2NormOptions`.
 ///
@@ -29,11 +35,20 @@ pub struct L2NormOptions {
     pub fused_activation: Activation,
 }
 
-impl L2NormOptions {
-    /// The options from the schema's activation.
-    pub(crate) fn new(fused_activation: Activation) -> Self {
-        L2NormOptions { fused_activation }
-    }
+/// `L2NormOptions`' type value in the schema's `BuiltinOptions` union.
+const L2_NORM_OPTIONS: u8 = 12;
+
+/// Reads `L2_NORMALIZATION`'s options (its row's `read_options`, called
+/// by [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let act = match r.table(L2_NORM_OPTIONS, "L2NormOptions")? {
+        Some(t) => t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
+        None => 0,
+    };
+    Ok(Options::L2Norm(L2NormOptions {
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+    }))
 }
 
 /// An int8 L2 normalization's parameters ([`l2_normalization_params`]).
@@ -143,4 +158,66 @@ pub fn l2_normalization_int8(
         }
     }
     Ok(())
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `L2_NORMALIZATION`'s interpreter step: its operands' places in the
+/// int8 arena, its rows' length and its parameters, checked once by
+/// [`prepare`].
+pub(crate) struct L2NormalizationStep {
+    input: Range<usize>,
+    output: Range<usize>,
+    depth: usize,
+    params: L2NormalizationParams,
+}
+
+impl L2NormalizationStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let (x, y) = split(b.int8, &self.input, &self.output).ok_or(overlap)?;
+        l2_normalization_int8(x, self.depth, &self.params, y)
+    }
+}
+
+/// `L2_NORMALIZATION`'s row's `prepare`, int8 over the last axis: no
+/// fused activation (TFLite Micro runs none), the output quantized as
+/// 1/128 from 0 (what the kernel writes: TFLite Micro assumes it, this
+/// checks it).
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::L2Norm(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    if options.fused_activation != Activation::None {
+        return Err(c.unsupported_option("fused activation", options.fused_activation.name()));
+    }
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    let (_, input_zero_point) = c.per_tensor("input", &input)?;
+    if c.per_tensor("output", output)? != (1.0 / 128.0, 0) {
+        return Err(c.fail(
+            "output",
+            output,
+            OperandProblem::Quantization(
+                "is not scale 1/128 and zero point 0 (what TFLite Micro's int8 L2_NORMALIZATION writes)",
+            ),
+        ));
+    }
+    let rank = input.shape().len();
+    let depth = if rank == 0 { 1 } else { dim(&input, rank - 1) };
+    Ok(Step::L2Normalization(L2NormalizationStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        depth,
+        params: l2_normalization_params(input_zero_point)?,
+    }))
 }

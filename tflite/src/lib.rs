@@ -34,7 +34,7 @@
 //! let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite"));
 //! let model = Model::parse(bytes)?;
 //! let mut activations = [0f32; 34]; // Interpreter::arena_sizes(&model)?.float32
-//! let arena = Arena { int8: &mut [], float32: &mut activations, multipliers: &mut [] };
+//! let arena = Arena { int8: &mut [], float32: &mut activations, multipliers: &mut [], ..Arena::default() };
 //! let mut interpreter = Interpreter::new(model, arena, Arithmetic::Micro)?;
 //! interpreter.set_input(0, TensorData::Float32(&[0.5]))?;
 //! interpreter.invoke()?;

@@ -3,13 +3,17 @@
 //! the output is quantized as 16/256 from 127 (TFLite Micro refuses any
 //! other), `y = x − max − ln Σ exp(x − max)`.
 
-use crate::error::TfliteError;
+use crate::error::{OperandProblem, TfliteError};
+use crate::interpreter::{dim, split, Buffers, Checker, Step};
+use crate::ops::OpShape;
 use crate::quant::{
     exp_on_negative_values_q5, log_x_for_x_at_least_1, multiply_by_quantized_multiplier,
     quantize_multiplier, rounding_divide_by_pot, QuantizedMultiplier, Rounding,
 };
 use crate::softmax::softmax_params;
+use crate::types::TensorType;
 use crate::window::length;
+use core::ops::Range;
 
 /// The output scale TFLite Micro requires of an int8 `LOG_SOFTMAX`.
 pub const LOG_SOFTMAX_OUTPUT_SCALE: f32 = 16.0 / 256.0;
@@ -176,4 +180,63 @@ pub fn log_softmax_int8(
         }
     }
     Ok(())
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `LOG_SOFTMAX`'s interpreter step: its operands' places in the int8
+/// arena, its rows' length and its parameters, checked once by
+/// [`prepare`].
+pub(crate) struct LogSoftmaxStep {
+    input: Range<usize>,
+    output: Range<usize>,
+    depth: usize,
+    params: LogSoftmaxParams,
+}
+
+impl LogSoftmaxStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let (x, y) = split(b.int8, &self.input, &self.output).ok_or(overlap)?;
+        log_softmax_int8(x, self.depth, &self.params, y)
+    }
+}
+
+/// `LOG_SOFTMAX`'s row's `prepare`, int8 over the last axis: the output
+/// quantized as 16/256 from 127 (TFLite Micro's requirement), the rest
+/// through [`log_softmax_params`].
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    let (input_scale, _) = c.per_tensor("input", &input)?;
+    let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
+    if output_scale != LOG_SOFTMAX_OUTPUT_SCALE
+        || output_zero_point != LOG_SOFTMAX_OUTPUT_ZERO_POINT
+    {
+        return Err(c.fail(
+            "output",
+            output,
+            OperandProblem::Quantization(
+                "is not scale 16/256 and zero point 127 (TFLite Micro's int8 LOG_SOFTMAX)",
+            ),
+        ));
+    }
+    let params = log_softmax_params(input_scale, output_scale, output_zero_point)?;
+    let rank = input.shape().len();
+    let depth = if rank == 0 { 1 } else { dim(&input, rank - 1) };
+    Ok(Step::LogSoftmax(LogSoftmaxStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        depth,
+        params,
+    }))
 }

@@ -3,11 +3,19 @@
 //! the input rescaled to Q4.27, written to an output of scale 1/256 and
 //! zero point −128.
 
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
+use crate::interpreter::split;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Step;
+use crate::ops::OpShape;
 use crate::quant::{
     exp_on_negative_values, one_over_one_plus_x, quantize_multiplier, rounding_divide_by_pot,
     QuantizedMultiplier, Rounding, Scale,
 };
+use crate::types::TensorType;
+use core::ops::Range;
 
 /// Integer bits of the rescaled input (TFLite's `kInputIntegerBits`):
 /// Q4.27.
@@ -210,4 +218,70 @@ fn logistic_q4(a: i32) -> i32 {
     } else {
         i32::MAX.wrapping_sub(positive)
     }
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `LOGISTIC`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    check_logistic(c).map(Step::Logistic)
+}
+
+/// `logistic`'s interpreter step: its operands' places in the arena and its
+/// constants, checked once by [`prepare`].
+pub(crate) struct LogisticStep {
+    input: Range<usize>,
+    output: Range<usize>,
+    params: LogisticParams,
+}
+
+impl LogisticStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let LogisticStep {
+            input,
+            output,
+            params,
+        } = self;
+        let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+        logistic_int8(x, &params, y)
+    }
+}
+
+/// `LOGISTIC`, int8; the output at scale 1/256 and zero point −128.
+fn check_logistic<'m>(c: &Checker<'m>) -> Result<LogisticStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    let (input_scale, input_zero_point) = c.per_tensor("input", &input)?;
+    let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
+    let params = logistic_params(
+        input_scale,
+        input_zero_point,
+        output_scale,
+        output_zero_point,
+    )
+    .map_err(|_| {
+        c.fail(
+            "output",
+            output,
+            OperandProblem::Quantization(
+                "is not scale 1/256 and zero point −128 (TFLite's int8 logistic)",
+            ),
+        )
+    })?;
+    Ok(LogisticStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        params,
+    })
 }

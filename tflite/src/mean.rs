@@ -2,7 +2,10 @@
 //! Keras's `GlobalAveragePooling2D` converts to), as TFLite Micro's reduce
 //! kernel computes it (`reference_ops::QuantizedMeanOrSum`): the sum, less
 //! the input's zero point per element, requantized by `input_scale /
-//! output_scale / count` folded into one multiplier.
+//! output_scale / count` folded into one multiplier. Its parameters serve
+//! the mean over any axes too ([`mean_or_sum_int8`](crate::mean_or_sum_int8)
+//! in `reduce.rs`, where the op's options, shape rule and interpreter step
+//! are), which runs this kernel for axes 1 and 2 of a rank-4 input.
 
 use crate::error::TfliteError;
 use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};

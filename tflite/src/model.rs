@@ -4,12 +4,9 @@
 use crate::array::{Array, LeNumber};
 use crate::error::{Name, Place, TfliteError};
 use crate::flatbuffer::{bytes_at, u32_at, Fault, Table, Vector};
-use crate::options::{
-    AddOptions, ArgMinMaxOptions, BatchMatMulOptions, Conv2dOptions, DepthwiseConv2dOptions,
-    FullyConnectedOptions, L2NormOptions, Options, Pool2dOptions, ReducerOptions, ReshapeOptions,
-    ResizeOptions, SoftmaxOptions, TransposeConvOptions,
-};
-use crate::types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
+use crate::ops::op_row;
+use crate::options::Options;
+use crate::types::{BuiltinOp, TensorType};
 
 /// A `.tflite` model, read in place from its bytes (a FlatBuffer of
 /// TFLite's schema.fbs): subgraph 0's tensors, operators, inputs and
@@ -137,7 +134,7 @@ struct OpCode<'a> {
 
 /// `Array::new` on a vector read as 4- or 8-byte elements: its byte length
 /// is a whole number of them by construction.
-fn array<'a, T: LeNumber>(v: Vector<'a>) -> Array<'a, T> {
+pub(crate) fn array<'a, T: LeNumber>(v: Vector<'a>) -> Array<'a, T> {
     Array::new(v.bytes()).unwrap_or_else(Array::empty)
 }
 
@@ -621,29 +618,79 @@ impl<'a> Model<'a> {
     }
 }
 
-/// The schema's `BuiltinOptions` union: the type values of the options the
-/// reader decodes.
-const CONV_2D_OPTIONS: u8 = 1;
-const DEPTHWISE_CONV_2D_OPTIONS: u8 = 2;
-const POOL_2D_OPTIONS: u8 = 5;
-const FULLY_CONNECTED_OPTIONS: u8 = 8;
-const SOFTMAX_OPTIONS: u8 = 9;
-const ADD_OPTIONS: u8 = 11;
-const RESHAPE_OPTIONS: u8 = 17;
-const REDUCER_OPTIONS: u8 = 27;
-// the ops of reduce.rs, arg_min_max.rs, resize.rs, transpose_conv.rs,
-// batch_matmul.rs and l2_normalization.rs
-const L2_NORM_OPTIONS: u8 = 12;
-const RESIZE_BILINEAR_OPTIONS: u8 = 15;
-const ARG_MAX_OPTIONS: u8 = 40;
-const TRANSPOSE_CONV_OPTIONS: u8 = 49;
-const ARG_MIN_OPTIONS: u8 = 57;
-const RESIZE_NEAREST_NEIGHBOR_OPTIONS: u8 = 74;
-const BATCH_MATMUL_OPTIONS: u8 = 101;
+/// What an op's options decoder reads: the operator's options table, of
+/// the type the file names, and where it is (for errors).
+pub(crate) struct OptionsReader<'a> {
+    pub(crate) options_type: u8,
+    pub(crate) table: Option<Table<'a>>,
+    pub(crate) place: Place,
+    pub(crate) len: usize,
+}
 
-/// The options of an operator of `op`: decoded for the ops the reader
-/// knows, whose options must then be of their own type (or absent:
-/// the schema's defaults); `Other` for the rest.
+impl<'a> OptionsReader<'a> {
+    /// The options table, which must be of type `ty` (the schema's
+    /// `name`) or absent (`None`: the schema's defaults).
+    pub(crate) fn table(
+        &self,
+        ty: u8,
+        name: &'static str,
+    ) -> Result<Option<Table<'a>>, TfliteError> {
+        if self.options_type == ty || self.options_type == 0 {
+            Ok(self.table.filter(|_| self.options_type == ty))
+        } else {
+            Err(TfliteError::OptionsMismatch {
+                place: self.place,
+                expected: name,
+                found: self.options_type,
+            })
+        }
+    }
+
+    /// The error a layout fault becomes while reading option `what`.
+    pub(crate) fn fault(&self, what: &'static str) -> impl Fn(Fault) -> TfliteError {
+        let (place, len) = (self.place, self.len);
+        move |f: Fault| TfliteError::from_fault(f, place, what, len)
+    }
+
+    /// The error: option `what` holds `value`, outside its schema enum.
+    pub(crate) fn enum_value(&self, value: i8, what: &'static str) -> TfliteError {
+        TfliteError::UnknownEnum {
+            place: self.place,
+            what,
+            value,
+        }
+    }
+
+    /// `value` of option `what`, which must be at least 1.
+    pub(crate) fn at_least_1(&self, value: i32, what: &'static str) -> Result<i32, TfliteError> {
+        if value >= 1 {
+            Ok(value)
+        } else {
+            Err(TfliteError::BadOption {
+                place: self.place,
+                what,
+                value,
+            })
+        }
+    }
+}
+
+/// The options of an op whose kernel reads none (its row's
+/// `read_options`): `None`, or `Other` when the file gives a table.
+pub(crate) fn no_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    Ok(if r.options_type == 0 {
+        Options::None
+    } else {
+        Options::Other {
+            options_type: r.options_type,
+        }
+    })
+}
+
+/// The options of an operator of `op`: decoded by its row's
+/// `read_options` for the ops shapecheck runs, whose options must then be
+/// of their own type (or absent: the schema's defaults); `None` or
+/// `Other` for the rest.
 fn read_options<'a>(
     op: BuiltinOp,
     options_type: u8,
@@ -651,234 +698,16 @@ fn read_options<'a>(
     place: Place,
     len: usize,
 ) -> Result<Options<'a>, TfliteError> {
-    let at = |what: &'static str| move |f: Fault| TfliteError::from_fault(f, place, what, len);
-    let expect = |ty: u8, name: &'static str| {
-        if options_type == ty || options_type == 0 {
-            Ok(table.filter(|_| options_type == ty))
-        } else {
-            Err(TfliteError::OptionsMismatch {
-                place,
-                expected: name,
-                found: options_type,
-            })
-        }
+    let reader = OptionsReader {
+        options_type,
+        table,
+        place,
+        len,
     };
-    let enum_value =
-        |value: i8, what: &'static str| TfliteError::UnknownEnum { place, what, value };
-    let at_least_1 = |value: i32, what: &'static str| {
-        if value >= 1 {
-            Ok(value)
-        } else {
-            Err(TfliteError::BadOption { place, what, value })
-        }
-    };
-    Ok(match op {
-        BuiltinOp::FULLY_CONNECTED => {
-            let t = expect(FULLY_CONNECTED_OPTIONS, "FullyConnectedOptions")?;
-            let (act, format, keep, asym) = match t {
-                Some(t) => (
-                    t.i8(0, 0).map_err(at("fused_activation_function"))?,
-                    t.i8(1, 0).map_err(at("weights_format"))?,
-                    t.bool(2).map_err(at("keep_num_dims"))?,
-                    t.bool(3).map_err(at("asymmetric_quantize_inputs"))?,
-                ),
-                None => (0, 0, false, false),
-            };
-            Options::FullyConnected(FullyConnectedOptions {
-                fused_activation: Activation::from_schema(act)
-                    .ok_or(enum_value(act, "fused_activation_function"))?,
-                weights_format: WeightsFormat::from_schema(format)
-                    .ok_or(enum_value(format, "weights_format"))?,
-                keep_num_dims: keep,
-                asymmetric_quantize_inputs: asym,
-            })
-        }
-        BuiltinOp::DEPTHWISE_CONV_2D => {
-            let t = expect(DEPTHWISE_CONV_2D_OPTIONS, "DepthwiseConv2DOptions")?;
-            let (pad, sw, sh, mult, act, dw, dh) = match t {
-                Some(t) => (
-                    t.i8(0, 0).map_err(at("padding"))?,
-                    t.i32(1, 0).map_err(at("stride_w"))?,
-                    t.i32(2, 0).map_err(at("stride_h"))?,
-                    t.i32(3, 0).map_err(at("depth_multiplier"))?,
-                    t.i8(4, 0).map_err(at("fused_activation_function"))?,
-                    t.i32(5, 1).map_err(at("dilation_w_factor"))?,
-                    t.i32(6, 1).map_err(at("dilation_h_factor"))?,
-                ),
-                None => (0, 0, 0, 0, 0, 1, 1),
-            };
-            Options::DepthwiseConv2d(DepthwiseConv2dOptions {
-                padding: Padding::from_schema(pad).ok_or(enum_value(pad, "padding"))?,
-                stride_w: at_least_1(sw, "stride_w")?,
-                stride_h: at_least_1(sh, "stride_h")?,
-                depth_multiplier: mult,
-                fused_activation: Activation::from_schema(act)
-                    .ok_or(enum_value(act, "fused_activation_function"))?,
-                dilation_w: at_least_1(dw, "dilation_w_factor")?,
-                dilation_h: at_least_1(dh, "dilation_h_factor")?,
-            })
-        }
-        BuiltinOp::RESHAPE => {
-            let t = expect(RESHAPE_OPTIONS, "ReshapeOptions")?;
-            let new_shape = match t {
-                Some(t) => Some(array(t.vector(0, 4).map_err(at("new_shape"))?)),
-                None => None,
-            };
-            Options::Reshape(ReshapeOptions { new_shape })
-        }
-        BuiltinOp::SOFTMAX => {
-            let t = expect(SOFTMAX_OPTIONS, "SoftmaxOptions")?;
-            let beta = match t {
-                Some(t) => t.f32(0, 0.0).map_err(at("beta"))?,
-                None => 0.0,
-            };
-            Options::Softmax(SoftmaxOptions { beta })
-        }
-        BuiltinOp::CONV_2D => {
-            let t = expect(CONV_2D_OPTIONS, "Conv2DOptions")?;
-            let (pad, sw, sh, act, dw, dh) = match t {
-                Some(t) => (
-                    t.i8(0, 0).map_err(at("padding"))?,
-                    t.i32(1, 0).map_err(at("stride_w"))?,
-                    t.i32(2, 0).map_err(at("stride_h"))?,
-                    t.i8(3, 0).map_err(at("fused_activation_function"))?,
-                    t.i32(4, 1).map_err(at("dilation_w_factor"))?,
-                    t.i32(5, 1).map_err(at("dilation_h_factor"))?,
-                ),
-                None => (0, 0, 0, 0, 1, 1),
-            };
-            Options::Conv2d(Conv2dOptions {
-                padding: Padding::from_schema(pad).ok_or(enum_value(pad, "padding"))?,
-                stride_w: at_least_1(sw, "stride_w")?,
-                stride_h: at_least_1(sh, "stride_h")?,
-                fused_activation: Activation::from_schema(act)
-                    .ok_or(enum_value(act, "fused_activation_function"))?,
-                dilation_w: at_least_1(dw, "dilation_w_factor")?,
-                dilation_h: at_least_1(dh, "dilation_h_factor")?,
-            })
-        }
-        BuiltinOp::AVERAGE_POOL_2D | BuiltinOp::MAX_POOL_2D => {
-            let t = expect(POOL_2D_OPTIONS, "Pool2DOptions")?;
-            let (pad, sw, sh, fw, fh, act) = match t {
-                Some(t) => (
-                    t.i8(0, 0).map_err(at("padding"))?,
-                    t.i32(1, 0).map_err(at("stride_w"))?,
-                    t.i32(2, 0).map_err(at("stride_h"))?,
-                    t.i32(3, 0).map_err(at("filter_width"))?,
-                    t.i32(4, 0).map_err(at("filter_height"))?,
-                    t.i8(5, 0).map_err(at("fused_activation_function"))?,
-                ),
-                None => (0, 0, 0, 0, 0, 0),
-            };
-            Options::Pool2d(Pool2dOptions {
-                padding: Padding::from_schema(pad).ok_or(enum_value(pad, "padding"))?,
-                stride_w: at_least_1(sw, "stride_w")?,
-                stride_h: at_least_1(sh, "stride_h")?,
-                filter_width: at_least_1(fw, "filter_width")?,
-                filter_height: at_least_1(fh, "filter_height")?,
-                fused_activation: Activation::from_schema(act)
-                    .ok_or(enum_value(act, "fused_activation_function"))?,
-            })
-        }
-        BuiltinOp::ADD => {
-            let t = expect(ADD_OPTIONS, "AddOptions")?;
-            let (act, pot) = match t {
-                Some(t) => (
-                    t.i8(0, 0).map_err(at("fused_activation_function"))?,
-                    t.bool(1).map_err(at("pot_scale_int16"))?,
-                ),
-                None => (0, false),
-            };
-            Options::Add(AddOptions {
-                fused_activation: Activation::from_schema(act)
-                    .ok_or(enum_value(act, "fused_activation_function"))?,
-                pot_scale_int16: pot,
-            })
-        }
-        BuiltinOp::MEAN | BuiltinOp::SUM | BuiltinOp::REDUCE_MAX | BuiltinOp::REDUCE_MIN => {
-            let t = expect(REDUCER_OPTIONS, "ReducerOptions")?;
-            let keep_dims = match t {
-                Some(t) => t.bool(0).map_err(at("keep_dims"))?,
-                None => false,
-            };
-            Options::Reducer(ReducerOptions { keep_dims })
-        }
-        BuiltinOp::ARG_MAX | BuiltinOp::ARG_MIN => {
-            let t = if op == BuiltinOp::ARG_MAX {
-                expect(ARG_MAX_OPTIONS, "ArgMaxOptions")?
-            } else {
-                expect(ARG_MIN_OPTIONS, "ArgMinOptions")?
-            };
-            // TensorType INT64 (4) is the schema's default
-            let ty = match t {
-                Some(t) => t.i8(0, 4).map_err(at("output_type"))?,
-                None => 4,
-            };
-            Options::ArgMinMax(
-                ArgMinMaxOptions::from_schema(ty).ok_or(enum_value(ty, "output_type"))?,
-            )
-        }
-        BuiltinOp::RESIZE_BILINEAR | BuiltinOp::RESIZE_NEAREST_NEIGHBOR => {
-            // the bilinear's align_corners and half_pixel_centers follow
-            // its deprecated new_height and new_width
-            let (t, first) = if op == BuiltinOp::RESIZE_BILINEAR {
-                (expect(RESIZE_BILINEAR_OPTIONS, "ResizeBilinearOptions")?, 2)
-            } else {
-                let name = "ResizeNearestNeighborOptions";
-                (expect(RESIZE_NEAREST_NEIGHBOR_OPTIONS, name)?, 0)
-            };
-            let (align, half) = match t {
-                Some(t) => (
-                    t.bool(first).map_err(at("align_corners"))?,
-                    t.bool(first + 1).map_err(at("half_pixel_centers"))?,
-                ),
-                None => (false, false),
-            };
-            Options::Resize(ResizeOptions::new(align, half))
-        }
-        BuiltinOp::TRANSPOSE_CONV => {
-            let t = expect(TRANSPOSE_CONV_OPTIONS, "TransposeConvOptions")?;
-            let (pad, sw, sh, act) = match t {
-                Some(t) => (
-                    t.i8(0, 0).map_err(at("padding"))?,
-                    t.i32(1, 0).map_err(at("stride_w"))?,
-                    t.i32(2, 0).map_err(at("stride_h"))?,
-                    t.i8(3, 0).map_err(at("fused_activation_function"))?,
-                ),
-                None => (0, 0, 0, 0),
-            };
-            Options::TransposeConv(TransposeConvOptions::new(
-                Padding::from_schema(pad).ok_or(enum_value(pad, "padding"))?,
-                at_least_1(sw, "stride_w")?,
-                at_least_1(sh, "stride_h")?,
-                Activation::from_schema(act).ok_or(enum_value(act, "fused_activation_function"))?,
-            ))
-        }
-        BuiltinOp::BATCH_MATMUL => {
-            let t = expect(BATCH_MATMUL_OPTIONS, "BatchMatMulOptions")?;
-            let (x, y, asym) = match t {
-                Some(t) => (
-                    t.bool(0).map_err(at("adj_x"))?,
-                    t.bool(1).map_err(at("adj_y"))?,
-                    t.bool(2).map_err(at("asymmetric_quantize_inputs"))?,
-                ),
-                None => (false, false, false),
-            };
-            Options::BatchMatMul(BatchMatMulOptions::new(x, y, asym))
-        }
-        BuiltinOp::L2_NORMALIZATION => {
-            let t = expect(L2_NORM_OPTIONS, "L2NormOptions")?;
-            let act = match t {
-                Some(t) => t.i8(0, 0).map_err(at("fused_activation_function"))?,
-                None => 0,
-            };
-            Options::L2Norm(L2NormOptions::new(
-                Activation::from_schema(act).ok_or(enum_value(act, "fused_activation_function"))?,
-            ))
-        }
-        _ if options_type == 0 => Options::None,
-        _ => Options::Other { options_type },
-    })
+    match op_row(op) {
+        Some(row) => (row.read_options)(&reader),
+        None => no_options(&reader),
+    }
 }
 
 impl<'a> Quantization<'a> {

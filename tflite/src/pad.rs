@@ -3,7 +3,23 @@
 //! Micro's `pad.cc` and `reference_ops::Pad` write it.
 
 use crate::dims::{check_length, element_count};
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
+use crate::interpreter::split;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Slot;
+use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
+use crate::ops::need_rank;
+use crate::ops::operand;
+use crate::ops::operand_problem;
+use crate::ops::shape_of;
+use crate::ops::OpShape;
+use crate::ops::MAX_DIMS;
+use crate::quant::QuantizedMultiplier;
+use crate::types::TensorType;
 
 /// The most dims TFLite Micro pads (`PadKernelMaxDimensionCount`).
 const MAX_PAD_RANK: usize = 5;
@@ -146,4 +162,149 @@ fn element_count_of(
         *s = f(d);
     }
     element_count(shape.get(..dims.len()).unwrap_or(&[])).unwrap_or(0)
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `PAD`: each dim plus its paddings before and after, from the constant
+/// second input `[rank, 2]` ([`pad_output_shape`](crate::pad_output_shape)).
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let input = operand(model, op, 0, "input")?;
+    let x = shape_of(op, "input", &input)?;
+    let paddings = pad_amounts(model, op, x.rank)?;
+    let (dims, rank) =
+        crate::pad::pad_output_shape(x.dims(), paddings.get(..x.rank).unwrap_or(&[]))?;
+    Ok(OpShape { dims, rank })
+}
+
+/// `PAD`'s paddings, `(before, after)` per dim, from its constant second
+/// input `[rank, 2]` of int32.
+pub(crate) fn pad_amounts(
+    model: &Model<'_>,
+    op: &Operator<'_>,
+    rank: usize,
+) -> Result<[(usize, usize); MAX_DIMS], TfliteError> {
+    let t = operand(model, op, 1, "paddings")?;
+    let bad = |problem| operand_problem(op, "paddings", &t, problem);
+    let shape = need_rank(op, "paddings", &t, 2)?;
+    if shape.dims() != [rank, 2] {
+        return Err(bad(OperandProblem::Elements {
+            expected: rank * 2,
+            found: shape.elements().unwrap_or(0),
+        }));
+    }
+    let values = t
+        .data_as::<i32>()
+        .filter(|v| v.len() == rank * 2)
+        .ok_or(bad(OperandProblem::Constant { expected: true }))?;
+    let mut out = [(0usize, 0usize); MAX_DIMS];
+    for (k, slot) in out.iter_mut().take(rank).enumerate() {
+        let before = values.get(2 * k).and_then(|v| usize::try_from(v).ok());
+        let after = values.get(2 * k + 1).and_then(|v| usize::try_from(v).ok());
+        match (before, after) {
+            (Some(b), Some(a)) => *slot = (b, a),
+            _ => {
+                return Err(bad(OperandProblem::Quantization(
+                    "holds a negative padding",
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `PAD`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    check_pad(c).map(Step::Pad)
+}
+
+/// `pad`'s interpreter step: its operands' places in the arena and its
+/// constants, checked once by [`prepare`].
+pub(crate) struct PadStep {
+    input: Slot,
+    output: Slot,
+    shape: OpShape,
+    paddings: [(usize, usize); MAX_DIMS],
+    value: i8,
+}
+
+impl PadStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let float32 = &mut *b.float32;
+        let PadStep {
+            input,
+            output,
+            shape,
+            paddings,
+            value,
+        } = self;
+        let paddings = paddings.get(..shape.dims().len()).unwrap_or(&[]);
+        match input.dtype {
+            TensorType::Int8 => {
+                let (x, y) = split(int8, &input.range, &output.range).ok_or(overlap)?;
+                pad(x, shape.dims(), paddings, value, y)
+            }
+            _ => {
+                let (x, y) = split(float32, &input.range, &output.range).ok_or(overlap)?;
+                pad(x, shape.dims(), paddings, 0.0, y)
+            }
+        }
+    }
+}
+
+/// `PAD`, int8 (with the output's zero point, as TFLite Micro pads)
+/// or f32 (with 0).
+fn check_pad<'m>(c: &Checker<'m>) -> Result<PadStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("output", output, input.dtype())?;
+    let shape = crate::ops::shape_of(&c.op, "input", &input)?;
+    let paddings = pad_amounts(&c.model, &c.op, shape.dims().len())?;
+    let value = match input.dtype() {
+        TensorType::Int8 => {
+            let input_q = c.per_tensor("input", &input)?;
+            let output_q = c.per_tensor("output", output)?;
+            if input_q != output_q {
+                return Err(c.fail(
+                    "output",
+                    output,
+                    OperandProblem::Quantization(
+                        "is not the input's scale and zero point (TFLite's PAD keeps them)",
+                    ),
+                ));
+            }
+            i8::try_from(output_q.1).unwrap_or(0)
+        }
+        TensorType::Float32 => 0,
+        found => {
+            return Err(c.fail(
+                "input",
+                &input,
+                OperandProblem::Dtype {
+                    expected: TensorType::Int8,
+                    found,
+                },
+            ))
+        }
+    };
+    Ok(PadStep {
+        input: c.activation("input", &input)?,
+        output: c.activation("output", output)?,
+        shape,
+        paddings,
+        value,
+    })
 }

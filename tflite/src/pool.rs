@@ -1,8 +1,29 @@
 //! TFLite's int8 `AVERAGE_POOL_2D` and `MAX_POOL_2D` kernels on slices:
 //! TFLite Micro's `reference_integer_ops::AveragePool` and `MaxPool`.
 
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
+use crate::interpreter::dim;
+use crate::interpreter::split;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Step;
+use crate::model::Model;
+use crate::model::Operator;
+use crate::model::OptionsReader;
+use crate::ops::need_rank;
+use crate::ops::operand;
+use crate::ops::size;
+use crate::ops::spatial;
+use crate::ops::OpShape;
+use crate::options::Options;
+use crate::options::Pool2dOptions;
+use crate::quant::QuantizedMultiplier;
+use crate::types::Activation;
+use crate::types::Padding;
+use crate::types::TensorType;
 use crate::window::{at_least_1, length, product, Window};
+use core::ops::Range;
 
 /// The sizes of one pool, NHWC: the input is `[batches, input_height,
 /// input_width, depth]`, the window `filter_height × filter_width`, the
@@ -322,4 +343,178 @@ fn check(
     )?;
     length("input", in_len, input)?;
     length("output", out_len, output)
+}
+
+/// `AVERAGE_POOL_2D`'s options table in the schema's `BuiltinOptions` union.
+const POOL_2D_OPTIONS: u8 = 5;
+
+/// Reads `AVERAGE_POOL_2D`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(POOL_2D_OPTIONS, "Pool2DOptions")?;
+    let (pad, sw, sh, fw, fh, act) = match t {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("padding"))?,
+            t.i32(1, 0).map_err(r.fault("stride_w"))?,
+            t.i32(2, 0).map_err(r.fault("stride_h"))?,
+            t.i32(3, 0).map_err(r.fault("filter_width"))?,
+            t.i32(4, 0).map_err(r.fault("filter_height"))?,
+            t.i8(5, 0).map_err(r.fault("fused_activation_function"))?,
+        ),
+        None => (0, 0, 0, 0, 0, 0),
+    };
+    Ok(Options::Pool2d(Pool2dOptions {
+        padding: Padding::from_schema(pad).ok_or(r.enum_value(pad, "padding"))?,
+        stride_w: r.at_least_1(sw, "stride_w")?,
+        stride_h: r.at_least_1(sh, "stride_h")?,
+        filter_width: r.at_least_1(fw, "filter_width")?,
+        filter_height: r.at_least_1(fh, "filter_height")?,
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+    }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `AVERAGE_POOL_2D`, `MAX_POOL_2D`: an NHWC input `[B, H, W, C]` gives
+/// `[B, OH, OW, C]` for the options' window, padding and strides.
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let Options::Pool2d(o) = op.options() else {
+        return Err(TfliteError::OptionsMismatch {
+            place: crate::error::Place::Operator {
+                index: op.index(),
+                op: Some(op.op()),
+            },
+            expected: "Pool2DOptions",
+            found: 0,
+        });
+    };
+    let input = operand(model, op, 0, "input")?;
+    let x = need_rank(op, "input", &input, 4)?;
+    let ((rows, _), (columns, _)) = spatial(
+        o.padding,
+        &x,
+        (size(o.filter_height), size(o.filter_width)),
+        (size(o.stride_h), size(o.stride_w)),
+        (1, 1),
+    )?;
+    Ok(OpShape {
+        dims: [x.dims[0], rows, columns, x.dims[3], 0, 0],
+        rank: 4,
+    })
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `AVERAGE_POOL_2D`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare_average<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Pool2d(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    check_pool(c, options, false).map(Step::Pool)
+}
+
+/// `MAX_POOL_2D`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare_max<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Pool2d(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    check_pool(c, options, true).map(Step::Pool)
+}
+
+/// `pool`'s interpreter step: its operands' places in the arena and its
+/// constants, checked once by [`prepare`].
+pub(crate) struct PoolStep {
+    max: bool,
+    input: Range<usize>,
+    output: Range<usize>,
+    dims: PoolDims,
+    params: PoolParams,
+}
+
+impl PoolStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let PoolStep {
+            max,
+            input,
+            output,
+            dims,
+            params,
+        } = self;
+        let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+        if max {
+            max_pool_int8(x, dims, &params, y)
+        } else {
+            average_pool_int8(x, dims, &params, y)
+        }
+    }
+}
+
+/// `AVERAGE_POOL_2D` (`max` false) and `MAX_POOL_2D`, int8, NHWC; the
+/// output's quantization the input's, as TFLite requires.
+fn check_pool<'m>(
+    c: &Checker<'m>,
+    options: Pool2dOptions,
+    max: bool,
+) -> Result<PoolStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    let x = crate::ops::need_rank(&c.op, "input", &input, 4)?;
+    let size = |v: i32| usize::try_from(v).unwrap_or(0);
+    let window = (size(options.filter_height), size(options.filter_width));
+    let strides = (size(options.stride_h), size(options.stride_w));
+    let ((rows, pad_top), (columns, pad_left)) =
+        spatial(options.padding, &x, window, strides, (1, 1))?;
+    let input_q = c.per_tensor("input", &input)?;
+    let output_q = c.per_tensor("output", output)?;
+    if input_q != output_q {
+        return Err(c.fail(
+            "output",
+            output,
+            OperandProblem::Quantization(
+                "is not the input's scale and zero point (TFLite's pools keep them)",
+            ),
+        ));
+    }
+    let (output_min, output_max) = c.clamp(options.fused_activation, output_q.0, output_q.1)?;
+    Ok(PoolStep {
+        max,
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        dims: PoolDims {
+            batches: dim(&input, 0),
+            input_height: dim(&input, 1),
+            input_width: dim(&input, 2),
+            depth: dim(&input, 3),
+            filter_height: window.0,
+            filter_width: window.1,
+            output_height: rows,
+            output_width: columns,
+        },
+        params: PoolParams {
+            stride_height: strides.0,
+            stride_width: strides.1,
+            pad_top,
+            pad_left,
+            output_min,
+            output_max,
+        },
+    })
 }

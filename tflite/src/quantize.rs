@@ -5,6 +5,13 @@
 
 use crate::error::TfliteError;
 use crate::fully_connected::round_half_away;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Step;
+use crate::ops::OpShape;
+use crate::quant::QuantizedMultiplier;
+use crate::types::TensorType;
+use core::ops::Range;
 
 /// One value of TFLite's `QUANTIZE` to int8 (`AffineQuantize`):
 /// `x / scale` divided in `f32` (TFLite Micro divides by the scale; it does
@@ -117,4 +124,102 @@ pub fn dequantize_int8(
         *y = dequantize_value(q, scale, zero_point);
     }
     Ok(())
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `QUANTIZE`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare_quantize<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    check_quantize(c).map(Step::Quantize)
+}
+
+/// `DEQUANTIZE`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare_dequantize<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    check_dequantize(c).map(Step::Quantize)
+}
+
+/// `quantize`'s interpreter steps: operands' places in the arena and
+/// constants, checked once by [`prepare`].
+pub(crate) enum QuantizeStep {
+    Quantize {
+        input: Range<usize>,
+        output: Range<usize>,
+        scale: f32,
+        zero_point: i32,
+    },
+    Dequantize {
+        input: Range<usize>,
+        output: Range<usize>,
+        scale: f32,
+        zero_point: i32,
+    },
+}
+
+impl QuantizeStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let float32 = &mut *b.float32;
+        match self {
+            QuantizeStep::Quantize {
+                input,
+                output,
+                scale,
+                zero_point,
+            } => match (float32.get(input), int8.get_mut(output)) {
+                (Some(x), Some(y)) => quantize_int8(x, scale, zero_point, y),
+                _ => Err(overlap),
+            },
+            QuantizeStep::Dequantize {
+                input,
+                output,
+                scale,
+                zero_point,
+            } => match (int8.get(input), float32.get_mut(output)) {
+                (Some(x), Some(y)) => dequantize_int8(x, scale, zero_point, y),
+                _ => Err(overlap),
+            },
+        }
+    }
+}
+
+/// `QUANTIZE`, f32 → int8 at the output's scale and zero point.
+fn check_quantize<'m>(c: &Checker<'m>) -> Result<QuantizeStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Float32)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    let (scale, zero_point) = c.per_tensor("output", output)?;
+    Ok(QuantizeStep::Quantize {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        scale,
+        zero_point,
+    })
+}
+
+/// `DEQUANTIZE`, int8 → f32 at the input's scale and zero point.
+fn check_dequantize<'m>(c: &Checker<'m>) -> Result<QuantizeStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Float32)?;
+    let (scale, zero_point) = c.per_tensor("input", &input)?;
+    Ok(QuantizeStep::Dequantize {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        scale,
+        zero_point,
+    })
 }

@@ -10,13 +10,16 @@
 //! dims in order ([`reduce_output_shape`]; `keep_dims` leaves each reduced
 //! dim as a 1).
 
-use crate::error::TfliteError;
-use crate::mean::MeanParams;
-use crate::model::{Model, Operator};
+use crate::error::{OperandProblem, TfliteError};
+use crate::interpreter::{split, Buffers, Checker, Step};
+use crate::mean::{mean_int8, mean_params, MeanParams};
+use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{operand, operand_problem, shape_of, OpShape, MAX_DIMS};
-use crate::options::Options;
-use crate::quant::{quantize_multiplier, OutputStage, Rounding, Scale};
+use crate::options::{Options, ReducerOptions};
+use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::types::{BuiltinOp, TensorType};
 use crate::window::length;
+use core::ops::Range;
 
 /// The input's dims and which of them a reduction folds, resolved from
 /// its axes by [`reduce_axes`].
@@ -193,10 +196,25 @@ pub fn reduce_output_shape(
     })
 }
 
-/// The `OPS` row's shape rule of `MEAN`, `SUM`, `REDUCE_MAX` and
-/// `REDUCE_MIN`: the input, the constant int32 axes (input 1) and the
-/// options' `keep_dims`, through [`reduce_output_shape`].
-pub(crate) fn reduce_output(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+/// `ReducerOptions`' type value in the schema's `BuiltinOptions` union.
+const REDUCER_OPTIONS: u8 = 27;
+
+/// Reads the options of `MEAN`, `SUM`, `REDUCE_MAX` and `REDUCE_MIN`
+/// (their rows' `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(REDUCER_OPTIONS, "ReducerOptions")?;
+    let keep_dims = match t {
+        Some(t) => t.bool(0).map_err(r.fault("keep_dims"))?,
+        None => false,
+    };
+    Ok(Options::Reducer(ReducerOptions { keep_dims }))
+}
+
+/// The shape rule of `MEAN`, `SUM`, `REDUCE_MAX` and `REDUCE_MIN` (their
+/// rows' `output_shape`): the input, the constant int32 axes (input 1)
+/// and the options' `keep_dims`, through [`reduce_output_shape`].
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
     let input = operand(model, op, 0, "input")?;
     let x = shape_of(op, "input", &input)?;
     let mut axes = [0i32; MAX_DIMS];
@@ -414,4 +432,116 @@ fn reduce_by<T: Copy>(
         }
     }
     Ok(())
+}
+
+// The interpreter's step of the ops: `prepare` (their rows', in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// What a reduction step computes.
+enum Reduction {
+    /// `MEAN` or `SUM`: the parameters tell them apart
+    MeanOrSum(MeanParams),
+    /// `REDUCE_MAX`
+    Max,
+    /// `REDUCE_MIN`
+    Min,
+}
+
+/// A reduction's interpreter step: its operands' places in the int8
+/// arena, its axes and what it computes, checked once by [`prepare`].
+pub(crate) struct ReduceStep {
+    input: Range<usize>,
+    output: Range<usize>,
+    axes: ReduceAxes,
+    reduction: Reduction,
+}
+
+impl ReduceStep {
+    /// Runs the step over the interpreter's buffers: a mean over axes 1
+    /// and 2 of a rank-4 input by [`mean_int8`] (the same values, its
+    /// faster loop), any other by [`mean_or_sum_int8`].
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let (x, y) = split(b.int8, &self.input, &self.output).ok_or(b.overlap)?;
+        let axes = &self.axes;
+        match &self.reduction {
+            Reduction::MeanOrSum(params) => {
+                if let ([n, h, w, c, ..], 4, [false, true, true, false, ..]) =
+                    (axes.dims, axes.rank, axes.reduced)
+                {
+                    mean_int8(x, n, h, w, c, params, y)
+                } else {
+                    mean_or_sum_int8(x, axes, params, y)
+                }
+            }
+            Reduction::Max => reduce_max(x, axes, y),
+            Reduction::Min => reduce_min(x, axes, y),
+        }
+    }
+}
+
+/// The row's `prepare` of `MEAN`, `SUM`, `REDUCE_MAX` and `REDUCE_MIN`,
+/// int8: the axes a constant int32 tensor; `MEAN` and `SUM` requantize
+/// ([`mean_params`], [`sum_params`]), `REDUCE_MAX` and `REDUCE_MIN` need
+/// one scale and zero point in and out (TFLite Micro checks it).
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    let x = shape_of(&c.op, "input", &input)?;
+    let mut values = [0i32; MAX_DIMS];
+    let n = constant_axes(&c.model, &c.op, &mut values)?;
+    let axes = reduce_axes(x.dims(), values.get(..n).unwrap_or(&[]))?;
+    let count = axes.count().unwrap_or(usize::MAX);
+    let (input_scale, input_zero_point) = c.per_tensor("input", &input)?;
+    let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
+    let quantization = (
+        input_scale,
+        input_zero_point,
+        output_scale,
+        output_zero_point,
+    );
+    let reduction = match c.op.op() {
+        BuiltinOp::MEAN => Reduction::MeanOrSum(mean_params(
+            input_scale,
+            input_zero_point,
+            output_scale,
+            output_zero_point,
+            count,
+        )?),
+        BuiltinOp::SUM => Reduction::MeanOrSum(sum_params(
+            input_scale,
+            input_zero_point,
+            output_scale,
+            output_zero_point,
+            count,
+        )?),
+        op => {
+            if quantization.0 != quantization.2 || quantization.1 != quantization.3 {
+                return Err(c.fail(
+                    "output",
+                    output,
+                    OperandProblem::Quantization(
+                        "is not the input's (TFLite Micro's int8 REDUCE_MAX and REDUCE_MIN move data)",
+                    ),
+                ));
+            }
+            if op == BuiltinOp::REDUCE_MAX {
+                Reduction::Max
+            } else {
+                Reduction::Min
+            }
+        }
+    };
+    Ok(Step::Reduce(ReduceStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        axes,
+        reduction,
+    }))
 }

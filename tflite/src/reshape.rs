@@ -1,6 +1,25 @@
 //! TFLite's `RESHAPE`: no change to the data, a checked change of shape.
 
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
+use crate::interpreter::split;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Slot;
+use crate::interpreter::Step;
+use crate::model::array;
+use crate::model::Model;
+use crate::model::Operator;
+use crate::model::OptionsReader;
+use crate::ops::operand;
+use crate::ops::operand_problem;
+use crate::ops::shape_of;
+use crate::ops::OpShape;
+use crate::ops::MAX_DIMS;
+use crate::options::Options;
+use crate::options::ReshapeOptions;
+use crate::quant::QuantizedMultiplier;
+use crate::types::TensorType;
 
 /// Checks a `RESHAPE` of a tensor of `input_elements` elements to
 /// `new_shape` (TFLite's `new_shape`, with at most one −1 for the dim to
@@ -97,4 +116,148 @@ pub fn reshape<T: Copy>(input: &[T], output: &mut [T]) -> Result<(), TfliteError
     }
     output.copy_from_slice(input);
     Ok(())
+}
+
+/// `RESHAPE`'s options table in the schema's `BuiltinOptions` union.
+const RESHAPE_OPTIONS: u8 = 17;
+
+/// Reads `RESHAPE`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(RESHAPE_OPTIONS, "ReshapeOptions")?;
+    let new_shape = match t {
+        Some(t) => Some(array(t.vector(0, 4).map_err(r.fault("new_shape"))?)),
+        None => None,
+    };
+    Ok(Options::Reshape(ReshapeOptions { new_shape }))
+}
+
+// The op's shape rule: its output's shape from its operands and
+// options (its row's `output_shape`, which the interpreter and `model!`
+// call).
+
+/// `RESHAPE`: the new shape (the constant second input, else the
+/// options'), one `-1` inferred; without either, the file's output shape.
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let input = operand(model, op, 0, "input")?;
+    let from_tensor = op
+        .input(1)
+        .and_then(|i| model.tensor(i))
+        .filter(|s| !s.data().is_empty())
+        .and_then(|s| s.data_as::<i32>());
+    let from_options = match op.options() {
+        Options::Reshape(r) => r.new_shape.filter(|s| !s.is_empty()),
+        _ => None,
+    };
+    let Some(new_shape) = from_tensor.or(from_options) else {
+        let output =
+            op.output(0)
+                .and_then(|i| model.tensor(i))
+                .ok_or(TfliteError::MissingOperand {
+                    operator: op.index(),
+                    op: op.op(),
+                    operand: "output",
+                })?;
+        return shape_of(op, "output", &output);
+    };
+    let (_, inferred) = crate::reshape::reshape_dims(input.elements(), new_shape)?;
+    if new_shape.len() > MAX_DIMS {
+        return Err(operand_problem(
+            op,
+            "input",
+            &input,
+            OperandProblem::Rank {
+                expected: MAX_DIMS,
+                found: new_shape.len(),
+            },
+        ));
+    }
+    let mut dims = [0usize; MAX_DIMS];
+    for (slot, d) in dims.iter_mut().zip(new_shape.iter()) {
+        *slot = usize::try_from(d).ok().or(inferred).unwrap_or(0);
+    }
+    Ok(OpShape {
+        dims,
+        rank: new_shape.len(),
+    })
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `RESHAPE`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    if !matches!(c.op.options(), Options::Reshape(_) | Options::None) {
+        return Err(c.unsupported());
+    }
+    check_reshape(c).map(Step::Reshape)
+}
+
+/// `reshape`'s interpreter step: its operands' places in the arena and its
+/// constants, checked once by [`prepare`].
+pub(crate) struct ReshapeStep {
+    input: Slot,
+    output: Slot,
+}
+
+impl ReshapeStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let ReshapeStep { input, output } = self;
+        let (from, to) = (&input.range, &output.range);
+        match input.dtype {
+            TensorType::Int8 => {
+                let (x, y) = split(b.int8, from, to).ok_or(overlap)?;
+                reshape(x, y)
+            }
+            TensorType::Int16 => {
+                let (x, y) = split(b.int16, from, to).ok_or(overlap)?;
+                reshape(x, y)
+            }
+            TensorType::Int32 => {
+                let (x, y) = split(b.int32, from, to).ok_or(overlap)?;
+                reshape(x, y)
+            }
+            _ => {
+                let (x, y) = split(b.float32, from, to).ok_or(overlap)?;
+                reshape(x, y)
+            }
+        }
+    }
+}
+
+/// `RESHAPE`: the output's shape checked against the new shape (the
+/// second input when it is a constant, else the options', as TFLite
+/// reads them), the data copied.
+fn check_reshape<'m>(c: &Checker<'m>) -> Result<ReshapeStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("output", output, input.dtype())?;
+    c.elements("output", output, input.elements())?;
+    let from_tensor = c
+        .optional(1)
+        .filter(|s| !s.data().is_empty())
+        .and_then(|s| s.data_as::<i32>());
+    let from_options = match c.op.options() {
+        Options::Reshape(r) => r.new_shape.filter(|s| !s.is_empty()),
+        _ => None,
+    };
+    if let Some(new_shape) = from_tensor.or(from_options) {
+        let (_, inferred) = reshape_dims(input.elements(), new_shape)?;
+        c.rank("output", output, new_shape.len())?;
+        for (axis, d) in new_shape.iter().enumerate() {
+            let expected = usize::try_from(d).ok().or(inferred).unwrap_or(0);
+            c.dim("output", output, axis, expected)?;
+        }
+    }
+    Ok(ReshapeStep {
+        input: c.activation("input", &input)?,
+        output: c.activation("output", output)?,
+    })
 }

@@ -7,9 +7,14 @@
 //! scale and zero point in and out.
 
 use crate::error::TfliteError;
-use crate::model::{Model, Operator};
+use crate::interpreter::{dim, split, Buffers, Checker, Step};
+use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{need_rank, operand, operand_problem, OpShape};
+use crate::options::Options;
+use crate::quant::QuantizedMultiplier;
+use crate::types::{BuiltinOp, TensorType};
 use crate::window::{length, product};
+use core::ops::Range;
 
 /// `ResizeBilinearOptions` and `ResizeNearestNeighborOptions` (the
 /// bilinear's deprecated `new_height` / `new_width` are not read: the
@@ -32,14 +37,46 @@ pub struct ResizeOptions {
     pub half_pixel_centers: bool,
 }
 
-impl ResizeOptions {
-    /// The options from the schema's flags.
-    pub(crate) fn new(align_corners: bool, half_pixel_centers: bool) -> Self {
-        ResizeOptions {
-            align_corners,
-            half_pixel_centers,
-        }
-    }
+/// `ResizeBilinearOptions`' and `ResizeNearestNeighborOptions`' type
+/// values in the schema's `BuiltinOptions` union.
+const RESIZE_BILINEAR_OPTIONS: u8 = 15;
+const RESIZE_NEAREST_NEIGHBOR_OPTIONS: u8 = 74;
+
+/// Reads `RESIZE_BILINEAR`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator): its flags
+/// follow the deprecated `new_height` and `new_width`.
+pub(crate) fn read_bilinear_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(RESIZE_BILINEAR_OPTIONS, "ResizeBilinearOptions")?;
+    read_flags(r, t, 2)
+}
+
+/// Reads `RESIZE_NEAREST_NEIGHBOR`'s options, as [`read_bilinear_options`].
+pub(crate) fn read_nearest_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(
+        RESIZE_NEAREST_NEIGHBOR_OPTIONS,
+        "ResizeNearestNeighborOptions",
+    )?;
+    read_flags(r, t, 0)
+}
+
+/// `align_corners` and `half_pixel_centers`, fields `first` and the next
+/// of table `t` (both false without one).
+fn read_flags<'a>(
+    r: &OptionsReader<'a>,
+    t: Option<crate::flatbuffer::Table<'a>>,
+    first: usize,
+) -> Result<Options<'a>, TfliteError> {
+    let (align_corners, half_pixel_centers) = match t {
+        Some(t) => (
+            t.bool(first).map_err(r.fault("align_corners"))?,
+            t.bool(first + 1).map_err(r.fault("half_pixel_centers"))?,
+        ),
+        None => (false, false),
+    };
+    Ok(Options::Resize(ResizeOptions {
+        align_corners,
+        half_pixel_centers,
+    }))
 }
 
 /// The sizes of a resize: an NHWC input `[batches, input_height,
@@ -156,9 +193,10 @@ pub fn resize_output_shape(input_dims: &[usize], size: [i32; 2]) -> Result<OpSha
     })
 }
 
-/// The `OPS` row's shape rule of both resizes: the NHWC input and the
-/// constant int32 size `[new_height, new_width]` (input 1).
-pub(crate) fn resize_output(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+/// The shape rule of both resizes (their rows' `output_shape`): the NHWC
+/// input and the constant int32 size `[new_height, new_width]` (input 1),
+/// through [`resize_output_shape`].
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
     let input = operand(model, op, 0, "input")?;
     let x = need_rank(op, "input", &input, 4)?;
     resize_output_shape(x.dims(), constant_size(model, op)?)
@@ -398,4 +436,66 @@ pub fn resize_bilinear_int8(
         }
     }
     Ok(())
+}
+
+// The interpreter's step of the ops: `prepare` (their rows', in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// A resize's interpreter step: its operands' places in the int8 arena,
+/// its sizes and sampling, checked once by [`prepare`].
+pub(crate) struct ResizeStep {
+    input: Range<usize>,
+    output: Range<usize>,
+    dims: ResizeDims,
+    params: ResizeParams,
+    bilinear: bool,
+}
+
+impl ResizeStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let (x, y) = split(b.int8, &self.input, &self.output).ok_or(overlap)?;
+        if self.bilinear {
+            resize_bilinear_int8(x, self.dims, self.params, y)
+        } else {
+            resize_nearest_neighbor(x, self.dims, self.params, y)
+        }
+    }
+}
+
+/// The row's `prepare` of `RESIZE_NEAREST_NEIGHBOR` and
+/// `RESIZE_BILINEAR`: int8 NHWC in and out (the output's shape checked by
+/// the op's rule before), the data moved as TFLite Micro moves it
+/// (without requantizing), the flags through [`resize_params`].
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Resize(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    let out = shape.dims();
+    let dims = ResizeDims {
+        batches: dim(&input, 0),
+        input_height: dim(&input, 1),
+        input_width: dim(&input, 2),
+        depth: dim(&input, 3),
+        output_height: out.get(1).copied().unwrap_or(0),
+        output_width: out.get(2).copied().unwrap_or(0),
+    };
+    let params = resize_params(options.align_corners, options.half_pixel_centers)?;
+    Ok(Step::Resize(ResizeStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        dims,
+        params,
+        bilinear: c.op.op() == BuiltinOp::RESIZE_BILINEAR,
+    }))
 }

@@ -2,11 +2,23 @@
 //! TFLite's `reference_ops::Softmax` (TFLite Micro's int8 kernel), with
 //! gemmlowp's `exp_on_negative_values` and reciprocal (in `quant.rs`).
 
+use crate::error::OperandProblem;
 use crate::error::TfliteError;
+use crate::interpreter::dim;
+use crate::interpreter::split;
+use crate::interpreter::Buffers;
+use crate::interpreter::Checker;
+use crate::interpreter::Step;
+use crate::model::OptionsReader;
+use crate::ops::OpShape;
+use crate::options::Options;
+use crate::options::SoftmaxOptions;
 use crate::quant::{
     exp_on_negative_values_q5, multiply_by_quantized_multiplier, quantize_multiplier, reciprocal,
     rounding_divide_by_pot, saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
 };
+use crate::types::TensorType;
+use core::ops::Range;
 
 /// Integer bits of the scaled input differences fed to the exponential
 /// (TFLite's `kScaledDiffIntegerBits`): Q5.26.
@@ -185,4 +197,92 @@ fn row_sum_of_exps(row: &[i8], params: &SoftmaxParams) -> Result<(i8, i32), Tfli
         });
     }
     Ok((max, i32::try_from(sum).unwrap_or(i32::MAX)))
+}
+
+/// `SOFTMAX`'s options table in the schema's `BuiltinOptions` union.
+const SOFTMAX_OPTIONS: u8 = 9;
+
+/// Reads `SOFTMAX`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(SOFTMAX_OPTIONS, "SoftmaxOptions")?;
+    let beta = match t {
+        Some(t) => t.f32(0, 0.0).map_err(r.fault("beta"))?,
+        None => 0.0,
+    };
+    Ok(Options::Softmax(SoftmaxOptions { beta }))
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// `SOFTMAX`'s row in `OPS`: checks the operator and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Softmax(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    check_softmax(c, options).map(Step::Softmax)
+}
+
+/// `softmax`'s interpreter step: its operands' places in the arena and its
+/// constants, checked once by [`prepare`].
+pub(crate) struct SoftmaxStep {
+    input: Range<usize>,
+    output: Range<usize>,
+    depth: usize,
+    params: SoftmaxParams,
+}
+
+impl SoftmaxStep {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let int8 = &mut *b.int8;
+        let SoftmaxStep {
+            input,
+            output,
+            depth,
+            params,
+        } = self;
+        let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+        softmax_int8(x, depth, &params, y)
+    }
+}
+
+/// `SOFTMAX`, int8, over the last axis; the output at scale 1/256 and
+/// zero point −128, as TFLite requires.
+fn check_softmax<'m>(c: &Checker<'m>, options: SoftmaxOptions) -> Result<SoftmaxStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    c.elements("output", output, input.elements())?;
+    let input_slot = c.activation("input", &input)?;
+    let output_slot = c.activation("output", output)?;
+    let (input_scale, _) = c.per_tensor("input", &input)?;
+    let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
+    if output_scale != 1.0 / 256.0 || output_zero_point != -128 {
+        return Err(c.fail(
+            "output",
+            output,
+            OperandProblem::Quantization(
+                "is not scale 1/256 and zero point −128 (TFLite's int8 softmax)",
+            ),
+        ));
+    }
+    let depth = match input.shape().len() {
+        0 => 1,
+        rank => dim(&input, rank - 1),
+    };
+    Ok(SoftmaxStep {
+        input: input_slot.range,
+        output: output_slot.range,
+        depth,
+        params: softmax_params(options.beta, input_scale)?,
+    })
 }

@@ -7,14 +7,18 @@
 //! (per-channel along axis 0, zero point 0), input 2 the activation, and an
 //! optional int32 bias (input 3).
 
+use crate::array::Array;
 use crate::depthwise_conv::conv_axis;
 use crate::error::TfliteError;
-use crate::model::{Model, Operator};
-use crate::ops::{need_rank, operand, operand_problem, OpShape};
+use crate::interpreter::{dim, split, Buffers, Checker, Quantized, Step};
+use crate::model::{Model, Operator, OptionsReader};
+use crate::ops::{need_rank, operand, operand_problem, size, OpShape};
+use crate::options::Options;
 use crate::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
-use crate::types::{Activation, Padding};
+use crate::types::{Activation, Padding, TensorType};
 use crate::values::Values;
 use crate::window::{at_least_1, length, product};
+use core::ops::Range;
 
 /// `TransposeConvOptions`; strides checked to be at least 1.
 ///
@@ -40,21 +44,30 @@ pub struct TransposeConvOptions {
     pub fused_activation: Activation,
 }
 
-impl TransposeConvOptions {
-    /// The options from the schema's values.
-    pub(crate) fn new(
-        padding: Padding,
-        stride_w: i32,
-        stride_h: i32,
-        fused_activation: Activation,
-    ) -> Self {
-        TransposeConvOptions {
-            padding,
-            stride_w,
-            stride_h,
-            fused_activation,
-        }
-    }
+/// `TransposeConvOptions`' type value in the schema's `BuiltinOptions`
+/// union.
+const TRANSPOSE_CONV_OPTIONS: u8 = 49;
+
+/// Reads `TRANSPOSE_CONV`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(TRANSPOSE_CONV_OPTIONS, "TransposeConvOptions")?;
+    let (pad, sw, sh, act) = match t {
+        Some(t) => (
+            t.i8(0, 0).map_err(r.fault("padding"))?,
+            t.i32(1, 0).map_err(r.fault("stride_w"))?,
+            t.i32(2, 0).map_err(r.fault("stride_h"))?,
+            t.i8(3, 0).map_err(r.fault("fused_activation_function"))?,
+        ),
+        None => (0, 0, 0, 0),
+    };
+    Ok(Options::TransposeConv(TransposeConvOptions {
+        padding: Padding::from_schema(pad).ok_or(r.enum_value(pad, "padding"))?,
+        stride_w: r.at_least_1(sw, "stride_w")?,
+        stride_h: r.at_least_1(sh, "stride_h")?,
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+    }))
 }
 
 /// The sizes of a transposed convolution: an NHWC input `[batches,
@@ -273,12 +286,10 @@ pub fn transpose_conv_output_shape(
     ))
 }
 
-/// The `OPS` row's shape rule of `TRANSPOSE_CONV`: its constant output
-/// shape (input 0), the filter (input 1) and the activation (input 2).
-pub(crate) fn transpose_conv_output(
-    model: &Model<'_>,
-    op: &Operator<'_>,
-) -> Result<OpShape, TfliteError> {
+/// `TRANSPOSE_CONV`'s shape rule (its row's `output_shape`): its constant
+/// output shape (input 0), the filter (input 1) and the activation (input
+/// 2), through [`transpose_conv_output_shape`].
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
     let shape = operand(model, op, 0, "output shape")?;
     let filter = operand(model, op, 1, "filter")?;
     let input = operand(model, op, 2, "input")?;
@@ -448,4 +459,112 @@ pub fn transpose_conv_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         }
     }
     Ok(())
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// Its row's `multipliers`: one per output channel, the filter's dim 0.
+pub(crate) fn multipliers(model: &Model<'_>, op: &Operator<'_>) -> usize {
+    crate::ops::weight_channels(model, op, 0)
+}
+
+/// `TRANSPOSE_CONV`'s interpreter step: its operands' places in the
+/// arena, its filter and bias read in place, its geometry and
+/// requantization, checked once by [`prepare`].
+pub(crate) struct TransposeConvStep<'m> {
+    input: Range<usize>,
+    output: Range<usize>,
+    filter: Array<'m, i8>,
+    bias: Option<Array<'m, i32>>,
+    dims: TransposeConvDims,
+    strides: (usize, usize),
+    pads: (usize, usize),
+    quantization: Quantized,
+}
+
+impl TransposeConvStep<'_> {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let multipliers: &[QuantizedMultiplier] = b.multipliers;
+        let q = &self.quantization;
+        let (x, y) = split(b.int8, &self.input, &self.output).ok_or(overlap)?;
+        let params = TransposeConvParams {
+            stride_height: self.strides.0,
+            stride_width: self.strides.1,
+            pad_top: self.pads.0,
+            pad_left: self.pads.1,
+            input_zero_point: q.input_zero_point,
+            output_zero_point: q.output_zero_point,
+            multipliers: multipliers.get(..q.channels).unwrap_or(&[]),
+            output_min: q.output_min,
+            output_max: q.output_max,
+        };
+        transpose_conv_int8(x, &self.filter, self.bias.as_ref(), self.dims, &params, y)
+    }
+}
+
+/// `TRANSPOSE_CONV`'s row's `prepare`, int8: the activation (input 2)
+/// NHWC, the filter (input 1) `[O, KH, KW, C]` with zero point 0,
+/// per-tensor or per-channel (axis 0), an optional int32 bias (input 3);
+/// the output's shape checked by the op's rule before; the padding by
+/// [`transpose_conv_params`].
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::TransposeConv(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    let output = &c.output;
+    let filter = c.input(1, "filter")?;
+    let input = c.input(2, "input")?;
+    let bias = c.optional(3);
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("filter", &filter, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    c.constant("filter", &filter)?;
+    let out = shape.dims();
+    let output_depth = dim(&filter, 0);
+    let dims = TransposeConvDims {
+        batches: dim(&input, 0),
+        input_height: dim(&input, 1),
+        input_width: dim(&input, 2),
+        input_depth: dim(&input, 3),
+        filter_height: dim(&filter, 1),
+        filter_width: dim(&filter, 2),
+        output_height: out.get(1).copied().unwrap_or(0),
+        output_width: out.get(2).copied().unwrap_or(0),
+        output_depth,
+    };
+    let quantization = c.filter_quantization(
+        (&input, &filter, bias.as_ref()),
+        0,
+        output_depth,
+        options.fused_activation,
+        scratch,
+    )?;
+    let strides = (size(options.stride_h), size(options.stride_w));
+    let params = transpose_conv_params(
+        options.padding,
+        strides,
+        &dims,
+        quantization.input_zero_point,
+        quantization.output_zero_point,
+        scratch.get(..quantization.channels).unwrap_or(&[]),
+        (quantization.output_min, quantization.output_max),
+    )?;
+    Ok(Step::TransposeConv(TransposeConvStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        filter: filter.data_as().unwrap_or_else(Array::empty),
+        bias: bias.and_then(|b| b.data_as()),
+        dims,
+        strides,
+        pads: (params.pad_top, params.pad_left),
+        quantization,
+    }))
 }

@@ -62,6 +62,7 @@ impl Buffers {
             int8: &mut self.int8,
             float32: &mut self.float32,
             multipliers: &mut self.multipliers,
+            ..Arena::default()
         }
     }
 }
@@ -85,6 +86,8 @@ fn run(bytes: &[u8], case: &Value, arithmetic: Arithmetic) -> (Vec<(usize, Value
     interpreter.invoke().unwrap();
     let json = |d: TensorData<'_>| match d {
         TensorData::Int8(v) => serde_json::json!(v),
+        TensorData::Int16(v) => serde_json::json!(v),
+        TensorData::Int32(v) => serde_json::json!(v),
         TensorData::Float32(v) => serde_json::json!(v),
     };
     let tensors = case["tensors"]
@@ -345,7 +348,7 @@ fn a_short_arena_is_refused_before_anything_runs() {
         TfliteError::Arena {
             what: "multipliers",
             needed: 8,
-            given: 7
+            given: 7,
         }
     );
 }

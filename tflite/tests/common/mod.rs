@@ -18,9 +18,31 @@ fn numbers(v: &Value) -> Vec<f64> {
         .collect()
 }
 
+/// Whether our value is TFLite Micro's: integers exactly; f32 values within
+/// one unit in the last place (TFLite Micro's float kernels call `expf`
+/// and the like, whose last bit the C library decides), as f32 bit
+/// patterns.
+fn agree(ours: f64, theirs: f64, float: bool) -> bool {
+    if ours == theirs {
+        return true;
+    }
+    let (a, b) = (ours as f32, theirs as f32);
+    float
+        && a.is_finite()
+        && b.is_finite()
+        && a.is_sign_negative() == b.is_sign_negative()
+        && a.to_bits().abs_diff(b.to_bits()) <= 1
+}
+
+fn is_float(d: &TensorData<'_>) -> bool {
+    matches!(d, TensorData::Float32(_))
+}
+
 fn data_as_f64(d: TensorData<'_>) -> Vec<f64> {
     match d {
         TensorData::Int8(d) => d.iter().map(|&x| f64::from(x)).collect(),
+        TensorData::Int16(d) => d.iter().map(|&x| f64::from(x)).collect(),
+        TensorData::Int32(d) => d.iter().map(|&x| f64::from(x)).collect(),
         TensorData::Float32(d) => d.iter().map(|&x| f64::from(x)).collect(),
     }
 }
@@ -32,10 +54,14 @@ pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
     let model = Model::parse(bytes).unwrap_or_else(|e| panic!("{label}: {e}"));
     let sizes = Interpreter::arena_sizes(&model).unwrap();
     let mut int8 = vec![0i8; sizes.int8];
+    let mut int16 = vec![0i16; sizes.int16];
+    let mut int32 = vec![0i32; sizes.int32];
     let mut float32 = vec![0f32; sizes.float32];
     let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
     let arena = Arena {
         int8: &mut int8,
+        int16: &mut int16,
+        int32: &mut int32,
         float32: &mut float32,
         multipliers: &mut multipliers,
     };
@@ -53,6 +79,14 @@ pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
                 let x: Vec<i8> = values.iter().map(|&v| v as i8).collect();
                 interpreter.set_input(0, TensorData::Int8(&x)).unwrap();
             }
+            TensorType::Int16 => {
+                let x: Vec<i16> = values.iter().map(|&v| v as i16).collect();
+                interpreter.set_input(0, TensorData::Int16(&x)).unwrap();
+            }
+            TensorType::Int32 => {
+                let x: Vec<i32> = values.iter().map(|&v| v as i32).collect();
+                interpreter.set_input(0, TensorData::Int32(&x)).unwrap();
+            }
             _ => {
                 let x: Vec<f32> = values.iter().map(|&v| v as f32).collect();
                 interpreter.set_input(0, TensorData::Float32(&x)).unwrap();
@@ -61,10 +95,12 @@ pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
         interpreter
             .invoke()
             .unwrap_or_else(|e| panic!("{label} {name}: {e}"));
-        let out = data_as_f64(interpreter.output(0).unwrap());
+        let output = interpreter.output(0).unwrap();
+        let float = is_float(&output);
+        let out = data_as_f64(output);
         let want = numbers(&case["out"]);
         assert_eq!(out.len(), want.len(), "{label} {name}: the output's length");
-        if let Some(k) = (0..want.len()).find(|&k| out[k] != want[k]) {
+        if let Some(k) = (0..want.len()).find(|&k| !agree(out[k], want[k], float)) {
             panic!(
                 "{label} {name}: the output differs first at element {k} of {}: ours {}, TFLite Micro's {}",
                 want.len(),
@@ -80,8 +116,11 @@ pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
                     continue; // the input, a constant, or a tensor folded away
                 };
                 let theirs = numbers(&t["data"]);
+                let float = is_float(&ours);
                 let ours = data_as_f64(ours);
-                if let Some(k) = (0..theirs.len()).find(|&k| ours.get(k) != theirs.get(k)) {
+                if let Some(k) = (0..theirs.len())
+                    .find(|&k| !ours.get(k).is_some_and(|&o| agree(o, theirs[k], float)))
+                {
                     panic!(
                         "{label} {name}: tensor {i} \"{}\" differs first at element {k} of {}: ours {:?}, TFLite Micro's {}",
                         t["name"], theirs.len(), ours.get(k), theirs[k]

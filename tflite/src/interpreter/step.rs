@@ -1,0 +1,87 @@
+//! The interpreter's prepared steps: one variant per op, each holding the
+//! step type its op's module defines (`<op>::prepare` makes it, its `run`
+//! runs it), and the buffers a step runs over.
+
+use crate::add::AddStep;
+use crate::conv::Conv2dStep;
+use crate::depthwise_conv::DepthwiseConvStep;
+use crate::error::TfliteError;
+use crate::fully_connected::FullyConnectedStep;
+use crate::logistic::LogisticStep;
+use crate::pad::PadStep;
+use crate::pool::PoolStep;
+use crate::quant::{QuantizedMultiplier, Rounding};
+use crate::quantize::QuantizeStep;
+use crate::reshape::ReshapeStep;
+use crate::softmax::SoftmaxStep;
+// reduce.rs, arg_min_max.rs, resize.rs, transpose_conv.rs,
+// batch_matmul.rs, log_softmax.rs, l2_normalization.rs
+use crate::arg_min_max::ArgMinMaxStep;
+use crate::batch_matmul::BatchMatMulStep;
+use crate::l2_normalization::L2NormalizationStep;
+use crate::log_softmax::LogSoftmaxStep;
+use crate::reduce::ReduceStep;
+use crate::resize::ResizeStep;
+use crate::transpose_conv::TransposeConvStep;
+
+/// One operator, checked and ready to run (its multipliers, if any, in the
+/// arena's scratch). A new op adds its variant here and its line in
+/// [`Step::run`]; everything else of the op is in its module.
+pub(crate) enum Step<'m> {
+    FullyConnected(FullyConnectedStep<'m>),
+    DepthwiseConv(DepthwiseConvStep<'m>),
+    Conv2d(Conv2dStep<'m>),
+    Softmax(SoftmaxStep),
+    Pool(PoolStep),
+    Add(AddStep<'m>),
+    Pad(PadStep),
+    Logistic(LogisticStep),
+    Quantize(QuantizeStep),
+    Reshape(ReshapeStep),
+    // MEAN, SUM, REDUCE_MAX, REDUCE_MIN
+    Reduce(ReduceStep),
+    ArgMinMax(ArgMinMaxStep),
+    Resize(ResizeStep),
+    TransposeConv(TransposeConvStep<'m>),
+    BatchMatMul(BatchMatMulStep),
+    LogSoftmax(LogSoftmaxStep),
+    L2Normalization(L2NormalizationStep),
+}
+
+/// What a step runs over: the activation buffers, the multipliers its
+/// `prepare` wrote, the rounding of `FULLY_CONNECTED`, and the error for
+/// an output range that overlaps an input (which `prepare` rules out).
+pub(crate) struct Buffers<'b> {
+    pub(crate) int8: &'b mut [i8],
+    pub(crate) int16: &'b mut [i16],
+    pub(crate) int32: &'b mut [i32],
+    pub(crate) float32: &'b mut [f32],
+    pub(crate) multipliers: &'b [QuantizedMultiplier],
+    pub(crate) fc_rounding: Rounding,
+    pub(crate) overlap: TfliteError,
+}
+
+impl Step<'_> {
+    /// Runs the step: its op's module's `run`.
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        match self {
+            Step::FullyConnected(s) => s.run(b),
+            Step::DepthwiseConv(s) => s.run(b),
+            Step::Conv2d(s) => s.run(b),
+            Step::Softmax(s) => s.run(b),
+            Step::Pool(s) => s.run(b),
+            Step::Add(s) => s.run(b),
+            Step::Pad(s) => s.run(b),
+            Step::Logistic(s) => s.run(b),
+            Step::Quantize(s) => s.run(b),
+            Step::Reshape(s) => s.run(b),
+            Step::Reduce(s) => s.run(b),
+            Step::ArgMinMax(s) => s.run(b),
+            Step::Resize(s) => s.run(b),
+            Step::TransposeConv(s) => s.run(b),
+            Step::BatchMatMul(s) => s.run(b),
+            Step::LogSoftmax(s) => s.run(b),
+            Step::L2Normalization(s) => s.run(b),
+        }
+    }
+}
