@@ -1611,9 +1611,9 @@ mod tests {
 
     #[test]
     fn an_unsupported_op_names_the_op_and_its_tensor() {
-        let err = expand("../ui-tests/model/sine_batch_matmul.tflite").unwrap_err();
+        let err = expand("../ui-tests/model/sine_lsh_projection.tflite").unwrap_err();
         assert!(
-            err.contains("operator 0 (BATCH_MATMUL), writing tensor 7"),
+            err.contains("operator 0 (LSH_PROJECTION), writing tensor 7"),
             "{err}"
         );
     }
