@@ -28,8 +28,6 @@ mod matmul;
 #[cfg(feature = "tflite")]
 mod model;
 mod multiplex;
-#[cfg(feature = "tflite")]
-mod plan;
 mod reduce;
 mod select;
 mod shape;

@@ -10,7 +10,7 @@
 //! layers' constants are then derived with the reader's own functions
 //! (`fully_connected_multiplier`, `activation_range_int8`, `add_params`,
 //! `softmax_params`, ...) and written as `static` items. The activations
-//! are placed in one arena by `plan::place` (each tensor at an offset, two
+//! are placed in one arena by `shapecheck_tflite::plan::place` (each tensor at an offset, two
 //! that are live at the same operator never overlapping, the arena at the
 //! model's liveness floor), and `predict` is one block per layer, which
 //! calls the layer's `_into` form on typed views of the arena at those
@@ -30,7 +30,6 @@ use shapecheck_tflite::{
     ModelTensor, Operator, Options, Padding, QuantizedMultiplier, TensorType,
 };
 
-use crate::plan;
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token, Visibility};
 
@@ -258,8 +257,8 @@ impl<'k, 'm> Writer<'k, 'm> {
         } else {
             TensorType::Float32
         };
-        let (tensors, lifetimes) = plan::activations(&self.model, self.element);
-        let placement = plan::place(&lifetimes);
+        let (tensors, lifetimes) = shapecheck_tflite::plan::activations(&self.model, self.element);
+        let placement = shapecheck_tflite::plan::place(&lifetimes);
         self.arena_len = placement.size;
         self.offsets = tensors.into_iter().zip(placement.offsets).collect();
         self.output = Some(output.index());

@@ -551,6 +551,7 @@ pub(crate) fn prepare<'m>(
 
 /// `add`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct AddStep<'m> {
     a: Source<'m>,
     b: Source<'m>,

@@ -271,6 +271,7 @@ fn arg_by<T: Copy>(
 /// `ARG_MAX`'s or `ARG_MIN`'s interpreter step: its int8 input's and
 /// int32 output's places in their arenas, its sizes, checked once by
 /// [`prepare`].
+#[derive(Clone)]
 pub(crate) struct ArgMinMaxStep {
     input: Range<usize>,
     output: Range<usize>,

@@ -337,6 +337,7 @@ pub fn batch_matmul_int8(
 
 /// `BATCH_MATMUL`'s interpreter step: its operands' places in the int8
 /// arena, their shapes and its parameters, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct BatchMatMulStep {
     lhs: Range<usize>,
     rhs: Range<usize>,

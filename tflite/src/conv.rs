@@ -487,6 +487,7 @@ pub(crate) fn prepare<'m>(
 
 /// `conv`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct Conv2dStep<'m> {
     input: Range<usize>,
     output: Range<usize>,

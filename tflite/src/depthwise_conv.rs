@@ -695,6 +695,7 @@ pub(crate) fn prepare<'m>(
 
 /// `depthwise_conv`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct DepthwiseConvStep<'m> {
     input: Range<usize>,
     output: Range<usize>,

@@ -588,6 +588,7 @@ pub(crate) fn prepare<'m>(
 
 /// `fully_connected`'s interpreter steps: operands' places in the arena and
 /// constants, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) enum FullyConnectedStep<'m> {
     Int8 {
         input: Range<usize>,

@@ -205,14 +205,37 @@ pub struct Interpreter<'m, 'a> {
     model: Model<'m>,
     arena: Arena<'a>,
     arithmetic: Arithmetic,
+    /// the plan it runs, prepared once ([`with_plan`](Self::with_plan));
+    /// `None`: each operator is checked and prepared as it runs
+    #[cfg(feature = "alloc")]
+    plan: Option<&'a Plan<'m>>,
 }
 
 mod checker;
+#[cfg(feature = "alloc")]
+mod plan;
 mod step;
+
+#[cfg(feature = "alloc")]
+pub use plan::{Layout, Plan};
 
 pub(crate) use checker::{dim, split, split2, Checker, Quantized, Slot, Source};
 use checker::{is_activation, operand_error, slot};
 pub(crate) use step::{Buffers, Step};
+
+/// The error of a step whose output overlaps an input: `prepare` rejected
+/// an output that is the input, and the activations of two tensors live
+/// at the same operator never overlap, so a run does not meet it.
+fn overlap_error(model: &Model<'_>, op: &Operator<'_>) -> TfliteError {
+    match op.output(0).and_then(|i| model.tensor(i)) {
+        Some(output) => operand_error(Some(op), "output", &output, OperandProblem::IsInput),
+        None => TfliteError::MissingOperand {
+            operator: op.index(),
+            op: op.op(),
+            operand: "output",
+        },
+    }
+}
 
 impl<'m, 'a> Interpreter<'m, 'a> {
     /// The lengths of the buffers `model` needs: the elements of its int8
@@ -304,11 +327,56 @@ impl<'m, 'a> Interpreter<'m, 'a> {
             model,
             arena,
             arithmetic,
+            #[cfg(feature = "alloc")]
+            plan: None,
         };
         for op in model.operators() {
             interpreter.prepare(&op)?;
         }
         Ok(interpreter)
+    }
+
+    /// An interpreter of `plan`'s model in `arena`, with its layout and
+    /// rounding (feature `alloc`). Every operator was checked and prepared
+    /// when the plan was made: this checks the arena's lengths against
+    /// [`Plan::arena_sizes`] ([`TfliteError::Arena`]), and
+    /// [`invoke`](Self::invoke) then only runs the prepared steps.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Layout, Model, Plan, TensorData};
+    ///
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite")))?;
+    /// let plan = Plan::new(model, Arithmetic::Micro, Layout::Packed)?;
+    /// let mut int8 = vec![0i8; plan.arena_sizes().int8];
+    /// let mut interpreter = Interpreter::with_plan(&plan, Arena { int8: &mut int8, ..Arena::default() })?;
+    /// interpreter.set_input(0, TensorData::Int8(&[-108]))?; // x = 0.5
+    /// interpreter.invoke()?;
+    /// assert_eq!(interpreter.output(0), Some(TensorData::Int8(&[57])));
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    #[cfg(feature = "alloc")]
+    pub fn with_plan(plan: &'a Plan<'m>, arena: Arena<'a>) -> Result<Self, TfliteError> {
+        let sizes = plan.arena_sizes();
+        for (what, needed, given) in [
+            ("int8 activations", sizes.int8, arena.int8.len()),
+            ("int16 activations", sizes.int16, arena.int16.len()),
+            ("int32 activations", sizes.int32, arena.int32.len()),
+            ("f32 activations", sizes.float32, arena.float32.len()),
+        ] {
+            if given < needed {
+                return Err(TfliteError::Arena {
+                    what,
+                    needed,
+                    given,
+                });
+            }
+        }
+        Ok(Interpreter {
+            model: *plan.model(),
+            arena,
+            arithmetic: plan.arithmetic(),
+            plan: Some(plan),
+        })
     }
 
     /// The model.
@@ -325,8 +393,13 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         &self.model
     }
 
-    /// Where activation tensor `index` lives ([`slot`]).
+    /// Where activation tensor `index` lives: the plan's layout, or
+    /// [`slot`]'s, each tensor at its own place.
     fn slot(&self, index: usize) -> Option<Slot> {
+        #[cfg(feature = "alloc")]
+        if let Some(plan) = self.plan {
+            return plan.slot(index);
+        }
         slot(&self.model, index)
     }
 
@@ -457,6 +530,24 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn invoke(&mut self) -> Result<(), TfliteError> {
+        #[cfg(feature = "alloc")]
+        if let Some(plan) = self.plan {
+            let fc_rounding = self.fc_rounding();
+            for (op, (step, multipliers)) in self.model.operators().zip(plan.steps()) {
+                let overlap = overlap_error(&self.model, &op);
+                let mut buffers = Buffers {
+                    int8: &mut *self.arena.int8,
+                    int16: &mut *self.arena.int16,
+                    int32: &mut *self.arena.int32,
+                    float32: &mut *self.arena.float32,
+                    multipliers,
+                    fc_rounding,
+                    overlap,
+                };
+                step.clone().run(&mut buffers)?;
+            }
+            return Ok(());
+        }
         for op in self.model.operators() {
             let step = self.prepare(&op)?;
             self.run(&op, step)?;
@@ -477,28 +568,25 @@ impl<'m, 'a> Interpreter<'m, 'a> {
 
     /// Runs a prepared step.
     fn run(&mut self, op: &Operator<'m>, step: Step<'m>) -> Result<(), TfliteError> {
-        // `prepare` rejected an output that is the input, and the
-        // activations of two tensors never overlap: this error is not met
-        let overlap = match op.output(0).and_then(|i| self.model.tensor(i)) {
-            Some(output) => operand_error(Some(op), "output", &output, OperandProblem::IsInput),
-            None => TfliteError::MissingOperand {
-                operator: op.index(),
-                op: op.op(),
-                operand: "output",
-            },
-        };
+        let overlap = overlap_error(&self.model, op);
+        let fc_rounding = self.fc_rounding();
         let mut buffers = Buffers {
             int8: &mut *self.arena.int8,
             int16: &mut *self.arena.int16,
             int32: &mut *self.arena.int32,
             float32: &mut *self.arena.float32,
             multipliers: &*self.arena.multipliers,
-            fc_rounding: match self.arithmetic {
-                Arithmetic::Micro => Rounding::Double,
-                Arithmetic::Reference => Rounding::Single,
-            },
+            fc_rounding,
             overlap,
         };
         step.run(&mut buffers)
+    }
+
+    /// The rounding of `FULLY_CONNECTED`'s requantization.
+    fn fc_rounding(&self) -> Rounding {
+        match self.arithmetic {
+            Arithmetic::Micro => Rounding::Double,
+            Arithmetic::Reference => Rounding::Single,
+        }
     }
 }

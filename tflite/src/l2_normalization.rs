@@ -167,6 +167,7 @@ pub fn l2_normalization_int8(
 /// `L2_NORMALIZATION`'s interpreter step: its operands' places in the
 /// int8 arena, its rows' length and its parameters, checked once by
 /// [`prepare`].
+#[derive(Clone)]
 pub(crate) struct L2NormalizationStep {
     input: Range<usize>,
     output: Range<usize>,

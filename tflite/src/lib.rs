@@ -82,6 +82,9 @@
     )
 )]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+
 mod add;
 mod arg_min_max;
 mod array;
@@ -107,6 +110,8 @@ mod model;
 mod ops;
 mod options;
 mod pad;
+#[cfg(feature = "alloc")]
+pub mod plan;
 mod pool;
 mod quant;
 mod quantize;
@@ -131,6 +136,8 @@ pub use fully_connected::{
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
+#[cfg(feature = "alloc")]
+pub use interpreter::{Layout, Plan};
 pub use logistic::{logistic_int8, logistic_params, LogisticParams};
 pub use mean::{mean_int8, mean_params, MeanParams};
 pub use model::{Model, ModelTensor, Operator, Quantization};

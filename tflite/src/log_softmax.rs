@@ -189,6 +189,7 @@ pub fn log_softmax_int8(
 /// `LOG_SOFTMAX`'s interpreter step: its operands' places in the int8
 /// arena, its rows' length and its parameters, checked once by
 /// [`prepare`].
+#[derive(Clone)]
 pub(crate) struct LogSoftmaxStep {
     input: Range<usize>,
     output: Range<usize>,

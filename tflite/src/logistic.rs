@@ -235,6 +235,7 @@ pub(crate) fn prepare<'m>(
 
 /// `logistic`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct LogisticStep {
     input: Range<usize>,
     output: Range<usize>,

@@ -230,6 +230,7 @@ pub(crate) fn prepare<'m>(
 
 /// `pad`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct PadStep {
     input: Slot,
     output: Slot,

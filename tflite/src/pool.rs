@@ -436,6 +436,7 @@ pub(crate) fn prepare_max<'m>(
 
 /// `pool`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct PoolStep {
     max: bool,
     input: Range<usize>,

@@ -150,6 +150,7 @@ pub(crate) fn prepare_dequantize<'m>(
 
 /// `quantize`'s interpreter steps: operands' places in the arena and
 /// constants, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) enum QuantizeStep {
     Quantize {
         input: Range<usize>,

@@ -439,6 +439,7 @@ fn reduce_by<T: Copy>(
 // step's `run` runs the kernel over the interpreter's buffers.
 
 /// What a reduction step computes.
+#[derive(Clone)]
 enum Reduction {
     /// `MEAN` or `SUM`: the parameters tell them apart
     MeanOrSum(MeanParams),
@@ -450,6 +451,7 @@ enum Reduction {
 
 /// A reduction's interpreter step: its operands' places in the int8
 /// arena, its axes and what it computes, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct ReduceStep {
     input: Range<usize>,
     output: Range<usize>,

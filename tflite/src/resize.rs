@@ -444,6 +444,7 @@ pub fn resize_bilinear_int8(
 
 /// A resize's interpreter step: its operands' places in the int8 arena,
 /// its sizes and sampling, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct ResizeStep {
     input: Range<usize>,
     output: Range<usize>,

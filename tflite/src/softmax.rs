@@ -231,6 +231,7 @@ pub(crate) fn prepare<'m>(
 
 /// `softmax`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct SoftmaxStep {
     input: Range<usize>,
     output: Range<usize>,

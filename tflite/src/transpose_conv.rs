@@ -473,6 +473,7 @@ pub(crate) fn multipliers(model: &Model<'_>, op: &Operator<'_>) -> usize {
 /// `TRANSPOSE_CONV`'s interpreter step: its operands' places in the
 /// arena, its filter and bias read in place, its geometry and
 /// requantization, checked once by [`prepare`].
+#[derive(Clone)]
 pub(crate) struct TransposeConvStep<'m> {
     input: Range<usize>,
     output: Range<usize>,

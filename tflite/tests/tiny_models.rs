@@ -57,3 +57,35 @@ models!(
     sww => "str_ww_ref_model",
     resnet_large => "pretrainedResnet_large_int8",
 );
+
+/// The planner (`plan`) places each model's int8 activations at its
+/// liveness floor, the figure the README's RAM table gives, and so does
+/// the interpreter's packed `Plan`.
+#[test]
+#[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
+fn the_tiny_models_are_planned_at_their_floor() {
+    use shapecheck_tflite::plan::{activations, liveness_floor, place};
+    use shapecheck_tflite::{Arithmetic, Layout, Model, Plan, TensorType};
+    let dir = models_dir();
+    for (file, floor) in [
+        ("person_detect.tflite", 55_296),
+        ("vww_96_int8.tflite", 55_296),
+        ("kws_ref_model.tflite", 16_000),
+        ("pretrainedResnet_quant.tflite", 49_152),
+        ("ad01_int8.tflite", 768),
+        ("str_ww_ref_model.tflite", 6_656),
+        ("pretrainedResnet_large_int8.tflite", 122_880),
+    ] {
+        let bytes = std::fs::read(dir.join(file))
+            .unwrap_or_else(|e| panic!("{file} in {} (SHAPECHECK_MODELS): {e}", dir.display()));
+        let model = Model::parse(&bytes).unwrap();
+        let (_, lifetimes) = activations(&model, TensorType::Int8);
+        assert_eq!(liveness_floor(&lifetimes), floor, "{file}");
+        assert_eq!(place(&lifetimes).size, floor, "{file}");
+        // the interpreter's packed plan: the same placement, its inputs beside
+        let plan = Plan::new(model, Arithmetic::Micro, Layout::Packed).unwrap();
+        assert_eq!(plan.activation_bytes(), floor, "{file}");
+        let input = model.input(0).unwrap().elements();
+        assert_eq!(plan.arena_sizes().int8, input + floor, "{file}");
+    }
+}

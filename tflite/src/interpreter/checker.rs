@@ -21,6 +21,7 @@ pub(crate) struct Slot {
 }
 
 /// An int8 operand that is an activation or a constant of the model.
+#[derive(Clone)]
 pub(crate) enum Source<'m> {
     Activation(Range<usize>),
     Constant(Array<'m, i8>),
@@ -28,6 +29,7 @@ pub(crate) enum Source<'m> {
 
 /// The requantization of a quantized layer: zero points, clamp, and how
 /// many multipliers the scratch holds.
+#[derive(Clone)]
 pub(crate) struct Quantized {
     pub(crate) input_zero_point: i32,
     pub(crate) weights_zero_point: i32,
@@ -144,16 +146,33 @@ pub(crate) fn split2<'s, T>(
 
 /// One operator being checked against what its op needs: each check
 /// returns the error naming the operator, the operand and its tensor.
+/// The most activations one operator reads and writes (its activation
+/// inputs and outputs together) that the interpreter checks.
+pub(crate) const MAX_OPERANDS: usize = 32;
+
 pub(crate) struct Checker<'m> {
     pub(crate) model: Model<'m>,
     pub(crate) op: Operator<'m>,
     pub(crate) output: ModelTensor<'m>,
+    /// where the operator's activations are: (tensor, its slot)
+    slots: [Option<(usize, Slot)>; MAX_OPERANDS],
 }
 
 impl<'m> Checker<'m> {
     /// The checker of `op`; fails when it has no output, or its output is
     /// its input.
     pub(crate) fn new(model: Model<'m>, op: Operator<'m>) -> Result<Self, TfliteError> {
+        Self::with_slots(model, op, |i| slot(&model, i))
+    }
+
+    /// The checker of `op` whose activations are where `slot_of` says (a
+    /// [`Plan`](crate::Plan)'s layout); fails as [`new`](Self::new) does,
+    /// and when the op has more than [`MAX_OPERANDS`] operands.
+    pub(crate) fn with_slots(
+        model: Model<'m>,
+        op: Operator<'m>,
+        slot_of: impl Fn(usize) -> Option<Slot>,
+    ) -> Result<Self, TfliteError> {
         let output =
             op.output(0)
                 .and_then(|i| model.tensor(i))
@@ -162,7 +181,26 @@ impl<'m> Checker<'m> {
                     op: op.op(),
                     operand: "output",
                 })?;
-        let checker = Checker { model, op, output };
+        let mut slots: [Option<(usize, Slot)>; MAX_OPERANDS] = core::array::from_fn(|_| None);
+        let operands = op.inputs().iter().chain(op.outputs().iter());
+        let mut free = slots.iter_mut();
+        for index in operands.filter_map(|i| usize::try_from(i).ok()) {
+            if let Some(at) = slot_of(index) {
+                let entry = free.next().ok_or(TfliteError::KernelParam {
+                    what: "number of activations one operator reads and writes",
+                    value: i64::try_from(op.inputs().len().saturating_add(op.outputs().len()))
+                        .unwrap_or(i64::MAX),
+                    rule: "the interpreter takes at most 32",
+                })?;
+                *entry = Some((index, at));
+            }
+        }
+        let checker = Checker {
+            model,
+            op,
+            output,
+            slots,
+        };
         if op.input(0) == Some(output.index()) {
             return Err(checker.fail("output", &output, OperandProblem::IsInput));
         }
@@ -353,7 +391,9 @@ impl<'m> Checker<'m> {
         name: &'static str,
         t: &ModelTensor<'_>,
     ) -> Result<Slot, TfliteError> {
-        slot(&self.model, t.index()).ok_or(self.fail(
+        let index = t.index();
+        let at = self.slots.iter().flatten().find(|(i, _)| *i == index);
+        at.map(|(_, s)| s.clone()).ok_or(self.fail(
             name,
             t,
             OperandProblem::Constant { expected: false },

@@ -27,6 +27,7 @@ use crate::transpose_conv::TransposeConvStep;
 /// One operator, checked and ready to run (its multipliers, if any, in the
 /// arena's scratch). A new op adds its variant here and its line in
 /// [`Step::run`]; everything else of the op is in its module.
+#[derive(Clone)]
 pub(crate) enum Step<'m> {
     FullyConnected(FullyConnectedStep<'m>),
     DepthwiseConv(DepthwiseConvStep<'m>),

@@ -4,7 +4,8 @@
 
 use serde_json::Value;
 use shapecheck_tflite::{
-    Arena, Arithmetic, Interpreter, Model, QuantizedMultiplier, TensorData, TensorType,
+    Arena, Arithmetic, Interpreter, Layout, Model, Plan, QuantizedMultiplier, TensorData,
+    TensorType,
 };
 
 /// A recorded tensor's data, each value rounded to the nearest f32 (int8
@@ -47,12 +48,30 @@ fn data_as_f64(d: TensorData<'_>) -> Vec<f64> {
     }
 }
 
-/// Runs every case of `recording` through `bytes`' model; returns how many
-/// tensors were compared. Panics naming the case, the tensor and the first
-/// element that differs.
+/// Runs every case of `recording` through `bytes`' model three ways: the
+/// interpreter preparing each operator as it runs, and on a `Plan` prepared
+/// once with each layout (the debug layout's every tensor, the packed
+/// one's outputs, whose intermediate tensors share memory). Returns how
+/// many tensors were compared. Panics naming the way, the case, the tensor
+/// and the first element that differs.
 pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
     let model = Model::parse(bytes).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let sizes = Interpreter::arena_sizes(&model).unwrap();
+    let mut compared = check_with(model, None, recording, &format!("{label} (as it runs)"));
+    for layout in [Layout::Debug, Layout::Packed] {
+        let plan = Plan::new(model, Arithmetic::Micro, layout)
+            .unwrap_or_else(|e| panic!("{label} ({layout:?} plan): {e}"));
+        let label = format!("{label} ({layout:?} plan)");
+        compared += check_with(model, Some(&plan), recording, &label);
+    }
+    compared
+}
+
+/// One way of `check_recording`: `plan`'s, or the interpreter's own.
+fn check_with(model: Model<'_>, plan: Option<&Plan<'_>>, recording: &Value, label: &str) -> usize {
+    let sizes = match plan {
+        Some(plan) => plan.arena_sizes(),
+        None => Interpreter::arena_sizes(&model).unwrap(),
+    };
     let mut int8 = vec![0i8; sizes.int8];
     let mut int16 = vec![0i16; sizes.int16];
     let mut int32 = vec![0i32; sizes.int32];
@@ -65,8 +84,13 @@ pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
         float32: &mut float32,
         multipliers: &mut multipliers,
     };
-    let mut interpreter = Interpreter::new(model, arena, Arithmetic::Micro)
-        .unwrap_or_else(|e| panic!("{label}: {e}"));
+    let mut interpreter = match plan {
+        Some(plan) => Interpreter::with_plan(plan, arena),
+        None => Interpreter::new(model, arena, Arithmetic::Micro),
+    }
+    .unwrap_or_else(|e| panic!("{label}: {e}"));
+    // the packed layout keeps the inputs and outputs only
+    let every_tensor = plan.is_none_or(|p| p.layout() == Layout::Debug);
     let input = model.input(0).unwrap();
     let cases = recording["cases"].as_array().expect("cases");
     assert!(!cases.is_empty(), "{label}: no cases");
@@ -109,7 +133,7 @@ pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
             );
         }
         compared += 1;
-        if let Some(tensors) = case["tensors"].as_object() {
+        if let Some(tensors) = case["tensors"].as_object().filter(|_| every_tensor) {
             for (index, t) in tensors {
                 let i: usize = index.parse().unwrap();
                 let Some(ours) = interpreter.tensor(i) else {

@@ -1,6 +1,8 @@
-//! Where `model!` puts a model's activations: one arena, each activation
-//! tensor at an offset, two tensors that are live at the same operator
-//! never overlapping.
+//! Where a model's activations go (feature `alloc`): one arena per
+//! element type, each activation tensor at an offset, two tensors that are
+//! live at the same operator never overlapping. `model!` places its
+//! arena with it when it expands, and [`Plan`](crate::Plan) the
+//! interpreter's buffers.
 //!
 //! A tensor is live from the operator that writes it to the last operator
 //! that reads it (a `RESHAPE`'s output is a view of its input, so its
@@ -11,13 +13,29 @@
 //! once: each output at the other end of the arena from its input), and
 //! grows the arena only if none is found within its budget of steps.
 
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::model::Model;
+use crate::types::{BuiltinOp, TensorType};
+
 /// One activation to place: its size in elements and the operators
 /// (by position in the run) from its writer to its last reader.
+///
+/// ```
+/// use shapecheck_tflite::plan::Lifetime;
+///
+/// let l = Lifetime { size: 16, first: 0, last: 2 };
+/// assert_eq!(l.size, 16);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Lifetime {
-    pub(crate) size: usize,
-    pub(crate) first: usize,
-    pub(crate) last: usize,
+pub struct Lifetime {
+    /// its elements
+    pub size: usize,
+    /// the operator that writes it (its position in the run)
+    pub first: usize,
+    /// the last operator that reads it
+    pub last: usize,
 }
 
 impl Lifetime {
@@ -28,14 +46,31 @@ impl Lifetime {
 
 /// A placement: each lifetime's offset, in the order given, and the
 /// arena's size (the largest end).
+///
+/// ```
+/// use shapecheck_tflite::plan::{place, Lifetime};
+///
+/// let p = place(&[Lifetime { size: 4, first: 0, last: 1 }]);
+/// assert_eq!((p.offsets, p.size), (vec![0], 4));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Placement {
-    pub(crate) offsets: Vec<usize>,
-    pub(crate) size: usize,
+pub struct Placement {
+    /// each lifetime's offset, in elements, in the order given
+    pub offsets: Vec<usize>,
+    /// the arena's elements
+    pub size: usize,
 }
 
-/// The largest sum of sizes live at one operator.
-pub(crate) fn liveness_floor(lifetimes: &[Lifetime]) -> usize {
+/// The largest sum of sizes live at one operator: no placement takes
+/// less.
+///
+/// ```
+/// use shapecheck_tflite::plan::{liveness_floor, Lifetime};
+///
+/// let l = |size, first, last| Lifetime { size, first, last };
+/// assert_eq!(liveness_floor(&[l(4, 0, 1), l(8, 1, 2), l(2, 2, 3)]), 12);
+/// ```
+pub fn liveness_floor(lifetimes: &[Lifetime]) -> usize {
     let ops = lifetimes.iter().map(|l| l.last + 1).max().unwrap_or(0);
     (0..ops)
         .map(|op| {
@@ -55,109 +90,124 @@ const BUDGET: usize = 200_000;
 
 /// Places every lifetime in the smallest arena the search finds, starting
 /// at the liveness floor.
-pub(crate) fn place(lifetimes: &[Lifetime]) -> Placement {
+///
+/// ```
+/// use shapecheck_tflite::plan::{liveness_floor, place, Lifetime};
+///
+/// // a chain: each tensor read by the next operator only
+/// let chain = [(18_432, 0, 1), (36_864, 1, 2), (9_216, 2, 3)]
+///     .map(|(size, first, last)| Lifetime { size, first, last });
+/// let p = place(&chain);
+/// assert_eq!((liveness_floor(&chain), p.size), (55_296, 55_296));
+/// ```
+pub fn place(lifetimes: &[Lifetime]) -> Placement {
     let floor = liveness_floor(lifetimes);
     // tensors in the order they are written; a larger one first on a tie
     let mut order: Vec<usize> = (0..lifetimes.len()).collect();
     order.sort_by_key(|&i| {
-        let l = lifetimes[i];
+        let l = lifetimes.get(i).copied().unwrap_or(Lifetime {
+            size: 0,
+            first: 0,
+            last: 0,
+        });
         (l.first, usize::MAX - l.size)
     });
-    let total: usize = lifetimes.iter().map(|l| l.size).sum();
+    let ordered: Vec<Lifetime> = order
+        .iter()
+        .filter_map(|&i| lifetimes.get(i).copied())
+        .collect();
+    let total = lifetimes
+        .iter()
+        .fold(0usize, |sum, l| sum.saturating_add(l.size));
     let mut limit = floor;
     loop {
-        let mut offsets = vec![usize::MAX; lifetimes.len()];
+        let mut offsets = Vec::with_capacity(ordered.len());
         let mut steps = 0;
-        if search(lifetimes, &order, 0, limit, &mut offsets, &mut steps) {
-            let size = offsets
+        let found = search(&ordered, limit, &mut offsets, &mut steps);
+        if found || limit >= total {
+            if !found {
+                // one after another: always fits in the total
+                offsets.clear();
+                let mut at = 0usize;
+                for l in &ordered {
+                    offsets.push(at);
+                    at = at.saturating_add(l.size);
+                }
+            }
+            // back to the order given
+            let mut placed = vec![0usize; lifetimes.len()];
+            for (&i, &at) in order.iter().zip(&offsets) {
+                if let Some(slot) = placed.get_mut(i) {
+                    *slot = at;
+                }
+            }
+            let size = placed
                 .iter()
                 .zip(lifetimes)
-                .map(|(o, l)| o + l.size)
+                .map(|(o, l)| o.saturating_add(l.size))
                 .max()
                 .unwrap_or(0);
-            return Placement { offsets, size };
+            return Placement {
+                offsets: placed,
+                size,
+            };
         }
-        if limit >= total {
-            // unreachable: everything side by side always fits; kept so
-            // that the loop cannot run forever
-            let mut at = 0;
-            let offsets = lifetimes
-                .iter()
-                .map(|l| {
-                    let o = at;
-                    at += l.size;
-                    o
-                })
-                .collect();
-            return Placement { offsets, size: at };
-        }
-        // grow by a sixteenth of the floor at a time
-        limit = (limit + (floor / 16).max(1)).min(total);
+        // grow by a sixteenth of the floor (at least one element)
+        limit = limit.saturating_add((floor / 16).max(1)).min(total);
     }
 }
 
-/// Places `order[k..]` inside `limit`, depth first over the candidate
-/// offsets of each: the arena's two ends and the edges of the placed
-/// tensors it overlaps in time.
-fn search(
-    lifetimes: &[Lifetime],
-    order: &[usize],
-    k: usize,
-    limit: usize,
-    offsets: &mut Vec<usize>,
-    steps: &mut usize,
-) -> bool {
-    let Some(&i) = order.get(k) else {
+/// Places `ordered[offsets.len()..]` after `ordered[..offsets.len()]`,
+/// placed at `offsets`, within `limit`; false when no placement is found
+/// within the budget. Depth first, over the few offsets worth trying: the
+/// arena's two ends and the edges of the placed tensors it overlaps in
+/// time.
+fn search(ordered: &[Lifetime], limit: usize, offsets: &mut Vec<usize>, steps: &mut usize) -> bool {
+    let k = offsets.len();
+    let (Some(&me), Some(before)) = (ordered.get(k), ordered.get(..k)) else {
         return true;
     };
-    let me = lifetimes[i];
-    if me.size > limit {
+    let Some(top) = limit.checked_sub(me.size) else {
         return false;
-    }
-    let placed: Vec<(usize, usize)> = order[..k]
+    };
+    // the placed tensors live at the same time as this one, oldest first
+    let live: Vec<(usize, usize)> = before
         .iter()
-        .filter(|&&j| lifetimes[j].overlaps(&me))
-        .map(|&j| (offsets[j], offsets[j] + lifetimes[j].size))
+        .zip(offsets.iter())
+        .filter(|(l, _)| l.overlaps(&me))
+        .map(|(l, &at)| (at, at.saturating_add(l.size)))
         .collect();
     // the end away from the tensor written last that is still live: a
     // chain's output goes to the other end of the arena from its input
-    let newest = order[..k]
-        .iter()
-        .rev()
-        .find(|&&j| lifetimes[j].overlaps(&me))
-        .map(|&j| offsets[j]);
-    let top = limit - me.size;
-    let mut candidates = match newest {
-        Some(at) if at >= limit / 2 => vec![0, top],
+    let mut candidates = match live.last() {
+        Some(&(at, _)) if at >= limit / 2 => vec![0, top],
         _ => vec![top, 0],
     };
-    for &(start, end) in &placed {
+    for &(start, end) in &live {
         candidates.push(end);
-        if let Some(before) = start.checked_sub(me.size) {
-            candidates.push(before);
+        if let Some(at) = start.checked_sub(me.size) {
+            candidates.push(at);
         }
     }
     let mut tried = Vec::new();
     for at in candidates {
-        if tried.contains(&at) || at + me.size > limit {
+        if tried.contains(&at) || at > top {
             continue;
         }
         tried.push(at);
-        let free = placed
-            .iter()
-            .all(|&(start, end)| at + me.size <= start || end <= at);
-        if !free {
+        let end = at.saturating_add(me.size);
+        if !live.iter().all(|&(start, stop)| end <= start || stop <= at) {
             continue;
         }
         *steps += 1;
         if *steps > BUDGET {
             return false;
         }
-        offsets[i] = at;
-        if search(lifetimes, order, k + 1, limit, offsets, steps) {
+        offsets.push(at);
+        if search(ordered, limit, offsets, steps) {
             return true;
         }
-        offsets[i] = usize::MAX;
+        offsets.pop();
     }
     false
 }
@@ -240,12 +290,19 @@ mod tests {
 /// The activations of `model` to place, and the tensor each is: every
 /// tensor an operator writes whose type is `element`, a `RESHAPE`'s
 /// output excepted (a view of its input: its readers keep its input
-/// live). The model's input is the caller's.
-pub(crate) fn activations(
-    model: &shapecheck_tflite::Model<'_>,
-    element: shapecheck_tflite::TensorType,
-) -> (Vec<usize>, Vec<Lifetime>) {
-    use shapecheck_tflite::BuiltinOp;
+/// live). The model's inputs are the caller's.
+///
+/// ```
+/// use shapecheck_tflite::plan::{activations, liveness_floor};
+/// use shapecheck_tflite::{Model, TensorType};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let (tensors, lifetimes) = activations(&model, TensorType::Int8);
+/// assert_eq!(tensors, [2, 6, 9]); // the convolution's, the logits, the scores
+/// assert_eq!(liveness_floor(&lifetimes), 4000 + 4);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn activations(model: &Model<'_>, element: TensorType) -> (Vec<usize>, Vec<Lifetime>) {
     let count = model.tensor_count();
     // the tensor whose elements each tensor is (itself, or a reshape's input's)
     let mut root: Vec<usize> = (0..count).collect();
@@ -259,21 +316,25 @@ pub(crate) fn activations(
             .filter(|&i| i < count)
             .collect();
         for &i in &inputs {
-            let r = root[i];
-            last[r] = Some(k);
+            if let Some(r) = root.get(i).copied() {
+                if let Some(l) = last.get_mut(r) {
+                    *l = Some(k);
+                }
+            }
         }
         for o in op.outputs().iter().filter_map(|i| usize::try_from(i).ok()) {
-            if o >= count {
-                continue;
-            }
             if op.op() == BuiltinOp::RESHAPE {
-                if let Some(&i) = inputs.first() {
-                    root[o] = root[i];
+                if let Some(r) = inputs.first().and_then(|&i| root.get(i).copied()) {
+                    if let Some(slot) = root.get_mut(o) {
+                        *slot = r;
+                    }
                     continue;
                 }
             }
-            first[o] = Some(k);
-            last[o] = Some(last[o].unwrap_or(k).max(k));
+            if let (Some(f), Some(l)) = (first.get_mut(o), last.get_mut(o)) {
+                *f = Some(k);
+                *l = Some(l.unwrap_or(k).max(k));
+            }
         }
     }
     let inputs: Vec<usize> = model
@@ -285,15 +346,15 @@ pub(crate) fn activations(
     let mut lifetimes = Vec::new();
     for t in model.tensors() {
         let i = t.index();
-        if root[i] != i || inputs.contains(&i) || t.dtype() != element {
+        if root.get(i) != Some(&i) || inputs.contains(&i) || t.dtype() != element {
             continue;
         }
-        if let (Some(first), Some(last)) = (first[i], last[i]) {
+        if let (Some(Some(first)), Some(Some(last))) = (first.get(i), last.get(i)) {
             tensors.push(i);
             lifetimes.push(Lifetime {
                 size: t.elements(),
-                first,
-                last,
+                first: *first,
+                last: *last,
             });
         }
     }
@@ -303,7 +364,7 @@ pub(crate) fn activations(
 #[cfg(test)]
 mod model_tests {
     use super::*;
-    use shapecheck_tflite::{Model, TensorType};
+    use crate::{Model, TensorType};
 
     fn floor_and_plan(bytes: &[u8]) -> (usize, usize) {
         let model = Model::parse(bytes).unwrap();
@@ -313,45 +374,11 @@ mod model_tests {
 
     #[test]
     fn the_projects_models_are_planned_at_their_floor() {
-        let speech = include_bytes!("../../tflite/tests/models/speech.tflite");
+        let speech = include_bytes!("../tests/models/speech.tflite");
         assert_eq!(floor_and_plan(speech), (4004, 4004));
-        let sine = include_bytes!("../../tflite/tests/models/sine.tflite");
+        let sine = include_bytes!("../tests/models/sine.tflite");
         assert_eq!(floor_and_plan(sine), (32, 32));
-        let person = include_bytes!("../../tflite/tests/models/person_detect.tflite");
+        let person = include_bytes!("../tests/models/person_detect.tflite");
         assert_eq!(floor_and_plan(person), (55_296, 55_296));
-    }
-}
-
-/// The MLPerf Tiny models, read from the directory `SHAPECHECK_MODELS`
-/// names, by default `shared/models` beside the repository: `cargo test -p
-/// shapecheck-macros --features tflite -- --ignored`. Fails when they are
-/// missing.
-#[cfg(test)]
-mod tiny_tests {
-    use super::*;
-    use shapecheck_tflite::{Model, TensorType};
-
-    #[test]
-    #[ignore = "reads the MLPerf Tiny models from $SHAPECHECK_MODELS"]
-    fn the_tiny_models_are_planned_at_their_floor() {
-        // SHAPECHECK_MODELS, or shared/models beside the repository
-        let dir = std::env::var("SHAPECHECK_MODELS")
-            .unwrap_or_else(|_| format!("{}/../../shared/models", env!("CARGO_MANIFEST_DIR")));
-        for (file, floor) in [
-            ("person_detect.tflite", 55_296),
-            ("vww_96_int8.tflite", 55_296),
-            ("kws_ref_model.tflite", 16_000),
-            ("pretrainedResnet_quant.tflite", 49_152),
-            ("ad01_int8.tflite", 768),
-            ("str_ww_ref_model.tflite", 6_656),
-            ("pretrainedResnet_large_int8.tflite", 122_880),
-        ] {
-            let bytes = std::fs::read(format!("{dir}/{file}"))
-                .unwrap_or_else(|e| panic!("{dir}/{file} (SHAPECHECK_MODELS): {e}"));
-            let model = Model::parse(&bytes).unwrap();
-            let (_, lifetimes) = activations(&model, TensorType::Int8);
-            assert_eq!(liveness_floor(&lifetimes), floor, "{file}");
-            assert_eq!(place(&lifetimes).size, floor, "{file}");
-        }
     }
 }
