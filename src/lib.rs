@@ -358,7 +358,8 @@ macro_rules! tensor {
 ///   weights and multipliers, which are `static`;
 /// - `pub mod sine` (the struct's name in snake case) with `type Input` and
 ///   `type Output` (tensors whose shapes are the file's), `type Arena`,
-///   `RAM_BYTES`, the input's and output's scale and zero point
+///   `RAM_BYTES`, `const fn assert_ram_fits(budget, beside)` (a RAM
+///   budget checked in a `const`, whose failure names the bytes), the input's and output's scale and zero point
 ///   (`INPUT_SCALE`, ..., and `Sine::quantize` / `Sine::dequantize` between
 ///   f32 values and the int8 tensors), and each layer's constants as
 ///   `static` items (weights, biases, multipliers).
@@ -379,7 +380,9 @@ macro_rules! tensor {
 ///
 /// // a firmware's RAM budget, checked when it builds: predict's arena
 /// // (the two 16-wide hidden layers) and the input the firmware holds
-/// const _: () = assert!(sine::RAM_BYTES + core::mem::size_of::<sine::Input>() <= 64);
+/// // (a failure names the numbers: "ram/budget: sine needs 33 bytes
+/// // (RAM_BYTES 32 + 1 beside it), above its budget of 16 bytes")
+/// const _: () = sine::assert_ram_fits(64, core::mem::size_of::<sine::Input>());
 /// assert_eq!(Sine::RAM_BYTES, 32);
 ///
 /// // real values in and out, with the file's quantization

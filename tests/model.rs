@@ -88,5 +88,5 @@ fn ram_bytes_is_the_arena_at_the_liveness_floor() {
     assert_eq!(Speech::RAM_BYTES, 25 * 20 * 8 + 4);
     assert_eq!(Speech::RAM_BYTES, core::mem::size_of::<speech::Arena>());
     // a firmware's budget, the input included
-    const _: () = assert!(Speech::RAM_BYTES + core::mem::size_of::<speech::Input>() <= 6 * 1024);
+    const _: () = speech::assert_ram_fits(6 * 1024, core::mem::size_of::<speech::Input>());
 }

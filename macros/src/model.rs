@@ -1247,12 +1247,29 @@ impl<'k, 'm> Writer<'k, 'm> {
             name_of(self.output_element),
             output.dims
         ));
+        let zero_text = if self.element == TensorType::Float32 {
+            "0.0"
+        } else {
+            "0"
+        };
         let arena_doc = doc(&format!(
-            "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes), each tensor at the offset the planner gave it (two tensors live at the same operator never overlap), at the model's liveness floor where the planner reaches it:"
+            "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes; `shapecheck::ops::layers::Arena<{element_name}, {n}>`, made by `Arena::new({zero_text})`, a `const fn`), each tensor at the offset the planner gave it (two tensors live at the same operator never overlap), at the model's liveness floor where the planner reaches it:"
         ));
         let ram_after = doc(&format!(
-            "Not counted: the input and the output, the caller's ({input_bytes} and {output_bytes} bytes), the kernels' own locals (a few words each), and the weights, biases and multipliers, which are `static` (flash). A firmware checks its budget when it builds: `const _: () = assert!({module}::RAM_BYTES <= BUDGET);`."
+            "Not counted: the input and the output, the caller's ({input_bytes} and {output_bytes} bytes), the kernels' own locals (a few words each), and the weights, biases and multipliers, which are `static` (flash). A firmware checks its budget when it builds with [`assert_ram_fits`]: `const _: () = {module}::assert_ram_fits(BUDGET, core::mem::size_of::<{module}::Input>());`."
         ));
+        let module_name = module.to_string();
+        let assert_ram_fits = quote! {
+            /// A firmware's RAM budget, checked when it builds: in a
+            /// `const`, fails the build when [`RAM_BYTES`] and the
+            /// `beside` bytes the firmware holds with it (its input, ...)
+            /// exceed `budget` bytes, naming the numbers
+            /// (`shapecheck::ops::layers::assert_ram_fits`).
+            #[track_caller]
+            pub const fn assert_ram_fits(budget: usize, beside: usize) {
+                #krate::ops::layers::assert_ram_fits(#module_name, RAM_BYTES, beside, budget)
+            }
+        };
         // the model's quantization, for a firmware feeding real values
         let quantization = {
             let q = |t: Option<ModelTensor<'_>>| {
@@ -1325,6 +1342,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                 #[doc = ""]
                 #ram_after
                 pub const RAM_BYTES: usize = Arena::BYTES;
+                #assert_ram_fits
                 #quant_consts
                 #(#statics)*
                 // the file, so that cargo builds again when it changes
@@ -1609,10 +1627,18 @@ mod tests {
     }
 
     #[test]
-    fn an_unsupported_op_names_the_op_and_its_tensor() {
-        let err = expand("../ui-tests/model/sine_lsh_projection.tflite").unwrap_err();
+    fn an_unsupported_op_is_the_interpreters_error_in_its_words() {
+        // sine.tflite with its first op TILE, which neither path runs
+        let path = "../ui-tests/model/sine_tile.tflite";
+        let err = expand(path).unwrap_err();
+        let bytes = std::fs::read(path).unwrap();
+        let interpreter = check_with_the_interpreter(Model::parse(&bytes).unwrap()).unwrap_err();
+        assert_eq!(err, format!("model!: {path}: {interpreter}"));
         assert!(
-            err.contains("operator 0 (LSH_PROJECTION), writing tensor 7"),
+            err.contains(
+                "operator 0 (TILE), writing tensor 7 \"sequential_1/dense_2/MatMul;sequential_1/dense_2…\": \
+                 `model!` and the `Interpreter` do not run TILE"
+            ),
             "{err}"
         );
     }

@@ -18,7 +18,7 @@ use crate::ops::shape_of;
 use crate::ops::OpShape;
 use crate::options::AddOptions;
 use crate::options::Options;
-use crate::quant::{quantize_multiplier, QuantizedMultiplier, Rounding, Scale};
+use crate::quant::{quantize_multiplier_smaller_than_one, QuantizedMultiplier, Rounding, Scale};
 use crate::types::Activation;
 use crate::types::TensorType;
 use crate::values::Values;
@@ -129,15 +129,15 @@ pub fn add_params(
         output_max,
     )?;
     let twice_max_input_scale = 2.0 * f64::from(input1_scale.max(input2_scale));
-    let input1 = smaller_than_one(
+    let input1 = quantize_multiplier_smaller_than_one(
         "ADD's first input multiplier",
         f64::from(input1_scale) / twice_max_input_scale,
     )?;
-    let input2 = smaller_than_one(
+    let input2 = quantize_multiplier_smaller_than_one(
         "ADD's second input multiplier",
         f64::from(input2_scale) / twice_max_input_scale,
     )?;
-    let output = smaller_than_one(
+    let output = quantize_multiplier_smaller_than_one(
         "ADD's output multiplier 2 · max input scale / (2^20 · output scale)",
         twice_max_input_scale / (f64::from(1u32 << LEFT_SHIFT) * f64::from(output_scale)),
     )?;
@@ -151,25 +151,6 @@ pub fn add_params(
         output_min,
         output_max,
     })
-}
-
-/// TFLite's `QuantizeMultiplierSmallerThanOneExp`: `real` in (0, 1), its
-/// quantized shift at most 0.
-fn smaller_than_one(what: &'static str, real: f64) -> Result<QuantizedMultiplier, TfliteError> {
-    let err = TfliteError::KernelScale {
-        what,
-        value: real,
-        rule: "TFLite needs it above 0 and below 1 (QuantizeMultiplierSmallerThanOneExp)",
-    };
-    if !(real > 0.0 && real < 1.0) {
-        return Err(err);
-    }
-    let m = quantize_multiplier(real)?;
-    if m.shift() > 0 {
-        // a real just below 1 whose mantissa rounds up to 1
-        return Err(err);
-    }
-    Ok(m)
 }
 
 /// The zero points and clamp of an int8 `ADD`: each zero point in
@@ -300,6 +281,81 @@ where
     B: Values<i8> + ?Sized,
 {
     let kernel = Kernel::new(params)?;
+    broadcast_binary(a, a_shape, b, b_shape, output, |x1, x2| {
+        kernel.apply(x1, x2)
+    })
+}
+
+/// TFLite's f32 `ADD` (TFLite Micro's `reference_ops::Add` and its 6-dim
+/// broadcast): for each output element and its two inputs (broadcast as
+/// [`broadcast_shape`] says), `x1 + x2` in f32, then clamped as TFLite's
+/// `ActivationFunctionWithMinMax`: `max(·, output_min)`, then
+/// `min(·, output_max)` ([`activation_range_f32`](crate::activation_range_f32)
+/// gives the bounds of a fused activation). Either input may be a slice or
+/// a constant read in place from a model ([`Values`]).
+///
+/// Fails, with `output` untouched, when the shapes do not broadcast or
+/// have more than 6 dims, an input's length is not its shape's element
+/// count, or `output` is not as long as the broadcast shape's count.
+///
+/// ```
+/// use shapecheck_tflite::{activation_range_f32, add_f32, Activation};
+///
+/// let (lo, hi) = activation_range_f32(Activation::Relu)?;
+/// let mut out = [0f32; 4];
+/// // [2, 2] + [2]: the row added to both rows, then ReLU
+/// add_f32(&[1.0, 2.0, 3.0, 4.0], &[2, 2], &[0.5, -3.0], &[2], lo, hi, &mut out)?;
+/// assert_eq!(out, [1.5, 0.0, 3.5, 1.0]);
+/// assert!(add_f32(&[1.0], &[2], &[1.0], &[1], lo, hi, &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn add_f32<A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    output_min: f32,
+    output_max: f32,
+    output: &mut [f32],
+) -> Result<(), TfliteError>
+where
+    A: Values<f32> + ?Sized,
+    B: Values<f32> + ?Sized,
+{
+    crate::float_ops::binary_f32(
+        crate::float_ops::BinaryF32::Add,
+        (a, a_shape),
+        (b, b_shape),
+        (output_min, output_max),
+        output,
+    )
+}
+
+/// The one broadcasting loop of the binary element-wise kernels (`ADD`,
+/// `SUB`, `MUL`, `DIV`, `SQUARED_DIFFERENCE`, `MAXIMUM`, `MINIMUM`,
+/// `PRELU` in int8, and `float_ops`' f32 `ADD`, `SUB`, `MUL` and
+/// `SQUARED_DIFFERENCE`): `output[i] = f(a[i'], b[i''])`, the inputs broadcast as
+/// [`broadcast_shape`] says, all row-major. Checks the shapes and every
+/// length before writing: fails, with `output` untouched, when the shapes
+/// do not broadcast or have more than 6 dims, an input's length is not its
+/// shape's element count, or `output` is not as long as the broadcast
+/// shape's count. Shapes equal once right-aligned take a path without
+/// index arithmetic.
+pub(crate) fn broadcast_binary<T, U, O, A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    output: &mut [O],
+    f: impl Fn(T, U) -> O,
+) -> Result<(), TfliteError>
+where
+    T: Copy,
+    U: Copy,
+    O: Copy,
+    A: Values<T> + ?Sized,
+    B: Values<U> + ?Sized,
+{
     let (out_dims, rank) = broadcast_shape(a_shape, b_shape)?;
     let out_dims = out_dims.get(..rank).unwrap_or(&[]);
     let a_count = check_length("first input", a_shape, a.count())?;
@@ -312,12 +368,12 @@ where
         // the same shape once right-aligned (no dim of either is broadcast
         // when both counts are the output's, none being 0)
         for (y, (x1, x2)) in output.iter_mut().zip(a.run(0, count).zip(b.run(0, count))) {
-            *y = kernel.apply(x1, x2);
+            *y = f(x1, x2);
         }
         return Ok(());
     }
     let plan = Plan::new(a_shape, b_shape, out_dims, rank);
-    plan.run(a, b, &kernel, output);
+    plan.run(a, b, &f, output);
     Ok(())
 }
 
@@ -439,10 +495,13 @@ impl Plan {
         strides
     }
 
-    fn run<A, B>(&self, a: &A, b: &B, kernel: &Kernel, output: &mut [i8])
+    fn run<T, U, O, A, B>(&self, a: &A, b: &B, f: &impl Fn(T, U) -> O, output: &mut [O])
     where
-        A: Values<i8> + ?Sized,
-        B: Values<i8> + ?Sized,
+        T: Copy,
+        U: Copy,
+        O: Copy,
+        A: Values<T> + ?Sized,
+        B: Values<U> + ?Sized,
     {
         let a_strides = self.strides(true);
         let b_strides = self.strides(false);
@@ -464,23 +523,21 @@ impl Plan {
             }
             let (a_end, b_end) = (a_start + inner, b_start + inner);
             match (a_broadcast, b_broadcast) {
-                (false, false) => {
-                    add_row(a.run(a_start, a_end), b.run(b_start, b_end), row, kernel)
-                }
+                (false, false) => binary_row(a.run(a_start, a_end), b.run(b_start, b_end), row, f),
                 (false, true) => {
                     let Some(x2) = b.at(b_start) else { continue };
-                    add_row(a.run(a_start, a_end), core::iter::repeat(x2), row, kernel)
+                    binary_row(a.run(a_start, a_end), core::iter::repeat(x2), row, f)
                 }
                 (true, false) => {
                     let Some(x1) = a.at(a_start) else { continue };
-                    add_row(core::iter::repeat(x1), b.run(b_start, b_end), row, kernel)
+                    binary_row(core::iter::repeat(x1), b.run(b_start, b_end), row, f)
                 }
                 // not for a dim above 1: both inputs would have it
                 (true, true) => {
                     let (Some(x1), Some(x2)) = (a.at(a_start), b.at(b_start)) else {
                         continue;
                     };
-                    row.fill(kernel.apply(x1, x2));
+                    row.fill(f(x1, x2));
                 }
             }
         }
@@ -488,14 +545,14 @@ impl Plan {
 }
 
 #[inline(always)]
-fn add_row(
-    xs1: impl Iterator<Item = i8>,
-    xs2: impl Iterator<Item = i8>,
-    row: &mut [i8],
-    kernel: &Kernel,
+fn binary_row<T, U, O>(
+    xs1: impl Iterator<Item = T>,
+    xs2: impl Iterator<Item = U>,
+    row: &mut [O],
+    f: &impl Fn(T, U) -> O,
 ) {
     for (y, (x1, x2)) in row.iter_mut().zip(xs1.zip(xs2)) {
-        *y = kernel.apply(x1, x2);
+        *y = f(x1, x2);
     }
 }
 
@@ -524,7 +581,9 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
 // options (its row's `output_shape`, which the interpreter and `model!`
 // call).
 
-/// `ADD`: numpy broadcasting of the two inputs ([`broadcast_shape`](crate::broadcast_shape)).
+/// `ADD`, and the other binary element-wise ops' rows (`MUL`, `SUB`,
+/// `DIV`, `MAXIMUM`, `MINIMUM`, `SQUARED_DIFFERENCE`, `PRELU`): numpy
+/// broadcasting of the two inputs ([`broadcast_shape`](crate::broadcast_shape)).
 pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
     let a = operand(model, op, 0, "input1")?;
     let b = operand(model, op, 1, "input2")?;
@@ -546,6 +605,15 @@ pub(crate) fn prepare<'m>(
     let Options::Add(options) = c.op.options() else {
         return Err(c.unsupported());
     };
+    let a = c.input(0, "input1")?;
+    if a.dtype() == TensorType::Float32 {
+        return crate::float_ops::prepare_binary_f32(
+            c,
+            shape,
+            crate::float_ops::BinaryF32::Add,
+            options.fused_activation,
+        );
+    }
     check_add(c, options, shape).map(Step::Add)
 }
 

@@ -27,6 +27,23 @@ pub trait LeNumber: Copy + sealed::Sealed {
     /// The number in `bytes` (exactly [`SIZE`](Self::SIZE) of them), or
     /// `None` for any other length.
     fn from_le(bytes: &[u8]) -> Option<Self>;
+
+    /// `bytes` as a slice of `Self`, where every byte is one value (`i8`
+    /// and `u8`): what [`Values::contiguous`](crate::Values::contiguous)
+    /// gives a kernel for an int8 constant read in place, so that it runs
+    /// its loops over several rows at once as on an array. `None` for the
+    /// wider types (their bytes need not be aligned for them).
+    ///
+    /// ```
+    /// use shapecheck_tflite::LeNumber;
+    ///
+    /// assert_eq!(i8::from_bytes(&[0xff, 2]), Some(&[-1i8, 2][..]));
+    /// assert_eq!(i32::from_bytes(&[0; 4]), None);
+    /// ```
+    fn from_bytes(bytes: &[u8]) -> Option<&[Self]> {
+        let _ = bytes;
+        None
+    }
 }
 
 mod sealed {
@@ -45,7 +62,19 @@ macro_rules! le_number {
         }
     )*};
 }
-le_number!(u8: Uint8, i8: Int8, i16: Int16, i32: Int32, u32: Uint32, i64: Int64, f32: Float32, f64: Float64);
+le_number!(u8: Uint8, i16: Int16, i32: Int32, u32: Uint32, i64: Int64, f32: Float32, f64: Float64);
+
+impl sealed::Sealed for i8 {}
+impl LeNumber for i8 {
+    const SIZE: usize = 1;
+    const DTYPE: TensorType = TensorType::Int8;
+    fn from_le(bytes: &[u8]) -> Option<Self> {
+        Some(i8::from_le_bytes(bytes.try_into().ok()?))
+    }
+    fn from_bytes(bytes: &[u8]) -> Option<&[Self]> {
+        Some(crate::bytes::as_i8(bytes))
+    }
+}
 
 /// A borrowed array of `T` stored little-endian in the model's bytes: a
 /// tensor's shape (`Array<i32>`), its scales (`Array<f32>`) and zero points

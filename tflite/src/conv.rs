@@ -252,6 +252,9 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
             return Ok(());
         }
     }
+    // the filter as a slice where it is one (an array, or an int8 constant
+    // read in place), so that each run of taps is a slice's
+    let weights = filter.contiguous();
     let mut pixels = output.chunks_exact_mut(output_depth);
     // checked: with a filter tap, every index below is inside a length
     for batch in 0..batches {
@@ -298,7 +301,13 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
                             let x = (row + ix) * input_depth;
                             let f = (filter_row * filter_width + kx) * input_depth;
                             let xs = image.get(x..x + run).unwrap_or(&[]);
-                            acc = dot(acc, xs, filter.run(f, f + run), zero_point);
+                            acc = match weights {
+                                Some(w) => {
+                                    let fs = w.get(f..f + run).unwrap_or(&[]);
+                                    dot(acc, xs, fs.iter().copied(), zero_point)
+                                }
+                                None => dot(acc, xs, filter.run(f, f + run), zero_point),
+                            };
                         }
                     }
                     if let Some(b) = bias.and_then(|b| b.at(oc)) {

@@ -383,8 +383,35 @@ pub enum TfliteError {
         /// `beta · input_scale · 2^26`
         value: f64,
     },
-    /// An operator the [`Interpreter`](crate::Interpreter) does not run (its
-    /// op, or its op on these types or options).
+    /// An operator neither `shapecheck`'s `model!` nor the
+    /// [`Interpreter`](crate::Interpreter) runs: its op has no row in
+    /// [`OPS`](crate::OPS), or its options are not the op's. Both say it in
+    /// the same words (`model!` as a compile error, after the file's path):
+    ///
+    /// ```
+    /// use shapecheck_tflite::{BuiltinOp, Name, TfliteError};
+    ///
+    /// let tile = BuiltinOp::from_code(69).unwrap(); // TILE
+    /// let err = TfliteError::UnsupportedOp {
+    ///     operator: 0,
+    ///     op: tile,
+    ///     output: 7,
+    ///     output_name: Name::new("tile"),
+    /// };
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "operator 0 (TILE), writing tensor 7 \"tile\": `model!` and the `Interpreter` do not run TILE \
+    ///      (the ops they run are the rows of `shapecheck::tflite::OPS`)"
+    /// );
+    /// // an op of OPS whose operator has another op's options
+    /// let err = TfliteError::UnsupportedOp {
+    ///     operator: 0,
+    ///     op: BuiltinOp::ADD,
+    ///     output: 7,
+    ///     output_name: Name::new("add"),
+    /// };
+    /// assert!(err.to_string().ends_with("`model!` and the `Interpreter` run ADD, but not with these options"));
+    /// ```
     UnsupportedOp {
         /// the operator's index
         operator: usize,
@@ -773,10 +800,23 @@ impl fmt::Display for TfliteError {
                 op,
                 output,
                 output_name,
-            } => write!(
-                f,
-                "operator {operator} ({op}), writing tensor {output} \"{output_name}\": the interpreter does not run this op (or not on these types or options)"
-            ),
+            } => {
+                write!(
+                    f,
+                    "operator {operator} ({op}), writing tensor {output} \"{output_name}\": "
+                )?;
+                if crate::op_row(*op).is_some() {
+                    write!(
+                        f,
+                        "`model!` and the `Interpreter` run {op}, but not with these options"
+                    )
+                } else {
+                    write!(
+                        f,
+                        "`model!` and the `Interpreter` do not run {op} (the ops they run are the rows of `shapecheck::tflite::OPS`)"
+                    )
+                }
+            }
             TfliteError::UnsupportedOption {
                 operator,
                 op,

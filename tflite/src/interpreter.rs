@@ -63,6 +63,13 @@ pub struct ArenaSizes {
 /// multipliers. At least [`Interpreter::arena_sizes`] long; the rest is
 /// not used.
 ///
+/// Three things are called an arena: this one, the run-time interpreter's
+/// borrowed slices (`shapecheck::tflite::Arena` from a crate that depends
+/// on `shapecheck`); `shapecheck::ops::layers::Arena<T, N>`, the typed
+/// buffer of one element type whose views `model!`'s `predict` hands its
+/// layers; and each `model!` module's `Arena` (`sine::Arena`), that type
+/// with the model's element type and size.
+///
 /// ```
 /// use shapecheck_tflite::{Arena, QuantizedMultiplier};
 ///

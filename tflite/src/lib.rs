@@ -19,7 +19,22 @@
 //! [`mean_int8`] (the spatial mean), [`softmax_int8`] (TFLite Micro's fixed
 //! point) and [`reshape`]; and, as TFLite Micro computes them,
 //! [`add_int8`] (with numpy's broadcasting, [`broadcast_shape`]), [`pad`],
-//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]. Each op's
+//! [`logistic_int8`], [`quantize_int8`] and [`dequantize_int8`]; the
+//! element-wise ops, broadcast as `ADD` ([`mul_int8`], [`sub_int8`],
+//! [`div_int8`], [`squared_difference_int8`], [`prelu_int8`], and
+//! [`maximum`] and [`minimum`] for any element type) or one input to one
+//! output ([`relu_int8`], [`relu6_int8`] (TFLite Micro's clamp without
+//! rescaling), [`leaky_relu_int8`], [`hard_swish_int8`], [`tanh_int8`],
+//! [`rsqrt_int8`] and [`requantize_int8`], the int8 → int8 `QUANTIZE`); in f32,
+//! as TFLite Micro's float kernels compute them (the float ops of a float
+//! island between int8 ones, or of a float32 model), [`elu_f32`],
+//! [`exp_f32`], [`neg_f32`], [`rsqrt_f32`], [`add_f32`], [`sub_f32`],
+//! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`].
+//! The ops that move data copy TFLite Micro's values on any element type:
+//! [`concatenation`], [`pack`], [`split`] (`SPLIT`, `SPLIT_V`), [`unpack`],
+//! [`slice`](fn@slice), [`strided_slice`], [`transpose`], [`expand_dims`],
+//! [`gather`], [`depth_to_space`], [`space_to_depth`], [`mirror_pad`] and
+//! `PADV2` ([`pad`] with [`padv2_params`]' value). Each op's
 //! quantization arithmetic, from the tensors' float scales to the kernel's
 //! constants, is one function ([`add_params`], [`logistic_params`],
 //! [`mean_params`], [`softmax_params`], ...). [`OPS`] is the table of the
@@ -60,9 +75,10 @@
 //! # Ok::<(), shapecheck_tflite::TfliteError>(())
 //! ```
 #![no_std]
-// `deny`, not `forbid`: the one exception is `dsp` (the Cortex-M DSP
+// `deny`, not `forbid`: the two exceptions are `dsp` (the Cortex-M DSP
 // extension's SMLAD loops in `asm!`, `#[allow(unsafe_code)]` on that module
-// alone; see its documentation). Everything else stays without `unsafe`.
+// alone; see its documentation) and `bytes::as_i8` (an int8 constant's
+// bytes as `i8`, one line). Everything else stays without `unsafe`.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(
@@ -89,64 +105,111 @@ mod add;
 mod arg_min_max;
 mod array;
 mod batch_matmul;
+mod bytes;
+mod concat;
 mod conv;
+mod depth_space;
 mod depthwise_conv;
 mod dims;
+mod div;
 // the SMLAD loops: built for the target with the DSP extension
 // (`cfg(shapecheck_dsp)`, set by build.rs) and for the unit tests, which
 // run their plain-Rust form on the host against the portable kernels
 #[cfg(any(shapecheck_dsp, test))]
 #[allow(unsafe_code)]
 mod dsp;
+mod elementwise;
+mod elu;
 mod error;
+mod exp;
+mod expand_dims;
 mod flatbuffer;
+mod float_math;
+mod float_ops;
 mod fully_connected;
+mod gather;
+mod hard_swish;
 mod interpreter;
 mod l2_normalization;
+mod layout;
+mod leaky_relu;
 mod log_softmax;
 mod logistic;
+mod maximum_minimum;
 mod mean;
+mod mirror_pad;
 mod model;
+mod mul;
+mod neg;
 mod ops;
 mod options;
 mod pad;
 #[cfg(feature = "alloc")]
 pub mod plan;
 mod pool;
+mod prelu;
 mod quant;
 mod quantize;
 mod reduce;
+mod relu;
+mod requantize;
 mod reshape;
 mod resize;
+mod rsqrt;
+mod slice;
 mod softmax;
+mod split;
+mod squared_difference;
+mod sub;
+mod tanh;
+mod transpose;
 mod transpose_conv;
 mod types;
 mod values;
 mod window;
 
-pub use add::{add_int8, add_params, broadcast_shape, AddParams};
+pub use add::{add_f32, add_int8, add_params, broadcast_shape, AddParams};
 pub use array::{Array, ArrayIter, LeNumber};
+pub use concat::{
+    concatenation, concatenation_output_shape, concatenation_params, pack, pack_output_shape,
+    pack_params, ConcatenationOptions, ConcatenationParams, PackOptions, PackParams, MAX_JOINED,
+};
 pub use conv::{conv_2d_int8, Conv2dDims, Conv2dParams};
+pub use depth_space::{
+    depth_space_params, depth_to_space, depth_to_space_output_shape, space_to_depth,
+    space_to_depth_output_shape, BlockSizeOptions, DepthSpaceParams,
+};
 pub use depthwise_conv::{
     conv_axis, depthwise_conv_int8, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
 };
+pub use elu::{elu_f32, elu_value};
 pub use error::{Name, OperandProblem, Place, TfliteError};
+pub use exp::{exp_f32, exp_value};
+pub use expand_dims::{
+    expand_dims, expand_dims_output_shape, expand_dims_params, ExpandDimsParams,
+};
+pub use float_ops::{mean_f32, mul_f32, rsqrt_f32, rsqrt_value, squared_difference_f32, sub_f32};
 pub use fully_connected::{
     activation_range_f32, activation_range_int8, fully_connected_f32, fully_connected_int8,
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
+pub use gather::{gather, gather_output_shape, gather_params, GatherOptions, GatherParams};
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
 #[cfg(feature = "alloc")]
 pub use interpreter::{Layout, Plan};
 pub use logistic::{logistic_int8, logistic_params, LogisticParams};
 pub use mean::{mean_int8, mean_params, MeanParams};
+pub use mirror_pad::{
+    mirror_pad, mirror_pad_params, MirrorPadMode, MirrorPadOptions, MirrorPadParams,
+};
 pub use model::{Model, ModelTensor, Operator, Quantization};
+pub use neg::neg_f32;
 pub use ops::{op_row, OpRow, OpShape, OptionsTable, MAX_DIMS, OPS};
 pub use options::{
     AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
     Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
-pub use pad::{pad, pad_output_shape};
+pub use pad::{pad, pad_output_shape, padv2_params, PadV2Params};
 pub use pool::{average_pool_int8, max_pool_int8, PoolDims, PoolParams};
 pub use quant::{
     multiply_by_quantized_multiplier, quantize_multiplier, rounding_divide_by_pot,
@@ -154,9 +217,36 @@ pub use quant::{
 };
 pub use quantize::{dequantize_int8, dequantize_value, quantize_int8, quantize_value};
 pub use reshape::{reshape, reshape_dims};
+pub use slice::{
+    slice, slice_output_shape, slice_params, strided_slice, strided_slice_output_shape,
+    strided_slice_params, SliceParams, StridedSliceOptions, StridedSliceParams, MAX_SLICE_RANK,
+};
 pub use softmax::{softmax_int8, softmax_params, SoftmaxParams};
+pub use split::{
+    split, split_output_shape, split_params, split_v_params, unpack, unpack_output_shape,
+    unpack_params, SplitOptions, SplitParams, SplitVOptions, UnpackOptions, UnpackParams,
+    MAX_SPLITS,
+};
+pub use transpose::{transpose, transpose_output_shape, transpose_params, TransposeParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use values::Values;
+
+// element-wise ops: MUL, SUB, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE,
+// RELU, RELU6, LEAKY_RELU, PRELU, HARD_SWISH, TANH, RSQRT, int8 QUANTIZE
+pub use div::{div_int8, div_params, DivOptions, DivParams};
+pub use hard_swish::{hard_swish_int8, hard_swish_params, HardSwishParams};
+pub use leaky_relu::{leaky_relu_int8, leaky_relu_params, LeakyReluOptions, LeakyReluParams};
+pub use maximum_minimum::{maximum, minimum};
+pub use mul::{mul_int8, mul_params, MulOptions, MulParams};
+pub use prelu::{prelu_int8, prelu_params, PreluParams};
+pub use relu::{relu6_int8, relu6_params, relu_int8, relu_params, Relu6Params, ReluParams};
+pub use requantize::{requantize_int8, requantize_params, RequantizeParams};
+pub use rsqrt::{rsqrt_int8, rsqrt_params, RsqrtParams};
+pub use squared_difference::{
+    squared_difference_int8, squared_difference_params, SquaredDifferenceParams,
+};
+pub use sub::{sub_int8, sub_params, SubOptions, SubParams};
+pub use tanh::{tanh_int8, tanh_params, TanhParams};
 // the reductions, arg max / min, resizes, transposed convolution, batch
 // matrix product, log softmax and L2 normalization
 pub use arg_min_max::{

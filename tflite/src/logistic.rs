@@ -11,7 +11,7 @@ use crate::interpreter::Checker;
 use crate::interpreter::Step;
 use crate::ops::OpShape;
 use crate::quant::{
-    exp_on_negative_values, one_over_one_plus_x, quantize_multiplier, rounding_divide_by_pot,
+    exp_on_negative_values, one_over_one_plus_x, q4_input_multiplier, rounding_divide_by_pot,
     QuantizedMultiplier, Rounding, Scale,
 };
 use crate::types::TensorType;
@@ -99,23 +99,10 @@ pub fn logistic_params(
         });
     }
     check_zero_point(input_zero_point)?;
-    let real = f64::from(input_scale) * f64::from(1u32 << (31 - INPUT_INTEGER_BITS));
-    // real in [0.5, 2^30): frexp's exponent is 0 to 30
-    if !(0.5..f64::from(1u32 << 30)).contains(&real) {
-        return Err(TfliteError::KernelScale {
-            what: "LOGISTIC's input scale",
-            value: f64::from(input_scale),
-            rule: "this kernel needs a finite scale in [2^-28, 8): TFLite Micro's input radius overflows below, its shift passes 30 above",
-        });
-    }
-    // the f32 scale's mantissa times 2^31 is an integer: TFLite's rounding
-    // of it and quantize_multiplier's agree, and never reach 2^31
-    let input_multiplier = quantize_multiplier(real)?;
-    let shift = input_multiplier.shift().clamp(0, 30) as u32;
-    let radius = ((1i64 << INPUT_INTEGER_BITS) - 1) << (31 - INPUT_INTEGER_BITS) >> shift;
+    let (input_multiplier, radius) = q4_input_multiplier("LOGISTIC's input scale", input_scale)?;
     Ok(LogisticParams {
         input_zero_point,
-        input_range_radius: i32::try_from(radius).unwrap_or(i32::MAX),
+        input_range_radius: radius,
         input_multiplier,
     })
 }

@@ -102,6 +102,35 @@ pub enum OptionsTable {
     Reshape,
     /// `SoftmaxOptions`
     Softmax,
+    /// `MulOptions`
+    Mul,
+    /// `SubOptions`
+    Sub,
+    /// `DivOptions`
+    Div,
+    /// `LeakyReluOptions`
+    LeakyRelu,
+    // the ops that move data
+    /// `ConcatenationOptions`
+    Concatenation,
+    /// `PackOptions`
+    Pack,
+    /// `SplitOptions`
+    Split,
+    /// `SplitVOptions`
+    SplitV,
+    /// `UnpackOptions`
+    Unpack,
+    /// `StridedSliceOptions`
+    StridedSlice,
+    /// `GatherOptions`
+    Gather,
+    /// `DepthToSpaceOptions`
+    DepthToSpace,
+    /// `SpaceToDepthOptions`
+    SpaceToDepth,
+    /// `MirrorPadOptions`
+    MirrorPad,
     /// `ArgMaxOptions` / `ArgMinOptions`
     ArgMinMax,
     /// `ResizeBilinearOptions` / `ResizeNearestNeighborOptions`
@@ -149,11 +178,15 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 24);
-/// assert_eq!(op_row(BuiltinOp::ADD).unwrap().types, "int8, int8 → int8");
-/// assert!(op_row(BuiltinOp::TANH).is_none());
+/// assert_eq!(OPS.len(), 54);
+/// assert_eq!(
+///     op_row(BuiltinOp::ADD).unwrap().types,
+///     "int8, int8 → int8, float32, float32 → float32"
+/// );
+/// assert!(op_row(BuiltinOp::CONCATENATION).is_some());
+/// assert!(op_row(BuiltinOp::CUSTOM).is_none());
 /// ```
-pub static OPS: [OpRow; 24] = [
+pub static OPS: [OpRow; 54] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -211,7 +244,7 @@ pub static OPS: [OpRow; 24] = [
     OpRow {
         op: BuiltinOp::ADD,
         options: OptionsTable::Add,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: crate::add::read_options,
         multipliers: no_multipliers,
@@ -256,7 +289,7 @@ pub static OPS: [OpRow; 24] = [
     OpRow {
         op: BuiltinOp::QUANTIZE,
         options: OptionsTable::None,
-        types: "float32 → int8",
+        types: "float32 → int8, int8 → int8",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -270,6 +303,279 @@ pub static OPS: [OpRow; 24] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::quantize::prepare_dequantize,
+    },
+    // the element-wise ops: the binary ones broadcast as ADD does
+    OpRow {
+        op: BuiltinOp::MUL,
+        options: OptionsTable::Mul,
+        types: "int8, int8 → int8, float32, float32 → float32",
+        output_shape: crate::add::output_shape,
+        read_options: crate::mul::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::mul::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::SUB,
+        options: OptionsTable::Sub,
+        types: "int8, int8 → int8, float32, float32 → float32",
+        output_shape: crate::add::output_shape,
+        read_options: crate::sub::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::sub::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::DIV,
+        options: OptionsTable::Div,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: crate::div::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::div::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::MAXIMUM,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::maximum_minimum::prepare_maximum,
+    },
+    OpRow {
+        op: BuiltinOp::MINIMUM,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::maximum_minimum::prepare_minimum,
+    },
+    OpRow {
+        op: BuiltinOp::SQUARED_DIFFERENCE,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8, float32, float32 → float32",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::squared_difference::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::PRELU,
+        options: OptionsTable::None,
+        types: "int8, int8 → int8",
+        output_shape: crate::add::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::prelu::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::RELU,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::relu::prepare_relu,
+    },
+    OpRow {
+        op: BuiltinOp::RELU6,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::relu::prepare_relu6,
+    },
+    OpRow {
+        op: BuiltinOp::LEAKY_RELU,
+        options: OptionsTable::LeakyRelu,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: crate::leaky_relu::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::leaky_relu::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::HARD_SWISH,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::hard_swish::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::TANH,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::tanh::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::RSQRT,
+        options: OptionsTable::None,
+        types: "int8 → int8, float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::rsqrt::prepare,
+    },
+    // the f32 ops (float islands' ops): their steps are `float_ops.rs`'
+    OpRow {
+        op: BuiltinOp::ELU,
+        options: OptionsTable::None,
+        types: "float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::elu::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::NEG,
+        options: OptionsTable::None,
+        types: "float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::neg::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::EXP,
+        options: OptionsTable::None,
+        types: "float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::exp::prepare,
+    },
+    // the ops that move data, each in its module
+    OpRow {
+        op: BuiltinOp::CONCATENATION,
+        options: OptionsTable::Concatenation,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::concat::concatenation_row,
+        read_options: crate::concat::read_concatenation_options,
+        multipliers: no_multipliers,
+        prepare: crate::concat::prepare_concatenation,
+    },
+    OpRow {
+        op: BuiltinOp::PACK,
+        options: OptionsTable::Pack,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::concat::pack_row,
+        read_options: crate::concat::read_pack_options,
+        multipliers: no_multipliers,
+        prepare: crate::concat::prepare_pack,
+    },
+    OpRow {
+        op: BuiltinOp::SPLIT,
+        options: OptionsTable::Split,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::split::split_row,
+        read_options: crate::split::read_split_options,
+        multipliers: no_multipliers,
+        prepare: crate::split::prepare_split,
+    },
+    OpRow {
+        op: BuiltinOp::SPLIT_V,
+        options: OptionsTable::SplitV,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::split::split_v_row,
+        read_options: crate::split::read_split_v_options,
+        multipliers: no_multipliers,
+        prepare: crate::split::prepare_split_v,
+    },
+    OpRow {
+        op: BuiltinOp::UNPACK,
+        options: OptionsTable::Unpack,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::split::unpack_row,
+        read_options: crate::split::read_unpack_options,
+        multipliers: no_multipliers,
+        prepare: crate::split::prepare_unpack,
+    },
+    OpRow {
+        op: BuiltinOp::TRANSPOSE,
+        options: OptionsTable::None,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::transpose::transpose_row,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::transpose::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::SLICE,
+        options: OptionsTable::None,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::slice::slice_row,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::slice::prepare_slice,
+    },
+    OpRow {
+        op: BuiltinOp::STRIDED_SLICE,
+        options: OptionsTable::StridedSlice,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::slice::strided_slice_row,
+        read_options: crate::slice::read_strided_slice_options,
+        multipliers: no_multipliers,
+        prepare: crate::slice::prepare_strided_slice,
+    },
+    OpRow {
+        op: BuiltinOp::EXPAND_DIMS,
+        options: OptionsTable::None,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::expand_dims::expand_dims_row,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::expand_dims::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::GATHER,
+        options: OptionsTable::Gather,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::gather::gather_row,
+        read_options: crate::gather::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::gather::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::DEPTH_TO_SPACE,
+        options: OptionsTable::DepthToSpace,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::depth_space::depth_to_space_row,
+        read_options: crate::depth_space::read_depth_to_space_options,
+        multipliers: no_multipliers,
+        prepare: crate::depth_space::prepare_depth_to_space,
+    },
+    OpRow {
+        op: BuiltinOp::SPACE_TO_DEPTH,
+        options: OptionsTable::SpaceToDepth,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::depth_space::space_to_depth_row,
+        read_options: crate::depth_space::read_space_to_depth_options,
+        multipliers: no_multipliers,
+        prepare: crate::depth_space::prepare_space_to_depth,
+    },
+    OpRow {
+        op: BuiltinOp::MIRROR_PAD,
+        options: OptionsTable::MirrorPad,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::mirror_pad::mirror_pad_row,
+        read_options: crate::mirror_pad::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::mirror_pad::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::PADV2,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: crate::pad::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::pad::prepare_padv2,
     },
     // reduce.rs, arg_min_max.rs, resize.rs, transpose_conv.rs,
     // batch_matmul.rs, log_softmax.rs, l2_normalization.rs

@@ -10,8 +10,12 @@ use crate::types::{Activation, Padding, WeightsFormat};
 
 /// An operator's builtin options: decoded for `FULLY_CONNECTED`,
 /// `CONV_2D`, `DEPTHWISE_CONV_2D`, `AVERAGE_POOL_2D`, `MAX_POOL_2D`,
-/// `ADD`, `MEAN`, `RESHAPE` and `SOFTMAX` (absent options give the
-/// schema's defaults), the union's type value for any other op.
+/// `ADD`, `MEAN`, `RESHAPE`, `SOFTMAX`, `MUL`, `SUB`, `DIV` and
+/// `LEAKY_RELU`, and for the ops that move data whose kernels read
+/// options (`CONCATENATION`, `PACK`, `SPLIT`, `SPLIT_V`, `UNPACK`,
+/// `STRIDED_SLICE`, `GATHER`, `DEPTH_TO_SPACE`, `SPACE_TO_DEPTH`,
+/// `MIRROR_PAD`; absent options give the schema's defaults), the union's
+/// type value for any other op.
 ///
 /// ```
 /// use shapecheck_tflite::{Model, Options};
@@ -42,6 +46,35 @@ pub enum Options<'a> {
     Reshape(ReshapeOptions<'a>),
     /// `SoftmaxOptions`
     Softmax(SoftmaxOptions),
+    /// `MulOptions`
+    Mul(crate::mul::MulOptions),
+    /// `SubOptions`
+    Sub(crate::sub::SubOptions),
+    /// `DivOptions`
+    Div(crate::div::DivOptions),
+    /// `LeakyReluOptions`
+    LeakyRelu(crate::leaky_relu::LeakyReluOptions),
+    // the ops that move data: their option structs live in their modules
+    /// `ConcatenationOptions`
+    Concatenation(crate::concat::ConcatenationOptions),
+    /// `PackOptions`
+    Pack(crate::concat::PackOptions),
+    /// `SplitOptions`
+    Split(crate::split::SplitOptions),
+    /// `SplitVOptions`
+    SplitV(crate::split::SplitVOptions),
+    /// `UnpackOptions`
+    Unpack(crate::split::UnpackOptions),
+    /// `StridedSliceOptions`
+    StridedSlice(crate::slice::StridedSliceOptions),
+    /// `GatherOptions`
+    Gather(crate::gather::GatherOptions),
+    /// `DepthToSpaceOptions`
+    DepthToSpace(crate::depth_space::BlockSizeOptions),
+    /// `SpaceToDepthOptions`
+    SpaceToDepth(crate::depth_space::BlockSizeOptions),
+    /// `MirrorPadOptions`
+    MirrorPad(crate::mirror_pad::MirrorPadOptions),
     /// `ArgMaxOptions` / `ArgMinOptions`
     ArgMinMax(ArgMinMaxOptions),
     /// `ResizeBilinearOptions` / `ResizeNearestNeighborOptions`

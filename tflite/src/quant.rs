@@ -522,9 +522,18 @@ pub(crate) fn exp_on_negative_values(a: i32, integer_bits: u32) -> i32 {
 /// [0, 1), both Q0.31, by three Newton–Raphson steps from 48/17 − 32/17 · d
 /// on the half denominator `d = (1 + a) / 2` (in Q2.29).
 pub(crate) fn one_over_one_plus_x(a: i32) -> i32 {
+    // x / 2 (Q1.30, the same raw value) to Q0.31
+    saturating_shift_left(two_over_one_plus_x(a), 1)
+}
+
+/// The Q2.29 value `x ≈ 1 / d = 2 / (1 + a)` that gemmlowp's
+/// `one_over_one_plus_x_for_x_in_0_1` and
+/// `one_minus_x_over_one_plus_x_for_x_in_0_1` share: three Newton–Raphson
+/// steps from 48/17 − 32/17 · d on the half denominator
+/// `d = (1 + a) / 2`, `a` in [0, 1) as Q0.31.
+fn two_over_one_plus_x(a: i32) -> i32 {
     const FORTY_EIGHT_OVER_17: i32 = 1_515_870_810; // Q2.29
     const MINUS_32_OVER_17: i32 = -1_010_580_540; // Q2.29
-    const ONE_Q2: i32 = 1 << 29;
     let mul = saturating_rounding_doubling_high_mul;
     let half_denominator = rounding_half_sum(a, ONE_Q0);
     let mut x = FORTY_EIGHT_OVER_17.wrapping_add(mul(half_denominator, MINUS_32_OVER_17));
@@ -534,8 +543,34 @@ pub(crate) fn one_over_one_plus_x(a: i32) -> i32 {
         // a Q4.27 product back to Q2.29
         x = x.wrapping_add(saturating_shift_left(mul(x, one_minus), 2));
     }
-    // x / 2 (Q1.30, the same raw value) to Q0.31
-    saturating_shift_left(x, 1)
+    x
+}
+
+/// The Q2.29 one.
+const ONE_Q2: i32 = 1 << 29;
+
+/// gemmlowp's `one_minus_x_over_one_plus_x_for_x_in_0_1`:
+/// `(1 − a) / (1 + a)` for `a` in [0, 1), both Q0.31: `2 / (1 + a) − 1`
+/// in Q2.29, rescaled to Q0.31 (saturating).
+pub(crate) fn one_minus_x_over_one_plus_x(a: i32) -> i32 {
+    saturating_shift_left(two_over_one_plus_x(a).wrapping_sub(ONE_Q2), 2)
+}
+
+/// gemmlowp's `tanh` of a Q4.27 value, in Q0.31 (TFLite's int8 `TANH`):
+/// 0 at 0; else, with `n = −|a|`, `t = (1 − e) / (1 + e)` for
+/// `e = exp(2n)` (the raw `n` read with 5 integer bits is `2n`), and `t`
+/// or `−t` by the sign of `a`.
+pub(crate) fn tanh_q4(a: i32) -> i32 {
+    if a == 0 {
+        return 0;
+    }
+    let n = if a < 0 { a } else { a.wrapping_neg() };
+    let t = one_minus_x_over_one_plus_x(exp_on_negative_values(n, 5));
+    if a < 0 {
+        t.wrapping_neg()
+    } else {
+        t
+    }
 }
 
 /// TFLite's `GetReciprocal`: for a positive `x` with `integer_bits` integer
@@ -550,6 +585,124 @@ pub(crate) fn reciprocal(x: i32, integer_bits: i32) -> (i32, i32) {
         .unwrap_or(0)
         .wrapping_sub(1 << 31) as i32;
     (one_over_one_plus_x(shifted_minus_one), bits_over_unit)
+}
+
+/// TFLite's `QuantizeMultiplierSmallerThanOneExp`: `real` in (0, 1), its
+/// quantized shift at most 0; `what` names the multiplier in the error.
+pub(crate) fn quantize_multiplier_smaller_than_one(
+    what: &'static str,
+    real: f64,
+) -> Result<QuantizedMultiplier, TfliteError> {
+    let err = TfliteError::KernelScale {
+        what,
+        value: real,
+        rule: "TFLite needs it above 0 and below 1 (QuantizeMultiplierSmallerThanOneExp)",
+    };
+    if !(real > 0.0 && real < 1.0) {
+        return Err(err);
+    }
+    let m = quantize_multiplier(real)?;
+    if m.shift() > 0 {
+        // a real just below 1 whose mantissa rounds up to 1
+        return Err(err);
+    }
+    Ok(m)
+}
+
+/// Checks a tensor's scale `what`: a finite number above 0.
+pub(crate) fn check_scale(what: &'static str, scale: f32) -> Result<(), TfliteError> {
+    if scale.is_finite() && scale > 0.0 {
+        Ok(())
+    } else {
+        Err(TfliteError::KernelScale {
+            what,
+            value: f64::from(scale),
+            rule: "a scale must be a finite number above 0",
+        })
+    }
+}
+
+/// Checks an int8 zero point (or clamp end) `what`: in [−128, 127].
+pub(crate) fn check_int8(what: &'static str, value: i32) -> Result<(), TfliteError> {
+    if (-128..=127).contains(&value) {
+        Ok(())
+    } else {
+        Err(TfliteError::KernelParam {
+            what,
+            value: i64::from(value),
+            rule: "an int8 zero point or clamp end is in [−128, 127]",
+        })
+    }
+}
+
+/// Checks an int8 clamp `[min, max]` of the op `what` (its `output_min`
+/// named in the error): both ends in [−128, 127], not empty.
+pub(crate) fn check_int8_clamp(what: &'static str, min: i32, max: i32) -> Result<(), TfliteError> {
+    check_int8(what, min)?;
+    check_int8(what, max)?;
+    if min > max {
+        return Err(TfliteError::KernelParam {
+            what,
+            value: i64::from(min),
+            rule: "the clamp must not be empty: output_min ≤ output_max",
+        });
+    }
+    Ok(())
+}
+
+/// The input multiplier and radius of TFLite's int8 `LOGISTIC` and `TANH`
+/// (`CalculateArithmeticOpDataLogistic`, `tanh.cc`'s
+/// `CalculateArithmeticOpData`): `input_scale · 2^27` (Q4.27) as the
+/// mantissa of `frexp` times 2^31, rounded half away from zero, and its
+/// exponent as a left shift; the radius `⌊15 · 2^27 / 2^shift⌋`
+/// (`CalculateInputRadius` with 4 integer bits). Fails with
+/// [`TfliteError::KernelScale`] (naming `what`) for an input scale that is
+/// not a finite number in [2^−28, 8): below it the radius overflows an
+/// `int32`, above it the shift passes 30.
+pub(crate) fn q4_input_multiplier(
+    what: &'static str,
+    input_scale: f32,
+) -> Result<(QuantizedMultiplier, i32), TfliteError> {
+    const INPUT_INTEGER_BITS: u32 = 4;
+    let real = f64::from(input_scale) * f64::from(1u32 << (31 - INPUT_INTEGER_BITS));
+    // real in [0.5, 2^30): frexp's exponent is 0 to 30
+    if !(0.5..f64::from(1u32 << 30)).contains(&real) {
+        return Err(TfliteError::KernelScale {
+            what,
+            value: f64::from(input_scale),
+            rule: "this kernel needs a finite scale in [2^-28, 8): TFLite Micro's input radius overflows below, its shift passes 30 above",
+        });
+    }
+    // the f32 scale's mantissa times 2^31 is an integer: TFLite's rounding
+    // of it and quantize_multiplier's agree, and never reach 2^31
+    let multiplier = quantize_multiplier(real)?;
+    let shift = multiplier.shift().clamp(0, 30) as u32;
+    let radius = ((1i64 << INPUT_INTEGER_BITS) - 1) << (31 - INPUT_INTEGER_BITS) >> shift;
+    Ok((multiplier, i32::try_from(radius).unwrap_or(i32::MAX)))
+}
+
+/// gemmlowp's `SaturatingRoundingDoublingHighMul` on `int16`:
+/// `(a · b + 2^14) / 2^15` (`1 − 2^14` below zero), truncated toward zero;
+/// `(−2^15)²` saturates to `i16::MAX`.
+pub(crate) fn saturating_rounding_doubling_high_mul_i16(a: i16, b: i16) -> i16 {
+    if a == i16::MIN && b == i16::MIN {
+        return i16::MAX;
+    }
+    let ab = i32::from(a) * i32::from(b);
+    let nudge = if ab >= 0 { 1 << 14 } else { 1 - (1 << 14) };
+    // |ab| < 2^30: the quotient is within the i16 range
+    ((ab + nudge) / (1 << 15)) as i16
+}
+
+/// TFLite's `DownScaleInt32ToInt16Multiplier`: a Q0.31 multiplier (at
+/// least 0) as Q0.15, rounded half up; `i16::MAX` for one within 2^15 of
+/// `i32::MAX`.
+pub(crate) fn down_scale_to_i16_multiplier(multiplier: i32) -> i16 {
+    const ROUNDING: i32 = 1 << 15;
+    if multiplier >= i32::MAX - ROUNDING {
+        return i16::MAX;
+    }
+    i16::try_from((multiplier.max(0) + ROUNDING) >> 16).unwrap_or(i16::MAX)
 }
 
 /// gemmlowp's `SaturatingSub` and `SaturatingAddNonGemmlowp` of two
@@ -623,53 +776,69 @@ pub(crate) fn log_x_for_x_at_least_1(
     saturating_shift_left(sum, 1)
 }
 
-/// TFLite's `GetInvSqrtQuantizedMultiplierExp` with its `reverse_shift`
-/// −1: `1 / √x` of an integer `x ≥ 0` as a multiplier and a left shift
-/// (`x` of 0 or 1 gives `(i32::MAX, 0)`). `x` is brought by powers of 4
-/// to [2^27, 2^29), read as Q3.28, and five Newton–Raphson steps of
-/// `y ← 3/2 · y − x/2 · y³` from 1 find `1/√x` there; times √½ it is the
-/// multiplier, the powers of 4 the shift (a negative right shift folded
-/// into the multiplier, wrapping as TFLite's C++ does).
+/// TFLite's `GetInvSqrtQuantizedMultiplierExp` with `reverse_shift` −1:
+/// `1 / √x` for an integer `x ≥ 0` as a Q0.31 multiplier and a left shift
+/// (`1/√x ≈ m · 2^(shift − 31)`), by five Newton–Raphson steps in Q3.28
+/// from 1 on `x` scaled by a power of 4 into [2^27, 2^29). `x ≤ 1` gives
+/// `(i32::MAX, 0)`, as TFLite (0 as if it were 1).
 pub(crate) fn inv_sqrt_multiplier(x: i32) -> (i32, i32) {
     if x <= 1 {
         return (i32::MAX, 0);
     }
-    let mul = saturating_rounding_doubling_high_mul;
     let mut input = x;
     let mut shift: i32 = 11;
-    while input >= (1 << 29) {
+    while input >= 1 << 29 {
         input /= 4;
         shift += 1;
     }
-    // input in (1, 2^29): at least 2 leading zeros, at least 2 pairs
+    // input in (1, 2^29): 3 to 30 leading zeros
     let max_left_shift_bits = (input as u32).leading_zeros() - 1;
     let left_shift_bit_pairs = max_left_shift_bits / 2 - 1;
     shift -= left_shift_bit_pairs as i32;
     input <<= 2 * left_shift_bit_pairs;
-    const HALF_THREE_Q3: i32 = (1 << 28) + (1 << 27);
-    let input_q3 = input >> 1;
-    let half_input = rounding_divide_by_pot(input_q3, 1);
-    let mut y: i32 = 1 << 28; // 1 in Q3.28
+    let mul = saturating_rounding_doubling_high_mul;
+    // Q3.28
+    let fixed_input = input >> 1;
+    let half_input = rounding_divide_by_pot(fixed_input, 1);
+    const HALF_THREE: i32 = (1 << 28) + (1 << 27);
+    let mut y: i32 = 1 << 28;
     for _ in 0..5 {
-        // y³ in Q9, back to Q3
+        // y³: a Q9 product back to Q3, y · 1.5 − x/2 · y³: Q6 back to Q3
         let y3 = saturating_shift_left(mul(mul(y, y), y), 6);
-        // Q6 difference, back to Q3
-        y = saturating_shift_left(mul(HALF_THREE_Q3, y).wrapping_sub(mul(half_input, y3)), 3);
+        y = saturating_shift_left(mul(HALF_THREE, y).wrapping_sub(mul(half_input, y3)), 3);
     }
-    let mut inv = mul(y, SQRT_HALF_Q0);
+    const HALF_SQRT_2: i32 = 1_518_500_250; // √2 / 2 in Q0.31
+    let mut multiplier = mul(y, HALF_SQRT_2);
     if shift < 0 {
-        inv = inv.wrapping_shl((-shift) as u32);
+        multiplier = multiplier.wrapping_shl(shift.unsigned_abs());
         shift = 0;
     }
-    (inv, -shift)
+    (multiplier, -shift)
 }
-
-/// √½ in Q0.31.
-const SQRT_HALF_Q0: i32 = 1_518_500_250;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_inverse_square_root_is_close() {
+        for x in [2, 3, 10, 100, 255, 1000, 1 << 20, (1 << 29) + 5, i32::MAX] {
+            let (m, shift) = inv_sqrt_multiplier(x);
+            let got = f64::from(m) / 2f64.powi(31) * 2f64.powi(shift);
+            let want = 1.0 / f64::from(x).sqrt();
+            assert!((got - want).abs() < 1e-5 * want, "1/sqrt({x}) = {got}");
+        }
+    }
+
+    #[test]
+    fn the_fixed_point_tanh_is_close_to_tanh() {
+        for i in -120..=120 {
+            let x = f64::from(i) / 16.0;
+            let raw = (x * f64::from(1 << 27)) as i32;
+            let got = f64::from(tanh_q4(raw)) / 2f64.powi(31);
+            assert!((got - x.tanh()).abs() < 1e-6, "tanh({x}) = {got}");
+        }
+    }
 
     #[test]
     fn frexp_matches_the_definition() {

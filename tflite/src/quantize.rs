@@ -136,6 +136,10 @@ pub(crate) fn prepare_quantize<'m>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<Step<'m>, TfliteError> {
+    // int8 → int8: a requantization (requantize.rs)
+    if c.input(0, "input")?.dtype() == TensorType::Int8 {
+        return crate::requantize::prepare(c);
+    }
     check_quantize(c).map(Step::Quantize)
 }
 

@@ -206,8 +206,60 @@ impl BuiltinOp {
     pub const PAD: BuiltinOp = BuiltinOp(34);
     /// `MEAN` (40)
     pub const MEAN: BuiltinOp = BuiltinOp(40);
+    /// `EXP` (47)
+    pub const EXP: BuiltinOp = BuiltinOp(47);
+    /// `NEG` (59)
+    pub const NEG: BuiltinOp = BuiltinOp(59);
+    /// `ELU` (111)
+    pub const ELU: BuiltinOp = BuiltinOp(111);
     /// `QUANTIZE` (114)
     pub const QUANTIZE: BuiltinOp = BuiltinOp(114);
+    /// `SUB` (41)
+    pub const SUB: BuiltinOp = BuiltinOp(41);
+    /// `DIV` (42)
+    pub const DIV: BuiltinOp = BuiltinOp(42);
+    /// `PRELU` (54)
+    pub const PRELU: BuiltinOp = BuiltinOp(54);
+    /// `MAXIMUM` (55)
+    pub const MAXIMUM: BuiltinOp = BuiltinOp(55);
+    /// `MINIMUM` (57)
+    pub const MINIMUM: BuiltinOp = BuiltinOp(57);
+    /// `RSQRT` (76)
+    pub const RSQRT: BuiltinOp = BuiltinOp(76);
+    /// `LEAKY_RELU` (98)
+    pub const LEAKY_RELU: BuiltinOp = BuiltinOp(98);
+    /// `SQUARED_DIFFERENCE` (99)
+    pub const SQUARED_DIFFERENCE: BuiltinOp = BuiltinOp(99);
+    /// `HARD_SWISH` (117)
+    pub const HARD_SWISH: BuiltinOp = BuiltinOp(117);
+
+    // the ops that move data
+    /// `DEPTH_TO_SPACE` (5)
+    pub const DEPTH_TO_SPACE: BuiltinOp = BuiltinOp(5);
+    /// `SPACE_TO_DEPTH` (26)
+    pub const SPACE_TO_DEPTH: BuiltinOp = BuiltinOp(26);
+    /// `GATHER` (36)
+    pub const GATHER: BuiltinOp = BuiltinOp(36);
+    /// `TRANSPOSE` (39)
+    pub const TRANSPOSE: BuiltinOp = BuiltinOp(39);
+    /// `STRIDED_SLICE` (45)
+    pub const STRIDED_SLICE: BuiltinOp = BuiltinOp(45);
+    /// `SPLIT` (49)
+    pub const SPLIT: BuiltinOp = BuiltinOp(49);
+    /// `PADV2` (60)
+    pub const PADV2: BuiltinOp = BuiltinOp(60);
+    /// `SLICE` (65)
+    pub const SLICE: BuiltinOp = BuiltinOp(65);
+    /// `EXPAND_DIMS` (70)
+    pub const EXPAND_DIMS: BuiltinOp = BuiltinOp(70);
+    /// `PACK` (83)
+    pub const PACK: BuiltinOp = BuiltinOp(83);
+    /// `UNPACK` (88)
+    pub const UNPACK: BuiltinOp = BuiltinOp(88);
+    /// `MIRROR_PAD` (100)
+    pub const MIRROR_PAD: BuiltinOp = BuiltinOp(100);
+    /// `SPLIT_V` (102)
+    pub const SPLIT_V: BuiltinOp = BuiltinOp(102);
     /// `L2_NORMALIZATION` (11)
     pub const L2_NORMALIZATION: BuiltinOp = BuiltinOp(11);
     /// `RESIZE_BILINEAR` (23)

@@ -69,15 +69,18 @@ pub trait Values<T: Copy>: sealed::Sealed {
         Some(values)
     }
 
-    /// The values as one slice, where they are one (a slice or an
-    /// array, not an [`Array`] in a model's bytes): what a kernel runs its
-    /// loops over several rows at once on.
+    /// The values as one slice, where they are one (a slice, an array, or
+    /// an int8 [`Array`] in a model's bytes; not a wider `Array`, whose
+    /// bytes need not be aligned): what a kernel runs its loops over
+    /// several rows at once on.
     ///
     /// ```
     /// use shapecheck_tflite::{Array, Values};
     ///
     /// assert_eq!([1i8, 2].contiguous(), Some(&[1i8, 2][..]));
-    /// assert_eq!(Array::<i8>::new(&[1, 2]).unwrap().contiguous(), None);
+    /// // an int8 constant in the model's bytes is one too; wider ones are not
+    /// assert_eq!(Array::<i8>::new(&[1, 2]).unwrap().contiguous(), Some(&[1i8, 2][..]));
+    /// assert_eq!(Array::<i32>::new(&[1, 0, 0, 0]).unwrap().contiguous(), None);
     /// ```
     fn contiguous(&self) -> Option<&[T]> {
         None
@@ -136,8 +139,24 @@ impl<T: LeNumber> Values<T> for Array<'_, T> {
     fn count(&self) -> usize {
         self.len()
     }
+    #[inline]
     fn at(&self, i: usize) -> Option<T> {
-        self.get(i)
+        match T::from_bytes(self.as_bytes()) {
+            Some(values) => values.get(i).copied(),
+            None => self.get(i),
+        }
+    }
+    #[inline]
+    fn chunk<const N: usize>(&self, start: usize) -> Option<[T; N]> {
+        if let Some(values) = T::from_bytes(self.as_bytes()) {
+            return values.chunk(start);
+        }
+        let first = self.get(start)?;
+        let mut values = [first; N];
+        for (i, v) in values.iter_mut().enumerate() {
+            *v = self.get(start.checked_add(i)?)?;
+        }
+        Some(values)
     }
     fn run(&self, start: usize, end: usize) -> impl Iterator<Item = T> + '_ {
         let bytes = start
@@ -146,5 +165,9 @@ impl<T: LeNumber> Values<T> for Array<'_, T> {
             .and_then(|(s, e)| self.as_bytes().get(s..e))
             .unwrap_or(&[]);
         bytes.chunks_exact(T::SIZE).filter_map(T::from_le)
+    }
+    #[inline]
+    fn contiguous(&self) -> Option<&[T]> {
+        T::from_bytes(self.as_bytes())
     }
 }

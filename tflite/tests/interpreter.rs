@@ -305,7 +305,7 @@ fn an_op_it_does_not_run_is_an_error_naming_the_op_and_its_output() {
     ));
     assert_eq!(
         err.to_string(),
-        "operator 0 (LSH_PROJECTION), writing tensor 4 \"Reshape_2\": the interpreter does not run this op (or not on these types or options)"
+        "operator 0 (LSH_PROJECTION), writing tensor 4 \"Reshape_2\": `model!` and the `Interpreter` do not run LSH_PROJECTION (the ops they run are the rows of `shapecheck::tflite::OPS`)"
     );
 }
 

@@ -2,7 +2,9 @@
 //! --example model -- MODEL INPUTS`): its stdout against the recorded
 //! outputs of one public input per model, and its one-line message and
 //! exit code 1 on a file that is not a model and on an input of the wrong
-//! shape.
+//! shape; and given a recording (`tests/ops/<model>.json`, the format of
+//! the model set's `tiny/<model>.json`), its line per case, agreeing or
+//! not, its count, and exit code 2 when a case disagrees.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -158,4 +160,141 @@ fn bad_json_a_wrong_count_and_a_missing_file_are_one_line_and_exit_code_1() {
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(stderr.contains(message), "{stderr}");
     }
+}
+
+/// `--plan PLAN.svg`: person detection's picture, one box per placed
+/// activation, and its arena and floor printed (both 55,296 B).
+#[test]
+fn the_plan_is_drawn() {
+    let svg = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("person_detect_plan.svg");
+    let model = manifest_dir().join("tests/models/person_detect.tflite");
+    let out = runner(&[model.to_str().unwrap(), "--plan", svg.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(printed[0]["arena_bytes"], 55_296);
+    assert_eq!(printed[0]["floor_bytes"], 55_296);
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert!(picture.starts_with("<svg"), "{picture}");
+    // one box per activation the planner places (30 operators write one
+    // each; the reshape's output is its input's), each with its tooltip
+    assert_eq!(picture.matches("<rect x=").count(), 30);
+    assert!(
+        picture.contains("<title>tensor 34 "),
+        "the first 1x1 convolution's input"
+    );
+    assert!(picture.contains("arena (RAM_BYTES) = liveness floor: 55296 B"));
+}
+
+/// Runs the runner on `tests/ops/<name>.tflite` and `recording`; returns
+/// its exit code and stdout's lines.
+fn run_recording(name: &str, recording: &std::path::Path) -> (Option<i32>, Vec<String>) {
+    let model = manifest_dir()
+        .join("tests/ops")
+        .join(format!("{name}.tflite"));
+    let out = runner(&[model.to_str().unwrap(), recording.to_str().unwrap()]);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    (
+        out.status.code(),
+        stdout.lines().map(String::from).collect(),
+    )
+}
+
+/// The recording `tests/ops/<name>.json`, parsed.
+fn recording(name: &str) -> Value {
+    let path = manifest_dir()
+        .join("tests/ops")
+        .join(format!("{name}.json"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The lines the runner prints for a recording whose every case agrees.
+fn agreeing_lines(recording: &Value) -> Vec<String> {
+    let cases = recording["cases"].as_array().unwrap();
+    let mut lines: Vec<String> = cases
+        .iter()
+        .enumerate()
+        .map(|(n, case)| {
+            format!(
+                "case {n} {}: agrees with the recorded output ({} values)",
+                case["name"],
+                case["out"].as_array().unwrap().len()
+            )
+        })
+        .collect();
+    lines.push(format!(
+        "{0} of {0} cases agree with the recorded outputs",
+        cases.len()
+    ));
+    lines
+}
+
+#[test]
+fn a_recording_runs_case_by_case_and_each_agrees() {
+    // int8 in and out (an ADD broadcast along the channels), and f32 in
+    // and out (QUANTIZE, CONV_2D, DEQUANTIZE): TFLite Micro's outputs
+    for name in ["add_broadcast_channel", "float_io_conv"] {
+        let path = manifest_dir()
+            .join("tests/ops")
+            .join(format!("{name}.json"));
+        let (code, lines) = run_recording(name, &path);
+        assert_eq!(lines, agreeing_lines(&recording(name)), "{name}");
+        assert_eq!(code, Some(0), "{name}");
+    }
+}
+
+#[test]
+fn a_case_that_disagrees_is_named_and_the_exit_code_is_2() {
+    let name = "add_broadcast_channel";
+    let mut changed = recording(name);
+    let out = &mut changed["cases"][3]["out"];
+    let recorded = out[17].as_i64().unwrap();
+    let wrong = if recorded == 127 { 126 } else { recorded + 1 };
+    out[17] = wrong.into();
+    let path = temp_file("changed_recording.json", &changed.to_string());
+    let (code, lines) = run_recording(name, &path);
+    let mut want = agreeing_lines(&recording(name));
+    want[3] = format!(
+        "case 3 \"smooth 3\": disagrees with the recorded output: output 0 differs at 1 of 120 values, \
+         the first at index 17: {recorded}, recorded {wrong}"
+    );
+    want[8] = "7 of 8 cases agree with the recorded outputs".into();
+    assert_eq!(lines, want);
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn an_f32_output_agrees_within_one_ulp_and_not_beyond() {
+    let name = "float_io_conv";
+    // the f32 `step` places above the recorded value (f32 bits in order)
+    let moved = |step: u32| {
+        let mut changed = recording(name);
+        let value = &mut changed["cases"][2]["out"][5];
+        let x = value.as_f64().unwrap() as f32;
+        assert!(
+            x > 0.0,
+            "a positive value, so a larger bit pattern is larger"
+        );
+        *value = f64::from(f32::from_bits(x.to_bits() + step)).into();
+        temp_file(&format!("moved_{step}.json"), &changed.to_string())
+    };
+    let (code, lines) = run_recording(name, &moved(1));
+    assert_eq!(code, Some(0), "{lines:?}");
+    let (code, lines) = run_recording(name, &moved(2));
+    assert_eq!(code, Some(2), "{lines:?}");
+    assert!(
+        lines[2].starts_with(
+            "case 2 \"smooth 2\": disagrees with the recorded output: output 0 differs at 1 of 256 values, the first at index 5: "
+        ),
+        "{lines:?}"
+    );
+    assert_eq!(lines[8], "7 of 8 cases agree with the recorded outputs");
 }

@@ -310,6 +310,262 @@ impl<T: Element> DynTensor<T> {
     ) -> Result<DynTensor<T>, ElementwiseError> {
         self.elementwise(BinaryOpKind::Min, y, axis, act)
     }
+
+    /// [`elementwise`](Self::elementwise) under the static path's name for
+    /// its checked entry, [`Tensor::try_elementwise`](crate::Tensor::try_elementwise):
+    /// the op and activation as the static path's markers (`Mul`, `Relu`)
+    /// or the run-time enums, the axis as `Axis::<A>` or an `isize`.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::Mul;
+    /// let x = DynTensor::new(&[2, 3], vec![1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0]).unwrap();
+    /// let y = DynTensor::new(&[2], vec![10.0f32, -10.0]).unwrap();
+    /// let z = x.try_elementwise(Mul, &y, Axis::<0>, Relu).unwrap();
+    /// assert_eq!(z.as_slice(), &[10.0, 20.0, 30.0, 0.0, 0.0, 0.0]);
+    /// let err = x.try_elementwise(Mul, &y, Axis::<-1>, Identity).unwrap_err();
+    /// assert_eq!(err.rule(), "elementwise/broadcast");
+    /// ```
+    pub fn try_elementwise(
+        &self,
+        op: impl Into<BinaryOpKind>,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        self.elementwise(op, y, axis, act)
+    }
+
+    /// [`try_elementwise`](Self::try_elementwise) writing into `out`, the
+    /// twin of [`Tensor::try_elementwise_into`](crate::Tensor::try_elementwise_into):
+    /// `out`'s dims must be the output's (`shape/output` otherwise); every
+    /// check is made before anything is written, so on an error `out` is
+    /// unchanged.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::Add;
+    /// let x = DynTensor::new(&[2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    /// let y = DynTensor::new(&[2], vec![10.0f32, 20.0]).unwrap();
+    /// let mut out = DynTensor::full(&[2, 2], 0.0).unwrap();
+    /// x.try_elementwise_into(Add, &y, Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(out.as_slice(), &[11.0, 22.0, 13.0, 24.0]);
+    /// // an output of other dims is an error, and nothing is written
+    /// let mut small = DynTensor::full(&[1, 2], 0.0).unwrap();
+    /// let err = x.try_elementwise_into(Add, &y, Axis::<-1>, Identity, &mut small).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// assert_eq!(small.as_slice(), &[0.0; 2]);
+    /// ```
+    pub fn try_elementwise_into(
+        &self,
+        op: impl Into<BinaryOpKind>,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+        out: &mut DynTensor<T>,
+    ) -> Result<(), ElementwiseError> {
+        let f = super::rule::frame(&self.dims(), &y.dims(), axis.value())?;
+        f.out_dims().expect_output(out.dims())?;
+        super::kernel::run(
+            op.into(),
+            act.into(),
+            &crate::kernel::plan::walk(&f),
+            self.as_slice(),
+            y.as_slice(),
+            out.as_mut_slice(),
+        )
+    }
+
+    /// [`try_elementwise_mul`](Self::try_elementwise_mul) writing into `out`
+    /// ([`try_elementwise_into`](Self::try_elementwise_into) with
+    /// `BinaryOpKind::Mul`), the twin of
+    /// [`Tensor::try_elementwise_mul_into`](crate::Tensor::try_elementwise_mul_into).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let mut out = DynTensor::full(&[2, 3], 0).unwrap();
+    /// x.try_elementwise_mul_into(&y, Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(out.as_slice(), &[10, 40, 90, 40, 100, 180]);
+    /// let mut wrong = DynTensor::full(&[3, 2], 0).unwrap();
+    /// let err = x.try_elementwise_mul_into(&y, Axis::<-1>, Identity, &mut wrong).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// ```
+    pub fn try_elementwise_mul_into(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+        out: &mut DynTensor<T>,
+    ) -> Result<(), ElementwiseError> {
+        self.try_elementwise_into(BinaryOpKind::Mul, y, axis, act, out)
+    }
+
+    /// [`try_elementwise_add`](Self::try_elementwise_add) writing into `out`
+    /// ([`try_elementwise_into`](Self::try_elementwise_into) with
+    /// `BinaryOpKind::Add`), the twin of
+    /// [`Tensor::try_elementwise_add_into`](crate::Tensor::try_elementwise_add_into).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let mut out = DynTensor::full(&[2, 3], 0).unwrap();
+    /// x.try_elementwise_add_into(&y, Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(out.as_slice(), &[11, 22, 33, 14, 25, 36]);
+    /// let mut wrong = DynTensor::full(&[3, 2], 0).unwrap();
+    /// let err = x.try_elementwise_add_into(&y, Axis::<-1>, Identity, &mut wrong).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// ```
+    pub fn try_elementwise_add_into(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+        out: &mut DynTensor<T>,
+    ) -> Result<(), ElementwiseError> {
+        self.try_elementwise_into(BinaryOpKind::Add, y, axis, act, out)
+    }
+
+    /// [`try_elementwise_sub`](Self::try_elementwise_sub) writing into `out`
+    /// ([`try_elementwise_into`](Self::try_elementwise_into) with
+    /// `BinaryOpKind::Sub`), the twin of
+    /// [`Tensor::try_elementwise_sub_into`](crate::Tensor::try_elementwise_sub_into).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let mut out = DynTensor::full(&[2, 3], 0).unwrap();
+    /// x.try_elementwise_sub_into(&y, Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(out.as_slice(), &[-9, -18, -27, -6, -15, -24]);
+    /// let mut wrong = DynTensor::full(&[3, 2], 0).unwrap();
+    /// let err = x.try_elementwise_sub_into(&y, Axis::<-1>, Identity, &mut wrong).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// ```
+    pub fn try_elementwise_sub_into(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+        out: &mut DynTensor<T>,
+    ) -> Result<(), ElementwiseError> {
+        self.try_elementwise_into(BinaryOpKind::Sub, y, axis, act, out)
+    }
+
+    /// [`try_elementwise_div`](Self::try_elementwise_div) writing into `out`
+    /// ([`try_elementwise_into`](Self::try_elementwise_into) with
+    /// `BinaryOpKind::Div`), the twin of
+    /// [`Tensor::try_elementwise_div_into`](crate::Tensor::try_elementwise_div_into).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let mut out = DynTensor::full(&[2, 3], 0).unwrap();
+    /// x.try_elementwise_div_into(&y, Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(out.as_slice(), &[0, 0, 0, 0, 0, 0]);
+    /// let mut wrong = DynTensor::full(&[3, 2], 0).unwrap();
+    /// let err = x.try_elementwise_div_into(&y, Axis::<-1>, Identity, &mut wrong).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// ```
+    pub fn try_elementwise_div_into(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+        out: &mut DynTensor<T>,
+    ) -> Result<(), ElementwiseError> {
+        self.try_elementwise_into(BinaryOpKind::Div, y, axis, act, out)
+    }
+
+    /// [`try_elementwise_max`](Self::try_elementwise_max) writing into `out`
+    /// ([`try_elementwise_into`](Self::try_elementwise_into) with
+    /// `BinaryOpKind::Max`), the twin of
+    /// [`Tensor::try_elementwise_max_into`](crate::Tensor::try_elementwise_max_into).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let mut out = DynTensor::full(&[2, 3], 0).unwrap();
+    /// x.try_elementwise_max_into(&y, Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(out.as_slice(), &[10, 20, 30, 10, 20, 30]);
+    /// let mut wrong = DynTensor::full(&[3, 2], 0).unwrap();
+    /// let err = x.try_elementwise_max_into(&y, Axis::<-1>, Identity, &mut wrong).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// ```
+    pub fn try_elementwise_max_into(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+        out: &mut DynTensor<T>,
+    ) -> Result<(), ElementwiseError> {
+        self.try_elementwise_into(BinaryOpKind::Max, y, axis, act, out)
+    }
+
+    /// [`try_elementwise_min`](Self::try_elementwise_min) writing into `out`
+    /// ([`try_elementwise_into`](Self::try_elementwise_into) with
+    /// `BinaryOpKind::Min`), the twin of
+    /// [`Tensor::try_elementwise_min_into`](crate::Tensor::try_elementwise_min_into).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 3], vec![1, 2, 3, 4, 5, 6]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![10, 20, 30]).unwrap();
+    /// let mut out = DynTensor::full(&[2, 3], 0).unwrap();
+    /// x.try_elementwise_min_into(&y, Axis::<-1>, Identity, &mut out).unwrap();
+    /// assert_eq!(out.as_slice(), &[1, 2, 3, 4, 5, 6]);
+    /// let mut wrong = DynTensor::full(&[3, 2], 0).unwrap();
+    /// let err = x.try_elementwise_min_into(&y, Axis::<-1>, Identity, &mut wrong).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// ```
+    pub fn try_elementwise_min_into(
+        &self,
+        y: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+        out: &mut DynTensor<T>,
+    ) -> Result<(), ElementwiseError> {
+        self.try_elementwise_into(BinaryOpKind::Min, y, axis, act, out)
+    }
+}
+
+impl<T: Element> DynTensor<T> {
+    /// `f(x, y)` element by element, a function of yours, with numpy
+    /// broadcasting (the rule of `&x * &y`, elementwise's at axis -1),
+    /// checked before anything is allocated: the twin of
+    /// [`Tensor::try_zip_with`](crate::Tensor::try_zip_with), whose error
+    /// names the same rule (there inside a fused expression's).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// let x = DynTensor::new(&[2, 1], vec![1.0f32, 2.0]).unwrap();
+    /// let y = DynTensor::new(&[2], vec![3.0f32, 4.0]).unwrap();
+    /// let hypot = x.try_zip_with(&y, |a, b| (a * a + b * b).sqrt()).unwrap();
+    /// assert_eq!(hypot.dims().as_slice(), &[2, 2]);
+    /// assert_eq!(hypot.as_slice()[1], 17.0f32.sqrt());
+    /// let z = DynTensor::new(&[3], vec![1.0f32; 3]).unwrap();
+    /// assert_eq!(y.try_zip_with(&z, |a, b| a + b).unwrap_err().rule(), "elementwise/broadcast");
+    /// ```
+    pub fn try_zip_with<F: Fn(T, T) -> T + Sync>(
+        &self,
+        y: &DynTensor<T>,
+        f: F,
+    ) -> Result<DynTensor<T>, ElementwiseError> {
+        let frame = super::rule::frame(&self.dims(), &y.dims(), -1)?;
+        let mut out = DynTensor::defaulted(&frame.out_dims())?;
+        super::kernel::zip(
+            &crate::kernel::plan::walk(&frame),
+            self.as_slice(),
+            y.as_slice(),
+            out.as_mut_slice(),
+            f,
+        );
+        Ok(out)
+    }
 }
 
 impl<T: GradElement> DynTensor<T> {
@@ -364,6 +620,92 @@ impl<T: GradElement> DynTensor<T> {
             gy.as_mut_slice(),
         );
         Ok((gx, gy))
+    }
+
+    /// [`elementwise_backward`](Self::elementwise_backward) under the static
+    /// path's name for its checked form,
+    /// [`Tensor::try_elementwise_backward`](crate::Tensor::try_elementwise_backward):
+    /// the op, axis and activation as the static path's markers or values.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::Sub;
+    /// let x = DynTensor::new(&[2, 2], vec![1.0f64, 2.0, 3.0, 4.0]).unwrap();
+    /// let y = DynTensor::new(&[2], vec![1.0f64, 1.0]).unwrap();
+    /// let out = x.try_elementwise_sub(&y, Axis::<-1>, Identity).unwrap();
+    /// let (dx, dy) = x.try_elementwise_backward(Sub, &y, &out, &out, Axis::<-1>, Identity).unwrap();
+    /// assert_eq!(dx.as_slice(), out.as_slice());
+    /// assert_eq!(dy.as_slice(), &[-2.0, -4.0]); // -dout summed over the rows
+    /// let err = x.try_elementwise_backward(Sub, &y, &out, &y, Axis::<-1>, Identity).unwrap_err();
+    /// assert_eq!(err.rule(), "elementwise/dout-shape");
+    /// ```
+    pub fn try_elementwise_backward(
+        &self,
+        op: impl Into<BinaryOpKind>,
+        y: &DynTensor<T>,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+    ) -> Result<(DynTensor<T>, DynTensor<T>), ElementwiseError> {
+        self.elementwise_backward(op, y, out, dout, axis, act)
+    }
+
+    /// [`try_elementwise_backward`](Self::try_elementwise_backward) writing
+    /// into `gx` and `gy`, the twin of
+    /// [`Tensor::try_elementwise_backward_into`](crate::Tensor::try_elementwise_backward_into):
+    /// their dims must be x's and y's (`shape/output`); every check is made
+    /// before anything is written.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::Max;
+    /// let x = DynTensor::new(&[3], vec![1.0f32, 5.0, 2.0]).unwrap();
+    /// let y = DynTensor::new(&[3], vec![3.0f32, 1.0, 2.0]).unwrap();
+    /// let out = x.try_elementwise_max(&y, Axis::<-1>, Identity).unwrap();
+    /// let dout = DynTensor::full(&[3], 1.0f32).unwrap();
+    /// let (mut gx, mut gy) = (DynTensor::full(&[3], 0.0).unwrap(), DynTensor::full(&[3], 0.0).unwrap());
+    /// x.try_elementwise_backward_into(Max, &y, &out, &dout, Axis::<-1>, Identity, &mut gx, &mut gy).unwrap();
+    /// assert_eq!(gx.as_slice(), &[0.0, 1.0, 0.5]); // a tie splits evenly
+    /// assert_eq!(gy.as_slice(), &[1.0, 0.0, 0.5]);
+    /// let mut short = DynTensor::full(&[2], 7.0f32).unwrap();
+    /// let err = x.try_elementwise_backward_into(Max, &y, &out, &dout, Axis::<-1>, Identity, &mut gx, &mut short).unwrap_err();
+    /// assert_eq!(err.rule(), "shape/output");
+    /// assert_eq!(short.as_slice(), &[7.0, 7.0]);
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn try_elementwise_backward_into(
+        &self,
+        op: impl Into<BinaryOpKind>,
+        y: &DynTensor<T>,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+        axis: impl DynAxis,
+        act: impl Into<ActivationKind>,
+        gx: &mut DynTensor<T>,
+        gy: &mut DynTensor<T>,
+    ) -> Result<(), ElementwiseError> {
+        let f = super::backward::checked_frame(
+            &self.dims(),
+            &y.dims(),
+            axis.value(),
+            &out.dims(),
+            &dout.dims(),
+        )?;
+        self.dims().expect_output(gx.dims())?;
+        y.dims().expect_output(gy.dims())?;
+        super::backward::run(
+            op.into(),
+            act.into(),
+            &crate::kernel::plan::walk(&f),
+            self.as_slice(),
+            y.as_slice(),
+            out.as_slice(),
+            dout.as_slice(),
+            gx.as_mut_slice(),
+            gy.as_mut_slice(),
+        );
+        Ok(())
     }
 }
 

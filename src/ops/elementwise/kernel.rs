@@ -156,6 +156,21 @@ pub(super) fn run<T: Element>(
     Ok(())
 }
 
+/// `out = f(x, y)` along `walk` for a function of the caller's (the
+/// dynamic path's `try_zip_with`): the loop the named ops take.
+#[cfg(feature = "alloc")]
+pub(super) fn zip<T: Element, F: Fn(T, T) -> T + Sync>(
+    walk: &Walk<2>,
+    x: &[T],
+    y: &[T],
+    out: &mut [T],
+    f: F,
+) {
+    // `&F` is a function too, and `Send` as well as `Sync`, which the rayon
+    // split wants
+    binary(walk, x, y, out, &f, ActivationKind::Identity);
+}
+
 /// `out = act(f(x, y))` along `walk`, the loop chosen by the planner.
 #[inline(always)]
 fn binary<T: Element, F: Fn(T, T) -> T + Sync + Send>(

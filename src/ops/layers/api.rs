@@ -1564,6 +1564,12 @@ impl<T: Copy, const A: usize, const B: usize> PingPong<T, A, B> {
 /// layer before wrote it and writes its output where no tensor still to
 /// be read lies. Its size is exactly its array's ([`BYTES`](Self::BYTES)).
 ///
+/// Each [`model!`](crate::model) module's `Arena` (`sine::Arena`) is this
+/// type, with the model's element type and `N`. The interpreter's
+/// [`tflite::Arena`](crate::tflite::Arena) is another type: the three
+/// borrowed slices (int8, f32, multipliers) a run-time `Interpreter` works
+/// in.
+///
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::{fully_connected_f32_into, Arena, FullyConnectedF32};
@@ -1662,9 +1668,10 @@ impl<T: Copy, const N: usize> Arena<T, N> {
     /// ```
     pub const BYTES: usize = core::mem::size_of::<Self>();
 
-    /// The buffer, every element `fill`; a `const fn`, so that a firmware
-    /// can keep a model's arena in a `static` (a `Mutex` or a cell of its
-    /// choosing around it) and call `predict_in`.
+    /// The buffer, every element `fill` (`0` for an int8 model's,
+    /// `0.0` for an f32 model's: `sine::Arena::new(0)`); a `const fn`, so
+    /// that a firmware can keep a model's arena in a `static` (a `Mutex`
+    /// or a cell of its choosing around it) and call `predict_in`.
     ///
     /// ```
     /// use shapecheck::prelude::*;

@@ -212,11 +212,17 @@ where
         Self::SIZES.1,
         Self::SIZES.2,
     );
+    // the input's batch is not a parameter of the check: shown as `_`
     const CHANNELS_MSG: Msg = Msg::new()
-        .push("depthwise_conv/channels: the filter's channels ")
-        .push_num(C::SIZE)
-        .push(" must be a multiple (at least 1) of the input's ")
-        .push_num(CI::SIZE);
+        .push("depthwise_conv/channels: input [_, ")
+        .push_num(H::SIZE)
+        .push(", ")
+        .push_num(W::SIZE)
+        .push(", ")
+        .push_num(CI::SIZE)
+        .push("] and filter ")
+        .push_sizes(&[KH::SIZE, KW::SIZE, C::SIZE])
+        .push(" do not fit: the filter's channels (its last dim) must be a multiple (at least 1) of the input's (its last dim), [batch, h, w, c] and [kh, kw, c · m]");
     /// Fails const evaluation when the output's size or channels break the rule.
     pub const CHECK: () = if !Self::CHANNELS_OK {
         const_fail(text(&Self::CHANNELS_MSG, "depthwise_conv/channels"))
@@ -624,4 +630,48 @@ impl<X: FixedShape, const XA: usize, Y: FixedShape, const YA: usize> ArenaDisjoi
     pub const CHECK: () = if !Self::DISJOINT {
         const_fail(text(&Self::MSG, "arena/overlap"))
     };
+}
+
+/// A firmware's RAM budget, checked when it builds: fails const
+/// evaluation when `model`'s arena, `ram_bytes`, and the `beside` bytes the
+/// firmware holds with it (its input, its output, its own buffers) exceed
+/// `budget` bytes, with a message naming the three numbers
+/// (`ram/budget`). Called in a `const`, the error is reported at that
+/// `const`, at `cargo check`. [`model!`](crate::model)'s module calls it
+/// with its name and `RAM_BYTES`: `const _: () =
+/// sine::assert_ram_fits(BUDGET, size_of::<sine::Input>());`.
+///
+/// ```
+/// use shapecheck::ops::layers::assert_ram_fits;
+/// const _: () = assert_ram_fits("sine", 32, 1, 64); // 33 bytes of 64
+/// ```
+///
+/// ```compile_fail,E0080
+/// use shapecheck::ops::layers::assert_ram_fits;
+/// // ram/budget: sine needs 33 bytes (RAM_BYTES 32 + 1 beside it), above its budget of 16 bytes
+/// const _: () = assert_ram_fits("sine", 32, 1, 16);
+/// ```
+#[track_caller]
+pub const fn assert_ram_fits(model: &str, ram_bytes: usize, beside: usize, budget: usize) {
+    let needed = ram_bytes.checked_add(beside);
+    let fits = match needed {
+        Some(needed) => needed <= budget,
+        None => false,
+    };
+    if !fits {
+        let msg = Msg::new().push("ram/budget: ").push(model).push(" needs ");
+        let msg = match needed {
+            Some(needed) => msg.push_num(needed).push(" bytes"),
+            None => msg.push("more bytes than a usize counts"),
+        };
+        let msg = msg
+            .push(" (RAM_BYTES ")
+            .push_num(ram_bytes)
+            .push(" + ")
+            .push_num(beside)
+            .push(" beside it), above its budget of ")
+            .push_num(budget)
+            .push(" bytes");
+        const_fail(text(&msg, "ram/budget"))
+    }
 }

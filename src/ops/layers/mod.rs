@@ -105,7 +105,7 @@ pub use api::{
     quantize_int8_into, softmax_int8, softmax_int8_into, Arena, InA, InB, PingPong,
 };
 pub use bounds::{
-    AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
+    assert_ram_fits, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
     DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput, ModelInput, PadCheck,
     PoolCheck, SoftmaxDepth,
 };

@@ -392,4 +392,119 @@ impl<T: ReduceElement> DynTensor<T> {
     pub fn try_argmin(&self, axis: impl DynArgAxis) -> Result<DynTensor<i64>, ReduceError> {
         self.argmin(axis.arg_axis(), false)
     }
+
+    /// [`reduce`](Self::reduce) under the static path's name for its
+    /// checked entry, [`Tensor::try_reduce`](crate::Tensor::try_reduce):
+    /// `kind` over `axes` (the static path's markers or values chosen at run
+    /// time), the reduced dims dropped.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::reduce::ReduceKind;
+    /// let x = DynTensor::new(&[2, 2], vec![1, 7, 3, 4]).unwrap();
+    /// let s = x.try_reduce::<i64, _>(ReduceKind::Sum, Axis::<0>).unwrap();
+    /// assert_eq!((s.dims().as_slice(), s.as_slice()), (&[2][..], &[4i64, 11][..]));
+    /// assert_eq!(s, x.reduce::<i64>(ReduceKind::Sum, &[0], false).unwrap());
+    /// let e = DynTensor::new(&[0, 2], vec![0i32; 0]).unwrap();
+    /// assert_eq!(e.try_reduce::<i32, _>(ReduceKind::Max, 0).unwrap_err().rule(), "reduce/empty");
+    /// ```
+    pub fn try_reduce<U, Ax>(&self, kind: ReduceKind, axes: Ax) -> Result<DynTensor<U>, ReduceError>
+    where
+        U: ReduceElement + From<T> + Default,
+        Ax: DynAxes,
+    {
+        self.reduce(kind, axes.axes(), false)
+    }
+
+    /// [`try_reduce`](Self::try_reduce) keeping the reduced dims as 1
+    /// ([`Tensor::try_reduce_keepdim`](crate::Tensor::try_reduce_keepdim)'s twin).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::reduce::ReduceKind;
+    /// let x = DynTensor::new(&[2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    /// let m = x.try_reduce_keepdim::<f32, _>(ReduceKind::Max, Axis::<0>).unwrap();
+    /// assert_eq!((m.dims().as_slice(), m.as_slice()), (&[1, 2][..], &[3.0, 4.0][..]));
+    /// assert_eq!(x.try_reduce_keepdim::<f32, _>(ReduceKind::Max, 2).unwrap_err().rule(), "reduce/axis-range");
+    /// ```
+    pub fn try_reduce_keepdim<U, Ax>(
+        &self,
+        kind: ReduceKind,
+        axes: Ax,
+    ) -> Result<DynTensor<U>, ReduceError>
+    where
+        U: ReduceElement + From<T> + Default,
+        Ax: DynAxes,
+    {
+        self.reduce(kind, axes.axes(), true)
+    }
+
+    /// [`arg_reduce`](Self::arg_reduce) under the static path's name for
+    /// its checked entry, [`Tensor::try_arg_reduce`](crate::Tensor::try_arg_reduce):
+    /// i64 indices along `axis` (a marker, an `isize`, or `All`: the
+    /// flattened x), the reduced dim dropped.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::reduce::ArgKind;
+    /// let x = DynTensor::new(&[2, 3], vec![1.0f32, 9.0, 9.0, 7.0, 3.0, 8.0]).unwrap();
+    /// assert_eq!(x.try_arg_reduce(ArgKind::ArgMax, Axis::<1>).unwrap().as_slice(), &[1, 2]);
+    /// let e = DynTensor::new(&[0, 3], vec![0.0f32; 0]).unwrap();
+    /// assert_eq!(e.try_arg_reduce(ArgKind::ArgMin, 0).unwrap_err().rule(), "reduce/empty");
+    /// ```
+    pub fn try_arg_reduce<Ax: DynArgAxis>(
+        &self,
+        kind: ArgKind,
+        axis: Ax,
+    ) -> Result<DynTensor<i64>, ReduceError> {
+        self.arg_reduce(kind, axis.arg_axis(), false)
+    }
+
+    /// [`try_arg_reduce`](Self::try_arg_reduce) keeping the reduced dim as 1
+    /// ([`Tensor::try_arg_reduce_keepdim`](crate::Tensor::try_arg_reduce_keepdim)'s twin).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::reduce::ArgKind;
+    /// let x = DynTensor::new(&[2, 2], vec![1, 9, 7, 3]).unwrap();
+    /// let i = x.try_arg_reduce_keepdim(ArgKind::ArgMax, Axis::<0>).unwrap();
+    /// assert_eq!((i.dims().as_slice(), i.as_slice()), (&[1, 2][..], &[1, 0][..]));
+    /// ```
+    pub fn try_arg_reduce_keepdim<Ax: DynArgAxis>(
+        &self,
+        kind: ArgKind,
+        axis: Ax,
+    ) -> Result<DynTensor<i64>, ReduceError> {
+        self.arg_reduce(kind, axis.arg_axis(), true)
+    }
+}
+
+/// The gradients' `try_` spelling: the static path's name for its checked
+/// entry, with its markers or values chosen at run time.
+impl<T: ReduceElement + GradElement> DynTensor<T> {
+    /// [`reduce_backward`](Self::reduce_backward) under the static path's
+    /// name for its checked form,
+    /// [`Tensor::try_reduce_backward`](crate::Tensor::try_reduce_backward):
+    /// `axes` as the static path's markers or values chosen at run time.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::reduce::ReduceGradKind;
+    /// let x = DynTensor::new(&[2, 2], vec![1.0f32, 2.0, 3.0, 4.0]).unwrap();
+    /// let dout = DynTensor::new(&[2], vec![1.0f32, 2.0]).unwrap();
+    /// let gx = x.try_reduce_backward(ReduceGradKind::Sum, Axis::<-1>, false, &dout, &dout).unwrap();
+    /// assert_eq!(gx.as_slice(), &[1.0, 1.0, 2.0, 2.0]);
+    /// let err = x.try_reduce_backward(ReduceGradKind::Sum, Axis::<0>, true, &dout, &dout).unwrap_err();
+    /// assert_eq!(err.rule(), "reduce/dout-shape");
+    /// ```
+    pub fn try_reduce_backward<Ax: DynAxes>(
+        &self,
+        kind: ReduceGradKind,
+        axes: Ax,
+        keepdim: bool,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+    ) -> Result<DynTensor<T>, ReduceError> {
+        self.reduce_backward(kind, axes.axes(), keepdim, out, dout)
+    }
 }

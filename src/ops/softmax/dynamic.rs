@@ -146,3 +146,33 @@ impl<T: SoftmaxElement> DynTensor<T> {
         self.log_softmax(axis.value())
     }
 }
+
+/// The gradients' `try_` spelling: the static path's name for its checked
+/// entry, the axis as `Axis::<A>` or an `isize`.
+impl<T: SoftmaxElement> DynTensor<T> {
+    /// [`softmax_backward_with`](Self::softmax_backward_with) under the
+    /// static path's name for its checked form,
+    /// [`Tensor::try_softmax_backward`](crate::Tensor::try_softmax_backward).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::softmax::SoftmaxKind;
+    /// let x = DynTensor::new(&[2], vec![0.0f64, 0.0]).unwrap();
+    /// let out = x.try_softmax(Axis::<0>).unwrap();
+    /// let dout = DynTensor::new(&[2], vec![1.0, 0.0]).unwrap();
+    /// let gx = x.try_softmax_backward(SoftmaxKind::Softmax, Axis::<0>, &out, &dout).unwrap();
+    /// assert_eq!(gx.as_slice(), &[0.25, -0.25]);
+    /// let short = DynTensor::new(&[1], vec![1.0]).unwrap();
+    /// let err = x.try_softmax_backward(SoftmaxKind::Softmax, 0, &out, &short).unwrap_err();
+    /// assert_eq!(err.rule(), "softmax/dout-shape");
+    /// ```
+    pub fn try_softmax_backward(
+        &self,
+        kind: SoftmaxKind,
+        axis: impl DynAxis,
+        out: &DynTensor<T>,
+        dout: &DynTensor<T>,
+    ) -> Result<DynTensor<T>, SoftmaxError> {
+        self.softmax_backward_with(kind, axis.value(), out, dout)
+    }
+}

@@ -4,7 +4,7 @@
 
 use core::ops::Range;
 
-use crate::array::Array;
+use crate::array::{Array, LeNumber};
 use crate::error::{Name, OperandProblem, TfliteError};
 use crate::fully_connected::{activation_range_int8, fully_connected_multiplier};
 use crate::model::{Model, ModelTensor, Operator};
@@ -20,11 +20,12 @@ pub(crate) struct Slot {
     pub(crate) range: Range<usize>,
 }
 
-/// An int8 operand that is an activation or a constant of the model.
+/// An operand that is an activation or a constant of the model (its
+/// elements `T`: int8 unless named, f32 for `float_ops`' binary ops).
 #[derive(Clone)]
-pub(crate) enum Source<'m> {
+pub(crate) enum Source<'m, T: LeNumber = i8> {
     Activation(Range<usize>),
-    Constant(Array<'m, i8>),
+    Constant(Array<'m, T>),
 }
 
 /// The requantization of a quantized layer: zero points, clamp, and how
@@ -525,12 +526,13 @@ impl<'m> Checker<'m> {
         })
     }
 
-    /// An int8 operand of `ADD`: an activation, or a constant read in place.
-    pub(crate) fn source(
+    /// A binary op's operand: an activation, or a constant read in place
+    /// (the caller has checked its type is `T`'s).
+    pub(crate) fn source<T: LeNumber>(
         &self,
         name: &'static str,
         t: &ModelTensor<'m>,
-    ) -> Result<Source<'m>, TfliteError> {
+    ) -> Result<Source<'m, T>, TfliteError> {
         if t.data().is_empty() && t.elements() > 0 {
             Ok(Source::Activation(self.activation(name, t)?.range))
         } else {

@@ -5,7 +5,9 @@
 use crate::add::AddStep;
 use crate::conv::Conv2dStep;
 use crate::depthwise_conv::DepthwiseConvStep;
+use crate::elementwise::{BinaryStep, UnaryStep};
 use crate::error::TfliteError;
+use crate::float_ops::{BinaryF32Step, MapF32Step, MeanF32Step};
 use crate::fully_connected::FullyConnectedStep;
 use crate::logistic::LogisticStep;
 use crate::pad::PadStep;
@@ -14,6 +16,15 @@ use crate::quant::{QuantizedMultiplier, Rounding};
 use crate::quantize::QuantizeStep;
 use crate::reshape::ReshapeStep;
 use crate::softmax::SoftmaxStep;
+// the ops that move data
+use crate::concat::{ConcatenationStep, PackStep};
+use crate::depth_space::{DepthToSpaceStep, SpaceToDepthStep};
+use crate::expand_dims::ExpandDimsStep;
+use crate::gather::GatherStep;
+use crate::mirror_pad::MirrorPadStep;
+use crate::slice::{SliceStep, StridedSliceStep};
+use crate::split::{SplitStep, UnpackStep};
+use crate::transpose::TransposeStep;
 // reduce.rs, arg_min_max.rs, resize.rs, transpose_conv.rs,
 // batch_matmul.rs, log_softmax.rs, l2_normalization.rs
 use crate::arg_min_max::ArgMinMaxStep;
@@ -39,6 +50,27 @@ pub(crate) enum Step<'m> {
     Logistic(LogisticStep),
     Quantize(QuantizeStep),
     Reshape(ReshapeStep),
+    Binary(BinaryStep<'m>),
+    Unary(UnaryStep),
+    MapF32(MapF32Step),
+    BinaryF32(BinaryF32Step<'m>),
+    // made by `float_ops::prepare_mean_f32`, which `mean.rs` calls once
+    // joined
+    #[cfg_attr(not(test), allow(dead_code))]
+    MeanF32(MeanF32Step),
+    // the ops that move data (PADV2 runs as Pad)
+    Concatenation(ConcatenationStep),
+    Pack(PackStep),
+    Split(SplitStep),
+    Unpack(UnpackStep),
+    Transpose(TransposeStep),
+    Slice(SliceStep),
+    StridedSlice(StridedSliceStep),
+    ExpandDims(ExpandDimsStep),
+    Gather(GatherStep<'m>),
+    DepthToSpace(DepthToSpaceStep),
+    SpaceToDepth(SpaceToDepthStep),
+    MirrorPad(MirrorPadStep),
     // MEAN, SUM, REDUCE_MAX, REDUCE_MIN
     Reduce(ReduceStep),
     ArgMinMax(ArgMinMaxStep),
@@ -76,6 +108,24 @@ impl Step<'_> {
             Step::Logistic(s) => s.run(b),
             Step::Quantize(s) => s.run(b),
             Step::Reshape(s) => s.run(b),
+            Step::Binary(s) => s.run(b),
+            Step::Unary(s) => s.run(b),
+            Step::MapF32(s) => s.run(b),
+            Step::BinaryF32(s) => s.run(b),
+            Step::MeanF32(s) => s.run(b),
+            // the ops that move data
+            Step::Concatenation(s) => s.run(b),
+            Step::Pack(s) => s.run(b),
+            Step::Split(s) => s.run(b),
+            Step::Unpack(s) => s.run(b),
+            Step::Transpose(s) => s.run(b),
+            Step::Slice(s) => s.run(b),
+            Step::StridedSlice(s) => s.run(b),
+            Step::ExpandDims(s) => s.run(b),
+            Step::Gather(s) => s.run(b),
+            Step::DepthToSpace(s) => s.run(b),
+            Step::SpaceToDepth(s) => s.run(b),
+            Step::MirrorPad(s) => s.run(b),
             Step::Reduce(s) => s.run(b),
             Step::ArgMinMax(s) => s.run(b),
             Step::Resize(s) => s.run(b),

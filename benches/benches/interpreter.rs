@@ -1,0 +1,98 @@
+//! The interpreter against `model!` on person detection (MobileNet v1
+//! 0.25, 96×96×1 int8, 7.2 M multiply-accumulates), on the host, the same
+//! kernels: `model!`'s `predict` (its layers and constants written as Rust
+//! when it expands) is the floor, beside
+//!
+//! - `Interpreter::with_plan`'s `invoke` on a `Plan` prepared once
+//!   (`Layout::Packed`, the liveness floor's arena): the ratio issue 69
+//!   asks to be at most 1.2;
+//! - `Interpreter::new`'s `invoke`, which checks and prepares every
+//!   operator again on each run (no heap).
+//!
+//! Each row feeds the same input and reads the scores. Timed interleaved
+//! (`shapecheck_benches::Group`): each round runs a batch of each row, the
+//! order rotating; the figure is each row's median time and its median
+//! ratio to `predict`.
+//!
+//! Run: `cargo bench -p shapecheck-benches --bench interpreter [-- ROUNDS]`
+//! (15 rounds by default, about a minute; numbers in docs/measurements.md).
+
+// predict's Result (TfliteError, large on purpose: no heap)
+#![allow(clippy::result_large_err)]
+
+use shapecheck_benches::{Args, Group};
+use shapecheck_tflite::{
+    Arena, Arithmetic, Interpreter, Layout, Model, Plan, QuantizedMultiplier, TensorData,
+};
+use std::hint::black_box;
+
+shapecheck::model!(PersonDetect = "../../tflite/tests/models/person_detect.tflite");
+
+/// Runs per row per round (about 10 ms each).
+const BATCH: usize = 4;
+
+const MODEL: &[u8] = include_bytes!("../../tflite/tests/models/person_detect.tflite");
+
+fn main() {
+    let args = Args::parse(15);
+    // a deterministic input that is not constant (a constant hides little
+    // here, but the rows should see the same data a camera gives)
+    let pixels: Vec<i8> = (0..96 * 96)
+        .map(|i| ((i * 37 + i / 96 * 11) % 256) as u8 as i8)
+        .collect();
+    let input = person_detect::Input::from_fn(|i| pixels[i[1] * 96 + i[2]]);
+
+    let model = Model::parse(MODEL).expect("person_detect.tflite parses");
+    let plan = Plan::new(model, Arithmetic::Micro, Layout::Packed).expect("the plan");
+    let mut packed = vec![0i8; plan.arena_sizes().int8];
+    let mut planned = Interpreter::with_plan(
+        &plan,
+        Arena {
+            int8: &mut packed,
+            ..Arena::default()
+        },
+    )
+    .expect("the planned interpreter");
+
+    let sizes = Interpreter::arena_sizes(&model).expect("the sizes");
+    let mut every = vec![0i8; sizes.int8];
+    let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+    let mut unplanned = Interpreter::new(
+        model,
+        Arena {
+            int8: &mut every,
+            multipliers: &mut multipliers,
+            ..Arena::default()
+        },
+        Arithmetic::Micro,
+    )
+    .expect("the interpreter");
+
+    // the three agree before anything is timed
+    let scores = |interpreter: &mut Interpreter<'_, '_>| {
+        interpreter
+            .set_input(0, TensorData::Int8(&pixels))
+            .expect("the input");
+        interpreter.invoke().expect("a run");
+        match interpreter.output(0) {
+            Some(TensorData::Int8(y)) => [y[0], y[1]],
+            other => panic!("the scores: {other:?}"),
+        }
+    };
+    let expected = PersonDetect::predict(&input).expect("predict");
+    let expected = [expected.as_slice()[0], expected.as_slice()[1]];
+    assert_eq!(scores(&mut planned), expected);
+    assert_eq!(scores(&mut unplanned), expected);
+
+    let mut g = Group::new("person detection, one inference", BATCH);
+    g.row("model!'s predict", || {
+        PersonDetect::predict(black_box(&input))
+    });
+    g.row("Interpreter::with_plan, invoke", || {
+        scores(black_box(&mut planned))
+    });
+    g.row("Interpreter::new, invoke (prepares each run)", || {
+        scores(black_box(&mut unplanned))
+    });
+    g.run(&args);
+}

@@ -1,0 +1,61 @@
+//! TFLite's f32 `ELU`, as TFLite Micro's `elu.cc` computes it
+//! (`reference_ops::Elu`): `x` where `x ≥ 0`, `e^x − 1` below 0, by
+//! TFLite's `TfLiteExpm1` (the C library's `expm1f`). TF 2.21's converter
+//! quantizes no `ELU`: a Keras ELU between int8 layers exports as the
+//! float island `DEQUANTIZE` → `ELU` → `QUANTIZE`.
+
+use crate::error::TfliteError;
+use crate::float_ops::{map_f32, prepare_map_f32};
+use crate::interpreter::{Checker, Step};
+use crate::ops::OpShape;
+use crate::quant::QuantizedMultiplier;
+
+/// One value of TFLite's f32 `ELU`: `x` where `x` is not below 0 (NaN
+/// included), `expm1(x)` below 0, rounded to f32 as glibc's `expm1f`
+/// rounds it (within one ulp of the exact value; the recorded values of
+/// TFLite Micro agree to the bit).
+///
+/// ```
+/// use shapecheck_tflite::elu_value;
+///
+/// assert_eq!(elu_value(2.5), 2.5);
+/// assert_eq!(elu_value(-1.0), -0.63212055); // e^−1 − 1
+/// assert_eq!(elu_value(-1e-10), -1e-10); // expm1, not exp − 1 (which is 0 here)
+/// assert_eq!(elu_value(-200.0), -1.0);
+/// ```
+pub fn elu_value(x: f32) -> f32 {
+    if x < 0.0 {
+        crate::float_math::exp_m1(x)
+    } else {
+        x
+    }
+}
+
+/// TFLite's f32 `ELU`, element by element ([`elu_value`]). Fails, with
+/// `output` untouched, when `output` is not as long as `input`.
+///
+/// ```
+/// use shapecheck_tflite::elu_f32;
+///
+/// let mut out = [0f32; 3];
+/// elu_f32(&[-2.0, 0.0, 1.5], &mut out)?;
+/// assert_eq!(out, [-0.86466473, 0.0, 1.5]);
+/// assert!(elu_f32(&[1.0], &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn elu_f32(input: &[f32], output: &mut [f32]) -> Result<(), TfliteError> {
+    map_f32(input, output, elu_value)
+}
+
+// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+// checks the operator's operands once; the step (`float_ops`' element-wise
+// map) runs `elu_value` over the interpreter's f32 buffer.
+
+/// `ELU`'s row in `OPS`: an f32 input and output of one shape.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    prepare_map_f32(c, elu_value)
+}

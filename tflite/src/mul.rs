@@ -1,0 +1,211 @@
+//! TFLite's int8 `MUL` on slices: two int8 tensors with their own scales
+//! and zero points, broadcast as `ADD` broadcasts, as TFLite Micro's
+//! `mul.cc` and `reference_integer_ops::Mul` / `BroadcastMul6DSlow`
+//! compute it.
+
+use crate::add::broadcast_binary;
+use crate::elementwise::{check_binary, BinaryKernel};
+use crate::error::TfliteError;
+use crate::float_ops::{prepare_binary_f32, BinaryF32};
+use crate::interpreter::{Checker, Step};
+use crate::model::OptionsReader;
+use crate::ops::OpShape;
+use crate::options::Options;
+use crate::quant::{
+    check_int8, check_int8_clamp, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding,
+    Scale,
+};
+use crate::types::{Activation, TensorType};
+use crate::values::Values;
+
+/// `MulOptions`.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/mul_broadcast_const.tflite")))?;
+/// let Options::Mul(o) = model.operator(0).unwrap().options() else { panic!() };
+/// assert_eq!(o.fused_activation, Activation::None);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct MulOptions {
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
+}
+
+/// An int8 `MUL`'s parameters, as TFLite Micro's `CalculateOpDataMul`
+/// derives them ([`mul_params`]): the product of the two inputs less their
+/// zero points, scaled by `input1_scale · input2_scale / output_scale`,
+/// moved to the output's zero point and clamped.
+///
+/// ```
+/// use shapecheck_tflite::{mul_params, MulParams, QuantizedMultiplier};
+///
+/// const P: MulParams = MulParams {
+///     input1_zero_point: 0,
+///     input2_zero_point: 0,
+///     output_zero_point: 0,
+///     output_multiplier: QuantizedMultiplier::from_parts(1 << 30, 0), // 0.5
+///     output_min: -128,
+///     output_max: 127,
+/// };
+/// assert_eq!(mul_params(0.5, 0, 0.5, 0, 0.5, 0, -128, 127)?, P);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MulParams {
+    /// the first input's zero point, in [−128, 127]
+    pub input1_zero_point: i32,
+    /// the second input's zero point, in [−128, 127]
+    pub input2_zero_point: i32,
+    /// the output's zero point, in [−128, 127]
+    pub output_zero_point: i32,
+    /// `input1_scale · input2_scale / output_scale`
+    pub output_multiplier: QuantizedMultiplier,
+    /// the clamp's lower end, from the fused activation
+    /// ([`activation_range_int8`](crate::activation_range_int8))
+    pub output_min: i32,
+    /// the clamp's upper end, at least `output_min`, at most 127
+    pub output_max: i32,
+}
+
+/// TFLite Micro's `CalculateOpDataMul` for int8: the output multiplier
+/// `input1_scale · input2_scale / output_scale`, each widened to `f64`,
+/// quantized by [`quantize_multiplier`](crate::quantize_multiplier).
+/// `output_min` and `output_max` are the fused activation's clamp.
+///
+/// Fails with [`TfliteError::KernelScale`] for a scale that is not a
+/// finite number above 0, and with [`TfliteError::KernelParam`] for a zero
+/// point outside [−128, 127] or a clamp that is empty or not within
+/// [−128, 127].
+///
+/// ```
+/// use shapecheck_tflite::{mul_params, TfliteError};
+///
+/// let p = mul_params(0.5, 3, 0.25, 68, 0.0625, -5, -128, 127)?;
+/// assert_eq!((p.output_multiplier.multiplier(), p.output_multiplier.shift()), (1 << 30, 2)); // 2 = 0.5 · 2^2
+/// assert!(matches!(mul_params(0.0, 0, 1.0, 0, 1.0, 0, -128, 127), Err(TfliteError::KernelScale { .. })));
+/// assert!(matches!(mul_params(1.0, 0, 1.0, 0, 1.0, 0, 5, 4), Err(TfliteError::KernelParam { .. })));
+/// # Ok::<(), TfliteError>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn mul_params(
+    input1_scale: f32,
+    input1_zero_point: i32,
+    input2_scale: f32,
+    input2_zero_point: i32,
+    output_scale: f32,
+    output_zero_point: i32,
+    output_min: i32,
+    output_max: i32,
+) -> Result<MulParams, TfliteError> {
+    check_scale("MUL's first input scale", input1_scale)?;
+    check_scale("MUL's second input scale", input2_scale)?;
+    check_scale("MUL's output scale", output_scale)?;
+    let params = MulParams {
+        input1_zero_point,
+        input2_zero_point,
+        output_zero_point,
+        output_multiplier: quantize_multiplier(
+            f64::from(input1_scale) * f64::from(input2_scale) / f64::from(output_scale),
+        )?,
+        output_min,
+        output_max,
+    };
+    check(&params)?;
+    Ok(params)
+}
+
+fn check(p: &MulParams) -> Result<(), TfliteError> {
+    check_int8("MUL's first input zero point", p.input1_zero_point)?;
+    check_int8("MUL's second input zero point", p.input2_zero_point)?;
+    check_int8("MUL's output zero point", p.output_zero_point)?;
+    check_int8_clamp("MUL's output_min", p.output_min, p.output_max)
+}
+
+/// TFLite's int8 `MUL` (TFLite Micro's `MulElementwise` and
+/// `BroadcastMul6DSlow`): for each output element and its two inputs
+/// `x1`, `x2` (broadcast as [`broadcast_shape`](crate::broadcast_shape)
+/// says, all row-major), `y = multiply((x1 − zp1) · (x2 − zp2), M) + zp_out`
+/// clamped to `[output_min, output_max]`, the multiply TFLite Micro's
+/// double rounding. Either input may be a slice or a constant read in
+/// place from a model ([`Values`]).
+///
+/// Fails, with `output` untouched, when the shapes do not broadcast or
+/// have more than 6 dims, a length is not its shape's count, or `params`
+/// break [`mul_params`]'s rules.
+///
+/// ```
+/// use shapecheck_tflite::{mul_int8, mul_params};
+///
+/// let params = mul_params(0.5, 0, 0.5, 0, 0.25, 0, -128, 127)?;
+/// let mut out = [0i8; 4];
+/// // [2, 2] times a [2] row: x · y exactly (0.5 · 0.5 / 0.25 = 1)
+/// mul_int8(&[1, 2, 3, -4], &[2, 2], &[5, -6], &[2], &params, &mut out)?;
+/// assert_eq!(out, [5, -12, 15, 24]);
+/// assert!(mul_int8(&[1, 2], &[2], &[1, 2, 3], &[3], &params, &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn mul_int8<A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    params: &MulParams,
+    output: &mut [i8],
+) -> Result<(), TfliteError>
+where
+    A: Values<i8> + ?Sized,
+    B: Values<i8> + ?Sized,
+{
+    check(params)?;
+    let p = *params;
+    let m = Scale::new(p.output_multiplier);
+    broadcast_binary(a, a_shape, b, b_shape, output, |x1: i8, x2: i8| {
+        // zero points in int8: the product is at most 255² in magnitude
+        let product = (i32::from(x1) - p.input1_zero_point) * (i32::from(x2) - p.input2_zero_point);
+        let raw = m
+            .apply(product, Rounding::Double)
+            .saturating_add(p.output_zero_point);
+        raw.clamp(p.output_min, p.output_max) as i8
+    })
+}
+
+/// `MUL`'s options table in the schema's `BuiltinOptions` union.
+const MUL_OPTIONS: u8 = 21;
+
+/// Reads `MUL`'s options (its row's `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let act = match r.table(MUL_OPTIONS, "MulOptions")? {
+        Some(t) => t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
+        None => 0,
+    };
+    Ok(Options::Mul(MulOptions {
+        fused_activation: Activation::from_schema(act)
+            .ok_or(r.enum_value(act, "fused_activation_function"))?,
+    }))
+}
+
+/// `MUL`'s row in `OPS`: checks the operator (two int8 operands, each an
+/// activation or a constant, broadcast) and prepares its step.
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let Options::Mul(options) = c.op.options() else {
+        return Err(c.unsupported());
+    };
+    let a = c.input(0, "input1")?;
+    if a.dtype() == TensorType::Float32 {
+        return prepare_binary_f32(c, shape, BinaryF32::Mul, options.fused_activation);
+    }
+    let operands = check_binary(c, shape)?;
+    let [(s1, z1), (s2, z2), (so, zo)] = operands.quant;
+    let (lo, hi) = c.clamp(options.fused_activation, so, zo)?;
+    let params = mul_params(s1, z1, s2, z2, so, zo, lo, hi)?;
+    Ok(operands.step(BinaryKernel::Mul(params)))
+}

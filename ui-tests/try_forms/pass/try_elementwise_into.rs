@@ -1,0 +1,41 @@
+// `try_elementwise_into` on both paths: one body, pasted by a macro into a
+// function on `Tensor`s and one on `DynTensor`s, writes the same values
+// into the caller's output and, into an output of other dims, gives the
+// same error and writes nothing.
+use shapecheck::ops::Sub;
+use shapecheck::prelude::*;
+
+macro_rules! the_body {
+    ($x:ident, $y:ident, $out:ident) => {{
+        $x.try_elementwise_into(Sub, $y, Axis::<-1>, Identity, $out)?;
+        Ok($out.as_slice().to_vec())
+    }};
+}
+
+type Mat = Tensor<i32, shape![Dyn, 2], Vec<i32>>;
+
+fn on_tensors(x: &Mat, y: &Tensor<i32, shape![2]>, out: &mut Mat) -> Result<Vec<i32>, Error> {
+    the_body!(x, y, out)
+}
+
+fn on_dyn_tensors(x: &DynTensor<i32>, y: &DynTensor<i32>, out: &mut DynTensor<i32>) -> Result<Vec<i32>, Error> {
+    the_body!(x, y, out)
+}
+
+fn main() {
+    let x = Mat::with_dims(&[2, 2], vec![1, 2, 3, 4]).unwrap();
+    let y = tensor![10, 20];
+    let mut out = Mat::with_dims(&[2, 2], vec![0; 4]).unwrap();
+    let on_static = on_tensors(&x, &y, &mut out).unwrap();
+    assert_eq!(on_static, vec![-9, -18, -7, -16]);
+    let mut dout = DynTensor::full(&[2, 2], 0).unwrap();
+    assert_eq!(on_dyn_tensors(&x.to_dyn(), &y.to_dyn(), &mut dout).unwrap(), on_static);
+
+    let mut small = Mat::with_dims(&[1, 2], vec![5; 2]).unwrap();
+    let mut dsmall = small.to_dyn();
+    let e1 = on_tensors(&x, &y, &mut small).unwrap_err();
+    let e2 = on_dyn_tensors(&x.to_dyn(), &y.to_dyn(), &mut dsmall).unwrap_err();
+    assert_eq!(e1.rule(), "shape/output");
+    assert_eq!(e1.to_string(), e2.to_string());
+    assert_eq!((small.as_slice(), dsmall.as_slice()), (&[5, 5][..], &[5, 5][..]));
+}
