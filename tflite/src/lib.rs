@@ -102,7 +102,9 @@
 extern crate alloc;
 
 mod add;
+mod arg_min_max;
 mod array;
+mod batch_matmul;
 mod bytes;
 mod concat;
 mod conv;
@@ -128,8 +130,10 @@ mod fully_connected;
 mod gather;
 mod hard_swish;
 mod interpreter;
+mod l2_normalization;
 mod layout;
 mod leaky_relu;
+mod log_softmax;
 mod logistic;
 mod maximum_minimum;
 mod mean;
@@ -146,9 +150,11 @@ mod pool;
 mod prelu;
 mod quant;
 mod quantize;
+mod reduce;
 mod relu;
 mod requantize;
 mod reshape;
+mod resize;
 mod rsqrt;
 mod slice;
 mod softmax;
@@ -157,6 +163,7 @@ mod squared_difference;
 mod sub;
 mod tanh;
 mod transpose;
+mod transpose_conv;
 mod types;
 mod values;
 mod window;
@@ -245,3 +252,31 @@ pub use squared_difference::{
 };
 pub use sub::{sub_int8, sub_params, SubOptions, SubParams};
 pub use tanh::{tanh_int8, tanh_params, TanhParams};
+// the reductions, arg max / min, resizes, transposed convolution, batch
+// matrix product, log softmax and L2 normalization
+pub use arg_min_max::{
+    arg_max, arg_min, arg_min_max_dims, arg_min_max_output_shape, ArgMinMaxDims, ArgMinMaxOptions,
+};
+pub use batch_matmul::{
+    batch_matmul_int8, batch_matmul_output_shape, batch_matmul_params, BatchMatMulOptions,
+    BatchMatMulParams,
+};
+pub use l2_normalization::{
+    l2_normalization_int8, l2_normalization_params, L2NormOptions, L2NormalizationParams,
+};
+pub use log_softmax::{
+    log_softmax_int8, log_softmax_params, LogSoftmaxParams, LOG_SOFTMAX_OUTPUT_SCALE,
+    LOG_SOFTMAX_OUTPUT_ZERO_POINT,
+};
+pub use reduce::{
+    mean_or_sum_int8, reduce_axes, reduce_max, reduce_min, reduce_output_shape, sum_params,
+    ReduceAxes,
+};
+pub use resize::{
+    resize_bilinear_int8, resize_nearest_neighbor, resize_output_shape, resize_params, ResizeDims,
+    ResizeOptions, ResizeParams,
+};
+pub use transpose_conv::{
+    transpose_conv_int8, transpose_conv_output_shape, transpose_conv_params, TransposeConvDims,
+    TransposeConvOptions, TransposeConvParams,
+};

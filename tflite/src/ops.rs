@@ -131,6 +131,16 @@ pub enum OptionsTable {
     SpaceToDepth,
     /// `MirrorPadOptions`
     MirrorPad,
+    /// `ArgMaxOptions` / `ArgMinOptions`
+    ArgMinMax,
+    /// `ResizeBilinearOptions` / `ResizeNearestNeighborOptions`
+    Resize,
+    /// `TransposeConvOptions`
+    TransposeConv,
+    /// `BatchMatMulOptions`
+    BatchMatMul,
+    /// `L2NormOptions`
+    L2Norm,
 }
 
 /// One op shapecheck runs: the interpreter and `model!` refuse every op
@@ -168,7 +178,7 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 43);
+/// assert_eq!(OPS.len(), 54);
 /// assert_eq!(
 ///     op_row(BuiltinOp::ADD).unwrap().types,
 ///     "int8, int8 → int8, float32, float32 → float32"
@@ -176,7 +186,7 @@ pub struct OpRow {
 /// assert!(op_row(BuiltinOp::CONCATENATION).is_some());
 /// assert!(op_row(BuiltinOp::CUSTOM).is_none());
 /// ```
-pub static OPS: [OpRow; 43] = [
+pub static OPS: [OpRow; 54] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -226,10 +236,10 @@ pub static OPS: [OpRow; 43] = [
         op: BuiltinOp::MEAN,
         options: OptionsTable::Reducer,
         types: "int8 → int8",
-        output_shape: crate::mean::output_shape,
-        read_options: crate::mean::read_options,
+        output_shape: crate::reduce::output_shape,
+        read_options: crate::reduce::read_options,
         multipliers: no_multipliers,
-        prepare: crate::mean::prepare,
+        prepare: crate::reduce::prepare,
     },
     OpRow {
         op: BuiltinOp::ADD,
@@ -566,6 +576,107 @@ pub static OPS: [OpRow; 43] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::pad::prepare_padv2,
+    },
+    // reduce.rs, arg_min_max.rs, resize.rs, transpose_conv.rs,
+    // batch_matmul.rs, log_softmax.rs, l2_normalization.rs
+    OpRow {
+        op: BuiltinOp::SUM,
+        options: OptionsTable::Reducer,
+        types: "int8 → int8",
+        output_shape: crate::reduce::output_shape,
+        read_options: crate::reduce::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::reduce::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::REDUCE_MAX,
+        options: OptionsTable::Reducer,
+        types: "int8 → int8",
+        output_shape: crate::reduce::output_shape,
+        read_options: crate::reduce::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::reduce::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::REDUCE_MIN,
+        options: OptionsTable::Reducer,
+        types: "int8 → int8",
+        output_shape: crate::reduce::output_shape,
+        read_options: crate::reduce::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::reduce::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::ARG_MAX,
+        options: OptionsTable::ArgMinMax,
+        types: "int8 → int32",
+        output_shape: crate::arg_min_max::output_shape,
+        read_options: crate::arg_min_max::read_arg_max_options,
+        multipliers: no_multipliers,
+        prepare: crate::arg_min_max::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::ARG_MIN,
+        options: OptionsTable::ArgMinMax,
+        types: "int8 → int32",
+        output_shape: crate::arg_min_max::output_shape,
+        read_options: crate::arg_min_max::read_arg_min_options,
+        multipliers: no_multipliers,
+        prepare: crate::arg_min_max::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::RESIZE_NEAREST_NEIGHBOR,
+        options: OptionsTable::Resize,
+        types: "int8 → int8",
+        output_shape: crate::resize::output_shape,
+        read_options: crate::resize::read_nearest_options,
+        multipliers: no_multipliers,
+        prepare: crate::resize::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::RESIZE_BILINEAR,
+        options: OptionsTable::Resize,
+        types: "int8 → int8",
+        output_shape: crate::resize::output_shape,
+        read_options: crate::resize::read_bilinear_options,
+        multipliers: no_multipliers,
+        prepare: crate::resize::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::TRANSPOSE_CONV,
+        options: OptionsTable::TransposeConv,
+        types: "int8 → int8",
+        output_shape: crate::transpose_conv::output_shape,
+        read_options: crate::transpose_conv::read_options,
+        multipliers: crate::transpose_conv::multipliers,
+        prepare: crate::transpose_conv::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::BATCH_MATMUL,
+        options: OptionsTable::BatchMatMul,
+        types: "int8, int8 → int8",
+        output_shape: crate::batch_matmul::output_shape,
+        read_options: crate::batch_matmul::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::batch_matmul::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::LOG_SOFTMAX,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::log_softmax::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::L2_NORMALIZATION,
+        options: OptionsTable::L2Norm,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: crate::l2_normalization::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::l2_normalization::prepare,
     },
 ];
 

@@ -1,6 +1,11 @@
 //! The builtin options of the operators the models use, decoded.
 
+pub use crate::arg_min_max::ArgMinMaxOptions;
 use crate::array::Array;
+pub use crate::batch_matmul::BatchMatMulOptions;
+pub use crate::l2_normalization::L2NormOptions;
+pub use crate::resize::ResizeOptions;
+pub use crate::transpose_conv::TransposeConvOptions;
 use crate::types::{Activation, Padding, WeightsFormat};
 
 /// An operator's builtin options: decoded for `FULLY_CONNECTED`,
@@ -70,6 +75,16 @@ pub enum Options<'a> {
     SpaceToDepth(crate::depth_space::BlockSizeOptions),
     /// `MirrorPadOptions`
     MirrorPad(crate::mirror_pad::MirrorPadOptions),
+    /// `ArgMaxOptions` / `ArgMinOptions`
+    ArgMinMax(ArgMinMaxOptions),
+    /// `ResizeBilinearOptions` / `ResizeNearestNeighborOptions`
+    Resize(ResizeOptions),
+    /// `TransposeConvOptions`
+    TransposeConv(TransposeConvOptions),
+    /// `BatchMatMulOptions`
+    BatchMatMul(BatchMatMulOptions),
+    /// `L2NormOptions`
+    L2Norm(L2NormOptions),
     /// Options of an op the reader does not decode: the `BuiltinOptions`
     /// type value stored.
     Other {
