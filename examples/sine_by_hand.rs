@@ -13,7 +13,7 @@
 //!
 //! `cargo run --example sine_by_hand --features tflite`
 
-use shapecheck::ops::layers::{fully_connected_int8, FullyConnectedInt8, Multipliers};
+use shapecheck::ops::layers::{fully_connected_int8, ClampInt8, FullyConnectedInt8, Multipliers};
 use shapecheck::prelude::*;
 use shapecheck::tflite::{
     activation_range_int8, fully_connected_multiplier, Model, Options, QuantizedMultiplier,
@@ -32,8 +32,7 @@ struct Layer<O: StaticDim, K: StaticDim> {
     input_zero_point: i32,
     output_zero_point: i32,
     multiplier: QuantizedMultiplier,
-    output_min: i8,
-    output_max: i8,
+    clamp: ClampInt8,
 }
 
 impl<O: StaticDim, K: StaticDim> Layer<O, K> {
@@ -89,8 +88,11 @@ impl<O: StaticDim, K: StaticDim> Layer<O, K> {
             output_zero_point,
             multiplier: fully_connected_multiplier(input_scale, weight_scale, output_scale)
                 .map_err(|e| e.to_string())?,
-            output_min: i8::try_from(lo).map_err(|e| e.to_string())?,
-            output_max: i8::try_from(hi).map_err(|e| e.to_string())?,
+            clamp: ClampInt8::new(
+                i8::try_from(lo).map_err(|e| e.to_string())?,
+                i8::try_from(hi).map_err(|e| e.to_string())?,
+            )
+            .map_err(|e| e.to_string())?,
         })
     }
 
@@ -103,8 +105,7 @@ impl<O: StaticDim, K: StaticDim> Layer<O, K> {
             weights_zero_point: 0,
             output_zero_point: self.output_zero_point,
             multipliers: Multipliers::PerTensor(self.multiplier),
-            output_min: self.output_min,
-            output_max: self.output_max,
+            clamp: self.clamp,
             rounding: Rounding::Double,
         }
     }

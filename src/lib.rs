@@ -341,9 +341,12 @@ macro_rules! tensor {
 ///   TFLite Micro's arithmetic (its double rounding): `fn predict(input:
 ///   &Tensor<i8, S, B>) -> sine::Output` for a tensor of the file's input
 ///   shape `S` in any storage, borrowed (another shape is one error,
-///   `model/input`, naming both; `Result<sine::Output, TfliteError>` for a
-///   model with a layer whose kernel can fail, such as a convolution's
-///   clamp, which the types do not fix). Each layer writes its output in
+///   `model/input`, naming both). It returns the output for every model:
+///   every size is the types', and each layer's parameters (its clamp,
+///   a mean's count, an `ADD`'s zero points and multipliers, ...) are
+///   checked in the `static` that holds them, a constant, so a parameter
+///   TFLite's kernels would refuse fails the build, naming the operator.
+///   Each layer writes its output in
 ///   place, into a typed view of one arena (an [`ops::layers::Arena`], a
 ///   local) at the offset `model!` planned when it expanded: two tensors
 ///   live at the same operator never overlap, a RESHAPE is a view, and a

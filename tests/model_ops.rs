@@ -5,26 +5,6 @@
 //! models the interpreter is tested on (`tflite/tests/interpreter_ops.rs`).
 
 use serde_json::Value;
-use shapecheck::tflite::TfliteError;
-
-/// `predict`'s output, whether it returns a `Result` (a model with a
-/// layer that can fail) or the tensor itself (fully connected layers and
-/// softmax alone).
-trait Done<T> {
-    fn done(self) -> T;
-}
-
-impl<T> Done<T> for T {
-    fn done(self) -> T {
-        self
-    }
-}
-
-impl<T> Done<T> for Result<T, TfliteError> {
-    fn done(self) -> T {
-        self.unwrap()
-    }
-}
 
 fn recording(path: &str) -> Value {
     let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
@@ -51,7 +31,7 @@ macro_rules! check {
         for case in cases {
             let x: Vec<$in> = values(&case["input"]).iter().map(|&v| v as $in).collect();
             let x = $module::Input::from_slice(&x).unwrap();
-            let y: $module::Output = Done::done($net::predict(&x));
+            let y: $module::Output = $net::predict(&x);
             let want: Vec<$out> = values(&case["out"]).iter().map(|&v| v as $out).collect();
             assert_eq!(y.as_slice(), &want[..], "{} {}", $json, case["name"]);
         }
@@ -103,7 +83,7 @@ shapecheck::model!(pub PersonDetect = "tflite/tests/models/person_detect.tflite"
 #[test]
 fn person_detection_on_the_zero_point_input() {
     let x = person_detect::Input::full(-1);
-    let y = PersonDetect::predict(&x).unwrap();
+    let y = PersonDetect::predict(&x);
     assert_eq!(y.as_slice(), &[72, -72]);
     // at the liveness floor: a 48 × 48 × 8 and a 48 × 48 × 16 activation
     assert_eq!(PersonDetect::RAM_BYTES, 55_296);

@@ -17,9 +17,6 @@
 //! Run: `cargo bench -p shapecheck-benches --bench interpreter [-- ROUNDS]`
 //! (15 rounds by default, about a minute; numbers in docs/measurements.md).
 
-// predict's Result (TfliteError, large on purpose: no heap)
-#![allow(clippy::result_large_err)]
-
 use shapecheck_benches::{Args, Group};
 use shapecheck_tflite::{
     Arena, Arithmetic, Interpreter, Layout, Model, Plan, QuantizedMultiplier, TensorData,
@@ -79,7 +76,7 @@ fn main() {
             other => panic!("the scores: {other:?}"),
         }
     };
-    let expected = PersonDetect::predict(&input).expect("predict");
+    let expected = PersonDetect::predict(&input);
     let expected = [expected.as_slice()[0], expected.as_slice()[1]];
     assert_eq!(scores(&mut planned), expected);
     assert_eq!(scores(&mut unplanned), expected);

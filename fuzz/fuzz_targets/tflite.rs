@@ -1,5 +1,5 @@
 //! The `.tflite` reader (`shapecheck_tflite::Model::parse`) on arbitrary
-//! bytes, and on the test models (sine, speech, person detection and the 21
+//! bytes, and on the test models (sine, speech, person detection and the 39
 //! one-op models of `tflite/tests/ops/`) with bytes overwritten and cut off
 //! where the input says; every accessor is then walked.
 //!
@@ -152,8 +152,10 @@ fn run(model: Model<'_>, fill: &[u8], large: bool) {
 /// The test models: the three first, person detection, then the one-op
 /// models of `tflite/tests/ops/` (every op the interpreter runs, each
 /// option it decodes: CONV_2D, DEPTHWISE_CONV_2D, both pools, MEAN, ADD,
-/// PAD, LOGISTIC, QUANTIZE, DEQUANTIZE, FULLY_CONNECTED, SOFTMAX).
-const MODELS: [&[u8]; 25] = [
+/// PAD, LOGISTIC, QUANTIZE, DEQUANTIZE, FULLY_CONNECTED, SOFTMAX; SUM,
+/// REDUCE_MAX, REDUCE_MIN, ARG_MAX, ARG_MIN, both resizes, TRANSPOSE_CONV,
+/// BATCH_MATMUL, LOG_SOFTMAX, L2_NORMALIZATION).
+const MODELS: [&[u8]; 43] = [
     include_bytes!("../../tflite/tests/models/sine.tflite"),
     include_bytes!("../../tflite/tests/models/sine_float.tflite"),
     include_bytes!("../../tflite/tests/models/speech.tflite"),
@@ -179,6 +181,26 @@ const MODELS: [&[u8]; 25] = [
     include_bytes!("../../tflite/tests/ops/mean_hw_keepdims.tflite"),
     include_bytes!("../../tflite/tests/ops/pad_1_2.tflite"),
     include_bytes!("../../tflite/tests/ops/softmax.tflite"),
+    // the reductions, arg max / min, resizes, transposed convolution, batch
+    // matrix product, log softmax and L2 normalization
+    include_bytes!("../../tflite/tests/ops/arg_max.tflite"),
+    include_bytes!("../../tflite/tests/ops/arg_min.tflite"),
+    include_bytes!("../../tflite/tests/ops/batch_matmul.tflite"),
+    include_bytes!("../../tflite/tests/ops/l2_normalization.tflite"),
+    include_bytes!("../../tflite/tests/ops/log_softmax.tflite"),
+    include_bytes!("../../tflite/tests/ops/mean_rank3_axis1.tflite"),
+    include_bytes!("../../tflite/tests/ops/reduce_max_axis12.tflite"),
+    include_bytes!("../../tflite/tests/ops/reduce_min.tflite"),
+    include_bytes!("../../tflite/tests/ops/resize_bilinear_5x4_to_7x9.tflite"),
+    include_bytes!("../../tflite/tests/ops/resize_bilinear_x2.tflite"),
+    include_bytes!("../../tflite/tests/ops/resize_bilinear_x2_align_corners.tflite"),
+    include_bytes!("../../tflite/tests/ops/resize_bilinear_x2_legacy.tflite"),
+    include_bytes!("../../tflite/tests/ops/resize_nearest_x2.tflite"),
+    include_bytes!("../../tflite/tests/ops/resize_nearest_x2_align_corners.tflite"),
+    include_bytes!("../../tflite/tests/ops/resize_nearest_x2_legacy.tflite"),
+    include_bytes!("../../tflite/tests/ops/sum_axis2.tflite"),
+    include_bytes!("../../tflite/tests/ops/transpose_conv_2x2_s2_same.tflite"),
+    include_bytes!("../../tflite/tests/ops/transpose_conv_3x3_s2_same_bias.tflite"),
 ];
 
 /// A test model picked by the first byte, patched and cut as the next

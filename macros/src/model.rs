@@ -170,8 +170,6 @@ struct Writer<'k, 'm> {
     written: Vec<(usize, Vec<usize>, usize)>,
     /// the model's output tensor
     output: Option<usize>,
-    /// a layer returns a `Result`
-    fallible: bool,
     vars: HashMap<usize, Var>,
 }
 
@@ -190,7 +188,6 @@ impl<'k, 'm> Writer<'k, 'm> {
             output_element: TensorType::Int8,
             written: Vec::new(),
             output: None,
-            fallible: false,
             vars: HashMap::new(),
         }
     }
@@ -558,12 +555,11 @@ impl<'k, 'm> Writer<'k, 'm> {
             let (lo, hi) =
                 activation_range_int8(options.fused_activation, output_scale, output_zero_point)
                     .map_err(|e| e.to_string())?;
-            let [input_zero_point, weights_zero_point, output_zero_point, lo, hi] = [
+            let clamp = clamp_int8(krate, op, lo, hi);
+            let [input_zero_point, weights_zero_point, output_zero_point] = [
                 i64::from(input_zero_point),
                 weights_zero_point,
                 i64::from(output_zero_point),
-                i64::from(lo),
-                i64::from(hi),
             ]
             .map(Literal::i64_unsuffixed);
             self.statics.push(quote! {
@@ -582,8 +578,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                             weights_zero_point: #weights_zero_point,
                             output_zero_point: #output_zero_point,
                             multipliers: #multipliers,
-                            output_min: #lo,
-                            output_max: #hi,
+                            clamp: #clamp,
                             // TFLite Micro's arithmetic: gemmlowp's two roundings
                             rounding: #krate::tflite::Rounding::Double,
                         };
@@ -713,20 +708,16 @@ impl<'k, 'm> Writer<'k, 'm> {
         )?;
         let (lo, hi) = activation_range_int8(activation, output_scale, output_zero_point)
             .map_err(|e| e.to_string())?;
-        let [input_zero_point, output_zero_point, lo, hi] = [
-            i64::from(input_zero_point),
-            i64::from(output_zero_point),
-            i64::from(lo),
-            i64::from(hi),
-        ]
-        .map(Literal::i64_unsuffixed);
+        let clamp = clamp_int8(self.krate, op, lo, hi);
+        let [input_zero_point, output_zero_point] =
+            [i64::from(input_zero_point), i64::from(output_zero_point)]
+                .map(Literal::i64_unsuffixed);
         Ok(quote! {
             bias: #bias,
             input_zero_point: #input_zero_point,
             output_zero_point: #output_zero_point,
             multipliers: #multipliers,
-            output_min: #lo,
-            output_max: #hi,
+            clamp: #clamp,
         })
     }
 
@@ -798,11 +789,10 @@ impl<'k, 'm> Writer<'k, 'm> {
                     #fields
                 };
         });
-        self.fallible = true;
         let source = self.read(&input)?;
         self.layer(op, vec![source], output, |x, y| {
             let x = &x[0];
-            quote!(#krate::ops::layers::depthwise_conv_int8_into(&#x, &#module::#layer, #y)?)
+            quote!(#krate::ops::layers::depthwise_conv_int8_into(&#x, &#module::#layer, #y))
         })
     }
 
@@ -848,11 +838,10 @@ impl<'k, 'm> Writer<'k, 'm> {
                     #fields
                 };
         });
-        self.fallible = true;
         let source = self.read(&input)?;
         self.layer(op, vec![source], output, |x, y| {
             let x = &x[0];
-            quote!(#krate::ops::layers::conv_2d_int8_into(&#x, &#module::#layer, #y)?)
+            quote!(#krate::ops::layers::conv_2d_int8_into(&#x, &#module::#layer, #y))
         })
     }
 
@@ -869,10 +858,7 @@ impl<'k, 'm> Writer<'k, 'm> {
         let (scale, zero_point) = per_tensor(output)?;
         let (lo, hi) = activation_range_int8(options.fused_activation, scale, zero_point)
             .map_err(|e| e.to_string())?;
-        let (lo, hi) = (
-            Literal::i64_unsuffixed(i64::from(lo)),
-            Literal::i64_unsuffixed(i64::from(hi)),
-        );
+        let clamp = clamp_int8(krate, op, lo, hi);
         let size = |v: i32| usize::try_from(v).unwrap_or(0);
         let [kh_t, kw_t] =
             [size(options.filter_height), size(options.filter_width)].map(|d| dim_type(krate, d));
@@ -891,9 +877,8 @@ impl<'k, 'm> Writer<'k, 'm> {
         self.statics.push(quote! {
             #layer_doc
             pub static #layer: #krate::ops::layers::Pool2d<#kh_t, #kw_t, #p_type> =
-                #krate::ops::layers::Pool2d::new(#p_value, #lo, #hi);
+                #krate::ops::layers::Pool2d::new(#p_value, #clamp);
         });
-        self.fallible = true;
         let function = if max {
             format_ident!("max_pool_int8_into")
         } else {
@@ -902,7 +887,7 @@ impl<'k, 'm> Writer<'k, 'm> {
         let source = self.read(&input)?;
         self.layer(op, vec![source], output, |x, y| {
             let x = &x[0];
-            quote!(#krate::ops::layers::#function(&#x, &#module::#layer, #y)?)
+            quote!(#krate::ops::layers::#function(&#x, &#module::#layer, #y))
         })
     }
 
@@ -931,15 +916,21 @@ impl<'k, 'm> Writer<'k, 'm> {
             "Operator {i}: MEAN over H and W, writing \"{}\".",
             output.name()
         ));
+        let [h_t, w_t] = [h, w].map(|d| dim_type(krate, d));
+        let checked = checked_const(
+            quote!(#krate::ops::layers::MeanInt8::new(#params)),
+            &format!(
+                "model!: operator {i} (MEAN): its count of elements is not the input's height · width ({h} · {w})"
+            ),
+        );
         self.statics.push(quote! {
             #d
-            pub static #name: #krate::tflite::MeanParams = #params;
+            pub static #name: #krate::ops::layers::MeanInt8<#h_t, #w_t> = #checked;
         });
-        self.fallible = true;
         let source = self.read(&input)?;
         self.layer(op, vec![source], output, |x, y| {
             let x = &x[0];
-            quote!(#krate::ops::layers::mean_int8_into(&#x, &#module::#name, #y)?)
+            quote!(#krate::ops::layers::mean_int8_into(&#x, &#module::#name, #y))
         })
     }
 
@@ -966,11 +957,16 @@ impl<'k, 'm> Writer<'k, 'm> {
             "Operator {i}: ADD, writing \"{}\" ({options:?}).",
             output.name()
         ));
+        let checked = checked_const(
+            quote!(#krate::ops::layers::AddInt8::new(#params)),
+            &format!(
+                "model!: operator {i} (ADD): its parameters fail `AddParams::check` (a zero point or clamp end outside int8, an empty clamp, or a multiplier not below 1)"
+            ),
+        );
         self.statics.push(quote! {
             #d
-            pub static #name: #krate::tflite::AddParams = #params;
+            pub static #name: #krate::ops::layers::AddInt8 = #checked;
         });
-        self.fallible = true;
         // a constant operand is a tensor made from its static array
         let mut reads = Vec::new();
         let mut constants = Vec::new();
@@ -1005,7 +1001,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             let [oa, ob] = operands;
             quote! {
                 #(#setup)*
-                #krate::ops::layers::add_int8_into(#oa, #ob, &#module::#name, #y)?
+                #krate::ops::layers::add_int8_into(#oa, #ob, &#module::#name, #y)
             }
         })
     }
@@ -1047,15 +1043,20 @@ impl<'k, 'm> Writer<'k, 'm> {
             "Operator {i}: LOGISTIC, writing \"{}\".",
             output.name()
         ));
+        let checked = checked_const(
+            quote!(#krate::ops::layers::LogisticInt8::new(#params)),
+            &format!(
+                "model!: operator {i} (LOGISTIC): its parameters fail `LogisticParams::check` (an input zero point outside int8, a negative radius, or a multiplier's shift below 0)"
+            ),
+        );
         self.statics.push(quote! {
             #d
-            pub static #name: #krate::tflite::LogisticParams = #params;
+            pub static #name: #krate::ops::layers::LogisticInt8 = #checked;
         });
-        self.fallible = true;
         let source = self.read(&input)?;
         self.layer(op, vec![source], output, |x, y| {
             let x = &x[0];
-            quote!(#krate::ops::layers::logistic_int8_into(&#x, &#module::#name, #y)?)
+            quote!(#krate::ops::layers::logistic_int8_into(&#x, &#module::#name, #y))
         })
     }
 
@@ -1065,11 +1066,10 @@ impl<'k, 'm> Writer<'k, 'm> {
         let (scale, zero_point) = per_tensor(output)?;
         let scale = Literal::f32_unsuffixed(scale);
         let zero_point = Literal::i32_unsuffixed(zero_point);
-        self.fallible = true;
         let source = self.read(&input)?;
         self.layer(op, vec![source], output, |x, y| {
             let x = &x[0];
-            quote!(#krate::ops::layers::quantize_int8_into(&#x, #scale, #zero_point, #y)?)
+            quote!(#krate::ops::layers::quantize_int8_into(&#x, #scale, #zero_point, #y))
         })
     }
 
@@ -1079,11 +1079,10 @@ impl<'k, 'm> Writer<'k, 'm> {
         let (scale, zero_point) = per_tensor(&input)?;
         let scale = Literal::f32_unsuffixed(scale);
         let zero_point = Literal::i32_unsuffixed(zero_point);
-        self.fallible = true;
         let source = self.read(&input)?;
         self.layer(op, vec![source], output, |x, y| {
             let x = &x[0];
-            quote!(#krate::ops::layers::dequantize_int8_into(&#x, #scale, #zero_point, #y)?)
+            quote!(#krate::ops::layers::dequantize_int8_into(&#x, #scale, #zero_point, #y))
         })
     }
 
@@ -1166,14 +1165,6 @@ impl<'k, 'm> Writer<'k, 'm> {
         let input_element = element_type(self.input_element);
         let element = element_type(self.element);
         let output_type = self.tensor_type(self.output_element, &output.dims);
-        let (returns, returned) = if self.fallible {
-            (
-                quote!(Result<#module::Output, #krate::tflite::TfliteError>),
-                quote!(Ok(output)),
-            )
-        } else {
-            (quote!(#module::Output), quote!(output))
-        };
         // an output in the arena is copied out into the tensor returned
         let copy_out = match output.place {
             Place::Arena(at) => {
@@ -1228,12 +1219,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             "The constants of [`{name}`]: its input and output types and quantization, its activation arena and each layer's `static` data."
         ));
         let predict_doc = doc(&format!(
-            "Runs the model on `input` (borrowed), layer by layer (`shapecheck::ops::layers`, TFLite Micro's arithmetic): each layer writes its output in place, at its offset in a [`{module}::Arena`] (a local of {ram_bytes} bytes, [`{name}::RAM_BYTES`]); the output is copied out and returned{}. [`{name}::predict_in`] takes the arena from the caller (a `static`).",
-            if self.fallible {
-                " (a layer's `Result` is passed on: every size is the types', so a kernel's error is not met)"
-            } else {
-                ""
-            }
+            "Runs the model on `input` (borrowed), layer by layer (`shapecheck::ops::layers`, TFLite Micro's arithmetic): each layer writes its output in place, at its offset in a [`{module}::Arena`] (a local of {ram_bytes} bytes, [`{name}::RAM_BYTES`]); the output is copied out and returned. It cannot fail: every size is the types', and each layer's parameters were checked when the program was built (the `static`s of [`{module}`]). [`{name}::predict_in`] takes the arena from the caller (a `static`)."
         ));
         let predict_in_doc = doc(&format!(
             "[`{name}::predict`] in an arena the caller holds (a `static`, say): nothing of the model on the stack but the layers' frames."
@@ -1356,7 +1342,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                 pub const RAM_BYTES: usize = #module::RAM_BYTES;
 
                 #predict_doc
-                pub fn predict<S, B>(input: &#krate::Tensor<#input_element, S, B>) -> #returns
+                pub fn predict<S, B>(input: &#krate::Tensor<#input_element, S, B>) -> #module::Output
                 where
                     S: #krate::ops::layers::ModelInput<#input_shape>,
                     B: #krate::storage::Storage<#input_element>,
@@ -1369,7 +1355,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                 pub fn predict_in<S, B>(
                     input: &#krate::Tensor<#input_element, S, B>,
                     arena: &mut #module::Arena,
-                ) -> #returns
+                ) -> #module::Output
                 where
                     S: #krate::ops::layers::ModelInput<#input_shape>,
                     B: #krate::storage::Storage<#input_element>,
@@ -1378,11 +1364,43 @@ impl<'k, 'm> Writer<'k, 'm> {
                     let mut output = #module::Output::zeros();
                     #(#body)*
                     #copy_out
-                    #returned
+                    output
                 }
 
                 #quant_fns
             }
+        }
+    }
+}
+
+/// `ClampInt8::new(lo, hi)` as a constant (in a `static`'s initializer):
+/// an empty clamp fails the build, naming the operator.
+fn clamp_int8(krate: &TokenStream2, op: &Operator<'_>, lo: i32, hi: i32) -> TokenStream2 {
+    let message = format!(
+        "model!: operator {} ({}): its clamp [{lo}, {hi}] is empty",
+        op.index(),
+        op.op()
+    );
+    let (lo, hi) = (
+        Literal::i64_unsuffixed(i64::from(lo)),
+        Literal::i64_unsuffixed(i64::from(hi)),
+    );
+    checked_const(
+        quote!(#krate::ops::layers::ClampInt8::new(#lo, #hi)),
+        &message,
+    )
+}
+
+/// A layer's checked constructor `make` (a `const fn` returning a
+/// `Result`) as the value of a `static`: evaluated when the program is
+/// built, so that parameters its check refuses fail the build with
+/// `message` (never a panic at run time: a `static`'s initializer is a
+/// constant).
+fn checked_const(make: TokenStream2, message: &str) -> TokenStream2 {
+    quote! {
+        match #make {
+            Ok(checked) => checked,
+            Err(_) => panic!(#message),
         }
     }
 }
@@ -1610,7 +1628,7 @@ mod tests {
     }
 
     #[test]
-    fn speech_reshapes_as_views_and_passes_the_convolutions_result_on() {
+    fn speech_reshapes_as_views_and_checks_its_layers_when_it_builds() {
         let text = expand("../tflite/tests/models/speech.tflite").unwrap();
         // the convolution reads the caller's input as a view, the fully
         // connected layer reads its output from the arena as a view
@@ -1621,8 +1639,17 @@ mod tests {
         assert!(text.contains("Arena < i8 , 4004 >"));
         assert!(text.contains("Multipliers :: PerChannel (& LAYER_1_MULTIPLIERS)"));
         assert!(text.contains("Same < 2 , 2 , 1 , 1 >"));
+        // predict returns the output itself: the layers' parameters are
+        // checked in the statics' initializers, constants
+        assert!(text.contains("-> sine :: Output"), "{text}");
+        assert!(!text.contains("Result <"), "speech's predict cannot fail");
         assert!(
-            text.contains("-> Result < sine :: Output , :: shapecheck :: tflite :: TfliteError >")
+            text.contains("clamp : match :: shapecheck :: ops :: layers :: ClampInt8 :: new (- 128 , 127) { Ok (checked) => checked , Err (_) => panic ! (\"model!: operator 1 (DEPTHWISE_CONV_2D): its clamp [-128, 127] is empty\") , }"),
+            "{text}"
+        );
+        assert!(
+            !text.contains(")?"),
+            "no layer's result is passed on: {text}"
         );
     }
 

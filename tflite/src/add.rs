@@ -42,14 +42,6 @@ impl Width {
             Width::Int16 => 15,
         }
     }
-
-    /// The values of the type.
-    fn range(self) -> (i32, i32) {
-        match self {
-            Width::Int8 => (-128, 127),
-            Width::Int16 => (-32768, 32767),
-        }
-    }
 }
 
 /// An int8 `ADD`'s parameters, as TFLite Micro's `CalculateOpDataAdd`
@@ -227,11 +219,13 @@ fn derive_params(
     })
 }
 
-/// The zero points and clamp of an `ADD`: for int8 each zero point in
-/// [−128, 127] (TFLite's `CheckArithmeticParams`), for int16 each 0
-/// (TFLite's int16 activations are symmetric, and a shifted input then
-/// fits `i32`); the clamp not empty and within the type.
-fn check_params(
+/// The zero points and clamp of an `ADD` of `width`: for int8 each zero
+/// point and clamp end in [−128, 127] (TFLite's `CheckArithmeticParams`);
+/// for int16 each zero point 0 (TFLite's int16 activations are symmetric,
+/// and a shifted input then fits `i32`) and each clamp end in
+/// [−32768, 32767]; the clamp not empty. A `const fn`, so that a layer
+/// built in a `const` is checked when the program is built.
+const fn check_params(
     width: Width,
     input1_zero_point: i32,
     input2_zero_point: i32,
@@ -239,44 +233,130 @@ fn check_params(
     output_min: i32,
     output_max: i32,
 ) -> Result<(), TfliteError> {
-    let (min, max) = width.range();
-    let (zero_min, zero_max, rule) = match width {
-        Width::Int8 => (min, max, "an int8 zero point is in [−128, 127]"),
-        Width::Int16 => (0, 0, "an int16 zero point is 0"),
+    let (zero, clamp, zero_rule, clamp_rule) = match width {
+        Width::Int8 => (
+            (-128, 127),
+            (-128, 127),
+            "an int8 zero point or clamp end is in [−128, 127]",
+            "an int8 zero point or clamp end is in [−128, 127]",
+        ),
+        Width::Int16 => (
+            (0, 0),
+            (-32768, 32767),
+            "an int16 zero point is 0",
+            "an int16 clamp end is in [−32768, 32767]",
+        ),
     };
-    for (what, v) in [
-        ("ADD's first input zero point", input1_zero_point),
-        ("ADD's second input zero point", input2_zero_point),
-        ("ADD's output zero point", output_zero_point),
-    ] {
-        if !(zero_min..=zero_max).contains(&v) {
+    let values = [
+        (
+            "ADD's first input zero point",
+            input1_zero_point,
+            zero,
+            zero_rule,
+        ),
+        (
+            "ADD's second input zero point",
+            input2_zero_point,
+            zero,
+            zero_rule,
+        ),
+        (
+            "ADD's output zero point",
+            output_zero_point,
+            zero,
+            zero_rule,
+        ),
+        ("ADD's output_min", output_min, clamp, clamp_rule),
+        ("ADD's output_max", output_max, clamp, clamp_rule),
+    ];
+    // a `for` loop is not `const`: the slice taken apart, head by head
+    let mut rest: &[(&'static str, i32, (i32, i32), &'static str)] = &values;
+    while let [(what, v, (lo, hi), rule), tail @ ..] = rest {
+        if *v < *lo || *v > *hi {
             return Err(TfliteError::KernelParam {
                 what,
-                value: i64::from(v),
+                value: *v as i64,
                 rule,
             });
         }
-    }
-    for (what, v) in [
-        ("ADD's output_min", output_min),
-        ("ADD's output_max", output_max),
-    ] {
-        if !(min..=max).contains(&v) {
-            return Err(TfliteError::KernelParam {
-                what,
-                value: i64::from(v),
-                rule: "a clamp end is inside the output's type",
-            });
-        }
+        rest = tail;
     }
     if output_min > output_max {
         return Err(TfliteError::KernelParam {
             what: "ADD's output_min",
-            value: i64::from(output_min),
+            value: output_min as i64,
             rule: "the clamp must not be empty: output_min ≤ output_max",
         });
     }
     Ok(())
+}
+
+impl AddParams {
+    /// Checks the parameters as [`add_int8`] does before it writes: each
+    /// zero point and clamp end in [−128, 127], the clamp not empty, each
+    /// multiplier's shift at most 0 (every multiplier below 1). A `const
+    /// fn`: a layer's parameters written in a `const` or `static` are
+    /// checked when the program is built.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{add_params, QuantizedMultiplier};
+    ///
+    /// let p = add_params(0.5, 0, 0.5, 0, 1.0, 0, -128, 127)?;
+    /// assert!(p.check().is_ok());
+    /// let too_large = shapecheck_tflite::AddParams { output_multiplier: QuantizedMultiplier::from_parts(1 << 30, 1), ..p };
+    /// assert!(too_large.check().is_err());
+    /// const CHECKED: () = match (shapecheck_tflite::AddParams {
+    ///     input1_zero_point: 0, input1_multiplier: QuantizedMultiplier::from_parts(1 << 30, 0),
+    ///     input2_zero_point: 0, input2_multiplier: QuantizedMultiplier::from_parts(1 << 30, 0),
+    ///     output_zero_point: 0, output_multiplier: QuantizedMultiplier::from_parts(1 << 30, -19),
+    ///     output_min: -128, output_max: 127,
+    /// }).check() {
+    ///     Ok(()) => (),
+    ///     Err(_) => panic!("bad ADD parameters"),
+    /// };
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub const fn check(&self) -> Result<(), TfliteError> {
+        self.check_for(Width::Int8)
+    }
+
+    /// [`AddParams::check`] for an `ADD` of `width`: an int16 one's zero
+    /// points 0 and clamp inside int16 ([`add_int16`]).
+    pub(crate) const fn check_for(&self, width: Width) -> Result<(), TfliteError> {
+        if let Err(e) = check_params(
+            width,
+            self.input1_zero_point,
+            self.input2_zero_point,
+            self.output_zero_point,
+            self.output_min,
+            self.output_max,
+        ) {
+            return Err(e);
+        }
+        let shifts = [
+            (
+                "ADD's first input multiplier's shift",
+                self.input1_multiplier,
+            ),
+            (
+                "ADD's second input multiplier's shift",
+                self.input2_multiplier,
+            ),
+            ("ADD's output multiplier's shift", self.output_multiplier),
+        ];
+        let mut rest: &[(&'static str, QuantizedMultiplier)] = &shifts;
+        while let [(what, m), tail @ ..] = rest {
+            if m.shift() > 0 {
+                return Err(TfliteError::KernelParam {
+                    what,
+                    value: m.shift() as i64,
+                    rule: "ADD's multipliers are below 1: their shifts are at most 0",
+                });
+            }
+            rest = tail;
+        }
+        Ok(())
+    }
 }
 
 /// The shape two operands broadcast to, as numpy and TFLite Micro
@@ -421,10 +501,45 @@ where
     A: Values<T> + ?Sized,
     B: Values<T> + ?Sized,
 {
-    let kernel = Kernel::new(params, T::WIDTH)?;
+    params.check_for(T::WIDTH)?;
+    let kernel = Kernel::new(params);
     broadcast_binary(a, a_shape, b, b_shape, output, |x1, x2| {
         kernel.apply(x1, x2)
     })
+}
+
+/// [`add_int8`] without its checks, for a caller that has made them hold
+/// already (the typed layers of `shapecheck`, whose shapes are types and
+/// whose parameters passed [`AddParams::check`] when the layer was
+/// built): the shapes broadcast, in at most 6 dims, and the lengths are
+/// theirs. On operands that break this, what it writes is unspecified,
+/// but it never panics and never writes outside `output` (shapes that do
+/// not broadcast: nothing).
+///
+/// ```
+/// use shapecheck_tflite::{add_int8_prechecked, add_params};
+///
+/// let params = add_params(0.5, 0, 0.5, 0, 1.0, 0, -128, 127)?;
+/// let mut out = [0i8; 2];
+/// add_int8_prechecked(&[2, 4], &[2], &[6], &[1], &params, &mut out);
+/// assert_eq!(out, [4, 5]); // (x + 6) · 0.5
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn add_int8_prechecked<A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    params: &AddParams,
+    output: &mut [i8],
+) where
+    A: Values<i8> + ?Sized,
+    B: Values<i8> + ?Sized,
+{
+    let kernel = Kernel::new(params);
+    broadcast_binary_prechecked(a, a_shape, b, b_shape, output, |x1, x2| {
+        kernel.apply(x1, x2)
+    });
 }
 
 /// TFLite's f32 `ADD` (TFLite Micro's `reference_ops::Add` and its 6-dim
@@ -499,11 +614,41 @@ where
 {
     let (out_dims, rank) = broadcast_shape(a_shape, b_shape)?;
     let out_dims = out_dims.get(..rank).unwrap_or(&[]);
-    let a_count = check_length("first input", a_shape, a.count())?;
-    let b_count = check_length("second input", b_shape, b.count())?;
-    let count = check_length("output", out_dims, output.len())?;
-    if count == 0 {
-        return Ok(());
+    check_length("first input", a_shape, a.count())?;
+    check_length("second input", b_shape, b.count())?;
+    check_length("output", out_dims, output.len())?;
+    broadcast_binary_prechecked(a, a_shape, b, b_shape, output, f);
+    Ok(())
+}
+
+/// [`broadcast_binary`] without its checks, for a caller that has made
+/// them hold (the shapes broadcast, in at most 6 dims, and the lengths are
+/// theirs): on operands that break them it writes what it writes, but
+/// never panics (shapes that do not broadcast: nothing).
+pub(crate) fn broadcast_binary_prechecked<T, U, O, A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    output: &mut [O],
+    f: impl Fn(T, U) -> O,
+) where
+    T: Copy,
+    U: Copy,
+    O: Copy,
+    A: Values<T> + ?Sized,
+    B: Values<U> + ?Sized,
+{
+    let Ok((out_dims, rank)) = broadcast_shape(a_shape, b_shape) else {
+        // the caller's shapes broadcast: not reached
+        return;
+    };
+    let out_dims = out_dims.get(..rank).unwrap_or(&[]);
+    let count = output.len();
+    let (a_count, b_count) = (a.count(), b.count());
+    // an output dim of 0 is an empty output where the checks hold
+    if count == 0 || out_dims.contains(&0) {
+        return;
     }
     if a_count == count && b_count == count {
         // the same shape once right-aligned (no dim of either is broadcast
@@ -511,11 +656,10 @@ where
         for (y, (x1, x2)) in output.iter_mut().zip(a.run(0, count).zip(b.run(0, count))) {
             *y = f(x1, x2);
         }
-        return Ok(());
+        return;
     }
     let plan = Plan::new(a_shape, b_shape, out_dims, rank);
     plan.run(a, b, &f, output);
-    Ok(())
 }
 
 /// An `ADD`'s element: int8 or int16, widened to `i32` and back (the
@@ -558,29 +702,10 @@ struct Kernel {
 }
 
 impl Kernel {
-    fn new(p: &AddParams, width: Width) -> Result<Self, TfliteError> {
-        check_params(
-            width,
-            p.input1_zero_point,
-            p.input2_zero_point,
-            p.output_zero_point,
-            p.output_min,
-            p.output_max,
-        )?;
-        for (what, m) in [
-            ("ADD's first input multiplier's shift", p.input1_multiplier),
-            ("ADD's second input multiplier's shift", p.input2_multiplier),
-            ("ADD's output multiplier's shift", p.output_multiplier),
-        ] {
-            if m.shift() > 0 {
-                return Err(TfliteError::KernelParam {
-                    what,
-                    value: i64::from(m.shift()),
-                    rule: "ADD's multipliers are below 1: their shifts are at most 0",
-                });
-            }
-        }
-        Ok(Kernel {
+    /// The kernel of parameters [`AddParams::check`] has passed (with
+    /// others its arithmetic wraps: no panic, no meaning).
+    fn new(p: &AddParams) -> Self {
+        Kernel {
             input1_zero_point: p.input1_zero_point,
             input2_zero_point: p.input2_zero_point,
             output_zero_point: p.output_zero_point,
@@ -589,7 +714,7 @@ impl Kernel {
             output: Scale::new(p.output_multiplier),
             lo: p.output_min,
             hi: p.output_max,
-        })
+        }
     }
 
     /// TFLite's `AddElementwise`. With the zero points in int8 (0 for
@@ -599,12 +724,17 @@ impl Kernel {
     fn apply<T: Lane>(&self, x1: T, x2: T) -> T {
         // a constant of the type: 20 for int8, 15 for int16
         let left_shift = const { T::WIDTH.left_shift() };
-        let shifted1 = (x1.into() - self.input1_zero_point) << left_shift;
-        let shifted2 = (x2.into() - self.input2_zero_point) << left_shift;
+        // wrapping only where the parameters were not checked: with them
+        // checked no step overflows
+        let shifted1 = x1.into().wrapping_sub(self.input1_zero_point) << left_shift;
+        let shifted2 = x2.into().wrapping_sub(self.input2_zero_point) << left_shift;
         let scaled1 = self.input1.apply(shifted1, Rounding::Double);
         let scaled2 = self.input2.apply(shifted2, Rounding::Double);
-        let raw = self.output.apply(scaled1 + scaled2, Rounding::Double) + self.output_zero_point;
-        // lo ≤ hi, both inside T (checked by `new`)
+        let raw = self
+            .output
+            .apply(scaled1.wrapping_add(scaled2), Rounding::Double)
+            .wrapping_add(self.output_zero_point);
+        // lo ≤ hi, both inside T (checked)
         T::narrow(raw.max(self.lo).min(self.hi))
     }
 }

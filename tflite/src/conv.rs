@@ -181,9 +181,52 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         bias.map(|b| b.count()),
         output.len(),
     )?;
+    conv_2d_int8_prechecked(input, filter, bias, dims, params, output);
+    Ok(())
+}
+
+/// [`conv_2d_int8`] without its checks, for a caller that has made them
+/// hold already (the typed layers of `shapecheck`, whose sizes are types
+/// and whose parameters were checked when the layer was built): the
+/// lengths are the ones `dims` gives, the strides and dilations at least
+/// 1, the multipliers one or one per output channel. On operands that
+/// break this, what it writes is unspecified, but it never panics and
+/// never writes outside `output`; an empty clamp makes every output its
+/// upper end.
+///
+/// ```
+/// use shapecheck_tflite::{conv_2d_int8_prechecked, quantize_multiplier, Conv2dDims, Conv2dParams, Rounding};
+///
+/// // one 1×1 filter over a 1×2 image of one channel: the input doubled
+/// let dims = Conv2dDims {
+///     batches: 1, input_height: 1, input_width: 2, input_depth: 1,
+///     filter_height: 1, filter_width: 1,
+///     output_height: 1, output_width: 2, output_depth: 1,
+/// };
+/// let multipliers = [quantize_multiplier(1.0)?];
+/// let params = Conv2dParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let mut out = [0i8; 2];
+/// conv_2d_int8_prechecked(&[3, -4], &[2], None::<&[i32]>, dims, &params, &mut out);
+/// assert_eq!(out, [6, -8]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn conv_2d_int8_prechecked<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
+    input: &[i8],
+    filter: &F,
+    bias: Option<&B>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    output: &mut [i8],
+) {
     if output.is_empty() {
         // nothing to write, however many rows or images
-        return Ok(());
+        return;
     }
     let Conv2dDims {
         batches,
@@ -196,9 +239,13 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         output_width,
         output_depth,
     } = dims;
-    // checked above: neither overflows (each is 0 or divides a length)
-    let kernel_len = product("filter", &[filter_height, filter_width, input_depth])?;
-    let image_len = product("input", &[input_height, input_width, input_depth])?;
+    // checked by the caller: neither overflows (each is 0 or divides a length)
+    let kernel_len = filter_height
+        .saturating_mul(filter_width)
+        .saturating_mul(input_depth);
+    let image_len = input_height
+        .saturating_mul(input_width)
+        .saturating_mul(input_depth);
     // a filter with no taps, or an input with no channels: each output is
     // its bias alone (and a huge dim beside a 0 must not be looped over)
     let (filter_height, filter_width) = if kernel_len == 0 {
@@ -240,7 +287,7 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
                 output,
             );
             if done.is_some() {
-                return Ok(());
+                return;
             }
         }
     }
@@ -249,13 +296,13 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     #[cfg(shapecheck_dsp)]
     if let Some(w) = filter.contiguous() {
         if crate::dsp::conv_im2col(input, w, bias, &dims, params, &stage, output).is_some() {
-            return Ok(());
+            return;
         }
     }
     // the filter as a slice where it is one (an array, or an int8 constant
     // read in place), so that each run of taps is a slice's
     let weights = filter.contiguous();
-    let mut pixels = output.chunks_exact_mut(output_depth);
+    let mut pixels = output.chunks_exact_mut(output_depth.max(1));
     // checked: with a filter tap, every index below is inside a length
     for batch in 0..batches {
         let image = input
@@ -281,7 +328,7 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
                     input_width,
                 );
                 let Some(pixel) = pixels.next() else {
-                    return Ok(());
+                    return;
                 };
                 // the taps of a filter row inside the input as runs of
                 // adjacent columns, each one run of channels in both the
@@ -327,7 +374,6 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
             }
         }
     }
-    Ok(())
 }
 
 /// TFLite's `CONV_2D` in 16x8 mode (TFLite Micro's

@@ -308,6 +308,50 @@ where
         bias.map(|b| b.count()),
         output.len(),
     )?;
+    depthwise_conv_int8_prechecked(input, filter, bias, dims, params, output);
+    Ok(())
+}
+
+/// [`depthwise_conv_int8`] without its checks, for a caller that has made
+/// them hold already (the typed layers of `shapecheck`, whose sizes are
+/// types and whose parameters were checked when the layer was built): the
+/// lengths are the ones `dims` gives, the depth multiplier, strides and
+/// dilations at least 1, the multipliers one or one per output channel.
+/// On operands that break this, what it writes is unspecified, but it never
+/// panics and never writes outside `output`; an empty clamp makes every output its upper end.
+///
+/// ```
+/// use shapecheck_tflite::{depthwise_conv_int8_prechecked, quantize_multiplier, DepthwiseConvDims, DepthwiseConvParams, Rounding};
+///
+/// let dims = DepthwiseConvDims {
+///     batches: 1, input_height: 2, input_width: 2, input_depth: 1,
+///     filter_height: 2, filter_width: 2, depth_multiplier: 1,
+///     output_height: 1, output_width: 1,
+/// };
+/// let multipliers = [quantize_multiplier(0.5)?];
+/// let params = DepthwiseConvParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0,
+///     input_zero_point: -1, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let mut out = [0i8; 1];
+/// depthwise_conv_int8_prechecked(&[1, 2, 3, 4], &[1, 1, 1, 1], Some(&[2]), dims, &params, &mut out);
+/// assert_eq!(out, [8]); // ((2 + 3 + 4 + 5) + 2) · 0.5
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn depthwise_conv_int8_prechecked<F, B>(
+    input: &[i8],
+    filter: &F,
+    bias: Option<&B>,
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    output: &mut [i8],
+) where
+    F: Values<i8> + ?Sized,
+    B: Values<i32> + ?Sized,
+{
     let DepthwiseConvDims {
         batches,
         input_height,
@@ -321,10 +365,10 @@ where
     } = dims;
     if output.is_empty() {
         // nothing to write, however many rows or images
-        return Ok(());
+        return;
     }
-    // checked above: every product below is at most a checked length
-    let output_depth = input_depth * depth_multiplier;
+    // checked by the caller: every product below is at most a checked length
+    let output_depth = input_depth.saturating_mul(depth_multiplier);
     // a filter with no taps: each output is its bias alone (and a huge dim
     // beside a 0 must not be looped over)
     let (filter_height, filter_width) = if filter.count() == 0 {
@@ -339,7 +383,7 @@ where
         params.output_min,
         params.output_max,
     );
-    // checked above: the image's length and every index below are at most
+    // checked by the caller: the image's length and every index below are at most
     // the input's, filter's or output's length
     let image_len = input_height * input_width * input_depth;
     let zero_point = params.input_zero_point;
@@ -348,7 +392,7 @@ where
     if let Some(w) = filter.contiguous() {
         let done = crate::dsp::depthwise_as_conv(input, w, bias, &dims, params, &stage, output);
         if done.is_some() {
-            return Ok(());
+            return;
         }
     }
     // depth multiplier 1, channels by fours: the SMLABB loops where the
@@ -368,12 +412,12 @@ where
             done += 1;
         }
         if done == batches {
-            return Ok(());
+            return;
         }
         // the first image failed its conditions (they are the same for
         // every image): the portable loop writes them all
     }
-    let mut pixels = output.chunks_exact_mut(output_depth);
+    let mut pixels = output.chunks_exact_mut(output_depth.max(1));
     for batch in 0..batches {
         let image = input
             .get(batch * image_len..(batch + 1) * image_len)
@@ -398,7 +442,7 @@ where
                     input_width,
                 );
                 let Some(pixel) = pixels.next() else {
-                    return Ok(());
+                    return;
                 };
                 let taps = Taps {
                     rows,
@@ -452,7 +496,6 @@ where
             }
         }
     }
-    Ok(())
 }
 
 /// The taps of one output pixel inside the input, and what reading them

@@ -233,6 +233,57 @@ where
     W: Values<i8> + ?Sized,
     B: Values<i32> + ?Sized,
 {
+    check_lengths(
+        dims,
+        input.len(),
+        weights.count(),
+        bias.map(|b| b.count()),
+        output.len(),
+    )?;
+    if params.multipliers.len() != 1 && params.multipliers.len() != dims.units {
+        return Err(TfliteError::Length {
+            what: "multipliers",
+            expected: dims.units,
+            actual: params.multipliers.len(),
+        });
+    }
+    fully_connected_int8_prechecked(input, weights, bias, dims, params, output);
+    Ok(())
+}
+
+/// [`fully_connected_int8`] without its checks, for a caller that has
+/// made them hold already (the typed layers of `shapecheck`, whose sizes
+/// are types): the lengths are the ones `dims` gives, the multipliers one
+/// or one per unit. On operands that break this, what it writes is
+/// unspecified, but it never panics and never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{fully_connected_int8_prechecked, quantize_multiplier, FullyConnectedDims, FullyConnectedParams, Rounding};
+///
+/// let multipliers = [quantize_multiplier(0.5)?];
+/// let params = FullyConnectedParams {
+///     input_zero_point: 0, weights_zero_point: 0, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let dims = FullyConnectedDims { batches: 1, input_dim: 2, units: 1 };
+/// let mut out = [0i8; 1];
+/// fully_connected_int8_prechecked(&[3, 5], &[2, 2], None::<&[i32]>, dims, &params, &mut out);
+/// assert_eq!(out, [8]); // (6 + 10) · 0.5
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[inline(always)]
+pub fn fully_connected_int8_prechecked<W, B>(
+    input: &[i8],
+    weights: &W,
+    bias: Option<&B>,
+    dims: FullyConnectedDims,
+    params: &FullyConnectedParams<'_>,
+    output: &mut [i8],
+) where
+    W: Values<i8> + ?Sized,
+    B: Values<i32> + ?Sized,
+{
     // the SMLAD loops for a layer large enough to gain from them; a small
     // one keeps the portable loop, and a firmware whose layers are all
     // small (their sizes constants where `model!` calls this) links no
@@ -264,8 +315,7 @@ fn fully_connected_int8_with<W, B, const DSP: bool>(
     dims: FullyConnectedDims,
     params: &FullyConnectedParams<'_>,
     output: &mut [i8],
-) -> Result<(), TfliteError>
-where
+) where
     W: Values<i8> + ?Sized,
     B: Values<i32> + ?Sized,
 {
@@ -274,24 +324,10 @@ where
         input_dim,
         units,
     } = dims;
-    check_lengths(
-        dims,
-        input.len(),
-        weights.count(),
-        bias.map(|b| b.count()),
-        output.len(),
-    )?;
     let per_channel = params.multipliers.len() != 1;
-    if per_channel && params.multipliers.len() != units {
-        return Err(TfliteError::Length {
-            what: "multipliers",
-            expected: units,
-            actual: params.multipliers.len(),
-        });
-    }
     if units == 0 {
         // no output, however many rows (a row count alone bounds nothing)
-        return Ok(());
+        return;
     }
     // the one multiplier of a per-tensor layer, split once
     let per_tensor = Scale::new(
@@ -327,7 +363,7 @@ where
             )
         };
         if done.is_some() {
-            return Ok(());
+            return;
         }
     }
     // every product below is at most one of the lengths checked above, and
@@ -398,7 +434,6 @@ where
             *out = stage.apply(acc, m);
         }
     }
-    Ok(())
 }
 
 /// TFLite's `FULLY_CONNECTED` in 16x8 mode (TFLite Micro's
@@ -591,11 +626,6 @@ where
     W: Values<f32> + ?Sized,
     B: Values<f32> + ?Sized,
 {
-    let FullyConnectedDims {
-        batches,
-        input_dim,
-        units,
-    } = dims;
     check_lengths(
         dims,
         input.len(),
@@ -603,8 +633,43 @@ where
         bias.map(|b| b.count()),
         output.len(),
     )?;
+    fully_connected_f32_prechecked(input, weights, bias, dims, output_min, output_max, output);
+    Ok(())
+}
+
+/// [`fully_connected_f32`] without its checks, for a caller that has made
+/// them hold already (the typed layers of `shapecheck`, whose sizes are
+/// types): the lengths are the ones `dims` gives. On operands that break
+/// this, what it writes is unspecified, but it never panics and never
+/// writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{fully_connected_f32_prechecked, FullyConnectedDims};
+///
+/// let dims = FullyConnectedDims { batches: 1, input_dim: 2, units: 1 };
+/// let mut out = [0.0f32; 1];
+/// fully_connected_f32_prechecked(&[1.0, 2.0], &[0.5, 0.25], Some(&[1.0]), dims, f32::MIN, f32::MAX, &mut out);
+/// assert_eq!(out, [2.0]);
+/// ```
+pub fn fully_connected_f32_prechecked<W, B>(
+    input: &[f32],
+    weights: &W,
+    bias: Option<&B>,
+    dims: FullyConnectedDims,
+    output_min: f32,
+    output_max: f32,
+    output: &mut [f32],
+) where
+    W: Values<f32> + ?Sized,
+    B: Values<f32> + ?Sized,
+{
+    let FullyConnectedDims {
+        batches,
+        input_dim,
+        units,
+    } = dims;
     if units == 0 {
-        return Ok(());
+        return;
     }
     for b in 0..batches {
         let row = input.get(b * input_dim..(b + 1) * input_dim).unwrap_or(&[]);
@@ -623,7 +688,6 @@ where
             }
         }
     }
-    Ok(())
 }
 
 /// `FULLY_CONNECTED`'s options table in the schema's `BuiltinOptions` union.

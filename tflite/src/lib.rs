@@ -29,7 +29,12 @@
 //! as TFLite Micro's float kernels compute them (the float ops of a float
 //! island between int8 ones, or of a float32 model), [`elu_f32`],
 //! [`exp_f32`], [`neg_f32`], [`rsqrt_f32`], [`add_f32`], [`sub_f32`],
-//! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`]. Each op's
+//! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`].
+//! The ops that move data copy TFLite Micro's values on any element type:
+//! [`concatenation`], [`pack`], [`split`] (`SPLIT`, `SPLIT_V`), [`unpack`],
+//! [`slice`](fn@slice), [`strided_slice`], [`transpose`], [`expand_dims`],
+//! [`gather`], [`depth_to_space`], [`space_to_depth`], [`mirror_pad`] and
+//! `PADV2` ([`pad`] with [`padv2_params`]' value). Each op's
 //! quantization arithmetic, from the tensors' float scales to the kernel's
 //! constants, is one function ([`add_params`], [`logistic_params`],
 //! [`mean_params`], [`softmax_params`], ...). [`OPS`] is the table of the
@@ -97,9 +102,13 @@
 extern crate alloc;
 
 mod add;
+mod arg_min_max;
 mod array;
+mod batch_matmul;
 mod bytes;
+mod concat;
 mod conv;
+mod depth_space;
 mod depthwise_conv;
 mod dims;
 mod div;
@@ -113,16 +122,22 @@ mod elementwise;
 mod elu;
 mod error;
 mod exp;
+mod expand_dims;
 mod flatbuffer;
 mod float_math;
 mod float_ops;
 mod fully_connected;
+mod gather;
 mod hard_swish;
 mod interpreter;
+mod l2_normalization;
+mod layout;
 mod leaky_relu;
+mod log_softmax;
 mod logistic;
 mod maximum_minimum;
 mod mean;
+mod mirror_pad;
 mod model;
 mod mul;
 mod neg;
@@ -135,44 +150,67 @@ mod pool;
 mod prelu;
 mod quant;
 mod quantize;
+mod reduce;
 mod relu;
 mod requantize;
 mod reshape;
+mod resize;
 mod rsqrt;
+mod slice;
 mod softmax;
+mod split;
 mod squared_difference;
 mod sub;
 mod tanh;
+mod transpose;
+mod transpose_conv;
 mod types;
 mod values;
 mod window;
 
 pub use add::{
-    add_f32, add_int16, add_int8, add_params, add_params_int16, broadcast_shape, AddParams,
+    add_f32, add_int16, add_int8, add_int8_prechecked, add_params, add_params_int16,
+    broadcast_shape, AddParams,
 };
 pub use array::{Array, ArrayIter, LeNumber};
-pub use conv::{conv_2d_int16, conv_2d_int8, Conv2dDims, Conv2dParams};
+pub use concat::{
+    concatenation, concatenation_output_shape, concatenation_params, pack, pack_output_shape,
+    pack_params, ConcatenationOptions, ConcatenationParams, PackOptions, PackParams, MAX_JOINED,
+};
+pub use conv::{conv_2d_int16, conv_2d_int8, conv_2d_int8_prechecked, Conv2dDims, Conv2dParams};
+pub use depth_space::{
+    depth_space_params, depth_to_space, depth_to_space_output_shape, space_to_depth,
+    space_to_depth_output_shape, BlockSizeOptions, DepthSpaceParams,
+};
 pub use depthwise_conv::{
-    conv_axis, depthwise_conv_int16, depthwise_conv_int8, ConvAxis, DepthwiseConvDims,
-    DepthwiseConvParams,
+    conv_axis, depthwise_conv_int16, depthwise_conv_int8, depthwise_conv_int8_prechecked, ConvAxis,
+    DepthwiseConvDims, DepthwiseConvParams,
 };
 pub use elu::{elu_f32, elu_value};
 pub use error::{Name, OperandProblem, Place, TfliteError};
 pub use exp::{exp_f32, exp_value};
+pub use expand_dims::{
+    expand_dims, expand_dims_output_shape, expand_dims_params, ExpandDimsParams,
+};
 pub use float_ops::{mean_f32, mul_f32, rsqrt_f32, rsqrt_value, squared_difference_f32, sub_f32};
 pub use fully_connected::{
     activation_range_f32, activation_range_int16, activation_range_int8, fully_connected_f32,
-    fully_connected_int16, fully_connected_int8, fully_connected_multiplier, FullyConnectedDims,
+    fully_connected_f32_prechecked, fully_connected_int16, fully_connected_int8,
+    fully_connected_int8_prechecked, fully_connected_multiplier, FullyConnectedDims,
     FullyConnectedParams,
 };
+pub use gather::{gather, gather_output_shape, gather_params, GatherOptions, GatherParams};
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
 #[cfg(feature = "alloc")]
 pub use interpreter::{Layout, Plan};
 pub use logistic::{
-    logistic_int16, logistic_int8, logistic_params, logistic_params_int16, LogisticInt16Params,
-    LogisticParams,
+    logistic_int16, logistic_int8, logistic_int8_prechecked, logistic_params,
+    logistic_params_int16, LogisticInt16Params, LogisticParams,
 };
-pub use mean::{mean_int8, mean_params, MeanParams};
+pub use mean::{mean_int8, mean_int8_prechecked, mean_params, MeanParams};
+pub use mirror_pad::{
+    mirror_pad, mirror_pad_params, MirrorPadMode, MirrorPadOptions, MirrorPadParams,
+};
 pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use neg::neg_f32;
 pub use ops::{op_row, OpRow, OpShape, OptionsTable, MAX_DIMS, OPS};
@@ -180,9 +218,10 @@ pub use options::{
     AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
     Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
-pub use pad::{pad, pad_output_shape};
+pub use pad::{pad, pad_output_shape, pad_prechecked, padv2_params, PadV2Params};
 pub use pool::{
-    average_pool_int16, average_pool_int8, max_pool_int16, max_pool_int8, PoolDims, PoolParams,
+    average_pool_int16, average_pool_int8, average_pool_int8_prechecked, max_pool_int16,
+    max_pool_int8, max_pool_int8_prechecked, PoolDims, PoolParams,
 };
 pub use quant::{
     multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_int64, quantize_multiplier,
@@ -193,10 +232,20 @@ pub use quantize::{
     quantize_int8, quantize_value, quantize_value_int16,
 };
 pub use reshape::{reshape, reshape_dims};
-pub use softmax::{
-    softmax_int16, softmax_int8, softmax_params, softmax_params_int16, SoftmaxInt16Params,
-    SoftmaxParams,
+pub use slice::{
+    slice, slice_output_shape, slice_params, strided_slice, strided_slice_output_shape,
+    strided_slice_params, SliceParams, StridedSliceOptions, StridedSliceParams, MAX_SLICE_RANK,
 };
+pub use softmax::{
+    softmax_int16, softmax_int8, softmax_int8_prechecked, softmax_params, softmax_params_int16,
+    SoftmaxInt16Params, SoftmaxParams,
+};
+pub use split::{
+    split, split_output_shape, split_params, split_v_params, unpack, unpack_output_shape,
+    unpack_params, SplitOptions, SplitParams, SplitVOptions, UnpackOptions, UnpackParams,
+    MAX_SPLITS,
+};
+pub use transpose::{transpose, transpose_output_shape, transpose_params, TransposeParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use values::Values;
 
@@ -216,3 +265,31 @@ pub use squared_difference::{
 };
 pub use sub::{sub_int8, sub_params, SubOptions, SubParams};
 pub use tanh::{tanh_int8, tanh_params, TanhParams};
+// the reductions, arg max / min, resizes, transposed convolution, batch
+// matrix product, log softmax and L2 normalization
+pub use arg_min_max::{
+    arg_max, arg_min, arg_min_max_dims, arg_min_max_output_shape, ArgMinMaxDims, ArgMinMaxOptions,
+};
+pub use batch_matmul::{
+    batch_matmul_int8, batch_matmul_output_shape, batch_matmul_params, BatchMatMulOptions,
+    BatchMatMulParams,
+};
+pub use l2_normalization::{
+    l2_normalization_int8, l2_normalization_params, L2NormOptions, L2NormalizationParams,
+};
+pub use log_softmax::{
+    log_softmax_int8, log_softmax_params, LogSoftmaxParams, LOG_SOFTMAX_OUTPUT_SCALE,
+    LOG_SOFTMAX_OUTPUT_ZERO_POINT,
+};
+pub use reduce::{
+    mean_or_sum_int8, reduce_axes, reduce_max, reduce_min, reduce_output_shape, sum_params,
+    ReduceAxes,
+};
+pub use resize::{
+    resize_bilinear_int8, resize_nearest_neighbor, resize_output_shape, resize_params, ResizeDims,
+    ResizeOptions, ResizeParams,
+};
+pub use transpose_conv::{
+    transpose_conv_int8, transpose_conv_output_shape, transpose_conv_params, TransposeConvDims,
+    TransposeConvOptions, TransposeConvParams,
+};

@@ -107,15 +107,52 @@ pub fn logistic_params(
     })
 }
 
-fn check_zero_point(zero_point: i32) -> Result<(), TfliteError> {
-    if !(-128..=127).contains(&zero_point) {
+const fn check_zero_point(zero_point: i32) -> Result<(), TfliteError> {
+    if zero_point < -128 || zero_point > 127 {
         return Err(TfliteError::KernelParam {
             what: "LOGISTIC's input zero point",
-            value: i64::from(zero_point),
+            value: zero_point as i64,
             rule: "an int8 zero point is in [−128, 127]",
         });
     }
     Ok(())
+}
+
+impl LogisticParams {
+    /// Checks the parameters as [`logistic_int8`] does before it writes:
+    /// the input zero point in [−128, 127], the radius at least 0, the
+    /// multiplier's shift at least 0. A `const fn`: parameters written in
+    /// a `const` or `static` are checked when the program is built.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{logistic_params, LogisticParams};
+    ///
+    /// let p = logistic_params(0.1, 0, 1.0 / 256.0, -128)?;
+    /// assert!(p.check().is_ok());
+    /// assert!(LogisticParams { input_zero_point: 300, ..p }.check().is_err());
+    /// assert!(LogisticParams { input_range_radius: -1, ..p }.check().is_err());
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub const fn check(&self) -> Result<(), TfliteError> {
+        if let Err(e) = check_zero_point(self.input_zero_point) {
+            return Err(e);
+        }
+        if self.input_range_radius < 0 {
+            return Err(TfliteError::KernelParam {
+                what: "LOGISTIC's input radius",
+                value: self.input_range_radius as i64,
+                rule: "it is at least 0",
+            });
+        }
+        if self.input_multiplier.shift() < 0 {
+            return Err(TfliteError::KernelParam {
+                what: "LOGISTIC's input multiplier's shift",
+                value: self.input_multiplier.shift() as i64,
+                rule: "TFLite's int8 logistic shifts its input left: 0 to 30",
+            });
+        }
+        Ok(())
+    }
 }
 
 /// TFLite's int8 `LOGISTIC`, as TFLite Micro's
@@ -154,27 +191,33 @@ pub fn logistic_int8(
             actual: output.len(),
         });
     }
-    check_zero_point(params.input_zero_point)?;
-    if params.input_range_radius < 0 {
-        return Err(TfliteError::KernelParam {
-            what: "LOGISTIC's input radius",
-            value: i64::from(params.input_range_radius),
-            rule: "it is at least 0",
-        });
-    }
-    if params.input_multiplier.shift() < 0 {
-        return Err(TfliteError::KernelParam {
-            what: "LOGISTIC's input multiplier's shift",
-            value: i64::from(params.input_multiplier.shift()),
-            rule: "TFLite's int8 logistic shifts its input left: 0 to 30",
-        });
-    }
+    params.check()?;
+    logistic_int8_prechecked(input, params, output);
+    Ok(())
+}
+
+/// [`logistic_int8`] without its checks, for a caller that has made them
+/// hold already (the typed layers of `shapecheck`, whose lengths are
+/// types and whose parameters passed [`LogisticParams::check`] when the
+/// layer was built). On operands that break this, what it writes is
+/// unspecified, but it never panics and never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{logistic_int8_prechecked, logistic_params};
+///
+/// let params = logistic_params(0.5, 0, 1.0 / 256.0, -128)?;
+/// let mut out = [0i8; 3];
+/// logistic_int8_prechecked(&[-2, 0, 2], &params, &mut out);
+/// assert_eq!(out, [-59, 0, 59]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn logistic_int8_prechecked(input: &[i8], params: &LogisticParams, output: &mut [i8]) {
     let multiplier = Scale::new(params.input_multiplier);
     let radius = params.input_range_radius;
     for (y, &x) in output.iter_mut().zip(input) {
-        // the zero point in int8: no overflow
-        let x = i32::from(x) - params.input_zero_point;
-        *y = if x <= -radius {
+        // the zero point in int8 (checked): no overflow
+        let x = i32::from(x).wrapping_sub(params.input_zero_point);
+        *y = if x <= radius.wrapping_neg() {
             i8::MIN
         } else if x >= radius {
             i8::MAX
@@ -185,7 +228,6 @@ pub fn logistic_int8(
             (steps + OUTPUT_ZERO_POINT).clamp(-128, 127) as i8
         };
     }
-    Ok(())
 }
 
 /// gemmlowp's `logistic` of a Q4.27 input, in Q0.31: one half at 0;

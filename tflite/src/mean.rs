@@ -2,28 +2,14 @@
 //! Keras's `GlobalAveragePooling2D` converts to), as TFLite Micro's reduce
 //! kernel computes it (`reference_ops::QuantizedMeanOrSum`): the sum, less
 //! the input's zero point per element, requantized by `input_scale /
-//! output_scale / count` folded into one multiplier.
+//! output_scale / count` folded into one multiplier. Its parameters serve
+//! the mean over any axes too ([`mean_or_sum_int8`](crate::mean_or_sum_int8)
+//! in `reduce.rs`, where the op's options, shape rule and interpreter step
+//! are), which runs this kernel for axes 1 and 2 of a rank-4 input.
 
-use crate::error::OperandProblem;
 use crate::error::TfliteError;
-use crate::interpreter::dim;
-use crate::interpreter::split;
-use crate::interpreter::Buffers;
-use crate::interpreter::Checker;
-use crate::interpreter::Step;
-use crate::model::Model;
-use crate::model::Operator;
-use crate::model::OptionsReader;
-use crate::ops::need_rank;
-use crate::ops::operand;
-use crate::ops::operand_problem;
-use crate::ops::OpShape;
-use crate::options::Options;
-use crate::options::ReducerOptions;
 use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};
-use crate::types::TensorType;
 use crate::window::{length, product};
-use core::ops::Range;
 
 /// An int8 mean's parameters, as TFLite Micro derives them from the input's
 /// and output's quantization and the number of elements averaged
@@ -154,20 +140,43 @@ pub fn mean_int8(
             rule: "it must be the input's height · width",
         });
     }
-    if output.is_empty() {
-        return Ok(());
+    mean_int8_prechecked(input, depth, params, output);
+    Ok(())
+}
+
+/// [`mean_int8`] without its checks, for a caller that has made them hold
+/// already (the typed layers of `shapecheck`, whose sizes are types and
+/// whose count was checked when the layer was built): `input` holds whole
+/// images of `params.count` pixels of `depth` channels, `output` one value
+/// per image and channel. On operands that break this, what it writes is
+/// unspecified, but it never panics and never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{mean_int8_prechecked, mean_params};
+///
+/// let params = mean_params(0.1, -1, 0.1, -1, 4)?;
+/// let mut out = [0i8; 2];
+/// mean_int8_prechecked(&[1, -4, 2, -5, 3, -5, 4, -5], 2, &params, &mut out);
+/// assert_eq!(out, [3, -5]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn mean_int8_prechecked(input: &[i8], depth: usize, params: &MeanParams, output: &mut [i8]) {
+    let count = params.count;
+    if output.is_empty() || depth == 0 {
+        return;
     }
     if count == 0 {
         output.fill(0);
-        return Ok(());
+        return;
     }
     let stage = OutputStage::new(Rounding::Double, params.output_zero_point, -128, 127);
     let scale = Scale::new(params.multiplier);
     // the zero point's part of the sum, in i32 as TFLite's int64 product
     // truncated to the sum's 32 bits is
     let offset = params.input_zero_point.wrapping_mul(count as i32);
-    // checked: depth ≥ 1 (the output is not empty), the images are whole
-    let image_len = count * depth;
+    // depth ≥ 1 and count ≥ 1 (above); the images are whole where the
+    // checks hold
+    let image_len = count.saturating_mul(depth);
     for (image, outs) in input
         .chunks_exact(image_len)
         .zip(output.chunks_exact_mut(depth))
@@ -181,133 +190,4 @@ pub fn mean_int8(
             *out = stage.apply(sum.wrapping_sub(offset), scale);
         }
     }
-    Ok(())
-}
-
-/// `MEAN`'s options table in the schema's `BuiltinOptions` union.
-const REDUCER_OPTIONS: u8 = 27;
-
-/// Reads `MEAN`'s options (its row's `read_options`, called by
-/// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
-    let t = r.table(REDUCER_OPTIONS, "ReducerOptions")?;
-    let keep_dims = match t {
-        Some(t) => t.bool(0).map_err(r.fault("keep_dims"))?,
-        None => false,
-    };
-    Ok(Options::Reducer(ReducerOptions { keep_dims }))
-}
-
-// The op's shape rule: its output's shape from its operands and
-// options (its row's `output_shape`, which the interpreter and `model!`
-// call).
-
-/// `MEAN` over the spatial axes 1 and 2 of an NHWC input: `[B, C]`, or
-/// `[B, 1, 1, C]` with keep_dims. Other axes are not run.
-pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
-    let input = operand(model, op, 0, "input")?;
-    let axes = operand(model, op, 1, "axes")?;
-    let x = need_rank(op, "input", &input, 4)?;
-    let values = axes.data_as::<i32>();
-    let spatial = match values {
-        Some(a) if a.len() == 2 => {
-            let (p, q) = (a.get(0).unwrap_or(-1), a.get(1).unwrap_or(-1));
-            let norm = |v: i32| if v < 0 { v + 4 } else { v };
-            matches!((norm(p), norm(q)), (1, 2) | (2, 1))
-        }
-        _ => false,
-    };
-    if !spatial {
-        return Err(operand_problem(
-            op,
-            "axes",
-            &axes,
-            OperandProblem::Quantization(
-                "is not the constant axes [1, 2] (shapecheck's MEAN runs over H and W of an NHWC tensor)",
-            ),
-        ));
-    }
-    let keep = matches!(op.options(), Options::Reducer(o) if o.keep_dims);
-    let (b, c) = (x.dims[0], x.dims[3]);
-    Ok(if keep {
-        OpShape {
-            dims: [b, 1, 1, c, 0, 0],
-            rank: 4,
-        }
-    } else {
-        OpShape {
-            dims: [b, c, 0, 0, 0, 0],
-            rank: 2,
-        }
-    })
-}
-
-// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
-// checks the operator's operands and derives its constants once; the
-// step's `run` runs the kernel over the interpreter's buffers.
-
-/// `MEAN`'s row in `OPS`: checks the operator and prepares its step.
-pub(crate) fn prepare<'m>(
-    c: &Checker<'m>,
-    _shape: &OpShape,
-    _scratch: &mut [QuantizedMultiplier],
-) -> Result<Step<'m>, TfliteError> {
-    check_mean(c).map(Step::Mean)
-}
-
-/// `mean`'s interpreter step: its operands' places in the arena and its
-/// constants, checked once by [`prepare`].
-#[derive(Clone)]
-pub(crate) struct MeanStep {
-    input: Range<usize>,
-    output: Range<usize>,
-    /// batches, height, width, depth
-    sizes: [usize; 4],
-    params: MeanParams,
-}
-
-impl MeanStep {
-    /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        let overlap = b.overlap;
-        let int8 = &mut *b.int8;
-        let MeanStep {
-            input,
-            output,
-            sizes: [b, h, w, c],
-            params,
-        } = self;
-        let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
-        mean_int8(x, b, h, w, c, &params, y)
-    }
-}
-
-/// `MEAN` over H and W of an NHWC int8 tensor (the axes checked by the
-/// op's rule before).
-fn check_mean<'m>(c: &Checker<'m>) -> Result<MeanStep, TfliteError> {
-    let output = &c.output;
-    let input = c.input(0, "input")?;
-    c.dtype("input", &input, TensorType::Int8)?;
-    c.dtype("output", output, TensorType::Int8)?;
-    let sizes = [
-        dim(&input, 0),
-        dim(&input, 1),
-        dim(&input, 2),
-        dim(&input, 3),
-    ];
-    let (input_scale, input_zero_point) = c.per_tensor("input", &input)?;
-    let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
-    let params = mean_params(
-        input_scale,
-        input_zero_point,
-        output_scale,
-        output_zero_point,
-        sizes[1].saturating_mul(sizes[2]),
-    )?;
-    Ok(MeanStep {
-        input: c.activation("input", &input)?.range,
-        output: c.activation("output", output)?.range,
-        sizes,
-        params,
-    })
 }

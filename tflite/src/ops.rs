@@ -110,6 +110,37 @@ pub enum OptionsTable {
     Div,
     /// `LeakyReluOptions`
     LeakyRelu,
+    // the ops that move data
+    /// `ConcatenationOptions`
+    Concatenation,
+    /// `PackOptions`
+    Pack,
+    /// `SplitOptions`
+    Split,
+    /// `SplitVOptions`
+    SplitV,
+    /// `UnpackOptions`
+    Unpack,
+    /// `StridedSliceOptions`
+    StridedSlice,
+    /// `GatherOptions`
+    Gather,
+    /// `DepthToSpaceOptions`
+    DepthToSpace,
+    /// `SpaceToDepthOptions`
+    SpaceToDepth,
+    /// `MirrorPadOptions`
+    MirrorPad,
+    /// `ArgMaxOptions` / `ArgMinOptions`
+    ArgMinMax,
+    /// `ResizeBilinearOptions` / `ResizeNearestNeighborOptions`
+    Resize,
+    /// `TransposeConvOptions`
+    TransposeConv,
+    /// `BatchMatMulOptions`
+    BatchMatMul,
+    /// `L2NormOptions`
+    L2Norm,
 }
 
 /// One op shapecheck runs: the interpreter and `model!` refuse every op
@@ -147,14 +178,15 @@ pub struct OpRow {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 29);
+/// assert_eq!(OPS.len(), 54);
 /// assert_eq!(
 ///     op_row(BuiltinOp::ADD).unwrap().types,
 ///     "int8, int8 → int8, int16, int16 → int16, float32, float32 → float32"
 /// );
-/// assert!(op_row(BuiltinOp::CONCATENATION).is_none());
+/// assert!(op_row(BuiltinOp::CONCATENATION).is_some());
+/// assert!(op_row(BuiltinOp::CUSTOM).is_none());
 /// ```
-pub static OPS: [OpRow; 29] = [
+pub static OPS: [OpRow; 54] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -204,10 +236,10 @@ pub static OPS: [OpRow; 29] = [
         op: BuiltinOp::MEAN,
         options: OptionsTable::Reducer,
         types: "int8 → int8",
-        output_shape: crate::mean::output_shape,
-        read_options: crate::mean::read_options,
+        output_shape: crate::reduce::output_shape,
+        read_options: crate::reduce::read_options,
         multipliers: no_multipliers,
-        prepare: crate::mean::prepare,
+        prepare: crate::reduce::prepare,
     },
     OpRow {
         op: BuiltinOp::ADD,
@@ -417,6 +449,234 @@ pub static OPS: [OpRow; 29] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::exp::prepare,
+    },
+    // the ops that move data, each in its module
+    OpRow {
+        op: BuiltinOp::CONCATENATION,
+        options: OptionsTable::Concatenation,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::concat::concatenation_row,
+        read_options: crate::concat::read_concatenation_options,
+        multipliers: no_multipliers,
+        prepare: crate::concat::prepare_concatenation,
+    },
+    OpRow {
+        op: BuiltinOp::PACK,
+        options: OptionsTable::Pack,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::concat::pack_row,
+        read_options: crate::concat::read_pack_options,
+        multipliers: no_multipliers,
+        prepare: crate::concat::prepare_pack,
+    },
+    OpRow {
+        op: BuiltinOp::SPLIT,
+        options: OptionsTable::Split,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::split::split_row,
+        read_options: crate::split::read_split_options,
+        multipliers: no_multipliers,
+        prepare: crate::split::prepare_split,
+    },
+    OpRow {
+        op: BuiltinOp::SPLIT_V,
+        options: OptionsTable::SplitV,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::split::split_v_row,
+        read_options: crate::split::read_split_v_options,
+        multipliers: no_multipliers,
+        prepare: crate::split::prepare_split_v,
+    },
+    OpRow {
+        op: BuiltinOp::UNPACK,
+        options: OptionsTable::Unpack,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::split::unpack_row,
+        read_options: crate::split::read_unpack_options,
+        multipliers: no_multipliers,
+        prepare: crate::split::prepare_unpack,
+    },
+    OpRow {
+        op: BuiltinOp::TRANSPOSE,
+        options: OptionsTable::None,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::transpose::transpose_row,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::transpose::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::SLICE,
+        options: OptionsTable::None,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::slice::slice_row,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::slice::prepare_slice,
+    },
+    OpRow {
+        op: BuiltinOp::STRIDED_SLICE,
+        options: OptionsTable::StridedSlice,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::slice::strided_slice_row,
+        read_options: crate::slice::read_strided_slice_options,
+        multipliers: no_multipliers,
+        prepare: crate::slice::prepare_strided_slice,
+    },
+    OpRow {
+        op: BuiltinOp::EXPAND_DIMS,
+        options: OptionsTable::None,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::expand_dims::expand_dims_row,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::expand_dims::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::GATHER,
+        options: OptionsTable::Gather,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::gather::gather_row,
+        read_options: crate::gather::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::gather::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::DEPTH_TO_SPACE,
+        options: OptionsTable::DepthToSpace,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::depth_space::depth_to_space_row,
+        read_options: crate::depth_space::read_depth_to_space_options,
+        multipliers: no_multipliers,
+        prepare: crate::depth_space::prepare_depth_to_space,
+    },
+    OpRow {
+        op: BuiltinOp::SPACE_TO_DEPTH,
+        options: OptionsTable::SpaceToDepth,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::depth_space::space_to_depth_row,
+        read_options: crate::depth_space::read_space_to_depth_options,
+        multipliers: no_multipliers,
+        prepare: crate::depth_space::prepare_space_to_depth,
+    },
+    OpRow {
+        op: BuiltinOp::MIRROR_PAD,
+        options: OptionsTable::MirrorPad,
+        types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
+        output_shape: crate::mirror_pad::mirror_pad_row,
+        read_options: crate::mirror_pad::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::mirror_pad::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::PADV2,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: crate::pad::output_shape,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::pad::prepare_padv2,
+    },
+    // reduce.rs, arg_min_max.rs, resize.rs, transpose_conv.rs,
+    // batch_matmul.rs, log_softmax.rs, l2_normalization.rs
+    OpRow {
+        op: BuiltinOp::SUM,
+        options: OptionsTable::Reducer,
+        types: "int8 → int8",
+        output_shape: crate::reduce::output_shape,
+        read_options: crate::reduce::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::reduce::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::REDUCE_MAX,
+        options: OptionsTable::Reducer,
+        types: "int8 → int8",
+        output_shape: crate::reduce::output_shape,
+        read_options: crate::reduce::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::reduce::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::REDUCE_MIN,
+        options: OptionsTable::Reducer,
+        types: "int8 → int8",
+        output_shape: crate::reduce::output_shape,
+        read_options: crate::reduce::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::reduce::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::ARG_MAX,
+        options: OptionsTable::ArgMinMax,
+        types: "int8 → int32",
+        output_shape: crate::arg_min_max::output_shape,
+        read_options: crate::arg_min_max::read_arg_max_options,
+        multipliers: no_multipliers,
+        prepare: crate::arg_min_max::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::ARG_MIN,
+        options: OptionsTable::ArgMinMax,
+        types: "int8 → int32",
+        output_shape: crate::arg_min_max::output_shape,
+        read_options: crate::arg_min_max::read_arg_min_options,
+        multipliers: no_multipliers,
+        prepare: crate::arg_min_max::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::RESIZE_NEAREST_NEIGHBOR,
+        options: OptionsTable::Resize,
+        types: "int8 → int8",
+        output_shape: crate::resize::output_shape,
+        read_options: crate::resize::read_nearest_options,
+        multipliers: no_multipliers,
+        prepare: crate::resize::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::RESIZE_BILINEAR,
+        options: OptionsTable::Resize,
+        types: "int8 → int8",
+        output_shape: crate::resize::output_shape,
+        read_options: crate::resize::read_bilinear_options,
+        multipliers: no_multipliers,
+        prepare: crate::resize::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::TRANSPOSE_CONV,
+        options: OptionsTable::TransposeConv,
+        types: "int8 → int8",
+        output_shape: crate::transpose_conv::output_shape,
+        read_options: crate::transpose_conv::read_options,
+        multipliers: crate::transpose_conv::multipliers,
+        prepare: crate::transpose_conv::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::BATCH_MATMUL,
+        options: OptionsTable::BatchMatMul,
+        types: "int8, int8 → int8",
+        output_shape: crate::batch_matmul::output_shape,
+        read_options: crate::batch_matmul::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::batch_matmul::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::LOG_SOFTMAX,
+        options: OptionsTable::None,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: crate::log_softmax::prepare,
+    },
+    OpRow {
+        op: BuiltinOp::L2_NORMALIZATION,
+        options: OptionsTable::L2Norm,
+        types: "int8 → int8",
+        output_shape: same_as_input,
+        read_options: crate::l2_normalization::read_options,
+        multipliers: no_multipliers,
+        prepare: crate::l2_normalization::prepare,
     },
 ];
 

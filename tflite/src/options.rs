@@ -1,13 +1,21 @@
 //! The builtin options of the operators the models use, decoded.
 
+pub use crate::arg_min_max::ArgMinMaxOptions;
 use crate::array::Array;
+pub use crate::batch_matmul::BatchMatMulOptions;
+pub use crate::l2_normalization::L2NormOptions;
+pub use crate::resize::ResizeOptions;
+pub use crate::transpose_conv::TransposeConvOptions;
 use crate::types::{Activation, Padding, WeightsFormat};
 
 /// An operator's builtin options: decoded for `FULLY_CONNECTED`,
 /// `CONV_2D`, `DEPTHWISE_CONV_2D`, `AVERAGE_POOL_2D`, `MAX_POOL_2D`,
 /// `ADD`, `MEAN`, `RESHAPE`, `SOFTMAX`, `MUL`, `SUB`, `DIV` and
-/// `LEAKY_RELU` (absent options give the
-/// schema's defaults), the union's type value for any other op.
+/// `LEAKY_RELU`, and for the ops that move data whose kernels read
+/// options (`CONCATENATION`, `PACK`, `SPLIT`, `SPLIT_V`, `UNPACK`,
+/// `STRIDED_SLICE`, `GATHER`, `DEPTH_TO_SPACE`, `SPACE_TO_DEPTH`,
+/// `MIRROR_PAD`; absent options give the schema's defaults), the union's
+/// type value for any other op.
 ///
 /// ```
 /// use shapecheck_tflite::{Model, Options};
@@ -46,6 +54,37 @@ pub enum Options<'a> {
     Div(crate::div::DivOptions),
     /// `LeakyReluOptions`
     LeakyRelu(crate::leaky_relu::LeakyReluOptions),
+    // the ops that move data: their option structs live in their modules
+    /// `ConcatenationOptions`
+    Concatenation(crate::concat::ConcatenationOptions),
+    /// `PackOptions`
+    Pack(crate::concat::PackOptions),
+    /// `SplitOptions`
+    Split(crate::split::SplitOptions),
+    /// `SplitVOptions`
+    SplitV(crate::split::SplitVOptions),
+    /// `UnpackOptions`
+    Unpack(crate::split::UnpackOptions),
+    /// `StridedSliceOptions`
+    StridedSlice(crate::slice::StridedSliceOptions),
+    /// `GatherOptions`
+    Gather(crate::gather::GatherOptions),
+    /// `DepthToSpaceOptions`
+    DepthToSpace(crate::depth_space::BlockSizeOptions),
+    /// `SpaceToDepthOptions`
+    SpaceToDepth(crate::depth_space::BlockSizeOptions),
+    /// `MirrorPadOptions`
+    MirrorPad(crate::mirror_pad::MirrorPadOptions),
+    /// `ArgMaxOptions` / `ArgMinOptions`
+    ArgMinMax(ArgMinMaxOptions),
+    /// `ResizeBilinearOptions` / `ResizeNearestNeighborOptions`
+    Resize(ResizeOptions),
+    /// `TransposeConvOptions`
+    TransposeConv(TransposeConvOptions),
+    /// `BatchMatMulOptions`
+    BatchMatMul(BatchMatMulOptions),
+    /// `L2NormOptions`
+    L2Norm(L2NormOptions),
     /// Options of an op the reader does not decode: the `BuiltinOptions`
     /// type value stored.
     Other {

@@ -104,16 +104,40 @@ pub fn pad<T: Copy>(
 ) -> Result<(), TfliteError> {
     let (out_dims, rank) = pad_output_shape(input_shape, paddings)?;
     check_length("input", input_shape, input.len())?;
-    let count = check_length("output", out_dims.get(..rank).unwrap_or(&[]), output.len())?;
-    if count == 0 {
-        return Ok(());
+    check_length("output", out_dims.get(..rank).unwrap_or(&[]), output.len())?;
+    pad_prechecked(input, input_shape, paddings, value, output);
+    Ok(())
+}
+
+/// [`pad`] without its checks, for a caller that has made them hold
+/// already (the typed layers of `shapecheck`, whose shapes and paddings
+/// are types): one padding per dim, at most 8 dims, the lengths the
+/// shapes'. On operands that break this, what it writes is unspecified, but it
+/// never panics and never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::pad_prechecked;
+///
+/// let mut out = [0i8; 4];
+/// pad_prechecked(&[1i8, 2], &[2], &[(1, 1)], 0, &mut out);
+/// assert_eq!(out, [0, 1, 2, 0]);
+/// ```
+pub fn pad_prechecked<T: Copy>(
+    input: &[T],
+    input_shape: &[usize],
+    paddings: &[(usize, usize)],
+    value: T,
+    output: &mut [T],
+) {
+    if output.is_empty() {
+        return;
     }
+    let rank = input_shape.len().min(paddings.len()).min(MAX_PAD_RANK);
     let mut dims = [(0usize, 0usize, 0usize); MAX_PAD_RANK];
     for (d, (&i, &(before, after))) in dims.iter_mut().zip(input_shape.iter().zip(paddings)) {
         *d = (i, before, after);
     }
     fill(dims.get(..rank).unwrap_or(&[]), input, value, output);
-    Ok(())
 }
 
 /// Writes the padded `input` into `output`. `dims` are `(input dim,
@@ -308,4 +332,110 @@ fn check_pad<'m>(c: &Checker<'m>) -> Result<PadStep, TfliteError> {
         paddings,
         value,
     })
+}
+
+/// A `PADV2`'s parameters, int8 ([`padv2_params`]); its kernel is
+/// [`pad`] with this value, and its output shape [`pad_output_shape`]'s.
+///
+/// ```
+/// use shapecheck_tflite::PadV2Params;
+///
+/// const THIRTY_FIVE: PadV2Params = PadV2Params { value: 35 };
+/// assert_eq!(THIRTY_FIVE.value, 35);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PadV2Params {
+    /// the int8 the padding holds
+    pub value: i8,
+}
+
+/// An int8 `PADV2`'s parameters from its constant pad `value` (an int8
+/// scalar) and the `(scale, zero point)` of the input, the value and the
+/// output, as TFLite Micro's `pad.cc` checks them: the value's scale and
+/// zero point are the output's, and the input's too (the kernel copies
+/// the input's int8 values unchanged).
+///
+/// Fails with [`TfliteError::KernelScale`] or [`TfliteError::KernelParam`]
+/// naming the tensor whose scale or zero point is not the output's.
+///
+/// ```
+/// use shapecheck_tflite::padv2_params;
+///
+/// // padv2_const.tflite: 0.7 as 35 at scale 0.0307 from 12
+/// let q = (0.030744212, 12);
+/// assert_eq!(padv2_params(35, q, q, q)?.value, 35);
+/// assert!(padv2_params(35, q, (0.030744212, 11), q).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn padv2_params(
+    value: i8,
+    input: (f32, i32),
+    value_quantization: (f32, i32),
+    output: (f32, i32),
+) -> Result<PadV2Params, TfliteError> {
+    let same = |what: &'static str, q: (f32, i32)| {
+        if q.0 != output.0 {
+            Err(TfliteError::KernelScale {
+                what,
+                value: f64::from(q.0),
+                rule: "PADV2 copies int8 values: it must be the output's scale",
+            })
+        } else if q.1 != output.1 {
+            Err(TfliteError::KernelParam {
+                what,
+                value: i64::from(q.1),
+                rule: "PADV2 copies int8 values: it must be the output's zero point",
+            })
+        } else {
+            Ok(())
+        }
+    };
+    same("PADV2's input quantization", input)?;
+    same("PADV2's pad value's quantization", value_quantization)?;
+    Ok(PadV2Params { value })
+}
+
+/// `PADV2`'s row in `OPS`: checks the operator (int8: its pad value a
+/// constant int8 scalar at the output's scale and zero point, as TFLite
+/// Micro requires; the input at them too) and prepares `PAD`'s step with
+/// that value.
+pub(crate) fn prepare_padv2<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    let value = c.input(2, "constant_values")?;
+    for (name, t) in [
+        ("input", &input),
+        ("constant_values", &value),
+        ("output", output),
+    ] {
+        c.dtype(name, t, TensorType::Int8)?;
+    }
+    let pad_value = value
+        .data_as::<i8>()
+        .filter(|v| v.len() == 1 && value.elements() == 1)
+        .and_then(|v| v.get(0))
+        .ok_or(c.fail(
+            "constant_values",
+            &value,
+            OperandProblem::Constant { expected: true },
+        ))?;
+    let params = padv2_params(
+        pad_value,
+        c.per_tensor("input", &input)?,
+        c.per_tensor("constant_values", &value)?,
+        c.per_tensor("output", output)?,
+    )?;
+    let shape = shape_of(&c.op, "input", &input)?;
+    let paddings = pad_amounts(&c.model, &c.op, shape.dims().len())?;
+    Ok(Step::Pad(PadStep {
+        input: c.activation("input", &input)?,
+        output: c.activation("output", output)?,
+        shape,
+        paddings,
+        value: params.value,
+    }))
 }

@@ -134,8 +134,40 @@ pub fn average_pool_int8(
 ) -> Result<(), TfliteError> {
     check(dims, params, input.len(), output.len(), INT8)?;
     every_window_has_a_tap(dims, params, output.len())?;
-    pool(input, dims, params, output, average);
+    average_pool_int8_prechecked(input, dims, params, output);
     Ok(())
+}
+
+/// [`average_pool_int8`] without its checks, for a caller that has made
+/// them hold already (the typed layers of `shapecheck`, whose sizes and
+/// padding are types and whose clamp was checked when the layer was
+/// built): the lengths are the ones `dims` gives, the strides and window
+/// at least 1, the clamp inside int8 and not empty, every output's window
+/// holding a tap. On operands that break this, what it writes is
+/// unspecified, but it never panics and never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{average_pool_int8_prechecked, PoolDims, PoolParams};
+///
+/// let dims = PoolDims {
+///     batches: 1, input_height: 1, input_width: 2, depth: 1,
+///     filter_height: 1, filter_width: 2, output_height: 1, output_width: 1,
+/// };
+/// let params = PoolParams {
+///     stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+///     output_min: -128, output_max: 127,
+/// };
+/// let mut out = [0i8; 1];
+/// average_pool_int8_prechecked(&[2, 5], dims, &params, &mut out);
+/// assert_eq!(out, [4]); // 3.5 → 4
+/// ```
+pub fn average_pool_int8_prechecked(
+    input: &[i8],
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [i8],
+) {
+    pool(input, dims, params, output, average);
 }
 
 /// TFLite's int16 `AVERAGE_POOL_2D` (TFLite Micro's
@@ -265,10 +297,39 @@ pub fn max_pool_int8(
     output: &mut [i8],
 ) -> Result<(), TfliteError> {
     check(dims, params, input.len(), output.len(), INT8)?;
+    max_pool_int8_prechecked(input, dims, params, output);
+    Ok(())
+}
+
+/// [`max_pool_int8`] without its checks, for a caller that has made them
+/// hold already (as [`average_pool_int8_prechecked`]). On operands that
+/// break them, what it writes is unspecified, but it never panics and
+/// never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{max_pool_int8_prechecked, PoolDims, PoolParams};
+///
+/// let dims = PoolDims {
+///     batches: 1, input_height: 1, input_width: 2, depth: 1,
+///     filter_height: 1, filter_width: 2, output_height: 1, output_width: 1,
+/// };
+/// let params = PoolParams {
+///     stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+///     output_min: -128, output_max: 127,
+/// };
+/// let mut out = [0i8; 1];
+/// max_pool_int8_prechecked(&[2, 5], dims, &params, &mut out);
+/// assert_eq!(out, [5]);
+/// ```
+pub fn max_pool_int8_prechecked(
+    input: &[i8],
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [i8],
+) {
     pool(input, dims, params, output, |taps| {
         taps.fold(i32::from(i8::MIN), i32::max)
     });
-    Ok(())
 }
 
 /// TFLite's int16 `MAX_POOL_2D` (TFLite Micro's
@@ -350,7 +411,7 @@ where
     } else {
         (filter_height, filter_width)
     };
-    let mut pixels = output.chunks_exact_mut(depth);
+    let mut pixels = output.chunks_exact_mut(depth.max(1));
     for batch in 0..batches {
         let image = input
             .get(batch * image_len..(batch + 1) * image_len)
@@ -384,7 +445,9 @@ where
                                 .map(|&x| x.into())
                         })
                     });
-                    let y = reduce(&mut taps).clamp(params.output_min, params.output_max);
+                    let y = reduce(&mut taps)
+                        .max(params.output_min)
+                        .min(params.output_max);
                     // inside T: the clamp is (checked)
                     *out = T::try_from(y).unwrap_or_default();
                 }

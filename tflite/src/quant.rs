@@ -90,7 +90,7 @@ impl QuantizedMultiplier {
     /// assert_eq!(quantize_multiplier(0.75)?.multiplier(), 1_610_612_736); // 0.75 · 2^31
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
-    pub fn multiplier(&self) -> i32 {
+    pub const fn multiplier(&self) -> i32 {
         self.multiplier
     }
 
@@ -102,7 +102,7 @@ impl QuantizedMultiplier {
     /// assert_eq!(quantize_multiplier(0.1)?.shift(), -3); // 0.1 = 0.8 · 2^-3
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
-    pub fn shift(&self) -> i32 {
+    pub const fn shift(&self) -> i32 {
         self.shift
     }
 }
@@ -779,6 +779,77 @@ pub(crate) fn down_scale_to_i16_multiplier(multiplier: i32) -> i16 {
         return i16::MAX;
     }
     i16::try_from((multiplier.max(0) + ROUNDING) >> 16).unwrap_or(i16::MAX)
+}
+
+/// gemmlowp's `SaturatingSub` and `SaturatingAddNonGemmlowp` of two
+/// raw values: `a + b`, saturated to the `i32` range.
+fn saturating_add(a: i32, b: i32) -> i32 {
+    saturate(i64::from(a) + i64::from(b))
+}
+
+/// TFLite's `log_x_for_x_greater_than_or_equal_to_1`: `ln(x)` of the
+/// fixed-point `x ≥ 1` (raw `x`, `input_integer_bits` integer bits) with
+/// `output_integer_bits` integer bits. `x = 2^e · z` with `z` in
+/// [1/√2, √2) (both ways of counting `e`, the larger kept, as TFLite
+/// does); then `ln x = e · ln 2 + ln z`, the second by TFLite's minimax
+/// rational function of `z − 2^(−1/4)` (its constants in Q0.31), the
+/// division by [`one_over_one_plus_x`]; the sum is kept with one more
+/// integer bit than the output and rescaled.
+pub(crate) fn log_x_for_x_at_least_1(
+    x: i32,
+    input_integer_bits: i32,
+    output_integer_bits: u32,
+) -> i32 {
+    const LOG_2: i32 = 1_488_522_236; // ln 2
+    const SQRT_SQRT_HALF: i32 = 1_805_811_301; // 2^(−1/4)
+    const SQRT_HALF: i32 = 1_518_500_250; // 2^(−1/2)
+    const ONE_QUARTER: i32 = 1 << 29;
+    const ALPHA_N: i32 = 117_049_297; // 11/240 · 2^(1/4)
+    const ALPHA_D: i32 = 127_690_142; // 1/20 · 2^(1/4)
+    const ALPHA_I: i32 = 1_057_819_769; // 2 / 2^(1/4) − 2^(1/4)
+    const ALPHA_F: i32 = 638_450_708; // 1/4 · 2^(1/4)
+    let mul = saturating_rounding_doubling_high_mul;
+    // the accumulator's integer bits, and the shift that takes a small
+    // integer to it
+    let accum_bits = output_integer_bits + 1;
+    let to_accum = 31 - accum_bits;
+    let shifted_quarter = rounding_divide_by_pot(ONE_QUARTER, accum_bits);
+    // x read as Q0.31, normalized ourselves
+    let z_a = x;
+    let z_a_headroom_plus_1 = (z_a as u32).leading_zeros() as i32;
+    let r_a_tmp = saturating_shift_left(z_a, (z_a_headroom_plus_1 - 1).max(0) as u32);
+    let r_a = saturating_shift_left(mul(r_a_tmp, SQRT_HALF), 1);
+    let z_a_pow_2_adj = saturating_add(
+        saturating_shift_left(input_integer_bits - z_a_headroom_plus_1, to_accum),
+        shifted_quarter,
+    );
+    // the same, x first multiplied by √½
+    let z_b = mul(z_a, SQRT_HALF);
+    let z_b_headroom = (z_b as u32).leading_zeros() as i32 - 1;
+    let r_b = saturating_shift_left(z_a, z_b_headroom.max(0) as u32);
+    let z_b_pow_2_adj = saturating_add(
+        saturating_shift_left(input_integer_bits - z_b_headroom, to_accum),
+        shifted_quarter.wrapping_neg(),
+    );
+    let r = r_a.min(r_b);
+    let z_pow_2_adj = z_a_pow_2_adj.max(z_b_pow_2_adj);
+    let p = rounding_half_sum(r, SQRT_SQRT_HALF);
+    let q = r.wrapping_sub(SQRT_SQRT_HALF);
+    let q = q.wrapping_add(q);
+    let common_sq = mul(q, q);
+    let num = mul(q, r).wrapping_add(mul(mul(q, common_sq), ALPHA_N));
+    let denominator_minus_one = mul(
+        p,
+        ALPHA_I
+            .wrapping_add(q)
+            .wrapping_add(mul(ALPHA_D, common_sq)),
+    )
+    .wrapping_add(mul(ALPHA_F, q));
+    let reciprocal = one_over_one_plus_x(denominator_minus_one);
+    let num_scaled = rounding_divide_by_pot(num, accum_bits);
+    let sum = mul(z_pow_2_adj, LOG_2).wrapping_add(mul(num_scaled, reciprocal));
+    // one integer bit fewer
+    saturating_shift_left(sum, 1)
 }
 
 /// TFLite's `GetInvSqrtQuantizedMultiplierExp` with `reverse_shift` −1:

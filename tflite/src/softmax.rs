@@ -141,13 +141,49 @@ pub fn softmax_int8(
     }
     // every row checked before anything is written
     for row in input.chunks_exact(depth) {
-        row_sum_of_exps(row, params)?;
+        let (_, sum) = row_sum_of_exps(row, params);
+        if sum >= 1 << 28 {
+            return Err(TfliteError::KernelParam {
+                what: "softmax's sum of exponentials of a row (Q12.19)",
+                value: sum,
+                rule: "TFLite's fixed point needs it below 2^28 (512 times the largest)",
+            });
+        }
     }
+    softmax_int8_prechecked(input, depth, params, output);
+    Ok(())
+}
+
+/// [`softmax_int8`] without its checks, for a caller that has made them
+/// hold already (the typed layers of `shapecheck`, whose rows are at most
+/// `SOFTMAX_MAX_DEPTH` deep, a type: no row's sum of exponentials then
+/// reaches 2^28): the input whole rows of `depth`, the output as long. On
+/// operands that break this, what it writes is unspecified, but it never
+/// panics and never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{softmax_int8_prechecked, softmax_params};
+///
+/// let params = softmax_params(1.0, 0.0917319208)?;
+/// let mut out = [0i8; 4];
+/// softmax_int8_prechecked(&[-128, 79, 121, 93], 4, &params, &mut out);
+/// assert_eq!(out, [-128, -123, 105, -110]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn softmax_int8_prechecked(
+    input: &[i8],
+    depth: usize,
+    params: &SoftmaxParams,
+    output: &mut [i8],
+) {
+    let depth = depth.max(1);
     for (row, out) in input
         .chunks_exact(depth)
         .zip(output.chunks_exact_mut(depth))
     {
-        let (max, sum) = row_sum_of_exps(row, params)?;
+        let (max, sum) = row_sum_of_exps(row, params);
+        // below 2^28 where the checks hold
+        let sum = i32::try_from(sum).unwrap_or(i32::MAX);
         let (scale, bits_over_unit) = reciprocal(sum, ACCUMULATION_INTEGER_BITS as i32);
         // checked by row_sum_of_exps: 23 to 31
         let exponent = (bits_over_unit + 31 - 8).clamp(0, 31) as u32;
@@ -164,7 +200,6 @@ pub fn softmax_int8(
             };
         }
     }
-    Ok(())
 }
 
 /// `exp(x − max)` in Q0.31, or `None` when `x − max` is below `diff_min`.
@@ -179,24 +214,21 @@ fn scaled_exp(x: i8, max: i8, params: &SoftmaxParams) -> Option<i32> {
     Some(exp_on_negative_values_q5(scaled))
 }
 
-/// A row's maximum and its sum of exponentials in Q12.19; fails when the
-/// sum reaches 2^28 (the output shift would pass 31).
-fn row_sum_of_exps(row: &[i8], params: &SoftmaxParams) -> Result<(i8, i32), TfliteError> {
+/// A row's maximum and its sum of exponentials in Q12.19 (TFLite's fixed
+/// point needs the sum below 2^28, or the output shift would pass 31:
+/// [`softmax_int8`] checks it).
+fn row_sum_of_exps(row: &[i8], params: &SoftmaxParams) -> (i8, i64) {
     let max = row.iter().copied().max().unwrap_or(i8::MIN);
     let mut sum: i64 = 0;
     for &x in row {
         if let Some(e) = scaled_exp(x, max, params) {
-            sum += i64::from(rounding_divide_by_pot(e, ACCUMULATION_INTEGER_BITS));
+            sum = sum.saturating_add(i64::from(rounding_divide_by_pot(
+                e,
+                ACCUMULATION_INTEGER_BITS,
+            )));
         }
     }
-    if sum >= 1 << 28 {
-        return Err(TfliteError::KernelParam {
-            what: "softmax's sum of exponentials of a row (Q12.19)",
-            value: sum,
-            rule: "TFLite's fixed point needs it below 2^28 (512 times the largest)",
-        });
-    }
-    Ok((max, i32::try_from(sum).unwrap_or(i32::MAX)))
+    (max, sum)
 }
 
 /// An int16 softmax's parameters (TFLite's 16x8 mode), as TFLite Micro's

@@ -233,6 +233,56 @@ impl BuiltinOp {
     /// `HARD_SWISH` (117)
     pub const HARD_SWISH: BuiltinOp = BuiltinOp(117);
 
+    // the ops that move data
+    /// `DEPTH_TO_SPACE` (5)
+    pub const DEPTH_TO_SPACE: BuiltinOp = BuiltinOp(5);
+    /// `SPACE_TO_DEPTH` (26)
+    pub const SPACE_TO_DEPTH: BuiltinOp = BuiltinOp(26);
+    /// `GATHER` (36)
+    pub const GATHER: BuiltinOp = BuiltinOp(36);
+    /// `TRANSPOSE` (39)
+    pub const TRANSPOSE: BuiltinOp = BuiltinOp(39);
+    /// `STRIDED_SLICE` (45)
+    pub const STRIDED_SLICE: BuiltinOp = BuiltinOp(45);
+    /// `SPLIT` (49)
+    pub const SPLIT: BuiltinOp = BuiltinOp(49);
+    /// `PADV2` (60)
+    pub const PADV2: BuiltinOp = BuiltinOp(60);
+    /// `SLICE` (65)
+    pub const SLICE: BuiltinOp = BuiltinOp(65);
+    /// `EXPAND_DIMS` (70)
+    pub const EXPAND_DIMS: BuiltinOp = BuiltinOp(70);
+    /// `PACK` (83)
+    pub const PACK: BuiltinOp = BuiltinOp(83);
+    /// `UNPACK` (88)
+    pub const UNPACK: BuiltinOp = BuiltinOp(88);
+    /// `MIRROR_PAD` (100)
+    pub const MIRROR_PAD: BuiltinOp = BuiltinOp(100);
+    /// `SPLIT_V` (102)
+    pub const SPLIT_V: BuiltinOp = BuiltinOp(102);
+    /// `L2_NORMALIZATION` (11)
+    pub const L2_NORMALIZATION: BuiltinOp = BuiltinOp(11);
+    /// `RESIZE_BILINEAR` (23)
+    pub const RESIZE_BILINEAR: BuiltinOp = BuiltinOp(23);
+    /// `LOG_SOFTMAX` (50)
+    pub const LOG_SOFTMAX: BuiltinOp = BuiltinOp(50);
+    /// `ARG_MAX` (56)
+    pub const ARG_MAX: BuiltinOp = BuiltinOp(56);
+    /// `TRANSPOSE_CONV` (67)
+    pub const TRANSPOSE_CONV: BuiltinOp = BuiltinOp(67);
+    /// `SUM` (74)
+    pub const SUM: BuiltinOp = BuiltinOp(74);
+    /// `ARG_MIN` (79)
+    pub const ARG_MIN: BuiltinOp = BuiltinOp(79);
+    /// `REDUCE_MAX` (82)
+    pub const REDUCE_MAX: BuiltinOp = BuiltinOp(82);
+    /// `REDUCE_MIN` (89)
+    pub const REDUCE_MIN: BuiltinOp = BuiltinOp(89);
+    /// `RESIZE_NEAREST_NEIGHBOR` (97)
+    pub const RESIZE_NEAREST_NEIGHBOR: BuiltinOp = BuiltinOp(97);
+    /// `BATCH_MATMUL` (126)
+    pub const BATCH_MATMUL: BuiltinOp = BuiltinOp(126);
+
     /// The operator with schema code `code`, or `None` for a code the
     /// schema does not name.
     ///

@@ -29,13 +29,15 @@ impl Window {
         filter: usize,
         size: usize,
     ) -> Self {
+        // at least 1 where the kernels' checks ran; a prechecked kernel
+        // given 0 reads adjacent taps rather than divide by it
+        let dilation = dilation.max(1);
         let empty = Window {
             first: 0,
             end: 0,
             position: 0,
             dilation,
         };
-        // dilation is at least 1 (checked)
         let Some(base) = o.checked_mul(stride) else {
             return empty;
         };

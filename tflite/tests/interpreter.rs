@@ -243,16 +243,16 @@ fn patched_speech(from: &[u8], to: &[u8], changed: impl Fn(&Model<'_>) -> bool) 
 }
 
 /// speech.tflite with its RESHAPE's operator code (deprecated_builtin_code
-/// 22) turned into 23 (RESIZE_BILINEAR), an op the interpreter does not run.
+/// 22) turned into 15 (LSH_PROJECTION), an op the interpreter does not run.
 fn speech_with_an_unsupported_op() -> Vec<u8> {
     let code = Model::parse(SPEECH)
         .unwrap()
         .operator(0)
         .unwrap()
         .opcode_index();
-    patched_speech(&[22], &[23], |m| {
+    patched_speech(&[22], &[15], |m| {
         let op0 = m.operator(0).unwrap();
-        op0.op().code() == 23 && op0.opcode_index() == code
+        op0.op().code() == 15 && op0.opcode_index() == code
     })
 }
 
@@ -305,7 +305,7 @@ fn an_op_it_does_not_run_is_an_error_naming_the_op_and_its_output() {
     ));
     assert_eq!(
         err.to_string(),
-        "operator 0 (RESIZE_BILINEAR), writing tensor 4 \"Reshape_2\": `model!` and the `Interpreter` do not run RESIZE_BILINEAR (the ops they run are the rows of `shapecheck::tflite::OPS`)"
+        "operator 0 (LSH_PROJECTION), writing tensor 4 \"Reshape_2\": `model!` and the `Interpreter` do not run LSH_PROJECTION (the ops they run are the rows of `shapecheck::tflite::OPS`)"
     );
 }
 

@@ -8,27 +8,7 @@
 #[cfg(tiny_models)]
 mod models {
     use serde_json::Value;
-    use shapecheck::tflite::TfliteError;
     use tiny_models::*;
-
-    /// `predict`'s output, whether it returns a `Result` (a model with a
-    /// layer that can fail) or the tensor itself (the anomaly detector's
-    /// fully connected layers).
-    trait Done<T> {
-        fn done(self) -> T;
-    }
-
-    impl<T> Done<T> for T {
-        fn done(self) -> T {
-            self
-        }
-    }
-
-    impl<T> Done<T> for Result<T, TfliteError> {
-        fn done(self) -> T {
-            self.unwrap_or_else(|e| panic!("{e}"))
-        }
-    }
 
     fn cases(file: &str) -> Vec<(String, Vec<i8>, Vec<i8>)> {
         let path = format!("{MODELS_DIR}/tiny/{file}.json");
@@ -66,7 +46,7 @@ mod models {
                     assert_eq!($net::RAM_BYTES, $floor, "{}: RAM_BYTES, the liveness floor", $file);
                     for (name, input, out) in cases($file) {
                         let x = $module::Input::from_slice(&input).unwrap();
-                        let y: $module::Output = Done::done($net::predict(&x));
+                        let y: $module::Output = $net::predict(&x);
                         assert_eq!(y.as_slice(), &out[..], "{} {}", $file, name);
                     }
                 }

@@ -37,28 +37,6 @@ pub fn dequantize(q: i8, (scale, zero): (f32, i8)) -> f32 {
 pub const SINE_FLOAT_INPUT: f32 = 0.498_665_5;
 pub const SINE_FLOAT_EXPECTED: [f32; 1] = [0.452_818_87];
 
-/// `predict`'s output, whether it returns a `Result` (a model with a layer
-/// that can fail) or the tensor itself (the anomaly detector's fully
-/// connected layers alone).
-pub trait Done<T> {
-    /// The output, or `None` for a layer's error.
-    fn done(self) -> Option<T>;
-}
-
-impl<T> Done<T> for T {
-    #[inline(always)]
-    fn done(self) -> Option<T> {
-        Some(self)
-    }
-}
-
-impl<T> Done<T> for Result<T, shapecheck::tflite::TfliteError> {
-    #[inline(always)]
-    fn done(self) -> Option<T> {
-        self.ok()
-    }
-}
-
 /// The firmware of one TinyML model (the protocol of
 /// `embedded/microflow/src/lib.rs`, int8 in and out):
 /// `tiny_firmware!(Person, person, "person_detect")` expands the model
@@ -93,10 +71,7 @@ macro_rules! tiny_firmware {
                 panic!()
             };
             let run = $predict;
-            // a layer's error panics, and a panic fails the run
-            let Some(y): Option<$module::Output> = $crate::Done::done(run(&x)) else {
-                panic!()
-            };
+            let y: $module::Output = run(&x);
             // SAFETY: single-threaded firmware, no other reference to OUTPUT lives
             unsafe { (*core::ptr::addr_of_mut!(OUTPUT)).copy_from_slice(y.as_slice()) };
         }

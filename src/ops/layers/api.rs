@@ -7,20 +7,19 @@ use core::marker::PhantomData;
 
 use shapecheck_tflite as kernels;
 use shapecheck_tflite::{
-    AddParams, Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams,
-    FullyConnectedDims, FullyConnectedParams, LogisticParams, MeanParams, PoolDims, PoolParams,
-    Rounding, SoftmaxParams, TfliteError,
+    Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, FullyConnectedDims,
+    FullyConnectedParams, PoolDims, PoolParams, Rounding, SoftmaxParams,
 };
 
 use super::bounds::{
-    AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
+    AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
     DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput, PadCheck, PoolCheck,
     SoftmaxDepth,
 };
 use super::rule::conv_output;
 use super::{
-    Conv2dInt8, ConvPadding, DepthwiseConvInt8, FullyConnectedF32, FullyConnectedInt8, Paddings,
-    Pool2d,
+    AddInt8, Conv2dInt8, ConvPadding, DepthwiseConvInt8, FullyConnectedF32, FullyConnectedInt8,
+    LogisticInt8, MeanInt8, Paddings, Pool2d,
 };
 use crate::dim::StaticDim;
 use crate::ops::StaticShape;
@@ -63,11 +62,12 @@ fn fully_connected_dims<X: FixedShape, O: StaticDim, K: StaticDim>() -> FullyCon
 ///
 /// It cannot fail: the kernel's only errors are lengths, which the types
 /// fix, and a multiplier count other than 1 or one per output, which
-/// [`Multipliers`](super::Multipliers) rules out.
+/// [`Multipliers`](super::Multipliers) rules out; so it calls the kernel
+/// without its checks (`shapecheck_tflite::fully_connected_int8_prechecked`).
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{fully_connected_int8, FullyConnectedInt8, Multipliers, QuantizedMultiplier, Rounding};
+/// use shapecheck::ops::layers::{fully_connected_int8, ClampInt8, FullyConnectedInt8, Multipliers, QuantizedMultiplier, Rounding};
 /// let layer: FullyConnectedInt8<'_, Dim<3>, One> = FullyConnectedInt8 {
 ///     weights: &[[1], [2], [-3]],
 ///     bias: None,
@@ -75,8 +75,7 @@ fn fully_connected_dims<X: FixedShape, O: StaticDim, K: StaticDim>() -> FullyCon
 ///     weights_zero_point: 0,
 ///     output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
-///     output_min: -128,
-///     output_max: 127,
+///     clamp: ClampInt8::FULL,
 ///     rounding: Rounding::Double,
 /// };
 /// let y: Tensor<i8, shape![2, 3]> = fully_connected_int8(&tensor![[10i8], [-50]], &layer);
@@ -104,7 +103,7 @@ where
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{fully_connected_int8_into, FullyConnectedInt8, Multipliers, QuantizedMultiplier, Rounding};
+/// use shapecheck::ops::layers::{fully_connected_int8_into, ClampInt8, FullyConnectedInt8, Multipliers, QuantizedMultiplier, Rounding};
 /// let layer: FullyConnectedInt8<'_, Dim<2>, One> = FullyConnectedInt8 {
 ///     weights: &[[1], [-1]],
 ///     bias: None,
@@ -112,8 +111,7 @@ where
 ///     weights_zero_point: 0,
 ///     output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
-///     output_min: -128,
-///     output_max: 127,
+///     clamp: ClampInt8::FULL,
 ///     rounding: Rounding::Double,
 /// };
 /// let mut buf = [0i8; 2];
@@ -138,14 +136,13 @@ pub fn fully_connected_int8_into<X, O, K, S, BO>(
         weights_zero_point: layer.weights_zero_point,
         output_zero_point: layer.output_zero_point,
         multipliers: layer.multipliers.as_slice(),
-        output_min: i32::from(layer.output_min),
-        output_max: i32::from(layer.output_max),
+        output_min: i32::from(layer.clamp.min()),
+        output_max: i32::from(layer.clamp.max()),
         rounding: layer.rounding,
     };
     let weights = <(O, K) as FixedShape>::array_as_slice(layer.weights);
     let bias = layer.bias.map(|b| O::arr_as_slice(b));
-    // Ok by the types (above); were it not, the output would be left as it was
-    let _ = kernels::fully_connected_int8(
+    kernels::fully_connected_int8_prechecked(
         input.as_slice(),
         weights,
         bias,
@@ -159,7 +156,9 @@ pub fn fully_connected_int8_into<X, O, K, S, BO>(
 /// `[batch, in]`: `Σ x · w` in order, plus the bias, clamped
 /// (`shapecheck_tflite::fully_connected_f32`). A width that does not fit
 /// the weights is a compile error (`fully_connected: ...`). It cannot
-/// fail: the kernel's only errors are lengths, which the types fix.
+/// fail: the kernel's only errors are lengths, which the types fix; so it
+/// calls the kernel without its checks
+/// (`shapecheck_tflite::fully_connected_f32_prechecked`).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -218,8 +217,7 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 {
     let weights = <(O, K) as FixedShape>::array_as_slice(layer.weights);
     let bias = layer.bias.map(|b| O::arr_as_slice(b));
-    // Ok by the types (above); were it not, the output would be left as it was
-    let _ = kernels::fully_connected_f32(
+    kernels::fully_connected_f32_prechecked(
         input.as_slice(),
         weights,
         bias,
@@ -240,12 +238,13 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 /// columns and channels are checked against the rule when the call is
 /// built ([`DepthwiseConvCheck`]).
 ///
-/// Fails with the kernel's [`TfliteError`] only for a clamp whose lower
-/// end is above its upper end (every size is the types').
+/// It cannot fail: every size is the types', the strides and dilations
+/// too, and the clamp was checked when the layer was built
+/// ([`ClampInt8`](super::ClampInt8)).
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{depthwise_conv_int8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
+/// use shapecheck::ops::layers::{depthwise_conv_int8, ClampInt8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
 /// // a 3×3 image, one channel, a 2×2 filter of ones; SAME, stride 2: 2×2 out, padding after
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Same<2, 2>> = DepthwiseConvInt8 {
 ///     filter: &[[[1], [1]], [[1], [1]]],
@@ -254,13 +253,11 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 ///     input_zero_point: 0,
 ///     output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
-///     output_min: -128,
-///     output_max: 127,
+///     clamp: ClampInt8::FULL,
 /// };
 /// let x = Tensor::<i8, shape![1, 3, 3, 1]>::from_array([[[[1], [2], [3]], [[4], [5], [6]], [[7], [8], [9]]]]);
-/// let y: Tensor<i8, shape![1, 2, 2, 1]> = depthwise_conv_int8(&x, &layer)?;
+/// let y: Tensor<i8, shape![1, 2, 2, 1]> = depthwise_conv_int8(&x, &layer);
 /// assert_eq!(y.as_slice(), &[12, 9, 15, 9]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 ///
 /// An output type the rule does not give does not build
@@ -268,21 +265,21 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 ///
 /// ```compile_fail
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{depthwise_conv_int8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
+/// use shapecheck::ops::layers::{depthwise_conv_int8, ClampInt8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Same<2, 2>> = DepthwiseConvInt8 {
 ///     filter: &[[[1], [1]], [[1], [1]]], bias: None, padding: Same,
 ///     input_zero_point: 0, output_zero_point: 0,
-///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO), output_min: -128, output_max: 127,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO), clamp: ClampInt8::FULL,
 /// };
 /// let x = Tensor::<i8, shape![1, 3, 3, 1]>::full(0);
 /// // SAME with stride 2 gives 2 × 2, not 3 × 3
-/// let _: Tensor<i8, shape![1, 3, 3, 1]> = depthwise_conv_int8(&x, &layer).unwrap();
+/// let _: Tensor<i8, shape![1, 3, 3, 1]> = depthwise_conv_int8(&x, &layer);
 /// ```
 #[allow(clippy::type_complexity)]
 pub fn depthwise_conv_int8<B, H, W, CI, OH, OW, KH, KW, C, P, S>(
     input: &Tensor<i8, (B, H, W, CI), S>,
     layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
-) -> Result<Tensor<i8, (B, OH, OW, C)>, TfliteError>
+) -> Tensor<i8, (B, OH, OW, C)>
 where
     B: StaticDim,
     H: StaticDim,
@@ -298,18 +295,18 @@ where
 {
     let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
-    depthwise_conv_run(input, layer, &mut output)?;
-    Ok(output)
+    depthwise_conv_run(input, layer, &mut output);
+    output
 }
 
 /// [`depthwise_conv_int8`] writing into `output`, a caller's tensor in any
 /// storage, whose type gives the output's shape `[B, OH, OW, C]` (checked
 /// against the rule when the call is built, as there). Every element of
-/// `output` is written when it returns `Ok`.
+/// `output` is written.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{depthwise_conv_int8_into, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Valid};
+/// use shapecheck::ops::layers::{depthwise_conv_int8_into, ClampInt8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Valid};
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Valid<1, 1>> = DepthwiseConvInt8 {
 ///     filter: &[[[1], [1]], [[1], [1]]],
 ///     bias: None,
@@ -317,23 +314,20 @@ where
 ///     input_zero_point: 0,
 ///     output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
-///     output_min: -128,
-///     output_max: 127,
+///     clamp: ClampInt8::FULL,
 /// };
 /// let x = Tensor::<i8, shape![1, 2, 3, 1]>::from_array([[[[1], [2], [3]], [[4], [5], [6]]]]);
 /// let mut buf = [0i8; 2];
 /// let mut y = Tensor::<i8, shape![1, 1, 2, 1], &mut [i8]>::from_storage(&mut buf[..]).unwrap();
-/// depthwise_conv_int8_into(&x, &layer, &mut y)?;
+/// depthwise_conv_int8_into(&x, &layer, &mut y);
 /// assert_eq!(buf, [12, 16]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 #[allow(clippy::type_complexity)]
 pub fn depthwise_conv_int8_into<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
     input: &Tensor<i8, (B, H, W, CI), S>,
     layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
     output: &mut Tensor<i8, (B, OH, OW, C), BO>,
-) -> Result<(), TfliteError>
-where
+) where
     B: StaticDim,
     H: StaticDim,
     W: StaticDim,
@@ -358,8 +352,7 @@ fn depthwise_conv_run<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
     input: &Tensor<i8, (B, H, W, CI), S>,
     layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
     output: &mut Tensor<i8, (B, OH, OW, C), BO>,
-) -> Result<(), TfliteError>
-where
+) where
     B: StaticDim,
     H: StaticDim,
     W: StaticDim,
@@ -394,20 +387,20 @@ where
         input_zero_point: layer.input_zero_point,
         output_zero_point: layer.output_zero_point,
         multipliers: layer.multipliers.as_slice(),
-        output_min: i32::from(layer.output_min),
-        output_max: i32::from(layer.output_max),
+        output_min: i32::from(layer.clamp.min()),
+        output_max: i32::from(layer.clamp.max()),
         rounding: Rounding::Double,
     };
     let filter = <(KH, KW, C) as FixedShape>::array_as_slice(layer.filter);
     let bias = layer.bias.map(|b| C::arr_as_slice(b));
-    kernels::depthwise_conv_int8(
+    kernels::depthwise_conv_int8_prechecked(
         input.as_slice(),
         filter,
         bias,
         dims,
         &params,
         output.as_mut_slice(),
-    )
+    );
 }
 
 /// TFLite's int8 `SOFTMAX` over the last dim (TFLite Micro's fixed point,
@@ -417,7 +410,8 @@ where
 /// [`SOFTMAX_MAX_DEPTH`](super::SOFTMAX_MAX_DEPTH) does not build
 /// ([`SoftmaxDepth`]). It cannot fail: the kernel's errors are lengths
 /// and depths, which the types fix, and a row's sum past its fixed point,
-/// which the depth rules out.
+/// which the depth rules out; so it calls the kernel without its checks
+/// (`shapecheck_tflite::softmax_int8_prechecked`).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -462,8 +456,7 @@ pub fn softmax_int8_into<X, S, BO>(
 {
     let () = SoftmaxDepth::<X>::CHECK;
     let depth = X::DIMS.last().copied().unwrap_or(1);
-    // Ok by the types and the depth (above); were it not, the output would be left as it was
-    let _ = kernels::softmax_int8(input.as_slice(), depth, params, output.as_mut_slice());
+    kernels::softmax_int8_prechecked(input.as_slice(), depth, params, output.as_mut_slice());
 }
 
 /// TFLite's int8 `CONV_2D` (per-channel, any stride and dilation, TFLite
@@ -477,12 +470,13 @@ pub fn softmax_int8_into<X, S, BO>(
 /// caller's, its rows and columns checked against the rule when the call
 /// is built ([`Conv2dCheck`], `conv_2d/output-size`).
 ///
-/// Fails with the kernel's [`TfliteError`] only for a clamp whose lower
-/// end is above its upper end (every size is the types').
+/// It cannot fail: every size is the types', the strides and dilations
+/// too, and the clamp was checked when the layer was built
+/// ([`ClampInt8`](super::ClampInt8)).
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{conv_2d_int8, Conv2dInt8, Multipliers, QuantizedMultiplier, Same};
+/// use shapecheck::ops::layers::{conv_2d_int8, ClampInt8, Conv2dInt8, Multipliers, QuantizedMultiplier, Same};
 /// // a 3×3 image of one channel, a 2×2 filter of ones, SAME, stride 2: 2×2 out
 /// let layer: Conv2dInt8<'_, One, Dim<2>, Dim<2>, One, Same<2, 2>> = Conv2dInt8 {
 ///     filter: &[[[[1], [1]], [[1], [1]]]],
@@ -491,13 +485,11 @@ pub fn softmax_int8_into<X, S, BO>(
 ///     input_zero_point: 0,
 ///     output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
-///     output_min: -128,
-///     output_max: 127,
+///     clamp: ClampInt8::FULL,
 /// };
 /// let x = Tensor::<i8, shape![1, 3, 3, 1]>::from_array([[[[1], [2], [3]], [[4], [5], [6]], [[7], [8], [9]]]]);
-/// let y: Tensor<i8, shape![1, 2, 2, 1]> = conv_2d_int8(&x, &layer)?;
+/// let y: Tensor<i8, shape![1, 2, 2, 1]> = conv_2d_int8(&x, &layer);
 /// assert_eq!(y.as_slice(), &[12, 9, 15, 9]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 ///
 /// An input of other channels than the filter's does not build
@@ -505,20 +497,20 @@ pub fn softmax_int8_into<X, S, BO>(
 ///
 /// ```compile_fail
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{conv_2d_int8, Conv2dInt8, Multipliers, QuantizedMultiplier, Valid};
+/// use shapecheck::ops::layers::{conv_2d_int8, ClampInt8, Conv2dInt8, Multipliers, QuantizedMultiplier, Valid};
 /// let layer: Conv2dInt8<'_, One, One, One, Dim<2>, Valid<1, 1>> = Conv2dInt8 {
 ///     filter: &[[[[1, 1]]]], bias: None, padding: Valid,
 ///     input_zero_point: 0, output_zero_point: 0,
-///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO), output_min: -128, output_max: 127,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO), clamp: ClampInt8::FULL,
 /// };
 /// let x = Tensor::<i8, shape![1, 2, 2, 3]>::full(0);
-/// let _: Tensor<i8, shape![1, 2, 2, 1]> = conv_2d_int8(&x, &layer).unwrap();
+/// let _: Tensor<i8, shape![1, 2, 2, 1]> = conv_2d_int8(&x, &layer);
 /// ```
 #[allow(clippy::type_complexity)]
 pub fn conv_2d_int8<B, H, W, C, OH, OW, O, KH, KW, CI, P, S>(
     input: &Tensor<i8, (B, H, W, C), S>,
     layer: &Conv2dInt8<'_, O, KH, KW, CI, P>,
-) -> Result<Tensor<i8, (B, OH, OW, O)>, TfliteError>
+) -> Tensor<i8, (B, OH, OW, O)>
 where
     (B, H, W, C): Conv2dChannels<(O, KH, KW, CI)>,
     B: StaticDim,
@@ -536,18 +528,17 @@ where
 {
     let () = Conv2dCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, O)>::zeros();
-    conv_2d_run(input, layer, &mut output)?;
-    Ok(output)
+    conv_2d_run(input, layer, &mut output);
+    output
 }
 
 /// [`conv_2d_int8`] writing into `output`, a caller's tensor in any
 /// storage, whose type gives the output's shape `[B, OH, OW, O]` (checked
-/// as there). Every element of `output` is written when it returns `Ok`;
-/// on an error it is untouched.
+/// as there). Every element of `output` is written.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{conv_2d_int8_into, Conv2dInt8, Multipliers, QuantizedMultiplier, Valid};
+/// use shapecheck::ops::layers::{conv_2d_int8_into, ClampInt8, Conv2dInt8, Multipliers, QuantizedMultiplier, Valid};
 /// // two output channels over a 1×1 window of 2 channels: their sum and their difference
 /// let layer: Conv2dInt8<'_, Dim<2>, One, One, Dim<2>, Valid<1, 1>> = Conv2dInt8 {
 ///     filter: &[[[[1, 1]]], [[[1, -1]]]],
@@ -556,23 +547,20 @@ where
 ///     input_zero_point: 0,
 ///     output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
-///     output_min: -128,
-///     output_max: 127,
+///     clamp: ClampInt8::FULL,
 /// };
 /// let x = Tensor::<i8, shape![1, 1, 2, 2]>::from_array([[[[5, 3], [1, 4]]]]);
 /// let mut buf = [0i8; 4];
 /// let mut y = Tensor::<i8, shape![1, 1, 2, 2], &mut [i8]>::from_storage(&mut buf[..]).unwrap();
-/// conv_2d_int8_into(&x, &layer, &mut y)?;
+/// conv_2d_int8_into(&x, &layer, &mut y);
 /// assert_eq!(buf, [8, 3, 5, -2]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 #[allow(clippy::type_complexity)]
 pub fn conv_2d_int8_into<B, H, W, C, OH, OW, O, KH, KW, CI, P, S, BO>(
     input: &Tensor<i8, (B, H, W, C), S>,
     layer: &Conv2dInt8<'_, O, KH, KW, CI, P>,
     output: &mut Tensor<i8, (B, OH, OW, O), BO>,
-) -> Result<(), TfliteError>
-where
+) where
     (B, H, W, C): Conv2dChannels<(O, KH, KW, CI)>,
     B: StaticDim,
     H: StaticDim,
@@ -598,8 +586,7 @@ fn conv_2d_run<B, H, W, C, OH, OW, O, KH, KW, CI, P, S, BO>(
     input: &Tensor<i8, (B, H, W, C), S>,
     layer: &Conv2dInt8<'_, O, KH, KW, CI, P>,
     output: &mut Tensor<i8, (B, OH, OW, O), BO>,
-) -> Result<(), TfliteError>
-where
+) where
     (B, H, W, C): Conv2dChannels<(O, KH, KW, CI)>,
     B: StaticDim,
     H: StaticDim,
@@ -636,20 +623,20 @@ where
         input_zero_point: layer.input_zero_point,
         output_zero_point: layer.output_zero_point,
         multipliers: layer.multipliers.as_slice(),
-        output_min: i32::from(layer.output_min),
-        output_max: i32::from(layer.output_max),
+        output_min: i32::from(layer.clamp.min()),
+        output_max: i32::from(layer.clamp.max()),
         rounding: Rounding::Double,
     };
     let filter = <(O, KH, KW, CI) as FixedShape>::array_as_slice(layer.filter);
     let bias = layer.bias.map(|b| O::arr_as_slice(b));
-    kernels::conv_2d_int8(
+    kernels::conv_2d_int8_prechecked(
         input.as_slice(),
         filter,
         bias,
         dims,
         &params,
         output.as_mut_slice(),
-    )
+    );
 }
 
 /// A pool's sizes and parameters for the kernels (its rule checked by the
@@ -682,8 +669,8 @@ where
         stride_width: P::STRIDE_W,
         pad_top: pad_top::<P, H, KH>(),
         pad_left: pad_left::<P, W, KW>(),
-        output_min: i32::from(pool.output_min),
-        output_max: i32::from(pool.output_max),
+        output_min: i32::from(pool.clamp.min()),
+        output_max: i32::from(pool.clamp.max()),
     };
     (dims, params)
 }
@@ -696,33 +683,33 @@ where
 /// input is `pool/window`, naming both; wrong rows or columns
 /// `pool/output-size`).
 ///
-/// Fails with the kernel's [`TfliteError`] only for a clamp whose lower
-/// end is above its upper end.
+/// It cannot fail: every size is the types', every window holds a tap
+/// (the rule above), and the clamp was checked when the pool was built
+/// ([`ClampInt8`](super::ClampInt8)).
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{average_pool_int8, Pool2d, Valid};
-/// let pool = Pool2d::<Dim<2>, Dim<2>, Valid<1, 1>>::new(Valid, -128, 127);
+/// use shapecheck::ops::layers::{average_pool_int8, ClampInt8, Pool2d, Valid};
+/// let pool = Pool2d::<Dim<2>, Dim<2>, Valid<1, 1>>::new(Valid, ClampInt8::FULL);
 /// let x = Tensor::<i8, shape![1, 2, 3, 1]>::from_array([[[[1], [2], [4]], [[-7], [3], [5]]]]);
-/// let y: Tensor<i8, shape![1, 1, 2, 1]> = average_pool_int8(&x, &pool)?;
+/// let y: Tensor<i8, shape![1, 1, 2, 1]> = average_pool_int8(&x, &pool);
 /// assert_eq!(y.as_slice(), &[0, 4]); // −1/4 → 0; 14/4 = 3.5 → 4
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 ///
 /// A `VALID` window larger than the input does not build (`pool/window`):
 ///
 /// ```compile_fail
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{average_pool_int8, Pool2d, Valid};
-/// let pool = Pool2d::<Dim<3>, Dim<3>, Valid<1, 1>>::new(Valid, -128, 127);
+/// use shapecheck::ops::layers::{average_pool_int8, ClampInt8, Pool2d, Valid};
+/// let pool = Pool2d::<Dim<3>, Dim<3>, Valid<1, 1>>::new(Valid, ClampInt8::FULL);
 /// let x = Tensor::<i8, shape![1, 2, 2, 1]>::full(0);
-/// let _: Tensor<i8, shape![1, 1, 1, 1]> = average_pool_int8(&x, &pool).unwrap();
+/// let _: Tensor<i8, shape![1, 1, 1, 1]> = average_pool_int8(&x, &pool);
 /// ```
 #[allow(clippy::type_complexity)]
 pub fn average_pool_int8<B, H, W, C, OH, OW, KH, KW, P, S>(
     input: &Tensor<i8, (B, H, W, C), S>,
     pool: &Pool2d<KH, KW, P>,
-) -> Result<Tensor<i8, (B, OH, OW, C)>, TfliteError>
+) -> Tensor<i8, (B, OH, OW, C)>
 where
     B: StaticDim,
     H: StaticDim,
@@ -738,32 +725,30 @@ where
     let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
     let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
-    kernels::average_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())?;
-    Ok(output)
+    kernels::average_pool_int8_prechecked(input.as_slice(), dims, &params, output.as_mut_slice());
+    output
 }
 
 /// [`average_pool_int8`] writing into `output`, a caller's tensor in any
 /// storage whose type gives the output's shape (checked as there). Every
-/// element of `output` is written when it returns `Ok`.
+/// element of `output` is written.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{average_pool_int8_into, Pool2d, Same};
+/// use shapecheck::ops::layers::{average_pool_int8_into, ClampInt8, Pool2d, Same};
 /// // SAME, stride 2 on 3×3: 2×2 out, the windows at the edges hold fewer taps
-/// let pool = Pool2d::<Dim<2>, Dim<2>, Same<2, 2>>::new(Same, -128, 127);
+/// let pool = Pool2d::<Dim<2>, Dim<2>, Same<2, 2>>::new(Same, ClampInt8::FULL);
 /// let x = Tensor::<i8, shape![1, 3, 3, 1]>::from_array([[[[1], [2], [3]], [[4], [5], [6]], [[7], [8], [9]]]]);
 /// let mut y = Tensor::<i8, shape![1, 2, 2, 1]>::zeros();
-/// average_pool_int8_into(&x, &pool, &mut y)?;
+/// average_pool_int8_into(&x, &pool, &mut y);
 /// assert_eq!(y.as_slice(), &[3, 5, 8, 9]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 #[allow(clippy::type_complexity)]
 pub fn average_pool_int8_into<B, H, W, C, OH, OW, KH, KW, P, S, BO>(
     input: &Tensor<i8, (B, H, W, C), S>,
     pool: &Pool2d<KH, KW, P>,
     output: &mut Tensor<i8, (B, OH, OW, C), BO>,
-) -> Result<(), TfliteError>
-where
+) where
     B: StaticDim,
     H: StaticDim,
     W: StaticDim,
@@ -778,7 +763,7 @@ where
 {
     let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
     let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
-    kernels::average_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())
+    kernels::average_pool_int8_prechecked(input.as_slice(), dims, &params, output.as_mut_slice());
 }
 
 /// TFLite's int8 `MAX_POOL_2D` on an NHWC input `[B, H, W, C]`: each
@@ -788,18 +773,17 @@ where
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{max_pool_int8, Pool2d, Valid};
-/// let pool = Pool2d::<Dim<2>, One, Valid<2, 1>>::new(Valid, 0, 127); // ReLU at zero point 0
+/// use shapecheck::ops::layers::{max_pool_int8, ClampInt8, Pool2d, Valid};
+/// let pool = Pool2d::<Dim<2>, One, Valid<2, 1>>::new(Valid, ClampInt8::RELU_AT_0);
 /// let x = Tensor::<i8, shape![1, 4, 1, 2]>::from_array([[[[1, -9]], [[3, -7]], [[-5, -2]], [[-6, -8]]]]);
-/// let y: Tensor<i8, shape![1, 2, 1, 2]> = max_pool_int8(&x, &pool)?;
+/// let y: Tensor<i8, shape![1, 2, 1, 2]> = max_pool_int8(&x, &pool);
 /// assert_eq!(y.as_slice(), &[3, 0, 0, 0]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 #[allow(clippy::type_complexity)]
 pub fn max_pool_int8<B, H, W, C, OH, OW, KH, KW, P, S>(
     input: &Tensor<i8, (B, H, W, C), S>,
     pool: &Pool2d<KH, KW, P>,
-) -> Result<Tensor<i8, (B, OH, OW, C)>, TfliteError>
+) -> Tensor<i8, (B, OH, OW, C)>
 where
     B: StaticDim,
     H: StaticDim,
@@ -815,8 +799,8 @@ where
     let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
     let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
-    kernels::max_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())?;
-    Ok(output)
+    kernels::max_pool_int8_prechecked(input.as_slice(), dims, &params, output.as_mut_slice());
+    output
 }
 
 /// [`max_pool_int8`] writing into `output`, a caller's tensor in any
@@ -824,22 +808,20 @@ where
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{max_pool_int8_into, Pool2d, Valid};
-/// let pool = Pool2d::<Dim<2>, Dim<2>, Valid<1, 1>>::new(Valid, -128, 127);
+/// use shapecheck::ops::layers::{max_pool_int8_into, ClampInt8, Pool2d, Valid};
+/// let pool = Pool2d::<Dim<2>, Dim<2>, Valid<1, 1>>::new(Valid, ClampInt8::FULL);
 /// let x = Tensor::<i8, shape![1, 2, 3, 1]>::from_array([[[[1], [2], [-4]], [[-7], [3], [-5]]]]);
 /// let mut buf = [0i8; 2];
 /// let mut y = Tensor::<i8, shape![1, 1, 2, 1], &mut [i8]>::from_storage(&mut buf[..]).unwrap();
-/// max_pool_int8_into(&x, &pool, &mut y)?;
+/// max_pool_int8_into(&x, &pool, &mut y);
 /// assert_eq!(buf, [3, 3]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 #[allow(clippy::type_complexity)]
 pub fn max_pool_int8_into<B, H, W, C, OH, OW, KH, KW, P, S, BO>(
     input: &Tensor<i8, (B, H, W, C), S>,
     pool: &Pool2d<KH, KW, P>,
     output: &mut Tensor<i8, (B, OH, OW, C), BO>,
-) -> Result<(), TfliteError>
-where
+) where
     B: StaticDim,
     H: StaticDim,
     W: StaticDim,
@@ -854,34 +836,33 @@ where
 {
     let () = PoolCheck::<B, H, W, C, OH, OW, KH, KW, P>::CHECK;
     let (dims, params) = pool_args::<B, H, W, C, OH, OW, KH, KW, P>(pool);
-    kernels::max_pool_int8(input.as_slice(), dims, &params, output.as_mut_slice())
+    kernels::max_pool_int8_prechecked(input.as_slice(), dims, &params, output.as_mut_slice());
 }
 
 /// TFLite's int8 `MEAN` over the rows and columns of an NHWC input
 /// `[B, H, W, C]` (TFLite Micro's kernel, bit for bit:
 /// `shapecheck_tflite::mean_int8`), into `[B, C]` or, with `keep_dims`,
 /// `[B, 1, 1, C]`: the output's type says which ([`MeanOutput`];
-/// another shape is `mean/output`). `params` from the scales and zero
-/// points and `count = H · W` (`shapecheck_tflite::mean_params`).
-///
-/// Fails with the kernel's [`TfliteError`] when `params.count` is not
-/// `H · W`.
+/// another shape is `mean/output`). `mean` holds the parameters from the
+/// scales and zero points and `count = H · W`
+/// (`shapecheck_tflite::mean_params`), that count checked when it was
+/// built ([`MeanInt8`](super::MeanInt8)): it cannot fail.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::mean_int8;
-/// let params = shapecheck::tflite::mean_params(0.1, -1, 0.1, -1, 4)?;
+/// use shapecheck::ops::layers::{mean_int8, MeanInt8};
+/// let mean = MeanInt8::<Dim<2>, Dim<2>>::new(shapecheck::tflite::mean_params(0.1, -1, 0.1, -1, 4)?)?;
 /// let x = Tensor::<i8, shape![1, 2, 2, 2]>::from_array([[[[1, -4], [2, -5]], [[3, -5], [4, -5]]]]);
-/// let y: Tensor<i8, shape![1, 2]> = mean_int8(&x, &params)?;
+/// let y: Tensor<i8, shape![1, 2]> = mean_int8(&x, &mean);
 /// assert_eq!(y.as_slice(), &[3, -5]);
-/// let kept: Tensor<i8, shape![1, 1, 1, 2]> = mean_int8(&x, &params)?;
+/// let kept: Tensor<i8, shape![1, 1, 1, 2]> = mean_int8(&x, &mean);
 /// assert_eq!(kept.as_slice(), &[3, -5]);
 /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 pub fn mean_int8<B, H, W, C, Y, S>(
     input: &Tensor<i8, (B, H, W, C), S>,
-    params: &MeanParams,
-) -> Result<Tensor<i8, Y>, TfliteError>
+    mean: &MeanInt8<H, W>,
+) -> Tensor<i8, Y>
 where
     B: StaticDim,
     H: StaticDim,
@@ -891,30 +872,28 @@ where
     S: Storage<i8>,
 {
     let mut output = Tensor::<i8, Y>::zeros();
-    mean_int8_into(input, params, &mut output)?;
-    Ok(output)
+    mean_int8_into(input, mean, &mut output);
+    output
 }
 
 /// [`mean_int8`] writing into `output`, a caller's tensor of shape `[B, C]`
-/// or `[B, 1, 1, C]` in any storage. Every element of `output` is written
-/// when it returns `Ok`; on an error it is untouched.
+/// or `[B, 1, 1, C]` in any storage. Every element of `output` is written.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::mean_int8_into;
-/// let params = shapecheck::tflite::mean_params(0.5, 0, 0.25, 0, 3)?;
+/// use shapecheck::ops::layers::{mean_int8_into, MeanInt8};
+/// let mean = MeanInt8::<One, Dim<3>>::new(shapecheck::tflite::mean_params(0.5, 0, 0.25, 0, 3)?)?;
 /// let x = Tensor::<i8, shape![1, 1, 3, 1]>::from_array([[[[1], [2], [4]]]]);
 /// let mut y = Tensor::<i8, shape![1, 1, 1, 1]>::zeros();
-/// mean_int8_into(&x, &params, &mut y)?;
+/// mean_int8_into(&x, &mean, &mut y);
 /// assert_eq!(y.as_slice(), &[5]); // 7/3 · 2 = 4.67 → 5
 /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 pub fn mean_int8_into<B, H, W, C, Y, S, BO>(
     input: &Tensor<i8, (B, H, W, C), S>,
-    params: &MeanParams,
+    mean: &MeanInt8<H, W>,
     output: &mut Tensor<i8, Y, BO>,
-) -> Result<(), TfliteError>
-where
+) where
     B: StaticDim,
     H: StaticDim,
     W: StaticDim,
@@ -923,15 +902,12 @@ where
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {
-    kernels::mean_int8(
+    kernels::mean_int8_prechecked(
         input.as_slice(),
-        B::SIZE,
-        H::SIZE,
-        W::SIZE,
         C::SIZE,
-        params,
+        mean.params(),
         output.as_mut_slice(),
-    )
+    );
 }
 
 /// TFLite's int8 `ADD` with numpy broadcasting (TFLite Micro's kernel,
@@ -940,17 +916,17 @@ where
 /// zero points and fused activation (`shapecheck_tflite::add_params`).
 /// The output's shape is the numpy broadcast of the two inputs' (the
 /// elementwise ops' rule, through [`AddShapes`]); two shapes that do not
-/// broadcast are one compile error naming both (`add/broadcast`).
-///
-/// Fails with the kernel's [`TfliteError`] for shapes of more than 6 dims
-/// (TFLite Micro's limit) or parameters it refuses.
+/// broadcast are one compile error naming both (`add/broadcast`), and so
+/// is a shape of more than 6 dims, TFLite Micro's limit (`add/rank`,
+/// [`AddRank`], when the call is built). It cannot fail: the parameters
+/// were checked when `add` was built ([`AddInt8`](super::AddInt8)).
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::add_int8;
+/// use shapecheck::ops::layers::{add_int8, AddInt8};
 /// // the same scale in and out: a plain sum; a row broadcast over two
-/// let params = shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 0.5, 0, -128, 127)?;
-/// let y = add_int8(&tensor![[1i8, 2, 3], [4, 5, 6]], &tensor![10i8, 20, 30], &params)?;
+/// let add = AddInt8::new(shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 0.5, 0, -128, 127)?)?;
+/// let y = add_int8(&tensor![[1i8, 2, 3], [4, 5, 6]], &tensor![10i8, 20, 30], &add);
 /// assert_eq!(y.as_slice(), &[11, 22, 33, 14, 25, 36]);
 /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
@@ -959,17 +935,17 @@ where
 ///
 /// ```compile_fail
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::add_int8;
-/// let params = shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 0.5, 0, -128, 127).unwrap();
+/// use shapecheck::ops::layers::{add_int8, AddInt8};
+/// let add = AddInt8::new(shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 0.5, 0, -128, 127).unwrap()).unwrap();
 /// let a = Tensor::<i8, shape![1, 8, 8, 16]>::full(0);
 /// let b = Tensor::<i8, shape![1, 8, 8, 32]>::full(0);
-/// let _ = add_int8(&a, &b, &params);
+/// let _ = add_int8(&a, &b, &add);
 /// ```
 pub fn add_int8<SA, SB, BA, BB>(
     a: &Tensor<i8, SA, BA>,
     b: &Tensor<i8, SB, BB>,
-    params: &AddParams,
-) -> Result<Tensor<i8, <SA as AddShapes<SB>>::Sum>, TfliteError>
+    add: &AddInt8,
+) -> Tensor<i8, <SA as AddShapes<SB>>::Sum>
 where
     SA: AddShapes<SB>,
     SB: StaticShape,
@@ -977,44 +953,43 @@ where
     BB: Storage<i8>,
 {
     let mut output = Tensor::<i8, <SA as AddShapes<SB>>::Sum>::zeros();
-    add_int8_into(a, b, params, &mut output)?;
-    Ok(output)
+    add_int8_into(a, b, add, &mut output);
+    output
 }
 
 /// [`add_int8`] writing into `output`, a caller's tensor of the broadcast
-/// shape in any storage. Every element of `output` is written when it
-/// returns `Ok`; on an error it is untouched.
+/// shape in any storage. Every element of `output` is written.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::add_int8_into;
-/// let params = shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 1.0, 0, 0, 127)?; // ReLU
+/// use shapecheck::ops::layers::{add_int8_into, AddInt8};
+/// let add = AddInt8::new(shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 1.0, 0, 0, 127)?)?; // ReLU
 /// let mut y = Tensor::<i8, shape![2, 2]>::zeros();
-/// add_int8_into(&tensor![[2i8], [-8]], &tensor![[4i8, 6]], &params, &mut y)?;
+/// add_int8_into(&tensor![[2i8], [-8]], &tensor![[4i8, 6]], &add, &mut y);
 /// assert_eq!(y.as_slice(), &[3, 4, 0, 0]); // (2 + 4) · 0.5, (2 + 6) · 0.5, clamped at 0
 /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 pub fn add_int8_into<SA, SB, BA, BB, BO>(
     a: &Tensor<i8, SA, BA>,
     b: &Tensor<i8, SB, BB>,
-    params: &AddParams,
+    add: &AddInt8,
     output: &mut Tensor<i8, <SA as AddShapes<SB>>::Sum, BO>,
-) -> Result<(), TfliteError>
-where
+) where
     SA: AddShapes<SB>,
     SB: StaticShape,
     BA: Storage<i8>,
     BB: Storage<i8>,
     BO: StorageMut<i8>,
 {
-    kernels::add_int8(
+    let () = AddRank::<SA, SB>::CHECK;
+    kernels::add_int8_prechecked(
         a.as_slice(),
         SA::DIMS,
         b.as_slice(),
         SB::DIMS,
-        params,
+        add.params(),
         output.as_mut_slice(),
-    )
+    );
 }
 
 /// TFLite's `PAD` on an int8 NHWC tensor (`shapecheck_tflite::pad`): the
@@ -1022,7 +997,8 @@ where
 /// before each dim and `N1`, `H1`, `W1`, `C1` after. The output's shape is
 /// the caller's, each dim checked to be its input's padded when the call
 /// is built ([`PadCheck`], `pad/output-size`). It cannot fail: the
-/// kernel's errors are lengths and ranks, which the types fix.
+/// kernel's errors are lengths and ranks, which the types fix; so it
+/// calls the kernel without its checks (`shapecheck_tflite::pad_prechecked`).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -1163,9 +1139,8 @@ fn pad_run<
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {
-    let _ = paddings;
-    // Ok by the types and the check (above); were it not, the output would be left as it was
-    let _ = kernels::pad(
+    let Paddings = paddings;
+    kernels::pad_prechecked(
         input.as_slice(),
         <(B, H, W, C) as FixedShape>::DIMS,
         &[(N0, N1), (H0, H1), (W0, W1), (C0, C1)],
@@ -1176,160 +1151,149 @@ fn pad_run<
 
 /// TFLite's int8 `LOGISTIC` (TFLite Micro's fixed point, bit for bit:
 /// `shapecheck_tflite::logistic_int8`), element by element, the output at
-/// scale 1/256 and zero point −128; `params` from the input's scale and
-/// zero point (`shapecheck_tflite::logistic_params`).
-///
-/// Fails with the kernel's [`TfliteError`] for an input zero point outside
-/// int8.
+/// scale 1/256 and zero point −128; `logistic` holds the parameters from
+/// the input's scale and zero point (`shapecheck_tflite::logistic_params`),
+/// checked when it was built ([`LogisticInt8`](super::LogisticInt8)): it
+/// cannot fail.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::logistic_int8;
-/// let params = shapecheck::tflite::logistic_params(0.1, 0, 1.0 / 256.0, -128)?;
-/// let y = logistic_int8(&tensor![-100i8, 0, 100], &params)?;
+/// use shapecheck::ops::layers::{logistic_int8, LogisticInt8};
+/// let logistic = LogisticInt8::new(shapecheck::tflite::logistic_params(0.1, 0, 1.0 / 256.0, -128)?)?;
+/// let y = logistic_int8(&tensor![-100i8, 0, 100], &logistic);
 /// assert_eq!(y.as_slice()[1], 0); // σ(0) = 0.5 → 128 − 128
 /// assert!(y.as_slice()[0] < -120 && y.as_slice()[2] > 120);
 /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
-pub fn logistic_int8<X, S>(
-    input: &Tensor<i8, X, S>,
-    params: &LogisticParams,
-) -> Result<Tensor<i8, X>, TfliteError>
+pub fn logistic_int8<X, S>(input: &Tensor<i8, X, S>, logistic: &LogisticInt8) -> Tensor<i8, X>
 where
     X: FixedShape,
     S: Storage<i8>,
 {
     let mut output = Tensor::<i8, X>::zeros();
-    logistic_int8_into(input, params, &mut output)?;
-    Ok(output)
+    logistic_int8_into(input, logistic, &mut output);
+    output
 }
 
 /// [`logistic_int8`] writing into `output`, a caller's tensor of the same
-/// shape in any storage; untouched on an error.
+/// shape in any storage. Every element of `output` is written.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::logistic_int8_into;
-/// let params = shapecheck::tflite::logistic_params(0.1, 0, 1.0 / 256.0, -128)?;
+/// use shapecheck::ops::layers::{logistic_int8_into, LogisticInt8};
+/// let logistic = LogisticInt8::new(shapecheck::tflite::logistic_params(0.1, 0, 1.0 / 256.0, -128)?)?;
 /// let mut y = Tensor::<i8, shape![1, 1]>::full(7);
-/// logistic_int8_into(&tensor![[0i8]], &params, &mut y)?;
+/// logistic_int8_into(&tensor![[0i8]], &logistic, &mut y);
 /// assert_eq!(y.as_slice(), &[0]);
 /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 pub fn logistic_int8_into<X, S, BO>(
     input: &Tensor<i8, X, S>,
-    params: &LogisticParams,
+    logistic: &LogisticInt8,
     output: &mut Tensor<i8, X, BO>,
-) -> Result<(), TfliteError>
-where
+) where
     X: FixedShape,
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {
-    kernels::logistic_int8(input.as_slice(), params, output.as_mut_slice())
+    kernels::logistic_int8_prechecked(input.as_slice(), logistic.params(), output.as_mut_slice());
 }
 
-/// TFLite's `QUANTIZE` from f32 to int8 (`shapecheck_tflite::quantize_int8`):
-/// `round(x / scale) + zero_point`, half away from zero, clamped to int8.
-///
-/// Fails with the kernel's [`TfliteError`] for a scale it refuses (not
-/// finite, or not above 0) or a zero point outside int8.
+/// TFLite's `QUANTIZE` from f32 to int8, element by element
+/// (`shapecheck_tflite::quantize_value`, the rule of TFLite's kernel,
+/// `shapecheck_tflite::quantize_int8`): `round(x / scale) + zero_point`,
+/// half away from zero, clamped to int8. It cannot fail: the kernel's only
+/// error is a length, which the types fix.
 ///
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::quantize_int8;
-/// let y = quantize_int8(&tensor![0.25f32, -1.0, 100.0], 0.5, 1)?;
+/// let y = quantize_int8(&tensor![0.25f32, -1.0, 100.0], 0.5, 1);
 /// assert_eq!(y.as_slice(), &[2, -1, 127]); // 0.5 → 1, + 1
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
-pub fn quantize_int8<X, S>(
-    input: &Tensor<f32, X, S>,
-    scale: f32,
-    zero_point: i32,
-) -> Result<Tensor<i8, X>, TfliteError>
+pub fn quantize_int8<X, S>(input: &Tensor<f32, X, S>, scale: f32, zero_point: i32) -> Tensor<i8, X>
 where
     X: FixedShape,
     S: Storage<f32>,
 {
     let mut output = Tensor::<i8, X>::zeros();
-    quantize_int8_into(input, scale, zero_point, &mut output)?;
-    Ok(output)
+    quantize_int8_into(input, scale, zero_point, &mut output);
+    output
 }
 
 /// [`quantize_int8`] writing into `output`, a caller's tensor of the same
-/// shape in any storage; untouched on an error.
+/// shape in any storage. Every element of `output` is written.
 ///
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::quantize_int8_into;
 /// let mut y = Tensor::<i8, shape![2]>::zeros();
-/// quantize_int8_into(&tensor![1.0f32, -1.0], 0.1, 0, &mut y)?;
+/// quantize_int8_into(&tensor![1.0f32, -1.0], 0.1, 0, &mut y);
 /// assert_eq!(y.as_slice(), &[10, -10]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 pub fn quantize_int8_into<X, S, BO>(
     input: &Tensor<f32, X, S>,
     scale: f32,
     zero_point: i32,
     output: &mut Tensor<i8, X, BO>,
-) -> Result<(), TfliteError>
-where
+) where
     X: FixedShape,
     S: Storage<f32>,
     BO: StorageMut<i8>,
 {
-    kernels::quantize_int8(input.as_slice(), scale, zero_point, output.as_mut_slice())
+    for (y, &x) in output.as_mut_slice().iter_mut().zip(input.as_slice()) {
+        *y = kernels::quantize_value(x, scale, zero_point);
+    }
 }
 
-/// TFLite's `DEQUANTIZE` from int8 to f32
-/// (`shapecheck_tflite::dequantize_int8`): `scale · (q − zero_point)`.
-///
-/// Fails with the kernel's [`TfliteError`] for parameters it refuses.
+/// TFLite's `DEQUANTIZE` from int8 to f32, element by element
+/// (`shapecheck_tflite::dequantize_value`, the rule of TFLite's kernel,
+/// `shapecheck_tflite::dequantize_int8`): `scale · (q − zero_point)`. It
+/// cannot fail: the kernel's only error is a length, which the types fix.
 ///
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::dequantize_int8;
-/// let y = dequantize_int8(&tensor![[-128i8, 0, 127]], 0.5, -128)?;
+/// let y = dequantize_int8(&tensor![[-128i8, 0, 127]], 0.5, -128);
 /// assert_eq!(y.as_slice(), &[0.0, 64.0, 127.5]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 pub fn dequantize_int8<X, S>(
     input: &Tensor<i8, X, S>,
     scale: f32,
     zero_point: i32,
-) -> Result<Tensor<f32, X>, TfliteError>
+) -> Tensor<f32, X>
 where
     X: FixedShape,
     S: Storage<i8>,
 {
     let mut output = Tensor::<f32, X>::zeros();
-    dequantize_int8_into(input, scale, zero_point, &mut output)?;
-    Ok(output)
+    dequantize_int8_into(input, scale, zero_point, &mut output);
+    output
 }
 
 /// [`dequantize_int8`] writing into `output`, a caller's tensor of the
-/// same shape in any storage; untouched on an error.
+/// same shape in any storage. Every element of `output` is written.
 ///
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::dequantize_int8_into;
 /// let mut y = Tensor::<f32, shape![2]>::zeros();
-/// dequantize_int8_into(&tensor![3i8, -3], 0.25, 1, &mut y)?;
+/// dequantize_int8_into(&tensor![3i8, -3], 0.25, 1, &mut y);
 /// assert_eq!(y.as_slice(), &[0.5, -1.0]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 pub fn dequantize_int8_into<X, S, BO>(
     input: &Tensor<i8, X, S>,
     scale: f32,
     zero_point: i32,
     output: &mut Tensor<f32, X, BO>,
-) -> Result<(), TfliteError>
-where
+) where
     X: FixedShape,
     S: Storage<i8>,
     BO: StorageMut<f32>,
 {
-    kernels::dequantize_int8(input.as_slice(), scale, zero_point, output.as_mut_slice())
+    for (y, &q) in output.as_mut_slice().iter_mut().zip(input.as_slice()) {
+        *y = kernels::dequantize_value(q, scale, zero_point);
+    }
 }
 
 /// Two activation buffers of `T`, `A` and `B` elements, which the layers

@@ -382,6 +382,30 @@ impl<SA: BroadcastWith<SB>, SB: StaticShape> AddShapes<SB> for SA {
     type Sum = BroadcastOf<SA, SB>;
 }
 
+/// The int8 `ADD`'s rank rule on shapes `SA` and `SB`: each of at most 6
+/// dims (TFLite Micro's broadcast limit). [`CHECK`](Self::CHECK) fails
+/// the build otherwise.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::AddRank;
+/// let () = AddRank::<shape![1, 8, 8, 16], shape![16]>::CHECK;
+/// ```
+pub struct AddRank<SA, SB>(PhantomData<(SA, SB)>);
+
+impl<SA: FixedShape, SB: FixedShape> AddRank<SA, SB> {
+    const MSG: Msg = Msg::new()
+        .push("add/rank: inputs ")
+        .push_sizes(SA::DIMS)
+        .push(" and ")
+        .push_sizes(SB::DIMS)
+        .push(" must each have at most 6 dims (TFLite Micro's ADD broadcasts up to 6)");
+    /// Fails const evaluation when either shape has more than 6 dims.
+    pub const CHECK: () = if SA::DIMS.len() > 6 || SB::DIMS.len() > 6 {
+        const_fail(text(&Self::MSG, "add/rank"))
+    };
+}
+
 /// A `MEAN` over the rows and columns of an NHWC input `[B, _, _, C]`
 /// gives a tensor of shape `Self`: `[B, C]` (`keep_dims` false) or
 /// `[B, 1, 1, C]` (true). Sealed: those two only (`mean/output`).

@@ -37,7 +37,7 @@
 //!   (`mean/output`, a trait, [`MeanOutput`]).
 //! - [`add_int8`]: two shapes broadcast as numpy's (the elementwise ops'
 //!   rule, `elementwise/broadcast`, [`AddShapes`]); the output is their
-//!   broadcast.
+//!   broadcast; each has at most 6 dims (`add/rank`, [`AddRank`]).
 //! - [`pad_int8`]: each output dim is its input's with the [`Paddings`]
 //!   before and after (`pad/output-size`, [`PadCheck`]).
 //! - [`softmax_int8`]: the same shape out, over the last dim, at most
@@ -55,6 +55,12 @@
 //! layers' outputs into in turn, or an [`Arena`]'s views at the offsets a
 //! planner chose (nothing is returned by value but the model's output).
 //! The plain forms return an inline tensor.
+//!
+//! No layer fails at run time: every size is a type, and every parameter a
+//! kernel could refuse is checked when the layer is built, by a `const fn`
+//! constructor ([`ClampInt8`], [`MeanInt8`], [`AddInt8`], [`LogisticInt8`];
+//! [`model!`](crate::model) writes each in a `static`, so a bad one fails
+//! the build). A layer returns its output, an `_into` form `()`.
 //!
 //! Nothing allocates: the outputs are inline tensors or the caller's, the
 //! layers' weights are borrowed (`static` data in a firmware), the
@@ -105,9 +111,9 @@ pub use api::{
     quantize_int8_into, softmax_int8, softmax_int8_into, Arena, InA, InB, PingPong,
 };
 pub use bounds::{
-    assert_ram_fits, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
-    DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput, ModelInput, PadCheck,
-    PoolCheck, SoftmaxDepth,
+    assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels,
+    Conv2dCheck, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput,
+    ModelInput, PadCheck, PoolCheck, SoftmaxDepth,
 };
 pub use rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{
@@ -164,7 +170,7 @@ impl<O: StaticDim> Multipliers<'_, O> {
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{fully_connected_int8, FullyConnectedInt8, Multipliers, QuantizedMultiplier, Rounding};
+/// use shapecheck::ops::layers::{fully_connected_int8, ClampInt8, FullyConnectedInt8, Multipliers, QuantizedMultiplier, Rounding};
 ///
 /// static LAYER: FullyConnectedInt8<'static, Dim<2>, Dim<2>> = FullyConnectedInt8 {
 ///     weights: &[[1, 2], [-1, -2]],
@@ -173,8 +179,7 @@ impl<O: StaticDim> Multipliers<'_, O> {
 ///     weights_zero_point: 0,
 ///     output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 0)), // 0.5
-///     output_min: 0, // ReLU at zero point 0
-///     output_max: 127,
+///     clamp: ClampInt8::RELU_AT_0, // ReLU at zero point 0
 ///     rounding: Rounding::Double,
 /// };
 /// let y = fully_connected_int8(&Tensor::<i8, shape![1, 2]>::from_array([[3, 5]]), &LAYER);
@@ -193,10 +198,8 @@ pub struct FullyConnectedInt8<'m, O: StaticDim, K: StaticDim> {
     pub output_zero_point: i32,
     /// `input_scale · weight_scale / output_scale`, per tensor or per channel.
     pub multipliers: Multipliers<'m, O>,
-    /// The clamp's lower end, from the fused activation.
-    pub output_min: i8,
-    /// The clamp's upper end.
-    pub output_max: i8,
+    /// The clamp, from the fused activation.
+    pub clamp: ClampInt8,
     /// [`Rounding::Double`] for TFLite Micro, [`Rounding::Single`] for
     /// TensorFlow's reference interpreter.
     pub rounding: Rounding,
@@ -301,7 +304,7 @@ impl<const SH: usize, const SW: usize, const DH: usize, const DW: usize> ConvPad
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{depthwise_conv_int8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Valid};
+/// use shapecheck::ops::layers::{depthwise_conv_int8, ClampInt8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Valid};
 ///
 /// // a 2×2 image, a 2×2 filter of ones, VALID: one output, the sum
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Valid<1, 1>> = DepthwiseConvInt8 {
@@ -311,13 +314,11 @@ impl<const SH: usize, const SW: usize, const DH: usize, const DW: usize> ConvPad
 ///     input_zero_point: -1,
 ///     output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 0)),
-///     output_min: -128,
-///     output_max: 127,
+///     clamp: ClampInt8::FULL,
 /// };
 /// let x = Tensor::<i8, shape![1, 2, 2, 1]>::from_array([[[[1], [2]], [[3], [4]]]]);
-/// let y: Tensor<i8, shape![1, 1, 1, 1]> = depthwise_conv_int8(&x, &layer)?;
+/// let y: Tensor<i8, shape![1, 1, 1, 1]> = depthwise_conv_int8(&x, &layer);
 /// assert_eq!(y.as_slice(), &[8]); // ((2 + 3 + 4 + 5) + 2) · 0.5
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 pub struct DepthwiseConvInt8<'m, KH: StaticDim, KW: StaticDim, C: StaticDim, P: ConvPadding> {
     /// The filter, `[kh, kw, c_out]`, row-major (TFLite's `[1, kh, kw, c_out]`).
@@ -333,10 +334,8 @@ pub struct DepthwiseConvInt8<'m, KH: StaticDim, KW: StaticDim, C: StaticDim, P: 
     pub output_zero_point: i32,
     /// `input_scale · filter_scale / output_scale`, per tensor or per channel.
     pub multipliers: Multipliers<'m, C>,
-    /// The clamp's lower end, from the fused activation.
-    pub output_min: i8,
-    /// The clamp's upper end.
-    pub output_max: i8,
+    /// The clamp, from the fused activation.
+    pub clamp: ClampInt8,
 }
 
 /// An int8 convolution (TFLite's `CONV_2D`) with a filter
@@ -346,7 +345,7 @@ pub struct DepthwiseConvInt8<'m, KH: StaticDim, KW: StaticDim, C: StaticDim, P: 
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{conv_2d_int8, Conv2dInt8, Multipliers, QuantizedMultiplier, Valid};
+/// use shapecheck::ops::layers::{conv_2d_int8, ClampInt8, Conv2dInt8, Multipliers, QuantizedMultiplier, Valid};
 ///
 /// // a 2×2 image of 2 channels, a 2×2 filter: channel 0 sums both input channels, channel 1 the first
 /// static LAYER: Conv2dInt8<'static, Dim<2>, Dim<2>, Dim<2>, Dim<2>, Valid<1, 1>> = Conv2dInt8 {
@@ -356,13 +355,11 @@ pub struct DepthwiseConvInt8<'m, KH: StaticDim, KW: StaticDim, C: StaticDim, P: 
 ///     input_zero_point: 0,
 ///     output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
-///     output_min: -128,
-///     output_max: 127,
+///     clamp: ClampInt8::FULL,
 /// };
 /// let x = Tensor::<i8, shape![1, 2, 2, 2]>::from_array([[[[1, 2], [3, 4]], [[5, 6], [7, 8]]]]);
-/// let y: Tensor<i8, shape![1, 1, 1, 2]> = conv_2d_int8(&x, &LAYER)?;
+/// let y: Tensor<i8, shape![1, 1, 1, 2]> = conv_2d_int8(&x, &LAYER);
 /// assert_eq!(y.as_slice(), &[36, 116]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 pub struct Conv2dInt8<'m, O: StaticDim, KH: StaticDim, KW: StaticDim, CI: StaticDim, P: ConvPadding>
 {
@@ -379,55 +376,332 @@ pub struct Conv2dInt8<'m, O: StaticDim, KH: StaticDim, KW: StaticDim, CI: Static
     pub output_zero_point: i32,
     /// `input_scale · filter_scale / output_scale`, per tensor or per channel.
     pub multipliers: Multipliers<'m, O>,
-    /// The clamp's lower end, from the fused activation.
-    pub output_min: i8,
-    /// The clamp's upper end.
-    pub output_max: i8,
+    /// The clamp, from the fused activation.
+    pub clamp: ClampInt8,
 }
 
 /// An int8 pool (TFLite's `AVERAGE_POOL_2D` or `MAX_POOL_2D`) with a
 /// window of `KH × KW` and padding and strides `P` (dilation 1; pools
-/// have none), clamped to `[output_min, output_max]` (the fused
-/// activation's range). The input's quantization passes through.
+/// have none), clamped to `clamp` (the fused activation's range). The
+/// input's quantization passes through.
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::{max_pool_int8, Pool2d, Valid};
+/// use shapecheck::ops::layers::{max_pool_int8, ClampInt8, Pool2d, Valid};
 ///
-/// static POOL: Pool2d<Dim<2>, Dim<2>, Valid<2, 2>> = Pool2d::new(Valid, -128, 127);
+/// static POOL: Pool2d<Dim<2>, Dim<2>, Valid<2, 2>> = Pool2d::new(Valid, ClampInt8::FULL);
 /// let x = Tensor::<i8, shape![1, 2, 4, 1]>::from_array([[[[1], [-9], [7], [-8]], [[-3], [-7], [2], [-6]]]]);
-/// let y: Tensor<i8, shape![1, 1, 2, 1]> = max_pool_int8(&x, &POOL)?;
+/// let y: Tensor<i8, shape![1, 1, 2, 1]> = max_pool_int8(&x, &POOL);
 /// assert_eq!(y.as_slice(), &[1, 7]);
-/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Pool2d<KH: StaticDim, KW: StaticDim, P: ConvPadding> {
     /// The padding and strides.
     pub padding: P,
-    /// The clamp's lower end, from the fused activation.
-    pub output_min: i8,
-    /// The clamp's upper end.
-    pub output_max: i8,
+    /// The clamp, from the fused activation.
+    pub clamp: ClampInt8,
     window: PhantomData<(KH, KW)>,
 }
 
 impl<KH: StaticDim, KW: StaticDim, P: ConvPadding> Pool2d<KH, KW, P> {
     /// A pool of a `KH × KW` window with padding and strides `padding`,
-    /// clamped to `[output_min, output_max]`.
+    /// clamped to `clamp`.
     ///
     /// ```
     /// use shapecheck::prelude::*;
-    /// use shapecheck::ops::layers::{Pool2d, Same};
-    /// let pool = Pool2d::<Dim<3>, Dim<3>, Same<2, 2>>::new(Same, 0, 127); // ReLU at zero point 0
-    /// assert_eq!((pool.output_min, pool.output_max), (0, 127));
+    /// use shapecheck::ops::layers::{ClampInt8, Pool2d, Same};
+    /// let pool = Pool2d::<Dim<3>, Dim<3>, Same<2, 2>>::new(Same, ClampInt8::RELU_AT_0);
+    /// assert_eq!((pool.clamp.min(), pool.clamp.max()), (0, 127));
     /// ```
-    pub const fn new(padding: P, output_min: i8, output_max: i8) -> Self {
+    pub const fn new(padding: P, clamp: ClampInt8) -> Self {
         Pool2d {
             padding,
-            output_min,
-            output_max,
+            clamp,
             window: PhantomData,
         }
+    }
+}
+
+/// An int8 layer's clamp `[min, max]` (its fused activation's range),
+/// never empty: [`new`](Self::new) checks it, a `const fn`, so that a
+/// layer written in a `const` or `static` (as [`model!`](crate::model)
+/// writes them) with an empty clamp fails the build.
+///
+/// ```
+/// use shapecheck::ops::layers::ClampInt8;
+///
+/// const RELU6: ClampInt8 = match ClampInt8::new(-128, 23) {
+///     Ok(clamp) => clamp,
+///     Err(_) => panic!("an empty clamp"),
+/// };
+/// assert_eq!((RELU6.min(), RELU6.max()), (-128, 23));
+/// assert!(ClampInt8::new(5, -5).is_err());
+/// ```
+///
+/// An empty one in a `const` does not build:
+///
+/// ```compile_fail
+/// use shapecheck::ops::layers::ClampInt8;
+/// const EMPTY: ClampInt8 = match ClampInt8::new(5, -5) {
+///     Ok(clamp) => clamp,
+///     Err(_) => panic!("an empty clamp"),
+/// };
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClampInt8 {
+    min: i8,
+    max: i8,
+}
+
+impl ClampInt8 {
+    /// No clamp but int8's own: `[−128, 127]`.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::ClampInt8;
+    /// assert_eq!((ClampInt8::FULL.min(), ClampInt8::FULL.max()), (-128, 127));
+    /// ```
+    pub const FULL: ClampInt8 = ClampInt8 {
+        min: i8::MIN,
+        max: i8::MAX,
+    };
+
+    /// A ReLU at zero point 0: `[0, 127]`.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::ClampInt8;
+    /// assert_eq!((ClampInt8::RELU_AT_0.min(), ClampInt8::RELU_AT_0.max()), (0, 127));
+    /// ```
+    pub const RELU_AT_0: ClampInt8 = ClampInt8 { min: 0, max: 127 };
+
+    /// The clamp `[min, max]`, or [`TfliteError::KernelParam`] when it is
+    /// empty (`min > max`), which TFLite's kernels refuse.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::{ClampInt8, TfliteError};
+    /// assert_eq!(ClampInt8::new(-3, 3)?.min(), -3);
+    /// assert!(matches!(ClampInt8::new(1, 0), Err(TfliteError::KernelParam { .. })));
+    /// # Ok::<(), TfliteError>(())
+    /// ```
+    pub const fn new(min: i8, max: i8) -> Result<Self, TfliteError> {
+        if min > max {
+            return Err(TfliteError::KernelParam {
+                what: "clamp's lower end",
+                value: min as i64,
+                rule: "it is above the upper end",
+            });
+        }
+        Ok(ClampInt8 { min, max })
+    }
+
+    /// The lower end.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::ClampInt8;
+    /// assert_eq!(ClampInt8::new(-5, 6)?.min(), -5);
+    /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+    /// ```
+    pub const fn min(self) -> i8 {
+        self.min
+    }
+
+    /// The upper end.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::ClampInt8;
+    /// assert_eq!(ClampInt8::new(-5, 6)?.max(), 6);
+    /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+    /// ```
+    pub const fn max(self) -> i8 {
+        self.max
+    }
+}
+
+/// An int8 `MEAN` over the `H × W` pixels of an NHWC input: its
+/// [`MeanParams`], whose count checked to be `H · W` when it is built
+/// ([`new`](Self::new), a `const fn`: a layer written in a `const` or
+/// `static` with another count fails the build). See
+/// [`mean_int8`].
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::MeanInt8;
+///
+/// let params = shapecheck::tflite::mean_params(0.1, -1, 0.1, -1, 4)?;
+/// let mean = MeanInt8::<Dim<2>, Dim<2>>::new(params)?;
+/// assert_eq!(mean.params().count, 4);
+/// assert!(MeanInt8::<Dim<3>, Dim<2>>::new(params).is_err());
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MeanInt8<H: StaticDim, W: StaticDim> {
+    params: MeanParams,
+    pixels: PhantomData<(H, W)>,
+}
+
+impl<H: StaticDim, W: StaticDim> MeanInt8<H, W> {
+    /// The mean of `params`, or [`TfliteError::KernelParam`] when its
+    /// count is not `H · W` (TFLite's kernel refuses it).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::{MeanInt8, MeanParams, QuantizedMultiplier};
+    ///
+    /// const MEAN: MeanInt8<Dim<5>, Dim<6>> = match MeanInt8::new(MeanParams {
+    ///     multiplier: QuantizedMultiplier::from_parts(1 << 30, -4),
+    ///     input_zero_point: 0,
+    ///     output_zero_point: 0,
+    ///     count: 30,
+    /// }) {
+    ///     Ok(mean) => mean,
+    ///     Err(_) => panic!("MEAN's count is not 5 · 6"),
+    /// };
+    /// assert_eq!(MEAN.params().count, 30);
+    /// ```
+    pub const fn new(params: MeanParams) -> Result<Self, TfliteError> {
+        let pixels = H::SIZE.checked_mul(W::SIZE);
+        let matches = match pixels {
+            Some(p) => p == params.count,
+            None => false,
+        };
+        if !matches {
+            return Err(TfliteError::KernelParam {
+                what: "mean's count of elements",
+                value: if params.count > i64::MAX as usize {
+                    i64::MAX
+                } else {
+                    params.count as i64
+                },
+                rule: "it must be the input's height · width",
+            });
+        }
+        Ok(MeanInt8 {
+            params,
+            pixels: PhantomData,
+        })
+    }
+
+    /// The parameters.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::MeanInt8;
+    /// let params = shapecheck::tflite::mean_params(0.5, 0, 0.25, 0, 3)?;
+    /// assert_eq!(MeanInt8::<One, Dim<3>>::new(params)?.params(), &params);
+    /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+    /// ```
+    pub const fn params(&self) -> &MeanParams {
+        &self.params
+    }
+}
+
+/// An int8 `ADD`'s [`AddParams`], checked when it is built
+/// ([`AddParams::check`] in [`new`](Self::new), a `const fn`: a layer
+/// written in a `const` or `static` whose zero points or clamp leave int8,
+/// whose clamp is empty or whose multipliers are not below 1 fails the
+/// build). See [`add_int8`].
+///
+/// ```
+/// use shapecheck::ops::layers::{AddInt8, AddParams};
+///
+/// let params = shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 0.5, 0, -128, 127)?;
+/// let add = AddInt8::new(params)?;
+/// assert_eq!(add.params(), &params);
+/// assert!(AddInt8::new(AddParams { output_zero_point: 200, ..params }).is_err());
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AddInt8 {
+    params: AddParams,
+}
+
+impl AddInt8 {
+    /// The `ADD` of `params`, or the error [`AddParams::check`] gives.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::{AddInt8, AddParams, QuantizedMultiplier};
+    ///
+    /// const ADD: AddInt8 = match AddInt8::new(AddParams {
+    ///     input1_zero_point: 0, input1_multiplier: QuantizedMultiplier::from_parts(1 << 30, 0),
+    ///     input2_zero_point: 0, input2_multiplier: QuantizedMultiplier::from_parts(1 << 30, 0),
+    ///     output_zero_point: 0, output_multiplier: QuantizedMultiplier::from_parts(1 << 30, -19),
+    ///     output_min: -128, output_max: 127,
+    /// }) {
+    ///     Ok(add) => add,
+    ///     Err(_) => panic!("bad ADD parameters"),
+    /// };
+    /// assert_eq!(ADD.params().output_max, 127);
+    /// ```
+    pub const fn new(params: AddParams) -> Result<Self, TfliteError> {
+        match params.check() {
+            Ok(()) => Ok(AddInt8 { params }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The parameters.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::AddInt8;
+    /// let params = shapecheck::tflite::add_params(0.5, 0, 0.5, 0, 0.5, 0, -128, 127)?;
+    /// assert_eq!(AddInt8::new(params)?.params().output_min, -128);
+    /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+    /// ```
+    pub const fn params(&self) -> &AddParams {
+        &self.params
+    }
+}
+
+/// An int8 `LOGISTIC`'s [`LogisticParams`], checked when it is built
+/// ([`LogisticParams::check`] in [`new`](Self::new), a `const fn`). See
+/// [`logistic_int8`].
+///
+/// ```
+/// use shapecheck::ops::layers::{LogisticInt8, LogisticParams};
+///
+/// let params = shapecheck::tflite::logistic_params(0.1, 0, 1.0 / 256.0, -128)?;
+/// assert_eq!(LogisticInt8::new(params)?.params(), &params);
+/// assert!(LogisticInt8::new(LogisticParams { input_zero_point: -129, ..params }).is_err());
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LogisticInt8 {
+    params: LogisticParams,
+}
+
+impl LogisticInt8 {
+    /// The `LOGISTIC` of `params`, or the error [`LogisticParams::check`]
+    /// gives.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::{LogisticInt8, LogisticParams, QuantizedMultiplier};
+    ///
+    /// const SIGMOID: LogisticInt8 = match LogisticInt8::new(LogisticParams {
+    ///     input_zero_point: 0,
+    ///     input_range_radius: 100,
+    ///     input_multiplier: QuantizedMultiplier::from_parts(1 << 30, 4),
+    /// }) {
+    ///     Ok(logistic) => logistic,
+    ///     Err(_) => panic!("bad LOGISTIC parameters"),
+    /// };
+    /// assert_eq!(SIGMOID.params().input_range_radius, 100);
+    /// ```
+    pub const fn new(params: LogisticParams) -> Result<Self, TfliteError> {
+        match params.check() {
+            Ok(()) => Ok(LogisticInt8 { params }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The parameters.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::LogisticInt8;
+    /// let params = shapecheck::tflite::logistic_params(0.1, 0, 1.0 / 256.0, -128)?;
+    /// assert_eq!(LogisticInt8::new(params)?.params().input_zero_point, 0);
+    /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+    /// ```
+    pub const fn params(&self) -> &LogisticParams {
+        &self.params
     }
 }
 

@@ -95,11 +95,10 @@ fn conv_2d_is_the_kernel_with_dilation_and_per_channel_multipliers() {
         input_zero_point: -3,
         output_zero_point: 5,
         multipliers: Multipliers::PerChannel(&ms),
-        output_min: -100,
-        output_max: 120,
+        clamp: ClampInt8::new(-100, 120).unwrap(),
     };
     // rows: SAME, stride 2 → 3; columns: SAME, dilation 2 → 6
-    let y: Tensor<i8, (Dim<2>, Dim<3>, Dim<6>, Dim<4>)> = conv_2d_int8(&x, &layer).unwrap();
+    let y: Tensor<i8, (Dim<2>, Dim<3>, Dim<6>, Dim<4>)> = conv_2d_int8(&x, &layer);
     let (rows, cols) = (axis(true, 5, 3, 2, 1), axis(true, 6, 2, 1, 2));
     let mut expected = [0i8; 2 * 3 * 6 * 4];
     k::conv_2d_int8(
@@ -173,11 +172,10 @@ fn depthwise_conv_honours_dilation_and_a_depth_multiplier() {
             input_zero_point: 7,
             output_zero_point: -1,
             multipliers: Multipliers::PerChannel(&ms),
-            output_min: -128,
-            output_max: 127,
+            clamp: ClampInt8::FULL,
         };
     // rows: (6 − 5) / 1 + 1 = 2; columns: (7 − 5) / 2 + 1 = 2
-    let y: Tensor<i8, (One, Dim<2>, Dim<2>, Dim<4>)> = depthwise_conv_int8(&x, &layer).unwrap();
+    let y: Tensor<i8, (One, Dim<2>, Dim<2>, Dim<4>)> = depthwise_conv_int8(&x, &layer);
     let mut expected = [0i8; 16];
     k::depthwise_conv_int8(
         x.as_slice(),
@@ -218,7 +216,7 @@ fn depthwise_conv_honours_dilation_and_a_depth_multiplier() {
 fn pools_are_the_kernels() {
     type X = (One, Dim<5>, Dim<7>, Dim<3>);
     let x = tensor::<X, 105>(5);
-    let pool = Pool2d::<Dim<3>, Dim<2>, Same<2, 2>>::new(Same, -50, 90);
+    let pool = Pool2d::<Dim<3>, Dim<2>, Same<2, 2>>::new(Same, ClampInt8::new(-50, 90).unwrap());
     let (rows, cols) = (axis(true, 5, 3, 2, 1), axis(true, 7, 2, 2, 1));
     let dims = k::PoolDims {
         batches: 1,
@@ -239,12 +237,12 @@ fn pools_are_the_kernels() {
         output_max: 90,
     };
     type Y = (One, Dim<3>, Dim<4>, Dim<3>);
-    let avg: Tensor<i8, Y> = average_pool_int8(&x, &pool).unwrap();
+    let avg: Tensor<i8, Y> = average_pool_int8(&x, &pool);
     let mut expected = [0i8; 36];
     k::average_pool_int8(x.as_slice(), dims, &params, &mut expected).unwrap();
     assert_eq!(avg.as_slice(), &expected);
     let mut max = Tensor::<i8, Y>::zeros();
-    max_pool_int8_into(&x, &pool, &mut max).unwrap();
+    max_pool_int8_into(&x, &pool, &mut max);
     k::max_pool_int8(x.as_slice(), dims, &params, &mut expected).unwrap();
     assert_eq!(max.as_slice(), &expected);
     assert_ne!(avg.as_slice(), max.as_slice());
@@ -255,18 +253,97 @@ fn mean_is_the_kernel_either_way_kept() {
     type X = (Dim<2>, Dim<3>, Dim<4>, Dim<5>);
     let x = tensor::<X, 120>(6);
     let params = k::mean_params(0.05, 3, 0.02, -4, 12).unwrap();
-    let y: Tensor<i8, (Dim<2>, Dim<5>)> = mean_int8(&x, &params).unwrap();
+    let mean = MeanInt8::<Dim<3>, Dim<4>>::new(params).unwrap();
+    let y: Tensor<i8, (Dim<2>, Dim<5>)> = mean_int8(&x, &mean);
     let mut kept = Tensor::<i8, (Dim<2>, One, One, Dim<5>)>::zeros();
-    mean_int8_into(&x, &params, &mut kept).unwrap();
+    mean_int8_into(&x, &mean, &mut kept);
     let mut expected = [0i8; 10];
     k::mean_int8(x.as_slice(), 2, 3, 4, 5, &params, &mut expected).unwrap();
     assert_eq!(y.as_slice(), &expected);
     assert_eq!(kept.as_slice(), &expected);
-    // a count other than h · w is the kernel's error, the output untouched
+    // a count other than h · w is refused when the layer is built, with
+    // the kernel's error
     let wrong = k::mean_params(0.05, 3, 0.02, -4, 11).unwrap();
-    let mut untouched = Tensor::<i8, (Dim<2>, Dim<5>)>::full(9);
-    assert!(mean_int8_into(&x, &wrong, &mut untouched).is_err());
-    assert_eq!(untouched.as_slice(), &[9; 10]);
+    let mut untouched = [9i8; 10];
+    let kernel = k::mean_int8(x.as_slice(), 2, 3, 4, 5, &wrong, &mut untouched);
+    assert_eq!(
+        MeanInt8::<Dim<3>, Dim<4>>::new(wrong),
+        Err(kernel.unwrap_err())
+    );
+}
+
+#[test]
+fn a_layer_refuses_the_parameters_its_kernel_refuses() {
+    // an empty clamp: the convolution's kernel refuses it with this error
+    let mut out = [0i8; 1];
+    let kernel = k::conv_2d_int8(
+        &[0],
+        &[1][..],
+        None::<&[i32]>,
+        k::Conv2dDims {
+            batches: 1,
+            input_height: 1,
+            input_width: 1,
+            input_depth: 1,
+            filter_height: 1,
+            filter_width: 1,
+            output_height: 1,
+            output_width: 1,
+            output_depth: 1,
+        },
+        &k::Conv2dParams {
+            stride_height: 1,
+            stride_width: 1,
+            dilation_height: 1,
+            dilation_width: 1,
+            pad_top: 0,
+            pad_left: 0,
+            input_zero_point: 0,
+            output_zero_point: 0,
+            multipliers: &[QuantizedMultiplier::ZERO],
+            output_min: 3,
+            output_max: 2,
+            rounding: Rounding::Double,
+        },
+        &mut out,
+    );
+    assert_eq!(ClampInt8::new(3, 2), Err(kernel.unwrap_err()));
+    assert_eq!(ClampInt8::new(2, 2).map(|c| (c.min(), c.max())), Ok((2, 2)));
+    // ADD's and LOGISTIC's parameters: the kernels' own checks
+    let add = k::add_params(0.1, 2, 0.07, -5, 0.15, 1, -128, 100).unwrap();
+    for bad in [
+        AddParams {
+            input1_zero_point: 128,
+            ..add
+        },
+        AddParams {
+            output_min: 101,
+            ..add
+        },
+        AddParams {
+            output_multiplier: QuantizedMultiplier::from_parts(1 << 30, 1),
+            ..add
+        },
+    ] {
+        let kernel = k::add_int8(&[0], &[1], &[0], &[1], &bad, &mut out);
+        assert_eq!(AddInt8::new(bad), Err(kernel.unwrap_err()));
+    }
+    assert!(AddInt8::new(add).is_ok());
+    let logistic = k::logistic_params(0.08, -3, 1.0 / 256.0, -128).unwrap();
+    for bad in [
+        LogisticParams {
+            input_zero_point: -129,
+            ..logistic
+        },
+        LogisticParams {
+            input_range_radius: -1,
+            ..logistic
+        },
+    ] {
+        let kernel = k::logistic_int8(&[0], &bad, &mut out);
+        assert_eq!(LogisticInt8::new(bad), Err(kernel.unwrap_err()));
+    }
+    assert!(LogisticInt8::new(logistic).is_ok());
 }
 
 #[test]
@@ -274,7 +351,8 @@ fn add_broadcasts_as_the_kernel() {
     let a = tensor::<(Dim<2>, Dim<3>, Dim<4>), 24>(7);
     let b = tensor::<(Dim<3>, One), 3>(8);
     let params = k::add_params(0.1, 2, 0.07, -5, 0.15, 1, -128, 100).unwrap();
-    let y: Tensor<i8, (Dim<2>, Dim<3>, Dim<4>)> = add_int8(&a, &b, &params).unwrap();
+    let add = AddInt8::new(params).unwrap();
+    let y: Tensor<i8, (Dim<2>, Dim<3>, Dim<4>)> = add_int8(&a, &b, &add);
     let mut expected = [0i8; 24];
     k::add_int8(
         a.as_slice(),
@@ -288,7 +366,7 @@ fn add_broadcasts_as_the_kernel() {
     assert_eq!(y.as_slice(), &expected);
     // the other way round: the same shape out
     let mut z = Tensor::<i8, (Dim<2>, Dim<3>, Dim<4>)>::zeros();
-    add_int8_into(&b, &a, &params, &mut z).unwrap();
+    add_int8_into(&b, &a, &add, &mut z);
     k::add_int8(
         b.as_slice(),
         &[3, 1],
@@ -322,16 +400,19 @@ fn pad_is_the_kernel() {
 fn logistic_and_quantization_are_the_kernels() {
     let x = tensor::<(Dim<4>, Dim<8>), 32>(10);
     let params = k::logistic_params(0.08, -3, 1.0 / 256.0, -128).unwrap();
-    let y = logistic_int8(&x, &params).unwrap();
+    let y = logistic_int8(&x, &LogisticInt8::new(params).unwrap());
     let mut expected = [0i8; 32];
     k::logistic_int8(x.as_slice(), &params, &mut expected).unwrap();
     assert_eq!(y.as_slice(), &expected);
 
-    let f = dequantize_int8(&x, 0.125, 3).unwrap();
+    let f = dequantize_int8(&x, 0.125, 3);
     let mut floats = [0f32; 32];
     k::dequantize_int8(x.as_slice(), 0.125, 3, &mut floats).unwrap();
     assert_eq!(f.as_slice(), &floats);
     let mut q = Tensor::<i8, (Dim<4>, Dim<8>)>::zeros();
-    quantize_int8_into(&f, 0.125, 3, &mut q).unwrap();
+    quantize_int8_into(&f, 0.125, 3, &mut q);
+    let mut quantized = [0i8; 32];
+    k::quantize_int8(f.as_slice(), 0.125, 3, &mut quantized).unwrap();
+    assert_eq!(q.as_slice(), &quantized);
     assert_eq!(q.as_slice(), x.as_slice()); // back where it came from
 }

@@ -10,13 +10,30 @@ use crate::error::TfliteError;
 use crate::float_ops::{BinaryF32Step, MapF32Step, MeanF32Step};
 use crate::fully_connected::FullyConnectedStep;
 use crate::logistic::LogisticStep;
-use crate::mean::MeanStep;
 use crate::pad::PadStep;
 use crate::pool::PoolStep;
 use crate::quant::{QuantizedMultiplier, Rounding};
 use crate::quantize::QuantizeStep;
 use crate::reshape::ReshapeStep;
 use crate::softmax::SoftmaxStep;
+// the ops that move data
+use crate::concat::{ConcatenationStep, PackStep};
+use crate::depth_space::{DepthToSpaceStep, SpaceToDepthStep};
+use crate::expand_dims::ExpandDimsStep;
+use crate::gather::GatherStep;
+use crate::mirror_pad::MirrorPadStep;
+use crate::slice::{SliceStep, StridedSliceStep};
+use crate::split::{SplitStep, UnpackStep};
+use crate::transpose::TransposeStep;
+// reduce.rs, arg_min_max.rs, resize.rs, transpose_conv.rs,
+// batch_matmul.rs, log_softmax.rs, l2_normalization.rs
+use crate::arg_min_max::ArgMinMaxStep;
+use crate::batch_matmul::BatchMatMulStep;
+use crate::l2_normalization::L2NormalizationStep;
+use crate::log_softmax::LogSoftmaxStep;
+use crate::reduce::ReduceStep;
+use crate::resize::ResizeStep;
+use crate::transpose_conv::TransposeConvStep;
 
 /// One operator, checked and ready to run (its multipliers, if any, in the
 /// arena's scratch). A new op adds its variant here and its line in
@@ -28,7 +45,6 @@ pub(crate) enum Step<'m> {
     Conv2d(Conv2dStep<'m>),
     Softmax(SoftmaxStep),
     Pool(PoolStep),
-    Mean(MeanStep),
     Add(AddStep<'m>),
     Pad(PadStep),
     Logistic(LogisticStep),
@@ -42,6 +58,27 @@ pub(crate) enum Step<'m> {
     // joined
     #[cfg_attr(not(test), allow(dead_code))]
     MeanF32(MeanF32Step),
+    // the ops that move data (PADV2 runs as Pad)
+    Concatenation(ConcatenationStep),
+    Pack(PackStep),
+    Split(SplitStep),
+    Unpack(UnpackStep),
+    Transpose(TransposeStep),
+    Slice(SliceStep),
+    StridedSlice(StridedSliceStep),
+    ExpandDims(ExpandDimsStep),
+    Gather(GatherStep<'m>),
+    DepthToSpace(DepthToSpaceStep),
+    SpaceToDepth(SpaceToDepthStep),
+    MirrorPad(MirrorPadStep),
+    // MEAN, SUM, REDUCE_MAX, REDUCE_MIN
+    Reduce(ReduceStep),
+    ArgMinMax(ArgMinMaxStep),
+    Resize(ResizeStep),
+    TransposeConv(TransposeConvStep<'m>),
+    BatchMatMul(BatchMatMulStep),
+    LogSoftmax(LogSoftmaxStep),
+    L2Normalization(L2NormalizationStep),
 }
 
 /// What a step runs over: the activation buffers, the multipliers its
@@ -66,7 +103,6 @@ impl Step<'_> {
             Step::Conv2d(s) => s.run(b),
             Step::Softmax(s) => s.run(b),
             Step::Pool(s) => s.run(b),
-            Step::Mean(s) => s.run(b),
             Step::Add(s) => s.run(b),
             Step::Pad(s) => s.run(b),
             Step::Logistic(s) => s.run(b),
@@ -77,6 +113,26 @@ impl Step<'_> {
             Step::MapF32(s) => s.run(b),
             Step::BinaryF32(s) => s.run(b),
             Step::MeanF32(s) => s.run(b),
+            // the ops that move data
+            Step::Concatenation(s) => s.run(b),
+            Step::Pack(s) => s.run(b),
+            Step::Split(s) => s.run(b),
+            Step::Unpack(s) => s.run(b),
+            Step::Transpose(s) => s.run(b),
+            Step::Slice(s) => s.run(b),
+            Step::StridedSlice(s) => s.run(b),
+            Step::ExpandDims(s) => s.run(b),
+            Step::Gather(s) => s.run(b),
+            Step::DepthToSpace(s) => s.run(b),
+            Step::SpaceToDepth(s) => s.run(b),
+            Step::MirrorPad(s) => s.run(b),
+            Step::Reduce(s) => s.run(b),
+            Step::ArgMinMax(s) => s.run(b),
+            Step::Resize(s) => s.run(b),
+            Step::TransposeConv(s) => s.run(b),
+            Step::BatchMatMul(s) => s.run(b),
+            Step::LogSoftmax(s) => s.run(b),
+            Step::L2Normalization(s) => s.run(b),
         }
     }
 }

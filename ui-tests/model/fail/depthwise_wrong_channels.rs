@@ -4,7 +4,7 @@
 // so this is an assertion evaluated at instantiation: `cargo build`
 // reports it, `cargo check` does not (the convolution's channels, an
 // equality, are a trait: `conv_wrong_channels.rs`)
-use shapecheck::ops::layers::{depthwise_conv_int8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
+use shapecheck::ops::layers::{depthwise_conv_int8, ClampInt8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
 use shapecheck::prelude::*;
 
 static FILTER: [[[i8; 8]; 3]; 3] = [[[1; 8]; 3]; 3];
@@ -17,9 +17,8 @@ fn main() {
         input_zero_point: 0,
         output_zero_point: 0,
         multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO),
-        output_min: -128,
-        output_max: 127,
+        clamp: ClampInt8::FULL,
     };
     let x = Tensor::<i8, shape![1, 8, 8, 3]>::full(0);
-    let _: Result<Tensor<i8, shape![1, 8, 8, 8]>, _> = depthwise_conv_int8(&x, &layer);
+    let _: Tensor<i8, shape![1, 8, 8, 8]> = depthwise_conv_int8(&x, &layer);
 }

@@ -1,6 +1,6 @@
 // the sine model by hand with its second layer (16 → 16) fed the input,
 // one value wide, instead of the first layer's 16
-use shapecheck::ops::layers::{fully_connected_int8, FullyConnectedInt8, Multipliers, Rounding};
+use shapecheck::ops::layers::{fully_connected_int8, ClampInt8, FullyConnectedInt8, Multipliers, Rounding};
 use shapecheck::prelude::*;
 use shapecheck::tflite::QuantizedMultiplier;
 
@@ -11,8 +11,7 @@ static LAYER_1: FullyConnectedInt8<'static, Dim<16>, Dim<16>> = FullyConnectedIn
     weights_zero_point: 0,
     output_zero_point: -128,
     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, -6)),
-    output_min: -128,
-    output_max: 127,
+    clamp: ClampInt8::FULL,
     rounding: Rounding::Double,
 };
 

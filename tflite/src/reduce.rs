@@ -1,0 +1,549 @@
+//! TFLite's reductions over any axes of a tensor of any rank (up to
+//! [`MAX_DIMS`]): int8 `MEAN` and `SUM`, as TFLite Micro's reduce kernel
+//! computes them (`reference_ops::QuantizedMeanOrSum`: the sum, less the
+//! input's zero point per element, requantized once), and `REDUCE_MAX` /
+//! `REDUCE_MIN`, which move data (one scale and zero point in and out) and
+//! so run on any element type.
+//!
+//! The axes are resolved once ([`reduce_axes`]): negative ones count from
+//! the end, a repeated one counts once. The output keeps the input's other
+//! dims in order ([`reduce_output_shape`]; `keep_dims` leaves each reduced
+//! dim as a 1).
+
+use crate::error::{OperandProblem, TfliteError};
+use crate::interpreter::{split, Buffers, Checker, Step};
+use crate::mean::{mean_int8, mean_params, MeanParams};
+use crate::model::{Model, Operator, OptionsReader};
+use crate::ops::{operand, operand_problem, shape_of, OpShape, MAX_DIMS};
+use crate::options::{Options, ReducerOptions};
+use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::types::{BuiltinOp, TensorType};
+use crate::window::length;
+use core::ops::Range;
+
+/// The input's dims and which of them a reduction folds, resolved from
+/// its axes by [`reduce_axes`].
+///
+/// ```
+/// use shapecheck_tflite::reduce_axes;
+///
+/// let r = reduce_axes(&[1, 5, 6, 3], &[-2, 1, 2])?;
+/// assert_eq!(&r.reduced[..4], &[false, true, true, false]);
+/// assert_eq!((r.count(), r.outputs()), (Some(30), Some(3)));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReduceAxes {
+    /// the input's dims (the first `rank` of them)
+    pub dims: [usize; MAX_DIMS],
+    /// the input's rank
+    pub rank: usize,
+    /// whether each axis is reduced
+    pub reduced: [bool; MAX_DIMS],
+}
+
+impl ReduceAxes {
+    /// The elements folded into each output (1 when no axis is reduced),
+    /// `None` on overflow.
+    ///
+    /// ```
+    /// use shapecheck_tflite::reduce_axes;
+    /// assert_eq!(reduce_axes(&[2, 3, 4], &[0, 2])?.count(), Some(8));
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn count(&self) -> Option<usize> {
+        self.product(true)
+    }
+
+    /// The number of outputs: the product of the dims not reduced, `None`
+    /// on overflow.
+    ///
+    /// ```
+    /// use shapecheck_tflite::reduce_axes;
+    /// assert_eq!(reduce_axes(&[2, 3, 4], &[0, 2])?.outputs(), Some(3));
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn outputs(&self) -> Option<usize> {
+        self.product(false)
+    }
+
+    /// The product of the dims whose `reduced` flag is `which`.
+    fn product(&self, which: bool) -> Option<usize> {
+        self.dims
+            .iter()
+            .zip(self.reduced.iter())
+            .take(self.rank)
+            .filter(|(_, &r)| r == which)
+            .try_fold(1usize, |n, (&d, _)| n.checked_mul(d))
+    }
+
+    /// The input's offset of element `inner` (in row-major order over the
+    /// reduced axes) of output `outer` (in row-major order over the kept
+    /// axes). Both are below their counts, whose product is the input's
+    /// length: every offset is below it.
+    fn offset(&self, mut outer: usize, mut inner: usize) -> usize {
+        let mut offset = 0;
+        let mut stride = 1;
+        for (&d, &reduced) in self
+            .dims
+            .iter()
+            .zip(self.reduced.iter())
+            .take(self.rank)
+            .rev()
+        {
+            let index = if reduced { &mut inner } else { &mut outer };
+            let coordinate = index.checked_rem(d).unwrap_or(0);
+            *index = index.checked_div(d).unwrap_or(0);
+            offset += coordinate * stride;
+            stride *= d;
+        }
+        offset
+    }
+
+    /// The input's length, checked against the dims' product.
+    fn check_input(&self, what: &'static str, len: usize) -> Result<(), TfliteError> {
+        let expected = self
+            .dims
+            .iter()
+            .take(self.rank)
+            .try_fold(1usize, |n, &d| n.checked_mul(d))
+            .unwrap_or(usize::MAX);
+        length(what, expected, len)
+    }
+}
+
+/// The reduction of an input of `input_dims` over `axes` (as TFLite's
+/// axes tensor holds them: each in `[−rank, rank)`, negative ones counted
+/// from the end, repeats allowed).
+///
+/// Fails with [`TfliteError::KernelParam`] for an axis out of range or an
+/// input of more than [`MAX_DIMS`] dims.
+///
+/// ```
+/// use shapecheck_tflite::{reduce_axes, TfliteError};
+///
+/// let r = reduce_axes(&[1, 9, 5], &[1])?;
+/// assert_eq!(&r.reduced[..3], &[false, true, false]);
+/// assert!(matches!(reduce_axes(&[1, 9, 5], &[3]), Err(TfliteError::KernelParam { .. })));
+/// # Ok::<(), TfliteError>(())
+/// ```
+pub fn reduce_axes(input_dims: &[usize], axes: &[i32]) -> Result<ReduceAxes, TfliteError> {
+    let rank = input_dims.len();
+    let mut r = ReduceAxes {
+        dims: [0; MAX_DIMS],
+        rank,
+        reduced: [false; MAX_DIMS],
+    };
+    r.dims
+        .get_mut(..rank)
+        .ok_or(TfliteError::KernelParam {
+            what: "reduction's input rank",
+            value: i64::try_from(rank).unwrap_or(i64::MAX),
+            rule: "it must be at most 6",
+        })?
+        .copy_from_slice(input_dims);
+    for &axis in axes {
+        let signed_rank = i32::try_from(rank).unwrap_or(i32::MAX);
+        let resolved = if axis < 0 { axis + signed_rank } else { axis };
+        let slot = usize::try_from(resolved)
+            .ok()
+            .filter(|&a| a < rank)
+            .and_then(|a| r.reduced.get_mut(a))
+            .ok_or(TfliteError::KernelParam {
+                what: "reduction's axis",
+                value: i64::from(axis),
+                rule: "it must be in [−rank, rank) of the input",
+            })?;
+        *slot = true;
+    }
+    Ok(r)
+}
+
+/// The output shape of a reduction of `input_dims` over `axes`: the dims
+/// not reduced, in order, or with `keep_dims` every dim with the reduced
+/// ones 1 (TFLite's `MEAN`, `SUM`, `REDUCE_MAX`, `REDUCE_MIN`).
+///
+/// ```
+/// use shapecheck_tflite::reduce_output_shape;
+///
+/// assert_eq!(reduce_output_shape(&[1, 5, 6, 3], &[1, 2], false)?.dims(), &[1, 3]);
+/// assert_eq!(reduce_output_shape(&[1, 5, 4, 6], &[2], true)?.dims(), &[1, 5, 1, 6]);
+/// assert_eq!(reduce_output_shape(&[1, 9, 5], &[-2], false)?.dims(), &[1, 5]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn reduce_output_shape(
+    input_dims: &[usize],
+    axes: &[i32],
+    keep_dims: bool,
+) -> Result<OpShape, TfliteError> {
+    let r = reduce_axes(input_dims, axes)?;
+    let mut dims = [0usize; MAX_DIMS];
+    let mut rank = 0;
+    for (&d, &reduced) in r.dims.iter().zip(r.reduced.iter()).take(r.rank) {
+        if reduced && !keep_dims {
+            continue;
+        }
+        if let Some(slot) = dims.get_mut(rank) {
+            *slot = if reduced { 1 } else { d };
+        }
+        rank += 1;
+    }
+    // rank ≤ the input's, which reduce_axes checked
+    OpShape::new(dims.get(..rank).unwrap_or(&[])).ok_or(TfliteError::KernelParam {
+        what: "reduction's output rank",
+        value: i64::try_from(rank).unwrap_or(i64::MAX),
+        rule: "it must be at most 6",
+    })
+}
+
+/// `ReducerOptions`' type value in the schema's `BuiltinOptions` union.
+const REDUCER_OPTIONS: u8 = 27;
+
+/// Reads the options of `MEAN`, `SUM`, `REDUCE_MAX` and `REDUCE_MIN`
+/// (their rows' `read_options`, called by
+/// [`Model::parse`](crate::Model::parse) for each operator).
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    let t = r.table(REDUCER_OPTIONS, "ReducerOptions")?;
+    let keep_dims = match t {
+        Some(t) => t.bool(0).map_err(r.fault("keep_dims"))?,
+        None => false,
+    };
+    Ok(Options::Reducer(ReducerOptions { keep_dims }))
+}
+
+/// The shape rule of `MEAN`, `SUM`, `REDUCE_MAX` and `REDUCE_MIN` (their
+/// rows' `output_shape`): the input, the constant int32 axes (input 1)
+/// and the options' `keep_dims`, through [`reduce_output_shape`].
+pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
+    let input = operand(model, op, 0, "input")?;
+    let x = shape_of(op, "input", &input)?;
+    let mut axes = [0i32; MAX_DIMS];
+    let n = constant_axes(model, op, &mut axes)?;
+    let keep = matches!(op.options(), Options::Reducer(o) if o.keep_dims);
+    reduce_output_shape(x.dims(), axes.get(..n).unwrap_or(&[]), keep)
+}
+
+/// A reduction's axes, its constant int32 input 1, copied into `axes`;
+/// their count.
+pub(crate) fn constant_axes(
+    model: &Model<'_>,
+    op: &Operator<'_>,
+    axes: &mut [i32; MAX_DIMS],
+) -> Result<usize, TfliteError> {
+    let t = operand(model, op, 1, "axes")?;
+    let values = t
+        .data_as::<i32>()
+        .filter(|v| !v.is_empty() || t.elements() == 0)
+        .filter(|v| v.len() <= MAX_DIMS)
+        .ok_or(operand_problem(
+            op,
+            "axes",
+            &t,
+            crate::error::OperandProblem::Constant { expected: true },
+        ))?;
+    for (slot, v) in axes.iter_mut().zip(values.iter()) {
+        *slot = v;
+    }
+    Ok(values.len())
+}
+
+/// The parameters of an int8 `SUM` of `count` elements per output, as
+/// TFLite Micro computes them: the real multiplier `input_scale /
+/// output_scale` (each widened to `f64`) by [`quantize_multiplier`], not
+/// divided by `count` (a [`MeanParams`], whose kernel
+/// [`mean_or_sum_int8`] is the same).
+///
+/// Fails with [`TfliteError::BadMultiplier`] when the ratio is negative,
+/// NaN or infinite.
+///
+/// ```
+/// use shapecheck_tflite::{quantize_multiplier, sum_params};
+///
+/// let p = sum_params(0.5, 1, 0.25, -1, 6)?;
+/// assert_eq!(p.multiplier, quantize_multiplier(2.0)?);
+/// assert_eq!((p.input_zero_point, p.output_zero_point, p.count), (1, -1, 6));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn sum_params(
+    input_scale: f32,
+    input_zero_point: i32,
+    output_scale: f32,
+    output_zero_point: i32,
+    count: usize,
+) -> Result<MeanParams, TfliteError> {
+    Ok(MeanParams {
+        multiplier: quantize_multiplier(f64::from(input_scale) / f64::from(output_scale))?,
+        input_zero_point,
+        output_zero_point,
+        count,
+    })
+}
+
+/// TFLite's int8 `MEAN` (with [`mean_params`](crate::mean_params)) or
+/// `SUM` (with [`sum_params`]) over the axes of `axes`, as TFLite Micro
+/// computes both: for each output, `sum = Σ x` over its `count` elements
+/// in `i32`, then
+/// `y = multiply_by_quantized_multiplier(sum − x_zp · count, M) + out_zp`
+/// with TFLite Micro's double rounding, clamped to int8. With no element
+/// to fold (`count` 0) every output is 0, as TFLite Micro writes. Over
+/// axes 1 and 2 of a rank-4 input it is [`mean_int8`](crate::mean_int8).
+///
+/// The sums wrap on overflow (TFLite's are defined to). Fails, with
+/// `output` untouched, when a length does not match the dims or
+/// `params.count` is not the elements folded per output.
+///
+/// ```
+/// use shapecheck_tflite::{mean_or_sum_int8, mean_params, reduce_axes, sum_params};
+///
+/// // [1, 3, 2] over axis 1: the columns' means and sums
+/// let axes = reduce_axes(&[1, 3, 2], &[1])?;
+/// let input = [1, 10, 2, 20, 4, 31];
+/// let mut out = [0i8; 2];
+/// mean_or_sum_int8(&input, &axes, &mean_params(0.1, 0, 0.1, 0, 3)?, &mut out)?;
+/// assert_eq!(out, [2, 20]); // 7/3 → 2, 61/3 → 20
+/// mean_or_sum_int8(&input, &axes, &sum_params(0.1, 0, 0.5, 0, 3)?, &mut out)?;
+/// // 61/5 → 12; 7/5 = 1.4 → 2 by TFLite Micro's two roundings: the high
+/// // multiply by 0.8 gives 5.6 → 6, the shift by 2 then 1.5 → 2
+/// assert_eq!(out, [2, 12]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn mean_or_sum_int8(
+    input: &[i8],
+    axes: &ReduceAxes,
+    params: &MeanParams,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    let (count, outputs) = counts(axes)?;
+    axes.check_input("input", input.len())?;
+    length("output", outputs, output.len())?;
+    if params.count != count {
+        return Err(TfliteError::KernelParam {
+            what: "reduction's count of elements",
+            value: i64::try_from(params.count).unwrap_or(i64::MAX),
+            rule: "it must be the product of the input's reduced dims",
+        });
+    }
+    if count == 0 {
+        output.fill(0);
+        return Ok(());
+    }
+    let stage = OutputStage::new(Rounding::Double, params.output_zero_point, -128, 127);
+    let scale = Scale::new(params.multiplier);
+    // the zero point's part of the sum, truncated to 32 bits as TFLite's is
+    let offset = params.input_zero_point.wrapping_mul(count as i32);
+    for (outer, out) in output.iter_mut().enumerate() {
+        let mut sum = 0i32;
+        for inner in 0..count {
+            let x = input.get(axes.offset(outer, inner)).copied().unwrap_or(0);
+            sum = sum.wrapping_add(i32::from(x));
+        }
+        *out = stage.apply(sum.wrapping_sub(offset), scale);
+    }
+    Ok(())
+}
+
+/// TFLite's `REDUCE_MAX` over the axes of `axes`: each output the largest
+/// of its elements. The op moves data, so it runs on any element type
+/// (TFLite Micro requires one scale and zero point in and out for int8).
+///
+/// Fails, with `output` untouched, when a length does not match the dims
+/// or an output would have no element (a reduced dim of 0).
+///
+/// ```
+/// use shapecheck_tflite::{reduce_axes, reduce_max};
+///
+/// let axes = reduce_axes(&[2, 3], &[1])?;
+/// let mut out = [0i8; 2];
+/// reduce_max(&[1, -5, 3, -2, -7, -1], &axes, &mut out)?;
+/// assert_eq!(out, [3, -1]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn reduce_max<T: Copy + PartialOrd>(
+    input: &[T],
+    axes: &ReduceAxes,
+    output: &mut [T],
+) -> Result<(), TfliteError> {
+    reduce_by(input, axes, output, |best, x| x > best)
+}
+
+/// TFLite's `REDUCE_MIN` over the axes of `axes`: each output the
+/// smallest of its elements; as [`reduce_max`] otherwise.
+///
+/// ```
+/// use shapecheck_tflite::{reduce_axes, reduce_min};
+///
+/// let axes = reduce_axes(&[2, 3], &[0])?;
+/// let mut out = [0i8; 3];
+/// reduce_min(&[1, -5, 3, -2, -7, 4], &axes, &mut out)?;
+/// assert_eq!(out, [-2, -7, 3]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn reduce_min<T: Copy + PartialOrd>(
+    input: &[T],
+    axes: &ReduceAxes,
+    output: &mut [T],
+) -> Result<(), TfliteError> {
+    reduce_by(input, axes, output, |best, x| x < best)
+}
+
+/// The elements folded per output and the outputs, checked not to
+/// overflow.
+fn counts(axes: &ReduceAxes) -> Result<(usize, usize), TfliteError> {
+    match (axes.count(), axes.outputs()) {
+        (Some(count), Some(outputs)) => Ok((count, outputs)),
+        _ => Err(TfliteError::Length {
+            what: "input",
+            expected: usize::MAX,
+            actual: 0,
+        }),
+    }
+}
+
+/// Each output the element of its reduction that `better` prefers to all
+/// the others before it.
+fn reduce_by<T: Copy>(
+    input: &[T],
+    axes: &ReduceAxes,
+    output: &mut [T],
+    better: impl Fn(T, T) -> bool,
+) -> Result<(), TfliteError> {
+    let (count, outputs) = counts(axes)?;
+    axes.check_input("input", input.len())?;
+    length("output", outputs, output.len())?;
+    if count == 0 && outputs > 0 {
+        return Err(TfliteError::KernelParam {
+            what: "reduction's count of elements",
+            value: 0,
+            rule: "a maximum or minimum needs at least one element per output",
+        });
+    }
+    for (outer, out) in output.iter_mut().enumerate() {
+        let mut best = None;
+        for inner in 0..count {
+            if let Some(&x) = input.get(axes.offset(outer, inner)) {
+                best = match best {
+                    Some(b) if !better(b, x) => Some(b),
+                    _ => Some(x),
+                };
+            }
+        }
+        if let Some(b) = best {
+            *out = b;
+        }
+    }
+    Ok(())
+}
+
+// The interpreter's step of the ops: `prepare` (their rows', in `OPS`)
+// checks the operator's operands and derives its constants once; the
+// step's `run` runs the kernel over the interpreter's buffers.
+
+/// What a reduction step computes.
+#[derive(Clone)]
+enum Reduction {
+    /// `MEAN` or `SUM`: the parameters tell them apart
+    MeanOrSum(MeanParams),
+    /// `REDUCE_MAX`
+    Max,
+    /// `REDUCE_MIN`
+    Min,
+}
+
+/// A reduction's interpreter step: its operands' places in the int8
+/// arena, its axes and what it computes, checked once by [`prepare`].
+#[derive(Clone)]
+pub(crate) struct ReduceStep {
+    input: Range<usize>,
+    output: Range<usize>,
+    axes: ReduceAxes,
+    reduction: Reduction,
+}
+
+impl ReduceStep {
+    /// Runs the step over the interpreter's buffers: a mean over axes 1
+    /// and 2 of a rank-4 input by [`mean_int8`] (the same values, its
+    /// faster loop), any other by [`mean_or_sum_int8`].
+    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let (x, y) = split(b.int8, &self.input, &self.output).ok_or(b.overlap)?;
+        let axes = &self.axes;
+        match &self.reduction {
+            Reduction::MeanOrSum(params) => {
+                if let ([n, h, w, c, ..], 4, [false, true, true, false, ..]) =
+                    (axes.dims, axes.rank, axes.reduced)
+                {
+                    mean_int8(x, n, h, w, c, params, y)
+                } else {
+                    mean_or_sum_int8(x, axes, params, y)
+                }
+            }
+            Reduction::Max => reduce_max(x, axes, y),
+            Reduction::Min => reduce_min(x, axes, y),
+        }
+    }
+}
+
+/// The row's `prepare` of `MEAN`, `SUM`, `REDUCE_MAX` and `REDUCE_MIN`,
+/// int8: the axes a constant int32 tensor; `MEAN` and `SUM` requantize
+/// ([`mean_params`], [`sum_params`]), `REDUCE_MAX` and `REDUCE_MIN` need
+/// one scale and zero point in and out (TFLite Micro checks it).
+pub(crate) fn prepare<'m>(
+    c: &Checker<'m>,
+    _shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", output, TensorType::Int8)?;
+    let x = shape_of(&c.op, "input", &input)?;
+    let mut values = [0i32; MAX_DIMS];
+    let n = constant_axes(&c.model, &c.op, &mut values)?;
+    let axes = reduce_axes(x.dims(), values.get(..n).unwrap_or(&[]))?;
+    let count = axes.count().unwrap_or(usize::MAX);
+    let (input_scale, input_zero_point) = c.per_tensor("input", &input)?;
+    let (output_scale, output_zero_point) = c.per_tensor("output", output)?;
+    let quantization = (
+        input_scale,
+        input_zero_point,
+        output_scale,
+        output_zero_point,
+    );
+    let reduction = match c.op.op() {
+        BuiltinOp::MEAN => Reduction::MeanOrSum(mean_params(
+            input_scale,
+            input_zero_point,
+            output_scale,
+            output_zero_point,
+            count,
+        )?),
+        BuiltinOp::SUM => Reduction::MeanOrSum(sum_params(
+            input_scale,
+            input_zero_point,
+            output_scale,
+            output_zero_point,
+            count,
+        )?),
+        op => {
+            if quantization.0 != quantization.2 || quantization.1 != quantization.3 {
+                return Err(c.fail(
+                    "output",
+                    output,
+                    OperandProblem::Quantization(
+                        "is not the input's (TFLite Micro's int8 REDUCE_MAX and REDUCE_MIN move data)",
+                    ),
+                ));
+            }
+            if op == BuiltinOp::REDUCE_MAX {
+                Reduction::Max
+            } else {
+                Reduction::Min
+            }
+        }
+    };
+    Ok(Step::Reduce(ReduceStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        axes,
+        reduction,
+    }))
+}
