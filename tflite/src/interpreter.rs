@@ -230,6 +230,41 @@ pub(crate) use checker::{dim, split, split2, Checker, Quantized, Slot, Source};
 use checker::{is_activation, operand_error, slot};
 pub(crate) use step::{Buffers, Step};
 
+/// Checks that every output of `model` is an activation the interpreter
+/// keeps (`slot_of` gives it a place), so that [`Interpreter::output`]
+/// reads it after a run: a constant output, or one of a type it does not
+/// keep, is the error naming the tensor.
+fn check_outputs(
+    model: &Model<'_>,
+    slot_of: impl Fn(usize) -> Option<Slot>,
+) -> Result<(), TfliteError> {
+    for index in model
+        .outputs()
+        .iter()
+        .filter_map(|i| usize::try_from(i).ok())
+    {
+        let Some(t) = model.tensor(index) else {
+            continue; // Model::parse checked every index
+        };
+        if slot_of(index).is_some() {
+            continue;
+        }
+        let problem = if matches!(
+            t.dtype(),
+            TensorType::Int8 | TensorType::Int16 | TensorType::Int32 | TensorType::Float32
+        ) {
+            OperandProblem::Constant { expected: false }
+        } else {
+            OperandProblem::Dtype {
+                expected: TensorType::Int8,
+                found: t.dtype(),
+            }
+        };
+        return Err(operand_error(None, "output", &t, problem));
+    }
+    Ok(())
+}
+
 /// The error of a step whose output overlaps an input: `prepare` rejected
 /// an output that is the input, and the activations of two tensors live
 /// at the same operator never overlap, so a run does not meet it.
@@ -330,6 +365,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
                 });
             }
         }
+        check_outputs(&model, |i| slot(&model, i))?;
         let mut interpreter = Interpreter {
             model,
             arena,
@@ -378,6 +414,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
                 });
             }
         }
+        check_outputs(plan.model(), |i| plan.slot(i))?;
         Ok(Interpreter {
             model: *plan.model(),
             arena,
