@@ -460,11 +460,8 @@ impl MeanF32Step {
 /// `MEAN`'s f32 `prepare` (its row's signature): an f32 input whose
 /// reduced axes (the constant int32 input 1, each in `[−rank, rank)`,
 /// repeats allowed) are one run of adjacent axes, and an f32 output of
-/// the rule's element count; what `mean.rs`'s `prepare` calls for an f32
+/// the rule's element count; what `reduce.rs`'s `prepare` calls for an f32
 /// input.
-// joins with `mean.rs`'s `prepare` (rewritten for any axes); until then
-// the unit tests below call it
-#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn prepare_mean_f32<'m>(
     c: &Checker<'m>,
     shape: &OpShape,

@@ -235,7 +235,7 @@ pub static OPS: [OpRow; 54] = [
     OpRow {
         op: BuiltinOp::MEAN,
         options: OptionsTable::Reducer,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: crate::reduce::output_shape,
         read_options: crate::reduce::read_options,
         multipliers: no_multipliers,

@@ -488,11 +488,15 @@ impl ReduceStep {
 /// one scale and zero point in and out (TFLite Micro checks it).
 pub(crate) fn prepare<'m>(
     c: &Checker<'m>,
-    _shape: &OpShape,
-    _scratch: &mut [QuantizedMultiplier],
+    shape: &OpShape,
+    scratch: &mut [QuantizedMultiplier],
 ) -> Result<Step<'m>, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
+    if c.op.op() == BuiltinOp::MEAN && input.dtype() == TensorType::Float32 {
+        // a float MEAN (a float island's, or a float model's)
+        return crate::float_ops::prepare_mean_f32(c, shape, scratch);
+    }
     c.dtype("input", &input, TensorType::Int8)?;
     c.dtype("output", output, TensorType::Int8)?;
     let x = shape_of(&c.op, "input", &input)?;

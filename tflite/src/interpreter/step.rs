@@ -54,9 +54,7 @@ pub(crate) enum Step<'m> {
     Unary(UnaryStep),
     MapF32(MapF32Step),
     BinaryF32(BinaryF32Step<'m>),
-    // made by `float_ops::prepare_mean_f32`, which `mean.rs` calls once
-    // joined
-    #[cfg_attr(not(test), allow(dead_code))]
+    // a float MEAN, made by `float_ops::prepare_mean_f32`
     MeanF32(MeanF32Step),
     // the ops that move data (PADV2 runs as Pad)
     Concatenation(ConcatenationStep),
