@@ -230,6 +230,26 @@ pub(crate) use checker::{dim, split, split2, Checker, Quantized, Slot, Source};
 use checker::{is_activation, operand_error, slot};
 pub(crate) use step::{Buffers, Step};
 
+/// Checks that each of `arena`'s buffers holds at least what `sizes` asks.
+fn check_arena(sizes: &ArenaSizes, arena: &Arena<'_>) -> Result<(), TfliteError> {
+    for (what, needed, given) in [
+        ("int8 activations", sizes.int8, arena.int8.len()),
+        ("int16 activations", sizes.int16, arena.int16.len()),
+        ("int32 activations", sizes.int32, arena.int32.len()),
+        ("f32 activations", sizes.float32, arena.float32.len()),
+        ("multipliers", sizes.multipliers, arena.multipliers.len()),
+    ] {
+        if given < needed {
+            return Err(TfliteError::Arena {
+                what,
+                needed,
+                given,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Checks that every output of `model` is an activation the interpreter
 /// keeps (`slot_of` gives it a place), so that [`Interpreter::output`]
 /// reads it after a run: a constant output, or one of a type it does not
@@ -350,21 +370,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         arithmetic: Arithmetic,
     ) -> Result<Self, TfliteError> {
         let sizes = Self::arena_sizes(&model)?;
-        for (what, needed, given) in [
-            ("int8 activations", sizes.int8, arena.int8.len()),
-            ("int16 activations", sizes.int16, arena.int16.len()),
-            ("int32 activations", sizes.int32, arena.int32.len()),
-            ("f32 activations", sizes.float32, arena.float32.len()),
-            ("multipliers", sizes.multipliers, arena.multipliers.len()),
-        ] {
-            if given < needed {
-                return Err(TfliteError::Arena {
-                    what,
-                    needed,
-                    given,
-                });
-            }
-        }
+        check_arena(&sizes, &arena)?;
         check_outputs(&model, |i| slot(&model, i))?;
         let mut interpreter = Interpreter {
             model,
@@ -400,20 +406,8 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     #[cfg(feature = "alloc")]
     pub fn with_plan(plan: &'a Plan<'m>, arena: Arena<'a>) -> Result<Self, TfliteError> {
         let sizes = plan.arena_sizes();
-        for (what, needed, given) in [
-            ("int8 activations", sizes.int8, arena.int8.len()),
-            ("int16 activations", sizes.int16, arena.int16.len()),
-            ("int32 activations", sizes.int32, arena.int32.len()),
-            ("f32 activations", sizes.float32, arena.float32.len()),
-        ] {
-            if given < needed {
-                return Err(TfliteError::Arena {
-                    what,
-                    needed,
-                    given,
-                });
-            }
-        }
+        // a plan holds its multipliers: `sizes.multipliers` is 0
+        check_arena(&sizes, &arena)?;
         check_outputs(plan.model(), |i| plan.slot(i))?;
         Ok(Interpreter {
             model: *plan.model(),
