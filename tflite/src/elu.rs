@@ -11,9 +11,8 @@ use crate::ops::OpShape;
 use crate::quant::QuantizedMultiplier;
 
 /// One value of TFLite's f32 `ELU`: `x` where `x` is not below 0 (NaN
-/// included), `expm1(x)` below 0, rounded to f32 as glibc's `expm1f`
-/// rounds it (within one ulp of the exact value; the recorded values of
-/// TFLite Micro agree to the bit).
+/// included), `expm1(x)` below 0, computed as glibc's `expm1f` computes
+/// it (within one ulp of the exact value, and TFLite Micro's to the bit).
 ///
 /// ```
 /// use shapecheck_tflite::elu_value;
@@ -25,7 +24,7 @@ use crate::quant::QuantizedMultiplier;
 /// ```
 pub fn elu_value(x: f32) -> f32 {
     if x < 0.0 {
-        crate::float_math::exp_m1(x)
+        crate::float_math::expm1f(x)
     } else {
         x
     }
