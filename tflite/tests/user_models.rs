@@ -35,6 +35,8 @@ models!(
     user_gated_heads,
     user_layernorm_elu,
     user_float_mlp,
+    user_attention,
+    user_padded_resnet,
 );
 
 /// Models of tests/user/ the interpreter does not run yet, each with what

@@ -134,6 +134,36 @@ def float_mlp():
     return tf.keras.Model(inp, x)
 
 
+def attention():
+    """A small self-attention block (Keras MultiHeadAttention: BATCH_MATMUL,
+    SOFTMAX, transposes) with a residual and a ZeroPadding1D."""
+    x = inp = L.Input((10, 8), batch_size=1)
+    a = L.MultiHeadAttention(num_heads=2, key_dim=4)(x, x)
+    x = L.Add()([x, a])
+    x = L.ZeroPadding1D((1, 2))(x)
+    x = L.Conv1D(6, 3)(x)
+    x = L.GlobalMaxPooling1D()(x)
+    x = L.Dense(3)(x)
+    return tf.keras.Model(inp, x)
+
+
+def padded_resnet():
+    """ZeroPadding2D, a strided convolution, Cropping2D, nearest-neighbour
+    resize, MaxPooling, Minimum and Subtract."""
+    x = inp = L.Input((14, 11, 3), batch_size=1)
+    x = L.ZeroPadding2D(((1, 2), (2, 1)))(x)
+    x = L.Conv2D(8, 3, strides=2, activation="relu6")(x)
+    y = L.Cropping2D(((1, 1), (0, 1)))(x)
+    y = L.Resizing(8, 6, interpolation="nearest")(y)
+    y = L.Conv2D(8, 1)(y)
+    x = L.Subtract()([x, y])
+    x = L.Minimum()([x, L.Conv2D(8, 1)(x)])
+    x = L.MaxPooling2D(2, padding="same")(x)
+    x = L.Flatten()(x)
+    x = L.Dense(5)(x)
+    return tf.keras.Model(inp, x)
+
+
 MODELS = {
     "user_mobilenet_v3_block": (mobilenet_v3_block, "int8"),
     "user_unet": (unet, "int8"),
@@ -142,6 +172,8 @@ MODELS = {
     "user_layernorm_elu": (layernorm_elu, "int8"),
     "user_audio_int16": (audio_int16, "int16"),
     "user_float_mlp": (float_mlp, "float"),
+    "user_attention": (attention, "int8"),
+    "user_padded_resnet": (padded_resnet, "int8"),
 }
 
 
