@@ -103,7 +103,14 @@ fn unary(u: &mut Unstructured<'_>) {
                     2 => -v,
                     _ => 1.0 / v.sqrt(),
                 };
-                assert!(same(y, want), "kernel {kind} of {v:e}: {y:e}, not {want:e}");
+                // ELU is glibc's expm1f (fdlibm's, within one ulp of the
+                // correctly rounded value), the others correctly rounded
+                let ok = if kind == 0 && v < 0.0 {
+                    y.to_bits().abs_diff(want.to_bits()) <= 1 && y.is_sign_negative()
+                } else {
+                    same(y, want)
+                };
+                assert!(ok, "kernel {kind} of {v:e}: {y:e}, not {want:e}");
             }
         }
     }
