@@ -4,11 +4,12 @@
 //! `squared_difference_int8`, `prelu_int8`; shapes up to rank 6 and past
 //! it, the second operand sometimes read in place through `Array`) and the
 //! one-input ones (`relu_int8`, `relu6_int8`, `leaky_relu_int8`,
-//! `hard_swish_int8`, `tanh_int8`, `rsqrt_int8`, `requantize_int8`), with
-//! their parameters either derived by the op's `_params` from scales and
-//! zero points from the input (NaN, infinities, 0, subnormals included) or
-//! written field by field (anything at all), and buffer lengths that
-//! sometimes match and sometimes not.
+//! `hard_swish_int8`, `tanh_int8`, `rsqrt_int8`, `requantize_int8`), and
+//! the int16 ones of TFLite's 16x8 mode (`mul_int16`, `tanh_int16`,
+//! `requantize_int16`), with their parameters either derived by the op's
+//! `_params` from scales and zero points from the input (NaN, infinities,
+//! 0, subnormals included) or written field by field (anything at all),
+//! and buffer lengths that sometimes match and sometimes not.
 //!
 //! Invariants: no panic, no overflow, no read out of bounds; a call is
 //! accepted exactly when the naive model below says its arguments are
@@ -16,21 +17,23 @@
 //! not empty; an accepted call equals a naive reference written plainly
 //! here, output by output (exactly where the kernel is plain fixed point;
 //! within one output step of the real function for `DIV`, and for
-//! `HARD_SWISH`, `TANH` and `RSQRT` with their `_params`' constants). The
-//! references share only `multiply_by_quantized_multiplier` with the crate.
+//! `HARD_SWISH`, `TANH` and `RSQRT` with their `_params`' constants; the
+//! int16 `TANH` within 3 steps of 2^−15). The references share only
+//! `multiply_by_quantized_multiplier` with the crate.
 #![no_main]
 
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
 use shapecheck_tflite::{
     div_int8, div_params, hard_swish_int8, hard_swish_params, leaky_relu_int8, leaky_relu_params,
-    maximum, minimum, mul_int8, mul_params, multiply_by_quantized_multiplier, prelu_int8,
-    prelu_params, relu6_int8, relu6_params, relu_int8, relu_params, requantize_int8,
-    requantize_params, rsqrt_int8, rsqrt_params, squared_difference_int8,
-    squared_difference_params, sub_int8, sub_params, tanh_int8, tanh_params, Array, DivParams,
-    HardSwishParams, LeakyReluParams, MulParams, PreluParams, QuantizedMultiplier, Relu6Params,
-    ReluParams, RequantizeParams, Rounding, RsqrtParams, SquaredDifferenceParams, SubParams,
-    TanhParams, TfliteError,
+    maximum, minimum, mul_int16, mul_int8, mul_params, mul_params_int16,
+    multiply_by_quantized_multiplier, prelu_int8, prelu_params, relu6_int8, relu6_params,
+    relu_int8, relu_params, requantize_int16, requantize_int8, requantize_params,
+    requantize_params_int16, rsqrt_int8, rsqrt_params, squared_difference_int8,
+    squared_difference_params, sub_int8, sub_params, tanh_int16, tanh_int8, tanh_params,
+    tanh_params_int16, Array, DivParams, HardSwishParams, LeakyReluParams, MulParams, PreluParams,
+    QuantizedMultiplier, Relu6Params, ReluParams, RequantizeParams, Rounding, RsqrtParams,
+    SquaredDifferenceParams, SubParams, TanhInt16Params, TanhParams, TfliteError,
 };
 
 // --- decoding ----------------------------------------------------------------
@@ -678,11 +681,157 @@ fn unary(u: &mut Unstructured<'_>) {
     }
 }
 
+// --- the int16 ops (16x8) ----------------------------------------------------
+
+/// `len` int16 values: the input's bytes in pairs while they last, then a
+/// pattern that runs over the int16 range.
+fn int16s(u: &mut Unstructured<'_>, len: usize) -> Vec<i16> {
+    let taken = u.bytes((2 * len).min(u.len()) & !1).unwrap_or(&[]);
+    let from_input = taken
+        .chunks_exact(2)
+        .map(|p| i16::from_le_bytes([p[0], p[1]]));
+    let pattern = (taken.len() / 2..len).map(|i| (i.wrapping_mul(7919) + 13) as u16 as i16);
+    from_input.chain(pattern).collect()
+}
+
+fn in_int16(v: i32) -> bool {
+    (-32768..=32767).contains(&v)
+}
+
+/// An int16 op with its parameters (the input's scale for `TANH`'s
+/// reference where `_params` derived them).
+enum Wide {
+    Mul(MulParams),
+    Tanh(TanhInt16Params, Option<f32>),
+    Requantize(RequantizeParams),
+}
+
+fn wide_params(u: &mut Unstructured<'_>) -> Option<Wide> {
+    let derive = byte(u) % 2 == 0;
+    let (s1, s2, so) = (scale(u), scale(u), scale(u));
+    let (z1, z2, zo) = (zero_point(u), zero_point(u), zero_point(u));
+    let (lo, hi) = match byte(u) % 4 {
+        0 => (u.arbitrary().unwrap_or(0), u.arbitrary().unwrap_or(0)),
+        1 => (0, 32767),
+        _ => (-32768, 32767),
+    };
+    let op = match byte(u) % 3 {
+        0 if derive => Wide::Mul(mul_params_int16(s1, s2, so, lo, hi).ok()?),
+        0 => Wide::Mul(MulParams {
+            // mostly 0, as TFLite's int16 zero points are
+            input1_zero_point: if byte(u) % 4 == 0 { z1 } else { 0 },
+            input2_zero_point: if byte(u) % 4 == 0 { z2 } else { 0 },
+            output_zero_point: if byte(u) % 4 == 0 { zo } else { 0 },
+            output_multiplier: multiplier(u),
+            output_min: lo,
+            output_max: hi,
+        }),
+        1 if derive => {
+            let so = if byte(u) % 8 == 0 { so } else { 1.0 / 32768.0 };
+            let (zi, zo) = if byte(u) % 8 == 0 { (z1, zo) } else { (0, 0) };
+            Wide::Tanh(tanh_params_int16(s1, zi, so, zo).ok()?, Some(s1))
+        }
+        1 => Wide::Tanh(
+            TanhInt16Params {
+                input_multiplier: int(u, -2, 40000),
+                input_left_shift: u32::from(byte(u) % 40),
+            },
+            None,
+        ),
+        _ if derive => Wide::Requantize(requantize_params_int16(s1, z1, so, zo).ok()?),
+        _ => Wide::Requantize(RequantizeParams {
+            input_zero_point: if byte(u) % 8 == 0 {
+                u.arbitrary().unwrap_or(0)
+            } else {
+                z1
+            },
+            output_zero_point: zo,
+            multiplier: multiplier(u),
+        }),
+    };
+    Some(op)
+}
+
+fn wide_params_valid(op: &Wide) -> bool {
+    match op {
+        Wide::Mul(p) => {
+            p.input1_zero_point == 0
+                && p.input2_zero_point == 0
+                && p.output_zero_point == 0
+                && in_int16(p.output_min)
+                && in_int16(p.output_max)
+                && p.output_min <= p.output_max
+        }
+        Wide::Tanh(p, _) => (0..=32767).contains(&p.input_multiplier) && p.input_left_shift <= 31,
+        Wide::Requantize(p) => in_int16(p.input_zero_point) && in_int16(p.output_zero_point),
+    }
+}
+
+fn wide(u: &mut Unstructured<'_>) {
+    let Some(op) = wide_params(u) else {
+        return;
+    };
+    let a_shape = shape(u);
+    let b_shape = match op {
+        Wide::Mul(_) => shape_against(u, &a_shape),
+        _ => a_shape.clone(),
+    };
+    let out_shape = broadcast(&a_shape, &b_shape);
+    let a_len = length(u, count(&a_shape));
+    let b_len = length(u, count(&b_shape));
+    let out_len = length(u, out_shape.as_deref().and_then(count));
+    let a = int16s(u, a_len);
+    let b = int16s(u, b_len);
+    let mut out = vec![0x5A5A_i16; out_len];
+    let (result, lengths_ok) = match &op {
+        Wide::Mul(p) => (
+            mul_int16(&a[..], &a_shape, &b[..], &b_shape, p, &mut out),
+            out_shape.is_some()
+                && Some(a.len()) == count(&a_shape)
+                && Some(b.len()) == count(&b_shape)
+                && Some(out.len()) == out_shape.as_deref().and_then(count),
+        ),
+        Wide::Tanh(p, _) => (tanh_int16(&a, p, &mut out), a.len() == out.len()),
+        Wide::Requantize(p) => (requantize_int16(&a, p, &mut out), a.len() == out.len()),
+    };
+    let valid = wide_params_valid(&op) && lengths_ok;
+    let untouched = out.iter().all(|&y| y == 0x5A5A);
+    if !accepted("int16", result, valid, untouched) {
+        return;
+    }
+    let out_shape = out_shape.unwrap_or_default();
+    for (k, &y) in out.iter().enumerate() {
+        match &op {
+            Wide::Mul(p) => {
+                let x1 = i32::from(a[offset(k, &out_shape, &a_shape)]);
+                let x2 = i32::from(b[offset(k, &out_shape, &b_shape)]);
+                let want = mul_q(x1 * x2, p.output_multiplier).clamp(p.output_min, p.output_max);
+                assert_eq!(i32::from(y), want, "element {k}: {x1} · {x2}");
+            }
+            Wide::Tanh(_, Some(si)) => {
+                let want = (f64::from(*si) * f64::from(a[k])).tanh() * 32768.0;
+                assert!(
+                    (f64::from(y) - want).abs() <= 3.0,
+                    "tanh of {} gave {y}, the reference {want}",
+                    a[k]
+                );
+            }
+            Wide::Tanh(_, None) => {}
+            Wide::Requantize(p) => {
+                let want = mul_q(i32::from(a[k]) - p.input_zero_point, p.multiplier)
+                    .saturating_add(p.output_zero_point)
+                    .clamp(-32768, 32767);
+                assert_eq!(i32::from(y), want, "element {k}: {}", a[k]);
+            }
+        }
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
-    if byte(&mut u) % 2 == 0 {
-        binary(&mut u);
-    } else {
-        unary(&mut u);
+    match byte(&mut u) % 3 {
+        0 => binary(&mut u),
+        1 => unary(&mut u),
+        _ => wide(&mut u),
     }
 });

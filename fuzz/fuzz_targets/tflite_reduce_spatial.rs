@@ -1,6 +1,7 @@
 //! `shapecheck-tflite`'s kernels of `tests/ops_reduce.rs` and
 //! `tests/ops_spatial.rs` called directly, as the `Interpreter` calls
-//! them: `mean_or_sum_int8` (with `mean_params` / `sum_params`),
+//! them: `mean_or_sum_int8` and `mean_or_sum_int16` (with `mean_params` /
+//! `sum_params`),
 //! `reduce_max`, `reduce_min`, `arg_max`, `arg_min`,
 //! `resize_nearest_neighbor`, `resize_bilinear_int8`,
 //! `transpose_conv_int8`, `batch_matmul_int8`, `log_softmax_int8` and
@@ -23,10 +24,11 @@ use libfuzzer_sys::fuzz_target;
 use shapecheck_tflite::{
     arg_max, arg_min, arg_min_max_dims, batch_matmul_int8, batch_matmul_params,
     fully_connected_multiplier, l2_normalization_int8, l2_normalization_params, log_softmax_int8,
-    log_softmax_params, mean_or_sum_int8, mean_params, multiply_by_quantized_multiplier,
-    reduce_axes, reduce_max, reduce_min, resize_bilinear_int8, resize_nearest_neighbor,
-    sum_params, transpose_conv_int8, MeanParams, QuantizedMultiplier, ResizeDims, ResizeParams,
-    Rounding, TfliteError, TransposeConvDims, TransposeConvParams,
+    log_softmax_params, mean_or_sum_int16, mean_or_sum_int8, mean_params,
+    multiply_by_quantized_multiplier, reduce_axes, reduce_max, reduce_min, resize_bilinear_int8,
+    resize_nearest_neighbor, sum_params, transpose_conv_int8, MeanParams, QuantizedMultiplier,
+    ReduceAxes, ResizeDims, ResizeParams, Rounding, TfliteError, TransposeConvDims,
+    TransposeConvParams,
 };
 
 // --- decoding ----------------------------------------------------------------
@@ -203,6 +205,11 @@ fn reductions(u: &mut Unstructured<'_>) {
             }) else {
                 return;
             };
+            if flag(u) {
+                let shape = (&dims[..], &reduced[..], &r);
+                mean_or_sum_wide(u, &x, shape, (count, given, outputs), (&params, zi, zo));
+                return;
+            }
             let mut y = output(u, outputs, 0x5Ai8);
             let before = y.clone();
             let valid = lengths_ok && y.len() == outputs && given == count;
@@ -240,6 +247,43 @@ fn reductions(u: &mut Unstructured<'_>) {
                 assert_eq!(y, want);
             }
         }
+    }
+}
+
+/// `mean_or_sum_int16` (16x8) on `x8`'s values as high bytes, a pattern
+/// the low ones, over `dims` with the axes `reduced` (`r`): as
+/// `mean_or_sum_int8`, the output clamped to int16.
+fn mean_or_sum_wide(
+    u: &mut Unstructured<'_>,
+    x8: &[i8],
+    (dims, reduced, r): (&[usize], &[bool], &ReduceAxes),
+    (count, given, outputs): (usize, usize, usize),
+    (params, zi, zo): (&MeanParams, i32, i32),
+) {
+    let x: Vec<i16> = x8
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| i16::from(v) * 256 + (i.wrapping_mul(97) % 256) as i16)
+        .collect();
+    let lengths_ok = x.len() == product(dims);
+    let g = if lengths_ok { groups(&x, dims, reduced) } else { vec![] };
+    let mut y = output(u, outputs, 0x5A5Ai16);
+    let before = y.clone();
+    let valid = lengths_ok && y.len() == outputs && given == count;
+    if outcome(mean_or_sum_int16(&x, r, params, &mut y), valid, &y, &before) {
+        let want: Vec<i16> = if count == 0 {
+            vec![0; outputs]
+        } else {
+            g.iter()
+                .map(|e| {
+                    let sum: i32 = e.iter().map(|&v| i32::from(v) - zi).sum();
+                    multiply_by_quantized_multiplier(sum, params.multiplier, Rounding::Double)
+                        .saturating_add(zo)
+                        .clamp(-32768, 32767) as i16
+                })
+                .collect()
+        };
+        assert_eq!(y, want);
     }
 }
 

@@ -662,18 +662,33 @@ pub(crate) fn broadcast_binary_prechecked<T, U, O, A, B>(
     plan.run(a, b, &f, output);
 }
 
-/// An `ADD`'s element: int8 or int16, widened to `i32` and back (the
-/// clamp keeps a result inside the type).
+/// A quantized kernel's element: int8 or int16, widened to `i32` and back
+/// (the clamp keeps a result inside the type). The kernels that run on
+/// both (`ADD`, `MUL`, `QUANTIZE` from int8 to int8 or int16 to int16,
+/// `MEAN`, `SUM`) are generic over it.
 pub(crate) trait Lane: Copy + Into<i32> {
     /// The type's `ADD` arithmetic (its left shift, its range).
     const WIDTH: Width;
+    /// The type's least value, as `i32`.
+    const MIN: i32;
+    /// The type's greatest value, as `i32`.
+    const MAX: i32;
 
     /// `v`, already clamped inside the type, as the type (a plain
     /// narrowing, as TFLite's `static_cast`: no check in the inner loop).
     fn narrow(v: i32) -> Self;
+
+    /// `v` clamped to the type's range, as the type (TFLite's clamp to
+    /// `numeric_limits<T>` before its `static_cast`).
+    #[inline(always)]
+    fn saturate(v: i32) -> Self {
+        Self::narrow(v.clamp(Self::MIN, Self::MAX))
+    }
 }
 impl Lane for i8 {
     const WIDTH: Width = Width::Int8;
+    const MIN: i32 = -128;
+    const MAX: i32 = 127;
 
     #[inline(always)]
     fn narrow(v: i32) -> Self {
@@ -682,6 +697,8 @@ impl Lane for i8 {
 }
 impl Lane for i16 {
     const WIDTH: Width = Width::Int16;
+    const MIN: i32 = -32768;
+    const MAX: i32 = 32767;
 
     #[inline(always)]
     fn narrow(v: i32) -> Self {

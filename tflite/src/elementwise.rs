@@ -3,28 +3,32 @@
 //! broadcast as `ADD` broadcasts) for `MUL`, `SUB`, `DIV`, `MAXIMUM`,
 //! `MINIMUM`, `SQUARED_DIFFERENCE` and `PRELU`, and a unary step (one int8
 //! activation in, one out) for `RELU`, `RELU6`, `LEAKY_RELU`,
-//! `HARD_SWISH`, `TANH`, `RSQRT` and the int8 → int8 `QUANTIZE`. Each op's
-//! module checks its own operator (its `prepare`, over the operand checks
-//! here) and derives its constants with its `_params`; the step holds
-//! them as its kernel.
+//! `HARD_SWISH`, `TANH`, `RSQRT` and the int8 → int8 `QUANTIZE`; the same
+//! steps on int16 operands (TFLite's 16x8 mode) for `MUL`, `TANH` and the
+//! int16 → int16 `QUANTIZE`, each step generic over its kernel, which
+//! names its element type. Each op's module checks its own operator (its
+//! `prepare`, over the operand checks here) and derives its constants
+//! with its `_params`; the step holds them as its kernel.
 
+use core::marker::PhantomData;
 use core::ops::Range;
 
+use crate::array::LeNumber;
 use crate::div::{div_int8, DivParams};
 use crate::error::{OperandProblem, TfliteError};
 use crate::hard_swish::{hard_swish_int8, HardSwishParams};
 use crate::interpreter::{split, split2, Buffers, Checker, Source, Step};
 use crate::leaky_relu::{leaky_relu_int8, LeakyReluParams};
 use crate::maximum_minimum::{maximum, minimum};
-use crate::mul::{mul_int8, MulParams};
+use crate::mul::{mul_int16, mul_int8, MulParams};
 use crate::ops::{shape_of, OpShape};
 use crate::prelu::{prelu_int8, PreluParams};
 use crate::relu::{relu6_int8, relu_int8, Relu6Params, ReluParams};
-use crate::requantize::{requantize_int8, RequantizeParams};
+use crate::requantize::{requantize_int16, requantize_int8, RequantizeParams};
 use crate::rsqrt::{rsqrt_int8, RsqrtParams};
 use crate::squared_difference::{squared_difference_int8, SquaredDifferenceParams};
 use crate::sub::{sub_int8, SubParams};
-use crate::tanh::{tanh_int8, TanhParams};
+use crate::tanh::{tanh_int16, tanh_int8, TanhInt16Params, TanhParams};
 use crate::types::TensorType;
 use crate::values::Values;
 
@@ -40,7 +44,28 @@ pub(crate) enum BinaryKernel {
     Prelu(PreluParams),
 }
 
-impl BinaryKernel {
+/// An int16 binary op's kernel and its constants (TFLite's 16x8 mode).
+#[derive(Clone)]
+pub(crate) enum BinaryKernelInt16 {
+    Mul(MulParams),
+}
+
+/// A binary kernel on elements `T`: its operands broadcast into `y`.
+pub(crate) trait BinaryApply<T: Copy> {
+    fn apply<A, B>(
+        &self,
+        a: &A,
+        a_dims: &[usize],
+        b: &B,
+        b_dims: &[usize],
+        y: &mut [T],
+    ) -> Result<(), TfliteError>
+    where
+        A: Values<T> + ?Sized,
+        B: Values<T> + ?Sized;
+}
+
+impl BinaryApply<i8> for BinaryKernel {
     fn apply<A, B>(
         &self,
         a: &A,
@@ -67,23 +92,57 @@ impl BinaryKernel {
     }
 }
 
+impl BinaryApply<i16> for BinaryKernelInt16 {
+    fn apply<A, B>(
+        &self,
+        a: &A,
+        a_dims: &[usize],
+        b: &B,
+        b_dims: &[usize],
+        y: &mut [i16],
+    ) -> Result<(), TfliteError>
+    where
+        A: Values<i16> + ?Sized,
+        B: Values<i16> + ?Sized,
+    {
+        match self {
+            BinaryKernelInt16::Mul(p) => mul_int16(a, a_dims, b, b_dims, p, y),
+        }
+    }
+}
+
 /// A binary op's interpreter step: its operands' places (or constants)
-/// and shapes, and its kernel.
+/// and shapes, and its kernel; int8 unless named.
 #[derive(Clone)]
-pub(crate) struct BinaryStep<'m> {
-    a: Source<'m>,
-    b: Source<'m>,
+pub(crate) struct BinaryStep<'m, T: LeNumber = i8, K = BinaryKernel> {
+    a: Source<'m, T>,
+    b: Source<'m, T>,
     output: Range<usize>,
     a_shape: OpShape,
     b_shape: OpShape,
-    kernel: BinaryKernel,
+    kernel: K,
 }
+
+/// An int16 binary op's interpreter step.
+pub(crate) type BinaryInt16Step<'m> = BinaryStep<'m, i16, BinaryKernelInt16>;
 
 impl BinaryStep<'_> {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        let overlap = buffers.overlap;
-        let int8 = &mut *buffers.int8;
+        self.run_in(buffers.int8, buffers.overlap)
+    }
+}
+
+impl BinaryInt16Step<'_> {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run_in(buffers.int16, buffers.overlap)
+    }
+}
+
+impl<T: LeNumber, K: BinaryApply<T>> BinaryStep<'_, T, K> {
+    /// Runs the step over its type's buffer.
+    fn run_in(self, arena: &mut [T], overlap: TfliteError) -> Result<(), TfliteError> {
         let BinaryStep {
             a,
             b,
@@ -95,49 +154,65 @@ impl BinaryStep<'_> {
         let (a_dims, b_dims) = (a_shape.dims(), b_shape.dims());
         match (a, b) {
             (Source::Activation(ra), Source::Activation(rb)) => {
-                let (x1, x2, y) = split2(int8, &ra, &rb, &output).ok_or(overlap)?;
+                let (x1, x2, y) = split2(arena, &ra, &rb, &output).ok_or(overlap)?;
                 kernel.apply(x1, a_dims, x2, b_dims, y)
             }
             (Source::Activation(ra), Source::Constant(c)) => {
-                let (x1, y) = split(int8, &ra, &output).ok_or(overlap)?;
+                let (x1, y) = split(arena, &ra, &output).ok_or(overlap)?;
                 kernel.apply(x1, a_dims, &c, b_dims, y)
             }
             (Source::Constant(c), Source::Activation(rb)) => {
-                let (x2, y) = split(int8, &rb, &output).ok_or(overlap)?;
+                let (x2, y) = split(arena, &rb, &output).ok_or(overlap)?;
                 kernel.apply(&c, a_dims, x2, b_dims, y)
             }
             (Source::Constant(c1), Source::Constant(c2)) => {
-                let y = int8.get_mut(output).ok_or(overlap)?;
+                let y = arena.get_mut(output).ok_or(overlap)?;
                 kernel.apply(&c1, a_dims, &c2, b_dims, y)
             }
         }
     }
 }
 
-/// A binary operator's operands, checked: both inputs and the output
-/// int8 with one scale and zero point each, the output as many elements
-/// as the broadcast `shape`.
-pub(crate) struct BinaryOperands<'m> {
+/// A binary operator's operands, checked: both inputs and the output of
+/// one type (int8 unless named) with one scale and zero point each, the
+/// output as many elements as the broadcast `shape`; `K`, the kernels of
+/// that type.
+pub(crate) struct BinaryOperands<'m, T: LeNumber = i8, K = BinaryKernel> {
     /// the scale and zero point of the first input, the second, the output
     pub(crate) quant: [(f32, i32); 3],
-    a: Source<'m>,
-    b: Source<'m>,
+    a: Source<'m, T>,
+    b: Source<'m, T>,
     output: Range<usize>,
     a_shape: OpShape,
     b_shape: OpShape,
+    kernel: PhantomData<K>,
 }
 
-impl<'m> BinaryOperands<'m> {
-    /// The step running `kernel` on these operands.
-    pub(crate) fn step(self, kernel: BinaryKernel) -> Step<'m> {
-        Step::Binary(BinaryStep {
+impl<'m, T: LeNumber, K> BinaryOperands<'m, T, K> {
+    /// The step's operands, running `kernel`.
+    fn with(self, kernel: K) -> BinaryStep<'m, T, K> {
+        BinaryStep {
             a: self.a,
             b: self.b,
             output: self.output,
             a_shape: self.a_shape,
             b_shape: self.b_shape,
             kernel,
-        })
+        }
+    }
+}
+
+impl<'m> BinaryOperands<'m> {
+    /// The step running `kernel` on these operands.
+    pub(crate) fn step(self, kernel: BinaryKernel) -> Step<'m> {
+        Step::Binary(self.with(kernel))
+    }
+}
+
+impl<'m> BinaryOperands<'m, i16, BinaryKernelInt16> {
+    /// The step running `kernel` on these operands.
+    pub(crate) fn step(self, kernel: BinaryKernelInt16) -> Step<'m> {
+        Step::BinaryInt16(self.with(kernel))
     }
 }
 
@@ -146,12 +221,29 @@ pub(crate) fn check_binary<'m>(
     c: &Checker<'m>,
     shape: &OpShape,
 ) -> Result<BinaryOperands<'m>, TfliteError> {
+    check_binary_of(c, shape, TensorType::Int8)
+}
+
+/// Checks a binary int16 operator (`shape`: its output's, the broadcast).
+pub(crate) fn check_binary_int16<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+) -> Result<BinaryOperands<'m, i16, BinaryKernelInt16>, TfliteError> {
+    check_binary_of(c, shape, TensorType::Int16)
+}
+
+/// Checks a binary operator whose operands are all `dtype` (`T`'s).
+fn check_binary_of<'m, T: LeNumber, K>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    dtype: TensorType,
+) -> Result<BinaryOperands<'m, T, K>, TfliteError> {
     let output = &c.output;
     let a = c.input(0, "input1")?;
     let b = c.input(1, "input2")?;
-    c.dtype("input1", &a, TensorType::Int8)?;
-    c.dtype("input2", &b, TensorType::Int8)?;
-    c.dtype("output", output, TensorType::Int8)?;
+    c.dtype("input1", &a, dtype)?;
+    c.dtype("input2", &b, dtype)?;
+    c.dtype("output", output, dtype)?;
     c.elements("output", output, shape.elements().unwrap_or(usize::MAX))?;
     Ok(BinaryOperands {
         quant: [
@@ -164,6 +256,7 @@ pub(crate) fn check_binary<'m>(
         output: c.activation("output", output)?.range,
         a_shape: shape_of(&c.op, "input1", &a)?,
         b_shape: shape_of(&c.op, "input2", &b)?,
+        kernel: PhantomData,
     })
 }
 
@@ -202,14 +295,24 @@ pub(crate) enum UnaryKernel {
     Requantize(RequantizeParams),
 }
 
-/// A one-input op's interpreter step: its activations' places and its
-/// kernel.
+/// An int16 one-input op's kernel and its constants (TFLite's 16x8 mode).
 #[derive(Clone)]
-pub(crate) struct UnaryStep {
+pub(crate) enum UnaryKernelInt16 {
+    Tanh(TanhInt16Params),
+    Requantize(RequantizeParams),
+}
+
+/// A one-input op's interpreter step: its activations' places and its
+/// kernel (int8 unless named).
+#[derive(Clone)]
+pub(crate) struct UnaryStep<K = UnaryKernel> {
     input: Range<usize>,
     output: Range<usize>,
-    kernel: UnaryKernel,
+    kernel: K,
 }
+
+/// An int16 one-input op's interpreter step.
+pub(crate) type UnaryInt16Step = UnaryStep<UnaryKernelInt16>;
 
 impl UnaryStep {
     /// Runs the step over the interpreter's buffers.
@@ -227,13 +330,26 @@ impl UnaryStep {
     }
 }
 
-/// A one-input operator's operands, checked: an int8 activation in and
-/// out, one scale and zero point each.
-pub(crate) struct UnaryOperands {
+impl UnaryInt16Step {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let (x, y) = split(buffers.int16, &self.input, &self.output).ok_or(buffers.overlap)?;
+        match &self.kernel {
+            UnaryKernelInt16::Tanh(p) => tanh_int16(x, p, y),
+            UnaryKernelInt16::Requantize(p) => requantize_int16(x, p, y),
+        }
+    }
+}
+
+/// A one-input operator's operands, checked: an activation in and out of
+/// one type (int8 unless named), one scale and zero point each; `K`, the
+/// kernels of that type.
+pub(crate) struct UnaryOperands<K = UnaryKernel> {
     /// the scale and zero point of the input, then the output
     pub(crate) quant: [(f32, i32); 2],
     input: Range<usize>,
     output: Range<usize>,
+    kernel: PhantomData<K>,
 }
 
 impl UnaryOperands {
@@ -247,13 +363,37 @@ impl UnaryOperands {
     }
 }
 
+impl UnaryOperands<UnaryKernelInt16> {
+    /// The step running `kernel` on these operands.
+    pub(crate) fn step<'m>(self, kernel: UnaryKernelInt16) -> Step<'m> {
+        Step::UnaryInt16(UnaryStep {
+            input: self.input,
+            output: self.output,
+            kernel,
+        })
+    }
+}
+
 /// Checks a one-input int8 operator (its output's shape, the input's, is
 /// checked by the row's rule).
 pub(crate) fn check_unary(c: &Checker<'_>) -> Result<UnaryOperands, TfliteError> {
+    check_unary_of(c, TensorType::Int8)
+}
+
+/// Checks a one-input int16 operator (its output's shape, the input's, is
+/// checked by the row's rule).
+pub(crate) fn check_unary_int16(
+    c: &Checker<'_>,
+) -> Result<UnaryOperands<UnaryKernelInt16>, TfliteError> {
+    check_unary_of(c, TensorType::Int16)
+}
+
+/// Checks a one-input operator whose operands are `dtype`.
+fn check_unary_of<K>(c: &Checker<'_>, dtype: TensorType) -> Result<UnaryOperands<K>, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
-    c.dtype("input", &input, TensorType::Int8)?;
-    c.dtype("output", output, TensorType::Int8)?;
+    c.dtype("input", &input, dtype)?;
+    c.dtype("output", output, dtype)?;
     Ok(UnaryOperands {
         quant: [
             c.per_tensor("input", &input)?,
@@ -261,5 +401,6 @@ pub(crate) fn check_unary(c: &Checker<'_>) -> Result<UnaryOperands, TfliteError>
         ],
         input: c.activation("input", &input)?.range,
         output: c.activation("output", output)?.range,
+        kernel: PhantomData,
     })
 }

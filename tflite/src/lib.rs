@@ -255,16 +255,20 @@ pub use div::{div_int8, div_params, DivOptions, DivParams};
 pub use hard_swish::{hard_swish_int8, hard_swish_params, HardSwishParams};
 pub use leaky_relu::{leaky_relu_int8, leaky_relu_params, LeakyReluOptions, LeakyReluParams};
 pub use maximum_minimum::{maximum, minimum};
-pub use mul::{mul_int8, mul_params, MulOptions, MulParams};
+pub use mul::{mul_int16, mul_int8, mul_params, mul_params_int16, MulOptions, MulParams};
 pub use prelu::{prelu_int8, prelu_params, PreluParams};
 pub use relu::{relu6_int8, relu6_params, relu_int8, relu_params, Relu6Params, ReluParams};
-pub use requantize::{requantize_int8, requantize_params, RequantizeParams};
+pub use requantize::{
+    requantize_int16, requantize_int8, requantize_params, requantize_params_int16, RequantizeParams,
+};
 pub use rsqrt::{rsqrt_int8, rsqrt_params, RsqrtParams};
 pub use squared_difference::{
     squared_difference_int8, squared_difference_params, SquaredDifferenceParams,
 };
 pub use sub::{sub_int8, sub_params, SubOptions, SubParams};
-pub use tanh::{tanh_int8, tanh_params, TanhParams};
+pub use tanh::{
+    tanh_int16, tanh_int8, tanh_params, tanh_params_int16, TanhInt16Params, TanhParams,
+};
 // the reductions, arg max / min, resizes, transposed convolution, batch
 // matrix product, log softmax and L2 normalization
 pub use arg_min_max::{
@@ -282,8 +286,8 @@ pub use log_softmax::{
     LOG_SOFTMAX_OUTPUT_ZERO_POINT,
 };
 pub use reduce::{
-    mean_or_sum_int8, reduce_axes, reduce_max, reduce_min, reduce_output_shape, sum_params,
-    ReduceAxes,
+    mean_or_sum_int16, mean_or_sum_int8, reduce_axes, reduce_max, reduce_min, reduce_output_shape,
+    sum_params, ReduceAxes,
 };
 pub use resize::{
     resize_bilinear_int8, resize_nearest_neighbor, resize_output_shape, resize_params, ResizeDims,

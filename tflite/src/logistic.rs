@@ -309,17 +309,40 @@ pub fn logistic_params_int16(
             rule: "TFLite requires 2^-15 for an int16 logistic",
         });
     }
-    if !input_scale.is_finite() || input_scale <= 0.0 {
-        return Err(TfliteError::KernelScale {
-            what: "LOGISTIC's int16 input scale",
-            value: f64::from(input_scale),
-            rule: "a scale must be a finite number above 0",
-        });
-    }
     if near_power_of_two(input_scale, -12) {
         return Ok(LogisticInt16Params {
             input_multiplier: 3,
             input_left_shift: 0,
+        });
+    }
+    let (input_multiplier, input_left_shift) =
+        lut_input_multiplier("LOGISTIC's int16 input scale", input_scale)?;
+    Ok(LogisticInt16Params {
+        input_multiplier,
+        input_left_shift,
+    })
+}
+
+/// The input multiplier of TFLite's int16 `LOGISTIC` and `TANH` for an
+/// input scale that is not their power of two (TFLite Micro's
+/// `CalculateArithmeticOpDataLogistic` and `tanh.cc`'s
+/// `CalculateArithmeticOpData`): `m = input_scale · 3 · 4096` in `f64`,
+/// doubled (the shift counting) while `m ≤ 32767 / 2` and the shift is at
+/// most 30, then truncated: the input times `m / 2^shift` is in steps of
+/// 1/(3 · 4096), as the sigmoid table is indexed. Fails with
+/// [`TfliteError::KernelScale`] (naming `what`) for a scale that is not a
+/// finite number above 0, one above 8/3, where the multiplier passes
+/// 32767, or one so small (below 2^−44.6) that it truncates to 0, which
+/// TFLite's kernels would read as their power-of-two case.
+pub(crate) fn lut_input_multiplier(
+    what: &'static str,
+    input_scale: f32,
+) -> Result<(i32, u32), TfliteError> {
+    if !input_scale.is_finite() || input_scale <= 0.0 {
+        return Err(TfliteError::KernelScale {
+            what,
+            value: f64::from(input_scale),
+            rule: "a scale must be a finite number above 0",
         });
     }
     let mut multiplier = f64::from(input_scale) * 4096.0 * 3.0;
@@ -330,22 +353,28 @@ pub fn logistic_params_int16(
     }
     if multiplier > 32767.0 {
         return Err(TfliteError::KernelScale {
-            what: "LOGISTIC's int16 input scale",
+            what,
             value: f64::from(input_scale),
             rule: "TFLite needs input scale · 3 · 4096 at most 32767",
         });
     }
-    Ok(LogisticInt16Params {
-        // in [0, 32767]: truncated as TFLite's cast
-        input_multiplier: multiplier as i32,
-        input_left_shift,
-    })
+    if multiplier < 1.0 {
+        // truncated to 0, TFLite's kernels would take it for their
+        // power-of-two case and scale the input by 3 · 2^31
+        return Err(TfliteError::KernelScale {
+            what,
+            value: f64::from(input_scale),
+            rule: "TFLite needs input scale · 3 · 4096 · 2^31 at least 1",
+        });
+    }
+    // in [1, 32767]: truncated as TFLite's cast
+    Ok((multiplier as i32, input_left_shift))
 }
 
 /// Whether `x`'s log2 is within 10^−3 of `exponent` (TFLite's
 /// `CheckedLog2` giving `exponent`): `x / 2^exponent` within
 /// `(2^−0.001, 2^0.001)`.
-fn near_power_of_two(x: f32, exponent: i32) -> bool {
+pub(crate) fn near_power_of_two(x: f32, exponent: i32) -> bool {
     /// 2^0.001
     const TOLERANCE: f64 = 1.000_693_387_462_580_7;
     let ratio = f64::from(x) / pow2(exponent);
@@ -400,40 +429,15 @@ pub fn logistic_int16(
             actual: output.len(),
         });
     }
-    let LogisticInt16Params {
-        input_multiplier,
-        input_left_shift,
-    } = *params;
-    if !(0..=32767).contains(&input_multiplier) || input_left_shift > 31 {
-        return Err(TfliteError::KernelParam {
-            what: "LOGISTIC's int16 input multiplier",
-            value: i64::from(input_multiplier),
-            rule: "it is in [0, 32767], its left shift at most 31",
-        });
-    }
-    // TFLite's power-of-two case, a multiplier of 0: 3 · 2^shift, no shift
-    let (multiplier, shift) = if input_multiplier == 0 {
-        (3i64 << input_left_shift, 0)
-    } else {
-        (i64::from(input_multiplier), input_left_shift)
-    };
-    let round = if shift > 0 { 1i64 << (shift - 1) } else { 0 };
+    let rescale = LutInput::new(
+        "LOGISTIC's int16 input multiplier",
+        params.input_multiplier,
+        params.input_left_shift,
+    )?;
     for (y, &x) in output.iter_mut().zip(input) {
-        // |x · multiplier| < 2^15 · 2^32: no overflow in i64
-        let v = (i64::from(x) * multiplier + round) >> shift;
-        let magnitude = v.unsigned_abs();
-        let index = magnitude >> 9;
-        let r: u64 = match (
-            SIGMOID_TABLE.get(index as usize),
-            SIGMOID_TABLE.get(index as usize + 1),
-        ) {
-            (Some(&a), Some(&b)) if index < 255 => {
-                let (a, b) = (u64::from(a), u64::from(b));
-                // the table rises: b ≥ a
-                (a << 9) + (magnitude & 0x1ff) * (b - a)
-            }
-            _ => 0x7fff << 10,
-        };
+        let v = rescale.apply(x);
+        // 9 fraction bits; σ saturates to 1 past the table
+        let r = sigmoid_table_lookup(v.unsigned_abs(), 9).unwrap_or(0x7fff << 10);
         let r = if v >= 0 {
             r + (1 << 9)
         } else {
@@ -443,6 +447,70 @@ pub fn logistic_int16(
         *y = i16::try_from(r >> 10).unwrap_or(i16::MAX);
     }
     Ok(())
+}
+
+/// The input rescaling of TFLite's int16 `LOGISTIC` and `TANH` (its
+/// `reference_integer_ops` kernels): `(x · multiplier + round) >> shift`,
+/// `round` half of the shift's unit; TFLite's power-of-two case, a
+/// multiplier of 0, is the multiplier `3 · 2^shift` and no shift.
+pub(crate) struct LutInput {
+    multiplier: i64,
+    shift: u32,
+    round: i64,
+}
+
+impl LutInput {
+    /// The rescaling by `input_multiplier` and `input_left_shift`. Fails
+    /// with [`TfliteError::KernelParam`] (naming `what`) for a multiplier
+    /// outside [0, 32767] or a shift above 31.
+    pub(crate) fn new(
+        what: &'static str,
+        input_multiplier: i32,
+        input_left_shift: u32,
+    ) -> Result<Self, TfliteError> {
+        if !(0..=32767).contains(&input_multiplier) || input_left_shift > 31 {
+            return Err(TfliteError::KernelParam {
+                what,
+                value: i64::from(input_multiplier),
+                rule: "it is in [0, 32767], its left shift at most 31",
+            });
+        }
+        let (multiplier, shift) = if input_multiplier == 0 {
+            (3i64 << input_left_shift, 0)
+        } else {
+            (i64::from(input_multiplier), input_left_shift)
+        };
+        Ok(LutInput {
+            multiplier,
+            shift,
+            round: if shift > 0 { 1i64 << (shift - 1) } else { 0 },
+        })
+    }
+
+    /// `x` rescaled. |x · multiplier| < 2^15 · 2^33: no overflow in `i64`
+    /// (TFLite computes in `int32`, which holds every product of the
+    /// multipliers its prepare derives).
+    pub(crate) fn apply(&self, x: i16) -> i64 {
+        (i64::from(x) * self.multiplier + self.round) >> self.shift
+    }
+}
+
+/// TFLite's interpolation in [`SIGMOID_TABLE`] of its int16 `LOGISTIC` and
+/// `TANH`: `magnitude`'s bits above `fraction_bits` index the table
+/// (entries `a` and `b` beside it), the bits below interpolate:
+/// `(a << fraction_bits) + fraction · (b − a)`. `None` from index 255 on,
+/// past the table, where each op saturates its own way.
+pub(crate) fn sigmoid_table_lookup(magnitude: u64, fraction_bits: u32) -> Option<u64> {
+    let index = magnitude >> fraction_bits;
+    if index >= 255 {
+        return None;
+    }
+    let fraction = magnitude & ((1 << fraction_bits) - 1);
+    let index = usize::try_from(index).ok()?;
+    let a = u64::from(*SIGMOID_TABLE.get(index)?);
+    let b = u64::from(*SIGMOID_TABLE.get(index + 1)?);
+    // the table rises: b ≥ a
+    Some((a << fraction_bits) + fraction * (b - a))
 }
 
 /// TFLite's `sigmoid_table_uint16` (tensorflow/lite/kernels/internal/common.h):

@@ -1,10 +1,10 @@
-//! TFLite's int8 `MUL` on slices: two int8 tensors with their own scales
-//! and zero points, broadcast as `ADD` broadcasts, as TFLite Micro's
-//! `mul.cc` and `reference_integer_ops::Mul` / `BroadcastMul6DSlow`
-//! compute it.
+//! TFLite's int8 and int16 `MUL` on slices: two tensors with their own
+//! scales and zero points, broadcast as `ADD` broadcasts, as TFLite
+//! Micro's `mul.cc` and `reference_integer_ops::Mul` / `BroadcastMul6DSlow`
+//! compute it, one kernel generic over the element type.
 
-use crate::add::broadcast_binary;
-use crate::elementwise::{check_binary, BinaryKernel};
+use crate::add::{broadcast_binary, Lane, Width};
+use crate::elementwise::{check_binary, check_binary_int16, BinaryKernel, BinaryKernelInt16};
 use crate::error::TfliteError;
 use crate::float_ops::{prepare_binary_f32, BinaryF32};
 use crate::interpreter::{Checker, Step};
@@ -12,8 +12,8 @@ use crate::model::OptionsReader;
 use crate::ops::OpShape;
 use crate::options::Options;
 use crate::quant::{
-    check_int8, check_int8_clamp, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding,
-    Scale,
+    check_int16, check_int8, check_int8_clamp, check_scale, quantize_multiplier,
+    QuantizedMultiplier, Rounding, Scale,
 };
 use crate::types::{Activation, TensorType};
 use crate::values::Values;
@@ -35,8 +35,9 @@ pub struct MulOptions {
     pub fused_activation: Activation,
 }
 
-/// An int8 `MUL`'s parameters, as TFLite Micro's `CalculateOpDataMul`
-/// derives them ([`mul_params`]): the product of the two inputs less their
+/// An int8 or int16 `MUL`'s parameters, as TFLite Micro's
+/// `CalculateOpDataMul` derives them ([`mul_params`],
+/// [`mul_params_int16`]): the product of the two inputs less their
 /// zero points, scaled by `input1_scale · input2_scale / output_scale`,
 /// moved to the output's zero point and clamped.
 ///
@@ -56,18 +57,19 @@ pub struct MulOptions {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MulParams {
-    /// the first input's zero point, in [−128, 127]
+    /// the first input's zero point, in [−128, 127] (int16: 0)
     pub input1_zero_point: i32,
-    /// the second input's zero point, in [−128, 127]
+    /// the second input's zero point, in [−128, 127] (int16: 0)
     pub input2_zero_point: i32,
-    /// the output's zero point, in [−128, 127]
+    /// the output's zero point, in [−128, 127] (int16: 0)
     pub output_zero_point: i32,
     /// `input1_scale · input2_scale / output_scale`
     pub output_multiplier: QuantizedMultiplier,
     /// the clamp's lower end, from the fused activation
     /// ([`activation_range_int8`](crate::activation_range_int8))
     pub output_min: i32,
-    /// the clamp's upper end, at least `output_min`, at most 127
+    /// the clamp's upper end, at least `output_min`, at most 127 (int16:
+    /// 32767)
     pub output_max: i32,
 }
 
@@ -101,6 +103,56 @@ pub fn mul_params(
     output_min: i32,
     output_max: i32,
 ) -> Result<MulParams, TfliteError> {
+    derive_params(
+        Width::Int8,
+        (input1_scale, input1_zero_point),
+        (input2_scale, input2_zero_point),
+        (output_scale, output_zero_point),
+        (output_min, output_max),
+    )
+}
+
+/// TFLite Micro's `CalculateOpDataMul` for int16 (TFLite's 16x8 mode):
+/// [`mul_params`] with every zero point 0 (TFLite Micro's check), the
+/// clamp inside [−32768, 32767].
+///
+/// Fails with [`TfliteError::KernelScale`] for a scale that is not a
+/// finite number above 0, and with [`TfliteError::KernelParam`] for a
+/// clamp that is empty or not within [−32768, 32767].
+///
+/// ```
+/// use shapecheck_tflite::mul_params_int16;
+///
+/// let p = mul_params_int16(0.5, 0.25, 0.0625, -32768, 32767)?;
+/// assert_eq!((p.output_multiplier.multiplier(), p.output_multiplier.shift()), (1 << 30, 2)); // 2 = 0.5 · 2^2
+/// assert!(mul_params_int16(0.5, 0.25, 0.0625, -40000, 32767).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn mul_params_int16(
+    input1_scale: f32,
+    input2_scale: f32,
+    output_scale: f32,
+    output_min: i32,
+    output_max: i32,
+) -> Result<MulParams, TfliteError> {
+    derive_params(
+        Width::Int16,
+        (input1_scale, 0),
+        (input2_scale, 0),
+        (output_scale, 0),
+        (output_min, output_max),
+    )
+}
+
+/// `CalculateOpDataMul` for `width`: each operand's scale and zero point,
+/// and the clamp.
+fn derive_params(
+    width: Width,
+    (input1_scale, input1_zero_point): (f32, i32),
+    (input2_scale, input2_zero_point): (f32, i32),
+    (output_scale, output_zero_point): (f32, i32),
+    (output_min, output_max): (i32, i32),
+) -> Result<MulParams, TfliteError> {
     check_scale("MUL's first input scale", input1_scale)?;
     check_scale("MUL's second input scale", input2_scale)?;
     check_scale("MUL's output scale", output_scale)?;
@@ -114,15 +166,47 @@ pub fn mul_params(
         output_min,
         output_max,
     };
-    check(&params)?;
+    check(&params, width)?;
     Ok(params)
 }
 
-fn check(p: &MulParams) -> Result<(), TfliteError> {
-    check_int8("MUL's first input zero point", p.input1_zero_point)?;
-    check_int8("MUL's second input zero point", p.input2_zero_point)?;
-    check_int8("MUL's output zero point", p.output_zero_point)?;
-    check_int8_clamp("MUL's output_min", p.output_min, p.output_max)
+/// The zero points and clamp of a `MUL` of `width`: for int8 each in
+/// [−128, 127]; for int16 each zero point 0 (so a product of two inputs
+/// fits `i32`) and each clamp end in [−32768, 32767]; the clamp not empty.
+fn check(p: &MulParams, width: Width) -> Result<(), TfliteError> {
+    match width {
+        Width::Int8 => {
+            check_int8("MUL's first input zero point", p.input1_zero_point)?;
+            check_int8("MUL's second input zero point", p.input2_zero_point)?;
+            check_int8("MUL's output zero point", p.output_zero_point)?;
+            check_int8_clamp("MUL's output_min", p.output_min, p.output_max)
+        }
+        Width::Int16 => {
+            for (what, zero_point) in [
+                ("MUL's first input zero point", p.input1_zero_point),
+                ("MUL's second input zero point", p.input2_zero_point),
+                ("MUL's output zero point", p.output_zero_point),
+            ] {
+                if zero_point != 0 {
+                    return Err(TfliteError::KernelParam {
+                        what,
+                        value: i64::from(zero_point),
+                        rule: "an int16 zero point is 0",
+                    });
+                }
+            }
+            check_int16("MUL's output_min", p.output_min)?;
+            check_int16("MUL's output_max", p.output_max)?;
+            if p.output_min > p.output_max {
+                return Err(TfliteError::KernelParam {
+                    what: "MUL's output_min",
+                    value: i64::from(p.output_min),
+                    rule: "the clamp must not be empty: output_min ≤ output_max",
+                });
+            }
+            Ok(())
+        }
+    }
 }
 
 /// TFLite's int8 `MUL` (TFLite Micro's `MulElementwise` and
@@ -160,16 +244,72 @@ where
     A: Values<i8> + ?Sized,
     B: Values<i8> + ?Sized,
 {
-    check(params)?;
+    mul_with(a, a_shape, b, b_shape, params, output)
+}
+
+/// TFLite's int16 `MUL` (TFLite Micro's `reference_integer_ops::Mul` and
+/// `BroadcastMul6DSlow` on int16, TFLite's 16x8 mode): [`mul_int8`]'s
+/// arithmetic on int16 values, every zero point 0, the clamp inside int16
+/// ([`mul_params_int16`]).
+///
+/// Fails, with `output` untouched, when the shapes do not broadcast or
+/// have more than 6 dims, a length is not its shape's count, or `params`
+/// break [`mul_params_int16`]'s rules.
+///
+/// ```
+/// use shapecheck_tflite::{mul_int16, mul_params_int16};
+///
+/// // 2^-8 · 2^-8 / 2^-12 = 2^-4: the product over 16
+/// let params = mul_params_int16(1.0 / 256.0, 1.0 / 256.0, 1.0 / 4096.0, -32768, 32767)?;
+/// let mut out = [0i16; 4];
+/// // [2, 2] times a [2] row
+/// mul_int16(&[100, 200, 300, -400], &[2, 2], &[50, -6], &[2], &params, &mut out)?;
+/// assert_eq!(out, [313, -75, 938, 150]);
+/// assert!(mul_int16(&[1, 2], &[2], &[1, 2, 3], &[3], &params, &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn mul_int16<A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    params: &MulParams,
+    output: &mut [i16],
+) -> Result<(), TfliteError>
+where
+    A: Values<i16> + ?Sized,
+    B: Values<i16> + ?Sized,
+{
+    mul_with(a, a_shape, b, b_shape, params, output)
+}
+
+/// [`mul_int8`] and [`mul_int16`]: the operands of type `T` through the
+/// one broadcasting loop, `T::WIDTH`'s checks. With the zero points
+/// checked, each factor is within ±255 (int8) or ±2^15 (int16): the
+/// product fits `i32`.
+fn mul_with<T, A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    params: &MulParams,
+    output: &mut [T],
+) -> Result<(), TfliteError>
+where
+    T: Lane,
+    A: Values<T> + ?Sized,
+    B: Values<T> + ?Sized,
+{
+    check(params, T::WIDTH)?;
     let p = *params;
     let m = Scale::new(p.output_multiplier);
-    broadcast_binary(a, a_shape, b, b_shape, output, |x1: i8, x2: i8| {
-        // zero points in int8: the product is at most 255² in magnitude
-        let product = (i32::from(x1) - p.input1_zero_point) * (i32::from(x2) - p.input2_zero_point);
+    broadcast_binary(a, a_shape, b, b_shape, output, |x1: T, x2: T| {
+        let product = (x1.into() - p.input1_zero_point) * (x2.into() - p.input2_zero_point);
         let raw = m
             .apply(product, Rounding::Double)
             .saturating_add(p.output_zero_point);
-        raw.clamp(p.output_min, p.output_max) as i8
+        // the clamp inside T (checked)
+        T::narrow(raw.clamp(p.output_min, p.output_max))
     })
 }
 
@@ -189,8 +329,9 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
     }))
 }
 
-/// `MUL`'s row in `OPS`: checks the operator (two int8 operands, each an
-/// activation or a constant, broadcast) and prepares its step.
+/// `MUL`'s row in `OPS`: checks the operator (two int8 or two int16
+/// operands, each an activation or a constant, broadcast; f32 in
+/// `float_ops`) and prepares its step.
 pub(crate) fn prepare<'m>(
     c: &Checker<'m>,
     shape: &OpShape,
@@ -202,6 +343,13 @@ pub(crate) fn prepare<'m>(
     let a = c.input(0, "input1")?;
     if a.dtype() == TensorType::Float32 {
         return prepare_binary_f32(c, shape, BinaryF32::Mul, options.fused_activation);
+    }
+    if a.dtype() == TensorType::Int16 {
+        let operands = check_binary_int16(c, shape)?;
+        let [(s1, z1), (s2, z2), (so, zo)] = operands.quant;
+        let (lo, hi) = c.clamp(options.fused_activation, so, zo)?;
+        let params = derive_params(Width::Int16, (s1, z1), (s2, z2), (so, zo), (lo, hi))?;
+        return Ok(operands.step(BinaryKernelInt16::Mul(params)));
     }
     let operands = check_binary(c, shape)?;
     let [(s1, z1), (s2, z2), (so, zo)] = operands.quant;

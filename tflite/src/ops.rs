@@ -235,7 +235,7 @@ pub static OPS: [OpRow; 54] = [
     OpRow {
         op: BuiltinOp::MEAN,
         options: OptionsTable::Reducer,
-        types: "int8 → int8, float32 → float32",
+        types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: crate::reduce::output_shape,
         read_options: crate::reduce::read_options,
         multipliers: no_multipliers,
@@ -289,7 +289,7 @@ pub static OPS: [OpRow; 54] = [
     OpRow {
         op: BuiltinOp::QUANTIZE,
         options: OptionsTable::None,
-        types: "float32 → int8, int8 → int8, float32 → int16",
+        types: "float32 → int8, int8 → int8, float32 → int16, int16 → int16",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -308,7 +308,7 @@ pub static OPS: [OpRow; 54] = [
     OpRow {
         op: BuiltinOp::MUL,
         options: OptionsTable::Mul,
-        types: "int8, int8 → int8, float32, float32 → float32",
+        types: "int8, int8 → int8, int16, int16 → int16, float32, float32 → float32",
         output_shape: crate::add::output_shape,
         read_options: crate::mul::read_options,
         multipliers: no_multipliers,
@@ -407,7 +407,7 @@ pub static OPS: [OpRow; 54] = [
     OpRow {
         op: BuiltinOp::TANH,
         options: OptionsTable::None,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -582,7 +582,7 @@ pub static OPS: [OpRow; 54] = [
     OpRow {
         op: BuiltinOp::SUM,
         options: OptionsTable::Reducer,
-        types: "int8 → int8",
+        types: "int8 → int8, int16 → int16",
         output_shape: crate::reduce::output_shape,
         read_options: crate::reduce::read_options,
         multipliers: no_multipliers,

@@ -711,6 +711,19 @@ pub(crate) fn check_int8(what: &'static str, value: i32) -> Result<(), TfliteErr
     }
 }
 
+/// Checks an int16 zero point (or clamp end) `what`: in [−32768, 32767].
+pub(crate) fn check_int16(what: &'static str, value: i32) -> Result<(), TfliteError> {
+    if (-32768..=32767).contains(&value) {
+        Ok(())
+    } else {
+        Err(TfliteError::KernelParam {
+            what,
+            value: i64::from(value),
+            rule: "an int16 zero point or clamp end is in [−32768, 32767]",
+        })
+    }
+}
+
 /// Checks an int8 clamp `[min, max]` of the op `what` (its `output_min`
 /// named in the error): both ends in [−128, 127], not empty.
 pub(crate) fn check_int8_clamp(what: &'static str, min: i32, max: i32) -> Result<(), TfliteError> {

@@ -236,8 +236,9 @@ pub(crate) fn prepare_quantize<'m>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<Step<'m>, TfliteError> {
-    // int8 → int8: a requantization (requantize.rs)
-    if c.input(0, "input")?.dtype() == TensorType::Int8 {
+    // int8 → int8, int16 → int16: a requantization (requantize.rs)
+    let input = c.input(0, "input")?.dtype();
+    if input == TensorType::Int8 || (input == TensorType::Int16 && c.output.dtype() == input) {
         return crate::requantize::prepare(c);
     }
     check_quantize(c).map(Step::Quantize)

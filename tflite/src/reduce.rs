@@ -10,13 +10,14 @@
 //! dims in order ([`reduce_output_shape`]; `keep_dims` leaves each reduced
 //! dim as a 1).
 
+use crate::add::Lane;
 use crate::error::{OperandProblem, TfliteError};
 use crate::interpreter::{split, Buffers, Checker, Step};
 use crate::mean::{mean_int8, mean_params, MeanParams};
 use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{operand, operand_problem, shape_of, OpShape, MAX_DIMS};
 use crate::options::{Options, ReducerOptions};
-use crate::quant::{quantize_multiplier, OutputStage, QuantizedMultiplier, Rounding, Scale};
+use crate::quant::{quantize_multiplier, QuantizedMultiplier, Rounding, Scale};
 use crate::types::{BuiltinOp, TensorType};
 use crate::window::length;
 use core::ops::Range;
@@ -313,6 +314,50 @@ pub fn mean_or_sum_int8(
     params: &MeanParams,
     output: &mut [i8],
 ) -> Result<(), TfliteError> {
+    mean_or_sum_with(input, axes, params, output)
+}
+
+/// TFLite's int16 `MEAN` (with [`mean_params`](crate::mean_params)) or
+/// `SUM` (with [`sum_params`]) over the axes of `axes` (TFLite Micro's
+/// `QuantizedMeanOrSum` on int16, TFLite's 16x8 mode): [`mean_or_sum_int8`]'s
+/// arithmetic on int16 values (the sums in `i32`), clamped to int16.
+///
+/// The sums wrap on overflow (TFLite's are defined to). Fails, with
+/// `output` untouched, when a length does not match the dims or
+/// `params.count` is not the elements folded per output.
+///
+/// ```
+/// use shapecheck_tflite::{mean_or_sum_int16, mean_params, reduce_axes, sum_params};
+///
+/// // [1, 3, 2] over axis 1: the columns' means and sums
+/// let axes = reduce_axes(&[1, 3, 2], &[1])?;
+/// let input = [1000, 10000, 2000, 20000, 4000, 31000];
+/// let mut out = [0i16; 2];
+/// mean_or_sum_int16(&input, &axes, &mean_params(0.1, 0, 0.1, 0, 3)?, &mut out)?;
+/// assert_eq!(out, [2333, 20333]);
+/// mean_or_sum_int16(&input, &axes, &sum_params(0.1, 0, 0.5, 0, 3)?, &mut out)?;
+/// assert_eq!(out, [1400, 12200]); // the sums over 5
+/// mean_or_sum_int16(&input, &axes, &sum_params(0.1, 0, 0.1, 0, 3)?, &mut out)?;
+/// assert_eq!(out, [7000, 32767]); // 61000 clamped to int16
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn mean_or_sum_int16(
+    input: &[i16],
+    axes: &ReduceAxes,
+    params: &MeanParams,
+    output: &mut [i16],
+) -> Result<(), TfliteError> {
+    mean_or_sum_with(input, axes, params, output)
+}
+
+/// [`mean_or_sum_int8`] and [`mean_or_sum_int16`]: the elements of type
+/// `T`, the output clamped to `T`.
+fn mean_or_sum_with<T: Lane>(
+    input: &[T],
+    axes: &ReduceAxes,
+    params: &MeanParams,
+    output: &mut [T],
+) -> Result<(), TfliteError> {
     let (count, outputs) = counts(axes)?;
     axes.check_input("input", input.len())?;
     length("output", outputs, output.len())?;
@@ -324,20 +369,25 @@ pub fn mean_or_sum_int8(
         });
     }
     if count == 0 {
-        output.fill(0);
+        for y in output.iter_mut() {
+            *y = T::narrow(0);
+        }
         return Ok(());
     }
-    let stage = OutputStage::new(Rounding::Double, params.output_zero_point, -128, 127);
     let scale = Scale::new(params.multiplier);
     // the zero point's part of the sum, truncated to 32 bits as TFLite's is
     let offset = params.input_zero_point.wrapping_mul(count as i32);
     for (outer, out) in output.iter_mut().enumerate() {
         let mut sum = 0i32;
         for inner in 0..count {
-            let x = input.get(axes.offset(outer, inner)).copied().unwrap_or(0);
-            sum = sum.wrapping_add(i32::from(x));
+            if let Some(&x) = input.get(axes.offset(outer, inner)) {
+                sum = sum.wrapping_add(x.into());
+            }
         }
-        *out = stage.apply(sum.wrapping_sub(offset), scale);
+        let y = scale
+            .apply(sum.wrapping_sub(offset), Rounding::Double)
+            .saturating_add(params.output_zero_point);
+        *out = T::saturate(y);
     }
     Ok(())
 }
@@ -443,6 +493,8 @@ fn reduce_by<T: Copy>(
 enum Reduction {
     /// `MEAN` or `SUM`: the parameters tell them apart
     MeanOrSum(MeanParams),
+    /// `MEAN` or `SUM` on int16 (16x8)
+    MeanOrSumInt16(MeanParams),
     /// `REDUCE_MAX`
     Max,
     /// `REDUCE_MIN`
@@ -450,7 +502,8 @@ enum Reduction {
 }
 
 /// A reduction's interpreter step: its operands' places in the int8
-/// arena, its axes and what it computes, checked once by [`prepare`].
+/// arena (the int16 one for an int16 `MEAN` or `SUM`), its axes and what
+/// it computes, checked once by [`prepare`].
 #[derive(Clone)]
 pub(crate) struct ReduceStep {
     input: Range<usize>,
@@ -462,12 +515,15 @@ pub(crate) struct ReduceStep {
 impl ReduceStep {
     /// Runs the step over the interpreter's buffers: a mean over axes 1
     /// and 2 of a rank-4 input by [`mean_int8`] (the same values, its
-    /// faster loop), any other by [`mean_or_sum_int8`].
+    /// faster loop), any other by [`mean_or_sum_int8`]; int16 by
+    /// [`mean_or_sum_int16`].
     pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        let (x, y) = split(b.int8, &self.input, &self.output).ok_or(b.overlap)?;
+        let (from, to) = (&self.input, &self.output);
+        let overlap = b.overlap;
         let axes = &self.axes;
         match &self.reduction {
             Reduction::MeanOrSum(params) => {
+                let (x, y) = split(b.int8, from, to).ok_or(overlap)?;
                 if let ([n, h, w, c, ..], 4, [false, true, true, false, ..]) =
                     (axes.dims, axes.rank, axes.reduced)
                 {
@@ -476,16 +532,28 @@ impl ReduceStep {
                     mean_or_sum_int8(x, axes, params, y)
                 }
             }
-            Reduction::Max => reduce_max(x, axes, y),
-            Reduction::Min => reduce_min(x, axes, y),
+            Reduction::MeanOrSumInt16(params) => {
+                let (x, y) = split(b.int16, from, to).ok_or(overlap)?;
+                mean_or_sum_int16(x, axes, params, y)
+            }
+            Reduction::Max => {
+                let (x, y) = split(b.int8, from, to).ok_or(overlap)?;
+                reduce_max(x, axes, y)
+            }
+            Reduction::Min => {
+                let (x, y) = split(b.int8, from, to).ok_or(overlap)?;
+                reduce_min(x, axes, y)
+            }
         }
     }
 }
 
 /// The row's `prepare` of `MEAN`, `SUM`, `REDUCE_MAX` and `REDUCE_MIN`,
-/// int8: the axes a constant int32 tensor; `MEAN` and `SUM` requantize
-/// ([`mean_params`], [`sum_params`]), `REDUCE_MAX` and `REDUCE_MIN` need
-/// one scale and zero point in and out (TFLite Micro checks it).
+/// int8 (`MEAN` and `SUM` also int16, as TFLite Micro runs them; an f32
+/// `MEAN` in `float_ops`): the axes a constant int32 tensor; `MEAN` and
+/// `SUM` requantize ([`mean_params`], [`sum_params`]), `REDUCE_MAX` and
+/// `REDUCE_MIN` need one scale and zero point in and out (TFLite Micro
+/// checks it).
 pub(crate) fn prepare<'m>(
     c: &Checker<'m>,
     shape: &OpShape,
@@ -497,8 +565,15 @@ pub(crate) fn prepare<'m>(
         // a float MEAN (a float island's, or a float model's)
         return crate::float_ops::prepare_mean_f32(c, shape, scratch);
     }
-    c.dtype("input", &input, TensorType::Int8)?;
-    c.dtype("output", output, TensorType::Int8)?;
+    let mean_or_sum = matches!(c.op.op(), BuiltinOp::MEAN | BuiltinOp::SUM);
+    let int16 = mean_or_sum && input.dtype() == TensorType::Int16;
+    let dtype = if int16 {
+        TensorType::Int16
+    } else {
+        TensorType::Int8
+    };
+    c.dtype("input", &input, dtype)?;
+    c.dtype("output", output, dtype)?;
     let x = shape_of(&c.op, "input", &input)?;
     let mut values = [0i32; MAX_DIMS];
     let n = constant_axes(&c.model, &c.op, &mut values)?;
@@ -512,15 +587,22 @@ pub(crate) fn prepare<'m>(
         output_scale,
         output_zero_point,
     );
+    let mean_or_sum = |params| {
+        if int16 {
+            Reduction::MeanOrSumInt16(params)
+        } else {
+            Reduction::MeanOrSum(params)
+        }
+    };
     let reduction = match c.op.op() {
-        BuiltinOp::MEAN => Reduction::MeanOrSum(mean_params(
+        BuiltinOp::MEAN => mean_or_sum(mean_params(
             input_scale,
             input_zero_point,
             output_scale,
             output_zero_point,
             count,
         )?),
-        BuiltinOp::SUM => Reduction::MeanOrSum(sum_params(
+        BuiltinOp::SUM => mean_or_sum(sum_params(
             input_scale,
             input_zero_point,
             output_scale,

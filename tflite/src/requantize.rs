@@ -1,17 +1,22 @@
-//! TFLite's `QUANTIZE` from int8 to int8 on slices: a requantization from
-//! the input's scale and zero point to the output's, as TFLite Micro's
-//! `quantize_common.cc` and `reference_ops::Requantize` compute it.
+//! TFLite's `QUANTIZE` from int8 to int8 and from int16 to int16 on
+//! slices: a requantization from the input's scale and zero point to the
+//! output's, as TFLite Micro's `quantize_common.cc` and
+//! `reference_ops::Requantize` compute it, one kernel generic over the
+//! element type.
 
-use crate::elementwise::{check_unary, UnaryKernel};
+use crate::add::{Lane, Width};
+use crate::elementwise::{check_unary, check_unary_int16, UnaryKernel, UnaryKernelInt16};
 use crate::error::TfliteError;
 use crate::interpreter::{Checker, Step};
 use crate::quant::{
-    check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
+    check_int16, check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
 };
 use crate::relu::check_same_length;
+use crate::types::TensorType;
 
-/// An int8 → int8 `QUANTIZE`'s parameters, as TFLite Micro's
-/// `PrepareQuantizeReference` derives them ([`requantize_params`]).
+/// An int8 → int8 or int16 → int16 `QUANTIZE`'s parameters, as TFLite
+/// Micro's `PrepareQuantizeReference` derives them ([`requantize_params`],
+/// [`requantize_params_int16`]).
 ///
 /// ```
 /// use shapecheck_tflite::{requantize_params, QuantizedMultiplier, RequantizeParams};
@@ -26,9 +31,9 @@ use crate::relu::check_same_length;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RequantizeParams {
-    /// the input's zero point, in [−128, 127]
+    /// the input's zero point, in [−128, 127] (int16: [−32768, 32767])
     pub input_zero_point: i32,
-    /// the output's zero point, in [−128, 127]
+    /// the output's zero point, in [−128, 127] (int16: [−32768, 32767])
     pub output_zero_point: i32,
     /// `input_scale / output_scale`
     pub multiplier: QuantizedMultiplier,
@@ -53,6 +58,47 @@ pub fn requantize_params(
     output_scale: f32,
     output_zero_point: i32,
 ) -> Result<RequantizeParams, TfliteError> {
+    derive_params::<i8>(
+        input_scale,
+        input_zero_point,
+        output_scale,
+        output_zero_point,
+    )
+}
+
+/// TFLite Micro's `PrepareQuantizeReference` for an int16 input and output:
+/// [`requantize_params`], each zero point in [−32768, 32767] (TFLite's
+/// int16 activations have zero point 0; its requantization takes any).
+///
+/// ```
+/// use shapecheck_tflite::requantize_params_int16;
+///
+/// let p = requantize_params_int16(3.0517578e-5, 0, 0.00014446236, 0)?;
+/// assert_eq!(p.multiplier.shift(), -2); // 0.211 = 0.845 · 2^-2
+/// assert!(requantize_params_int16(0.1, 40000, 0.1, 0).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn requantize_params_int16(
+    input_scale: f32,
+    input_zero_point: i32,
+    output_scale: f32,
+    output_zero_point: i32,
+) -> Result<RequantizeParams, TfliteError> {
+    derive_params::<i16>(
+        input_scale,
+        input_zero_point,
+        output_scale,
+        output_zero_point,
+    )
+}
+
+/// `PrepareQuantizeReference` for elements `T`.
+fn derive_params<T: Lane>(
+    input_scale: f32,
+    input_zero_point: i32,
+    output_scale: f32,
+    output_zero_point: i32,
+) -> Result<RequantizeParams, TfliteError> {
     check_scale("QUANTIZE's input scale", input_scale)?;
     check_scale("QUANTIZE's output scale", output_scale)?;
     let params = RequantizeParams {
@@ -60,13 +106,18 @@ pub fn requantize_params(
         output_zero_point,
         multiplier: quantize_multiplier(f64::from(input_scale) / f64::from(output_scale))?,
     };
-    check(&params)?;
+    check(&params, T::WIDTH)?;
     Ok(params)
 }
 
-fn check(p: &RequantizeParams) -> Result<(), TfliteError> {
-    check_int8("QUANTIZE's input zero point", p.input_zero_point)?;
-    check_int8("QUANTIZE's output zero point", p.output_zero_point)
+/// Each zero point within `width`'s type.
+fn check(p: &RequantizeParams, width: Width) -> Result<(), TfliteError> {
+    let check_zero_point = match width {
+        Width::Int8 => check_int8,
+        Width::Int16 => check_int16,
+    };
+    check_zero_point("QUANTIZE's input zero point", p.input_zero_point)?;
+    check_zero_point("QUANTIZE's output zero point", p.output_zero_point)
 }
 
 /// TFLite's `QUANTIZE` from int8 to int8 (TFLite Micro's
@@ -91,21 +142,64 @@ pub fn requantize_int8(
     params: &RequantizeParams,
     output: &mut [i8],
 ) -> Result<(), TfliteError> {
+    requantize_with(input, params, output)
+}
+
+/// TFLite's `QUANTIZE` from int16 to int16 (TFLite Micro's
+/// `reference_ops::Requantize` for int16): [`requantize_int8`]'s
+/// arithmetic on int16 values, clamped to int16.
+///
+/// Fails, with `output` untouched, when `output` is not as long as
+/// `input` or `params` break [`requantize_params_int16`]'s rules.
+///
+/// ```
+/// use shapecheck_tflite::{requantize_int16, requantize_params_int16};
+///
+/// let params = requantize_params_int16(1.0 / 128.0, 0, 1.0 / 64.0, 0)?;
+/// let mut out = [0i16; 4];
+/// requantize_int16(&[-32768, -3, 3, 32767], &params, &mut out)?;
+/// assert_eq!(out, [-16384, -1, 2, 16384]); // x / 2, halves up
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn requantize_int16(
+    input: &[i16],
+    params: &RequantizeParams,
+    output: &mut [i16],
+) -> Result<(), TfliteError> {
+    requantize_with(input, params, output)
+}
+
+/// [`requantize_int8`] and [`requantize_int16`]: for each input,
+/// `y = multiply(x − zp_in, M) + zp_out` (double rounding), clamped to
+/// `T`. With the zero points in `T`'s range, `x − zp_in` is within ±2^16:
+/// no step overflows.
+fn requantize_with<T: Lane>(
+    input: &[T],
+    params: &RequantizeParams,
+    output: &mut [T],
+) -> Result<(), TfliteError> {
     check_same_length(input.len(), output.len())?;
-    check(params)?;
+    check(params, T::WIDTH)?;
     let m = Scale::new(params.multiplier);
     for (y, &x) in output.iter_mut().zip(input) {
         let raw = m
-            .apply(i32::from(x) - params.input_zero_point, Rounding::Double)
+            .apply(x.into() - params.input_zero_point, Rounding::Double)
             .saturating_add(params.output_zero_point);
-        *y = raw.clamp(-128, 127) as i8;
+        *y = T::saturate(raw);
     }
     Ok(())
 }
 
-/// `QUANTIZE` from int8 to int8 (called by `QUANTIZE`'s row's `prepare`
-/// for an int8 input): checks the operator and prepares its step.
+/// `QUANTIZE` from int8 to int8 or int16 to int16 (called by `QUANTIZE`'s
+/// row's `prepare` for an int8 or int16 input): checks the operator and
+/// prepares its step.
 pub(crate) fn prepare<'m>(c: &Checker<'m>) -> Result<Step<'m>, TfliteError> {
+    if c.input(0, "input")?.dtype() == TensorType::Int16 {
+        let operands = check_unary_int16(c)?;
+        let [(si, zi), (so, zo)] = operands.quant;
+        let params = requantize_params_int16(si, zi, so, zo)?;
+        return Ok(operands.step(UnaryKernelInt16::Requantize(params)));
+    }
     let operands = check_unary(c)?;
     let [(si, zi), (so, zo)] = operands.quant;
     Ok(operands.step(UnaryKernel::Requantize(requantize_params(si, zi, so, zo)?)))

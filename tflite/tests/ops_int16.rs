@@ -1,6 +1,7 @@
 //! The int16 kernels of TFLite's 16x8 mode (int16 activations, int8
 //! weights, int64 bias) against naive kernels written plainly here, on
-//! random sizes, strides, paddings, multipliers and clamps (proptest). The
+//! random sizes, strides, paddings, broadcasts, axes, multipliers and
+//! clamps (proptest). The
 //! recorded one-op models (`int16_*` in tests/ops/, run whole by
 //! tests/interpreter_ops.rs) check them bit for bit against TFLite Micro;
 //! these check every other size and parameter against TFLite's
@@ -14,10 +15,12 @@ use proptest::prelude::*;
 use shapecheck_tflite::{
     add_int16, add_params_int16, average_pool_int16, conv_2d_int16, depthwise_conv_int16,
     dequantize_int16, fully_connected_int16, logistic_int16, logistic_params_int16, max_pool_int16,
-    multiply_by_quantized_multiplier_int64, quantize_int16, quantize_multiplier,
-    rounding_divide_by_pot, saturating_rounding_doubling_high_mul, softmax_int16,
-    softmax_params_int16, AddParams, Conv2dDims, Conv2dParams, DepthwiseConvDims,
-    DepthwiseConvParams, FullyConnectedDims, FullyConnectedParams, PoolDims, PoolParams,
+    mean_or_sum_int16, mean_params, mul_int16, mul_params_int16, multiply_by_quantized_multiplier,
+    multiply_by_quantized_multiplier_int64, quantize_int16, quantize_multiplier, reduce_axes,
+    requantize_int16, requantize_params_int16, rounding_divide_by_pot,
+    saturating_rounding_doubling_high_mul, softmax_int16, softmax_params_int16, sum_params,
+    tanh_int16, tanh_params_int16, AddParams, Conv2dDims, Conv2dParams, DepthwiseConvDims,
+    DepthwiseConvParams, FullyConnectedDims, FullyConnectedParams, MulParams, PoolDims, PoolParams,
     QuantizedMultiplier, Rounding,
 };
 
@@ -648,5 +651,266 @@ proptest! {
                 );
             }
         }
+    }
+}
+
+// --------------------------------------------------------------- MUL ---
+
+/// TFLite Micro's `MultiplyByQuantizedMultiplier` of an `int32_t` (its
+/// double rounding).
+fn mul_q(x: i32, m: QuantizedMultiplier) -> i32 {
+    multiply_by_quantized_multiplier(x, m, Rounding::Double)
+}
+
+/// TFLite's `MulElementwise` for one int16 pair (zero points 0).
+fn naive_mul_one(x1: i16, x2: i16, p: &MulParams) -> i16 {
+    let product = i32::from(x1) * i32::from(x2);
+    let y = mul_q(product, p.output_multiplier);
+    y.max(p.output_min).min(p.output_max) as i16
+}
+
+/// The row-major index of `coords` (right-aligned with `shape`'s dims; a
+/// dim of 1 is broadcast: its coordinate is 0).
+fn broadcast_index(shape: &[usize], coords: &[usize]) -> usize {
+    let skip = coords.len() - shape.len();
+    shape
+        .iter()
+        .zip(&coords[skip..])
+        .fold(0, |index, (&d, &c)| index * d + if d == 1 { 0 } else { c })
+}
+
+/// Every coordinate of `dims`, row-major.
+fn coordinates(dims: &[usize]) -> Vec<Vec<usize>> {
+    let mut all = vec![vec![]];
+    for &d in dims {
+        all = all
+            .into_iter()
+            .flat_map(|prefix| {
+                (0..d).map(move |c| {
+                    let mut next = prefix.clone();
+                    next.push(c);
+                    next
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Any two shapes that broadcast (each dim of each input its own or 1,
+    /// the second input of any rank up to the first's), any scales and
+    /// clamp: each output is the product of its two inputs, requantized
+    /// and clamped.
+    #[test]
+    fn mul_int16_is_its_naive_definition(
+        dims in prop::collection::vec(1usize..5, 4),
+        (ones_a, ones_b) in (prop::collection::vec(any::<bool>(), 4), prop::collection::vec(any::<bool>(), 4)),
+        b_rank in 1usize..5,
+        (s1, s2, so) in (scale(), scale(), scale()),
+        (lo, hi) in clamp(),
+        seed in any::<u64>(),
+    ) {
+        let a_shape: Vec<usize> = dims.iter().zip(&ones_a).map(|(&d, &one)| if one { 1 } else { d }).collect();
+        let b_full: Vec<usize> = dims.iter().zip(&ones_b).map(|(&d, &one)| if one { 1 } else { d }).collect();
+        let b_shape = b_full[4 - b_rank..].to_vec();
+        let out_dims: Vec<usize> = (0..4)
+            .map(|i| a_shape[i].max(if i >= 4 - b_rank { b_full[i] } else { 1 }))
+            .collect();
+        let params = mul_params_int16(s1, s2, so, lo, hi).unwrap();
+        let a = int16s(seed, a_shape.iter().product());
+        let b = int16s(seed ^ 77, b_shape.iter().product());
+        let mut out = vec![0i16; out_dims.iter().product()];
+        mul_int16(&a[..], &a_shape, &b[..], &b_shape, &params, &mut out).unwrap();
+        let expected: Vec<i16> = coordinates(&out_dims)
+            .iter()
+            .map(|c| naive_mul_one(a[broadcast_index(&a_shape, c)], b[broadcast_index(&b_shape, c)], &params))
+            .collect();
+        prop_assert_eq!(out, expected);
+    }
+}
+
+#[test]
+fn mul_int16_params_are_tflites_and_refuse_a_zero_point() {
+    // TFLite Micro's CalculateOpDataMul: s1 · s2 / s_out, quantized
+    let (s1, s2, so) = (0.00023110931f32, 0.00023686611f32, 0.00048807418f32);
+    let p = mul_params_int16(s1, s2, so, -32768, 32767).unwrap();
+    assert_eq!(
+        p.output_multiplier,
+        quantize_multiplier(f64::from(s1) * f64::from(s2) / f64::from(so)).unwrap()
+    );
+    assert_eq!(
+        (
+            p.input1_zero_point,
+            p.input2_zero_point,
+            p.output_zero_point
+        ),
+        (0, 0, 0)
+    );
+    // a zero point other than 0 is refused before anything is written
+    let shifted = MulParams {
+        input2_zero_point: 3,
+        ..p
+    };
+    let mut out = [7i16; 2];
+    assert!(mul_int16(&[1i16, 2], &[2], &[3i16, 4], &[2], &shifted, &mut out).is_err());
+    assert_eq!(out, [7, 7]);
+    assert!(mul_params_int16(s1, s2, so, 5, 4).is_err());
+}
+
+// -------------------------------------------------------------- TANH ---
+
+/// Every int16 input of a tanh is within 3 steps of 2^−15 of tanh of its
+/// real value (TFLite's sigmoid table, in 2^−16 steps, doubled), whatever
+/// the input scale: the two power-of-two scales TFLite takes apart
+/// (2^−12, 2^−11) and others. tanh(−x) = −tanh(x) exactly where the
+/// rescaling is exact (the power-of-two scales), and to 3 steps elsewhere:
+/// its rounding (half up) may put −x one unit of 1/12288 below −v, which
+/// moves tanh by up to 32768/12288 = 2.7 steps.
+#[test]
+fn tanh_int16_is_the_tanh_within_three_steps() {
+    for input_scale in [
+        1.0f32 / 4096.0,
+        1.0 / 2048.0,
+        0.0002588343,
+        0.0001,
+        1.0 / 1024.0,
+        0.003,
+        2.5,
+        1e-12,
+    ] {
+        let params = tanh_params_int16(input_scale, 0, 1.0 / 32768.0, 0).unwrap();
+        let xs: Vec<i16> = (i16::MIN..=i16::MAX).collect();
+        let mut out = vec![0i16; xs.len()];
+        tanh_int16(&xs, &params, &mut out).unwrap();
+        for (&x, &y) in xs.iter().zip(&out) {
+            let real = f64::from(x) * f64::from(input_scale);
+            let expected = 32768.0 * real.tanh();
+            assert!(
+                (f64::from(y) - expected).abs() <= 3.0,
+                "scale {input_scale}: tanh({real}) = {expected}, got {y}"
+            );
+        }
+        let odd_to = if params.input_left_shift == 0 { 0 } else { 3 };
+        // xs[k] is k − 32768: −x is at 32768 − x
+        for (k, &x) in xs.iter().enumerate().skip(1) {
+            let negated = usize::try_from(32768 - i32::from(x)).unwrap();
+            let sum = i32::from(out[k]) + i32::from(out[negated]);
+            assert!(
+                sum.abs() <= odd_to,
+                "scale {input_scale}: tanh({x}) + tanh({}) = {sum}",
+                -x
+            );
+        }
+    }
+}
+
+#[test]
+fn tanh_int16_params_are_tflites() {
+    // the power-of-two scales: TFLite's multiplier 0 and its left shift 0
+    // or 1 become 3 · 2^shift, no shift
+    for (scale, multiplier) in [(1.0f32 / 4096.0, 3), (1.0 / 2048.0, 6)] {
+        let p = tanh_params_int16(scale, 0, 1.0 / 32768.0, 0).unwrap();
+        assert_eq!((p.input_multiplier, p.input_left_shift), (multiplier, 0));
+    }
+    // otherwise scale · 3 · 4096 doubled into (16383.5, 32767], truncated
+    for scale in [0.0002588343f32, 0.0001, 1.0 / 1024.0, 0.003, 1e-7] {
+        let p = tanh_params_int16(scale, 0, 1.0 / 32768.0, 0).unwrap();
+        let real = f64::from(scale) * 12288.0 * 2f64.powi(p.input_left_shift as i32);
+        assert!(real > 32767.0 / 2.0 && real <= 32767.0, "{scale}: {real}");
+        assert_eq!(p.input_multiplier, real as i32);
+    }
+    // a scale whose multiplier passes 32767, an output scale other than
+    // 2^-15, a zero point: refused
+    assert!(tanh_params_int16(3.0, 0, 1.0 / 32768.0, 0).is_err());
+    // a scale whose multiplier truncates to 0 (TFLite would read it as its
+    // power-of-two case)
+    assert!(tanh_params_int16(1e-14, 0, 1.0 / 32768.0, 0).is_err());
+    assert!(tanh_params_int16(0.001, 0, 1.0 / 16384.0, 0).is_err());
+    assert!(tanh_params_int16(0.001, 0, 1.0 / 32768.0, 1).is_err());
+}
+
+// ------------------------------------------- QUANTIZE, int16 → int16 ---
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// Each output is its input less the input's zero point, requantized
+    /// by `input_scale / output_scale`, plus the output's zero point,
+    /// clamped to int16.
+    #[test]
+    fn requantize_int16_is_its_naive_definition(
+        (si, so) in (scale(), scale()),
+        (zi, zo) in (-1000i32..1000, -1000i32..1000),
+        n in 1usize..64,
+        seed in any::<u64>(),
+    ) {
+        let params = requantize_params_int16(si, zi, so, zo).unwrap();
+        prop_assert_eq!(
+            params.multiplier,
+            quantize_multiplier(f64::from(si) / f64::from(so)).unwrap()
+        );
+        let x = int16s(seed, n);
+        let mut out = vec![0i16; n];
+        requantize_int16(&x, &params, &mut out).unwrap();
+        let expected: Vec<i16> = x
+            .iter()
+            .map(|&v| {
+                let y = mul_q(i32::from(v) - zi, params.multiplier) + zo;
+                y.clamp(-32768, 32767) as i16
+            })
+            .collect();
+        prop_assert_eq!(out, expected);
+    }
+}
+
+// --------------------------------------------------------- MEAN, SUM ---
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Over any axes of a tensor of rank 1 to 4: each output is the sum of
+    /// its elements less the input's zero point per element, requantized
+    /// by the mean's (or the sum's) multiplier, plus the output's zero
+    /// point, clamped to int16.
+    #[test]
+    fn mean_and_sum_int16_are_their_naive_definitions(
+        dims in prop::collection::vec(1usize..5, 1..5),
+        reduced in prop::collection::vec(any::<bool>(), 4),
+        (si, so) in (scale(), scale()),
+        (zi, zo) in (-100i32..100, -100i32..100),
+        sum in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let rank = dims.len();
+        let axes: Vec<i32> = (0..rank).filter(|&k| reduced[k]).map(|k| k as i32).collect();
+        let r = reduce_axes(&dims, &axes).unwrap();
+        let count: usize = (0..rank).filter(|&k| reduced[k]).map(|k| dims[k]).product();
+        let params = if sum {
+            sum_params(si, zi, so, zo, count).unwrap()
+        } else {
+            mean_params(si, zi, so, zo, count).unwrap()
+        };
+        let x = int16s(seed, dims.iter().product());
+        let kept: Vec<usize> = (0..rank).filter(|&k| !reduced[k]).map(|k| dims[k]).collect();
+        let mut out = vec![0i16; kept.iter().product()];
+        mean_or_sum_int16(&x, &r, &params, &mut out).unwrap();
+        // each input element added to the output at its kept coordinates
+        let mut sums = vec![0i64; out.len()];
+        for (i, c) in coordinates(&dims).iter().enumerate() {
+            let kept_coords: Vec<usize> = (0..rank).filter(|&k| !reduced[k]).map(|k| c[k]).collect();
+            sums[broadcast_index(&kept, &kept_coords)] += i64::from(x[i]);
+        }
+        let expected: Vec<i16> = sums
+            .iter()
+            .map(|&s| {
+                let shifted = i32::try_from(s - i64::from(zi) * count as i64).unwrap();
+                let y = mul_q(shifted, params.multiplier) + zo;
+                y.clamp(-32768, 32767) as i16
+            })
+            .collect();
+        prop_assert_eq!(out, expected);
     }
 }

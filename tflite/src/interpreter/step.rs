@@ -5,7 +5,7 @@
 use crate::add::AddStep;
 use crate::conv::Conv2dStep;
 use crate::depthwise_conv::DepthwiseConvStep;
-use crate::elementwise::{BinaryStep, UnaryStep};
+use crate::elementwise::{BinaryInt16Step, BinaryStep, UnaryInt16Step, UnaryStep};
 use crate::error::TfliteError;
 use crate::float_ops::{BinaryF32Step, MapF32Step, MeanF32Step};
 use crate::fully_connected::FullyConnectedStep;
@@ -52,6 +52,9 @@ pub(crate) enum Step<'m> {
     Reshape(ReshapeStep),
     Binary(BinaryStep<'m>),
     Unary(UnaryStep),
+    // the int16 element-wise ops (16x8): MUL; TANH, QUANTIZE
+    BinaryInt16(BinaryInt16Step<'m>),
+    UnaryInt16(UnaryInt16Step),
     MapF32(MapF32Step),
     BinaryF32(BinaryF32Step<'m>),
     // a float MEAN, made by `float_ops::prepare_mean_f32`
@@ -108,6 +111,8 @@ impl Step<'_> {
             Step::Reshape(s) => s.run(b),
             Step::Binary(s) => s.run(b),
             Step::Unary(s) => s.run(b),
+            Step::BinaryInt16(s) => s.run(b),
+            Step::UnaryInt16(s) => s.run(b),
             Step::MapF32(s) => s.run(b),
             Step::BinaryF32(s) => s.run(b),
             Step::MeanF32(s) => s.run(b),
