@@ -82,6 +82,14 @@ pub fn hard_swish_params(
     let reluish_real = f64::from(hires / reluish_scale);
     let output = quantize_multiplier(output_real)?;
     let reluish = quantize_multiplier(reluish_real)?;
+    if hires == 0.0 {
+        // input_scale / 128 underflows f32: both multipliers would be 0
+        return Err(TfliteError::KernelScale {
+            what: "HARD_SWISH's input scale / 128",
+            value: f64::from(input_scale) / 128.0,
+            rule: "it must not underflow f32 to 0",
+        });
+    }
     if !(-15..=0).contains(&output.shift()) {
         return Err(TfliteError::KernelScale {
             what: "HARD_SWISH's output multiplier input_scale / (128 · output_scale)",

@@ -504,3 +504,13 @@ fn bad_params_are_refused_before_writing() {
         Err(TfliteError::KernelParam { .. })
     ));
 }
+
+/// An input scale so small that `input_scale / 128` underflows f32 gives
+/// both of HARD_SWISH's multipliers 0: refused, not run wrong (the fuzz
+/// target found it with the subnormal 1e-45).
+#[test]
+fn hard_swish_refuses_an_input_scale_that_underflows() {
+    let e = hard_swish_params(1e-45, 0, 0.05, 0).unwrap_err();
+    assert!(e.to_string().contains("underflow"), "{e}");
+    assert!(hard_swish_params(1e-30, 0, 1e-30, 0).is_ok());
+}
