@@ -30,7 +30,8 @@ use crate::values::Values;
 
 /// A binary op's kernel and its constants.
 #[derive(Clone)]
-pub(crate) enum BinaryKernel {
+#[doc(hidden)]
+pub enum BinaryKernel {
     Mul(MulParams),
     Sub(SubParams),
     Div(DivParams),
@@ -38,6 +39,24 @@ pub(crate) enum BinaryKernel {
     Minimum,
     SquaredDifference(SquaredDifferenceParams),
     Prelu(PreluParams),
+}
+
+impl crate::compiled::WriteRust for BinaryKernel {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            BinaryKernel::Mul(s) => crate::compiled::write_tuple(w, k, "BinaryKernel::Mul", &[s]),
+            BinaryKernel::Sub(s) => crate::compiled::write_tuple(w, k, "BinaryKernel::Sub", &[s]),
+            BinaryKernel::Div(s) => crate::compiled::write_tuple(w, k, "BinaryKernel::Div", &[s]),
+            BinaryKernel::Maximum => crate::compiled::write_path(w, k, "BinaryKernel::Maximum"),
+            BinaryKernel::Minimum => crate::compiled::write_path(w, k, "BinaryKernel::Minimum"),
+            BinaryKernel::SquaredDifference(s) => {
+                crate::compiled::write_tuple(w, k, "BinaryKernel::SquaredDifference", &[s])
+            }
+            BinaryKernel::Prelu(s) => {
+                crate::compiled::write_tuple(w, k, "BinaryKernel::Prelu", &[s])
+            }
+        }
+    }
 }
 
 impl BinaryKernel {
@@ -70,13 +89,32 @@ impl BinaryKernel {
 /// A binary op's interpreter step: its operands' places (or constants)
 /// and shapes, and its kernel.
 #[derive(Clone)]
-pub(crate) struct BinaryStep<'m> {
-    a: Source<'m>,
-    b: Source<'m>,
-    output: Range<usize>,
-    a_shape: OpShape,
-    b_shape: OpShape,
-    kernel: BinaryKernel,
+#[doc(hidden)]
+pub struct BinaryStep<'m> {
+    pub a: Source<'m>,
+    pub b: Source<'m>,
+    pub output: Range<usize>,
+    pub a_shape: OpShape,
+    pub b_shape: OpShape,
+    pub kernel: BinaryKernel,
+}
+
+impl crate::compiled::WriteRust for BinaryStep<'_> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "BinaryStep",
+            &[
+                ("a", &self.a),
+                ("b", &self.b),
+                ("output", &self.output),
+                ("a_shape", &self.a_shape),
+                ("b_shape", &self.b_shape),
+                ("kernel", &self.kernel),
+            ],
+        )
+    }
 }
 
 impl BinaryStep<'_> {
@@ -192,7 +230,8 @@ pub(crate) fn check_same_quantization(
 
 /// A one-input op's kernel and its constants.
 #[derive(Clone)]
-pub(crate) enum UnaryKernel {
+#[doc(hidden)]
+pub enum UnaryKernel {
     Relu(ReluParams),
     Relu6(Relu6Params),
     LeakyRelu(LeakyReluParams),
@@ -202,13 +241,49 @@ pub(crate) enum UnaryKernel {
     Requantize(RequantizeParams),
 }
 
+impl crate::compiled::WriteRust for UnaryKernel {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            UnaryKernel::Relu(s) => crate::compiled::write_tuple(w, k, "UnaryKernel::Relu", &[s]),
+            UnaryKernel::Relu6(s) => crate::compiled::write_tuple(w, k, "UnaryKernel::Relu6", &[s]),
+            UnaryKernel::LeakyRelu(s) => {
+                crate::compiled::write_tuple(w, k, "UnaryKernel::LeakyRelu", &[s])
+            }
+            UnaryKernel::HardSwish(s) => {
+                crate::compiled::write_tuple(w, k, "UnaryKernel::HardSwish", &[s])
+            }
+            UnaryKernel::Tanh(s) => crate::compiled::write_tuple(w, k, "UnaryKernel::Tanh", &[s]),
+            UnaryKernel::Rsqrt(s) => crate::compiled::write_tuple(w, k, "UnaryKernel::Rsqrt", &[s]),
+            UnaryKernel::Requantize(s) => {
+                crate::compiled::write_tuple(w, k, "UnaryKernel::Requantize", &[s])
+            }
+        }
+    }
+}
+
 /// A one-input op's interpreter step: its activations' places and its
 /// kernel.
 #[derive(Clone)]
-pub(crate) struct UnaryStep {
-    input: Range<usize>,
-    output: Range<usize>,
-    kernel: UnaryKernel,
+#[doc(hidden)]
+pub struct UnaryStep {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub kernel: UnaryKernel,
+}
+
+impl crate::compiled::WriteRust for UnaryStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "UnaryStep",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("kernel", &self.kernel),
+            ],
+        )
+    }
 }
 
 impl UnaryStep {

@@ -53,6 +53,21 @@ pub struct LogisticParams {
     pub input_multiplier: QuantizedMultiplier,
 }
 
+impl crate::compiled::WriteRust for LogisticParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "LogisticParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("input_range_radius", &self.input_range_radius),
+                ("input_multiplier", &self.input_multiplier),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `CalculateArithmeticOpDataLogistic` for int8: the input
 /// multiplier `input_scale · 2^27` as the mantissa of `frexp` times 2^31
 /// (rounded half away from zero, exact for an `f32` scale) and its
@@ -273,6 +288,20 @@ pub struct LogisticInt16Params {
     pub input_left_shift: u32,
 }
 
+impl crate::compiled::WriteRust for LogisticInt16Params {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "LogisticInt16Params",
+            &[
+                ("input_multiplier", &self.input_multiplier),
+                ("input_left_shift", &self.input_left_shift),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `CalculateArithmeticOpDataLogistic` for int16: for an
 /// input scale of 2^−12 (TFLite's `CheckedLog2`: its log2 within 10^−3 of
 /// −12) the multiplier 3 and no shift; otherwise `m = input_scale · 3 ·
@@ -489,7 +518,8 @@ pub(crate) fn prepare<'m>(
 /// `logistic`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) enum LogisticStep {
+#[doc(hidden)]
+pub enum LogisticStep {
     Int8 {
         input: Range<usize>,
         output: Range<usize>,
@@ -501,6 +531,33 @@ pub(crate) enum LogisticStep {
         output: Range<usize>,
         params: LogisticInt16Params,
     },
+}
+
+impl crate::compiled::WriteRust for LogisticStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            LogisticStep::Int8 {
+                input,
+                output,
+                params,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "LogisticStep::Int8",
+                &[("input", input), ("output", output), ("params", params)],
+            ),
+            LogisticStep::Int16 {
+                input,
+                output,
+                params,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "LogisticStep::Int16",
+                &[("input", input), ("output", output), ("params", params)],
+            ),
+        }
+    }
 }
 
 impl LogisticStep {

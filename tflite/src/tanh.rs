@@ -42,6 +42,21 @@ pub struct TanhParams {
     pub input_multiplier: QuantizedMultiplier,
 }
 
+impl crate::compiled::WriteRust for TanhParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "TanhParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("input_range_radius", &self.input_range_radius),
+                ("input_multiplier", &self.input_multiplier),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's int8 `TANH` prepare: the input multiplier
 /// `input_scale · 2^27` (Q4.27) as `frexp`'s mantissa times 2^31 and its
 /// exponent as a left shift, and the input radius `⌊15 · 2^27 / 2^shift⌋`,
