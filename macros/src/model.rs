@@ -31,6 +31,8 @@ use shapecheck_tflite::{
 };
 
 use syn::parse::{Parse, ParseStream};
+
+mod step_writer;
 use syn::{Ident, LitStr, Token, Visibility};
 
 /// `pub Sine = "path/to/sine.tflite"`.
@@ -87,11 +89,49 @@ pub(crate) fn model_impl(
     let model = Model::parse(&bytes).map_err(|e| fail(format!("model!: {file}: {e}")))?;
     check_with_the_interpreter(model).map_err(|e| fail(format!("model!: {file}: {e}")))?;
     let module = format_ident!("{}", snake_case(&name.to_string()));
-    let mut writer = Writer::new(krate, model, module);
-    writer
-        .write_all()
-        .map_err(|e| fail(format!("model!: {file}: {e}")))?;
-    Ok(writer.finish(&vis, &name, &full.display().to_string()))
+    let full_path = full.display().to_string();
+    // the typed layers where they cover the model (its code and RAM as
+    // they were), else the plan's steps
+    if typed_layers_cover(&model) {
+        let mut writer = Writer::new(krate, model, module.clone());
+        if writer.write_all().is_ok() {
+            return Ok(writer.finish(&vis, &name, &full_path));
+        }
+    }
+    step_writer::write(krate, model, &vis, &name, &module, &full_path)
+        .map_err(|e| fail(format!("model!: {file}: {e}")))
+}
+
+/// The ops `Writer` writes as typed layers (`ops::layers`).
+const TYPED_OPS: [BuiltinOp; 13] = [
+    BuiltinOp::FULLY_CONNECTED,
+    BuiltinOp::CONV_2D,
+    BuiltinOp::DEPTHWISE_CONV_2D,
+    BuiltinOp::AVERAGE_POOL_2D,
+    BuiltinOp::MAX_POOL_2D,
+    BuiltinOp::MEAN,
+    BuiltinOp::ADD,
+    BuiltinOp::PAD,
+    BuiltinOp::LOGISTIC,
+    BuiltinOp::QUANTIZE,
+    BuiltinOp::DEQUANTIZE,
+    BuiltinOp::SOFTMAX,
+    BuiltinOp::RESHAPE,
+];
+
+/// Whether the typed layers may cover `model`: one input and one output,
+/// every op one of [`TYPED_OPS`], every activation (a tensor without
+/// constant data) int8 or f32. `Writer` decides the rest (a layer's own
+/// operand types); a model it refuses is written by `step_writer`.
+fn typed_layers_cover(model: &Model<'_>) -> bool {
+    let activations_int8_or_f32 = model
+        .tensors()
+        .filter(|t| t.data().is_empty())
+        .all(|t| matches!(t.dtype(), TensorType::Int8 | TensorType::Float32));
+    model.inputs().len() == 1
+        && model.outputs().len() == 1
+        && model.operators().all(|op| TYPED_OPS.contains(&op.op()))
+        && activations_int8_or_f32
 }
 
 /// Prepares every operator as the interpreter would run it: any operand it

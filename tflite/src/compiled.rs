@@ -15,7 +15,8 @@
 use core::fmt::{self, Write};
 use core::ops::Range;
 
-use crate::array::{Array, LeNumber};
+pub use crate::array::Array;
+use crate::array::LeNumber;
 use crate::error::TfliteError;
 use crate::interpreter::Buffers;
 use crate::quant::Rounding;
