@@ -1711,6 +1711,45 @@ mod tests {
     }
 
     #[test]
+    fn a_model_without_typed_layers_is_its_plans_steps() {
+        // SPLIT into three: no typed layer, three outputs
+        let text = expand("../tflite/tests/ops/split_3.tflite").unwrap();
+        for item in [
+            "use :: shapecheck :: tflite :: compiled as __compiled",
+            "pub type Output = (Output0 , Output1 , Output2)",
+            "pub type Output0 = :: shapecheck :: Tensor < i8 , :: shapecheck :: shape ! [1 , 5 , 4 , 2] >",
+            "pub (super) static STEPS : [:: shapecheck :: tflite :: compiled :: CompiledStep ; 1] = [__compiled :: CompiledStep { step : __compiled :: Step :: Split (__compiled :: SplitStep {",
+            "pub fn predict < S0 , B0 > (x0 : & :: shapecheck :: Tensor < i8 , S0 , B0 >) -> sine :: Output",
+            ":: shapecheck :: tflite :: compiled :: run_prechecked (& sine :: STEPS , & sine :: MULTIPLIERS ,",
+            "(y0 , y1 , y2)",
+        ] {
+            assert!(text.contains(item), "{item} not in {text}");
+        }
+        // predict returns the outputs: no kernel result is passed on or dropped
+        for absent in ["Result <", "let _", ". ok ()", "unwrap", "?"] {
+            assert!(!text.contains(absent), "{absent} in {text}");
+        }
+    }
+
+    #[test]
+    fn the_step_writer_types_tensors_by_their_element() {
+        let text = expand("../tflite/tests/ops/int16_add.tflite").unwrap();
+        assert!(
+            text.contains("pub type Input = :: shapecheck :: Tensor < i16 ,"),
+            "{text}"
+        );
+        assert!(
+            text.contains("pub type Output0 = :: shapecheck :: Tensor < i16 ,"),
+            "{text}"
+        );
+        let text = expand("../tflite/tests/ops/arg_max.tflite").unwrap();
+        assert!(text.contains("pub type Output0 = :: shapecheck :: Tensor < i32 , :: shapecheck :: shape ! [1 , 5 , 6] >"), "{text}");
+        // RAM_BYTES: the plan's activations across element types (its
+        // int32 output, 30 elements), the input not counted
+        assert!(text.contains("pub const RAM_BYTES : usize = 120"), "{text}");
+    }
+
+    #[test]
     fn a_missing_or_malformed_file_is_an_error_naming_it() {
         let err = expand("../tflite/tests/models/none.tflite").unwrap_err();
         assert!(err.starts_with("model!: cannot read"), "{err}");
