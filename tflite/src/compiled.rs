@@ -2,13 +2,13 @@
 //! layers do not cover, **not an API**: nothing here is stable, and it is
 //! hidden from the docs.
 //!
-//! `model!` prepares the model with a [`Plan`](crate::Plan) when it
+//! `model!` prepares the model with a `Plan` when it
 //! expands (every operator checked and its constants derived, as the
-//! [`Interpreter`](crate::Interpreter) runs it), then writes each prepared
-//! step as a Rust constant expression ([`WriteRust`], implemented beside
+//! `Interpreter` runs it), then writes each prepared
+//! step as a Rust constant expression (`WriteRust`, implemented beside
 //! each step type in its op's module), the plan's multipliers as a
 //! `static` array, and a `predict` that copies its inputs into the arena,
-//! runs the steps in order ([`run_prechecked`]) and copies its outputs
+//! runs the steps in order (`run_prechecked`) and copies its outputs
 //! out. The step types and their fields are public (and hidden) only so
 //! that the written expressions can name them.
 
