@@ -1750,6 +1750,28 @@ mod tests {
     }
 
     #[test]
+    fn a_one_op_model_the_interpreter_refuses_is_its_error() {
+        // the models tflite/tests/interpreter_ops.rs lists as not run yet
+        let listed = std::fs::read_to_string("../tflite/tests/interpreter_ops.rs").unwrap();
+        let start = listed.find("const NOT_RUN_YET").unwrap();
+        let end = start + listed[start..].find("];").unwrap();
+        let names: Vec<&str> = listed[start..end]
+            .lines()
+            .skip(1)
+            .map(|l| l.trim().trim_end_matches(',').trim_matches('"'))
+            .filter(|l| !l.is_empty())
+            .collect();
+        for name in names {
+            let path = format!("../tflite/tests/ops/{name}.tflite");
+            let err = expand(&path).unwrap_err();
+            let bytes = std::fs::read(&path).unwrap();
+            let interpreter =
+                check_with_the_interpreter(Model::parse(&bytes).unwrap()).unwrap_err();
+            assert_eq!(err, format!("model!: {path}: {interpreter}"));
+        }
+    }
+
+    #[test]
     fn a_missing_or_malformed_file_is_an_error_naming_it() {
         let err = expand("../tflite/tests/models/none.tflite").unwrap_err();
         assert!(err.starts_with("model!: cannot read"), "{err}");
