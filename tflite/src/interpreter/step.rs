@@ -36,8 +36,10 @@ use crate::resize::ResizeStep;
 use crate::transpose_conv::TransposeConvStep;
 
 /// One operator, checked and ready to run (its multipliers, if any, in the
-/// arena's scratch). A new op adds its variant here and its line in
-/// [`Step::run`]; everything else of the op is in its module.
+/// arena's scratch). A new op adds its variant here, its line in
+/// [`Step::run`] and its arm in the `WriteRust` impl below (how `model!`
+/// writes it); everything else of the op is in its module. Public (and
+/// hidden) only for `model!`'s generated code (`crate::compiled`).
 #[derive(Clone)]
 #[doc(hidden)]
 pub enum Step<'m> {
