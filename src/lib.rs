@@ -367,9 +367,27 @@ macro_rules! tensor {
 ///   f32 values and the int8 tensors), and each layer's constants as
 ///   `static` items (weights, biases, multipliers).
 ///
-/// A file the reader rejects, or an op, data type or option the layers do
-/// not cover, is a `compile_error!` naming the op (its builtin name) and
-/// its output tensor.
+/// That is a model whose every op has a typed layer, with one input and
+/// one output of int8 or f32. **Any other model** (any op of
+/// [`tflite::OPS`], several inputs or outputs, int16 or int32 tensors) is
+/// written from the interpreter's own preparation,
+/// `tflite::Plan::new(model, Arithmetic::Micro, Layout::Packed)`, made
+/// when the macro expands: each prepared operator as a `static` constant,
+/// and a `predict` that copies the inputs into the arena, runs the
+/// operators in order with the interpreter's kernels, and copies the
+/// outputs out. `pub mod sine` then has a type per input and output,
+/// typed by its element (`i8`, `i16`, `i32`, `f32`): `Input` (`Input0`,
+/// `Input1`, ... for several inputs, which are `predict`'s parameters in
+/// the model's order), `Output0`, `Output1`, ..., and `Output`, what
+/// `predict` returns: the one output, or a tuple of the outputs in the
+/// model's order; its `Arena` holds one array per element type
+/// (`Arena::new()`, a `const fn`), and `RAM_BYTES` counts the
+/// activations' bytes across element types, the inputs not counted.
+///
+/// A file the reader rejects, or an op, data type or option the
+/// interpreter does not run, is a `compile_error!` naming the operator,
+/// the op (its builtin name) and its output tensor, with the interpreter's
+/// text.
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -391,6 +409,12 @@ macro_rules! tensor {
 /// // real values in and out, with the file's quantization
 /// let y = Sine::dequantize(&Sine::predict(&Sine::quantize(&tensor![[1.5708f32]])));
 /// assert!((y.as_slice()[0] - 1.0).abs() < 0.1); // sin(π/2)
+///
+/// // SPLIT into three (no typed layer): three outputs, a tuple
+/// shapecheck::model!(pub Split3 = "tflite/tests/ops/split_3.tflite");
+/// let x: split3::Input = Tensor::full(5);
+/// let (a, b, c): (split3::Output0, split3::Output1, split3::Output2) = Split3::predict(&x);
+/// assert_eq!((a.as_slice()[0], b.as_slice()[0], c.as_slice()[0]), (5, 5, 5));
 /// ```
 #[cfg(feature = "tflite")]
 #[macro_export]

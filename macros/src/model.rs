@@ -31,6 +31,8 @@ use shapecheck_tflite::{
 };
 
 use syn::parse::{Parse, ParseStream};
+
+mod step_writer;
 use syn::{Ident, LitStr, Token, Visibility};
 
 /// `pub Sine = "path/to/sine.tflite"`.
@@ -87,11 +89,49 @@ pub(crate) fn model_impl(
     let model = Model::parse(&bytes).map_err(|e| fail(format!("model!: {file}: {e}")))?;
     check_with_the_interpreter(model).map_err(|e| fail(format!("model!: {file}: {e}")))?;
     let module = format_ident!("{}", snake_case(&name.to_string()));
-    let mut writer = Writer::new(krate, model, module);
-    writer
-        .write_all()
-        .map_err(|e| fail(format!("model!: {file}: {e}")))?;
-    Ok(writer.finish(&vis, &name, &full.display().to_string()))
+    let full_path = full.display().to_string();
+    // the typed layers where they cover the model (its code and RAM as
+    // they were), else the plan's steps
+    if typed_layers_cover(&model) {
+        let mut writer = Writer::new(krate, model, module.clone());
+        if writer.write_all().is_ok() {
+            return Ok(writer.finish(&vis, &name, &full_path));
+        }
+    }
+    step_writer::write(krate, model, &vis, &name, &module, &full_path)
+        .map_err(|e| fail(format!("model!: {file}: {e}")))
+}
+
+/// The ops `Writer` writes as typed layers (`ops::layers`).
+const TYPED_OPS: [BuiltinOp; 13] = [
+    BuiltinOp::FULLY_CONNECTED,
+    BuiltinOp::CONV_2D,
+    BuiltinOp::DEPTHWISE_CONV_2D,
+    BuiltinOp::AVERAGE_POOL_2D,
+    BuiltinOp::MAX_POOL_2D,
+    BuiltinOp::MEAN,
+    BuiltinOp::ADD,
+    BuiltinOp::PAD,
+    BuiltinOp::LOGISTIC,
+    BuiltinOp::QUANTIZE,
+    BuiltinOp::DEQUANTIZE,
+    BuiltinOp::SOFTMAX,
+    BuiltinOp::RESHAPE,
+];
+
+/// Whether the typed layers may cover `model`: one input and one output,
+/// every op one of [`TYPED_OPS`], every activation (a tensor without
+/// constant data) int8 or f32. `Writer` decides the rest (a layer's own
+/// operand types); a model it refuses is written by `step_writer`.
+fn typed_layers_cover(model: &Model<'_>) -> bool {
+    let activations_int8_or_f32 = model
+        .tensors()
+        .filter(|t| t.data().is_empty())
+        .all(|t| matches!(t.dtype(), TensorType::Int8 | TensorType::Float32));
+    model.inputs().len() == 1
+        && model.outputs().len() == 1
+        && model.operators().all(|op| TYPED_OPS.contains(&op.op()))
+        && activations_int8_or_f32
 }
 
 /// Prepares every operator as the interpreter would run it: any operand it
@@ -1668,6 +1708,57 @@ mod tests {
             ),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_model_without_typed_layers_is_its_plans_steps() {
+        // SPLIT into three: no typed layer, three outputs
+        let text = expand("../tflite/tests/ops/split_3.tflite").unwrap();
+        for item in [
+            "use :: shapecheck :: tflite :: compiled as __compiled",
+            "pub type Output = (Output0 , Output1 , Output2)",
+            "pub type Output0 = :: shapecheck :: Tensor < i8 , :: shapecheck :: shape ! [1 , 5 , 4 , 2] >",
+            "pub (super) static STEPS : [:: shapecheck :: tflite :: compiled :: CompiledStep ; 1] = [__compiled :: CompiledStep { step : __compiled :: Step :: Split (__compiled :: SplitStep {",
+            "pub fn predict < S0 , B0 > (x0 : & :: shapecheck :: Tensor < i8 , S0 , B0 >) -> sine :: Output",
+            ":: shapecheck :: tflite :: compiled :: run_prechecked (& sine :: STEPS , & sine :: MULTIPLIERS ,",
+            "(y0 , y1 , y2)",
+        ] {
+            assert!(text.contains(item), "{item} not in {text}");
+        }
+        // predict returns the outputs: no kernel result is passed on or dropped
+        for absent in ["Result <", "let _", ". ok ()", "unwrap", "?"] {
+            assert!(!text.contains(absent), "{absent} in {text}");
+        }
+    }
+
+    #[test]
+    fn the_step_writer_types_tensors_by_their_element() {
+        let text = expand("../tflite/tests/ops/int16_add.tflite").unwrap();
+        assert!(
+            text.contains("pub type Input = :: shapecheck :: Tensor < i16 ,"),
+            "{text}"
+        );
+        assert!(
+            text.contains("pub type Output0 = :: shapecheck :: Tensor < i16 ,"),
+            "{text}"
+        );
+        let text = expand("../tflite/tests/ops/arg_max.tflite").unwrap();
+        assert!(text.contains("pub type Output0 = :: shapecheck :: Tensor < i32 , :: shapecheck :: shape ! [1 , 5 , 6] >"), "{text}");
+        // RAM_BYTES: the plan's activations across element types (its
+        // int32 output, 30 elements), the input not counted
+        assert!(text.contains("pub const RAM_BYTES : usize = 120"), "{text}");
+    }
+
+    #[test]
+    fn a_model_the_interpreter_refuses_is_its_error() {
+        // sine with a TILE, an op outside OPS: model!'s error is the
+        // interpreter's text, naming the operator, the op and the tensor
+        let path = "../ui-tests/model/sine_tile.tflite";
+        let err = expand(path).unwrap_err();
+        let bytes = std::fs::read(path).unwrap();
+        let interpreter = check_with_the_interpreter(Model::parse(&bytes).unwrap()).unwrap_err();
+        assert_eq!(err, format!("model!: {path}: {interpreter}"));
+        assert!(err.contains("(TILE)") && err.contains("tensor"), "{err}");
     }
 
     #[test]

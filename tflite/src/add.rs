@@ -82,6 +82,26 @@ pub struct AddParams {
     pub output_max: i32,
 }
 
+impl crate::compiled::WriteRust for AddParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "AddParams",
+            &[
+                ("input1_zero_point", &self.input1_zero_point),
+                ("input1_multiplier", &self.input1_multiplier),
+                ("input2_zero_point", &self.input2_zero_point),
+                ("input2_multiplier", &self.input2_multiplier),
+                ("output_zero_point", &self.output_zero_point),
+                ("output_multiplier", &self.output_multiplier),
+                ("output_min", &self.output_min),
+                ("output_max", &self.output_max),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `CalculateOpDataAdd` for int8: with
 /// `twice_max = 2 · max(input1_scale, input2_scale)` (the larger scale in
 /// `f32`, then in `f64`), the input multipliers
@@ -938,20 +958,49 @@ pub(crate) fn prepare<'m>(
 /// `add`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`]; int8, or int16 (16x8).
 #[derive(Clone)]
-pub(crate) enum AddStep<'m> {
+#[doc(hidden)]
+pub enum AddStep<'m> {
     Int8(AddLayer<'m, i8>),
     Int16(AddLayer<'m, i16>),
 }
 
+impl crate::compiled::WriteRust for AddStep<'_> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            AddStep::Int8(s) => crate::compiled::write_tuple(w, k, "AddStep::Int8", &[s]),
+            AddStep::Int16(s) => crate::compiled::write_tuple(w, k, "AddStep::Int16", &[s]),
+        }
+    }
+}
+
 /// One `ADD`'s operands of type `T` and its constants.
 #[derive(Clone)]
-pub(crate) struct AddLayer<'m, T: LeNumber> {
-    a: Source<'m, T>,
-    b: Source<'m, T>,
-    output: Range<usize>,
-    a_shape: OpShape,
-    b_shape: OpShape,
-    params: AddParams,
+#[doc(hidden)]
+pub struct AddLayer<'m, T: LeNumber> {
+    pub a: Source<'m, T>,
+    pub b: Source<'m, T>,
+    pub output: Range<usize>,
+    pub a_shape: OpShape,
+    pub b_shape: OpShape,
+    pub params: AddParams,
+}
+
+impl<T: LeNumber> crate::compiled::WriteRust for AddLayer<'_, T> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "AddLayer",
+            &[
+                ("a", &self.a),
+                ("b", &self.b),
+                ("output", &self.output),
+                ("a_shape", &self.a_shape),
+                ("b_shape", &self.b_shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl AddStep<'_> {
@@ -964,6 +1013,9 @@ impl AddStep<'_> {
     }
 }
 
+// `AddLayer` is public (hidden) only for `model!`'s generated code, which
+// names it; its `run` stays the crate's, over the crate's `Lane`
+#[allow(private_bounds)]
 impl<T: LeNumber + Lane> AddLayer<'_, T> {
     /// Runs the layer over its type's buffer.
     fn run(self, arena: &mut [T], overlap: TfliteError) -> Result<(), TfliteError> {

@@ -83,6 +83,21 @@ pub struct ArgMinMaxDims {
     pub inner: usize,
 }
 
+impl crate::compiled::WriteRust for ArgMinMaxDims {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ArgMinMaxDims",
+            &[
+                ("outer", &self.outer),
+                ("axis", &self.axis),
+                ("inner", &self.inner),
+            ],
+        )
+    }
+}
+
 /// The axis `axis` of an input of `input_dims` resolved (negative counts
 /// from the end), or [`TfliteError::KernelParam`] out of `[−rank, rank)`.
 fn resolve(input_dims: &[usize], axis: i32) -> Result<usize, TfliteError> {
@@ -272,11 +287,28 @@ fn arg_by<T: Copy>(
 /// int32 output's places in their arenas, its sizes, checked once by
 /// [`prepare`].
 #[derive(Clone)]
-pub(crate) struct ArgMinMaxStep {
-    input: Range<usize>,
-    output: Range<usize>,
-    dims: ArgMinMaxDims,
-    max: bool,
+#[doc(hidden)]
+pub struct ArgMinMaxStep {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub dims: ArgMinMaxDims,
+    pub max: bool,
+}
+
+impl crate::compiled::WriteRust for ArgMinMaxStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ArgMinMaxStep",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("dims", &self.dims),
+                ("max", &self.max),
+            ],
+        )
+    }
 }
 
 impl ArgMinMaxStep {

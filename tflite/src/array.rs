@@ -119,6 +119,19 @@ impl<'a, T: LeNumber> Array<'a, T> {
         })
     }
 
+    /// The array whose elements are `bytes`, as a constant: `model!`'s
+    /// generated code writes a prepared step's constant tensors with it,
+    /// with bytes whose length it has checked. Bytes past the last whole
+    /// element are never read (as with every `Array`, whose length is
+    /// checked when an element is). Not an API: use [`Array::new`].
+    #[doc(hidden)]
+    pub const fn from_static(bytes: &'a [u8]) -> Self {
+        Array {
+            bytes,
+            _t: PhantomData,
+        }
+    }
+
     /// The empty array.
     ///
     /// ```

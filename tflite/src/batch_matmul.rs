@@ -91,6 +91,24 @@ pub struct BatchMatMulParams {
     pub multiplier: QuantizedMultiplier,
 }
 
+impl crate::compiled::WriteRust for BatchMatMulParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "BatchMatMulParams",
+            &[
+                ("adj_x", &self.adj_x),
+                ("adj_y", &self.adj_y),
+                ("lhs_zero_point", &self.lhs_zero_point),
+                ("rhs_zero_point", &self.rhs_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("multiplier", &self.multiplier),
+            ],
+        )
+    }
+}
+
 /// The parameters of an int8 `BATCH_MATMUL` as TFLite Micro derives
 /// them: the multiplier `lhs_scale · rhs_scale / output_scale` (each
 /// widened to `f64`, as
@@ -338,13 +356,32 @@ pub fn batch_matmul_int8(
 /// `BATCH_MATMUL`'s interpreter step: its operands' places in the int8
 /// arena, their shapes and its parameters, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) struct BatchMatMulStep {
-    lhs: Range<usize>,
-    rhs: Range<usize>,
-    output: Range<usize>,
-    lhs_shape: OpShape,
-    rhs_shape: OpShape,
-    params: BatchMatMulParams,
+#[doc(hidden)]
+pub struct BatchMatMulStep {
+    pub lhs: Range<usize>,
+    pub rhs: Range<usize>,
+    pub output: Range<usize>,
+    pub lhs_shape: OpShape,
+    pub rhs_shape: OpShape,
+    pub params: BatchMatMulParams,
+}
+
+impl crate::compiled::WriteRust for BatchMatMulStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "BatchMatMulStep",
+            &[
+                ("lhs", &self.lhs),
+                ("rhs", &self.rhs),
+                ("output", &self.output),
+                ("lhs_shape", &self.lhs_shape),
+                ("rhs_shape", &self.rhs_shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl BatchMatMulStep {

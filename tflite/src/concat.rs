@@ -219,6 +219,12 @@ pub struct ConcatenationParams {
     pub axis: usize,
 }
 
+impl crate::compiled::WriteRust for ConcatenationParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(w, k, "ConcatenationParams", &[("axis", &self.axis)])
+    }
+}
+
 /// A `CONCATENATION`'s parameters from its inputs' and output's
 /// `(scale, zero point)`, its `axis` (negative from the end) and its
 /// inputs' `rank`, as TFLite Micro's `Prepare` checks them: the fused
@@ -331,6 +337,17 @@ pub struct PackParams {
     pub axis: usize,
     /// the inputs
     pub values_count: usize,
+}
+
+impl crate::compiled::WriteRust for PackParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "PackParams",
+            &[("axis", &self.axis), ("values_count", &self.values_count)],
+        )
+    }
 }
 
 /// A `PACK`'s parameters from its inputs' and output's `(scale, zero
@@ -559,13 +576,30 @@ pub(crate) fn prepare_concatenation<'m>(
 
 /// `CONCATENATION`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct ConcatenationStep {
-    places: Places<MAX_JOINED>,
+#[doc(hidden)]
+pub struct ConcatenationStep {
+    pub places: Places<MAX_JOINED>,
     /// input 0's shape
-    first: OpShape,
+    pub first: OpShape,
     /// each input's dim at the axis (the rest are input 0's)
-    axis_dims: [usize; MAX_JOINED],
-    params: ConcatenationParams,
+    pub axis_dims: [usize; MAX_JOINED],
+    pub params: ConcatenationParams,
+}
+
+impl crate::compiled::WriteRust for ConcatenationStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ConcatenationStep",
+            &[
+                ("places", &self.places),
+                ("first", &self.first),
+                ("axis_dims", &self.axis_dims),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveJoin for ConcatenationStep {
@@ -630,10 +664,26 @@ pub(crate) fn prepare_pack<'m>(
 
 /// `PACK`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct PackStep {
-    places: Places<MAX_JOINED>,
-    shape: OpShape,
-    params: PackParams,
+#[doc(hidden)]
+pub struct PackStep {
+    pub places: Places<MAX_JOINED>,
+    pub shape: OpShape,
+    pub params: PackParams,
+}
+
+impl crate::compiled::WriteRust for PackStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "PackStep",
+            &[
+                ("places", &self.places),
+                ("shape", &self.shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveJoin for PackStep {

@@ -71,6 +71,27 @@ pub struct Conv2dDims {
     pub output_depth: usize,
 }
 
+impl crate::compiled::WriteRust for Conv2dDims {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "Conv2dDims",
+            &[
+                ("batches", &self.batches),
+                ("input_height", &self.input_height),
+                ("input_width", &self.input_width),
+                ("input_depth", &self.input_depth),
+                ("filter_height", &self.filter_height),
+                ("filter_width", &self.filter_width),
+                ("output_height", &self.output_height),
+                ("output_width", &self.output_width),
+                ("output_depth", &self.output_depth),
+            ],
+        )
+    }
+}
+
 /// How a convolution steps and pads, and its quantization, as TFLite
 /// derives them from the layer's options and tensors
 /// ([`conv_axis`](crate::conv_axis) for the padding,
@@ -714,23 +735,55 @@ pub(crate) fn prepare<'m>(
 /// constants, checked once by [`prepare`]; int8, or int16 activations
 /// with int64 bias (16x8).
 #[derive(Clone)]
-pub(crate) enum Conv2dStep<'m> {
+#[doc(hidden)]
+pub enum Conv2dStep<'m> {
     Int8(ConvLayer<'m, i32>),
     Int16(ConvLayer<'m, i64>),
 }
 
+impl crate::compiled::WriteRust for Conv2dStep<'_> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            Conv2dStep::Int8(s) => crate::compiled::write_tuple(w, k, "Conv2dStep::Int8", &[s]),
+            Conv2dStep::Int16(s) => crate::compiled::write_tuple(w, k, "Conv2dStep::Int16", &[s]),
+        }
+    }
+}
+
 /// One convolution's places and constants, its bias of type `B`.
 #[derive(Clone)]
-pub(crate) struct ConvLayer<'m, B: LeNumber> {
-    input: Range<usize>,
-    output: Range<usize>,
-    filter: Array<'m, i8>,
-    bias: Option<Array<'m, B>>,
-    dims: Conv2dDims,
-    strides: (usize, usize),
-    dilations: (usize, usize),
-    pads: (usize, usize),
-    quantization: Quantized,
+#[doc(hidden)]
+pub struct ConvLayer<'m, B: LeNumber> {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub filter: Array<'m, i8>,
+    pub bias: Option<Array<'m, B>>,
+    pub dims: Conv2dDims,
+    pub strides: (usize, usize),
+    pub dilations: (usize, usize),
+    pub pads: (usize, usize),
+    pub quantization: Quantized,
+}
+
+impl<B: LeNumber> crate::compiled::WriteRust for ConvLayer<'_, B> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ConvLayer",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("filter", &self.filter),
+                ("bias", &self.bias),
+                ("dims", &self.dims),
+                ("strides", &self.strides),
+                ("dilations", &self.dilations),
+                ("pads", &self.pads),
+                ("quantization", &self.quantization),
+            ],
+        )
+    }
 }
 
 impl<B: LeNumber> ConvLayer<'_, B> {

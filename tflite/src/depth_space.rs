@@ -77,6 +77,17 @@ pub struct DepthSpaceParams {
     pub block_size: usize,
 }
 
+impl crate::compiled::WriteRust for DepthSpaceParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "DepthSpaceParams",
+            &[("block_size", &self.block_size)],
+        )
+    }
+}
+
 /// The parameters of a `DEPTH_TO_SPACE` or `SPACE_TO_DEPTH` of
 /// `block_size` (TFLite Micro: above 0).
 ///
@@ -367,10 +378,26 @@ pub(crate) fn prepare_depth_to_space<'m>(
 
 /// `DEPTH_TO_SPACE`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct DepthToSpaceStep {
-    places: Places<1>,
-    shape: OpShape,
-    params: DepthSpaceParams,
+#[doc(hidden)]
+pub struct DepthToSpaceStep {
+    pub places: Places<1>,
+    pub shape: OpShape,
+    pub params: DepthSpaceParams,
+}
+
+impl crate::compiled::WriteRust for DepthToSpaceStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "DepthToSpaceStep",
+            &[
+                ("places", &self.places),
+                ("shape", &self.shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveOne for DepthToSpaceStep {
@@ -403,10 +430,26 @@ pub(crate) fn prepare_space_to_depth<'m>(
 
 /// `SPACE_TO_DEPTH`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct SpaceToDepthStep {
-    places: Places<1>,
-    shape: OpShape,
-    params: DepthSpaceParams,
+#[doc(hidden)]
+pub struct SpaceToDepthStep {
+    pub places: Places<1>,
+    pub shape: OpShape,
+    pub params: DepthSpaceParams,
+}
+
+impl crate::compiled::WriteRust for SpaceToDepthStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "SpaceToDepthStep",
+            &[
+                ("places", &self.places),
+                ("shape", &self.shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveOne for SpaceToDepthStep {

@@ -181,6 +181,27 @@ pub struct DepthwiseConvDims {
     pub output_width: usize,
 }
 
+impl crate::compiled::WriteRust for DepthwiseConvDims {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "DepthwiseConvDims",
+            &[
+                ("batches", &self.batches),
+                ("input_height", &self.input_height),
+                ("input_width", &self.input_width),
+                ("input_depth", &self.input_depth),
+                ("filter_height", &self.filter_height),
+                ("filter_width", &self.filter_width),
+                ("depth_multiplier", &self.depth_multiplier),
+                ("output_height", &self.output_height),
+                ("output_width", &self.output_width),
+            ],
+        )
+    }
+}
+
 impl DepthwiseConvDims {
     /// The output's channels, `input_depth · depth_multiplier` (`None` on
     /// overflow).
@@ -876,23 +897,59 @@ pub(crate) fn prepare<'m>(
 /// and its constants, checked once by [`prepare`]; int8, or int16
 /// activations with int64 bias (16x8).
 #[derive(Clone)]
-pub(crate) enum DepthwiseConvStep<'m> {
+#[doc(hidden)]
+pub enum DepthwiseConvStep<'m> {
     Int8(DepthwiseLayer<'m, i32>),
     Int16(DepthwiseLayer<'m, i64>),
 }
 
+impl crate::compiled::WriteRust for DepthwiseConvStep<'_> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            DepthwiseConvStep::Int8(s) => {
+                crate::compiled::write_tuple(w, k, "DepthwiseConvStep::Int8", &[s])
+            }
+            DepthwiseConvStep::Int16(s) => {
+                crate::compiled::write_tuple(w, k, "DepthwiseConvStep::Int16", &[s])
+            }
+        }
+    }
+}
+
 /// One depthwise convolution's places and constants, its bias of type `B`.
 #[derive(Clone)]
-pub(crate) struct DepthwiseLayer<'m, B: LeNumber> {
-    input: Range<usize>,
-    output: Range<usize>,
-    filter: Array<'m, i8>,
-    bias: Option<Array<'m, B>>,
-    dims: DepthwiseConvDims,
-    strides: (usize, usize),
-    dilations: (usize, usize),
-    pads: (usize, usize),
-    quantization: Quantized,
+#[doc(hidden)]
+pub struct DepthwiseLayer<'m, B: LeNumber> {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub filter: Array<'m, i8>,
+    pub bias: Option<Array<'m, B>>,
+    pub dims: DepthwiseConvDims,
+    pub strides: (usize, usize),
+    pub dilations: (usize, usize),
+    pub pads: (usize, usize),
+    pub quantization: Quantized,
+}
+
+impl<B: LeNumber> crate::compiled::WriteRust for DepthwiseLayer<'_, B> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "DepthwiseLayer",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("filter", &self.filter),
+                ("bias", &self.bias),
+                ("dims", &self.dims),
+                ("strides", &self.strides),
+                ("dilations", &self.dilations),
+                ("pads", &self.pads),
+                ("quantization", &self.quantization),
+            ],
+        )
+    }
 }
 
 impl<B: LeNumber> DepthwiseLayer<'_, B> {

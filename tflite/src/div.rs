@@ -73,6 +73,24 @@ pub struct DivParams {
     pub output_max: i32,
 }
 
+impl crate::compiled::WriteRust for DivParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "DivParams",
+            &[
+                ("input1_zero_point", &self.input1_zero_point),
+                ("input2_zero_point", &self.input2_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("output_multiplier", &self.output_multiplier),
+                ("output_min", &self.output_min),
+                ("output_max", &self.output_max),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `CalculateOpDataDiv` for int8: the output multiplier
 /// `input1_scale / (input2_scale · output_scale)`, computed in `f32`, then
 /// widened to `f64` and quantized by

@@ -34,7 +34,8 @@ use crate::values::Values;
 
 /// A binary op's kernel and its constants.
 #[derive(Clone)]
-pub(crate) enum BinaryKernel {
+#[doc(hidden)]
+pub enum BinaryKernel {
     Mul(MulParams),
     Sub(SubParams),
     Div(DivParams),
@@ -44,14 +45,44 @@ pub(crate) enum BinaryKernel {
     Prelu(PreluParams),
 }
 
+impl crate::compiled::WriteRust for BinaryKernel {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            BinaryKernel::Mul(s) => crate::compiled::write_tuple(w, k, "BinaryKernel::Mul", &[s]),
+            BinaryKernel::Sub(s) => crate::compiled::write_tuple(w, k, "BinaryKernel::Sub", &[s]),
+            BinaryKernel::Div(s) => crate::compiled::write_tuple(w, k, "BinaryKernel::Div", &[s]),
+            BinaryKernel::Maximum => crate::compiled::write_path(w, k, "BinaryKernel::Maximum"),
+            BinaryKernel::Minimum => crate::compiled::write_path(w, k, "BinaryKernel::Minimum"),
+            BinaryKernel::SquaredDifference(s) => {
+                crate::compiled::write_tuple(w, k, "BinaryKernel::SquaredDifference", &[s])
+            }
+            BinaryKernel::Prelu(s) => {
+                crate::compiled::write_tuple(w, k, "BinaryKernel::Prelu", &[s])
+            }
+        }
+    }
+}
+
 /// An int16 binary op's kernel and its constants (TFLite's 16x8 mode).
 #[derive(Clone)]
-pub(crate) enum BinaryKernelInt16 {
+#[doc(hidden)]
+pub enum BinaryKernelInt16 {
     Mul(MulParams),
 }
 
+impl crate::compiled::WriteRust for BinaryKernelInt16 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            BinaryKernelInt16::Mul(s) => {
+                crate::compiled::write_tuple(w, k, "BinaryKernelInt16::Mul", &[s])
+            }
+        }
+    }
+}
+
 /// A binary kernel on elements `T`: its operands broadcast into `y`.
-pub(crate) trait BinaryApply<T: Copy> {
+#[doc(hidden)]
+pub trait BinaryApply<T: Copy> {
     fn apply<A, B>(
         &self,
         a: &A,
@@ -114,13 +145,34 @@ impl BinaryApply<i16> for BinaryKernelInt16 {
 /// A binary op's interpreter step: its operands' places (or constants)
 /// and shapes, and its kernel; int8 unless named.
 #[derive(Clone)]
-pub(crate) struct BinaryStep<'m, T: LeNumber = i8, K = BinaryKernel> {
-    a: Source<'m, T>,
-    b: Source<'m, T>,
-    output: Range<usize>,
-    a_shape: OpShape,
-    b_shape: OpShape,
-    kernel: K,
+#[doc(hidden)]
+pub struct BinaryStep<'m, T: LeNumber = i8, K = BinaryKernel> {
+    pub a: Source<'m, T>,
+    pub b: Source<'m, T>,
+    pub output: Range<usize>,
+    pub a_shape: OpShape,
+    pub b_shape: OpShape,
+    pub kernel: K,
+}
+
+impl<T: LeNumber, K: crate::compiled::WriteRust> crate::compiled::WriteRust
+    for BinaryStep<'_, T, K>
+{
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "BinaryStep",
+            &[
+                ("a", &self.a),
+                ("b", &self.b),
+                ("output", &self.output),
+                ("a_shape", &self.a_shape),
+                ("b_shape", &self.b_shape),
+                ("kernel", &self.kernel),
+            ],
+        )
+    }
 }
 
 /// An int16 binary op's interpreter step.
@@ -285,7 +337,8 @@ pub(crate) fn check_same_quantization(
 
 /// A one-input op's kernel and its constants.
 #[derive(Clone)]
-pub(crate) enum UnaryKernel {
+#[doc(hidden)]
+pub enum UnaryKernel {
     Relu(ReluParams),
     Relu6(Relu6Params),
     LeakyRelu(LeakyReluParams),
@@ -295,20 +348,70 @@ pub(crate) enum UnaryKernel {
     Requantize(RequantizeParams),
 }
 
+impl crate::compiled::WriteRust for UnaryKernel {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            UnaryKernel::Relu(s) => crate::compiled::write_tuple(w, k, "UnaryKernel::Relu", &[s]),
+            UnaryKernel::Relu6(s) => crate::compiled::write_tuple(w, k, "UnaryKernel::Relu6", &[s]),
+            UnaryKernel::LeakyRelu(s) => {
+                crate::compiled::write_tuple(w, k, "UnaryKernel::LeakyRelu", &[s])
+            }
+            UnaryKernel::HardSwish(s) => {
+                crate::compiled::write_tuple(w, k, "UnaryKernel::HardSwish", &[s])
+            }
+            UnaryKernel::Tanh(s) => crate::compiled::write_tuple(w, k, "UnaryKernel::Tanh", &[s]),
+            UnaryKernel::Rsqrt(s) => crate::compiled::write_tuple(w, k, "UnaryKernel::Rsqrt", &[s]),
+            UnaryKernel::Requantize(s) => {
+                crate::compiled::write_tuple(w, k, "UnaryKernel::Requantize", &[s])
+            }
+        }
+    }
+}
+
 /// An int16 one-input op's kernel and its constants (TFLite's 16x8 mode).
 #[derive(Clone)]
-pub(crate) enum UnaryKernelInt16 {
+#[doc(hidden)]
+pub enum UnaryKernelInt16 {
     Tanh(TanhInt16Params),
     Requantize(RequantizeParams),
+}
+
+impl crate::compiled::WriteRust for UnaryKernelInt16 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            UnaryKernelInt16::Tanh(s) => {
+                crate::compiled::write_tuple(w, k, "UnaryKernelInt16::Tanh", &[s])
+            }
+            UnaryKernelInt16::Requantize(s) => {
+                crate::compiled::write_tuple(w, k, "UnaryKernelInt16::Requantize", &[s])
+            }
+        }
+    }
 }
 
 /// A one-input op's interpreter step: its activations' places and its
 /// kernel (int8 unless named).
 #[derive(Clone)]
-pub(crate) struct UnaryStep<K = UnaryKernel> {
-    input: Range<usize>,
-    output: Range<usize>,
-    kernel: K,
+#[doc(hidden)]
+pub struct UnaryStep<K = UnaryKernel> {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub kernel: K,
+}
+
+impl<K: crate::compiled::WriteRust> crate::compiled::WriteRust for UnaryStep<K> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "UnaryStep",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("kernel", &self.kernel),
+            ],
+        )
+    }
 }
 
 /// An int16 one-input op's interpreter step.

@@ -5,7 +5,7 @@
 //! float island `DEQUANTIZE` → `ELU` → `QUANTIZE`.
 
 use crate::error::TfliteError;
-use crate::float_ops::{map_f32, prepare_map_f32};
+use crate::float_ops::{map_f32, prepare_map_f32, MapF32};
 use crate::interpreter::{Checker, Step};
 use crate::ops::OpShape;
 use crate::quant::QuantizedMultiplier;
@@ -56,5 +56,5 @@ pub(crate) fn prepare<'m>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<Step<'m>, TfliteError> {
-    prepare_map_f32(c, elu_value)
+    prepare_map_f32(c, MapF32::Elu)
 }

@@ -4,7 +4,7 @@
 //! `EXP` is refused at its prepare.
 
 use crate::error::TfliteError;
-use crate::float_ops::{map_f32, prepare_map_f32};
+use crate::float_ops::{map_f32, prepare_map_f32, MapF32};
 use crate::interpreter::{Checker, Step};
 use crate::ops::OpShape;
 use crate::quant::QuantizedMultiplier;
@@ -51,5 +51,5 @@ pub(crate) fn prepare<'m>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<Step<'m>, TfliteError> {
-    prepare_map_f32(c, exp_value)
+    prepare_map_f32(c, MapF32::Exp)
 }

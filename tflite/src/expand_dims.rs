@@ -160,8 +160,15 @@ pub(crate) fn prepare<'m>(
 
 /// `EXPAND_DIMS`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct ExpandDimsStep {
-    places: Places<1>,
+#[doc(hidden)]
+pub struct ExpandDimsStep {
+    pub places: Places<1>,
+}
+
+impl crate::compiled::WriteRust for ExpandDimsStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(w, k, "ExpandDimsStep", &[("places", &self.places)])
+    }
 }
 
 impl MoveOne for ExpandDimsStep {

@@ -40,7 +40,8 @@ pub(crate) fn clamp_f32(x: f32, lo: f32, hi: f32) -> f32 {
 /// element (in f32, one rounding each; `SQUARED_DIFFERENCE` rounds the
 /// difference, then its square).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BinaryF32 {
+#[doc(hidden)]
+pub enum BinaryF32 {
     /// `x1 + x2`
     Add,
     /// `x1 − x2`
@@ -49,6 +50,19 @@ pub(crate) enum BinaryF32 {
     Mul,
     /// `(x1 − x2)²`
     SquaredDifference,
+}
+
+impl crate::compiled::WriteRust for BinaryF32 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            BinaryF32::Add => crate::compiled::write_path(w, k, "BinaryF32::Add"),
+            BinaryF32::Sub => crate::compiled::write_path(w, k, "BinaryF32::Sub"),
+            BinaryF32::Mul => crate::compiled::write_path(w, k, "BinaryF32::Mul"),
+            BinaryF32::SquaredDifference => {
+                crate::compiled::write_path(w, k, "BinaryF32::SquaredDifference")
+            }
+        }
+    }
 }
 
 impl BinaryF32 {
@@ -316,30 +330,82 @@ pub fn mean_f32(
 // operator's operands once and gives the step; the step's `run` runs the
 // kernel over the interpreter's f32 buffer.
 
+/// The function of a unary f32 op's step, by name (so that `model!` can
+/// write it out as a constant).
+#[derive(Clone, Copy)]
+#[doc(hidden)]
+pub enum MapF32 {
+    /// `ELU`: [`elu_value`](crate::elu_value)
+    Elu,
+    /// `NEG`: `−x`
+    Neg,
+    /// `EXP`: [`exp_value`](crate::exp_value)
+    Exp,
+    /// `RSQRT`: [`rsqrt_value`]
+    Rsqrt,
+}
+
+impl crate::compiled::WriteRust for MapF32 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            MapF32::Elu => crate::compiled::write_path(w, k, "MapF32::Elu"),
+            MapF32::Neg => crate::compiled::write_path(w, k, "MapF32::Neg"),
+            MapF32::Exp => crate::compiled::write_path(w, k, "MapF32::Exp"),
+            MapF32::Rsqrt => crate::compiled::write_path(w, k, "MapF32::Rsqrt"),
+        }
+    }
+}
+
+impl MapF32 {
+    /// The function's value at `x`.
+    fn value(self, x: f32) -> f32 {
+        match self {
+            MapF32::Elu => crate::elu::elu_value(x),
+            MapF32::Neg => crate::neg::negate(x),
+            MapF32::Exp => crate::exp::exp_value(x),
+            MapF32::Rsqrt => rsqrt_value(x),
+        }
+    }
+}
+
 /// A unary f32 op's step: `f` of each element (`ELU`, `NEG`, `EXP`,
 /// `RSQRT`).
 #[derive(Clone)]
-pub(crate) struct MapF32Step {
-    input: Range<usize>,
-    output: Range<usize>,
-    f: fn(f32) -> f32,
+#[doc(hidden)]
+pub struct MapF32Step {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub f: MapF32,
+}
+
+impl crate::compiled::WriteRust for MapF32Step {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "MapF32Step",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("f", &self.f),
+            ],
+        )
+    }
 }
 
 impl MapF32Step {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let (x, y) = split(&mut *b.float32, &self.input, &self.output).ok_or(b.overlap)?;
-        map_f32(x, y, self.f)
+        let f = self.f;
+        map_f32(x, y, |v| f.value(v))
     }
 }
 
 /// A unary f32 op's `prepare`: input and output f32 activations of the
 /// same element count (the op's rule gave the output the input's shape),
 /// and `f` the op's value function.
-pub(crate) fn prepare_map_f32<'m>(
-    c: &Checker<'m>,
-    f: fn(f32) -> f32,
-) -> Result<Step<'m>, TfliteError> {
+pub(crate) fn prepare_map_f32<'m>(c: &Checker<'m>, f: MapF32) -> Result<Step<'m>, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
     c.dtype("input", &input, TensorType::Float32)?;
@@ -359,19 +425,39 @@ pub(crate) fn prepare_rsqrt_f32<'m>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<Step<'m>, TfliteError> {
-    prepare_map_f32(c, rsqrt_value)
+    prepare_map_f32(c, MapF32::Rsqrt)
 }
 
 /// A binary f32 op's step.
 #[derive(Clone)]
-pub(crate) struct BinaryF32Step<'m> {
-    op: BinaryF32,
-    a: Source<'m, f32>,
-    b: Source<'m, f32>,
-    output: Range<usize>,
-    a_shape: OpShape,
-    b_shape: OpShape,
-    range: (f32, f32),
+#[doc(hidden)]
+pub struct BinaryF32Step<'m> {
+    pub op: BinaryF32,
+    pub a: Source<'m, f32>,
+    pub b: Source<'m, f32>,
+    pub output: Range<usize>,
+    pub a_shape: OpShape,
+    pub b_shape: OpShape,
+    pub range: (f32, f32),
+}
+
+impl crate::compiled::WriteRust for BinaryF32Step<'_> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "BinaryF32Step",
+            &[
+                ("op", &self.op),
+                ("a", &self.a),
+                ("b", &self.b),
+                ("output", &self.output),
+                ("a_shape", &self.a_shape),
+                ("b_shape", &self.b_shape),
+                ("range", &self.range),
+            ],
+        )
+    }
 }
 
 impl BinaryF32Step<'_> {
@@ -443,10 +529,26 @@ pub(crate) fn prepare_binary_f32<'m>(
 
 /// The f32 `MEAN`'s step.
 #[derive(Clone)]
-pub(crate) struct MeanF32Step {
-    input: Range<usize>,
-    output: Range<usize>,
-    runs: (usize, usize, usize),
+#[doc(hidden)]
+pub struct MeanF32Step {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub runs: (usize, usize, usize),
+}
+
+impl crate::compiled::WriteRust for MeanF32Step {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "MeanF32Step",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("runs", &self.runs),
+            ],
+        )
+    }
 }
 
 impl MeanF32Step {

@@ -50,6 +50,21 @@ pub struct FullyConnectedDims {
     pub units: usize,
 }
 
+impl crate::compiled::WriteRust for FullyConnectedDims {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "FullyConnectedDims",
+            &[
+                ("batches", &self.batches),
+                ("input_dim", &self.input_dim),
+                ("units", &self.units),
+            ],
+        )
+    }
+}
+
 /// The quantization of one int8 fully connected layer, as TFLite derives it
 /// from the layer's tensors (see [`fully_connected_multiplier`] and
 /// [`activation_range_int8`]).
@@ -782,7 +797,8 @@ pub(crate) fn prepare<'m>(
 /// `fully_connected`'s interpreter steps: operands' places in the arena and
 /// constants, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) enum FullyConnectedStep<'m> {
+#[doc(hidden)]
+pub enum FullyConnectedStep<'m> {
     Int8 {
         input: Range<usize>,
         output: Range<usize>,
@@ -807,6 +823,73 @@ pub(crate) enum FullyConnectedStep<'m> {
         dims: FullyConnectedDims,
         range: (f32, f32),
     },
+}
+
+impl crate::compiled::WriteRust for FullyConnectedStep<'_> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            FullyConnectedStep::Int8 {
+                input,
+                output,
+                weights,
+                bias,
+                dims,
+                quantization,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "FullyConnectedStep::Int8",
+                &[
+                    ("input", input),
+                    ("output", output),
+                    ("weights", weights),
+                    ("bias", bias),
+                    ("dims", dims),
+                    ("quantization", quantization),
+                ],
+            ),
+            FullyConnectedStep::Int16 {
+                input,
+                output,
+                weights,
+                bias,
+                dims,
+                quantization,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "FullyConnectedStep::Int16",
+                &[
+                    ("input", input),
+                    ("output", output),
+                    ("weights", weights),
+                    ("bias", bias),
+                    ("dims", dims),
+                    ("quantization", quantization),
+                ],
+            ),
+            FullyConnectedStep::F32 {
+                input,
+                output,
+                weights,
+                bias,
+                dims,
+                range,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "FullyConnectedStep::F32",
+                &[
+                    ("input", input),
+                    ("output", output),
+                    ("weights", weights),
+                    ("bias", bias),
+                    ("dims", dims),
+                    ("range", range),
+                ],
+            ),
+        }
+    }
 }
 
 impl FullyConnectedStep<'_> {

@@ -67,6 +67,17 @@ pub struct GatherParams {
     pub batch_dims: usize,
 }
 
+impl crate::compiled::WriteRust for GatherParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "GatherParams",
+            &[("axis", &self.axis), ("batch_dims", &self.batch_dims)],
+        )
+    }
+}
+
 /// A `GATHER`'s parameters for an input of `input_shape` and indices of
 /// `indices_shape`, as TFLite Micro's `GatherPrepare` checks them: `axis`
 /// in `[−rank, rank)` of the input, `batch_dims` in `[−rank, rank]` of
@@ -291,12 +302,30 @@ pub(crate) fn prepare<'m>(
 
 /// `GATHER`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct GatherStep<'m> {
-    places: Places<1>,
-    shape: OpShape,
-    indices: Array<'m, i32>,
-    indices_shape: OpShape,
-    params: GatherParams,
+#[doc(hidden)]
+pub struct GatherStep<'m> {
+    pub places: Places<1>,
+    pub shape: OpShape,
+    pub indices: Array<'m, i32>,
+    pub indices_shape: OpShape,
+    pub params: GatherParams,
+}
+
+impl crate::compiled::WriteRust for GatherStep<'_> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "GatherStep",
+            &[
+                ("places", &self.places),
+                ("shape", &self.shape),
+                ("indices", &self.indices),
+                ("indices_shape", &self.indices_shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveOne for GatherStep<'_> {

@@ -48,6 +48,24 @@ pub struct HardSwishParams {
     pub reluish_exponent: i32,
 }
 
+impl crate::compiled::WriteRust for HardSwishParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "HardSwishParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("output_multiplier", &self.output_multiplier),
+                ("output_exponent", &self.output_exponent),
+                ("reluish_multiplier", &self.reluish_multiplier),
+                ("reluish_exponent", &self.reluish_exponent),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `HardSwishPrepare` for int8: with
 /// `hires = input_scale / 128` (in `f32`), the output multiplier
 /// `hires / output_scale` and the ReLU-ish multiplier

@@ -218,10 +218,10 @@ pub struct Interpreter<'m, 'a> {
     plan: Option<&'a Plan<'m>>,
 }
 
-mod checker;
+pub(crate) mod checker;
 #[cfg(feature = "alloc")]
 mod plan;
-mod step;
+pub(crate) mod step;
 
 #[cfg(feature = "alloc")]
 pub use plan::{Layout, Plan};

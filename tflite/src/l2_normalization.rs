@@ -65,6 +65,17 @@ pub struct L2NormalizationParams {
     pub input_zero_point: i32,
 }
 
+impl crate::compiled::WriteRust for L2NormalizationParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "L2NormalizationParams",
+            &[("input_zero_point", &self.input_zero_point)],
+        )
+    }
+}
+
 /// The parameters of an int8 `L2_NORMALIZATION`: the input's zero point
 /// alone (the input's scale cancels; the output is in 1/128 from 0).
 /// Fails with [`TfliteError::KernelParam`] for a zero point outside int8.
@@ -168,11 +179,28 @@ pub fn l2_normalization_int8(
 /// int8 arena, its rows' length and its parameters, checked once by
 /// [`prepare`].
 #[derive(Clone)]
-pub(crate) struct L2NormalizationStep {
-    input: Range<usize>,
-    output: Range<usize>,
-    depth: usize,
-    params: L2NormalizationParams,
+#[doc(hidden)]
+pub struct L2NormalizationStep {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub depth: usize,
+    pub params: L2NormalizationParams,
+}
+
+impl crate::compiled::WriteRust for L2NormalizationStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "L2NormalizationStep",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("depth", &self.depth),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl L2NormalizationStep {

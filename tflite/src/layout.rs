@@ -275,11 +275,28 @@ pub(crate) trait MoveCut {
 /// Where a step's activations live: their element type and
 /// their ranges in that type's buffer.
 #[derive(Clone, Debug)]
-pub(crate) struct Places<const N: usize> {
-    pub(crate) dtype: TensorType,
-    pub(crate) one: Range<usize>,
-    pub(crate) many: [Range<usize>; N],
-    pub(crate) count: usize,
+#[doc(hidden)]
+pub struct Places<const N: usize> {
+    pub dtype: TensorType,
+    pub one: Range<usize>,
+    pub many: [Range<usize>; N],
+    pub count: usize,
+}
+
+impl<const N: usize> crate::compiled::WriteRust for Places<N> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "Places",
+            &[
+                ("dtype", &self.dtype),
+                ("one", &self.one),
+                ("many", &self.many),
+                ("count", &self.count),
+            ],
+        )
+    }
 }
 
 /// Runs `k` on `input` into `output` (`places.one` is the input,

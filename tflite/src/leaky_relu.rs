@@ -62,6 +62,23 @@ pub struct LeakyReluParams {
     pub alpha_negative: bool,
 }
 
+impl crate::compiled::WriteRust for LeakyReluParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "LeakyReluParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("identity_multiplier", &self.identity_multiplier),
+                ("alpha_multiplier", &self.alpha_multiplier),
+                ("alpha_negative", &self.alpha_negative),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `CalculateOpDataLeakyRelu` for int8: the alpha multiplier
 /// `input_scale · alpha / output_scale` and the identity multiplier
 /// `input_scale / output_scale`, each computed in `f32`, widened to `f64`

@@ -106,6 +106,9 @@ mod arg_min_max;
 mod array;
 mod batch_matmul;
 mod bytes;
+// the generated code's interface (model!), not an API
+#[doc(hidden)]
+pub mod compiled;
 mod concat;
 mod conv;
 mod depth_space;

@@ -41,6 +41,21 @@ pub struct LogSoftmaxParams {
     pub reverse_multiplier: QuantizedMultiplier,
 }
 
+impl crate::compiled::WriteRust for LogSoftmaxParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "LogSoftmaxParams",
+            &[
+                ("input_multiplier", &self.input_multiplier),
+                ("diff_min", &self.diff_min),
+                ("reverse_multiplier", &self.reverse_multiplier),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `PreprocessLogSoftmaxScalingExp` (beta 1, 5 integer
 /// bits) and `CalculateInputRadius`: the input multiplier and
 /// `diff_min` as [`softmax_params`](crate::softmax_params) gives them
@@ -190,11 +205,28 @@ pub fn log_softmax_int8(
 /// arena, its rows' length and its parameters, checked once by
 /// [`prepare`].
 #[derive(Clone)]
-pub(crate) struct LogSoftmaxStep {
-    input: Range<usize>,
-    output: Range<usize>,
-    depth: usize,
-    params: LogSoftmaxParams,
+#[doc(hidden)]
+pub struct LogSoftmaxStep {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub depth: usize,
+    pub params: LogSoftmaxParams,
+}
+
+impl crate::compiled::WriteRust for LogSoftmaxStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "LogSoftmaxStep",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("depth", &self.depth),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl LogSoftmaxStep {

@@ -53,6 +53,21 @@ pub struct LogisticParams {
     pub input_multiplier: QuantizedMultiplier,
 }
 
+impl crate::compiled::WriteRust for LogisticParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "LogisticParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("input_range_radius", &self.input_range_radius),
+                ("input_multiplier", &self.input_multiplier),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `CalculateArithmeticOpDataLogistic` for int8: the input
 /// multiplier `input_scale · 2^27` as the mantissa of `frexp` times 2^31
 /// (rounded half away from zero, exact for an `f32` scale) and its
@@ -271,6 +286,20 @@ pub struct LogisticInt16Params {
     pub input_multiplier: i32,
     /// in [0, 31]
     pub input_left_shift: u32,
+}
+
+impl crate::compiled::WriteRust for LogisticInt16Params {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "LogisticInt16Params",
+            &[
+                ("input_multiplier", &self.input_multiplier),
+                ("input_left_shift", &self.input_left_shift),
+            ],
+        )
+    }
 }
 
 /// TFLite Micro's `CalculateArithmeticOpDataLogistic` for int16: for an
@@ -557,7 +586,8 @@ pub(crate) fn prepare<'m>(
 /// `logistic`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) enum LogisticStep {
+#[doc(hidden)]
+pub enum LogisticStep {
     Int8 {
         input: Range<usize>,
         output: Range<usize>,
@@ -569,6 +599,33 @@ pub(crate) enum LogisticStep {
         output: Range<usize>,
         params: LogisticInt16Params,
     },
+}
+
+impl crate::compiled::WriteRust for LogisticStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            LogisticStep::Int8 {
+                input,
+                output,
+                params,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "LogisticStep::Int8",
+                &[("input", input), ("output", output), ("params", params)],
+            ),
+            LogisticStep::Int16 {
+                input,
+                output,
+                params,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "LogisticStep::Int16",
+                &[("input", input), ("output", output), ("params", params)],
+            ),
+        }
+    }
 }
 
 impl LogisticStep {

@@ -38,6 +38,22 @@ pub struct MeanParams {
     pub count: usize,
 }
 
+impl crate::compiled::WriteRust for MeanParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "MeanParams",
+            &[
+                ("multiplier", &self.multiplier),
+                ("input_zero_point", &self.input_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("count", &self.count),
+            ],
+        )
+    }
+}
+
 /// The parameters of an int8 mean of `count` elements per output, as
 /// TFLite Micro's reduce kernel computes them: the real multiplier
 /// `input_scale / output_scale` (each widened to `f64`) by

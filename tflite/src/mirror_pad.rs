@@ -99,6 +99,12 @@ pub struct MirrorPadParams {
     pub offset: usize,
 }
 
+impl crate::compiled::WriteRust for MirrorPadParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(w, k, "MirrorPadParams", &[("offset", &self.offset)])
+    }
+}
+
 /// A `MIRROR_PAD`'s parameters for `mode`, checking `paddings` (`(before,
 /// after)` per dim of `input_shape`) as TensorFlow does: at most the dim
 /// less 1 for `REFLECT`, at most the dim for `SYMMETRIC` (TFLite Micro
@@ -295,11 +301,28 @@ pub(crate) fn prepare<'m>(
 
 /// `MIRROR_PAD`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct MirrorPadStep {
-    places: Places<1>,
-    shape: OpShape,
-    paddings: Paddings,
-    params: MirrorPadParams,
+#[doc(hidden)]
+pub struct MirrorPadStep {
+    pub places: Places<1>,
+    pub shape: OpShape,
+    pub paddings: Paddings,
+    pub params: MirrorPadParams,
+}
+
+impl crate::compiled::WriteRust for MirrorPadStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "MirrorPadStep",
+            &[
+                ("places", &self.places),
+                ("shape", &self.shape),
+                ("paddings", &self.paddings),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveOne for MirrorPadStep {

@@ -4,7 +4,7 @@
 //! float between int8 ops.
 
 use crate::error::TfliteError;
-use crate::float_ops::{map_f32, prepare_map_f32};
+use crate::float_ops::{map_f32, prepare_map_f32, MapF32};
 use crate::interpreter::{Checker, Step};
 use crate::ops::OpShape;
 use crate::quant::QuantizedMultiplier;
@@ -25,7 +25,7 @@ pub fn neg_f32(input: &[f32], output: &mut [f32]) -> Result<(), TfliteError> {
     map_f32(input, output, negate)
 }
 
-fn negate(x: f32) -> f32 {
+pub(crate) fn negate(x: f32) -> f32 {
     -x
 }
 
@@ -40,5 +40,5 @@ pub(crate) fn prepare<'m>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<Step<'m>, TfliteError> {
-    prepare_map_f32(c, negate)
+    prepare_map_f32(c, MapF32::Neg)
 }

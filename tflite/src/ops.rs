@@ -51,6 +51,15 @@ impl OpShape {
         Some(shape)
     }
 
+    /// The shape of the first `rank` of `dims`, as a constant: `model!`'s
+    /// generated code writes a prepared step's shapes with it (a `rank`
+    /// past [`MAX_DIMS`] is the shape of no dims, never a panic). Not an
+    /// API: use [`OpShape::new`].
+    #[doc(hidden)]
+    pub const fn from_parts(dims: [usize; MAX_DIMS], rank: usize) -> Self {
+        OpShape { dims, rank }
+    }
+
     /// The dims.
     ///
     /// ```

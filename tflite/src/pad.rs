@@ -255,12 +255,30 @@ pub(crate) fn prepare<'m>(
 /// `pad`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) struct PadStep {
-    input: Slot,
-    output: Slot,
-    shape: OpShape,
-    paddings: [(usize, usize); MAX_DIMS],
-    value: i8,
+#[doc(hidden)]
+pub struct PadStep {
+    pub input: Slot,
+    pub output: Slot,
+    pub shape: OpShape,
+    pub paddings: [(usize, usize); MAX_DIMS],
+    pub value: i8,
+}
+
+impl crate::compiled::WriteRust for PadStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "PadStep",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("shape", &self.shape),
+                ("paddings", &self.paddings),
+                ("value", &self.value),
+            ],
+        )
+    }
 }
 
 impl PadStep {

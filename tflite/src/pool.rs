@@ -62,6 +62,26 @@ pub struct PoolDims {
     pub output_width: usize,
 }
 
+impl crate::compiled::WriteRust for PoolDims {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "PoolDims",
+            &[
+                ("batches", &self.batches),
+                ("input_height", &self.input_height),
+                ("input_width", &self.input_width),
+                ("depth", &self.depth),
+                ("filter_height", &self.filter_height),
+                ("filter_width", &self.filter_width),
+                ("output_height", &self.output_height),
+                ("output_width", &self.output_width),
+            ],
+        )
+    }
+}
+
 /// How a pool steps and pads, and its clamp: the padding from
 /// [`conv_axis`](crate::conv_axis) (dilation 1), the clamp from
 /// [`activation_range_int8`](crate::activation_range_int8). A pool's input
@@ -91,6 +111,24 @@ pub struct PoolParams {
     pub output_min: i32,
     /// the clamp's upper end (in `[output_min, 127]`)
     pub output_max: i32,
+}
+
+impl crate::compiled::WriteRust for PoolParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "PoolParams",
+            &[
+                ("stride_height", &self.stride_height),
+                ("stride_width", &self.stride_width),
+                ("pad_top", &self.pad_top),
+                ("pad_left", &self.pad_left),
+                ("output_min", &self.output_min),
+                ("output_max", &self.output_max),
+            ],
+        )
+    }
 }
 
 /// TFLite's int8 `AVERAGE_POOL_2D` (TFLite Micro's
@@ -601,14 +639,33 @@ pub(crate) fn prepare_max<'m>(
 /// `pool`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) struct PoolStep {
-    max: bool,
+#[doc(hidden)]
+pub struct PoolStep {
+    pub max: bool,
     /// int16 activations (16x8), else int8
-    wide: bool,
-    input: Range<usize>,
-    output: Range<usize>,
-    dims: PoolDims,
-    params: PoolParams,
+    pub wide: bool,
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub dims: PoolDims,
+    pub params: PoolParams,
+}
+
+impl crate::compiled::WriteRust for PoolStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "PoolStep",
+            &[
+                ("max", &self.max),
+                ("wide", &self.wide),
+                ("input", &self.input),
+                ("output", &self.output),
+                ("dims", &self.dims),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl PoolStep {

@@ -45,6 +45,23 @@ pub struct PreluParams {
     pub alpha_multiplier: QuantizedMultiplier,
 }
 
+impl crate::compiled::WriteRust for PreluParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "PreluParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("alpha_zero_point", &self.alpha_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("identity_multiplier", &self.identity_multiplier),
+                ("alpha_multiplier", &self.alpha_multiplier),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `CalculatePreluParams` for int8: the identity multiplier
 /// `input_scale / output_scale` and the alpha multiplier
 /// `input_scale · alpha_scale / output_scale`, each in `f64`, quantized by

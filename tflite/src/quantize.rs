@@ -256,7 +256,8 @@ pub(crate) fn prepare_dequantize<'m>(
 /// `quantize`'s interpreter steps: operands' places in the arena and
 /// constants, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) enum QuantizeStep {
+#[doc(hidden)]
+pub enum QuantizeStep {
     Quantize {
         input: Range<usize>,
         output: Range<usize>,
@@ -283,6 +284,77 @@ pub(crate) enum QuantizeStep {
         scale: f32,
         zero_point: i32,
     },
+}
+
+impl crate::compiled::WriteRust for QuantizeStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            QuantizeStep::Quantize {
+                input,
+                output,
+                scale,
+                zero_point,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "QuantizeStep::Quantize",
+                &[
+                    ("input", input),
+                    ("output", output),
+                    ("scale", scale),
+                    ("zero_point", zero_point),
+                ],
+            ),
+            QuantizeStep::Dequantize {
+                input,
+                output,
+                scale,
+                zero_point,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "QuantizeStep::Dequantize",
+                &[
+                    ("input", input),
+                    ("output", output),
+                    ("scale", scale),
+                    ("zero_point", zero_point),
+                ],
+            ),
+            QuantizeStep::QuantizeInt16 {
+                input,
+                output,
+                scale,
+                zero_point,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "QuantizeStep::QuantizeInt16",
+                &[
+                    ("input", input),
+                    ("output", output),
+                    ("scale", scale),
+                    ("zero_point", zero_point),
+                ],
+            ),
+            QuantizeStep::DequantizeInt16 {
+                input,
+                output,
+                scale,
+                zero_point,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "QuantizeStep::DequantizeInt16",
+                &[
+                    ("input", input),
+                    ("output", output),
+                    ("scale", scale),
+                    ("zero_point", zero_point),
+                ],
+            ),
+        }
+    }
 }
 
 impl QuantizeStep {

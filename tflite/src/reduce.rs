@@ -43,6 +43,21 @@ pub struct ReduceAxes {
     pub reduced: [bool; MAX_DIMS],
 }
 
+impl crate::compiled::WriteRust for ReduceAxes {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ReduceAxes",
+            &[
+                ("dims", &self.dims),
+                ("rank", &self.rank),
+                ("reduced", &self.reduced),
+            ],
+        )
+    }
+}
+
 impl ReduceAxes {
     /// The elements folded into each output (1 when no axis is reduced),
     /// `None` on overflow.
@@ -490,7 +505,8 @@ fn reduce_by<T: Copy>(
 
 /// What a reduction step computes.
 #[derive(Clone)]
-enum Reduction {
+#[doc(hidden)]
+pub enum Reduction {
     /// `MEAN` or `SUM`: the parameters tell them apart
     MeanOrSum(MeanParams),
     /// `MEAN` or `SUM` on int16 (16x8)
@@ -501,15 +517,47 @@ enum Reduction {
     Min,
 }
 
+impl crate::compiled::WriteRust for Reduction {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            Reduction::MeanOrSum(s) => {
+                crate::compiled::write_tuple(w, k, "Reduction::MeanOrSum", &[s])
+            }
+            Reduction::MeanOrSumInt16(s) => {
+                crate::compiled::write_tuple(w, k, "Reduction::MeanOrSumInt16", &[s])
+            }
+            Reduction::Max => crate::compiled::write_path(w, k, "Reduction::Max"),
+            Reduction::Min => crate::compiled::write_path(w, k, "Reduction::Min"),
+        }
+    }
+}
+
 /// A reduction's interpreter step: its operands' places in the int8
 /// arena (the int16 one for an int16 `MEAN` or `SUM`), its axes and what
 /// it computes, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) struct ReduceStep {
-    input: Range<usize>,
-    output: Range<usize>,
-    axes: ReduceAxes,
-    reduction: Reduction,
+#[doc(hidden)]
+pub struct ReduceStep {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub axes: ReduceAxes,
+    pub reduction: Reduction,
+}
+
+impl crate::compiled::WriteRust for ReduceStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ReduceStep",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("axes", &self.axes),
+                ("reduction", &self.reduction),
+            ],
+        )
+    }
 }
 
 impl ReduceStep {

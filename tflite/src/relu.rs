@@ -42,6 +42,23 @@ pub struct ReluParams {
     pub output_max: i32,
 }
 
+impl crate::compiled::WriteRust for ReluParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ReluParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("output_multiplier", &self.output_multiplier),
+                ("output_min", &self.output_min),
+                ("output_max", &self.output_max),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `CalculateReluOpData` for int8: the multiplier
 /// `input_scale / output_scale` divided in `f32`, widened to `f64` and
 /// quantized by [`quantize_multiplier`](crate::quantize_multiplier); the
@@ -128,6 +145,17 @@ pub struct Relu6Params {
     pub lower: i32,
     /// 6.0 quantized in the input's scale and zero point, at least `lower`
     pub upper: i32,
+}
+
+impl crate::compiled::WriteRust for Relu6Params {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "Relu6Params",
+            &[("lower", &self.lower), ("upper", &self.upper)],
+        )
+    }
 }
 
 /// TFLite Micro's `Relu6Prepare` for int8: `lower` is the input's zero

@@ -39,6 +39,21 @@ pub struct RequantizeParams {
     pub multiplier: QuantizedMultiplier,
 }
 
+impl crate::compiled::WriteRust for RequantizeParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "RequantizeParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("multiplier", &self.multiplier),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `PrepareQuantizeReference` for an int8 input: the
 /// multiplier `input_scale / output_scale`, each widened to `f64`,
 /// quantized by [`quantize_multiplier`](crate::quantize_multiplier).

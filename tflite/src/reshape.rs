@@ -201,9 +201,21 @@ pub(crate) fn prepare<'m>(
 /// `reshape`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) struct ReshapeStep {
-    input: Slot,
-    output: Slot,
+#[doc(hidden)]
+pub struct ReshapeStep {
+    pub input: Slot,
+    pub output: Slot,
+}
+
+impl crate::compiled::WriteRust for ReshapeStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ReshapeStep",
+            &[("input", &self.input), ("output", &self.output)],
+        )
+    }
 }
 
 impl ReshapeStep {

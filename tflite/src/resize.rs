@@ -108,6 +108,24 @@ pub struct ResizeDims {
     pub output_width: usize,
 }
 
+impl crate::compiled::WriteRust for ResizeDims {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ResizeDims",
+            &[
+                ("batches", &self.batches),
+                ("input_height", &self.input_height),
+                ("input_width", &self.input_width),
+                ("depth", &self.depth),
+                ("output_height", &self.output_height),
+                ("output_width", &self.output_width),
+            ],
+        )
+    }
+}
+
 /// A resize's sampling, from its options ([`resize_params`]).
 ///
 /// ```
@@ -126,6 +144,20 @@ pub struct ResizeParams {
     /// `(y + 1/2) · scale − 1/2` (bilinear; nearest neighbour rounds
     /// `(y + 1/2) · scale` down)
     pub half_pixel_centers: bool,
+}
+
+impl crate::compiled::WriteRust for ResizeParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ResizeParams",
+            &[
+                ("align_corners", &self.align_corners),
+                ("half_pixel_centers", &self.half_pixel_centers),
+            ],
+        )
+    }
 }
 
 /// A resize's parameters from its options' flags. Both flags set is
@@ -445,12 +477,30 @@ pub fn resize_bilinear_int8(
 /// A resize's interpreter step: its operands' places in the int8 arena,
 /// its sizes and sampling, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) struct ResizeStep {
-    input: Range<usize>,
-    output: Range<usize>,
-    dims: ResizeDims,
-    params: ResizeParams,
-    bilinear: bool,
+#[doc(hidden)]
+pub struct ResizeStep {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub dims: ResizeDims,
+    pub params: ResizeParams,
+    pub bilinear: bool,
+}
+
+impl crate::compiled::WriteRust for ResizeStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "ResizeStep",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("dims", &self.dims),
+                ("params", &self.params),
+                ("bilinear", &self.bilinear),
+            ],
+        )
+    }
 }
 
 impl ResizeStep {

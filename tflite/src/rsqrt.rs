@@ -42,6 +42,21 @@ pub struct RsqrtParams {
     pub output_multiplier: QuantizedMultiplier,
 }
 
+impl crate::compiled::WriteRust for RsqrtParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "RsqrtParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("output_multiplier", &self.output_multiplier),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `SetRsqrtOutputMultiplier`: the multiplier
 /// `1 / (√input_scale · output_scale)`, the square root and product in
 /// `f32`, the quotient in `f64`, quantized by

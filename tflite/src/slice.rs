@@ -108,6 +108,21 @@ pub struct SliceParams {
     pub size: [usize; MAX_SLICE_RANK],
 }
 
+impl crate::compiled::WriteRust for SliceParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "SliceParams",
+            &[
+                ("rank", &self.rank),
+                ("begin", &self.begin),
+                ("size", &self.size),
+            ],
+        )
+    }
+}
+
 /// The rank as at most [`MAX_SLICE_RANK`], and `values` of one per dim.
 fn check_rank(what: &'static str, rank: usize, values: &[i32]) -> Result<(), TfliteError> {
     if rank > MAX_SLICE_RANK {
@@ -306,6 +321,23 @@ pub struct StridedSliceParams {
     pub count: [usize; MAX_SLICE_RANK],
     /// bit `i`: axis `i` reads one element and the output drops it
     pub shrink_axis_mask: u32,
+}
+
+impl crate::compiled::WriteRust for StridedSliceParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "StridedSliceParams",
+            &[
+                ("rank", &self.rank),
+                ("start", &self.start),
+                ("stride", &self.stride),
+                ("count", &self.count),
+                ("shrink_axis_mask", &self.shrink_axis_mask),
+            ],
+        )
+    }
 }
 
 /// One axis of a strided slice as TFLite's `StridedSliceStartForAxis` and
@@ -662,10 +694,26 @@ pub(crate) fn prepare_slice<'m>(
 
 /// `SLICE`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct SliceStep {
-    places: Places<1>,
-    shape: OpShape,
-    params: SliceParams,
+#[doc(hidden)]
+pub struct SliceStep {
+    pub places: Places<1>,
+    pub shape: OpShape,
+    pub params: SliceParams,
+}
+
+impl crate::compiled::WriteRust for SliceStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "SliceStep",
+            &[
+                ("places", &self.places),
+                ("shape", &self.shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveOne for SliceStep {
@@ -698,10 +746,26 @@ pub(crate) fn prepare_strided_slice<'m>(
 
 /// `STRIDED_SLICE`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct StridedSliceStep {
-    places: Places<1>,
-    shape: OpShape,
-    params: StridedSliceParams,
+#[doc(hidden)]
+pub struct StridedSliceStep {
+    pub places: Places<1>,
+    pub shape: OpShape,
+    pub params: StridedSliceParams,
+}
+
+impl crate::compiled::WriteRust for StridedSliceStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "StridedSliceStep",
+            &[
+                ("places", &self.places),
+                ("shape", &self.shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveOne for StridedSliceStep {

@@ -50,6 +50,20 @@ pub struct SoftmaxParams {
     pub diff_min: i32,
 }
 
+impl crate::compiled::WriteRust for SoftmaxParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "SoftmaxParams",
+            &[
+                ("input_multiplier", &self.input_multiplier),
+                ("diff_min", &self.diff_min),
+            ],
+        )
+    }
+}
+
 /// TFLite's `PreprocessSoftmaxScaling` with 5 integer bits, and its
 /// `CalculateInputRadius`: the multiplier of `beta · input_scale · 2^26`
 /// (each widened to `f64`; TFLite Micro caps it at 2^31 − 1, then requires
@@ -250,6 +264,17 @@ pub struct SoftmaxInt16Params {
     /// `beta · input_scale / (10 / 65535)`: the input difference `x − max`
     /// times it is in steps of 10/65535, the exp table's input
     pub input_multiplier: QuantizedMultiplier,
+}
+
+impl crate::compiled::WriteRust for SoftmaxInt16Params {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "SoftmaxInt16Params",
+            &[("input_multiplier", &self.input_multiplier)],
+        )
+    }
 }
 
 /// TFLite Micro's `CalculateSoftmaxParams` for int16: the multiplier of
@@ -552,7 +577,8 @@ pub(crate) fn prepare<'m>(
 /// `softmax`'s interpreter step: its operands' places in the arena and its
 /// constants, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) enum SoftmaxStep {
+#[doc(hidden)]
+pub enum SoftmaxStep {
     Int8 {
         input: Range<usize>,
         output: Range<usize>,
@@ -566,6 +592,45 @@ pub(crate) enum SoftmaxStep {
         depth: usize,
         params: SoftmaxInt16Params,
     },
+}
+
+impl crate::compiled::WriteRust for SoftmaxStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            SoftmaxStep::Int8 {
+                input,
+                output,
+                depth,
+                params,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "SoftmaxStep::Int8",
+                &[
+                    ("input", input),
+                    ("output", output),
+                    ("depth", depth),
+                    ("params", params),
+                ],
+            ),
+            SoftmaxStep::Int16 {
+                input,
+                output,
+                depth,
+                params,
+            } => crate::compiled::write_struct(
+                w,
+                k,
+                "SoftmaxStep::Int16",
+                &[
+                    ("input", input),
+                    ("output", output),
+                    ("depth", depth),
+                    ("params", params),
+                ],
+            ),
+        }
+    }
 }
 
 impl SoftmaxStep {

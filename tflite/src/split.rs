@@ -133,6 +133,21 @@ pub struct SplitParams {
     pub sizes: [usize; MAX_SPLITS],
 }
 
+impl crate::compiled::WriteRust for SplitParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "SplitParams",
+            &[
+                ("axis", &self.axis),
+                ("count", &self.count),
+                ("sizes", &self.sizes),
+            ],
+        )
+    }
+}
+
 impl SplitParams {
     /// The pieces' sizes along the axis.
     ///
@@ -396,6 +411,17 @@ pub struct UnpackParams {
     pub axis: usize,
     /// the outputs: the input's dim at the axis
     pub num: usize,
+}
+
+impl crate::compiled::WriteRust for UnpackParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "UnpackParams",
+            &[("axis", &self.axis), ("num", &self.num)],
+        )
+    }
 }
 
 /// An `UNPACK`'s parameters, as TFLite's `unpack.cc` checks them: the
@@ -678,10 +704,26 @@ pub(crate) fn prepare_split_v<'m>(
 
 /// `SPLIT`'s and `SPLIT_V`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct SplitStep {
-    places: Places<MAX_SPLITS>,
-    shape: OpShape,
-    params: SplitParams,
+#[doc(hidden)]
+pub struct SplitStep {
+    pub places: Places<MAX_SPLITS>,
+    pub shape: OpShape,
+    pub params: SplitParams,
+}
+
+impl crate::compiled::WriteRust for SplitStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "SplitStep",
+            &[
+                ("places", &self.places),
+                ("shape", &self.shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveCut for SplitStep {
@@ -716,10 +758,26 @@ pub(crate) fn prepare_unpack<'m>(
 
 /// `UNPACK`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct UnpackStep {
-    places: Places<MAX_SPLITS>,
-    shape: OpShape,
-    params: UnpackParams,
+#[doc(hidden)]
+pub struct UnpackStep {
+    pub places: Places<MAX_SPLITS>,
+    pub shape: OpShape,
+    pub params: UnpackParams,
+}
+
+impl crate::compiled::WriteRust for UnpackStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "UnpackStep",
+            &[
+                ("places", &self.places),
+                ("shape", &self.shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveCut for UnpackStep {

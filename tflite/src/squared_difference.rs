@@ -55,6 +55,24 @@ pub struct SquaredDifferenceParams {
     pub output_multiplier: QuantizedMultiplier,
 }
 
+impl crate::compiled::WriteRust for SquaredDifferenceParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "SquaredDifferenceParams",
+            &[
+                ("input1_zero_point", &self.input1_zero_point),
+                ("input1_multiplier", &self.input1_multiplier),
+                ("input2_zero_point", &self.input2_zero_point),
+                ("input2_multiplier", &self.input2_multiplier),
+                ("output_zero_point", &self.output_zero_point),
+                ("output_multiplier", &self.output_multiplier),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `PrepareQuantized` for an int8 `SQUARED_DIFFERENCE`:
 /// `twice_max = 2 · max(input1_scale, input2_scale)` in `f64`, the input
 /// multipliers `input_scale / twice_max` (quantized as

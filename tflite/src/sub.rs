@@ -84,6 +84,26 @@ pub struct SubParams {
     pub output_max: i32,
 }
 
+impl crate::compiled::WriteRust for SubParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "SubParams",
+            &[
+                ("input1_zero_point", &self.input1_zero_point),
+                ("input1_multiplier", &self.input1_multiplier),
+                ("input2_zero_point", &self.input2_zero_point),
+                ("input2_multiplier", &self.input2_multiplier),
+                ("output_zero_point", &self.output_zero_point),
+                ("output_multiplier", &self.output_multiplier),
+                ("output_min", &self.output_min),
+                ("output_max", &self.output_max),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's `CalculateOpDataSub` for int8. Unlike `ADD`'s, its
 /// arithmetic is in `f32`: `twice_max = 2 · max(input1_scale,
 /// input2_scale)`, the input multipliers `input_scale / twice_max` and the

@@ -46,6 +46,21 @@ pub struct TanhParams {
     pub input_multiplier: QuantizedMultiplier,
 }
 
+impl crate::compiled::WriteRust for TanhParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "TanhParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("input_range_radius", &self.input_range_radius),
+                ("input_multiplier", &self.input_multiplier),
+            ],
+        )
+    }
+}
+
 /// TFLite Micro's int8 `TANH` prepare: the input multiplier
 /// `input_scale · 2^27` (Q4.27) as `frexp`'s mantissa times 2^31 and its
 /// exponent as a left shift, and the input radius `⌊15 · 2^27 / 2^shift⌋`,
@@ -172,6 +187,20 @@ pub struct TanhInt16Params {
     pub input_multiplier: i32,
     /// in [0, 31]
     pub input_left_shift: u32,
+}
+
+impl crate::compiled::WriteRust for TanhInt16Params {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "TanhInt16Params",
+            &[
+                ("input_multiplier", &self.input_multiplier),
+                ("input_left_shift", &self.input_left_shift),
+            ],
+        )
+    }
 }
 
 /// TFLite Micro's `tanh.cc` prepare for int16: for an input scale of

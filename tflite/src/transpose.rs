@@ -28,6 +28,17 @@ pub struct TransposeParams {
     pub perm: [usize; 6],
 }
 
+impl crate::compiled::WriteRust for TransposeParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "TransposeParams",
+            &[("rank", &self.rank), ("perm", &self.perm)],
+        )
+    }
+}
+
 impl TransposeParams {
     /// The permutation.
     ///
@@ -235,10 +246,26 @@ pub(crate) fn prepare<'m>(
 
 /// `TRANSPOSE`'s interpreter step.
 #[derive(Clone)]
-pub(crate) struct TransposeStep {
-    places: Places<1>,
-    shape: OpShape,
-    params: TransposeParams,
+#[doc(hidden)]
+pub struct TransposeStep {
+    pub places: Places<1>,
+    pub shape: OpShape,
+    pub params: TransposeParams,
+}
+
+impl crate::compiled::WriteRust for TransposeStep {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "TransposeStep",
+            &[
+                ("places", &self.places),
+                ("shape", &self.shape),
+                ("params", &self.params),
+            ],
+        )
+    }
 }
 
 impl MoveOne for TransposeStep {

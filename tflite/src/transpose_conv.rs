@@ -107,6 +107,27 @@ pub struct TransposeConvDims {
     pub output_depth: usize,
 }
 
+impl crate::compiled::WriteRust for TransposeConvDims {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "TransposeConvDims",
+            &[
+                ("batches", &self.batches),
+                ("input_height", &self.input_height),
+                ("input_width", &self.input_width),
+                ("input_depth", &self.input_depth),
+                ("filter_height", &self.filter_height),
+                ("filter_width", &self.filter_width),
+                ("output_height", &self.output_height),
+                ("output_width", &self.output_width),
+                ("output_depth", &self.output_depth),
+            ],
+        )
+    }
+}
+
 /// A transposed convolution's requantization and geometry
 /// ([`transpose_conv_params`]).
 ///
@@ -474,15 +495,36 @@ pub(crate) fn multipliers(model: &Model<'_>, op: &Operator<'_>) -> usize {
 /// arena, its filter and bias read in place, its geometry and
 /// requantization, checked once by [`prepare`].
 #[derive(Clone)]
-pub(crate) struct TransposeConvStep<'m> {
-    input: Range<usize>,
-    output: Range<usize>,
-    filter: Array<'m, i8>,
-    bias: Option<Array<'m, i32>>,
-    dims: TransposeConvDims,
-    strides: (usize, usize),
-    pads: (usize, usize),
-    quantization: Quantized,
+#[doc(hidden)]
+pub struct TransposeConvStep<'m> {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub filter: Array<'m, i8>,
+    pub bias: Option<Array<'m, i32>>,
+    pub dims: TransposeConvDims,
+    pub strides: (usize, usize),
+    pub pads: (usize, usize),
+    pub quantization: Quantized,
+}
+
+impl crate::compiled::WriteRust for TransposeConvStep<'_> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "TransposeConvStep",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("filter", &self.filter),
+                ("bias", &self.bias),
+                ("dims", &self.dims),
+                ("strides", &self.strides),
+                ("pads", &self.pads),
+                ("quantization", &self.quantization),
+            ],
+        )
+    }
 }
 
 impl TransposeConvStep<'_> {

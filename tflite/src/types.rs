@@ -57,6 +57,31 @@ pub enum TensorType {
     Int4,
 }
 
+impl crate::compiled::WriteRust for TensorType {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            TensorType::Float32 => crate::compiled::write_path(w, k, "TensorType::Float32"),
+            TensorType::Float16 => crate::compiled::write_path(w, k, "TensorType::Float16"),
+            TensorType::Int32 => crate::compiled::write_path(w, k, "TensorType::Int32"),
+            TensorType::Uint8 => crate::compiled::write_path(w, k, "TensorType::Uint8"),
+            TensorType::Int64 => crate::compiled::write_path(w, k, "TensorType::Int64"),
+            TensorType::String => crate::compiled::write_path(w, k, "TensorType::String"),
+            TensorType::Bool => crate::compiled::write_path(w, k, "TensorType::Bool"),
+            TensorType::Int16 => crate::compiled::write_path(w, k, "TensorType::Int16"),
+            TensorType::Complex64 => crate::compiled::write_path(w, k, "TensorType::Complex64"),
+            TensorType::Int8 => crate::compiled::write_path(w, k, "TensorType::Int8"),
+            TensorType::Float64 => crate::compiled::write_path(w, k, "TensorType::Float64"),
+            TensorType::Complex128 => crate::compiled::write_path(w, k, "TensorType::Complex128"),
+            TensorType::Uint64 => crate::compiled::write_path(w, k, "TensorType::Uint64"),
+            TensorType::Resource => crate::compiled::write_path(w, k, "TensorType::Resource"),
+            TensorType::Variant => crate::compiled::write_path(w, k, "TensorType::Variant"),
+            TensorType::Uint32 => crate::compiled::write_path(w, k, "TensorType::Uint32"),
+            TensorType::Uint16 => crate::compiled::write_path(w, k, "TensorType::Uint16"),
+            TensorType::Int4 => crate::compiled::write_path(w, k, "TensorType::Int4"),
+        }
+    }
+}
+
 impl TensorType {
     /// The type with schema value `value`, or `None` outside the schema.
     ///

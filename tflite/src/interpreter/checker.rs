@@ -17,29 +17,70 @@ use crate::types::{Activation, TensorType};
 /// Where an activation tensor lives: its type's buffer, and its elements
 /// there.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Slot {
-    pub(crate) dtype: TensorType,
-    pub(crate) range: Range<usize>,
+#[doc(hidden)]
+pub struct Slot {
+    pub dtype: TensorType,
+    pub range: Range<usize>,
+}
+
+impl crate::compiled::WriteRust for Slot {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "Slot",
+            &[("dtype", &self.dtype), ("range", &self.range)],
+        )
+    }
 }
 
 /// An operand that is an activation or a constant of the model (its
 /// elements `T`: int8 unless named, f32 for `float_ops`' binary ops).
 #[derive(Clone)]
-pub(crate) enum Source<'m, T: LeNumber = i8> {
+#[doc(hidden)]
+pub enum Source<'m, T: LeNumber = i8> {
     Activation(Range<usize>),
     Constant(Array<'m, T>),
+}
+
+impl<T: LeNumber> crate::compiled::WriteRust for Source<'_, T> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            Source::Activation(s) => crate::compiled::write_tuple(w, k, "Source::Activation", &[s]),
+            Source::Constant(s) => crate::compiled::write_tuple(w, k, "Source::Constant", &[s]),
+        }
+    }
 }
 
 /// The requantization of a quantized layer: zero points, clamp, and how
 /// many multipliers the scratch holds.
 #[derive(Clone)]
-pub(crate) struct Quantized {
-    pub(crate) input_zero_point: i32,
-    pub(crate) weights_zero_point: i32,
-    pub(crate) output_zero_point: i32,
-    pub(crate) output_min: i32,
-    pub(crate) output_max: i32,
-    pub(crate) channels: usize,
+#[doc(hidden)]
+pub struct Quantized {
+    pub input_zero_point: i32,
+    pub weights_zero_point: i32,
+    pub output_zero_point: i32,
+    pub output_min: i32,
+    pub output_max: i32,
+    pub channels: usize,
+}
+
+impl crate::compiled::WriteRust for Quantized {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::compiled::write_struct(
+            w,
+            k,
+            "Quantized",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("weights_zero_point", &self.weights_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("output_min", &self.output_min),
+                ("output_max", &self.output_max),
+                ("channels", &self.channels),
+            ],
+        )
+    }
 }
 
 /// The error for `operand` of `op` (`None`: the model's inputs), tensor

@@ -244,6 +244,18 @@ impl<'m> Plan<'m> {
         })
     }
 
+    /// The prepared operators, in order: each step and its multipliers'
+    /// range in [`all_multipliers`](Self::all_multipliers) (what `model!`
+    /// writes).
+    pub(crate) fn prepared(&self) -> impl Iterator<Item = (&Step<'m>, Range<usize>)> {
+        self.steps.iter().map(|p| (&p.step, p.multipliers.clone()))
+    }
+
+    /// Every operator's multipliers, one after the other.
+    pub(crate) fn all_multipliers(&self) -> &[QuantizedMultiplier] {
+        &self.multipliers
+    }
+
     /// The rounding of `FULLY_CONNECTED`.
     pub(crate) fn arithmetic(&self) -> Arithmetic {
         self.arithmetic

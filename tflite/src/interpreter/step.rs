@@ -36,10 +36,13 @@ use crate::resize::ResizeStep;
 use crate::transpose_conv::TransposeConvStep;
 
 /// One operator, checked and ready to run (its multipliers, if any, in the
-/// arena's scratch). A new op adds its variant here and its line in
-/// [`Step::run`]; everything else of the op is in its module.
+/// arena's scratch). A new op adds its variant here, its line in
+/// [`Step::run`] and its arm in the `WriteRust` impl below (how `model!`
+/// writes it); everything else of the op is in its module. Public (and
+/// hidden) only for `model!`'s generated code (`crate::compiled`).
 #[derive(Clone)]
-pub(crate) enum Step<'m> {
+#[doc(hidden)]
+pub enum Step<'m> {
     FullyConnected(FullyConnectedStep<'m>),
     DepthwiseConv(DepthwiseConvStep<'m>),
     Conv2d(Conv2dStep<'m>),
@@ -80,6 +83,59 @@ pub(crate) enum Step<'m> {
     BatchMatMul(BatchMatMulStep),
     LogSoftmax(LogSoftmaxStep),
     L2Normalization(L2NormalizationStep),
+}
+
+impl crate::compiled::WriteRust for Step<'_> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        match self {
+            Step::FullyConnected(s) => {
+                crate::compiled::write_tuple(w, k, "Step::FullyConnected", &[s])
+            }
+            Step::DepthwiseConv(s) => {
+                crate::compiled::write_tuple(w, k, "Step::DepthwiseConv", &[s])
+            }
+            Step::Conv2d(s) => crate::compiled::write_tuple(w, k, "Step::Conv2d", &[s]),
+            Step::Softmax(s) => crate::compiled::write_tuple(w, k, "Step::Softmax", &[s]),
+            Step::Pool(s) => crate::compiled::write_tuple(w, k, "Step::Pool", &[s]),
+            Step::Add(s) => crate::compiled::write_tuple(w, k, "Step::Add", &[s]),
+            Step::Pad(s) => crate::compiled::write_tuple(w, k, "Step::Pad", &[s]),
+            Step::Logistic(s) => crate::compiled::write_tuple(w, k, "Step::Logistic", &[s]),
+            Step::Quantize(s) => crate::compiled::write_tuple(w, k, "Step::Quantize", &[s]),
+            Step::Reshape(s) => crate::compiled::write_tuple(w, k, "Step::Reshape", &[s]),
+            Step::Binary(s) => crate::compiled::write_tuple(w, k, "Step::Binary", &[s]),
+            Step::Unary(s) => crate::compiled::write_tuple(w, k, "Step::Unary", &[s]),
+            Step::BinaryInt16(s) => crate::compiled::write_tuple(w, k, "Step::BinaryInt16", &[s]),
+            Step::UnaryInt16(s) => crate::compiled::write_tuple(w, k, "Step::UnaryInt16", &[s]),
+            Step::MapF32(s) => crate::compiled::write_tuple(w, k, "Step::MapF32", &[s]),
+            Step::BinaryF32(s) => crate::compiled::write_tuple(w, k, "Step::BinaryF32", &[s]),
+            Step::MeanF32(s) => crate::compiled::write_tuple(w, k, "Step::MeanF32", &[s]),
+            Step::Concatenation(s) => {
+                crate::compiled::write_tuple(w, k, "Step::Concatenation", &[s])
+            }
+            Step::Pack(s) => crate::compiled::write_tuple(w, k, "Step::Pack", &[s]),
+            Step::Split(s) => crate::compiled::write_tuple(w, k, "Step::Split", &[s]),
+            Step::Unpack(s) => crate::compiled::write_tuple(w, k, "Step::Unpack", &[s]),
+            Step::Transpose(s) => crate::compiled::write_tuple(w, k, "Step::Transpose", &[s]),
+            Step::Slice(s) => crate::compiled::write_tuple(w, k, "Step::Slice", &[s]),
+            Step::StridedSlice(s) => crate::compiled::write_tuple(w, k, "Step::StridedSlice", &[s]),
+            Step::ExpandDims(s) => crate::compiled::write_tuple(w, k, "Step::ExpandDims", &[s]),
+            Step::Gather(s) => crate::compiled::write_tuple(w, k, "Step::Gather", &[s]),
+            Step::DepthToSpace(s) => crate::compiled::write_tuple(w, k, "Step::DepthToSpace", &[s]),
+            Step::SpaceToDepth(s) => crate::compiled::write_tuple(w, k, "Step::SpaceToDepth", &[s]),
+            Step::MirrorPad(s) => crate::compiled::write_tuple(w, k, "Step::MirrorPad", &[s]),
+            Step::Reduce(s) => crate::compiled::write_tuple(w, k, "Step::Reduce", &[s]),
+            Step::ArgMinMax(s) => crate::compiled::write_tuple(w, k, "Step::ArgMinMax", &[s]),
+            Step::Resize(s) => crate::compiled::write_tuple(w, k, "Step::Resize", &[s]),
+            Step::TransposeConv(s) => {
+                crate::compiled::write_tuple(w, k, "Step::TransposeConv", &[s])
+            }
+            Step::BatchMatMul(s) => crate::compiled::write_tuple(w, k, "Step::BatchMatMul", &[s]),
+            Step::LogSoftmax(s) => crate::compiled::write_tuple(w, k, "Step::LogSoftmax", &[s]),
+            Step::L2Normalization(s) => {
+                crate::compiled::write_tuple(w, k, "Step::L2Normalization", &[s])
+            }
+        }
+    }
 }
 
 /// What a step runs over: the activation buffers, the multipliers its
