@@ -6,12 +6,11 @@
 #   2. tests/alloc.rs with `alloc` and a static heap (embedded-alloc);
 #   3. the same no-alloc tests on a Cortex-M0 (thumbv6m-none-eabi: no FPU,
 #      no atomic compare-and-swap; QEMU microbit, 16 KiB of RAM), each
-#      checked to fit its 256 KiB of flash, but for M0_LARGE_FLASH's;
-#   (among them tests/tflite_ops.rs: every one-op model of
-#      tflite/tests/ops/ that tflite/tests/interpreter_ops.rs runs, 90
-#      today, through the Interpreter, all 8 recorded cases, every output
-#      against TFLite Micro's; on the M0 on a micro:bit with 1 MiB of
-#      flash, see M0_LARGE_FLASH below)
+#      checked to fit its 256 KiB of flash but for M0_LARGE_FLASH's (below);
+#      among the tests of 1 and 3, tests/tflite_ops.rs: every one-op model
+#      of tflite/tests/ops/ that tflite/tests/interpreter_ops.rs runs (90
+#      today) through the Interpreter, all 8 recorded cases, every output
+#      against TFLite Micro's;
 #   4. per op, the code and stack of one call through shapecheck against a
 #      hand-written loop (examples/size_<op>_{shapecheck,loop}.rs), the
 #      bounded forms beside the caller-buffer ones (size_<op>_bounded.rs,

@@ -75,10 +75,9 @@ impl OneOpArena {
         }
     }
 
-    /// Fills every activation buffer with values no model writes
-    /// everywhere, so that an activation an op leaves unwritten, or one
-    /// read from the wrong place, shows in the outputs (the host test
-    /// starts from zeros).
+    /// Fills every activation buffer with one value far from zero, so that
+    /// an element an op leaves unwritten, or reads from the wrong place,
+    /// shows in the outputs (the host test starts from zeros).
     fn scribble(&mut self) {
         self.int8.fill(-77);
         self.int16.fill(-30_001);
