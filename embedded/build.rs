@@ -19,6 +19,10 @@
 //!    (module names are the test's file stem, so tests never collide). See
 //!    `emit_case` for what a case module holds.
 //!
+//! 3. embeds TFLite Micro's one-op models and their recorded cases for the
+//!    firmware `tests/tflite_ops.rs` (`one_op.rs`: which models, the
+//!    arena's sizes), as `shapecheck_embedded::one_op::models`.
+//!
 //! The JSON reader is a small one written here (`json.rs`, also read by
 //! `models/build.rs`; the vector files are plain JSON: objects, arrays,
 //! strings, numbers, booleans), so the build needs no extra crate for the
@@ -31,13 +35,21 @@ use std::{env, fs, path::Path, path::PathBuf};
 #[path = "json.rs"]
 mod json;
 use json::Value;
+// the one-op models (3. above)
+#[path = "one_op.rs"]
+mod one_op;
 
 fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
     let target = env::var("TARGET").unwrap_or_default();
     let memory = if target.starts_with("thumbv6m") {
-        // micro:bit v1 (nRF51822): 256 KiB flash, 16 KiB RAM
-        "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 256K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 16K\n}\n"
+        // micro:bit v1 (nRF51822): 256 KiB flash, 16 KiB RAM. The map gives
+        // 1 MiB of flash for tests/tflite_ops.rs (the interpreter with all
+        // its kernels is more code than 256 KiB), which runs on QEMU's
+        // micro:bit with its flash raised to 1 MiB (run.sh's
+        // M0_LARGE_FLASH); run.sh checks that every other M0 firmware fits
+        // the micro:bit's 256 KiB.
+        "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 1024K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 16K\n}\n"
     } else {
         // mps2-an386 (Cortex-M4 FPGA image): 4 MiB each
         "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 4096K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 4096K\n}\n"
@@ -49,6 +61,10 @@ fn main() {
 
     let code = vectors().unwrap_or_else(|e| panic!("embedded/build.rs: {e}"));
     fs::write(out.join("vectors.rs"), code).expect("write vectors.rs");
+
+    println!("cargo:rerun-if-changed=one_op.rs");
+    let code = one_op::generate().unwrap_or_else(|e| panic!("embedded/build.rs: {e}"));
+    fs::write(out.join("one_op_models.rs"), code).expect("write one_op_models.rs");
 }
 
 /// One request: `NAME = FILE CASE#K`, from the source file `from`.

@@ -9,7 +9,8 @@
 //! - [`stack`] (painting, to measure stack on target), [`firmware`] (the end
 //!   of a size firmware), and with the `alloc` feature the global heap
 //!   (`heap`); [`fused`], the data of the fused-expression size firmwares;
-//!   [`core_ops`], those of matmul's, sum's and softmax's.
+//!   [`core_ops`], those of matmul's, sum's and softmax's; [`one_op`],
+//!   TFLite Micro's one-op models through the interpreter.
 #![no_std]
 
 use core::panic::PanicInfo;
@@ -22,6 +23,7 @@ pub mod firmware;
 pub mod fused;
 #[cfg(feature = "alloc")]
 pub mod heap;
+pub mod one_op;
 pub mod slices;
 pub mod stack;
 
@@ -95,6 +97,8 @@ pub struct Checks {
     name: &'static str,
     run: u32,
     failed: u32,
+    /// the deepest stack before the last [`repaint_stack`](Self::repaint_stack)
+    peak_before: usize,
 }
 
 impl Checks {
@@ -107,6 +111,7 @@ impl Checks {
             name,
             run: 0,
             failed: 0,
+            peak_before: 0,
         }
     }
 
@@ -119,6 +124,22 @@ impl Checks {
             let at = core::panic::Location::caller();
             hprintln!("FAILED {}:{}: {}", at.file(), at.line(), what);
         }
+    }
+
+    /// The peak stack since reset or the last call, then the free stack
+    /// painted again: what runs next is measured alone (a test's parts
+    /// each with their own peak), and [`finish`](Self::finish) still
+    /// reports the deepest of all.
+    pub fn repaint_stack(&mut self) -> usize {
+        let peak = stack::peak();
+        self.peak_before = self.peak_before.max(peak);
+        stack::paint();
+        peak
+    }
+
+    /// How many checks failed so far.
+    pub fn failed(&self) -> u32 {
+        self.failed
     }
 
     /// `Some(v)`, or a failed check named `what` and `None`.
@@ -155,7 +176,7 @@ impl Checks {
     /// Prints the tally and the peak stack, and exits QEMU: success only if
     /// every check held.
     pub fn finish(self) -> ! {
-        let peak = stack::peak();
+        let peak = stack::peak().max(self.peak_before);
         hprintln!(
             "{}: {} checks, {} failed, peak stack {} B",
             self.name,

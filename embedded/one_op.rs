@@ -1,0 +1,281 @@
+//! The one-op models for the firmware test `tests/tflite_ops.rs` (part of
+//! build.rs): TFLite Micro's one-op models
+//! (`../tflite/tests/ops/<name>.tflite`) and their 8 recorded cases each
+//! (`<name>.json`), as Rust data in `OUT_DIR/one_op_models.rs`.
+//!
+//! Which models: the ones the host interpreter runs, read from the `ops!`
+//! list of `../tflite/tests/interpreter_ops.rs` (a model in its
+//! `NOT_RUN_YET` is not in that list, and joins this one when it moves
+//! into `ops!`). Per case: every input of the model (input 0 is the
+//! recording's `input`, any other the tensor of its index under
+//! `tensors`) and every output (output 0 is `out`, the others from
+//! `tensors`, as `split_3`'s), each as a `TensorData` of the model's type
+//! for that tensor; f32 values are the recorded numbers rounded to f32, as
+//! the host test reads them.
+//!
+//! The arena the firmware declares is as large as the largest model
+//! needs, for each type (`Interpreter::arena_sizes`, called here on the
+//! host): `INT8`, `INT16`, `INT32`, `FLOAT32`, `MULTIPLIERS`.
+use crate::json::{self, Value};
+use shapecheck_tflite::{Interpreter, Model, TensorType};
+use std::fmt::Write as _;
+use std::{fs, path::Path};
+
+/// One model as the firmware gets it.
+struct OneOp {
+    name: String,
+    /// the `.tflite` file, absolute (for `include_bytes!`)
+    path: String,
+    /// the firmware's flash for it: the model and every recorded value
+    bytes: usize,
+    /// `OneOpCase { .. }` literals, one per case
+    cases: Vec<String>,
+}
+
+/// The names in the `ops!( .. );` list of interpreter_ops.rs, in order:
+/// one identifier per item, `//` comments skipped.
+fn listed_models(source: &str) -> Result<Vec<String>, String> {
+    let start = source
+        .find("\nops!(")
+        .ok_or("interpreter_ops.rs has no `ops!(` list")?;
+    let body = &source[start + "\nops!(".len()..];
+    let end = body
+        .find("\n);")
+        .ok_or("interpreter_ops.rs: the `ops!(` list does not end with `);`")?;
+    let mut names = Vec::new();
+    for line in body[..end].lines() {
+        let item = line.split("//").next().unwrap_or("").trim();
+        for name in item.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+            if !name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            {
+                return Err(format!(
+                    "interpreter_ops.rs: `{name}` in ops! is not a model name"
+                ));
+            }
+            names.push(name.to_string());
+        }
+    }
+    if names.is_empty() {
+        return Err("interpreter_ops.rs: the ops! list is empty".into());
+    }
+    Ok(names)
+}
+
+/// `TensorData::<Type>(&[..])` of `values` read as `dtype`, and its bytes.
+fn tensor_data(values: &Value, dtype: TensorType, what: &str) -> Result<(String, usize), String> {
+    let values = values
+        .as_array()
+        .ok_or(format!("{what}: not a list of numbers"))?;
+    let (variant, size, range) = match dtype {
+        TensorType::Int8 => ("Int8", 1, Some((i64::from(i8::MIN), i64::from(i8::MAX)))),
+        TensorType::Int16 => ("Int16", 2, Some((i64::from(i16::MIN), i64::from(i16::MAX)))),
+        TensorType::Int32 => ("Int32", 4, Some((i64::from(i32::MIN), i64::from(i32::MAX)))),
+        TensorType::Float32 => ("Float32", 4, None),
+        other => {
+            return Err(format!(
+                "{what}: a tensor of type {other:?}, which the firmware does not feed"
+            ))
+        }
+    };
+    let mut s = format!("TensorData::{variant}(&[");
+    for v in values {
+        let Value::Number(text) = v else {
+            return Err(format!("{what}: {v:?} is not a number"));
+        };
+        match range {
+            Some((lo, hi)) => {
+                let n: i64 = text
+                    .parse()
+                    .map_err(|_| format!("{what}: {text} is not an integer"))?;
+                if n < lo || n > hi {
+                    return Err(format!("{what}: {n} is outside {variant}"));
+                }
+                write!(s, "{n},").unwrap();
+            }
+            None => {
+                // as the host test: the number read as f64, rounded to f32
+                let f: f64 = text
+                    .parse()
+                    .map_err(|_| format!("{what}: {text} is not a number"))?;
+                let f = f as f32;
+                if f.is_nan() {
+                    return Err(format!("{what}: a NaN, which no comparison accepts"));
+                } else if f.is_infinite() {
+                    let sign = if f < 0.0 { "NEG_" } else { "" };
+                    write!(s, "f32::{sign}INFINITY,").unwrap();
+                } else {
+                    // Debug: the shortest text that reads back as this f32
+                    write!(s, "{f:?}_f32,").unwrap();
+                }
+            }
+        }
+    }
+    s.push_str("])");
+    Ok((s, values.len() * size))
+}
+
+/// The data of tensor `index` in a case: `first` (the recording's `input`
+/// or `out`) for the first input or output, else `tensors[index].data`.
+fn case_tensor<'v>(
+    case: &'v Value,
+    k: usize,
+    first: &str,
+    index: usize,
+    what: &str,
+) -> Result<&'v Value, String> {
+    if k == 0 {
+        return case.get(first).ok_or(format!("{what}: no \"{first}\""));
+    }
+    case.get("tensors")
+        .and_then(|t| t.get(&index.to_string()))
+        .and_then(|t| t.get("data"))
+        .ok_or(format!("{what}: tensor {index} is not recorded"))
+}
+
+/// One model: its bytes checked by `Model::parse`, its arena sizes folded
+/// into `sizes`, its cases as literals.
+fn one_op(dir: &Path, name: &str, sizes: &mut [usize; 5]) -> Result<OneOp, String> {
+    let tflite = dir.join(format!("{name}.tflite"));
+    let json_path = dir.join(format!("{name}.json"));
+    println!("cargo:rerun-if-changed={}", tflite.display());
+    println!("cargo:rerun-if-changed={}", json_path.display());
+    let bytes = fs::read(&tflite).map_err(|e| format!("{}: {e}", tflite.display()))?;
+    let model = Model::parse(&bytes).map_err(|e| format!("{name}.tflite: {e}"))?;
+    let need = Interpreter::arena_sizes(&model).map_err(|e| format!("{name}.tflite: {e}"))?;
+    for (max, n) in sizes.iter_mut().zip([
+        need.int8,
+        need.int16,
+        need.int32,
+        need.float32,
+        need.multipliers,
+    ]) {
+        *max = (*max).max(n);
+    }
+    let text =
+        fs::read_to_string(&json_path).map_err(|e| format!("{}: {e}", json_path.display()))?;
+    let recording = json::parse(&text).map_err(|e| format!("{}: {e}", json_path.display()))?;
+    let cases = recording
+        .get("cases")
+        .and_then(Value::as_array)
+        .ok_or(format!("{name}.json has no \"cases\" list"))?;
+    if cases.len() != 8 {
+        return Err(format!("{name}.json has {} cases, not 8", cases.len()));
+    }
+    // (tensor index, type) of each input and each output, in order
+    let mut inputs = Vec::new();
+    for k in 0..model.inputs().len() {
+        let t = model
+            .input(k)
+            .ok_or(format!("{name}.tflite: no input {k}"))?;
+        inputs.push((t.index(), t.dtype()));
+    }
+    let mut outputs = Vec::new();
+    for k in 0..model.outputs().len() {
+        let t = model
+            .output(k)
+            .ok_or(format!("{name}.tflite: no output {k}"))?;
+        outputs.push((t.index(), t.dtype()));
+    }
+    let mut total = bytes.len();
+    let mut literals = Vec::new();
+    for (c, case) in cases.iter().enumerate() {
+        let case_name = case.get("name").and_then(Value::as_str).unwrap_or("?");
+        let mut lists = [String::new(), String::new()];
+        let sides = [("input", "input", &inputs), ("output", "out", &outputs)];
+        for (list, (side, first, ports)) in lists.iter_mut().zip(sides) {
+            for (k, &(index, dtype)) in ports.iter().enumerate() {
+                let what = format!("{name}.json case {c}: {side} {k}");
+                let values = case_tensor(case, k, first, index, &what)?;
+                let (data, n) = tensor_data(values, dtype, &what)?;
+                total += n;
+                write!(list, "{data}, ").unwrap();
+            }
+        }
+        let [ins, outs] = lists;
+        literals.push(format!(
+            "OneOpCase {{ name: {case_name:?}, inputs: &[{ins}], outputs: &[{outs}] }}"
+        ));
+    }
+    Ok(OneOp {
+        name: name.to_string(),
+        path: tflite
+            .canonicalize()
+            .map_err(|e| format!("{}: {e}", tflite.display()))?
+            .display()
+            .to_string(),
+        bytes: total,
+        cases: literals,
+    })
+}
+
+/// `one_op_models.rs`: the arena's sizes and `MODELS`, every listed model
+/// with its cases.
+pub fn generate() -> Result<String, String> {
+    let list = Path::new("../tflite/tests/interpreter_ops.rs");
+    println!("cargo:rerun-if-changed={}", list.display());
+    let source = fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?;
+    let dir = Path::new("../tflite/tests/ops");
+    let mut sizes = [0usize; 5];
+    let mut models = Vec::new();
+    for name in listed_models(&source)? {
+        models.push(one_op(dir, &name, &mut sizes)?);
+    }
+
+    let mut code = String::from(
+        "// Generated by embedded/build.rs (one_op.rs) from ../tflite/tests/ops: do not edit.\n",
+    );
+    let [int8, int16, int32, float32, multipliers] = sizes;
+    for (name, n, what) in [
+        (
+            "INT8",
+            int8,
+            "int8 elements of the largest model's activations",
+        ),
+        (
+            "INT16",
+            int16,
+            "int16 elements of the largest model's activations",
+        ),
+        (
+            "INT32",
+            int32,
+            "int32 elements of the largest model's activations",
+        ),
+        (
+            "FLOAT32",
+            float32,
+            "f32 elements of the largest model's activations",
+        ),
+        (
+            "MULTIPLIERS",
+            multipliers,
+            "multipliers of the widest quantized layer",
+        ),
+    ] {
+        writeln!(code, "/// The {what}.\npub const {name}: usize = {n};").unwrap();
+    }
+    let bytes: usize = models.iter().map(|m| m.bytes).sum();
+    writeln!(
+        code,
+        "/// The {} models of interpreter_ops.rs's `ops!`, in its order ({bytes} bytes of models and recorded values).",
+        models.len()
+    )
+    .unwrap();
+    code.push_str("pub static MODELS: &[OneOpModel] = &[\n");
+    for m in &models {
+        writeln!(
+            code,
+            "    OneOpModel {{ name: {:?}, bytes: include_bytes!({:?}), cases: &[",
+            m.name, m.path
+        )
+        .unwrap();
+        for case in &m.cases {
+            writeln!(code, "        {case},").unwrap();
+        }
+        code.push_str("    ] },\n");
+    }
+    code.push_str("];\n");
+    Ok(code)
+}
