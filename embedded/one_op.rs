@@ -4,9 +4,8 @@
 //! (`<name>.json`), as Rust data in `OUT_DIR/one_op_models.rs`.
 //!
 //! Which models: the ones the host interpreter runs, read from the `ops!`
-//! list of `../tflite/tests/interpreter_ops.rs` (a model in its
-//! `NOT_RUN_YET` is not in that list, and joins this one when it moves
-//! into `ops!`). Per case: every input of the model (input 0 is the
+//! list of `../tflite/tests/interpreter_ops.rs` (every one-op model: its
+//! test fails on a model of the directory not listed). Per case: every input of the model (input 0 is the
 //! recording's `input`, any other the tensor of its index under
 //! `tensors`) and every output (output 0 is `out`, the others from
 //! `tensors`, as `split_3`'s), each as a `TensorData` of the model's type

@@ -5,8 +5,8 @@
 //! interpreter (`Interpreter::new`, TFLite Micro's arithmetic) over static
 //! buffers sized by build.rs for the largest model, all 8 recorded cases
 //! fed (every input: int8, int16, int32 or f32), every output compared
-//! with TFLite Micro's (int8, int16 and int32 exactly, f32 within one unit
-//! in the last place). Case 0 of each model is a constant input (its zero
+//! with TFLite Micro's (int8, int16 and int32 exactly, f32 to the bit).
+//! Case 0 of each model is a constant input (its zero
 //! point); the other 7 are random, which a layout bug would not pass. One
 //! line per model; a mismatch names the model, case, output, element and
 //! both values, and fails the run.
