@@ -19,7 +19,7 @@ use crate::ops::shape_of;
 use crate::ops::OpShape;
 use crate::options::AddOptions;
 use crate::options::Options;
-use crate::quant::{quantize_multiplier_smaller_than_one, QuantizedMultiplier, Rounding, Scale};
+use crate::quant::{quantize_multiplier_smaller_than_one, QuantizedMultiplier, Scale};
 use crate::types::Activation;
 use crate::types::TensorType;
 use crate::values::Values;
@@ -765,11 +765,12 @@ impl Kernel {
         // checked no step overflows
         let shifted1 = x1.into().wrapping_sub(self.input1_zero_point) << left_shift;
         let shifted2 = x2.into().wrapping_sub(self.input2_zero_point) << left_shift;
-        let scaled1 = self.input1.apply(shifted1, Rounding::Double);
-        let scaled2 = self.input2.apply(shifted2, Rounding::Double);
+        // the multipliers are below 1 (checked): no left shift
+        let scaled1 = self.input1.apply_below_one(shifted1);
+        let scaled2 = self.input2.apply_below_one(shifted2);
         let raw = self
             .output
-            .apply(scaled1.wrapping_add(scaled2), Rounding::Double)
+            .apply_below_one(scaled1.wrapping_add(scaled2))
             .wrapping_add(self.output_zero_point);
         // lo ≤ hi, both inside T (checked)
         T::narrow(raw.max(self.lo).min(self.hi))

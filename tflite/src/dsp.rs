@@ -1315,25 +1315,38 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         let mut table = [0u32; 18];
         let mut constants = [[bias4; 3]; 3];
         if three {
-            let mut zw = [[0i32; 4]; 9];
-            for ((pair, z), t) in table.chunks_exact_mut(2).zip(&mut zw).zip(0..) {
+            // the filter's nine words, a tap each (a byte per channel)
+            let mut words = [0u32; 9];
+            for ((pair, w), t) in table.chunks_exact_mut(2).zip(&mut words).zip(0..) {
                 let f = word(filter, t * depth + c)?;
                 if let [even, odd] = pair {
                     *even = widen(f);
                     *odd = widen(f >> 8);
                 }
-                for (j, z) in z.iter_mut().enumerate() {
-                    *z = zero_point * i32::from((f >> (8 * j)) as u8 as i8);
-                }
+                *w = f;
             }
-            let dropped = [None, Some(0), Some(2)];
-            for (rs, dr) in constants.iter_mut().zip(dropped) {
-                for (k, dc) in rs.iter_mut().zip(dropped) {
-                    for (t, z) in zw.iter().enumerate() {
-                        if Some(t / 3) != dr && Some(t % 3) != dc {
-                            for (k, z) in k.iter_mut().zip(z) {
-                                *k = k.wrapping_sub(*z);
-                            }
+            // channel by channel, Σ w over the taps inside: each row's
+            // weights summed over the columns of each column class, then
+            // those sums over the rows of each row class (at most 9 · 128
+            // in size, so their product with the zero point is the sum of
+            // the taps' products)
+            let [t0, t1, t2, t3, t4, t5, t6, t7, t8] = words;
+            for (j, shift) in [0, 8, 16, 24].iter().enumerate() {
+                let w = |t: u32| i32::from((t >> shift) as u8 as i8);
+                // per row, its sums over each column class
+                let [a0, a1, a2] = class_sums([w(t0), w(t1), w(t2)]);
+                let [b0, b1, b2] = class_sums([w(t3), w(t4), w(t5)]);
+                let [c0, c1, c2] = class_sums([w(t6), w(t7), w(t8)]);
+                // per column class, those sums over each row class
+                let columns = [
+                    class_sums([a0, b0, c0]),
+                    class_sums([a1, b1, c1]),
+                    class_sums([a2, b2, c2]),
+                ];
+                for (cc, sums) in columns.iter().enumerate() {
+                    for (rs, sum) in constants.iter_mut().zip(sums) {
+                        if let Some(k) = rs.get_mut(cc).and_then(|k| k.get_mut(j)) {
+                            *k = k.wrapping_sub(zero_point * sum);
                         }
                     }
                 }
@@ -1479,6 +1492,14 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         }
     }
     Some(())
+}
+
+/// The sums of three taps' weights along one axis of a 3×3 filter, for
+/// each class of [`depthwise`]'s windows: all three taps inside (class 0),
+/// all but the first (1), all but the last (2).
+#[inline(always)]
+fn class_sums([first, middle, last]: [i32; 3]) -> [i32; 3] {
+    [first + middle + last, middle + last, first + middle]
 }
 
 /// The output stage of channels `c … c + 3` into the first four of `ys`:

@@ -362,6 +362,15 @@ impl Scale {
             }
         }
     }
+
+    /// [`Scale::apply`] with [`Rounding::Double`] for a multiplier below
+    /// 1 (its shift at most 0, so there is no left shift: ADD's, whose
+    /// parameters are checked so): one shift fewer per value in ADD's
+    /// inner loop. For a multiplier of shift above 0 it is not the product.
+    #[inline(always)]
+    pub(crate) fn apply_below_one(self, x: i32) -> i32 {
+        divide_by_pot_up_to_31(high_mul(x, self.multiplier), self.right)
+    }
 }
 
 fn saturate(v: i64) -> i32 {
