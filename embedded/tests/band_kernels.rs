@@ -81,7 +81,11 @@ impl Rows {
                 }
             }
         }
-        if lo == usize::MAX { 0..0 } else { lo..hi }
+        if lo == usize::MAX {
+            0..0
+        } else {
+            lo..hi
+        }
     }
 }
 
@@ -139,9 +143,17 @@ struct Geometry {
 
 fn geometry(r: &mut Rng, three: bool, dilated: bool) -> Option<Geometry> {
     let (h, w) = (r.size(1, MAX_H), r.size(1, MAX_W));
-    let (kh, kw) = if three { (3, 3) } else { (r.size(1, 3), r.size(1, 3)) };
+    let (kh, kw) = if three {
+        (3, 3)
+    } else {
+        (r.size(1, 3), r.size(1, 3))
+    };
     let (sh, sw) = (r.size(1, 3), r.size(1, 2));
-    let (dh, dw) = if dilated && !three { (r.size(1, 2), r.size(1, 2)) } else { (1, 1) };
+    let (dh, dw) = if dilated && !three {
+        (r.size(1, 2), r.size(1, 2))
+    } else {
+        (1, 1)
+    };
     let (pt, pb, pl, pr) = (r.size(0, 2), r.size(0, 2), r.size(0, 2), r.size(0, 2));
     let out = |size: usize, pads: usize, k: usize, s: usize, d: usize| {
         let span = (k - 1) * d + 1;
@@ -175,10 +187,16 @@ fn multipliers(r: &mut Rng) -> [QuantizedMultiplier; MAX_C] {
 #[inline(never)]
 fn conv_case(r: &mut Rng, c: &mut Checks) {
     let three = r.range(0, 1) == 0;
-    let Some(g) = geometry(r, three, true) else { return };
+    let Some(g) = geometry(r, three, true) else {
+        return;
+    };
     let depth = r.size(1, MAX_C);
     // an even count of channels (the DSP loops') mostly
-    let oc = if r.range(0, 3) == 0 { r.size(1, MAX_C) } else { 2 * r.size(1, MAX_C / 2) };
+    let oc = if r.range(0, 3) == 0 {
+        r.size(1, MAX_C)
+    } else {
+        2 * r.size(1, MAX_C / 2)
+    };
     let (mut input, mut filter) = ([0i8; MAX], [0i8; 8 * 9 * MAX_C]);
     let input = &mut input[..g.h * g.w * depth];
     let filter = &mut filter[..oc * g.kh * g.kw * depth];
@@ -209,7 +227,11 @@ fn conv_case(r: &mut Rng, c: &mut Checks) {
         pad_left: g.pl,
         input_zero_point: r.range(-128, 127),
         output_zero_point: r.range(-128, 127),
-        multipliers: if r.range(0, 1) == 0 { &ms[..oc] } else { &ms[..1] },
+        multipliers: if r.range(0, 1) == 0 {
+            &ms[..oc]
+        } else {
+            &ms[..1]
+        },
         output_min: -128,
         output_max: 127,
         rounding: Rounding::Double,
@@ -229,9 +251,15 @@ fn conv_case(r: &mut Rng, c: &mut Checks) {
         out_rows: g.oh,
         out_row_len: g.ow * oc,
     };
-    let ok = by_bands(r, input, &rows, &mut banded[..n], &mut |ring, ring_rows, band, out| {
-        conv_2d_int8_band(ring, ring_rows, band, &filter[..], bias, dims, &params, out)
-    });
+    let ok = by_bands(
+        r,
+        input,
+        &rows,
+        &mut banded[..n],
+        &mut |ring, ring_rows, band, out| {
+            conv_2d_int8_band(ring, ring_rows, band, &filter[..], bias, dims, &params, out)
+        },
+    );
     c.check(ok, "conv_2d_int8_band accepted every band");
     c.eq(&banded[..n], &whole[..n], "convolution: bands = whole");
 }
@@ -239,7 +267,9 @@ fn conv_case(r: &mut Rng, c: &mut Checks) {
 #[inline(never)]
 fn depthwise_case(r: &mut Rng, c: &mut Checks) {
     let three = r.range(0, 1) == 0;
-    let Some(g) = geometry(r, three, true) else { return };
+    let Some(g) = geometry(r, three, true) else {
+        return;
+    };
     // channels by fours (depth multiplier 1), or one channel (a first layer)
     let (depth, m) = match r.range(0, 2) {
         0 => (4 * r.size(1, MAX_C / 4), 1),
@@ -277,7 +307,11 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
         pad_left: g.pl,
         input_zero_point: r.range(-128, 127),
         output_zero_point: r.range(-128, 127),
-        multipliers: if r.range(0, 1) == 0 { &ms[..oc] } else { &ms[..1] },
+        multipliers: if r.range(0, 1) == 0 {
+            &ms[..oc]
+        } else {
+            &ms[..1]
+        },
         output_min: -128,
         output_max: 127,
         rounding: Rounding::Double,
@@ -297,16 +331,24 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
         out_rows: g.oh,
         out_row_len: g.ow * oc,
     };
-    let ok = by_bands(r, input, &rows, &mut banded[..n], &mut |ring, ring_rows, band, out| {
-        depthwise_conv_int8_band(ring, ring_rows, band, &filter[..], bias, dims, &params, out)
-    });
+    let ok = by_bands(
+        r,
+        input,
+        &rows,
+        &mut banded[..n],
+        &mut |ring, ring_rows, band, out| {
+            depthwise_conv_int8_band(ring, ring_rows, band, &filter[..], bias, dims, &params, out)
+        },
+    );
     c.check(ok, "depthwise_conv_int8_band accepted every band");
     c.eq(&banded[..n], &whole[..n], "depthwise: bands = whole");
 }
 
 #[inline(never)]
 fn pool_case(r: &mut Rng, c: &mut Checks) {
-    let Some(g) = geometry(r, false, false) else { return };
+    let Some(g) = geometry(r, false, false) else {
+        return;
+    };
     let depth = r.size(1, MAX_C);
     let mut input = [0i8; MAX];
     let input = &mut input[..g.h * g.w * depth];
@@ -343,16 +385,28 @@ fn pool_case(r: &mut Rng, c: &mut Checks) {
     let (mut whole, mut banded) = ([0i8; MAX], [0i8; MAX]);
     let ok = max_pool_int8(input, dims, &params, &mut whole[..n]).is_ok();
     c.check(ok, "max_pool_int8 accepted the case");
-    let ok = by_bands(r, input, &rows, &mut banded[..n], &mut |ring, ring_rows, band, out| {
-        max_pool_int8_band(ring, ring_rows, band, dims, &params, out)
-    });
+    let ok = by_bands(
+        r,
+        input,
+        &rows,
+        &mut banded[..n],
+        &mut |ring, ring_rows, band, out| {
+            max_pool_int8_band(ring, ring_rows, band, dims, &params, out)
+        },
+    );
     c.check(ok, "max_pool_int8_band accepted every band");
     c.eq(&banded[..n], &whole[..n], "max pool: bands = whole");
     // an average pool with a window of no tap is refused whole: skipped
     if average_pool_int8(input, dims, &params, &mut whole[..n]).is_ok() {
-        let ok = by_bands(r, input, &rows, &mut banded[..n], &mut |ring, ring_rows, band, out| {
-            average_pool_int8_band(ring, ring_rows, band, dims, &params, out)
-        });
+        let ok = by_bands(
+            r,
+            input,
+            &rows,
+            &mut banded[..n],
+            &mut |ring, ring_rows, band, out| {
+                average_pool_int8_band(ring, ring_rows, band, dims, &params, out)
+            },
+        );
         c.check(ok, "average_pool_int8_band accepted every band");
         c.eq(&banded[..n], &whole[..n], "average pool: bands = whole");
     }
