@@ -165,18 +165,17 @@ impl RingRows {
 
 /// The checks of a band kernel beyond its layer's: one image
 /// (`batches` 1), output rows `rows` inside `0..output_height`, a ring of
-/// `ring_rows` rows of `row_len` values each (`ring_len` of them) that
+/// `ring_rows` rows of `Π row` values each (`ring_len` of them) that
 /// holds every input row those output rows read
 /// (`Err(RingTooSmall)` naming them otherwise), and an output of
-/// `rows.len() · out_row_len` values (`output_len`).
-#[allow(clippy::too_many_arguments)]
+/// `rows.len() · Π out_row` values (`output_len`).
 pub(crate) fn check_band(
     batches: usize,
     axis: RowAxis,
     rows: &Range<usize>,
     output_height: usize,
-    (ring_len, ring_rows, row_len): (usize, usize, usize),
-    (output_len, out_row_len): (usize, usize),
+    (ring_len, ring_rows, row): (usize, usize, &[usize]),
+    (output_len, out_row): (usize, &[usize]),
 ) -> Result<(), TfliteError> {
     if batches != 1 {
         return Err(TfliteError::KernelParam {
@@ -192,9 +191,12 @@ pub(crate) fn check_band(
             rule: "the band's rows must be an ascending range inside the output's rows",
         });
     }
-    let ring = product("ring", &[ring_rows, row_len])?;
+    let ring = product("ring", &[ring_rows, product("ring", row)?])?;
     length("ring", ring, ring_len)?;
-    let out = product("output", &[rows.end - rows.start, out_row_len])?;
+    let out = product(
+        "output",
+        &[rows.end - rows.start, product("output", out_row)?],
+    )?;
     length("output", out, output_len)?;
     let needed = axis.needed(rows.clone());
     if needed.end - needed.start > ring_rows {
