@@ -390,6 +390,16 @@ pub(crate) fn conv_rows_dsp<B: Values<i32> + ?Sized>(
     // checked by the caller: neither overflows
     let row_len = dims.input_width.saturating_mul(dims.input_depth);
     let out_row = dims.output_width.saturating_mul(dims.output_depth);
+    // the whole-tensor kernel (every row, the ring the image): the image
+    // as it is, no run to find
+    if ring_rows == dims.input_height && rows.start == 0 && rows.end == dims.output_height {
+        let whole = Conv2dDims { batches: 1, ..dims };
+        let done = conv_dsp(ring, w, bias, whole, params, &stage, output);
+        if done.is_none() {
+            conv_rows_portable(ring, ring_rows, rows, w, bias, dims, params, output);
+        }
+        return;
+    }
     let axis = row_axis(dims, params);
     let mut next = rows.start;
     while next < rows.end {

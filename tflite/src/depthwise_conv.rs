@@ -534,6 +534,17 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
         .output_width
         .saturating_mul(dims.input_depth)
         .saturating_mul(dims.depth_multiplier);
+    // the whole-tensor kernel (every row, the ring the image): the image
+    // as it is, no run to find
+    if ring_rows == dims.input_height && rows.start == 0 && rows.end == dims.output_height {
+        let whole = DepthwiseConvDims { batches: 1, ..dims };
+        let done = crate::dsp::depthwise_as_conv(ring, w, bias, &whole, params, &stage, output)
+            .or_else(|| crate::dsp::depthwise(ring, w, bias, &whole, params, &stage, output));
+        if done.is_none() {
+            depthwise_rows_portable(ring, ring_rows, rows, w, bias, dims, params, output);
+        }
+        return;
+    }
     let axis = row_axis(dims, params);
     let mut next = rows.start;
     while next < rows.end {
