@@ -557,9 +557,8 @@ fn conv_rows_portable<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
             };
             for (oc, out) in pixel.iter_mut().enumerate() {
                 let mut acc = 0i32;
-                // internal iteration: the ring's two runs of rows are two
-                // loops, without a test per row
-                rows.taps().for_each(|(ky, iy)| {
+                // the ring's two runs of rows, each a plain loop
+                for (ky, iy) in rows.runs().into_iter().flat_map(|run| run.taps()) {
                     let row = iy * input_width;
                     let filter_row = oc * filter_height + ky;
                     for (kx, ix) in cols.taps().step_by(step) {
@@ -574,7 +573,7 @@ fn conv_rows_portable<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
                             None => dot(acc, xs, filter.run(f, f + run), zero_point),
                         };
                     }
-                });
+                }
                 if let Some(b) = bias.and_then(|b| b.at(oc)) {
                     acc = acc.wrapping_add(b);
                 }

@@ -720,21 +720,22 @@ impl Taps<'_> {
     /// first channel in the filter.
     #[inline(always)]
     fn each(&self, ic: usize, mut f: impl FnMut(i32, usize)) {
-        // internal iteration: the ring's two runs of rows are two loops,
-        // without a test per row
-        self.rows.taps().for_each(|(ky, iy)| {
-            for (kx, ix) in self.cols.taps() {
-                let x = self
-                    .image
-                    .get((iy * self.input_width + ix) * self.input_depth + ic)
-                    .copied()
-                    .unwrap_or(0);
-                f(
-                    i32::from(x).wrapping_sub(self.zero_point),
-                    (ky * self.filter_width + kx) * self.output_depth,
-                );
+        // the ring's two runs of rows, each a plain loop
+        for run in self.rows.runs() {
+            for (ky, iy) in run.taps() {
+                for (kx, ix) in self.cols.taps() {
+                    let x = self
+                        .image
+                        .get((iy * self.input_width + ix) * self.input_depth + ic)
+                        .copied()
+                        .unwrap_or(0);
+                    f(
+                        i32::from(x).wrapping_sub(self.zero_point),
+                        (ky * self.filter_width + kx) * self.output_depth,
+                    );
+                }
             }
-        });
+        }
     }
 }
 

@@ -147,12 +147,20 @@ impl RingRows {
             position,
             dilation,
         } = window;
-        let start = position.checked_rem(ring).unwrap_or(0);
+        // no division where the window is inside the ring's first pass (a
+        // ring of the whole input: always)
+        let start = if position < ring {
+            position
+        } else {
+            position.checked_rem(ring).unwrap_or(0)
+        };
+        let len = end - first;
         // the taps whose ring row start + j · dilation is before the end
-        let before = ring
-            .saturating_sub(start)
-            .div_ceil(dilation)
-            .min(end - first);
+        let before = if len == 0 || start + (len - 1) * dilation < ring {
+            len
+        } else {
+            ring.saturating_sub(start).div_ceil(dilation).min(len)
+        };
         let split = first + before;
         RingRows {
             head: Window {
@@ -171,11 +179,18 @@ impl RingRows {
         }
     }
 
-    /// `(tap, ring row)` for each tap inside: iterated with `for_each` or
-    /// `fold`, the two runs are two loops without a test per tap.
+    /// `(tap, ring row)` for each tap inside (where a test per tap does
+    /// not matter: the pools).
     #[inline(always)]
     pub(crate) fn taps(self) -> impl Iterator<Item = (usize, usize)> {
         self.head.taps().chain(self.tail.taps())
+    }
+
+    /// The two runs of taps: those before the ring's end, then those from
+    /// its start (empty unless the window wraps). A loop over each is a
+    /// loop over [`Window::taps`], with nothing more per tap.
+    pub(crate) fn runs(self) -> [Window; 2] {
+        [self.head, self.tail]
     }
 }
 
