@@ -345,6 +345,7 @@ fn row_axis(dims: Conv2dDims, params: &Conv2dParams<'_>) -> RowAxis {
 /// (checked by the caller): the DSP loops where the target has them, else
 /// the portable loop.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn conv_rows<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     ring: &[i8],
     ring_rows: usize,
@@ -371,6 +372,7 @@ fn conv_rows<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
 /// end, on the portable loop.
 #[cfg(any(shapecheck_dsp, test))]
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn conv_rows_dsp<B: Values<i32> + ?Sized>(
     w: &[i8],
     ring: &[i8],
@@ -438,6 +440,7 @@ pub(crate) fn conv_rows_dsp<B: Values<i32> + ?Sized>(
 /// with the same blocks. `None`, `output` untouched, where neither takes
 /// it.
 #[cfg(any(shapecheck_dsp, test))]
+#[inline(always)]
 fn conv_dsp<B: Values<i32> + ?Sized>(
     image: &[i8],
     w: &[i8],
@@ -478,6 +481,7 @@ fn conv_dsp<B: Values<i32> + ?Sized>(
 /// rows from a ring of `ring_rows` ([`RingRows`]: one division per output
 /// row).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn conv_rows_portable<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     ring: &[i8],
     ring_rows: usize,

@@ -483,6 +483,7 @@ fn row_axis(dims: DepthwiseConvDims, params: &DepthwiseConvParams<'_>) -> RowAxi
 /// [`depthwise_conv_int8_prechecked`] (checked by the caller): the DSP
 /// loops where the target has them, else the portable loop.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn depthwise_rows<F, B>(
     ring: &[i8],
     ring_rows: usize,
@@ -512,6 +513,7 @@ fn depthwise_rows<F, B>(
 /// the portable loop.
 #[cfg(any(shapecheck_dsp, test))]
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
     w: &[i8],
     ring: &[i8],
@@ -585,6 +587,7 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
 /// rows from a ring of `ring_rows` ([`RingRows`]: one division per output
 /// row).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn depthwise_rows_portable<F, B>(
     ring: &[i8],
     ring_rows: usize,
