@@ -121,6 +121,9 @@ mod div;
 #[cfg(any(shapecheck_dsp, test))]
 #[allow(unsafe_code)]
 mod dsp;
+// the band kernels' DSP path on the host, against the whole-tensor kernels
+#[cfg(test)]
+mod band_dsp_tests;
 mod elementwise;
 mod elu;
 mod error;
@@ -180,14 +183,17 @@ pub use concat::{
     concatenation, concatenation_output_shape, concatenation_params, pack, pack_output_shape,
     pack_params, ConcatenationOptions, ConcatenationParams, PackOptions, PackParams, MAX_JOINED,
 };
-pub use conv::{conv_2d_int16, conv_2d_int8, conv_2d_int8_prechecked, Conv2dDims, Conv2dParams};
+pub use conv::{
+    conv_2d_int16, conv_2d_int8, conv_2d_int8_band, conv_2d_int8_prechecked, Conv2dDims,
+    Conv2dParams,
+};
 pub use depth_space::{
     depth_space_params, depth_to_space, depth_to_space_output_shape, space_to_depth,
     space_to_depth_output_shape, BlockSizeOptions, DepthSpaceParams,
 };
 pub use depthwise_conv::{
-    conv_axis, depthwise_conv_int16, depthwise_conv_int8, depthwise_conv_int8_prechecked, ConvAxis,
-    DepthwiseConvDims, DepthwiseConvParams,
+    conv_axis, depthwise_conv_int16, depthwise_conv_int8, depthwise_conv_int8_band,
+    depthwise_conv_int8_prechecked, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
 };
 pub use elu::{elu_f32, elu_value};
 pub use error::{Name, OperandProblem, Place, TfliteError};
@@ -199,8 +205,8 @@ pub use float_ops::{mean_f32, mul_f32, rsqrt_f32, rsqrt_value, squared_differenc
 pub use fully_connected::{
     activation_range_f32, activation_range_int16, activation_range_int8, fully_connected_f32,
     fully_connected_f32_prechecked, fully_connected_int16, fully_connected_int8,
-    fully_connected_int8_prechecked, fully_connected_multiplier, FullyConnectedDims,
-    FullyConnectedParams,
+    fully_connected_int8_accumulate, fully_connected_int8_finish, fully_connected_int8_prechecked,
+    fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use gather::{gather, gather_output_shape, gather_params, GatherOptions, GatherParams};
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
@@ -223,8 +229,9 @@ pub use options::{
 };
 pub use pad::{pad, pad_output_shape, pad_prechecked, padv2_params, PadV2Params};
 pub use pool::{
-    average_pool_int16, average_pool_int8, average_pool_int8_prechecked, max_pool_int16,
-    max_pool_int8, max_pool_int8_prechecked, PoolDims, PoolParams,
+    average_pool_int16, average_pool_int8, average_pool_int8_band, average_pool_int8_prechecked,
+    max_pool_int16, max_pool_int8, max_pool_int8_band, max_pool_int8_prechecked, PoolDims,
+    PoolParams,
 };
 pub use quant::{
     multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_int64, quantize_multiplier,
