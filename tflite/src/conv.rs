@@ -27,7 +27,7 @@ use crate::types::Activation;
 use crate::types::Padding;
 use crate::types::TensorType;
 use crate::values::Values;
-use crate::window::{at_least_1, length, product, Window};
+use crate::window::{at_least_1, check_band, length, product, RingRows, RowAxis, Window};
 use core::ops::Range;
 
 /// The sizes of one convolution, NHWC: the input is `[batches,
@@ -224,27 +224,273 @@ pub fn conv_2d_int8_prechecked<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     params: &Conv2dParams<'_>,
     output: &mut [i8],
 ) {
-    if output.is_empty() {
+    // checked by the caller: neither overflows (each is 0 or divides a length)
+    let image_len = dims
+        .input_height
+        .saturating_mul(dims.input_width)
+        .saturating_mul(dims.input_depth);
+    let out_len = dims
+        .output_height
+        .saturating_mul(dims.output_width)
+        .saturating_mul(dims.output_depth);
+    if output.is_empty() || out_len == 0 {
         // nothing to write, however many rows or images
         return;
     }
+    // each image is the band of all its output rows, its ring all its rows
+    for batch in 0..dims.batches {
+        let (Some(from), Some(to)) = (batch.checked_mul(out_len), (batch + 1).checked_mul(out_len))
+        else {
+            return;
+        };
+        let Some(out) = output.get_mut(from..to) else {
+            return;
+        };
+        let image = input
+            .get(batch * image_len..(batch + 1) * image_len)
+            .unwrap_or(&[]);
+        conv_rows(
+            image,
+            dims.input_height,
+            0..dims.output_height,
+            filter,
+            bias,
+            dims,
+            params,
+            out,
+        );
+    }
+}
+
+/// Output rows `rows` of one image of TFLite's int8 `CONV_2D`
+/// ([`conv_2d_int8`]), its input rows read from a ring: a buffer of
+/// `ring_rows` input rows (each `input_width · input_depth` values) in
+/// which input row `r` is ring row `r % ring_rows`. The output is those
+/// rows alone (`rows.len() · output_width · output_depth` values). The
+/// rows of a layer computed band by band, each band's input rows put in
+/// the ring before it, are bit for bit the whole layer's
+/// ([`conv_2d_int8`] is this kernel over every row, its ring the whole
+/// image); padding rows above and below the input count as zero, as
+/// there.
+///
+/// Fails, with `output` untouched, as [`conv_2d_int8`] does (the input
+/// is the ring), when `dims.batches` is not 1 or `rows` is not inside
+/// `0..output_height`, and with [`TfliteError::RingTooSmall`] when the
+/// ring cannot hold every input row the output rows read.
+///
+/// ```
+/// use shapecheck_tflite::{conv_2d_int8_band, quantize_multiplier, Conv2dDims, Conv2dParams, Rounding};
+///
+/// // a 4×1 image of one channel, a 2×1 filter [1, 1], VALID: 3 output rows
+/// let dims = Conv2dDims {
+///     batches: 1, input_height: 4, input_width: 1, input_depth: 1,
+///     filter_height: 2, filter_width: 1,
+///     output_height: 3, output_width: 1, output_depth: 1,
+/// };
+/// let multipliers = [quantize_multiplier(1.0)?];
+/// let params = Conv2dParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// // the image is [1, 2, 3, 4]; a ring of 2 rows holding rows 2 and 3
+/// // (row 2 at ring row 0, row 3 at ring row 1) gives output row 2
+/// let mut out = [0i8; 1];
+/// conv_2d_int8_band(&[3, 4], 2, 2..3, &[1, 1], None::<&[i32]>, dims, &params, &mut out)?;
+/// assert_eq!(out, [7]);
+/// // rows 1 and 2 need input rows 1..4: more than the ring holds
+/// let mut two = [0i8; 2];
+/// let r = conv_2d_int8_band(&[3, 4], 2, 1..3, &[1, 1], None::<&[i32]>, dims, &params, &mut two);
+/// assert!(r.is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn conv_2d_int8_band<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    filter: &F,
+    bias: Option<&B>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    check_layer(dims, params, filter.count(), bias.map(|b| b.count()))?;
+    check_band(
+        dims.batches,
+        row_axis(dims, params),
+        &rows,
+        dims.output_height,
+        (ring.len(), ring_rows, dims.input_width * dims.input_depth),
+        (output.len(), dims.output_width * dims.output_depth),
+    )?;
+    conv_rows(ring, ring_rows, rows, filter, bias, dims, params, output);
+    Ok(())
+}
+
+/// A convolution's vertical window.
+fn row_axis(dims: Conv2dDims, params: &Conv2dParams<'_>) -> RowAxis {
+    RowAxis {
+        stride: params.stride_height,
+        pad: params.pad_top,
+        dilation: params.dilation_height,
+        filter: dims.filter_height,
+        size: dims.input_height,
+    }
+}
+
+/// The one body of [`conv_2d_int8_band`] and [`conv_2d_int8_prechecked`]
+/// (checked by the caller): the DSP loops where the target has them, else
+/// the portable loop.
+#[allow(clippy::too_many_arguments)]
+fn conv_rows<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    filter: &F,
+    bias: Option<&B>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    output: &mut [i8],
+) {
+    #[cfg(shapecheck_dsp)]
+    if let Some(w) = filter.contiguous() {
+        conv_rows_dsp(w, ring, ring_rows, rows, bias, dims, params, output);
+        return;
+    }
+    conv_rows_portable(ring, ring_rows, rows, filter, bias, dims, params, output);
+}
+
+/// [`conv_rows`] on the DSP loops: the band split into runs of output rows
+/// whose input rows lie contiguous in the ring, each run the whole layer
+/// over those input rows (its padding above moved to where the run
+/// starts), on [`crate::dsp`]'s matrix product or im2col where they take
+/// it; a run they decline, or one row whose window wraps past the ring's
+/// end, on the portable loop.
+#[cfg(any(shapecheck_dsp, test))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn conv_rows_dsp<B: Values<i32> + ?Sized>(
+    w: &[i8],
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    bias: Option<&B>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    output: &mut [i8],
+) {
+    let stage = OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    let row_len = dims.input_width * dims.input_depth;
+    let out_row = dims.output_width * dims.output_depth;
+    let axis = row_axis(dims, params);
+    let mut next = rows.start;
+    while next < rows.end {
+        let (run, needed) = crate::window::contiguous_run(axis, ring_rows, next..rows.end);
+        let at = (run.start - rows.start) * out_row;
+        let Some(out) = output.get_mut(at..at + run.len() * out_row) else {
+            return;
+        };
+        let done = needed.filter(|n| !n.is_empty()).and_then(|n| {
+            let first = n.start.checked_rem(ring_rows)? * row_len;
+            let image = ring.get(first..first + n.len() * row_len)?;
+            let dims = Conv2dDims {
+                batches: 1,
+                input_height: n.len(),
+                output_height: run.len(),
+                ..dims
+            };
+            let params = Conv2dParams {
+                pad_top: (params.pad_top + n.start)
+                    .checked_sub(run.start * params.stride_height)?,
+                ..*params
+            };
+            conv_dsp(image, w, bias, dims, &params, &stage, out)
+        });
+        if done.is_none() {
+            let out = output
+                .get_mut(at..at + run.len() * out_row)
+                .unwrap_or(&mut []);
+            conv_rows_portable(ring, ring_rows, run.clone(), w, bias, dims, params, out);
+        }
+        next = run.end;
+    }
+}
+
+/// One image on the DSP loops: a 1×1 convolution of stride 1 without
+/// padding as the matrix product it is (pixels × channels), else im2col
+/// with the same blocks. `None`, `output` untouched, where neither takes
+/// it.
+#[cfg(any(shapecheck_dsp, test))]
+fn conv_dsp<B: Values<i32> + ?Sized>(
+    image: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    stage: &OutputStage,
+    output: &mut [i8],
+) -> Option<()> {
+    if dims.filter_height == 1
+        && dims.filter_width == 1
+        && params.stride_height == 1
+        && params.stride_width == 1
+        && params.pad_top == 0
+        && params.pad_left == 0
+        && (dims.output_height, dims.output_width) == (dims.input_height, dims.input_width)
+    {
+        let done = crate::dsp::matmul(
+            image,
+            w,
+            bias,
+            dims.input_depth,
+            params.input_zero_point,
+            params.multipliers,
+            stage,
+            output,
+        );
+        if done.is_some() {
+            return done;
+        }
+    }
+    // a small filter on few channels (a first layer): im2col and the same
+    // SMLAD block
+    crate::dsp::conv_im2col(image, w, bias, &dims, params, stage, output)
+}
+
+/// The portable loop of [`conv_rows`]: output rows `rows`, the input
+/// rows from a ring of `ring_rows` ([`RingRows`]: one division per output
+/// row).
+#[allow(clippy::too_many_arguments)]
+fn conv_rows_portable<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    filter: &F,
+    bias: Option<&B>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    output: &mut [i8],
+) {
     let Conv2dDims {
-        batches,
         input_height,
         input_width,
         input_depth,
         filter_height,
         filter_width,
-        output_height,
         output_width,
         output_depth,
+        ..
     } = dims;
-    // checked by the caller: neither overflows (each is 0 or divides a length)
+    // checked by the caller: it does not overflow
     let kernel_len = filter_height
         .saturating_mul(filter_width)
-        .saturating_mul(input_depth);
-    let image_len = input_height
-        .saturating_mul(input_width)
         .saturating_mul(input_depth);
     // a filter with no taps, or an input with no channels: each output is
     // its bias alone (and a huge dim beside a 0 must not be looped over)
@@ -264,113 +510,72 @@ pub fn conv_2d_int8_prechecked<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         params.output_max,
     );
     let zero_point = params.input_zero_point;
-    // a 1×1 convolution of stride 1 without padding is a matrix product
-    // (pixels × channels): the SMLAD loops where the target has them
-    #[cfg(shapecheck_dsp)]
-    if filter_height == 1
-        && filter_width == 1
-        && params.stride_height == 1
-        && params.stride_width == 1
-        && params.pad_top == 0
-        && params.pad_left == 0
-        && (output_height, output_width) == (input_height, input_width)
-    {
-        if let Some(w) = filter.contiguous() {
-            let done = crate::dsp::matmul(
-                input,
-                w,
-                bias,
-                input_depth,
-                zero_point,
-                params.multipliers,
-                &stage,
-                output,
-            );
-            if done.is_some() {
-                return;
-            }
-        }
-    }
-    // a small filter on few channels (a first layer): im2col and the same
-    // SMLAD block
-    #[cfg(shapecheck_dsp)]
-    if let Some(w) = filter.contiguous() {
-        if crate::dsp::conv_im2col(input, w, bias, &dims, params, &stage, output).is_some() {
-            return;
-        }
-    }
     // the filter as a slice where it is one (an array, or an int8 constant
     // read in place), so that each run of taps is a slice's
     let weights = filter.contiguous();
     let mut pixels = output.chunks_exact_mut(output_depth.max(1));
+    let axis = RowAxis {
+        filter: filter_height,
+        size: input_height,
+        ..row_axis(dims, params)
+    };
     // checked: with a filter tap, every index below is inside a length
-    for batch in 0..batches {
-        let image = input
-            .get(batch * image_len..(batch + 1) * image_len)
-            .unwrap_or(&[]);
-        for oy in 0..output_height {
-            // the filter rows inside the input, found once per output row
-            let rows = Window::new(
-                oy,
-                params.stride_height,
-                params.pad_top,
-                params.dilation_height,
-                filter_height,
-                input_height,
+    for oy in rows {
+        // the filter rows inside the input, and their rows in the ring,
+        // found once per output row
+        let rows = RingRows::new(axis.window(oy), ring_rows);
+        for ox in 0..output_width {
+            let cols = Window::new(
+                ox,
+                params.stride_width,
+                params.pad_left,
+                params.dilation_width,
+                filter_width,
+                input_width,
             );
-            for ox in 0..output_width {
-                let cols = Window::new(
-                    ox,
-                    params.stride_width,
-                    params.pad_left,
-                    params.dilation_width,
-                    filter_width,
-                    input_width,
-                );
-                let Some(pixel) = pixels.next() else {
-                    return;
-                };
-                // the taps of a filter row inside the input as runs of
-                // adjacent columns, each one run of channels in both the
-                // input and the filter: the whole row without dilation, one
-                // column a run with it
-                let (step, run) = if params.dilation_width == 1 && cols.len() > 0 {
-                    (cols.len(), cols.len() * input_depth)
-                } else {
-                    (1, input_depth)
-                };
-                for (oc, out) in pixel.iter_mut().enumerate() {
-                    let mut acc = 0i32;
-                    for (ky, iy) in rows.taps() {
-                        let row = iy * input_width;
-                        let filter_row = oc * filter_height + ky;
-                        for (kx, ix) in cols.taps().step_by(step) {
-                            let x = (row + ix) * input_depth;
-                            let f = (filter_row * filter_width + kx) * input_depth;
-                            let xs = image.get(x..x + run).unwrap_or(&[]);
-                            acc = match weights {
-                                Some(w) => {
-                                    let fs = w.get(f..f + run).unwrap_or(&[]);
-                                    dot(acc, xs, fs.iter().copied(), zero_point)
-                                }
-                                None => dot(acc, xs, filter.run(f, f + run), zero_point),
-                            };
-                        }
+            let Some(pixel) = pixels.next() else {
+                return;
+            };
+            // the taps of a filter row inside the input as runs of
+            // adjacent columns, each one run of channels in both the
+            // input and the filter: the whole row without dilation, one
+            // column a run with it
+            let (step, run) = if params.dilation_width == 1 && cols.len() > 0 {
+                (cols.len(), cols.len() * input_depth)
+            } else {
+                (1, input_depth)
+            };
+            for (oc, out) in pixel.iter_mut().enumerate() {
+                let mut acc = 0i32;
+                for (ky, iy) in rows.taps() {
+                    let row = iy * input_width;
+                    let filter_row = oc * filter_height + ky;
+                    for (kx, ix) in cols.taps().step_by(step) {
+                        let x = (row + ix) * input_depth;
+                        let f = (filter_row * filter_width + kx) * input_depth;
+                        let xs = ring.get(x..x + run).unwrap_or(&[]);
+                        acc = match weights {
+                            Some(w) => {
+                                let fs = w.get(f..f + run).unwrap_or(&[]);
+                                dot(acc, xs, fs.iter().copied(), zero_point)
+                            }
+                            None => dot(acc, xs, filter.run(f, f + run), zero_point),
+                        };
                     }
-                    if let Some(b) = bias.and_then(|b| b.at(oc)) {
-                        acc = acc.wrapping_add(b);
-                    }
-                    let scale = per_tensor.unwrap_or_else(|| {
-                        Scale::new(
-                            params
-                                .multipliers
-                                .get(oc)
-                                .copied()
-                                .unwrap_or(QuantizedMultiplier::ZERO),
-                        )
-                    });
-                    *out = stage.apply(acc, scale);
                 }
+                if let Some(b) = bias.and_then(|b| b.at(oc)) {
+                    acc = acc.wrapping_add(b);
+                }
+                let scale = per_tensor.unwrap_or_else(|| {
+                    Scale::new(
+                        params
+                            .multipliers
+                            .get(oc)
+                            .copied()
+                            .unwrap_or(QuantizedMultiplier::ZERO),
+                    )
+                });
+                *out = stage.apply(acc, scale);
             }
         }
     }
@@ -563,32 +768,13 @@ fn check(
     bias: Option<usize>,
     output: usize,
 ) -> Result<(), TfliteError> {
-    at_least_1("convolution's stride (height)", params.stride_height)?;
-    at_least_1("convolution's stride (width)", params.stride_width)?;
-    at_least_1("convolution's dilation (height)", params.dilation_height)?;
-    at_least_1("convolution's dilation (width)", params.dilation_width)?;
-    if params.output_min > params.output_max {
-        return Err(TfliteError::KernelParam {
-            what: "clamp's lower end",
-            value: i64::from(params.output_min),
-            rule: "it is above the upper end",
-        });
-    }
+    check_layer(dims, params, filter, bias)?;
     let in_len = product(
         "input",
         &[
             dims.batches,
             dims.input_height,
             dims.input_width,
-            dims.input_depth,
-        ],
-    )?;
-    let filter_len = product(
-        "filter",
-        &[
-            dims.output_depth,
-            dims.filter_height,
-            dims.filter_width,
             dims.input_depth,
         ],
     )?;
@@ -602,8 +788,38 @@ fn check(
         ],
     )?;
     length("input", in_len, input)?;
+    length("output", out_len, output)
+}
+
+/// Checks a convolution's parameters, filter, bias and multipliers: all
+/// but the input's and output's lengths (the whole layer's or a band's).
+fn check_layer(
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    filter: usize,
+    bias: Option<usize>,
+) -> Result<(), TfliteError> {
+    at_least_1("convolution's stride (height)", params.stride_height)?;
+    at_least_1("convolution's stride (width)", params.stride_width)?;
+    at_least_1("convolution's dilation (height)", params.dilation_height)?;
+    at_least_1("convolution's dilation (width)", params.dilation_width)?;
+    if params.output_min > params.output_max {
+        return Err(TfliteError::KernelParam {
+            what: "clamp's lower end",
+            value: i64::from(params.output_min),
+            rule: "it is above the upper end",
+        });
+    }
+    let filter_len = product(
+        "filter",
+        &[
+            dims.output_depth,
+            dims.filter_height,
+            dims.filter_width,
+            dims.input_depth,
+        ],
+    )?;
     length("filter", filter_len, filter)?;
-    length("output", out_len, output)?;
     if let Some(bias) = bias {
         length("bias", dims.output_depth, bias)?;
     }

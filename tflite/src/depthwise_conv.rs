@@ -25,7 +25,7 @@ use crate::types::Activation;
 use crate::types::Padding;
 use crate::types::TensorType;
 use crate::values::Values;
-use crate::window::Window;
+use crate::window::{check_band, RingRows, RowAxis, Window};
 use core::ops::Range;
 
 /// One spatial axis of a convolution, as TFLite sizes it
@@ -303,10 +303,10 @@ where
     check(
         dims,
         params,
-        input.len(),
+        Some(input.len()),
         filter.count(),
         bias.map(|b| b.count()),
-        output.len(),
+        Some(output.len()),
     )?;
     depthwise_conv_int8_prechecked(input, filter, bias, dims, params, output);
     Ok(())
@@ -352,21 +352,248 @@ pub fn depthwise_conv_int8_prechecked<F, B>(
     F: Values<i8> + ?Sized,
     B: Values<i32> + ?Sized,
 {
+    // checked by the caller: neither overflows (each is 0 or divides a length)
+    let image_len = dims
+        .input_height
+        .saturating_mul(dims.input_width)
+        .saturating_mul(dims.input_depth);
+    let out_len = dims
+        .output_height
+        .saturating_mul(dims.output_width)
+        .saturating_mul(dims.input_depth)
+        .saturating_mul(dims.depth_multiplier);
+    if output.is_empty() || out_len == 0 {
+        // nothing to write, however many rows or images
+        return;
+    }
+    // each image is the band of all its output rows, its ring all its rows
+    for batch in 0..dims.batches {
+        let (Some(from), Some(to)) = (batch.checked_mul(out_len), (batch + 1).checked_mul(out_len))
+        else {
+            return;
+        };
+        let Some(out) = output.get_mut(from..to) else {
+            return;
+        };
+        let image = input
+            .get(batch * image_len..(batch + 1) * image_len)
+            .unwrap_or(&[]);
+        depthwise_rows(
+            image,
+            dims.input_height,
+            0..dims.output_height,
+            filter,
+            bias,
+            dims,
+            params,
+            out,
+        );
+    }
+}
+
+/// Output rows `rows` of one image of TFLite's int8 `DEPTHWISE_CONV_2D`
+/// ([`depthwise_conv_int8`]), its input rows read from a ring: a buffer
+/// of `ring_rows` input rows (each `input_width · input_depth` values) in
+/// which input row `r` is ring row `r % ring_rows`. The output is those
+/// rows alone (`rows.len() · output_width · input_depth ·
+/// depth_multiplier` values). Bands computed one after another, each
+/// band's input rows put in the ring before it, are bit for bit the
+/// whole layer ([`depthwise_conv_int8`] is this kernel over every row,
+/// its ring the whole image); padding rows count as zero, as there.
+///
+/// Fails, with `output` untouched, as [`depthwise_conv_int8`] does (the
+/// input is the ring), when `dims.batches` is not 1 or `rows` is not
+/// inside `0..output_height`, and with [`TfliteError::RingTooSmall`] when
+/// the ring cannot hold every input row the output rows read.
+///
+/// ```
+/// use shapecheck_tflite::{depthwise_conv_int8_band, quantize_multiplier, DepthwiseConvDims, DepthwiseConvParams, Rounding};
+///
+/// // a 3×1 image of one channel, a 3×1 filter [1, 2, 3], SAME: 3 output rows
+/// let dims = DepthwiseConvDims {
+///     batches: 1, input_height: 3, input_width: 1, input_depth: 1,
+///     filter_height: 3, filter_width: 1, depth_multiplier: 1,
+///     output_height: 3, output_width: 1,
+/// };
+/// let multipliers = [quantize_multiplier(1.0)?];
+/// let params = DepthwiseConvParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 1, pad_left: 0,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// // the image is [10, 20, 30]; output row 2 reads rows 1 and 2 (and a
+/// // padding row): a ring of 2 rows, row 2 at ring row 0, row 1 at ring row 1
+/// let mut out = [0i8; 1];
+/// depthwise_conv_int8_band(&[30, 20], 2, 2..3, &[1, 2, 3], None::<&[i32]>, dims, &params, &mut out)?;
+/// assert_eq!(out, [80]); // 20 · 1 + 30 · 2
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn depthwise_conv_int8_band<F, B>(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    filter: &F,
+    bias: Option<&B>,
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    output: &mut [i8],
+) -> Result<(), TfliteError>
+where
+    F: Values<i8> + ?Sized,
+    B: Values<i32> + ?Sized,
+{
+    check(
+        dims,
+        params,
+        None,
+        filter.count(),
+        bias.map(|b| b.count()),
+        None,
+    )?;
+    check_band(
+        dims.batches,
+        row_axis(dims, params),
+        &rows,
+        dims.output_height,
+        (ring.len(), ring_rows, dims.input_width * dims.input_depth),
+        (
+            output.len(),
+            dims.output_width * dims.input_depth * dims.depth_multiplier,
+        ),
+    )?;
+    depthwise_rows(ring, ring_rows, rows, filter, bias, dims, params, output);
+    Ok(())
+}
+
+/// A depthwise convolution's vertical window.
+fn row_axis(dims: DepthwiseConvDims, params: &DepthwiseConvParams<'_>) -> RowAxis {
+    RowAxis {
+        stride: params.stride_height,
+        pad: params.pad_top,
+        dilation: params.dilation_height,
+        filter: dims.filter_height,
+        size: dims.input_height,
+    }
+}
+
+/// The one body of [`depthwise_conv_int8_band`] and
+/// [`depthwise_conv_int8_prechecked`] (checked by the caller): the DSP
+/// loops where the target has them, else the portable loop.
+#[allow(clippy::too_many_arguments)]
+fn depthwise_rows<F, B>(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    filter: &F,
+    bias: Option<&B>,
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    output: &mut [i8],
+) where
+    F: Values<i8> + ?Sized,
+    B: Values<i32> + ?Sized,
+{
+    #[cfg(shapecheck_dsp)]
+    if let Some(w) = filter.contiguous() {
+        depthwise_rows_dsp(w, ring, ring_rows, rows, bias, dims, params, output);
+        return;
+    }
+    depthwise_rows_portable(ring, ring_rows, rows, filter, bias, dims, params, output);
+}
+
+/// [`depthwise_rows`] on the DSP loops: the band split into runs of
+/// output rows whose input rows lie contiguous in the ring, each run the
+/// whole layer over those input rows (its padding above moved to where
+/// the run starts), on [`crate::dsp`]'s loops where they take it; a run
+/// they decline, or one row whose window wraps past the ring's end, on
+/// the portable loop.
+#[cfg(any(shapecheck_dsp, test))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
+    w: &[i8],
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    bias: Option<&B>,
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    output: &mut [i8],
+) {
+    let stage = OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    let row_len = dims.input_width * dims.input_depth;
+    let out_row = dims.output_width * dims.input_depth * dims.depth_multiplier;
+    let axis = row_axis(dims, params);
+    let mut next = rows.start;
+    while next < rows.end {
+        let (run, needed) = crate::window::contiguous_run(axis, ring_rows, next..rows.end);
+        let at = (run.start - rows.start) * out_row;
+        let Some(out) = output.get_mut(at..at + run.len() * out_row) else {
+            return;
+        };
+        let done = needed.filter(|n| !n.is_empty()).and_then(|n| {
+            let first = n.start.checked_rem(ring_rows)? * row_len;
+            let image = ring.get(first..first + n.len() * row_len)?;
+            let dims = DepthwiseConvDims {
+                batches: 1,
+                input_height: n.len(),
+                output_height: run.len(),
+                ..dims
+            };
+            let params = DepthwiseConvParams {
+                pad_top: (params.pad_top + n.start)
+                    .checked_sub(run.start * params.stride_height)?,
+                ..*params
+            };
+            // one input channel (a first layer): the convolution it is,
+            // im2col; else depth multiplier 1, channels by fours
+            crate::dsp::depthwise_as_conv(image, w, bias, &dims, &params, &stage, out)
+                .or_else(|| crate::dsp::depthwise(image, w, bias, &dims, &params, &stage, out))
+        });
+        if done.is_none() {
+            let out = output
+                .get_mut(at..at + run.len() * out_row)
+                .unwrap_or(&mut []);
+            depthwise_rows_portable(ring, ring_rows, run.clone(), w, bias, dims, params, out);
+        }
+        next = run.end;
+    }
+}
+
+/// The portable loop of [`depthwise_rows`]: output rows `rows`, the input
+/// rows from a ring of `ring_rows` ([`RingRows`]: one division per output
+/// row).
+#[allow(clippy::too_many_arguments)]
+fn depthwise_rows_portable<F, B>(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    filter: &F,
+    bias: Option<&B>,
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    output: &mut [i8],
+) where
+    F: Values<i8> + ?Sized,
+    B: Values<i32> + ?Sized,
+{
     let DepthwiseConvDims {
-        batches,
         input_height,
         input_width,
         input_depth,
         filter_height,
         filter_width,
         depth_multiplier,
-        output_height,
         output_width,
+        ..
     } = dims;
-    if output.is_empty() {
-        // nothing to write, however many rows or images
-        return;
-    }
     // checked by the caller: every product below is at most a checked length
     let output_depth = input_depth.saturating_mul(depth_multiplier);
     // a filter with no taps: each output is its bias alone (and a huge dim
@@ -383,115 +610,76 @@ pub fn depthwise_conv_int8_prechecked<F, B>(
         params.output_min,
         params.output_max,
     );
-    // checked by the caller: the image's length and every index below are at most
-    // the input's, filter's or output's length
-    let image_len = input_height * input_width * input_depth;
     let zero_point = params.input_zero_point;
-    // one input channel (a first layer): the convolution it is, im2col
-    #[cfg(shapecheck_dsp)]
-    if let Some(w) = filter.contiguous() {
-        let done = crate::dsp::depthwise_as_conv(input, w, bias, &dims, params, &stage, output);
-        if done.is_some() {
-            return;
-        }
-    }
-    // depth multiplier 1, channels by fours: the SMLABB loops where the
-    // target has them, one image at a time
-    #[cfg(shapecheck_dsp)]
-    if let Some(w) = filter.contiguous() {
-        let out_len = output_height * output_width * output_depth;
-        let fast = input
-            .chunks_exact(image_len.max(1))
-            .zip(output.chunks_exact_mut(out_len.max(1)))
-            .take(batches);
-        let mut done = 0;
-        for (image, out) in fast {
-            if crate::dsp::depthwise(image, w, bias, &dims, params, &stage, out).is_none() {
-                break;
-            }
-            done += 1;
-        }
-        if done == batches {
-            return;
-        }
-        // the first image failed its conditions (they are the same for
-        // every image): the portable loop writes them all
-    }
+    let axis = RowAxis {
+        filter: filter_height,
+        size: input_height,
+        ..row_axis(dims, params)
+    };
     let mut pixels = output.chunks_exact_mut(output_depth.max(1));
-    for batch in 0..batches {
-        let image = input
-            .get(batch * image_len..(batch + 1) * image_len)
-            .unwrap_or(&[]);
-        for oy in 0..output_height {
-            // the filter rows inside the input, found once per output row
-            let rows = Window::new(
-                oy,
-                params.stride_height,
-                params.pad_top,
-                params.dilation_height,
-                filter_height,
-                input_height,
+    for oy in rows {
+        // the filter rows inside the input, and their rows in the ring,
+        // found once per output row
+        let rows = RingRows::new(axis.window(oy), ring_rows);
+        for ox in 0..output_width {
+            let cols = Window::new(
+                ox,
+                params.stride_width,
+                params.pad_left,
+                params.dilation_width,
+                filter_width,
+                input_width,
             );
-            for ox in 0..output_width {
-                let cols = Window::new(
-                    ox,
-                    params.stride_width,
-                    params.pad_left,
-                    params.dilation_width,
-                    filter_width,
-                    input_width,
-                );
-                let Some(pixel) = pixels.next() else {
-                    return;
-                };
-                let taps = Taps {
-                    rows,
-                    cols,
-                    image,
-                    input_width,
-                    input_depth,
-                    zero_point,
-                    filter_width,
-                    output_depth,
-                };
-                // the output channels of each input channel, BLOCK at a
-                // time: one input value read per tap for all of them
-                for ic in 0..input_depth {
-                    let mut m = 0;
-                    while m < depth_multiplier {
-                        let n = BLOCK.min(depth_multiplier - m);
-                        let oc = ic * depth_multiplier + m;
-                        let mut acc = [0i32; BLOCK];
-                        if n == BLOCK {
-                            taps.each(ic, |x, at| {
-                                if let Some(f) = filter.chunk::<BLOCK>(at + oc) {
-                                    mac_block(&mut acc, x, f);
-                                }
-                            });
-                        } else {
-                            taps.each(ic, |x, at| {
-                                for (j, a) in acc.iter_mut().take(n).enumerate() {
-                                    let f = filter.at(at + oc + j).unwrap_or(0);
-                                    *a = a.wrapping_add(x.wrapping_mul(i32::from(f)));
-                                }
-                            });
-                        }
-                        let outs = pixel.get_mut(oc..oc + n).unwrap_or(&mut []);
-                        for (j, (out, &a)) in outs.iter_mut().zip(&acc).enumerate() {
-                            let c = oc + j;
-                            let a = match bias.and_then(|b| b.at(c)) {
-                                Some(b) => a.wrapping_add(b),
-                                None => a,
-                            };
-                            let multiplier = params
-                                .multipliers
-                                .get(if per_channel { c } else { 0 })
-                                .copied()
-                                .unwrap_or(QuantizedMultiplier::ZERO);
-                            *out = stage.apply(a, Scale::new(multiplier));
-                        }
-                        m += n;
+            let Some(pixel) = pixels.next() else {
+                return;
+            };
+            let taps = Taps {
+                rows,
+                cols,
+                image: ring,
+                input_width,
+                input_depth,
+                zero_point,
+                filter_width,
+                output_depth,
+            };
+            // the output channels of each input channel, BLOCK at a
+            // time: one input value read per tap for all of them
+            for ic in 0..input_depth {
+                let mut m = 0;
+                while m < depth_multiplier {
+                    let n = BLOCK.min(depth_multiplier - m);
+                    let oc = ic * depth_multiplier + m;
+                    let mut acc = [0i32; BLOCK];
+                    if n == BLOCK {
+                        taps.each(ic, |x, at| {
+                            if let Some(f) = filter.chunk::<BLOCK>(at + oc) {
+                                mac_block(&mut acc, x, f);
+                            }
+                        });
+                    } else {
+                        taps.each(ic, |x, at| {
+                            for (j, a) in acc.iter_mut().take(n).enumerate() {
+                                let f = filter.at(at + oc + j).unwrap_or(0);
+                                *a = a.wrapping_add(x.wrapping_mul(i32::from(f)));
+                            }
+                        });
                     }
+                    let outs = pixel.get_mut(oc..oc + n).unwrap_or(&mut []);
+                    for (j, (out, &a)) in outs.iter_mut().zip(&acc).enumerate() {
+                        let c = oc + j;
+                        let a = match bias.and_then(|b| b.at(c)) {
+                            Some(b) => a.wrapping_add(b),
+                            None => a,
+                        };
+                        let multiplier = params
+                            .multipliers
+                            .get(if per_channel { c } else { 0 })
+                            .copied()
+                            .unwrap_or(QuantizedMultiplier::ZERO);
+                        *out = stage.apply(a, Scale::new(multiplier));
+                    }
+                    m += n;
                 }
             }
         }
@@ -501,9 +689,9 @@ pub fn depthwise_conv_int8_prechecked<F, B>(
 /// The taps of one output pixel inside the input, and what reading them
 /// needs.
 struct Taps<'a> {
-    rows: Window,
+    rows: RingRows,
     cols: Window,
-    /// the batch's image, `[height, width, depth]`
+    /// the image's rows, or a ring of them, `[rows, width, depth]`
     image: &'a [i8],
     input_width: usize,
     input_depth: usize,
@@ -604,10 +792,10 @@ where
     check(
         dims,
         params,
-        input.len(),
+        Some(input.len()),
         filter.count(),
         bias.map(|b| b.count()),
-        output.len(),
+        Some(output.len()),
     )?;
     crate::conv::zero_points_16x8(params.input_zero_point, params.output_zero_point)?;
     let DepthwiseConvDims {
@@ -695,10 +883,10 @@ where
 fn check(
     dims: DepthwiseConvDims,
     params: &DepthwiseConvParams<'_>,
-    input: usize,
+    input: Option<usize>,
     filter: usize,
     bias: Option<usize>,
-    output: usize,
+    output: Option<usize>,
 ) -> Result<(), TfliteError> {
     for (what, value) in [
         ("depth multiplier", dims.depth_multiplier),
@@ -766,9 +954,13 @@ fn check(
             output_depth,
         ],
     )?;
-    length("input", in_len, input)?;
+    if let Some(input) = input {
+        length("input", in_len, input)?;
+    }
     length("filter", filter_len, filter)?;
-    length("output", out_len, output)?;
+    if let Some(output) = output {
+        length("output", out_len, output)?;
+    }
     if let Some(bias) = bias {
         length("bias", output_depth, bias)?;
     }

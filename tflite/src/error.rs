@@ -353,6 +353,17 @@ pub enum TfliteError {
         /// its length
         actual: usize,
     },
+    /// A band kernel's ring (input row `r` at ring row `r % ring_rows`)
+    /// that cannot hold every input row its output rows read: they read
+    /// input rows `first_row .. first_row + rows`.
+    RingTooSmall {
+        /// the first input row the output rows read
+        first_row: usize,
+        /// how many input rows they read, from `first_row` on
+        rows: usize,
+        /// the rows the ring holds
+        ring_rows: usize,
+    },
     /// A fused activation that is not a clamp (`TANH`, `SIGN_BIT`).
     UnsupportedActivation {
         /// the activation
@@ -780,6 +791,15 @@ impl fmt::Display for TfliteError {
                 expected,
                 actual,
             } => write!(f, "the {what} has {actual} elements, not {expected}"),
+            TfliteError::RingTooSmall {
+                first_row,
+                rows,
+                ring_rows,
+            } => write!(
+                f,
+                "the output rows read input rows {first_row}..{}, {rows} rows, but the ring holds {ring_rows}",
+                first_row.saturating_add(*rows)
+            ),
             TfliteError::UnsupportedActivation { activation } => write!(
                 f,
                 "the fused activation {activation:?} is not a clamp: not supported by the int8 kernels"

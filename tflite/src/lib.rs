@@ -118,6 +118,9 @@ mod div;
 #[cfg(any(shapecheck_dsp, test))]
 #[allow(unsafe_code)]
 mod dsp;
+// the band kernels' DSP path on the host, against the whole-tensor kernels
+#[cfg(test)]
+mod band_dsp_tests;
 mod elementwise;
 mod elu;
 mod error;
@@ -177,14 +180,17 @@ pub use concat::{
     concatenation, concatenation_output_shape, concatenation_params, pack, pack_output_shape,
     pack_params, ConcatenationOptions, ConcatenationParams, PackOptions, PackParams, MAX_JOINED,
 };
-pub use conv::{conv_2d_int16, conv_2d_int8, conv_2d_int8_prechecked, Conv2dDims, Conv2dParams};
+pub use conv::{
+    conv_2d_int16, conv_2d_int8, conv_2d_int8_band, conv_2d_int8_prechecked, Conv2dDims,
+    Conv2dParams,
+};
 pub use depth_space::{
     depth_space_params, depth_to_space, depth_to_space_output_shape, space_to_depth,
     space_to_depth_output_shape, BlockSizeOptions, DepthSpaceParams,
 };
 pub use depthwise_conv::{
-    conv_axis, depthwise_conv_int16, depthwise_conv_int8, depthwise_conv_int8_prechecked, ConvAxis,
-    DepthwiseConvDims, DepthwiseConvParams,
+    conv_axis, depthwise_conv_int16, depthwise_conv_int8, depthwise_conv_int8_band,
+    depthwise_conv_int8_prechecked, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
 };
 pub use elu::{elu_f32, elu_value};
 pub use error::{Name, OperandProblem, Place, TfliteError};
@@ -220,8 +226,9 @@ pub use options::{
 };
 pub use pad::{pad, pad_output_shape, pad_prechecked, padv2_params, PadV2Params};
 pub use pool::{
-    average_pool_int16, average_pool_int8, average_pool_int8_prechecked, max_pool_int16,
-    max_pool_int8, max_pool_int8_prechecked, PoolDims, PoolParams,
+    average_pool_int16, average_pool_int8, average_pool_int8_band, average_pool_int8_prechecked,
+    max_pool_int16, max_pool_int8, max_pool_int8_band, max_pool_int8_prechecked, PoolDims,
+    PoolParams,
 };
 pub use quant::{
     multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_int64, quantize_multiplier,

@@ -22,7 +22,7 @@ use crate::quant::QuantizedMultiplier;
 use crate::types::Activation;
 use crate::types::Padding;
 use crate::types::TensorType;
-use crate::window::{at_least_1, length, product, Window};
+use crate::window::{at_least_1, check_band, length, product, RingRows, RowAxis, Window};
 use core::ops::Range;
 
 /// The sizes of one pool, NHWC: the input is `[batches, input_height,
@@ -132,7 +132,7 @@ pub fn average_pool_int8(
     params: &PoolParams,
     output: &mut [i8],
 ) -> Result<(), TfliteError> {
-    check(dims, params, input.len(), output.len(), INT8)?;
+    check(dims, params, Some(input.len()), Some(output.len()), INT8)?;
     every_window_has_a_tap(dims, params, output.len())?;
     average_pool_int8_prechecked(input, dims, params, output);
     Ok(())
@@ -198,7 +198,7 @@ pub fn average_pool_int16(
     params: &PoolParams,
     output: &mut [i16],
 ) -> Result<(), TfliteError> {
-    check(dims, params, input.len(), output.len(), INT16)?;
+    check(dims, params, Some(input.len()), Some(output.len()), INT16)?;
     every_window_has_a_tap(dims, params, output.len())?;
     pool(input, dims, params, output, average);
     Ok(())
@@ -296,7 +296,7 @@ pub fn max_pool_int8(
     params: &PoolParams,
     output: &mut [i8],
 ) -> Result<(), TfliteError> {
-    check(dims, params, input.len(), output.len(), INT8)?;
+    check(dims, params, Some(input.len()), Some(output.len()), INT8)?;
     max_pool_int8_prechecked(input, dims, params, output);
     Ok(())
 }
@@ -327,9 +327,7 @@ pub fn max_pool_int8_prechecked(
     params: &PoolParams,
     output: &mut [i8],
 ) {
-    pool(input, dims, params, output, |taps| {
-        taps.fold(i32::from(i8::MIN), i32::max)
-    });
+    pool(input, dims, params, output, max_int8);
 }
 
 /// TFLite's int16 `MAX_POOL_2D` (TFLite Micro's
@@ -359,7 +357,7 @@ pub fn max_pool_int16(
     params: &PoolParams,
     output: &mut [i16],
 ) -> Result<(), TfliteError> {
-    check(dims, params, input.len(), output.len(), INT16)?;
+    check(dims, params, Some(input.len()), Some(output.len()), INT16)?;
     pool(input, dims, params, output, |taps| {
         taps.fold(i32::from(i16::MIN), i32::max)
     });
@@ -380,88 +378,244 @@ const INT16: (i32, i32, &str) = (
 );
 
 /// Runs a pool whose output is `reduce` of each window's inputs, channel by
-/// channel, clamped. The lengths are checked.
+/// channel, clamped: each image the band of all its rows
+/// ([`pool_rows`]). The lengths are checked.
 fn pool<T, R>(input: &[T], dims: PoolDims, params: &PoolParams, output: &mut [T], reduce: R)
 where
     T: Copy + Into<i32> + TryFrom<i32> + Default,
     R: Fn(&mut dyn Iterator<Item = i32>) -> i32,
 {
+    // checked: not an overflow (0 or a divisor of a length)
+    let (Ok(image_len), Ok(out_len)) = (
+        product("input", &[dims.input_height, dims.input_width, dims.depth]),
+        product(
+            "output",
+            &[dims.output_height, dims.output_width, dims.depth],
+        ),
+    ) else {
+        return;
+    };
+    if output.is_empty() || out_len == 0 {
+        return;
+    }
+    for batch in 0..dims.batches {
+        let (Some(from), Some(to)) = (batch.checked_mul(out_len), (batch + 1).checked_mul(out_len))
+        else {
+            return;
+        };
+        let Some(out) = output.get_mut(from..to) else {
+            return;
+        };
+        let image = input
+            .get(batch * image_len..(batch + 1) * image_len)
+            .unwrap_or(&[]);
+        pool_rows(
+            image,
+            dims.input_height,
+            0..dims.output_height,
+            dims,
+            params,
+            out,
+            &reduce,
+        );
+    }
+}
+
+/// Output rows `rows` of one image of a pool, the input rows read from a
+/// ring of `ring_rows` (input row `r` at ring row `r % ring_rows`, found
+/// once per output row): the one loop of every pool and its bands.
+fn pool_rows<T, R>(
+    ring: &[T],
+    ring_rows: usize,
+    rows: Range<usize>,
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [T],
+    reduce: &R,
+) where
+    T: Copy + Into<i32> + TryFrom<i32> + Default,
+    R: Fn(&mut dyn Iterator<Item = i32>) -> i32,
+{
     let PoolDims {
-        batches,
         input_height,
         input_width,
         depth,
         filter_height,
         filter_width,
-        output_height,
         output_width,
+        ..
     } = dims;
-    if output.is_empty() {
-        return;
-    }
-    // checked: not an overflow (0 or a divisor of the input's length), and
-    // every index below is inside a length
-    let Ok(image_len) = product("input", &[input_height, input_width, depth]) else {
-        return;
-    };
     // an empty image: no window has a tap inside (and a huge dim beside a
     // 0 must not be looped over)
-    let (filter_height, filter_width) = if image_len == 0 {
+    let empty = input_height == 0 || input_width == 0 || depth == 0;
+    let (filter_height, filter_width) = if empty {
         (0, 0)
     } else {
         (filter_height, filter_width)
     };
+    let axis = RowAxis {
+        filter: filter_height,
+        ..row_axis(dims, params)
+    };
     let mut pixels = output.chunks_exact_mut(depth.max(1));
-    for batch in 0..batches {
-        let image = input
-            .get(batch * image_len..(batch + 1) * image_len)
-            .unwrap_or(&[]);
-        for oy in 0..output_height {
-            let rows = Window::new(
-                oy,
-                params.stride_height,
-                params.pad_top,
+    for oy in rows {
+        let rows = RingRows::new(axis.window(oy), ring_rows);
+        for ox in 0..output_width {
+            let cols = Window::new(
+                ox,
+                params.stride_width,
+                params.pad_left,
                 1,
-                filter_height,
-                input_height,
+                filter_width,
+                input_width,
             );
-            for ox in 0..output_width {
-                let cols = Window::new(
-                    ox,
-                    params.stride_width,
-                    params.pad_left,
-                    1,
-                    filter_width,
-                    input_width,
-                );
-                let Some(pixel) = pixels.next() else {
-                    return;
-                };
-                for (c, out) in pixel.iter_mut().enumerate() {
-                    let mut taps = rows.taps().flat_map(|(_, iy)| {
-                        cols.taps().filter_map(move |(_, ix)| {
-                            image
-                                .get((iy * input_width + ix) * depth + c)
-                                .map(|&x| x.into())
-                        })
-                    });
-                    let y = reduce(&mut taps)
-                        .max(params.output_min)
-                        .min(params.output_max);
-                    // inside T: the clamp is (checked)
-                    *out = T::try_from(y).unwrap_or_default();
-                }
+            let Some(pixel) = pixels.next() else {
+                return;
+            };
+            for (c, out) in pixel.iter_mut().enumerate() {
+                let mut taps = rows.taps().flat_map(|(_, iy)| {
+                    cols.taps().filter_map(move |(_, ix)| {
+                        ring.get((iy * input_width + ix) * depth + c)
+                            .map(|&x| x.into())
+                    })
+                });
+                let y = reduce(&mut taps)
+                    .max(params.output_min)
+                    .min(params.output_max);
+                // inside T: the clamp is (checked)
+                *out = T::try_from(y).unwrap_or_default();
             }
         }
     }
+}
+
+/// A pool's vertical window.
+fn row_axis(dims: PoolDims, params: &PoolParams) -> RowAxis {
+    RowAxis {
+        stride: params.stride_height,
+        pad: params.pad_top,
+        dilation: 1,
+        filter: dims.filter_height,
+        size: dims.input_height,
+    }
+}
+
+/// The checks of a pool's band kernel: the layer's, without the input's
+/// and output's lengths, then the band's ([`check_band`]).
+fn check_pool_band(
+    ring: usize,
+    ring_rows: usize,
+    rows: &Range<usize>,
+    dims: PoolDims,
+    params: &PoolParams,
+    output: usize,
+) -> Result<(), TfliteError> {
+    check(dims, params, None, None, INT8)?;
+    check_band(
+        dims.batches,
+        row_axis(dims, params),
+        rows,
+        dims.output_height,
+        (ring, ring_rows, dims.input_width * dims.depth),
+        (output, dims.output_width * dims.depth),
+    )
+}
+
+/// Output rows `rows` of one image of TFLite's int8 `AVERAGE_POOL_2D`
+/// ([`average_pool_int8`]), its input rows read from a ring: a buffer of
+/// `ring_rows` input rows (each `input_width · depth` values) in which
+/// input row `r` is ring row `r % ring_rows`. The output is those rows
+/// alone (`rows.len() · output_width · depth` values). Bands computed
+/// one after another, each band's input rows put in the ring before it,
+/// are bit for bit the whole layer ([`average_pool_int8`] is this kernel
+/// over every row, its ring the whole image).
+///
+/// Fails, with `output` untouched, as [`average_pool_int8`] does (the
+/// input is the ring), when `dims.batches` is not 1 or `rows` is not
+/// inside `0..output_height`, and with [`TfliteError::RingTooSmall`] when
+/// the ring cannot hold every input row the output rows read.
+///
+/// ```
+/// use shapecheck_tflite::{average_pool_int8_band, PoolDims, PoolParams};
+///
+/// // 2×1 windows, stride 2 over a 4×1 image [1, 3, 5, 8]: 2 output rows
+/// let dims = PoolDims {
+///     batches: 1, input_height: 4, input_width: 1, depth: 1,
+///     filter_height: 2, filter_width: 1, output_height: 2, output_width: 1,
+/// };
+/// let params = PoolParams {
+///     stride_height: 2, stride_width: 1, pad_top: 0, pad_left: 0,
+///     output_min: -128, output_max: 127,
+/// };
+/// // output row 1 reads rows 2 and 3: a ring of 2 rows holds them
+/// let mut out = [0i8; 1];
+/// average_pool_int8_band(&[5, 8], 2, 1..2, dims, &params, &mut out)?;
+/// assert_eq!(out, [7]); // 6.5 → 7
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn average_pool_int8_band(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    check_pool_band(ring.len(), ring_rows, &rows, dims, params, output.len())?;
+    every_window_has_a_tap(dims, params, output.len())?;
+    pool_rows(ring, ring_rows, rows, dims, params, output, &average);
+    Ok(())
+}
+
+/// Output rows `rows` of one image of TFLite's int8 `MAX_POOL_2D`
+/// ([`max_pool_int8`]), its input rows read from a ring of `ring_rows`
+/// rows, as [`average_pool_int8_band`] reads them; bit for bit the whole
+/// layer's rows, and failing as it does (the windows without a tap
+/// aside: their maximum is the clamp's lower end, as in
+/// [`max_pool_int8`]).
+///
+/// ```
+/// use shapecheck_tflite::{max_pool_int8_band, PoolDims, PoolParams};
+///
+/// // 3×1 windows, stride 1, one padding row above and below [1, 9, 2, 4]
+/// let dims = PoolDims {
+///     batches: 1, input_height: 4, input_width: 1, depth: 1,
+///     filter_height: 3, filter_width: 1, output_height: 4, output_width: 1,
+/// };
+/// let params = PoolParams {
+///     stride_height: 1, stride_width: 1, pad_top: 1, pad_left: 0,
+///     output_min: -128, output_max: 127,
+/// };
+/// // output rows 2 and 3 read rows 1 to 3: a ring of 3 rows, row r at r % 3
+/// let mut out = [0i8; 2];
+/// max_pool_int8_band(&[4, 9, 2], 3, 2..4, dims, &params, &mut out)?;
+/// assert_eq!(out, [9, 4]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn max_pool_int8_band(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    check_pool_band(ring.len(), ring_rows, &rows, dims, params, output.len())?;
+    pool_rows(ring, ring_rows, rows, dims, params, output, &max_int8);
+    Ok(())
+}
+
+/// The largest of a max pool's int8 taps (−128 if there is none).
+fn max_int8(taps: &mut dyn Iterator<Item = i32>) -> i32 {
+    taps.fold(i32::from(i8::MIN), i32::max)
 }
 
 /// Checks a pool's lengths and parameters.
 fn check(
     dims: PoolDims,
     params: &PoolParams,
-    input: usize,
-    output: usize,
+    input: Option<usize>,
+    output: Option<usize>,
     (min, max, rule): (i32, i32, &'static str),
 ) -> Result<(), TfliteError> {
     at_least_1("pool's stride (height)", params.stride_height)?;
@@ -505,8 +659,13 @@ fn check(
             dims.depth,
         ],
     )?;
-    length("input", in_len, input)?;
-    length("output", out_len, output)
+    if let Some(input) = input {
+        length("input", in_len, input)?;
+    }
+    match output {
+        Some(output) => length("output", out_len, output),
+        None => Ok(()),
+    }
 }
 
 /// `AVERAGE_POOL_2D`'s options table in the schema's `BuiltinOptions` union.

@@ -4,6 +4,7 @@
 //! parameter checks those kernels share.
 
 use crate::error::TfliteError;
+use core::ops::Range;
 
 /// The filter taps of one output position along one axis that fall inside
 /// the input: taps `first..end`, tap `first` reading input position
@@ -76,6 +77,175 @@ impl Window {
     pub(crate) fn taps(self) -> impl Iterator<Item = (usize, usize)> {
         (self.first..self.end).map(move |k| (k, self.position + (k - self.first) * self.dilation))
     }
+}
+
+/// The vertical geometry of a convolution's or pool's window: how output
+/// rows step, pad and dilate over the input's `size` rows with a filter
+/// of `filter` rows.
+#[derive(Clone, Copy)]
+pub(crate) struct RowAxis {
+    pub(crate) stride: usize,
+    pub(crate) pad: usize,
+    pub(crate) dilation: usize,
+    pub(crate) filter: usize,
+    pub(crate) size: usize,
+}
+
+impl RowAxis {
+    /// The filter rows of output row `o` inside the input.
+    pub(crate) fn window(self, o: usize) -> Window {
+        Window::new(
+            o,
+            self.stride,
+            self.pad,
+            self.dilation,
+            self.filter,
+            self.size,
+        )
+    }
+
+    /// The input rows that output rows `rows` read: from the first tap
+    /// inside the input of any of them to one past the last (`0..0` when
+    /// every tap is padding). One window per output row.
+    pub(crate) fn needed(self, rows: Range<usize>) -> Range<usize> {
+        let mut needed: Option<Range<usize>> = None;
+        for o in rows {
+            let w = self.window(o);
+            let (Some((_, first)), Some((_, last))) = (w.taps().next(), w.taps().last()) else {
+                continue;
+            };
+            needed = Some(match needed {
+                Some(n) => n.start.min(first)..n.end.max(last + 1),
+                None => first..last + 1,
+            });
+        }
+        needed.unwrap_or(0..0)
+    }
+}
+
+/// The filter rows of one output row inside the input, read from a ring of
+/// `ring` input rows (input row `r` at ring row `r % ring`): as
+/// [`Window`], each tap's position its ring row. The ring holds every row
+/// the window reads (checked by [`check_band`]), so a window wraps past the
+/// ring's last row at most once; a ring of the whole input never wraps,
+/// and its ring rows are the input rows.
+#[derive(Clone, Copy)]
+pub(crate) struct RingRows {
+    window: Window,
+    /// the ring row of the first tap inside
+    start: usize,
+    ring: usize,
+}
+
+impl RingRows {
+    /// `window`'s taps in a ring of `ring` rows (one division per output
+    /// row, none per tap).
+    pub(crate) fn new(window: Window, ring: usize) -> Self {
+        let start = window.position.checked_rem(ring).unwrap_or(0);
+        RingRows {
+            window,
+            start,
+            ring,
+        }
+    }
+
+    /// `(tap, ring row)` for each tap inside.
+    #[inline(always)]
+    pub(crate) fn taps(self) -> impl Iterator<Item = (usize, usize)> {
+        let Window {
+            first, dilation, ..
+        } = self.window;
+        let (start, ring) = (self.start, self.ring);
+        self.window.taps().map(move |(k, _)| {
+            let r = start + (k - first) * dilation;
+            (k, if r >= ring { r - ring } else { r })
+        })
+    }
+}
+
+/// The checks of a band kernel beyond its layer's: one image
+/// (`batches` 1), output rows `rows` inside `0..output_height`, a ring of
+/// `ring_rows` rows of `row_len` values each (`ring_len` of them) that
+/// holds every input row those output rows read
+/// (`Err(RingTooSmall)` naming them otherwise), and an output of
+/// `rows.len() · out_row_len` values (`output_len`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check_band(
+    batches: usize,
+    axis: RowAxis,
+    rows: &Range<usize>,
+    output_height: usize,
+    (ring_len, ring_rows, row_len): (usize, usize, usize),
+    (output_len, out_row_len): (usize, usize),
+) -> Result<(), TfliteError> {
+    if batches != 1 {
+        return Err(TfliteError::KernelParam {
+            what: "band kernel's batches",
+            value: i64::try_from(batches).unwrap_or(i64::MAX),
+            rule: "a band kernel computes rows of one image",
+        });
+    }
+    if rows.start > rows.end || rows.end > output_height {
+        return Err(TfliteError::KernelParam {
+            what: "band's end row",
+            value: i64::try_from(rows.end).unwrap_or(i64::MAX),
+            rule: "the band's rows must be an ascending range inside the output's rows",
+        });
+    }
+    let ring = product("ring", &[ring_rows, row_len])?;
+    length("ring", ring, ring_len)?;
+    let out = product("output", &[rows.end - rows.start, out_row_len])?;
+    length("output", out, output_len)?;
+    let needed = axis.needed(rows.clone());
+    if needed.end - needed.start > ring_rows {
+        return Err(TfliteError::RingTooSmall {
+            first_row: needed.start,
+            rows: needed.end - needed.start,
+            ring_rows,
+        });
+    }
+    Ok(())
+}
+
+/// The longest run of output rows from `rows.start` on (at least one row,
+/// at most `rows`) whose input rows lie contiguous in a ring of `ring`
+/// rows, and those input rows (`None` when its one row's window wraps
+/// past the ring's end, or no row reads any input): for a kernel that
+/// runs on a contiguous image (the DSP loops), the run is the rows
+/// `needed` of an image that starts at the ring row of `needed.start`.
+#[cfg(any(shapecheck_dsp, test))]
+pub(crate) fn contiguous_run(
+    axis: RowAxis,
+    ring: usize,
+    rows: Range<usize>,
+) -> (Range<usize>, Option<Range<usize>>) {
+    let fits = |n: &Range<usize>| {
+        n.start
+            .checked_rem(ring)
+            .is_some_and(|s| s + (n.end - n.start) <= ring)
+    };
+    let mut needed: Option<Range<usize>> = None;
+    let mut end = rows.start;
+    while end < rows.end {
+        let next = match (&needed, axis.needed(end..end + 1)) {
+            (None, n) if n.is_empty() => None,
+            (None, n) => Some(n),
+            (Some(have), n) if n.is_empty() => Some(have.clone()),
+            (Some(have), n) => Some(have.start.min(n.start)..have.end.max(n.end)),
+        };
+        if let Some(n) = &next {
+            if !fits(n) {
+                break;
+            }
+        }
+        needed = next;
+        end += 1;
+    }
+    if end == rows.start {
+        // its one row wraps
+        return (rows.start..(rows.start + 1).min(rows.end), None);
+    }
+    (rows.start..end, needed)
 }
 
 /// `Err(KernelParam)` for a parameter that must be at least 1 and is 0.
