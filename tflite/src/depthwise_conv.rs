@@ -483,7 +483,7 @@ fn row_axis(dims: DepthwiseConvDims, params: &DepthwiseConvParams<'_>) -> RowAxi
 /// [`depthwise_conv_int8_prechecked`] (checked by the caller): the DSP
 /// loops where the target has them, else the portable loop.
 #[allow(clippy::too_many_arguments)]
-fn depthwise_rows<F, B>(
+pub(crate) fn depthwise_rows<F, B>(
     ring: &[i8],
     ring_rows: usize,
     rows: Range<usize>,
