@@ -22,6 +22,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+mod stream;
+
 use proc_macro2::{Literal, Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
 use shapecheck_tflite::{
@@ -30,14 +32,18 @@ use shapecheck_tflite::{
     ModelTensor, Operator, Options, Padding, QuantizedMultiplier, TensorType,
 };
 
+use shapecheck_tflite::schedule::{Goal, Holds, Run, Schedule};
 use syn::parse::{Parse, ParseStream};
 use syn::{Ident, LitStr, Token, Visibility};
 
-/// `pub Sine = "path/to/sine.tflite"`.
+/// `pub Sine = "path/to/sine.tflite"`, then optionally `, ram = 16_384`
+/// (the fastest schedule within that many bytes) or `, schedule =
+/// layers` (every layer whole, one after another).
 struct ModelInput {
     vis: Visibility,
     name: Ident,
     path: LitStr,
+    goal: Goal,
 }
 
 impl Parse for ModelInput {
@@ -46,7 +52,37 @@ impl Parse for ModelInput {
         let name = input.parse()?;
         input.parse::<Token![=]>()?;
         let path = input.parse()?;
-        Ok(ModelInput { vis, name, path })
+        let mut goal = Goal::Default;
+        if input.parse::<Option<Token![,]>>()?.is_some() && !input.is_empty() {
+            let key: Ident = input.parse()?;
+            input.parse::<Token![=]>()?;
+            goal = match key.to_string().as_str() {
+                "ram" => Goal::Ram(input.parse::<syn::LitInt>()?.base10_parse()?),
+                "schedule" => {
+                    let value: Ident = input.parse()?;
+                    if value != "layers" {
+                        return Err(syn::Error::new(
+                            value.span(),
+                            "model!: `schedule = layers` is the one schedule named (without it, the default plan)",
+                        ));
+                    }
+                    Goal::Layers
+                }
+                _ => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        "model!: expected `ram = BYTES` or `schedule = layers`",
+                    ))
+                }
+            };
+            input.parse::<Option<Token![,]>>()?;
+        }
+        Ok(ModelInput {
+            vis,
+            name,
+            path,
+            goal,
+        })
     }
 }
 
@@ -61,7 +97,12 @@ pub(crate) fn model_impl(
     input: TokenStream2,
     caller: Option<&Path>,
 ) -> syn::Result<TokenStream2> {
-    let ModelInput { vis, name, path } = syn::parse2(input)?;
+    let ModelInput {
+        vis,
+        name,
+        path,
+        goal,
+    } = syn::parse2(input)?;
     let fail = |message: String| syn::Error::new(path.span(), message);
     let file = path.value();
     let base = if file.starts_with("./") || file.starts_with("../") {
@@ -88,6 +129,7 @@ pub(crate) fn model_impl(
     check_with_the_interpreter(model).map_err(|e| fail(format!("model!: {file}: {e}")))?;
     let module = format_ident!("{}", snake_case(&name.to_string()));
     let mut writer = Writer::new(krate, model, module);
+    writer.goal = goal;
     writer
         .write_all()
         .map_err(|e| fail(format!("model!: {file}: {e}")))?;
@@ -171,6 +213,13 @@ struct Writer<'k, 'm> {
     /// the model's output tensor
     output: Option<usize>,
     vars: HashMap<usize, Var>,
+    /// the schedule asked for (`ram = N`, `schedule = layers`)
+    goal: Goal,
+    /// the liveness floor of the layer-by-layer schedule, in elements
+    floor: usize,
+    /// each streamed run's rings, for the docs: (run, operators,
+    /// elements, offset)
+    ring_docs: Vec<(usize, std::ops::Range<usize>, usize, usize)>,
 }
 
 impl<'k, 'm> Writer<'k, 'm> {
@@ -189,6 +238,9 @@ impl<'k, 'm> Writer<'k, 'm> {
             written: Vec::new(),
             output: None,
             vars: HashMap::new(),
+            goal: Goal::Default,
+            floor: 0,
+            ring_docs: Vec::new(),
         }
     }
 
@@ -255,9 +307,31 @@ impl<'k, 'm> Writer<'k, 'm> {
             TensorType::Float32
         };
         let (tensors, lifetimes) = shapecheck_tflite::plan::activations(&self.model, self.element);
-        let placement = shapecheck_tflite::plan::place(&lifetimes);
-        self.arena_len = placement.size;
-        self.offsets = tensors.into_iter().zip(placement.offsets).collect();
+        self.floor = shapecheck_tflite::plan::liveness_floor(&lifetimes);
+        // an int8 arena is scheduled (streamed runs, model/stream.rs); an
+        // f32 one is layer by layer
+        let mut runs: Vec<(usize, Run, usize)> = Vec::new();
+        if self.element == TensorType::Int8 {
+            let schedule = Schedule::search(&self.model, self.goal).map_err(|e| e.to_string())?;
+            self.arena_len = schedule.arena;
+            for slot in &schedule.slots {
+                match slot.holds {
+                    Holds::Tensor(t) => {
+                        self.offsets.insert(t, slot.offset);
+                    }
+                    Holds::Rings(n) => {
+                        if let Some(run) = schedule.runs.get(n) {
+                            runs.push((n, run.clone(), slot.offset));
+                        }
+                    }
+                    _ => return Err("the schedule holds a slot model! does not know".into()),
+                }
+            }
+        } else {
+            let placement = shapecheck_tflite::plan::place(&lifetimes);
+            self.arena_len = placement.size;
+            self.offsets = tensors.into_iter().zip(placement.offsets).collect();
+        }
         self.output = Some(output.index());
         let input_dims = dims(&input)?;
         self.vars.insert(
@@ -269,7 +343,16 @@ impl<'k, 'm> Writer<'k, 'm> {
                 dims: input_dims,
             },
         );
+        let mut streamed_to = 0;
         for op in self.model.operators() {
+            if op.index() < streamed_to {
+                continue;
+            }
+            if let Some((n, run, at)) = runs.iter().find(|(_, r, _)| r.ops.start == op.index()) {
+                self.stream_run(*n, run, *at)?;
+                streamed_to = run.ops.end;
+                continue;
+            }
             let output = self.tensor(op.output(0), "output", &op)?;
             let at = |message: String| {
                 format!(

@@ -545,6 +545,39 @@ impl<'a> StreamRun<'a> {
         Ok(run)
     }
 
+    /// A run its caller has checked with [`StreamRun::new`] (a `const
+    /// fn`, for a `static`): `model!` checks each run when it expands and
+    /// writes this constructor with the same constants. An unchecked run
+    /// never reads or writes outside a slice; it computes wrong values.
+    ///
+    /// ```
+    /// use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// use shapecheck_tflite::{PoolDims, PoolParams};
+    ///
+    /// static STAGES: [Stage<'static>; 1] = [Stage::MaxPool {
+    ///     dims: PoolDims { batches: 1, input_height: 2, input_width: 1, depth: 1,
+    ///         filter_height: 2, filter_width: 1, output_height: 1, output_width: 1 },
+    ///     params: PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    ///         output_min: -128, output_max: 127 },
+    /// }];
+    /// static RUN: StreamRun<'static> = StreamRun::prechecked(&STAGES, &[], 1);
+    /// assert!(StreamRun::new(&STAGES, &[], 1).is_ok());
+    /// let mut out = [0i8];
+    /// RUN.run_prechecked(&[3, 9], &mut [], &mut out);
+    /// assert_eq!(out, [9]);
+    /// ```
+    pub const fn prechecked(
+        stages: &'a [Stage<'a>],
+        rings: &'a [usize],
+        band: usize,
+    ) -> StreamRun<'a> {
+        StreamRun {
+            stages,
+            rings,
+            band,
+        }
+    }
+
     /// The values of the first stage's input (one image).
     ///
     /// ```
