@@ -323,8 +323,8 @@ pub fn conv_2d_int8_band<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         row_axis(dims, params),
         &rows,
         dims.output_height,
-        (ring.len(), ring_rows, dims.input_width * dims.input_depth),
-        (output.len(), dims.output_width * dims.output_depth),
+        (ring.len(), ring_rows, &[dims.input_width, dims.input_depth]),
+        (output.len(), &[dims.output_width, dims.output_depth]),
     )?;
     conv_rows(ring, ring_rows, rows, filter, bias, dims, params, output);
     Ok(())
@@ -387,19 +387,21 @@ pub(crate) fn conv_rows_dsp<B: Values<i32> + ?Sized>(
         params.output_min,
         params.output_max,
     );
-    let row_len = dims.input_width * dims.input_depth;
-    let out_row = dims.output_width * dims.output_depth;
+    // checked by the caller: neither overflows
+    let row_len = dims.input_width.saturating_mul(dims.input_depth);
+    let out_row = dims.output_width.saturating_mul(dims.output_depth);
     let axis = row_axis(dims, params);
     let mut next = rows.start;
     while next < rows.end {
         let (run, needed) = crate::window::contiguous_run(axis, ring_rows, next..rows.end);
-        let at = (run.start - rows.start) * out_row;
-        let Some(out) = output.get_mut(at..at + run.len() * out_row) else {
+        let at = (run.start - rows.start).saturating_mul(out_row);
+        let end = at.saturating_add(run.len().saturating_mul(out_row));
+        let Some(out) = output.get_mut(at..end) else {
             return;
         };
         let done = needed.filter(|n| !n.is_empty()).and_then(|n| {
-            let first = n.start.checked_rem(ring_rows)? * row_len;
-            let image = ring.get(first..first + n.len() * row_len)?;
+            let first = n.start.checked_rem(ring_rows)?.checked_mul(row_len)?;
+            let image = ring.get(first..first.checked_add(n.len().checked_mul(row_len)?)?)?;
             let dims = Conv2dDims {
                 batches: 1,
                 input_height: n.len(),
@@ -408,15 +410,13 @@ pub(crate) fn conv_rows_dsp<B: Values<i32> + ?Sized>(
             };
             let params = Conv2dParams {
                 pad_top: (params.pad_top + n.start)
-                    .checked_sub(run.start * params.stride_height)?,
+                    .checked_sub(run.start.checked_mul(params.stride_height)?)?,
                 ..*params
             };
             conv_dsp(image, w, bias, dims, &params, &stage, out)
         });
         if done.is_none() {
-            let out = output
-                .get_mut(at..at + run.len() * out_row)
-                .unwrap_or(&mut []);
+            let out = output.get_mut(at..end).unwrap_or(&mut []);
             conv_rows_portable(ring, ring_rows, run.clone(), w, bias, dims, params, out);
         }
         next = run.end;
@@ -547,7 +547,9 @@ fn conv_rows_portable<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
             };
             for (oc, out) in pixel.iter_mut().enumerate() {
                 let mut acc = 0i32;
-                for (ky, iy) in rows.taps() {
+                // internal iteration: the ring's two runs of rows are two
+                // loops, without a test per row
+                rows.taps().for_each(|(ky, iy)| {
                     let row = iy * input_width;
                     let filter_row = oc * filter_height + ky;
                     for (kx, ix) in cols.taps().step_by(step) {
@@ -562,7 +564,7 @@ fn conv_rows_portable<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
                             None => dot(acc, xs, filter.run(f, f + run), zero_point),
                         };
                     }
-                }
+                });
                 if let Some(b) = bias.and_then(|b| b.at(oc)) {
                     acc = acc.wrapping_add(b);
                 }

@@ -458,10 +458,10 @@ where
         row_axis(dims, params),
         &rows,
         dims.output_height,
-        (ring.len(), ring_rows, dims.input_width * dims.input_depth),
+        (ring.len(), ring_rows, &[dims.input_width, dims.input_depth]),
         (
             output.len(),
-            dims.output_width * dims.input_depth * dims.depth_multiplier,
+            &[dims.output_width, dims.input_depth, dims.depth_multiplier],
         ),
     )?;
     depthwise_rows(ring, ring_rows, rows, filter, bias, dims, params, output);
@@ -528,19 +528,24 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
         params.output_min,
         params.output_max,
     );
-    let row_len = dims.input_width * dims.input_depth;
-    let out_row = dims.output_width * dims.input_depth * dims.depth_multiplier;
+    // checked by the caller: neither overflows
+    let row_len = dims.input_width.saturating_mul(dims.input_depth);
+    let out_row = dims
+        .output_width
+        .saturating_mul(dims.input_depth)
+        .saturating_mul(dims.depth_multiplier);
     let axis = row_axis(dims, params);
     let mut next = rows.start;
     while next < rows.end {
         let (run, needed) = crate::window::contiguous_run(axis, ring_rows, next..rows.end);
-        let at = (run.start - rows.start) * out_row;
-        let Some(out) = output.get_mut(at..at + run.len() * out_row) else {
+        let at = (run.start - rows.start).saturating_mul(out_row);
+        let end = at.saturating_add(run.len().saturating_mul(out_row));
+        let Some(out) = output.get_mut(at..end) else {
             return;
         };
         let done = needed.filter(|n| !n.is_empty()).and_then(|n| {
-            let first = n.start.checked_rem(ring_rows)? * row_len;
-            let image = ring.get(first..first + n.len() * row_len)?;
+            let first = n.start.checked_rem(ring_rows)?.checked_mul(row_len)?;
+            let image = ring.get(first..first.checked_add(n.len().checked_mul(row_len)?)?)?;
             let dims = DepthwiseConvDims {
                 batches: 1,
                 input_height: n.len(),
@@ -549,7 +554,7 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
             };
             let params = DepthwiseConvParams {
                 pad_top: (params.pad_top + n.start)
-                    .checked_sub(run.start * params.stride_height)?,
+                    .checked_sub(run.start.checked_mul(params.stride_height)?)?,
                 ..*params
             };
             // one input channel (a first layer): the convolution it is,
@@ -558,9 +563,7 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
                 .or_else(|| crate::dsp::depthwise(image, w, bias, &dims, &params, &stage, out))
         });
         if done.is_none() {
-            let out = output
-                .get_mut(at..at + run.len() * out_row)
-                .unwrap_or(&mut []);
+            let out = output.get_mut(at..end).unwrap_or(&mut []);
             depthwise_rows_portable(ring, ring_rows, run.clone(), w, bias, dims, params, out);
         }
         next = run.end;
@@ -706,7 +709,9 @@ impl Taps<'_> {
     /// first channel in the filter.
     #[inline(always)]
     fn each(&self, ic: usize, mut f: impl FnMut(i32, usize)) {
-        for (ky, iy) in self.rows.taps() {
+        // internal iteration: the ring's two runs of rows are two loops,
+        // without a test per row
+        self.rows.taps().for_each(|(ky, iy)| {
             for (kx, ix) in self.cols.taps() {
                 let x = self
                     .image
@@ -718,7 +723,7 @@ impl Taps<'_> {
                     (ky * self.filter_width + kx) * self.output_depth,
                 );
             }
-        }
+        });
     }
 }
 

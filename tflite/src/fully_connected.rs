@@ -436,6 +436,180 @@ fn fully_connected_int8_with<W, B, const DSP: bool>(
     }
 }
 
+/// Partial sums of TFLite's int8 `FULLY_CONNECTED` ([`fully_connected_int8`])
+/// over a range of its input depth, for an input that arrives in bands:
+/// `acc[b · units + c] += Σ_{i ∈ depth} (x[b, i] − x_zp) · (w[c, i] − w_zp)`
+/// in wrapping `i32`, where `input` holds inputs `depth` of each of the
+/// `batches` rows (`batches · depth.len()` values) and `weights` is the
+/// whole layer's (`units · input_dim`). Once every input has been added
+/// (the ranges covering `0..input_dim` once, in any order, from an `acc`
+/// of zeros), [`fully_connected_int8_finish`] writes the layer's output,
+/// bit for bit [`fully_connected_int8`]'s (the sums wrap modulo 2^32 as
+/// its do). Only `params`' zero points are read.
+///
+/// Fails, with `acc` untouched, when `depth` is not inside
+/// `0..input_dim`, or `input`, `weights` or `acc` is not the length
+/// `dims` gives.
+///
+/// ```
+/// use shapecheck_tflite::{fully_connected_int8_accumulate, fully_connected_int8_finish, quantize_multiplier, FullyConnectedDims, FullyConnectedParams, Rounding};
+///
+/// let multipliers = [quantize_multiplier(0.5)?];
+/// let params = FullyConnectedParams {
+///     input_zero_point: 1, weights_zero_point: 0, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// // one unit over 4 inputs [3, 5, 7, 9], in two bands of 2
+/// let dims = FullyConnectedDims { batches: 1, input_dim: 4, units: 1 };
+/// let weights = [1, 2, 3, 4];
+/// let mut acc = [0i32; 1];
+/// fully_connected_int8_accumulate(&[7, 9], 2..4, &weights, dims, &params, &mut acc)?;
+/// fully_connected_int8_accumulate(&[3, 5], 0..2, &weights, dims, &params, &mut acc)?;
+/// assert_eq!(acc, [2 + 8 + 18 + 32]);
+/// let mut out = [0i8; 1];
+/// fully_connected_int8_finish(&acc, Some(&[4]), dims, &params, &mut out)?;
+/// assert_eq!(out, [32]); // (60 + 4) · 0.5
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn fully_connected_int8_accumulate<W: Values<i8> + ?Sized>(
+    input: &[i8],
+    depth: Range<usize>,
+    weights: &W,
+    dims: FullyConnectedDims,
+    params: &FullyConnectedParams<'_>,
+    acc: &mut [i32],
+) -> Result<(), TfliteError> {
+    let FullyConnectedDims {
+        batches,
+        input_dim,
+        units,
+    } = dims;
+    if depth.start > depth.end || depth.end > input_dim {
+        return Err(TfliteError::KernelParam {
+            what: "input range's end",
+            value: i64::try_from(depth.end).unwrap_or(i64::MAX),
+            rule: "the range must be ascending and inside the layer's inputs",
+        });
+    }
+    let width = depth.end - depth.start;
+    let length = |what: &'static str, a: usize, b: usize, actual: usize| match a.checked_mul(b) {
+        Some(expected) if expected == actual => Ok(()),
+        Some(expected) => Err(TfliteError::Length {
+            what,
+            expected,
+            actual,
+        }),
+        None => Err(TfliteError::Length {
+            what,
+            expected: usize::MAX,
+            actual: 0,
+        }),
+    };
+    length("input", batches, width, input.len())?;
+    length("weights", units, input_dim, weights.count())?;
+    length("accumulators", batches, units, acc.len())?;
+    let (x_zp, w_zp) = (params.input_zero_point, params.weights_zero_point);
+    // checked: every index below is inside a length
+    for (row, sums) in input
+        .chunks_exact(width.max(1))
+        .zip(acc.chunks_exact_mut(units.max(1)))
+    {
+        for (c, sum) in sums.iter_mut().enumerate() {
+            let from = c * input_dim + depth.start;
+            *sum = row
+                .iter()
+                .zip(weights.run(from, from + width))
+                .fold(*sum, |s, (&x, w)| {
+                    let x = i32::from(x).wrapping_sub(x_zp);
+                    s.wrapping_add(x.wrapping_mul(i32::from(w).wrapping_sub(w_zp)))
+                });
+        }
+    }
+    Ok(())
+}
+
+/// The output of an int8 `FULLY_CONNECTED` layer from its sums
+/// ([`fully_connected_int8_accumulate`] over all its inputs): each
+/// `acc[b · units + c]` plus `bias[c]`, requantized by its multiplier,
+/// plus the output zero point, clamped, as [`fully_connected_int8`]
+/// finishes each output.
+///
+/// Fails, with `output` untouched, when `acc` or `output` is not
+/// `batches · units` long, the bias not `units`, or there is neither one
+/// multiplier nor one per unit.
+///
+/// ```
+/// use shapecheck_tflite::{fully_connected_int8_finish, quantize_multiplier, FullyConnectedDims, FullyConnectedParams, Rounding};
+///
+/// let multipliers = [quantize_multiplier(0.25)?];
+/// let params = FullyConnectedParams {
+///     input_zero_point: 0, weights_zero_point: 0, output_zero_point: -3,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let dims = FullyConnectedDims { batches: 1, input_dim: 8, units: 2 };
+/// let mut out = [0i8; 2];
+/// fully_connected_int8_finish(&[40, -1000], None::<&[i32]>, dims, &params, &mut out)?;
+/// assert_eq!(out, [7, -128]); // 10 − 3; −250 − 3, clamped
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn fully_connected_int8_finish<B: Values<i32> + ?Sized>(
+    acc: &[i32],
+    bias: Option<&B>,
+    dims: FullyConnectedDims,
+    params: &FullyConnectedParams<'_>,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    let n = dims.batches.checked_mul(dims.units);
+    for (what, actual) in [("accumulators", acc.len()), ("output", output.len())] {
+        if n != Some(actual) {
+            return Err(TfliteError::Length {
+                what,
+                expected: n.unwrap_or(usize::MAX),
+                actual,
+            });
+        }
+    }
+    if let Some(b) = bias {
+        if b.count() != dims.units {
+            return Err(TfliteError::Length {
+                what: "bias",
+                expected: dims.units,
+                actual: b.count(),
+            });
+        }
+    }
+    if params.multipliers.len() != 1 && params.multipliers.len() != dims.units {
+        return Err(TfliteError::Length {
+            what: "multipliers",
+            expected: dims.units,
+            actual: params.multipliers.len(),
+        });
+    }
+    let stage = OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    let per_channel = params.multipliers.len() != 1;
+    for (i, (out, &a)) in output.iter_mut().zip(acc).enumerate() {
+        let c = i % dims.units.max(1);
+        let a = match bias.and_then(|b| b.at(c)) {
+            Some(b) => a.wrapping_add(b),
+            None => a,
+        };
+        let m = params
+            .multipliers
+            .get(if per_channel { c } else { 0 })
+            .copied()
+            .unwrap_or(QuantizedMultiplier::ZERO);
+        *out = stage.apply(a, Scale::new(m));
+    }
+    Ok(())
+}
+
 /// TFLite's `FULLY_CONNECTED` in 16x8 mode (TFLite Micro's
 /// `reference_integer_ops::FullyConnected` and `FullyConnectedPerChannel`
 /// for int16 input, int8 weights and int64 bias): for each row `b` and

@@ -205,8 +205,8 @@ pub use float_ops::{mean_f32, mul_f32, rsqrt_f32, rsqrt_value, squared_differenc
 pub use fully_connected::{
     activation_range_f32, activation_range_int16, activation_range_int8, fully_connected_f32,
     fully_connected_f32_prechecked, fully_connected_int16, fully_connected_int8,
-    fully_connected_int8_prechecked, fully_connected_multiplier, FullyConnectedDims,
-    FullyConnectedParams,
+    fully_connected_int8_accumulate, fully_connected_int8_finish, fully_connected_int8_prechecked,
+    fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use gather::{gather, gather_output_shape, gather_params, GatherOptions, GatherParams};
 pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};

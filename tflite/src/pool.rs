@@ -516,8 +516,8 @@ fn check_pool_band(
         row_axis(dims, params),
         rows,
         dims.output_height,
-        (ring, ring_rows, dims.input_width * dims.depth),
-        (output, dims.output_width * dims.depth),
+        (ring, ring_rows, &[dims.input_width, dims.depth]),
+        (output, &[dims.output_width, dims.depth]),
     )
 }
 

@@ -126,57 +126,72 @@ impl RowAxis {
 /// The filter rows of one output row inside the input, read from a ring of
 /// `ring` input rows (input row `r` at ring row `r % ring`): as
 /// [`Window`], each tap's position its ring row. The ring holds every row
-/// the window reads (checked by [`check_band`]), so a window wraps past the
-/// ring's last row at most once; a ring of the whole input never wraps,
-/// and its ring rows are the input rows.
+/// the window reads (checked by [`check_band`]), so the window wraps past
+/// the ring's last row at most once: its taps are two runs, those before
+/// the ring's end (`head`) and those from ring row 0 on (`tail`), found
+/// once per output row. A ring of the whole input never wraps (`tail` is
+/// empty), and its ring rows are the input rows.
 #[derive(Clone, Copy)]
 pub(crate) struct RingRows {
-    window: Window,
-    /// the ring row of the first tap inside
-    start: usize,
-    ring: usize,
+    head: Window,
+    tail: Window,
 }
 
 impl RingRows {
     /// `window`'s taps in a ring of `ring` rows (one division per output
     /// row, none per tap).
     pub(crate) fn new(window: Window, ring: usize) -> Self {
-        let start = window.position.checked_rem(ring).unwrap_or(0);
+        let Window {
+            first,
+            end,
+            position,
+            dilation,
+        } = window;
+        let start = position.checked_rem(ring).unwrap_or(0);
+        // the taps whose ring row start + j · dilation is before the end
+        let before = ring
+            .saturating_sub(start)
+            .div_ceil(dilation)
+            .min(end - first);
+        let split = first + before;
         RingRows {
-            window,
-            start,
-            ring,
+            head: Window {
+                first,
+                end: split,
+                position: start,
+                dilation,
+            },
+            tail: Window {
+                first: split,
+                end,
+                // past the ring's end when there is a tail: no underflow
+                position: (start + before * dilation).saturating_sub(ring),
+                dilation,
+            },
         }
     }
 
-    /// `(tap, ring row)` for each tap inside.
+    /// `(tap, ring row)` for each tap inside: iterated with `for_each` or
+    /// `fold`, the two runs are two loops without a test per tap.
     #[inline(always)]
     pub(crate) fn taps(self) -> impl Iterator<Item = (usize, usize)> {
-        let Window {
-            first, dilation, ..
-        } = self.window;
-        let (start, ring) = (self.start, self.ring);
-        self.window.taps().map(move |(k, _)| {
-            let r = start + (k - first) * dilation;
-            (k, if r >= ring { r - ring } else { r })
-        })
+        self.head.taps().chain(self.tail.taps())
     }
 }
 
 /// The checks of a band kernel beyond its layer's: one image
 /// (`batches` 1), output rows `rows` inside `0..output_height`, a ring of
-/// `ring_rows` rows of `row_len` values each (`ring_len` of them) that
+/// `ring_rows` rows of `Π row` values each (`ring_len` of them) that
 /// holds every input row those output rows read
 /// (`Err(RingTooSmall)` naming them otherwise), and an output of
-/// `rows.len() · out_row_len` values (`output_len`).
-#[allow(clippy::too_many_arguments)]
+/// `rows.len() · Π out_row` values (`output_len`).
 pub(crate) fn check_band(
     batches: usize,
     axis: RowAxis,
     rows: &Range<usize>,
     output_height: usize,
-    (ring_len, ring_rows, row_len): (usize, usize, usize),
-    (output_len, out_row_len): (usize, usize),
+    (ring_len, ring_rows, row): (usize, usize, &[usize]),
+    (output_len, out_row): (usize, &[usize]),
 ) -> Result<(), TfliteError> {
     if batches != 1 {
         return Err(TfliteError::KernelParam {
@@ -192,9 +207,12 @@ pub(crate) fn check_band(
             rule: "the band's rows must be an ascending range inside the output's rows",
         });
     }
-    let ring = product("ring", &[ring_rows, row_len])?;
+    let ring = product("ring", &[ring_rows, product("ring", row)?])?;
     length("ring", ring, ring_len)?;
-    let out = product("output", &[rows.end - rows.start, out_row_len])?;
+    let out = product(
+        "output",
+        &[rows.end - rows.start, product("output", out_row)?],
+    )?;
     length("output", out, output_len)?;
     let needed = axis.needed(rows.clone());
     if needed.end - needed.start > ring_rows {

@@ -220,6 +220,49 @@ proptest! {
     }
 }
 
+proptest! {
+    /// A fully connected layer's sums over bands of its input depth, the
+    /// bands in any order, then the finish: the whole layer's output.
+    #[test]
+    fn fully_connected_bands_are_the_whole_layer(
+        (batches, input_dim, units) in (1usize..4, 1usize..40, 1usize..10),
+        (cuts, reversed) in (proptest::collection::vec(any::<bool>(), 40), any::<bool>()),
+        seed in any::<u64>(),
+        (x_zp, w_zp, out_zp, per_channel, with_bias) in (-128i32..=127, prop_oneof![Just(0i32), -128i32..=127], -128i32..=127, any::<bool>(), any::<bool>()),
+    ) {
+        let mut next = stream(seed);
+        let input: Vec<i8> = (0..batches * input_dim).map(|_| next() as i8).collect();
+        let weights: Vec<i8> = (0..units * input_dim).map(|_| next() as i8).collect();
+        let bias: Vec<i32> = (0..units).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+        let ms = multipliers(&mut next, if per_channel { units } else { 1 });
+        let dims = FullyConnectedDims { batches, input_dim, units };
+        let params = FullyConnectedParams {
+            input_zero_point: x_zp, weights_zero_point: w_zp, output_zero_point: out_zp,
+            multipliers: &ms, output_min: -128, output_max: 127,
+            rounding: Rounding::Double,
+        };
+        let bias = with_bias.then_some(&bias[..]);
+        let mut whole = vec![0i8; batches * units];
+        fully_connected_int8(&input, &weights[..], bias, dims, &params, &mut whole).unwrap();
+        let mut parts = helpers::bands(input_dim, &cuts);
+        if reversed {
+            parts.reverse();
+        }
+        let mut acc = vec![0i32; batches * units];
+        for depth in parts {
+            // each row's inputs of the band
+            let band: Vec<i8> = input
+                .chunks(input_dim)
+                .flat_map(|row| row[depth.clone()].iter().copied())
+                .collect();
+            fully_connected_int8_accumulate(&band, depth, &weights[..], dims, &params, &mut acc).unwrap();
+        }
+        let mut out = vec![0i8; batches * units];
+        fully_connected_int8_finish(&acc, bias, dims, &params, &mut out).unwrap();
+        prop_assert_eq!(out, whole);
+    }
+}
+
 /// The band checks beyond the layer's: one image, rows inside the output,
 /// the ring's and the output's lengths; nothing written on any of them.
 #[test]
@@ -313,4 +356,54 @@ fn bands_are_checked_before_anything_is_written() {
     // and with a ring of 3 rows: input rows 1..3 at ring rows 1, 2, and 3 at 0
     run(&[4, 2, 3], 3, 1..3, dims, &mut out).unwrap();
     assert_eq!(out, [5, 7]);
+}
+
+/// The partial sums' checks: the input range inside the layer's inputs,
+/// the lengths; the accumulators untouched on any of them.
+#[test]
+fn fully_connected_sums_are_checked_before_anything_is_written() {
+    let ms = [quantize_multiplier(0.5).unwrap()];
+    let params = FullyConnectedParams {
+        input_zero_point: 0,
+        weights_zero_point: 0,
+        output_zero_point: 0,
+        multipliers: &ms,
+        output_min: -128,
+        output_max: 127,
+        rounding: Rounding::Double,
+    };
+    let dims = FullyConnectedDims {
+        batches: 1,
+        input_dim: 4,
+        units: 2,
+    };
+    let weights = [1i8; 8];
+    let mut acc = [5i32; 2];
+    let sums = |input: &[i8], depth: Range<usize>, acc: &mut [i32]| {
+        fully_connected_int8_accumulate(input, depth, &weights[..], dims, &params, acc)
+    };
+    assert!(matches!(
+        sums(&[1, 2], 3..5, &mut acc),
+        Err(TfliteError::KernelParam { .. })
+    ));
+    assert!(matches!(
+        sums(&[1, 2, 3], 0..2, &mut acc),
+        Err(TfliteError::Length { what: "input", .. })
+    ));
+    assert!(matches!(
+        sums(&[1, 2], 0..2, &mut acc[..1]),
+        Err(TfliteError::Length {
+            what: "accumulators",
+            ..
+        })
+    ));
+    assert_eq!(acc, [5, 5]);
+    sums(&[1, 2], 1..3, &mut acc).unwrap();
+    assert_eq!(acc, [8, 8]);
+    let mut out = [0i8; 2];
+    assert!(matches!(
+        fully_connected_int8_finish(&acc[..1], None::<&[i32]>, dims, &params, &mut out),
+        Err(TfliteError::Length { .. })
+    ));
+    assert_eq!(out, [0, 0]);
 }
