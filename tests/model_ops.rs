@@ -96,8 +96,10 @@ fn person_detection_on_the_zero_point_input() {
     assert_eq!(PersonDetectLayers::RAM_BYTES, 55_296);
     assert_eq!(PersonDetect::RAM_BYTES, 14_208);
     // `ram = 32_768`: the fewest instructions within 32 KiB
-    assert!(PersonDetect32k::RAM_BYTES <= 32_768);
-    assert!(PersonDetect32k::RAM_BYTES >= PersonDetect::RAM_BYTES);
+    const {
+        assert!(PersonDetect32k::RAM_BYTES <= 32_768);
+        assert!(PersonDetect32k::RAM_BYTES >= PersonDetect::RAM_BYTES);
+    }
 }
 
 /// The streamed plan on inputs that exercise every row: bit for bit the
