@@ -82,7 +82,8 @@ const PER_CALL: u64 = 400;
 /// depthwise 4.76 instructions per MAC; pooling 166,656 instructions over
 /// its 2,304 taps (72 per tap). Fully connected: 4.07, keyword
 /// spotting's at `s` in the same section (no `3` figure is recorded; it
-/// is a few MACs in every TinyML model). [`PER_CALL`] is an estimate.
+/// is a few MACs in every TinyML model). The cost per call, 400
+/// instructions for every kind, is an estimate, not a measurement.
 pub const COSTS: [Cost; 6] = [
     Cost {
         kernel: Kernel::Conv1x1,

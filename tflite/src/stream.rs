@@ -8,7 +8,7 @@
 //! ...) read it. The run is computed in *pull order*: for each band of
 //! the last stage's output rows, each earlier stage first computes the
 //! rows the next one reads and has not got yet ([`walk`]). The planner
-//! ([`crate::schedule`], feature `alloc`) sizes the rings with the same
+//! (`crate::schedule`, feature `alloc`) sizes the rings with the same
 //! walk ([`ring_rows`]); [`StreamRun`] runs it.
 
 use core::ops::Range;
