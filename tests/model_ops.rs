@@ -75,16 +75,50 @@ ops! {
 }
 
 shapecheck::model!(pub PersonDetect = "tflite/tests/models/person_detect.tflite");
+shapecheck::model!(pub PersonDetectLayers = "tflite/tests/models/person_detect.tflite", schedule = layers);
+shapecheck::model!(pub PersonDetect32k = "tflite/tests/models/person_detect.tflite", ram = 32_768);
 
 /// Person detection on TFLite Micro's two test images is in
 /// `tests/tiny_models` (the bitmaps are not in the repository); here the
 /// input at its zero point (−1), whose scores TFLite Micro gives as
-/// [72, −72] (no person, person; `tiny/person_detect.json`'s "zero point").
+/// [72, −72] (no person, person; `tiny/person_detect.json`'s "zero point"),
+/// at the default plan and layer by layer.
 #[test]
 fn person_detection_on_the_zero_point_input() {
     let x = person_detect::Input::full(-1);
     let y = PersonDetect::predict(&x);
     assert_eq!(y.as_slice(), &[72, -72]);
-    // at the liveness floor: a 48 × 48 × 8 and a 48 × 48 × 16 activation
-    assert_eq!(PersonDetect::RAM_BYTES, 55_296);
+    let y = PersonDetectLayers::predict(&x);
+    assert_eq!(y.as_slice(), &[72, -72]);
+    // layer by layer at the liveness floor: a 48 × 48 × 8 and a 48 × 48 ×
+    // 16 activation; the default plan streams the 48 × 48 and 24 × 24
+    // stages (issue 70)
+    assert_eq!(PersonDetectLayers::RAM_BYTES, 55_296);
+    assert_eq!(PersonDetect::RAM_BYTES, 14_208);
+    // `ram = 32_768`: the fewest instructions within 32 KiB
+    const {
+        assert!(PersonDetect32k::RAM_BYTES <= 32_768);
+        assert!(PersonDetect32k::RAM_BYTES >= PersonDetect::RAM_BYTES);
+    }
+}
+
+/// The streamed plan on inputs that exercise every row: bit for bit the
+/// layer-by-layer plan (each of whose layers is TFLite Micro's).
+#[test]
+fn person_detection_streamed_is_layer_by_layer_bit_for_bit() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..4 {
+        let values: Vec<i8> = (0..96 * 96)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state as i8
+            })
+            .collect();
+        let x = person_detect::Input::from_slice(&values).unwrap();
+        let layers = PersonDetectLayers::predict(&x);
+        assert_eq!(PersonDetect::predict(&x).as_slice(), layers.as_slice());
+        assert_eq!(PersonDetect32k::predict(&x).as_slice(), layers.as_slice());
+    }
 }

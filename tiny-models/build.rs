@@ -1,4 +1,5 @@
-//! Writes `models.rs`: one `shapecheck::model!` per TinyML model, each read
+//! Writes `models.rs`: two `shapecheck::model!` per TinyML model (its
+//! default plan, and `schedule = layers` as `<Name>Layers`), each read
 //! from the directory `SHAPECHECK_MODELS` names, by default `shared/models`
 //! beside the repository (the files are not in the repository). Without
 //! that directory it writes none and sets no `tiny_models` cfg: the crate
@@ -37,8 +38,13 @@ fn main() {
         for (name, file) in MODELS {
             let path = dir.join(format!("{file}.tflite"));
             println!("cargo::rerun-if-changed={}", path.display());
+            // the default plan (streamed runs, issue 70) and layer by layer
             code.push_str(&format!(
                 "shapecheck::model!(pub {name} = {:?});\n",
+                path.display().to_string()
+            ));
+            code.push_str(&format!(
+                "shapecheck::model!(pub {name}Layers = {:?}, schedule = layers);\n",
                 path.display().to_string()
             ));
         }

@@ -1,8 +1,11 @@
 //! The interpreter against `model!` on person detection (MobileNet v1
 //! 0.25, 96×96×1 int8, 7.2 M multiply-accumulates), on the host, the same
 //! kernels: `model!`'s `predict` (its layers and constants written as Rust
-//! when it expands) is the floor, beside
+//! when it expands; its default plan streams two runs, 14,208 B of
+//! activations) is the floor, beside
 //!
+//! - `model!`'s `predict` at `schedule = layers` (55,296 B, every layer
+//!   whole);
 //! - `Interpreter::with_plan`'s `invoke` on a `Plan` prepared once
 //!   (`Layout::Packed`, the liveness floor's arena): the ratio issue 69
 //!   asks to be at most 1.2;
@@ -24,6 +27,10 @@ use shapecheck_tflite::{
 use std::hint::black_box;
 
 shapecheck::model!(PersonDetect = "../../tflite/tests/models/person_detect.tflite");
+shapecheck::model!(
+    PersonDetectLayers = "../../tflite/tests/models/person_detect.tflite",
+    schedule = layers
+);
 
 /// Runs per row per round (about 10 ms each).
 const BATCH: usize = 4;
@@ -78,12 +85,16 @@ fn main() {
     };
     let expected = PersonDetect::predict(&input);
     let expected = [expected.as_slice()[0], expected.as_slice()[1]];
+    assert_eq!(PersonDetectLayers::predict(&input).as_slice(), &expected);
     assert_eq!(scores(&mut planned), expected);
     assert_eq!(scores(&mut unplanned), expected);
 
     let mut g = Group::new("person detection, one inference", BATCH);
     g.row("model!'s predict", || {
         PersonDetect::predict(black_box(&input))
+    });
+    g.row("model!'s predict, schedule = layers", || {
+        PersonDetectLayers::predict(black_box(&input))
     });
     g.row("Interpreter::with_plan, invoke", || {
         scores(black_box(&mut planned))

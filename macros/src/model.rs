@@ -18,9 +18,18 @@
 //! input. A RESHAPE is a view of the tensor it reshapes. The model's
 //! output is copied out of the arena into the tensor `predict` returns.
 //! `RAM_BYTES` is the arena's bytes.
+//!
+//! The schedule (issue 70, `shapecheck_tflite::schedule`): by default the
+//! least RAM whose estimated instructions are within 1.10x the
+//! layer-by-layer schedule's; `ram = N` the fewest instructions within N
+//! bytes (or an error naming the smallest the search finds); `schedule =
+//! layers` every layer whole. A streamed run is written by
+//! `model/stream.rs`.
 
 use std::collections::HashMap;
 use std::path::Path;
+
+mod stream;
 
 use proc_macro2::{Literal, Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
@@ -30,16 +39,20 @@ use shapecheck_tflite::{
     ModelTensor, Operator, Options, Padding, QuantizedMultiplier, TensorType,
 };
 
+use shapecheck_tflite::schedule::{Goal, Holds, Run, Schedule};
 use syn::parse::{Parse, ParseStream};
 
 mod step_writer;
 use syn::{Ident, LitStr, Token, Visibility};
 
-/// `pub Sine = "path/to/sine.tflite"`.
+/// `pub Sine = "path/to/sine.tflite"`, then optionally `, ram = 16_384`
+/// (the fastest schedule within that many bytes) or `, schedule =
+/// layers` (every layer whole, one after another).
 struct ModelInput {
     vis: Visibility,
     name: Ident,
     path: LitStr,
+    goal: Goal,
 }
 
 impl Parse for ModelInput {
@@ -48,7 +61,37 @@ impl Parse for ModelInput {
         let name = input.parse()?;
         input.parse::<Token![=]>()?;
         let path = input.parse()?;
-        Ok(ModelInput { vis, name, path })
+        let mut goal = Goal::Default;
+        if input.parse::<Option<Token![,]>>()?.is_some() && !input.is_empty() {
+            let key: Ident = input.parse()?;
+            input.parse::<Token![=]>()?;
+            goal = match key.to_string().as_str() {
+                "ram" => Goal::Ram(input.parse::<syn::LitInt>()?.base10_parse()?),
+                "schedule" => {
+                    let value: Ident = input.parse()?;
+                    if value != "layers" {
+                        return Err(syn::Error::new(
+                            value.span(),
+                            "model!: `schedule = layers` is the one schedule named (without it, the default plan)",
+                        ));
+                    }
+                    Goal::Layers
+                }
+                _ => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        "model!: expected `ram = BYTES` or `schedule = layers`",
+                    ))
+                }
+            };
+            input.parse::<Option<Token![,]>>()?;
+        }
+        Ok(ModelInput {
+            vis,
+            name,
+            path,
+            goal,
+        })
     }
 }
 
@@ -63,7 +106,12 @@ pub(crate) fn model_impl(
     input: TokenStream2,
     caller: Option<&Path>,
 ) -> syn::Result<TokenStream2> {
-    let ModelInput { vis, name, path } = syn::parse2(input)?;
+    let ModelInput {
+        vis,
+        name,
+        path,
+        goal,
+    } = syn::parse2(input)?;
     let fail = |message: String| syn::Error::new(path.span(), message);
     let file = path.value();
     let base = if file.starts_with("./") || file.starts_with("../") {
@@ -94,11 +142,12 @@ pub(crate) fn model_impl(
     // they were), else the plan's steps
     if typed_layers_cover(&model) {
         let mut writer = Writer::new(krate, model, module.clone());
+        writer.goal = goal;
         if writer.write_all().is_ok() {
             return Ok(writer.finish(&vis, &name, &full_path));
         }
     }
-    step_writer::write(krate, model, &vis, &name, &module, &full_path)
+    step_writer::write(krate, model, goal, &vis, &name, &module, &full_path)
         .map_err(|e| fail(format!("model!: {file}: {e}")))
 }
 
@@ -211,6 +260,15 @@ struct Writer<'k, 'm> {
     /// the model's output tensor
     output: Option<usize>,
     vars: HashMap<usize, Var>,
+    /// the schedule asked for (`ram = N`, `schedule = layers`)
+    goal: Goal,
+    /// the liveness floor of the layer-by-layer schedule, in elements
+    floor: usize,
+    /// each activation's operators, from its writer to its last reader
+    lives: HashMap<usize, (usize, usize)>,
+    /// each streamed run's rings, for the docs: (run, operators,
+    /// elements, offset)
+    ring_docs: Vec<(usize, std::ops::Range<usize>, usize, usize)>,
 }
 
 impl<'k, 'm> Writer<'k, 'm> {
@@ -229,6 +287,10 @@ impl<'k, 'm> Writer<'k, 'm> {
             written: Vec::new(),
             output: None,
             vars: HashMap::new(),
+            goal: Goal::Default,
+            floor: 0,
+            lives: HashMap::new(),
+            ring_docs: Vec::new(),
         }
     }
 
@@ -295,9 +357,38 @@ impl<'k, 'm> Writer<'k, 'm> {
             TensorType::Float32
         };
         let (tensors, lifetimes) = shapecheck_tflite::plan::activations(&self.model, self.element);
-        let placement = shapecheck_tflite::plan::place(&lifetimes);
-        self.arena_len = placement.size;
-        self.offsets = tensors.into_iter().zip(placement.offsets).collect();
+        self.floor = shapecheck_tflite::plan::liveness_floor(&lifetimes);
+        // an int8 arena is scheduled (streamed runs, model/stream.rs); an
+        // f32 one is layer by layer
+        let mut runs: Vec<(usize, Run, usize)> = Vec::new();
+        if self.element == TensorType::Int8 {
+            let schedule = Schedule::search(&self.model, self.goal).map_err(|e| e.to_string())?;
+            self.arena_len = schedule.arena;
+            for slot in &schedule.slots {
+                match slot.holds {
+                    Holds::Tensor(t) => {
+                        self.offsets.insert(t, slot.offset);
+                        self.lives
+                            .insert(t, (slot.lifetime.first, slot.lifetime.last));
+                    }
+                    Holds::Rings(n) => {
+                        if let Some(run) = schedule.runs.get(n) {
+                            runs.push((n, run.clone(), slot.offset));
+                        }
+                    }
+                    _ => return Err("the schedule holds a slot model! does not know".into()),
+                }
+            }
+        } else {
+            let placement = shapecheck_tflite::plan::place(&lifetimes);
+            self.arena_len = placement.size;
+            self.lives = tensors
+                .iter()
+                .zip(&lifetimes)
+                .map(|(&t, l)| (t, (l.first, l.last)))
+                .collect();
+            self.offsets = tensors.into_iter().zip(placement.offsets).collect();
+        }
         self.output = Some(output.index());
         let input_dims = dims(&input)?;
         self.vars.insert(
@@ -309,7 +400,16 @@ impl<'k, 'm> Writer<'k, 'm> {
                 dims: input_dims,
             },
         );
+        let mut streamed_to = 0;
         for op in self.model.operators() {
+            if op.index() < streamed_to {
+                continue;
+            }
+            if let Some((n, run, at)) = runs.iter().find(|(_, r, _)| r.ops.start == op.index()) {
+                self.stream_run(*n, run, *at)?;
+                streamed_to = run.ops.end;
+                continue;
+            }
             let output = self.tensor(op.output(0), "output", &op)?;
             let at = |message: String| {
                 format!(
@@ -1232,17 +1332,49 @@ impl<'k, 'm> Writer<'k, 'm> {
             }
         };
         let element_name = name_of(self.element);
-        let ram_doc = self
+        let live = |(first, last): (usize, usize)| {
+            if first == last {
+                format!("live at operator {first}")
+            } else {
+                format!("live from operator {first} to {last}")
+            }
+        };
+        let mut ram_doc = self
             .written
             .iter()
             .map(|(op, dims, at)| {
                 let elements = dims.iter().product::<usize>();
+                let lifetime = self
+                    .model
+                    .operator(*op)
+                    .and_then(|o| o.output(0))
+                    .and_then(|t| self.lives.get(&t))
+                    .map(|&l| format!(", {}", live(l)))
+                    .unwrap_or_default();
                 doc(&format!(
-                    "- operator {op}'s output {dims:?}: {element_name} {at}..{}",
+                    "- operator {op}'s output {dims:?}: {element_name} {at}..{}{lifetime}",
                     at + elements
                 ))
             })
             .collect::<Vec<_>>();
+        for (run, ops, elements, at) in &self.ring_docs {
+            ram_doc.push(doc(&format!(
+                "- streamed run {run}'s rings (operators {}..{}, their tensors never whole): {element_name} {at}..{}, {}",
+                ops.start,
+                ops.end,
+                at + elements,
+                live((ops.start, ops.end.saturating_sub(1)))
+            )));
+        }
+        ram_doc.push(doc(&format!(
+            "The liveness floor (layer by layer, each layer's input and output whole: no placement of that schedule takes less) is {} bytes; this plan's arena is {ram_bytes} bytes ({}).",
+            self.floor * element_bytes,
+            match self.goal {
+                Goal::Layers => "`schedule = layers`".to_string(),
+                Goal::Ram(n) => format!("`ram = {n}`: the fewest estimated instructions within it"),
+                _ => "the default plan: the least RAM within 1.10x the layer-by-layer instructions, `shapecheck_tflite::schedule`".to_string(),
+            }
+        )));
         let n_lit = Literal::usize_unsuffixed(n);
         let zero = if self.element == TensorType::Float32 {
             quote!(0.0)
@@ -1279,7 +1411,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             "0"
         };
         let arena_doc = doc(&format!(
-            "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes; `shapecheck::ops::layers::Arena<{element_name}, {n}>`, made by `Arena::new({zero_text})`, a `const fn`), each tensor at the offset the planner gave it (two tensors live at the same operator never overlap), at the model's liveness floor where the planner reaches it:"
+            "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes; `shapecheck::ops::layers::Arena<{element_name}, {n}>`, made by `Arena::new({zero_text})`, a `const fn`), each tensor and each streamed run's rings at the offset the schedule gave it (two live at the same operator never overlap; a streamed run computes a band of rows at a time, `shapecheck_tflite::stream`, the tensors between its layers never whole, and can go below the liveness floor):"
         ));
         let ram_after = doc(&format!(
             "Not counted: the input and the output, the caller's ({input_bytes} and {output_bytes} bytes), the kernels' own locals (a few words each), and the weights, biases and multipliers, which are `static` (flash). A firmware checks its budget when it builds with [`assert_ram_fits`]: `const _: () = {module}::assert_ram_fits(BUDGET, core::mem::size_of::<{module}::Input>());`."
@@ -1641,6 +1773,31 @@ mod tests {
         model_impl(&quote!(::shapecheck), input, Some(&caller))
             .map(|t| t.to_string())
             .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn person_detection_streams_two_runs_and_documents_them() {
+        let text = expand("../tflite/tests/models/person_detect.tflite").unwrap();
+        for item in [
+            "pub type Arena = :: shapecheck :: ops :: layers :: Arena < i8 , 14208 >",
+            "pub static RUN_0 : :: shapecheck :: tflite :: stream :: StreamRun < 'static >",
+            "pub static RUN_1_RINGS : [usize ; 3] = [3 , 1 , 3]",
+            "arena . write_rings :: <",
+            "arena . read_write_rings :: <",
+            "sine :: RUN_0 . run_prechecked (input . as_slice () , rings . as_mut_slice () , y . as_mut_slice ())",
+            "streamed run 0's rings (operators 0..8, their tensors never whole)",
+            "The liveness floor (layer by layer, each layer's input and output whole: no placement of that schedule takes less) is 55296 bytes; this plan's arena is 14208 bytes",
+        ] {
+            assert!(text.contains(item), "no {item:?} in {text}");
+        }
+        let input =
+            quote!(pub Sine = "../tflite/tests/models/person_detect.tflite", schedule = layers);
+        let caller = Path::new(env!("CARGO_MANIFEST_DIR")).join("caller.rs");
+        let layers = model_impl(&quote!(::shapecheck), input, Some(&caller))
+            .unwrap()
+            .to_string();
+        assert!(layers.contains("Arena < i8 , 55296 >"));
+        assert!(!layers.contains("StreamRun"));
     }
 
     #[test]

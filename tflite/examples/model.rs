@@ -23,10 +23,12 @@
 //! agree with the recorded ones (integers exactly, f32 within 1 ulp), then
 //! a line with the count; it exits with code 2 when a case disagrees.
 //!
-//! `--plan PLAN.svg` draws where the planner puts the model's int8
-//! activations (each a box from the operator that writes it to the last
-//! that reads it, at its offset; the liveness floor and the arena as
-//! lines) into PLAN.svg, and prints the arena's and the floor's bytes.
+//! `--plan PLAN.svg` draws where `model!`'s default plan puts the model's
+//! int8 activations (each whole one a box from the operator that writes
+//! it to the last that reads it, at its offset; each streamed run's rings
+//! a grey box over its operators; the liveness floor and the arena as
+//! lines) into PLAN.svg, and prints the default plan's arena, the
+//! layer-by-layer one's and the floor's bytes.
 //!
 //! A file that cannot be read, a file that is not a model, bad JSON,
 //! inputs of the wrong count, shape or type, or an op the interpreter does
@@ -387,12 +389,19 @@ fn draw_plan(model_path: &str, svg_path: &str) -> Result<String, String> {
         .map_or(model_path.into(), |s| s.to_string_lossy());
     let svg = plan_svg::plan_svg(&model, &title).map_err(|e| format!("{model_path}: {e}"))?;
     std::fs::write(svg_path, &svg).map_err(|e| format!("cannot write {svg_path}: {e}"))?;
-    let (_, lifetimes) = shapecheck_tflite::plan::activations(&model, TensorType::Int8);
-    let arena = shapecheck_tflite::plan::place(&lifetimes).size;
-    let floor = shapecheck_tflite::plan::liveness_floor(&lifetimes);
+    // the default plan's arena (model!'s RAM_BYTES), the layer-by-layer
+    // one's (the interpreter's, schedule = layers) and the floor
+    let plan = |goal| {
+        shapecheck_tflite::schedule::Schedule::search(&model, goal).map_err(|e| e.to_string())
+    };
+    let default = plan(shapecheck_tflite::schedule::Goal::Default)?;
+    let layers = plan(shapecheck_tflite::schedule::Goal::Layers)?;
     Ok(format!(
-        "{{\"plan\":{},\"arena_bytes\":{arena},\"floor_bytes\":{floor}}}",
-        json!(svg_path)
+        "{{\"plan\":{},\"arena_bytes\":{},\"layers_bytes\":{},\"floor_bytes\":{}}}",
+        json!(svg_path),
+        default.arena,
+        layers.arena,
+        default.floor
     ))
 }
 

@@ -367,7 +367,7 @@ fn row_axis(dims: Conv2dDims, params: &Conv2dParams<'_>) -> RowAxis {
 /// the portable loop.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn conv_rows<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
+pub(crate) fn conv_rows<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     ring: &[i8],
     ring_rows: usize,
     rows: Range<usize>,

@@ -505,7 +505,7 @@ fn row_axis(dims: DepthwiseConvDims, params: &DepthwiseConvParams<'_>) -> RowAxi
 /// loops where the target has them, else the portable loop.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn depthwise_rows<F, B>(
+pub(crate) fn depthwise_rows<F, B>(
     ring: &[i8],
     ring_rows: usize,
     rows: Range<usize>,

@@ -162,10 +162,13 @@ mod requantize;
 mod reshape;
 mod resize;
 mod rsqrt;
+#[cfg(feature = "alloc")]
+pub mod schedule;
 mod slice;
 mod softmax;
 mod split;
 mod squared_difference;
+pub mod stream;
 mod sub;
 mod tanh;
 mod transpose;

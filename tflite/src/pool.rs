@@ -244,7 +244,7 @@ pub fn average_pool_int16(
 
 /// The rounded average of a window's taps (at least one), as TFLite
 /// writes it: `(sum ± count / 2) / count`, truncating, the sign of `sum`'s.
-fn average(taps: &mut dyn Iterator<Item = i32>) -> i32 {
+pub(crate) fn average(taps: &mut dyn Iterator<Item = i32>) -> i32 {
     let (sum, count) = taps.fold((0i64, 0i64), |(sum, count), x| {
         (sum + i64::from(x), count + 1)
     });
@@ -263,7 +263,7 @@ fn average(taps: &mut dyn Iterator<Item = i32>) -> i32 {
 /// the input (TFLite's kernel stops with an error where one does not):
 /// along each axis the first output's window is the one most in the
 /// padding before, the last output's the one most past the input's end.
-fn every_window_has_a_tap(
+pub(crate) fn every_window_has_a_tap(
     dims: PoolDims,
     params: &PoolParams,
     outputs: usize,
@@ -462,7 +462,7 @@ where
 /// Output rows `rows` of one image of a pool, the input rows read from a
 /// ring of `ring_rows` (input row `r` at ring row `r % ring_rows`, found
 /// once per output row): the one loop of every pool and its bands.
-fn pool_rows<T, R>(
+pub(crate) fn pool_rows<T, R>(
     ring: &[T],
     ring_rows: usize,
     rows: Range<usize>,
@@ -644,7 +644,7 @@ pub fn max_pool_int8_band(
 }
 
 /// The largest of a max pool's int8 taps (−128 if there is none).
-fn max_int8(taps: &mut dyn Iterator<Item = i32>) -> i32 {
+pub(crate) fn max_int8(taps: &mut dyn Iterator<Item = i32>) -> i32 {
     taps.fold(i32::from(i8::MIN), i32::max)
 }
 

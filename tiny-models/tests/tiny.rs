@@ -1,9 +1,12 @@
 //! Every recorded case of the seven TinyML models through `model!`'s
 //! `predict`, bit for bit TFLite Micro's (`tiny/<model>.json`, recorded by
-//! TFLite Micro's own interpreter), and `RAM_BYTES` at each model's
-//! liveness floor: `cargo test -p tiny-models -- --ignored`, the models read
-//! when the crate builds (`SHAPECHECK_MODELS`, by default `shared/models`
-//! beside the repository).
+//! TFLite Micro's own interpreter), at the default plan (streamed runs,
+//! issue 70) and at `schedule = layers`, and `RAM_BYTES` at both (layer by
+//! layer: each model's liveness floor); the test prints both:
+//! `SHAPECHECK_MODELS=/path/to/models cargo test -p tiny-models --
+//! --ignored --nocapture`, the models read when the crate builds
+//! (`SHAPECHECK_MODELS`, by default `shared/models` beside the
+//! repository).
 
 #[cfg(tiny_models)]
 mod models {
@@ -38,30 +41,36 @@ mod models {
     }
 
     macro_rules! tiny {
-        ($($test:ident: $net:ident, $module:ident, $file:literal, $floor:literal;)*) => {
+        ($($test:ident: $net:ident, $layers:ident, $module:ident, $file:literal, $floor:literal, $ram:literal;)*) => {
             $(
                 #[test]
                 #[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
                 fn $test() {
-                    assert_eq!($net::RAM_BYTES, $floor, "{}: RAM_BYTES, the liveness floor", $file);
+                    assert_eq!($layers::RAM_BYTES, $floor, "{}: RAM_BYTES layer by layer, the liveness floor", $file);
+                    assert_eq!($net::RAM_BYTES, $ram, "{}: RAM_BYTES at the default plan", $file);
+                    println!("{}: RAM_BYTES {} at the default plan, {} layer by layer (the floor)", $file, $net::RAM_BYTES, $layers::RAM_BYTES);
                     for (name, input, out) in cases($file) {
                         let x = $module::Input::from_slice(&input).unwrap();
                         let y: $module::Output = $net::predict(&x);
-                        assert_eq!(y.as_slice(), &out[..], "{} {}", $file, name);
+                        assert_eq!(y.as_slice(), &out[..], "{} {} (default plan)", $file, name);
+                        let y = $layers::predict(&x);
+                        assert_eq!(y.as_slice(), &out[..], "{} {} (layer by layer)", $file, name);
                     }
                 }
             )*
         };
     }
 
+    // (test, default plan, layer by layer, module, file, floor, RAM_BYTES
+    // at the default plan)
     tiny! {
-        person: Person, person, "person_detect", 55_296;
-        vww: Vww, vww, "vww_96_int8", 55_296;
-        kws: Kws, kws, "kws_ref_model", 16_000;
-        resnet8: Resnet8, resnet8, "pretrainedResnet_quant", 49_152;
-        ad: Ad, ad, "ad01_int8", 768;
-        sww: Sww, sww, "str_ww_ref_model", 6_656;
-        resnet_large: ResnetLarge, resnet_large, "pretrainedResnet_large_int8", 122_880;
+        person: Person, PersonLayers, person, "person_detect", 55_296, 14_208;
+        vww: Vww, VwwLayers, vww, "vww_96_int8", 55_296, 14_208;
+        kws: Kws, KwsLayers, kws, "kws_ref_model", 16_000, 13_120;
+        resnet8: Resnet8, Resnet8Layers, resnet8, "pretrainedResnet_quant", 49_152, 49_152;
+        ad: Ad, AdLayers, ad, "ad01_int8", 768, 768;
+        sww: Sww, SwwLayers, sww, "str_ww_ref_model", 6_656, 4_008;
+        resnet_large: ResnetLarge, ResnetLargeLayers, resnet_large, "pretrainedResnet_large_int8", 122_880, 122_880;
     }
 }
 

@@ -14,6 +14,7 @@ use std::str::FromStr;
 use proc_macro2::{Literal, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
 use shapecheck_tflite::compiled;
+use shapecheck_tflite::schedule::Goal;
 use shapecheck_tflite::{Arithmetic, Layout, Model, ModelTensor, Plan, TensorType};
 use syn::{Ident, Visibility};
 
@@ -86,6 +87,7 @@ fn tokens(text: &str) -> Result<TokenStream2, String> {
 pub(super) fn write(
     krate: &TokenStream2,
     model: Model<'_>,
+    goal: Goal,
     vis: &Visibility,
     name: &Ident,
     module: &Ident,
@@ -135,6 +137,15 @@ pub(super) fn write(
     );
     let arena_bytes = sizes.int8 + 2 * sizes.int16 + 4 * sizes.int32 + 4 * sizes.float32;
     let ram_bytes = plan.activation_bytes();
+    // the plan's layer-by-layer schedule is the only one of a step-written
+    // model: a budget below it cannot be met
+    if let Goal::Ram(budget) = goal {
+        if ram_bytes > budget {
+            return Err(format!(
+                "ram = {budget}: the smallest plan needs RAM_BYTES = {ram_bytes} (this model's ops run layer by layer, none streamed)"
+            ));
+        }
+    }
     let input_bytes = arena_bytes.saturating_sub(ram_bytes);
 
     let tensor = |io: &Io| {

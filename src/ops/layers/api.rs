@@ -1621,6 +1621,39 @@ fn read_beside<'a, T: Copy, S: FixedShape>(
     Tensor::from_parts_unchecked(S::default(), used)
 }
 
+/// `buf` split into a read of `x` and writes of `y` and `r` (each
+/// `(at, len)`; [`ArenaDisjoint`] has checked that no two overlap, so the
+/// clamps below are no-ops): the read from whichever part around the
+/// writes holds it.
+fn two_writes<T>(
+    buf: &mut [T],
+    x: (usize, usize),
+    y: (usize, usize),
+    r: (usize, usize),
+) -> (&[T], &mut [T], &mut [T]) {
+    let y_first = y.0 <= r.0;
+    let (lo, hi) = if y_first { (y, r) } else { (r, y) };
+    let (p0, rest) = buf.split_at_mut(lo.0.min(buf.len()));
+    let (w_lo, rest) = rest.split_at_mut(lo.1.min(rest.len()));
+    let gap = hi.0.saturating_sub(lo.0.saturating_add(lo.1));
+    let (p1, rest) = rest.split_at_mut(gap.min(rest.len()));
+    let (w_hi, p2) = rest.split_at_mut(hi.1.min(rest.len()));
+    let lo_end = lo.0.saturating_add(lo.1);
+    let hi_end = hi.0.saturating_add(hi.1);
+    let read: &[T] = if x.0.saturating_add(x.1) <= lo.0 {
+        part(p0, x.0, x.1)
+    } else if x.0 >= hi_end {
+        part(p2, x.0 - hi_end, x.1)
+    } else {
+        part(p1, x.0.saturating_sub(lo_end), x.1)
+    };
+    if y_first {
+        (read, w_lo, w_hi)
+    } else {
+        (read, w_hi, w_lo)
+    }
+}
+
 impl<T: Copy, const N: usize> Arena<T, N> {
     /// The bytes the buffer holds, `N · size_of::<T>()`: the size of an
     /// `Arena`, to the byte.
@@ -1753,6 +1786,94 @@ impl<T: Copy, const N: usize> Arena<T, N> {
             read_beside((before, after), A1, YA, Y::NUMEL),
             read_beside((before, after), A2, YA, Y::NUMEL),
             Tensor::from_parts_unchecked(Y::default(), write),
+        )
+    }
+
+    /// A streamed run's views (`ops::layers::stream`): the `X` at `XA` to
+    /// read (the run's input), the `Y` at `YA` to write (its output) and
+    /// the `R` at `RA` to write (its rings, one after another). Each must
+    /// fit (`arena/capacity`) and no two may overlap (`arena/overlap`), or
+    /// the call does not build.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 8>::new(0);
+    /// arena.write::<shape![2], 6>().as_mut_slice().copy_from_slice(&[5, 6]);
+    /// let (x, mut y, mut rings) = arena.read_write_rings::<shape![2], 6, shape![2], 0, shape![3], 2>();
+    /// rings.as_mut_slice().copy_from_slice(&[1, 1, 1]);
+    /// y.as_mut_slice().copy_from_slice(x.as_slice());
+    /// assert_eq!(arena.read::<shape![8], 0>().as_slice(), &[5, 6, 1, 1, 1, 0, 5, 6]);
+    /// ```
+    ///
+    /// Rings over the input do not build:
+    ///
+    /// ```compile_fail
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 8>::new(0);
+    /// let _ = arena.read_write_rings::<shape![2], 6, shape![2], 0, shape![3], 4>(); // 4..7 and 6..8
+    /// ```
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn read_write_rings<
+        X: FixedShape,
+        const XA: usize,
+        Y: FixedShape,
+        const YA: usize,
+        R: FixedShape,
+        const RA: usize,
+    >(
+        &mut self,
+    ) -> (
+        Tensor<T, X, &[T]>,
+        Tensor<T, Y, &mut [T]>,
+        Tensor<T, R, &mut [T]>,
+    ) {
+        let () = ArenaFits::<X, XA, N>::CHECK;
+        let () = ArenaFits::<Y, YA, N>::CHECK;
+        let () = ArenaFits::<R, RA, N>::CHECK;
+        let () = ArenaDisjoint::<X, XA, Y, YA>::CHECK;
+        let () = ArenaDisjoint::<X, XA, R, RA>::CHECK;
+        let () = ArenaDisjoint::<R, RA, Y, YA>::CHECK;
+        let (x, y, r) = two_writes(
+            &mut self.buf,
+            (XA, X::NUMEL),
+            (YA, Y::NUMEL),
+            (RA, R::NUMEL),
+        );
+        (
+            Tensor::from_parts_unchecked(X::default(), x),
+            Tensor::from_parts_unchecked(Y::default(), y),
+            Tensor::from_parts_unchecked(R::default(), r),
+        )
+    }
+
+    /// [`Arena::read_write_rings`] for a run whose input is the caller's:
+    /// the `Y` at `YA` and the `R` at `RA` to write, each fitting
+    /// (`arena/capacity`), apart (`arena/overlap`).
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// let mut arena = Arena::<i8, 4>::new(0);
+    /// let (mut y, mut rings) = arena.write_rings::<shape![2], 2, shape![2], 0>();
+    /// y.as_mut_slice().copy_from_slice(&[3, 4]);
+    /// rings.as_mut_slice().copy_from_slice(&[1, 2]);
+    /// assert_eq!(arena.read::<shape![4], 0>().as_slice(), &[1, 2, 3, 4]);
+    /// ```
+    #[inline]
+    #[allow(clippy::type_complexity)]
+    pub fn write_rings<Y: FixedShape, const YA: usize, R: FixedShape, const RA: usize>(
+        &mut self,
+    ) -> (Tensor<T, Y, &mut [T]>, Tensor<T, R, &mut [T]>) {
+        let () = ArenaFits::<Y, YA, N>::CHECK;
+        let () = ArenaFits::<R, RA, N>::CHECK;
+        let () = ArenaDisjoint::<R, RA, Y, YA>::CHECK;
+        let (_, y, r) = two_writes(&mut self.buf, (0, 0), (YA, Y::NUMEL), (RA, R::NUMEL));
+        (
+            Tensor::from_parts_unchecked(Y::default(), y),
+            Tensor::from_parts_unchecked(R::default(), r),
         )
     }
 }

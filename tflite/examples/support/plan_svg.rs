@@ -1,13 +1,16 @@
-//! The runner's `--plan FILE.svg`: a picture of where the planner puts a
-//! model's activations. Operators run left to right; the arena's bytes go
-//! up; each activation is a box from the operator that writes it to the
-//! last that reads it, at its offset, labelled with its tensor index. Two
-//! lines: the liveness floor (the most bytes live at one operator, which
-//! no layer-by-layer schedule goes below) and the arena's size (`model!`'s
+//! The runner's `--plan FILE.svg`: a picture of where `model!`'s default
+//! plan (`shapecheck_tflite::schedule`, issue 70) puts a model's
+//! activations. Operators run left to right; the arena's bytes go up;
+//! each whole activation is a box from the operator that writes it to the
+//! last that reads it, at its offset, labelled with its tensor index; the
+//! rings of a streamed run (whose tensors are never whole) are one grey
+//! box over the run's operators, labelled `run N`. Two lines: the
+//! liveness floor (the most bytes live at one operator, which no
+//! layer-by-layer schedule goes below) and the arena's size (`model!`'s
 //! `RAM_BYTES`); a step line under them, the bytes live at each operator.
 
-use shapecheck_tflite::plan::{activations, liveness_floor, place};
-use shapecheck_tflite::{Model, TensorType};
+use shapecheck_tflite::schedule::{Goal, Holds, Schedule};
+use shapecheck_tflite::Model;
 use std::fmt::Write;
 
 /// The picture's width and height in pixels, and its margins.
@@ -21,14 +24,14 @@ const BOTTOM: f64 = 50.0;
 /// The SVG of `model`'s int8 activations as the planner places them
 /// (`title` names the model in the picture).
 pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
-    let (tensors, lifetimes) = activations(model, TensorType::Int8);
-    if lifetimes.is_empty() {
+    let schedule = Schedule::search(model, Goal::Default).map_err(|e| e.to_string())?;
+    if schedule.slots.is_empty() {
         return Err("the model has no int8 activations to place".into());
     }
-    let placement = place(&lifetimes);
-    let floor = liveness_floor(&lifetimes);
+    let floor = schedule.floor;
+    let arena = schedule.arena;
     let ops = model.operator_count().max(1);
-    let top = placement.size.max(floor).max(1) as f64;
+    let top = arena.max(floor).max(1) as f64;
     let x = |op: usize| LEFT + (WIDTH - LEFT - RIGHT) * op as f64 / ops as f64;
     let y = |bytes: usize| HEIGHT - BOTTOM - (HEIGHT - TOP - BOTTOM) * bytes as f64 / top;
 
@@ -46,9 +49,9 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
         &mut svg,
         format!(
             "<text x=\"{LEFT}\" y=\"22\" font-size=\"15\">{}: int8 activations over the operators \
-             ({} B arena, liveness floor {} B)</text>\n",
+             ({} B arena at the default plan, liveness floor {} B)</text>\n",
             escape(title),
-            placement.size,
+            arena,
             floor
         ),
     );
@@ -77,7 +80,7 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
         );
     }
     for k in 0..=4 {
-        let bytes = placement.size.max(floor) * k / 4;
+        let bytes = arena.max(floor) * k / 4;
         w(
             &mut svg,
             format!(
@@ -87,21 +90,45 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
             ),
         );
     }
-    // each activation: its box and its tensor index
-    for ((&tensor, l), &offset) in tensors.iter().zip(&lifetimes).zip(&placement.offsets) {
+    // each slot: its box and its label (a tensor's index, a run's rings)
+    for slot in &schedule.slots {
+        let (l, offset) = (slot.lifetime, slot.offset);
         let (x0, x1) = (x(l.first), x(l.last + 1));
         let (y0, y1) = (y(offset + l.size), y(offset));
-        let hue = (tensor * 47) % 360;
-        let name = model.tensor(tensor).map_or("", |t| t.name());
+        let (fill, stroke, label, title) = match slot.holds {
+            Holds::Tensor(tensor) => {
+                let hue = (tensor * 47) % 360;
+                let name = model.tensor(tensor).map_or("", |t| t.name());
+                (
+                    format!("hsl({hue},60%,75%)"),
+                    format!("hsl({hue},60%,35%)"),
+                    tensor.to_string(),
+                    format!("tensor {tensor} \"{}\"", escape(name)),
+                )
+            }
+            Holds::Rings(n) => {
+                let rows = schedule
+                    .runs
+                    .get(n)
+                    .map(|r| format!(" (rows {:?}, band {})", r.ring_rows, r.band))
+                    .unwrap_or_default();
+                (
+                    "#d0d0d0".to_string(),
+                    "#505050".to_string(),
+                    format!("run {n}"),
+                    format!("the rings of streamed run {n}{rows}"),
+                )
+            }
+            _ => continue,
+        };
         w(
             &mut svg,
             format!(
                 "<rect x=\"{x0:.1}\" y=\"{y0:.1}\" width=\"{:.1}\" height=\"{:.1}\" \
-                 fill=\"hsl({hue},60%,75%)\" stroke=\"hsl({hue},60%,35%)\">\
-                 <title>tensor {tensor} \"{}\": {} B at offset {offset}, operators {} to {}</title></rect>\n",
+                 fill=\"{fill}\" stroke=\"{stroke}\">\
+                 <title>{title}: {} B at offset {offset}, operators {} to {}</title></rect>\n",
                 (x1 - x0).max(1.0),
                 (y1 - y0).max(1.0),
-                escape(name),
                 l.size,
                 l.first,
                 l.last
@@ -111,7 +138,7 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
             w(
                 &mut svg,
                 format!(
-                    "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{tensor}</text>\n",
+                    "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{label}</text>\n",
                     (x0 + x1) / 2.0,
                     (y0 + y1) / 2.0 + 4.0
                 ),
@@ -121,8 +148,10 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
     // the bytes live at each operator, as a step line
     let mut points = String::new();
     for op in 0..ops {
-        let live: usize = lifetimes
+        let live: usize = schedule
+            .slots
             .iter()
+            .map(|s| s.lifetime)
             .filter(|l| l.first <= op && op <= l.last)
             .map(|l| l.size)
             .sum();
@@ -143,12 +172,12 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
         ),
     );
     // the floor and the arena (one line when the arena is at the floor)
-    let lines: &[(usize, &str, &str)] = if placement.size == floor {
+    let lines: &[(usize, &str, &str)] = if arena == floor {
         &[(floor, "arena (RAM_BYTES) = liveness floor", "6,4")]
     } else {
         &[
             (floor, "liveness floor", "6,4"),
-            (placement.size, "arena (RAM_BYTES)", "2,3"),
+            (arena, "arena (RAM_BYTES)", "2,3"),
         ]
     };
     for &(bytes, label, dash) in lines {

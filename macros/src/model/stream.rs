@@ -1,0 +1,459 @@
+//! `model!`'s streamed runs (issue 70): a run the schedule
+//! (`shapecheck_tflite::schedule::Schedule::search`) streams is written as
+//! its stages' constants (`shapecheck_tflite::stream::Stage`, the values
+//! the typed layers take), checked here by `StreamRun::new` when the
+//! macro expands, and one call of the library's driver
+//! (`StreamRun::run_prechecked`) on typed views of the arena: the run's
+//! input, its output and its rings (`Arena::read_write_rings`, which does
+//! not build when two of them overlap).
+
+use proc_macro2::Literal;
+use quote::{format_ident, quote};
+use shapecheck_tflite::schedule::Run;
+use shapecheck_tflite::stream::{Stage, StreamRun};
+use shapecheck_tflite::{
+    activation_range_int8, conv_axis, fully_connected_multiplier, Activation, BuiltinOp,
+    Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, ModelTensor, Operator,
+    Options, Padding, PoolDims, PoolParams, QuantizedMultiplier, Rounding,
+};
+
+use super::{dims, doc, multiplier_tokens, per_tensor, shape_tokens, Place, Var, Writer};
+
+/// A convolution's filter, bias and multipliers.
+type Weights = (Vec<i8>, Option<Vec<i32>>, Vec<QuantizedMultiplier>);
+
+/// One stage's operands, owned: what the stage's `static`s hold.
+struct StageData {
+    kind: BuiltinOp,
+    filter: Vec<i8>,
+    bias: Option<Vec<i32>>,
+    multipliers: Vec<QuantizedMultiplier>,
+    conv: Option<(Conv2dDims, Conv2dParams<'static>)>,
+    depthwise: Option<(DepthwiseConvDims, DepthwiseConvParams<'static>)>,
+    pool: Option<(PoolDims, PoolParams)>,
+}
+
+impl StageData {
+    /// The stage over these operands.
+    fn stage(&self) -> Result<Stage<'_>, String> {
+        let bias = self.bias.as_deref();
+        let multipliers = &self.multipliers[..];
+        match (self.kind, self.conv, self.depthwise, self.pool) {
+            (BuiltinOp::CONV_2D, Some((dims, params)), _, _) => Ok(Stage::Conv {
+                filter: &self.filter,
+                bias,
+                dims,
+                params: Conv2dParams {
+                    multipliers,
+                    ..params
+                },
+            }),
+            (BuiltinOp::DEPTHWISE_CONV_2D, _, Some((dims, params)), _) => Ok(Stage::Depthwise {
+                filter: &self.filter,
+                bias,
+                dims,
+                params: DepthwiseConvParams {
+                    multipliers,
+                    ..params
+                },
+            }),
+            (BuiltinOp::AVERAGE_POOL_2D, _, _, Some((dims, params))) => {
+                Ok(Stage::AveragePool { dims, params })
+            }
+            (BuiltinOp::MAX_POOL_2D, _, _, Some((dims, params))) => {
+                Ok(Stage::MaxPool { dims, params })
+            }
+            _ => Err(format!("a {} is not a stage of a streamed run", self.kind)),
+        }
+    }
+}
+
+/// The axis sizes of a window: (pad before, output) along rows and
+/// columns.
+fn axes(
+    padding: Padding,
+    (h, w): (usize, usize),
+    (kh, kw): (usize, usize),
+    (sh, sw): (usize, usize),
+    (dh, dw): (usize, usize),
+) -> Result<(usize, usize), String> {
+    let rows = conv_axis(padding, h, kh, sh, dh).map_err(|e| e.to_string())?;
+    let cols = conv_axis(padding, w, kw, sw, dw).map_err(|e| e.to_string())?;
+    Ok((rows.pad_before, cols.pad_before))
+}
+
+fn size(v: i32) -> usize {
+    usize::try_from(v).unwrap_or(0)
+}
+
+impl Writer<'_, '_> {
+    /// A stage's operands, from operator `op`.
+    fn stage_data(&self, op: &Operator<'_>) -> Result<StageData, String> {
+        let input = self.tensor(op.input(0), "input", op)?;
+        let output = self.tensor(op.output(0), "output", op)?;
+        let (h, w, c) = match dims(&input)?.as_slice() {
+            &[1, h, w, c] => (h, w, c),
+            _ => return Err("its input is not one image [1, h, w, c]".into()),
+        };
+        let (oh, ow, oc) = match dims(&output)?.as_slice() {
+            &[1, oh, ow, oc] => (oh, ow, oc),
+            _ => return Err("its output is not one image [1, h, w, c]".into()),
+        };
+        let (input_scale, input_zero_point) = per_tensor(&input)?;
+        let (output_scale, output_zero_point) = per_tensor(&output)?;
+        let clamp = |activation: Activation| {
+            activation_range_int8(activation, output_scale, output_zero_point)
+                .map_err(|e| e.to_string())
+        };
+        let weights = |op: &Operator<'_>| -> Result<Weights, String> {
+            let filter = self.tensor(op.input(1), "filter", op)?;
+            let values: Vec<i8> = filter
+                .data_as::<i8>()
+                .ok_or("its filter is not int8")?
+                .iter()
+                .collect();
+            let bias = match op.input(2).and_then(|k| self.model.tensor(k)) {
+                Some(b) => Some(
+                    b.data_as::<i32>()
+                        .ok_or("its bias is not int32")?
+                        .iter()
+                        .collect(),
+                ),
+                None => None,
+            };
+            let q = filter.quantization().ok_or("its filter is not quantized")?;
+            let multipliers = q
+                .scales()
+                .iter()
+                .map(|s| {
+                    fully_connected_multiplier(input_scale, s, output_scale)
+                        .map_err(|e| e.to_string())
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((values, bias, multipliers))
+        };
+        let filter_dims = |t: Option<ModelTensor<'_>>| t.map(|t| dims(&t)).transpose();
+        let mut data = StageData {
+            kind: op.op(),
+            filter: Vec::new(),
+            bias: None,
+            multipliers: Vec::new(),
+            conv: None,
+            depthwise: None,
+            pool: None,
+        };
+        match (op.op(), op.options()) {
+            (BuiltinOp::CONV_2D, Options::Conv2d(o)) => {
+                let (kh, kw) =
+                    match filter_dims(op.input(1).and_then(|k| self.model.tensor(k)))?.as_deref() {
+                        Some(&[_, kh, kw, _]) => (kh, kw),
+                        _ => return Err("its filter is not [o, kh, kw, c]".into()),
+                    };
+                let (sh, sw, dh, dw) = (
+                    size(o.stride_h),
+                    size(o.stride_w),
+                    size(o.dilation_h),
+                    size(o.dilation_w),
+                );
+                let (pad_top, pad_left) = axes(o.padding, (h, w), (kh, kw), (sh, sw), (dh, dw))?;
+                let (lo, hi) = clamp(o.fused_activation)?;
+                (data.filter, data.bias, data.multipliers) = weights(op)?;
+                data.conv = Some((
+                    Conv2dDims {
+                        batches: 1,
+                        input_height: h,
+                        input_width: w,
+                        input_depth: c,
+                        filter_height: kh,
+                        filter_width: kw,
+                        output_height: oh,
+                        output_width: ow,
+                        output_depth: oc,
+                    },
+                    Conv2dParams {
+                        stride_height: sh,
+                        stride_width: sw,
+                        dilation_height: dh,
+                        dilation_width: dw,
+                        pad_top,
+                        pad_left,
+                        input_zero_point,
+                        output_zero_point,
+                        multipliers: &[],
+                        output_min: lo,
+                        output_max: hi,
+                        rounding: Rounding::Double,
+                    },
+                ));
+            }
+            (BuiltinOp::DEPTHWISE_CONV_2D, Options::DepthwiseConv2d(o)) => {
+                let (kh, kw) =
+                    match filter_dims(op.input(1).and_then(|k| self.model.tensor(k)))?.as_deref() {
+                        Some(&[1, kh, kw, _]) => (kh, kw),
+                        _ => return Err("its filter is not [1, kh, kw, c]".into()),
+                    };
+                let (sh, sw, dh, dw) = (
+                    size(o.stride_h),
+                    size(o.stride_w),
+                    size(o.dilation_h),
+                    size(o.dilation_w),
+                );
+                let (pad_top, pad_left) = axes(o.padding, (h, w), (kh, kw), (sh, sw), (dh, dw))?;
+                let (lo, hi) = clamp(o.fused_activation)?;
+                (data.filter, data.bias, data.multipliers) = weights(op)?;
+                data.depthwise = Some((
+                    DepthwiseConvDims {
+                        batches: 1,
+                        input_height: h,
+                        input_width: w,
+                        input_depth: c,
+                        filter_height: kh,
+                        filter_width: kw,
+                        depth_multiplier: oc / c.max(1),
+                        output_height: oh,
+                        output_width: ow,
+                    },
+                    DepthwiseConvParams {
+                        stride_height: sh,
+                        stride_width: sw,
+                        dilation_height: dh,
+                        dilation_width: dw,
+                        pad_top,
+                        pad_left,
+                        input_zero_point,
+                        output_zero_point,
+                        multipliers: &[],
+                        output_min: lo,
+                        output_max: hi,
+                        rounding: Rounding::Double,
+                    },
+                ));
+            }
+            (BuiltinOp::AVERAGE_POOL_2D | BuiltinOp::MAX_POOL_2D, Options::Pool2d(o)) => {
+                let (kh, kw, sh, sw) = (
+                    size(o.filter_height),
+                    size(o.filter_width),
+                    size(o.stride_h),
+                    size(o.stride_w),
+                );
+                let (pad_top, pad_left) = axes(o.padding, (h, w), (kh, kw), (sh, sw), (1, 1))?;
+                let (lo, hi) = clamp(o.fused_activation)?;
+                data.pool = Some((
+                    PoolDims {
+                        batches: 1,
+                        input_height: h,
+                        input_width: w,
+                        depth: c,
+                        filter_height: kh,
+                        filter_width: kw,
+                        output_height: oh,
+                        output_width: ow,
+                    },
+                    PoolParams {
+                        stride_height: sh,
+                        stride_width: sw,
+                        pad_top,
+                        pad_left,
+                        output_min: lo,
+                        output_max: hi,
+                    },
+                ));
+            }
+            _ => return Err("it is not a convolution, depthwise convolution or pool".into()),
+        }
+        Ok(data)
+    }
+
+    /// Writes streamed run `n` of the schedule, whose rings are at
+    /// `rings_at` in the arena: its stages' constants, checked here, and
+    /// its block of `predict`.
+    pub(super) fn stream_run(
+        &mut self,
+        n: usize,
+        run: &Run,
+        rings_at: usize,
+    ) -> Result<(), String> {
+        let krate = self.krate;
+        let module = self.module.clone();
+        let ops: Vec<Operator<'_>> = run
+            .ops
+            .clone()
+            .map(|k| {
+                self.model
+                    .operator(k)
+                    .ok_or_else(|| format!("the run's operator {k} is not in the model"))
+            })
+            .collect::<Result<_, _>>()?;
+        let data: Vec<StageData> = ops
+            .iter()
+            .map(|op| {
+                self.stage_data(op).map_err(|e| {
+                    format!(
+                        "operator {} ({}), a streamed stage: {e}",
+                        op.index(),
+                        op.op()
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        let stages: Vec<Stage<'_>> = data
+            .iter()
+            .map(StageData::stage)
+            .collect::<Result<_, _>>()?;
+        let checked = StreamRun::new(&stages, &run.ring_rows, run.band)
+            .map_err(|e| format!("streamed run {n} (operators {:?}): {e}", run.ops))?;
+        let (input_len, output_len, rings_len) = (
+            checked.input_len(),
+            checked.output_len(),
+            checked.scratch_len(),
+        );
+        let mut stage_tokens = Vec::new();
+        for (k, (d, op)) in data.iter().zip(&ops).enumerate() {
+            let prefix = format!("RUN_{n}_STAGE_{k}");
+            let filter_name = format_ident!("{}_FILTER", prefix);
+            let bias_name = format_ident!("{}_BIAS", prefix);
+            let mult_name = format_ident!("{}_MULTIPLIERS", prefix);
+            let what = doc(&format!(
+                "Operator {} ({}), stage {k} of streamed run {n}.",
+                op.index(),
+                op.op()
+            ));
+            let mut statics = Vec::new();
+            if !d.filter.is_empty() {
+                let values = d.filter.iter().map(|&v| Literal::i64_unsuffixed(v.into()));
+                let len = Literal::usize_unsuffixed(d.filter.len());
+                statics.push(quote!(#what pub static #filter_name: [i8; #len] = [#(#values),*];));
+            }
+            let bias = match &d.bias {
+                Some(b) => {
+                    let values = b.iter().map(|&v| Literal::i64_unsuffixed(v.into()));
+                    let len = Literal::usize_unsuffixed(b.len());
+                    statics
+                        .push(quote!(#what pub static #bias_name: [i32; #len] = [#(#values),*];));
+                    quote!(Some(&#bias_name))
+                }
+                None => quote!(None),
+            };
+            if !d.multipliers.is_empty() {
+                let values = d.multipliers.iter().map(|&m| multiplier_tokens(krate, m));
+                let len = Literal::usize_unsuffixed(d.multipliers.len());
+                statics.push(quote!(#what pub static #mult_name: [#krate::tflite::QuantizedMultiplier; #len] = [#(#values),*];));
+            }
+            self.statics.extend(statics);
+            let lit = Literal::usize_unsuffixed;
+            let int = |v: i32| Literal::i64_unsuffixed(v.into());
+            let t = quote!(#krate::tflite);
+            stage_tokens.push(match d.stage()? {
+                Stage::Conv { dims: x, params: p, .. } => {
+                    let [b, h, w, c, kh, kw, oh, ow, oc] = [x.batches, x.input_height, x.input_width, x.input_depth, x.filter_height, x.filter_width, x.output_height, x.output_width, x.output_depth].map(lit);
+                    let [sh, sw, dh, dw, pt, pl] = [p.stride_height, p.stride_width, p.dilation_height, p.dilation_width, p.pad_top, p.pad_left].map(lit);
+                    let [zi, zo, lo, hi] = [p.input_zero_point, p.output_zero_point, p.output_min, p.output_max].map(int);
+                    quote!(#t::stream::Stage::Conv {
+                        filter: &#filter_name,
+                        bias: #bias,
+                        dims: #t::Conv2dDims { batches: #b, input_height: #h, input_width: #w, input_depth: #c, filter_height: #kh, filter_width: #kw, output_height: #oh, output_width: #ow, output_depth: #oc },
+                        params: #t::Conv2dParams { stride_height: #sh, stride_width: #sw, dilation_height: #dh, dilation_width: #dw, pad_top: #pt, pad_left: #pl, input_zero_point: #zi, output_zero_point: #zo, multipliers: &#mult_name, output_min: #lo, output_max: #hi, rounding: #t::Rounding::Double },
+                    })
+                }
+                Stage::Depthwise { dims: x, params: p, .. } => {
+                    let [b, h, w, c, kh, kw, m, oh, ow] = [x.batches, x.input_height, x.input_width, x.input_depth, x.filter_height, x.filter_width, x.depth_multiplier, x.output_height, x.output_width].map(lit);
+                    let [sh, sw, dh, dw, pt, pl] = [p.stride_height, p.stride_width, p.dilation_height, p.dilation_width, p.pad_top, p.pad_left].map(lit);
+                    let [zi, zo, lo, hi] = [p.input_zero_point, p.output_zero_point, p.output_min, p.output_max].map(int);
+                    quote!(#t::stream::Stage::Depthwise {
+                        filter: &#filter_name,
+                        bias: #bias,
+                        dims: #t::DepthwiseConvDims { batches: #b, input_height: #h, input_width: #w, input_depth: #c, filter_height: #kh, filter_width: #kw, depth_multiplier: #m, output_height: #oh, output_width: #ow },
+                        params: #t::DepthwiseConvParams { stride_height: #sh, stride_width: #sw, dilation_height: #dh, dilation_width: #dw, pad_top: #pt, pad_left: #pl, input_zero_point: #zi, output_zero_point: #zo, multipliers: &#mult_name, output_min: #lo, output_max: #hi, rounding: #t::Rounding::Double },
+                    })
+                }
+                Stage::AveragePool { dims: x, params: p } | Stage::MaxPool { dims: x, params: p } => {
+                    let variant = if d.kind == BuiltinOp::MAX_POOL_2D { format_ident!("MaxPool") } else { format_ident!("AveragePool") };
+                    let [b, h, w, c, kh, kw, oh, ow] = [x.batches, x.input_height, x.input_width, x.depth, x.filter_height, x.filter_width, x.output_height, x.output_width].map(lit);
+                    let [sh, sw, pt, pl] = [p.stride_height, p.stride_width, p.pad_top, p.pad_left].map(lit);
+                    let [lo, hi] = [p.output_min, p.output_max].map(int);
+                    quote!(#t::stream::Stage::#variant {
+                        dims: #t::PoolDims { batches: #b, input_height: #h, input_width: #w, depth: #c, filter_height: #kh, filter_width: #kw, output_height: #oh, output_width: #ow },
+                        params: #t::PoolParams { stride_height: #sh, stride_width: #sw, pad_top: #pt, pad_left: #pl, output_min: #lo, output_max: #hi },
+                    })
+                }
+                _ => return Err("a stage of an unknown kind".into()),
+            });
+        }
+        let count = Literal::usize_unsuffixed(stage_tokens.len());
+        let rings = run.ring_rows.iter().map(|&r| Literal::usize_unsuffixed(r));
+        let ring_count = Literal::usize_unsuffixed(run.ring_rows.len());
+        let band = Literal::usize_unsuffixed(run.band);
+        let stages_name = format_ident!("RUN_{}_STAGES", n);
+        let rings_name = format_ident!("RUN_{}_RINGS", n);
+        let run_name = format_ident!("RUN_{}", n);
+        let run_doc = doc(&format!(
+            "Streamed run {n}: operators {}..{} computed {} output row(s) at a time, rings of {:?} rows ({} {}: {:?}) between them (checked by `StreamRun::new` when `model!` expanded).",
+            run.ops.start,
+            run.ops.end,
+            run.band,
+            run.ring_rows,
+            rings_len,
+            "i8",
+            run.ring_sizes,
+        ));
+        self.statics.push(quote! {
+            #[doc = "The stages of the streamed run below."]
+            pub static #stages_name: [#krate::tflite::stream::Stage<'static>; #count] = [#(#stage_tokens),*];
+            #[doc = "The rows of each ring of the streamed run below."]
+            pub static #rings_name: [usize; #ring_count] = [#(#rings),*];
+            #run_doc
+            pub static #run_name: #krate::tflite::stream::StreamRun<'static> =
+                #krate::tflite::stream::StreamRun::prechecked(&#stages_name, &#rings_name, #band);
+        });
+        // predict's block: the run's input, output and rings as views
+        let (Some(first), Some(last)) = (ops.first(), ops.last()) else {
+            return Err("an empty streamed run".into());
+        };
+        let input = self.tensor(first.input(0), "input", first)?;
+        let output = self.tensor(last.output(0), "output", last)?;
+        let source = self.var(&input)?;
+        let out_dims = dims(&output)?;
+        let out_at = *self
+            .offsets
+            .get(&output.index())
+            .ok_or("the run's output has no place in the arena")?;
+        if out_dims.iter().product::<usize>() != output_len
+            || source.base_dims.iter().product::<usize>() != input_len
+        {
+            return Err("the run's input or output is not its stages'".into());
+        }
+        let y_shape = shape_tokens(krate, &out_dims);
+        let ya = Literal::usize_unsuffixed(out_at);
+        let r_shape = shape_tokens(krate, &[rings_len]);
+        let ra = Literal::usize_unsuffixed(rings_at);
+        let call = match source.place {
+            Place::Arena(at) => {
+                let x_shape = shape_tokens(krate, &source.base_dims);
+                let xa = Literal::usize_unsuffixed(at);
+                quote! {{
+                    let (x, mut y, mut rings) = arena.read_write_rings::<#x_shape, #xa, #y_shape, #ya, #r_shape, #ra>();
+                    #module::#run_name.run_prechecked(x.as_slice(), rings.as_mut_slice(), y.as_mut_slice());
+                }}
+            }
+            Place::Input => quote! {{
+                let (mut y, mut rings) = arena.write_rings::<#y_shape, #ya, #r_shape, #ra>();
+                #module::#run_name.run_prechecked(input.as_slice(), rings.as_mut_slice(), y.as_mut_slice());
+            }},
+            Place::Output => return Err("a streamed run reads the model's output".into()),
+        };
+        self.body.push(call);
+        self.written.push((last.index(), out_dims.clone(), out_at));
+        self.ring_docs
+            .push((n, run.ops.clone(), rings_len, rings_at));
+        self.vars.insert(
+            output.index(),
+            Var {
+                place: Place::Arena(out_at),
+                base_dims: out_dims.clone(),
+                views: Vec::new(),
+                dims: out_dims,
+            },
+        );
+        Ok(())
+    }
+}

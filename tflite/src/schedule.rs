@@ -1,0 +1,853 @@
+//! The schedule search (feature `alloc`, issue 70): which chains of
+//! layers run streamed ([`crate::stream`]), a band of rows at a time,
+//! and at which band heights; and the arena that schedule needs.
+//!
+//! A *streamed run* is a chain of consecutive convolutions, depthwise
+//! convolutions and pools, each reading the one before's output and
+//! nothing else reading it. The tensors between its stages are rings
+//! ([`crate::stream::ring_rows`]); its first input and its last output are
+//! whole tensors. The RAM of a schedule is [`crate::plan::place`]'s arena
+//! over the whole tensors and, for each run, one block of its rings, live
+//! from the run's first operator to its last (the run's input stays live
+//! to its last operator, its output from its first).
+//!
+//! The instructions of a schedule are estimated from the MACs and one
+//! table of per-kernel costs ([`COSTS`]), plus a cost per kernel call
+//! (a band is a call, two where it wraps past its ring's end).
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::depthwise_conv::conv_axis;
+use crate::model::{Model, Operator};
+use crate::options::Options;
+use crate::plan::{activations, liveness_floor, place, Lifetime};
+use crate::stream::{ring_parts, ring_rows, walk, RowGeometry};
+use crate::types::{BuiltinOp, TensorType};
+
+/// A layer's kind, as the cost table [`COSTS`] counts it.
+///
+/// ```
+/// use shapecheck_tflite::schedule::{cost, Kernel};
+///
+/// assert!(cost(Kernel::Depthwise).per_mac_milli > cost(Kernel::Conv1x1).per_mac_milli);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Kernel {
+    /// a `CONV_2D` with a 1×1 filter
+    Conv1x1,
+    /// a `CONV_2D` with a larger filter
+    ConvKxK,
+    /// a `DEPTHWISE_CONV_2D`
+    Depthwise,
+    /// an `AVERAGE_POOL_2D` or `MAX_POOL_2D` (a MAC is a window tap)
+    Pool,
+    /// a `FULLY_CONNECTED`
+    FullyConnected,
+    /// any other op (its MACs counted as 0)
+    Other,
+}
+
+/// The estimated cost of one kernel kind on the Cortex-M4F at opt-level
+/// 3: instructions per MAC (in thousandths) and per kernel call.
+///
+/// ```
+/// use shapecheck_tflite::schedule::{cost, Kernel};
+///
+/// assert_eq!(cost(Kernel::Conv1x1).per_mac_milli, 1_550);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cost {
+    /// the kind
+    pub kernel: Kernel,
+    /// instructions per MAC, in thousandths
+    pub per_mac_milli: u64,
+    /// instructions per kernel call (a band, or a whole layer)
+    pub per_call: u64,
+}
+
+/// Instructions per call, every kind alike: an estimate, not a
+/// measurement. A band call checks nothing (its stage was checked once)
+/// but sets up its output stage and its window rows, and the DSP loops
+/// restart their blocks: about 25 instructions per output row and a
+/// few hundred per call are what the kernels' set-up code issues.
+const PER_CALL: u64 = 400;
+
+/// The one table of per-kernel costs. The per-MAC figures are person
+/// detection's at opt-level 3, measured by `bash embedded/breakdown.sh
+/// person` at main `cdfdbf5` (docs/embedded.md, "Where the instructions
+/// go: per layer kind"): 1×1 convolution 1.55, k×k convolution 5.49,
+/// depthwise 4.76 instructions per MAC; pooling 166,656 instructions over
+/// its 2,304 taps (72 per tap). Fully connected: 4.07, keyword
+/// spotting's at `s` in the same section (no `3` figure is recorded; it
+/// is a few MACs in every TinyML model). The cost per call, 400
+/// instructions for every kind, is an estimate, not a measurement.
+pub const COSTS: [Cost; 6] = [
+    Cost {
+        kernel: Kernel::Conv1x1,
+        per_mac_milli: 1_550,
+        per_call: PER_CALL,
+    },
+    Cost {
+        kernel: Kernel::ConvKxK,
+        per_mac_milli: 5_490,
+        per_call: PER_CALL,
+    },
+    Cost {
+        kernel: Kernel::Depthwise,
+        per_mac_milli: 4_760,
+        per_call: PER_CALL,
+    },
+    Cost {
+        kernel: Kernel::Pool,
+        per_mac_milli: 72_000,
+        per_call: PER_CALL,
+    },
+    Cost {
+        kernel: Kernel::FullyConnected,
+        per_mac_milli: 4_070,
+        per_call: PER_CALL,
+    },
+    Cost {
+        kernel: Kernel::Other,
+        per_mac_milli: 0,
+        per_call: PER_CALL,
+    },
+];
+
+/// The row of [`COSTS`] of `kernel`.
+///
+/// ```
+/// use shapecheck_tflite::schedule::{cost, Kernel};
+///
+/// assert_eq!(cost(Kernel::Other).per_mac_milli, 0);
+/// ```
+pub fn cost(kernel: Kernel) -> Cost {
+    COSTS
+        .iter()
+        .copied()
+        .find(|c| c.kernel == kernel)
+        .unwrap_or(Cost {
+            kernel,
+            per_mac_milli: 0,
+            per_call: PER_CALL,
+        })
+}
+
+/// What the user asks of the schedule (`model!`'s `schedule = layers`,
+/// `ram = N`, or neither).
+///
+/// ```
+/// use shapecheck_tflite::schedule::Goal;
+///
+/// let goal = Goal::Ram(16_384);
+/// assert_ne!(goal, Goal::Default);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Goal {
+    /// the least RAM whose estimated instructions are at most 1.10× the
+    /// layer-by-layer schedule's
+    Default,
+    /// the fewest estimated instructions within this many bytes
+    Ram(usize),
+    /// every layer whole, one after another (the interpreter's schedule)
+    Layers,
+}
+
+/// A streamed run: operators `ops` (positions in the model's run), the
+/// last one computing `band` output rows at a time.
+///
+/// ```
+/// use shapecheck_tflite::schedule::{Goal, Schedule};
+/// use shapecheck_tflite::Model;
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/person_detect.tflite")))?;
+/// let s = Schedule::search(&model, Goal::Default).unwrap();
+/// assert!(s.runs.iter().all(|r| r.ops.len() >= 2 && r.ring_rows.len() == r.ops.len() - 1));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    /// its operators, consecutive
+    pub ops: core::ops::Range<usize>,
+    /// the last operator's output rows per step
+    pub band: usize,
+    /// the rows of the ring after each stage but the last
+    pub ring_rows: Vec<usize>,
+    /// the elements of each of those rings (rows × a row's elements)
+    pub ring_sizes: Vec<usize>,
+    /// each stage's geometry
+    pub stages: Vec<RowGeometry>,
+}
+
+/// What an arena slot holds.
+///
+/// ```
+/// use shapecheck_tflite::schedule::Holds;
+///
+/// assert_ne!(Holds::Tensor(3), Holds::Rings(0));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Holds {
+    /// a whole tensor (its index in the model)
+    Tensor(usize),
+    /// the rings of run `k` of [`Schedule::runs`], one after another
+    Rings(usize),
+}
+
+/// One slot of the arena: what it holds, its lifetime and its offset.
+///
+/// ```
+/// use shapecheck_tflite::schedule::{Goal, Holds, Schedule};
+/// use shapecheck_tflite::Model;
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let s = Schedule::search(&model, Goal::Layers).unwrap();
+/// assert!(s.slots.iter().all(|slot| matches!(slot.holds, Holds::Tensor(_))));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// what it holds
+    pub holds: Holds,
+    /// its elements and operators
+    pub lifetime: Lifetime,
+    /// its offset in the arena, in elements
+    pub offset: usize,
+}
+
+/// A schedule and its arena.
+///
+/// ```
+/// use shapecheck_tflite::schedule::{Goal, Schedule};
+/// use shapecheck_tflite::Model;
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/person_detect.tflite")))?;
+/// let layers = Schedule::search(&model, Goal::Layers).unwrap();
+/// assert_eq!((layers.arena, layers.floor), (55_296, 55_296));
+/// let streamed = Schedule::search(&model, Goal::Default).unwrap();
+/// assert!(streamed.arena <= 16_588);
+/// assert!(streamed.instructions * 100 <= layers.instructions * 110);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Schedule {
+    /// the streamed runs, in order (every other operator runs whole)
+    pub runs: Vec<Run>,
+    /// the arena's slots
+    pub slots: Vec<Slot>,
+    /// the arena's elements
+    pub arena: usize,
+    /// the layer-by-layer schedule's liveness floor ([`liveness_floor`])
+    pub floor: usize,
+    /// the estimated instructions ([`COSTS`])
+    pub instructions: u64,
+}
+
+/// No schedule within a `ram` budget: the smallest the search found.
+///
+/// ```
+/// use shapecheck_tflite::schedule::{Goal, Schedule, TooLittleRam};
+/// use shapecheck_tflite::Model;
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/person_detect.tflite")))?;
+/// let e: TooLittleRam = Schedule::search(&model, Goal::Ram(1_000)).unwrap_err();
+/// assert_eq!(e.budget, 1_000);
+/// assert!(e.smallest > 1_000);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLittleRam {
+    /// the budget asked for, in bytes
+    pub budget: usize,
+    /// the smallest arena the search found, in bytes
+    pub smallest: usize,
+}
+
+impl fmt::Display for TooLittleRam {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no schedule fits in ram = {} bytes: the smallest the search finds takes {} bytes",
+            self.budget, self.smallest
+        )
+    }
+}
+
+/// One operator as the search sees it.
+#[derive(Clone, Debug)]
+struct Layer {
+    kind: Kernel,
+    macs: u64,
+    /// its vertical window and its output's row elements, where it can be
+    /// a stage of a run
+    stage: Option<(RowGeometry, usize)>,
+    /// its activation input and output tensors
+    input: Option<usize>,
+    output: Option<usize>,
+}
+
+/// The search's view of a model.
+struct Problem {
+    layers: Vec<Layer>,
+    /// links[k]: operators k and k + 1 can be in one run
+    links: Vec<bool>,
+    tensors: Vec<usize>,
+    lifetimes: Vec<Lifetime>,
+}
+
+/// Band heights tried for a run's last stage.
+const BANDS: [usize; 4] = [1, 2, 4, 8];
+
+/// How many caps the search tries at most (each one a shortest path and
+/// a placement).
+const EVALUATIONS: usize = 400;
+
+/// A schedule: which links are streamed and each
+/// operator's band (used when it ends a run).
+#[derive(Clone, PartialEq, Eq, Default)]
+struct State {
+    streamed: Vec<bool>,
+    band: Vec<usize>,
+}
+
+/// A state's measures: the arena and the instructions.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Score {
+    arena: usize,
+    instructions: u64,
+}
+
+/// Operators `ops` as one run at `band` (or one operator run whole): its
+/// peak of live elements and its instructions.
+#[derive(Clone, Debug)]
+struct Segment {
+    ops: core::ops::Range<usize>,
+    band: usize,
+    peak: usize,
+    instructions: u64,
+}
+
+impl Schedule {
+    /// The schedule of `model`'s int8 activations that `goal` asks for
+    /// (an arena of another element type is always layer by layer), or,
+    /// for a `ram` budget below every schedule the search finds, the
+    /// smallest it found.
+    ///
+    /// ```
+    /// use shapecheck_tflite::schedule::{Goal, Schedule};
+    /// use shapecheck_tflite::Model;
+    ///
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/person_detect.tflite")))?;
+    /// let s = Schedule::search(&model, Goal::Ram(30_000)).unwrap();
+    /// assert!(s.arena <= 30_000);
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn search(model: &Model<'_>, goal: Goal) -> Result<Schedule, TooLittleRam> {
+        let problem = Problem::new(model);
+        let layers = State {
+            streamed: vec![false; problem.links.len()],
+            band: vec![1; problem.layers.len()],
+        };
+        let base = problem.score(&layers);
+        let key = |s: &Score| (s.arena, s.instructions);
+        let state = match goal {
+            Goal::Layers => layers,
+            Goal::Default => {
+                let limit = base.instructions.saturating_mul(110) / 100;
+                [(layers, base)]
+                    .into_iter()
+                    .chain(problem.frontier())
+                    .filter(|(_, s)| s.instructions <= limit)
+                    .min_by_key(|(_, s)| key(s))
+                    .map(|(state, _)| state)
+                    .unwrap_or_default()
+            }
+            Goal::Ram(budget) => {
+                let frontier = problem.frontier();
+                let smallest = frontier
+                    .iter()
+                    .map(|(_, s)| s.arena)
+                    .chain([base.arena])
+                    .min()
+                    .unwrap_or(base.arena);
+                [(layers, base)]
+                    .into_iter()
+                    .chain(frontier)
+                    .filter(|(_, s)| s.arena <= budget)
+                    .min_by_key(|(_, s)| (s.instructions, s.arena))
+                    .map(|(state, _)| state)
+                    .ok_or(TooLittleRam { budget, smallest })?
+            }
+        };
+        Ok(problem.schedule(&state))
+    }
+}
+
+impl Problem {
+    fn new(model: &Model<'_>) -> Problem {
+        let (tensors, lifetimes) = activations(model, TensorType::Int8);
+        let layers: Vec<Layer> = model.operators().map(|op| layer(model, &op)).collect();
+        let outputs: Vec<usize> = model
+            .outputs()
+            .iter()
+            .filter_map(|i| usize::try_from(i).ok())
+            .collect();
+        let links = (0..layers.len().saturating_sub(1))
+            .map(|k| {
+                let (Some(a), Some(b)) = (layers.get(k), layers.get(k + 1)) else {
+                    return false;
+                };
+                let (Some(t), true, true) = (a.output, a.stage.is_some(), b.stage.is_some()) else {
+                    return false;
+                };
+                // b reads a's output, and nothing after b does
+                let only_b = tensors
+                    .iter()
+                    .position(|&x| x == t)
+                    .and_then(|p| lifetimes.get(p))
+                    .is_some_and(|l| l.first == k && l.last == k + 1);
+                b.input == Some(t) && only_b && !outputs.contains(&t)
+            })
+            .collect();
+        Problem {
+            layers,
+            links,
+            tensors,
+            lifetimes,
+        }
+    }
+
+    /// The runs of `state`: each maximal chain of streamed links.
+    fn runs(&self, state: &State) -> Vec<Run> {
+        let mut runs = Vec::new();
+        let mut k = 0;
+        while k < self.layers.len() {
+            let mut end = k + 1;
+            while state.streamed.get(end - 1).copied().unwrap_or(false) {
+                end += 1;
+            }
+            if end - k >= 2 {
+                let band = state.band.get(end - 1).copied().unwrap_or(1);
+                runs.push(self.run(k..end, band));
+            }
+            k = end;
+        }
+        runs
+    }
+
+    fn run(&self, ops: core::ops::Range<usize>, band: usize) -> Run {
+        let stages: Vec<(RowGeometry, usize)> = ops
+            .clone()
+            .filter_map(|k| self.layers.get(k).and_then(|l| l.stage))
+            .collect();
+        let geometry: Vec<RowGeometry> = stages.iter().map(|s| s.0).collect();
+        let mut rows = vec![0; geometry.len().saturating_sub(1)];
+        ring_rows(&geometry, band, &mut rows);
+        let ring_sizes = rows
+            .iter()
+            .zip(&stages)
+            .map(|(r, (_, row))| r.saturating_mul(*row))
+            .collect();
+        Run {
+            ops,
+            band,
+            ring_rows: rows,
+            ring_sizes,
+            stages: geometry,
+        }
+    }
+
+    /// The arena's slots of a schedule of `runs`, unplaced.
+    fn lifetimes(&self, runs: &[Run]) -> Vec<(Holds, Lifetime)> {
+        let mut slots: Vec<(Holds, Lifetime)> = self
+            .tensors
+            .iter()
+            .zip(&self.lifetimes)
+            .map(|(&t, &l)| (Holds::Tensor(t), l))
+            .collect();
+        for (n, run) in runs.iter().enumerate() {
+            let (first, last) = (run.ops.start, run.ops.end - 1);
+            // the tensors between the stages are rings
+            let inside: Vec<usize> = run
+                .ops
+                .clone()
+                .take(run.ops.len() - 1)
+                .filter_map(|k| self.layers.get(k).and_then(|l| l.output))
+                .collect();
+            slots.retain(|(h, _)| !matches!(h, Holds::Tensor(t) if inside.contains(t)));
+            let input = self.layers.get(first).and_then(|l| l.input);
+            let output = self.layers.get(last).and_then(|l| l.output);
+            for (h, l) in slots.iter_mut() {
+                if matches!(h, Holds::Tensor(t) if Some(*t) == input) {
+                    l.last = l.last.max(last);
+                }
+                if matches!(h, Holds::Tensor(t) if Some(*t) == output) {
+                    l.first = l.first.min(first);
+                }
+            }
+            slots.push((
+                Holds::Rings(n),
+                Lifetime {
+                    size: run.ring_sizes.iter().sum(),
+                    first,
+                    last,
+                },
+            ));
+        }
+        slots
+    }
+
+    fn instructions(&self, runs: &[Run]) -> u64 {
+        self.instructions_of(runs, 0..self.layers.len())
+    }
+
+    /// The instructions of operators `ops`, the runs among them streamed.
+    fn instructions_of(&self, runs: &[Run], ops: core::ops::Range<usize>) -> u64 {
+        let mut calls: Vec<u64> = vec![1; self.layers.len()];
+        for run in runs {
+            for k in run.ops.clone() {
+                if let Some(c) = calls.get_mut(k) {
+                    *c = 0;
+                }
+            }
+            let last = run.stages.len().saturating_sub(1);
+            walk(&run.stages, run.band, |s, rows| {
+                let parts = match run.ring_rows.get(s) {
+                    Some(&ring) if s < last => ring_parts(rows, ring)
+                        .iter()
+                        .filter(|p| p.is_some())
+                        .count(),
+                    _ => 1,
+                };
+                if let Some(c) = calls.get_mut(run.ops.start + s) {
+                    *c += parts as u64;
+                }
+                true
+            });
+        }
+        self.layers
+            .iter()
+            .zip(&calls)
+            .skip(ops.start)
+            .take(ops.len())
+            .map(|(l, &n)| {
+                let c = cost(l.kind);
+                l.macs.saturating_mul(c.per_mac_milli) / 1000 + n.saturating_mul(c.per_call)
+            })
+            .sum()
+    }
+
+    fn score(&self, state: &State) -> Score {
+        let runs = self.runs(state);
+        let slots: Vec<Lifetime> = self.lifetimes(&runs).into_iter().map(|s| s.1).collect();
+        Score {
+            arena: place(&slots).size,
+            instructions: self.instructions(&runs),
+        }
+    }
+
+    /// Every segment `i..j` of operators that can be one run (or is one
+    /// operator run whole), at each band height: its peak of live
+    /// elements over its operators (the tensors live across it
+    /// included) and its instructions. The liveness at an operator
+    /// depends only on the segment it lies in: a run changes the
+    /// lifetimes of its own operators' tensors only.
+    fn segments(&self) -> Vec<Segment> {
+        let n = self.layers.len();
+        let mut all = Vec::new();
+        for i in 0..n {
+            for j in i + 1..=n {
+                if j - i >= 2 && !self.links.get(j - 2).copied().unwrap_or(false) {
+                    break;
+                }
+                let bands: &[usize] = if j - i >= 2 { &BANDS } else { &[1] };
+                for &band in bands {
+                    let runs = if j - i >= 2 {
+                        vec![self.run(i..j, band)]
+                    } else {
+                        Vec::new()
+                    };
+                    let slots = self.lifetimes(&runs);
+                    let peak = (i..j)
+                        .map(|op| {
+                            slots
+                                .iter()
+                                .filter(|(_, l)| l.first <= op && op <= l.last)
+                                .map(|(_, l)| l.size)
+                                .sum::<usize>()
+                        })
+                        .max()
+                        .unwrap_or(0);
+                    let instructions = self.instructions_of(&runs, i..j);
+                    all.push(Segment {
+                        ops: i..j,
+                        band,
+                        peak,
+                        instructions,
+                    });
+                }
+            }
+        }
+        all
+    }
+
+    /// The fewest instructions over segmentations whose every segment's
+    /// peak is at most `cap` (a shortest path over the operators), as a
+    /// state; `None` when no segmentation keeps under it.
+    fn cheapest_under(&self, segments: &[Segment], cap: usize) -> Option<State> {
+        let n = self.layers.len();
+        // best[j]: the fewest instructions for operators 0..j (then the
+        // fewest streamed operators), and the segment that ends there
+        let mut best: Vec<Option<((u64, usize), usize)>> = vec![None; n + 1];
+        if let Some(b) = best.get_mut(0) {
+            *b = Some(((0, 0), usize::MAX));
+        }
+        for j in 1..=n {
+            for (k, seg) in segments.iter().enumerate() {
+                if seg.ops.end != j || seg.peak > cap {
+                    continue;
+                }
+                let Some(Some((before, _))) = best.get(seg.ops.start).copied() else {
+                    continue;
+                };
+                let streamed = if seg.ops.len() >= 2 { seg.ops.len() } else { 0 };
+                let total = (
+                    before.0.saturating_add(seg.instructions),
+                    before.1 + streamed,
+                );
+                let slot = best.get_mut(j)?;
+                if slot.is_none_or(|(t, _)| total < t) {
+                    *slot = Some((total, k));
+                }
+            }
+        }
+        let mut state = State {
+            streamed: vec![false; self.links.len()],
+            band: vec![1; n],
+        };
+        let mut j = n;
+        while j > 0 {
+            let (_, k) = best.get(j).copied().flatten()?;
+            let seg = segments.get(k)?;
+            for link in seg.ops.start..seg.ops.end - 1 {
+                if let Some(x) = state.streamed.get_mut(link) {
+                    *x = true;
+                }
+            }
+            if let Some(b) = state.band.get_mut(seg.ops.end - 1) {
+                *b = seg.band;
+            }
+            j = seg.ops.start;
+        }
+        Some(state)
+    }
+
+    /// For each cap (each segment's peak, ascending, up to the budget of
+    /// evaluations), the cheapest segmentation under it and its score.
+    fn frontier(&self) -> Vec<(State, Score)> {
+        let segments = self.segments();
+        let mut caps: Vec<usize> = segments.iter().map(|s| s.peak).collect();
+        caps.sort_unstable();
+        caps.dedup();
+        let mut found: Vec<(State, Score)> = Vec::new();
+        for cap in caps.into_iter().take(EVALUATIONS) {
+            if let Some(state) = self.cheapest_under(&segments, cap) {
+                if found.iter().any(|(s, _)| *s == state) {
+                    continue;
+                }
+                let score = self.score(&state);
+                found.push((state, score));
+            }
+        }
+        found
+    }
+
+    fn schedule(&self, state: &State) -> Schedule {
+        let runs = self.runs(state);
+        let slots = self.lifetimes(&runs);
+        let lifetimes: Vec<Lifetime> = slots.iter().map(|s| s.1).collect();
+        let placement = place(&lifetimes);
+        let instructions = self.instructions(&runs);
+        Schedule {
+            runs,
+            slots: slots
+                .iter()
+                .zip(&placement.offsets)
+                .map(|(&(holds, lifetime), &offset)| Slot {
+                    holds,
+                    lifetime,
+                    offset,
+                })
+                .collect(),
+            arena: placement.size,
+            floor: liveness_floor(&self.lifetimes),
+            instructions,
+        }
+    }
+}
+
+/// A tensor's dims as `usize`s.
+fn dims_of(model: &Model<'_>, t: Option<usize>) -> Vec<usize> {
+    t.and_then(|i| model.tensor(i))
+        .map(|t| {
+            t.shape()
+                .iter()
+                .map(|d| usize::try_from(d).unwrap_or(0))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// One operator's kind, MACs and, for a convolution, depthwise
+/// convolution or pool of one int8 image, its stage geometry.
+fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
+    let input = op.input(0);
+    let output = op.output(0);
+    let x = dims_of(model, input);
+    let y = dims_of(model, output);
+    let f = dims_of(model, op.input(1));
+    let int8 = [input, output].iter().all(|t| {
+        t.and_then(|i| model.tensor(i))
+            .is_some_and(|t| t.dtype() == TensorType::Int8)
+    });
+    let image = match (x.as_slice(), y.as_slice()) {
+        (&[1, h, _, _], &[1, oh, ow, oc]) if int8 => Some((h, oh, ow, oc)),
+        _ => None,
+    };
+    let outputs: u64 = y.iter().map(|&d| d as u64).product();
+    let size = |v: i32| usize::try_from(v).unwrap_or(0);
+    let geometry = |padding, h, oh, filter, stride, dilation| {
+        let axis = conv_axis(padding, h, filter, stride, dilation).ok()?;
+        (axis.output == oh).then_some(RowGeometry {
+            input_rows: h,
+            output_rows: oh,
+            stride,
+            pad_top: axis.pad_before,
+            dilation,
+            filter,
+        })
+    };
+    let (kind, macs, stage) = match (op.op(), op.options()) {
+        (BuiltinOp::CONV_2D, Options::Conv2d(o)) => {
+            let (kh, kw, ci) = match f.as_slice() {
+                &[_, kh, kw, ci] => (kh, kw, ci),
+                _ => (0, 0, 0),
+            };
+            let kind = if (kh, kw) == (1, 1) {
+                Kernel::Conv1x1
+            } else {
+                Kernel::ConvKxK
+            };
+            let stage = image.and_then(|(h, oh, ow, oc)| {
+                let g = geometry(o.padding, h, oh, kh, size(o.stride_h), size(o.dilation_h))?;
+                Some((g, ow * oc))
+            });
+            (kind, outputs * (kh * kw * ci) as u64, stage)
+        }
+        (BuiltinOp::DEPTHWISE_CONV_2D, Options::DepthwiseConv2d(o)) => {
+            let (kh, kw) = match f.as_slice() {
+                &[_, kh, kw, _] => (kh, kw),
+                _ => (0, 0),
+            };
+            let stage = image.and_then(|(h, oh, ow, oc)| {
+                let g = geometry(o.padding, h, oh, kh, size(o.stride_h), size(o.dilation_h))?;
+                Some((g, ow * oc))
+            });
+            (Kernel::Depthwise, outputs * (kh * kw) as u64, stage)
+        }
+        (BuiltinOp::AVERAGE_POOL_2D | BuiltinOp::MAX_POOL_2D, Options::Pool2d(o)) => {
+            let (kh, kw) = (size(o.filter_height), size(o.filter_width));
+            let stage = image.and_then(|(h, oh, ow, oc)| {
+                let g = geometry(o.padding, h, oh, kh, size(o.stride_h), 1)?;
+                Some((g, ow * oc))
+            });
+            (Kernel::Pool, outputs * (kh * kw) as u64, stage)
+        }
+        (BuiltinOp::FULLY_CONNECTED, _) => {
+            let k = f.get(1).copied().unwrap_or(0);
+            (Kernel::FullyConnected, outputs * k as u64, None)
+        }
+        _ => (Kernel::Other, 0, None),
+    };
+    Layer {
+        kind,
+        macs,
+        stage,
+        input,
+        output,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn person() -> Model<'static> {
+        Model::parse(include_bytes!("../tests/models/person_detect.tflite")).unwrap()
+    }
+
+    #[test]
+    fn person_detection_layers_is_todays_plan() {
+        let s = Schedule::search(&person(), Goal::Layers).unwrap();
+        assert!(s.runs.is_empty());
+        assert_eq!((s.arena, s.floor), (55_296, 55_296));
+    }
+
+    #[test]
+    fn person_detection_default_plan_reaches_the_goal() {
+        let model = person();
+        let layers = Schedule::search(&model, Goal::Layers).unwrap();
+        let s = Schedule::search(&model, Goal::Default).unwrap();
+        assert!(s.arena <= 16_588, "{} B: {:?}", s.arena, s.runs);
+        // the 48×48 and 24×24 stages streamed to 12×12×32, then to 6×6×64,
+        // one row at a time: 0.26× the floor, 1.008× the instructions
+        let runs: Vec<_> = s.runs.iter().map(|r| (r.ops.clone(), r.band)).collect();
+        assert_eq!(runs, [(0..8, 1), (8..12, 1)]);
+        assert_eq!(s.arena, 14_208);
+        assert!(s.instructions * 100 <= layers.instructions * 110);
+        // every slot live at one operator apart from every other
+        for (i, a) in s.slots.iter().enumerate() {
+            assert!(a.offset + a.lifetime.size <= s.arena);
+            for b in s.slots.iter().skip(i + 1) {
+                let meet =
+                    a.lifetime.first <= b.lifetime.last && b.lifetime.first <= a.lifetime.last;
+                if meet {
+                    assert!(
+                        a.offset + a.lifetime.size <= b.offset
+                            || b.offset + b.lifetime.size <= a.offset
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_ram_budget_gets_the_fastest_within_it_or_names_the_smallest() {
+        let model = person();
+        let smallest = Schedule::search(&model, Goal::Ram(usize::MAX)).unwrap();
+        let tight = Schedule::search(&model, Goal::Ram(20_000)).unwrap();
+        assert!(tight.arena <= 20_000);
+        let e = Schedule::search(&model, Goal::Ram(100)).unwrap_err();
+        assert_eq!(e.budget, 100);
+        assert!(e.smallest > 100);
+        assert!(smallest.instructions <= tight.instructions);
+    }
+
+    #[test]
+    fn rings_hold_what_each_stage_reads() {
+        let s = Schedule::search(&person(), Goal::Default).unwrap();
+        for run in &s.runs {
+            for (k, &ring) in run.ring_rows.iter().enumerate() {
+                let consumer = run.stages[k + 1];
+                // a 1-row filter reads one row a call at band 1 and more
+                // for a band; a k-row filter reads k rows at least
+                assert!(ring >= consumer.filter.min(consumer.input_rows));
+            }
+        }
+    }
+}

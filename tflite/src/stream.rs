@@ -1,0 +1,763 @@
+//! Streamed runs (issue 70): a chain of convolutions, depthwise
+//! convolutions and pools computed a band of output rows at a time, so
+//! that the tensors between them are never whole.
+//!
+//! Each tensor between two stages of a run is a *ring* of the rows its
+//! consumer's window still needs: input row `r` at ring row
+//! `r % ring_rows`, as the band kernels ([`crate::conv_2d_int8_band`],
+//! ...) read it. The run is computed in *pull order*: for each band of
+//! the last stage's output rows, each earlier stage first computes the
+//! rows the next one reads and has not got yet ([`walk`]). The planner
+//! (`crate::schedule`, feature `alloc`) sizes the rings with the same
+//! walk ([`ring_rows`]); [`StreamRun`] runs it.
+
+use core::ops::Range;
+
+use crate::conv::{conv_2d_int8_band, conv_rows, Conv2dDims, Conv2dParams};
+use crate::depthwise_conv::{
+    depthwise_conv_int8_band, depthwise_rows, DepthwiseConvDims, DepthwiseConvParams,
+};
+use crate::error::TfliteError;
+use crate::pool::{
+    average, average_pool_int8_band, every_window_has_a_tap, max_int8, max_pool_int8_band,
+    pool_rows, PoolDims, PoolParams,
+};
+use crate::window::{length, RowAxis};
+
+/// The most stages one streamed run has (the walk keeps one counter per
+/// stage, on the stack).
+///
+/// ```
+/// assert!(shapecheck_tflite::stream::MAX_STAGES >= 32);
+/// ```
+pub const MAX_STAGES: usize = 64;
+
+/// The vertical geometry of one stage: how its output rows step over its
+/// input rows (as the kernel's `RowAxis`: stride, padding above,
+/// dilation, filter rows).
+///
+/// ```
+/// use shapecheck_tflite::stream::RowGeometry;
+///
+/// // a 3-row filter of stride 2, one row of padding above, 96 rows in, 48 out
+/// let g = RowGeometry { input_rows: 96, output_rows: 48, stride: 2, pad_top: 0, dilation: 1, filter: 3 };
+/// assert_eq!(g.needed(0..1), 0..3);
+/// assert_eq!(g.needed(1..3), 2..7);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RowGeometry {
+    /// the input's rows
+    pub input_rows: usize,
+    /// the output's rows
+    pub output_rows: usize,
+    /// the window's stride down the rows
+    pub stride: usize,
+    /// the padding rows above the input
+    pub pad_top: usize,
+    /// the filter's dilation down the rows
+    pub dilation: usize,
+    /// the filter's rows
+    pub filter: usize,
+}
+
+impl RowGeometry {
+    /// The input rows that output rows `rows` read: from the first tap
+    /// inside the input of any of them to one past the last (`0..0` when
+    /// every tap is padding).
+    ///
+    /// ```
+    /// use shapecheck_tflite::stream::RowGeometry;
+    ///
+    /// // SAME, 3 rows, stride 1: output row 0 reads rows 0 and 1 (and a padding row)
+    /// let g = RowGeometry { input_rows: 8, output_rows: 8, stride: 1, pad_top: 1, dilation: 1, filter: 3 };
+    /// assert_eq!(g.needed(0..1), 0..2);
+    /// assert_eq!(g.needed(7..8), 6..8);
+    /// ```
+    pub fn needed(self, rows: Range<usize>) -> Range<usize> {
+        self.axis().needed(rows)
+    }
+
+    fn axis(self) -> RowAxis {
+        RowAxis {
+            stride: self.stride,
+            pad: self.pad_top,
+            dilation: self.dilation,
+            filter: self.filter,
+            size: self.input_rows,
+        }
+    }
+}
+
+/// Walks a run of `stages` (each one's input the previous one's output)
+/// in pull order, `band` output rows at a time: calls `compute(stage,
+/// rows)` for each band of rows a stage computes, at most `band` rows,
+/// every stage's rows in ascending order and each row once, a stage's
+/// rows after the rows of the stage before that they read, and only
+/// those. Stops, returning `false`, when `compute` does; returns `false`
+/// too for no stage, more than [`MAX_STAGES`], or a `band` of 0.
+///
+/// ```
+/// use shapecheck_tflite::stream::{walk, RowGeometry};
+///
+/// // two 1×1 stages of 3 rows, 2 rows at a time
+/// let one = RowGeometry { input_rows: 3, output_rows: 3, stride: 1, pad_top: 0, dilation: 1, filter: 1 };
+/// let mut calls = Vec::new();
+/// assert!(walk(&[one, one], 2, |stage, rows| { calls.push((stage, rows)); true }));
+/// assert_eq!(calls, [(0, 0..2), (1, 0..2), (0, 2..3), (1, 2..3)]);
+/// ```
+pub fn walk(
+    stages: &[RowGeometry],
+    band: usize,
+    mut compute: impl FnMut(usize, Range<usize>) -> bool,
+) -> bool {
+    let Some(last) = stages.len().checked_sub(1) else {
+        return false;
+    };
+    if stages.len() > MAX_STAGES || band == 0 {
+        return false;
+    }
+    let mut done = [0usize; MAX_STAGES];
+    let rows = stages.get(last).map_or(0, |s| s.output_rows);
+    pull(stages, band, &mut done, last, rows, &mut compute)
+}
+
+/// Computes stage `k`'s rows up to `upto` (those it has not got), `band`
+/// at a time, each band after the rows of the stage before that it
+/// reads.
+fn pull(
+    stages: &[RowGeometry],
+    band: usize,
+    done: &mut [usize; MAX_STAGES],
+    k: usize,
+    upto: usize,
+    compute: &mut impl FnMut(usize, Range<usize>) -> bool,
+) -> bool {
+    let Some(stage) = stages.get(k).copied() else {
+        return false;
+    };
+    loop {
+        let Some(have) = done.get(k).copied() else {
+            return false;
+        };
+        if have >= upto {
+            return true;
+        }
+        let end = have.saturating_add(band).min(upto);
+        if let Some(before) = k.checked_sub(1) {
+            let needed = stage.needed(have..end);
+            if !pull(stages, band, done, before, needed.end, compute) {
+                return false;
+            }
+        }
+        if !compute(k, have..end) {
+            return false;
+        }
+        if let Some(slot) = done.get_mut(k) {
+            *slot = end;
+        }
+    }
+}
+
+/// The rows of each ring of a run walked `band` rows at a time:
+/// `rings[k]`, for each stage `k` but the last, the most input rows stage
+/// `k + 1` reads at one call, and at least the most rows stage `k`
+/// writes at one (the ring of stage `k`'s output never needs more: stage
+/// `k` computes only the rows that call reads, after the rows it no
+/// longer reads). `false`, `rings` untouched beyond the first
+/// `stages.len() - 1`, when the walk fails ([`walk`]) or `rings` is
+/// shorter.
+///
+/// ```
+/// use shapecheck_tflite::stream::{ring_rows, RowGeometry};
+///
+/// // a 3×3 SAME stage after a 1×1 one, one output row at a time: 3 rows
+/// let one = RowGeometry { input_rows: 8, output_rows: 8, stride: 1, pad_top: 0, dilation: 1, filter: 1 };
+/// let three = RowGeometry { pad_top: 1, filter: 3, ..one };
+/// let mut rings = [0];
+/// assert!(ring_rows(&[one, three], 1, &mut rings));
+/// assert_eq!(rings, [3]);
+/// ```
+pub fn ring_rows(stages: &[RowGeometry], band: usize, rings: &mut [usize]) -> bool {
+    if rings.len() < stages.len().saturating_sub(1) {
+        return false;
+    }
+    for r in rings.iter_mut().take(stages.len().saturating_sub(1)) {
+        *r = 0;
+    }
+    let last = stages.len().saturating_sub(1);
+    walk(stages, band, |k, rows| {
+        // a band written into the ring (two parts where it wraps)
+        if k < last {
+            if let Some(r) = rings.get_mut(k) {
+                *r = (*r).max(rows.end - rows.start);
+            }
+        }
+        if let (Some(before), Some(stage)) = (k.checked_sub(1), stages.get(k)) {
+            let n = stage.needed(rows);
+            if let Some(r) = rings.get_mut(before) {
+                *r = (*r).max(n.end - n.start);
+            }
+        }
+        true
+    })
+}
+
+/// How many kernel calls stage `k`'s band of `rows` is, written into a
+/// ring of `ring` rows: one, or two where it wraps past the ring's last
+/// row (the band kernels write a contiguous output). The parts, in
+/// order, as `(rows, ring row of the first)`.
+///
+/// ```
+/// use shapecheck_tflite::stream::ring_parts;
+///
+/// assert_eq!(ring_parts(4..6, 3), [Some((4..6, 1)), None]);
+/// assert_eq!(ring_parts(5..7, 3), [Some((5..6, 2)), Some((6..7, 0))]);
+/// ```
+pub fn ring_parts(rows: Range<usize>, ring: usize) -> [Option<(Range<usize>, usize)>; 2] {
+    let Some(at) = rows.start.checked_rem(ring) else {
+        return [None, None];
+    };
+    let room = ring - at;
+    if rows.end - rows.start.min(rows.end) <= room {
+        return [Some((rows, at)), None];
+    }
+    let split = rows.start + room;
+    [Some((rows.start..split, at)), Some((split..rows.end, 0))]
+}
+
+/// One stage of a streamed run: a layer's kernel and parameters, as the
+/// whole-tensor kernels take them (one image: `batches` 1).
+///
+/// ```
+/// use shapecheck_tflite::stream::Stage;
+/// use shapecheck_tflite::{PoolDims, PoolParams};
+///
+/// let dims = PoolDims { batches: 1, input_height: 4, input_width: 1, depth: 1,
+///     filter_height: 2, filter_width: 1, output_height: 2, output_width: 1 };
+/// let params = PoolParams { stride_height: 2, stride_width: 1, pad_top: 0, pad_left: 0,
+///     output_min: -128, output_max: 127 };
+/// let stage = Stage::MaxPool { dims, params };
+/// assert_eq!(stage.geometry().filter, 2);
+/// ```
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Stage<'a> {
+    /// [`crate::conv_2d_int8`]'s operands
+    Conv {
+        /// `[output_depth, filter_height, filter_width, input_depth]`
+        filter: &'a [i8],
+        /// one per output channel
+        bias: Option<&'a [i32]>,
+        /// its sizes
+        dims: Conv2dDims,
+        /// its parameters
+        params: Conv2dParams<'a>,
+    },
+    /// [`crate::depthwise_conv_int8`]'s operands
+    Depthwise {
+        /// `[filter_height, filter_width, input_depth · depth_multiplier]`
+        filter: &'a [i8],
+        /// one per output channel
+        bias: Option<&'a [i32]>,
+        /// its sizes
+        dims: DepthwiseConvDims,
+        /// its parameters
+        params: DepthwiseConvParams<'a>,
+    },
+    /// [`crate::average_pool_int8`]'s operands
+    AveragePool {
+        /// its sizes
+        dims: PoolDims,
+        /// its parameters
+        params: PoolParams,
+    },
+    /// [`crate::max_pool_int8`]'s operands
+    MaxPool {
+        /// its sizes
+        dims: PoolDims,
+        /// its parameters
+        params: PoolParams,
+    },
+}
+
+impl Stage<'_> {
+    /// Its vertical window.
+    ///
+    /// ```
+    /// use shapecheck_tflite::stream::Stage;
+    /// use shapecheck_tflite::{PoolDims, PoolParams};
+    ///
+    /// let dims = PoolDims { batches: 1, input_height: 6, input_width: 1, depth: 1,
+    ///     filter_height: 3, filter_width: 1, output_height: 3, output_width: 1 };
+    /// let params = PoolParams { stride_height: 2, stride_width: 1, pad_top: 1, pad_left: 0,
+    ///     output_min: -128, output_max: 127 };
+    /// let g = Stage::AveragePool { dims, params }.geometry();
+    /// assert_eq!((g.input_rows, g.output_rows, g.stride, g.pad_top), (6, 3, 2, 1));
+    /// ```
+    pub fn geometry(&self) -> RowGeometry {
+        match *self {
+            Stage::Conv { dims, params, .. } => RowGeometry {
+                input_rows: dims.input_height,
+                output_rows: dims.output_height,
+                stride: params.stride_height,
+                pad_top: params.pad_top,
+                dilation: params.dilation_height,
+                filter: dims.filter_height,
+            },
+            Stage::Depthwise { dims, params, .. } => RowGeometry {
+                input_rows: dims.input_height,
+                output_rows: dims.output_height,
+                stride: params.stride_height,
+                pad_top: params.pad_top,
+                dilation: params.dilation_height,
+                filter: dims.filter_height,
+            },
+            Stage::AveragePool { dims, params } | Stage::MaxPool { dims, params } => RowGeometry {
+                input_rows: dims.input_height,
+                output_rows: dims.output_height,
+                stride: params.stride_height,
+                pad_top: params.pad_top,
+                dilation: 1,
+                filter: dims.filter_height,
+            },
+        }
+    }
+
+    /// The values of one input row and of one output row (saturating:
+    /// [`StreamRun::new`] checks the products).
+    fn row_lens(&self) -> (usize, usize) {
+        match *self {
+            Stage::Conv { dims, .. } => (
+                dims.input_width.saturating_mul(dims.input_depth),
+                dims.output_width.saturating_mul(dims.output_depth),
+            ),
+            Stage::Depthwise { dims, .. } => (
+                dims.input_width.saturating_mul(dims.input_depth),
+                dims.output_width
+                    .saturating_mul(dims.input_depth)
+                    .saturating_mul(dims.depth_multiplier),
+            ),
+            Stage::AveragePool { dims, .. } | Stage::MaxPool { dims, .. } => (
+                dims.input_width.saturating_mul(dims.depth),
+                dims.output_width.saturating_mul(dims.depth),
+            ),
+        }
+    }
+
+    fn batches(&self) -> usize {
+        match *self {
+            Stage::Conv { dims, .. } => dims.batches,
+            Stage::Depthwise { dims, .. } => dims.batches,
+            Stage::AveragePool { dims, .. } | Stage::MaxPool { dims, .. } => dims.batches,
+        }
+    }
+
+    /// Checks the layer (as its band kernel does, on no rows).
+    fn check(&self) -> Result<(), TfliteError> {
+        match *self {
+            Stage::Conv {
+                filter,
+                bias,
+                dims,
+                params,
+            } => conv_2d_int8_band(&[], 0, 0..0, filter, bias, dims, &params, &mut []),
+            Stage::Depthwise {
+                filter,
+                bias,
+                dims,
+                params,
+            } => depthwise_conv_int8_band(&[], 0, 0..0, filter, bias, dims, &params, &mut []),
+            Stage::AveragePool { dims, params } => {
+                average_pool_int8_band(&[], 0, 0..0, dims, &params, &mut [])?;
+                // each window holds a tap (checked on an output of rows)
+                every_window_has_a_tap(dims, &params, 1)
+            }
+            Stage::MaxPool { dims, params } => {
+                max_pool_int8_band(&[], 0, 0..0, dims, &params, &mut [])
+            }
+        }
+    }
+
+    /// Output rows `rows` from a ring of `ring_rows` input rows (checked
+    /// by [`StreamRun::new`]).
+    fn rows(&self, ring: &[i8], ring_rows: usize, rows: Range<usize>, output: &mut [i8]) {
+        match *self {
+            Stage::Conv {
+                filter,
+                bias,
+                dims,
+                params,
+            } => conv_rows(ring, ring_rows, rows, filter, bias, dims, &params, output),
+            Stage::Depthwise {
+                filter,
+                bias,
+                dims,
+                params,
+            } => depthwise_rows(ring, ring_rows, rows, filter, bias, dims, &params, output),
+            Stage::AveragePool { dims, params } => {
+                pool_rows(ring, ring_rows, rows, dims, &params, output, &average)
+            }
+            Stage::MaxPool { dims, params } => {
+                pool_rows(ring, ring_rows, rows, dims, &params, output, &max_int8)
+            }
+        }
+    }
+}
+
+/// A streamed run, checked: its stages, each one's input the output of
+/// the one before, the rows of the ring after each stage but the last,
+/// and its band. [`StreamRun::run`] computes the last stage's output from
+/// the first one's input through the rings, bit for bit the stages run
+/// whole one after another.
+///
+/// ```
+/// use shapecheck_tflite::stream::{Stage, StreamRun};
+/// use shapecheck_tflite::{PoolDims, PoolParams};
+///
+/// // two max pools of 2 rows, stride 1, down a column of 4: a ring of 2 rows between them
+/// let dims = |h| PoolDims { batches: 1, input_height: h, input_width: 1, depth: 1,
+///     filter_height: 2, filter_width: 1, output_height: h - 1, output_width: 1 };
+/// let params = PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+///     output_min: -128, output_max: 127 };
+/// let stages = [Stage::MaxPool { dims: dims(4), params }, Stage::MaxPool { dims: dims(3), params }];
+/// let run = StreamRun::new(&stages, &[2], 1)?;
+/// assert_eq!(run.scratch_len(), 2);
+/// let (mut scratch, mut out) = ([0i8; 2], [0i8; 2]);
+/// run.run(&[1, 5, 2, 3], &mut scratch, &mut out)?;
+/// assert_eq!(out, [5, 5]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct StreamRun<'a> {
+    stages: &'a [Stage<'a>],
+    rings: &'a [usize],
+    band: usize,
+}
+
+impl<'a> StreamRun<'a> {
+    /// Checks a run: 1 to [`MAX_STAGES`] stages, each layer as its kernel
+    /// checks it, of one image, each one's input the one before's output
+    /// (its rows and each row's values), a `band` of at least 1 row, and
+    /// `rings` (one per stage but the last) at least the rows
+    /// [`ring_rows`] gives. A [`TfliteError::KernelParam`] or the
+    /// kernel's error otherwise.
+    ///
+    /// ```
+    /// use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// use shapecheck_tflite::{PoolDims, PoolParams, TfliteError};
+    ///
+    /// let dims = PoolDims { batches: 1, input_height: 4, input_width: 1, depth: 1,
+    ///     filter_height: 2, filter_width: 1, output_height: 3, output_width: 1 };
+    /// let params = PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    ///     output_min: -128, output_max: 127 };
+    /// let stages = [Stage::MaxPool { dims, params }, Stage::MaxPool { dims, params }];
+    /// // the second reads 4 rows, the first writes 3
+    /// assert!(StreamRun::new(&stages, &[2], 1).is_err());
+    /// ```
+    pub fn new(
+        stages: &'a [Stage<'a>],
+        rings: &'a [usize],
+        band: usize,
+    ) -> Result<StreamRun<'a>, TfliteError> {
+        let param = |what, value: usize, rule| TfliteError::KernelParam {
+            what,
+            value: i64::try_from(value).unwrap_or(i64::MAX),
+            rule,
+        };
+        if stages.is_empty() || stages.len() > MAX_STAGES {
+            return Err(param(
+                "streamed run's stages",
+                stages.len(),
+                "a run has 1 to MAX_STAGES stages",
+            ));
+        }
+        if rings.len() != stages.len() - 1 {
+            return Err(param(
+                "streamed run's rings",
+                rings.len(),
+                "a run has one ring after each stage but the last",
+            ));
+        }
+        if band == 0 {
+            return Err(param("streamed run's band", 0, "a band has rows"));
+        }
+        for stage in stages {
+            stage.check()?;
+            if stage.batches() != 1 {
+                return Err(param(
+                    "streamed run's batches",
+                    stage.batches(),
+                    "a streamed run computes one image",
+                ));
+            }
+        }
+        for pair in stages.windows(2) {
+            if let [a, b] = pair {
+                let (ga, gb) = (a.geometry(), b.geometry());
+                if ga.output_rows != gb.input_rows || a.row_lens().1 != b.row_lens().0 {
+                    return Err(param(
+                        "streamed stage's input rows",
+                        gb.input_rows,
+                        "each stage reads the rows the stage before writes",
+                    ));
+                }
+            }
+        }
+        let geometry = geometries(stages);
+        let mut needed = [0usize; MAX_STAGES];
+        let walked = ring_rows(
+            geometry.get(..stages.len()).unwrap_or(&[]),
+            band,
+            &mut needed,
+        );
+        if !walked {
+            return Err(param(
+                "streamed run's band",
+                band,
+                "the run cannot be walked",
+            ));
+        }
+        for (stage, (&have, &need)) in stages.iter().zip(rings.iter().zip(&needed)) {
+            if have < need.max(1) {
+                return Err(TfliteError::RingTooSmall {
+                    first_row: 0,
+                    rows: need,
+                    ring_rows: have,
+                });
+            }
+            // the ring's values fit a usize
+            stage.row_lens().1.checked_mul(have).ok_or(param(
+                "ring's values",
+                usize::MAX,
+                "the sizes overflow",
+            ))?;
+        }
+        let run = StreamRun {
+            stages,
+            rings,
+            band,
+        };
+        for len in [run.input_len(), run.output_len(), run.scratch_len()] {
+            if len == usize::MAX {
+                return Err(param("streamed run's tensor", len, "the sizes overflow"));
+            }
+        }
+        Ok(run)
+    }
+
+    /// A run its caller has checked with [`StreamRun::new`] (a `const
+    /// fn`, for a `static`): `model!` checks each run when it expands and
+    /// writes this constructor with the same constants. An unchecked run
+    /// never reads or writes outside a slice; it computes wrong values.
+    ///
+    /// ```
+    /// use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// use shapecheck_tflite::{PoolDims, PoolParams};
+    ///
+    /// static STAGES: [Stage<'static>; 1] = [Stage::MaxPool {
+    ///     dims: PoolDims { batches: 1, input_height: 2, input_width: 1, depth: 1,
+    ///         filter_height: 2, filter_width: 1, output_height: 1, output_width: 1 },
+    ///     params: PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    ///         output_min: -128, output_max: 127 },
+    /// }];
+    /// static RUN: StreamRun<'static> = StreamRun::prechecked(&STAGES, &[], 1);
+    /// assert!(StreamRun::new(&STAGES, &[], 1).is_ok());
+    /// let mut out = [0i8];
+    /// RUN.run_prechecked(&[3, 9], &mut [], &mut out);
+    /// assert_eq!(out, [9]);
+    /// ```
+    pub const fn prechecked(
+        stages: &'a [Stage<'a>],
+        rings: &'a [usize],
+        band: usize,
+    ) -> StreamRun<'a> {
+        StreamRun {
+            stages,
+            rings,
+            band,
+        }
+    }
+
+    /// The values of the first stage's input (one image).
+    ///
+    /// ```
+    /// # use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// # use shapecheck_tflite::{PoolDims, PoolParams};
+    /// # let dims = PoolDims { batches: 1, input_height: 4, input_width: 1, depth: 1,
+    /// #     filter_height: 1, filter_width: 1, output_height: 4, output_width: 1 };
+    /// # let params = PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    /// #     output_min: -128, output_max: 127 };
+    /// let stages = [Stage::MaxPool { dims, params }];
+    /// assert_eq!(StreamRun::new(&stages, &[], 1)?.input_len(), 4);
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn input_len(&self) -> usize {
+        self.stages.first().map_or(0, |s| {
+            s.geometry().input_rows.saturating_mul(s.row_lens().0)
+        })
+    }
+
+    /// The values of the last stage's output.
+    ///
+    /// ```
+    /// # use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// # use shapecheck_tflite::{PoolDims, PoolParams};
+    /// # let dims = PoolDims { batches: 1, input_height: 4, input_width: 1, depth: 1,
+    /// #     filter_height: 2, filter_width: 1, output_height: 3, output_width: 1 };
+    /// # let params = PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    /// #     output_min: -128, output_max: 127 };
+    /// let stages = [Stage::MaxPool { dims, params }];
+    /// assert_eq!(StreamRun::new(&stages, &[], 1)?.output_len(), 3);
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn output_len(&self) -> usize {
+        self.stages.last().map_or(0, |s| {
+            s.geometry().output_rows.saturating_mul(s.row_lens().1)
+        })
+    }
+
+    /// The values of the rings, one after another: the scratch
+    /// [`StreamRun::run`] takes.
+    ///
+    /// ```
+    /// # use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// # use shapecheck_tflite::{PoolDims, PoolParams};
+    /// # let dims = |h| PoolDims { batches: 1, input_height: h, input_width: 1, depth: 3,
+    /// #     filter_height: 2, filter_width: 1, output_height: h - 1, output_width: 1 };
+    /// # let params = PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    /// #     output_min: -128, output_max: 127 };
+    /// let stages = [Stage::MaxPool { dims: dims(4), params }, Stage::MaxPool { dims: dims(3), params }];
+    /// assert_eq!(StreamRun::new(&stages, &[2], 1)?.scratch_len(), 6); // 2 rows of 3 channels
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn scratch_len(&self) -> usize {
+        self.stages
+            .iter()
+            .zip(self.rings)
+            .try_fold(0usize, |sum, (s, &rows)| {
+                sum.checked_add(s.row_lens().1.checked_mul(rows)?)
+            })
+            .unwrap_or(usize::MAX)
+    }
+
+    /// Runs the run: `output` (the last stage's, [`StreamRun::output_len`]
+    /// values) from `input` (the first stage's, [`StreamRun::input_len`]),
+    /// through the rings in `scratch` ([`StreamRun::scratch_len`] values).
+    /// Fails, `output` untouched, when a length differs.
+    ///
+    /// ```
+    /// # use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// # use shapecheck_tflite::{PoolDims, PoolParams};
+    /// # let dims = PoolDims { batches: 1, input_height: 2, input_width: 1, depth: 1,
+    /// #     filter_height: 1, filter_width: 1, output_height: 2, output_width: 1 };
+    /// # let params = PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    /// #     output_min: -128, output_max: 127 };
+    /// let stages = [Stage::MaxPool { dims, params }];
+    /// let run = StreamRun::new(&stages, &[], 1)?;
+    /// assert!(run.run(&[1, 2, 3], &mut [], &mut [0; 2]).is_err());
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn run(
+        &self,
+        input: &[i8],
+        scratch: &mut [i8],
+        output: &mut [i8],
+    ) -> Result<(), TfliteError> {
+        length("streamed run's input", self.input_len(), input.len())?;
+        length("streamed run's rings", self.scratch_len(), scratch.len())?;
+        length("streamed run's output", self.output_len(), output.len())?;
+        self.run_prechecked(input, scratch, output);
+        Ok(())
+    }
+
+    /// [`StreamRun::run`] with its lengths checked by the caller (a
+    /// length that differs computes fewer values, never reads or writes
+    /// outside a slice): what `model!`'s `predict` calls, its lengths
+    /// the arena's typed views'.
+    ///
+    /// ```
+    /// # use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// # use shapecheck_tflite::{PoolDims, PoolParams};
+    /// # let dims = PoolDims { batches: 1, input_height: 2, input_width: 1, depth: 1,
+    /// #     filter_height: 1, filter_width: 1, output_height: 2, output_width: 1 };
+    /// # let params = PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    /// #     output_min: -128, output_max: 127 };
+    /// let stages = [Stage::MaxPool { dims, params }];
+    /// let mut out = [0i8; 2];
+    /// StreamRun::new(&stages, &[], 2)?.run_prechecked(&[7, 8], &mut [], &mut out);
+    /// assert_eq!(out, [7, 8]);
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn run_prechecked(&self, input: &[i8], scratch: &mut [i8], output: &mut [i8]) {
+        let geometry = geometries(self.stages);
+        let count = self.stages.len();
+        let last = count.saturating_sub(1);
+        // where the ring after each stage starts in the scratch (after
+        // the last stage: the scratch's end)
+        let mut starts = [0usize; MAX_STAGES];
+        let mut at = 0usize;
+        for (k, stage) in self.stages.iter().enumerate() {
+            if let Some(s) = starts.get_mut(k) {
+                *s = at;
+            }
+            let rows = self.rings.get(k).copied().unwrap_or(0);
+            at = at.saturating_add(stage.row_lens().1.saturating_mul(rows));
+        }
+        walk(
+            geometry.get(..count).unwrap_or(&[]),
+            self.band,
+            |k, rows| {
+                let Some(stage) = self.stages.get(k) else {
+                    return false;
+                };
+                let out_row = stage.row_lens().1;
+                // stage k's input: the run's input (a ring of all its rows) or
+                // the ring before, which lies before stage k's ring
+                let (before, after) =
+                    scratch.split_at_mut(starts.get(k).copied().unwrap_or(0).min(at));
+                let (ring, ring_rows): (&[i8], usize) = match k.checked_sub(1) {
+                    None => (input, geometry.first().map_or(0, |g| g.input_rows)),
+                    Some(b) => {
+                        let from = starts.get(b).copied().unwrap_or(0);
+                        let rows = self.rings.get(b).copied().unwrap_or(0);
+                        (before.get(from..).unwrap_or(&[]), rows)
+                    }
+                };
+                if k == last {
+                    let from = rows.start.saturating_mul(out_row);
+                    let to = rows.end.saturating_mul(out_row);
+                    if let Some(out) = output.get_mut(from..to) {
+                        stage.rows(ring, ring_rows, rows, out);
+                    }
+                    return true;
+                }
+                let size = self.rings.get(k).copied().unwrap_or(0);
+                for (part, first) in ring_parts(rows, size).into_iter().flatten() {
+                    let from = first.saturating_mul(out_row);
+                    let to = from.saturating_add(part.len().saturating_mul(out_row));
+                    if let Some(out) = after.get_mut(from..to) {
+                        stage.rows(ring, ring_rows, part, out);
+                    }
+                }
+                true
+            },
+        );
+    }
+}
+
+/// The stages' geometries, in an array of [`MAX_STAGES`] (the rest
+/// zeros).
+fn geometries(stages: &[Stage<'_>]) -> [RowGeometry; MAX_STAGES] {
+    let mut all = [RowGeometry {
+        input_rows: 0,
+        output_rows: 0,
+        stride: 1,
+        pad_top: 0,
+        dilation: 1,
+        filter: 1,
+    }; MAX_STAGES];
+    for (g, s) in all.iter_mut().zip(stages) {
+        *g = s.geometry();
+    }
+    all
+}

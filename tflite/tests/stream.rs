@@ -1,0 +1,296 @@
+//! Streamed runs (`stream::StreamRun`) against their stages run whole one
+//! after another (the whole-tensor kernels, each bit for bit TFLite
+//! Micro's): random chains of convolutions, depthwise convolutions and
+//! pools, random bands, rings of the rows `ring_rows` gives and more.
+
+use proptest::prelude::*;
+use shapecheck_tflite::stream::{ring_rows, RowGeometry, Stage, StreamRun};
+use shapecheck_tflite::{
+    average_pool_int8, conv_2d_int8, conv_axis, depthwise_conv_int8, max_pool_int8,
+    quantize_multiplier, Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, Padding,
+    PoolDims, PoolParams, QuantizedMultiplier, Rounding,
+};
+
+/// One stage as the test draws it: its kind (0 convolution, 1 depthwise,
+/// 2 average pool, 3 max pool), filter rows and columns, stride down the
+/// rows, SAME or VALID, output channels of a convolution.
+#[derive(Clone, Debug)]
+struct Draw {
+    kind: u8,
+    fh: usize,
+    fw: usize,
+    stride: usize,
+    same: bool,
+    channels: usize,
+}
+
+fn draw() -> impl Strategy<Value = Draw> {
+    (
+        0u8..4,
+        1usize..4,
+        1usize..3,
+        1usize..3,
+        any::<bool>(),
+        1usize..4,
+    )
+        .prop_map(|(kind, fh, fw, stride, same, channels)| Draw {
+            kind,
+            fh,
+            fw,
+            stride,
+            same,
+            channels,
+        })
+}
+
+/// A stage's operands, owned.
+struct Owned {
+    kind: u8,
+    filter: Vec<i8>,
+    bias: Vec<i32>,
+    multipliers: Vec<QuantizedMultiplier>,
+    /// input rows, columns, channels; output rows, columns, channels
+    shape: [usize; 6],
+    fh: usize,
+    fw: usize,
+    stride: usize,
+    pads: (usize, usize),
+}
+
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed | 1;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
+/// The stages drawn, from an input of `h × w × c`: `None` where a VALID
+/// window does not fit.
+fn build(draws: &[Draw], (h, w, c): (usize, usize, usize), seed: u64) -> Option<Vec<Owned>> {
+    let mut next = xorshift(seed);
+    let mut shape = (h, w, c);
+    let mut all = Vec::new();
+    for d in draws {
+        let padding = if d.same {
+            Padding::Same
+        } else {
+            Padding::Valid
+        };
+        let rows = conv_axis(padding, shape.0, d.fh, d.stride, 1).ok()?;
+        let cols = conv_axis(padding, shape.1, d.fw, 1, 1).ok()?;
+        let out_c = if d.kind == 0 { d.channels } else { shape.2 };
+        let taps = if d.kind == 0 {
+            d.fh * d.fw * shape.2
+        } else {
+            d.fh * d.fw
+        };
+        let filter_len = match d.kind {
+            0 => out_c * taps,
+            1 => d.fh * d.fw * out_c,
+            _ => 0,
+        };
+        all.push(Owned {
+            kind: d.kind,
+            filter: (0..filter_len).map(|_| next() as i8).collect(),
+            bias: (0..out_c).map(|_| (next() % 2000) as i32 - 1000).collect(),
+            multipliers: (0..out_c)
+                .map(|_| quantize_multiplier(0.002 + (next() % 100) as f64 * 1e-3).unwrap())
+                .collect(),
+            shape: [shape.0, shape.1, shape.2, rows.output, cols.output, out_c],
+            fh: d.fh,
+            fw: d.fw,
+            stride: d.stride,
+            pads: (rows.pad_before, cols.pad_before),
+        });
+        shape = (rows.output, cols.output, out_c);
+    }
+    Some(all)
+}
+
+fn stage(o: &Owned) -> Stage<'_> {
+    let [h, w, c, oh, ow, oc] = o.shape;
+    match o.kind {
+        0 => Stage::Conv {
+            filter: &o.filter,
+            bias: Some(&o.bias),
+            dims: Conv2dDims {
+                batches: 1,
+                input_height: h,
+                input_width: w,
+                input_depth: c,
+                filter_height: o.fh,
+                filter_width: o.fw,
+                output_height: oh,
+                output_width: ow,
+                output_depth: oc,
+            },
+            params: Conv2dParams {
+                stride_height: o.stride,
+                stride_width: 1,
+                dilation_height: 1,
+                dilation_width: 1,
+                pad_top: o.pads.0,
+                pad_left: o.pads.1,
+                input_zero_point: -3,
+                output_zero_point: 5,
+                multipliers: &o.multipliers,
+                output_min: -128,
+                output_max: 127,
+                rounding: Rounding::Double,
+            },
+        },
+        1 => Stage::Depthwise {
+            filter: &o.filter,
+            bias: Some(&o.bias),
+            dims: DepthwiseConvDims {
+                batches: 1,
+                input_height: h,
+                input_width: w,
+                input_depth: c,
+                filter_height: o.fh,
+                filter_width: o.fw,
+                depth_multiplier: 1,
+                output_height: oh,
+                output_width: ow,
+            },
+            params: DepthwiseConvParams {
+                stride_height: o.stride,
+                stride_width: 1,
+                dilation_height: 1,
+                dilation_width: 1,
+                pad_top: o.pads.0,
+                pad_left: o.pads.1,
+                input_zero_point: 2,
+                output_zero_point: -7,
+                multipliers: &o.multipliers,
+                output_min: -100,
+                output_max: 120,
+                rounding: Rounding::Double,
+            },
+        },
+        kind => {
+            let dims = PoolDims {
+                batches: 1,
+                input_height: h,
+                input_width: w,
+                depth: c,
+                filter_height: o.fh,
+                filter_width: o.fw,
+                output_height: oh,
+                output_width: ow,
+            };
+            let params = PoolParams {
+                stride_height: o.stride,
+                stride_width: 1,
+                pad_top: o.pads.0,
+                pad_left: o.pads.1,
+                output_min: -128,
+                output_max: 127,
+            };
+            if kind == 2 {
+                Stage::AveragePool { dims, params }
+            } else {
+                Stage::MaxPool { dims, params }
+            }
+        }
+    }
+}
+
+/// The stages run whole, one after another, plainly.
+fn whole(stages: &[Owned], input: &[i8]) -> Vec<i8> {
+    let mut x = input.to_vec();
+    for o in stages {
+        let [_, _, _, oh, ow, oc] = o.shape;
+        let mut y = vec![0i8; oh * ow * oc];
+        match stage(o) {
+            Stage::Conv {
+                filter,
+                bias,
+                dims,
+                params,
+            } => conv_2d_int8(&x, filter, bias, dims, &params, &mut y).unwrap(),
+            Stage::Depthwise {
+                filter,
+                bias,
+                dims,
+                params,
+            } => depthwise_conv_int8(&x, filter, bias, dims, &params, &mut y).unwrap(),
+            Stage::AveragePool { dims, params } => {
+                average_pool_int8(&x, dims, &params, &mut y).unwrap()
+            }
+            Stage::MaxPool { dims, params } => max_pool_int8(&x, dims, &params, &mut y).unwrap(),
+            _ => unreachable!(),
+        }
+        x = y;
+    }
+    x
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn a_streamed_run_is_its_stages_run_whole(
+        draws in prop::collection::vec(draw(), 1..5),
+        h in 4usize..15,
+        w in 1usize..5,
+        c in 1usize..4,
+        band in 1usize..5,
+        extra in prop::collection::vec(0usize..3, 4),
+        seed in any::<u64>(),
+    ) {
+        let Some(owned) = build(&draws, (h, w, c), seed) else {
+            return Ok(());
+        };
+        let stages: Vec<Stage<'_>> = owned.iter().map(stage).collect();
+        let geometry: Vec<RowGeometry> = stages.iter().map(|s| s.geometry()).collect();
+        let mut rings = vec![0; stages.len() - 1];
+        prop_assert!(ring_rows(&geometry, band, &mut rings));
+        // rings of the rows the walk needs, or a few more
+        for (r, e) in rings.iter_mut().zip(&extra) {
+            *r += e;
+        }
+        let run = StreamRun::new(&stages, &rings, band).unwrap();
+        let mut next = xorshift(seed ^ 0x9e37_79b9);
+        let input: Vec<i8> = (0..run.input_len()).map(|_| next() as i8).collect();
+        let expected = whole(&owned, &input);
+        let mut scratch = vec![0i8; run.scratch_len()];
+        let mut out = vec![0i8; run.output_len()];
+        run.run(&input, &mut scratch, &mut out).unwrap();
+        prop_assert_eq!(out, expected);
+    }
+}
+
+#[test]
+fn a_ring_a_row_short_is_refused() {
+    // a 3-row SAME depthwise after a 1×1 pool: the ring needs 3 rows
+    let draws = [
+        Draw {
+            kind: 3,
+            fh: 1,
+            fw: 1,
+            stride: 1,
+            same: true,
+            channels: 1,
+        },
+        Draw {
+            kind: 1,
+            fh: 3,
+            fw: 1,
+            stride: 1,
+            same: true,
+            channels: 1,
+        },
+    ];
+    let owned = build(&draws, (8, 2, 2), 7).unwrap();
+    let stages: Vec<Stage<'_>> = owned.iter().map(stage).collect();
+    let geometry: Vec<RowGeometry> = stages.iter().map(|s| s.geometry()).collect();
+    let mut rings = [0];
+    assert!(ring_rows(&geometry, 1, &mut rings));
+    assert_eq!(rings, [3]);
+    assert!(StreamRun::new(&stages, &[2], 1).is_err());
+    assert!(StreamRun::new(&stages, &[3], 1).is_ok());
+}
