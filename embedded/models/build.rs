@@ -1,5 +1,6 @@
 //! The memory map for cortex-m-rt's `link.x` (QEMU's mps2-an386, the same
-//! as embedded/microflow/build.rs's; its microbit for thumbv6m), and in
+//! as embedded/microflow/build.rs's; its microbit for thumbv6m; and for
+//! person_ram32k, the same board with a RAM region of 32 KiB), and in
 //! OUT_DIR:
 //! - `quant.rs`: sine's and speech's input and output quantization, read
 //!   from their .tflite files;
@@ -21,6 +22,10 @@ use std::{env, fmt::Write, fs, path::Path, path::PathBuf};
 #[path = "../json.rs"]
 mod json;
 use json::Value;
+
+/// The RAM region of person_ram32k (src/bin/person_ram32k.rs), in bytes:
+/// its painted stack, `.data` and `.bss` must fit it.
+const RAM32K: usize = 32 * 1024;
 
 /// (the firmware's name, the model's file stem): `<stem>.tflite` and
 /// `tiny/<stem>.json`
@@ -89,18 +94,45 @@ fn first_case(json: &Path) -> Result<String, String> {
 
 fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
-    let memory = if env::var("TARGET")
+    // one memory map per firmware (`-L` of its directory, per bin, as
+    // cortex-m-rt's link.x includes the first `memory.x` it finds): QEMU's
+    // mps2-an386 with its 4 MiB, or its microbit for thumbv6m; and
+    // person_ram32k, person detection with a RAM region of 32 KiB
+    // (`RAM32K`) on the same board, RAM_BYTES' goal of issue 70
+    let m0 = env::var("TARGET")
         .unwrap_or_default()
-        .starts_with("thumbv6m")
-    {
+        .starts_with("thumbv6m");
+    let board = if m0 {
         // QEMU's microbit (nRF51, Cortex-M0), as embedded/build.rs: the
         // M0 correctness run of compare.sh
         "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 256K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 16K\n}\n"
     } else {
         "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 4096K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 4096K\n}\n"
     };
-    fs::write(out.join("memory.x"), memory).expect("write memory.x");
-    println!("cargo:rustc-link-search={}", out.display());
+    let ram32k = format!(
+        "MEMORY\n{{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 4096K\n  RAM   : ORIGIN = 0x20000000, LENGTH = {RAM32K}\n}}\n"
+    );
+    for (dir, memory) in [("board", board), ("ram32k", ram32k.as_str())] {
+        fs::create_dir_all(out.join(dir)).expect("create the memory map's directory");
+        fs::write(out.join(dir).join("memory.x"), memory).expect("write memory.x");
+    }
+    println!("cargo:rerun-if-changed=src/bin");
+    let bins = fs::read_dir("src/bin").expect("read src/bin");
+    for entry in bins {
+        let path = entry.expect("read src/bin").path();
+        let Some(bin) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        let dir = if bin == "person_ram32k" && !m0 {
+            "ram32k"
+        } else {
+            "board"
+        };
+        println!(
+            "cargo:rustc-link-arg-bin={bin}=-L{}",
+            out.join(dir).display()
+        );
+    }
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=../json.rs");
 

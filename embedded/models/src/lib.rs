@@ -15,6 +15,9 @@
 mod support;
 pub use support::*;
 
+use core::ptr::addr_of;
+use cortex_m_semihosting::{debug, hio};
+
 include!(concat!(env!("OUT_DIR"), "/quant.rs"));
 
 /// `round(x / scale + zero_point)`, as MicroFlow 0.1.3's `quantize`
@@ -45,15 +48,23 @@ pub const SINE_FLOAT_EXPECTED: [f32; 1] = [0.452_818_87];
 /// `EXPECTED`), and writes `predict_once`: the input copied from flash into
 /// the model's `Input` tensor on the stack (as a firmware holds a sensor's
 /// reading), one `predict` (its arena on the stack too) and the int8 output
-/// written into the exported static `OUTPUT`. `main` measures its stack and
-/// ends with `finish_i8` (exit 0 only if the output is TFLite Micro's, value
-/// for value).
+/// written into the exported static `OUTPUT`. `main` measures its stack,
+/// prints the RAM used and fails if the stack reached the RAM region's end
+/// ([`check_ram`]), and ends with `finish_i8` (exit 0 only if the output is
+/// TFLite Micro's, value for value). `tiny_firmware!(Person, person,
+/// "person_detect", stack_guard)` runs `predict_once` under
+/// [`stack_guarded`] (the MPU's guard below the stack).
 #[macro_export]
 macro_rules! tiny_firmware {
     ($net:ident, $module:ident, $stem:literal) => {
-        $crate::tiny_firmware!(@ $net, $module, $stem, |x: &$module::Input| $net::predict(x));
+        $crate::tiny_firmware!(@ $net, $module, $stem, |x: &$module::Input| $net::predict(x),
+            |f: extern "C" fn()| f());
     };
-    (@ $net:ident, $module:ident, $stem:literal, $predict:expr) => {
+    ($net:ident, $module:ident, $stem:literal, stack_guard) => {
+        $crate::tiny_firmware!(@ $net, $module, $stem, |x: &$module::Input| $net::predict(x),
+            |f: extern "C" fn()| $crate::stack_guarded(|| f()));
+    };
+    (@ $net:ident, $module:ident, $stem:literal, $predict:expr, $wrap:expr) => {
         include!(concat!(env!("OUT_DIR"), "/tiny/", $stem, ".model.rs"));
         include!(concat!(env!("OUT_DIR"), "/tiny/", $stem, ".case.rs"));
 
@@ -78,12 +89,130 @@ macro_rules! tiny_firmware {
 
         #[cortex_m_rt::entry]
         fn main() -> ! {
-            let ((), used) = $crate::stack::measure(|| predict_once());
+            let wrap = $wrap;
+            let ((), used) = $crate::stack::measure(|| wrap(predict_once));
             // SAFETY: as above
             let output = unsafe { *core::ptr::addr_of_mut!(OUTPUT) };
+            $crate::check_ram();
             $crate::finish_i8(used, &output, &EXPECTED)
         }
     };
+}
+
+extern "C" {
+    // cortex-m-rt's link.x: the RAM region of memory.x, and the stack's
+    // free part (from the end of .bss up to the stack's top)
+    static _ram_start: u32;
+    static _ram_end: u32;
+    static _stack_start: u32;
+    static _stack_end: u32;
+}
+
+/// The RAM region's bytes: from `_ram_start` to `_ram_end`.
+pub fn ram_region() -> usize {
+    let (start, end) = (addr_of!(_ram_start) as usize, addr_of!(_ram_end) as usize);
+    end - start
+}
+
+/// The static RAM (`.data`, `.bss` and `.uninit`: from the region's start to
+/// cortex-m-rt's `_stack_end`), in bytes.
+pub fn static_ram() -> usize {
+    let (start, end) = (addr_of!(_ram_start) as usize, addr_of!(_stack_end) as usize);
+    end - start
+}
+
+/// The bytes between the stack's bottom (`_stack_end`, rounded up to a
+/// word as the painting does) and its top: the most the painted stack can
+/// read.
+fn stack_room() -> usize {
+    let bottom = (addr_of!(_stack_end) as usize + 3) & !3;
+    let top = addr_of!(_stack_start) as usize;
+    top - bottom
+}
+
+/// Prints `ram: stack N B + static M B = T B of R B` (the painted stack
+/// since reset, [`stack::peak`], and [`static_ram`], against the region of
+/// memory.x) and fails the run (`stack reached the RAM region's end`) if
+/// the stack reached the lowest painted word: what was below it, `.bss`,
+/// may have been overwritten, and the output cannot be trusted.
+pub fn check_ram() {
+    let stack = stack::peak();
+    let statics = static_ram();
+    let mut line = [0u8; 80];
+    let mut n = 0;
+    for (text, value) in [
+        ("ram: stack ", Some(stack)),
+        (" B + static ", Some(statics)),
+        (" B = ", Some(stack + statics)),
+        (" B of ", Some(ram_region())),
+        (" B\n", None),
+    ] {
+        n = push(&mut line, n, text.as_bytes());
+        if let Some(v) = value {
+            let mut digits = [0u8; 20];
+            let mut at = digits.len();
+            let mut v = v;
+            loop {
+                at -= 1;
+                digits[at] = b'0' + (v % 10) as u8;
+                v /= 10;
+                if v == 0 {
+                    break;
+                }
+            }
+            n = push(&mut line, n, &digits[at..]);
+        }
+    }
+    let reached = stack >= stack_room();
+    if let Ok(mut out) = hio::hstdout() {
+        let _ = out.write_all(&line[..n]);
+        if reached {
+            let _ = out.write_all(b"stack reached the RAM region's end\n");
+        }
+    }
+    if reached {
+        debug::exit(debug::EXIT_FAILURE);
+    }
+}
+
+fn push(line: &mut [u8], at: usize, bytes: &[u8]) -> usize {
+    let end = (at + bytes.len()).min(line.len());
+    line[at..end].copy_from_slice(&bytes[..end - at]);
+    end
+}
+
+/// Runs `f` with the lowest 32 bytes of the stack's room that are aligned
+/// to 32 (just above cortex-m-rt's `_stack_end`) made inaccessible by the
+/// Cortex-M4's MPU: a stack that grows into them faults (the run then stops
+/// without its `output:` line, which compare.sh counts as a failure) before
+/// it can write over `.bss`. For the firmware of a small RAM region
+/// (person_ram32k); the MPU is off again when `f` returns.
+#[cfg(target_arch = "arm")]
+pub fn stack_guarded<R>(f: impl FnOnce() -> R) -> R {
+    // SAFETY: single-threaded firmware; nothing else programs the MPU
+    let mpu = unsafe { &*cortex_m::peripheral::MPU::PTR };
+    let bottom = addr_of!(_stack_end) as usize;
+    let guard = (bottom + 31) & !31;
+    // SAFETY: region 0, 32 bytes (SIZE 4: 2^(4+1)), no access (AP 0),
+    // execute never; the default map stays for everything else
+    // (PRIVDEFENA), as before
+    unsafe {
+        mpu.rnr.write(0);
+        mpu.rbar.write(guard as u32);
+        mpu.rasr.write((1 << 28) | (4 << 1) | 1);
+        mpu.ctrl.write(0b101);
+    }
+    cortex_m::asm::dsb();
+    cortex_m::asm::isb();
+    let r = f();
+    // SAFETY: as above: the MPU off, region 0 disabled
+    unsafe {
+        mpu.ctrl.write(0);
+        mpu.rasr.write(0);
+    }
+    cortex_m::asm::dsb();
+    cortex_m::asm::isb();
+    r
 }
 
 /// The baseline of [`tiny_firmware!`]: the same firmware (the case's input
