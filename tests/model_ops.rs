@@ -74,7 +74,7 @@ ops! {
     float_io_conv: FloatIoConv, float_io_conv, "tflite/tests/ops/float_io_conv.tflite", "tflite/tests/ops/float_io_conv.json", f32, f32;
 }
 
-shapecheck::model!(pub PersonDetect = "tflite/tests/models/person_detect.tflite");
+shapecheck::model!(pub PersonDetect = "tflite/tests/models/person_detect.tflite", ram = 16_588);
 shapecheck::model!(pub PersonDetectLayers = "tflite/tests/models/person_detect.tflite", schedule = layers);
 shapecheck::model!(pub PersonDetect32k = "tflite/tests/models/person_detect.tflite", ram = 32_768);
 
@@ -82,7 +82,8 @@ shapecheck::model!(pub PersonDetect32k = "tflite/tests/models/person_detect.tfli
 /// `tests/tiny_models` (the bitmaps are not in the repository); here the
 /// input at its zero point (−1), whose scores TFLite Micro gives as
 /// [72, −72] (no person, person; `tiny/person_detect.json`'s "zero point"),
-/// at the default plan and layer by layer.
+/// streamed within issue 70's goal (`ram = 16_588`, 0.3x the floor) and
+/// layer by layer (the default).
 #[test]
 fn person_detection_on_the_zero_point_input() {
     let x = person_detect::Input::full(-1);
@@ -91,10 +92,12 @@ fn person_detection_on_the_zero_point_input() {
     let y = PersonDetectLayers::predict(&x);
     assert_eq!(y.as_slice(), &[72, -72]);
     // layer by layer at the liveness floor: a 48 × 48 × 8 and a 48 × 48 ×
-    // 16 activation; the default plan streams the 48 × 48 and 24 × 24
-    // stages (issue 70)
+    // 16 activation; within 16,588 B the 48 × 48 and 24 × 24 stages stream
+    // (issue 70)
     assert_eq!(PersonDetectLayers::RAM_BYTES, 55_296);
-    assert_eq!(PersonDetect::RAM_BYTES, 14_208);
+    // the fewest estimated instructions within the budget: 15,360 B (the
+    // smallest plan the search finds is 14,208 B)
+    assert_eq!(PersonDetect::RAM_BYTES, 15_360);
     // `ram = 32_768`: the fewest instructions within 32 KiB
     const {
         assert!(PersonDetect32k::RAM_BYTES <= 32_768);

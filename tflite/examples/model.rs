@@ -23,11 +23,11 @@
 //! agree with the recorded ones (integers exactly, f32 within 1 ulp), then
 //! a line with the count; it exits with code 2 when a case disagrees.
 //!
-//! `--plan PLAN.svg` draws where `model!`'s default plan puts the model's
+//! `--plan PLAN.svg` draws where the streamed plan (the schedule search's least RAM within its estimated 1.10x, `Goal::Default`; `model!`'s with `ram = N` at its size) puts the model's
 //! int8 activations (each whole one a box from the operator that writes
 //! it to the last that reads it, at its offset; each streamed run's rings
 //! a grey box over its operators; the liveness floor and the arena as
-//! lines) into PLAN.svg, and prints the default plan's arena, the
+//! lines) into PLAN.svg, and prints the streamed plan's arena, the
 //! layer-by-layer one's and the floor's bytes.
 //!
 //! A file that cannot be read, a file that is not a model, bad JSON,
@@ -389,7 +389,7 @@ fn draw_plan(model_path: &str, svg_path: &str) -> Result<String, String> {
         .map_or(model_path.into(), |s| s.to_string_lossy());
     let svg = plan_svg::plan_svg(&model, &title).map_err(|e| format!("{model_path}: {e}"))?;
     std::fs::write(svg_path, &svg).map_err(|e| format!("cannot write {svg_path}: {e}"))?;
-    // the default plan's arena (model!'s RAM_BYTES), the layer-by-layer
+    // the streamed plan's arena (model!'s RAM_BYTES), the layer-by-layer
     // one's (the interpreter's, schedule = layers) and the floor
     let plan = |goal| {
         shapecheck_tflite::schedule::Schedule::search(&model, goal).map_err(|e| e.to_string())

@@ -177,7 +177,7 @@ fn the_plan_is_drawn() {
         String::from_utf8_lossy(&out.stderr)
     );
     let printed: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
-    // model!'s default plan (issue 70) and the layer-by-layer one
+    // the streamed plan (issue 70) and the layer-by-layer one
     assert_eq!(printed[0]["arena_bytes"], 14_208);
     assert_eq!(printed[0]["layers_bytes"], 55_296);
     assert_eq!(printed[0]["floor_bytes"], 55_296);

@@ -1,8 +1,9 @@
 //! Every recorded case of the seven TinyML models through `model!`'s
 //! `predict`, bit for bit TFLite Micro's (`tiny/<model>.json`, recorded by
-//! TFLite Micro's own interpreter), at the default plan (streamed runs,
-//! issue 70) and at `schedule = layers`, and `RAM_BYTES` at both (layer by
-//! layer: each model's liveness floor); the test prints both:
+//! TFLite Micro's own interpreter), at a RAM budget (`ram = N`: streamed
+//! runs, issue 70) and layer by layer (`schedule = layers`, the default),
+//! and `RAM_BYTES` at both (layer by layer: each model's liveness floor);
+//! the test prints both:
 //! `SHAPECHECK_MODELS=/path/to/models cargo test -p tiny-models --
 //! --ignored --nocapture`, the models read when the crate builds
 //! (`SHAPECHECK_MODELS`, by default `shared/models` beside the
@@ -47,12 +48,12 @@ mod models {
                 #[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
                 fn $test() {
                     assert_eq!($layers::RAM_BYTES, $floor, "{}: RAM_BYTES layer by layer, the liveness floor", $file);
-                    assert_eq!($net::RAM_BYTES, $ram, "{}: RAM_BYTES at the default plan", $file);
-                    println!("{}: RAM_BYTES {} at the default plan, {} layer by layer (the floor)", $file, $net::RAM_BYTES, $layers::RAM_BYTES);
+                    assert_eq!($net::RAM_BYTES, $ram, "{}: RAM_BYTES at its ram budget", $file);
+                    println!("{}: RAM_BYTES {} at its ram budget (streamed), {} layer by layer (the floor)", $file, $net::RAM_BYTES, $layers::RAM_BYTES);
                     for (name, input, out) in cases($file) {
                         let x = $module::Input::from_slice(&input).unwrap();
                         let y: $module::Output = $net::predict(&x);
-                        assert_eq!(y.as_slice(), &out[..], "{} {} (default plan)", $file, name);
+                        assert_eq!(y.as_slice(), &out[..], "{} {} (streamed, at its ram budget)", $file, name);
                         let y = $layers::predict(&x);
                         assert_eq!(y.as_slice(), &out[..], "{} {} (layer by layer)", $file, name);
                     }
@@ -61,8 +62,8 @@ mod models {
         };
     }
 
-    // (test, default plan, layer by layer, module, file, floor, RAM_BYTES
-    // at the default plan)
+    // (test, at its ram budget, layer by layer, module, file, floor,
+    // RAM_BYTES at its budget: tiny-models/build.rs's)
     tiny! {
         person: Person, PersonLayers, person, "person_detect", 55_296, 14_208;
         vww: Vww, VwwLayers, vww, "vww_96_int8", 55_296, 14_208;

@@ -49,7 +49,7 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
         &mut svg,
         format!(
             "<text x=\"{LEFT}\" y=\"22\" font-size=\"15\">{}: int8 activations over the operators \
-             ({} B arena at the default plan, liveness floor {} B)</text>\n",
+             ({} B arena streamed, liveness floor {} B)</text>\n",
             escape(title),
             arena,
             floor
