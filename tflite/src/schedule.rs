@@ -11,6 +11,11 @@
 //! from the run's first operator to its last (the run's input stays live
 //! to its last operator, its output from its first).
 //!
+//! The techniques it uses: streaming (depth-first runs with rings), and,
+//! at a run's end, an average pool whose window spans every row that
+//! accumulates its sums as the rows stream ([`Run::sums`], bytes after
+//! the rings in the run's block). No layer works in place yet.
+//!
 //! The instructions of a schedule are estimated from the MACs and one
 //! table of per-kernel costs ([`COSTS`]), plus a cost per kernel call
 //! (a band is a call, two where it wraps past its ring's end).
