@@ -23,6 +23,7 @@ use crate::quant::{quantize_multiplier_smaller_than_one, QuantizedMultiplier, Sc
 use crate::types::Activation;
 use crate::types::TensorType;
 use crate::values::Values;
+use crate::window::length;
 use core::ops::Range;
 
 /// The activations' type of an `ADD`: int8, or int16 (TFLite's 16x8
@@ -560,6 +561,67 @@ pub fn add_int8_prechecked<A, B>(
     broadcast_binary_prechecked(a, a_shape, b, b_shape, output, |x1, x2| {
         kernel.apply(x1, x2)
     });
+}
+
+/// Which input of an `ADD` its in-place form ([`add_int8_in_place`])
+/// writes its output over.
+///
+/// ```
+/// use shapecheck_tflite::AddOver;
+///
+/// assert_ne!(AddOver::Input1, AddOver::Input2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AddOver {
+    /// the output is written over input 1 (`x1`)
+    Input1,
+    /// the output is written over input 2 (`x2`)
+    Input2,
+}
+
+/// [`add_int8`] of two inputs of one shape (no broadcast), its output
+/// written over one of them: `target` holds input 1 or input 2, as `over`
+/// says, and `other` the other input; each output element is computed
+/// from the two elements at its own index only, so writing it over
+/// `target`'s element, once both are read, is bit for bit [`add_int8`]
+/// into a separate output. The residual `ADD` of a block whose input is
+/// not read after it needs no third tensor this way.
+///
+/// Fails, with `target` untouched, when the lengths differ or the
+/// parameters do not pass [`AddParams::check`].
+///
+/// ```
+/// use shapecheck_tflite::{add_int8, add_int8_in_place, add_params, AddOver};
+///
+/// let params = add_params(0.5, -3, 0.25, 4, 0.5, 2, -128, 127)?;
+/// let (x1, x2) = ([10i8, -20, 30, 127], [1i8, 2, -3, 4]);
+/// let mut apart = [0i8; 4];
+/// add_int8(&x1, &[4], &x2, &[4], &params, &mut apart)?;
+/// let mut over = x1;
+/// add_int8_in_place(&mut over, &x2, AddOver::Input1, &params)?;
+/// assert_eq!(over, apart);
+/// let mut over = x2;
+/// add_int8_in_place(&mut over, &x1, AddOver::Input2, &params)?;
+/// assert_eq!(over, apart);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn add_int8_in_place(
+    target: &mut [i8],
+    other: &[i8],
+    over: AddOver,
+    params: &AddParams,
+) -> Result<(), TfliteError> {
+    params.check()?;
+    length("ADD's other input", target.len(), other.len())?;
+    let kernel = Kernel::new(params);
+    for (t, &o) in target.iter_mut().zip(other) {
+        *t = match over {
+            AddOver::Input1 => kernel.apply(*t, o),
+            AddOver::Input2 => kernel.apply(o, *t),
+        };
+    }
+    Ok(())
 }
 
 /// TFLite's f32 `ADD` (TFLite Micro's `reference_ops::Add` and its 6-dim

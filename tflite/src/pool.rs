@@ -248,6 +248,12 @@ pub(crate) fn average(taps: &mut dyn Iterator<Item = i32>) -> i32 {
     let (sum, count) = taps.fold((0i64, 0i64), |(sum, count), x| {
         (sum + i64::from(x), count + 1)
     });
+    rounded_average(sum, count)
+}
+
+/// `sum / count` rounded as TFLite's average pool rounds it: `(sum ±
+/// count / 2) / count`, truncating, the sign of `sum`'s; 0 for no taps.
+pub(crate) fn rounded_average(sum: i64, count: i64) -> i32 {
     let average = if count == 0 {
         0
     } else if sum > 0 {
@@ -524,6 +530,113 @@ pub(crate) fn pool_rows<T, R>(
                 *out = T::try_from(y).unwrap_or_default();
             }
         }
+    }
+}
+
+/// The sums of an average pool whose one output row's window spans
+/// every input row (a streamed run's accumulating stage, see
+/// [`crate::stream`]): adds input rows `rows`, read from a ring of
+/// `ring_rows` rows, to `sums`, one `i32` per output value (an output
+/// column's window of each row's pixels, per channel), each stored as
+/// its 4 native-endian bytes. Wrapping: the run's check keeps a window
+/// under 2^23 taps, whose sum fits.
+pub(crate) fn average_pool_accumulate(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    dims: PoolDims,
+    params: &PoolParams,
+    sums: &mut [i8],
+) {
+    let PoolDims {
+        input_width,
+        depth,
+        filter_width,
+        output_width,
+        ..
+    } = dims;
+    let mut cells = sums.chunks_exact_mut(4);
+    for ox in 0..output_width {
+        let cols = Window::new(
+            ox,
+            params.stride_width,
+            params.pad_left,
+            1,
+            filter_width,
+            input_width,
+        );
+        for c in 0..depth {
+            let Some(cell) = cells.next() else {
+                return;
+            };
+            let mut sum = load_i32(cell);
+            for iy in rows.clone() {
+                let Some(at) = iy.checked_rem(ring_rows) else {
+                    return;
+                };
+                for (_, ix) in cols.taps() {
+                    let x = ring.get((at * input_width + ix) * depth + c).copied();
+                    sum = sum.wrapping_add(i32::from(x.unwrap_or(0)));
+                }
+            }
+            store_i32(cell, sum);
+        }
+    }
+}
+
+/// The output of an accumulating average pool from its `sums`
+/// ([`average_pool_accumulate`] over every input row): each sum divided
+/// by its window's taps inside the input (every input row times the
+/// column window's), rounded as [`average`] rounds, clamped.
+pub(crate) fn average_pool_finish(
+    sums: &[i8],
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [i8],
+) {
+    let PoolDims {
+        input_height,
+        input_width,
+        depth,
+        filter_width,
+        ..
+    } = dims;
+    let mut outs = output.iter_mut();
+    for (n, cell) in sums.chunks_exact(4).enumerate() {
+        let ox = n.checked_div(depth).unwrap_or(0);
+        let cols = Window::new(
+            ox,
+            params.stride_width,
+            params.pad_left,
+            1,
+            filter_width,
+            input_width,
+        );
+        let count = i64::try_from(input_height.saturating_mul(cols.len())).unwrap_or(i64::MAX);
+        let y = rounded_average(i64::from(load_i32(cell)), count)
+            .max(params.output_min)
+            .min(params.output_max);
+        let Some(out) = outs.next() else {
+            return;
+        };
+        // inside int8: the clamp is (checked)
+        *out = i8::try_from(y).unwrap_or_default();
+    }
+}
+
+/// The `i32` stored as the first 4 bytes of `cell`.
+fn load_i32(cell: &[i8]) -> i32 {
+    let mut bytes = [0u8; 4];
+    for (b, &x) in bytes.iter_mut().zip(cell) {
+        *b = x.to_ne_bytes()[0];
+    }
+    i32::from_ne_bytes(bytes)
+}
+
+/// Stores `value` as the first 4 bytes of `cell`.
+fn store_i32(cell: &mut [i8], value: i32) {
+    for (x, b) in cell.iter_mut().zip(value.to_ne_bytes()) {
+        *x = i8::from_ne_bytes([b]);
     }
 }
 

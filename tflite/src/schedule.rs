@@ -11,6 +11,11 @@
 //! from the run's first operator to its last (the run's input stays live
 //! to its last operator, its output from its first).
 //!
+//! The techniques it uses: streaming (depth-first runs with rings), and,
+//! at a run's end, an average pool whose window spans every row that
+//! accumulates its sums as the rows stream ([`Run::sums`], bytes after
+//! the rings in the run's block). No layer works in place yet.
+//!
 //! The instructions of a schedule are estimated from the MACs and one
 //! table of per-kernel costs ([`COSTS`]), plus a cost per kernel call
 //! (a band is a call, two where it wraps past its ring's end).
@@ -179,6 +184,10 @@ pub struct Run {
     pub ring_rows: Vec<usize>,
     /// the elements of each of those rings (rows × a row's elements)
     pub ring_sizes: Vec<usize>,
+    /// the bytes of the last stage's sums, when it is an average pool
+    /// whose window spans the rows
+    /// ([`crate::stream::RowGeometry::accumulated`]), after the rings
+    pub sums: usize,
     /// each stage's geometry
     pub stages: Vec<RowGeometry>,
 }
@@ -286,6 +295,10 @@ struct Layer {
     /// its vertical window and its output's row elements, where it can be
     /// a stage of a run
     stage: Option<(RowGeometry, usize)>,
+    /// where it is an average pool whose window spans the rows: the
+    /// geometry it is walked by and the bytes of its sums as a run's last
+    /// stage ([`crate::stream::RowGeometry::accumulated`])
+    accumulates: Option<(RowGeometry, usize)>,
     /// its activation input and output tensors
     input: Option<usize>,
     output: Option<usize>,
@@ -441,10 +454,19 @@ impl Problem {
     }
 
     fn run(&self, ops: core::ops::Range<usize>, band: usize) -> Run {
-        let stages: Vec<(RowGeometry, usize)> = ops
+        let mut stages: Vec<(RowGeometry, usize)> = ops
             .clone()
             .filter_map(|k| self.layers.get(k).and_then(|l| l.stage))
             .collect();
+        // the last stage accumulates where it can
+        let last = ops.end.checked_sub(1).and_then(|k| self.layers.get(k));
+        let mut sums = 0;
+        if let (Some((walked, bytes)), Some(stage)) =
+            (last.and_then(|l| l.accumulates), stages.last_mut())
+        {
+            stage.0 = walked;
+            sums = bytes;
+        }
         let geometry: Vec<RowGeometry> = stages.iter().map(|s| s.0).collect();
         let mut rows = vec![0; geometry.len().saturating_sub(1)];
         ring_rows(&geometry, band, &mut rows);
@@ -458,6 +480,7 @@ impl Problem {
             band,
             ring_rows: rows,
             ring_sizes,
+            sums,
             stages: geometry,
         }
     }
@@ -493,7 +516,7 @@ impl Problem {
             slots.push((
                 Holds::Rings(n),
                 Lifetime {
-                    size: run.ring_sizes.iter().sum(),
+                    size: run.ring_sizes.iter().sum::<usize>() + run.sums,
                     first,
                     last,
                 },
@@ -732,6 +755,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
             filter,
         })
     };
+    let mut accumulates = None;
     let (kind, macs, stage) = match (op.op(), op.options()) {
         (BuiltinOp::CONV_2D, Options::Conv2d(o)) => {
             let (kh, kw, ci) = match f.as_slice() {
@@ -760,7 +784,17 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
             });
             (Kernel::Depthwise, outputs * (kh * kw) as u64, stage)
         }
-        (BuiltinOp::AVERAGE_POOL_2D | BuiltinOp::MAX_POOL_2D, Options::Pool2d(o)) => {
+        (BuiltinOp::AVERAGE_POOL_2D, Options::Pool2d(o)) => {
+            let (kh, kw) = (size(o.filter_height), size(o.filter_width));
+            let stage = image.and_then(|(h, oh, ow, oc)| {
+                let g = geometry(o.padding, h, oh, kh, size(o.stride_h), 1)?;
+                // a window over every row accumulates at a run's end
+                accumulates = g.accumulated().map(|walked| (walked, ow * oc * 4));
+                Some((g, ow * oc))
+            });
+            (Kernel::Pool, outputs * (kh * kw) as u64, stage)
+        }
+        (BuiltinOp::MAX_POOL_2D, Options::Pool2d(o)) => {
             let (kh, kw) = (size(o.filter_height), size(o.filter_width));
             let stage = image.and_then(|(h, oh, ow, oc)| {
                 let g = geometry(o.padding, h, oh, kh, size(o.stride_h), 1)?;
@@ -778,6 +812,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
         kind,
         macs,
         stage,
+        accumulates,
         input,
         output,
     }

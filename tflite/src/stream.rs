@@ -10,6 +10,12 @@
 //! rows the next one reads and has not got yet ([`walk`]). The planner
 //! (`crate::schedule`, feature `alloc`) sizes the rings with the same
 //! walk ([`ring_rows`]); [`StreamRun`] runs it.
+//!
+//! A run's last stage may be an average pool whose window spans every
+//! input row (a global pool): it *accumulates*, keeping an `i32` sum per
+//! output value as its input rows stream and dividing once the last row
+//! is in ([`RowGeometry::accumulated`]), so the ring before it holds a
+//! band, not the whole image.
 
 use core::ops::Range;
 
@@ -19,8 +25,8 @@ use crate::depthwise_conv::{
 };
 use crate::error::TfliteError;
 use crate::pool::{
-    average, average_pool_int8_band, every_window_has_a_tap, max_int8, max_pool_int8_band,
-    pool_rows, PoolDims, PoolParams,
+    average, average_pool_accumulate, average_pool_finish, average_pool_int8_band,
+    every_window_has_a_tap, max_int8, max_pool_int8_band, pool_rows, PoolDims, PoolParams,
 };
 use crate::window::{length, RowAxis};
 
@@ -75,6 +81,37 @@ impl RowGeometry {
     /// ```
     pub fn needed(self, rows: Range<usize>) -> Range<usize> {
         self.axis().needed(rows)
+    }
+
+    /// The geometry a run walks for an average pool whose one output
+    /// row's window reads every input row (`None` for any other window):
+    /// such a pool *accumulates*, its sums over the input rows kept as
+    /// they stream, one input row per walked row, its output written once
+    /// the last row is summed. So the ring before it holds a band of
+    /// rows, not the whole image.
+    ///
+    /// ```
+    /// use shapecheck_tflite::stream::RowGeometry;
+    ///
+    /// // a 25-row window over 25 rows: walked a row at a time
+    /// let g = RowGeometry { input_rows: 25, output_rows: 1, stride: 1, pad_top: 0, dilation: 1, filter: 25 };
+    /// let walked = g.accumulated().unwrap();
+    /// assert_eq!((walked.output_rows, walked.filter), (25, 1));
+    /// // a 2-row window over 4 rows does not span them
+    /// assert_eq!(RowGeometry { input_rows: 4, filter: 2, stride: 2, output_rows: 2, ..g }.accumulated(), None);
+    /// ```
+    pub fn accumulated(self) -> Option<RowGeometry> {
+        let spans = self.output_rows == 1
+            && self.input_rows >= 1
+            && self.needed(0..1) == (0..self.input_rows);
+        spans.then_some(RowGeometry {
+            input_rows: self.input_rows,
+            output_rows: self.input_rows,
+            stride: 1,
+            pad_top: 0,
+            dilation: 1,
+            filter: 1,
+        })
     }
 
     fn axis(self) -> RowAxis {
@@ -323,6 +360,38 @@ impl Stage<'_> {
         }
     }
 
+    /// The geometry a run walks for its last stage:
+    /// [`RowGeometry::accumulated`]'s for an average pool whose window
+    /// spans the rows, its own otherwise (and for every other stage).
+    fn walked(&self) -> RowGeometry {
+        let own = self.geometry();
+        match self {
+            Stage::AveragePool { .. } => own.accumulated().unwrap_or(own),
+            _ => own,
+        }
+    }
+
+    /// The dims and parameters of an average pool that accumulates as a
+    /// run's last stage (see [`RowGeometry::accumulated`]), `None` for
+    /// any other stage.
+    fn accumulating(&self) -> Option<(PoolDims, PoolParams)> {
+        match *self {
+            Stage::AveragePool { dims, params } if self.geometry().accumulated().is_some() => {
+                Some((dims, params))
+            }
+            _ => None,
+        }
+    }
+
+    /// The scratch of an accumulating average pool's sums: 4 bytes per
+    /// output value (0 for any other stage).
+    fn sums_len(&self) -> usize {
+        match self.accumulating() {
+            Some(_) => self.row_lens().1.saturating_mul(4),
+            None => 0,
+        }
+    }
+
     /// The values of one input row and of one output row (saturating:
     /// [`StreamRun::new`] checks the products).
     fn row_lens(&self) -> (usize, usize) {
@@ -503,6 +572,19 @@ impl<'a> StreamRun<'a> {
                 }
             }
         }
+        if let Some((dims, _)) = stages.last().and_then(Stage::accumulating) {
+            // its sums fit an i32: at most 2^23 taps of at most 128
+            let taps = dims
+                .input_height
+                .saturating_mul(dims.filter_width.min(dims.input_width));
+            if taps > 1 << 23 {
+                return Err(param(
+                    "accumulating pool's taps",
+                    taps,
+                    "a window spanning the rows has at most 2^23 taps",
+                ));
+            }
+        }
         let geometry = geometries(stages);
         let mut needed = [0usize; MAX_STAGES];
         let walked = ring_rows(
@@ -616,8 +698,10 @@ impl<'a> StreamRun<'a> {
         })
     }
 
-    /// The values of the rings, one after another: the scratch
-    /// [`StreamRun::run`] takes.
+    /// The values of the rings, one after another, then, when the last
+    /// stage is an average pool whose window spans the rows
+    /// ([`RowGeometry::accumulated`]), its sums (4 bytes per output
+    /// value): the scratch [`StreamRun::run`] takes.
     ///
     /// ```
     /// # use shapecheck_tflite::stream::{Stage, StreamRun};
@@ -637,6 +721,7 @@ impl<'a> StreamRun<'a> {
             .try_fold(0usize, |sum, (s, &rows)| {
                 sum.checked_add(s.row_lens().1.checked_mul(rows)?)
             })
+            .and_then(|rings| rings.checked_add(self.stages.last().map_or(0, Stage::sums_len)))
             .unwrap_or(usize::MAX)
     }
 
@@ -723,6 +808,17 @@ impl<'a> StreamRun<'a> {
                         (before.get(from..).unwrap_or(&[]), rows)
                     }
                 };
+                if let (true, Some((dims, params))) = (k == last, stage.accumulating()) {
+                    let sums = after.get_mut(..stage.sums_len()).unwrap_or(&mut []);
+                    if rows.start == 0 {
+                        sums.fill(0);
+                    }
+                    average_pool_accumulate(ring, ring_rows, rows.clone(), dims, &params, sums);
+                    if rows.end == dims.input_height {
+                        average_pool_finish(sums, dims, &params, output);
+                    }
+                    return true;
+                }
                 if k == last {
                     let from = rows.start.saturating_mul(out_row);
                     let to = rows.end.saturating_mul(out_row);
@@ -745,8 +841,9 @@ impl<'a> StreamRun<'a> {
     }
 }
 
-/// The stages' geometries, in an array of [`MAX_STAGES`] (the rest
-/// zeros).
+/// The stages' geometries as the run walks them (the last one's
+/// [`Stage::walked`]), in
+/// an array of [`MAX_STAGES`] (the rest zeros).
 fn geometries(stages: &[Stage<'_>]) -> [RowGeometry; MAX_STAGES] {
     let mut all = [RowGeometry {
         input_rows: 0,
@@ -758,6 +855,13 @@ fn geometries(stages: &[Stage<'_>]) -> [RowGeometry; MAX_STAGES] {
     }; MAX_STAGES];
     for (g, s) in all.iter_mut().zip(stages) {
         *g = s.geometry();
+    }
+    // the last stage accumulates where it can
+    if let (Some(g), Some(s)) = (
+        stages.len().checked_sub(1).and_then(|k| all.get_mut(k)),
+        stages.last(),
+    ) {
+        *g = s.walked();
     }
     all
 }

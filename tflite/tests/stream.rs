@@ -199,6 +199,16 @@ fn stage(o: &Owned) -> Stage<'_> {
     }
 }
 
+/// The geometries a run walks: each stage's own, but a last average pool
+/// whose window spans the rows accumulates, walked a row at a time.
+fn walked(stages: &[Stage<'_>]) -> Vec<RowGeometry> {
+    let mut geometry: Vec<RowGeometry> = stages.iter().map(|s| s.geometry()).collect();
+    if let (Some(Stage::AveragePool { .. }), Some(g)) = (stages.last(), geometry.last_mut()) {
+        *g = g.accumulated().unwrap_or(*g);
+    }
+    geometry
+}
+
 /// The stages run whole, one after another, plainly.
 fn whole(stages: &[Owned], input: &[i8]) -> Vec<i8> {
     let mut x = input.to_vec();
@@ -246,9 +256,8 @@ proptest! {
             return Ok(());
         };
         let stages: Vec<Stage<'_>> = owned.iter().map(stage).collect();
-        let geometry: Vec<RowGeometry> = stages.iter().map(|s| s.geometry()).collect();
         let mut rings = vec![0; stages.len() - 1];
-        prop_assert!(ring_rows(&geometry, band, &mut rings));
+        prop_assert!(ring_rows(&walked(&stages), band, &mut rings));
         // rings of the rows the walk needs, or a few more
         for (r, e) in rings.iter_mut().zip(&extra) {
             *r += e;
@@ -262,6 +271,97 @@ proptest! {
         run.run(&input, &mut scratch, &mut out).unwrap();
         prop_assert_eq!(out, expected);
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// A run ending in an average pool whose window spans every row (a
+    /// global pool, SAME windows of up to two rows more than the image
+    /// included): it accumulates its sums a band at a time, and its ring
+    /// holds a band, not the image.
+    #[test]
+    fn a_run_ending_in_a_global_average_pool_is_its_stages_run_whole(
+        draws in prop::collection::vec(draw(), 0..4),
+        h in 1usize..15,
+        w in 1usize..5,
+        c in 1usize..4,
+        more in 0usize..3,
+        fw in 1usize..4,
+        same in any::<bool>(),
+        band in 1usize..5,
+        seed in any::<u64>(),
+    ) {
+        let Some(before) = build(&draws, (h, w, c), seed) else {
+            return Ok(());
+        };
+        let rows = before.last().map_or(h, |o| o.shape[3]);
+        // VALID spans with a window of the rows; SAME with a stride past them
+        let fh = if same { rows + more } else { rows };
+        let global = Draw { kind: 2, fh, fw, stride: fh, same, channels: 1 };
+        let mut all = draws.clone();
+        all.push(global);
+        let Some(owned) = build(&all, (h, w, c), seed) else {
+            return Ok(());
+        };
+        prop_assert_eq!(owned.last().map(|o| o.shape[3]), Some(1));
+        let stages: Vec<Stage<'_>> = owned.iter().map(stage).collect();
+        let geometry = walked(&stages);
+        prop_assert_eq!(geometry.last().map(|g| g.output_rows), Some(rows));
+        let mut rings = vec![0; stages.len() - 1];
+        prop_assert!(ring_rows(&geometry, band, &mut rings));
+        let run = StreamRun::new(&stages, &rings, band).unwrap();
+        // the sums, 4 bytes per output value, after the rings
+        prop_assert!(run.scratch_len() >= 4 * run.output_len());
+        let mut next = xorshift(seed ^ 0x51_7cc1);
+        let input: Vec<i8> = (0..run.input_len()).map(|_| next() as i8).collect();
+        let expected = whole(&owned, &input);
+        // the scratch starts dirty: the sums are zeroed by the run
+        let mut scratch: Vec<i8> = (0..run.scratch_len()).map(|_| next() as i8).collect();
+        let mut out = vec![0i8; run.output_len()];
+        run.run(&input, &mut scratch, &mut out).unwrap();
+        prop_assert_eq!(&out, &expected);
+        // and a second run over the same scratch gives the same
+        run.run(&input, &mut scratch, &mut out).unwrap();
+        prop_assert_eq!(out, expected);
+    }
+}
+
+#[test]
+fn a_global_average_pool_rounds_half_away_from_zero_over_every_row() {
+    // 4 rows of 1 pixel: sums 5 and -5 over 4 taps, 1.25 → 1 and -1.25 → -1;
+    // sums 6 and -6, 1.5 → 2 and -1.5 → -2; a band of 1 row, no ring
+    let dims = PoolDims {
+        batches: 1,
+        input_height: 4,
+        input_width: 1,
+        depth: 4,
+        filter_height: 4,
+        filter_width: 1,
+        output_height: 1,
+        output_width: 1,
+    };
+    let params = PoolParams {
+        stride_height: 4,
+        stride_width: 1,
+        pad_top: 0,
+        pad_left: 0,
+        output_min: -128,
+        output_max: 127,
+    };
+    let stages = [Stage::AveragePool { dims, params }];
+    let run = StreamRun::new(&stages, &[], 1).unwrap();
+    assert_eq!(run.scratch_len(), 16);
+    let input = [
+        5, -5, 6, -6, //
+        0, 0, 0, 0, //
+        0, 0, 0, 0, //
+        0, 0, 0, 0,
+    ];
+    let mut scratch = [0i8; 16];
+    let mut out = [0i8; 4];
+    run.run(&input, &mut scratch, &mut out).unwrap();
+    assert_eq!(out, [1, -1, 2, -2]);
 }
 
 #[test]
