@@ -147,6 +147,11 @@ pub(crate) fn model_impl(
     // the typed layers where they cover the model (its code and RAM as
     // they were), else the plan's steps
     if typed_layers_cover(&model) {
+        // a RAM budget no schedule meets is the error, not a reason to
+        // try the step writer (which runs layer by layer)
+        if let Goal::Ram(_) = goal {
+            Schedule::search(&model, goal).map_err(|e| fail(format!("model!: {file}: {e}")))?;
+        }
         let mut writer = Writer::new(krate, model, module.clone());
         writer.goal = goal;
         if writer.write_all().is_ok() {
