@@ -37,8 +37,9 @@ use proc_macro2::{Literal, Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
 use shapecheck_tflite::{
     activation_range_f32, activation_range_int8, add_params, fully_connected_multiplier,
-    logistic_params, mean_params, softmax_params, Arena, Arithmetic, BuiltinOp, Interpreter, Model,
-    ModelTensor, Operator, Options, Padding, QuantizedMultiplier, TensorType,
+    logistic_params, mean_params, op_row, softmax_params, Arena, Arithmetic, BuiltinOp,
+    Interpreter, Model, ModelTensor, Operator, Options, Padding, QuantizedMultiplier, TensorType,
+    TypedLayer,
 };
 
 use shapecheck_tflite::schedule::{Goal, Holds, Run, Schedule};
@@ -162,25 +163,9 @@ pub(crate) fn model_impl(
         .map_err(|e| fail(format!("model!: {file}: {e}")))
 }
 
-/// The ops `Writer` writes as typed layers (`ops::layers`).
-const TYPED_OPS: [BuiltinOp; 13] = [
-    BuiltinOp::FULLY_CONNECTED,
-    BuiltinOp::CONV_2D,
-    BuiltinOp::DEPTHWISE_CONV_2D,
-    BuiltinOp::AVERAGE_POOL_2D,
-    BuiltinOp::MAX_POOL_2D,
-    BuiltinOp::MEAN,
-    BuiltinOp::ADD,
-    BuiltinOp::PAD,
-    BuiltinOp::LOGISTIC,
-    BuiltinOp::QUANTIZE,
-    BuiltinOp::DEQUANTIZE,
-    BuiltinOp::SOFTMAX,
-    BuiltinOp::RESHAPE,
-];
-
 /// Whether the typed layers may cover `model`: one input and one output,
-/// every op one of [`TYPED_OPS`], every activation (a tensor without
+/// every op's registry row naming a typed layer
+/// (`shapecheck_tflite::OpRow::typed_layer`), every activation (a tensor without
 /// constant data) int8 or f32. `Writer` decides the rest (a layer's own
 /// operand types); a model it refuses is written by `step_writer`.
 fn typed_layers_cover(model: &Model<'_>) -> bool {
@@ -190,7 +175,9 @@ fn typed_layers_cover(model: &Model<'_>) -> bool {
         .all(|t| matches!(t.dtype(), TensorType::Int8 | TensorType::Float32));
     model.inputs().len() == 1
         && model.outputs().len() == 1
-        && model.operators().all(|op| TYPED_OPS.contains(&op.op()))
+        && model
+            .operators()
+            .all(|op| op_row(op.op()).is_some_and(|row| row.typed_layer.is_some()))
         && activations_int8_or_f32
 }
 
@@ -434,32 +421,35 @@ impl<'k, 'm> Writer<'k, 'm> {
             // check_with_the_interpreter has checked each operator against
             // its row of shapecheck_tflite::OPS (the op's shape rule
             // included): every op below has a row
-            match (op.op(), op.options()) {
-                (BuiltinOp::FULLY_CONNECTED, Options::FullyConnected(o)) => {
+            let layer = op_row(op.op()).and_then(|row| row.typed_layer);
+            match (layer, op.options()) {
+                (Some(TypedLayer::FullyConnected), Options::FullyConnected(o)) => {
                     self.fully_connected(&op, &output, o).map_err(at)?
                 }
-                (BuiltinOp::CONV_2D, Options::Conv2d(o)) => {
+                (Some(TypedLayer::Conv2d), Options::Conv2d(o)) => {
                     self.conv_2d(&op, &output, o).map_err(at)?
                 }
-                (BuiltinOp::DEPTHWISE_CONV_2D, Options::DepthwiseConv2d(o)) => {
+                (Some(TypedLayer::DepthwiseConv2d), Options::DepthwiseConv2d(o)) => {
                     self.depthwise_conv(&op, &output, o).map_err(at)?
                 }
-                (BuiltinOp::AVERAGE_POOL_2D, Options::Pool2d(o)) => {
+                (Some(TypedLayer::AveragePool2d), Options::Pool2d(o)) => {
                     self.pool(&op, &output, o, false).map_err(at)?
                 }
-                (BuiltinOp::MAX_POOL_2D, Options::Pool2d(o)) => {
+                (Some(TypedLayer::MaxPool2d), Options::Pool2d(o)) => {
                     self.pool(&op, &output, o, true).map_err(at)?
                 }
-                (BuiltinOp::MEAN, _) => self.mean(&op, &output).map_err(at)?,
-                (BuiltinOp::ADD, Options::Add(o)) => self.add(&op, &output, o).map_err(at)?,
-                (BuiltinOp::PAD, _) => self.pad(&op, &output).map_err(at)?,
-                (BuiltinOp::LOGISTIC, _) => self.logistic(&op, &output).map_err(at)?,
-                (BuiltinOp::QUANTIZE, _) => self.quantize(&op, &output).map_err(at)?,
-                (BuiltinOp::DEQUANTIZE, _) => self.dequantize(&op, &output).map_err(at)?,
-                (BuiltinOp::SOFTMAX, Options::Softmax(o)) => {
+                (Some(TypedLayer::Mean), _) => self.mean(&op, &output).map_err(at)?,
+                (Some(TypedLayer::Add), Options::Add(o)) => {
+                    self.add(&op, &output, o).map_err(at)?
+                }
+                (Some(TypedLayer::Pad), _) => self.pad(&op, &output).map_err(at)?,
+                (Some(TypedLayer::Logistic), _) => self.logistic(&op, &output).map_err(at)?,
+                (Some(TypedLayer::Quantize), _) => self.quantize(&op, &output).map_err(at)?,
+                (Some(TypedLayer::Dequantize), _) => self.dequantize(&op, &output).map_err(at)?,
+                (Some(TypedLayer::Softmax), Options::Softmax(o)) => {
                     self.softmax(&op, &output, o.beta).map_err(at)?
                 }
-                (BuiltinOp::RESHAPE, _) => self.reshape(&op, &output).map_err(at)?,
+                (Some(TypedLayer::Reshape), _) => self.reshape(&op, &output).map_err(at)?,
                 _ => return Err(at("shapecheck's layers do not cover this op".into())),
             }
         }

@@ -225,7 +225,7 @@ pub use mirror_pad::{
 };
 pub use model::{Model, ModelTensor, Operator, Quantization};
 pub use neg::neg_f32;
-pub use ops::{op_row, OpRow, OpShape, OptionsTable, MAX_DIMS, OPS};
+pub use ops::{op_row, OpRow, OpShape, OptionsTable, TypedLayer, MAX_DIMS, OPS};
 pub use options::{
     AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
     Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,

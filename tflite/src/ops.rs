@@ -180,6 +180,53 @@ pub struct OpRow {
         &OpShape,
         &mut [QuantizedMultiplier],
     ) -> Result<Step<'m>, TfliteError>,
+    /// the typed layer of `ops::layers` that `model!` writes the op as,
+    /// where the typed layers cover a model; `None` where only its
+    /// prepared step (`model!`'s step writer) runs it
+    pub typed_layer: Option<TypedLayer>,
+}
+
+/// The typed layers of `shapecheck::ops::layers` that `model!` writes an
+/// op as ([`OpRow::typed_layer`]): `model!` dispatches on this, not on
+/// the op code. A layer's own checks (its operand types) may still refuse
+/// an operator, which then makes `model!` write the whole model through
+/// the interpreter's prepared steps.
+///
+/// ```
+/// use shapecheck_tflite::{op_row, BuiltinOp, TypedLayer};
+///
+/// assert_eq!(op_row(BuiltinOp::CONV_2D).unwrap().typed_layer, Some(TypedLayer::Conv2d));
+/// assert_eq!(op_row(BuiltinOp::CONCATENATION).unwrap().typed_layer, None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum TypedLayer {
+    /// `fully_connected_int8` or `fully_connected_f32`
+    FullyConnected,
+    /// `conv_2d_int8`
+    Conv2d,
+    /// `depthwise_conv_int8`
+    DepthwiseConv2d,
+    /// `average_pool_int8`
+    AveragePool2d,
+    /// `max_pool_int8`
+    MaxPool2d,
+    /// `mean_int8`, over the spatial axes
+    Mean,
+    /// `add_int8`
+    Add,
+    /// `pad_int8`
+    Pad,
+    /// `logistic_int8`
+    Logistic,
+    /// `quantize_int8`, from f32
+    Quantize,
+    /// `dequantize_int8`, to f32
+    Dequantize,
+    /// `softmax_int8`
+    Softmax,
+    /// a reshape: the tensor's own `reshape`, a view (no copy)
+    Reshape,
 }
 
 /// Every op shapecheck runs.
@@ -204,6 +251,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::fully_connected::read_options,
         multipliers: crate::fully_connected::multipliers,
         prepare: crate::fully_connected::prepare,
+        typed_layer: Some(TypedLayer::FullyConnected),
     },
     OpRow {
         op: BuiltinOp::CONV_2D,
@@ -213,6 +261,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::conv::read_options,
         multipliers: crate::conv::multipliers,
         prepare: crate::conv::prepare,
+        typed_layer: Some(TypedLayer::Conv2d),
     },
     OpRow {
         op: BuiltinOp::DEPTHWISE_CONV_2D,
@@ -222,6 +271,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::depthwise_conv::read_options,
         multipliers: crate::depthwise_conv::multipliers,
         prepare: crate::depthwise_conv::prepare,
+        typed_layer: Some(TypedLayer::DepthwiseConv2d),
     },
     OpRow {
         op: BuiltinOp::AVERAGE_POOL_2D,
@@ -231,6 +281,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::pool::read_options,
         multipliers: no_multipliers,
         prepare: crate::pool::prepare_average,
+        typed_layer: Some(TypedLayer::AveragePool2d),
     },
     OpRow {
         op: BuiltinOp::MAX_POOL_2D,
@@ -240,6 +291,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::pool::read_options,
         multipliers: no_multipliers,
         prepare: crate::pool::prepare_max,
+        typed_layer: Some(TypedLayer::MaxPool2d),
     },
     OpRow {
         op: BuiltinOp::MEAN,
@@ -249,6 +301,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::reduce::read_options,
         multipliers: no_multipliers,
         prepare: crate::reduce::prepare,
+        typed_layer: Some(TypedLayer::Mean),
     },
     OpRow {
         op: BuiltinOp::ADD,
@@ -258,6 +311,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::add::read_options,
         multipliers: no_multipliers,
         prepare: crate::add::prepare,
+        typed_layer: Some(TypedLayer::Add),
     },
     OpRow {
         op: BuiltinOp::PAD,
@@ -267,6 +321,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::pad::prepare,
+        typed_layer: Some(TypedLayer::Pad),
     },
     OpRow {
         op: BuiltinOp::LOGISTIC,
@@ -276,6 +331,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::logistic::prepare,
+        typed_layer: Some(TypedLayer::Logistic),
     },
     OpRow {
         op: BuiltinOp::SOFTMAX,
@@ -285,6 +341,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::softmax::read_options,
         multipliers: no_multipliers,
         prepare: crate::softmax::prepare,
+        typed_layer: Some(TypedLayer::Softmax),
     },
     OpRow {
         op: BuiltinOp::RESHAPE,
@@ -294,6 +351,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::reshape::read_options,
         multipliers: no_multipliers,
         prepare: crate::reshape::prepare,
+        typed_layer: Some(TypedLayer::Reshape),
     },
     OpRow {
         op: BuiltinOp::QUANTIZE,
@@ -303,6 +361,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::quantize::prepare_quantize,
+        typed_layer: Some(TypedLayer::Quantize),
     },
     OpRow {
         op: BuiltinOp::DEQUANTIZE,
@@ -312,6 +371,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::quantize::prepare_dequantize,
+        typed_layer: Some(TypedLayer::Dequantize),
     },
     // the element-wise ops: the binary ones broadcast as ADD does
     OpRow {
@@ -322,6 +382,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::mul::read_options,
         multipliers: no_multipliers,
         prepare: crate::mul::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::SUB,
@@ -331,6 +392,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::sub::read_options,
         multipliers: no_multipliers,
         prepare: crate::sub::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::DIV,
@@ -340,6 +402,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::div::read_options,
         multipliers: no_multipliers,
         prepare: crate::div::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::MAXIMUM,
@@ -349,6 +412,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::maximum_minimum::prepare_maximum,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::MINIMUM,
@@ -358,6 +422,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::maximum_minimum::prepare_minimum,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::SQUARED_DIFFERENCE,
@@ -367,6 +432,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::squared_difference::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::PRELU,
@@ -376,6 +442,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::prelu::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::RELU,
@@ -385,6 +452,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::relu::prepare_relu,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::RELU6,
@@ -394,6 +462,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::relu::prepare_relu6,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::LEAKY_RELU,
@@ -403,6 +472,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::leaky_relu::read_options,
         multipliers: no_multipliers,
         prepare: crate::leaky_relu::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::HARD_SWISH,
@@ -412,6 +482,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::hard_swish::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::TANH,
@@ -421,6 +492,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::tanh::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::RSQRT,
@@ -430,6 +502,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::rsqrt::prepare,
+        typed_layer: None,
     },
     // the f32 ops (float islands' ops): their steps are `float_ops.rs`'
     OpRow {
@@ -440,6 +513,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::elu::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::NEG,
@@ -449,6 +523,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::neg::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::EXP,
@@ -458,6 +533,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::exp::prepare,
+        typed_layer: None,
     },
     // the ops that move data, each in its module
     OpRow {
@@ -468,6 +544,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::concat::read_concatenation_options,
         multipliers: no_multipliers,
         prepare: crate::concat::prepare_concatenation,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::PACK,
@@ -477,6 +554,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::concat::read_pack_options,
         multipliers: no_multipliers,
         prepare: crate::concat::prepare_pack,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::SPLIT,
@@ -486,6 +564,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::split::read_split_options,
         multipliers: no_multipliers,
         prepare: crate::split::prepare_split,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::SPLIT_V,
@@ -495,6 +574,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::split::read_split_v_options,
         multipliers: no_multipliers,
         prepare: crate::split::prepare_split_v,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::UNPACK,
@@ -504,6 +584,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::split::read_unpack_options,
         multipliers: no_multipliers,
         prepare: crate::split::prepare_unpack,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::TRANSPOSE,
@@ -513,6 +594,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::transpose::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::SLICE,
@@ -522,6 +604,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::slice::prepare_slice,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::STRIDED_SLICE,
@@ -531,6 +614,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::slice::read_strided_slice_options,
         multipliers: no_multipliers,
         prepare: crate::slice::prepare_strided_slice,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::EXPAND_DIMS,
@@ -540,6 +624,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::expand_dims::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::GATHER,
@@ -549,6 +634,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::gather::read_options,
         multipliers: no_multipliers,
         prepare: crate::gather::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::DEPTH_TO_SPACE,
@@ -558,6 +644,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::depth_space::read_depth_to_space_options,
         multipliers: no_multipliers,
         prepare: crate::depth_space::prepare_depth_to_space,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::SPACE_TO_DEPTH,
@@ -567,6 +654,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::depth_space::read_space_to_depth_options,
         multipliers: no_multipliers,
         prepare: crate::depth_space::prepare_space_to_depth,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::MIRROR_PAD,
@@ -576,6 +664,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::mirror_pad::read_options,
         multipliers: no_multipliers,
         prepare: crate::mirror_pad::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::PADV2,
@@ -585,6 +674,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::pad::prepare_padv2,
+        typed_layer: None,
     },
     // reduce.rs, arg_min_max.rs, resize.rs, transpose_conv.rs,
     // batch_matmul.rs, log_softmax.rs, l2_normalization.rs
@@ -596,6 +686,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::reduce::read_options,
         multipliers: no_multipliers,
         prepare: crate::reduce::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::REDUCE_MAX,
@@ -605,6 +696,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::reduce::read_options,
         multipliers: no_multipliers,
         prepare: crate::reduce::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::REDUCE_MIN,
@@ -614,6 +706,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::reduce::read_options,
         multipliers: no_multipliers,
         prepare: crate::reduce::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::ARG_MAX,
@@ -623,6 +716,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::arg_min_max::read_arg_max_options,
         multipliers: no_multipliers,
         prepare: crate::arg_min_max::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::ARG_MIN,
@@ -632,6 +726,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::arg_min_max::read_arg_min_options,
         multipliers: no_multipliers,
         prepare: crate::arg_min_max::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::RESIZE_NEAREST_NEIGHBOR,
@@ -641,6 +736,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::resize::read_nearest_options,
         multipliers: no_multipliers,
         prepare: crate::resize::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::RESIZE_BILINEAR,
@@ -650,6 +746,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::resize::read_bilinear_options,
         multipliers: no_multipliers,
         prepare: crate::resize::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::TRANSPOSE_CONV,
@@ -659,6 +756,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::transpose_conv::read_options,
         multipliers: crate::transpose_conv::multipliers,
         prepare: crate::transpose_conv::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::BATCH_MATMUL,
@@ -668,6 +766,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::batch_matmul::read_options,
         multipliers: no_multipliers,
         prepare: crate::batch_matmul::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::LOG_SOFTMAX,
@@ -677,6 +776,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: crate::log_softmax::prepare,
+        typed_layer: None,
     },
     OpRow {
         op: BuiltinOp::L2_NORMALIZATION,
@@ -686,6 +786,7 @@ pub static OPS: [OpRow; 54] = [
         read_options: crate::l2_normalization::read_options,
         multipliers: no_multipliers,
         prepare: crate::l2_normalization::prepare,
+        typed_layer: None,
     },
 ];
 

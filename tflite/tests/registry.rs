@@ -136,3 +136,80 @@ fn every_row_agrees_with_the_models_of_its_op() {
         );
     }
 }
+
+/// The rows that name a typed layer of `shapecheck::ops::layers`: each
+/// names its own op's layer, with the options table that layer reads.
+/// `model!` writes an op as the layer its row names, so a row naming
+/// another op's layer (or none, for an op a layer runs) fails here.
+#[test]
+fn typed_layers_are_their_ops() {
+    use shapecheck_tflite::{BuiltinOp, TypedLayer};
+    let layers = [
+        (
+            BuiltinOp::FULLY_CONNECTED,
+            TypedLayer::FullyConnected,
+            OptionsTable::FullyConnected,
+        ),
+        (BuiltinOp::CONV_2D, TypedLayer::Conv2d, OptionsTable::Conv2d),
+        (
+            BuiltinOp::DEPTHWISE_CONV_2D,
+            TypedLayer::DepthwiseConv2d,
+            OptionsTable::DepthwiseConv2d,
+        ),
+        (
+            BuiltinOp::AVERAGE_POOL_2D,
+            TypedLayer::AveragePool2d,
+            OptionsTable::Pool2d,
+        ),
+        (
+            BuiltinOp::MAX_POOL_2D,
+            TypedLayer::MaxPool2d,
+            OptionsTable::Pool2d,
+        ),
+        (BuiltinOp::MEAN, TypedLayer::Mean, OptionsTable::Reducer),
+        (BuiltinOp::ADD, TypedLayer::Add, OptionsTable::Add),
+        (BuiltinOp::PAD, TypedLayer::Pad, OptionsTable::None),
+        (
+            BuiltinOp::LOGISTIC,
+            TypedLayer::Logistic,
+            OptionsTable::None,
+        ),
+        (
+            BuiltinOp::QUANTIZE,
+            TypedLayer::Quantize,
+            OptionsTable::None,
+        ),
+        (
+            BuiltinOp::DEQUANTIZE,
+            TypedLayer::Dequantize,
+            OptionsTable::None,
+        ),
+        (
+            BuiltinOp::SOFTMAX,
+            TypedLayer::Softmax,
+            OptionsTable::Softmax,
+        ),
+        (
+            BuiltinOp::RESHAPE,
+            TypedLayer::Reshape,
+            OptionsTable::Reshape,
+        ),
+    ];
+    for row in &OPS {
+        let expected = layers.iter().find(|(op, _, _)| *op == row.op);
+        assert_eq!(
+            row.typed_layer,
+            expected.map(|(_, layer, _)| *layer),
+            "{:?}'s row names the typed layer {:?}",
+            row.op,
+            row.typed_layer
+        );
+        if let Some((_, _, options)) = expected {
+            assert_eq!(
+                row.options, *options,
+                "{:?}'s layer reads {options:?}",
+                row.op
+            );
+        }
+    }
+}
