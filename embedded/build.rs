@@ -21,7 +21,9 @@
 //!
 //! 3. embeds TFLite Micro's one-op models and their recorded cases for the
 //!    firmware `tests/tflite_ops.rs` (`one_op.rs`: which models, the
-//!    arena's sizes), as `shapecheck_embedded::one_op::models`.
+//!    arena's sizes), as `shapecheck_embedded::one_op::models`, and writes
+//!    each as a `model!` with its cases for the firmwares
+//!    `tests/model_one_op_<g>.rs` (`OUT_DIR/model_one_op_<g>.rs`).
 //!
 //! The JSON reader is a small one written here (`json.rs`, also read by
 //! `models/build.rs`; the vector files are plain JSON: objects, arrays,
@@ -43,13 +45,12 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
     let target = env::var("TARGET").unwrap_or_default();
     let memory = if target.starts_with("thumbv6m") {
-        // micro:bit v1 (nRF51822): 256 KiB flash, 16 KiB RAM. The map gives
-        // 1 MiB of flash for tests/tflite_ops.rs (the interpreter with all
-        // its kernels is more code than 256 KiB), which runs on QEMU's
-        // micro:bit with its flash raised to 1 MiB (run.sh's
-        // M0_LARGE_FLASH); run.sh checks that every other M0 firmware fits
-        // the micro:bit's 256 KiB.
-        "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 1024K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 16K\n}\n"
+        // micro:bit v1 (nRF51822): 256 KiB flash, 16 KiB RAM, as QEMU's
+        // `microbit` has them. tests/tflite_ops.rs (the interpreter with
+        // every kernel, more code than 256 KiB) is built for the M4F only
+        // (its feature `interpreter`); on the M0 the one-op models run
+        // through `model!` (tests/model_one_op_<g>.rs).
+        "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 256K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 16K\n}\n"
     } else {
         // mps2-an386 (Cortex-M4 FPGA image): 4 MiB each
         "MEMORY\n{\n  FLASH : ORIGIN = 0x00000000, LENGTH = 4096K\n  RAM   : ORIGIN = 0x20000000, LENGTH = 4096K\n}\n"
@@ -63,8 +64,7 @@ fn main() {
     fs::write(out.join("vectors.rs"), code).expect("write vectors.rs");
 
     println!("cargo:rerun-if-changed=one_op.rs");
-    let code = one_op::generate().unwrap_or_else(|e| panic!("embedded/build.rs: {e}"));
-    fs::write(out.join("one_op_models.rs"), code).expect("write one_op_models.rs");
+    one_op::generate(&out).unwrap_or_else(|e| panic!("embedded/build.rs: {e}"));
 }
 
 /// One request: `NAME = FILE CASE#K`, from the source file `from`.

@@ -6,11 +6,13 @@
 #   2. tests/alloc.rs with `alloc` and a static heap (embedded-alloc);
 #   3. the same no-alloc tests on a Cortex-M0 (thumbv6m-none-eabi: no FPU,
 #      no atomic compare-and-swap; QEMU microbit, 16 KiB of RAM), each
-#      checked to fit its 256 KiB of flash but for M0_LARGE_FLASH's (below);
-#      among the tests of 1 and 3, tests/tflite_ops.rs: every one-op model
-#      of tflite/tests/ops/ that tflite/tests/interpreter_ops.rs runs (90
-#      today) through the Interpreter, all 8 recorded cases, every output
-#      against TFLite Micro's;
+#      checked to fit its 256 KiB of flash; among the tests of 1 and 3,
+#      tests/model_one_op_<g>.rs: every one-op model of tflite/tests/ops/
+#      that tflite/tests/interpreter_ops.rs runs (96 today), each through
+#      its own model!, all 8 recorded cases, every output against TFLite
+#      Micro's, in 3 firmwares; and on the M4F only (the feature
+#      `interpreter`: the interpreter links every kernel, more than the
+#      M0's flash), tests/tflite_ops.rs: the same through the Interpreter;
 #   4. per op, the code and stack of one call through shapecheck against a
 #      hand-written loop (examples/size_<op>_{shapecheck,loop}.rs), the
 #      bounded forms beside the caller-buffer ones (size_<op>_bounded.rs,
@@ -58,16 +60,8 @@ QEMU_M4=("$QEMU_BIN" -cpu cortex-m4 -machine mps2-an386 -nographic
          -semihosting-config enable=on,target=native -kernel)
 QEMU_M0=("$QEMU_BIN" -machine microbit -nographic
          -semihosting-config enable=on,target=native -kernel)
-# The M0 firmwares more than the micro:bit's 256 KiB of flash, run on QEMU's
-# micro:bit with its flash raised to 1 MiB (the nRF51's `flash-size`; RAM
-# stays 16 KiB; build.rs's M0 memory map gives 1 MiB of flash):
-#   tflite_ops: the Interpreter with every kernel is about 330 KB of
-#   thumbv6m code at opt-level s (270 KB at z), before its 90 models and
-#   their recorded cases (365 KB).
-# Every other M0 firmware must fit 256 KiB (text + data, checked below).
-M0_LARGE_FLASH=(tflite_ops)
-QEMU_M0_LARGE=("$QEMU_BIN" -machine microbit -global nrf51-soc.flash-size=1048576 -nographic
-               -semihosting-config enable=on,target=native -kernel)
+# Every M0 firmware must fit the micro:bit's 256 KiB (text + data, checked
+# below; build.rs's memory map has 256 KiB too).
 M0_FLASH=262144
 TIMEOUT=20   # seconds per QEMU run; a run takes well under one
 # binutils for ARM (objdump -d for the call graph of an op; size, nm)
@@ -165,7 +159,8 @@ build() {
   mapfile -t -O "${#exes[@]}" exes < <(
     sed -n "s/^ *Executable tests\/\([a-z0-9_]*\)\.rs (\(.*\))$/$name \1 \2/p" "$log")
 }
-build m4 "${features[@]}"
+# the M4F's tests and tests/tflite_ops.rs (feature `interpreter`), not on the M0
+build m4 --features interpreter "${features[@]}"
 build m4-alloc --features "alloc${EMBEDDED_FEATURES:+,$EMBEDDED_FEATURES}" -Zbuild-std=core,alloc --test alloc
 build m0 --target "$M0" --tests "${features[@]}"
 t0=$(now)
@@ -187,15 +182,11 @@ for entry in "${exes[@]}"; do
   if [ "$variant" = m0 ]; then
     arch=M0 machine=M0
     [[ " ${M0_SKIP[*]} " == *" $name "* ]] && { echo "M0 $name: not run (M0_SKIP)"; continue; }
-    if [[ " ${M0_LARGE_FLASH[*]} " == *" $name "* ]]; then
-      machine=M0_LARGE
-    else
-      flash=$("$SIZE" "$exe" | awk 'NR == 2 { print $1 + $2 }')
-      if ((flash > M0_FLASH)); then
-        echo "M0 $name: FAILED ($flash B of flash, more than the micro:bit's $M0_FLASH)"
-        failed=$((failed + 1))
-        continue
-      fi
+    flash=$("$SIZE" "$exe" | awk 'NR == 2 { print $1 + $2 }')
+    if ((flash > M0_FLASH)); then
+      echo "M0 $name: FAILED ($flash B of flash, more than the micro:bit's $M0_FLASH)"
+      failed=$((failed + 1))
+      continue
     fi
   fi
   t0=$(now)

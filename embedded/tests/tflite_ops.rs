@@ -1,5 +1,8 @@
 //! TFLite Micro's one-op models (tflite/tests/ops/) through
-//! shapecheck-tflite's `Interpreter`, no heap: every model the host's
+//! shapecheck-tflite's `Interpreter`, no heap, on the Cortex-M4F only
+//! (the feature `interpreter`: the interpreter links every kernel, more
+//! than the Cortex-M0's 256 KiB of flash; there the same models run
+//! through `model!`, tests/model_one_op_<g>.rs): every model the host's
 //! `tflite/tests/interpreter_ops.rs` runs (its `ops!` list, read by
 //! build.rs: `one_op.rs`), each parsed from flash (`Model::parse`), an
 //! interpreter (`Interpreter::new`, TFLite Micro's arithmetic) over static

@@ -1884,15 +1884,27 @@ mod tests {
             "use :: shapecheck :: tflite :: compiled as __compiled",
             "pub type Output = (Output0 , Output1 , Output2)",
             "pub type Output0 = :: shapecheck :: Tensor < i8 , :: shapecheck :: shape ! [1 , 5 , 4 , 2] >",
-            "pub (super) static STEPS : [:: shapecheck :: tflite :: compiled :: CompiledStep ; 1] = [__compiled :: CompiledStep { step : __compiled :: Step :: Split (__compiled :: SplitStep {",
+            // the step as a static of its own type, run by its own type's
+            // `run`: no `Step` enum, whose loop would link every kernel
+            "static STEP_0 : __compiled :: SplitStep = __compiled :: SplitStep {",
+            "let mut run = __compiled :: Run :: new (& mut arena . int8 , & mut arena . int16 , & mut arena . int32 , & mut arena . float32 , & MULTIPLIERS ,) ; run . step (& STEP_0 , 0usize .. 0usize) ; }",
             "pub fn predict < S0 , B0 > (x0 : & :: shapecheck :: Tensor < i8 , S0 , B0 >) -> sine :: Output",
-            ":: shapecheck :: tflite :: compiled :: run_prechecked (& sine :: STEPS , & sine :: MULTIPLIERS ,",
+            "sine :: run_steps (arena) ;",
             "(y0 , y1 , y2)",
         ] {
             assert!(text.contains(item), "{item} not in {text}");
         }
-        // predict returns the outputs: no kernel result is passed on or dropped
-        for absent in ["Result <", "let _", ". ok ()", "unwrap", "?"] {
+        // predict returns the outputs: no kernel result is passed on or
+        // dropped; and no step is an enum `Step` of every op
+        for absent in [
+            "Result <",
+            "let _",
+            ". ok ()",
+            "unwrap",
+            "?",
+            "Step ::",
+            "run_prechecked",
+        ] {
             assert!(!text.contains(absent), "{absent} in {text}");
         }
     }
@@ -1906,6 +1918,14 @@ mod tests {
         );
         assert!(
             text.contains("pub type Output0 = :: shapecheck :: Tensor < i16 ,"),
+            "{text}"
+        );
+        // an int16 step is a static of the int16 step type
+        let text = expand("../tflite/tests/ops/int16_mul.tflite").unwrap();
+        assert!(
+            text.contains(
+                "static STEP_2 : __compiled :: BinaryInt16Step <'static > = __compiled :: BinaryStep {"
+            ),
             "{text}"
         );
         let text = expand("../tflite/tests/ops/arg_max.tflite").unwrap();

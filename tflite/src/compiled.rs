@@ -5,12 +5,14 @@
 //! `model!` prepares the model with a `Plan` when it
 //! expands (every operator checked and its constants derived, as the
 //! `Interpreter` runs it), then writes each prepared
-//! step as a Rust constant expression (`WriteRust`, implemented beside
-//! each step type in its op's module), the plan's multipliers as a
+//! step as a `static` of its own step type (`WriteRust`, implemented
+//! beside each step type in its op's module), the plan's multipliers as a
 //! `static` array, and a `predict` that copies its inputs into the arena,
-//! runs the steps in order (`run_prechecked`) and copies its outputs
-//! out. The step types and their fields are public (and hidden) only so
-//! that the written expressions can name them.
+//! runs the steps in order, each by its own type's `run` ([`Run::step`]),
+//! and copies its outputs out. Calling each step's own type, not a loop
+//! over the interpreter's `Step`, is what lets a model link only its own
+//! ops' kernels. The step types and their fields are public (and hidden)
+//! only so that the written expressions can name them.
 
 use core::fmt::{self, Write};
 use core::ops::Range;
@@ -18,6 +20,7 @@ use core::ops::Range;
 pub use crate::array::Array;
 use crate::array::LeNumber;
 use crate::error::TfliteError;
+use crate::interpreter::step::RunStep;
 use crate::interpreter::Buffers;
 use crate::quant::Rounding;
 
@@ -30,7 +33,8 @@ pub use crate::depth_space::{DepthSpaceParams, DepthToSpaceStep, SpaceToDepthSte
 pub use crate::depthwise_conv::{DepthwiseConvDims, DepthwiseConvStep, DepthwiseLayer};
 pub use crate::div::DivParams;
 pub use crate::elementwise::{
-    BinaryKernel, BinaryKernelInt16, BinaryStep, UnaryKernel, UnaryKernelInt16, UnaryStep,
+    BinaryInt16Step, BinaryKernel, BinaryKernelInt16, BinaryStep, UnaryInt16Step, UnaryKernel,
+    UnaryKernelInt16, UnaryStep,
 };
 pub use crate::expand_dims::ExpandDimsStep;
 pub use crate::float_ops::{BinaryF32, BinaryF32Step, MapF32, MapF32Step, MeanF32Step};
@@ -38,7 +42,6 @@ pub use crate::fully_connected::{FullyConnectedDims, FullyConnectedStep};
 pub use crate::gather::{GatherParams, GatherStep};
 pub use crate::hard_swish::HardSwishParams;
 pub use crate::interpreter::checker::{Quantized, Slot, Source};
-pub use crate::interpreter::step::Step;
 pub use crate::l2_normalization::{L2NormalizationParams, L2NormalizationStep};
 pub use crate::layout::Places;
 pub use crate::leaky_relu::LeakyReluParams;
@@ -251,16 +254,6 @@ impl WriteRust for OpShape {
     }
 }
 
-/// One prepared step of a model `model!` wrote, and where its multipliers
-/// are in the model's `static` array of them.
-#[derive(Clone)]
-pub struct CompiledStep {
-    /// the step
-    pub step: Step<'static>,
-    /// its multipliers' range in the model's array
-    pub multipliers: Range<usize>,
-}
-
 /// The error a step's `run` gives for an output overlapping an input,
 /// which the plan rules out.
 const OVERLAP: TfliteError = TfliteError::Length {
@@ -269,35 +262,56 @@ const OVERLAP: TfliteError = TfliteError::Length {
     actual: 0,
 };
 
-/// Runs `steps` in order over the arena's buffers, with TFLite Micro's
-/// rounding (`Arithmetic::Micro`, what `model!` plans with), each step's
-/// multipliers its range of `multipliers`.
-///
-/// For buffers and multipliers the plan was checked against (`model!`
-/// checked each step when it prepared it, and the buffers are its arena's
-/// arrays of the plan's lengths); on others what it writes is
-/// unspecified, but it never panics and never writes outside the buffers:
-/// it stops at the first step that reports an error.
-pub fn run_prechecked(
-    steps: &[CompiledStep],
-    multipliers: &[QuantizedMultiplier],
-    int8: &mut [i8],
-    int16: &mut [i16],
-    int32: &mut [i32],
-    float32: &mut [f32],
-) {
-    for s in steps {
-        let mut buffers = Buffers {
-            int8: &mut *int8,
-            int16: &mut *int16,
-            int32: &mut *int32,
-            float32: &mut *float32,
-            multipliers: multipliers.get(s.multipliers.clone()).unwrap_or(&[]),
-            fc_rounding: Rounding::Double,
-            overlap: OVERLAP,
-        };
-        if s.step.clone().run(&mut buffers).is_err() {
+/// What `model!`'s code runs its steps over: the arena's buffers and the
+/// model's `static` multipliers, with TFLite Micro's rounding
+/// (`Arithmetic::Micro`, what `model!` plans with).
+pub struct Run<'a> {
+    buffers: Buffers<'a>,
+    multipliers: &'a [QuantizedMultiplier],
+    stopped: bool,
+}
+
+impl<'a> Run<'a> {
+    /// A run over the arena's buffers and the model's multipliers.
+    pub fn new(
+        int8: &'a mut [i8],
+        int16: &'a mut [i16],
+        int32: &'a mut [i32],
+        float32: &'a mut [f32],
+        multipliers: &'a [QuantizedMultiplier],
+    ) -> Self {
+        Run {
+            buffers: Buffers {
+                int8,
+                int16,
+                int32,
+                float32,
+                multipliers: &[],
+                fc_rounding: Rounding::Double,
+                overlap: OVERLAP,
+            },
+            multipliers,
+            stopped: false,
+        }
+    }
+
+    /// Runs `step` by its own type's `run` (the one the interpreter's
+    /// `Step::run` calls), its multipliers the range `multipliers` of the
+    /// model's.
+    ///
+    /// For buffers and multipliers the plan was checked against (`model!`
+    /// checked each step when it prepared it, and the buffers are its
+    /// arena's arrays of the plan's lengths); on others what it writes is
+    /// unspecified, but it never panics and never writes outside the
+    /// buffers: once a step reports an error, this and every later step
+    /// do nothing.
+    pub fn step<S: RunStep>(&mut self, step: &S, multipliers: Range<usize>) {
+        if self.stopped {
             return;
+        }
+        self.buffers.multipliers = self.multipliers.get(multipliers).unwrap_or(&[]);
+        if step.clone().run_step(&mut self.buffers).is_err() {
+            self.stopped = true;
         }
     }
 }
@@ -322,25 +336,29 @@ pub fn copy_out<T: Copy>(buffer: &[T], start: usize, out: &mut [T]) {
     }
 }
 
-/// What `model!` writes from a plan: the steps as an array expression of
-/// [`CompiledStep`]s, and their count.
+/// What `model!` writes from a plan: each prepared step as a `static` of
+/// its own step type, `static STEP_<i>: <type> = <value>;`, into
+/// `statics`, and the call that runs it, `run.step(&STEP_<i>,
+/// <multipliers>);` (a [`Run`] named `run`), into `calls`, in order.
+/// Returns the count of steps.
 #[cfg(feature = "alloc")]
 pub fn write_steps(
     plan: &crate::Plan<'_>,
-    w: &mut dyn Write,
+    statics: &mut dyn Write,
+    calls: &mut dyn Write,
     k: &str,
 ) -> Result<usize, fmt::Error> {
     let mut count = 0usize;
-    w.write_str("[")?;
     for (step, multipliers) in plan.prepared() {
-        write!(w, "{k}::CompiledStep {{ step: ")?;
-        step.write_rust(w, k)?;
-        w.write_str(", multipliers: ")?;
-        multipliers.write_rust(w, k)?;
-        w.write_str(" }, ")?;
+        let (step_type, value) = step.written();
+        write!(statics, "static STEP_{count}: {k}::{step_type} = ")?;
+        value.write_rust(statics, k)?;
+        statics.write_str(";\n")?;
+        write!(calls, "run.step(&STEP_{count}, ")?;
+        multipliers.write_rust(calls, k)?;
+        calls.write_str(");\n")?;
         count = count.saturating_add(1);
     }
-    w.write_str("]")?;
     Ok(count)
 }
 

@@ -176,7 +176,8 @@ impl<T: LeNumber, K: crate::compiled::WriteRust> crate::compiled::WriteRust
 }
 
 /// An int16 binary op's interpreter step.
-pub(crate) type BinaryInt16Step<'m> = BinaryStep<'m, i16, BinaryKernelInt16>;
+#[doc(hidden)]
+pub type BinaryInt16Step<'m> = BinaryStep<'m, i16, BinaryKernelInt16>;
 
 impl BinaryStep<'_> {
     /// Runs the step over the interpreter's buffers.
@@ -415,7 +416,8 @@ impl<K: crate::compiled::WriteRust> crate::compiled::WriteRust for UnaryStep<K> 
 }
 
 /// An int16 one-input op's interpreter step.
-pub(crate) type UnaryInt16Step = UnaryStep<UnaryKernelInt16>;
+#[doc(hidden)]
+pub type UnaryInt16Step = UnaryStep<UnaryKernelInt16>;
 
 impl UnaryStep {
     /// Runs the step over the interpreter's buffers.

@@ -3,11 +3,15 @@
 //! tensors, activations of several element types) is prepared with
 //! `shapecheck_tflite::Plan` when the macro expands, exactly as the
 //! `Interpreter` runs it, and written as constants: each prepared step as
-//! a Rust constant expression (its type's `WriteRust`, beside the step in
+//! a `static` of its own step type (`static STEP_3: compiled::Conv2dStep
+//! = ...`, the value written by its type's `WriteRust`, beside the step in
 //! its op's module), the plan's multipliers as a `static` array, and a
 //! `predict` that copies its inputs into their places in the arena, runs
-//! the steps in order (`compiled::run_prechecked`) and copies its outputs
-//! out into typed tensors.
+//! the steps in order, each by its own type's `run`
+//! (`run.step(&STEP_3, ..)`, `compiled::Run::step`), and copies its
+//! outputs out into typed tensors. Naming each step's type is what makes
+//! a model link only its own ops' kernels: a loop over the interpreter's
+//! `Step` enum would link every op's.
 
 use std::str::FromStr;
 
@@ -117,15 +121,14 @@ pub(super) fn write(
     // the module (`krate` may be `$crate`, which has no text)
     let k = "__compiled";
     let kt = quote!(#krate::tflite::compiled);
-    let mut text = String::new();
-    let step_count = compiled::write_steps(&plan, &mut text, k)
+    let (mut statics, mut calls) = (String::new(), String::new());
+    let step_count = compiled::write_steps(&plan, &mut statics, &mut calls, k)
         .map_err(|_| "the steps cannot be written".to_string())?;
-    let steps = tokens(&text)?;
+    let (statics, calls) = (tokens(&statics)?, tokens(&calls)?);
     let mut text = String::new();
     let multiplier_count = compiled::write_multipliers(&plan, &mut text, k)
         .map_err(|_| "the multipliers cannot be written".to_string())?;
     let multipliers = tokens(&text)?;
-    let step_count = Literal::usize_unsuffixed(step_count);
     let multiplier_count = Literal::usize_unsuffixed(multiplier_count);
 
     let sizes = plan.arena_sizes();
@@ -338,7 +341,20 @@ pub(super) fn write(
 
             use #kt as __compiled;
             pub(super) static MULTIPLIERS: [#kt::QuantizedMultiplier; #multiplier_count] = #multipliers;
-            pub(super) static STEPS: [#kt::CompiledStep; #step_count] = #steps;
+            #statics
+
+            /// Runs the prepared steps in order over `arena`, each by its
+            /// own step type's `run`.
+            pub(super) fn run_steps(arena: &mut Arena) {
+                let mut run = __compiled::Run::new(
+                    &mut arena.int8,
+                    &mut arena.int16,
+                    &mut arena.int32,
+                    &mut arena.float32,
+                    &MULTIPLIERS,
+                );
+                #calls
+            }
 
             // the file, so that cargo builds again when it changes
             const _: &[u8] = include_bytes!(#path);
@@ -364,14 +380,7 @@ pub(super) fn write(
                 #(#bounds)*
             {
                 #(#copy_in)*
-                #kt::run_prechecked(
-                    &#module::STEPS,
-                    &#module::MULTIPLIERS,
-                    &mut arena.int8,
-                    &mut arena.int16,
-                    &mut arena.int32,
-                    &mut arena.float32,
-                );
+                #module::run_steps(arena);
                 #(#copy_out)*
                 #returned
             }

@@ -37,9 +37,10 @@ use crate::transpose_conv::TransposeConvStep;
 
 /// One operator, checked and ready to run (its multipliers, if any, in the
 /// arena's scratch). A new op adds its variant here, its line in
-/// [`Step::run`] and its arm in the `WriteRust` impl below (how `model!`
-/// writes it); everything else of the op is in its module. Public (and
-/// hidden) only for `model!`'s generated code (`crate::compiled`).
+/// [`Step::run`], its arm in [`Step::written`] (the type `model!` writes
+/// it as) and its step type's [`RunStep`] impl below; everything else of
+/// the op is in its module. Public (and hidden) only for the step types'
+/// sake (`crate::compiled`).
 #[derive(Clone)]
 #[doc(hidden)]
 pub enum Step<'m> {
@@ -85,55 +86,51 @@ pub enum Step<'m> {
     L2Normalization(L2NormalizationStep),
 }
 
-impl crate::compiled::WriteRust for Step<'_> {
-    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+impl Step<'_> {
+    /// The step's own type as `model!`'s code names it in
+    /// `crate::compiled` (`'static` for a lifetime), and the step as a
+    /// value of that type, which its `WriteRust` writes. `model!` writes
+    /// each step as a `static` of its own type and runs it through
+    /// [`RunStep`], so that a model links only its own ops' kernels.
+    #[cfg(feature = "alloc")]
+    pub(crate) fn written(&self) -> (&'static str, &dyn crate::compiled::WriteRust) {
         match self {
-            Step::FullyConnected(s) => {
-                crate::compiled::write_tuple(w, k, "Step::FullyConnected", &[s])
-            }
-            Step::DepthwiseConv(s) => {
-                crate::compiled::write_tuple(w, k, "Step::DepthwiseConv", &[s])
-            }
-            Step::Conv2d(s) => crate::compiled::write_tuple(w, k, "Step::Conv2d", &[s]),
-            Step::Softmax(s) => crate::compiled::write_tuple(w, k, "Step::Softmax", &[s]),
-            Step::Pool(s) => crate::compiled::write_tuple(w, k, "Step::Pool", &[s]),
-            Step::Add(s) => crate::compiled::write_tuple(w, k, "Step::Add", &[s]),
-            Step::Pad(s) => crate::compiled::write_tuple(w, k, "Step::Pad", &[s]),
-            Step::Logistic(s) => crate::compiled::write_tuple(w, k, "Step::Logistic", &[s]),
-            Step::Quantize(s) => crate::compiled::write_tuple(w, k, "Step::Quantize", &[s]),
-            Step::Reshape(s) => crate::compiled::write_tuple(w, k, "Step::Reshape", &[s]),
-            Step::Binary(s) => crate::compiled::write_tuple(w, k, "Step::Binary", &[s]),
-            Step::Unary(s) => crate::compiled::write_tuple(w, k, "Step::Unary", &[s]),
-            Step::BinaryInt16(s) => crate::compiled::write_tuple(w, k, "Step::BinaryInt16", &[s]),
-            Step::UnaryInt16(s) => crate::compiled::write_tuple(w, k, "Step::UnaryInt16", &[s]),
-            Step::MapF32(s) => crate::compiled::write_tuple(w, k, "Step::MapF32", &[s]),
-            Step::BinaryF32(s) => crate::compiled::write_tuple(w, k, "Step::BinaryF32", &[s]),
-            Step::MeanF32(s) => crate::compiled::write_tuple(w, k, "Step::MeanF32", &[s]),
-            Step::Concatenation(s) => {
-                crate::compiled::write_tuple(w, k, "Step::Concatenation", &[s])
-            }
-            Step::Pack(s) => crate::compiled::write_tuple(w, k, "Step::Pack", &[s]),
-            Step::Split(s) => crate::compiled::write_tuple(w, k, "Step::Split", &[s]),
-            Step::Unpack(s) => crate::compiled::write_tuple(w, k, "Step::Unpack", &[s]),
-            Step::Transpose(s) => crate::compiled::write_tuple(w, k, "Step::Transpose", &[s]),
-            Step::Slice(s) => crate::compiled::write_tuple(w, k, "Step::Slice", &[s]),
-            Step::StridedSlice(s) => crate::compiled::write_tuple(w, k, "Step::StridedSlice", &[s]),
-            Step::ExpandDims(s) => crate::compiled::write_tuple(w, k, "Step::ExpandDims", &[s]),
-            Step::Gather(s) => crate::compiled::write_tuple(w, k, "Step::Gather", &[s]),
-            Step::DepthToSpace(s) => crate::compiled::write_tuple(w, k, "Step::DepthToSpace", &[s]),
-            Step::SpaceToDepth(s) => crate::compiled::write_tuple(w, k, "Step::SpaceToDepth", &[s]),
-            Step::MirrorPad(s) => crate::compiled::write_tuple(w, k, "Step::MirrorPad", &[s]),
-            Step::Reduce(s) => crate::compiled::write_tuple(w, k, "Step::Reduce", &[s]),
-            Step::ArgMinMax(s) => crate::compiled::write_tuple(w, k, "Step::ArgMinMax", &[s]),
-            Step::Resize(s) => crate::compiled::write_tuple(w, k, "Step::Resize", &[s]),
-            Step::TransposeConv(s) => {
-                crate::compiled::write_tuple(w, k, "Step::TransposeConv", &[s])
-            }
-            Step::BatchMatMul(s) => crate::compiled::write_tuple(w, k, "Step::BatchMatMul", &[s]),
-            Step::LogSoftmax(s) => crate::compiled::write_tuple(w, k, "Step::LogSoftmax", &[s]),
-            Step::L2Normalization(s) => {
-                crate::compiled::write_tuple(w, k, "Step::L2Normalization", &[s])
-            }
+            Step::FullyConnected(s) => ("FullyConnectedStep<'static>", s),
+            Step::DepthwiseConv(s) => ("DepthwiseConvStep<'static>", s),
+            Step::Conv2d(s) => ("Conv2dStep<'static>", s),
+            Step::Softmax(s) => ("SoftmaxStep", s),
+            Step::Pool(s) => ("PoolStep", s),
+            Step::Add(s) => ("AddStep<'static>", s),
+            Step::Pad(s) => ("PadStep", s),
+            Step::Logistic(s) => ("LogisticStep", s),
+            Step::Quantize(s) => ("QuantizeStep", s),
+            Step::Reshape(s) => ("ReshapeStep", s),
+            Step::Binary(s) => ("BinaryStep<'static>", s),
+            Step::Unary(s) => ("UnaryStep", s),
+            Step::BinaryInt16(s) => ("BinaryInt16Step<'static>", s),
+            Step::UnaryInt16(s) => ("UnaryInt16Step", s),
+            Step::MapF32(s) => ("MapF32Step", s),
+            Step::BinaryF32(s) => ("BinaryF32Step<'static>", s),
+            Step::MeanF32(s) => ("MeanF32Step", s),
+            Step::Concatenation(s) => ("ConcatenationStep", s),
+            Step::Pack(s) => ("PackStep", s),
+            Step::Split(s) => ("SplitStep", s),
+            Step::Unpack(s) => ("UnpackStep", s),
+            Step::Transpose(s) => ("TransposeStep", s),
+            Step::Slice(s) => ("SliceStep", s),
+            Step::StridedSlice(s) => ("StridedSliceStep", s),
+            Step::ExpandDims(s) => ("ExpandDimsStep", s),
+            Step::Gather(s) => ("GatherStep<'static>", s),
+            Step::DepthToSpace(s) => ("DepthToSpaceStep", s),
+            Step::SpaceToDepth(s) => ("SpaceToDepthStep", s),
+            Step::MirrorPad(s) => ("MirrorPadStep", s),
+            Step::Reduce(s) => ("ReduceStep", s),
+            Step::ArgMinMax(s) => ("ArgMinMaxStep", s),
+            Step::Resize(s) => ("ResizeStep", s),
+            Step::TransposeConv(s) => ("TransposeConvStep<'static>", s),
+            Step::BatchMatMul(s) => ("BatchMatMulStep", s),
+            Step::LogSoftmax(s) => ("LogSoftmaxStep", s),
+            Step::L2Normalization(s) => ("L2NormalizationStep", s),
         }
     }
 }
@@ -141,7 +138,8 @@ impl crate::compiled::WriteRust for Step<'_> {
 /// What a step runs over: the activation buffers, the multipliers its
 /// `prepare` wrote, the rounding of `FULLY_CONNECTED`, and the error for
 /// an output range that overlaps an input (which `prepare` rules out).
-pub(crate) struct Buffers<'b> {
+#[doc(hidden)]
+pub struct Buffers<'b> {
     pub(crate) int8: &'b mut [i8],
     pub(crate) int16: &'b mut [i16],
     pub(crate) int32: &'b mut [i32],
@@ -193,5 +191,232 @@ impl Step<'_> {
             Step::LogSoftmax(s) => s.run(b),
             Step::L2Normalization(s) => s.run(b),
         }
+    }
+}
+
+/// A step type run by itself: `model!`'s code holds each step as a
+/// `static` of its own type and runs it with `compiled::Run::step`, which
+/// calls this, so a model links the kernels of its own ops only (a loop
+/// over [`Step`] links every op's). Each impl calls its type's `run`, the
+/// function [`Step::run`] calls too: one body per step type, two callers.
+#[doc(hidden)]
+pub trait RunStep: Clone {
+    /// Runs the step over `b`: its type's `run`.
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError>;
+}
+
+impl RunStep for FullyConnectedStep<'_> {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for DepthwiseConvStep<'_> {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for Conv2dStep<'_> {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for SoftmaxStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for PoolStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for AddStep<'_> {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for PadStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for LogisticStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for QuantizeStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for ReshapeStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for BinaryStep<'_> {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for UnaryStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for BinaryInt16Step<'_> {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for UnaryInt16Step {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for MapF32Step {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for BinaryF32Step<'_> {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for MeanF32Step {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for ConcatenationStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for PackStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for SplitStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for UnpackStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for TransposeStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for SliceStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for StridedSliceStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for ExpandDimsStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for GatherStep<'_> {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for DepthToSpaceStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for SpaceToDepthStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for MirrorPadStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for ReduceStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for ArgMinMaxStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for ResizeStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for TransposeConvStep<'_> {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for BatchMatMulStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for LogSoftmaxStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
+    }
+}
+
+impl RunStep for L2NormalizationStep {
+    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        self.run(b)
     }
 }
