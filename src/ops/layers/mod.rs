@@ -103,22 +103,26 @@ mod rule;
 mod tests;
 
 pub use api::{
-    add_int8, add_int8_into, average_pool_int8, average_pool_int8_into, conv_2d_int8,
-    conv_2d_int8_into, depthwise_conv_int8, depthwise_conv_int8_into, dequantize_int8,
-    dequantize_int8_into, fully_connected_f32, fully_connected_f32_into, fully_connected_int8,
-    fully_connected_int8_into, logistic_int8, logistic_int8_into, max_pool_int8,
-    max_pool_int8_into, mean_int8, mean_int8_into, pad_int8, pad_int8_into, quantize_int8,
-    quantize_int8_into, softmax_int8, softmax_int8_into, Arena, InA, InB, PingPong,
+    add_int8, add_int8_into, average_pool_int8, average_pool_int8_into, concatenation_int8,
+    concatenation_int8_into, conv_2d_int8, conv_2d_int8_into, depthwise_conv_int8,
+    depthwise_conv_int8_into, dequantize_int8, dequantize_int8_into, fully_connected_f32,
+    fully_connected_f32_into, fully_connected_int8, fully_connected_int8_into, logistic_int8,
+    logistic_int8_into, max_pool_int8, max_pool_int8_into, mean_int8, mean_int8_into, mul_int8,
+    mul_int8_into, pad_int8, pad_int8_into, quantize_int8, quantize_int8_into,
+    resize_bilinear_int8, resize_bilinear_int8_into, resize_nearest_int8, resize_nearest_int8_into,
+    slice_int8, slice_int8_into, softmax_int8, softmax_int8_into, split_int8, split_int8_into,
+    transpose_conv_int8, transpose_conv_int8_into, Arena, InA, InB, PingPong,
 };
 pub use bounds::{
-    assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels,
-    Conv2dCheck, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput,
-    ModelInput, PadCheck, PoolCheck, SoftmaxDepth,
+    assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, ConcatenationCheck,
+    Conv2dChannels, Conv2dCheck, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes,
+    MeanOutput, ModelInput, MulRank, MulShapes, PadCheck, PoolCheck, ResizeCheck, ResizeOutput,
+    SliceCheck, SoftmaxDepth, SplitCheck, TransposeConvCheck, TransposeConvShapes,
 };
 pub use rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{
-    AddParams, LogisticParams, MeanParams, QuantizedMultiplier, Rounding, SoftmaxParams,
-    TfliteError,
+    AddParams, LogisticParams, MeanParams, MulParams, QuantizedMultiplier, ResizeParams, Rounding,
+    SoftmaxParams, TfliteError,
 };
 
 use core::marker::PhantomData;
@@ -725,4 +729,195 @@ pub struct Paddings<
     const W1: usize,
     const C0: usize,
     const C1: usize,
+>;
+
+/// An int8 `MUL`'s [`MulParams`], checked when it is built
+/// ([`MulParams::check`] in [`new`](Self::new), a `const fn`: a layer
+/// written in a `const` or `static` whose zero points or clamp leave
+/// int8, or whose clamp is empty, fails the build). See [`mul_int8`].
+///
+/// ```
+/// use shapecheck::ops::layers::{MulInt8, MulParams};
+///
+/// let params = shapecheck::tflite::mul_params(0.5, 0, 0.5, 0, 0.25, 0, -128, 127)?;
+/// let mul = MulInt8::new(params)?;
+/// assert_eq!(mul.params(), &params);
+/// assert!(MulInt8::new(MulParams { output_zero_point: 200, ..params }).is_err());
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MulInt8 {
+    params: MulParams,
+}
+
+impl MulInt8 {
+    /// The `MUL` of `params`, or the error [`MulParams::check`] gives.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::{MulInt8, MulParams, QuantizedMultiplier};
+    ///
+    /// const SCALE: MulInt8 = match MulInt8::new(MulParams {
+    ///     input1_zero_point: 0,
+    ///     input2_zero_point: -128,
+    ///     output_zero_point: 0,
+    ///     output_multiplier: QuantizedMultiplier::from_parts(1 << 30, -7),
+    ///     output_min: -128,
+    ///     output_max: 127,
+    /// }) {
+    ///     Ok(mul) => mul,
+    ///     Err(_) => panic!("bad MUL parameters"),
+    /// };
+    /// assert_eq!(SCALE.params().input2_zero_point, -128);
+    /// ```
+    pub const fn new(params: MulParams) -> Result<Self, TfliteError> {
+        match params.check() {
+            Ok(()) => Ok(MulInt8 { params }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The parameters.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::MulInt8;
+    /// let params = shapecheck::tflite::mul_params(0.5, 0, 0.5, 0, 0.25, 0, -128, 127)?;
+    /// assert_eq!(MulInt8::new(params)?.params().output_max, 127);
+    /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+    /// ```
+    pub const fn params(&self) -> &MulParams {
+        &self.params
+    }
+}
+
+/// A resize's sampling ([`ResizeParams`]: `align_corners`,
+/// `half_pixel_centers`), checked when it is built ([`new`](Self::new), a
+/// `const fn` over `shapecheck_tflite::resize_params`: both flags set is
+/// refused, as TFLite refuses it). See [`resize_nearest_int8`] and
+/// [`resize_bilinear_int8`].
+///
+/// ```
+/// use shapecheck::ops::layers::Resize;
+///
+/// let keras = Resize::new(false, true)?; // Keras's UpSampling2D / Resizing
+/// assert!(keras.params().half_pixel_centers);
+/// assert!(Resize::new(true, true).is_err());
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resize {
+    params: ResizeParams,
+}
+
+impl Resize {
+    /// TensorFlow 1's sampling: neither flag.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::Resize;
+    /// assert!(!Resize::LEGACY.params().align_corners);
+    /// ```
+    pub const LEGACY: Resize = Resize {
+        params: ResizeParams {
+            align_corners: false,
+            half_pixel_centers: false,
+        },
+    };
+
+    /// The sampling of the two flags, or [`TfliteError::KernelParam`] when
+    /// both are set.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::Resize;
+    ///
+    /// const CORNERS: Resize = match Resize::new(true, false) {
+    ///     Ok(r) => r,
+    ///     Err(_) => panic!("both flags set"),
+    /// };
+    /// assert!(CORNERS.params().align_corners);
+    /// ```
+    pub const fn new(align_corners: bool, half_pixel_centers: bool) -> Result<Self, TfliteError> {
+        match shapecheck_tflite::resize_params(align_corners, half_pixel_centers) {
+            Ok(params) => Ok(Resize { params }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The sampling.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::Resize;
+    /// assert!(!Resize::new(false, false)?.params().half_pixel_centers);
+    /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+    /// ```
+    pub const fn params(&self) -> &ResizeParams {
+        &self.params
+    }
+}
+
+/// An int8 transposed convolution (TFLite's `TRANSPOSE_CONV`, Keras's
+/// `Conv2DTranspose`) with a filter `[O, KH, KW, CI]` (TFLite's layout:
+/// `O` output channels, each a `[KH, KW, CI]` window) and padding and
+/// strides `P` (no dilation); the filter's zero point is 0 (TFLite's
+/// symmetric per-channel filters). Every parameter the kernel could
+/// refuse is a type ([`Multipliers`], [`ClampInt8`], the strides checked
+/// with the output's size). See [`transpose_conv_int8`].
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{transpose_conv_int8, ClampInt8, Multipliers, QuantizedMultiplier, TransposeConvInt8, Valid};
+///
+/// // a 1×2 filter [1, 2] of stride 2 along the row: each pixel x becomes x, 2x
+/// static LAYER: TransposeConvInt8<'static, One, One, Dim<2>, One, Valid<1, 2>> = TransposeConvInt8 {
+///     filter: &[[[[1], [2]]]],
+///     bias: None,
+///     padding: Valid,
+///     input_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     clamp: ClampInt8::FULL,
+/// };
+/// let x = Tensor::<i8, shape![1, 1, 2, 1]>::from_array([[[[3], [-5]]]]);
+/// let y: Tensor<i8, shape![1, 1, 4, 1]> = transpose_conv_int8(&x, &LAYER);
+/// assert_eq!(y.as_slice(), &[3, 6, -5, -10]);
+/// ```
+pub struct TransposeConvInt8<
+    'm,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    P: ConvPadding,
+> {
+    /// The filter, `[out, kh, kw, in]`, row-major (TFLite's layout).
+    pub filter: &'m <(O, KH, KW, CI) as FixedShape>::Array<i8>,
+    /// The bias of each output channel, or none.
+    pub bias: Option<&'m O::Arr<i32>>,
+    /// The padding and strides.
+    pub padding: P,
+    /// The input's zero point (subtracted from every input).
+    pub input_zero_point: i32,
+    /// The output's zero point.
+    pub output_zero_point: i32,
+    /// `input_scale · filter_scale / output_scale`, per tensor or per channel.
+    pub multipliers: Multipliers<'m, O>,
+    /// The clamp, from the fused activation.
+    pub clamp: ClampInt8,
+}
+
+/// A `SLICE`'s first element along each axis as a type, `B0` along the
+/// first (at most 5 axes, the ones past the tensor's rank 0), so that the
+/// box is checked when the call is built ([`slice_int8`]); the box's
+/// size is the output's shape.
+///
+/// ```
+/// use shapecheck::ops::layers::Begin;
+/// // from row 1, column 2 of an NHWC tensor
+/// let _begin: Begin<0, 1, 2, 0> = Begin;
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Begin<
+    const B0: usize,
+    const B1: usize = 0,
+    const B2: usize = 0,
+    const B3: usize = 0,
+    const B4: usize = 0,
 >;
