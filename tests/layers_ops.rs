@@ -7,6 +7,7 @@
 //! `shapecheck::tflite`'s functions, as `model!` would; the shapes are
 //! written here as types, the model's README's.
 
+use proptest::prelude::*;
 use serde_json::Value;
 use shapecheck::ops::layers::{
     concatenation_int8, mul_int8, resize_bilinear_int8, resize_nearest_int8, slice_int8,
@@ -403,6 +404,74 @@ fn split_into_three_along_the_last_axis() {
                 "{} {k}",
                 case["name"]
             );
+        }
+    }
+}
+
+// The layers that move data, against a naive reference written plainly
+// here: each output element found by its index.
+
+/// The row-major offset of `index` in a tensor of `dims`.
+fn offset(dims: &[usize], index: &[usize]) -> usize {
+    dims.iter().zip(index).fold(0, |acc, (&d, &i)| acc * d + i)
+}
+
+/// Every index of a tensor of `dims`, in row-major order.
+fn indices(dims: &[usize]) -> Vec<Vec<usize>> {
+    let mut all = vec![vec![]];
+    for &d in dims {
+        all = all
+            .into_iter()
+            .flat_map(|prefix| {
+                (0..d).map(move |i| {
+                    let mut next = prefix.clone();
+                    next.push(i);
+                    next
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+proptest! {
+    #[test]
+    fn concatenation_along_the_middle_axis_is_the_naive_join(
+        a in proptest::collection::vec(any::<i8>(), 2 * 3 * 4),
+        b in proptest::collection::vec(any::<i8>(), 2 * 2 * 4),
+    ) {
+        let x = Tensor::<i8, shape![2, 3, 4]>::from_slice(&a).unwrap();
+        let y = Tensor::<i8, shape![2, 2, 4]>::from_slice(&b).unwrap();
+        let z: Tensor<i8, shape![2, 5, 4]> = concatenation_int8(&x, &y, Axis::<1>);
+        for index in indices(&[2, 5, 4]) {
+            let want = if index[1] < 3 {
+                a[offset(&[2, 3, 4], &index)]
+            } else {
+                b[offset(&[2, 2, 4], &[index[0], index[1] - 3, index[2]])]
+            };
+            prop_assert_eq!(z.as_slice()[offset(&[2, 5, 4], &index)], want);
+        }
+    }
+
+    #[test]
+    fn slice_is_the_naive_box(a in proptest::collection::vec(any::<i8>(), 3 * 4 * 5)) {
+        let x = Tensor::<i8, shape![3, 4, 5]>::from_slice(&a).unwrap();
+        let y: Tensor<i8, shape![2, 2, 3]> = slice_int8(&x, Begin::<1, 1, 2>);
+        for index in indices(&[2, 2, 3]) {
+            let from = [index[0] + 1, index[1] + 1, index[2] + 2];
+            prop_assert_eq!(y.as_slice()[offset(&[2, 2, 3], &index)], a[offset(&[3, 4, 5], &from)]);
+        }
+    }
+
+    #[test]
+    fn split_is_the_naive_cut(a in proptest::collection::vec(any::<i8>(), 2 * 6 * 3)) {
+        let x = Tensor::<i8, shape![2, 6, 3]>::from_slice(&a).unwrap();
+        let pieces: [Tensor<i8, shape![2, 2, 3]>; 3] = split_int8(&x, Axis::<1>);
+        for (k, piece) in pieces.iter().enumerate() {
+            for index in indices(&[2, 2, 3]) {
+                let from = [index[0], index[1] + 2 * k, index[2]];
+                prop_assert_eq!(piece.as_slice()[offset(&[2, 2, 3], &index)], a[offset(&[2, 6, 3], &from)]);
+            }
         }
     }
 }

@@ -188,7 +188,7 @@ fn piece_count(what: &'static str, n: i32) -> Result<usize, TfliteError> {
 /// assert_eq!(split_piece(34, 17), None); // more than 16 pieces
 /// ```
 pub const fn split_piece(dim: usize, pieces: usize) -> Option<usize> {
-    if pieces == 0 || pieces > MAX_SPLITS || dim % pieces != 0 {
+    if pieces == 0 || pieces > MAX_SPLITS || !dim.is_multiple_of(pieces) {
         None
     } else {
         Some(dim / pieces)

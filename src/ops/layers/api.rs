@@ -14,9 +14,9 @@ use shapecheck_tflite::{
 
 use super::bounds::{
     AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, ConcatenationCheck, Conv2dChannels,
-    Conv2dCheck, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput, MulRank,
-    MulShapes, PadCheck, PoolCheck, ResizeCheck, ResizeOutput, SliceCheck, SoftmaxDepth,
-    SplitCheck, TransposeConvCheck, TransposeConvShapes,
+    Conv2dCheck, DepthwiseChannels, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes,
+    MeanOutput, MulRank, MulShapes, PadCheck, PoolCheck, ResizeCheck, ResizeOutput, SliceCheck,
+    SoftmaxDepth, SplitCheck, TransposeConvChannels, TransposeConvCheck, TransposeConvOutput,
 };
 use super::rule::conv_output;
 use super::{
@@ -238,9 +238,13 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 /// `(x − x_zp) · f` over the filter's (dilated) taps inside the input,
 /// adds the bias, requantizes and clamps
 /// (`shapecheck_tflite::depthwise_conv_int8`, bit for bit). The output's
-/// shape `[B, OH, OW, C]` is the caller's (a type annotation); its rows,
-/// columns and channels are checked against the rule when the call is
-/// built ([`DepthwiseConvCheck`]).
+/// shape `[B, OH, OW, C]` is the caller's (a type annotation). An input
+/// whose channels are not the filter's, for a layer of depth multiplier 1
+/// (its `M`, [`One`](crate::One) unless written), is one compile error
+/// naming both shapes at `cargo check` ([`DepthwiseChannels`],
+/// `depthwise_conv/channels`), as the convolution's; the rows, columns and
+/// the channels of another multiplier are checked against the rule when
+/// the call is built ([`DepthwiseConvCheck`]).
 ///
 /// It cannot fail: every size is the types', the strides and dilations
 /// too, and the clamp was checked when the layer was built
@@ -252,6 +256,7 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 /// // a 3×3 image, one channel, a 2×2 filter of ones; SAME, stride 2: 2×2 out, padding after
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Same<2, 2>> = DepthwiseConvInt8 {
 ///     filter: &[[[1], [1]], [[1], [1]]],
+///     depth_multiplier: One,
 ///     bias: None,
 ///     padding: Same,
 ///     input_zero_point: 0,
@@ -271,7 +276,7 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::{depthwise_conv_int8, ClampInt8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Same<2, 2>> = DepthwiseConvInt8 {
-///     filter: &[[[1], [1]], [[1], [1]]], bias: None, padding: Same,
+///     filter: &[[[1], [1]], [[1], [1]]], depth_multiplier: One, bias: None, padding: Same,
 ///     input_zero_point: 0, output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO), clamp: ClampInt8::FULL,
 /// };
@@ -280,9 +285,9 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 /// let _: Tensor<i8, shape![1, 3, 3, 1]> = depthwise_conv_int8(&x, &layer);
 /// ```
 #[allow(clippy::type_complexity)]
-pub fn depthwise_conv_int8<B, H, W, CI, OH, OW, KH, KW, C, P, S>(
+pub fn depthwise_conv_int8<B, H, W, CI, OH, OW, KH, KW, C, P, M, S>(
     input: &Tensor<i8, (B, H, W, CI), S>,
-    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P, M>,
 ) -> Tensor<i8, (B, OH, OW, C)>
 where
     B: StaticDim,
@@ -295,11 +300,13 @@ where
     KW: StaticDim,
     C: StaticDim,
     P: ConvPadding,
+    M: StaticDim,
+    (B, H, W, CI): DepthwiseChannels<(KH, KW, C), M>,
     S: Storage<i8>,
 {
-    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
+    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P, M>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
-    depthwise_conv_run(input, layer, &mut output);
+    depthwise_conv_run::<B, H, W, CI, OH, OW, KH, KW, C, P, M, S, _>(input, layer, &mut output);
     output
 }
 
@@ -313,6 +320,7 @@ where
 /// use shapecheck::ops::layers::{depthwise_conv_int8_into, ClampInt8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Valid};
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Valid<1, 1>> = DepthwiseConvInt8 {
 ///     filter: &[[[1], [1]], [[1], [1]]],
+///     depth_multiplier: One,
 ///     bias: None,
 ///     padding: Valid,
 ///     input_zero_point: 0,
@@ -327,9 +335,9 @@ where
 /// assert_eq!(buf, [12, 16]);
 /// ```
 #[allow(clippy::type_complexity)]
-pub fn depthwise_conv_int8_into<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
+pub fn depthwise_conv_int8_into<B, H, W, CI, OH, OW, KH, KW, C, P, M, S, BO>(
     input: &Tensor<i8, (B, H, W, CI), S>,
-    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P, M>,
     output: &mut Tensor<i8, (B, OH, OW, C), BO>,
 ) where
     B: StaticDim,
@@ -342,19 +350,21 @@ pub fn depthwise_conv_int8_into<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
     KW: StaticDim,
     C: StaticDim,
     P: ConvPadding,
+    M: StaticDim,
+    (B, H, W, CI): DepthwiseChannels<(KH, KW, C), M>,
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {
-    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
-    depthwise_conv_run(input, layer, output)
+    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P, M>::CHECK;
+    depthwise_conv_run::<B, H, W, CI, OH, OW, KH, KW, C, P, M, S, BO>(input, layer, output)
 }
 
 /// [`depthwise_conv_int8_into`] once its check holds (each public form
 /// checks once: a failed check then names the user's call, once).
 #[allow(clippy::type_complexity)]
-fn depthwise_conv_run<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
+fn depthwise_conv_run<B, H, W, CI, OH, OW, KH, KW, C, P, M, S, BO>(
     input: &Tensor<i8, (B, H, W, CI), S>,
-    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P, M>,
     output: &mut Tensor<i8, (B, OH, OW, C), BO>,
 ) where
     B: StaticDim,
@@ -367,6 +377,7 @@ fn depthwise_conv_run<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
     KW: StaticDim,
     C: StaticDim,
     P: ConvPadding,
+    M: StaticDim,
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {
@@ -2265,9 +2276,11 @@ pub fn resize_bilinear_int8_into<B, H, W, C, OB, OH, OW, OC, S, BO>(
 /// `(x − x_zp) · filter` to the output around `(y · stride, x · stride)`,
 /// each output's sum plus its bias requantized per channel, plus the
 /// output zero point, clamped. The output's shape is the caller's: its
-/// batch the input's and its channels the filter's first dim, the input's
-/// channels the filter's last ([`TransposeConvShapes`], one compile error
-/// naming the three shapes, `transpose_conv/channels`), and its rows and
+/// batch the input's and its channels the filter's first dim
+/// ([`TransposeConvOutput`], `transpose_conv/output`), the input's
+/// channels the filter's last ([`TransposeConvChannels`],
+/// `transpose_conv/channels`), each one compile error naming the shapes;
+/// and its rows and
 /// columns ones a convolution of the same filter, strides and padding
 /// takes back to the input's ([`TransposeConvCheck`],
 /// `transpose_conv/output-size`, when the call is built: `SAME` gives
@@ -2326,7 +2339,8 @@ where
     KW: StaticDim,
     CI: StaticDim,
     P: ConvPadding,
-    (B, H, W, C): TransposeConvShapes<(O, KH, KW, CI), (OB, OH, OW, OC)>,
+    (B, H, W, C): TransposeConvChannels<(O, KH, KW, CI)>,
+    (OB, OH, OW, OC): TransposeConvOutput<(B, H, W, C), (O, KH, KW, CI)>,
     S: Storage<i8>,
 {
     let () = TransposeConvCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
@@ -2379,7 +2393,8 @@ pub fn transpose_conv_int8_into<B, H, W, C, OB, OH, OW, OC, O, KH, KW, CI, P, S,
     KW: StaticDim,
     CI: StaticDim,
     P: ConvPadding,
-    (B, H, W, C): TransposeConvShapes<(O, KH, KW, CI), (OB, OH, OW, OC)>,
+    (B, H, W, C): TransposeConvChannels<(O, KH, KW, CI)>,
+    (OB, OH, OW, OC): TransposeConvOutput<(B, H, W, C), (O, KH, KW, CI)>,
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {

@@ -17,7 +17,7 @@ use core::marker::PhantomData;
 use super::rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
 use super::ConvPadding;
 use crate::algebra::SameDim;
-use crate::dim::{One, StaticDim};
+use crate::dim::{Dim, One, StaticDim};
 use crate::error::Msg;
 use crate::ops::const_fail;
 use crate::ops::elementwise::{BroadcastOf, BroadcastWith};
@@ -168,27 +168,76 @@ const fn size_ok<P: ConvPadding>(
         && matches!(columns, Some((c, _)) if c == output[1])
 }
 
+/// An NHWC input of shape `Self`, `[batch, h, w, c]`, fits a depthwise
+/// convolution whose filter has shape `F`, `[kh, kw, c_out]`, with the
+/// depth multiplier `M`: with [`One`] (the default) `c` is `c_out`
+/// (`depthwise_conv/channels`, a compile error naming both shapes at
+/// `cargo check`, as the convolution's); with `Dim<K>` `c_out` must be
+/// `c · K`, arithmetic no stable bound states, which
+/// [`DepthwiseConvCheck`] checks when the call is built.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::DepthwiseChannels;
+/// fn fits<X: DepthwiseChannels<shape![3, 3, 16], M>, M: StaticDim>() {}
+/// fits::<shape![1, 8, 8, 16], One>();
+/// fits::<shape![1, 8, 8, 8], Dim<2>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "depthwise_conv/channels: input {Self} and filter {F} do not fit: with a depth multiplier of 1 the input's channels (its last dim) must be the filter's (its last dim), [batch, h, w, c] and [kh, kw, c]",
+    label = "input {Self} does not fit filter {F}: feed it a layer whose output has the filter's channels, or give the layer its depth multiplier"
+)]
+#[doc(hidden)]
+pub trait DepthwiseChannels<F: FixedShape, M: StaticDim>: FixedShape {}
+
+// one impl (so a misfit is reported with the trait's message and no list
+// of other impls), the multiplier's rule in `MultiplierChannels`
+#[diagnostic::do_not_recommend]
+impl<B, H, W, C, KH, KW, FC, M> DepthwiseChannels<(KH, KW, FC), M> for (B, H, W, C)
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    FC: StaticDim,
+    M: StaticDim + MultiplierChannels<C, FC>,
+{
+}
+
+/// A depth multiplier `Self` takes `C` input channels to the filter's
+/// `FC`: [`One`] when they are the same dim; `Dim<K>` always here, its
+/// arithmetic (`FC = C · K`) [`DepthwiseConvCheck`]'s.
+#[doc(hidden)]
+pub trait MultiplierChannels<C: StaticDim, FC: StaticDim>: StaticDim {}
+
+impl<C: StaticDim, FC: StaticDim + SameDim<C>> MultiplierChannels<C, FC> for One {}
+
+impl<C: StaticDim, FC: StaticDim, const K: usize> MultiplierChannels<C, FC> for Dim<K> {}
+
 /// The depthwise convolution's rule on an input `[_, H, W, CI]`, a filter
-/// `[KH, KW, C]` with padding, strides and dilations `P` and the output
-/// `[_, OH, OW, C]` the caller wrote: `C` a multiple of `CI` (the depth
-/// multiplier `C / CI`), and `OH`, `OW` what [`conv_output`] gives.
+/// `[KH, KW, C]` with padding, strides and dilations `P` and depth
+/// multiplier `M`, and the output `[_, OH, OW, C]` the caller wrote:
+/// `C = CI · M` (the channels' rule, [`DepthwiseChannels`]'s for
+/// `M = One`), and `OH`, `OW` what [`conv_output`] gives.
 /// [`CHECK`](Self::CHECK) fails the build otherwise.
 ///
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::{DepthwiseConvCheck, Same, Valid};
-/// // speech.tflite's layer: [1, 49, 40, 1], a 10 × 8 × 8 filter, SAME, stride 2 → [1, 25, 20, 8]
-/// let () = DepthwiseConvCheck::<Dim<49>, Dim<40>, One, Dim<25>, Dim<20>, Dim<10>, Dim<8>, Dim<8>, Same<2, 2>>::CHECK;
+/// // speech.tflite's layer: [1, 49, 40, 1], a 10 × 8 × 8 filter (multiplier 8), SAME, stride 2 → [1, 25, 20, 8]
+/// let () = DepthwiseConvCheck::<Dim<49>, Dim<40>, One, Dim<25>, Dim<20>, Dim<10>, Dim<8>, Dim<8>, Same<2, 2>, Dim<8>>::CHECK;
 /// // dilation 2: a 3 × 3 filter covers 5 × 5, VALID on 7 × 7 → 3 × 3
-/// let () = DepthwiseConvCheck::<Dim<7>, Dim<7>, Dim<2>, Dim<3>, Dim<3>, Dim<3>, Dim<3>, Dim<4>, Valid<1, 1, 2, 2>>::CHECK;
+/// let () = DepthwiseConvCheck::<Dim<7>, Dim<7>, Dim<2>, Dim<3>, Dim<3>, Dim<3>, Dim<3>, Dim<4>, Valid<1, 1, 2, 2>, Dim<2>>::CHECK;
 /// ```
-// one type parameter per size the rule reads: a tuple of nine, by design
+// one type parameter per size the rule reads: a tuple of ten, by design
 #[allow(clippy::type_complexity)]
-pub struct DepthwiseConvCheck<H, W, CI, OH, OW, KH, KW, C, P>(
-    PhantomData<(H, W, CI, OH, OW, KH, KW, C, P)>,
+pub struct DepthwiseConvCheck<H, W, CI, OH, OW, KH, KW, C, P, M = One>(
+    PhantomData<(H, W, CI, OH, OW, KH, KW, C, P, M)>,
 );
 
-impl<H, W, CI, OH, OW, KH, KW, C, P> DepthwiseConvCheck<H, W, CI, OH, OW, KH, KW, C, P>
+impl<H, W, CI, OH, OW, KH, KW, C, P, M> DepthwiseConvCheck<H, W, CI, OH, OW, KH, KW, C, P, M>
 where
     H: StaticDim,
     W: StaticDim,
@@ -199,13 +248,15 @@ where
     KW: StaticDim,
     C: StaticDim,
     P: ConvPadding,
+    M: StaticDim,
 {
     const SIZES: ([usize; 2], [usize; 2], [usize; 2]) = (
         [OH::SIZE, OW::SIZE],
         [H::SIZE, W::SIZE],
         [KH::SIZE, KW::SIZE],
     );
-    const CHANNELS_OK: bool = CI::SIZE > 0 && C::SIZE % CI::SIZE == 0 && C::SIZE > 0;
+    const CHANNELS_OK: bool =
+        C::SIZE > 0 && matches!(CI::SIZE.checked_mul(M::SIZE), Some(c) if c == C::SIZE);
     const SIZE_MSG: Msg = size_msg::<P>(
         "depthwise_conv",
         Self::SIZES.0,
@@ -222,7 +273,9 @@ where
         .push_num(CI::SIZE)
         .push("] and filter ")
         .push_sizes(&[KH::SIZE, KW::SIZE, C::SIZE])
-        .push(" do not fit: the filter's channels (its last dim) must be a multiple (at least 1) of the input's (its last dim), [batch, h, w, c] and [kh, kw, c · m]");
+        .push(" do not fit with a depth multiplier of ")
+        .push_num(M::SIZE)
+        .push(": the filter's channels (its last dim) must be the input's times it, [batch, h, w, c] and [kh, kw, c · m]");
     /// Fails const evaluation when the output's size or channels break the rule.
     pub const CHECK: () = if !Self::CHANNELS_OK {
         const_fail(text(&Self::CHANNELS_MSG, "depthwise_conv/channels"))
@@ -763,8 +816,8 @@ impl<XA: FixedShape, XB: FixedShape, Y: FixedShape, const AXIS: isize>
         .push(" and ")
         .push_sizes(XB::DIMS)
         .push(" joined along axis ")
+        .push(if AXIS < 0 { "-" } else { "" })
         .push_num(AXIS.unsigned_abs())
-        .push(if AXIS < 0 { " (from the end)" } else { "" })
         .push(" do not give the output ")
         .push_sizes(Y::DIMS)
         .push(": the same rank, the dims off the axis equal, the axis's the sum of the inputs'");
@@ -777,8 +830,8 @@ impl<XA: FixedShape, XB: FixedShape, Y: FixedShape, const AXIS: isize>
 /// Two shapes an int8 `MUL` takes, `Self` and `SB`: numpy broadcasting,
 /// the rule of `ADD` and the elementwise ops ([`BroadcastWith`]); the
 /// output's shape is [`Product`](Self::Product), their broadcast. A pair
-/// that does not broadcast is one compile error naming both
-/// (`mul/broadcast`).
+/// that does not broadcast is one compile error naming both (the
+/// broadcast rule's own, `elementwise/broadcast`, as for `add_int8`).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -900,34 +953,65 @@ impl<H: StaticDim, W: StaticDim, OH: StaticDim, OW: StaticDim> ResizeCheck<H, W,
     };
 }
 
-/// A transposed convolution's operands fit: the NHWC input `Self`,
-/// `[batch, h, w, c]`, a filter `F`, `[out, kh, kw, c]`, and the output
-/// `Y`, `[batch, oh, ow, out]`: the input's channels are the filter's
-/// last dim, the output keeps the batch and has the filter's `out`
-/// channels (`transpose_conv/channels`, a compile error naming the three
-/// shapes). The output's rows and columns are [`TransposeConvCheck`]'s.
+/// A transposed convolution's input `Self`, `[batch, h, w, c]`, fits its
+/// filter `F`, `[out, kh, kw, c]`: the input's channels are the filter's
+/// last dim (`transpose_conv/channels`, a compile error naming both
+/// shapes).
 ///
 /// ```
 /// use shapecheck::prelude::*;
-/// use shapecheck::ops::layers::TransposeConvShapes;
-/// fn fits<X: TransposeConvShapes<shape![5, 3, 3, 3], shape![1, 8, 10, 5]>>() {}
+/// use shapecheck::ops::layers::TransposeConvChannels;
+/// fn fits<X: TransposeConvChannels<shape![5, 3, 3, 3]>>() {}
 /// fits::<shape![1, 4, 5, 3]>();
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "transpose_conv/channels: input {Self}, filter {F} and output {Y} do not fit: the input [b, h, w, c], the filter [out, kh, kw, c] and the output [b, oh, ow, out]",
-    label = "input {Self}, filter {F} and output {Y}: the input's channels must be the filter's last dim, the output's the filter's first"
+    message = "transpose_conv/channels: input {Self} and filter {F} do not fit: the input's channels (its last dim) must be the filter's input channels (its last dim), [batch, h, w, c] and [out, kh, kw, c]",
+    label = "input {Self} does not fit filter {F}: feed it a layer whose output has the filter's input channels"
 )]
 #[doc(hidden)]
-pub trait TransposeConvShapes<F: FixedShape, Y: FixedShape>: FixedShape {}
+pub trait TransposeConvChannels<F: FixedShape>: FixedShape {}
 
 #[diagnostic::do_not_recommend]
-impl<B, H, W, C, O, KH, KW, CI, OB, OH, OW, OC>
-    TransposeConvShapes<(O, KH, KW, CI), (OB, OH, OW, OC)> for (B, H, W, C)
+impl<B, H, W, C, O, KH, KW, CI> TransposeConvChannels<(O, KH, KW, CI)> for (B, H, W, C)
 where
     B: StaticDim,
     H: StaticDim,
     W: StaticDim,
     C: StaticDim + SameDim<CI>,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+{
+}
+
+/// A transposed convolution's output `Self`, `[batch, oh, ow, out]`, on
+/// the input `X` with the filter `F`, `[out, kh, kw, c]`: the input's
+/// batch, the filter's `out` channels (`transpose_conv/output`, a compile
+/// error naming the three shapes). Its rows and columns are
+/// [`TransposeConvCheck`]'s.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::TransposeConvOutput;
+/// fn fits<Y: TransposeConvOutput<shape![1, 4, 5, 3], shape![5, 3, 3, 3]>>() {}
+/// fits::<shape![1, 8, 10, 5]>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "transpose_conv/output: the output {Self} of input {X} and filter {F}: its batch must be the input's, its channels the filter's output channels (its first dim), [b, oh, ow, out] of [b, h, w, c] and [out, kh, kw, c]",
+    label = "output {Self} does not keep the batch of {X} or have the output channels of {F}"
+)]
+#[doc(hidden)]
+pub trait TransposeConvOutput<X: FixedShape, F: FixedShape>: FixedShape {}
+
+#[diagnostic::do_not_recommend]
+impl<B, H, W, C, O, KH, KW, CI, OB, OH, OW, OC> TransposeConvOutput<(B, H, W, C), (O, KH, KW, CI)>
+    for (OB, OH, OW, OC)
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
     O: StaticDim,
     KH: StaticDim,
     KW: StaticDim,
@@ -1119,8 +1203,8 @@ impl<X: FixedShape, Y: FixedShape, const AXIS: isize, const N: usize> SplitCheck
         .push(" cut into ")
         .push_num(N)
         .push(" along axis ")
+        .push(if AXIS < 0 { "-" } else { "" })
         .push_num(AXIS.unsigned_abs())
-        .push(if AXIS < 0 { " (from the end)" } else { "" })
         .push(" does not give pieces of ")
         .push_sizes(Y::DIMS)
         .push(": the same rank, the dims off the axis equal, the axis's dim / pieces (1 to 16 pieces, which divide it)");

@@ -1,7 +1,9 @@
 //! TFLite's layers on [`Tensor`](crate::Tensor)s (feature `tflite`): the
 //! int8 and f32 fully connected layer, and the int8 convolution, depthwise
 //! convolution, average and max pools, mean, add, pad, logistic, softmax,
-//! quantize and dequantize, with the shapes as types. The arithmetic is
+//! quantize and dequantize, concatenation, mul, the nearest and bilinear
+//! resizes, transposed convolution, slice and split, with the shapes as
+//! types. The arithmetic is
 //! `shapecheck_tflite`'s kernels on slices, bit for bit TFLite's (TFLite
 //! Micro's with [`Rounding::Double`]); this module only types their
 //! operands and calls them. Reshape is [`Tensor::reshape`](crate::Tensor::reshape).
@@ -24,9 +26,10 @@
 //!   (`conv_2d/output-size`, a constant assertion, [`Conv2dCheck`]).
 //! - [`depthwise_conv_int8`]: an input `[batch, h, w, c_in]` and a filter
 //!   `[kh, kw, c_out]` (TFLite's `[1, kh, kw, c_out]` without the leading
-//!   one) give `[batch, oh, ow, c_out]`, where `c_out` is a multiple of
-//!   `c_in` (the depth multiplier) and `oh`, `ow` as for `CONV_2D`
-//!   (`depthwise_conv/...`, [`DepthwiseConvCheck`]).
+//!   one) give `[batch, oh, ow, c_out]`, where `c_out` is `c_in` times the
+//!   layer's depth multiplier (with [`One`], the default, a trait:
+//!   `depthwise_conv/channels`, [`DepthwiseChannels`]) and `oh`, `ow` as
+//!   for `CONV_2D` (`depthwise_conv/...`, [`DepthwiseConvCheck`]).
 //! - [`average_pool_int8`], [`max_pool_int8`]: a `[kh, kw]` window
 //!   ([`Pool2d`]) on `[batch, h, w, c]` gives `[batch, oh, ow, c]`; a
 //!   `VALID` window larger than the input gives nothing (`pool/window`),
@@ -40,6 +43,26 @@
 //!   broadcast; each has at most 6 dims (`add/rank`, [`AddRank`]).
 //! - [`pad_int8`]: each output dim is its input's with the [`Paddings`]
 //!   before and after (`pad/output-size`, [`PadCheck`]).
+//! - [`concatenation_int8`]: two inputs joined along an [`Axis`](crate::ops::elementwise::Axis)
+//!   give the output the caller wrote: the same rank, the dims off the
+//!   axis equal, the axis's the sum (`concatenation/output`,
+//!   [`ConcatenationCheck`]).
+//! - [`mul_int8`]: two shapes broadcast as numpy's, as [`add_int8`]'s
+//!   ([`MulShapes`], [`MulRank`]).
+//! - [`resize_nearest_int8`], [`resize_bilinear_int8`]: an NHWC input to
+//!   the caller's output of any rows and columns (1 to 2^20 − 1,
+//!   `resize/size`, [`ResizeCheck`]), the batch and channels the input's
+//!   (`resize/output`, a trait, [`ResizeOutput`]).
+//! - [`transpose_conv_int8`]: an input `[b, h, w, c]` and a filter
+//!   `[out, kh, kw, c]` give the caller's `[b, oh, ow, out]`
+//!   (`transpose_conv/channels`, `transpose_conv/output`, traits), whose
+//!   rows and columns a convolution of the same filter, strides and padding
+//!   takes back to `h`, `w` (`transpose_conv/output-size`,
+//!   [`TransposeConvCheck`]).
+//! - [`slice_int8`]: the box from [`Begin`] of the output's shape lies in
+//!   the input (`slice/bounds`, [`SliceCheck`]); [`split_int8`]: `N` equal
+//!   pieces along an axis, each of the caller's shape (`split/output`,
+//!   [`SplitCheck`]).
 //! - [`softmax_int8`]: the same shape out, over the last dim, at most
 //!   [`SOFTMAX_MAX_DEPTH`] deep (`softmax_int8/depth`).
 //! - [`logistic_int8`], [`quantize_int8`], [`dequantize_int8`]: the same
@@ -58,7 +81,8 @@
 //!
 //! No layer fails at run time: every size is a type, and every parameter a
 //! kernel could refuse is checked when the layer is built, by a `const fn`
-//! constructor ([`ClampInt8`], [`MeanInt8`], [`AddInt8`], [`LogisticInt8`];
+//! constructor ([`ClampInt8`], [`MeanInt8`], [`AddInt8`], [`MulInt8`],
+//! [`Resize`], [`LogisticInt8`];
 //! [`model!`](crate::model) writes each in a `static`, so a bad one fails
 //! the build). A layer returns its output, an `_into` form `()`.
 //!
@@ -115,9 +139,10 @@ pub use api::{
 };
 pub use bounds::{
     assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, ConcatenationCheck,
-    Conv2dChannels, Conv2dCheck, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes,
-    MeanOutput, ModelInput, MulRank, MulShapes, PadCheck, PoolCheck, ResizeCheck, ResizeOutput,
-    SliceCheck, SoftmaxDepth, SplitCheck, TransposeConvCheck, TransposeConvShapes,
+    Conv2dChannels, Conv2dCheck, DepthwiseChannels, DepthwiseConvCheck, FullyConnectedRows,
+    FullyConnectedShapes, MeanOutput, ModelInput, MulRank, MulShapes, PadCheck, PoolCheck,
+    ResizeCheck, ResizeOutput, SliceCheck, SoftmaxDepth, SplitCheck, TransposeConvChannels,
+    TransposeConvCheck, TransposeConvOutput,
 };
 pub use rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{
@@ -127,7 +152,7 @@ pub use shapecheck_tflite::{
 
 use core::marker::PhantomData;
 
-use crate::dim::StaticDim;
+use crate::dim::{One, StaticDim};
 use crate::shape::FixedShape;
 
 /// A layer's requantization multipliers: one for every output channel
@@ -302,9 +327,9 @@ impl<const SH: usize, const SW: usize, const DH: usize, const DW: usize> ConvPad
 }
 
 /// An int8 depthwise convolution (TFLite's `DEPTHWISE_CONV_2D`) with a
-/// filter `[KH, KW, C]` and padding, strides and dilations `P`; the depth
-/// multiplier is `C` over the input's channels; the filter's zero point is
-/// 0 (TFLite's symmetric per-channel filters).
+/// filter `[KH, KW, C]`, padding, strides and dilations `P` and the depth
+/// multiplier `M` (`C` over the input's channels; [`One`] unless written);
+/// the filter's zero point is 0 (TFLite's symmetric per-channel filters).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -313,6 +338,7 @@ impl<const SH: usize, const SW: usize, const DH: usize, const DW: usize> ConvPad
 /// // a 2×2 image, a 2×2 filter of ones, VALID: one output, the sum
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Valid<1, 1>> = DepthwiseConvInt8 {
 ///     filter: &[[[1], [1]], [[1], [1]]],
+///     depth_multiplier: One,
 ///     bias: Some(&[2]),
 ///     padding: Valid,
 ///     input_zero_point: -1,
@@ -324,9 +350,22 @@ impl<const SH: usize, const SW: usize, const DH: usize, const DW: usize> ConvPad
 /// let y: Tensor<i8, shape![1, 1, 1, 1]> = depthwise_conv_int8(&x, &layer);
 /// assert_eq!(y.as_slice(), &[8]); // ((2 + 3 + 4 + 5) + 2) · 0.5
 /// ```
-pub struct DepthwiseConvInt8<'m, KH: StaticDim, KW: StaticDim, C: StaticDim, P: ConvPadding> {
+pub struct DepthwiseConvInt8<
+    'm,
+    KH: StaticDim,
+    KW: StaticDim,
+    C: StaticDim,
+    P: ConvPadding,
+    M: StaticDim = One,
+> {
     /// The filter, `[kh, kw, c_out]`, row-major (TFLite's `[1, kh, kw, c_out]`).
     pub filter: &'m <(KH, KW, C) as FixedShape>::Array<i8>,
+    /// The depth multiplier, `c_out` over the input's channels: [`One`]
+    /// (the default, Keras's), or `Dim` of it (`Dim::<8>` for 1 channel in
+    /// and 8 out). With [`One`], an input of other channels than the
+    /// filter's is a compile error naming both shapes at `cargo check`
+    /// ([`DepthwiseChannels`]).
+    pub depth_multiplier: M,
     /// The bias of each output channel, or none.
     pub bias: Option<&'m C::Arr<i32>>,
     /// The padding, strides and dilations.
