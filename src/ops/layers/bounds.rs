@@ -1065,7 +1065,11 @@ where
             None => 0,
         },
     ];
-    const OK: bool = Self::BACK[0] == H::SIZE && Self::BACK[1] == W::SIZE;
+    // a stride of 0 gives no convolution back (`conv_output` is `None`)
+    const OK: bool = P::STRIDE_H >= 1
+        && P::STRIDE_W >= 1
+        && Self::BACK[0] == H::SIZE
+        && Self::BACK[1] == W::SIZE;
     const DILATION_MSG: Msg = Msg::new()
         .push("transpose_conv/dilation: a transposed convolution's dilations are 1 (TFLite's has none), not ")
         .push_sizes(&[P::DILATION_H, P::DILATION_W]);
