@@ -37,9 +37,8 @@ use proc_macro2::{Literal, Span, TokenStream as TokenStream2};
 use quote::{format_ident, quote};
 use shapecheck_tflite::{
     activation_range_f32, activation_range_int8, add_params, fully_connected_multiplier,
-    logistic_params, mean_params, op_row, softmax_params, Arena, Arithmetic, BuiltinOp,
-    Interpreter, Model, ModelTensor, Operator, Options, Padding, QuantizedMultiplier, TensorType,
-    TypedLayer,
+    logistic_params, mean_params, op_row, softmax_params, Arena, Arithmetic, Interpreter, Model,
+    ModelTensor, Operator, Options, Padding, QuantizedMultiplier, TensorType, TypedLayer,
 };
 
 use shapecheck_tflite::schedule::{Goal, Holds, Run, Schedule};
@@ -916,6 +915,18 @@ impl<'k, 'm> Writer<'k, 'm> {
             (options.dilation_h, options.dilation_w),
         );
         let [kh_t, kw_t, c_t] = [kh, kw, c].map(|d| dim_type(krate, d));
+        // the depth multiplier: the filter's channels over the input's
+        let input_channels = dims(&input)?.last().copied().unwrap_or(0);
+        let m = c
+            .checked_div(input_channels)
+            .filter(|m| m * input_channels == c)
+            .ok_or("its filter's channels are not a multiple of its input's")?;
+        let m_t = dim_type(krate, m);
+        let m_value = if m == 1 {
+            quote!(#krate::One)
+        } else {
+            quote!(#krate::Dim)
+        };
         let layer = format_ident!("LAYER_{}", i);
         let layer_doc = doc(&format!(
             "Operator {i}: DEPTHWISE_CONV_2D, writing \"{}\" ({options:?}).",
@@ -923,9 +934,10 @@ impl<'k, 'm> Writer<'k, 'm> {
         ));
         self.statics.push(quote! {
             #layer_doc
-            pub static #layer: #krate::ops::layers::DepthwiseConvInt8<'static, #kh_t, #kw_t, #c_t, #p_type> =
+            pub static #layer: #krate::ops::layers::DepthwiseConvInt8<'static, #kh_t, #kw_t, #c_t, #p_type, #m_t> =
                 #krate::ops::layers::DepthwiseConvInt8 {
                     filter: &#filter_name,
+                    depth_multiplier: #m_value,
                     padding: #p_value,
                     #fields
                 };

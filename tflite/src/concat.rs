@@ -6,7 +6,7 @@
 //! and zero point to be the output's ([`concatenation_params`],
 //! [`pack_params`] refuse others).
 
-use crate::dims::check_length;
+use crate::dims::{check_length, element_count};
 use crate::error::TfliteError;
 use crate::interpreter::{Checker, Step};
 use crate::layout::{
@@ -150,25 +150,53 @@ pub fn concatenation_output_shape(shapes: &[&[usize]], axis: i32) -> Result<OpSh
             });
         }
         for (k, (d, &s)) in dims.iter_mut().zip(shape.iter()).enumerate() {
-            if k == axis {
-                *d = d.checked_add(s).ok_or(TfliteError::KernelParam {
-                    what: "CONCATENATION's output dim",
-                    value: i64::MAX,
-                    rule: "the sum of the inputs' dims overflows",
-                })?;
-            } else if *d != s {
-                return Err(TfliteError::KernelParam {
-                    what: "CONCATENATION's input dim off the axis",
-                    value: wide(s),
-                    rule: "off the axis every input's dim must be the first input's",
-                });
-            }
+            *d = match (concatenation_dim(k == axis, *d, s), k == axis) {
+                (Some(joined), _) => joined,
+                (None, true) => {
+                    return Err(TfliteError::KernelParam {
+                        what: "CONCATENATION's output dim",
+                        value: i64::MAX,
+                        rule: "the sum of the inputs' dims overflows",
+                    })
+                }
+                (None, false) => {
+                    return Err(TfliteError::KernelParam {
+                        what: "CONCATENATION's input dim off the axis",
+                        value: wide(s),
+                        rule: "off the axis every input's dim must be the first input's",
+                    })
+                }
+            };
         }
     }
     op_shape(
         "CONCATENATION's output rank",
         dims.get(..rank).unwrap_or(&[]),
     )
+}
+
+/// `CONCATENATION`'s rule for one dim, the one [`concatenation_output_shape`]
+/// applies and `shapecheck`'s typed layer checks at compile time: the
+/// dims `joined` so far and the next input's `next` give, on the axis,
+/// their sum (`None` if it overflows), and off it their common dim
+/// (`None` if they differ).
+///
+/// ```
+/// use shapecheck_tflite::concatenation_dim;
+///
+/// assert_eq!(concatenation_dim(true, 2, 3), Some(5));
+/// assert_eq!(concatenation_dim(false, 4, 4), Some(4));
+/// assert_eq!(concatenation_dim(false, 4, 5), None);
+/// assert_eq!(concatenation_dim(true, usize::MAX, 1), None);
+/// ```
+pub const fn concatenation_dim(on_axis: bool, joined: usize, next: usize) -> Option<usize> {
+    if on_axis {
+        joined.checked_add(next)
+    } else if joined == next {
+        Some(joined)
+    } else {
+        None
+    }
 }
 
 /// The output shape of a `PACK` of `values_count` inputs of shape `input`
@@ -301,26 +329,51 @@ pub fn concatenation<T: Copy>(
     }
     let axis = i32::try_from(params.axis).unwrap_or(i32::MAX);
     let out_shape = concatenation_output_shape(shapes, axis)?;
-    let mut blocks = [0usize; MAX_JOINED];
-    for ((block, x), shape) in blocks.iter_mut().zip(inputs).zip(shapes) {
+    for (x, shape) in inputs.iter().zip(shapes) {
         check_length("CONCATENATION's input", shape, x.len())?;
-        *block = count(
+        count(
             "CONCATENATION's input",
             shape.get(params.axis..).unwrap_or(&[]),
         )?;
     }
     check_length("output", out_shape.dims(), output.len())?;
-    let outer = count(
-        "CONCATENATION's output",
-        out_shape.dims().get(..params.axis).unwrap_or(&[]),
-    )?;
+    concatenation_prechecked(inputs, shapes, params, output);
+    Ok(())
+}
+
+/// [`concatenation`] without its checks, for a caller that has made them
+/// hold already (the typed layer of `shapecheck`, whose shapes are types
+/// checked against [`concatenation_dim`] when it is built): the shapes
+/// join along the axis, at most [`MAX_JOINED`] of them, and the lengths
+/// are theirs. On operands that break this, what it writes is
+/// unspecified, but it never panics and never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{concatenation_prechecked, ConcatenationParams};
+///
+/// let mut out = [0i8; 6];
+/// // [1, 2] and [1, 4] joined along axis 1
+/// concatenation_prechecked(&[&[1, 2], &[3, 4, 5, 6]], &[&[1, 2], &[1, 4]], &ConcatenationParams { axis: 1 }, &mut out);
+/// assert_eq!(out, [1, 2, 3, 4, 5, 6]);
+/// ```
+pub fn concatenation_prechecked<T: Copy>(
+    inputs: &[&[T]],
+    shapes: &[&[usize]],
+    params: &ConcatenationParams,
+    output: &mut [T],
+) {
+    let mut blocks = [0usize; MAX_JOINED];
+    for (block, shape) in blocks.iter_mut().zip(shapes) {
+        *block = element_count(shape.get(params.axis..).unwrap_or(&[])).unwrap_or(0);
+    }
+    let first = shapes.first().copied().unwrap_or(&[]);
+    let outer = element_count(first.get(..params.axis).unwrap_or(&[])).unwrap_or(0);
     join(
         inputs,
         |k| blocks.get(k).copied().unwrap_or(0),
         outer,
         output,
     );
-    Ok(())
 }
 
 /// A `PACK`'s parameters ([`pack_params`]).

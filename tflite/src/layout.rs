@@ -228,6 +228,21 @@ pub(crate) fn strided_copy<T: Copy>(
     if lo < 0 || usize::try_from(hi).map_or(true, |h| h >= input.len()) {
         return Err(outside);
     }
+    strided_walk(input, start, counts, steps, output);
+    Ok(())
+}
+
+/// [`strided_copy`]'s walk once its checks hold: output index
+/// `(i_0, …, i_n)` reads input element `start + Σ i_a · steps[a]`. A read
+/// outside `input` (which the checks rule out) leaves its output as it
+/// was; it never panics.
+pub(crate) fn strided_walk<T: Copy>(
+    input: &[T],
+    start: isize,
+    counts: &[usize],
+    steps: &[isize],
+    output: &mut [T],
+) {
     let mut store = [0usize; MAX_WALK];
     let index = store.get_mut(..counts.len()).unwrap_or(&mut []);
     let mut at = start;
@@ -246,7 +261,6 @@ pub(crate) fn strided_copy<T: Copy>(
             at = at.wrapping_sub(s.wrapping_mul(isize::try_from(c).unwrap_or(0)));
         }
     }
-    Ok(())
 }
 
 // The interpreter's side: an op that moves data runs the same generic

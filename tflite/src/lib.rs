@@ -183,8 +183,9 @@ pub use add::{
 };
 pub use array::{Array, ArrayIter, LeNumber};
 pub use concat::{
-    concatenation, concatenation_output_shape, concatenation_params, pack, pack_output_shape,
-    pack_params, ConcatenationOptions, ConcatenationParams, PackOptions, PackParams, MAX_JOINED,
+    concatenation, concatenation_dim, concatenation_output_shape, concatenation_params,
+    concatenation_prechecked, pack, pack_output_shape, pack_params, ConcatenationOptions,
+    ConcatenationParams, PackOptions, PackParams, MAX_JOINED,
 };
 pub use conv::{
     conv_2d_int16, conv_2d_int8, conv_2d_int8_band, conv_2d_int8_prechecked, Conv2dDims,
@@ -246,17 +247,18 @@ pub use quantize::{
 };
 pub use reshape::{reshape, reshape_dims};
 pub use slice::{
-    slice, slice_output_shape, slice_params, strided_slice, strided_slice_output_shape,
-    strided_slice_params, SliceParams, StridedSliceOptions, StridedSliceParams, MAX_SLICE_RANK,
+    slice, slice_ends_within, slice_output_shape, slice_params, slice_prechecked, strided_slice,
+    strided_slice_output_shape, strided_slice_params, SliceParams, StridedSliceOptions,
+    StridedSliceParams, MAX_SLICE_RANK,
 };
 pub use softmax::{
     softmax_int16, softmax_int8, softmax_int8_prechecked, softmax_params, softmax_params_int16,
     SoftmaxInt16Params, SoftmaxParams,
 };
 pub use split::{
-    split, split_output_shape, split_params, split_v_params, unpack, unpack_output_shape,
-    unpack_params, SplitOptions, SplitParams, SplitVOptions, UnpackOptions, UnpackParams,
-    MAX_SPLITS,
+    split, split_output_shape, split_params, split_piece, split_prechecked, split_v_params, unpack,
+    unpack_output_shape, unpack_params, SplitOptions, SplitParams, SplitVOptions, UnpackOptions,
+    UnpackParams, MAX_SPLITS,
 };
 pub use transpose::{transpose, transpose_output_shape, transpose_params, TransposeParams};
 pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
@@ -268,7 +270,9 @@ pub use div::{div_int8, div_params, DivOptions, DivParams};
 pub use hard_swish::{hard_swish_int8, hard_swish_params, HardSwishParams};
 pub use leaky_relu::{leaky_relu_int8, leaky_relu_params, LeakyReluOptions, LeakyReluParams};
 pub use maximum_minimum::{maximum, minimum};
-pub use mul::{mul_int16, mul_int8, mul_params, mul_params_int16, MulOptions, MulParams};
+pub use mul::{
+    mul_int16, mul_int8, mul_int8_prechecked, mul_params, mul_params_int16, MulOptions, MulParams,
+};
 pub use prelu::{prelu_int8, prelu_params, PreluParams};
 pub use relu::{relu6_int8, relu6_params, relu_int8, relu_params, Relu6Params, ReluParams};
 pub use requantize::{
@@ -303,10 +307,11 @@ pub use reduce::{
     sum_params, ReduceAxes,
 };
 pub use resize::{
-    resize_bilinear_int8, resize_nearest_neighbor, resize_output_shape, resize_params, ResizeDims,
-    ResizeOptions, ResizeParams,
+    resize_bilinear_int8, resize_bilinear_int8_prechecked, resize_nearest_neighbor,
+    resize_nearest_neighbor_prechecked, resize_output_shape, resize_params, ResizeDims,
+    ResizeOptions, ResizeParams, RESIZE_SIZE_LIMIT,
 };
 pub use transpose_conv::{
-    transpose_conv_int8, transpose_conv_output_shape, transpose_conv_params, TransposeConvDims,
-    TransposeConvOptions, TransposeConvParams,
+    transpose_conv_int8, transpose_conv_int8_prechecked, transpose_conv_output_shape,
+    transpose_conv_params, TransposeConvDims, TransposeConvOptions, TransposeConvParams,
 };

@@ -3,7 +3,7 @@
 //! Micro's `mul.cc` and `reference_integer_ops::Mul` / `BroadcastMul6DSlow`
 //! compute it, one kernel generic over the element type.
 
-use crate::add::{broadcast_binary, Lane, Width};
+use crate::add::{broadcast_binary, broadcast_binary_prechecked, Lane, Width};
 use crate::elementwise::{check_binary, check_binary_int16, BinaryKernel, BinaryKernelInt16};
 use crate::error::TfliteError;
 use crate::float_ops::{prepare_binary_f32, BinaryF32};
@@ -88,6 +88,40 @@ impl crate::compiled::WriteRust for MulParams {
                 ("output_max", &self.output_max),
             ],
         )
+    }
+}
+
+impl MulParams {
+    /// The rules of an int8 `MUL`'s parameters, which [`mul_int8`] checks
+    /// and [`mul_int8_prechecked`] assumes: each zero point and clamp end
+    /// in [−128, 127], the clamp not empty. A `const fn`, so that a layer
+    /// built in a `const` (`shapecheck`'s `MulInt8::new`) is checked when
+    /// the program is built.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{mul_params, MulParams};
+    ///
+    /// let p = mul_params(0.5, 0, 0.5, 0, 0.25, 0, -128, 127)?;
+    /// assert!(p.check().is_ok());
+    /// assert!(MulParams { output_zero_point: 128, ..p }.check().is_err());
+    /// assert!(MulParams { output_min: 5, output_max: 4, ..p }.check().is_err());
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub const fn check(&self) -> Result<(), TfliteError> {
+        let zero_points = [
+            ("MUL's first input zero point", self.input1_zero_point),
+            ("MUL's second input zero point", self.input2_zero_point),
+            ("MUL's output zero point", self.output_zero_point),
+        ];
+        // a `for` loop is not `const`: the slice taken apart, head by head
+        let mut rest: &[(&'static str, i32)] = &zero_points;
+        while let [(what, zero_point), tail @ ..] = rest {
+            if let Err(e) = check_int8(what, *zero_point) {
+                return Err(e);
+            }
+            rest = tail;
+        }
+        check_int8_clamp("MUL's output_min", self.output_min, self.output_max)
     }
 }
 
@@ -193,12 +227,7 @@ fn derive_params(
 /// fits `i32`) and each clamp end in [−32768, 32767]; the clamp not empty.
 fn check(p: &MulParams, width: Width) -> Result<(), TfliteError> {
     match width {
-        Width::Int8 => {
-            check_int8("MUL's first input zero point", p.input1_zero_point)?;
-            check_int8("MUL's second input zero point", p.input2_zero_point)?;
-            check_int8("MUL's output zero point", p.output_zero_point)?;
-            check_int8_clamp("MUL's output_min", p.output_min, p.output_max)
-        }
+        Width::Int8 => p.check(),
         Width::Int16 => {
             for (what, zero_point) in [
                 ("MUL's first input zero point", p.input1_zero_point),
@@ -319,16 +348,58 @@ where
     B: Values<T> + ?Sized,
 {
     check(params, T::WIDTH)?;
+    broadcast_binary(a, a_shape, b, b_shape, output, multiply(params))
+}
+
+/// The product of two operands of a `MUL` of `params`. With the zero
+/// points checked, each factor is within ±255 (int8) or ±2^15 (int16):
+/// the product fits `i32`; on unchecked ones it wraps, never panics.
+fn multiply<T: Lane>(params: &MulParams) -> impl Fn(T, T) -> T {
     let p = *params;
     let m = Scale::new(p.output_multiplier);
-    broadcast_binary(a, a_shape, b, b_shape, output, |x1: T, x2: T| {
-        let product = (x1.into() - p.input1_zero_point) * (x2.into() - p.input2_zero_point);
+    move |x1: T, x2: T| {
+        let product = x1
+            .into()
+            .wrapping_sub(p.input1_zero_point)
+            .wrapping_mul(x2.into().wrapping_sub(p.input2_zero_point));
         let raw = m
             .apply(product, Rounding::Double)
             .saturating_add(p.output_zero_point);
-        // the clamp inside T (checked)
-        T::narrow(raw.clamp(p.output_min, p.output_max))
-    })
+        // the clamp inside T (checked); max before min, so an empty
+        // clamp cannot panic
+        T::narrow(raw.max(p.output_min).min(p.output_max))
+    }
+}
+
+/// [`mul_int8`] without its checks, for a caller that has made them hold
+/// already (the typed layer of `shapecheck`, whose shapes are types and
+/// whose parameters passed [`MulParams::check`] when the layer was
+/// built): the shapes broadcast, in at most 6 dims, and the lengths are
+/// theirs. On operands that break this, what it writes is unspecified,
+/// but it never panics and never writes outside `output` (shapes that do
+/// not broadcast: nothing).
+///
+/// ```
+/// use shapecheck_tflite::{mul_int8_prechecked, mul_params};
+///
+/// let params = mul_params(0.5, 0, 0.5, 0, 0.25, 0, -128, 127)?;
+/// let mut out = [0i8; 4];
+/// mul_int8_prechecked(&[1, 2, 3, -4], &[2, 2], &[5, -6], &[2], &params, &mut out);
+/// assert_eq!(out, [5, -12, 15, 24]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn mul_int8_prechecked<A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    params: &MulParams,
+    output: &mut [i8],
+) where
+    A: Values<i8> + ?Sized,
+    B: Values<i8> + ?Sized,
+{
+    broadcast_binary_prechecked(a, a_shape, b, b_shape, output, multiply(params));
 }
 
 /// `MUL`'s options table in the schema's `BuiltinOptions` union.

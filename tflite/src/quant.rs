@@ -707,14 +707,16 @@ pub(crate) fn check_scale(what: &'static str, scale: f32) -> Result<(), TfliteEr
     }
 }
 
-/// Checks an int8 zero point (or clamp end) `what`: in [−128, 127].
-pub(crate) fn check_int8(what: &'static str, value: i32) -> Result<(), TfliteError> {
-    if (-128..=127).contains(&value) {
+/// Checks an int8 zero point (or clamp end) `what`: in [−128, 127]. A
+/// `const fn`, so that a layer's parameters built in a `const` are
+/// checked when the program is built.
+pub(crate) const fn check_int8(what: &'static str, value: i32) -> Result<(), TfliteError> {
+    if value >= -128 && value <= 127 {
         Ok(())
     } else {
         Err(TfliteError::KernelParam {
             what,
-            value: i64::from(value),
+            value: value as i64,
             rule: "an int8 zero point or clamp end is in [−128, 127]",
         })
     }
@@ -735,13 +737,21 @@ pub(crate) fn check_int16(what: &'static str, value: i32) -> Result<(), TfliteEr
 
 /// Checks an int8 clamp `[min, max]` of the op `what` (its `output_min`
 /// named in the error): both ends in [−128, 127], not empty.
-pub(crate) fn check_int8_clamp(what: &'static str, min: i32, max: i32) -> Result<(), TfliteError> {
-    check_int8(what, min)?;
-    check_int8(what, max)?;
+pub(crate) const fn check_int8_clamp(
+    what: &'static str,
+    min: i32,
+    max: i32,
+) -> Result<(), TfliteError> {
+    if let Err(e) = check_int8(what, min) {
+        return Err(e);
+    }
+    if let Err(e) = check_int8(what, max) {
+        return Err(e);
+    }
     if min > max {
         return Err(TfliteError::KernelParam {
             what,
-            value: i64::from(min),
+            value: min as i64,
             rule: "the clamp must not be empty: output_min ≤ output_max",
         });
     }

@@ -171,7 +171,7 @@ impl crate::compiled::WriteRust for ResizeParams {
 /// assert!(matches!(resize_params(true, true), Err(TfliteError::KernelParam { .. })));
 /// # Ok::<(), TfliteError>(())
 /// ```
-pub fn resize_params(
+pub const fn resize_params(
     align_corners: bool,
     half_pixel_centers: bool,
 ) -> Result<ResizeParams, TfliteError> {
@@ -249,6 +249,32 @@ pub(crate) fn constant_size(model: &Model<'_>, op: &Operator<'_>) -> Result<[i32
     Ok([values.get(0).unwrap_or(0), values.get(1).unwrap_or(0)])
 }
 
+/// The heights and widths a resize takes are below this, 2^20 (TFLite's
+/// integer bilinear sampling computes in 1/1024 steps in `i32`), the
+/// input's and the output's: the one limit [`resize_nearest_neighbor`]
+/// and [`resize_bilinear_int8`] check and `shapecheck`'s typed layers
+/// check at compile time.
+///
+/// ```
+/// use shapecheck_tflite::RESIZE_SIZE_LIMIT;
+/// assert_eq!(RESIZE_SIZE_LIMIT, 1 << 20);
+/// ```
+pub const RESIZE_SIZE_LIMIT: usize = 1 << 20;
+
+/// Whether `dims` are within what the kernels' arithmetic takes: every
+/// height and width below [`RESIZE_SIZE_LIMIT`], and an input pixel if
+/// there is an output one (the `_prechecked` forms' guard against a
+/// panic, which the checked forms' errors rule out first).
+fn sizes_fit(dims: &ResizeDims) -> bool {
+    let sizes = [
+        dims.input_height,
+        dims.input_width,
+        dims.output_height,
+        dims.output_width,
+    ];
+    sizes.iter().all(|&v| v < RESIZE_SIZE_LIMIT) && dims.input_height > 0 && dims.input_width > 0
+}
+
 /// The lengths of a resize's input and output, checked.
 fn check(dims: &ResizeDims, input: usize, output: usize) -> Result<(), TfliteError> {
     let ResizeDims {
@@ -263,7 +289,7 @@ fn check(dims: &ResizeDims, input: usize, output: usize) -> Result<(), TfliteErr
     let out_len = product("output", &[batches, output_height, output_width, depth])?;
     length("input", in_len, input)?;
     length("output", out_len, output)?;
-    let fits = |v: usize| i32::try_from(v).is_ok() && v < (1 << 20);
+    let fits = |v: usize| v < RESIZE_SIZE_LIMIT;
     if out_len > 0 && (input_height == 0 || input_width == 0) {
         return Err(TfliteError::KernelParam {
             what: "resize's input size",
@@ -337,9 +363,38 @@ pub fn resize_nearest_neighbor<T: Copy>(
     output: &mut [T],
 ) -> Result<(), TfliteError> {
     check(&dims, input.len(), output.len())?;
+    resize_nearest_neighbor_prechecked(input, dims, params, output);
+    Ok(())
+}
+
+/// [`resize_nearest_neighbor`] without its checks, for a caller that has
+/// made them hold already (the typed layer of `shapecheck`, whose sizes
+/// are types checked when it is built): the lengths are `dims`', every
+/// height and width is 1 to [`RESIZE_SIZE_LIMIT`] − 1. On operands that
+/// break this, what it writes is unspecified, but it never panics and
+/// never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{resize_nearest_neighbor_prechecked, ResizeDims, ResizeParams};
+///
+/// let dims = ResizeDims {
+///     batches: 1, input_height: 1, input_width: 2, depth: 1,
+///     output_height: 1, output_width: 4,
+/// };
+/// let mut out = [0i8; 4];
+/// let params = ResizeParams { align_corners: false, half_pixel_centers: false };
+/// resize_nearest_neighbor_prechecked(&[3, 7], dims, params, &mut out);
+/// assert_eq!(out, [3, 3, 7, 7]);
+/// ```
+pub fn resize_nearest_neighbor_prechecked<T: Copy>(
+    input: &[T],
+    dims: ResizeDims,
+    params: ResizeParams,
+    output: &mut [T],
+) {
     let (h, w, c) = (dims.input_height, dims.input_width, dims.depth);
-    if output.is_empty() || c == 0 {
-        return Ok(());
+    if output.is_empty() || c == 0 || !sizes_fit(&dims) {
+        return;
     }
     let mut pixels = output.chunks_exact_mut(c);
     for b in 0..dims.batches {
@@ -348,14 +403,19 @@ pub fn resize_nearest_neighbor<T: Copy>(
             for x in 0..dims.output_width {
                 let in_x = nearest(x, w, dims.output_width, params);
                 // in range: b, in_y and in_x are below their sizes
-                let start = ((b * h + in_y) * w + in_x) * c;
-                if let (Some(out), Some(pixel)) = (pixels.next(), input.get(start..start + c)) {
+                let start = b
+                    .wrapping_mul(h)
+                    .wrapping_add(in_y)
+                    .wrapping_mul(w)
+                    .wrapping_add(in_x)
+                    .wrapping_mul(c);
+                let pixel = input.get(start..start.wrapping_add(c));
+                if let (Some(out), Some(pixel)) = (pixels.next(), pixel) {
                     out.copy_from_slice(pixel);
                 }
             }
         }
     }
-    Ok(())
 }
 
 /// One axis of TFLite's integer bilinear sampling
@@ -421,8 +481,37 @@ pub fn resize_bilinear_int8(
 ) -> Result<(), TfliteError> {
     check(&dims, input.len(), output.len())?;
     resize_params(params.align_corners, params.half_pixel_centers)?;
-    if output.is_empty() || dims.depth == 0 {
-        return Ok(());
+    resize_bilinear_int8_prechecked(input, dims, params, output);
+    Ok(())
+}
+
+/// [`resize_bilinear_int8`] without its checks, for a caller that has
+/// made them hold already (the typed layer of `shapecheck`): the lengths
+/// are `dims`', every height and width is 1 to [`RESIZE_SIZE_LIMIT`] − 1,
+/// and not both flags are set. On operands that break this, what it
+/// writes is unspecified, but it never panics and never writes outside
+/// `output`.
+///
+/// ```
+/// use shapecheck_tflite::{resize_bilinear_int8_prechecked, ResizeDims, ResizeParams};
+///
+/// let dims = ResizeDims {
+///     batches: 1, input_height: 1, input_width: 2, depth: 1,
+///     output_height: 1, output_width: 3,
+/// };
+/// let mut out = [0i8; 3];
+/// let params = ResizeParams { align_corners: true, half_pixel_centers: false };
+/// resize_bilinear_int8_prechecked(&[-10, 21], dims, params, &mut out);
+/// assert_eq!(out, [-10, 6, 21]);
+/// ```
+pub fn resize_bilinear_int8_prechecked(
+    input: &[i8],
+    dims: ResizeDims,
+    params: ResizeParams,
+    output: &mut [i8],
+) {
+    if output.is_empty() || dims.depth == 0 || !sizes_fit(&dims) {
+        return;
     }
     // below 2^20: checked
     let (in_h, in_w) = (dims.input_height as i32, dims.input_width as i32);
@@ -433,7 +522,7 @@ pub fn resize_bilinear_int8(
     let one = 1i64 << 10;
     let mut pixels = output.chunks_exact_mut(c);
     for b in 0..dims.batches {
-        let image = b * dims.input_height;
+        let image = b.wrapping_mul(dims.input_height);
         for y in 0..out_h {
             let (source_y, y0, y1) =
                 interpolation(y, height_scale, params.half_pixel_centers, in_h);
@@ -443,10 +532,15 @@ pub fn resize_bilinear_int8(
                     interpolation(x, width_scale, params.half_pixel_centers, in_w);
                 let dx = i64::from(source_x - (1 << 10) * x0);
                 let Some(out) = pixels.next() else {
-                    return Ok(());
+                    return;
                 };
                 // each in [0, size): the interpolation clamps them
-                let at = |row: i32, column: i32| ((image + row as usize) * w + column as usize) * c;
+                let at = |row: i32, column: i32| {
+                    (image.wrapping_add(row as usize))
+                        .wrapping_mul(w)
+                        .wrapping_add(column as usize)
+                        .wrapping_mul(c)
+                };
                 let corners = [
                     (at(y0, x0), (one - dy) * (one - dx)),
                     (at(y1, x0), dy * (one - dx)),
@@ -457,7 +551,8 @@ pub fn resize_bilinear_int8(
                     let sum: i64 = corners
                         .iter()
                         .map(|&(start, weight)| {
-                            i64::from(input.get(start + k).copied().unwrap_or(0)) * weight
+                            i64::from(input.get(start.wrapping_add(k)).copied().unwrap_or(0))
+                                * weight
                         })
                         .sum();
                     // TFLite's double rounding build: half away from zero
@@ -467,7 +562,6 @@ pub fn resize_bilinear_int8(
             }
         }
     }
-    Ok(())
 }
 
 // The interpreter's step of the ops: `prepare` (their rows', in `OPS`)

@@ -7,7 +7,9 @@
 use crate::dims::check_length;
 use crate::error::TfliteError;
 use crate::interpreter::{Buffers, Checker, Step};
-use crate::layout::{constant_i32, op_shape, options_mismatch, small_i32, strided_copy, wide};
+use crate::layout::{
+    constant_i32, op_shape, options_mismatch, small_i32, strided_copy, strided_walk, wide,
+};
 use crate::layout::{prepare_one, run_one, MoveOne, Places};
 use crate::model::{Model, Operator, OptionsReader};
 use crate::ops::{operand, shape_of, OpShape};
@@ -199,6 +201,24 @@ pub fn slice_params(
     Ok(params)
 }
 
+/// `SLICE`'s rule for one axis, the one [`slice_output_shape`] applies
+/// and `shapecheck`'s typed layer checks at compile time: a box of `size`
+/// from `begin` lies within an axis of `dim`, `begin + size ≤ dim`.
+///
+/// ```
+/// use shapecheck_tflite::slice_ends_within;
+///
+/// assert!(slice_ends_within(5, 1, 4));
+/// assert!(!slice_ends_within(5, 2, 4));
+/// assert!(!slice_ends_within(5, usize::MAX, 1));
+/// ```
+pub const fn slice_ends_within(dim: usize, begin: usize, size: usize) -> bool {
+    match begin.checked_add(size) {
+        Some(end) => end <= dim,
+        None => false,
+    }
+}
+
 /// The output shape of a `SLICE` of `params` on an input of
 /// `input_shape`: the sizes.
 ///
@@ -225,7 +245,7 @@ pub fn slice_output_shape(
         });
     }
     for ((&dim, &b), &s) in input_shape.iter().zip(&params.begin).zip(&params.size) {
-        if b.checked_add(s).is_none_or(|end| end > dim) {
+        if !slice_ends_within(dim, b, s) {
             return Err(TfliteError::KernelParam {
                 what: "SLICE's begin + size",
                 value: wide(b.saturating_add(s)),
@@ -275,13 +295,7 @@ pub fn slice<T: Copy>(
     let out_shape = slice_output_shape(input_shape, params)?;
     check_length("SLICE's input", input_shape, input.len())?;
     check_length("output", out_shape.dims(), output.len())?;
-    let strides = strides_of(input_shape);
-    let mut steps = [0isize; MAX_SLICE_RANK];
-    let mut base = 0usize;
-    for ((step, &stride), &b) in steps.iter_mut().zip(&strides).zip(&params.begin) {
-        *step = isize::try_from(stride).unwrap_or(isize::MAX);
-        base = base.saturating_add(b.saturating_mul(stride));
-    }
+    let (base, steps) = slice_walk(input_shape, params);
     strided_copy(
         "SLICE's output",
         input,
@@ -290,6 +304,53 @@ pub fn slice<T: Copy>(
         steps.get(..params.rank).unwrap_or(&[]),
         output,
     )
+}
+
+/// Where a `SLICE` of `params` starts reading an input of `input_shape`,
+/// and its step along each axis (the input's row-major strides).
+fn slice_walk(input_shape: &[usize], params: &SliceParams) -> (usize, [isize; MAX_SLICE_RANK]) {
+    let strides = strides_of(input_shape);
+    let mut steps = [0isize; MAX_SLICE_RANK];
+    let mut base = 0usize;
+    for ((step, &stride), &b) in steps.iter_mut().zip(&strides).zip(&params.begin) {
+        *step = isize::try_from(stride).unwrap_or(isize::MAX);
+        base = base.saturating_add(b.saturating_mul(stride));
+    }
+    (base, steps)
+}
+
+/// [`slice`] without its checks, for a caller that has made them hold
+/// already (the typed layer of `shapecheck`, whose shapes are types and
+/// whose box was checked against [`slice_ends_within`] when it was
+/// built): the box lies within `input_shape`, at most
+/// [`MAX_SLICE_RANK`] dims, and the lengths are the shapes'. On operands
+/// that break this, what it writes is unspecified, but it never panics
+/// and never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{slice_prechecked, SliceParams};
+///
+/// let mut out = [0i8; 2];
+/// // row 1, columns 1 and 2 of a [2, 3]
+/// let params = SliceParams { rank: 2, begin: [1, 1, 0, 0, 0], size: [1, 2, 0, 0, 0] };
+/// slice_prechecked(&[1, 2, 3, 4, 5, 6], &[2, 3], &params, &mut out);
+/// assert_eq!(out, [5, 6]);
+/// ```
+pub fn slice_prechecked<T: Copy>(
+    input: &[T],
+    input_shape: &[usize],
+    params: &SliceParams,
+    output: &mut [T],
+) {
+    let (base, steps) = slice_walk(input_shape, params);
+    let rank = params.rank.min(MAX_SLICE_RANK);
+    strided_walk(
+        input,
+        isize::try_from(base).unwrap_or(isize::MAX),
+        params.size.get(..rank).unwrap_or(&[]),
+        steps.get(..rank).unwrap_or(&[]),
+        output,
+    );
 }
 
 /// A `STRIDED_SLICE`'s parameters: each axis's first element, step and

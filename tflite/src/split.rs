@@ -6,7 +6,7 @@
 //! the values are copied unchanged (int8 outputs share the input's scale
 //! and zero point).
 
-use crate::dims::check_length;
+use crate::dims::{check_length, element_count};
 use crate::error::TfliteError;
 use crate::interpreter::{Buffers, Checker, Step};
 use crate::layout::{
@@ -174,6 +174,27 @@ fn piece_count(what: &'static str, n: i32) -> Result<usize, TfliteError> {
         })
 }
 
+/// `SPLIT`'s rule on the axis cut, the one [`split_params`] applies and
+/// `shapecheck`'s typed layer checks at compile time: a dim of `dim` cut
+/// into `pieces` equal pieces gives pieces of `dim / pieces`, when
+/// `pieces` is 1 to [`MAX_SPLITS`] and divides `dim` (`None` otherwise).
+///
+/// ```
+/// use shapecheck_tflite::split_piece;
+///
+/// assert_eq!(split_piece(6, 3), Some(2));
+/// assert_eq!(split_piece(6, 4), None);
+/// assert_eq!(split_piece(6, 0), None);
+/// assert_eq!(split_piece(34, 17), None); // more than 16 pieces
+/// ```
+pub const fn split_piece(dim: usize, pieces: usize) -> Option<usize> {
+    if pieces == 0 || pieces > MAX_SPLITS || !dim.is_multiple_of(pieces) {
+        None
+    } else {
+        Some(dim / pieces)
+    }
+}
+
 /// A `SPLIT`'s parameters, as TFLite Micro's `split.cc` checks them: the
 /// axis (the constant input 0, negative from the end) of an input of
 /// `input_shape`, cut into `num_splits` equal pieces.
@@ -199,16 +220,16 @@ pub fn split_params(
     let axis = positive_axis("SPLIT's axis", axis, input_shape.len())?;
     let n = piece_count("SPLIT's num_splits", num_splits)?;
     let dim = input_shape.get(axis).copied().unwrap_or(0);
-    if !dim.is_multiple_of(n) {
+    let Some(piece) = split_piece(dim, n) else {
         return Err(TfliteError::KernelParam {
             what: "SPLIT's num_splits",
             value: i64::from(num_splits),
             rule: "it must divide the input's dim at the axis",
         });
-    }
+    };
     let mut sizes = [0usize; MAX_SPLITS];
     for s in sizes.iter_mut().take(n) {
-        *s = dim / n;
+        *s = piece;
     }
     Ok(SplitParams {
         axis,
@@ -383,18 +404,51 @@ pub fn split<T: Copy>(
         let shape = split_output_shape(input_shape, params, k)?;
         check_length("split's output", shape.dims(), out.len())?;
     }
-    let outer = count(
+    count(
         "split's input",
         input_shape.get(..params.axis).unwrap_or(&[]),
     )?;
-    let inner = count(
+    count(
         "split's input",
         input_shape
             .get(params.axis.saturating_add(1)..)
             .unwrap_or(&[]),
     )?;
-    cut(input, params.sizes(), outer, inner, outputs);
+    split_prechecked(input, input_shape, params, outputs);
     Ok(())
+}
+
+/// [`split`] without its checks, for a caller that has made them hold
+/// already (the typed layer of `shapecheck`, whose shapes are types
+/// checked against [`split_piece`] when it is built): `params.count`
+/// outputs, the sizes add up to the input's dim at the axis, and the
+/// lengths are the shapes'. On operands that break this, what it writes
+/// is unspecified, but it never panics and never writes outside the
+/// outputs.
+///
+/// ```
+/// use shapecheck_tflite::{split_params, split_prechecked};
+///
+/// let (mut a, mut b) = ([0i8; 2], [0i8; 2]);
+/// let p = split_params(&[2, 2], 1, 2)?;
+/// split_prechecked(&[1, 2, 3, 4], &[2, 2], &p, &mut [&mut a, &mut b]);
+/// assert_eq!((a, b), ([1, 3], [2, 4]));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn split_prechecked<T: Copy>(
+    input: &[T],
+    input_shape: &[usize],
+    params: &SplitParams,
+    outputs: &mut [&mut [T]],
+) {
+    let outer = element_count(input_shape.get(..params.axis).unwrap_or(&[])).unwrap_or(0);
+    let inner = element_count(
+        input_shape
+            .get(params.axis.saturating_add(1)..)
+            .unwrap_or(&[]),
+    )
+    .unwrap_or(0);
+    cut(input, params.sizes(), outer, inner, outputs);
 }
 
 /// An `UNPACK`'s parameters ([`unpack_params`]).

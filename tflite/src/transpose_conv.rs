@@ -421,8 +421,64 @@ pub fn transpose_conv_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
             rule: "it must be at most output_max",
         });
     }
-    if output.is_empty() {
-        return Ok(());
+    transpose_conv_int8_prechecked(input, filter, bias, dims, params, output);
+    Ok(())
+}
+
+/// [`transpose_conv_int8`] without its checks, for a caller that has made
+/// them hold already (the typed layer of `shapecheck`, whose sizes are
+/// types and whose multipliers and clamp were checked when the layer was
+/// built): the lengths are `dims`', the strides at least 1, one
+/// multiplier or one per output channel, the clamp not empty. On operands
+/// that break this, what it writes is unspecified, but it never panics
+/// and never writes outside `output`.
+///
+/// ```
+/// use shapecheck_tflite::{quantize_multiplier, transpose_conv_int8_prechecked, TransposeConvDims, TransposeConvParams};
+///
+/// let dims = TransposeConvDims {
+///     batches: 1, input_height: 1, input_width: 2, input_depth: 1,
+///     filter_height: 1, filter_width: 2,
+///     output_height: 1, output_width: 4, output_depth: 1,
+/// };
+/// let multipliers = [quantize_multiplier(1.0)?];
+/// let params = TransposeConvParams {
+///     stride_height: 1, stride_width: 2, pad_top: 0, pad_left: 0,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+/// };
+/// let mut out = [0i8; 4];
+/// transpose_conv_int8_prechecked(&[3, -5], &[1, 2], None::<&[i32]>, dims, &params, &mut out);
+/// assert_eq!(out, [3, 6, -5, -10]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn transpose_conv_int8_prechecked<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
+    input: &[i8],
+    filter: &F,
+    bias: Option<&B>,
+    dims: TransposeConvDims,
+    params: &TransposeConvParams<'_>,
+    output: &mut [i8],
+) {
+    let TransposeConvDims {
+        batches,
+        input_height,
+        input_width,
+        input_depth,
+        filter_height,
+        filter_width,
+        output_height,
+        output_width,
+        output_depth,
+    } = dims;
+    let m = params.multipliers.len();
+    if output.is_empty()
+        || output_depth == 0
+        || params.stride_height == 0
+        || params.stride_width == 0
+        || params.output_min > params.output_max
+    {
+        return;
     }
     let stage = OutputStage::new(
         Rounding::Double,
@@ -444,7 +500,7 @@ pub fn transpose_conv_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         for oy in 0..output_height {
             for ox in 0..output_width {
                 let Some(pixel) = pixels.next() else {
-                    return Ok(());
+                    return;
                 };
                 for (oc, out) in pixel.iter_mut().enumerate() {
                     let mut acc = 0i32;
@@ -479,7 +535,6 @@ pub fn transpose_conv_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
             }
         }
     }
-    Ok(())
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)

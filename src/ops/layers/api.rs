@@ -8,20 +8,24 @@ use core::marker::PhantomData;
 use shapecheck_tflite as kernels;
 use shapecheck_tflite::{
     Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, FullyConnectedDims,
-    FullyConnectedParams, PoolDims, PoolParams, Rounding, SoftmaxParams,
+    FullyConnectedParams, PoolDims, PoolParams, ResizeDims, Rounding, SoftmaxParams,
+    TransposeConvDims, TransposeConvParams,
 };
 
 use super::bounds::{
-    AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels, Conv2dCheck,
-    DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput, PadCheck, PoolCheck,
-    SoftmaxDepth,
+    AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, ConcatenationCheck, Conv2dChannels,
+    Conv2dCheck, DepthwiseChannels, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes,
+    MeanOutput, MulRank, MulShapes, PadCheck, PoolCheck, ResizeCheck, ResizeOutput, SliceCheck,
+    SoftmaxDepth, SplitCheck, TransposeConvChannels, TransposeConvCheck, TransposeConvOutput,
 };
 use super::rule::conv_output;
 use super::{
-    AddInt8, Conv2dInt8, ConvPadding, DepthwiseConvInt8, FullyConnectedF32, FullyConnectedInt8,
-    LogisticInt8, MeanInt8, Paddings, Pool2d,
+    AddInt8, Begin, Conv2dInt8, ConvPadding, DepthwiseConvInt8, FullyConnectedF32,
+    FullyConnectedInt8, LogisticInt8, MeanInt8, MulInt8, Paddings, Pool2d, Resize,
+    TransposeConvInt8,
 };
 use crate::dim::StaticDim;
+use crate::ops::elementwise::Axis;
 use crate::ops::StaticShape;
 use crate::shape::FixedShape;
 use crate::storage::{Storage, StorageMut};
@@ -234,9 +238,13 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 /// `(x − x_zp) · f` over the filter's (dilated) taps inside the input,
 /// adds the bias, requantizes and clamps
 /// (`shapecheck_tflite::depthwise_conv_int8`, bit for bit). The output's
-/// shape `[B, OH, OW, C]` is the caller's (a type annotation); its rows,
-/// columns and channels are checked against the rule when the call is
-/// built ([`DepthwiseConvCheck`]).
+/// shape `[B, OH, OW, C]` is the caller's (a type annotation). An input
+/// whose channels are not the filter's, for a layer of depth multiplier 1
+/// (its `M`, [`One`](crate::One) unless written), is one compile error
+/// naming both shapes at `cargo check` ([`DepthwiseChannels`],
+/// `depthwise_conv/channels`), as the convolution's; the rows, columns and
+/// the channels of another multiplier are checked against the rule when
+/// the call is built ([`DepthwiseConvCheck`]).
 ///
 /// It cannot fail: every size is the types', the strides and dilations
 /// too, and the clamp was checked when the layer was built
@@ -248,6 +256,7 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 /// // a 3×3 image, one channel, a 2×2 filter of ones; SAME, stride 2: 2×2 out, padding after
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Same<2, 2>> = DepthwiseConvInt8 {
 ///     filter: &[[[1], [1]], [[1], [1]]],
+///     depth_multiplier: One,
 ///     bias: None,
 ///     padding: Same,
 ///     input_zero_point: 0,
@@ -267,7 +276,7 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::{depthwise_conv_int8, ClampInt8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Same};
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Same<2, 2>> = DepthwiseConvInt8 {
-///     filter: &[[[1], [1]], [[1], [1]]], bias: None, padding: Same,
+///     filter: &[[[1], [1]], [[1], [1]]], depth_multiplier: One, bias: None, padding: Same,
 ///     input_zero_point: 0, output_zero_point: 0,
 ///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO), clamp: ClampInt8::FULL,
 /// };
@@ -276,9 +285,9 @@ pub fn fully_connected_f32_into<X, O, K, S, BO>(
 /// let _: Tensor<i8, shape![1, 3, 3, 1]> = depthwise_conv_int8(&x, &layer);
 /// ```
 #[allow(clippy::type_complexity)]
-pub fn depthwise_conv_int8<B, H, W, CI, OH, OW, KH, KW, C, P, S>(
+pub fn depthwise_conv_int8<B, H, W, CI, OH, OW, KH, KW, C, P, M, S>(
     input: &Tensor<i8, (B, H, W, CI), S>,
-    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P, M>,
 ) -> Tensor<i8, (B, OH, OW, C)>
 where
     B: StaticDim,
@@ -291,11 +300,13 @@ where
     KW: StaticDim,
     C: StaticDim,
     P: ConvPadding,
+    M: StaticDim,
+    (B, H, W, CI): DepthwiseChannels<(KH, KW, C), M>,
     S: Storage<i8>,
 {
-    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
+    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P, M>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, C)>::zeros();
-    depthwise_conv_run(input, layer, &mut output);
+    depthwise_conv_run::<B, H, W, CI, OH, OW, KH, KW, C, P, M, S, _>(input, layer, &mut output);
     output
 }
 
@@ -309,6 +320,7 @@ where
 /// use shapecheck::ops::layers::{depthwise_conv_int8_into, ClampInt8, DepthwiseConvInt8, Multipliers, QuantizedMultiplier, Valid};
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Valid<1, 1>> = DepthwiseConvInt8 {
 ///     filter: &[[[1], [1]], [[1], [1]]],
+///     depth_multiplier: One,
 ///     bias: None,
 ///     padding: Valid,
 ///     input_zero_point: 0,
@@ -323,9 +335,9 @@ where
 /// assert_eq!(buf, [12, 16]);
 /// ```
 #[allow(clippy::type_complexity)]
-pub fn depthwise_conv_int8_into<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
+pub fn depthwise_conv_int8_into<B, H, W, CI, OH, OW, KH, KW, C, P, M, S, BO>(
     input: &Tensor<i8, (B, H, W, CI), S>,
-    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P, M>,
     output: &mut Tensor<i8, (B, OH, OW, C), BO>,
 ) where
     B: StaticDim,
@@ -338,19 +350,21 @@ pub fn depthwise_conv_int8_into<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
     KW: StaticDim,
     C: StaticDim,
     P: ConvPadding,
+    M: StaticDim,
+    (B, H, W, CI): DepthwiseChannels<(KH, KW, C), M>,
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {
-    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P>::CHECK;
-    depthwise_conv_run(input, layer, output)
+    let () = DepthwiseConvCheck::<H, W, CI, OH, OW, KH, KW, C, P, M>::CHECK;
+    depthwise_conv_run::<B, H, W, CI, OH, OW, KH, KW, C, P, M, S, BO>(input, layer, output)
 }
 
 /// [`depthwise_conv_int8_into`] once its check holds (each public form
 /// checks once: a failed check then names the user's call, once).
 #[allow(clippy::type_complexity)]
-fn depthwise_conv_run<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
+fn depthwise_conv_run<B, H, W, CI, OH, OW, KH, KW, C, P, M, S, BO>(
     input: &Tensor<i8, (B, H, W, CI), S>,
-    layer: &DepthwiseConvInt8<'_, KH, KW, C, P>,
+    layer: &DepthwiseConvInt8<'_, KH, KW, C, P, M>,
     output: &mut Tensor<i8, (B, OH, OW, C), BO>,
 ) where
     B: StaticDim,
@@ -363,6 +377,7 @@ fn depthwise_conv_run<B, H, W, CI, OH, OW, KH, KW, C, P, S, BO>(
     KW: StaticDim,
     C: StaticDim,
     P: ConvPadding,
+    M: StaticDim,
     S: Storage<i8>,
     BO: StorageMut<i8>,
 {
@@ -1876,4 +1891,785 @@ impl<T: Copy, const N: usize> Arena<T, N> {
             Tensor::from_parts_unchecked(R::default(), r),
         )
     }
+}
+
+/// TFLite's `CONCATENATION` of two int8 tensors along `axis` (negative
+/// from the end), as Keras's `Concatenate` exports it (Inception-style
+/// branches, U-Net skips): for each index before the axis, `a`'s block,
+/// then `b`'s (`shapecheck_tflite::concatenation`; TFLite requires both
+/// inputs quantized as the output, so the values are copied). The
+/// output's shape is the caller's, checked when the call is built: the
+/// same rank, the dims off the axis equal, the axis's the sum
+/// ([`ConcatenationCheck`], `concatenation/output`). It cannot fail: the
+/// kernel's errors are shapes and lengths, which the types fix; so it
+/// calls the kernel without its checks
+/// (`shapecheck_tflite::concatenation_prechecked`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::concatenation_int8;
+/// let a = Tensor::<i8, shape![2, 1]>::from_array([[1], [2]]);
+/// let b = Tensor::<i8, shape![2, 2]>::from_array([[3, 4], [5, 6]]);
+/// let y: Tensor<i8, shape![2, 3]> = concatenation_int8(&a, &b, Axis::<-1>);
+/// assert_eq!(y.as_slice(), &[1, 3, 4, 2, 5, 6]);
+/// ```
+///
+/// An output that is not the two joined does not build:
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::concatenation_int8;
+/// let a = Tensor::<i8, shape![1, 4, 4, 8]>::full(0);
+/// let b = Tensor::<i8, shape![1, 4, 4, 8]>::full(0);
+/// // concatenation/output: ... the axis's the sum of the inputs'
+/// let _: Tensor<i8, shape![1, 4, 4, 8]> = concatenation_int8(&a, &b, Axis::<3>);
+/// ```
+pub fn concatenation_int8<XA, XB, Y, BA, BB, const AXIS: isize>(
+    a: &Tensor<i8, XA, BA>,
+    b: &Tensor<i8, XB, BB>,
+    axis: Axis<AXIS>,
+) -> Tensor<i8, Y>
+where
+    XA: FixedShape,
+    XB: FixedShape,
+    Y: FixedShape,
+    BA: Storage<i8>,
+    BB: Storage<i8>,
+{
+    let () = ConcatenationCheck::<XA, XB, Y, AXIS>::CHECK;
+    let mut output = Tensor::<i8, Y>::zeros();
+    concatenation_run(a, b, axis, &mut output);
+    output
+}
+
+/// [`concatenation_int8`] writing into `output`, a caller's tensor in any
+/// storage whose type gives the output's shape (checked as there). Every
+/// element of `output` is written.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::concatenation_int8_into;
+/// let mut y = Tensor::<i8, shape![3, 2]>::zeros();
+/// concatenation_int8_into(&tensor![[1i8, 2]], &tensor![[3i8, 4], [5, 6]], Axis::<0>, &mut y);
+/// assert_eq!(y.as_slice(), &[1, 2, 3, 4, 5, 6]);
+/// ```
+pub fn concatenation_int8_into<XA, XB, Y, BA, BB, BO, const AXIS: isize>(
+    a: &Tensor<i8, XA, BA>,
+    b: &Tensor<i8, XB, BB>,
+    axis: Axis<AXIS>,
+    output: &mut Tensor<i8, Y, BO>,
+) where
+    XA: FixedShape,
+    XB: FixedShape,
+    Y: FixedShape,
+    BA: Storage<i8>,
+    BB: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = ConcatenationCheck::<XA, XB, Y, AXIS>::CHECK;
+    concatenation_run(a, b, axis, output)
+}
+
+/// [`concatenation_int8_into`] once its check holds.
+fn concatenation_run<XA, XB, Y, BA, BB, BO, const AXIS: isize>(
+    a: &Tensor<i8, XA, BA>,
+    b: &Tensor<i8, XB, BB>,
+    _axis: Axis<AXIS>,
+    output: &mut Tensor<i8, Y, BO>,
+) where
+    XA: FixedShape,
+    XB: FixedShape,
+    Y: FixedShape,
+    BA: Storage<i8>,
+    BB: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    // the check ruled out an axis outside [−rank, rank)
+    let axis = if AXIS < 0 {
+        XA::DIMS.len().saturating_sub(AXIS.unsigned_abs())
+    } else {
+        AXIS.unsigned_abs()
+    };
+    kernels::concatenation_prechecked(
+        &[a.as_slice(), b.as_slice()],
+        &[XA::DIMS, XB::DIMS],
+        &kernels::ConcatenationParams { axis },
+        output.as_mut_slice(),
+    );
+}
+
+/// TFLite's int8 `MUL` with numpy broadcasting (TFLite Micro's kernel,
+/// bit for bit: `shapecheck_tflite::mul_int8`):
+/// `(a − a_zp) · (b − b_zp)` requantized by the multiplier, plus the
+/// output zero point, clamped; `params` from the scales, zero points and
+/// fused activation (`shapecheck_tflite::mul_params`), checked when
+/// `mul` was built ([`MulInt8`](super::MulInt8)). The output's shape is
+/// the broadcast of the two inputs' ([`MulShapes`]: two shapes that do
+/// not broadcast are one compile error naming both, `mul/broadcast`), of
+/// at most 6 dims ([`MulRank`], `mul/rank`, when the call is built).
+/// Squeeze-and-excite's `MUL` scales `[b, h, w, c]` by `[b, 1, 1, c]`.
+/// It cannot fail; it calls the kernel without its checks
+/// (`shapecheck_tflite::mul_int8_prechecked`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{mul_int8, MulInt8};
+/// // 0.5 · 0.5 / 0.25 = 1: the product itself; a row broadcast over two
+/// let mul = MulInt8::new(shapecheck::tflite::mul_params(0.5, 0, 0.5, 0, 0.25, 0, -128, 127)?)?;
+/// let y = mul_int8(&tensor![[1i8, 2], [3, -4]], &tensor![5i8, -6], &mul);
+/// assert_eq!(y.as_slice(), &[5, -12, 15, 24]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+///
+/// Two shapes that do not broadcast do not build:
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{mul_int8, MulInt8};
+/// let mul = MulInt8::new(shapecheck::tflite::mul_params(0.5, 0, 0.5, 0, 0.25, 0, -128, 127).unwrap()).unwrap();
+/// let x = Tensor::<i8, shape![1, 8, 8, 16]>::full(0);
+/// let scale = Tensor::<i8, shape![1, 1, 1, 8]>::full(0);
+/// let _ = mul_int8(&x, &scale, &mul);
+/// ```
+pub fn mul_int8<SA, SB, BA, BB>(
+    a: &Tensor<i8, SA, BA>,
+    b: &Tensor<i8, SB, BB>,
+    mul: &MulInt8,
+) -> Tensor<i8, <SA as MulShapes<SB>>::Product>
+where
+    SA: MulShapes<SB>,
+    SB: StaticShape,
+    BA: Storage<i8>,
+    BB: Storage<i8>,
+{
+    let mut output = Tensor::<i8, <SA as MulShapes<SB>>::Product>::zeros();
+    mul_int8_into(a, b, mul, &mut output);
+    output
+}
+
+/// [`mul_int8`] writing into `output`, a caller's tensor of the broadcast
+/// shape in any storage. Every element of `output` is written.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{mul_int8_into, MulInt8};
+/// let mul = MulInt8::new(shapecheck::tflite::mul_params(0.5, 0, 0.5, 0, 0.25, 0, 0, 127)?)?; // ReLU
+/// let mut y = Tensor::<i8, shape![2, 2]>::zeros();
+/// mul_int8_into(&tensor![[2i8], [-3]], &tensor![[4i8, 5]], &mul, &mut y);
+/// assert_eq!(y.as_slice(), &[8, 10, 0, 0]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn mul_int8_into<SA, SB, BA, BB, BO>(
+    a: &Tensor<i8, SA, BA>,
+    b: &Tensor<i8, SB, BB>,
+    mul: &MulInt8,
+    output: &mut Tensor<i8, <SA as MulShapes<SB>>::Product, BO>,
+) where
+    SA: MulShapes<SB>,
+    SB: StaticShape,
+    BA: Storage<i8>,
+    BB: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = MulRank::<SA, SB>::CHECK;
+    kernels::mul_int8_prechecked(
+        a.as_slice(),
+        SA::DIMS,
+        b.as_slice(),
+        SB::DIMS,
+        mul.params(),
+        output.as_mut_slice(),
+    );
+}
+
+/// The sizes of a resize of `[B, H, W, C]` to `[_, OH, OW, _]`.
+fn resize_dims<B, H, W, C, OH, OW>() -> ResizeDims
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+{
+    ResizeDims {
+        batches: B::SIZE,
+        input_height: H::SIZE,
+        input_width: W::SIZE,
+        depth: C::SIZE,
+        output_height: OH::SIZE,
+        output_width: OW::SIZE,
+    }
+}
+
+/// TFLite's `RESIZE_NEAREST_NEIGHBOR` on an int8 NHWC tensor (TFLite
+/// Micro's reference kernel, `shapecheck_tflite::resize_nearest_neighbor`):
+/// each output pixel copies the input pixel nearest its source position,
+/// sampled as `resize` says ([`Resize`](super::Resize): `align_corners`,
+/// `half_pixel_centers`). The output's rows and columns are the caller's
+/// type, any size from 1 to 2^20 − 1 ([`ResizeCheck`], `resize/size`, when
+/// the call is built); its batch and channels must be the input's (a
+/// compile error naming both shapes, [`ResizeOutput`], `resize/output`).
+/// It cannot fail; it calls the kernel without its checks
+/// (`shapecheck_tflite::resize_nearest_neighbor_prechecked`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{resize_nearest_int8, Resize};
+/// // 2 pixels to 4, half-pixel centres (Keras's): each twice
+/// let x = Tensor::<i8, shape![1, 1, 2, 1]>::from_array([[[[3], [7]]]]);
+/// let y: Tensor<i8, shape![1, 1, 4, 1]> = resize_nearest_int8(&x, &Resize::new(false, true)?);
+/// assert_eq!(y.as_slice(), &[3, 3, 7, 7]);
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+///
+/// An output of other channels does not build:
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{resize_nearest_int8, Resize};
+/// let x = Tensor::<i8, shape![1, 4, 4, 3]>::full(0);
+/// let _: Tensor<i8, shape![1, 8, 8, 6]> = resize_nearest_int8(&x, &Resize::LEGACY);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn resize_nearest_int8<B, H, W, C, OB, OH, OW, OC, S>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    resize: &Resize,
+) -> Tensor<i8, (OB, OH, OW, OC)>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    (OB, OH, OW, OC): ResizeOutput<(B, H, W, C)>,
+    S: Storage<i8>,
+{
+    let mut output = Tensor::<i8, (OB, OH, OW, OC)>::zeros();
+    resize_nearest_int8_into(input, resize, &mut output);
+    output
+}
+
+/// [`resize_nearest_int8`] writing into `output`, a caller's tensor in
+/// any storage whose type gives the output's shape (checked as there).
+/// Every element of `output` is written.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{resize_nearest_int8_into, Resize};
+/// let x = Tensor::<i8, shape![1, 2, 1, 1]>::from_array([[[[1]], [[2]]]]);
+/// let mut y = Tensor::<i8, shape![1, 4, 1, 1]>::zeros();
+/// resize_nearest_int8_into(&x, &Resize::LEGACY, &mut y);
+/// assert_eq!(y.as_slice(), &[1, 1, 2, 2]);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn resize_nearest_int8_into<B, H, W, C, OB, OH, OW, OC, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    resize: &Resize,
+    output: &mut Tensor<i8, (OB, OH, OW, OC), BO>,
+) where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    (OB, OH, OW, OC): ResizeOutput<(B, H, W, C)>,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = ResizeCheck::<H, W, OH, OW>::CHECK;
+    kernels::resize_nearest_neighbor_prechecked(
+        input.as_slice(),
+        resize_dims::<B, H, W, C, OH, OW>(),
+        *resize.params(),
+        output.as_mut_slice(),
+    );
+}
+
+/// TFLite's int8 `RESIZE_BILINEAR` on an NHWC tensor (TFLite Micro's
+/// `ResizeBilinearInteger`, `shapecheck_tflite::resize_bilinear_int8`):
+/// each output pixel the four input pixels around its source position,
+/// weighted in 1/1024 steps, sampled as `resize` says. The shapes are
+/// checked as [`resize_nearest_int8`]'s. It cannot fail; it calls the
+/// kernel without its checks
+/// (`shapecheck_tflite::resize_bilinear_int8_prechecked`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{resize_bilinear_int8, Resize};
+/// // 2 pixels to 3, corners aligned: the middle is the mean
+/// let x = Tensor::<i8, shape![1, 1, 2, 1]>::from_array([[[[-10], [21]]]]);
+/// let y: Tensor<i8, shape![1, 1, 3, 1]> = resize_bilinear_int8(&x, &Resize::new(true, false)?);
+/// assert_eq!(y.as_slice(), &[-10, 6, 21]); // 5.5 → 6
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn resize_bilinear_int8<B, H, W, C, OB, OH, OW, OC, S>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    resize: &Resize,
+) -> Tensor<i8, (OB, OH, OW, OC)>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    (OB, OH, OW, OC): ResizeOutput<(B, H, W, C)>,
+    S: Storage<i8>,
+{
+    let mut output = Tensor::<i8, (OB, OH, OW, OC)>::zeros();
+    resize_bilinear_int8_into(input, resize, &mut output);
+    output
+}
+
+/// [`resize_bilinear_int8`] writing into `output`, a caller's tensor in
+/// any storage whose type gives the output's shape (checked as there).
+/// Every element of `output` is written.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{resize_bilinear_int8_into, Resize};
+/// let x = Tensor::<i8, shape![1, 1, 2, 1]>::from_array([[[[0], [20]]]]);
+/// let mut y = Tensor::<i8, shape![1, 1, 4, 1]>::zeros();
+/// resize_bilinear_int8_into(&x, &Resize::LEGACY, &mut y);
+/// assert_eq!(y.as_slice(), &[0, 10, 20, 20]);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn resize_bilinear_int8_into<B, H, W, C, OB, OH, OW, OC, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    resize: &Resize,
+    output: &mut Tensor<i8, (OB, OH, OW, OC), BO>,
+) where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    (OB, OH, OW, OC): ResizeOutput<(B, H, W, C)>,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = ResizeCheck::<H, W, OH, OW>::CHECK;
+    kernels::resize_bilinear_int8_prechecked(
+        input.as_slice(),
+        resize_dims::<B, H, W, C, OH, OW>(),
+        *resize.params(),
+        output.as_mut_slice(),
+    );
+}
+
+/// TFLite's int8 `TRANSPOSE_CONV` (Keras's `Conv2DTranspose`; TFLite
+/// Micro's `reference_integer_ops::TransposeConv`, bit for bit:
+/// `shapecheck_tflite::transpose_conv_int8`): input pixel `(y, x)` adds
+/// `(x − x_zp) · filter` to the output around `(y · stride, x · stride)`,
+/// each output's sum plus its bias requantized per channel, plus the
+/// output zero point, clamped. The output's shape is the caller's: its
+/// batch the input's and its channels the filter's first dim
+/// ([`TransposeConvOutput`], `transpose_conv/output`), the input's
+/// channels the filter's last ([`TransposeConvChannels`],
+/// `transpose_conv/channels`), each one compile error naming the shapes;
+/// and its rows and
+/// columns ones a convolution of the same filter, strides and padding
+/// takes back to the input's ([`TransposeConvCheck`],
+/// `transpose_conv/output-size`, when the call is built: `SAME` gives
+/// `in · stride`). The padding is the one that convolution would have
+/// ([`conv_output`]). It cannot fail; it calls the kernel without its
+/// checks (`shapecheck_tflite::transpose_conv_int8_prechecked`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{transpose_conv_int8, ClampInt8, Multipliers, QuantizedMultiplier, Same, TransposeConvInt8};
+/// // a 2×2 filter of ones, stride 2, SAME: each pixel becomes a 2×2 block
+/// static LAYER: TransposeConvInt8<'static, One, Dim<2>, Dim<2>, One, Same<2, 2>> = TransposeConvInt8 {
+///     filter: &[[[[1], [1]], [[1], [1]]]],
+///     bias: Some(&[1]),
+///     padding: Same,
+///     input_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     clamp: ClampInt8::FULL,
+/// };
+/// let x = Tensor::<i8, shape![1, 1, 2, 1]>::from_array([[[[3], [5]]]]);
+/// let y: Tensor<i8, shape![1, 2, 4, 1]> = transpose_conv_int8(&x, &LAYER);
+/// assert_eq!(y.as_slice(), &[4, 4, 6, 6, 4, 4, 6, 6]);
+/// ```
+///
+/// An output size the rule does not give does not build:
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{transpose_conv_int8, ClampInt8, Multipliers, QuantizedMultiplier, Same, TransposeConvInt8};
+/// static LAYER: TransposeConvInt8<'static, One, Dim<2>, Dim<2>, One, Same<2, 2>> = TransposeConvInt8 {
+///     filter: &[[[[1], [1]], [[1], [1]]]], bias: None, padding: Same,
+///     input_zero_point: 0, output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::ZERO), clamp: ClampInt8::FULL,
+/// };
+/// let x = Tensor::<i8, shape![1, 3, 3, 1]>::full(0);
+/// // SAME with stride 2 gives 6 × 6, not 3 × 3
+/// let _: Tensor<i8, shape![1, 3, 3, 1]> = transpose_conv_int8(&x, &LAYER);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn transpose_conv_int8<B, H, W, C, OB, OH, OW, OC, O, KH, KW, CI, P, S>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    layer: &TransposeConvInt8<'_, O, KH, KW, CI, P>,
+) -> Tensor<i8, (OB, OH, OW, OC)>
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    P: ConvPadding,
+    (B, H, W, C): TransposeConvChannels<(O, KH, KW, CI)>,
+    (OB, OH, OW, OC): TransposeConvOutput<(B, H, W, C), (O, KH, KW, CI)>,
+    S: Storage<i8>,
+{
+    let () = TransposeConvCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
+    let mut output = Tensor::<i8, (OB, OH, OW, OC)>::zeros();
+    transpose_conv_run::<B, H, W, C, OB, OH, OW, OC, O, KH, KW, CI, P, S, _>(
+        input,
+        layer,
+        &mut output,
+    );
+    output
+}
+
+/// [`transpose_conv_int8`] writing into `output`, a caller's tensor in
+/// any storage whose type gives the output's shape (checked as there).
+/// Every element of `output` is written.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{transpose_conv_int8_into, ClampInt8, Multipliers, QuantizedMultiplier, TransposeConvInt8, Valid};
+/// // two output channels: ×1 and ×−1, a 1×1 filter, stride 1
+/// let layer: TransposeConvInt8<'_, Dim<2>, One, One, One, Valid<1, 1>> = TransposeConvInt8 {
+///     filter: &[[[[1]]], [[[-1]]]],
+///     bias: None,
+///     padding: Valid,
+///     input_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)),
+///     clamp: ClampInt8::FULL,
+/// };
+/// let mut y = Tensor::<i8, shape![1, 1, 2, 2]>::zeros();
+/// transpose_conv_int8_into(&Tensor::<i8, shape![1, 1, 2, 1]>::from_array([[[[7], [9]]]]), &layer, &mut y);
+/// assert_eq!(y.as_slice(), &[7, -7, 9, -9]);
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn transpose_conv_int8_into<B, H, W, C, OB, OH, OW, OC, O, KH, KW, CI, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    layer: &TransposeConvInt8<'_, O, KH, KW, CI, P>,
+    output: &mut Tensor<i8, (OB, OH, OW, OC), BO>,
+) where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    P: ConvPadding,
+    (B, H, W, C): TransposeConvChannels<(O, KH, KW, CI)>,
+    (OB, OH, OW, OC): TransposeConvOutput<(B, H, W, C), (O, KH, KW, CI)>,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = TransposeConvCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
+    transpose_conv_run::<B, H, W, C, OB, OH, OW, OC, O, KH, KW, CI, P, S, BO>(input, layer, output)
+}
+
+/// [`transpose_conv_int8_into`] once its check holds.
+#[allow(clippy::type_complexity)]
+fn transpose_conv_run<B, H, W, C, OB, OH, OW, OC, O, KH, KW, CI, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    layer: &TransposeConvInt8<'_, O, KH, KW, CI, P>,
+    output: &mut Tensor<i8, (OB, OH, OW, OC), BO>,
+) where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let dims = TransposeConvDims {
+        batches: B::SIZE,
+        input_height: H::SIZE,
+        input_width: W::SIZE,
+        input_depth: C::SIZE,
+        filter_height: KH::SIZE,
+        filter_width: KW::SIZE,
+        output_height: OH::SIZE,
+        output_width: OW::SIZE,
+        output_depth: O::SIZE,
+    };
+    // the padding of the convolution from the output back to the input
+    let params = TransposeConvParams {
+        stride_height: P::STRIDE_H,
+        stride_width: P::STRIDE_W,
+        pad_top: pad_top::<P, OH, KH>(),
+        pad_left: pad_left::<P, OW, KW>(),
+        input_zero_point: layer.input_zero_point,
+        output_zero_point: layer.output_zero_point,
+        multipliers: layer.multipliers.as_slice(),
+        output_min: i32::from(layer.clamp.min()),
+        output_max: i32::from(layer.clamp.max()),
+    };
+    let filter = <(O, KH, KW, CI) as FixedShape>::array_as_slice(layer.filter);
+    let bias = layer.bias.map(|b| O::arr_as_slice(b));
+    kernels::transpose_conv_int8_prechecked(
+        input.as_slice(),
+        filter,
+        bias,
+        dims,
+        &params,
+        output.as_mut_slice(),
+    );
+}
+
+/// TFLite's `SLICE` of an int8 tensor (Keras's `Cropping1D`/`2D` export
+/// as `STRIDED_SLICE` or `SLICE`; `shapecheck_tflite::slice`): the box of
+/// the output's shape from `begin` ([`Begin`]: a first element per axis,
+/// at most 5 axes). The box is checked when the call is built: the same
+/// rank, each `begin + size` within its axis ([`SliceCheck`],
+/// `slice/bounds`). It cannot fail; it calls the kernel without its
+/// checks (`shapecheck_tflite::slice_prechecked`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{slice_int8, Begin};
+/// // row 1, columns 1 and 2 of a [2, 3]
+/// let y: Tensor<i8, shape![1, 2]> = slice_int8(&tensor![[1i8, 2, 3], [4, 5, 6]], Begin::<1, 1>);
+/// assert_eq!(y.as_slice(), &[5, 6]);
+/// ```
+///
+/// A box past the input does not build:
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{slice_int8, Begin};
+/// // slice/bounds: columns 2 to 4 of 3
+/// let _: Tensor<i8, shape![1, 2]> = slice_int8(&tensor![[1i8, 2, 3], [4, 5, 6]], Begin::<1, 2>);
+/// ```
+pub fn slice_int8<
+    X,
+    Y,
+    S,
+    const B0: usize,
+    const B1: usize,
+    const B2: usize,
+    const B3: usize,
+    const B4: usize,
+>(
+    input: &Tensor<i8, X, S>,
+    begin: Begin<B0, B1, B2, B3, B4>,
+) -> Tensor<i8, Y>
+where
+    X: FixedShape,
+    Y: FixedShape,
+    S: Storage<i8>,
+{
+    let () = SliceCheck::<X, Y, B0, B1, B2, B3, B4>::CHECK;
+    let mut output = Tensor::<i8, Y>::zeros();
+    slice_run(input, begin, &mut output);
+    output
+}
+
+/// [`slice_int8`] writing into `output`, a caller's tensor in any storage
+/// whose type gives the box's size (checked as there). Every element of
+/// `output` is written.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{slice_int8_into, Begin};
+/// let mut y = Tensor::<i8, shape![2]>::zeros();
+/// slice_int8_into(&tensor![1i8, 2, 3, 4], Begin::<2>, &mut y);
+/// assert_eq!(y.as_slice(), &[3, 4]);
+/// ```
+pub fn slice_int8_into<
+    X,
+    Y,
+    S,
+    BO,
+    const B0: usize,
+    const B1: usize,
+    const B2: usize,
+    const B3: usize,
+    const B4: usize,
+>(
+    input: &Tensor<i8, X, S>,
+    begin: Begin<B0, B1, B2, B3, B4>,
+    output: &mut Tensor<i8, Y, BO>,
+) where
+    X: FixedShape,
+    Y: FixedShape,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = SliceCheck::<X, Y, B0, B1, B2, B3, B4>::CHECK;
+    slice_run(input, begin, output)
+}
+
+/// [`slice_int8_into`] once its check holds.
+fn slice_run<
+    X,
+    Y,
+    S,
+    BO,
+    const B0: usize,
+    const B1: usize,
+    const B2: usize,
+    const B3: usize,
+    const B4: usize,
+>(
+    input: &Tensor<i8, X, S>,
+    _begin: Begin<B0, B1, B2, B3, B4>,
+    output: &mut Tensor<i8, Y, BO>,
+) where
+    X: FixedShape,
+    Y: FixedShape,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let mut size = [0usize; kernels::MAX_SLICE_RANK];
+    for (s, &d) in size.iter_mut().zip(Y::DIMS) {
+        *s = d;
+    }
+    let params = kernels::SliceParams {
+        rank: X::DIMS.len(),
+        begin: [B0, B1, B2, B3, B4],
+        size,
+    };
+    kernels::slice_prechecked(input.as_slice(), X::DIMS, &params, output.as_mut_slice());
+}
+
+/// TFLite's `SPLIT` of an int8 tensor into `N` equal pieces along `axis`
+/// (negative from the end), as a split into gated heads exports it
+/// (`shapecheck_tflite::split`): piece `k` holds the `k`-th run of the
+/// axis. The pieces come back as an array of `N` tensors of the caller's
+/// shape `Y`, checked when the call is built: the same rank, the dims off
+/// the axis the input's, and on the axis `N` (1 to 16) divides the input's
+/// dim into `Y`'s ([`SplitCheck`], `split/output`). It cannot fail; it
+/// calls the kernel without its checks
+/// (`shapecheck_tflite::split_prechecked`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::split_int8;
+/// let x = Tensor::<i8, shape![2, 4]>::from_array([[1, 2, 3, 4], [5, 6, 7, 8]]);
+/// let [a, b]: [Tensor<i8, shape![2, 2]>; 2] = split_int8(&x, Axis::<-1>);
+/// assert_eq!((a.as_slice(), b.as_slice()), (&[1, 2, 5, 6][..], &[3, 4, 7, 8][..]));
+/// ```
+///
+/// Pieces of another size do not build:
+///
+/// ```compile_fail
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::split_int8;
+/// let x = Tensor::<i8, shape![2, 6]>::full(0);
+/// // split/output: 6 in 2 is 3 each, not 2
+/// let _: [Tensor<i8, shape![2, 2]>; 2] = split_int8(&x, Axis::<1>);
+/// ```
+pub fn split_int8<X, Y, S, const AXIS: isize, const N: usize>(
+    input: &Tensor<i8, X, S>,
+    axis: Axis<AXIS>,
+) -> [Tensor<i8, Y>; N]
+where
+    X: FixedShape,
+    Y: FixedShape,
+    S: Storage<i8>,
+{
+    let () = SplitCheck::<X, Y, AXIS, N>::CHECK;
+    let mut outputs: [Tensor<i8, Y>; N] = core::array::from_fn(|_| Tensor::<i8, Y>::zeros());
+    split_run(input, axis, &mut outputs);
+    outputs
+}
+
+/// [`split_int8`] writing into `outputs`, `N` caller's tensors in any
+/// storage whose type gives the pieces' shape (checked as there). Every
+/// element of each is written.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::split_int8_into;
+/// let mut pieces = [Tensor::<i8, shape![1, 2]>::zeros(), Tensor::zeros(), Tensor::zeros()];
+/// split_int8_into(&tensor![[1i8, 2], [3, 4], [5, 6]], Axis::<0>, &mut pieces);
+/// assert_eq!(pieces[2].as_slice(), &[5, 6]);
+/// ```
+pub fn split_int8_into<X, Y, S, BO, const AXIS: isize, const N: usize>(
+    input: &Tensor<i8, X, S>,
+    axis: Axis<AXIS>,
+    outputs: &mut [Tensor<i8, Y, BO>; N],
+) where
+    X: FixedShape,
+    Y: FixedShape,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = SplitCheck::<X, Y, AXIS, N>::CHECK;
+    split_run(input, axis, outputs)
+}
+
+/// [`split_int8_into`] once its check holds.
+fn split_run<X, Y, S, BO, const AXIS: isize, const N: usize>(
+    input: &Tensor<i8, X, S>,
+    _axis: Axis<AXIS>,
+    outputs: &mut [Tensor<i8, Y, BO>; N],
+) where
+    X: FixedShape,
+    Y: FixedShape,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    // the check ruled out an axis outside [−rank, rank) and N above 16
+    let axis = if AXIS < 0 {
+        X::DIMS.len().saturating_sub(AXIS.unsigned_abs())
+    } else {
+        AXIS.unsigned_abs()
+    };
+    let mut sizes = [0usize; kernels::MAX_SPLITS];
+    let piece = Y::DIMS.get(axis).copied().unwrap_or(0);
+    for s in sizes.iter_mut().take(N) {
+        *s = piece;
+    }
+    let params = kernels::SplitParams {
+        axis,
+        count: N,
+        sizes,
+    };
+    let mut slices = outputs.each_mut().map(|t| t.as_mut_slice());
+    kernels::split_prechecked(input.as_slice(), X::DIMS, &params, &mut slices);
 }

@@ -17,7 +17,7 @@ use core::marker::PhantomData;
 use super::rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
 use super::ConvPadding;
 use crate::algebra::SameDim;
-use crate::dim::{One, StaticDim};
+use crate::dim::{Dim, One, StaticDim};
 use crate::error::Msg;
 use crate::ops::const_fail;
 use crate::ops::elementwise::{BroadcastOf, BroadcastWith};
@@ -168,27 +168,76 @@ const fn size_ok<P: ConvPadding>(
         && matches!(columns, Some((c, _)) if c == output[1])
 }
 
+/// An NHWC input of shape `Self`, `[batch, h, w, c]`, fits a depthwise
+/// convolution whose filter has shape `F`, `[kh, kw, c_out]`, with the
+/// depth multiplier `M`: with [`One`] (the default) `c` is `c_out`
+/// (`depthwise_conv/channels`, a compile error naming both shapes at
+/// `cargo check`, as the convolution's); with `Dim<K>` `c_out` must be
+/// `c · K`, arithmetic no stable bound states, which
+/// [`DepthwiseConvCheck`] checks when the call is built.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::DepthwiseChannels;
+/// fn fits<X: DepthwiseChannels<shape![3, 3, 16], M>, M: StaticDim>() {}
+/// fits::<shape![1, 8, 8, 16], One>();
+/// fits::<shape![1, 8, 8, 8], Dim<2>>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "depthwise_conv/channels: input {Self} and filter {F} do not fit: with a depth multiplier of 1 the input's channels (its last dim) must be the filter's (its last dim), [batch, h, w, c] and [kh, kw, c]",
+    label = "input {Self} does not fit filter {F}: feed it a layer whose output has the filter's channels, or give the layer its depth multiplier"
+)]
+#[doc(hidden)]
+pub trait DepthwiseChannels<F: FixedShape, M: StaticDim>: FixedShape {}
+
+// one impl (so a misfit is reported with the trait's message and no list
+// of other impls), the multiplier's rule in `MultiplierChannels`
+#[diagnostic::do_not_recommend]
+impl<B, H, W, C, KH, KW, FC, M> DepthwiseChannels<(KH, KW, FC), M> for (B, H, W, C)
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    FC: StaticDim,
+    M: StaticDim + MultiplierChannels<C, FC>,
+{
+}
+
+/// A depth multiplier `Self` takes `C` input channels to the filter's
+/// `FC`: [`One`] when they are the same dim; `Dim<K>` always here, its
+/// arithmetic (`FC = C · K`) [`DepthwiseConvCheck`]'s.
+#[doc(hidden)]
+pub trait MultiplierChannels<C: StaticDim, FC: StaticDim>: StaticDim {}
+
+impl<C: StaticDim, FC: StaticDim + SameDim<C>> MultiplierChannels<C, FC> for One {}
+
+impl<C: StaticDim, FC: StaticDim, const K: usize> MultiplierChannels<C, FC> for Dim<K> {}
+
 /// The depthwise convolution's rule on an input `[_, H, W, CI]`, a filter
-/// `[KH, KW, C]` with padding, strides and dilations `P` and the output
-/// `[_, OH, OW, C]` the caller wrote: `C` a multiple of `CI` (the depth
-/// multiplier `C / CI`), and `OH`, `OW` what [`conv_output`] gives.
+/// `[KH, KW, C]` with padding, strides and dilations `P` and depth
+/// multiplier `M`, and the output `[_, OH, OW, C]` the caller wrote:
+/// `C = CI · M` (the channels' rule, [`DepthwiseChannels`]'s for
+/// `M = One`), and `OH`, `OW` what [`conv_output`] gives.
 /// [`CHECK`](Self::CHECK) fails the build otherwise.
 ///
 /// ```
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::{DepthwiseConvCheck, Same, Valid};
-/// // speech.tflite's layer: [1, 49, 40, 1], a 10 × 8 × 8 filter, SAME, stride 2 → [1, 25, 20, 8]
-/// let () = DepthwiseConvCheck::<Dim<49>, Dim<40>, One, Dim<25>, Dim<20>, Dim<10>, Dim<8>, Dim<8>, Same<2, 2>>::CHECK;
+/// // speech.tflite's layer: [1, 49, 40, 1], a 10 × 8 × 8 filter (multiplier 8), SAME, stride 2 → [1, 25, 20, 8]
+/// let () = DepthwiseConvCheck::<Dim<49>, Dim<40>, One, Dim<25>, Dim<20>, Dim<10>, Dim<8>, Dim<8>, Same<2, 2>, Dim<8>>::CHECK;
 /// // dilation 2: a 3 × 3 filter covers 5 × 5, VALID on 7 × 7 → 3 × 3
-/// let () = DepthwiseConvCheck::<Dim<7>, Dim<7>, Dim<2>, Dim<3>, Dim<3>, Dim<3>, Dim<3>, Dim<4>, Valid<1, 1, 2, 2>>::CHECK;
+/// let () = DepthwiseConvCheck::<Dim<7>, Dim<7>, Dim<2>, Dim<3>, Dim<3>, Dim<3>, Dim<3>, Dim<4>, Valid<1, 1, 2, 2>, Dim<2>>::CHECK;
 /// ```
-// one type parameter per size the rule reads: a tuple of nine, by design
+// one type parameter per size the rule reads: a tuple of ten, by design
 #[allow(clippy::type_complexity)]
-pub struct DepthwiseConvCheck<H, W, CI, OH, OW, KH, KW, C, P>(
-    PhantomData<(H, W, CI, OH, OW, KH, KW, C, P)>,
+pub struct DepthwiseConvCheck<H, W, CI, OH, OW, KH, KW, C, P, M = One>(
+    PhantomData<(H, W, CI, OH, OW, KH, KW, C, P, M)>,
 );
 
-impl<H, W, CI, OH, OW, KH, KW, C, P> DepthwiseConvCheck<H, W, CI, OH, OW, KH, KW, C, P>
+impl<H, W, CI, OH, OW, KH, KW, C, P, M> DepthwiseConvCheck<H, W, CI, OH, OW, KH, KW, C, P, M>
 where
     H: StaticDim,
     W: StaticDim,
@@ -199,13 +248,15 @@ where
     KW: StaticDim,
     C: StaticDim,
     P: ConvPadding,
+    M: StaticDim,
 {
     const SIZES: ([usize; 2], [usize; 2], [usize; 2]) = (
         [OH::SIZE, OW::SIZE],
         [H::SIZE, W::SIZE],
         [KH::SIZE, KW::SIZE],
     );
-    const CHANNELS_OK: bool = CI::SIZE > 0 && C::SIZE % CI::SIZE == 0 && C::SIZE > 0;
+    const CHANNELS_OK: bool =
+        C::SIZE > 0 && matches!(CI::SIZE.checked_mul(M::SIZE), Some(c) if c == C::SIZE);
     const SIZE_MSG: Msg = size_msg::<P>(
         "depthwise_conv",
         Self::SIZES.0,
@@ -222,7 +273,9 @@ where
         .push_num(CI::SIZE)
         .push("] and filter ")
         .push_sizes(&[KH::SIZE, KW::SIZE, C::SIZE])
-        .push(" do not fit: the filter's channels (its last dim) must be a multiple (at least 1) of the input's (its last dim), [batch, h, w, c] and [kh, kw, c · m]");
+        .push(" do not fit with a depth multiplier of ")
+        .push_num(M::SIZE)
+        .push(": the filter's channels (its last dim) must be the input's times it, [batch, h, w, c] and [kh, kw, c · m]");
     /// Fails const evaluation when the output's size or channels break the rule.
     pub const CHECK: () = if !Self::CHANNELS_OK {
         const_fail(text(&Self::CHANNELS_MSG, "depthwise_conv/channels"))
@@ -698,4 +751,469 @@ pub const fn assert_ram_fits(model: &str, ram_bytes: usize, beside: usize, budge
             .push(" bytes");
         const_fail(text(&msg, "ram/budget"))
     }
+}
+
+// The typed layers a user calls on their own (issue 69): each output
+// shape is the caller's type, checked against the op's rule, the
+// arithmetic `shapecheck_tflite`'s `const fn` (one rule for the reader,
+// the interpreter and these checks). Where the rule is an equality of
+// dims it is a trait (an error at `cargo check`, in the caller's code);
+// where it is arithmetic, a constant evaluated when the call is built.
+
+/// `axis` of a shape of `rank` dims as an index: a negative one counted
+/// from the end (TFLite's rule), `None` outside `[−rank, rank)`.
+const fn resolve_axis(axis: isize, rank: usize) -> Option<usize> {
+    if axis >= 0 {
+        let a = axis.unsigned_abs();
+        if a < rank {
+            Some(a)
+        } else {
+            None
+        }
+    } else {
+        rank.checked_sub(axis.unsigned_abs())
+    }
+}
+
+/// `CONCATENATION`'s rule on two inputs `XA`, `XB` joined along `AXIS`
+/// (negative from the end) and the output `Y` the caller wrote: the same
+/// rank, the dims off the axis equal, the axis's their sum
+/// (`shapecheck_tflite::concatenation_dim`; `concatenation/output`,
+/// naming the three shapes). [`CHECK`](Self::CHECK) fails the build
+/// otherwise.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::ConcatenationCheck;
+/// let () = ConcatenationCheck::<shape![1, 7, 4, 3], shape![1, 5, 4, 3], shape![1, 12, 4, 3], 1>::CHECK;
+/// let () = ConcatenationCheck::<shape![2, 3], shape![2, 1], shape![2, 4], -1>::CHECK;
+/// ```
+pub struct ConcatenationCheck<XA, XB, Y, const AXIS: isize>(PhantomData<(XA, XB, Y)>);
+
+// constants: every index is below the length the loop checks
+#[allow(clippy::indexing_slicing)]
+impl<XA: FixedShape, XB: FixedShape, Y: FixedShape, const AXIS: isize>
+    ConcatenationCheck<XA, XB, Y, AXIS>
+{
+    const AXIS_INDEX: Option<usize> = resolve_axis(AXIS, XA::DIMS.len());
+    const OK: bool = {
+        let (a, b, y) = (XA::DIMS, XB::DIMS, Y::DIMS);
+        let mut ok = a.len() == b.len() && a.len() == y.len();
+        let mut k = 0;
+        while ok && k < a.len() {
+            let on_axis = matches!(Self::AXIS_INDEX, Some(axis) if axis == k);
+            ok = match shapecheck_tflite::concatenation_dim(on_axis, a[k], b[k]) {
+                Some(joined) => joined == y[k],
+                None => false,
+            };
+            k += 1;
+        }
+        ok && Self::AXIS_INDEX.is_some()
+    };
+    const MSG: Msg = Msg::new()
+        .push("concatenation/output: inputs ")
+        .push_sizes(XA::DIMS)
+        .push(" and ")
+        .push_sizes(XB::DIMS)
+        .push(" joined along axis ")
+        .push(if AXIS < 0 { "-" } else { "" })
+        .push_num(AXIS.unsigned_abs())
+        .push(" do not give the output ")
+        .push_sizes(Y::DIMS)
+        .push(": the same rank, the dims off the axis equal, the axis's the sum of the inputs'");
+    /// Fails const evaluation when the output is not the inputs joined.
+    pub const CHECK: () = if !Self::OK {
+        const_fail(text(&Self::MSG, "concatenation/output"))
+    };
+}
+
+/// Two shapes an int8 `MUL` takes, `Self` and `SB`: numpy broadcasting,
+/// the rule of `ADD` and the elementwise ops ([`BroadcastWith`]); the
+/// output's shape is [`Product`](Self::Product), their broadcast. A pair
+/// that does not broadcast is one compile error naming both (the
+/// broadcast rule's own, `elementwise/broadcast`, as for `add_int8`).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::MulShapes;
+/// fn out<A: MulShapes<B>, B: StaticShape>() -> &'static [usize] {
+///     <A::Product as FixedShape>::DIMS
+/// }
+/// assert_eq!(out::<shape![1, 8, 8, 16], shape![1, 1, 1, 16]>(), &[1, 8, 8, 16]);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "mul/broadcast: inputs {Self} and {SB} do not broadcast: right-aligned, each pair of dims must be equal or one of them 1 (numpy's rule, TFLite's MUL)",
+    label = "{Self} and {SB} do not broadcast: a squeeze-and-excite MUL scales [b, h, w, c] by [b, 1, 1, c]"
+)]
+#[doc(hidden)]
+pub trait MulShapes<SB: StaticShape>: StaticShape {
+    /// The broadcast shape.
+    type Product: StaticShape;
+}
+
+#[diagnostic::do_not_recommend]
+impl<SA: BroadcastWith<SB>, SB: StaticShape> MulShapes<SB> for SA {
+    type Product = BroadcastOf<SA, SB>;
+}
+
+/// The int8 `MUL`'s rank rule on shapes `SA` and `SB`: each of at most 6
+/// dims (TFLite Micro's broadcast limit, as [`AddRank`]'s).
+/// [`CHECK`](Self::CHECK) fails the build otherwise.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::MulRank;
+/// let () = MulRank::<shape![1, 8, 8, 16], shape![1, 1, 1, 16]>::CHECK;
+/// ```
+pub struct MulRank<SA, SB>(PhantomData<(SA, SB)>);
+
+impl<SA: FixedShape, SB: FixedShape> MulRank<SA, SB> {
+    const MSG: Msg = Msg::new()
+        .push("mul/rank: inputs ")
+        .push_sizes(SA::DIMS)
+        .push(" and ")
+        .push_sizes(SB::DIMS)
+        .push(" must each have at most 6 dims (TFLite Micro's MUL broadcasts up to 6)");
+    /// Fails const evaluation when either shape has more than 6 dims.
+    pub const CHECK: () = if !broadcast_rank_ok(SA::DIMS.len(), SB::DIMS.len()) {
+        const_fail(text(&Self::MSG, "mul/rank"))
+    };
+}
+
+/// TFLite Micro's broadcasting binary ops (`ADD`, `MUL`) take shapes of at
+/// most 6 dims.
+const fn broadcast_rank_ok(a: usize, b: usize) -> bool {
+    a <= shapecheck_tflite::MAX_DIMS && b <= shapecheck_tflite::MAX_DIMS
+}
+
+/// A resize's output `Self`, `[batch, h, w, channels]`, keeps the NHWC
+/// input `X`'s batch and channels (`resize/output`, a compile error
+/// naming both shapes); its rows and columns are any (checked by
+/// [`ResizeCheck`]).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::ResizeOutput;
+/// fn fits<Y: ResizeOutput<shape![1, 5, 4, 3]>>() {}
+/// fits::<shape![1, 7, 9, 3]>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "resize/output: the output {Self} is not a resize of the input {X}: a resize keeps the batch (dim 0) and the channels (dim 3), [b, h, w, c] to [b, new_h, new_w, c]",
+    label = "output {Self} does not keep the batch and channels of {X}"
+)]
+#[doc(hidden)]
+pub trait ResizeOutput<X: FixedShape>: FixedShape {}
+
+#[diagnostic::do_not_recommend]
+impl<B, H, W, C, OB, OH, OW, OC> ResizeOutput<(B, H, W, C)> for (OB, OH, OW, OC)
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OB: StaticDim + SameDim<B>,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim + SameDim<C>,
+{
+}
+
+/// A resize's size rule on an input of `H × W` pixels to `OH × OW`: each
+/// at least 1 and below `shapecheck_tflite::RESIZE_SIZE_LIMIT` (2^20,
+/// TFLite's integer sampling; `resize/size`). [`CHECK`](Self::CHECK)
+/// fails the build otherwise.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::ResizeCheck;
+/// let () = ResizeCheck::<Dim<5>, Dim<4>, Dim<7>, Dim<9>>::CHECK;
+/// ```
+pub struct ResizeCheck<H, W, OH, OW>(PhantomData<(H, W, OH, OW)>);
+
+impl<H: StaticDim, W: StaticDim, OH: StaticDim, OW: StaticDim> ResizeCheck<H, W, OH, OW> {
+    const SIZES: [usize; 4] = [H::SIZE, W::SIZE, OH::SIZE, OW::SIZE];
+    const OK: bool = {
+        let mut ok = true;
+        let mut rest: &[usize] = &Self::SIZES;
+        while let [size, tail @ ..] = rest {
+            ok = ok && *size >= 1 && *size < shapecheck_tflite::RESIZE_SIZE_LIMIT;
+            rest = tail;
+        }
+        ok
+    };
+    const MSG: Msg = Msg::new()
+        .push("resize/size: a resize of ")
+        .push_sizes(&[H::SIZE, W::SIZE])
+        .push(" pixels to ")
+        .push_sizes(&[OH::SIZE, OW::SIZE])
+        .push(": every height and width must be 1 to 2^20 - 1 (TFLite's integer sampling)");
+    /// Fails const evaluation when a height or width is 0 or 2^20 or more.
+    pub const CHECK: () = if !Self::OK {
+        const_fail(text(&Self::MSG, "resize/size"))
+    };
+}
+
+/// A transposed convolution's input `Self`, `[batch, h, w, c]`, fits its
+/// filter `F`, `[out, kh, kw, c]`: the input's channels are the filter's
+/// last dim (`transpose_conv/channels`, a compile error naming both
+/// shapes).
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::TransposeConvChannels;
+/// fn fits<X: TransposeConvChannels<shape![5, 3, 3, 3]>>() {}
+/// fits::<shape![1, 4, 5, 3]>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "transpose_conv/channels: input {Self} and filter {F} do not fit: the input's channels (its last dim) must be the filter's input channels (its last dim), [batch, h, w, c] and [out, kh, kw, c]",
+    label = "input {Self} does not fit filter {F}: feed it a layer whose output has the filter's input channels"
+)]
+#[doc(hidden)]
+pub trait TransposeConvChannels<F: FixedShape>: FixedShape {}
+
+#[diagnostic::do_not_recommend]
+impl<B, H, W, C, O, KH, KW, CI> TransposeConvChannels<(O, KH, KW, CI)> for (B, H, W, C)
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim + SameDim<CI>,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+{
+}
+
+/// A transposed convolution's output `Self`, `[batch, oh, ow, out]`, on
+/// the input `X` with the filter `F`, `[out, kh, kw, c]`: the input's
+/// batch, the filter's `out` channels (`transpose_conv/output`, a compile
+/// error naming the three shapes). Its rows and columns are
+/// [`TransposeConvCheck`]'s.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::TransposeConvOutput;
+/// fn fits<Y: TransposeConvOutput<shape![1, 4, 5, 3], shape![5, 3, 3, 3]>>() {}
+/// fits::<shape![1, 8, 10, 5]>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "transpose_conv/output: the output {Self} of input {X} and filter {F}: its batch must be the input's, its channels the filter's output channels (its first dim), [b, oh, ow, out] of [b, h, w, c] and [out, kh, kw, c]",
+    label = "output {Self} does not keep the batch of {X} or have the output channels of {F}"
+)]
+#[doc(hidden)]
+pub trait TransposeConvOutput<X: FixedShape, F: FixedShape>: FixedShape {}
+
+#[diagnostic::do_not_recommend]
+impl<B, H, W, C, O, KH, KW, CI, OB, OH, OW, OC> TransposeConvOutput<(B, H, W, C), (O, KH, KW, CI)>
+    for (OB, OH, OW, OC)
+where
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    OB: StaticDim + SameDim<B>,
+    OH: StaticDim,
+    OW: StaticDim,
+    OC: StaticDim + SameDim<O>,
+{
+}
+
+/// A transposed convolution's size rule, TFLite's (and TensorFlow's
+/// `conv2d_transpose`'s): the output `[_, OH, OW, _]` the caller wrote is
+/// one that a convolution of the same `[KH, KW]` filter, strides and
+/// padding `P` takes back to the input's `[H, W]`, each axis
+/// `conv_output(OH, KH, stride) == H` (the convolution's one rule,
+/// [`conv_output`]; Keras's `SAME` gives `H · stride`, `VALID`
+/// `H · stride + max(KH − stride, 0)`), and no dilation
+/// (`transpose_conv/output-size`, `transpose_conv/dilation`).
+/// [`CHECK`](Self::CHECK) fails the build otherwise.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{Same, TransposeConvCheck, Valid};
+/// // transpose_conv_3x3_s2_same_bias.tflite: 4 × 5 to 8 × 10
+/// let () = TransposeConvCheck::<Dim<4>, Dim<5>, Dim<8>, Dim<10>, Dim<3>, Dim<3>, Same<2, 2>>::CHECK;
+/// // VALID, a 3-tap filter of stride 2: 4 to 9
+/// let () = TransposeConvCheck::<Dim<4>, Dim<4>, Dim<9>, Dim<9>, Dim<3>, Dim<3>, Valid<2, 2>>::CHECK;
+/// ```
+#[allow(clippy::type_complexity)]
+pub struct TransposeConvCheck<H, W, OH, OW, KH, KW, P>(PhantomData<(H, W, OH, OW, KH, KW, P)>);
+
+impl<H, W, OH, OW, KH, KW, P> TransposeConvCheck<H, W, OH, OW, KH, KW, P>
+where
+    H: StaticDim,
+    W: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    P: ConvPadding,
+{
+    /// What the convolution back from the output gives, rows and columns.
+    const BACK: [usize; 2] = [
+        match conv_output(P::SAME, OH::SIZE, KH::SIZE, P::STRIDE_H, 1) {
+            Some((rows, _)) => rows,
+            None => 0,
+        },
+        match conv_output(P::SAME, OW::SIZE, KW::SIZE, P::STRIDE_W, 1) {
+            Some((columns, _)) => columns,
+            None => 0,
+        },
+    ];
+    // a stride of 0 gives no convolution back (`conv_output` is `None`)
+    const OK: bool = P::STRIDE_H >= 1
+        && P::STRIDE_W >= 1
+        && Self::BACK[0] == H::SIZE
+        && Self::BACK[1] == W::SIZE;
+    const DILATION_MSG: Msg = Msg::new()
+        .push("transpose_conv/dilation: a transposed convolution's dilations are 1 (TFLite's has none), not ")
+        .push_sizes(&[P::DILATION_H, P::DILATION_W]);
+    const SIZE_MSG: Msg = Msg::new()
+        .push("transpose_conv/output-size: the output's rows and columns ")
+        .push_sizes(&[OH::SIZE, OW::SIZE])
+        .push(" do not go back to the input's ")
+        .push_sizes(&[H::SIZE, W::SIZE])
+        .push(" under a filter of ")
+        .push_sizes(&[KH::SIZE, KW::SIZE])
+        .push(", strides ")
+        .push_sizes(&[P::STRIDE_H, P::STRIDE_W])
+        .push(if P::SAME {
+            " and SAME padding (they give "
+        } else {
+            " and VALID padding (they give "
+        })
+        .push_sizes(&Self::BACK)
+        .push("); SAME: in · stride, VALID: in · stride + max(filter - stride, 0)");
+    /// Fails const evaluation when the output's size breaks the rule.
+    pub const CHECK: () = if P::DILATION_H != 1 || P::DILATION_W != 1 {
+        const_fail(text(&Self::DILATION_MSG, "transpose_conv/dilation"))
+    } else if !Self::OK {
+        const_fail(text(&Self::SIZE_MSG, "transpose_conv/output-size"))
+    };
+}
+
+/// `SLICE`'s rule on an input `X`, the box's first element along each
+/// axis `B0`, … (at most `shapecheck_tflite::MAX_SLICE_RANK` = 5 dims;
+/// the ones past `X`'s rank 0) and the output `Y`, the box's size: the
+/// same rank, each box within its axis
+/// (`shapecheck_tflite::slice_ends_within`: `begin + size ≤ dim`;
+/// `slice/bounds`, naming both shapes and the begins).
+/// [`CHECK`](Self::CHECK) fails the build otherwise.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::SliceCheck;
+/// // slice.tflite: begin [0, 1, 2, 1], size [1, 3, 4, 2] of [1, 5, 6, 4]
+/// let () = SliceCheck::<shape![1, 5, 6, 4], shape![1, 3, 4, 2], 0, 1, 2, 1, 0>::CHECK;
+/// ```
+pub struct SliceCheck<
+    X,
+    Y,
+    const B0: usize,
+    const B1: usize,
+    const B2: usize,
+    const B3: usize,
+    const B4: usize,
+>(PhantomData<(X, Y)>);
+
+// constants: every index is below the length the loop checks
+#[allow(clippy::indexing_slicing)]
+impl<
+        X: FixedShape,
+        Y: FixedShape,
+        const B0: usize,
+        const B1: usize,
+        const B2: usize,
+        const B3: usize,
+        const B4: usize,
+    > SliceCheck<X, Y, B0, B1, B2, B3, B4>
+{
+    const BEGIN: [usize; shapecheck_tflite::MAX_SLICE_RANK] = [B0, B1, B2, B3, B4];
+    const RANK: usize = X::DIMS.len();
+    const OK: bool = {
+        let (x, y) = (X::DIMS, Y::DIMS);
+        let mut ok = x.len() == y.len() && x.len() <= Self::BEGIN.len();
+        let mut k = 0;
+        while ok && k < Self::BEGIN.len() {
+            ok = if k < x.len() {
+                shapecheck_tflite::slice_ends_within(x[k], Self::BEGIN[k], y[k])
+            } else {
+                Self::BEGIN[k] == 0
+            };
+            k += 1;
+        }
+        ok
+    };
+    const MSG: Msg = Msg::new()
+        .push("slice/bounds: the output ")
+        .push_sizes(Y::DIMS)
+        .push(" from ")
+        .push_sizes(
+            Self::BEGIN
+                .split_at(if Self::RANK < 5 { Self::RANK } else { 5 })
+                .0,
+        )
+        .push(" is not within the input ")
+        .push_sizes(X::DIMS)
+        .push(": the same rank (at most 5), and on each axis begin + size <= dim");
+    /// Fails const evaluation when the box leaves the input.
+    pub const CHECK: () = if !Self::OK {
+        const_fail(text(&Self::MSG, "slice/bounds"))
+    };
+}
+
+/// `SPLIT`'s rule on an input `X` cut into `N` equal pieces along `AXIS`
+/// (negative from the end), each of the shape `Y` the caller wrote: the
+/// same rank, the dims off the axis equal, and on the axis `N` (1 to
+/// `shapecheck_tflite::MAX_SPLITS` = 16) divides the input's dim into
+/// `Y`'s (`shapecheck_tflite::split_piece`; `split/output`, naming both
+/// shapes). [`CHECK`](Self::CHECK) fails the build otherwise.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::SplitCheck;
+/// // split_3.tflite: [1, 5, 4, 6] in 3 on axis -1
+/// let () = SplitCheck::<shape![1, 5, 4, 6], shape![1, 5, 4, 2], -1, 3>::CHECK;
+/// ```
+pub struct SplitCheck<X, Y, const AXIS: isize, const N: usize>(PhantomData<(X, Y)>);
+
+// constants: every index is below the length the loop checks
+#[allow(clippy::indexing_slicing)]
+impl<X: FixedShape, Y: FixedShape, const AXIS: isize, const N: usize> SplitCheck<X, Y, AXIS, N> {
+    const AXIS_INDEX: Option<usize> = resolve_axis(AXIS, X::DIMS.len());
+    const OK: bool = {
+        let (x, y) = (X::DIMS, Y::DIMS);
+        let mut ok = x.len() == y.len() && Self::AXIS_INDEX.is_some();
+        let mut k = 0;
+        while ok && k < x.len() {
+            ok = match Self::AXIS_INDEX {
+                Some(axis) if axis == k => {
+                    matches!(shapecheck_tflite::split_piece(x[k], N), Some(piece) if piece == y[k])
+                }
+                _ => x[k] == y[k],
+            };
+            k += 1;
+        }
+        ok
+    };
+    const MSG: Msg = Msg::new()
+        .push("split/output: the input ")
+        .push_sizes(X::DIMS)
+        .push(" cut into ")
+        .push_num(N)
+        .push(" along axis ")
+        .push(if AXIS < 0 { "-" } else { "" })
+        .push_num(AXIS.unsigned_abs())
+        .push(" does not give pieces of ")
+        .push_sizes(Y::DIMS)
+        .push(": the same rank, the dims off the axis equal, the axis's dim / pieces (1 to 16 pieces, which divide it)");
+    /// Fails const evaluation when the pieces are not the input's cut.
+    pub const CHECK: () = if !Self::OK {
+        const_fail(text(&Self::MSG, "split/output"))
+    };
 }

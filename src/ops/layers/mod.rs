@@ -1,7 +1,9 @@
 //! TFLite's layers on [`Tensor`](crate::Tensor)s (feature `tflite`): the
 //! int8 and f32 fully connected layer, and the int8 convolution, depthwise
 //! convolution, average and max pools, mean, add, pad, logistic, softmax,
-//! quantize and dequantize, with the shapes as types. The arithmetic is
+//! quantize and dequantize, concatenation, mul, the nearest and bilinear
+//! resizes, transposed convolution, slice and split, with the shapes as
+//! types. The arithmetic is
 //! `shapecheck_tflite`'s kernels on slices, bit for bit TFLite's (TFLite
 //! Micro's with [`Rounding::Double`]); this module only types their
 //! operands and calls them. Reshape is [`Tensor::reshape`](crate::Tensor::reshape).
@@ -24,9 +26,10 @@
 //!   (`conv_2d/output-size`, a constant assertion, [`Conv2dCheck`]).
 //! - [`depthwise_conv_int8`]: an input `[batch, h, w, c_in]` and a filter
 //!   `[kh, kw, c_out]` (TFLite's `[1, kh, kw, c_out]` without the leading
-//!   one) give `[batch, oh, ow, c_out]`, where `c_out` is a multiple of
-//!   `c_in` (the depth multiplier) and `oh`, `ow` as for `CONV_2D`
-//!   (`depthwise_conv/...`, [`DepthwiseConvCheck`]).
+//!   one) give `[batch, oh, ow, c_out]`, where `c_out` is `c_in` times the
+//!   layer's depth multiplier (with [`One`], the default, a trait:
+//!   `depthwise_conv/channels`, [`DepthwiseChannels`]) and `oh`, `ow` as
+//!   for `CONV_2D` (`depthwise_conv/...`, [`DepthwiseConvCheck`]).
 //! - [`average_pool_int8`], [`max_pool_int8`]: a `[kh, kw]` window
 //!   ([`Pool2d`]) on `[batch, h, w, c]` gives `[batch, oh, ow, c]`; a
 //!   `VALID` window larger than the input gives nothing (`pool/window`),
@@ -40,6 +43,26 @@
 //!   broadcast; each has at most 6 dims (`add/rank`, [`AddRank`]).
 //! - [`pad_int8`]: each output dim is its input's with the [`Paddings`]
 //!   before and after (`pad/output-size`, [`PadCheck`]).
+//! - [`concatenation_int8`]: two inputs joined along an [`Axis`](crate::ops::elementwise::Axis)
+//!   give the output the caller wrote: the same rank, the dims off the
+//!   axis equal, the axis's the sum (`concatenation/output`,
+//!   [`ConcatenationCheck`]).
+//! - [`mul_int8`]: two shapes broadcast as numpy's, as [`add_int8`]'s
+//!   ([`MulShapes`], [`MulRank`]).
+//! - [`resize_nearest_int8`], [`resize_bilinear_int8`]: an NHWC input to
+//!   the caller's output of any rows and columns (1 to 2^20 − 1,
+//!   `resize/size`, [`ResizeCheck`]), the batch and channels the input's
+//!   (`resize/output`, a trait, [`ResizeOutput`]).
+//! - [`transpose_conv_int8`]: an input `[b, h, w, c]` and a filter
+//!   `[out, kh, kw, c]` give the caller's `[b, oh, ow, out]`
+//!   (`transpose_conv/channels`, `transpose_conv/output`, traits), whose
+//!   rows and columns a convolution of the same filter, strides and padding
+//!   takes back to `h`, `w` (`transpose_conv/output-size`,
+//!   [`TransposeConvCheck`]).
+//! - [`slice_int8`]: the box from [`Begin`] of the output's shape lies in
+//!   the input (`slice/bounds`, [`SliceCheck`]); [`split_int8`]: `N` equal
+//!   pieces along an axis, each of the caller's shape (`split/output`,
+//!   [`SplitCheck`]).
 //! - [`softmax_int8`]: the same shape out, over the last dim, at most
 //!   [`SOFTMAX_MAX_DEPTH`] deep (`softmax_int8/depth`).
 //! - [`logistic_int8`], [`quantize_int8`], [`dequantize_int8`]: the same
@@ -58,7 +81,8 @@
 //!
 //! No layer fails at run time: every size is a type, and every parameter a
 //! kernel could refuse is checked when the layer is built, by a `const fn`
-//! constructor ([`ClampInt8`], [`MeanInt8`], [`AddInt8`], [`LogisticInt8`];
+//! constructor ([`ClampInt8`], [`MeanInt8`], [`AddInt8`], [`MulInt8`],
+//! [`Resize`], [`LogisticInt8`];
 //! [`model!`](crate::model) writes each in a `static`, so a bad one fails
 //! the build). A layer returns its output, an `_into` form `()`.
 //!
@@ -103,27 +127,32 @@ mod rule;
 mod tests;
 
 pub use api::{
-    add_int8, add_int8_into, average_pool_int8, average_pool_int8_into, conv_2d_int8,
-    conv_2d_int8_into, depthwise_conv_int8, depthwise_conv_int8_into, dequantize_int8,
-    dequantize_int8_into, fully_connected_f32, fully_connected_f32_into, fully_connected_int8,
-    fully_connected_int8_into, logistic_int8, logistic_int8_into, max_pool_int8,
-    max_pool_int8_into, mean_int8, mean_int8_into, pad_int8, pad_int8_into, quantize_int8,
-    quantize_int8_into, softmax_int8, softmax_int8_into, Arena, InA, InB, PingPong,
+    add_int8, add_int8_into, average_pool_int8, average_pool_int8_into, concatenation_int8,
+    concatenation_int8_into, conv_2d_int8, conv_2d_int8_into, depthwise_conv_int8,
+    depthwise_conv_int8_into, dequantize_int8, dequantize_int8_into, fully_connected_f32,
+    fully_connected_f32_into, fully_connected_int8, fully_connected_int8_into, logistic_int8,
+    logistic_int8_into, max_pool_int8, max_pool_int8_into, mean_int8, mean_int8_into, mul_int8,
+    mul_int8_into, pad_int8, pad_int8_into, quantize_int8, quantize_int8_into,
+    resize_bilinear_int8, resize_bilinear_int8_into, resize_nearest_int8, resize_nearest_int8_into,
+    slice_int8, slice_int8_into, softmax_int8, softmax_int8_into, split_int8, split_int8_into,
+    transpose_conv_int8, transpose_conv_int8_into, Arena, InA, InB, PingPong,
 };
 pub use bounds::{
-    assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, Conv2dChannels,
-    Conv2dCheck, DepthwiseConvCheck, FullyConnectedRows, FullyConnectedShapes, MeanOutput,
-    ModelInput, PadCheck, PoolCheck, SoftmaxDepth,
+    assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, ConcatenationCheck,
+    Conv2dChannels, Conv2dCheck, DepthwiseChannels, DepthwiseConvCheck, FullyConnectedRows,
+    FullyConnectedShapes, MeanOutput, ModelInput, MulRank, MulShapes, PadCheck, PoolCheck,
+    ResizeCheck, ResizeOutput, SliceCheck, SoftmaxDepth, SplitCheck, TransposeConvChannels,
+    TransposeConvCheck, TransposeConvOutput,
 };
 pub use rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{
-    AddParams, LogisticParams, MeanParams, QuantizedMultiplier, Rounding, SoftmaxParams,
-    TfliteError,
+    AddParams, LogisticParams, MeanParams, MulParams, QuantizedMultiplier, ResizeParams, Rounding,
+    SoftmaxParams, TfliteError,
 };
 
 use core::marker::PhantomData;
 
-use crate::dim::StaticDim;
+use crate::dim::{One, StaticDim};
 use crate::shape::FixedShape;
 
 /// A layer's requantization multipliers: one for every output channel
@@ -298,9 +327,9 @@ impl<const SH: usize, const SW: usize, const DH: usize, const DW: usize> ConvPad
 }
 
 /// An int8 depthwise convolution (TFLite's `DEPTHWISE_CONV_2D`) with a
-/// filter `[KH, KW, C]` and padding, strides and dilations `P`; the depth
-/// multiplier is `C` over the input's channels; the filter's zero point is
-/// 0 (TFLite's symmetric per-channel filters).
+/// filter `[KH, KW, C]`, padding, strides and dilations `P` and the depth
+/// multiplier `M` (`C` over the input's channels; [`One`] unless written);
+/// the filter's zero point is 0 (TFLite's symmetric per-channel filters).
 ///
 /// ```
 /// use shapecheck::prelude::*;
@@ -309,6 +338,7 @@ impl<const SH: usize, const SW: usize, const DH: usize, const DW: usize> ConvPad
 /// // a 2×2 image, a 2×2 filter of ones, VALID: one output, the sum
 /// let layer: DepthwiseConvInt8<'_, Dim<2>, Dim<2>, One, Valid<1, 1>> = DepthwiseConvInt8 {
 ///     filter: &[[[1], [1]], [[1], [1]]],
+///     depth_multiplier: One,
 ///     bias: Some(&[2]),
 ///     padding: Valid,
 ///     input_zero_point: -1,
@@ -320,9 +350,22 @@ impl<const SH: usize, const SW: usize, const DH: usize, const DW: usize> ConvPad
 /// let y: Tensor<i8, shape![1, 1, 1, 1]> = depthwise_conv_int8(&x, &layer);
 /// assert_eq!(y.as_slice(), &[8]); // ((2 + 3 + 4 + 5) + 2) · 0.5
 /// ```
-pub struct DepthwiseConvInt8<'m, KH: StaticDim, KW: StaticDim, C: StaticDim, P: ConvPadding> {
+pub struct DepthwiseConvInt8<
+    'm,
+    KH: StaticDim,
+    KW: StaticDim,
+    C: StaticDim,
+    P: ConvPadding,
+    M: StaticDim = One,
+> {
     /// The filter, `[kh, kw, c_out]`, row-major (TFLite's `[1, kh, kw, c_out]`).
     pub filter: &'m <(KH, KW, C) as FixedShape>::Array<i8>,
+    /// The depth multiplier, `c_out` over the input's channels: [`One`]
+    /// (the default, Keras's), or `Dim` of it (`Dim::<8>` for 1 channel in
+    /// and 8 out). With [`One`], an input of other channels than the
+    /// filter's is a compile error naming both shapes at `cargo check`
+    /// ([`DepthwiseChannels`]).
+    pub depth_multiplier: M,
     /// The bias of each output channel, or none.
     pub bias: Option<&'m C::Arr<i32>>,
     /// The padding, strides and dilations.
@@ -725,4 +768,195 @@ pub struct Paddings<
     const W1: usize,
     const C0: usize,
     const C1: usize,
+>;
+
+/// An int8 `MUL`'s [`MulParams`], checked when it is built
+/// ([`MulParams::check`] in [`new`](Self::new), a `const fn`: a layer
+/// written in a `const` or `static` whose zero points or clamp leave
+/// int8, or whose clamp is empty, fails the build). See [`mul_int8`].
+///
+/// ```
+/// use shapecheck::ops::layers::{MulInt8, MulParams};
+///
+/// let params = shapecheck::tflite::mul_params(0.5, 0, 0.5, 0, 0.25, 0, -128, 127)?;
+/// let mul = MulInt8::new(params)?;
+/// assert_eq!(mul.params(), &params);
+/// assert!(MulInt8::new(MulParams { output_zero_point: 200, ..params }).is_err());
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MulInt8 {
+    params: MulParams,
+}
+
+impl MulInt8 {
+    /// The `MUL` of `params`, or the error [`MulParams::check`] gives.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::{MulInt8, MulParams, QuantizedMultiplier};
+    ///
+    /// const SCALE: MulInt8 = match MulInt8::new(MulParams {
+    ///     input1_zero_point: 0,
+    ///     input2_zero_point: -128,
+    ///     output_zero_point: 0,
+    ///     output_multiplier: QuantizedMultiplier::from_parts(1 << 30, -7),
+    ///     output_min: -128,
+    ///     output_max: 127,
+    /// }) {
+    ///     Ok(mul) => mul,
+    ///     Err(_) => panic!("bad MUL parameters"),
+    /// };
+    /// assert_eq!(SCALE.params().input2_zero_point, -128);
+    /// ```
+    pub const fn new(params: MulParams) -> Result<Self, TfliteError> {
+        match params.check() {
+            Ok(()) => Ok(MulInt8 { params }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The parameters.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::MulInt8;
+    /// let params = shapecheck::tflite::mul_params(0.5, 0, 0.5, 0, 0.25, 0, -128, 127)?;
+    /// assert_eq!(MulInt8::new(params)?.params().output_max, 127);
+    /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+    /// ```
+    pub const fn params(&self) -> &MulParams {
+        &self.params
+    }
+}
+
+/// A resize's sampling ([`ResizeParams`]: `align_corners`,
+/// `half_pixel_centers`), checked when it is built ([`new`](Self::new), a
+/// `const fn` over `shapecheck_tflite::resize_params`: both flags set is
+/// refused, as TFLite refuses it). See [`resize_nearest_int8`] and
+/// [`resize_bilinear_int8`].
+///
+/// ```
+/// use shapecheck::ops::layers::Resize;
+///
+/// let keras = Resize::new(false, true)?; // Keras's UpSampling2D / Resizing
+/// assert!(keras.params().half_pixel_centers);
+/// assert!(Resize::new(true, true).is_err());
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Resize {
+    params: ResizeParams,
+}
+
+impl Resize {
+    /// TensorFlow 1's sampling: neither flag.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::Resize;
+    /// assert!(!Resize::LEGACY.params().align_corners);
+    /// ```
+    pub const LEGACY: Resize = Resize {
+        params: ResizeParams {
+            align_corners: false,
+            half_pixel_centers: false,
+        },
+    };
+
+    /// The sampling of the two flags, or [`TfliteError::KernelParam`] when
+    /// both are set.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::Resize;
+    ///
+    /// const CORNERS: Resize = match Resize::new(true, false) {
+    ///     Ok(r) => r,
+    ///     Err(_) => panic!("both flags set"),
+    /// };
+    /// assert!(CORNERS.params().align_corners);
+    /// ```
+    pub const fn new(align_corners: bool, half_pixel_centers: bool) -> Result<Self, TfliteError> {
+        match shapecheck_tflite::resize_params(align_corners, half_pixel_centers) {
+            Ok(params) => Ok(Resize { params }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The sampling.
+    ///
+    /// ```
+    /// use shapecheck::ops::layers::Resize;
+    /// assert!(!Resize::new(false, false)?.params().half_pixel_centers);
+    /// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+    /// ```
+    pub const fn params(&self) -> &ResizeParams {
+        &self.params
+    }
+}
+
+/// An int8 transposed convolution (TFLite's `TRANSPOSE_CONV`, Keras's
+/// `Conv2DTranspose`) with a filter `[O, KH, KW, CI]` (TFLite's layout:
+/// `O` output channels, each a `[KH, KW, CI]` window) and padding and
+/// strides `P` (no dilation); the filter's zero point is 0 (TFLite's
+/// symmetric per-channel filters). Every parameter the kernel could
+/// refuse is a type ([`Multipliers`], [`ClampInt8`], the strides checked
+/// with the output's size). See [`transpose_conv_int8`].
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{transpose_conv_int8, ClampInt8, Multipliers, QuantizedMultiplier, TransposeConvInt8, Valid};
+///
+/// // a 1×2 filter [1, 2] of stride 2 along the row: each pixel x becomes x, 2x
+/// static LAYER: TransposeConvInt8<'static, One, One, Dim<2>, One, Valid<1, 2>> = TransposeConvInt8 {
+///     filter: &[[[[1], [2]]]],
+///     bias: None,
+///     padding: Valid,
+///     input_zero_point: 0,
+///     output_zero_point: 0,
+///     multipliers: Multipliers::PerTensor(QuantizedMultiplier::from_parts(1 << 30, 1)), // 1.0
+///     clamp: ClampInt8::FULL,
+/// };
+/// let x = Tensor::<i8, shape![1, 1, 2, 1]>::from_array([[[[3], [-5]]]]);
+/// let y: Tensor<i8, shape![1, 1, 4, 1]> = transpose_conv_int8(&x, &LAYER);
+/// assert_eq!(y.as_slice(), &[3, 6, -5, -10]);
+/// ```
+pub struct TransposeConvInt8<
+    'm,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    P: ConvPadding,
+> {
+    /// The filter, `[out, kh, kw, in]`, row-major (TFLite's layout).
+    pub filter: &'m <(O, KH, KW, CI) as FixedShape>::Array<i8>,
+    /// The bias of each output channel, or none.
+    pub bias: Option<&'m O::Arr<i32>>,
+    /// The padding and strides.
+    pub padding: P,
+    /// The input's zero point (subtracted from every input).
+    pub input_zero_point: i32,
+    /// The output's zero point.
+    pub output_zero_point: i32,
+    /// `input_scale · filter_scale / output_scale`, per tensor or per channel.
+    pub multipliers: Multipliers<'m, O>,
+    /// The clamp, from the fused activation.
+    pub clamp: ClampInt8,
+}
+
+/// A `SLICE`'s first element along each axis as a type, `B0` along the
+/// first (at most 5 axes, the ones past the tensor's rank 0), so that the
+/// box is checked when the call is built ([`slice_int8`]); the box's
+/// size is the output's shape.
+///
+/// ```
+/// use shapecheck::ops::layers::Begin;
+/// // from row 1, column 2 of an NHWC tensor
+/// let _begin: Begin<0, 1, 2, 0> = Begin;
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Begin<
+    const B0: usize,
+    const B1: usize = 0,
+    const B2: usize = 0,
+    const B3: usize = 0,
+    const B4: usize = 0,
 >;

@@ -164,9 +164,10 @@ fn depthwise_conv_honours_dilation_and_a_depth_multiplier() {
         *f = v;
     }
     let ms = multipliers::<4>();
-    let layer: DepthwiseConvInt8<'_, Dim<3>, Dim<3>, Dim<4>, Valid<1, 2, 2, 2>> =
+    let layer: DepthwiseConvInt8<'_, Dim<3>, Dim<3>, Dim<4>, Valid<1, 2, 2, 2>, Dim<2>> =
         DepthwiseConvInt8 {
             filter: &filter,
+            depth_multiplier: Dim,
             bias: Some(&[1, 2, -300, 4000]),
             padding: Valid,
             input_zero_point: 7,
