@@ -7,7 +7,9 @@
 //! - `tiny/<file>.model.rs` and `tiny/<file>.case.rs` for each TinyML model
 //!   (`TINY`): its `shapecheck::model!` line on the .tflite file, and the
 //!   first recorded case of `tiny/<file>.json` (TFLite Micro's int8 input
-//!   and output). The MLPerf Tiny files and the recorded cases are not in
+//!   and output); `tiny/<file>.streamed.rs`, its `model!` line with the
+//!   `ram = N` budget of `STREAMED` (the RAM-goal firmware's), and
+//!   `tiny/<file>.cases.rs`, every recorded case. The MLPerf Tiny files and the recorded cases are not in
 //!   the repository: they are read from the directory `SHAPECHECK_MODELS`
 //!   names (default: `../shared/models` beside the repository, as in CI);
 //!   person_detect.tflite from `tflite/tests/models/`. When the directory
@@ -29,6 +31,15 @@ const RAM32K: usize = 32 * 1024;
 
 /// (the firmware's name, the model's file stem): `<stem>.tflite` and
 /// `tiny/<stem>.json`
+/// The `ram = N` budget of each model that a RAM-goal firmware runs
+/// streamed (issue 70; `tiny/<stem>.streamed.rs`, src/lib.rs's
+/// `ram_firmware!`): its
+/// smallest `RAM_BYTES`, as `model!` names it when a budget is below. A
+/// planner that finds another plan makes this a one-line change: a budget
+/// too small fails the build naming the smallest, one too large keeps the
+/// arena that budget allows (and the firmware's `ram:` line shows it).
+const STREAMED: [(&str, usize); 2] = [("person_detect", 14_208), ("kws_ref_model", 5_760)];
+
 const TINY: [(&str, &str); 6] = [
     ("person", "person_detect"),
     ("vww", "vww_96_int8"),
@@ -89,6 +100,48 @@ fn first_case(json: &Path) -> Result<String, String> {
          pub static INPUT: [i8; {n_in}] = [{input}];\n\
          /// TFLite Micro's int8 output for it.\n\
          pub const EXPECTED: [i8; {n_out}] = [{out}];\n"
+    ))
+}
+
+/// `tiny/<stem>.cases.rs`: every case of `json`, in its order: `CASES`
+/// (their number), `CASE_NAMES`, `INPUTS` (each input as TFLite Micro was
+/// fed it, in flash) and `EXPECTEDS` (TFLite Micro's int8 outputs).
+fn all_cases(json: &Path) -> Result<String, String> {
+    let text = fs::read_to_string(json).map_err(|e| format!("{}: {e}", json.display()))?;
+    let doc = json::parse(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    let cases = doc
+        .get("cases")
+        .and_then(Value::as_array)
+        .filter(|c| !c.is_empty())
+        .ok_or(format!("{}: no cases", json.display()))?;
+    let (mut names, mut inputs, mut outputs) = (String::new(), String::new(), String::new());
+    let mut lens = None;
+    for (k, case) in cases.iter().enumerate() {
+        let name = case.get("name").and_then(Value::as_str).unwrap_or("?");
+        let what = format!("{} case {k} ({name})", json.display());
+        let (input, n_in) = int8s(case.get("input"), &format!("{what}: input"))?;
+        let (out, n_out) = int8s(case.get("out"), &format!("{what}: out"))?;
+        if *lens.get_or_insert((n_in, n_out)) != (n_in, n_out) {
+            return Err(format!(
+                "{what}: {n_in} input and {n_out} output values, not the first case's"
+            ));
+        }
+        write!(names, "{name:?},").unwrap();
+        write!(inputs, "[{input}],").unwrap();
+        write!(outputs, "[{out}],").unwrap();
+    }
+    let (n_in, n_out) = lens.unwrap_or((0, 0));
+    let n = cases.len();
+    Ok(format!(
+        "/// The recorded cases of {json}.\n\
+         pub const CASES: usize = {n};\n\
+         /// Their names.\n\
+         pub const CASE_NAMES: [&str; {n}] = [{names}];\n\
+         /// Their int8 inputs, as TFLite Micro was fed them (in flash).\n\
+         pub static INPUTS: [[i8; {n_in}]; {n}] = [{inputs}];\n\
+         /// TFLite Micro's int8 output for each.\n\
+         pub static EXPECTEDS: [[i8; {n_out}]; {n}] = [{outputs}];\n",
+        json = json.display()
     ))
 }
 
@@ -178,20 +231,26 @@ fn main() {
             println!("cargo:rerun-if-changed={}", model.display());
             println!("cargo:rerun-if-changed={}", json.display());
             let name = format!("{}{}", firmware[..1].to_uppercase(), &firmware[1..]);
-            let line = format!(
-                "shapecheck::model!({name} = {:?});\n",
-                model.display().to_string()
-            );
-            Ok((line, first_case(&json)?))
+            let path = model.display().to_string();
+            let line = format!("shapecheck::model!({name} = {path:?});\n");
+            // the streamed plan, where a RAM-goal firmware runs one
+            let streamed = match STREAMED.iter().find(|(s, _)| *s == stem) {
+                Some((_, ram)) => format!("shapecheck::model!({name} = {path:?}, ram = {ram});\n"),
+                None => format!(
+                    "compile_error!(\"{stem}: no ram budget in embedded/models/build.rs's STREAMED\");\n"
+                ),
+            };
+            Ok([line, first_case(&json)?, streamed, all_cases(&json)?])
         });
-        let (model, case) = files.unwrap_or_else(|e| {
+        let files = files.unwrap_or_else(|e| {
             let stop = format!(
                 "compile_error!({:?});\n",
                 format!("{firmware}: the TinyML model or its recorded cases cannot be read ({e}); set SHAPECHECK_MODELS to the directory of the MLPerf Tiny files and tiny/*.json")
             );
-            (stop.clone(), stop)
+            [stop.clone(), stop.clone(), stop.clone(), stop]
         });
-        fs::write(tiny.join(format!("{stem}.model.rs")), model).expect("write the model line");
-        fs::write(tiny.join(format!("{stem}.case.rs")), case).expect("write the case");
+        for (file, text) in ["model", "case", "streamed", "cases"].iter().zip(files) {
+            fs::write(tiny.join(format!("{stem}.{file}.rs")), text).expect("write the model's files");
+        }
     }
 }
