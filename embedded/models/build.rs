@@ -250,7 +250,8 @@ fn main() {
             [stop.clone(), stop.clone(), stop.clone(), stop]
         });
         for (file, text) in ["model", "case", "streamed", "cases"].iter().zip(files) {
-            fs::write(tiny.join(format!("{stem}.{file}.rs")), text).expect("write the model's files");
+            fs::write(tiny.join(format!("{stem}.{file}.rs")), text)
+                .expect("write the model's files");
         }
     }
 }

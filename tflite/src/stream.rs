@@ -817,57 +817,51 @@ impl<'a> StreamRun<'a> {
             })
         };
         let input_rows = self.stages.first().map_or(0, |s| s.geometry().input_rows);
-        walk_by(
-            count,
-            &geometry,
-            self.band,
-            &mut |k, rows| {
-                let Some(stage) = self.stages.get(k) else {
-                    return false;
-                };
-                let out_row = stage.row_lens().1;
-                // stage k's input: the run's input (a ring of all its rows) or
-                // the ring before, which lies before stage k's ring
-                let (before, after) =
-                    scratch.split_at_mut(starts.get(k).copied().unwrap_or(0).min(at));
-                let (ring, ring_rows): (&[i8], usize) = match k.checked_sub(1) {
-                    None => (input, input_rows),
-                    Some(b) => {
-                        let from = starts.get(b).copied().unwrap_or(0);
-                        let rows = self.rings.get(b).copied().unwrap_or(0);
-                        (before.get(from..).unwrap_or(&[]), rows)
-                    }
-                };
-                if let (true, Some((dims, params))) = (k == last, stage.accumulating()) {
-                    let sums = after.get_mut(..stage.sums_len()).unwrap_or(&mut []);
-                    if rows.start == 0 {
-                        sums.fill(0);
-                    }
-                    average_pool_accumulate(ring, ring_rows, rows.clone(), dims, &params, sums);
-                    if rows.end == dims.input_height {
-                        average_pool_finish(sums, dims, &params, output);
-                    }
-                    return true;
+        walk_by(count, &geometry, self.band, &mut |k, rows| {
+            let Some(stage) = self.stages.get(k) else {
+                return false;
+            };
+            let out_row = stage.row_lens().1;
+            // stage k's input: the run's input (a ring of all its rows) or
+            // the ring before, which lies before stage k's ring
+            let (before, after) = scratch.split_at_mut(starts.get(k).copied().unwrap_or(0).min(at));
+            let (ring, ring_rows): (&[i8], usize) = match k.checked_sub(1) {
+                None => (input, input_rows),
+                Some(b) => {
+                    let from = starts.get(b).copied().unwrap_or(0);
+                    let rows = self.rings.get(b).copied().unwrap_or(0);
+                    (before.get(from..).unwrap_or(&[]), rows)
                 }
-                if k == last {
-                    let from = rows.start.saturating_mul(out_row);
-                    let to = rows.end.saturating_mul(out_row);
-                    if let Some(out) = output.get_mut(from..to) {
-                        stage.rows(ring, ring_rows, rows, out);
-                    }
-                    return true;
+            };
+            if let (true, Some((dims, params))) = (k == last, stage.accumulating()) {
+                let sums = after.get_mut(..stage.sums_len()).unwrap_or(&mut []);
+                if rows.start == 0 {
+                    sums.fill(0);
                 }
-                let size = self.rings.get(k).copied().unwrap_or(0);
-                for (part, first) in ring_parts(rows, size).into_iter().flatten() {
-                    let from = first.saturating_mul(out_row);
-                    let to = from.saturating_add(part.len().saturating_mul(out_row));
-                    if let Some(out) = after.get_mut(from..to) {
-                        stage.rows(ring, ring_rows, part, out);
-                    }
+                average_pool_accumulate(ring, ring_rows, rows.clone(), dims, &params, sums);
+                if rows.end == dims.input_height {
+                    average_pool_finish(sums, dims, &params, output);
                 }
-                true
-            },
-        );
+                return true;
+            }
+            if k == last {
+                let from = rows.start.saturating_mul(out_row);
+                let to = rows.end.saturating_mul(out_row);
+                if let Some(out) = output.get_mut(from..to) {
+                    stage.rows(ring, ring_rows, rows, out);
+                }
+                return true;
+            }
+            let size = self.rings.get(k).copied().unwrap_or(0);
+            for (part, first) in ring_parts(rows, size).into_iter().flatten() {
+                let from = first.saturating_mul(out_row);
+                let to = from.saturating_add(part.len().saturating_mul(out_row));
+                if let Some(out) = after.get_mut(from..to) {
+                    stage.rows(ring, ring_rows, part, out);
+                }
+            }
+            true
+        });
     }
 }
 
