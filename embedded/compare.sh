@@ -36,11 +36,12 @@
 #     machine's load: the counter is a Python hook per translated block),
 #     whose instruction column reads "-"; MicroFlow's TinyML rows (set
 #     `microflow-tiny`) at opt-level s, run under QEMU but not counted
-#     (their counts take an hour: "-"); and the Cortex-M0 runs;
+#     (their counts take an hour: "-"); and the firmware of small RAM (the
+#     Cortex-M0 runs and issue 70's RAM goals, set `ram` below);
 #   tiny: the TinyML rows alone, at each of OPT_LEVELS, every one counted
 #     (`COMPARE_SET=tiny bash embedded/compare.sh`: its 12 counts about
 #     30 s, ResNet-8's two 21 s of them; docs/embedded.md);
-#   all: every row at each of OPT_LEVELS, every one counted, and the M0 runs
+#   all: every row at each of OPT_LEVELS, every one counted, and the M0 and RAM-goal runs
 #     (all but MicroFlow's TinyML rows: their counts take an hour);
 #   microflow-tiny: MicroFlow 0.1.3's TinyML rows alone (person, vww, kws,
 #     ad, sww; issue 64), at each of OPT_LEVELS, every one counted
