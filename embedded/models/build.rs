@@ -8,7 +8,8 @@
 //!   (`TINY`): its `shapecheck::model!` line on the .tflite file, and the
 //!   first recorded case of `tiny/<file>.json` (TFLite Micro's int8 input
 //!   and output); `tiny/<file>.streamed.rs`, its `model!` line with the
-//!   `ram = N` budget of `STREAMED` (the RAM-goal firmware's), and
+//!   `ram = N` budget of `tiny-models/budgets.rs` (the RAM-goal
+//!   firmware's), and
 //!   `tiny/<file>.cases.rs`, every recorded case. The MLPerf Tiny files and the recorded cases are not in
 //!   the repository: they are read from the directory `SHAPECHECK_MODELS`
 //!   names (default: `../shared/models` beside the repository, as in CI);
@@ -31,14 +32,14 @@ const RAM32K: usize = 32 * 1024;
 
 /// (the firmware's name, the model's file stem): `<stem>.tflite` and
 /// `tiny/<stem>.json`
-/// The `ram = N` budget of each model that a RAM-goal firmware runs
-/// streamed (issue 70; `tiny/<stem>.streamed.rs`, src/lib.rs's
-/// `ram_firmware!`): its
-/// smallest `RAM_BYTES`, as `model!` names it when a budget is below. A
-/// planner that finds another plan makes this a one-line change: a budget
-/// too small fails the build naming the smallest, one too large keeps the
-/// arena that budget allows (and the firmware's `ram:` line shows it).
-const STREAMED: [(&str, usize); 2] = [("person_detect", 14_208), ("kws_ref_model", 5_760)];
+// The `ram = N` budget of each model (tiny-models' table, each the smallest
+// plan the schedule search finds): `tiny/<stem>.streamed.rs`, the model
+// streamed, as the firmware of issue 70's RAM goals runs it (src/lib.rs's
+// `ram_firmware!`). A planner that finds other plans changes that table,
+// and the firmware follow; a budget too small fails the build naming the
+// smallest `RAM_BYTES`, and the firmware's `ram:` lines show the RAM.
+#[path = "../../tiny-models/budgets.rs"]
+mod budgets;
 
 const TINY: [(&str, &str); 6] = [
     ("person", "person_detect"),
@@ -234,10 +235,12 @@ fn main() {
             let path = model.display().to_string();
             let line = format!("shapecheck::model!({name} = {path:?});\n");
             // the streamed plan, where a RAM-goal firmware runs one
-            let streamed = match STREAMED.iter().find(|(s, _)| *s == stem) {
-                Some((_, ram)) => format!("shapecheck::model!({name} = {path:?}, ram = {ram});\n"),
+            let streamed = match budgets::MODELS.iter().find(|(_, s, _)| *s == stem) {
+                Some((_, _, ram)) => {
+                    format!("shapecheck::model!({name} = {path:?}, ram = {ram});\n")
+                }
                 None => format!(
-                    "compile_error!(\"{stem}: no ram budget in embedded/models/build.rs's STREAMED\");\n"
+                    "compile_error!(\"{stem}: no ram budget in tiny-models/budgets.rs\");\n"
                 ),
             };
             Ok([line, first_case(&json)?, streamed, all_cases(&json)?])

@@ -102,7 +102,7 @@ macro_rules! tiny_firmware {
 /// The firmware of one of issue 70's RAM goals (the protocol of
 /// [`tiny_firmware!`], int8 in and out): `ram_firmware!(Person, person,
 /// "person_detect")` expands the model at its streamed plan (`model!` with
-/// the `ram = N` budget of build.rs's `STREAMED`, `tiny/<stem>.streamed.rs`)
+/// the `ram = N` budget of tiny-models/budgets.rs, `tiny/<stem>.streamed.rs`)
 /// and every recorded case of `tiny/person_detect.json` (`INPUTS` in flash,
 /// `EXPECTEDS`), and writes `predict_once`: the input of case `CASE` copied
 /// from flash into the model's `Input` tensor on the stack (as a firmware
