@@ -139,7 +139,8 @@ M0_FIRMWARES=(
 # (embedded/models/src/bin/person_ram32k.rs: every recorded case, an MPU
 # guard below its stack, a fault that fails at once), its `ram:` line
 # (painted stack since reset + .data + .bss, against the 32 KiB; the
-# firmware fails if the stack reached the region's end).
+# firmware fails if the stack reached the region's end); and after them
+# the guard's own check (guard_ram32k, below).
 # core  model  runtime  crate  firmware  expected output
 RAM_FIRMWARES=(
   "m4 person shapecheck models  bin:person_ram32k  tiny:person_detect"
@@ -478,6 +479,28 @@ for line in "${small[@]}"; do
   passed=$((passed + 1))
   echo "$label: ${fw#*:} ok -- output $dec${cases:+ (cases $cases bit for bit)}, predict stack $s B${ram:+, RAM $ram}"
 done
+# The check of person_ram32k's stack guard (sets ci, all and ram):
+# guard_ram32k, a recursion past its 32 KiB region under the same MPU guard
+# and HardFault, must fault on the guard (and exit 1 at once).
+if [ "$COMPARE_SET" != tiny ] && [ "$COMPARE_SET" != microflow-tiny ]; then
+  label="stack guard M4F (guard_ram32k, opt-s)"
+  dir=$(tdir s models)
+  if (cd models && deb CARGO_TARGET_DIR="$dir" CARGO_PROFILE_RELEASE_OPT_LEVEL=s \
+      CARGO_PROFILE_RELEASE_LTO=true CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 CARGO_PROFILE_RELEASE_PANIC=abort \
+      nice -n "$build_nice" cargo build --release --target "$M4" --bin guard_ram32k) >"$log" 2>&1; then
+    status=0
+    timeout "$TIMEOUT" "${QEMU_M4[@]}" "$dir/$M4/release/guard_ram32k" >"$log" 2>&1 || status=$?
+    caught=$(sed -n "s/^\(fault: the stack's MPU guard at .*\)/\1/p" "$log" | tail -n 1)
+    if [ "$status" = 1 ] && [ -n "$caught" ]; then
+      passed=$((passed + 1))
+      echo "$label: ok -- a stack past the 32 KiB region: $caught"
+    else
+      cut -c 1-300 "$log"; fail "$label: exit $status, no fault on the guard"
+    fi
+  else
+    cat "$log"; fail "$label: build"
+  fi
+fi
 if [ "$COMPARE_SET" = ram ]; then
   summary
   if [ "$failed" != 0 ]; then exit 1; fi

@@ -1,7 +1,7 @@
 //! The memory map for cortex-m-rt's `link.x` (QEMU's mps2-an386, the same
 //! as embedded/microflow/build.rs's; its microbit for thumbv6m; and for
-//! person_ram32k, the same board with a RAM region of 32 KiB), and in
-//! OUT_DIR:
+//! the `*_ram32k` bins, person_ram32k and guard_ram32k, the same board
+//! with a RAM region of 32 KiB), and in OUT_DIR:
 //! - `quant.rs`: sine's and speech's input and output quantization, read
 //!   from their .tflite files;
 //! - `tiny/<file>.model.rs` and `tiny/<file>.case.rs` for each TinyML model
@@ -26,7 +26,8 @@ use std::{env, fmt::Write, fs, path::Path, path::PathBuf};
 mod json;
 use json::Value;
 
-/// The RAM region of person_ram32k (src/bin/person_ram32k.rs), in bytes:
+/// The RAM region of the `*_ram32k` bins (src/bin/person_ram32k.rs, and
+/// guard_ram32k.rs, the check of its stack guard), in bytes:
 /// its painted stack, `.data` and `.bss` must fit it.
 const RAM32K: usize = 32 * 1024;
 
@@ -151,8 +152,9 @@ fn main() {
     // one memory map per firmware (`-L` of its directory, per bin, as
     // cortex-m-rt's link.x includes the first `memory.x` it finds): QEMU's
     // mps2-an386 with its 4 MiB, or its microbit for thumbv6m; and
-    // person_ram32k, person detection with a RAM region of 32 KiB
-    // (`RAM32K`) on the same board, RAM_BYTES' goal of issue 70
+    // the `*_ram32k` bins, person detection (and its guard's check) with a
+    // RAM region of 32 KiB (`RAM32K`) on the same board, RAM_BYTES' goal of
+    // issue 70
     let m0 = env::var("TARGET")
         .unwrap_or_default()
         .starts_with("thumbv6m");
@@ -177,7 +179,7 @@ fn main() {
         let Some(bin) = path.file_stem().and_then(|s| s.to_str()) else {
             continue;
         };
-        let dir = if bin == "person_ram32k" && !m0 {
+        let dir = if bin.ends_with("_ram32k") && !m0 {
             "ram32k"
         } else {
             "board"

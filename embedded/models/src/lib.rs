@@ -115,7 +115,8 @@ macro_rules! tiny_firmware {
 /// and ends with `finish_i8` on the first case (exit 0 only if every case
 /// was TFLite Micro's). `ram_firmware!(Person, person, "person_detect",
 /// stack_guard)` runs each `predict_once` under [`stack_guarded`] (the
-/// MPU's guard below the stack, on the Cortex-M4F).
+/// MPU's guard below the stack, on the Cortex-M4F) with
+/// [`fault_handler!`]'s `HardFault`.
 #[macro_export]
 macro_rules! ram_firmware {
     ($net:ident, $module:ident, $stem:literal) => {
@@ -125,27 +126,7 @@ macro_rules! ram_firmware {
         $crate::ram_firmware!(@ $net, $module, $stem,
             |f: extern "C" fn()| $crate::stack_guarded(|| f()));
 
-        // A fault (a stack that ran into the MPU's guard, or past it)
-        // fails the run at once, rather than spinning until compare.sh's
-        // timeout: cortex-m-rt's `HardFault` replaced by one that moves
-        // the stack pointer back to the stack's top (where it faulted, a
-        // push would fault again and lock the core up) and calls `fault`.
-        core::arch::global_asm!(
-            ".section .text.HardFault, \"ax\"",
-            ".global HardFault",
-            ".type HardFault, %function",
-            ".thumb_func",
-            "HardFault:",
-            "ldr r0, ={top}",
-            "mov sp, r0",
-            "bl {fault}",
-            ".ltorg",
-            top = sym _stack_start,
-            fault = sym $crate::fault,
-        );
-        extern "C" {
-            static _stack_start: u32;
-        }
+        $crate::fault_handler!();
     };
     (@ $net:ident, $module:ident, $stem:literal, $wrap:expr) => {
         include!(concat!(env!("OUT_DIR"), "/tiny/", $stem, ".streamed.rs"));
@@ -203,11 +184,58 @@ macro_rules! ram_firmware {
     };
 }
 
-/// A fault's end (the `HardFault` handler of [`ram_firmware!`] with
-/// `stack_guard`, on a stack moved back to its top): prints `fault (the
-/// stack's MPU guard?)` and exits with failure.
+/// The `HardFault` handler of a Cortex-M4F firmware whose stack has the
+/// MPU's guard ([`stack_guarded`]; [`ram_firmware!`] with `stack_guard`):
+/// a fault (a stack that ran into the guard, or past the RAM's start)
+/// fails the run at once, rather than spinning until compare.sh's
+/// timeout. It replaces cortex-m-rt's `HardFault` with one that moves the
+/// stack pointer back to the stack's top (where it faulted, a push would
+/// fault again and lock the core up) and calls [`fault`].
+#[macro_export]
+macro_rules! fault_handler {
+    () => {
+        core::arch::global_asm!(
+            ".section .text.HardFault, \"ax\"",
+            ".global HardFault",
+            ".type HardFault, %function",
+            ".thumb_func",
+            "HardFault:",
+            "ldr r0, ={top}",
+            "mov sp, r0",
+            "bl {fault}",
+            ".ltorg",
+            top = sym _stack_start,
+            fault = sym $crate::fault,
+        );
+        extern "C" {
+            static _stack_start: u32;
+        }
+    };
+}
+
+/// A fault's end ([`fault_handler!`]'s, on a stack moved back to its top;
+/// the Cortex-M4F's fault status registers): prints `fault: the stack's
+/// MPU guard at 0x<address>` when the MPU stopped a write (a MemManage
+/// fault, escalated), else `fault: CFSR 0x<status>`, and exits with
+/// failure.
 pub extern "C" fn fault() -> ! {
-    print(&[b"fault (the stack's MPU guard?)\n"]);
+    // SAFETY: the System Control Block's CFSR and MMFAR, read-only here
+    let (cfsr, mmfar) = unsafe {
+        (
+            core::ptr::read_volatile(0xE000_ED28 as *const u32),
+            core::ptr::read_volatile(0xE000_ED34 as *const u32),
+        )
+    };
+    let mut line = [0u8; 64];
+    let n = if cfsr & 0xFF != 0 {
+        let n = push(&mut line, 0, b"fault: the stack's MPU guard at 0x");
+        push_hex(&mut line, n, mmfar)
+    } else {
+        let n = push(&mut line, 0, b"fault: CFSR 0x");
+        push_hex(&mut line, n, cfsr)
+    };
+    let n = push(&mut line, n, b"\n");
+    print(&[&line[..n]]);
     debug::exit(debug::EXIT_FAILURE);
     #[allow(clippy::empty_loop)]
     loop {}
@@ -302,6 +330,20 @@ fn push(line: &mut [u8], at: usize, bytes: &[u8]) -> usize {
     let end = (at + bytes.len()).min(line.len());
     line[at..end].copy_from_slice(&bytes[..end - at]);
     end
+}
+
+/// `v` in eight hex digits into `line` at `at`; returns the end.
+fn push_hex(line: &mut [u8], at: usize, v: u32) -> usize {
+    let mut digits = [0u8; 8];
+    for (k, d) in digits.iter_mut().enumerate() {
+        let nib = (v >> (28 - 4 * k)) & 0xf;
+        *d = if nib < 10 {
+            b'0' + nib as u8
+        } else {
+            b'a' + nib as u8 - 10
+        };
+    }
+    push(line, at, &digits)
 }
 
 /// `v` in decimal into `line` at `at`; returns the end.
