@@ -41,8 +41,9 @@
 #   tiny: the TinyML rows alone, at each of OPT_LEVELS, every one counted
 #     (`COMPARE_SET=tiny bash embedded/compare.sh`: its 12 counts about
 #     30 s, ResNet-8's two 21 s of them; docs/embedded.md);
-#   all: every row at each of OPT_LEVELS, every one counted, and the M0 and RAM-goal runs
-#     (all but MicroFlow's TinyML rows: their counts take an hour);
+#   all: every row at each of OPT_LEVELS, every one counted, and the M0
+#     and RAM-goal runs (all but MicroFlow's TinyML rows: their counts take
+#     an hour);
 #   microflow-tiny: MicroFlow 0.1.3's TinyML rows alone (person, vww, kws,
 #     ad, sww; issue 64), at each of OPT_LEVELS, every one counted
 #     (`COMPARE_SET=microflow-tiny bash embedded/compare.sh`: MicroFlow's
