@@ -9,18 +9,11 @@
 
 use std::path::PathBuf;
 
-/// (the model's name in Rust, its file, the RAM budget of `<Name>`: the
-/// smallest plan the schedule search finds, so that the streamed runs are
-/// what is tested; the floor where the model does not stream)
-const MODELS: [(&str, &str, usize); 7] = [
-    ("Person", "person_detect", 14_208),
-    ("Vww", "vww_96_int8", 14_208),
-    ("Kws", "kws_ref_model", 5_760),
-    ("Resnet8", "pretrainedResnet_quant", 49_152),
-    ("Ad", "ad01_int8", 768),
-    ("Sww", "str_ww_ref_model", 4_008),
-    ("ResnetLarge", "pretrainedResnet_large_int8", 122_880),
-];
+// the models and their RAM budgets (`<Name>`'s `ram = N`), one table
+// shared with embedded/models/build.rs
+#[path = "budgets.rs"]
+mod budgets;
+use budgets::MODELS;
 
 fn main() {
     println!("cargo::rerun-if-env-changed=SHAPECHECK_MODELS");

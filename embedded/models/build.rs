@@ -1,13 +1,16 @@
 //! The memory map for cortex-m-rt's `link.x` (QEMU's mps2-an386, the same
 //! as embedded/microflow/build.rs's; its microbit for thumbv6m; and for
-//! person_ram32k, the same board with a RAM region of 32 KiB), and in
-//! OUT_DIR:
+//! the `*_ram32k` bins, person_ram32k and guard_ram32k, the same board
+//! with a RAM region of 32 KiB), and in OUT_DIR:
 //! - `quant.rs`: sine's and speech's input and output quantization, read
 //!   from their .tflite files;
 //! - `tiny/<file>.model.rs` and `tiny/<file>.case.rs` for each TinyML model
 //!   (`TINY`): its `shapecheck::model!` line on the .tflite file, and the
 //!   first recorded case of `tiny/<file>.json` (TFLite Micro's int8 input
-//!   and output). The MLPerf Tiny files and the recorded cases are not in
+//!   and output); `tiny/<file>.streamed.rs`, its `model!` line with the
+//!   `ram = N` budget of `tiny-models/budgets.rs` (the RAM-goal
+//!   firmware's), and
+//!   `tiny/<file>.cases.rs`, every recorded case. The MLPerf Tiny files and the recorded cases are not in
 //!   the repository: they are read from the directory `SHAPECHECK_MODELS`
 //!   names (default: `../shared/models` beside the repository, as in CI);
 //!   person_detect.tflite from `tflite/tests/models/`. When the directory
@@ -23,12 +26,22 @@ use std::{env, fmt::Write, fs, path::Path, path::PathBuf};
 mod json;
 use json::Value;
 
-/// The RAM region of person_ram32k (src/bin/person_ram32k.rs), in bytes:
+/// The RAM region of the `*_ram32k` bins (src/bin/person_ram32k.rs, and
+/// guard_ram32k.rs, the check of its stack guard), in bytes:
 /// its painted stack, `.data` and `.bss` must fit it.
 const RAM32K: usize = 32 * 1024;
 
 /// (the firmware's name, the model's file stem): `<stem>.tflite` and
 /// `tiny/<stem>.json`
+// The `ram = N` budget of each model (tiny-models' table, each the smallest
+// plan the schedule search finds): `tiny/<stem>.streamed.rs`, the model
+// streamed, as the firmware of issue 70's RAM goals runs it (src/lib.rs's
+// `ram_firmware!`). A planner that finds other plans changes that table,
+// and the firmware follow; a budget too small fails the build naming the
+// smallest `RAM_BYTES`, and the firmware's `ram:` lines show the RAM.
+#[path = "../../tiny-models/budgets.rs"]
+mod budgets;
+
 const TINY: [(&str, &str); 6] = [
     ("person", "person_detect"),
     ("vww", "vww_96_int8"),
@@ -92,13 +105,56 @@ fn first_case(json: &Path) -> Result<String, String> {
     ))
 }
 
+/// `tiny/<stem>.cases.rs`: every case of `json`, in its order: `CASES`
+/// (their number), `CASE_NAMES`, `INPUTS` (each input as TFLite Micro was
+/// fed it, in flash) and `EXPECTEDS` (TFLite Micro's int8 outputs).
+fn all_cases(json: &Path) -> Result<String, String> {
+    let text = fs::read_to_string(json).map_err(|e| format!("{}: {e}", json.display()))?;
+    let doc = json::parse(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    let cases = doc
+        .get("cases")
+        .and_then(Value::as_array)
+        .filter(|c| !c.is_empty())
+        .ok_or(format!("{}: no cases", json.display()))?;
+    let (mut names, mut inputs, mut outputs) = (String::new(), String::new(), String::new());
+    let mut lens = None;
+    for (k, case) in cases.iter().enumerate() {
+        let name = case.get("name").and_then(Value::as_str).unwrap_or("?");
+        let what = format!("{} case {k} ({name})", json.display());
+        let (input, n_in) = int8s(case.get("input"), &format!("{what}: input"))?;
+        let (out, n_out) = int8s(case.get("out"), &format!("{what}: out"))?;
+        if *lens.get_or_insert((n_in, n_out)) != (n_in, n_out) {
+            return Err(format!(
+                "{what}: {n_in} input and {n_out} output values, not the first case's"
+            ));
+        }
+        write!(names, "{name:?},").unwrap();
+        write!(inputs, "[{input}],").unwrap();
+        write!(outputs, "[{out}],").unwrap();
+    }
+    let (n_in, n_out) = lens.unwrap_or((0, 0));
+    let n = cases.len();
+    Ok(format!(
+        "/// The recorded cases of {json}.\n\
+         pub const CASES: usize = {n};\n\
+         /// Their names.\n\
+         pub const CASE_NAMES: [&str; {n}] = [{names}];\n\
+         /// Their int8 inputs, as TFLite Micro was fed them (in flash).\n\
+         pub static INPUTS: [[i8; {n_in}]; {n}] = [{inputs}];\n\
+         /// TFLite Micro's int8 output for each.\n\
+         pub static EXPECTEDS: [[i8; {n_out}]; {n}] = [{outputs}];\n",
+        json = json.display()
+    ))
+}
+
 fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
     // one memory map per firmware (`-L` of its directory, per bin, as
     // cortex-m-rt's link.x includes the first `memory.x` it finds): QEMU's
     // mps2-an386 with its 4 MiB, or its microbit for thumbv6m; and
-    // person_ram32k, person detection with a RAM region of 32 KiB
-    // (`RAM32K`) on the same board, RAM_BYTES' goal of issue 70
+    // the `*_ram32k` bins, person detection (and its guard's check) with a
+    // RAM region of 32 KiB (`RAM32K`) on the same board, RAM_BYTES' goal of
+    // issue 70
     let m0 = env::var("TARGET")
         .unwrap_or_default()
         .starts_with("thumbv6m");
@@ -123,7 +179,7 @@ fn main() {
         let Some(bin) = path.file_stem().and_then(|s| s.to_str()) else {
             continue;
         };
-        let dir = if bin == "person_ram32k" && !m0 {
+        let dir = if bin.ends_with("_ram32k") && !m0 {
             "ram32k"
         } else {
             "board"
@@ -178,20 +234,29 @@ fn main() {
             println!("cargo:rerun-if-changed={}", model.display());
             println!("cargo:rerun-if-changed={}", json.display());
             let name = format!("{}{}", firmware[..1].to_uppercase(), &firmware[1..]);
-            let line = format!(
-                "shapecheck::model!({name} = {:?});\n",
-                model.display().to_string()
-            );
-            Ok((line, first_case(&json)?))
+            let path = model.display().to_string();
+            let line = format!("shapecheck::model!({name} = {path:?});\n");
+            // the streamed plan, where a RAM-goal firmware runs one
+            let streamed = match budgets::MODELS.iter().find(|(_, s, _)| *s == stem) {
+                Some((_, _, ram)) => {
+                    format!("shapecheck::model!({name} = {path:?}, ram = {ram});\n")
+                }
+                None => format!(
+                    "compile_error!(\"{stem}: no ram budget in tiny-models/budgets.rs\");\n"
+                ),
+            };
+            Ok([line, first_case(&json)?, streamed, all_cases(&json)?])
         });
-        let (model, case) = files.unwrap_or_else(|e| {
+        let files = files.unwrap_or_else(|e| {
             let stop = format!(
                 "compile_error!({:?});\n",
                 format!("{firmware}: the TinyML model or its recorded cases cannot be read ({e}); set SHAPECHECK_MODELS to the directory of the MLPerf Tiny files and tiny/*.json")
             );
-            (stop.clone(), stop)
+            [stop.clone(), stop.clone(), stop.clone(), stop]
         });
-        fs::write(tiny.join(format!("{stem}.model.rs")), model).expect("write the model line");
-        fs::write(tiny.join(format!("{stem}.case.rs")), case).expect("write the case");
+        for (file, text) in ["model", "case", "streamed", "cases"].iter().zip(files) {
+            fs::write(tiny.join(format!("{stem}.{file}.rs")), text)
+                .expect("write the model's files");
+        }
     }
 }

@@ -147,29 +147,48 @@ pub fn walk(
     band: usize,
     mut compute: impl FnMut(usize, Range<usize>) -> bool,
 ) -> bool {
-    let Some(last) = stages.len().checked_sub(1) else {
+    walk_by(
+        stages.len(),
+        &|k| stages.get(k).copied(),
+        band,
+        &mut compute,
+    )
+}
+
+/// [`walk`] over `count` stages whose geometries `geometry` gives, so
+/// that a run need not hold them in an array ([`StreamRun::run_prechecked`]:
+/// its stack). `geometry` and `compute` are called through `dyn`, so that
+/// [`pull`], which recurses once per stage, keeps a frame of a few words
+/// rather than a copy of `compute`'s locals per stage.
+fn walk_by(
+    count: usize,
+    geometry: &dyn Fn(usize) -> Option<RowGeometry>,
+    band: usize,
+    compute: &mut dyn FnMut(usize, Range<usize>) -> bool,
+) -> bool {
+    let Some(last) = count.checked_sub(1) else {
         return false;
     };
-    if stages.len() > MAX_STAGES || band == 0 {
+    if count > MAX_STAGES || band == 0 {
         return false;
     }
     let mut done = [0usize; MAX_STAGES];
-    let rows = stages.get(last).map_or(0, |s| s.output_rows);
-    pull(stages, band, &mut done, last, rows, &mut compute)
+    let rows = geometry(last).map_or(0, |s| s.output_rows);
+    pull(geometry, band, &mut done, last, rows, compute)
 }
 
 /// Computes stage `k`'s rows up to `upto` (those it has not got), `band`
 /// at a time, each band after the rows of the stage before that it
 /// reads.
 fn pull(
-    stages: &[RowGeometry],
+    geometry: &dyn Fn(usize) -> Option<RowGeometry>,
     band: usize,
     done: &mut [usize; MAX_STAGES],
     k: usize,
     upto: usize,
-    compute: &mut impl FnMut(usize, Range<usize>) -> bool,
+    compute: &mut dyn FnMut(usize, Range<usize>) -> bool,
 ) -> bool {
-    let Some(stage) = stages.get(k).copied() else {
+    let Some(stage) = geometry(k) else {
         return false;
     };
     loop {
@@ -182,7 +201,7 @@ fn pull(
         let end = have.saturating_add(band).min(upto);
         if let Some(before) = k.checked_sub(1) {
             let needed = stage.needed(have..end);
-            if !pull(stages, band, done, before, needed.end, compute) {
+            if !pull(geometry, band, done, before, needed.end, compute) {
                 return false;
             }
         }
@@ -774,7 +793,6 @@ impl<'a> StreamRun<'a> {
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn run_prechecked(&self, input: &[i8], scratch: &mut [i8], output: &mut [i8]) {
-        let geometry = geometries(self.stages);
         let count = self.stages.len();
         let last = count.saturating_sub(1);
         // where the ring after each stage starts in the scratch (after
@@ -788,56 +806,62 @@ impl<'a> StreamRun<'a> {
             let rows = self.rings.get(k).copied().unwrap_or(0);
             at = at.saturating_add(stage.row_lens().1.saturating_mul(rows));
         }
-        walk(
-            geometry.get(..count).unwrap_or(&[]),
-            self.band,
-            |k, rows| {
-                let Some(stage) = self.stages.get(k) else {
-                    return false;
-                };
-                let out_row = stage.row_lens().1;
-                // stage k's input: the run's input (a ring of all its rows) or
-                // the ring before, which lies before stage k's ring
-                let (before, after) =
-                    scratch.split_at_mut(starts.get(k).copied().unwrap_or(0).min(at));
-                let (ring, ring_rows): (&[i8], usize) = match k.checked_sub(1) {
-                    None => (input, geometry.first().map_or(0, |g| g.input_rows)),
-                    Some(b) => {
-                        let from = starts.get(b).copied().unwrap_or(0);
-                        let rows = self.rings.get(b).copied().unwrap_or(0);
-                        (before.get(from..).unwrap_or(&[]), rows)
-                    }
-                };
-                if let (true, Some((dims, params))) = (k == last, stage.accumulating()) {
-                    let sums = after.get_mut(..stage.sums_len()).unwrap_or(&mut []);
-                    if rows.start == 0 {
-                        sums.fill(0);
-                    }
-                    average_pool_accumulate(ring, ring_rows, rows.clone(), dims, &params, sums);
-                    if rows.end == dims.input_height {
-                        average_pool_finish(sums, dims, &params, output);
-                    }
-                    return true;
+        // each stage's geometry as the run walks it, found when asked (an
+        // array of them would be MAX_STAGES geometries on the stack)
+        let geometry = |k: usize| {
+            let stage = self.stages.get(k)?;
+            Some(if k == last {
+                stage.walked()
+            } else {
+                stage.geometry()
+            })
+        };
+        let input_rows = self.stages.first().map_or(0, |s| s.geometry().input_rows);
+        walk_by(count, &geometry, self.band, &mut |k, rows| {
+            let Some(stage) = self.stages.get(k) else {
+                return false;
+            };
+            let out_row = stage.row_lens().1;
+            // stage k's input: the run's input (a ring of all its rows) or
+            // the ring before, which lies before stage k's ring
+            let (before, after) = scratch.split_at_mut(starts.get(k).copied().unwrap_or(0).min(at));
+            let (ring, ring_rows): (&[i8], usize) = match k.checked_sub(1) {
+                None => (input, input_rows),
+                Some(b) => {
+                    let from = starts.get(b).copied().unwrap_or(0);
+                    let rows = self.rings.get(b).copied().unwrap_or(0);
+                    (before.get(from..).unwrap_or(&[]), rows)
                 }
-                if k == last {
-                    let from = rows.start.saturating_mul(out_row);
-                    let to = rows.end.saturating_mul(out_row);
-                    if let Some(out) = output.get_mut(from..to) {
-                        stage.rows(ring, ring_rows, rows, out);
-                    }
-                    return true;
+            };
+            if let (true, Some((dims, params))) = (k == last, stage.accumulating()) {
+                let sums = after.get_mut(..stage.sums_len()).unwrap_or(&mut []);
+                if rows.start == 0 {
+                    sums.fill(0);
                 }
-                let size = self.rings.get(k).copied().unwrap_or(0);
-                for (part, first) in ring_parts(rows, size).into_iter().flatten() {
-                    let from = first.saturating_mul(out_row);
-                    let to = from.saturating_add(part.len().saturating_mul(out_row));
-                    if let Some(out) = after.get_mut(from..to) {
-                        stage.rows(ring, ring_rows, part, out);
-                    }
+                average_pool_accumulate(ring, ring_rows, rows.clone(), dims, &params, sums);
+                if rows.end == dims.input_height {
+                    average_pool_finish(sums, dims, &params, output);
                 }
-                true
-            },
-        );
+                return true;
+            }
+            if k == last {
+                let from = rows.start.saturating_mul(out_row);
+                let to = rows.end.saturating_mul(out_row);
+                if let Some(out) = output.get_mut(from..to) {
+                    stage.rows(ring, ring_rows, rows, out);
+                }
+                return true;
+            }
+            let size = self.rings.get(k).copied().unwrap_or(0);
+            for (part, first) in ring_parts(rows, size).into_iter().flatten() {
+                let from = first.saturating_mul(out_row);
+                let to = from.saturating_add(part.len().saturating_mul(out_row));
+                if let Some(out) = after.get_mut(from..to) {
+                    stage.rows(ring, ring_rows, part, out);
+                }
+            }
+            true
+        });
     }
 }
 

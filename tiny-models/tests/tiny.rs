@@ -63,7 +63,7 @@ mod models {
     }
 
     // (test, at its ram budget, layer by layer, module, file, floor,
-    // RAM_BYTES at its budget: tiny-models/build.rs's)
+    // RAM_BYTES at its budget: tiny-models/budgets.rs)
     tiny! {
         person: Person, PersonLayers, person, "person_detect", 55_296, 14_208;
         vww: Vww, VwwLayers, vww, "vww_96_int8", 55_296, 14_208;

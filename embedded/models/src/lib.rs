@@ -99,6 +99,168 @@ macro_rules! tiny_firmware {
     };
 }
 
+/// The firmware of one of issue 70's RAM goals (the protocol of
+/// [`tiny_firmware!`], int8 in and out): `ram_firmware!(Person, person,
+/// "person_detect")` expands the model at its streamed plan (`model!` with
+/// the `ram = N` budget of tiny-models/budgets.rs, `tiny/<stem>.streamed.rs`)
+/// and every recorded case of `tiny/person_detect.json` (`INPUTS` in flash,
+/// `EXPECTEDS`), and writes `predict_once`: the input of case `CASE` copied
+/// from flash into the model's `Input` tensor on the stack (as a firmware
+/// holds a sensor's reading), one `predict` (its arena on the stack too) and
+/// the int8 output written into the exported static `OUTPUT`. `main` runs
+/// every case, each under [`stack::measure`]; prints `case <name>: output
+/// differs` for each whose output is not TFLite Micro's, value for value,
+/// and `cases: N of N TFLite Micro's, bit for bit`; prints the RAM used
+/// and fails if the stack reached the RAM region's end ([`check_ram`]);
+/// and ends with `finish_i8` on the first case (exit 0 only if every case
+/// was TFLite Micro's). `ram_firmware!(Person, person, "person_detect",
+/// stack_guard)` runs each `predict_once` under [`stack_guarded`] (the
+/// MPU's guard below the stack, on the Cortex-M4F) with
+/// [`fault_handler!`]'s `HardFault`.
+#[macro_export]
+macro_rules! ram_firmware {
+    ($net:ident, $module:ident, $stem:literal) => {
+        $crate::ram_firmware!(@ $net, $module, $stem, |f: extern "C" fn()| f());
+    };
+    ($net:ident, $module:ident, $stem:literal, stack_guard) => {
+        $crate::ram_firmware!(@ $net, $module, $stem,
+            |f: extern "C" fn()| $crate::stack_guarded(|| f()));
+
+        $crate::fault_handler!();
+    };
+    (@ $net:ident, $module:ident, $stem:literal, $wrap:expr) => {
+        include!(concat!(env!("OUT_DIR"), "/tiny/", $stem, ".streamed.rs"));
+        include!(concat!(env!("OUT_DIR"), "/tiny/", $stem, ".cases.rs"));
+
+        const N_OUT: usize = core::mem::size_of::<$module::Output>();
+        const _: () = assert!(INPUTS[0].len() == core::mem::size_of::<$module::Input>());
+        const _: () = assert!(EXPECTEDS[0].len() == N_OUT);
+
+        #[no_mangle]
+        static mut OUTPUT: [i8; N_OUT] = [0; N_OUT];
+        /// The case `predict_once` runs (an index into `INPUTS`).
+        static CASE: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+
+        /// One inference, of case `CASE`.
+        #[no_mangle]
+        #[inline(never)]
+        pub extern "C" fn predict_once() {
+            let case = CASE.load(core::sync::atomic::Ordering::Relaxed);
+            let Some(input) = INPUTS.get(case) else { panic!() };
+            let Ok(x) = $module::Input::from_slice(core::hint::black_box(input)) else {
+                panic!()
+            };
+            let y: $module::Output = $net::predict(&x);
+            // SAFETY: single-threaded firmware, no other reference to OUTPUT lives
+            unsafe { (*core::ptr::addr_of_mut!(OUTPUT)).copy_from_slice(y.as_slice()) };
+        }
+
+        #[cortex_m_rt::entry]
+        fn main() -> ! {
+            let wrap = $wrap;
+            let (mut peak, mut wrong) = (0, 0);
+            let mut first = [0i8; N_OUT];
+            for (k, (expected, name)) in EXPECTEDS.iter().zip(CASE_NAMES).enumerate() {
+                CASE.store(k, core::sync::atomic::Ordering::Relaxed);
+                let ((), used) = $crate::stack::measure(|| wrap(predict_once));
+                peak = peak.max(used);
+                // SAFETY: as above
+                let output = unsafe { *core::ptr::addr_of_mut!(OUTPUT) };
+                if k == 0 {
+                    first = output;
+                }
+                if output != *expected {
+                    $crate::print(&[b"case ", name.as_bytes(), b": output differs\n"]);
+                    wrong += 1;
+                }
+            }
+            $crate::print_cases(CASES - wrong, CASES);
+            $crate::check_ram();
+            if wrong != 0 {
+                cortex_m_semihosting::debug::exit(cortex_m_semihosting::debug::EXIT_FAILURE);
+            }
+            $crate::finish_i8(peak, &first, &EXPECTEDS[0])
+        }
+    };
+}
+
+/// The `HardFault` handler of a Cortex-M4F firmware whose stack has the
+/// MPU's guard ([`stack_guarded`]; [`ram_firmware!`] with `stack_guard`):
+/// a fault (a stack that ran into the guard, or past the RAM's start)
+/// fails the run at once, rather than spinning until compare.sh's
+/// timeout. It replaces cortex-m-rt's `HardFault` with one that moves the
+/// stack pointer back to the stack's top (where it faulted, a push would
+/// fault again and lock the core up) and calls [`fault`].
+#[macro_export]
+macro_rules! fault_handler {
+    () => {
+        core::arch::global_asm!(
+            ".section .text.HardFault, \"ax\"",
+            ".global HardFault",
+            ".type HardFault, %function",
+            ".thumb_func",
+            "HardFault:",
+            "ldr r0, ={top}",
+            "mov sp, r0",
+            "bl {fault}",
+            ".ltorg",
+            top = sym _stack_start,
+            fault = sym $crate::fault,
+        );
+        extern "C" {
+            static _stack_start: u32;
+        }
+    };
+}
+
+/// A fault's end ([`fault_handler!`]'s, on a stack moved back to its top;
+/// the Cortex-M4F's fault status registers): prints `fault: the stack's
+/// MPU guard at 0x<address>` when the MPU stopped a write (a MemManage
+/// fault, escalated), else `fault: CFSR 0x<status>`, and exits with
+/// failure.
+pub extern "C" fn fault() -> ! {
+    // SAFETY: the System Control Block's CFSR and MMFAR, read-only here
+    let (cfsr, mmfar) = unsafe {
+        (
+            core::ptr::read_volatile(0xE000_ED28 as *const u32),
+            core::ptr::read_volatile(0xE000_ED34 as *const u32),
+        )
+    };
+    let mut line = [0u8; 64];
+    let n = if cfsr & 0xFF != 0 {
+        let n = push(&mut line, 0, b"fault: the stack's MPU guard at 0x");
+        push_hex(&mut line, n, mmfar)
+    } else {
+        let n = push(&mut line, 0, b"fault: CFSR 0x");
+        push_hex(&mut line, n, cfsr)
+    };
+    let n = push(&mut line, n, b"\n");
+    print(&[&line[..n]]);
+    debug::exit(debug::EXIT_FAILURE);
+    #[allow(clippy::empty_loop)]
+    loop {}
+}
+
+/// Writes `parts` one after another to the host's stdout (semihosting).
+pub fn print(parts: &[&[u8]]) {
+    if let Ok(mut out) = hio::hstdout() {
+        for part in parts {
+            let _ = out.write_all(part);
+        }
+    }
+}
+
+/// Prints `cases: R of N TFLite Micro's, bit for bit` (compare.sh reads it).
+pub fn print_cases(right: usize, all: usize) {
+    let mut line = [0u8; 64];
+    let mut n = push(&mut line, 0, b"cases: ");
+    n = push_number(&mut line, n, right);
+    n = push(&mut line, n, b" of ");
+    n = push_number(&mut line, n, all);
+    n = push(&mut line, n, b" TFLite Micro's, bit for bit\n");
+    print(&[&line[..n]]);
+}
+
 extern "C" {
     // cortex-m-rt's link.x: the RAM region of memory.x, and the stack's
     // free part (from the end of .bss up to the stack's top)
@@ -149,18 +311,7 @@ pub fn check_ram() {
     ] {
         n = push(&mut line, n, text.as_bytes());
         if let Some(v) = value {
-            let mut digits = [0u8; 20];
-            let mut at = digits.len();
-            let mut v = v;
-            loop {
-                at -= 1;
-                digits[at] = b'0' + (v % 10) as u8;
-                v /= 10;
-                if v == 0 {
-                    break;
-                }
-            }
-            n = push(&mut line, n, &digits[at..]);
+            n = push_number(&mut line, n, v);
         }
     }
     let reached = stack >= stack_room();
@@ -179,6 +330,35 @@ fn push(line: &mut [u8], at: usize, bytes: &[u8]) -> usize {
     let end = (at + bytes.len()).min(line.len());
     line[at..end].copy_from_slice(&bytes[..end - at]);
     end
+}
+
+/// `v` in eight hex digits into `line` at `at`; returns the end.
+fn push_hex(line: &mut [u8], at: usize, v: u32) -> usize {
+    let mut digits = [0u8; 8];
+    for (k, d) in digits.iter_mut().enumerate() {
+        let nib = (v >> (28 - 4 * k)) & 0xf;
+        *d = if nib < 10 {
+            b'0' + nib as u8
+        } else {
+            b'a' + nib as u8 - 10
+        };
+    }
+    push(line, at, &digits)
+}
+
+/// `v` in decimal into `line` at `at`; returns the end.
+fn push_number(line: &mut [u8], at: usize, mut v: usize) -> usize {
+    let mut digits = [0u8; 20];
+    let mut from = digits.len();
+    loop {
+        from -= 1;
+        digits[from] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    push(line, at, &digits[from..])
 }
 
 /// Runs `f` with the lowest 32 bytes of the stack's room that are aligned
