@@ -3,8 +3,8 @@
 //! case of `tiny/person_detect.json`, its output checked against TFLite
 //! Micro's, value for value), linked with a memory map whose RAM is 32 KiB
 //! (build.rs: mps2-an386 has 4 MiB). Its model's default plan keeps
-//! 14,208 B of activations; the 9,216 B input and the frames are on the
-//! stack. It prints `ram: stack N B + static M B = T B of 32768 B` (the
+//! 19,200 B of activations (14,208 B at its smallest plan); the 9,216 B
+//! input and the frames are on the stack. It prints `ram: stack N B + static M B = T B of 32768 B` (the
 //! stack painted since reset, `.data` + `.bss`), and a stack that grows
 //! past the region's end does not pass: the lowest 32 aligned bytes above
 //! `.bss` are an MPU guard while `predict_once` runs (a fault: no output
