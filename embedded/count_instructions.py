@@ -2,7 +2,7 @@
 """Counts the instructions a Cortex-M4F issues in one call of a function of
 a firmware ELF, from its entry to its return, with the unicorn emulator.
 
-    count_instructions.py ELF [--symbol predict_once] [--read OUTPUT:4[:i8]]
+    count_instructions.py ELF [--symbol predict_once] [--read OUTPUT:4[:i8]] [--by-symbol]
     count_instructions.py --self-test
 
 QEMU does not count instructions (Debian's qemu-system-arm 7.2 ships no TCG
@@ -44,6 +44,7 @@ form as the firmware's `output:` line, to compare with QEMU's run); with
 int8 firmware prints them (`finish_i8`).
 """
 import argparse
+import bisect
 import os
 import re
 import struct
@@ -384,11 +385,29 @@ def kind_table(kinds, total, macs=None, outputs=0):
     return lines
 
 
-def count(path, symbol="predict_once", read=None, code_hook=False, by_kind=False):
+def functions(path):
+    """The ELF's functions as sorted (start, end, name) (its symbol table's
+    STT_FUNC entries of a size), for `--by-symbol`."""
+    with open(path, "rb") as f:
+        symtab = ELFFile(f).get_section_by_name(".symtab")
+        out = sorted(((s["st_value"] & ~1), (s["st_value"] & ~1) + s["st_size"], s.name)
+                     for s in symtab.iter_symbols()
+                     if s["st_info"]["type"] == "STT_FUNC" and s["st_size"] > 0)
+    return out
+
+
+def count(path, symbol="predict_once", read=None, code_hook=False, by_kind=False,
+          by_symbol=False):
     """Runs `symbol` of the ELF at `path` once; returns a dict of the
     instruction count, the stack depth, and the words read after the run
-    (and with `by_kind` the instructions per layer kind, "kinds")."""
+    (and with `by_kind` the instructions per layer kind, "kinds"; with
+    `by_symbol` per function of the symbol table a block lies in,
+    "symbols": what LTO kept out of line, with what it inlined)."""
     segments, symbols = load(path)
+    per_symbol = {}
+    if by_symbol:
+        table = functions(path)
+        starts = [a for a, _, _ in table]
     if symbol not in symbols:
         raise CountError(f"{path}: no symbol {symbol}")
     entry = symbols[symbol] & ~1
@@ -471,6 +490,10 @@ def count(path, symbol="predict_once", read=None, code_hook=False, by_kind=False
             n = blocks[(address, size, caller)] = (
                 thumb_count(code), *(attribute(address, code, caller) if by_kind else ((), None)))
         state["insns"] += n[0]
+        if by_symbol:
+            i = bisect.bisect_right(starts, address) - 1
+            name = table[i][2] if i >= 0 and address < table[i][1] else "?"
+            per_symbol[name] = per_symbol.get(name, 0) + n[0]
         for k, m in n[1]:
             kinds[k] += m
         if n[2] is not None:
@@ -523,6 +546,8 @@ def count(path, symbol="predict_once", read=None, code_hook=False, by_kind=False
         raise CountError(f"{path}: {symbol}: the stack reached the end of the painted "
                          f"{sp - low} bytes")
     result = {"instructions": state["insns"], "stack": (words - lowest) * 4}
+    if by_symbol:
+        result["symbols"] = per_symbol
     if code_hook:
         result["per_insn_hook"] = state["per_insn"]
     if by_kind:
@@ -630,6 +655,10 @@ def main():
     ap.add_argument("--by-kind", action="store_true",
                     help="attribute each instruction to a layer kind by the DWARF inline info "
                          "(a firmware built with CARGO_PROFILE_RELEASE_DEBUG=2) and print the table")
+    ap.add_argument("--by-symbol", action="store_true",
+                    help="also print the instructions per function of the ELF's symbol table "
+                         "(each block credited to the function it lies in, with what LTO "
+                         "inlined there), the 25 largest")
     ap.add_argument("--model", metavar="TFLITE",
                     help="with --by-kind: the model's .tflite file, for the MACs of each kind")
     ap.add_argument("--self-test", action="store_true")
@@ -650,7 +679,7 @@ def main():
         macs = outputs = None
         if a.model:
             macs, outputs = model_macs(a.model)
-        r = count(a.elf, a.symbol, read, a.code_hook, a.by_kind)
+        r = count(a.elf, a.symbol, read, a.code_hook, a.by_kind, a.by_symbol)
         print(f"instructions: {r['instructions']}")
         if a.code_hook:
             print(f"per-instruction hook: {r['per_insn_hook']}")
@@ -660,6 +689,11 @@ def main():
         elif read:
             words = struct.unpack(f"<{read[1]}I", r["read"])
             print("output: " + " ".join(f"{w:08x}" for w in words))
+        if a.by_symbol:
+            print("by function (each block's function in the symbol table):")
+            top = sorted(r["symbols"].items(), key=lambda x: -x[1])[:25]
+            for name, n in top:
+                print(f"{n:>12,} {100 * n / r['instructions']:5.1f} %  {name}")
         if a.by_kind:
             print("by layer kind (each instruction's innermost inlined function with a kind, "
                   "else its caller's):")

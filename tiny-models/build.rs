@@ -1,16 +1,19 @@
-//! Writes `models.rs`: two `shapecheck::model!` per TinyML model (at a
-//! RAM budget, `ram = N`, streamed where the model can stream, as
-//! `<Name>`; layer by layer, the default, as `<Name>Layers`), each read
-//! from the directory `SHAPECHECK_MODELS` names, by default `shared/models`
-//! beside the repository (the files are not in the repository). Without
-//! that directory it writes none and sets no `tiny_models` cfg: the crate
-//! builds (so `cargo test --workspace` passes on a fresh clone), and its
-//! tests, all `#[ignore]`d, fail when run.
+//! Writes `models.rs`: `shapecheck::model!` on each TinyML model at the
+//! default plan (the least RAM within 1.10x the layer-by-layer
+//! instructions, issue 70) as `<Name>`, layer by layer (`schedule =
+//! layers`) as `<Name>Layers`, and, for the models that stream below
+//! their default, at their smallest plan (`ram = N`) as `<Name>Smallest`,
+//! each read from the directory `SHAPECHECK_MODELS` names, by default
+//! `shared/models` beside the repository (the files are not in the
+//! repository). Without that directory it writes none and sets no
+//! `tiny_models` cfg: the crate builds (so `cargo test --workspace` passes
+//! on a fresh clone), and its tests, all `#[ignore]`d, fail when run.
 
 use std::path::PathBuf;
 
-// the models and their RAM budgets (`<Name>`'s `ram = N`), one table
-// shared with embedded/models/build.rs
+// the models and the RAM budget of each one's smallest plan
+// (`<Name>Smallest`'s `ram = N`), one table shared with
+// embedded/models/build.rs
 #[path = "budgets.rs"]
 mod budgets;
 use budgets::MODELS;
@@ -31,18 +34,17 @@ fn main() {
         None => std::fs::canonicalize(&beside).ok(),
     };
     if let Some(dir) = dir {
-        for (name, file, ram) in MODELS {
+        for (name, file, smallest) in MODELS {
             let path = dir.join(format!("{file}.tflite"));
             println!("cargo::rerun-if-changed={}", path.display());
-            // at the RAM budget (streamed runs, issue 70) and layer by
-            // layer (the default, written out)
+            // the default plan, layer by layer, and the smallest plan
+            let path = path.display().to_string();
+            code.push_str(&format!("shapecheck::model!(pub {name} = {path:?});\n"));
             code.push_str(&format!(
-                "shapecheck::model!(pub {name} = {:?}, ram = {ram});\n",
-                path.display().to_string()
+                "shapecheck::model!(pub {name}Layers = {path:?}, schedule = layers);\n"
             ));
             code.push_str(&format!(
-                "shapecheck::model!(pub {name}Layers = {:?}, schedule = layers);\n",
-                path.display().to_string()
+                "shapecheck::model!(pub {name}Smallest = {path:?}, ram = {smallest});\n"
             ));
         }
         code.push_str(&format!(

@@ -19,14 +19,13 @@
 //! output is copied out of the arena into the tensor `predict` returns.
 //! `RAM_BYTES` is the arena's bytes.
 //!
-//! The schedule (issue 70, `shapecheck_tflite::schedule`): by default (and
-//! with `schedule = layers`) every layer whole, one after another; `ram =
-//! N` the fewest estimated instructions within N bytes, streaming chains
-//! of layers a band of rows at a time where that is what fits (or an error
-//! naming the smallest the search finds). Streaming is not the default:
-//! measured on the M4F its instructions are 2.2 to 3.6x the
-//! layer-by-layer ones today (docs/embedded.md), where the issue allows a
-//! default 1.10x. A streamed run is written by `model/stream.rs`.
+//! The schedule (issue 70, `shapecheck_tflite::schedule`): by default the
+//! least RAM whose estimated instructions are at most 1.10x the
+//! layer-by-layer plan's, streaming chains of layers a band of rows at a
+//! time where that takes less RAM; `ram = N` the fewest estimated
+//! instructions within N bytes (or an error naming the smallest the
+//! search finds); `schedule = layers` every layer whole, one after
+//! another. A streamed run is written by `model/stream.rs`.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -63,11 +62,9 @@ impl Parse for ModelInput {
         let name = input.parse()?;
         input.parse::<Token![=]>()?;
         let path = input.parse()?;
-        // layer by layer unless a RAM budget asks for streaming: the
-        // streamed schedule's instructions, measured on the M4F, are 2.2 to
-        // 3.6x the layer-by-layer ones (docs/embedded.md), above the 1.10x
-        // the search's estimate allows for a default
-        let mut goal = Goal::Layers;
+        // the default plan: the least RAM whose estimated instructions are
+        // at most 1.10x the layer-by-layer plan's (issue 70)
+        let mut goal = Goal::Default;
         if input.parse::<Option<Token![,]>>()?.is_some() && !input.is_empty() {
             let key: Ident = input.parse()?;
             input.parse::<Token![=]>()?;
@@ -78,7 +75,7 @@ impl Parse for ModelInput {
                     if value != "layers" {
                         return Err(syn::Error::new(
                             value.span(),
-                            "model!: `schedule = layers` is the one schedule named (the default; `ram = BYTES` streams layers to fit a budget)",
+                            "model!: `schedule = layers` is the one schedule named (layer by layer; `ram = BYTES` asks for the fastest plan within a budget, and neither for the default plan)",
                         ));
                     }
                     Goal::Layers
@@ -1383,7 +1380,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             "The liveness floor (layer by layer, each layer's input and output whole: no placement of that schedule takes less) is {} bytes; this plan's arena is {ram_bytes} bytes ({}).",
             self.floor * element_bytes,
             match self.goal {
-                Goal::Layers => "layer by layer (the default, or `schedule = layers`)".to_string(),
+                Goal::Layers => "layer by layer, `schedule = layers`".to_string(),
                 Goal::Ram(n) => format!("`ram = {n}`: the fewest estimated instructions within it"),
                 _ => "the default plan: the least RAM within 1.10x the layer-by-layer instructions, `shapecheck_tflite::schedule`".to_string(),
             }

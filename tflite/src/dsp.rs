@@ -131,6 +131,19 @@ fn sum_bytes(row: &[i8]) -> i32 {
         .fold(head, |s, &v| s.wrapping_add(i32::from(v)))
 }
 
+/// A channel's accumulator before its taps, `bias − zero_point · Σ w`
+/// over its weights `row` (wrapping, as the accumulator does): `bias`
+/// alone, no sum, for a zero point of 0 (as `model!` writes a streamed
+/// 1×1 convolution, its zero point folded into its bias).
+#[inline(always)]
+fn folded(bias: i32, zero_point: i32, row: &[i8]) -> i32 {
+    if zero_point == 0 {
+        bias
+    } else {
+        bias.wrapping_sub(zero_point.wrapping_mul(sum_bytes(row)))
+    }
+}
+
 /// The int8 matrix product with TFLite's output stage: row `p` of `x`
 /// (`rows` rows of `depth`) times row `c` of `w` (`channels` rows of
 /// `depth`), `acc = Σ (x − zero_point) · w + bias[c]`, written requantized
@@ -165,9 +178,7 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
         && depth.is_multiple_of(8)
         && channels >= 2
         && channels.is_multiple_of(2)
-        && (0..channels)
-            .step_by(2)
-            .all(|c| Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage).is_some())
+        && Requant4::takes_all(multipliers, channels, stage)
     {
         // the widened rows on the stack sized by the depth's class (a
         // wrapper per class owns them, out of line: only while it runs)
@@ -198,11 +209,8 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     };
     // the part of each accumulator that does not depend on the pixel:
     // bias − zero_point · Σ w, per channel
-    let constant = |c: usize, row: &[i8]| {
-        let sum = sum_bytes(row);
-        let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
-        b.wrapping_sub(zero_point.wrapping_mul(sum))
-    };
+    let constant =
+        |c: usize, row: &[i8]| folded(bias.and_then(|b| b.at(c)).unwrap_or(0), zero_point, row);
     let mut c = 0;
     for pair in w.chunks(2 * depth) {
         let (w0, w1) = pair.split_at(depth.min(pair.len()));
@@ -442,8 +450,8 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
         return None;
     }
     // every channel pair's output stage first: `None` before any output
-    for c in (0..channels).step_by(2) {
-        Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage)?;
+    if !Requant4::takes_all(multipliers, channels, stage) {
+        return None;
     }
     // a shallow filter (a first layer's 3×3×1 or 3×3×3) whose rows are
     // not whole words: its rows padded with zero weights
@@ -754,11 +762,8 @@ fn group_stages<'a, B: Values<i32> + ?Sized>(
         .zip((first..).step_by(2))
     {
         let (w0, w1) = pair.split_at(k);
-        let constant = |c: usize, row: &[i8]| {
-            let sum = sum_bytes(row);
-            let b = bias.and_then(|b| b.at(c)).unwrap_or(0);
-            b.wrapping_sub(zero_point.wrapping_mul(sum))
-        };
+        let constant =
+            |c: usize, row: &[i8]| folded(bias.and_then(|b| b.at(c)).unwrap_or(0), zero_point, row);
         let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
         *ps = PairStage {
             constant: [k0, k1, k0, k1],
@@ -1097,6 +1102,27 @@ impl Requant4 {
         Self::for_channels(multipliers, [c, c + 1, c + 2, c + 3], stage)
     }
 
+    /// Whether a multiplier is one the stage takes: in `[2^30, 2^31)`
+    /// with a shift in `[−31, −1]`.
+    fn takes(m: &QuantizedMultiplier) -> bool {
+        m.multiplier() >= 1 << 30 && (-31..=-1).contains(&m.shift())
+    }
+
+    /// Whether [`Requant4::for_channels`] takes every channel of
+    /// `0..channels` (one multiplier, or one per channel): a layer's check
+    /// before any output, in one pass over its multipliers.
+    pub(crate) fn takes_all(
+        multipliers: &[QuantizedMultiplier],
+        channels: usize,
+        stage: &OutputStage,
+    ) -> bool {
+        let used = if multipliers.len() == 1 { 1 } else { channels };
+        stage.double_int8().is_some()
+            && multipliers
+                .get(..used)
+                .is_some_and(|ms| ms.iter().all(Self::takes))
+    }
+
     /// [`Requant4::new`] for the channels `cs` (the 2 pixels × 2 channels
     /// block of [`matmul`]: `[c, c + 1, c, c + 1]`).
     pub(crate) fn for_channels(
@@ -1109,11 +1135,10 @@ impl Requant4 {
         for (ch, c) in channels.iter_mut().zip(cs) {
             let at = if multipliers.len() == 1 { 0 } else { c };
             let m = multipliers.get(at)?;
-            let (q, shift) = (m.multiplier(), m.shift());
-            if q < 1 << 30 || !(-31..=-1).contains(&shift) {
+            if !Self::takes(m) {
                 return None;
             }
-            *ch = [q.wrapping_mul(2), -shift - 1];
+            *ch = [m.multiplier().wrapping_mul(2), -m.shift() - 1];
         }
         let byte = |v: i32| (v as u8 as u32) * 0x0101_0101;
         Some(Requant4 {

@@ -242,7 +242,7 @@ pub fn ring_rows(stages: &[RowGeometry], band: usize, rings: &mut [usize]) -> bo
     }
     let last = stages.len().saturating_sub(1);
     walk(stages, band, |k, rows| {
-        // a band written into the ring (two parts where it wraps)
+        // a band written into the ring
         if k < last {
             if let Some(r) = rings.get_mut(k) {
                 *r = (*r).max(rows.end - rows.start);
@@ -258,27 +258,31 @@ pub fn ring_rows(stages: &[RowGeometry], band: usize, rings: &mut [usize]) -> bo
     })
 }
 
-/// How many kernel calls stage `k`'s band of `rows` is, written into a
-/// ring of `ring` rows: one, or two where it wraps past the ring's last
-/// row (the band kernels write a contiguous output). The parts, in
-/// order, as `(rows, ring row of the first)`.
+/// Where a band of `rows` goes in a ring of `size` rows that holds rows
+/// `first..rows.start` in order from its first slot: the ring's first row
+/// after it is written, and the rows moved to the ring's front first
+/// (empty where the band fits after them). A ring keeps its rows in
+/// order, so that every band a stage writes and every window its
+/// consumer reads is one contiguous image, which the DSP loops take
+/// whole; where the band does not fit, the rows before `rows.end - size`
+/// are dropped (the ring holds the most rows read at one call and the
+/// most written, [`ring_rows`], so those are read no more) and the rest
+/// move to the front.
 ///
 /// ```
-/// use shapecheck_tflite::stream::ring_parts;
+/// use shapecheck_tflite::stream::ring_slide;
 ///
-/// assert_eq!(ring_parts(4..6, 3), [Some((4..6, 1)), None]);
-/// assert_eq!(ring_parts(5..7, 3), [Some((5..6, 2)), Some((6..7, 0))]);
+/// // a ring of 3 rows holding rows 4 and 5: row 6 fits after them
+/// assert_eq!(ring_slide(4, 3, 6..7), (4, 6..6));
+/// // then rows 7 and 8: rows 4 to 6 are dropped but row 6, which moves
+/// assert_eq!(ring_slide(4, 3, 7..9), (6, 6..7));
 /// ```
-pub fn ring_parts(rows: Range<usize>, ring: usize) -> [Option<(Range<usize>, usize)>; 2] {
-    let Some(at) = rows.start.checked_rem(ring) else {
-        return [None, None];
-    };
-    let room = ring - at;
-    if rows.end - rows.start.min(rows.end) <= room {
-        return [Some((rows, at)), None];
+pub fn ring_slide(first: usize, size: usize, rows: Range<usize>) -> (usize, Range<usize>) {
+    if rows.end.saturating_sub(first) <= size {
+        return (first, rows.start..rows.start);
     }
-    let split = rows.start + room;
-    [Some((rows.start..split, at)), Some((split..rows.end, 0))]
+    let keep = rows.end.saturating_sub(size).max(first).min(rows.start);
+    (keep, keep..rows.start)
 }
 
 /// One stage of a streamed run: a layer's kernel and parameters, as the
@@ -464,6 +468,86 @@ impl Stage<'_> {
                 max_pool_int8_band(&[], 0, 0..0, dims, &params, &mut [])
             }
         }
+    }
+
+    /// Output rows `rows` from `image`, input rows `needed` one after
+    /// another (those the rows read: [`RowGeometry::needed`]): the layer
+    /// over that image alone, its output those rows alone, its padding
+    /// above moved to where the image starts. Bit for bit the rows of the
+    /// whole layer, as a tap outside `needed` is outside the input for
+    /// these rows too; and the whole-tensor kernel's call, so the DSP
+    /// loops take every band.
+    fn band(&self, image: &[i8], needed: Range<usize>, rows: Range<usize>, output: &mut [i8]) {
+        let (input_rows, output_rows) = (needed.len(), rows.len());
+        // the padding rows above the image: at least 0, as `needed`
+        // starts at the first row the first output row reads
+        let stride = self.geometry().stride;
+        let shift = |pad_top: usize| {
+            pad_top
+                .saturating_add(needed.start)
+                .saturating_sub(rows.start.saturating_mul(stride))
+        };
+        let stage = match *self {
+            Stage::Conv {
+                filter,
+                bias,
+                dims,
+                params,
+            } => Stage::Conv {
+                filter,
+                bias,
+                dims: Conv2dDims {
+                    input_height: input_rows,
+                    output_height: output_rows,
+                    ..dims
+                },
+                params: Conv2dParams {
+                    pad_top: shift(params.pad_top),
+                    ..params
+                },
+            },
+            Stage::Depthwise {
+                filter,
+                bias,
+                dims,
+                params,
+            } => Stage::Depthwise {
+                filter,
+                bias,
+                dims: DepthwiseConvDims {
+                    input_height: input_rows,
+                    output_height: output_rows,
+                    ..dims
+                },
+                params: DepthwiseConvParams {
+                    pad_top: shift(params.pad_top),
+                    ..params
+                },
+            },
+            Stage::AveragePool { dims, params } => Stage::AveragePool {
+                dims: PoolDims {
+                    input_height: input_rows,
+                    output_height: output_rows,
+                    ..dims
+                },
+                params: PoolParams {
+                    pad_top: shift(params.pad_top),
+                    ..params
+                },
+            },
+            Stage::MaxPool { dims, params } => Stage::MaxPool {
+                dims: PoolDims {
+                    input_height: input_rows,
+                    output_height: output_rows,
+                    ..dims
+                },
+                params: PoolParams {
+                    pad_top: shift(params.pad_top),
+                    ..params
+                },
+            },
+        };
+        stage.rows(image, input_rows, 0..output_rows, output);
     }
 
     /// Output rows `rows` from a ring of `ring_rows` input rows (checked
@@ -816,50 +900,79 @@ impl<'a> StreamRun<'a> {
                 stage.geometry()
             })
         };
-        let input_rows = self.stages.first().map_or(0, |s| s.geometry().input_rows);
+        // each ring's first row: it holds stage k's output rows from
+        // `first[k]` to the last computed, in order from its first slot
+        // ([`ring_slide`])
+        let mut first = [0usize; MAX_STAGES];
         walk_by(count, &geometry, self.band, &mut |k, rows| {
-            let Some(stage) = self.stages.get(k) else {
+            let (Some(stage), Some(g)) = (self.stages.get(k), geometry(k)) else {
                 return false;
             };
             let out_row = stage.row_lens().1;
-            // stage k's input: the run's input (a ring of all its rows) or
-            // the ring before, which lies before stage k's ring
+            // the input rows the band reads, contiguous: the run's
+            // input (whole), or the ring before, which lies before
+            // stage k's ring in the scratch
+            let needed = g.needed(rows.clone());
             let (before, after) = scratch.split_at_mut(starts.get(k).copied().unwrap_or(0).min(at));
-            let (ring, ring_rows): (&[i8], usize) = match k.checked_sub(1) {
-                None => (input, input_rows),
+            let in_row = stage.row_lens().0;
+            let (image, held) = match k.checked_sub(1) {
+                None => (input, 0),
                 Some(b) => {
                     let from = starts.get(b).copied().unwrap_or(0);
-                    let rows = self.rings.get(b).copied().unwrap_or(0);
-                    (before.get(from..).unwrap_or(&[]), rows)
+                    (
+                        before.get(from..).unwrap_or(&[]),
+                        first.get(b).copied().unwrap_or(0),
+                    )
                 }
+            };
+            let Some(image) = needed
+                .start
+                .checked_sub(held)
+                .zip(needed.end.checked_sub(held))
+                .and_then(|(a, b)| image.get(a.checked_mul(in_row)?..b.checked_mul(in_row)?))
+            else {
+                return false;
             };
             if let (true, Some((dims, params))) = (k == last, stage.accumulating()) {
                 let sums = after.get_mut(..stage.sums_len()).unwrap_or(&mut []);
                 if rows.start == 0 {
                     sums.fill(0);
                 }
-                average_pool_accumulate(ring, ring_rows, rows.clone(), dims, &params, sums);
+                // the walked rows are the input rows, one each
+                let n = needed.len();
+                average_pool_accumulate(image, n, 0..n, dims, &params, sums);
                 if rows.end == dims.input_height {
                     average_pool_finish(sums, dims, &params, output);
                 }
                 return true;
             }
-            if k == last {
+            let out = if k == last {
                 let from = rows.start.saturating_mul(out_row);
                 let to = rows.end.saturating_mul(out_row);
-                if let Some(out) = output.get_mut(from..to) {
-                    stage.rows(ring, ring_rows, rows, out);
+                output.get_mut(from..to)
+            } else {
+                let size = self.rings.get(k).copied().unwrap_or(0);
+                let Some(held) = first.get_mut(k) else {
+                    return false;
+                };
+                let ring = after
+                    .get_mut(..size.saturating_mul(out_row))
+                    .unwrap_or(&mut []);
+                let (keep, moved) = ring_slide(*held, size, rows.clone());
+                let from = (moved.start - *held).saturating_mul(out_row);
+                let to = (moved.end - *held).saturating_mul(out_row);
+                if from < to && to <= ring.len() {
+                    ring.copy_within(from..to, 0);
                 }
-                return true;
-            }
-            let size = self.rings.get(k).copied().unwrap_or(0);
-            for (part, first) in ring_parts(rows, size).into_iter().flatten() {
-                let from = first.saturating_mul(out_row);
-                let to = from.saturating_add(part.len().saturating_mul(out_row));
-                if let Some(out) = after.get_mut(from..to) {
-                    stage.rows(ring, ring_rows, part, out);
-                }
-            }
+                *held = keep;
+                let from = (rows.start - keep).saturating_mul(out_row);
+                let to = (rows.end - keep).saturating_mul(out_row);
+                ring.get_mut(from..to)
+            };
+            let Some(out) = out else {
+                return false;
+            };
+            stage.band(image, needed, rows, out);
             true
         });
     }

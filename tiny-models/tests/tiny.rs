@@ -1,9 +1,11 @@
 //! Every recorded case of the seven TinyML models through `model!`'s
 //! `predict`, bit for bit TFLite Micro's (`tiny/<model>.json`, recorded by
-//! TFLite Micro's own interpreter), at a RAM budget (`ram = N`: streamed
-//! runs, issue 70) and layer by layer (`schedule = layers`, the default),
-//! and `RAM_BYTES` at both (layer by layer: each model's liveness floor);
-//! the test prints both:
+//! TFLite Micro's own interpreter), at the default plan (the least RAM
+//! within 1.10x the layer-by-layer instructions, issue 70), layer by layer
+//! (`schedule = layers`) and, where it is smaller than the default, at
+//! the smallest plan the search finds (`ram = N`: streamed runs at their
+//! tightest rings); and `RAM_BYTES` at each (layer by layer: each model's
+//! liveness floor). The test prints them:
 //! `SHAPECHECK_MODELS=/path/to/models cargo test -p tiny-models --
 //! --ignored --nocapture`, the models read when the crate builds
 //! (`SHAPECHECK_MODELS`, by default `shared/models` beside the
@@ -48,12 +50,12 @@ mod models {
                 #[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
                 fn $test() {
                     assert_eq!($layers::RAM_BYTES, $floor, "{}: RAM_BYTES layer by layer, the liveness floor", $file);
-                    assert_eq!($net::RAM_BYTES, $ram, "{}: RAM_BYTES at its ram budget", $file);
-                    println!("{}: RAM_BYTES {} at its ram budget (streamed), {} layer by layer (the floor)", $file, $net::RAM_BYTES, $layers::RAM_BYTES);
+                    assert_eq!($net::RAM_BYTES, $ram, "{}: RAM_BYTES at the default plan", $file);
+                    println!("{}: RAM_BYTES {} at the default plan, {} layer by layer (the floor)", $file, $net::RAM_BYTES, $layers::RAM_BYTES);
                     for (name, input, out) in cases($file) {
                         let x = $module::Input::from_slice(&input).unwrap();
                         let y: $module::Output = $net::predict(&x);
-                        assert_eq!(y.as_slice(), &out[..], "{} {} (streamed, at its ram budget)", $file, name);
+                        assert_eq!(y.as_slice(), &out[..], "{} {} (the default plan)", $file, name);
                         let y = $layers::predict(&x);
                         assert_eq!(y.as_slice(), &out[..], "{} {} (layer by layer)", $file, name);
                     }
@@ -62,16 +64,43 @@ mod models {
         };
     }
 
-    // (test, at its ram budget, layer by layer, module, file, floor,
-    // RAM_BYTES at its budget: tiny-models/budgets.rs)
+    // (test, the default plan, layer by layer, module, file, floor,
+    // RAM_BYTES at the default plan)
     tiny! {
-        person: Person, PersonLayers, person, "person_detect", 55_296, 14_208;
-        vww: Vww, VwwLayers, vww, "vww_96_int8", 55_296, 14_208;
-        kws: Kws, KwsLayers, kws, "kws_ref_model", 16_000, 5_760;
+        person: Person, PersonLayers, person, "person_detect", 55_296, 19_200;
+        vww: Vww, VwwLayers, vww, "vww_96_int8", 55_296, 19_200;
+        kws: Kws, KwsLayers, kws, "kws_ref_model", 16_000, 16_000;
         resnet8: Resnet8, Resnet8Layers, resnet8, "pretrainedResnet_quant", 49_152, 49_152;
         ad: Ad, AdLayers, ad, "ad01_int8", 768, 768;
-        sww: Sww, SwwLayers, sww, "str_ww_ref_model", 6_656, 4_008;
+        sww: Sww, SwwLayers, sww, "str_ww_ref_model", 6_656, 6_656;
         resnet_large: ResnetLarge, ResnetLargeLayers, resnet_large, "pretrainedResnet_large_int8", 122_880, 122_880;
+    }
+
+    macro_rules! smallest {
+        ($($test:ident: $net:ident, $module:ident, $file:literal, $ram:literal;)*) => {
+            $(
+                #[test]
+                #[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
+                fn $test() {
+                    assert_eq!($net::RAM_BYTES, $ram, "{}: RAM_BYTES at its smallest plan", $file);
+                    println!("{}: RAM_BYTES {} at its smallest plan (ram = {})", $file, $net::RAM_BYTES, $ram);
+                    for (name, input, out) in cases($file) {
+                        let x = $module::Input::from_slice(&input).unwrap();
+                        let y = $net::predict(&x);
+                        assert_eq!(y.as_slice(), &out[..], "{} {} (the smallest plan)", $file, name);
+                    }
+                }
+            )*
+        };
+    }
+
+    // (test, the smallest plan, module, file, its RAM_BYTES: build.rs's
+    // budget)
+    smallest! {
+        person_smallest: PersonSmallest, person_smallest, "person_detect", 14_208;
+        vww_smallest: VwwSmallest, vww_smallest, "vww_96_int8", 14_208;
+        kws_smallest: KwsSmallest, kws_smallest, "kws_ref_model", 5_760;
+        sww_smallest: SwwSmallest, sww_smallest, "str_ww_ref_model", 4_008;
     }
 }
 

@@ -82,6 +82,31 @@ fn axes(
     Ok((rows.pad_before, cols.pad_before))
 }
 
+/// A 1×1 convolution's bias with its input zero point folded in:
+/// `bias − zero_point · Σ w` per output channel, wrapping as the
+/// accumulator does, so the layer with this bias and a zero point of 0 is
+/// bit for bit the layer (a 1×1 window has no padding tap, where the zero
+/// point would stand for a value).
+fn fold_zero_point(
+    filter: &[i8],
+    bias: Option<&[i32]>,
+    channels: usize,
+    zero_point: i32,
+) -> Vec<i32> {
+    let depth = filter.len() / channels.max(1);
+    (0..channels)
+        .map(|c| {
+            let sum = filter
+                .iter()
+                .skip(c * depth)
+                .take(depth)
+                .fold(0i32, |s, &w| s.wrapping_add(i32::from(w)));
+            let b = bias.and_then(|b| b.get(c)).copied().unwrap_or(0);
+            b.wrapping_sub(zero_point.wrapping_mul(sum))
+        })
+        .collect()
+}
+
 fn size(v: i32) -> usize {
     usize::try_from(v).unwrap_or(0)
 }
@@ -158,6 +183,19 @@ impl Writer<'_, '_> {
                 let (pad_top, pad_left) = axes(o.padding, (h, w), (kh, kw), (sh, sw), (dh, dw))?;
                 let (lo, hi) = clamp(o.fused_activation)?;
                 (data.filter, data.bias, data.multipliers) = weights(op)?;
+                // a 1×1 filter reads no padding: its zero point folded
+                // into its bias, so each band's call sums no weights
+                let input_zero_point = if (kh, kw) == (1, 1) {
+                    data.bias = Some(fold_zero_point(
+                        &data.filter,
+                        data.bias.as_deref(),
+                        oc,
+                        input_zero_point,
+                    ));
+                    0
+                } else {
+                    input_zero_point
+                };
                 data.conv = Some((
                     Conv2dDims {
                         batches: 1,
