@@ -296,7 +296,7 @@ pub fn run_prechecked(
             fc_rounding: Rounding::Double,
             overlap: OVERLAP,
         };
-        if s.step.clone().run(&mut buffers).is_err() {
+        if s.step.run(&mut buffers).is_err() {
             return;
         }
     }

@@ -630,7 +630,7 @@ impl crate::compiled::WriteRust for LogisticStep {
 
 impl LogisticStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         match self {
             LogisticStep::Int8 {

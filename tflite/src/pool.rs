@@ -942,7 +942,7 @@ impl crate::compiled::WriteRust for PoolStep {
 
 impl PoolStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let PoolStep {
             max,
@@ -952,19 +952,19 @@ impl PoolStep {
             dims,
             params,
         } = self;
-        if wide {
-            let (x, y) = split(b.int16, &input, &output).ok_or(overlap)?;
-            if max {
-                max_pool_int16(x, dims, &params, y)
+        if *wide {
+            let (x, y) = split(b.int16, input, output).ok_or(overlap)?;
+            if *max {
+                max_pool_int16(x, *dims, params, y)
             } else {
-                average_pool_int16(x, dims, &params, y)
+                average_pool_int16(x, *dims, params, y)
             }
         } else {
-            let (x, y) = split(b.int8, &input, &output).ok_or(overlap)?;
-            if max {
-                max_pool_int8(x, dims, &params, y)
+            let (x, y) = split(b.int8, input, output).ok_or(overlap)?;
+            if *max {
+                max_pool_int8(x, *dims, params, y)
             } else {
-                average_pool_int8(x, dims, &params, y)
+                average_pool_int8(x, *dims, params, y)
             }
         }
     }

@@ -153,7 +153,7 @@ pub(crate) struct Buffers<'b> {
 
 impl Step<'_> {
     /// Runs the step: its op's module's `run`.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         match self {
             Step::FullyConnected(s) => s.run(b),
             Step::DepthwiseConv(s) => s.run(b),
