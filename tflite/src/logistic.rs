@@ -638,16 +638,16 @@ impl LogisticStep {
                 output,
                 params,
             } => {
-                let (x, y) = split(b.int8, &input, &output).ok_or(overlap)?;
-                logistic_int8(x, &params, y)
+                let (x, y) = split(b.int8, input, output).ok_or(overlap)?;
+                logistic_int8(x, params, y)
             }
             LogisticStep::Int16 {
                 input,
                 output,
                 params,
             } => {
-                let (x, y) = split(b.int16, &input, &output).ok_or(overlap)?;
-                logistic_int16(x, &params, y)
+                let (x, y) = split(b.int16, input, output).ok_or(overlap)?;
+                logistic_int16(x, params, y)
             }
         }
     }
