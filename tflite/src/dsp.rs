@@ -1271,6 +1271,11 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     // class
     let spans = |n: usize, stride: usize, pad: usize, dilation: usize, size: usize| {
         let mut spans: [Option<(usize, usize, usize)>; 3] = [None; 3];
+        // no classes but a 3×3 filter's: no runs, every pixel on the
+        // general path
+        if !three {
+            return (spans, false, false);
+        }
         let mut complete = true;
         for o in 0..n {
             match class(Window::new(o, stride, pad, dilation, 3, size)) {
