@@ -1068,7 +1068,7 @@ impl<T: LeNumber> crate::compiled::WriteRust for AddLayer<'_, T> {
 
 impl AddStep<'_> {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         match self {
             AddStep::Int8(layer) => layer.run(b.int8, b.overlap),
             AddStep::Int16(layer) => layer.run(b.int16, b.overlap),
@@ -1081,7 +1081,7 @@ impl AddStep<'_> {
 #[allow(private_bounds)]
 impl<T: LeNumber + Lane> AddLayer<'_, T> {
     /// Runs the layer over its type's buffer.
-    fn run(self, arena: &mut [T], overlap: TfliteError) -> Result<(), TfliteError> {
+    fn run(&self, arena: &mut [T], overlap: TfliteError) -> Result<(), TfliteError> {
         let AddLayer {
             a,
             b,
@@ -1093,20 +1093,20 @@ impl<T: LeNumber + Lane> AddLayer<'_, T> {
         let (a_dims, b_dims) = (a_shape.dims(), b_shape.dims());
         match (a, b) {
             (Source::Activation(ra), Source::Activation(rb)) => {
-                let (x1, x2, y) = split2(arena, &ra, &rb, &output).ok_or(overlap)?;
-                add_with(x1, a_dims, x2, b_dims, &params, y)
+                let (x1, x2, y) = split2(arena, ra, rb, output).ok_or(overlap)?;
+                add_with(x1, a_dims, x2, b_dims, params, y)
             }
             (Source::Activation(ra), Source::Constant(c)) => {
-                let (x1, y) = split(arena, &ra, &output).ok_or(overlap)?;
-                add_with(x1, a_dims, &c, b_dims, &params, y)
+                let (x1, y) = split(arena, ra, output).ok_or(overlap)?;
+                add_with(x1, a_dims, c, b_dims, params, y)
             }
             (Source::Constant(c), Source::Activation(rb)) => {
-                let (x2, y) = split(arena, &rb, &output).ok_or(overlap)?;
-                add_with(&c, a_dims, x2, b_dims, &params, y)
+                let (x2, y) = split(arena, rb, output).ok_or(overlap)?;
+                add_with(c, a_dims, x2, b_dims, params, y)
             }
             (Source::Constant(c1), Source::Constant(c2)) => {
-                let y = arena.get_mut(output).ok_or(overlap)?;
-                add_with(&c1, a_dims, &c2, b_dims, &params, y)
+                let y = arena.get_mut(output.clone()).ok_or(overlap)?;
+                add_with(c1, a_dims, c2, b_dims, params, y)
             }
         }
     }

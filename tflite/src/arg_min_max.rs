@@ -313,9 +313,9 @@ impl crate::compiled::WriteRust for ArgMinMaxStep {
 
 impl ArgMinMaxStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        let x = b.int8.get(self.input).ok_or(b.overlap)?;
-        let y = b.int32.get_mut(self.output).ok_or(b.overlap)?;
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let x = b.int8.get(self.input.clone()).ok_or(b.overlap)?;
+        let y = b.int32.get_mut(self.output.clone()).ok_or(b.overlap)?;
         if self.max {
             arg_max(x, self.dims, y)
         } else {

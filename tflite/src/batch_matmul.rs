@@ -386,7 +386,7 @@ impl crate::compiled::WriteRust for BatchMatMulStep {
 
 impl BatchMatMulStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let (a, x, y) = split2(b.int8, &self.lhs, &self.rhs, &self.output).ok_or(overlap)?;
         let (ls, rs) = (self.lhs_shape, self.rhs_shape);

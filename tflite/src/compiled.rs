@@ -310,7 +310,7 @@ impl<'a> Run<'a> {
             return;
         }
         self.buffers.multipliers = self.multipliers.get(multipliers).unwrap_or(&[]);
-        if step.clone().run_step(&mut self.buffers).is_err() {
+        if step.run_step(&mut self.buffers).is_err() {
             self.stopped = true;
         }
     }

@@ -674,8 +674,8 @@ impl MoveJoin for ConcatenationStep {
 
 impl ConcatenationStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut crate::interpreter::Buffers<'_>) -> Result<(), TfliteError> {
-        run_join(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut crate::interpreter::Buffers<'_>) -> Result<(), TfliteError> {
+        run_join(b, &self.places, self)
     }
 }
 
@@ -747,7 +747,7 @@ impl MoveJoin for PackStep {
 
 impl PackStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut crate::interpreter::Buffers<'_>) -> Result<(), TfliteError> {
-        run_join(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut crate::interpreter::Buffers<'_>) -> Result<(), TfliteError> {
+        run_join(b, &self.places, self)
     }
 }

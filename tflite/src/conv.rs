@@ -1040,7 +1040,7 @@ impl<B: LeNumber> ConvLayer<'_, B> {
 
 impl Conv2dStep<'_> {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         match self {
             Conv2dStep::Int8(l) => {

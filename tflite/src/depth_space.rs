@@ -408,8 +408,8 @@ impl MoveOne for DepthToSpaceStep {
 
 impl DepthToSpaceStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        run_one(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, self)
     }
 }
 
@@ -460,7 +460,7 @@ impl MoveOne for SpaceToDepthStep {
 
 impl SpaceToDepthStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        run_one(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, self)
     }
 }

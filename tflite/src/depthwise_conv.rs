@@ -1187,7 +1187,7 @@ impl<B: LeNumber> DepthwiseLayer<'_, B> {
 
 impl DepthwiseConvStep<'_> {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         match self {
             DepthwiseConvStep::Int8(l) => {

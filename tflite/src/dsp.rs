@@ -1296,6 +1296,11 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     // class
     let spans = |n: usize, stride: usize, pad: usize, dilation: usize, size: usize| {
         let mut spans: [Option<(usize, usize, usize)>; 3] = [None; 3];
+        // no classes but a 3×3 filter's: no runs, every pixel on the
+        // general path
+        if !three {
+            return (spans, false, false);
+        }
         let mut complete = true;
         for o in 0..n {
             match class(Window::new(o, stride, pad, dilation, 3, size)) {
@@ -1332,6 +1337,8 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     let out_rows = dims.output_width.checked_mul(depth)?;
     // the image's step from one output column to the next
     let pixel_step = params.stride_width.checked_mul(depth)?;
+    // the filter's step from one row of taps to the next
+    let filter_row = dims.filter_width.checked_mul(depth)?;
     for c in (0..depth).step_by(4) {
         let bias4 = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
         // the 3×3 filter widened (bytes 0, 2 and 1, 3 of each tap's word),
@@ -1491,17 +1498,29 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
                             _ => arch::dw2x2(block, t, column, row, k),
                         }
                     }
-                    _ => {
-                        let mut acc = bias4;
-                        for (ky, iy) in rows.taps() {
-                            for (kx, ix) in cols.taps() {
-                                let x = word(image, (iy * dims.input_width + ix) * depth + c)?;
-                                let f = word(filter, (ky * dims.filter_width + kx) * depth + c)?;
-                                acc = arch::mac_4_channels(acc, x, f, offset);
+                    _ => match (rows.taps().next(), cols.taps().next()) {
+                        // the taps inside as runs along the window's longer
+                        // side (the sum's order does not change its value)
+                        (Some((ky, iy)), Some((kx, ix))) => {
+                            let ((runs, x_run, f_run), (n, x_tap, f_tap)) =
+                                if cols.len() >= rows.len() {
+                                    ((rows.len(), row, filter_row), (cols.len(), column, depth))
+                                } else {
+                                    ((cols.len(), column, depth), (rows.len(), row, filter_row))
+                                };
+                            let mut xs = image.get((iy * dims.input_width + ix) * depth + c..)?;
+                            let mut fs = filter.get((ky * dims.filter_width + kx) * depth + c..)?;
+                            let mut acc = bias4;
+                            for _ in 0..runs {
+                                acc = tap_run(xs, x_tap, fs, f_tap, n, offset, acc)?;
+                                xs = xs.get(x_run..).unwrap_or(&[]);
+                                fs = fs.get(f_run..).unwrap_or(&[]);
                             }
+                            acc
                         }
-                        acc
-                    }
+                        // no tap inside: the bias alone
+                        _ => bias4,
+                    },
                 };
                 let at = (oy * dims.output_width + ox) * depth + c;
                 write4(
@@ -1517,6 +1536,31 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         }
     }
     Some(())
+}
+
+/// `acc` plus `(x + offset) · f` for channels `c … c + 3` of `n` taps of
+/// [`depthwise`]'s general path ([`arch::mac_4_channels`] each): the image
+/// words at the start of `xs` and every `x_step` bytes after it, the
+/// filter words at the start of `fs` and every `f_step` bytes after it.
+/// `None` if a word lies past the end of its slice.
+#[inline(always)]
+fn tap_run(
+    mut xs: &[i8],
+    x_step: usize,
+    mut fs: &[i8],
+    f_step: usize,
+    n: usize,
+    offset: u32,
+    mut acc: [i32; 4],
+) -> Option<[i32; 4]> {
+    let word = |b: &[i8; 4]| u32::from_le_bytes(b.map(|v| v as u8));
+    for _ in 0..n {
+        let (x, f) = (xs.first_chunk::<4>()?, fs.first_chunk::<4>()?);
+        acc = arch::mac_4_channels(acc, word(x), word(f), offset);
+        xs = xs.get(x_step..).unwrap_or(&[]);
+        fs = fs.get(f_step..).unwrap_or(&[]);
+    }
+    Some(acc)
 }
 
 /// The sums of three taps' weights along one axis of a 3×3 filter, for
@@ -3811,7 +3855,7 @@ mod tests {
 
         #[test]
         fn depthwise_is_the_portable_depthwise_convolution(
-            (h, w, groups, kh, kw) in (1usize..9, 1usize..9, 1usize..4, prop_oneof![Just(3usize), 1usize..4], prop_oneof![Just(3usize), 1usize..4]),
+            (h, w, groups, kh, kw) in (1usize..9, 1usize..9, 1usize..4, prop_oneof![Just(3usize), 1usize..7], prop_oneof![Just(3usize), 1usize..7]),
             (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
             seed in any::<u64>(),
             (zp, out_zp, lo, hi, per_channel, with_bias) in (-128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),

@@ -181,21 +181,21 @@ pub type BinaryInt16Step<'m> = BinaryStep<'m, i16, BinaryKernelInt16>;
 
 impl BinaryStep<'_> {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run_in(buffers.int8, buffers.overlap)
     }
 }
 
 impl BinaryInt16Step<'_> {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run_in(buffers.int16, buffers.overlap)
     }
 }
 
 impl<T: LeNumber, K: BinaryApply<T>> BinaryStep<'_, T, K> {
     /// Runs the step over its type's buffer.
-    fn run_in(self, arena: &mut [T], overlap: TfliteError) -> Result<(), TfliteError> {
+    fn run_in(&self, arena: &mut [T], overlap: TfliteError) -> Result<(), TfliteError> {
         let BinaryStep {
             a,
             b,
@@ -207,20 +207,20 @@ impl<T: LeNumber, K: BinaryApply<T>> BinaryStep<'_, T, K> {
         let (a_dims, b_dims) = (a_shape.dims(), b_shape.dims());
         match (a, b) {
             (Source::Activation(ra), Source::Activation(rb)) => {
-                let (x1, x2, y) = split2(arena, &ra, &rb, &output).ok_or(overlap)?;
+                let (x1, x2, y) = split2(arena, ra, rb, output).ok_or(overlap)?;
                 kernel.apply(x1, a_dims, x2, b_dims, y)
             }
             (Source::Activation(ra), Source::Constant(c)) => {
-                let (x1, y) = split(arena, &ra, &output).ok_or(overlap)?;
-                kernel.apply(x1, a_dims, &c, b_dims, y)
+                let (x1, y) = split(arena, ra, output).ok_or(overlap)?;
+                kernel.apply(x1, a_dims, c, b_dims, y)
             }
             (Source::Constant(c), Source::Activation(rb)) => {
-                let (x2, y) = split(arena, &rb, &output).ok_or(overlap)?;
-                kernel.apply(&c, a_dims, x2, b_dims, y)
+                let (x2, y) = split(arena, rb, output).ok_or(overlap)?;
+                kernel.apply(c, a_dims, x2, b_dims, y)
             }
             (Source::Constant(c1), Source::Constant(c2)) => {
-                let y = arena.get_mut(output).ok_or(overlap)?;
-                kernel.apply(&c1, a_dims, &c2, b_dims, y)
+                let y = arena.get_mut(output.clone()).ok_or(overlap)?;
+                kernel.apply(c1, a_dims, c2, b_dims, y)
             }
         }
     }
@@ -421,7 +421,7 @@ pub type UnaryInt16Step = UnaryStep<UnaryKernelInt16>;
 
 impl UnaryStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let (x, y) = split(buffers.int8, &self.input, &self.output).ok_or(buffers.overlap)?;
         match &self.kernel {
             UnaryKernel::Relu(p) => relu_int8(x, p, y),
@@ -437,7 +437,7 @@ impl UnaryStep {
 
 impl UnaryInt16Step {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, buffers: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let (x, y) = split(buffers.int16, &self.input, &self.output).ok_or(buffers.overlap)?;
         match &self.kernel {
             UnaryKernelInt16::Tanh(p) => tanh_int16(x, p, y),

@@ -395,7 +395,7 @@ impl crate::compiled::WriteRust for MapF32Step {
 
 impl MapF32Step {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let (x, y) = split(&mut *b.float32, &self.input, &self.output).ok_or(b.overlap)?;
         let f = self.f;
         map_f32(x, y, |v| f.value(v))
@@ -462,7 +462,7 @@ impl crate::compiled::WriteRust for BinaryF32Step<'_> {
 
 impl BinaryF32Step<'_> {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let float32 = &mut *b.float32;
         let BinaryF32Step {
@@ -477,20 +477,20 @@ impl BinaryF32Step<'_> {
         let (a_dims, b_dims) = (a_shape.dims(), b_shape.dims());
         match (a, b) {
             (Source::Activation(ra), Source::Activation(rb)) => {
-                let (x1, x2, y) = split2(float32, &ra, &rb, &output).ok_or(overlap)?;
-                binary_f32(op, (x1, a_dims), (x2, b_dims), range, y)
+                let (x1, x2, y) = split2(float32, ra, rb, output).ok_or(overlap)?;
+                binary_f32(*op, (x1, a_dims), (x2, b_dims), *range, y)
             }
             (Source::Activation(ra), Source::Constant(c)) => {
-                let (x1, y) = split(float32, &ra, &output).ok_or(overlap)?;
-                binary_f32(op, (x1, a_dims), (&c, b_dims), range, y)
+                let (x1, y) = split(float32, ra, output).ok_or(overlap)?;
+                binary_f32(*op, (x1, a_dims), (c, b_dims), *range, y)
             }
             (Source::Constant(c), Source::Activation(rb)) => {
-                let (x2, y) = split(float32, &rb, &output).ok_or(overlap)?;
-                binary_f32(op, (&c, a_dims), (x2, b_dims), range, y)
+                let (x2, y) = split(float32, rb, output).ok_or(overlap)?;
+                binary_f32(*op, (c, a_dims), (x2, b_dims), *range, y)
             }
             (Source::Constant(c1), Source::Constant(c2)) => {
-                let y = float32.get_mut(output).ok_or(overlap)?;
-                binary_f32(op, (&c1, a_dims), (&c2, b_dims), range, y)
+                let y = float32.get_mut(output.clone()).ok_or(overlap)?;
+                binary_f32(*op, (c1, a_dims), (c2, b_dims), *range, y)
             }
         }
     }
@@ -553,7 +553,7 @@ impl crate::compiled::WriteRust for MeanF32Step {
 
 impl MeanF32Step {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let (x, y) = split(&mut *b.float32, &self.input, &self.output).ok_or(b.overlap)?;
         mean_f32(x, self.runs, y)
     }

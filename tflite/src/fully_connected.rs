@@ -1068,7 +1068,7 @@ impl crate::compiled::WriteRust for FullyConnectedStep<'_> {
 
 impl FullyConnectedStep<'_> {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let int8 = &mut *b.int8;
         let float32 = &mut *b.float32;
@@ -1084,17 +1084,17 @@ impl FullyConnectedStep<'_> {
                 dims,
                 quantization: q,
             } => {
-                let (x, y) = split(int8, &input, &output).ok_or(overlap)?;
+                let (x, y) = split(int8, input, output).ok_or(overlap)?;
                 let params = FullyConnectedParams {
                     input_zero_point: q.input_zero_point,
                     weights_zero_point: q.weights_zero_point,
                     output_zero_point: q.output_zero_point,
-                    multipliers: multipliers_of(&q),
+                    multipliers: multipliers_of(q),
                     output_min: q.output_min,
                     output_max: q.output_max,
                     rounding: fc_rounding,
                 };
-                fully_connected_int8(x, &weights, bias.as_ref(), dims, &params, y)
+                fully_connected_int8(x, weights, bias.as_ref(), *dims, &params, y)
             }
             FullyConnectedStep::Int16 {
                 input,
@@ -1104,17 +1104,17 @@ impl FullyConnectedStep<'_> {
                 dims,
                 quantization: q,
             } => {
-                let (x, y) = split(b.int16, &input, &output).ok_or(overlap)?;
+                let (x, y) = split(b.int16, input, output).ok_or(overlap)?;
                 let params = FullyConnectedParams {
                     input_zero_point: q.input_zero_point,
                     weights_zero_point: q.weights_zero_point,
                     output_zero_point: q.output_zero_point,
-                    multipliers: multipliers_of(&q),
+                    multipliers: multipliers_of(q),
                     output_min: q.output_min,
                     output_max: q.output_max,
                     rounding: fc_rounding,
                 };
-                fully_connected_int16(x, &weights, bias.as_ref(), dims, &params, y)
+                fully_connected_int16(x, weights, bias.as_ref(), *dims, &params, y)
             }
             FullyConnectedStep::F32 {
                 input,
@@ -1124,8 +1124,8 @@ impl FullyConnectedStep<'_> {
                 dims,
                 range: (lo, hi),
             } => {
-                let (x, y) = split(float32, &input, &output).ok_or(overlap)?;
-                fully_connected_f32(x, &weights, bias.as_ref(), dims, lo, hi, y)
+                let (x, y) = split(float32, input, output).ok_or(overlap)?;
+                fully_connected_f32(x, weights, bias.as_ref(), *dims, *lo, *hi, y)
             }
         }
     }

@@ -343,7 +343,7 @@ impl MoveOne for GatherStep<'_> {
 
 impl GatherStep<'_> {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        run_one(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, self)
     }
 }

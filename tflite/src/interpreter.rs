@@ -582,7 +582,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
                     fc_rounding,
                     overlap,
                 };
-                step.clone().run(&mut buffers)?;
+                step.run(&mut buffers)?;
             }
             return Ok(());
         }

@@ -231,7 +231,7 @@ impl crate::compiled::WriteRust for LogSoftmaxStep {
 
 impl LogSoftmaxStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let (x, y) = split(b.int8, &self.input, &self.output).ok_or(overlap)?;
         log_softmax_int8(x, self.depth, &self.params, y)

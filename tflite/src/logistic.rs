@@ -630,7 +630,7 @@ impl crate::compiled::WriteRust for LogisticStep {
 
 impl LogisticStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         match self {
             LogisticStep::Int8 {
@@ -638,16 +638,16 @@ impl LogisticStep {
                 output,
                 params,
             } => {
-                let (x, y) = split(b.int8, &input, &output).ok_or(overlap)?;
-                logistic_int8(x, &params, y)
+                let (x, y) = split(b.int8, input, output).ok_or(overlap)?;
+                logistic_int8(x, params, y)
             }
             LogisticStep::Int16 {
                 input,
                 output,
                 params,
             } => {
-                let (x, y) = split(b.int16, &input, &output).ok_or(overlap)?;
-                logistic_int16(x, &params, y)
+                let (x, y) = split(b.int16, input, output).ok_or(overlap)?;
+                logistic_int16(x, params, y)
             }
         }
     }

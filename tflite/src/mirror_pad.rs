@@ -334,7 +334,7 @@ impl MoveOne for MirrorPadStep {
 
 impl MirrorPadStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        run_one(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, self)
     }
 }

@@ -283,7 +283,7 @@ impl crate::compiled::WriteRust for PadStep {
 
 impl PadStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let int8 = &mut *b.int8;
         let float32 = &mut *b.float32;
@@ -298,7 +298,7 @@ impl PadStep {
         match input.dtype {
             TensorType::Int8 => {
                 let (x, y) = split(int8, &input.range, &output.range).ok_or(overlap)?;
-                pad(x, shape.dims(), paddings, value, y)
+                pad(x, shape.dims(), paddings, *value, y)
             }
             _ => {
                 let (x, y) = split(float32, &input.range, &output.range).ok_or(overlap)?;

@@ -516,21 +516,35 @@ pub(crate) fn pool_rows<T, R>(
             let Some(pixel) = pixels.next() else {
                 return;
             };
+            // a window that does not wrap past the ring's end (always, in
+            // a ring of the whole input) reads its one run of rows: no
+            // chain of two runs per tap
+            let [head, tail] = rows.runs();
             for (c, out) in pixel.iter_mut().enumerate() {
-                let mut taps = rows.taps().flat_map(|(_, iy)| {
-                    cols.taps().filter_map(move |(_, ix)| {
-                        ring.get((iy * input_width + ix) * depth + c)
-                            .map(|&x| x.into())
-                    })
-                });
-                let y = reduce(&mut taps)
-                    .max(params.output_min)
-                    .min(params.output_max);
+                let at = |iy: usize| (iy * input_width, cols, depth, c);
+                let y = if tail.len() == 0 {
+                    reduce(&mut head.taps().flat_map(|(_, iy)| window_row(ring, at(iy))))
+                } else {
+                    reduce(&mut rows.taps().flat_map(|(_, iy)| window_row(ring, at(iy))))
+                }
+                .max(params.output_min)
+                .min(params.output_max);
                 // inside T: the clamp is (checked)
                 *out = T::try_from(y).unwrap_or_default();
             }
         }
     }
+}
+
+/// The taps inside `cols` of one input row of a pool's window, channel
+/// `c` (`(row_start, cols, depth, c)`, `row_start` the row's first pixel).
+#[inline(always)]
+fn window_row<T: Copy + Into<i32>>(
+    ring: &[T],
+    (row_start, cols, depth, c): (usize, Window, usize, usize),
+) -> impl Iterator<Item = i32> + '_ {
+    cols.taps()
+        .filter_map(move |(_, ix)| ring.get((row_start + ix) * depth + c).map(|&x| x.into()))
 }
 
 /// The sums of an average pool whose one output row's window spans
@@ -942,7 +956,7 @@ impl crate::compiled::WriteRust for PoolStep {
 
 impl PoolStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let PoolStep {
             max,
@@ -952,19 +966,19 @@ impl PoolStep {
             dims,
             params,
         } = self;
-        if wide {
-            let (x, y) = split(b.int16, &input, &output).ok_or(overlap)?;
-            if max {
-                max_pool_int16(x, dims, &params, y)
+        if *wide {
+            let (x, y) = split(b.int16, input, output).ok_or(overlap)?;
+            if *max {
+                max_pool_int16(x, *dims, params, y)
             } else {
-                average_pool_int16(x, dims, &params, y)
+                average_pool_int16(x, *dims, params, y)
             }
         } else {
-            let (x, y) = split(b.int8, &input, &output).ok_or(overlap)?;
-            if max {
-                max_pool_int8(x, dims, &params, y)
+            let (x, y) = split(b.int8, input, output).ok_or(overlap)?;
+            if *max {
+                max_pool_int8(x, *dims, params, y)
             } else {
-                average_pool_int8(x, dims, &params, y)
+                average_pool_int8(x, *dims, params, y)
             }
         }
     }

@@ -359,7 +359,7 @@ impl crate::compiled::WriteRust for QuantizeStep {
 
 impl QuantizeStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let int8 = &mut *b.int8;
         let float32 = &mut *b.float32;
@@ -369,8 +369,8 @@ impl QuantizeStep {
                 output,
                 scale,
                 zero_point,
-            } => match (float32.get(input), int8.get_mut(output)) {
-                (Some(x), Some(y)) => quantize_int8(x, scale, zero_point, y),
+            } => match (float32.get(input.clone()), int8.get_mut(output.clone())) {
+                (Some(x), Some(y)) => quantize_int8(x, *scale, *zero_point, y),
                 _ => Err(overlap),
             },
             QuantizeStep::Dequantize {
@@ -378,8 +378,8 @@ impl QuantizeStep {
                 output,
                 scale,
                 zero_point,
-            } => match (int8.get(input), float32.get_mut(output)) {
-                (Some(x), Some(y)) => dequantize_int8(x, scale, zero_point, y),
+            } => match (int8.get(input.clone()), float32.get_mut(output.clone())) {
+                (Some(x), Some(y)) => dequantize_int8(x, *scale, *zero_point, y),
                 _ => Err(overlap),
             },
             QuantizeStep::QuantizeInt16 {
@@ -387,8 +387,8 @@ impl QuantizeStep {
                 output,
                 scale,
                 zero_point,
-            } => match (float32.get(input), b.int16.get_mut(output)) {
-                (Some(x), Some(y)) => quantize_int16(x, scale, zero_point, y),
+            } => match (float32.get(input.clone()), b.int16.get_mut(output.clone())) {
+                (Some(x), Some(y)) => quantize_int16(x, *scale, *zero_point, y),
                 _ => Err(overlap),
             },
             QuantizeStep::DequantizeInt16 {
@@ -396,8 +396,8 @@ impl QuantizeStep {
                 output,
                 scale,
                 zero_point,
-            } => match (b.int16.get(input), float32.get_mut(output)) {
-                (Some(x), Some(y)) => dequantize_int16(x, scale, zero_point, y),
+            } => match (b.int16.get(input.clone()), float32.get_mut(output.clone())) {
+                (Some(x), Some(y)) => dequantize_int16(x, *scale, *zero_point, y),
                 _ => Err(overlap),
             },
         }

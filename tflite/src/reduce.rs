@@ -565,7 +565,7 @@ impl ReduceStep {
     /// and 2 of a rank-4 input by [`mean_int8`] (the same values, its
     /// faster loop), any other by [`mean_or_sum_int8`]; int16 by
     /// [`mean_or_sum_int16`].
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let (from, to) = (&self.input, &self.output);
         let overlap = b.overlap;
         let axes = &self.axes;

@@ -220,7 +220,7 @@ impl crate::compiled::WriteRust for ReshapeStep {
 
 impl ReshapeStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let ReshapeStep { input, output } = self;
         let (from, to) = (&input.range, &output.range);

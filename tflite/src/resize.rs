@@ -599,7 +599,7 @@ impl crate::compiled::WriteRust for ResizeStep {
 
 impl ResizeStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let (x, y) = split(b.int8, &self.input, &self.output).ok_or(overlap)?;
         if self.bilinear {

@@ -785,8 +785,8 @@ impl MoveOne for SliceStep {
 
 impl SliceStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        run_one(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, self)
     }
 }
 
@@ -837,7 +837,7 @@ impl MoveOne for StridedSliceStep {
 
 impl StridedSliceStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        run_one(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, self)
     }
 }

@@ -635,7 +635,7 @@ impl crate::compiled::WriteRust for SoftmaxStep {
 
 impl SoftmaxStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         match self {
             SoftmaxStep::Int8 {
@@ -644,8 +644,8 @@ impl SoftmaxStep {
                 depth,
                 params,
             } => {
-                let (x, y) = split(b.int8, &input, &output).ok_or(overlap)?;
-                softmax_int8(x, depth, &params, y)
+                let (x, y) = split(b.int8, input, output).ok_or(overlap)?;
+                softmax_int8(x, *depth, params, y)
             }
             SoftmaxStep::Int16 {
                 input,
@@ -653,8 +653,8 @@ impl SoftmaxStep {
                 depth,
                 params,
             } => {
-                let (x, y) = split(b.int16, &input, &output).ok_or(overlap)?;
-                softmax_int16(x, depth, &params, y)
+                let (x, y) = split(b.int16, input, output).ok_or(overlap)?;
+                softmax_int16(x, *depth, params, y)
             }
         }
     }

@@ -788,8 +788,8 @@ impl MoveCut for SplitStep {
 
 impl SplitStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        run_cut(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_cut(b, &self.places, self)
     }
 }
 
@@ -842,7 +842,7 @@ impl MoveCut for UnpackStep {
 
 impl UnpackStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        run_cut(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_cut(b, &self.places, self)
     }
 }

@@ -276,7 +276,7 @@ impl MoveOne for TransposeStep {
 
 impl TransposeStep {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        run_one(b, &self.places, &self)
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        run_one(b, &self.places, self)
     }
 }

@@ -584,7 +584,7 @@ impl crate::compiled::WriteRust for TransposeConvStep<'_> {
 
 impl TransposeConvStep<'_> {
     /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         let multipliers: &[QuantizedMultiplier] = b.multipliers;
         let q = &self.quantization;

@@ -151,7 +151,7 @@ pub struct Buffers<'b> {
 
 impl Step<'_> {
     /// Runs the step: its op's module's `run`.
-    pub(crate) fn run(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         match self {
             Step::FullyConnected(s) => s.run(b),
             Step::DepthwiseConv(s) => s.run(b),
@@ -200,223 +200,223 @@ impl Step<'_> {
 /// over [`Step`] links every op's). Each impl calls its type's `run`, the
 /// function [`Step::run`] calls too: one body per step type, two callers.
 #[doc(hidden)]
-pub trait RunStep: Clone {
+pub trait RunStep {
     /// Runs the step over `b`: its type's `run`.
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError>;
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError>;
 }
 
 impl RunStep for FullyConnectedStep<'_> {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for DepthwiseConvStep<'_> {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for Conv2dStep<'_> {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for SoftmaxStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for PoolStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for AddStep<'_> {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for PadStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for LogisticStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for QuantizeStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for ReshapeStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for BinaryStep<'_> {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for UnaryStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for BinaryInt16Step<'_> {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for UnaryInt16Step {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for MapF32Step {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for BinaryF32Step<'_> {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for MeanF32Step {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for ConcatenationStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for PackStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for SplitStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for UnpackStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for TransposeStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for SliceStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for StridedSliceStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for ExpandDimsStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for GatherStep<'_> {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for DepthToSpaceStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for SpaceToDepthStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for MirrorPadStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for ReduceStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for ArgMinMaxStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for ResizeStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for TransposeConvStep<'_> {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for BatchMatMulStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for LogSoftmaxStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
 
 impl RunStep for L2NormalizationStep {
-    fn run_step(self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+    fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         self.run(b)
     }
 }
