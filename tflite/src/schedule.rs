@@ -11,10 +11,14 @@
 //! from the run's first operator to its last (the run's input stays live
 //! to its last operator, its output from its first).
 //!
-//! The techniques it uses: streaming (depth-first runs with rings), and,
-//! at a run's end, an average pool whose window spans every row that
+//! The techniques it uses: streaming (depth-first runs with rings); at a
+//! run's end, an average pool whose window spans every row that
 //! accumulates its sums as the rows stream ([`Run::sums`], bytes after
-//! the rings in the run's block). No layer works in place yet.
+//! the rings in the run's block); and, in every schedule but
+//! [`Goal::Layers`], an `ADD` of two tensors of one shape that writes its
+//! output over an input it is the last to read ([`InPlace`], TFLite's
+//! arithmetic reads each element pair before it writes that element), so
+//! that its input and output are one slot of the arena.
 //!
 //! The instructions of a schedule are estimated from the MACs and one
 //! table of per-kernel costs ([`COSTS`]), plus a cost per kernel call
@@ -229,6 +233,29 @@ pub struct Slot {
     pub offset: usize,
 }
 
+/// An `ADD` whose output is written over one of its inputs
+/// ([`crate::add_int8_in_place`]): the input is not read after it, and
+/// the two are one slot of the arena (the input's [`Holds::Tensor`] slot,
+/// live to the output's last reader).
+///
+/// ```
+/// use shapecheck_tflite::schedule::InPlace;
+///
+/// let add = InPlace { op: 3, operand: 1, over: 24, output: 25 };
+/// assert_eq!(add.operand, 1); // written over input 2
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InPlace {
+    /// the `ADD` (its position in the model's run)
+    pub op: usize,
+    /// which of its inputs it writes over: 0 (input 1) or 1 (input 2)
+    pub operand: usize,
+    /// that input's tensor
+    pub over: usize,
+    /// its output tensor
+    pub output: usize,
+}
+
 /// A schedule and its arena.
 ///
 /// ```
@@ -249,6 +276,9 @@ pub struct Schedule {
     pub runs: Vec<Run>,
     /// the arena's slots
     pub slots: Vec<Slot>,
+    /// the `ADD`s written over an input, each output in its input's slot
+    /// (none at [`Goal::Layers`])
+    pub in_place: Vec<InPlace>,
     /// the arena's elements
     pub arena: usize,
     /// the layer-by-layer schedule's liveness floor ([`liveness_floor`])
@@ -311,6 +341,8 @@ struct Problem {
     links: Vec<bool>,
     tensors: Vec<usize>,
     lifetimes: Vec<Lifetime>,
+    /// the `ADD`s written over an input (none at [`Goal::Layers`])
+    in_place: Vec<InPlace>,
 }
 
 /// Band heights tried for a run's last stage.
@@ -361,7 +393,7 @@ impl Schedule {
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn search(model: &Model<'_>, goal: Goal) -> Result<Schedule, TooLittleRam> {
-        let problem = Problem::new(model);
+        let problem = Problem::new(model, goal != Goal::Layers);
         let layers = State {
             streamed: vec![false; problem.links.len()],
             band: vec![1; problem.layers.len()],
@@ -402,7 +434,9 @@ impl Schedule {
 }
 
 impl Problem {
-    fn new(model: &Model<'_>) -> Problem {
+    /// The search's view of `model`; its `ADD`s written over an input
+    /// where they can be when `in_place`.
+    fn new(model: &Model<'_>, in_place: bool) -> Problem {
         let (tensors, lifetimes) = activations(model, TensorType::Int8);
         let layers: Vec<Layer> = model.operators().map(|op| layer(model, &op)).collect();
         let outputs: Vec<usize> = model
@@ -427,11 +461,20 @@ impl Problem {
                 b.input == Some(t) && only_b && !outputs.contains(&t)
             })
             .collect();
+        let in_place = if in_place {
+            model
+                .operators()
+                .filter_map(|op| add_in_place(model, &op, &tensors, &lifetimes, &outputs))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Problem {
             layers,
             links,
             tensors,
             lifetimes,
+            in_place,
         }
     }
 
@@ -521,6 +564,22 @@ impl Problem {
                     last,
                 },
             ));
+        }
+        // an ADD written over an input: its output is that input's slot,
+        // live to the output's last reader
+        for add in &self.in_place {
+            let Some(at) = slots
+                .iter()
+                .position(|(h, _)| *h == Holds::Tensor(add.output))
+            else {
+                continue;
+            };
+            let (_, out) = slots.remove(at);
+            for (h, l) in slots.iter_mut() {
+                if *h == Holds::Tensor(add.over) {
+                    l.last = l.last.max(out.last);
+                }
+            }
         }
         slots
     }
@@ -707,11 +766,63 @@ impl Problem {
                     offset,
                 })
                 .collect(),
+            in_place: self.in_place.clone(),
             arena: placement.size,
             floor: liveness_floor(&self.lifetimes),
             instructions,
         }
     }
+}
+
+/// Operator `op` as an `ADD` written over an input, where it can be: an
+/// int8 `ADD` of two different activations of its output's shape (no
+/// broadcast), each an arena tensor of its own (not a view, not the
+/// model's input), one of which it is the last to read and is not a
+/// model output. Over the input written last when both qualify (its
+/// slot is the shorter to extend).
+fn add_in_place(
+    model: &Model<'_>,
+    op: &Operator<'_>,
+    tensors: &[usize],
+    lifetimes: &[Lifetime],
+    outputs: &[usize],
+) -> Option<InPlace> {
+    if op.op() != BuiltinOp::ADD {
+        return None;
+    }
+    let output = op.output(0)?;
+    let shape = dims_of(model, Some(output));
+    let life = |t: usize| {
+        tensors
+            .iter()
+            .position(|&x| x == t)
+            .and_then(|p| lifetimes.get(p))
+            .copied()
+    };
+    let (a, b) = (op.input(0)?, op.input(1)?);
+    let int8 = [a, b, output].iter().all(|&t| {
+        model
+            .tensor(t)
+            .is_some_and(|t| t.dtype() == TensorType::Int8)
+    });
+    let same = [a, b].iter().all(|&t| dims_of(model, Some(t)) == shape);
+    if a == b || !int8 || !same || life(output).is_none() || shape.is_empty() {
+        return None;
+    }
+    [(0, a), (1, b)]
+        .into_iter()
+        .filter_map(|(operand, t)| {
+            let l = life(t)?;
+            let dies = l.last == op.index() && !outputs.contains(&t);
+            dies.then_some((l.first, operand, t))
+        })
+        .max_by_key(|&(first, operand, _)| (first, usize::MAX - operand))
+        .map(|(_, operand, over)| InPlace {
+            op: op.index(),
+            operand,
+            over,
+            output,
+        })
 }
 
 /// A tensor's dims as `usize`s.
