@@ -18,7 +18,13 @@
 //! [`Goal::Layers`], an `ADD` of two tensors of one shape that writes its
 //! output over an input it is the last to read ([`InPlace`], TFLite's
 //! arithmetic reads each element pair before it writes that element), so
-//! that its input and output are one slot of the arena.
+//! that its input and output are one slot of the arena. Such an `ADD`
+//! may also end a run ([`crate::stream::Stage::Add`]): the run's last
+//! layer's rows (a ring) added to the other input, the *skip*, written
+//! over it a band at a time. The skip is a whole tensor the run does not
+//! touch, or the run's own input, where each band is written over rows
+//! the first layer reads no more ([`crate::stream::writes_behind_reads`],
+//! a residual block streamed whole: its convolutions and its `ADD`).
 //!
 //! The instructions of a schedule are estimated from the MACs and one
 //! table of per-kernel costs ([`COSTS`]), plus a cost per kernel call
@@ -32,7 +38,7 @@ use crate::depthwise_conv::conv_axis;
 use crate::model::{Model, Operator};
 use crate::options::Options;
 use crate::plan::{activations, liveness_floor, place, Lifetime};
-use crate::stream::{ring_parts, ring_rows, walk, RowGeometry};
+use crate::stream::{ring_parts, ring_rows, walk, writes_behind_reads, RowGeometry};
 use crate::types::{BuiltinOp, TensorType};
 
 /// A layer's kind, as the cost table [`COSTS`] counts it.
@@ -236,7 +242,9 @@ pub struct Slot {
 /// An `ADD` whose output is written over one of its inputs
 /// ([`crate::add_int8_in_place`]): the input is not read after it, and
 /// the two are one slot of the arena (the input's [`Holds::Tensor`] slot,
-/// live to the output's last reader).
+/// live to the output's last reader). An `ADD` that ends a streamed run
+/// writes over its skip (the input that is not the run's last layer's
+/// output), which may be the run's input.
 ///
 /// ```
 /// use shapecheck_tflite::schedule::InPlace;
@@ -332,6 +340,10 @@ struct Layer {
     /// its activation input and output tensors
     input: Option<usize>,
     output: Option<usize>,
+    /// where it is an `ADD` of two tensors of its output's shape, one
+    /// image: its two inputs (it can end a run, the stage before's output
+    /// one of them, written over the other: [`crate::stream::Stage::Add`])
+    add: Option<(usize, usize)>,
 }
 
 /// The search's view of a model.
@@ -452,16 +464,31 @@ impl Problem {
                 let (Some(t), true, true) = (a.output, a.stage.is_some(), b.stage.is_some()) else {
                     return false;
                 };
+                let life = |t: usize| {
+                    tensors
+                        .iter()
+                        .position(|&x| x == t)
+                        .and_then(|p| lifetimes.get(p))
+                };
                 // b reads a's output, and nothing after b does
-                let only_b = tensors
-                    .iter()
-                    .position(|&x| x == t)
-                    .and_then(|p| lifetimes.get(p))
-                    .is_some_and(|l| l.first == k && l.last == k + 1);
-                b.input == Some(t) && only_b && !outputs.contains(&t)
+                let only_b = life(t).is_some_and(|l| l.first == k && l.last == k + 1);
+                let reads = match b.add {
+                    // an ADD ends a run; its other input (the skip), an
+                    // arena tensor it is the last to read, is written over
+                    Some((x1, x2)) => {
+                        let skip = if x1 == t { x2 } else { x1 };
+                        in_place
+                            && a.add.is_none()
+                            && (x1 == t) != (x2 == t)
+                            && life(skip).is_some_and(|l| l.last == k + 1)
+                            && !outputs.contains(&skip)
+                    }
+                    None => a.add.is_none() && b.input == Some(t),
+                };
+                reads && only_b && !outputs.contains(&t)
             })
             .collect();
-        let in_place = if in_place {
+        let in_place: Vec<InPlace> = if in_place {
             model
                 .operators()
                 .filter_map(|op| add_in_place(model, &op, &tensors, &lifetimes, &outputs))
@@ -567,7 +594,7 @@ impl Problem {
         }
         // an ADD written over an input: its output is that input's slot,
         // live to the output's last reader
-        for add in &self.in_place {
+        for add in &self.merges(runs) {
             let Some(at) = slots
                 .iter()
                 .position(|(h, _)| *h == Holds::Tensor(add.output))
@@ -582,6 +609,45 @@ impl Problem {
             }
         }
         slots
+    }
+
+    /// The `ADD` that ends `run`, written over its skip (the input that
+    /// is not the stage before's output), as an [`InPlace`]; `None` for a
+    /// run that ends in another layer.
+    fn run_add(&self, run: &Run) -> Option<InPlace> {
+        let last = run.ops.end.checked_sub(1)?;
+        let (x1, x2) = self.layers.get(last)?.add?;
+        let chain = self.layers.get(last.checked_sub(1)?)?.output?;
+        let (operand, over) = if x1 == chain { (1, x2) } else { (0, x1) };
+        Some(InPlace {
+            op: last,
+            operand,
+            over,
+            output: self.layers.get(last)?.output?,
+        })
+    }
+
+    /// Whether `run` is walked as its kernels can: a run ending in an
+    /// `ADD` whose skip is the run's input writes each band over input
+    /// rows its first stage reads no more
+    /// ([`crate::stream::writes_behind_reads`]).
+    fn can_end_over_input(&self, run: &Run) -> bool {
+        let input = self.layers.get(run.ops.start).and_then(|l| l.input);
+        match self.run_add(run) {
+            Some(add) if Some(add.over) == input => writes_behind_reads(&run.stages, run.band),
+            _ => true,
+        }
+    }
+
+    /// The `ADD`s written over an input in a schedule of `runs`: those
+    /// ending a run (over their skip) and those run whole that can be.
+    fn merges(&self, runs: &[Run]) -> Vec<InPlace> {
+        let ending: Vec<InPlace> = runs.iter().filter_map(|r| self.run_add(r)).collect();
+        let whole = self
+            .in_place
+            .iter()
+            .filter(|a| !runs.iter().any(|r| r.ops.contains(&a.op)));
+        ending.iter().chain(whole).copied().collect()
     }
 
     fn instructions(&self, runs: &[Run]) -> u64 {
@@ -654,6 +720,9 @@ impl Problem {
                     } else {
                         Vec::new()
                     };
+                    if !runs.iter().all(|r| self.can_end_over_input(r)) {
+                        continue;
+                    }
                     let slots = self.lifetimes(&runs);
                     let peak = (i..j)
                         .map(|op| {
@@ -752,6 +821,7 @@ impl Problem {
     fn schedule(&self, state: &State) -> Schedule {
         let runs = self.runs(state);
         let slots = self.lifetimes(&runs);
+        let in_place = self.merges(&runs);
         let lifetimes: Vec<Lifetime> = slots.iter().map(|s| s.1).collect();
         let placement = place(&lifetimes);
         let instructions = self.instructions(&runs);
@@ -766,7 +836,7 @@ impl Problem {
                     offset,
                 })
                 .collect(),
-            in_place: self.in_place.clone(),
+            in_place,
             arena: placement.size,
             floor: liveness_floor(&self.lifetimes),
             instructions,
@@ -867,6 +937,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
         })
     };
     let mut accumulates = None;
+    let mut add = None;
     let (kind, macs, stage) = match (op.op(), op.options()) {
         (BuiltinOp::CONV_2D, Options::Conv2d(o)) => {
             let (kh, kw, ci) = match f.as_slice() {
@@ -913,6 +984,31 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
             });
             (Kernel::Pool, outputs * (kh * kw) as u64, stage)
         }
+        (BuiltinOp::ADD, _) => {
+            let (x1, x2) = (op.input(0), op.input(1));
+            let same = dims_of(model, x1) == y && dims_of(model, x2) == y;
+            let both_int8 = x2
+                .and_then(|i| model.tensor(i))
+                .is_some_and(|t| t.dtype() == TensorType::Int8);
+            let stage = match (image, same && both_int8) {
+                (Some((h, oh, ow, oc)), true) if h == oh => {
+                    add = x1.zip(x2);
+                    Some((
+                        RowGeometry {
+                            input_rows: h,
+                            output_rows: h,
+                            stride: 1,
+                            pad_top: 0,
+                            dilation: 1,
+                            filter: 1,
+                        },
+                        ow * oc,
+                    ))
+                }
+                _ => None,
+            };
+            (Kernel::Other, 0, stage)
+        }
         (BuiltinOp::FULLY_CONNECTED, _) => {
             let k = f.get(1).copied().unwrap_or(0);
             (Kernel::FullyConnected, outputs * k as u64, None)
@@ -926,6 +1022,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
         accumulates,
         input,
         output,
+        add,
     }
 }
 
