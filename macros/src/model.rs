@@ -1729,7 +1729,10 @@ fn multiplier_tokens(krate: &TokenStream2, m: QuantizedMultiplier) -> TokenStrea
 }
 
 /// `AddParams { .. }` as tokens.
-fn add_params_tokens(krate: &TokenStream2, p: &shapecheck_tflite::AddParams) -> TokenStream2 {
+pub(crate) fn add_params_tokens(
+    krate: &TokenStream2,
+    p: &shapecheck_tflite::AddParams,
+) -> TokenStream2 {
     let [z1, z2, zo, lo, hi] = [
         p.input1_zero_point,
         p.input2_zero_point,
