@@ -1953,6 +1953,31 @@ mod tests {
         assert!(!default.contains("StreamRun"));
     }
 
+    /// ResNet-8 at `ram = 26_112` (issue 70): its first block streamed
+    /// into its ADD over the block's input, its other ADDs over an input,
+    /// each named in the docs. Reads the model from `$SHAPECHECK_MODELS`.
+    #[test]
+    #[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
+    fn resnet8_writes_its_adds_over_their_inputs() {
+        let dir = std::env::var("SHAPECHECK_MODELS").unwrap_or("../../shared/models".into());
+        let path = format!("{dir}/pretrainedResnet_quant.tflite");
+        let input = quote!(pub Sine = #path, ram = 26_112);
+        let caller = Path::new(env!("CARGO_MANIFEST_DIR")).join("caller.rs");
+        let text = model_impl(&quote!(::shapecheck), input, Some(&caller))
+            .unwrap()
+            .to_string();
+        for item in [
+            "pub type Arena = :: shapecheck :: ops :: layers :: Arena < i8 , 26112 >",
+            "sine :: RUN_0 . run_over_input_prechecked (y . as_mut_slice () , rings . as_mut_slice ())",
+            "Its last stage, operator 3 (ADD), writes each band over the run's input, tensor 22",
+            "Its last stage, operator 7 (ADD), writes each band over its other input, tensor 27",
+            ":: shapecheck :: ops :: layers :: add_int8_in_place_into (& mut y , & x ,",
+            "operator 11's output [1, 8, 8, 64]",
+        ] {
+            assert!(text.contains(item), "no {item:?} in {text}");
+        }
+    }
+
     #[test]
     fn sine_becomes_three_static_layers_and_a_predict() {
         let text = expand("../tflite/tests/models/sine.tflite").unwrap();
