@@ -285,7 +285,7 @@ pub struct Schedule {
     /// the arena's slots
     pub slots: Vec<Slot>,
     /// the `ADD`s written over an input, each output in its input's slot
-    /// (none at [`Goal::Layers`])
+    /// (none at [`Goal::Layers`]), in operator order
     pub in_place: Vec<InPlace>,
     /// the arena's elements
     pub arena: usize,
@@ -594,7 +594,14 @@ impl Problem {
         }
         // an ADD written over an input: its output is that input's slot,
         // live to the output's last reader
+        // (in operator order: an ADD over an earlier one's output extends
+        // the slot that output went to)
+        let mut holder: Vec<(usize, usize)> = Vec::new();
         for add in &self.merges(runs) {
+            let over = holder
+                .iter()
+                .find(|(t, _)| *t == add.over)
+                .map_or(add.over, |&(_, h)| h);
             let Some(at) = slots
                 .iter()
                 .position(|(h, _)| *h == Holds::Tensor(add.output))
@@ -603,10 +610,11 @@ impl Problem {
             };
             let (_, out) = slots.remove(at);
             for (h, l) in slots.iter_mut() {
-                if *h == Holds::Tensor(add.over) {
+                if *h == Holds::Tensor(over) {
                     l.last = l.last.max(out.last);
                 }
             }
+            holder.push((add.output, over));
         }
         slots
     }
@@ -640,14 +648,17 @@ impl Problem {
     }
 
     /// The `ADD`s written over an input in a schedule of `runs`: those
-    /// ending a run (over their skip) and those run whole that can be.
+    /// ending a run (over their skip) and those run whole that can be, in
+    /// operator order.
     fn merges(&self, runs: &[Run]) -> Vec<InPlace> {
         let ending: Vec<InPlace> = runs.iter().filter_map(|r| self.run_add(r)).collect();
         let whole = self
             .in_place
             .iter()
             .filter(|a| !runs.iter().any(|r| r.ops.contains(&a.op)));
-        ending.iter().chain(whole).copied().collect()
+        let mut all: Vec<InPlace> = ending.iter().chain(whole).copied().collect();
+        all.sort_by_key(|a| a.op);
+        all
     }
 
     fn instructions(&self, runs: &[Run]) -> u64 {
