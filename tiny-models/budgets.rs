@@ -11,8 +11,8 @@ pub const MODELS: [(&str, &str, usize); 7] = [
     ("Person", "person_detect", 14_208),
     ("Vww", "vww_96_int8", 14_208),
     ("Kws", "kws_ref_model", 5_760),
-    ("Resnet8", "pretrainedResnet_quant", 49_152),
+    ("Resnet8", "pretrainedResnet_quant", 26_112),
     ("Ad", "ad01_int8", 768),
     ("Sww", "str_ww_ref_model", 4_008),
-    ("ResnetLarge", "pretrainedResnet_large_int8", 122_880),
+    ("ResnetLarge", "pretrainedResnet_large_int8", 65_280),
 ];

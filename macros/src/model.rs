@@ -40,7 +40,7 @@ use shapecheck_tflite::{
     ModelTensor, Operator, Options, Padding, QuantizedMultiplier, TensorType, TypedLayer,
 };
 
-use shapecheck_tflite::schedule::{Goal, Holds, Run, Schedule};
+use shapecheck_tflite::schedule::{Goal, Holds, InPlace, Run, Schedule};
 use syn::parse::{Parse, ParseStream};
 
 mod step_writer;
@@ -263,6 +263,8 @@ struct Writer<'k, 'm> {
     /// each streamed run's rings, for the docs: (run, operators,
     /// elements, offset)
     ring_docs: Vec<(usize, std::ops::Range<usize>, usize, usize)>,
+    /// the `ADD`s the schedule writes over an input
+    in_place: Vec<InPlace>,
 }
 
 impl<'k, 'm> Writer<'k, 'm> {
@@ -285,6 +287,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             floor: 0,
             lives: HashMap::new(),
             ring_docs: Vec::new(),
+            in_place: Vec::new(),
         }
     }
 
@@ -373,6 +376,22 @@ impl<'k, 'm> Writer<'k, 'm> {
                     _ => return Err("the schedule holds a slot model! does not know".into()),
                 }
             }
+            // an ADD written over an input: its output at that input's
+            // offset, the input live to the ADD, the output from it
+            for add in &schedule.in_place {
+                let at = *self
+                    .offsets
+                    .get(&add.over)
+                    .ok_or("an in-place ADD's input has no place in the arena")?;
+                let (first, last) = *self
+                    .lives
+                    .get(&add.over)
+                    .ok_or("an in-place ADD's input has no lifetime")?;
+                self.offsets.insert(add.output, at);
+                self.lives.insert(add.over, (first, add.op));
+                self.lives.insert(add.output, (add.op, last));
+            }
+            self.in_place = schedule.in_place.clone();
         } else {
             let placement = shapecheck_tflite::plan::place(&lifetimes);
             self.arena_len = placement.size;
@@ -1117,6 +1136,9 @@ impl<'k, 'm> Writer<'k, 'm> {
             #d
             pub static #name: #krate::ops::layers::AddInt8 = #checked;
         });
+        if let Some(add) = self.in_place.iter().find(|a| a.op == i).copied() {
+            return self.add_in_place(op, output, add, &a, &b);
+        }
         // a constant operand is a tensor made from its static array
         let mut reads = Vec::new();
         let mut constants = Vec::new();
@@ -1154,6 +1176,103 @@ impl<'k, 'm> Writer<'k, 'm> {
                 #krate::ops::layers::add_int8_into(#oa, #ob, &#module::#name, #y)
             }
         })
+    }
+
+    /// `ADD` operator `op` (its `LAYER_i` written) writing its output over
+    /// input `add.operand` (the schedule's [`InPlace`]): the other input
+    /// read and that one updated, through one `read_write` of the arena,
+    /// which does not build when the two overlap.
+    fn add_in_place(
+        &mut self,
+        op: &Operator<'_>,
+        output: &ModelTensor<'_>,
+        add: InPlace,
+        a: &ModelTensor<'_>,
+        b: &ModelTensor<'_>,
+    ) -> Result<(), String> {
+        let krate = self.krate;
+        let module = self.module.clone();
+        let name = format_ident!("LAYER_{}", op.index());
+        let (target, other, over) = match add.operand {
+            0 => (a, b, quote!(#krate::tflite::AddOver::Input1)),
+            _ => (b, a, quote!(#krate::tflite::AddOver::Input2)),
+        };
+        let out_dims = dims(output)?;
+        let target_var = self.var(target)?;
+        let at = match target_var.place {
+            Place::Arena(at) if target_var.views.is_empty() && target_var.base_dims == out_dims => {
+                at
+            }
+            _ => {
+                return Err(
+                    "the input it writes over is not a whole tensor of its shape in the arena"
+                        .into(),
+                )
+            }
+        };
+        if self.offsets.get(&output.index()) != Some(&at) {
+            return Err("its output is not placed over the input it writes over".into());
+        }
+        let shape = shape_tokens(krate, &out_dims);
+        let ya = Literal::usize_unsuffixed(at);
+        let call =
+            quote!(#krate::ops::layers::add_int8_in_place_into(&mut y, &x, #over, &#module::#name));
+        let block = if !other.data().is_empty() {
+            let d = dims(other)?;
+            let c = self.int8_static(
+                format_ident!("LAYER_{}_INPUT{}", op.index(), 2 - add.operand),
+                other,
+                &d,
+                "constant operand",
+            )?;
+            quote! {{
+                let x = #krate::Tensor::<i8, #shape>::from_array(#module::#c);
+                let mut y = arena.write::<#shape, #ya>();
+                #call;
+            }}
+        } else {
+            let v = self.var(other)?;
+            if v.dims != out_dims {
+                return Err("its other input is not of its output's shape".into());
+            }
+            let views: Vec<TokenStream2> = v
+                .views
+                .iter()
+                .map(|d| {
+                    let s = shape_tokens(krate, d);
+                    quote!(.reshape::<#s>())
+                })
+                .collect();
+            match v.place {
+                Place::Input => quote! {{
+                    let x = input #(#views)*;
+                    let mut y = arena.write::<#shape, #ya>();
+                    #call;
+                }},
+                Place::Arena(xa) => {
+                    let xs = shape_tokens(krate, &v.base_dims);
+                    let xa = Literal::usize_unsuffixed(xa);
+                    quote! {{
+                        let (x, mut y) = arena.read_write::<#xs, #xa, #shape, #ya>();
+                        let x = x #(#views)*;
+                        #call;
+                    }}
+                }
+                Place::Output => return Err("it reads the model's output".into()),
+            }
+        };
+        self.body.push(block);
+        self.written.push((op.index(), out_dims.clone(), at));
+        self.vars.insert(
+            output.index(),
+            Var {
+                place: Place::Arena(at),
+                base_dims: out_dims.clone(),
+                views: Vec::new(),
+                dims: out_dims,
+            },
+        );
+        Ok(())
     }
 
     fn pad(&mut self, op: &Operator<'_>, output: &ModelTensor<'_>) -> Result<(), String> {
@@ -1361,8 +1480,20 @@ impl<'k, 'm> Writer<'k, 'm> {
                     .and_then(|t| self.lives.get(&t))
                     .map(|&l| format!(", {}", live(l)))
                     .unwrap_or_default();
+                let over = self
+                    .in_place
+                    .iter()
+                    .find(|a| a.op == *op)
+                    .map(|a| {
+                        format!(
+                            ", written over its input {} (tensor {}), which it is the last to read",
+                            a.operand + 1,
+                            a.over
+                        )
+                    })
+                    .unwrap_or_default();
                 doc(&format!(
-                    "- operator {op}'s output {dims:?}: {element_name} {at}..{}{lifetime}",
+                    "- operator {op}'s output {dims:?}: {element_name} {at}..{}{lifetime}{over}",
                     at + elements
                 ))
             })
@@ -1597,7 +1728,10 @@ fn multiplier_tokens(krate: &TokenStream2, m: QuantizedMultiplier) -> TokenStrea
 }
 
 /// `AddParams { .. }` as tokens.
-fn add_params_tokens(krate: &TokenStream2, p: &shapecheck_tflite::AddParams) -> TokenStream2 {
+pub(crate) fn add_params_tokens(
+    krate: &TokenStream2,
+    p: &shapecheck_tflite::AddParams,
+) -> TokenStream2 {
     let [z1, z2, zo, lo, hi] = [
         p.input1_zero_point,
         p.input2_zero_point,
@@ -1816,6 +1950,31 @@ mod tests {
         let default = expand("../tflite/tests/models/person_detect.tflite").unwrap();
         assert!(default.contains("Arena < i8 , 55296 >"));
         assert!(!default.contains("StreamRun"));
+    }
+
+    /// ResNet-8 at `ram = 26_112` (issue 70): its first block streamed
+    /// into its ADD over the block's input, its other ADDs over an input,
+    /// each named in the docs. Reads the model from `$SHAPECHECK_MODELS`.
+    #[test]
+    #[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
+    fn resnet8_writes_its_adds_over_their_inputs() {
+        let dir = std::env::var("SHAPECHECK_MODELS").unwrap_or("../../shared/models".into());
+        let path = format!("{dir}/pretrainedResnet_quant.tflite");
+        let input = quote!(pub Sine = #path, ram = 26_112);
+        let caller = Path::new(env!("CARGO_MANIFEST_DIR")).join("caller.rs");
+        let text = model_impl(&quote!(::shapecheck), input, Some(&caller))
+            .unwrap()
+            .to_string();
+        for item in [
+            "pub type Arena = :: shapecheck :: ops :: layers :: Arena < i8 , 26112 >",
+            "sine :: RUN_0 . run_over_input_prechecked (y . as_mut_slice () , rings . as_mut_slice ())",
+            "Its last stage, operator 3 (ADD), writes each band over the run's input, tensor 22",
+            "Its last stage, operator 7 (ADD), writes each band over its other input, tensor 27",
+            ":: shapecheck :: ops :: layers :: add_int8_in_place_into (& mut y , & x ,",
+            "operator 11's output [1, 8, 8, 64]",
+        ] {
+            assert!(text.contains(item), "no {item:?} in {text}");
+        }
     }
 
     #[test]

@@ -614,6 +614,30 @@ pub fn add_int8_in_place(
 ) -> Result<(), TfliteError> {
     params.check()?;
     length("ADD's other input", target.len(), other.len())?;
+    add_int8_in_place_prechecked(target, other, over, params);
+    Ok(())
+}
+
+/// [`add_int8_in_place`] with its parameters and lengths checked by the
+/// caller (a length that differs computes fewer elements, never reads or
+/// writes outside a slice): what `model!`'s in-place `ADD` and a
+/// streamed run's `ADD` stage call.
+///
+/// ```
+/// use shapecheck_tflite::{add_int8_in_place_prechecked, add_params, AddOver};
+///
+/// let params = add_params(0.5, 0, 0.5, 0, 1.0, 0, -128, 127)?;
+/// let mut over = [2i8, 4];
+/// add_int8_in_place_prechecked(&mut over, &[6, 8], AddOver::Input2, &params);
+/// assert_eq!(over, [4, 6]); // (6 + 2) · 0.5, (8 + 4) · 0.5
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn add_int8_in_place_prechecked(
+    target: &mut [i8],
+    other: &[i8],
+    over: AddOver,
+    params: &AddParams,
+) {
     let kernel = Kernel::new(params);
     for (t, &o) in target.iter_mut().zip(other) {
         *t = match over {
@@ -621,7 +645,6 @@ pub fn add_int8_in_place(
             AddOver::Input2 => kernel.apply(o, *t),
         };
     }
-    Ok(())
 }
 
 /// TFLite's f32 `ADD` (TFLite Micro's `reference_ops::Add` and its 6-dim

@@ -178,8 +178,8 @@ mod values;
 mod window;
 
 pub use add::{
-    add_f32, add_int16, add_int8, add_int8_in_place, add_int8_prechecked, add_params,
-    add_params_int16, broadcast_shape, AddOver, AddParams,
+    add_f32, add_int16, add_int8, add_int8_in_place, add_int8_in_place_prechecked,
+    add_int8_prechecked, add_params, add_params_int16, broadcast_shape, AddOver, AddParams,
 };
 pub use array::{Array, ArrayIter, LeNumber};
 pub use concat::{

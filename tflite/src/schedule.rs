@@ -11,10 +11,20 @@
 //! from the run's first operator to its last (the run's input stays live
 //! to its last operator, its output from its first).
 //!
-//! The techniques it uses: streaming (depth-first runs with rings), and,
-//! at a run's end, an average pool whose window spans every row that
+//! The techniques it uses: streaming (depth-first runs with rings); at a
+//! run's end, an average pool whose window spans every row that
 //! accumulates its sums as the rows stream ([`Run::sums`], bytes after
-//! the rings in the run's block). No layer works in place yet.
+//! the rings in the run's block); and, in every schedule but
+//! [`Goal::Layers`], an `ADD` of two tensors of one shape that writes its
+//! output over an input it is the last to read ([`InPlace`], TFLite's
+//! arithmetic reads each element pair before it writes that element), so
+//! that its input and output are one slot of the arena. Such an `ADD`
+//! may also end a run ([`crate::stream::Stage::Add`]): the run's last
+//! layer's rows (a ring) added to the other input, the *skip*, written
+//! over it a band at a time. The skip is a whole tensor the run does not
+//! touch, or the run's own input, where each band is written over rows
+//! the first layer reads no more ([`crate::stream::writes_behind_reads`],
+//! a residual block streamed whole: its convolutions and its `ADD`).
 //!
 //! The instructions of a schedule are estimated from the MACs and one
 //! table of per-kernel costs ([`COSTS`]), plus a cost per kernel call
@@ -28,7 +38,7 @@ use crate::depthwise_conv::conv_axis;
 use crate::model::{Model, Operator};
 use crate::options::Options;
 use crate::plan::{activations, liveness_floor, place, Lifetime};
-use crate::stream::{ring_rows, ring_slide, walk, RowGeometry};
+use crate::stream::{ring_rows, ring_slide, walk, writes_behind_reads, RowGeometry};
 use crate::types::{BuiltinOp, TensorType};
 
 /// A layer's kind, as the cost table [`COSTS`] counts it.
@@ -278,6 +288,31 @@ pub struct Slot {
     pub offset: usize,
 }
 
+/// An `ADD` whose output is written over one of its inputs
+/// ([`crate::add_int8_in_place`]): the input is not read after it, and
+/// the two are one slot of the arena (the input's [`Holds::Tensor`] slot,
+/// live to the output's last reader). An `ADD` that ends a streamed run
+/// writes over its skip (the input that is not the run's last layer's
+/// output), which may be the run's input.
+///
+/// ```
+/// use shapecheck_tflite::schedule::InPlace;
+///
+/// let add = InPlace { op: 3, operand: 1, over: 24, output: 25 };
+/// assert_eq!(add.operand, 1); // written over input 2
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InPlace {
+    /// the `ADD` (its position in the model's run)
+    pub op: usize,
+    /// which of its inputs it writes over: 0 (input 1) or 1 (input 2)
+    pub operand: usize,
+    /// that input's tensor
+    pub over: usize,
+    /// its output tensor
+    pub output: usize,
+}
+
 /// A schedule and its arena.
 ///
 /// ```
@@ -298,6 +333,9 @@ pub struct Schedule {
     pub runs: Vec<Run>,
     /// the arena's slots
     pub slots: Vec<Slot>,
+    /// the `ADD`s written over an input, each output in its input's slot
+    /// (none at [`Goal::Layers`]), in operator order
+    pub in_place: Vec<InPlace>,
     /// the arena's elements
     pub arena: usize,
     /// the layer-by-layer schedule's liveness floor ([`liveness_floor`])
@@ -353,6 +391,10 @@ struct Layer {
     output: Option<usize>,
     /// its output's channels (a call's set-up is per channel)
     channels: u64,
+    /// where it is an `ADD` of two tensors of its output's shape, one
+    /// image: its two inputs (it can end a run, the stage before's output
+    /// one of them, written over the other: [`crate::stream::Stage::Add`])
+    add: Option<(usize, usize)>,
 }
 
 /// The search's view of a model.
@@ -362,6 +404,8 @@ struct Problem {
     links: Vec<bool>,
     tensors: Vec<usize>,
     lifetimes: Vec<Lifetime>,
+    /// the `ADD`s written over an input (none at [`Goal::Layers`])
+    in_place: Vec<InPlace>,
 }
 
 /// Band heights tried for a run's last stage.
@@ -412,7 +456,7 @@ impl Schedule {
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn search(model: &Model<'_>, goal: Goal) -> Result<Schedule, TooLittleRam> {
-        let problem = Problem::new(model);
+        let problem = Problem::new(model, goal != Goal::Layers);
         let layers = State {
             streamed: vec![false; problem.links.len()],
             band: vec![1; problem.layers.len()],
@@ -453,7 +497,9 @@ impl Schedule {
 }
 
 impl Problem {
-    fn new(model: &Model<'_>) -> Problem {
+    /// The search's view of `model`; its `ADD`s written over an input
+    /// where they can be when `in_place`.
+    fn new(model: &Model<'_>, in_place: bool) -> Problem {
         let (tensors, lifetimes) = activations(model, TensorType::Int8);
         let layers: Vec<Layer> = model.operators().map(|op| layer(model, &op)).collect();
         let outputs: Vec<usize> = model
@@ -469,20 +515,44 @@ impl Problem {
                 let (Some(t), true, true) = (a.output, a.stage.is_some(), b.stage.is_some()) else {
                     return false;
                 };
+                let life = |t: usize| {
+                    tensors
+                        .iter()
+                        .position(|&x| x == t)
+                        .and_then(|p| lifetimes.get(p))
+                };
                 // b reads a's output, and nothing after b does
-                let only_b = tensors
-                    .iter()
-                    .position(|&x| x == t)
-                    .and_then(|p| lifetimes.get(p))
-                    .is_some_and(|l| l.first == k && l.last == k + 1);
-                b.input == Some(t) && only_b && !outputs.contains(&t)
+                let only_b = life(t).is_some_and(|l| l.first == k && l.last == k + 1);
+                let reads = match b.add {
+                    // an ADD ends a run; its other input (the skip), an
+                    // arena tensor it is the last to read, is written over
+                    Some((x1, x2)) => {
+                        let skip = if x1 == t { x2 } else { x1 };
+                        in_place
+                            && a.add.is_none()
+                            && (x1 == t) != (x2 == t)
+                            && life(skip).is_some_and(|l| l.last == k + 1)
+                            && !outputs.contains(&skip)
+                    }
+                    None => a.add.is_none() && b.input == Some(t),
+                };
+                reads && only_b && !outputs.contains(&t)
             })
             .collect();
+        let in_place: Vec<InPlace> = if in_place {
+            model
+                .operators()
+                .filter_map(|op| add_in_place(model, &op, &tensors, &lifetimes, &outputs))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Problem {
             layers,
             links,
             tensors,
             lifetimes,
+            in_place,
         }
     }
 
@@ -573,7 +643,73 @@ impl Problem {
                 },
             ));
         }
+        // an ADD written over an input: its output is that input's slot,
+        // live to the output's last reader
+        // (in operator order: an ADD over an earlier one's output extends
+        // the slot that output went to)
+        let mut holder: Vec<(usize, usize)> = Vec::new();
+        for add in &self.merges(runs) {
+            let over = holder
+                .iter()
+                .find(|(t, _)| *t == add.over)
+                .map_or(add.over, |&(_, h)| h);
+            let Some(at) = slots
+                .iter()
+                .position(|(h, _)| *h == Holds::Tensor(add.output))
+            else {
+                continue;
+            };
+            let (_, out) = slots.remove(at);
+            for (h, l) in slots.iter_mut() {
+                if *h == Holds::Tensor(over) {
+                    l.last = l.last.max(out.last);
+                }
+            }
+            holder.push((add.output, over));
+        }
         slots
+    }
+
+    /// The `ADD` that ends `run`, written over its skip (the input that
+    /// is not the stage before's output), as an [`InPlace`]; `None` for a
+    /// run that ends in another layer.
+    fn run_add(&self, run: &Run) -> Option<InPlace> {
+        let last = run.ops.end.checked_sub(1)?;
+        let (x1, x2) = self.layers.get(last)?.add?;
+        let chain = self.layers.get(last.checked_sub(1)?)?.output?;
+        let (operand, over) = if x1 == chain { (1, x2) } else { (0, x1) };
+        Some(InPlace {
+            op: last,
+            operand,
+            over,
+            output: self.layers.get(last)?.output?,
+        })
+    }
+
+    /// Whether `run` is walked as its kernels can: a run ending in an
+    /// `ADD` whose skip is the run's input writes each band over input
+    /// rows its first stage reads no more
+    /// ([`crate::stream::writes_behind_reads`]).
+    fn can_end_over_input(&self, run: &Run) -> bool {
+        let input = self.layers.get(run.ops.start).and_then(|l| l.input);
+        match self.run_add(run) {
+            Some(add) if Some(add.over) == input => writes_behind_reads(&run.stages, run.band),
+            _ => true,
+        }
+    }
+
+    /// The `ADD`s written over an input in a schedule of `runs`: those
+    /// ending a run (over their skip) and those run whole that can be, in
+    /// operator order.
+    fn merges(&self, runs: &[Run]) -> Vec<InPlace> {
+        let ending: Vec<InPlace> = runs.iter().filter_map(|r| self.run_add(r)).collect();
+        let whole = self
+            .in_place
+            .iter()
+            .filter(|a| !runs.iter().any(|r| r.ops.contains(&a.op)));
+        let mut all: Vec<InPlace> = ending.iter().chain(whole).copied().collect();
+        all.sort_by_key(|a| a.op);
+        all
     }
 
     fn instructions(&self, runs: &[Run]) -> u64 {
@@ -664,6 +800,9 @@ impl Problem {
                     } else {
                         Vec::new()
                     };
+                    if !runs.iter().all(|r| self.can_end_over_input(r)) {
+                        continue;
+                    }
                     let slots = self.lifetimes(&runs);
                     let peak = (i..j)
                         .map(|op| {
@@ -762,6 +901,7 @@ impl Problem {
     fn schedule(&self, state: &State) -> Schedule {
         let runs = self.runs(state);
         let slots = self.lifetimes(&runs);
+        let in_place = self.merges(&runs);
         let lifetimes: Vec<Lifetime> = slots.iter().map(|s| s.1).collect();
         let placement = place(&lifetimes);
         let instructions = self.instructions(&runs);
@@ -776,11 +916,63 @@ impl Problem {
                     offset,
                 })
                 .collect(),
+            in_place,
             arena: placement.size,
             floor: liveness_floor(&self.lifetimes),
             instructions,
         }
     }
+}
+
+/// Operator `op` as an `ADD` written over an input, where it can be: an
+/// int8 `ADD` of two different activations of its output's shape (no
+/// broadcast), each an arena tensor of its own (not a view, not the
+/// model's input), one of which it is the last to read and is not a
+/// model output. Over the input written last when both qualify (its
+/// slot is the shorter to extend).
+fn add_in_place(
+    model: &Model<'_>,
+    op: &Operator<'_>,
+    tensors: &[usize],
+    lifetimes: &[Lifetime],
+    outputs: &[usize],
+) -> Option<InPlace> {
+    if op.op() != BuiltinOp::ADD {
+        return None;
+    }
+    let output = op.output(0)?;
+    let shape = dims_of(model, Some(output));
+    let life = |t: usize| {
+        tensors
+            .iter()
+            .position(|&x| x == t)
+            .and_then(|p| lifetimes.get(p))
+            .copied()
+    };
+    let (a, b) = (op.input(0)?, op.input(1)?);
+    let int8 = [a, b, output].iter().all(|&t| {
+        model
+            .tensor(t)
+            .is_some_and(|t| t.dtype() == TensorType::Int8)
+    });
+    let same = [a, b].iter().all(|&t| dims_of(model, Some(t)) == shape);
+    if a == b || !int8 || !same || life(output).is_none() || shape.is_empty() {
+        return None;
+    }
+    [(0, a), (1, b)]
+        .into_iter()
+        .filter_map(|(operand, t)| {
+            let l = life(t)?;
+            let dies = l.last == op.index() && !outputs.contains(&t);
+            dies.then_some((l.first, operand, t))
+        })
+        .max_by_key(|&(first, operand, _)| (first, usize::MAX - operand))
+        .map(|(_, operand, over)| InPlace {
+            op: op.index(),
+            operand,
+            over,
+            output,
+        })
 }
 
 /// A tensor's dims as `usize`s.
@@ -825,6 +1017,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
         })
     };
     let mut accumulates = None;
+    let mut add = None;
     let (kind, macs, stage) = match (op.op(), op.options()) {
         (BuiltinOp::CONV_2D, Options::Conv2d(o)) => {
             let (kh, kw, ci) = match f.as_slice() {
@@ -880,6 +1073,31 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
             });
             (Kernel::Pool, outputs * (kh * kw) as u64, stage)
         }
+        (BuiltinOp::ADD, _) => {
+            let (x1, x2) = (op.input(0), op.input(1));
+            let same = dims_of(model, x1) == y && dims_of(model, x2) == y;
+            let both_int8 = x2
+                .and_then(|i| model.tensor(i))
+                .is_some_and(|t| t.dtype() == TensorType::Int8);
+            let stage = match (image, same && both_int8) {
+                (Some((h, oh, ow, oc)), true) if h == oh => {
+                    add = x1.zip(x2);
+                    Some((
+                        RowGeometry {
+                            input_rows: h,
+                            output_rows: h,
+                            stride: 1,
+                            pad_top: 0,
+                            dilation: 1,
+                            filter: 1,
+                        },
+                        ow * oc,
+                    ))
+                }
+                _ => None,
+            };
+            (Kernel::Other, 0, stage)
+        }
         (BuiltinOp::FULLY_CONNECTED, _) => {
             let k = f.get(1).copied().unwrap_or(0);
             (Kernel::FullyConnected, outputs * k as u64, None)
@@ -894,6 +1112,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
         input,
         output,
         channels: y.last().map_or(0, |&c| c as u64),
+        add,
     }
 }
 

@@ -16,9 +16,18 @@
 //! output value as its input rows stream and dividing once the last row
 //! is in ([`RowGeometry::accumulated`]), so the ring before it holds a
 //! band, not the whole image.
+//!
+//! A run's last stage may be an `ADD` ([`Stage::Add`]) of the stage
+//! before's rows (the *chain*) and a whole tensor of the output's shape
+//! (the *skip*, a residual block's shortcut), its output written over the
+//! skip a band of rows at a time: the skip is the output buffer's
+//! contents ([`StreamRun::run`]), or the run's input itself
+//! ([`StreamRun::run_over_input`]), overwritten only where the first
+//! stage reads no more ([`writes_behind_reads`]).
 
 use core::ops::Range;
 
+use crate::add::{add_int8_in_place_prechecked, AddOver, AddParams};
 use crate::conv::{conv_2d_int8_band, conv_rows, Conv2dDims, Conv2dParams};
 use crate::depthwise_conv::{
     depthwise_conv_int8_band, depthwise_rows, DepthwiseConvDims, DepthwiseConvParams,
@@ -285,6 +294,53 @@ pub fn ring_slide(first: usize, size: usize, rows: Range<usize>) -> (usize, Rang
     (keep, keep..rows.start)
 }
 
+/// Whether a run of at least two stages walked `band` rows at a time can
+/// write its last stage's output over its first stage's input: each band
+/// of output rows the last stage writes lies before every input row the
+/// first stage reads after it (row `r` of the output over row `r` of the
+/// input, as an [`Stage::Add`] over the run's input writes it). `false`
+/// for one stage, a walk that fails ([`walk`]) or a run whose output has
+/// more rows than its input.
+///
+/// ```
+/// use shapecheck_tflite::stream::{writes_behind_reads, RowGeometry};
+///
+/// // two 3×3 SAME convolutions, then a 1-row stage (an ADD): row r is
+/// // written once the first convolution has read row r + 1, its last read of row r
+/// let same = RowGeometry { input_rows: 8, output_rows: 8, stride: 1, pad_top: 1, dilation: 1, filter: 3 };
+/// let add = RowGeometry { pad_top: 0, filter: 1, ..same };
+/// assert!(writes_behind_reads(&[same, same, add], 2));
+/// // output row r reading rows r - 2..=r: row r is still read after it is written
+/// let above = RowGeometry { pad_top: 2, ..same };
+/// assert!(!writes_behind_reads(&[above, add], 1));
+/// ```
+pub fn writes_behind_reads(stages: &[RowGeometry], band: usize) -> bool {
+    let (Some(first), Some(last)) = (stages.first().copied(), stages.last().copied()) else {
+        return false;
+    };
+    if stages.len() < 2 || last.output_rows > first.input_rows {
+        return false;
+    }
+    let end = stages.len() - 1;
+    // the first input row the first stage reads at its next call
+    let mut next_read = 0usize;
+    let mut behind = true;
+    let walked = walk(stages, band, |k, rows| {
+        if k == 0 {
+            next_read = if rows.end < first.output_rows {
+                first.needed(rows.end..rows.end + 1).start
+            } else {
+                usize::MAX
+            };
+        }
+        if k == end {
+            behind &= rows.end <= next_read;
+        }
+        true
+    });
+    walked && behind
+}
+
 /// One stage of a streamed run: a layer's kernel and parameters, as the
 /// whole-tensor kernels take them (one image: `batches` 1).
 ///
@@ -338,6 +394,19 @@ pub enum Stage<'a> {
         /// its parameters
         params: PoolParams,
     },
+    /// An `ADD` of two tensors of one shape ([`crate::add_int8_in_place`]),
+    /// a run's last stage only: the stage before's rows (the chain) and
+    /// the skip, over which it writes (see the module's docs)
+    Add {
+        /// its parameters
+        params: AddParams,
+        /// which input of the `ADD` the skip is (the chain is the other)
+        over: AddOver,
+        /// the rows of each operand
+        rows: usize,
+        /// the values of one row
+        row_len: usize,
+    },
 }
 
 impl Stage<'_> {
@@ -379,6 +448,14 @@ impl Stage<'_> {
                 pad_top: params.pad_top,
                 dilation: 1,
                 filter: dims.filter_height,
+            },
+            Stage::Add { rows, .. } => RowGeometry {
+                input_rows: rows,
+                output_rows: rows,
+                stride: 1,
+                pad_top: 0,
+                dilation: 1,
+                filter: 1,
             },
         }
     }
@@ -433,6 +510,7 @@ impl Stage<'_> {
                 dims.input_width.saturating_mul(dims.depth),
                 dims.output_width.saturating_mul(dims.depth),
             ),
+            Stage::Add { row_len, .. } => (row_len, row_len),
         }
     }
 
@@ -441,6 +519,7 @@ impl Stage<'_> {
             Stage::Conv { dims, .. } => dims.batches,
             Stage::Depthwise { dims, .. } => dims.batches,
             Stage::AveragePool { dims, .. } | Stage::MaxPool { dims, .. } => dims.batches,
+            Stage::Add { .. } => 1,
         }
     }
 
@@ -467,6 +546,7 @@ impl Stage<'_> {
             Stage::MaxPool { dims, params } => {
                 max_pool_int8_band(&[], 0, 0..0, dims, &params, &mut [])
             }
+            Stage::Add { params, .. } => params.check(),
         }
     }
 
@@ -546,6 +626,8 @@ impl Stage<'_> {
                     ..params
                 },
             },
+            // the driver computes an ADD over its skip (`add_rows`)
+            Stage::Add { .. } => return,
         };
         stage.rows(image, input_rows, 0..output_rows, output);
     }
@@ -572,6 +654,8 @@ impl Stage<'_> {
             Stage::MaxPool { dims, params } => {
                 pool_rows(ring, ring_rows, rows, dims, &params, output, &max_int8)
             }
+            // the driver computes an ADD over its skip (`add_rows`)
+            Stage::Add { .. } => {}
         }
     }
 }
@@ -653,7 +737,15 @@ impl<'a> StreamRun<'a> {
         if band == 0 {
             return Err(param("streamed run's band", 0, "a band has rows"));
         }
-        for stage in stages {
+        let last = stages.len() - 1;
+        for (k, stage) in stages.iter().enumerate() {
+            if matches!(stage, Stage::Add { .. }) && (k != last || k == 0) {
+                return Err(param(
+                    "streamed run's ADD stage",
+                    k,
+                    "an ADD is the last stage of a run of two or more",
+                ));
+            }
             stage.check()?;
             if stage.batches() != 1 {
                 return Err(param(
@@ -877,6 +969,110 @@ impl<'a> StreamRun<'a> {
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn run_prechecked(&self, input: &[i8], scratch: &mut [i8], output: &mut [i8]) {
+        self.drive(Io::Apart { input, output }, scratch);
+    }
+
+    /// Checks that the run's output may be written over its input: its
+    /// last stage is an [`Stage::Add`] whose skip is the run's input, of
+    /// the output's length, and [`writes_behind_reads`] holds for its
+    /// walk. A [`TfliteError::KernelParam`] otherwise.
+    ///
+    /// ```
+    /// # use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// # use shapecheck_tflite::{add_params, AddOver, PoolDims, PoolParams};
+    /// # let dims = PoolDims { batches: 1, input_height: 3, input_width: 1, depth: 1,
+    /// #     filter_height: 1, filter_width: 1, output_height: 3, output_width: 1 };
+    /// # let params = PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    /// #     output_min: -128, output_max: 127 };
+    /// let add = Stage::Add { params: add_params(0.5, 0, 0.5, 0, 1.0, 0, -128, 127)?, over: AddOver::Input1, rows: 3, row_len: 1 };
+    /// let stages = [Stage::MaxPool { dims, params }, add];
+    /// assert!(StreamRun::new(&stages, &[1], 1)?.check_over_input().is_ok());
+    /// let pool = [Stage::MaxPool { dims, params }];
+    /// assert!(StreamRun::new(&pool, &[], 1)?.check_over_input().is_err());
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn check_over_input(&self) -> Result<(), TfliteError> {
+        let refuse = |rule| TfliteError::KernelParam {
+            what: "streamed run over its input",
+            value: i64::try_from(self.band).unwrap_or(i64::MAX),
+            rule,
+        };
+        if !matches!(self.stages.last(), Some(Stage::Add { .. })) {
+            return Err(refuse("a run written over its input ends in an ADD"));
+        }
+        if self.input_len() != self.output_len() {
+            return Err(refuse(
+                "an ADD over the run's input is of its input's shape",
+            ));
+        }
+        let geometry = geometries(self.stages);
+        if !writes_behind_reads(geometry.get(..self.stages.len()).unwrap_or(&[]), self.band) {
+            return Err(refuse(
+                "each band is written over input rows the first stage reads no more",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Runs a run whose last stage is an [`Stage::Add`] whose skip is the
+    /// run's input, its output written over that input: `io` holds the
+    /// input ([`StreamRun::input_len`] values) and then the output.
+    /// Fails, `io` untouched, when [`StreamRun::check_over_input`] does or
+    /// a length differs.
+    ///
+    /// ```
+    /// use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// use shapecheck_tflite::{add_params, AddOver, PoolDims, PoolParams};
+    ///
+    /// // y = x + maxpool(x) over 2 rows (SAME: the last row alone), a column of 4
+    /// let dims = PoolDims { batches: 1, input_height: 4, input_width: 1, depth: 1,
+    ///     filter_height: 2, filter_width: 1, output_height: 4, output_width: 1 };
+    /// let params = PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    ///     output_min: -128, output_max: 127 };
+    /// let add = add_params(1.0, 0, 1.0, 0, 1.0, 0, -128, 127)?;
+    /// let stages = [Stage::MaxPool { dims, params },
+    ///     Stage::Add { params: add, over: AddOver::Input1, rows: 4, row_len: 1 }];
+    /// let run = StreamRun::new(&stages, &[1], 1)?;
+    /// let mut io = [1i8, 5, 2, 3];
+    /// run.run_over_input(&mut io, &mut [0])?;
+    /// assert_eq!(io, [1 + 5, 5 + 5, 2 + 3, 3 + 3]);
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn run_over_input(&self, io: &mut [i8], scratch: &mut [i8]) -> Result<(), TfliteError> {
+        self.check_over_input()?;
+        length("streamed run's input", self.input_len(), io.len())?;
+        length("streamed run's rings", self.scratch_len(), scratch.len())?;
+        self.run_over_input_prechecked(io, scratch);
+        Ok(())
+    }
+
+    /// [`StreamRun::run_over_input`] with [`StreamRun::check_over_input`]
+    /// and the lengths checked by the caller (`model!` checks the run
+    /// when it expands; a run that fails the check computes wrong
+    /// values, never reads or writes outside a slice).
+    ///
+    /// ```
+    /// # use shapecheck_tflite::stream::{Stage, StreamRun};
+    /// # use shapecheck_tflite::{add_params, AddOver, PoolDims, PoolParams};
+    /// # let dims = PoolDims { batches: 1, input_height: 2, input_width: 1, depth: 1,
+    /// #     filter_height: 1, filter_width: 1, output_height: 2, output_width: 1 };
+    /// # let params = PoolParams { stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+    /// #     output_min: -128, output_max: 127 };
+    /// let add = add_params(1.0, 0, 1.0, 0, 1.0, 0, -128, 127)?;
+    /// let stages = [Stage::MaxPool { dims, params },
+    ///     Stage::Add { params: add, over: AddOver::Input2, rows: 2, row_len: 1 }];
+    /// let mut io = [3i8, 4];
+    /// StreamRun::new(&stages, &[1], 1)?.run_over_input_prechecked(&mut io, &mut [0]);
+    /// assert_eq!(io, [6, 8]);
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn run_over_input_prechecked(&self, io: &mut [i8], scratch: &mut [i8]) {
+        self.drive(Io::Over(io), scratch);
+    }
+
+    /// The walk: each stage's rows computed from the ring before (or the
+    /// run's input) into the ring after (or the output).
+    fn drive(&self, mut io: Io<'_>, scratch: &mut [i8]) {
         let count = self.stages.len();
         let last = count.saturating_sub(1);
         // where the ring after each stage starts in the scratch (after
@@ -909,6 +1105,7 @@ impl<'a> StreamRun<'a> {
                 return false;
             };
             let out_row = stage.row_lens().1;
+            let (input, output) = io.parts(k == 0);
             // the input rows the band reads, contiguous: the run's
             // input (whole), or the ring before, which lies before
             // stage k's ring in the scratch
@@ -946,6 +1143,10 @@ impl<'a> StreamRun<'a> {
                 }
                 return true;
             }
+            if let (true, Stage::Add { params, over, .. }) = (k == last, stage) {
+                add_rows(image, rows, out_row, *over, params, output);
+                return true;
+            }
             let out = if k == last {
                 let from = rows.start.saturating_mul(out_row);
                 let to = rows.end.saturating_mul(out_row);
@@ -975,6 +1176,55 @@ impl<'a> StreamRun<'a> {
             stage.band(image, needed, rows, out);
             true
         });
+    }
+}
+
+/// Where a run reads its input and writes its output: apart, or one
+/// buffer (an ADD over the run's input).
+enum Io<'x> {
+    Apart {
+        input: &'x [i8],
+        output: &'x mut [i8],
+    },
+    Over(&'x mut [i8]),
+}
+
+impl Io<'_> {
+    /// The run's input and output as stage `k` sees them: over the input,
+    /// the first stage reads the buffer and every other stage may write
+    /// it (only the last does).
+    fn parts(&mut self, first: bool) -> (&[i8], &mut [i8]) {
+        match self {
+            Io::Apart { input, output } => (input, output),
+            Io::Over(io) => {
+                if first {
+                    (io, &mut [])
+                } else {
+                    (&[], io)
+                }
+            }
+        }
+    }
+}
+
+/// An ADD stage's output rows `rows`: each row of the chain (`chain`,
+/// rows `rows` in order, the stage before's output) added to the skip's
+/// row `r` in `output`, written over it.
+fn add_rows(
+    chain: &[i8],
+    rows: Range<usize>,
+    row_len: usize,
+    over: AddOver,
+    params: &AddParams,
+    output: &mut [i8],
+) {
+    for (i, r) in rows.enumerate() {
+        let from = i.saturating_mul(row_len);
+        let chain = chain.get(from..from.saturating_add(row_len)).unwrap_or(&[]);
+        let from = r.saturating_mul(row_len);
+        if let Some(skip) = output.get_mut(from..from.saturating_add(row_len)) {
+            add_int8_in_place_prechecked(skip, chain, over, params);
+        }
     }
 }
 

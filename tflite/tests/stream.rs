@@ -1,14 +1,17 @@
 //! Streamed runs (`stream::StreamRun`) against their stages run whole one
 //! after another (the whole-tensor kernels, each bit for bit TFLite
 //! Micro's): random chains of convolutions, depthwise convolutions and
-//! pools, random bands, rings of the rows `ring_rows` gives and more.
+//! pools, random bands, rings of the rows `ring_rows` gives and more; and
+//! runs ending in an `ADD` written over its skip (a tensor beside the run,
+//! or the run's own input) against the whole-tensor `add_int8`.
 
 use proptest::prelude::*;
 use shapecheck_tflite::stream::{ring_rows, RowGeometry, Stage, StreamRun};
 use shapecheck_tflite::{
-    average_pool_int8, conv_2d_int8, conv_axis, depthwise_conv_int8, max_pool_int8,
-    quantize_multiplier, Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, Padding,
-    PoolDims, PoolParams, QuantizedMultiplier, Rounding,
+    add_int8, add_params, average_pool_int8, conv_2d_int8, conv_axis, depthwise_conv_int8,
+    max_pool_int8, quantize_multiplier, AddOver, AddParams, Conv2dDims, Conv2dParams,
+    DepthwiseConvDims, DepthwiseConvParams, Padding, PoolDims, PoolParams, QuantizedMultiplier,
+    Rounding,
 };
 
 /// One stage as the test draws it: its kind (0 convolution, 1 depthwise,
@@ -393,4 +396,176 @@ fn a_ring_a_row_short_is_refused() {
     assert_eq!(rings, [3]);
     assert!(StreamRun::new(&stages, &[2], 1).is_err());
     assert!(StreamRun::new(&stages, &[3], 1).is_ok());
+}
+
+/// An `ADD`'s parameters from drawn scales, zero points and clamp (`None`
+/// where TFLite would refuse them).
+fn add_of(draw: (u8, u8, u8, i8, i8, i8, bool)) -> Option<AddParams> {
+    let (s1, s2, so, z1, z2, zo, relu) = draw;
+    let scale = |v: u8| 0.004 + f32::from(v) * 1e-3;
+    let lo = if relu { i32::from(zo) } else { -128 };
+    add_params(
+        scale(s1),
+        i32::from(z1),
+        scale(s2),
+        i32::from(z2),
+        scale(so),
+        i32::from(zo),
+        lo,
+        127,
+    )
+    .ok()
+}
+
+/// The plain whole-tensor `ADD` of the chain's output and the skip, each
+/// the input `over` says.
+fn add_whole(chain: &[i8], skip: &[i8], over: AddOver, params: &AddParams) -> Vec<i8> {
+    let n = [chain.len()];
+    let (x1, x2) = match over {
+        AddOver::Input1 => (skip, chain),
+        _ => (chain, skip),
+    };
+    let mut y = vec![0i8; chain.len()];
+    add_int8(x1, &n, x2, &n, params, &mut y).unwrap();
+    y
+}
+
+fn add_geometries(stages: &[Stage<'_>]) -> Vec<RowGeometry> {
+    stages.iter().map(|s| s.geometry()).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// A run ending in an `ADD` of its last layer's rows and a skip
+    /// tensor held in the output, written over it a band at a time.
+    #[test]
+    fn a_run_ending_in_an_add_over_its_skip_is_the_whole_add(
+        draws in prop::collection::vec(draw(), 1..4),
+        h in 4usize..15,
+        w in 1usize..5,
+        c in 1usize..4,
+        band in 1usize..5,
+        add in (any::<u8>(), any::<u8>(), any::<u8>(), any::<i8>(), any::<i8>(), any::<i8>(), any::<bool>()),
+        input1 in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let (Some(owned), Some(params)) = (build(&draws, (h, w, c), seed), add_of(add)) else {
+            return Ok(());
+        };
+        let [_, _, _, oh, ow, oc] = owned.last().unwrap().shape;
+        let over = if input1 { AddOver::Input1 } else { AddOver::Input2 };
+        let mut stages: Vec<Stage<'_>> = owned.iter().map(stage).collect();
+        stages.push(Stage::Add { params, over, rows: oh, row_len: ow * oc });
+        let mut rings = vec![0; stages.len() - 1];
+        prop_assert!(ring_rows(&add_geometries(&stages), band, &mut rings));
+        let run = StreamRun::new(&stages, &rings, band).unwrap();
+        let mut next = xorshift(seed ^ 0xadd);
+        let input: Vec<i8> = (0..run.input_len()).map(|_| next() as i8).collect();
+        let skip: Vec<i8> = (0..run.output_len()).map(|_| next() as i8).collect();
+        let expected = add_whole(&whole(&owned, &input), &skip, over, &params);
+        let mut scratch = vec![0i8; run.scratch_len()];
+        let mut out = skip.clone();
+        run.run(&input, &mut scratch, &mut out).unwrap();
+        prop_assert_eq!(out, expected);
+    }
+
+    /// A run of stride-1 SAME layers of one shape ending in an `ADD`
+    /// whose skip is the run's input, written over it: bit for bit the
+    /// whole `ADD` where `check_over_input` accepts the walk, refused
+    /// with the input untouched where a band would overwrite rows the
+    /// first layer still reads.
+    #[test]
+    fn a_run_ending_in_an_add_over_its_input_is_the_whole_add(
+        kinds in prop::collection::vec((0u8..4, 1usize..4, 1usize..3), 1..4),
+        h in 2usize..15,
+        w in 1usize..5,
+        c in 1usize..4,
+        band in 1usize..5,
+        add in (any::<u8>(), any::<u8>(), any::<u8>(), any::<i8>(), any::<i8>(), any::<i8>(), any::<bool>()),
+        input1 in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let draws: Vec<Draw> = kinds
+            .iter()
+            .map(|&(kind, fh, fw)| Draw { kind, fh, fw, stride: 1, same: true, channels: c })
+            .collect();
+        let (Some(owned), Some(params)) = (build(&draws, (h, w, c), seed), add_of(add)) else {
+            return Ok(());
+        };
+        prop_assert_eq!(&owned.last().unwrap().shape[3..], &[h, w, c][..]);
+        let over = if input1 { AddOver::Input1 } else { AddOver::Input2 };
+        let mut stages: Vec<Stage<'_>> = owned.iter().map(stage).collect();
+        stages.push(Stage::Add { params, over, rows: h, row_len: w * c });
+        let mut rings = vec![0; stages.len() - 1];
+        prop_assert!(ring_rows(&add_geometries(&stages), band, &mut rings));
+        let run = StreamRun::new(&stages, &rings, band).unwrap();
+        let mut next = xorshift(seed ^ 0x07e7);
+        let input: Vec<i8> = (0..run.input_len()).map(|_| next() as i8).collect();
+        let mut scratch = vec![0i8; run.scratch_len()];
+        let mut io = input.clone();
+        if run.check_over_input().is_ok() {
+            let expected = add_whole(&whole(&owned, &input), &input, over, &params);
+            run.run_over_input(&mut io, &mut scratch).unwrap();
+            prop_assert_eq!(io, expected);
+        } else {
+            prop_assert!(run.run_over_input(&mut io, &mut scratch).is_err());
+            prop_assert_eq!(io, input);
+        }
+    }
+}
+
+/// A residual block's two 3×3 SAME convolutions and its `ADD` over the
+/// block's input, as ResNet-8's first block streams: accepted at every
+/// band, bit for bit; one convolution and the `ADD` are refused (output
+/// row r is due before the convolution's last read of input row r).
+#[test]
+fn a_residual_block_streams_over_its_input() {
+    let conv = Draw {
+        kind: 0,
+        fh: 3,
+        fw: 3,
+        stride: 1,
+        same: true,
+        channels: 3,
+    };
+    let params = add_of((40, 60, 80, -3, 5, 2, true)).unwrap();
+    for (convs, accepted) in [(2, true), (1, false)] {
+        let owned = build(&vec![conv.clone(); convs], (9, 4, 3), 11).unwrap();
+        let mut stages: Vec<Stage<'_>> = owned.iter().map(stage).collect();
+        stages.push(Stage::Add {
+            params,
+            over: AddOver::Input1,
+            rows: 9,
+            row_len: 12,
+        });
+        for band in 1..5 {
+            let mut rings = vec![0; stages.len() - 1];
+            assert!(ring_rows(&add_geometries(&stages), band, &mut rings));
+            let run = StreamRun::new(&stages, &rings, band).unwrap();
+            assert_eq!(run.check_over_input().is_ok(), accepted, "{convs} {band}");
+            if accepted {
+                let mut next = xorshift(band as u64);
+                let input: Vec<i8> = (0..run.input_len()).map(|_| next() as i8).collect();
+                let expected = add_whole(&whole(&owned, &input), &input, AddOver::Input1, &params);
+                let mut io = input.clone();
+                let mut scratch = vec![0i8; run.scratch_len()];
+                run.run_over_input(&mut io, &mut scratch).unwrap();
+                assert_eq!(io, expected, "band {band}");
+            }
+        }
+    }
+}
+
+#[test]
+fn an_add_stage_is_a_runs_last_of_two_or_more() {
+    let params = add_of((1, 2, 3, 0, 0, 0, false)).unwrap();
+    let add = Stage::Add {
+        params,
+        over: AddOver::Input2,
+        rows: 4,
+        row_len: 2,
+    };
+    assert!(StreamRun::new(&[add], &[], 1).is_err());
+    assert!(StreamRun::new(&[add, add], &[1], 1).is_err());
 }

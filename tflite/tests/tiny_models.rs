@@ -89,3 +89,64 @@ fn the_tiny_models_are_planned_at_their_floor() {
         assert_eq!(plan.arena_sizes().int8, input + floor, "{file}");
     }
 }
+
+/// ResNet-8 and ResNet-large below their floors (issue 70): each
+/// residual `ADD` writes over the input it is the last to read; the
+/// first block streams its two convolutions and its `ADD`, written over
+/// the block's input as the rows pass (the 32×32 stage holds one whole
+/// tensor and rings), and the second block's shortcut convolution
+/// streams into its `ADD`, written over the other branch's output. At
+/// `Goal::Layers` nothing is in place (the interpreter's plan).
+#[test]
+#[ignore = "reads the TinyML models from $SHAPECHECK_MODELS"]
+fn the_resnets_go_below_their_floor_with_in_place_adds() {
+    use shapecheck_tflite::schedule::{Goal, Holds, Schedule};
+    use shapecheck_tflite::Model;
+    let dir = models_dir();
+    for (file, floor, smallest) in [
+        ("pretrainedResnet_quant.tflite", 49_152, 26_112),
+        ("pretrainedResnet_large_int8.tflite", 122_880, 65_280),
+    ] {
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        let model = Model::parse(&bytes).unwrap();
+        let layers = Schedule::search(&model, Goal::Layers).unwrap();
+        assert_eq!((layers.arena, layers.floor), (floor, floor), "{file}");
+        assert!(layers.in_place.is_empty(), "{file}");
+        let s = Schedule::search(&model, Goal::Ram(smallest)).unwrap();
+        assert_eq!(s.arena, smallest, "{file}");
+        assert!(s.arena * 10 <= floor * 7, "{file}: at most 0.7x its floor");
+        // the first block's run ends in its ADD, over the run's input
+        let runs: Vec<_> = s.runs.iter().map(|r| r.ops.clone()).collect();
+        assert_eq!(runs, [1..4, 4..6, 6..8], "{file}");
+        let first = s.in_place.iter().find(|a| a.op == 3).unwrap();
+        assert_eq!(Some(first.over), model.operator(1).unwrap().input(0));
+        // the three residual ADDs, each over one of its inputs, whose
+        // output has no slot of its own
+        let mut adds: Vec<usize> = s.in_place.iter().map(|a| a.op).collect();
+        adds.sort_unstable();
+        assert_eq!(adds, [3, 7, 11], "{file}");
+        for add in &s.in_place {
+            let op = model.operator(add.op).unwrap();
+            assert_eq!(op.input(add.operand), Some(add.over), "{file}");
+            assert_eq!(op.output(0), Some(add.output), "{file}");
+            assert!(!s.slots.iter().any(|x| x.holds == Holds::Tensor(add.output)));
+        }
+        // every two slots live at one operator apart
+        for (i, a) in s.slots.iter().enumerate() {
+            assert!(a.offset + a.lifetime.size <= s.arena);
+            for b in s.slots.iter().skip(i + 1) {
+                let meet =
+                    a.lifetime.first <= b.lifetime.last && b.lifetime.first <= a.lifetime.last;
+                assert!(
+                    !meet
+                        || a.offset + a.lifetime.size <= b.offset
+                        || b.offset + b.lifetime.size <= a.offset,
+                    "{file}: {a:?} and {b:?}"
+                );
+            }
+        }
+        // one byte less finds nothing and names the smallest
+        let e = Schedule::search(&model, Goal::Ram(smallest - 1)).unwrap_err();
+        assert_eq!(e.smallest, smallest, "{file}");
+    }
+}

@@ -70,10 +70,10 @@ mod models {
         person: Person, PersonLayers, person, "person_detect", 55_296, 19_200;
         vww: Vww, VwwLayers, vww, "vww_96_int8", 55_296, 19_200;
         kws: Kws, KwsLayers, kws, "kws_ref_model", 16_000, 16_000;
-        resnet8: Resnet8, Resnet8Layers, resnet8, "pretrainedResnet_quant", 49_152, 49_152;
+        resnet8: Resnet8, Resnet8Layers, resnet8, "pretrainedResnet_quant", 49_152, 26_112;
         ad: Ad, AdLayers, ad, "ad01_int8", 768, 768;
         sww: Sww, SwwLayers, sww, "str_ww_ref_model", 6_656, 6_656;
-        resnet_large: ResnetLarge, ResnetLargeLayers, resnet_large, "pretrainedResnet_large_int8", 122_880, 122_880;
+        resnet_large: ResnetLarge, ResnetLargeLayers, resnet_large, "pretrainedResnet_large_int8", 122_880, 65_280;
     }
 
     macro_rules! smallest {
@@ -101,6 +101,8 @@ mod models {
         vww_smallest: VwwSmallest, vww_smallest, "vww_96_int8", 14_208;
         kws_smallest: KwsSmallest, kws_smallest, "kws_ref_model", 5_760;
         sww_smallest: SwwSmallest, sww_smallest, "str_ww_ref_model", 4_008;
+        resnet8_smallest: Resnet8Smallest, resnet8_smallest, "pretrainedResnet_quant", 26_112;
+        resnet_large_smallest: ResnetLargeSmallest, resnet_large_smallest, "pretrainedResnet_large_int8", 65_280;
     }
 }
 

@@ -6,18 +6,26 @@
 //! (`StreamRun::run_prechecked`) on typed views of the arena: the run's
 //! input, its output and its rings (`Arena::read_write_rings`, which does
 //! not build when two of them overlap).
+//!
+//! A run may end in an `ADD` written over its skip (`Stage::Add`, the
+//! schedule's `InPlace` for it): over a whole tensor of the arena, the
+//! run's output view is that tensor; over the run's own input, the input
+//! is the output view (`Arena::write_rings`, one tensor updated) and
+//! `StreamRun::check_over_input` is checked when the macro expands.
 
 use proc_macro2::Literal;
 use quote::{format_ident, quote};
 use shapecheck_tflite::schedule::Run;
 use shapecheck_tflite::stream::{Stage, StreamRun};
 use shapecheck_tflite::{
-    activation_range_int8, conv_axis, fully_connected_multiplier, Activation, BuiltinOp,
-    Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, ModelTensor, Operator,
-    Options, Padding, PoolDims, PoolParams, QuantizedMultiplier, Rounding,
+    activation_range_int8, add_params, conv_axis, fully_connected_multiplier, Activation, AddOver,
+    AddParams, BuiltinOp, Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams,
+    ModelTensor, Operator, Options, Padding, PoolDims, PoolParams, QuantizedMultiplier, Rounding,
 };
 
-use super::{dims, doc, multiplier_tokens, per_tensor, shape_tokens, Place, Var, Writer};
+use super::{
+    add_params_tokens, dims, doc, multiplier_tokens, per_tensor, shape_tokens, Place, Var, Writer,
+};
 
 /// A convolution's filter, bias and multipliers.
 type Weights = (Vec<i8>, Option<Vec<i32>>, Vec<QuantizedMultiplier>);
@@ -31,6 +39,9 @@ struct StageData {
     conv: Option<(Conv2dDims, Conv2dParams<'static>)>,
     depthwise: Option<(DepthwiseConvDims, DepthwiseConvParams<'static>)>,
     pool: Option<(PoolDims, PoolParams)>,
+    /// an ADD's parameters, the input it writes over, its rows and a
+    /// row's values
+    add: Option<(AddParams, AddOver, usize, usize)>,
 }
 
 impl StageData {
@@ -63,6 +74,15 @@ impl StageData {
             (BuiltinOp::MAX_POOL_2D, _, _, Some((dims, params))) => {
                 Ok(Stage::MaxPool { dims, params })
             }
+            (BuiltinOp::ADD, _, _, _) => match self.add {
+                Some((params, over, rows, row_len)) => Ok(Stage::Add {
+                    params,
+                    over,
+                    rows,
+                    row_len,
+                }),
+                None => Err("an ADD stage without its parameters".into()),
+            },
             _ => Err(format!("a {} is not a stage of a streamed run", self.kind)),
         }
     }
@@ -166,6 +186,7 @@ impl Writer<'_, '_> {
             conv: None,
             depthwise: None,
             pool: None,
+            add: None,
         };
         match (op.op(), op.options()) {
             (BuiltinOp::CONV_2D, Options::Conv2d(o)) => {
@@ -297,7 +318,32 @@ impl Writer<'_, '_> {
                     },
                 ));
             }
-            _ => return Err("it is not a convolution, depthwise convolution or pool".into()),
+            (BuiltinOp::ADD, Options::Add(o)) => {
+                let other = self.tensor(op.input(1), "input2", op)?;
+                if dims(&other)? != dims(&input)? || (h, w, c) != (oh, ow, oc) {
+                    return Err("its inputs and output are not of one shape".into());
+                }
+                let (other_scale, other_zero_point) = per_tensor(&other)?;
+                let (lo, hi) = clamp(o.fused_activation)?;
+                let params = add_params(
+                    input_scale,
+                    input_zero_point,
+                    other_scale,
+                    other_zero_point,
+                    output_scale,
+                    output_zero_point,
+                    lo,
+                    hi,
+                )
+                .map_err(|e| e.to_string())?;
+                let over = match self.in_place.iter().find(|a| a.op == op.index()) {
+                    Some(a) if a.operand == 0 => AddOver::Input1,
+                    Some(_) => AddOver::Input2,
+                    None => return Err("the schedule writes it over no input".into()),
+                };
+                data.add = Some((params, over, oh, ow * oc));
+            }
+            _ => return Err("it is not a convolution, depthwise convolution, pool or ADD".into()),
         }
         Ok(data)
     }
@@ -414,6 +460,15 @@ impl Writer<'_, '_> {
                         params: #t::PoolParams { stride_height: #sh, stride_width: #sw, pad_top: #pt, pad_left: #pl, output_min: #lo, output_max: #hi },
                     })
                 }
+                Stage::Add { params, over, rows, row_len } => {
+                    let params = add_params_tokens(krate, &params);
+                    let over = match over {
+                        AddOver::Input1 => quote!(#t::AddOver::Input1),
+                        _ => quote!(#t::AddOver::Input2),
+                    };
+                    let [rows, row_len] = [rows, row_len].map(lit);
+                    quote!(#t::stream::Stage::Add { params: #params, over: #over, rows: #rows, row_len: #row_len })
+                }
                 _ => return Err("a stage of an unknown kind".into()),
             });
         }
@@ -424,8 +479,19 @@ impl Writer<'_, '_> {
         let stages_name = format_ident!("RUN_{}_STAGES", n);
         let rings_name = format_ident!("RUN_{}_RINGS", n);
         let run_name = format_ident!("RUN_{}", n);
+        let ends_in_add = match self.in_place.iter().find(|a| run.ops.contains(&a.op)) {
+            Some(a) if Some(a.over) == ops.first().and_then(|o| o.input(0)) => format!(
+                " Its last stage, operator {} (ADD), writes each band over the run's input, tensor {} (`StreamRun::check_over_input`: over rows the first stage reads no more).",
+                a.op, a.over
+            ),
+            Some(a) => format!(
+                " Its last stage, operator {} (ADD), writes each band over its other input, tensor {}, at the output's place.",
+                a.op, a.over
+            ),
+            None => String::new(),
+        };
         let run_doc = doc(&format!(
-            "Streamed run {n}: operators {}..{} computed {} output row(s) at a time, rings of {:?} rows ({} {}: {:?}) between them (checked by `StreamRun::new` when `model!` expanded).",
+            "Streamed run {n}: operators {}..{} computed {} output row(s) at a time, rings of {:?} rows ({} {}: {:?}) between them (checked by `StreamRun::new` when `model!` expanded).{ends_in_add}",
             run.ops.start,
             run.ops.end,
             run.band,
@@ -464,7 +530,42 @@ impl Writer<'_, '_> {
         let ya = Literal::usize_unsuffixed(out_at);
         let r_shape = shape_tokens(krate, &[rings_len]);
         let ra = Literal::usize_unsuffixed(rings_at);
+        // an ADD at the run's end writes over its skip: the run's input, or
+        // a whole tensor at the output's place
+        let over = self
+            .in_place
+            .iter()
+            .find(|a| a.op == last.index())
+            .map(|a| a.over);
+        let over_input = over.is_some() && over == first.input(0);
+        if over_input && !matches!(source.place, Place::Arena(_)) {
+            return Err("the run's ADD writes over an input not in the arena".into());
+        }
+        if let Some(skip) = over.filter(|_| !over_input) {
+            let skip = self
+                .model
+                .tensor(skip)
+                .ok_or("the run's ADD writes over no tensor")?;
+            let v = self.var(&skip)?;
+            if v.place != Place::Arena(out_at) || !v.views.is_empty() || v.base_dims != out_dims {
+                return Err(
+                    "the run's ADD's skip is not a whole tensor at its output's place".into(),
+                );
+            }
+        }
         let call = match source.place {
+            Place::Arena(at) if over_input => {
+                checked
+                    .check_over_input()
+                    .map_err(|e| format!("streamed run {n} (operators {:?}): {e}", run.ops))?;
+                if at != out_at || !source.views.is_empty() || source.base_dims != out_dims {
+                    return Err("the run's ADD does not write over its whole input".into());
+                }
+                quote! {{
+                    let (mut y, mut rings) = arena.write_rings::<#y_shape, #ya, #r_shape, #ra>();
+                    #module::#run_name.run_over_input_prechecked(y.as_mut_slice(), rings.as_mut_slice());
+                }}
+            }
             Place::Arena(at) => {
                 let x_shape = shape_tokens(krate, &source.base_dims);
                 let xa = Literal::usize_unsuffixed(at);

@@ -1007,6 +1007,46 @@ pub fn add_int8_into<SA, SB, BA, BB, BO>(
     );
 }
 
+/// [`add_int8`] of two tensors of one shape, its output written over one
+/// of them (`shapecheck_tflite::add_int8_in_place`): `target` holds input
+/// 1 or input 2, as `over` says, and `other` the other input. Each output
+/// element is computed from the two elements at its index only, so the
+/// result is bit for bit [`add_int8_into`]'s. `model!` writes a residual
+/// `ADD` so when its input is not read after it (`ram = N`): the two are
+/// one tensor of the arena. It cannot fail: the shapes are one type and
+/// the parameters were checked when `add` was built.
+///
+/// ```
+/// use shapecheck::prelude::*;
+/// use shapecheck::ops::layers::{add_int8_in_place_into, add_int8_into, AddInt8};
+/// use shapecheck::tflite::AddOver;
+/// let add = AddInt8::new(shapecheck::tflite::add_params(0.5, 1, 0.25, -2, 0.5, 3, -128, 127)?)?;
+/// let (a, b) = (tensor![[10i8, -20], [30, 127]], tensor![[1i8, 2], [-3, 4]]);
+/// let mut apart = Tensor::<i8, shape![2, 2]>::zeros();
+/// add_int8_into(&a, &b, &add, &mut apart);
+/// let mut over = b.clone();
+/// add_int8_in_place_into(&mut over, &a, AddOver::Input2, &add);
+/// assert_eq!(over.as_slice(), apart.as_slice());
+/// # Ok::<(), shapecheck::ops::layers::TfliteError>(())
+/// ```
+pub fn add_int8_in_place_into<X, BT, BO>(
+    target: &mut Tensor<i8, X, BT>,
+    other: &Tensor<i8, X, BO>,
+    over: kernels::AddOver,
+    add: &AddInt8,
+) where
+    X: FixedShape,
+    BT: StorageMut<i8>,
+    BO: Storage<i8>,
+{
+    kernels::add_int8_in_place_prechecked(
+        target.as_mut_slice(),
+        other.as_slice(),
+        over,
+        add.params(),
+    );
+}
+
 /// TFLite's `PAD` on an int8 NHWC tensor (`shapecheck_tflite::pad`): the
 /// input placed inside an output of `value`s, `N0`, `H0`, `W0`, `C0`
 /// before each dim and `N1`, `H1`, `W1`, `C1` after. The output's shape is

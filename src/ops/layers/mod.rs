@@ -41,6 +41,8 @@
 //! - [`add_int8`]: two shapes broadcast as numpy's (the elementwise ops'
 //!   rule, `elementwise/broadcast`, [`AddShapes`]); the output is their
 //!   broadcast; each has at most 6 dims (`add/rank`, [`AddRank`]).
+//!   [`add_int8_in_place_into`] takes two tensors of one shape (a type)
+//!   and writes the sum over one of them.
 //! - [`pad_int8`]: each output dim is its input's with the [`Paddings`]
 //!   before and after (`pad/output-size`, [`PadCheck`]).
 //! - [`concatenation_int8`]: two inputs joined along an [`Axis`](crate::ops::elementwise::Axis)
@@ -127,15 +129,16 @@ mod rule;
 mod tests;
 
 pub use api::{
-    add_int8, add_int8_into, average_pool_int8, average_pool_int8_into, concatenation_int8,
-    concatenation_int8_into, conv_2d_int8, conv_2d_int8_into, depthwise_conv_int8,
-    depthwise_conv_int8_into, dequantize_int8, dequantize_int8_into, fully_connected_f32,
-    fully_connected_f32_into, fully_connected_int8, fully_connected_int8_into, logistic_int8,
-    logistic_int8_into, max_pool_int8, max_pool_int8_into, mean_int8, mean_int8_into, mul_int8,
-    mul_int8_into, pad_int8, pad_int8_into, quantize_int8, quantize_int8_into,
-    resize_bilinear_int8, resize_bilinear_int8_into, resize_nearest_int8, resize_nearest_int8_into,
-    slice_int8, slice_int8_into, softmax_int8, softmax_int8_into, split_int8, split_int8_into,
-    transpose_conv_int8, transpose_conv_int8_into, Arena, InA, InB, PingPong,
+    add_int8, add_int8_in_place_into, add_int8_into, average_pool_int8, average_pool_int8_into,
+    concatenation_int8, concatenation_int8_into, conv_2d_int8, conv_2d_int8_into,
+    depthwise_conv_int8, depthwise_conv_int8_into, dequantize_int8, dequantize_int8_into,
+    fully_connected_f32, fully_connected_f32_into, fully_connected_int8, fully_connected_int8_into,
+    logistic_int8, logistic_int8_into, max_pool_int8, max_pool_int8_into, mean_int8,
+    mean_int8_into, mul_int8, mul_int8_into, pad_int8, pad_int8_into, quantize_int8,
+    quantize_int8_into, resize_bilinear_int8, resize_bilinear_int8_into, resize_nearest_int8,
+    resize_nearest_int8_into, slice_int8, slice_int8_into, softmax_int8, softmax_int8_into,
+    split_int8, split_int8_into, transpose_conv_int8, transpose_conv_int8_into, Arena, InA, InB,
+    PingPong,
 };
 pub use bounds::{
     assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, ConcatenationCheck,

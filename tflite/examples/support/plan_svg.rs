@@ -99,11 +99,23 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
             Holds::Tensor(tensor) => {
                 let hue = (tensor * 47) % 360;
                 let name = model.tensor(tensor).map_or("", |t| t.name());
+                // the ADDs written over it, one after another
+                let mut label = tensor.to_string();
+                let mut title = format!("tensor {tensor} \"{}\"", escape(name));
+                let mut over = tensor;
+                while let Some(add) = schedule.in_place.iter().find(|a| a.over == over) {
+                    label.push_str(&format!("→{}", add.output));
+                    title.push_str(&format!(
+                        ", then tensor {}, operator {}'s ADD written over it",
+                        add.output, add.op
+                    ));
+                    over = add.output;
+                }
                 (
                     format!("hsl({hue},60%,75%)"),
                     format!("hsl({hue},60%,35%)"),
-                    tensor.to_string(),
-                    format!("tensor {tensor} \"{}\"", escape(name)),
+                    label,
+                    title,
                 )
             }
             Holds::Rings(n) => {
