@@ -188,7 +188,9 @@ pub struct OpRow {
 
 /// The typed layers of `shapecheck::ops::layers` that `model!` writes an
 /// op as ([`OpRow::typed_layer`]): `model!` dispatches on this, not on
-/// the op code. A layer's own checks (its operand types) may still refuse
+/// the op code, and so do the schedule search (`schedule.rs`: a layer's
+/// cost kind and whether it streams) and `model!`'s streamed runs (a
+/// convolution, depthwise convolution, pool or `ADD` stage). A layer's own checks (its operand types) may still refuse
 /// an operator, which then makes `model!` write the whole model through
 /// the interpreter's prepared steps.
 ///

@@ -36,10 +36,11 @@ use core::fmt;
 
 use crate::depthwise_conv::conv_axis;
 use crate::model::{Model, Operator};
+use crate::ops::{op_row, TypedLayer};
 use crate::options::Options;
 use crate::plan::{activations, liveness_floor, place, Lifetime};
 use crate::stream::{ring_rows, ring_slide, walk, writes_behind_reads, RowGeometry};
-use crate::types::{BuiltinOp, TensorType};
+use crate::types::TensorType;
 
 /// A layer's kind, as the cost table [`COSTS`] counts it.
 ///
@@ -937,7 +938,7 @@ fn add_in_place(
     lifetimes: &[Lifetime],
     outputs: &[usize],
 ) -> Option<InPlace> {
-    if op.op() != BuiltinOp::ADD {
+    if op_row(op.op()).and_then(|row| row.typed_layer) != Some(TypedLayer::Add) {
         return None;
     }
     let output = op.output(0)?;
@@ -1018,8 +1019,10 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
     };
     let mut accumulates = None;
     let mut add = None;
-    let (kind, macs, stage) = match (op.op(), op.options()) {
-        (BuiltinOp::CONV_2D, Options::Conv2d(o)) => {
+    // the op's layer kind, from its registry row
+    let layer = op_row(op.op()).and_then(|row| row.typed_layer);
+    let (kind, macs, stage) = match (layer, op.options()) {
+        (Some(TypedLayer::Conv2d), Options::Conv2d(o)) => {
             let (kh, kw, ci) = match f.as_slice() {
                 &[_, kh, kw, ci] => (kh, kw, ci),
                 _ => (0, 0, 0),
@@ -1037,7 +1040,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
             });
             (kind, outputs * (kh * kw * ci) as u64, stage)
         }
-        (BuiltinOp::DEPTHWISE_CONV_2D, Options::DepthwiseConv2d(o)) => {
+        (Some(TypedLayer::DepthwiseConv2d), Options::DepthwiseConv2d(o)) => {
             let (kh, kw) = match f.as_slice() {
                 &[_, kh, kw, _] => (kh, kw),
                 _ => (0, 0),
@@ -1055,7 +1058,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
             };
             (kind, outputs * (kh * kw) as u64, stage)
         }
-        (BuiltinOp::AVERAGE_POOL_2D, Options::Pool2d(o)) => {
+        (Some(TypedLayer::AveragePool2d), Options::Pool2d(o)) => {
             let (kh, kw) = (size(o.filter_height), size(o.filter_width));
             let stage = image.and_then(|(h, oh, ow, oc)| {
                 let g = geometry(o.padding, h, oh, kh, size(o.stride_h), 1)?;
@@ -1065,7 +1068,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
             });
             (Kernel::Pool, outputs * (kh * kw) as u64, stage)
         }
-        (BuiltinOp::MAX_POOL_2D, Options::Pool2d(o)) => {
+        (Some(TypedLayer::MaxPool2d), Options::Pool2d(o)) => {
             let (kh, kw) = (size(o.filter_height), size(o.filter_width));
             let stage = image.and_then(|(h, oh, ow, oc)| {
                 let g = geometry(o.padding, h, oh, kh, size(o.stride_h), 1)?;
@@ -1073,7 +1076,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
             });
             (Kernel::Pool, outputs * (kh * kw) as u64, stage)
         }
-        (BuiltinOp::ADD, _) => {
+        (Some(TypedLayer::Add), _) => {
             let (x1, x2) = (op.input(0), op.input(1));
             let same = dims_of(model, x1) == y && dims_of(model, x2) == y;
             let both_int8 = x2
@@ -1098,7 +1101,7 @@ fn layer(model: &Model<'_>, op: &Operator<'_>) -> Layer {
             };
             (Kernel::Other, 0, stage)
         }
-        (BuiltinOp::FULLY_CONNECTED, _) => {
+        (Some(TypedLayer::FullyConnected), _) => {
             let k = f.get(1).copied().unwrap_or(0);
             (Kernel::FullyConnected, outputs * k as u64, None)
         }

@@ -18,9 +18,10 @@ use quote::{format_ident, quote};
 use shapecheck_tflite::schedule::Run;
 use shapecheck_tflite::stream::{Stage, StreamRun};
 use shapecheck_tflite::{
-    activation_range_int8, add_params, conv_axis, fully_connected_multiplier, Activation, AddOver,
-    AddParams, BuiltinOp, Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams,
-    ModelTensor, Operator, Options, Padding, PoolDims, PoolParams, QuantizedMultiplier, Rounding,
+    activation_range_int8, add_params, conv_axis, fully_connected_multiplier, op_row, Activation,
+    AddOver, AddParams, BuiltinOp, Conv2dDims, Conv2dParams, DepthwiseConvDims,
+    DepthwiseConvParams, ModelTensor, Operator, Options, Padding, PoolDims, PoolParams,
+    QuantizedMultiplier, Rounding, TypedLayer,
 };
 
 use super::{
@@ -32,7 +33,10 @@ type Weights = (Vec<i8>, Option<Vec<i32>>, Vec<QuantizedMultiplier>);
 
 /// One stage's operands, owned: what the stage's `static`s hold.
 struct StageData {
-    kind: BuiltinOp,
+    /// the op, for messages
+    op: BuiltinOp,
+    /// its layer kind (its registry row's `typed_layer`)
+    kind: Option<TypedLayer>,
     filter: Vec<i8>,
     bias: Option<Vec<i32>>,
     multipliers: Vec<QuantizedMultiplier>,
@@ -50,7 +54,7 @@ impl StageData {
         let bias = self.bias.as_deref();
         let multipliers = &self.multipliers[..];
         match (self.kind, self.conv, self.depthwise, self.pool) {
-            (BuiltinOp::CONV_2D, Some((dims, params)), _, _) => Ok(Stage::Conv {
+            (Some(TypedLayer::Conv2d), Some((dims, params)), _, _) => Ok(Stage::Conv {
                 filter: &self.filter,
                 bias,
                 dims,
@@ -59,22 +63,24 @@ impl StageData {
                     ..params
                 },
             }),
-            (BuiltinOp::DEPTHWISE_CONV_2D, _, Some((dims, params)), _) => Ok(Stage::Depthwise {
-                filter: &self.filter,
-                bias,
-                dims,
-                params: DepthwiseConvParams {
-                    multipliers,
-                    ..params
-                },
-            }),
-            (BuiltinOp::AVERAGE_POOL_2D, _, _, Some((dims, params))) => {
+            (Some(TypedLayer::DepthwiseConv2d), _, Some((dims, params)), _) => {
+                Ok(Stage::Depthwise {
+                    filter: &self.filter,
+                    bias,
+                    dims,
+                    params: DepthwiseConvParams {
+                        multipliers,
+                        ..params
+                    },
+                })
+            }
+            (Some(TypedLayer::AveragePool2d), _, _, Some((dims, params))) => {
                 Ok(Stage::AveragePool { dims, params })
             }
-            (BuiltinOp::MAX_POOL_2D, _, _, Some((dims, params))) => {
+            (Some(TypedLayer::MaxPool2d), _, _, Some((dims, params))) => {
                 Ok(Stage::MaxPool { dims, params })
             }
-            (BuiltinOp::ADD, _, _, _) => match self.add {
+            (Some(TypedLayer::Add), _, _, _) => match self.add {
                 Some((params, over, rows, row_len)) => Ok(Stage::Add {
                     params,
                     over,
@@ -83,7 +89,7 @@ impl StageData {
                 }),
                 None => Err("an ADD stage without its parameters".into()),
             },
-            _ => Err(format!("a {} is not a stage of a streamed run", self.kind)),
+            _ => Err(format!("a {} is not a stage of a streamed run", self.op)),
         }
     }
 }
@@ -179,7 +185,8 @@ impl Writer<'_, '_> {
         };
         let filter_dims = |t: Option<ModelTensor<'_>>| t.map(|t| dims(&t)).transpose();
         let mut data = StageData {
-            kind: op.op(),
+            op: op.op(),
+            kind: op_row(op.op()).and_then(|row| row.typed_layer),
             filter: Vec::new(),
             bias: None,
             multipliers: Vec::new(),
@@ -188,8 +195,8 @@ impl Writer<'_, '_> {
             pool: None,
             add: None,
         };
-        match (op.op(), op.options()) {
-            (BuiltinOp::CONV_2D, Options::Conv2d(o)) => {
+        match (data.kind, op.options()) {
+            (Some(TypedLayer::Conv2d), Options::Conv2d(o)) => {
                 let (kh, kw) =
                     match filter_dims(op.input(1).and_then(|k| self.model.tensor(k)))?.as_deref() {
                         Some(&[_, kh, kw, _]) => (kh, kw),
@@ -245,7 +252,7 @@ impl Writer<'_, '_> {
                     },
                 ));
             }
-            (BuiltinOp::DEPTHWISE_CONV_2D, Options::DepthwiseConv2d(o)) => {
+            (Some(TypedLayer::DepthwiseConv2d), Options::DepthwiseConv2d(o)) => {
                 let (kh, kw) =
                     match filter_dims(op.input(1).and_then(|k| self.model.tensor(k)))?.as_deref() {
                         Some(&[1, kh, kw, _]) => (kh, kw),
@@ -288,7 +295,7 @@ impl Writer<'_, '_> {
                     },
                 ));
             }
-            (BuiltinOp::AVERAGE_POOL_2D | BuiltinOp::MAX_POOL_2D, Options::Pool2d(o)) => {
+            (Some(TypedLayer::AveragePool2d | TypedLayer::MaxPool2d), Options::Pool2d(o)) => {
                 let (kh, kw, sh, sw) = (
                     size(o.filter_height),
                     size(o.filter_width),
@@ -318,7 +325,7 @@ impl Writer<'_, '_> {
                     },
                 ));
             }
-            (BuiltinOp::ADD, Options::Add(o)) => {
+            (Some(TypedLayer::Add), Options::Add(o)) => {
                 let other = self.tensor(op.input(1), "input2", op)?;
                 if dims(&other)? != dims(&input)? || (h, w, c) != (oh, ow, oc) {
                     return Err("its inputs and output are not of one shape".into());
@@ -451,7 +458,7 @@ impl Writer<'_, '_> {
                     })
                 }
                 Stage::AveragePool { dims: x, params: p } | Stage::MaxPool { dims: x, params: p } => {
-                    let variant = if d.kind == BuiltinOp::MAX_POOL_2D { format_ident!("MaxPool") } else { format_ident!("AveragePool") };
+                    let variant = if d.kind == Some(TypedLayer::MaxPool2d) { format_ident!("MaxPool") } else { format_ident!("AveragePool") };
                     let [b, h, w, c, kh, kw, oh, ow] = [x.batches, x.input_height, x.input_width, x.depth, x.filter_height, x.filter_width, x.output_height, x.output_width].map(lit);
                     let [sh, sw, pt, pl] = [p.stride_height, p.stride_width, p.pad_top, p.pad_left].map(lit);
                     let [lo, hi] = [p.output_min, p.output_max].map(int);
