@@ -1004,7 +1004,6 @@ fn vec_mat_wide<B: Values<i32> + ?Sized>(
     let halves = &*halves;
     let tail = x.get(4 * words..)?;
     let scale = scales(multipliers);
-    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
     // one multiplier: its stage once for the layer
     let per_tensor = if multipliers.len() == 1 {
         Requant4::new(multipliers, 0, stage)
@@ -1019,15 +1018,16 @@ fn vec_mat_wide<B: Values<i32> + ?Sized>(
         .zip(head.chunks_exact_mut(4))
         .zip((0..).step_by(4))
     {
-        let mut acc = [0i32; 4];
-        for (j, (a, row)) in acc.iter_mut().zip(rows.chunks_exact(depth)).enumerate() {
-            let row_tail = row.get(4 * words..).unwrap_or(&[]);
-            *a = tail
-                .iter()
-                .zip(row_tail)
-                .fold(bias_at(c + j), |s, (&x, &w)| {
+        // the four biases at once (vec_mat checked their count: the
+        // group is inside), then the taps past the last whole word, if any
+        let mut acc = bias.and_then(|b| b.chunk::<4>(c)).unwrap_or([0; 4]);
+        if !tail.is_empty() {
+            for (a, row) in acc.iter_mut().zip(rows.chunks_exact(depth)) {
+                let row_tail = row.get(4 * words..).unwrap_or(&[]);
+                *a = tail.iter().zip(row_tail).fold(*a, |s, (&x, &w)| {
                     s.wrapping_add((i32::from(x) + offset) * i32::from(w))
                 });
+            }
         }
         let acc = arch::mac_4_rows(halves, rows, depth, words, acc);
         // the per-tensor stage by reference (no copy a pass)
