@@ -319,7 +319,7 @@ fn slice_walk(input_shape: &[usize], params: &SliceParams) -> (usize, [isize; MA
     (base, steps)
 }
 
-/// [`slice`] without its checks, for a caller that has made them hold
+/// [`slice()`] without its checks, for a caller that has made them hold
 /// already (the typed layer of `shapecheck`, whose shapes are types and
 /// whose box was checked against [`slice_ends_within`] when it was
 /// built): the box lies within `input_shape`, at most
