@@ -793,9 +793,11 @@ fn wide_case(r: &mut Rng, c: &mut Checks) {
         ..params
     };
     got = [0i8; MAX_PIXELS * 70];
-    let ok = conv_2d_int8(x, filter, Some(&folded[..channels]), dims, &params, &mut got[..n]).is_ok();
+    let folded = Some(&folded[..channels]);
+    let ok = conv_2d_int8(x, filter, folded, dims, &params, &mut got[..n]).is_ok();
     c.check(ok, "conv_2d_int8 accepted the folded 1×1 case");
-    c.eq(&got[..n], &want[..n], "deep 1×1 convolution, zero point folded into the bias");
+    let what = "deep 1×1 convolution, zero point folded into the bias";
+    c.eq(&got[..n], &want[..n], what);
 }
 
 #[entry]
