@@ -274,9 +274,9 @@ impl<'m> PreparedStep<'m> {
     /// use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, PreparedStep, QuantizedMultiplier};
     ///
     /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite")))?;
-    /// let mut int8 = [0i8; 33];
+    /// let mut int8 = [0i8; 34];
     /// let mut steps = [PreparedStep::EMPTY; 4];
-    /// let mut multipliers = [QuantizedMultiplier::ZERO; 3];
+    /// let mut multipliers = [QuantizedMultiplier::ZERO; 33];
     /// let arena = Arena { int8: &mut int8, ..Arena::default() };
     /// Interpreter::prepared(model, arena, &mut steps, &mut multipliers, Arithmetic::Micro)?;
     /// // the model's three operators; the fourth step is not used
@@ -470,13 +470,11 @@ fn prepare_all<'m>(
         let count = op_row(op.op()).map_or(0, |row| (row.multipliers)(&model, &op));
         let end = start.saturating_add(count);
         let given = multipliers.len();
-        let scratch = multipliers
-            .get_mut(start..end)
-            .ok_or(TfliteError::Arena {
-                what: "prepared multipliers",
-                needed: end,
-                given,
-            })?;
+        let scratch = multipliers.get_mut(start..end).ok_or(TfliteError::Arena {
+            what: "prepared multipliers",
+            needed: end,
+            given,
+        })?;
         let step = prepare_op(model, op, &slot_of, scratch)?;
         *prepared = PreparedStep {
             step: Some(step),
@@ -586,8 +584,8 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     ///
     /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite")))?;
     /// let sizes = Interpreter::prepared_sizes(&model)?;
-    /// // three fully connected layers, each with one multiplier (per tensor)
-    /// assert_eq!((sizes.steps, sizes.multipliers), (3, 3));
+    /// // three fully connected layers: a multiplier per output channel
+    /// assert_eq!((sizes.steps, sizes.multipliers), (3, 16 + 16 + 1));
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn prepared_sizes(model: &Model<'_>) -> Result<PreparedSizes, TfliteError> {
@@ -866,10 +864,10 @@ impl<'m, 'a> Interpreter<'m, 'a> {
                     .get(index)
                     .and_then(|p| p.parts(all_multipliers))
                     .ok_or(TfliteError::Arena {
-                        what: "prepared steps",
-                        needed: self.model.operator_count(),
-                        given: index,
-                    })?;
+                    what: "prepared steps",
+                    needed: self.model.operator_count(),
+                    given: index,
+                })?;
                 let overlap = overlap_error(&self.model, &op);
                 let mut buffers = Buffers {
                     int8: &mut *self.arena.int8,

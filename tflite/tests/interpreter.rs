@@ -87,6 +87,8 @@ impl Prepared {
 
 /// The interpreter of `model` in `buffers` the way `prepared` says:
 /// `Interpreter::prepared` into `steps`, or `Interpreter::new`.
+// the constructors' own result, error and all
+#[allow(clippy::result_large_err)]
 fn interpreter<'m, 'a>(
     model: Model<'m>,
     buffers: &'a mut Buffers,

@@ -114,3 +114,14 @@ fn plan_invoke_prepares_nothing() {
     assert_eq!(run_once(&mut interpreter, &input), first);
     assert_eq!(prepares() - before, model.operator_count());
 }
+
+#[test]
+fn person_detection_prepares_31_steps_and_2738_multipliers() {
+    // docs/measurements.md's count: every layer's multipliers, where
+    // `new` keeps the widest layer's 256
+    let model = Model::parse(PERSON).unwrap();
+    let sizes = Interpreter::prepared_sizes(&model).unwrap();
+    assert_eq!((sizes.steps, sizes.multipliers), (31, 2738));
+    assert_eq!(Interpreter::arena_sizes(&model).unwrap().multipliers, 256);
+    assert_eq!(core::mem::size_of::<QuantizedMultiplier>(), 8);
+}

@@ -53,8 +53,18 @@ fn data_as_f64(d: TensorData<'_>) -> Vec<f64> {
 /// and the first element that differs.
 pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
     let model = Model::parse(bytes).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let mut compared = check_with(model, Way::EachRun, recording, &format!("{label} (as it runs)"));
-    compared += check_with(model, Way::Prepared, recording, &format!("{label} (prepared)"));
+    let mut compared = check_with(
+        model,
+        Way::EachRun,
+        recording,
+        &format!("{label} (as it runs)"),
+    );
+    compared += check_with(
+        model,
+        Way::Prepared,
+        recording,
+        &format!("{label} (prepared)"),
+    );
     for layout in [Layout::Debug, Layout::Packed] {
         let plan = Plan::new(model, Arithmetic::Micro, layout)
             .unwrap_or_else(|e| panic!("{label} ({layout:?} plan): {e}"));
