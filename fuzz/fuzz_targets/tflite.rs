@@ -26,8 +26,7 @@
 use libfuzzer_sys::fuzz_target;
 use shapecheck_tflite::{
     Arena, ArenaSizes, Arithmetic, BuiltinOp, Interpreter, Model, Options, PreparedStep,
-    QuantizedMultiplier, TensorData,
-    TensorType,
+    QuantizedMultiplier, TensorData, TensorType,
 };
 
 /// The most activation elements (and multipliers) a fuzzed model is run
@@ -124,7 +123,10 @@ fn run(model: Model<'_>, fill: &[u8], large: bool) {
             arithmetic,
             fill,
         );
-        assert_eq!(once, each_run, "Interpreter::prepared against Interpreter::new");
+        assert_eq!(
+            once, each_run,
+            "Interpreter::prepared against Interpreter::new"
+        );
     }
 }
 

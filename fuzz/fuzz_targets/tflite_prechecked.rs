@@ -75,10 +75,17 @@ fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
 
 /// The checked form's output (`None` when it refuses), the prechecked
 /// form's, and their agreement with `want` where the checked one accepts.
-fn agree<T: PartialEq + std::fmt::Debug>(checked: Option<Vec<T>>, prechecked: Vec<T>, want: Vec<T>) {
+fn agree<T: PartialEq + std::fmt::Debug>(
+    checked: Option<Vec<T>>,
+    prechecked: Vec<T>,
+    want: Vec<T>,
+) {
     if let Some(checked) = checked {
         assert_eq!(checked, want, "the checked form against the reference");
-        assert_eq!(prechecked, want, "the prechecked form against the reference");
+        assert_eq!(
+            prechecked, want,
+            "the prechecked form against the reference"
+        );
     }
 }
 
@@ -302,7 +309,12 @@ fn resize_nearest_case(u: &mut Unstructured<'_>) {
 /// (`ComputeInterpolationValuesInteger`): the scale in 1/1024 steps,
 /// rounded; the source position in 1/1024 steps; the rows below and
 /// above it, within the input.
-fn bilinear_source(y: usize, input_size: usize, output_size: usize, p: ResizeParams) -> (i64, i64, i64) {
+fn bilinear_source(
+    y: usize,
+    input_size: usize,
+    output_size: usize,
+    p: ResizeParams,
+) -> (i64, i64, i64) {
     let (i, o) = (input_size as i64, output_size as i64);
     let scale = if p.align_corners && o > 1 {
         (1024 * (i - 1) + (o - 1) / 2) / (o - 1)
@@ -400,9 +412,15 @@ fn mul_case(u: &mut Unstructured<'_>) {
     let full = a_shape.len().max(b_shape.len());
     let dim = |s: &[usize], k: usize| {
         let pad = full - s.len();
-        if k < pad { 1 } else { s[k - pad] }
+        if k < pad {
+            1
+        } else {
+            s[k - pad]
+        }
     };
-    let o_shape: Vec<usize> = (0..full).map(|k| dim(&a_shape, k).max(dim(&b_shape, k))).collect();
+    let o_shape: Vec<usize> = (0..full)
+        .map(|k| dim(&a_shape, k).max(dim(&b_shape, k)))
+        .collect();
     let out_len = length(u, count(&o_shape));
     let mut prechecked = vec![0x55i8; out_len];
     mul_int8_prechecked(&a[..], &a_shape, &b[..], &b_shape, &params, &mut prechecked);
@@ -425,8 +443,15 @@ fn mul_case(u: &mut Unstructured<'_>) {
                 ravel(&i, s)
             };
             let mut one = [0i8];
-            mul_int8(&[a[at(&a_shape)]][..], &[1], &[b[at(&b_shape)]][..], &[1], &params, &mut one)
-                .expect("one element");
+            mul_int8(
+                &[a[at(&a_shape)]][..],
+                &[1],
+                &[b[at(&b_shape)]][..],
+                &[1],
+                &params,
+                &mut one,
+            )
+            .expect("one element");
             one[0]
         })
         .collect();
@@ -460,7 +485,10 @@ fn add_in_place_case(u: &mut Unstructured<'_>) {
     add_int8_in_place_prechecked(&mut prechecked, &other, over, &params);
     let mut checked = target.clone();
     if add_int8_in_place(&mut checked, &other, over, &params).is_err() {
-        assert_eq!(checked, target, "a refused call leaves the target untouched");
+        assert_eq!(
+            checked, target,
+            "a refused call leaves the target untouched"
+        );
         return;
     }
     // the reference: ADD into a separate output, the inputs in their order
@@ -487,7 +515,10 @@ fn transpose_conv_case(u: &mut Unstructured<'_>) {
         output_depth: size(u, 0, 3),
     };
     let d = dims;
-    let in_len = length(u, d.batches * d.input_height * d.input_width * d.input_depth);
+    let in_len = length(
+        u,
+        d.batches * d.input_height * d.input_width * d.input_depth,
+    );
     let input = values(u, in_len);
     let f_len = length(
         u,
@@ -521,9 +552,25 @@ fn transpose_conv_case(u: &mut Unstructured<'_>) {
         d.batches * d.output_height * d.output_width * d.output_depth,
     );
     let mut prechecked = vec![0x55i8; out_len];
-    transpose_conv_int8_prechecked(&input, &filter[..], bias.as_deref(), dims, &params, &mut prechecked);
+    transpose_conv_int8_prechecked(
+        &input,
+        &filter[..],
+        bias.as_deref(),
+        dims,
+        &params,
+        &mut prechecked,
+    );
     let mut checked = vec![0x55i8; out_len];
-    if transpose_conv_int8(&input, &filter[..], bias.as_deref(), dims, &params, &mut checked).is_err() {
+    if transpose_conv_int8(
+        &input,
+        &filter[..],
+        bias.as_deref(),
+        dims,
+        &params,
+        &mut checked,
+    )
+    .is_err()
+    {
         return;
     }
     // the scatter form: each input pixel times each filter tap, added at
@@ -537,17 +584,30 @@ fn transpose_conv_case(u: &mut Unstructured<'_>) {
                     for kx in 0..d.filter_width {
                         let oy = (iy * params.stride_height + ky).checked_sub(params.pad_top);
                         let ox = (ix * params.stride_width + kx).checked_sub(params.pad_left);
-                        let (Some(oy), Some(ox)) = (oy, ox) else { continue };
+                        let (Some(oy), Some(ox)) = (oy, ox) else {
+                            continue;
+                        };
                         if oy >= d.output_height || ox >= d.output_width {
                             continue;
                         }
                         for oc in 0..d.output_depth {
                             for ic in 0..d.input_depth {
                                 let x = i32::from(
-                                    input[ravel(&[b, iy, ix, ic], &[d.batches, d.input_height, d.input_width, d.input_depth])],
+                                    input[ravel(
+                                        &[b, iy, ix, ic],
+                                        &[d.batches, d.input_height, d.input_width, d.input_depth],
+                                    )],
                                 ) - params.input_zero_point;
                                 let f = i32::from(
-                                    filter[ravel(&[oc, ky, kx, ic], &[d.output_depth, d.filter_height, d.filter_width, d.input_depth])],
+                                    filter[ravel(
+                                        &[oc, ky, kx, ic],
+                                        &[
+                                            d.output_depth,
+                                            d.filter_height,
+                                            d.filter_width,
+                                            d.input_depth,
+                                        ],
+                                    )],
                                 );
                                 acc[ravel(&[b, oy, ox, oc], &out_shape)] += x * f;
                             }
@@ -565,8 +625,9 @@ fn transpose_conv_case(u: &mut Unstructured<'_>) {
             let a = a + bias.as_ref().map_or(0, |b| b[oc]);
             // the checked form took one multiplier, or one per channel
             let m = multipliers[if multipliers.len() == 1 { 0 } else { oc }];
-            let scaled = shapecheck_tflite::multiply_by_quantized_multiplier(a, m, Rounding::Double)
-                + params.output_zero_point;
+            let scaled =
+                shapecheck_tflite::multiply_by_quantized_multiplier(a, m, Rounding::Double)
+                    + params.output_zero_point;
             scaled.clamp(params.output_min, params.output_max) as i8
         })
         .collect();
