@@ -3,7 +3,11 @@
 //! `slice`, `split`, `resize_nearest_neighbor`, `resize_bilinear_int8`,
 //! `mul_int8` (broadcast), `add_int8_in_place` and `transpose_conv_int8`,
 //! each on arbitrary shapes and parameters, mostly within what its checked
-//! form accepts, sometimes not (a length one off, a box past the input).
+//! form accepts, sometimes not (a length one off, a box past the input);
+//! and the typed layers' `_into` paths over them (`shapecheck::ops::layers`:
+//! `concatenation_int8_into`, `mul_int8_into`, both resizes'
+//! `_into`, `slice_int8_into`, `split_int8_into`), on fixed shapes (their
+//! types) with arbitrary values and parameters.
 //!
 //! Invariants: the `_prechecked` form never panics, whatever it is given;
 //! where the checked form accepts the operands, both write the same
@@ -13,12 +17,17 @@
 
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
+use shapecheck::ops::layers::{
+    concatenation_int8_into, mul_int8_into, resize_bilinear_int8_into, resize_nearest_int8_into,
+    slice_int8_into, split_int8_into, Begin, MulInt8, Resize,
+};
+use shapecheck::prelude::*;
 use shapecheck_tflite::{
     add_int8, add_int8_in_place, add_int8_in_place_prechecked, add_params, concatenation,
     concatenation_prechecked, mul_int8, mul_int8_prechecked, mul_params, quantize_multiplier,
     resize_bilinear_int8, resize_bilinear_int8_prechecked, resize_nearest_neighbor,
     resize_nearest_neighbor_prechecked, slice, slice_prechecked, split, split_prechecked,
-    transpose_conv_int8, transpose_conv_int8_prechecked, AddOver, ConcatenationParams,
+    transpose_conv_int8, transpose_conv_int8_prechecked, AddOver, ConcatenationParams, MulParams,
     QuantizedMultiplier, ResizeDims, ResizeParams, Rounding, SliceParams, SplitParams,
     TransposeConvDims, TransposeConvParams,
 };
@@ -89,6 +98,25 @@ fn agree<T: PartialEq + std::fmt::Debug>(
     }
 }
 
+/// Concatenation's reference: each output element is read from the input
+/// whose span along the axis holds its coordinate there, at the
+/// coordinate less the spans before.
+fn concat_reference(inputs: &[&[i8]], shapes: &[Vec<usize>], axis: usize) -> Vec<i8> {
+    let mut out_shape = shapes[0].clone();
+    out_shape[axis] = shapes.iter().map(|s| s[axis]).sum();
+    (0..count(&out_shape))
+        .map(|flat| {
+            let mut index = unravel(flat, &out_shape);
+            let mut k = 0;
+            while index[axis] >= shapes[k][axis] {
+                index[axis] -= shapes[k][axis];
+                k += 1;
+            }
+            inputs[k][ravel(&index, &shapes[k])]
+        })
+        .collect()
+}
+
 fn concatenation_case(u: &mut Unstructured<'_>) {
     let rank = size(u, 1, 4);
     let axis = size(u, 0, rank - 1);
@@ -126,20 +154,27 @@ fn concatenation_case(u: &mut Unstructured<'_>) {
     if !accepted {
         return;
     }
-    // each output element: the input whose span along the axis holds its
-    // coordinate there, at the coordinate less the spans before
-    let want: Vec<i8> = (0..out_len)
-        .map(|flat| {
-            let mut index = unravel(flat, &out_shape);
-            let mut k = 0;
-            while index[axis] >= shapes[k][axis] {
-                index[axis] -= shapes[k][axis];
-                k += 1;
-            }
-            inputs[k][ravel(&index, &shapes[k])]
-        })
-        .collect();
+    let want = concat_reference(&input_refs, &shapes, axis);
     agree(Some(checked), prechecked, want);
+}
+
+/// Slice's reference: output index `i` reads the input at `begin + i`.
+fn slice_reference(
+    input: &[i8],
+    input_shape: &[usize],
+    begin: &[usize],
+    size: &[usize],
+) -> Vec<i8> {
+    (0..count(size))
+        .map(|flat| {
+            let index: Vec<usize> = unravel(flat, size)
+                .iter()
+                .zip(begin)
+                .map(|(&i, &b)| i + b)
+                .collect();
+            input[ravel(&index, input_shape)]
+        })
+        .collect()
 }
 
 fn slice_case(u: &mut Unstructured<'_>) {
@@ -169,17 +204,26 @@ fn slice_case(u: &mut Unstructured<'_>) {
     if slice(&input, &input_shape, &params, &mut checked).is_err() {
         return;
     }
-    let want: Vec<i8> = (0..out_len)
-        .map(|flat| {
-            let index: Vec<usize> = unravel(flat, &size_shape)
-                .iter()
-                .zip(&params.begin)
-                .map(|(&i, &b)| i + b)
-                .collect();
-            input[ravel(&index, &input_shape)]
-        })
-        .collect();
+    let want = slice_reference(&input, &input_shape, &params.begin[..rank], &size_shape);
     agree(Some(checked), prechecked, want);
+}
+
+/// Split's reference: the pieces one after the other, piece `k`'s index
+/// `i` reading the input at `i` moved along the axis by the pieces before.
+fn split_reference(input: &[i8], input_shape: &[usize], axis: usize, sizes: &[usize]) -> Vec<i8> {
+    let mut want = Vec::new();
+    let mut offset = 0;
+    for &size in sizes {
+        let mut s = input_shape.to_vec();
+        s[axis] = size;
+        for flat in 0..count(&s) {
+            let mut index = unravel(flat, &s);
+            index[axis] += offset;
+            want.push(input[ravel(&index, input_shape)]);
+        }
+        offset += size;
+    }
+    want
 }
 
 fn split_case(u: &mut Unstructured<'_>) {
@@ -225,16 +269,7 @@ fn split_case(u: &mut Unstructured<'_>) {
     if !accepted {
         return;
     }
-    let mut want = Vec::new();
-    let mut offset = 0;
-    for s in &piece_shapes {
-        for flat in 0..count(s) {
-            let mut index = unravel(flat, s);
-            index[axis] += offset;
-            want.push(input[ravel(&index, &input_shape)]);
-        }
-        offset += s[axis];
-    }
+    let want = split_reference(&input, &input_shape, axis, &sizes[..n]);
     agree(Some(checked), prechecked, want);
 }
 
@@ -282,17 +317,12 @@ fn nearest_source(y: usize, input_size: usize, output_size: usize, p: ResizePara
     (index as usize).min(input_size - 1)
 }
 
-fn resize_nearest_case(u: &mut Unstructured<'_>) {
-    let (d, p, input, out_len) = resize_operands(u);
-    let mut prechecked = vec![0x55i8; out_len];
-    resize_nearest_neighbor_prechecked(&input, d, p, &mut prechecked);
-    let mut checked = vec![0x55i8; out_len];
-    if resize_nearest_neighbor(&input, d, p, &mut checked).is_err() {
-        return;
-    }
+/// Nearest-neighbour resize's reference: each output pixel copies the
+/// input pixel at [`nearest_source`]'s row and column.
+fn nearest_reference(input: &[i8], d: ResizeDims, p: ResizeParams) -> Vec<i8> {
     let out_shape = [d.batches, d.output_height, d.output_width, d.depth];
     let in_shape = [d.batches, d.input_height, d.input_width, d.depth];
-    let want: Vec<i8> = (0..out_len)
+    (0..count(&out_shape))
         .map(|flat| {
             let [b, y, x, c] = unravel(flat, &out_shape)[..] else {
                 unreachable!()
@@ -301,7 +331,18 @@ fn resize_nearest_case(u: &mut Unstructured<'_>) {
             let sx = nearest_source(x, d.input_width, d.output_width, p);
             input[ravel(&[b, sy, sx, c], &in_shape)]
         })
-        .collect();
+        .collect()
+}
+
+fn resize_nearest_case(u: &mut Unstructured<'_>) {
+    let (d, p, input, out_len) = resize_operands(u);
+    let mut prechecked = vec![0x55i8; out_len];
+    resize_nearest_neighbor_prechecked(&input, d, p, &mut prechecked);
+    let mut checked = vec![0x55i8; out_len];
+    if resize_nearest_neighbor(&input, d, p, &mut checked).is_err() {
+        return;
+    }
+    let want = nearest_reference(&input, d, p);
     agree(Some(checked), prechecked, want);
 }
 
@@ -331,17 +372,12 @@ fn bilinear_source(
     (source, below, above)
 }
 
-fn resize_bilinear_case(u: &mut Unstructured<'_>) {
-    let (d, p, input, out_len) = resize_operands(u);
-    let mut prechecked = vec![0x55i8; out_len];
-    resize_bilinear_int8_prechecked(&input, d, p, &mut prechecked);
-    let mut checked = vec![0x55i8; out_len];
-    if resize_bilinear_int8(&input, d, p, &mut checked).is_err() {
-        return;
-    }
+/// Bilinear resize's reference: the four input pixels around
+/// [`bilinear_source`]'s position, weighted in 1/1024 steps per axis.
+fn bilinear_reference(input: &[i8], d: ResizeDims, p: ResizeParams) -> Vec<i8> {
     let out_shape = [d.batches, d.output_height, d.output_width, d.depth];
     let in_shape = [d.batches, d.input_height, d.input_width, d.depth];
-    let want: Vec<i8> = (0..out_len)
+    (0..count(&out_shape))
         .map(|flat| {
             let [b, y, x, c] = unravel(flat, &out_shape)[..] else {
                 unreachable!()
@@ -364,13 +400,90 @@ fn resize_bilinear_case(u: &mut Unstructured<'_>) {
             };
             rounded as i8
         })
-        .collect();
+        .collect()
+}
+
+fn resize_bilinear_case(u: &mut Unstructured<'_>) {
+    let (d, p, input, out_len) = resize_operands(u);
+    let mut prechecked = vec![0x55i8; out_len];
+    resize_bilinear_int8_prechecked(&input, d, p, &mut prechecked);
+    let mut checked = vec![0x55i8; out_len];
+    if resize_bilinear_int8(&input, d, p, &mut checked).is_err() {
+        return;
+    }
+    let want = bilinear_reference(&input, d, p);
     agree(Some(checked), prechecked, want);
 }
 
 /// A scale of 1/16 to 2, in 1/16 steps.
 fn scale(u: &mut Unstructured<'_>) -> f32 {
     f32::from(byte(u) % 32 + 1) / 16.0
+}
+
+/// numpy's broadcast of two shapes that broadcast: the longer rank, the
+/// shorter shape padded with 1s in front, each dim the one that is not 1
+/// (0 against 1 is 0).
+fn broadcast_of(a_shape: &[usize], b_shape: &[usize]) -> Vec<usize> {
+    let full = a_shape.len().max(b_shape.len());
+    let dim = |s: &[usize], k: usize| {
+        let pad = full - s.len();
+        if k < pad {
+            1
+        } else {
+            s[k - pad]
+        }
+    };
+    (0..full)
+        .map(|k| {
+            let (da, db) = (dim(a_shape, k), dim(b_shape, k));
+            if da == 1 {
+                db
+            } else {
+                da
+            }
+        })
+        .collect()
+}
+
+/// Broadcast `MUL`'s reference: each output element from the two
+/// elements it reads (a dim of 1 read at 0, the shorter shape padded with
+/// 1s in front), multiplied as one-element tensors by the checked kernel.
+fn mul_reference(
+    a: &[i8],
+    a_shape: &[usize],
+    b: &[i8],
+    b_shape: &[usize],
+    params: &MulParams,
+) -> Vec<i8> {
+    let full = a_shape.len().max(b_shape.len());
+    let o_shape = broadcast_of(a_shape, b_shape);
+    // each output element: the two elements it reads (a dim of 1 read at
+    // 0), multiplied as one-element tensors
+    (0..count(&o_shape))
+        .map(|flat| {
+            let index = unravel(flat, &o_shape);
+            let at = |s: &[usize]| {
+                let pad = full - s.len();
+                let i: Vec<usize> = s
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &d)| if d == 1 { 0 } else { index[k + pad] })
+                    .collect();
+                ravel(&i, s)
+            };
+            let mut one = [0i8];
+            mul_int8(
+                &[a[at(a_shape)]][..],
+                &[1],
+                &[b[at(b_shape)]][..],
+                &[1],
+                params,
+                &mut one,
+            )
+            .expect("one element");
+            one[0]
+        })
+        .collect()
 }
 
 fn mul_case(u: &mut Unstructured<'_>) {
@@ -407,20 +520,7 @@ fn mul_case(u: &mut Unstructured<'_>) {
     ) else {
         return;
     };
-    // the output of the broadcast shape: the longer shape's rank, each dim
-    // the larger (where they broadcast)
-    let full = a_shape.len().max(b_shape.len());
-    let dim = |s: &[usize], k: usize| {
-        let pad = full - s.len();
-        if k < pad {
-            1
-        } else {
-            s[k - pad]
-        }
-    };
-    let o_shape: Vec<usize> = (0..full)
-        .map(|k| dim(&a_shape, k).max(dim(&b_shape, k)))
-        .collect();
+    let o_shape = broadcast_of(&a_shape, &b_shape);
     let out_len = length(u, count(&o_shape));
     let mut prechecked = vec![0x55i8; out_len];
     mul_int8_prechecked(&a[..], &a_shape, &b[..], &b_shape, &params, &mut prechecked);
@@ -428,33 +528,7 @@ fn mul_case(u: &mut Unstructured<'_>) {
     if mul_int8(&a[..], &a_shape, &b[..], &b_shape, &params, &mut checked).is_err() {
         return;
     }
-    // each output element: the two elements it reads (a dim of 1 read at
-    // 0), multiplied as one-element tensors
-    let want: Vec<i8> = (0..out_len)
-        .map(|flat| {
-            let index = unravel(flat, &o_shape);
-            let at = |s: &[usize]| {
-                let pad = full - s.len();
-                let i: Vec<usize> = s
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &d)| if d == 1 { 0 } else { index[k + pad] })
-                    .collect();
-                ravel(&i, s)
-            };
-            let mut one = [0i8];
-            mul_int8(
-                &[a[at(&a_shape)]][..],
-                &[1],
-                &[b[at(&b_shape)]][..],
-                &[1],
-                &params,
-                &mut one,
-            )
-            .expect("one element");
-            one[0]
-        })
-        .collect();
+    let want = mul_reference(&a, &a_shape, &b, &b_shape, &params);
     agree(Some(checked), prechecked, want);
 }
 
@@ -634,9 +708,110 @@ fn transpose_conv_case(u: &mut Unstructured<'_>) {
     agree(Some(checked), prechecked, want);
 }
 
+/// A typed tensor of shape `S` holding `data`, which has its elements.
+fn typed<S: FixedShape>(data: &[i8]) -> Tensor<i8, S> {
+    Tensor::from_slice(data).expect("the shape's elements")
+}
+
+/// The typed layers' `_into` paths (`shapecheck::ops::layers`), which
+/// call the `_prechecked` kernels once their shapes are types: a few
+/// fixed shapes each, arbitrary values and parameters, every output
+/// element written (the output starts as 0x55) and equal to the
+/// reference.
+fn typed_layers_case(u: &mut Unstructured<'_>) {
+    match byte(u) % 6 {
+        0 => {
+            let (a, b) = (values(u, 6), values(u, 12));
+            let mut y = Tensor::<i8, shape![2, 3, 3]>::full(0x55);
+            concatenation_int8_into(
+                &typed::<shape![2, 3, 1]>(&a),
+                &typed::<shape![2, 3, 2]>(&b),
+                Axis::<-1>,
+                &mut y,
+            );
+            let want = concat_reference(&[&a, &b], &[vec![2, 3, 1], vec![2, 3, 2]], 2);
+            assert_eq!(y.as_slice(), &want[..]);
+        }
+        1 => {
+            let (a, b) = (values(u, 24), values(u, 3));
+            let (lo, hi) = (int(u, -128, 0), int(u, 0, 127));
+            let Ok(params) = mul_params(
+                scale(u),
+                int(u, -128, 127),
+                scale(u),
+                int(u, -128, 127),
+                scale(u),
+                int(u, -128, 127),
+                lo,
+                hi,
+            ) else {
+                return;
+            };
+            let Ok(mul) = MulInt8::new(params) else {
+                return;
+            };
+            let mut y = Tensor::<i8, shape![2, 3, 4]>::full(0x55);
+            mul_int8_into(
+                &typed::<shape![2, 3, 4]>(&a),
+                &typed::<shape![3, 1]>(&b),
+                &mul,
+                &mut y,
+            );
+            let want = mul_reference(&a, &[2, 3, 4], &b, &[3, 1], &params);
+            assert_eq!(y.as_slice(), &want[..]);
+        }
+        2 | 3 => {
+            let input = values(u, 12);
+            let p = ResizeParams {
+                align_corners: byte(u) % 2 == 0,
+                half_pixel_centers: byte(u) % 2 == 0,
+            };
+            let Ok(resize) = Resize::new(p.align_corners, p.half_pixel_centers) else {
+                return;
+            };
+            let d = ResizeDims {
+                batches: 1,
+                input_height: 3,
+                input_width: 2,
+                depth: 2,
+                output_height: 5,
+                output_width: 7,
+            };
+            let x = typed::<shape![1, 3, 2, 2]>(&input);
+            let mut y = Tensor::<i8, shape![1, 5, 7, 2]>::full(0x55);
+            let want = if byte(u) % 2 == 0 {
+                resize_nearest_int8_into(&x, &resize, &mut y);
+                nearest_reference(&input, d, p)
+            } else {
+                resize_bilinear_int8_into(&x, &resize, &mut y);
+                bilinear_reference(&input, d, p)
+            };
+            assert_eq!(y.as_slice(), &want[..]);
+        }
+        4 => {
+            let input = values(u, 24);
+            let mut y = Tensor::<i8, shape![2, 2, 2]>::full(0x55);
+            slice_int8_into(&typed::<shape![3, 4, 2]>(&input), Begin::<1, 2, 0>, &mut y);
+            let want = slice_reference(&input, &[3, 4, 2], &[1, 2, 0], &[2, 2, 2]);
+            assert_eq!(y.as_slice(), &want[..]);
+        }
+        _ => {
+            let input = values(u, 12);
+            let mut pieces = [
+                Tensor::<i8, shape![2, 2]>::full(0x55),
+                Tensor::full(0x55),
+                Tensor::full(0x55),
+            ];
+            split_int8_into(&typed::<shape![2, 6]>(&input), Axis::<1>, &mut pieces);
+            let got: Vec<i8> = pieces.iter().flat_map(|t| t.as_slice().to_vec()).collect();
+            assert_eq!(got, split_reference(&input, &[2, 6], 1, &[2, 2, 2]));
+        }
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
-    match byte(&mut u) % 8 {
+    match byte(&mut u) % 9 {
         0 => concatenation_case(&mut u),
         1 => slice_case(&mut u),
         2 => split_case(&mut u),
@@ -644,6 +819,7 @@ fuzz_target!(|data: &[u8]| {
         4 => resize_bilinear_case(&mut u),
         5 => mul_case(&mut u),
         6 => add_in_place_case(&mut u),
-        _ => transpose_conv_case(&mut u),
+        7 => transpose_conv_case(&mut u),
+        _ => typed_layers_case(&mut u),
     }
 });
