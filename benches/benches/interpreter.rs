@@ -9,6 +9,9 @@
 //! - `Interpreter::with_plan`'s `invoke` on a `Plan` prepared once
 //!   (`Layout::Packed`, the liveness floor's arena): the ratio issue 69
 //!   asks to be at most 1.2;
+//! - `Interpreter::prepared`'s `invoke`: every operator prepared once
+//!   into the caller's buffers (no heap), each activation at its own
+//!   place;
 //! - `Interpreter::new`'s `invoke`, which checks and prepares every
 //!   operator again on each run (no heap).
 //!
@@ -22,7 +25,8 @@
 
 use shapecheck_benches::{Args, Group};
 use shapecheck_tflite::{
-    Arena, Arithmetic, Interpreter, Layout, Model, Plan, QuantizedMultiplier, TensorData,
+    Arena, Arithmetic, Interpreter, Layout, Model, Plan, PreparedStep, QuantizedMultiplier,
+    TensorData,
 };
 use std::hint::black_box;
 
@@ -72,7 +76,23 @@ fn main() {
     )
     .expect("the interpreter");
 
-    // the three agree before anything is timed
+    let prepared_sizes = Interpreter::prepared_sizes(&model).expect("the prepared sizes");
+    let mut own = vec![0i8; sizes.int8];
+    let mut steps = vec![PreparedStep::EMPTY; prepared_sizes.steps];
+    let mut all_multipliers = vec![QuantizedMultiplier::ZERO; prepared_sizes.multipliers];
+    let mut prepared = Interpreter::prepared(
+        model,
+        Arena {
+            int8: &mut own,
+            ..Arena::default()
+        },
+        &mut steps,
+        &mut all_multipliers,
+        Arithmetic::Micro,
+    )
+    .expect("the prepared interpreter");
+
+    // the rows agree before anything is timed
     let scores = |interpreter: &mut Interpreter<'_, '_>| {
         interpreter
             .set_input(0, TensorData::Int8(&pixels))
@@ -87,6 +107,7 @@ fn main() {
     let expected = [expected.as_slice()[0], expected.as_slice()[1]];
     assert_eq!(PersonDetectStreamed::predict(&input).as_slice(), &expected);
     assert_eq!(scores(&mut planned), expected);
+    assert_eq!(scores(&mut prepared), expected);
     assert_eq!(scores(&mut unplanned), expected);
 
     let mut g = Group::new("person detection, one inference", BATCH);
@@ -99,6 +120,10 @@ fn main() {
     g.row("Interpreter::with_plan, invoke", || {
         scores(black_box(&mut planned))
     });
+    g.row(
+        "Interpreter::prepared, invoke (prepared once, no heap)",
+        || scores(black_box(&mut prepared)),
+    );
     g.row("Interpreter::new, invoke (prepares each run)", || {
         scores(black_box(&mut unplanned))
     });

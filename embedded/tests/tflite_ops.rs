@@ -5,8 +5,10 @@
 //! through `model!`, tests/model_one_op_<g>.rs): every model the host's
 //! `tflite/tests/interpreter_ops.rs` runs (its `ops!` list, read by
 //! build.rs: `one_op.rs`), each parsed from flash (`Model::parse`), an
-//! interpreter (`Interpreter::new`, TFLite Micro's arithmetic) over static
-//! buffers sized by build.rs for the largest model, all 8 recorded cases
+//! interpreter prepared once (`Interpreter::prepared`, TFLite Micro's
+//! arithmetic: its steps and multipliers in static buffers, no heap, and
+//! `invoke` only runs) over static buffers sized by build.rs for the
+//! largest model, all 8 recorded cases
 //! fed (every input: int8, int16, int32 or f32), every output compared
 //! with TFLite Micro's (int8, int16 and int32 exactly, f32 to the bit).
 //! Case 0 of each model is a constant input (its zero

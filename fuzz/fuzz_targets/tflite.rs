@@ -17,13 +17,16 @@
 //! `Interpreter::arena_sizes`, is a few MB at most) on inputs made of the
 //! fuzz input's bytes, with each arithmetic: `new`, `set_input` and
 //! `invoke` return an error or succeed, never panic, and an error's message
-//! is not empty; after a successful `invoke` every output is there.
+//! is not empty; after a successful `invoke` every output is there. The
+//! same with `Interpreter::prepared` (every operator prepared once into
+//! buffers of `Interpreter::prepared_sizes`), which gives `new`'s error or
+//! its outputs, bit for bit.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use shapecheck_tflite::{
-    Arena, Arithmetic, BuiltinOp, Interpreter, Model, Options, QuantizedMultiplier, TensorData,
-    TensorType,
+    Arena, ArenaSizes, Arithmetic, BuiltinOp, Interpreter, Model, Options, PreparedStep,
+    QuantizedMultiplier, TensorData, TensorType,
 };
 
 /// The most activation elements (and multipliers) a fuzzed model is run
@@ -100,51 +103,104 @@ fn run(model: Model<'_>, fill: &[u8], large: bool) {
     } else {
         &[]
     };
+    let Ok(prepared_sizes) = Interpreter::prepared_sizes(&model) else {
+        return;
+    };
+    if prepared_sizes.multipliers > MAX_ELEMENTS {
+        return;
+    }
     for &arithmetic in arithmetics {
-        let mut int8 = vec![0i8; sizes.int8];
-        let mut int16 = vec![0i16; sizes.int16];
-        let mut int32 = vec![0i32; sizes.int32];
-        let mut float32 = vec![0f32; sizes.float32];
-        let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
-        let arena = Arena {
-            int8: &mut int8,
-            int16: &mut int16,
-            int32: &mut int32,
-            float32: &mut float32,
-            multipliers: &mut multipliers,
-        };
-        let mut interpreter = match Interpreter::new(model, arena, arithmetic) {
-            Ok(i) => i,
-            Err(e) => {
-                assert!(!e.to_string().is_empty());
-                return;
-            }
-        };
-        for k in 0..model.inputs().len() {
-            let input = model.input(k).expect("checked by parse");
-            let n = input.elements().min(MAX_ELEMENTS);
-            let int8: Vec<i8> = if fill.is_empty() {
-                vec![0; n]
-            } else {
-                fill.iter().map(|&b| b as i8).cycle().take(n).collect()
-            };
-            let float32: Vec<f32> = int8.iter().map(|&v| f32::from(v) / 16.0).collect();
-            let data = match input.dtype() {
-                TensorType::Float32 => TensorData::Float32(&float32),
-                _ => TensorData::Int8(&int8),
-            };
-            if let Err(e) = interpreter.set_input(k, data) {
-                assert!(!e.to_string().is_empty());
-            }
+        // `new` (each operator prepared on every run) and `prepared` (every
+        // operator prepared once, into the buffers below) agree: the same
+        // error, or the same outputs, bit for bit
+        let each_run = run_one(model, &sizes, None, arithmetic, fill);
+        let mut steps = vec![PreparedStep::EMPTY; prepared_sizes.steps];
+        let mut multipliers = vec![QuantizedMultiplier::ZERO; prepared_sizes.multipliers];
+        let once = run_one(
+            model,
+            &sizes,
+            Some((&mut steps, &mut multipliers)),
+            arithmetic,
+            fill,
+        );
+        assert_eq!(
+            once, each_run,
+            "Interpreter::prepared against Interpreter::new"
+        );
+    }
+}
+
+/// What one interpreter of `run` gives: the error of its constructor or
+/// of its run (as text), or every output's elements, as bits.
+type Outcome = Result<Vec<Vec<u32>>, String>;
+
+/// One interpreter of `model` in fresh buffers of `sizes`: `new`, or
+/// `prepared` into `prepared`'s buffers; its inputs set from `fill`,
+/// one `invoke`.
+fn run_one<'m>(
+    model: Model<'m>,
+    sizes: &ArenaSizes,
+    prepared: Option<(&mut [PreparedStep<'m>], &mut [QuantizedMultiplier])>,
+    arithmetic: Arithmetic,
+    fill: &[u8],
+) -> Outcome {
+    let mut int8 = vec![0i8; sizes.int8];
+    let mut int16 = vec![0i16; sizes.int16];
+    let mut int32 = vec![0i32; sizes.int32];
+    let mut float32 = vec![0f32; sizes.float32];
+    let mut scratch = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+    let arena = Arena {
+        int8: &mut int8,
+        int16: &mut int16,
+        int32: &mut int32,
+        float32: &mut float32,
+        multipliers: &mut scratch,
+    };
+    let built = match prepared {
+        None => Interpreter::new(model, arena, arithmetic),
+        Some((steps, multipliers)) => {
+            Interpreter::prepared(model, arena, steps, multipliers, arithmetic)
         }
-        match interpreter.invoke() {
-            Ok(()) => {
-                for k in 0..model.outputs().len() {
-                    let output = interpreter.output(k).expect("an output after invoke");
-                    let _ = output.len();
+    };
+    let mut interpreter = match built {
+        Ok(i) => i,
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            return Err(e.to_string());
+        }
+    };
+    for k in 0..model.inputs().len() {
+        let input = model.input(k).expect("checked by parse");
+        let n = input.elements().min(MAX_ELEMENTS);
+        let int8: Vec<i8> = if fill.is_empty() {
+            vec![0; n]
+        } else {
+            fill.iter().map(|&b| b as i8).cycle().take(n).collect()
+        };
+        let float32: Vec<f32> = int8.iter().map(|&v| f32::from(v) / 16.0).collect();
+        let data = match input.dtype() {
+            TensorType::Float32 => TensorData::Float32(&float32),
+            _ => TensorData::Int8(&int8),
+        };
+        if let Err(e) = interpreter.set_input(k, data) {
+            assert!(!e.to_string().is_empty());
+        }
+    }
+    match interpreter.invoke() {
+        Ok(()) => Ok((0..model.outputs().len())
+            .map(|k| {
+                let output = interpreter.output(k).expect("an output after invoke");
+                match output {
+                    TensorData::Int8(d) => d.iter().map(|&v| v as u8 as u32).collect(),
+                    TensorData::Int16(d) => d.iter().map(|&v| v as u16 as u32).collect(),
+                    TensorData::Int32(d) => d.iter().map(|&v| v as u32).collect(),
+                    TensorData::Float32(d) => d.iter().map(|v| v.to_bits()).collect(),
                 }
-            }
-            Err(e) => assert!(!e.to_string().is_empty()),
+            })
+            .collect()),
+        Err(e) => {
+            assert!(!e.to_string().is_empty());
+            Err(e.to_string())
         }
     }
 }

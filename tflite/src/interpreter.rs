@@ -1,6 +1,8 @@
 //! [`Interpreter`]: a parsed [`Model`] run op by op over buffers the caller
 //! gives (no heap), for the ops of the models this crate is tested on.
 
+use core::ops::Range;
+
 use crate::error::{Name, OperandProblem, Place, TfliteError};
 use crate::model::{Model, Operator};
 use crate::ops::op_row;
@@ -188,10 +190,20 @@ impl TensorData<'_> {
 /// TFLite interpreter's). Constants (weights, biases) are read in place
 /// from the model's bytes.
 ///
-/// [`new`](Self::new) checks every operator once: an op it does not run,
-/// or operands that do not fit the op (types, shapes, quantization), is an
-/// error naming the operator and tensor. [`invoke`](Self::invoke) checks
-/// them again before each op writes, and cannot panic.
+/// Three constructors, one preparation (each operator checked, its
+/// constants derived, its multipliers written; an op it does not run, or
+/// operands that do not fit the op, is an error naming the operator and
+/// tensor):
+///
+/// - [`new`](Self::new) checks every operator once and keeps nothing:
+///   [`invoke`](Self::invoke) prepares each operator again as it runs it
+///   (the least RAM: one layer's multipliers);
+/// - [`prepared`](Self::prepared) prepares every operator once into
+///   buffers the caller owns (no heap), and `invoke` only runs;
+/// - [`with_plan`](Self::with_plan) (feature `alloc`) runs a [`Plan`]
+///   prepared on the heap, with its packed layout.
+///
+/// `invoke` cannot panic.
 ///
 /// ```
 /// use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, QuantizedMultiplier, TensorData};
@@ -212,16 +224,123 @@ pub struct Interpreter<'m, 'a> {
     model: Model<'m>,
     arena: Arena<'a>,
     arithmetic: Arithmetic,
-    /// the plan it runs, prepared once ([`with_plan`](Self::with_plan));
+    /// the steps it runs, prepared once ([`prepared`](Self::prepared),
+    /// [`with_plan`](Self::with_plan)), and every operator's multipliers;
     /// `None`: each operator is checked and prepared as it runs
+    /// ([`new`](Self::new))
+    steps: Option<(&'a [PreparedStep<'m>], &'a [QuantizedMultiplier])>,
+    /// the plan whose layout it runs ([`with_plan`](Self::with_plan))
     #[cfg(feature = "alloc")]
     plan: Option<&'a Plan<'m>>,
+}
+
+/// One operator checked and prepared once, in a buffer the caller owns
+/// ([`Interpreter::prepared`]): its step (each operand's place in the
+/// [`Arena`] and each constant's in the model, the kernel's parameters)
+/// and where its requantization multipliers are in the caller's
+/// multiplier buffer. Opaque: made by [`EMPTY`](Self::EMPTY), filled by
+/// [`Interpreter::prepared`]. On a microcontroller the buffer is RAM: a
+/// `static mut` array, or a local one, of
+/// [`Interpreter::prepared_sizes`]`(&model).steps` of them.
+///
+/// ```
+/// use shapecheck_tflite::PreparedStep;
+///
+/// let steps = [PreparedStep::EMPTY; 3];
+/// assert!(steps.iter().all(|s| !s.is_prepared()));
+/// ```
+#[derive(Clone)]
+pub struct PreparedStep<'m> {
+    step: Option<Step<'m>>,
+    multipliers: Range<usize>,
+}
+
+impl<'m> PreparedStep<'m> {
+    /// A step not prepared yet: what a buffer of them starts as.
+    ///
+    /// ```
+    /// use shapecheck_tflite::PreparedStep;
+    ///
+    /// assert!(!PreparedStep::EMPTY.is_prepared());
+    /// ```
+    pub const EMPTY: Self = PreparedStep {
+        step: None,
+        multipliers: 0..0,
+    };
+
+    /// Whether the step holds a prepared operator.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, PreparedStep, QuantizedMultiplier};
+    ///
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite")))?;
+    /// let mut int8 = [0i8; 34];
+    /// let mut steps = [PreparedStep::EMPTY; 4];
+    /// let mut multipliers = [QuantizedMultiplier::ZERO; 33];
+    /// let arena = Arena { int8: &mut int8, ..Arena::default() };
+    /// Interpreter::prepared(model, arena, &mut steps, &mut multipliers, Arithmetic::Micro)?;
+    /// // the model's three operators; the fourth step is not used
+    /// assert_eq!(steps.map(|s| s.is_prepared()), [true, true, true, false]);
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn is_prepared(&self) -> bool {
+        self.step.is_some()
+    }
+
+    /// The step and its multipliers in `all` (every operator's).
+    pub(crate) fn parts<'s>(
+        &'s self,
+        all: &'s [QuantizedMultiplier],
+    ) -> Option<(&'s Step<'m>, &'s [QuantizedMultiplier])> {
+        let step = self.step.as_ref()?;
+        Some((step, all.get(self.multipliers.clone()).unwrap_or(&[])))
+    }
+
+    /// The step and its multipliers' range in the plan's (what `model!`
+    /// writes).
+    #[cfg(feature = "alloc")]
+    pub(crate) fn step_and_range(&self) -> Option<(&Step<'m>, Range<usize>)> {
+        Some((self.step.as_ref()?, self.multipliers.clone()))
+    }
+}
+
+impl core::fmt::Debug for PreparedStep<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PreparedStep")
+            .field("prepared", &self.is_prepared())
+            .field("multipliers", &self.multipliers)
+            .finish()
+    }
+}
+
+/// How many [`PreparedStep`]s and multipliers
+/// [`Interpreter::prepared`] needs for a model
+/// ([`Interpreter::prepared_sizes`]).
+///
+/// ```
+/// use shapecheck_tflite::{Interpreter, Model};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let sizes = Interpreter::prepared_sizes(&model)?;
+/// // the convolution's 8 channels and the fully connected layer's 4
+/// assert_eq!((sizes.steps, sizes.multipliers), (4, 8 + 4));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PreparedSizes {
+    /// one step per operator
+    pub steps: usize,
+    /// every quantized layer's requantization multipliers (one per output
+    /// channel), one layer after the other
+    pub multipliers: usize,
 }
 
 pub(crate) mod checker;
 #[cfg(feature = "alloc")]
 mod plan;
 pub(crate) mod step;
+#[cfg(test)]
+mod tests;
 
 #[cfg(feature = "alloc")]
 pub use plan::{Layout, Plan};
@@ -297,6 +416,73 @@ fn overlap_error(model: &Model<'_>, op: &Operator<'_>) -> TfliteError {
             operand: "output",
         },
     }
+}
+
+/// Checks operator `op` of `model`, whose activations are where `slot_of`
+/// says, through its row in `OPS`: its shape rule, then its `prepare`,
+/// which writes its multipliers, if any, into `scratch` and gives the step
+/// to run. The one place every way of running a model prepares an
+/// operator ([`Interpreter::new`]'s `invoke`, [`Interpreter::prepared`],
+/// `Plan::new`).
+fn prepare_op<'m>(
+    model: Model<'m>,
+    op: Operator<'m>,
+    slot_of: impl Fn(usize) -> Option<Slot>,
+    scratch: &mut [QuantizedMultiplier],
+) -> Result<Step<'m>, TfliteError> {
+    #[cfg(test)]
+    tests::count_prepare();
+    let checker = Checker::with_slots(model, op, slot_of)?;
+    let row = op_row(op.op()).ok_or_else(|| checker.unsupported())?;
+    let shape = (row.output_shape)(&model, &op)?;
+    checker.output_shape(&shape)?;
+    (row.prepare)(&checker, &shape, scratch)
+}
+
+/// Prepares every operator of `model` once, in order, into `steps` (one
+/// per operator) and `multipliers` (each operator's after the one
+/// before's), its activations where `slot_of` says. Fails as
+/// [`prepare_op`] does, and with [`TfliteError::Arena`] when either
+/// buffer is too short ([`Interpreter::prepared_sizes`]), before
+/// preparing anything.
+fn prepare_all<'m>(
+    model: Model<'m>,
+    slot_of: impl Fn(usize) -> Option<Slot>,
+    steps: &mut [PreparedStep<'m>],
+    multipliers: &mut [QuantizedMultiplier],
+) -> Result<(), TfliteError> {
+    let sizes = Interpreter::prepared_sizes(&model)?;
+    for (what, needed, given) in [
+        ("prepared steps", sizes.steps, steps.len()),
+        ("prepared multipliers", sizes.multipliers, multipliers.len()),
+    ] {
+        if given < needed {
+            return Err(TfliteError::Arena {
+                what,
+                needed,
+                given,
+            });
+        }
+    }
+    let mut start = 0usize;
+    for (op, prepared) in model.operators().zip(steps.iter_mut()) {
+        // an op without a row needs none: `prepare_op` refuses it
+        let count = op_row(op.op()).map_or(0, |row| (row.multipliers)(&model, &op));
+        let end = start.saturating_add(count);
+        let given = multipliers.len();
+        let scratch = multipliers.get_mut(start..end).ok_or(TfliteError::Arena {
+            what: "prepared multipliers",
+            needed: end,
+            given,
+        })?;
+        let step = prepare_op(model, op, &slot_of, scratch)?;
+        *prepared = PreparedStep {
+            step: Some(step),
+            multipliers: start..end,
+        };
+        start = end;
+    }
+    Ok(())
 }
 
 impl<'m, 'a> Interpreter<'m, 'a> {
@@ -376,6 +562,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
             model,
             arena,
             arithmetic,
+            steps: None,
             #[cfg(feature = "alloc")]
             plan: None,
         };
@@ -383,6 +570,106 @@ impl<'m, 'a> Interpreter<'m, 'a> {
             interpreter.prepare(&op)?;
         }
         Ok(interpreter)
+    }
+
+    /// How many [`PreparedStep`]s and multipliers
+    /// [`prepared`](Self::prepared) needs for `model`: one step per
+    /// operator, and every quantized layer's multipliers (one per output
+    /// channel), not only the widest layer's as [`arena_sizes`](Self::arena_sizes).
+    ///
+    /// Fails with [`TfliteError::TooManyElements`] when the sum overflows.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Interpreter, Model};
+    ///
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite")))?;
+    /// let sizes = Interpreter::prepared_sizes(&model)?;
+    /// // three fully connected layers: a multiplier per output channel
+    /// assert_eq!((sizes.steps, sizes.multipliers), (3, 16 + 16 + 1));
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn prepared_sizes(model: &Model<'_>) -> Result<PreparedSizes, TfliteError> {
+        let mut multipliers = 0usize;
+        for op in model.operators() {
+            let count = op_row(op.op()).map_or(0, |row| (row.multipliers)(model, &op));
+            multipliers = multipliers
+                .checked_add(count)
+                .ok_or(TfliteError::TooManyElements {
+                    place: Place::Operator {
+                        index: op.index(),
+                        op: Some(op.op()),
+                    },
+                })?;
+        }
+        Ok(PreparedSizes {
+            steps: model.operator_count(),
+            multipliers,
+        })
+    }
+
+    /// An interpreter of `model` in `arena`, with `arithmetic`'s rounding,
+    /// every operator checked and prepared once, here, into buffers the
+    /// caller owns: `steps` (one [`PreparedStep`] per operator) and
+    /// `multipliers` (every quantized layer's), at least
+    /// [`prepared_sizes`](Self::prepared_sizes) long. No heap:
+    /// [`invoke`](Self::invoke) then only runs the prepared steps, with no
+    /// checker, no shape rule and no multiplier derived again. The
+    /// activations are where [`new`](Self::new) keeps them (each at its
+    /// own place), and `arena.multipliers` is not used (it may be empty).
+    ///
+    /// Fails as [`new`](Self::new) does, and with [`TfliteError::Arena`]
+    /// (`"prepared steps"`, `"prepared multipliers"`) when `steps` or
+    /// `multipliers` is too short.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Model, PreparedStep, QuantizedMultiplier, TensorData};
+    ///
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+    /// // the sizes of a model known when the firmware is written: constants
+    /// assert_eq!(Interpreter::arena_sizes(&model)?.int8, 7928);
+    /// assert_eq!(Interpreter::prepared_sizes(&model)?.steps, 4);
+    /// assert_eq!(Interpreter::prepared_sizes(&model)?.multipliers, 12);
+    /// let mut int8 = [0i8; 7928];
+    /// let mut steps = [PreparedStep::EMPTY; 4];
+    /// let mut multipliers = [QuantizedMultiplier::ZERO; 12];
+    /// let arena = Arena { int8: &mut int8, ..Arena::default() };
+    /// let mut interpreter = Interpreter::prepared(model, arena, &mut steps, &mut multipliers, Arithmetic::Micro)?;
+    /// interpreter.set_input(0, TensorData::Int8(&[-123; 1960]))?; // every feature 0.5
+    /// interpreter.invoke()?;
+    /// assert_eq!(interpreter.output(0), Some(TensorData::Int8(&[-88, -58, -58, -52])));
+    ///
+    /// // a buffer too short, named with both lengths
+    /// let mut int8 = [0i8; 7928];
+    /// let mut steps = [PreparedStep::EMPTY; 4];
+    /// let mut few = [QuantizedMultiplier::ZERO; 8];
+    /// let arena = Arena { int8: &mut int8, ..Arena::default() };
+    /// let err = Interpreter::prepared(model, arena, &mut steps, &mut few, Arithmetic::Micro).unwrap_err();
+    /// assert_eq!(err.to_string(), "the prepared multipliers need 12 elements, and their buffer has 8");
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn prepared(
+        model: Model<'m>,
+        arena: Arena<'a>,
+        steps: &'a mut [PreparedStep<'m>],
+        multipliers: &'a mut [QuantizedMultiplier],
+        arithmetic: Arithmetic,
+    ) -> Result<Self, TfliteError> {
+        let mut sizes = Self::arena_sizes(&model)?;
+        // every layer's multipliers are in `multipliers`, not the arena's
+        sizes.multipliers = 0;
+        check_arena(&sizes, &arena)?;
+        check_outputs(&model, |i| slot(&model, i))?;
+        prepare_all(model, |i| slot(&model, i), steps, multipliers)?;
+        let steps: &'a [PreparedStep<'m>] = steps;
+        let used = steps.get(..model.operator_count()).unwrap_or(steps);
+        Ok(Interpreter {
+            model,
+            arena,
+            arithmetic,
+            steps: Some((used, multipliers)),
+            #[cfg(feature = "alloc")]
+            plan: None,
+        })
     }
 
     /// An interpreter of `plan`'s model in `arena`, with its layout and
@@ -413,6 +700,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
             model: *plan.model(),
             arena,
             arithmetic: plan.arithmetic(),
+            steps: Some((plan.steps(), plan.all_multipliers())),
             plan: Some(plan),
         })
     }
@@ -568,10 +856,18 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn invoke(&mut self) -> Result<(), TfliteError> {
-        #[cfg(feature = "alloc")]
-        if let Some(plan) = self.plan {
+        if let Some((steps, all_multipliers)) = self.steps {
             let fc_rounding = self.fc_rounding();
-            for (op, (step, multipliers)) in self.model.operators().zip(plan.steps()) {
+            for (index, op) in self.model.operators().enumerate() {
+                // `prepared` and `Plan::new` prepared one step per operator
+                let (step, multipliers) = steps
+                    .get(index)
+                    .and_then(|p| p.parts(all_multipliers))
+                    .ok_or(TfliteError::Arena {
+                    what: "prepared steps",
+                    needed: self.model.operator_count(),
+                    given: index,
+                })?;
                 let overlap = overlap_error(&self.model, &op);
                 let mut buffers = Buffers {
                     int8: &mut *self.arena.int8,
@@ -593,15 +889,16 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         Ok(())
     }
 
-    /// Checks operator `op` through its row in `OPS`: its shape rule,
-    /// then its `prepare`, which writes its multipliers, if any, into the
-    /// scratch and gives the step to run.
+    /// Prepares operator `op` ([`prepare_op`]), its multipliers in the
+    /// arena's scratch.
     fn prepare(&mut self, op: &Operator<'m>) -> Result<Step<'m>, TfliteError> {
-        let checker = Checker::new(self.model, *op)?;
-        let row = op_row(op.op()).ok_or_else(|| checker.unsupported())?;
-        let shape = (row.output_shape)(&self.model, op)?;
-        checker.output_shape(&shape)?;
-        (row.prepare)(&checker, &shape, &mut *self.arena.multipliers)
+        let model = self.model;
+        prepare_op(
+            model,
+            *op,
+            |i| slot(&model, i),
+            &mut *self.arena.multipliers,
+        )
     }
 
     /// Runs a prepared step.

@@ -213,7 +213,9 @@ pub use fully_connected::{
     fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
 };
 pub use gather::{gather, gather_output_shape, gather_params, GatherOptions, GatherParams};
-pub use interpreter::{Arena, ArenaSizes, Arithmetic, Interpreter, TensorData};
+pub use interpreter::{
+    Arena, ArenaSizes, Arithmetic, Interpreter, PreparedSizes, PreparedStep, TensorData,
+};
 #[cfg(feature = "alloc")]
 pub use interpreter::{Layout, Plan};
 pub use logistic::{

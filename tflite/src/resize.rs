@@ -262,9 +262,11 @@ pub(crate) fn constant_size(model: &Model<'_>, op: &Operator<'_>) -> Result<[i32
 pub const RESIZE_SIZE_LIMIT: usize = 1 << 20;
 
 /// Whether `dims` are within what the kernels' arithmetic takes: every
-/// height and width below [`RESIZE_SIZE_LIMIT`], and an input pixel if
-/// there is an output one (the `_prechecked` forms' guard against a
-/// panic, which the checked forms' errors rule out first).
+/// height and width below [`RESIZE_SIZE_LIMIT`] and above 0 (the
+/// `_prechecked` forms' guard against a panic, which the checked forms'
+/// errors rule out first: an output pixel needs an input one, and an
+/// output of no rows or columns has nothing to write, whatever length
+/// its buffer has; the bilinear scale divides by the output's size).
 fn sizes_fit(dims: &ResizeDims) -> bool {
     let sizes = [
         dims.input_height,
@@ -272,7 +274,7 @@ fn sizes_fit(dims: &ResizeDims) -> bool {
         dims.output_height,
         dims.output_width,
     ];
-    sizes.iter().all(|&v| v < RESIZE_SIZE_LIMIT) && dims.input_height > 0 && dims.input_width > 0
+    sizes.iter().all(|&v| v > 0 && v < RESIZE_SIZE_LIMIT)
 }
 
 /// The lengths of a resize's input and output, checked.

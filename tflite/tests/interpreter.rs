@@ -12,7 +12,8 @@
 
 use serde_json::Value;
 use shapecheck_tflite::{
-    Arena, Arithmetic, Interpreter, Model, QuantizedMultiplier, TensorData, TfliteError,
+    Arena, Arithmetic, Interpreter, Model, PreparedStep, QuantizedMultiplier, TensorData,
+    TfliteError,
 };
 
 const SINE_FLOAT: &[u8] = include_bytes!("models/sine_float.tflite");
@@ -67,12 +68,94 @@ impl Buffers {
     }
 }
 
+/// The buffers `Interpreter::prepared` prepares a model into, owned by the
+/// test.
+struct Prepared {
+    steps: Vec<PreparedStep<'static>>,
+    multipliers: Vec<QuantizedMultiplier>,
+}
+
+impl Prepared {
+    fn for_model(model: &Model<'_>) -> Prepared {
+        let sizes = Interpreter::prepared_sizes(model).unwrap();
+        Prepared {
+            steps: vec![PreparedStep::EMPTY; sizes.steps],
+            multipliers: vec![QuantizedMultiplier::ZERO; sizes.multipliers],
+        }
+    }
+}
+
+/// The interpreter of `model` in `buffers` the way `prepared` says:
+/// `Interpreter::prepared` into `steps`, or `Interpreter::new`.
+// the constructors' own result, error and all
+#[allow(clippy::result_large_err)]
+fn interpreter<'m, 'a>(
+    model: Model<'m>,
+    buffers: &'a mut Buffers,
+    steps: &'a mut [PreparedStep<'m>],
+    multipliers: &'a mut [QuantizedMultiplier],
+    arithmetic: Arithmetic,
+    prepared: bool,
+) -> Result<Interpreter<'m, 'a>, TfliteError> {
+    if prepared {
+        Interpreter::prepared(model, buffers.arena(), steps, multipliers, arithmetic)
+    } else {
+        Interpreter::new(model, buffers.arena(), arithmetic)
+    }
+}
+
+/// The error both constructors give for `model` (`new`'s and
+/// `prepared`'s, asserted equal).
+fn construct_error(model: Model<'_>) -> TfliteError {
+    let mut buffers = Buffers::for_model(&model);
+    let each_run = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap_err();
+    let sizes = Interpreter::prepared_sizes(&model).unwrap();
+    let mut steps = vec![PreparedStep::EMPTY; sizes.steps];
+    let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+    let prepared = interpreter(
+        model,
+        &mut buffers,
+        &mut steps,
+        &mut multipliers,
+        Arithmetic::Micro,
+        true,
+    )
+    .unwrap_err();
+    assert_eq!(prepared, each_run);
+    each_run
+}
+
 /// Runs `bytes` on `input` (the case's `input` tensor); returns the
 /// interpreter's data for each index the case's `tensors` list, and the output.
+/// Both constructors run it (`new` and `prepared`), and must agree.
 fn run(bytes: &[u8], case: &Value, arithmetic: Arithmetic) -> (Vec<(usize, Value)>, Value) {
+    let each_run = run_with(bytes, case, arithmetic, false);
+    let prepared = run_with(bytes, case, arithmetic, true);
+    assert_eq!(prepared, each_run, "Interpreter::prepared against new");
+    each_run
+}
+
+/// `run` through `Interpreter::prepared` or `Interpreter::new`.
+fn run_with(
+    bytes: &[u8],
+    case: &Value,
+    arithmetic: Arithmetic,
+    prepared: bool,
+) -> (Vec<(usize, Value)>, Value) {
     let model = Model::parse(bytes).unwrap();
     let mut buffers = Buffers::for_model(&model);
-    let mut interpreter = Interpreter::new(model, buffers.arena(), arithmetic).unwrap();
+    let sizes = Interpreter::prepared_sizes(&model).unwrap();
+    let mut steps = vec![PreparedStep::EMPTY; sizes.steps];
+    let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+    let mut interpreter = interpreter(
+        model,
+        &mut buffers,
+        &mut steps,
+        &mut multipliers,
+        arithmetic,
+        prepared,
+    )
+    .unwrap();
     let input = &case["input"];
     match input["dtype"].as_str().unwrap() {
         "int8" => interpreter
@@ -264,8 +347,7 @@ fn operands_that_do_not_fit_their_op_are_errors_naming_operator_and_tensor() {
         softmax_output(m) == Some(-127)
     });
     let model = Model::parse(&bytes).unwrap();
-    let mut buffers = Buffers::for_model(&model);
-    let err = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap_err();
+    let err = construct_error(model);
     assert_eq!(
         err.to_string(),
         "operator 3 (SOFTMAX): its output, tensor 9 \"labels_softmax\": its quantization is not scale 1/256 and zero point −128 (TFLite's int8 softmax)"
@@ -281,8 +363,7 @@ fn operands_that_do_not_fit_their_op_are_errors_naming_operator_and_tensor() {
         stride_h(m) == 3
     });
     let model = Model::parse(&bytes).unwrap();
-    let mut buffers = Buffers::for_model(&model);
-    let err = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap_err();
+    let err = construct_error(model);
     assert_eq!(
         err.to_string(),
         "operator 1 (DEPTHWISE_CONV_2D): its output, tensor 2 \"Relu\": dim 1 of its shape is 25, not 17"
@@ -293,8 +374,7 @@ fn operands_that_do_not_fit_their_op_are_errors_naming_operator_and_tensor() {
 fn an_op_it_does_not_run_is_an_error_naming_the_op_and_its_output() {
     let bytes = speech_with_an_unsupported_op();
     let model = Model::parse(&bytes).unwrap();
-    let mut buffers = Buffers::for_model(&model);
-    let err = Interpreter::new(model, buffers.arena(), Arithmetic::Micro).unwrap_err();
+    let err = construct_error(model);
     assert!(matches!(
         err,
         TfliteError::UnsupportedOp {
@@ -350,5 +430,80 @@ fn a_short_arena_is_refused_before_anything_runs() {
             needed: 8,
             given: 7,
         }
+    );
+}
+
+#[test]
+fn short_prepared_buffers_are_refused_before_anything_is_prepared() {
+    let model = Model::parse(SPEECH).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    let mut prepared = Prepared::for_model(&model);
+    assert_eq!(
+        (prepared.steps.len(), prepared.multipliers.len()),
+        (4, 8 + 4)
+    );
+    prepared.steps.pop();
+    let err = Interpreter::prepared(
+        model,
+        buffers.arena(),
+        &mut prepared.steps,
+        &mut prepared.multipliers,
+        Arithmetic::Micro,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        TfliteError::Arena {
+            what: "prepared steps",
+            needed: 4,
+            given: 3,
+        }
+    );
+    assert!(prepared.steps.iter().all(|s| !s.is_prepared()));
+
+    let mut prepared = Prepared::for_model(&model);
+    prepared.multipliers.pop();
+    let err = Interpreter::prepared(
+        model,
+        buffers.arena(),
+        &mut prepared.steps,
+        &mut prepared.multipliers,
+        Arithmetic::Micro,
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        TfliteError::Arena {
+            what: "prepared multipliers",
+            needed: 12,
+            given: 11,
+        }
+    );
+    assert!(prepared.steps.iter().all(|s| !s.is_prepared()));
+}
+
+#[test]
+fn prepared_needs_no_multiplier_scratch_in_the_arena() {
+    // every layer's multipliers are in the prepared buffer: the arena's
+    // scratch may be empty, and the outputs are `new`'s
+    let model = Model::parse(SPEECH).unwrap();
+    let mut buffers = Buffers::for_model(&model);
+    buffers.multipliers.clear();
+    let mut prepared = Prepared::for_model(&model);
+    let mut interpreter = Interpreter::prepared(
+        model,
+        buffers.arena(),
+        &mut prepared.steps,
+        &mut prepared.multipliers,
+        Arithmetic::Micro,
+    )
+    .unwrap();
+    interpreter
+        .set_input(0, TensorData::Int8(&[-123; 1960]))
+        .unwrap();
+    interpreter.invoke().unwrap();
+    assert_eq!(
+        interpreter.output(0),
+        Some(TensorData::Int8(&[-88, -58, -58, -52]))
     );
 }

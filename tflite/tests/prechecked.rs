@@ -298,3 +298,32 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn resizes_to_no_rows_or_columns_write_nothing_and_do_not_panic() {
+    // found by fuzz/fuzz_targets/tflite_prechecked.rs: an output of no
+    // columns (its buffer not empty) divided by zero in the bilinear scale
+    for (output_height, output_width) in [(0, 3), (3, 0), (0, 0)] {
+        let dims = ResizeDims {
+            batches: 1,
+            input_height: 2,
+            input_width: 2,
+            depth: 1,
+            output_height,
+            output_width,
+        };
+        for align_corners in [false, true] {
+            let params = ResizeParams {
+                align_corners,
+                half_pixel_centers: false,
+            };
+            let mut out = [0x55i8; 4];
+            resize_bilinear_int8_prechecked(&[1, 2, 3, 4], dims, params, &mut out);
+            assert_eq!(out, [0x55; 4]);
+            resize_nearest_neighbor_prechecked(&[1, 2, 3, 4], dims, params, &mut out);
+            assert_eq!(out, [0x55; 4]);
+            // the checked forms refuse the buffer's length
+            assert!(resize_bilinear_int8(&[1, 2, 3, 4], dims, params, &mut out).is_err());
+        }
+    }
+}

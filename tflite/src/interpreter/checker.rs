@@ -203,8 +203,10 @@ pub(crate) struct Checker<'m> {
 }
 
 impl<'m> Checker<'m> {
-    /// The checker of `op`; fails when it has no output, or its output is
-    /// its input.
+    /// The checker of `op`, each activation at [`slot`]'s place (the
+    /// crate's tests'); fails when it has no output, or its output is its
+    /// input.
+    #[cfg(test)]
     pub(crate) fn new(model: Model<'m>, op: Operator<'m>) -> Result<Self, TfliteError> {
         Self::with_slots(model, op, |i| slot(&model, i))
     }

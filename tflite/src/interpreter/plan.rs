@@ -7,10 +7,9 @@ use alloc::vec::Vec;
 use core::ops::Range;
 
 use super::checker::{slot, Slot};
-use super::{ArenaSizes, Arithmetic, Checker, Step};
+use super::{prepare_all, ArenaSizes, Arithmetic, PreparedStep, Step};
 use crate::error::{Name, Place, TfliteError};
 use crate::model::Model;
-use crate::ops::op_row;
 use crate::plan::{activations, place};
 use crate::quant::QuantizedMultiplier;
 use crate::types::{BuiltinOp, TensorType};
@@ -41,14 +40,6 @@ pub enum Layout {
     Debug,
 }
 
-/// One operator prepared: its step, and where its multipliers are in the
-/// plan's.
-#[derive(Clone)]
-struct Prepared<'m> {
-    step: Step<'m>,
-    multipliers: Range<usize>,
-}
-
 /// A model prepared once: each activation's place in the buffers
 /// ([`Layout`]), and every operator checked and ready to run, with its
 /// constants and requantization multipliers (which live here, on the
@@ -77,7 +68,7 @@ pub struct Plan<'m> {
     slots: Vec<Option<Slot>>,
     sizes: ArenaSizes,
     activations: usize,
-    steps: Vec<Prepared<'m>>,
+    steps: Vec<PreparedStep<'m>>,
     multipliers: Vec<QuantizedMultiplier>,
 }
 
@@ -131,23 +122,16 @@ impl<'m> Plan<'m> {
                 (slots, sizes, bytes(&sizes))
             }
         };
-        let mut steps = Vec::with_capacity(model.operator_count());
-        let mut multipliers = Vec::new();
-        for op in model.operators() {
-            let checker = Checker::with_slots(model, op, |i| slots.get(i).cloned().flatten())?;
-            let row = op_row(op.op()).ok_or_else(|| checker.unsupported())?;
-            let shape = (row.output_shape)(&model, &op)?;
-            checker.output_shape(&shape)?;
-            let start = multipliers.len();
-            let count = (row.multipliers)(&model, &op);
-            multipliers.resize(start.saturating_add(count), QuantizedMultiplier::ZERO);
-            let scratch = multipliers.get_mut(start..).unwrap_or(&mut []);
-            let step = (row.prepare)(&checker, &shape, scratch)?;
-            steps.push(Prepared {
-                step,
-                multipliers: start..multipliers.len(),
-            });
-        }
+        // the preparation `Interpreter::prepared` runs, into buffers on the heap
+        let sizes_needed = super::Interpreter::prepared_sizes(&model)?;
+        let mut steps = alloc::vec![PreparedStep::EMPTY; sizes_needed.steps];
+        let mut multipliers = alloc::vec![QuantizedMultiplier::ZERO; sizes_needed.multipliers];
+        prepare_all(
+            model,
+            |i| slots.get(i).cloned().flatten(),
+            &mut steps,
+            &mut multipliers,
+        )?;
         Ok(Plan {
             model,
             arithmetic,
@@ -227,7 +211,7 @@ impl<'m> Plan<'m> {
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn prepared_bytes(&self) -> usize {
-        self.steps.len() * core::mem::size_of::<Prepared<'_>>()
+        self.steps.len() * core::mem::size_of::<PreparedStep<'_>>()
             + self.multipliers.len() * core::mem::size_of::<QuantizedMultiplier>()
     }
 
@@ -236,19 +220,16 @@ impl<'m> Plan<'m> {
         self.slots.get(index).cloned().flatten()
     }
 
-    /// The prepared operators, in order: each step and its multipliers.
-    pub(crate) fn steps(&self) -> impl Iterator<Item = (&Step<'m>, &[QuantizedMultiplier])> {
-        self.steps.iter().map(|p| {
-            let multipliers = self.multipliers.get(p.multipliers.clone()).unwrap_or(&[]);
-            (&p.step, multipliers)
-        })
+    /// The prepared operators, in order, one per operator.
+    pub(crate) fn steps(&self) -> &[PreparedStep<'m>] {
+        &self.steps
     }
 
     /// The prepared operators, in order: each step and its multipliers'
     /// range in [`all_multipliers`](Self::all_multipliers) (what `model!`
     /// writes).
     pub(crate) fn prepared(&self) -> impl Iterator<Item = (&Step<'m>, Range<usize>)> {
-        self.steps.iter().map(|p| (&p.step, p.multipliers.clone()))
+        self.steps.iter().filter_map(|p| p.step_and_range())
     }
 
     /// Every operator's multipliers, one after the other.

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 use shapecheck_tflite::{
-    Arena, Arithmetic, Interpreter, Layout, Model, Plan, QuantizedMultiplier, TensorData,
-    TensorType,
+    Arena, Arithmetic, Interpreter, Layout, Model, Plan, PreparedStep, QuantizedMultiplier,
+    TensorData, TensorType,
 };
 
 /// A recorded tensor's data, each value rounded to the nearest f32 (int8
@@ -44,30 +44,61 @@ fn data_as_f64(d: TensorData<'_>) -> Vec<f64> {
     }
 }
 
-/// Runs every case of `recording` through `bytes`' model three ways: the
-/// interpreter preparing each operator as it runs, and on a `Plan` prepared
-/// once with each layout (the debug layout's every tensor, the packed
+/// Runs every case of `recording` through `bytes`' model four ways: the
+/// interpreter preparing each operator as it runs, the interpreter with
+/// every operator prepared once into the test's buffers
+/// (`Interpreter::prepared`), and on a `Plan` prepared once with each layout (the debug layout's every tensor, the packed
 /// one's outputs, whose intermediate tensors share memory). Returns how
 /// many tensors were compared. Panics naming the way, the case, the tensor
 /// and the first element that differs.
 pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
     let model = Model::parse(bytes).unwrap_or_else(|e| panic!("{label}: {e}"));
-    let mut compared = check_with(model, None, recording, &format!("{label} (as it runs)"));
+    let mut compared = check_with(
+        model,
+        Way::EachRun,
+        recording,
+        &format!("{label} (as it runs)"),
+    );
+    compared += check_with(
+        model,
+        Way::Prepared,
+        recording,
+        &format!("{label} (prepared)"),
+    );
     for layout in [Layout::Debug, Layout::Packed] {
         let plan = Plan::new(model, Arithmetic::Micro, layout)
             .unwrap_or_else(|e| panic!("{label} ({layout:?} plan): {e}"));
         let label = format!("{label} ({layout:?} plan)");
-        compared += check_with(model, Some(&plan), recording, &label);
+        compared += check_with(model, Way::Plan(&plan), recording, &label);
     }
     compared
 }
 
-/// One way of `check_recording`: `plan`'s, or the interpreter's own.
-fn check_with(model: Model<'_>, plan: Option<&Plan<'_>>, recording: &Value, label: &str) -> usize {
+/// How `check_with` makes its interpreter.
+#[derive(Clone, Copy)]
+enum Way<'p, 'm> {
+    /// `Interpreter::new`: each operator prepared as it runs
+    EachRun,
+    /// `Interpreter::prepared`: every operator prepared once, in buffers
+    /// the test owns
+    Prepared,
+    /// `Interpreter::with_plan`
+    Plan(&'p Plan<'m>),
+}
+
+/// One way of `check_recording`.
+fn check_with(model: Model<'_>, way: Way<'_, '_>, recording: &Value, label: &str) -> usize {
+    let plan = match way {
+        Way::Plan(plan) => Some(plan),
+        Way::EachRun | Way::Prepared => None,
+    };
     let sizes = match plan {
         Some(plan) => plan.arena_sizes(),
         None => Interpreter::arena_sizes(&model).unwrap(),
     };
+    let prepared_sizes = Interpreter::prepared_sizes(&model).unwrap();
+    let mut steps = vec![PreparedStep::EMPTY; prepared_sizes.steps];
+    let mut all_multipliers = vec![QuantizedMultiplier::ZERO; prepared_sizes.multipliers];
     let mut int8 = vec![0i8; sizes.int8];
     let mut int16 = vec![0i16; sizes.int16];
     let mut int32 = vec![0i32; sizes.int32];
@@ -80,9 +111,16 @@ fn check_with(model: Model<'_>, plan: Option<&Plan<'_>>, recording: &Value, labe
         float32: &mut float32,
         multipliers: &mut multipliers,
     };
-    let mut interpreter = match plan {
-        Some(plan) => Interpreter::with_plan(plan, arena),
-        None => Interpreter::new(model, arena, Arithmetic::Micro),
+    let mut interpreter = match way {
+        Way::Plan(plan) => Interpreter::with_plan(plan, arena),
+        Way::EachRun => Interpreter::new(model, arena, Arithmetic::Micro),
+        Way::Prepared => Interpreter::prepared(
+            model,
+            arena,
+            &mut steps,
+            &mut all_multipliers,
+            Arithmetic::Micro,
+        ),
     }
     .unwrap_or_else(|e| panic!("{label}: {e}"));
     // the packed layout keeps the inputs and outputs only
