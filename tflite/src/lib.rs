@@ -157,6 +157,10 @@ mod prelu;
 mod quant;
 mod quantize;
 mod reduce;
+// the kernels written plainly, the one reference of the host's and the
+// firmware's tests (issue 69); not an API
+#[doc(hidden)]
+pub mod reference;
 mod relu;
 mod requantize;
 mod reshape;
