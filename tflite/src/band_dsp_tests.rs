@@ -2,7 +2,8 @@
 //! `conv_rows_dsp` and `depthwise_rows_dsp` run `dsp.rs`'s plain-Rust
 //! twins of its `asm!` loops over runs of a ring's rows. On random shapes
 //! the loops take, every split of the output rows into bands with minimal
-//! rings gives bit for bit the whole-tensor portable kernel's output
+//! rings gives bit for bit the reference's whole-tensor output
+//! (`crate::reference`, the one every kernel test checks against)
 //! (`tests/band.rs` has the portable path, with the same helpers).
 
 extern crate std;
@@ -10,9 +11,8 @@ extern crate std;
 use crate::conv::conv_rows_dsp;
 use crate::depthwise_conv::depthwise_rows_dsp;
 use crate::{
-    conv_2d_int8, conv_2d_int8_band, depthwise_conv_int8, depthwise_conv_int8_band,
-    quantize_multiplier, Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams,
-    QuantizedMultiplier, Rounding, TfliteError,
+    conv_2d_int8_band, depthwise_conv_int8_band, quantize_multiplier, Conv2dDims, Conv2dParams,
+    DepthwiseConvDims, DepthwiseConvParams, QuantizedMultiplier, Rounding, TfliteError,
 };
 use proptest::prelude::*;
 use std::vec::Vec;
@@ -71,7 +71,7 @@ proptest! {
         };
         let bias = with_bias.then_some(&bias[..]);
         let mut whole = std::vec![0i8; oh * ow * oc];
-        conv_2d_int8(&input, &filter[..], bias, dims, &params, &mut whole).unwrap_or(());
+        crate::reference::conv_2d(&input, &filter, bias, dims, &params, &mut whole);
         let layout = Rows { axis: (sh, pt, dh, kh, h), row_len: w * c, out_rows: oh, out_row_len: ow * oc };
         let banded = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| -> Result<(), TfliteError> {
             // the band's checks (the portable band kernel's), then the DSP path
@@ -140,7 +140,7 @@ proptest! {
             rounding: Rounding::Double,
         };
         let mut whole = std::vec![0i8; oh * ow * oc];
-        depthwise_conv_int8(&input, &filter[..], Some(&bias[..]), dims, &params, &mut whole).unwrap_or(());
+        crate::reference::depthwise_conv(&input, &filter, Some(&bias), dims, &params, &mut whole);
         let layout = Rows { axis: (sh, pt, dh, kh, h), row_len: w * c, out_rows: oh, out_row_len: ow * oc };
         let banded = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| -> Result<(), TfliteError> {
             let mut checked = std::vec![0i8; out.len()];

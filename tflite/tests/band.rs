@@ -115,6 +115,9 @@ proptest! {
         let bias = with_bias.then_some(&bias[..]);
         let mut whole = vec![0i8; oh * ow * oc];
         conv_2d_int8(&input, &filter[..], bias, dims, &params, &mut whole).unwrap();
+        let mut want = vec![0i8; whole.len()];
+        reference::conv_2d(&input, &filter, bias, dims, &params, &mut want);
+        prop_assert_eq!(&whole, &want, "the whole convolution is the reference");
         let layout = Rows {
             axis: (g.strides.0, g.pads.0, g.dilations.0, g.kh, g.h),
             row_len: g.w * g.c,
@@ -158,6 +161,9 @@ proptest! {
         let bias = with_bias.then_some(&bias[..]);
         let mut whole = vec![0i8; oh * ow * oc];
         depthwise_conv_int8(&input, &filter[..], bias, dims, &params, &mut whole).unwrap();
+        let mut want = vec![0i8; whole.len()];
+        reference::depthwise_conv(&input, &filter, bias, dims, &params, &mut want);
+        prop_assert_eq!(&whole, &want, "the whole depthwise convolution is the reference");
         let layout = Rows {
             axis: (g.strides.0, g.pads.0, g.dilations.0, g.kh, g.h),
             row_len: g.w * g.c,
@@ -198,6 +204,9 @@ proptest! {
         };
         let mut whole = vec![0i8; oh * ow * g.c];
         max_pool_int8(&input, dims, &params, &mut whole).unwrap();
+        let mut want = vec![0i8; whole.len()];
+        reference::max_pool(&input, dims, &params, &mut want);
+        prop_assert_eq!(&whole, &want, "the whole max pool is the reference");
         let banded = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| {
             max_pool_int8_band(ring, ring_rows, rows, dims, &params, out)
         })?;
@@ -206,6 +215,9 @@ proptest! {
         let mut whole = vec![0i8; oh * ow * g.c];
         match average_pool_int8(&input, dims, &params, &mut whole) {
             Ok(()) => {
+                let mut want = vec![0i8; whole.len()];
+                reference::average_pool(&input, dims, &params, &mut want);
+                prop_assert_eq!(&whole, &want, "the whole average pool is the reference");
                 let banded = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| {
                     average_pool_int8_band(ring, ring_rows, rows, dims, &params, out)
                 })?;
@@ -244,6 +256,9 @@ proptest! {
         let bias = with_bias.then_some(&bias[..]);
         let mut whole = vec![0i8; batches * units];
         fully_connected_int8(&input, &weights[..], bias, dims, &params, &mut whole).unwrap();
+        let mut want = vec![0i8; whole.len()];
+        reference::fully_connected(&input, &weights, bias, dims, &params, &mut want);
+        prop_assert_eq!(&whole, &want, "the whole layer is the reference");
         let mut parts = helpers::bands(input_dim, &cuts);
         if reversed {
             parts.reverse();

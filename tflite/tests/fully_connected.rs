@@ -415,8 +415,8 @@ fn activation_ranges_follow_tflite() {
     );
 }
 
-/// The kernel's definition written the naive way: the sum in i64 (taken
-/// mod 2^32, as the kernel's wrapping i32), then TFLite's output step.
+/// The kernel's definition: the crate's one reference
+/// (`shapecheck_tflite::reference`, TFLite Micro's loop written plainly).
 fn naive_fully_connected(
     x: &[i8],
     w: &[i8],
@@ -424,24 +424,8 @@ fn naive_fully_connected(
     dims: FullyConnectedDims,
     params: &FullyConnectedParams<'_>,
 ) -> Vec<i8> {
-    let mut out = Vec::new();
-    for b in 0..dims.batches {
-        for c in 0..dims.units {
-            let mut acc = i64::from(bias[c]);
-            for d in 0..dims.input_dim {
-                acc += (i64::from(x[b * dims.input_dim + d]) - i64::from(params.input_zero_point))
-                    * (i64::from(w[c * dims.input_dim + d]) - i64::from(params.weights_zero_point));
-            }
-            let m = params.multipliers[if params.multipliers.len() == 1 { 0 } else { c }];
-            let y =
-                shapecheck_tflite::multiply_by_quantized_multiplier(acc as i32, m, params.rounding)
-                    .saturating_add(params.output_zero_point)
-                    .max(params.output_min)
-                    .min(params.output_max)
-                    .clamp(-128, 127);
-            out.push(y as i8);
-        }
-    }
+    let mut out = vec![0i8; dims.batches * dims.units];
+    shapecheck_tflite::reference::fully_connected(x, w, Some(bias), dims, params, &mut out);
     out
 }
 

@@ -1,14 +1,15 @@
 //! The depthwise convolution, softmax and reshape kernels beyond the
 //! models' layers (tests/interpreter.rs checks those against TFLite bit for
 //! bit): padding, strides, dilation, depth multipliers and channels the
-//! models do not use, against a naive convolution written here; the int8
+//! models do not use, against the crate's one reference
+//! convolution (`shapecheck_tflite::reference`); the int8
 //! softmax against the float softmax it approximates; and every check that
 //! refuses an input before anything is written.
 
 use shapecheck_tflite::{
-    conv_axis, depthwise_conv_int8, multiply_by_quantized_multiplier, quantize_multiplier, reshape,
-    reshape_dims, softmax_int8, softmax_params, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
-    Padding, QuantizedMultiplier, Rounding, TfliteError,
+    conv_axis, depthwise_conv_int8, quantize_multiplier, reference, reshape, reshape_dims,
+    softmax_int8, softmax_params, ConvAxis, DepthwiseConvDims, DepthwiseConvParams, Padding,
+    QuantizedMultiplier, Rounding, TfliteError,
 };
 
 /// TFLite's padding arithmetic as its C++ writes it, in signed integers:
@@ -86,64 +87,6 @@ impl Lcg {
     }
 }
 
-/// The depthwise convolution written the naive way: the input padded with
-/// its zero point into a larger image first, then every tap read from it.
-#[allow(clippy::too_many_arguments)]
-fn naive_depthwise(
-    input: &[i8],
-    filter: &[i8],
-    bias: &[i32],
-    dims: DepthwiseConvDims,
-    params: &DepthwiseConvParams<'_>,
-    pad_bottom: usize,
-    pad_right: usize,
-) -> Vec<i8> {
-    let d = dims;
-    let (ph, pw) = (
-        d.input_height + params.pad_top + pad_bottom,
-        d.input_width + params.pad_left + pad_right,
-    );
-    let oc_count = d.input_depth * d.depth_multiplier;
-    let mut out = Vec::new();
-    for b in 0..d.batches {
-        // the padded image, as i64 values minus the zero point
-        let mut padded = vec![0i64; ph * pw * d.input_depth];
-        for y in 0..d.input_height {
-            for x in 0..d.input_width {
-                for c in 0..d.input_depth {
-                    let v =
-                        input[((b * d.input_height + y) * d.input_width + x) * d.input_depth + c];
-                    padded[((y + params.pad_top) * pw + x + params.pad_left) * d.input_depth + c] =
-                        i64::from(v) - i64::from(params.input_zero_point);
-                }
-            }
-        }
-        for oy in 0..d.output_height {
-            for ox in 0..d.output_width {
-                for oc in 0..oc_count {
-                    let c = oc / d.depth_multiplier;
-                    let mut acc = i64::from(bias[oc]);
-                    for ky in 0..d.filter_height {
-                        for kx in 0..d.filter_width {
-                            let y = oy * params.stride_height + ky * params.dilation_height;
-                            let x = ox * params.stride_width + kx * params.dilation_width;
-                            if y < ph && x < pw {
-                                acc += padded[(y * pw + x) * d.input_depth + c]
-                                    * i64::from(filter[(ky * d.filter_width + kx) * oc_count + oc]);
-                            }
-                        }
-                    }
-                    let m = params.multipliers[if params.multipliers.len() == 1 { 0 } else { oc }];
-                    let y = multiply_by_quantized_multiplier(acc as i32, m, params.rounding)
-                        + params.output_zero_point;
-                    out.push(y.clamp(params.output_min, params.output_max) as i8);
-                }
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn depthwise_conv_matches_the_naive_convolution_in_every_configuration() {
     let mut rng = Lcg(58);
@@ -201,18 +144,22 @@ fn depthwise_conv_matches_the_naive_convolution_in_every_configuration() {
                         output_max: 90,
                         rounding: Rounding::Double,
                     };
-                    // the padding after: whatever the last output reaches
-                    let reach = |out: usize, s: usize, k: usize, pad: usize, size: usize| {
-                        ((out - 1) * s + (k - 1) * dilation + 1).saturating_sub(size + pad)
-                    };
-                    let want = naive_depthwise(
+                    // the one reference (shapecheck_tflite::reference)
+                    let mut want = vec![
+                        0i8;
+                        dims.batches
+                            * rows.output
+                            * cols.output
+                            * input_depth
+                            * depth_multiplier
+                    ];
+                    reference::depthwise_conv(
                         &input,
                         &filter,
-                        &bias,
+                        Some(&bias),
                         dims,
                         &params,
-                        reach(rows.output, stride, fh, rows.pad_before, h),
-                        reach(cols.output, stride, fw, cols.pad_before, w),
+                        &mut want,
                     );
                     let mut got = vec![0i8; want.len()];
                     depthwise_conv_int8(
