@@ -3709,8 +3709,8 @@ mod arch {
 mod tests {
     use super::*;
     use crate::{
-        conv_2d_int8, fully_connected_int8, quantize_multiplier, Conv2dDims, Conv2dParams,
-        FullyConnectedDims, FullyConnectedParams, Rounding,
+        quantize_multiplier, Conv2dDims, Conv2dParams, FullyConnectedDims, FullyConnectedParams,
+        Rounding,
     };
     use proptest::prelude::*;
 
@@ -3771,14 +3771,14 @@ mod tests {
             let got = arch::requant4(acc, &q).to_le_bytes();
             for j in 0..4 {
                 let m = ms[if per_channel { j } else { 0 }];
-                prop_assert_eq!(got[j] as i8, stage.apply(acc[j], Scale::new(m)), "channel {}", j);
+                prop_assert_eq!(got[j] as i8, crate::reference::requantize(acc[j], m, Rounding::Double, zp, lo, hi), "channel {}", j);
             }
         }
     }
 
     proptest! {
         #[test]
-        fn conv_im2col_is_the_portable_convolution(
+        fn conv_im2col_is_the_reference_convolution(
             (h, w, depth, kh, kw, pairs) in (1usize..8, 1usize..8, prop_oneof![1usize..4, 4usize..40], 1usize..5, 1usize..5, prop_oneof![1usize..5, 30usize..40]),
             (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
             seed in any::<u64>(),
@@ -3806,7 +3806,7 @@ mod tests {
             };
             let bias = with_bias.then_some(&bias[..]);
             let mut want = std::vec![0i8; batches * oh * ow * c];
-            conv_2d_int8(&image, &filter[..], bias, dims, &params, &mut want).unwrap();
+            crate::reference::conv_2d(&image, &filter, bias, dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; batches * oh * ow * c];
             let took = conv_im2col(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some();
@@ -3819,7 +3819,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn depthwise_as_conv_is_the_portable_depthwise_convolution(
+        fn depthwise_as_conv_is_the_reference_depthwise_convolution(
             (h, w, m, kh, kw) in (1usize..8, 1usize..8, 1usize..10, 1usize..4, 1usize..4),
             (sh, sw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
             seed in any::<u64>(),
@@ -3845,7 +3845,7 @@ mod tests {
                 rounding: Rounding::Double,
             };
             let mut want = std::vec![0i8; oh * ow * m];
-            crate::depthwise_conv_int8(&image, &filter[..], Some(&bias[..]), dims, &params, &mut want).unwrap();
+            crate::reference::depthwise_conv(&image, &filter, Some(&bias), dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, -128, 127);
             let mut got = std::vec![0i8; oh * ow * m];
             let took = depthwise_as_conv(&image, &filter, Some(&bias[..]), &dims, &params, &stage, &mut got).is_some();
@@ -3871,7 +3871,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn matmul_is_the_portable_1x1_convolution(
+        fn matmul_is_the_reference_1x1_convolution(
             (rows, channels, depth, x, w, bias, zp, reals, (out_zp, lo, hi)) in case()
         ) {
             let multipliers: Vec<_> = reals.iter().map(|&r| quantize_multiplier(r).unwrap()).collect();
@@ -3887,7 +3887,7 @@ mod tests {
                 rounding: Rounding::Double,
             };
             let mut want = std::vec![0i8; rows * channels];
-            conv_2d_int8(&x, &w[..], bias.as_deref(), dims, &params, &mut want).unwrap();
+            crate::reference::conv_2d(&x, &w, bias.as_deref(), dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; rows * channels];
             prop_assert!(matmul(&x, &w, bias.as_deref(), depth, zp, &multipliers, &stage, &mut got).is_some());
@@ -3895,7 +3895,7 @@ mod tests {
         }
 
         #[test]
-        fn vec_mat_is_the_portable_fully_connected_layer(
+        fn vec_mat_is_the_reference_fully_connected_layer(
             (_rows, channels, depth, x, w, bias, zp, reals, (out_zp, lo, hi)) in case()
         ) {
             let x = &x[..depth];
@@ -3907,7 +3907,7 @@ mod tests {
                 rounding: Rounding::Double,
             };
             let mut want = std::vec![0i8; channels];
-            fully_connected_int8(x, &w[..], bias.as_deref(), dims, &params, &mut want).unwrap();
+            crate::reference::fully_connected(x, &w, bias.as_deref(), dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; channels];
             prop_assert!(vec_mat(x, &w, bias.as_deref(), zp, &multipliers, &stage, &mut got).is_some());
@@ -3915,7 +3915,7 @@ mod tests {
         }
 
         #[test]
-        fn depthwise_is_the_portable_depthwise_convolution(
+        fn depthwise_is_the_reference_depthwise_convolution(
             (h, w, groups, kh, kw) in (1usize..9, 1usize..9, 1usize..4, prop_oneof![Just(3usize), 1usize..7], prop_oneof![Just(3usize), 1usize..7]),
             (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
             seed in any::<u64>(),
@@ -3943,7 +3943,7 @@ mod tests {
             };
             let bias = with_bias.then_some(&bias[..]);
             let mut want = std::vec![0i8; oh * ow * c];
-            crate::depthwise_conv_int8(&image, &filter[..], bias, dims, &params, &mut want).unwrap();
+            crate::reference::depthwise_conv(&image, &filter, bias, dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; oh * ow * c];
             prop_assert!(depthwise(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some());
