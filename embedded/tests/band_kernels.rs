@@ -7,8 +7,9 @@
 //! output. On the Cortex-M4F the shapes are mostly those the DSP loops
 //! take (an even count of output channels, depthwise channels by fours or
 //! one input channel, 3×3 windows), so that each band runs them on a run
-//! of ring rows (the whole-tensor kernels are held to TFLite Micro's
-//! arithmetic by dsp_kernels.rs); on the Cortex-M0 the portable loops.
+//! of ring rows; on the Cortex-M0 the portable loops. The whole-tensor
+//! output is checked first against the crate's one reference
+//! (`shapecheck_tflite::reference`, the host's and dsp_kernels.rs's too).
 #![no_std]
 #![no_main]
 
@@ -17,7 +18,8 @@ use cortex_m_rt::entry;
 use shapecheck_embedded::Checks;
 use shapecheck_tflite::{
     average_pool_int8, average_pool_int8_band, conv_2d_int8, conv_2d_int8_band,
-    depthwise_conv_int8, depthwise_conv_int8_band, max_pool_int8, max_pool_int8_band, Conv2dDims,
+    depthwise_conv_int8, depthwise_conv_int8_band, max_pool_int8, max_pool_int8_band, reference,
+    Conv2dDims,
     Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, PoolDims, PoolParams,
     QuantizedMultiplier, Rounding, TfliteError,
 };
@@ -240,6 +242,9 @@ fn conv_case(r: &mut Rng, c: &mut Checks) {
     let n = g.oh * g.ow * oc;
     let (mut whole, mut banded) = ([0i8; MAX], [0i8; MAX]);
     let ok = conv_2d_int8(input, &filter[..], bias, dims, &params, &mut whole[..n]).is_ok();
+    // the whole against the one reference, `banded` lent for its output
+    reference::conv_2d(input, filter, bias, dims, &params, &mut banded[..n]);
+    c.eq(&whole[..n], &banded[..n], "convolution: whole = reference");
     c.check(ok, "conv_2d_int8 accepted the case");
     let rows = Rows {
         stride: g.sh,
@@ -320,6 +325,8 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
     let n = g.oh * g.ow * oc;
     let (mut whole, mut banded) = ([0i8; MAX], [0i8; MAX]);
     let ok = depthwise_conv_int8(input, &filter[..], bias, dims, &params, &mut whole[..n]).is_ok();
+    reference::depthwise_conv(input, filter, bias, dims, &params, &mut banded[..n]);
+    c.eq(&whole[..n], &banded[..n], "depthwise: whole = reference");
     c.check(ok, "depthwise_conv_int8 accepted the case");
     let rows = Rows {
         stride: g.sh,
@@ -384,6 +391,8 @@ fn pool_case(r: &mut Rng, c: &mut Checks) {
     };
     let (mut whole, mut banded) = ([0i8; MAX], [0i8; MAX]);
     let ok = max_pool_int8(input, dims, &params, &mut whole[..n]).is_ok();
+    reference::max_pool(input, dims, &params, &mut banded[..n]);
+    c.eq(&whole[..n], &banded[..n], "max pool: whole = reference");
     c.check(ok, "max_pool_int8 accepted the case");
     let ok = by_bands(
         r,
@@ -398,6 +407,8 @@ fn pool_case(r: &mut Rng, c: &mut Checks) {
     c.eq(&banded[..n], &whole[..n], "max pool: bands = whole");
     // an average pool with a window of no tap is refused whole: skipped
     if average_pool_int8(input, dims, &params, &mut whole[..n]).is_ok() {
+        reference::average_pool(input, dims, &params, &mut banded[..n]);
+        c.eq(&whole[..n], &banded[..n], "average pool: whole = reference");
         let ok = by_bands(
             r,
             input,

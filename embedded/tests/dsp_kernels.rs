@@ -1,5 +1,6 @@
 //! The int8 kernels' DSP loops (tflite/src/dsp.rs: SMLAD / SXTB16, taken on
-//! the Cortex-M4F) against a plain reference written here, on random
+//! the Cortex-M4F) against the crate's one reference (`shapecheck_tflite::
+//! reference`, the host's property tests' too), on random
 //! shapes and parameters: 1×1 convolutions of stride 1 (the blocked 2
 //! pixels × 2 channels product, odd pixel and channel counts, depths with
 //! and without a tail past the last word) and fully connected layers of
@@ -17,12 +18,12 @@
 //! four-row passes) over 1 to 120 inputs (depths not a multiple of 4),
 //! and of 3 or 4 units over 600 to 700 (past the 640 inputs the widened
 //! path takes). The reference is TFLite
-//! Micro's formula read plainly: `Σ (x − x_zp) · w + bias` in wrapping
+//! Micro's reference kernels read plainly: `Σ (x − x_zp) · w + bias` in wrapping
 //! i32, `multiply_by_quantized_multiplier` with the double rounding, the
 //! output zero point, the clamp. On the Cortex-M0 (no DSP extension) the
 //! same test runs the portable loops against the same reference, so both
 //! paths are held to one arithmetic on target. The host's unit tests run
-//! the blocked loops' plain-Rust form against the portable kernels, and
+//! the blocked loops' plain-Rust form against the same reference, and
 //! fuzz/ the portable kernels.
 #![no_std]
 #![no_main]
@@ -30,7 +31,7 @@
 use cortex_m_rt::entry;
 use shapecheck_embedded::Checks;
 use shapecheck_tflite::{
-    conv_2d_int8, depthwise_conv_int8, fully_connected_int8, multiply_by_quantized_multiplier,
+    conv_2d_int8, depthwise_conv_int8, fully_connected_int8, reference,
     Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, FullyConnectedDims,
     FullyConnectedParams, QuantizedMultiplier, Rounding,
 };
@@ -139,26 +140,6 @@ impl Layer {
         }
     }
 
-    /// The reference: TFLite Micro's arithmetic, plainly.
-    fn reference(&self, out: &mut [i8]) {
-        for p in 0..self.rows {
-            for c in 0..self.channels {
-                let mut acc = 0i32;
-                for k in 0..self.depth {
-                    let x = i32::from(self.x[p * self.depth + k]) - self.x_zp;
-                    let w = i32::from(self.w[c * self.depth + k]);
-                    acc = acc.wrapping_add(x * w);
-                }
-                if let Some(b) = self.bias {
-                    acc = acc.wrapping_add(b[c]);
-                }
-                let m = self.multipliers()[if self.per_channel { c } else { 0 }];
-                let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double)
-                    .saturating_add(self.out_zp);
-                out[p * self.channels + c] = y.clamp(self.lo, self.hi) as i8;
-            }
-        }
-    }
 }
 
 /// The most inputs, weights and units of [`fc_case`].
@@ -170,7 +151,7 @@ const FC_MAX_UNITS: usize = 23;
 /// 4 to 23 units over 1 to 120 inputs (mostly multiples of 4, some not),
 /// or 3 or 4 units over 600 to 700 inputs; per-tensor or per-channel
 /// multipliers, with or without bias, any int8 zero points and clamps.
-/// The output against TFLite Micro's formula written plainly.
+/// The output against the reference.
 #[inline(never)]
 fn fc_case(r: &mut Rng, c: &mut Checks, case: usize) {
     let (units, depth) = if r.range(0, 7) == 0 {
@@ -203,20 +184,6 @@ fn fc_case(r: &mut Rng, c: &mut Checks, case: usize) {
     let multipliers = if per_channel { &multipliers[..units] } else { &multipliers[..1] };
     let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
     let (lo, hi) = (r.range(-128, 0), r.range(0, 127));
-    let mut want = [0i8; FC_MAX_UNITS];
-    for (u, y) in want[..units].iter_mut().enumerate() {
-        let mut acc = 0i32;
-        for k in 0..depth {
-            let xv = i32::from(x[k]) - x_zp;
-            acc = acc.wrapping_add(xv * i32::from(w[u * depth + k]));
-        }
-        if let Some(b) = bias {
-            acc = acc.wrapping_add(b[u]);
-        }
-        let m = multipliers[if per_channel { u } else { 0 }];
-        let v = multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
-        *y = v.clamp(lo, hi) as i8;
-    }
     let dims = FullyConnectedDims {
         batches: 1,
         input_dim: depth,
@@ -231,6 +198,8 @@ fn fc_case(r: &mut Rng, c: &mut Checks, case: usize) {
         output_max: hi,
         rounding: Rounding::Double,
     };
+    let mut want = [0i8; FC_MAX_UNITS];
+    reference::fully_connected(x, w, bias, dims, &params, &mut want[..units]);
     let mut got = [0i8; FC_MAX_UNITS];
     let ok = fully_connected_int8(&*x, &*w, bias, dims, &params, &mut got[..units]).is_ok();
     c.check(ok, "fully_connected_int8 accepted the wide case");
@@ -249,7 +218,7 @@ fn fc_case(r: &mut Rng, c: &mut Checks, case: usize) {
 /// A random depthwise convolution of depth multiplier 1 (4 to 16
 /// channels, 1×1 to 3×3 filters, strides and dilations 1 or 2, padding 0
 /// to 2, output sizes that run past the input, clamps and int8's whole
-/// range): the DSP path's output against the formula written plainly. Returns (ok, what).
+/// range): the DSP path's output against the reference. Returns (ok, what).
 fn depthwise_case(r: &mut Rng, c: &mut Checks) {
     const MAX: usize = 8 * 8 * 16;
     let (h, w) = (r.range(1, 8) as usize, r.range(1, 8) as usize);
@@ -305,31 +274,6 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
         (lo, hi) = (-128, 127);
     }
     let n = oh * ow * depth;
-    let mut want = [0i8; MAX];
-    for oy in 0..oh {
-        for ox in 0..ow {
-            for ch in 0..depth {
-                let mut acc = bias[ch];
-                for ky in 0..kh {
-                    for kx in 0..kw {
-                        let iy = (oy * sh + ky * dh) as isize - pt as isize;
-                        let ix = (ox * sw + kx * dw) as isize - pl as isize;
-                        if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
-                            continue;
-                        }
-                        let x =
-                            i32::from(image[(iy as usize * w + ix as usize) * depth + ch]) - x_zp;
-                        let f = i32::from(filter[(ky * kw + kx) * depth + ch]);
-                        acc = acc.wrapping_add(x * f);
-                    }
-                }
-                let m = ms[if ms.len() == 1 { 0 } else { ch }];
-                let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double)
-                    .saturating_add(out_zp);
-                want[(oy * ow + ox) * depth + ch] = y.clamp(lo, hi) as i8;
-            }
-        }
-    }
     let dims = DepthwiseConvDims {
         batches: 1,
         input_height: h,
@@ -355,14 +299,16 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
         output_max: hi,
         rounding: Rounding::Double,
     };
+    let mut want = [0i8; MAX];
+    reference::depthwise_conv(image, filter, Some(bias), dims, &params, &mut want[..n]);
     let mut got = [0i8; MAX];
     let ok = depthwise_conv_int8(image, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
     c.check(ok, "depthwise_conv_int8 accepted the case");
     c.eq(&got[..n], &want[..n], "depthwise convolution");
 }
 
-/// A random k×k convolution (the im2col path), against the formula
-/// written plainly. Not `deep`: a first layer's few input channels (1 to
+/// A random k×k convolution (the im2col path), against the
+/// reference. Not `deep`: a first layer's few input channels (1 to
 /// 3 channels, 1×1 to 4×4 filters, 1 to 9 output channels). `deep`: a
 /// ResNet's many (4 to 66 input channels, 1×1 to 3×3 filters: up to 594
 /// values, past the 576 the DSP path takes, and as many output channels
@@ -482,33 +428,6 @@ fn conv_case_of(r: &mut Rng, c: &mut Checks, kind: u8) {
         r.range(0, 127),
     );
     let n = oh * ow * channels;
-    let mut want = [0i8; MAX_OUT];
-    for oy in 0..oh {
-        for ox in 0..ow {
-            for oc in 0..channels {
-                let mut acc = bias[oc];
-                for ky in 0..kh {
-                    for kx in 0..kw {
-                        let iy = (oy * sh + ky * dh) as isize - pt as isize;
-                        let ix = (ox * sw + kx * dw) as isize - pl as isize;
-                        if iy < 0 || ix < 0 || iy >= h as isize || ix >= w as isize {
-                            continue;
-                        }
-                        for ic in 0..depth {
-                            let x = i32::from(image[(iy as usize * w + ix as usize) * depth + ic])
-                                - x_zp;
-                            let f = i32::from(filter[oc * k + (ky * kw + kx) * depth + ic]);
-                            acc = acc.wrapping_add(x * f);
-                        }
-                    }
-                }
-                let m = ms[if ms.len() == 1 { 0 } else { oc }];
-                let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double)
-                    .saturating_add(out_zp);
-                want[(oy * ow + ox) * channels + oc] = y.clamp(lo, hi) as i8;
-            }
-        }
-    }
     let dims = Conv2dDims {
         batches: 1,
         input_height: h,
@@ -534,6 +453,8 @@ fn conv_case_of(r: &mut Rng, c: &mut Checks, kind: u8) {
         output_max: hi,
         rounding: Rounding::Double,
     };
+    let mut want = [0i8; MAX_OUT];
+    reference::conv_2d(image, filter, Some(bias), dims, &params, &mut want[..n]);
     let mut got = [0i8; MAX_OUT];
     let ok = conv_2d_int8(image, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
     c.check(ok, "conv_2d_int8 accepted the k×k case");
@@ -600,8 +521,9 @@ fn conv_case_of(r: &mut Rng, c: &mut Checks, kind: u8) {
 /// The DSP output stage (SMMLAR, SSAT, the bytes' clamp) on random
 /// accumulators over the whole `i32` range: a depthwise convolution of one
 /// pixel, four channels and one tap, whose accumulator is `bias + (x −
-/// zp) · w` with a random bias, against `multiply_by_quantized_multiplier`
-/// with the double rounding, the zero point and the clamp written here.
+/// zp) · w` with a random bias, against the reference's output stage
+/// (`multiply_by_quantized_multiplier` with the double rounding, the zero
+/// point, the clamp).
 /// Multipliers in `[2^30, 2^31)` with shifts −31 … −1 (the stage's) and
 /// some outside (the portable stage's).
 fn requant_case(r: &mut Rng, c: &mut Checks) {
@@ -638,15 +560,6 @@ fn requant_case(r: &mut Rng, c: &mut Checks) {
         let (a, b) = (r.range(-128, 127), r.range(-128, 127));
         (a.min(b), a.max(b))
     };
-    let mut want = [0i8; 4];
-    for ch in 0..4 {
-        let acc = bias[ch].wrapping_add((i32::from(image[ch]) - x_zp) * i32::from(filter[ch]));
-        let m = ms[if ms.len() == 1 { 0 } else { ch }];
-        let y = multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
-        // TFLite: max with the activation's min, then min with its max,
-        // then to int8
-        want[ch] = y.max(lo).min(hi).clamp(-128, 127) as i8;
-    }
     let dims = DepthwiseConvDims {
         batches: 1,
         input_height: 1,
@@ -672,6 +585,8 @@ fn requant_case(r: &mut Rng, c: &mut Checks) {
         output_max: hi,
         rounding: Rounding::Double,
     };
+    let mut want = [0i8; 4];
+    reference::depthwise_conv(&image, &filter, Some(&bias), dims, &params, &mut want);
     let mut got = [0i8; 4];
     let ok = depthwise_conv_int8(
         &image,
@@ -690,7 +605,7 @@ fn requant_case(r: &mut Rng, c: &mut Checks) {
 /// are widened once, `matmul_wide`, in each of its stack buffers' size
 /// classes: depths up to 64, 256 and 576, multiples of 8), 1 to 3 pixels
 /// and as many even output channels as 1,536 filter bytes hold, up to 70
-/// (past the 32 of one group), against the formula written plainly. Out
+/// (past the 32 of one group), against the reference. Out
 /// of line: its 4.5 KB of buffers beside the other cases' only while it
 /// runs (the Cortex-M0 has 16 KiB of RAM).
 #[inline(never)]
@@ -728,19 +643,6 @@ fn wide_case(r: &mut Rng, c: &mut Checks) {
     let mut want = [0i8; MAX_PIXELS * 70];
     let mut got = [0i8; MAX_PIXELS * 70];
     let n = pixels * channels;
-    for p in 0..pixels {
-        for ch in 0..channels {
-            let mut acc = bias[ch];
-            for k in 0..depth {
-                let v = i32::from(x[p * depth + k]) - x_zp;
-                acc = acc.wrapping_add(v * i32::from(filter[ch * depth + k]));
-            }
-            let m = ms[if per_channel { ch } else { 0 }];
-            let y =
-                multiply_by_quantized_multiplier(acc, m, Rounding::Double).saturating_add(out_zp);
-            want[p * channels + ch] = y.clamp(lo, hi) as i8;
-        }
-    }
     let dims = Conv2dDims {
         batches: 1,
         input_height: 1,
@@ -766,6 +668,7 @@ fn wide_case(r: &mut Rng, c: &mut Checks) {
         output_max: hi,
         rounding: Rounding::Double,
     };
+    reference::conv_2d(x, filter, Some(bias), dims, &params, &mut want[..n]);
     let ok = conv_2d_int8(x, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
     c.check(ok, "conv_2d_int8 accepted the deep 1×1 case");
     if got[..n] != want[..n] {
@@ -811,7 +714,6 @@ fn main() -> ! {
         let rows = r.range(1, MAX_ROWS as i32) as usize;
         let l = Layer::random(&mut r, rows);
         let n = l.rows * l.channels;
-        l.reference(&mut want[..n]);
         // an image of rows pixels laid out as 1 × rows
         let dims = Conv2dDims {
             batches: 1,
@@ -838,6 +740,7 @@ fn main() -> ! {
             output_max: l.hi,
             rounding: Rounding::Double,
         };
+        reference::conv_2d(l.x(), l.w(), l.bias(), dims, &params, &mut want[..n]);
         let ok = conv_2d_int8(l.x(), l.w(), l.bias(), dims, &params, &mut got[..n]).is_ok();
         c.check(ok, "conv_2d_int8 accepted the case");
         if &got[..n] != &want[..n] {
@@ -859,7 +762,6 @@ fn main() -> ! {
         };
         let l = Layer::random(&mut r, rows);
         let n = l.rows * l.channels;
-        l.reference(&mut want[..n]);
         let dims = FullyConnectedDims {
             batches: l.rows,
             input_dim: l.depth,
@@ -874,6 +776,7 @@ fn main() -> ! {
             output_max: l.hi,
             rounding: Rounding::Double,
         };
+        reference::fully_connected(l.x(), l.w(), l.bias(), dims, &params, &mut want[..n]);
         let ok = fully_connected_int8(l.x(), l.w(), l.bias(), dims, &params, &mut got[..n]).is_ok();
         c.check(ok, "fully_connected_int8 accepted the case");
         if &got[..n] != &want[..n] {
