@@ -58,6 +58,7 @@
 //! 255]) are exact in 16-bit halves, and `Σ (x − zp) · w = Σ x · w − zp ·
 //! Σ w` holds modulo 2^32.
 
+use crate::depthwise_conv::DepthwiseGroup;
 use crate::quant::{OutputStage, QuantizedMultiplier, Scale};
 use crate::values::Values;
 
@@ -844,11 +845,13 @@ pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
 ) -> Option<()> {
     let taps = dims.filter_height.checked_mul(dims.filter_width)?;
     let m = dims.depth_multiplier;
-    let mut w = [0i8; 1024];
     let len = taps.checked_mul(m)?;
-    if dims.input_depth != 1 || len > w.len() || filter.len() != len {
+    // checked before the buffer is zeroed: a depthwise layer of more than
+    // one channel (every band call of one) returns here at once
+    if dims.input_depth != 1 || len > 1024 || filter.len() != len {
         return None;
     }
+    let mut w = [0i8; 1024];
     // w[c · taps + t] = filter[t · m + c]
     for (t, row) in filter.chunks_exact(m.max(1)).enumerate() {
         for (c, &v) in row.iter().enumerate() {
@@ -1082,6 +1085,24 @@ pub(crate) struct Requant4 {
 }
 
 impl Requant4 {
+    /// Its words, in its layout's order (a prepared depthwise group's
+    /// form, [`DepthwiseGroup::requant`]).
+    pub(crate) fn words(&self) -> [i32; 11] {
+        let [[m0, r0], [m1, r1], [m2, r2], [m3, r3]] = self.channels;
+        let (lo, hi) = (self.lo as i32, self.hi as i32);
+        [m0, r0, m1, r1, m2, r2, m3, r3, self.offset, lo, hi]
+    }
+
+    /// The stage of [`Requant4::words`].
+    pub(crate) fn from_words([m0, r0, m1, r1, m2, r2, m3, r3, offset, lo, hi]: [i32; 11]) -> Self {
+        Requant4 {
+            channels: [[m0, r0], [m1, r1], [m2, r2], [m3, r3]],
+            offset,
+            lo: lo as u32,
+            hi: hi as u32,
+        }
+    }
+
     /// Whether the clamp to `[lo, hi]` does anything after the saturation
     /// to int8 (it does not when the range is int8's own).
     #[cfg(shapecheck_dsp)]
@@ -1218,14 +1239,19 @@ const CLASS_ORDER: [(usize, usize); 9] = [
 /// instructions a tap: `LDR`, `LDRD` of the widened filter, two `SXTB16`,
 /// `SMLABB` / `SMLATT` per channel); a border pixel (or another filter
 /// size) adds the input offset (`SADD16`) tap by tap over the taps inside.
-/// The output stage is [`Requant4`] where it applies. `None`, with `out`
+/// The output stage is [`Requant4`] where it applies. Each group's
+/// set-up ([`depthwise_group`]) is read from `prepared` where it holds one
+/// per group of 4 channels (a streamed layer's, made once per layer: its
+/// band calls then cost their pixels alone), else made here. `None`, with `out`
 /// untouched, unless the channels are a multiple of 4, the depth
 /// multiplier is 1, the zero point an int8 and every length matches (the
 /// caller's portable loop then runs).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     image: &[i8],
     filter: &[i8],
     bias: Option<&B>,
+    prepared: Option<&[DepthwiseGroup]>,
     dims: &crate::DepthwiseConvDims,
     params: &crate::DepthwiseConvParams<'_>,
     stage: &OutputStage,
@@ -1259,14 +1285,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     {
         return None;
     }
-    let word = |s: &[i8], at: usize| -> Option<u32> {
-        let b = s.get(at..at.checked_add(4)?)?;
-        Some(u32::from_le_bytes([
-            b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8,
-        ]))
-    };
     let offset = (-zero_point as u32 & 0xffff) * 0x0001_0001;
-    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
     let scale = |c: usize| {
         Scale::new(
             multipliers
@@ -1339,52 +1358,22 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     let pixel_step = params.stride_width.checked_mul(depth)?;
     // the filter's step from one row of taps to the next
     let filter_row = dims.filter_width.checked_mul(depth)?;
+    // the prepared groups, where there is one per group of 4 channels
+    let prepared = prepared.filter(|p| p.len() == depth / 4);
     for c in (0..depth).step_by(4) {
-        let bias4 = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
-        // the 3×3 filter widened (bytes 0, 2 and 1, 3 of each tap's word),
-        // and bias − zero_point · Σ w per channel over the taps inside, for
-        // each pair of row and column classes
-        let mut table = [0u32; 18];
-        let mut constants = [[bias4; 3]; 3];
-        if three {
-            // the filter's nine words, a tap each (a byte per channel)
-            let mut words = [0u32; 9];
-            for ((pair, w), t) in table.chunks_exact_mut(2).zip(&mut words).zip(0..) {
-                let f = word(filter, t * depth + c)?;
-                if let [even, odd] = pair {
-                    *even = widen(f);
-                    *odd = widen(f >> 8);
-                }
-                *w = f;
+        // the group's set-up: prepared once per layer, or made here
+        let made;
+        let group = match prepared.and_then(|p| p.get(c / 4)) {
+            Some(g) => g,
+            None => {
+                made = depthwise_group(filter, bias, dims, params, stage, c)?;
+                &made
             }
-            // channel by channel, Σ w over the taps inside: each row's
-            // weights summed over the columns of each column class, then
-            // those sums over the rows of each row class (at most 9 · 128
-            // in size, so their product with the zero point is the sum of
-            // the taps' products)
-            let [t0, t1, t2, t3, t4, t5, t6, t7, t8] = words;
-            for (j, shift) in [0, 8, 16, 24].iter().enumerate() {
-                let w = |t: u32| i32::from((t >> shift) as u8 as i8);
-                // per row, its sums over each column class
-                let [a0, a1, a2] = class_sums([w(t0), w(t1), w(t2)]);
-                let [b0, b1, b2] = class_sums([w(t3), w(t4), w(t5)]);
-                let [c0, c1, c2] = class_sums([w(t6), w(t7), w(t8)]);
-                // per column class, those sums over each row class
-                let columns = [
-                    class_sums([a0, b0, c0]),
-                    class_sums([a1, b1, c1]),
-                    class_sums([a2, b2, c2]),
-                ];
-                for (cc, sums) in columns.iter().enumerate() {
-                    for (rs, sum) in constants.iter_mut().zip(sums) {
-                        if let Some(k) = rs.get_mut(cc).and_then(|k| k.get_mut(j)) {
-                            *k = k.wrapping_sub(zero_point * sum);
-                        }
-                    }
-                }
-            }
-        }
-        let requant = Requant4::new(multipliers, c, stage);
+        };
+        let bias4 = group.bias;
+        let table = group.table;
+        let constants = &group.constants;
+        let requant = group.requant.map(Requant4::from_words);
         // the state of the DSP loops, its table and constants those of the
         // taps inside of `state_class`
         let mut state = requant
@@ -1536,6 +1525,79 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         }
     }
     Some(())
+}
+
+/// The set-up of channels `c … c + 3` of [`depthwise`], the same for
+/// every band of a layer: the bias; for a 3×3 filter, its nine words
+/// widened (bytes 0, 2 and 1, 3 of each tap's word) and `bias −
+/// zero_point · Σ w` per channel over the taps inside, for each pair of
+/// row and column classes (else those constants are the bias and the table
+/// 0); the output stage as [`Requant4`]'s words where it applies. `None`
+/// where the filter or the multipliers do not hold the group's channels.
+/// The one rule of [`crate::depthwise_prepare`] and of [`depthwise`]'s
+/// calls without it.
+pub(crate) fn depthwise_group<B: Values<i32> + ?Sized>(
+    filter: &[i8],
+    bias: Option<&B>,
+    dims: &crate::DepthwiseConvDims,
+    params: &crate::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    c: usize,
+) -> Option<DepthwiseGroup> {
+    let depth = dims.input_depth;
+    let zero_point = params.input_zero_point;
+    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
+    let word = |at: usize| -> Option<u32> {
+        let b = filter.get(at..at.checked_add(4)?)?.first_chunk::<4>()?;
+        Some(u32::from_le_bytes(b.map(|v| v as u8)))
+    };
+    let bias4 = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
+    let mut table = [0u32; 18];
+    let mut constants = [[bias4; 3]; 3];
+    if dims.filter_height == 3 && dims.filter_width == 3 {
+        // the filter's nine words, a tap each (a byte per channel)
+        let mut words = [0u32; 9];
+        for ((pair, w), t) in table.chunks_exact_mut(2).zip(&mut words).zip(0usize..) {
+            let f = word(t.checked_mul(depth)?.checked_add(c)?)?;
+            if let [even, odd] = pair {
+                *even = widen(f);
+                *odd = widen(f >> 8);
+            }
+            *w = f;
+        }
+        // channel by channel, Σ w over the taps inside: each row's
+        // weights summed over the columns of each column class, then
+        // those sums over the rows of each row class (at most 9 · 128
+        // in size, so their product with the zero point is the sum of
+        // the taps' products)
+        let [t0, t1, t2, t3, t4, t5, t6, t7, t8] = words;
+        for (j, shift) in [0, 8, 16, 24].iter().enumerate() {
+            let w = |t: u32| i32::from((t >> shift) as u8 as i8);
+            // per row, its sums over each column class
+            let [a0, a1, a2] = class_sums([w(t0), w(t1), w(t2)]);
+            let [b0, b1, b2] = class_sums([w(t3), w(t4), w(t5)]);
+            let [c0, c1, c2] = class_sums([w(t6), w(t7), w(t8)]);
+            // per column class, those sums over each row class
+            let columns = [
+                class_sums([a0, b0, c0]),
+                class_sums([a1, b1, c1]),
+                class_sums([a2, b2, c2]),
+            ];
+            for (cc, sums) in columns.iter().enumerate() {
+                for (rs, sum) in constants.iter_mut().zip(sums) {
+                    if let Some(k) = rs.get_mut(cc).and_then(|k| k.get_mut(j)) {
+                        *k = k.wrapping_sub(zero_point.wrapping_mul(*sum));
+                    }
+                }
+            }
+        }
+    }
+    Some(DepthwiseGroup {
+        bias: bias4,
+        table,
+        constants,
+        requant: Requant4::new(params.multipliers, c, stage).map(|q| q.words()),
+    })
 }
 
 /// `acc` plus `(x + offset) · f` for channels `c … c + 3` of `n` taps of
@@ -3885,8 +3947,15 @@ mod tests {
             crate::depthwise_conv_int8(&image, &filter[..], bias, dims, &params, &mut want).unwrap();
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; oh * ow * c];
-            prop_assert!(depthwise(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some());
-            prop_assert_eq!(got, want);
+            prop_assert!(depthwise(&image, &filter, bias, None, &dims, &params, &stage, &mut got).is_some());
+            prop_assert_eq!(&got, &want);
+            // the same with every group set up once, before the call
+            let groups: Vec<_> = (0..c).step_by(4)
+                .map(|g| depthwise_group(&filter, bias, &dims, &params, &stage, g).unwrap())
+                .collect();
+            let mut prepared = std::vec![0i8; oh * ow * c];
+            prop_assert!(depthwise(&image, &filter, bias, Some(&groups), &dims, &params, &stage, &mut prepared).is_some());
+            prop_assert_eq!(prepared, want);
         }
     }
 }
