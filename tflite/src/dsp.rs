@@ -1360,6 +1360,39 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     let filter_row = dims.filter_width.checked_mul(depth)?;
     // the prepared groups, where there is one per group of 4 channels
     let prepared = prepared.filter(|p| p.len() == depth / 4);
+    // the classes of pixels the DSP runs take (rows × columns with the same
+    // taps inside), once per call: the classes whose first tap inside is
+    // the filter's first (the table as it is), then those that start at
+    // its second tap, its fourth and its fifth (CLASS_ORDER)
+    let runs_apply = three && rows_ranges && cols_ranges;
+    let mut classes: [Option<ClassRuns>; 9] = [None; 9];
+    if runs_apply {
+        for (slot, (rc, cc)) in classes.iter_mut().zip(CLASS_ORDER) {
+            let (Some(Some((oy0, oy1, iy0))), Some(Some((ox0, ox1, ix0)))) =
+                (row_spans.get(rc).copied(), col_spans.get(cc).copied())
+            else {
+                continue;
+            };
+            let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
+            // runs along the class's longer side
+            let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) = if n_cols >= n_rows
+            {
+                (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
+            } else {
+                (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
+            };
+            *slot = Some(ClassRuns {
+                rc,
+                cc,
+                tap: 3 * usize::from(rc == 1) + usize::from(cc == 1),
+                runs,
+                pixels,
+                steps: [image_run, out_run, image_pixel, out_pixel],
+                first: (iy0 * dims.input_width + ix0) * depth,
+                at: (oy0 * dims.output_width + ox0) * depth,
+            });
+        }
+    }
     for c in (0..depth).step_by(4) {
         // the group's set-up: prepared once per layer, or made here
         let made;
@@ -1371,76 +1404,33 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
             }
         };
         let bias4 = group.bias;
-        let table = group.table;
+        let table = &group.table;
         let constants = &group.constants;
         let requant = group.requant.map(Requant4::from_words);
-        // the state of the DSP loops, its table and constants those of the
-        // taps inside of `state_class`
-        let mut state = requant
-            .filter(|_| three && rows_ranges && cols_ranges)
-            .map(|requant| Run3 {
+        // whether the DSP runs compute this group's pixels of the classes
+        let runs_done = runs_apply && requant.is_some();
+        // the group's state once, then each class's runs (its geometry
+        // made once per call, above), its table copied at most three times
+        if let Some(requant) = requant.filter(|_| runs_apply) {
+            let mut st = Run3 {
                 constant: bias4,
-                table,
+                table: *table,
                 requant,
                 tail: [0; 4],
-            });
-        if let Some(st) = state.as_mut() {
-            // class by class (rows × columns with the same taps inside):
-            // its table and constants once, then runs along its longer side;
-            // the classes whose first tap inside is the filter's first (the
-            // table as it is), then those that start at its second tap, its
-            // fourth and its fifth, so that the table is copied at most
-            // three times a channel group
+            };
             let mut first_tap = 0;
-            for (rc, cc) in CLASS_ORDER {
-                let (Some(Some((oy0, oy1, iy0))), Some(Some((ox0, ox1, ix0)))) =
-                    (row_spans.get(rc).copied(), col_spans.get(cc).copied())
-                else {
-                    continue;
-                };
-                let tap = 3 * usize::from(rc == 1) + usize::from(cc == 1);
-                if tap != first_tap {
-                    let from = table.get(2 * tap..)?;
+            for k in classes.iter().flatten() {
+                if k.tap != first_tap {
+                    let from = table.get(2 * k.tap..)?;
                     st.table.get_mut(..from.len())?.copy_from_slice(from);
-                    first_tap = tap;
+                    first_tap = k.tap;
                 }
-                st.constant = *constants.get(rc)?.get(cc)?;
-                let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
-                // (runs, pixels a run, the steps from run to run and from pixel to pixel)
-                let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) =
-                    if n_cols >= n_rows {
-                        (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
-                    } else {
-                        (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
-                    };
-                let first = (iy0 * dims.input_width + ix0) * depth + c;
-                let at = (oy0 * dims.output_width + ox0) * depth + c;
-                for i in 0..runs {
-                    let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
-                    let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
-                    let go = (image_pixel, pixels, out_pixel);
-                    let done = match (rc > 0, cc > 0) {
-                        (false, false) => {
-                            arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2)
-                        }
-                        (true, false) => {
-                            arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2)
-                        }
-                        (false, true) => {
-                            arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2)
-                        }
-                        (true, true) => {
-                            arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2)
-                        }
-                    };
-                    if !done {
-                        return None;
-                    }
-                }
+                st.constant = *constants.get(k.rc)?.get(k.cc)?;
+                class_runs(image, out, &mut st, k, c, column, row)?;
             }
-            if rows_complete && cols_complete {
-                continue;
-            }
+        }
+        if runs_done && rows_complete && cols_complete {
+            continue;
         }
         for oy in 0..dims.output_height {
             let rows = Window::new(
@@ -1463,7 +1453,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
                     dims.input_width,
                 );
                 let col_class = if three { class(cols) } else { None };
-                if let (Some(_), Some(_), Some(_)) = (&state, row_class, col_class) {
+                if let (true, Some(_), Some(_)) = (runs_done, row_class, col_class) {
                     // done above
                     ox += 1;
                     continue;
@@ -1598,6 +1588,56 @@ pub(crate) fn depthwise_group<B: Values<i32> + ?Sized>(
         constants,
         requant: Requant4::new(params.multipliers, c, stage).map(|q| q.words()),
     })
+}
+
+/// One class of [`depthwise`]'s pixels (the same taps inside): its row
+/// and column class, the filter's first tap inside, its runs along its
+/// longer side and the pixels a run, the image's and the output's steps
+/// from run to run and from pixel to pixel, and the image's and the
+/// output's offsets of its first pixel (channel 0).
+#[derive(Clone, Copy)]
+struct ClassRuns {
+    rc: usize,
+    cc: usize,
+    tap: usize,
+    runs: usize,
+    pixels: usize,
+    steps: [usize; 4],
+    first: usize,
+    at: usize,
+}
+
+/// The runs of class `k` for channels `c … c + 3`, their table and
+/// constants in `st`: [`arch::dw3x3_run`] or its border forms. `None` if a
+/// run does not lie inside `image` and `out`.
+#[inline(always)]
+fn class_runs(
+    image: &[i8],
+    out: &mut [i8],
+    st: &mut Run3,
+    k: &ClassRuns,
+    c: usize,
+    column: usize,
+    row: usize,
+) -> Option<()> {
+    let [image_run, out_run, image_pixel, out_pixel] = k.steps;
+    let first = k.first.checked_add(c)?;
+    let at = k.at.checked_add(c)?;
+    for i in 0..k.runs {
+        let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
+        let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
+        let go = (image_pixel, k.pixels, out_pixel);
+        let done = match (k.rc > 0, k.cc > 0) {
+            (false, false) => arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2),
+            (true, false) => arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2),
+            (false, true) => arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2),
+            (true, true) => arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2),
+        };
+        if !done {
+            return None;
+        }
+    }
+    Some(())
 }
 
 /// `acc` plus `(x + offset) · f` for channels `c … c + 3` of `n` taps of
