@@ -32,7 +32,9 @@
 //! - [`depthwise`]: four channels a word; a 3×3 filter's taps widened once
 //!   per channel group into a table read by `LDRD`, the input's zero point
 //!   folded into a per-channel constant for each set of taps inside, one
-//!   block of 8 instructions a tap for each pixel;
+//!   block of 8 instructions a tap for each pixel; that set-up
+//!   ([`depthwise_group`]) made once per layer for a streamed layer's band
+//!   calls (`model!` writes it as a `static`, [`crate::DepthwiseGroup`]);
 //! - [`Requant4`]: TFLite Micro's output stage, double rounding and clamp,
 //!   for four channels in 37 instructions (`SMMLAR`, `SSAT`, `SSUB8` /
 //!   `SEL`).
