@@ -777,6 +777,27 @@ fn wide_case(r: &mut Rng, c: &mut Checks) {
         );
     }
     c.eq(&got[..n], &want[..n], "deep 1×1 convolution");
+    // the same layer as `model!` writes a 1×1 convolution: its input zero
+    // point folded into its bias (bias − zp · Σ w, wrapping) and 0 in its
+    // place, so that each call sums no weights
+    let mut folded = [0i32; 70];
+    for (ch, f) in folded[..channels].iter_mut().enumerate() {
+        let mut sum = 0i32;
+        for k in 0..depth {
+            sum = sum.wrapping_add(i32::from(filter[ch * depth + k]));
+        }
+        *f = bias[ch].wrapping_sub(x_zp.wrapping_mul(sum));
+    }
+    let params = Conv2dParams {
+        input_zero_point: 0,
+        ..params
+    };
+    got = [0i8; MAX_PIXELS * 70];
+    let folded = Some(&folded[..channels]);
+    let ok = conv_2d_int8(x, filter, folded, dims, &params, &mut got[..n]).is_ok();
+    c.check(ok, "conv_2d_int8 accepted the folded 1×1 case");
+    let what = "deep 1×1 convolution, zero point folded into the bias";
+    c.eq(&got[..n], &want[..n], what);
 }
 
 #[entry]

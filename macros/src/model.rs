@@ -757,19 +757,30 @@ impl<'k, 'm> Writer<'k, 'm> {
         let Some(b) = bias else {
             return Ok(quote!(None));
         };
-        let values = b.data_as::<i32>().ok_or("its bias is not int32")?;
+        let values: Vec<i32> = b
+            .data_as::<i32>()
+            .ok_or("its bias is not int32")?
+            .iter()
+            .collect();
+        let what = format!("Operator {i}'s bias, tensor \"{}\".", b.name());
+        Ok(self.bias_static(i, &values, &what))
+    }
+
+    /// Operator `i`'s bias `values` as a `static` (`LAYER_{i}_BIAS`, its
+    /// docs `what`), and the layer's field that names it.
+    fn bias_static(&mut self, i: usize, values: &[i32], what: &str) -> TokenStream2 {
         let values: Vec<Literal> = values
             .iter()
-            .map(|v| Literal::i64_unsuffixed(v.into()))
+            .map(|&v| Literal::i64_unsuffixed(v.into()))
             .collect();
         let name = format_ident!("LAYER_{}_BIAS", i);
         let n = Literal::usize_unsuffixed(values.len());
-        let d = doc(&format!("Operator {i}'s bias, tensor \"{}\".", b.name()));
+        let d = doc(what);
         self.statics.push(quote! {
             #d
             pub static #name: [i32; #n] = [#(#values),*];
         });
-        Ok(quote!(Some(&#name)))
+        quote!(Some(&#name))
     }
 
     /// The layer's multipliers, `input_scale · scale / output_scale` for
@@ -840,19 +851,52 @@ impl<'k, 'm> Writer<'k, 'm> {
 
     /// A convolution's requantization: its bias, multipliers (one per
     /// `channels` or one), zero points and clamp, as the layer's fields.
+    /// With `fold` (a 1×1 convolution's filter, `channels` rows), the input
+    /// zero point folded into the bias and written as 0, as its streamed
+    /// stage is ([`stream::fold_zero_point`]): each call then sums no
+    /// weights.
     fn conv_quantization(
         &mut self,
         op: &Operator<'_>,
         output: &ModelTensor<'_>,
         channels: usize,
         activation: shapecheck_tflite::Activation,
+        fold: Option<&ModelTensor<'_>>,
     ) -> Result<TokenStream2, String> {
         let i = op.index();
         let input = self.tensor(op.input(0), "input", op)?;
         let filter = self.tensor(op.input(1), "filter", op)?;
         let bias = op.input(2).and_then(|k| self.model.tensor(k));
-        let bias = self.int_bias(i, bias)?;
         let (input_scale, input_zero_point) = per_tensor(&input)?;
+        let (bias, input_zero_point) = match fold {
+            Some(filter) if input_zero_point != 0 => {
+                let weights: Vec<i8> = filter
+                    .data_as::<i8>()
+                    .ok_or("its filter is not int8")?
+                    .iter()
+                    .collect();
+                let values: Option<Vec<i32>> = match &bias {
+                    Some(b) => Some(
+                        b.data_as::<i32>()
+                            .ok_or("its bias is not int32")?
+                            .iter()
+                            .collect(),
+                    ),
+                    None => None,
+                };
+                let folded = stream::fold_zero_point(
+                    &weights,
+                    values.as_deref(),
+                    channels,
+                    input_zero_point,
+                );
+                let what = format!(
+                    "Operator {i}'s bias with its input zero point ({input_zero_point}) folded in (bias − zero point · Σ w per channel), its zero point written as 0: a 1×1 filter reads no padding."
+                );
+                (self.bias_static(i, &folded, &what), 0)
+            }
+            _ => (self.int_bias(i, bias)?, input_zero_point),
+        };
         let (output_scale, output_zero_point) = per_tensor(output)?;
         let q = filter.quantization().ok_or("its filter is not quantized")?;
         let multipliers = self.multipliers(
@@ -924,7 +968,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             &[kh, kw, c],
             "filter",
         )?;
-        let fields = self.conv_quantization(op, output, c, options.fused_activation)?;
+        let fields = self.conv_quantization(op, output, c, options.fused_activation, None)?;
         let (p_type, p_value) = self.padding(
             options.padding,
             (options.stride_h, options.stride_w),
@@ -986,7 +1030,9 @@ impl<'k, 'm> Writer<'k, 'm> {
             &[o, kh, kw, ci],
             "filter",
         )?;
-        let fields = self.conv_quantization(op, output, o, options.fused_activation)?;
+        // a 1×1 filter reads no padding: its zero point folded into its bias
+        let fold = ((kh, kw) == (1, 1)).then_some(&filter);
+        let fields = self.conv_quantization(op, output, o, options.fused_activation, fold)?;
         let (p_type, p_value) = self.padding(
             options.padding,
             (options.stride_h, options.stride_w),

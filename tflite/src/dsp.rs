@@ -60,6 +60,8 @@
 //! 255]) are exact in 16-bit halves, and `Σ (x − zp) · w = Σ x · w − zp ·
 //! Σ w` holds modulo 2^32.
 
+use core::mem::MaybeUninit;
+
 use crate::depthwise_conv::DepthwiseGroup;
 use crate::quant::{OutputStage, QuantizedMultiplier, Scale};
 use crate::values::Values;
@@ -298,7 +300,9 @@ fn matmul_wide_in<const N: usize, const P: usize, B: Values<i32> + ?Sized>(
     stage: &OutputStage,
     out: &mut [i8],
 ) -> Option<()> {
-    let mut wide = [0u32; N];
+    // written before they are read (`arch::widen_rows`, `group_stages`):
+    // not zeroed first (a memclr of up to 2 KB a call)
+    let mut wide = [NO_WORD; N];
     let mut stages = [NO_STAGE; P];
     let scratch = Scratch {
         wide: &mut wide,
@@ -320,10 +324,11 @@ fn matmul_wide_in<const N: usize, const P: usize, B: Values<i32> + ?Sized>(
 /// The stack buffers of [`matmul_wide`] and [`conv_im2col_rows`], owned by
 /// a wrapper per size class: the two rows' whole words widened into
 /// 16-bit halves (at least the filter's or the depth's values) and the
-/// constants and stages of a group of channel pairs.
+/// constants and stages of a group of channel pairs, neither zeroed (each
+/// written before it is read).
 struct Scratch<'a> {
-    wide: &'a mut [u32],
-    stages: &'a mut [PairStage],
+    wide: &'a mut [MaybeUninit<u32>],
+    stages: &'a mut [MaybeUninit<PairStage>],
 }
 
 /// [`matmul`] of a depth of 8 to 576, a multiple of 8, and an even
@@ -510,11 +515,27 @@ fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
     row: usize,
 ) -> Option<()> {
     let k = w.len() / dims.output_depth.max(1);
-    let mut padded = [0i8; SHALLOW_WEIGHTS];
-    let padded = padded.get_mut(..dims.output_depth.checked_mul(row)?)?;
-    for (to, from) in padded.chunks_exact_mut(row).zip(w.chunks_exact(k.max(1))) {
-        to.get_mut(..k)?.copy_from_slice(from);
+    // each row written whole below (its weights, then zeros): not zeroed
+    // first
+    let mut padded = [const { MaybeUninit::<i8>::uninit() }; SHALLOW_WEIGHTS];
+    let len = dims.output_depth.checked_mul(row)?;
+    let rows = padded.get_mut(..len)?;
+    if k == 0 || row < k || w.len() != dims.output_depth.checked_mul(k)? {
+        return None;
     }
+    for (to, from) in rows.chunks_exact_mut(row).zip(w.chunks_exact(k)) {
+        let (head, tail) = to.split_at_mut(k);
+        for (t, &v) in head.iter_mut().zip(from) {
+            t.write(v);
+        }
+        for t in tail {
+            t.write(0);
+        }
+    }
+    // SAFETY: `output_depth` rows of `row` values were written just above
+    // (`w` holds `output_depth` rows of `k ≤ row`), `len` values in all,
+    // which `MaybeUninit<i8>` lays out as `i8`s
+    let padded = unsafe { core::slice::from_raw_parts(rows.as_ptr().cast::<i8>(), len) };
     if dims.output_depth <= 8 {
         // a first layer's few outputs: the stages of 4 pairs
         conv_im2col_in::<SHALLOW_MAX, { 2 * SHALLOW_MAX }, 4, B>(
@@ -547,7 +568,9 @@ fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32>
     row: usize,
 ) -> Option<()> {
     let mut cols = [0i8; C];
-    let mut wide = [0u32; N];
+    // written before they are read (`arch::widen_rows`, `group_stages`):
+    // not zeroed first
+    let mut wide = [NO_WORD; N];
     let mut stages = [NO_STAGE; P];
     let scratch = Scratch {
         wide: &mut wide,
@@ -756,8 +779,13 @@ fn group_stages<'a, B: Values<i32> + ?Sized>(
     zero_point: i32,
     multipliers: &[QuantizedMultiplier],
     stage: &OutputStage,
-    stages: &'a mut [PairStage],
+    stages: &'a mut [MaybeUninit<PairStage>],
 ) -> Option<&'a [PairStage]> {
+    // the part of the stage every channel shares (its zero point and
+    // clamp), found once: per pair only the two multipliers
+    let shared = Requant4::for_channels(multipliers, [first; 4], stage)?;
+    let channel = |c: usize| Requant4::channel(multipliers, c);
+    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
     let mut n = 0;
     for ((pair, ps), c) in group
         .chunks_exact(2 * k)
@@ -765,29 +793,32 @@ fn group_stages<'a, B: Values<i32> + ?Sized>(
         .zip((first..).step_by(2))
     {
         let (w0, w1) = pair.split_at(k);
-        let constant =
-            |c: usize, row: &[i8]| folded(bias.and_then(|b| b.at(c)).unwrap_or(0), zero_point, row);
-        let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
-        *ps = PairStage {
+        let (k0, k1) = (
+            folded(bias_at(c), zero_point, w0),
+            folded(bias_at(c + 1), zero_point, w1),
+        );
+        let (s0, s1) = (channel(c)?, channel(c + 1)?);
+        ps.write(PairStage {
             constant: [k0, k1, k0, k1],
-            requant: Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage)?,
-        };
+            requant: Requant4 {
+                channels: [s0, s1, s0, s1],
+                ..shared
+            },
+        });
         n += 1;
     }
-    stages.get(..n)
+    let written = stages.get(..n)?;
+    // SAFETY: the first `n` stages were written just above, and
+    // `MaybeUninit<PairStage>` has `PairStage`'s layout
+    Some(unsafe { core::slice::from_raw_parts(written.as_ptr().cast::<PairStage>(), n) })
 }
 
 /// One channel pair's room for its constants and stage (a group's stack
-/// buffer is an array of these).
-const NO_STAGE: PairStage = PairStage {
-    constant: [0; 4],
-    requant: Requant4 {
-        channels: [[0; 2]; 4],
-        offset: 0,
-        lo: 0,
-        hi: 0,
-    },
-};
+/// buffer is an array of these, written before it is read: not zeroed).
+const NO_STAGE: MaybeUninit<PairStage> = MaybeUninit::uninit();
+/// One word of a stack buffer of widened halves, written before it is read
+/// ([`arch::widen_rows`]): not zeroed.
+const NO_WORD: MaybeUninit<u32> = MaybeUninit::uninit();
 
 /// Two pixels' rows `c0`, `c1` (`k` values each) times every channel pair
 /// of `group` (rows of `k` weights), with its constants and stages: the
@@ -801,7 +832,7 @@ const NO_STAGE: PairStage = PairStage {
 fn channel_pairs(
     c0: &[i8],
     c1: &[i8],
-    wide: &mut [u32],
+    wide: &mut [MaybeUninit<u32>],
     group: &[i8],
     stages: &[PairStage],
     out: &mut [i8],
@@ -810,7 +841,9 @@ fn channel_pairs(
 ) -> Option<()> {
     let k = c0.len();
     let words = k / 4;
-    arch::widen_rows(c0, c1, wide, words);
+    // the words written (empty if the rows or `wide` are too short: the
+    // loops below then check their lengths and decline)
+    let wide = arch::widen_rows(c0, c1, wide, words);
     if k.is_multiple_of(4) && arch::wide_run(wide, words, group, stages, out, at, second) {
         return Some(());
     }
@@ -847,19 +880,24 @@ pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
 ) -> Option<()> {
     let taps = dims.filter_height.checked_mul(dims.filter_width)?;
     let m = dims.depth_multiplier;
+    // every value of `..len` written by the transposition below: not
+    // zeroed first (a memclr of 1 KB a call)
+    let mut w = [const { MaybeUninit::<i8>::uninit() }; 1024];
     let len = taps.checked_mul(m)?;
-    // checked before the buffer is zeroed: a depthwise layer of more than
-    // one channel (every band call of one) returns here at once
-    if dims.input_depth != 1 || len > 1024 || filter.len() != len {
+    if dims.input_depth != 1 || m == 0 || len > w.len() || filter.len() != len {
         return None;
     }
-    let mut w = [0i8; 1024];
-    // w[c · taps + t] = filter[t · m + c]
-    for (t, row) in filter.chunks_exact(m.max(1)).enumerate() {
+    // w[c · taps + t] = filter[t · m + c]: `taps` rows of `m`, each
+    // (t, c) once, so each of the `len` places once
+    for (t, row) in filter.chunks_exact(m).enumerate() {
         for (c, &v) in row.iter().enumerate() {
-            *w.get_mut(c * taps + t)? = v;
+            w.get_mut(c * taps + t)?.write(v);
         }
     }
+    // SAFETY: `filter` is `taps` rows of `m` (its length is `len`), so the
+    // loop above wrote `w[c · taps + t]` for every `t < taps`, `c < m`:
+    // each of `w[..len]`, which `MaybeUninit<i8>` lays out as `i8`s
+    let w = unsafe { core::slice::from_raw_parts(w.as_ptr().cast::<i8>(), len) };
     let conv_dims = crate::Conv2dDims {
         batches: dims.batches,
         input_height: dims.input_height,
@@ -885,15 +923,7 @@ pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
         output_max: params.output_max,
         rounding: params.rounding,
     };
-    conv_im2col(
-        input,
-        w.get(..len)?,
-        bias,
-        &conv_dims,
-        &conv_params,
-        stage,
-        out,
-    )
+    conv_im2col(input, w, bias, &conv_dims, &conv_params, stage, out)
 }
 
 /// The most inputs [`vec_mat`] widens once into 16-bit halves: 1,280 B of
@@ -1131,6 +1161,15 @@ impl Requant4 {
         m.multiplier() >= 1 << 30 && (-31..=-1).contains(&m.shift())
     }
 
+    /// Channel `c`'s part of the stage, `[2m − 2^32, r − 1]` of its
+    /// multiplier (the one multiplier, or the channel's); `None` unless
+    /// [`Requant4::takes`] it.
+    #[inline(always)]
+    fn channel(multipliers: &[QuantizedMultiplier], c: usize) -> Option<[i32; 2]> {
+        let m = multipliers.get(if multipliers.len() == 1 { 0 } else { c })?;
+        Self::takes(m).then(|| [m.multiplier().wrapping_mul(2), -m.shift() - 1])
+    }
+
     /// Whether [`Requant4::for_channels`] takes every channel of
     /// `0..channels` (one multiplier, or one per channel): a layer's check
     /// before any output, in one pass over its multipliers.
@@ -1154,15 +1193,15 @@ impl Requant4 {
         stage: &OutputStage,
     ) -> Option<Self> {
         let (zero_point, lo, hi) = stage.double_int8()?;
-        let mut channels = [[0i32; 2]; 4];
-        for (ch, c) in channels.iter_mut().zip(cs) {
-            let at = if multipliers.len() == 1 { 0 } else { c };
-            let m = multipliers.get(at)?;
-            if !Self::takes(m) {
-                return None;
-            }
-            *ch = [m.multiplier().wrapping_mul(2), -m.shift() - 1];
-        }
+        let channel = |c: usize| Self::channel(multipliers, c);
+        let [c0, c1, c2, c3] = cs;
+        let (s0, s1) = (channel(c0)?, channel(c1)?);
+        // a channel pair's block (`[c, c + 1, c, c + 1]`): two stages, not four
+        let channels = if (c2, c3) == (c0, c1) {
+            [s0, s1, s0, s1]
+        } else {
+            [s0, s1, channel(c2)?, channel(c3)?]
+        };
         let byte = |v: i32| (v as u8 as u32) * 0x0101_0101;
         Some(Requant4 {
             channels,
@@ -1734,6 +1773,7 @@ mod portable {
 #[cfg(shapecheck_dsp)]
 mod arch {
     use core::arch::asm;
+    use core::mem::MaybeUninit;
 
     /// Four columns of the 2×2 block: 4 loads, 8 widenings, 8 `SMLAD`s.
     /// `{x}` and `{w}` step past the word; the second rows are at
@@ -1771,9 +1811,14 @@ mod arch {
     /// 3, then row 1's the same (the halves [`mac_2x2_wide`] multiplies
     /// with the weights' `SXTB16` halves). 10 instructions per 4 columns.
     #[inline(always)]
-    pub(super) fn widen_rows(x0: &[i8], x1: &[i8], wide: &mut [u32], words: usize) {
+    pub(super) fn widen_rows<'a>(
+        x0: &[i8],
+        x1: &[i8],
+        wide: &'a mut [MaybeUninit<u32>],
+        words: usize,
+    ) -> &'a [u32] {
         if words == 0 || x0.len() < 4 * words || x1.len() < 4 * words || wide.len() < 4 * words {
-            return;
+            return &[];
         }
         // SAFETY: checked above: `4 · words` bytes of each row are read and
         // `4 · words` words of `wide` (word-aligned, as STRD needs) are
@@ -1802,6 +1847,9 @@ mod arch {
                 options(nostack),
             );
         }
+        // SAFETY: the loop above wrote the first `4 · words` words of `wide`
+        // (checked to hold them), which `MaybeUninit<u32>` lays out as `u32`s
+        unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), 4 * words) }
     }
 
     /// Four columns of the 2×2 block from the widened rows: 2 loads and 4
@@ -3289,8 +3337,18 @@ mod arch {
 /// unit tests run the blocked kernels with on the host.
 #[cfg(not(shapecheck_dsp))]
 mod arch {
-    /// [`super::arch`]'s `widen_rows` in plain Rust: the same layout.
-    pub(super) fn widen_rows(x0: &[i8], x1: &[i8], wide: &mut [u32], words: usize) {
+    /// [`super::arch`]'s `widen_rows` in plain Rust: the same layout,
+    /// the same checks (nothing written, an empty slice returned, if a
+    /// row or `wide` is too short).
+    pub(super) fn widen_rows<'a>(
+        x0: &[i8],
+        x1: &[i8],
+        wide: &'a mut [core::mem::MaybeUninit<u32>],
+        words: usize,
+    ) -> &'a [u32] {
+        if words == 0 || x0.len() < 4 * words || x1.len() < 4 * words || wide.len() < 4 * words {
+            return &[];
+        }
         let word = |r: &[i8]| {
             let b = |i: usize| u32::from(r.get(i).copied().unwrap_or(0) as u8);
             b(0) | b(1) << 8 | b(2) << 16 | b(3) << 24
@@ -3308,8 +3366,14 @@ mod arch {
                 super::widen(b),
                 super::widen(b >> 8),
             ];
-            g.copy_from_slice(&halves);
+            for (to, h) in g.iter_mut().zip(halves) {
+                to.write(h);
+            }
         }
+        // SAFETY: the loop above wrote the first `4 · words` words of
+        // `wide` (checked to hold them, as the rows their bytes), which
+        // `MaybeUninit<u32>` lays out as `u32`s
+        unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), 4 * words) }
     }
 
     /// [`super::arch`]'s `wide_run` in plain Rust: [`mac_2x2_wide`] and

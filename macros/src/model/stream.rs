@@ -153,7 +153,7 @@ fn axes(
 /// accumulator does, so the layer with this bias and a zero point of 0 is
 /// bit for bit the layer (a 1×1 window has no padding tap, where the zero
 /// point would stand for a value).
-fn fold_zero_point(
+pub(super) fn fold_zero_point(
     filter: &[i8],
     bias: Option<&[i32]>,
     channels: usize,
