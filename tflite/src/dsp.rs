@@ -3798,11 +3798,13 @@ mod arch {
     /// [`super::depthwise`]'s four channels of one tap.
     pub(super) fn mac_4_channels(acc: [i32; 4], x: u32, f: u32, offset: u32) -> [i32; 4] {
         let offset = i32::from(offset as u16 as i16);
-        core::array::from_fn(|j| {
+        let mut acc = acc;
+        for (j, a) in acc.iter_mut().enumerate() {
             let xj = i32::from((x >> (8 * j)) as u8 as i8) + offset;
             let fj = i32::from((f >> (8 * j)) as u8 as i8);
-            acc[j].wrapping_add(xj * fj)
-        })
+            *a = a.wrapping_add(xj * fj);
+        }
+        acc
     }
 }
 
