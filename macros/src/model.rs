@@ -146,11 +146,15 @@ pub(crate) fn model_impl(
     if typed_layers_cover(&model) {
         // a RAM budget no schedule meets is the error, not a reason to
         // try the step writer (which runs layer by layer)
-        if let Goal::Ram(_) = goal {
-            Schedule::search(&model, goal).map_err(|e| fail(format!("model!: {file}: {e}")))?;
-        }
+        let schedule = match goal {
+            Goal::Ram(_) => Some(
+                Schedule::search(&model, goal).map_err(|e| fail(format!("model!: {file}: {e}")))?,
+            ),
+            _ => None,
+        };
         let mut writer = Writer::new(krate, model, module.clone());
         writer.goal = goal;
+        writer.schedule = schedule;
         if writer.write_all().is_ok() {
             return Ok(writer.finish(&vis, &name, &full_path));
         }
@@ -256,6 +260,10 @@ struct Writer<'k, 'm> {
     vars: HashMap<usize, Var>,
     /// the schedule asked for (`ram = N`, `schedule = layers`)
     goal: Goal,
+    /// that schedule, when it was searched before the writer was made (a
+    /// `ram = N` budget's, whose error comes first); else searched for
+    /// the int8 arena when the writer places it
+    schedule: Option<Schedule>,
     /// the liveness floor of the layer-by-layer schedule, in elements
     floor: usize,
     /// each activation's operators, from its writer to its last reader
@@ -284,6 +292,7 @@ impl<'k, 'm> Writer<'k, 'm> {
             output: None,
             vars: HashMap::new(),
             goal: Goal::Layers,
+            schedule: None,
             floor: 0,
             lives: HashMap::new(),
             ring_docs: Vec::new(),
@@ -359,7 +368,10 @@ impl<'k, 'm> Writer<'k, 'm> {
         // f32 one is layer by layer
         let mut runs: Vec<(usize, Run, usize)> = Vec::new();
         if self.element == TensorType::Int8 {
-            let schedule = Schedule::search(&self.model, self.goal).map_err(|e| e.to_string())?;
+            let schedule = match self.schedule.take() {
+                Some(schedule) => schedule,
+                None => Schedule::search(&self.model, self.goal).map_err(|e| e.to_string())?,
+            };
             self.arena_len = schedule.arena;
             for slot in &schedule.slots {
                 match slot.holds {

@@ -785,18 +785,13 @@ fn group_stages<'a, B: Values<i32> + ?Sized>(
     // clamp), found once: per pair only the two multipliers
     let shared = Requant4::for_channels(multipliers, [first; 4], stage)?;
     let channel = |c: usize| Requant4::channel(multipliers, c);
-    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
     let mut n = 0;
-    for ((pair, ps), c) in group
-        .chunks_exact(2 * k)
-        .zip(stages.iter_mut())
-        .zip((first..).step_by(2))
-    {
+    for (pair, ps) in group.chunks_exact(2 * k).zip(stages.iter_mut()) {
+        let c = first + 2 * n;
         let (w0, w1) = pair.split_at(k);
-        let (k0, k1) = (
-            folded(bias_at(c), zero_point, w0),
-            folded(bias_at(c + 1), zero_point, w1),
-        );
+        // the pair's two biases at once (the callers checked their count)
+        let [b0, b1] = bias.and_then(|b| b.chunk::<2>(c)).unwrap_or([0; 2]);
+        let (k0, k1) = (folded(b0, zero_point, w0), folded(b1, zero_point, w1));
         let (s0, s1) = (channel(c)?, channel(c + 1)?);
         ps.write(PairStage {
             constant: [k0, k1, k0, k1],
