@@ -18,9 +18,9 @@ use cortex_m_rt::entry;
 use shapecheck_embedded::Checks;
 use shapecheck_tflite::{
     average_pool_int8, average_pool_int8_band, conv_2d_int8, conv_2d_int8_band,
-    depthwise_conv_int8, depthwise_conv_int8_band, max_pool_int8, max_pool_int8_band, reference,
-    Conv2dDims,
-    Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, PoolDims, PoolParams,
+    depthwise_conv_int8, depthwise_conv_int8_band, depthwise_conv_int8_band_prepared,
+    depthwise_prepare, max_pool_int8, max_pool_int8_band, reference, Conv2dDims, Conv2dParams,
+    DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup, PoolDims, PoolParams,
     QuantizedMultiplier, Rounding, TfliteError,
 };
 
@@ -349,6 +349,42 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
     );
     c.check(ok, "depthwise_conv_int8_band accepted every band");
     c.eq(&banded[..n], &whole[..n], "depthwise: bands = whole");
+    // channels by fours: the same with each group of four channels set up
+    // once (`depthwise_prepare`), as `model!`'s streamed stages run it
+    if m == 1 && depth % 4 == 0 {
+        let empty = DepthwiseGroup {
+            bias: [0; 4],
+            table: [0; 18],
+            constants: [[[0; 4]; 3]; 3],
+            requant: None,
+        };
+        let mut groups = [empty; MAX_C / 4];
+        let groups = &mut groups[..depth / 4];
+        let ok = depthwise_prepare(&filter[..], bias, dims, &params, groups).is_ok();
+        c.check(ok, "depthwise_prepare accepted the case");
+        let mut prepared = [0i8; MAX];
+        let ok = by_bands(
+            r,
+            input,
+            &rows,
+            &mut prepared[..n],
+            &mut |ring, ring_rows, band, out| {
+                depthwise_conv_int8_band_prepared(
+                    ring,
+                    ring_rows,
+                    band,
+                    &filter[..],
+                    bias,
+                    groups,
+                    dims,
+                    &params,
+                    out,
+                )
+            },
+        );
+        c.check(ok, "depthwise_conv_int8_band_prepared accepted every band");
+        c.eq(&prepared[..n], &whole[..n], "depthwise, prepared: bands = whole");
+    }
 }
 
 #[inline(never)]

@@ -11,8 +11,9 @@ extern crate std;
 use crate::conv::conv_rows_dsp;
 use crate::depthwise_conv::depthwise_rows_dsp;
 use crate::{
-    conv_2d_int8_band, depthwise_conv_int8_band, quantize_multiplier, Conv2dDims, Conv2dParams,
-    DepthwiseConvDims, DepthwiseConvParams, QuantizedMultiplier, Rounding, TfliteError,
+    conv_2d_int8_band, depthwise_conv_int8_band, depthwise_conv_int8_band_prepared,
+    depthwise_prepare, quantize_multiplier, Conv2dDims, Conv2dParams, DepthwiseConvDims,
+    DepthwiseConvParams, DepthwiseGroup, QuantizedMultiplier, Rounding, TfliteError,
 };
 use proptest::prelude::*;
 use std::vec::Vec;
@@ -145,9 +146,23 @@ proptest! {
         let banded = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| -> Result<(), TfliteError> {
             let mut checked = std::vec![0i8; out.len()];
             depthwise_conv_int8_band(ring, ring_rows, rows.clone(), &filter[..], Some(&bias[..]), dims, &params, &mut checked)?;
-            depthwise_rows_dsp(&filter, ring, ring_rows, rows, Some(&bias[..]), dims, &params, out);
+            depthwise_rows_dsp(&filter, ring, ring_rows, rows, Some(&bias[..]), None, dims, &params, out);
             Ok(())
         })?;
-        prop_assert_eq!(banded, whole);
+        prop_assert_eq!(&banded, &whole);
+        // channels by fours: the same bands with the groups set up once
+        // (`depthwise_prepare`), through the public entry and the DSP loops
+        if !one_channel {
+            let empty = DepthwiseGroup { bias: [0; 4], table: [0; 18], constants: [[[0; 4]; 3]; 3], requant: None };
+            let mut groups = std::vec![empty; c / 4];
+            depthwise_prepare(&filter, Some(&bias[..]), dims, &params, &mut groups).unwrap();
+            let prepared = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| -> Result<(), TfliteError> {
+                let mut checked = std::vec![0i8; out.len()];
+                depthwise_conv_int8_band_prepared(ring, ring_rows, rows.clone(), &filter[..], Some(&bias[..]), &groups, dims, &params, &mut checked)?;
+                depthwise_rows_dsp(&filter, ring, ring_rows, rows, Some(&bias[..]), Some(&groups), dims, &params, out);
+                Ok(())
+            })?;
+            prop_assert_eq!(prepared, whole);
+        }
     }
 }

@@ -405,6 +405,7 @@ pub fn depthwise_conv_int8_prechecked<F, B>(
             0..dims.output_height,
             filter,
             bias,
+            None,
             dims,
             params,
             out,
@@ -485,7 +486,204 @@ where
             &[dims.output_width, dims.input_depth, dims.depth_multiplier],
         ),
     )?;
-    depthwise_rows(ring, ring_rows, rows, filter, bias, dims, params, output);
+    depthwise_rows(
+        ring, ring_rows, rows, filter, bias, None, dims, params, output,
+    );
+    Ok(())
+}
+
+/// One group of four channels of a depthwise convolution (depth
+/// multiplier 1), set up once for every band of the layer: what the DSP
+/// loops (thumbv7em) otherwise make at each call, before the group's
+/// pixels. [`depthwise_prepare`] makes them, `model!` writes them as a
+/// `static` (flash) for each depthwise stage of a streamed run, and
+/// [`depthwise_conv_int8_band_prepared`] takes them.
+///
+/// ```
+/// use shapecheck_tflite::DepthwiseGroup;
+///
+/// let group = DepthwiseGroup { bias: [1, 2, 3, 4], table: [0; 18], constants: [[[1, 2, 3, 4]; 3]; 3], requant: None };
+/// assert_eq!(group.constants[2][1], group.bias);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepthwiseGroup {
+    /// the four channels' bias (0 without one)
+    pub bias: [i32; 4],
+    /// a 3×3 filter's nine taps, each word of four channels widened into
+    /// 16-bit halves: bytes 0 and 2, then bytes 1 and 3 (0 for another
+    /// filter size)
+    pub table: [u32; 18],
+    /// `bias − input_zero_point · Σ w` per channel over the taps inside a
+    /// window, for each row class and column class of a 3×3 filter's
+    /// windows (0 all three taps inside, 1 all but the first, 2 all but
+    /// the last); the bias for another filter size
+    pub constants: [[[i32; 4]; 3]; 3],
+    /// the output stage of the four channels in the DSP loops' form
+    /// (per channel `2m` and `−shift − 1`, `1 + 2 · zero point`, the
+    /// clamp's ends in each byte), where it takes them
+    pub requant: Option<[i32; 11]>,
+}
+
+/// The groups of four channels of a depthwise convolution of depth
+/// multiplier 1, set up once ([`DepthwiseGroup`]): `groups[g]` is
+/// channels `4g … 4g + 3`'s. The same set-up the DSP loops make at each
+/// call of [`depthwise_conv_int8_band`], so that
+/// [`depthwise_conv_int8_band_prepared`] with them is bit for bit that
+/// kernel.
+///
+/// Fails, with `groups` untouched, as [`depthwise_conv_int8_band`] does on
+/// these operands, and with [`TfliteError::KernelParam`] unless the depth
+/// multiplier is 1, the channels a multiple of 4 and `groups` holds one
+/// group per four of them.
+///
+/// ```
+/// use shapecheck_tflite::{depthwise_prepare, quantize_multiplier, DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup, Rounding};
+///
+/// // 4 channels, a 3×3 filter of ones, input zero point −1
+/// let dims = DepthwiseConvDims {
+///     batches: 1, input_height: 3, input_width: 3, input_depth: 4,
+///     filter_height: 3, filter_width: 3, depth_multiplier: 1,
+///     output_height: 3, output_width: 3,
+/// };
+/// let multipliers = [quantize_multiplier(0.25)?];
+/// let params = DepthwiseConvParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 1, pad_left: 1,
+///     input_zero_point: -1, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let empty = DepthwiseGroup { bias: [0; 4], table: [0; 18], constants: [[[0; 4]; 3]; 3], requant: None };
+/// let mut groups = [empty];
+/// depthwise_prepare(&[1; 36], Some(&[10, 20, 30, 40]), dims, &params, &mut groups)?;
+/// // all nine taps inside: the bias plus 9 (the zero point's −1 times −9)
+/// assert_eq!(groups[0].constants[0][0], [19, 29, 39, 49]);
+/// // a corner's four taps: plus 4
+/// assert_eq!(groups[0].constants[1][1], [14, 24, 34, 44]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn depthwise_prepare(
+    filter: &[i8],
+    bias: Option<&[i32]>,
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    groups: &mut [DepthwiseGroup],
+) -> Result<(), TfliteError> {
+    check(
+        dims,
+        params,
+        None,
+        filter.len(),
+        bias.map(|b| b.len()),
+        None,
+    )?;
+    if dims.depth_multiplier != 1 || !dims.input_depth.is_multiple_of(4) {
+        return Err(TfliteError::KernelParam {
+            what: "depthwise convolution's prepared groups",
+            value: i64::try_from(dims.input_depth).unwrap_or(i64::MAX),
+            rule: "they need depth multiplier 1 and channels by fours",
+        });
+    }
+    if groups.len() != dims.input_depth / 4 {
+        return Err(TfliteError::Length {
+            what: "prepared groups",
+            expected: dims.input_depth / 4,
+            actual: groups.len(),
+        });
+    }
+    let stage = OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    for (g, group) in groups.iter_mut().enumerate() {
+        *group = crate::dsp::depthwise_group(filter, bias, &dims, params, &stage, g * 4).ok_or(
+            TfliteError::Length {
+                what: "filter",
+                expected: dims.input_depth,
+                actual: filter.len(),
+            },
+        )?;
+    }
+    Ok(())
+}
+
+/// [`depthwise_conv_int8_band`] with its groups of four channels set up
+/// once ([`depthwise_prepare`]'s `prepared`): on the DSP loops a band
+/// call then costs its pixels alone. Bit for bit
+/// [`depthwise_conv_int8_band`] when `prepared` is [`depthwise_prepare`]'s
+/// for the same filter, bias and parameters (a `prepared` of another
+/// length is not read; one made for other operands gives unspecified
+/// values, never a panic). Fails as it does.
+///
+/// ```
+/// use shapecheck_tflite::{depthwise_conv_int8_band, depthwise_conv_int8_band_prepared, depthwise_prepare, quantize_multiplier, DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup, Rounding};
+///
+/// let dims = DepthwiseConvDims {
+///     batches: 1, input_height: 3, input_width: 2, input_depth: 4,
+///     filter_height: 3, filter_width: 3, depth_multiplier: 1,
+///     output_height: 3, output_width: 2,
+/// };
+/// let multipliers = [quantize_multiplier(0.25)?];
+/// let params = DepthwiseConvParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 1, pad_left: 1,
+///     input_zero_point: 3, output_zero_point: -2,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let filter: Vec<i8> = (0..36).map(|v| (v * 7 % 23 - 11) as i8).collect();
+/// let empty = DepthwiseGroup { bias: [0; 4], table: [0; 18], constants: [[[0; 4]; 3]; 3], requant: None };
+/// let mut groups = [empty];
+/// depthwise_prepare(&filter, None, dims, &params, &mut groups)?;
+/// // output row 1 from a ring holding the image's three rows
+/// let ring: Vec<i8> = (0..24).map(|v| (v * 5 % 19 - 9) as i8).collect();
+/// let (mut plain, mut prepared) = ([0i8; 8], [0i8; 8]);
+/// depthwise_conv_int8_band(&ring, 3, 1..2, &filter[..], None::<&[i32]>, dims, &params, &mut plain)?;
+/// depthwise_conv_int8_band_prepared(&ring, 3, 1..2, &filter[..], None::<&[i32]>, &groups, dims, &params, &mut prepared)?;
+/// assert_eq!(plain, prepared);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn depthwise_conv_int8_band_prepared<F, B>(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    filter: &F,
+    bias: Option<&B>,
+    prepared: &[DepthwiseGroup],
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    output: &mut [i8],
+) -> Result<(), TfliteError>
+where
+    F: Values<i8> + ?Sized,
+    B: Values<i32> + ?Sized,
+{
+    check(
+        dims,
+        params,
+        None,
+        filter.count(),
+        bias.map(|b| b.count()),
+        None,
+    )?;
+    check_band(
+        dims.batches,
+        row_axis(dims, params),
+        &rows,
+        dims.output_height,
+        (ring.len(), ring_rows, &[dims.input_width, dims.input_depth]),
+        (
+            output.len(),
+            &[dims.output_width, dims.input_depth, dims.depth_multiplier],
+        ),
+    )?;
+    let prepared = Some(prepared);
+    depthwise_rows(
+        ring, ring_rows, rows, filter, bias, prepared, dims, params, output,
+    );
     Ok(())
 }
 
@@ -511,6 +709,7 @@ pub(crate) fn depthwise_rows<F, B>(
     rows: Range<usize>,
     filter: &F,
     bias: Option<&B>,
+    prepared: Option<&[DepthwiseGroup]>,
     dims: DepthwiseConvDims,
     params: &DepthwiseConvParams<'_>,
     output: &mut [i8],
@@ -520,9 +719,13 @@ pub(crate) fn depthwise_rows<F, B>(
 {
     #[cfg(shapecheck_dsp)]
     if let Some(w) = filter.contiguous() {
-        depthwise_rows_dsp(w, ring, ring_rows, rows, bias, dims, params, output);
+        depthwise_rows_dsp(
+            w, ring, ring_rows, rows, bias, prepared, dims, params, output,
+        );
         return;
     }
+    // the portable loop sets up nothing per call
+    let _ = prepared;
     depthwise_rows_portable(ring, ring_rows, rows, filter, bias, dims, params, output);
 }
 
@@ -541,6 +744,7 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
     ring_rows: usize,
     rows: Range<usize>,
     bias: Option<&B>,
+    prepared: Option<&[DepthwiseGroup]>,
     dims: DepthwiseConvDims,
     params: &DepthwiseConvParams<'_>,
     output: &mut [i8],
@@ -562,7 +766,9 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
     if ring_rows == dims.input_height && rows.start == 0 && rows.end == dims.output_height {
         let whole = DepthwiseConvDims { batches: 1, ..dims };
         let done = crate::dsp::depthwise_as_conv(ring, w, bias, &whole, params, &stage, output)
-            .or_else(|| crate::dsp::depthwise(ring, w, bias, &whole, params, &stage, output));
+            .or_else(|| {
+                crate::dsp::depthwise(ring, w, bias, prepared, &whole, params, &stage, output)
+            });
         if done.is_none() {
             depthwise_rows_portable(ring, ring_rows, rows, w, bias, dims, params, output);
         }
@@ -593,8 +799,9 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
             };
             // one input channel (a first layer): the convolution it is,
             // im2col; else depth multiplier 1, channels by fours
-            crate::dsp::depthwise_as_conv(image, w, bias, &dims, &params, &stage, out)
-                .or_else(|| crate::dsp::depthwise(image, w, bias, &dims, &params, &stage, out))
+            crate::dsp::depthwise_as_conv(image, w, bias, &dims, &params, &stage, out).or_else(
+                || crate::dsp::depthwise(image, w, bias, prepared, &dims, &params, &stage, out),
+            )
         });
         if done.is_none() {
             let out = output.get_mut(at..end).unwrap_or(&mut []);

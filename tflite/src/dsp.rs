@@ -32,7 +32,9 @@
 //! - [`depthwise`]: four channels a word; a 3×3 filter's taps widened once
 //!   per channel group into a table read by `LDRD`, the input's zero point
 //!   folded into a per-channel constant for each set of taps inside, one
-//!   block of 8 instructions a tap for each pixel;
+//!   block of 8 instructions a tap for each pixel; that set-up
+//!   ([`depthwise_group`]) made once per layer for a streamed layer's band
+//!   calls (`model!` writes it as a `static`, [`crate::DepthwiseGroup`]);
 //! - [`Requant4`]: TFLite Micro's output stage, double rounding and clamp,
 //!   for four channels in 37 instructions (`SMMLAR`, `SSAT`, `SSUB8` /
 //!   `SEL`).
@@ -60,6 +62,7 @@
 
 use core::mem::MaybeUninit;
 
+use crate::depthwise_conv::DepthwiseGroup;
 use crate::quant::{OutputStage, QuantizedMultiplier, Scale};
 use crate::values::Values;
 
@@ -1109,6 +1112,24 @@ pub(crate) struct Requant4 {
 }
 
 impl Requant4 {
+    /// Its words, in its layout's order (a prepared depthwise group's
+    /// form, [`DepthwiseGroup::requant`]).
+    pub(crate) fn words(&self) -> [i32; 11] {
+        let [[m0, r0], [m1, r1], [m2, r2], [m3, r3]] = self.channels;
+        let (lo, hi) = (self.lo as i32, self.hi as i32);
+        [m0, r0, m1, r1, m2, r2, m3, r3, self.offset, lo, hi]
+    }
+
+    /// The stage of [`Requant4::words`].
+    pub(crate) fn from_words([m0, r0, m1, r1, m2, r2, m3, r3, offset, lo, hi]: [i32; 11]) -> Self {
+        Requant4 {
+            channels: [[m0, r0], [m1, r1], [m2, r2], [m3, r3]],
+            offset,
+            lo: lo as u32,
+            hi: hi as u32,
+        }
+    }
+
     /// Whether the clamp to `[lo, hi]` does anything after the saturation
     /// to int8 (it does not when the range is int8's own).
     #[cfg(shapecheck_dsp)]
@@ -1254,14 +1275,19 @@ const CLASS_ORDER: [(usize, usize); 9] = [
 /// instructions a tap: `LDR`, `LDRD` of the widened filter, two `SXTB16`,
 /// `SMLABB` / `SMLATT` per channel); a border pixel (or another filter
 /// size) adds the input offset (`SADD16`) tap by tap over the taps inside.
-/// The output stage is [`Requant4`] where it applies. `None`, with `out`
+/// The output stage is [`Requant4`] where it applies. Each group's
+/// set-up ([`depthwise_group`]) is read from `prepared` where it holds one
+/// per group of 4 channels (a streamed layer's, made once per layer: its
+/// band calls then cost their pixels alone), else made here. `None`, with `out`
 /// untouched, unless the channels are a multiple of 4, the depth
 /// multiplier is 1, the zero point an int8 and every length matches (the
 /// caller's portable loop then runs).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     image: &[i8],
     filter: &[i8],
     bias: Option<&B>,
+    prepared: Option<&[DepthwiseGroup]>,
     dims: &crate::DepthwiseConvDims,
     params: &crate::DepthwiseConvParams<'_>,
     stage: &OutputStage,
@@ -1295,14 +1321,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     {
         return None;
     }
-    let word = |s: &[i8], at: usize| -> Option<u32> {
-        let b = s.get(at..at.checked_add(4)?)?;
-        Some(u32::from_le_bytes([
-            b[0] as u8, b[1] as u8, b[2] as u8, b[3] as u8,
-        ]))
-    };
     let offset = (-zero_point as u32 & 0xffff) * 0x0001_0001;
-    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
     let scale = |c: usize| {
         Scale::new(
             multipliers
@@ -1375,119 +1394,79 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     let pixel_step = params.stride_width.checked_mul(depth)?;
     // the filter's step from one row of taps to the next
     let filter_row = dims.filter_width.checked_mul(depth)?;
-    for c in (0..depth).step_by(4) {
-        let bias4 = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
-        // the 3×3 filter widened (bytes 0, 2 and 1, 3 of each tap's word),
-        // and bias − zero_point · Σ w per channel over the taps inside, for
-        // each pair of row and column classes
-        let mut table = [0u32; 18];
-        let mut constants = [[bias4; 3]; 3];
-        if three {
-            // the filter's nine words, a tap each (a byte per channel)
-            let mut words = [0u32; 9];
-            for ((pair, w), t) in table.chunks_exact_mut(2).zip(&mut words).zip(0..) {
-                let f = word(filter, t * depth + c)?;
-                if let [even, odd] = pair {
-                    *even = widen(f);
-                    *odd = widen(f >> 8);
-                }
-                *w = f;
-            }
-            // channel by channel, Σ w over the taps inside: each row's
-            // weights summed over the columns of each column class, then
-            // those sums over the rows of each row class (at most 9 · 128
-            // in size, so their product with the zero point is the sum of
-            // the taps' products)
-            let [t0, t1, t2, t3, t4, t5, t6, t7, t8] = words;
-            for (j, shift) in [0, 8, 16, 24].iter().enumerate() {
-                let w = |t: u32| i32::from((t >> shift) as u8 as i8);
-                // per row, its sums over each column class
-                let [a0, a1, a2] = class_sums([w(t0), w(t1), w(t2)]);
-                let [b0, b1, b2] = class_sums([w(t3), w(t4), w(t5)]);
-                let [c0, c1, c2] = class_sums([w(t6), w(t7), w(t8)]);
-                // per column class, those sums over each row class
-                let columns = [
-                    class_sums([a0, b0, c0]),
-                    class_sums([a1, b1, c1]),
-                    class_sums([a2, b2, c2]),
-                ];
-                for (cc, sums) in columns.iter().enumerate() {
-                    for (rs, sum) in constants.iter_mut().zip(sums) {
-                        if let Some(k) = rs.get_mut(cc).and_then(|k| k.get_mut(j)) {
-                            *k = k.wrapping_sub(zero_point * sum);
-                        }
-                    }
-                }
-            }
+    // the prepared groups, where there is one per group of 4 channels
+    let prepared = prepared.filter(|p| p.len() == depth / 4);
+    // the classes of pixels the DSP runs take (rows × columns with the same
+    // taps inside), once per call: the classes whose first tap inside is
+    // the filter's first (the table as it is), then those that start at
+    // its second tap, its fourth and its fifth (CLASS_ORDER)
+    let runs_apply = three && rows_ranges && cols_ranges;
+    let mut classes: [Option<ClassRuns>; 9] = [None; 9];
+    if runs_apply {
+        for (slot, (rc, cc)) in classes.iter_mut().zip(CLASS_ORDER) {
+            let (Some(Some((oy0, oy1, iy0))), Some(Some((ox0, ox1, ix0)))) =
+                (row_spans.get(rc).copied(), col_spans.get(cc).copied())
+            else {
+                continue;
+            };
+            let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
+            // runs along the class's longer side
+            let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) = if n_cols >= n_rows
+            {
+                (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
+            } else {
+                (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
+            };
+            *slot = Some(ClassRuns {
+                rc,
+                cc,
+                tap: 3 * usize::from(rc == 1) + usize::from(cc == 1),
+                runs,
+                pixels,
+                steps: [image_run, out_run, image_pixel, out_pixel],
+                first: (iy0 * dims.input_width + ix0) * depth,
+                at: (oy0 * dims.output_width + ox0) * depth,
+            });
         }
-        let requant = Requant4::new(multipliers, c, stage);
-        // the state of the DSP loops, its table and constants those of the
-        // taps inside of `state_class`
-        let mut state = requant
-            .filter(|_| three && rows_ranges && cols_ranges)
-            .map(|requant| Run3 {
+    }
+    for c in (0..depth).step_by(4) {
+        // the group's set-up: prepared once per layer, or made here
+        let made;
+        let group = match prepared.and_then(|p| p.get(c / 4)) {
+            Some(g) => g,
+            None => {
+                made = depthwise_group(filter, bias, dims, params, stage, c)?;
+                &made
+            }
+        };
+        let bias4 = group.bias;
+        let table = &group.table;
+        let constants = &group.constants;
+        let requant = group.requant.map(Requant4::from_words);
+        // whether the DSP runs compute this group's pixels of the classes
+        let runs_done = runs_apply && requant.is_some();
+        // the group's state once, then each class's runs (its geometry
+        // made once per call, above), its table copied at most three times
+        if let Some(requant) = requant.filter(|_| runs_apply) {
+            let mut st = Run3 {
                 constant: bias4,
-                table,
+                table: *table,
                 requant,
                 tail: [0; 4],
-            });
-        if let Some(st) = state.as_mut() {
-            // class by class (rows × columns with the same taps inside):
-            // its table and constants once, then runs along its longer side;
-            // the classes whose first tap inside is the filter's first (the
-            // table as it is), then those that start at its second tap, its
-            // fourth and its fifth, so that the table is copied at most
-            // three times a channel group
+            };
             let mut first_tap = 0;
-            for (rc, cc) in CLASS_ORDER {
-                let (Some(Some((oy0, oy1, iy0))), Some(Some((ox0, ox1, ix0)))) =
-                    (row_spans.get(rc).copied(), col_spans.get(cc).copied())
-                else {
-                    continue;
-                };
-                let tap = 3 * usize::from(rc == 1) + usize::from(cc == 1);
-                if tap != first_tap {
-                    let from = table.get(2 * tap..)?;
+            for k in classes.iter().flatten() {
+                if k.tap != first_tap {
+                    let from = table.get(2 * k.tap..)?;
                     st.table.get_mut(..from.len())?.copy_from_slice(from);
-                    first_tap = tap;
+                    first_tap = k.tap;
                 }
-                st.constant = *constants.get(rc)?.get(cc)?;
-                let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
-                // (runs, pixels a run, the steps from run to run and from pixel to pixel)
-                let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) =
-                    if n_cols >= n_rows {
-                        (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
-                    } else {
-                        (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
-                    };
-                let first = (iy0 * dims.input_width + ix0) * depth + c;
-                let at = (oy0 * dims.output_width + ox0) * depth + c;
-                for i in 0..runs {
-                    let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
-                    let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
-                    let go = (image_pixel, pixels, out_pixel);
-                    let done = match (rc > 0, cc > 0) {
-                        (false, false) => {
-                            arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2)
-                        }
-                        (true, false) => {
-                            arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2)
-                        }
-                        (false, true) => {
-                            arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2)
-                        }
-                        (true, true) => {
-                            arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2)
-                        }
-                    };
-                    if !done {
-                        return None;
-                    }
-                }
+                st.constant = *constants.get(k.rc)?.get(k.cc)?;
+                class_runs(image, out, &mut st, k, c, column, row)?;
             }
-            if rows_complete && cols_complete {
-                continue;
-            }
+        }
+        if runs_done && rows_complete && cols_complete {
+            continue;
         }
         for oy in 0..dims.output_height {
             let rows = Window::new(
@@ -1510,7 +1489,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
                     dims.input_width,
                 );
                 let col_class = if three { class(cols) } else { None };
-                if let (Some(_), Some(_), Some(_)) = (&state, row_class, col_class) {
+                if let (true, Some(_), Some(_)) = (runs_done, row_class, col_class) {
                     // done above
                     ox += 1;
                     continue;
@@ -1569,6 +1548,129 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
                 );
                 ox += 1;
             }
+        }
+    }
+    Some(())
+}
+
+/// The set-up of channels `c … c + 3` of [`depthwise`], the same for
+/// every band of a layer: the bias; for a 3×3 filter, its nine words
+/// widened (bytes 0, 2 and 1, 3 of each tap's word) and `bias −
+/// zero_point · Σ w` per channel over the taps inside, for each pair of
+/// row and column classes (else those constants are the bias and the table
+/// 0); the output stage as [`Requant4`]'s words where it applies. `None`
+/// where the filter or the multipliers do not hold the group's channels.
+/// The one rule of [`crate::depthwise_prepare`] and of [`depthwise`]'s
+/// calls without it.
+pub(crate) fn depthwise_group<B: Values<i32> + ?Sized>(
+    filter: &[i8],
+    bias: Option<&B>,
+    dims: &crate::DepthwiseConvDims,
+    params: &crate::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    c: usize,
+) -> Option<DepthwiseGroup> {
+    let depth = dims.input_depth;
+    let zero_point = params.input_zero_point;
+    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
+    let word = |at: usize| -> Option<u32> {
+        let b = filter.get(at..at.checked_add(4)?)?.first_chunk::<4>()?;
+        Some(u32::from_le_bytes(b.map(|v| v as u8)))
+    };
+    let bias4 = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
+    let mut table = [0u32; 18];
+    let mut constants = [[bias4; 3]; 3];
+    if dims.filter_height == 3 && dims.filter_width == 3 {
+        // the filter's nine words, a tap each (a byte per channel)
+        let mut words = [0u32; 9];
+        for ((pair, w), t) in table.chunks_exact_mut(2).zip(&mut words).zip(0usize..) {
+            let f = word(t.checked_mul(depth)?.checked_add(c)?)?;
+            if let [even, odd] = pair {
+                *even = widen(f);
+                *odd = widen(f >> 8);
+            }
+            *w = f;
+        }
+        // channel by channel, Σ w over the taps inside: each row's
+        // weights summed over the columns of each column class, then
+        // those sums over the rows of each row class (at most 9 · 128
+        // in size, so their product with the zero point is the sum of
+        // the taps' products)
+        let [t0, t1, t2, t3, t4, t5, t6, t7, t8] = words;
+        for (j, shift) in [0, 8, 16, 24].iter().enumerate() {
+            let w = |t: u32| i32::from((t >> shift) as u8 as i8);
+            // per row, its sums over each column class
+            let [a0, a1, a2] = class_sums([w(t0), w(t1), w(t2)]);
+            let [b0, b1, b2] = class_sums([w(t3), w(t4), w(t5)]);
+            let [c0, c1, c2] = class_sums([w(t6), w(t7), w(t8)]);
+            // per column class, those sums over each row class
+            let columns = [
+                class_sums([a0, b0, c0]),
+                class_sums([a1, b1, c1]),
+                class_sums([a2, b2, c2]),
+            ];
+            for (cc, sums) in columns.iter().enumerate() {
+                for (rs, sum) in constants.iter_mut().zip(sums) {
+                    if let Some(k) = rs.get_mut(cc).and_then(|k| k.get_mut(j)) {
+                        *k = k.wrapping_sub(zero_point.wrapping_mul(*sum));
+                    }
+                }
+            }
+        }
+    }
+    Some(DepthwiseGroup {
+        bias: bias4,
+        table,
+        constants,
+        requant: Requant4::new(params.multipliers, c, stage).map(|q| q.words()),
+    })
+}
+
+/// One class of [`depthwise`]'s pixels (the same taps inside): its row
+/// and column class, the filter's first tap inside, its runs along its
+/// longer side and the pixels a run, the image's and the output's steps
+/// from run to run and from pixel to pixel, and the image's and the
+/// output's offsets of its first pixel (channel 0).
+#[derive(Clone, Copy)]
+struct ClassRuns {
+    rc: usize,
+    cc: usize,
+    tap: usize,
+    runs: usize,
+    pixels: usize,
+    steps: [usize; 4],
+    first: usize,
+    at: usize,
+}
+
+/// The runs of class `k` for channels `c … c + 3`, their table and
+/// constants in `st`: [`arch::dw3x3_run`] or its border forms. `None` if a
+/// run does not lie inside `image` and `out`.
+#[inline(always)]
+fn class_runs(
+    image: &[i8],
+    out: &mut [i8],
+    st: &mut Run3,
+    k: &ClassRuns,
+    c: usize,
+    column: usize,
+    row: usize,
+) -> Option<()> {
+    let [image_run, out_run, image_pixel, out_pixel] = k.steps;
+    let first = k.first.checked_add(c)?;
+    let at = k.at.checked_add(c)?;
+    for i in 0..k.runs {
+        let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
+        let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
+        let go = (image_pixel, k.pixels, out_pixel);
+        let done = match (k.rc > 0, k.cc > 0) {
+            (false, false) => arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2),
+            (true, false) => arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2),
+            (false, true) => arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2),
+            (true, true) => arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2),
+        };
+        if !done {
+            return None;
         }
     }
     Some(())
@@ -3691,11 +3793,13 @@ mod arch {
     /// [`super::depthwise`]'s four channels of one tap.
     pub(super) fn mac_4_channels(acc: [i32; 4], x: u32, f: u32, offset: u32) -> [i32; 4] {
         let offset = i32::from(offset as u16 as i16);
-        core::array::from_fn(|j| {
+        let mut acc = acc;
+        for (j, a) in acc.iter_mut().enumerate() {
             let xj = i32::from((x >> (8 * j)) as u8 as i8) + offset;
             let fj = i32::from((f >> (8 * j)) as u8 as i8);
-            acc[j].wrapping_add(xj * fj)
-        })
+            *a = a.wrapping_add(xj * fj);
+        }
+        acc
     }
 }
 
@@ -3946,8 +4050,15 @@ mod tests {
             crate::reference::depthwise_conv(&image, &filter, bias, dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; oh * ow * c];
-            prop_assert!(depthwise(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some());
-            prop_assert_eq!(got, want);
+            prop_assert!(depthwise(&image, &filter, bias, None, &dims, &params, &stage, &mut got).is_some());
+            prop_assert_eq!(&got, &want);
+            // the same with every group set up once, before the call
+            let groups: Vec<_> = (0..c).step_by(4)
+                .map(|g| depthwise_group(&filter, bias, &dims, &params, &stage, g).unwrap())
+                .collect();
+            let mut prepared = std::vec![0i8; oh * ow * c];
+            prop_assert!(depthwise(&image, &filter, bias, Some(&groups), &dims, &params, &stage, &mut prepared).is_some());
+            prop_assert_eq!(prepared, want);
         }
     }
 }

@@ -115,10 +115,12 @@ mod depth_space;
 mod depthwise_conv;
 mod dims;
 mod div;
-// the SMLAD loops: built for the target with the DSP extension
-// (`cfg(shapecheck_dsp)`, set by build.rs) and for the unit tests, which
-// run their plain-Rust form on the host against the portable kernels
-#[cfg(any(shapecheck_dsp, test))]
+// the SMLAD loops: used on the target with the DSP extension
+// (`cfg(shapecheck_dsp)`, set by build.rs) and by the unit tests, which
+// run their plain-Rust form on the host against the portable kernels;
+// elsewhere only the depthwise layers' set-up (`depthwise_prepare`, which
+// `model!` runs on the host) is used
+#[cfg_attr(not(any(shapecheck_dsp, test)), allow(dead_code))]
 #[allow(unsafe_code)]
 mod dsp;
 // the band kernels' DSP path on the host, against the whole-tensor kernels
@@ -201,7 +203,8 @@ pub use depth_space::{
 };
 pub use depthwise_conv::{
     conv_axis, depthwise_conv_int16, depthwise_conv_int8, depthwise_conv_int8_band,
-    depthwise_conv_int8_prechecked, ConvAxis, DepthwiseConvDims, DepthwiseConvParams,
+    depthwise_conv_int8_band_prepared, depthwise_conv_int8_prechecked, depthwise_prepare, ConvAxis,
+    DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup,
 };
 pub use elu::{elu_f32, elu_value};
 pub use error::{Name, OperandProblem, Place, TfliteError};

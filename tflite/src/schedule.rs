@@ -76,7 +76,7 @@ pub enum Kernel {
 /// ```
 /// use shapecheck_tflite::schedule::{cost, Kernel};
 ///
-/// assert_eq!(cost(Kernel::Conv1x1).per_mac_milli, 1_535);
+/// assert_eq!(cost(Kernel::Conv1x1).per_mac_milli, 1_470);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cost {
@@ -93,61 +93,72 @@ pub struct Cost {
 
 /// The instructions per value a streamed run's ring moves to its front
 /// ([`crate::stream::ring_slide`]), in thousandths: person detection's
-/// 195,840 bytes moved in 249,900 instructions of `memmove` at its
+/// 195,840 bytes moved in 345,132 instructions of `memmove` at its
 /// smallest plan (see [`COSTS`]).
-const MOVE_MILLI: u64 = 1_280;
+const MOVE_MILLI: u64 = 1_760;
 
-/// The instructions of the streamed run's driver per band call (the
-/// walk, the band's window and its stage's geometry): what `pull` issues
-/// beside the depthwise loops it inlines, about 200,000 over person
-/// detection's 252 band calls at its smallest plan.
-const STREAM_CALL: u64 = 800;
+/// The instructions of the streamed run's driver per band call of a
+/// stage (the walk, the band's window and its stage's geometry, the
+/// copies of its operands): what `drive` and `pull` issue beside the
+/// kernels, about 890 a call over person detection's 294 stage calls at
+/// its smallest plan and 2,200 over keyword spotting's 130 at `ram =
+/// 8_640` (see [`COSTS`]).
+const STREAM_CALL: u64 = 1_500;
 
 /// The one table of per-kernel costs, measured on the Cortex-M4F at
-/// opt-level 3: person detection's firmware (`embedded/models`, built as
+/// opt-level 3: the TinyML firmware (`embedded/models`, built as
 /// `SHAPECHECK_MODELS=DIR COMPARE_SET=tiny OPT_LEVELS=3 bash
 /// embedded/compare.sh` builds it) counted per function with `python3
-/// embedded/count_instructions.py ELF --by-symbol`, at the layer-by-layer
-/// plan (14,047,258 instructions) and at its smallest streamed plan
-/// (`ram = 14_208`: 252 band calls, 16,897,820), 2026-11-28:
-/// - per MAC, from the layer plan: the 1×1 convolutions (`matmul_wide`,
-///   `group_stages`, `Requant4::for_channels`) 9.51 M over 6,193,664 MACs;
-///   the first layer, a 3×3 filter over one channel (`conv_im2col_rows`)
-///   0.90 M over 165,888; the depthwise layers
-///   (`depthwise_conv_int8_prechecked`) 3.23 M over 798,336; ResNet-8's
+/// embedded/count_instructions.py ELF --by-symbol`, each model at the
+/// layer-by-layer plan (`schedule = layers`: person detection 13,374,893
+/// instructions, keyword spotting 4,799,612, the streaming wake word
+/// 2,103,225) and at a streamed plan (person detection `ram = 14_208`:
+/// 14,979,101; keyword spotting `ram = 8_640`: 5,818,609; the streaming
+/// wake word `ram = 4_992`: 2,255,549), 2026-11-28, with the depthwise
+/// layers' groups set up once per layer ([`crate::DepthwiseGroup`]) and
+/// the 1×1 convolutions' calls zeroing no stack buffers:
+/// - per MAC, from person detection's layer plan: the 1×1 convolutions
+///   (`matmul_wide`, `group_stages`, `Requant4::for_channels`) 9.10 M
+///   over 6,193,664 MACs; the first layer, a 3×3 filter over one channel
+///   (`conv_im2col_rows`) 0.90 M over 165,888; the depthwise layers
+///   (`depthwise_conv_int8_prechecked`) 3.07 M over 798,336; ResNet-8's
 ///   3×3 convolutions 1.44 and anomaly detection's fully connected
 ///   layers 1.68 per MAC (docs/embedded.md's breakdown at `s`, the rows
 ///   within 2 % of their totals at `3`); a pool's tap 72 (person
 ///   detection's average pool);
-/// - per call and per call and output channel, from the streamed plan's
-///   excess over the layer plan: a 1×1 convolution's call zeroes its
-///   stack buffers (about 1,100 instructions of `memclr`) and sets up
-///   each channel pair's constants and output stage (`group_stages`,
-///   `for_channels`: about 240 a pair); a depthwise call sets up each
-///   group of 4 channels' widened filter and constants (about 1,150 more
-///   instructions of `dsp::depthwise` per call of 78, per 4 channels);
-///   the first layer's im2col about 6,000 a call (its buffers zeroed).
+/// - per call and per call and output channel, from the streamed plans'
+///   excess over the layer plans: a depthwise call (`dsp::depthwise`:
+///   each class of pixels' geometry once a call, then each group of 4
+///   channels' state copied from its prepared set-up and its runs) 577 k
+///   more over person detection's 126 band calls of 3,072 channels in
+///   all, 582 k over keyword spotting's 52 calls of 64 channels: fitted
+///   as 500 a call and 170 a channel; a 1×1 convolution's call
+///   (`group_stages`, `matmul`) 263 k over person detection's 120 calls
+///   of 3,840 channels, 327 k over keyword spotting's 52 of 64: 400 a
+///   call and 75 a channel (between the two); the first layer's im2col
+///   about 300 a call (15 k over person detection's 48 calls).
 ///
-/// The estimates against the firmware at `3` (`compare.sh`'s counts):
-/// person detection layer by layer 14.52 M (measured 14.05 M, +3 %), at
-/// the default plan 15.95 M (15.66 M, +2 %); ResNet-8 20.13 M (19.76 M,
-/// +2 %); anomaly detection 0.448 M (0.435 M, +3 %); keyword spotting
-/// 5.50 M (4.86 M, +13 %: its 1×1 and depthwise layers cost less per MAC
-/// than person detection's); the streaming wake word 1.60 M (2.49 M,
-/// −36 %: its depthwise layers over narrow maps cost 26 per MAC, their
-/// per-channel set-up).
+/// The estimates against the firmware at `3`, layer by layer: person
+/// detection 13.58 M (measured 13.37 M, +1.5 %), keyword spotting 5.23 M
+/// (4.80 M, +9 %: its 1×1 and depthwise layers cost less per MAC than
+/// person detection's), the streaming wake word 1.42 M (2.10 M, −33 %:
+/// its depthwise layers over narrow maps take the general path); and of
+/// the streamed plans against the layer plans: person detection at
+/// `ram = 14_208` 1.123× (measured 1.120×), keyword spotting at `ram =
+/// 8_640` 1.232× (1.212×), visual wake words at `ram = 15_360` 1.096×
+/// (1.099×), the streaming wake word at `ram = 4_992` 1.218× (1.072×).
 pub const COSTS: [Cost; 7] = [
     Cost {
         kernel: Kernel::Conv1x1,
-        per_mac_milli: 1_535,
-        per_call: 1_600,
-        per_call_channel: 120,
+        per_mac_milli: 1_470,
+        per_call: 400,
+        per_call_channel: 75,
     },
     Cost {
         kernel: Kernel::ConvShallow,
         per_mac_milli: 5_400,
-        per_call: 5_000,
-        per_call_channel: 100,
+        per_call: 300,
+        per_call_channel: 0,
     },
     Cost {
         kernel: Kernel::ConvKxK,
@@ -157,9 +168,9 @@ pub const COSTS: [Cost; 7] = [
     },
     Cost {
         kernel: Kernel::Depthwise,
-        per_mac_milli: 4_050,
-        per_call: 1_000,
-        per_call_channel: 400,
+        per_mac_milli: 3_850,
+        per_call: 500,
+        per_call_channel: 170,
     },
     Cost {
         kernel: Kernel::Pool,
@@ -1139,12 +1150,11 @@ mod tests {
         let model = person();
         let layers = Schedule::search(&model, Goal::Layers).unwrap();
         let s = Schedule::search(&model, Goal::Default).unwrap();
-        // the 48×48 stage streamed to 24×24×32 two rows at a time, then
-        // the 24×24 one to 12×12×64 a row at a time: 0.35× the floor,
-        // 1.099× the estimated instructions (measured on the M4F: 1.115×)
+        // the 48×48 and 24×24 stages streamed to 12×12×64 a row at a
+        // time: 0.33× the floor, 1.092× the estimated instructions
         let runs: Vec<_> = s.runs.iter().map(|r| (r.ops.clone(), r.band)).collect();
-        assert_eq!(runs, [(0..4, 2), (4..8, 1)], "{} B", s.arena);
-        assert_eq!(s.arena, 19_200);
+        assert_eq!(runs, [(0..8, 1)], "{} B", s.arena);
+        assert_eq!(s.arena, 18_432);
         assert!(s.instructions * 100 <= layers.instructions * 110);
         // every plan with less RAM the search finds costs more than 1.10×
         let smallest = Schedule::search(&model, Goal::Ram(s.arena - 1)).unwrap();

@@ -31,6 +31,7 @@ use crate::add::{add_int8_in_place_prechecked, AddOver, AddParams};
 use crate::conv::{conv_2d_int8_band, conv_rows, Conv2dDims, Conv2dParams};
 use crate::depthwise_conv::{
     depthwise_conv_int8_band, depthwise_rows, DepthwiseConvDims, DepthwiseConvParams,
+    DepthwiseGroup,
 };
 use crate::error::TfliteError;
 use crate::pool::{
@@ -341,6 +342,41 @@ pub fn writes_behind_reads(stages: &[RowGeometry], band: usize) -> bool {
     walked && behind
 }
 
+/// Checks a depthwise stage's prepared groups: one per four channels,
+/// each the one [`crate::depthwise_prepare`] makes of these operands (so
+/// that its band calls are bit for bit those without them).
+fn check_prepared(
+    filter: &[i8],
+    bias: Option<&[i32]>,
+    groups: &[DepthwiseGroup],
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+) -> Result<(), TfliteError> {
+    let mismatch = TfliteError::KernelParam {
+        what: "depthwise stage's prepared groups",
+        value: i64::try_from(groups.len()).unwrap_or(i64::MAX),
+        rule: "they must be depthwise_prepare's of its filter, bias and parameters",
+    };
+    if dims.depth_multiplier != 1
+        || !dims.input_depth.is_multiple_of(4)
+        || groups.len() != dims.input_depth / 4
+    {
+        return Err(mismatch);
+    }
+    let stage = crate::quant::OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    for (g, group) in groups.iter().enumerate() {
+        if crate::dsp::depthwise_group(filter, bias, &dims, params, &stage, g * 4) != Some(*group) {
+            return Err(mismatch);
+        }
+    }
+    Ok(())
+}
+
 /// One stage of a streamed run: a layer's kernel and parameters, as the
 /// whole-tensor kernels take them (one image: `batches` 1).
 ///
@@ -375,6 +411,12 @@ pub enum Stage<'a> {
         filter: &'a [i8],
         /// one per output channel
         bias: Option<&'a [i32]>,
+        /// its groups of four channels set up once
+        /// ([`crate::depthwise_prepare`]'s, checked by [`StreamRun::new`]
+        /// against the filter, bias and parameters): the DSP loops' band
+        /// calls then cost their pixels alone; `None` sets them up at each
+        /// call
+        prepared: Option<&'a [DepthwiseGroup]>,
         /// its sizes
         dims: DepthwiseConvDims,
         /// its parameters
@@ -535,9 +577,16 @@ impl Stage<'_> {
             Stage::Depthwise {
                 filter,
                 bias,
+                prepared,
                 dims,
                 params,
-            } => depthwise_conv_int8_band(&[], 0, 0..0, filter, bias, dims, &params, &mut []),
+            } => {
+                depthwise_conv_int8_band(&[], 0, 0..0, filter, bias, dims, &params, &mut [])?;
+                match prepared {
+                    Some(groups) => check_prepared(filter, bias, groups, dims, &params),
+                    None => Ok(()),
+                }
+            }
             Stage::AveragePool { dims, params } => {
                 average_pool_int8_band(&[], 0, 0..0, dims, &params, &mut [])?;
                 // each window holds a tap (checked on an output of rows)
@@ -589,11 +638,13 @@ impl Stage<'_> {
             Stage::Depthwise {
                 filter,
                 bias,
+                prepared,
                 dims,
                 params,
             } => Stage::Depthwise {
                 filter,
                 bias,
+                prepared,
                 dims: DepthwiseConvDims {
                     input_height: input_rows,
                     output_height: output_rows,
@@ -645,9 +696,12 @@ impl Stage<'_> {
             Stage::Depthwise {
                 filter,
                 bias,
+                prepared,
                 dims,
                 params,
-            } => depthwise_rows(ring, ring_rows, rows, filter, bias, dims, &params, output),
+            } => depthwise_rows(
+                ring, ring_rows, rows, filter, bias, prepared, dims, &params, output,
+            ),
             Stage::AveragePool { dims, params } => {
                 pool_rows(ring, ring_rows, rows, dims, &params, output, &average)
             }

@@ -9,9 +9,9 @@ use proptest::prelude::*;
 use shapecheck_tflite::stream::{ring_rows, RowGeometry, Stage, StreamRun};
 use shapecheck_tflite::{
     add_int8, add_params, average_pool_int8, conv_2d_int8, conv_axis, depthwise_conv_int8,
-    max_pool_int8, quantize_multiplier, AddOver, AddParams, Conv2dDims, Conv2dParams,
-    DepthwiseConvDims, DepthwiseConvParams, Padding, PoolDims, PoolParams, QuantizedMultiplier,
-    Rounding,
+    depthwise_prepare, max_pool_int8, quantize_multiplier, AddOver, AddParams, Conv2dDims,
+    Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup, Padding, PoolDims,
+    PoolParams, QuantizedMultiplier, Rounding,
 };
 
 /// One stage as the test draws it: its kind (0 convolution, 1 depthwise,
@@ -148,6 +148,7 @@ fn stage(o: &Owned) -> Stage<'_> {
         1 => Stage::Depthwise {
             filter: &o.filter,
             bias: Some(&o.bias),
+            prepared: None,
             dims: DepthwiseConvDims {
                 batches: 1,
                 input_height: h,
@@ -230,6 +231,7 @@ fn whole(stages: &[Owned], input: &[i8]) -> Vec<i8> {
                 bias,
                 dims,
                 params,
+                ..
             } => depthwise_conv_int8(&x, filter, bias, dims, &params, &mut y).unwrap(),
             Stage::AveragePool { dims, params } => {
                 average_pool_int8(&x, dims, &params, &mut y).unwrap()
@@ -568,4 +570,83 @@ fn an_add_stage_is_a_runs_last_of_two_or_more() {
     };
     assert!(StreamRun::new(&[add], &[], 1).is_err());
     assert!(StreamRun::new(&[add, add], &[1], 1).is_err());
+}
+
+#[test]
+fn a_depthwise_stages_prepared_groups_are_checked_against_its_operands() {
+    // a 3×3 SAME depthwise over 8 channels after a 1×1 pool: two groups of
+    // four channels, set up once by `depthwise_prepare`
+    let draws = [
+        Draw {
+            kind: 3,
+            fh: 1,
+            fw: 1,
+            stride: 1,
+            same: true,
+            channels: 8,
+        },
+        Draw {
+            kind: 1,
+            fh: 3,
+            fw: 3,
+            stride: 1,
+            same: true,
+            channels: 8,
+        },
+    ];
+    let owned = build(&draws, (6, 3, 8), 11).unwrap();
+    let stages: Vec<Stage<'_>> = owned.iter().map(stage).collect();
+    let Stage::Depthwise {
+        filter,
+        bias,
+        dims,
+        params,
+        ..
+    } = stages[1]
+    else {
+        panic!("stage 1 is the depthwise convolution");
+    };
+    let empty = DepthwiseGroup {
+        bias: [0; 4],
+        table: [0; 18],
+        constants: [[[0; 4]; 3]; 3],
+        requant: None,
+    };
+    let mut groups = [empty; 2];
+    depthwise_prepare(filter, bias, dims, &params, &mut groups).unwrap();
+    let with = |prepared: &[DepthwiseGroup]| {
+        let mut stages = stages.clone();
+        stages[1] = Stage::Depthwise {
+            filter,
+            bias,
+            prepared: Some(prepared),
+            dims,
+            params,
+        };
+        StreamRun::new(&stages, &[3], 1).is_ok()
+    };
+    assert!(with(&groups));
+    // one group: not one per four channels
+    assert!(!with(&groups[..1]));
+    // a constant off by one: not the operands' set-up
+    let mut wrong = groups;
+    wrong[1].constants[0][0][2] += 1;
+    assert!(!with(&wrong));
+    // and the whole layer run streamed with them is the layer run whole
+    let input: Vec<i8> = (0..6 * 3 * 8).map(|v| (v * 37 % 251) as i8).collect();
+    let mut stages_prepared = stages.clone();
+    stages_prepared[1] = Stage::Depthwise {
+        filter,
+        bias,
+        prepared: Some(&groups),
+        dims,
+        params,
+    };
+    let (mut plain, mut prepared) = (vec![0i8; 6 * 3 * 8], vec![0i8; 6 * 3 * 8]);
+    let run = StreamRun::new(&stages, &[3], 1).unwrap();
+    let mut scratch = vec![0i8; run.scratch_len()];
+    run.run(&input, &mut scratch, &mut plain).unwrap();
+    let run = StreamRun::new(&stages_prepared, &[3], 1).unwrap();
+    run.run(&input, &mut scratch, &mut prepared).unwrap();
+    assert_eq!(plain, prepared);
 }

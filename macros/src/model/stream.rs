@@ -18,15 +18,51 @@ use quote::{format_ident, quote};
 use shapecheck_tflite::schedule::Run;
 use shapecheck_tflite::stream::{Stage, StreamRun};
 use shapecheck_tflite::{
-    activation_range_int8, add_params, conv_axis, fully_connected_multiplier, op_row, Activation,
-    AddOver, AddParams, BuiltinOp, Conv2dDims, Conv2dParams, DepthwiseConvDims,
-    DepthwiseConvParams, ModelTensor, Operator, Options, Padding, PoolDims, PoolParams,
-    QuantizedMultiplier, Rounding, TypedLayer,
+    activation_range_int8, add_params, conv_axis, depthwise_prepare, fully_connected_multiplier,
+    op_row, Activation, AddOver, AddParams, BuiltinOp, Conv2dDims, Conv2dParams, DepthwiseConvDims,
+    DepthwiseConvParams, DepthwiseGroup, ModelTensor, Operator, Options, Padding, PoolDims,
+    PoolParams, QuantizedMultiplier, Rounding, TypedLayer,
 };
 
 use super::{
     add_params_tokens, dims, doc, multiplier_tokens, per_tensor, shape_tokens, Place, Var, Writer,
 };
+
+/// A group before `depthwise_prepare` fills it.
+const EMPTY_GROUP: DepthwiseGroup = DepthwiseGroup {
+    bias: [0; 4],
+    table: [0; 18],
+    constants: [[[0; 4]; 3]; 3],
+    requant: None,
+};
+
+/// A depthwise layer's prepared group of four channels as tokens (a
+/// `DepthwiseGroup { .. }` literal).
+fn group_tokens(krate: &proc_macro2::TokenStream, g: &DepthwiseGroup) -> proc_macro2::TokenStream {
+    let ints = |vs: &[i32]| {
+        let vs = vs.iter().map(|&v| Literal::i32_unsuffixed(v));
+        quote!([#(#vs),*])
+    };
+    let bias = ints(&g.bias);
+    let table = g.table.iter().map(|&v| Literal::u32_unsuffixed(v));
+    let constants = g.constants.iter().map(|rows| {
+        let rows = rows.iter().map(|k| ints(k));
+        quote!([#(#rows),*])
+    });
+    let requant = match &g.requant {
+        Some(words) => {
+            let words = ints(words);
+            quote!(Some(#words))
+        }
+        None => quote!(None),
+    };
+    quote!(#krate::tflite::DepthwiseGroup {
+        bias: #bias,
+        table: [#(#table),*],
+        constants: [#(#constants),*],
+        requant: #requant,
+    })
+}
 
 /// A convolution's filter, bias and multipliers.
 type Weights = (Vec<i8>, Option<Vec<i32>>, Vec<QuantizedMultiplier>);
@@ -42,6 +78,9 @@ struct StageData {
     multipliers: Vec<QuantizedMultiplier>,
     conv: Option<(Conv2dDims, Conv2dParams<'static>)>,
     depthwise: Option<(DepthwiseConvDims, DepthwiseConvParams<'static>)>,
+    /// a depthwise layer's groups of four channels set up once
+    /// (`depthwise_prepare`; empty where it does not take the layer)
+    groups: Vec<DepthwiseGroup>,
     pool: Option<(PoolDims, PoolParams)>,
     /// an ADD's parameters, the input it writes over, its rows and a
     /// row's values
@@ -67,6 +106,7 @@ impl StageData {
                 Ok(Stage::Depthwise {
                     filter: &self.filter,
                     bias,
+                    prepared: (!self.groups.is_empty()).then_some(&self.groups[..]),
                     dims,
                     params: DepthwiseConvParams {
                         multipliers,
@@ -192,6 +232,7 @@ impl Writer<'_, '_> {
             multipliers: Vec::new(),
             conv: None,
             depthwise: None,
+            groups: Vec::new(),
             pool: None,
             add: None,
         };
@@ -267,7 +308,7 @@ impl Writer<'_, '_> {
                 let (pad_top, pad_left) = axes(o.padding, (h, w), (kh, kw), (sh, sw), (dh, dw))?;
                 let (lo, hi) = clamp(o.fused_activation)?;
                 (data.filter, data.bias, data.multipliers) = weights(op)?;
-                data.depthwise = Some((
+                let depthwise = (
                     DepthwiseConvDims {
                         batches: 1,
                         input_height: h,
@@ -293,7 +334,29 @@ impl Writer<'_, '_> {
                         output_max: hi,
                         rounding: Rounding::Double,
                     },
-                ));
+                );
+                // its groups of four channels set up once, for the DSP
+                // loops' band calls (none where it does not take them)
+                let (dims, params) = depthwise;
+                let params = DepthwiseConvParams {
+                    multipliers: &data.multipliers,
+                    ..params
+                };
+                if dims.depth_multiplier == 1 && c % 4 == 0 {
+                    let mut groups = vec![EMPTY_GROUP; c / 4];
+                    if depthwise_prepare(
+                        &data.filter,
+                        data.bias.as_deref(),
+                        dims,
+                        &params,
+                        &mut groups,
+                    )
+                    .is_ok()
+                    {
+                        data.groups = groups;
+                    }
+                }
+                data.depthwise = Some(depthwise);
             }
             (Some(TypedLayer::AveragePool2d | TypedLayer::MaxPool2d), Options::Pool2d(o)) => {
                 let (kh, kw, sh, sw) = (
@@ -403,6 +466,7 @@ impl Writer<'_, '_> {
             let prefix = format!("RUN_{n}_STAGE_{k}");
             let filter_name = format_ident!("{}_FILTER", prefix);
             let bias_name = format_ident!("{}_BIAS", prefix);
+            let groups_name = format_ident!("{}_GROUPS", prefix);
             let mult_name = format_ident!("{}_MULTIPLIERS", prefix);
             let what = doc(&format!(
                 "Operator {} ({}), stage {k} of streamed run {n}.",
@@ -430,6 +494,14 @@ impl Writer<'_, '_> {
                 let len = Literal::usize_unsuffixed(d.multipliers.len());
                 statics.push(quote!(#what pub static #mult_name: [#krate::tflite::QuantizedMultiplier; #len] = [#(#values),*];));
             }
+            let prepared = if d.groups.is_empty() {
+                quote!(None)
+            } else {
+                let values = d.groups.iter().map(|g| group_tokens(krate, g));
+                let len = Literal::usize_unsuffixed(d.groups.len());
+                statics.push(quote!(#what pub static #groups_name: [#krate::tflite::DepthwiseGroup; #len] = [#(#values),*];));
+                quote!(Some(&#groups_name))
+            };
             self.statics.extend(statics);
             let lit = Literal::usize_unsuffixed;
             let int = |v: i32| Literal::i64_unsuffixed(v.into());
@@ -453,6 +525,7 @@ impl Writer<'_, '_> {
                     quote!(#t::stream::Stage::Depthwise {
                         filter: &#filter_name,
                         bias: #bias,
+                        prepared: #prepared,
                         dims: #t::DepthwiseConvDims { batches: #b, input_height: #h, input_width: #w, input_depth: #c, filter_height: #kh, filter_width: #kw, depth_multiplier: #m, output_height: #oh, output_width: #ow },
                         params: #t::DepthwiseConvParams { stride_height: #sh, stride_width: #sw, dilation_height: #dh, dilation_width: #dw, pad_top: #pt, pad_left: #pl, input_zero_point: #zi, output_zero_point: #zo, multipliers: &#mult_name, output_min: #lo, output_max: #hi, rounding: #t::Rounding::Double },
                     })
