@@ -370,7 +370,9 @@ fn check_prepared(
         params.output_max,
     );
     for (g, group) in groups.iter().enumerate() {
-        if crate::dsp::depthwise_group(filter, bias, &dims, params, &stage, g * 4) != Some(*group) {
+        if crate::depthwise_conv::dsp::depthwise_group(filter, bias, &dims, params, &stage, g * 4)
+            != Some(*group)
+        {
             return Err(mismatch);
         }
     }

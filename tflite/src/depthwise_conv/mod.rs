@@ -28,6 +28,13 @@ use crate::values::Values;
 use crate::window::{check_band, RingRows, RowAxis, Window};
 use core::ops::Range;
 
+// The kernel's DSP loops (`cfg(shapecheck_dsp)`, set by build.rs), each
+// `asm!` block beside its plain-Rust twin, which the host's unit tests run
+// (built as lib.rs's `mod dsp` is).
+#[cfg_attr(not(any(shapecheck_dsp, test)), allow(dead_code))]
+#[allow(unsafe_code)]
+pub(crate) mod dsp;
+
 /// One spatial axis of a convolution, as TFLite sizes it
 /// ([`conv_axis`]): the output's size along it and the padding before the
 /// first input (top or left). TFLite pads `SAME` with `total / 2` before
@@ -598,7 +605,7 @@ pub fn depthwise_prepare(
         params.output_max,
     );
     for (g, group) in groups.iter_mut().enumerate() {
-        *group = crate::dsp::depthwise_group(filter, bias, &dims, params, &stage, g * 4).ok_or(
+        *group = dsp::depthwise_group(filter, bias, &dims, params, &stage, g * 4).ok_or(
             TfliteError::Length {
                 what: "filter",
                 expected: dims.input_depth,
@@ -765,10 +772,8 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
     // as it is, no run to find
     if ring_rows == dims.input_height && rows.start == 0 && rows.end == dims.output_height {
         let whole = DepthwiseConvDims { batches: 1, ..dims };
-        let done = crate::dsp::depthwise_as_conv(ring, w, bias, &whole, params, &stage, output)
-            .or_else(|| {
-                crate::dsp::depthwise(ring, w, bias, prepared, &whole, params, &stage, output)
-            });
+        let done = dsp::depthwise_as_conv(ring, w, bias, &whole, params, &stage, output)
+            .or_else(|| dsp::depthwise(ring, w, bias, prepared, &whole, params, &stage, output));
         if done.is_none() {
             depthwise_rows_portable(ring, ring_rows, rows, w, bias, dims, params, output);
         }
@@ -799,9 +804,8 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
             };
             // one input channel (a first layer): the convolution it is,
             // im2col; else depth multiplier 1, channels by fours
-            crate::dsp::depthwise_as_conv(image, w, bias, &dims, &params, &stage, out).or_else(
-                || crate::dsp::depthwise(image, w, bias, prepared, &dims, &params, &stage, out),
-            )
+            dsp::depthwise_as_conv(image, w, bias, &dims, &params, &stage, out)
+                .or_else(|| dsp::depthwise(image, w, bias, prepared, &dims, &params, &stage, out))
         });
         if done.is_none() {
             let out = output.get_mut(at..end).unwrap_or(&mut []);

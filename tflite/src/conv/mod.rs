@@ -30,6 +30,13 @@ use crate::values::Values;
 use crate::window::{at_least_1, check_band, length, product, RingRows, RowAxis, Window};
 use core::ops::Range;
 
+// The kernel's DSP loops (`cfg(shapecheck_dsp)`, set by build.rs), each
+// `asm!` block beside its plain-Rust twin, which the host's unit tests run
+// (built as lib.rs's `mod dsp` is).
+#[cfg_attr(not(any(shapecheck_dsp, test)), allow(dead_code))]
+#[allow(unsafe_code)]
+pub(crate) mod dsp;
+
 /// The sizes of one convolution, NHWC: the input is `[batches,
 /// input_height, input_width, input_depth]`, the filter `[output_depth,
 /// filter_height, filter_width, input_depth]` (TFLite's `OHWI`), the output
@@ -479,7 +486,7 @@ fn conv_dsp<B: Values<i32> + ?Sized>(
         && params.pad_left == 0
         && (dims.output_height, dims.output_width) == (dims.input_height, dims.input_width)
     {
-        let done = crate::dsp::matmul(
+        let done = dsp::matmul(
             image,
             w,
             bias,
@@ -495,7 +502,7 @@ fn conv_dsp<B: Values<i32> + ?Sized>(
     }
     // a small filter on few channels (a first layer): im2col and the same
     // SMLAD block
-    crate::dsp::conv_im2col(image, w, bias, &dims, params, stage, output)
+    dsp::conv_im2col(image, w, bias, &dims, params, stage, output)
 }
 
 /// The portable loop of [`conv_rows`]: output rows `rows`, the input

@@ -31,6 +31,13 @@ use crate::types::WeightsFormat;
 use crate::values::Values;
 use core::ops::Range;
 
+// The kernel's DSP loops (`cfg(shapecheck_dsp)`, set by build.rs), each
+// `asm!` block beside its plain-Rust twin, which the host's unit tests run
+// (built as lib.rs's `mod dsp` is).
+#[cfg_attr(not(any(shapecheck_dsp, test)), allow(dead_code))]
+#[allow(unsafe_code)]
+pub(crate) mod dsp;
+
 /// The sizes of one fully connected layer: `batches` rows of `input_dim`
 /// inputs, `units` outputs each; the weights are `[units, input_dim]`.
 ///
@@ -364,9 +371,9 @@ fn fully_connected_int8_with<W, B, const DSP: bool>(
     #[cfg(shapecheck_dsp)]
     if let (true, 0, Some(w)) = (DSP, w_zp, weights.contiguous()) {
         let done = if batches == 1 {
-            crate::dsp::vec_mat(input, w, bias, x_zp, params.multipliers, &stage, output)
+            dsp::vec_mat(input, w, bias, x_zp, params.multipliers, &stage, output)
         } else {
-            crate::dsp::matmul(
+            crate::conv::dsp::matmul(
                 input,
                 w,
                 bias,
