@@ -1,5 +1,5 @@
 //! Sets `cfg(shapecheck_dsp)` where the target has the DSP extension of the
-//! Cortex-M (SMLAD, SXTB16; see src/dsp.rs): every ARMv7E-M target
+//! Cortex-M (SMLAD, SXTB16; see src/dsp.rs and each kernel's dsp.rs): every ARMv7E-M target
 //! (`thumbv7em-*`: the extension is part of the architecture), and ARMv8-M
 //! Mainline (`thumbv8m.main-*`) when the build enables its optional `dsp`
 //! feature (`-C target-feature=+dsp`, or a `target-cpu` that has it).

@@ -1,4 +1,5 @@
-//! The int8 kernels' DSP loops (tflite/src/dsp.rs: SMLAD / SXTB16, taken on
+//! The int8 kernels' DSP loops (tflite/src/{conv,depthwise_conv,
+//! fully_connected}/dsp.rs and the shared dsp.rs: SMLAD / SXTB16, taken on
 //! the Cortex-M4F) against the crate's one reference (`shapecheck_tflite::
 //! reference`, the host's property tests' too), on random
 //! shapes and parameters: 1×1 convolutions of stride 1 (the blocked 2

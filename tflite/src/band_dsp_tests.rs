@@ -1,5 +1,5 @@
 //! The band kernels' DSP path (the one the Cortex-M4F takes) on the host:
-//! `conv_rows_dsp` and `depthwise_rows_dsp` run `dsp.rs`'s plain-Rust
+//! `conv_rows_dsp` and `depthwise_rows_dsp` run the kernels' `dsp.rs` plain-Rust
 //! twins of its `asm!` loops over runs of a ring's rows. On random shapes
 //! the loops take, every split of the output rows into bands with minimal
 //! rings gives bit for bit the reference's whole-tensor output

@@ -1,4 +1,5 @@
-//! Bytes read as `i8`, the crate's one `unsafe` outside `dsp`: an int8
+//! Bytes read as `i8`, the crate's one `unsafe` outside the DSP loops
+//! (`dsp` and the kernels' `dsp` modules): an int8
 //! constant (a convolution's filter, a fully connected layer's weights) is
 //! read in place from the model's bytes, and a kernel runs its blocked
 //! loops only on a slice (`Values::contiguous`). Reading each value

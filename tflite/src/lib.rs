@@ -75,10 +75,12 @@
 //! # Ok::<(), shapecheck_tflite::TfliteError>(())
 //! ```
 #![no_std]
-// `deny`, not `forbid`: the two exceptions are `dsp` (the Cortex-M DSP
-// extension's SMLAD loops in `asm!`, `#[allow(unsafe_code)]` on that module
-// alone; see its documentation) and `bytes::as_i8` (an int8 constant's
-// bytes as `i8`, one line). Everything else stays without `unsafe`.
+// `deny`, not `forbid`: the two exceptions are the DSP loops (the Cortex-M
+// DSP extension's SMLAD loops in `asm!`: `dsp`, what they share, and each
+// kernel's own `conv::dsp`, `depthwise_conv::dsp`, `fully_connected::dsp`,
+// `#[allow(unsafe_code)]` on those modules alone; see `dsp`'s
+// documentation, and `tflite/tests/architecture.rs`) and `bytes::as_i8` (an
+// int8 constant's bytes as `i8`, one line). Everything else stays without `unsafe`.
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(
@@ -115,11 +117,12 @@ mod depth_space;
 mod depthwise_conv;
 mod dims;
 mod div;
-// the SMLAD loops: used on the target with the DSP extension
-// (`cfg(shapecheck_dsp)`, set by build.rs) and by the unit tests, which
-// run their plain-Rust form on the host against the portable kernels;
-// elsewhere only the depthwise layers' set-up (`depthwise_prepare`, which
-// `model!` runs on the host) is used
+// what the kernels' SMLAD loops share (each kernel's own loops are its
+// `dsp` module, beside its portable loop): used on the target with the
+// DSP extension (`cfg(shapecheck_dsp)`, set by build.rs) and by the unit
+// tests, which run the loops' plain-Rust twins on the host against
+// `reference`; elsewhere only the depthwise layers' set-up
+// (`depthwise_prepare`, which `model!` runs on the host) is used
 #[cfg_attr(not(any(shapecheck_dsp, test)), allow(dead_code))]
 #[allow(unsafe_code)]
 mod dsp;

@@ -7,8 +7,8 @@
 //! row short is refused with the rows it needs, the output untouched.
 //!
 //! The DSP path of the same kernels (the Cortex-M4F's) is tested by the
-//! unit tests of `src/band_dsp_tests.rs`, which reach the plain-Rust twin
-//! of `dsp.rs` on the host (an integration test does not see it).
+//! unit tests of `src/band_dsp_tests.rs`, which reach the plain-Rust twins
+//! of the kernels' `dsp.rs` on the host (an integration test does not see it).
 
 // closures returning the crate's TfliteError, as it is
 #![allow(clippy::result_large_err)]

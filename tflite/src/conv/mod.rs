@@ -395,7 +395,7 @@ pub(crate) fn conv_rows<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
 /// [`conv_rows`] on the DSP loops: the band split into runs of output rows
 /// whose input rows lie contiguous in the ring, each run the whole layer
 /// over those input rows (its padding above moved to where the run
-/// starts), on [`crate::dsp`]'s matrix product or im2col where they take
+/// starts), on [`dsp`]'s matrix product or im2col where they take
 /// it; a run they decline, or one row whose window wraps past the ring's
 /// end, on the portable loop.
 #[cfg(any(shapecheck_dsp, test))]

@@ -739,7 +739,7 @@ pub(crate) fn depthwise_rows<F, B>(
 /// [`depthwise_rows`] on the DSP loops: the band split into runs of
 /// output rows whose input rows lie contiguous in the ring, each run the
 /// whole layer over those input rows (its padding above moved to where
-/// the run starts), on [`crate::dsp`]'s loops where they take it; a run
+/// the run starts), on [`dsp`]'s loops where they take it; a run
 /// they decline, or one row whose window wraps past the ring's end, on
 /// the portable loop.
 #[cfg(any(shapecheck_dsp, test))]
