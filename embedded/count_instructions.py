@@ -86,8 +86,9 @@ MAC_KINDS = {"1x1 convolution", "kxk convolution", "convolution (portable)", "de
 # alone, `?::matmul`, the kernels' names being distinct), first match: shapecheck-tflite's DSP kernels
 # (each in its kernel's dsp.rs, tflite/src/{conv,depthwise_conv,fully_connected}/:
 # matmul is the 1x1 convolution, conv_im2col the kxk one, depthwise and
-# depthwise_as_conv the depthwise ones, vec_mat the fully connected layer), its portable kernels (conv.rs, depthwise_conv.rs,
-# fully_connected.rs, pool.rs), the output stage (quant.rs's OutputStage and
+# depthwise_as_conv the depthwise ones, vec_mat the fully connected layer),
+# its portable kernels (conv/mod.rs, depthwise_conv/mod.rs,
+# fully_connected/mod.rs, pool.rs), the output stage (quant.rs's OutputStage and
 # the fixed-point multiply under it, tflite/src/dsp.rs's requant4 and write4), and
 # MicroFlow's ops. Anything else (mean, add, pad, softmax, reshape, copies,
 # the layers' glue) is "other".
