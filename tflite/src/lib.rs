@@ -163,7 +163,8 @@ mod quant;
 mod quantize;
 mod reduce;
 // the kernels written plainly, the one reference of the host's and the
-// firmware's tests (issue 69); not an API
+// firmware's tests (issue 69); not an API: feature `reference`
+#[cfg(any(test, feature = "reference"))]
 #[doc(hidden)]
 pub mod reference;
 mod relu;

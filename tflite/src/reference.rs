@@ -9,7 +9,9 @@
 //! these functions, so a wrong portable loop, plain twin or `asm!` block
 //! fails against the same arithmetic everywhere.
 //!
-//! Not an API: no checks, no speed. Each function indexes its slices
+//! Not an API, and built only with feature `reference` (off by default;
+//! the crate's own tests and the firmware tests turn it on): no checks,
+//! no speed. Each function indexes its slices
 //! directly and panics when a length does not match its dims (a test's
 //! mistake). No allocation, no std: the firmware tests are `no_std`
 //! binaries.
