@@ -200,8 +200,8 @@ impl TensorData<'_> {
 ///   (the least RAM: one layer's multipliers);
 /// - [`prepared`](Self::prepared) prepares every operator once into
 ///   buffers the caller owns (no heap), and `invoke` only runs;
-/// - [`with_plan`](Self::with_plan) (feature `alloc`) runs a [`Plan`]
-///   prepared on the heap, with its packed layout.
+/// - `with_plan` (feature `alloc`) runs a `Plan` prepared on the heap,
+///   with its packed layout.
 ///
 /// `invoke` cannot panic.
 ///
