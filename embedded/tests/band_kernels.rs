@@ -17,7 +17,8 @@ use core::ops::Range;
 use cortex_m_rt::entry;
 use shapecheck_embedded::Checks;
 use shapecheck_tflite::{
-    average_pool_int8, average_pool_int8_band, conv_2d_int8, conv_2d_int8_band,
+    average_pool_int8, average_pool_int8_band, conv_1x1_prepare, conv_2d_int8, conv_2d_int8_band,
+    conv_2d_int8_band_prepared, ConvPairStage,
     depthwise_conv_int8, depthwise_conv_int8_band, depthwise_conv_int8_band_prepared,
     depthwise_prepare, max_pool_int8, max_pool_int8_band, reference, Conv2dDims, Conv2dParams,
     DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup, PoolDims, PoolParams,
@@ -269,6 +270,110 @@ fn conv_case(r: &mut Rng, c: &mut Checks) {
     c.eq(&banded[..n], &whole[..n], "convolution: bands = whole");
 }
 
+/// A 1×1 convolution of stride 1 over 8 channels (the DSP matrix
+/// product's widened loop) with its channel pairs set up once
+/// (`conv_1x1_prepare`), as `model!`'s streamed stages run it: its bands
+/// against the reference's whole output.
+#[inline(never)]
+fn pointwise_prepared_case(r: &mut Rng, c: &mut Checks) {
+    let (h, w, depth) = (r.size(1, MAX_H), r.size(1, MAX_W), MAX_C);
+    let oc = 2 * r.size(1, MAX_C / 2);
+    let (mut input, mut filter) = ([0i8; MAX], [0i8; MAX_C * MAX_C]);
+    let input = &mut input[..h * w * depth];
+    let filter = &mut filter[..oc * depth];
+    r.fill(input);
+    r.fill(filter);
+    let mut bias = [0i32; MAX_C];
+    for b in &mut bias {
+        *b = r.range(-100_000, 100_000);
+    }
+    // multipliers below 1/2 (a right shift), as every int8 layer's: the
+    // stages the DSP loops take
+    let mut ms = [QuantizedMultiplier::ZERO; MAX_C];
+    for m in &mut ms {
+        let mantissa = (1 << 30) + (r.next() >> 2) as i32;
+        *m = QuantizedMultiplier::from_parts(mantissa, r.range(-12, -1));
+    }
+    let dims = Conv2dDims {
+        batches: 1,
+        input_height: h,
+        input_width: w,
+        input_depth: depth,
+        filter_height: 1,
+        filter_width: 1,
+        output_height: h,
+        output_width: w,
+        output_depth: oc,
+    };
+    let lo = r.range(-128, 0);
+    let params = Conv2dParams {
+        stride_height: 1,
+        stride_width: 1,
+        dilation_height: 1,
+        dilation_width: 1,
+        pad_top: 0,
+        pad_left: 0,
+        input_zero_point: r.range(-128, 127),
+        output_zero_point: r.range(-128, 127),
+        multipliers: if r.range(0, 1) == 0 {
+            &ms[..oc]
+        } else {
+            &ms[..1]
+        },
+        output_min: lo,
+        output_max: r.range(lo, 127),
+        rounding: Rounding::Double,
+    };
+    let bias = if r.range(0, 3) == 0 {
+        None
+    } else {
+        Some(&bias[..oc])
+    };
+    let n = h * w * oc;
+    let mut want = [0i8; MAX];
+    reference::conv_2d(input, filter, bias, dims, &params, &mut want[..n]);
+    let empty = ConvPairStage {
+        constant: [0; 4],
+        requant: [0; 11],
+    };
+    let mut stages = [empty; MAX_C / 2];
+    let stages = &mut stages[..oc / 2];
+    let ok = conv_1x1_prepare(filter, bias, dims, &params, stages).is_ok();
+    c.check(ok, "conv_1x1_prepare accepted the case");
+    let rows = Rows {
+        stride: 1,
+        pad: 0,
+        dilation: 1,
+        filter: 1,
+        height: h,
+        row_len: w * depth,
+        out_rows: h,
+        out_row_len: w * oc,
+    };
+    let mut prepared = [0i8; MAX];
+    let ok = by_bands(
+        r,
+        input,
+        &rows,
+        &mut prepared[..n],
+        &mut |ring, ring_rows, band, out| {
+            conv_2d_int8_band_prepared(
+                ring,
+                ring_rows,
+                band,
+                &filter[..],
+                bias,
+                stages,
+                dims,
+                &params,
+                out,
+            )
+        },
+    );
+    c.check(ok, "conv_2d_int8_band_prepared accepted every band");
+    c.eq(&prepared[..n], &want[..n], "1×1, prepared: bands = reference");
+}
+
 #[inline(never)]
 fn depthwise_case(r: &mut Rng, c: &mut Checks) {
     let three = r.range(0, 1) == 0;
@@ -465,6 +570,7 @@ fn main() -> ! {
     let mut r = Rng(0x7f4a_7c15);
     for _ in 0..CASES {
         conv_case(&mut r, &mut c);
+        pointwise_prepared_case(&mut r, &mut c);
         depthwise_case(&mut r, &mut c);
         pool_case(&mut r, &mut c);
     }

@@ -11,9 +11,10 @@ extern crate std;
 use crate::conv::conv_rows_dsp;
 use crate::depthwise_conv::depthwise_rows_dsp;
 use crate::{
-    conv_2d_int8_band, depthwise_conv_int8_band, depthwise_conv_int8_band_prepared,
-    depthwise_prepare, quantize_multiplier, Conv2dDims, Conv2dParams, DepthwiseConvDims,
-    DepthwiseConvParams, DepthwiseGroup, QuantizedMultiplier, Rounding, TfliteError,
+    conv_1x1_prepare, conv_2d_int8_band, conv_2d_int8_band_prepared, depthwise_conv_int8_band,
+    depthwise_conv_int8_band_prepared, depthwise_prepare, quantize_multiplier, Conv2dDims,
+    Conv2dParams, ConvPairStage, DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup,
+    QuantizedMultiplier, Rounding, TfliteError,
 };
 use proptest::prelude::*;
 use std::vec::Vec;
@@ -78,7 +79,7 @@ proptest! {
             // the band's checks (the portable band kernel's), then the DSP path
             let mut checked = std::vec![0i8; out.len()];
             conv_2d_int8_band(ring, ring_rows, rows.clone(), &filter[..], bias, dims, &params, &mut checked)?;
-            conv_rows_dsp(&filter, ring, ring_rows, rows, bias, dims, &params, out);
+            conv_rows_dsp(&filter, ring, ring_rows, rows, bias, None, dims, &params, out);
             Ok(())
         })?;
         prop_assert_eq!(&banded, &whole);
@@ -99,11 +100,57 @@ proptest! {
             let folded_bands = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| -> Result<(), TfliteError> {
                 let mut checked = std::vec![0i8; out.len()];
                 conv_2d_int8_band(ring, ring_rows, rows.clone(), &filter[..], Some(&folded[..]), dims, &params, &mut checked)?;
-                conv_rows_dsp(&filter, ring, ring_rows, rows, Some(&folded[..]), dims, &params, out);
+                conv_rows_dsp(&filter, ring, ring_rows, rows, Some(&folded[..]), None, dims, &params, out);
                 Ok(())
             })?;
             prop_assert_eq!(folded_bands, whole);
         }
+    }
+
+    /// A 1×1 convolution's channel pairs set up once (`conv_1x1_prepare`,
+    /// as `model!`'s streamed stages run it) on the matrix product's
+    /// widened loop (depths by eights; more than one group of channels
+    /// without them): every split into bands is the reference's whole
+    /// output, through the public entry and the DSP path.
+    #[test]
+    fn prepared_1x1_dsp_bands_are_the_whole_convolution(
+        (h, w, eights, pairs) in (1usize..10, 1usize..6, 1usize..5, prop_oneof![3 => 1usize..6, 1 => 30usize..40]),
+        (cuts, extra) in (proptest::collection::vec(any::<bool>(), 16), prop_oneof![3 => Just(0usize), 1 => 1usize..4]),
+        seed in any::<u64>(),
+        (zp, out_zp, per_channel, with_bias) in (-128i32..=127, -128i32..=127, any::<bool>(), any::<bool>()),
+        (lo, span) in (-128i32..=0, 0i32..=255),
+    ) {
+        let (c, oc) = (8 * eights, 2 * pairs);
+        let hi = (lo + span).min(127);
+        let mut next = stream(seed);
+        let input: Vec<i8> = (0..h * w * c).map(|_| next() as i8).collect();
+        let filter: Vec<i8> = (0..oc * c).map(|_| next() as i8).collect();
+        let bias: Vec<i32> = (0..oc).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+        let ms = multipliers(&mut next, if per_channel { oc } else { 1 });
+        let dims = Conv2dDims {
+            batches: 1, input_height: h, input_width: w, input_depth: c,
+            filter_height: 1, filter_width: 1,
+            output_height: h, output_width: w, output_depth: oc,
+        };
+        let params = Conv2dParams {
+            stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+            pad_top: 0, pad_left: 0, input_zero_point: zp, output_zero_point: out_zp,
+            multipliers: &ms, output_min: lo, output_max: hi,
+            rounding: Rounding::Double,
+        };
+        let bias = with_bias.then_some(&bias[..]);
+        let mut stages = std::vec![ConvPairStage { constant: [0; 4], requant: [0; 11] }; pairs];
+        conv_1x1_prepare(&filter, bias, dims, &params, &mut stages).unwrap();
+        let mut whole = std::vec![0i8; h * w * oc];
+        crate::reference::conv_2d(&input, &filter, bias, dims, &params, &mut whole);
+        let layout = Rows { axis: (1, 0, 1, 1, h), row_len: w * c, out_rows: h, out_row_len: w * oc };
+        let banded = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| -> Result<(), TfliteError> {
+            let mut checked = std::vec![0i8; out.len()];
+            conv_2d_int8_band_prepared(ring, ring_rows, rows.clone(), &filter[..], bias, &stages, dims, &params, &mut checked)?;
+            conv_rows_dsp(&filter, ring, ring_rows, rows, bias, Some(&stages), dims, &params, out);
+            Ok(())
+        })?;
+        prop_assert_eq!(&banded, &whole);
     }
 
     /// One input channel (the convolution it is) and depth multiplier 1 on

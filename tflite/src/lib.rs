@@ -198,8 +198,8 @@ pub use concat::{
     ConcatenationParams, PackOptions, PackParams, MAX_JOINED,
 };
 pub use conv::{
-    conv_2d_int16, conv_2d_int8, conv_2d_int8_band, conv_2d_int8_prechecked, Conv2dDims,
-    Conv2dParams,
+    conv_1x1_prepare, conv_2d_int16, conv_2d_int8, conv_2d_int8_band, conv_2d_int8_band_prepared,
+    conv_2d_int8_prechecked, Conv2dDims, Conv2dParams, ConvPairStage,
 };
 pub use depth_space::{
     depth_space_params, depth_to_space, depth_to_space_output_shape, space_to_depth,

@@ -111,12 +111,13 @@ const STREAM_CALL: u64 = 1_500;
 /// embedded/compare.sh` builds it) counted per function with `python3
 /// embedded/count_instructions.py ELF --by-symbol`, each model at the
 /// layer-by-layer plan (`schedule = layers`: person detection 13,374,893
-/// instructions, keyword spotting 4,799,612, the streaming wake word
+/// instructions, keyword spotting 4,796,673, the streaming wake word
 /// 2,103,225) and at a streamed plan (person detection `ram = 14_208`:
-/// 14,979,101; keyword spotting `ram = 8_640`: 5,818,609; the streaming
-/// wake word `ram = 4_992`: 2,255,549), 2026-11-28, with the depthwise
+/// 14,719,382; keyword spotting `ram = 8_640`: 5,587,205; the streaming
+/// wake word `ram = 4_992`: 2,255,549 before the 1×1 convolutions' pairs
+/// were prepared), 2026-11-28, with the depthwise
 /// layers' groups set up once per layer ([`crate::DepthwiseGroup`]) and
-/// the 1×1 convolutions' calls zeroing no stack buffers:
+/// the 1×1 convolutions' channel pairs too ([`crate::ConvPairStage`]):
 /// - per MAC, from person detection's layer plan: the 1×1 convolutions
 ///   (`matmul_wide`, `group_stages`, `Requant4::for_channels`) 9.10 M
 ///   over 6,193,664 MACs; the first layer, a 3×3 filter over one channel
@@ -132,27 +133,32 @@ const STREAM_CALL: u64 = 1_500;
 ///   channels' state copied from its prepared set-up and its runs) 577 k
 ///   more over person detection's 126 band calls of 3,072 channels in
 ///   all, 582 k over keyword spotting's 52 calls of 64 channels: fitted
-///   as 500 a call and 170 a channel; a 1×1 convolution's call
-///   (`group_stages`, `matmul`) 263 k over person detection's 120 calls
-///   of 3,840 channels, 327 k over keyword spotting's 52 of 64: 400 a
-///   call and 75 a channel (between the two); the first layer's im2col
-///   about 300 a call (15 k over person detection's 48 calls).
+///   as 500 a call and 170 a channel; a 1×1 convolution's call, its
+///   channel pairs prepared (`matmul`'s checks, one group of all the
+///   channels: nothing set up per channel), was 263 k over person
+///   detection's 120 calls and 327 k over keyword spotting's 52 when
+///   each call set up its pairs (400 a call and 75 a channel), and the
+///   prepared pairs took 260 k and 228 k of that away: about 30 a call
+///   left on person detection and 1,900 on keyword spotting, fitted as
+///   800 a call (between the two) and none a channel; the first layer's
+///   im2col about 300 a call (15 k over person detection's 48 calls).
 ///
 /// The estimates against the firmware at `3`, layer by layer: person
-/// detection 13.58 M (measured 13.37 M, +1.5 %), keyword spotting 5.23 M
+/// detection 13.47 M (measured 13.37 M, +0.7 %), keyword spotting 5.22 M
 /// (4.80 M, +9 %: its 1×1 and depthwise layers cost less per MAC than
-/// person detection's), the streaming wake word 1.42 M (2.10 M, −33 %:
+/// person detection's), the streaming wake word 1.39 M (2.10 M, −34 %:
 /// its depthwise layers over narrow maps take the general path); and of
 /// the streamed plans against the layer plans: person detection at
-/// `ram = 14_208` 1.123× (measured 1.120×), keyword spotting at `ram =
-/// 8_640` 1.232× (1.212×), visual wake words at `ram = 15_360` 1.096×
-/// (1.099×), the streaming wake word at `ram = 4_992` 1.218× (1.072×).
+/// `ram = 14_208` 1.107× (measured 1.101×) and at `ram = 15_360` 1.096×
+/// (1.093×), keyword spotting at `ram = 8_640` 1.191× (1.165×), the
+/// streaming wake word at `ram = 4_992` 1.149× (1.072× before the
+/// prepared pairs).
 pub const COSTS: [Cost; 7] = [
     Cost {
         kernel: Kernel::Conv1x1,
         per_mac_milli: 1_470,
-        per_call: 400,
-        per_call_channel: 75,
+        per_call: 800,
+        per_call_channel: 0,
     },
     Cost {
         kernel: Kernel::ConvShallow,
@@ -1151,10 +1157,11 @@ mod tests {
         let layers = Schedule::search(&model, Goal::Layers).unwrap();
         let s = Schedule::search(&model, Goal::Default).unwrap();
         // the 48×48 and 24×24 stages streamed to 12×12×64 a row at a
-        // time: 0.33× the floor, 1.092× the estimated instructions
+        // time, and the 12×12 stage two rows at a time: 0.28× the floor,
+        // 1.096× the estimated instructions
         let runs: Vec<_> = s.runs.iter().map(|r| (r.ops.clone(), r.band)).collect();
-        assert_eq!(runs, [(0..8, 1)], "{} B", s.arena);
-        assert_eq!(s.arena, 18_432);
+        assert_eq!(runs, [(0..8, 1), (8..12, 2)], "{} B", s.arena);
+        assert_eq!(s.arena, 15_360);
         assert!(s.instructions * 100 <= layers.instructions * 110);
         // every plan with less RAM the search finds costs more than 1.10×
         let smallest = Schedule::search(&model, Goal::Ram(s.arena - 1)).unwrap();

@@ -28,7 +28,7 @@
 use core::ops::Range;
 
 use crate::add::{add_int8_in_place_prechecked, AddOver, AddParams};
-use crate::conv::{conv_2d_int8_band, conv_rows, Conv2dDims, Conv2dParams};
+use crate::conv::{conv_2d_int8_band, conv_rows, Conv2dDims, Conv2dParams, ConvPairStage};
 use crate::depthwise_conv::{
     depthwise_conv_int8_band, depthwise_rows, DepthwiseConvDims, DepthwiseConvParams,
     DepthwiseGroup,
@@ -342,6 +342,42 @@ pub fn writes_behind_reads(stages: &[RowGeometry], band: usize) -> bool {
     walked && behind
 }
 
+/// Checks a 1×1 convolution stage's prepared channel pairs: one per two
+/// output channels, each the one [`crate::conv_1x1_prepare`] makes of
+/// these operands (so that its band calls are bit for bit those without
+/// them).
+fn check_conv_prepared(
+    filter: &[i8],
+    bias: Option<&[i32]>,
+    stages: &[ConvPairStage],
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+) -> Result<(), TfliteError> {
+    let mismatch = TfliteError::KernelParam {
+        what: "1×1 convolution stage's prepared channel pairs",
+        value: i64::try_from(stages.len()).unwrap_or(i64::MAX),
+        rule: "they must be conv_1x1_prepare's of its filter, bias and parameters",
+    };
+    if (dims.filter_height, dims.filter_width) != (1, 1)
+        || !dims.output_depth.is_multiple_of(2)
+        || stages.len() != dims.output_depth / 2
+    {
+        return Err(mismatch);
+    }
+    let stage = crate::quant::OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    for (j, s) in stages.iter().enumerate() {
+        if crate::conv::prepared_pair(filter, bias, dims, params, &stage, j) != Some(*s) {
+            return Err(mismatch);
+        }
+    }
+    Ok(())
+}
+
 /// Checks a depthwise stage's prepared groups: one per four channels,
 /// each the one [`crate::depthwise_prepare`] makes of these operands (so
 /// that its band calls are bit for bit those without them).
@@ -402,6 +438,12 @@ pub enum Stage<'a> {
         filter: &'a [i8],
         /// one per output channel
         bias: Option<&'a [i32]>,
+        /// a 1×1 convolution's channel pairs set up once
+        /// ([`crate::conv_1x1_prepare`]'s, checked by [`StreamRun::new`]
+        /// against the filter, bias and parameters): the DSP matrix
+        /// product's band calls then cost their pixels alone; `None` sets
+        /// them up at each call
+        prepared: Option<&'a [ConvPairStage]>,
         /// its sizes
         dims: Conv2dDims,
         /// its parameters
@@ -573,9 +615,16 @@ impl Stage<'_> {
             Stage::Conv {
                 filter,
                 bias,
+                prepared,
                 dims,
                 params,
-            } => conv_2d_int8_band(&[], 0, 0..0, filter, bias, dims, &params, &mut []),
+            } => {
+                conv_2d_int8_band(&[], 0, 0..0, filter, bias, dims, &params, &mut [])?;
+                match prepared {
+                    Some(stages) => check_conv_prepared(filter, bias, stages, dims, &params),
+                    None => Ok(()),
+                }
+            }
             Stage::Depthwise {
                 filter,
                 bias,
@@ -622,11 +671,13 @@ impl Stage<'_> {
             Stage::Conv {
                 filter,
                 bias,
+                prepared,
                 dims,
                 params,
             } => Stage::Conv {
                 filter,
                 bias,
+                prepared,
                 dims: Conv2dDims {
                     input_height: input_rows,
                     output_height: output_rows,
@@ -692,9 +743,12 @@ impl Stage<'_> {
             Stage::Conv {
                 filter,
                 bias,
+                prepared,
                 dims,
                 params,
-            } => conv_rows(ring, ring_rows, rows, filter, bias, dims, &params, output),
+            } => conv_rows(
+                ring, ring_rows, rows, filter, bias, prepared, dims, &params, output,
+            ),
             Stage::Depthwise {
                 filter,
                 bias,

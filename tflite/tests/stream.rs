@@ -8,10 +8,10 @@
 use proptest::prelude::*;
 use shapecheck_tflite::stream::{ring_rows, RowGeometry, Stage, StreamRun};
 use shapecheck_tflite::{
-    add_int8, add_params, average_pool_int8, conv_2d_int8, conv_axis, depthwise_conv_int8,
-    depthwise_prepare, max_pool_int8, quantize_multiplier, AddOver, AddParams, Conv2dDims,
-    Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup, Padding, PoolDims,
-    PoolParams, QuantizedMultiplier, Rounding,
+    add_int8, add_params, average_pool_int8, conv_1x1_prepare, conv_2d_int8, conv_axis,
+    depthwise_conv_int8, depthwise_prepare, max_pool_int8, quantize_multiplier, AddOver, AddParams,
+    Conv2dDims, Conv2dParams, ConvPairStage, DepthwiseConvDims, DepthwiseConvParams,
+    DepthwiseGroup, Padding, PoolDims, PoolParams, QuantizedMultiplier, Rounding, TfliteError,
 };
 
 /// One stage as the test draws it: its kind (0 convolution, 1 depthwise,
@@ -119,6 +119,7 @@ fn stage(o: &Owned) -> Stage<'_> {
         0 => Stage::Conv {
             filter: &o.filter,
             bias: Some(&o.bias),
+            prepared: None,
             dims: Conv2dDims {
                 batches: 1,
                 input_height: h,
@@ -225,6 +226,7 @@ fn whole(stages: &[Owned], input: &[i8]) -> Vec<i8> {
                 bias,
                 dims,
                 params,
+                ..
             } => conv_2d_int8(&x, filter, bias, dims, &params, &mut y).unwrap(),
             Stage::Depthwise {
                 filter,
@@ -649,4 +651,91 @@ fn a_depthwise_stages_prepared_groups_are_checked_against_its_operands() {
     let run = StreamRun::new(&stages_prepared, &[3], 1).unwrap();
     run.run(&input, &mut scratch, &mut prepared).unwrap();
     assert_eq!(plain, prepared);
+}
+
+#[test]
+fn a_1x1_convolution_stages_prepared_pairs_are_checked_against_its_operands() {
+    // a 1×1 convolution to 6 channels after a 1×1 pool over 8: three
+    // channel pairs, set up once by `conv_1x1_prepare`
+    let draws = [
+        Draw {
+            kind: 3,
+            fh: 1,
+            fw: 1,
+            stride: 1,
+            same: true,
+            channels: 8,
+        },
+        Draw {
+            kind: 0,
+            fh: 1,
+            fw: 1,
+            stride: 1,
+            same: true,
+            channels: 6,
+        },
+    ];
+    let owned = build(&draws, (6, 3, 8), 5).unwrap();
+    let stages: Vec<Stage<'_>> = owned.iter().map(stage).collect();
+    let Stage::Conv {
+        filter,
+        bias,
+        dims,
+        params,
+        ..
+    } = stages[1]
+    else {
+        panic!("stage 1 is the convolution");
+    };
+    assert_eq!(
+        (dims.filter_height, dims.filter_width, dims.output_depth),
+        (1, 1, 6)
+    );
+    let empty = ConvPairStage {
+        constant: [0; 4],
+        requant: [0; 11],
+    };
+    let mut pairs = [empty; 3];
+    conv_1x1_prepare(filter, bias, dims, &params, &mut pairs).unwrap();
+    let with = |prepared: &[ConvPairStage]| {
+        let mut stages = stages.clone();
+        stages[1] = Stage::Conv {
+            filter,
+            bias,
+            prepared: Some(prepared),
+            dims,
+            params,
+        };
+        StreamRun::new(&stages, &[1], 1).err()
+    };
+    assert_eq!(with(&pairs), None);
+    let mismatch = |e: Option<TfliteError>| matches!(e, Some(TfliteError::KernelParam { what, .. }) if what.contains("prepared channel pairs"));
+    // two pairs: not one per two channels
+    assert!(mismatch(with(&pairs[..2])));
+    // a constant off by one: not the operands' set-up
+    let mut wrong = pairs;
+    wrong[2].constant[1] += 1;
+    assert!(mismatch(with(&wrong)));
+    // a shift off by one
+    let mut wrong = pairs;
+    wrong[0].requant[3] += 1;
+    assert!(mismatch(with(&wrong)));
+    // and the run streamed with them is the run without them
+    let input: Vec<i8> = (0..6 * 3 * 8).map(|v| (v * 37 % 251) as i8).collect();
+    let mut stages_prepared = stages.clone();
+    stages_prepared[1] = Stage::Conv {
+        filter,
+        bias,
+        prepared: Some(&pairs),
+        dims,
+        params,
+    };
+    let (mut plain, mut prepared) = (vec![0i8; 6 * 3 * 6], vec![0i8; 6 * 3 * 6]);
+    let run = StreamRun::new(&stages, &[1], 1).unwrap();
+    let mut scratch = vec![0i8; run.scratch_len()];
+    run.run(&input, &mut scratch, &mut plain).unwrap();
+    let run = StreamRun::new(&stages_prepared, &[1], 1).unwrap();
+    run.run(&input, &mut scratch, &mut prepared).unwrap();
+    assert_eq!(plain, prepared);
+    assert_eq!(plain, whole(&owned, &input));
 }

@@ -18,10 +18,11 @@ use quote::{format_ident, quote};
 use shapecheck_tflite::schedule::Run;
 use shapecheck_tflite::stream::{Stage, StreamRun};
 use shapecheck_tflite::{
-    activation_range_int8, add_params, conv_axis, depthwise_prepare, fully_connected_multiplier,
-    op_row, Activation, AddOver, AddParams, BuiltinOp, Conv2dDims, Conv2dParams, DepthwiseConvDims,
-    DepthwiseConvParams, DepthwiseGroup, ModelTensor, Operator, Options, Padding, PoolDims,
-    PoolParams, QuantizedMultiplier, Rounding, TypedLayer,
+    activation_range_int8, add_params, conv_1x1_prepare, conv_axis, depthwise_prepare,
+    fully_connected_multiplier, op_row, Activation, AddOver, AddParams, BuiltinOp, Conv2dDims,
+    Conv2dParams, ConvPairStage, DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup,
+    ModelTensor, Operator, Options, Padding, PoolDims, PoolParams, QuantizedMultiplier, Rounding,
+    TypedLayer,
 };
 
 use super::{
@@ -35,6 +36,26 @@ const EMPTY_GROUP: DepthwiseGroup = DepthwiseGroup {
     constants: [[[0; 4]; 3]; 3],
     requant: None,
 };
+
+/// A channel pair before `conv_1x1_prepare` fills it.
+const EMPTY_PAIR: ConvPairStage = ConvPairStage {
+    constant: [0; 4],
+    requant: [0; 11],
+};
+
+/// A 1×1 convolution's prepared channel pair as tokens (a
+/// `ConvPairStage { .. }` literal).
+fn pair_tokens(krate: &proc_macro2::TokenStream, p: &ConvPairStage) -> proc_macro2::TokenStream {
+    let ints = |vs: &[i32]| {
+        let vs = vs.iter().map(|&v| Literal::i32_unsuffixed(v));
+        quote!([#(#vs),*])
+    };
+    let (constant, requant) = (ints(&p.constant), ints(&p.requant));
+    quote!(#krate::tflite::ConvPairStage {
+        constant: #constant,
+        requant: #requant,
+    })
+}
 
 /// A depthwise layer's prepared group of four channels as tokens (a
 /// `DepthwiseGroup { .. }` literal).
@@ -81,6 +102,9 @@ struct StageData {
     /// a depthwise layer's groups of four channels set up once
     /// (`depthwise_prepare`; empty where it does not take the layer)
     groups: Vec<DepthwiseGroup>,
+    /// a 1×1 convolution's channel pairs set up once
+    /// (`conv_1x1_prepare`; empty where it does not take the layer)
+    pairs: Vec<ConvPairStage>,
     pool: Option<(PoolDims, PoolParams)>,
     /// an ADD's parameters, the input it writes over, its rows and a
     /// row's values
@@ -96,6 +120,7 @@ impl StageData {
             (Some(TypedLayer::Conv2d), Some((dims, params)), _, _) => Ok(Stage::Conv {
                 filter: &self.filter,
                 bias,
+                prepared: (!self.pairs.is_empty()).then_some(&self.pairs[..]),
                 dims,
                 params: Conv2dParams {
                     multipliers,
@@ -233,6 +258,7 @@ impl Writer<'_, '_> {
             conv: None,
             depthwise: None,
             groups: Vec::new(),
+            pairs: Vec::new(),
             pool: None,
             add: None,
         };
@@ -265,7 +291,7 @@ impl Writer<'_, '_> {
                 } else {
                     input_zero_point
                 };
-                data.conv = Some((
+                let conv = (
                     Conv2dDims {
                         batches: 1,
                         input_height: h,
@@ -291,7 +317,30 @@ impl Writer<'_, '_> {
                         output_max: hi,
                         rounding: Rounding::Double,
                     },
-                ));
+                );
+                // a 1×1 filter's channel pairs set up once, for the DSP
+                // matrix product's band calls (none where it does not
+                // take them)
+                let (dims, params) = conv;
+                let params = Conv2dParams {
+                    multipliers: &data.multipliers,
+                    ..params
+                };
+                if (kh, kw) == (1, 1) && oc % 2 == 0 {
+                    let mut pairs = vec![EMPTY_PAIR; oc / 2];
+                    if conv_1x1_prepare(
+                        &data.filter,
+                        data.bias.as_deref(),
+                        dims,
+                        &params,
+                        &mut pairs,
+                    )
+                    .is_ok()
+                    {
+                        data.pairs = pairs;
+                    }
+                }
+                data.conv = Some(conv);
             }
             (Some(TypedLayer::DepthwiseConv2d), Options::DepthwiseConv2d(o)) => {
                 let (kh, kw) =
@@ -494,6 +543,15 @@ impl Writer<'_, '_> {
                 let len = Literal::usize_unsuffixed(d.multipliers.len());
                 statics.push(quote!(#what pub static #mult_name: [#krate::tflite::QuantizedMultiplier; #len] = [#(#values),*];));
             }
+            let pairs_name = format_ident!("{}_PAIRS", prefix);
+            let conv_prepared = if d.pairs.is_empty() {
+                quote!(None)
+            } else {
+                let values = d.pairs.iter().map(|p| pair_tokens(krate, p));
+                let len = Literal::usize_unsuffixed(d.pairs.len());
+                statics.push(quote!(#what pub static #pairs_name: [#krate::tflite::ConvPairStage; #len] = [#(#values),*];));
+                quote!(Some(&#pairs_name))
+            };
             let prepared = if d.groups.is_empty() {
                 quote!(None)
             } else {
@@ -514,6 +572,7 @@ impl Writer<'_, '_> {
                     quote!(#t::stream::Stage::Conv {
                         filter: &#filter_name,
                         bias: #bias,
+                        prepared: #conv_prepared,
                         dims: #t::Conv2dDims { batches: #b, input_height: #h, input_width: #w, input_depth: #c, filter_height: #kh, filter_width: #kw, output_height: #oh, output_width: #ow, output_depth: #oc },
                         params: #t::Conv2dParams { stride_height: #sh, stride_width: #sw, dilation_height: #dh, dilation_width: #dw, pad_top: #pt, pad_left: #pl, input_zero_point: #zi, output_zero_point: #zo, multipliers: &#mult_name, output_min: #lo, output_max: #hi, rounding: #t::Rounding::Double },
                     })

@@ -27,6 +27,7 @@
 //! arithmetic's argument, shared by the kernels' DSP loops, in
 //! [`crate::dsp`].
 
+use crate::conv::ConvPairStage;
 #[cfg(not(shapecheck_dsp))]
 use crate::dsp::widen;
 use crate::dsp::Requant4;
@@ -133,6 +134,7 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     zero_point: i32,
     multipliers: &[QuantizedMultiplier],
     stage: &OutputStage,
+    prepared: Option<&[ConvPairStage]>,
     out: &mut [i8],
 ) -> Option<()> {
     if depth == 0 || !x.len().is_multiple_of(depth) || !w.len().is_multiple_of(depth) {
@@ -155,21 +157,22 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     {
         // the widened rows on the stack sized by the depth's class (a
         // wrapper per class owns them, out of line: only while it runs)
+        let ops = Operands {
+            x,
+            w,
+            bias,
+            depth,
+            zero_point,
+            multipliers,
+            stage,
+            prepared,
+        };
         return if depth <= 64 {
-            matmul_wide_in::<64, 32, B>(x, w, bias, depth, zero_point, multipliers, stage, out)
+            matmul_wide_in::<64, 32, B>(ops, out)
         } else if depth <= 256 {
-            matmul_wide_in::<256, 16, B>(x, w, bias, depth, zero_point, multipliers, stage, out)
+            matmul_wide_in::<256, 16, B>(ops, out)
         } else {
-            matmul_wide_in::<IM2COL_MAX, 16, B>(
-                x,
-                w,
-                bias,
-                depth,
-                zero_point,
-                multipliers,
-                stage,
-                out,
-            )
+            matmul_wide_in::<IM2COL_MAX, 16, B>(ops, out)
         };
     }
     let scale = |c: usize| {
@@ -251,21 +254,28 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     Some(())
 }
 
+/// [`matmul`]'s operands as [`matmul_wide`] takes them.
+struct Operands<'a, B: Values<i32> + ?Sized> {
+    x: &'a [i8],
+    w: &'a [i8],
+    bias: Option<&'a B>,
+    depth: usize,
+    zero_point: i32,
+    multipliers: &'a [QuantizedMultiplier],
+    stage: &'a OutputStage,
+    /// every channel pair's stage set up once ([`crate::conv_1x1_prepare`]),
+    /// else `None`
+    prepared: Option<&'a [ConvPairStage]>,
+}
+
 /// [`matmul_wide`] with its stack buffers: the widened rows of a depth of
 /// at most `N` (`4N` bytes) and the stages of a group of `P` channel
 /// pairs (`60P` bytes, `P ≤ 32`). Out of line, so that they are on the
 /// stack only while it runs; one small wrapper per size class, the body
 /// shared.
-#[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn matmul_wide_in<const N: usize, const P: usize, B: Values<i32> + ?Sized>(
-    x: &[i8],
-    w: &[i8],
-    bias: Option<&B>,
-    depth: usize,
-    zero_point: i32,
-    multipliers: &[QuantizedMultiplier],
-    stage: &OutputStage,
+    ops: Operands<'_, B>,
     out: &mut [i8],
 ) -> Option<()> {
     // written before they are read (`arch::widen_rows`, `group_stages`):
@@ -276,17 +286,7 @@ fn matmul_wide_in<const N: usize, const P: usize, B: Values<i32> + ?Sized>(
         wide: &mut wide,
         stages: &mut stages,
     };
-    matmul_wide(
-        x,
-        w,
-        bias,
-        depth,
-        zero_point,
-        multipliers,
-        stage,
-        out,
-        scratch,
-    )
+    matmul_wide(ops, out, scratch)
 }
 
 /// The stack buffers of [`matmul_wide`] and [`conv_im2col_rows`], owned by
@@ -304,22 +304,42 @@ struct Scratch<'a> {
 /// group of channels (as many as `scratch` holds stages for) and per
 /// pixel pair, the pair's rows widened once
 /// into `scratch` and every channel pair in one loop ([`channel_pairs`]).
-/// Out of line, shared by the size classes' wrappers ([`matmul_wide_in`]).
-#[allow(clippy::too_many_arguments)]
+/// With stages prepared for every channel pair, one group of all the
+/// channels, its stages those (nothing set up, each pixel pair widened
+/// once). Out of line, shared by the size classes' wrappers
+/// ([`matmul_wide_in`]).
 #[inline(never)]
 fn matmul_wide<B: Values<i32> + ?Sized>(
-    x: &[i8],
-    w: &[i8],
-    bias: Option<&B>,
-    depth: usize,
-    zero_point: i32,
-    multipliers: &[QuantizedMultiplier],
-    stage: &OutputStage,
+    ops: Operands<'_, B>,
     out: &mut [i8],
     scratch: Scratch<'_>,
 ) -> Option<()> {
+    let Operands {
+        x,
+        w,
+        bias,
+        depth,
+        zero_point,
+        multipliers,
+        stage,
+        prepared,
+    } = ops;
     let channels = w.len() / depth.max(1);
     let Scratch { wide, stages } = scratch;
+    if let Some(qs) = prepared.filter(|p| 2 * p.len() == channels) {
+        let qs = as_pair_stages(qs);
+        for (p, xs) in x.chunks(2 * depth).enumerate() {
+            let (c0, c1) = xs.split_at(depth.min(xs.len()));
+            let at = 2 * p * channels;
+            let (c1, second) = if c1.is_empty() {
+                (c0, None)
+            } else {
+                (c1, Some(at + channels))
+            };
+            channel_pairs(c0, c1, wide, w, qs, out, at, second)?;
+        }
+        return Some(());
+    }
     // the channels of a group: as many as `stages` holds pairs for
     let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
     for (g, group) in w.chunks(group_channels * depth).enumerate() {
@@ -755,19 +775,18 @@ fn group_stages<'a, B: Values<i32> + ?Sized>(
     // the part of the stage every channel shares (its zero point and
     // clamp), found once: per pair only the two multipliers
     let shared = Requant4::for_channels(multipliers, [first; 4], stage)?;
-    let channel = |c: usize| Requant4::channel(multipliers, c);
     let mut n = 0;
     for (pair, ps) in group.chunks_exact(2 * k).zip(stages.iter_mut()) {
         let c = first + 2 * n;
-        let (w0, w1) = pair.split_at(k);
-        // the pair's two biases at once (the callers checked their count)
-        let [b0, b1] = bias.and_then(|b| b.chunk::<2>(c)).unwrap_or([0; 2]);
-        let (k0, k1) = (folded(b0, zero_point, w0), folded(b1, zero_point, w1));
-        let (s0, s1) = (channel(c)?, channel(c + 1)?);
-        ps.write(PairStage {
-            constant: [k0, k1, k0, k1],
-            requant: shared.with_channels([s0, s1, s0, s1]),
-        });
+        ps.write(pair_stage(
+            pair,
+            k,
+            c,
+            bias,
+            zero_point,
+            multipliers,
+            shared,
+        )?);
         n += 1;
     }
     let written = stages.get(..n)?;
@@ -775,6 +794,75 @@ fn group_stages<'a, B: Values<i32> + ?Sized>(
     // `MaybeUninit<PairStage>` has `PairStage`'s layout
     Some(unsafe { core::slice::from_raw_parts(written.as_ptr().cast::<PairStage>(), n) })
 }
+
+/// The one rule of a channel pair's stage: channels `c, c + 1` (their
+/// weight rows `pair`, `k` each) as `bias − zero_point · Σ w` and the
+/// output stage `shared` (a [`Requant4`] of the layer's zero point and
+/// clamp) with their two multipliers; `None` if one is not a
+/// [`Requant4`]'s. [`group_stages`] at each call, [`prepared_pair`] once.
+#[inline(always)]
+fn pair_stage<B: Values<i32> + ?Sized>(
+    pair: &[i8],
+    k: usize,
+    c: usize,
+    bias: Option<&B>,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    shared: Requant4,
+) -> Option<PairStage> {
+    let (w0, w1) = pair.split_at(k.min(pair.len()));
+    // the pair's two biases at once (the callers checked their count)
+    let [b0, b1] = bias.and_then(|b| b.chunk::<2>(c)).unwrap_or([0; 2]);
+    let (k0, k1) = (folded(b0, zero_point, w0), folded(b1, zero_point, w1));
+    let channel = |c: usize| Requant4::channel(multipliers, c);
+    let (s0, s1) = (channel(c)?, channel(c + 1)?);
+    Some(PairStage {
+        constant: [k0, k1, k0, k1],
+        requant: shared.with_channels([s0, s1, s0, s1]),
+    })
+}
+
+/// Channel pair `j`'s stage (channels `2j, 2j + 1`) of a 1×1 convolution
+/// of depth `k` (`w` its rows), set up once: [`pair_stage`]'s, in its
+/// public form. `None` if the pair is not in `w` or its stage is not a
+/// [`Requant4`] (then [`matmul_wide`] does not take the layer).
+pub(crate) fn prepared_pair(
+    w: &[i8],
+    k: usize,
+    j: usize,
+    bias: Option<&[i32]>,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+) -> Option<ConvPairStage> {
+    let c = j.checked_mul(2)?;
+    let pair = w.get(c.checked_mul(k)?..c.checked_add(2)?.checked_mul(k)?)?;
+    let shared = Requant4::for_channels(multipliers, [c; 4], stage)?;
+    let ps = pair_stage(pair, k, c, bias, zero_point, multipliers, shared)?;
+    Some(ConvPairStage {
+        constant: ps.constant,
+        requant: ps.requant.words(),
+    })
+}
+
+/// Prepared stages ([`ConvPairStage`]) as the loops read them: the same
+/// sixty bytes ([`PairStage`]'s layout, checked at compile time below).
+fn as_pair_stages(prepared: &[ConvPairStage]) -> &[PairStage] {
+    // SAFETY: both types are `repr(C)` of fifteen 4-byte words at the same
+    // offsets (`constant`: four `i32`s; `requant`: [`Requant4`]'s eight
+    // `i32`s, its `i32` offset and its two `u32` clamp words, against
+    // eleven `i32`s in [`Requant4::words`]'s order), any bits valid in
+    // each, the same size and alignment (asserted below)
+    unsafe { core::slice::from_raw_parts(prepared.as_ptr().cast::<PairStage>(), prepared.len()) }
+}
+
+const _: () = assert!(
+    core::mem::size_of::<ConvPairStage>() == core::mem::size_of::<PairStage>()
+        && core::mem::align_of::<ConvPairStage>() == core::mem::align_of::<PairStage>()
+        && core::mem::size_of::<PairStage>() == 60
+        && core::mem::offset_of!(PairStage, requant) == 16
+        && core::mem::offset_of!(ConvPairStage, requant) == 16
+);
 
 /// One channel pair's room for its constants and stage (a group's stack
 /// buffer is an array of these, written before it is read: not zeroed).
@@ -1816,7 +1904,7 @@ mod tests {
             crate::reference::conv_2d(&x, &w, bias.as_deref(), dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; rows * channels];
-            prop_assert!(matmul(&x, &w, bias.as_deref(), depth, zp, &multipliers, &stage, &mut got).is_some());
+            prop_assert!(matmul(&x, &w, bias.as_deref(), depth, zp, &multipliers, &stage, None, &mut got).is_some());
             prop_assert_eq!(got, want);
         }
     }

@@ -283,6 +283,7 @@ pub fn conv_2d_int8_prechecked<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
             0..dims.output_height,
             filter,
             bias,
+            None,
             dims,
             params,
             out,
@@ -354,7 +355,195 @@ pub fn conv_2d_int8_band<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         (ring.len(), ring_rows, &[dims.input_width, dims.input_depth]),
         (output.len(), &[dims.output_width, dims.output_depth]),
     )?;
-    conv_rows(ring, ring_rows, rows, filter, bias, dims, params, output);
+    conv_rows(
+        ring, ring_rows, rows, filter, bias, None, dims, params, output,
+    );
+    Ok(())
+}
+
+/// One pair of output channels of a 1×1 convolution, set up once for
+/// every band of the layer: what the DSP matrix product (thumbv7em)
+/// otherwise makes at each call, before the pixels. [`conv_1x1_prepare`]
+/// makes them, `model!` writes them as a `static` (flash) for each 1×1
+/// convolution of a streamed run, and [`conv_2d_int8_band_prepared`]
+/// takes them.
+///
+/// ```
+/// use shapecheck_tflite::ConvPairStage;
+///
+/// let pair = ConvPairStage { constant: [5, 6, 5, 6], requant: [0; 11] };
+/// assert_eq!(pair.constant[2], pair.constant[0]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub struct ConvPairStage {
+    /// `bias − input_zero_point · Σ w` of channels `c, c + 1, c, c + 1`
+    /// (two pixels × the pair's two channels)
+    pub constant: [i32; 4],
+    /// the output stage of the same four in the DSP loops' form (per
+    /// channel `2m` and `−shift − 1`, `1 + 2 · zero point`, the clamp's
+    /// ends in each byte)
+    pub requant: [i32; 11],
+}
+
+/// The channel pairs of a 1×1 convolution, set up once
+/// ([`ConvPairStage`]): `stages[j]` is channels `2j, 2j + 1`'s. The same
+/// set-up the DSP matrix product makes at each call of
+/// [`conv_2d_int8_band`], so that [`conv_2d_int8_band_prepared`] with
+/// them is bit for bit that kernel.
+///
+/// Fails, with `stages` untouched, as [`conv_2d_int8_band`] does on these
+/// operands, and with [`TfliteError::KernelParam`] unless the filter is
+/// 1×1, the output channels even and each channel's output stage one the
+/// DSP loops take (a multiplier in `[2^30, 2^31)` with a right shift, the
+/// double rounding: every int8 layer's), and with [`TfliteError::Length`]
+/// unless `stages` holds one stage per two output channels.
+///
+/// ```
+/// use shapecheck_tflite::{conv_1x1_prepare, quantize_multiplier, Conv2dDims, Conv2dParams, ConvPairStage, Rounding};
+///
+/// // 2 output channels of depth 2, weights [1, 2] and [3, 4], input zero point −1
+/// let dims = Conv2dDims {
+///     batches: 1, input_height: 1, input_width: 1, input_depth: 2,
+///     filter_height: 1, filter_width: 1,
+///     output_height: 1, output_width: 1, output_depth: 2,
+/// };
+/// let multipliers = [quantize_multiplier(0.25)?];
+/// let params = Conv2dParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0,
+///     input_zero_point: -1, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let mut stages = [ConvPairStage { constant: [0; 4], requant: [0; 11] }];
+/// conv_1x1_prepare(&[1, 2, 3, 4], Some(&[10, 20]), dims, &params, &mut stages)?;
+/// // the bias plus Σ w (the zero point's −1 times −Σ w), for both pixels
+/// assert_eq!(stages[0].constant, [13, 27, 13, 27]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn conv_1x1_prepare(
+    filter: &[i8],
+    bias: Option<&[i32]>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    stages: &mut [ConvPairStage],
+) -> Result<(), TfliteError> {
+    check_layer(dims, params, filter.len(), bias.map(|b| b.len()))?;
+    let not_taken = TfliteError::KernelParam {
+        what: "1×1 convolution's prepared stages",
+        value: i64::try_from(dims.output_depth).unwrap_or(i64::MAX),
+        rule: "they need a 1×1 filter, output channels by twos and the DSP loops' output stage",
+    };
+    if (dims.filter_height, dims.filter_width) != (1, 1) || !dims.output_depth.is_multiple_of(2) {
+        return Err(not_taken);
+    }
+    if stages.len() != dims.output_depth / 2 {
+        return Err(TfliteError::Length {
+            what: "prepared stages",
+            expected: dims.output_depth / 2,
+            actual: stages.len(),
+        });
+    }
+    let stage = OutputStage::new(
+        params.rounding,
+        params.output_zero_point,
+        params.output_min,
+        params.output_max,
+    );
+    // every pair first, so that a failure leaves `stages` untouched
+    for j in 0..stages.len() {
+        prepared_pair(filter, bias, dims, params, &stage, j).ok_or(not_taken)?;
+    }
+    for (j, s) in stages.iter_mut().enumerate() {
+        *s = prepared_pair(filter, bias, dims, params, &stage, j).ok_or(not_taken)?;
+    }
+    Ok(())
+}
+
+/// Channel pair `j`'s prepared stage ([`dsp::prepared_pair`], the one
+/// rule), `None` where the DSP loops do not take it.
+pub(crate) fn prepared_pair(
+    filter: &[i8],
+    bias: Option<&[i32]>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    stage: &OutputStage,
+    j: usize,
+) -> Option<ConvPairStage> {
+    dsp::prepared_pair(
+        filter,
+        dims.input_depth,
+        j,
+        bias,
+        params.input_zero_point,
+        params.multipliers,
+        stage,
+    )
+}
+
+/// [`conv_2d_int8_band`] with a 1×1 convolution's channel pairs set up
+/// once ([`conv_1x1_prepare`]'s `prepared`): on the DSP matrix product a
+/// band call then costs its pixels alone. Bit for bit
+/// [`conv_2d_int8_band`] when `prepared` is [`conv_1x1_prepare`]'s for
+/// the same filter, bias and parameters (a `prepared` of another length
+/// is not read; one made for other operands gives unspecified values,
+/// never a panic). Fails as it does.
+///
+/// ```
+/// use shapecheck_tflite::{conv_1x1_prepare, conv_2d_int8_band, conv_2d_int8_band_prepared, quantize_multiplier, Conv2dDims, Conv2dParams, ConvPairStage, Rounding};
+///
+/// // a 3×2 image of 8 channels, 4 output channels
+/// let dims = Conv2dDims {
+///     batches: 1, input_height: 3, input_width: 2, input_depth: 8,
+///     filter_height: 1, filter_width: 1,
+///     output_height: 3, output_width: 2, output_depth: 4,
+/// };
+/// let multipliers = [quantize_multiplier(0.125)?];
+/// let params = Conv2dParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0,
+///     input_zero_point: 3, output_zero_point: -2,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let filter: Vec<i8> = (0..32).map(|v| (v * 7 % 23 - 11) as i8).collect();
+/// let bias = [5, -6, 7, -8];
+/// let mut stages = [ConvPairStage { constant: [0; 4], requant: [0; 11] }; 2];
+/// conv_1x1_prepare(&filter, Some(&bias), dims, &params, &mut stages)?;
+/// // output rows 1 and 2 from a ring holding the image's three rows
+/// let ring: Vec<i8> = (0..48).map(|v| (v * 5 % 19 - 9) as i8).collect();
+/// let (mut plain, mut prepared) = ([0i8; 16], [0i8; 16]);
+/// conv_2d_int8_band(&ring, 3, 1..3, &filter[..], Some(&bias[..]), dims, &params, &mut plain)?;
+/// conv_2d_int8_band_prepared(&ring, 3, 1..3, &filter[..], Some(&bias[..]), &stages, dims, &params, &mut prepared)?;
+/// assert_eq!(plain, prepared);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[allow(clippy::too_many_arguments)]
+pub fn conv_2d_int8_band_prepared<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    filter: &F,
+    bias: Option<&B>,
+    prepared: &[ConvPairStage],
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    check_layer(dims, params, filter.count(), bias.map(|b| b.count()))?;
+    check_band(
+        dims.batches,
+        row_axis(dims, params),
+        &rows,
+        dims.output_height,
+        (ring.len(), ring_rows, &[dims.input_width, dims.input_depth]),
+        (output.len(), &[dims.output_width, dims.output_depth]),
+    )?;
+    let prepared = Some(prepared);
+    conv_rows(
+        ring, ring_rows, rows, filter, bias, prepared, dims, params, output,
+    );
     Ok(())
 }
 
@@ -380,15 +569,20 @@ pub(crate) fn conv_rows<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     rows: Range<usize>,
     filter: &F,
     bias: Option<&B>,
+    prepared: Option<&[ConvPairStage]>,
     dims: Conv2dDims,
     params: &Conv2dParams<'_>,
     output: &mut [i8],
 ) {
     #[cfg(shapecheck_dsp)]
     if let Some(w) = filter.contiguous() {
-        conv_rows_dsp(w, ring, ring_rows, rows, bias, dims, params, output);
+        conv_rows_dsp(
+            w, ring, ring_rows, rows, bias, prepared, dims, params, output,
+        );
         return;
     }
+    // the portable loop sets up nothing per call
+    let _ = prepared;
     conv_rows_portable(ring, ring_rows, rows, filter, bias, dims, params, output);
 }
 
@@ -407,6 +601,7 @@ pub(crate) fn conv_rows_dsp<B: Values<i32> + ?Sized>(
     ring_rows: usize,
     rows: Range<usize>,
     bias: Option<&B>,
+    prepared: Option<&[ConvPairStage]>,
     dims: Conv2dDims,
     params: &Conv2dParams<'_>,
     output: &mut [i8],
@@ -424,7 +619,7 @@ pub(crate) fn conv_rows_dsp<B: Values<i32> + ?Sized>(
     // as it is, no run to find
     if ring_rows == dims.input_height && rows.start == 0 && rows.end == dims.output_height {
         let whole = Conv2dDims { batches: 1, ..dims };
-        let done = conv_dsp(ring, w, bias, whole, params, &stage, output);
+        let done = conv_dsp(ring, w, bias, prepared, whole, params, &stage, output);
         if done.is_none() {
             conv_rows_portable(ring, ring_rows, rows, w, bias, dims, params, output);
         }
@@ -453,7 +648,7 @@ pub(crate) fn conv_rows_dsp<B: Values<i32> + ?Sized>(
                     .checked_sub(run.start.checked_mul(params.stride_height)?)?,
                 ..*params
             };
-            conv_dsp(image, w, bias, dims, &params, &stage, out)
+            conv_dsp(image, w, bias, prepared, dims, &params, &stage, out)
         });
         if done.is_none() {
             let out = output.get_mut(at..end).unwrap_or(&mut []);
@@ -468,11 +663,13 @@ pub(crate) fn conv_rows_dsp<B: Values<i32> + ?Sized>(
 /// with the same blocks. `None`, `output` untouched, where neither takes
 /// it.
 #[cfg(any(shapecheck_dsp, test))]
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn conv_dsp<B: Values<i32> + ?Sized>(
     image: &[i8],
     w: &[i8],
     bias: Option<&B>,
+    prepared: Option<&[ConvPairStage]>,
     dims: Conv2dDims,
     params: &Conv2dParams<'_>,
     stage: &OutputStage,
@@ -494,6 +691,7 @@ fn conv_dsp<B: Values<i32> + ?Sized>(
             params.input_zero_point,
             params.multipliers,
             stage,
+            prepared,
             output,
         );
         if done.is_some() {

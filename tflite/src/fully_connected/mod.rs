@@ -381,6 +381,7 @@ fn fully_connected_int8_with<W, B, const DSP: bool>(
                 x_zp,
                 params.multipliers,
                 &stage,
+                None,
                 output,
             )
         };
