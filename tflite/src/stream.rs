@@ -40,6 +40,9 @@ use crate::pool::{
 };
 use crate::window::{length, RowAxis};
 
+mod in_place;
+pub use in_place::{InPlaceKind, InPlaceLayer, InPlaceShape};
+
 /// The most stages one streamed run has (the walk keeps one counter per
 /// stage, on the stack).
 ///

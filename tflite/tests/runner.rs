@@ -178,26 +178,28 @@ fn the_plan_is_drawn() {
     );
     let printed: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
     // the streamed plan (issue 70) and the layer-by-layer one
-    assert_eq!(printed[0]["arena_bytes"], 15_360);
+    assert_eq!(printed[0]["arena_bytes"], 14_208);
     assert_eq!(printed[0]["layers_bytes"], 55_296);
     assert_eq!(printed[0]["floor_bytes"], 55_296);
     let picture = std::fs::read_to_string(&svg).unwrap();
     assert!(picture.starts_with("<svg"), "{picture}");
     // one box per whole activation (30 operators write one each, the
-    // reshape's output is its input's, and the 7 inside the first
-    // streamed run and the 3 inside the second are never whole) and one
-    // for each run's rings, each with its tooltip
-    assert_eq!(picture.matches("<rect x=").count(), 30 - 7 - 3 + 2);
+    // reshape's output is its input's, the 7 inside the streamed run are
+    // never whole and the outputs of the two layers written over their
+    // input are in their input's box), one for the run's rings and one
+    // for each layer in place's scratch, each with its tooltip
+    assert_eq!(picture.matches("<rect x=").count(), 30 - 7 - 2 + 1 + 2);
     assert!(
         picture.contains("<title>tensor 63 "),
-        "the first run's output, 12x12x32"
+        "the run's output, 12x12x32"
     );
     assert!(picture.contains(
         "<title>the rings of streamed run 0 (rows [3, 1, 3, 1, 3, 1, 3], band 1): 9600 B"
     ));
-    assert!(picture.contains("<title>the rings of streamed run 1 (rows [4, 2, 5], band 2): 8448 B"));
+    assert!(picture.contains("operator 9's DEPTHWISE_CONV_2D written over it"));
+    assert!(picture.contains("<title>the scratch of operator 10, written over its input: 3072 B"));
     assert!(picture.contains("liveness floor: 55296 B"));
-    assert!(picture.contains("arena (RAM_BYTES): 15360 B"));
+    assert!(picture.contains("arena (RAM_BYTES): 14208 B"));
 }
 
 /// Runs the runner on `tests/ops/<name>.tflite` and `recording`; returns

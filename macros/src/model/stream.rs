@@ -15,8 +15,8 @@
 
 use proc_macro2::Literal;
 use quote::{format_ident, quote};
-use shapecheck_tflite::schedule::Run;
-use shapecheck_tflite::stream::{Stage, StreamRun};
+use shapecheck_tflite::schedule::{LayerInPlace, Run};
+use shapecheck_tflite::stream::{InPlaceLayer, Stage, StreamRun};
 use shapecheck_tflite::{
     activation_range_int8, add_params, conv_1x1_prepare, conv_axis, depthwise_prepare,
     fully_connected_multiplier, op_row, Activation, AddOver, AddParams, BuiltinOp, Conv2dDims,
@@ -467,6 +467,194 @@ impl Writer<'_, '_> {
         Ok(data)
     }
 
+    /// A stage's constants as `static`s named from `prefix` (its filter,
+    /// bias, multipliers and prepared set-up, each documented by `what`),
+    /// and the `Stage { .. }` literal that refers to them.
+    fn stage_tokens(
+        &mut self,
+        prefix: &str,
+        what: &str,
+        d: &StageData,
+    ) -> Result<proc_macro2::TokenStream, String> {
+        let krate = self.krate;
+        let filter_name = format_ident!("{}_FILTER", prefix);
+        let bias_name = format_ident!("{}_BIAS", prefix);
+        let groups_name = format_ident!("{}_GROUPS", prefix);
+        let mult_name = format_ident!("{}_MULTIPLIERS", prefix);
+        let what = doc(what);
+        let mut statics = Vec::new();
+        if !d.filter.is_empty() {
+            let values = d.filter.iter().map(|&v| Literal::i64_unsuffixed(v.into()));
+            let len = Literal::usize_unsuffixed(d.filter.len());
+            statics.push(quote!(#what pub static #filter_name: [i8; #len] = [#(#values),*];));
+        }
+        let bias = match &d.bias {
+            Some(b) => {
+                let values = b.iter().map(|&v| Literal::i64_unsuffixed(v.into()));
+                let len = Literal::usize_unsuffixed(b.len());
+                statics
+                    .push(quote!(#what pub static #bias_name: [i32; #len] = [#(#values),*];));
+                quote!(Some(&#bias_name))
+            }
+            None => quote!(None),
+        };
+        if !d.multipliers.is_empty() {
+            let values = d.multipliers.iter().map(|&m| multiplier_tokens(krate, m));
+            let len = Literal::usize_unsuffixed(d.multipliers.len());
+            statics.push(quote!(#what pub static #mult_name: [#krate::tflite::QuantizedMultiplier; #len] = [#(#values),*];));
+        }
+        let pairs_name = format_ident!("{}_PAIRS", prefix);
+        let conv_prepared = if d.pairs.is_empty() {
+            quote!(None)
+        } else {
+            let values = d.pairs.iter().map(|p| pair_tokens(krate, p));
+            let len = Literal::usize_unsuffixed(d.pairs.len());
+            statics.push(quote!(#what pub static #pairs_name: [#krate::tflite::ConvPairStage; #len] = [#(#values),*];));
+            quote!(Some(&#pairs_name))
+        };
+        let prepared = if d.groups.is_empty() {
+            quote!(None)
+        } else {
+            let values = d.groups.iter().map(|g| group_tokens(krate, g));
+            let len = Literal::usize_unsuffixed(d.groups.len());
+            statics.push(quote!(#what pub static #groups_name: [#krate::tflite::DepthwiseGroup; #len] = [#(#values),*];));
+            quote!(Some(&#groups_name))
+        };
+        self.statics.extend(statics);
+        let lit = Literal::usize_unsuffixed;
+        let int = |v: i32| Literal::i64_unsuffixed(v.into());
+        let t = quote!(#krate::tflite);
+        Ok(match d.stage()? {
+            Stage::Conv { dims: x, params: p, .. } => {
+                let [b, h, w, c, kh, kw, oh, ow, oc] = [x.batches, x.input_height, x.input_width, x.input_depth, x.filter_height, x.filter_width, x.output_height, x.output_width, x.output_depth].map(lit);
+                let [sh, sw, dh, dw, pt, pl] = [p.stride_height, p.stride_width, p.dilation_height, p.dilation_width, p.pad_top, p.pad_left].map(lit);
+                let [zi, zo, lo, hi] = [p.input_zero_point, p.output_zero_point, p.output_min, p.output_max].map(int);
+                quote!(#t::stream::Stage::Conv {
+                    filter: &#filter_name,
+                    bias: #bias,
+                    prepared: #conv_prepared,
+                    dims: #t::Conv2dDims { batches: #b, input_height: #h, input_width: #w, input_depth: #c, filter_height: #kh, filter_width: #kw, output_height: #oh, output_width: #ow, output_depth: #oc },
+                    params: #t::Conv2dParams { stride_height: #sh, stride_width: #sw, dilation_height: #dh, dilation_width: #dw, pad_top: #pt, pad_left: #pl, input_zero_point: #zi, output_zero_point: #zo, multipliers: &#mult_name, output_min: #lo, output_max: #hi, rounding: #t::Rounding::Double },
+                })
+            }
+            Stage::Depthwise { dims: x, params: p, .. } => {
+                let [b, h, w, c, kh, kw, m, oh, ow] = [x.batches, x.input_height, x.input_width, x.input_depth, x.filter_height, x.filter_width, x.depth_multiplier, x.output_height, x.output_width].map(lit);
+                let [sh, sw, dh, dw, pt, pl] = [p.stride_height, p.stride_width, p.dilation_height, p.dilation_width, p.pad_top, p.pad_left].map(lit);
+                let [zi, zo, lo, hi] = [p.input_zero_point, p.output_zero_point, p.output_min, p.output_max].map(int);
+                quote!(#t::stream::Stage::Depthwise {
+                    filter: &#filter_name,
+                    bias: #bias,
+                    prepared: #prepared,
+                    dims: #t::DepthwiseConvDims { batches: #b, input_height: #h, input_width: #w, input_depth: #c, filter_height: #kh, filter_width: #kw, depth_multiplier: #m, output_height: #oh, output_width: #ow },
+                    params: #t::DepthwiseConvParams { stride_height: #sh, stride_width: #sw, dilation_height: #dh, dilation_width: #dw, pad_top: #pt, pad_left: #pl, input_zero_point: #zi, output_zero_point: #zo, multipliers: &#mult_name, output_min: #lo, output_max: #hi, rounding: #t::Rounding::Double },
+                })
+            }
+            Stage::AveragePool { dims: x, params: p } | Stage::MaxPool { dims: x, params: p } => {
+                let variant = if d.kind == Some(TypedLayer::MaxPool2d) { format_ident!("MaxPool") } else { format_ident!("AveragePool") };
+                let [b, h, w, c, kh, kw, oh, ow] = [x.batches, x.input_height, x.input_width, x.depth, x.filter_height, x.filter_width, x.output_height, x.output_width].map(lit);
+                let [sh, sw, pt, pl] = [p.stride_height, p.stride_width, p.pad_top, p.pad_left].map(lit);
+                let [lo, hi] = [p.output_min, p.output_max].map(int);
+                quote!(#t::stream::Stage::#variant {
+                    dims: #t::PoolDims { batches: #b, input_height: #h, input_width: #w, depth: #c, filter_height: #kh, filter_width: #kw, output_height: #oh, output_width: #ow },
+                    params: #t::PoolParams { stride_height: #sh, stride_width: #sw, pad_top: #pt, pad_left: #pl, output_min: #lo, output_max: #hi },
+                })
+            }
+            Stage::Add { params, over, rows, row_len } => {
+                let params = add_params_tokens(krate, &params);
+                let over = match over {
+                    AddOver::Input1 => quote!(#t::AddOver::Input1),
+                    _ => quote!(#t::AddOver::Input2),
+                };
+                let [rows, row_len] = [rows, row_len].map(lit);
+                quote!(#t::stream::Stage::Add { params: #params, over: #over, rows: #rows, row_len: #row_len })
+            }
+            _ => return Err("a stage of an unknown kind".into()),
+        })
+    }
+
+    /// Writes operator `op` over its input (the schedule's
+    /// `LayerInPlace` `o`): its stage's constants, the layer checked here
+    /// (`InPlaceLayer::new`), and its block of `predict`: its tensor and
+    /// its scratch as two views of the arena (`Arena::write_rings`, which
+    /// does not build when they overlap).
+    pub(super) fn layer_in_place(
+        &mut self,
+        op: &Operator<'_>,
+        o: LayerInPlace,
+    ) -> Result<(), String> {
+        let krate = self.krate;
+        let module = self.module.clone();
+        let i = op.index();
+        let data = self.stage_data(op)?;
+        let checked = InPlaceLayer::new(data.stage()?, o.band)
+            .map_err(|e| format!("written over its input: {e}"))?;
+        if checked.scratch_len() != o.scratch {
+            return Err("its scratch is not the schedule's".into());
+        }
+        let what = format!(
+            "Operator {i} ({}), written over its input {} output row(s) a call.",
+            op.op(),
+            o.band
+        );
+        let stage = self.stage_tokens(&format!("LAYER_{i}"), &what, &data)?;
+        let name = format_ident!("LAYER_{}_IN_PLACE", i);
+        let band = Literal::usize_unsuffixed(o.band);
+        let layer_doc = doc(&format!(
+            "Operator {i} ({}), written over its input with a scratch of {} values, {} output row(s) a call (checked by `InPlaceLayer::new` when `model!` expanded).",
+            op.op(),
+            o.scratch,
+            o.band
+        ));
+        self.statics.push(quote! {
+            #layer_doc
+            pub static #name: #krate::tflite::stream::InPlaceLayer<'static> =
+                #krate::tflite::stream::InPlaceLayer::prechecked(#stage, #band);
+        });
+        let input = self.tensor(op.input(0), "input", op)?;
+        let output = self.tensor(op.output(0), "output", op)?;
+        let source = self.var(&input)?;
+        let at = match source.place {
+            Place::Arena(at)
+                if source.views.is_empty()
+                    && source.base_dims.iter().product::<usize>() == checked.len() =>
+            {
+                at
+            }
+            _ => return Err("its input is not a whole tensor of the arena".into()),
+        };
+        if self.offsets.get(&output.index()) != Some(&at) {
+            return Err("its output is not placed over its input".into());
+        }
+        let out_dims = dims(&output)?;
+        if out_dims.iter().product::<usize>() != checked.output_len() {
+            return Err("its output is not its layer's".into());
+        }
+        let scratch_at = *self
+            .scratch_at
+            .get(&i)
+            .ok_or("its scratch has no place in the arena")?;
+        let x_shape = shape_tokens(krate, &source.base_dims);
+        let xa = Literal::usize_unsuffixed(at);
+        let s_shape = shape_tokens(krate, &[o.scratch]);
+        let sa = Literal::usize_unsuffixed(scratch_at);
+        self.body.push(quote! {{
+            let (mut x, mut scratch) = arena.write_rings::<#x_shape, #xa, #s_shape, #sa>();
+            #module::#name.run_prechecked(x.as_mut_slice(), scratch.as_mut_slice());
+        }});
+        self.written.push((i, out_dims.clone(), at));
+        self.scratch_docs.push((i, o.scratch, scratch_at));
+        self.vars.insert(
+            output.index(),
+            Var {
+                place: Place::Arena(at),
+                base_dims: out_dims.clone(),
+                views: Vec::new(),
+                dims: out_dims,
+            },
+        );
+        Ok(())
+    }
+
     /// Writes streamed run `n` of the schedule, whose rings are at
     /// `rings_at` in the arena: its stages' constants, checked here, and
     /// its block of `predict`.
@@ -512,104 +700,12 @@ impl Writer<'_, '_> {
         );
         let mut stage_tokens = Vec::new();
         for (k, (d, op)) in data.iter().zip(&ops).enumerate() {
-            let prefix = format!("RUN_{n}_STAGE_{k}");
-            let filter_name = format_ident!("{}_FILTER", prefix);
-            let bias_name = format_ident!("{}_BIAS", prefix);
-            let groups_name = format_ident!("{}_GROUPS", prefix);
-            let mult_name = format_ident!("{}_MULTIPLIERS", prefix);
-            let what = doc(&format!(
+            let what = format!(
                 "Operator {} ({}), stage {k} of streamed run {n}.",
                 op.index(),
                 op.op()
-            ));
-            let mut statics = Vec::new();
-            if !d.filter.is_empty() {
-                let values = d.filter.iter().map(|&v| Literal::i64_unsuffixed(v.into()));
-                let len = Literal::usize_unsuffixed(d.filter.len());
-                statics.push(quote!(#what pub static #filter_name: [i8; #len] = [#(#values),*];));
-            }
-            let bias = match &d.bias {
-                Some(b) => {
-                    let values = b.iter().map(|&v| Literal::i64_unsuffixed(v.into()));
-                    let len = Literal::usize_unsuffixed(b.len());
-                    statics
-                        .push(quote!(#what pub static #bias_name: [i32; #len] = [#(#values),*];));
-                    quote!(Some(&#bias_name))
-                }
-                None => quote!(None),
-            };
-            if !d.multipliers.is_empty() {
-                let values = d.multipliers.iter().map(|&m| multiplier_tokens(krate, m));
-                let len = Literal::usize_unsuffixed(d.multipliers.len());
-                statics.push(quote!(#what pub static #mult_name: [#krate::tflite::QuantizedMultiplier; #len] = [#(#values),*];));
-            }
-            let pairs_name = format_ident!("{}_PAIRS", prefix);
-            let conv_prepared = if d.pairs.is_empty() {
-                quote!(None)
-            } else {
-                let values = d.pairs.iter().map(|p| pair_tokens(krate, p));
-                let len = Literal::usize_unsuffixed(d.pairs.len());
-                statics.push(quote!(#what pub static #pairs_name: [#krate::tflite::ConvPairStage; #len] = [#(#values),*];));
-                quote!(Some(&#pairs_name))
-            };
-            let prepared = if d.groups.is_empty() {
-                quote!(None)
-            } else {
-                let values = d.groups.iter().map(|g| group_tokens(krate, g));
-                let len = Literal::usize_unsuffixed(d.groups.len());
-                statics.push(quote!(#what pub static #groups_name: [#krate::tflite::DepthwiseGroup; #len] = [#(#values),*];));
-                quote!(Some(&#groups_name))
-            };
-            self.statics.extend(statics);
-            let lit = Literal::usize_unsuffixed;
-            let int = |v: i32| Literal::i64_unsuffixed(v.into());
-            let t = quote!(#krate::tflite);
-            stage_tokens.push(match d.stage()? {
-                Stage::Conv { dims: x, params: p, .. } => {
-                    let [b, h, w, c, kh, kw, oh, ow, oc] = [x.batches, x.input_height, x.input_width, x.input_depth, x.filter_height, x.filter_width, x.output_height, x.output_width, x.output_depth].map(lit);
-                    let [sh, sw, dh, dw, pt, pl] = [p.stride_height, p.stride_width, p.dilation_height, p.dilation_width, p.pad_top, p.pad_left].map(lit);
-                    let [zi, zo, lo, hi] = [p.input_zero_point, p.output_zero_point, p.output_min, p.output_max].map(int);
-                    quote!(#t::stream::Stage::Conv {
-                        filter: &#filter_name,
-                        bias: #bias,
-                        prepared: #conv_prepared,
-                        dims: #t::Conv2dDims { batches: #b, input_height: #h, input_width: #w, input_depth: #c, filter_height: #kh, filter_width: #kw, output_height: #oh, output_width: #ow, output_depth: #oc },
-                        params: #t::Conv2dParams { stride_height: #sh, stride_width: #sw, dilation_height: #dh, dilation_width: #dw, pad_top: #pt, pad_left: #pl, input_zero_point: #zi, output_zero_point: #zo, multipliers: &#mult_name, output_min: #lo, output_max: #hi, rounding: #t::Rounding::Double },
-                    })
-                }
-                Stage::Depthwise { dims: x, params: p, .. } => {
-                    let [b, h, w, c, kh, kw, m, oh, ow] = [x.batches, x.input_height, x.input_width, x.input_depth, x.filter_height, x.filter_width, x.depth_multiplier, x.output_height, x.output_width].map(lit);
-                    let [sh, sw, dh, dw, pt, pl] = [p.stride_height, p.stride_width, p.dilation_height, p.dilation_width, p.pad_top, p.pad_left].map(lit);
-                    let [zi, zo, lo, hi] = [p.input_zero_point, p.output_zero_point, p.output_min, p.output_max].map(int);
-                    quote!(#t::stream::Stage::Depthwise {
-                        filter: &#filter_name,
-                        bias: #bias,
-                        prepared: #prepared,
-                        dims: #t::DepthwiseConvDims { batches: #b, input_height: #h, input_width: #w, input_depth: #c, filter_height: #kh, filter_width: #kw, depth_multiplier: #m, output_height: #oh, output_width: #ow },
-                        params: #t::DepthwiseConvParams { stride_height: #sh, stride_width: #sw, dilation_height: #dh, dilation_width: #dw, pad_top: #pt, pad_left: #pl, input_zero_point: #zi, output_zero_point: #zo, multipliers: &#mult_name, output_min: #lo, output_max: #hi, rounding: #t::Rounding::Double },
-                    })
-                }
-                Stage::AveragePool { dims: x, params: p } | Stage::MaxPool { dims: x, params: p } => {
-                    let variant = if d.kind == Some(TypedLayer::MaxPool2d) { format_ident!("MaxPool") } else { format_ident!("AveragePool") };
-                    let [b, h, w, c, kh, kw, oh, ow] = [x.batches, x.input_height, x.input_width, x.depth, x.filter_height, x.filter_width, x.output_height, x.output_width].map(lit);
-                    let [sh, sw, pt, pl] = [p.stride_height, p.stride_width, p.pad_top, p.pad_left].map(lit);
-                    let [lo, hi] = [p.output_min, p.output_max].map(int);
-                    quote!(#t::stream::Stage::#variant {
-                        dims: #t::PoolDims { batches: #b, input_height: #h, input_width: #w, depth: #c, filter_height: #kh, filter_width: #kw, output_height: #oh, output_width: #ow },
-                        params: #t::PoolParams { stride_height: #sh, stride_width: #sw, pad_top: #pt, pad_left: #pl, output_min: #lo, output_max: #hi },
-                    })
-                }
-                Stage::Add { params, over, rows, row_len } => {
-                    let params = add_params_tokens(krate, &params);
-                    let over = match over {
-                        AddOver::Input1 => quote!(#t::AddOver::Input1),
-                        _ => quote!(#t::AddOver::Input2),
-                    };
-                    let [rows, row_len] = [rows, row_len].map(lit);
-                    quote!(#t::stream::Stage::Add { params: #params, over: #over, rows: #rows, row_len: #row_len })
-                }
-                _ => return Err("a stage of an unknown kind".into()),
-            });
+            );
+            stage_tokens.push(self.stage_tokens(&format!("RUN_{n}_STAGE_{k}"), &what, d)?);
         }
         let count = Literal::usize_unsuffixed(stage_tokens.len());
         let rings = run.ring_rows.iter().map(|&r| Literal::usize_unsuffixed(r));

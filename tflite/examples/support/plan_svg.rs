@@ -99,15 +99,18 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
             Holds::Tensor(tensor) => {
                 let hue = (tensor * 47) % 360;
                 let name = model.tensor(tensor).map_or("", |t| t.name());
-                // the ADDs written over it, one after another
+                // the ADDs and layers written over it, one after another
                 let mut label = tensor.to_string();
                 let mut title = format!("tensor {tensor} \"{}\"", escape(name));
                 let mut over = tensor;
                 while let Some(add) = schedule.in_place.iter().find(|a| a.over == over) {
+                    let op = model.operator(add.op).map(|o| o.op().to_string());
                     label.push_str(&format!("→{}", add.output));
                     title.push_str(&format!(
-                        ", then tensor {}, operator {}'s ADD written over it",
-                        add.output, add.op
+                        ", then tensor {}, operator {}'s {} written over it",
+                        add.output,
+                        add.op,
+                        op.unwrap_or_default()
                     ));
                     over = add.output;
                 }
@@ -131,6 +134,12 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
                     format!("the rings of streamed run {n}{rows}"),
                 )
             }
+            Holds::Scratch(op) => (
+                "#f0e0a0".to_string(),
+                "#806020".to_string(),
+                format!("op {op}"),
+                format!("the scratch of operator {op}, written over its input"),
+            ),
             _ => continue,
         };
         w(
