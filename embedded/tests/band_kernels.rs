@@ -10,6 +10,9 @@
 //! of ring rows; on the Cortex-M0 the portable loops. The whole-tensor
 //! output is checked first against the crate's one reference
 //! (`shapecheck_tflite::reference`, the host's and dsp_kernels.rs's too).
+//! The depthwise and 1×1 convolutions are also run over their own input
+//! (`stream::InPlaceLayer`, group by group of four channels or band by
+//! band of rows) and must leave the same output there.
 #![no_std]
 #![no_main]
 
@@ -24,6 +27,7 @@ use shapecheck_tflite::{
     DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup, PoolDims, PoolParams,
     QuantizedMultiplier, Rounding, TfliteError,
 };
+use shapecheck_tflite::stream::{InPlaceLayer, Stage};
 
 /// Random cases per kernel.
 const CASES: usize = 120;
@@ -372,6 +376,27 @@ fn pointwise_prepared_case(r: &mut Rng, c: &mut Checks) {
     );
     c.check(ok, "conv_2d_int8_band_prepared accepted every band");
     c.eq(&prepared[..n], &want[..n], "1×1, prepared: bands = reference");
+    // written over its input (at most its input's channels), band by
+    // band, with its pairs prepared and without
+    let band = r.size(1, 4);
+    for pairs in [Some(&stages[..]), None] {
+        let stage = Stage::Conv {
+            filter,
+            bias,
+            prepared: pairs,
+            dims,
+            params,
+        };
+        let mut io = [0i8; MAX];
+        io[..input.len()].copy_from_slice(input);
+        let mut scratch = [0i8; MAX];
+        let ok = InPlaceLayer::new(stage, band).is_ok_and(|layer| {
+            let s = layer.scratch_len();
+            layer.run(&mut io[..input.len()], &mut scratch[..s]).is_ok()
+        });
+        c.check(ok, "InPlaceLayer took the 1×1 convolution");
+        c.eq(&io[..n], &want[..n], "1×1 in place = reference");
+    }
 }
 
 #[inline(never)]
@@ -489,6 +514,30 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
         );
         c.check(ok, "depthwise_conv_int8_band_prepared accepted every band");
         c.eq(&prepared[..n], &whole[..n], "depthwise, prepared: bands = whole");
+        // written over its input group by group of four channels, each
+        // group's prepared set-up read by the DSP loops, and without it
+        if g.oh * g.ow <= g.h * g.w {
+            let band = r.size(1, 4);
+            for prepared in [Some(&groups[..]), None] {
+                let stage = Stage::Depthwise {
+                    filter,
+                    bias,
+                    prepared,
+                    dims,
+                    params,
+                };
+                let mut io = [0i8; MAX];
+                io[..input.len()].copy_from_slice(input);
+                let mut scratch = [0i8; 9 * 4 + MAX_H * MAX_W * 4 + 4 * MAX_W * 4];
+                let ok = InPlaceLayer::new(stage, band).is_ok_and(|layer| {
+                    let s = layer.scratch_len();
+                    s <= scratch.len()
+                        && layer.run(&mut io[..input.len()], &mut scratch[..s]).is_ok()
+                });
+                c.check(ok, "InPlaceLayer took the depthwise convolution");
+                c.eq(&io[..n], &whole[..n], "depthwise in place = whole");
+            }
+        }
     }
 }
 

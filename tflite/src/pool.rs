@@ -205,7 +205,7 @@ pub fn average_pool_int8_prechecked(
     params: &PoolParams,
     output: &mut [i8],
 ) {
-    pool(input, dims, params, output, average);
+    pool(input, dims, params, output, average_rows);
 }
 
 /// TFLite's int16 `AVERAGE_POOL_2D` (TFLite Micro's
@@ -238,17 +238,8 @@ pub fn average_pool_int16(
 ) -> Result<(), TfliteError> {
     check(dims, params, Some(input.len()), Some(output.len()), INT16)?;
     every_window_has_a_tap(dims, params, output.len())?;
-    pool(input, dims, params, output, average);
+    pool(input, dims, params, output, average_rows);
     Ok(())
-}
-
-/// The rounded average of a window's taps (at least one), as TFLite
-/// writes it: `(sum ± count / 2) / count`, truncating, the sign of `sum`'s.
-pub(crate) fn average(taps: &mut dyn Iterator<Item = i32>) -> i32 {
-    let (sum, count) = taps.fold((0i64, 0i64), |(sum, count), x| {
-        (sum + i64::from(x), count + 1)
-    });
-    rounded_average(sum, count)
 }
 
 /// `sum / count` rounded as TFLite's average pool rounds it: `(sum ±
@@ -371,7 +362,9 @@ pub fn max_pool_int8_prechecked(
     params: &PoolParams,
     output: &mut [i8],
 ) {
-    pool(input, dims, params, output, max_int8);
+    pool(input, dims, params, output, |i, n, r, d, p, o| {
+        pool_rows(i, n, r, d, p, o, &max_int8)
+    });
 }
 
 /// TFLite's int16 `MAX_POOL_2D` (TFLite Micro's
@@ -402,8 +395,9 @@ pub fn max_pool_int16(
     output: &mut [i16],
 ) -> Result<(), TfliteError> {
     check(dims, params, Some(input.len()), Some(output.len()), INT16)?;
-    pool(input, dims, params, output, |taps| {
-        taps.fold(i32::from(i16::MIN), i32::max)
+    let max = |taps: &mut dyn Iterator<Item = i32>| taps.fold(i32::from(i16::MIN), i32::max);
+    pool(input, dims, params, output, |i, n, r, d, p, o| {
+        pool_rows(i, n, r, d, p, o, &max)
     });
     Ok(())
 }
@@ -421,13 +415,13 @@ const INT16: (i32, i32, &str) = (
     "a pool's clamp must be inside int16's [-32768, 32767]",
 );
 
-/// Runs a pool whose output is `reduce` of each window's inputs, channel by
-/// channel, clamped: each image the band of all its rows
-/// ([`pool_rows`]). The lengths are checked.
-fn pool<T, R>(input: &[T], dims: PoolDims, params: &PoolParams, output: &mut [T], reduce: R)
+/// Runs a pool whose output rows `rows_of` computes ([`pool_rows`] with
+/// its reduction, or [`average_rows`]): each image the band of all its
+/// rows. The lengths are checked.
+fn pool<T, F>(input: &[T], dims: PoolDims, params: &PoolParams, output: &mut [T], rows_of: F)
 where
     T: Copy + Into<i32> + TryFrom<i32> + Default,
-    R: Fn(&mut dyn Iterator<Item = i32>) -> i32,
+    F: Fn(&[T], usize, Range<usize>, PoolDims, &PoolParams, &mut [T]),
 {
     // checked: not an overflow (0 or a divisor of a length)
     let (Ok(image_len), Ok(out_len)) = (
@@ -453,14 +447,13 @@ where
         let image = input
             .get(batch * image_len..(batch + 1) * image_len)
             .unwrap_or(&[]);
-        pool_rows(
+        rows_of(
             image,
             dims.input_height,
             0..dims.output_height,
             dims,
             params,
             out,
-            &reduce,
         );
     }
 }
@@ -547,6 +540,92 @@ fn window_row<T: Copy + Into<i32>>(
         .filter_map(move |(_, ix)| ring.get((row_start + ix) * depth + c).map(|&x| x.into()))
 }
 
+/// Channels an average pool sums at once ([`average_rows`]).
+const AVERAGE_CHUNK: usize = 16;
+
+/// [`pool_rows`] for an average pool: each output pixel's window summed
+/// tap pixel by tap pixel, [`AVERAGE_CHUNK`] channels at once (no call
+/// per tap), each sum then rounded
+/// ([`rounded_average`] over the taps inside) and clamped, TFLite's
+/// average pool: the window's taps summed in another order than tap by
+/// tap, which an integer sum does not see.
+pub(crate) fn average_rows<T>(
+    ring: &[T],
+    ring_rows: usize,
+    rows: Range<usize>,
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [T],
+) where
+    T: Copy + Into<i32> + TryFrom<i32> + Default,
+{
+    let PoolDims {
+        input_height,
+        input_width,
+        depth,
+        filter_height,
+        filter_width,
+        output_width,
+        ..
+    } = dims;
+    // an empty image: no window has a tap inside (and a huge dim beside a
+    // 0 must not be looped over)
+    let empty = input_height == 0 || input_width == 0 || depth == 0;
+    let (filter_height, filter_width) = if empty {
+        (0, 0)
+    } else {
+        (filter_height, filter_width)
+    };
+    let axis = RowAxis {
+        filter: filter_height,
+        ..row_axis(dims, params)
+    };
+    let mut pixels = output.chunks_exact_mut(depth.max(1));
+    for oy in rows {
+        let rows = RingRows::new(axis.window(oy), ring_rows);
+        for ox in 0..output_width {
+            let cols = Window::new(
+                ox,
+                params.stride_width,
+                params.pad_left,
+                1,
+                filter_width,
+                input_width,
+            );
+            let Some(pixel) = pixels.next() else {
+                return;
+            };
+            for (k, chunk) in pixel.chunks_mut(AVERAGE_CHUNK).enumerate() {
+                let c0 = k * AVERAGE_CHUNK;
+                let mut sums = [0i64; AVERAGE_CHUNK];
+                let mut count = 0i64;
+                for (_, iy) in rows.taps() {
+                    for (_, ix) in cols.taps() {
+                        let at = iy
+                            .saturating_mul(input_width)
+                            .saturating_add(ix)
+                            .saturating_mul(depth)
+                            .saturating_add(c0);
+                        if let Some(xs) = ring.get(at..at.saturating_add(chunk.len())) {
+                            for (sum, &x) in sums.iter_mut().zip(xs) {
+                                *sum += i64::from(x.into());
+                            }
+                            count += 1;
+                        }
+                    }
+                }
+                for (out, &sum) in chunk.iter_mut().zip(&sums) {
+                    let y = rounded_average(sum, count)
+                        .max(params.output_min)
+                        .min(params.output_max);
+                    // inside T: the clamp is (checked)
+                    *out = T::try_from(y).unwrap_or_default();
+                }
+            }
+        }
+    }
+}
+
 /// The sums of an average pool whose one output row's window spans
 /// every input row (a streamed run's accumulating stage, see
 /// [`crate::stream`]): adds input rows `rows`, read from a ring of
@@ -601,7 +680,7 @@ pub(crate) fn average_pool_accumulate(
 /// The output of an accumulating average pool from its `sums`
 /// ([`average_pool_accumulate`] over every input row): each sum divided
 /// by its window's taps inside the input (every input row times the
-/// column window's), rounded as [`average`] rounds, clamped.
+/// column window's), rounded as [`rounded_average`] rounds, clamped.
 pub(crate) fn average_pool_finish(
     sums: &[i8],
     dims: PoolDims,
@@ -728,7 +807,7 @@ pub fn average_pool_int8_band(
 ) -> Result<(), TfliteError> {
     check_pool_band(ring.len(), ring_rows, &rows, dims, params, output.len())?;
     every_window_has_a_tap(dims, params, output.len())?;
-    pool_rows(ring, ring_rows, rows, dims, params, output, &average);
+    average_rows(ring, ring_rows, rows, dims, params, output);
     Ok(())
 }
 

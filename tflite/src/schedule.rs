@@ -107,6 +107,15 @@ const MOVE_MILLI: u64 = 1_760;
 /// 8_640` (see [`COSTS`]).
 const STREAM_CALL: u64 = 1_500;
 
+/// The instructions of a layer in place's kernel call
+/// ([`crate::stream::InPlaceLayer`]) beyond the kernel's own per-call
+/// cost in [`COSTS`]: the band's geometry and the kernel's checks, as a
+/// streamed band has them: keyword spotting's depthwise layers at `ram =
+/// 8_696` (bands of 8 rows of each group of four channels, 256 calls)
+/// took 470 k more than its layer plan's (`Stage::band`'s, counted as
+/// [`COSTS`] says), 1,865 a call against [`COSTS`]' 1,180.
+const IN_PLACE_CALL: u64 = 700;
+
 /// The one table of per-kernel costs, measured on the Cortex-M4F at
 /// opt-level 3: the TinyML firmware (`embedded/models`, built as
 /// `SHAPECHECK_MODELS=DIR COMPARE_SET=tiny OPT_LEVELS=3 bash
@@ -876,6 +885,9 @@ impl Problem {
             ) {
                 *c = o.shape.calls(o.band) as u64;
                 *m = o.shape.moved() as u64;
+                if let Some(d) = driver.get_mut(o.op) {
+                    *d = c.saturating_mul(IN_PLACE_CALL);
+                }
                 // a depthwise call computes one group of four channels
                 if o.shape.kind == InPlaceKind::Depthwise {
                     *ch = 4;
@@ -974,7 +986,14 @@ impl Problem {
                 // band taller than its output once, as the output's rows)
                 if j - i == 1 {
                     let mut tried: Vec<usize> = Vec::new();
-                    for band in IN_PLACE_BANDS {
+                    // and the output's rows split evenly in two to four
+                    let rows = self
+                        .layers
+                        .get(i)
+                        .and_then(|l| l.in_place)
+                        .map_or(1, |s| s.output[0]);
+                    let even = (2..=4).map(|k| rows.div_ceil(k));
+                    for band in IN_PLACE_BANDS.into_iter().chain(even) {
                         let Some(o) = self.overwrite(i, band) else {
                             continue;
                         };
@@ -1368,17 +1387,20 @@ mod tests {
         let s = Schedule::search(&model, Goal::Default).unwrap();
         // the 48×48 and 24×24 stages streamed to 12×12×64 a row at a
         // time, and the 12×12 stage's depthwise and 1×1 convolutions
-        // written over their input: 0.26× the floor, 1.088× the estimated
+        // written over their input: 0.26× the floor, 1.089× the estimated
         // instructions
         let runs: Vec<_> = s.runs.iter().map(|r| (r.ops.clone(), r.band)).collect();
         assert_eq!(runs, [(0..8, 1)], "{} B", s.arena);
         let in_place: Vec<_> = s.layers_in_place.iter().map(|o| (o.op, o.band)).collect();
-        assert_eq!(in_place, [(9, 12), (10, 4)], "{} B", s.arena);
+        assert_eq!(in_place, [(9, 12), (10, 6)], "{} B", s.arena);
         assert_eq!(s.arena, 14_208);
         assert!(s.instructions * 100 <= layers.instructions * 110);
         // every plan with less RAM the search finds costs more than 1.10×
-        let smallest = Schedule::search(&model, Goal::Ram(s.arena - 1)).unwrap();
-        assert!(smallest.instructions * 100 > layers.instructions * 110);
+        // (here there is none: the default plan is the smallest)
+        match Schedule::search(&model, Goal::Ram(s.arena - 1)) {
+            Ok(smaller) => assert!(smaller.instructions * 100 > layers.instructions * 110),
+            Err(e) => assert_eq!(e.smallest, s.arena),
+        }
         // every slot live at one operator apart from every other
         for (i, a) in s.slots.iter().enumerate() {
             assert!(a.offset + a.lifetime.size <= s.arena);

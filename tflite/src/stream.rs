@@ -35,7 +35,7 @@ use crate::depthwise_conv::{
 };
 use crate::error::TfliteError;
 use crate::pool::{
-    average, average_pool_accumulate, average_pool_finish, average_pool_int8_band,
+    average_pool_accumulate, average_rows, average_pool_finish, average_pool_int8_band,
     every_window_has_a_tap, max_int8, max_pool_int8_band, pool_rows, PoolDims, PoolParams,
 };
 use crate::window::{length, RowAxis};
@@ -762,7 +762,7 @@ impl Stage<'_> {
                 ring, ring_rows, rows, filter, bias, prepared, dims, &params, output,
             ),
             Stage::AveragePool { dims, params } => {
-                pool_rows(ring, ring_rows, rows, dims, &params, output, &average)
+                average_rows(ring, ring_rows, rows, dims, &params, output)
             }
             Stage::MaxPool { dims, params } => {
                 pool_rows(ring, ring_rows, rows, dims, &params, output, &max_int8)

@@ -197,7 +197,7 @@ fn the_plan_is_drawn() {
         "<title>the rings of streamed run 0 (rows [3, 1, 3, 1, 3, 1, 3], band 1): 9600 B"
     ));
     assert!(picture.contains("operator 9's DEPTHWISE_CONV_2D written over it"));
-    assert!(picture.contains("<title>the scratch of operator 10, written over its input: 3072 B"));
+    assert!(picture.contains("<title>the scratch of operator 10, written over its input: 4608 B"));
     assert!(picture.contains("liveness floor: 55296 B"));
     assert!(picture.contains("arena (RAM_BYTES): 14208 B"));
 }
