@@ -9,6 +9,13 @@
 //! `_into`, `slice_int8_into`, `split_int8_into`), on fixed shapes (their
 //! types) with arbitrary values and parameters.
 //!
+//! Also a depthwise or 1×1 convolution written over its own input
+//! (`stream::InPlaceLayer`): `InPlaceLayer::prechecked`'s `run_prechecked`
+//! never panics on any layer, buffer or scratch; where `InPlaceLayer::new`
+//! accepts the layer and the lengths are right, the buffer holds the
+//! whole-tensor kernel's output (`depthwise_conv_int8`, `conv_2d_int8`,
+//! each itself checked against the plain reference by the kernel tests).
+//!
 //! Invariants: the `_prechecked` form never panics, whatever it is given;
 //! where the checked form accepts the operands, both write the same
 //! output, and it equals a naive reference written plainly here (each
@@ -22,8 +29,10 @@ use shapecheck::ops::layers::{
     slice_int8_into, split_int8_into, Begin, MulInt8, Resize,
 };
 use shapecheck::prelude::*;
+use shapecheck_tflite::stream::{InPlaceLayer, Stage};
 use shapecheck_tflite::{
-    add_int8, add_int8_in_place, add_int8_in_place_prechecked, add_params, concatenation,
+    add_int8, add_int8_in_place, conv_2d_int8, depthwise_conv_int8, Conv2dDims, Conv2dParams,
+    DepthwiseConvDims, DepthwiseConvParams, add_int8_in_place_prechecked, add_params, concatenation,
     concatenation_prechecked, mul_int8, mul_int8_prechecked, mul_params, quantize_multiplier,
     resize_bilinear_int8, resize_bilinear_int8_prechecked, resize_nearest_neighbor,
     resize_nearest_neighbor_prechecked, slice, slice_prechecked, split, split_prechecked,
@@ -576,6 +585,89 @@ fn add_in_place_case(u: &mut Unstructured<'_>) {
     agree(Some(checked), prechecked, want);
 }
 
+fn in_place_case(u: &mut Unstructured<'_>) {
+    let depthwise = byte(u) % 2 == 0;
+    let (h, w) = (size(u, 0, 6), size(u, 0, 5));
+    let c = if depthwise { 4 * size(u, 0, 3) } else { size(u, 0, 8) };
+    let oc = if depthwise { c } else { size(u, 0, 8) };
+    let (kh, kw) = if depthwise { (size(u, 1, 3), size(u, 1, 3)) } else { (1, 1) };
+    let (sh, sw) = (size(u, 1, 2), size(u, 1, 2));
+    let (pt, pl) = (size(u, 0, 2), size(u, 0, 2));
+    let out = |n: usize, k: usize, s: usize, p: usize| (n + 2 * p).checked_sub(k).map(|v| v / s + 1);
+    // mostly the layer's own output size, sometimes one off
+    let (Some(oh), Some(ow)) = (out(h, kh, sh, pt), out(w, kw, sw, pl)) else {
+        return;
+    };
+    let (oh, ow) = if byte(u) % 8 == 0 { (oh + 1, ow) } else { (oh, ow) };
+    let filter = values(u, kh * kw * c.max(1) * if depthwise { 1 } else { oc });
+    let bias: Vec<i32> = (0..oc).map(|_| int(u, -5000, 5000)).collect();
+    let multipliers: Vec<QuantizedMultiplier> = (0..if byte(u) % 2 == 0 { 1 } else { oc })
+        .map(|_| quantize_multiplier(f64::from(byte(u)) / 256.0 + 1e-3).unwrap_or(QuantizedMultiplier::ZERO))
+        .collect();
+    let bias = (byte(u) % 2 == 0).then_some(&bias[..]);
+    let (zi, zo) = (int(u, -128, 127), int(u, -128, 127));
+    let stage = if depthwise {
+        Stage::Depthwise {
+            filter: &filter,
+            bias,
+            prepared: None,
+            dims: DepthwiseConvDims {
+                batches: 1, input_height: h, input_width: w, input_depth: c,
+                filter_height: kh, filter_width: kw, depth_multiplier: 1,
+                output_height: oh, output_width: ow,
+            },
+            params: DepthwiseConvParams {
+                stride_height: sh, stride_width: sw, dilation_height: 1, dilation_width: 1,
+                pad_top: pt, pad_left: pl, input_zero_point: zi, output_zero_point: zo,
+                multipliers: &multipliers, output_min: -128, output_max: 127,
+                rounding: Rounding::Double,
+            },
+        }
+    } else {
+        Stage::Conv {
+            filter: &filter,
+            bias,
+            prepared: None,
+            dims: Conv2dDims {
+                batches: 1, input_height: h, input_width: w, input_depth: c,
+                filter_height: 1, filter_width: 1,
+                output_height: oh, output_width: ow, output_depth: oc,
+            },
+            params: Conv2dParams {
+                stride_height: sh, stride_width: sw, dilation_height: 1, dilation_width: 1,
+                pad_top: 0, pad_left: 0, input_zero_point: zi, output_zero_point: zo,
+                multipliers: &multipliers, output_min: -128, output_max: 127,
+                rounding: Rounding::Double,
+            },
+        }
+    };
+    let band = size(u, 0, 7);
+    let input = values(u, h * w * c);
+    // unchecked: any layer, any lengths, never a panic
+    let io_len = length(u, input.len());
+    let mut io = values(u, io_len);
+    let scratch_len = size(u, 0, 600);
+    InPlaceLayer::prechecked(stage, band).run_prechecked(&mut io, &mut vec![0; scratch_len]);
+    let Ok(layer) = InPlaceLayer::new(stage, band) else {
+        return;
+    };
+    let mut io = input.clone();
+    let mut scratch = vec![0x55u8 as i8; layer.scratch_len()];
+    layer.run(&mut io, &mut scratch).expect("the lengths are the layer's");
+    let mut want = vec![0i8; layer.output_len()];
+    let whole = match stage {
+        Stage::Depthwise { filter, bias, dims, params, .. } => {
+            depthwise_conv_int8(&input, filter, bias, dims, &params, &mut want)
+        }
+        Stage::Conv { filter, bias, dims, params, .. } => {
+            conv_2d_int8(&input, filter, bias, dims, &params, &mut want)
+        }
+        _ => return,
+    };
+    whole.expect("InPlaceLayer::new accepted the layer: its kernel does too");
+    assert_eq!(&io[..want.len()], &want[..], "written over its input = the whole layer");
+}
+
 fn transpose_conv_case(u: &mut Unstructured<'_>) {
     let dims = TransposeConvDims {
         batches: size(u, 0, 2),
@@ -811,7 +903,7 @@ fn typed_layers_case(u: &mut Unstructured<'_>) {
 
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
-    match byte(&mut u) % 9 {
+    match byte(&mut u) % 10 {
         0 => concatenation_case(&mut u),
         1 => slice_case(&mut u),
         2 => split_case(&mut u),
@@ -820,6 +912,7 @@ fuzz_target!(|data: &[u8]| {
         5 => mul_case(&mut u),
         6 => add_in_place_case(&mut u),
         7 => transpose_conv_case(&mut u),
+        8 => in_place_case(&mut u),
         _ => typed_layers_case(&mut u),
     }
 });
