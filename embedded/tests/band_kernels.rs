@@ -166,9 +166,14 @@ fn geometry(r: &mut Rng, three: bool, dilated: bool) -> Option<Geometry> {
         let span = (k - 1) * d + 1;
         (size + pads >= span).then(|| (size + pads - span) / s + 1)
     };
+    let (oh, ow) = (out(h, pt + pb, kh, sh, dh)?, out(w, pl + pr, kw, sw, dw)?);
+    // an output of at most the largest input's pixels (the buffers' size)
+    if oh * ow > MAX_H * MAX_W {
+        return None;
+    }
     Some(Geometry {
-        oh: out(h, pt + pb, kh, sh, dh)?,
-        ow: out(w, pl + pr, kw, sw, dw)?,
+        oh,
+        ow,
         h,
         w,
         kh,
