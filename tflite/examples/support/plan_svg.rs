@@ -4,7 +4,9 @@
 //! each whole activation is a box from the operator that writes it to the
 //! last that reads it, at its offset, labelled with its tensor index; the
 //! rings of a streamed run (whose tensors are never whole) are one grey
-//! box over the run's operators, labelled `run N`. Two lines: the
+//! box over the run's operators, labelled `run N`; a layer written over
+//! its input is drawn in its input's box (labelled `input→output`), its
+//! scratch a yellow box at its operator, labelled `op N`. Two lines: the
 //! liveness floor (the most bytes live at one operator, which no
 //! layer-by-layer schedule goes below) and the arena's size (`model!`'s
 //! `RAM_BYTES`); a step line under them, the bytes live at each operator.
@@ -49,7 +51,7 @@ pub fn plan_svg(model: &Model<'_>, title: &str) -> Result<String, String> {
         &mut svg,
         format!(
             "<text x=\"{LEFT}\" y=\"22\" font-size=\"15\">{}: int8 activations over the operators \
-             ({} B arena streamed, liveness floor {} B)</text>\n",
+             ({} B arena at the default plan, liveness floor {} B)</text>\n",
             escape(title),
             arena,
             floor
