@@ -926,7 +926,11 @@ impl Problem {
         }
         self.layers
             .iter()
-            .zip(calls.iter().zip(moved.iter().zip(driver.iter().zip(&channels))))
+            .zip(
+                calls
+                    .iter()
+                    .zip(moved.iter().zip(driver.iter().zip(&channels))),
+            )
             .skip(ops.start)
             .take(ops.len())
             .map(|(l, (&n, (&m, (&d, &ch))))| {

@@ -35,7 +35,7 @@ use crate::depthwise_conv::{
 };
 use crate::error::TfliteError;
 use crate::pool::{
-    average_pool_accumulate, average_rows, average_pool_finish, average_pool_int8_band,
+    average_pool_accumulate, average_pool_finish, average_pool_int8_band, average_rows,
     every_window_has_a_tap, max_int8, max_pool_int8_band, pool_rows, PoolDims, PoolParams,
 };
 use crate::window::{length, RowAxis};

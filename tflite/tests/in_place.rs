@@ -248,6 +248,8 @@ fn refused_layers_name_their_rule_and_touch_nothing() {
     let layer = InPlaceLayer::new(four, 2).unwrap();
     let mut io = [7i8; 36];
     assert!(layer.run(&mut io, &mut [0; 8]).is_err());
-    assert!(layer.run(&mut io[..35], &mut vec![0; layer.scratch_len()]).is_err());
+    assert!(layer
+        .run(&mut io[..35], &mut vec![0; layer.scratch_len()])
+        .is_err());
     assert_eq!(io, [7; 36]);
 }

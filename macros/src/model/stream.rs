@@ -492,8 +492,7 @@ impl Writer<'_, '_> {
             Some(b) => {
                 let values = b.iter().map(|&v| Literal::i64_unsuffixed(v.into()));
                 let len = Literal::usize_unsuffixed(b.len());
-                statics
-                    .push(quote!(#what pub static #bias_name: [i32; #len] = [#(#values),*];));
+                statics.push(quote!(#what pub static #bias_name: [i32; #len] = [#(#values),*];));
                 quote!(Some(&#bias_name))
             }
             None => quote!(None),
@@ -525,10 +524,37 @@ impl Writer<'_, '_> {
         let int = |v: i32| Literal::i64_unsuffixed(v.into());
         let t = quote!(#krate::tflite);
         Ok(match d.stage()? {
-            Stage::Conv { dims: x, params: p, .. } => {
-                let [b, h, w, c, kh, kw, oh, ow, oc] = [x.batches, x.input_height, x.input_width, x.input_depth, x.filter_height, x.filter_width, x.output_height, x.output_width, x.output_depth].map(lit);
-                let [sh, sw, dh, dw, pt, pl] = [p.stride_height, p.stride_width, p.dilation_height, p.dilation_width, p.pad_top, p.pad_left].map(lit);
-                let [zi, zo, lo, hi] = [p.input_zero_point, p.output_zero_point, p.output_min, p.output_max].map(int);
+            Stage::Conv {
+                dims: x, params: p, ..
+            } => {
+                let [b, h, w, c, kh, kw, oh, ow, oc] = [
+                    x.batches,
+                    x.input_height,
+                    x.input_width,
+                    x.input_depth,
+                    x.filter_height,
+                    x.filter_width,
+                    x.output_height,
+                    x.output_width,
+                    x.output_depth,
+                ]
+                .map(lit);
+                let [sh, sw, dh, dw, pt, pl] = [
+                    p.stride_height,
+                    p.stride_width,
+                    p.dilation_height,
+                    p.dilation_width,
+                    p.pad_top,
+                    p.pad_left,
+                ]
+                .map(lit);
+                let [zi, zo, lo, hi] = [
+                    p.input_zero_point,
+                    p.output_zero_point,
+                    p.output_min,
+                    p.output_max,
+                ]
+                .map(int);
                 quote!(#t::stream::Stage::Conv {
                     filter: &#filter_name,
                     bias: #bias,
@@ -537,10 +563,37 @@ impl Writer<'_, '_> {
                     params: #t::Conv2dParams { stride_height: #sh, stride_width: #sw, dilation_height: #dh, dilation_width: #dw, pad_top: #pt, pad_left: #pl, input_zero_point: #zi, output_zero_point: #zo, multipliers: &#mult_name, output_min: #lo, output_max: #hi, rounding: #t::Rounding::Double },
                 })
             }
-            Stage::Depthwise { dims: x, params: p, .. } => {
-                let [b, h, w, c, kh, kw, m, oh, ow] = [x.batches, x.input_height, x.input_width, x.input_depth, x.filter_height, x.filter_width, x.depth_multiplier, x.output_height, x.output_width].map(lit);
-                let [sh, sw, dh, dw, pt, pl] = [p.stride_height, p.stride_width, p.dilation_height, p.dilation_width, p.pad_top, p.pad_left].map(lit);
-                let [zi, zo, lo, hi] = [p.input_zero_point, p.output_zero_point, p.output_min, p.output_max].map(int);
+            Stage::Depthwise {
+                dims: x, params: p, ..
+            } => {
+                let [b, h, w, c, kh, kw, m, oh, ow] = [
+                    x.batches,
+                    x.input_height,
+                    x.input_width,
+                    x.input_depth,
+                    x.filter_height,
+                    x.filter_width,
+                    x.depth_multiplier,
+                    x.output_height,
+                    x.output_width,
+                ]
+                .map(lit);
+                let [sh, sw, dh, dw, pt, pl] = [
+                    p.stride_height,
+                    p.stride_width,
+                    p.dilation_height,
+                    p.dilation_width,
+                    p.pad_top,
+                    p.pad_left,
+                ]
+                .map(lit);
+                let [zi, zo, lo, hi] = [
+                    p.input_zero_point,
+                    p.output_zero_point,
+                    p.output_min,
+                    p.output_max,
+                ]
+                .map(int);
                 quote!(#t::stream::Stage::Depthwise {
                     filter: &#filter_name,
                     bias: #bias,
@@ -550,16 +603,36 @@ impl Writer<'_, '_> {
                 })
             }
             Stage::AveragePool { dims: x, params: p } | Stage::MaxPool { dims: x, params: p } => {
-                let variant = if d.kind == Some(TypedLayer::MaxPool2d) { format_ident!("MaxPool") } else { format_ident!("AveragePool") };
-                let [b, h, w, c, kh, kw, oh, ow] = [x.batches, x.input_height, x.input_width, x.depth, x.filter_height, x.filter_width, x.output_height, x.output_width].map(lit);
-                let [sh, sw, pt, pl] = [p.stride_height, p.stride_width, p.pad_top, p.pad_left].map(lit);
+                let variant = if d.kind == Some(TypedLayer::MaxPool2d) {
+                    format_ident!("MaxPool")
+                } else {
+                    format_ident!("AveragePool")
+                };
+                let [b, h, w, c, kh, kw, oh, ow] = [
+                    x.batches,
+                    x.input_height,
+                    x.input_width,
+                    x.depth,
+                    x.filter_height,
+                    x.filter_width,
+                    x.output_height,
+                    x.output_width,
+                ]
+                .map(lit);
+                let [sh, sw, pt, pl] =
+                    [p.stride_height, p.stride_width, p.pad_top, p.pad_left].map(lit);
                 let [lo, hi] = [p.output_min, p.output_max].map(int);
                 quote!(#t::stream::Stage::#variant {
                     dims: #t::PoolDims { batches: #b, input_height: #h, input_width: #w, depth: #c, filter_height: #kh, filter_width: #kw, output_height: #oh, output_width: #ow },
                     params: #t::PoolParams { stride_height: #sh, stride_width: #sw, pad_top: #pt, pad_left: #pl, output_min: #lo, output_max: #hi },
                 })
             }
-            Stage::Add { params, over, rows, row_len } => {
+            Stage::Add {
+                params,
+                over,
+                rows,
+                row_len,
+            } => {
                 let params = add_params_tokens(krate, &params);
                 let over = match over {
                     AddOver::Input1 => quote!(#t::AddOver::Input1),

@@ -92,7 +92,7 @@ impl InPlaceShape {
         if band == 0 {
             return Err("a band has rows");
         }
-        let pixels = |a: usize, b: usize| a.checked_mul(b).unwrap_or(usize::MAX);
+        let pixels = |a: usize, b: usize| a.saturating_mul(b);
         match self.kind {
             InPlaceKind::Depthwise => {
                 if oc != c {
@@ -460,7 +460,11 @@ impl<'a> InPlaceLayer<'a> {
     /// ```
     pub fn run(&self, io: &mut [i8], scratch: &mut [i8]) -> Result<(), TfliteError> {
         length("layer in place's input", self.len(), io.len())?;
-        length("layer in place's scratch", self.scratch_len(), scratch.len())?;
+        length(
+            "layer in place's scratch",
+            self.scratch_len(),
+            scratch.len(),
+        )?;
         self.run_prechecked(io, scratch);
         Ok(())
     }
@@ -501,7 +505,8 @@ impl<'a> InPlaceLayer<'a> {
                 let [h, w, c] = shape.input;
                 let [oh, ow, _] = shape.output;
                 let taps = dims.filter_height.saturating_mul(dims.filter_width);
-                let (taps_buf, rest) = scratch.split_at_mut(taps.saturating_mul(4).min(scratch.len()));
+                let (taps_buf, rest) =
+                    scratch.split_at_mut(taps.saturating_mul(4).min(scratch.len()));
                 let plane_len = h.saturating_mul(w).saturating_mul(4);
                 let (plane, band_buf) = rest.split_at_mut(plane_len.min(rest.len()));
                 let group_dims = DepthwiseConvDims {
@@ -541,7 +546,12 @@ impl<'a> InPlaceLayer<'a> {
                         };
                         group.band(image, needed, rows.clone(), out);
                         let at = rows.start.saturating_mul(ow).saturating_mul(c);
-                        scatter(out, io.get_mut(at..).unwrap_or(&mut []), c, channels.clone());
+                        scatter(
+                            out,
+                            io.get_mut(at..).unwrap_or(&mut []),
+                            c,
+                            channels.clone(),
+                        );
                     }
                 }
             }
@@ -557,7 +567,9 @@ impl<'a> InPlaceLayer<'a> {
                         rows.end.saturating_mul(out_row),
                     );
                     let (Some(image), Some(out)) = (
-                        io.get(needed.start.saturating_mul(in_row)..needed.end.saturating_mul(in_row)),
+                        io.get(
+                            needed.start.saturating_mul(in_row)..needed.end.saturating_mul(in_row),
+                        ),
                         scratch.get_mut(..to - from),
                     ) else {
                         return;
