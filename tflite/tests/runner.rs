@@ -163,8 +163,9 @@ fn bad_json_a_wrong_count_and_a_missing_file_are_one_line_and_exit_code_1() {
 }
 
 /// `--plan PLAN.svg`: person detection's picture at `model!`'s default
-/// plan, one box per placed activation and per streamed run's rings, and
-/// its arena (15,360 B), the layer-by-layer arena and the floor (both
+/// plan, one box per placed activation, per streamed run's rings and per
+/// layer in place's scratch, and its arena (14,208 B), the layer-by-layer
+/// arena and the floor (both
 /// 55,296 B) printed.
 #[test]
 fn the_plan_is_drawn() {
