@@ -460,7 +460,9 @@ where
 
 /// Output rows `rows` of one image of a pool, the input rows read from a
 /// ring of `ring_rows` (input row `r` at ring row `r % ring_rows`, found
-/// once per output row): the one loop of every pool and its bands.
+/// once per output row): each output value `reduce` of its window's
+/// inputs, channel by channel, clamped (the max pools; the average pools
+/// take [`average_rows`]), over [`pool_windows`]' walk.
 pub(crate) fn pool_rows<T, R>(
     ring: &[T],
     ring_rows: usize,
@@ -473,6 +475,45 @@ pub(crate) fn pool_rows<T, R>(
     T: Copy + Into<i32> + TryFrom<i32> + Default,
     R: Fn(&mut dyn Iterator<Item = i32>) -> i32,
 {
+    let (input_width, depth) = (dims.input_width, dims.depth);
+    pool_windows(
+        ring_rows,
+        rows,
+        dims,
+        params,
+        output,
+        |rows, cols, pixel| {
+            // a window that does not wrap past the ring's end (always, in a
+            // ring of the whole input) reads its one run of rows: no chain
+            // of two runs per tap
+            let [head, tail] = rows.runs();
+            for (c, out) in pixel.iter_mut().enumerate() {
+                let at = |iy: usize| (iy * input_width, cols, depth, c);
+                let y = if tail.len() == 0 {
+                    reduce(&mut head.taps().flat_map(|(_, iy)| window_row(ring, at(iy))))
+                } else {
+                    reduce(&mut rows.taps().flat_map(|(_, iy)| window_row(ring, at(iy))))
+                };
+                *out = clamped(y, params);
+            }
+        },
+    );
+}
+
+/// The walk of every pool and its bands: each output pixel of output
+/// rows `rows`, in order, with its window, the ring rows (a ring of
+/// `ring_rows` input rows, found once per output row) and the columns
+/// inside the input, given to `pixel_of` with the pixel's `depth` values
+/// to write.
+#[inline(always)]
+fn pool_windows<T>(
+    ring_rows: usize,
+    rows: Range<usize>,
+    dims: PoolDims,
+    params: &PoolParams,
+    output: &mut [T],
+    mut pixel_of: impl FnMut(RingRows, Window, &mut [T]),
+) {
     let PoolDims {
         input_height,
         input_width,
@@ -509,24 +550,16 @@ pub(crate) fn pool_rows<T, R>(
             let Some(pixel) = pixels.next() else {
                 return;
             };
-            // a window that does not wrap past the ring's end (always, in
-            // a ring of the whole input) reads its one run of rows: no
-            // chain of two runs per tap
-            let [head, tail] = rows.runs();
-            for (c, out) in pixel.iter_mut().enumerate() {
-                let at = |iy: usize| (iy * input_width, cols, depth, c);
-                let y = if tail.len() == 0 {
-                    reduce(&mut head.taps().flat_map(|(_, iy)| window_row(ring, at(iy))))
-                } else {
-                    reduce(&mut rows.taps().flat_map(|(_, iy)| window_row(ring, at(iy))))
-                }
-                .max(params.output_min)
-                .min(params.output_max);
-                // inside T: the clamp is (checked)
-                *out = T::try_from(y).unwrap_or_default();
-            }
+            pixel_of(rows, cols, pixel);
         }
     }
+}
+
+/// A pool's output value: `y` clamped to `[output_min, output_max]`, inside
+/// `T` (the clamp is, checked).
+#[inline(always)]
+fn clamped<T: TryFrom<i32> + Default>(y: i32, params: &PoolParams) -> T {
+    T::try_from(y.max(params.output_min).min(params.output_max)).unwrap_or_default()
 }
 
 /// The taps inside `cols` of one input row of a pool's window, channel
@@ -543,12 +576,12 @@ fn window_row<T: Copy + Into<i32>>(
 /// Channels an average pool sums at once ([`average_rows`]).
 const AVERAGE_CHUNK: usize = 16;
 
-/// [`pool_rows`] for an average pool: each output pixel's window summed
-/// tap pixel by tap pixel, [`AVERAGE_CHUNK`] channels at once (no call
-/// per tap), each sum then rounded
-/// ([`rounded_average`] over the taps inside) and clamped, TFLite's
-/// average pool: the window's taps summed in another order than tap by
-/// tap, which an integer sum does not see.
+/// [`pool_rows`] for an average pool, over the same walk
+/// ([`pool_windows`]): each output pixel's window summed tap pixel by tap
+/// pixel, [`AVERAGE_CHUNK`] channels at once (no call per tap), each sum
+/// then rounded ([`rounded_average`] over the taps inside) and clamped:
+/// TFLite's average pool, its taps summed in another order, which an
+/// integer sum does not see.
 pub(crate) fn average_rows<T>(
     ring: &[T],
     ring_rows: usize,
@@ -559,42 +592,14 @@ pub(crate) fn average_rows<T>(
 ) where
     T: Copy + Into<i32> + TryFrom<i32> + Default,
 {
-    let PoolDims {
-        input_height,
-        input_width,
-        depth,
-        filter_height,
-        filter_width,
-        output_width,
-        ..
-    } = dims;
-    // an empty image: no window has a tap inside (and a huge dim beside a
-    // 0 must not be looped over)
-    let empty = input_height == 0 || input_width == 0 || depth == 0;
-    let (filter_height, filter_width) = if empty {
-        (0, 0)
-    } else {
-        (filter_height, filter_width)
-    };
-    let axis = RowAxis {
-        filter: filter_height,
-        ..row_axis(dims, params)
-    };
-    let mut pixels = output.chunks_exact_mut(depth.max(1));
-    for oy in rows {
-        let rows = RingRows::new(axis.window(oy), ring_rows);
-        for ox in 0..output_width {
-            let cols = Window::new(
-                ox,
-                params.stride_width,
-                params.pad_left,
-                1,
-                filter_width,
-                input_width,
-            );
-            let Some(pixel) = pixels.next() else {
-                return;
-            };
+    let (input_width, depth) = (dims.input_width, dims.depth);
+    pool_windows(
+        ring_rows,
+        rows,
+        dims,
+        params,
+        output,
+        |rows, cols, pixel| {
             for (k, chunk) in pixel.chunks_mut(AVERAGE_CHUNK).enumerate() {
                 let c0 = k * AVERAGE_CHUNK;
                 let mut sums = [0i64; AVERAGE_CHUNK];
@@ -615,15 +620,11 @@ pub(crate) fn average_rows<T>(
                     }
                 }
                 for (out, &sum) in chunk.iter_mut().zip(&sums) {
-                    let y = rounded_average(sum, count)
-                        .max(params.output_min)
-                        .min(params.output_max);
-                    // inside T: the clamp is (checked)
-                    *out = T::try_from(y).unwrap_or_default();
+                    *out = clamped(rounded_average(sum, count), params);
                 }
             }
-        }
-    }
+        },
+    );
 }
 
 /// The sums of an average pool whose one output row's window spans

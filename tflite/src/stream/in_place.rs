@@ -180,10 +180,9 @@ impl InPlaceShape {
     /// assert_eq!(conv.moved(), 16);
     /// ```
     pub fn moved(&self) -> usize {
-        let count = |d: [usize; 3]| d[0].saturating_mul(d[1]).saturating_mul(d[2]);
         match self.kind {
-            InPlaceKind::Depthwise => count(self.input).saturating_add(count(self.output)),
-            InPlaceKind::Pointwise => count(self.output),
+            InPlaceKind::Depthwise => values(self.input).saturating_add(values(self.output)),
+            InPlaceKind::Pointwise => values(self.output),
         }
     }
 }
@@ -361,12 +360,7 @@ impl<'a> InPlaceLayer<'a> {
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn len(&self) -> usize {
-        let count = |d: [usize; 3]| {
-            d[0].checked_mul(d[1])
-                .and_then(|v| v.checked_mul(d[2]))
-                .unwrap_or(usize::MAX)
-        };
-        self.shape().map_or(0, |s| count(s.input))
+        self.shape().map_or(0, |s| values(s.input))
     }
 
     /// Whether its input has no values.
@@ -404,12 +398,7 @@ impl<'a> InPlaceLayer<'a> {
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
     /// ```
     pub fn output_len(&self) -> usize {
-        let count = |d: [usize; 3]| {
-            d[0].checked_mul(d[1])
-                .and_then(|v| v.checked_mul(d[2]))
-                .unwrap_or(usize::MAX)
-        };
-        self.shape().map_or(0, |s| count(s.output))
+        self.shape().map_or(0, |s| values(s.output))
     }
 
     /// The values of its scratch ([`InPlaceShape::scratch`] at its band).
@@ -584,6 +573,15 @@ impl<'a> InPlaceLayer<'a> {
             _ => {}
         }
     }
+}
+
+/// The values of a tensor of rows, columns and channels `dims`
+/// (`usize::MAX` when they overflow, which [`InPlaceLayer::new`] refuses).
+fn values(dims: [usize; 3]) -> usize {
+    dims[0]
+        .checked_mul(dims[1])
+        .and_then(|v| v.checked_mul(dims[2]))
+        .unwrap_or(usize::MAX)
 }
 
 /// Output rows `0..rows` in bands of `band` (the last one shorter).
