@@ -25,6 +25,11 @@
 //! touch, or the run's own input, where each band is written over rows
 //! the first layer reads no more ([`crate::stream::writes_behind_reads`],
 //! a residual block streamed whole: its convolutions and its `ADD`).
+//! And a depthwise or 1×1 convolution may be written over its own input
+//! ([`LayerInPlace`], [`crate::stream::InPlaceLayer`]): its output in its
+//! input's slot, a scratch of [`crate::stream::InPlaceShape::scratch`]'s
+//! values beside it at its operator alone, at the band the search
+//! chooses.
 //!
 //! The instructions of a schedule are estimated from the MACs and one
 //! table of per-kernel costs ([`COSTS`]), plus a cost per kernel call

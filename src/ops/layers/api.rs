@@ -1904,9 +1904,11 @@ impl<T: Copy, const N: usize> Arena<T, N> {
         )
     }
 
-    /// [`Arena::read_write_rings`] for a run whose input is the caller's:
-    /// the `Y` at `YA` and the `R` at `RA` to write, each fitting
-    /// (`arena/capacity`), apart (`arena/overlap`).
+    /// [`Arena::read_write_rings`] for a run whose input is the caller's
+    /// (or a layer written over its own input, `model!`'s
+    /// `InPlaceLayer`s: its tensor and its scratch): the `Y` at `YA` and
+    /// the `R` at `RA` to write, each fitting (`arena/capacity`), apart
+    /// (`arena/overlap`).
     ///
     /// ```
     /// use shapecheck::prelude::*;
