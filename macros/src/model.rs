@@ -1338,17 +1338,24 @@ impl<'k, 'm> Writer<'k, 'm> {
             }
         };
         self.body.push(block);
-        self.written.push((op.index(), out_dims.clone(), at));
+        self.wrote_in_arena(op.index(), output.index(), at, out_dims);
+        Ok(())
+    }
+
+    /// Operator `op` has written tensor `output`, whole, of `dims`, at
+    /// offset `at` of the arena: its line of the docs and its place for
+    /// its readers.
+    fn wrote_in_arena(&mut self, op: usize, output: usize, at: usize, dims: Vec<usize>) {
+        self.written.push((op, dims.clone(), at));
         self.vars.insert(
-            output.index(),
+            output,
             Var {
                 place: Place::Arena(at),
-                base_dims: out_dims.clone(),
+                base_dims: dims.clone(),
                 views: Vec::new(),
-                dims: out_dims,
+                dims,
             },
         );
-        Ok(())
     }
 
     fn pad(&mut self, op: &Operator<'_>, output: &ModelTensor<'_>) -> Result<(), String> {

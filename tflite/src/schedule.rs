@@ -593,12 +593,7 @@ impl Problem {
         // a layer written over its input: that input an arena tensor it
         // reads last, its output one too, neither a model output
         for (k, l) in layers.iter_mut().enumerate() {
-            let life = |t: usize| {
-                tensors
-                    .iter()
-                    .position(|&x| x == t)
-                    .and_then(|p| lifetimes.get(p))
-            };
+            let life = |t: usize| lifetime_of(&tensors, &lifetimes, t);
             let keeps = in_place
                 && l.input.zip(l.output).is_some_and(|(x, y)| {
                     x != y
@@ -619,12 +614,7 @@ impl Problem {
                 let (Some(t), true, true) = (a.output, a.stage.is_some(), b.stage.is_some()) else {
                     return false;
                 };
-                let life = |t: usize| {
-                    tensors
-                        .iter()
-                        .position(|&x| x == t)
-                        .and_then(|p| lifetimes.get(p))
-                };
+                let life = |t: usize| lifetime_of(&tensors, &lifetimes, t);
                 // b reads a's output, and nothing after b does
                 let only_b = life(t).is_some_and(|l| l.first == k && l.last == k + 1);
                 let reads = match b.add {
@@ -1173,13 +1163,7 @@ fn add_in_place(
     }
     let output = op.output(0)?;
     let shape = dims_of(model, Some(output));
-    let life = |t: usize| {
-        tensors
-            .iter()
-            .position(|&x| x == t)
-            .and_then(|p| lifetimes.get(p))
-            .copied()
-    };
+    let life = |t: usize| lifetime_of(tensors, lifetimes, t).copied();
     let (a, b) = (op.input(0)?, op.input(1)?);
     let int8 = [a, b, output].iter().all(|&t| {
         model
@@ -1204,6 +1188,15 @@ fn add_in_place(
             over,
             output,
         })
+}
+
+/// Tensor `t`'s lifetime, `None` where it is not an activation of the
+/// arena (`tensors` and `lifetimes` are `plan::activations`').
+fn lifetime_of<'l>(tensors: &[usize], lifetimes: &'l [Lifetime], t: usize) -> Option<&'l Lifetime> {
+    tensors
+        .iter()
+        .position(|&x| x == t)
+        .and_then(|p| lifetimes.get(p))
 }
 
 /// A tensor's dims as `usize`s.

@@ -26,7 +26,7 @@ use shapecheck_tflite::{
 };
 
 use super::{
-    add_params_tokens, dims, doc, multiplier_tokens, per_tensor, shape_tokens, Place, Var, Writer,
+    add_params_tokens, dims, doc, multiplier_tokens, per_tensor, shape_tokens, Place, Writer,
 };
 
 /// A group before `depthwise_prepare` fills it.
@@ -714,17 +714,8 @@ impl Writer<'_, '_> {
             let (mut x, mut scratch) = arena.write_rings::<#x_shape, #xa, #s_shape, #sa>();
             #module::#name.run_prechecked(x.as_mut_slice(), scratch.as_mut_slice());
         }});
-        self.written.push((i, out_dims.clone(), at));
         self.scratch_docs.push((i, o.scratch, scratch_at));
-        self.vars.insert(
-            output.index(),
-            Var {
-                place: Place::Arena(at),
-                base_dims: out_dims.clone(),
-                views: Vec::new(),
-                dims: out_dims,
-            },
-        );
+        self.wrote_in_arena(i, output.index(), at, out_dims);
         Ok(())
     }
 
@@ -889,18 +880,9 @@ impl Writer<'_, '_> {
             Place::Output => return Err("a streamed run reads the model's output".into()),
         };
         self.body.push(call);
-        self.written.push((last.index(), out_dims.clone(), out_at));
         self.ring_docs
             .push((n, run.ops.clone(), rings_len, rings_at));
-        self.vars.insert(
-            output.index(),
-            Var {
-                place: Place::Arena(out_at),
-                base_dims: out_dims.clone(),
-                views: Vec::new(),
-                dims: out_dims,
-            },
-        );
+        self.wrote_in_arena(last.index(), output.index(), out_at, out_dims);
         Ok(())
     }
 }
