@@ -103,228 +103,189 @@
 #[cfg(feature = "alloc")]
 extern crate alloc;
 
-mod add;
-mod arg_min_max;
-mod array;
-mod batch_matmul;
-mod bytes;
+// The layers, from the bottom up (ARCHITECTURE.md's code map): a module
+// imports only from its own layer's shared modules and the layers below
+// it (`tests/layers.rs` checks it).
+// 1. what everything uses: bytes, little-endian arrays, the code writer
+mod base;
+// 2. the file format: flatbuffer reading, the model view, op codes,
+//    element types, errors
+mod format;
+// 3. the arithmetic: quantization, dims, windows, the reference kernels
+pub(crate) mod arith;
+// 4. the kernel interface: what an op's preparation and step see
+mod kernel;
+// 5. what several ops share
+mod shared;
+// 6. the ops, one module each
+mod ops;
+// 7. the registry: the one list of ops
+mod registry;
+// 8. the interpreter, the planner and `model!`'s support
+mod runtime;
+
 // the generated code's interface (model!), not an API
 #[doc(hidden)]
-pub mod compiled;
-mod concat;
-mod conv;
-mod depth_space;
-mod depthwise_conv;
-mod dims;
-mod div;
-// what the kernels' SMLAD loops share (each kernel's own loops are its
-// `dsp` module, beside its portable loop): used on the target with the
-// DSP extension (`cfg(shapecheck_dsp)`, set by build.rs) and by the unit
-// tests, which run the loops' plain-Rust twins on the host against
-// `reference`; elsewhere only the depthwise layers' set-up
-// (`depthwise_prepare`, which `model!` runs on the host) is used
-#[cfg_attr(not(any(shapecheck_dsp, test)), allow(dead_code))]
-#[allow(unsafe_code)]
-mod dsp;
-// the band kernels' DSP path on the host, against the whole-tensor kernels
-#[cfg(test)]
-mod band_dsp_tests;
-mod elementwise;
-mod elu;
-mod error;
-mod exp;
-mod expand_dims;
-mod flatbuffer;
-mod float_math;
-mod float_ops;
-mod fully_connected;
-mod gather;
-mod hard_swish;
-mod interpreter;
-mod l2_normalization;
-mod layout;
-mod leaky_relu;
-mod log_softmax;
-mod logistic;
-mod maximum_minimum;
-mod mean;
-mod mirror_pad;
-mod model;
-mod mul;
-mod neg;
-mod ops;
-mod options;
-mod pad;
+pub use runtime::compiled;
 #[cfg(feature = "alloc")]
-pub mod plan;
-mod pool;
-mod prelu;
-mod quant;
-mod quantize;
-mod reduce;
+pub use runtime::plan;
+#[cfg(feature = "alloc")]
+pub use runtime::schedule;
+pub use runtime::stream;
 // the kernels written plainly, the one reference of the host's and the
 // firmware's tests (issue 69); not an API: feature `reference`
 #[cfg(any(test, feature = "reference"))]
 #[doc(hidden)]
-pub mod reference;
-mod relu;
-mod requantize;
-mod reshape;
-mod resize;
-mod rsqrt;
-#[cfg(feature = "alloc")]
-pub mod schedule;
-mod slice;
-mod softmax;
-mod split;
-mod squared_difference;
-pub mod stream;
-mod sub;
-mod tanh;
-mod transpose;
-mod transpose_conv;
-mod types;
-mod values;
-mod window;
+pub use arith::reference;
 
-pub use add::{
-    add_f32, add_int16, add_int8, add_int8_in_place, add_int8_in_place_prechecked,
-    add_int8_prechecked, add_params, add_params_int16, broadcast_shape, AddOver, AddParams,
+pub use arith::activation::{
+    activation_range_f32, activation_range_int16, activation_range_int8,
+    fully_connected_multiplier, quantize_value, quantize_value_int16,
 };
-pub use array::{Array, ArrayIter, LeNumber};
-pub use concat::{
+pub use arith::quant::{
+    multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_int64, quantize_multiplier,
+    rounding_divide_by_pot, saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
+};
+pub use arith::window::{conv_axis, ConvAxis};
+pub use base::array::{Array, ArrayIter, LeNumber};
+pub use base::values::Values;
+pub use format::error::{Name, OperandProblem, Place, TfliteError};
+pub use format::model::{Model, ModelTensor, Operator, Quantization};
+pub use format::types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
+pub use kernel::shape::{OpShape, MAX_DIMS};
+pub use ops::add::{
+    add_f32, add_int16, add_int8, add_int8_in_place, add_int8_in_place_prechecked,
+    add_int8_prechecked, add_params, add_params_int16, AddOver, AddParams,
+};
+pub use ops::concat::{
     concatenation, concatenation_dim, concatenation_output_shape, concatenation_params,
     concatenation_prechecked, pack, pack_output_shape, pack_params, ConcatenationOptions,
     ConcatenationParams, PackOptions, PackParams, MAX_JOINED,
 };
-pub use conv::{
+pub use ops::conv::depthwise_conv::{
+    depthwise_conv_int16, depthwise_conv_int8, depthwise_conv_int8_band,
+    depthwise_conv_int8_band_prepared, depthwise_conv_int8_prechecked, depthwise_prepare,
+    DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup,
+};
+pub use ops::conv::fully_connected::{
+    fully_connected_f32, fully_connected_f32_prechecked, fully_connected_int16,
+    fully_connected_int8, fully_connected_int8_accumulate, fully_connected_int8_finish,
+    fully_connected_int8_prechecked, FullyConnectedDims, FullyConnectedParams,
+};
+pub use ops::conv::{
     conv_1x1_prepare, conv_2d_int16, conv_2d_int8, conv_2d_int8_band, conv_2d_int8_band_prepared,
     conv_2d_int8_prechecked, Conv2dDims, Conv2dParams, ConvPairStage,
 };
-pub use depth_space::{
+pub use ops::depth_space::{
     depth_space_params, depth_to_space, depth_to_space_output_shape, space_to_depth,
     space_to_depth_output_shape, BlockSizeOptions, DepthSpaceParams,
 };
-pub use depthwise_conv::{
-    conv_axis, depthwise_conv_int16, depthwise_conv_int8, depthwise_conv_int8_band,
-    depthwise_conv_int8_band_prepared, depthwise_conv_int8_prechecked, depthwise_prepare, ConvAxis,
-    DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup,
-};
-pub use elu::{elu_f32, elu_value};
-pub use error::{Name, OperandProblem, Place, TfliteError};
-pub use exp::{exp_f32, exp_value};
-pub use expand_dims::{
-    expand_dims, expand_dims_output_shape, expand_dims_params, ExpandDimsParams,
-};
-pub use float_ops::{mean_f32, mul_f32, rsqrt_f32, rsqrt_value, squared_difference_f32, sub_f32};
-pub use fully_connected::{
-    activation_range_f32, activation_range_int16, activation_range_int8, fully_connected_f32,
-    fully_connected_f32_prechecked, fully_connected_int16, fully_connected_int8,
-    fully_connected_int8_accumulate, fully_connected_int8_finish, fully_connected_int8_prechecked,
-    fully_connected_multiplier, FullyConnectedDims, FullyConnectedParams,
-};
-pub use gather::{gather, gather_output_shape, gather_params, GatherOptions, GatherParams};
-pub use interpreter::{
-    Arena, ArenaSizes, Arithmetic, Interpreter, PreparedSizes, PreparedStep, TensorData,
-};
-#[cfg(feature = "alloc")]
-pub use interpreter::{Layout, Plan};
-pub use logistic::{
+pub use ops::elu::{elu_f32, elu_value};
+pub use ops::exp::{exp_f32, exp_value};
+pub use ops::gather::{gather, gather_output_shape, gather_params, GatherOptions, GatherParams};
+pub use ops::logistic::{
     logistic_int16, logistic_int8, logistic_int8_prechecked, logistic_params,
     logistic_params_int16, LogisticInt16Params, LogisticParams,
 };
-pub use mean::{mean_int8, mean_int8_prechecked, mean_params, MeanParams};
-pub use mirror_pad::{
+pub use ops::mul::mul_f32;
+pub use ops::neg::neg_f32;
+pub use ops::pad::mirror_pad::{
     mirror_pad, mirror_pad_params, MirrorPadMode, MirrorPadOptions, MirrorPadParams,
 };
-pub use model::{Model, ModelTensor, Operator, Quantization};
-pub use neg::neg_f32;
-pub use ops::{op_row, OpRow, OpShape, OptionsTable, TypedLayer, MAX_DIMS, OPS};
-pub use options::{
-    AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
-    Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
-};
-pub use pad::{pad, pad_output_shape, pad_prechecked, padv2_params, PadV2Params};
-pub use pool::{
+pub use ops::pad::{pad, pad_output_shape, pad_prechecked, padv2_params, PadV2Params};
+pub use ops::pool::{
     average_pool_int16, average_pool_int8, average_pool_int8_band, average_pool_int8_prechecked,
     max_pool_int16, max_pool_int8, max_pool_int8_band, max_pool_int8_prechecked, PoolDims,
     PoolParams,
 };
-pub use quant::{
-    multiply_by_quantized_multiplier, multiply_by_quantized_multiplier_int64, quantize_multiplier,
-    rounding_divide_by_pot, saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
-};
-pub use quantize::{
+pub use ops::quantize::{
     dequantize_int16, dequantize_int8, dequantize_value, dequantize_value_int16, quantize_int16,
-    quantize_int8, quantize_value, quantize_value_int16,
+    quantize_int8,
 };
-pub use reshape::{reshape, reshape_dims};
-pub use slice::{
+pub use ops::reduce::mean::{mean_int8, mean_int8_prechecked, mean_params, MeanParams};
+pub use ops::reduce::mean_f32;
+pub use ops::reshape::expand_dims::{
+    expand_dims, expand_dims_output_shape, expand_dims_params, ExpandDimsParams,
+};
+pub use ops::reshape::{reshape, reshape_dims};
+pub use ops::rsqrt::{rsqrt_f32, rsqrt_value};
+pub use ops::slice::{
     slice, slice_ends_within, slice_output_shape, slice_params, slice_prechecked, strided_slice,
     strided_slice_output_shape, strided_slice_params, SliceParams, StridedSliceOptions,
     StridedSliceParams, MAX_SLICE_RANK,
 };
-pub use softmax::{
+pub use ops::softmax::{
     softmax_int16, softmax_int8, softmax_int8_prechecked, softmax_params, softmax_params_int16,
     SoftmaxInt16Params, SoftmaxParams,
 };
-pub use split::{
+pub use ops::split::{
     split, split_output_shape, split_params, split_piece, split_prechecked, split_v_params, unpack,
     unpack_output_shape, unpack_params, SplitOptions, SplitParams, SplitVOptions, UnpackOptions,
     UnpackParams, MAX_SPLITS,
 };
-pub use transpose::{transpose, transpose_output_shape, transpose_params, TransposeParams};
-pub use types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
-pub use values::Values;
+pub use ops::squared_difference::squared_difference_f32;
+pub use ops::sub::sub_f32;
+pub use ops::transpose::{transpose, transpose_output_shape, transpose_params, TransposeParams};
+pub use registry::options::{
+    AddOptions, Conv2dOptions, DepthwiseConv2dOptions, FullyConnectedOptions, Options,
+    Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
+};
+pub use registry::{op_row, OpRow, OptionsTable, TypedLayer, OPS};
+pub use runtime::interpreter::{
+    Arena, ArenaSizes, Arithmetic, Interpreter, PreparedSizes, PreparedStep, TensorData,
+};
+#[cfg(feature = "alloc")]
+pub use runtime::interpreter::{Layout, Plan};
+pub use shared::broadcast::broadcast_shape;
 
 // element-wise ops: MUL, SUB, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE,
 // RELU, RELU6, LEAKY_RELU, PRELU, HARD_SWISH, TANH, RSQRT, int8 QUANTIZE
-pub use div::{div_int8, div_params, DivOptions, DivParams};
-pub use hard_swish::{hard_swish_int8, hard_swish_params, HardSwishParams};
-pub use leaky_relu::{leaky_relu_int8, leaky_relu_params, LeakyReluOptions, LeakyReluParams};
-pub use maximum_minimum::{maximum, minimum};
-pub use mul::{
-    mul_int16, mul_int8, mul_int8_prechecked, mul_params, mul_params_int16, MulOptions, MulParams,
-};
-pub use prelu::{prelu_int8, prelu_params, PreluParams};
-pub use relu::{relu6_int8, relu6_params, relu_int8, relu_params, Relu6Params, ReluParams};
-pub use requantize::{
-    requantize_int16, requantize_int8, requantize_params, requantize_params_int16, RequantizeParams,
-};
-pub use rsqrt::{rsqrt_int8, rsqrt_params, RsqrtParams};
-pub use squared_difference::{
-    squared_difference_int8, squared_difference_params, SquaredDifferenceParams,
-};
-pub use sub::{sub_int8, sub_params, SubOptions, SubParams};
-pub use tanh::{
+pub use ops::div::{div_int8, div_params, DivOptions, DivParams};
+pub use ops::hard_swish::{hard_swish_int8, hard_swish_params, HardSwishParams};
+pub use ops::leaky_relu::{leaky_relu_int8, leaky_relu_params, LeakyReluOptions, LeakyReluParams};
+pub use ops::logistic::tanh::{
     tanh_int16, tanh_int8, tanh_params, tanh_params_int16, TanhInt16Params, TanhParams,
 };
+pub use ops::maximum_minimum::{maximum, minimum};
+pub use ops::mul::{
+    mul_int16, mul_int8, mul_int8_prechecked, mul_params, mul_params_int16, MulOptions, MulParams,
+};
+pub use ops::prelu::{prelu_int8, prelu_params, PreluParams};
+pub use ops::quantize::requantize::{
+    requantize_int16, requantize_int8, requantize_params, requantize_params_int16, RequantizeParams,
+};
+pub use ops::relu::{relu6_int8, relu6_params, relu_int8, relu_params, Relu6Params, ReluParams};
+pub use ops::rsqrt::{rsqrt_int8, rsqrt_params, RsqrtParams};
+pub use ops::squared_difference::{
+    squared_difference_int8, squared_difference_params, SquaredDifferenceParams,
+};
+pub use ops::sub::{sub_int8, sub_params, SubOptions, SubParams};
 // the reductions, arg max / min, resizes, transposed convolution, batch
 // matrix product, log softmax and L2 normalization
-pub use arg_min_max::{
+pub use ops::arg_min_max::{
     arg_max, arg_min, arg_min_max_dims, arg_min_max_output_shape, ArgMinMaxDims, ArgMinMaxOptions,
 };
-pub use batch_matmul::{
+pub use ops::batch_matmul::{
     batch_matmul_int8, batch_matmul_output_shape, batch_matmul_params, BatchMatMulOptions,
     BatchMatMulParams,
 };
-pub use l2_normalization::{
+pub use ops::l2_normalization::{
     l2_normalization_int8, l2_normalization_params, L2NormOptions, L2NormalizationParams,
 };
-pub use log_softmax::{
-    log_softmax_int8, log_softmax_params, LogSoftmaxParams, LOG_SOFTMAX_OUTPUT_SCALE,
-    LOG_SOFTMAX_OUTPUT_ZERO_POINT,
-};
-pub use reduce::{
+pub use ops::reduce::{
     mean_or_sum_int16, mean_or_sum_int8, reduce_axes, reduce_max, reduce_min, reduce_output_shape,
     sum_params, ReduceAxes,
 };
-pub use resize::{
+pub use ops::resize::{
     resize_bilinear_int8, resize_bilinear_int8_prechecked, resize_nearest_neighbor,
     resize_nearest_neighbor_prechecked, resize_output_shape, resize_params, ResizeDims,
     ResizeOptions, ResizeParams, RESIZE_SIZE_LIMIT,
 };
-pub use transpose_conv::{
+pub use ops::softmax::log_softmax::{
+    log_softmax_int8, log_softmax_params, LogSoftmaxParams, LOG_SOFTMAX_OUTPUT_SCALE,
+    LOG_SOFTMAX_OUTPUT_ZERO_POINT,
+};
+pub use ops::transpose_conv::{
     transpose_conv_int8, transpose_conv_int8_prechecked, transpose_conv_output_shape,
     transpose_conv_params, TransposeConvDims, TransposeConvOptions, TransposeConvParams,
 };

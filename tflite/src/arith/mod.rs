@@ -1,0 +1,23 @@
+//! Layer 3, the arithmetic: TFLite's requantization, dims, windows and
+//! padding, the float routines, what the kernels' DSP loops share, and the
+//! reference kernels. Imports `base` and `format`.
+
+pub(crate) mod activation;
+pub(crate) mod dims;
+// what the kernels' SMLAD loops share (each kernel's own loops are its
+// `dsp` module, beside its portable loop): used on the target with the
+// DSP extension (`cfg(shapecheck_dsp)`, set by build.rs) and by the unit
+// tests, which run the loops' plain-Rust twins on the host against
+// `reference`; elsewhere only the depthwise layers' set-up
+// (`depthwise_prepare`, which `model!` runs on the host) is used
+#[cfg_attr(not(any(shapecheck_dsp, test)), allow(dead_code))]
+#[allow(unsafe_code)]
+pub(crate) mod dsp;
+pub(crate) mod float_math;
+pub(crate) mod quant;
+// the kernels written plainly, the one reference of the host's and the
+// firmware's tests (issue 69); not an API: feature `reference`
+#[cfg(any(test, feature = "reference"))]
+#[doc(hidden)]
+pub mod reference;
+pub(crate) mod window;

@@ -1,0 +1,1613 @@
+//! The depthwise convolution's DSP loops (issue 64; one home per kernel,
+//! issue 69):
+//!
+//! - [`depthwise`]: four channels a word; a 3×3 filter's taps widened once
+//!   per channel group into a table read by `LDRD`, the input's zero point
+//!   folded into a per-channel constant for each set of taps inside, one
+//!   block of 8 instructions a tap for each pixel;
+//! - [`depthwise_as_conv`]: one input channel, the convolution it is (the
+//!   convolution's im2col, [`crate::ops::conv::dsp`]).
+//!
+//! Each `asm!` block (in `mod arch`, under `cfg(shapecheck_dsp)`) sits
+//! beside its plain-Rust twin (`cfg(not(shapecheck_dsp))`): the host's unit
+//! tests below run the twins, the firmware tests (embedded/tests/
+//! dsp_kernels.rs) the asm, both against [`crate::arith::reference`]. The portable
+//! loop is in `mod.rs`; the output stage, the safety note and the
+//! arithmetic's argument, shared by the kernels' DSP loops, in
+//! [`crate::arith::dsp`].
+
+use crate::arith::dsp::{widen, write4, Requant4};
+use crate::arith::quant::{OutputStage, QuantizedMultiplier, Scale};
+use crate::base::values::Values;
+use crate::ops::conv::depthwise_conv::DepthwiseGroup;
+use crate::ops::conv::dsp::conv_im2col;
+use core::mem::MaybeUninit;
+
+/// A depthwise convolution of one input channel (a first layer, person
+/// detection's: 96×96×1, depth multiplier 8) as the convolution it is:
+/// its filter `[1, h, w, M]` transposed into `[M, h, w, 1]` on the stack
+/// (at most 1024 values), then [`conv_im2col`]. `None` as that, or for
+/// more than one input channel.
+pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    filter: &[i8],
+    bias: Option<&B>,
+    dims: &crate::DepthwiseConvDims,
+    params: &crate::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    let taps = dims.filter_height.checked_mul(dims.filter_width)?;
+    let m = dims.depth_multiplier;
+    // every value of `..len` written by the transposition below: not
+    // zeroed first (a memclr of 1 KB a call)
+    let mut w = [const { MaybeUninit::<i8>::uninit() }; 1024];
+    let len = taps.checked_mul(m)?;
+    if dims.input_depth != 1 || m == 0 || len > w.len() || filter.len() != len {
+        return None;
+    }
+    // w[c · taps + t] = filter[t · m + c]: `taps` rows of `m`, each
+    // (t, c) once, so each of the `len` places once
+    for (t, row) in filter.chunks_exact(m).enumerate() {
+        for (c, &v) in row.iter().enumerate() {
+            w.get_mut(c * taps + t)?.write(v);
+        }
+    }
+    // SAFETY: `filter` is `taps` rows of `m` (its length is `len`), so the
+    // loop above wrote `w[c · taps + t]` for every `t < taps`, `c < m`:
+    // each of `w[..len]`, which `MaybeUninit<i8>` lays out as `i8`s
+    let w = unsafe { core::slice::from_raw_parts(w.as_ptr().cast::<i8>(), len) };
+    let conv_dims = crate::Conv2dDims {
+        batches: dims.batches,
+        input_height: dims.input_height,
+        input_width: dims.input_width,
+        input_depth: 1,
+        filter_height: dims.filter_height,
+        filter_width: dims.filter_width,
+        output_height: dims.output_height,
+        output_width: dims.output_width,
+        output_depth: m,
+    };
+    let conv_params = crate::Conv2dParams {
+        stride_height: params.stride_height,
+        stride_width: params.stride_width,
+        dilation_height: params.dilation_height,
+        dilation_width: params.dilation_width,
+        pad_top: params.pad_top,
+        pad_left: params.pad_left,
+        input_zero_point: params.input_zero_point,
+        output_zero_point: params.output_zero_point,
+        multipliers: params.multipliers,
+        output_min: params.output_min,
+        output_max: params.output_max,
+        rounding: params.rounding,
+    };
+    conv_im2col(input, w, bias, &conv_dims, &conv_params, stage, out)
+}
+
+/// What [`arch::dw3x3_run`] reads of one channel group while it runs
+/// along a row of interior pixels, at fixed offsets: the constants, the
+/// widened 3×3 filter, the output stage, and the run's pointers and steps
+/// (filled in by it).
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct Run3 {
+    /// `bias − zero_point · Σ w` per channel (offset 0)
+    constant: [i32; 4],
+    /// the filter's taps widened: bytes 0 and 2, then 1 and 3 (16)
+    table: [u32; 18],
+    /// the output stage (88)
+    requant: Requant4,
+    /// the output's next word and its end, the output's and the image's
+    /// step from pixel to pixel (132)
+    tail: [usize; 4],
+}
+
+/// The order in which [`depthwise`] runs its classes of pixels (row class,
+/// column class: 0 all three taps inside, 1 all but the first, 2 all but
+/// the last), grouped by the first tap inside (the filter's first, second,
+/// fourth, fifth).
+const CLASS_ORDER: [(usize, usize); 9] = [
+    (0, 0),
+    (0, 2),
+    (2, 0),
+    (2, 2),
+    (0, 1),
+    (2, 1),
+    (1, 0),
+    (1, 2),
+    (1, 1),
+];
+
+/// TFLite's int8 depthwise convolution of depth multiplier 1 on one
+/// image, four channels at a time (one word of the image and of the
+/// filter). Channel group by channel group: the group's nine filter words
+/// of a 3×3 filter widened once into halves, `bias − zero_point · Σ w`
+/// per channel, then over the output pixels: a pixel whose 3×3 taps are
+/// all inside the input is one `asm!` block ([`arch::dw3x3`], 8
+/// instructions a tap: `LDR`, `LDRD` of the widened filter, two `SXTB16`,
+/// `SMLABB` / `SMLATT` per channel); a border pixel (or another filter
+/// size) adds the input offset (`SADD16`) tap by tap over the taps inside.
+/// The output stage is [`Requant4`] where it applies. Each group's
+/// set-up ([`depthwise_group`]) is read from `prepared` where it holds one
+/// per group of 4 channels (a streamed layer's, made once per layer: its
+/// band calls then cost their pixels alone), else made here. `None`, with `out`
+/// untouched, unless the channels are a multiple of 4, the depth
+/// multiplier is 1, the zero point an int8 and every length matches (the
+/// caller's portable loop then runs).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
+    image: &[i8],
+    filter: &[i8],
+    bias: Option<&B>,
+    prepared: Option<&[DepthwiseGroup]>,
+    dims: &crate::DepthwiseConvDims,
+    params: &crate::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    use crate::arith::window::Window;
+    let depth = dims.input_depth;
+    let zero_point = params.input_zero_point;
+    let multipliers = params.multipliers;
+    if dims.depth_multiplier != 1
+        || depth == 0
+        || !depth.is_multiple_of(4)
+        || !(-128..=127).contains(&zero_point)
+        || image.len()
+            != dims
+                .input_height
+                .checked_mul(dims.input_width)?
+                .checked_mul(depth)?
+        || filter.len()
+            != dims
+                .filter_height
+                .checked_mul(dims.filter_width)?
+                .checked_mul(depth)?
+        || out.len()
+            != dims
+                .output_height
+                .checked_mul(dims.output_width)?
+                .checked_mul(depth)?
+        || !(multipliers.len() == 1 || multipliers.len() == depth)
+        || bias.is_some_and(|b| b.count() != depth)
+    {
+        return None;
+    }
+    let offset = (-zero_point as u32 & 0xffff) * 0x0001_0001;
+    let scale = |c: usize| {
+        Scale::new(
+            multipliers
+                .get(if multipliers.len() == 1 { 0 } else { c })
+                .copied()
+                .unwrap_or(QuantizedMultiplier::ZERO),
+        )
+    };
+    let three = dims.filter_height == 3 && dims.filter_width == 3;
+    // the steps between taps in the image: a column, a row
+    let column = params.dilation_width.checked_mul(depth)?;
+    let row = params
+        .dilation_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    // which taps of a 3×3 window are inside: all (class 0), all but the
+    // first (1), all but the last (2); `None` for any other window
+    let class = |w: Window| match (w.taps().next(), w.len()) {
+        (Some((0, at)), 3) => Some((0, at)),
+        (Some((1, at)), 2) => Some((1, at)),
+        (Some((0, at)), 2) => Some((2, at)),
+        _ => None,
+    };
+    // per axis and class, the output positions of that class (a range:
+    // the windows move monotonically) and the input position of the first
+    // tap inside at the range's start; `complete` if every position has a
+    // class
+    let spans = |n: usize, stride: usize, pad: usize, dilation: usize, size: usize| {
+        let mut spans: [Option<(usize, usize, usize)>; 3] = [None; 3];
+        // no classes but a 3×3 filter's: no runs, every pixel on the
+        // general path
+        if !three {
+            return (spans, false, false);
+        }
+        let mut complete = true;
+        for o in 0..n {
+            match class(Window::new(o, stride, pad, dilation, 3, size)) {
+                Some((k, at)) => match spans.get_mut(k) {
+                    Some(Some(span)) if span.1 == o => span.1 = o + 1,
+                    Some(span @ None) => *span = Some((o, o + 1, at)),
+                    // not a range: no runs at all (never seen)
+                    _ => return ([None; 3], false, false),
+                },
+                None => complete = false,
+            }
+        }
+        (spans, complete, true)
+    };
+    let (row_spans, rows_complete, rows_ranges) = spans(
+        dims.output_height,
+        params.stride_height,
+        params.pad_top,
+        params.dilation_height,
+        dims.input_height,
+    );
+    let (col_spans, cols_complete, cols_ranges) = spans(
+        dims.output_width,
+        params.stride_width,
+        params.pad_left,
+        params.dilation_width,
+        dims.input_width,
+    );
+    // the image's and the output's steps from one output row to the next
+    let image_rows = params
+        .stride_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    let out_rows = dims.output_width.checked_mul(depth)?;
+    // the image's step from one output column to the next
+    let pixel_step = params.stride_width.checked_mul(depth)?;
+    // the filter's step from one row of taps to the next
+    let filter_row = dims.filter_width.checked_mul(depth)?;
+    // the prepared groups, where there is one per group of 4 channels
+    let prepared = prepared.filter(|p| p.len() == depth / 4);
+    // the classes of pixels the DSP runs take (rows × columns with the same
+    // taps inside), once per call: the classes whose first tap inside is
+    // the filter's first (the table as it is), then those that start at
+    // its second tap, its fourth and its fifth (CLASS_ORDER)
+    let runs_apply = three && rows_ranges && cols_ranges;
+    let mut classes: [Option<ClassRuns>; 9] = [None; 9];
+    if runs_apply {
+        for (slot, (rc, cc)) in classes.iter_mut().zip(CLASS_ORDER) {
+            let (Some(Some((oy0, oy1, iy0))), Some(Some((ox0, ox1, ix0)))) =
+                (row_spans.get(rc).copied(), col_spans.get(cc).copied())
+            else {
+                continue;
+            };
+            let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
+            // runs along the class's longer side
+            let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) = if n_cols >= n_rows
+            {
+                (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
+            } else {
+                (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
+            };
+            *slot = Some(ClassRuns {
+                rc,
+                cc,
+                tap: 3 * usize::from(rc == 1) + usize::from(cc == 1),
+                runs,
+                pixels,
+                steps: [image_run, out_run, image_pixel, out_pixel],
+                first: (iy0 * dims.input_width + ix0) * depth,
+                at: (oy0 * dims.output_width + ox0) * depth,
+            });
+        }
+    }
+    for c in (0..depth).step_by(4) {
+        // the group's set-up: prepared once per layer, or made here
+        let made;
+        let group = match prepared.and_then(|p| p.get(c / 4)) {
+            Some(g) => g,
+            None => {
+                made = depthwise_group(filter, bias, dims, params, stage, c)?;
+                &made
+            }
+        };
+        let bias4 = group.bias;
+        let table = &group.table;
+        let constants = &group.constants;
+        let requant = group.requant.map(Requant4::from_words);
+        // whether the DSP runs compute this group's pixels of the classes
+        let runs_done = runs_apply && requant.is_some();
+        // the group's state once, then each class's runs (its geometry
+        // made once per call, above), its table copied at most three times
+        if let Some(requant) = requant.filter(|_| runs_apply) {
+            let mut st = Run3 {
+                constant: bias4,
+                table: *table,
+                requant,
+                tail: [0; 4],
+            };
+            let mut first_tap = 0;
+            for k in classes.iter().flatten() {
+                if k.tap != first_tap {
+                    let from = table.get(2 * k.tap..)?;
+                    st.table.get_mut(..from.len())?.copy_from_slice(from);
+                    first_tap = k.tap;
+                }
+                st.constant = *constants.get(k.rc)?.get(k.cc)?;
+                class_runs(image, out, &mut st, k, c, column, row)?;
+            }
+        }
+        if runs_done && rows_complete && cols_complete {
+            continue;
+        }
+        for oy in 0..dims.output_height {
+            let rows = Window::new(
+                oy,
+                params.stride_height,
+                params.pad_top,
+                params.dilation_height,
+                dims.filter_height,
+                dims.input_height,
+            );
+            let row_class = if three { class(rows) } else { None };
+            let mut ox = 0;
+            while ox < dims.output_width {
+                let cols = Window::new(
+                    ox,
+                    params.stride_width,
+                    params.pad_left,
+                    params.dilation_width,
+                    dims.filter_width,
+                    dims.input_width,
+                );
+                let col_class = if three { class(cols) } else { None };
+                if let (true, Some(_), Some(_)) = (runs_done, row_class, col_class) {
+                    // done above
+                    ox += 1;
+                    continue;
+                }
+                let acc = match (row_class, col_class) {
+                    (Some((rc, iy)), Some((cc, ix))) => {
+                        let first = (iy * dims.input_width + ix) * depth + c;
+                        let (nr, nc) = (3 - usize::from(rc > 0), 3 - usize::from(cc > 0));
+                        let reach = (nr - 1) * row + (nc - 1) * column + 4;
+                        let block = image.get(first..first.checked_add(reach)?)?;
+                        let t =
+                            table.get(2 * (3 * usize::from(rc == 1) + usize::from(cc == 1))..)?;
+                        if t.len() < 2 * (3 * (nr - 1) + nc) {
+                            return None;
+                        }
+                        let k = *constants.get(rc)?.get(cc)?;
+                        match (nr, nc) {
+                            (3, 3) => arch::dw3x3(block, t, column, row, k),
+                            (2, 3) => arch::dw2x3(block, t, column, row, k),
+                            (3, 2) => arch::dw3x2(block, t, column, row, k),
+                            _ => arch::dw2x2(block, t, column, row, k),
+                        }
+                    }
+                    _ => match (rows.taps().next(), cols.taps().next()) {
+                        // the taps inside as runs along the window's longer
+                        // side (the sum's order does not change its value)
+                        (Some((ky, iy)), Some((kx, ix))) => {
+                            let ((runs, x_run, f_run), (n, x_tap, f_tap)) =
+                                if cols.len() >= rows.len() {
+                                    ((rows.len(), row, filter_row), (cols.len(), column, depth))
+                                } else {
+                                    ((cols.len(), column, depth), (rows.len(), row, filter_row))
+                                };
+                            let mut xs = image.get((iy * dims.input_width + ix) * depth + c..)?;
+                            let mut fs = filter.get((ky * dims.filter_width + kx) * depth + c..)?;
+                            let mut acc = bias4;
+                            for _ in 0..runs {
+                                acc = tap_run(xs, x_tap, fs, f_tap, n, offset, acc)?;
+                                xs = xs.get(x_run..).unwrap_or(&[]);
+                                fs = fs.get(f_run..).unwrap_or(&[]);
+                            }
+                            acc
+                        }
+                        // no tap inside: the bias alone
+                        _ => bias4,
+                    },
+                };
+                let at = (oy * dims.output_width + ox) * depth + c;
+                write4(
+                    out.get_mut(at..at + 4)?,
+                    acc,
+                    requant.as_ref(),
+                    stage,
+                    &scale,
+                    c,
+                );
+                ox += 1;
+            }
+        }
+    }
+    Some(())
+}
+
+/// The set-up of channels `c … c + 3` of [`depthwise`], the same for
+/// every band of a layer: the bias; for a 3×3 filter, its nine words
+/// widened (bytes 0, 2 and 1, 3 of each tap's word) and `bias −
+/// zero_point · Σ w` per channel over the taps inside, for each pair of
+/// row and column classes (else those constants are the bias and the table
+/// 0); the output stage as [`Requant4`]'s words where it applies. `None`
+/// where the filter or the multipliers do not hold the group's channels.
+/// The one rule of [`crate::depthwise_prepare`] and of [`depthwise`]'s
+/// calls without it.
+pub(crate) fn depthwise_group<B: Values<i32> + ?Sized>(
+    filter: &[i8],
+    bias: Option<&B>,
+    dims: &crate::DepthwiseConvDims,
+    params: &crate::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    c: usize,
+) -> Option<DepthwiseGroup> {
+    let depth = dims.input_depth;
+    let zero_point = params.input_zero_point;
+    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
+    let word = |at: usize| -> Option<u32> {
+        let b = filter.get(at..at.checked_add(4)?)?.first_chunk::<4>()?;
+        Some(u32::from_le_bytes(b.map(|v| v as u8)))
+    };
+    let bias4 = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
+    let mut table = [0u32; 18];
+    let mut constants = [[bias4; 3]; 3];
+    if dims.filter_height == 3 && dims.filter_width == 3 {
+        // the filter's nine words, a tap each (a byte per channel)
+        let mut words = [0u32; 9];
+        for ((pair, w), t) in table.chunks_exact_mut(2).zip(&mut words).zip(0usize..) {
+            let f = word(t.checked_mul(depth)?.checked_add(c)?)?;
+            if let [even, odd] = pair {
+                *even = widen(f);
+                *odd = widen(f >> 8);
+            }
+            *w = f;
+        }
+        // channel by channel, Σ w over the taps inside: each row's
+        // weights summed over the columns of each column class, then
+        // those sums over the rows of each row class (at most 9 · 128
+        // in size, so their product with the zero point is the sum of
+        // the taps' products)
+        let [t0, t1, t2, t3, t4, t5, t6, t7, t8] = words;
+        for (j, shift) in [0, 8, 16, 24].iter().enumerate() {
+            let w = |t: u32| i32::from((t >> shift) as u8 as i8);
+            // per row, its sums over each column class
+            let [a0, a1, a2] = class_sums([w(t0), w(t1), w(t2)]);
+            let [b0, b1, b2] = class_sums([w(t3), w(t4), w(t5)]);
+            let [c0, c1, c2] = class_sums([w(t6), w(t7), w(t8)]);
+            // per column class, those sums over each row class
+            let columns = [
+                class_sums([a0, b0, c0]),
+                class_sums([a1, b1, c1]),
+                class_sums([a2, b2, c2]),
+            ];
+            for (cc, sums) in columns.iter().enumerate() {
+                for (rs, sum) in constants.iter_mut().zip(sums) {
+                    if let Some(k) = rs.get_mut(cc).and_then(|k| k.get_mut(j)) {
+                        *k = k.wrapping_sub(zero_point.wrapping_mul(*sum));
+                    }
+                }
+            }
+        }
+    }
+    Some(DepthwiseGroup {
+        bias: bias4,
+        table,
+        constants,
+        requant: Requant4::new(params.multipliers, c, stage).map(|q| q.words()),
+    })
+}
+
+/// One class of [`depthwise`]'s pixels (the same taps inside): its row
+/// and column class, the filter's first tap inside, its runs along its
+/// longer side and the pixels a run, the image's and the output's steps
+/// from run to run and from pixel to pixel, and the image's and the
+/// output's offsets of its first pixel (channel 0).
+#[derive(Clone, Copy)]
+struct ClassRuns {
+    rc: usize,
+    cc: usize,
+    tap: usize,
+    runs: usize,
+    pixels: usize,
+    steps: [usize; 4],
+    first: usize,
+    at: usize,
+}
+
+/// The runs of class `k` for channels `c … c + 3`, their table and
+/// constants in `st`: [`arch::dw3x3_run`] or its border forms. `None` if a
+/// run does not lie inside `image` and `out`.
+#[inline(always)]
+fn class_runs(
+    image: &[i8],
+    out: &mut [i8],
+    st: &mut Run3,
+    k: &ClassRuns,
+    c: usize,
+    column: usize,
+    row: usize,
+) -> Option<()> {
+    let [image_run, out_run, image_pixel, out_pixel] = k.steps;
+    let first = k.first.checked_add(c)?;
+    let at = k.at.checked_add(c)?;
+    for i in 0..k.runs {
+        let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
+        let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
+        let go = (image_pixel, k.pixels, out_pixel);
+        let done = match (k.rc > 0, k.cc > 0) {
+            (false, false) => arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2),
+            (true, false) => arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2),
+            (false, true) => arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2),
+            (true, true) => arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2),
+        };
+        if !done {
+            return None;
+        }
+    }
+    Some(())
+}
+
+/// `acc` plus `(x + offset) · f` for channels `c … c + 3` of `n` taps of
+/// [`depthwise`]'s general path ([`arch::mac_4_channels`] each): the image
+/// words at the start of `xs` and every `x_step` bytes after it, the
+/// filter words at the start of `fs` and every `f_step` bytes after it.
+/// `None` if a word lies past the end of its slice.
+#[inline(always)]
+fn tap_run(
+    mut xs: &[i8],
+    x_step: usize,
+    mut fs: &[i8],
+    f_step: usize,
+    n: usize,
+    offset: u32,
+    mut acc: [i32; 4],
+) -> Option<[i32; 4]> {
+    let word = |b: &[i8; 4]| u32::from_le_bytes(b.map(|v| v as u8));
+    for _ in 0..n {
+        let (x, f) = (xs.first_chunk::<4>()?, fs.first_chunk::<4>()?);
+        acc = arch::mac_4_channels(acc, word(x), word(f), offset);
+        xs = xs.get(x_step..).unwrap_or(&[]);
+        fs = fs.get(f_step..).unwrap_or(&[]);
+    }
+    Some(acc)
+}
+
+/// The sums of three taps' weights along one axis of a 3×3 filter, for
+/// each class of [`depthwise`]'s windows: all three taps inside (class 0),
+/// all but the first (1), all but the last (2).
+#[inline(always)]
+fn class_sums([first, middle, last]: [i32; 3]) -> [i32; 3] {
+    [first + middle + last, middle + last, first + middle]
+}
+
+/// The loops over whole words: each `asm!` form (the DSP extension,
+/// `cfg(shapecheck_dsp)`) followed by its plain-Rust twin of the same
+/// name and signature (`cfg(not(shapecheck_dsp))`, the host's and the
+/// unit tests').
+mod arch {
+    #[cfg(not(shapecheck_dsp))]
+    use crate::arith::dsp::arch::requant4;
+    #[cfg(shapecheck_dsp)]
+    use core::arch::asm;
+
+    #[cfg(shapecheck_dsp)]
+    /// Channels `c … c + 3` of one depthwise tap: `acc[j] += (x_j +
+    /// offset) · f_j` for the four bytes of the input word `x` and of the
+    /// filter word `f` (`offset` in both halves).
+    #[inline(always)]
+    pub(super) fn mac_4_channels(acc: [i32; 4], x: u32, f: u32, offset: u32) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: registers only
+        unsafe {
+            asm!(
+                "sxtb16 {xe}, {x}",
+                "sxtb16 {xo}, {x}, ror #8",
+                "sadd16 {xe}, {xe}, {off}",
+                "sadd16 {xo}, {xo}, {off}",
+                "sxtb16 {fe}, {f}",
+                "sxtb16 {fo}, {f}, ror #8",
+                "smlabb {a0}, {xe}, {fe}, {a0}",
+                "smlatt {a2}, {xe}, {fe}, {a2}",
+                "smlabb {a1}, {xo}, {fo}, {a1}",
+                "smlatt {a3}, {xo}, {fo}, {a3}",
+                x = in(reg) x,
+                f = in(reg) f,
+                off = in(reg) offset,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                xe = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(pure, nomem, nostack),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::depthwise`]'s blocks of `rows` × `cols` taps of a 3×3
+    /// filter: the `SMLABB` / `SMLATT` on the widened filter as the DSP
+    /// form computes them.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw_block(
+        block: &[i8],
+        table: &[u32],
+        rows: usize,
+        cols: usize,
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let mut acc = acc;
+        for (t, pair) in table.chunks_exact(2).enumerate().take(3 * rows) {
+            let (r, c) = (t / 3, t % 3);
+            if c >= cols {
+                continue;
+            }
+            let at = r * row + c * column;
+            let x = block.get(at..at + 4).unwrap_or(&[0; 4]);
+            let (even, odd) = (
+                pair.first().copied().unwrap_or(0),
+                pair.get(1).copied().unwrap_or(0),
+            );
+            for (j, (a, &x)) in acc.iter_mut().zip(x).enumerate() {
+                let half = if j % 2 == 0 { even } else { odd } >> (16 * (j / 2));
+                *a = a.wrapping_add(i32::from(x) * i32::from(half as u16 as i16));
+            }
+        }
+        acc
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::depthwise`]'s runs of pixels over `rows` × `cols` taps:
+    /// [`dw_block`] and [`requant4`] pixel by pixel, as the DSP loops.
+    #[allow(clippy::too_many_arguments)]
+    fn dw_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        (rows, cols): (usize, usize),
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let reach = (rows - 1) * row + (cols - 1) * column + 4;
+        if pixels == 0
+            || image.len() < (pixels - 1) * pixel_step + reach
+            || out.len() < (pixels - 1) * out_step + 4
+        {
+            return false;
+        }
+        for i in 0..pixels {
+            let block = image.get(i * pixel_step..).unwrap_or(&[]);
+            let acc = dw_block(block, &state.table, rows, cols, column, row, state.constant);
+            let word = requant4(acc, &state.requant).to_le_bytes();
+            if let Some(ys) = out.get_mut(i * out_step..i * out_step + 4) {
+                for (y, b) in ys.iter_mut().zip(word) {
+                    *y = b as i8;
+                }
+            }
+        }
+        true
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::depthwise`]'s four channels of one tap.
+    pub(super) fn mac_4_channels(acc: [i32; 4], x: u32, f: u32, offset: u32) -> [i32; 4] {
+        let offset = i32::from(offset as u16 as i16);
+        let mut acc = acc;
+        for (j, a) in acc.iter_mut().enumerate() {
+            let xj = i32::from((x >> (8 * j)) as u8 as i8) + offset;
+            let fj = i32::from((f >> (8 * j)) as u8 as i8);
+            *a = a.wrapping_add(xj * fj);
+        }
+        acc
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// One tap of [`dw3x3`]: the image word at `$at`, the widened filter
+    /// words at `$f` bytes into the table.
+    macro_rules! tap {
+        ($at:literal, $f:literal) => {
+            concat!(
+                "ldr {x}, ",
+                $at,
+                "\n",
+                "ldrd {fe}, {fo}, [{t}, #",
+                $f,
+                "]\n",
+                "sxtb16 {xo}, {x}, ror #8\n",
+                "sxtb16 {x}, {x}\n",
+                "smlabb {a0}, {x}, {fe}, {a0}\n",
+                "smlatt {a2}, {x}, {fe}, {a2}\n",
+                "smlabb {a1}, {xo}, {fo}, {a1}\n",
+                "smlatt {a3}, {xo}, {fo}, {a3}\n",
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// Channels `c … c + 3` of one output pixel over 3 × 3 taps of a
+    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
+    /// column `column` bytes on, a row `row` on), the filter's from `table`
+    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
+    /// from the block's first tap on). 74 instructions for 36
+    /// multiply-accumulates, twelve registers.
+    #[inline(always)]
+    pub(super) fn dw3x3(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: the wrapper checked that `block` holds 2 rows and
+        // 2 columns past its start and a word, the farthest word read,
+        // and that `table` holds the 18 words read (at most 18 · 4
+        // bytes on, word-aligned as LDRD needs).
+        unsafe {
+            asm!(
+                tap!("[{p}]", "0"),
+                tap!("[{p}, {d}]", "8"),
+                tap!("[{p}, {d}, lsl #1]", "16"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "24"),
+                tap!("[{p}, {d}]", "32"),
+                tap!("[{p}, {d}, lsl #1]", "40"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "48"),
+                tap!("[{p}, {d}]", "56"),
+                tap!("[{p}, {d}, lsl #1]", "64"),
+                p = inout(reg) block.as_ptr() => _,
+                t = in(reg) table.as_ptr(),
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`dw_block`] of 3 × 3 taps.
+    pub(super) fn dw3x3(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        dw_block(block, table, 3, 3, column, row, acc)
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// Channels `c … c + 3` of one output pixel over 2 × 3 taps of a
+    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
+    /// column `column` bytes on, a row `row` on), the filter's from `table`
+    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
+    /// from the block's first tap on). 49 instructions for 24
+    /// multiply-accumulates, twelve registers.
+    #[inline(always)]
+    pub(super) fn dw2x3(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: the wrapper checked that `block` holds 1 rows and
+        // 2 columns past its start and a word, the farthest word read,
+        // and that `table` holds the 12 words read (at most 18 · 4
+        // bytes on, word-aligned as LDRD needs).
+        unsafe {
+            asm!(
+                tap!("[{p}]", "0"),
+                tap!("[{p}, {d}]", "8"),
+                tap!("[{p}, {d}, lsl #1]", "16"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "24"),
+                tap!("[{p}, {d}]", "32"),
+                tap!("[{p}, {d}, lsl #1]", "40"),
+                p = inout(reg) block.as_ptr() => _,
+                t = in(reg) table.as_ptr(),
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`dw_block`] of 2 × 3 taps.
+    pub(super) fn dw2x3(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        dw_block(block, table, 2, 3, column, row, acc)
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// Channels `c … c + 3` of one output pixel over 3 × 2 taps of a
+    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
+    /// column `column` bytes on, a row `row` on), the filter's from `table`
+    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
+    /// from the block's first tap on). 50 instructions for 24
+    /// multiply-accumulates, twelve registers.
+    #[inline(always)]
+    pub(super) fn dw3x2(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: the wrapper checked that `block` holds 2 rows and
+        // 1 columns past its start and a word, the farthest word read,
+        // and that `table` holds the 16 words read (at most 18 · 4
+        // bytes on, word-aligned as LDRD needs).
+        unsafe {
+            asm!(
+                tap!("[{p}]", "0"),
+                tap!("[{p}, {d}]", "8"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "24"),
+                tap!("[{p}, {d}]", "32"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "48"),
+                tap!("[{p}, {d}]", "56"),
+                p = inout(reg) block.as_ptr() => _,
+                t = in(reg) table.as_ptr(),
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`dw_block`] of 3 × 2 taps.
+    pub(super) fn dw3x2(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        dw_block(block, table, 3, 2, column, row, acc)
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// Channels `c … c + 3` of one output pixel over 2 × 2 taps of a
+    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
+    /// column `column` bytes on, a row `row` on), the filter's from `table`
+    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
+    /// from the block's first tap on). 33 instructions for 16
+    /// multiply-accumulates, twelve registers.
+    #[inline(always)]
+    pub(super) fn dw2x2(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        // SAFETY: the wrapper checked that `block` holds 1 rows and
+        // 1 columns past its start and a word, the farthest word read,
+        // and that `table` holds the 10 words read (at most 18 · 4
+        // bytes on, word-aligned as LDRD needs).
+        unsafe {
+            asm!(
+                tap!("[{p}]", "0"),
+                tap!("[{p}, {d}]", "8"),
+                "add {p}, {p}, {r}",
+                tap!("[{p}]", "24"),
+                tap!("[{p}, {d}]", "32"),
+                p = inout(reg) block.as_ptr() => _,
+                t = in(reg) table.as_ptr(),
+                d = in(reg) column,
+                r = in(reg) row,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(readonly, nostack, preserves_flags),
+            );
+        }
+        [a0, a1, a2, a3]
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`dw_block`] of 2 × 2 taps.
+    pub(super) fn dw2x2(
+        block: &[i8],
+        table: &[u32],
+        column: usize,
+        row: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        dw_block(block, table, 2, 2, column, row, acc)
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// The clamp of [`dw3x3_run`]'s loop to `[lo, hi]` in each byte
+    /// (`clamp`), or none (`full`: the range is int8's, which `SSAT` gave).
+    macro_rules! run_clamp {
+        (clamp) => {
+            concat!(
+                "ldrd {fe}, {fo}, [{s}, #124]\n",
+                "ssub8 {a1}, {a0}, {fe}\n",
+                "sel {a0}, {a0}, {fe}\n",
+                "ssub8 {a1}, {a0}, {fo}\n",
+                "sel {a0}, {fo}, {a0}\n",
+            )
+        };
+        (full) => {
+            "@ no clamp"
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// The loop of [`dw3x3_run`] and its border forms over the pixels of a
+    /// run: the constants, the taps (`$taps!()`), the output stage, the
+    /// clamp (`run_clamp!($clamp)`), the store and the steps. In an
+    /// `unsafe` block whose wrapper checked what it reads and writes.
+    macro_rules! run_loop {
+        ($taps:ident, $clamp:ident, $image:expr, $state:expr, $column:expr, $row:expr) => {
+            asm!(
+                "2:",
+                "ldrd {a0}, {a1}, [{s}, #0]",
+                "ldrd {a2}, {a3}, [{s}, #8]",
+                $taps!(),
+                run_scale!("a0", "88"),
+                run_scale!("a1", "96"),
+                run_scale!("a2", "104"),
+                run_scale!("a3", "112"),
+                "ldr {fe}, [{s}, #120]",
+                run_narrow!("a0"),
+                run_narrow!("a1"),
+                run_narrow!("a2"),
+                run_narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8",
+                "bfi {a0}, {a2}, #16, #8",
+                "bfi {a0}, {a3}, #24, #8",
+                run_clamp!($clamp),
+                "ldrd {fe}, {fo}, [{s}, #132]",
+                "str {a0}, [{fe}]",
+                "ldrd {x}, {xo}, [{s}, #140]",
+                "add {fe}, {fe}, {x}",
+                "str {fe}, [{s}, #132]",
+                "add {p}, {p}, {xo}",
+                "cmp {fe}, {fo}",
+                "bne 2b",
+                p = inout(reg) $image.as_ptr() => _,
+                s = in(reg) $state as *mut super::Run3,
+                d = in(reg) $column,
+                r = in(reg) $row,
+                a0 = out(reg) _,
+                a1 = out(reg) _,
+                a2 = out(reg) _,
+                a3 = out(reg) _,
+                x = out(reg) _,
+                xo = out(reg) _,
+                fe = out(reg) _,
+                fo = out(reg) _,
+                options(nostack),
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// One tap of [`dw3x3_run`]: the image word at `$at`, the widened
+    /// filter words at `$f` bytes into the state.
+    macro_rules! run_tap {
+        ($at:literal, $f:literal) => {
+            concat!(
+                "ldr {x}, ",
+                $at,
+                "\n",
+                "ldrd {fe}, {fo}, [{s}, #",
+                $f,
+                "]\n",
+                "sxtb16 {xo}, {x}, ror #8\n",
+                "sxtb16 {x}, {x}\n",
+                "smlabb {a0}, {x}, {fe}, {a0}\n",
+                "smlatt {a2}, {x}, {fe}, {a2}\n",
+                "smlabb {a1}, {xo}, {fo}, {a1}\n",
+                "smlatt {a3}, {xo}, {fo}, {a3}\n",
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// The taps of [`dw3x3_run`]'s loop.
+    macro_rules! dw3x3_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                run_tap!("[{p}, {d}, lsl #1]", "32"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_tap!("[{p}, {d}, lsl #1]", "56"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "64"),
+                run_tap!("[{p}, {d}]", "72"),
+                run_tap!("[{p}, {d}, lsl #1]", "80"),
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// The taps of [`dw2x3_run`]'s loop.
+    macro_rules! dw2x3_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                run_tap!("[{p}, {d}, lsl #1]", "32"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                run_tap!("[{p}, {d}, lsl #1]", "56"),
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// The taps of [`dw3x2_run`]'s loop.
+    macro_rules! dw3x2_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "64"),
+                run_tap!("[{p}, {d}]", "72"),
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// The taps of [`dw2x2_run`]'s loop.
+    macro_rules! dw2x2_taps {
+        () => {
+            concat!(
+                run_tap!("[{p}]", "16"),
+                run_tap!("[{p}, {d}]", "24"),
+                "add {p}, {p}, {r}\n",
+                run_tap!("[{p}]", "40"),
+                run_tap!("[{p}, {d}]", "48"),
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// One channel of [`dw3x3_run`]'s output stage: the doubling high
+    /// product and the shift by `r − 1`, the stage at 88 in the state.
+    macro_rules! run_scale {
+        ($a:literal, $at:literal) => {
+            concat!(
+                "ldrd {fe}, {fo}, [{s}, #",
+                $at,
+                "]\n",
+                "smmlar {",
+                $a,
+                "}, {",
+                $a,
+                "}, {fe}, {",
+                $a,
+                "}\n",
+                "add {",
+                $a,
+                "}, {",
+                $a,
+                "}, {",
+                $a,
+                "}, asr #31\n",
+                "asr {",
+                $a,
+                "}, {",
+                $a,
+                "}, {fo}\n",
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// The last steps of one channel: `+ 1 + 2 · zero point` (in `{fe}`),
+    /// `>> 1`, saturated to int8.
+    macro_rules! run_narrow {
+        ($a:literal) => {
+            concat!(
+                "qadd {",
+                $a,
+                "}, {",
+                $a,
+                "}, {fe}\n",
+                "ssat {",
+                $a,
+                "}, #8, {",
+                $a,
+                "}, asr #1\n",
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// Channels `c … c + 3` of `pixels` interior pixels of one output row,
+    /// 3×3 taps each, in one loop: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw3x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(2)
+            .and_then(|r| r.checked_add(column.checked_mul(2)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(2 * row),
+        ];
+        let clamps = state.requant.clamps();
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
+        unsafe {
+            if clamps {
+                run_loop!(dw3x3_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw3x3_taps, full, image, state, column, row)
+            }
+        }
+        true
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`dw_run`] over 3 × 3 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw3x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (3, 3),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// [`dw3x3_run`] over 2 × 3 taps of the filter (a border's: the
+    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw2x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(1)
+            .and_then(|r| r.checked_add(column.checked_mul(2)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(1 * row),
+        ];
+        let clamps = state.requant.clamps();
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
+        unsafe {
+            if clamps {
+                run_loop!(dw2x3_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw2x3_taps, full, image, state, column, row)
+            }
+        }
+        true
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`dw_run`] over 2 × 3 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw2x3_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (2, 3),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// [`dw3x3_run`] over 3 × 2 taps of the filter (a border's: the
+    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw3x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(2)
+            .and_then(|r| r.checked_add(column.checked_mul(1)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(2 * row),
+        ];
+        let clamps = state.requant.clamps();
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
+        unsafe {
+            if clamps {
+                run_loop!(dw3x2_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw3x2_taps, full, image, state, column, row)
+            }
+        }
+        true
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`dw_run`] over 3 × 2 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw3x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (3, 2),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// [`dw3x3_run`] over 2 × 2 taps of the filter (a border's: the
+    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
+    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
+    /// 120 instructions for 36 multiply-accumulates. The image's first
+    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
+    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
+    /// short for that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn dw2x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let reach = row
+            .checked_mul(1)
+            .and_then(|r| r.checked_add(column.checked_mul(1)?))
+            .and_then(|r| r.checked_add(4));
+        let image_need = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(reach?));
+        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+        match (image_need, out_need) {
+            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            start,
+            start + pixels * out_step,
+            out_step,
+            pixel_step.wrapping_sub(1 * row),
+        ];
+        let clamps = state.requant.clamps();
+        // SAFETY: checked above: every pixel's nine words are inside
+        // `image` (the farthest `2 · row + 2 · column` past its first, the
+        // last pixel's first at `last · pixel_step`) and every word stored
+        // inside `out` (the last at `last · out_step`); unaligned words are
+        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
+        // which is word-aligned). The loop ends when the output pointer
+        // reaches `start + pixels · out_step`, after `pixels` stores. The
+        // state is read, and its output pointer written, through `state`;
+        // the clamp's two words only where it is not the int8 range itself
+        // (a no-op after `SSAT`).
+        unsafe {
+            if clamps {
+                run_loop!(dw2x2_taps, clamp, image, state, column, row)
+            } else {
+                run_loop!(dw2x2_taps, full, image, state, column, row)
+            }
+        }
+        true
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`dw_run`] over 2 × 2 taps.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn dw2x2_run(
+        image: &[i8],
+        state: &mut super::Run3,
+        column: usize,
+        row: usize,
+        pixel_step: usize,
+        pixels: usize,
+        out: &mut [i8],
+        out_step: usize,
+    ) -> bool {
+        dw_run(
+            image,
+            state,
+            (2, 2),
+            column,
+            row,
+            pixel_step,
+            pixels,
+            out,
+            out_step,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{quantize_multiplier, Rounding};
+    use proptest::prelude::*;
+
+    extern crate std;
+    use std::vec::Vec;
+
+    proptest! {
+        #[test]
+        fn depthwise_as_conv_is_the_reference_depthwise_convolution(
+            (h, w, m, kh, kw) in (1usize..8, 1usize..8, 1usize..10, 1usize..4, 1usize..4),
+            (sh, sw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (zp, out_zp, per_channel) in (-128i32..=127, -128i32..=127, any::<bool>()),
+        ) {
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..h * w).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..kh * kw * m).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..m).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { m } else { 1 })
+                .map(|_| quantize_multiplier(1e-4 + (next() % 1000) as f64 * 4e-4).unwrap())
+                .collect();
+            let dims = crate::DepthwiseConvDims {
+                batches: 1, input_height: h, input_width: w, input_depth: 1,
+                filter_height: kh, filter_width: kw, depth_multiplier: m,
+                output_height: oh, output_width: ow,
+            };
+            let params = crate::DepthwiseConvParams {
+                stride_height: sh, stride_width: sw, dilation_height: 1, dilation_width: 1,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: -128, output_max: 127,
+                rounding: Rounding::Double,
+            };
+            let mut want = std::vec![0i8; oh * ow * m];
+            crate::arith::reference::depthwise_conv(&image, &filter, Some(&bias), dims, &params, &mut want);
+            let stage = OutputStage::new(Rounding::Double, out_zp, -128, 127);
+            let mut got = std::vec![0i8; oh * ow * m];
+            let took = depthwise_as_conv(&image, &filter, Some(&bias[..]), &dims, &params, &stage, &mut got).is_some();
+            prop_assert_eq!(took, m % 2 == 0);
+            if took {
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn depthwise_is_the_reference_depthwise_convolution(
+            (h, w, groups, kh, kw) in (1usize..9, 1usize..9, 1usize..4, prop_oneof![Just(3usize), 1usize..7], prop_oneof![Just(3usize), 1usize..7]),
+            (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (zp, out_zp, lo, hi, per_channel, with_bias) in (-128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),
+        ) {
+            let c = 4 * groups;
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..h * w * c).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..kh * kw * c).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..c).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
+                .map(|_| QuantizedMultiplier::from_parts((1 << 30) + (next() >> 34) as i32, -((next() % 12) as i32)))
+                .collect();
+            let dims = crate::DepthwiseConvDims {
+                batches: 1, input_height: h, input_width: w, input_depth: c,
+                filter_height: kh, filter_width: kw, depth_multiplier: 1,
+                output_height: oh, output_width: ow,
+            };
+            let params = crate::DepthwiseConvParams {
+                stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: lo, output_max: hi,
+                rounding: Rounding::Double,
+            };
+            let bias = with_bias.then_some(&bias[..]);
+            let mut want = std::vec![0i8; oh * ow * c];
+            crate::arith::reference::depthwise_conv(&image, &filter, bias, dims, &params, &mut want);
+            let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
+            let mut got = std::vec![0i8; oh * ow * c];
+            prop_assert!(depthwise(&image, &filter, bias, None, &dims, &params, &stage, &mut got).is_some());
+            prop_assert_eq!(&got, &want);
+            // the same with every group set up once, before the call
+            let groups: Vec<_> = (0..c).step_by(4)
+                .map(|g| depthwise_group(&filter, bias, &dims, &params, &stage, g).unwrap())
+                .collect();
+            let mut prepared = std::vec![0i8; oh * ow * c];
+            prop_assert!(depthwise(&image, &filter, bias, Some(&groups), &dims, &params, &stage, &mut prepared).is_some());
+            prop_assert_eq!(prepared, want);
+        }
+    }
+}

@@ -1,0 +1,1911 @@
+//! The convolution's DSP loops (issue 64; one home per kernel, issue 69),
+//! CMSIS-NN's ideas (`arm_nn_mat_mult_nt_t_s8`,
+//! `arm_nn_mat_mult_kernel_s8_s16`) written anew:
+//!
+//! - [`mac_2x2`]: two rows of the left matrix (two pixels of a 1×1
+//!   convolution) times two rows of the right one (two output channels), 16
+//!   multiply-accumulates in 20 instructions, on the raw int8 values; the
+//!   input's zero point enters once per output channel as
+//!   `−zero_point · Σ w` ([`matmul`], also a fully connected layer's of
+//!   several batches), so the loop never subtracts it;
+//! - [`conv_im2col`]: a k×k convolution's two pixels gathered into two
+//!   rows (im2col), widened once into 16-bit halves (`SXTB16`), then each
+//!   pair of output channels in 16 instructions per 16 multiply-accumulates
+//!   (`LDRD` of the pixels' halves, the weights widened, 8 `SMLAD`s), as
+//!   CMSIS-NN's `arm_nn_mat_mult_kernel_s8_s16`; filters of up to 576
+//!   values (a bounded stack buffer);
+//! - [`mac_1x2`]: one row times two rows, the input's offset added to the
+//!   widened halves (`SADD16`) when there is a single row to share it (a
+//!   fully connected layer of one batch of fewer than 4 rows or more than
+//!   640 inputs, and the last 1 to 3 rows of the others).
+//!
+//! Each `asm!` block (in `mod arch`, under `cfg(shapecheck_dsp)`) sits
+//! beside its plain-Rust twin (`cfg(not(shapecheck_dsp))`): the host's unit
+//! tests below run the twins, the firmware tests (embedded/tests/
+//! dsp_kernels.rs) the asm, both against [`crate::arith::reference`]. The portable
+//! loop is in `mod.rs`; the output stage, the safety note and the
+//! arithmetic's argument, shared by the kernels' DSP loops, in
+//! [`crate::arith::dsp`].
+
+#[cfg(not(shapecheck_dsp))]
+use crate::arith::dsp::widen;
+use crate::arith::dsp::Requant4;
+use crate::arith::quant::{OutputStage, QuantizedMultiplier, Scale};
+use crate::base::values::Values;
+use crate::ops::conv::ConvPairStage;
+use core::mem::MaybeUninit;
+
+/// `acc[2r + c] += Σ_k x[r·stride + k] · w[c·stride + k]` over `k <
+/// len`, for rows `r, c ∈ {0, 1}`: two rows of `x` (pixels) times two rows
+/// of `w` (output channels), both at `stride`. `None` if a row is not
+/// inside its slice.
+#[inline(always)]
+pub(crate) fn mac_2x2(
+    x: &[i8],
+    w: &[i8],
+    stride: usize,
+    len: usize,
+    mut acc: [i32; 4],
+) -> Option<[i32; 4]> {
+    let end = stride.checked_add(len)?;
+    let (x0, x1) = (x.get(..len)?, x.get(stride..end)?);
+    let (w0, w1) = (w.get(..len)?, w.get(stride..end)?);
+    // the word loop needs the second rows at least a word on (`skip` = stride − 4)
+    let words = if stride >= 4 { len / 4 } else { 0 };
+    if words > 0 {
+        acc = arch::mac_2x2(x.get(..end)?, w.get(..end)?, stride, words, acc);
+    }
+    let done = words * 4;
+    if done < len {
+        acc = portable::mac_2x2_rows(x0, x1, w0, w1, done, acc);
+    }
+    Some(acc)
+}
+
+/// `acc[c] += Σ_k (x[k] + offset) · w[c·stride + k]` over `k < x.len()`,
+/// for `c ∈ {0, 1}`: one row (a fully connected layer's input) times two
+/// rows of `w` at `stride` (0 pairs a row with itself). `offset` is the
+/// negated input zero point, in [−128, 128] or 0. `None` if a row of `w`
+/// is not inside it or the offset is out of that range.
+#[inline(always)]
+pub(crate) fn mac_1x2(
+    x: &[i8],
+    w: &[i8],
+    stride: usize,
+    offset: i32,
+    mut acc: [i32; 2],
+) -> Option<[i32; 2]> {
+    if !(-128..=128).contains(&offset) {
+        return None;
+    }
+    let len = x.len();
+    let end = stride.checked_add(len)?;
+    let (w0, w1) = (w.get(..len)?, w.get(stride..end)?);
+    let words = len / 4;
+    if words > 0 {
+        acc = arch::mac_1x2(x, w.get(..end.max(len))?, stride, words, offset, acc);
+    }
+    for ((&x, &a), &b) in x.iter().zip(w0).zip(w1).skip(words * 4) {
+        let x = i32::from(x) + offset;
+        acc = [
+            acc[0].wrapping_add(x * i32::from(a)),
+            acc[1].wrapping_add(x * i32::from(b)),
+        ];
+    }
+    Some(acc)
+}
+
+/// `Σ row` in wrapping `i32`: the weights' sum of one output channel
+/// (its `− zero_point · Σ w`), whole words by [`arch::sum_words`].
+fn sum_bytes(row: &[i8]) -> i32 {
+    let words = row.len() / 4;
+    let head = arch::sum_words(row, words);
+    row.iter()
+        .skip(4 * words)
+        .fold(head, |s, &v| s.wrapping_add(i32::from(v)))
+}
+
+/// A channel's accumulator before its taps, `bias − zero_point · Σ w`
+/// over its weights `row` (wrapping, as the accumulator does): `bias`
+/// alone, no sum, for a zero point of 0 (as `model!` writes a streamed
+/// 1×1 convolution, its zero point folded into its bias).
+#[inline(always)]
+fn folded(bias: i32, zero_point: i32, row: &[i8]) -> i32 {
+    if zero_point == 0 {
+        bias
+    } else {
+        bias.wrapping_sub(zero_point.wrapping_mul(sum_bytes(row)))
+    }
+}
+
+/// The int8 matrix product with TFLite's output stage: row `p` of `x`
+/// (`rows` rows of `depth`) times row `c` of `w` (`channels` rows of
+/// `depth`), `acc = Σ (x − zero_point) · w + bias[c]`, written requantized
+/// to `out[p · channels + c]`. A 1×1 convolution of stride 1 (pixels ×
+/// channels) and a fully connected layer of several batches. `None`, with
+/// `out` untouched, if a length does not match or there is neither one
+/// multiplier nor one per channel (the caller's portable loop then runs).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn matmul<B: Values<i32> + ?Sized>(
+    x: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    depth: usize,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+    prepared: Option<&[ConvPairStage]>,
+    out: &mut [i8],
+) -> Option<()> {
+    if depth == 0 || !x.len().is_multiple_of(depth) || !w.len().is_multiple_of(depth) {
+        return None;
+    }
+    let (rows, channels) = (x.len() / depth, w.len() / depth);
+    if out.len() != rows.checked_mul(channels)?
+        || !(multipliers.len() == 1 || multipliers.len() == channels)
+        || bias.is_some_and(|b| b.count() != channels)
+    {
+        return None;
+    }
+    // a deep product: each pixel pair's rows widened once for all the
+    // channel pairs (16 instructions per 16 MACs), pixel pairs outside
+    if (WIDE_MIN_DEPTH..=IM2COL_MAX).contains(&depth)
+        && depth.is_multiple_of(8)
+        && channels >= 2
+        && channels.is_multiple_of(2)
+        && Requant4::takes_all(multipliers, channels, stage)
+    {
+        // the widened rows on the stack sized by the depth's class (a
+        // wrapper per class owns them, out of line: only while it runs)
+        let ops = Operands {
+            x,
+            w,
+            bias,
+            depth,
+            zero_point,
+            multipliers,
+            stage,
+            prepared,
+        };
+        return if depth <= 64 {
+            matmul_wide_in::<64, 32, B>(ops, out)
+        } else if depth <= 256 {
+            matmul_wide_in::<256, 16, B>(ops, out)
+        } else {
+            matmul_wide_in::<IM2COL_MAX, 16, B>(ops, out)
+        };
+    }
+    let scale = |c: usize| {
+        Scale::new(
+            multipliers
+                .get(if multipliers.len() == 1 { 0 } else { c })
+                .copied()
+                .unwrap_or(QuantizedMultiplier::ZERO),
+        )
+    };
+    // the part of each accumulator that does not depend on the pixel:
+    // bias − zero_point · Σ w, per channel
+    let constant =
+        |c: usize, row: &[i8]| folded(bias.and_then(|b| b.at(c)).unwrap_or(0), zero_point, row);
+    let mut c = 0;
+    for pair in w.chunks(2 * depth) {
+        let (w0, w1) = pair.split_at(depth.min(pair.len()));
+        if w1.is_empty() {
+            // the last channel of an odd count: one row times itself twice
+            let (k0, m0) = (constant(c, w0), scale(c));
+            for (p, xr) in x.chunks_exact(depth).enumerate() {
+                let [a, _] = mac_1x2(xr, w0, 0, 0, [k0, k0])?;
+                *out.get_mut(p * channels + c)? = stage.apply(a, m0);
+            }
+            break;
+        }
+        let (k0, k1) = (constant(c, w0), constant(c + 1, w1));
+        let (m0, m1) = (scale(c), scale(c + 1));
+        let requant = Requant4::for_channels(multipliers, [c, c + 1, c, c + 1], stage);
+        let mut p = 0;
+        // the pixel pairs in one loop where the depth is whole 8-byte steps
+        let pairs = rows / 2;
+        if let (Some(requant), true) = (requant, pairs > 0 && depth.is_multiple_of(8)) {
+            let mut state = MatRun {
+                constant: [k0, k1, k0, k1],
+                requant,
+                tail: [0; 5],
+            };
+            let xs = x.get(..pairs * 2 * depth)?;
+            if arch::mac_2x2_run(
+                xs,
+                pair,
+                depth,
+                pairs,
+                &mut state,
+                out.get_mut(c..)?,
+                channels,
+            ) {
+                p = 2 * pairs;
+            }
+        }
+        for xs in x.chunks(2 * depth).skip(p / 2) {
+            let (y0, y1) = if xs.len() == 2 * depth {
+                let acc = mac_2x2(xs, pair, depth, depth, [k0, k1, k0, k1])?;
+                if let Some(q) = &requant {
+                    let [b0, b1, b2, b3] = arch::requant4(acc, q).to_le_bytes();
+                    ([b0 as i8, b1 as i8], Some([b2 as i8, b3 as i8]))
+                } else {
+                    let [a00, a01, a10, a11] = acc;
+                    (
+                        [stage.apply(a00, m0), stage.apply(a01, m1)],
+                        Some([stage.apply(a10, m0), stage.apply(a11, m1)]),
+                    )
+                }
+            } else {
+                let [a0, a1] = mac_1x2(xs, pair, depth, 0, [k0, k1])?;
+                ([stage.apply(a0, m0), stage.apply(a1, m1)], None)
+            };
+            let at = p * channels + c;
+            out.get_mut(at..at + 2)?.copy_from_slice(&y0);
+            if let Some(y1) = y1 {
+                let at = at + channels;
+                out.get_mut(at..at + 2)?.copy_from_slice(&y1);
+            }
+            p += 2;
+        }
+        c += 2;
+    }
+    Some(())
+}
+
+/// [`matmul`]'s operands as [`matmul_wide`] takes them.
+struct Operands<'a, B: Values<i32> + ?Sized> {
+    x: &'a [i8],
+    w: &'a [i8],
+    bias: Option<&'a B>,
+    depth: usize,
+    zero_point: i32,
+    multipliers: &'a [QuantizedMultiplier],
+    stage: &'a OutputStage,
+    /// every channel pair's stage set up once ([`crate::conv_1x1_prepare`]),
+    /// else `None`
+    prepared: Option<&'a [ConvPairStage]>,
+}
+
+/// [`matmul_wide`] with its stack buffers: the widened rows of a depth of
+/// at most `N` (`4N` bytes) and the stages of a group of `P` channel
+/// pairs (`60P` bytes, `P ≤ 32`). Out of line, so that they are on the
+/// stack only while it runs; one small wrapper per size class, the body
+/// shared.
+#[inline(never)]
+fn matmul_wide_in<const N: usize, const P: usize, B: Values<i32> + ?Sized>(
+    ops: Operands<'_, B>,
+    out: &mut [i8],
+) -> Option<()> {
+    // written before they are read (`arch::widen_rows`, `group_stages`):
+    // not zeroed first (a memclr of up to 2 KB a call)
+    let mut wide = [NO_WORD; N];
+    let mut stages = [NO_STAGE; P];
+    let scratch = Scratch {
+        wide: &mut wide,
+        stages: &mut stages,
+    };
+    matmul_wide(ops, out, scratch)
+}
+
+/// The stack buffers of [`matmul_wide`] and [`conv_im2col_rows`], owned by
+/// a wrapper per size class: the two rows' whole words widened into
+/// 16-bit halves (at least the filter's or the depth's values) and the
+/// constants and stages of a group of channel pairs, neither zeroed (each
+/// written before it is read).
+struct Scratch<'a> {
+    wide: &'a mut [MaybeUninit<u32>],
+    stages: &'a mut [MaybeUninit<PairStage>],
+}
+
+/// [`matmul`] of a depth of 8 to 576, a multiple of 8, and an even
+/// channel count whose stages are all [`Requant4`]s (checked by it): per
+/// group of channels (as many as `scratch` holds stages for) and per
+/// pixel pair, the pair's rows widened once
+/// into `scratch` and every channel pair in one loop ([`channel_pairs`]).
+/// With stages prepared for every channel pair, one group of all the
+/// channels, its stages those (nothing set up, each pixel pair widened
+/// once). Out of line, shared by the size classes' wrappers
+/// ([`matmul_wide_in`]).
+#[inline(never)]
+fn matmul_wide<B: Values<i32> + ?Sized>(
+    ops: Operands<'_, B>,
+    out: &mut [i8],
+    scratch: Scratch<'_>,
+) -> Option<()> {
+    let Operands {
+        x,
+        w,
+        bias,
+        depth,
+        zero_point,
+        multipliers,
+        stage,
+        prepared,
+    } = ops;
+    let channels = w.len() / depth.max(1);
+    let Scratch { wide, stages } = scratch;
+    if let Some(qs) = prepared.filter(|p| 2 * p.len() == channels) {
+        let qs = as_pair_stages(qs);
+        for (p, xs) in x.chunks(2 * depth).enumerate() {
+            let (c0, c1) = xs.split_at(depth.min(xs.len()));
+            let at = 2 * p * channels;
+            let (c1, second) = if c1.is_empty() {
+                (c0, None)
+            } else {
+                (c1, Some(at + channels))
+            };
+            channel_pairs(c0, c1, wide, w, qs, out, at, second)?;
+        }
+        return Some(());
+    }
+    // the channels of a group: as many as `stages` holds pairs for
+    let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
+    for (g, group) in w.chunks(group_channels * depth).enumerate() {
+        let first = g * group_channels;
+        let qs = group_stages(
+            group,
+            depth,
+            first,
+            bias,
+            zero_point,
+            multipliers,
+            stage,
+            stages,
+        )?;
+        for (p, xs) in x.chunks(2 * depth).enumerate() {
+            let (c0, c1) = xs.split_at(depth.min(xs.len()));
+            let at = 2 * p * channels + first;
+            let (c1, second) = if c1.is_empty() {
+                (c0, None)
+            } else {
+                (c1, Some(at + channels))
+            };
+            channel_pairs(c0, c1, wide, group, qs, out, at, second)?;
+        }
+    }
+    Some(())
+}
+
+/// The largest filter (`rows × columns × input channels`) [`conv_im2col`]
+/// takes: 576 values, a 3×3 filter over 64 input channels (ResNet-8's
+/// deepest), 10×4 over 14, 5×5 over 23. Its two im2col rows are a stack
+/// buffer of `2 × IM2COL_MAX` = 1,152 bytes, and their whole words widened
+/// to 16-bit halves another of `4 × IM2COL_MAX` = 2,304 bytes; a larger
+/// filter takes the portable loop.
+const IM2COL_MAX: usize = 576;
+
+/// The most output channels [`conv_im2col`] and [`matmul_wide`] hold
+/// constants and output stages for at once (32 pairs, 60 B each: 1,920 B
+/// on the stack, in the size class's wrapper); more channels are taken in
+/// groups, the two pixels' rows gathered and widened again for each group
+/// (2.5 instructions per pixel pair and filter value: about 0.02 per MAC
+/// in groups of 64, 0.04 in groups of 32). [`matmul_wide`]'s classes of
+/// depths above 64 take groups of 32 (960 B: vww's stack), the rest 64.
+const IM2COL_CHANNELS: usize = 64;
+
+/// The least depth [`matmul`] widens each pixel pair for, with all the
+/// channel pairs in one loop ([`arch::wide_run`]; a depth that is not a
+/// multiple of 8 keeps [`arch::mac_2x2_run`]'s loop over pixel pairs).
+const WIDE_MIN_DEPTH: usize = 8;
+
+/// TFLite's int8 convolution by im2col: for each pair of output pixels of
+/// a row, their `filter_height × filter_width × input_depth` input values
+/// copied into two rows (a tap outside the input holds the zero point, so
+/// it adds nothing) and their whole words widened once into 16-bit halves
+/// (`SXTB16`, [`arch::widen_rows`]), then each pair of output channels
+/// times those rows ([`arch::mac_2x2_wide`], SMLAD: 16 instructions for 16
+/// multiply-accumulates, the input's halves read by `LDRD` and only the
+/// weights widened) from `bias − zero_point · Σ w`, and the output stage
+/// [`Requant4`]. Output channels in groups of at most 64 (the constants
+/// and stages of one group on the stack). `None`, with `out` untouched,
+/// unless the filter has at most 576 values ([`IM2COL_MAX`]: the two rows
+/// are a stack buffer) and the output an even count of channels, the
+/// zero point is an int8, the stage applies to every channel and every
+/// length matches (the caller's portable loop then runs). Its stack
+/// buffers are sized by the filter's class (at most 64, 288 or 576
+/// values: 2.3, 3.6 or 5.4 KB; 0.6 KB for a filter of at most 64 values
+/// and at most 8 output channels) and owned by an out-of-line wrapper per
+/// class ([`conv_im2col_in`]), so that they are on the stack only while
+/// it runs, not in the caller's frame under a 1×1 layer's buffers.
+pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: &crate::Conv2dDims,
+    params: &crate::Conv2dParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+) -> Option<()> {
+    let depth = dims.input_depth;
+    let k = dims
+        .filter_height
+        .checked_mul(dims.filter_width)?
+        .checked_mul(depth)?;
+    let channels = dims.output_depth;
+    let zero_point = params.input_zero_point;
+    let image_len = dims
+        .input_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    let out_len = dims
+        .output_height
+        .checked_mul(dims.output_width)?
+        .checked_mul(channels)?;
+    let multipliers = params.multipliers;
+    if k == 0
+        || k > IM2COL_MAX
+        || channels < 2
+        || !channels.is_multiple_of(2)
+        || !(-128..=127).contains(&zero_point)
+        || w.len() != k.checked_mul(channels)?
+        || input.len() != image_len.checked_mul(dims.batches)?
+        || out.len() != out_len.checked_mul(dims.batches)?
+        || !(multipliers.len() == 1 || multipliers.len() == channels)
+        || bias.is_some_and(|b| b.count() != channels)
+    {
+        return None;
+    }
+    // every channel pair's output stage first: `None` before any output
+    if !Requant4::takes_all(multipliers, channels, stage) {
+        return None;
+    }
+    // a shallow filter (a first layer's 3×3×1 or 3×3×3) whose rows are
+    // not whole words: its rows padded with zero weights
+    if !k.is_multiple_of(4) && k <= SHALLOW_MAX {
+        let row = k.next_multiple_of(4);
+        if channels.checked_mul(row)? <= SHALLOW_WEIGHTS {
+            return conv_im2col_shallow(input, w, bias, dims, params, stage, out, row);
+        }
+    }
+    // the stack buffers sized by the filter's class (a wrapper per class
+    // owns them, out of line: only while it runs)
+    if k <= 64 && channels <= 8 {
+        // a first layer's few outputs (person detection's, vww's): the
+        // stages of 4 pairs, 240 B
+        conv_im2col_in::<64, 128, 4, B>(input, w, bias, dims, params, stage, out, k)
+    } else if k <= 64 {
+        conv_im2col_in::<64, 128, 32, B>(input, w, bias, dims, params, stage, out, k)
+    } else if k <= 288 {
+        conv_im2col_in::<288, 576, 32, B>(input, w, bias, dims, params, stage, out, k)
+    } else {
+        conv_im2col_in::<IM2COL_MAX, { 2 * IM2COL_MAX }, 32, B>(
+            input, w, bias, dims, params, stage, out, k,
+        )
+    }
+}
+
+/// The largest filter that [`conv_im2col`] pads to a multiple of 4 values
+/// ([`conv_im2col_shallow`]).
+const SHALLOW_MAX: usize = 32;
+
+/// The most padded weights (`output channels × padded row`) of
+/// [`conv_im2col_shallow`]'s stack buffer.
+const SHALLOW_WEIGHTS: usize = 512;
+
+/// [`conv_im2col`] of a shallow filter (`k` of at most 32 values, not a
+/// multiple of 4: a first layer's 3×3 over one or three channels): each
+/// channel's weights copied into a row of `row` (`k` rounded up to 4)
+/// whose tail is zero, so that the two pixels' rows (gathered as `k`
+/// values, the tail left as it is: it meets zero weights) run in
+/// [`arch::wide_run`]'s loop over all the channel pairs instead of
+/// [`arch::mac_2x2_wide`] and the plain-Rust tail per pair. The sums `Σ w`
+/// are the same. At most 512 padded weights (a stack buffer, out of
+/// line). The caller has checked every length.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: &crate::Conv2dDims,
+    params: &crate::Conv2dParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+    row: usize,
+) -> Option<()> {
+    let k = w.len() / dims.output_depth.max(1);
+    // each row written whole below (its weights, then zeros): not zeroed
+    // first
+    let mut padded = [const { MaybeUninit::<i8>::uninit() }; SHALLOW_WEIGHTS];
+    let len = dims.output_depth.checked_mul(row)?;
+    let rows = padded.get_mut(..len)?;
+    if k == 0 || row < k || w.len() != dims.output_depth.checked_mul(k)? {
+        return None;
+    }
+    for (to, from) in rows.chunks_exact_mut(row).zip(w.chunks_exact(k)) {
+        let (head, tail) = to.split_at_mut(k);
+        for (t, &v) in head.iter_mut().zip(from) {
+            t.write(v);
+        }
+        for t in tail {
+            t.write(0);
+        }
+    }
+    // SAFETY: `output_depth` rows of `row` values were written just above
+    // (`w` holds `output_depth` rows of `k ≤ row`), `len` values in all,
+    // which `MaybeUninit<i8>` lays out as `i8`s
+    let padded = unsafe { core::slice::from_raw_parts(rows.as_ptr().cast::<i8>(), len) };
+    if dims.output_depth <= 8 {
+        // a first layer's few outputs: the stages of 4 pairs
+        conv_im2col_in::<SHALLOW_MAX, { 2 * SHALLOW_MAX }, 4, B>(
+            input, padded, bias, dims, params, stage, out, row,
+        )
+    } else {
+        conv_im2col_in::<SHALLOW_MAX, { 2 * SHALLOW_MAX }, 32, B>(
+            input, padded, bias, dims, params, stage, out, row,
+        )
+    }
+}
+
+/// [`conv_im2col_rows`] with its stack buffers: the two im2col rows of a
+/// filter of at most `N` values (`C = 2N` bytes), their widened words
+/// (`4N` bytes) and the stages of a group of `P` channel pairs (`60P`
+/// bytes, `P ≤ 32`). Out
+/// of line, so that they are on the stack only while it runs; one small
+/// wrapper per size class, the body shared. `w`'s rows are `row` values
+/// (the filter's, or padded with zero weights).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32> + ?Sized>(
+    input: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: &crate::Conv2dDims,
+    params: &crate::Conv2dParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+    row: usize,
+) -> Option<()> {
+    let mut cols = [0i8; C];
+    // written before they are read (`arch::widen_rows`, `group_stages`):
+    // not zeroed first
+    let mut wide = [NO_WORD; N];
+    let mut stages = [NO_STAGE; P];
+    let scratch = Scratch {
+        wide: &mut wide,
+        stages: &mut stages,
+    };
+    conv_im2col_rows(
+        input, w, bias, dims, params, stage, out, &mut cols, scratch, row,
+    )
+}
+
+/// The body of [`conv_im2col`] (its checks passed) on the buffers of a
+/// size class: `cols` holds the two im2col rows (`2 · row` bytes, the
+/// filter's `k` values gathered at the front of each), `scratch` their
+/// widened words (`row` words) and a group's stages; `w`'s rows are `row`
+/// values (`row > k` where they end in zero weights). Out of line, shared
+/// by the classes' wrappers ([`conv_im2col_in`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn conv_im2col_rows<B: Values<i32> + ?Sized>(
+    input: &[i8],
+    w: &[i8],
+    bias: Option<&B>,
+    dims: &crate::Conv2dDims,
+    params: &crate::Conv2dParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+    cols: &mut [i8],
+    scratch: Scratch<'_>,
+    row: usize,
+) -> Option<()> {
+    use crate::arith::window::Window;
+    let depth = dims.input_depth;
+    let k = dims
+        .filter_height
+        .checked_mul(dims.filter_width)?
+        .checked_mul(depth)?;
+    let channels = dims.output_depth;
+    let zero_point = params.input_zero_point;
+    let image_len = dims
+        .input_height
+        .checked_mul(dims.input_width)?
+        .checked_mul(depth)?;
+    let out_len = dims
+        .output_height
+        .checked_mul(dims.output_width)?
+        .checked_mul(channels)?;
+    let multipliers = params.multipliers;
+    if row < k {
+        return None;
+    }
+    let cols = cols.get_mut(..2 * row)?;
+    cols.fill(zero_point as i8);
+    // the two rows' whole words widened into 16-bit halves, once per pixel
+    // pair for all the channel pairs (the rest of a row, `k mod 4` bytes,
+    // is read from `cols`)
+    let Scratch { wide, stages } = scratch;
+    // one pixel's values into `row` of `cols`, the filter rows inside the
+    // input (`rows`) found once per output row
+    let gather = |cols: &mut [i8], image: &[i8], rows: Window, ox: usize| {
+        let taps = Window::new(
+            ox,
+            params.stride_width,
+            params.pad_left,
+            params.dilation_width,
+            dims.filter_width,
+            dims.input_width,
+        );
+        if rows.len() < dims.filter_height || taps.len() < dims.filter_width {
+            // a tap outside: the zero point there
+            for v in cols.iter_mut() {
+                *v = zero_point as i8;
+            }
+        }
+        // the taps of a filter row inside the input: one run of bytes in
+        // both where the filter is not dilated, else a run per tap
+        let (run, per_tap) = if params.dilation_width == 1 {
+            (taps.len() * depth, false)
+        } else {
+            (depth, true)
+        };
+        for (ky, iy) in rows.taps() {
+            for (kx, ix) in taps.taps() {
+                let from = (iy * dims.input_width + ix) * depth;
+                let to = (ky * dims.filter_width + kx) * depth;
+                if let (Some(d), Some(s)) =
+                    (cols.get_mut(to..to + run), image.get(from..from + run))
+                {
+                    // a few bytes without a call (a byte loop would
+                    // become one: LLVM turns it into `memcpy`)
+                    match (d, s) {
+                        ([d0], [s0]) => *d0 = *s0,
+                        ([d0, d1], [s0, s1]) => (*d0, *d1) = (*s0, *s1),
+                        ([d0, d1, d2], [s0, s1, s2]) => (*d0, *d1, *d2) = (*s0, *s1, *s2),
+                        ([d0, d1, d2, d3], [s0, s1, s2, s3]) => {
+                            (*d0, *d1, *d2, *d3) = (*s0, *s1, *s2, *s3)
+                        }
+                        (d, s) => d.copy_from_slice(s),
+                    }
+                }
+                if !per_tap {
+                    break;
+                }
+            }
+        }
+    };
+    // a pixel whose taps are all inside the input, its filter rows' input
+    // row `iy0` (the next ones `dilation_height` apart) and the filter not
+    // dilated along the width: `filter_height` runs of
+    // `filter_width × depth` bytes, without the windows; `false` (nothing
+    // written) for any other pixel
+    let run = dims.filter_width * depth;
+    let step = params
+        .dilation_height
+        .saturating_mul(dims.input_width)
+        .saturating_mul(depth);
+    let inside = |cols: &mut [i8], image: &[i8], iy0: usize, ox: usize| {
+        let Some(x0) = ox
+            .checked_mul(params.stride_width)
+            .and_then(|b| b.checked_sub(params.pad_left))
+        else {
+            return false;
+        };
+        if params.dilation_width != 1 || x0.saturating_add(dims.filter_width) > dims.input_width {
+            return false;
+        }
+        let mut from = (iy0 * dims.input_width + x0) * depth;
+        for d in cols.chunks_exact_mut(run.max(1)) {
+            match (d, image.get(from..from.saturating_add(run))) {
+                ([d0, d1, d2], Some([s0, s1, s2])) => (*d0, *d1, *d2) = (*s0, *s1, *s2),
+                (d, Some(s)) => d.copy_from_slice(s),
+                (_, None) => return false,
+            }
+            from = from.saturating_add(step);
+        }
+        true
+    };
+    // per channel pair of a group: the constants and the output stage
+    let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
+    for (g, group) in w.chunks(group_channels * row).enumerate() {
+        let first = g * group_channels;
+        let qs = group_stages(
+            group,
+            row,
+            first,
+            bias,
+            zero_point,
+            multipliers,
+            stage,
+            stages,
+        )?;
+        for (image, out) in input
+            .chunks_exact(image_len.max(1))
+            .zip(out.chunks_exact_mut(out_len.max(1)))
+        {
+            for oy in 0..dims.output_height {
+                let rows = Window::new(
+                    oy,
+                    params.stride_height,
+                    params.pad_top,
+                    params.dilation_height,
+                    dims.filter_height,
+                    dims.input_height,
+                );
+                // the filter rows' first input row where all are inside
+                let full = match rows.taps().next() {
+                    Some((_, iy0)) if rows.len() == dims.filter_height => Some(iy0),
+                    _ => None,
+                };
+                for ox in (0..dims.output_width).step_by(2) {
+                    let second = ox + 1 < dims.output_width;
+                    let (c0, c1) = cols.split_at_mut(row);
+                    let c0 = c0.get_mut(..k)?;
+                    if !full.is_some_and(|iy0| inside(c0, image, iy0, ox)) {
+                        gather(c0, image, rows, ox);
+                    }
+                    if second {
+                        let c1 = c1.get_mut(..k)?;
+                        if !full.is_some_and(|iy0| inside(c1, image, iy0, ox + 1)) {
+                            gather(c1, image, rows, ox + 1);
+                        }
+                    } else {
+                        c1.get_mut(..k)?.copy_from_slice(c0);
+                    }
+                    let at = (oy * dims.output_width + ox) * channels + first;
+                    let (c0, c1) = cols.split_at(row);
+                    let c1 = c1.get(..row)?;
+                    let second = second.then_some(at + channels);
+                    channel_pairs(c0, c1, wide, group, qs, out, at, second)?;
+                }
+            }
+        }
+    }
+    Some(())
+}
+
+/// The constants `bias − zero_point · Σ w` and the output stages of the
+/// channel pairs of `group` (rows of `k` weights, its first channel
+/// `first`) into the front of `stages`, which it returns; `None` if a
+/// stage is not a [`Requant4`].
+#[allow(clippy::too_many_arguments)]
+fn group_stages<'a, B: Values<i32> + ?Sized>(
+    group: &[i8],
+    k: usize,
+    first: usize,
+    bias: Option<&B>,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+    stages: &'a mut [MaybeUninit<PairStage>],
+) -> Option<&'a [PairStage]> {
+    // the part of the stage every channel shares (its zero point and
+    // clamp), found once: per pair only the two multipliers
+    let shared = Requant4::for_channels(multipliers, [first; 4], stage)?;
+    let mut n = 0;
+    for (pair, ps) in group.chunks_exact(2 * k).zip(stages.iter_mut()) {
+        let c = first + 2 * n;
+        ps.write(pair_stage(
+            pair,
+            k,
+            c,
+            bias,
+            zero_point,
+            multipliers,
+            shared,
+        )?);
+        n += 1;
+    }
+    let written = stages.get(..n)?;
+    // SAFETY: the first `n` stages were written just above, and
+    // `MaybeUninit<PairStage>` has `PairStage`'s layout
+    Some(unsafe { core::slice::from_raw_parts(written.as_ptr().cast::<PairStage>(), n) })
+}
+
+/// The one rule of a channel pair's stage: channels `c, c + 1` (their
+/// weight rows `pair`, `k` each) as `bias − zero_point · Σ w` and the
+/// output stage `shared` (a [`Requant4`] of the layer's zero point and
+/// clamp) with their two multipliers; `None` if one is not a
+/// [`Requant4`]'s. [`group_stages`] at each call, [`prepared_pair`] once.
+#[inline(always)]
+fn pair_stage<B: Values<i32> + ?Sized>(
+    pair: &[i8],
+    k: usize,
+    c: usize,
+    bias: Option<&B>,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    shared: Requant4,
+) -> Option<PairStage> {
+    let (w0, w1) = pair.split_at(k.min(pair.len()));
+    // the pair's two biases at once (the callers checked their count)
+    let [b0, b1] = bias.and_then(|b| b.chunk::<2>(c)).unwrap_or([0; 2]);
+    let (k0, k1) = (folded(b0, zero_point, w0), folded(b1, zero_point, w1));
+    let channel = |c: usize| Requant4::channel(multipliers, c);
+    let (s0, s1) = (channel(c)?, channel(c + 1)?);
+    Some(PairStage {
+        constant: [k0, k1, k0, k1],
+        requant: shared.with_channels([s0, s1, s0, s1]),
+    })
+}
+
+/// Channel pair `j`'s stage (channels `2j, 2j + 1`) of a 1×1 convolution
+/// of depth `k` (`w` its rows), set up once: [`pair_stage`]'s, in its
+/// public form. `None` if the pair is not in `w` or its stage is not a
+/// [`Requant4`] (then [`matmul_wide`] does not take the layer).
+pub(crate) fn prepared_pair(
+    w: &[i8],
+    k: usize,
+    j: usize,
+    bias: Option<&[i32]>,
+    zero_point: i32,
+    multipliers: &[QuantizedMultiplier],
+    stage: &OutputStage,
+) -> Option<ConvPairStage> {
+    let c = j.checked_mul(2)?;
+    let pair = w.get(c.checked_mul(k)?..c.checked_add(2)?.checked_mul(k)?)?;
+    let shared = Requant4::for_channels(multipliers, [c; 4], stage)?;
+    let ps = pair_stage(pair, k, c, bias, zero_point, multipliers, shared)?;
+    Some(ConvPairStage {
+        constant: ps.constant,
+        requant: ps.requant.words(),
+    })
+}
+
+/// Prepared stages ([`ConvPairStage`]) as the loops read them: the same
+/// sixty bytes ([`PairStage`]'s layout, checked at compile time below).
+fn as_pair_stages(prepared: &[ConvPairStage]) -> &[PairStage] {
+    // SAFETY: both types are `repr(C)` of fifteen 4-byte words at the same
+    // offsets (`constant`: four `i32`s; `requant`: [`Requant4`]'s eight
+    // `i32`s, its `i32` offset and its two `u32` clamp words, against
+    // eleven `i32`s in [`Requant4::words`]'s order), any bits valid in
+    // each, the same size and alignment (asserted below)
+    unsafe { core::slice::from_raw_parts(prepared.as_ptr().cast::<PairStage>(), prepared.len()) }
+}
+
+const _: () = assert!(
+    core::mem::size_of::<ConvPairStage>() == core::mem::size_of::<PairStage>()
+        && core::mem::align_of::<ConvPairStage>() == core::mem::align_of::<PairStage>()
+        && core::mem::size_of::<PairStage>() == 60
+        && core::mem::offset_of!(PairStage, requant) == 16
+        && core::mem::offset_of!(ConvPairStage, requant) == 16
+);
+
+/// One channel pair's room for its constants and stage (a group's stack
+/// buffer is an array of these, written before it is read: not zeroed).
+const NO_STAGE: MaybeUninit<PairStage> = MaybeUninit::uninit();
+
+/// One word of a stack buffer of widened halves, written before it is read
+/// ([`arch::widen_rows`]): not zeroed.
+const NO_WORD: MaybeUninit<u32> = MaybeUninit::uninit();
+
+/// Two pixels' rows `c0`, `c1` (`k` values each) times every channel pair
+/// of `group` (rows of `k` weights), with its constants and stages: the
+/// rows' whole words widened once into `wide`, then, where `k` is a
+/// multiple of 4, every pair in one `asm!` loop ([`arch::wide_run`]),
+/// else per pair [`arch::mac_2x2_wide`], the last `k mod 4` columns in
+/// plain Rust, and [`Requant4`]; pixel 0's two outputs written at
+/// `out[at + 2j]`, pixel 1's at `out[second + 2j]` if it is one.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn channel_pairs(
+    c0: &[i8],
+    c1: &[i8],
+    wide: &mut [MaybeUninit<u32>],
+    group: &[i8],
+    stages: &[PairStage],
+    out: &mut [i8],
+    at: usize,
+    second: Option<usize>,
+) -> Option<()> {
+    let k = c0.len();
+    let words = k / 4;
+    // the words written (empty if the rows or `wide` are too short: the
+    // loops below then check their lengths and decline)
+    let wide = arch::widen_rows(c0, c1, wide, words);
+    if k.is_multiple_of(4) && arch::wide_run(wide, words, group, stages, out, at, second) {
+        return Some(());
+    }
+    for ((pair, ps), c) in group.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
+        let mut acc = arch::mac_2x2_wide(wide, pair, k, words, ps.constant);
+        if 4 * words < k {
+            let (w0, w1) = pair.split_at(k);
+            acc = portable::mac_2x2_rows(c0, c1, w0, w1, 4 * words, acc);
+        }
+        let [b0, b1, b2, b3] = arch::requant4(acc, &ps.requant).to_le_bytes();
+        out.get_mut(at + c..at + c + 2)?
+            .copy_from_slice(&[b0 as i8, b1 as i8]);
+        if let Some(at) = second {
+            out.get_mut(at + c..at + c + 2)?
+                .copy_from_slice(&[b2 as i8, b3 as i8]);
+        }
+    }
+    Some(())
+}
+
+/// What [`arch::mac_2x2_run`] reads of one pair of output channels while
+/// it runs over the pixel pairs of a 1×1 convolution, at fixed offsets.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct MatRun {
+    /// `bias − zero_point · Σ w` for channels `c, c + 1, c, c + 1` (0)
+    constant: [i32; 4],
+    /// the output stage of the same four (16)
+    requant: Requant4,
+    /// the weights' first row, the output's next pair and its end, the
+    /// channel count, the depth (60; filled in by the loop's wrapper)
+    tail: [usize; 5],
+}
+
+/// One pair of output channels as [`arch::wide_run`] reads it, at fixed
+/// offsets (the first 60 bytes of [`MatRun`]'s layout).
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct PairStage {
+    /// `bias − zero_point · Σ w` for channels `c, c + 1, c, c + 1` (0)
+    constant: [i32; 4],
+    /// the output stage of the same four (16)
+    requant: Requant4,
+}
+
+/// The plain-Rust forms of the loops: the tails past the last whole word,
+/// and the whole loops where there is no DSP extension.
+mod portable {
+    /// [`super::mac_2x2`] from column `from` on, over whole rows.
+    #[inline(always)]
+    pub(super) fn mac_2x2_rows(
+        x0: &[i8],
+        x1: &[i8],
+        w0: &[i8],
+        w1: &[i8],
+        from: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let cols = x0.iter().zip(x1).zip(w0.iter().zip(w1)).skip(from);
+        cols.fold(acc, |[a00, a01, a10, a11], ((&x0, &x1), (&w0, &w1))| {
+            let (x0, x1, w0, w1) = (i32::from(x0), i32::from(x1), i32::from(w0), i32::from(w1));
+            [
+                a00.wrapping_add(x0 * w0),
+                a01.wrapping_add(x0 * w1),
+                a10.wrapping_add(x1 * w0),
+                a11.wrapping_add(x1 * w1),
+            ]
+        })
+    }
+}
+
+/// The loops over whole words: each `asm!` form (the DSP extension,
+/// `cfg(shapecheck_dsp)`) followed by its plain-Rust twin of the same
+/// name and signature (`cfg(not(shapecheck_dsp))`, the host's and the
+/// unit tests').
+mod arch {
+    pub(super) use crate::arith::dsp::arch::requant4;
+    #[cfg(shapecheck_dsp)]
+    use core::arch::asm;
+    #[cfg(shapecheck_dsp)]
+    use core::mem::MaybeUninit;
+
+    #[cfg(shapecheck_dsp)]
+    /// Four columns of the 2×2 block: 4 loads, 8 widenings, 8 `SMLAD`s.
+    /// `{x}` and `{w}` step past the word; the second rows are at
+    /// `{skip}` = stride − 4 from there. Six scratch registers, `{a}` …
+    /// `{f}`.
+    macro_rules! step_2x2 {
+        () => {
+            concat!(
+                "ldr {b}, [{x}], #4\n",
+                "ldr {d}, [{w}], #4\n",
+                "ldr {f}, [{w}, {skip}]\n",
+                "sxtb16 {a}, {b}\n",
+                "sxtb16 {b}, {b}, ror #8\n",
+                "sxtb16 {c}, {d}\n",
+                "sxtb16 {d}, {d}, ror #8\n",
+                "sxtb16 {e}, {f}\n",
+                "sxtb16 {f}, {f}, ror #8\n",
+                "smlad {a00}, {a}, {c}, {a00}\n",
+                "smlad {a00}, {b}, {d}, {a00}\n",
+                "smlad {a01}, {a}, {e}, {a01}\n",
+                "smlad {a01}, {b}, {f}, {a01}\n",
+                "ldr {b}, [{x}, {skip}]\n",
+                "sxtb16 {a}, {b}\n",
+                "sxtb16 {b}, {b}, ror #8\n",
+                "smlad {a10}, {a}, {c}, {a10}\n",
+                "smlad {a10}, {b}, {d}, {a10}\n",
+                "smlad {a11}, {a}, {e}, {a11}\n",
+                "smlad {a11}, {b}, {f}, {a11}\n",
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// Two im2col rows of `4 · words` bytes each widened into `wide`,
+    /// four words per 4 columns: row 0's bytes 0 and 2, its bytes 1 and
+    /// 3, then row 1's the same (the halves [`mac_2x2_wide`] multiplies
+    /// with the weights' `SXTB16` halves). 10 instructions per 4 columns.
+    #[inline(always)]
+    pub(super) fn widen_rows<'a>(
+        x0: &[i8],
+        x1: &[i8],
+        wide: &'a mut [MaybeUninit<u32>],
+        words: usize,
+    ) -> &'a [u32] {
+        if words == 0 || x0.len() < 4 * words || x1.len() < 4 * words || wide.len() < 4 * words {
+            return &[];
+        }
+        // SAFETY: checked above: `4 · words` bytes of each row are read and
+        // `4 · words` words of `wide` (word-aligned, as STRD needs) are
+        // written; unaligned LDR is allowed on the Cortex-M4.
+        unsafe {
+            asm!(
+                "2:",
+                "ldr {a}, [{x0}], #4",
+                "ldr {b}, [{x1}], #4",
+                "sxtb16 {c}, {a}",
+                "sxtb16 {a}, {a}, ror #8",
+                "sxtb16 {d}, {b}",
+                "sxtb16 {b}, {b}, ror #8",
+                "strd {c}, {a}, [{o}], #16",
+                "strd {d}, {b}, [{o}, #-8]",
+                "subs {n}, {n}, #1",
+                "bne 2b",
+                x0 = inout(reg) x0.as_ptr() => _,
+                x1 = inout(reg) x1.as_ptr() => _,
+                o = inout(reg) wide.as_mut_ptr() => _,
+                n = inout(reg) words => _,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                options(nostack),
+            );
+        }
+        // SAFETY: the loop above wrote the first `4 · words` words of `wide`
+        // (checked to hold them), which `MaybeUninit<u32>` lays out as `u32`s
+        unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), 4 * words) }
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::arch`]'s `widen_rows` in plain Rust: the same layout,
+    /// the same checks (nothing written, an empty slice returned, if a
+    /// row or `wide` is too short).
+    pub(super) fn widen_rows<'a>(
+        x0: &[i8],
+        x1: &[i8],
+        wide: &'a mut [core::mem::MaybeUninit<u32>],
+        words: usize,
+    ) -> &'a [u32] {
+        if words == 0 || x0.len() < 4 * words || x1.len() < 4 * words || wide.len() < 4 * words {
+            return &[];
+        }
+        let word = |r: &[i8]| {
+            let b = |i: usize| u32::from(r.get(i).copied().unwrap_or(0) as u8);
+            b(0) | b(1) << 8 | b(2) << 16 | b(3) << 24
+        };
+        for ((g, a), b) in wide
+            .chunks_exact_mut(4)
+            .zip(x0.chunks_exact(4))
+            .zip(x1.chunks_exact(4))
+            .take(words)
+        {
+            let (a, b) = (word(a), word(b));
+            let halves = [
+                super::widen(a),
+                super::widen(a >> 8),
+                super::widen(b),
+                super::widen(b >> 8),
+            ];
+            for (to, h) in g.iter_mut().zip(halves) {
+                to.write(h);
+            }
+        }
+        // SAFETY: the loop above wrote the first `4 · words` words of
+        // `wide` (checked to hold them, as the rows their bytes), which
+        // `MaybeUninit<u32>` lays out as `u32`s
+        unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), 4 * words) }
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// Four columns of the 2×2 block from the widened rows: 2 loads and 4
+    /// widenings of the weights, 2 `LDRD`s of the rows' halves, 8
+    /// `SMLAD`s: 16 instructions for 16 multiply-accumulates. `{x}` steps
+    /// 16 bytes, `{w}` 4; the second weight row at `{skip}` = stride − 4.
+    macro_rules! step_wide {
+        () => {
+            concat!(
+                "ldr {d}, [{w}], #4\n",
+                "ldr {f}, [{w}, {skip}]\n",
+                "sxtb16 {c}, {d}\n",
+                "sxtb16 {d}, {d}, ror #8\n",
+                "sxtb16 {e}, {f}\n",
+                "sxtb16 {f}, {f}, ror #8\n",
+                "ldrd {a}, {b}, [{x}], #16\n",
+                "smlad {a00}, {a}, {c}, {a00}\n",
+                "smlad {a00}, {b}, {d}, {a00}\n",
+                "smlad {a01}, {a}, {e}, {a01}\n",
+                "smlad {a01}, {b}, {f}, {a01}\n",
+                "ldrd {a}, {b}, [{x}, #-8]\n",
+                "smlad {a10}, {a}, {c}, {a10}\n",
+                "smlad {a10}, {b}, {d}, {a10}\n",
+                "smlad {a11}, {a}, {e}, {a11}\n",
+                "smlad {a11}, {b}, {f}, {a11}\n",
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// `words` words (4 columns each) of the 2×2 block: the two pixels'
+    /// rows widened by [`widen_rows`] (`4 · words` words), times the two
+    /// weight rows of `ws`, the second `stride` bytes after the first
+    /// (`stride ≥ 4`). Thirteen registers, the loop's end on the stack as
+    /// in [`mac_2x2`]. Nothing is read unless the slices hold all that.
+    #[inline(always)]
+    pub(super) fn mac_2x2_wide(
+        wide: &[u32],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let w_need = stride.checked_add(4 * words);
+        if words == 0 || stride < 4 || wide.len() < 4 * words || w_need.is_none_or(|n| ws.len() < n)
+        {
+            return acc;
+        }
+        let [mut a00, mut a01, mut a10, mut a11] = acc;
+        let pairs = words / 2;
+        let skip = stride - 4;
+        let (mut x, mut w) = (wide.as_ptr(), ws.as_ptr());
+        if pairs > 0 {
+            let end = x.wrapping_add(8 * pairs);
+            // SAFETY: checked above: `4 · words` words of `wide` (aligned,
+            // as LDRD needs) and `4 · words` bytes of each weight row (row 1
+            // at `stride`); the loop reads `8 · pairs <= 4 · words` words
+            // and bytes of each. The stack is back where it was at the end.
+            unsafe {
+                asm!(
+                    "push {{{e}}}",
+                    "2:",
+                    step_wide!(),
+                    step_wide!(),
+                    "ldr {a}, [sp]",
+                    "cmp {x}, {a}",
+                    "bne 2b",
+                    "add sp, sp, #4",
+                    x = inout(reg) x,
+                    w = inout(reg) w,
+                    e = inout(reg) end => _,
+                    skip = in(reg) skip,
+                    a00 = inout(reg) a00,
+                    a01 = inout(reg) a01,
+                    a10 = inout(reg) a10,
+                    a11 = inout(reg) a11,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    d = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly),
+                );
+            }
+        }
+        if words % 2 == 1 {
+            // SAFETY: as above, the last word of each
+            unsafe {
+                asm!(
+                    step_wide!(),
+                    x = inout(reg) x => _,
+                    w = inout(reg) w => _,
+                    skip = in(reg) skip,
+                    a00 = inout(reg) a00,
+                    a01 = inout(reg) a01,
+                    a10 = inout(reg) a10,
+                    a11 = inout(reg) a11,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    d = out(reg) _,
+                    e = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly, nostack, preserves_flags),
+                );
+            }
+        }
+        [a00, a01, a10, a11]
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::arch`]'s `mac_2x2_wide` in plain Rust.
+    pub(super) fn mac_2x2_wide(
+        wide: &[u32],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        // the widened rows back to bytes: halves (0, 2) and (1, 3)
+        let mut rows = [[0i8; 4]; 2];
+        let mut acc = acc;
+        for (i, g) in wide.chunks_exact(4).take(words).enumerate() {
+            for (r, row) in rows.iter_mut().enumerate() {
+                let (lo, hi) = (
+                    g.get(2 * r).copied().unwrap_or(0),
+                    g.get(2 * r + 1).copied().unwrap_or(0),
+                );
+                *row = [lo as i8, hi as i8, (lo >> 16) as i8, (hi >> 16) as i8];
+            }
+            let w0 = ws.get(4 * i..4 * i + 4).unwrap_or(&[]);
+            let w1 = ws.get(stride + 4 * i..stride + 4 * i + 4).unwrap_or(&[]);
+            acc = super::portable::mac_2x2_rows(&rows[0], &rows[1], w0, w1, 0, acc);
+        }
+        acc
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// `words` words (4 columns each) of the 2×2 block from the rows'
+    /// starts: `xs`, `ws` hold both rows, the second `stride` bytes after
+    /// the first, `4 · words` bytes each.
+    ///
+    /// Thirteen registers: the two pointers, `skip`, four accumulators and
+    /// six scratch; the loop's end is kept on the stack (pushed from the
+    /// register that then serves as the sixth scratch one) and compared at
+    /// the end of each 8 columns.
+    #[inline(always)]
+    pub(super) fn mac_2x2(
+        xs: &[i8],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let [mut a00, mut a01, mut a10, mut a11] = acc;
+        let pairs = words / 2;
+        let skip = stride.wrapping_sub(4);
+        let (mut x, mut w) = (xs.as_ptr(), ws.as_ptr());
+        if pairs > 0 {
+            let end = x.wrapping_add(8 * pairs);
+            // SAFETY: the wrapper checked that both rows of `x` and of `w`
+            // hold `4 · words` bytes (row 1 at `stride` from row 0); the
+            // loop reads `8 · pairs <= 4 · words` of each. The stack is
+            // back where it was at the end.
+            unsafe {
+                asm!(
+                    "push {{{e}}}",
+                    "2:",
+                    step_2x2!(),
+                    step_2x2!(),
+                    "ldr {a}, [sp]",
+                    "cmp {x}, {a}",
+                    "bne 2b",
+                    "add sp, sp, #4",
+                    x = inout(reg) x,
+                    w = inout(reg) w,
+                    e = inout(reg) end => _,
+                    skip = in(reg) skip,
+                    a00 = inout(reg) a00,
+                    a01 = inout(reg) a01,
+                    a10 = inout(reg) a10,
+                    a11 = inout(reg) a11,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    d = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly),
+                );
+            }
+        }
+        if words % 2 == 1 {
+            // SAFETY: as above, the last word of each row
+            unsafe {
+                asm!(
+                    step_2x2!(),
+                    x = inout(reg) x => _,
+                    w = inout(reg) w => _,
+                    skip = in(reg) skip,
+                    a00 = inout(reg) a00,
+                    a01 = inout(reg) a01,
+                    a10 = inout(reg) a10,
+                    a11 = inout(reg) a11,
+                    a = out(reg) _,
+                    b = out(reg) _,
+                    c = out(reg) _,
+                    d = out(reg) _,
+                    e = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly, nostack, preserves_flags),
+                );
+            }
+        }
+        [a00, a01, a10, a11]
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::mac_2x2`] over `words` whole words.
+    pub(super) fn mac_2x2(
+        xs: &[i8],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        acc: [i32; 4],
+    ) -> [i32; 4] {
+        let len = 4 * words;
+        let end = stride + len;
+        super::portable::mac_2x2_rows(
+            xs.get(..len).unwrap_or(&[]),
+            xs.get(stride..end).unwrap_or(&[]),
+            ws.get(..len).unwrap_or(&[]),
+            ws.get(stride..end).unwrap_or(&[]),
+            0,
+            acc,
+        )
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// One channel of [`mac_2x2_run`]'s output stage (the stage at 16 in
+    /// the state `{e}`).
+    macro_rules! mat_scale {
+        ($a:literal, $at:literal) => {
+            concat!(
+                "ldrd {a}, {b}, [{e}, #",
+                $at,
+                "]\n",
+                "smmlar {",
+                $a,
+                "}, {",
+                $a,
+                "}, {a}, {",
+                $a,
+                "}\n",
+                "add {",
+                $a,
+                "}, {",
+                $a,
+                "}, {",
+                $a,
+                "}, asr #31\n",
+                "asr {",
+                $a,
+                "}, {",
+                $a,
+                "}, {b}\n",
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// The last steps of one channel, `+ 1 + 2 · zero point` in `{a}`.
+    macro_rules! mat_narrow {
+        ($a:literal) => {
+            concat!(
+                "qadd {",
+                $a,
+                "}, {",
+                $a,
+                "}, {a}\n",
+                "ssat {",
+                $a,
+                "}, #8, {",
+                $a,
+                "}, asr #1\n",
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// `pairs` pixel pairs of a 1×1 convolution (rows of `x`, `depth`
+    /// bytes each) times the two weight rows of `w`, with the output
+    /// stage, in one loop: per pair the constants, `depth / 8` steps of
+    /// the 2×2 block (40 instructions for 32 multiply-accumulates), the
+    /// stage of [`requant4`] and two halfword stores, pixel `2i`'s at
+    /// `out[2i · channels]`, pixel `2i + 1`'s a row on. Thirteen
+    /// registers: the state pointer and the inner loop's end go to the
+    /// stack during the inner loop. `false` (nothing written) unless the
+    /// depth is a non-zero multiple of 8 and the slices hold all that.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn mac_2x2_run(
+        x: &[i8],
+        w: &[i8],
+        depth: usize,
+        pairs: usize,
+        state: &mut super::MatRun,
+        out: &mut [i8],
+        channels: usize,
+    ) -> bool {
+        let x_need = pairs.checked_mul(2).and_then(|v| v.checked_mul(depth));
+        let w_need = depth.checked_mul(2);
+        let out_need = pairs
+            .checked_sub(1)
+            .and_then(|v| v.checked_mul(2 * channels))
+            .and_then(|v| v.checked_add(channels + 2));
+        match (x_need, w_need, out_need) {
+            (Some(xn), Some(wn), Some(on))
+                if depth >= 8
+                    && depth.is_multiple_of(8)
+                    && xn <= x.len()
+                    && wn <= w.len()
+                    && on <= out.len()
+                    && channels >= 2 => {}
+            _ => return false,
+        }
+        let start = out.as_mut_ptr() as usize;
+        state.tail = [
+            w.as_ptr() as usize,
+            start,
+            start + pairs * 2 * channels,
+            channels,
+            depth,
+        ];
+        // SAFETY: checked above: each pair's two rows of `x` (`2 · depth`
+        // bytes from its start) and the two rows of `w` are inside their
+        // slices, the inner loop reading 8 bytes of each row a step until
+        // row 0's end; the two halfwords of pair `i` are stored at
+        // `2i · channels` and one row (`channels`) on, inside `out` up to
+        // the last pair's. Unaligned LDR / STRH are allowed on the
+        // Cortex-M4; the LDRDs read the word-aligned state. 8 bytes of
+        // stack are used and given back.
+        unsafe {
+            asm!(
+                "2:",
+                "ldrd {a00}, {a01}, [{e}, #0]",
+                "ldrd {a10}, {a11}, [{e}, #8]",
+                "ldr {w}, [{e}, #60]",
+                "ldr {a}, [{e}, #76]",
+                "add {a}, {x}, {a}",
+                "sub sp, sp, #8",
+                "str {e}, [sp]",
+                "str {a}, [sp, #4]",
+                "3:",
+                step_2x2!(),
+                step_2x2!(),
+                "ldr {a}, [sp, #4]",
+                "cmp {x}, {a}",
+                "bne 3b",
+                "ldr {e}, [sp]",
+                "add sp, sp, #8",
+                "add {x}, {x}, {skip}",
+                "add {x}, {x}, #4",
+                mat_scale!("a00", "16"),
+                mat_scale!("a01", "24"),
+                mat_scale!("a10", "32"),
+                mat_scale!("a11", "40"),
+                "ldr {a}, [{e}, #48]",
+                mat_narrow!("a00"),
+                mat_narrow!("a01"),
+                mat_narrow!("a10"),
+                mat_narrow!("a11"),
+                "bfi {a00}, {a01}, #8, #8",
+                "bfi {a00}, {a10}, #16, #8",
+                "bfi {a00}, {a11}, #24, #8",
+                "ldrd {a}, {b}, [{e}, #52]",
+                "ssub8 {a01}, {a00}, {a}",
+                "sel {a00}, {a00}, {a}",
+                "ssub8 {a01}, {a00}, {b}",
+                "sel {a00}, {b}, {a00}",
+                "ldrd {a}, {b}, [{e}, #64]",
+                "ldr {c}, [{e}, #72]",
+                "strh {a00}, [{a}]",
+                "lsr {a00}, {a00}, #16",
+                "strh {a00}, [{a}, {c}]",
+                "add {a}, {a}, {c}, lsl #1",
+                "str {a}, [{e}, #64]",
+                "cmp {a}, {b}",
+                "bne 2b",
+                x = inout(reg) x.as_ptr() => _,
+                w = out(reg) _,
+                e = inout(reg) state as *mut super::MatRun => _,
+                skip = in(reg) depth - 4,
+                a00 = out(reg) _,
+                a01 = out(reg) _,
+                a10 = out(reg) _,
+                a11 = out(reg) _,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                f = out(reg) _,
+            );
+        }
+        true
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::matmul`]'s loop over pixel pairs: [`mac_2x2`] and
+    /// [`requant4`] pair by pair, as the DSP loop.
+    pub(super) fn mac_2x2_run(
+        x: &[i8],
+        w: &[i8],
+        depth: usize,
+        pairs: usize,
+        state: &mut super::MatRun,
+        out: &mut [i8],
+        channels: usize,
+    ) -> bool {
+        if depth < 8
+            || !depth.is_multiple_of(8)
+            || pairs == 0
+            || x.len() < pairs * 2 * depth
+            || w.len() < 2 * depth
+            || out.len() < (pairs - 1) * 2 * channels + channels + 2
+            || channels < 2
+        {
+            return false;
+        }
+        for (i, xs) in x.chunks_exact(2 * depth).take(pairs).enumerate() {
+            let acc = mac_2x2(xs, w, depth, depth / 4, state.constant);
+            let [b0, b1, b2, b3] = requant4(acc, &state.requant).to_le_bytes();
+            let at = 2 * i * channels;
+            for (o, b) in [
+                (at, b0),
+                (at + 1, b1),
+                (at + channels, b2),
+                (at + channels + 1, b3),
+            ] {
+                if let Some(y) = out.get_mut(o) {
+                    *y = b as i8;
+                }
+            }
+        }
+        true
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// `words` words of one row `x` (its halves offset by `offset`) times
+    /// two rows of `ws`, the second `stride` bytes after the first:
+    /// thirteen registers.
+    #[inline(always)]
+    pub(super) fn mac_1x2(
+        x: &[i8],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        offset: i32,
+        acc: [i32; 2],
+    ) -> [i32; 2] {
+        let [mut a0, mut a1] = acc;
+        // the offset in both halves
+        let offset = (offset as u32 & 0xffff) * 0x0001_0001;
+        // SAFETY: the wrapper checked that `x` holds `4 · words` bytes and
+        // both rows of `ws` (row 1 at `stride` from row 0) as many.
+        unsafe {
+            asm!(
+                "2:",
+                "ldr {b}, [{x}], #4",
+                "ldr {d}, [{w}], #4",
+                "ldr {f}, [{w}, {skip}]",
+                "sxtb16 {a}, {b}",
+                "sxtb16 {b}, {b}, ror #8",
+                "sadd16 {a}, {a}, {off}",
+                "sadd16 {b}, {b}, {off}",
+                "sxtb16 {c}, {d}",
+                "sxtb16 {d}, {d}, ror #8",
+                "sxtb16 {e}, {f}",
+                "sxtb16 {f}, {f}, ror #8",
+                "smlad {a0}, {a}, {c}, {a0}",
+                "smlad {a0}, {b}, {d}, {a0}",
+                "smlad {a1}, {a}, {e}, {a1}",
+                "smlad {a1}, {b}, {f}, {a1}",
+                "subs {n}, {n}, #1",
+                "bne 2b",
+                x = inout(reg) x.as_ptr() => _,
+                w = inout(reg) ws.as_ptr() => _,
+                n = inout(reg) words => _,
+                skip = in(reg) stride.wrapping_sub(4),
+                off = in(reg) offset,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                e = out(reg) _,
+                f = out(reg) _,
+                options(readonly, nostack),
+            );
+        }
+        [a0, a1]
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::mac_1x2`] over `words` whole words.
+    pub(super) fn mac_1x2(
+        x: &[i8],
+        ws: &[i8],
+        stride: usize,
+        words: usize,
+        offset: i32,
+        acc: [i32; 2],
+    ) -> [i32; 2] {
+        let len = 4 * words;
+        let w0 = ws.get(..len).unwrap_or(&[]);
+        let w1 = ws.get(stride..stride + len).unwrap_or(&[]);
+        let cols = x.iter().zip(w0).zip(w1);
+        cols.fold(acc, |[a0, a1], ((&x, &u), &v)| {
+            let x = i32::from(x) + offset;
+            [
+                a0.wrapping_add(x * i32::from(u)),
+                a1.wrapping_add(x * i32::from(v)),
+            ]
+        })
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// Every channel pair of `stages` (rows of `w`, `4 · words` bytes
+    /// each, two per pair) times the two pixels' rows widened in `wide`
+    /// ([`widen_rows`]), with the output stage, in one loop: per pair the
+    /// constants, `words / 2` double steps of [`mac_2x2_wide`]'s block
+    /// (35 instructions for 32 multiply-accumulates; an odd `words`
+    /// enters the loop at its second step), the stage of [`requant4`] and
+    /// two halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
+    /// `out[second + 2j]` (without a second pixel, over pixel 0's: the
+    /// callers then pass pixel 0's row twice). Thirteen registers; the
+    /// loop's pointers on 24 bytes of stack. `false` (nothing written)
+    /// unless `words` is non-zero and the slices hold all that.
+    #[inline(always)]
+    pub(super) fn wide_run(
+        wide: &[u32],
+        words: usize,
+        w: &[i8],
+        stages: &[super::PairStage],
+        out: &mut [i8],
+        at: usize,
+        second: Option<usize>,
+    ) -> bool {
+        let n = stages.len();
+        let k = 4 * words;
+        let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
+        if n == 0
+            || words == 0
+            || wide.len() < 4 * words
+            || w.len() < 2 * k * n
+            || !fits(at)
+            || second.is_some_and(|s| !fits(s))
+        {
+            return false;
+        }
+        // without a second pixel its row is the first's (the callers copy
+        // it): its outputs are the first's, written over them
+        let base = out.as_mut_ptr();
+        let out0 = base.wrapping_add(at);
+        let out1 = base.wrapping_add(second.unwrap_or(at));
+        let x = wide.as_ptr();
+        let frame: [usize; 6] = [
+            x.wrapping_add(4 * words) as usize,
+            0,
+            out0 as usize,
+            out1 as usize,
+            stages.as_ptr().wrapping_add(n) as usize,
+            x as usize,
+        ];
+        // SAFETY: checked above: each pair's two weight rows (`2k` bytes
+        // from its start, the pairs one after another) are inside `w`, the
+        // `4 · words` words of `wide` (word-aligned, as LDRD needs) inside
+        // it, and the `2n` bytes written from `out0` and from `out1` are
+        // inside `out`. The stages are read at
+        // their repr(C) offsets, word-aligned. The frame is copied to 24
+        // bytes of stack and the stack pointer restored at the end.
+        unsafe {
+            asm!(
+                "sub sp, sp, #24",
+                "ldrd {a}, {b}, [{x}, #0]",
+                "strd {a}, {b}, [sp, #0]",
+                "ldrd {a}, {b}, [{x}, #8]",
+                "strd {a}, {b}, [sp, #8]",
+                "ldrd {a}, {b}, [{x}, #16]",
+                "strd {a}, {b}, [sp, #16]",
+                "2:",
+                "ldrd {a00}, {a01}, [{e}, #0]",
+                "ldrd {a10}, {a11}, [{e}, #8]",
+                "ldr {x}, [sp, #20]",
+                "str {e}, [sp, #4]",
+                // an odd word count (`skip` = 4 · words − 4 without bit 2)
+                // enters at the second step
+                "tst {skip}, #4",
+                "beq 4f",
+                "3:",
+                step_wide!(),
+                "4:",
+                step_wide!(),
+                "ldr {a}, [sp]",
+                "cmp {x}, {a}",
+                "bne 3b",
+                "ldr {e}, [sp, #4]",
+                "add {w}, {w}, {skip}",
+                "add {w}, {w}, #4",
+                mat_scale!("a00", "16"),
+                mat_scale!("a01", "24"),
+                mat_scale!("a10", "32"),
+                mat_scale!("a11", "40"),
+                "ldr {a}, [{e}, #48]",
+                mat_narrow!("a00"),
+                mat_narrow!("a01"),
+                mat_narrow!("a10"),
+                mat_narrow!("a11"),
+                "bfi {a00}, {a01}, #8, #8",
+                "bfi {a00}, {a10}, #16, #8",
+                "bfi {a00}, {a11}, #24, #8",
+                "ldrd {a}, {b}, [{e}, #52]",
+                "ssub8 {a01}, {a00}, {a}",
+                "sel {a00}, {a00}, {a}",
+                "ssub8 {a01}, {a00}, {b}",
+                "sel {a00}, {b}, {a00}",
+                "ldrd {a}, {b}, [sp, #8]",
+                "strh {a00}, [{a}], #2",
+                "lsr {a00}, {a00}, #16",
+                "strh {a00}, [{b}], #2",
+                "strd {a}, {b}, [sp, #8]",
+                "add {e}, {e}, #60",
+                "ldr {a}, [sp, #16]",
+                "cmp {e}, {a}",
+                "bne 2b",
+                "add sp, sp, #24",
+                x = inout(reg) frame.as_ptr() => _,
+                w = inout(reg) w.as_ptr() => _,
+                e = inout(reg) stages.as_ptr() => _,
+                skip = in(reg) k - 4,
+                a00 = out(reg) _,
+                a01 = out(reg) _,
+                a10 = out(reg) _,
+                a11 = out(reg) _,
+                a = out(reg) _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                f = out(reg) _,
+            );
+        }
+        true
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::arch`]'s `wide_run` in plain Rust: [`mac_2x2_wide`] and
+    /// [`requant4`] pair by pair, the same checks.
+    pub(super) fn wide_run(
+        wide: &[u32],
+        words: usize,
+        w: &[i8],
+        stages: &[super::PairStage],
+        out: &mut [i8],
+        at: usize,
+        second: Option<usize>,
+    ) -> bool {
+        let n = stages.len();
+        let k = 4 * words;
+        let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
+        if n == 0
+            || words == 0
+            || wide.len() < 4 * words
+            || w.len() < 2 * k * n
+            || !fits(at)
+            || second.is_some_and(|s| !fits(s))
+        {
+            return false;
+        }
+        for ((pair, ps), c) in w.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
+            let acc = mac_2x2_wide(wide, pair, k, words, ps.constant);
+            let [b0, b1, b2, b3] = requant4(acc, &ps.requant).to_le_bytes();
+            if let Some(o) = out.get_mut(at + c..at + c + 2) {
+                o.copy_from_slice(&[b0 as i8, b1 as i8]);
+            }
+            if let Some(o) = second.and_then(|s| out.get_mut(s + c..s + c + 2)) {
+                o.copy_from_slice(&[b2 as i8, b3 as i8]);
+            }
+        }
+        true
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// `Σ` of the first `4 · words` bytes of `row` (0 if it is shorter):
+    /// per word a load, two `SXTB16`s, `SADD16` and `SMLAD` by 1.
+    #[inline(always)]
+    pub(super) fn sum_words(row: &[i8], words: usize) -> i32 {
+        let mut acc = 0i32;
+        if words == 0 || row.len() < 4 * words {
+            return 0;
+        }
+        // SAFETY: reads the `4 · words` bytes of `row` checked above
+        // (unaligned LDR is allowed on the Cortex-M4)
+        unsafe {
+            asm!(
+                "2:",
+                "ldr {a}, [{p}], #4",
+                "sxtb16 {b}, {a}",
+                "sxtb16 {a}, {a}, ror #8",
+                "sadd16 {a}, {a}, {b}",
+                "smlad {acc}, {a}, {one}, {acc}",
+                "subs {n}, {n}, #1",
+                "bne 2b",
+                p = inout(reg) row.as_ptr() => _,
+                n = inout(reg) words => _,
+                acc = inout(reg) acc,
+                one = in(reg) 0x0001_0001u32,
+                a = out(reg) _,
+                b = out(reg) _,
+                options(readonly, nostack),
+            );
+        }
+        acc
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::arch`]'s `sum_words` in plain Rust.
+    pub(super) fn sum_words(row: &[i8], words: usize) -> i32 {
+        if row.len() < 4 * words {
+            return 0;
+        }
+        row.iter()
+            .take(4 * words)
+            .fold(0i32, |s, &v| s.wrapping_add(i32::from(v)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arith::dsp::tests::case;
+    use crate::{quantize_multiplier, Conv2dDims, Conv2dParams, Rounding};
+    use proptest::prelude::*;
+
+    extern crate std;
+    use std::vec::Vec;
+
+    proptest! {
+        #[test]
+        fn conv_im2col_is_the_reference_convolution(
+            (h, w, depth, kh, kw, pairs) in (1usize..8, 1usize..8, prop_oneof![1usize..4, 4usize..40], 1usize..5, 1usize..5, prop_oneof![1usize..5, 30usize..40]),
+            (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
+            seed in any::<u64>(),
+            (batches, zp, out_zp, lo, hi, per_channel, with_bias) in (1usize..3, -128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),
+        ) {
+            let c = 2 * pairs;
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..batches * h * w * depth).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..c * kh * kw * depth).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..c).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
+                .map(|_| quantize_multiplier(1e-4 + (next() % 1000) as f64 * 4e-4).unwrap())
+                .collect();
+            let dims = Conv2dDims {
+                batches, input_height: h, input_width: w, input_depth: depth,
+                filter_height: kh, filter_width: kw,
+                output_height: oh, output_width: ow, output_depth: c,
+            };
+            let params = Conv2dParams {
+                stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw,
+                pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: lo, output_max: hi,
+                rounding: Rounding::Double,
+            };
+            let bias = with_bias.then_some(&bias[..]);
+            let mut want = std::vec![0i8; batches * oh * ow * c];
+            crate::arith::reference::conv_2d(&image, &filter, bias, dims, &params, &mut want);
+            let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
+            let mut got = std::vec![0i8; batches * oh * ow * c];
+            let took = conv_im2col(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some();
+            prop_assert_eq!(took, kh * kw * depth <= IM2COL_MAX);
+            if took {
+                prop_assert_eq!(got, want);
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn matmul_is_the_reference_1x1_convolution(
+            (rows, channels, depth, x, w, bias, zp, reals, (out_zp, lo, hi)) in case()
+        ) {
+            let multipliers: Vec<_> = reals.iter().map(|&r| quantize_multiplier(r).unwrap()).collect();
+            let dims = Conv2dDims {
+                batches: 1, input_height: 1, input_width: rows, input_depth: depth,
+                filter_height: 1, filter_width: 1,
+                output_height: 1, output_width: rows, output_depth: channels,
+            };
+            let params = Conv2dParams {
+                stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+                pad_top: 0, pad_left: 0, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: lo, output_max: hi,
+                rounding: Rounding::Double,
+            };
+            let mut want = std::vec![0i8; rows * channels];
+            crate::arith::reference::conv_2d(&x, &w, bias.as_deref(), dims, &params, &mut want);
+            let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
+            let mut got = std::vec![0i8; rows * channels];
+            prop_assert!(matmul(&x, &w, bias.as_deref(), depth, zp, &multipliers, &stage, None, &mut got).is_some());
+            prop_assert_eq!(got, want);
+        }
+    }
+}

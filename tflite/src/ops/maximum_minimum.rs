@@ -1,0 +1,170 @@
+//! TFLite's `MAXIMUM` and `MINIMUM` on slices, for any element type: the
+//! larger (smaller) of two values, broadcast as `ADD` broadcasts, as
+//! TFLite Micro's `maximum_minimum.cc` (`MaximumMinimumBroadcastSlow`)
+//! computes them. No arithmetic on the values: an int8 model gives both
+//! inputs and the output one scale and zero point (the converter does,
+//! and the interpreter checks it), so the raw values compare as the reals.
+
+use crate::arith::quant::QuantizedMultiplier;
+use crate::base::values::Values;
+use crate::format::error::TfliteError;
+use crate::kernel::checker::Checker;
+use crate::kernel::shape::OpShape;
+use crate::shared::broadcast::broadcast_binary;
+use crate::shared::elementwise::{check_binary, check_same_quantization, BinaryStep};
+
+/// TFLite's `MAXIMUM`: `y = x1 > x2 ? x1 : x2` (TFLite Micro's
+/// `MaximumOp`: for `f32`, a NaN in `x1` gives `x2`, in `x2` gives `x2`),
+/// for each output element and its inputs broadcast as
+/// [`broadcast_shape`](crate::broadcast_shape) says, all row-major.
+///
+/// Fails, with `output` untouched, when the shapes do not broadcast or
+/// have more than 6 dims, or a length is not its shape's count.
+///
+/// ```
+/// use shapecheck_tflite::maximum;
+///
+/// let mut out = [0i8; 4];
+/// maximum(&[1i8, -2, 3, -4], &[2, 2], &[0i8, 2], &[2], &mut out)?;
+/// assert_eq!(out, [1, 2, 3, 2]);
+/// let mut floats = [0f32; 2];
+/// maximum(&[1.5f32, -1.0], &[2], &[0.0f32], &[], &mut floats)?;
+/// assert_eq!(floats, [1.5, 0.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn maximum<T, A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    output: &mut [T],
+) -> Result<(), TfliteError>
+where
+    T: Copy + PartialOrd,
+    A: Values<T> + ?Sized,
+    B: Values<T> + ?Sized,
+{
+    broadcast_binary(a, a_shape, b, b_shape, output, |x1: T, x2: T| {
+        if x1 > x2 {
+            x1
+        } else {
+            x2
+        }
+    })
+}
+
+/// TFLite's `MINIMUM`: `y = x1 < x2 ? x1 : x2` (TFLite Micro's
+/// `MinimumOp`), for each output element and its inputs broadcast as
+/// [`broadcast_shape`](crate::broadcast_shape) says, all row-major.
+///
+/// Fails, with `output` untouched, when the shapes do not broadcast or
+/// have more than 6 dims, or a length is not its shape's count.
+///
+/// ```
+/// use shapecheck_tflite::minimum;
+///
+/// let mut out = [0i8; 4];
+/// minimum(&[1i8, -2, 3, -4], &[2, 2], &[0i8, 2], &[2], &mut out)?;
+/// assert_eq!(out, [0, -2, 0, -4]);
+/// assert!(minimum(&[1i8, 2], &[2], &[1i8, 2, 3], &[3], &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn minimum<T, A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    output: &mut [T],
+) -> Result<(), TfliteError>
+where
+    T: Copy + PartialOrd,
+    A: Values<T> + ?Sized,
+    B: Values<T> + ?Sized,
+{
+    broadcast_binary(a, a_shape, b, b_shape, output, |x1: T, x2: T| {
+        if x1 < x2 {
+            x1
+        } else {
+            x2
+        }
+    })
+}
+
+/// `MAXIMUM`'s row in `OPS`: checks the operator (two int8 operands with
+/// the output's scale and zero point, broadcast) and prepares its step.
+pub(crate) fn prepare_maximum<'m, S: From<BinaryStep<'m, i8, Maximum>>>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<S, TfliteError> {
+    let operands = check_binary(c, shape)?;
+    check_same_quantization(c, &operands)?;
+    Ok(S::from(operands.step(Maximum)))
+}
+
+/// `MINIMUM`'s row in `OPS`: as [`prepare_maximum`].
+pub(crate) fn prepare_minimum<'m, S: From<BinaryStep<'m, i8, Minimum>>>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<S, TfliteError> {
+    let operands = check_binary(c, shape)?;
+    check_same_quantization(c, &operands)?;
+    Ok(S::from(operands.step(Minimum)))
+}
+
+/// `MAXIMUM`'s kernel, as a binary step holds it.
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct Maximum;
+
+/// `MINIMUM`'s kernel, as a binary step holds it.
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct Minimum;
+
+impl crate::base::write_rust::WriteRust for Maximum {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_path(w, k, "Maximum")
+    }
+}
+
+impl crate::base::write_rust::WriteRust for Minimum {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_path(w, k, "Minimum")
+    }
+}
+
+impl crate::shared::elementwise::BinaryApply<i8> for Maximum {
+    fn apply<A, B>(
+        &self,
+        a: &A,
+        a_dims: &[usize],
+        b: &B,
+        b_dims: &[usize],
+        y: &mut [i8],
+    ) -> Result<(), TfliteError>
+    where
+        A: crate::base::values::Values<i8> + ?Sized,
+        B: crate::base::values::Values<i8> + ?Sized,
+    {
+        maximum(a, a_dims, b, b_dims, y)
+    }
+}
+
+impl crate::shared::elementwise::BinaryApply<i8> for Minimum {
+    fn apply<A, B>(
+        &self,
+        a: &A,
+        a_dims: &[usize],
+        b: &B,
+        b_dims: &[usize],
+        y: &mut [i8],
+    ) -> Result<(), TfliteError>
+    where
+        A: crate::base::values::Values<i8> + ?Sized,
+        B: crate::base::values::Values<i8> + ?Sized,
+    {
+        minimum(a, a_dims, b, b_dims, y)
+    }
+}

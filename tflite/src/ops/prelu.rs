@@ -1,0 +1,197 @@
+//! TFLite's int8 `PRELU` on slices: a leaky ReLU whose slope is a tensor
+//! (an int8 constant with its own scale and zero point, per channel in a
+//! Keras export), broadcast against the input as `ADD` broadcasts, as
+//! TFLite Micro's `prelu.cc` and `reference_ops::BroadcastPrelu4DSlow`
+//! compute it.
+
+use crate::arith::quant::{
+    check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
+};
+use crate::base::values::Values;
+use crate::format::error::TfliteError;
+use crate::kernel::checker::Checker;
+use crate::kernel::shape::OpShape;
+use crate::shared::broadcast::broadcast_binary;
+use crate::shared::elementwise::{check_binary, BinaryStep};
+
+/// An int8 `PRELU`'s parameters, as TFLite Micro's `CalculatePreluParams`
+/// derives them ([`prelu_params`]).
+///
+/// ```
+/// use shapecheck_tflite::{prelu_params, PreluParams, QuantizedMultiplier};
+///
+/// const P: PreluParams = PreluParams {
+///     input_zero_point: 2,
+///     alpha_zero_point: -1,
+///     output_zero_point: 0,
+///     identity_multiplier: QuantizedMultiplier::from_parts(1 << 30, 1), // 1
+///     alpha_multiplier: QuantizedMultiplier::from_parts(1 << 30, -2), // 0.125
+/// };
+/// assert_eq!(prelu_params(0.5, 2, 0.125, -1, 0.5, 0)?, P);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PreluParams {
+    /// the input's zero point, in [−128, 127]
+    pub input_zero_point: i32,
+    /// the slope's zero point, in [−128, 127]
+    pub alpha_zero_point: i32,
+    /// the output's zero point, in [−128, 127]
+    pub output_zero_point: i32,
+    /// `input_scale / output_scale`: for inputs at or above the zero point
+    pub identity_multiplier: QuantizedMultiplier,
+    /// `input_scale · alpha_scale / output_scale`: for the product of an
+    /// input below its zero point and its slope
+    pub alpha_multiplier: QuantizedMultiplier,
+}
+
+impl crate::base::write_rust::WriteRust for PreluParams {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "PreluParams",
+            &[
+                ("input_zero_point", &self.input_zero_point),
+                ("alpha_zero_point", &self.alpha_zero_point),
+                ("output_zero_point", &self.output_zero_point),
+                ("identity_multiplier", &self.identity_multiplier),
+                ("alpha_multiplier", &self.alpha_multiplier),
+            ],
+        )
+    }
+}
+
+/// TFLite Micro's `CalculatePreluParams` for int8: the identity multiplier
+/// `input_scale / output_scale` and the alpha multiplier
+/// `input_scale · alpha_scale / output_scale`, each in `f64`, quantized by
+/// [`quantize_multiplier`](crate::quantize_multiplier).
+///
+/// Fails with [`TfliteError::KernelScale`] for a scale that is not a
+/// finite number above 0, and with [`TfliteError::KernelParam`] for a zero
+/// point outside [−128, 127].
+///
+/// ```
+/// use shapecheck_tflite::prelu_params;
+///
+/// assert!(prelu_params(0.5, 2, 0.125, 300, 0.5, 0).is_err());
+/// ```
+pub fn prelu_params(
+    input_scale: f32,
+    input_zero_point: i32,
+    alpha_scale: f32,
+    alpha_zero_point: i32,
+    output_scale: f32,
+    output_zero_point: i32,
+) -> Result<PreluParams, TfliteError> {
+    check_scale("PRELU's input scale", input_scale)?;
+    check_scale("PRELU's alpha scale", alpha_scale)?;
+    check_scale("PRELU's output scale", output_scale)?;
+    let (input, alpha, output) = (
+        f64::from(input_scale),
+        f64::from(alpha_scale),
+        f64::from(output_scale),
+    );
+    let params = PreluParams {
+        input_zero_point,
+        alpha_zero_point,
+        output_zero_point,
+        identity_multiplier: quantize_multiplier(input / output)?,
+        alpha_multiplier: quantize_multiplier(input * alpha / output)?,
+    };
+    check(&params)?;
+    Ok(params)
+}
+
+fn check(p: &PreluParams) -> Result<(), TfliteError> {
+    check_int8("PRELU's input zero point", p.input_zero_point)?;
+    check_int8("PRELU's alpha zero point", p.alpha_zero_point)?;
+    check_int8("PRELU's output zero point", p.output_zero_point)
+}
+
+/// TFLite's int8 `PRELU` (TFLite Micro's `BroadcastPrelu4DSlow`): for each
+/// output element, its input `x` and slope `a` (broadcast as
+/// [`broadcast_shape`](crate::broadcast_shape) says), with `v = x − zp_in`,
+/// `y = multiply(v, M_identity)` where `v ≥ 0`, else
+/// `multiply(v · (a − zp_alpha), M_alpha)`, plus `zp_out`, clamped to
+/// int8, each multiply TFLite Micro's double rounding. The slope may be a
+/// slice or a constant read in place from a model ([`Values`]).
+///
+/// Fails, with `output` untouched, when the shapes do not broadcast or
+/// have more than 6 dims, a length is not its shape's count, or `params`
+/// break [`prelu_params`]'s rules.
+///
+/// ```
+/// use shapecheck_tflite::{prelu_int8, prelu_params};
+///
+/// // slopes 0.25 and 0.5 (steps of 0.125) on two channels
+/// let params = prelu_params(1.0, 0, 0.125, 0, 1.0, 0)?;
+/// let mut out = [0i8; 4];
+/// prelu_int8(&[-8, -8, 3, 5], &[2, 2], &[2, 4], &[2], &params, &mut out)?;
+/// assert_eq!(out, [-2, -4, 3, 5]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn prelu_int8<A, B>(
+    input: &A,
+    input_shape: &[usize],
+    alpha: &B,
+    alpha_shape: &[usize],
+    params: &PreluParams,
+    output: &mut [i8],
+) -> Result<(), TfliteError>
+where
+    A: Values<i8> + ?Sized,
+    B: Values<i8> + ?Sized,
+{
+    check(params)?;
+    let p = *params;
+    let identity = Scale::new(p.identity_multiplier);
+    let slope = Scale::new(p.alpha_multiplier);
+    broadcast_binary(
+        input,
+        input_shape,
+        alpha,
+        alpha_shape,
+        output,
+        |x: i8, a: i8| {
+            let v = i32::from(x) - p.input_zero_point;
+            let scaled = if v >= 0 {
+                identity.apply(v, Rounding::Double)
+            } else {
+                // zero points in int8: at most 255² in magnitude
+                slope.apply(v * (i32::from(a) - p.alpha_zero_point), Rounding::Double)
+            };
+            scaled.saturating_add(p.output_zero_point).clamp(-128, 127) as i8
+        },
+    )
+}
+
+/// `PRELU`'s row in `OPS`: checks the operator (an int8 input and an int8
+/// slope, an activation or a constant, broadcast) and prepares its step.
+pub(crate) fn prepare<'m, S: From<BinaryStep<'m, i8, PreluParams>>>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    _scratch: &mut [QuantizedMultiplier],
+) -> Result<S, TfliteError> {
+    let operands = check_binary(c, shape)?;
+    let [(si, zi), (sa, za), (so, zo)] = operands.quant;
+    let params = prelu_params(si, zi, sa, za, so, zo)?;
+    Ok(S::from(operands.step(params)))
+}
+
+impl crate::shared::elementwise::BinaryApply<i8> for PreluParams {
+    fn apply<A, B>(
+        &self,
+        a: &A,
+        a_dims: &[usize],
+        b: &B,
+        b_dims: &[usize],
+        y: &mut [i8],
+    ) -> Result<(), TfliteError>
+    where
+        A: crate::base::values::Values<i8> + ?Sized,
+        B: crate::base::values::Values<i8> + ?Sized,
+    {
+        prelu_int8(a, a_dims, b, b_dims, self, y)
+    }
+}

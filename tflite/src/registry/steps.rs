@@ -1,0 +1,165 @@
+//! The closed set of prepared steps the interpreter holds ([`Step`]),
+//! made from one list: each step type an op's `prepare` gives, beside the
+//! name `model!` writes it as. The macro writes the enum, its `run` and
+//! `written`, the `From` impls every `prepare` returns through, and each
+//! type's [`RunStep`]; nothing of it is written out by hand.
+
+use crate::format::error::TfliteError;
+use crate::kernel::step::{Buffers, RunStep};
+
+use crate::ops::add::{AddF32, AddStep};
+use crate::ops::arg_min_max::ArgMinMaxStep;
+use crate::ops::batch_matmul::BatchMatMulStep;
+use crate::ops::concat::{ConcatenationStep, PackStep};
+use crate::ops::conv::depthwise_conv::DepthwiseConvStep;
+use crate::ops::conv::fully_connected::FullyConnectedStep;
+use crate::ops::conv::Conv2dStep;
+use crate::ops::depth_space::{DepthToSpaceStep, SpaceToDepthStep};
+use crate::ops::div::DivParams;
+use crate::ops::elu::EluF32;
+use crate::ops::exp::ExpF32;
+use crate::ops::gather::GatherStep;
+use crate::ops::hard_swish::HardSwishParams;
+use crate::ops::l2_normalization::L2NormalizationStep;
+use crate::ops::leaky_relu::LeakyReluParams;
+use crate::ops::logistic::tanh::{TanhInt16Params, TanhParams};
+use crate::ops::logistic::LogisticStep;
+use crate::ops::maximum_minimum::{Maximum, Minimum};
+use crate::ops::mul::{MulF32, MulParams};
+use crate::ops::neg::NegF32;
+use crate::ops::pad::mirror_pad::MirrorPadStep;
+use crate::ops::pad::PadStep;
+use crate::ops::pool::PoolStep;
+use crate::ops::prelu::PreluParams;
+use crate::ops::quantize::requantize::RequantizeParams;
+use crate::ops::quantize::QuantizeStep;
+use crate::ops::reduce::{MeanF32Step, ReduceStep};
+use crate::ops::relu::{Relu6Params, ReluParams};
+use crate::ops::reshape::expand_dims::ExpandDimsStep;
+use crate::ops::reshape::ReshapeStep;
+use crate::ops::resize::ResizeStep;
+use crate::ops::rsqrt::{RsqrtF32, RsqrtParams};
+use crate::ops::slice::{SliceStep, StridedSliceStep};
+use crate::ops::softmax::log_softmax::LogSoftmaxStep;
+use crate::ops::softmax::SoftmaxStep;
+use crate::ops::split::{SplitStep, UnpackStep};
+use crate::ops::squared_difference::{SquaredDifferenceF32, SquaredDifferenceParams};
+use crate::ops::sub::{SubF32, SubParams};
+use crate::ops::transpose::TransposeStep;
+use crate::ops::transpose_conv::TransposeConvStep;
+use crate::shared::elementwise::{BinaryStep, UnaryStep};
+use crate::shared::float_ops::{BinaryF32Step, MapF32Step};
+
+/// The list: `Variant(step type) = "the type as model!'s code names it"`
+/// (`{k}`: the path to `compiled`, which `compiled::write_steps` fills in;
+/// it writes the outer type's path itself).
+macro_rules! steps {
+    ($lt:lifetime; $($variant:ident($ty:ty) = $name:literal,)+) => {
+        /// One operator, checked and ready to run (its multipliers, if
+        /// any, in the arena's scratch): one variant per step type of the
+        /// registry's ops. Public (and hidden) only for the step types'
+        /// sake (`crate::compiled`).
+        #[derive(Clone)]
+        #[doc(hidden)]
+        pub enum Step<$lt> {
+            $(
+                #[allow(missing_docs)]
+                $variant($ty),
+            )+
+        }
+
+        impl<$lt> Step<$lt> {
+            /// Runs the step: its type's `run`.
+            pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+                match self {
+                    $(Step::$variant(s) => s.run(b),)+
+                }
+            }
+
+            /// The step's own type as `model!`'s code names it in
+            /// `crate::compiled` (`'static` for a lifetime), and the step
+            /// as a value of that type, which its `WriteRust` writes.
+            /// `model!` writes each step as a `static` of its own type and
+            /// runs it through [`RunStep`], so that a model links only its
+            /// own ops' kernels.
+            #[cfg(feature = "alloc")]
+            pub(crate) fn written(&self) -> (&'static str, &dyn crate::base::write_rust::WriteRust) {
+                match self {
+                    $(Step::$variant(s) => ($name, s),)+
+                }
+            }
+        }
+
+        $(
+            impl<$lt> From<$ty> for Step<$lt> {
+                fn from(s: $ty) -> Self {
+                    Step::$variant(s)
+                }
+            }
+
+            impl<$lt> RunStep for $ty {
+                fn run_step(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+                    self.run(b)
+                }
+            }
+        )+
+    };
+}
+
+steps! { 'm;
+    FullyConnected(FullyConnectedStep<'m>) = "FullyConnectedStep<'static>",
+    DepthwiseConv(DepthwiseConvStep<'m>) = "DepthwiseConvStep<'static>",
+    Conv2d(Conv2dStep<'m>) = "Conv2dStep<'static>",
+    TransposeConv(TransposeConvStep<'m>) = "TransposeConvStep<'static>",
+    Pool(PoolStep) = "PoolStep",
+    Softmax(SoftmaxStep) = "SoftmaxStep",
+    LogSoftmax(LogSoftmaxStep) = "LogSoftmaxStep",
+    Logistic(LogisticStep) = "LogisticStep",
+    Tanh(UnaryStep<i8, TanhParams>) = "UnaryStep<i8, {k}::TanhParams>",
+    TanhInt16(UnaryStep<i16, TanhInt16Params>) = "UnaryStep<i16, {k}::TanhInt16Params>",
+    Add(AddStep<'m>) = "AddStep<'static>",
+    AddF32(BinaryF32Step<'m, AddF32>) = "BinaryF32Step<'static, {k}::AddF32>",
+    Mul(BinaryStep<'m, i8, MulParams>) = "BinaryStep<'static, i8, {k}::MulParams>",
+    MulInt16(BinaryStep<'m, i16, MulParams>) = "BinaryStep<'static, i16, {k}::MulParams>",
+    MulF32(BinaryF32Step<'m, MulF32>) = "BinaryF32Step<'static, {k}::MulF32>",
+    Sub(BinaryStep<'m, i8, SubParams>) = "BinaryStep<'static, i8, {k}::SubParams>",
+    SubF32(BinaryF32Step<'m, SubF32>) = "BinaryF32Step<'static, {k}::SubF32>",
+    Div(BinaryStep<'m, i8, DivParams>) = "BinaryStep<'static, i8, {k}::DivParams>",
+    Maximum(BinaryStep<'m, i8, Maximum>) = "BinaryStep<'static, i8, {k}::Maximum>",
+    Minimum(BinaryStep<'m, i8, Minimum>) = "BinaryStep<'static, i8, {k}::Minimum>",
+    SquaredDifference(BinaryStep<'m, i8, SquaredDifferenceParams>) = "BinaryStep<'static, i8, {k}::SquaredDifferenceParams>",
+    SquaredDifferenceF32(BinaryF32Step<'m, SquaredDifferenceF32>) = "BinaryF32Step<'static, {k}::SquaredDifferenceF32>",
+    Prelu(BinaryStep<'m, i8, PreluParams>) = "BinaryStep<'static, i8, {k}::PreluParams>",
+    Relu(UnaryStep<i8, ReluParams>) = "UnaryStep<i8, {k}::ReluParams>",
+    Relu6(UnaryStep<i8, Relu6Params>) = "UnaryStep<i8, {k}::Relu6Params>",
+    LeakyRelu(UnaryStep<i8, LeakyReluParams>) = "UnaryStep<i8, {k}::LeakyReluParams>",
+    HardSwish(UnaryStep<i8, HardSwishParams>) = "UnaryStep<i8, {k}::HardSwishParams>",
+    Rsqrt(UnaryStep<i8, RsqrtParams>) = "UnaryStep<i8, {k}::RsqrtParams>",
+    RsqrtF32(MapF32Step<RsqrtF32>) = "MapF32Step<{k}::RsqrtF32>",
+    Elu(MapF32Step<EluF32>) = "MapF32Step<{k}::EluF32>",
+    Neg(MapF32Step<NegF32>) = "MapF32Step<{k}::NegF32>",
+    Exp(MapF32Step<ExpF32>) = "MapF32Step<{k}::ExpF32>",
+    Quantize(QuantizeStep) = "QuantizeStep",
+    Requantize(UnaryStep<i8, RequantizeParams>) = "UnaryStep<i8, {k}::RequantizeParams>",
+    RequantizeInt16(UnaryStep<i16, RequantizeParams>) = "UnaryStep<i16, {k}::RequantizeParams>",
+    Reshape(ReshapeStep) = "ReshapeStep",
+    ExpandDims(ExpandDimsStep) = "ExpandDimsStep",
+    Pad(PadStep) = "PadStep",
+    MirrorPad(MirrorPadStep) = "MirrorPadStep",
+    Reduce(ReduceStep) = "ReduceStep",
+    MeanF32(MeanF32Step) = "MeanF32Step",
+    ArgMinMax(ArgMinMaxStep) = "ArgMinMaxStep",
+    Concatenation(ConcatenationStep) = "ConcatenationStep",
+    Pack(PackStep) = "PackStep",
+    Split(SplitStep) = "SplitStep",
+    Unpack(UnpackStep) = "UnpackStep",
+    Transpose(TransposeStep) = "TransposeStep",
+    Slice(SliceStep) = "SliceStep",
+    StridedSlice(StridedSliceStep) = "StridedSliceStep",
+    Gather(GatherStep<'m>) = "GatherStep<'static>",
+    DepthToSpace(DepthToSpaceStep) = "DepthToSpaceStep",
+    SpaceToDepth(SpaceToDepthStep) = "SpaceToDepthStep",
+    Resize(ResizeStep) = "ResizeStep",
+    BatchMatMul(BatchMatMulStep) = "BatchMatMulStep",
+    L2Normalization(L2NormalizationStep) = "L2NormalizationStep",
+}

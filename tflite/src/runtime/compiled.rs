@@ -1,0 +1,214 @@
+//! The interface of the code `model!` writes for a model that its typed
+//! layers do not cover, **not an API**: nothing here is stable, and it is
+//! hidden from the docs.
+//!
+//! `model!` prepares the model with a `Plan` when it
+//! expands (every operator checked and its constants derived, as the
+//! `Interpreter` runs it), then writes each prepared
+//! step as a `static` of its own step type (`WriteRust`, implemented
+//! beside each step type in its op's module), the plan's multipliers as a
+//! `static` array, and a `predict` that copies its inputs into the arena,
+//! runs the steps in order, each by its own type's `run` ([`Run::step`]),
+//! and copies its outputs out. Calling each step's own type, not a loop
+//! over the interpreter's `Step`, is what lets a model link only its own
+//! ops' kernels. The step types and their fields are public (and hidden)
+//! only so that the written expressions can name them.
+
+use core::fmt::{self, Write};
+use core::ops::Range;
+
+use crate::arith::quant::Rounding;
+pub use crate::base::array::Array;
+use crate::format::error::TfliteError;
+use crate::kernel::step::Buffers;
+use crate::kernel::step::RunStep;
+
+pub use crate::arith::quant::QuantizedMultiplier;
+pub use crate::format::types::TensorType;
+pub use crate::kernel::checker::{Quantized, Slot, Source};
+pub use crate::kernel::shape::OpShape;
+pub use crate::ops::add::AddF32;
+pub use crate::ops::add::{AddLayer, AddParams, AddStep};
+pub use crate::ops::arg_min_max::{ArgMinMaxDims, ArgMinMaxStep};
+pub use crate::ops::batch_matmul::{BatchMatMulParams, BatchMatMulStep};
+pub use crate::ops::concat::{ConcatenationParams, ConcatenationStep, PackParams, PackStep};
+pub use crate::ops::conv::depthwise_conv::{DepthwiseConvDims, DepthwiseConvStep, DepthwiseLayer};
+pub use crate::ops::conv::fully_connected::{FullyConnectedDims, FullyConnectedStep};
+pub use crate::ops::conv::{Conv2dDims, Conv2dStep, ConvLayer};
+pub use crate::ops::depth_space::{DepthSpaceParams, DepthToSpaceStep, SpaceToDepthStep};
+pub use crate::ops::div::DivParams;
+pub use crate::ops::elu::EluF32;
+pub use crate::ops::exp::ExpF32;
+pub use crate::ops::gather::{GatherParams, GatherStep};
+pub use crate::ops::hard_swish::HardSwishParams;
+pub use crate::ops::l2_normalization::{L2NormalizationParams, L2NormalizationStep};
+pub use crate::ops::leaky_relu::LeakyReluParams;
+pub use crate::ops::logistic::tanh::{TanhInt16Params, TanhParams};
+pub use crate::ops::logistic::{LogisticInt16Params, LogisticParams, LogisticStep};
+pub use crate::ops::maximum_minimum::{Maximum, Minimum};
+pub use crate::ops::mul::MulF32;
+pub use crate::ops::mul::MulParams;
+pub use crate::ops::neg::NegF32;
+pub use crate::ops::pad::mirror_pad::{MirrorPadParams, MirrorPadStep};
+pub use crate::ops::pad::PadStep;
+pub use crate::ops::pool::{PoolDims, PoolParams, PoolStep};
+pub use crate::ops::prelu::PreluParams;
+pub use crate::ops::quantize::requantize::RequantizeParams;
+pub use crate::ops::quantize::QuantizeStep;
+pub use crate::ops::reduce::mean::MeanParams;
+pub use crate::ops::reduce::MeanF32Step;
+pub use crate::ops::reduce::{ReduceAxes, ReduceStep, Reduction};
+pub use crate::ops::relu::{Relu6Params, ReluParams};
+pub use crate::ops::reshape::expand_dims::ExpandDimsStep;
+pub use crate::ops::reshape::ReshapeStep;
+pub use crate::ops::resize::{ResizeDims, ResizeParams, ResizeStep};
+pub use crate::ops::rsqrt::RsqrtF32;
+pub use crate::ops::rsqrt::RsqrtParams;
+pub use crate::ops::slice::{SliceParams, SliceStep, StridedSliceParams, StridedSliceStep};
+pub use crate::ops::softmax::log_softmax::{LogSoftmaxParams, LogSoftmaxStep};
+pub use crate::ops::softmax::{SoftmaxInt16Params, SoftmaxParams, SoftmaxStep};
+pub use crate::ops::split::{SplitParams, SplitStep, UnpackParams, UnpackStep};
+pub use crate::ops::squared_difference::SquaredDifferenceF32;
+pub use crate::ops::squared_difference::SquaredDifferenceParams;
+pub use crate::ops::sub::SubF32;
+pub use crate::ops::sub::SubParams;
+pub use crate::ops::transpose::{TransposeParams, TransposeStep};
+pub use crate::ops::transpose_conv::{TransposeConvDims, TransposeConvStep};
+pub use crate::shared::elementwise::{BinaryStep, UnaryStep};
+pub use crate::shared::float_ops::{BinaryF32Step, MapF32Step};
+pub use crate::shared::moves::Places;
+
+pub use crate::base::write_rust::{write_path, write_struct, write_tuple, WriteRust};
+
+/// The error a step's `run` gives for an output overlapping an input,
+/// which the plan rules out.
+const OVERLAP: TfliteError = TfliteError::Length {
+    what: "a step's output overlapping its input",
+    expected: 0,
+    actual: 0,
+};
+
+/// What `model!`'s code runs its steps over: the arena's buffers and the
+/// model's `static` multipliers, with TFLite Micro's rounding
+/// (`Arithmetic::Micro`, what `model!` plans with).
+pub struct Run<'a> {
+    buffers: Buffers<'a>,
+    multipliers: &'a [QuantizedMultiplier],
+    stopped: bool,
+}
+
+impl<'a> Run<'a> {
+    /// A run over the arena's buffers and the model's multipliers.
+    pub fn new(
+        int8: &'a mut [i8],
+        int16: &'a mut [i16],
+        int32: &'a mut [i32],
+        float32: &'a mut [f32],
+        multipliers: &'a [QuantizedMultiplier],
+    ) -> Self {
+        Run {
+            buffers: Buffers {
+                int8,
+                int16,
+                int32,
+                float32,
+                multipliers: &[],
+                fc_rounding: Rounding::Double,
+                overlap: OVERLAP,
+            },
+            multipliers,
+            stopped: false,
+        }
+    }
+
+    /// Runs `step` by its own type's `run` (the one the interpreter's
+    /// `Step::run` calls), its multipliers the range `multipliers` of the
+    /// model's.
+    ///
+    /// For buffers and multipliers the plan was checked against (`model!`
+    /// checked each step when it prepared it, and the buffers are its
+    /// arena's arrays of the plan's lengths); on others what it writes is
+    /// unspecified, but it never panics and never writes outside the
+    /// buffers: once a step reports an error, this and every later step
+    /// do nothing.
+    pub fn step<S: RunStep>(&mut self, step: &S, multipliers: Range<usize>) {
+        if self.stopped {
+            return;
+        }
+        self.buffers.multipliers = self.multipliers.get(multipliers).unwrap_or(&[]);
+        if step.run_step(&mut self.buffers).is_err() {
+            self.stopped = true;
+        }
+    }
+}
+
+/// Copies `values` into `buffer` from `start` (a model input into its
+/// slot of the arena); copies nothing if they do not fit there, which the
+/// plan rules out.
+pub fn copy_in<T: Copy>(buffer: &mut [T], start: usize, values: &[T]) {
+    let end = start.saturating_add(values.len());
+    if let Some(slot) = buffer.get_mut(start..end) {
+        slot.copy_from_slice(values);
+    }
+}
+
+/// Copies `out.len()` values of `buffer` from `start` into `out` (a model
+/// output out of its slot of the arena); copies nothing if they are not
+/// all there, which the plan rules out.
+pub fn copy_out<T: Copy>(buffer: &[T], start: usize, out: &mut [T]) {
+    let end = start.saturating_add(out.len());
+    if let Some(slot) = buffer.get(start..end) {
+        out.copy_from_slice(slot);
+    }
+}
+
+/// What `model!` writes from a plan: each prepared step as a `static` of
+/// its own step type, `static STEP_<i>: <type> = <value>;`, into
+/// `statics`, and the call that runs it, `run.step(&STEP_<i>,
+/// <multipliers>);` (a [`Run`] named `run`), into `calls`, in order.
+/// Returns the count of steps.
+#[cfg(feature = "alloc")]
+pub fn write_steps(
+    plan: &crate::Plan<'_>,
+    statics: &mut dyn Write,
+    calls: &mut dyn Write,
+    k: &str,
+) -> Result<usize, fmt::Error> {
+    let mut count = 0usize;
+    for (step, multipliers) in plan.prepared() {
+        let (step_type, value) = step.written();
+        let step_type = step_type.replace("{k}", k);
+        write!(statics, "static STEP_{count}: {k}::{step_type} = ")?;
+        value.write_rust(statics, k)?;
+        statics.write_str(";\n")?;
+        write!(calls, "run.step(&STEP_{count}, ")?;
+        multipliers.write_rust(calls, k)?;
+        calls.write_str(");\n")?;
+        count = count.saturating_add(1);
+    }
+    Ok(count)
+}
+
+/// The plan's multipliers as an array expression, and their count.
+#[cfg(feature = "alloc")]
+pub fn write_multipliers(
+    plan: &crate::Plan<'_>,
+    w: &mut dyn Write,
+    k: &str,
+) -> Result<usize, fmt::Error> {
+    let all = plan.all_multipliers();
+    w.write_str("[")?;
+    for m in all {
+        m.write_rust(w, k)?;
+        w.write_str(", ")?;
+    }
+    w.write_str("]")?;
+    Ok(all.len())
+}
+
+/// Where the plan puts tensor `index`: its element type's buffer and its
+/// elements there (`None` for a constant or a tensor no step reads).
+#[cfg(feature = "alloc")]
+pub fn slot(plan: &crate::Plan<'_>, index: usize) -> Option<(TensorType, Range<usize>)> {
+    plan.slot(index).map(|s| (s.dtype, s.range))
+}
