@@ -111,7 +111,8 @@ mod base;
 // 2. the file format: flatbuffer reading, the model view, op codes,
 //    element types, errors
 mod format;
-// 3. the arithmetic: quantization, dims, windows, the reference kernels
+// 3. the arithmetic: quantization, activation ranges, dims, windows, the
+//    float routines, what the DSP loops share
 pub(crate) mod arith;
 // 4. the kernel interface: what an op's preparation and step see
 mod kernel;
@@ -119,6 +120,12 @@ mod kernel;
 mod shared;
 // 6. the ops, one module each
 mod ops;
+// the kernels written plainly, over the ops' parameter types: the one
+// reference of the host's and the firmware's tests (issue 69), imported by
+// no module of the library; not an API: feature `reference`
+#[cfg(any(test, feature = "reference"))]
+#[doc(hidden)]
+pub mod reference;
 // 7. the registry: the one list of ops
 mod registry;
 // 8. the interpreter, the planner and `model!`'s support
@@ -132,11 +139,6 @@ pub use runtime::plan;
 #[cfg(feature = "alloc")]
 pub use runtime::schedule;
 pub use runtime::stream;
-// the kernels written plainly, the one reference of the host's and the
-// firmware's tests (issue 69); not an API: feature `reference`
-#[cfg(any(test, feature = "reference"))]
-#[doc(hidden)]
-pub use arith::reference;
 
 pub use arith::activation::{
     activation_range_f32, activation_range_int16, activation_range_int8,
@@ -147,11 +149,11 @@ pub use arith::quant::{
     rounding_divide_by_pot, saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
 };
 pub use arith::window::{conv_axis, ConvAxis};
-pub use base::array::{Array, ArrayIter, LeNumber};
-pub use base::values::Values;
+pub use format::array::{Array, ArrayIter, LeNumber};
 pub use format::error::{Name, OperandProblem, Place, TfliteError};
 pub use format::model::{Model, ModelTensor, Operator, Quantization};
 pub use format::types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
+pub use format::values::Values;
 pub use kernel::shape::{OpShape, MAX_DIMS};
 pub use ops::add::{
     add_f32, add_int16, add_int8, add_int8_in_place, add_int8_in_place_prechecked,

@@ -331,7 +331,7 @@ pub(crate) mod arch {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::Rounding;
+    use crate::arith::quant::Rounding;
     use proptest::prelude::*;
 
     extern crate std;
@@ -391,7 +391,7 @@ pub(crate) mod tests {
             let got = arch::requant4(acc, &q).to_le_bytes();
             for j in 0..4 {
                 let m = ms[if per_channel { j } else { 0 }];
-                prop_assert_eq!(got[j] as i8, crate::arith::reference::requantize(acc[j], m, Rounding::Double, zp, lo, hi), "channel {}", j);
+                prop_assert_eq!(got[j] as i8, crate::reference::requantize(acc[j], m, Rounding::Double, zp, lo, hi), "channel {}", j);
             }
         }
     }

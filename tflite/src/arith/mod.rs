@@ -1,6 +1,6 @@
 //! Layer 3, the arithmetic: TFLite's requantization, dims, windows and
-//! padding, the float routines, what the kernels' DSP loops share, and the
-//! reference kernels. Imports `base` and `format`.
+//! padding, the float routines and what the kernels' DSP loops share.
+//! Imports `base` and `format`.
 
 pub(crate) mod activation;
 pub(crate) mod dims;
@@ -15,9 +15,4 @@ pub(crate) mod dims;
 pub(crate) mod dsp;
 pub(crate) mod float_math;
 pub(crate) mod quant;
-// the kernels written plainly, the one reference of the host's and the
-// firmware's tests (issue 69); not an API: feature `reference`
-#[cfg(any(test, feature = "reference"))]
-#[doc(hidden)]
-pub mod reference;
 pub(crate) mod window;

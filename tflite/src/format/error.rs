@@ -408,6 +408,7 @@ pub enum TfliteError {
     ///     op: tile,
     ///     output: 7,
     ///     output_name: Name::new("tile"),
+    ///     has_row: false,
     /// };
     /// assert_eq!(
     ///     err.to_string(),
@@ -420,6 +421,7 @@ pub enum TfliteError {
     ///     op: BuiltinOp::ADD,
     ///     output: 7,
     ///     output_name: Name::new("add"),
+    ///     has_row: true,
     /// };
     /// assert!(err.to_string().ends_with("`model!` and the `Interpreter` run ADD, but not with these options"));
     /// ```
@@ -432,6 +434,9 @@ pub enum TfliteError {
         output: usize,
         /// that tensor's name
         output_name: Name,
+        /// whether the op has a row in [`OPS`](crate::OPS) (then it is
+        /// this operator's options that are not run)
+        has_row: bool,
     },
     /// An operator of an op the [`Interpreter`](crate::Interpreter) runs,
     /// with an option it does not (a fused `TANH`, a shuffled weights
@@ -820,12 +825,13 @@ impl fmt::Display for TfliteError {
                 op,
                 output,
                 output_name,
+                has_row,
             } => {
                 write!(
                     f,
                     "operator {operator} ({op}), writing tensor {output} \"{output_name}\": "
                 )?;
-                if crate::op_row(*op).is_some() {
+                if *has_row {
                     write!(
                         f,
                         "`model!` and the `Interpreter` run {op}, but not with these options"

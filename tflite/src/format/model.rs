@@ -1,12 +1,10 @@
 //! [`Model`]: a `.tflite` file read in place, subgraph 0's tensors and
 //! operators checked once by [`Model::parse`] and then read without errors.
 
-use crate::base::array::{Array, LeNumber};
+use crate::format::array::{Array, LeNumber};
 use crate::format::error::{Name, Place, TfliteError};
 use crate::format::flatbuffer::{bytes_at, u32_at, Fault, Table, Vector};
 use crate::format::types::{BuiltinOp, TensorType};
-use crate::registry::op_row;
-use crate::registry::options::Options;
 
 /// A `.tflite` model, read in place from its bytes (a FlatBuffer of
 /// TFLite's schema.fbs): subgraph 0's tensors, operators, inputs and
@@ -122,7 +120,7 @@ pub struct Operator<'a> {
     opcode_index: usize,
     inputs: Array<'a, i32>,
     outputs: Array<'a, i32>,
-    options: Options<'a>,
+    raw_options: OptionsReader<'a>,
 }
 
 /// One entry of `Model.operator_codes`, resolved.
@@ -139,27 +137,13 @@ pub(crate) fn array<'a, T: LeNumber>(v: Vector<'a>) -> Array<'a, T> {
 }
 
 impl<'a> Model<'a> {
-    /// Reads and checks a `.tflite` file in place. Fails with a
-    /// [`TfliteError`] naming the place (tensor, operator, operator code)
-    /// and byte offset of the first fault: a buffer that is not a TFLite
-    /// FlatBuffer (`TFL3` identifier) or is truncated, an offset or vtable
-    /// out of range, a string that is not UTF-8, no subgraph, an unknown
-    /// tensor type or operator code, a tensor or buffer index out of range,
-    /// a negative dim, a constant buffer whose size does not match its
-    /// shape, scales and zero points that do not match, a per-channel
-    /// quantization along a wrong axis, an option outside the schema or
-    /// options of another op's type.
-    ///
-    /// ```
-    /// use shapecheck_tflite::{Model, TfliteError};
-    ///
-    /// let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite"));
-    /// let model = Model::parse(bytes)?;
-    /// assert_eq!(model.tensor_count(), 10);
-    /// assert!(matches!(Model::parse(b"not a model"), Err(TfliteError::NotAModel { .. })));
-    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
-    /// ```
-    pub fn parse(bytes: &'a [u8]) -> Result<Self, TfliteError> {
+    /// Reads and checks a `.tflite` file in place, as [`Model::parse`]
+    /// does, with `check_options` deciding each operator's options table
+    /// (the registry's decoders: this layer does not know the ops).
+    pub(crate) fn parse_with(
+        bytes: &'a [u8],
+        check_options: fn(&Operator<'a>) -> Result<(), TfliteError>,
+    ) -> Result<Self, TfliteError> {
         let len = bytes.len();
         let identifier = bytes_at(bytes, 4, 4).ok();
         if identifier != Some(b"TFL3".as_slice()) {
@@ -215,7 +199,7 @@ impl<'a> Model<'a> {
             model.read_tensor(i)?;
         }
         for i in 0..operators.len() {
-            model.read_operator(i)?;
+            check_options(&model.read_operator(i)?)?;
         }
         for (what, list) in [
             ("input tensor", model.inputs),
@@ -604,7 +588,12 @@ impl<'a> Model<'a> {
         self.check_indices(place, "output tensor", outputs, false)?;
         let options_type = t.u8(3, 0).map_err(at("builtin_options_type"))?;
         let table = t.table(4).map_err(at("builtin_options"))?;
-        let options = read_options(code.op, options_type, table, place, len)?;
+        let raw_options = OptionsReader {
+            options_type,
+            table,
+            place,
+            len,
+        };
         Ok(Operator {
             index,
             op: code.op,
@@ -613,13 +602,14 @@ impl<'a> Model<'a> {
             opcode_index,
             inputs,
             outputs,
-            options,
+            raw_options,
         })
     }
 }
 
 /// What an op's options decoder reads: the operator's options table, of
 /// the type the file names, and where it is (for errors).
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct OptionsReader<'a> {
     pub(crate) options_type: u8,
     pub(crate) table: Option<Table<'a>>,
@@ -672,41 +662,6 @@ impl<'a> OptionsReader<'a> {
                 value,
             })
         }
-    }
-}
-
-/// The options of an op whose kernel reads none (its row's
-/// `read_options`): `None`, or `Other` when the file gives a table.
-pub(crate) fn no_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
-    Ok(if r.options_type == 0 {
-        Options::None
-    } else {
-        Options::Other {
-            options_type: r.options_type,
-        }
-    })
-}
-
-/// The options of an operator of `op`: decoded by its row's
-/// `read_options` for the ops shapecheck runs, whose options must then be
-/// of their own type (or absent: the schema's defaults); `None` or
-/// `Other` for the rest.
-fn read_options<'a>(
-    op: BuiltinOp,
-    options_type: u8,
-    table: Option<Table<'a>>,
-    place: Place,
-    len: usize,
-) -> Result<Options<'a>, TfliteError> {
-    let reader = OptionsReader {
-        options_type,
-        table,
-        place,
-        len,
-    };
-    match op_row(op) {
-        Some(row) => (row.read_options)(&reader),
-        None => no_options(&reader),
     }
 }
 
@@ -1093,16 +1048,10 @@ impl<'a> Operator<'a> {
         usize::try_from(self.outputs.get(k)?).ok()
     }
 
-    /// The builtin options, decoded for the ops the reader knows.
-    ///
-    /// ```
-    /// use shapecheck_tflite::Options;
-    /// # let model = shapecheck_tflite::Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
-    /// let Options::Softmax(s) = model.operator(3).unwrap().options() else { panic!() };
-    /// assert_eq!(s.beta, 1.0);
-    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
-    /// ```
-    pub fn options(&self) -> Options<'a> {
-        self.options
+    /// The options table as the file gives it, for the op's own decoder
+    /// (each op's module reads its options from it; the registry's
+    /// [`Operator::options`] is the decoded view).
+    pub(crate) fn raw_options(&self) -> OptionsReader<'a> {
+        self.raw_options
     }
 }

@@ -8,7 +8,7 @@ use crate::arith::activation::{
     activation_range_int16, activation_range_int8, fully_connected_multiplier,
 };
 use crate::arith::quant::QuantizedMultiplier;
-use crate::base::array::{Array, LeNumber};
+use crate::format::array::{Array, LeNumber};
 use crate::format::error::{Name, OperandProblem, TfliteError};
 use crate::format::model::{Model, ModelTensor, Operator};
 use crate::format::types::{Activation, TensorType};
@@ -257,13 +257,20 @@ impl<'m> Checker<'m> {
         Ok(checker)
     }
 
-    /// The error: the interpreter does not run this op.
+    /// The error: the op runs, but not with this operator's options.
     pub(crate) fn unsupported(&self) -> TfliteError {
+        self.unsupported_op(true)
+    }
+
+    /// The error: the interpreter does not run this operator; `has_row`,
+    /// whether its op has a row in the registry.
+    pub(crate) fn unsupported_op(&self, has_row: bool) -> TfliteError {
         TfliteError::UnsupportedOp {
             operator: self.op.index(),
             op: self.op.op(),
             output: self.output.index(),
             output_name: Name::new(self.output.name()),
+            has_row,
         }
     }
 

@@ -4,20 +4,18 @@
 
 use crate::arith::quant::{quantize_multiplier_smaller_than_one, QuantizedMultiplier, Scale};
 use crate::arith::window::length;
-use crate::base::array::LeNumber;
-use crate::base::values::Values;
+use crate::format::array::LeNumber;
 use crate::format::error::TfliteError;
 use crate::format::model::OptionsReader;
 use crate::format::types::Activation;
 use crate::format::types::TensorType;
+use crate::format::values::Values;
 use crate::kernel::checker::split;
 use crate::kernel::checker::split2;
 use crate::kernel::checker::Checker;
 use crate::kernel::checker::Source;
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
-use crate::registry::options::AddOptions;
-use crate::registry::options::Options;
 use crate::shared::broadcast::{broadcast_binary, broadcast_binary_prechecked, Lane, Width};
 use crate::shared::float_ops::BinaryF32Step;
 use core::ops::Range;
@@ -673,7 +671,7 @@ const ADD_OPTIONS: u8 = 11;
 
 /// Reads `ADD`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<AddOptions, TfliteError> {
     let t = r.table(ADD_OPTIONS, "AddOptions")?;
     let (act, pot) = match t {
         Some(t) => (
@@ -682,11 +680,11 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         ),
         None => (0, false),
     };
-    Ok(Options::Add(AddOptions {
+    Ok(AddOptions {
         fused_activation: Activation::from_schema(act)
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
         pot_scale_int16: pot,
-    }))
+    })
 }
 
 // The op's shape rule: its output's shape from its operands and
@@ -703,7 +701,7 @@ pub(crate) fn prepare<'m, S: From<AddStep<'m>> + From<BinaryF32Step<'m, AddF32>>
     shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Add(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     let a = c.input(0, "input1")?;
@@ -889,4 +887,23 @@ impl crate::base::write_rust::WriteRust for AddF32 {
     fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
         crate::base::write_rust::write_path(w, k, "AddF32")
     }
+}
+
+/// `AddOptions`.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/add_residual_relu.tflite")))?;
+/// let Options::Add(o) = model.operator(2).unwrap().options() else { panic!() };
+/// assert_eq!(o.fused_activation, Activation::Relu);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct AddOptions {
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
+    /// `pot_scale_int16` (int16 models only)
+    pub pot_scale_int16: bool,
 }

@@ -12,7 +12,6 @@ use crate::format::types::{BuiltinOp, TensorType};
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::{operand, operand_problem, shape_of, OpShape, MAX_DIMS};
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
 use core::ops::Range;
 
 /// `ArgMaxOptions` / `ArgMinOptions`: the output's element type (TFLite
@@ -40,24 +39,32 @@ const ARG_MIN_OPTIONS: u8 = 57;
 
 /// Reads `ARG_MAX`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_arg_max_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_arg_max_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<ArgMinMaxOptions, TfliteError> {
     read(r, ARG_MAX_OPTIONS, "ArgMaxOptions")
 }
 
 /// Reads `ARG_MIN`'s options, as [`read_arg_max_options`].
-pub(crate) fn read_arg_min_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_arg_min_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<ArgMinMaxOptions, TfliteError> {
     read(r, ARG_MIN_OPTIONS, "ArgMinOptions")
 }
 
 /// The output type of a table of type `ty` (`name`); the schema's
 /// default is INT64 (4).
-fn read<'a>(r: &OptionsReader<'a>, ty: u8, name: &'static str) -> Result<Options<'a>, TfliteError> {
+fn read<'a>(
+    r: &OptionsReader<'a>,
+    ty: u8,
+    name: &'static str,
+) -> Result<ArgMinMaxOptions, TfliteError> {
     let value = match r.table(ty, name)? {
         Some(t) => t.i8(0, 4).map_err(r.fault("output_type"))?,
         None => 4,
     };
     let output_type = TensorType::from_schema(value).ok_or(r.enum_value(value, "output_type"))?;
-    Ok(Options::ArgMinMax(ArgMinMaxOptions { output_type }))
+    Ok(ArgMinMaxOptions { output_type })
 }
 
 /// An input of `input_dims` seen as `[outer, axis, inner]` around the
@@ -333,7 +340,12 @@ pub(crate) fn prepare<'m, S: From<ArgMinMaxStep>>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::ArgMinMax(options) = c.op.options() else {
+    let read = if c.op.op() == BuiltinOp::ARG_MAX {
+        read_arg_max_options
+    } else {
+        read_arg_min_options
+    };
+    let Ok(options) = read(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     if options.output_type != TensorType::Int32 {

@@ -3,7 +3,7 @@
 //! twins of its `asm!` loops over runs of a ring's rows. On random shapes
 //! the loops take, every split of the output rows into bands with minimal
 //! rings gives bit for bit the reference's whole-tensor output
-//! (`crate::arith::reference`, the one every kernel test checks against)
+//! (`crate::reference`, the one every kernel test checks against)
 //! (`tests/band.rs` has the portable path, with the same helpers).
 
 extern crate std;
@@ -73,7 +73,7 @@ proptest! {
         };
         let bias = with_bias.then_some(&bias[..]);
         let mut whole = std::vec![0i8; oh * ow * oc];
-        crate::arith::reference::conv_2d(&input, &filter, bias, dims, &params, &mut whole);
+        crate::reference::conv_2d(&input, &filter, bias, dims, &params, &mut whole);
         let layout = Rows { axis: (sh, pt, dh, kh, h), row_len: w * c, out_rows: oh, out_row_len: ow * oc };
         let banded = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| -> Result<(), TfliteError> {
             // the band's checks (the portable band kernel's), then the DSP path
@@ -142,7 +142,7 @@ proptest! {
         let mut stages = std::vec![ConvPairStage { constant: [0; 4], requant: [0; 11] }; pairs];
         conv_1x1_prepare(&filter, bias, dims, &params, &mut stages).unwrap();
         let mut whole = std::vec![0i8; h * w * oc];
-        crate::arith::reference::conv_2d(&input, &filter, bias, dims, &params, &mut whole);
+        crate::reference::conv_2d(&input, &filter, bias, dims, &params, &mut whole);
         let layout = Rows { axis: (1, 0, 1, 1, h), row_len: w * c, out_rows: h, out_row_len: w * oc };
         let banded = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| -> Result<(), TfliteError> {
             let mut checked = std::vec![0i8; out.len()];
@@ -188,7 +188,7 @@ proptest! {
             rounding: Rounding::Double,
         };
         let mut whole = std::vec![0i8; oh * ow * oc];
-        crate::arith::reference::depthwise_conv(&input, &filter, Some(&bias), dims, &params, &mut whole);
+        crate::reference::depthwise_conv(&input, &filter, Some(&bias), dims, &params, &mut whole);
         let layout = Rows { axis: (sh, pt, dh, kh, h), row_len: w * c, out_rows: oh, out_row_len: ow * oc };
         let banded = by_bands(&input, &layout, &cuts, extra, |ring, ring_rows, rows, out| -> Result<(), TfliteError> {
             let mut checked = std::vec![0i8; out.len()];

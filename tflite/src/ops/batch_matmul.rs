@@ -14,7 +14,6 @@ use crate::format::types::TensorType;
 use crate::kernel::checker::{split2, Checker};
 use crate::kernel::shape::{operand, shape_of, OpShape, MAX_DIMS};
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
 use crate::shared::broadcast::broadcast_shape;
 use core::ops::Range;
 
@@ -25,7 +24,7 @@ use core::ops::Range;
 ///
 /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/batch_matmul.tflite")))?;
 /// let op = (0..3).map(|k| model.operator(k).unwrap()).find(|op| op.op().name() == "BATCH_MATMUL").unwrap();
-/// let Options::BatchMatMul(o) = op.options() else { panic!() };
+/// let Ok(o) = read_options(&op.raw_options()) else { panic!() };
 /// assert_eq!((o.adj_x, o.adj_y), (false, true));
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
@@ -46,7 +45,7 @@ const BATCH_MATMUL_OPTIONS: u8 = 101;
 
 /// Reads `BATCH_MATMUL`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<BatchMatMulOptions, TfliteError> {
     let t = r.table(BATCH_MATMUL_OPTIONS, "BatchMatMulOptions")?;
     let (adj_x, adj_y, asymmetric_quantize_inputs) = match t {
         Some(t) => (
@@ -56,11 +55,11 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         ),
         None => (false, false, false),
     };
-    Ok(Options::BatchMatMul(BatchMatMulOptions {
+    Ok(BatchMatMulOptions {
         adj_x,
         adj_y,
         asymmetric_quantize_inputs,
-    }))
+    })
 }
 
 /// An int8 batch matrix product's parameters ([`batch_matmul_params`]).
@@ -251,9 +250,9 @@ pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpSha
     let lhs = operand(model, op, 0, "lhs")?;
     let rhs = operand(model, op, 1, "rhs")?;
     let (a, b) = (shape_of(op, "lhs", &lhs)?, shape_of(op, "rhs", &rhs)?);
-    let (adj_x, adj_y) = match op.options() {
-        Options::BatchMatMul(o) => (o.adj_x, o.adj_y),
-        _ => (false, false),
+    let (adj_x, adj_y) = match read_options(&op.raw_options()) {
+        Ok(o) => (o.adj_x, o.adj_y),
+        Err(_) => (false, false),
     };
     batch_matmul_output_shape(a.dims(), b.dims(), adj_x, adj_y)
 }
@@ -402,7 +401,7 @@ pub(crate) fn prepare<'m, S: From<BatchMatMulStep>>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::BatchMatMul(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     let output = &c.output;

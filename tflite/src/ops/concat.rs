@@ -14,14 +14,11 @@ use crate::format::types::Activation;
 use crate::format::types::TensorType;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::{OpShape, MAX_DIMS};
-use crate::registry::options::Options;
+pub use crate::shared::moves::MAX_JOINED;
 use crate::shared::moves::{
     count, input_shapes, op_shape, options_mismatch, positive_axis, prepare_join, run_join,
     same_quantization, wide, MoveJoin, Places,
 };
-
-/// The most inputs TFLite Micro joins (`kMaxInputNum`).
-pub const MAX_JOINED: usize = 10;
 
 /// The `BuiltinOptions` type of `ConcatenationOptions`.
 const CONCATENATION_OPTIONS: u8 = 10;
@@ -72,7 +69,7 @@ pub struct PackOptions {
 /// [`Model::parse`](crate::Model::parse) for each operator).
 pub(crate) fn read_concatenation_options<'a>(
     r: &OptionsReader<'a>,
-) -> Result<Options<'a>, TfliteError> {
+) -> Result<ConcatenationOptions, TfliteError> {
     let (axis, act) = match r.table(CONCATENATION_OPTIONS, "ConcatenationOptions")? {
         Some(t) => (
             t.i32(0, 0).map_err(r.fault("axis"))?,
@@ -80,15 +77,15 @@ pub(crate) fn read_concatenation_options<'a>(
         ),
         None => (0, 0),
     };
-    Ok(Options::Concatenation(ConcatenationOptions {
+    Ok(ConcatenationOptions {
         axis,
         fused_activation: Activation::from_schema(act)
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
-    }))
+    })
 }
 
 /// Reads `PACK`'s options (its row's `read_options`).
-pub(crate) fn read_pack_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_pack_options<'a>(r: &OptionsReader<'a>) -> Result<PackOptions, TfliteError> {
     let (values_count, axis) = match r.table(PACK_OPTIONS, "PackOptions")? {
         Some(t) => (
             t.i32(0, 0).map_err(r.fault("values_count"))?,
@@ -96,7 +93,7 @@ pub(crate) fn read_pack_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>
         ),
         None => (0, 0),
     };
-    Ok(Options::Pack(PackOptions { values_count, axis }))
+    Ok(PackOptions { values_count, axis })
 }
 
 /// The output shape of a `CONCATENATION` of inputs of `shapes` along
@@ -520,7 +517,7 @@ pub(crate) fn concatenation_row(
     model: &Model<'_>,
     op: &Operator<'_>,
 ) -> Result<OpShape, TfliteError> {
-    let Options::Concatenation(o) = op.options() else {
+    let Ok(o) = read_concatenation_options(&op.raw_options()) else {
         return Err(options_mismatch(op, "ConcatenationOptions"));
     };
     let (shapes, n) = input_shapes::<MAX_JOINED>(model, op, 0, "CONCATENATION's input count")?;
@@ -534,7 +531,7 @@ pub(crate) fn concatenation_row(
 /// `PACK`'s row in [`OPS`](crate::OPS): input 0's shape, the number of
 /// inputs and the options' axis to [`pack_output_shape`].
 pub(crate) fn pack_row(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
-    let Options::Pack(o) = op.options() else {
+    let Ok(o) = read_pack_options(&op.raw_options()) else {
         return Err(options_mismatch(op, "PackOptions"));
     };
     let input = crate::kernel::shape::operand(model, op, 0, "input")?;
@@ -591,7 +588,7 @@ pub(crate) fn prepare_concatenation<'m, S: From<ConcatenationStep>>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Concatenation(o) = c.op.options() else {
+    let Ok(o) = read_concatenation_options(&c.op.raw_options()) else {
         return Err(options_mismatch(&c.op, "ConcatenationOptions"));
     };
     let (places, inputs) = prepare_join(c)?;
@@ -686,7 +683,7 @@ pub(crate) fn prepare_pack<'m, S: From<PackStep>>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Pack(o) = c.op.options() else {
+    let Ok(o) = read_pack_options(&c.op.raw_options()) else {
         return Err(options_mismatch(&c.op, "PackOptions"));
     };
     let (places, inputs) = prepare_join(c)?;

@@ -9,10 +9,10 @@ use crate::arith::dims::check_length;
 use crate::arith::quant::QuantizedMultiplier;
 use crate::format::error::TfliteError;
 use crate::format::model::{Model, Operator, OptionsReader};
+use crate::format::types::BuiltinOp;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::{need_rank, operand, OpShape};
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
 use crate::shared::moves::{op_shape, options_mismatch, strided_copy, wide};
 use crate::shared::moves::{prepare_one, run_one, MoveOne, Places};
 
@@ -50,17 +50,17 @@ fn block_size(r: &OptionsReader<'_>, ty: u8, name: &'static str) -> Result<i32, 
 /// [`Model::parse`](crate::Model::parse) for each operator).
 pub(crate) fn read_depth_to_space_options<'a>(
     r: &OptionsReader<'a>,
-) -> Result<Options<'a>, TfliteError> {
+) -> Result<BlockSizeOptions, TfliteError> {
     let block_size = block_size(r, DEPTH_TO_SPACE_OPTIONS, "DepthToSpaceOptions")?;
-    Ok(Options::DepthToSpace(BlockSizeOptions { block_size }))
+    Ok(BlockSizeOptions { block_size })
 }
 
 /// Reads `SPACE_TO_DEPTH`'s options (its row's `read_options`).
 pub(crate) fn read_space_to_depth_options<'a>(
     r: &OptionsReader<'a>,
-) -> Result<Options<'a>, TfliteError> {
+) -> Result<BlockSizeOptions, TfliteError> {
     let block_size = block_size(r, SPACE_TO_DEPTH_OPTIONS, "SpaceToDepthOptions")?;
-    Ok(Options::SpaceToDepth(BlockSizeOptions { block_size }))
+    Ok(BlockSizeOptions { block_size })
 }
 
 /// A `DEPTH_TO_SPACE`'s or `SPACE_TO_DEPTH`'s parameters
@@ -314,9 +314,14 @@ pub fn space_to_depth<T: Copy>(
 
 /// The block size of operator `op` (either op's options).
 fn params_of(op: &Operator<'_>, expected: &'static str) -> Result<DepthSpaceParams, TfliteError> {
-    match op.options() {
-        Options::DepthToSpace(o) | Options::SpaceToDepth(o) => depth_space_params(o.block_size),
-        _ => Err(options_mismatch(op, expected)),
+    let read = if op.op() == BuiltinOp::DEPTH_TO_SPACE {
+        read_depth_to_space_options
+    } else {
+        read_space_to_depth_options
+    };
+    match read(&op.raw_options()) {
+        Ok(o) => depth_space_params(o.block_size),
+        Err(_) => Err(options_mismatch(op, expected)),
     }
 }
 

@@ -7,13 +7,12 @@ use crate::arith::quant::{
     check_int8, check_int8_clamp, check_scale, quantize_multiplier, reciprocal,
     rounding_divide_by_pot, saturating_rounding_doubling_high_mul, QuantizedMultiplier,
 };
-use crate::base::values::Values;
 use crate::format::error::TfliteError;
 use crate::format::model::OptionsReader;
 use crate::format::types::Activation;
+use crate::format::values::Values;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
-use crate::registry::options::Options;
 use crate::shared::broadcast::broadcast_binary;
 use crate::shared::elementwise::{check_binary, BinaryStep};
 
@@ -29,7 +28,7 @@ const MAX_SHIFT: i32 = 22;
 ///
 /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/div.tflite")))?;
 /// let div = model.operators().find(|op| op.op().name() == "DIV").unwrap();
-/// let Options::Div(o) = div.options() else { panic!() };
+/// let Ok(o) = read_options(&div.raw_options()) else { panic!() };
 /// assert_eq!(o.fused_activation, Activation::None);
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
@@ -247,15 +246,15 @@ const DIV_OPTIONS: u8 = 29;
 
 /// Reads `DIV`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<DivOptions, TfliteError> {
     let act = match r.table(DIV_OPTIONS, "DivOptions")? {
         Some(t) => t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
         None => 0,
     };
-    Ok(Options::Div(DivOptions {
+    Ok(DivOptions {
         fused_activation: Activation::from_schema(act)
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
-    }))
+    })
 }
 
 /// `DIV`'s row in `OPS`: checks the operator (two int8 operands, each an
@@ -265,7 +264,7 @@ pub(crate) fn prepare<'m, S: From<BinaryStep<'m, i8, DivParams>>>(
     shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Div(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     let operands = check_binary(c, shape)?;
@@ -285,8 +284,8 @@ impl crate::shared::elementwise::BinaryApply<i8> for DivParams {
         y: &mut [i8],
     ) -> Result<(), TfliteError>
     where
-        A: crate::base::values::Values<i8> + ?Sized,
-        B: crate::base::values::Values<i8> + ?Sized,
+        A: crate::format::values::Values<i8> + ?Sized,
+        B: crate::format::values::Values<i8> + ?Sized,
     {
         div_int8(a, a_dims, b, b_dims, self, y)
     }

@@ -5,14 +5,13 @@
 
 use crate::arith::dims::check_length;
 use crate::arith::quant::QuantizedMultiplier;
-use crate::base::array::Array;
-use crate::base::values::Values;
+use crate::format::array::Array;
 use crate::format::error::TfliteError;
 use crate::format::model::{Model, Operator, OptionsReader};
+use crate::format::values::Values;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::{operand, shape_of, OpShape, MAX_DIMS};
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
 use crate::shared::moves::{count, op_shape, options_mismatch, positive_axis, wide};
 use crate::shared::moves::{prepare_one, run_one, MoveOne, Places};
 
@@ -41,7 +40,7 @@ pub struct GatherOptions {
 
 /// Reads `GATHER`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<GatherOptions, TfliteError> {
     let (axis, batch_dims) = match r.table(GATHER_OPTIONS, "GatherOptions")? {
         Some(t) => (
             t.i32(0, 0).map_err(r.fault("axis"))?,
@@ -49,7 +48,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         ),
         None => (0, 0),
     };
-    Ok(Options::Gather(GatherOptions { axis, batch_dims }))
+    Ok(GatherOptions { axis, batch_dims })
 }
 
 /// A `GATHER`'s parameters ([`gather_params`]).
@@ -261,7 +260,7 @@ pub(crate) fn gather_operands(
     model: &Model<'_>,
     op: &Operator<'_>,
 ) -> Result<(GatherParams, OpShape, OpShape), TfliteError> {
-    let Options::Gather(o) = op.options() else {
+    let Ok(o) = read_options(&op.raw_options()) else {
         return Err(options_mismatch(op, "GatherOptions"));
     };
     let input = operand(model, op, 0, "input")?;

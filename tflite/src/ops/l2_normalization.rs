@@ -16,7 +16,6 @@ use crate::format::types::{Activation, TensorType};
 use crate::kernel::checker::{dim, split, Checker};
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
 use core::ops::Range;
 
 /// `L2NormOptions`.
@@ -41,15 +40,15 @@ const L2_NORM_OPTIONS: u8 = 12;
 
 /// Reads `L2_NORMALIZATION`'s options (its row's `read_options`, called
 /// by [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<L2NormOptions, TfliteError> {
     let act = match r.table(L2_NORM_OPTIONS, "L2NormOptions")? {
         Some(t) => t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
         None => 0,
     };
-    Ok(Options::L2Norm(L2NormOptions {
+    Ok(L2NormOptions {
         fused_activation: Activation::from_schema(act)
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
-    }))
+    })
 }
 
 /// An int8 L2 normalization's parameters ([`l2_normalization_params`]).
@@ -222,7 +221,7 @@ pub(crate) fn prepare<'m, S: From<L2NormalizationStep>>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::L2Norm(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     if options.fused_activation != Activation::None {

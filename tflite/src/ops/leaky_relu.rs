@@ -10,7 +10,6 @@ use crate::format::error::TfliteError;
 use crate::format::model::OptionsReader;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
-use crate::registry::options::Options;
 use crate::shared::elementwise::check_same_length;
 use crate::shared::elementwise::{check_unary, UnaryStep};
 
@@ -176,12 +175,12 @@ const LEAKY_RELU_OPTIONS: u8 = 75;
 
 /// Reads `LEAKY_RELU`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<LeakyReluOptions, TfliteError> {
     let alpha = match r.table(LEAKY_RELU_OPTIONS, "LeakyReluOptions")? {
         Some(t) => t.f32(0, 0.0).map_err(r.fault("alpha"))?,
         None => 0.0,
     };
-    Ok(Options::LeakyRelu(LeakyReluOptions { alpha }))
+    Ok(LeakyReluOptions { alpha })
 }
 
 /// `LEAKY_RELU`'s row in `OPS`: checks the operator (an int8 activation in
@@ -191,7 +190,7 @@ pub(crate) fn prepare<'m, S: From<UnaryStep<i8, LeakyReluParams>>>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::LeakyRelu(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     let operands = check_unary(c)?;

@@ -6,8 +6,8 @@
 //! and the interpreter checks it), so the raw values compare as the reals.
 
 use crate::arith::quant::QuantizedMultiplier;
-use crate::base::values::Values;
 use crate::format::error::TfliteError;
+use crate::format::values::Values;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::shared::broadcast::broadcast_binary;
@@ -145,8 +145,8 @@ impl crate::shared::elementwise::BinaryApply<i8> for Maximum {
         y: &mut [i8],
     ) -> Result<(), TfliteError>
     where
-        A: crate::base::values::Values<i8> + ?Sized,
-        B: crate::base::values::Values<i8> + ?Sized,
+        A: crate::format::values::Values<i8> + ?Sized,
+        B: crate::format::values::Values<i8> + ?Sized,
     {
         maximum(a, a_dims, b, b_dims, y)
     }
@@ -162,8 +162,8 @@ impl crate::shared::elementwise::BinaryApply<i8> for Minimum {
         y: &mut [i8],
     ) -> Result<(), TfliteError>
     where
-        A: crate::base::values::Values<i8> + ?Sized,
-        B: crate::base::values::Values<i8> + ?Sized,
+        A: crate::format::values::Values<i8> + ?Sized,
+        B: crate::format::values::Values<i8> + ?Sized,
     {
         minimum(a, a_dims, b, b_dims, y)
     }

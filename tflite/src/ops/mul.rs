@@ -7,13 +7,12 @@ use crate::arith::quant::{
     check_int16, check_int8, check_int8_clamp, check_scale, quantize_multiplier,
     QuantizedMultiplier, Rounding, Scale,
 };
-use crate::base::values::Values;
 use crate::format::error::TfliteError;
 use crate::format::model::OptionsReader;
 use crate::format::types::{Activation, TensorType};
+use crate::format::values::Values;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
-use crate::registry::options::Options;
 use crate::shared::broadcast::{broadcast_binary, broadcast_binary_prechecked, Lane, Width};
 use crate::shared::elementwise::{check_binary, check_binary_int16, BinaryStep};
 use crate::shared::float_ops::{binary_f32, prepare_binary_f32, BinaryF32Step};
@@ -407,15 +406,15 @@ const MUL_OPTIONS: u8 = 21;
 
 /// Reads `MUL`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<MulOptions, TfliteError> {
     let act = match r.table(MUL_OPTIONS, "MulOptions")? {
         Some(t) => t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
         None => 0,
     };
-    Ok(Options::Mul(MulOptions {
+    Ok(MulOptions {
         fused_activation: Activation::from_schema(act)
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
-    }))
+    })
 }
 
 /// `MUL`'s row in `OPS`: checks the operator (two int8 or two int16
@@ -431,7 +430,7 @@ pub(crate) fn prepare<
     shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Mul(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     let a = c.input(0, "input1")?;
@@ -516,8 +515,8 @@ impl crate::shared::elementwise::BinaryApply<i8> for MulParams {
         y: &mut [i8],
     ) -> Result<(), TfliteError>
     where
-        A: crate::base::values::Values<i8> + ?Sized,
-        B: crate::base::values::Values<i8> + ?Sized,
+        A: crate::format::values::Values<i8> + ?Sized,
+        B: crate::format::values::Values<i8> + ?Sized,
     {
         mul_int8(a, a_dims, b, b_dims, self, y)
     }
@@ -533,8 +532,8 @@ impl crate::shared::elementwise::BinaryApply<i16> for MulParams {
         y: &mut [i16],
     ) -> Result<(), TfliteError>
     where
-        A: crate::base::values::Values<i16> + ?Sized,
-        B: crate::base::values::Values<i16> + ?Sized,
+        A: crate::format::values::Values<i16> + ?Sized,
+        B: crate::format::values::Values<i16> + ?Sized,
     {
         mul_int16(a, a_dims, b, b_dims, self, y)
     }

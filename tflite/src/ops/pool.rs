@@ -20,8 +20,6 @@ use crate::kernel::shape::size;
 use crate::kernel::shape::spatial;
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
-use crate::registry::options::Pool2dOptions;
 use core::ops::Range;
 
 /// The sizes of one pool, NHWC: the input is `[batches, input_height,
@@ -917,7 +915,7 @@ const POOL_2D_OPTIONS: u8 = 5;
 
 /// Reads `AVERAGE_POOL_2D`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Pool2dOptions, TfliteError> {
     let t = r.table(POOL_2D_OPTIONS, "Pool2DOptions")?;
     let (pad, sw, sh, fw, fh, act) = match t {
         Some(t) => (
@@ -930,7 +928,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         ),
         None => (0, 0, 0, 0, 0, 0),
     };
-    Ok(Options::Pool2d(Pool2dOptions {
+    Ok(Pool2dOptions {
         padding: Padding::from_schema(pad).ok_or(r.enum_value(pad, "padding"))?,
         stride_w: r.at_least_1(sw, "stride_w")?,
         stride_h: r.at_least_1(sh, "stride_h")?,
@@ -938,7 +936,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         filter_height: r.at_least_1(fh, "filter_height")?,
         fused_activation: Activation::from_schema(act)
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
-    }))
+    })
 }
 
 // The op's shape rule: its output's shape from its operands and
@@ -948,7 +946,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
 /// `AVERAGE_POOL_2D`, `MAX_POOL_2D`: an NHWC input `[B, H, W, C]` gives
 /// `[B, OH, OW, C]` for the options' window, padding and strides.
 pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
-    let Options::Pool2d(o) = op.options() else {
+    let Ok(o) = read_options(&op.raw_options()) else {
         return Err(TfliteError::OptionsMismatch {
             place: crate::format::error::Place::Operator {
                 index: op.index(),
@@ -983,7 +981,7 @@ pub(crate) fn prepare_average<'m, S: From<PoolStep>>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Pool2d(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     check_pool(c, options, false).map(S::from)
@@ -995,7 +993,7 @@ pub(crate) fn prepare_max<'m, S: From<PoolStep>>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Pool2d(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     check_pool(c, options, true).map(S::from)
@@ -1120,4 +1118,33 @@ fn check_pool<'m>(
             output_max,
         },
     })
+}
+
+/// `Pool2DOptions`, NHWC, of `AVERAGE_POOL_2D` and `MAX_POOL_2D`; strides
+/// and the window checked to be at least 1.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options, Padding};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/avgpool_3x3_s2_valid.tflite")))?;
+/// let Options::Pool2d(o) = model.operator(0).unwrap().options() else { panic!() };
+/// assert_eq!((o.padding, o.stride_h, o.filter_height, o.filter_width), (Padding::Valid, 2, 3, 3));
+/// assert_eq!(o.fused_activation, Activation::None);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Pool2dOptions {
+    /// `padding`
+    pub padding: Padding,
+    /// `stride_w`
+    pub stride_w: i32,
+    /// `stride_h`
+    pub stride_h: i32,
+    /// `filter_width`: the window's columns
+    pub filter_width: i32,
+    /// `filter_height`: the window's rows
+    pub filter_height: i32,
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
 }

@@ -7,8 +7,8 @@
 use crate::arith::quant::{
     check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
 };
-use crate::base::values::Values;
 use crate::format::error::TfliteError;
+use crate::format::values::Values;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::shared::broadcast::broadcast_binary;
@@ -189,8 +189,8 @@ impl crate::shared::elementwise::BinaryApply<i8> for PreluParams {
         y: &mut [i8],
     ) -> Result<(), TfliteError>
     where
-        A: crate::base::values::Values<i8> + ?Sized,
-        B: crate::base::values::Values<i8> + ?Sized,
+        A: crate::format::values::Values<i8> + ?Sized,
+        B: crate::format::values::Values<i8> + ?Sized,
     {
         prelu_int8(a, a_dims, b, b_dims, self, y)
     }

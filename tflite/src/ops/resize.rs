@@ -14,7 +14,6 @@ use crate::format::types::{BuiltinOp, TensorType};
 use crate::kernel::checker::{dim, split, Checker};
 use crate::kernel::shape::{need_rank, operand, operand_problem, OpShape};
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
 use core::ops::Range;
 
 /// `ResizeBilinearOptions` and `ResizeNearestNeighborOptions` (the
@@ -46,13 +45,17 @@ const RESIZE_NEAREST_NEIGHBOR_OPTIONS: u8 = 74;
 /// Reads `RESIZE_BILINEAR`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator): its flags
 /// follow the deprecated `new_height` and `new_width`.
-pub(crate) fn read_bilinear_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_bilinear_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<ResizeOptions, TfliteError> {
     let t = r.table(RESIZE_BILINEAR_OPTIONS, "ResizeBilinearOptions")?;
     read_flags(r, t, 2)
 }
 
 /// Reads `RESIZE_NEAREST_NEIGHBOR`'s options, as [`read_bilinear_options`].
-pub(crate) fn read_nearest_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_nearest_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<ResizeOptions, TfliteError> {
     let t = r.table(
         RESIZE_NEAREST_NEIGHBOR_OPTIONS,
         "ResizeNearestNeighborOptions",
@@ -66,7 +69,7 @@ fn read_flags<'a>(
     r: &OptionsReader<'a>,
     t: Option<crate::format::flatbuffer::Table<'a>>,
     first: usize,
-) -> Result<Options<'a>, TfliteError> {
+) -> Result<ResizeOptions, TfliteError> {
     let (align_corners, half_pixel_centers) = match t {
         Some(t) => (
             t.bool(first).map_err(r.fault("align_corners"))?,
@@ -74,10 +77,10 @@ fn read_flags<'a>(
         ),
         None => (false, false),
     };
-    Ok(Options::Resize(ResizeOptions {
+    Ok(ResizeOptions {
         align_corners,
         half_pixel_centers,
-    }))
+    })
 }
 
 /// The sizes of a resize: an NHWC input `[batches, input_height,
@@ -622,7 +625,12 @@ pub(crate) fn prepare<'m, S: From<ResizeStep>>(
     shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Resize(options) = c.op.options() else {
+    let read = if c.op.op() == BuiltinOp::RESIZE_BILINEAR {
+        read_bilinear_options
+    } else {
+        read_nearest_options
+    };
+    let Ok(options) = read(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     let output = &c.output;

@@ -11,7 +11,6 @@ use crate::format::model::{Model, Operator, OptionsReader};
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::{operand, shape_of, OpShape};
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
 use crate::shared::moves::{
     constant_i32, op_shape, options_mismatch, small_i32, strided_copy, strided_walk, wide,
 };
@@ -78,18 +77,18 @@ impl StridedSliceOptions {
 /// [`Model::parse`](crate::Model::parse) for each operator).
 pub(crate) fn read_strided_slice_options<'a>(
     r: &OptionsReader<'a>,
-) -> Result<Options<'a>, TfliteError> {
+) -> Result<StridedSliceOptions, TfliteError> {
     let Some(t) = r.table(STRIDED_SLICE_OPTIONS, "StridedSliceOptions")? else {
-        return Ok(Options::StridedSlice(StridedSliceOptions::new(0, 0, 0)));
+        return Ok(StridedSliceOptions::new(0, 0, 0));
     };
-    Ok(Options::StridedSlice(StridedSliceOptions {
+    Ok(StridedSliceOptions {
         begin_mask: t.i32(0, 0).map_err(r.fault("begin_mask"))?,
         end_mask: t.i32(1, 0).map_err(r.fault("end_mask"))?,
         ellipsis_mask: t.i32(2, 0).map_err(r.fault("ellipsis_mask"))?,
         new_axis_mask: t.i32(3, 0).map_err(r.fault("new_axis_mask"))?,
         shrink_axis_mask: t.i32(4, 0).map_err(r.fault("shrink_axis_mask"))?,
         offset: t.bool(5).map_err(r.fault("offset"))?,
-    }))
+    })
 }
 
 /// A `SLICE`'s parameters: each axis's first element and count
@@ -702,7 +701,7 @@ pub(crate) fn strided_slice_operands(
     model: &Model<'_>,
     op: &Operator<'_>,
 ) -> Result<(StridedSliceParams, OpShape), TfliteError> {
-    let Options::StridedSlice(o) = op.options() else {
+    let Ok(o) = read_strided_slice_options(&op.raw_options()) else {
         return Err(options_mismatch(op, "StridedSliceOptions"));
     };
     let input = operand(model, op, 0, "input")?;

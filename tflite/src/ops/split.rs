@@ -13,14 +13,11 @@ use crate::format::model::{Model, Operator, OptionsReader};
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::{operand, shape_of, OpShape, MAX_DIMS};
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
+pub use crate::shared::moves::MAX_SPLITS;
 use crate::shared::moves::{
     constant_i32, count, op_shape, options_mismatch, positive_axis, prepare_cut, run_cut, wide,
     MoveCut, Places,
 };
-
-/// The most outputs a split writes here.
-pub const MAX_SPLITS: usize = 16;
 
 /// The `BuiltinOptions` type of `SplitOptions`.
 const SPLIT_OPTIONS: u8 = 35;
@@ -84,25 +81,27 @@ pub struct UnpackOptions {
 
 /// Reads `SPLIT`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_split_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_split_options<'a>(r: &OptionsReader<'a>) -> Result<SplitOptions, TfliteError> {
     let num_splits = match r.table(SPLIT_OPTIONS, "SplitOptions")? {
         Some(t) => t.i32(0, 0).map_err(r.fault("num_splits"))?,
         None => 0,
     };
-    Ok(Options::Split(SplitOptions { num_splits }))
+    Ok(SplitOptions { num_splits })
 }
 
 /// Reads `SPLIT_V`'s options (its row's `read_options`).
-pub(crate) fn read_split_v_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_split_v_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<SplitVOptions, TfliteError> {
     let num_splits = match r.table(SPLIT_V_OPTIONS, "SplitVOptions")? {
         Some(t) => t.i32(0, 0).map_err(r.fault("num_splits"))?,
         None => 0,
     };
-    Ok(Options::SplitV(SplitVOptions { num_splits }))
+    Ok(SplitVOptions { num_splits })
 }
 
 /// Reads `UNPACK`'s options (its row's `read_options`).
-pub(crate) fn read_unpack_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_unpack_options<'a>(r: &OptionsReader<'a>) -> Result<UnpackOptions, TfliteError> {
     let (num, axis) = match r.table(UNPACK_OPTIONS, "UnpackOptions")? {
         Some(t) => (
             t.i32(0, 0).map_err(r.fault("num"))?,
@@ -110,7 +109,7 @@ pub(crate) fn read_unpack_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'
         ),
         None => (0, 0),
     };
-    Ok(Options::Unpack(UnpackOptions { num, axis }))
+    Ok(UnpackOptions { num, axis })
 }
 
 /// A `SPLIT`'s or `SPLIT_V`'s parameters: the axis and each piece's size
@@ -639,7 +638,7 @@ pub(crate) fn split_operands(
     model: &Model<'_>,
     op: &Operator<'_>,
 ) -> Result<(SplitParams, OpShape), TfliteError> {
-    let Options::Split(o) = op.options() else {
+    let Ok(o) = read_split_options(&op.raw_options()) else {
         return Err(options_mismatch(op, "SplitOptions"));
     };
     let axis = axis_operand(model, op, 0)?;
@@ -678,7 +677,7 @@ pub(crate) fn unpack_operands(
     model: &Model<'_>,
     op: &Operator<'_>,
 ) -> Result<(UnpackParams, OpShape), TfliteError> {
-    let Options::Unpack(o) = op.options() else {
+    let Ok(o) = read_unpack_options(&op.raw_options()) else {
         return Err(options_mismatch(op, "UnpackOptions"));
     };
     let input = operand(model, op, 0, "input")?;

@@ -6,9 +6,9 @@ use crate::arith::quant::{
     check_int8, check_scale, quantize_multiplier, quantize_multiplier_smaller_than_one,
     QuantizedMultiplier, Rounding, Scale,
 };
-use crate::base::values::Values;
 use crate::format::error::TfliteError;
 use crate::format::types::{Activation, TensorType};
+use crate::format::values::Values;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::shared::broadcast::broadcast_binary;
@@ -296,8 +296,8 @@ impl crate::shared::elementwise::BinaryApply<i8> for SquaredDifferenceParams {
         y: &mut [i8],
     ) -> Result<(), TfliteError>
     where
-        A: crate::base::values::Values<i8> + ?Sized,
-        B: crate::base::values::Values<i8> + ?Sized,
+        A: crate::format::values::Values<i8> + ?Sized,
+        B: crate::format::values::Values<i8> + ?Sized,
     {
         squared_difference_int8(a, a_dims, b, b_dims, self, y)
     }

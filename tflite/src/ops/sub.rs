@@ -7,13 +7,12 @@ use crate::arith::quant::{
     check_int8, check_int8_clamp, check_scale, quantize_multiplier_smaller_than_one,
     QuantizedMultiplier, Rounding, Scale,
 };
-use crate::base::values::Values;
 use crate::format::error::TfliteError;
 use crate::format::model::OptionsReader;
 use crate::format::types::{Activation, TensorType};
+use crate::format::values::Values;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
-use crate::registry::options::Options;
 use crate::shared::broadcast::broadcast_binary;
 use crate::shared::elementwise::{check_binary, BinaryStep};
 use crate::shared::float_ops::{binary_f32, prepare_binary_f32, BinaryF32Step};
@@ -243,7 +242,7 @@ const SUB_OPTIONS: u8 = 28;
 
 /// Reads `SUB`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<SubOptions, TfliteError> {
     let (act, pot) = match r.table(SUB_OPTIONS, "SubOptions")? {
         Some(t) => (
             t.i8(0, 0).map_err(r.fault("fused_activation_function"))?,
@@ -252,11 +251,11 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         ),
         None => (0, true),
     };
-    Ok(Options::Sub(SubOptions {
+    Ok(SubOptions {
         fused_activation: Activation::from_schema(act)
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
         pot_scale_int16: pot,
-    }))
+    })
 }
 
 /// `SUB`'s row in `OPS`: checks the operator (two int8 operands, each an
@@ -269,7 +268,7 @@ pub(crate) fn prepare<
     shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Sub(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     let a = c.input(0, "input1")?;
@@ -349,8 +348,8 @@ impl crate::shared::elementwise::BinaryApply<i8> for SubParams {
         y: &mut [i8],
     ) -> Result<(), TfliteError>
     where
-        A: crate::base::values::Values<i8> + ?Sized,
-        B: crate::base::values::Values<i8> + ?Sized,
+        A: crate::format::values::Values<i8> + ?Sized,
+        B: crate::format::values::Values<i8> + ?Sized,
     {
         sub_int8(a, a_dims, b, b_dims, self, y)
     }

@@ -10,15 +10,14 @@
 use crate::arith::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
 use crate::arith::window::conv_axis;
 use crate::arith::window::{at_least_1, length, product};
-use crate::base::array::Array;
-use crate::base::values::Values;
+use crate::format::array::Array;
 use crate::format::error::TfliteError;
 use crate::format::model::{Model, Operator, OptionsReader};
 use crate::format::types::{Activation, Padding, TensorType};
+use crate::format::values::Values;
 use crate::kernel::checker::{dim, split, Checker, Quantized};
 use crate::kernel::shape::{need_rank, operand, operand_problem, size, OpShape};
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
 use core::ops::Range;
 
 /// `TransposeConvOptions`; strides checked to be at least 1.
@@ -51,7 +50,7 @@ const TRANSPOSE_CONV_OPTIONS: u8 = 49;
 
 /// Reads `TRANSPOSE_CONV`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<TransposeConvOptions, TfliteError> {
     let t = r.table(TRANSPOSE_CONV_OPTIONS, "TransposeConvOptions")?;
     let (pad, sw, sh, act) = match t {
         Some(t) => (
@@ -62,13 +61,13 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         ),
         None => (0, 0, 0, 0),
     };
-    Ok(Options::TransposeConv(TransposeConvOptions {
+    Ok(TransposeConvOptions {
         padding: Padding::from_schema(pad).ok_or(r.enum_value(pad, "padding"))?,
         stride_w: r.at_least_1(sw, "stride_w")?,
         stride_h: r.at_least_1(sh, "stride_h")?,
         fused_activation: Activation::from_schema(act)
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
-    }))
+    })
 }
 
 /// The sizes of a transposed convolution: an NHWC input `[batches,
@@ -615,7 +614,7 @@ pub(crate) fn prepare<'m, S: From<TransposeConvStep<'m>>>(
     shape: &OpShape,
     scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::TransposeConv(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     let output = &c.output;

@@ -16,7 +16,7 @@ mod float_step_tests;
 pub use steps::Step;
 
 use crate::arith::quant::QuantizedMultiplier;
-use crate::format::model::{no_options, OptionsReader};
+use crate::format::model::OptionsReader;
 use crate::format::model::{Model, Operator};
 use crate::format::types::BuiltinOp;
 use crate::kernel::checker::Checker;
@@ -190,7 +190,9 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::FullyConnected,
         types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: crate::ops::conv::fully_connected::output_shape,
-        read_options: crate::ops::conv::fully_connected::read_options,
+        read_options: |r| {
+            crate::ops::conv::fully_connected::read_options(r).map(Options::FullyConnected)
+        },
         multipliers: crate::ops::conv::fully_connected::multipliers,
         prepare: |c, s, m| crate::ops::conv::fully_connected::prepare(c, s, m),
         typed_layer: Some(TypedLayer::FullyConnected),
@@ -200,7 +202,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Conv2d,
         types: "int8 → int8, int16 → int16",
         output_shape: crate::ops::conv::output_shape,
-        read_options: crate::ops::conv::read_options,
+        read_options: |r| crate::ops::conv::read_options(r).map(Options::Conv2d),
         multipliers: crate::ops::conv::multipliers,
         prepare: |c, s, m| crate::ops::conv::prepare(c, s, m),
         typed_layer: Some(TypedLayer::Conv2d),
@@ -210,7 +212,9 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::DepthwiseConv2d,
         types: "int8 → int8, int16 → int16",
         output_shape: crate::ops::conv::depthwise_conv::output_shape,
-        read_options: crate::ops::conv::depthwise_conv::read_options,
+        read_options: |r| {
+            crate::ops::conv::depthwise_conv::read_options(r).map(Options::DepthwiseConv2d)
+        },
         multipliers: crate::ops::conv::depthwise_conv::multipliers,
         prepare: |c, s, m| crate::ops::conv::depthwise_conv::prepare(c, s, m),
         typed_layer: Some(TypedLayer::DepthwiseConv2d),
@@ -220,7 +224,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Pool2d,
         types: "int8 → int8, int16 → int16",
         output_shape: crate::ops::pool::output_shape,
-        read_options: crate::ops::pool::read_options,
+        read_options: |r| crate::ops::pool::read_options(r).map(Options::Pool2d),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::pool::prepare_average(c, s, m),
         typed_layer: Some(TypedLayer::AveragePool2d),
@@ -230,7 +234,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Pool2d,
         types: "int8 → int8, int16 → int16",
         output_shape: crate::ops::pool::output_shape,
-        read_options: crate::ops::pool::read_options,
+        read_options: |r| crate::ops::pool::read_options(r).map(Options::Pool2d),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::pool::prepare_max(c, s, m),
         typed_layer: Some(TypedLayer::MaxPool2d),
@@ -240,7 +244,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Reducer,
         types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: crate::ops::reduce::output_shape,
-        read_options: crate::ops::reduce::read_options,
+        read_options: |r| crate::ops::reduce::read_options(r).map(Options::Reducer),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::reduce::prepare(c, s, m),
         typed_layer: Some(TypedLayer::Mean),
@@ -250,7 +254,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Add,
         types: "int8, int8 → int8, int16, int16 → int16, float32, float32 → float32",
         output_shape: crate::shared::broadcast::output_shape,
-        read_options: crate::ops::add::read_options,
+        read_options: |r| crate::ops::add::read_options(r).map(Options::Add),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::add::prepare(c, s, m),
         typed_layer: Some(TypedLayer::Add),
@@ -280,7 +284,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Softmax,
         types: "int8 → int8, int16 → int16",
         output_shape: same_as_input,
-        read_options: crate::ops::softmax::read_options,
+        read_options: |r| crate::ops::softmax::read_options(r).map(Options::Softmax),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::softmax::prepare(c, s, m),
         typed_layer: Some(TypedLayer::Softmax),
@@ -290,7 +294,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Reshape,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::reshape::output_shape,
-        read_options: crate::ops::reshape::read_options,
+        read_options: |r| crate::ops::reshape::read_options(r).map(Options::Reshape),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::reshape::prepare(c, s, m),
         typed_layer: Some(TypedLayer::Reshape),
@@ -321,7 +325,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Mul,
         types: "int8, int8 → int8, int16, int16 → int16, float32, float32 → float32",
         output_shape: crate::shared::broadcast::output_shape,
-        read_options: crate::ops::mul::read_options,
+        read_options: |r| crate::ops::mul::read_options(r).map(Options::Mul),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::mul::prepare(c, s, m),
         typed_layer: None,
@@ -331,7 +335,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Sub,
         types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::shared::broadcast::output_shape,
-        read_options: crate::ops::sub::read_options,
+        read_options: |r| crate::ops::sub::read_options(r).map(Options::Sub),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::sub::prepare(c, s, m),
         typed_layer: None,
@@ -341,7 +345,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Div,
         types: "int8, int8 → int8",
         output_shape: crate::shared::broadcast::output_shape,
-        read_options: crate::ops::div::read_options,
+        read_options: |r| crate::ops::div::read_options(r).map(Options::Div),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::div::prepare(c, s, m),
         typed_layer: None,
@@ -411,7 +415,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::LeakyRelu,
         types: "int8 → int8",
         output_shape: same_as_input,
-        read_options: crate::ops::leaky_relu::read_options,
+        read_options: |r| crate::ops::leaky_relu::read_options(r).map(Options::LeakyRelu),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::leaky_relu::prepare(c, s, m),
         typed_layer: None,
@@ -483,7 +487,9 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Concatenation,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::concat::concatenation_row,
-        read_options: crate::ops::concat::read_concatenation_options,
+        read_options: |r| {
+            crate::ops::concat::read_concatenation_options(r).map(Options::Concatenation)
+        },
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::concat::prepare_concatenation(c, s, m),
         typed_layer: None,
@@ -493,7 +499,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Pack,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::concat::pack_row,
-        read_options: crate::ops::concat::read_pack_options,
+        read_options: |r| crate::ops::concat::read_pack_options(r).map(Options::Pack),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::concat::prepare_pack(c, s, m),
         typed_layer: None,
@@ -503,7 +509,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Split,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::split::split_row,
-        read_options: crate::ops::split::read_split_options,
+        read_options: |r| crate::ops::split::read_split_options(r).map(Options::Split),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::split::prepare_split(c, s, m),
         typed_layer: None,
@@ -513,7 +519,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::SplitV,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::split::split_v_row,
-        read_options: crate::ops::split::read_split_v_options,
+        read_options: |r| crate::ops::split::read_split_v_options(r).map(Options::SplitV),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::split::prepare_split_v(c, s, m),
         typed_layer: None,
@@ -523,7 +529,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Unpack,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::split::unpack_row,
-        read_options: crate::ops::split::read_unpack_options,
+        read_options: |r| crate::ops::split::read_unpack_options(r).map(Options::Unpack),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::split::prepare_unpack(c, s, m),
         typed_layer: None,
@@ -553,7 +559,9 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::StridedSlice,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::slice::strided_slice_row,
-        read_options: crate::ops::slice::read_strided_slice_options,
+        read_options: |r| {
+            crate::ops::slice::read_strided_slice_options(r).map(Options::StridedSlice)
+        },
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::slice::prepare_strided_slice(c, s, m),
         typed_layer: None,
@@ -573,7 +581,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Gather,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::gather::gather_row,
-        read_options: crate::ops::gather::read_options,
+        read_options: |r| crate::ops::gather::read_options(r).map(Options::Gather),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::gather::prepare(c, s, m),
         typed_layer: None,
@@ -583,7 +591,9 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::DepthToSpace,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::depth_space::depth_to_space_row,
-        read_options: crate::ops::depth_space::read_depth_to_space_options,
+        read_options: |r| {
+            crate::ops::depth_space::read_depth_to_space_options(r).map(Options::DepthToSpace)
+        },
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::depth_space::prepare_depth_to_space(c, s, m),
         typed_layer: None,
@@ -593,7 +603,9 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::SpaceToDepth,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::depth_space::space_to_depth_row,
-        read_options: crate::ops::depth_space::read_space_to_depth_options,
+        read_options: |r| {
+            crate::ops::depth_space::read_space_to_depth_options(r).map(Options::SpaceToDepth)
+        },
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::depth_space::prepare_space_to_depth(c, s, m),
         typed_layer: None,
@@ -603,7 +615,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::MirrorPad,
         types: "int8 → int8, int16 → int16, int32 → int32, float32 → float32",
         output_shape: crate::ops::pad::mirror_pad::mirror_pad_row,
-        read_options: crate::ops::pad::mirror_pad::read_options,
+        read_options: |r| crate::ops::pad::mirror_pad::read_options(r).map(Options::MirrorPad),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::pad::mirror_pad::prepare(c, s, m),
         typed_layer: None,
@@ -625,7 +637,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Reducer,
         types: "int8 → int8, int16 → int16",
         output_shape: crate::ops::reduce::output_shape,
-        read_options: crate::ops::reduce::read_options,
+        read_options: |r| crate::ops::reduce::read_options(r).map(Options::Reducer),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::reduce::prepare(c, s, m),
         typed_layer: None,
@@ -635,7 +647,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Reducer,
         types: "int8 → int8",
         output_shape: crate::ops::reduce::output_shape,
-        read_options: crate::ops::reduce::read_options,
+        read_options: |r| crate::ops::reduce::read_options(r).map(Options::Reducer),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::reduce::prepare(c, s, m),
         typed_layer: None,
@@ -645,7 +657,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Reducer,
         types: "int8 → int8",
         output_shape: crate::ops::reduce::output_shape,
-        read_options: crate::ops::reduce::read_options,
+        read_options: |r| crate::ops::reduce::read_options(r).map(Options::Reducer),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::reduce::prepare(c, s, m),
         typed_layer: None,
@@ -655,7 +667,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::ArgMinMax,
         types: "int8 → int32",
         output_shape: crate::ops::arg_min_max::output_shape,
-        read_options: crate::ops::arg_min_max::read_arg_max_options,
+        read_options: |r| crate::ops::arg_min_max::read_arg_max_options(r).map(Options::ArgMinMax),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::arg_min_max::prepare(c, s, m),
         typed_layer: None,
@@ -665,7 +677,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::ArgMinMax,
         types: "int8 → int32",
         output_shape: crate::ops::arg_min_max::output_shape,
-        read_options: crate::ops::arg_min_max::read_arg_min_options,
+        read_options: |r| crate::ops::arg_min_max::read_arg_min_options(r).map(Options::ArgMinMax),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::arg_min_max::prepare(c, s, m),
         typed_layer: None,
@@ -675,7 +687,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Resize,
         types: "int8 → int8",
         output_shape: crate::ops::resize::output_shape,
-        read_options: crate::ops::resize::read_nearest_options,
+        read_options: |r| crate::ops::resize::read_nearest_options(r).map(Options::Resize),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::resize::prepare(c, s, m),
         typed_layer: None,
@@ -685,7 +697,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::Resize,
         types: "int8 → int8",
         output_shape: crate::ops::resize::output_shape,
-        read_options: crate::ops::resize::read_bilinear_options,
+        read_options: |r| crate::ops::resize::read_bilinear_options(r).map(Options::Resize),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::resize::prepare(c, s, m),
         typed_layer: None,
@@ -695,7 +707,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::TransposeConv,
         types: "int8 → int8",
         output_shape: crate::ops::transpose_conv::output_shape,
-        read_options: crate::ops::transpose_conv::read_options,
+        read_options: |r| crate::ops::transpose_conv::read_options(r).map(Options::TransposeConv),
         multipliers: crate::ops::transpose_conv::multipliers,
         prepare: |c, s, m| crate::ops::transpose_conv::prepare(c, s, m),
         typed_layer: None,
@@ -705,7 +717,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::BatchMatMul,
         types: "int8, int8 → int8",
         output_shape: crate::ops::batch_matmul::output_shape,
-        read_options: crate::ops::batch_matmul::read_options,
+        read_options: |r| crate::ops::batch_matmul::read_options(r).map(Options::BatchMatMul),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::batch_matmul::prepare(c, s, m),
         typed_layer: None,
@@ -725,7 +737,7 @@ pub static OPS: [OpRow; 54] = [
         options: OptionsTable::L2Norm,
         types: "int8 → int8",
         output_shape: same_as_input,
-        read_options: crate::ops::l2_normalization::read_options,
+        read_options: |r| crate::ops::l2_normalization::read_options(r).map(Options::L2Norm),
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::l2_normalization::prepare(c, s, m),
         typed_layer: None,
@@ -740,4 +752,79 @@ pub static OPS: [OpRow; 54] = [
 /// ```
 pub fn op_row(op: BuiltinOp) -> Option<&'static OpRow> {
     OPS.iter().find(|row| row.op == op)
+}
+
+/// The options of an op whose kernel reads none (its row's
+/// `read_options`): `None`, or `Other` when the file gives a table.
+fn no_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+    Ok(if r.options_type == 0 {
+        Options::None
+    } else {
+        Options::Other {
+            options_type: r.options_type,
+        }
+    })
+}
+
+/// The options of `op`: decoded by its row's `read_options` for the ops
+/// shapecheck runs, whose options must then be of their own type (or
+/// absent: the schema's defaults); `None` or `Other` for the rest.
+fn read_options<'a>(op: &Operator<'a>) -> Result<Options<'a>, TfliteError> {
+    let reader = op.raw_options();
+    match op_row(op.op()) {
+        Some(row) => (row.read_options)(&reader),
+        None => no_options(&reader),
+    }
+}
+
+/// `Model::parse`'s check of each operator's options: its op's decoder
+/// accepts them.
+fn check_options(op: &Operator<'_>) -> Result<(), TfliteError> {
+    read_options(op).map(|_| ())
+}
+
+impl<'a> Model<'a> {
+    /// Reads and checks a `.tflite` file in place. Fails with a
+    /// [`TfliteError`] naming the place (tensor, operator, operator code)
+    /// and byte offset of the first fault: a buffer that is not a TFLite
+    /// FlatBuffer (`TFL3` identifier) or is truncated, an offset or vtable
+    /// out of range, a string that is not UTF-8, no subgraph, an unknown
+    /// tensor type or operator code, a tensor or buffer index out of range,
+    /// a negative dim, a constant buffer whose size does not match its
+    /// shape, scales and zero points that do not match, a per-channel
+    /// quantization along a wrong axis, an option outside the schema or
+    /// options of another op's type.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Model, TfliteError};
+    ///
+    /// let bytes = include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine_float.tflite"));
+    /// let model = Model::parse(bytes)?;
+    /// assert_eq!(model.tensor_count(), 10);
+    /// assert!(matches!(Model::parse(b"not a model"), Err(TfliteError::NotAModel { .. })));
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, TfliteError> {
+        Model::parse_with(bytes, check_options)
+    }
+}
+
+impl<'a> Operator<'a> {
+    /// The builtin options, decoded for the ops the registry runs (each
+    /// by its op's decoder); `None` or `Other` for the rest.
+    ///
+    /// ```
+    /// use shapecheck_tflite::Options;
+    /// # let model = shapecheck_tflite::Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+    /// let Options::Softmax(s) = model.operator(3).unwrap().options() else { panic!() };
+    /// assert_eq!(s.beta, 1.0);
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn options(&self) -> Options<'a> {
+        // `Model::parse` decoded every operator's options once already
+        // (`check_options`), so this cannot fail on a parsed model
+        read_options(self).unwrap_or(Options::Other {
+            options_type: self.raw_options().options_type,
+        })
+    }
 }

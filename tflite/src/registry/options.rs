@@ -1,11 +1,17 @@
 //! The builtin options of the operators the models use, decoded.
 
-use crate::base::array::Array;
-use crate::format::types::{Activation, Padding, WeightsFormat};
+pub use crate::ops::add::AddOptions;
 pub use crate::ops::arg_min_max::ArgMinMaxOptions;
 pub use crate::ops::batch_matmul::BatchMatMulOptions;
+pub use crate::ops::conv::depthwise_conv::DepthwiseConv2dOptions;
+pub use crate::ops::conv::fully_connected::FullyConnectedOptions;
+pub use crate::ops::conv::Conv2dOptions;
 pub use crate::ops::l2_normalization::L2NormOptions;
+pub use crate::ops::pool::Pool2dOptions;
+pub use crate::ops::reduce::ReducerOptions;
+pub use crate::ops::reshape::ReshapeOptions;
 pub use crate::ops::resize::ResizeOptions;
+pub use crate::ops::softmax::SoftmaxOptions;
 pub use crate::ops::transpose_conv::TransposeConvOptions;
 
 /// An operator's builtin options: decoded for `FULLY_CONNECTED`,
@@ -91,187 +97,4 @@ pub enum Options<'a> {
         /// the union's type value
         options_type: u8,
     },
-}
-
-/// `FullyConnectedOptions`: `y = act(x · Wᵀ + b)` with weights `[out, in]`.
-///
-/// ```
-/// use shapecheck_tflite::{Activation, Model, Options, WeightsFormat};
-///
-/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite")))?;
-/// let Options::FullyConnected(fc) = model.operator(2).unwrap().options() else { panic!() };
-/// assert_eq!(fc.fused_activation, Activation::None);
-/// assert_eq!((fc.weights_format, fc.keep_num_dims), (WeightsFormat::Default, false));
-/// # Ok::<(), shapecheck_tflite::TfliteError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct FullyConnectedOptions {
-    /// `fused_activation_function`
-    pub fused_activation: Activation,
-    /// `weights_format`
-    pub weights_format: WeightsFormat,
-    /// `keep_num_dims`: the output keeps the input's rank
-    pub keep_num_dims: bool,
-    /// `asymmetric_quantize_inputs` (weights-only quantization)
-    pub asymmetric_quantize_inputs: bool,
-}
-
-/// `Conv2DOptions`, NHWC; strides and dilations checked to be at least 1.
-///
-/// ```
-/// use shapecheck_tflite::{Activation, Model, Options, Padding};
-///
-/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/conv_3x3_s2_same.tflite")))?;
-/// let Options::Conv2d(o) = model.operator(0).unwrap().options() else { panic!() };
-/// assert_eq!((o.padding, o.stride_h, o.stride_w), (Padding::Same, 2, 2));
-/// assert_eq!((o.dilation_h, o.dilation_w, o.fused_activation), (1, 1, Activation::Relu));
-/// # Ok::<(), shapecheck_tflite::TfliteError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Conv2dOptions {
-    /// `padding`
-    pub padding: Padding,
-    /// `stride_w`
-    pub stride_w: i32,
-    /// `stride_h`
-    pub stride_h: i32,
-    /// `fused_activation_function`
-    pub fused_activation: Activation,
-    /// `dilation_w_factor`
-    pub dilation_w: i32,
-    /// `dilation_h_factor`
-    pub dilation_h: i32,
-}
-
-/// `Pool2DOptions`, NHWC, of `AVERAGE_POOL_2D` and `MAX_POOL_2D`; strides
-/// and the window checked to be at least 1.
-///
-/// ```
-/// use shapecheck_tflite::{Activation, Model, Options, Padding};
-///
-/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/avgpool_3x3_s2_valid.tflite")))?;
-/// let Options::Pool2d(o) = model.operator(0).unwrap().options() else { panic!() };
-/// assert_eq!((o.padding, o.stride_h, o.filter_height, o.filter_width), (Padding::Valid, 2, 3, 3));
-/// assert_eq!(o.fused_activation, Activation::None);
-/// # Ok::<(), shapecheck_tflite::TfliteError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Pool2dOptions {
-    /// `padding`
-    pub padding: Padding,
-    /// `stride_w`
-    pub stride_w: i32,
-    /// `stride_h`
-    pub stride_h: i32,
-    /// `filter_width`: the window's columns
-    pub filter_width: i32,
-    /// `filter_height`: the window's rows
-    pub filter_height: i32,
-    /// `fused_activation_function`
-    pub fused_activation: Activation,
-}
-
-/// `AddOptions`.
-///
-/// ```
-/// use shapecheck_tflite::{Activation, Model, Options};
-///
-/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/add_residual_relu.tflite")))?;
-/// let Options::Add(o) = model.operator(2).unwrap().options() else { panic!() };
-/// assert_eq!(o.fused_activation, Activation::Relu);
-/// # Ok::<(), shapecheck_tflite::TfliteError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct AddOptions {
-    /// `fused_activation_function`
-    pub fused_activation: Activation,
-    /// `pot_scale_int16` (int16 models only)
-    pub pot_scale_int16: bool,
-}
-
-/// `ReducerOptions` (`MEAN`): the axes are the op's second input.
-///
-/// ```
-/// use shapecheck_tflite::{Model, Options};
-///
-/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/mean_hw_keepdims.tflite")))?;
-/// let Options::Reducer(o) = model.operator(0).unwrap().options() else { panic!() };
-/// assert!(o.keep_dims);
-/// # Ok::<(), shapecheck_tflite::TfliteError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ReducerOptions {
-    /// `keep_dims`: the reduced axes stay, of size 1
-    pub keep_dims: bool,
-}
-
-/// `DepthwiseConv2DOptions`, NHWC; strides and dilations checked to be at
-/// least 1.
-///
-/// ```
-/// use shapecheck_tflite::{Activation, Model, Options};
-///
-/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
-/// let Options::DepthwiseConv2d(o) = model.operator(1).unwrap().options() else { panic!() };
-/// assert_eq!((o.dilation_h, o.dilation_w, o.fused_activation), (1, 1, Activation::Relu));
-/// # Ok::<(), shapecheck_tflite::TfliteError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct DepthwiseConv2dOptions {
-    /// `padding`
-    pub padding: Padding,
-    /// `stride_w`
-    pub stride_w: i32,
-    /// `stride_h`
-    pub stride_h: i32,
-    /// `depth_multiplier` (output channels per input channel; newer TFLite
-    /// derives it from the shapes)
-    pub depth_multiplier: i32,
-    /// `fused_activation_function`
-    pub fused_activation: Activation,
-    /// `dilation_w_factor`
-    pub dilation_w: i32,
-    /// `dilation_h_factor`
-    pub dilation_h: i32,
-}
-
-/// `ReshapeOptions`.
-///
-/// ```
-/// use shapecheck_tflite::{Model, Options};
-///
-/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
-/// let Options::Reshape(r) = model.operator(0).unwrap().options() else { panic!() };
-/// assert_eq!(r.new_shape.map(|s| s.len()), Some(4));
-/// # Ok::<(), shapecheck_tflite::TfliteError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[non_exhaustive]
-pub struct ReshapeOptions<'a> {
-    /// `new_shape` (-1 for the dim to infer), `None` when the options are
-    /// absent (the shape then comes from the op's second input)
-    pub new_shape: Option<Array<'a, i32>>,
-}
-
-/// `SoftmaxOptions`.
-///
-/// ```
-/// use shapecheck_tflite::{Model, Options};
-///
-/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
-/// let Options::Softmax(s) = model.operator(3).unwrap().options() else { panic!() };
-/// assert_eq!(s.beta, 1.0);
-/// # Ok::<(), shapecheck_tflite::TfliteError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
-#[non_exhaustive]
-pub struct SoftmaxOptions {
-    /// `beta`: softmax(beta · x)
-    pub beta: f32,
 }

@@ -18,7 +18,7 @@ use core::fmt::{self, Write};
 use core::ops::Range;
 
 use crate::arith::quant::Rounding;
-pub use crate::base::array::Array;
+pub use crate::format::array::Array;
 use crate::format::error::TfliteError;
 use crate::kernel::step::Buffers;
 use crate::kernel::step::RunStep;
@@ -169,7 +169,7 @@ pub fn copy_out<T: Copy>(buffer: &[T], start: usize, out: &mut [T]) {
 /// Returns the count of steps.
 #[cfg(feature = "alloc")]
 pub fn write_steps(
-    plan: &crate::Plan<'_>,
+    plan: &crate::runtime::interpreter::Plan<'_>,
     statics: &mut dyn Write,
     calls: &mut dyn Write,
     k: &str,
@@ -192,7 +192,7 @@ pub fn write_steps(
 /// The plan's multipliers as an array expression, and their count.
 #[cfg(feature = "alloc")]
 pub fn write_multipliers(
-    plan: &crate::Plan<'_>,
+    plan: &crate::runtime::interpreter::Plan<'_>,
     w: &mut dyn Write,
     k: &str,
 ) -> Result<usize, fmt::Error> {
@@ -209,6 +209,9 @@ pub fn write_multipliers(
 /// Where the plan puts tensor `index`: its element type's buffer and its
 /// elements there (`None` for a constant or a tensor no step reads).
 #[cfg(feature = "alloc")]
-pub fn slot(plan: &crate::Plan<'_>, index: usize) -> Option<(TensorType, Range<usize>)> {
+pub fn slot(
+    plan: &crate::runtime::interpreter::Plan<'_>,
+    index: usize,
+) -> Option<(TensorType, Range<usize>)> {
     plan.slot(index).map(|s| (s.dtype, s.range))
 }

@@ -4,9 +4,9 @@
 //! ([`broadcast_binary`]) and the integer lanes it runs on.
 
 use crate::arith::dims::{aligned, check_length, MAX_RANK};
-use crate::base::values::Values;
 use crate::format::error::TfliteError;
 use crate::format::model::{Model, Operator};
+use crate::format::values::Values;
 use crate::kernel::shape::{operand, shape_of, OpShape};
 
 /// The activations' type of an `ADD`: int8, or int16 (TFLite's 16x8

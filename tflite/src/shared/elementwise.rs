@@ -10,10 +10,10 @@
 use core::marker::PhantomData;
 use core::ops::Range;
 
-use crate::base::array::LeNumber;
-use crate::base::values::Values;
+use crate::format::array::LeNumber;
 use crate::format::error::{OperandProblem, TfliteError};
 use crate::format::types::TensorType;
+use crate::format::values::Values;
 use crate::kernel::checker::{split, split2, Checker, Source};
 use crate::kernel::shape::{shape_of, OpShape};
 use crate::kernel::step::{ArenaElement, Buffers};

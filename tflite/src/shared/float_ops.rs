@@ -13,9 +13,9 @@
 //! axes to call it.
 
 use crate::arith::activation::activation_range_f32;
-use crate::base::values::Values;
 use crate::format::error::TfliteError;
 use crate::format::types::{Activation, TensorType};
+use crate::format::values::Values;
 use crate::kernel::checker::{split, split2, Checker, Source};
 use crate::kernel::shape::{shape_of, OpShape};
 use crate::kernel::step::Buffers;

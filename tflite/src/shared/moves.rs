@@ -11,15 +11,19 @@
 use core::ops::Range;
 
 use crate::arith::dims::element_count;
-use crate::base::array::Array;
+use crate::format::array::Array;
 use crate::format::error::{OperandProblem, TfliteError};
 use crate::format::model::{Model, ModelTensor, Operator};
 use crate::format::types::TensorType;
 use crate::kernel::checker::{split, Checker};
 use crate::kernel::shape::{operand, operand_problem, OpShape, MAX_DIMS};
 use crate::kernel::step::Buffers;
-use crate::ops::concat::MAX_JOINED;
-use crate::ops::split::MAX_SPLITS;
+
+/// The most inputs TFLite Micro joins (`kMaxInputNum`).
+pub const MAX_JOINED: usize = 10;
+
+/// The most outputs a split writes here.
+pub const MAX_SPLITS: usize = 16;
 
 /// A count as the `value` of a [`TfliteError::KernelParam`].
 pub(crate) fn wide(v: usize) -> i64 {

@@ -22,7 +22,7 @@
 //! Each `asm!` block (in `mod arch`, under `cfg(shapecheck_dsp)`) sits
 //! beside its plain-Rust twin (`cfg(not(shapecheck_dsp))`): the host's unit
 //! tests below run the twins, the firmware tests (embedded/tests/
-//! dsp_kernels.rs) the asm, both against [`crate::arith::reference`]. The portable
+//! dsp_kernels.rs) the asm, both against [`crate::reference`]. The portable
 //! loop is in `mod.rs`; the output stage, the safety note and the
 //! arithmetic's argument, shared by the kernels' DSP loops, in
 //! [`crate::arith::dsp`].
@@ -31,7 +31,7 @@
 use crate::arith::dsp::widen;
 use crate::arith::dsp::Requant4;
 use crate::arith::quant::{OutputStage, QuantizedMultiplier, Scale};
-use crate::base::values::Values;
+use crate::format::values::Values;
 use crate::ops::conv::ConvPairStage;
 use core::mem::MaybeUninit;
 
@@ -413,8 +413,8 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
     bias: Option<&B>,
-    dims: &crate::Conv2dDims,
-    params: &crate::Conv2dParams<'_>,
+    dims: &crate::ops::conv::Conv2dDims,
+    params: &crate::ops::conv::Conv2dParams<'_>,
     stage: &OutputStage,
     out: &mut [i8],
 ) -> Option<()> {
@@ -499,8 +499,8 @@ fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
     bias: Option<&B>,
-    dims: &crate::Conv2dDims,
-    params: &crate::Conv2dParams<'_>,
+    dims: &crate::ops::conv::Conv2dDims,
+    params: &crate::ops::conv::Conv2dParams<'_>,
     stage: &OutputStage,
     out: &mut [i8],
     row: usize,
@@ -552,8 +552,8 @@ fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32>
     input: &[i8],
     w: &[i8],
     bias: Option<&B>,
-    dims: &crate::Conv2dDims,
-    params: &crate::Conv2dParams<'_>,
+    dims: &crate::ops::conv::Conv2dDims,
+    params: &crate::ops::conv::Conv2dParams<'_>,
     stage: &OutputStage,
     out: &mut [i8],
     row: usize,
@@ -584,8 +584,8 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
     bias: Option<&B>,
-    dims: &crate::Conv2dDims,
-    params: &crate::Conv2dParams<'_>,
+    dims: &crate::ops::conv::Conv2dDims,
+    params: &crate::ops::conv::Conv2dParams<'_>,
     stage: &OutputStage,
     out: &mut [i8],
     cols: &mut [i8],
@@ -1872,7 +1872,7 @@ mod tests {
             };
             let bias = with_bias.then_some(&bias[..]);
             let mut want = std::vec![0i8; batches * oh * ow * c];
-            crate::arith::reference::conv_2d(&image, &filter, bias, dims, &params, &mut want);
+            crate::reference::conv_2d(&image, &filter, bias, dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; batches * oh * ow * c];
             let took = conv_im2col(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some();
@@ -1901,7 +1901,7 @@ mod tests {
                 rounding: Rounding::Double,
             };
             let mut want = std::vec![0i8; rows * channels];
-            crate::arith::reference::conv_2d(&x, &w, bias.as_deref(), dims, &params, &mut want);
+            crate::reference::conv_2d(&x, &w, bias.as_deref(), dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; rows * channels];
             prop_assert!(matmul(&x, &w, bias.as_deref(), depth, zp, &multipliers, &stage, None, &mut got).is_some());

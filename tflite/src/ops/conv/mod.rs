@@ -4,8 +4,7 @@
 
 use crate::arith::quant::{OutputStage, OutputStage16, QuantizedMultiplier, Rounding, Scale};
 use crate::arith::window::{at_least_1, check_band, length, product, RingRows, RowAxis, Window};
-use crate::base::array::{Array, LeNumber};
-use crate::base::values::Values;
+use crate::format::array::{Array, LeNumber};
 use crate::format::error::OperandProblem;
 use crate::format::error::TfliteError;
 use crate::format::model::Model;
@@ -14,6 +13,7 @@ use crate::format::model::OptionsReader;
 use crate::format::types::Activation;
 use crate::format::types::Padding;
 use crate::format::types::TensorType;
+use crate::format::values::Values;
 use crate::kernel::checker::dim;
 use crate::kernel::checker::split;
 use crate::kernel::checker::Checker;
@@ -25,8 +25,6 @@ use crate::kernel::shape::size;
 use crate::kernel::shape::spatial;
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
-use crate::registry::options::Conv2dOptions;
-use crate::registry::options::Options;
 use core::ops::Range;
 
 // The kernel's DSP loops (`cfg(shapecheck_dsp)`, set by build.rs), each
@@ -1074,7 +1072,7 @@ const CONV_2D_OPTIONS: u8 = 1;
 
 /// Reads `CONV_2D`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Conv2dOptions, TfliteError> {
     let t = r.table(CONV_2D_OPTIONS, "Conv2DOptions")?;
     let (pad, sw, sh, act, dw, dh) = match t {
         Some(t) => (
@@ -1087,7 +1085,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         ),
         None => (0, 0, 0, 0, 1, 1),
     };
-    Ok(Options::Conv2d(Conv2dOptions {
+    Ok(Conv2dOptions {
         padding: Padding::from_schema(pad).ok_or(r.enum_value(pad, "padding"))?,
         stride_w: r.at_least_1(sw, "stride_w")?,
         stride_h: r.at_least_1(sh, "stride_h")?,
@@ -1095,7 +1093,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
         dilation_w: r.at_least_1(dw, "dilation_w_factor")?,
         dilation_h: r.at_least_1(dh, "dilation_h_factor")?,
-    }))
+    })
 }
 
 // The op's shape rule: its output's shape from its operands and
@@ -1106,7 +1104,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
 /// give `[B, OH, OW, O]`, `OH` and `OW` as the padding, strides and
 /// dilations give ([`conv_axis`]).
 pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
-    let Options::Conv2d(o) = op.options() else {
+    let Ok(o) = read_options(&op.raw_options()) else {
         return Err(TfliteError::OptionsMismatch {
             place: crate::format::error::Place::Operator {
                 index: op.index(),
@@ -1160,7 +1158,7 @@ pub(crate) fn prepare<'m, S: From<Conv2dStep<'m>>>(
     _shape: &OpShape,
     scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Conv2d(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     check_conv_2d(c, options, scratch).map(S::from)
@@ -1345,3 +1343,31 @@ pub(crate) mod depthwise_conv;
 
 // fully_connected is of conv's family
 pub(crate) mod fully_connected;
+
+/// `Conv2DOptions`, NHWC; strides and dilations checked to be at least 1.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options, Padding};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/conv_3x3_s2_same.tflite")))?;
+/// let Options::Conv2d(o) = model.operator(0).unwrap().options() else { panic!() };
+/// assert_eq!((o.padding, o.stride_h, o.stride_w), (Padding::Same, 2, 2));
+/// assert_eq!((o.dilation_h, o.dilation_w, o.fused_activation), (1, 1, Activation::Relu));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Conv2dOptions {
+    /// `padding`
+    pub padding: Padding,
+    /// `stride_w`
+    pub stride_w: i32,
+    /// `stride_h`
+    pub stride_h: i32,
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
+    /// `dilation_w_factor`
+    pub dilation_w: i32,
+    /// `dilation_h_factor`
+    pub dilation_h: i32,
+}

@@ -15,7 +15,6 @@ use crate::kernel::shape::{operand, shape_of, OpShape, MAX_DIMS};
 use crate::kernel::step::Buffers;
 use crate::ops::pad::pad_amounts;
 use crate::ops::pad::pad_output_shape;
-use crate::registry::options::Options;
 use crate::shared::moves::{op_shape, options_mismatch, wide};
 use crate::shared::moves::{prepare_one, run_one, MoveOne, Places};
 
@@ -75,14 +74,14 @@ pub struct MirrorPadOptions {
 
 /// Reads `MIRROR_PAD`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<MirrorPadOptions, TfliteError> {
     let mode = match r.table(MIRROR_PAD_OPTIONS, "MirrorPadOptions")? {
         Some(t) => t.i8(0, 0).map_err(r.fault("mode"))?,
         None => 0,
     };
-    Ok(Options::MirrorPad(MirrorPadOptions {
+    Ok(MirrorPadOptions {
         mode: MirrorPadMode::from_schema(mode).ok_or(r.enum_value(mode, "mode"))?,
-    }))
+    })
 }
 
 /// A `MIRROR_PAD`'s parameters ([`mirror_pad_params`]).
@@ -261,7 +260,7 @@ pub(crate) fn mirror_pad_operands(
     model: &Model<'_>,
     op: &Operator<'_>,
 ) -> Result<(MirrorPadParams, OpShape, Paddings), TfliteError> {
-    let Options::MirrorPad(o) = op.options() else {
+    let Ok(o) = read_options(&op.raw_options()) else {
         return Err(options_mismatch(op, "MirrorPadOptions"));
     };
     let input = operand(model, op, 0, "input")?;

@@ -19,7 +19,7 @@ use crate::kernel::checker::{split, Checker};
 use crate::kernel::shape::{operand, operand_problem, shape_of, OpShape, MAX_DIMS};
 use crate::kernel::step::Buffers;
 use crate::ops::reduce::mean::{mean_int8, mean_params, MeanParams};
-use crate::registry::options::{Options, ReducerOptions};
+
 use crate::shared::broadcast::Lane;
 use core::ops::Range;
 
@@ -219,13 +219,13 @@ const REDUCER_OPTIONS: u8 = 27;
 /// Reads the options of `MEAN`, `SUM`, `REDUCE_MAX` and `REDUCE_MIN`
 /// (their rows' `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<ReducerOptions, TfliteError> {
     let t = r.table(REDUCER_OPTIONS, "ReducerOptions")?;
     let keep_dims = match t {
         Some(t) => t.bool(0).map_err(r.fault("keep_dims"))?,
         None => false,
     };
-    Ok(Options::Reducer(ReducerOptions { keep_dims }))
+    Ok(ReducerOptions { keep_dims })
 }
 
 /// The shape rule of `MEAN`, `SUM`, `REDUCE_MAX` and `REDUCE_MIN` (their
@@ -236,7 +236,7 @@ pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpSha
     let x = shape_of(op, "input", &input)?;
     let mut axes = [0i32; MAX_DIMS];
     let n = constant_axes(model, op, &mut axes)?;
-    let keep = matches!(op.options(), Options::Reducer(o) if o.keep_dims);
+    let keep = matches!(read_options(&op.raw_options()), Ok(o) if o.keep_dims);
     reduce_output_shape(x.dims(), axes.get(..n).unwrap_or(&[]), keep)
 }
 
@@ -862,3 +862,20 @@ pub(crate) fn prepare_mean_f32<'m, S: From<MeanF32Step>>(
 
 // mean is of reduce's family
 pub(crate) mod mean;
+
+/// `ReducerOptions` (`MEAN`): the axes are the op's second input.
+///
+/// ```
+/// use shapecheck_tflite::{Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/mean_hw_keepdims.tflite")))?;
+/// let Options::Reducer(o) = model.operator(0).unwrap().options() else { panic!() };
+/// assert!(o.keep_dims);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ReducerOptions {
+    /// `keep_dims`: the reduced axes stay, of size 1
+    pub keep_dims: bool,
+}

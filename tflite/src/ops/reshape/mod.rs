@@ -1,6 +1,7 @@
 //! TFLite's `RESHAPE`: no change to the data, a checked change of shape.
 
 use crate::arith::quant::QuantizedMultiplier;
+use crate::format::array::Array;
 use crate::format::error::OperandProblem;
 use crate::format::error::TfliteError;
 use crate::format::model::array;
@@ -17,8 +18,6 @@ use crate::kernel::shape::shape_of;
 use crate::kernel::shape::OpShape;
 use crate::kernel::shape::MAX_DIMS;
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
-use crate::registry::options::ReshapeOptions;
 
 /// Checks a `RESHAPE` of a tensor of `input_elements` elements to
 /// `new_shape` (TFLite's `new_shape`, with at most one −1 for the dim to
@@ -122,13 +121,13 @@ const RESHAPE_OPTIONS: u8 = 17;
 
 /// Reads `RESHAPE`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<ReshapeOptions<'a>, TfliteError> {
     let t = r.table(RESHAPE_OPTIONS, "ReshapeOptions")?;
     let new_shape = match t {
         Some(t) => Some(array(t.vector(0, 4).map_err(r.fault("new_shape"))?)),
         None => None,
     };
-    Ok(Options::Reshape(ReshapeOptions { new_shape }))
+    Ok(ReshapeOptions { new_shape })
 }
 
 // The op's shape rule: its output's shape from its operands and
@@ -144,9 +143,9 @@ pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpSha
         .and_then(|i| model.tensor(i))
         .filter(|s| !s.data().is_empty())
         .and_then(|s| s.data_as::<i32>());
-    let from_options = match op.options() {
-        Options::Reshape(r) => r.new_shape.filter(|s| !s.is_empty()),
-        _ => None,
+    let from_options = match read_options(&op.raw_options()) {
+        Ok(r) => r.new_shape.filter(|s| !s.is_empty()),
+        Err(_) => None,
     };
     let Some(new_shape) = from_tensor.or(from_options) else {
         let output =
@@ -191,7 +190,7 @@ pub(crate) fn prepare<'m, S: From<ReshapeStep>>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    if !matches!(c.op.options(), Options::Reshape(_) | Options::None) {
+    if read_options(&c.op.raw_options()).is_err() {
         return Err(c.unsupported());
     }
     check_reshape(c).map(S::from)
@@ -260,9 +259,9 @@ fn check_reshape<'m>(c: &Checker<'m>) -> Result<ReshapeStep, TfliteError> {
         .optional(1)
         .filter(|s| !s.data().is_empty())
         .and_then(|s| s.data_as::<i32>());
-    let from_options = match c.op.options() {
-        Options::Reshape(r) => r.new_shape.filter(|s| !s.is_empty()),
-        _ => None,
+    let from_options = match read_options(&c.op.raw_options()) {
+        Ok(r) => r.new_shape.filter(|s| !s.is_empty()),
+        Err(_) => None,
     };
     if let Some(new_shape) = from_tensor.or(from_options) {
         let (_, inferred) = reshape_dims(input.elements(), new_shape)?;
@@ -280,3 +279,21 @@ fn check_reshape<'m>(c: &Checker<'m>) -> Result<ReshapeStep, TfliteError> {
 
 // expand_dims is of reshape's family
 pub(crate) mod expand_dims;
+
+/// `ReshapeOptions`.
+///
+/// ```
+/// use shapecheck_tflite::{Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let Options::Reshape(r) = model.operator(0).unwrap().options() else { panic!() };
+/// assert_eq!(r.new_shape.map(|s| s.len()), Some(4));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct ReshapeOptions<'a> {
+    /// `new_shape` (-1 for the dim to infer), `None` when the options are
+    /// absent (the shape then comes from the op's second input)
+    pub new_shape: Option<Array<'a, i32>>,
+}

@@ -15,8 +15,6 @@ use crate::kernel::checker::split;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
-use crate::registry::options::Options;
-use crate::registry::options::SoftmaxOptions;
 use core::ops::Range;
 
 /// Integer bits of the scaled input differences fed to the exponential
@@ -548,13 +546,13 @@ const SOFTMAX_OPTIONS: u8 = 9;
 
 /// Reads `SOFTMAX`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<SoftmaxOptions, TfliteError> {
     let t = r.table(SOFTMAX_OPTIONS, "SoftmaxOptions")?;
     let beta = match t {
         Some(t) => t.f32(0, 0.0).map_err(r.fault("beta"))?,
         None => 0.0,
     };
-    Ok(Options::Softmax(SoftmaxOptions { beta }))
+    Ok(SoftmaxOptions { beta })
 }
 
 // The interpreter's step of the op: `prepare` (its row's, in `OPS`)
@@ -567,7 +565,7 @@ pub(crate) fn prepare<'m, S: From<SoftmaxStep>>(
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::Softmax(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     check_softmax(c, options).map(S::from)
@@ -790,3 +788,20 @@ mod tests {
 
 // log_softmax is of softmax's family
 pub(crate) mod log_softmax;
+
+/// `SoftmaxOptions`.
+///
+/// ```
+/// use shapecheck_tflite::{Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let Options::Softmax(s) = model.operator(3).unwrap().options() else { panic!() };
+/// assert_eq!(s.beta, 1.0);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct SoftmaxOptions {
+    /// `beta`: softmax(beta · x)
+    pub beta: f32,
+}

@@ -432,7 +432,7 @@ fn prepare_op<'m>(
     #[cfg(test)]
     tests::count_prepare();
     let checker = Checker::with_slots(model, op, slot_of)?;
-    let row = op_row(op.op()).ok_or_else(|| checker.unsupported())?;
+    let row = op_row(op.op()).ok_or_else(|| checker.unsupported_op(false))?;
     let shape = (row.output_shape)(&model, &op)?;
     checker.output_shape(&shape)?;
     (row.prepare)(&checker, &shape, scratch)

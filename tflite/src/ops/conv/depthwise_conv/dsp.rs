@@ -11,14 +11,14 @@
 //! Each `asm!` block (in `mod arch`, under `cfg(shapecheck_dsp)`) sits
 //! beside its plain-Rust twin (`cfg(not(shapecheck_dsp))`): the host's unit
 //! tests below run the twins, the firmware tests (embedded/tests/
-//! dsp_kernels.rs) the asm, both against [`crate::arith::reference`]. The portable
+//! dsp_kernels.rs) the asm, both against [`crate::reference`]. The portable
 //! loop is in `mod.rs`; the output stage, the safety note and the
 //! arithmetic's argument, shared by the kernels' DSP loops, in
 //! [`crate::arith::dsp`].
 
 use crate::arith::dsp::{widen, write4, Requant4};
 use crate::arith::quant::{OutputStage, QuantizedMultiplier, Scale};
-use crate::base::values::Values;
+use crate::format::values::Values;
 use crate::ops::conv::depthwise_conv::DepthwiseGroup;
 use crate::ops::conv::dsp::conv_im2col;
 use core::mem::MaybeUninit;
@@ -32,8 +32,8 @@ pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
     input: &[i8],
     filter: &[i8],
     bias: Option<&B>,
-    dims: &crate::DepthwiseConvDims,
-    params: &crate::DepthwiseConvParams<'_>,
+    dims: &crate::ops::conv::depthwise_conv::DepthwiseConvDims,
+    params: &crate::ops::conv::depthwise_conv::DepthwiseConvParams<'_>,
     stage: &OutputStage,
     out: &mut [i8],
 ) -> Option<()> {
@@ -57,7 +57,7 @@ pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
     // loop above wrote `w[c · taps + t]` for every `t < taps`, `c < m`:
     // each of `w[..len]`, which `MaybeUninit<i8>` lays out as `i8`s
     let w = unsafe { core::slice::from_raw_parts(w.as_ptr().cast::<i8>(), len) };
-    let conv_dims = crate::Conv2dDims {
+    let conv_dims = crate::ops::conv::Conv2dDims {
         batches: dims.batches,
         input_height: dims.input_height,
         input_width: dims.input_width,
@@ -68,7 +68,7 @@ pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
         output_width: dims.output_width,
         output_depth: m,
     };
-    let conv_params = crate::Conv2dParams {
+    let conv_params = crate::ops::conv::Conv2dParams {
         stride_height: params.stride_height,
         stride_width: params.stride_width,
         dilation_height: params.dilation_height,
@@ -141,8 +141,8 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     filter: &[i8],
     bias: Option<&B>,
     prepared: Option<&[DepthwiseGroup]>,
-    dims: &crate::DepthwiseConvDims,
-    params: &crate::DepthwiseConvParams<'_>,
+    dims: &crate::ops::conv::depthwise_conv::DepthwiseConvDims,
+    params: &crate::ops::conv::depthwise_conv::DepthwiseConvParams<'_>,
     stage: &OutputStage,
     out: &mut [i8],
 ) -> Option<()> {
@@ -418,8 +418,8 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
 pub(crate) fn depthwise_group<B: Values<i32> + ?Sized>(
     filter: &[i8],
     bias: Option<&B>,
-    dims: &crate::DepthwiseConvDims,
-    params: &crate::DepthwiseConvParams<'_>,
+    dims: &crate::ops::conv::depthwise_conv::DepthwiseConvDims,
+    params: &crate::ops::conv::depthwise_conv::DepthwiseConvParams<'_>,
     stage: &OutputStage,
     c: usize,
 ) -> Option<DepthwiseGroup> {
@@ -1543,19 +1543,19 @@ mod tests {
             let multipliers: Vec<_> = (0..if per_channel { m } else { 1 })
                 .map(|_| quantize_multiplier(1e-4 + (next() % 1000) as f64 * 4e-4).unwrap())
                 .collect();
-            let dims = crate::DepthwiseConvDims {
+            let dims = crate::ops::conv::depthwise_conv::DepthwiseConvDims {
                 batches: 1, input_height: h, input_width: w, input_depth: 1,
                 filter_height: kh, filter_width: kw, depth_multiplier: m,
                 output_height: oh, output_width: ow,
             };
-            let params = crate::DepthwiseConvParams {
+            let params = crate::ops::conv::depthwise_conv::DepthwiseConvParams {
                 stride_height: sh, stride_width: sw, dilation_height: 1, dilation_width: 1,
                 pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
                 multipliers: &multipliers, output_min: -128, output_max: 127,
                 rounding: Rounding::Double,
             };
             let mut want = std::vec![0i8; oh * ow * m];
-            crate::arith::reference::depthwise_conv(&image, &filter, Some(&bias), dims, &params, &mut want);
+            crate::reference::depthwise_conv(&image, &filter, Some(&bias), dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, -128, 127);
             let mut got = std::vec![0i8; oh * ow * m];
             let took = depthwise_as_conv(&image, &filter, Some(&bias[..]), &dims, &params, &stage, &mut got).is_some();
@@ -1583,12 +1583,12 @@ mod tests {
             let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
                 .map(|_| QuantizedMultiplier::from_parts((1 << 30) + (next() >> 34) as i32, -((next() % 12) as i32)))
                 .collect();
-            let dims = crate::DepthwiseConvDims {
+            let dims = crate::ops::conv::depthwise_conv::DepthwiseConvDims {
                 batches: 1, input_height: h, input_width: w, input_depth: c,
                 filter_height: kh, filter_width: kw, depth_multiplier: 1,
                 output_height: oh, output_width: ow,
             };
-            let params = crate::DepthwiseConvParams {
+            let params = crate::ops::conv::depthwise_conv::DepthwiseConvParams {
                 stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw,
                 pad_top: pt, pad_left: pl, input_zero_point: zp, output_zero_point: out_zp,
                 multipliers: &multipliers, output_min: lo, output_max: hi,
@@ -1596,7 +1596,7 @@ mod tests {
             };
             let bias = with_bias.then_some(&bias[..]);
             let mut want = std::vec![0i8; oh * ow * c];
-            crate::arith::reference::depthwise_conv(&image, &filter, bias, dims, &params, &mut want);
+            crate::reference::depthwise_conv(&image, &filter, bias, dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; oh * ow * c];
             prop_assert!(depthwise(&image, &filter, bias, None, &dims, &params, &stage, &mut got).is_some());

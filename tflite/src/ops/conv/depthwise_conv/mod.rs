@@ -4,8 +4,7 @@
 
 use crate::arith::quant::{OutputStage, OutputStage16, QuantizedMultiplier, Rounding, Scale};
 use crate::arith::window::{check_band, RingRows, RowAxis, Window};
-use crate::base::array::{Array, LeNumber};
-use crate::base::values::Values;
+use crate::format::array::{Array, LeNumber};
 use crate::format::error::TfliteError;
 use crate::format::model::Model;
 use crate::format::model::Operator;
@@ -13,6 +12,7 @@ use crate::format::model::OptionsReader;
 use crate::format::types::Activation;
 use crate::format::types::Padding;
 use crate::format::types::TensorType;
+use crate::format::values::Values;
 use crate::kernel::checker::dim;
 use crate::kernel::checker::split;
 use crate::kernel::checker::Checker;
@@ -23,8 +23,6 @@ use crate::kernel::shape::size;
 use crate::kernel::shape::spatial;
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
-use crate::registry::options::DepthwiseConv2dOptions;
-use crate::registry::options::Options;
 use core::ops::Range;
 
 // The kernel's DSP loops (`cfg(shapecheck_dsp)`, set by build.rs), each
@@ -1113,7 +1111,9 @@ const DEPTHWISE_CONV_2D_OPTIONS: u8 = 2;
 
 /// Reads `DEPTHWISE_CONV_2D`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<DepthwiseConv2dOptions, TfliteError> {
     let t = r.table(DEPTHWISE_CONV_2D_OPTIONS, "DepthwiseConv2DOptions")?;
     let (pad, sw, sh, mult, act, dw, dh) = match t {
         Some(t) => (
@@ -1127,7 +1127,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         ),
         None => (0, 0, 0, 0, 0, 1, 1),
     };
-    Ok(Options::DepthwiseConv2d(DepthwiseConv2dOptions {
+    Ok(DepthwiseConv2dOptions {
         padding: Padding::from_schema(pad).ok_or(r.enum_value(pad, "padding"))?,
         stride_w: r.at_least_1(sw, "stride_w")?,
         stride_h: r.at_least_1(sh, "stride_h")?,
@@ -1136,7 +1136,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
         dilation_w: r.at_least_1(dw, "dilation_w_factor")?,
         dilation_h: r.at_least_1(dh, "dilation_h_factor")?,
-    }))
+    })
 }
 
 // The op's shape rule: its output's shape from its operands and
@@ -1146,7 +1146,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
 /// `DEPTHWISE_CONV_2D`: an NHWC input `[B, H, W, C]` and a filter
 /// `[1, KH, KW, C·M]` give `[B, OH, OW, C·M]`.
 pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpShape, TfliteError> {
-    let Options::DepthwiseConv2d(o) = op.options() else {
+    let Ok(o) = read_options(&op.raw_options()) else {
         return Err(TfliteError::OptionsMismatch {
             place: crate::format::error::Place::Operator {
                 index: op.index(),
@@ -1196,7 +1196,7 @@ pub(crate) fn prepare<'m, S: From<DepthwiseConvStep<'m>>>(
     _shape: &OpShape,
     scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::DepthwiseConv2d(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     check_depthwise_conv(c, options, scratch).map(S::from)
@@ -1399,4 +1399,35 @@ fn depthwise_layer<'m, B: LeNumber>(
         pads: (pad_top, pad_left),
         quantization,
     })
+}
+
+/// `DepthwiseConv2DOptions`, NHWC; strides and dilations checked to be at
+/// least 1.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+/// let Options::DepthwiseConv2d(o) = model.operator(1).unwrap().options() else { panic!() };
+/// assert_eq!((o.dilation_h, o.dilation_w, o.fused_activation), (1, 1, Activation::Relu));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct DepthwiseConv2dOptions {
+    /// `padding`
+    pub padding: Padding,
+    /// `stride_w`
+    pub stride_w: i32,
+    /// `stride_h`
+    pub stride_h: i32,
+    /// `depth_multiplier` (output channels per input channel; newer TFLite
+    /// derives it from the shapes)
+    pub depth_multiplier: i32,
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
+    /// `dilation_w_factor`
+    pub dilation_w: i32,
+    /// `dilation_h_factor`
+    pub dilation_h: i32,
 }

@@ -13,13 +13,13 @@
 //! `cfg(shapecheck_dsp)`) sits beside its plain-Rust twin
 //! (`cfg(not(shapecheck_dsp))`): the host's unit tests below run the
 //! twins, the firmware tests (embedded/tests/dsp_kernels.rs) the asm, both
-//! against [`crate::arith::reference`]. The portable loop is in `mod.rs`; the
+//! against [`crate::reference`]. The portable loop is in `mod.rs`; the
 //! output stage, the safety note and the arithmetic's argument, shared by
 //! the kernels' DSP loops, in [`crate::arith::dsp`].
 
 use crate::arith::dsp::{write4, Requant4};
 use crate::arith::quant::{OutputStage, QuantizedMultiplier, Scale};
-use crate::base::values::Values;
+use crate::format::values::Values;
 use crate::ops::conv::dsp::mac_1x2;
 
 /// The most inputs [`vec_mat`] widens once into 16-bit halves: 1,280 B of
@@ -394,7 +394,7 @@ mod tests {
                 rounding: Rounding::Double,
             };
             let mut want = std::vec![0i8; channels];
-            crate::arith::reference::fully_connected(x, &w, bias.as_deref(), dims, &params, &mut want);
+            crate::reference::fully_connected(x, &w, bias.as_deref(), dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; channels];
             prop_assert!(vec_mat(x, &w, bias.as_deref(), zp, &multipliers, &stage, &mut got).is_some());

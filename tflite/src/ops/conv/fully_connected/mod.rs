@@ -5,8 +5,7 @@
 
 use crate::arith::activation::activation_range_f32;
 use crate::arith::quant::{OutputStage, OutputStage16, QuantizedMultiplier, Rounding, Scale};
-use crate::base::array::Array;
-use crate::base::values::Values;
+use crate::format::array::Array;
 use crate::format::error::OperandProblem;
 use crate::format::error::TfliteError;
 use crate::format::model::Model;
@@ -15,6 +14,7 @@ use crate::format::model::OptionsReader;
 use crate::format::types::Activation;
 use crate::format::types::TensorType;
 use crate::format::types::WeightsFormat;
+use crate::format::values::Values;
 use crate::kernel::checker::dim;
 use crate::kernel::checker::split;
 use crate::kernel::checker::Checker;
@@ -25,8 +25,6 @@ use crate::kernel::shape::operand_problem;
 use crate::kernel::shape::shape_of;
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
-use crate::registry::options::FullyConnectedOptions;
-use crate::registry::options::Options;
 use core::ops::Range;
 
 // The kernel's DSP loops (`cfg(shapecheck_dsp)`, set by build.rs), each
@@ -772,7 +770,9 @@ const FULLY_CONNECTED_OPTIONS: u8 = 8;
 
 /// Reads `FULLY_CONNECTED`'s options (its row's `read_options`, called by
 /// [`Model::parse`](crate::Model::parse) for each operator).
-pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, TfliteError> {
+pub(crate) fn read_options<'a>(
+    r: &OptionsReader<'a>,
+) -> Result<FullyConnectedOptions, TfliteError> {
     let t = r.table(FULLY_CONNECTED_OPTIONS, "FullyConnectedOptions")?;
     let (act, format, keep, asym) = match t {
         Some(t) => (
@@ -783,14 +783,14 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<Options<'a>, Tfl
         ),
         None => (0, 0, false, false),
     };
-    Ok(Options::FullyConnected(FullyConnectedOptions {
+    Ok(FullyConnectedOptions {
         fused_activation: Activation::from_schema(act)
             .ok_or(r.enum_value(act, "fused_activation_function"))?,
         weights_format: WeightsFormat::from_schema(format)
             .ok_or(r.enum_value(format, "weights_format"))?,
         keep_num_dims: keep,
         asymmetric_quantize_inputs: asym,
-    }))
+    })
 }
 
 // The op's shape rule: its output's shape from its operands and
@@ -818,7 +818,7 @@ pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpSha
             },
         ));
     }
-    let keep = matches!(op.options(), Options::FullyConnected(o) if o.keep_num_dims);
+    let keep = matches!(read_options(&op.raw_options()), Ok(o) if o.keep_num_dims);
     let last = x.rank.checked_sub(1);
     match last {
         Some(last) if keep && x.dims.get(last) == Some(&depth) => {
@@ -850,7 +850,7 @@ pub(crate) fn prepare<'m, S: From<FullyConnectedStep<'m>>>(
     _shape: &OpShape,
     scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
-    let Options::FullyConnected(options) = c.op.options() else {
+    let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
     check_fully_connected(c, options, scratch).map(S::from)
@@ -1138,4 +1138,28 @@ fn check_fully_connected<'m>(
             },
         )),
     }
+}
+
+/// `FullyConnectedOptions`: `y = act(x · Wᵀ + b)` with weights `[out, in]`.
+///
+/// ```
+/// use shapecheck_tflite::{Activation, Model, Options, WeightsFormat};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/sine.tflite")))?;
+/// let Options::FullyConnected(fc) = model.operator(2).unwrap().options() else { panic!() };
+/// assert_eq!(fc.fused_activation, Activation::None);
+/// assert_eq!((fc.weights_format, fc.keep_num_dims), (WeightsFormat::Default, false));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct FullyConnectedOptions {
+    /// `fused_activation_function`
+    pub fused_activation: Activation,
+    /// `weights_format`
+    pub weights_format: WeightsFormat,
+    /// `keep_num_dims`: the output keeps the input's rank
+    pub keep_num_dims: bool,
+    /// `asymmetric_quantize_inputs` (weights-only quantization)
+    pub asymmetric_quantize_inputs: bool,
 }

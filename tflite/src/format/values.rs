@@ -2,7 +2,7 @@
 //! biases) from, a slice or an [`Array`] read in place from a model's bytes,
 //! so that running a model copies none of its constants.
 
-use crate::base::array::{Array, LeNumber};
+use crate::format::array::{Array, LeNumber};
 
 /// A run of `T` a kernel reads by position: a slice (`&[i8]`, `&[i32]`,
 /// `&[f32]`, or an array of them) or an [`Array`] inside a model's bytes

@@ -38,10 +38,10 @@
 #![allow(clippy::indexing_slicing)]
 
 use crate::arith::quant::{multiply_by_quantized_multiplier, QuantizedMultiplier, Rounding};
-use crate::{
-    Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, FullyConnectedDims,
-    FullyConnectedParams, PoolDims, PoolParams,
-};
+use crate::ops::conv::depthwise_conv::{DepthwiseConvDims, DepthwiseConvParams};
+use crate::ops::conv::fully_connected::{FullyConnectedDims, FullyConnectedParams};
+use crate::ops::conv::{Conv2dDims, Conv2dParams};
+use crate::ops::pool::{PoolDims, PoolParams};
 
 /// TFLite's output stage: the accumulator times the channel's multiplier
 /// (`MultiplyByQuantizedMultiplier`, its rounding), plus the output's zero
