@@ -1,17 +1,17 @@
 //! Where the crate's `asm!` and `unsafe` may be (ARCHITECTURE.md, "Adding
 //! a TFLite op"; issue 69): `asm!` only in the DSP loops, each kernel's
-//! `<op>/dsp.rs` and the shared `dsp.rs`; `#[allow(unsafe_code)]` only
-//! there and in `bytes.rs`, the crate root denying it everywhere else.
+//! `ops/conv/**/dsp.rs` and the shared `arith/dsp.rs`; `#[allow(unsafe_code)]` only
+//! there and in `base/bytes.rs`, the crate root denying it everywhere else.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 /// The files of the DSP loops, relative to `src/`.
 const DSP_FILES: [&str; 4] = [
-    "dsp.rs",
-    "conv/dsp.rs",
-    "depthwise_conv/dsp.rs",
-    "fully_connected/dsp.rs",
+    "arith/dsp.rs",
+    "ops/conv/dsp.rs",
+    "ops/conv/depthwise_conv/dsp.rs",
+    "ops/conv/fully_connected/dsp.rs",
 ];
 
 fn src() -> PathBuf {
@@ -78,11 +78,11 @@ fn unsafe_code_is_allowed_only_on_the_dsp_modules_and_bytes() {
     assert_eq!(
         allowed,
         [
-            "bytes.rs: pub(crate) fn as_i8(bytes: &[u8]) -> &[i8] {",
-            "conv/mod.rs: pub(crate) mod dsp;",
-            "depthwise_conv/mod.rs: pub(crate) mod dsp;",
-            "fully_connected/mod.rs: pub(crate) mod dsp;",
-            "lib.rs: mod dsp;",
+            "arith/mod.rs: pub(crate) mod dsp;",
+            "base/bytes.rs: pub(crate) fn as_i8(bytes: &[u8]) -> &[i8] {",
+            "ops/conv/depthwise_conv/mod.rs: pub(crate) mod dsp;",
+            "ops/conv/fully_connected/mod.rs: pub(crate) mod dsp;",
+            "ops/conv/mod.rs: pub(crate) mod dsp;",
         ]
     );
     let lib = fs::read_to_string(src().join("lib.rs")).unwrap();

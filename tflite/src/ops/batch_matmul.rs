@@ -24,7 +24,7 @@ use core::ops::Range;
 ///
 /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/batch_matmul.tflite")))?;
 /// let op = (0..3).map(|k| model.operator(k).unwrap()).find(|op| op.op().name() == "BATCH_MATMUL").unwrap();
-/// let Ok(o) = read_options(&op.raw_options()) else { panic!() };
+/// let Options::BatchMatMul(o) = op.options() else { panic!() };
 /// assert_eq!((o.adj_x, o.adj_y), (false, true));
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```

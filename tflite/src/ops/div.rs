@@ -28,7 +28,7 @@ const MAX_SHIFT: i32 = 22;
 ///
 /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ops/div.tflite")))?;
 /// let div = model.operators().find(|op| op.op().name() == "DIV").unwrap();
-/// let Ok(o) = read_options(&div.raw_options()) else { panic!() };
+/// let Options::Div(o) = div.options() else { panic!() };
 /// assert_eq!(o.fused_activation, Activation::None);
 /// # Ok::<(), shapecheck_tflite::TfliteError>(())
 /// ```
