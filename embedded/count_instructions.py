@@ -84,24 +84,24 @@ MAC_KINDS = {"1x1 convolution", "kxk convolution", "convolution (portable)", "de
 # CARGO_PROFILE_RELEASE_DEBUG=line-tables-only has no namespaces, and LTO
 # puts a function's DWARF in the compile unit it is inlined into: its name
 # alone, `?::matmul`, the kernels' names being distinct), first match: shapecheck-tflite's DSP kernels
-# (each in its kernel's dsp.rs, tflite/src/{conv,depthwise_conv,fully_connected}/:
+# (each in its kernel's dsp.rs, tflite/src/ops/conv/, its depthwise_conv/ and fully_connected/:
 # matmul is the 1x1 convolution, conv_im2col the kxk one, depthwise and
 # depthwise_as_conv the depthwise ones, vec_mat the fully connected layer),
 # its portable kernels (conv/mod.rs, depthwise_conv/mod.rs,
 # fully_connected/mod.rs, pool.rs), the output stage (quant.rs's OutputStage and
-# the fixed-point multiply under it, tflite/src/dsp.rs's requant4 and write4), and
+# the fixed-point multiply under it, tflite/src/arith/dsp.rs's requant4 and write4), and
 # MicroFlow's ops. Anything else (mean, add, pad, softmax, reshape, copies,
 # the layers' glue) is "other".
 KIND_RULES = [(re.compile(rx), kind) for rx, kind in (
-    (r"^(shapecheck_tflite|\?)::((conv::)?dsp::)?matmul$", "1x1 convolution"),
-    (r"^(shapecheck_tflite|\?)::((conv::)?dsp::)?conv_im2col$", "kxk convolution"),
-    (r"^(shapecheck_tflite|\?)::(conv::)?conv_2d_int8$", "convolution (portable)"),
-    (r"^(shapecheck_tflite|\?)::(((depthwise_conv::)?dsp::)?(depthwise|depthwise_as_conv)|"
+    (r"^(shapecheck_tflite|\?)::((ops::)?(conv::)?dsp::)?matmul$", "1x1 convolution"),
+    (r"^(shapecheck_tflite|\?)::((ops::)?(conv::)?dsp::)?conv_im2col$", "kxk convolution"),
+    (r"^(shapecheck_tflite|\?)::(ops::)?(conv::)?conv_2d_int8$", "convolution (portable)"),
+    (r"^(shapecheck_tflite|\?)::(ops::conv::)?(((depthwise_conv::)?dsp::)?(depthwise|depthwise_as_conv)|"
      r"(depthwise_conv::)?depthwise_conv_int8)$", "depthwise"),
-    (r"^(shapecheck_tflite|\?)::(((fully_connected::)?dsp::)?vec_mat|(fully_connected::)?fully_connected_int8)$",
+    (r"^(shapecheck_tflite|\?)::(ops::conv::)?(((fully_connected::)?dsp::)?vec_mat|(fully_connected::)?fully_connected_int8)$",
      "fully connected"),
-    (r"^(shapecheck_tflite|\?)::(pool::)?(pool|average_pool_int8|max_pool_int8)$", "pooling"),
-    (r"^(shapecheck_tflite|\?)::((quant::)?((OutputStage|Scale)::)?(apply|"
+    (r"^(shapecheck_tflite|\?)::(ops::)?(pool::)?(pool|average_pool_int8|max_pool_int8)$", "pooling"),
+    (r"^(shapecheck_tflite|\?)::(arith::)?((quant::)?((OutputStage|Scale)::)?(apply|"
      r"multiply_by_quantized_multiplier|saturating_rounding_doubling_high_mul|"
      r"rounding_divide_by_pot|divide_by_pot_up_to_31|high_mul|saturate)|"
      r"(dsp::)?(arch::)?(requant4|write4)|dsp::Requant4::.*)$", "requantization"),
@@ -594,6 +594,15 @@ def self_test():
     # with a kind wins (the output stage only inside a MAC layer)
     names = {
         "shapecheck_tflite::dsp::matmul": "1x1 convolution",
+        "shapecheck_tflite::ops::conv::dsp::matmul": "1x1 convolution",
+        "shapecheck_tflite::ops::conv::dsp::conv_im2col": "kxk convolution",
+        "shapecheck_tflite::ops::conv::depthwise_conv::dsp::depthwise": "depthwise",
+        "shapecheck_tflite::ops::conv::fully_connected::dsp::vec_mat": "fully connected",
+        "shapecheck_tflite::ops::conv::fully_connected::fully_connected_int8": "fully connected",
+        "shapecheck_tflite::ops::pool::average_pool_int8": "pooling",
+        "shapecheck_tflite::arith::quant::OutputStage::apply": "requantization",
+        "shapecheck_tflite::arith::dsp::arch::requant4": "requantization",
+        "shapecheck_tflite::arith::dsp::Requant4::new": "requantization",
         "shapecheck_tflite::dsp::conv_im2col": "kxk convolution",
         "shapecheck_tflite::dsp::depthwise_as_conv": "depthwise",
         "shapecheck_tflite::dsp::vec_mat": "fully connected",

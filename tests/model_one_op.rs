@@ -162,11 +162,13 @@ one_op! {
     hard_swish: HardSwish, hard_swish, "tflite/tests/ops/hard_swish.tflite";
     tanh: Tanh, tanh, "tflite/tests/ops/tanh.tflite";
     rsqrt: Rsqrt, rsqrt, "tflite/tests/ops/rsqrt.tflite";
+    abs: Abs, abs, "tflite/tests/ops/abs.tflite";
     elu_float_inside: EluFloatInside, elu_float_inside, "tflite/tests/ops/elu_float_inside.tflite";
     f32_elu: F32Elu, f32_elu, "tflite/tests/ops/f32_elu.tflite";
     f32_exp: F32Exp, f32_exp, "tflite/tests/ops/f32_exp.tflite";
     f32_neg: F32Neg, f32_neg, "tflite/tests/ops/f32_neg.tflite";
     f32_rsqrt: F32Rsqrt, f32_rsqrt, "tflite/tests/ops/f32_rsqrt.tflite";
+    f32_square: F32Square, f32_square, "tflite/tests/ops/f32_square.tflite";
     f32_add_sub_mul: F32AddSubMul, f32_add_sub_mul, "tflite/tests/ops/f32_add_sub_mul.tflite";
     f32_squared_difference: F32SquaredDifference, f32_squared_difference, "tflite/tests/ops/f32_squared_difference.tflite";
     int16_conv_3x3: Int16Conv3x3, int16_conv3x3, "tflite/tests/ops/int16_conv_3x3.tflite";

@@ -155,6 +155,7 @@ pub use format::model::{Model, ModelTensor, Operator, Quantization};
 pub use format::types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
 pub use format::values::Values;
 pub use kernel::shape::{OpShape, MAX_DIMS};
+pub use ops::abs::{abs_f32, abs_int8, abs_params, AbsParams};
 pub use ops::add::{
     add_f32, add_int16, add_int8, add_int8_in_place, add_int8_in_place_prechecked,
     add_int8_prechecked, add_params, add_params_int16, AddOver, AddParams,
@@ -225,6 +226,7 @@ pub use ops::split::{
     unpack_output_shape, unpack_params, SplitOptions, SplitParams, SplitVOptions, UnpackOptions,
     UnpackParams, MAX_SPLITS,
 };
+pub use ops::square::square_f32;
 pub use ops::squared_difference::squared_difference_f32;
 pub use ops::sub::sub_f32;
 pub use ops::transpose::{transpose, transpose_output_shape, transpose_params, TransposeParams};

@@ -15,7 +15,7 @@
 use proptest::prelude::*;
 use serde_json::Value;
 use shapecheck_tflite::{
-    hard_swish_int8, hard_swish_params, leaky_relu_int8, leaky_relu_params,
+    abs_int8, abs_params, hard_swish_int8, hard_swish_params, leaky_relu_int8, leaky_relu_params,
     multiply_by_quantized_multiplier, relu6_int8, relu6_params, relu_int8, relu_params,
     requantize_int8, requantize_params, rsqrt_int8, rsqrt_params, tanh_int8, tanh_params,
     BuiltinOp, HardSwishParams, LeakyReluParams, Model, Options, QuantizedMultiplier,
@@ -203,6 +203,20 @@ fn rsqrt_is_tflite_micro_s() {
 }
 
 #[test]
+fn abs_is_tflite_micro_s() {
+    // its own input and output scales: a requantization of every value
+    let (bytes, json) = op_files!("abs");
+    let (compared, distinct) = check_cases(bytes, json, BuiltinOp::ABS, |u, x, out| {
+        assert_ne!(u.input.0, u.output.0);
+        let params = abs_params(u.input.0, u.input.1, u.output.0, u.output.1)?;
+        assert!(params.output_multiplier.is_some());
+        abs_int8(x, &params, out)
+    });
+    assert_eq!(compared, 8 * 90);
+    assert!(distinct > 20);
+}
+
+#[test]
 fn tanh_then_requantize_are_tflite_micro_s() {
     // TANH (its fixed 1/128 output), then QUANTIZE int8 → int8 to the
     // input's scale and zero point, before a CONCATENATION
@@ -261,8 +275,42 @@ fn all_int8() -> Vec<i8> {
     (-128..=127).collect()
 }
 
+/// ABS written plainly: `|x − zp_in|` in reals, times the scales' ratio in
+/// `f64`, rounded half away from zero, plus the output's zero point.
+fn naive_abs(x: i8, (si, zi): (f32, i32), (so, zo): (f32, i32)) -> f64 {
+    let v = (f64::from(x) - f64::from(zi)).abs();
+    if si == so {
+        v + f64::from(zo)
+    } else {
+        v * f64::from(si) / f64::from(so) + f64::from(zo)
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn abs_is_the_requantized_absolute_value(
+        x in proptest::collection::vec(any::<i8>(), 1..64),
+        si in 0.001f32..1.0,
+        so in 0.001f32..1.0,
+        zi in -128i32..=127,
+        zo in -128i32..=127,
+        same in any::<bool>(),
+    ) {
+        let so = if same { si } else { so };
+        let p = abs_params(si, zi, so, zo).unwrap();
+        let mut got = vec![0i8; x.len()];
+        abs_int8(&x, &p, &mut got).unwrap();
+        for (g, &v) in got.iter().zip(&x) {
+            // the fixed-point multiply is within one step of the real one
+            let want = naive_abs(v, (si, zi), (so, zo)).clamp(-128.0, 127.0);
+            prop_assert!((f64::from(*g) - want).abs() <= 1.0, "ABS({v}) = {g}, want about {want}");
+            if same {
+                prop_assert_eq!(f64::from(*g), want.round());
+            }
+        }
+    }
 
     #[test]
     fn relu_is_the_rescaled_max_with_zero(

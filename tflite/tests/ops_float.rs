@@ -16,8 +16,8 @@ use proptest::prelude::*;
 use serde_json::Value;
 use shapecheck_tflite::{
     activation_range_f32, add_f32, elu_f32, elu_value, exp_f32, exp_value, mean_f32, mul_f32,
-    neg_f32, rsqrt_f32, rsqrt_value, squared_difference_f32, sub_f32, Activation, Model, Options,
-    TfliteError,
+    neg_f32, rsqrt_f32, rsqrt_value, square_f32, squared_difference_f32, sub_f32, Activation,
+    Model, Options, TfliteError,
 };
 
 fn read(name: &str) -> (Vec<u8>, Value) {
@@ -103,6 +103,7 @@ fn check_model(name: &str) -> (usize, usize) {
                 "NEG" => neg_f32(&x, &mut got).unwrap(),
                 "EXP" => exp_f32(&x, &mut got).unwrap(),
                 "RSQRT" => rsqrt_f32(&x, &mut got).unwrap(),
+                "SQUARE" => square_f32(&x, &mut got).unwrap(),
                 "ADD" => {
                     let (y, sa, sb) = binary();
                     add_f32(&x[..], &sa, &y[..], &sb, lo, hi, &mut got).unwrap()
@@ -179,6 +180,8 @@ fn the_f32_binary_ops_rsqrt_and_mean_match_tflite_micro_to_the_bit() {
         ("f32_add_sub_mul", 3 * 8 * 28),
         ("f32_squared_difference", 8 * 28),
         ("f32_mean", 8 * 3),
+        // SQUARE, x · x
+        ("f32_square", 720),
     ] {
         assert_eq!(check_model(name), (values, 0), "{name}");
     }

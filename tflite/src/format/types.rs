@@ -201,119 +201,6 @@ impl fmt::Display for TensorType {
 pub struct BuiltinOp(i32);
 
 impl BuiltinOp {
-    /// `ADD` (0)
-    pub const ADD: BuiltinOp = BuiltinOp(0);
-    /// `AVERAGE_POOL_2D` (1)
-    pub const AVERAGE_POOL_2D: BuiltinOp = BuiltinOp(1);
-    /// `CONCATENATION` (2)
-    pub const CONCATENATION: BuiltinOp = BuiltinOp(2);
-    /// `CONV_2D` (3)
-    pub const CONV_2D: BuiltinOp = BuiltinOp(3);
-    /// `DEPTHWISE_CONV_2D` (4)
-    pub const DEPTHWISE_CONV_2D: BuiltinOp = BuiltinOp(4);
-    /// `DEQUANTIZE` (6)
-    pub const DEQUANTIZE: BuiltinOp = BuiltinOp(6);
-    /// `FULLY_CONNECTED` (9)
-    pub const FULLY_CONNECTED: BuiltinOp = BuiltinOp(9);
-    /// `LOGISTIC` (14)
-    pub const LOGISTIC: BuiltinOp = BuiltinOp(14);
-    /// `MAX_POOL_2D` (17)
-    pub const MAX_POOL_2D: BuiltinOp = BuiltinOp(17);
-    /// `MUL` (18)
-    pub const MUL: BuiltinOp = BuiltinOp(18);
-    /// `RELU` (19)
-    pub const RELU: BuiltinOp = BuiltinOp(19);
-    /// `RELU6` (21)
-    pub const RELU6: BuiltinOp = BuiltinOp(21);
-    /// `RESHAPE` (22)
-    pub const RESHAPE: BuiltinOp = BuiltinOp(22);
-    /// `SOFTMAX` (25)
-    pub const SOFTMAX: BuiltinOp = BuiltinOp(25);
-    /// `TANH` (28)
-    pub const TANH: BuiltinOp = BuiltinOp(28);
-    /// `CUSTOM` (32): the operator's `custom_code` names it
-    pub const CUSTOM: BuiltinOp = BuiltinOp(32);
-    /// `PAD` (34)
-    pub const PAD: BuiltinOp = BuiltinOp(34);
-    /// `MEAN` (40)
-    pub const MEAN: BuiltinOp = BuiltinOp(40);
-    /// `EXP` (47)
-    pub const EXP: BuiltinOp = BuiltinOp(47);
-    /// `NEG` (59)
-    pub const NEG: BuiltinOp = BuiltinOp(59);
-    /// `ELU` (111)
-    pub const ELU: BuiltinOp = BuiltinOp(111);
-    /// `QUANTIZE` (114)
-    pub const QUANTIZE: BuiltinOp = BuiltinOp(114);
-    /// `SUB` (41)
-    pub const SUB: BuiltinOp = BuiltinOp(41);
-    /// `DIV` (42)
-    pub const DIV: BuiltinOp = BuiltinOp(42);
-    /// `PRELU` (54)
-    pub const PRELU: BuiltinOp = BuiltinOp(54);
-    /// `MAXIMUM` (55)
-    pub const MAXIMUM: BuiltinOp = BuiltinOp(55);
-    /// `MINIMUM` (57)
-    pub const MINIMUM: BuiltinOp = BuiltinOp(57);
-    /// `RSQRT` (76)
-    pub const RSQRT: BuiltinOp = BuiltinOp(76);
-    /// `LEAKY_RELU` (98)
-    pub const LEAKY_RELU: BuiltinOp = BuiltinOp(98);
-    /// `SQUARED_DIFFERENCE` (99)
-    pub const SQUARED_DIFFERENCE: BuiltinOp = BuiltinOp(99);
-    /// `HARD_SWISH` (117)
-    pub const HARD_SWISH: BuiltinOp = BuiltinOp(117);
-
-    // the ops that move data
-    /// `DEPTH_TO_SPACE` (5)
-    pub const DEPTH_TO_SPACE: BuiltinOp = BuiltinOp(5);
-    /// `SPACE_TO_DEPTH` (26)
-    pub const SPACE_TO_DEPTH: BuiltinOp = BuiltinOp(26);
-    /// `GATHER` (36)
-    pub const GATHER: BuiltinOp = BuiltinOp(36);
-    /// `TRANSPOSE` (39)
-    pub const TRANSPOSE: BuiltinOp = BuiltinOp(39);
-    /// `STRIDED_SLICE` (45)
-    pub const STRIDED_SLICE: BuiltinOp = BuiltinOp(45);
-    /// `SPLIT` (49)
-    pub const SPLIT: BuiltinOp = BuiltinOp(49);
-    /// `PADV2` (60)
-    pub const PADV2: BuiltinOp = BuiltinOp(60);
-    /// `SLICE` (65)
-    pub const SLICE: BuiltinOp = BuiltinOp(65);
-    /// `EXPAND_DIMS` (70)
-    pub const EXPAND_DIMS: BuiltinOp = BuiltinOp(70);
-    /// `PACK` (83)
-    pub const PACK: BuiltinOp = BuiltinOp(83);
-    /// `UNPACK` (88)
-    pub const UNPACK: BuiltinOp = BuiltinOp(88);
-    /// `MIRROR_PAD` (100)
-    pub const MIRROR_PAD: BuiltinOp = BuiltinOp(100);
-    /// `SPLIT_V` (102)
-    pub const SPLIT_V: BuiltinOp = BuiltinOp(102);
-    /// `L2_NORMALIZATION` (11)
-    pub const L2_NORMALIZATION: BuiltinOp = BuiltinOp(11);
-    /// `RESIZE_BILINEAR` (23)
-    pub const RESIZE_BILINEAR: BuiltinOp = BuiltinOp(23);
-    /// `LOG_SOFTMAX` (50)
-    pub const LOG_SOFTMAX: BuiltinOp = BuiltinOp(50);
-    /// `ARG_MAX` (56)
-    pub const ARG_MAX: BuiltinOp = BuiltinOp(56);
-    /// `TRANSPOSE_CONV` (67)
-    pub const TRANSPOSE_CONV: BuiltinOp = BuiltinOp(67);
-    /// `SUM` (74)
-    pub const SUM: BuiltinOp = BuiltinOp(74);
-    /// `ARG_MIN` (79)
-    pub const ARG_MIN: BuiltinOp = BuiltinOp(79);
-    /// `REDUCE_MAX` (82)
-    pub const REDUCE_MAX: BuiltinOp = BuiltinOp(82);
-    /// `REDUCE_MIN` (89)
-    pub const REDUCE_MIN: BuiltinOp = BuiltinOp(89);
-    /// `RESIZE_NEAREST_NEIGHBOR` (97)
-    pub const RESIZE_NEAREST_NEIGHBOR: BuiltinOp = BuiltinOp(97);
-    /// `BATCH_MATMUL` (126)
-    pub const BATCH_MATMUL: BuiltinOp = BuiltinOp(126);
-
     /// The operator with schema code `code`, or `None` for a code the
     /// schema does not name.
     ///
@@ -358,224 +245,238 @@ impl fmt::Display for BuiltinOp {
     }
 }
 
-/// The schema's name of builtin operator `code`, or `None` if it names none.
-fn op_name(code: i32) -> Option<&'static str> {
-    if code == 225 {
-        return Some("TEMP_STREAMING_CONV_2D");
-    }
-    OP_NAMES.get(usize::try_from(code).ok()?).copied()
+/// Each of schema.fbs' `BuiltinOperator` codes once, as the constant of its
+/// name and the name of its code: codes 0 to 205 in order, then
+/// `TEMP_STREAMING_CONV_2D` (225) after the schema's gap.
+macro_rules! op_codes {
+    ($($name:ident = $code:literal),+ $(,)?) => {
+        impl BuiltinOp {
+            $(
+                #[doc = concat!("`", stringify!($name), "` (", stringify!($code), ")")]
+                pub const $name: BuiltinOp = BuiltinOp($code);
+            )+
+        }
+
+        /// The schema's name of builtin operator `code`, or `None` if it
+        /// names none.
+        fn op_name(code: i32) -> Option<&'static str> {
+            match code {
+                $($code => Some(stringify!($name)),)+
+                _ => None,
+            }
+        }
+    };
 }
 
-/// schema.fbs `BuiltinOperator`, codes 0 to 205 in order (then a gap to
-/// 225, `TEMP_STREAMING_CONV_2D`, handled in `op_name`).
-const OP_NAMES: [&str; 206] = [
-    "ADD",
-    "AVERAGE_POOL_2D",
-    "CONCATENATION",
-    "CONV_2D",
-    "DEPTHWISE_CONV_2D",
-    "DEPTH_TO_SPACE",
-    "DEQUANTIZE",
-    "EMBEDDING_LOOKUP",
-    "FLOOR",
-    "FULLY_CONNECTED",
-    "HASHTABLE_LOOKUP", // 10
-    "L2_NORMALIZATION",
-    "L2_POOL_2D",
-    "LOCAL_RESPONSE_NORMALIZATION",
-    "LOGISTIC",
-    "LSH_PROJECTION",
-    "LSTM",
-    "MAX_POOL_2D",
-    "MUL",
-    "RELU",
-    "RELU_N1_TO_1", // 20
-    "RELU6",
-    "RESHAPE",
-    "RESIZE_BILINEAR",
-    "RNN",
-    "SOFTMAX",
-    "SPACE_TO_DEPTH",
-    "SVDF",
-    "TANH",
-    "CONCAT_EMBEDDINGS",
-    "SKIP_GRAM", // 30
-    "CALL",
-    "CUSTOM",
-    "EMBEDDING_LOOKUP_SPARSE",
-    "PAD",
-    "UNIDIRECTIONAL_SEQUENCE_RNN",
-    "GATHER",
-    "BATCH_TO_SPACE_ND",
-    "SPACE_TO_BATCH_ND",
-    "TRANSPOSE",
-    "MEAN", // 40
-    "SUB",
-    "DIV",
-    "SQUEEZE",
-    "UNIDIRECTIONAL_SEQUENCE_LSTM",
-    "STRIDED_SLICE",
-    "BIDIRECTIONAL_SEQUENCE_RNN",
-    "EXP",
-    "TOPK_V2",
-    "SPLIT",
-    "LOG_SOFTMAX", // 50
-    "DELEGATE",
-    "BIDIRECTIONAL_SEQUENCE_LSTM",
-    "CAST",
-    "PRELU",
-    "MAXIMUM",
-    "ARG_MAX",
-    "MINIMUM",
-    "LESS",
-    "NEG",
-    "PADV2", // 60
-    "GREATER",
-    "GREATER_EQUAL",
-    "LESS_EQUAL",
-    "SELECT",
-    "SLICE",
-    "SIN",
-    "TRANSPOSE_CONV",
-    "SPARSE_TO_DENSE",
-    "TILE",
-    "EXPAND_DIMS", // 70
-    "EQUAL",
-    "NOT_EQUAL",
-    "LOG",
-    "SUM",
-    "SQRT",
-    "RSQRT",
-    "SHAPE",
-    "POW",
-    "ARG_MIN",
-    "FAKE_QUANT", // 80
-    "REDUCE_PROD",
-    "REDUCE_MAX",
-    "PACK",
-    "LOGICAL_OR",
-    "ONE_HOT",
-    "LOGICAL_AND",
-    "LOGICAL_NOT",
-    "UNPACK",
-    "REDUCE_MIN",
-    "FLOOR_DIV", // 90
-    "REDUCE_ANY",
-    "SQUARE",
-    "ZEROS_LIKE",
-    "FILL",
-    "FLOOR_MOD",
-    "RANGE",
-    "RESIZE_NEAREST_NEIGHBOR",
-    "LEAKY_RELU",
-    "SQUARED_DIFFERENCE",
-    "MIRROR_PAD", // 100
-    "ABS",
-    "SPLIT_V",
-    "UNIQUE",
-    "CEIL",
-    "REVERSE_V2",
-    "ADD_N",
-    "GATHER_ND",
-    "COS",
-    "WHERE",
-    "RANK", // 110
-    "ELU",
-    "REVERSE_SEQUENCE",
-    "MATRIX_DIAG",
-    "QUANTIZE",
-    "MATRIX_SET_DIAG",
-    "ROUND",
-    "HARD_SWISH",
-    "IF",
-    "WHILE",
-    "NON_MAX_SUPPRESSION_V4", // 120
-    "NON_MAX_SUPPRESSION_V5",
-    "SCATTER_ND",
-    "SELECT_V2",
-    "DENSIFY",
-    "SEGMENT_SUM",
-    "BATCH_MATMUL",
-    "PLACEHOLDER_FOR_GREATER_OP_CODES",
-    "CUMSUM",
-    "CALL_ONCE",
-    "BROADCAST_TO", // 130
-    "RFFT2D",
-    "CONV_3D",
-    "IMAG",
-    "REAL",
-    "COMPLEX_ABS",
-    "HASHTABLE",
-    "HASHTABLE_FIND",
-    "HASHTABLE_IMPORT",
-    "HASHTABLE_SIZE",
-    "REDUCE_ALL", // 140
-    "CONV_3D_TRANSPOSE",
-    "VAR_HANDLE",
-    "READ_VARIABLE",
-    "ASSIGN_VARIABLE",
-    "BROADCAST_ARGS",
-    "RANDOM_STANDARD_NORMAL",
-    "BUCKETIZE",
-    "RANDOM_UNIFORM",
-    "MULTINOMIAL",
-    "GELU", // 150
-    "DYNAMIC_UPDATE_SLICE",
-    "RELU_0_TO_1",
-    "UNSORTED_SEGMENT_PROD",
-    "UNSORTED_SEGMENT_MAX",
-    "UNSORTED_SEGMENT_SUM",
-    "ATAN2",
-    "UNSORTED_SEGMENT_MIN",
-    "SIGN",
-    "BITCAST",
-    "BITWISE_XOR", // 160
-    "RIGHT_SHIFT",
-    "STABLEHLO_LOGISTIC",
-    "STABLEHLO_ADD",
-    "STABLEHLO_DIVIDE",
-    "STABLEHLO_MULTIPLY",
-    "STABLEHLO_MAXIMUM",
-    "STABLEHLO_RESHAPE",
-    "STABLEHLO_CLAMP",
-    "STABLEHLO_CONCATENATE",
-    "STABLEHLO_BROADCAST_IN_DIM", // 170
-    "STABLEHLO_CONVOLUTION",
-    "STABLEHLO_SLICE",
-    "STABLEHLO_CUSTOM_CALL",
-    "STABLEHLO_REDUCE",
-    "STABLEHLO_ABS",
-    "STABLEHLO_AND",
-    "STABLEHLO_COSINE",
-    "STABLEHLO_EXPONENTIAL",
-    "STABLEHLO_FLOOR",
-    "STABLEHLO_LOG", // 180
-    "STABLEHLO_MINIMUM",
-    "STABLEHLO_NEGATE",
-    "STABLEHLO_OR",
-    "STABLEHLO_POWER",
-    "STABLEHLO_REMAINDER",
-    "STABLEHLO_RSQRT",
-    "STABLEHLO_SELECT",
-    "STABLEHLO_SUBTRACT",
-    "STABLEHLO_TANH",
-    "STABLEHLO_SCATTER", // 190
-    "STABLEHLO_COMPARE",
-    "STABLEHLO_CONVERT",
-    "STABLEHLO_DYNAMIC_SLICE",
-    "STABLEHLO_DYNAMIC_UPDATE_SLICE",
-    "STABLEHLO_PAD",
-    "STABLEHLO_IOTA",
-    "STABLEHLO_DOT_GENERAL",
-    "STABLEHLO_REDUCE_WINDOW",
-    "STABLEHLO_SORT",
-    "STABLEHLO_WHILE", // 200
-    "STABLEHLO_GATHER",
-    "STABLEHLO_TRANSPOSE",
-    "DILATE",
-    "STABLEHLO_RNG_BIT_GENERATOR",
-    "REDUCE_WINDOW",
-];
+op_codes! {
+    ADD = 0,
+    AVERAGE_POOL_2D = 1,
+    CONCATENATION = 2,
+    CONV_2D = 3,
+    DEPTHWISE_CONV_2D = 4,
+    DEPTH_TO_SPACE = 5,
+    DEQUANTIZE = 6,
+    EMBEDDING_LOOKUP = 7,
+    FLOOR = 8,
+    FULLY_CONNECTED = 9,
+    HASHTABLE_LOOKUP = 10,
+    L2_NORMALIZATION = 11,
+    L2_POOL_2D = 12,
+    LOCAL_RESPONSE_NORMALIZATION = 13,
+    LOGISTIC = 14,
+    LSH_PROJECTION = 15,
+    LSTM = 16,
+    MAX_POOL_2D = 17,
+    MUL = 18,
+    RELU = 19,
+    RELU_N1_TO_1 = 20,
+    RELU6 = 21,
+    RESHAPE = 22,
+    RESIZE_BILINEAR = 23,
+    RNN = 24,
+    SOFTMAX = 25,
+    SPACE_TO_DEPTH = 26,
+    SVDF = 27,
+    TANH = 28,
+    CONCAT_EMBEDDINGS = 29,
+    SKIP_GRAM = 30,
+    CALL = 31,
+    CUSTOM = 32,
+    EMBEDDING_LOOKUP_SPARSE = 33,
+    PAD = 34,
+    UNIDIRECTIONAL_SEQUENCE_RNN = 35,
+    GATHER = 36,
+    BATCH_TO_SPACE_ND = 37,
+    SPACE_TO_BATCH_ND = 38,
+    TRANSPOSE = 39,
+    MEAN = 40,
+    SUB = 41,
+    DIV = 42,
+    SQUEEZE = 43,
+    UNIDIRECTIONAL_SEQUENCE_LSTM = 44,
+    STRIDED_SLICE = 45,
+    BIDIRECTIONAL_SEQUENCE_RNN = 46,
+    EXP = 47,
+    TOPK_V2 = 48,
+    SPLIT = 49,
+    LOG_SOFTMAX = 50,
+    DELEGATE = 51,
+    BIDIRECTIONAL_SEQUENCE_LSTM = 52,
+    CAST = 53,
+    PRELU = 54,
+    MAXIMUM = 55,
+    ARG_MAX = 56,
+    MINIMUM = 57,
+    LESS = 58,
+    NEG = 59,
+    PADV2 = 60,
+    GREATER = 61,
+    GREATER_EQUAL = 62,
+    LESS_EQUAL = 63,
+    SELECT = 64,
+    SLICE = 65,
+    SIN = 66,
+    TRANSPOSE_CONV = 67,
+    SPARSE_TO_DENSE = 68,
+    TILE = 69,
+    EXPAND_DIMS = 70,
+    EQUAL = 71,
+    NOT_EQUAL = 72,
+    LOG = 73,
+    SUM = 74,
+    SQRT = 75,
+    RSQRT = 76,
+    SHAPE = 77,
+    POW = 78,
+    ARG_MIN = 79,
+    FAKE_QUANT = 80,
+    REDUCE_PROD = 81,
+    REDUCE_MAX = 82,
+    PACK = 83,
+    LOGICAL_OR = 84,
+    ONE_HOT = 85,
+    LOGICAL_AND = 86,
+    LOGICAL_NOT = 87,
+    UNPACK = 88,
+    REDUCE_MIN = 89,
+    FLOOR_DIV = 90,
+    REDUCE_ANY = 91,
+    SQUARE = 92,
+    ZEROS_LIKE = 93,
+    FILL = 94,
+    FLOOR_MOD = 95,
+    RANGE = 96,
+    RESIZE_NEAREST_NEIGHBOR = 97,
+    LEAKY_RELU = 98,
+    SQUARED_DIFFERENCE = 99,
+    MIRROR_PAD = 100,
+    ABS = 101,
+    SPLIT_V = 102,
+    UNIQUE = 103,
+    CEIL = 104,
+    REVERSE_V2 = 105,
+    ADD_N = 106,
+    GATHER_ND = 107,
+    COS = 108,
+    WHERE = 109,
+    RANK = 110,
+    ELU = 111,
+    REVERSE_SEQUENCE = 112,
+    MATRIX_DIAG = 113,
+    QUANTIZE = 114,
+    MATRIX_SET_DIAG = 115,
+    ROUND = 116,
+    HARD_SWISH = 117,
+    IF = 118,
+    WHILE = 119,
+    NON_MAX_SUPPRESSION_V4 = 120,
+    NON_MAX_SUPPRESSION_V5 = 121,
+    SCATTER_ND = 122,
+    SELECT_V2 = 123,
+    DENSIFY = 124,
+    SEGMENT_SUM = 125,
+    BATCH_MATMUL = 126,
+    PLACEHOLDER_FOR_GREATER_OP_CODES = 127,
+    CUMSUM = 128,
+    CALL_ONCE = 129,
+    BROADCAST_TO = 130,
+    RFFT2D = 131,
+    CONV_3D = 132,
+    IMAG = 133,
+    REAL = 134,
+    COMPLEX_ABS = 135,
+    HASHTABLE = 136,
+    HASHTABLE_FIND = 137,
+    HASHTABLE_IMPORT = 138,
+    HASHTABLE_SIZE = 139,
+    REDUCE_ALL = 140,
+    CONV_3D_TRANSPOSE = 141,
+    VAR_HANDLE = 142,
+    READ_VARIABLE = 143,
+    ASSIGN_VARIABLE = 144,
+    BROADCAST_ARGS = 145,
+    RANDOM_STANDARD_NORMAL = 146,
+    BUCKETIZE = 147,
+    RANDOM_UNIFORM = 148,
+    MULTINOMIAL = 149,
+    GELU = 150,
+    DYNAMIC_UPDATE_SLICE = 151,
+    RELU_0_TO_1 = 152,
+    UNSORTED_SEGMENT_PROD = 153,
+    UNSORTED_SEGMENT_MAX = 154,
+    UNSORTED_SEGMENT_SUM = 155,
+    ATAN2 = 156,
+    UNSORTED_SEGMENT_MIN = 157,
+    SIGN = 158,
+    BITCAST = 159,
+    BITWISE_XOR = 160,
+    RIGHT_SHIFT = 161,
+    STABLEHLO_LOGISTIC = 162,
+    STABLEHLO_ADD = 163,
+    STABLEHLO_DIVIDE = 164,
+    STABLEHLO_MULTIPLY = 165,
+    STABLEHLO_MAXIMUM = 166,
+    STABLEHLO_RESHAPE = 167,
+    STABLEHLO_CLAMP = 168,
+    STABLEHLO_CONCATENATE = 169,
+    STABLEHLO_BROADCAST_IN_DIM = 170,
+    STABLEHLO_CONVOLUTION = 171,
+    STABLEHLO_SLICE = 172,
+    STABLEHLO_CUSTOM_CALL = 173,
+    STABLEHLO_REDUCE = 174,
+    STABLEHLO_ABS = 175,
+    STABLEHLO_AND = 176,
+    STABLEHLO_COSINE = 177,
+    STABLEHLO_EXPONENTIAL = 178,
+    STABLEHLO_FLOOR = 179,
+    STABLEHLO_LOG = 180,
+    STABLEHLO_MINIMUM = 181,
+    STABLEHLO_NEGATE = 182,
+    STABLEHLO_OR = 183,
+    STABLEHLO_POWER = 184,
+    STABLEHLO_REMAINDER = 185,
+    STABLEHLO_RSQRT = 186,
+    STABLEHLO_SELECT = 187,
+    STABLEHLO_SUBTRACT = 188,
+    STABLEHLO_TANH = 189,
+    STABLEHLO_SCATTER = 190,
+    STABLEHLO_COMPARE = 191,
+    STABLEHLO_CONVERT = 192,
+    STABLEHLO_DYNAMIC_SLICE = 193,
+    STABLEHLO_DYNAMIC_UPDATE_SLICE = 194,
+    STABLEHLO_PAD = 195,
+    STABLEHLO_IOTA = 196,
+    STABLEHLO_DOT_GENERAL = 197,
+    STABLEHLO_REDUCE_WINDOW = 198,
+    STABLEHLO_SORT = 199,
+    STABLEHLO_WHILE = 200,
+    STABLEHLO_GATHER = 201,
+    STABLEHLO_TRANSPOSE = 202,
+    DILATE = 203,
+    STABLEHLO_RNG_BIT_GENERATOR = 204,
+    REDUCE_WINDOW = 205,
+    TEMP_STREAMING_CONV_2D = 225,
+}
 
 /// A fused activation (schema.fbs `ActivationFunctionType`).
 ///

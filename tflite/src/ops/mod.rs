@@ -2,6 +2,7 @@
 //! shares one kernel). An op imports only from the layers below it: never
 //! from another op, the registry, the interpreter or the planner.
 
+pub(crate) mod abs;
 pub(crate) mod add;
 pub(crate) mod arg_min_max;
 pub(crate) mod batch_matmul;
@@ -31,6 +32,7 @@ pub(crate) mod rsqrt;
 pub(crate) mod slice;
 pub(crate) mod softmax;
 pub(crate) mod split;
+pub(crate) mod square;
 pub(crate) mod squared_difference;
 pub(crate) mod sub;
 pub(crate) mod transpose;

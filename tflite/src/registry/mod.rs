@@ -176,7 +176,7 @@ pub enum TypedLayer {
 /// ```
 /// use shapecheck_tflite::{op_row, BuiltinOp, OPS};
 ///
-/// assert_eq!(OPS.len(), 54);
+/// assert_eq!(OPS.len(), 56);
 /// assert_eq!(
 ///     op_row(BuiltinOp::ADD).unwrap().types,
 ///     "int8, int8 → int8, int16, int16 → int16, float32, float32 → float32"
@@ -184,7 +184,7 @@ pub enum TypedLayer {
 /// assert!(op_row(BuiltinOp::CONCATENATION).is_some());
 /// assert!(op_row(BuiltinOp::CUSTOM).is_none());
 /// ```
-pub static OPS: [OpRow; 54] = [
+pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::FULLY_CONNECTED,
         options: OptionsTable::FullyConnected,
@@ -479,6 +479,26 @@ pub static OPS: [OpRow; 54] = [
         read_options: no_options,
         multipliers: no_multipliers,
         prepare: |c, s, m| crate::ops::exp::prepare(c, s, m),
+        typed_layer: None,
+    },
+    OpRow {
+        op: BuiltinOp::ABS,
+        options: OptionsTable::None,
+        types: "int8 → int8, float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: |c, s, m| crate::ops::abs::prepare(c, s, m),
+        typed_layer: None,
+    },
+    OpRow {
+        op: BuiltinOp::SQUARE,
+        options: OptionsTable::None,
+        types: "float32 → float32",
+        output_shape: same_as_input,
+        read_options: no_options,
+        multipliers: no_multipliers,
+        prepare: |c, s, m| crate::ops::square::prepare(c, s, m),
         typed_layer: None,
     },
     // the ops that move data, each in its module

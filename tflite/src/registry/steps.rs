@@ -7,6 +7,7 @@
 use crate::format::error::TfliteError;
 use crate::kernel::step::{Buffers, RunStep};
 
+use crate::ops::abs::{AbsF32, AbsParams};
 use crate::ops::add::{AddF32, AddStep};
 use crate::ops::arg_min_max::ArgMinMaxStep;
 use crate::ops::batch_matmul::BatchMatMulStep;
@@ -43,6 +44,7 @@ use crate::ops::slice::{SliceStep, StridedSliceStep};
 use crate::ops::softmax::log_softmax::LogSoftmaxStep;
 use crate::ops::softmax::SoftmaxStep;
 use crate::ops::split::{SplitStep, UnpackStep};
+use crate::ops::square::SquareF32;
 use crate::ops::squared_difference::{SquaredDifferenceF32, SquaredDifferenceParams};
 use crate::ops::sub::{SubF32, SubParams};
 use crate::ops::transpose::TransposeStep;
@@ -139,6 +141,9 @@ steps! { 'm;
     Elu(MapF32Step<EluF32>) = "MapF32Step<{k}::EluF32>",
     Neg(MapF32Step<NegF32>) = "MapF32Step<{k}::NegF32>",
     Exp(MapF32Step<ExpF32>) = "MapF32Step<{k}::ExpF32>",
+    Abs(UnaryStep<i8, AbsParams>) = "UnaryStep<i8, {k}::AbsParams>",
+    AbsF32(MapF32Step<AbsF32>) = "MapF32Step<{k}::AbsF32>",
+    SquareF32(MapF32Step<SquareF32>) = "MapF32Step<{k}::SquareF32>",
     Quantize(QuantizeStep) = "QuantizeStep",
     Requantize(UnaryStep<i8, RequantizeParams>) = "UnaryStep<i8, {k}::RequantizeParams>",
     RequantizeInt16(UnaryStep<i16, RequantizeParams>) = "UnaryStep<i16, {k}::RequantizeParams>",

@@ -1164,45 +1164,52 @@ pub(crate) fn prepare<'m, S: From<Conv2dStep<'m>>>(
     check_conv_2d(c, options, scratch).map(S::from)
 }
 
-/// `conv`'s interpreter step: its operands' places in the arena and its
-/// constants, checked once by [`prepare`]; int8, or int16 activations
-/// with int64 bias (16x8).
+/// The step of a convolution of the family, `CONV_2D` or
+/// `DEPTHWISE_CONV_2D` by its dims type `D` (what differs between them is
+/// the kernel, [`ConvKernel`]): its operands' places in the arena and its
+/// constants, checked once by its op's `prepare`; int8, or int16
+/// activations with int64 bias (16x8).
 #[derive(Clone)]
 #[doc(hidden)]
-pub enum Conv2dStep<'m> {
-    Int8(ConvLayer<'m, i32>),
-    Int16(ConvLayer<'m, i64>),
+pub enum ConvStep<'m, D> {
+    Int8(ConvLayer<'m, i32, D>),
+    Int16(ConvLayer<'m, i64, D>),
 }
 
-impl crate::base::write_rust::WriteRust for Conv2dStep<'_> {
+/// `CONV_2D`'s interpreter step.
+#[doc(hidden)]
+pub type Conv2dStep<'m> = ConvStep<'m, Conv2dDims>;
+
+impl<D: crate::base::write_rust::WriteRust> crate::base::write_rust::WriteRust for ConvStep<'_, D> {
     fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
         match self {
-            Conv2dStep::Int8(s) => {
-                crate::base::write_rust::write_tuple(w, k, "Conv2dStep::Int8", &[s])
-            }
-            Conv2dStep::Int16(s) => {
-                crate::base::write_rust::write_tuple(w, k, "Conv2dStep::Int16", &[s])
+            ConvStep::Int8(s) => crate::base::write_rust::write_tuple(w, k, "ConvStep::Int8", &[s]),
+            ConvStep::Int16(s) => {
+                crate::base::write_rust::write_tuple(w, k, "ConvStep::Int16", &[s])
             }
         }
     }
 }
 
-/// One convolution's places and constants, its bias of type `B`.
+/// One convolution's places and constants, its bias of type `B`, its
+/// sizes `D` (its op's dims type).
 #[derive(Clone)]
 #[doc(hidden)]
-pub struct ConvLayer<'m, B: LeNumber> {
+pub struct ConvLayer<'m, B: LeNumber, D> {
     pub input: Range<usize>,
     pub output: Range<usize>,
     pub filter: Array<'m, i8>,
     pub bias: Option<Array<'m, B>>,
-    pub dims: Conv2dDims,
+    pub dims: D,
     pub strides: (usize, usize),
     pub dilations: (usize, usize),
     pub pads: (usize, usize),
     pub quantization: Quantized,
 }
 
-impl<B: LeNumber> crate::base::write_rust::WriteRust for ConvLayer<'_, B> {
+impl<B: LeNumber, D: crate::base::write_rust::WriteRust> crate::base::write_rust::WriteRust
+    for ConvLayer<'_, B, D>
+{
     fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
         crate::base::write_rust::write_struct(
             w,
@@ -1223,43 +1230,87 @@ impl<B: LeNumber> crate::base::write_rust::WriteRust for ConvLayer<'_, B> {
     }
 }
 
-impl<B: LeNumber> ConvLayer<'_, B> {
-    /// The kernel's parameters, its multipliers those `prepare` wrote.
-    fn params<'b>(&self, multipliers: &'b [QuantizedMultiplier]) -> Conv2dParams<'b> {
-        let q = &self.quantization;
-        Conv2dParams {
-            stride_height: self.strides.0,
-            stride_width: self.strides.1,
-            dilation_height: self.dilations.0,
-            dilation_width: self.dilations.1,
-            pad_top: self.pads.0,
-            pad_left: self.pads.1,
-            input_zero_point: q.input_zero_point,
-            output_zero_point: q.output_zero_point,
-            multipliers: multipliers.get(..q.channels).unwrap_or(&[]),
-            output_min: q.output_min,
-            output_max: q.output_max,
-            rounding: Rounding::Double,
-        }
-    }
+/// What differs between the family's steps: the kernel a layer runs, by
+/// its dims type, over its input and output in the arena and the
+/// multipliers its `prepare` wrote.
+#[doc(hidden)]
+pub trait ConvKernel: Sized {
+    /// The int8 kernel.
+    fn run_int8(
+        layer: &ConvLayer<'_, i32, Self>,
+        multipliers: &[QuantizedMultiplier],
+        x: &[i8],
+        y: &mut [i8],
+    ) -> Result<(), TfliteError>;
+
+    /// The 16x8 kernel.
+    fn run_int16(
+        layer: &ConvLayer<'_, i64, Self>,
+        multipliers: &[QuantizedMultiplier],
+        x: &[i16],
+        y: &mut [i16],
+    ) -> Result<(), TfliteError>;
 }
 
-impl Conv2dStep<'_> {
+impl<D: ConvKernel> ConvStep<'_, D> {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
         match self {
-            Conv2dStep::Int8(l) => {
-                let params = l.params(b.multipliers);
+            ConvStep::Int8(l) => {
                 let (x, y) = split(b.int8, &l.input, &l.output).ok_or(overlap)?;
-                conv_2d_int8(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+                D::run_int8(l, b.multipliers, x, y)
             }
-            Conv2dStep::Int16(l) => {
-                let params = l.params(b.multipliers);
+            ConvStep::Int16(l) => {
                 let (x, y) = split(b.int16, &l.input, &l.output).ok_or(overlap)?;
-                conv_2d_int16(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+                D::run_int16(l, b.multipliers, x, y)
             }
         }
+    }
+}
+
+impl ConvKernel for Conv2dDims {
+    fn run_int8(
+        l: &ConvLayer<'_, i32, Self>,
+        multipliers: &[QuantizedMultiplier],
+        x: &[i8],
+        y: &mut [i8],
+    ) -> Result<(), TfliteError> {
+        let params = conv_params(l, multipliers);
+        conv_2d_int8(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+    }
+
+    fn run_int16(
+        l: &ConvLayer<'_, i64, Self>,
+        multipliers: &[QuantizedMultiplier],
+        x: &[i16],
+        y: &mut [i16],
+    ) -> Result<(), TfliteError> {
+        let params = conv_params(l, multipliers);
+        conv_2d_int16(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+    }
+}
+
+/// A `CONV_2D` layer's kernel parameters, its multipliers those `prepare`
+/// wrote.
+fn conv_params<'b, B: LeNumber>(
+    l: &ConvLayer<'_, B, Conv2dDims>,
+    multipliers: &'b [QuantizedMultiplier],
+) -> Conv2dParams<'b> {
+    let q = &l.quantization;
+    Conv2dParams {
+        stride_height: l.strides.0,
+        stride_width: l.strides.1,
+        dilation_height: l.dilations.0,
+        dilation_width: l.dilations.1,
+        pad_top: l.pads.0,
+        pad_left: l.pads.1,
+        input_zero_point: q.input_zero_point,
+        output_zero_point: q.output_zero_point,
+        multipliers: multipliers.get(..q.channels).unwrap_or(&[]),
+        output_min: q.output_min,
+        output_max: q.output_max,
+        rounding: Rounding::Double,
     }
 }
 
@@ -1275,11 +1326,11 @@ fn check_conv_2d<'m>(
     let input = c.input(0, "input")?;
     if input.dtype() == TensorType::Int16 {
         c.dtype("output", &c.output, TensorType::Int16)?;
-        return conv_layer(c, options, scratch).map(Conv2dStep::Int16);
+        return conv_layer(c, options, scratch).map(ConvStep::Int16);
     }
     c.dtype("input", &input, TensorType::Int8)?;
     c.dtype("output", &c.output, TensorType::Int8)?;
-    conv_layer(c, options, scratch).map(Conv2dStep::Int8)
+    conv_layer(c, options, scratch).map(ConvStep::Int8)
 }
 
 /// The places and constants of a convolution whose input and output types
@@ -1289,7 +1340,7 @@ fn conv_layer<'m, B: LeNumber>(
     c: &Checker<'m>,
     options: Conv2dOptions,
     scratch: &mut [QuantizedMultiplier],
-) -> Result<ConvLayer<'m, B>, TfliteError> {
+) -> Result<ConvLayer<'m, B, Conv2dDims>, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
     let filter = c.input(1, "filter")?;

@@ -14,15 +14,13 @@ use crate::format::types::Padding;
 use crate::format::types::TensorType;
 use crate::format::values::Values;
 use crate::kernel::checker::dim;
-use crate::kernel::checker::split;
 use crate::kernel::checker::Checker;
-use crate::kernel::checker::Quantized;
 use crate::kernel::shape::need_rank;
 use crate::kernel::shape::operand;
 use crate::kernel::shape::size;
 use crate::kernel::shape::spatial;
 use crate::kernel::shape::OpShape;
-use crate::kernel::step::Buffers;
+use crate::ops::conv::{ConvKernel, ConvLayer, ConvStep};
 use core::ops::Range;
 
 // The kernel's DSP loops (`cfg(shapecheck_dsp)`, set by build.rs), each
@@ -1202,102 +1200,53 @@ pub(crate) fn prepare<'m, S: From<DepthwiseConvStep<'m>>>(
     check_depthwise_conv(c, options, scratch).map(S::from)
 }
 
-/// `depthwise_conv`'s interpreter step: its operands' places in the arena
-/// and its constants, checked once by [`prepare`]; int8, or int16
-/// activations with int64 bias (16x8).
-#[derive(Clone)]
+/// `DEPTHWISE_CONV_2D`'s interpreter step: the family's step with its
+/// dims.
 #[doc(hidden)]
-pub enum DepthwiseConvStep<'m> {
-    Int8(DepthwiseLayer<'m, i32>),
-    Int16(DepthwiseLayer<'m, i64>),
-}
+pub type DepthwiseConvStep<'m> = ConvStep<'m, DepthwiseConvDims>;
 
-impl crate::base::write_rust::WriteRust for DepthwiseConvStep<'_> {
-    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
-        match self {
-            DepthwiseConvStep::Int8(s) => {
-                crate::base::write_rust::write_tuple(w, k, "DepthwiseConvStep::Int8", &[s])
-            }
-            DepthwiseConvStep::Int16(s) => {
-                crate::base::write_rust::write_tuple(w, k, "DepthwiseConvStep::Int16", &[s])
-            }
-        }
+impl ConvKernel for DepthwiseConvDims {
+    fn run_int8(
+        l: &ConvLayer<'_, i32, Self>,
+        multipliers: &[QuantizedMultiplier],
+        x: &[i8],
+        y: &mut [i8],
+    ) -> Result<(), TfliteError> {
+        let params = depthwise_params(l, multipliers);
+        depthwise_conv_int8(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+    }
+
+    fn run_int16(
+        l: &ConvLayer<'_, i64, Self>,
+        multipliers: &[QuantizedMultiplier],
+        x: &[i16],
+        y: &mut [i16],
+    ) -> Result<(), TfliteError> {
+        let params = depthwise_params(l, multipliers);
+        depthwise_conv_int16(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
     }
 }
 
-/// One depthwise convolution's places and constants, its bias of type `B`.
-#[derive(Clone)]
-#[doc(hidden)]
-pub struct DepthwiseLayer<'m, B: LeNumber> {
-    pub input: Range<usize>,
-    pub output: Range<usize>,
-    pub filter: Array<'m, i8>,
-    pub bias: Option<Array<'m, B>>,
-    pub dims: DepthwiseConvDims,
-    pub strides: (usize, usize),
-    pub dilations: (usize, usize),
-    pub pads: (usize, usize),
-    pub quantization: Quantized,
-}
-
-impl<B: LeNumber> crate::base::write_rust::WriteRust for DepthwiseLayer<'_, B> {
-    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
-        crate::base::write_rust::write_struct(
-            w,
-            k,
-            "DepthwiseLayer",
-            &[
-                ("input", &self.input),
-                ("output", &self.output),
-                ("filter", &self.filter),
-                ("bias", &self.bias),
-                ("dims", &self.dims),
-                ("strides", &self.strides),
-                ("dilations", &self.dilations),
-                ("pads", &self.pads),
-                ("quantization", &self.quantization),
-            ],
-        )
-    }
-}
-
-impl<B: LeNumber> DepthwiseLayer<'_, B> {
-    /// The kernel's parameters, its multipliers those `prepare` wrote.
-    fn params<'b>(&self, multipliers: &'b [QuantizedMultiplier]) -> DepthwiseConvParams<'b> {
-        let q = &self.quantization;
-        DepthwiseConvParams {
-            stride_height: self.strides.0,
-            stride_width: self.strides.1,
-            dilation_height: self.dilations.0,
-            dilation_width: self.dilations.1,
-            pad_top: self.pads.0,
-            pad_left: self.pads.1,
-            input_zero_point: q.input_zero_point,
-            output_zero_point: q.output_zero_point,
-            multipliers: multipliers.get(..q.channels).unwrap_or(&[]),
-            output_min: q.output_min,
-            output_max: q.output_max,
-            rounding: Rounding::Double,
-        }
-    }
-}
-
-impl DepthwiseConvStep<'_> {
-    /// Runs the step over the interpreter's buffers.
-    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
-        let overlap = b.overlap;
-        match self {
-            DepthwiseConvStep::Int8(l) => {
-                let params = l.params(b.multipliers);
-                let (x, y) = split(b.int8, &l.input, &l.output).ok_or(overlap)?;
-                depthwise_conv_int8(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
-            }
-            DepthwiseConvStep::Int16(l) => {
-                let params = l.params(b.multipliers);
-                let (x, y) = split(b.int16, &l.input, &l.output).ok_or(overlap)?;
-                depthwise_conv_int16(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
-            }
-        }
+/// A `DEPTHWISE_CONV_2D` layer's kernel parameters, its multipliers those
+/// `prepare` wrote.
+fn depthwise_params<'b, B: LeNumber>(
+    l: &ConvLayer<'_, B, DepthwiseConvDims>,
+    multipliers: &'b [QuantizedMultiplier],
+) -> DepthwiseConvParams<'b> {
+    let q = &l.quantization;
+    DepthwiseConvParams {
+        stride_height: l.strides.0,
+        stride_width: l.strides.1,
+        dilation_height: l.dilations.0,
+        dilation_width: l.dilations.1,
+        pad_top: l.pads.0,
+        pad_left: l.pads.1,
+        input_zero_point: q.input_zero_point,
+        output_zero_point: q.output_zero_point,
+        multipliers: multipliers.get(..q.channels).unwrap_or(&[]),
+        output_min: q.output_min,
+        output_max: q.output_max,
+        rounding: Rounding::Double,
     }
 }
 
@@ -1313,11 +1262,11 @@ fn check_depthwise_conv<'m>(
     let input = c.input(0, "input")?;
     if input.dtype() == TensorType::Int16 {
         c.dtype("output", &c.output, TensorType::Int16)?;
-        return depthwise_layer(c, options, scratch).map(DepthwiseConvStep::Int16);
+        return depthwise_layer(c, options, scratch).map(ConvStep::Int16);
     }
     c.dtype("input", &input, TensorType::Int8)?;
     c.dtype("output", &c.output, TensorType::Int8)?;
-    depthwise_layer(c, options, scratch).map(DepthwiseConvStep::Int8)
+    depthwise_layer(c, options, scratch).map(ConvStep::Int8)
 }
 
 /// The places and constants of a depthwise convolution whose input and
@@ -1327,7 +1276,7 @@ fn depthwise_layer<'m, B: LeNumber>(
     c: &Checker<'m>,
     options: DepthwiseConv2dOptions,
     scratch: &mut [QuantizedMultiplier],
-) -> Result<DepthwiseLayer<'m, B>, TfliteError> {
+) -> Result<ConvLayer<'m, B, DepthwiseConvDims>, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
     let filter = c.input(1, "filter")?;
@@ -1378,7 +1327,7 @@ fn depthwise_layer<'m, B: LeNumber>(
         options.fused_activation,
         scratch,
     )?;
-    Ok(DepthwiseLayer {
+    Ok(ConvLayer {
         input: c.activation("input", &input)?.range,
         output: c.activation("output", output)?.range,
         filter: filter.data_as().unwrap_or_else(Array::empty),
