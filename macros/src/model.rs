@@ -1607,11 +1607,6 @@ impl<'k, 'm> Writer<'k, 'm> {
             }
         )));
         let n_lit = Literal::usize_unsuffixed(n);
-        let zero = if self.element == TensorType::Float32 {
-            quote!(0.0)
-        } else {
-            quote!(0)
-        };
         let body = &self.body;
         let statics = &self.statics;
         let struct_doc = doc(&format!(
@@ -1636,13 +1631,8 @@ impl<'k, 'm> Writer<'k, 'm> {
             name_of(self.output_element),
             output.dims
         ));
-        let zero_text = if self.element == TensorType::Float32 {
-            "0.0"
-        } else {
-            "0"
-        };
         let arena_doc = doc(&format!(
-            "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes; `shapecheck::ops::layers::Arena<{element_name}, {n}>`, made by `Arena::new({zero_text})`, a `const fn`), each tensor and each streamed run's rings at the offset the schedule gave it (two live at the same operator never overlap; a streamed run computes a band of rows at a time, `shapecheck_tflite::stream`, the tensors between its layers never whole, and can go below the liveness floor):"
+            "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes; `shapecheck::ops::layers::Arena<{element_name}, {n}>`, its zeros `Arena::new()`, a `const fn`, the spelling of every `model!` module's arena), each tensor and each streamed run's rings at the offset the schedule gave it (two live at the same operator never overlap; a streamed run computes a band of rows at a time, `shapecheck_tflite::stream`, the tensors between its layers never whole, and can go below the liveness floor):"
         ));
         let ram_after = doc(&format!(
             "Not counted: the input and the output, the caller's ({input_bytes} and {output_bytes} bytes), the kernels' own locals (a few words each), and the weights, biases and multipliers, which are `static` (flash). A firmware checks its budget when it builds with [`assert_ram_fits`]: `const _: () = {module}::assert_ram_fits(BUDGET, core::mem::size_of::<{module}::Input>());`."
@@ -1750,7 +1740,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                     S: #krate::ops::layers::ModelInput<#input_shape>,
                     B: #krate::storage::Storage<#input_element>,
                 {
-                    let mut arena = #module::Arena::new(#zero);
+                    let mut arena = #module::Arena::new();
                     Self::predict_in(input, &mut arena)
                 }
 
