@@ -141,11 +141,11 @@ pub use api::{
     ArenaElement, InA, InB, PingPong,
 };
 pub use bounds::{
-    assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, ConcatenationCheck,
-    Conv2dChannels, Conv2dCheck, DepthwiseChannels, DepthwiseConvCheck, FullyConnectedRows,
-    FullyConnectedShapes, MeanOutput, ModelInput, MulRank, MulShapes, PadCheck, PoolCheck,
-    ResizeCheck, ResizeOutput, SliceCheck, SoftmaxDepth, SplitCheck, TransposeConvChannels,
-    TransposeConvCheck, TransposeConvOutput,
+    assert_arena_fits, assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits,
+    ConcatenationCheck, Conv2dChannels, Conv2dCheck, DepthwiseChannels, DepthwiseConvCheck,
+    FullyConnectedRows, FullyConnectedShapes, MeanOutput, ModelInput, MulRank, MulShapes, PadCheck,
+    PoolCheck, ResizeCheck, ResizeOutput, SliceCheck, SoftmaxDepth, SplitCheck,
+    TransposeConvChannels, TransposeConvCheck, TransposeConvOutput,
 };
 pub use rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{
