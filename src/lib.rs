@@ -360,12 +360,18 @@ macro_rules! tensor {
 ///   output, which are the caller's, nor the kernels' own locals, nor the
 ///   weights and multipliers, which are `static`;
 /// - `pub mod sine` (the struct's name in snake case) with `type Input` and
-///   `type Output` (tensors whose shapes are the file's), `type Arena`,
+///   `type Output` (tensors whose shapes are the file's), `type Arena`
+///   (`sine::Arena::new()`, the zeros, a `const fn`, for a `static`),
 ///   `RAM_BYTES`, `const fn assert_ram_fits(budget, beside)` (a RAM
-///   budget checked in a `const`, whose failure names the bytes), the input's and output's scale and zero point
-///   (`INPUT_SCALE`, ..., and `Sine::quantize` / `Sine::dequantize` between
-///   f32 values and the int8 tensors), and each layer's constants as
-///   `static` items (weights, biases, multipliers).
+///   budget checked in a `const`: `size_of::<Arena>()` and the `beside`
+///   bytes the firmware holds with it, its input; its failure names the
+///   bytes), each quantized (int8 or int16, per-tensor) input's and
+///   output's scale and zero point (`INPUT_SCALE`, `INPUT_ZERO_POINT`,
+///   `OUTPUT_SCALE`, `OUTPUT_ZERO_POINT`, and `Sine::quantize` /
+///   `Sine::dequantize` between f32 values and the model's tensors; for
+///   several inputs or outputs `INPUT0_SCALE`, ..., `quantize_input0`,
+///   `OUTPUT1_ZERO_POINT`, ..., `dequantize_output1`), and each layer's
+///   constants as `static` items (weights, biases, multipliers).
 ///
 /// That is a model whose every op has a typed layer, with one input and
 /// one output of int8 or f32. **Any other model** (any op of
@@ -381,8 +387,11 @@ macro_rules! tensor {
 /// the model's order), `Output0`, `Output1`, ..., and `Output`, what
 /// `predict` returns: the one output, or a tuple of the outputs in the
 /// model's order; its `Arena` holds one array per element type
-/// (`Arena::new()`, a `const fn`), and `RAM_BYTES` counts the
-/// activations' bytes across element types, the inputs not counted.
+/// (`Arena::new()`, a `const fn`, as for every model), and `RAM_BYTES`
+/// counts the activations' bytes across element types, the inputs not
+/// counted: the arena also holds a copy of the inputs, which
+/// `size_of::<Arena>()` and `assert_ram_fits` count. The quantization
+/// constants and functions are the same as above.
 ///
 /// A file the reader rejects, or an op, data type or option the
 /// interpreter does not run, is a `compile_error!` naming the operator,
@@ -415,6 +424,9 @@ macro_rules! tensor {
 /// let x: split3::Input = Tensor::full(5);
 /// let (a, b, c): (split3::Output0, split3::Output1, split3::Output2) = Split3::predict(&x);
 /// assert_eq!((a.as_slice()[0], b.as_slice()[0], c.as_slice()[0]), (5, 5, 5));
+/// // one scale and zero point per output, and a function each
+/// let real = Split3::dequantize_output2(&c).as_slice()[0];
+/// assert_eq!(real, split3::OUTPUT2_SCALE * (5 - split3::OUTPUT2_ZERO_POINT) as f32);
 /// ```
 #[cfg(feature = "tflite")]
 #[macro_export]

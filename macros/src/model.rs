@@ -43,6 +43,7 @@ use shapecheck_tflite::{
 use shapecheck_tflite::schedule::{Goal, Holds, InPlace, LayerInPlace, Run, Schedule};
 use syn::parse::{Parse, ParseStream};
 
+mod quant;
 mod step_writer;
 use syn::{Ident, LitStr, Token, Visibility};
 
@@ -1607,11 +1608,6 @@ impl<'k, 'm> Writer<'k, 'm> {
             }
         )));
         let n_lit = Literal::usize_unsuffixed(n);
-        let zero = if self.element == TensorType::Float32 {
-            quote!(0.0)
-        } else {
-            quote!(0)
-        };
         let body = &self.body;
         let statics = &self.statics;
         let struct_doc = doc(&format!(
@@ -1636,13 +1632,8 @@ impl<'k, 'm> Writer<'k, 'm> {
             name_of(self.output_element),
             output.dims
         ));
-        let zero_text = if self.element == TensorType::Float32 {
-            "0.0"
-        } else {
-            "0"
-        };
         let arena_doc = doc(&format!(
-            "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes; `shapecheck::ops::layers::Arena<{element_name}, {n}>`, made by `Arena::new({zero_text})`, a `const fn`), each tensor and each streamed run's rings at the offset the schedule gave it (two live at the same operator never overlap; a streamed run computes a band of rows at a time, `shapecheck_tflite::stream`, the tensors between its layers never whole, and can go below the liveness floor):"
+            "`predict`'s activations: one arena of {n} {element_name} ({ram_bytes} bytes; `shapecheck::ops::layers::Arena<{element_name}, {n}>`, its zeros `Arena::new()`, a `const fn`, the spelling of every `model!` module's arena), each tensor and each streamed run's rings at the offset the schedule gave it (two live at the same operator never overlap; a streamed run computes a band of rows at a time, `shapecheck_tflite::stream`, the tensors between its layers never whole, and can go below the liveness floor):"
         ));
         let ram_after = doc(&format!(
             "Not counted: the input and the output, the caller's ({input_bytes} and {output_bytes} bytes), the kernels' own locals (a few words each), and the weights, biases and multipliers, which are `static` (flash). A firmware checks its budget when it builds with [`assert_ram_fits`]: `const _: () = {module}::assert_ram_fits(BUDGET, core::mem::size_of::<{module}::Input>());`."
@@ -1650,70 +1641,38 @@ impl<'k, 'm> Writer<'k, 'm> {
         let module_name = module.to_string();
         let assert_ram_fits = quote! {
             /// A firmware's RAM budget, checked when it builds: in a
-            /// `const`, fails the build when [`RAM_BYTES`] and the
+            /// `const`, fails the build when the [`Arena`]
+            /// (`size_of::<Arena>()`, [`RAM_BYTES`] here) and the
             /// `beside` bytes the firmware holds with it (its input, ...)
             /// exceed `budget` bytes, naming the numbers
-            /// (`shapecheck::ops::layers::assert_ram_fits`).
+            /// (`shapecheck::ops::layers::assert_arena_fits`).
             #[track_caller]
             pub const fn assert_ram_fits(budget: usize, beside: usize) {
-                #krate::ops::layers::assert_ram_fits(#module_name, RAM_BYTES, beside, budget)
+                #krate::ops::layers::assert_arena_fits(
+                    #module_name,
+                    RAM_BYTES,
+                    ::core::mem::size_of::<Arena>(),
+                    beside,
+                    budget,
+                )
             }
         };
-        // the model's quantization, for a firmware feeding real values
-        let quantization = {
-            let q = |t: Option<ModelTensor<'_>>| {
-                t.filter(|t| t.dtype() == TensorType::Int8)
-                    .and_then(|t| per_tensor(&t).ok())
-            };
-            match (q(self.model.input(0)), q(self.model.output(0))) {
-                (Some((si, zi)), Some((so, zo))) => {
-                    let (si, zi) = (Literal::f32_unsuffixed(si), Literal::i32_unsuffixed(zi));
-                    let (so, zo) = (Literal::f32_unsuffixed(so), Literal::i32_unsuffixed(zo));
-                    let out_shape = shape_tokens(krate, &output.dims);
-                    Some((
-                        quote! {
-                            /// The input's scale: real = scale · (q − zero point).
-                            pub const INPUT_SCALE: f32 = #si;
-                            /// The input's zero point.
-                            pub const INPUT_ZERO_POINT: i32 = #zi;
-                            /// The output's scale.
-                            pub const OUTPUT_SCALE: f32 = #so;
-                            /// The output's zero point.
-                            pub const OUTPUT_ZERO_POINT: i32 = #zo;
-                        },
-                        quote! {
-                            /// Real values to the model's int8 input, as TFLite Micro's
-                            /// `QUANTIZE` computes them (`round(x / scale) + zero point`,
-                            /// ties away from zero, clamped to int8).
-                            pub fn quantize<S, B>(x: &#krate::Tensor<f32, S, B>) -> #module::Input
-                            where
-                                S: #krate::ops::layers::ModelInput<#input_shape>,
-                                B: #krate::storage::Storage<f32>,
-                            {
-                                let x = S::as_input(x);
-                                let mut q = #module::Input::zeros();
-                                for (q, &x) in q.as_mut_slice().iter_mut().zip(x.as_slice()) {
-                                    *q = #krate::tflite::quantize_value(x, #module::INPUT_SCALE, #module::INPUT_ZERO_POINT);
-                                }
-                                q
-                            }
-
-                            /// The model's int8 output as real values
-                            /// (`scale · (q − zero point)`, TFLite Micro's `DEQUANTIZE`).
-                            pub fn dequantize(y: &#module::Output) -> #krate::Tensor<f32, #out_shape> {
-                                let mut real = #krate::Tensor::<f32, #out_shape>::zeros();
-                                for (r, &q) in real.as_mut_slice().iter_mut().zip(y.as_slice()) {
-                                    *r = #krate::tflite::dequantize_value(q, #module::OUTPUT_SCALE, #module::OUTPUT_ZERO_POINT);
-                                }
-                                real
-                            }
-                        },
-                    ))
-                }
-                _ => None,
-            }
+        // the model's quantization, for a firmware feeding real values:
+        // the same constants and functions as a step-written module's
+        let port = |t: Option<ModelTensor<'m>>, type_name: &str, dims: &[usize]| {
+            t.map(|tensor| quant::Port {
+                tensor,
+                type_name: format_ident!("{type_name}"),
+                dims: dims.to_vec(),
+            })
         };
-        let (quant_consts, quant_fns) = quantization.unwrap_or_default();
+        let inputs: Vec<quant::Port<'_>> = port(self.model.input(0), "Input", &input_dims)
+            .into_iter()
+            .collect();
+        let outputs: Vec<quant::Port<'_>> = port(self.model.output(0), "Output", &output.dims)
+            .into_iter()
+            .collect();
+        let (quant_consts, quant_fns) = quant::write(krate, module, &inputs, &outputs);
         quote! {
             #struct_doc
             #vis struct #name;
@@ -1750,7 +1709,7 @@ impl<'k, 'm> Writer<'k, 'm> {
                     S: #krate::ops::layers::ModelInput<#input_shape>,
                     B: #krate::storage::Storage<#input_element>,
                 {
-                    let mut arena = #module::Arena::new(#zero);
+                    let mut arena = #module::Arena::new();
                     Self::predict_in(input, &mut arena)
                 }
 
@@ -2068,6 +2027,66 @@ mod tests {
             "operator 11's output [1, 8, 8, 64]",
         ] {
             assert!(text.contains(item), "no {item:?} in {text}");
+        }
+    }
+
+    /// Both kinds of module write the same quantization items and the same
+    /// budget check: a step-written model (the U-Net: CONCATENATION,
+    /// RESIZE_BILINEAR) its one input's and output's, SPLIT one set per
+    /// output, numbered; an int16 model's convert through the int16
+    /// functions; an f32 model has none.
+    #[test]
+    fn every_kind_of_module_writes_its_quantization_and_counts_its_arena() {
+        let unet = expand("../tflite/tests/user/user_unet.tflite").unwrap();
+        let split = expand("../tflite/tests/ops/split_3.tflite").unwrap();
+        let audio = expand("../tflite/tests/user/user_audio_int16.tflite").unwrap();
+        let float = expand("../tflite/tests/user/user_float_mlp.tflite").unwrap();
+        let sine = expand("../tflite/tests/models/sine.tflite").unwrap();
+        for (text, items) in [
+            (
+                &unet,
+                &[
+                    "pub const INPUT_SCALE : f32",
+                    "pub const INPUT_ZERO_POINT : i32 = - 6",
+                    "pub const OUTPUT_ZERO_POINT : i32 = - 128",
+                    "pub fn quantize < S , B > (x : & :: shapecheck :: Tensor < f32 , S , B >) -> sine :: Input",
+                    "pub fn dequantize (y : & sine :: Output)",
+                    "pub const fn new () -> Self",
+                    "assert_arena_fits (\"sine\" , RAM_BYTES , :: core :: mem :: size_of :: < Arena > () , beside , budget ,)",
+                ][..],
+            ),
+            (
+                &split,
+                &[
+                    "pub const INPUT_SCALE : f32",
+                    "pub const OUTPUT0_SCALE : f32",
+                    "pub const OUTPUT2_ZERO_POINT : i32",
+                    "pub fn dequantize_output1 (y : & sine :: Output1)",
+                ][..],
+            ),
+            (
+                &audio,
+                &[
+                    "quantize_value_int16 (x , sine :: INPUT_SCALE , sine :: INPUT_ZERO_POINT)",
+                    "dequantize_value_int16 (q , sine :: OUTPUT_SCALE , sine :: OUTPUT_ZERO_POINT)",
+                ][..],
+            ),
+            (
+                &sine,
+                &[
+                    "pub const INPUT_SCALE : f32",
+                    "assert_arena_fits (\"sine\" , RAM_BYTES , :: core :: mem :: size_of :: < Arena > () , beside , budget ,)",
+                ][..],
+            ),
+        ] {
+            for item in items {
+                assert!(text.contains(item), "{item} not in {text}");
+            }
+        }
+        assert!(!split.contains("OUTPUT_SCALE :"), "{split}");
+        assert!(!split.contains("pub fn dequantize ("), "{split}");
+        for absent in ["_SCALE", "fn quantize", "fn dequantize"] {
+            assert!(!float.contains(absent), "{absent} in an f32 model: {float}");
         }
     }
 

@@ -22,7 +22,7 @@ use shapecheck_tflite::schedule::Goal;
 use shapecheck_tflite::{Arithmetic, Layout, Model, ModelTensor, Plan, TensorType};
 use syn::{Ident, Visibility};
 
-use super::{dims, doc, shape_tokens};
+use super::{dims, doc, quant, shape_tokens};
 
 /// One input or output of the model: its element type, dims, and where
 /// the plan puts it (its element type's buffer, from `start`).
@@ -195,6 +195,30 @@ pub(super) fn write(
     } else {
         quote!((#(#output_names),*))
     };
+    // each quantized input's and output's constants and conversions, named
+    // as the typed layers' module names them (`Output` for one output)
+    let ports = |ios: &[Io], names: &[Ident], single: &str| {
+        ios.iter()
+            .zip(names)
+            .filter_map(|(io, n)| {
+                model.tensor(io.index).map(|tensor| quant::Port {
+                    tensor,
+                    type_name: if ios.len() == 1 {
+                        format_ident!("{single}")
+                    } else {
+                        n.clone()
+                    },
+                    dims: io.dims.clone(),
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    let (quant_consts, quant_fns) = quant::write(
+        krate,
+        module,
+        &ports(&inputs, &input_names, "Input"),
+        &ports(&outputs, &output_names, "Output"),
+    );
 
     // predict's parameters: x0, x1, ... with their shape and storage types
     let xs: Vec<Ident> = (0..inputs.len()).map(|i| format_ident!("x{i}")).collect();
@@ -256,13 +280,13 @@ pub(super) fn write(
         "The model of `{file}`, written by `shapecheck::model!`: [`{name}::predict`] and [`{name}::RAM_BYTES`]; its types and prepared steps are in [`{module}`]."
     ));
     let module_doc = doc(&format!(
-        "The constants of [`{name}`]: its input and output types, its arena, and its {step_count} operators prepared when the program was built (`static`, in flash), as the `shapecheck::tflite::Interpreter` runs them."
+        "The constants of [`{name}`]: its input and output types and quantization, its arena, and its {step_count} operators prepared when the program was built (`static`, in flash), as the `shapecheck::tflite::Interpreter` runs them."
     ));
     let arena_doc = doc(&format!(
         "`predict`'s buffers, one per element type (int8 {n8}, int16 {n16}, int32 {n32}, f32 {nf} elements; {arena_bytes} bytes): the model's inputs at the front of their type's buffer, then the activations, each at the place the planner gave it (two tensors live at the same operator never overlap). `Arena::new()` is a `const fn`, so that a firmware can hold one in a `static`."
     ));
     let ram_doc = doc(&format!(
-        "The bytes of `predict`'s activations across element types, its inputs not counted: {ram_bytes} (the plan's `activation_bytes`; the [`Arena`] holds {input_bytes} more for the inputs). Not counted either: the outputs, returned by value, the kernels' own locals, and the constants, multipliers and prepared steps, which are `static` (flash)."
+        "The bytes of `predict`'s activations across element types, its inputs not counted: {ram_bytes} (the plan's `activation_bytes`; the [`Arena`] holds {input_bytes} more, a copy of the inputs, which [`assert_ram_fits`] counts: a firmware holding its input and the arena holds both). Not counted either: the outputs, returned by value, the kernels' own locals, and the constants, multipliers and prepared steps, which are `static` (flash)."
     ));
     let predict_doc = doc(&format!(
         "Runs the model on its input{} (borrowed, in the model's input order), operator by operator (TFLite Micro's arithmetic, the `Interpreter`'s kernels), in a [`{module}::Arena`] on the stack ({arena_bytes} bytes), and returns {}. It cannot fail: every size is the types', and each operator was checked when the program was built. [`{name}::predict_in`] takes the arena from the caller (a `static`).",
@@ -278,7 +302,9 @@ pub(super) fn write(
     ));
     let module_name = module.to_string();
     let ram_bytes_lit = Literal::usize_unsuffixed(ram_bytes);
-    let arena_bytes_lit = Literal::usize_unsuffixed(arena_bytes);
+    let bytes_doc = doc(&format!(
+        "The arena's bytes, `size_of::<Arena>()`: [`RAM_BYTES`] ({ram_bytes}) and the copy of the inputs `predict_in` writes into it ({input_bytes}), and the padding of its arrays' alignment, if any. [`assert_ram_fits`] counts it whole."
+    ));
     let input_types: Vec<TokenStream2> = input_types.collect();
     let output_types: Vec<TokenStream2> = output_types.collect();
     let copy_in: Vec<TokenStream2> = copy_in.collect();
@@ -307,8 +333,8 @@ pub(super) fn write(
             }
 
             impl Arena {
-                /// The arena's bytes: [`RAM_BYTES`] and the inputs'.
-                pub const BYTES: usize = #arena_bytes_lit;
+                #bytes_doc
+                pub const BYTES: usize = ::core::mem::size_of::<Self>();
 
                 /// An arena of zeros.
                 pub const fn new() -> Self {
@@ -331,13 +357,24 @@ pub(super) fn write(
             pub const RAM_BYTES: usize = #ram_bytes_lit;
 
             /// A firmware's RAM budget, checked when it builds: in a
-            /// `const`, fails the build when [`RAM_BYTES`] and the
-            /// `beside` bytes the firmware holds with it exceed `budget`
-            /// bytes, naming the numbers.
+            /// `const`, fails the build when the [`Arena`]
+            /// (`size_of::<Arena>()`: [`RAM_BYTES`] and the copy of the
+            /// inputs `predict_in` writes into it) and the `beside` bytes
+            /// the firmware holds with it (its input, ...) exceed `budget`
+            /// bytes, naming the numbers
+            /// (`shapecheck::ops::layers::assert_arena_fits`).
             #[track_caller]
             pub const fn assert_ram_fits(budget: usize, beside: usize) {
-                #krate::ops::layers::assert_ram_fits(#module_name, RAM_BYTES, beside, budget)
+                #krate::ops::layers::assert_arena_fits(
+                    #module_name,
+                    RAM_BYTES,
+                    ::core::mem::size_of::<Arena>(),
+                    beside,
+                    budget,
+                )
             }
+
+            #quant_consts
 
             use #kt as __compiled;
             pub(super) static MULTIPLIERS: [#kt::QuantizedMultiplier; #multiplier_count] = #multipliers;
@@ -384,6 +421,8 @@ pub(super) fn write(
                 #(#copy_out)*
                 #returned
             }
+
+            #quant_fns
         }
     })
 }

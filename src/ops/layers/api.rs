@@ -1605,7 +1605,7 @@ impl<T: Copy, const A: usize, const B: usize> PingPong<T, A, B> {
 ///     output_min: f32::MIN,
 ///     output_max: f32::MAX,
 /// };
-/// let mut arena = Arena::<f32, 4>::new(0.0);
+/// let mut arena = Arena::<f32, 4>::new();
 /// // the first layer writes [1, 3] at 0
 /// fully_connected_f32_into(&tensor![[1.0f32, 2.0]], &widen, &mut arena.write::<shape![1, 3], 0>());
 /// // the second reads it there and writes [1, 1] at 3
@@ -1621,7 +1621,7 @@ impl<T: Copy, const A: usize, const B: usize> PingPong<T, A, B> {
 /// ```compile_fail
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::Arena;
-/// let mut arena = Arena::<i8, 32>::new(0);
+/// let mut arena = Arena::<i8, 32>::new();
 /// let _ = arena.read_write::<shape![1, 16], 0, shape![1, 16], 8>(); // 0..16 and 8..24
 /// ```
 ///
@@ -1630,7 +1630,7 @@ impl<T: Copy, const A: usize, const B: usize> PingPong<T, A, B> {
 /// ```compile_fail
 /// use shapecheck::prelude::*;
 /// use shapecheck::ops::layers::Arena;
-/// let arena = Arena::<i8, 32>::new(0);
+/// let arena = Arena::<i8, 32>::new();
 /// let _ = arena.read::<shape![1, 16], 17>(); // 17..33
 /// ```
 pub struct Arena<T: Copy, const N: usize> {
@@ -1709,6 +1709,59 @@ fn two_writes<T>(
     }
 }
 
+/// An element type whose zero a `const fn` can write: the activation
+/// types of TFLite models (`i8`, `i16`, `i32`, `f32`), so that
+/// [`Arena::new`] is one spelling for every model's arena. Not a trait
+/// users write: hidden, as its four impls are all there are.
+#[doc(hidden)]
+pub trait ArenaElement: Copy {
+    /// The zero, `0` or `0.0`.
+    const ZERO: Self;
+}
+
+impl ArenaElement for i8 {
+    const ZERO: Self = 0;
+}
+
+impl ArenaElement for i16 {
+    const ZERO: Self = 0;
+}
+
+impl ArenaElement for i32 {
+    const ZERO: Self = 0;
+}
+
+impl ArenaElement for f32 {
+    const ZERO: Self = 0.0;
+}
+
+impl<T: ArenaElement, const N: usize> Arena<T, N> {
+    /// The buffer, every element zero; a `const fn`, so that a firmware
+    /// can keep a model's arena in a `static` (a `Mutex` or a cell of its
+    /// choosing around it) and call `predict_in`. Every `model!` module's
+    /// `Arena` is made so, `sine::Arena::new()`, whatever the model's
+    /// ops; [`Arena::filled`] starts every element at another value.
+    ///
+    /// ```
+    /// use shapecheck::prelude::*;
+    /// use shapecheck::ops::layers::Arena;
+    /// static ARENA: std::sync::Mutex<Arena<i8, 4004>> = std::sync::Mutex::new(Arena::new());
+    /// assert_eq!(ARENA.lock().unwrap().read::<shape![4], 4000>().as_slice(), &[0; 4]);
+    /// assert_eq!(Arena::<f32, 2>::new().read::<shape![2], 0>().as_slice(), &[0.0; 2]);
+    /// ```
+    #[inline]
+    pub const fn new() -> Self {
+        Arena { buf: [T::ZERO; N] }
+    }
+}
+
+impl<T: ArenaElement, const N: usize> Default for Arena<T, N> {
+    /// [`Arena::new`]: the zeros.
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl<T: Copy, const N: usize> Arena<T, N> {
     /// The bytes the buffer holds, `N · size_of::<T>()`: the size of an
     /// `Arena`, to the byte.
@@ -1720,21 +1773,17 @@ impl<T: Copy, const N: usize> Arena<T, N> {
     /// ```
     pub const BYTES: usize = core::mem::size_of::<Self>();
 
-    /// The buffer, every element `fill` (`0` for an int8 model's,
-    /// `0.0` for an f32 model's: `sine::Arena::new(0)`); a `const fn`, so
-    /// that a firmware can keep a model's arena in a `static` (a `Mutex`
-    /// or a cell of its choosing around it) and call `predict_in`.
+    /// The buffer, every element `fill`; a `const fn`. [`Arena::new`]
+    /// is the zeros, the spelling of every `model!` module's arena.
     ///
     /// ```
     /// use shapecheck::prelude::*;
     /// use shapecheck::ops::layers::Arena;
-    /// let arena = Arena::<i8, 4>::new(7);
+    /// let arena = Arena::<i8, 4>::filled(7);
     /// assert_eq!(arena.read::<shape![2, 2], 0>().as_slice(), &[7; 4]);
-    /// static ARENA: std::sync::Mutex<Arena<i8, 4004>> = std::sync::Mutex::new(Arena::new(0));
-    /// assert_eq!(ARENA.lock().unwrap().read::<shape![4], 4000>().as_slice(), &[0; 4]);
     /// ```
     #[inline]
-    pub const fn new(fill: T) -> Self {
+    pub const fn filled(fill: T) -> Self {
         Arena { buf: [fill; N] }
     }
 
@@ -1744,7 +1793,7 @@ impl<T: Copy, const N: usize> Arena<T, N> {
     /// ```
     /// use shapecheck::prelude::*;
     /// use shapecheck::ops::layers::Arena;
-    /// let mut arena = Arena::<i8, 6>::new(0);
+    /// let mut arena = Arena::<i8, 6>::new();
     /// arena.write::<shape![3], 3>().as_mut_slice().copy_from_slice(&[1, 2, 3]);
     /// assert_eq!(arena.read::<shape![1, 2], 4>().as_slice(), &[2, 3]);
     /// ```
@@ -1760,7 +1809,7 @@ impl<T: Copy, const N: usize> Arena<T, N> {
     /// ```
     /// use shapecheck::prelude::*;
     /// use shapecheck::ops::layers::Arena;
-    /// let mut arena = Arena::<i8, 4>::new(0);
+    /// let mut arena = Arena::<i8, 4>::new();
     /// arena.write::<shape![2], 1>().as_mut_slice().copy_from_slice(&[5, 6]);
     /// assert_eq!(arena.read::<shape![4], 0>().as_slice(), &[0, 5, 6, 0]);
     /// ```
@@ -1778,7 +1827,7 @@ impl<T: Copy, const N: usize> Arena<T, N> {
     /// ```
     /// use shapecheck::prelude::*;
     /// use shapecheck::ops::layers::Arena;
-    /// let mut arena = Arena::<i8, 5>::new(0);
+    /// let mut arena = Arena::<i8, 5>::new();
     /// arena.write::<shape![2], 3>().as_mut_slice().copy_from_slice(&[3, 4]);
     /// let (x, mut y) = arena.read_write::<shape![2], 3, shape![1, 2], 0>();
     /// y.as_mut_slice().copy_from_slice(x.as_slice());
@@ -1807,7 +1856,7 @@ impl<T: Copy, const N: usize> Arena<T, N> {
     /// ```
     /// use shapecheck::prelude::*;
     /// use shapecheck::ops::layers::Arena;
-    /// let mut arena = Arena::<i8, 6>::new(0);
+    /// let mut arena = Arena::<i8, 6>::new();
     /// arena.write::<shape![4], 0>().as_mut_slice().copy_from_slice(&[1, 2, 3, 4]);
     /// let (a, b, mut y) = arena.read2_write::<shape![2], 0, shape![2], 1, shape![2], 4>();
     /// for ((y, a), b) in y.as_mut_slice().iter_mut().zip(a.as_slice()).zip(b.as_slice()) {
@@ -1853,7 +1902,7 @@ impl<T: Copy, const N: usize> Arena<T, N> {
     /// ```
     /// use shapecheck::prelude::*;
     /// use shapecheck::ops::layers::Arena;
-    /// let mut arena = Arena::<i8, 8>::new(0);
+    /// let mut arena = Arena::<i8, 8>::new();
     /// arena.write::<shape![2], 6>().as_mut_slice().copy_from_slice(&[5, 6]);
     /// let (x, mut y, mut rings) = arena.read_write_rings::<shape![2], 6, shape![2], 0, shape![3], 2>();
     /// rings.as_mut_slice().copy_from_slice(&[1, 1, 1]);
@@ -1866,7 +1915,7 @@ impl<T: Copy, const N: usize> Arena<T, N> {
     /// ```compile_fail
     /// use shapecheck::prelude::*;
     /// use shapecheck::ops::layers::Arena;
-    /// let mut arena = Arena::<i8, 8>::new(0);
+    /// let mut arena = Arena::<i8, 8>::new();
     /// let _ = arena.read_write_rings::<shape![2], 6, shape![2], 0, shape![3], 4>(); // 4..7 and 6..8
     /// ```
     #[inline]
@@ -1913,7 +1962,7 @@ impl<T: Copy, const N: usize> Arena<T, N> {
     /// ```
     /// use shapecheck::prelude::*;
     /// use shapecheck::ops::layers::Arena;
-    /// let mut arena = Arena::<i8, 4>::new(0);
+    /// let mut arena = Arena::<i8, 4>::new();
     /// let (mut y, mut rings) = arena.write_rings::<shape![2], 2, shape![2], 0>();
     /// y.as_mut_slice().copy_from_slice(&[3, 4]);
     /// rings.as_mut_slice().copy_from_slice(&[1, 2]);

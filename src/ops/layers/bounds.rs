@@ -753,6 +753,69 @@ pub const fn assert_ram_fits(model: &str, ram_bytes: usize, beside: usize, budge
     }
 }
 
+/// A firmware's RAM budget for a `model!` module, checked when it builds:
+/// fails const evaluation when the module's arena, `arena_bytes`
+/// (`size_of::<Arena>()`), and the `beside` bytes the firmware holds with
+/// it exceed `budget` bytes, naming the numbers (`ram/budget`). The arena
+/// is `ram_bytes`, the plan's activations (`RAM_BYTES`), and, for a model
+/// written from the plan's steps, a copy of its inputs that `predict_in`
+/// writes into it (`arena_bytes − ram_bytes`, named in the message): so a
+/// firmware holding its input and the arena is counted whole. With no
+/// copy it is [`assert_ram_fits`], message and all. Every `model!`
+/// module's `assert_ram_fits(budget, beside)` calls it.
+///
+/// ```
+/// use shapecheck::ops::layers::assert_arena_fits;
+/// const _: () = assert_arena_fits("sine", 32, 32, 1, 64); // 33 bytes of 64
+/// // an arena of 8,192 B of activations and a 1,024 B copy of the input, and the input: 10,240 B
+/// const _: () = assert_arena_fits("tiny", 8192, 9216, 1024, 10_240);
+/// ```
+///
+/// ```compile_fail,E0080
+/// use shapecheck::ops::layers::assert_arena_fits;
+/// // ram/budget: tiny needs 10240 bytes (RAM_BYTES 8192 + 1024 of the inputs' copy in its arena + 1024 beside it), above its budget of 9216 bytes
+/// const _: () = assert_arena_fits("tiny", 8192, 9216, 1024, 9216);
+/// ```
+#[track_caller]
+pub const fn assert_arena_fits(
+    model: &str,
+    ram_bytes: usize,
+    arena_bytes: usize,
+    beside: usize,
+    budget: usize,
+) {
+    let copy = arena_bytes.saturating_sub(ram_bytes);
+    if copy == 0 {
+        return assert_ram_fits(model, ram_bytes, beside, budget);
+    }
+    let needed = match ram_bytes.checked_add(copy) {
+        Some(arena) => arena.checked_add(beside),
+        None => None,
+    };
+    let fits = match needed {
+        Some(needed) => needed <= budget,
+        None => false,
+    };
+    if !fits {
+        let msg = Msg::new().push("ram/budget: ").push(model).push(" needs ");
+        let msg = match needed {
+            Some(needed) => msg.push_num(needed).push(" bytes"),
+            None => msg.push("more bytes than a usize counts"),
+        };
+        let msg = msg
+            .push(" (RAM_BYTES ")
+            .push_num(ram_bytes)
+            .push(" + ")
+            .push_num(copy)
+            .push(" of the inputs' copy in its arena + ")
+            .push_num(beside)
+            .push(" beside it), above its budget of ")
+            .push_num(budget)
+            .push(" bytes");
+        const_fail(text(&msg, "ram/budget"))
+    }
+}
+
 // The typed layers a user calls on their own (issue 69): each output
 // shape is the caller's type, checked against the op's rule, the
 // arithmetic `shapecheck_tflite`'s `const fn` (one rule for the reader,

@@ -137,15 +137,15 @@ pub use api::{
     mean_int8_into, mul_int8, mul_int8_into, pad_int8, pad_int8_into, quantize_int8,
     quantize_int8_into, resize_bilinear_int8, resize_bilinear_int8_into, resize_nearest_int8,
     resize_nearest_int8_into, slice_int8, slice_int8_into, softmax_int8, softmax_int8_into,
-    split_int8, split_int8_into, transpose_conv_int8, transpose_conv_int8_into, Arena, InA, InB,
-    PingPong,
+    split_int8, split_int8_into, transpose_conv_int8, transpose_conv_int8_into, Arena,
+    ArenaElement, InA, InB, PingPong,
 };
 pub use bounds::{
-    assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits, ConcatenationCheck,
-    Conv2dChannels, Conv2dCheck, DepthwiseChannels, DepthwiseConvCheck, FullyConnectedRows,
-    FullyConnectedShapes, MeanOutput, ModelInput, MulRank, MulShapes, PadCheck, PoolCheck,
-    ResizeCheck, ResizeOutput, SliceCheck, SoftmaxDepth, SplitCheck, TransposeConvChannels,
-    TransposeConvCheck, TransposeConvOutput,
+    assert_arena_fits, assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits,
+    ConcatenationCheck, Conv2dChannels, Conv2dCheck, DepthwiseChannels, DepthwiseConvCheck,
+    FullyConnectedRows, FullyConnectedShapes, MeanOutput, ModelInput, MulRank, MulShapes, PadCheck,
+    PoolCheck, ResizeCheck, ResizeOutput, SliceCheck, SoftmaxDepth, SplitCheck,
+    TransposeConvChannels, TransposeConvCheck, TransposeConvOutput,
 };
 pub use rule::{conv_output, pad_output, SOFTMAX_MAX_DEPTH};
 pub use shapecheck_tflite::{

@@ -7,7 +7,7 @@ use crate::tensor::Tensor;
 
 #[test]
 fn arena_views_are_the_elements_at_their_offsets() {
-    let mut arena = Arena::<i32, 12>::new(-1);
+    let mut arena = Arena::<i32, 12>::filled(-1);
     arena
         .write::<(Dim<2>, Dim<3>), 2>()
         .as_mut_slice()
@@ -48,7 +48,7 @@ fn arena_views_are_the_elements_at_their_offsets() {
 fn arena_is_its_buffer() {
     assert_eq!(Arena::<i8, 100>::BYTES, 100);
     assert_eq!(Arena::<i32, 3>::BYTES, 12);
-    let _: Tensor<i8, (Dim<100>,), &[i8]> = Arena::<i8, 100>::new(0).read::<(Dim<100>,), 0>();
+    let _: Tensor<i8, (Dim<100>,), &[i8]> = Arena::<i8, 100>::new().read::<(Dim<100>,), 0>();
 }
 
 use crate::shape::FixedShape;

@@ -7,6 +7,6 @@ use shapecheck::ops::layers::Arena;
 use shapecheck::prelude::*;
 
 fn main() {
-    let mut arena = Arena::<i8, 32>::new(0);
+    let mut arena = Arena::<i8, 32>::new();
     let _ = arena.read_write::<shape![1, 16], 0, shape![1, 16], 8>();
 }
