@@ -8,6 +8,7 @@ use crate::format::array::{Array, LeNumber};
 use crate::format::error::OperandProblem;
 use crate::format::error::TfliteError;
 use crate::format::model::Model;
+use crate::format::model::ModelTensor;
 use crate::format::model::Operator;
 use crate::format::model::OptionsReader;
 use crate::format::types::Activation;
@@ -1161,7 +1162,12 @@ pub(crate) fn prepare<'m, S: From<Conv2dStep<'m>>>(
     let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
-    check_conv_2d(c, options, scratch).map(S::from)
+    check_conv(
+        c,
+        |_, filter| Ok(conv_2d_geometry(options, filter)),
+        scratch,
+    )
+    .map(S::from)
 }
 
 /// The step of a convolution of the family, `CONV_2D` or
@@ -1314,81 +1320,6 @@ fn conv_params<'b, B: LeNumber>(
     }
 }
 
-/// `CONV_2D`, int8 or 16x8 (int16 input and output, int64 bias, as the
-/// input's type says): NHWC input, int8 filter `[O, KH, KW, C]` with zero
-/// point 0, per-tensor or per-channel (axis 0); the output's shape
-/// checked by the op's rule before.
-fn check_conv_2d<'m>(
-    c: &Checker<'m>,
-    options: Conv2dOptions,
-    scratch: &mut [QuantizedMultiplier],
-) -> Result<Conv2dStep<'m>, TfliteError> {
-    let input = c.input(0, "input")?;
-    if input.dtype() == TensorType::Int16 {
-        c.dtype("output", &c.output, TensorType::Int16)?;
-        return conv_layer(c, options, scratch).map(ConvStep::Int16);
-    }
-    c.dtype("input", &input, TensorType::Int8)?;
-    c.dtype("output", &c.output, TensorType::Int8)?;
-    conv_layer(c, options, scratch).map(ConvStep::Int8)
-}
-
-/// The places and constants of a convolution whose input and output types
-/// are checked, its bias of type `B` (the checker checks the bias's type
-/// against the input's).
-fn conv_layer<'m, B: LeNumber>(
-    c: &Checker<'m>,
-    options: Conv2dOptions,
-    scratch: &mut [QuantizedMultiplier],
-) -> Result<ConvLayer<'m, B, Conv2dDims>, TfliteError> {
-    let output = &c.output;
-    let input = c.input(0, "input")?;
-    let filter = c.input(1, "filter")?;
-    let bias = c.optional(2);
-    c.dtype("filter", &filter, TensorType::Int8)?;
-    c.constant("filter", &filter)?;
-    let x = crate::kernel::shape::need_rank(&c.op, "input", &input, 4)?;
-    let output_depth = dim(&filter, 0);
-    let size = |v: i32| usize::try_from(v).unwrap_or(0);
-    let strides = (size(options.stride_h), size(options.stride_w));
-    let dilations = (size(options.dilation_h), size(options.dilation_w));
-    let ((rows, pad_top), (columns, pad_left)) = spatial(
-        options.padding,
-        &x,
-        (dim(&filter, 1), dim(&filter, 2)),
-        strides,
-        dilations,
-    )?;
-    let quantization = c.filter_quantization(
-        (&input, &filter, bias.as_ref()),
-        0,
-        output_depth,
-        options.fused_activation,
-        scratch,
-    )?;
-    Ok(ConvLayer {
-        input: c.activation("input", &input)?.range,
-        output: c.activation("output", output)?.range,
-        filter: filter.data_as().unwrap_or_else(Array::empty),
-        bias: bias.and_then(|b| b.data_as()),
-        dims: Conv2dDims {
-            batches: dim(&input, 0),
-            input_height: dim(&input, 1),
-            input_width: dim(&input, 2),
-            input_depth: dim(&input, 3),
-            filter_height: dim(&filter, 1),
-            filter_width: dim(&filter, 2),
-            output_height: rows,
-            output_width: columns,
-            output_depth,
-        },
-        strides,
-        dilations,
-        pads: (pad_top, pad_left),
-        quantization,
-    })
-}
-
 // depthwise_conv is of conv's family
 pub(crate) mod depthwise_conv;
 
@@ -1421,4 +1352,105 @@ pub struct Conv2dOptions {
     pub dilation_w: i32,
     /// `dilation_h_factor`
     pub dilation_h: i32,
+}
+/// What a convolution of the family takes from its options and operands
+/// beyond the checks every one makes: its window, strides, dilations and
+/// padding, its fused activation, the filter's axis of output channels and
+/// their count, and its dims once its output's rows and columns are known.
+pub(crate) struct ConvGeometry<D> {
+    pub(crate) padding: Padding,
+    pub(crate) window: (usize, usize),
+    pub(crate) strides: (usize, usize),
+    pub(crate) dilations: (usize, usize),
+    pub(crate) activation: Activation,
+    pub(crate) channel_axis: usize,
+    pub(crate) output_depth: usize,
+    /// the dims of an output of `(rows, columns)`
+    pub(crate) dims: fn(&ModelTensor<'_>, &ModelTensor<'_>, usize, usize) -> D,
+}
+
+/// The family's check of a convolution, int8 or 16x8 (int16 input and
+/// output, int64 bias, as the input's type says), its output's shape
+/// checked by its op's rule before: the element types, an int8 constant
+/// filter, then `geometry`'s checks of the op's own (its options and the
+/// operands' ranks), then the input's rank, the padding and the
+/// requantization (the checker checks the bias's type against the
+/// input's).
+pub(crate) fn check_conv<'m, D>(
+    c: &Checker<'m>,
+    geometry: impl Fn(&ModelTensor<'m>, &ModelTensor<'m>) -> Result<ConvGeometry<D>, TfliteError>,
+    scratch: &mut [QuantizedMultiplier],
+) -> Result<ConvStep<'m, D>, TfliteError> {
+    let input = c.input(0, "input")?;
+    if input.dtype() == TensorType::Int16 {
+        c.dtype("output", &c.output, TensorType::Int16)?;
+        return conv_layer(c, geometry, scratch).map(ConvStep::Int16);
+    }
+    c.dtype("input", &input, TensorType::Int8)?;
+    c.dtype("output", &c.output, TensorType::Int8)?;
+    conv_layer(c, geometry, scratch).map(ConvStep::Int8)
+}
+
+/// The places and constants of a convolution whose input and output types
+/// are checked, its bias of type `B` ([`check_conv`]).
+fn conv_layer<'m, B: LeNumber, D>(
+    c: &Checker<'m>,
+    geometry: impl Fn(&ModelTensor<'m>, &ModelTensor<'m>) -> Result<ConvGeometry<D>, TfliteError>,
+    scratch: &mut [QuantizedMultiplier],
+) -> Result<ConvLayer<'m, B, D>, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    let filter = c.input(1, "filter")?;
+    let bias = c.optional(2);
+    c.dtype("filter", &filter, TensorType::Int8)?;
+    c.constant("filter", &filter)?;
+    let g = geometry(&input, &filter)?;
+    let x = crate::kernel::shape::need_rank(&c.op, "input", &input, 4)?;
+    let ((rows, pad_top), (columns, pad_left)) =
+        spatial(g.padding, &x, g.window, g.strides, g.dilations)?;
+    let quantization = c.filter_quantization(
+        (&input, &filter, bias.as_ref()),
+        g.channel_axis,
+        g.output_depth,
+        g.activation,
+        scratch,
+    )?;
+    Ok(ConvLayer {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        filter: filter.data_as().unwrap_or_else(Array::empty),
+        bias: bias.and_then(|b| b.data_as()),
+        dims: (g.dims)(&input, &filter, rows, columns),
+        strides: g.strides,
+        dilations: g.dilations,
+        pads: (pad_top, pad_left),
+        quantization,
+    })
+}
+
+/// `CONV_2D`'s geometry: NHWC input, int8 filter `[O, KH, KW, C]` with
+/// zero point 0, per-tensor or per-channel (axis 0).
+fn conv_2d_geometry(options: Conv2dOptions, filter: &ModelTensor<'_>) -> ConvGeometry<Conv2dDims> {
+    // checked at least 1 by Model::parse
+    let size = |v: i32| usize::try_from(v).unwrap_or(0);
+    ConvGeometry {
+        padding: options.padding,
+        window: (dim(filter, 1), dim(filter, 2)),
+        strides: (size(options.stride_h), size(options.stride_w)),
+        dilations: (size(options.dilation_h), size(options.dilation_w)),
+        activation: options.fused_activation,
+        channel_axis: 0,
+        output_depth: dim(filter, 0),
+        dims: |input, filter, rows, columns| Conv2dDims {
+            batches: dim(input, 0),
+            input_height: dim(input, 1),
+            input_width: dim(input, 2),
+            input_depth: dim(input, 3),
+            filter_height: dim(filter, 1),
+            filter_width: dim(filter, 2),
+            output_height: rows,
+            output_width: columns,
+            output_depth: dim(filter, 0),
+        },
+    }
 }

@@ -4,14 +4,14 @@
 
 use crate::arith::quant::{OutputStage, OutputStage16, QuantizedMultiplier, Rounding, Scale};
 use crate::arith::window::{check_band, RingRows, RowAxis, Window};
-use crate::format::array::{Array, LeNumber};
+use crate::format::array::LeNumber;
 use crate::format::error::TfliteError;
 use crate::format::model::Model;
+use crate::format::model::ModelTensor;
 use crate::format::model::Operator;
 use crate::format::model::OptionsReader;
 use crate::format::types::Activation;
 use crate::format::types::Padding;
-use crate::format::types::TensorType;
 use crate::format::values::Values;
 use crate::kernel::checker::dim;
 use crate::kernel::checker::Checker;
@@ -20,7 +20,7 @@ use crate::kernel::shape::operand;
 use crate::kernel::shape::size;
 use crate::kernel::shape::spatial;
 use crate::kernel::shape::OpShape;
-use crate::ops::conv::{ConvKernel, ConvLayer, ConvStep};
+use crate::ops::conv::{check_conv, ConvGeometry, ConvKernel, ConvLayer, ConvStep};
 use core::ops::Range;
 
 // The kernel's DSP loops (`cfg(shapecheck_dsp)`, set by build.rs), each
@@ -1197,7 +1197,12 @@ pub(crate) fn prepare<'m, S: From<DepthwiseConvStep<'m>>>(
     let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
-    check_depthwise_conv(c, options, scratch).map(S::from)
+    check_conv(
+        c,
+        |input, filter| depthwise_geometry(c, options, input, filter),
+        scratch,
+    )
+    .map(S::from)
 }
 
 /// `DEPTHWISE_CONV_2D`'s interpreter step: the family's step with its
@@ -1250,106 +1255,6 @@ fn depthwise_params<'b, B: LeNumber>(
     }
 }
 
-/// `DEPTHWISE_CONV_2D`, int8 or 16x8 (int16 input and output, int64
-/// bias, as the input's type says): NHWC input, int8 filter
-/// `[1, KH, KW, C·M]` with zero point 0, per-tensor or per-channel
-/// (axis 3); the output's size as TFLite pads.
-fn check_depthwise_conv<'m>(
-    c: &Checker<'m>,
-    options: DepthwiseConv2dOptions,
-    scratch: &mut [QuantizedMultiplier],
-) -> Result<DepthwiseConvStep<'m>, TfliteError> {
-    let input = c.input(0, "input")?;
-    if input.dtype() == TensorType::Int16 {
-        c.dtype("output", &c.output, TensorType::Int16)?;
-        return depthwise_layer(c, options, scratch).map(ConvStep::Int16);
-    }
-    c.dtype("input", &input, TensorType::Int8)?;
-    c.dtype("output", &c.output, TensorType::Int8)?;
-    depthwise_layer(c, options, scratch).map(ConvStep::Int8)
-}
-
-/// The places and constants of a depthwise convolution whose input and
-/// output types are checked, its bias of type `B` (the checker checks the
-/// bias's type against the input's).
-fn depthwise_layer<'m, B: LeNumber>(
-    c: &Checker<'m>,
-    options: DepthwiseConv2dOptions,
-    scratch: &mut [QuantizedMultiplier],
-) -> Result<ConvLayer<'m, B, DepthwiseConvDims>, TfliteError> {
-    let output = &c.output;
-    let input = c.input(0, "input")?;
-    let filter = c.input(1, "filter")?;
-    let bias = c.optional(2);
-    c.dtype("filter", &filter, TensorType::Int8)?;
-    c.constant("filter", &filter)?;
-    for (name, t) in [("input", &input), ("filter", &filter), ("output", output)] {
-        c.rank(name, t, 4)?;
-    }
-    c.dim("filter", &filter, 0, 1)?;
-    let input_depth = dim(&input, 3);
-    let output_depth = dim(&filter, 3);
-    if input_depth == 0 || !output_depth.is_multiple_of(input_depth) {
-        return Err(TfliteError::KernelParam {
-            what: "depthwise convolution's output channels",
-            value: i64::try_from(output_depth).unwrap_or(i64::MAX),
-            rule: "they must be a multiple of the input channels",
-        });
-    }
-    let depth_multiplier = output_depth / input_depth;
-    // a depth_multiplier option of 0 (older files): from the shapes alone
-    if options.depth_multiplier != 0
-        && usize::try_from(options.depth_multiplier).ok() != Some(depth_multiplier)
-    {
-        return Err(TfliteError::KernelParam {
-            what: "depthwise convolution's depth_multiplier option",
-            value: i64::from(options.depth_multiplier),
-            rule: "it must be the filter's channels over the input's",
-        });
-    }
-    // checked at least 1 by Model::parse; the output's shape was checked
-    // against the op's rule before
-    let size = |v: i32| usize::try_from(v).unwrap_or(0);
-    let strides = (size(options.stride_h), size(options.stride_w));
-    let dilations = (size(options.dilation_h), size(options.dilation_w));
-    let x = crate::kernel::shape::need_rank(&c.op, "input", &input, 4)?;
-    let ((rows, pad_top), (columns, pad_left)) = spatial(
-        options.padding,
-        &x,
-        (dim(&filter, 1), dim(&filter, 2)),
-        strides,
-        dilations,
-    )?;
-    let quantization = c.filter_quantization(
-        (&input, &filter, bias.as_ref()),
-        3,
-        output_depth,
-        options.fused_activation,
-        scratch,
-    )?;
-    Ok(ConvLayer {
-        input: c.activation("input", &input)?.range,
-        output: c.activation("output", output)?.range,
-        filter: filter.data_as().unwrap_or_else(Array::empty),
-        bias: bias.and_then(|b| b.data_as()),
-        dims: DepthwiseConvDims {
-            batches: dim(&input, 0),
-            input_height: dim(&input, 1),
-            input_width: dim(&input, 2),
-            input_depth,
-            filter_height: dim(&filter, 1),
-            filter_width: dim(&filter, 2),
-            depth_multiplier,
-            output_height: rows,
-            output_width: columns,
-        },
-        strides,
-        dilations,
-        pads: (pad_top, pad_left),
-        quantization,
-    })
-}
-
 /// `DepthwiseConv2DOptions`, NHWC; strides and dilations checked to be at
 /// least 1.
 ///
@@ -1379,4 +1284,65 @@ pub struct DepthwiseConv2dOptions {
     pub dilation_w: i32,
     /// `dilation_h_factor`
     pub dilation_h: i32,
+}
+/// `DEPTHWISE_CONV_2D`'s geometry and its own checks: NHWC input, int8
+/// filter `[1, KH, KW, C·M]` with zero point 0, per-tensor or per-channel
+/// (axis 3), output channels a multiple of the input's, the
+/// `depth_multiplier` option (0 in older files: from the shapes alone) the
+/// filter's channels over the input's.
+fn depthwise_geometry(
+    c: &Checker<'_>,
+    options: DepthwiseConv2dOptions,
+    input: &ModelTensor<'_>,
+    filter: &ModelTensor<'_>,
+) -> Result<ConvGeometry<DepthwiseConvDims>, TfliteError> {
+    for (name, t) in [("input", input), ("filter", filter), ("output", &c.output)] {
+        c.rank(name, t, 4)?;
+    }
+    c.dim("filter", filter, 0, 1)?;
+    let input_depth = dim(input, 3);
+    let output_depth = dim(filter, 3);
+    if input_depth == 0 || !output_depth.is_multiple_of(input_depth) {
+        return Err(TfliteError::KernelParam {
+            what: "depthwise convolution's output channels",
+            value: i64::try_from(output_depth).unwrap_or(i64::MAX),
+            rule: "they must be a multiple of the input channels",
+        });
+    }
+    let depth_multiplier = output_depth / input_depth;
+    if options.depth_multiplier != 0
+        && usize::try_from(options.depth_multiplier).ok() != Some(depth_multiplier)
+    {
+        return Err(TfliteError::KernelParam {
+            what: "depthwise convolution's depth_multiplier option",
+            value: i64::from(options.depth_multiplier),
+            rule: "it must be the filter's channels over the input's",
+        });
+    }
+    // checked at least 1 by Model::parse; the output's shape was checked
+    // against the op's rule before
+    let size = |v: i32| usize::try_from(v).unwrap_or(0);
+    Ok(ConvGeometry {
+        padding: options.padding,
+        window: (dim(filter, 1), dim(filter, 2)),
+        strides: (size(options.stride_h), size(options.stride_w)),
+        dilations: (size(options.dilation_h), size(options.dilation_w)),
+        activation: options.fused_activation,
+        channel_axis: 3,
+        output_depth,
+        dims: |input, filter, rows, columns| {
+            let input_depth = dim(input, 3);
+            DepthwiseConvDims {
+                batches: dim(input, 0),
+                input_height: dim(input, 1),
+                input_width: dim(input, 2),
+                input_depth,
+                filter_height: dim(filter, 1),
+                filter_width: dim(filter, 2),
+                depth_multiplier: dim(filter, 3).checked_div(input_depth).unwrap_or(0),
+                output_height: rows,
+                output_width: columns,
+            }
+        },
+    })
 }
