@@ -2205,7 +2205,7 @@ mod tests {
         let text = expand("../tflite/tests/ops/int16_mul.tflite").unwrap();
         assert!(
             text.contains(
-                "static STEP_2 : __compiled :: BinaryInt16Step <'static > = __compiled :: BinaryStep {"
+                "static STEP_2 : __compiled :: BinaryStep <'static , i16 , __compiled :: MulParams > = __compiled :: BinaryStep {"
             ),
             "{text}"
         );
