@@ -25,10 +25,13 @@
 //!
 //! `--plan PLAN.svg` draws where the streamed plan (the schedule search's least RAM within its estimated 1.10x, `Goal::Default`; `model!`'s with `ram = N` at its size) puts the model's
 //! int8 activations (each whole one a box from the operator that writes
-//! it to the last that reads it, at its offset; each streamed run's rings
-//! a grey box over its operators; the liveness floor and the arena as
-//! lines) into PLAN.svg, and prints the streamed plan's arena, the
-//! layer-by-layer one's and the floor's bytes.
+//! it to the last that reads it, at its offset, labelled with its tensor,
+//! name, bytes and offset where they fit; each streamed run's rings a grey
+//! box over its operators; a layer written over its input in its input's
+//! box, its scratch a yellow one; the arena, the liveness floor and the
+//! bytes live at each operator as lines; a legend under the plot) into
+//! PLAN.svg, and prints the streamed plan's arena, the layer-by-layer
+//! one's and the floor's bytes.
 //!
 //! A file that cannot be read, a file that is not a model, bad JSON,
 //! inputs of the wrong count, shape or type, or an op the interpreter does
@@ -387,15 +390,17 @@ fn draw_plan(model_path: &str, svg_path: &str) -> Result<String, String> {
     let title = std::path::Path::new(model_path)
         .file_stem()
         .map_or(model_path.into(), |s| s.to_string_lossy());
-    let svg = plan_svg::plan_svg(&model, &title).map_err(|e| format!("{model_path}: {e}"))?;
-    std::fs::write(svg_path, &svg).map_err(|e| format!("cannot write {svg_path}: {e}"))?;
     // the streamed plan's arena (model!'s RAM_BYTES), the layer-by-layer
     // one's (the interpreter's, schedule = layers) and the floor
     let plan = |goal| {
-        shapecheck_tflite::schedule::Schedule::search(&model, goal).map_err(|e| e.to_string())
+        shapecheck_tflite::schedule::Schedule::search(&model, goal)
+            .map_err(|e| format!("{model_path}: {e}"))
     };
     let default = plan(shapecheck_tflite::schedule::Goal::Default)?;
     let layers = plan(shapecheck_tflite::schedule::Goal::Layers)?;
+    let svg =
+        plan_svg::plan_svg(&model, &default, &title).map_err(|e| format!("{model_path}: {e}"))?;
+    std::fs::write(svg_path, &svg).map_err(|e| format!("cannot write {svg_path}: {e}"))?;
     Ok(format!(
         "{{\"plan\":{},\"arena_bytes\":{},\"layers_bytes\":{},\"floor_bytes\":{}}}",
         json!(svg_path),

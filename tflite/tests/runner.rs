@@ -164,9 +164,10 @@ fn bad_json_a_wrong_count_and_a_missing_file_are_one_line_and_exit_code_1() {
 
 /// `--plan PLAN.svg`: person detection's picture at `model!`'s default
 /// plan, one box per placed activation, per streamed run's rings and per
-/// layer in place's scratch, and its arena (14,208 B), the layer-by-layer
-/// arena and the floor (both
-/// 55,296 B) printed.
+/// layer in place's scratch, each labelled where it fits, a legend naming
+/// each kind drawn, a scale fitted to the arena (14,208 B; the floor,
+/// 55,296 B, named above it), and its arena, the layer-by-layer arena and
+/// the floor printed.
 #[test]
 fn the_plan_is_drawn() {
     let svg = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("person_detect_plan.svg");
@@ -189,7 +190,10 @@ fn the_plan_is_drawn() {
     // never whole and the outputs of the two layers written over their
     // input are in their input's box), one for the run's rings and one
     // for each layer in place's scratch, each with its tooltip
-    assert_eq!(picture.matches("<rect x=").count(), 30 - 7 - 2 + 1 + 2);
+    assert_eq!(
+        picture.matches("<rect class=\"slot\"").count(),
+        30 - 7 - 2 + 1 + 2
+    );
     assert!(
         picture.contains("<title>tensor 63 "),
         "the run's output, 12x12x32"
@@ -199,8 +203,49 @@ fn the_plan_is_drawn() {
     ));
     assert!(picture.contains("operator 9's DEPTHWISE_CONV_2D written over it"));
     assert!(picture.contains("<title>the scratch of operator 10, written over its input: 4608 B"));
-    assert!(picture.contains("liveness floor: 55296 B"));
-    assert!(picture.contains("arena (RAM_BYTES): 14208 B"));
+    // the labels, read without the tooltips (a PNG has none): a tensor's
+    // index, short name, bytes and offset; the layers written over their
+    // input in their input's box; the run's rings; a scratch
+    let labels: Vec<String> = picture
+        .split("<text class=\"label\"")
+        .skip(1)
+        .map(|t| {
+            let t = &t[..t.find("</text>").unwrap()];
+            t.split("<tspan")
+                .skip(1)
+                .map(|l| &l[l.find('>').unwrap() + 1..l.find("</tspan>").unwrap()])
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
+        .collect();
+    for label in [
+        "t63 Conv2d_4_depthwise | 4,608 B @ 0",
+        "t66 Conv2d_4_pointwise | → t67 Conv2d_5_depthwise (op 9) | → t70 Conv2d_5_pointwise (op 10) | 9,216 B @ 4,992",
+        "t74 Conv2d_6_pointwise | 4,608 B @ 9,600",
+        "streamed run 0: the rings | of ops 0 to 7, a band at a time | 9,600 B @ 4,608",
+        "scratch of op 10 | 4,608 B @ 0",
+    ] {
+        assert!(labels.iter().any(|l| l == label), "{label} not in {labels:#?}");
+    }
+    // a legend entry for each kind drawn, under the plot
+    let legend = &picture[picture.find("<g class=\"legend\">").expect("a legend")..];
+    for entry in [
+        "a whole activation: from the operator that writes it to the last that reads it",
+        "layers written over their input (a→b→c)",
+        "a streamed run's rings",
+        "the scratch of a layer written over its input",
+        "the bytes live at each operator",
+        "the arena: model!'s RAM_BYTES",
+        "the liveness floor: the most bytes live at one operator",
+    ] {
+        assert!(legend.contains(entry), "{entry} not in the legend");
+    }
+    // the scale fits what is drawn: its top is 15,000 B, just above the
+    // arena, and the floor, 3.7 times that, is named above it
+    assert!(picture.contains("text-anchor=\"end\">15,000</text>"));
+    assert!(!picture.contains("text-anchor=\"end\">20,000</text>"));
+    assert!(picture.contains("liveness floor: 55,296 B, 3.7× the top of this scale, above it"));
+    assert!(picture.contains("arena (RAM_BYTES): 14,208 B"));
 }
 
 /// Runs the runner on `tests/ops/<name>.tflite` and `recording`; returns
