@@ -12,8 +12,8 @@
 
 use serde_json::Value;
 use shapecheck_tflite::{
-    Arena, Arithmetic, Interpreter, Model, PreparedStep, QuantizedMultiplier, TensorData,
-    TfliteError,
+    Arena, Arithmetic, Interpreter, Model, OperandProblem, PreparedStep, QuantizedMultiplier,
+    TensorData, TensorType, TfliteError,
 };
 
 const SINE_FLOAT: &[u8] = include_bytes!("models/sine_float.tflite");
@@ -368,6 +368,55 @@ fn operands_that_do_not_fit_their_op_are_errors_naming_operator_and_tensor() {
         err.to_string(),
         "operator 1 (DEPTHWISE_CONV_2D): its output, tensor 2 \"Relu\": dim 1 of its shape is 25, not 17"
     );
+}
+
+/// `bytes` with the first byte `from` that, made `to`, gives a model
+/// `changed` accepts.
+fn patched(bytes: &[u8], from: u8, to: u8, changed: impl Fn(&Model<'_>) -> bool) -> Vec<u8> {
+    let mut bytes = bytes.to_vec();
+    for at in 0..bytes.len() {
+        if bytes[at] != from {
+            continue;
+        }
+        bytes[at] = to;
+        if Model::parse(&bytes).is_ok_and(|m| changed(&m)) {
+            return bytes;
+        }
+        bytes[at] = from;
+    }
+    panic!("no byte {from} to patch");
+}
+
+/// A first input of a type no form of its op takes is refused naming
+/// every type the op takes there: a float32 model's first layer (person
+/// detection's `DEPTHWISE_CONV_2D`, its input made FLOAT32) runs on INT8
+/// or INT16.
+#[test]
+fn an_input_type_the_op_does_not_take_names_those_it_takes() {
+    let person = include_bytes!("models/person_detect.tflite");
+    let input_is = |dtype: TensorType| {
+        move |m: &Model<'_>| {
+            let input = m.operator(0).unwrap().input(0).unwrap();
+            m.tensor(input).unwrap().dtype() == dtype
+        }
+    };
+    // TensorType's schema values: INT8 9, FLOAT32 0
+    let float = patched(person, 9, 0, input_is(TensorType::Float32));
+    let err = construct_error(Model::parse(&float).unwrap());
+    assert_eq!(
+        err.to_string(),
+        "operator 0 (DEPTHWISE_CONV_2D): its input, tensor 88 \"input\": its type is FLOAT32, not INT8 or INT16"
+    );
+    assert!(matches!(
+        err,
+        TfliteError::Operand {
+            problem: OperandProblem::DtypeOneOf {
+                expected: [TensorType::Int8, TensorType::Int16],
+                found: TensorType::Float32
+            },
+            ..
+        }
+    ));
 }
 
 #[test]

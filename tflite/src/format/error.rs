@@ -523,6 +523,11 @@ pub enum TfliteError {
 ///
 /// let p = OperandProblem::Dtype { expected: TensorType::Int8, found: TensorType::Float32 };
 /// assert_eq!(p.to_string(), "its type is FLOAT32, not INT8");
+/// let p = OperandProblem::DtypeOneOf {
+///     expected: &[TensorType::Int8, TensorType::Int16],
+///     found: TensorType::Float32,
+/// };
+/// assert_eq!(p.to_string(), "its type is FLOAT32, not INT8 or INT16");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[non_exhaustive]
@@ -531,6 +536,15 @@ pub enum OperandProblem {
     Dtype {
         /// the type the op takes here
         expected: TensorType,
+        /// the tensor's type
+        found: TensorType,
+    },
+    /// Its element type is none of those the op runs on that operand:
+    /// `expected` lists them all (the inputs of its row's
+    /// [`types`](crate::OpRow::types)).
+    DtypeOneOf {
+        /// the types the op takes there, at least two
+        expected: &'static [TensorType],
         /// the tensor's type
         found: TensorType,
     },
@@ -583,6 +597,19 @@ impl fmt::Display for OperandProblem {
         match self {
             OperandProblem::Dtype { expected, found } => {
                 write!(f, "its type is {found}, not {expected}")
+            }
+            OperandProblem::DtypeOneOf { expected, found } => {
+                write!(f, "its type is {found}, not ")?;
+                let last = expected.len().saturating_sub(1);
+                for (k, t) in expected.iter().enumerate() {
+                    let sep = match k {
+                        0 => "",
+                        k if k == last => " or ",
+                        _ => ", ",
+                    };
+                    write!(f, "{sep}{t}")?;
+                }
+                Ok(())
             }
             OperandProblem::Constant { expected: true } => {
                 f.write_str("it has no constant data, and the op needs a constant")

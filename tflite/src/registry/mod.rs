@@ -18,7 +18,7 @@ pub use steps::Step;
 use crate::arith::quant::QuantizedMultiplier;
 use crate::format::model::OptionsReader;
 use crate::format::model::{Model, Operator};
-use crate::format::types::BuiltinOp;
+use crate::format::types::{BuiltinOp, TensorType};
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::{no_multipliers, same_as_input, OpShape};
 use crate::registry::options::Options;
@@ -764,6 +764,55 @@ pub static OPS: [OpRow; 56] = [
     },
 ];
 
+impl OpRow {
+    /// The types its first input takes, in the order INT8, INT16, INT32,
+    /// FLOAT32: the first input of each form of [`types`](OpRow::types)
+    /// (`"int8, int8 → int8, int16, int16 → int16"`: INT8 and INT16).
+    pub(crate) fn input_types(&self) -> &'static [TensorType] {
+        let mut set = 0usize;
+        let mut form_starts = true;
+        for token in self.types.split(", ") {
+            if form_starts {
+                set |= match token.split(' ').next() {
+                    Some("int8") => 1,
+                    Some("int16") => 2,
+                    Some("int32") => 4,
+                    Some("float32") => 8,
+                    _ => 0,
+                };
+            }
+            form_starts = token.contains('→');
+        }
+        TYPE_SETS.get(set).copied().unwrap_or(&[])
+    }
+}
+
+/// Each set of the four activation types, by the bits of INT8 (1), INT16
+/// (2), INT32 (4) and FLOAT32 (8), in that order.
+const TYPE_SETS: [&[TensorType]; 16] = [
+    &[],
+    &[TensorType::Int8],
+    &[TensorType::Int16],
+    &[TensorType::Int8, TensorType::Int16],
+    &[TensorType::Int32],
+    &[TensorType::Int8, TensorType::Int32],
+    &[TensorType::Int16, TensorType::Int32],
+    &[TensorType::Int8, TensorType::Int16, TensorType::Int32],
+    &[TensorType::Float32],
+    &[TensorType::Int8, TensorType::Float32],
+    &[TensorType::Int16, TensorType::Float32],
+    &[TensorType::Int8, TensorType::Int16, TensorType::Float32],
+    &[TensorType::Int32, TensorType::Float32],
+    &[TensorType::Int8, TensorType::Int32, TensorType::Float32],
+    &[TensorType::Int16, TensorType::Int32, TensorType::Float32],
+    &[
+        TensorType::Int8,
+        TensorType::Int16,
+        TensorType::Int32,
+        TensorType::Float32,
+    ],
+];
+
 /// The row of `op`, or `None` for an op shapecheck does not run.
 ///
 /// ```
@@ -846,5 +895,39 @@ impl<'a> Operator<'a> {
         read_options(self).unwrap_or(Options::Other {
             options_type: self.raw_options().options_type,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{op_row, TensorType, OPS};
+    use crate::format::types::BuiltinOp;
+
+    /// Every row's first input takes at least one type, read from its
+    /// `types` (a type name the reading does not know would drop a form).
+    #[test]
+    fn every_row_names_the_types_of_its_first_input() {
+        for row in &OPS {
+            for token in row.types.split(", ") {
+                let first = token.split(' ').next().unwrap_or("");
+                let known = ["int8", "int16", "int32", "float32"].contains(&first);
+                assert!(known, "{:?}: {first} in {}", row.op, row.types);
+            }
+            assert!(!row.input_types().is_empty(), "{:?}: {}", row.op, row.types);
+        }
+        let types = |op| op_row(op).map(|r| r.input_types());
+        use TensorType::{Float32, Int16, Int32, Int8};
+        assert_eq!(types(BuiltinOp::CONV_2D), Some(&[Int8, Int16][..]));
+        assert_eq!(types(BuiltinOp::ADD), Some(&[Int8, Int16, Float32][..]));
+        assert_eq!(
+            types(BuiltinOp::QUANTIZE),
+            Some(&[Int8, Int16, Float32][..])
+        );
+        assert_eq!(types(BuiltinOp::ARG_MAX), Some(&[Int8][..]));
+        assert_eq!(types(BuiltinOp::EXP), Some(&[Float32][..]));
+        assert_eq!(
+            types(BuiltinOp::TRANSPOSE),
+            Some(&[Int8, Int16, Int32, Float32][..])
+        );
     }
 }

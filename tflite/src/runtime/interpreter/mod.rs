@@ -8,7 +8,7 @@ use crate::arith::quant::{QuantizedMultiplier, Rounding};
 use crate::format::error::{Name, OperandProblem, Place, TfliteError};
 use crate::format::model::{Model, Operator};
 use crate::format::types::TensorType;
-use crate::registry::op_row;
+use crate::registry::{op_row, OpRow};
 
 /// Whose int8 arithmetic the [`Interpreter`] reproduces: the two differ in
 /// the rounding of `FULLY_CONNECTED`'s requantization only.
@@ -393,8 +393,13 @@ fn check_outputs(
         ) {
             OperandProblem::Constant { expected: false }
         } else {
-            OperandProblem::Dtype {
-                expected: TensorType::Int8,
+            OperandProblem::DtypeOneOf {
+                expected: &[
+                    TensorType::Int8,
+                    TensorType::Int16,
+                    TensorType::Int32,
+                    TensorType::Float32,
+                ],
                 found: t.dtype(),
             }
         };
@@ -435,7 +440,36 @@ fn prepare_op<'m>(
     let row = op_row(op.op()).ok_or_else(|| checker.unsupported_op(false))?;
     let shape = (row.output_shape)(&model, &op)?;
     checker.output_shape(&shape)?;
-    (row.prepare)(&checker, &shape, scratch)
+    (row.prepare)(&checker, &shape, scratch).map_err(|e| name_the_types(e, &op, row))
+}
+
+/// A [`prepare_op`] error about the type of the operator's first input,
+/// when no form of the op takes that type, made to name every type the op
+/// takes there (an op's check names the one its form would take:
+/// `CONV_2D` on a FLOAT32 input would say "not INT8", though it runs INT16
+/// too).
+fn name_the_types(e: TfliteError, op: &Operator<'_>, row: &OpRow) -> TfliteError {
+    let expected = row.input_types();
+    match e {
+        TfliteError::Operand {
+            operator,
+            op: o,
+            operand,
+            tensor,
+            name,
+            problem: OperandProblem::Dtype { found, .. },
+        } if op.input(0) == Some(tensor) && expected.len() > 1 && !expected.contains(&found) => {
+            TfliteError::Operand {
+                operator,
+                op: o,
+                operand,
+                tensor,
+                name,
+                problem: OperandProblem::DtypeOneOf { expected, found },
+            }
+        }
+        e => e,
+    }
 }
 
 /// Prepares every operator of `model` once, in order, into `steps` (one
