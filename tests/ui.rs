@@ -99,6 +99,12 @@ const EXCEPTIONS: &[(&str, usize, bool, &str)] = &[
         "post-monomorphisation constant",
     ),
     (
+        "model/fail/concatenation_inputs_do_not_join.stderr",
+        17,
+        false,
+        "post-monomorphisation constant",
+    ),
+    (
         "model/fail/transpose_conv_wrong_output_size.stderr",
         17,
         false,

@@ -2012,7 +2012,8 @@ impl<T: Copy, const N: usize> Arena<T, N> {
 /// use shapecheck::ops::layers::concatenation_int8;
 /// let a = Tensor::<i8, shape![1, 4, 4, 8]>::full(0);
 /// let b = Tensor::<i8, shape![1, 4, 4, 8]>::full(0);
-/// // concatenation/output: ... the axis's the sum of the inputs'
+/// // concatenation/output: inputs [1, 4, 4, 8] and [1, 4, 4, 8] joined along
+/// // axis 3 give [1, 4, 4, 16], not the output [1, 4, 4, 8]: ...
 /// let _: Tensor<i8, shape![1, 4, 4, 8]> = concatenation_int8(&a, &b, Axis::<3>);
 /// ```
 pub fn concatenation_int8<XA, XB, Y, BA, BB, const AXIS: isize>(

@@ -842,7 +842,8 @@ const fn resolve_axis(axis: isize, rank: usize) -> Option<usize> {
 /// (negative from the end) and the output `Y` the caller wrote: the same
 /// rank, the dims off the axis equal, the axis's their sum
 /// (`shapecheck_tflite::concatenation_dim`; `concatenation/output`,
-/// naming the three shapes). [`CHECK`](Self::CHECK) fails the build
+/// naming both inputs, the axis, the shape they give and the output, or
+/// saying that they do not join). [`CHECK`](Self::CHECK) fails the build
 /// otherwise.
 ///
 /// ```
@@ -859,31 +860,65 @@ impl<XA: FixedShape, XB: FixedShape, Y: FixedShape, const AXIS: isize>
     ConcatenationCheck<XA, XB, Y, AXIS>
 {
     const AXIS_INDEX: Option<usize> = resolve_axis(AXIS, XA::DIMS.len());
-    const OK: bool = {
-        let (a, b, y) = (XA::DIMS, XB::DIMS, Y::DIMS);
-        let mut ok = a.len() == b.len() && a.len() == y.len();
+    /// The inputs joined (its first `rank` dims), if they join: the same
+    /// rank (at most 8), the axis within it, the dims off the axis equal.
+    const JOINED: Option<([usize; 8], usize)> = {
+        let (a, b) = (XA::DIMS, XB::DIMS);
+        let mut joined = [0usize; 8];
+        let mut ok = a.len() == b.len() && a.len() <= joined.len() && Self::AXIS_INDEX.is_some();
         let mut k = 0;
         while ok && k < a.len() {
             let on_axis = matches!(Self::AXIS_INDEX, Some(axis) if axis == k);
-            ok = match shapecheck_tflite::concatenation_dim(on_axis, a[k], b[k]) {
-                Some(joined) => joined == y[k],
-                None => false,
-            };
+            match shapecheck_tflite::concatenation_dim(on_axis, a[k], b[k]) {
+                Some(dim) => joined[k] = dim,
+                None => ok = false,
+            }
             k += 1;
         }
-        ok && Self::AXIS_INDEX.is_some()
+        if ok {
+            Some((joined, a.len()))
+        } else {
+            None
+        }
     };
-    const MSG: Msg = Msg::new()
-        .push("concatenation/output: inputs ")
-        .push_sizes(XA::DIMS)
-        .push(" and ")
-        .push_sizes(XB::DIMS)
-        .push(" joined along axis ")
-        .push(if AXIS < 0 { "-" } else { "" })
-        .push_num(AXIS.unsigned_abs())
-        .push(" do not give the output ")
-        .push_sizes(Y::DIMS)
-        .push(": the same rank, the dims off the axis equal, the axis's the sum of the inputs'");
+    const OK: bool = match Self::JOINED {
+        Some((joined, rank)) => {
+            let y = Y::DIMS;
+            let mut ok = y.len() == rank;
+            let mut k = 0;
+            while ok && k < rank {
+                ok = joined[k] == y[k];
+                k += 1;
+            }
+            ok
+        }
+        None => false,
+    };
+    const MSG: Msg = {
+        let m = Msg::new()
+            .push("concatenation/output: inputs ")
+            .push_sizes(XA::DIMS)
+            .push(" and ")
+            .push_sizes(XB::DIMS);
+        match Self::JOINED {
+            Some((joined, rank)) => m
+                .push(" joined along axis ")
+                .push(if AXIS < 0 { "-" } else { "" })
+                .push_num(AXIS.unsigned_abs())
+                .push(" give ")
+                .push_sizes(joined.split_at(rank).0)
+                .push(", not the output ")
+                .push_sizes(Y::DIMS)
+                .push(": the inputs' dims, their sum on the axis"),
+            None => m
+                .push(" do not join along axis ")
+                .push(if AXIS < 0 { "-" } else { "" })
+                .push_num(AXIS.unsigned_abs())
+                .push(", so no output fits (the output is ")
+                .push_sizes(Y::DIMS)
+                .push("): the same rank, the axis within it, the dims off the axis equal"),
+        }
+    };
     /// Fails const evaluation when the output is not the inputs joined.
     pub const CHECK: () = if !Self::OK {
         const_fail(text(&Self::MSG, "concatenation/output"))
