@@ -54,8 +54,9 @@ pub fn plan_svg(model: &Model<'_>, schedule: &Schedule, title: &str) -> Result<S
     // it is no more than a quarter above them), up to a round step
     let drawn = live.iter().copied().max().unwrap_or(0).max(arena).max(1);
     let floor_drawn = floor * 4 <= drawn * 5;
-    let step = round_step(drawn.max(if floor_drawn { floor } else { 0 }) as f64 / 5.0);
-    let top = (drawn.max(if floor_drawn { floor } else { 0 }) as f64 / step).ceil() * step;
+    let scale = if floor_drawn { drawn.max(floor) } else { drawn } as f64;
+    let step = round_step(scale / 5.0);
+    let top = (scale / step).ceil() * step;
     let x = |op: usize| LEFT + (RIGHT - LEFT) * op as f64 / ops as f64;
     let y = |bytes: usize| BOTTOM - (BOTTOM - TOP) * bytes as f64 / top;
 
