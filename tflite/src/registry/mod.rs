@@ -9,7 +9,7 @@
 
 use crate::format::error::TfliteError;
 pub(crate) mod options;
-mod steps;
+pub(crate) mod steps;
 // the f32 steps, run on recorded float models (tests)
 #[cfg(test)]
 mod float_step_tests;

@@ -7,50 +7,57 @@
 use crate::format::error::TfliteError;
 use crate::kernel::step::{Buffers, RunStep};
 
-use crate::ops::abs::{AbsF32, AbsParams};
-use crate::ops::add::{AddF32, AddStep};
-use crate::ops::arg_min_max::ArgMinMaxStep;
-use crate::ops::batch_matmul::BatchMatMulStep;
-use crate::ops::concat::{ConcatenationStep, PackStep};
-use crate::ops::conv::depthwise_conv::DepthwiseConvStep;
-use crate::ops::conv::fully_connected::FullyConnectedStep;
-use crate::ops::conv::Conv2dStep;
-use crate::ops::depth_space::{DepthToSpaceStep, SpaceToDepthStep};
-use crate::ops::div::DivParams;
-use crate::ops::elu::EluF32;
-use crate::ops::exp::ExpF32;
-use crate::ops::gather::GatherStep;
-use crate::ops::hard_swish::HardSwishParams;
-use crate::ops::l2_normalization::L2NormalizationStep;
-use crate::ops::leaky_relu::LeakyReluParams;
-use crate::ops::logistic::tanh::{TanhInt16Params, TanhParams};
-use crate::ops::logistic::LogisticStep;
-use crate::ops::maximum_minimum::{Maximum, Minimum};
-use crate::ops::mul::{MulF32, MulParams};
-use crate::ops::neg::NegF32;
-use crate::ops::pad::mirror_pad::MirrorPadStep;
-use crate::ops::pad::PadStep;
-use crate::ops::pool::PoolStep;
-use crate::ops::prelu::PreluParams;
-use crate::ops::quantize::requantize::RequantizeParams;
-use crate::ops::quantize::QuantizeStep;
-use crate::ops::reduce::{MeanF32Step, ReduceStep};
-use crate::ops::relu::{Relu6Params, ReluParams};
-use crate::ops::reshape::expand_dims::ExpandDimsStep;
-use crate::ops::reshape::ReshapeStep;
-use crate::ops::resize::ResizeStep;
-use crate::ops::rsqrt::{RsqrtF32, RsqrtParams};
-use crate::ops::slice::{SliceStep, StridedSliceStep};
-use crate::ops::softmax::log_softmax::LogSoftmaxStep;
-use crate::ops::softmax::SoftmaxStep;
-use crate::ops::split::{SplitStep, UnpackStep};
-use crate::ops::square::SquareF32;
-use crate::ops::squared_difference::{SquaredDifferenceF32, SquaredDifferenceParams};
-use crate::ops::sub::{SubF32, SubParams};
-use crate::ops::transpose::TransposeStep;
-use crate::ops::transpose_conv::TransposeConvStep;
-use crate::shared::elementwise::{BinaryStep, UnaryStep};
-use crate::shared::float_ops::{BinaryF32Step, MapF32Step};
+/// The step types of the list and the kernel types they hold, by the names
+/// `model!`'s code writes: `compiled` re-exports them all, so that a new
+/// step type needs its line here and nothing in `compiled`.
+pub mod names {
+    pub use crate::ops::abs::{AbsF32, AbsParams};
+    pub use crate::ops::add::{AddF32, AddStep};
+    pub use crate::ops::arg_min_max::ArgMinMaxStep;
+    pub use crate::ops::batch_matmul::BatchMatMulStep;
+    pub use crate::ops::concat::{ConcatenationStep, PackStep};
+    pub use crate::ops::conv::depthwise_conv::DepthwiseConvStep;
+    pub use crate::ops::conv::fully_connected::FullyConnectedStep;
+    pub use crate::ops::conv::Conv2dStep;
+    pub use crate::ops::depth_space::{DepthToSpaceStep, SpaceToDepthStep};
+    pub use crate::ops::div::DivParams;
+    pub use crate::ops::elu::EluF32;
+    pub use crate::ops::exp::ExpF32;
+    pub use crate::ops::gather::GatherStep;
+    pub use crate::ops::hard_swish::HardSwishParams;
+    pub use crate::ops::l2_normalization::L2NormalizationStep;
+    pub use crate::ops::leaky_relu::LeakyReluParams;
+    pub use crate::ops::logistic::tanh::{TanhInt16Params, TanhParams};
+    pub use crate::ops::logistic::LogisticStep;
+    pub use crate::ops::maximum_minimum::{Maximum, Minimum};
+    pub use crate::ops::mul::{MulF32, MulParams};
+    pub use crate::ops::neg::NegF32;
+    pub use crate::ops::pad::mirror_pad::MirrorPadStep;
+    pub use crate::ops::pad::PadStep;
+    pub use crate::ops::pool::PoolStep;
+    pub use crate::ops::prelu::PreluParams;
+    pub use crate::ops::quantize::requantize::RequantizeParams;
+    pub use crate::ops::quantize::QuantizeStep;
+    pub use crate::ops::reduce::{MeanF32Step, ReduceStep};
+    pub use crate::ops::relu::{Relu6Params, ReluParams};
+    pub use crate::ops::reshape::expand_dims::ExpandDimsStep;
+    pub use crate::ops::reshape::ReshapeStep;
+    pub use crate::ops::resize::ResizeStep;
+    pub use crate::ops::rsqrt::{RsqrtF32, RsqrtParams};
+    pub use crate::ops::slice::{SliceStep, StridedSliceStep};
+    pub use crate::ops::softmax::log_softmax::LogSoftmaxStep;
+    pub use crate::ops::softmax::SoftmaxStep;
+    pub use crate::ops::split::{SplitStep, UnpackStep};
+    pub use crate::ops::square::SquareF32;
+    pub use crate::ops::squared_difference::{SquaredDifferenceF32, SquaredDifferenceParams};
+    pub use crate::ops::sub::{SubF32, SubParams};
+    pub use crate::ops::transpose::TransposeStep;
+    pub use crate::ops::transpose_conv::TransposeConvStep;
+    pub use crate::shared::elementwise::{BinaryStep, UnaryStep};
+    pub use crate::shared::float_ops::{BinaryF32Step, MapF32Step};
+}
+
+use names::*;
 
 /// The list: `Variant(step type) = "the type as model!'s code names it"`
 /// (`{k}`: the path to `compiled`, which `compiled::write_steps` fills in;
