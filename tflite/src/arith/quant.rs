@@ -924,6 +924,17 @@ pub(crate) fn inv_sqrt_multiplier(x: i32) -> (i32, i32) {
     (multiplier, -shift)
 }
 
+impl crate::base::write_rust::WriteRust for QuantizedMultiplier {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        write!(
+            w,
+            "{k}::QuantizedMultiplier::from_parts({}i32, {}i32)",
+            self.multiplier(),
+            self.shift()
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1022,16 +1033,5 @@ mod tests {
         assert_eq!(round_half_away(2.5), 3);
         assert_eq!(round_half_away(2.4999), 2);
         assert_eq!(round_half_away(0.0), 0);
-    }
-}
-
-impl crate::base::write_rust::WriteRust for QuantizedMultiplier {
-    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
-        write!(
-            w,
-            "{k}::QuantizedMultiplier::from_parts({}i32, {}i32)",
-            self.multiplier(),
-            self.shift()
-        )
     }
 }
