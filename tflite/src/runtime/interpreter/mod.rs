@@ -467,6 +467,15 @@ fn check_outputs(
     Ok(())
 }
 
+/// What a prepared step's run gives for an output overlapping an input
+/// (built for nothing), which `invoke` turns into [`overlap_error`]'s
+/// naming the operator when it occurs.
+const OVERLAP: TfliteError = TfliteError::Length {
+    what: "a step's output overlapping its input",
+    expected: 0,
+    actual: 0,
+};
+
 /// The error of a step whose output overlaps an input: `prepare` rejected
 /// an output that is the input, and the activations of two tensors live
 /// at the same operator never overlap, so a run does not meet it.
@@ -1070,28 +1079,43 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// ```
     pub fn invoke(&mut self) -> Result<(), TfliteError> {
         if let Some((steps, all_multipliers)) = self.steps {
-            let fc_rounding = self.fc_rounding();
-            for (index, op) in self.model.operators().enumerate() {
-                // `prepared` and `Plan::new` prepared one step per operator
-                let (step, multipliers) = steps
-                    .get(index)
-                    .and_then(|p| p.parts(all_multipliers))
-                    .ok_or(TfliteError::Arena {
+            // `prepared`, `planned` and `Plan::new` prepared one step per
+            // operator: nothing is decoded, searched or built here but
+            // the buffers, once; an error names its operator only when
+            // one occurs
+            let mut buffers = Buffers {
+                int8: &mut *self.arena.int8,
+                int16: &mut *self.arena.int16,
+                int32: &mut *self.arena.int32,
+                float32: &mut *self.arena.float32,
+                multipliers: &[],
+                fc_rounding: match self.arithmetic {
+                    Arithmetic::Micro => Rounding::Double,
+                    Arithmetic::Reference => Rounding::Single,
+                },
+                overlap: OVERLAP,
+            };
+            let model = self.model;
+            if steps.len() < model.operator_count() {
+                return Err(TfliteError::Arena {
                     what: "prepared steps",
-                    needed: self.model.operator_count(),
-                    given: index,
-                })?;
-                let overlap = overlap_error(&self.model, &op);
-                let mut buffers = Buffers {
-                    int8: &mut *self.arena.int8,
-                    int16: &mut *self.arena.int16,
-                    int32: &mut *self.arena.int32,
-                    float32: &mut *self.arena.float32,
-                    multipliers,
-                    fc_rounding,
-                    overlap,
-                };
-                step.run(&mut buffers)?;
+                    needed: model.operator_count(),
+                    given: steps.len(),
+                });
+            }
+            for (index, prepared) in steps.iter().enumerate() {
+                let (step, multipliers) =
+                    prepared.parts(all_multipliers).ok_or(TfliteError::Arena {
+                        what: "prepared steps",
+                        needed: model.operator_count(),
+                        given: index,
+                    })?;
+                buffers.multipliers = multipliers;
+                step.run(&mut buffers)
+                    .map_err(|e| match model.operator(index) {
+                        Some(op) if e == OVERLAP => overlap_error(&model, &op),
+                        _ => e,
+                    })?;
             }
             return Ok(());
         }
