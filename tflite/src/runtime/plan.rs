@@ -1,13 +1,14 @@
-//! Where a model's activations go: one arena per element type, each activation tensor at an offset, two tensors that are
-//! live at the same operator never overlapping. `model!` places its
-//! arena with it when it expands, and [`Plan`](crate::Plan) the
-//! interpreter's buffers.
+//! Where a model's activations go: one arena per element type, each
+//! activation tensor at an offset, two tensors that are live at the same
+//! operator never overlapping. `model!` places its arena with it when it
+//! expands, and the interpreter its buffers (`Plan`, feature `alloc`, and
+//! [`Interpreter::planned`](crate::Interpreter::planned), no heap).
 //!
 //! A tensor is live from the operator that writes it to the last operator
 //! that reads it (a `RESHAPE`'s output is a view of its input, so its
 //! readers keep the input live). The model's input is the caller's and not
 //! in the arena. The **liveness floor** is the largest sum of the sizes of
-//! the tensors live at one operator: no placement takes less. [`place`]
+//! the tensors live at one operator: no placement takes less. `place`
 //! searches for a placement inside the floor (for a chain it is found at
 //! once: each output at the other end of the arena from its input), and
 //! grows the arena only if none is found within its budget of steps.
@@ -15,7 +16,7 @@
 //! The search itself needs no heap: [`place_in`] and [`activations_in`]
 //! work in `usize` scratch the caller gives, so that the interpreter
 //! plans on the device ([`Interpreter::planned`](crate::Interpreter::planned)).
-//! [`place`] and [`activations`] (feature `alloc`) are the same functions
+//! `place` and `activations` (feature `alloc`) are the same functions
 //! over scratch on the heap.
 
 #[cfg(feature = "alloc")]
@@ -126,7 +127,7 @@ pub fn place(lifetimes: &[Lifetime]) -> Placement {
 /// The `usize`s of scratch [`place_in`] needs per lifetime.
 pub const PLACE_SCRATCH_PER_LIFETIME: usize = 3;
 
-/// [`place`] without a heap: writes each lifetime's offset, in the order
+/// `place` (feature `alloc`) without a heap: writes each lifetime's offset, in the order
 /// given, into `offsets` and returns the arena's size, working in
 /// `scratch` ([`PLACE_SCRATCH_PER_LIFETIME`] `usize`s per lifetime).
 /// `None`, writing nothing, when `offsets` or `scratch` is too short.
@@ -422,7 +423,7 @@ pub const ACTIVATION_TABLES_PER_TENSOR: usize = 3;
 /// first and last operator ([`activation`]).
 pub const ACTIVATION_PER_TENSOR: usize = 4;
 
-/// [`activations`] without a heap: writes the activations found into
+/// `activations` (feature `alloc`) without a heap: writes the activations found into
 /// `found` (read each with [`activation`]) and returns how many,
 /// working in `tables`; each buffer at least its constant
 /// ([`ACTIVATION_TABLES_PER_TENSOR`], [`ACTIVATION_PER_TENSOR`]) times
