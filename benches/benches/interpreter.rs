@@ -9,6 +9,9 @@
 //! - `Interpreter::with_plan`'s `invoke` on a `Plan` prepared once
 //!   (`Layout::Packed`, the liveness floor's arena): the ratio issue 69
 //!   asks to be at most 1.2;
+//! - `Interpreter::planned`'s `invoke` (`Layout::Packed`): the planner's
+//!   arena and every operator prepared once, in the caller's buffers, no
+//!   heap (the form the README's interpreter section shows);
 //! - `Interpreter::prepared`'s `invoke`: every operator prepared once
 //!   into the caller's buffers (no heap), each activation at its own
 //!   place;
@@ -25,8 +28,8 @@
 
 use shapecheck_benches::{Args, Group};
 use shapecheck_tflite::{
-    Arena, Arithmetic, Interpreter, Layout, Model, Plan, PreparedStep, QuantizedMultiplier,
-    TensorData,
+    Arena, Arithmetic, Interpreter, Layout, Model, Plan, PlannedBuffers, PreparedStep,
+    QuantizedMultiplier, TensorData,
 };
 use std::hint::black_box;
 
@@ -92,6 +95,30 @@ fn main() {
     )
     .expect("the prepared interpreter");
 
+    let mut scratch = vec![0usize; Interpreter::plan_scratch_len(&model)];
+    let heapless = Interpreter::planned_sizes(&model, Layout::Packed, &mut scratch)
+        .expect("the planned sizes");
+    let mut heapless_int8 = vec![0i8; heapless.arena.int8];
+    let mut places = vec![0usize; heapless.places];
+    let mut heapless_steps = vec![PreparedStep::EMPTY; heapless.steps];
+    let mut heapless_multipliers = vec![QuantizedMultiplier::ZERO; heapless.multipliers];
+    let mut planned_no_heap = Interpreter::planned(
+        model,
+        Arena {
+            int8: &mut heapless_int8,
+            ..Arena::default()
+        },
+        PlannedBuffers {
+            places: &mut places,
+            steps: &mut heapless_steps,
+            multipliers: &mut heapless_multipliers,
+        },
+        &mut scratch,
+        Layout::Packed,
+        Arithmetic::Micro,
+    )
+    .expect("the heap-less planned interpreter");
+
     // the rows agree before anything is timed
     let scores = |interpreter: &mut Interpreter<'_, '_>| {
         interpreter
@@ -107,6 +134,7 @@ fn main() {
     let expected = [expected.as_slice()[0], expected.as_slice()[1]];
     assert_eq!(PersonDetectStreamed::predict(&input).as_slice(), &expected);
     assert_eq!(scores(&mut planned), expected);
+    assert_eq!(scores(&mut planned_no_heap), expected);
     assert_eq!(scores(&mut prepared), expected);
     assert_eq!(scores(&mut unplanned), expected);
 
@@ -120,6 +148,10 @@ fn main() {
     g.row("Interpreter::with_plan, invoke", || {
         scores(black_box(&mut planned))
     });
+    g.row(
+        "Interpreter::planned, invoke (Layout::Packed, no heap)",
+        || scores(black_box(&mut planned_no_heap)),
+    );
     g.row(
         "Interpreter::prepared, invoke (prepared once, no heap)",
         || scores(black_box(&mut prepared)),

@@ -1,5 +1,7 @@
-//! Runs a `.tflite` model with shapecheck-tflite's `Interpreter`, on
-//! inputs from a JSON file or on the cases of a recording:
+//! Runs a `.tflite` model with shapecheck-tflite's `Interpreter` (planned
+//! without a heap, `Interpreter::planned` with `Layout::Packed`: the
+//! planner's arena, every operator prepared once), on inputs from a JSON
+//! file or on the cases of a recording:
 //!
 //! ```text
 //! cargo run --release -p shapecheck-tflite --example model -- MODEL.tflite INPUTS.json
@@ -44,7 +46,8 @@ mod plan_svg;
 
 use serde_json::{json, Value};
 use shapecheck_tflite::{
-    Arena, Arithmetic, Interpreter, Model, QuantizedMultiplier, TensorData, TensorType,
+    Arena, Arithmetic, Interpreter, Layout, Model, PlannedBuffers, PreparedStep,
+    QuantizedMultiplier, TensorData, TensorType,
 };
 
 fn main() -> ExitCode {
@@ -95,35 +98,60 @@ struct Case {
 }
 
 /// The interpreter's buffers, of the sizes the model needs.
-struct Buffers {
+struct Buffers<'m> {
     int8: Vec<i8>,
     int16: Vec<i16>,
     int32: Vec<i32>,
     float32: Vec<f32>,
+    places: Vec<usize>,
+    steps: Vec<PreparedStep<'m>>,
     multipliers: Vec<QuantizedMultiplier>,
+    scratch: Vec<usize>,
 }
 
-impl Buffers {
-    /// The buffers, or the interpreter's error as text.
-    fn for_model(model: &Model<'_>) -> Result<Buffers, String> {
-        let sizes = Interpreter::arena_sizes(model).map_err(|e| e.to_string())?;
+impl<'m> Buffers<'m> {
+    /// The buffers of the planned interpreter (`Layout::Packed`: the
+    /// planner's arena, every operator prepared once), or its error as
+    /// text.
+    fn for_model(model: &Model<'m>) -> Result<Buffers<'m>, String> {
+        let mut scratch = vec![0usize; Interpreter::plan_scratch_len(model)];
+        let sizes = Interpreter::planned_sizes(model, Layout::Packed, &mut scratch)
+            .map_err(|e| e.to_string())?;
         Ok(Buffers {
-            int8: vec![0i8; sizes.int8],
-            int16: vec![0i16; sizes.int16],
-            int32: vec![0i32; sizes.int32],
-            float32: vec![0f32; sizes.float32],
+            int8: vec![0i8; sizes.arena.int8],
+            int16: vec![0i16; sizes.arena.int16],
+            int32: vec![0i32; sizes.arena.int32],
+            float32: vec![0f32; sizes.arena.float32],
+            places: vec![0usize; sizes.places],
+            steps: vec![PreparedStep::EMPTY; sizes.steps],
             multipliers: vec![QuantizedMultiplier::ZERO; sizes.multipliers],
+            scratch,
         })
     }
 
-    fn arena(&mut self) -> Arena<'_> {
-        Arena {
+    /// The interpreter of `model` in these buffers, or its error as text.
+    fn interpreter(&mut self, model: Model<'m>) -> Result<Interpreter<'m, '_>, String> {
+        let arena = Arena {
             int8: &mut self.int8,
             int16: &mut self.int16,
             int32: &mut self.int32,
             float32: &mut self.float32,
+            multipliers: &mut [],
+        };
+        let buffers = PlannedBuffers {
+            places: &mut self.places,
+            steps: &mut self.steps,
             multipliers: &mut self.multipliers,
-        }
+        };
+        Interpreter::planned(
+            model,
+            arena,
+            buffers,
+            &mut self.scratch,
+            Layout::Packed,
+            Arithmetic::Micro,
+        )
+        .map_err(|e| e.to_string())
     }
 }
 
@@ -199,7 +227,8 @@ fn run_inputs(
         .collect::<Result<Vec<Input>, String>>()?;
 
     let mut buffers = Buffers::for_model(&model).map_err(|e| format!("{model_path}: {e}"))?;
-    let mut interpreter = Interpreter::new(model, buffers.arena(), Arithmetic::Micro)
+    let mut interpreter = buffers
+        .interpreter(model)
         .map_err(|e| format!("{model_path}: {e}"))?;
     for (k, input) in inputs.iter().enumerate() {
         interpreter
@@ -271,7 +300,8 @@ fn run_recording(
         .collect::<Result<Vec<Input>, String>>()?;
 
     let mut buffers = Buffers::for_model(&model).map_err(|e| format!("{model_path}: {e}"))?;
-    let mut interpreter = Interpreter::new(model, buffers.arena(), Arithmetic::Micro)
+    let mut interpreter = buffers
+        .interpreter(model)
         .map_err(|e| format!("{model_path}: {e}"))?;
     let mut report = Vec::new();
     for (n, (case, input)) in cases.iter().zip(&inputs).enumerate() {

@@ -134,7 +134,6 @@ mod runtime;
 // the generated code's interface (model!), not an API
 #[doc(hidden)]
 pub use runtime::compiled;
-#[cfg(feature = "alloc")]
 pub use runtime::plan;
 #[cfg(feature = "alloc")]
 pub use runtime::schedule;
@@ -235,11 +234,12 @@ pub use registry::options::{
     Pool2dOptions, ReducerOptions, ReshapeOptions, SoftmaxOptions,
 };
 pub use registry::{op_row, OpRow, OptionsTable, TypedLayer, OPS};
-pub use runtime::interpreter::{
-    Arena, ArenaSizes, Arithmetic, Interpreter, PreparedSizes, PreparedStep, TensorData,
-};
 #[cfg(feature = "alloc")]
-pub use runtime::interpreter::{Layout, Plan};
+pub use runtime::interpreter::Plan;
+pub use runtime::interpreter::{
+    Arena, ArenaSizes, Arithmetic, Interpreter, Layout, PlannedBuffers, PlannedSizes,
+    PreparedSizes, PreparedStep, TensorData,
+};
 pub use shared::broadcast::broadcast_shape;
 
 // element-wise ops: MUL, SUB, DIV, MAXIMUM, MINIMUM, SQUARED_DIFFERENCE,

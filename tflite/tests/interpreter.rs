@@ -12,13 +12,14 @@
 
 use serde_json::Value;
 use shapecheck_tflite::{
-    Arena, Arithmetic, Interpreter, Model, OperandProblem, PreparedStep, QuantizedMultiplier,
-    TensorData, TensorType, TfliteError,
+    Arena, Arithmetic, Interpreter, Layout, Model, OperandProblem, PlannedBuffers, PreparedStep,
+    QuantizedMultiplier, TensorData, TensorType, TfliteError,
 };
 
 const SINE_FLOAT: &[u8] = include_bytes!("models/sine_float.tflite");
 const SINE: &[u8] = include_bytes!("models/sine.tflite");
 const SPEECH: &[u8] = include_bytes!("models/speech.tflite");
+const PERSON: &[u8] = include_bytes!("models/person_detect.tflite");
 
 fn outputs(file: &str) -> Value {
     let path = format!("{}/tests/outputs/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -555,4 +556,238 @@ fn prepared_needs_no_multiplier_scratch_in_the_arena() {
         interpreter.output(0),
         Some(TensorData::Int8(&[-88, -58, -58, -52]))
     );
+}
+
+/// The buffers of `Interpreter::planned` for `model` laid out as `layout`
+/// says, each as long as `planned_sizes` gives, the places filled with a
+/// mark to see whether they were written.
+struct Planned {
+    int8: Vec<i8>,
+    places: Vec<usize>,
+    steps: Vec<PreparedStep<'static>>,
+    multipliers: Vec<QuantizedMultiplier>,
+    scratch: Vec<usize>,
+}
+
+const MARK: usize = 0x5a5a;
+
+impl Planned {
+    fn for_model(model: &Model<'_>, layout: Layout) -> Planned {
+        let mut scratch = vec![0usize; Interpreter::plan_scratch_len(model)];
+        let sizes = Interpreter::planned_sizes(model, layout, &mut scratch).unwrap();
+        assert_eq!(
+            (sizes.arena.int16, sizes.arena.int32, sizes.arena.float32),
+            (0, 0, 0)
+        );
+        Planned {
+            int8: vec![0; sizes.arena.int8],
+            places: vec![MARK; sizes.places],
+            steps: vec![PreparedStep::EMPTY; sizes.steps],
+            multipliers: vec![QuantizedMultiplier::ZERO; sizes.multipliers],
+            scratch,
+        }
+    }
+
+    // the constructor's own result, error and all
+    #[allow(clippy::result_large_err)]
+    fn interpreter(
+        &mut self,
+        model: Model<'static>,
+        layout: Layout,
+    ) -> Result<Interpreter<'static, '_>, TfliteError> {
+        let buffers = PlannedBuffers {
+            places: &mut self.places,
+            steps: &mut self.steps,
+            multipliers: &mut self.multipliers,
+        };
+        let arena = Arena {
+            int8: &mut self.int8,
+            ..Arena::default()
+        };
+        Interpreter::planned(
+            model,
+            arena,
+            buffers,
+            &mut self.scratch,
+            layout,
+            Arithmetic::Micro,
+        )
+    }
+}
+
+#[test]
+fn person_detection_plans_its_floor_without_a_heap() {
+    let model = Model::parse(PERSON).unwrap();
+    let mut scratch = vec![0usize; Interpreter::plan_scratch_len(&model)];
+    let packed = Interpreter::planned_sizes(&model, Layout::Packed, &mut scratch).unwrap();
+    let debug = Interpreter::planned_sizes(&model, Layout::Debug, &mut scratch).unwrap();
+    // the 96x96 input beside the liveness floor; each tensor at its own
+    // place (the input too): 241,030, 4.4x the floor
+    assert_eq!(packed.arena.int8, 9_216 + 55_296);
+    assert_eq!(packed.activation_bytes, 55_296);
+    assert_eq!(debug.arena.int8, 241_030);
+    assert_eq!(
+        debug.arena.int8,
+        Interpreter::arena_sizes(&model).unwrap().int8
+    );
+    // the prepared steps' RAM is `prepared`'s
+    let prepared = Interpreter::prepared_sizes(&model).unwrap();
+    assert_eq!(
+        (packed.steps, packed.multipliers),
+        (prepared.steps, prepared.multipliers)
+    );
+    assert_eq!(packed.places, model.tensor_count());
+    assert_eq!(
+        (packed.places, Interpreter::plan_scratch_len(&model)),
+        (89, 7 * 89)
+    );
+
+    // both layouts give the output of the interpreter that prepares as it runs
+    let image: Vec<i8> = (0..96 * 96).map(|i| ((i * 7) % 256) as u8 as i8).collect();
+    let mut outputs = Vec::new();
+    for layout in [Layout::Packed, Layout::Debug] {
+        let mut buffers = Planned::for_model(&model, layout);
+        let mut interpreter = buffers.interpreter(model, layout).unwrap();
+        interpreter.set_input(0, TensorData::Int8(&image)).unwrap();
+        interpreter.invoke().unwrap();
+        let Some(TensorData::Int8(out)) = interpreter.output(0) else {
+            panic!("no int8 output")
+        };
+        outputs.push(out.to_vec());
+    }
+    let sizes = Interpreter::arena_sizes(&model).unwrap();
+    let mut int8 = vec![0i8; sizes.int8];
+    let mut m = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+    let arena = Arena {
+        int8: &mut int8,
+        multipliers: &mut m,
+        ..Arena::default()
+    };
+    let mut interpreter = Interpreter::new(model, arena, Arithmetic::Micro).unwrap();
+    interpreter.set_input(0, TensorData::Int8(&image)).unwrap();
+    interpreter.invoke().unwrap();
+    let Some(TensorData::Int8(want)) = interpreter.output(0) else {
+        panic!("no int8 output")
+    };
+    assert_eq!(outputs, [want.to_vec(), want.to_vec()]);
+}
+
+#[test]
+fn the_packed_layout_reuses_memory_and_the_debug_one_keeps_every_tensor() {
+    let model = Model::parse(SPEECH).unwrap();
+    let input = [-123i8; 1960];
+    let mut packed = Planned::for_model(&model, Layout::Packed);
+    let mut debug = Planned::for_model(&model, Layout::Debug);
+    assert_eq!((packed.int8.len(), debug.int8.len()), (1960 + 4004, 7928));
+    let mut p = packed.interpreter(model, Layout::Packed).unwrap();
+    let mut d = debug.interpreter(model, Layout::Debug).unwrap();
+    for i in [&mut p, &mut d] {
+        i.set_input(0, TensorData::Int8(&input)).unwrap();
+        i.invoke().unwrap();
+        assert_eq!(i.output(0), Some(TensorData::Int8(&[-88, -58, -58, -52])));
+    }
+    // every activation has a place in both, by tensor index: the
+    // convolution's output, the input and its reshape, the logits, the
+    // scores (7,928 elements); the packed arena holds them in 5,964, the
+    // debug one side by side
+    let count = model.tensor_count();
+    let placed = |i: &Interpreter<'_, '_>| {
+        (0..count)
+            .filter_map(|t| i.tensor(t))
+            .map(|t| t.len())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(placed(&p), [4000, 1960, 1960, 4, 4]);
+    assert_eq!(placed(&p), placed(&d));
+    // the debug layout keeps the convolution's output after the run
+    let Some(TensorData::Int8(conv)) = d.tensor(2) else {
+        panic!("no convolution output")
+    };
+    assert!(conv.iter().any(|&x| x != conv[0]));
+}
+
+#[test]
+fn short_planned_buffers_are_refused_before_anything_is_written() {
+    let model = Model::parse(SPEECH).unwrap();
+    let count = model.tensor_count();
+    // the scratch: 7 usizes a tensor
+    let mut buffers = Planned::for_model(&model, Layout::Packed);
+    buffers.scratch.pop();
+    let err = buffers.interpreter(model, Layout::Packed).unwrap_err();
+    assert_eq!(
+        err,
+        TfliteError::Arena {
+            what: "plan scratch",
+            needed: 7 * count,
+            given: 7 * count - 1
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the plan scratch need {} elements, and their buffer has {}",
+            7 * count,
+            7 * count - 1
+        )
+    );
+    assert!(buffers.places.iter().all(|&p| p == MARK));
+    assert!(buffers.steps.iter().all(|s| !s.is_prepared()));
+
+    // the places: one a tensor
+    let mut buffers = Planned::for_model(&model, Layout::Packed);
+    buffers.places.pop();
+    let err = buffers.interpreter(model, Layout::Packed).unwrap_err();
+    assert_eq!(
+        err,
+        TfliteError::Arena {
+            what: "tensor places",
+            needed: count,
+            given: count - 1
+        }
+    );
+    assert!(buffers.places.iter().all(|&p| p == MARK));
+    assert!(buffers.steps.iter().all(|s| !s.is_prepared()));
+
+    // the steps, the multipliers, the activations
+    let mut buffers = Planned::for_model(&model, Layout::Packed);
+    buffers.steps.pop();
+    let err = buffers.interpreter(model, Layout::Packed).unwrap_err();
+    assert_eq!(
+        err,
+        TfliteError::Arena {
+            what: "prepared steps",
+            needed: 4,
+            given: 3
+        }
+    );
+    assert!(buffers.places.iter().all(|&p| p == MARK));
+    let mut buffers = Planned::for_model(&model, Layout::Packed);
+    buffers.multipliers.pop();
+    let err = buffers.interpreter(model, Layout::Packed).unwrap_err();
+    assert_eq!(
+        err,
+        TfliteError::Arena {
+            what: "prepared multipliers",
+            needed: 12,
+            given: 11
+        }
+    );
+    assert!(buffers.places.iter().all(|&p| p == MARK));
+    let mut buffers = Planned::for_model(&model, Layout::Packed);
+    buffers.int8.pop();
+    let err = buffers.interpreter(model, Layout::Packed).unwrap_err();
+    assert_eq!(
+        err,
+        TfliteError::Arena {
+            what: "int8 activations",
+            needed: 5964,
+            given: 5963
+        }
+    );
+    assert!(buffers.places.iter().all(|&p| p == MARK));
+    assert!(buffers.steps.iter().all(|s| !s.is_prepared()));
+    // the debug layout needs no scratch
+    let mut buffers = Planned::for_model(&model, Layout::Debug);
+    buffers.scratch.clear();
+    assert!(buffers.interpreter(model, Layout::Debug).is_ok());
 }

@@ -4,7 +4,6 @@
 
 pub mod compiled;
 pub(crate) mod interpreter;
-#[cfg(feature = "alloc")]
 pub mod plan;
 #[cfg(feature = "alloc")]
 pub mod schedule;

@@ -4,8 +4,8 @@
 
 use serde_json::Value;
 use shapecheck_tflite::{
-    Arena, Arithmetic, Interpreter, Layout, Model, Plan, PreparedStep, QuantizedMultiplier,
-    TensorData, TensorType,
+    Arena, Arithmetic, Interpreter, Layout, Model, Plan, PlannedBuffers, PreparedStep,
+    QuantizedMultiplier, TensorData, TensorType,
 };
 
 /// A recorded tensor's data, each value rounded to the nearest f32 (int8
@@ -44,11 +44,15 @@ fn data_as_f64(d: TensorData<'_>) -> Vec<f64> {
     }
 }
 
-/// Runs every case of `recording` through `bytes`' model four ways: the
+/// Runs every case of `recording` through `bytes`' model six ways: the
 /// interpreter preparing each operator as it runs, the interpreter with
 /// every operator prepared once into the test's buffers
-/// (`Interpreter::prepared`), and on a `Plan` prepared once with each layout (the debug layout's every tensor, the packed
-/// one's outputs, whose intermediate tensors share memory). Returns how
+/// (`Interpreter::prepared`), on a `Plan` prepared once with each layout,
+/// and laid out and prepared with no heap with each layout
+/// (`Interpreter::planned`; the debug layout's every tensor, the packed
+/// one's outputs, whose intermediate tensors share memory). Checks that
+/// the packed `Plan` and the packed `planned` put every tensor at the
+/// same offset. Returns how
 /// many tensors were compared. Panics naming the way, the case, the tensor
 /// and the first element that differs.
 pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
@@ -68,10 +72,103 @@ pub fn check_recording(bytes: &[u8], recording: &Value, label: &str) -> usize {
     for layout in [Layout::Debug, Layout::Packed] {
         let plan = Plan::new(model, Arithmetic::Micro, layout)
             .unwrap_or_else(|e| panic!("{label} ({layout:?} plan): {e}"));
-        let label = format!("{label} ({layout:?} plan)");
-        compared += check_with(model, Way::Plan(&plan), recording, &label);
+        let plan_label = format!("{label} ({layout:?} plan)");
+        compared += check_with(model, Way::Plan(&plan), recording, &plan_label);
+        let planned_label = format!("{label} (planned {layout:?})");
+        compared += check_with(model, Way::Planned(layout), recording, &planned_label);
     }
+    assert_same_places(model, label);
     compared
+}
+
+/// Each tensor's offset in its type's buffer, read from where
+/// `interpreter.tensor` points, `None` for a tensor without a place.
+fn offsets(
+    interpreter: &Interpreter<'_, '_>,
+    bases: [usize; 4],
+) -> Vec<Option<(TensorType, usize, usize)>> {
+    (0..interpreter.model().tensor_count())
+        .map(|i| {
+            let d = interpreter.tensor(i)?;
+            let (ptr, size, base) = match d {
+                TensorData::Int8(s) => (s.as_ptr() as usize, 1, bases[0]),
+                TensorData::Int16(s) => (s.as_ptr() as usize, 2, bases[1]),
+                TensorData::Int32(s) => (s.as_ptr() as usize, 4, bases[2]),
+                TensorData::Float32(s) => (s.as_ptr() as usize, 4, bases[3]),
+            };
+            Some((d.dtype(), (ptr - base) / size, d.len()))
+        })
+        .collect()
+}
+
+/// The packed `Plan` (on the heap) and the packed `Interpreter::planned`
+/// (no heap) put every tensor of `model` at the same offset, in buffers
+/// of the same lengths.
+fn assert_same_places(model: Model<'_>, label: &str) {
+    let plan = Plan::new(model, Arithmetic::Micro, Layout::Packed).unwrap();
+    let mut scratch = vec![0usize; Interpreter::plan_scratch_len(&model)];
+    let planned = Interpreter::planned_sizes(&model, Layout::Packed, &mut scratch).unwrap();
+    assert_eq!(
+        planned.arena,
+        plan.arena_sizes(),
+        "{label}: the planned sizes"
+    );
+    assert_eq!(
+        planned.activation_bytes,
+        plan.activation_bytes(),
+        "{label}: the activation bytes"
+    );
+    let sizes = plan.arena_sizes();
+    let mut places = Vec::new();
+    for heapless in [false, true] {
+        let mut int8 = vec![0i8; sizes.int8];
+        let mut int16 = vec![0i16; sizes.int16];
+        let mut int32 = vec![0i32; sizes.int32];
+        let mut float32 = vec![0f32; sizes.float32];
+        let bases = [
+            int8.as_ptr() as usize,
+            int16.as_ptr() as usize,
+            int32.as_ptr() as usize,
+            float32.as_ptr() as usize,
+        ];
+        let arena = Arena {
+            int8: &mut int8,
+            int16: &mut int16,
+            int32: &mut int32,
+            float32: &mut float32,
+            multipliers: &mut [],
+        };
+        let mut tensor_places = vec![0usize; planned.places];
+        let mut steps = vec![PreparedStep::EMPTY; planned.steps];
+        let mut multipliers = vec![QuantizedMultiplier::ZERO; planned.multipliers];
+        let interpreter = if heapless {
+            let buffers = PlannedBuffers {
+                places: &mut tensor_places,
+                steps: &mut steps,
+                multipliers: &mut multipliers,
+            };
+            Interpreter::planned(
+                model,
+                arena,
+                buffers,
+                &mut scratch,
+                Layout::Packed,
+                Arithmetic::Micro,
+            )
+        } else {
+            Interpreter::with_plan(&plan, arena)
+        }
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
+        places.push(offsets(&interpreter, bases));
+    }
+    assert!(
+        places[0].iter().any(Option::is_some),
+        "{label}: no tensor placed"
+    );
+    assert_eq!(
+        places[0], places[1],
+        "{label}: the packed places of Plan and planned"
+    );
 }
 
 /// How `check_with` makes its interpreter.
@@ -84,18 +181,28 @@ enum Way<'p, 'm> {
     Prepared,
     /// `Interpreter::with_plan`
     Plan(&'p Plan<'m>),
+    /// `Interpreter::planned`: laid out and prepared with no heap, in
+    /// buffers the test owns
+    Planned(Layout),
 }
 
 /// One way of `check_recording`.
 fn check_with(model: Model<'_>, way: Way<'_, '_>, recording: &Value, label: &str) -> usize {
     let plan = match way {
         Way::Plan(plan) => Some(plan),
-        Way::EachRun | Way::Prepared => None,
+        Way::EachRun | Way::Prepared | Way::Planned(_) => None,
     };
-    let sizes = match plan {
-        Some(plan) => plan.arena_sizes(),
-        None => Interpreter::arena_sizes(&model).unwrap(),
+    let mut scratch = vec![0usize; Interpreter::plan_scratch_len(&model)];
+    let sizes = match (plan, way) {
+        (Some(plan), _) => plan.arena_sizes(),
+        (None, Way::Planned(layout)) => {
+            Interpreter::planned_sizes(&model, layout, &mut scratch)
+                .unwrap()
+                .arena
+        }
+        (None, _) => Interpreter::arena_sizes(&model).unwrap(),
     };
+    let mut places = vec![0usize; model.tensor_count()];
     let prepared_sizes = Interpreter::prepared_sizes(&model).unwrap();
     let mut steps = vec![PreparedStep::EMPTY; prepared_sizes.steps];
     let mut all_multipliers = vec![QuantizedMultiplier::ZERO; prepared_sizes.multipliers];
@@ -121,10 +228,26 @@ fn check_with(model: Model<'_>, way: Way<'_, '_>, recording: &Value, label: &str
             &mut all_multipliers,
             Arithmetic::Micro,
         ),
+        Way::Planned(layout) => Interpreter::planned(
+            model,
+            arena,
+            PlannedBuffers {
+                places: &mut places,
+                steps: &mut steps,
+                multipliers: &mut all_multipliers,
+            },
+            &mut scratch,
+            layout,
+            Arithmetic::Micro,
+        ),
     }
     .unwrap_or_else(|e| panic!("{label}: {e}"));
     // the packed layout keeps the inputs and outputs only
-    let every_tensor = plan.is_none_or(|p| p.layout() == Layout::Debug);
+    let every_tensor = match way {
+        Way::Plan(p) => p.layout() == Layout::Debug,
+        Way::Planned(layout) => layout == Layout::Debug,
+        Way::EachRun | Way::Prepared => true,
+    };
     let input = model.input(0).unwrap();
     let cases = recording["cases"].as_array().expect("cases");
     assert!(!cases.is_empty(), "{label}: no cases");

@@ -191,7 +191,7 @@ impl TensorData<'_> {
 /// TFLite interpreter's). Constants (weights, biases) are read in place
 /// from the model's bytes.
 ///
-/// Three constructors, one preparation (each operator checked, its
+/// Four constructors, one preparation (each operator checked, its
 /// constants derived, its multipliers written; an op it does not run, or
 /// operands that do not fit the op, is an error naming the operator and
 /// tensor):
@@ -201,6 +201,11 @@ impl TensorData<'_> {
 ///   (the least RAM: one layer's multipliers);
 /// - [`prepared`](Self::prepared) prepares every operator once into
 ///   buffers the caller owns (no heap), and `invoke` only runs;
+/// - [`planned`](Self::planned) does the same and places the activations
+///   with the planner ([`Layout::Packed`]: person detection's 9,216 B
+///   input beside its 55,296 B floor, where the others take 241,030 B),
+///   no heap either, its buffers' lengths given by
+///   [`planned_sizes`](Self::planned_sizes);
 /// - `with_plan` (feature `alloc`) runs a `Plan` prepared on the heap,
 ///   with its packed layout.
 ///
@@ -230,6 +235,9 @@ pub struct Interpreter<'m, 'a> {
     /// `None`: each operator is checked and prepared as it runs
     /// ([`new`](Self::new))
     steps: Option<(&'a [PreparedStep<'m>], &'a [QuantizedMultiplier])>,
+    /// each tensor's offset in its type's buffer
+    /// ([`planned`](Self::planned)); `None`: each at its own place
+    places: Option<&'a [usize]>,
     /// the plan whose layout it runs ([`with_plan`](Self::with_plan))
     #[cfg(feature = "alloc")]
     plan: Option<&'a Plan<'m>>,
@@ -336,13 +344,74 @@ pub struct PreparedSizes {
     pub multipliers: usize,
 }
 
+/// The lengths of every buffer [`Interpreter::planned`] takes for a model
+/// laid out one way ([`Interpreter::planned_sizes`]): computed without a
+/// heap, on the device from the model's bytes, or by a build script on
+/// the host from the same bytes (the same function, the same numbers).
+///
+/// ```
+/// use shapecheck_tflite::{Interpreter, Layout, Model};
+///
+/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/person_detect.tflite")))?;
+/// let mut scratch = vec![0usize; Interpreter::plan_scratch_len(&model)];
+/// let sizes = Interpreter::planned_sizes(&model, Layout::Packed, &mut scratch)?;
+/// // the 96x96 input beside the liveness floor, model!'s RAM_BYTES
+/// assert_eq!((sizes.arena.int8, sizes.activation_bytes), (9_216 + 55_296, 55_296));
+/// assert_eq!((sizes.places, sizes.steps, sizes.multipliers), (89, 31, 2_738));
+/// // each tensor at its own place (the input too): 4.4 times the floor
+/// let debug = Interpreter::planned_sizes(&model, Layout::Debug, &mut scratch)?;
+/// assert_eq!(debug.arena.int8, 241_030);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlannedSizes {
+    /// the activation buffers' elements (`multipliers` 0: the prepared
+    /// multipliers are [`PlannedSizes::multipliers`])
+    pub arena: ArenaSizes,
+    /// the bytes of the activations the layout places, the model's inputs
+    /// not counted: with [`Layout::Packed`], `model!`'s `RAM_BYTES`
+    pub activation_bytes: usize,
+    /// `usize`s of [`PlannedBuffers::places`]: one per tensor of the model
+    pub places: usize,
+    /// [`PreparedStep`]s: one per operator
+    pub steps: usize,
+    /// prepared multipliers: every quantized layer's
+    pub multipliers: usize,
+}
+
+/// The buffers a planned [`Interpreter`] keeps ([`Interpreter::planned`]),
+/// beside its [`Arena`]: each tensor's place, and the prepared operators.
+/// At least [`PlannedSizes`]' lengths; on a microcontroller, `static`
+/// arrays or local ones.
+///
+/// ```
+/// use shapecheck_tflite::{PlannedBuffers, PreparedStep, QuantizedMultiplier};
+///
+/// let (mut places, mut steps, mut multipliers) = ([0usize; 12], [PreparedStep::EMPTY; 4], [QuantizedMultiplier::ZERO; 12]);
+/// let buffers = PlannedBuffers { places: &mut places, steps: &mut steps, multipliers: &mut multipliers };
+/// assert_eq!(buffers.places.len(), 12);
+/// ```
+#[derive(Debug)]
+pub struct PlannedBuffers<'a, 'm> {
+    /// each tensor's offset in its type's activation buffer
+    pub places: &'a mut [usize],
+    /// one prepared step per operator
+    pub steps: &'a mut [PreparedStep<'m>],
+    /// every quantized layer's requantization multipliers
+    pub multipliers: &'a mut [QuantizedMultiplier],
+}
+
+mod layout;
 #[cfg(feature = "alloc")]
 mod plan;
 #[cfg(test)]
 mod tests;
 
+pub use layout::Layout;
 #[cfg(feature = "alloc")]
-pub use plan::{Layout, Plan};
+pub use plan::Plan;
+
+use layout::{lay_out, slot_at, SCRATCH_PER_TENSOR};
 
 use crate::kernel::checker::{is_activation, operand_error, slot, Checker};
 use crate::kernel::step::Buffers;
@@ -407,6 +476,15 @@ fn check_outputs(
     }
     Ok(())
 }
+
+/// What a prepared step's run gives for an output overlapping an input
+/// (built for nothing), which `invoke` turns into [`overlap_error`]'s
+/// naming the operator when it occurs.
+const OVERLAP: TfliteError = TfliteError::Length {
+    what: "a step's output overlapping its input",
+    expected: 0,
+    actual: 0,
+};
 
 /// The error of a step whose output overlaps an input: `prepare` rejected
 /// an output that is the input, and the activations of two tensors live
@@ -596,6 +674,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
             arena,
             arithmetic,
             steps: None,
+            places: None,
             #[cfg(feature = "alloc")]
             plan: None,
         };
@@ -700,6 +779,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
             arena,
             arithmetic,
             steps: Some((used, multipliers)),
+            places: None,
             #[cfg(feature = "alloc")]
             plan: None,
         })
@@ -734,7 +814,152 @@ impl<'m, 'a> Interpreter<'m, 'a> {
             arena,
             arithmetic: plan.arithmetic(),
             steps: Some((plan.steps(), plan.all_multipliers())),
+            places: None,
             plan: Some(plan),
+        })
+    }
+
+    /// The `usize`s of scratch [`planned_sizes`](Self::planned_sizes) and
+    /// [`planned`](Self::planned) work in: 7 per tensor of the model (the
+    /// planner's tables and the activations it places). Needs no scratch
+    /// itself; the scratch is only borrowed while they run (a local array
+    /// on the device).
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Interpreter, Model};
+    ///
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+    /// assert_eq!(Interpreter::plan_scratch_len(&model), 7 * model.tensor_count());
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn plan_scratch_len(model: &Model<'_>) -> usize {
+        SCRATCH_PER_TENSOR.saturating_mul(model.tensor_count())
+    }
+
+    /// The lengths of the buffers [`planned`](Self::planned) takes for
+    /// `model` laid out as `layout` says, with no heap: the placement is
+    /// searched in `scratch` ([`plan_scratch_len`](Self::plan_scratch_len)
+    /// long; [`Layout::Packed`]'s is the planner's, `Plan`'s and
+    /// `model!`'s). A build script computes the same numbers on the host
+    /// for a model known when the firmware is built:
+    ///
+    /// ```
+    /// // build.rs: the arena's lengths as constants of the firmware
+    /// use shapecheck_tflite::{Interpreter, Layout, Model};
+    ///
+    /// let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite"))?;
+    /// let model = Model::parse(&bytes)?;
+    /// let mut scratch = vec![0usize; Interpreter::plan_scratch_len(&model)];
+    /// let s = Interpreter::planned_sizes(&model, Layout::Packed, &mut scratch)?;
+    /// let constants = format!(
+    ///     "pub const INT8: usize = {};\npub const PLACES: usize = {};\npub const STEPS: usize = {};\npub const MULTIPLIERS: usize = {};\n",
+    ///     s.arena.int8, s.places, s.steps, s.multipliers,
+    /// );
+    /// // std::fs::write(out_dir.join("arena.rs"), constants)?;
+    /// assert!(constants.starts_with("pub const INT8: usize = 5964;")); // 1,960 input + 4,004
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// Fails with [`TfliteError::Arena`] (`"plan scratch"`) when `scratch`
+    /// is too short, and with [`TfliteError::TooManyElements`] when a sum
+    /// overflows.
+    pub fn planned_sizes(
+        model: &Model<'_>,
+        layout: Layout,
+        scratch: &mut [usize],
+    ) -> Result<PlannedSizes, TfliteError> {
+        let (arena, activation_bytes) = lay_out(model, layout, scratch, None)?;
+        let prepared = Self::prepared_sizes(model)?;
+        Ok(PlannedSizes {
+            arena,
+            activation_bytes,
+            places: model.tensor_count(),
+            steps: prepared.steps,
+            multipliers: prepared.multipliers,
+        })
+    }
+
+    /// An interpreter of `model` in `arena`, its activations laid out as
+    /// `layout` says and every operator prepared once, here, with no heap:
+    /// the placement is searched in `scratch` (borrowed only during this
+    /// call), each tensor's place kept in `buffers.places` and the
+    /// prepared operators in `buffers.steps` and `buffers.multipliers`.
+    /// [`invoke`](Self::invoke) then only runs. With [`Layout::Packed`]
+    /// the activations take the planner's arena ([`planned_sizes`](Self::planned_sizes)),
+    /// exactly where `Plan` places them; with [`Layout::Debug`] each is at
+    /// its own place, as [`prepared`](Self::prepared) keeps them.
+    /// `arena.multipliers` is not used (it may be empty).
+    ///
+    /// Every length is checked before anything is written: fails with
+    /// [`TfliteError::Arena`] naming the buffer and both lengths, and
+    /// otherwise as [`prepared`](Self::prepared) does.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{Arena, Arithmetic, Interpreter, Layout, Model, PlannedBuffers, PreparedStep, QuantizedMultiplier, TensorData};
+    ///
+    /// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
+    /// // the lengths planned_sizes gives (constants from a build script)
+    /// let mut int8 = [0i8; 1960 + 4004];
+    /// let (mut places, mut steps, mut multipliers) = ([0usize; 12], [PreparedStep::EMPTY; 4], [QuantizedMultiplier::ZERO; 12]);
+    /// let mut scratch = [0usize; 7 * 12];
+    /// let buffers = PlannedBuffers { places: &mut places, steps: &mut steps, multipliers: &mut multipliers };
+    /// let arena = Arena { int8: &mut int8, ..Arena::default() };
+    /// let mut interpreter = Interpreter::planned(model, arena, buffers, &mut scratch, Layout::Packed, Arithmetic::Micro)?;
+    /// interpreter.set_input(0, TensorData::Int8(&[-123; 1960]))?; // every feature 0.5
+    /// interpreter.invoke()?;
+    /// assert_eq!(interpreter.output(0), Some(TensorData::Int8(&[-88, -58, -58, -52])));
+    ///
+    /// // the arena of each tensor at its own place is too short for the packed one
+    /// let mut int8 = [0i8; 1960 + 4004];
+    /// let (mut places, mut steps, mut multipliers) = ([0usize; 12], [PreparedStep::EMPTY; 4], [QuantizedMultiplier::ZERO; 12]);
+    /// let buffers = PlannedBuffers { places: &mut places, steps: &mut steps, multipliers: &mut multipliers };
+    /// let arena = Arena { int8: &mut int8, ..Arena::default() };
+    /// let err = Interpreter::planned(model, arena, buffers, &mut scratch, Layout::Debug, Arithmetic::Micro).unwrap_err();
+    /// assert_eq!(err.to_string(), "the int8 activations need 7928 elements, and their buffer has 5964");
+    /// # Ok::<(), shapecheck_tflite::TfliteError>(())
+    /// ```
+    pub fn planned(
+        model: Model<'m>,
+        arena: Arena<'a>,
+        buffers: PlannedBuffers<'a, 'm>,
+        scratch: &mut [usize],
+        layout: Layout,
+        arithmetic: Arithmetic,
+    ) -> Result<Self, TfliteError> {
+        let sizes = Self::planned_sizes(&model, layout, scratch)?;
+        let PlannedBuffers {
+            places,
+            steps,
+            multipliers,
+        } = buffers;
+        for (what, needed, given) in [
+            ("tensor places", sizes.places, places.len()),
+            ("prepared steps", sizes.steps, steps.len()),
+            ("prepared multipliers", sizes.multipliers, multipliers.len()),
+        ] {
+            if given < needed {
+                return Err(TfliteError::Arena {
+                    what,
+                    needed,
+                    given,
+                });
+            }
+        }
+        check_arena(&sizes.arena, &arena)?;
+        lay_out(&model, layout, scratch, Some(&mut *places))?;
+        let places: &'a [usize] = places;
+        check_outputs(&model, |i| slot_at(&model, places, i))?;
+        prepare_all(model, |i| slot_at(&model, places, i), steps, multipliers)?;
+        let steps: &'a [PreparedStep<'m>] = steps;
+        let used = steps.get(..model.operator_count()).unwrap_or(steps);
+        Ok(Interpreter {
+            model,
+            arena,
+            arithmetic,
+            steps: Some((used, multipliers)),
+            places: Some(places),
+            #[cfg(feature = "alloc")]
+            plan: None,
         })
     }
 
@@ -758,6 +983,9 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         #[cfg(feature = "alloc")]
         if let Some(plan) = self.plan {
             return plan.slot(index);
+        }
+        if let Some(places) = self.places {
+            return slot_at(&self.model, places, index);
         }
         slot(&self.model, index)
     }
@@ -890,28 +1118,43 @@ impl<'m, 'a> Interpreter<'m, 'a> {
     /// ```
     pub fn invoke(&mut self) -> Result<(), TfliteError> {
         if let Some((steps, all_multipliers)) = self.steps {
-            let fc_rounding = self.fc_rounding();
-            for (index, op) in self.model.operators().enumerate() {
-                // `prepared` and `Plan::new` prepared one step per operator
-                let (step, multipliers) = steps
-                    .get(index)
-                    .and_then(|p| p.parts(all_multipliers))
-                    .ok_or(TfliteError::Arena {
+            // `prepared`, `planned` and `Plan::new` prepared one step per
+            // operator: nothing is decoded, searched or built here but
+            // the buffers, once; an error names its operator only when
+            // one occurs
+            let mut buffers = Buffers {
+                int8: &mut *self.arena.int8,
+                int16: &mut *self.arena.int16,
+                int32: &mut *self.arena.int32,
+                float32: &mut *self.arena.float32,
+                multipliers: &[],
+                fc_rounding: match self.arithmetic {
+                    Arithmetic::Micro => Rounding::Double,
+                    Arithmetic::Reference => Rounding::Single,
+                },
+                overlap: OVERLAP,
+            };
+            let model = self.model;
+            if steps.len() < model.operator_count() {
+                return Err(TfliteError::Arena {
                     what: "prepared steps",
-                    needed: self.model.operator_count(),
-                    given: index,
-                })?;
-                let overlap = overlap_error(&self.model, &op);
-                let mut buffers = Buffers {
-                    int8: &mut *self.arena.int8,
-                    int16: &mut *self.arena.int16,
-                    int32: &mut *self.arena.int32,
-                    float32: &mut *self.arena.float32,
-                    multipliers,
-                    fc_rounding,
-                    overlap,
-                };
-                step.run(&mut buffers)?;
+                    needed: model.operator_count(),
+                    given: steps.len(),
+                });
+            }
+            for (index, prepared) in steps.iter().enumerate() {
+                let (step, multipliers) =
+                    prepared.parts(all_multipliers).ok_or(TfliteError::Arena {
+                        what: "prepared steps",
+                        needed: model.operator_count(),
+                        given: index,
+                    })?;
+                buffers.multipliers = multipliers;
+                step.run(&mut buffers)
+                    .map_err(|e| match model.operator(index) {
+                        Some(op) if e == OVERLAP => overlap_error(&model, &op),
+                        _ => e,
+                    })?;
             }
             return Ok(());
         }

@@ -6,39 +6,12 @@
 use alloc::vec::Vec;
 use core::ops::Range;
 
+use super::layout::{lay_out, slot_at, Layout, NOWHERE};
 use super::{prepare_all, ArenaSizes, Arithmetic, PreparedStep, Step};
 use crate::arith::quant::QuantizedMultiplier;
-use crate::format::error::{Name, Place, TfliteError};
+use crate::format::error::TfliteError;
 use crate::format::model::Model;
-use crate::format::types::{BuiltinOp, TensorType};
-use crate::kernel::checker::{slot, Slot};
-use crate::runtime::plan::{activations, place};
-
-/// Where a [`Plan`] puts the activations in the interpreter's buffers.
-///
-/// ```
-/// use shapecheck_tflite::{Arithmetic, Layout, Model, Plan};
-///
-/// let model = Model::parse(include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/models/speech.tflite")))?;
-/// let packed = Plan::new(model, Arithmetic::Micro, Layout::Packed)?;
-/// let debug = Plan::new(model, Arithmetic::Micro, Layout::Debug)?;
-/// // the input beside the liveness floor, or every tensor at its own place
-/// assert_eq!((packed.arena_sizes().int8, debug.arena_sizes().int8), (1960 + 4004, 7928));
-/// # Ok::<(), shapecheck_tflite::TfliteError>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Layout {
-    /// The planner's placement ([`plan::place`](crate::runtime::plan::place)): the
-    /// model's inputs first, then the activations `model!` places, two
-    /// that are live at the same operator never overlapping (the model's
-    /// outputs live to the end); a `RESHAPE`'s output is its input. After
-    /// a run the inputs and outputs hold their values, and an intermediate
-    /// tensor may have been overwritten.
-    Packed,
-    /// Every activation at its own place, as [`Interpreter::new`](super::Interpreter::new)
-    /// keeps them: every intermediate tensor can be read after a run.
-    Debug,
-}
+use crate::kernel::checker::Slot;
 
 /// A model prepared once: each activation's place in the buffers
 /// ([`Layout`]), and every operator checked and ready to run, with its
@@ -83,14 +56,6 @@ impl core::fmt::Debug for Plan<'_> {
     }
 }
 
-/// The element types the interpreter keeps, and their sizes in bytes.
-const TYPES: [(TensorType, usize); 4] = [
-    (TensorType::Int8, 1),
-    (TensorType::Int16, 2),
-    (TensorType::Int32, 4),
-    (TensorType::Float32, 4),
-];
-
 impl<'m> Plan<'m> {
     /// Plans `model` with `arithmetic`'s rounding: places its activations
     /// as `layout` says, then checks and prepares every operator, failing
@@ -113,15 +78,14 @@ impl<'m> Plan<'m> {
         arithmetic: Arithmetic,
         layout: Layout,
     ) -> Result<Self, TfliteError> {
-        let (slots, sizes, activations) = match layout {
-            Layout::Packed => packed(&model)?,
-            Layout::Debug => {
-                let mut sizes = super::Interpreter::arena_sizes(&model)?;
-                sizes.multipliers = 0;
-                let slots = (0..model.tensor_count()).map(|i| slot(&model, i)).collect();
-                (slots, sizes, bytes(&sizes))
-            }
-        };
+        // the layout the heap-less `Interpreter::planned` makes, in buffers
+        // on the heap: the same places
+        let mut scratch = alloc::vec![0usize; super::Interpreter::plan_scratch_len(&model)];
+        let mut places = alloc::vec![NOWHERE; model.tensor_count()];
+        let (sizes, activations) = lay_out(&model, layout, &mut scratch, Some(&mut places))?;
+        let slots: Vec<Option<Slot>> = (0..model.tensor_count())
+            .map(|i| slot_at(&model, &places, i))
+            .collect();
         // the preparation `Interpreter::prepared` runs, into buffers on the heap
         let sizes_needed = super::Interpreter::prepared_sizes(&model)?;
         let mut steps = alloc::vec![PreparedStep::EMPTY; sizes_needed.steps];
@@ -241,107 +205,4 @@ impl<'m> Plan<'m> {
     pub(crate) fn arithmetic(&self) -> Arithmetic {
         self.arithmetic
     }
-}
-
-/// The bytes of the activations in buffers of `sizes`.
-fn bytes(sizes: &ArenaSizes) -> usize {
-    TYPES.iter().fold(0usize, |sum, &(t, size)| {
-        let elements = match t {
-            TensorType::Int8 => sizes.int8,
-            TensorType::Int16 => sizes.int16,
-            TensorType::Int32 => sizes.int32,
-            _ => sizes.float32,
-        };
-        sum.saturating_add(elements.saturating_mul(size))
-    })
-}
-
-/// The packed layout: per element type, the model's inputs first, then the
-/// planner's placement of the activations (outputs live to the end); a
-/// `RESHAPE`'s output at its input's place. Returns the slots, the buffer
-/// sizes and the placed activations' bytes.
-type Layouted = (Vec<Option<Slot>>, ArenaSizes, usize);
-
-fn packed(model: &Model<'_>) -> Result<Layouted, TfliteError> {
-    let mut slots: Vec<Option<Slot>> = alloc::vec![None; model.tensor_count()];
-    let mut sizes = ArenaSizes {
-        int8: 0,
-        int16: 0,
-        int32: 0,
-        float32: 0,
-        multipliers: 0,
-    };
-    let mut placed_bytes = 0usize;
-    let last_op = model.operator_count().saturating_sub(1);
-    let outputs: Vec<usize> = model
-        .outputs()
-        .iter()
-        .filter_map(|i| usize::try_from(i).ok())
-        .collect();
-    let too_many = |index: usize| TfliteError::TooManyElements {
-        place: Place::ModelTensor {
-            index,
-            name: Name::new(model.tensor(index).map_or("", |t| t.name())),
-        },
-    };
-    for (dtype, size) in TYPES {
-        // the inputs of this type, side by side at the front
-        let mut at = 0usize;
-        for index in model
-            .inputs()
-            .iter()
-            .filter_map(|i| usize::try_from(i).ok())
-        {
-            let Some(t) = model.tensor(index).filter(|t| t.dtype() == dtype) else {
-                continue;
-            };
-            let end = at.checked_add(t.elements()).ok_or(too_many(index))?;
-            if let Some(s) = slots.get_mut(index) {
-                *s = Some(Slot {
-                    dtype,
-                    range: at..end,
-                });
-            }
-            at = end;
-        }
-        let base = at;
-        let (tensors, mut lifetimes) = activations(model, dtype);
-        for (t, l) in tensors.iter().zip(lifetimes.iter_mut()) {
-            if outputs.contains(t) {
-                l.last = last_op;
-            }
-        }
-        let placement = place(&lifetimes);
-        for ((&index, l), &offset) in tensors.iter().zip(&lifetimes).zip(&placement.offsets) {
-            let start = base.checked_add(offset).ok_or(too_many(index))?;
-            let end = start.checked_add(l.size).ok_or(too_many(index))?;
-            if let Some(s) = slots.get_mut(index) {
-                *s = Some(Slot {
-                    dtype,
-                    range: start..end,
-                });
-            }
-        }
-        let total = base
-            .checked_add(placement.size)
-            .ok_or(too_many(model.tensor_count()))?;
-        match dtype {
-            TensorType::Int8 => sizes.int8 = total,
-            TensorType::Int16 => sizes.int16 = total,
-            TensorType::Int32 => sizes.int32 = total,
-            _ => sizes.float32 = total,
-        }
-        placed_bytes = placed_bytes.saturating_add(placement.size.saturating_mul(size));
-    }
-    // a RESHAPE's output is its input's elements, in operator order so that
-    // a chain of them reaches the first input
-    for op in model.operators().filter(|op| op.op() == BuiltinOp::RESHAPE) {
-        if let (Some(i), Some(o)) = (op.input(0), op.output(0)) {
-            let input = slots.get(i).cloned().flatten();
-            if let Some(s) = slots.get_mut(o) {
-                *s = input;
-            }
-        }
-    }
-    Ok((slots, sizes, placed_bytes))
 }

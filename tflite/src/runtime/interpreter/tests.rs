@@ -125,3 +125,81 @@ fn person_detection_prepares_31_steps_and_2738_multipliers() {
     assert_eq!(Interpreter::arena_sizes(&model).unwrap().multipliers, 256);
     assert_eq!(core::mem::size_of::<QuantizedMultiplier>(), 8);
 }
+
+#[test]
+fn planned_invoke_prepares_nothing() {
+    use super::{Layout, PlannedBuffers};
+
+    let model = Model::parse(PERSON).unwrap();
+    let mut scratch = vec![0usize; Interpreter::plan_scratch_len(&model)];
+    let sizes = Interpreter::planned_sizes(&model, Layout::Packed, &mut scratch).unwrap();
+    let mut int8 = vec![0i8; sizes.arena.int8];
+    let mut places = vec![0usize; sizes.places];
+    let mut steps = vec![PreparedStep::EMPTY; sizes.steps];
+    let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+    let before = prepares();
+    let buffers = PlannedBuffers {
+        places: &mut places,
+        steps: &mut steps,
+        multipliers: &mut multipliers,
+    };
+    let arena = Arena {
+        int8: &mut int8,
+        ..Arena::default()
+    };
+    let mut interpreter = Interpreter::planned(
+        model,
+        arena,
+        buffers,
+        &mut scratch,
+        Layout::Packed,
+        Arithmetic::Micro,
+    )
+    .unwrap();
+    assert_eq!(prepares() - before, model.operator_count());
+    let input = image(96 * 96);
+    let first = run_once(&mut interpreter, &input);
+    assert_eq!(run_once(&mut interpreter, &input), first);
+    assert_eq!(prepares() - before, model.operator_count());
+}
+
+/// A prepared step whose output overlaps its input (places no planner
+/// gives: every activation at offset 0) fails naming its operator and
+/// tensor, as it did when `invoke` built that error before each step.
+#[test]
+fn an_overlapping_step_names_its_operator_when_it_fails() {
+    use super::{overlap_error, prepare_all};
+    use crate::kernel::checker::slot;
+
+    let model = Model::parse(include_bytes!("../../../tests/models/sine.tflite")).unwrap();
+    let at_zero = |i: usize| {
+        slot(&model, i).map(|s| crate::kernel::checker::Slot {
+            dtype: s.dtype,
+            range: 0..s.range.len(),
+        })
+    };
+    let sizes = Interpreter::prepared_sizes(&model).unwrap();
+    let mut steps = vec![PreparedStep::EMPTY; sizes.steps];
+    let mut multipliers = vec![QuantizedMultiplier::ZERO; sizes.multipliers];
+    prepare_all(model, at_zero, &mut steps, &mut multipliers).unwrap();
+    let mut int8 = vec![0i8; 64];
+    let mut interpreter = Interpreter {
+        model,
+        arena: Arena {
+            int8: &mut int8,
+            ..Arena::default()
+        },
+        arithmetic: Arithmetic::Micro,
+        steps: Some((&steps, &multipliers)),
+        places: None,
+        #[cfg(feature = "alloc")]
+        plan: None,
+    };
+    let err = interpreter.invoke().unwrap_err();
+    let first = model.operator(0).unwrap();
+    assert_eq!(err, overlap_error(&model, &first));
+    assert!(
+        std::string::ToString::to_string(&err).contains("operator 0"),
+        "{err}"
+    );
+}
