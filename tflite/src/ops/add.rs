@@ -358,7 +358,7 @@ impl AddParams {
 /// TFLite's int8 `ADD` (TFLite Micro's `reference_integer_ops::Add` and
 /// `BroadcastAdd4DSlow`, which broadcasts up to 6 dims): for each output
 /// element and its two inputs `x1`, `x2` (broadcast as
-/// [`broadcast_shape`] says, all row-major),
+/// [`broadcast_shape`](crate::broadcast_shape) says, all row-major),
 /// `s_i = multiply(((x_i − zp_i) · 2^20), M_i)`, then
 /// `y = multiply(s_1 + s_2, M_out) + zp_out` clamped to
 /// `[output_min, output_max]`, every multiply TFLite Micro's double
@@ -572,7 +572,7 @@ pub fn add_int8_in_place_prechecked(
 
 /// TFLite's f32 `ADD` (TFLite Micro's `reference_ops::Add` and its 6-dim
 /// broadcast): for each output element and its two inputs (broadcast as
-/// [`broadcast_shape`] says), `x1 + x2` in f32, then clamped as TFLite's
+/// [`broadcast_shape`](crate::broadcast_shape) says), `x1 + x2` in f32, then clamped as TFLite's
 /// `ActivationFunctionWithMinMax`: `max(·, output_min)`, then
 /// `min(·, output_max)` ([`activation_range_f32`](crate::activation_range_f32)
 /// gives the bounds of a fused activation). Either input may be a slice or

@@ -34,7 +34,7 @@ impl Width {
 /// the inputs' dims where they are equal, or the other where one is 1 (so
 /// 1 against 0 gives 0). Returns the output's dims and rank: the first
 /// `rank` entries are the shape (`rank` is the longer input's rank), the
-/// rest are 1. This is the one shape rule of [`add_int8`].
+/// rest are 1. This is the one shape rule of [`add_int8`](crate::add_int8).
 ///
 /// Fails with [`TfliteError::KernelParam`] for a rank above 6, and with
 /// [`TfliteError::Broadcast`] where two dims differ and neither is 1.

@@ -111,7 +111,7 @@ impl DepthwiseConvDims {
 }
 
 /// How a depthwise convolution steps and pads, and its quantization, as
-/// TFLite derives them from the layer's options and tensors ([`conv_axis`]
+/// TFLite derives them from the layer's options and tensors ([`conv_axis`](crate::conv_axis)
 /// for the padding, [`fully_connected_multiplier`](crate::fully_connected_multiplier)
 /// per channel for the multipliers, [`activation_range_int8`](crate::activation_range_int8)
 /// for the clamp).
@@ -140,7 +140,7 @@ pub struct DepthwiseConvParams<'m> {
     pub dilation_height: usize,
     /// columns between filter taps (at least 1)
     pub dilation_width: usize,
-    /// padding rows above the input ([`ConvAxis::pad_before`])
+    /// padding rows above the input ([`ConvAxis::pad_before`](crate::ConvAxis::pad_before))
     pub pad_top: usize,
     /// padding columns left of the input
     pub pad_left: usize,

@@ -69,8 +69,8 @@ impl crate::base::write_rust::WriteRust for FullyConnectedDims {
 }
 
 /// The quantization of one int8 fully connected layer, as TFLite derives it
-/// from the layer's tensors (see [`fully_connected_multiplier`] and
-/// [`activation_range_int8`]).
+/// from the layer's tensors (see [`fully_connected_multiplier`](crate::fully_connected_multiplier) and
+/// [`activation_range_int8`](crate::activation_range_int8)).
 ///
 /// ```
 /// use shapecheck_tflite::{quantize_multiplier, FullyConnectedParams, Rounding};
