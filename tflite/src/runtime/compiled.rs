@@ -14,6 +14,7 @@
 //! ops' kernels. The step types and their fields are public (and hidden)
 //! only so that the written expressions can name them.
 
+#[cfg(feature = "alloc")]
 use core::fmt::{self, Write};
 use core::ops::Range;
 
