@@ -676,78 +676,7 @@ impl Stage<'_> {
                 .saturating_add(needed.start)
                 .saturating_sub(rows.start.saturating_mul(stride))
         };
-        let stage = match *self {
-            Stage::Conv {
-                filter,
-                bias,
-                prepared,
-                dims,
-                params,
-            } => Stage::Conv {
-                filter,
-                bias,
-                prepared,
-                dims: Conv2dDims {
-                    input_height: input_rows,
-                    output_height: output_rows,
-                    ..dims
-                },
-                params: Conv2dParams {
-                    pad_top: shift(params.pad_top),
-                    ..params
-                },
-            },
-            Stage::Depthwise {
-                filter,
-                bias,
-                prepared,
-                dims,
-                params,
-            } => Stage::Depthwise {
-                filter,
-                bias,
-                prepared,
-                dims: DepthwiseConvDims {
-                    input_height: input_rows,
-                    output_height: output_rows,
-                    ..dims
-                },
-                params: DepthwiseConvParams {
-                    pad_top: shift(params.pad_top),
-                    ..params
-                },
-            },
-            Stage::AveragePool { dims, params } => Stage::AveragePool {
-                dims: PoolDims {
-                    input_height: input_rows,
-                    output_height: output_rows,
-                    ..dims
-                },
-                params: PoolParams {
-                    pad_top: shift(params.pad_top),
-                    ..params
-                },
-            },
-            Stage::MaxPool { dims, params } => Stage::MaxPool {
-                dims: PoolDims {
-                    input_height: input_rows,
-                    output_height: output_rows,
-                    ..dims
-                },
-                params: PoolParams {
-                    pad_top: shift(params.pad_top),
-                    ..params
-                },
-            },
-            // the driver computes an ADD over its skip (`add_rows`)
-            Stage::Add { .. } => return,
-        };
-        stage.rows(image, input_rows, 0..output_rows, output);
-    }
-
-    /// Output rows `rows` from a ring of `ring_rows` input rows (checked
-    /// by [`StreamRun::new`]).
-    fn rows(&self, ring: &[i8], ring_rows: usize, rows: Range<usize>, output: &mut [i8]) {
+        let (ring, ring_rows, out_rows) = (image, input_rows, 0..output_rows);
         match *self {
             Stage::Conv {
                 filter,
@@ -755,23 +684,63 @@ impl Stage<'_> {
                 prepared,
                 dims,
                 params,
-            } => conv_rows(
-                ring, ring_rows, rows, filter, bias, prepared, dims, &params, output,
-            ),
+            } => {
+                let dims = Conv2dDims {
+                    input_height: input_rows,
+                    output_height: output_rows,
+                    ..dims
+                };
+                let params = Conv2dParams {
+                    pad_top: shift(params.pad_top),
+                    ..params
+                };
+                conv_rows(
+                    ring, ring_rows, out_rows, filter, bias, prepared, dims, &params, output,
+                )
+            }
             Stage::Depthwise {
                 filter,
                 bias,
                 prepared,
                 dims,
                 params,
-            } => depthwise_rows(
-                ring, ring_rows, rows, filter, bias, prepared, dims, &params, output,
-            ),
+            } => {
+                let dims = DepthwiseConvDims {
+                    input_height: input_rows,
+                    output_height: output_rows,
+                    ..dims
+                };
+                let params = DepthwiseConvParams {
+                    pad_top: shift(params.pad_top),
+                    ..params
+                };
+                depthwise_rows(
+                    ring, ring_rows, out_rows, filter, bias, prepared, dims, &params, output,
+                )
+            }
             Stage::AveragePool { dims, params } => {
-                average_rows(ring, ring_rows, rows, dims, &params, output)
+                let dims = PoolDims {
+                    input_height: input_rows,
+                    output_height: output_rows,
+                    ..dims
+                };
+                let params = PoolParams {
+                    pad_top: shift(params.pad_top),
+                    ..params
+                };
+                average_rows(ring, ring_rows, out_rows, dims, &params, output)
             }
             Stage::MaxPool { dims, params } => {
-                pool_rows(ring, ring_rows, rows, dims, &params, output, &max_int8)
+                let dims = PoolDims {
+                    input_height: input_rows,
+                    output_height: output_rows,
+                    ..dims
+                };
+                let params = PoolParams {
+                    pad_top: shift(params.pad_top),
+                    ..params
+                };
+                pool_rows(ring, ring_rows, out_rows, dims, &params, output, &max_int8)
             }
             // the driver computes an ADD over its skip (`add_rows`)
             Stage::Add { .. } => {}
