@@ -1227,14 +1227,7 @@ fn check_f32(
         output_max: 0,
     };
     check(dims, &steps, Some(input), Some(output), (0, 0, ""))?;
-    if !(params.output_min <= params.output_max) {
-        return Err(TfliteError::KernelParam {
-            what: "clamp's lower end",
-            // the value as an integer, saturated (NaN as 0)
-            value: params.output_min as i64,
-            rule: "it must be at most the upper end, and neither end NaN",
-        });
-    }
+    crate::shared::float_ops::check_clamp_f32(params.output_min, params.output_max)?;
     if average {
         every_window_has_a_tap(dims, &steps, output)?;
     }

@@ -771,14 +771,7 @@ where
 {
     at_least_1("transposed convolution's stride", params.stride_height)?;
     at_least_1("transposed convolution's stride", params.stride_width)?;
-    if !(params.output_min <= params.output_max) {
-        return Err(TfliteError::KernelParam {
-            what: "transposed convolution's output_min",
-            // the value as an integer, saturated (NaN as 0)
-            value: params.output_min as i64,
-            rule: "it must be at most output_max, and neither NaN",
-        });
-    }
+    crate::shared::float_ops::check_clamp_f32(params.output_min, params.output_max)?;
     let filter_len = product(
         "filter",
         &[

@@ -1527,21 +1527,7 @@ pub(crate) fn check_f32_params(params: &ConvF32Params) -> Result<(), TfliteError
     at_least_1("convolution's stride (width)", params.stride_width)?;
     at_least_1("convolution's dilation (height)", params.dilation_height)?;
     at_least_1("convolution's dilation (width)", params.dilation_width)?;
-    check_f32_clamp(params.output_min, params.output_max)
-}
-
-/// Checks an f32 clamp: `output_min` at most `output_max`, neither NaN.
-pub(crate) fn check_f32_clamp(output_min: f32, output_max: f32) -> Result<(), TfliteError> {
-    if output_min <= output_max {
-        Ok(())
-    } else {
-        Err(TfliteError::KernelParam {
-            what: "clamp's lower end",
-            // the value as an integer, saturated (NaN as 0)
-            value: output_min as i64,
-            rule: "it must be at most the upper end, and neither end NaN",
-        })
-    }
+    crate::shared::float_ops::check_clamp_f32(params.output_min, params.output_max)
 }
 
 /// Where input row or column `out · stride − pad + tap · dilation` falls:
@@ -1838,8 +1824,8 @@ pub(crate) fn check_conv_f32<'m, D>(
     let filter = c.input(1, "filter")?;
     let bias = c.optional(2);
     c.dtype("input", &input, TensorType::Float32)?;
-    c.dtype("output", output, TensorType::Float32)?;
     c.dtype("filter", &filter, TensorType::Float32)?;
+    c.dtype("output", output, TensorType::Float32)?;
     c.constant("filter", &filter)?;
     if let Some(bias) = &bias {
         c.dtype("bias", bias, TensorType::Float32)?;

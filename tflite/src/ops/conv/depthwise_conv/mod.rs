@@ -1532,9 +1532,9 @@ fn depthwise_f32_loop<F: Values<f32> + ?Sized, B: Values<f32> + ?Sized>(
                         ) else {
                             continue;
                         };
-                        for j in 0..F32_BLOCK {
-                            let x = pixel.get(ics[j]).copied().unwrap_or(0.0);
-                            acc[j] += x * fs[j];
+                        for ((total, &ic), w) in acc.iter_mut().zip(&ics).zip(fs) {
+                            let x = pixel.get(ic).copied().unwrap_or(0.0);
+                            *total += x * w;
                         }
                     }
                     for (j, (y, total)) in ys.iter_mut().zip(acc).enumerate() {
