@@ -17,9 +17,9 @@ use proptest::prelude::*;
 use serde_json::Value;
 use shapecheck_tflite::{
     activation_range_f32, average_pool_f32, conv_2d_f32, conv_axis, depthwise_conv_f32,
-    max_pool_f32, transpose_conv_f32, transpose_conv_params, Activation, Conv2dDims, ConvF32Params,
-    DepthwiseConvDims, Model, Options, PoolDims, PoolF32Params, TfliteError, TransposeConvDims,
-    TransposeConvF32Params,
+    max_pool_f32, transpose_conv_f32, transpose_conv_params, Activation, Array, Conv2dDims,
+    ConvF32Params, DepthwiseConvDims, Model, Options, PoolDims, PoolF32Params, TfliteError,
+    TransposeConvDims, TransposeConvF32Params,
 };
 
 fn read(name: &str) -> (Vec<u8>, Value) {
@@ -501,6 +501,11 @@ fn naive_transpose_conv(
     out
 }
 
+/// `values` as a model stores them: little-endian bytes.
+fn le_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
 // The strategies.
 
 fn values(n: usize) -> impl Strategy<Value = Vec<f32>> {
@@ -573,6 +578,11 @@ proptest! {
         conv_2d_f32(x, f, bias, dims, &params, &mut got).unwrap();
         let want = naive_conv(x, f, bias, dims, &params);
         prop_assert!(same_bits(&got, &want), "{got:?}\n{want:?}");
+        // the filter and bias read from a model's bytes (the kernel's other loop)
+        let (f_bytes, b_bytes) = (le_bytes(f), le_bytes(bias.unwrap_or(&[])));
+        let (f_in_place, b_in_place) = (Array::<f32>::new(&f_bytes).unwrap(), Array::<f32>::new(&b_bytes).unwrap());
+        conv_2d_f32(x, &f_in_place, bias.map(|_| &b_in_place), dims, &params, &mut got).unwrap();
+        prop_assert!(same_bits(&got, &want), "in place: {got:?}\n{want:?}");
     }
 
     #[test]
@@ -599,6 +609,10 @@ proptest! {
         depthwise_conv_f32(x, f, bias, dims, &params, &mut got).unwrap();
         let want = naive_depthwise(x, f, bias, dims, &params);
         prop_assert!(same_bits(&got, &want), "{got:?}\n{want:?}");
+        let f_bytes = le_bytes(f);
+        let f_in_place = Array::<f32>::new(&f_bytes).unwrap();
+        depthwise_conv_f32(x, &f_in_place, bias, dims, &params, &mut got).unwrap();
+        prop_assert!(same_bits(&got, &want), "in place: {got:?}\n{want:?}");
     }
 
     #[test]
@@ -658,6 +672,10 @@ proptest! {
         transpose_conv_f32(x, f, bias, dims, &params, &mut got).unwrap();
         let want = naive_transpose_conv(x, f, bias, dims, &params);
         prop_assert!(same_bits(&got, &want), "{got:?}\n{want:?}");
+        let f_bytes = le_bytes(f);
+        let f_in_place = Array::<f32>::new(&f_bytes).unwrap();
+        transpose_conv_f32(x, &f_in_place, bias, dims, &params, &mut got).unwrap();
+        prop_assert!(same_bits(&got, &want), "in place: {got:?}\n{want:?}");
     }
 }
 
