@@ -225,6 +225,17 @@ one_op! {
     int16_requantize: Int16Requantize, int16_requantize, "tflite/tests/ops/int16_requantize.tflite";
     int16_reshape: Int16Reshape, int16_reshape, "tflite/tests/ops/int16_reshape.tflite";
     int16_tanh: Int16Tanh, int16_tanh, "tflite/tests/ops/int16_tanh.tflite";
+    // the f32 convolutions and pools
+    f32_conv_3x3_same_relu: F32Conv3x3SameRelu, f32_conv3x3_same_relu, "tflite/tests/ops/f32_conv_3x3_same_relu.tflite";
+    f32_conv_5x3_s2_valid: F32Conv5x3S2Valid, f32_conv5x3_s2_valid, "tflite/tests/ops/f32_conv_5x3_s2_valid.tflite";
+    f32_conv_dilated: F32ConvDilated, f32_conv_dilated, "tflite/tests/ops/f32_conv_dilated.tflite";
+    f32_conv_1x1_relu6: F32Conv1x1Relu6, f32_conv1x1_relu6, "tflite/tests/ops/f32_conv_1x1_relu6.tflite";
+    f32_dw_3x3_s2_mult2_relu6: F32Dw3x3S2Mult2Relu6, f32_dw3x3_s2_mult2_relu6, "tflite/tests/ops/f32_dw_3x3_s2_mult2_relu6.tflite";
+    f32_dw_5x5_valid: F32Dw5x5Valid, f32_dw5x5_valid, "tflite/tests/ops/f32_dw_5x5_valid.tflite";
+    f32_fc_relu: F32FcRelu, f32_fc_relu, "tflite/tests/ops/f32_fc_relu.tflite";
+    f32_avgpool_3x3_s2_same: F32Avgpool3x3S2Same, f32_avgpool3x3_s2_same, "tflite/tests/ops/f32_avgpool_3x3_s2_same.tflite";
+    f32_maxpool_2x2: F32Maxpool2x2, f32_maxpool2x2, "tflite/tests/ops/f32_maxpool_2x2.tflite";
+    f32_transpose_conv_3x3_s2: F32TransposeConv3x3S2, f32_transpose_conv3x3_s2, "tflite/tests/ops/f32_transpose_conv_3x3_s2.tflite";
 }
 
 // the user-style models (several ops each)
@@ -280,4 +291,20 @@ fn every_model_the_interpreter_runs_is_written_by_model() {
         count += 1;
     }
     assert!(count >= 90, "{count} models listed");
+}
+
+#[test]
+fn a_float_convolution_counts_4_bytes_per_activation() {
+    use core::mem::size_of;
+    // the input [1, 7, 6, 3] is f32s, the caller's; RAM_BYTES is the
+    // output [1, 7, 6, 5], 4 bytes each
+    assert_eq!(size_of::<f32_conv3x3_same_relu::Input>(), 4 * 7 * 6 * 3);
+    let x = f32_conv3x3_same_relu::Input::from_slice(&[0.5f32; 7 * 6 * 3]).unwrap();
+    let y: &[f32] = &F32Conv3x3SameRelu::predict(&x).as_slice().to_vec();
+    assert_eq!(y.len(), 7 * 6 * 5);
+    assert_eq!(F32Conv3x3SameRelu::RAM_BYTES, 4 * 7 * 6 * 5);
+    // depthwise [1, 4, 3, 8], transposed [1, 8, 10, 5], average pool [1, 4, 4, 3]
+    assert_eq!(F32Dw3x3S2Mult2Relu6::RAM_BYTES, 4 * 4 * 3 * 8);
+    assert_eq!(F32TransposeConv3x3S2::RAM_BYTES, 4 * 8 * 10 * 5);
+    assert_eq!(F32Avgpool3x3S2Same::RAM_BYTES, 4 * 4 * 4 * 3);
 }

@@ -293,3 +293,8 @@ pub use ops::transpose_conv::{
     transpose_conv_int8, transpose_conv_int8_prechecked, transpose_conv_output_shape,
     transpose_conv_params, TransposeConvDims, TransposeConvOptions, TransposeConvParams,
 };
+// the f32 convolutions and pools
+pub use ops::conv::depthwise_conv::depthwise_conv_f32;
+pub use ops::conv::{conv_2d_f32, ConvF32Params};
+pub use ops::pool::{average_pool_f32, max_pool_f32, PoolF32Params};
+pub use ops::transpose_conv::{transpose_conv_f32, TransposeConvF32Params};

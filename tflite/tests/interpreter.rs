@@ -389,9 +389,10 @@ fn patched(bytes: &[u8], from: u8, to: u8, changed: impl Fn(&Model<'_>) -> bool)
 }
 
 /// A first input of a type no form of its op takes is refused naming
-/// every type the op takes there: a float32 model's first layer (person
-/// detection's `DEPTHWISE_CONV_2D`, its input made FLOAT32) runs on INT8
-/// or INT16.
+/// every type the op takes there: person detection's first layer
+/// (`DEPTHWISE_CONV_2D`), its input made UINT8, runs on INT8, INT16 or
+/// FLOAT32. Made FLOAT32, the input is one the op takes, but its int8
+/// filter (a hybrid export's weights) is refused by the float kernel.
 #[test]
 fn an_input_type_the_op_does_not_take_names_those_it_takes() {
     let person = include_bytes!("models/person_detect.tflite");
@@ -401,23 +402,29 @@ fn an_input_type_the_op_does_not_take_names_those_it_takes() {
             m.tensor(input).unwrap().dtype() == dtype
         }
     };
-    // TensorType's schema values: INT8 9, FLOAT32 0
-    let float = patched(person, 9, 0, input_is(TensorType::Float32));
-    let err = construct_error(Model::parse(&float).unwrap());
+    // TensorType's schema values: INT8 9, UINT8 3, FLOAT32 0
+    let unsigned = patched(person, 9, 3, input_is(TensorType::Uint8));
+    let err = construct_error(Model::parse(&unsigned).unwrap());
     assert_eq!(
         err.to_string(),
-        "operator 0 (DEPTHWISE_CONV_2D): its input, tensor 88 \"input\": its type is FLOAT32, not INT8 or INT16"
+        "operator 0 (DEPTHWISE_CONV_2D): its input, tensor 88 \"input\": its type is UINT8, not INT8, INT16 or FLOAT32"
     );
     assert!(matches!(
         err,
         TfliteError::Operand {
             problem: OperandProblem::DtypeOneOf {
-                expected: [TensorType::Int8, TensorType::Int16],
-                found: TensorType::Float32
+                expected: [TensorType::Int8, TensorType::Int16, TensorType::Float32],
+                found: TensorType::Uint8
             },
             ..
         }
     ));
+    let float = patched(person, 9, 0, input_is(TensorType::Float32));
+    let err = construct_error(Model::parse(&float).unwrap());
+    assert_eq!(
+        err.to_string(),
+        "operator 0 (DEPTHWISE_CONV_2D): its filter, tensor 0 \"MobilenetV1/Conv2d_0/weights/read\": its type is INT8, not FLOAT32"
+    );
 }
 
 #[test]

@@ -133,6 +133,17 @@ ops!(
     // Keras's LayerNormalization: its MEANs over the last axis run now
     layernorm_float_island,
     f32_mean,
+    // the f32 convolutions and pools
+    f32_conv_3x3_same_relu,
+    f32_conv_5x3_s2_valid,
+    f32_conv_dilated,
+    f32_conv_1x1_relu6,
+    f32_dw_3x3_s2_mult2_relu6,
+    f32_dw_5x5_valid,
+    f32_fc_relu,
+    f32_avgpool_3x3_s2_same,
+    f32_maxpool_2x2,
+    f32_transpose_conv_3x3_s2,
 );
 
 #[test]

@@ -1,5 +1,7 @@
 //! TFLite's int8 `AVERAGE_POOL_2D` and `MAX_POOL_2D` kernels on slices:
-//! TFLite Micro's `reference_integer_ops::AveragePool` and `MaxPool`.
+//! TFLite Micro's `reference_integer_ops::AveragePool` and `MaxPool`; and
+//! their f32 kernels, `reference_ops::AveragePool` and `MaxPool` to the bit
+//! ([`average_pool_f32`], [`max_pool_f32`]).
 
 use crate::arith::quant::QuantizedMultiplier;
 use crate::arith::window::{at_least_1, check_band, length, product, RingRows, RowAxis, Window};
@@ -976,7 +978,7 @@ pub(crate) fn output_shape(model: &Model<'_>, op: &Operator<'_>) -> Result<OpSha
 // step's `run` runs the kernel over the interpreter's buffers.
 
 /// `AVERAGE_POOL_2D`'s row in `OPS`: checks the operator and prepares its step.
-pub(crate) fn prepare_average<'m, S: From<PoolStep>>(
+pub(crate) fn prepare_average<'m, S: From<PoolStep> + From<PoolF32Step>>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
@@ -984,11 +986,14 @@ pub(crate) fn prepare_average<'m, S: From<PoolStep>>(
     let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        return check_pool_f32(c, options, false).map(S::from);
+    }
     check_pool(c, options, false).map(S::from)
 }
 
 /// `MAX_POOL_2D`'s row in `OPS`: checks the operator and prepares its step.
-pub(crate) fn prepare_max<'m, S: From<PoolStep>>(
+pub(crate) fn prepare_max<'m, S: From<PoolStep> + From<PoolF32Step>>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
@@ -996,6 +1001,9 @@ pub(crate) fn prepare_max<'m, S: From<PoolStep>>(
     let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        return check_pool_f32(c, options, true).map(S::from);
+    }
     check_pool(c, options, true).map(S::from)
 }
 
@@ -1147,4 +1155,344 @@ pub struct Pool2dOptions {
     pub filter_height: i32,
     /// `fused_activation_function`
     pub fused_activation: Activation,
+}
+
+// The f32 kernels: TFLite Micro's float `AVERAGE_POOL_2D` and
+// `MAX_POOL_2D` (`reference_ops::AveragePool`, `reference_ops::MaxPool`).
+
+/// How an f32 pool steps, pads and clamps: the padding from
+/// [`conv_axis`](crate::conv_axis) (dilation 1), the clamp from
+/// [`activation_range_f32`](crate::activation_range_f32).
+///
+/// ```
+/// use shapecheck_tflite::PoolF32Params;
+///
+/// let params = PoolF32Params {
+///     stride_height: 2, stride_width: 2, pad_top: 0, pad_left: 0,
+///     output_min: f32::MIN, output_max: f32::MAX,
+/// };
+/// assert_eq!(params.stride_width, 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PoolF32Params {
+    /// rows stepped per output row (at least 1)
+    pub stride_height: usize,
+    /// columns stepped per output column (at least 1)
+    pub stride_width: usize,
+    /// padding rows above the input ([`ConvAxis::pad_before`](crate::ConvAxis::pad_before))
+    pub pad_top: usize,
+    /// padding columns left of the input
+    pub pad_left: usize,
+    /// the clamp's lower end, from the fused activation
+    pub output_min: f32,
+    /// the clamp's upper end (not below `output_min`)
+    pub output_max: f32,
+}
+
+impl crate::base::write_rust::WriteRust for PoolF32Params {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "PoolF32Params",
+            &[
+                ("stride_height", &self.stride_height),
+                ("stride_width", &self.stride_width),
+                ("pad_top", &self.pad_top),
+                ("pad_left", &self.pad_left),
+                ("output_min", &self.output_min),
+                ("output_max", &self.output_max),
+            ],
+        )
+    }
+}
+
+/// Checks an f32 pool's lengths and parameters (its strides and window at
+/// least 1, the clamp not empty nor NaN); for an average pool, that every
+/// window holds a tap inside the input.
+fn check_f32(
+    dims: PoolDims,
+    params: &PoolF32Params,
+    input: usize,
+    output: usize,
+    average: bool,
+) -> Result<(), TfliteError> {
+    // the int8 check of everything but the clamp, on a clamp it accepts
+    let steps = PoolParams {
+        stride_height: params.stride_height,
+        stride_width: params.stride_width,
+        pad_top: params.pad_top,
+        pad_left: params.pad_left,
+        output_min: 0,
+        output_max: 0,
+    };
+    check(dims, &steps, Some(input), Some(output), (0, 0, ""))?;
+    crate::shared::float_ops::check_clamp_f32(params.output_min, params.output_max)?;
+    if average {
+        every_window_has_a_tap(dims, &steps, output)?;
+    }
+    Ok(())
+}
+
+/// TFLite's f32 `AVERAGE_POOL_2D` (TFLite Micro's
+/// `reference_ops::AveragePool`): each output is, in `f32`, the sum from
+/// `+0.0` of the window's inputs inside the input (by row, then column),
+/// divided by their count (padding is not counted), then clamped as
+/// TFLite's `ActivationFunctionWithMinMax` clamps (C++'s `std::max`, then
+/// `std::min`: a NaN stays NaN, `−0.0` stays `−0.0` against `+0.0`): to
+/// the bit TFLite Micro's.
+///
+/// Fails, with `output` untouched, when a length does not match `dims`, a
+/// stride or window size is 0, the clamp is empty or NaN, or an output's
+/// window has no tap inside the input (TFLite's kernel then stops with an
+/// error).
+///
+/// ```
+/// use shapecheck_tflite::{average_pool_f32, PoolDims, PoolF32Params};
+///
+/// // 2×2 windows, stride 1, SAME on a 2×2 image: pads one row and column after
+/// let dims = PoolDims {
+///     batches: 1, input_height: 2, input_width: 2, depth: 1,
+///     filter_height: 2, filter_width: 2, output_height: 2, output_width: 2,
+/// };
+/// let params = PoolF32Params {
+///     stride_height: 1, stride_width: 1, pad_top: 0, pad_left: 0,
+///     output_min: f32::MIN, output_max: f32::MAX,
+/// };
+/// let mut out = [0.0f32; 4];
+/// average_pool_f32(&[1.0, 2.0, 4.0, -7.0], dims, &params, &mut out)?;
+/// // the last output's window holds one tap, −7, and divides by 1
+/// assert_eq!(out, [0.0, -2.5, -1.5, -7.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn average_pool_f32(
+    input: &[f32],
+    dims: PoolDims,
+    params: &PoolF32Params,
+    output: &mut [f32],
+) -> Result<(), TfliteError> {
+    check_f32(dims, params, input.len(), output.len(), true)?;
+    pool_f32(input, dims, params, output, PoolF32::Average);
+    Ok(())
+}
+
+/// TFLite's f32 `MAX_POOL_2D` (TFLite Micro's `reference_ops::MaxPool`):
+/// each output is the largest of the window's inputs inside the input,
+/// taken as TFLite takes it: from `f32::MIN` (C++'s `lowest()`), each tap
+/// by `std::max(max, x)`, that is `if max < x { x } else { max }` (a NaN
+/// input is passed over; of `+0.0` and `−0.0` the first stays), then
+/// clamped as [`average_pool_f32`] clamps: to the bit TFLite Micro's.
+///
+/// Fails, with `output` untouched, when a length does not match `dims`, a
+/// stride or window size is 0, or the clamp is empty or NaN.
+///
+/// ```
+/// use shapecheck_tflite::{max_pool_f32, PoolDims, PoolF32Params};
+///
+/// // 2×2 windows, stride 2, VALID, two channels, a ReLU clamp
+/// let dims = PoolDims {
+///     batches: 1, input_height: 2, input_width: 2, depth: 2,
+///     filter_height: 2, filter_width: 2, output_height: 1, output_width: 1,
+/// };
+/// let params = PoolF32Params {
+///     stride_height: 2, stride_width: 2, pad_top: 0, pad_left: 0,
+///     output_min: 0.0, output_max: f32::MAX,
+/// };
+/// let mut out = [0.0f32; 2];
+/// max_pool_f32(&[1.0, -9.0, 7.5, -8.0, -3.0, -7.0, 2.0, -6.0], dims, &params, &mut out)?;
+/// assert_eq!(out, [7.5, 0.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn max_pool_f32(
+    input: &[f32],
+    dims: PoolDims,
+    params: &PoolF32Params,
+    output: &mut [f32],
+) -> Result<(), TfliteError> {
+    check_f32(dims, params, input.len(), output.len(), false)?;
+    pool_f32(input, dims, params, output, PoolF32::Max);
+    Ok(())
+}
+
+/// Which f32 pool [`pool_f32`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PoolF32 {
+    Average,
+    Max,
+}
+
+/// The loop of both f32 pools (checked by the caller): for each output
+/// pixel, its window's taps inside the input by row, then column, each
+/// tap's channels folded into the output pixel's, which holds each
+/// channel's running sum (or largest value) until the last tap.
+fn pool_f32(input: &[f32], dims: PoolDims, p: &PoolF32Params, output: &mut [f32], kind: PoolF32) {
+    let PoolDims {
+        batches,
+        input_height,
+        input_width,
+        depth,
+        filter_height,
+        filter_width,
+        output_height,
+        output_width,
+    } = dims;
+    let clamp = |y: f32| crate::shared::float_ops::clamp_f32(y, p.output_min, p.output_max);
+    let mut pixels = output.chunks_exact_mut(depth.max(1));
+    for b in 0..batches {
+        let image = b * input_height * input_width * depth;
+        for oy in 0..output_height {
+            let rows = Window::new(
+                oy,
+                p.stride_height,
+                p.pad_top,
+                1,
+                filter_height,
+                input_height,
+            );
+            for ox in 0..output_width {
+                let Some(out) = pixels.next() else {
+                    return;
+                };
+                let columns =
+                    Window::new(ox, p.stride_width, p.pad_left, 1, filter_width, input_width);
+                let start = match kind {
+                    PoolF32::Average => 0.0,
+                    PoolF32::Max => f32::MIN,
+                };
+                out.fill(start);
+                let mut count = 0.0f32;
+                for (_, iy) in rows.taps() {
+                    for (_, ix) in columns.taps() {
+                        let at = image + (iy * input_width + ix) * depth;
+                        let Some(pixel) = input.get(at..at + depth) else {
+                            continue;
+                        };
+                        match kind {
+                            PoolF32::Average => {
+                                for (y, &x) in out.iter_mut().zip(pixel) {
+                                    *y += x;
+                                }
+                            }
+                            PoolF32::Max => {
+                                for (y, &x) in out.iter_mut().zip(pixel) {
+                                    // C++'s std::max(*y, x)
+                                    if *y < x {
+                                        *y = x;
+                                    }
+                                }
+                            }
+                        }
+                        count += 1.0;
+                    }
+                }
+                for y in out.iter_mut() {
+                    *y = match kind {
+                        PoolF32::Average => clamp(*y / count),
+                        PoolF32::Max => clamp(*y),
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// The f32 step of `AVERAGE_POOL_2D` (`max` false) and `MAX_POOL_2D`: its
+/// operands' places in the arena and its constants, checked once by its
+/// op's `prepare`.
+#[derive(Clone)]
+#[doc(hidden)]
+pub struct PoolF32Step {
+    pub max: bool,
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub dims: PoolDims,
+    pub params: PoolF32Params,
+}
+
+impl crate::base::write_rust::WriteRust for PoolF32Step {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "PoolF32Step",
+            &[
+                ("max", &self.max),
+                ("input", &self.input),
+                ("output", &self.output),
+                ("dims", &self.dims),
+                ("params", &self.params),
+            ],
+        )
+    }
+}
+
+impl PoolF32Step {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let (x, y) = split(b.float32, &self.input, &self.output).ok_or(b.overlap)?;
+        if self.max {
+            max_pool_f32(x, self.dims, &self.params, y)
+        } else {
+            average_pool_f32(x, self.dims, &self.params, y)
+        }
+    }
+}
+
+/// An f32 pool's check (its input f32): the output f32, NHWC, the padding
+/// and the clamp ([`activation_range_f32`](crate::activation_range_f32)).
+fn check_pool_f32(
+    c: &Checker<'_>,
+    options: Pool2dOptions,
+    max: bool,
+) -> Result<PoolF32Step, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Float32)?;
+    c.dtype("output", output, TensorType::Float32)?;
+    let x = crate::kernel::shape::need_rank(&c.op, "input", &input, 4)?;
+    let size = |v: i32| usize::try_from(v).unwrap_or(0);
+    let window = (size(options.filter_height), size(options.filter_width));
+    let strides = (size(options.stride_h), size(options.stride_w));
+    let ((rows, pad_top), (columns, pad_left)) =
+        spatial(options.padding, &x, window, strides, (1, 1))?;
+    let (output_min, output_max) =
+        crate::arith::activation::activation_range_f32(options.fused_activation).map_err(|_| {
+            c.unsupported_option("fused activation", options.fused_activation.name())
+        })?;
+    let dims = PoolDims {
+        batches: dim(&input, 0),
+        input_height: dim(&input, 1),
+        input_width: dim(&input, 2),
+        depth: dim(&input, 3),
+        filter_height: window.0,
+        filter_width: window.1,
+        output_height: rows,
+        output_width: columns,
+    };
+    let params = PoolF32Params {
+        stride_height: strides.0,
+        stride_width: strides.1,
+        pad_top,
+        pad_left,
+        output_min,
+        output_max,
+    };
+    let outputs = product("output", &[dims.batches, rows, columns, dims.depth])?;
+    let inputs = product(
+        "input",
+        &[
+            dims.batches,
+            dims.input_height,
+            dims.input_width,
+            dims.depth,
+        ],
+    )?;
+    check_f32(dims, &params, inputs, outputs, !max)?;
+    Ok(PoolF32Step {
+        max,
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        dims,
+        params,
+    })
 }

@@ -5,11 +5,12 @@
 //! requantized per output channel. Its operands: input 0 the output's
 //! shape (a constant int32 `[4]`), input 1 the filter `[O, KH, KW, C]`
 //! (per-channel along axis 0, zero point 0), input 2 the activation, and an
-//! optional int32 bias (input 3).
+//! optional int32 bias (input 3). Its f32 kernel is TFLite Micro's
+//! `reference_ops::TransposeConv` to the bit ([`transpose_conv_f32`]).
 
 use crate::arith::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
 use crate::arith::window::conv_axis;
-use crate::arith::window::{at_least_1, length, product};
+use crate::arith::window::{at_least_1, length, product, Window};
 use crate::format::array::Array;
 use crate::format::error::TfliteError;
 use crate::format::model::{Model, Operator, OptionsReader};
@@ -609,7 +610,7 @@ impl TransposeConvStep<'_> {
 /// per-tensor or per-channel (axis 0), an optional int32 bias (input 3);
 /// the output's shape checked by the op's rule before; the padding by
 /// [`transpose_conv_params`].
-pub(crate) fn prepare<'m, S: From<TransposeConvStep<'m>>>(
+pub(crate) fn prepare<'m, S: From<TransposeConvStep<'m>> + From<TransposeConvF32Step<'m>>>(
     c: &Checker<'m>,
     shape: &OpShape,
     scratch: &mut [QuantizedMultiplier],
@@ -617,6 +618,9 @@ pub(crate) fn prepare<'m, S: From<TransposeConvStep<'m>>>(
     let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
+    if c.input(2, "input")?.dtype() == TensorType::Float32 {
+        return check_transpose_conv_f32(c, shape, options).map(S::from);
+    }
     let output = &c.output;
     let filter = c.input(1, "filter")?;
     let input = c.input(2, "input")?;
@@ -665,4 +669,331 @@ pub(crate) fn prepare<'m, S: From<TransposeConvStep<'m>>>(
         pads: (params.pad_top, params.pad_left),
         quantization,
     }))
+}
+
+// The f32 kernel: TFLite Micro's float `TRANSPOSE_CONV`
+// (`reference_ops::TransposeConv`).
+
+/// How an f32 transposed convolution steps, pads and clamps: the padding
+/// as [`transpose_conv_params`] derives it, the clamp from
+/// [`activation_range_f32`](crate::activation_range_f32).
+///
+/// ```
+/// use shapecheck_tflite::TransposeConvF32Params;
+///
+/// let params = TransposeConvF32Params {
+///     stride_height: 2, stride_width: 2, pad_top: 0, pad_left: 0,
+///     output_min: f32::MIN, output_max: f32::MAX,
+/// };
+/// assert_eq!(params.stride_height, 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TransposeConvF32Params {
+    /// output rows stepped per input row (at least 1)
+    pub stride_height: usize,
+    /// output columns stepped per input column (at least 1)
+    pub stride_width: usize,
+    /// the output rows cut above: input row `y` lands on output row
+    /// `y · stride_height − pad_top` and below
+    pub pad_top: usize,
+    /// the output columns cut on the left
+    pub pad_left: usize,
+    /// the clamp's lower end, from the fused activation
+    pub output_min: f32,
+    /// the clamp's upper end (not below `output_min`)
+    pub output_max: f32,
+}
+
+impl crate::base::write_rust::WriteRust for TransposeConvF32Params {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "TransposeConvF32Params",
+            &[
+                ("stride_height", &self.stride_height),
+                ("stride_width", &self.stride_width),
+                ("pad_top", &self.pad_top),
+                ("pad_left", &self.pad_left),
+                ("output_min", &self.output_min),
+                ("output_max", &self.output_max),
+            ],
+        )
+    }
+}
+
+/// TFLite's f32 `TRANSPOSE_CONV` (TFLite Micro's
+/// `reference_ops::TransposeConv`), computed as it computes it: the output
+/// set to `+0.0`, then every input value scattered through the filter,
+/// input-major (by image, input row, column, channel, then filter row,
+/// column and output channel): `y[oy, ox, oc] += x[iy, ix, ic] ·
+/// f[oc, ky, kx, ic]` where `oy = iy · stride_h − pad_top + ky` (and `ox`
+/// likewise) falls inside the output; then, output by output, the bias
+/// added (where there is one) and the clamp TFLite's
+/// `ActivationFunctionWithMinMax` applies (C++'s `std::max`, then
+/// `std::min`: a NaN stays NaN, `−0.0` stays `−0.0` against `+0.0`). Each
+/// output's sum is TFLite Micro's to the bit, the sign of zero included.
+///
+/// Fails, with `output` untouched, when a length does not match `dims`
+/// (the filter's is `output_depth · filter_height · filter_width ·
+/// input_depth`, the bias's `output_depth`), a stride is 0, or the clamp
+/// is empty or NaN.
+///
+/// ```
+/// use shapecheck_tflite::{transpose_conv_f32, TransposeConvDims, TransposeConvF32Params};
+///
+/// // a 1×2 image of one channel, a 1×2 filter, stride 2: each pixel spread over two columns
+/// let dims = TransposeConvDims {
+///     batches: 1, input_height: 1, input_width: 2, input_depth: 1,
+///     filter_height: 1, filter_width: 2,
+///     output_height: 1, output_width: 4, output_depth: 1,
+/// };
+/// let params = TransposeConvF32Params {
+///     stride_height: 1, stride_width: 2, pad_top: 0, pad_left: 0,
+///     output_min: f32::MIN, output_max: f32::MAX,
+/// };
+/// let mut out = [0.0f32; 4];
+/// transpose_conv_f32(&[1.0, 2.0], &[0.5, -1.0], Some(&[0.25]), dims, &params, &mut out)?;
+/// assert_eq!(out, [0.75, -0.75, 1.25, -1.75]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn transpose_conv_f32<F, B>(
+    input: &[f32],
+    filter: &F,
+    bias: Option<&B>,
+    dims: TransposeConvDims,
+    params: &TransposeConvF32Params,
+    output: &mut [f32],
+) -> Result<(), TfliteError>
+where
+    F: Values<f32> + ?Sized,
+    B: Values<f32> + ?Sized,
+{
+    at_least_1("transposed convolution's stride", params.stride_height)?;
+    at_least_1("transposed convolution's stride", params.stride_width)?;
+    crate::shared::float_ops::check_clamp_f32(params.output_min, params.output_max)?;
+    let filter_len = product(
+        "filter",
+        &[
+            dims.output_depth,
+            dims.filter_height,
+            dims.filter_width,
+            dims.input_depth,
+        ],
+    )?;
+    length("filter", filter_len, filter.count())?;
+    if let Some(bias) = bias {
+        length("bias", dims.output_depth, bias.count())?;
+    }
+    let in_len = product(
+        "input",
+        &[
+            dims.batches,
+            dims.input_height,
+            dims.input_width,
+            dims.input_depth,
+        ],
+    )?;
+    let out_len = product(
+        "output",
+        &[
+            dims.batches,
+            dims.output_height,
+            dims.output_width,
+            dims.output_depth,
+        ],
+    )?;
+    length("input", in_len, input.len())?;
+    length("output", out_len, output.len())?;
+    match filter.contiguous() {
+        Some(f) => transpose_conv_f32_loop(input, f, bias, dims, params, output),
+        None => transpose_conv_f32_loop(input, filter, bias, dims, params, output),
+    }
+    Ok(())
+}
+
+/// The loop of [`transpose_conv_f32`] (checked by the caller).
+fn transpose_conv_f32_loop<F: Values<f32> + ?Sized, B: Values<f32> + ?Sized>(
+    input: &[f32],
+    filter: &F,
+    bias: Option<&B>,
+    dims: TransposeConvDims,
+    p: &TransposeConvF32Params,
+    output: &mut [f32],
+) {
+    let TransposeConvDims {
+        batches,
+        input_height,
+        input_width,
+        input_depth,
+        filter_height,
+        filter_width,
+        output_height,
+        output_width,
+        output_depth,
+    } = dims;
+    output.fill(0.0);
+    let mut pixels = input.chunks_exact(input_depth.max(1));
+    for b in 0..batches {
+        let image = b * output_height * output_width * output_depth;
+        for iy in 0..input_height {
+            for ix in 0..input_width {
+                let Some(pixel) = pixels.next() else {
+                    return;
+                };
+                // the output rows and columns this pixel reaches
+                let rows = Window::new(
+                    iy,
+                    p.stride_height,
+                    p.pad_top,
+                    1,
+                    filter_height,
+                    output_height,
+                );
+                let columns = Window::new(
+                    ix,
+                    p.stride_width,
+                    p.pad_left,
+                    1,
+                    filter_width,
+                    output_width,
+                );
+                for (ic, &x) in pixel.iter().enumerate() {
+                    for (ky, oy) in rows.taps() {
+                        for (kx, ox) in columns.taps() {
+                            let at = image + (oy * output_width + ox) * output_depth;
+                            let Some(out) = output.get_mut(at..at + output_depth) else {
+                                continue;
+                            };
+                            // f[oc, ky, kx, ic], one filter block per oc
+                            let mut f_at = (ky * filter_width + kx) * input_depth + ic;
+                            let block = filter_height * filter_width * input_depth;
+                            for y in out.iter_mut() {
+                                if let Some(w) = filter.at(f_at) {
+                                    *y += x * w;
+                                }
+                                f_at += block;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let clamp = |y: f32| crate::shared::float_ops::clamp_f32(y, p.output_min, p.output_max);
+    for pixel in output.chunks_exact_mut(output_depth.max(1)) {
+        for (oc, y) in pixel.iter_mut().enumerate() {
+            let mut acc = *y;
+            if let Some(bias) = bias.and_then(|b| b.at(oc)) {
+                acc += bias;
+            }
+            *y = clamp(acc);
+        }
+    }
+}
+
+/// `TRANSPOSE_CONV`'s f32 interpreter step: its operands' places in the
+/// arena, its filter and bias read in place, its geometry and clamp,
+/// checked once by [`prepare`].
+#[derive(Clone)]
+#[doc(hidden)]
+pub struct TransposeConvF32Step<'m> {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub filter: Array<'m, f32>,
+    pub bias: Option<Array<'m, f32>>,
+    pub dims: TransposeConvDims,
+    pub params: TransposeConvF32Params,
+}
+
+impl crate::base::write_rust::WriteRust for TransposeConvF32Step<'_> {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "TransposeConvF32Step",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("filter", &self.filter),
+                ("bias", &self.bias),
+                ("dims", &self.dims),
+                ("params", &self.params),
+            ],
+        )
+    }
+}
+
+impl TransposeConvF32Step<'_> {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let (x, y) = split(b.float32, &self.input, &self.output).ok_or(b.overlap)?;
+        transpose_conv_f32(
+            x,
+            &self.filter,
+            self.bias.as_ref(),
+            self.dims,
+            &self.params,
+            y,
+        )
+    }
+}
+
+/// `TRANSPOSE_CONV`'s f32 check (its input f32): the filter, output and
+/// optional bias f32 (a filter of another type, as a hybrid model's int8
+/// weights, is refused), the filter and bias constant, the padding by
+/// [`transpose_conv_params`], the clamp by
+/// [`activation_range_f32`](crate::activation_range_f32).
+fn check_transpose_conv_f32<'m>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    options: TransposeConvOptions,
+) -> Result<TransposeConvF32Step<'m>, TfliteError> {
+    let output = &c.output;
+    let filter = c.input(1, "filter")?;
+    let input = c.input(2, "input")?;
+    let bias = c.optional(3);
+    c.dtype("input", &input, TensorType::Float32)?;
+    c.dtype("filter", &filter, TensorType::Float32)?;
+    c.dtype("output", output, TensorType::Float32)?;
+    c.constant("filter", &filter)?;
+    let out = shape.dims();
+    let output_depth = dim(&filter, 0);
+    if let Some(bias) = &bias {
+        c.dtype("bias", bias, TensorType::Float32)?;
+        c.constant("bias", bias)?;
+        c.elements("bias", bias, output_depth)?;
+    }
+    let dims = TransposeConvDims {
+        batches: dim(&input, 0),
+        input_height: dim(&input, 1),
+        input_width: dim(&input, 2),
+        input_depth: dim(&input, 3),
+        filter_height: dim(&filter, 1),
+        filter_width: dim(&filter, 2),
+        output_height: out.get(1).copied().unwrap_or(0),
+        output_width: out.get(2).copied().unwrap_or(0),
+        output_depth,
+    };
+    let (output_min, output_max) =
+        crate::arith::activation::activation_range_f32(options.fused_activation).map_err(|_| {
+            c.unsupported_option("fused activation", options.fused_activation.name())
+        })?;
+    let strides = (size(options.stride_h), size(options.stride_w));
+    let geometry = transpose_conv_params(options.padding, strides, &dims, 0, 0, &[], (0, 0))?;
+    Ok(TransposeConvF32Step {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        filter: filter.data_as().unwrap_or_else(Array::empty),
+        bias: bias.and_then(|b| b.data_as()),
+        dims,
+        params: TransposeConvF32Params {
+            stride_height: strides.0,
+            stride_width: strides.1,
+            pad_top: geometry.pad_top,
+            pad_left: geometry.pad_left,
+            output_min,
+            output_max,
+        },
+    })
 }

@@ -200,7 +200,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::CONV_2D,
         options: OptionsTable::Conv2d,
-        types: "int8 → int8, int16 → int16",
+        types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: crate::ops::conv::output_shape,
         read_options: |r| crate::ops::conv::read_options(r).map(Options::Conv2d),
         multipliers: crate::ops::conv::multipliers,
@@ -210,7 +210,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::DEPTHWISE_CONV_2D,
         options: OptionsTable::DepthwiseConv2d,
-        types: "int8 → int8, int16 → int16",
+        types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: crate::ops::conv::depthwise_conv::output_shape,
         read_options: |r| {
             crate::ops::conv::depthwise_conv::read_options(r).map(Options::DepthwiseConv2d)
@@ -222,7 +222,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::AVERAGE_POOL_2D,
         options: OptionsTable::Pool2d,
-        types: "int8 → int8, int16 → int16",
+        types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: crate::ops::pool::output_shape,
         read_options: |r| crate::ops::pool::read_options(r).map(Options::Pool2d),
         multipliers: no_multipliers,
@@ -232,7 +232,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::MAX_POOL_2D,
         options: OptionsTable::Pool2d,
-        types: "int8 → int8, int16 → int16",
+        types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: crate::ops::pool::output_shape,
         read_options: |r| crate::ops::pool::read_options(r).map(Options::Pool2d),
         multipliers: no_multipliers,
@@ -725,7 +725,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::TRANSPOSE_CONV,
         options: OptionsTable::TransposeConv,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: crate::ops::transpose_conv::output_shape,
         read_options: |r| crate::ops::transpose_conv::read_options(r).map(Options::TransposeConv),
         multipliers: crate::ops::transpose_conv::multipliers,
@@ -917,7 +917,7 @@ mod tests {
         }
         let types = |op| op_row(op).map(|r| r.input_types());
         use TensorType::{Float32, Int16, Int32, Int8};
-        assert_eq!(types(BuiltinOp::CONV_2D), Some(&[Int8, Int16][..]));
+        assert_eq!(types(BuiltinOp::CONV_2D), Some(&[Int8, Int16, Float32][..]));
         assert_eq!(types(BuiltinOp::ADD), Some(&[Int8, Int16, Float32][..]));
         assert_eq!(
             types(BuiltinOp::QUANTIZE),

@@ -55,6 +55,11 @@ pub mod names {
     pub use crate::ops::transpose_conv::TransposeConvStep;
     pub use crate::shared::elementwise::{BinaryStep, UnaryStep};
     pub use crate::shared::float_ops::{BinaryF32Step, MapF32Step};
+    // the f32 convolutions and pools
+    pub use crate::ops::conv::depthwise_conv::DepthwiseConvF32Step;
+    pub use crate::ops::conv::{Conv2dF32Step, ConvF32Params, ConvF32Step};
+    pub use crate::ops::pool::{PoolF32Params, PoolF32Step};
+    pub use crate::ops::transpose_conv::{TransposeConvF32Params, TransposeConvF32Step};
 }
 
 use names::*;
@@ -174,4 +179,9 @@ steps! { 'm;
     Resize(ResizeStep) = "ResizeStep",
     BatchMatMul(BatchMatMulStep) = "BatchMatMulStep",
     L2Normalization(L2NormalizationStep) = "L2NormalizationStep",
+    // the f32 convolutions and pools
+    Conv2dF32(Conv2dF32Step<'m>) = "ConvF32Step<'static, {k}::Conv2dDims>",
+    DepthwiseConvF32(DepthwiseConvF32Step<'m>) = "ConvF32Step<'static, {k}::DepthwiseConvDims>",
+    PoolF32(PoolF32Step) = "PoolF32Step",
+    TransposeConvF32(TransposeConvF32Step<'m>) = "TransposeConvF32Step<'static>",
 }

@@ -248,3 +248,17 @@ pub(crate) fn prepare_binary_f32<'m, K>(
         range,
     })
 }
+
+/// Checks an f32 clamp (a float convolution's or pool's): `output_min` at
+/// most `output_max`, neither NaN.
+pub(crate) fn check_clamp_f32(output_min: f32, output_max: f32) -> Result<(), TfliteError> {
+    match output_min.partial_cmp(&output_max) {
+        Some(core::cmp::Ordering::Less | core::cmp::Ordering::Equal) => Ok(()),
+        _ => Err(TfliteError::KernelParam {
+            what: "clamp's lower end",
+            // the value as an integer, saturated (NaN as 0)
+            value: output_min as i64,
+            rule: "it must be at most the upper end, and neither end NaN",
+        }),
+    }
+}

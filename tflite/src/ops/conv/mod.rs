@@ -1,6 +1,8 @@
 //! TFLite's int8 `CONV_2D` kernel on slices: TFLite Micro's
 //! `reference_integer_ops::ConvPerChannel` (per-channel or per-tensor
-//! requantization with the double rounding, the fused activation's clamp).
+//! requantization with the double rounding, the fused activation's clamp);
+//! and its f32 kernel, TFLite Micro's `reference_ops::Conv` to the bit
+//! ([`conv_2d_f32`]).
 
 use crate::arith::quant::{OutputStage, OutputStage16, QuantizedMultiplier, Rounding, Scale};
 use crate::arith::window::{at_least_1, check_band, length, product, RingRows, RowAxis, Window};
@@ -1154,7 +1156,7 @@ pub(crate) fn multipliers(model: &Model<'_>, op: &Operator<'_>) -> usize {
 }
 
 /// `CONV_2D`'s row in `OPS`: checks the operator and prepares its step.
-pub(crate) fn prepare<'m, S: From<Conv2dStep<'m>>>(
+pub(crate) fn prepare<'m, S: From<Conv2dStep<'m>> + From<Conv2dF32Step<'m>>>(
     c: &Checker<'m>,
     _shape: &OpShape,
     scratch: &mut [QuantizedMultiplier],
@@ -1162,6 +1164,9 @@ pub(crate) fn prepare<'m, S: From<Conv2dStep<'m>>>(
     let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        return check_conv_f32(c, |_, filter| Ok(conv_2d_geometry(options, filter))).map(S::from);
+    }
     check_conv(
         c,
         |_, filter| Ok(conv_2d_geometry(options, filter)),
@@ -1453,4 +1458,405 @@ fn conv_2d_geometry(options: Conv2dOptions, filter: &ModelTensor<'_>) -> ConvGeo
             output_depth: dim(filter, 0),
         },
     }
+}
+
+// The f32 convolutions of the family: TFLite Micro's float `CONV_2D` and
+// `DEPTHWISE_CONV_2D` (`reference_ops::Conv`, `reference_ops::DepthwiseConv`).
+
+/// How an f32 convolution (`CONV_2D` or `DEPTHWISE_CONV_2D`) steps, pads
+/// and clamps, as TFLite derives it from the layer's options: the padding
+/// from [`conv_axis`](crate::conv_axis), the clamp from
+/// [`activation_range_f32`](crate::activation_range_f32). There is no
+/// quantization.
+///
+/// ```
+/// use shapecheck_tflite::{activation_range_f32, Activation, ConvF32Params};
+///
+/// let (output_min, output_max) = activation_range_f32(Activation::Relu6)?;
+/// let params = ConvF32Params {
+///     stride_height: 2, stride_width: 2, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 1, output_min, output_max,
+/// };
+/// assert_eq!((params.output_min, params.output_max), (0.0, 6.0));
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConvF32Params {
+    /// rows stepped per output row (at least 1)
+    pub stride_height: usize,
+    /// columns stepped per output column (at least 1)
+    pub stride_width: usize,
+    /// rows between filter taps (at least 1)
+    pub dilation_height: usize,
+    /// columns between filter taps (at least 1)
+    pub dilation_width: usize,
+    /// padding rows above the input ([`ConvAxis::pad_before`](crate::ConvAxis::pad_before))
+    pub pad_top: usize,
+    /// padding columns left of the input
+    pub pad_left: usize,
+    /// the clamp's lower end, from the fused activation
+    pub output_min: f32,
+    /// the clamp's upper end (not below `output_min`)
+    pub output_max: f32,
+}
+
+impl crate::base::write_rust::WriteRust for ConvF32Params {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "ConvF32Params",
+            &[
+                ("stride_height", &self.stride_height),
+                ("stride_width", &self.stride_width),
+                ("dilation_height", &self.dilation_height),
+                ("dilation_width", &self.dilation_width),
+                ("pad_top", &self.pad_top),
+                ("pad_left", &self.pad_left),
+                ("output_min", &self.output_min),
+                ("output_max", &self.output_max),
+            ],
+        )
+    }
+}
+
+/// Checks an f32 convolution's strides, dilations and clamp (the family's
+/// rule for [`ConvF32Params`]).
+pub(crate) fn check_f32_params(params: &ConvF32Params) -> Result<(), TfliteError> {
+    at_least_1("convolution's stride (height)", params.stride_height)?;
+    at_least_1("convolution's stride (width)", params.stride_width)?;
+    at_least_1("convolution's dilation (height)", params.dilation_height)?;
+    at_least_1("convolution's dilation (width)", params.dilation_width)?;
+    crate::shared::float_ops::check_clamp_f32(params.output_min, params.output_max)
+}
+
+/// Where input row or column `out · stride − pad + tap · dilation` falls:
+/// `Some(index)` inside `0..size`, `None` in the padding (or on an
+/// overflow, which no input of that size reaches).
+#[inline(always)]
+pub(crate) fn tap_index(
+    out: usize,
+    stride: usize,
+    pad: usize,
+    tap: usize,
+    dilation: usize,
+    size: usize,
+) -> Option<usize> {
+    let at = out
+        .checked_mul(stride)?
+        .checked_add(tap.checked_mul(dilation)?)?
+        .checked_sub(pad)?;
+    (at < size).then_some(at)
+}
+
+/// TFLite's f32 `CONV_2D` (TFLite Micro's `reference_ops::Conv`). Output
+/// channel `oc` of pixel `(oy, ox)` is, in `f32` with one rounding per
+/// operation and in this order,
+/// `((0 + Σ_{ky} Σ_{kx} Σ_{ic} x[iy, ix, ic] · f[oc, ky, kx, ic]) + bias[oc])`
+/// (the sum from `+0.0`, taps by filter row, then column, then input
+/// channel; `iy = oy · stride_h − pad_top + ky · dilation_h`, `ix`
+/// likewise; taps outside the input skipped; `+ 0.0` without a bias),
+/// then clamped as TFLite's `ActivationFunctionWithMinMax` clamps
+/// (`min(max(y, output_min), output_max)` with C++'s `std::max` and
+/// `std::min`: a NaN stays NaN, and `−0.0` stays `−0.0` against a bound of
+/// `+0.0`). The result is TFLite Micro's to the bit (the sign of zero
+/// included) on a machine without fused multiply-add, as Rust never fuses.
+/// Blocks of output channels are computed together, each sum still in
+/// its own order.
+///
+/// Fails, with `output` untouched, when a length does not match `dims`
+/// (the filter's is `output_depth · filter_height · filter_width ·
+/// input_depth`, the bias's `output_depth`), a stride or dilation is 0, or
+/// the clamp is empty or NaN.
+///
+/// ```
+/// use shapecheck_tflite::{conv_2d_f32, Conv2dDims, ConvF32Params};
+///
+/// // a 1×3 image of 2 channels, a 1×2 filter per output channel, VALID
+/// let dims = Conv2dDims {
+///     batches: 1, input_height: 1, input_width: 3, input_depth: 2,
+///     filter_height: 1, filter_width: 2,
+///     output_height: 1, output_width: 2, output_depth: 1,
+/// };
+/// let params = ConvF32Params {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0, output_min: f32::MIN, output_max: f32::MAX,
+/// };
+/// let input = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+/// let filter = [1.0, 0.5, -1.0, 0.25];
+/// let mut out = [0.0f32; 2];
+/// conv_2d_f32(&input, &filter, Some(&[0.5]), dims, &params, &mut out)?;
+/// // 1 + 1 − 3 + 1 + 0.5; 3 + 2 − 5 + 1.5 + 0.5
+/// assert_eq!(out, [0.5, 2.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn conv_2d_f32<F: Values<f32> + ?Sized, B: Values<f32> + ?Sized>(
+    input: &[f32],
+    filter: &F,
+    bias: Option<&B>,
+    dims: Conv2dDims,
+    params: &ConvF32Params,
+    output: &mut [f32],
+) -> Result<(), TfliteError> {
+    check_f32_params(params)?;
+    let filter_len = product(
+        "filter",
+        &[
+            dims.output_depth,
+            dims.filter_height,
+            dims.filter_width,
+            dims.input_depth,
+        ],
+    )?;
+    length("filter", filter_len, filter.count())?;
+    if let Some(bias) = bias {
+        length("bias", dims.output_depth, bias.count())?;
+    }
+    let in_len = product(
+        "input",
+        &[
+            dims.batches,
+            dims.input_height,
+            dims.input_width,
+            dims.input_depth,
+        ],
+    )?;
+    let out_len = product(
+        "output",
+        &[
+            dims.batches,
+            dims.output_height,
+            dims.output_width,
+            dims.output_depth,
+        ],
+    )?;
+    length("input", in_len, input.len())?;
+    length("output", out_len, output.len())?;
+    match filter.contiguous() {
+        Some(f) => conv_f32_loop(input, f, bias, dims, params, output),
+        None => conv_f32_loop(input, filter, bias, dims, params, output),
+    }
+    Ok(())
+}
+
+/// Output channels computed together by the f32 convolution: each input
+/// value loaded once for them all.
+const F32_BLOCK: usize = 4;
+
+/// The loop of [`conv_2d_f32`] (checked by the caller): for each output
+/// pixel, its channels in blocks of [`F32_BLOCK`] and then one by one,
+/// each channel's sum in TFLite's order.
+fn conv_f32_loop<F: Values<f32> + ?Sized, B: Values<f32> + ?Sized>(
+    input: &[f32],
+    filter: &F,
+    bias: Option<&B>,
+    dims: Conv2dDims,
+    p: &ConvF32Params,
+    output: &mut [f32],
+) {
+    let Conv2dDims {
+        batches,
+        input_height,
+        input_width,
+        input_depth: depth,
+        filter_height,
+        filter_width,
+        output_height,
+        output_width,
+        output_depth,
+    } = dims;
+    let filter_row = filter_height * filter_width * depth;
+    let clamp = |y: f32| crate::shared::float_ops::clamp_f32(y, p.output_min, p.output_max);
+    let bias_at = |oc: usize| bias.and_then(|b| b.at(oc)).unwrap_or(0.0);
+    let mut pixels = output.chunks_exact_mut(output_depth.max(1));
+    for b in 0..batches {
+        let image = b * input_height * input_width * depth;
+        for oy in 0..output_height {
+            for ox in 0..output_width {
+                let Some(out) = pixels.next() else {
+                    return;
+                };
+                // the input run (its start) and the filter offset of each
+                // tap inside the input, in TFLite's order
+                let taps = (0..filter_height)
+                    .filter_map(|ky| {
+                        let iy = tap_index(
+                            oy,
+                            p.stride_height,
+                            p.pad_top,
+                            ky,
+                            p.dilation_height,
+                            input_height,
+                        )?;
+                        Some((ky, iy))
+                    })
+                    .flat_map(|(ky, iy)| {
+                        (0..filter_width).filter_map(move |kx| {
+                            let ix = tap_index(
+                                ox,
+                                p.stride_width,
+                                p.pad_left,
+                                kx,
+                                p.dilation_width,
+                                input_width,
+                            )?;
+                            Some((
+                                image + (iy * input_width + ix) * depth,
+                                (ky * filter_width + kx) * depth,
+                            ))
+                        })
+                    });
+                let mut oc = 0;
+                let mut blocks = out.chunks_exact_mut(F32_BLOCK);
+                for ys in &mut blocks {
+                    let mut acc = [0.0f32; F32_BLOCK];
+                    for (start, f_at) in taps.clone() {
+                        let xs = input.get(start..start + depth).unwrap_or(&[]);
+                        let f0 = oc * filter_row + f_at;
+                        let rows = [
+                            filter.run(f0, f0 + depth),
+                            filter.run(f0 + filter_row, f0 + filter_row + depth),
+                            filter.run(f0 + 2 * filter_row, f0 + 2 * filter_row + depth),
+                            filter.run(f0 + 3 * filter_row, f0 + 3 * filter_row + depth),
+                        ];
+                        let [r0, r1, r2, r3] = rows;
+                        for ((((&x, w0), w1), w2), w3) in xs.iter().zip(r0).zip(r1).zip(r2).zip(r3)
+                        {
+                            acc[0] += x * w0;
+                            acc[1] += x * w1;
+                            acc[2] += x * w2;
+                            acc[3] += x * w3;
+                        }
+                    }
+                    for (j, (y, total)) in ys.iter_mut().zip(acc).enumerate() {
+                        *y = clamp(total + bias_at(oc + j));
+                    }
+                    oc += F32_BLOCK;
+                }
+                for y in blocks.into_remainder() {
+                    let mut total = 0.0f32;
+                    for (start, f_at) in taps.clone() {
+                        let xs = input.get(start..start + depth).unwrap_or(&[]);
+                        let f0 = oc * filter_row + f_at;
+                        for (&x, w) in xs.iter().zip(filter.run(f0, f0 + depth)) {
+                            total += x * w;
+                        }
+                    }
+                    *y = clamp(total + bias_at(oc));
+                    oc += 1;
+                }
+            }
+        }
+    }
+}
+
+/// The f32 step of a convolution of the family, `CONV_2D` or
+/// `DEPTHWISE_CONV_2D` by its dims type `D` ([`ConvKernelF32`]): its
+/// operands' places in the arena, its filter and bias read in place, its
+/// geometry and clamp, checked once by its op's `prepare`.
+#[derive(Clone)]
+#[doc(hidden)]
+pub struct ConvF32Step<'m, D> {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub filter: Array<'m, f32>,
+    pub bias: Option<Array<'m, f32>>,
+    pub dims: D,
+    pub params: ConvF32Params,
+}
+
+/// `CONV_2D`'s f32 interpreter step.
+#[doc(hidden)]
+pub type Conv2dF32Step<'m> = ConvF32Step<'m, Conv2dDims>;
+
+impl<D: crate::base::write_rust::WriteRust> crate::base::write_rust::WriteRust
+    for ConvF32Step<'_, D>
+{
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "ConvF32Step",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("filter", &self.filter),
+                ("bias", &self.bias),
+                ("dims", &self.dims),
+                ("params", &self.params),
+            ],
+        )
+    }
+}
+
+/// The f32 kernel a convolution of the family runs, by its dims type.
+#[doc(hidden)]
+pub trait ConvKernelF32: Sized {
+    /// The f32 kernel over the step's input and output.
+    fn run_f32(layer: &ConvF32Step<'_, Self>, x: &[f32], y: &mut [f32]) -> Result<(), TfliteError>;
+}
+
+impl ConvKernelF32 for Conv2dDims {
+    fn run_f32(l: &ConvF32Step<'_, Self>, x: &[f32], y: &mut [f32]) -> Result<(), TfliteError> {
+        conv_2d_f32(x, &l.filter, l.bias.as_ref(), l.dims, &l.params, y)
+    }
+}
+
+impl<D: ConvKernelF32> ConvF32Step<'_, D> {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let (x, y) = split(b.float32, &self.input, &self.output).ok_or(b.overlap)?;
+        D::run_f32(self, x, y)
+    }
+}
+
+/// The family's check of an f32 convolution (its input f32): the output,
+/// filter and bias f32 (a filter of another type, as a hybrid model's
+/// int8 weights, is refused), the filter constant, then `geometry`'s
+/// checks of the op's own, the input's rank, the padding and the clamp
+/// ([`activation_range_f32`](crate::activation_range_f32)).
+pub(crate) fn check_conv_f32<'m, D>(
+    c: &Checker<'m>,
+    geometry: impl Fn(&ModelTensor<'m>, &ModelTensor<'m>) -> Result<ConvGeometry<D>, TfliteError>,
+) -> Result<ConvF32Step<'m, D>, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    let filter = c.input(1, "filter")?;
+    let bias = c.optional(2);
+    c.dtype("input", &input, TensorType::Float32)?;
+    c.dtype("filter", &filter, TensorType::Float32)?;
+    c.dtype("output", output, TensorType::Float32)?;
+    c.constant("filter", &filter)?;
+    if let Some(bias) = &bias {
+        c.dtype("bias", bias, TensorType::Float32)?;
+        c.constant("bias", bias)?;
+    }
+    let g = geometry(&input, &filter)?;
+    if let Some(bias) = &bias {
+        c.elements("bias", bias, g.output_depth)?;
+    }
+    let x = crate::kernel::shape::need_rank(&c.op, "input", &input, 4)?;
+    let ((rows, pad_top), (columns, pad_left)) =
+        spatial(g.padding, &x, g.window, g.strides, g.dilations)?;
+    let (output_min, output_max) = crate::arith::activation::activation_range_f32(g.activation)
+        .map_err(|_| c.unsupported_option("fused activation", g.activation.name()))?;
+    let params = ConvF32Params {
+        stride_height: g.strides.0,
+        stride_width: g.strides.1,
+        dilation_height: g.dilations.0,
+        dilation_width: g.dilations.1,
+        pad_top,
+        pad_left,
+        output_min,
+        output_max,
+    };
+    check_f32_params(&params)?;
+    Ok(ConvF32Step {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        filter: filter.data_as().unwrap_or_else(Array::empty),
+        bias: bias.and_then(|b| b.data_as()),
+        dims: (g.dims)(&input, &filter, rows, columns),
+        params,
+    })
 }

@@ -1,9 +1,11 @@
 //! TFLite's int8 `DEPTHWISE_CONV_2D` kernel on slices (the reference
 //! `reference_integer_ops::DepthwiseConvPerChannel`), and the output size
-//! and padding TFLite computes for `SAME` and `VALID`.
+//! and padding TFLite computes for `SAME` and `VALID`; and its f32
+//! kernel, TFLite Micro's `reference_ops::DepthwiseConv` to the bit
+//! ([`depthwise_conv_f32`]).
 
 use crate::arith::quant::{OutputStage, OutputStage16, QuantizedMultiplier, Rounding, Scale};
-use crate::arith::window::{check_band, RingRows, RowAxis, Window};
+use crate::arith::window::{at_least_1, check_band, length, product, RingRows, RowAxis, Window};
 use crate::format::array::LeNumber;
 use crate::format::error::TfliteError;
 use crate::format::model::Model;
@@ -12,6 +14,7 @@ use crate::format::model::Operator;
 use crate::format::model::OptionsReader;
 use crate::format::types::Activation;
 use crate::format::types::Padding;
+use crate::format::types::TensorType;
 use crate::format::values::Values;
 use crate::kernel::checker::dim;
 use crate::kernel::checker::Checker;
@@ -21,6 +24,9 @@ use crate::kernel::shape::size;
 use crate::kernel::shape::spatial;
 use crate::kernel::shape::OpShape;
 use crate::ops::conv::{check_conv, ConvGeometry, ConvKernel, ConvLayer, ConvStep};
+use crate::ops::conv::{
+    check_conv_f32, check_f32_params, tap_index, ConvF32Params, ConvF32Step, ConvKernelF32,
+};
 use core::ops::Range;
 
 // The kernel's DSP loops (`cfg(shapecheck_dsp)`, set by build.rs), each
@@ -1189,7 +1195,7 @@ pub(crate) fn multipliers(model: &Model<'_>, op: &Operator<'_>) -> usize {
 }
 
 /// `DEPTHWISE_CONV_2D`'s row in `OPS`: checks the operator and prepares its step.
-pub(crate) fn prepare<'m, S: From<DepthwiseConvStep<'m>>>(
+pub(crate) fn prepare<'m, S: From<DepthwiseConvStep<'m>> + From<DepthwiseConvF32Step<'m>>>(
     c: &Checker<'m>,
     _shape: &OpShape,
     scratch: &mut [QuantizedMultiplier],
@@ -1197,6 +1203,12 @@ pub(crate) fn prepare<'m, S: From<DepthwiseConvStep<'m>>>(
     let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        return check_conv_f32(c, |input, filter| {
+            depthwise_geometry(c, options, input, filter)
+        })
+        .map(S::from);
+    }
     check_conv(
         c,
         |input, filter| depthwise_geometry(c, options, input, filter),
@@ -1345,4 +1357,213 @@ fn depthwise_geometry(
             }
         },
     })
+}
+
+// The f32 kernel: TFLite Micro's float `DEPTHWISE_CONV_2D`
+// (`reference_ops::DepthwiseConv`).
+
+/// TFLite's f32 `DEPTHWISE_CONV_2D` (TFLite Micro's
+/// `reference_ops::DepthwiseConv`). Output channel
+/// `oc = ic · depth_multiplier + m` of pixel `(oy, ox)` is, in `f32` with
+/// one rounding per operation and in this order,
+/// `((0 + Σ_{ky} Σ_{kx} x[iy, ix, ic] · f[ky, kx, oc]) + bias[oc])` (the
+/// sum from `+0.0`, taps by filter row, then column;
+/// `iy = oy · stride_h − pad_top + ky · dilation_h`, `ix` likewise; taps
+/// outside the input skipped; `+ 0.0` without a bias), then clamped as
+/// TFLite's `ActivationFunctionWithMinMax` clamps (C++'s `std::max`, then
+/// `std::min`: a NaN stays NaN, `−0.0` stays `−0.0` against `+0.0`). The
+/// result is TFLite Micro's to the bit, the sign of zero included (Rust
+/// never fuses a multiply and an add). Blocks of output channels are
+/// computed together, each sum still in its own order.
+///
+/// Fails, with `output` untouched, when a length does not match `dims`
+/// (the filter's is `filter_height · filter_width · input_depth ·
+/// depth_multiplier`, the bias's and the output's channels
+/// `input_depth · depth_multiplier`), the depth multiplier, a stride or a
+/// dilation is 0, or the clamp is empty or NaN.
+///
+/// ```
+/// use shapecheck_tflite::{depthwise_conv_f32, ConvF32Params, DepthwiseConvDims};
+///
+/// // a 2×2 image of one channel, a 2×2 filter, depth multiplier 2, VALID
+/// let dims = DepthwiseConvDims {
+///     batches: 1, input_height: 2, input_width: 2, input_depth: 1,
+///     filter_height: 2, filter_width: 2, depth_multiplier: 2,
+///     output_height: 1, output_width: 1,
+/// };
+/// let params = ConvF32Params {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0, output_min: 0.0, output_max: 6.0, // ReLU6
+/// };
+/// // filter [ky, kx, oc]: channel 0 all ones, channel 1 all −1
+/// let filter = [1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0];
+/// let mut out = [0.0f32; 2];
+/// depthwise_conv_f32(&[1.0, 2.0, 3.0, 4.0], &filter, Some(&[-5.0, 0.5]), dims, &params, &mut out)?;
+/// assert_eq!(out, [5.0, 0.0]); // 10 − 5; −10 + 0.5 clamped to 0
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn depthwise_conv_f32<F, B>(
+    input: &[f32],
+    filter: &F,
+    bias: Option<&B>,
+    dims: DepthwiseConvDims,
+    params: &ConvF32Params,
+    output: &mut [f32],
+) -> Result<(), TfliteError>
+where
+    F: Values<f32> + ?Sized,
+    B: Values<f32> + ?Sized,
+{
+    at_least_1("depth multiplier", dims.depth_multiplier)?;
+    check_f32_params(params)?;
+    let output_depth = product("output", &[dims.input_depth, dims.depth_multiplier])?;
+    let filter_len = product(
+        "filter",
+        &[dims.filter_height, dims.filter_width, output_depth],
+    )?;
+    length("filter", filter_len, filter.count())?;
+    if let Some(bias) = bias {
+        length("bias", output_depth, bias.count())?;
+    }
+    let in_len = product(
+        "input",
+        &[
+            dims.batches,
+            dims.input_height,
+            dims.input_width,
+            dims.input_depth,
+        ],
+    )?;
+    let out_len = product(
+        "output",
+        &[
+            dims.batches,
+            dims.output_height,
+            dims.output_width,
+            output_depth,
+        ],
+    )?;
+    length("input", in_len, input.len())?;
+    length("output", out_len, output.len())?;
+    match filter.contiguous() {
+        Some(f) => depthwise_f32_loop(input, f, bias, dims, params, output),
+        None => depthwise_f32_loop(input, filter, bias, dims, params, output),
+    }
+    Ok(())
+}
+
+/// Output channels the f32 depthwise convolution computes together.
+const F32_BLOCK: usize = 4;
+
+/// The loop of [`depthwise_conv_f32`] (checked by the caller): for each
+/// output pixel, its channels in blocks of [`F32_BLOCK`] and then one by
+/// one, each channel's sum in TFLite's order.
+fn depthwise_f32_loop<F: Values<f32> + ?Sized, B: Values<f32> + ?Sized>(
+    input: &[f32],
+    filter: &F,
+    bias: Option<&B>,
+    dims: DepthwiseConvDims,
+    p: &ConvF32Params,
+    output: &mut [f32],
+) {
+    let DepthwiseConvDims {
+        batches,
+        input_height,
+        input_width,
+        input_depth,
+        filter_height,
+        filter_width,
+        depth_multiplier,
+        output_height,
+        output_width,
+    } = dims;
+    let output_depth = input_depth * depth_multiplier;
+    let clamp = |y: f32| crate::shared::float_ops::clamp_f32(y, p.output_min, p.output_max);
+    let bias_at = |oc: usize| bias.and_then(|b| b.at(oc)).unwrap_or(0.0);
+    let mut pixels = output.chunks_exact_mut(output_depth.max(1));
+    for b in 0..batches {
+        let image = b * input_height * input_width * input_depth;
+        for oy in 0..output_height {
+            for ox in 0..output_width {
+                let Some(out) = pixels.next() else {
+                    return;
+                };
+                // the input pixel (its start) and the filter offset of
+                // each tap inside the input, in TFLite's order
+                let taps = (0..filter_height)
+                    .filter_map(|ky| {
+                        let iy = tap_index(
+                            oy,
+                            p.stride_height,
+                            p.pad_top,
+                            ky,
+                            p.dilation_height,
+                            input_height,
+                        )?;
+                        Some((ky, iy))
+                    })
+                    .flat_map(|(ky, iy)| {
+                        (0..filter_width).filter_map(move |kx| {
+                            let ix = tap_index(
+                                ox,
+                                p.stride_width,
+                                p.pad_left,
+                                kx,
+                                p.dilation_width,
+                                input_width,
+                            )?;
+                            Some((
+                                image + (iy * input_width + ix) * input_depth,
+                                (ky * filter_width + kx) * output_depth,
+                            ))
+                        })
+                    });
+                let mut oc = 0;
+                let mut blocks = out.chunks_exact_mut(F32_BLOCK);
+                for ys in &mut blocks {
+                    // each channel's input channel
+                    let ics: [usize; F32_BLOCK] =
+                        core::array::from_fn(|j| (oc + j) / depth_multiplier);
+                    let mut acc = [0.0f32; F32_BLOCK];
+                    for (start, f_at) in taps.clone() {
+                        let (Some(pixel), Some(fs)) = (
+                            input.get(start..start + input_depth),
+                            filter.chunk::<F32_BLOCK>(f_at + oc),
+                        ) else {
+                            continue;
+                        };
+                        for ((total, &ic), w) in acc.iter_mut().zip(&ics).zip(fs) {
+                            let x = pixel.get(ic).copied().unwrap_or(0.0);
+                            *total += x * w;
+                        }
+                    }
+                    for (j, (y, total)) in ys.iter_mut().zip(acc).enumerate() {
+                        *y = clamp(total + bias_at(oc + j));
+                    }
+                    oc += F32_BLOCK;
+                }
+                for y in blocks.into_remainder() {
+                    let ic = oc / depth_multiplier;
+                    let mut total = 0.0f32;
+                    for (start, f_at) in taps.clone() {
+                        if let (Some(&x), Some(w)) = (input.get(start + ic), filter.at(f_at + oc)) {
+                            total += x * w;
+                        }
+                    }
+                    *y = clamp(total + bias_at(oc));
+                    oc += 1;
+                }
+            }
+        }
+    }
+}
+
+/// `DEPTHWISE_CONV_2D`'s f32 interpreter step.
+#[doc(hidden)]
+pub type DepthwiseConvF32Step<'m> = ConvF32Step<'m, DepthwiseConvDims>;
+
+impl ConvKernelF32 for DepthwiseConvDims {
+    fn run_f32(l: &ConvF32Step<'_, Self>, x: &[f32], y: &mut [f32]) -> Result<(), TfliteError> {
+        depthwise_conv_f32(x, &l.filter, l.bias.as_ref(), l.dims, &l.params, y)
+    }
 }
