@@ -293,3 +293,8 @@ pub use ops::transpose_conv::{
     transpose_conv_int8, transpose_conv_int8_prechecked, transpose_conv_output_shape,
     transpose_conv_params, TransposeConvDims, TransposeConvOptions, TransposeConvParams,
 };
+
+/// The examples of README.md, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
