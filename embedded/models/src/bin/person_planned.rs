@@ -43,7 +43,8 @@ include!(concat!(env!("OUT_DIR"), "/tiny/person_detect.cases.rs"));
 
 const N_OUT: usize = EXPECTEDS[0].len();
 
-// The interpreter's buffers, `static` (in .bss), their lengths build.rs's.
+// The interpreter's buffers, `static`s (in `.bss`; the steps in `.data`, as
+// `PreparedStep::EMPTY` is not all zero bytes), their lengths build.rs's.
 static mut ACT_INT8: [i8; INT8] = [0; INT8];
 static mut ACT_INT16: [i16; INT16] = [0; INT16];
 static mut ACT_INT32: [i32; INT32] = [0; INT32];
