@@ -57,8 +57,10 @@
 #   ram: the firmware of small RAM alone (M0_FIRMWARES and RAM_FIRMWARES
 #     below, which the ci and all sets run too: issue 70's RAM goals,
 #     person detection in a 32 KiB RAM region on the M4F and keyword
-#     spotting on the M0's 16 KiB, streamed), run under QEMU at opt-level
-#     s, outputs checked, each with its `ram:` line; not counted, no table.
+#     spotting on the M0's 16 KiB, streamed; and INTERPRETER_FIRMWARES,
+#     the heap-less interpreter's planned arena in a `static`), run under
+#     QEMU at opt-level s, outputs checked, each with its `ram:` line; not
+#     counted, no table.
 #
 # The TinyML models (all but person_detect.tflite, which is in
 # tflite/tests/models/) and their recorded cases (tiny/<model>.json) are not
@@ -145,6 +147,20 @@ M0_FIRMWARES=(
 # core  model  runtime  crate  firmware  expected output
 RAM_FIRMWARES=(
   "m4 person shapecheck models  bin:person_ram32k  tiny:person_detect"
+)
+# The heap-less interpreter in firmware (issue 78; sets ci, all and ram),
+# run and checked as the RAM goals above, opt-level s, on the M4F's 4 MiB
+# map: person detection parsed from flash at run time, planned on the
+# device (`Interpreter::planned`, `Layout::Packed`) into `static` buffers
+# whose lengths build.rs computed with the same size query
+# (embedded/models/src/bin/person_planned.rs): every recorded case bit for
+# bit, a wrong byte planted in each output caught, and its `interpreter:`
+# lines (the int8 arena, the planned activation bytes beside `model!`'s
+# `RAM_BYTES` at `schedule = layers`, the places', steps' and multipliers'
+# bytes) printed here; a run without them fails.
+# core  model  runtime  crate  firmware  expected output
+INTERPRETER_FIRMWARES=(
+  "m4 person interpreter models  bin:person_planned  tiny:person_detect"
 )
 read -r -a OPT_LEVELS <<<"${OPT_LEVELS:-s 3}"
 COMPARE_SET=${COMPARE_SET:-ci}
@@ -442,6 +458,7 @@ case $COMPARE_SET in
   *)
     for line in "${M0_FIRMWARES[@]}"; do small+=("m0 $line"); done
     for line in "${RAM_FIRMWARES[@]}"; do small+=("$line"); done
+    for line in "${INTERPRETER_FIRMWARES[@]}"; do small+=("$line"); done
     ;;
 esac
 for line in "${small[@]}"; do
@@ -476,6 +493,19 @@ for line in "${small[@]}"; do
   fi
   if ! dec=$(floats "$o" "$want"); then
     fail "$label: ${fw#*:} printed $dec, expected $want"; continue
+  fi
+  if [ "$runtime" = interpreter ]; then
+    # the interpreter's figures, and every case and planted byte
+    figures=$(sed -n 's/^interpreter: //p' "$log")
+    planted=$(sed -n 's/^planted: \([0-9]* of [0-9]*\) .*/\1/p' "$log" | tail -n 1)
+    if [ -z "$figures" ] || [ -z "$cases" ] || [ -z "$planted" ]; then
+      cut -c 1-300 "$log"; fail "$label: no interpreter:, cases: or planted: lines"; continue
+    fi
+    while IFS= read -r figure; do echo "$label: $figure"; done <<<"$figures"
+    echo "$label: planted wrong bytes caught: $planted"
+    # every kernel is linked: the flash it takes, against the board's 4 MiB
+    read -r ft fr fd _ <<<"$(sections "$f")"
+    echo "$label: flash $((ft + fr + fd)) B (code $ft, constants $fr, data $fd) of 4194304 B"
   fi
   passed=$((passed + 1))
   echo "$label: ${fw#*:} ok -- output $dec${cases:+ (cases $cases bit for bit)}, predict stack $s B${ram:+, RAM $ram}"

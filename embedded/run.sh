@@ -29,7 +29,9 @@
 #      embedded/compare.sh counts all six, at s and 3: not run here); and
 #      issue 70's RAM goals, streamed, every recorded case: person
 #      detection in a 32 KiB RAM region on the M4F, keyword spotting in
-#      the Cortex-M0's 16 KiB.
+#      the Cortex-M0's 16 KiB; and the heap-less interpreter on person
+#      detection (issue 78: `Interpreter::planned`, its arena in
+#      `static`s), every recorded case.
 # Prints one line per firmware run and ends with
 #   embedded: N passed, N failed
 # Exit status 0 only if every run passed. Anything that keeps it from

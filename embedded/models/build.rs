@@ -9,15 +9,19 @@
 //!   first recorded case of `tiny/<file>.json` (TFLite Micro's int8 input
 //!   and output); `tiny/<file>.streamed.rs`, its `model!` line with the
 //!   `ram = N` budget of `tiny-models/budgets.rs` (the RAM-goal
-//!   firmware's), and
-//!   `tiny/<file>.cases.rs`, every recorded case. The MLPerf Tiny files and the recorded cases are not in
-//!   the repository: they are read from the directory `SHAPECHECK_MODELS`
-//!   names (default: `../shared/models` beside the repository, as in CI);
-//!   person_detect.tflite from `tflite/tests/models/`. When the directory
-//!   or a file is missing, each file written is a `compile_error!` naming
-//!   it: the TinyML firmware does not build (compare.sh checks the
-//!   directory first and fails), and sine's and speech's still do.
-use shapecheck_tflite::{Model, ModelTensor};
+//!   firmware's), and `tiny/<file>.cases.rs`, every recorded case;
+//! - `tiny/person_detect.planned.rs`: the heap-less interpreter's buffer
+//!   lengths for person detection (`Interpreter::planned_sizes`, which
+//!   src/bin/person_planned.rs calls on the device again).
+//!
+//! The MLPerf Tiny files and the recorded cases are not in the repository:
+//! they are read from the directory `SHAPECHECK_MODELS` names (default:
+//! `../shared/models` beside the repository, as in CI);
+//! person_detect.tflite from `tflite/tests/models/`. When the directory or
+//! a file is missing, each file written is a `compile_error!` naming it:
+//! the TinyML firmware does not build (compare.sh checks the directory
+//! first and fails), and sine's and speech's still do.
+use shapecheck_tflite::{Interpreter, Layout, Model, ModelTensor};
 use std::{env, fmt::Write, fs, path::Path, path::PathBuf};
 
 // the JSON reader of the firmware tests' build script
@@ -147,6 +151,49 @@ fn all_cases(json: &Path) -> Result<String, String> {
     ))
 }
 
+/// `tiny/person_detect.planned.rs`, for src/bin/person_planned.rs (the
+/// heap-less interpreter in firmware): the model's bytes (`MODEL`, in
+/// flash), the lengths of every buffer `Interpreter::planned` takes at
+/// `Layout::Packed` as constants (`Interpreter::planned_sizes`, the same
+/// function the firmware calls on the device; `INT8` .. `FLOAT32`, `PLACES`,
+/// `STEPS`, `MULTIPLIERS`, `ACTIVATION_BYTES`, and `SCRATCH`,
+/// `Interpreter::plan_scratch_len`), and the model at `schedule = layers`
+/// (`model!`, module `person_layers`), whose `RAM_BYTES` the firmware
+/// prints beside the interpreter's activation bytes.
+fn planned_sizes(model: &Path) -> Result<String, String> {
+    let bytes = fs::read(model).map_err(|e| format!("{}: {e}", model.display()))?;
+    let parsed = Model::parse(&bytes).map_err(|e| format!("{}: {e}", model.display()))?;
+    let mut scratch = vec![0usize; Interpreter::plan_scratch_len(&parsed)];
+    let s = Interpreter::planned_sizes(&parsed, Layout::Packed, &mut scratch)
+        .map_err(|e| format!("{}: {e}", model.display()))?;
+    let path = model.display().to_string();
+    Ok(format!(
+        "/// The model's bytes ({path}), in flash.\n\
+         pub static MODEL: &[u8] = include_bytes!({path:?});\n\
+         /// build.rs's `Interpreter::planned_sizes(&model, Layout::Packed, ..)`.\n\
+         pub const INT8: usize = {int8};\n\
+         pub const INT16: usize = {int16};\n\
+         pub const INT32: usize = {int32};\n\
+         pub const FLOAT32: usize = {float32};\n\
+         pub const ACTIVATION_BYTES: usize = {activation};\n\
+         pub const PLACES: usize = {places};\n\
+         pub const STEPS: usize = {steps};\n\
+         pub const MULTIPLIERS: usize = {multipliers};\n\
+         /// `Interpreter::plan_scratch_len(&model)`.\n\
+         pub const SCRATCH: usize = {scratch};\n\
+         shapecheck::model!(PersonLayers = {path:?}, schedule = layers);\n",
+        int8 = s.arena.int8,
+        int16 = s.arena.int16,
+        int32 = s.arena.int32,
+        float32 = s.arena.float32,
+        activation = s.activation_bytes,
+        places = s.places,
+        steps = s.steps,
+        multipliers = s.multipliers,
+        scratch = scratch.len(),
+    ))
+}
+
 fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
     // one memory map per firmware (`-L` of its directory, per bin, as
@@ -259,4 +306,19 @@ fn main() {
                 .expect("write the model's files");
         }
     }
+
+    // the heap-less interpreter's firmware (src/bin/person_planned.rs): its
+    // buffers' lengths, computed here as the device computes them
+    let person = repo.join("tflite/tests/models/person_detect.tflite");
+    println!("cargo:rerun-if-changed={}", person.display());
+    let planned = fs::canonicalize(&person)
+        .map_err(|e| format!("{}: {e}", person.display()))
+        .and_then(|model| planned_sizes(&model))
+        .unwrap_or_else(|e| {
+            format!(
+                "compile_error!({:?});\n",
+                format!("person_planned: the buffers' lengths cannot be computed ({e})")
+            )
+        });
+    fs::write(tiny.join("person_detect.planned.rs"), planned).expect("write the planned sizes");
 }

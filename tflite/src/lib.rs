@@ -298,3 +298,8 @@ pub use ops::conv::depthwise_conv::depthwise_conv_f32;
 pub use ops::conv::{conv_2d_f32, ConvF32Params};
 pub use ops::pool::{average_pool_f32, max_pool_f32, PoolF32Params};
 pub use ops::transpose_conv::{transpose_conv_f32, TransposeConvF32Params};
+
+/// The examples of README.md, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -261,6 +261,21 @@ pub fn print_cases(right: usize, all: usize) {
     print(&[&line[..n]]);
 }
 
+/// Prints one line of text and numbers: each part's text, then its
+/// number in decimal if it has one (`print_line(&[("steps ", Some(31)),
+/// (" B\n", None)])`), without `core::fmt`. A line past 256 bytes is cut.
+pub fn print_line(parts: &[(&str, Option<usize>)]) {
+    let mut line = [0u8; 256];
+    let mut n = 0;
+    for (text, value) in parts {
+        n = push(&mut line, n, text.as_bytes());
+        if let Some(v) = value {
+            n = push_number(&mut line, n, *v);
+        }
+    }
+    print(&[&line[..n]]);
+}
+
 extern "C" {
     // cortex-m-rt's link.x: the RAM region of memory.x, and the stack's
     // free part (from the end of .bss up to the stack's top)
