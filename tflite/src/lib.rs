@@ -293,3 +293,10 @@ pub use ops::transpose_conv::{
     transpose_conv_int8, transpose_conv_int8_prechecked, transpose_conv_output_shape,
     transpose_conv_params, TransposeConvDims, TransposeConvOptions, TransposeConvParams,
 };
+// the float32 kernels of issue 79's misc ops: DIV, REDUCE_MAX,
+// RESIZE_BILINEAR, BATCH_MATMUL (MAXIMUM, MINIMUM, CONCATENATION and
+// RESIZE_NEAREST_NEIGHBOR run f32 through their generic kernels)
+pub use ops::batch_matmul::batch_matmul_f32;
+pub use ops::div::div_f32;
+pub use ops::reduce::reduce_max_f32;
+pub use ops::resize::resize_bilinear_f32;
