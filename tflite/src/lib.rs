@@ -30,6 +30,9 @@
 //! island between int8 ones, or of a float32 model), [`elu_f32`],
 //! [`exp_f32`], [`neg_f32`], [`rsqrt_f32`], [`add_f32`], [`sub_f32`],
 //! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`].
+//! Also in f32: [`div_f32`], [`reduce_max_f32`], [`resize_bilinear_f32`]
+//! and [`batch_matmul_f32`] (and [`maximum`], [`minimum`],
+//! [`resize_nearest_neighbor`] and [`concatenation`] on f32 slices).
 //! The ops that move data copy TFLite Micro's values on any element type:
 //! [`concatenation`], [`pack`], [`split`] (`SPLIT`, `SPLIT_V`), [`unpack`],
 //! [`slice`](fn@slice), [`strided_slice`], [`transpose`], [`expand_dims`],

@@ -403,8 +403,8 @@ fn naive_batch_matmul(
         for row in &x {
             for j in 0..n {
                 let mut total = 0.0f32;
-                for (t, &v) in row.iter().enumerate() {
-                    total += v * y[t][j];
+                for (&v, y_row) in row.iter().zip(&y) {
+                    total += v * y_row[j];
                 }
                 out.push(total);
             }
