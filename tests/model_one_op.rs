@@ -116,6 +116,14 @@ macro_rules! one_op {
         let y = $net::predict(&$x);
         compare(y.as_slice(), &numbers(&$case["out"]), &$what);
     };
+    (@check $net:ident, $x:ident, $case:ident, $what:ident, [$o0:literal, $o1:literal]) => {
+        let (y0, y1) = $net::predict(&$x);
+        compare(y0.as_slice(), &numbers(&$case["out"]), &$what);
+        for (y, index) in [(y0.as_slice(), $o0), (y1.as_slice(), $o1)] {
+            let recorded = numbers(&$case["tensors"][index.to_string()]["data"]);
+            compare(y, &recorded, &format!("{} output tensor {index}", $what));
+        }
+    };
     (@check $net:ident, $x:ident, $case:ident, $what:ident, [$o0:literal, $o1:literal, $o2:literal]) => {
         let (y0, y1, y2) = $net::predict(&$x);
         compare(y0.as_slice(), &numbers(&$case["out"]), &$what);
@@ -236,6 +244,16 @@ one_op! {
     f32_avgpool_3x3_s2_same: F32Avgpool3x3S2Same, f32_avgpool3x3_s2_same, "tflite/tests/ops/f32_avgpool_3x3_s2_same.tflite";
     f32_maxpool_2x2: F32Maxpool2x2, f32_maxpool2x2, "tflite/tests/ops/f32_maxpool_2x2.tflite";
     f32_transpose_conv_3x3_s2: F32TransposeConv3x3S2, f32_transpose_conv3x3_s2, "tflite/tests/ops/f32_transpose_conv_3x3_s2.tflite";
+    // float32 (issue 79): the data movement ops, and the f32 kernels of
+    // the resizes, BATCH_MATMUL, MAXIMUM / MINIMUM and REDUCE_MAX
+    f32_pad: F32Pad, f32_pad, "tflite/tests/ops/f32_pad.tflite";
+    f32_strided_slice_transpose_split: F32StridedSliceTransposeSplit, f32_strided_slice_transpose_split, "tflite/tests/ops/f32_strided_slice_transpose_split.tflite", [8, 9];
+    f32_resize_nearest_x2: F32ResizeNearestX2, f32_resize_nearest_x2, "tflite/tests/ops/f32_resize_nearest_x2.tflite";
+    f32_resize_bilinear_x2: F32ResizeBilinearX2, f32_resize_bilinear_x2, "tflite/tests/ops/f32_resize_bilinear_x2.tflite";
+    f32_batch_matmul: F32BatchMatmul, f32_batch_matmul, "tflite/tests/ops/f32_batch_matmul.tflite";
+    f32_maximum_minimum: F32MaximumMinimum, f32_maximum_minimum, "tflite/tests/ops/f32_maximum_minimum.tflite";
+    f32_reduce_max: F32ReduceMax, f32_reduce_max, "tflite/tests/ops/f32_reduce_max.tflite";
+    f32_concat: F32Concat, f32_concat, "tflite/tests/ops/f32_concat.tflite";
 }
 
 // the user-style models (several ops each)

@@ -200,7 +200,24 @@ fn check_with_the_interpreter(model: Model<'_>) -> Result<(), String> {
     };
     Interpreter::new(model, arena, Arithmetic::Micro)
         .map(|_| ())
-        .map_err(|e| e.to_string())
+        .map_err(|e| with_the_fix_as_a_note(&e))
+}
+
+/// The interpreter's message, and for an error naming what kind of file
+/// the model is (a hybrid or a float16-weight export) its fix on a line
+/// of its own, as a note.
+fn with_the_fix_as_a_note(e: &shapecheck_tflite::TfliteError) -> String {
+    let message = e.to_string();
+    match e.export_fix() {
+        Some(fix) => {
+            let rule = message
+                .strip_suffix(fix)
+                .and_then(|m| m.strip_suffix("; "))
+                .unwrap_or(&message);
+            format!("{rule}\n = note: {fix}")
+        }
+        None => message,
+    }
 }
 
 /// Where a tensor's elements are while `predict` runs.

@@ -30,6 +30,9 @@
 //! island between int8 ones, or of a float32 model), [`elu_f32`],
 //! [`exp_f32`], [`neg_f32`], [`rsqrt_f32`], [`add_f32`], [`sub_f32`],
 //! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`].
+//! Also in f32: [`div_f32`], [`reduce_max_f32`], [`resize_bilinear_f32`]
+//! and [`batch_matmul_f32`] (and [`maximum`], [`minimum`],
+//! [`resize_nearest_neighbor`] and [`concatenation`] on f32 slices).
 //! The ops that move data copy TFLite Micro's values on any element type:
 //! [`concatenation`], [`pack`], [`split`] (`SPLIT`, `SPLIT_V`), [`unpack`],
 //! [`slice`](fn@slice), [`strided_slice`], [`transpose`], [`expand_dims`],
@@ -298,6 +301,14 @@ pub use ops::conv::depthwise_conv::depthwise_conv_f32;
 pub use ops::conv::{conv_2d_f32, ConvF32Params};
 pub use ops::pool::{average_pool_f32, max_pool_f32, PoolF32Params};
 pub use ops::transpose_conv::{transpose_conv_f32, TransposeConvF32Params};
+
+// the float32 kernels of issue 79's misc ops: DIV, REDUCE_MAX,
+// RESIZE_BILINEAR, BATCH_MATMUL (MAXIMUM, MINIMUM, CONCATENATION and
+// RESIZE_NEAREST_NEIGHBOR run f32 through their generic kernels)
+pub use ops::batch_matmul::batch_matmul_f32;
+pub use ops::div::div_f32;
+pub use ops::reduce::reduce_max_f32;
+pub use ops::resize::resize_bilinear_f32;
 
 /// The examples of README.md, compiled and run as doctests.
 #[cfg(doctest)]

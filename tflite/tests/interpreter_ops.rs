@@ -144,7 +144,24 @@ ops!(
     f32_avgpool_3x3_s2_same,
     f32_maxpool_2x2,
     f32_transpose_conv_3x3_s2,
+    // float32 (issue 79): the data movement ops, and the f32 kernels of
+    // CONCATENATION, the resizes, BATCH_MATMUL, MAXIMUM / MINIMUM and
+    // REDUCE_MAX
+    f32_pad,
+    f32_strided_slice_transpose_split,
+    f32_resize_nearest_x2,
+    f32_resize_bilinear_x2,
+    f32_batch_matmul,
+    f32_maximum_minimum,
+    f32_reduce_max,
+    f32_concat,
 );
+
+/// The models of the directory whose other ops run only once another
+/// branch of issue 79 is merged (f32_concat's three f32 CONV_2D;
+/// f32_div's convolutions and LOGISTIC): their f32 CONCATENATION and DIV
+/// are checked on the recorded tensors in `ops_float.rs` until then.
+const WAITING_FOR_OTHER_OPS: [&str; 1] = ["f32_div"];
 
 #[test]
 fn every_one_op_model_is_listed() {
@@ -158,6 +175,9 @@ fn every_one_op_model_is_listed() {
     files.sort();
     let listed = include_str!("interpreter_ops.rs");
     for f in files {
+        if WAITING_FOR_OTHER_OPS.contains(&f.as_str()) {
+            continue;
+        }
         assert!(listed.contains(&format!("    {f},")), "{f} is not tested");
     }
 }

@@ -514,6 +514,71 @@ pub enum TfliteError {
         /// the rule it breaks
         rule: &'static str,
     },
+    /// A dynamic-range ("hybrid") quantized model: an operator reads a
+    /// float32 activation and int8 constant weights and writes float32 (the converter's
+    /// `Optimize.DEFAULT` without a representative dataset). TFLite Micro
+    /// runs only full-integer and float32 models, and refuses it; so do
+    /// `model!` and the [`Interpreter`](crate::Interpreter), before any
+    /// operator is prepared, so that a hybrid layer never passes as a
+    /// float one.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{BuiltinOp, Name, TfliteError};
+    ///
+    /// let err = TfliteError::HybridModel {
+    ///     operator: 1,
+    ///     op: BuiltinOp::CONV_2D,
+    ///     input: 7,
+    ///     weights: 6,
+    ///     weights_name: Name::new("conv2d_1/convolution"),
+    /// };
+    /// assert!(err.to_string().starts_with(
+    ///     "operator 1 (CONV_2D): a dynamic-range (hybrid) quantized model: its input, tensor 7, is FLOAT32 \
+    ///      and its weights, tensor 6 \"conv2d_1/convolution\", INT8"
+    /// ));
+    /// ```
+    HybridModel {
+        /// the operator's index
+        operator: usize,
+        /// its op
+        op: BuiltinOp,
+        /// its float32 activation input
+        input: usize,
+        /// its int8 constant input
+        weights: usize,
+        /// that tensor's name
+        weights_name: Name,
+    },
+    /// A model of float16 weights: an operator reads a FLOAT16 tensor (the
+    /// converter's `supported_types = [tf.float16]` stores the weights so
+    /// and `DEQUANTIZE`s each to float32 before its layer). TFLite Micro
+    /// refuses it; so do `model!` and the
+    /// [`Interpreter`](crate::Interpreter), before any operator is
+    /// prepared.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{BuiltinOp, Name, TfliteError};
+    ///
+    /// let err = TfliteError::Float16Weights {
+    ///     operator: 0,
+    ///     op: BuiltinOp::from_code(6).unwrap(), // DEQUANTIZE
+    ///     tensor: 6,
+    ///     name: Name::new("conv2d_1/convolution"),
+    /// };
+    /// assert!(err.to_string().starts_with(
+    ///     "operator 0 (DEQUANTIZE): a model of float16 weights: its input, tensor 6 \"conv2d_1/convolution\", is FLOAT16"
+    /// ));
+    /// ```
+    Float16Weights {
+        /// the operator's index
+        operator: usize,
+        /// its op
+        op: BuiltinOp,
+        /// the FLOAT16 tensor it reads
+        tensor: usize,
+        /// that tensor's name
+        name: Name,
+    },
 }
 
 /// What is wrong with an operand, in a [`TfliteError::Operand`].
@@ -666,6 +731,46 @@ impl TfliteError {
                 what,
                 offset,
             },
+        }
+    }
+}
+
+/// How to export a dynamic-range (hybrid) model so that it runs.
+const HYBRID_FIX: &str =
+    "export with a representative dataset (`converter.representative_dataset`, \
+     full-integer int8) or without `Optimize.DEFAULT` (float32)";
+
+/// How to export a float16-weight model so that it runs.
+const FLOAT16_FIX: &str =
+    "export without `supported_types = [tf.float16]` (float32) or with a representative dataset (int8)";
+
+impl TfliteError {
+    /// For an error that names what kind of file the model is
+    /// ([`HybridModel`](Self::HybridModel),
+    /// [`Float16Weights`](Self::Float16Weights)), how to export it so
+    /// that it runs: the end of its message, after `"; "`, which
+    /// `model!` prints as a note of its compile error.
+    ///
+    /// ```
+    /// use shapecheck_tflite::{BuiltinOp, Name, TfliteError};
+    ///
+    /// let err = TfliteError::HybridModel {
+    ///     operator: 1,
+    ///     op: BuiltinOp::CONV_2D,
+    ///     input: 7,
+    ///     weights: 6,
+    ///     weights_name: Name::new("conv2d_1/convolution"),
+    /// };
+    /// let fix = err.export_fix().unwrap();
+    /// assert!(fix.starts_with("export with a representative dataset"));
+    /// assert!(err.to_string().ends_with(&format!("; {fix}")));
+    /// assert_eq!(TfliteError::NoSubgraph.export_fix(), None);
+    /// ```
+    pub fn export_fix(&self) -> Option<&'static str> {
+        match self {
+            TfliteError::HybridModel { .. } => Some(HYBRID_FIX),
+            TfliteError::Float16Weights { .. } => Some(FLOAT16_FIX),
+            _ => None,
         }
     }
 }
@@ -930,6 +1035,29 @@ impl fmt::Display for TfliteError {
             TfliteError::KernelScale { what, value, rule } => {
                 write!(f, "the {what} is {value}: {rule}")
             }
+            TfliteError::HybridModel {
+                operator,
+                op,
+                input,
+                weights,
+                weights_name,
+            } => write!(
+                f,
+                "operator {operator} ({op}): a dynamic-range (hybrid) quantized model: its input, tensor {input}, is FLOAT32 \
+                 and its weights, tensor {weights} \"{weights_name}\", INT8, and TFLite Micro runs only full-integer \
+                 or float32 models; {HYBRID_FIX}"
+            ),
+            TfliteError::Float16Weights {
+                operator,
+                op,
+                tensor,
+                name,
+            } => write!(
+                f,
+                "operator {operator} ({op}): a model of float16 weights: its input, tensor {tensor} \"{name}\", is FLOAT16 \
+                 (the converter's `supported_types = [tf.float16]` stores the weights so, a DEQUANTIZE from FLOAT16 to FLOAT32 \
+                 before each layer), and TFLite Micro runs only full-integer or float32 models; {FLOAT16_FIX}"
+            ),
         }
     }
 }

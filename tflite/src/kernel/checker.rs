@@ -115,6 +115,56 @@ pub(crate) fn is_activation(t: &ModelTensor<'_>) -> bool {
         )
 }
 
+/// Refuses the two kinds of export TFLite Micro does not run, which no
+/// operator's own check names for what they are: a dynamic-range
+/// ("hybrid") quantized model, whose operator reads a float32 activation
+/// and int8 constant weights and writes float32
+/// ([`TfliteError::HybridModel`]), and a model
+/// of float16 weights, whose operator reads a FLOAT16 tensor
+/// ([`TfliteError::Float16Weights`]). The one check of the file's kind,
+/// run on the whole model before any operator is prepared (by
+/// `Interpreter::new` and by every path that prepares steps, and so by
+/// `model!`), so that the first error is what the file is, whichever
+/// operator comes first, and a hybrid layer never passes as a float one.
+pub(crate) fn check_export_kind(model: &Model<'_>) -> Result<(), TfliteError> {
+    for op in model.operators() {
+        let inputs = || {
+            (0..op.inputs().len())
+                .filter_map(|k| op.input(k))
+                .filter_map(|t| model.tensor(t))
+        };
+        if let Some(t) = inputs().find(|t| t.dtype() == TensorType::Float16) {
+            return Err(TfliteError::Float16Weights {
+                operator: op.index(),
+                op: op.op(),
+                tensor: t.index(),
+                name: Name::new(t.name()),
+            });
+        }
+        // a hybrid layer's activations are float32 both in and out (an
+        // int8 layer with a float32 input is an operand's type error)
+        let float_output = op
+            .output(0)
+            .and_then(|t| model.tensor(t))
+            .is_some_and(|t| t.dtype() == TensorType::Float32);
+        let float_activation =
+            inputs().find(|t| t.dtype() == TensorType::Float32 && t.data().is_empty());
+        let int8_constant =
+            inputs().find(|t| t.dtype() == TensorType::Int8 && !t.data().is_empty());
+        if let (true, Some(input), Some(weights)) = (float_output, float_activation, int8_constant)
+        {
+            return Err(TfliteError::HybridModel {
+                operator: op.index(),
+                op: op.op(),
+                input: input.index(),
+                weights: weights.index(),
+                weights_name: Name::new(weights.name()),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// A tensor's shape as sizes (checked non-negative by `Model::parse`).
 pub(crate) fn dim(t: &ModelTensor<'_>, axis: usize) -> usize {
     t.shape()

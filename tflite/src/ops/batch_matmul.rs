@@ -3,7 +3,8 @@
 //! `adj_y`), their batch dims broadcast, as TFLite Micro's
 //! `reference_ops::BatchMatMul` computes it: `i32` sums of
 //! `(a − a_zp) · (b − b_zp)`, requantized by `a_scale · b_scale /
-//! out_scale` with TFLite Micro's double rounding.
+//! out_scale` with TFLite Micro's double rounding. And the f32 product
+//! ([`batch_matmul_f32`]): f32 sums from +0 in the inner index's order.
 
 use crate::arith::activation::fully_connected_multiplier;
 use crate::arith::quant::{OutputStage, QuantizedMultiplier, Rounding, Scale};
@@ -349,7 +350,76 @@ pub fn batch_matmul_int8(
     Ok(())
 }
 
-// The interpreter's step of the op: `prepare` (its row's, in `OPS`)
+/// TFLite's f32 `BATCH_MATMUL` (TFLite Micro's
+/// `reference_ops::BatchMatMul` on floats): for each broadcast batch,
+/// `out[i][j] = Σ_t a[i][t] · b[t][j]`, summed in f32 from +0 in the
+/// order of `t`, one rounding per product and per sum (`a` read
+/// transposed with `adj_x`, `b` with `adj_y`). The batch dims broadcast
+/// as [`broadcast_shape`](crate::broadcast_shape) says; the output is
+/// `[batch.., m, n]`, row-major.
+///
+/// Fails, with `output` untouched, when the operands' sizes do not agree
+/// or a length does not match them.
+///
+/// ```
+/// use shapecheck_tflite::batch_matmul_f32;
+///
+/// // [2, 2] · [2, 2]ᵀ (adj_y): each row of a against each row of b
+/// let mut out = [0f32; 4];
+/// batch_matmul_f32(&[1.0, 2.0, 3.0, 4.0], &[2, 2], &[1.0, 0.0, 0.5, 1.0], &[2, 2], false, true, &mut out)?;
+/// assert_eq!(out, [1.0, 2.5, 3.0, 5.5]);
+/// assert!(batch_matmul_f32(&[1.0; 6], &[2, 3], &[1.0; 4], &[2, 2], false, true, &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn batch_matmul_f32(
+    lhs: &[f32],
+    lhs_dims: &[usize],
+    rhs: &[f32],
+    rhs_dims: &[usize],
+    adj_x: bool,
+    adj_y: bool,
+    output: &mut [f32],
+) -> Result<(), TfliteError> {
+    let MatmulSizes {
+        batch,
+        batch_rank,
+        m,
+        k,
+        n,
+    } = matmul_sizes(lhs_dims, rhs_dims, adj_x, adj_y)?;
+    let batch = batch.get(..batch_rank).unwrap_or(&[]);
+    length("lhs", product("lhs", lhs_dims)?, lhs.len())?;
+    length("rhs", product("rhs", rhs_dims)?, rhs.len())?;
+    let batches = product("output", batch)?;
+    length("output", product("output", &[batches, m, n])?, output.len())?;
+    let lhs_batch = lhs_dims.get(..lhs_dims.len() - 2).unwrap_or(&[]);
+    let rhs_batch = rhs_dims.get(..rhs_dims.len() - 2).unwrap_or(&[]);
+    // element (i, t) of a and (t, j) of b, as stored
+    let a_at = |i: usize, t: usize| if adj_x { t * m + i } else { i * k + t };
+    let b_at = |t: usize, j: usize| if adj_y { j * k + t } else { t * n + j };
+    let mut outs = output.iter_mut();
+    for p in 0..batches {
+        // in range: each offset is a whole matrix within its operand
+        let a0 = batch_offset(p, batch, lhs_batch) * m * k;
+        let b0 = batch_offset(p, batch, rhs_batch) * k * n;
+        for i in 0..m {
+            for j in 0..n {
+                let mut total = 0.0f32;
+                for t in 0..k {
+                    let a = lhs.get(a0 + a_at(i, t)).copied().unwrap_or(0.0);
+                    let b = rhs.get(b0 + b_at(t, j)).copied().unwrap_or(0.0);
+                    total += a * b;
+                }
+                if let Some(out) = outs.next() {
+                    *out = total;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+// The interpreter's steps of the op: `prepare` (its row's, in `OPS`)
 // checks the operator's operands and derives its constants once; the
 // step's `run` runs the kernel over the interpreter's buffers.
 
@@ -394,9 +464,52 @@ impl BatchMatMulStep {
     }
 }
 
-/// `BATCH_MATMUL`'s row's `prepare`, int8: two activations, each with
-/// one scale and zero point, through [`batch_matmul_params`].
-pub(crate) fn prepare<'m, S: From<BatchMatMulStep>>(
+/// `BATCH_MATMUL`'s f32 interpreter step: its operands' places in the
+/// f32 arena, their shapes and flags, checked once by [`prepare`].
+#[derive(Clone)]
+#[doc(hidden)]
+pub struct BatchMatMulF32Step {
+    pub lhs: Range<usize>,
+    pub rhs: Range<usize>,
+    pub output: Range<usize>,
+    pub lhs_shape: OpShape,
+    pub rhs_shape: OpShape,
+    pub adj_x: bool,
+    pub adj_y: bool,
+}
+
+impl crate::base::write_rust::WriteRust for BatchMatMulF32Step {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "BatchMatMulF32Step",
+            &[
+                ("lhs", &self.lhs),
+                ("rhs", &self.rhs),
+                ("output", &self.output),
+                ("lhs_shape", &self.lhs_shape),
+                ("rhs_shape", &self.rhs_shape),
+                ("adj_x", &self.adj_x),
+                ("adj_y", &self.adj_y),
+            ],
+        )
+    }
+}
+
+impl BatchMatMulF32Step {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let overlap = b.overlap;
+        let (a, x, y) = split2(b.float32, &self.lhs, &self.rhs, &self.output).ok_or(overlap)?;
+        let (ls, rs) = (self.lhs_shape, self.rhs_shape);
+        batch_matmul_f32(a, ls.dims(), x, rs.dims(), self.adj_x, self.adj_y, y)
+    }
+}
+
+/// `BATCH_MATMUL`'s row's `prepare`: two activations, int8 (each with
+/// one scale and zero point, through [`batch_matmul_params`]) or f32.
+pub(crate) fn prepare<'m, S: From<BatchMatMulStep> + From<BatchMatMulF32Step>>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
@@ -407,6 +520,19 @@ pub(crate) fn prepare<'m, S: From<BatchMatMulStep>>(
     let output = &c.output;
     let lhs = c.input(0, "lhs")?;
     let rhs = c.input(1, "rhs")?;
+    if lhs.dtype() == TensorType::Float32 {
+        c.dtype("rhs", &rhs, TensorType::Float32)?;
+        c.dtype("output", output, TensorType::Float32)?;
+        return Ok(S::from(BatchMatMulF32Step {
+            lhs: c.activation("lhs", &lhs)?.range,
+            rhs: c.activation("rhs", &rhs)?.range,
+            output: c.activation("output", output)?.range,
+            lhs_shape: shape_of(&c.op, "lhs", &lhs)?,
+            rhs_shape: shape_of(&c.op, "rhs", &rhs)?,
+            adj_x: options.adj_x,
+            adj_y: options.adj_y,
+        }));
+    }
     c.dtype("lhs", &lhs, TensorType::Int8)?;
     c.dtype("rhs", &rhs, TensorType::Int8)?;
     c.dtype("output", output, TensorType::Int8)?;

@@ -2,6 +2,8 @@
 //! and zero points, broadcast as `ADD` broadcasts, as TFLite Micro's
 //! `div.cc` and `reference_ops::DivElementwise` / `BroadcastDivSlow`
 //! compute it: the divisor's fixed-point reciprocal times the dividend.
+//! And TFLite's f32 `DIV` ([`div_f32`]): IEEE division, then the fused
+//! activation's clamp.
 
 use crate::arith::quant::{
     check_int8, check_int8_clamp, check_scale, quantize_multiplier, reciprocal,
@@ -9,12 +11,13 @@ use crate::arith::quant::{
 };
 use crate::format::error::TfliteError;
 use crate::format::model::OptionsReader;
-use crate::format::types::Activation;
+use crate::format::types::{Activation, TensorType};
 use crate::format::values::Values;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::shared::broadcast::broadcast_binary;
 use crate::shared::elementwise::{check_binary, BinaryStep};
+use crate::shared::float_ops::{binary_f32, prepare_binary_f32, BinaryF32Step};
 
 /// The largest output multiplier shift [`div_int8`] takes: with an int8
 /// dividend's at least 22 bits of headroom, the kernel's total shift is
@@ -258,8 +261,12 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<DivOptions, Tfli
 }
 
 /// `DIV`'s row in `OPS`: checks the operator (two int8 operands, each an
-/// activation or a constant, broadcast) and prepares its step.
-pub(crate) fn prepare<'m, S: From<BinaryStep<'m, i8, DivParams>>>(
+/// activation or a constant, broadcast; f32 in `float_ops`) and prepares
+/// its step.
+pub(crate) fn prepare<
+    'm,
+    S: From<BinaryStep<'m, i8, DivParams>> + From<BinaryF32Step<'m, DivF32>>,
+>(
     c: &Checker<'m>,
     shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
@@ -267,11 +274,76 @@ pub(crate) fn prepare<'m, S: From<BinaryStep<'m, i8, DivParams>>>(
     let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
+    if c.input(0, "input1")?.dtype() == TensorType::Float32 {
+        return prepare_binary_f32(c, shape, DivF32, options.fused_activation).map(S::from);
+    }
     let operands = check_binary(c, shape)?;
     let [(s1, z1), (s2, z2), (so, zo)] = operands.quant;
     let (lo, hi) = c.clamp(options.fused_activation, so, zo)?;
     let params = div_params(s1, z1, s2, z2, so, zo, lo, hi)?;
     Ok(S::from(operands.step(params)))
+}
+
+/// TFLite's f32 `DIV` (TFLite Micro's `reference_ops::Div` and
+/// `BroadcastDivSlow` on floats): `x1 / x2` in f32 (IEEE: a divisor of
+/// ±0 gives ±∞ or NaN, no error), broadcast as
+/// [`broadcast_shape`](crate::broadcast_shape) says, then clamped to
+/// `[output_min, output_max]` as TFLite's `ActivationFunctionWithMinMax`
+/// clamps ([`activation_range_f32`](crate::activation_range_f32) gives
+/// the range of a fused activation: `NONE`'s is ±`f32::MAX`).
+///
+/// Fails, with `output` untouched, when the shapes do not broadcast or
+/// have more than 6 dims, or a length is not its shape's count.
+///
+/// ```
+/// use shapecheck_tflite::{activation_range_f32, div_f32, Activation};
+///
+/// let (lo, hi) = activation_range_f32(Activation::None)?;
+/// let mut out = [0f32; 4];
+/// // [2, 2] / [2]: each column by its own divisor
+/// div_f32(&[1.0, 3.0, -2.0, 5.0], &[2, 2], &[2.0, 0.0], &[2], lo, hi, &mut out)?;
+/// assert_eq!(out, [0.5, f32::MAX, -1.0, f32::MAX]); // 3 / 0 = +∞, clamped
+/// assert!(div_f32(&[1.0; 3], &[3], &[1.0; 2], &[2], lo, hi, &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn div_f32<A, B>(
+    a: &A,
+    a_shape: &[usize],
+    b: &B,
+    b_shape: &[usize],
+    output_min: f32,
+    output_max: f32,
+    output: &mut [f32],
+) -> Result<(), TfliteError>
+where
+    A: Values<f32> + ?Sized,
+    B: Values<f32> + ?Sized,
+{
+    binary_f32(
+        &DivF32,
+        (a, a_shape),
+        (b, b_shape),
+        (output_min, output_max),
+        output,
+    )
+}
+
+/// `DIV`'s f32 function: `x1 / x2`.
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct DivF32;
+
+impl crate::shared::float_ops::BinaryF32Apply for DivF32 {
+    #[inline(always)]
+    fn apply(&self, x1: f32, x2: f32) -> f32 {
+        x1 / x2
+    }
+}
+
+impl crate::base::write_rust::WriteRust for DivF32 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_path(w, k, "DivF32")
+    }
 }
 
 impl crate::shared::elementwise::BinaryApply<i8> for DivParams {

@@ -7,11 +7,13 @@
 
 use crate::arith::quant::QuantizedMultiplier;
 use crate::format::error::TfliteError;
+use crate::format::types::{Activation, TensorType};
 use crate::format::values::Values;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::shared::broadcast::broadcast_binary;
 use crate::shared::elementwise::{check_binary, check_same_quantization, BinaryStep};
+use crate::shared::float_ops::{prepare_binary_f32, BinaryF32Step};
 
 /// TFLite's `MAXIMUM`: `y = x1 > x2 ? x1 : x2` (TFLite Micro's
 /// `MaximumOp`: for `f32`, a NaN in `x1` gives `x2`, in `x2` gives `x2`),
@@ -91,26 +93,53 @@ where
 }
 
 /// `MAXIMUM`'s row in `OPS`: checks the operator (two int8 operands with
-/// the output's scale and zero point, broadcast) and prepares its step.
-pub(crate) fn prepare_maximum<'m, S: From<BinaryStep<'m, i8, Maximum>>>(
+/// the output's scale and zero point, or two f32 operands; broadcast) and
+/// prepares its step.
+pub(crate) fn prepare_maximum<
+    'm,
+    S: From<BinaryStep<'m, i8, Maximum>> + From<BinaryF32Step<'m, Maximum>>,
+>(
     c: &Checker<'m>,
     shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
+    if c.input(0, "input1")?.dtype() == TensorType::Float32 {
+        return prepare_f32(c, shape, Maximum).map(S::from);
+    }
     let operands = check_binary(c, shape)?;
     check_same_quantization(c, &operands)?;
     Ok(S::from(operands.step(Maximum)))
 }
 
 /// `MINIMUM`'s row in `OPS`: as [`prepare_maximum`].
-pub(crate) fn prepare_minimum<'m, S: From<BinaryStep<'m, i8, Minimum>>>(
+pub(crate) fn prepare_minimum<
+    'm,
+    S: From<BinaryStep<'m, i8, Minimum>> + From<BinaryF32Step<'m, Minimum>>,
+>(
     c: &Checker<'m>,
     shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
+    if c.input(0, "input1")?.dtype() == TensorType::Float32 {
+        return prepare_f32(c, shape, Minimum).map(S::from);
+    }
     let operands = check_binary(c, shape)?;
     check_same_quantization(c, &operands)?;
     Ok(S::from(operands.step(Minimum)))
+}
+
+/// The f32 step of `MAXIMUM` or `MINIMUM`: two f32 operands broadcast,
+/// and no clamp (TFLite Micro's float kernel has none: the range is
+/// (−∞, +∞), which leaves every value as it is, ±∞, NaN and −0 included;
+/// an `ADD`'s `NONE` clamps to ±`f32::MAX`).
+fn prepare_f32<'m, K>(
+    c: &Checker<'m>,
+    shape: &OpShape,
+    op: K,
+) -> Result<BinaryF32Step<'m, K>, TfliteError> {
+    let mut step = prepare_binary_f32(c, shape, op, Activation::None)?;
+    step.range = (f32::NEG_INFINITY, f32::INFINITY);
+    Ok(step)
 }
 
 /// `MAXIMUM`'s kernel, as a binary step holds it.
@@ -166,5 +195,31 @@ impl crate::shared::elementwise::BinaryApply<i8> for Minimum {
         B: crate::format::values::Values<i8> + ?Sized,
     {
         minimum(a, a_dims, b, b_dims, y)
+    }
+}
+
+impl crate::shared::float_ops::BinaryF32Apply for Maximum {
+    /// TFLite Micro's `MaximumOp` on floats: `x1 > x2 ? x1 : x2` (a NaN
+    /// on either side gives `x2`; of `−0` and `+0`, `x2`).
+    #[inline(always)]
+    fn apply(&self, x1: f32, x2: f32) -> f32 {
+        if x1 > x2 {
+            x1
+        } else {
+            x2
+        }
+    }
+}
+
+impl crate::shared::float_ops::BinaryF32Apply for Minimum {
+    /// TFLite Micro's `MinimumOp` on floats: `x1 < x2 ? x1 : x2` (a NaN
+    /// on either side gives `x2`; of `−0` and `+0`, `x2`).
+    #[inline(always)]
+    fn apply(&self, x1: f32, x2: f32) -> f32 {
+        if x1 < x2 {
+            x1
+        } else {
+            x2
+        }
     }
 }

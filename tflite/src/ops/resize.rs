@@ -3,8 +3,9 @@
 //! TFLite Micro computes them: the nearest neighbour from TFLite's float
 //! source coordinate (`reference_ops::ResizeNearestNeighbor`, any element
 //! type), and the integer bilinear interpolation in 1/1024 steps
-//! (`reference_ops::ResizeBilinearInteger`, int8). Both move data: one
-//! scale and zero point in and out.
+//! (`reference_ops::ResizeBilinearInteger`, int8), or in f32 for a float
+//! tensor (`reference_ops::ResizeBilinear`, [`resize_bilinear_f32`]).
+//! Both move data: one scale and zero point in and out.
 
 use crate::arith::quant::QuantizedMultiplier;
 use crate::arith::window::{length, product};
@@ -570,12 +571,136 @@ pub fn resize_bilinear_int8_prechecked(
     }
 }
 
+/// One axis of TFLite's float bilinear sampling
+/// (`ComputeInterpolationValues`), in f32 as TFLite computes it: the
+/// source position of output index `y` (`y · scale`, or with half-pixel
+/// centres `(y + ½) · scale − ½`), its floor (at least 0) and its ceiling
+/// (at most `input_size − 1`). Sizes are below 2^20, so the position's
+/// magnitude is too, and truncating it to `i32` is exact.
+fn interpolation_f32(
+    y: usize,
+    scale: f32,
+    half_pixel_centers: bool,
+    input_size: usize,
+) -> (f32, usize, usize) {
+    let value = y as f32;
+    let scaled = if half_pixel_centers {
+        (value + 0.5) * scale - 0.5
+    } else {
+        value * scale
+    };
+    let whole = scaled as i32;
+    let floor = if whole as f32 > scaled {
+        whole - 1
+    } else {
+        whole
+    };
+    let ceil = if (whole as f32) < scaled {
+        whole + 1
+    } else {
+        whole
+    };
+    let lower = usize::try_from(floor.max(0)).unwrap_or(0);
+    let upper = usize::try_from(ceil.max(0))
+        .unwrap_or(0)
+        .min(input_size.saturating_sub(1));
+    (scaled, lower, upper)
+}
+
+/// TFLite's float scale of one axis: `in / out` in f32, or with
+/// `align_corners` (and more than one output) `(in − 1) / (out − 1)`.
+fn scale_f32(input_size: usize, output_size: usize, align_corners: bool) -> f32 {
+    if align_corners && output_size > 1 {
+        (input_size - 1) as f32 / (output_size - 1) as f32
+    } else {
+        input_size as f32 / output_size as f32
+    }
+}
+
+/// TFLite's f32 `RESIZE_BILINEAR` (TFLite Micro's
+/// `reference_ops::ResizeBilinear` on floats): each output pixel is the
+/// four input pixels around its source position `(sy, sx)` (the scale and
+/// the source as [`ResizeParams`] says, in f32), with `dy = sy − y0` and
+/// `dx = sx − x0`, summed in TFLite's order, one f32 rounding per step:
+/// `v00·(1−dy)·(1−dx) + v10·dy·(1−dx) + v01·(1−dy)·dx + v11·dy·dx + 0`
+/// (the trailing `+ 0`, TFLite's rounding offset for floats, makes a −0
+/// sum +0).
+///
+/// Fails, with `output` untouched, when a length does not match `dims`,
+/// the input is empty while the output is not, a height or width is 2^20
+/// or more, or both flags are set.
+///
+/// ```
+/// use shapecheck_tflite::{resize_bilinear_f32, resize_params, ResizeDims};
+///
+/// // one row of 2 pixels to 4, half-pixel centres (Keras' UpSampling2D)
+/// let dims = ResizeDims {
+///     batches: 1, input_height: 1, input_width: 2, depth: 1,
+///     output_height: 1, output_width: 4,
+/// };
+/// let mut out = [0f32; 4];
+/// resize_bilinear_f32(&[1.0, 3.0], dims, resize_params(false, true)?, &mut out)?;
+/// assert_eq!(out, [1.0, 1.5, 2.5, 3.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn resize_bilinear_f32(
+    input: &[f32],
+    dims: ResizeDims,
+    params: ResizeParams,
+    output: &mut [f32],
+) -> Result<(), TfliteError> {
+    check(&dims, input.len(), output.len())?;
+    resize_params(params.align_corners, params.half_pixel_centers)?;
+    if output.is_empty() || dims.depth == 0 || !sizes_fit(&dims) {
+        return Ok(());
+    }
+    let height_scale = scale_f32(dims.input_height, dims.output_height, params.align_corners);
+    let width_scale = scale_f32(dims.input_width, dims.output_width, params.align_corners);
+    let (h, w, c) = (dims.input_height, dims.input_width, dims.depth);
+    let mut pixels = output.chunks_exact_mut(c);
+    for b in 0..dims.batches {
+        for y in 0..dims.output_height {
+            let (source_y, y0, y1) =
+                interpolation_f32(y, height_scale, params.half_pixel_centers, h);
+            let dy = source_y - y0 as f32;
+            for x in 0..dims.output_width {
+                let (source_x, x0, x1) =
+                    interpolation_f32(x, width_scale, params.half_pixel_centers, w);
+                let dx = source_x - x0 as f32;
+                let Some(out) = pixels.next() else {
+                    return Ok(());
+                };
+                // in range: b, the rows and the columns are below their
+                // sizes, and the lengths were checked
+                let at = |row: usize, column: usize| {
+                    b.wrapping_mul(h)
+                        .wrapping_add(row)
+                        .wrapping_mul(w)
+                        .wrapping_add(column)
+                        .wrapping_mul(c)
+                };
+                let (p00, p10, p01, p11) = (at(y0, x0), at(y1, x0), at(y0, x1), at(y1, x1));
+                for (k, o) in out.iter_mut().enumerate() {
+                    let v = |start: usize| input.get(start.wrapping_add(k)).copied().unwrap_or(0.0);
+                    *o = v(p00) * (1.0 - dy) * (1.0 - dx)
+                        + v(p10) * dy * (1.0 - dx)
+                        + v(p01) * (1.0 - dy) * dx
+                        + v(p11) * dy * dx
+                        + 0.0;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 // The interpreter's step of the ops: `prepare` (their rows', in `OPS`)
 // checks the operator's operands and derives its constants once; the
 // step's `run` runs the kernel over the interpreter's buffers.
 
-/// A resize's interpreter step: its operands' places in the int8 arena,
-/// its sizes and sampling, checked once by [`prepare`].
+/// A resize's interpreter step: its operands' places in the int8 arena
+/// (the f32 one when `float32`), its sizes and sampling, checked once by
+/// [`prepare`].
 #[derive(Clone)]
 #[doc(hidden)]
 pub struct ResizeStep {
@@ -584,6 +709,8 @@ pub struct ResizeStep {
     pub dims: ResizeDims,
     pub params: ResizeParams,
     pub bilinear: bool,
+    /// the operands are f32
+    pub float32: bool,
 }
 
 impl crate::base::write_rust::WriteRust for ResizeStep {
@@ -598,6 +725,7 @@ impl crate::base::write_rust::WriteRust for ResizeStep {
                 ("dims", &self.dims),
                 ("params", &self.params),
                 ("bilinear", &self.bilinear),
+                ("float32", &self.float32),
             ],
         )
     }
@@ -607,6 +735,14 @@ impl ResizeStep {
     /// Runs the step over the interpreter's buffers.
     pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
         let overlap = b.overlap;
+        if self.float32 {
+            let (x, y) = split(b.float32, &self.input, &self.output).ok_or(overlap)?;
+            return if self.bilinear {
+                resize_bilinear_f32(x, self.dims, self.params, y)
+            } else {
+                resize_nearest_neighbor(x, self.dims, self.params, y)
+            };
+        }
         let (x, y) = split(b.int8, &self.input, &self.output).ok_or(overlap)?;
         if self.bilinear {
             resize_bilinear_int8(x, self.dims, self.params, y)
@@ -617,7 +753,7 @@ impl ResizeStep {
 }
 
 /// The row's `prepare` of `RESIZE_NEAREST_NEIGHBOR` and
-/// `RESIZE_BILINEAR`: int8 NHWC in and out (the output's shape checked by
+/// `RESIZE_BILINEAR`: int8 or f32 NHWC in and out (the output's shape checked by
 /// the op's rule before), the data moved as TFLite Micro moves it
 /// (without requantizing), the flags through [`resize_params`].
 pub(crate) fn prepare<'m, S: From<ResizeStep>>(
@@ -635,8 +771,14 @@ pub(crate) fn prepare<'m, S: From<ResizeStep>>(
     };
     let output = &c.output;
     let input = c.input(0, "input")?;
-    c.dtype("input", &input, TensorType::Int8)?;
-    c.dtype("output", output, TensorType::Int8)?;
+    let float32 = input.dtype() == TensorType::Float32;
+    let dtype = if float32 {
+        TensorType::Float32
+    } else {
+        TensorType::Int8
+    };
+    c.dtype("input", &input, dtype)?;
+    c.dtype("output", output, dtype)?;
     let out = shape.dims();
     let dims = ResizeDims {
         batches: dim(&input, 0),
@@ -653,5 +795,6 @@ pub(crate) fn prepare<'m, S: From<ResizeStep>>(
         dims,
         params,
         bilinear: c.op.op() == BuiltinOp::RESIZE_BILINEAR,
+        float32,
     }))
 }

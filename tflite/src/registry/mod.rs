@@ -343,7 +343,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::DIV,
         options: OptionsTable::Div,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::shared::broadcast::output_shape,
         read_options: |r| crate::ops::div::read_options(r).map(Options::Div),
         multipliers: no_multipliers,
@@ -353,7 +353,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::MAXIMUM,
         options: OptionsTable::None,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::shared::broadcast::output_shape,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -363,7 +363,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::MINIMUM,
         options: OptionsTable::None,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::shared::broadcast::output_shape,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -665,7 +665,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::REDUCE_MAX,
         options: OptionsTable::Reducer,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: crate::ops::reduce::output_shape,
         read_options: |r| crate::ops::reduce::read_options(r).map(Options::Reducer),
         multipliers: no_multipliers,
@@ -705,7 +705,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::RESIZE_NEAREST_NEIGHBOR,
         options: OptionsTable::Resize,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: crate::ops::resize::output_shape,
         read_options: |r| crate::ops::resize::read_nearest_options(r).map(Options::Resize),
         multipliers: no_multipliers,
@@ -715,7 +715,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::RESIZE_BILINEAR,
         options: OptionsTable::Resize,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: crate::ops::resize::output_shape,
         read_options: |r| crate::ops::resize::read_bilinear_options(r).map(Options::Resize),
         multipliers: no_multipliers,
@@ -735,7 +735,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::BATCH_MATMUL,
         options: OptionsTable::BatchMatMul,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::ops::batch_matmul::output_shape,
         read_options: |r| crate::ops::batch_matmul::read_options(r).map(Options::BatchMatMul),
         multipliers: no_multipliers,

@@ -14,13 +14,13 @@ pub mod names {
     pub use crate::ops::abs::{AbsF32, AbsParams};
     pub use crate::ops::add::{AddF32, AddStep};
     pub use crate::ops::arg_min_max::ArgMinMaxStep;
-    pub use crate::ops::batch_matmul::BatchMatMulStep;
+    pub use crate::ops::batch_matmul::{BatchMatMulF32Step, BatchMatMulStep};
     pub use crate::ops::concat::{ConcatenationStep, PackStep};
     pub use crate::ops::conv::depthwise_conv::DepthwiseConvStep;
     pub use crate::ops::conv::fully_connected::FullyConnectedStep;
     pub use crate::ops::conv::Conv2dStep;
     pub use crate::ops::depth_space::{DepthToSpaceStep, SpaceToDepthStep};
-    pub use crate::ops::div::DivParams;
+    pub use crate::ops::div::{DivF32, DivParams};
     pub use crate::ops::elu::EluF32;
     pub use crate::ops::exp::ExpF32;
     pub use crate::ops::gather::GatherStep;
@@ -184,4 +184,9 @@ steps! { 'm;
     DepthwiseConvF32(DepthwiseConvF32Step<'m>) = "ConvF32Step<'static, {k}::DepthwiseConvDims>",
     PoolF32(PoolF32Step) = "PoolF32Step",
     TransposeConvF32(TransposeConvF32Step<'m>) = "TransposeConvF32Step<'static>",
+    // float32 (issue 79): MAXIMUM, MINIMUM, DIV, BATCH_MATMUL
+    MaximumF32(BinaryF32Step<'m, Maximum>) = "BinaryF32Step<'static, {k}::Maximum>",
+    MinimumF32(BinaryF32Step<'m, Minimum>) = "BinaryF32Step<'static, {k}::Minimum>",
+    DivF32(BinaryF32Step<'m, DivF32>) = "BinaryF32Step<'static, {k}::DivF32>",
+    BatchMatMulF32(BatchMatMulF32Step) = "BatchMatMulF32Step",
 }

@@ -452,6 +452,48 @@ pub fn reduce_min<T: Copy + PartialOrd>(
     reduce_by(input, axes, output, |best, x| x < best)
 }
 
+/// TFLite's f32 `REDUCE_MAX` over the axes of `axes`, as TFLite Micro's
+/// `reduce_common.cc` computes it (`ReduceGeneric` with the reducer
+/// `in > current ? in : current`): each output starts at the lowest
+/// float, `−f32::MAX`, and takes each of its elements in the input's
+/// row-major order that is greater. So a NaN is never taken, an output
+/// whose elements are all NaN or `−∞` (or that has none) is `−f32::MAX`,
+/// and of `−0` and `+0` the first seen stays.
+///
+/// Fails, with `output` untouched, when a length does not match the dims.
+///
+/// ```
+/// use shapecheck_tflite::{reduce_axes, reduce_max_f32};
+///
+/// let axes = reduce_axes(&[2, 3], &[1])?;
+/// let mut out = [0f32; 2];
+/// reduce_max_f32(&[1.5, -5.0, f32::NAN, f32::NEG_INFINITY, -0.0, 0.0], &axes, &mut out)?;
+/// assert_eq!(out, [1.5, -0.0]);
+/// assert!(out[1].is_sign_negative()); // −0 came first
+/// reduce_max_f32(&[f32::NAN; 6], &axes, &mut out)?;
+/// assert_eq!(out, [f32::MIN; 2]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn reduce_max_f32(
+    input: &[f32],
+    axes: &ReduceAxes,
+    output: &mut [f32],
+) -> Result<(), TfliteError> {
+    let (count, outputs) = counts(axes)?;
+    axes.check_input("input", input.len())?;
+    length("output", outputs, output.len())?;
+    for (outer, out) in output.iter_mut().enumerate() {
+        let mut current = f32::MIN;
+        for inner in 0..count {
+            if let Some(&x) = input.get(axes.offset(outer, inner)) {
+                current = if x > current { x } else { current };
+            }
+        }
+        *out = current;
+    }
+    Ok(())
+}
+
 /// The elements folded per output and the outputs, checked not to
 /// overflow.
 fn counts(axes: &ReduceAxes) -> Result<(usize, usize), TfliteError> {
@@ -516,6 +558,8 @@ pub enum Reduction {
     Max,
     /// `REDUCE_MIN`
     Min,
+    /// `REDUCE_MAX` on f32 (the operands in the f32 arena)
+    MaxF32,
 }
 
 impl crate::base::write_rust::WriteRust for Reduction {
@@ -529,6 +573,7 @@ impl crate::base::write_rust::WriteRust for Reduction {
             }
             Reduction::Max => crate::base::write_rust::write_path(w, k, "Reduction::Max"),
             Reduction::Min => crate::base::write_rust::write_path(w, k, "Reduction::Min"),
+            Reduction::MaxF32 => crate::base::write_rust::write_path(w, k, "Reduction::MaxF32"),
         }
     }
 }
@@ -593,6 +638,10 @@ impl ReduceStep {
                 let (x, y) = split(b.int8, from, to).ok_or(overlap)?;
                 reduce_min(x, axes, y)
             }
+            Reduction::MaxF32 => {
+                let (x, y) = split(b.float32, from, to).ok_or(overlap)?;
+                reduce_max_f32(x, axes, y)
+            }
         }
     }
 }
@@ -613,6 +662,9 @@ pub(crate) fn prepare<'m, S: From<ReduceStep> + From<MeanF32Step>>(
     if c.op.op() == BuiltinOp::MEAN && input.dtype() == TensorType::Float32 {
         // a float MEAN (a float island's, or a float model's)
         return prepare_mean_f32::<S>(c, shape, scratch);
+    }
+    if c.op.op() == BuiltinOp::REDUCE_MAX && input.dtype() == TensorType::Float32 {
+        return prepare_reduce_max_f32(c).map(S::from);
     }
     let mean_or_sum = matches!(c.op.op(), BuiltinOp::MEAN | BuiltinOp::SUM);
     let int16 = mean_or_sum && input.dtype() == TensorType::Int16;
@@ -681,6 +733,26 @@ pub(crate) fn prepare<'m, S: From<ReduceStep> + From<MeanF32Step>>(
         axes,
         reduction,
     }))
+}
+
+/// An f32 `REDUCE_MAX`'s step: f32 in and out, the axes a constant int32
+/// tensor.
+fn prepare_reduce_max_f32(c: &Checker<'_>) -> Result<ReduceStep, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Float32)?;
+    c.dtype("output", output, TensorType::Float32)?;
+    let x = shape_of(&c.op, "input", &input)?;
+    let mut values = [0i32; MAX_DIMS];
+    let n = constant_axes(&c.model, &c.op, &mut values)?;
+    let axes = reduce_axes(x.dims(), values.get(..n).unwrap_or(&[]))?;
+    c.elements("output", output, axes.outputs().unwrap_or(usize::MAX))?;
+    Ok(ReduceStep {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        axes,
+        reduction: Reduction::MaxF32,
+    })
 }
 
 /// TFLite's f32 `MEAN` over one run of contiguous axes: the input seen as

@@ -416,7 +416,7 @@ pub use plan::Plan;
 
 use layout::{lay_out, slot_at, SCRATCH_PER_TENSOR};
 
-use crate::kernel::checker::{is_activation, operand_error, slot, Checker};
+use crate::kernel::checker::{check_export_kind, is_activation, operand_error, slot, Checker};
 use crate::kernel::step::Buffers;
 use crate::registry::Step;
 
@@ -565,6 +565,7 @@ fn prepare_all<'m>(
     steps: &mut [PreparedStep<'m>],
     multipliers: &mut [QuantizedMultiplier],
 ) -> Result<(), TfliteError> {
+    check_export_kind(&model)?;
     let sizes = Interpreter::prepared_sizes(&model)?;
     for (what, needed, given) in [
         ("prepared steps", sizes.steps, steps.len()),
@@ -669,6 +670,7 @@ impl<'m, 'a> Interpreter<'m, 'a> {
         arena: Arena<'a>,
         arithmetic: Arithmetic,
     ) -> Result<Self, TfliteError> {
+        check_export_kind(&model)?;
         let sizes = Self::arena_sizes(&model)?;
         check_arena(&sizes, &arena)?;
         check_outputs(&model, |i| slot(&model, i))?;
