@@ -225,6 +225,16 @@ one_op! {
     int16_requantize: Int16Requantize, int16_requantize, "tflite/tests/ops/int16_requantize.tflite";
     int16_reshape: Int16Reshape, int16_reshape, "tflite/tests/ops/int16_reshape.tflite";
     int16_tanh: Int16Tanh, int16_tanh, "tflite/tests/ops/int16_tanh.tflite";
+    // the f32 activations (issue 79)
+    f32_softmax: F32Softmax, f32_softmax, "tflite/tests/ops/f32_softmax.tflite";
+    f32_log_softmax: F32LogSoftmax, f32_log_softmax, "tflite/tests/ops/f32_log_softmax.tflite";
+    f32_logistic: F32Logistic, f32_logistic, "tflite/tests/ops/f32_logistic.tflite";
+    f32_tanh: F32Tanh, f32_tanh, "tflite/tests/ops/f32_tanh.tflite";
+    f32_hard_swish: F32HardSwish, f32_hard_swish, "tflite/tests/ops/f32_hard_swish.tflite";
+    f32_relu6: F32Relu6, f32_relu6, "tflite/tests/ops/f32_relu6.tflite";
+    f32_leaky_relu: F32LeakyRelu, f32_leaky_relu, "tflite/tests/ops/f32_leaky_relu.tflite";
+    f32_prelu: F32Prelu, f32_prelu, "tflite/tests/ops/f32_prelu.tflite";
+    f32_l2_normalization: F32L2Normalization, f32_l2_normalization, "tflite/tests/ops/f32_l2_normalization.tflite";
 }
 
 // the user-style models (several ops each)

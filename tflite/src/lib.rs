@@ -29,7 +29,10 @@
 //! as TFLite Micro's float kernels compute them (the float ops of a float
 //! island between int8 ones, or of a float32 model), [`elu_f32`],
 //! [`exp_f32`], [`neg_f32`], [`rsqrt_f32`], [`add_f32`], [`sub_f32`],
-//! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`].
+//! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`]; and the f32
+//! activations, [`softmax_f32`], [`log_softmax_f32`], [`logistic_f32`],
+//! [`tanh_f32`], [`relu_f32`], [`relu6_f32`], [`hard_swish_f32`],
+//! [`leaky_relu_f32`], [`prelu_f32`] and [`l2_normalization_f32`].
 //! The ops that move data copy TFLite Micro's values on any element type:
 //! [`concatenation`], [`pack`], [`split`] (`SPLIT`, `SPLIT_V`), [`unpack`],
 //! [`slice`](fn@slice), [`strided_slice`], [`transpose`], [`expand_dims`],
@@ -293,3 +296,13 @@ pub use ops::transpose_conv::{
     transpose_conv_int8, transpose_conv_int8_prechecked, transpose_conv_output_shape,
     transpose_conv_params, TransposeConvDims, TransposeConvOptions, TransposeConvParams,
 };
+// the f32 activations of a float32 model (issue 79)
+pub use ops::hard_swish::{hard_swish_f32, hard_swish_value};
+pub use ops::l2_normalization::{l2_normalization_f32, L2_NORMALIZATION_EPSILON};
+pub use ops::leaky_relu::{leaky_relu_f32, leaky_relu_value};
+pub use ops::logistic::tanh::{tanh_f32, tanh_value};
+pub use ops::logistic::{logistic_f32, logistic_value};
+pub use ops::prelu::{prelu_f32, prelu_value};
+pub use ops::relu::{relu6_f32, relu6_value, relu_f32, relu_value};
+pub use ops::softmax::log_softmax::log_softmax_f32;
+pub use ops::softmax::softmax_f32;

@@ -133,6 +133,16 @@ ops!(
     // Keras's LayerNormalization: its MEANs over the last axis run now
     layernorm_float_island,
     f32_mean,
+    // the f32 activations (issue 79)
+    f32_softmax,
+    f32_log_softmax,
+    f32_logistic,
+    f32_tanh,
+    f32_hard_swish,
+    f32_relu6,
+    f32_leaky_relu,
+    f32_prelu,
+    f32_l2_normalization,
 );
 
 #[test]

@@ -55,6 +55,16 @@ pub mod names {
     pub use crate::ops::transpose_conv::TransposeConvStep;
     pub use crate::shared::elementwise::{BinaryStep, UnaryStep};
     pub use crate::shared::float_ops::{BinaryF32Step, MapF32Step};
+    // the f32 activations (issue 79)
+    pub use crate::ops::hard_swish::HardSwishF32;
+    pub use crate::ops::l2_normalization::L2NormalizationF32Step;
+    pub use crate::ops::leaky_relu::LeakyReluF32;
+    pub use crate::ops::logistic::tanh::TanhF32;
+    pub use crate::ops::logistic::LogisticF32;
+    pub use crate::ops::prelu::PreluF32;
+    pub use crate::ops::relu::{Relu6F32, ReluF32};
+    pub use crate::ops::softmax::log_softmax::LogSoftmaxF32Step;
+    pub use crate::ops::softmax::SoftmaxF32Step;
 }
 
 use names::*;
@@ -174,4 +184,15 @@ steps! { 'm;
     Resize(ResizeStep) = "ResizeStep",
     BatchMatMul(BatchMatMulStep) = "BatchMatMulStep",
     L2Normalization(L2NormalizationStep) = "L2NormalizationStep",
+    // the f32 activations (issue 79)
+    ReluF32(MapF32Step<ReluF32>) = "MapF32Step<{k}::ReluF32>",
+    Relu6F32(MapF32Step<Relu6F32>) = "MapF32Step<{k}::Relu6F32>",
+    HardSwishF32(MapF32Step<HardSwishF32>) = "MapF32Step<{k}::HardSwishF32>",
+    LeakyReluF32(MapF32Step<LeakyReluF32>) = "MapF32Step<{k}::LeakyReluF32>",
+    PreluF32(BinaryF32Step<'m, PreluF32>) = "BinaryF32Step<'static, {k}::PreluF32>",
+    LogisticF32(MapF32Step<LogisticF32>) = "MapF32Step<{k}::LogisticF32>",
+    TanhF32(MapF32Step<TanhF32>) = "MapF32Step<{k}::TanhF32>",
+    SoftmaxF32(SoftmaxF32Step) = "SoftmaxF32Step",
+    LogSoftmaxF32(LogSoftmaxF32Step) = "LogSoftmaxF32Step",
+    L2NormalizationF32(L2NormalizationF32Step) = "L2NormalizationF32Step",
 }
