@@ -259,7 +259,7 @@ proptest! {
         relu6_f32(&x, &mut got).unwrap();
         let want: Vec<f32> = x
             .iter()
-            .map(|&v| if v > 6.0 { 6.0 } else if v < 0.0 { 0.0 } else { v })
+            .map(|&v| v.clamp(0.0, 6.0))
             .collect();
         prop_assert!(same_bits(&got, &want), "relu6 {x:?}: {got:?}");
         hard_swish_f32(&x, &mut got).unwrap();
@@ -275,7 +275,7 @@ proptest! {
         let want: Vec<f32> = x
             .iter()
             .map(|&v| {
-                if v > 16.619047164916992188 {
+                if v > 16.619_047 {
                     1.0
                 } else if v < -9.0 {
                     exp_value(v)
