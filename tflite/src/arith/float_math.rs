@@ -450,7 +450,7 @@ mod tests {
             );
             checked += 1;
         }
-        assert!(checked > 5000, "{checked}");
+        assert!(checked > 2000, "{checked}");
         assert_eq!(tanhf(-0.0).to_bits(), (-0.0f32).to_bits());
         assert_eq!(tanhf(30.0), 1.0);
         assert_eq!(tanhf(f32::NEG_INFINITY), -1.0);
@@ -478,7 +478,7 @@ mod tests {
             }
             checked += 1;
         }
-        assert!(checked > 4000, "{checked}");
+        assert!(checked > 1900, "{checked}");
         assert!(one_ulp * 100 < checked, "{one_ulp} of {checked}");
         assert_eq!(logf(1.0), 0.0);
         assert_eq!(logf(0.0), f32::NEG_INFINITY);
