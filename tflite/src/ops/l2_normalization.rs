@@ -219,6 +219,15 @@ impl L2NormalizationStep {
 
 /// The least L2 norm TFLite's f32 kernel divides by (its `epsilon`,
 /// `1e-6` as an f32): a row of smaller norm is divided by this instead.
+///
+/// ```
+/// use shapecheck_tflite::{l2_normalization_f32, L2_NORMALIZATION_EPSILON};
+///
+/// let mut out = [0f32; 2];
+/// l2_normalization_f32(&[1e-7, 0.0], 2, &mut out)?;
+/// assert_eq!(out[0], 1e-7 / L2_NORMALIZATION_EPSILON); // not 1
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
 pub const L2_NORMALIZATION_EPSILON: f32 = 1e-6;
 
 /// TFLite's f32 `L2_NORMALIZATION` over the last axis (`depth` values a
