@@ -254,6 +254,17 @@ one_op! {
     f32_maximum_minimum: F32MaximumMinimum, f32_maximum_minimum, "tflite/tests/ops/f32_maximum_minimum.tflite";
     f32_reduce_max: F32ReduceMax, f32_reduce_max, "tflite/tests/ops/f32_reduce_max.tflite";
     f32_concat: F32Concat, f32_concat, "tflite/tests/ops/f32_concat.tflite";
+    f32_div: F32Div, f32_div, "tflite/tests/ops/f32_div.tflite";
+    // the f32 activations (issue 79)
+    f32_softmax: F32Softmax, f32_softmax, "tflite/tests/ops/f32_softmax.tflite";
+    f32_log_softmax: F32LogSoftmax, f32_log_softmax, "tflite/tests/ops/f32_log_softmax.tflite";
+    f32_logistic: F32Logistic, f32_logistic, "tflite/tests/ops/f32_logistic.tflite";
+    f32_tanh: F32Tanh, f32_tanh, "tflite/tests/ops/f32_tanh.tflite";
+    f32_hard_swish: F32HardSwish, f32_hard_swish, "tflite/tests/ops/f32_hard_swish.tflite";
+    f32_relu6: F32Relu6, f32_relu6, "tflite/tests/ops/f32_relu6.tflite";
+    f32_leaky_relu: F32LeakyRelu, f32_leaky_relu, "tflite/tests/ops/f32_leaky_relu.tflite";
+    f32_prelu: F32Prelu, f32_prelu, "tflite/tests/ops/f32_prelu.tflite";
+    f32_l2_normalization: F32L2Normalization, f32_l2_normalization, "tflite/tests/ops/f32_l2_normalization.tflite";
 }
 
 // the user-style models (several ops each)

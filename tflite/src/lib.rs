@@ -32,7 +32,10 @@
 //! [`mul_f32`], [`squared_difference_f32`] and [`mean_f32`].
 //! Also in f32: [`div_f32`], [`reduce_max_f32`], [`resize_bilinear_f32`]
 //! and [`batch_matmul_f32`] (and [`maximum`], [`minimum`],
-//! [`resize_nearest_neighbor`] and [`concatenation`] on f32 slices).
+//! [`resize_nearest_neighbor`] and [`concatenation`] on f32 slices);
+//! and the f32 activations, [`softmax_f32`], [`log_softmax_f32`], [`logistic_f32`],
+//! [`tanh_f32`], [`relu_f32`], [`relu6_f32`], [`hard_swish_f32`],
+//! [`leaky_relu_f32`], [`prelu_f32`] and [`l2_normalization_f32`].
 //! The ops that move data copy TFLite Micro's values on any element type:
 //! [`concatenation`], [`pack`], [`split`] (`SPLIT`, `SPLIT_V`), [`unpack`],
 //! [`slice`](fn@slice), [`strided_slice`], [`transpose`], [`expand_dims`],
@@ -309,6 +312,18 @@ pub use ops::batch_matmul::batch_matmul_f32;
 pub use ops::div::div_f32;
 pub use ops::reduce::reduce_max_f32;
 pub use ops::resize::resize_bilinear_f32;
+
+
+// the f32 activations of a float32 model (issue 79)
+pub use ops::hard_swish::{hard_swish_f32, hard_swish_value};
+pub use ops::l2_normalization::{l2_normalization_f32, L2_NORMALIZATION_EPSILON};
+pub use ops::leaky_relu::{leaky_relu_f32, leaky_relu_value};
+pub use ops::logistic::tanh::{tanh_f32, tanh_value};
+pub use ops::logistic::{logistic_f32, logistic_value};
+pub use ops::prelu::{prelu_f32, prelu_value};
+pub use ops::relu::{relu6_f32, relu6_value, relu_f32, relu_value};
+pub use ops::softmax::log_softmax::log_softmax_f32;
+pub use ops::softmax::softmax_f32;
 
 /// The examples of README.md, compiled and run as doctests.
 #[cfg(doctest)]

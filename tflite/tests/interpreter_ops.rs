@@ -155,13 +155,18 @@ ops!(
     f32_maximum_minimum,
     f32_reduce_max,
     f32_concat,
+    f32_div,
+    // the f32 activations (issue 79)
+    f32_softmax,
+    f32_log_softmax,
+    f32_logistic,
+    f32_tanh,
+    f32_hard_swish,
+    f32_relu6,
+    f32_leaky_relu,
+    f32_prelu,
+    f32_l2_normalization,
 );
-
-/// The models of the directory whose other ops run only once another
-/// branch of issue 79 is merged (f32_concat's three f32 CONV_2D;
-/// f32_div's convolutions and LOGISTIC): their f32 CONCATENATION and DIV
-/// are checked on the recorded tensors in `ops_float.rs` until then.
-const WAITING_FOR_OTHER_OPS: [&str; 1] = ["f32_div"];
 
 #[test]
 fn every_one_op_model_is_listed() {
@@ -175,9 +180,6 @@ fn every_one_op_model_is_listed() {
     files.sort();
     let listed = include_str!("interpreter_ops.rs");
     for f in files {
-        if WAITING_FOR_OTHER_OPS.contains(&f.as_str()) {
-            continue;
-        }
         assert!(listed.contains(&format!("    {f},")), "{f} is not tested");
     }
 }

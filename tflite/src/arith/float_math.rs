@@ -1,5 +1,6 @@
 //! The f32 functions TFLite Micro's float kernels call from the C library
-//! (`expf`, `expm1f`, `sqrtf`), which `core` does not have.
+//! (`expf`, `expm1f`, `tanhf`, `logf`, `sqrtf`), which `core` does not
+//! have.
 //!
 //! - `sqrt` is correctly rounded, always (an integer square root and its
 //!   remainder).
@@ -15,6 +16,10 @@
 //!   the C library of TFLite Micro's recordings, on every one of the 2^32
 //!   f32s (checked on the host against the C library), so an `ELU` and
 //!   everything after it are TFLite Micro's to the bit.
+//! - `tanhf` is glibc's (fdlibm's, over `expm1f`), to the bit on 44
+//!   million f32s checked on the host.
+//! - `logf` is correctly rounded (an f64 series); glibc 2.36's is not
+//!   always (0.82 ulp): one ulp apart on about 1 f32 in 10^4.
 //!
 //! On a Cortex-M4F the f64 arithmetic is a software library's: slower than
 //! the FPU's f32, exact as specified.
@@ -198,6 +203,119 @@ pub(crate) fn expm1f(x: f32) -> f32 {
     }
 }
 
+/// `tanh(x)` in f32 as glibc's `tanhf` computes it (fdlibm's algorithm,
+/// in f32 arithmetic, over [`expm1f`]), which TFLite Micro's f32 `TANH`
+/// calls through `std::tanh`: `x` itself below 2^−55 (`x · (1 + x)`),
+/// `1 − 2 / (expm1(2|x|) + 2)` from 1, `−t / (t + 2)` with
+/// `t = expm1(−2|x|)` below 1, ±1 from 22 on, the sign put back last.
+pub(crate) fn tanhf(x: f32) -> f32 {
+    let bits = x.to_bits();
+    let negative = bits & 0x8000_0000 != 0;
+    let ix = bits & 0x7fff_ffff;
+    if ix >= 0x7f80_0000 {
+        // ±∞ → ±1; NaN stays NaN
+        return if negative {
+            1.0 / x - 1.0
+        } else {
+            1.0 / x + 1.0
+        };
+    }
+    let z = if ix < 0x41b0_0000 {
+        // |x| < 22
+        if ix == 0 {
+            return x; // ±0
+        }
+        if ix < 0x2400_0000 {
+            // |x| < 2^−55
+            return x * (1.0 + x);
+        }
+        let a = f32::from_bits(ix);
+        if ix >= 0x3f80_0000 {
+            // |x| ≥ 1
+            let t = expm1f(2.0 * a);
+            1.0 - 2.0 / (t + 2.0)
+        } else {
+            let t = expm1f(-2.0 * a);
+            -t / (t + 2.0)
+        }
+    } else {
+        // |x| ≥ 22: 1 − tiny rounds to 1
+        1.0
+    };
+    if negative {
+        -z
+    } else {
+        z
+    }
+}
+
+/// `ln(x)` rounded to f32, as C's `logf` (which TFLite Micro's f32
+/// `LOG_SOFTMAX` calls through `std::log`): NaN for NaN and below 0, `−∞`
+/// for ±0, `+∞` for `+∞`. `x = 2^e · m` with `m` in `[√½, √2)`, and
+/// `ln m = 2 · atanh(s)`, `s = (m − 1) / (m + 1)`, `|s| ≤ 0.172`, by its
+/// odd series to `s^25 / 25` (the rest is below 2^−60 relative) in f64;
+/// `e · ln 2 + ln m` in f64 rounds to the correctly rounded f32 unless the
+/// exact value lies within about 2^−50 (relative) of a midpoint between
+/// two f32s. glibc 2.36's `logf` is not correctly rounded everywhere (its
+/// error bound is 0.82 ulp): the two may differ by one ulp.
+pub(crate) fn logf(x: f32) -> f32 {
+    if x.is_nan() || x < 0.0 {
+        return f32::NAN;
+    }
+    if x == 0.0 {
+        return f32::NEG_INFINITY;
+    }
+    if x == f32::INFINITY {
+        return x;
+    }
+    let bits = x.to_bits();
+    let biased = (bits >> 23) as i32;
+    let fraction = bits & 0x7f_ffff;
+    // x = m · 2^e with m in [1, 2), subnormals normalized
+    let (mut m, mut e) = if biased == 0 {
+        let shift = fraction.leading_zeros() as i32 - 8; // the leading 1 to bit 23
+        (
+            f64::from((fraction << shift) & 0x7f_ffff | 0x80_0000) / f64::from(0x80_0000u32),
+            -126 - shift,
+        )
+    } else {
+        (
+            f64::from(fraction | 0x80_0000) / f64::from(0x80_0000u32),
+            biased - 127,
+        )
+    };
+    if m > core::f64::consts::SQRT_2 {
+        m *= 0.5;
+        e += 1;
+    }
+    // m − 1 and m + 1 are exact; the quotient rounds once
+    let s = (m - 1.0) / (m + 1.0);
+    let s2 = s * s;
+    // 1/(2n+1) for n = 12 down to 1
+    const INVERSE_ODD: [f64; 12] = [
+        1.0 / 25.0,
+        1.0 / 23.0,
+        1.0 / 21.0,
+        1.0 / 19.0,
+        1.0 / 17.0,
+        1.0 / 15.0,
+        1.0 / 13.0,
+        1.0 / 11.0,
+        1.0 / 9.0,
+        1.0 / 7.0,
+        1.0 / 5.0,
+        1.0 / 3.0,
+    ];
+    let mut p = 0.0f64;
+    for c in INVERSE_ODD {
+        p = p * s2 + c;
+    }
+    // 2 · (s + s³/3 + s⁵/5 + ...)
+    let ln_m = 2.0 * (s + s * s2 * p);
+    let ef = f64::from(e);
+    ((ef * LN2_HI + ln_m) + ef * LN2_LO) as f32
+}
+
 /// The square root of `x`, correctly rounded to f32 (IEEE 754's `sqrt`,
 /// C's `sqrtf`): NaN for NaN and below 0, `−0` for `−0`, `+∞` for `+∞`.
 /// An integer square root of the significand, widened so that the root
@@ -308,5 +426,64 @@ mod tests {
         assert_eq!(expm1f(-0.0).to_bits(), (-0.0f32).to_bits());
         assert_eq!(expm1f(1e-30), 1e-30);
         assert_eq!(expm1f(-100.0), -1.0);
+    }
+
+    /// A table of glibc's values: `(x, glibc's f(x))`.
+    fn glibc_table(table: &str) -> impl Iterator<Item = (f32, f32)> + '_ {
+        table.lines().filter(|l| !l.starts_with('#')).map(|line| {
+            let (x, y) = line.split_once(' ').unwrap();
+            let x = f32::from_bits(u32::from_str_radix(x, 16).unwrap());
+            (x, f32::from_bits(u32::from_str_radix(y, 16).unwrap()))
+        })
+    }
+
+    /// glibc's own values (testdata/tanhf_glibc.txt), over every branch:
+    /// equal to the bit.
+    #[test]
+    fn tanhf_is_glibcs() {
+        let mut checked = 0;
+        for (x, want) in glibc_table(include_str!("testdata/tanhf_glibc.txt")) {
+            let ours = tanhf(x);
+            assert!(
+                ours.to_bits() == want.to_bits() || (ours.is_nan() && want.is_nan()),
+                "tanhf({x:e}) = {ours:e}, glibc {want:e}"
+            );
+            checked += 1;
+        }
+        assert!(checked > 2000, "{checked}");
+        assert_eq!(tanhf(-0.0).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(tanhf(30.0), 1.0);
+        assert_eq!(tanhf(f32::NEG_INFINITY), -1.0);
+    }
+
+    /// glibc's values (testdata/logf_glibc.txt): within one ulp, and the
+    /// ones that differ are few (glibc's `logf` is not correctly rounded
+    /// there; ours is, checked against the f64 logarithm).
+    #[test]
+    fn logf_is_within_an_ulp_of_glibcs() {
+        extern crate std;
+        let (mut checked, mut one_ulp) = (0, 0);
+        for (x, want) in glibc_table(include_str!("testdata/logf_glibc.txt")) {
+            let ours = logf(x);
+            if ours.is_nan() && want.is_nan() {
+                continue;
+            }
+            let d = ours.to_bits().abs_diff(want.to_bits());
+            assert!(d <= 1, "logf({x:e}) = {ours:e}, glibc {want:e}");
+            if d == 1 {
+                one_ulp += 1;
+                // ours is the nearer to the logarithm
+                let exact = std::primitive::f64::ln(f64::from(x));
+                assert!((f64::from(ours) - exact).abs() <= (f64::from(want) - exact).abs());
+            }
+            checked += 1;
+        }
+        assert!(checked > 1900, "{checked}");
+        assert!(one_ulp * 100 < checked, "{one_ulp} of {checked}");
+        assert_eq!(logf(1.0), 0.0);
+        assert_eq!(logf(0.0), f32::NEG_INFINITY);
+        assert_eq!(logf(-0.0), f32::NEG_INFINITY);
+        assert!(logf(-1.0).is_nan());
+        assert_eq!(logf(2.0), core::f32::consts::LN_2);
     }
 }

@@ -1,7 +1,9 @@
 //! TFLite's int8 `HARD_SWISH` on slices, `x · relu6(x + 3) / 6`, as TFLite
 //! Micro's `hard_swish.cc` and `reference_ops::HardSwish` compute it: in
 //! 16-bit fixed point, the input on a "high resolution" scale 128 times
-//! finer, the ReLU-ish factor `relu6(x + 3) / 6` as a Q0.15 number.
+//! finer, the ReLU-ish factor `relu6(x + 3) / 6` as a Q0.15 number. And
+//! its f32 kernel ([`hard_swish_f32`]), TFLite's `reference_ops::HardSwish`
+//! over f32: plain arithmetic.
 
 use crate::arith::quant::QuantizedMultiplier;
 use crate::arith::quant::{
@@ -9,10 +11,12 @@ use crate::arith::quant::{
     rounding_divide_by_pot, saturating_rounding_doubling_high_mul_i16,
 };
 use crate::format::error::TfliteError;
+use crate::format::types::TensorType;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::shared::elementwise::check_same_length;
 use crate::shared::elementwise::{check_unary, UnaryStep};
+use crate::shared::float_ops::{map_f32, prepare_map_f32, MapF32Step};
 
 /// An int8 `HARD_SWISH`'s parameters, as TFLite Micro's `HardSwishPrepare`
 /// derives them ([`hard_swish_params`]): two 16-bit multipliers and their
@@ -240,11 +244,17 @@ pub fn hard_swish_int8(
 
 /// `HARD_SWISH`'s row in `OPS`: checks the operator (an int8 activation in and
 /// out) and prepares its step.
-pub(crate) fn prepare<'m, S: From<UnaryStep<i8, HardSwishParams>>>(
+pub(crate) fn prepare<
+    'm,
+    S: From<UnaryStep<i8, HardSwishParams>> + From<MapF32Step<HardSwishF32>>,
+>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        return prepare_map_f32(c, HardSwishF32).map(S::from);
+    }
     let operands = check_unary(c)?;
     let [(si, zi), (so, zo)] = operands.quant;
     Ok(S::from(operands.step(hard_swish_params(si, zi, so, zo)?)))
@@ -253,5 +263,60 @@ pub(crate) fn prepare<'m, S: From<UnaryStep<i8, HardSwishParams>>>(
 impl crate::shared::elementwise::UnaryApply<i8> for HardSwishParams {
     fn apply(&self, x: &[i8], y: &mut [i8]) -> Result<(), TfliteError> {
         hard_swish_int8(x, self, y)
+    }
+}
+
+/// One value of TFLite's f32 `HARD_SWISH`, as TFLite's
+/// `reference_ops::HardSwish` computes it in f32:
+/// `x · std::min(6, std::max(0, x + 3)) / 6`, the product first, then the
+/// division. `std::max(0, v)` is `0 < v ? v : 0` and `std::min(6, m)` is
+/// `m < 6 ? m : 6`: a NaN `x + 3` gives the factor 0, and the output is
+/// `x · 0 / 6` (NaN again, as `x` is NaN).
+///
+/// ```
+/// use shapecheck_tflite::hard_swish_value;
+///
+/// assert_eq!(hard_swish_value(-4.0), -0.0);
+/// assert_eq!(hard_swish_value(1.0), 0.6666667); // 1 · 4 / 6
+/// assert_eq!(hard_swish_value(5.0), 5.0);
+/// ```
+pub fn hard_swish_value(x: f32) -> f32 {
+    let v = x + 3.0;
+    let lower = if 0.0 < v { v } else { 0.0 };
+    let factor = if lower < 6.0 { lower } else { 6.0 };
+    x * factor / 6.0
+}
+
+/// TFLite's f32 `HARD_SWISH`, element by element ([`hard_swish_value`]).
+/// Fails, with `output` untouched, when `output` is not as long as
+/// `input`.
+///
+/// ```
+/// use shapecheck_tflite::hard_swish_f32;
+///
+/// let mut out = [0f32; 3];
+/// hard_swish_f32(&[-3.0, 0.0, 3.0], &mut out)?;
+/// assert_eq!(out, [-0.0, 0.0, 3.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn hard_swish_f32(input: &[f32], output: &mut [f32]) -> Result<(), TfliteError> {
+    map_f32(input, output, hard_swish_value)
+}
+
+/// `HARD_SWISH`'s f32 function: [`hard_swish_value`].
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct HardSwishF32;
+
+impl crate::shared::float_ops::MapF32Apply for HardSwishF32 {
+    #[inline(always)]
+    fn value(&self, x: f32) -> f32 {
+        hard_swish_value(x)
+    }
+}
+
+impl crate::base::write_rust::WriteRust for HardSwishF32 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_path(w, k, "HardSwishF32")
     }
 }

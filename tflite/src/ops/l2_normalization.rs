@@ -3,7 +3,8 @@
 //! (`reference_integer_ops::L2Normalization`): each row divided by its
 //! L2 norm in fixed point, written in steps of 1/128 from 0 (the output
 //! quantization the converter gives, which TFLite Micro assumes without
-//! checking).
+//! checking); and its f32 kernel ([`l2_normalization_f32`]), TFLite
+//! Micro's float one.
 
 use crate::arith::quant::{
     inv_sqrt_multiplier, rounding_divide_by_pot, saturating_rounding_doubling_high_mul,
@@ -16,6 +17,7 @@ use crate::format::types::{Activation, TensorType};
 use crate::kernel::checker::{dim, split, Checker};
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
+use crate::shared::float_ops::{check_rows_f32, prepare_rows_f32};
 use core::ops::Range;
 
 /// `L2NormOptions`.
@@ -212,11 +214,110 @@ impl L2NormalizationStep {
     }
 }
 
-/// `L2_NORMALIZATION`'s row's `prepare`, int8 over the last axis: no
+// The f32 L2_NORMALIZATION: TFLite Micro's float kernel
+// (`reference_ops::L2Normalization` over f32).
+
+/// The least L2 norm TFLite's f32 kernel divides by (its `epsilon`,
+/// `1e-6` as an f32): a row of smaller norm is divided by this instead.
+///
+/// ```
+/// use shapecheck_tflite::{l2_normalization_f32, L2_NORMALIZATION_EPSILON};
+///
+/// let mut out = [0f32; 2];
+/// l2_normalization_f32(&[1e-7, 0.0], 2, &mut out)?;
+/// assert_eq!(out[0], 1e-7 / L2_NORMALIZATION_EPSILON); // not 1
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub const L2_NORMALIZATION_EPSILON: f32 = 1e-6;
+
+/// TFLite's f32 `L2_NORMALIZATION` over the last axis (`depth` values a
+/// row), as TFLite Micro's `reference_ops::L2Normalization` computes it in
+/// f32: for each row, the squares `x_c · x_c` added from `+0` in order,
+/// their square root (`sqrtf`, correctly rounded), raised to
+/// [`L2_NORMALIZATION_EPSILON`] if below it (`std::max`: a NaN norm stays
+/// NaN), and each output `x_c / norm`. Plain arithmetic: TFLite Micro's
+/// outputs to the bit.
+///
+/// Fails, with `output` untouched, when `output` is not as long as
+/// `input` or the input is not whole rows of `depth`.
+///
+/// ```
+/// use shapecheck_tflite::l2_normalization_f32;
+///
+/// let mut out = [0f32; 4];
+/// l2_normalization_f32(&[3.0, -4.0, 0.0, 0.0], 2, &mut out)?;
+/// assert_eq!(out, [0.6, -0.8, 0.0, 0.0]); // a zero row stays 0 (0 / 1e-6)
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn l2_normalization_f32(
+    input: &[f32],
+    depth: usize,
+    output: &mut [f32],
+) -> Result<(), TfliteError> {
+    check_rows_f32("L2 normalization's depth", input.len(), depth, output.len())?;
+    if input.is_empty() {
+        return Ok(());
+    }
+    for (x, y) in input
+        .chunks_exact(depth)
+        .zip(output.chunks_exact_mut(depth))
+    {
+        let mut squared = 0.0f32;
+        for &v in x {
+            squared += v * v;
+        }
+        let root = crate::arith::float_math::sqrt(squared);
+        // std::max(root, epsilon)
+        let norm = if root < L2_NORMALIZATION_EPSILON {
+            L2_NORMALIZATION_EPSILON
+        } else {
+            root
+        };
+        for (o, &v) in y.iter_mut().zip(x) {
+            *o = v / norm;
+        }
+    }
+    Ok(())
+}
+
+/// `L2_NORMALIZATION`'s f32 step: its operands' places and its rows'
+/// length.
+#[derive(Clone)]
+#[doc(hidden)]
+pub struct L2NormalizationF32Step {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub depth: usize,
+}
+
+impl crate::base::write_rust::WriteRust for L2NormalizationF32Step {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "L2NormalizationF32Step",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("depth", &self.depth),
+            ],
+        )
+    }
+}
+
+impl L2NormalizationF32Step {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let (x, y) = split(&mut *b.float32, &self.input, &self.output).ok_or(b.overlap)?;
+        l2_normalization_f32(x, self.depth, y)
+    }
+}
+
+/// `L2_NORMALIZATION`'s row's `prepare`, f32 or int8 over the last axis: no
 /// fused activation (TFLite Micro runs none), the output quantized as
 /// 1/128 from 0 (what the kernel writes: TFLite Micro assumes it, this
 /// checks it).
-pub(crate) fn prepare<'m, S: From<L2NormalizationStep>>(
+pub(crate) fn prepare<'m, S: From<L2NormalizationStep> + From<L2NormalizationF32Step>>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
@@ -229,6 +330,14 @@ pub(crate) fn prepare<'m, S: From<L2NormalizationStep>>(
     }
     let output = &c.output;
     let input = c.input(0, "input")?;
+    if input.dtype() == TensorType::Float32 {
+        let rows = prepare_rows_f32(c)?;
+        return Ok(S::from(L2NormalizationF32Step {
+            input: rows.input,
+            output: rows.output,
+            depth: rows.depth,
+        }));
+    }
     c.dtype("input", &input, TensorType::Int8)?;
     c.dtype("output", output, TensorType::Int8)?;
     let (_, input_zero_point) = c.per_tensor("input", &input)?;

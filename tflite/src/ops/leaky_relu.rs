@@ -1,17 +1,20 @@
 //! TFLite's int8 `LEAKY_RELU` on slices, as TFLite Micro's
 //! `leaky_relu.cc` and `reference_ops::QuantizeLeakyRelu` compute it:
 //! inputs above the zero point rescaled by one multiplier, those below by
-//! `alpha` times it.
+//! `alpha` times it. And its f32 kernel ([`leaky_relu_f32`]), TFLite's
+//! `reference_ops::LeakyRelu` over f32: plain arithmetic.
 
 use crate::arith::quant::{
     check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
 };
 use crate::format::error::TfliteError;
 use crate::format::model::OptionsReader;
+use crate::format::types::TensorType;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::shared::elementwise::check_same_length;
 use crate::shared::elementwise::{check_unary, UnaryStep};
+use crate::shared::float_ops::{map_f32, prepare_map_f32, MapF32Step};
 
 /// `LeakyReluOptions`.
 ///
@@ -185,7 +188,10 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<LeakyReluOptions
 
 /// `LEAKY_RELU`'s row in `OPS`: checks the operator (an int8 activation in
 /// and out) and prepares its step.
-pub(crate) fn prepare<'m, S: From<UnaryStep<i8, LeakyReluParams>>>(
+pub(crate) fn prepare<
+    'm,
+    S: From<UnaryStep<i8, LeakyReluParams>> + From<MapF32Step<LeakyReluF32>>,
+>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
@@ -193,6 +199,12 @@ pub(crate) fn prepare<'m, S: From<UnaryStep<i8, LeakyReluParams>>>(
     let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        let f = LeakyReluF32 {
+            alpha: options.alpha,
+        };
+        return prepare_map_f32(c, f).map(S::from);
+    }
     let operands = check_unary(c)?;
     let [(si, zi), (so, zo)] = operands.quant;
     let params = leaky_relu_params(si, zi, so, zo, options.alpha)?;
@@ -202,5 +214,61 @@ pub(crate) fn prepare<'m, S: From<UnaryStep<i8, LeakyReluParams>>>(
 impl crate::shared::elementwise::UnaryApply<i8> for LeakyReluParams {
     fn apply(&self, x: &[i8], y: &mut [i8]) -> Result<(), TfliteError> {
         leaky_relu_int8(x, self, y)
+    }
+}
+
+/// One value of TFLite's f32 `LEAKY_RELU`, as TFLite's
+/// `reference_ops::LeakyRelu` computes it: `x > 0 ? x : x · alpha` (not a
+/// max: `alpha` may be above 1 or below 0). `−0` gives `−0 · alpha`; a
+/// NaN stays NaN.
+///
+/// ```
+/// use shapecheck_tflite::leaky_relu_value;
+///
+/// assert_eq!(leaky_relu_value(2.0, 0.2), 2.0);
+/// assert_eq!(leaky_relu_value(-2.0, 0.2), -0.4);
+/// assert_eq!(leaky_relu_value(-2.0, 3.0), -6.0);
+/// ```
+pub fn leaky_relu_value(x: f32, alpha: f32) -> f32 {
+    if x > 0.0 {
+        x
+    } else {
+        x * alpha
+    }
+}
+
+/// TFLite's f32 `LEAKY_RELU`, element by element ([`leaky_relu_value`]).
+/// Fails, with `output` untouched, when `output` is not as long as
+/// `input`.
+///
+/// ```
+/// use shapecheck_tflite::leaky_relu_f32;
+///
+/// let mut out = [0f32; 3];
+/// leaky_relu_f32(&[-1.0, 0.0, 3.0], 0.5, &mut out)?;
+/// assert_eq!(out, [-0.5, 0.0, 3.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn leaky_relu_f32(input: &[f32], alpha: f32, output: &mut [f32]) -> Result<(), TfliteError> {
+    map_f32(input, output, |x| leaky_relu_value(x, alpha))
+}
+
+/// `LEAKY_RELU`'s f32 function: [`leaky_relu_value`] with its `alpha`.
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct LeakyReluF32 {
+    pub alpha: f32,
+}
+
+impl crate::shared::float_ops::MapF32Apply for LeakyReluF32 {
+    #[inline(always)]
+    fn value(&self, x: f32) -> f32 {
+        leaky_relu_value(x, self.alpha)
+    }
+}
+
+impl crate::base::write_rust::WriteRust for LeakyReluF32 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(w, k, "LeakyReluF32", &[("alpha", &self.alpha)])
     }
 }

@@ -2,17 +2,20 @@
 //! (an int8 constant with its own scale and zero point, per channel in a
 //! Keras export), broadcast against the input as `ADD` broadcasts, as
 //! TFLite Micro's `prelu.cc` and `reference_ops::BroadcastPrelu4DSlow`
-//! compute it.
+//! compute it. And its f32 kernel ([`prelu_f32`]), TFLite Micro's
+//! `BroadcastPrelu4DSlowFloat`: plain arithmetic.
 
 use crate::arith::quant::{
     check_int8, check_scale, quantize_multiplier, QuantizedMultiplier, Rounding, Scale,
 };
 use crate::format::error::TfliteError;
+use crate::format::types::{Activation, TensorType};
 use crate::format::values::Values;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::shared::broadcast::broadcast_binary;
 use crate::shared::elementwise::{check_binary, BinaryStep};
+use crate::shared::float_ops::{prepare_binary_f32, BinaryF32Step};
 
 /// An int8 `PRELU`'s parameters, as TFLite Micro's `CalculatePreluParams`
 /// derives them ([`prelu_params`]).
@@ -167,12 +170,23 @@ where
 }
 
 /// `PRELU`'s row in `OPS`: checks the operator (an int8 input and an int8
-/// slope, an activation or a constant, broadcast) and prepares its step.
-pub(crate) fn prepare<'m, S: From<BinaryStep<'m, i8, PreluParams>>>(
+/// slope, an activation or a constant, broadcast; or both f32) and
+/// prepares its step. The f32 step is the shared binary f32 step with the
+/// clamp to `[−∞, +∞]`, which changes no value (NaN included).
+pub(crate) fn prepare<
+    'm,
+    S: From<BinaryStep<'m, i8, PreluParams>> + From<BinaryF32Step<'m, PreluF32>>,
+>(
     c: &Checker<'m>,
     shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        let mut step = prepare_binary_f32(c, shape, PreluF32, Activation::None)?;
+        // no clamp: TFLite Micro's PRELU has no activation range
+        step.range = (f32::NEG_INFINITY, f32::INFINITY);
+        return Ok(S::from(step));
+    }
     let operands = check_binary(c, shape)?;
     let [(si, zi), (sa, za), (so, zo)] = operands.quant;
     let params = prelu_params(si, zi, sa, za, so, zo)?;
@@ -193,5 +207,73 @@ impl crate::shared::elementwise::BinaryApply<i8> for PreluParams {
         B: crate::format::values::Values<i8> + ?Sized,
     {
         prelu_int8(a, a_dims, b, b_dims, self, y)
+    }
+}
+
+/// One value of TFLite's f32 `PRELU`, as TFLite Micro's
+/// `BroadcastPrelu4DSlowFloat` computes it: `x >= 0 ? x : x · alpha`
+/// (`−0` is not below 0 and stays `−0`; a NaN `x` gives `x · alpha`, NaN).
+///
+/// ```
+/// use shapecheck_tflite::prelu_value;
+///
+/// assert_eq!(prelu_value(2.0, 0.25), 2.0);
+/// assert_eq!(prelu_value(-2.0, 0.25), -0.5);
+/// assert!(prelu_value(-0.0, 0.25).is_sign_negative());
+/// ```
+pub fn prelu_value(x: f32, alpha: f32) -> f32 {
+    if x >= 0.0 {
+        x
+    } else {
+        x * alpha
+    }
+}
+
+/// TFLite's f32 `PRELU`: for each output element, its input `x` and slope
+/// `a` (broadcast as [`broadcast_shape`](crate::broadcast_shape) says),
+/// [`prelu_value`]`(x, a)`; no clamp. The slope may be a slice or a
+/// constant read in place from a model ([`Values`]).
+///
+/// Fails, with `output` untouched, when the shapes do not broadcast or
+/// have more than 6 dims, or a length is not its shape's count.
+///
+/// ```
+/// use shapecheck_tflite::prelu_f32;
+///
+/// // slopes 0.25 and 0.5 on two channels
+/// let mut out = [0f32; 4];
+/// prelu_f32(&[-8.0, -8.0, 3.0, 5.0], &[2, 2], &[0.25, 0.5], &[2], &mut out)?;
+/// assert_eq!(out, [-2.0, -4.0, 3.0, 5.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn prelu_f32<A, B>(
+    input: &A,
+    input_shape: &[usize],
+    alpha: &B,
+    alpha_shape: &[usize],
+    output: &mut [f32],
+) -> Result<(), TfliteError>
+where
+    A: Values<f32> + ?Sized,
+    B: Values<f32> + ?Sized,
+{
+    broadcast_binary(input, input_shape, alpha, alpha_shape, output, prelu_value)
+}
+
+/// `PRELU`'s f32 function: [`prelu_value`].
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct PreluF32;
+
+impl crate::shared::float_ops::BinaryF32Apply for PreluF32 {
+    #[inline(always)]
+    fn apply(&self, x: f32, alpha: f32) -> f32 {
+        prelu_value(x, alpha)
+    }
+}
+
+impl crate::base::write_rust::WriteRust for PreluF32 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_path(w, k, "PreluF32")
     }
 }

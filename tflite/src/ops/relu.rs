@@ -1,6 +1,8 @@
 //! TFLite's int8 `RELU` and `RELU6` on slices, as TFLite Micro's
 //! `activations.cc` computes them: `RELU` rescales the input to the
-//! output's quantization; `RELU6` does not (see [`relu6_int8`]).
+//! output's quantization; `RELU6` does not (see [`relu6_int8`]). And
+//! their f32 kernels ([`relu_f32`], [`relu6_f32`]): TFLite Micro's
+//! `ReluFloat` and `Relu6Float`, plain comparisons.
 
 use crate::arith::activation::quantize_value;
 use crate::arith::quant::{
@@ -8,10 +10,12 @@ use crate::arith::quant::{
     Scale,
 };
 use crate::format::error::TfliteError;
+use crate::format::types::TensorType;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::shared::elementwise::check_same_length;
 use crate::shared::elementwise::{check_unary, UnaryStep};
+use crate::shared::float_ops::{map_f32, prepare_map_f32, MapF32Step};
 
 /// An int8 `RELU`'s parameters, as TFLite Micro's `CalculateReluOpData`
 /// derives them ([`relu_params`]).
@@ -219,24 +223,33 @@ pub fn relu6_int8(
 }
 
 /// `RELU`'s row in `OPS`: checks the operator (an int8 activation in and
-/// out) and prepares its step.
-pub(crate) fn prepare_relu<'m, S: From<UnaryStep<i8, ReluParams>>>(
+/// out, or an f32 one) and prepares its step.
+pub(crate) fn prepare_relu<'m, S: From<UnaryStep<i8, ReluParams>> + From<MapF32Step<ReluF32>>>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        return prepare_map_f32(c, ReluF32).map(S::from);
+    }
     let operands = check_unary(c)?;
     let [(si, zi), (so, zo)] = operands.quant;
     Ok(S::from(operands.step(relu_params(si, zi, so, zo)?)))
 }
 
 /// `RELU6`'s row in `OPS`: checks the operator (an int8 activation in and
-/// out) and prepares its step (TFLite Micro's clamp in the input's scale).
-pub(crate) fn prepare_relu6<'m, S: From<UnaryStep<i8, Relu6Params>>>(
+/// out, or an f32 one) and prepares its step (TFLite Micro's clamp in the input's scale).
+pub(crate) fn prepare_relu6<
+    'm,
+    S: From<UnaryStep<i8, Relu6Params>> + From<MapF32Step<Relu6F32>>,
+>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        return prepare_map_f32(c, Relu6F32).map(S::from);
+    }
     let operands = check_unary(c)?;
     let [(si, zi), _] = operands.quant;
     Ok(S::from(operands.step(relu6_params(si, zi)?)))
@@ -251,5 +264,118 @@ impl crate::shared::elementwise::UnaryApply<i8> for ReluParams {
 impl crate::shared::elementwise::UnaryApply<i8> for Relu6Params {
     fn apply(&self, x: &[i8], y: &mut [i8]) -> Result<(), TfliteError> {
         relu6_int8(x, self, y)
+    }
+}
+
+/// One value of TFLite's f32 `RELU`, as TFLite Micro's `ReluFloat`
+/// computes it: `x < 0 ? 0 : x`. A NaN stays NaN and `−0` stays `−0` (it
+/// is not below 0).
+///
+/// ```
+/// use shapecheck_tflite::relu_value;
+///
+/// assert_eq!(relu_value(-2.5), 0.0);
+/// assert_eq!(relu_value(1.5), 1.5);
+/// assert!(relu_value(-0.0).is_sign_negative());
+/// assert!(relu_value(f32::NAN).is_nan());
+/// ```
+pub fn relu_value(x: f32) -> f32 {
+    if x < 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
+/// One value of TFLite's f32 `RELU6`, as TFLite Micro's `Relu6Float`
+/// computes it: `x > 6 ? 6 : x < 0 ? 0 : x`. A NaN stays NaN and `−0`
+/// stays `−0`.
+///
+/// ```
+/// use shapecheck_tflite::relu6_value;
+///
+/// assert_eq!(relu6_value(-2.5), 0.0);
+/// assert_eq!(relu6_value(7.0), 6.0);
+/// assert_eq!(relu6_value(f32::INFINITY), 6.0);
+/// assert!(relu6_value(-0.0).is_sign_negative());
+/// assert!(relu6_value(f32::NAN).is_nan());
+/// ```
+// TFLite Micro's ternaries as they are written (f32::clamp agrees on
+// every input, NaN and −0 included: the property tests check it)
+#[allow(clippy::manual_clamp)]
+pub fn relu6_value(x: f32) -> f32 {
+    if x > 6.0 {
+        6.0
+    } else if x < 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
+/// TFLite's f32 `RELU`, element by element ([`relu_value`]). Fails, with
+/// `output` untouched, when `output` is not as long as `input`.
+///
+/// ```
+/// use shapecheck_tflite::relu_f32;
+///
+/// let mut out = [9f32; 3];
+/// relu_f32(&[-1.0, 0.5, 8.0], &mut out)?;
+/// assert_eq!(out, [0.0, 0.5, 8.0]);
+/// assert!(relu_f32(&[1.0], &mut out).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn relu_f32(input: &[f32], output: &mut [f32]) -> Result<(), TfliteError> {
+    map_f32(input, output, relu_value)
+}
+
+/// TFLite's f32 `RELU6`, element by element ([`relu6_value`]). Fails,
+/// with `output` untouched, when `output` is not as long as `input`.
+///
+/// ```
+/// use shapecheck_tflite::relu6_f32;
+///
+/// let mut out = [9f32; 3];
+/// relu6_f32(&[-1.0, 0.5, 8.0], &mut out)?;
+/// assert_eq!(out, [0.0, 0.5, 6.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn relu6_f32(input: &[f32], output: &mut [f32]) -> Result<(), TfliteError> {
+    map_f32(input, output, relu6_value)
+}
+
+/// `RELU`'s f32 function: [`relu_value`].
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct ReluF32;
+
+impl crate::shared::float_ops::MapF32Apply for ReluF32 {
+    #[inline(always)]
+    fn value(&self, x: f32) -> f32 {
+        relu_value(x)
+    }
+}
+
+impl crate::base::write_rust::WriteRust for ReluF32 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_path(w, k, "ReluF32")
+    }
+}
+
+/// `RELU6`'s f32 function: [`relu6_value`].
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct Relu6F32;
+
+impl crate::shared::float_ops::MapF32Apply for Relu6F32 {
+    #[inline(always)]
+    fn value(&self, x: f32) -> f32 {
+        relu6_value(x)
+    }
+}
+
+impl crate::base::write_rust::WriteRust for Relu6F32 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_path(w, k, "Relu6F32")
     }
 }

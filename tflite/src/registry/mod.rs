@@ -272,7 +272,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::LOGISTIC,
         options: OptionsTable::None,
-        types: "int8 → int8, int16 → int16",
+        types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -282,7 +282,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::SOFTMAX,
         options: OptionsTable::Softmax,
-        types: "int8 → int8, int16 → int16",
+        types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: same_as_input,
         read_options: |r| crate::ops::softmax::read_options(r).map(Options::Softmax),
         multipliers: no_multipliers,
@@ -383,7 +383,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::PRELU,
         options: OptionsTable::None,
-        types: "int8, int8 → int8",
+        types: "int8, int8 → int8, float32, float32 → float32",
         output_shape: crate::shared::broadcast::output_shape,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -393,7 +393,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::RELU,
         options: OptionsTable::None,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -403,7 +403,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::RELU6,
         options: OptionsTable::None,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -413,7 +413,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::LEAKY_RELU,
         options: OptionsTable::LeakyRelu,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: same_as_input,
         read_options: |r| crate::ops::leaky_relu::read_options(r).map(Options::LeakyRelu),
         multipliers: no_multipliers,
@@ -423,7 +423,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::HARD_SWISH,
         options: OptionsTable::None,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -433,7 +433,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::TANH,
         options: OptionsTable::None,
-        types: "int8 → int8, int16 → int16",
+        types: "int8 → int8, int16 → int16, float32 → float32",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -745,7 +745,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::LOG_SOFTMAX,
         options: OptionsTable::None,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: same_as_input,
         read_options: no_options,
         multipliers: no_multipliers,
@@ -755,7 +755,7 @@ pub static OPS: [OpRow; 56] = [
     OpRow {
         op: BuiltinOp::L2_NORMALIZATION,
         options: OptionsTable::L2Norm,
-        types: "int8 → int8",
+        types: "int8 → int8, float32 → float32",
         output_shape: same_as_input,
         read_options: |r| crate::ops::l2_normalization::read_options(r).map(Options::L2Norm),
         multipliers: no_multipliers,

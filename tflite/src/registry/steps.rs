@@ -60,6 +60,16 @@ pub mod names {
     pub use crate::ops::conv::{Conv2dF32Step, ConvF32Params, ConvF32Step};
     pub use crate::ops::pool::{PoolF32Params, PoolF32Step};
     pub use crate::ops::transpose_conv::{TransposeConvF32Params, TransposeConvF32Step};
+    // the f32 activations (issue 79)
+    pub use crate::ops::hard_swish::HardSwishF32;
+    pub use crate::ops::l2_normalization::L2NormalizationF32Step;
+    pub use crate::ops::leaky_relu::LeakyReluF32;
+    pub use crate::ops::logistic::tanh::TanhF32;
+    pub use crate::ops::logistic::LogisticF32;
+    pub use crate::ops::prelu::PreluF32;
+    pub use crate::ops::relu::{Relu6F32, ReluF32};
+    pub use crate::ops::softmax::log_softmax::LogSoftmaxF32Step;
+    pub use crate::ops::softmax::SoftmaxF32Step;
 }
 
 use names::*;
@@ -189,4 +199,15 @@ steps! { 'm;
     MinimumF32(BinaryF32Step<'m, Minimum>) = "BinaryF32Step<'static, {k}::Minimum>",
     DivF32(BinaryF32Step<'m, DivF32>) = "BinaryF32Step<'static, {k}::DivF32>",
     BatchMatMulF32(BatchMatMulF32Step) = "BatchMatMulF32Step",
+    // the f32 activations (issue 79)
+    ReluF32(MapF32Step<ReluF32>) = "MapF32Step<{k}::ReluF32>",
+    Relu6F32(MapF32Step<Relu6F32>) = "MapF32Step<{k}::Relu6F32>",
+    HardSwishF32(MapF32Step<HardSwishF32>) = "MapF32Step<{k}::HardSwishF32>",
+    LeakyReluF32(MapF32Step<LeakyReluF32>) = "MapF32Step<{k}::LeakyReluF32>",
+    PreluF32(BinaryF32Step<'m, PreluF32>) = "BinaryF32Step<'static, {k}::PreluF32>",
+    LogisticF32(MapF32Step<LogisticF32>) = "MapF32Step<{k}::LogisticF32>",
+    TanhF32(MapF32Step<TanhF32>) = "MapF32Step<{k}::TanhF32>",
+    SoftmaxF32(SoftmaxF32Step) = "SoftmaxF32Step",
+    LogSoftmaxF32(LogSoftmaxF32Step) = "LogSoftmaxF32Step",
+    L2NormalizationF32(L2NormalizationF32Step) = "L2NormalizationF32Step",
 }

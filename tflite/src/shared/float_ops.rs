@@ -262,3 +262,59 @@ pub(crate) fn check_clamp_f32(output_min: f32, output_max: f32) -> Result<(), Tf
         }),
     }
 }
+
+/// The operands of a row-wise f32 kernel (`SOFTMAX`, `LOG_SOFTMAX`,
+/// `L2_NORMALIZATION`, each over the last axis): `output` as long as
+/// `input`, and `input` whole rows of `depth` values (`depth` at least 1
+/// unless `input` is empty). `what` names the op's depth in the error.
+pub(crate) fn check_rows_f32(
+    what: &'static str,
+    input: usize,
+    depth: usize,
+    output: usize,
+) -> Result<(), TfliteError> {
+    if output != input {
+        return Err(TfliteError::Length {
+            what: "output",
+            expected: input,
+            actual: output,
+        });
+    }
+    if input != 0 && (depth == 0 || !input.is_multiple_of(depth)) {
+        return Err(TfliteError::KernelParam {
+            what,
+            value: i64::try_from(depth).unwrap_or(i64::MAX),
+            rule: "the input must be whole rows of it",
+        });
+    }
+    Ok(())
+}
+
+/// A row-wise f32 op's operands, as its `prepare` checks them: an f32
+/// input and output of one element count, their places, and the depth of
+/// a row (the input's last dim; 1 for a scalar).
+pub(crate) struct RowsF32 {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub depth: usize,
+}
+
+/// Checks a row-wise f32 op's operands ([`RowsF32`]).
+pub(crate) fn prepare_rows_f32(c: &Checker<'_>) -> Result<RowsF32, TfliteError> {
+    let output = &c.output;
+    let input = c.input(0, "input")?;
+    c.dtype("input", &input, TensorType::Float32)?;
+    c.dtype("output", output, TensorType::Float32)?;
+    c.elements("output", output, input.elements())?;
+    let rank = input.shape().len();
+    let depth = if rank == 0 {
+        1
+    } else {
+        crate::kernel::checker::dim(&input, rank - 1)
+    };
+    Ok(RowsF32 {
+        input: c.activation("input", &input)?.range,
+        output: c.activation("output", output)?.range,
+        depth,
+    })
+}

@@ -1,7 +1,8 @@
 //! TFLite's int8 `LOGISTIC` on slices: TFLite Micro's
 //! `reference_integer_ops::Logistic`, gemmlowp's fixed-point logistic of
 //! the input rescaled to Q4.27, written to an output of scale 1/256 and
-//! zero point −128.
+//! zero point −128. And its f32 kernel ([`logistic_f32`]), TFLite's
+//! `reference_ops::Logistic` over f32, with the C library's `expf`.
 
 use crate::arith::quant::{
     exp_on_negative_values, one_over_one_plus_x, q4_input_multiplier, rounding_divide_by_pot,
@@ -14,6 +15,7 @@ use crate::kernel::checker::split;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
+use crate::shared::float_ops::{map_f32, prepare_map_f32, MapF32Step};
 use core::ops::Range;
 
 /// Integer bits of the rescaled input (TFLite's `kInputIntegerBits`):
@@ -574,11 +576,14 @@ const SIGMOID_TABLE: [u16; 256] = [
 // step's `run` runs the kernel over the interpreter's buffers.
 
 /// `LOGISTIC`'s row in `OPS`: checks the operator and prepares its step.
-pub(crate) fn prepare<'m, S: From<LogisticStep>>(
+pub(crate) fn prepare<'m, S: From<LogisticStep> + From<MapF32Step<LogisticF32>>>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        return prepare_map_f32(c, LogisticF32).map(S::from);
+    }
     check_logistic(c).map(S::from)
 }
 
@@ -704,3 +709,66 @@ fn check_logistic<'m>(c: &Checker<'m>) -> Result<LogisticStep, TfliteError> {
 
 // tanh is of logistic's family
 pub(crate) mod tanh;
+
+/// Above this, TFLite's f32 logistic is 1 (its `cutoff_upper`).
+const LOGISTIC_CUTOFF_UPPER: f32 = 16.619_047;
+/// Below this, TFLite's f32 logistic is `e^x` (its `cutoff_lower`).
+const LOGISTIC_CUTOFF_LOWER: f32 = -9.0;
+
+/// One value of TFLite's f32 `LOGISTIC`, as TFLite's
+/// `reference_ops::Logistic` computes it: 1 above 16.619047, `expf(x)`
+/// below −9, else `1 / (1 + expf(−x))`, in f32. `expf` is glibc's
+/// ([`exp_value`](crate::exp_value)): TFLite Micro's values to the bit. A
+/// NaN stays NaN.
+///
+/// ```
+/// use shapecheck_tflite::logistic_value;
+///
+/// assert_eq!(logistic_value(0.0), 0.5);
+/// assert_eq!(logistic_value(17.0), 1.0);
+/// assert_eq!(logistic_value(-10.0), 4.539993e-5); // e^−10
+/// assert_eq!(logistic_value(2.0), 0.880797); // 1 / (1 + e^−2)
+/// ```
+pub fn logistic_value(x: f32) -> f32 {
+    if x > LOGISTIC_CUTOFF_UPPER {
+        1.0
+    } else if x < LOGISTIC_CUTOFF_LOWER {
+        crate::arith::float_math::exp(x)
+    } else {
+        1.0 / (1.0 + crate::arith::float_math::exp(-x))
+    }
+}
+
+/// TFLite's f32 `LOGISTIC`, element by element ([`logistic_value`]).
+/// Fails, with `output` untouched, when `output` is not as long as
+/// `input`.
+///
+/// ```
+/// use shapecheck_tflite::logistic_f32;
+///
+/// let mut out = [0f32; 2];
+/// logistic_f32(&[0.0, 20.0], &mut out)?;
+/// assert_eq!(out, [0.5, 1.0]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn logistic_f32(input: &[f32], output: &mut [f32]) -> Result<(), TfliteError> {
+    map_f32(input, output, logistic_value)
+}
+
+/// `LOGISTIC`'s f32 function: [`logistic_value`].
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct LogisticF32;
+
+impl crate::shared::float_ops::MapF32Apply for LogisticF32 {
+    #[inline(always)]
+    fn value(&self, x: f32) -> f32 {
+        logistic_value(x)
+    }
+}
+
+impl crate::base::write_rust::WriteRust for LogisticF32 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_path(w, k, "LogisticF32")
+    }
+}

@@ -3,6 +3,7 @@
 //! the input rescaled to Q4.27, written to an output of scale 1/128 and
 //! zero point 0; for int16 (TFLite's 16x8 mode), `LOGISTIC`'s sigmoid
 //! table (`tanh(x) = 2σ(2x) − 1`), written to an output of scale 2^−15.
+//! And its f32 kernel ([`tanh_f32`]): `std::tanh`, glibc's `tanhf`.
 
 use crate::arith::quant::{
     check_int8, q4_input_multiplier, rounding_divide_by_pot, tanh_q4, QuantizedMultiplier,
@@ -17,6 +18,7 @@ use crate::ops::logistic::{
 };
 use crate::shared::elementwise::check_same_length;
 use crate::shared::elementwise::{check_unary, check_unary_int16, UnaryStep};
+use crate::shared::float_ops::{map_f32, prepare_map_f32, MapF32Step};
 
 /// The output's scale TFLite requires.
 const OUTPUT_SCALE: f32 = 1.0 / 128.0;
@@ -326,12 +328,17 @@ pub fn tanh_int16(
 /// activation in and out) and prepares its step.
 pub(crate) fn prepare<
     'm,
-    S: From<UnaryStep<i8, TanhParams>> + From<UnaryStep<i16, TanhInt16Params>>,
+    S: From<UnaryStep<i8, TanhParams>>
+        + From<UnaryStep<i16, TanhInt16Params>>
+        + From<MapF32Step<TanhF32>>,
 >(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        return prepare_map_f32(c, TanhF32).map(S::from);
+    }
     if c.input(0, "input")?.dtype() == TensorType::Int16 {
         let operands = check_unary_int16(c)?;
         let [(si, zi), (so, zo)] = operands.quant;
@@ -351,5 +358,54 @@ impl crate::shared::elementwise::UnaryApply<i8> for TanhParams {
 impl crate::shared::elementwise::UnaryApply<i16> for TanhInt16Params {
     fn apply(&self, x: &[i16], y: &mut [i16]) -> Result<(), TfliteError> {
         tanh_int16(x, self, y)
+    }
+}
+
+/// One value of TFLite's f32 `TANH` (`reference_ops::Tanh`: `std::tanh`,
+/// the C library's `tanhf`), computed as glibc's `tanhf` computes it
+/// (fdlibm's algorithm over `expm1f`): TFLite Micro's values to the bit.
+/// `±0` stays itself, ±1 from |x| = 22 on, NaN for NaN.
+///
+/// ```
+/// use shapecheck_tflite::tanh_value;
+///
+/// assert_eq!(tanh_value(0.5), 0.46211717);
+/// assert_eq!(tanh_value(-1.0), -0.7615942);
+/// assert_eq!(tanh_value(30.0), 1.0);
+/// ```
+pub fn tanh_value(x: f32) -> f32 {
+    crate::arith::float_math::tanhf(x)
+}
+
+/// TFLite's f32 `TANH`, element by element ([`tanh_value`]). Fails, with
+/// `output` untouched, when `output` is not as long as `input`.
+///
+/// ```
+/// use shapecheck_tflite::tanh_f32;
+///
+/// let mut out = [0f32; 2];
+/// tanh_f32(&[0.0, 2.0], &mut out)?;
+/// assert_eq!(out, [0.0, 0.9640276]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn tanh_f32(input: &[f32], output: &mut [f32]) -> Result<(), TfliteError> {
+    map_f32(input, output, tanh_value)
+}
+
+/// `TANH`'s f32 function: [`tanh_value`].
+#[derive(Clone, Copy, Debug)]
+#[doc(hidden)]
+pub struct TanhF32;
+
+impl crate::shared::float_ops::MapF32Apply for TanhF32 {
+    #[inline(always)]
+    fn value(&self, x: f32) -> f32 {
+        tanh_value(x)
+    }
+}
+
+impl crate::base::write_rust::WriteRust for TanhF32 {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_path(w, k, "TanhF32")
     }
 }

@@ -1,7 +1,8 @@
 //! TFLite's int8 `LOG_SOFTMAX` over the last axis, as TFLite Micro
 //! computes it in fixed point (`reference_ops::LogSoftmaxQuantized`):
 //! the output is quantized as 16/256 from 127 (TFLite Micro refuses any
-//! other), `y = x − max − ln Σ exp(x − max)`.
+//! other), `y = x − max − ln Σ exp(x − max)`; and its f32 kernel
+//! ([`log_softmax_f32`]), TFLite Micro's float one.
 
 use crate::arith::quant::{
     exp_on_negative_values_q5, log_x_for_x_at_least_1, multiply_by_quantized_multiplier,
@@ -14,6 +15,7 @@ use crate::kernel::checker::{dim, split, Checker};
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
 use crate::ops::softmax::softmax_params;
+use crate::shared::float_ops::{check_rows_f32, prepare_rows_f32};
 use core::ops::Range;
 
 /// The output scale TFLite Micro requires of an int8 `LOG_SOFTMAX`.
@@ -239,16 +241,108 @@ impl LogSoftmaxStep {
     }
 }
 
-/// `LOG_SOFTMAX`'s row's `prepare`, int8 over the last axis: the output
+// The f32 LOG_SOFTMAX: TFLite Micro's float kernel
+// (`reference_ops::LogSoftmax` over f32), with the C library's `expf` and
+// `logf` as `float_math`'s.
+
+/// TFLite's f32 `LOG_SOFTMAX` over the last axis (`depth` values a row),
+/// as TFLite Micro's `reference_ops::LogSoftmax` computes it in f32: for
+/// each row, `max` its largest value (`std::max` from `f32::MIN`), `sum`
+/// the `expf(x_c − max)` added from `+0` in order, and each output
+/// `(x_c − max) − logf(sum)`. `expf` is glibc's; `logf` is correctly
+/// rounded, and glibc's (0.82 ulp) differs from it by one ulp on about
+/// one `sum` in 10^4: such a row's outputs may then be one ulp from
+/// TFLite Micro's.
+///
+/// Fails, with `output` untouched, when `output` is not as long as
+/// `input` or the input is not whole rows of `depth`.
+///
+/// ```
+/// use shapecheck_tflite::log_softmax_f32;
+///
+/// let mut out = [0f32; 2];
+/// log_softmax_f32(&[1.0, 1.0], 2, &mut out)?;
+/// assert_eq!(out, [-core::f32::consts::LN_2; 2]); // ln(1/2)
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn log_softmax_f32(input: &[f32], depth: usize, output: &mut [f32]) -> Result<(), TfliteError> {
+    check_rows_f32("log-softmax's depth", input.len(), depth, output.len())?;
+    if input.is_empty() {
+        return Ok(());
+    }
+    for (x, y) in input
+        .chunks_exact(depth)
+        .zip(output.chunks_exact_mut(depth))
+    {
+        let mut max = f32::MIN;
+        for &v in x {
+            // std::max(max, v)
+            if max < v {
+                max = v;
+            }
+        }
+        let mut sum = 0.0f32;
+        for &v in x {
+            sum += crate::arith::float_math::exp(v - max);
+        }
+        let log_sum = crate::arith::float_math::logf(sum);
+        for (o, &v) in y.iter_mut().zip(x) {
+            *o = v - max - log_sum;
+        }
+    }
+    Ok(())
+}
+
+/// `LOG_SOFTMAX`'s f32 step: its operands' places and its rows' length.
+#[derive(Clone)]
+#[doc(hidden)]
+pub struct LogSoftmaxF32Step {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub depth: usize,
+}
+
+impl crate::base::write_rust::WriteRust for LogSoftmaxF32Step {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "LogSoftmaxF32Step",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("depth", &self.depth),
+            ],
+        )
+    }
+}
+
+impl LogSoftmaxF32Step {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let (x, y) = split(&mut *b.float32, &self.input, &self.output).ok_or(b.overlap)?;
+        log_softmax_f32(x, self.depth, y)
+    }
+}
+
+/// `LOG_SOFTMAX`'s row's `prepare`, f32 or int8 over the last axis: the output
 /// quantized as 16/256 from 127 (TFLite Micro's requirement), the rest
 /// through [`log_softmax_params`].
-pub(crate) fn prepare<'m, S: From<LogSoftmaxStep>>(
+pub(crate) fn prepare<'m, S: From<LogSoftmaxStep> + From<LogSoftmaxF32Step>>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
 ) -> Result<S, TfliteError> {
     let output = &c.output;
     let input = c.input(0, "input")?;
+    if input.dtype() == TensorType::Float32 {
+        let rows = prepare_rows_f32(c)?;
+        return Ok(S::from(LogSoftmaxF32Step {
+            input: rows.input,
+            output: rows.output,
+            depth: rows.depth,
+        }));
+    }
     c.dtype("input", &input, TensorType::Int8)?;
     c.dtype("output", output, TensorType::Int8)?;
     let (input_scale, _) = c.per_tensor("input", &input)?;

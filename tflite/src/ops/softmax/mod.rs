@@ -1,6 +1,7 @@
 //! TFLite's int8 and int16 `SOFTMAX` kernels on slices: the fixed-point softmax of
 //! TFLite's `reference_ops::Softmax` (TFLite Micro's int8 kernel), with
-//! gemmlowp's `exp_on_negative_values` and reciprocal (in `quant.rs`).
+//! gemmlowp's `exp_on_negative_values` and reciprocal (in `quant.rs`);
+//! and its f32 kernel ([`softmax_f32`]), TFLite Micro's float one.
 
 use crate::arith::quant::{
     exp_on_negative_values_q5, multiply_by_quantized_multiplier, quantize_multiplier, reciprocal,
@@ -15,6 +16,7 @@ use crate::kernel::checker::split;
 use crate::kernel::checker::Checker;
 use crate::kernel::shape::OpShape;
 use crate::kernel::step::Buffers;
+use crate::shared::float_ops::{check_rows_f32, prepare_rows_f32};
 use core::ops::Range;
 
 /// Integer bits of the scaled input differences fed to the exponential
@@ -560,7 +562,7 @@ pub(crate) fn read_options<'a>(r: &OptionsReader<'a>) -> Result<SoftmaxOptions, 
 // step's `run` runs the kernel over the interpreter's buffers.
 
 /// `SOFTMAX`'s row in `OPS`: checks the operator and prepares its step.
-pub(crate) fn prepare<'m, S: From<SoftmaxStep>>(
+pub(crate) fn prepare<'m, S: From<SoftmaxStep> + From<SoftmaxF32Step>>(
     c: &Checker<'m>,
     _shape: &OpShape,
     _scratch: &mut [QuantizedMultiplier],
@@ -568,6 +570,15 @@ pub(crate) fn prepare<'m, S: From<SoftmaxStep>>(
     let Ok(options) = read_options(&c.op.raw_options()) else {
         return Err(c.unsupported());
     };
+    if c.input(0, "input")?.dtype() == TensorType::Float32 {
+        let rows = prepare_rows_f32(c)?;
+        return Ok(S::from(SoftmaxF32Step {
+            input: rows.input,
+            output: rows.output,
+            depth: rows.depth,
+            beta: options.beta,
+        }));
+    }
     check_softmax(c, options).map(S::from)
 }
 
@@ -711,6 +722,98 @@ fn check_softmax<'m>(c: &Checker<'m>, options: SoftmaxOptions) -> Result<Softmax
         depth,
         params: softmax_params(options.beta, input_scale)?,
     })
+}
+
+// The f32 SOFTMAX: TFLite Micro's float kernel (`reference_ops::Softmax`
+// over f32), with the C library's `expf` as `float_math::exp`.
+
+/// TFLite's f32 `SOFTMAX` over the last axis (`depth` values a row), as
+/// TFLite Micro's `reference_ops::Softmax` computes it in f32: for each
+/// row, `max` is the row's largest value (`std::max` from `f32::MIN`, so
+/// a NaN is never the max); each `e_c = expf((x_c − max) · beta)` is
+/// written and added to `sum` from `+0` in order; then each output is
+/// `e_c / sum` (a division, not a product with `1 / sum`). `expf` is
+/// glibc's ([`exp_value`](crate::exp_value)), so the outputs are TFLite
+/// Micro's to the bit.
+///
+/// Fails, with `output` untouched, when `output` is not as long as
+/// `input` or the input is not whole rows of `depth`.
+///
+/// ```
+/// use shapecheck_tflite::softmax_f32;
+///
+/// let mut out = [0f32; 4];
+/// softmax_f32(&[1.0, 1.0, 0.0, 3.0], 2, 1.0, &mut out)?;
+/// assert_eq!(out, [0.5, 0.5, 0.047425874, 0.95257413]);
+/// assert!(softmax_f32(&[1.0, 2.0, 3.0], 2, 1.0, &mut [0f32; 3]).is_err());
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn softmax_f32(
+    input: &[f32],
+    depth: usize,
+    beta: f32,
+    output: &mut [f32],
+) -> Result<(), TfliteError> {
+    check_rows_f32("softmax's depth", input.len(), depth, output.len())?;
+    if input.is_empty() {
+        return Ok(());
+    }
+    for (x, y) in input
+        .chunks_exact(depth)
+        .zip(output.chunks_exact_mut(depth))
+    {
+        let mut max = f32::MIN;
+        for &v in x {
+            // std::max(max, v)
+            if max < v {
+                max = v;
+            }
+        }
+        let mut sum = 0.0f32;
+        for (o, &v) in y.iter_mut().zip(x) {
+            let e = crate::arith::float_math::exp((v - max) * beta);
+            *o = e;
+            sum += e;
+        }
+        for o in y.iter_mut() {
+            *o /= sum;
+        }
+    }
+    Ok(())
+}
+
+/// `SOFTMAX`'s f32 step: its operands' places and its `beta`.
+#[derive(Clone)]
+#[doc(hidden)]
+pub struct SoftmaxF32Step {
+    pub input: Range<usize>,
+    pub output: Range<usize>,
+    pub depth: usize,
+    pub beta: f32,
+}
+
+impl crate::base::write_rust::WriteRust for SoftmaxF32Step {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "SoftmaxF32Step",
+            &[
+                ("input", &self.input),
+                ("output", &self.output),
+                ("depth", &self.depth),
+                ("beta", &self.beta),
+            ],
+        )
+    }
+}
+
+impl SoftmaxF32Step {
+    /// Runs the step over the interpreter's buffers.
+    pub(crate) fn run(&self, b: &mut Buffers<'_>) -> Result<(), TfliteError> {
+        let (x, y) = split(&mut *b.float32, &self.input, &self.output).ok_or(b.overlap)?;
+        softmax_f32(x, self.depth, self.beta, y)
+    }
 }
 
 #[cfg(test)]
