@@ -91,7 +91,11 @@ cd "$(dirname "$0")"
 # recorded case of tiny/<file>.json fed as it is, the output `finish_i8`
 # prints (`output: i8 <byte> ...`) compared exactly with TFLite Micro's
 # there (expected `tiny:<file>`: that case's "out"); MACs from
-# ../shared/models/README.md. The set column: `main` (sine, speech),
+# ../shared/models/README.md. The float32 CNN (float_cnn, in
+# tflite/tests/models/; `float_firmware!`) runs all 16 recorded cases,
+# fails unless each output is TFLite Micro's to the bit, prints its
+# `RAM_BYTES`, and prints the first case's f32 output, compared here to
+# the bit with tiny/float_cnn.json's. The set column: `main` (sine, speech),
 # `tiny` (TinyML, counted in the ci set), `tiny-large` (TinyML, counted only
 # in the tiny and all sets), `microflow-tiny` (MicroFlow's TinyML rows,
 # built, run and counted only in the set of that name). MicroFlow's TinyML
@@ -116,6 +120,7 @@ FIRMWARES=(
   "resnet8 shapecheck models  bin:resnet8  bin:resnet8_baseline  12501632  tiny:pretrainedResnet_quant tiny-large"
   "ad      shapecheck models  bin:ad       bin:ad_baseline       264192    tiny:ad01_int8              tiny"
   "sww     shapecheck models  bin:sww      bin:sww_baseline      826368    tiny:str_ww_ref_model       tiny"
+  "float_cnn shapecheck models bin:float_cnn bin:float_cnn_baseline 362656  tiny:float_cnn              tiny"
   "person  microflow  microflow  bin:person  bin:person_baseline  7157888  mf:PERSON_MICROFLOW  microflow-tiny  tiny:person_detect"
   "vww     microflow  microflow  bin:vww     bin:vww_baseline     7489664  mf:VWW_MICROFLOW     microflow-tiny  tiny:vww_96_int8"
   "kws     microflow  microflow  bin:kws     bin:kws_baseline     2656768  mf:KWS_MICROFLOW     microflow-tiny  tiny:kws_ref_model"
@@ -320,7 +325,12 @@ if len(sys.argv) > 2:
         ok = got == [int(w) for w in sys.argv[2].split(",")]
     else:
         want = [float(w) for w in sys.argv[2].split(",")]
-        ok = len(got) == len(want) and all(abs(g - w) <= 1e-6 for g, w in zip(got, want))
+        if len(sys.argv) > 3 and sys.argv[3] == "exact":
+            # to the bit: each wanted number rounded to the nearest f32
+            ok = len(got) == len(want) and all(
+                struct.pack(">f", g) == struct.pack(">f", w) for g, w in zip(got, want))
+        else:
+            ok = len(got) == len(want) and all(abs(g - w) <= 1e-6 for g, w in zip(got, want))
     sys.exit(0 if ok else 1)
 EOF
 }
@@ -346,7 +356,9 @@ else:
     out = [int(v) for v in m.group(2).replace(",", " ").split()]
     if len(out) != int(m.group(1)):
         sys.exit(f"microflow/src/lib.rs: {name}: {len(out)} values for {m.group(1)}")
-print(",".join(str(int(v)) for v in out))
+# int8 outputs as integers; a float32 model's (float_cnn) as the shortest
+# decimal that reads back as the same f32
+print(",".join(str(v) if isinstance(v, int) else repr(v) for v in out))
 EOF
     ) || return 1
   fi
@@ -405,8 +417,11 @@ for entry in "${plan[@]}"; do
   # is recorded)
   exact=- t_note=""
   if [ "$tflm_want" != - ]; then
-    if floats "${out[$fw]}" "$tflm_want" >/dev/null; then
+    if floats "${out[$fw]}" "$tflm_want" exact >/dev/null; then
       exact=yes t_note="; TFLM bit-exact: yes"
+    elif [[ ${out[$fw]} != i8* ]]; then
+      # a float32 model's: TFLite Micro's numbers as recorded
+      exact=no t_note="; TFLM bit-exact: no: output $(floats "${out[$fw]}"), TFLite Micro's $tflm_want"
     else
       exact=no t_note="; TFLM bit-exact: no: output $(floats "${out[$fw]}"), TFLite Micro's $(floats "i8 $(
         "$PY" -c 'import sys; print(" ".join("%02x" % (int(v) & 255) for v in sys.argv[1].split(",")))' "$tflm_want")")"

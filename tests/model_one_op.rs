@@ -280,6 +280,33 @@ one_op! {
     user_padded_resnet: UserPaddedResnet, user_padded_resnet, "tflite/tests/user/user_padded_resnet.tflite";
 }
 
+// The float32 CNN of `tflite/tests/models/` (convolutions, depthwise
+// convolutions, a max pool, a mean, a dense layer, a softmax; 16 recorded
+// cases), the same way.
+one_op! {
+    float_cnn: FloatCnn, float_cnn, "tflite/tests/models/float_cnn.tflite";
+}
+
+/// The float CNN's `RAM_BYTES` counts 4 bytes a float activation: its
+/// tensors as `model!` places them, each f32.
+#[test]
+fn float_cnn_counts_four_bytes_a_float() {
+    assert_eq!(
+        core::mem::size_of::<float_cnn::Input>(),
+        4 * 32 * 32 * 3,
+        "the input is f32"
+    );
+    assert_eq!(core::mem::size_of::<float_cnn::Output>(), 4 * 5);
+    assert_eq!(float_cnn::RAM_BYTES % 4, 0);
+    // at least the first convolution's output, [1, 16, 16, 16] floats
+    // (the input is not counted)
+    assert!(
+        float_cnn::RAM_BYTES >= 4 * 16 * 16 * 16,
+        "RAM_BYTES {}",
+        float_cnn::RAM_BYTES
+    );
+}
+
 /// Every model of `tflite/tests/user/` has its `model!` line above.
 #[test]
 fn every_user_model_is_written_by_model() {

@@ -12,7 +12,11 @@
 //!   firmware's), and `tiny/<file>.cases.rs`, every recorded case;
 //! - `tiny/person_detect.planned.rs`: the heap-less interpreter's buffer
 //!   lengths for person detection (`Interpreter::planned_sizes`, which
-//!   src/bin/person_planned.rs calls on the device again).
+//!   src/bin/person_planned.rs calls on the device again);
+//! - `float/<file>.model.rs` and `float/<file>.cases.rs` for each float32
+//!   model (`FLOAT`, in the repository: `tflite/tests/models/<file>.tflite`
+//!   and its recording `<file>.json`): its `model!` line and every recorded
+//!   case, f32 values written by their bits.
 //!
 //! The MLPerf Tiny files and the recorded cases are not in the repository:
 //! they are read from the directory `SHAPECHECK_MODELS` names (default:
@@ -45,6 +49,11 @@ const RAM32K: usize = 32 * 1024;
 // smallest `RAM_BYTES`, and the firmware's `ram:` lines show the RAM.
 #[path = "../../tiny-models/budgets.rs"]
 mod budgets;
+
+/// (the firmware's name, the model's file stem) of the float32 models,
+/// which are in the repository: `tflite/tests/models/<stem>.tflite` and
+/// its recording `<stem>.json`
+const FLOAT: [(&str, &str); 1] = [("float_cnn", "float_cnn")];
 
 const TINY: [(&str, &str); 6] = [
     ("person", "person_detect"),
@@ -194,6 +203,69 @@ fn planned_sizes(model: &Path) -> Result<String, String> {
     ))
 }
 
+/// A JSON array of numbers as f32 literals written by their bits (each
+/// recorded number rounded to the nearest f32, as the host tests read
+/// them: `f32::from_bits(0x…)`, so no decimal round trip), and its length.
+fn float32s(v: Option<&Value>, what: &str) -> Result<(String, usize), String> {
+    let items = v
+        .and_then(Value::as_array)
+        .ok_or(format!("{what}: not an array"))?;
+    let mut s = String::with_capacity(30 * items.len());
+    for item in items {
+        let Value::Number(n) = item else {
+            return Err(format!("{what}: {item:?} is not a number"));
+        };
+        let x: f64 = n
+            .parse()
+            .map_err(|_| format!("{what}: {n} is not a number"))?;
+        write!(s, "f32::from_bits({:#010x}),", (x as f32).to_bits()).unwrap();
+    }
+    Ok((s, items.len()))
+}
+
+/// `float/<stem>.cases.rs`: every case of a float32 model's `json`, in its
+/// order, as [`all_cases`] writes an int8 model's: `CASES`, `CASE_NAMES`,
+/// `INPUTS` (f32, in flash) and `EXPECTEDS` (TFLite Micro's f32 outputs).
+fn all_float_cases(json: &Path) -> Result<String, String> {
+    let text = fs::read_to_string(json).map_err(|e| format!("{}: {e}", json.display()))?;
+    let doc = json::parse(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+    let cases = doc
+        .get("cases")
+        .and_then(Value::as_array)
+        .filter(|c| !c.is_empty())
+        .ok_or(format!("{}: no cases", json.display()))?;
+    let (mut names, mut inputs, mut outputs) = (String::new(), String::new(), String::new());
+    let mut lens = None;
+    for (k, case) in cases.iter().enumerate() {
+        let name = case.get("name").and_then(Value::as_str).unwrap_or("?");
+        let what = format!("{} case {k} ({name})", json.display());
+        let (input, n_in) = float32s(case.get("input"), &format!("{what}: input"))?;
+        let (out, n_out) = float32s(case.get("out"), &format!("{what}: out"))?;
+        if *lens.get_or_insert((n_in, n_out)) != (n_in, n_out) {
+            return Err(format!(
+                "{what}: {n_in} input and {n_out} output values, not the first case's"
+            ));
+        }
+        write!(names, "{name:?},").unwrap();
+        write!(inputs, "[{input}],").unwrap();
+        write!(outputs, "[{out}],").unwrap();
+    }
+    let (n_in, n_out) = lens.unwrap_or((0, 0));
+    let n = cases.len();
+    Ok(format!(
+        "/// The recorded cases of {json}.\n\
+         pub const CASES: usize = {n};\n\
+         /// Their names.\n\
+         pub const CASE_NAMES: [&str; {n}] = [{names}];\n\
+         /// Their f32 inputs, as TFLite Micro was fed them (in flash).\n\
+         #[no_mangle]\n\
+         pub static INPUTS: [[f32; {n_in}]; {n}] = [{inputs}];\n\
+         /// TFLite Micro's f32 output for each.\n\
+         pub static EXPECTEDS: [[f32; {n_out}]; {n}] = [{outputs}];\n",
+        json = json.display()
+    ))
+}
+
 fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR is set by cargo"));
     // one memory map per firmware (`-L` of its directory, per bin, as
@@ -321,4 +393,27 @@ fn main() {
             )
         });
     fs::write(tiny.join("person_detect.planned.rs"), planned).expect("write the planned sizes");
+
+    // the float32 models (`FLOAT`), in the repository: their `model!`
+    // line and every recorded case (src/lib.rs's `float_firmware!`)
+    let float = out.join("float");
+    fs::create_dir_all(&float).expect("create OUT_DIR/float");
+    for (firmware, stem) in FLOAT {
+        let model = repo.join(format!("tflite/tests/models/{stem}.tflite"));
+        let json = repo.join(format!("tflite/tests/models/{stem}.json"));
+        println!("cargo:rerun-if-changed={}", model.display());
+        println!("cargo:rerun-if-changed={}", json.display());
+        let model = fs::canonicalize(&model)
+            .unwrap_or_else(|e| panic!("{}: {e}", model.display()));
+        // the type's name in CamelCase (`float_cnn` → `FloatCnn`), whose
+        // module `model!` names `float_cnn`
+        let name: String = firmware
+            .split('_')
+            .map(|w| format!("{}{}", w[..1].to_uppercase(), &w[1..]))
+            .collect();
+        let line = format!("shapecheck::model!({name} = {:?});\n", model.display().to_string());
+        let cases = all_float_cases(&json).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(float.join(format!("{stem}.model.rs")), line).expect("write the model's line");
+        fs::write(float.join(format!("{stem}.cases.rs")), cases).expect("write the cases");
+    }
 }

@@ -88,6 +88,7 @@ fn the_copies_are_the_readme_s_files() {
         "ee939863195ca37ce063b18e14fb82aa0d98db6596ba41095757f6b560da1070",
         "780cc6ff8ecec39193e3f32a877af73385c9d6abc39f47d0e846a22d808f65df",
         "09e5e2a9dfb2d8ed78802bf18ce297bff54281a66ca18e0c23d69ca14f822a83",
+        "2b9b80250c851660475acc74123d06a0be6ba53d4de22e220033574ab1448005",
     ] {
         assert!(readme.contains(sha), "README lost {sha}");
     }

@@ -184,6 +184,107 @@ macro_rules! ram_firmware {
     };
 }
 
+/// The firmware of a float32 model (the protocol of [`tiny_firmware!`],
+/// f32 in and out): `float_firmware!(FloatCnn, float_cnn, "float_cnn")`
+/// expands the model (`float/<stem>.model.rs`, build.rs) with every
+/// recorded case of its recording (`INPUTS` in flash, `EXPECTEDS`), and
+/// writes `predict_once`: case `CASE`'s input copied from flash into the
+/// model's `Input`, one `predict` (its arena on the stack) and the f32
+/// output written into the exported static `OUTPUT`. `main` runs every
+/// case under [`stack::measure`]; prints `case <name>: output differs` for
+/// each whose output is not TFLite Micro's to the bit (every f32's bit
+/// pattern, the sign of zero included) and `cases: N of N TFLite Micro's,
+/// bit for bit`; prints the model's `RAM_BYTES` (`RAM_BYTES: N B`); exits
+/// with failure if a case differed, else ends with [`finish`] on the first
+/// case (its output printed by its bits, for compare.sh).
+#[macro_export]
+macro_rules! float_firmware {
+    ($net:ident, $module:ident, $stem:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/float/", $stem, ".model.rs"));
+        include!(concat!(env!("OUT_DIR"), "/float/", $stem, ".cases.rs"));
+
+        const N_OUT: usize = EXPECTEDS[0].len();
+        const _: () = assert!(INPUTS[0].len() * 4 == core::mem::size_of::<$module::Input>());
+        const _: () = assert!(N_OUT * 4 == core::mem::size_of::<$module::Output>());
+
+        #[no_mangle]
+        static mut OUTPUT: [f32; N_OUT] = [0.0; N_OUT];
+        /// The case `predict_once` runs (an index into `INPUTS`).
+        static CASE: core::sync::atomic::AtomicUsize = core::sync::atomic::AtomicUsize::new(0);
+
+        /// One inference, of case `CASE`.
+        #[no_mangle]
+        #[inline(never)]
+        pub extern "C" fn predict_once() {
+            let case = CASE.load(core::sync::atomic::Ordering::Relaxed);
+            let Some(input) = INPUTS.get(case) else { panic!() };
+            let Ok(x) = $module::Input::from_slice(core::hint::black_box(input)) else {
+                panic!()
+            };
+            let y: $module::Output = $net::predict(&x);
+            // SAFETY: single-threaded firmware, no other reference to OUTPUT lives
+            unsafe { (*core::ptr::addr_of_mut!(OUTPUT)).copy_from_slice(y.as_slice()) };
+        }
+
+        #[cortex_m_rt::entry]
+        fn main() -> ! {
+            let (mut peak, mut wrong) = (0, 0);
+            let mut first = [0f32; N_OUT];
+            for (k, (expected, name)) in EXPECTEDS.iter().zip(CASE_NAMES).enumerate() {
+                CASE.store(k, core::sync::atomic::Ordering::Relaxed);
+                let ((), used) = $crate::stack::measure(|| predict_once());
+                peak = peak.max(used);
+                // SAFETY: as above
+                let output = unsafe { *core::ptr::addr_of_mut!(OUTPUT) };
+                if k == 0 {
+                    first = output;
+                }
+                if output.iter().zip(expected).any(|(o, e)| o.to_bits() != e.to_bits()) {
+                    $crate::print(&[b"case ", name.as_bytes(), b": output differs\n"]);
+                    wrong += 1;
+                }
+            }
+            $crate::print_cases(CASES - wrong, CASES);
+            $crate::print_number_line(b"RAM_BYTES: ", $module::RAM_BYTES, b" B\n");
+            if wrong != 0 {
+                cortex_m_semihosting::debug::exit(cortex_m_semihosting::debug::EXIT_FAILURE);
+            }
+            $crate::finish(peak, &first, &EXPECTEDS[0])
+        }
+    };
+}
+
+/// The baseline of a [`float_firmware!`]: the same data in flash, `predict`
+/// replaced by a copy of the first expected output (compare.sh subtracts
+/// its sizes from the firmware's).
+#[macro_export]
+macro_rules! float_baseline {
+    ($stem:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/float/", $stem, ".cases.rs"));
+
+        const N_OUT: usize = EXPECTEDS[0].len();
+
+        #[no_mangle]
+        static mut OUTPUT: [f32; N_OUT] = [0.0; N_OUT];
+
+        #[no_mangle]
+        #[inline(never)]
+        pub extern "C" fn predict_once() {
+            core::hint::black_box(&INPUTS);
+            // SAFETY: single-threaded firmware, no other reference to OUTPUT lives
+            unsafe { *core::ptr::addr_of_mut!(OUTPUT) = core::hint::black_box(EXPECTEDS[0]) };
+        }
+
+        #[cortex_m_rt::entry]
+        fn main() -> ! {
+            let ((), used) = $crate::stack::measure(|| predict_once());
+            // SAFETY: as above
+            let output = unsafe { *core::ptr::addr_of_mut!(OUTPUT) };
+            $crate::finish(used, &output, &EXPECTEDS[0])
+        }
+    };
+}
+
 /// The `HardFault` handler of a Cortex-M4F firmware whose stack has the
 /// MPU's guard ([`stack_guarded`]; [`ram_firmware!`] with `stack_guard`):
 /// a fault (a stack that ran into the guard, or past the RAM's start)
@@ -248,6 +349,15 @@ pub fn print(parts: &[&[u8]]) {
             let _ = out.write_all(part);
         }
     }
+}
+
+/// Prints `before`, `value` in decimal and `after` as one line.
+pub fn print_number_line(before: &[u8], value: usize, after: &[u8]) {
+    let mut line = [0u8; 96];
+    let mut n = push(&mut line, 0, before);
+    n = push_number(&mut line, n, value);
+    n = push(&mut line, n, after);
+    print(&[&line[..n]]);
 }
 
 /// Prints `cases: R of N TFLite Micro's, bit for bit` (compare.sh reads it).
