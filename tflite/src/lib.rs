@@ -158,7 +158,7 @@ pub use format::array::{Array, ArrayIter, LeNumber};
 pub use format::error::{Name, OperandProblem, Place, TfliteError};
 pub use format::model::{Model, ModelTensor, Operator, Quantization};
 pub use format::types::{Activation, BuiltinOp, Padding, TensorType, WeightsFormat};
-pub use format::values::Values;
+pub use format::values::{F32Constant, Values};
 pub use kernel::shape::{OpShape, MAX_DIMS};
 pub use ops::abs::{abs_f32, abs_int8, abs_params, AbsParams};
 pub use ops::add::{
@@ -312,7 +312,6 @@ pub use ops::batch_matmul::batch_matmul_f32;
 pub use ops::div::div_f32;
 pub use ops::reduce::reduce_max_f32;
 pub use ops::resize::resize_bilinear_f32;
-
 
 // the f32 activations of a float32 model (issue 79)
 pub use ops::hard_swish::{hard_swish_f32, hard_swish_value};

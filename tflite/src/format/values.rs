@@ -171,3 +171,84 @@ impl<T: LeNumber> Values<T> for Array<'_, T> {
         T::from_bytes(self.as_bytes())
     }
 }
+
+/// An f32 constant (a float layer's weights or bias) as a step reads it:
+/// in place in the model's bytes ([`Array`], each value read from its four
+/// bytes, whatever their alignment), or an aligned `&[f32]`, which the
+/// kernels' loops read as a slice ([`Values::contiguous`]). The interpreter
+/// keeps the first, as it reads a model it did not place; `model!`'s
+/// generated code writes the second (the values as `f32` literals in
+/// flash, aligned), so that a float convolution loads each weight with one
+/// `VLDR` rather than assembling it from bytes.
+///
+/// ```
+/// use shapecheck_tflite::{Array, F32Constant, Values};
+///
+/// let bytes = [0, 0, 0x80, 0x3f, 0, 0, 0, 0x40]; // 1.0, 2.0
+/// let in_model = F32Constant::InModel(Array::new(&bytes).unwrap());
+/// let aligned = F32Constant::Aligned(&[1.0, 2.0]);
+/// assert_eq!(in_model.count(), 2);
+/// assert!(in_model.run(0, 2).eq(aligned.run(0, 2)));
+/// assert_eq!(in_model.contiguous(), None);
+/// assert_eq!(aligned.contiguous(), Some(&[1.0f32, 2.0][..]));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub enum F32Constant<'a> {
+    /// In the model's bytes, little-endian, read in place.
+    InModel(Array<'a, f32>),
+    /// Aligned f32 values.
+    Aligned(&'a [f32]),
+}
+
+impl sealed::Sealed for F32Constant<'_> {}
+impl Values<f32> for F32Constant<'_> {
+    fn count(&self) -> usize {
+        match self {
+            F32Constant::InModel(a) => a.count(),
+            F32Constant::Aligned(s) => s.len(),
+        }
+    }
+    #[inline]
+    fn at(&self, i: usize) -> Option<f32> {
+        match self {
+            F32Constant::InModel(a) => a.at(i),
+            F32Constant::Aligned(s) => s.get(i).copied(),
+        }
+    }
+    /// Values `start..end`, or nothing where that range is not inside
+    /// (as a slice's and an [`Array`]'s).
+    fn run(&self, start: usize, end: usize) -> impl Iterator<Item = f32> + '_ {
+        let inside = start <= end && end <= self.count();
+        let (start, end) = if inside { (start, end) } else { (0, 0) };
+        (start..end).filter_map(move |i| self.at(i))
+    }
+    #[inline]
+    fn chunk<const N: usize>(&self, start: usize) -> Option<[f32; N]> {
+        match self {
+            F32Constant::InModel(a) => a.chunk(start),
+            F32Constant::Aligned(s) => s.chunk(start),
+        }
+    }
+    #[inline]
+    fn contiguous(&self) -> Option<&[f32]> {
+        match self {
+            F32Constant::InModel(_) => None,
+            F32Constant::Aligned(s) => Some(s),
+        }
+    }
+}
+
+impl crate::base::write_rust::WriteRust for F32Constant<'_> {
+    /// Always the aligned form: `{k}::F32Constant::Aligned(&[…])`, each
+    /// value written by its bits (`f32::from_bits(0x…)`), so that the
+    /// generated constant is the model's to the bit, NaNs and −0.0
+    /// included.
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        write!(w, "{k}::F32Constant::Aligned(&[")?;
+        for i in 0..self.count() {
+            let v = self.at(i).unwrap_or(0.0);
+            write!(w, "f32::from_bits({:#010x}),", v.to_bits())?;
+        }
+        w.write_str("])")
+    }
+}

@@ -21,6 +21,7 @@ use core::ops::Range;
 use crate::arith::quant::Rounding;
 pub use crate::format::array::Array;
 use crate::format::error::TfliteError;
+pub use crate::format::values::F32Constant;
 use crate::kernel::step::Buffers;
 use crate::kernel::step::RunStep;
 

@@ -16,7 +16,7 @@ use crate::format::model::OptionsReader;
 use crate::format::types::Activation;
 use crate::format::types::Padding;
 use crate::format::types::TensorType;
-use crate::format::values::Values;
+use crate::format::values::{F32Constant, Values};
 use crate::kernel::checker::dim;
 use crate::kernel::checker::split;
 use crate::kernel::checker::Checker;
@@ -1759,8 +1759,8 @@ fn conv_f32_loop<F: Values<f32> + ?Sized, B: Values<f32> + ?Sized>(
 pub struct ConvF32Step<'m, D> {
     pub input: Range<usize>,
     pub output: Range<usize>,
-    pub filter: Array<'m, f32>,
-    pub bias: Option<Array<'m, f32>>,
+    pub filter: F32Constant<'m>,
+    pub bias: Option<F32Constant<'m>>,
     pub dims: D,
     pub params: ConvF32Params,
 }
@@ -1854,8 +1854,8 @@ pub(crate) fn check_conv_f32<'m, D>(
     Ok(ConvF32Step {
         input: c.activation("input", &input)?.range,
         output: c.activation("output", output)?.range,
-        filter: filter.data_as().unwrap_or_else(Array::empty),
-        bias: bias.and_then(|b| b.data_as()),
+        filter: F32Constant::InModel(filter.data_as().unwrap_or_else(Array::empty)),
+        bias: bias.and_then(|b| b.data_as()).map(F32Constant::InModel),
         dims: (g.dims)(&input, &filter, rows, columns),
         params,
     })
