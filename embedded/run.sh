@@ -8,7 +8,7 @@
 #      no atomic compare-and-swap; QEMU microbit, 16 KiB of RAM), each
 #      checked to fit its 256 KiB of flash; among the tests of 1 and 3,
 #      tests/model_one_op_<g>.rs: every one-op model of tflite/tests/ops/
-#      that tflite/tests/interpreter_ops.rs runs (98 today), each through
+#      that tflite/tests/interpreter_ops.rs runs (126 today), each through
 #      its own model!, all 8 recorded cases, every output against TFLite
 #      Micro's, in 3 firmwares; and on the M4F only (the feature
 #      `interpreter`: the interpreter links every kernel, more than the
