@@ -31,7 +31,7 @@ use std::{fs, path::Path};
 /// of flash (run.sh checks). The list is cut into runs of consecutive
 /// models of about equal weight: each model's bytes (its file and its
 /// recorded values) and [`CODE_PER_MODEL`].
-pub const GROUPS: usize = 3;
+pub const GROUPS: usize = 4;
 
 /// About the code one `model!` adds to a firmware, for the cut into
 /// groups: the three firmwares cut by bytes alone held 203, 209 and

@@ -1,4 +1,4 @@
-//! TFLite Micro's one-op models through `model!`, group 2 of 3 (the
+//! TFLite Micro's one-op models through `model!`, group 2 of 4 (the
 //! models of `tflite/tests/interpreter_ops.rs`'s `ops!` list, cut by
 //! build.rs, `one_op.rs`, into firmwares that fit the Cortex-M0's 256 KiB
 //! of flash): one `model!` per model, linking its own ops' kernels only,
