@@ -16,14 +16,20 @@
 #   - the instructions issued from the entry of `predict_once` to its
 #     return (count_instructions.py: unicorn's Cortex-M4, counted per
 #     translated block so that IT and condition-failed instructions count),
-#     its output compared with QEMU's bit for bit; instructions per MAC.
+#     its output compared with QEMU's bit for bit; instructions per MAC;
+#   - the cycles of the same run estimated for a Cortex-M4 (count_cycles.py,
+#     issue 80: count_instructions.py's count, each instruction costed by
+#     the Cortex-M4 TRM's timings, load/store pipelining and branch
+#     refills P = 2, zero wait states; ../shared/bench/cycles/README.md),
+#     per MAC: the table's last column.
 # Prints the table and ends with
 #   compare: N passed, N failed
 # (run.sh adds these to its own tally). Anything that keeps a row from
 # being measured (a tool missing, a build error, a run that fails) is a
 # failure, never a skip. Needs the Debian packages and the QEMU that run.sh
 # installs and unpacks (it runs this script at its end); installs the
-# Python modules of the counter (unicorn, pyelftools) with pip if missing.
+# Python modules of the counter (unicorn, pyelftools, capstone) with pip if
+# missing.
 #
 # Which rows (COMPARE_SET):
 #   ci (the default; run.sh runs it, and CI runs run.sh): the sine and
@@ -193,11 +199,12 @@ trap 'rc=$?; cannot "line $LINENO: \`$BASH_COMMAND\` failed (status $rc)"' ERR
 for t in "$SIZE" arm-none-eabi-as arm-none-eabi-ld /usr/bin/cargo /usr/bin/rustc "$PY"; do
   command -v "$t" >/dev/null || cannot "$t missing (bash embedded/run.sh installs the Debian packages)"
 done
-if ! "$PY" -c 'import unicorn, elftools' 2>/dev/null; then
-  echo "installing the counter's Python modules: unicorn 2.1.4, pyelftools 0.33"
-  "$PY" -m pip install --quiet unicorn==2.1.4 pyelftools==0.33 >/dev/null 2>&1 ||
-    cannot "pip install unicorn pyelftools failed"
-  "$PY" -c 'import unicorn, elftools' 2>/dev/null || cannot "unicorn or pyelftools still not importable"
+if ! "$PY" -c 'import unicorn, elftools, capstone' 2>/dev/null; then
+  echo "installing the counter's Python modules: unicorn 2.1.4, pyelftools 0.33, capstone 5.0.9"
+  "$PY" -m pip install --quiet unicorn==2.1.4 pyelftools==0.33 capstone==5.0.9 >/dev/null 2>&1 ||
+    cannot "pip install unicorn pyelftools capstone failed"
+  "$PY" -c 'import unicorn, elftools, capstone' 2>/dev/null ||
+    cannot "unicorn, pyelftools or capstone still not importable"
 fi
 case $COMPARE_SET in
   ci | tiny | all | microflow-tiny | ram) ;;
@@ -218,6 +225,12 @@ if "$PY" count_instructions.py --self-test >"$log" 2>&1; then
   passed=$((passed + 1)); echo "counter self-test: ok ($(tail -n 1 "$log"))"
 else
   cat "$log"; fail "count_instructions.py --self-test"
+fi
+# the cycle model against the same functions' cycles counted by hand
+if "$PY" count_cycles.py --self-test >"$log" 2>&1; then
+  passed=$((passed + 1)); echo "cycle model self-test: ok ($(tail -n 1 "$log"))"
+else
+  cat "$log"; fail "count_cycles.py --self-test"
 fi
 
 # --- build -----------------------------------------------------------------
@@ -429,7 +442,7 @@ for entry in "${plan[@]}"; do
   fi
   set_name=tiny
   [[ $expected != mf:* ]] || set_name=microflow-tiny
-  insns=- per_mac=- c_note="not counted in this set (COMPARE_SET=$set_name counts it)"
+  insns=- per_mac=- cyc_mac=- c_note="not counted in this set (COMPARE_SET=$set_name counts it)"
   if ((counted)); then
     # the instructions of one predict_once, and its output in the counter
     f=$(elf "$opt" "$crate" "$fw")
@@ -440,10 +453,16 @@ for entry in "${plan[@]}"; do
       read_spec="OUTPUT:${#words[@]}"
     fi
     t_count=$(now)
-    if ! "$PY" count_instructions.py "$f" --symbol predict_once --read "$read_spec" >"$log" 2>&1; then
+    # count_cycles.py: count_instructions.py's count and output, and the
+    # cycles of the same run (one emulation for both)
+    if ! "$PY" count_cycles.py "$f" --symbol predict_once --read "$read_spec" >"$log" 2>&1; then
       cut -c 1-300 "$log"; fail "$label: instruction count"; unset out stk sec; continue
     fi
     insns=$(sed -n 's/^instructions: //p' "$log")
+    cycles=$(sed -n 's/^cycles: P=1 [0-9]*, P=2 \([0-9]*\),.*/\1/p' "$log")
+    if [ -z "$cycles" ]; then
+      cut -c 1-300 "$log"; fail "$label: no cycle estimate"; unset out stk sec; continue
+    fi
     c_stack=$(sed -n 's/^stack: \([0-9]*\) B$/\1/p' "$log")
     c_out=$(sed -n 's/^output: //p' "$log")
     if [ "$c_out" != "${out[$fw]}" ]; then
@@ -451,16 +470,18 @@ for entry in "${plan[@]}"; do
     fi
     passed=$((passed + 1))
     per_mac=$(awk -v n="$insns" -v m="$macs" 'BEGIN { printf "%.1f", n / m }')
-    c_note="counter: stack $c_stack B, output bit-identical to QEMU's, $(since "$t_count") s"
+    cyc_mac=$(awk -v n="$cycles" -v m="$macs" 'BEGIN { printf "%.2f", n / m }')
+    c_note="counter: stack $c_stack B, output bit-identical to QEMU's, $cycles cycles (P=2), $(since "$t_count") s"
     # as it comes: a long set's counts (MicroFlow's, an hour) are not lost
     # if the run stops before its table
-    echo "$label: ${fw#*:} counted: $insns instructions ($per_mac per MAC), $c_note"
+    echo "$label: ${fw#*:} counted: $insns instructions ($per_mac per MAC), $cyc_mac cycles per MAC, $c_note"
   else
     uncounted+=("$model ($runtime) opt-$opt")
   fi
   rows+=("$(awk -v m="$model" -v r="$runtime" -v o="$opt" -v code=$((t1 - t0)) -v ro=$((r1 - r0)) \
-    -v ram=$((d1 + b1 - d0 - b0)) -v s="${stk[$fw]}" -v n="$insns" -v pm="$per_mac" -v x="$exact" 'BEGIN {
-    printf "%-7s %-11s %-4s %8d B %10d B %10d B %9d B %12s %8s %5s\n", m, r, o, code, ro, ram, s, n, pm, x }')")
+    -v ram=$((d1 + b1 - d0 - b0)) -v s="${stk[$fw]}" -v n="$insns" -v pm="$per_mac" -v x="$exact" \
+    -v cm="$cyc_mac" 'BEGIN {
+    printf "%-7s %-11s %-4s %8d B %10d B %10d B %9d B %12s %8s %5s %10s\n", m, r, o, code, ro, ram, s, n, pm, x, cm }')")
   details+=("$(printf '%-7s %-11s %-4s firmware text %d rodata %d data %d bss %d; baseline text %d rodata %d data %d bss %d; %s%s' \
     "$model" "$runtime" "$opt" "$t1" "$r1" "$d1" "$b1" "$t0" "$r0" "$d0" "$b0" "$c_note" "$t_note")")
   unset out stk sec
@@ -556,10 +577,12 @@ fi
 echo
 echo "models on the Cortex-M4F (mps2-an386): one inference; code, constants and static RAM are the"
 echo "firmware's minus its baseline's (predict replaced by a constant); stack painted on target;"
-echo "instructions issued by predict_once, counted by emulation (count_instructions.py); TFLM: the"
-echo "output bit for bit TFLite Micro's on the same input (- where none is recorded: sine, speech)"
-printf '%-7s %-11s %-4s %10s %12s %12s %11s %12s %8s %5s\n' model runtime opt "code" "constants" \
-  "RAM static" stack instructions "per MAC" TFLM
+echo "instructions issued by predict_once, counted by emulation (count_instructions.py's count, run by count_cycles.py); TFLM: the"
+echo "output bit for bit TFLite Micro's on the same input (- where none is recorded: sine, speech);"
+echo "cycles/MAC: the same run's Cortex-M4 cycles estimated by the TRM's timings (count_cycles.py;"
+echo "load/store pipelining, branch refill P = 2, zero wait states) per MAC"
+printf '%-7s %-11s %-4s %10s %12s %12s %11s %12s %8s %5s %10s\n' model runtime opt "code" "constants" \
+  "RAM static" stack instructions "per MAC" TFLM cycles/MAC
 printf '%s\n' "${rows[@]}"
 if ((${#uncounted[@]})); then
   echo "(-: not counted in this set, ${uncounted[*]}; \`COMPARE_SET=tiny bash embedded/compare.sh\` counts shapecheck's,"

@@ -692,15 +692,20 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
-    /// One tap of [`dw3x3`]: the image word at `$at`, the widened filter
-    /// words at `$f` bytes into the table.
+    /// One tap of the depthwise loops: the image word at `$at`, the widened
+    /// filter words at `$base + $f` bytes into `$table` (a block's table,
+    /// `{t}`, from 0; a run's state, `{s}`, from 16).
     macro_rules! tap {
-        ($at:literal, $f:literal) => {
+        ($table:literal, $base:literal, $at:literal, $f:literal) => {
             concat!(
                 "ldr {x}, ",
                 $at,
                 "\n",
-                "ldrd {fe}, {fo}, [{t}, #",
+                "ldrd {fe}, {fo}, [",
+                $table,
+                ", #",
+                $base,
+                "+",
                 $f,
                 "]\n",
                 "sxtb16 {xo}, {x}, ror #8\n",
@@ -714,243 +719,155 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
-    /// Channels `c … c + 3` of one output pixel over 3 × 3 taps of a
-    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
-    /// column `column` bytes on, a row `row` on), the filter's from `table`
-    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
-    /// from the block's first tap on). 74 instructions for 36
-    /// multiply-accumulates, twelve registers.
-    #[inline(always)]
-    pub(super) fn dw3x3(
-        block: &[i8],
-        table: &[u32],
-        column: usize,
-        row: usize,
-        acc: [i32; 4],
-    ) -> [i32; 4] {
-        let [mut a0, mut a1, mut a2, mut a3] = acc;
-        // SAFETY: the wrapper checked that `block` holds 2 rows and
-        // 2 columns past its start and a word, the farthest word read,
-        // and that `table` holds the 18 words read (at most 18 · 4
-        // bytes on, word-aligned as LDRD needs).
-        unsafe {
-            asm!(
-                tap!("[{p}]", "0"),
-                tap!("[{p}, {d}]", "8"),
-                tap!("[{p}, {d}, lsl #1]", "16"),
-                "add {p}, {p}, {r}",
-                tap!("[{p}]", "24"),
-                tap!("[{p}, {d}]", "32"),
-                tap!("[{p}, {d}, lsl #1]", "40"),
-                "add {p}, {p}, {r}",
-                tap!("[{p}]", "48"),
-                tap!("[{p}, {d}]", "56"),
-                tap!("[{p}, {d}, lsl #1]", "64"),
-                p = inout(reg) block.as_ptr() => _,
-                t = in(reg) table.as_ptr(),
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = inout(reg) a0,
-                a1 = inout(reg) a1,
-                a2 = inout(reg) a2,
-                a3 = inout(reg) a3,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(readonly, nostack, preserves_flags),
-            );
-        }
-        [a0, a1, a2, a3]
-    }
-
-    #[cfg(not(shapecheck_dsp))]
-    /// [`dw_block`] of 3 × 3 taps.
-    pub(super) fn dw3x3(
-        block: &[i8],
-        table: &[u32],
-        column: usize,
-        row: usize,
-        acc: [i32; 4],
-    ) -> [i32; 4] {
-        dw_block(block, table, 3, 3, column, row, acc)
+    /// The taps of a 3×3 filter's 3 × 3 (rows `{r}` apart, columns `{d}`),
+    /// the widened words of tap `i` at `$base + 8i` in `$table`.
+    macro_rules! dw3x3_taps {
+        ($table:literal, $base:literal) => {
+            concat!(
+                tap!($table, $base, "[{p}]", "0"),
+                tap!($table, $base, "[{p}, {d}]", "8"),
+                tap!($table, $base, "[{p}, {d}, lsl #1]", "16"),
+                "add {p}, {p}, {r}\n",
+                tap!($table, $base, "[{p}]", "24"),
+                tap!($table, $base, "[{p}, {d}]", "32"),
+                tap!($table, $base, "[{p}, {d}, lsl #1]", "40"),
+                "add {p}, {p}, {r}\n",
+                tap!($table, $base, "[{p}]", "48"),
+                tap!($table, $base, "[{p}, {d}]", "56"),
+                tap!($table, $base, "[{p}, {d}, lsl #1]", "64"),
+            )
+        };
     }
 
     #[cfg(shapecheck_dsp)]
-    /// Channels `c … c + 3` of one output pixel over 2 × 3 taps of a
-    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
-    /// column `column` bytes on, a row `row` on), the filter's from `table`
-    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
-    /// from the block's first tap on). 49 instructions for 24
-    /// multiply-accumulates, twelve registers.
-    #[inline(always)]
-    pub(super) fn dw2x3(
-        block: &[i8],
-        table: &[u32],
-        column: usize,
-        row: usize,
-        acc: [i32; 4],
-    ) -> [i32; 4] {
-        let [mut a0, mut a1, mut a2, mut a3] = acc;
-        // SAFETY: the wrapper checked that `block` holds 1 rows and
-        // 2 columns past its start and a word, the farthest word read,
-        // and that `table` holds the 12 words read (at most 18 · 4
-        // bytes on, word-aligned as LDRD needs).
-        unsafe {
-            asm!(
-                tap!("[{p}]", "0"),
-                tap!("[{p}, {d}]", "8"),
-                tap!("[{p}, {d}, lsl #1]", "16"),
-                "add {p}, {p}, {r}",
-                tap!("[{p}]", "24"),
-                tap!("[{p}, {d}]", "32"),
-                tap!("[{p}, {d}, lsl #1]", "40"),
-                p = inout(reg) block.as_ptr() => _,
-                t = in(reg) table.as_ptr(),
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = inout(reg) a0,
-                a1 = inout(reg) a1,
-                a2 = inout(reg) a2,
-                a3 = inout(reg) a3,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(readonly, nostack, preserves_flags),
-            );
-        }
-        [a0, a1, a2, a3]
-    }
-
-    #[cfg(not(shapecheck_dsp))]
-    /// [`dw_block`] of 2 × 3 taps.
-    pub(super) fn dw2x3(
-        block: &[i8],
-        table: &[u32],
-        column: usize,
-        row: usize,
-        acc: [i32; 4],
-    ) -> [i32; 4] {
-        dw_block(block, table, 2, 3, column, row, acc)
+    /// [`dw3x3_taps`]' first two rows (a border's 2 × 3).
+    macro_rules! dw2x3_taps {
+        ($table:literal, $base:literal) => {
+            concat!(
+                tap!($table, $base, "[{p}]", "0"),
+                tap!($table, $base, "[{p}, {d}]", "8"),
+                tap!($table, $base, "[{p}, {d}, lsl #1]", "16"),
+                "add {p}, {p}, {r}\n",
+                tap!($table, $base, "[{p}]", "24"),
+                tap!($table, $base, "[{p}, {d}]", "32"),
+                tap!($table, $base, "[{p}, {d}, lsl #1]", "40"),
+            )
+        };
     }
 
     #[cfg(shapecheck_dsp)]
-    /// Channels `c … c + 3` of one output pixel over 3 × 2 taps of a
-    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
-    /// column `column` bytes on, a row `row` on), the filter's from `table`
-    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
-    /// from the block's first tap on). 50 instructions for 24
-    /// multiply-accumulates, twelve registers.
-    #[inline(always)]
-    pub(super) fn dw3x2(
-        block: &[i8],
-        table: &[u32],
-        column: usize,
-        row: usize,
-        acc: [i32; 4],
-    ) -> [i32; 4] {
-        let [mut a0, mut a1, mut a2, mut a3] = acc;
-        // SAFETY: the wrapper checked that `block` holds 2 rows and
-        // 1 columns past its start and a word, the farthest word read,
-        // and that `table` holds the 16 words read (at most 18 · 4
-        // bytes on, word-aligned as LDRD needs).
-        unsafe {
-            asm!(
-                tap!("[{p}]", "0"),
-                tap!("[{p}, {d}]", "8"),
-                "add {p}, {p}, {r}",
-                tap!("[{p}]", "24"),
-                tap!("[{p}, {d}]", "32"),
-                "add {p}, {p}, {r}",
-                tap!("[{p}]", "48"),
-                tap!("[{p}, {d}]", "56"),
-                p = inout(reg) block.as_ptr() => _,
-                t = in(reg) table.as_ptr(),
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = inout(reg) a0,
-                a1 = inout(reg) a1,
-                a2 = inout(reg) a2,
-                a3 = inout(reg) a3,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(readonly, nostack, preserves_flags),
-            );
-        }
-        [a0, a1, a2, a3]
-    }
-
-    #[cfg(not(shapecheck_dsp))]
-    /// [`dw_block`] of 3 × 2 taps.
-    pub(super) fn dw3x2(
-        block: &[i8],
-        table: &[u32],
-        column: usize,
-        row: usize,
-        acc: [i32; 4],
-    ) -> [i32; 4] {
-        dw_block(block, table, 3, 2, column, row, acc)
+    /// [`dw3x3_taps`]' first two columns (a border's 3 × 2).
+    macro_rules! dw3x2_taps {
+        ($table:literal, $base:literal) => {
+            concat!(
+                tap!($table, $base, "[{p}]", "0"),
+                tap!($table, $base, "[{p}, {d}]", "8"),
+                "add {p}, {p}, {r}\n",
+                tap!($table, $base, "[{p}]", "24"),
+                tap!($table, $base, "[{p}, {d}]", "32"),
+                "add {p}, {p}, {r}\n",
+                tap!($table, $base, "[{p}]", "48"),
+                tap!($table, $base, "[{p}, {d}]", "56"),
+            )
+        };
     }
 
     #[cfg(shapecheck_dsp)]
-    /// Channels `c … c + 3` of one output pixel over 2 × 2 taps of a
-    /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]` (a
-    /// column `column` bytes on, a row `row` on), the filter's from `table`
-    /// (per tap of the 3×3, its word widened: bytes 0 and 2, then 1 and 3;
-    /// from the block's first tap on). 33 instructions for 16
-    /// multiply-accumulates, twelve registers.
-    #[inline(always)]
-    pub(super) fn dw2x2(
-        block: &[i8],
-        table: &[u32],
-        column: usize,
-        row: usize,
-        acc: [i32; 4],
-    ) -> [i32; 4] {
-        let [mut a0, mut a1, mut a2, mut a3] = acc;
-        // SAFETY: the wrapper checked that `block` holds 1 rows and
-        // 1 columns past its start and a word, the farthest word read,
-        // and that `table` holds the 10 words read (at most 18 · 4
-        // bytes on, word-aligned as LDRD needs).
-        unsafe {
-            asm!(
-                tap!("[{p}]", "0"),
-                tap!("[{p}, {d}]", "8"),
-                "add {p}, {p}, {r}",
-                tap!("[{p}]", "24"),
-                tap!("[{p}, {d}]", "32"),
-                p = inout(reg) block.as_ptr() => _,
-                t = in(reg) table.as_ptr(),
-                d = in(reg) column,
-                r = in(reg) row,
-                a0 = inout(reg) a0,
-                a1 = inout(reg) a1,
-                a2 = inout(reg) a2,
-                a3 = inout(reg) a3,
-                x = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(readonly, nostack, preserves_flags),
-            );
-        }
-        [a0, a1, a2, a3]
+    /// [`dw3x3_taps`]' first two rows and columns (a corner's 2 × 2).
+    macro_rules! dw2x2_taps {
+        ($table:literal, $base:literal) => {
+            concat!(
+                tap!($table, $base, "[{p}]", "0"),
+                tap!($table, $base, "[{p}, {d}]", "8"),
+                "add {p}, {p}, {r}\n",
+                tap!($table, $base, "[{p}]", "24"),
+                tap!($table, $base, "[{p}, {d}]", "32"),
+            )
+        };
     }
 
-    #[cfg(not(shapecheck_dsp))]
-    /// [`dw_block`] of 2 × 2 taps.
-    pub(super) fn dw2x2(
-        block: &[i8],
-        table: &[u32],
-        column: usize,
-        row: usize,
-        acc: [i32; 4],
-    ) -> [i32; 4] {
-        dw_block(block, table, 2, 2, column, row, acc)
+    /// One block function of the depthwise family, `$name` over `$rows` ×
+    /// `$cols` taps of a 3×3 filter (`$taps!`, from the table's start):
+    /// with the DSP extension one `asm!` block, twelve registers; without
+    /// it, [`dw_block`] over the same taps. The one definition of the
+    /// interior block and its three border forms.
+    macro_rules! dw_block_fn {
+        ($(#[$doc:meta])* $name:ident, ($rows:literal, $cols:literal), $taps:ident) => {
+            #[cfg(shapecheck_dsp)]
+            $(#[$doc])*
+            #[inline(always)]
+            pub(super) fn $name(
+                block: &[i8],
+                table: &[u32],
+                column: usize,
+                row: usize,
+                acc: [i32; 4],
+            ) -> [i32; 4] {
+                let [mut a0, mut a1, mut a2, mut a3] = acc;
+                // SAFETY: the wrapper checked that `block` holds the rows
+                // (`row` apart) and columns (`column` apart) its taps reach
+                // past its start and a word, the farthest word read, and
+                // that `table` holds the words read (at most 18 · 4 bytes
+                // on, word-aligned as LDRD needs).
+                unsafe {
+                    asm!(
+                        $taps!("{t}", "0"),
+                        p = inout(reg) block.as_ptr() => _,
+                        t = in(reg) table.as_ptr(),
+                        d = in(reg) column,
+                        r = in(reg) row,
+                        a0 = inout(reg) a0,
+                        a1 = inout(reg) a1,
+                        a2 = inout(reg) a2,
+                        a3 = inout(reg) a3,
+                        x = out(reg) _,
+                        xo = out(reg) _,
+                        fe = out(reg) _,
+                        fo = out(reg) _,
+                        options(readonly, nostack, preserves_flags),
+                    );
+                }
+                [a0, a1, a2, a3]
+            }
+
+            #[cfg(not(shapecheck_dsp))]
+            $(#[$doc])*
+            pub(super) fn $name(
+                block: &[i8],
+                table: &[u32],
+                column: usize,
+                row: usize,
+                acc: [i32; 4],
+            ) -> [i32; 4] {
+                dw_block(block, table, $rows, $cols, column, row, acc)
+            }
+        };
     }
+
+    dw_block_fn!(
+        /// Channels `c … c + 3` of one output pixel over 3 × 3 taps of a
+        /// 3×3 filter: `acc[j] += Σ x_j · f_j`, the image's from `block[0]`
+        /// (a column `column` bytes on, a row `row` on), the filter's from
+        /// `table` (per tap of the 3×3, its word widened: bytes 0 and 2,
+        /// then 1 and 3; from the block's first tap on). 74 instructions
+        /// for 36 multiply-accumulates.
+        dw3x3, (3, 3), dw3x3_taps
+    );
+    dw_block_fn!(
+        /// [`dw3x3`] over 2 × 3 taps (a border's): 49 instructions for 24
+        /// multiply-accumulates.
+        dw2x3, (2, 3), dw2x3_taps
+    );
+    dw_block_fn!(
+        /// [`dw3x3`] over 3 × 2 taps (a border's): 50 instructions for 24
+        /// multiply-accumulates.
+        dw3x2, (3, 2), dw3x2_taps
+    );
+    dw_block_fn!(
+        /// [`dw3x3`] over 2 × 2 taps (a corner's): 33 instructions for 16
+        /// multiply-accumulates.
+        dw2x2, (2, 2), dw2x2_taps
+    );
 
     #[cfg(shapecheck_dsp)]
     /// The clamp of [`dw3x3_run`]'s loop to `[lo, hi]` in each byte
@@ -981,7 +898,7 @@ mod arch {
                 "2:",
                 "ldrd {a0}, {a1}, [{s}, #0]",
                 "ldrd {a2}, {a3}, [{s}, #8]",
-                $taps!(),
+                $taps!("{s}", "16"),
                 run_scale!("a0", "88"),
                 run_scale!("a1", "96"),
                 run_scale!("a2", "104"),
@@ -1016,95 +933,6 @@ mod arch {
                 fe = out(reg) _,
                 fo = out(reg) _,
                 options(nostack),
-            )
-        };
-    }
-
-    #[cfg(shapecheck_dsp)]
-    /// One tap of [`dw3x3_run`]: the image word at `$at`, the widened
-    /// filter words at `$f` bytes into the state.
-    macro_rules! run_tap {
-        ($at:literal, $f:literal) => {
-            concat!(
-                "ldr {x}, ",
-                $at,
-                "\n",
-                "ldrd {fe}, {fo}, [{s}, #",
-                $f,
-                "]\n",
-                "sxtb16 {xo}, {x}, ror #8\n",
-                "sxtb16 {x}, {x}\n",
-                "smlabb {a0}, {x}, {fe}, {a0}\n",
-                "smlatt {a2}, {x}, {fe}, {a2}\n",
-                "smlabb {a1}, {xo}, {fo}, {a1}\n",
-                "smlatt {a3}, {xo}, {fo}, {a3}\n",
-            )
-        };
-    }
-
-    #[cfg(shapecheck_dsp)]
-    /// The taps of [`dw3x3_run`]'s loop.
-    macro_rules! dw3x3_taps {
-        () => {
-            concat!(
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                run_tap!("[{p}, {d}, lsl #1]", "32"),
-                "add {p}, {p}, {r}\n",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                run_tap!("[{p}, {d}, lsl #1]", "56"),
-                "add {p}, {p}, {r}\n",
-                run_tap!("[{p}]", "64"),
-                run_tap!("[{p}, {d}]", "72"),
-                run_tap!("[{p}, {d}, lsl #1]", "80"),
-            )
-        };
-    }
-
-    #[cfg(shapecheck_dsp)]
-    /// The taps of [`dw2x3_run`]'s loop.
-    macro_rules! dw2x3_taps {
-        () => {
-            concat!(
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                run_tap!("[{p}, {d}, lsl #1]", "32"),
-                "add {p}, {p}, {r}\n",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                run_tap!("[{p}, {d}, lsl #1]", "56"),
-            )
-        };
-    }
-
-    #[cfg(shapecheck_dsp)]
-    /// The taps of [`dw3x2_run`]'s loop.
-    macro_rules! dw3x2_taps {
-        () => {
-            concat!(
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                "add {p}, {p}, {r}\n",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
-                "add {p}, {p}, {r}\n",
-                run_tap!("[{p}]", "64"),
-                run_tap!("[{p}, {d}]", "72"),
-            )
-        };
-    }
-
-    #[cfg(shapecheck_dsp)]
-    /// The taps of [`dw2x2_run`]'s loop.
-    macro_rules! dw2x2_taps {
-        () => {
-            concat!(
-                run_tap!("[{p}]", "16"),
-                run_tap!("[{p}, {d}]", "24"),
-                "add {p}, {p}, {r}\n",
-                run_tap!("[{p}]", "40"),
-                run_tap!("[{p}, {d}]", "48"),
             )
         };
     }
@@ -1161,361 +989,116 @@ mod arch {
         };
     }
 
-    #[cfg(shapecheck_dsp)]
-    /// Channels `c … c + 3` of `pixels` interior pixels of one output row,
-    /// 3×3 taps each, in one loop: per pixel the constants, the nine taps
-    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
-    /// 120 instructions for 36 multiply-accumulates. The image's first
-    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
-    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
-    /// short for that.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub(super) fn dw3x3_run(
-        image: &[i8],
-        state: &mut super::Run3,
-        column: usize,
-        row: usize,
-        pixel_step: usize,
-        pixels: usize,
-        out: &mut [i8],
-        out_step: usize,
-    ) -> bool {
-        let Some(last) = pixels.checked_sub(1) else {
-            return false;
-        };
-        let reach = row
-            .checked_mul(2)
-            .and_then(|r| r.checked_add(column.checked_mul(2)?))
-            .and_then(|r| r.checked_add(4));
-        let image_need = last
-            .checked_mul(pixel_step)
-            .and_then(|v| v.checked_add(reach?));
-        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
-        match (image_need, out_need) {
-            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
-            _ => return false,
-        }
-        let start = out.as_mut_ptr() as usize;
-        state.tail = [
-            start,
-            start + pixels * out_step,
-            out_step,
-            pixel_step.wrapping_sub(2 * row),
-        ];
-        let clamps = state.requant.clamps();
-        // SAFETY: checked above: every pixel's nine words are inside
-        // `image` (the farthest `2 · row + 2 · column` past its first, the
-        // last pixel's first at `last · pixel_step`) and every word stored
-        // inside `out` (the last at `last · out_step`); unaligned words are
-        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
-        // which is word-aligned). The loop ends when the output pointer
-        // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`;
-        // the clamp's two words only where it is not the int8 range itself
-        // (a no-op after `SSAT`).
-        unsafe {
-            if clamps {
-                run_loop!(dw3x3_taps, clamp, image, state, column, row)
-            } else {
-                run_loop!(dw3x3_taps, full, image, state, column, row)
+    /// One run of [`dw3x3_run`]'s family, `$name` over `$rows` × `$cols`
+    /// taps (`$taps!`, its loop's): with the DSP extension the checks,
+    /// the state's tail and the loop ([`run_loop`]); without it, [`dw_run`] over
+    /// the same taps. The one definition of the interior run and its
+    /// three border forms.
+    macro_rules! dw_run_fn {
+        ($(#[$doc:meta])* $name:ident, ($rows:literal, $cols:literal), $taps:ident) => {
+            #[cfg(shapecheck_dsp)]
+            $(#[$doc])*
+            #[allow(clippy::too_many_arguments)]
+            #[inline(always)]
+            pub(super) fn $name(
+                image: &[i8],
+                state: &mut super::Run3,
+                column: usize,
+                row: usize,
+                pixel_step: usize,
+                pixels: usize,
+                out: &mut [i8],
+                out_step: usize,
+            ) -> bool {
+                let Some(last) = pixels.checked_sub(1) else {
+                    return false;
+                };
+                let reach = row
+                    .checked_mul($rows - 1)
+                    .and_then(|r| r.checked_add(column.checked_mul($cols - 1)?))
+                    .and_then(|r| r.checked_add(4));
+                let image_need = last
+                    .checked_mul(pixel_step)
+                    .and_then(|v| v.checked_add(reach?));
+                let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
+                match (image_need, out_need) {
+                    (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
+                    _ => return false,
+                }
+                let start = out.as_mut_ptr() as usize;
+                state.tail = [
+                    start,
+                    start + pixels * out_step,
+                    out_step,
+                    pixel_step.wrapping_sub(($rows - 1) * row),
+                ];
+                let clamps = state.requant.clamps();
+                // SAFETY: checked above: every pixel's taps (a word
+                // each, the farthest `(rows − 1) · row + (cols − 1) ·
+                // column` past its first, the last pixel's first at
+                // `last · pixel_step`) are inside `image` and every word
+                // stored inside `out` (the last at `last · out_step`); unaligned words are
+                // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the
+                // state, which is word-aligned). The loop ends when the
+                // output pointer reaches `start + pixels · out_step`,
+                // after `pixels` stores. The state is read, and its output
+                // pointer written, through `state`; the clamp's two words
+                // only where it is not the int8 range itself (a no-op
+                // after `SSAT`).
+                unsafe {
+                    if clamps {
+                        run_loop!($taps, clamp, image, state, column, row)
+                    } else {
+                        run_loop!($taps, full, image, state, column, row)
+                    }
+                }
+                true
             }
-        }
-        true
-    }
 
-    #[cfg(not(shapecheck_dsp))]
-    /// [`dw_run`] over 3 × 3 taps.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn dw3x3_run(
-        image: &[i8],
-        state: &mut super::Run3,
-        column: usize,
-        row: usize,
-        pixel_step: usize,
-        pixels: usize,
-        out: &mut [i8],
-        out_step: usize,
-    ) -> bool {
-        dw_run(
-            image,
-            state,
-            (3, 3),
-            column,
-            row,
-            pixel_step,
-            pixels,
-            out,
-            out_step,
-        )
-    }
-
-    #[cfg(shapecheck_dsp)]
-    /// [`dw3x3_run`] over 2 × 3 taps of the filter (a border's: the
-    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
-    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
-    /// 120 instructions for 36 multiply-accumulates. The image's first
-    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
-    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
-    /// short for that.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub(super) fn dw2x3_run(
-        image: &[i8],
-        state: &mut super::Run3,
-        column: usize,
-        row: usize,
-        pixel_step: usize,
-        pixels: usize,
-        out: &mut [i8],
-        out_step: usize,
-    ) -> bool {
-        let Some(last) = pixels.checked_sub(1) else {
-            return false;
-        };
-        let reach = row
-            .checked_mul(1)
-            .and_then(|r| r.checked_add(column.checked_mul(2)?))
-            .and_then(|r| r.checked_add(4));
-        let image_need = last
-            .checked_mul(pixel_step)
-            .and_then(|v| v.checked_add(reach?));
-        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
-        match (image_need, out_need) {
-            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
-            _ => return false,
-        }
-        let start = out.as_mut_ptr() as usize;
-        state.tail = [
-            start,
-            start + pixels * out_step,
-            out_step,
-            pixel_step.wrapping_sub(1 * row),
-        ];
-        let clamps = state.requant.clamps();
-        // SAFETY: checked above: every pixel's nine words are inside
-        // `image` (the farthest `2 · row + 2 · column` past its first, the
-        // last pixel's first at `last · pixel_step`) and every word stored
-        // inside `out` (the last at `last · out_step`); unaligned words are
-        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
-        // which is word-aligned). The loop ends when the output pointer
-        // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`;
-        // the clamp's two words only where it is not the int8 range itself
-        // (a no-op after `SSAT`).
-        unsafe {
-            if clamps {
-                run_loop!(dw2x3_taps, clamp, image, state, column, row)
-            } else {
-                run_loop!(dw2x3_taps, full, image, state, column, row)
+            #[cfg(not(shapecheck_dsp))]
+            $(#[$doc])*
+            #[allow(clippy::too_many_arguments)]
+            pub(super) fn $name(
+                image: &[i8],
+                state: &mut super::Run3,
+                column: usize,
+                row: usize,
+                pixel_step: usize,
+                pixels: usize,
+                out: &mut [i8],
+                out_step: usize,
+            ) -> bool {
+                let taps = ($rows, $cols);
+                dw_run(image, state, taps, column, row, pixel_step, pixels, out, out_step)
             }
-        }
-        true
-    }
-
-    #[cfg(not(shapecheck_dsp))]
-    /// [`dw_run`] over 2 × 3 taps.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn dw2x3_run(
-        image: &[i8],
-        state: &mut super::Run3,
-        column: usize,
-        row: usize,
-        pixel_step: usize,
-        pixels: usize,
-        out: &mut [i8],
-        out_step: usize,
-    ) -> bool {
-        dw_run(
-            image,
-            state,
-            (2, 3),
-            column,
-            row,
-            pixel_step,
-            pixels,
-            out,
-            out_step,
-        )
-    }
-
-    #[cfg(shapecheck_dsp)]
-    /// [`dw3x3_run`] over 3 × 2 taps of the filter (a border's: the
-    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
-    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
-    /// 120 instructions for 36 multiply-accumulates. The image's first
-    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
-    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
-    /// short for that.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub(super) fn dw3x2_run(
-        image: &[i8],
-        state: &mut super::Run3,
-        column: usize,
-        row: usize,
-        pixel_step: usize,
-        pixels: usize,
-        out: &mut [i8],
-        out_step: usize,
-    ) -> bool {
-        let Some(last) = pixels.checked_sub(1) else {
-            return false;
         };
-        let reach = row
-            .checked_mul(2)
-            .and_then(|r| r.checked_add(column.checked_mul(1)?))
-            .and_then(|r| r.checked_add(4));
-        let image_need = last
-            .checked_mul(pixel_step)
-            .and_then(|v| v.checked_add(reach?));
-        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
-        match (image_need, out_need) {
-            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
-            _ => return false,
-        }
-        let start = out.as_mut_ptr() as usize;
-        state.tail = [
-            start,
-            start + pixels * out_step,
-            out_step,
-            pixel_step.wrapping_sub(2 * row),
-        ];
-        let clamps = state.requant.clamps();
-        // SAFETY: checked above: every pixel's nine words are inside
-        // `image` (the farthest `2 · row + 2 · column` past its first, the
-        // last pixel's first at `last · pixel_step`) and every word stored
-        // inside `out` (the last at `last · out_step`); unaligned words are
-        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
-        // which is word-aligned). The loop ends when the output pointer
-        // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`;
-        // the clamp's two words only where it is not the int8 range itself
-        // (a no-op after `SSAT`).
-        unsafe {
-            if clamps {
-                run_loop!(dw3x2_taps, clamp, image, state, column, row)
-            } else {
-                run_loop!(dw3x2_taps, full, image, state, column, row)
-            }
-        }
-        true
     }
 
-    #[cfg(not(shapecheck_dsp))]
-    /// [`dw_run`] over 3 × 2 taps.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn dw3x2_run(
-        image: &[i8],
-        state: &mut super::Run3,
-        column: usize,
-        row: usize,
-        pixel_step: usize,
-        pixels: usize,
-        out: &mut [i8],
-        out_step: usize,
-    ) -> bool {
-        dw_run(
-            image,
-            state,
-            (3, 2),
-            column,
-            row,
-            pixel_step,
-            pixels,
-            out,
-            out_step,
-        )
-    }
-
-    #[cfg(shapecheck_dsp)]
-    /// [`dw3x3_run`] over 2 × 2 taps of the filter (a border's: the
-    /// state's table starts at the first tap inside),: per pixel the constants, the nine taps
-    /// ([`dw3x3`]'s), [`requant4`]'s output stage and one word stored,
-    /// 120 instructions for 36 multiply-accumulates. The image's first
-    /// tap of pixel `i` at `image[i · pixel_step]`, its output at
-    /// `out[i · out_step]`. `false` (nothing written) if a slice is too
-    /// short for that.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(always)]
-    pub(super) fn dw2x2_run(
-        image: &[i8],
-        state: &mut super::Run3,
-        column: usize,
-        row: usize,
-        pixel_step: usize,
-        pixels: usize,
-        out: &mut [i8],
-        out_step: usize,
-    ) -> bool {
-        let Some(last) = pixels.checked_sub(1) else {
-            return false;
-        };
-        let reach = row
-            .checked_mul(1)
-            .and_then(|r| r.checked_add(column.checked_mul(1)?))
-            .and_then(|r| r.checked_add(4));
-        let image_need = last
-            .checked_mul(pixel_step)
-            .and_then(|v| v.checked_add(reach?));
-        let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
-        match (image_need, out_need) {
-            (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
-            _ => return false,
-        }
-        let start = out.as_mut_ptr() as usize;
-        state.tail = [
-            start,
-            start + pixels * out_step,
-            out_step,
-            pixel_step.wrapping_sub(1 * row),
-        ];
-        let clamps = state.requant.clamps();
-        // SAFETY: checked above: every pixel's nine words are inside
-        // `image` (the farthest `2 · row + 2 · column` past its first, the
-        // last pixel's first at `last · pixel_step`) and every word stored
-        // inside `out` (the last at `last · out_step`); unaligned words are
-        // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the state,
-        // which is word-aligned). The loop ends when the output pointer
-        // reaches `start + pixels · out_step`, after `pixels` stores. The
-        // state is read, and its output pointer written, through `state`;
-        // the clamp's two words only where it is not the int8 range itself
-        // (a no-op after `SSAT`).
-        unsafe {
-            if clamps {
-                run_loop!(dw2x2_taps, clamp, image, state, column, row)
-            } else {
-                run_loop!(dw2x2_taps, full, image, state, column, row)
-            }
-        }
-        true
-    }
-
-    #[cfg(not(shapecheck_dsp))]
-    /// [`dw_run`] over 2 × 2 taps.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn dw2x2_run(
-        image: &[i8],
-        state: &mut super::Run3,
-        column: usize,
-        row: usize,
-        pixel_step: usize,
-        pixels: usize,
-        out: &mut [i8],
-        out_step: usize,
-    ) -> bool {
-        dw_run(
-            image,
-            state,
-            (2, 2),
-            column,
-            row,
-            pixel_step,
-            pixels,
-            out,
-            out_step,
-        )
-    }
+    dw_run_fn!(
+        /// Channels `c … c + 3` of `pixels` interior pixels of one output
+        /// row, 3×3 taps each, in one loop: per pixel the constants, the
+        /// nine taps ([`dw3x3`]'s), [`requant4`]'s output stage and one
+        /// word stored, 120 instructions for 36 multiply-accumulates. The
+        /// image's first tap of pixel `i` at `image[i · pixel_step]`, its
+        /// output at `out[i · out_step]`. `false` (nothing written) if a
+        /// slice is too short for that.
+        dw3x3_run, (3, 3), dw3x3_taps
+    );
+    dw_run_fn!(
+        /// [`dw3x3_run`] over 2 × 3 taps of the filter (a border's: the
+        /// state's table starts at the first tap inside).
+        dw2x3_run, (2, 3), dw2x3_taps
+    );
+    dw_run_fn!(
+        /// [`dw3x3_run`] over 3 × 2 taps of the filter (a border's: the
+        /// state's table starts at the first tap inside).
+        dw3x2_run, (3, 2), dw3x2_taps
+    );
+    dw_run_fn!(
+        /// [`dw3x3_run`] over 2 × 2 taps of the filter (a corner's: the
+        /// state's table starts at the first tap inside).
+        dw2x2_run, (2, 2), dw2x2_taps
+    );
 }
 
 #[cfg(test)]
