@@ -1570,24 +1570,28 @@ fn depthwise_f32_pixels<const P: usize, B: Values<f32> + ?Sized>(
         (at.ox * p.stride_width + kx * p.dilation_width).saturating_sub(p.pad_left) * depth
     };
     let tap_at = |ky: usize, kx: usize| (ky * dims.filter_width + kx) * depth;
+    let x_step = p.dilation_width * depth;
     let mut c = 0;
     while c + 4 <= depth {
         let mut acc = [[0.0f32; 4]; P];
         for ky in at.ky.clone() {
-            let row = row_at(ky) + c;
-            for kx in at.kx.clone() {
-                let Some(w) = filter.chunk::<4>(tap_at(ky, kx) + c) else {
-                    continue;
-                };
-                let mut x_at = row + column_at(kx);
-                for sums in acc.iter_mut() {
-                    if let Some(x) = input.chunk::<4>(x_at) {
-                        for ((sum, x), w) in sums.iter_mut().zip(x).zip(w) {
-                            *sum += x * w;
+            // tap (ky, kx.start)'s input and weights, then a tap further on
+            let mut x_tap = row_at(ky) + column_at(at.kx.start) + c;
+            let mut w_tap = tap_at(ky, at.kx.start) + c;
+            for _ in at.kx.clone() {
+                if let Some(w) = filter.chunk::<4>(w_tap) {
+                    let mut x_at = x_tap;
+                    for sums in acc.iter_mut() {
+                        if let Some(x) = input.chunk::<4>(x_at) {
+                            for ((sum, x), w) in sums.iter_mut().zip(x).zip(w) {
+                                *sum += x * w;
+                            }
                         }
+                        x_at += pixel_step;
                     }
-                    x_at += pixel_step;
                 }
+                x_tap += x_step;
+                w_tap += depth;
             }
         }
         for (i, sums) in acc.into_iter().enumerate() {
