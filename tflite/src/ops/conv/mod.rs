@@ -1806,10 +1806,12 @@ fn conv_f32_slices<B: Values<f32> + ?Sized>(
                             }
                         }
                     }
+                    // the block's biases, read once (`+ 0.0` without one)
+                    let biases = bias.and_then(|b| b.chunk::<4>(oc)).unwrap_or([0.0; 4]);
                     for (ys, totals) in [&mut *out0, &mut *out1].into_iter().zip(acc) {
                         let ys = ys.get_mut(oc..oc + 4).unwrap_or(&mut []);
-                        for (j, (y, total)) in ys.iter_mut().zip(totals).enumerate() {
-                            *y = clamp(total + bias_at(oc + j));
+                        for ((y, total), b) in ys.iter_mut().zip(totals).zip(biases) {
+                            *y = clamp(total + b);
                         }
                     }
                     oc += 4;

@@ -1594,12 +1594,14 @@ fn depthwise_f32_pixels<const P: usize, B: Values<f32> + ?Sized>(
                 w_tap += depth;
             }
         }
+        // the block's biases, read once (`+ 0.0` without one)
+        let biases = bias.and_then(|b| b.chunk::<4>(c)).unwrap_or([0.0; 4]);
         for (i, sums) in acc.into_iter().enumerate() {
             let ys = out
                 .get_mut(i * depth + c..i * depth + c + 4)
                 .unwrap_or(&mut []);
-            for (j, (y, total)) in ys.iter_mut().zip(sums).enumerate() {
-                *y = clamp(total + bias_at(c + j));
+            for ((y, total), b) in ys.iter_mut().zip(sums).zip(biases) {
+                *y = clamp(total + b);
             }
         }
         c += 4;
