@@ -1457,8 +1457,9 @@ where
 }
 
 /// The slice path of [`depthwise_conv_f32`] for a depth multiplier of 1
-/// (checked by the caller): up to 4 output pixels of a row whose valid
-/// taps are the same at once, their channels in blocks of 4 (each weight
+/// (checked by the caller): 2 output pixels of a row whose valid taps
+/// are the same at once (else 1), their channels in blocks of
+/// [`DW_CHANNELS`] (each weight
 /// loaded once for all the pixels, the sums in registers), then the
 /// channels past the last block one by one; every sum still from `+0.0`
 /// over (ky, kx) in TFLite's order, bias last, then the clamp.
@@ -1508,7 +1509,7 @@ fn depthwise_f32_slices<B: Values<f32> + ?Sized>(
                 let kx = kx_of(ox);
                 // how many pixels from `ox` on share its valid taps
                 let mut pixels = 1;
-                while pixels < 4 && ox + pixels < output_width && kx_of(ox + pixels) == kx {
+                while pixels < 2 && ox + pixels < output_width && kx_of(ox + pixels) == kx {
                     pixels += 1;
                 }
                 let Some(out) = output.get_mut(out_at..out_at + pixels * depth) else {
@@ -1522,8 +1523,6 @@ fn depthwise_f32_slices<B: Values<f32> + ?Sized>(
                     kx,
                 };
                 match pixels {
-                    4 => depthwise_f32_pixels::<4, B>(input, filter, bias, &dims, p, &at, out),
-                    3 => depthwise_f32_pixels::<3, B>(input, filter, bias, &dims, p, &at, out),
                     2 => depthwise_f32_pixels::<2, B>(input, filter, bias, &dims, p, &at, out),
                     _ => depthwise_f32_pixels::<1, B>(input, filter, bias, &dims, p, &at, out),
                 }
@@ -1543,6 +1542,11 @@ struct DwPixels {
     ky: Range<usize>,
     kx: Range<usize>,
 }
+
+/// Channels of the f32 depthwise slice path computed together: 8 × 2
+/// pixels measured best on the Cortex-M4F (4 × 4 and 16 × 1 spill or load
+/// more; docs/measurements.md).
+const DW_CHANNELS: usize = 8;
 
 /// `P` neighbouring output pixels of a depthwise convolution with a depth
 /// multiplier of 1, all with the valid taps of `at`, into `out` (their `P`
@@ -1572,17 +1576,17 @@ fn depthwise_f32_pixels<const P: usize, B: Values<f32> + ?Sized>(
     let tap_at = |ky: usize, kx: usize| (ky * dims.filter_width + kx) * depth;
     let x_step = p.dilation_width * depth;
     let mut c = 0;
-    while c + 4 <= depth {
-        let mut acc = [[0.0f32; 4]; P];
+    while c + DW_CHANNELS <= depth {
+        let mut acc = [[0.0f32; DW_CHANNELS]; P];
         for ky in at.ky.clone() {
             // tap (ky, kx.start)'s input and weights, then a tap further on
             let mut x_tap = row_at(ky) + column_at(at.kx.start) + c;
             let mut w_tap = tap_at(ky, at.kx.start) + c;
             for _ in at.kx.clone() {
-                if let Some(w) = filter.chunk::<4>(w_tap) {
+                if let Some(w) = filter.chunk::<DW_CHANNELS>(w_tap) {
                     let mut x_at = x_tap;
                     for sums in acc.iter_mut() {
-                        if let Some(x) = input.chunk::<4>(x_at) {
+                        if let Some(x) = input.chunk::<DW_CHANNELS>(x_at) {
                             for ((sum, x), w) in sums.iter_mut().zip(x).zip(w) {
                                 *sum += x * w;
                             }
@@ -1595,16 +1599,18 @@ fn depthwise_f32_pixels<const P: usize, B: Values<f32> + ?Sized>(
             }
         }
         // the block's biases, read once (`+ 0.0` without one)
-        let biases = bias.and_then(|b| b.chunk::<4>(c)).unwrap_or([0.0; 4]);
+        let biases = bias
+            .and_then(|b| b.chunk::<DW_CHANNELS>(c))
+            .unwrap_or([0.0; DW_CHANNELS]);
         for (i, sums) in acc.into_iter().enumerate() {
             let ys = out
-                .get_mut(i * depth + c..i * depth + c + 4)
+                .get_mut(i * depth + c..i * depth + c + DW_CHANNELS)
                 .unwrap_or(&mut []);
             for ((y, total), b) in ys.iter_mut().zip(sums).zip(biases) {
                 *y = clamp(total + b);
             }
         }
-        c += 4;
+        c += DW_CHANNELS;
     }
     while c < depth {
         for i in 0..P {
