@@ -1707,8 +1707,8 @@ fn conv_runs(
 }
 
 /// The slice path of [`conv_2d_f32`] (checked by the caller): blocks of
-/// 4 output channels × 2 output pixels, each weight loaded once for both
-/// pixels and each input value once for the 4 channels; every sum still
+/// 4 output channels × 4 (or 2) output pixels, each weight loaded once for
+/// all the pixels and each input value once for the 4 channels; every sum still
 /// from `+0.0` over (ky, kx, ic) in TFLite's order, bias last, then the
 /// clamp. Pixels whose valid taps differ from their neighbour's, and the
 /// channels past the last block of 4, go one by one.
@@ -1760,17 +1760,22 @@ fn conv_f32_slices<B: Values<f32> + ?Sized>(
             let mut ox = 0;
             while ox < output_width {
                 let kx = kx_of(ox);
-                let pair = ox + 1 < output_width && kx_of(ox + 1) == kx;
-                let pixels = if pair { 2 } else { 1 };
+                // 4, 2 or 1 pixels from `ox` on that share its valid taps
+                let mut pixels = 1;
+                while pixels < 4 && ox + pixels < output_width && kx_of(ox + pixels) == kx {
+                    pixels += 1;
+                }
+                if pixels == 3 {
+                    pixels = 2;
+                }
                 let Some(out) = output.get_mut(out_at..out_at + pixels * output_depth) else {
                     return;
                 };
                 let runs = conv_runs(&dims, p, image, oy, ox, ky.clone(), kx);
-                let (out0, out1) = out.split_at_mut(output_depth);
                 let mut oc = 0;
                 while oc + 4 <= output_depth {
                     let f0 = oc * filter_row;
-                    let mut acc = [[0.0f32; 4]; 2];
+                    let mut acc = [[0.0f32; 4]; 4];
                     for run in runs.clone() {
                         let x0 = input.get(run.input..run.input + run.len).unwrap_or(&[]);
                         let w_at = |c: usize| {
@@ -1778,10 +1783,43 @@ fn conv_f32_slices<B: Values<f32> + ?Sized>(
                             filter.get(at..at + run.len).unwrap_or(&[])
                         };
                         let (w0, w1, w2, w3) = (w_at(0), w_at(1), w_at(2), w_at(3));
-                        if pair {
-                            let at1 = run.input + pixel_step;
-                            let x1 = input.get(at1..at1 + run.len).unwrap_or(&[]);
-                            let [a0, a1] = &mut acc;
+                        let x_at = |i: usize| {
+                            let at = run.input + i * pixel_step;
+                            input.get(at..at + run.len).unwrap_or(&[])
+                        };
+                        if pixels == 4 {
+                            let (x1, x2, x3) = (x_at(1), x_at(2), x_at(3));
+                            let [a0, a1, a2, a3] = &mut acc;
+                            for (((((((&x, &y), &z), &v), &f0), &f1), &f2), &f3) in x0
+                                .iter()
+                                .zip(x1)
+                                .zip(x2)
+                                .zip(x3)
+                                .zip(w0)
+                                .zip(w1)
+                                .zip(w2)
+                                .zip(w3)
+                            {
+                                a0[0] += x * f0;
+                                a0[1] += x * f1;
+                                a0[2] += x * f2;
+                                a0[3] += x * f3;
+                                a1[0] += y * f0;
+                                a1[1] += y * f1;
+                                a1[2] += y * f2;
+                                a1[3] += y * f3;
+                                a2[0] += z * f0;
+                                a2[1] += z * f1;
+                                a2[2] += z * f2;
+                                a2[3] += z * f3;
+                                a3[0] += v * f0;
+                                a3[1] += v * f1;
+                                a3[2] += v * f2;
+                                a3[3] += v * f3;
+                            }
+                        } else if pixels == 2 {
+                            let x1 = x_at(1);
+                            let [a0, a1, _, _] = &mut acc;
                             for (((((&x, &y), &f0), &f1), &f2), &f3) in
                                 x0.iter().zip(x1).zip(w0).zip(w1).zip(w2).zip(w3)
                             {
@@ -1795,7 +1833,7 @@ fn conv_f32_slices<B: Values<f32> + ?Sized>(
                                 a1[3] += y * f3;
                             }
                         } else {
-                            let [a0, _] = &mut acc;
+                            let [a0, _, _, _] = &mut acc;
                             for ((((&x, &f0), &f1), &f2), &f3) in
                                 x0.iter().zip(w0).zip(w1).zip(w2).zip(w3)
                             {
@@ -1808,7 +1846,7 @@ fn conv_f32_slices<B: Values<f32> + ?Sized>(
                     }
                     // the block's biases, read once (`+ 0.0` without one)
                     let biases = bias.and_then(|b| b.chunk::<4>(oc)).unwrap_or([0.0; 4]);
-                    for (ys, totals) in [&mut *out0, &mut *out1].into_iter().zip(acc) {
+                    for (ys, totals) in out.chunks_mut(output_depth.max(1)).zip(acc) {
                         let ys = ys.get_mut(oc..oc + 4).unwrap_or(&mut []);
                         for ((y, total), b) in ys.iter_mut().zip(totals).zip(biases) {
                             *y = clamp(total + b);
@@ -1818,15 +1856,10 @@ fn conv_f32_slices<B: Values<f32> + ?Sized>(
                 }
                 while oc < output_depth {
                     let f0 = oc * filter_row;
-                    let shifts = [0, pixel_step];
-                    for (ys, shift) in [&mut *out0, &mut *out1]
-                        .into_iter()
-                        .zip(shifts)
-                        .take(pixels)
-                    {
+                    for (i, ys) in out.chunks_mut(output_depth.max(1)).enumerate() {
                         let mut total = 0.0f32;
                         for run in runs.clone() {
-                            let at = run.input + shift;
+                            let at = run.input + i * pixel_step;
                             let xs = input.get(at..at + run.len).unwrap_or(&[]);
                             let ws = filter.get(f0 + run.filter..f0 + run.filter + run.len);
                             for (&x, &w) in xs.iter().zip(ws.unwrap_or(&[])) {
