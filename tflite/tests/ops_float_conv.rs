@@ -615,6 +615,33 @@ proptest! {
         prop_assert!(same_bits(&got, &want), "in place: {got:?}\n{want:?}");
     }
 
+    // depth multiplier 1 with enough channels for the slice path's blocks
+    // of 8 (and the ones past the last block), pixels in pairs and alone
+    #[test]
+    fn depthwise_blocks_are_the_naive_depthwise(
+        (b, (ih, kh, sh, dh, pt, oh), (iw, kw, sw, dw, pl, ow), ic) in
+            (1usize..3, axis(), axis(), 6usize..21),
+        (x, f, bias, has_bias) in (finite(1440), values(180), finite(20), any::<bool>()),
+        (output_min, output_max) in clamp_range(),
+    ) {
+        let dims = DepthwiseConvDims {
+            batches: b, input_height: ih, input_width: iw, input_depth: ic,
+            filter_height: kh, filter_width: kw, depth_multiplier: 1,
+            output_height: oh, output_width: ow,
+        };
+        let params = ConvF32Params {
+            stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw,
+            pad_top: pt, pad_left: pl, output_min, output_max,
+        };
+        let x = &x[..b * ih * iw * ic];
+        let f = &f[..kh * kw * ic];
+        let bias = has_bias.then(|| &bias[..ic]);
+        let mut got = vec![f32::NAN; b * oh * ow * ic];
+        depthwise_conv_f32(x, f, bias, dims, &params, &mut got).unwrap();
+        let want = naive_depthwise(x, f, bias, dims, &params);
+        prop_assert!(same_bits(&got, &want), "{got:?}\n{want:?}");
+    }
+
     #[test]
     fn the_pools_are_the_naive_pools(
         (b, (ih, kh, sh, _, pt, oh), (iw, kw, sw, _, pl, ow), c) in

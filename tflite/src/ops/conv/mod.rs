@@ -1633,10 +1633,250 @@ pub fn conv_2d_f32<F: Values<f32> + ?Sized, B: Values<f32> + ?Sized>(
     length("input", in_len, input.len())?;
     length("output", out_len, output.len())?;
     match filter.contiguous() {
-        Some(f) => conv_f32_loop(input, f, bias, dims, params, output),
+        Some(f) => conv_f32_slices(input, f, bias, dims, params, output),
         None => conv_f32_loop(input, filter, bias, dims, params, output),
     }
     Ok(())
+}
+
+/// The taps of one output coordinate whose input coordinate is inside
+/// (`tap_index` is `Some`): `lo..hi`, one run, as the input coordinate
+/// grows with the tap.
+pub(crate) fn tap_range(
+    out: usize,
+    stride: usize,
+    pad: usize,
+    dilation: usize,
+    taps: usize,
+    size: usize,
+) -> Range<usize> {
+    let inside = |tap| tap_index(out, stride, pad, tap, dilation, size).is_some();
+    let mut lo = 0;
+    while lo < taps && !inside(lo) {
+        lo += 1;
+    }
+    let mut hi = lo;
+    while hi < taps && inside(hi) {
+        hi += 1;
+    }
+    lo..hi
+}
+
+/// One stretch of a convolution's sum: `len` products whose inputs start
+/// at `input` (for the first pixel of a pair) and whose weights start at
+/// `filter` inside an output channel's filter row, in TFLite's order.
+#[derive(Clone, Copy)]
+struct F32Run {
+    input: usize,
+    filter: usize,
+    len: usize,
+}
+
+/// The runs of one output pixel's sum, in TFLite's order, for the valid
+/// taps `ky` × `kx`: one run per filter row when the taps of a row are
+/// next to each other in the input (`dilation_width` 1), else one per tap.
+fn conv_runs(
+    dims: &Conv2dDims,
+    p: &ConvF32Params,
+    image: usize,
+    oy: usize,
+    ox: usize,
+    ky: Range<usize>,
+    kx: Range<usize>,
+) -> impl Iterator<Item = F32Run> + Clone {
+    let depth = dims.input_depth;
+    let (width, filter_width) = (dims.input_width, dims.filter_width);
+    let merged = p.dilation_width == 1;
+    let (stride_h, dilation_h, pad_top) = (p.stride_height, p.dilation_height, p.pad_top);
+    let (stride_w, dilation_w, pad_left) = (p.stride_width, p.dilation_width, p.pad_left);
+    // the valid taps are inside, so these never go below 0
+    let iy = move |ky: usize| (oy * stride_h + ky * dilation_h).saturating_sub(pad_top);
+    let ix = move |kx: usize| (ox * stride_w + kx * dilation_w).saturating_sub(pad_left);
+    let kx_runs = if merged { 1 } else { kx.len() };
+    let run_len = if merged { kx.len() * depth } else { depth };
+    ky.flat_map(move |ky| {
+        (0..kx_runs).map(move |r| {
+            let kx = kx.start + r;
+            F32Run {
+                input: image + (iy(ky) * width + ix(kx)) * depth,
+                filter: (ky * filter_width + kx) * depth,
+                len: run_len,
+            }
+        })
+    })
+}
+
+/// The slice path of [`conv_2d_f32`] (checked by the caller): blocks of
+/// 4 output channels × 4 (or 2) output pixels, each weight loaded once for
+/// all the pixels and each input value once for the 4 channels; every sum still
+/// from `+0.0` over (ky, kx, ic) in TFLite's order, bias last, then the
+/// clamp. Pixels whose valid taps differ from their neighbour's, and the
+/// channels past the last block of 4, go one by one.
+fn conv_f32_slices<B: Values<f32> + ?Sized>(
+    input: &[f32],
+    filter: &[f32],
+    bias: Option<&B>,
+    dims: Conv2dDims,
+    p: &ConvF32Params,
+    output: &mut [f32],
+) {
+    let Conv2dDims {
+        batches,
+        input_height,
+        input_width,
+        input_depth: depth,
+        filter_height,
+        filter_width,
+        output_height,
+        output_width,
+        output_depth,
+    } = dims;
+    let filter_row = filter_height * filter_width * depth;
+    let clamp = |y: f32| crate::shared::float_ops::clamp_f32(y, p.output_min, p.output_max);
+    let bias_at = |oc: usize| bias.and_then(|b| b.at(oc)).unwrap_or(0.0);
+    let pixel_step = p.stride_width * depth;
+    let mut out_at = 0;
+    for b in 0..batches {
+        let image = b * input_height * input_width * depth;
+        for oy in 0..output_height {
+            let ky = tap_range(
+                oy,
+                p.stride_height,
+                p.pad_top,
+                p.dilation_height,
+                filter_height,
+                input_height,
+            );
+            let kx_of = |ox| {
+                tap_range(
+                    ox,
+                    p.stride_width,
+                    p.pad_left,
+                    p.dilation_width,
+                    filter_width,
+                    input_width,
+                )
+            };
+            let mut ox = 0;
+            while ox < output_width {
+                let kx = kx_of(ox);
+                // 4, 2 or 1 pixels from `ox` on that share its valid taps
+                let mut pixels = 1;
+                while pixels < 4 && ox + pixels < output_width && kx_of(ox + pixels) == kx {
+                    pixels += 1;
+                }
+                if pixels == 3 {
+                    pixels = 2;
+                }
+                let Some(out) = output.get_mut(out_at..out_at + pixels * output_depth) else {
+                    return;
+                };
+                let runs = conv_runs(&dims, p, image, oy, ox, ky.clone(), kx);
+                let mut oc = 0;
+                while oc + 4 <= output_depth {
+                    let f0 = oc * filter_row;
+                    let mut acc = [[0.0f32; 4]; 4];
+                    for run in runs.clone() {
+                        let x0 = input.get(run.input..run.input + run.len).unwrap_or(&[]);
+                        let w_at = |c: usize| {
+                            let at = f0 + c * filter_row + run.filter;
+                            filter.get(at..at + run.len).unwrap_or(&[])
+                        };
+                        let (w0, w1, w2, w3) = (w_at(0), w_at(1), w_at(2), w_at(3));
+                        let x_at = |i: usize| {
+                            let at = run.input + i * pixel_step;
+                            input.get(at..at + run.len).unwrap_or(&[])
+                        };
+                        if pixels == 4 {
+                            let (x1, x2, x3) = (x_at(1), x_at(2), x_at(3));
+                            let [a0, a1, a2, a3] = &mut acc;
+                            for (((((((&x, &y), &z), &v), &f0), &f1), &f2), &f3) in x0
+                                .iter()
+                                .zip(x1)
+                                .zip(x2)
+                                .zip(x3)
+                                .zip(w0)
+                                .zip(w1)
+                                .zip(w2)
+                                .zip(w3)
+                            {
+                                a0[0] += x * f0;
+                                a0[1] += x * f1;
+                                a0[2] += x * f2;
+                                a0[3] += x * f3;
+                                a1[0] += y * f0;
+                                a1[1] += y * f1;
+                                a1[2] += y * f2;
+                                a1[3] += y * f3;
+                                a2[0] += z * f0;
+                                a2[1] += z * f1;
+                                a2[2] += z * f2;
+                                a2[3] += z * f3;
+                                a3[0] += v * f0;
+                                a3[1] += v * f1;
+                                a3[2] += v * f2;
+                                a3[3] += v * f3;
+                            }
+                        } else if pixels == 2 {
+                            let x1 = x_at(1);
+                            let [a0, a1, _, _] = &mut acc;
+                            for (((((&x, &y), &f0), &f1), &f2), &f3) in
+                                x0.iter().zip(x1).zip(w0).zip(w1).zip(w2).zip(w3)
+                            {
+                                a0[0] += x * f0;
+                                a0[1] += x * f1;
+                                a0[2] += x * f2;
+                                a0[3] += x * f3;
+                                a1[0] += y * f0;
+                                a1[1] += y * f1;
+                                a1[2] += y * f2;
+                                a1[3] += y * f3;
+                            }
+                        } else {
+                            let [a0, _, _, _] = &mut acc;
+                            for ((((&x, &f0), &f1), &f2), &f3) in
+                                x0.iter().zip(w0).zip(w1).zip(w2).zip(w3)
+                            {
+                                a0[0] += x * f0;
+                                a0[1] += x * f1;
+                                a0[2] += x * f2;
+                                a0[3] += x * f3;
+                            }
+                        }
+                    }
+                    // the block's biases, read once (`+ 0.0` without one)
+                    let biases = bias.and_then(|b| b.chunk::<4>(oc)).unwrap_or([0.0; 4]);
+                    for (ys, totals) in out.chunks_mut(output_depth.max(1)).zip(acc) {
+                        let ys = ys.get_mut(oc..oc + 4).unwrap_or(&mut []);
+                        for ((y, total), b) in ys.iter_mut().zip(totals).zip(biases) {
+                            *y = clamp(total + b);
+                        }
+                    }
+                    oc += 4;
+                }
+                while oc < output_depth {
+                    let f0 = oc * filter_row;
+                    for (i, ys) in out.chunks_mut(output_depth.max(1)).enumerate() {
+                        let mut total = 0.0f32;
+                        for run in runs.clone() {
+                            let at = run.input + i * pixel_step;
+                            let xs = input.get(at..at + run.len).unwrap_or(&[]);
+                            let ws = filter.get(f0 + run.filter..f0 + run.filter + run.len);
+                            for (&x, &w) in xs.iter().zip(ws.unwrap_or(&[])) {
+                                total += x * w;
+                            }
+                        }
+                        if let Some(y) = ys.get_mut(oc) {
+                            *y = clamp(total + bias_at(oc));
+                        }
+                    }
+                    oc += 1;
+                }
+                out_at += pixels * output_depth;
+                ox += pixels;
+            }
+        }
+    }
 }
 
 /// Output channels computed together by the f32 convolution: each input

@@ -25,7 +25,8 @@ use crate::kernel::shape::spatial;
 use crate::kernel::shape::OpShape;
 use crate::ops::conv::{check_conv, ConvGeometry, ConvKernel, ConvLayer, ConvStep};
 use crate::ops::conv::{
-    check_conv_f32, check_f32_params, tap_index, ConvF32Params, ConvF32Step, ConvKernelF32,
+    check_conv_f32, check_f32_params, tap_index, tap_range, ConvF32Params, ConvF32Step,
+    ConvKernelF32,
 };
 use core::ops::Range;
 
@@ -1446,10 +1447,188 @@ where
     length("input", in_len, input.len())?;
     length("output", out_len, output.len())?;
     match filter.contiguous() {
+        Some(f) if dims.depth_multiplier == 1 => {
+            depthwise_f32_slices(input, f, bias, dims, params, output)
+        }
         Some(f) => depthwise_f32_loop(input, f, bias, dims, params, output),
         None => depthwise_f32_loop(input, filter, bias, dims, params, output),
     }
     Ok(())
+}
+
+/// The slice path of [`depthwise_conv_f32`] for a depth multiplier of 1
+/// (checked by the caller): 2 output pixels of a row whose valid taps
+/// are the same at once (else 1), their channels in blocks of
+/// [`DW_CHANNELS`] (each weight
+/// loaded once for all the pixels, the sums in registers), then the
+/// channels past the last block one by one; every sum still from `+0.0`
+/// over (ky, kx) in TFLite's order, bias last, then the clamp.
+fn depthwise_f32_slices<B: Values<f32> + ?Sized>(
+    input: &[f32],
+    filter: &[f32],
+    bias: Option<&B>,
+    dims: DepthwiseConvDims,
+    p: &ConvF32Params,
+    output: &mut [f32],
+) {
+    let DepthwiseConvDims {
+        batches,
+        input_height,
+        input_width,
+        input_depth: depth,
+        filter_height,
+        filter_width,
+        output_height,
+        output_width,
+        ..
+    } = dims;
+    let mut out_at = 0;
+    for b in 0..batches {
+        let image = b * input_height * input_width * depth;
+        for oy in 0..output_height {
+            let ky = tap_range(
+                oy,
+                p.stride_height,
+                p.pad_top,
+                p.dilation_height,
+                filter_height,
+                input_height,
+            );
+            let kx_of = |ox| {
+                tap_range(
+                    ox,
+                    p.stride_width,
+                    p.pad_left,
+                    p.dilation_width,
+                    filter_width,
+                    input_width,
+                )
+            };
+            let mut ox = 0;
+            while ox < output_width {
+                let kx = kx_of(ox);
+                // how many pixels from `ox` on share its valid taps
+                let mut pixels = 1;
+                while pixels < 2 && ox + pixels < output_width && kx_of(ox + pixels) == kx {
+                    pixels += 1;
+                }
+                let Some(out) = output.get_mut(out_at..out_at + pixels * depth) else {
+                    return;
+                };
+                let at = DwPixels {
+                    image,
+                    oy,
+                    ox,
+                    ky: ky.clone(),
+                    kx,
+                };
+                match pixels {
+                    2 => depthwise_f32_pixels::<2, B>(input, filter, bias, &dims, p, &at, out),
+                    _ => depthwise_f32_pixels::<1, B>(input, filter, bias, &dims, p, &at, out),
+                }
+                out_at += pixels * depth;
+                ox += pixels;
+            }
+        }
+    }
+}
+
+/// Where a run of output pixels of one row is: its image's start in the
+/// input, the row, the first pixel's column, and the valid taps they share.
+struct DwPixels {
+    image: usize,
+    oy: usize,
+    ox: usize,
+    ky: Range<usize>,
+    kx: Range<usize>,
+}
+
+/// Channels of the f32 depthwise slice path computed together: 8 × 2
+/// pixels measured best on the Cortex-M4F (4 × 4 and 16 × 1 spill or load
+/// more; docs/measurements.md).
+const DW_CHANNELS: usize = 8;
+
+/// `P` neighbouring output pixels of a depthwise convolution with a depth
+/// multiplier of 1, all with the valid taps of `at`, into `out` (their `P`
+/// runs of channels): see [`depthwise_f32_slices`].
+fn depthwise_f32_pixels<const P: usize, B: Values<f32> + ?Sized>(
+    input: &[f32],
+    filter: &[f32],
+    bias: Option<&B>,
+    dims: &DepthwiseConvDims,
+    p: &ConvF32Params,
+    at: &DwPixels,
+    out: &mut [f32],
+) {
+    let depth = dims.input_depth;
+    let clamp = |y: f32| crate::shared::float_ops::clamp_f32(y, p.output_min, p.output_max);
+    let bias_at = |oc: usize| bias.and_then(|b| b.at(oc)).unwrap_or(0.0);
+    // the input offset of pixel `i`'s tap (ky, kx), its channel 0; the
+    // valid taps are inside, so the subtractions never go below 0
+    let pixel_step = p.stride_width * depth;
+    let row_at = |ky: usize| {
+        let iy = (at.oy * p.stride_height + ky * p.dilation_height).saturating_sub(p.pad_top);
+        at.image + iy * dims.input_width * depth
+    };
+    let column_at = |kx: usize| {
+        (at.ox * p.stride_width + kx * p.dilation_width).saturating_sub(p.pad_left) * depth
+    };
+    let tap_at = |ky: usize, kx: usize| (ky * dims.filter_width + kx) * depth;
+    let x_step = p.dilation_width * depth;
+    let mut c = 0;
+    while c + DW_CHANNELS <= depth {
+        let mut acc = [[0.0f32; DW_CHANNELS]; P];
+        for ky in at.ky.clone() {
+            // tap (ky, kx.start)'s input and weights, then a tap further on
+            let mut x_tap = row_at(ky) + column_at(at.kx.start) + c;
+            let mut w_tap = tap_at(ky, at.kx.start) + c;
+            for _ in at.kx.clone() {
+                if let Some(w) = filter.chunk::<DW_CHANNELS>(w_tap) {
+                    let mut x_at = x_tap;
+                    for sums in acc.iter_mut() {
+                        if let Some(x) = input.chunk::<DW_CHANNELS>(x_at) {
+                            for ((sum, x), w) in sums.iter_mut().zip(x).zip(w) {
+                                *sum += x * w;
+                            }
+                        }
+                        x_at += pixel_step;
+                    }
+                }
+                x_tap += x_step;
+                w_tap += depth;
+            }
+        }
+        // the block's biases, read once (`+ 0.0` without one)
+        let biases = bias
+            .and_then(|b| b.chunk::<DW_CHANNELS>(c))
+            .unwrap_or([0.0; DW_CHANNELS]);
+        for (i, sums) in acc.into_iter().enumerate() {
+            let ys = out
+                .get_mut(i * depth + c..i * depth + c + DW_CHANNELS)
+                .unwrap_or(&mut []);
+            for ((y, total), b) in ys.iter_mut().zip(sums).zip(biases) {
+                *y = clamp(total + b);
+            }
+        }
+        c += DW_CHANNELS;
+    }
+    while c < depth {
+        for i in 0..P {
+            let mut total = 0.0f32;
+            for ky in at.ky.clone() {
+                let row = row_at(ky) + c + i * pixel_step;
+                for kx in at.kx.clone() {
+                    let x = input.get(row + column_at(kx)).copied().unwrap_or(0.0);
+                    let w = filter.get(tap_at(ky, kx) + c).copied().unwrap_or(0.0);
+                    total += x * w;
+                }
+            }
+            if let Some(y) = out.get_mut(i * depth + c) {
+                *y = clamp(total + bias_at(c));
+            }
+        }
+        c += 1;
+    }
 }
 
 /// Output channels the f32 depthwise convolution computes together.
