@@ -399,7 +399,7 @@ for entry in "${plan[@]}"; do
     fail "$label: the expected output $expected cannot be read"; continue
   fi
   declare -A out=() stk=() sec=()
-  ok=1
+  ok=1 ram_note=""
   for t in "$fw" "$base"; do
     f=$(elf "$opt" "$crate" "$t")
     [ -f "$f" ] || { fail "$label: $f missing after the build"; ok=0; continue; }
@@ -421,7 +421,10 @@ for entry in "${plan[@]}"; do
     fi
     passed=$((passed + 1))
     out[$t]=$o stk[$t]=$s sec[$t]=$(sections "$f")
-    echo "$label: ${t#*:} ok ($secs s) -- output $dec, predict stack $s B"
+    # the model's RAM_BYTES, where the firmware prints it (float_cnn's)
+    rb=$(sed -n 's/^RAM_BYTES: *\([0-9]*\) B$/\1/p' "$log" | tail -n 1)
+    [ -z "$rb" ] || [ "$t" != "$fw" ] || ram_note="; RAM_BYTES $rb B"
+    echo "$label: ${t#*:} ok ($secs s) -- output $dec, predict stack $s B${rb:+, RAM_BYTES $rb B}"
   done
   ((ok)) || { unset out stk sec; continue; }
   read -r t1 r1 d1 b1 <<<"${sec[$fw]}"
@@ -483,7 +486,7 @@ for entry in "${plan[@]}"; do
     -v cm="$cyc_mac" 'BEGIN {
     printf "%-7s %-11s %-4s %8d B %10d B %10d B %9d B %12s %8s %5s %10s\n", m, r, o, code, ro, ram, s, n, pm, x, cm }')")
   details+=("$(printf '%-7s %-11s %-4s firmware text %d rodata %d data %d bss %d; baseline text %d rodata %d data %d bss %d; %s%s' \
-    "$model" "$runtime" "$opt" "$t1" "$r1" "$d1" "$b1" "$t0" "$r0" "$d0" "$b0" "$c_note" "$t_note")")
+    "$model" "$runtime" "$opt" "$t1" "$r1" "$d1" "$b1" "$t0" "$r0" "$d0" "$b0" "$c_note" "$t_note$ram_note")")
   unset out stk sec
 done
 
