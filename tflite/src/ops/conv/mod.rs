@@ -1639,6 +1639,44 @@ pub fn conv_2d_f32<F: Values<f32> + ?Sized, B: Values<f32> + ?Sized>(
     Ok(())
 }
 
+/// The taps of output pixel `(oy, ox)` that lie inside the input, in
+/// TFLite's order (`ky`, then `kx`): each one's input pixel
+/// (`iy · input_width + ix`) and its tap (`ky · filter_width + kx`). The
+/// f32 convolution's and depthwise's loops over a filter in the model's
+/// bytes scale them by their own depths.
+pub(crate) fn f32_taps(
+    p: &ConvF32Params,
+    (oy, ox): (usize, usize),
+    (input_height, input_width): (usize, usize),
+    (filter_height, filter_width): (usize, usize),
+) -> impl Iterator<Item = (usize, usize)> + Clone + '_ {
+    (0..filter_height)
+        .filter_map(move |ky| {
+            let iy = tap_index(
+                oy,
+                p.stride_height,
+                p.pad_top,
+                ky,
+                p.dilation_height,
+                input_height,
+            )?;
+            Some((ky, iy))
+        })
+        .flat_map(move |(ky, iy)| {
+            (0..filter_width).filter_map(move |kx| {
+                let ix = tap_index(
+                    ox,
+                    p.stride_width,
+                    p.pad_left,
+                    kx,
+                    p.dilation_width,
+                    input_width,
+                )?;
+                Some((iy * input_width + ix, ky * filter_width + kx))
+            })
+        })
+}
+
 /// The taps of one output coordinate whose input coordinate is inside
 /// (`tap_index` is `Some`): `lo..hi`, one run, as the input coordinate
 /// grows with the tap.
@@ -1918,34 +1956,13 @@ fn conv_f32_loop<F: Values<f32> + ?Sized, B: Values<f32> + ?Sized>(
                 };
                 // the input run (its start) and the filter offset of each
                 // tap inside the input, in TFLite's order
-                let taps = (0..filter_height)
-                    .filter_map(|ky| {
-                        let iy = tap_index(
-                            oy,
-                            p.stride_height,
-                            p.pad_top,
-                            ky,
-                            p.dilation_height,
-                            input_height,
-                        )?;
-                        Some((ky, iy))
-                    })
-                    .flat_map(|(ky, iy)| {
-                        (0..filter_width).filter_map(move |kx| {
-                            let ix = tap_index(
-                                ox,
-                                p.stride_width,
-                                p.pad_left,
-                                kx,
-                                p.dilation_width,
-                                input_width,
-                            )?;
-                            Some((
-                                image + (iy * input_width + ix) * depth,
-                                (ky * filter_width + kx) * depth,
-                            ))
-                        })
-                    });
+                let taps = f32_taps(
+                    p,
+                    (oy, ox),
+                    (input_height, input_width),
+                    (filter_height, filter_width),
+                )
+                .map(|(pixel, tap)| (image + pixel * depth, tap * depth));
                 let mut oc = 0;
                 let mut blocks = out.chunks_exact_mut(F32_BLOCK);
                 for ys in &mut blocks {

@@ -23,10 +23,9 @@ use crate::kernel::shape::operand;
 use crate::kernel::shape::size;
 use crate::kernel::shape::spatial;
 use crate::kernel::shape::OpShape;
-use crate::ops::conv::{check_conv, ConvGeometry, ConvKernel, ConvLayer, ConvStep};
+use crate::ops::conv::{check_conv, f32_taps, ConvGeometry, ConvKernel, ConvLayer, ConvStep};
 use crate::ops::conv::{
-    check_conv_f32, check_f32_params, tap_index, tap_range, ConvF32Params, ConvF32Step,
-    ConvKernelF32,
+    check_conv_f32, check_f32_params, tap_range, ConvF32Params, ConvF32Step, ConvKernelF32,
 };
 use core::ops::Range;
 
@@ -1669,34 +1668,13 @@ fn depthwise_f32_loop<F: Values<f32> + ?Sized, B: Values<f32> + ?Sized>(
                 };
                 // the input pixel (its start) and the filter offset of
                 // each tap inside the input, in TFLite's order
-                let taps = (0..filter_height)
-                    .filter_map(|ky| {
-                        let iy = tap_index(
-                            oy,
-                            p.stride_height,
-                            p.pad_top,
-                            ky,
-                            p.dilation_height,
-                            input_height,
-                        )?;
-                        Some((ky, iy))
-                    })
-                    .flat_map(|(ky, iy)| {
-                        (0..filter_width).filter_map(move |kx| {
-                            let ix = tap_index(
-                                ox,
-                                p.stride_width,
-                                p.pad_left,
-                                kx,
-                                p.dilation_width,
-                                input_width,
-                            )?;
-                            Some((
-                                image + (iy * input_width + ix) * input_depth,
-                                (ky * filter_width + kx) * output_depth,
-                            ))
-                        })
-                    });
+                let taps = f32_taps(
+                    p,
+                    (oy, ox),
+                    (input_height, input_width),
+                    (filter_height, filter_width),
+                )
+                .map(|(pixel, tap)| (image + pixel * input_depth, tap * output_depth));
                 let mut oc = 0;
                 let mut blocks = out.chunks_exact_mut(F32_BLOCK);
                 for ys in &mut blocks {
