@@ -308,6 +308,79 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
     c.eq(&got[..n], &want[..n], "depthwise convolution");
 }
 
+/// A random depthwise convolution whose every window lies inside the
+/// image (VALID, no padding) with a filter of one row or one column of 1
+/// to 16 taps (the streaming wake word's k×1 over 30×1): the DSP path's
+/// line loops (an odd tap alone, then pairs) against the reference, with
+/// strides and dilations 1 or 2 and 4 to 16 channels (multiples of 4).
+fn depthwise_line_case(r: &mut Rng, c: &mut Checks) {
+    const MAX: usize = 40 * 3 * 16;
+    let k = r.range(1, 16) as usize;
+    let (sh, sw, dh, dw) = (
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+        r.range(1, 2) as usize,
+    );
+    let depth = 4 * r.range(1, 4) as usize;
+    // k×1 or 1×k; the other side 1 to 3 wide
+    let column = r.range(0, 1) == 0;
+    let (kh, kw) = if column { (k, 1) } else { (1, k) };
+    let (long, short) = ((k - 1) * if column { dh } else { dw } + 1 + r.range(0, 9) as usize, r.range(1, 3) as usize);
+    let (h, w) = if column { (long, short) } else { (short, long) };
+    // VALID: every window whole
+    let oh = (h - (kh - 1) * dh - 1) / sh + 1;
+    let ow = (w - (kw - 1) * dw - 1) / sw + 1;
+    let mut image = [0i8; MAX];
+    let mut filter = [0i8; 16 * 16];
+    r.fill(&mut image);
+    r.fill(&mut filter);
+    let image = &image[..h * w * depth];
+    let filter = &filter[..k * depth];
+    let mut bias = [0i32; 16];
+    for b in &mut bias {
+        *b = r.range(-100_000, 100_000);
+    }
+    let bias = &bias[..depth];
+    let mut ms = [QuantizedMultiplier::ZERO; 16];
+    for m in &mut ms {
+        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, r.range(-12, 1));
+    }
+    let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
+    let dims = DepthwiseConvDims {
+        batches: 1,
+        input_height: h,
+        input_width: w,
+        input_depth: depth,
+        filter_height: kh,
+        filter_width: kw,
+        depth_multiplier: 1,
+        output_height: oh,
+        output_width: ow,
+    };
+    let params = DepthwiseConvParams {
+        stride_height: sh,
+        stride_width: sw,
+        dilation_height: dh,
+        dilation_width: dw,
+        pad_top: 0,
+        pad_left: 0,
+        input_zero_point: x_zp,
+        output_zero_point: out_zp,
+        multipliers: &ms[..depth],
+        output_min: -128,
+        output_max: 127,
+        rounding: Rounding::Double,
+    };
+    let n = oh * ow * depth;
+    let mut want = [0i8; MAX];
+    reference::depthwise_conv(image, filter, Some(bias), dims, &params, &mut want[..n]);
+    let mut got = [0i8; MAX];
+    let ok = depthwise_conv_int8(image, filter, Some(bias), dims, &params, &mut got[..n]).is_ok();
+    c.check(ok, "depthwise_conv_int8 accepted the line case");
+    c.eq(&got[..n], &want[..n], "depthwise convolution, a line of taps");
+}
+
 /// A random k×k convolution (the im2col path), against the
 /// reference. Not `deep`: a first layer's few input channels (1 to
 /// 3 channels, 1×1 to 4×4 filters, 1 to 9 output channels). `deep`: a
@@ -793,6 +866,7 @@ fn main() -> ! {
 
         fc_case(&mut r, &mut c, case);
         depthwise_case(&mut r, &mut c);
+        depthwise_line_case(&mut r, &mut c);
         conv_case(&mut r, &mut c, false);
         conv_case(&mut r, &mut c, true);
         wide_case(&mut r, &mut c);

@@ -190,6 +190,22 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         .dilation_height
         .checked_mul(dims.input_width)?
         .checked_mul(depth)?;
+    // another filter than 3×3 whose every window lies inside the image (a
+    // VALID layer: the streaming wake word's k×1): no window per pixel
+    if !three {
+        let prepared = prepared.filter(|p| p.len() == depth / 4);
+        let lines = Lines {
+            column,
+            row,
+            offset,
+        };
+        let inside = depthwise_inside(
+            image, filter, bias, prepared, dims, params, stage, &scale, lines, out,
+        );
+        if inside.is_some() {
+            return inside;
+        }
+    }
     // which taps of a 3×3 window are inside: all (class 0), all but the
     // first (1), all but the last (2); `None` for any other window
     let class = |w: Window| match (w.taps().next(), w.len()) {
@@ -380,7 +396,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
                             let mut fs = filter.get((ky * dims.filter_width + kx) * depth + c..)?;
                             let mut acc = bias4;
                             for _ in 0..runs {
-                                acc = tap_run(xs, x_tap, fs, f_tap, n, offset, acc)?;
+                                acc = arch::tap_line(xs, x_tap, fs, f_tap, n, offset, acc)?;
                                 xs = xs.get(x_run..).unwrap_or(&[]);
                                 fs = fs.get(f_run..).unwrap_or(&[]);
                             }
@@ -406,6 +422,13 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     Some(())
 }
 
+/// The bias of channels `c … c + 3` (0 without one, or past its end).
+#[inline(always)]
+fn group_bias<B: Values<i32> + ?Sized>(bias: Option<&B>, c: usize) -> [i32; 4] {
+    let at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
+    [at(c), at(c + 1), at(c + 2), at(c + 3)]
+}
+
 /// The set-up of channels `c … c + 3` of [`depthwise`], the same for
 /// every band of a layer: the bias; for a 3×3 filter, its nine words
 /// widened (bytes 0, 2 and 1, 3 of each tap's word) and `bias −
@@ -414,7 +437,9 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
 /// 0); the output stage as [`Requant4`]'s words where it applies. `None`
 /// where the filter or the multipliers do not hold the group's channels.
 /// The one rule of [`crate::depthwise_prepare`] and of [`depthwise`]'s
-/// calls without it.
+/// calls without it (inlined: it returns a 280-byte group, which a call
+/// would copy).
+#[inline(always)]
 pub(crate) fn depthwise_group<B: Values<i32> + ?Sized>(
     filter: &[i8],
     bias: Option<&B>,
@@ -425,12 +450,11 @@ pub(crate) fn depthwise_group<B: Values<i32> + ?Sized>(
 ) -> Option<DepthwiseGroup> {
     let depth = dims.input_depth;
     let zero_point = params.input_zero_point;
-    let bias_at = |c: usize| bias.and_then(|b| b.at(c)).unwrap_or(0);
     let word = |at: usize| -> Option<u32> {
         let b = filter.get(at..at.checked_add(4)?)?.first_chunk::<4>()?;
         Some(u32::from_le_bytes(b.map(|v| v as u8)))
     };
-    let bias4 = [bias_at(c), bias_at(c + 1), bias_at(c + 2), bias_at(c + 3)];
+    let bias4 = group_bias(bias, c);
     let mut table = [0u32; 18];
     let mut constants = [[bias4; 3]; 3];
     if dims.filter_height == 3 && dims.filter_width == 3 {
@@ -529,29 +553,133 @@ fn class_runs(
     Some(())
 }
 
-/// `acc` plus `(x + offset) · f` for channels `c … c + 3` of `n` taps of
-/// [`depthwise`]'s general path ([`arch::mac_4_channels`] each): the image
-/// words at the start of `xs` and every `x_step` bytes after it, the
-/// filter words at the start of `fs` and every `f_step` bytes after it.
-/// `None` if a word lies past the end of its slice.
-#[inline(always)]
-fn tap_run(
-    mut xs: &[i8],
-    x_step: usize,
-    mut fs: &[i8],
-    f_step: usize,
-    n: usize,
+/// The steps of [`depthwise_inside`]'s taps in the image (a column, a
+/// row) and the input's offset (`−zero point`, in both halves).
+#[derive(Clone, Copy)]
+struct Lines {
+    column: usize,
+    row: usize,
     offset: u32,
-    mut acc: [i32; 4],
-) -> Option<[i32; 4]> {
-    let word = |b: &[i8; 4]| u32::from_le_bytes(b.map(|v| v as u8));
-    for _ in 0..n {
-        let (x, f) = (xs.first_chunk::<4>()?, fs.first_chunk::<4>()?);
-        acc = arch::mac_4_channels(acc, word(x), word(f), offset);
-        xs = xs.get(x_step..).unwrap_or(&[]);
-        fs = fs.get(f_step..).unwrap_or(&[]);
+}
+
+/// [`depthwise`] where every output pixel's window lies whole inside the
+/// image (the first and the last along each axis: the windows move
+/// monotonically), for a filter other than 3×3: per group of 4 channels
+/// (its bias and output stage prepared, or made as [`depthwise_group`] does) and
+/// per pixel, the filter's taps as lines along its longer side, each line
+/// one loop ([`arch::tap_line`]), then the output stage. `None` unless
+/// every window is whole and every length holds (the caller's general
+/// loop then runs, over the whole output).
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn depthwise_inside<B: Values<i32> + ?Sized>(
+    image: &[i8],
+    filter: &[i8],
+    bias: Option<&B>,
+    prepared: Option<&[DepthwiseGroup]>,
+    dims: &crate::ops::conv::depthwise_conv::DepthwiseConvDims,
+    params: &crate::ops::conv::depthwise_conv::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    scale: &impl Fn(usize) -> Scale,
+    lines: Lines,
+    out: &mut [i8],
+) -> Option<()> {
+    use crate::arith::window::Window;
+    let depth = dims.input_depth;
+    // the input position of output 0's first tap, if every window along
+    // the axis is whole
+    let whole = |n: usize, stride: usize, pad: usize, dilation: usize, size: usize, taps: usize| {
+        let complete = |w: Window| w.len() == taps && w.taps().next().is_some_and(|(k, _)| k == 0);
+        let first = Window::new(0, stride, pad, dilation, taps, size);
+        let last = Window::new(n.checked_sub(1)?, stride, pad, dilation, taps, size);
+        if !complete(first) || !complete(last) {
+            return None;
+        }
+        first.taps().next().map(|(_, at)| at)
+    };
+    let y0 = whole(
+        dims.output_height,
+        params.stride_height,
+        params.pad_top,
+        params.dilation_height,
+        dims.input_height,
+        dims.filter_height,
+    )?;
+    let x0 = whole(
+        dims.output_width,
+        params.stride_width,
+        params.pad_left,
+        params.dilation_width,
+        dims.input_width,
+        dims.filter_width,
+    )?;
+    let Lines {
+        column,
+        row,
+        offset,
+    } = lines;
+    // the taps as lines along the filter's longer side: `lines` of `n`
+    // taps, a tap `x_tap` on in the image and `f_tap` in the filter, a
+    // line `x_line` and `f_line` on
+    let filter_row = dims.filter_width.checked_mul(depth)?;
+    let (lines, (n, x_tap, f_tap), (x_line, f_line)) = if dims.filter_width >= dims.filter_height {
+        (
+            dims.filter_height,
+            (dims.filter_width, column, depth),
+            (row, filter_row),
+        )
+    } else {
+        (
+            dims.filter_width,
+            (dims.filter_height, row, filter_row),
+            (column, depth),
+        )
+    };
+    let image_row = dims.input_width.checked_mul(depth)?;
+    let (y_step, x_step) = (
+        params.stride_height.checked_mul(image_row)?,
+        params.stride_width.checked_mul(depth)?,
+    );
+    let origin = y0
+        .checked_mul(image_row)?
+        .checked_add(x0.checked_mul(depth)?)?;
+    for c in (0..depth).step_by(4) {
+        // the group's bias and output stage, prepared or made (its 3×3
+        // table and constants are not used here)
+        let (bias4, requant) = match prepared.and_then(|p| p.get(c / 4)) {
+            Some(g) => (g.bias, g.requant.map(Requant4::from_words)),
+            None => (
+                group_bias(bias, c),
+                Requant4::new(params.multipliers, c, stage),
+            ),
+        };
+        let fs = filter.get(c..)?;
+        let mut at = c;
+        for oy in 0..dims.output_height {
+            let mut first = origin
+                .checked_add(oy.checked_mul(y_step)?)?
+                .checked_add(c)?;
+            for _ in 0..dims.output_width {
+                let mut acc = bias4;
+                for l in 0..lines {
+                    let xs = image.get(first.checked_add(l.checked_mul(x_line)?)?..)?;
+                    let fs = fs.get(l.checked_mul(f_line)?..)?;
+                    acc = arch::tap_line(xs, x_tap, fs, f_tap, n, offset, acc)?;
+                }
+                write4(
+                    out.get_mut(at..at.checked_add(4)?)?,
+                    acc,
+                    requant.as_ref(),
+                    stage,
+                    scale,
+                    c,
+                );
+                first = first.checked_add(x_step)?;
+                at = at.checked_add(depth)?;
+            }
+        }
     }
-    Some(acc)
+    Some(())
 }
 
 /// The sums of three taps' weights along one axis of a 3×3 filter, for
@@ -573,40 +701,121 @@ mod arch {
     use core::arch::asm;
 
     #[cfg(shapecheck_dsp)]
-    /// Channels `c … c + 3` of one depthwise tap: `acc[j] += (x_j +
-    /// offset) · f_j` for the four bytes of the input word `x` and of the
-    /// filter word `f` (`offset` in both halves).
+    /// One tap of [`tap_line`]: `acc[j] += (x_j + offset) · f_j` for the
+    /// four bytes of the image word at `{p}` and of the filter word at
+    /// `{q}` (`SXTAB16` widens and adds the offset, in both halves of
+    /// `{off}`), both pointers then stepped (`{dx}`, `{df}`); the odd
+    /// channels' filter halves in `$fo`. 12 instructions for 4
+    /// multiply-accumulates, the two loads pipelined.
+    macro_rules! line_tap {
+        ($fo:literal) => {
+            concat!(
+                "ldr {x}, [{p}]\n",
+                "ldr {f}, [{q}]\n",
+                "add {p}, {p}, {dx}\n",
+                "add {q}, {q}, {df}\n",
+                "sxtab16 {xo}, {off}, {x}, ror #8\n",
+                "sxtab16 {x}, {off}, {x}\n",
+                "sxtb16 ",
+                $fo,
+                ", {f}, ror #8\n",
+                "sxtb16 {f}, {f}\n",
+                "smlabb {a0}, {x}, {f}, {a0}\n",
+                "smlatt {a2}, {x}, {f}, {a2}\n",
+                "smlabb {a1}, {xo}, ",
+                $fo,
+                ", {a1}\n",
+                "smlatt {a3}, {xo}, ",
+                $fo,
+                ", {a3}\n",
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// Channels `c … c + 3` of `n` taps of a line (a filter's row or
+    /// column): `acc[j] += Σ (x_j + offset) · f_j`, the image words at the
+    /// start of `xs` and every `x_step` bytes after it, the filter words at
+    /// the start of `fs` and every `f_step` bytes after it (`offset` in
+    /// both halves). An odd first tap alone, then pairs of [`line_tap`]s
+    /// in one loop (the loop's end on the stack, its register the pair's
+    /// scratch, as in the convolution's loops). `None` (nothing read)
+    /// unless `n ≥ 1` and the slices hold every word.
     #[inline(always)]
-    pub(super) fn mac_4_channels(acc: [i32; 4], x: u32, f: u32, offset: u32) -> [i32; 4] {
-        let [mut a0, mut a1, mut a2, mut a3] = acc;
-        // SAFETY: registers only
-        unsafe {
-            asm!(
-                "sxtb16 {xe}, {x}",
-                "sxtb16 {xo}, {x}, ror #8",
-                "sadd16 {xe}, {xe}, {off}",
-                "sadd16 {xo}, {xo}, {off}",
-                "sxtb16 {fe}, {f}",
-                "sxtb16 {fo}, {f}, ror #8",
-                "smlabb {a0}, {xe}, {fe}, {a0}",
-                "smlatt {a2}, {xe}, {fe}, {a2}",
-                "smlabb {a1}, {xo}, {fo}, {a1}",
-                "smlatt {a3}, {xo}, {fo}, {a3}",
-                x = in(reg) x,
-                f = in(reg) f,
-                off = in(reg) offset,
-                a0 = inout(reg) a0,
-                a1 = inout(reg) a1,
-                a2 = inout(reg) a2,
-                a3 = inout(reg) a3,
-                xe = out(reg) _,
-                xo = out(reg) _,
-                fe = out(reg) _,
-                fo = out(reg) _,
-                options(pure, nomem, nostack),
-            );
+    pub(super) fn tap_line(
+        xs: &[i8],
+        x_step: usize,
+        fs: &[i8],
+        f_step: usize,
+        n: usize,
+        offset: u32,
+        acc: [i32; 4],
+    ) -> Option<[i32; 4]> {
+        let reach = |step: usize| n.checked_sub(1)?.checked_mul(step)?.checked_add(4);
+        // a loop ends when the image pointer has stepped: `x_step` ≥ 1
+        if reach(x_step)? > xs.len() || reach(f_step)? > fs.len() || (n > 1 && x_step == 0) {
+            return None;
         }
-        [a0, a1, a2, a3]
+        let [mut a0, mut a1, mut a2, mut a3] = acc;
+        let (mut p, mut q) = (xs.as_ptr(), fs.as_ptr());
+        if n % 2 == 1 {
+            // SAFETY: checked above: the first word of each slice
+            unsafe {
+                asm!(
+                    line_tap!("{fo}"),
+                    p = inout(reg) p,
+                    q = inout(reg) q,
+                    dx = in(reg) x_step,
+                    df = in(reg) f_step,
+                    off = in(reg) offset,
+                    a0 = inout(reg) a0,
+                    a1 = inout(reg) a1,
+                    a2 = inout(reg) a2,
+                    a3 = inout(reg) a3,
+                    x = out(reg) _,
+                    xo = out(reg) _,
+                    f = out(reg) _,
+                    fo = out(reg) _,
+                    options(readonly, nostack, preserves_flags),
+                );
+            }
+        }
+        let pairs = n / 2;
+        if pairs > 0 {
+            let end = p.wrapping_add(2 * pairs * x_step);
+            // SAFETY: checked above: the words of taps `n % 2 … n − 1`, the
+            // last `(n − 1) · step` bytes past each slice's start; the loop
+            // ends when `{p}` reaches `end`, after `pairs` passes (`x_step`
+            // is at least 4: a column or row of at least 4 channels). The
+            // stack is back where it was at the end.
+            unsafe {
+                asm!(
+                    "push {{{e}}}",
+                    "2:",
+                    line_tap!("{e}"),
+                    line_tap!("{e}"),
+                    "ldr {x}, [sp]",
+                    "cmp {p}, {x}",
+                    "bne 2b",
+                    "add sp, sp, #4",
+                    p = inout(reg) p => _,
+                    q = inout(reg) q => _,
+                    e = inout(reg) end => _,
+                    dx = in(reg) x_step,
+                    df = in(reg) f_step,
+                    off = in(reg) offset,
+                    a0 = inout(reg) a0,
+                    a1 = inout(reg) a1,
+                    a2 = inout(reg) a2,
+                    a3 = inout(reg) a3,
+                    x = out(reg) _,
+                    xo = out(reg) _,
+                    f = out(reg) _,
+                    options(readonly),
+                );
+            }
+        }
+        Some([a0, a1, a2, a3])
     }
 
     #[cfg(not(shapecheck_dsp))]
@@ -679,16 +888,32 @@ mod arch {
     }
 
     #[cfg(not(shapecheck_dsp))]
-    /// [`super::depthwise`]'s four channels of one tap.
-    pub(super) fn mac_4_channels(acc: [i32; 4], x: u32, f: u32, offset: u32) -> [i32; 4] {
+    /// [`super::arch`]'s `tap_line` in plain Rust: the same checks, the
+    /// taps one by one.
+    pub(super) fn tap_line(
+        xs: &[i8],
+        x_step: usize,
+        fs: &[i8],
+        f_step: usize,
+        n: usize,
+        offset: u32,
+        acc: [i32; 4],
+    ) -> Option<[i32; 4]> {
+        let reach = |step: usize| n.checked_sub(1)?.checked_mul(step)?.checked_add(4);
+        if reach(x_step)? > xs.len() || reach(f_step)? > fs.len() {
+            return None;
+        }
         let offset = i32::from(offset as u16 as i16);
         let mut acc = acc;
-        for (j, a) in acc.iter_mut().enumerate() {
-            let xj = i32::from((x >> (8 * j)) as u8 as i8) + offset;
-            let fj = i32::from((f >> (8 * j)) as u8 as i8);
-            *a = a.wrapping_add(xj * fj);
+        for t in 0..n {
+            let (x, f) = (xs.get(t * x_step..)?, fs.get(t * f_step..)?);
+            for (j, a) in acc.iter_mut().enumerate() {
+                let xj = i32::from(*x.get(j)?) + offset;
+                let fj = i32::from(*f.get(j)?);
+                *a = a.wrapping_add(xj * fj);
+            }
         }
-        acc
+        Some(acc)
     }
 
     #[cfg(shapecheck_dsp)]
@@ -1150,6 +1375,52 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn depthwise_inside_is_the_reference_depthwise_convolution(
+            (k, column, short, extra, groups) in (1usize..17, any::<bool>(), 1usize..4, 0usize..9, 1usize..4),
+            (sh, sw, dh, dw) in (1usize..3, 1usize..3, 1usize..3, 1usize..3),
+            seed in any::<u64>(),
+            (zp, out_zp, per_channel, prepare) in (-128i32..=127, -128i32..=127, any::<bool>(), any::<bool>()),
+        ) {
+            // a line of k taps (k×1 or 1×k), every window inside (VALID)
+            let c = 4 * groups;
+            let (kh, kw) = if column { (k, 1) } else { (1, k) };
+            let long = (k - 1) * if column { dh } else { dw } + 1 + extra;
+            let (h, w) = if column { (long, short) } else { (short, long) };
+            let (oh, ow) = ((h - (kh - 1) * dh - 1) / sh + 1, (w - (kw - 1) * dw - 1) / sw + 1);
+            let mut state = seed | 1;
+            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
+            let image: Vec<i8> = (0..h * w * c).map(|_| next() as i8).collect();
+            let filter: Vec<i8> = (0..kh * kw * c).map(|_| next() as i8).collect();
+            let bias: Vec<i32> = (0..c).map(|_| (next() % 200_001) as i32 - 100_000).collect();
+            let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
+                .map(|_| QuantizedMultiplier::from_parts((1 << 30) + (next() >> 34) as i32, -((next() % 12) as i32)))
+                .collect();
+            let dims = crate::ops::conv::depthwise_conv::DepthwiseConvDims {
+                batches: 1, input_height: h, input_width: w, input_depth: c,
+                filter_height: kh, filter_width: kw, depth_multiplier: 1,
+                output_height: oh, output_width: ow,
+            };
+            let params = crate::ops::conv::depthwise_conv::DepthwiseConvParams {
+                stride_height: sh, stride_width: sw, dilation_height: dh, dilation_width: dw,
+                pad_top: 0, pad_left: 0, input_zero_point: zp, output_zero_point: out_zp,
+                multipliers: &multipliers, output_min: -128, output_max: 127,
+                rounding: Rounding::Double,
+            };
+            let mut want = std::vec![0i8; oh * ow * c];
+            crate::reference::depthwise_conv(&image, &filter, Some(&bias[..]), dims, &params, &mut want);
+            let stage = OutputStage::new(Rounding::Double, out_zp, -128, 127);
+            let groups: Vec<_> = (0..c).step_by(4)
+                .map(|g| depthwise_group(&filter, Some(&bias[..]), &dims, &params, &stage, g).unwrap())
+                .collect();
+            let prepared = prepare.then_some(&groups[..]);
+            let lines = Lines { column: dw * c, row: dh * w * c, offset: (-zp as u32 & 0xffff) * 0x0001_0001 };
+            let scale = |c: usize| Scale::new(multipliers[if per_channel { c } else { 0 }]);
+            let mut got = std::vec![0i8; oh * ow * c];
+            prop_assert!(depthwise_inside(&image, &filter, Some(&bias[..]), prepared, &dims, &params, &stage, &scale, lines, &mut got).is_some());
+            prop_assert_eq!(got, want);
+        }
+
         #[test]
         fn depthwise_is_the_reference_depthwise_convolution(
             (h, w, groups, kh, kw) in (1usize..9, 1usize..9, 1usize..4, prop_oneof![Just(3usize), 1usize..7], prop_oneof![Just(3usize), 1usize..7]),
