@@ -919,20 +919,29 @@ mod arch {
     #[cfg(shapecheck_dsp)]
     /// One tap of the depthwise loops: the image word at `$at`, the widened
     /// filter words at `$base + $f` bytes into `$table` (a block's table,
-    /// `{t}`, from 0; a run's state, `{s}`, from 16).
+    /// `{t}`, from 0; a run's state, `{s}`, from 16). Three single loads in
+    /// a row (the M4 pipelines the second and third: 4 cycles, where an
+    /// `LDR` and an `LDRD` take 5).
     macro_rules! tap {
         ($table:literal, $base:literal, $at:literal, $f:literal) => {
             concat!(
                 "ldr {x}, ",
                 $at,
                 "\n",
-                "ldrd {fe}, {fo}, [",
+                "ldr {fe}, [",
                 $table,
                 ", #",
                 $base,
                 "+",
                 $f,
                 "]\n",
+                "ldr {fo}, [",
+                $table,
+                ", #",
+                $base,
+                "+",
+                $f,
+                "+4]\n",
                 "sxtb16 {xo}, {x}, ror #8\n",
                 "sxtb16 {x}, {x}\n",
                 "smlabb {a0}, {x}, {fe}, {a0}\n",
@@ -1121,13 +1130,15 @@ mod arch {
         ($taps:ident, $clamp:ident, $image:expr, $state:expr, $column:expr, $row:expr) => {
             asm!(
                 "2:",
-                "ldrd {a0}, {a1}, [{s}, #0]",
-                "ldrd {a2}, {a3}, [{s}, #8]",
+                // the constants by single loads, which the first tap's
+                // three loads continue (one pipelined run of seven)
+                "ldr {a0}, [{s}, #0]",
+                "ldr {a1}, [{s}, #4]",
+                "ldr {a2}, [{s}, #8]",
+                "ldr {a3}, [{s}, #12]",
                 $taps!("{s}", "16"),
-                run_scale!("a0", "88"),
-                run_scale!("a1", "96"),
-                run_scale!("a2", "104"),
-                run_scale!("a3", "112"),
+                run_scale!("0", "1", "88"),
+                run_scale!("2", "3", "104"),
                 "ldr {fe}, [{s}, #120]",
                 run_narrow!("a0"),
                 run_narrow!("a1"),
@@ -1137,9 +1148,13 @@ mod arch {
                 "bfi {a0}, {a2}, #16, #8",
                 "bfi {a0}, {a3}, #24, #8",
                 run_clamp!($clamp),
-                "ldrd {fe}, {fo}, [{s}, #132]",
+                // the tail by single loads in a row, the store after them
+                // (pipelined: 6 cycles, where two `LDRD`s and it take 8)
+                "ldr {fe}, [{s}, #132]",
+                "ldr {x}, [{s}, #140]",
+                "ldr {xo}, [{s}, #144]",
+                "ldr {fo}, [{s}, #136]",
                 "str {a0}, [{fe}]",
-                "ldrd {x}, {xo}, [{s}, #140]",
                 "add {fe}, {fe}, {x}",
                 "str {fe}, [{s}, #132]",
                 "add {p}, {p}, {xo}",
@@ -1163,33 +1178,64 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
-    /// One channel of [`dw3x3_run`]'s output stage: the doubling high
-    /// product and the shift by `r − 1`, the stage at 88 in the state.
+    /// Two channels of [`dw3x3_run`]'s output stage, `{a$c}` and
+    /// `{a$d}`: their multipliers and shifts (at `$at` in the state, the
+    /// stage at 88) by four single loads in a row (5 cycles, where two
+    /// `LDRD`s take 6), then per channel the doubling high product and the
+    /// shift by `r − 1`.
     macro_rules! run_scale {
-        ($a:literal, $at:literal) => {
+        ($c:literal, $d:literal, $at:literal) => {
             concat!(
-                "ldrd {fe}, {fo}, [{s}, #",
+                "ldr {fe}, [{s}, #",
                 $at,
                 "]\n",
-                "smmlar {",
-                $a,
-                "}, {",
-                $a,
-                "}, {fe}, {",
-                $a,
+                "ldr {fo}, [{s}, #",
+                $at,
+                "+4]\n",
+                "ldr {x}, [{s}, #",
+                $at,
+                "+8]\n",
+                "ldr {xo}, [{s}, #",
+                $at,
+                "+12]\n",
+                "smmlar {a",
+                $c,
+                "}, {a",
+                $c,
+                "}, {fe}, {a",
+                $c,
                 "}\n",
-                "add {",
-                $a,
-                "}, {",
-                $a,
-                "}, {",
-                $a,
+                "smmlar {a",
+                $d,
+                "}, {a",
+                $d,
+                "}, {x}, {a",
+                $d,
+                "}\n",
+                "add {a",
+                $c,
+                "}, {a",
+                $c,
+                "}, {a",
+                $c,
                 "}, asr #31\n",
-                "asr {",
-                $a,
-                "}, {",
-                $a,
+                "add {a",
+                $d,
+                "}, {a",
+                $d,
+                "}, {a",
+                $d,
+                "}, asr #31\n",
+                "asr {a",
+                $c,
+                "}, {a",
+                $c,
                 "}, {fo}\n",
+                "asr {a",
+                $d,
+                "}, {a",
+                $d,
+                "}, {xo}\n",
             )
         };
     }
