@@ -59,6 +59,13 @@ impl Rng {
             *x = self.next() as i8;
         }
     }
+    /// `mantissa` and `shift`, or one time in 16 a zero multiplier
+    /// (TFLite's for a real one below 2^−31: a channel whose weights'
+    /// scale is nearly 0), whose outputs are the zero point
+    fn multiplier(&mut self, mantissa: i32, shift: i32) -> QuantizedMultiplier {
+        let m = if self.next() % 16 == 0 { 0 } else { mantissa };
+        QuantizedMultiplier::from_parts(m, shift)
+    }
 }
 
 /// A layer's vertical window (stride, pad, dilation, filter rows, input
@@ -191,7 +198,8 @@ fn multipliers(r: &mut Rng) -> [QuantizedMultiplier; MAX_C] {
     let mut ms = [QuantizedMultiplier::ZERO; MAX_C];
     for m in &mut ms {
         let mantissa = (1 << 30) + (r.next() >> 2) as i32;
-        *m = QuantizedMultiplier::from_parts(mantissa, r.range(-12, 1));
+        let shift = r.range(-12, 1);
+        *m = r.multiplier(mantissa, shift);
     }
     ms
 }
@@ -301,7 +309,8 @@ fn pointwise_prepared_case(r: &mut Rng, c: &mut Checks) {
     let mut ms = [QuantizedMultiplier::ZERO; MAX_C];
     for m in &mut ms {
         let mantissa = (1 << 30) + (r.next() >> 2) as i32;
-        *m = QuantizedMultiplier::from_parts(mantissa, r.range(-12, -1));
+        let shift = r.range(-12, -1);
+        *m = r.multiplier(mantissa, shift);
     }
     let dims = Conv2dDims {
         batches: 1,

@@ -64,6 +64,13 @@ impl Rng {
             *x = self.next() as i8;
         }
     }
+    /// `mantissa` and `shift`, or one time in 16 a zero multiplier
+    /// (TFLite's for a real one below 2^−31: a channel whose weights'
+    /// scale is nearly 0), whose outputs are the zero point
+    fn multiplier(&mut self, mantissa: i32, shift: i32) -> QuantizedMultiplier {
+        let m = if self.next() % 16 == 0 { 0 } else { mantissa };
+        QuantizedMultiplier::from_parts(m, shift)
+    }
 }
 
 /// One random layer: `rows` input rows (pixels or batches) of `depth`,
@@ -119,7 +126,8 @@ impl Layer {
             // a mantissa in [2^30, 2^31) and a shift that keeps outputs in
             // and out of the clamp
             let mantissa = (1 << 30) + (r.next() >> 2) as i32;
-            *m = QuantizedMultiplier::from_parts(mantissa, r.range(-12, 1));
+            let shift = r.range(-12, 1);
+            *m = r.multiplier(mantissa, shift);
         }
         layer
     }
@@ -179,7 +187,8 @@ fn fc_case(r: &mut Rng, c: &mut Checks, case: usize) {
     let mut multipliers = [QuantizedMultiplier::ZERO; FC_MAX_UNITS];
     for m in multipliers.iter_mut() {
         let mantissa = (1 << 30) + (r.next() >> 2) as i32;
-        *m = QuantizedMultiplier::from_parts(mantissa, r.range(-12, 1));
+        let shift = r.range(-12, 1);
+        *m = r.multiplier(mantissa, shift);
     }
     let per_channel = r.range(0, 1) == 1;
     let multipliers = if per_channel { &multipliers[..units] } else { &multipliers[..1] };
@@ -256,7 +265,8 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
     let bias = &bias[..depth];
     let mut ms = [QuantizedMultiplier::ZERO; 16];
     for m in &mut ms {
-        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, r.range(-12, 1));
+        let (mantissa, shift) = ((1 << 30) + (r.next() >> 2) as i32, r.range(-12, 1));
+        *m = r.multiplier(mantissa, shift);
     }
     let ms = if r.range(0, 1) == 0 {
         &ms[..1]
@@ -344,7 +354,8 @@ fn depthwise_line_case(r: &mut Rng, c: &mut Checks) {
     let bias = &bias[..depth];
     let mut ms = [QuantizedMultiplier::ZERO; 16];
     for m in &mut ms {
-        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, r.range(-12, 1));
+        let (mantissa, shift) = ((1 << 30) + (r.next() >> 2) as i32, r.range(-12, 1));
+        *m = r.multiplier(mantissa, shift);
     }
     let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
     let dims = DepthwiseConvDims {
@@ -488,7 +499,8 @@ fn conv_case_of(r: &mut Rng, c: &mut Checks, kind: u8) {
     let bias = &bias[..channels];
     let mut ms = [QuantizedMultiplier::ZERO; 70];
     for m in &mut ms {
-        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, r.range(-12, -1));
+        let (mantissa, shift) = ((1 << 30) + (r.next() >> 2) as i32, r.range(-12, -1));
+        *m = r.multiplier(mantissa, shift);
     }
     let ms = if r.range(0, 1) == 0 {
         &ms[..1]
@@ -620,7 +632,8 @@ fn requant_case(r: &mut Rng, c: &mut Checks) {
         } else {
             r.range(-31, -1)
         };
-        *m = QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, shift);
+        let mantissa = (1 << 30) + (r.next() >> 2) as i32;
+        *m = r.multiplier(mantissa, shift);
     }
     let ms = if r.range(0, 1) == 0 {
         &ms[..1]
@@ -704,7 +717,8 @@ fn wide_case(r: &mut Rng, c: &mut Checks) {
     let mut ms = [QuantizedMultiplier::ZERO; 70];
     for m in &mut ms {
         let mantissa = (1 << 30) + (r.next() >> 2) as i32;
-        *m = QuantizedMultiplier::from_parts(mantissa, r.range(-14, -1));
+        let shift = r.range(-14, -1);
+        *m = r.multiplier(mantissa, shift);
     }
     let per_channel = r.range(0, 1) == 1;
     let ms = if per_channel {

@@ -60,6 +60,13 @@ use crate::arith::quant::{OutputStage, QuantizedMultiplier, Scale};
 /// point joins the `+ 1` as `+ 2 · zp` (`QADD`: a sum that saturates is far
 /// outside int8 either way), the final `>> 1` inside `SSAT`'s shift. The
 /// four bytes are clamped to `[lo, hi]` together (`SSUB8` / `SEL`).
+///
+/// A multiplier of 0 (TFLite's for a real multiplier below 2^−31, a channel
+/// whose weights' scale is nearly 0: visual wake words has 44 in its 1×1
+/// layers) gives the zero point for any accumulator and shift. Its stage is
+/// `m2 = −2^31`, `r − 1 = 31`: `SMMLAR` gives `⌊(a + 1) / 2⌋`, in
+/// `[−2^30, 2^30]`, whose shift by 31 (after the `− [h < 0]`) is 0 or −1,
+/// and `(1 + 2 · zp + 0 or −1) >> 1` is `zp`: one form for every channel.
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct Requant4 {
@@ -107,8 +114,8 @@ impl Requant4 {
     /// The stage of channels `c … c + 3`; `None` (the caller then takes
     /// [`OutputStage::apply`]) unless every multiplier is in `[2^30, 2^31)`
     /// with a shift in `[−31, −1]` (a real multiplier below 1/2, as every
-    /// int8 layer's), the rounding is the double one and the zero point an
-    /// int8.
+    /// int8 layer's) or 0, the rounding is the double one and the zero
+    /// point an int8.
     pub(crate) fn new(
         multipliers: &[QuantizedMultiplier],
         c: usize,
@@ -118,9 +125,10 @@ impl Requant4 {
     }
 
     /// Whether a multiplier is one the stage takes: in `[2^30, 2^31)`
-    /// with a shift in `[−31, −1]`.
+    /// with a shift in `[−31, −1]`, or 0 (any shift: the output is the zero
+    /// point).
     fn takes(m: &QuantizedMultiplier) -> bool {
-        m.multiplier() >= 1 << 30 && (-31..=-1).contains(&m.shift())
+        m.multiplier() == 0 || (m.multiplier() >= 1 << 30 && (-31..=-1).contains(&m.shift()))
     }
 
     /// Channel `c`'s part of the stage, `[2m − 2^32, r − 1]` of its
@@ -129,7 +137,14 @@ impl Requant4 {
     #[inline(always)]
     pub(crate) fn channel(multipliers: &[QuantizedMultiplier], c: usize) -> Option<[i32; 2]> {
         let m = multipliers.get(if multipliers.len() == 1 { 0 } else { c })?;
-        Self::takes(m).then(|| [m.multiplier().wrapping_mul(2), -m.shift() - 1])
+        Self::takes(m).then(|| {
+            if m.multiplier() == 0 {
+                // the zero point whatever the accumulator (above)
+                [i32::MIN, 31]
+            } else {
+                [m.multiplier().wrapping_mul(2), -m.shift() - 1]
+            }
+        })
     }
 
     /// Whether [`Requant4::for_channels`] takes every channel of
@@ -380,7 +395,11 @@ pub(crate) mod tests {
         #[test]
         fn requant4_is_the_output_stage(
             acc in prop_oneof![any::<[i32; 4]>(), proptest::array::uniform4(-70_000i32..70_000)],
-            ms in proptest::array::uniform4(((1i32 << 30)..=i32::MAX, -31i32..=-1)),
+            ms in proptest::array::uniform4(prop_oneof![
+                4 => ((1i32 << 30)..=i32::MAX, -31i32..=-1),
+                // a zero multiplier (a real one below 2^−31), any shift
+                1 => (Just(0i32), -31i32..=30),
+            ]),
             per_channel in any::<bool>(),
             (zp, lo, hi) in (-128i32..=127, -200i32..=127, -128i32..=200),
         ) {
@@ -403,6 +422,8 @@ pub(crate) mod tests {
         assert!(Requant4::new(&m(1 << 30, -1), 0, &stage).is_some());
         assert!(Requant4::new(&m(1 << 30, 0), 0, &stage).is_none());
         assert!(Requant4::new(&m((1 << 30) - 1, -3), 0, &stage).is_none());
+        assert!(Requant4::new(&m(0, 0), 0, &stage).is_some());
+        assert!(Requant4::new(&m(0, 5), 0, &stage).is_some());
         let single = OutputStage::new(Rounding::Single, 0, -128, 127);
         assert!(Requant4::new(&m(1 << 30, -1), 0, &single).is_none());
         let far = OutputStage::new(Rounding::Double, 200, -128, 127);
