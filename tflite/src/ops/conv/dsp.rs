@@ -698,6 +698,26 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
         }
         true
     };
+    // a pixel whose taps are all inside (`inside`'s) where a filter row is
+    // whole words and the weight rows are not padded: the image offset of
+    // its first filter row's run (`direct_run` bytes, the next runs `step`
+    // apart), its words widened in place of the gathered row's
+    let direct_run = if run.is_multiple_of(4) && row == k && params.dilation_width == 1 {
+        run
+    } else {
+        0
+    };
+    let direct_at = |iy0: usize, ox: usize| {
+        let x0 = ox
+            .checked_mul(params.stride_width)?
+            .checked_sub(params.pad_left)?;
+        if x0.checked_add(dims.filter_width)? > dims.input_width {
+            return None;
+        }
+        iy0.checked_mul(dims.input_width)?
+            .checked_add(x0)?
+            .checked_mul(depth)
+    };
     // per channel pair of a group: the constants and the output stage
     let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
     for (g, group) in w.chunks(group_channels * row).enumerate() {
@@ -732,6 +752,23 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                 };
                 for ox in (0..dims.output_width).step_by(2) {
                     let second = ox + 1 < dims.output_width;
+                    let at = (oy * dims.output_width + ox) * channels + first;
+                    // both pixels' taps inside, the filter rows whole
+                    // words: their words widened straight from the image
+                    // (no gathering), then every channel pair in one loop
+                    if let Some(from) = full.filter(|_| direct_run > 0).and_then(|iy0| {
+                        let last = if second { ox + 1 } else { ox };
+                        Some([direct_at(iy0, ox)?, direct_at(iy0, last)?])
+                    }) {
+                        let widened =
+                            widen_runs(image, from, direct_run, step, dims.filter_height, wide);
+                        let second = second.then_some(at + channels);
+                        if widened.len() == k
+                            && arch::wide_run(widened, k / 4, group, qs, out, at, second)
+                        {
+                            continue;
+                        }
+                    }
                     let (c0, c1) = cols.split_at_mut(row);
                     let c0 = c0.get_mut(..k)?;
                     if !full.is_some_and(|iy0| inside(c0, image, iy0, ox)) {
@@ -745,7 +782,6 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                     } else {
                         c1.get_mut(..k)?.copy_from_slice(c0);
                     }
-                    let at = (oy * dims.output_width + ox) * channels + first;
                     let (c0, c1) = cols.split_at(row);
                     let c1 = c1.get(..row)?;
                     let second = second.then_some(at + channels);
@@ -755,6 +791,44 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
         }
     }
     Some(())
+}
+
+/// Two pixels' im2col rows widened straight from the image, without
+/// gathering them: `rows` runs of `run` bytes each (a multiple of 4), the
+/// first pixel's from `image[from[0]]`, the second's from
+/// `image[from[1]]`, the next runs `step` bytes on, each pair of runs by
+/// [`arch::widen_rows`] into the next `run` words of `wide`; the
+/// `rows · run` words written, as [`channel_pairs`] widens a gathered
+/// pair of rows. Empty (nothing to read) if a run lies past the image or
+/// `wide` is too short.
+fn widen_runs<'a>(
+    image: &[i8],
+    from: [usize; 2],
+    run: usize,
+    step: usize,
+    rows: usize,
+    wide: &'a mut [MaybeUninit<u32>],
+) -> &'a [u32] {
+    let Some(total) = rows.checked_mul(run).filter(|&t| t > 0 && t <= wide.len()) else {
+        return &[];
+    };
+    for (r, words) in wide.chunks_exact_mut(run).take(rows).enumerate() {
+        let start = |f: usize| r.checked_mul(step).and_then(|o| o.checked_add(f));
+        let (Some(a), Some(b)) = (start(from[0]), start(from[1])) else {
+            return &[];
+        };
+        let (Some(x0), Some(x1)) = (image.get(a..), image.get(b..)) else {
+            return &[];
+        };
+        if arch::widen_rows(x0, x1, words, run / 4).len() != run {
+            return &[];
+        }
+    }
+    // SAFETY: each of the `rows` chunks of `run` words from the start of
+    // `wide` (which holds `total` of them, checked above) was written by
+    // `widen_rows`, which returned all `run` of them; `MaybeUninit<u32>`
+    // lays them out as `u32`s
+    unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), total) }
 }
 
 /// The constants `bias − zero_point · Σ w` and the output stages of the
