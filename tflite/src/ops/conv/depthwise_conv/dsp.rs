@@ -737,9 +737,9 @@ mod arch {
     /// column): `acc[j] += Σ (x_j + offset) · f_j`, the image words at the
     /// start of `xs` and every `x_step` bytes after it, the filter words at
     /// the start of `fs` and every `f_step` bytes after it (`offset` in
-    /// both halves). An odd first tap alone, then pairs of [`line_tap`]s
-    /// in one loop (the loop's end on the stack, its register the pair's
-    /// scratch, as in the convolution's loops). `None` (nothing read)
+    /// both halves). Pairs of [`line_tap`]s in one loop, entered at its
+    /// second tap for an odd `n` (the loop's end on the stack, its register
+    /// the taps' scratch, as in the convolution's loops). `None` (nothing read)
     /// unless `n ≥ 1` and the slices hold every word.
     #[inline(always)]
     pub(super) fn tap_line(
@@ -757,63 +757,41 @@ mod arch {
             return None;
         }
         let [mut a0, mut a1, mut a2, mut a3] = acc;
-        let (mut p, mut q) = (xs.as_ptr(), fs.as_ptr());
-        if n % 2 == 1 {
-            // SAFETY: checked above: the first word of each slice
-            unsafe {
-                asm!(
-                    line_tap!("{fo}"),
-                    p = inout(reg) p,
-                    q = inout(reg) q,
-                    dx = in(reg) x_step,
-                    df = in(reg) f_step,
-                    off = in(reg) offset,
-                    a0 = inout(reg) a0,
-                    a1 = inout(reg) a1,
-                    a2 = inout(reg) a2,
-                    a3 = inout(reg) a3,
-                    x = out(reg) _,
-                    xo = out(reg) _,
-                    f = out(reg) _,
-                    fo = out(reg) _,
-                    options(readonly, nostack, preserves_flags),
-                );
-            }
-        }
-        let pairs = n / 2;
-        if pairs > 0 {
-            let end = p.wrapping_add(2 * pairs * x_step);
-            // SAFETY: checked above: the words of taps `n % 2 … n − 1`, the
-            // last `(n − 1) · step` bytes past each slice's start; the loop
-            // ends when `{p}` reaches `end`, after `pairs` passes (`x_step`
-            // is at least 4: a column or row of at least 4 channels). The
-            // stack is back where it was at the end.
-            unsafe {
-                asm!(
-                    "push {{{e}}}",
-                    "2:",
-                    line_tap!("{e}"),
-                    line_tap!("{e}"),
-                    "ldr {x}, [sp]",
-                    "cmp {p}, {x}",
-                    "bne 2b",
-                    "add sp, sp, #4",
-                    p = inout(reg) p => _,
-                    q = inout(reg) q => _,
-                    e = inout(reg) end => _,
-                    dx = in(reg) x_step,
-                    df = in(reg) f_step,
-                    off = in(reg) offset,
-                    a0 = inout(reg) a0,
-                    a1 = inout(reg) a1,
-                    a2 = inout(reg) a2,
-                    a3 = inout(reg) a3,
-                    x = out(reg) _,
-                    xo = out(reg) _,
-                    f = out(reg) _,
-                    options(readonly),
-                );
-            }
+        let p = xs.as_ptr();
+        let end = p.wrapping_add(n * x_step);
+        // SAFETY: checked above: the words of taps `0 … n − 1`, the last
+        // `(n − 1) · step` bytes past each slice's start. With an odd `n`
+        // the loop is entered at its second tap; it ends when `{p}`
+        // reaches `end`, after the `n` taps (`x_step` is at least 1 when
+        // `n ≥ 2`). The stack is back where it was at the end.
+        unsafe {
+            asm!(
+                "cmp {x}, #0",
+                "push {{{e}}}",
+                "bne 3f",
+                "2:",
+                line_tap!("{e}"),
+                "3:",
+                line_tap!("{e}"),
+                "ldr {x}, [sp]",
+                "cmp {p}, {x}",
+                "bne 2b",
+                "add sp, sp, #4",
+                p = inout(reg) p => _,
+                q = inout(reg) fs.as_ptr() => _,
+                e = inout(reg) end => _,
+                x = inout(reg) n % 2 => _,
+                dx = in(reg) x_step,
+                df = in(reg) f_step,
+                off = in(reg) offset,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1,
+                a2 = inout(reg) a2,
+                a3 = inout(reg) a3,
+                xo = out(reg) _,
+                f = out(reg) _,
+                options(readonly),
+            );
         }
         Some([a0, a1, a2, a3])
     }
@@ -953,80 +931,57 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
-    /// The taps of a 3×3 filter's 3 × 3 (rows `{r}` apart, columns `{d}`),
-    /// the widened words of tap `i` at `$base + 8i` in `$table`.
-    macro_rules! dw3x3_taps {
-        ($table:literal, $base:literal) => {
+    /// One row of a 3×3 filter's taps from `{p}` (columns `{d}` apart):
+    /// its three taps, or its first two (a border's), the widened words of
+    /// each at `$f0`, `$f1`, `$f2` past `$base` in `$table`.
+    macro_rules! tap_row {
+        ($table:literal, $base:literal, 3, $f0:literal, $f1:literal, $f2:literal) => {
             concat!(
-                tap!($table, $base, "[{p}]", "0"),
-                tap!($table, $base, "[{p}, {d}]", "8"),
-                tap!($table, $base, "[{p}, {d}, lsl #1]", "16"),
-                "add {p}, {p}, {r}\n",
-                tap!($table, $base, "[{p}]", "24"),
-                tap!($table, $base, "[{p}, {d}]", "32"),
-                tap!($table, $base, "[{p}, {d}, lsl #1]", "40"),
-                "add {p}, {p}, {r}\n",
-                tap!($table, $base, "[{p}]", "48"),
-                tap!($table, $base, "[{p}, {d}]", "56"),
-                tap!($table, $base, "[{p}, {d}, lsl #1]", "64"),
+                tap!($table, $base, "[{p}]", $f0),
+                tap!($table, $base, "[{p}, {d}]", $f1),
+                tap!($table, $base, "[{p}, {d}, lsl #1]", $f2),
+            )
+        };
+        ($table:literal, $base:literal, 2, $f0:literal, $f1:literal, $f2:literal) => {
+            concat!(
+                tap!($table, $base, "[{p}]", $f0),
+                tap!($table, $base, "[{p}, {d}]", $f1),
             )
         };
     }
 
     #[cfg(shapecheck_dsp)]
-    /// [`dw3x3_taps`]' first two rows (a border's 2 × 3).
-    macro_rules! dw2x3_taps {
-        ($table:literal, $base:literal) => {
+    /// The taps of `$rows` × `$cols` of a 3×3 filter (rows `{r}` apart):
+    /// all 3 × 3, or a border's first two rows or columns, or a corner's
+    /// 2 × 2; tap `i` of the filter's widened words at `$base + 8i` in
+    /// `$table`. The one definition of the interior's taps and the
+    /// borders'.
+    macro_rules! taps {
+        ($table:literal, $base:literal, 3, $cols:tt) => {
             concat!(
-                tap!($table, $base, "[{p}]", "0"),
-                tap!($table, $base, "[{p}, {d}]", "8"),
-                tap!($table, $base, "[{p}, {d}, lsl #1]", "16"),
+                tap_row!($table, $base, $cols, "0", "8", "16"),
                 "add {p}, {p}, {r}\n",
-                tap!($table, $base, "[{p}]", "24"),
-                tap!($table, $base, "[{p}, {d}]", "32"),
-                tap!($table, $base, "[{p}, {d}, lsl #1]", "40"),
+                tap_row!($table, $base, $cols, "24", "32", "40"),
+                "add {p}, {p}, {r}\n",
+                tap_row!($table, $base, $cols, "48", "56", "64"),
             )
         };
-    }
-
-    #[cfg(shapecheck_dsp)]
-    /// [`dw3x3_taps`]' first two columns (a border's 3 × 2).
-    macro_rules! dw3x2_taps {
-        ($table:literal, $base:literal) => {
+        ($table:literal, $base:literal, 2, $cols:tt) => {
             concat!(
-                tap!($table, $base, "[{p}]", "0"),
-                tap!($table, $base, "[{p}, {d}]", "8"),
+                tap_row!($table, $base, $cols, "0", "8", "16"),
                 "add {p}, {p}, {r}\n",
-                tap!($table, $base, "[{p}]", "24"),
-                tap!($table, $base, "[{p}, {d}]", "32"),
-                "add {p}, {p}, {r}\n",
-                tap!($table, $base, "[{p}]", "48"),
-                tap!($table, $base, "[{p}, {d}]", "56"),
-            )
-        };
-    }
-
-    #[cfg(shapecheck_dsp)]
-    /// [`dw3x3_taps`]' first two rows and columns (a corner's 2 × 2).
-    macro_rules! dw2x2_taps {
-        ($table:literal, $base:literal) => {
-            concat!(
-                tap!($table, $base, "[{p}]", "0"),
-                tap!($table, $base, "[{p}, {d}]", "8"),
-                "add {p}, {p}, {r}\n",
-                tap!($table, $base, "[{p}]", "24"),
-                tap!($table, $base, "[{p}, {d}]", "32"),
+                tap_row!($table, $base, $cols, "24", "32", "40"),
             )
         };
     }
 
     /// One block function of the depthwise family, `$name` over `$rows` ×
-    /// `$cols` taps of a 3×3 filter (`$taps!`, from the table's start):
+    /// `$cols` taps of a 3×3 filter (`taps!`, from the table's start):
     /// with the DSP extension one `asm!` block, twelve registers; without
     /// it, [`dw_block`] over the same taps. The one definition of the
     /// interior block and its three border forms.
     macro_rules! dw_block_fn {
-        ($(#[$doc:meta])* $name:ident, ($rows:literal, $cols:literal), $taps:ident) => {
+        ($(#[$doc:meta])* $name:ident, ($rows:tt, $cols:tt)) => {
             #[cfg(shapecheck_dsp)]
             $(#[$doc])*
             #[inline(always)]
@@ -1045,7 +1000,7 @@ mod arch {
                 // on, word-aligned as LDRD needs).
                 unsafe {
                     asm!(
-                        $taps!("{t}", "0"),
+                        taps!("{t}", "0", $rows, $cols),
                         p = inout(reg) block.as_ptr() => _,
                         t = in(reg) table.as_ptr(),
                         d = in(reg) column,
@@ -1085,22 +1040,22 @@ mod arch {
         /// `table` (per tap of the 3×3, its word widened: bytes 0 and 2,
         /// then 1 and 3; from the block's first tap on). 74 instructions
         /// for 36 multiply-accumulates.
-        dw3x3, (3, 3), dw3x3_taps
+        dw3x3, (3, 3)
     );
     dw_block_fn!(
         /// [`dw3x3`] over 2 × 3 taps (a border's): 49 instructions for 24
         /// multiply-accumulates.
-        dw2x3, (2, 3), dw2x3_taps
+        dw2x3, (2, 3)
     );
     dw_block_fn!(
         /// [`dw3x3`] over 3 × 2 taps (a border's): 50 instructions for 24
         /// multiply-accumulates.
-        dw3x2, (3, 2), dw3x2_taps
+        dw3x2, (3, 2)
     );
     dw_block_fn!(
         /// [`dw3x3`] over 2 × 2 taps (a corner's): 33 instructions for 16
         /// multiply-accumulates.
-        dw2x2, (2, 2), dw2x2_taps
+        dw2x2, (2, 2)
     );
 
     #[cfg(shapecheck_dsp)]
@@ -1123,11 +1078,11 @@ mod arch {
 
     #[cfg(shapecheck_dsp)]
     /// The loop of [`dw3x3_run`] and its border forms over the pixels of a
-    /// run: the constants, the taps (`$taps!()`), the output stage, the
+    /// run: the constants, the taps (`taps!`), the output stage, the
     /// clamp (`run_clamp!($clamp)`), the store and the steps. In an
     /// `unsafe` block whose wrapper checked what it reads and writes.
     macro_rules! run_loop {
-        ($taps:ident, $clamp:ident, $image:expr, $state:expr, $column:expr, $row:expr) => {
+        ($rows:tt, $cols:tt, $clamp:ident, $image:expr, $state:expr, $column:expr, $row:expr) => {
             asm!(
                 "2:",
                 // the constants by single loads, which the first tap's
@@ -1136,7 +1091,7 @@ mod arch {
                 "ldr {a1}, [{s}, #4]",
                 "ldr {a2}, [{s}, #8]",
                 "ldr {a3}, [{s}, #12]",
-                $taps!("{s}", "16"),
+                taps!("{s}", "16", $rows, $cols),
                 run_scale!("0", "1", "88"),
                 run_scale!("2", "3", "104"),
                 "ldr {fe}, [{s}, #120]",
@@ -1261,12 +1216,12 @@ mod arch {
     }
 
     /// One run of [`dw3x3_run`]'s family, `$name` over `$rows` × `$cols`
-    /// taps (`$taps!`, its loop's): with the DSP extension the checks,
+    /// taps (`taps!`, its loop's): with the DSP extension the checks,
     /// the state's tail and the loop ([`run_loop`]); without it, [`dw_run`] over
     /// the same taps. The one definition of the interior run and its
     /// three border forms.
     macro_rules! dw_run_fn {
-        ($(#[$doc:meta])* $name:ident, ($rows:literal, $cols:literal), $taps:ident) => {
+        ($(#[$doc:meta])* $name:ident, ($rows:tt, $cols:tt)) => {
             #[cfg(shapecheck_dsp)]
             $(#[$doc])*
             #[allow(clippy::too_many_arguments)]
@@ -1318,9 +1273,9 @@ mod arch {
                 // after `SSAT`).
                 unsafe {
                     if clamps {
-                        run_loop!($taps, clamp, image, state, column, row)
+                        run_loop!($rows, $cols, clamp, image, state, column, row)
                     } else {
-                        run_loop!($taps, full, image, state, column, row)
+                        run_loop!($rows, $cols, full, image, state, column, row)
                     }
                 }
                 true
@@ -1353,22 +1308,22 @@ mod arch {
         /// image's first tap of pixel `i` at `image[i · pixel_step]`, its
         /// output at `out[i · out_step]`. `false` (nothing written) if a
         /// slice is too short for that.
-        dw3x3_run, (3, 3), dw3x3_taps
+        dw3x3_run, (3, 3)
     );
     dw_run_fn!(
         /// [`dw3x3_run`] over 2 × 3 taps of the filter (a border's: the
         /// state's table starts at the first tap inside).
-        dw2x3_run, (2, 3), dw2x3_taps
+        dw2x3_run, (2, 3)
     );
     dw_run_fn!(
         /// [`dw3x3_run`] over 3 × 2 taps of the filter (a border's: the
         /// state's table starts at the first tap inside).
-        dw3x2_run, (3, 2), dw3x2_taps
+        dw3x2_run, (3, 2)
     );
     dw_run_fn!(
         /// [`dw3x3_run`] over 2 × 2 taps of the filter (a corner's: the
         /// state's table starts at the first tap inside).
-        dw2x2_run, (2, 2), dw2x2_taps
+        dw2x2_run, (2, 2)
     );
 }
 

@@ -362,29 +362,9 @@ where
     F: Values<i8> + ?Sized,
     B: Values<i32> + ?Sized,
 {
-    check(
-        dims,
-        params,
-        None,
-        filter.count(),
-        bias.map(|b| b.count()),
-        None,
-    )?;
-    check_band(
-        dims.batches,
-        row_axis(dims, params),
-        &rows,
-        dims.output_height,
-        (ring.len(), ring_rows, &[dims.input_width, dims.input_depth]),
-        (
-            output.len(),
-            &[dims.output_width, dims.input_depth, dims.depth_multiplier],
-        ),
-    )?;
-    depthwise_rows(
+    band_checked(
         ring, ring_rows, rows, filter, bias, None, dims, params, output,
-    );
-    Ok(())
+    )
 }
 
 /// One group of four channels of a depthwise convolution (depth
@@ -556,6 +536,38 @@ where
     F: Values<i8> + ?Sized,
     B: Values<i32> + ?Sized,
 {
+    band_checked(
+        ring,
+        ring_rows,
+        rows,
+        filter,
+        bias,
+        Some(prepared),
+        dims,
+        params,
+        output,
+    )
+}
+
+/// The one body of [`depthwise_conv_int8_band`] and
+/// [`depthwise_conv_int8_band_prepared`]: the layer's and the band's
+/// checks, then [`depthwise_rows`] (with the prepared groups, if any).
+#[allow(clippy::too_many_arguments)]
+fn band_checked<F, B>(
+    ring: &[i8],
+    ring_rows: usize,
+    rows: Range<usize>,
+    filter: &F,
+    bias: Option<&B>,
+    prepared: Option<&[DepthwiseGroup]>,
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    output: &mut [i8],
+) -> Result<(), TfliteError>
+where
+    F: Values<i8> + ?Sized,
+    B: Values<i32> + ?Sized,
+{
     check(
         dims,
         params,
@@ -575,7 +587,6 @@ where
             &[dims.output_width, dims.input_depth, dims.depth_multiplier],
         ),
     )?;
-    let prepared = Some(prepared);
     depthwise_rows(
         ring, ring_rows, rows, filter, bias, prepared, dims, params, output,
     );
