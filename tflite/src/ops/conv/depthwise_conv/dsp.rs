@@ -87,19 +87,18 @@ pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
 
 /// What [`arch::dw3x3_run`] reads of one channel group while it runs
 /// along a row of interior pixels, at fixed offsets: the constants, the
-/// widened 3×3 filter, the output stage, and the run's pointers and steps
-/// (filled in by it).
+/// output stage, and the run's pointers and steps (filled in by it). The
+/// widened filter is read where the group holds it (from the class's first
+/// tap inside), not copied here.
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct Run3 {
     /// `bias − zero_point · Σ w` per channel (offset 0)
     constant: [i32; 4],
-    /// the filter's taps widened: bytes 0 and 2, then 1 and 3 (16)
-    table: [u32; 18],
-    /// the output stage (88)
+    /// the output stage (16)
     requant: Requant4,
     /// the output's next word and its end, the output's and the image's
-    /// step from pixel to pixel (132)
+    /// step from pixel to pixel (60)
     tail: [usize; 4],
 }
 
@@ -315,23 +314,17 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         // whether the DSP runs compute this group's pixels of the classes
         let runs_done = runs_apply && requant.is_some();
         // the group's state once, then each class's runs (its geometry
-        // made once per call, above), its table copied at most three times
+        // made once per call, above), the table read from its first tap
         if let Some(requant) = requant.filter(|_| runs_apply) {
             let mut st = Run3 {
                 constant: bias4,
-                table: *table,
                 requant,
                 tail: [0; 4],
             };
-            let mut first_tap = 0;
             for k in classes.iter().flatten() {
-                if k.tap != first_tap {
-                    let from = table.get(2 * k.tap..)?;
-                    st.table.get_mut(..from.len())?.copy_from_slice(from);
-                    first_tap = k.tap;
-                }
                 st.constant = *constants.get(k.rc)?.get(k.cc)?;
-                class_runs(image, out, &mut st, k, c, column, row)?;
+                let from = table.get(2 * k.tap..)?;
+                class_runs(image, out, &mut st, from, k, c, column, row)?;
             }
         }
         if runs_done && rows_complete && cols_complete {
@@ -520,14 +513,17 @@ struct ClassRuns {
     at: usize,
 }
 
-/// The runs of class `k` for channels `c … c + 3`, their table and
-/// constants in `st`: [`arch::dw3x3_run`] or its border forms. `None` if a
-/// run does not lie inside `image` and `out`.
+/// The runs of class `k` for channels `c … c + 3`, their constants in
+/// `st`, their widened filter `table` (from the class's first tap inside):
+/// [`arch::dw3x3_run`] or its border forms. `None` if a run does not lie
+/// inside `image` and `out`.
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn class_runs(
     image: &[i8],
     out: &mut [i8],
     st: &mut Run3,
+    table: &[u32],
     k: &ClassRuns,
     c: usize,
     column: usize,
@@ -541,10 +537,10 @@ fn class_runs(
         let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
         let go = (image_pixel, k.pixels, out_pixel);
         let done = match (k.rc > 0, k.cc > 0) {
-            (false, false) => arch::dw3x3_run(image, st, column, row, go.0, go.1, out, go.2),
-            (true, false) => arch::dw2x3_run(image, st, column, row, go.0, go.1, out, go.2),
-            (false, true) => arch::dw3x2_run(image, st, column, row, go.0, go.1, out, go.2),
-            (true, true) => arch::dw2x2_run(image, st, column, row, go.0, go.1, out, go.2),
+            (false, false) => arch::dw3x3_run(image, st, table, column, row, go.0, go.1, out, go.2),
+            (true, false) => arch::dw2x3_run(image, st, table, column, row, go.0, go.1, out, go.2),
+            (false, true) => arch::dw3x2_run(image, st, table, column, row, go.0, go.1, out, go.2),
+            (true, true) => arch::dw2x2_run(image, st, table, column, row, go.0, go.1, out, go.2),
         };
         if !done {
             return None;
@@ -837,6 +833,7 @@ mod arch {
     fn dw_run(
         image: &[i8],
         state: &mut super::Run3,
+        table: &[u32],
         (rows, cols): (usize, usize),
         column: usize,
         row: usize,
@@ -854,7 +851,7 @@ mod arch {
         }
         for i in 0..pixels {
             let block = image.get(i * pixel_step..).unwrap_or(&[]);
-            let acc = dw_block(block, &state.table, rows, cols, column, row, state.constant);
+            let acc = dw_block(block, table, rows, cols, column, row, state.constant);
             let word = requant4(acc, &state.requant).to_le_bytes();
             if let Some(ys) = out.get_mut(i * out_step..i * out_step + 4) {
                 for (y, b) in ys.iter_mut().zip(word) {
@@ -1064,7 +1061,7 @@ mod arch {
     macro_rules! run_clamp {
         (clamp) => {
             concat!(
-                "ldrd {fe}, {fo}, [{s}, #124]\n",
+                "ldrd {fe}, {fo}, [{s}, #52]\n",
                 "ssub8 {a1}, {a0}, {fe}\n",
                 "sel {a0}, {a0}, {fe}\n",
                 "ssub8 {a1}, {a0}, {fo}\n",
@@ -1082,7 +1079,7 @@ mod arch {
     /// clamp (`run_clamp!($clamp)`), the store and the steps. In an
     /// `unsafe` block whose wrapper checked what it reads and writes.
     macro_rules! run_loop {
-        ($rows:tt, $cols:tt, $clamp:ident, $image:expr, $state:expr, $column:expr, $row:expr) => {
+        ($rows:tt, $cols:tt, $clamp:ident, $image:expr, $state:expr, $table:expr, $column:expr, $row:expr) => {
             asm!(
                 "2:",
                 // the constants by single loads, which the first tap's
@@ -1091,10 +1088,10 @@ mod arch {
                 "ldr {a1}, [{s}, #4]",
                 "ldr {a2}, [{s}, #8]",
                 "ldr {a3}, [{s}, #12]",
-                taps!("{s}", "16", $rows, $cols),
-                run_scale!("0", "1", "88"),
-                run_scale!("2", "3", "104"),
-                "ldr {fe}, [{s}, #120]",
+                taps!("{t}", "0", $rows, $cols),
+                run_scale!("0", "1", "16"),
+                run_scale!("2", "3", "32"),
+                "ldr {fe}, [{s}, #48]",
                 run_narrow!("a0"),
                 run_narrow!("a1"),
                 run_narrow!("a2"),
@@ -1105,18 +1102,19 @@ mod arch {
                 run_clamp!($clamp),
                 // the tail by single loads in a row, the store after them
                 // (pipelined: 6 cycles, where two `LDRD`s and it take 8)
-                "ldr {fe}, [{s}, #132]",
-                "ldr {x}, [{s}, #140]",
-                "ldr {xo}, [{s}, #144]",
-                "ldr {fo}, [{s}, #136]",
+                "ldr {fe}, [{s}, #60]",
+                "ldr {x}, [{s}, #68]",
+                "ldr {xo}, [{s}, #72]",
+                "ldr {fo}, [{s}, #64]",
                 "str {a0}, [{fe}]",
                 "add {fe}, {fe}, {x}",
-                "str {fe}, [{s}, #132]",
+                "str {fe}, [{s}, #60]",
                 "add {p}, {p}, {xo}",
                 "cmp {fe}, {fo}",
                 "bne 2b",
                 p = inout(reg) $image.as_ptr() => _,
                 s = in(reg) $state as *mut super::Run3,
+                t = in(reg) $table.as_ptr(),
                 d = in(reg) $column,
                 r = in(reg) $row,
                 a0 = out(reg) _,
@@ -1135,7 +1133,7 @@ mod arch {
     #[cfg(shapecheck_dsp)]
     /// Two channels of [`dw3x3_run`]'s output stage, `{a$c}` and
     /// `{a$d}`: their multipliers and shifts (at `$at` in the state, the
-    /// stage at 88) by four single loads in a row (5 cycles, where two
+    /// stage at 16) by four single loads in a row (5 cycles, where two
     /// `LDRD`s take 6), then per channel the doubling high product and the
     /// shift by `r − 1`.
     macro_rules! run_scale {
@@ -1229,6 +1227,7 @@ mod arch {
             pub(super) fn $name(
                 image: &[i8],
                 state: &mut super::Run3,
+                table: &[u32],
                 column: usize,
                 row: usize,
                 pixel_step: usize,
@@ -1251,6 +1250,11 @@ mod arch {
                     (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
                     _ => return false,
                 }
+                // the taps' widened words: two a tap, the last at
+                // `2 · (3 · (rows − 1) + cols − 1)`
+                if table.len() < 2 * (3 * ($rows - 1) + $cols) {
+                    return false;
+                }
                 let start = out.as_mut_ptr() as usize;
                 state.tail = [
                     start,
@@ -1270,12 +1274,13 @@ mod arch {
                 // after `pixels` stores. The state is read, and its output
                 // pointer written, through `state`; the clamp's two words
                 // only where it is not the int8 range itself (a no-op
-                // after `SSAT`).
+                // after `SSAT`). The table's words read, the taps', are
+                // inside it (checked above).
                 unsafe {
                     if clamps {
-                        run_loop!($rows, $cols, clamp, image, state, column, row)
+                        run_loop!($rows, $cols, clamp, image, state, table, column, row)
                     } else {
-                        run_loop!($rows, $cols, full, image, state, column, row)
+                        run_loop!($rows, $cols, full, image, state, table, column, row)
                     }
                 }
                 true
@@ -1287,6 +1292,7 @@ mod arch {
             pub(super) fn $name(
                 image: &[i8],
                 state: &mut super::Run3,
+                table: &[u32],
                 column: usize,
                 row: usize,
                 pixel_step: usize,
@@ -1295,7 +1301,7 @@ mod arch {
                 out_step: usize,
             ) -> bool {
                 let taps = ($rows, $cols);
-                dw_run(image, state, taps, column, row, pixel_step, pixels, out, out_step)
+                dw_run(image, state, table, taps, column, row, pixel_step, pixels, out, out_step)
             }
         };
     }
