@@ -107,20 +107,37 @@ impl RowAxis {
 
     /// The input rows that output rows `rows` read: from the first tap
     /// inside the input of any of them to one past the last (`0..0` when
-    /// every tap is padding). One window per output row.
+    /// every tap is padding). Without dilation the windows move
+    /// monotonically (a later output row's first and last taps inside are
+    /// at or below an earlier one's), so the first row is the first
+    /// window's with a tap inside, and the end the last such window's: two
+    /// windows for a band whose first and last rows read the input. A
+    /// dilated filter's taps inside need not move so near the input's
+    /// edges (the taps of a row a dilation apart): one window per row.
     pub(crate) fn needed(self, rows: Range<usize>) -> Range<usize> {
-        let mut needed: Option<Range<usize>> = None;
-        for o in rows {
-            let w = self.window(o);
-            let (Some((_, first)), Some((_, last))) = (w.taps().next(), w.taps().last()) else {
-                continue;
-            };
-            needed = Some(match needed {
-                Some(n) => n.start.min(first)..n.end.max(last + 1),
-                None => first..last + 1,
-            });
+        let (first, last) = if self.dilation <= 1 {
+            (
+                rows.clone()
+                    .find_map(|o| self.window(o).taps().next().map(|(_, at)| at)),
+                rows.rev()
+                    .find_map(|o| self.window(o).taps().last().map(|(_, at)| at)),
+            )
+        } else {
+            let taps = rows.flat_map(|o| self.window(o).taps().map(|(_, at)| at));
+            taps.fold(
+                (None, None),
+                |(lo, hi): (Option<usize>, Option<usize>), at| {
+                    (
+                        Some(lo.map_or(at, |l| l.min(at))),
+                        Some(hi.map_or(at, |h| h.max(at))),
+                    )
+                },
+            )
+        };
+        match (first, last) {
+            (Some(first), Some(last)) => first..last + 1,
+            _ => 0..0,
         }
-        needed.unwrap_or(0..0)
     }
 }
 
@@ -440,5 +457,35 @@ const fn zero_size(what: &'static str) -> TfliteError {
         what,
         value: 0,
         rule: "it must be at least 1",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The rows a band reads, from its first and last windows with a
+        /// tap inside, are those of every window of the band (each row's
+        /// taps, one by one).
+        #[test]
+        fn needed_is_every_window_taps_span(
+            (stride, pad, dilation, filter, size) in (1usize..4, 0usize..5, 1usize..4, 1usize..6, 1usize..12),
+            (start, len) in (0usize..14, 0usize..8),
+        ) {
+            let axis = RowAxis { stride, pad, dilation, filter, size };
+            let rows = start..start + len;
+            let mut want: Option<Range<usize>> = None;
+            for o in rows.clone() {
+                for (_, at) in axis.window(o).taps() {
+                    want = Some(match want {
+                        Some(w) => w.start.min(at)..w.end.max(at + 1),
+                        None => at..at + 1,
+                    });
+                }
+            }
+            prop_assert_eq!(axis.needed(rows), want.unwrap_or(0..0));
+        }
     }
 }
