@@ -341,20 +341,14 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
         }
         return Some(());
     }
-    // the channels of a group: as many as `stages` holds pairs for
-    let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
-    for (g, group) in w.chunks(group_channels * depth).enumerate() {
-        let first = g * group_channels;
-        let qs = group_stages(
-            group,
-            depth,
-            first,
-            bias,
-            zero_point,
-            multipliers,
-            stage,
-            stages,
-        )?;
+    let quant = GroupQuant {
+        bias,
+        zero_point,
+        multipliers,
+        stage,
+    };
+    for (first, group) in channel_groups(w, depth, stages.len()) {
+        let qs = group_stages(group, depth, first, &quant, stages)?;
         for (p, xs) in x.chunks(2 * depth).enumerate() {
             let (c0, c1) = xs.split_at(depth.min(xs.len()));
             let at = 2 * p * channels + first;
@@ -419,21 +413,13 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     stage: &OutputStage,
     out: &mut [i8],
 ) -> Option<()> {
-    let depth = dims.input_depth;
-    let k = dims
-        .filter_height
-        .checked_mul(dims.filter_width)?
-        .checked_mul(depth)?;
+    let Im2colSizes {
+        k,
+        image_len,
+        out_len,
+    } = Im2colSizes::of(dims)?;
     let channels = dims.output_depth;
     let zero_point = params.input_zero_point;
-    let image_len = dims
-        .input_height
-        .checked_mul(dims.input_width)?
-        .checked_mul(depth)?;
-    let out_len = dims
-        .output_height
-        .checked_mul(dims.output_width)?
-        .checked_mul(channels)?;
     let multipliers = params.multipliers;
     if k == 0
         || k > IM2COL_MAX
@@ -474,6 +460,39 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
         conv_im2col_in::<IM2COL_MAX, { 2 * IM2COL_MAX }, 32, B>(
             input, w, bias, dims, params, stage, out, k,
         )
+    }
+}
+
+/// The sizes [`conv_im2col`] and its row loop ([`conv_im2col_rows`]) both
+/// read off a convolution's dimensions.
+struct Im2colSizes {
+    /// the values of one output channel's filter (and of a pixel's im2col
+    /// row): rows × columns × input channels
+    k: usize,
+    /// one image's input values
+    image_len: usize,
+    /// one image's output values
+    out_len: usize,
+}
+
+impl Im2colSizes {
+    /// `None` if a size overflows.
+    fn of(dims: &crate::ops::conv::Conv2dDims) -> Option<Self> {
+        let depth = dims.input_depth;
+        Some(Im2colSizes {
+            k: dims
+                .filter_height
+                .checked_mul(dims.filter_width)?
+                .checked_mul(depth)?,
+            image_len: dims
+                .input_height
+                .checked_mul(dims.input_width)?
+                .checked_mul(depth)?,
+            out_len: dims
+                .output_height
+                .checked_mul(dims.output_width)?
+                .checked_mul(dims.output_depth)?,
+        })
     }
 }
 
@@ -595,20 +614,13 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
 ) -> Option<()> {
     use crate::arith::window::Window;
     let depth = dims.input_depth;
-    let k = dims
-        .filter_height
-        .checked_mul(dims.filter_width)?
-        .checked_mul(depth)?;
+    let Im2colSizes {
+        k,
+        image_len,
+        out_len,
+    } = Im2colSizes::of(dims)?;
     let channels = dims.output_depth;
     let zero_point = params.input_zero_point;
-    let image_len = dims
-        .input_height
-        .checked_mul(dims.input_width)?
-        .checked_mul(depth)?;
-    let out_len = dims
-        .output_height
-        .checked_mul(dims.output_width)?
-        .checked_mul(channels)?;
     let multipliers = params.multipliers;
     if row < k {
         return None;
@@ -700,19 +712,14 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
         true
     };
     // per channel pair of a group: the constants and the output stage
-    let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
-    for (g, group) in w.chunks(group_channels * row).enumerate() {
-        let first = g * group_channels;
-        let qs = group_stages(
-            group,
-            row,
-            first,
-            bias,
-            zero_point,
-            multipliers,
-            stage,
-            stages,
-        )?;
+    let quant = GroupQuant {
+        bias,
+        zero_point,
+        multipliers,
+        stage,
+    };
+    for (first, group) in channel_groups(w, row, stages.len()) {
+        let qs = group_stages(group, row, first, &quant, stages)?;
         for (image, out) in input
             .chunks_exact(image_len.max(1))
             .zip(out.chunks_exact_mut(out_len.max(1)))
@@ -758,21 +765,42 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
     Some(())
 }
 
+/// What [`group_stages`] reads of a layer's quantization.
+struct GroupQuant<'q, B: Values<i32> + ?Sized> {
+    bias: Option<&'q B>,
+    /// the input's
+    zero_point: i32,
+    multipliers: &'q [QuantizedMultiplier],
+    stage: &'q OutputStage,
+}
+
+/// The output channels of `w` (rows of `k` weights) in groups of as many
+/// pairs as `stages` (the count of a stack buffer of [`PairStage`]s)
+/// holds, at most [`IM2COL_CHANNELS`] channels: each group's first channel
+/// and its rows.
+fn channel_groups(w: &[i8], k: usize, stages: usize) -> impl Iterator<Item = (usize, &[i8])> {
+    let channels = 2 * stages.clamp(1, IM2COL_CHANNELS / 2);
+    let groups = w.chunks(channels.saturating_mul(k).max(1)).enumerate();
+    groups.map(move |(g, group)| (g * channels, group))
+}
+
 /// The constants `bias − zero_point · Σ w` and the output stages of the
 /// channel pairs of `group` (rows of `k` weights, its first channel
 /// `first`) into the front of `stages`, which it returns; `None` if a
 /// stage is not a [`Requant4`].
-#[allow(clippy::too_many_arguments)]
 fn group_stages<'a, B: Values<i32> + ?Sized>(
     group: &[i8],
     k: usize,
     first: usize,
-    bias: Option<&B>,
-    zero_point: i32,
-    multipliers: &[QuantizedMultiplier],
-    stage: &OutputStage,
+    quant: &GroupQuant<'_, B>,
     stages: &'a mut [MaybeUninit<PairStage>],
 ) -> Option<&'a [PairStage]> {
+    let GroupQuant {
+        bias,
+        zero_point,
+        multipliers,
+        stage,
+    } = *quant;
     // the part of the stage every channel shares (its zero point and
     // clamp), found once: per pair only the two multipliers
     let shared = Requant4::for_channels(multipliers, [first; 4], stage)?;
@@ -1675,6 +1703,32 @@ mod arch {
         })
     }
 
+    /// What `wide_run` (the `asm!` loop and its plain-Rust twin) reads and
+    /// writes fits: `words` is non-zero, `wide` holds `4 · words` words,
+    /// `w` the two weight rows (`4 · words` bytes each) of each of `pairs`
+    /// channel pairs, and the `2 · pairs` output bytes from `at` and from
+    /// `second` (if it is one) are inside an output of `out_len` bytes.
+    fn wide_run_fits(
+        wide: &[u32],
+        words: usize,
+        w: &[i8],
+        pairs: usize,
+        out_len: usize,
+        at: usize,
+        second: Option<usize>,
+    ) -> bool {
+        let fits = |start: usize| start.checked_add(2 * pairs).is_some_and(|e| e <= out_len);
+        // `w.len() ≥ 8 · words · pairs`, in 64 bits (where the product of
+        // two `usize`s does not overflow)
+        let steps = words as u64 * pairs as u64;
+        pairs > 0
+            && words > 0
+            && wide.len() >= 4 * words
+            && (w.len() / 8) as u64 >= steps
+            && fits(at)
+            && second.is_none_or(fits)
+    }
+
     #[cfg(shapecheck_dsp)]
     /// Every channel pair of `stages` (rows of `w`, `4 · words` bytes
     /// each, two per pair) times the two pixels' rows widened in `wide`
@@ -1702,14 +1756,7 @@ mod arch {
     ) -> bool {
         let n = stages.len();
         let k = 4 * words;
-        let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
-        if n == 0
-            || words == 0
-            || wide.len() < 4 * words
-            || w.len() < 2 * k * n
-            || !fits(at)
-            || second.is_some_and(|s| !fits(s))
-        {
+        if !wide_run_fits(wide, words, w, n, out.len(), at, second) {
             return false;
         }
         // without a second pixel its row is the first's (the callers copy
@@ -1856,14 +1903,7 @@ mod arch {
     ) -> bool {
         let n = stages.len();
         let k = 4 * words;
-        let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
-        if n == 0
-            || words == 0
-            || wide.len() < 4 * words
-            || w.len() < 2 * k * n
-            || !fits(at)
-            || second.is_some_and(|s| !fits(s))
-        {
+        if !wide_run_fits(wide, words, w, n, out.len(), at, second) {
             return false;
         }
         for ((pair, ps), c) in w.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
