@@ -1738,12 +1738,14 @@ mod arch {
     /// multiply-accumulates, where four steps by `LDRD` took 90; the first
     /// pass enters at step `(−words) mod 4`, so a pass cut short skips the
     /// `wide` steps first and never runs more instructions than those),
-    /// the stage of [`requant4`] (its eleven
-    /// words in two `LDM`s) and two halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
+    /// the stage of [`requant4`] (its eleven words in two `LDM`s) and two
+    /// halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
     /// `out[second + 2j]` (without a second pixel, over pixel 0's: the
     /// callers then pass pixel 0's row twice). Thirteen registers; the
-    /// loop's pointers on 24 bytes of stack. `false` (nothing written)
-    /// unless `words` is non-zero and the slices hold all that.
+    /// loop's pointers on 24 bytes of stack, the four a pair needs (pixel
+    /// 0's output, pixel 1's offset from it, the stages' end, the rows'
+    /// start) in one `LDM`. `false` (nothing written) unless `words` is
+    /// non-zero and the slices hold all that.
     #[inline(always)]
     pub(super) fn wide_run(
         wide: &[u32],
@@ -1765,13 +1767,17 @@ mod arch {
         let out0 = base.wrapping_add(at);
         let out1 = base.wrapping_add(second.unwrap_or(at));
         let x = wide.as_ptr();
+        // the loop's frame, read by one `LDM` per pair (its first four
+        // words) and by the steps (the rows' end): pixel 0's next output,
+        // from there pixel 1's (past pixel 0's two bytes: − 2, wrapping),
+        // the stages' end, the rows' start and end, and `{e}` saved
         let frame: [usize; 6] = [
-            x.wrapping_add(4 * words) as usize,
-            0,
             out0 as usize,
-            out1 as usize,
+            (out1 as usize).wrapping_sub(out0 as usize).wrapping_sub(2),
             stages.as_ptr().wrapping_add(n) as usize,
             x as usize,
+            x.wrapping_add(4 * words) as usize,
+            0,
         ];
         // SAFETY: checked above: each pair's two weight rows (`2k` bytes
         // from its start, the pairs one after another) are inside `w`, the
@@ -1792,12 +1798,13 @@ mod arch {
                 "strd r4, r5, [sp, #8]",
                 "ldrd r4, r5, [r11, #16]",
                 "strd r4, r5, [sp, #16]",
+                // the rows' start (then from each pair's `LDM` of the frame)
+                "ldr r11, [sp, #12]",
                 "2:",
                 // the pair's four constants in one LDM: `{e}` on to its
                 // stage (16)
                 "ldm {e}!, {{r0, r1, r2, r3}}",
-                "ldr r11, [sp, #20]",
-                "str {e}, [sp, #4]",
+                "str {e}, [sp, #20]",
                 // four steps a pass; the first pass enters at step
                 // (−words) mod 4, read from `skip` = 4 · words − 4: bit 3
                 // (to C) and bit 2 (to N) are (words − 1) mod 4
@@ -1822,10 +1829,10 @@ mod arch {
                 "6:",
                 step_2x2!(
                     wide_ldm, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"], ["r4", "r5", "r8", "r9", "{e}", "r10"],
-                    until "[sp]"
+                    until "[sp, #16]"
                 ),
                 "bne 3b",
-                "ldr {e}, [sp, #4]",
+                "ldr {e}, [sp, #20]",
                 "add {w}, {w}, {skip}",
                 "add {w}, {w}, #4",
                 // the first three channels' multipliers and shifts in one
@@ -1862,13 +1869,15 @@ mod arch {
                 "sel r0, r0, r9",
                 "ssub8 r1, r0, r10",
                 "sel r0, r10, r0",
-                "ldrd r4, r5, [sp, #8]",
+                // pixel 1's two bytes to r1; one LDM of the frame: pixel
+                // 0's output (r4), from there pixel 1's (r5), the stages'
+                // end (r8), the rows' start for the next pair (r11)
+                "lsr r1, r0, #16",
+                "ldm sp, {{r4, r5, r8, r11}}",
                 "strh r0, [r4], #2",
-                "lsr r0, r0, #16",
-                "strh r0, [r5], #2",
-                "strd r4, r5, [sp, #8]",
-                "ldr r4, [sp, #16]",
-                "cmp {e}, r4",
+                "str r4, [sp]",
+                "strh r1, [r4, r5]",
+                "cmp {e}, r8",
                 "bne 2b",
                 "add sp, sp, #24",
                 inout("r11") frame.as_ptr() => _,
