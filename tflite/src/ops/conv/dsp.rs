@@ -1048,6 +1048,15 @@ mod arch {
                 ["{a}", "{b}", "{c}", "{d}", "{e}", "{f}"] $(, until $end)?
             )
         };
+        // explicit registers where an `LDM` needs them in order: `$x` in
+        // r11, the accumulators in r0 … r3, the scratch ones r4, r5, r8,
+        // r9, `{e}`, r10 (`{w}`, `{skip}` and `{e}` named)
+        (explicit $form:ident $(, until $end:literal)?) => {
+            step_2x2!(
+                $form, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"],
+                ["r4", "r5", "r8", "r9", "{e}", "r10"] $(, until $end)?
+            )
+        };
         (
             wide, $x:literal, $w:literal, $skip:literal,
             [$a00:literal, $a01:literal, $a10:literal, $a11:literal],
@@ -1279,15 +1288,9 @@ mod arch {
                 "cmp r4, #0",
                 "bne 3f",
                 "2:",
-                step_2x2!(
-                    wide, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"],
-                    ["r4", "r5", "r8", "r9", "{e}", "r10"]
-                ),
+                step_2x2!(explicit wide),
                 "3:",
-                step_2x2!(
-                    wide_ldm, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"],
-                    ["r4", "r5", "r8", "r9", "{e}", "r10"], until "[sp]"
-                ),
+                step_2x2!(explicit wide_ldm, until "[sp]"),
                 "bne 2b",
                 "add sp, sp, #4",
                 inout("r11") x => _,
@@ -1733,11 +1736,12 @@ mod arch {
     /// Every channel pair of `stages` (rows of `w`, `4 · words` bytes
     /// each, two per pair) times the two pixels' rows widened in `wide`
     /// ([`widen_rows`]), with the output stage, in one loop: per pair the
-    /// constants (one `LDM`), passes of four steps, two `wide` ones and
-    /// two `wide_ldm` ones (`step_2x2!`: 67 instructions, 87 cycles for 64
-    /// multiply-accumulates, where four steps by `LDRD` took 90; the first
-    /// pass enters at step `(−words) mod 4`, so a pass cut short skips the
-    /// `wide` steps first and never runs more instructions than those),
+    /// constants (one `LDM`), passes of eight steps, five `wide` ones then
+    /// three `wide_ldm` ones (`step_2x2!`: 133 instructions and 168 cycles
+    /// for 128 multiply-accumulates, where eight steps by `LDRD` took 134
+    /// and 180; the first pass enters at step `(−words) mod 8` by a `TBH`,
+    /// so a pass cut short skips `wide` steps first and never runs more
+    /// instructions than those),
     /// the stage of [`requant4`] (its eleven words in two `LDM`s) and two
     /// halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
     /// `out[second + 2j]` (without a second pixel, over pixel 0's: the
@@ -1805,32 +1809,38 @@ mod arch {
                 // stage (16)
                 "ldm {e}!, {{r0, r1, r2, r3}}",
                 "str {e}, [sp, #20]",
-                // four steps a pass; the first pass enters at step
-                // (−words) mod 4, read from `skip` = 4 · words − 4: bit 3
-                // (to C) and bit 2 (to N) are (words − 1) mod 4
-                "lsls r4, {skip}, #29",
-                "bcs 7f",
-                "bmi 5f",
-                "b 6f",
-                "7:",
-                "bpl 4f",
+                // eight steps a pass, five `wide` ones then three
+                // `wide_ldm` ones; the first pass enters at step
+                // (−words) mod 8 = 7 − r, r = (words − 1) mod 8 read from
+                // bits 2 to 4 of `skip` = 4 · words − 4, by a table of
+                // halfword branch offsets (TBH: 2 instructions, 5 cycles)
+                "ubfx r4, {skip}, #2, #3",
+                "tbh [pc, r4, lsl #1]",
+                "13:",
+                ".hword (12f - 13b) / 2",
+                ".hword (9f - 13b) / 2",
+                ".hword (8f - 13b) / 2",
+                ".hword (7f - 13b) / 2",
+                ".hword (6f - 13b) / 2",
+                ".hword (5f - 13b) / 2",
+                ".hword (4f - 13b) / 2",
+                ".hword (3f - 13b) / 2",
                 "3:",
-                step_2x2!(
-                    wide, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"], ["r4", "r5", "r8", "r9", "{e}", "r10"]
-                ),
+                step_2x2!(explicit wide),
                 "4:",
-                step_2x2!(
-                    wide, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"], ["r4", "r5", "r8", "r9", "{e}", "r10"]
-                ),
+                step_2x2!(explicit wide),
                 "5:",
-                step_2x2!(
-                    wide_ldm, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"], ["r4", "r5", "r8", "r9", "{e}", "r10"]
-                ),
+                step_2x2!(explicit wide),
                 "6:",
-                step_2x2!(
-                    wide_ldm, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"], ["r4", "r5", "r8", "r9", "{e}", "r10"],
-                    until "[sp, #16]"
-                ),
+                step_2x2!(explicit wide),
+                "7:",
+                step_2x2!(explicit wide),
+                "8:",
+                step_2x2!(explicit wide_ldm),
+                "9:",
+                step_2x2!(explicit wide_ldm),
+                "12:",
+                step_2x2!(explicit wide_ldm, until "[sp, #16]"),
                 "bne 3b",
                 "ldr {e}, [sp, #20]",
                 "add {w}, {w}, {skip}",
