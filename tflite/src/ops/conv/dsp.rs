@@ -1920,11 +1920,10 @@ mod arch {
         at: usize,
         second: Option<usize>,
     ) -> bool {
-        let n = stages.len();
-        let k = 4 * words;
-        if !wide_run_fits(wide, words, w, n, out.len(), at, second) {
+        if !wide_run_fits(wide, words, w, stages.len(), out.len(), at, second) {
             return false;
         }
+        let k = 4 * words;
         for ((pair, ps), c) in w.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
             let acc = mac_2x2_wide(wide, pair, k, words, ps.constant);
             let [b0, b1, b2, b3] = requant4(acc, &ps.requant).to_le_bytes();
