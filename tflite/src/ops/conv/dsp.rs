@@ -10,10 +10,11 @@
 //!   several batches), so the loop never subtracts it;
 //! - [`conv_im2col`]: a k×k convolution's two pixels gathered into two
 //!   rows (im2col), widened once into 16-bit halves (`SXTB16`), then each
-//!   pair of output channels in 16 instructions per 16 multiply-accumulates
-//!   (`LDRD` of the pixels' halves, the weights widened, 8 `SMLAD`s), as
-//!   CMSIS-NN's `arm_nn_mat_mult_kernel_s8_s16`; filters of up to 576
-//!   values (a bounded stack buffer);
+//!   pair of output channels in 15 to 17 instructions per 16
+//!   multiply-accumulates (the pixels' halves read by single `LDR`s in a
+//!   run with the weights', or one `LDM`; the weights widened; 8 `SMLAD`s:
+//!   `step_2x2!`), as CMSIS-NN's `arm_nn_mat_mult_kernel_s8_s16`; filters
+//!   of up to 576 values (a bounded stack buffer);
 //! - [`mac_1x2`]: one row times two rows, the input's offset added to the
 //!   widened halves (`SADD16`) when there is a single row to share it (a
 //!   fully connected layer of one batch of fewer than 4 rows or more than
@@ -340,20 +341,14 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
         }
         return Some(());
     }
-    // the channels of a group: as many as `stages` holds pairs for
-    let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
-    for (g, group) in w.chunks(group_channels * depth).enumerate() {
-        let first = g * group_channels;
-        let qs = group_stages(
-            group,
-            depth,
-            first,
-            bias,
-            zero_point,
-            multipliers,
-            stage,
-            stages,
-        )?;
+    let quant = GroupQuant {
+        bias,
+        zero_point,
+        multipliers,
+        stage,
+    };
+    for (first, group) in channel_groups(w, depth, stages.len()) {
+        let qs = group_stages(group, depth, first, &quant, stages)?;
         for (p, xs) in x.chunks(2 * depth).enumerate() {
             let (c0, c1) = xs.split_at(depth.min(xs.len()));
             let at = 2 * p * channels + first;
@@ -395,9 +390,9 @@ const WIDE_MIN_DEPTH: usize = 8;
 /// copied into two rows (a tap outside the input holds the zero point, so
 /// it adds nothing) and their whole words widened once into 16-bit halves
 /// (`SXTB16`, [`arch::widen_rows`]), then each pair of output channels
-/// times those rows ([`arch::mac_2x2_wide`], SMLAD: 16 instructions for 16
-/// multiply-accumulates, the input's halves read by `LDRD` and only the
-/// weights widened) from `bias − zero_point · Σ w`, and the output stage
+/// times those rows ([`arch::mac_2x2_wide`], SMLAD: 15 to 17 instructions
+/// for 16 multiply-accumulates, the input's halves read as they are and
+/// only the weights widened) from `bias − zero_point · Σ w`, and the output stage
 /// [`Requant4`]. Output channels in groups of at most 64 (the constants
 /// and stages of one group on the stack). `None`, with `out` untouched,
 /// unless the filter has at most 576 values ([`IM2COL_MAX`]: the two rows
@@ -418,21 +413,13 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     stage: &OutputStage,
     out: &mut [i8],
 ) -> Option<()> {
-    let depth = dims.input_depth;
-    let k = dims
-        .filter_height
-        .checked_mul(dims.filter_width)?
-        .checked_mul(depth)?;
+    let Im2colSizes {
+        k,
+        image_len,
+        out_len,
+    } = Im2colSizes::of(dims)?;
     let channels = dims.output_depth;
     let zero_point = params.input_zero_point;
-    let image_len = dims
-        .input_height
-        .checked_mul(dims.input_width)?
-        .checked_mul(depth)?;
-    let out_len = dims
-        .output_height
-        .checked_mul(dims.output_width)?
-        .checked_mul(channels)?;
     let multipliers = params.multipliers;
     if k == 0
         || k > IM2COL_MAX
@@ -473,6 +460,39 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
         conv_im2col_in::<IM2COL_MAX, { 2 * IM2COL_MAX }, 32, B>(
             input, w, bias, dims, params, stage, out, k,
         )
+    }
+}
+
+/// The sizes [`conv_im2col`] and its row loop ([`conv_im2col_rows`]) both
+/// read off a convolution's dimensions.
+struct Im2colSizes {
+    /// the values of one output channel's filter (and of a pixel's im2col
+    /// row): rows × columns × input channels
+    k: usize,
+    /// one image's input values
+    image_len: usize,
+    /// one image's output values
+    out_len: usize,
+}
+
+impl Im2colSizes {
+    /// `None` if a size overflows.
+    fn of(dims: &crate::ops::conv::Conv2dDims) -> Option<Self> {
+        let depth = dims.input_depth;
+        Some(Im2colSizes {
+            k: dims
+                .filter_height
+                .checked_mul(dims.filter_width)?
+                .checked_mul(depth)?,
+            image_len: dims
+                .input_height
+                .checked_mul(dims.input_width)?
+                .checked_mul(depth)?,
+            out_len: dims
+                .output_height
+                .checked_mul(dims.output_width)?
+                .checked_mul(dims.output_depth)?,
+        })
     }
 }
 
@@ -594,20 +614,13 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
 ) -> Option<()> {
     use crate::arith::window::Window;
     let depth = dims.input_depth;
-    let k = dims
-        .filter_height
-        .checked_mul(dims.filter_width)?
-        .checked_mul(depth)?;
+    let Im2colSizes {
+        k,
+        image_len,
+        out_len,
+    } = Im2colSizes::of(dims)?;
     let channels = dims.output_depth;
     let zero_point = params.input_zero_point;
-    let image_len = dims
-        .input_height
-        .checked_mul(dims.input_width)?
-        .checked_mul(depth)?;
-    let out_len = dims
-        .output_height
-        .checked_mul(dims.output_width)?
-        .checked_mul(channels)?;
     let multipliers = params.multipliers;
     if row < k {
         return None;
@@ -719,19 +732,14 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
             .checked_mul(depth)
     };
     // per channel pair of a group: the constants and the output stage
-    let group_channels = 2 * stages.len().clamp(1, IM2COL_CHANNELS / 2);
-    for (g, group) in w.chunks(group_channels * row).enumerate() {
-        let first = g * group_channels;
-        let qs = group_stages(
-            group,
-            row,
-            first,
-            bias,
-            zero_point,
-            multipliers,
-            stage,
-            stages,
-        )?;
+    let quant = GroupQuant {
+        bias,
+        zero_point,
+        multipliers,
+        stage,
+    };
+    for (first, group) in channel_groups(w, row, stages.len()) {
+        let qs = group_stages(group, row, first, &quant, stages)?;
         for (image, out) in input
             .chunks_exact(image_len.max(1))
             .zip(out.chunks_exact_mut(out_len.max(1)))
@@ -831,21 +839,42 @@ fn widen_runs<'a>(
     unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), total) }
 }
 
+/// What [`group_stages`] reads of a layer's quantization.
+struct GroupQuant<'q, B: Values<i32> + ?Sized> {
+    bias: Option<&'q B>,
+    /// the input's
+    zero_point: i32,
+    multipliers: &'q [QuantizedMultiplier],
+    stage: &'q OutputStage,
+}
+
+/// The output channels of `w` (rows of `k` weights) in groups of as many
+/// pairs as `stages` (the count of a stack buffer of [`PairStage`]s)
+/// holds, at most [`IM2COL_CHANNELS`] channels: each group's first channel
+/// and its rows.
+fn channel_groups(w: &[i8], k: usize, stages: usize) -> impl Iterator<Item = (usize, &[i8])> {
+    let channels = 2 * stages.clamp(1, IM2COL_CHANNELS / 2);
+    let groups = w.chunks(channels.saturating_mul(k).max(1)).enumerate();
+    groups.map(move |(g, group)| (g * channels, group))
+}
+
 /// The constants `bias − zero_point · Σ w` and the output stages of the
 /// channel pairs of `group` (rows of `k` weights, its first channel
 /// `first`) into the front of `stages`, which it returns; `None` if a
 /// stage is not a [`Requant4`].
-#[allow(clippy::too_many_arguments)]
 fn group_stages<'a, B: Values<i32> + ?Sized>(
     group: &[i8],
     k: usize,
     first: usize,
-    bias: Option<&B>,
-    zero_point: i32,
-    multipliers: &[QuantizedMultiplier],
-    stage: &OutputStage,
+    quant: &GroupQuant<'_, B>,
     stages: &'a mut [MaybeUninit<PairStage>],
 ) -> Option<&'a [PairStage]> {
+    let GroupQuant {
+        bias,
+        zero_point,
+        multipliers,
+        stage,
+    } = *quant;
     // the part of the stage every channel shares (its zero point and
     // clamp), found once: per pair only the two multipliers
     let shared = Requant4::for_channels(multipliers, [first; 4], stage)?;
@@ -1053,33 +1082,159 @@ mod arch {
     use core::mem::MaybeUninit;
 
     #[cfg(shapecheck_dsp)]
-    /// Four columns of the 2×2 block: 4 loads, 8 widenings, 8 `SMLAD`s.
-    /// `{x}` and `{w}` step past the word; the second rows are at
-    /// `{skip}` = stride − 4 from there. Six scratch registers, `{a}` …
-    /// `{f}`.
+    /// One step of the 2×2 block: four columns of two pixels' rows times
+    /// two weight rows, 8 `SMLAD`s (16 multiply-accumulates) into `$a00`
+    /// (pixel 0, channel 0), `$a01`, `$a10` and `$a11`. The weights: a word
+    /// at `$w` (which steps past it) and one at `$skip` = stride − 4 from
+    /// there, each widened by two `SXTB16`s into its bytes 0 and 2 and its
+    /// bytes 1 and 3. Six scratch registers, `$a` … `$f`. The cycles are
+    /// the Cortex-M4's: a single `LDR` costs 1 when it follows another (they
+    /// pipeline), else 2; `LDRD` and `LDM` of N words cost 1 + N and never
+    /// pipeline. Three forms:
+    ///
+    /// - `wide`: the pixels' rows widened by [`widen_rows`], four words a
+    ///   step at `$x` (which steps 16 bytes; pixel 0's two halves, then
+    ///   pixel 1's). The weights' two `LDR`s and pixel 0's two in one run
+    ///   (5 cycles), the weights widened into `$c`, `$d` (row 0) and `$e`,
+    ///   `$f`, pixel 1's halves by `LDRD` (3): 17 instructions, 20 cycles.
+    /// - `wide_ldm`: the same rows, all four words in one `LDM` into `$a`,
+    ///   `$b` (pixel 0) and `$c`, `$d` (pixel 1), which must be registers
+    ///   in ascending order (5 cycles), then channel by channel: the
+    ///   weight row's `LDR` (2), widened into `$e`, `$f`, 4 `SMLAD`s: 15
+    ///   instructions, 21 cycles.
+    /// - `bytes`: the rows' bytes, a word at `$x` (which steps 4) and one
+    ///   at `$skip` from there; the weights as in `wide`, pixel 0's `LDR` in
+    ///   their run, pixel 1's after its 4 `SMLAD`s, each widened into `$a`,
+    ///   `$b`: 20 instructions, 22 cycles.
+    ///
+    /// `until "[sp]"` (an address) ends a loop's pass: the loop's end is
+    /// loaded from there into `$c` (`$e` in `wide_ldm`) at the end of the
+    /// first run of loads (1 cycle) and compared with `$x`, already past
+    /// the step, for a `bne` after it (`SXTB16`, `SMLAD`, `LDR` and `LDRD`
+    /// leave the flags).
+    #[rustfmt::skip]
     macro_rules! step_2x2 {
-        () => {
+        // the registers named `{x}`, `{w}`, `{skip}`, `{a00}` … `{a11}`,
+        // `{a}` … `{f}`
+        ($form:ident $(, until $end:literal)?) => {
+            step_2x2!(
+                $form, "{x}", "{w}", "{skip}", ["{a00}", "{a01}", "{a10}", "{a11}"],
+                ["{a}", "{b}", "{c}", "{d}", "{e}", "{f}"] $(, until $end)?
+            )
+        };
+        // explicit registers where an `LDM` needs them in order: `$x` in
+        // r11, the accumulators in r0 … r3, the scratch ones r4, r5, r8,
+        // r9, `{e}`, r10 (`{w}`, `{skip}` and `{e}` named)
+        (explicit $form:ident $(, until $end:literal)?) => {
+            step_2x2!(
+                $form, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"],
+                ["r4", "r5", "r8", "r9", "{e}", "r10"] $(, until $end)?
+            )
+        };
+        (
+            wide, $x:literal, $w:literal, $skip:literal,
+            [$a00:literal, $a01:literal, $a10:literal, $a11:literal],
+            [$a:literal, $b:literal, $c:literal, $d:literal, $e:literal, $f:literal]
+            $(, until $end:literal)?
+        ) => {
+            step_2x2!(
+                @pixels $x, $w, $skip, [$a00, $a01, $a10, $a11], [$a, $b, $c, $d, $e, $f],
+                [$($end)?],
+                // pixel 0's halves
+                concat!(
+                    "ldr ", $a, ", [", $x, "], #16\n",
+                    "ldr ", $b, ", [", $x, ", #-12]\n",
+                ),
+                "",
+                // pixel 1's
+                concat!("ldrd ", $a, ", ", $b, ", [", $x, ", #-8]\n"),
+                ""
+            )
+        };
+        (
+            bytes, $x:literal, $w:literal, $skip:literal,
+            [$a00:literal, $a01:literal, $a10:literal, $a11:literal],
+            [$a:literal, $b:literal, $c:literal, $d:literal, $e:literal, $f:literal]
+            $(, until $end:literal)?
+        ) => {
+            step_2x2!(
+                @pixels $x, $w, $skip, [$a00, $a01, $a10, $a11], [$a, $b, $c, $d, $e, $f],
+                [$($end)?],
+                // pixel 0's word, then its halves
+                concat!("ldr ", $b, ", [", $x, "], #4\n"),
+                concat!(
+                    "sxtb16 ", $a, ", ", $b, "\n",
+                    "sxtb16 ", $b, ", ", $b, ", ror #8\n",
+                ),
+                // pixel 1's
+                concat!("ldr ", $b, ", [", $x, ", ", $skip, "]\n"),
+                concat!(
+                    "sxtb16 ", $a, ", ", $b, "\n",
+                    "sxtb16 ", $b, ", ", $b, ", ror #8\n",
+                )
+            )
+        };
+        // `wide` and `bytes`: pixel 0 times both weight rows, then pixel 1
+        (
+            @pixels $x:literal, $w:literal, $skip:literal,
+            [$a00:literal, $a01:literal, $a10:literal, $a11:literal],
+            [$a:literal, $b:literal, $c:literal, $d:literal, $e:literal, $f:literal],
+            [$($end:literal)?],
+            $load0:expr, $widen0:expr, $load1:expr, $widen1:expr
+        ) => {
             concat!(
-                "ldr {b}, [{x}], #4\n",
-                "ldr {d}, [{w}], #4\n",
-                "ldr {f}, [{w}, {skip}]\n",
-                "sxtb16 {a}, {b}\n",
-                "sxtb16 {b}, {b}, ror #8\n",
-                "sxtb16 {c}, {d}\n",
-                "sxtb16 {d}, {d}, ror #8\n",
-                "sxtb16 {e}, {f}\n",
-                "sxtb16 {f}, {f}, ror #8\n",
-                "smlad {a00}, {a}, {c}, {a00}\n",
-                "smlad {a00}, {b}, {d}, {a00}\n",
-                "smlad {a01}, {a}, {e}, {a01}\n",
-                "smlad {a01}, {b}, {f}, {a01}\n",
-                "ldr {b}, [{x}, {skip}]\n",
-                "sxtb16 {a}, {b}\n",
-                "sxtb16 {b}, {b}, ror #8\n",
-                "smlad {a10}, {a}, {c}, {a10}\n",
-                "smlad {a10}, {b}, {d}, {a10}\n",
-                "smlad {a11}, {a}, {e}, {a11}\n",
-                "smlad {a11}, {b}, {f}, {a11}\n",
+                "ldr ", $d, ", [", $w, "], #4\n",
+                "ldr ", $f, ", [", $w, ", ", $skip, "]\n",
+                $load0,
+                $(
+                    "ldr ", $c, ", ", $end, "\n",
+                    "cmp ", $x, ", ", $c, "\n",
+                )?
+                "sxtb16 ", $c, ", ", $d, "\n",
+                "sxtb16 ", $d, ", ", $d, ", ror #8\n",
+                "sxtb16 ", $e, ", ", $f, "\n",
+                "sxtb16 ", $f, ", ", $f, ", ror #8\n",
+                $widen0,
+                "smlad ", $a00, ", ", $a, ", ", $c, ", ", $a00, "\n",
+                "smlad ", $a00, ", ", $b, ", ", $d, ", ", $a00, "\n",
+                "smlad ", $a01, ", ", $a, ", ", $e, ", ", $a01, "\n",
+                "smlad ", $a01, ", ", $b, ", ", $f, ", ", $a01, "\n",
+                $load1,
+                $widen1,
+                "smlad ", $a10, ", ", $a, ", ", $c, ", ", $a10, "\n",
+                "smlad ", $a10, ", ", $b, ", ", $d, ", ", $a10, "\n",
+                "smlad ", $a11, ", ", $a, ", ", $e, ", ", $a11, "\n",
+                "smlad ", $a11, ", ", $b, ", ", $f, ", ", $a11, "\n",
+            )
+        };
+        // both pixels' halves in one `LDM`, then weight row 0 times both
+        // pixels, then row 1
+        (
+            wide_ldm, $x:literal, $w:literal, $skip:literal,
+            [$a00:literal, $a01:literal, $a10:literal, $a11:literal],
+            [$a:literal, $b:literal, $c:literal, $d:literal, $e:literal, $f:literal]
+            $(, until $end:literal)?
+        ) => {
+            concat!(
+                "ldm ", $x, "!, {{", $a, ", ", $b, ", ", $c, ", ", $d, "}}\n",
+                "ldr ", $f, ", [", $w, "], #4\n",
+                $(
+                    "ldr ", $e, ", ", $end, "\n",
+                    "cmp ", $x, ", ", $e, "\n",
+                )?
+                "sxtb16 ", $e, ", ", $f, "\n",
+                "sxtb16 ", $f, ", ", $f, ", ror #8\n",
+                "smlad ", $a00, ", ", $a, ", ", $e, ", ", $a00, "\n",
+                "smlad ", $a00, ", ", $b, ", ", $f, ", ", $a00, "\n",
+                "smlad ", $a10, ", ", $c, ", ", $e, ", ", $a10, "\n",
+                "smlad ", $a10, ", ", $d, ", ", $f, ", ", $a10, "\n",
+                "ldr ", $f, ", [", $w, ", ", $skip, "]\n",
+                "sxtb16 ", $e, ", ", $f, "\n",
+                "sxtb16 ", $f, ", ", $f, ", ror #8\n",
+                "smlad ", $a01, ", ", $a, ", ", $e, ", ", $a01, "\n",
+                "smlad ", $a01, ", ", $b, ", ", $f, ", ", $a01, "\n",
+                "smlad ", $a11, ", ", $c, ", ", $e, ", ", $a11, "\n",
+                "smlad ", $a11, ", ", $d, ", ", $f, ", ", $a11, "\n",
             )
         };
     }
@@ -1215,150 +1370,12 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
-    /// Four columns of the 2×2 block from the widened rows: 2 loads and 4
-    /// widenings of the weights, 2 `LDRD`s of the rows' halves, 8
-    /// `SMLAD`s: 16 instructions for 16 multiply-accumulates. `{x}` steps
-    /// 16 bytes, `{w}` 4; the second weight row at `{skip}` = stride − 4.
-    macro_rules! step_wide {
-        () => {
-            step_wide!(
-                "{x}", "{w}", "{skip}", "{a00}", "{a01}", "{a10}", "{a11}", "{a}", "{b}", "{c}",
-                "{d}", "{e}", "{f}"
-            )
-        };
-        // the same with the registers named (an `asm!` of explicit registers)
-        (
-            $x:literal, $w:literal, $skip:literal, $a00:literal, $a01:literal, $a10:literal,
-            $a11:literal, $a:literal, $b:literal, $c:literal, $d:literal, $e:literal, $f:literal
-        ) => {
-            concat!(
-                "ldr ",
-                $d,
-                ", [",
-                $w,
-                "], #4\n",
-                "ldr ",
-                $f,
-                ", [",
-                $w,
-                ", ",
-                $skip,
-                "]\n",
-                "sxtb16 ",
-                $c,
-                ", ",
-                $d,
-                "\n",
-                "sxtb16 ",
-                $d,
-                ", ",
-                $d,
-                ", ror #8\n",
-                "sxtb16 ",
-                $e,
-                ", ",
-                $f,
-                "\n",
-                "sxtb16 ",
-                $f,
-                ", ",
-                $f,
-                ", ror #8\n",
-                "ldrd ",
-                $a,
-                ", ",
-                $b,
-                ", [",
-                $x,
-                "], #16\n",
-                "smlad ",
-                $a00,
-                ", ",
-                $a,
-                ", ",
-                $c,
-                ", ",
-                $a00,
-                "\n",
-                "smlad ",
-                $a00,
-                ", ",
-                $b,
-                ", ",
-                $d,
-                ", ",
-                $a00,
-                "\n",
-                "smlad ",
-                $a01,
-                ", ",
-                $a,
-                ", ",
-                $e,
-                ", ",
-                $a01,
-                "\n",
-                "smlad ",
-                $a01,
-                ", ",
-                $b,
-                ", ",
-                $f,
-                ", ",
-                $a01,
-                "\n",
-                "ldrd ",
-                $a,
-                ", ",
-                $b,
-                ", [",
-                $x,
-                ", #-8]\n",
-                "smlad ",
-                $a10,
-                ", ",
-                $a,
-                ", ",
-                $c,
-                ", ",
-                $a10,
-                "\n",
-                "smlad ",
-                $a10,
-                ", ",
-                $b,
-                ", ",
-                $d,
-                ", ",
-                $a10,
-                "\n",
-                "smlad ",
-                $a11,
-                ", ",
-                $a,
-                ", ",
-                $e,
-                ", ",
-                $a11,
-                "\n",
-                "smlad ",
-                $a11,
-                ", ",
-                $b,
-                ", ",
-                $f,
-                ", ",
-                $a11,
-                "\n",
-            )
-        };
-    }
-
-    #[cfg(shapecheck_dsp)]
     /// `words` words (4 columns each) of the 2×2 block: the two pixels'
     /// rows widened by [`widen_rows`] (`4 · words` words), times the two
     /// weight rows of `ws`, the second `stride` bytes after the first
-    /// (`stride ≥ 4`). Thirteen registers, the loop's end on the stack as
+    /// (`stride ≥ 4`). One loop of two steps, a `wide` one and a `wide_ldm`
+    /// one (whose `LDM` loads r4, r5, r8, r9), entered at the second for
+    /// an odd `words`. Thirteen registers, the loop's end on the stack as
     /// in [`mac_2x2`]. Nothing is read unless the slices hold all that.
     #[inline(always)]
     pub(super) fn mac_2x2_wide(
@@ -1374,63 +1391,40 @@ mod arch {
             return acc;
         }
         let [mut a00, mut a01, mut a10, mut a11] = acc;
-        let pairs = words / 2;
-        let skip = stride - 4;
-        let (mut x, mut w) = (wide.as_ptr(), ws.as_ptr());
-        if pairs > 0 {
-            let end = x.wrapping_add(8 * pairs);
-            // SAFETY: checked above: `4 · words` words of `wide` (aligned,
-            // as LDRD needs) and `4 · words` bytes of each weight row (row 1
-            // at `stride`); the loop reads `8 · pairs <= 4 · words` words
-            // and bytes of each. The stack is back where it was at the end.
-            unsafe {
-                asm!(
-                    "push {{{e}}}",
-                    "2:",
-                    step_wide!(),
-                    step_wide!(),
-                    "ldr {a}, [sp]",
-                    "cmp {x}, {a}",
-                    "bne 2b",
-                    "add sp, sp, #4",
-                    x = inout(reg) x,
-                    w = inout(reg) w,
-                    e = inout(reg) end => _,
-                    skip = in(reg) skip,
-                    a00 = inout(reg) a00,
-                    a01 = inout(reg) a01,
-                    a10 = inout(reg) a10,
-                    a11 = inout(reg) a11,
-                    a = out(reg) _,
-                    b = out(reg) _,
-                    c = out(reg) _,
-                    d = out(reg) _,
-                    f = out(reg) _,
-                    options(readonly),
-                );
-            }
-        }
-        if words % 2 == 1 {
-            // SAFETY: as above, the last word of each
-            unsafe {
-                asm!(
-                    step_wide!(),
-                    x = inout(reg) x => _,
-                    w = inout(reg) w => _,
-                    skip = in(reg) skip,
-                    a00 = inout(reg) a00,
-                    a01 = inout(reg) a01,
-                    a10 = inout(reg) a10,
-                    a11 = inout(reg) a11,
-                    a = out(reg) _,
-                    b = out(reg) _,
-                    c = out(reg) _,
-                    d = out(reg) _,
-                    e = out(reg) _,
-                    f = out(reg) _,
-                    options(readonly, nostack, preserves_flags),
-                );
-            }
+        let x = wide.as_ptr();
+        let end = x.wrapping_add(4 * words);
+        // SAFETY: checked above: `4 · words` words of `wide` (word-aligned,
+        // as LDM and LDRD need) and `4 · words` bytes of each weight row
+        // (row 1 at `stride`), which the loop reads a step (4 words, 4
+        // bytes of each row) at a time until `end`. The stack is back where
+        // it was at the end.
+        unsafe {
+            asm!(
+                "push {{{e}}}",
+                // an odd count: the first pass from the second step
+                "cmp r4, #0",
+                "bne 3f",
+                "2:",
+                step_2x2!(explicit wide),
+                "3:",
+                step_2x2!(explicit wide_ldm, until "[sp]"),
+                "bne 2b",
+                "add sp, sp, #4",
+                inout("r11") x => _,
+                w = inout(reg) ws.as_ptr() => _,
+                e = inout(reg) end => _,
+                skip = in(reg) stride - 4,
+                inout("r0") a00,
+                inout("r1") a01,
+                inout("r2") a10,
+                inout("r3") a11,
+                inout("r4") words % 2 => _,
+                out("r5") _,
+                out("r8") _,
+                out("r9") _,
+                out("r10") _,
+                options(readonly),
+            );
         }
         [a00, a01, a10, a11]
     }
@@ -1465,7 +1459,8 @@ mod arch {
     #[cfg(shapecheck_dsp)]
     /// `words` words (4 columns each) of the 2×2 block from the rows'
     /// starts: `xs`, `ws` hold both rows, the second `stride` bytes after
-    /// the first, `4 · words` bytes each.
+    /// the first, `4 · words` bytes each: one loop of two `bytes` steps,
+    /// entered at the second for an odd `words`.
     ///
     /// Thirteen registers: the two pointers, `skip`, four accumulators and
     /// six scratch; the loop's end is kept on the stack (pushed from the
@@ -1479,64 +1474,43 @@ mod arch {
         words: usize,
         acc: [i32; 4],
     ) -> [i32; 4] {
-        let [mut a00, mut a01, mut a10, mut a11] = acc;
-        let pairs = words / 2;
-        let skip = stride.wrapping_sub(4);
-        let (mut x, mut w) = (xs.as_ptr(), ws.as_ptr());
-        if pairs > 0 {
-            let end = x.wrapping_add(8 * pairs);
-            // SAFETY: the wrapper checked that both rows of `x` and of `w`
-            // hold `4 · words` bytes (row 1 at `stride` from row 0); the
-            // loop reads `8 · pairs <= 4 · words` of each. The stack is
-            // back where it was at the end.
-            unsafe {
-                asm!(
-                    "push {{{e}}}",
-                    "2:",
-                    step_2x2!(),
-                    step_2x2!(),
-                    "ldr {a}, [sp]",
-                    "cmp {x}, {a}",
-                    "bne 2b",
-                    "add sp, sp, #4",
-                    x = inout(reg) x,
-                    w = inout(reg) w,
-                    e = inout(reg) end => _,
-                    skip = in(reg) skip,
-                    a00 = inout(reg) a00,
-                    a01 = inout(reg) a01,
-                    a10 = inout(reg) a10,
-                    a11 = inout(reg) a11,
-                    a = out(reg) _,
-                    b = out(reg) _,
-                    c = out(reg) _,
-                    d = out(reg) _,
-                    f = out(reg) _,
-                    options(readonly),
-                );
-            }
+        if words == 0 {
+            return acc;
         }
-        if words % 2 == 1 {
-            // SAFETY: as above, the last word of each row
-            unsafe {
-                asm!(
-                    step_2x2!(),
-                    x = inout(reg) x => _,
-                    w = inout(reg) w => _,
-                    skip = in(reg) skip,
-                    a00 = inout(reg) a00,
-                    a01 = inout(reg) a01,
-                    a10 = inout(reg) a10,
-                    a11 = inout(reg) a11,
-                    a = out(reg) _,
-                    b = out(reg) _,
-                    c = out(reg) _,
-                    d = out(reg) _,
-                    e = out(reg) _,
-                    f = out(reg) _,
-                    options(readonly, nostack, preserves_flags),
-                );
-            }
+        let [mut a00, mut a01, mut a10, mut a11] = acc;
+        let x = xs.as_ptr();
+        let end = x.wrapping_add(4 * words);
+        // SAFETY: the wrapper checked that both rows of `x` and of `w`
+        // hold `4 · words` bytes (row 1 at `stride` from row 0), which the
+        // loop reads a word of each at a time until `end`. The stack is
+        // back where it was at the end.
+        unsafe {
+            asm!(
+                "push {{{e}}}",
+                // an odd count: the first pass from the second step
+                "cmp {a}, #0",
+                "bne 3f",
+                "2:",
+                step_2x2!(bytes),
+                "3:",
+                step_2x2!(bytes, until "[sp]"),
+                "bne 2b",
+                "add sp, sp, #4",
+                x = inout(reg) x => _,
+                w = inout(reg) ws.as_ptr() => _,
+                e = inout(reg) end => _,
+                skip = in(reg) stride.wrapping_sub(4),
+                a00 = inout(reg) a00,
+                a01 = inout(reg) a01,
+                a10 = inout(reg) a10,
+                a11 = inout(reg) a11,
+                a = inout(reg) words % 2 => _,
+                b = out(reg) _,
+                c = out(reg) _,
+                d = out(reg) _,
+                f = out(reg) _,
+                options(readonly),
+            );
         }
         [a00, a01, a10, a11]
     }
@@ -1678,10 +1652,8 @@ mod arch {
                 "str {e}, [sp]",
                 "str {a}, [sp, #4]",
                 "3:",
-                step_2x2!(),
-                step_2x2!(),
-                "ldr {a}, [sp, #4]",
-                "cmp {x}, {a}",
+                step_2x2!(bytes),
+                step_2x2!(bytes, until "[sp, #4]"),
                 "bne 3b",
                 "ldr {e}, [sp]",
                 "add sp, sp, #8",
@@ -1851,18 +1823,50 @@ mod arch {
         })
     }
 
+    /// What `wide_run` (the `asm!` loop and its plain-Rust twin) reads and
+    /// writes fits: `words` is non-zero, `wide` holds `4 · words` words,
+    /// `w` the two weight rows (`4 · words` bytes each) of each of `pairs`
+    /// channel pairs, and the `2 · pairs` output bytes from `at` and from
+    /// `second` (if it is one) are inside an output of `out_len` bytes.
+    fn wide_run_fits(
+        wide: &[u32],
+        words: usize,
+        w: &[i8],
+        pairs: usize,
+        out_len: usize,
+        at: usize,
+        second: Option<usize>,
+    ) -> bool {
+        let fits = |start: usize| start.checked_add(2 * pairs).is_some_and(|e| e <= out_len);
+        // `w.len() ≥ 8 · words · pairs`, in 64 bits (where the product of
+        // two `usize`s does not overflow)
+        let steps = words as u64 * pairs as u64;
+        pairs > 0
+            && words > 0
+            && wide.len() >= 4 * words
+            && (w.len() / 8) as u64 >= steps
+            && fits(at)
+            && second.is_none_or(fits)
+    }
+
     #[cfg(shapecheck_dsp)]
     /// Every channel pair of `stages` (rows of `w`, `4 · words` bytes
     /// each, two per pair) times the two pixels' rows widened in `wide`
     /// ([`widen_rows`]), with the output stage, in one loop: per pair the
-    /// constants (one `LDM`), passes of four of [`mac_2x2_wide`]'s steps
-    /// (67 instructions for 64 multiply-accumulates; the first pass enters
-    /// at step `(−words) mod 4`), the stage of [`requant4`] (its eleven
-    /// words in two `LDM`s) and two halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
+    /// constants (one `LDM`), passes of eight steps, five `wide` ones then
+    /// three `wide_ldm` ones (`step_2x2!`: 133 instructions and 168 cycles
+    /// for 128 multiply-accumulates, where eight steps by `LDRD` took 134
+    /// and 180; the first pass enters at step `(−words) mod 8` by a `TBH`,
+    /// so a pass cut short skips `wide` steps first and never runs more
+    /// instructions than those),
+    /// the stage of [`requant4`] (its eleven words in two `LDM`s) and two
+    /// halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
     /// `out[second + 2j]` (without a second pixel, over pixel 0's: the
     /// callers then pass pixel 0's row twice). Thirteen registers; the
-    /// loop's pointers on 24 bytes of stack. `false` (nothing written)
-    /// unless `words` is non-zero and the slices hold all that.
+    /// loop's pointers on 24 bytes of stack, the four a pair needs (pixel
+    /// 0's output, pixel 1's offset from it, the stages' end, the rows'
+    /// start) in one `LDM`. `false` (nothing written) unless `words` is
+    /// non-zero and the slices hold all that.
     #[inline(always)]
     pub(super) fn wide_run(
         wide: &[u32],
@@ -1875,14 +1879,7 @@ mod arch {
     ) -> bool {
         let n = stages.len();
         let k = 4 * words;
-        let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
-        if n == 0
-            || words == 0
-            || wide.len() < 4 * words
-            || w.len() < 2 * k * n
-            || !fits(at)
-            || second.is_some_and(|s| !fits(s))
-        {
+        if !wide_run_fits(wide, words, w, n, out.len(), at, second) {
             return false;
         }
         // without a second pixel its row is the first's (the callers copy
@@ -1891,17 +1888,21 @@ mod arch {
         let out0 = base.wrapping_add(at);
         let out1 = base.wrapping_add(second.unwrap_or(at));
         let x = wide.as_ptr();
+        // the loop's frame, read by one `LDM` per pair (its first four
+        // words) and by the steps (the rows' end): pixel 0's next output,
+        // from there pixel 1's (past pixel 0's two bytes: − 2, wrapping),
+        // the stages' end, the rows' start and end, and `{e}` saved
         let frame: [usize; 6] = [
-            x.wrapping_add(4 * words) as usize,
-            0,
             out0 as usize,
-            out1 as usize,
+            (out1 as usize).wrapping_sub(out0 as usize).wrapping_sub(2),
             stages.as_ptr().wrapping_add(n) as usize,
             x as usize,
+            x.wrapping_add(4 * words) as usize,
+            0,
         ];
         // SAFETY: checked above: each pair's two weight rows (`2k` bytes
         // from its start, the pairs one after another) are inside `w`, the
-        // `4 · words` words of `wide` (word-aligned, as LDRD needs) inside
+        // `4 · words` words of `wide` (word-aligned, as LDM needs) inside
         // it, and the `2n` bytes written from `out0` and from `out1` are
         // inside `out`. The stages are read at
         // their repr(C) offsets, word-aligned. The frame is copied to 24
@@ -1918,45 +1919,47 @@ mod arch {
                 "strd r4, r5, [sp, #8]",
                 "ldrd r4, r5, [r11, #16]",
                 "strd r4, r5, [sp, #16]",
+                // the rows' start (then from each pair's `LDM` of the frame)
+                "ldr r11, [sp, #12]",
                 "2:",
                 // the pair's four constants in one LDM: `{e}` on to its
                 // stage (16)
                 "ldm {e}!, {{r0, r1, r2, r3}}",
-                "ldr r11, [sp, #20]",
-                "str {e}, [sp, #4]",
-                // four steps a pass; the first pass enters at step
-                // (−words) mod 4, read from `skip` = 4 · words − 4: bit 3
-                // (to C) and bit 2 (to N) are (words − 1) mod 4
-                "lsls r4, {skip}, #29",
-                "bcs 7f",
-                "bmi 5f",
-                "b 6f",
-                "7:",
-                "bpl 4f",
+                "str {e}, [sp, #20]",
+                // eight steps a pass, five `wide` ones then three
+                // `wide_ldm` ones; the first pass enters at step
+                // (−words) mod 8 = 7 − r, r = (words − 1) mod 8 read from
+                // bits 2 to 4 of `skip` = 4 · words − 4, by a table of
+                // halfword branch offsets (TBH: 2 instructions, 5 cycles)
+                "ubfx r4, {skip}, #2, #3",
+                "tbh [pc, r4, lsl #1]",
+                "13:",
+                ".hword (12f - 13b) / 2",
+                ".hword (9f - 13b) / 2",
+                ".hword (8f - 13b) / 2",
+                ".hword (7f - 13b) / 2",
+                ".hword (6f - 13b) / 2",
+                ".hword (5f - 13b) / 2",
+                ".hword (4f - 13b) / 2",
+                ".hword (3f - 13b) / 2",
                 "3:",
-                step_wide!(
-                    "r11", "{w}", "{skip}", "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "{e}",
-                    "r10"
-                ),
+                step_2x2!(explicit wide),
                 "4:",
-                step_wide!(
-                    "r11", "{w}", "{skip}", "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "{e}",
-                    "r10"
-                ),
+                step_2x2!(explicit wide),
                 "5:",
-                step_wide!(
-                    "r11", "{w}", "{skip}", "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "{e}",
-                    "r10"
-                ),
+                step_2x2!(explicit wide),
                 "6:",
-                step_wide!(
-                    "r11", "{w}", "{skip}", "r0", "r1", "r2", "r3", "r4", "r5", "r8", "r9", "{e}",
-                    "r10"
-                ),
-                "ldr r4, [sp]",
-                "cmp r11, r4",
+                step_2x2!(explicit wide),
+                "7:",
+                step_2x2!(explicit wide),
+                "8:",
+                step_2x2!(explicit wide_ldm),
+                "9:",
+                step_2x2!(explicit wide_ldm),
+                "12:",
+                step_2x2!(explicit wide_ldm, until "[sp, #16]"),
                 "bne 3b",
-                "ldr {e}, [sp, #4]",
+                "ldr {e}, [sp, #20]",
                 "add {w}, {w}, {skip}",
                 "add {w}, {w}, #4",
                 // the first three channels' multipliers and shifts in one
@@ -1993,13 +1996,15 @@ mod arch {
                 "sel r0, r0, r9",
                 "ssub8 r1, r0, r10",
                 "sel r0, r10, r0",
-                "ldrd r4, r5, [sp, #8]",
+                // pixel 1's two bytes to r1; one LDM of the frame: pixel
+                // 0's output (r4), from there pixel 1's (r5), the stages'
+                // end (r8), the rows' start for the next pair (r11)
+                "lsr r1, r0, #16",
+                "ldm sp, {{r4, r5, r8, r11}}",
                 "strh r0, [r4], #2",
-                "lsr r0, r0, #16",
-                "strh r0, [r5], #2",
-                "strd r4, r5, [sp, #8]",
-                "ldr r4, [sp, #16]",
-                "cmp {e}, r4",
+                "str r4, [sp]",
+                "strh r1, [r4, r5]",
+                "cmp {e}, r8",
                 "bne 2b",
                 "add sp, sp, #24",
                 inout("r11") frame.as_ptr() => _,
@@ -2032,18 +2037,10 @@ mod arch {
         at: usize,
         second: Option<usize>,
     ) -> bool {
-        let n = stages.len();
-        let k = 4 * words;
-        let fits = |start: usize| start.checked_add(2 * n).is_some_and(|e| e <= out.len());
-        if n == 0
-            || words == 0
-            || wide.len() < 4 * words
-            || w.len() < 2 * k * n
-            || !fits(at)
-            || second.is_some_and(|s| !fits(s))
-        {
+        if !wide_run_fits(wide, words, w, stages.len(), out.len(), at, second) {
             return false;
         }
+        let k = 4 * words;
         for ((pair, ps), c) in w.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
             let acc = mac_2x2_wide(wide, pair, k, words, ps.constant);
             let [b0, b1, b2, b3] = requant4(acc, &ps.requant).to_le_bytes();

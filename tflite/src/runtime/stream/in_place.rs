@@ -603,7 +603,9 @@ fn gather(from: &[i8], depth: usize, channels: Range<usize>, to: &mut [i8]) {
     // not a call
     if width == 4 {
         for (to, from) in to.chunks_exact_mut(4).zip(from.chunks_exact(depth)) {
-            let from = from.get(channels.start..).and_then(|f| f.first_chunk::<4>());
+            let from = from
+                .get(channels.start..)
+                .and_then(|f| f.first_chunk::<4>());
             if let (Some(to), Some(from)) = (to.first_chunk_mut::<4>(), from) {
                 *to = *from;
             }
@@ -628,7 +630,9 @@ fn scatter(from: &[i8], to: &mut [i8], depth: usize, channels: Range<usize>) {
     // a group of four channels: a word a pixel, not a call
     if width == 4 {
         for (from, to) in from.chunks_exact(4).zip(to.chunks_exact_mut(depth)) {
-            let to = to.get_mut(channels.start..).and_then(|t| t.first_chunk_mut::<4>());
+            let to = to
+                .get_mut(channels.start..)
+                .and_then(|t| t.first_chunk_mut::<4>());
             if let (Some(to), Some(from)) = (to, from.first_chunk::<4>()) {
                 *to = *from;
             }

@@ -961,8 +961,17 @@ impl FullyConnectedStep<'_> {
         let int8 = &mut *b.int8;
         let float32 = &mut *b.float32;
         let multipliers: &[QuantizedMultiplier] = b.multipliers;
-        let multipliers_of = |q: &Quantized| multipliers.get(..q.channels).unwrap_or(&[]);
         let fc_rounding = b.fc_rounding;
+        // the int8 and int16 steps' parameters, one rule from their quantization
+        let params_of = |q: &Quantized| FullyConnectedParams {
+            input_zero_point: q.input_zero_point,
+            weights_zero_point: q.weights_zero_point,
+            output_zero_point: q.output_zero_point,
+            multipliers: multipliers.get(..q.channels).unwrap_or(&[]),
+            output_min: q.output_min,
+            output_max: q.output_max,
+            rounding: fc_rounding,
+        };
         match self {
             FullyConnectedStep::Int8 {
                 input,
@@ -973,15 +982,7 @@ impl FullyConnectedStep<'_> {
                 quantization: q,
             } => {
                 let (x, y) = split(int8, input, output).ok_or(overlap)?;
-                let params = FullyConnectedParams {
-                    input_zero_point: q.input_zero_point,
-                    weights_zero_point: q.weights_zero_point,
-                    output_zero_point: q.output_zero_point,
-                    multipliers: multipliers_of(q),
-                    output_min: q.output_min,
-                    output_max: q.output_max,
-                    rounding: fc_rounding,
-                };
+                let params = params_of(q);
                 fully_connected_int8(x, weights, bias.as_ref(), *dims, &params, y)
             }
             FullyConnectedStep::Int16 {
@@ -993,15 +994,7 @@ impl FullyConnectedStep<'_> {
                 quantization: q,
             } => {
                 let (x, y) = split(b.int16, input, output).ok_or(overlap)?;
-                let params = FullyConnectedParams {
-                    input_zero_point: q.input_zero_point,
-                    weights_zero_point: q.weights_zero_point,
-                    output_zero_point: q.output_zero_point,
-                    multipliers: multipliers_of(q),
-                    output_min: q.output_min,
-                    output_max: q.output_max,
-                    rounding: fc_rounding,
-                };
+                let params = params_of(q);
                 fully_connected_int16(x, weights, bias.as_ref(), *dims, &params, y)
             }
             FullyConnectedStep::F32 {
