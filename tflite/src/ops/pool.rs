@@ -599,31 +599,54 @@ pub(crate) fn average_rows<T>(
         params,
         output,
         |rows, cols, pixel| {
+            // `i32` sums where they cannot overflow (fewer than 2^16 taps
+            // of at most 2^15 each), else `i64` (two words a sum)
+            let narrow = rows.len().saturating_mul(cols.len()) < 1 << 16;
             for (k, chunk) in pixel.chunks_mut(AVERAGE_CHUNK).enumerate() {
-                let c0 = k * AVERAGE_CHUNK;
-                let mut sums = [0i64; AVERAGE_CHUNK];
-                let mut count = 0i64;
-                for (_, iy) in rows.taps() {
-                    for (_, ix) in cols.taps() {
-                        let at = iy
-                            .saturating_mul(input_width)
-                            .saturating_add(ix)
-                            .saturating_mul(depth)
-                            .saturating_add(c0);
-                        if let Some(xs) = ring.get(at..at.saturating_add(chunk.len())) {
-                            for (sum, &x) in sums.iter_mut().zip(xs) {
-                                *sum += i64::from(x.into());
-                            }
-                            count += 1;
-                        }
-                    }
-                }
+                let window = (rows, cols, input_width, depth, k * AVERAGE_CHUNK, chunk.len());
+                let (sums, count) = if narrow {
+                    window_sums::<i32, T>(ring, window)
+                } else {
+                    window_sums::<i64, T>(ring, window)
+                };
                 for (out, &sum) in chunk.iter_mut().zip(&sums) {
                     *out = clamped(rounded_average(sum, count), params);
                 }
             }
         },
     );
+}
+
+/// [`average_rows`]' sums of channels `c0 … c0 + n − 1` (`n` at most
+/// [`AVERAGE_CHUNK`]) over the taps inside a window (`(rows, cols,
+/// input_width, depth, c0, n)`), in `S`, and the count of those taps.
+#[inline(always)]
+fn window_sums<S, T>(
+    ring: &[T],
+    (rows, cols, input_width, depth, c0, n): (RingRows, Window, usize, usize, usize, usize),
+) -> ([i64; AVERAGE_CHUNK], i64)
+where
+    S: Copy + Default + core::ops::AddAssign + From<i32> + Into<i64>,
+    T: Copy + Into<i32>,
+{
+    let mut sums = [S::default(); AVERAGE_CHUNK];
+    let mut count = 0i64;
+    for (_, iy) in rows.taps() {
+        for (_, ix) in cols.taps() {
+            let at = iy
+                .saturating_mul(input_width)
+                .saturating_add(ix)
+                .saturating_mul(depth)
+                .saturating_add(c0);
+            if let Some(xs) = ring.get(at..at.saturating_add(n)) {
+                for (sum, &x) in sums.iter_mut().zip(xs) {
+                    *sum += S::from(x.into());
+                }
+                count += 1;
+            }
+        }
+    }
+    (sums.map(Into::into), count)
 }
 
 /// The sums of an average pool whose one output row's window spans

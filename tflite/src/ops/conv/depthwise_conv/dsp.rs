@@ -224,17 +224,37 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         if !three {
             return (spans, false, false);
         }
+        // the last output whose window is whole: `o · stride + 2 ·
+        // dilation ≤ pad + size − 1` (every one between two whole windows
+        // is whole: they move monotonically)
+        let last_whole = pad
+            .checked_add(size)
+            .and_then(|v| v.checked_sub(1 + 2 * dilation.max(1)))
+            .and_then(|v| v.checked_div(stride));
         let mut complete = true;
-        for o in 0..n {
+        let mut o = 0;
+        while o < n {
+            let mut next = o + 1;
             match class(Window::new(o, stride, pad, dilation, 3, size)) {
-                Some((k, at)) => match spans.get_mut(k) {
-                    Some(Some(span)) if span.1 == o => span.1 = o + 1,
-                    Some(span @ None) => *span = Some((o, o + 1, at)),
-                    // not a range: no runs at all (never seen)
-                    _ => return ([None; 3], false, false),
-                },
+                Some((k, at)) => {
+                    // a whole window: on to the last whole one at once, if
+                    // it is one (no window computed between)
+                    if let Some(last) = last_whole.filter(|&l| k == 0 && l > o && l < n) {
+                        let whole = Window::new(last, stride, pad, dilation, 3, size);
+                        if matches!(class(whole), Some((0, _))) {
+                            next = last + 1;
+                        }
+                    }
+                    match spans.get_mut(k) {
+                        Some(Some(span)) if span.1 == o => span.1 = next,
+                        Some(span @ None) => *span = Some((o, next, at)),
+                        // not a range: no runs at all (never seen)
+                        _ => return ([None; 3], false, false),
+                    }
+                }
                 None => complete = false,
             }
+            o = next;
         }
         (spans, complete, true)
     };
