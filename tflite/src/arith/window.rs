@@ -46,7 +46,13 @@ impl Window {
         // `n / dilation` rounded down or up: no division for the common
         // undilated filter (a division is 2 to 12 cycles on a Cortex-M4)
         let over = |n: usize| if dilation == 1 { n } else { n / dilation };
-        let over_up = |n: usize| if dilation == 1 { n } else { n.div_ceil(dilation) };
+        let over_up = |n: usize| {
+            if dilation == 1 {
+                n
+            } else {
+                n.div_ceil(dilation)
+            }
+        };
         // the first tap at or past the padding
         let first = if base >= pad { 0 } else { over_up(pad - base) };
         // the taps before the input's end: base + k · dilation < pad + size,

@@ -603,7 +603,14 @@ pub(crate) fn average_rows<T>(
             // of at most 2^15 each), else `i64` (two words a sum)
             let narrow = rows.len().saturating_mul(cols.len()) < 1 << 16;
             for (k, chunk) in pixel.chunks_mut(AVERAGE_CHUNK).enumerate() {
-                let window = (rows, cols, input_width, depth, k * AVERAGE_CHUNK, chunk.len());
+                let window = (
+                    rows,
+                    cols,
+                    input_width,
+                    depth,
+                    k * AVERAGE_CHUNK,
+                    chunk.len(),
+                );
                 let (sums, count) = if narrow {
                     window_sums::<i32, T>(ring, window)
                 } else {

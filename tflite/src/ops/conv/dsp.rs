@@ -1850,6 +1850,38 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
+    /// The end of a channel pair's stage in [`wide_run`]'s loop, from its
+    /// fourth channel's multiplier on: with the clamp, the multiplier, the
+    /// shift, the offset and the clamp's ends (r4, r5, r8, r9, r10) in
+    /// one `LDM`; without it (`full`), the first three, `{e}` stepped past
+    /// the clamp's two words.
+    macro_rules! pair_stage_end {
+        (clamp) => {
+            "ldm {e}!, {{r4, r5, r8, r9, r10}}"
+        };
+        (full) => {
+            concat!("ldm {e}!, {{r4, r5, r8}}\n", "add {e}, {e}, #8")
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// [`wide_run`]'s clamp of the four output bytes (r0) to the ends in
+    /// r9 and r10, in each byte; none (`full`) where the range is int8's.
+    macro_rules! pair_clamp {
+        (clamp) => {
+            concat!(
+                "ssub8 r1, r0, r9\n",
+                "sel r0, r0, r9\n",
+                "ssub8 r1, r0, r10\n",
+                "sel r0, r10, r0",
+            )
+        };
+        (full) => {
+            "@ no clamp"
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
     /// Every channel pair of `stages` (rows of `w`, `4 · words` bytes
     /// each, two per pair) times the two pixels' rows widened in `wide`
     /// ([`widen_rows`]), with the output stage, in one loop: per pair the
@@ -1900,127 +1932,138 @@ mod arch {
             x.wrapping_add(4 * words) as usize,
             0,
         ];
+        // the loop over the pairs, with the clamp to `[lo, hi]` in each
+        // byte (`clamp`) or without it (`full`: the range is int8's, which
+        // `SSAT` gave: a ReLU whose zero point is −128, or none)
+        macro_rules! pairs_loop {
+            ($clamp:ident, $frame:expr, $w:expr, $stages:expr, $skip:expr) => {
+                    asm!(
+                        // explicit registers (in ascending order where an LDM loads
+                        // them): a00 … a11 in r0 … r3; scratch a, b, c, d, f in r4,
+                        // r5, r8, r9, r10; x in r11
+                        "sub sp, sp, #24",
+                        "ldrd r4, r5, [r11, #0]",
+                        "strd r4, r5, [sp, #0]",
+                        "ldrd r4, r5, [r11, #8]",
+                        "strd r4, r5, [sp, #8]",
+                        "ldrd r4, r5, [r11, #16]",
+                        "strd r4, r5, [sp, #16]",
+                        // the rows' start (then from each pair's `LDM` of the frame)
+                        "ldr r11, [sp, #12]",
+                        "2:",
+                        // the pair's four constants in one LDM: `{e}` on to its
+                        // stage (16)
+                        "ldm {e}!, {{r0, r1, r2, r3}}",
+                        "str {e}, [sp, #20]",
+                        // eight steps a pass, five `wide` ones then three
+                        // `wide_ldm` ones; the first pass enters at step
+                        // (−words) mod 8 = 7 − r, r = (words − 1) mod 8 read from
+                        // bits 2 to 4 of `skip` = 4 · words − 4, by a table of
+                        // halfword branch offsets (TBH: 2 instructions, 5 cycles)
+                        "ubfx r4, {skip}, #2, #3",
+                        "tbh [pc, r4, lsl #1]",
+                        "13:",
+                        ".hword (12f - 13b) / 2",
+                        ".hword (9f - 13b) / 2",
+                        ".hword (8f - 13b) / 2",
+                        ".hword (7f - 13b) / 2",
+                        ".hword (6f - 13b) / 2",
+                        ".hword (5f - 13b) / 2",
+                        ".hword (4f - 13b) / 2",
+                        ".hword (3f - 13b) / 2",
+                        "3:",
+                        step_2x2!(explicit wide),
+                        "4:",
+                        step_2x2!(explicit wide),
+                        "5:",
+                        step_2x2!(explicit wide),
+                        "6:",
+                        step_2x2!(explicit wide),
+                        "7:",
+                        step_2x2!(explicit wide),
+                        "8:",
+                        step_2x2!(explicit wide_ldm),
+                        "9:",
+                        step_2x2!(explicit wide_ldm),
+                        "12:",
+                        step_2x2!(explicit wide_ldm, until "[sp, #16]"),
+                        "bne 3b",
+                        "ldr {e}, [sp, #20]",
+                        "add {w}, {w}, {skip}",
+                        "add {w}, {w}, #4",
+                        // the first three channels' multipliers and shifts in one
+                        // LDM, then the fourth's, the offset and the clamp's ends in
+                        // another: `{e}` on to the next pair's constants
+                        "ldm {e}!, {{r4, r5, r8, r9, r10, r11}}",
+                        "smmlar r0, r0, r4, r0",
+                        "smmlar r1, r1, r8, r1",
+                        "smmlar r2, r2, r10, r2",
+                        "add r0, r0, r0, asr #31",
+                        "add r1, r1, r1, asr #31",
+                        "add r2, r2, r2, asr #31",
+                        "asr r0, r0, r5",
+                        "asr r1, r1, r9",
+                        "asr r2, r2, r11",
+                        pair_stage_end!($clamp),
+                        "smmlar r3, r3, r4, r3",
+                        "add r3, r3, r3, asr #31",
+                        "asr r3, r3, r5",
+                        // `+ 1 + 2 · zero point` (r8), the halving narrow
+                        "qadd r0, r0, r8",
+                        "ssat r0, #8, r0, asr #1",
+                        "qadd r1, r1, r8",
+                        "ssat r1, #8, r1, asr #1",
+                        "qadd r2, r2, r8",
+                        "ssat r2, #8, r2, asr #1",
+                        "qadd r3, r3, r8",
+                        "ssat r3, #8, r3, asr #1",
+                        "bfi r0, r1, #8, #8",
+                        "bfi r0, r2, #16, #8",
+                        "bfi r0, r3, #24, #8",
+                        pair_clamp!($clamp),
+                        // pixel 1's two bytes to r1; one LDM of the frame: pixel
+                        // 0's output (r4), from there pixel 1's (r5), the stages'
+                        // end (r8), the rows' start for the next pair (r11)
+                        "lsr r1, r0, #16",
+                        "ldm sp, {{r4, r5, r8, r11}}",
+                        "strh r0, [r4], #2",
+                        "str r4, [sp]",
+                        "strh r1, [r4, r5]",
+                        "cmp {e}, r8",
+                        "bne 2b",
+                        "add sp, sp, #24",
+                        inout("r11") $frame.as_ptr() => _,
+                        w = inout(reg) $w.as_ptr() => _,
+                        e = inout(reg) $stages.as_ptr() => _,
+                        skip = in(reg) $skip,
+                        out("r0") _,
+                        out("r1") _,
+                        out("r2") _,
+                        out("r3") _,
+                        out("r4") _,
+                        out("r5") _,
+                        out("r8") _,
+                        out("r9") _,
+                        out("r10") _,
+                    )
+            };
+        }
+        // one layer's output stage: every pair's clamp is the same
+        let clamps = stages.first().is_some_and(|s| s.requant.clamps());
         // SAFETY: checked above: each pair's two weight rows (`2k` bytes
         // from its start, the pairs one after another) are inside `w`, the
         // `4 · words` words of `wide` (word-aligned, as LDM needs) inside
         // it, and the `2n` bytes written from `out0` and from `out1` are
         // inside `out`. The stages are read at
         // their repr(C) offsets, word-aligned. The frame is copied to 24
-        // bytes of stack and the stack pointer restored at the end.
+        // bytes of stack and the stack pointer restored at the end. The clamp's two words are read,
+        // past over, where it is not int8's own range (a no-op after `SSAT`).
         unsafe {
-            asm!(
-                // explicit registers (in ascending order where an LDM loads
-                // them): a00 … a11 in r0 … r3; scratch a, b, c, d, f in r4,
-                // r5, r8, r9, r10; x in r11
-                "sub sp, sp, #24",
-                "ldrd r4, r5, [r11, #0]",
-                "strd r4, r5, [sp, #0]",
-                "ldrd r4, r5, [r11, #8]",
-                "strd r4, r5, [sp, #8]",
-                "ldrd r4, r5, [r11, #16]",
-                "strd r4, r5, [sp, #16]",
-                // the rows' start (then from each pair's `LDM` of the frame)
-                "ldr r11, [sp, #12]",
-                "2:",
-                // the pair's four constants in one LDM: `{e}` on to its
-                // stage (16)
-                "ldm {e}!, {{r0, r1, r2, r3}}",
-                "str {e}, [sp, #20]",
-                // eight steps a pass, five `wide` ones then three
-                // `wide_ldm` ones; the first pass enters at step
-                // (−words) mod 8 = 7 − r, r = (words − 1) mod 8 read from
-                // bits 2 to 4 of `skip` = 4 · words − 4, by a table of
-                // halfword branch offsets (TBH: 2 instructions, 5 cycles)
-                "ubfx r4, {skip}, #2, #3",
-                "tbh [pc, r4, lsl #1]",
-                "13:",
-                ".hword (12f - 13b) / 2",
-                ".hword (9f - 13b) / 2",
-                ".hword (8f - 13b) / 2",
-                ".hword (7f - 13b) / 2",
-                ".hword (6f - 13b) / 2",
-                ".hword (5f - 13b) / 2",
-                ".hword (4f - 13b) / 2",
-                ".hword (3f - 13b) / 2",
-                "3:",
-                step_2x2!(explicit wide),
-                "4:",
-                step_2x2!(explicit wide),
-                "5:",
-                step_2x2!(explicit wide),
-                "6:",
-                step_2x2!(explicit wide),
-                "7:",
-                step_2x2!(explicit wide),
-                "8:",
-                step_2x2!(explicit wide_ldm),
-                "9:",
-                step_2x2!(explicit wide_ldm),
-                "12:",
-                step_2x2!(explicit wide_ldm, until "[sp, #16]"),
-                "bne 3b",
-                "ldr {e}, [sp, #20]",
-                "add {w}, {w}, {skip}",
-                "add {w}, {w}, #4",
-                // the first three channels' multipliers and shifts in one
-                // LDM, then the fourth's, the offset and the clamp's ends in
-                // another: `{e}` on to the next pair's constants
-                "ldm {e}!, {{r4, r5, r8, r9, r10, r11}}",
-                "smmlar r0, r0, r4, r0",
-                "smmlar r1, r1, r8, r1",
-                "smmlar r2, r2, r10, r2",
-                "add r0, r0, r0, asr #31",
-                "add r1, r1, r1, asr #31",
-                "add r2, r2, r2, asr #31",
-                "asr r0, r0, r5",
-                "asr r1, r1, r9",
-                "asr r2, r2, r11",
-                "ldm {e}!, {{r4, r5, r8, r9, r10}}",
-                "smmlar r3, r3, r4, r3",
-                "add r3, r3, r3, asr #31",
-                "asr r3, r3, r5",
-                // `+ 1 + 2 · zero point` (r8), the halving narrow
-                "qadd r0, r0, r8",
-                "ssat r0, #8, r0, asr #1",
-                "qadd r1, r1, r8",
-                "ssat r1, #8, r1, asr #1",
-                "qadd r2, r2, r8",
-                "ssat r2, #8, r2, asr #1",
-                "qadd r3, r3, r8",
-                "ssat r3, #8, r3, asr #1",
-                "bfi r0, r1, #8, #8",
-                "bfi r0, r2, #16, #8",
-                "bfi r0, r3, #24, #8",
-                // the clamp's ends, r9 and r10, in each byte
-                "ssub8 r1, r0, r9",
-                "sel r0, r0, r9",
-                "ssub8 r1, r0, r10",
-                "sel r0, r10, r0",
-                // pixel 1's two bytes to r1; one LDM of the frame: pixel
-                // 0's output (r4), from there pixel 1's (r5), the stages'
-                // end (r8), the rows' start for the next pair (r11)
-                "lsr r1, r0, #16",
-                "ldm sp, {{r4, r5, r8, r11}}",
-                "strh r0, [r4], #2",
-                "str r4, [sp]",
-                "strh r1, [r4, r5]",
-                "cmp {e}, r8",
-                "bne 2b",
-                "add sp, sp, #24",
-                inout("r11") frame.as_ptr() => _,
-                w = inout(reg) w.as_ptr() => _,
-                e = inout(reg) stages.as_ptr() => _,
-                skip = in(reg) k - 4,
-                out("r0") _,
-                out("r1") _,
-                out("r2") _,
-                out("r3") _,
-                out("r4") _,
-                out("r5") _,
-                out("r8") _,
-                out("r9") _,
-                out("r10") _,
-            );
+            if clamps {
+                pairs_loop!(clamp, frame, w, stages, k - 4);
+            } else {
+                pairs_loop!(full, frame, w, stages, k - 4);
+            }
         }
         true
     }
