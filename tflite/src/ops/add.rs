@@ -1082,3 +1082,88 @@ pub struct AddOptions {
     /// `pot_scale_int16` (int16 models only)
     pub pot_scale_int16: bool,
 }
+
+/// The word loop's input stages against TFLite's
+/// `MultiplyByQuantizedMultiplierSmallerThanOneExp` of `(x − zp) · 2^20`,
+/// for every int8 `x`: the exact half ([`Exact`], and as the [`Scaled`]
+/// channel `[0, 0]`) and any multiplier [`Requant4`] takes. A term one off
+/// rarely changes an `ADD`'s output (the sum carries 20 more bits than
+/// the output), so each term is checked here bit for bit.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arith::quant::{rounding_divide_by_pot, saturating_rounding_doubling_high_mul};
+    use proptest::prelude::*;
+
+    /// TFLite's term of `x`.
+    fn tflite_term(x: i8, zero_point: i32, m: QuantizedMultiplier) -> i32 {
+        let shifted = (i32::from(x) - zero_point) * (1 << 20);
+        rounding_divide_by_pot(
+            saturating_rounding_doubling_high_mul(shifted, m.multiplier()),
+            u32::try_from(-m.shift()).unwrap(),
+        )
+    }
+
+    fn params(zero_point: i32, m: QuantizedMultiplier) -> AddParams {
+        AddParams {
+            input1_zero_point: zero_point,
+            input1_multiplier: m,
+            input2_zero_point: 0,
+            input2_multiplier: m,
+            output_zero_point: 0,
+            output_multiplier: QuantizedMultiplier::from_parts(1 << 30, -19),
+            output_min: -128,
+            output_max: 127,
+        }
+    }
+
+    #[test]
+    fn the_exact_half_is_tflite_s_term_both_ways() {
+        let half = QuantizedMultiplier::from_parts(1 << 30, 0);
+        for zero_point in -128..=127 {
+            let Some(Input::Exact(exact)) = input(&params(zero_point, half), Which::One) else {
+                panic!("one half is exact");
+            };
+            let scaled = Input::Exact(exact).scaled();
+            for x in i8::MIN..=i8::MAX {
+                let want = tflite_term(x, zero_point, half);
+                assert_eq!(exact.term(x), want, "x {x}, zp {zero_point}");
+                assert_eq!(scaled.term(x), want, "x {x}, zp {zero_point}");
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn a_scaled_input_is_tflite_s_term(
+            zero_point in -128i32..=127,
+            (q, shift) in ((1i32 << 30)..=i32::MAX, prop_oneof![-31i32..=-1, -3i32..=-1]),
+        ) {
+            let m = QuantizedMultiplier::from_parts(q, shift);
+            let Some(Input::Scaled(scaled)) = input(&params(zero_point, m), Which::One) else {
+                panic!("a multiplier in [2^30, 2^31) of shift in [−31, −1] is scaled");
+            };
+            for x in i8::MIN..=i8::MAX {
+                prop_assert_eq!(scaled.term(x), tflite_term(x, zero_point, m), "x {}", x);
+            }
+        }
+    }
+
+    #[test]
+    fn only_what_the_loop_computes_goes_to_it() {
+        let half = QuantizedMultiplier::from_parts(1 << 30, 0);
+        let p = params(0, half);
+        assert!(input(&p, Which::One).is_some());
+        // above one half (shift 0): no input multiplier `add_params` gives
+        let wide = params(0, QuantizedMultiplier::from_parts((1 << 30) + 1, 0));
+        assert!(input(&wide, Which::One).is_none());
+        assert!(input(&params(0, QuantizedMultiplier::ZERO), Which::One).is_none());
+        assert!(output_requant(&p).is_some());
+        let shift_0 = AddParams {
+            output_multiplier: QuantizedMultiplier::from_parts(1 << 30, 0),
+            ..p
+        };
+        assert!(output_requant(&shift_0).is_none());
+    }
+}
