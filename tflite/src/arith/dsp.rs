@@ -9,7 +9,12 @@
 //!   k×k convolution's im2col (`conv_im2col`);
 //! - `depthwise_conv/dsp.rs`: four channels a word (`depthwise`), one
 //!   input channel as a convolution (`depthwise_as_conv`);
-//! - `fully_connected/dsp.rs`: one batch (`vec_mat`, `vec_mat_wide`).
+//! - `fully_connected/dsp.rs`: one batch (`vec_mat`, `vec_mat_wide`);
+//! - `ops/add.rs` (issue 80): the int8 `ADD` over an input, four elements
+//!   a word (`add_words`), with no `asm!` of its own: an input's term by
+//!   [`arch::scale_halved`], the four sums' output stage by
+//!   [`arch::requant4_shared`]. It runs on every target, with the plain
+//!   twins where there is no DSP extension (the host, the Cortex-M0).
 //!
 //! Those modules and this one are the crate's only `unsafe` code (with
 //! `bytes::as_i8`'s one line), and why:
@@ -362,7 +367,8 @@ pub(crate) mod arch {
 }
 
 /// The same loops in plain Rust where there is no DSP extension: what the
-/// unit tests run the blocked kernels with on the host.
+/// unit tests run the blocked kernels with on the host, and what the int8
+/// `ADD`'s word loop runs with there and on the Cortex-M0.
 #[cfg(not(shapecheck_dsp))]
 pub(crate) mod arch {
     /// One value's scaling by a [`super::Requant4`] channel `[m2, r1]`
