@@ -602,7 +602,11 @@ pub fn add_int8_in_place_prechecked(
 /// of `(x − zp) · 2^20`, their sum (at most 2^28 in magnitude, no
 /// overflow) is the accumulator of the output stage, whose multiplier,
 /// zero point and clamp are the `ADD`'s. Returns how many elements it
-/// wrote (a multiple of 4, the slices' common whole words).
+/// wrote (a multiple of 4, the slices' common whole words). Not inlined:
+/// a streamed run's driver, which every model runs, inlines its caller,
+/// and this loop there would change the driver's registers in models
+/// with no `ADD`.
+#[inline(never)]
 fn add_words(
     target: &mut [i8],
     other: &[i8],

@@ -1297,10 +1297,7 @@ impl Io<'_> {
 
 /// An ADD stage's output rows `rows`: each row of the chain (`chain`,
 /// rows `rows` in order, the stage before's output) added to the skip's
-/// row `r` in `output`, written over it. Not inlined: the driver that
-/// calls it runs every model, most with no `ADD`, and the `ADD`'s loop
-/// over words inlined there grows it and changes its registers.
-#[inline(never)]
+/// row `r` in `output`, written over it.
 fn add_rows(
     chain: &[i8],
     rows: Range<usize>,
