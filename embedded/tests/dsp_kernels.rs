@@ -18,7 +18,10 @@
 //! one batch of 4 to 23 units (odd counts, the last 1 to 3 past the
 //! four-row passes) over 1 to 120 inputs (depths not a multiple of 4),
 //! and of 3 or 4 units over 600 to 700 (past the 640 inputs the widened
-//! path takes). The reference is TFLite
+//! path takes); and the int8 `ADD` over either input (issue 80: four
+//! elements a word, SMMLAR and the shared output stage), on multipliers
+//! built by hand (one half, or any the loop takes or not) and lengths with
+//! and without a tail. The reference is TFLite
 //! Micro's reference kernels read plainly: `Σ (x − x_zp) · w + bias` in wrapping
 //! i32, `multiply_by_quantized_multiplier` with the double rounding, the
 //! output zero point, the clamp. On the Cortex-M0 (no DSP extension) the
@@ -32,15 +35,18 @@
 use cortex_m_rt::entry;
 use shapecheck_embedded::Checks;
 use shapecheck_tflite::{
-    conv_2d_int8, depthwise_conv_int8, fully_connected_int8, reference,
-    Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams, FullyConnectedDims,
-    FullyConnectedParams, QuantizedMultiplier, Rounding,
+    add_int8_in_place, conv_2d_int8, depthwise_conv_int8, fully_connected_int8, reference,
+    AddOver, AddParams, Conv2dDims, Conv2dParams, DepthwiseConvDims, DepthwiseConvParams,
+    FullyConnectedDims, FullyConnectedParams, QuantizedMultiplier, Rounding,
 };
 
 /// Random cases per kernel.
 const CASES: usize = 150;
 /// Random output stages (four outputs each).
 const REQUANT_CASES: usize = 3000;
+/// Random int8 `ADD`s, and their longest length.
+const ADD_CASES: usize = 2000;
+const MAX_ADD: usize = 41;
 const MAX_ROWS: usize = 9;
 const MAX_CHANNELS: usize = 9;
 const MAX_DEPTH: usize = 70;
@@ -889,5 +895,63 @@ fn main() -> ! {
     for _ in 0..REQUANT_CASES {
         requant_case(&mut r, &mut c);
     }
+    for case in 0..ADD_CASES {
+        add_case(&mut r, &mut c, case);
+    }
     c.finish()
+}
+
+/// A multiplier an `ADD`'s parameters may hold: one half (the input of
+/// the larger scale's), or in `[2^30, 2^31)` with a shift in `[−31, −1]`
+/// (small shifts often), now and then of shift 0 (one the word loop does
+/// not take).
+fn add_multiplier(r: &mut Rng) -> QuantizedMultiplier {
+    let shift = match r.range(0, 7) {
+        0 => return QuantizedMultiplier::from_parts(1 << 30, 0),
+        1 => 0,
+        2 | 3 => r.range(-31, -1),
+        _ => r.range(-3, -1),
+    };
+    QuantizedMultiplier::from_parts((1 << 30) + (r.next() >> 2) as i32, shift)
+}
+
+/// One int8 `ADD` over each input against the reference.
+fn add_case(r: &mut Rng, c: &mut Checks, case: usize) {
+    let n = r.range(0, MAX_ADD as i32) as usize;
+    let (mut x1, mut x2) = ([0i8; MAX_ADD], [0i8; MAX_ADD]);
+    r.fill(&mut x1[..n]);
+    r.fill(&mut x2[..n]);
+    let (a, b) = (r.range(-128, 127), r.range(-128, 127));
+    let output_shift = if r.range(0, 1) == 0 {
+        r.range(-3, -1)
+    } else {
+        r.range(-31, 0)
+    };
+    let params = AddParams {
+        input1_zero_point: r.range(-128, 127),
+        input1_multiplier: add_multiplier(r),
+        input2_zero_point: r.range(-128, 127),
+        input2_multiplier: add_multiplier(r),
+        output_zero_point: r.range(-128, 127),
+        output_multiplier: QuantizedMultiplier::from_parts(
+            (1 << 30) + (r.next() >> 2) as i32,
+            output_shift,
+        ),
+        output_min: a.min(b),
+        output_max: a.max(b),
+    };
+    let mut want = [0i8; MAX_ADD];
+    reference::add_int8(&x1[..n], &x2[..n], &params, &mut want[..n]);
+    for over in [AddOver::Input1, AddOver::Input2] {
+        let (mut got, other) = match over {
+            AddOver::Input1 => (x1, &x2),
+            _ => (x2, &x1),
+        };
+        let ok = add_int8_in_place(&mut got[..n], &other[..n], over, &params).is_ok();
+        c.check(ok, "add_int8_in_place accepted the case");
+        if got[..n] != want[..n] {
+            cortex_m_semihosting::hprintln!("ADD case {}: {} elements, {:?}", case, n, params);
+        }
+        c.eq(&got[..n], &want[..n], "int8 ADD over an input");
+    }
 }

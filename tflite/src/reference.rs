@@ -1,7 +1,7 @@
 //! The int8 kernels written once, plainly, as TFLite Micro's reference
 //! kernels write them (`reference_integer_ops::ConvPerChannel`,
 //! `DepthwiseConvPerChannel`, `FullyConnected`, `AveragePool`, `MaxPool`,
-//! and the output stage they share): the one reference every test of a
+//! `AddElementwise`, and the output stage they share): the one reference every test of a
 //! kernel checks against (issue 69). The host's property tests
 //! (`tests/band.rs`, `tests/kernels.rs`, `tests/prechecked.rs`,
 //! `tests/fully_connected.rs`, the DSP twins' unit tests) and the firmware
@@ -37,7 +37,11 @@
 // the calling test's bug, and a panic there fails that test.
 #![allow(clippy::indexing_slicing)]
 
-use crate::arith::quant::{multiply_by_quantized_multiplier, QuantizedMultiplier, Rounding};
+use crate::arith::quant::{
+    multiply_by_quantized_multiplier, rounding_divide_by_pot,
+    saturating_rounding_doubling_high_mul, QuantizedMultiplier, Rounding,
+};
+use crate::ops::add::AddParams;
 use crate::ops::conv::depthwise_conv::{DepthwiseConvDims, DepthwiseConvParams};
 use crate::ops::conv::fully_connected::{FullyConnectedDims, FullyConnectedParams};
 use crate::ops::conv::{Conv2dDims, Conv2dParams};
@@ -359,4 +363,41 @@ pub fn max_pool(input: &[i8], dims: PoolDims, params: &PoolParams, output: &mut 
     pool(input, dims, params, output, |taps| {
         taps.fold(-128, i32::max)
     });
+}
+
+/// `ADD` of two int8 tensors of one shape, element by element (TFLite
+/// Micro's `reference_integer_ops::AddElementwise`): each input less its
+/// zero point, shifted left by 20 bits, scaled by its multiplier
+/// (`MultiplyByQuantizedMultiplierSmallerThanOneExp`: the doubling high
+/// product, then the rounding division by `2^−shift`); the sum scaled by
+/// the output multiplier the same way, plus the output's zero point,
+/// clamped to `[output_min, output_max]` (max, then min).
+///
+/// ```
+/// use shapecheck_tflite::{add_params, reference};
+///
+/// let params = add_params(0.5, 1, 0.25, -2, 0.5, 3, -128, 127)?;
+/// let mut out = [0i8; 2];
+/// reference::add_int8(&[11, -9], &[2, 6], &params, &mut out);
+/// // (11 − 1) · 0.5 + (2 + 2) · 0.25 = 6 → 6 / 0.5 + 3 = 15;
+/// // (−9 − 1) · 0.5 + (6 + 2) · 0.25 = −3 → −6 + 3 = −3
+/// assert_eq!(out, [15, -3]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn add_int8(x1: &[i8], x2: &[i8], params: &AddParams, output: &mut [i8]) {
+    let smaller_than_one = |x: i32, m: QuantizedMultiplier| {
+        let exponent = u32::try_from(-m.shift()).unwrap_or(0);
+        rounding_divide_by_pot(
+            saturating_rounding_doubling_high_mul(x, m.multiplier()),
+            exponent,
+        )
+    };
+    for i in 0..output.len() {
+        let shifted1 = (i32::from(x1[i]) - params.input1_zero_point) * (1 << 20);
+        let shifted2 = (i32::from(x2[i]) - params.input2_zero_point) * (1 << 20);
+        let sum = smaller_than_one(shifted1, params.input1_multiplier)
+            + smaller_than_one(shifted2, params.input2_multiplier);
+        let raw = smaller_than_one(sum, params.output_multiplier) + params.output_zero_point;
+        output[i] = raw.max(params.output_min).min(params.output_max) as i8;
+    }
 }

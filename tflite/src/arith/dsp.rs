@@ -9,7 +9,12 @@
 //!   k×k convolution's im2col (`conv_im2col`);
 //! - `depthwise_conv/dsp.rs`: four channels a word (`depthwise`), one
 //!   input channel as a convolution (`depthwise_as_conv`);
-//! - `fully_connected/dsp.rs`: one batch (`vec_mat`, `vec_mat_wide`).
+//! - `fully_connected/dsp.rs`: one batch (`vec_mat`, `vec_mat_wide`);
+//! - `ops/add.rs` (issue 80): the int8 `ADD` over an input, four elements
+//!   a word (`add_words`), with no `asm!` of its own: an input's term by
+//!   [`arch::scale_halved`], the four sums' output stage by
+//!   [`arch::requant4_shared`]. It runs on every target, with the plain
+//!   twins where there is no DSP extension (the host, the Cortex-M0).
 //!
 //! Those modules and this one are the crate's only `unsafe` code (with
 //! `bytes::as_i8`'s one line), and why:
@@ -223,14 +228,19 @@ pub(crate) fn widen(v: u32) -> u32 {
 pub(crate) mod arch {
     use core::arch::asm;
 
-    /// One channel of [`requant4`]: the doubling high product and the
-    /// shift by `r − 1`.
+    /// One channel of [`requant4`]: its `[m2, r − 1]` loaded, then
+    /// `high_shift!`.
     macro_rules! scale {
         ($a:literal, $at:literal) => {
+            concat!("ldrd {m}, {r}, [{q}, #", $at, "]\n", high_shift!($a))
+        };
+    }
+
+    /// The doubling high product of `$a` by the channel in `{m}` and
+    /// `{r}` and the shift by `r − 1`: [`scale_halved`].
+    macro_rules! high_shift {
+        ($a:literal) => {
             concat!(
-                "ldrd {m}, {r}, [{q}, #",
-                $at,
-                "]\n",
                 "smmlar {",
                 $a,
                 "}, {",
@@ -273,6 +283,49 @@ pub(crate) mod arch {
         };
     }
 
+    /// One value's scaling by a [`super::Requant4`] channel `[m2, r1]`
+    /// but the last halving, as [`requant4`] scales each channel: `SMMLAR`,
+    /// `ADD` (`asr #31`), `ASR` (the plain-Rust twin's doc has the
+    /// arithmetic). What an int8 `ADD` scales its inputs with
+    /// (`ops/add.rs`).
+    #[inline(always)]
+    pub(crate) fn scale_halved(a: i32, [m2, r1]: [i32; 2]) -> i32 {
+        let h: i32;
+        // SAFETY: registers only
+        unsafe {
+            asm!(
+                high_shift!("h"),
+                m = in(reg) m2,
+                r = in(reg) r1,
+                h = inout(reg) a => h,
+                options(pure, nomem, nostack),
+            );
+        }
+        h
+    }
+
+    /// The four channels' last steps (`narrow!`), packed into `{a0}`
+    /// and clamped to `[lo, hi]` byte by byte.
+    macro_rules! pack {
+        () => {
+            concat!(
+                "ldr {m}, [{q}, #32]\n",
+                narrow!("a0"),
+                narrow!("a1"),
+                narrow!("a2"),
+                narrow!("a3"),
+                "bfi {a0}, {a1}, #8, #8\n",
+                "bfi {a0}, {a2}, #16, #8\n",
+                "bfi {a0}, {a3}, #24, #8\n",
+                "ldrd {m}, {r}, [{q}, #36]\n",
+                "ssub8 {a1}, {a0}, {m}\n",
+                "sel {a0}, {a0}, {m}\n",
+                "ssub8 {a1}, {a0}, {r}\n",
+                "sel {a0}, {r}, {a0}\n",
+            )
+        };
+    }
+
     /// [`super::Requant4`] of four accumulators: the four int8 outputs in
     /// one word, channel `c` in byte 0. 37 instructions.
     #[inline(always)]
@@ -285,19 +338,35 @@ pub(crate) mod arch {
                 scale!("a1", "8"),
                 scale!("a2", "16"),
                 scale!("a3", "24"),
-                "ldr {m}, [{q}, #32]",
-                narrow!("a0"),
-                narrow!("a1"),
-                narrow!("a2"),
-                narrow!("a3"),
-                "bfi {a0}, {a1}, #8, #8",
-                "bfi {a0}, {a2}, #16, #8",
-                "bfi {a0}, {a3}, #24, #8",
-                "ldrd {m}, {r}, [{q}, #36]",
-                "ssub8 {a1}, {a0}, {m}",
-                "sel {a0}, {a0}, {m}",
-                "ssub8 {a1}, {a0}, {r}",
-                "sel {a0}, {r}, {a0}",
+                pack!(),
+                q = in(reg) q as *const super::Requant4,
+                a0 = inout(reg) a0,
+                a1 = inout(reg) a1 => _,
+                a2 = inout(reg) a2 => _,
+                a3 = inout(reg) a3 => _,
+                m = out(reg) _,
+                r = out(reg) _,
+                options(readonly, nostack),
+            );
+        }
+        a0 as u32
+    }
+
+    /// [`requant4`] of a stage whose four channels are one (an int8
+    /// `ADD`'s, of its one output multiplier): the channel loaded once
+    /// rather than four times. 34 instructions.
+    #[inline(always)]
+    pub(crate) fn requant4_shared(acc: [i32; 4], q: &super::Requant4) -> u32 {
+        let [mut a0, a1, a2, a3] = acc;
+        // SAFETY: reads the 11 words of `q` (repr(C), word-aligned)
+        unsafe {
+            asm!(
+                "ldrd {m}, {r}, [{q}]",
+                high_shift!("a0"),
+                high_shift!("a1"),
+                high_shift!("a2"),
+                high_shift!("a3"),
+                pack!(),
                 q = in(reg) q as *const super::Requant4,
                 a0 = inout(reg) a0,
                 a1 = inout(reg) a1 => _,
@@ -313,20 +382,41 @@ pub(crate) mod arch {
 }
 
 /// The same loops in plain Rust where there is no DSP extension: what the
-/// unit tests run the blocked kernels with on the host.
+/// unit tests run the blocked kernels with on the host, and what the int8
+/// `ADD`'s word loop runs with there and on the Cortex-M0.
 #[cfg(not(shapecheck_dsp))]
 pub(crate) mod arch {
+    /// One value's scaling by a [`super::Requant4`] channel `[m2, r1]`
+    /// (`[2m − 2^32, r − 1]`) but the last halving: `SMMLAR(a, m2, a)`,
+    /// the doubling high product `h`, then `(h − [h < 0]) >> (r − 1)`; one
+    /// more `(· + 1) >> 1` (or `(· + 1 + 2 · zp) >> 1`) is TFLite's
+    /// rounding division by `2^r` ([`super::Requant4`]'s argument). What
+    /// the DSP form's three instructions compute, bit for bit for any `a`:
+    /// `SMMLAR` keeps bits 32 to 63 of `a · 2^32 + a · m2 + 2^31`, which
+    /// is `a` plus the high word of `a · m2 + 2^31` (an `i64` sum that
+    /// cannot overflow), wrapping. What an int8 `ADD` scales its inputs
+    /// with (`ops/add.rs`), and [`requant4`] each channel.
+    #[inline(always)]
+    pub(crate) fn scale_halved(a: i32, [m2, r1]: [i32; 2]) -> i32 {
+        let high = ((i64::from(a) * i64::from(m2) + (1 << 31)) >> 32) as i32;
+        let h = a.wrapping_add(high);
+        h.wrapping_add(h >> 31) >> (r1 & 31)
+    }
+
+    /// [`requant4`] of a stage whose four channels are one (an int8
+    /// `ADD`'s): the DSP form loads the channel once.
+    #[inline(always)]
+    pub(crate) fn requant4_shared(acc: [i32; 4], q: &super::Requant4) -> u32 {
+        requant4(acc, q)
+    }
+
     /// [`super::Requant4`] as the DSP form computes it, step by step:
     /// `SMMLAR`, the shifts, `QADD`, `SSAT`, the bytes' clamp.
     pub(crate) fn requant4(acc: [i32; 4], q: &super::Requant4) -> u32 {
         let mut word = 0u32;
-        for (j, (a, [m2, r1])) in acc.into_iter().zip(q.channels).enumerate() {
-            let a64 = i64::from(a);
-            // SMMLAR: (a · 2^32 + a · m2 + 2^31) >> 32, wrapping to 32 bits
-            let h = ((i128::from(a64) << 32) + i128::from(a64) * i128::from(m2) + (1 << 31)) >> 32;
-            let h = h as i32;
-            let v = h.wrapping_add(h >> 31);
-            let s = v >> (r1 & 31);
+        for (j, (a, channel)) in acc.into_iter().zip(q.channels).enumerate() {
+            // SMMLAR, ADD (· asr #31), ASR
+            let s = scale_halved(a, channel);
             let y = (s.saturating_add(q.offset) >> 1).clamp(-128, 127);
             let lo = i32::from(q.lo as u8 as i8);
             let hi = i32::from(q.hi as u8 as i8);

@@ -2,7 +2,11 @@
 //! and zero points, broadcast as numpy (and TFLite Micro) broadcast, as
 //! TFLite Micro's `add.cc` and `reference_integer_ops::Add` compute it.
 
-use crate::arith::quant::{quantize_multiplier_smaller_than_one, QuantizedMultiplier, Scale};
+use crate::arith::dsp::arch::{requant4_shared, scale_halved};
+use crate::arith::dsp::Requant4;
+use crate::arith::quant::{
+    quantize_multiplier_smaller_than_one, OutputStage, QuantizedMultiplier, Rounding, Scale,
+};
 use crate::arith::window::length;
 use crate::format::array::LeNumber;
 use crate::format::error::TfliteError;
@@ -561,13 +565,188 @@ pub fn add_int8_in_place_prechecked(
     over: AddOver,
     params: &AddParams,
 ) {
+    // the elements both slices have
+    let n = target.len().min(other.len());
+    let (Some(target), Some(other)) = (target.get_mut(..n), other.get(..n)) else {
+        return;
+    };
+    let (input_t, input_o) = match over {
+        AddOver::Input1 => (input(params, Which::One), input(params, Which::Two)),
+        AddOver::Input2 => (input(params, Which::Two), input(params, Which::One)),
+    };
+    let words = match (input_t, input_o, output_requant(params)) {
+        (Some(Input::Exact(t)), Some(o), Some(q)) => add_words(target, other, t, o.scaled(), &q),
+        (Some(t), Some(Input::Exact(o)), Some(q)) => add_words(target, other, t.scaled(), o, &q),
+        _ => 0,
+    };
+    // the elements past the last whole word, or all of them where the
+    // multipliers are not the word loop's (parameters built by hand)
     let kernel = Kernel::new(params);
+    let (Some(target), Some(other)) = (target.get_mut(words..), other.get(words..)) else {
+        return;
+    };
     for (t, &o) in target.iter_mut().zip(other) {
         *t = match over {
             AddOver::Input1 => kernel.apply(*t, o),
             AddOver::Input2 => kernel.apply(o, *t),
         };
     }
+}
+
+/// The int8 `ADD`'s loop over whole words (issue 80): four elements of
+/// each input read as one word, their four sums requantized together by
+/// [`Requant4`] (`arch::requant4`, the convolutions' output stage: `SMMLAR`,
+/// `SSAT`, `SSUB8` / `SEL` on the DSP extension) and written as one word.
+/// Bit for bit [`Kernel::apply`]: each input's term is its
+/// [`InputStage`]'s, exactly TFLite's `MultiplyByQuantizedMultiplierSmallerThanOneExp`
+/// of `(x − zp) · 2^20`, their sum (at most 2^28 in magnitude, no
+/// overflow) is the accumulator of the output stage, whose multiplier,
+/// zero point and clamp are the `ADD`'s. Returns how many elements it
+/// wrote (a multiple of 4, the slices' common whole words). Not inlined:
+/// a streamed run's driver, which every model runs, inlines its caller,
+/// and this loop there would change the driver's registers in models
+/// with no `ADD`.
+#[inline(never)]
+fn add_words(
+    target: &mut [i8],
+    other: &[i8],
+    t: impl InputStage,
+    o: impl InputStage,
+    q: &Requant4,
+) -> usize {
+    let (target, _) = target.as_chunks_mut::<4>();
+    let (other, _) = other.as_chunks::<4>();
+    let mut words = 0;
+    for (tw, &[o0, o1, o2, o3]) in target.iter_mut().zip(other) {
+        let [t0, t1, t2, t3] = *tw;
+        let sums = [
+            t.term(t0).wrapping_add(o.term(o0)),
+            t.term(t1).wrapping_add(o.term(o1)),
+            t.term(t2).wrapping_add(o.term(o2)),
+            t.term(t3).wrapping_add(o.term(o3)),
+        ];
+        *tw = requant4_shared(sums, q).to_le_bytes().map(|b| b as i8);
+        words += 1;
+    }
+    words * 4
+}
+
+/// One input's term of an int8 `ADD`'s sum: TFLite's
+/// `MultiplyByQuantizedMultiplierSmallerThanOneExp((x − zp) · 2^20, M)`,
+/// computed by [`add_words`] for each element.
+trait InputStage: Copy {
+    /// The term of element `x`.
+    fn term(self, x: i8) -> i32;
+}
+
+/// The input of the larger scale (both, where the scales are equal):
+/// its multiplier is exactly one half, `(2^30, 0)` (`add_params`
+/// divides its scale by twice itself), so its term is exact:
+/// `(x − zp) · 2^20` doubled-high-multiplied by 2^30 is `(x − zp) · 2^19`
+/// with nothing to round, and a shift of 0 rounds nothing either.
+#[derive(Clone, Copy)]
+struct Exact {
+    /// `zp · 2^19`
+    zero_point: i32,
+}
+
+impl InputStage for Exact {
+    #[inline(always)]
+    fn term(self, x: i8) -> i32 {
+        // |x − zp| ≤ 255: within ±2^27
+        (i32::from(x) << 19).wrapping_sub(self.zero_point)
+    }
+}
+
+/// An input of any multiplier [`Requant4`] takes, or the exact one half
+/// as [`Requant4`]'s channel `[0, 0]` (a multiplier of 2^31 and a shift of
+/// −1, which no conv layer has): [`scale_halved`], then `(· + 1) >> 1`.
+/// For the half, `SMMLAR(a, 0, a)` is `a` and the term
+/// `(a − [a < 0] + 1) >> 1`, which is `a / 2` because `a = (x − zp) · 2^20`
+/// is even: the exact term (for an odd `a` below 0 it would not be).
+#[derive(Clone, Copy)]
+struct Scaled {
+    /// `zp · 2^20`
+    zero_point: i32,
+    /// `[2m − 2^32, r − 1]`
+    channel: [i32; 2],
+}
+
+impl InputStage for Scaled {
+    #[inline(always)]
+    fn term(self, x: i8) -> i32 {
+        // |x − zp| · 2^20 < 2^28
+        let a = (i32::from(x) << 20).wrapping_sub(self.zero_point);
+        (scale_halved(a, self.channel) + 1) >> 1
+    }
+}
+
+/// An input's stage: [`Exact`] for the multiplier one half, else
+/// [`Scaled`].
+#[derive(Clone, Copy)]
+enum Input {
+    Exact(Exact),
+    Scaled(Scaled),
+}
+
+impl Input {
+    /// The stage as a [`Scaled`] one (for the exact half, the channel
+    /// `[0, 0]`).
+    fn scaled(self) -> Scaled {
+        match self {
+            Input::Exact(e) => Scaled {
+                zero_point: e.zero_point << 1,
+                channel: [0, 0],
+            },
+            Input::Scaled(s) => s,
+        }
+    }
+}
+
+/// Which of an `ADD`'s inputs.
+#[derive(Clone, Copy)]
+enum Which {
+    One,
+    Two,
+}
+
+/// Input `which`'s stage in [`add_words`]; `None` where its multiplier is
+/// neither one half nor one [`Requant4`] takes (only parameters built by
+/// hand: [`add_params`] gives the input of the larger scale one half and
+/// the other a multiplier in `[2^30, 2^31)` with a shift in `[−31, −1]`,
+/// or `(0, 0)` below about 2^-32, which no stage takes), or the zero point
+/// is not an int8 (checked by the callers).
+fn input(p: &AddParams, which: Which) -> Option<Input> {
+    let (zero_point, m) = match which {
+        Which::One => (p.input1_zero_point, p.input1_multiplier),
+        Which::Two => (p.input2_zero_point, p.input2_multiplier),
+    };
+    if !(-128..=127).contains(&zero_point) {
+        return None;
+    }
+    if (m.multiplier(), m.shift()) == (1 << 30, 0) {
+        return Some(Input::Exact(Exact {
+            zero_point: zero_point << 19,
+        }));
+    }
+    Some(Input::Scaled(Scaled {
+        zero_point: zero_point << 20,
+        channel: Requant4::channel(&[m], 0)?,
+    }))
+}
+
+/// The `ADD`'s output stage as [`Requant4`] (one multiplier for the four
+/// lanes), where it takes the output multiplier (every `ADD` of
+/// [`add_params`] with an output scale above about `2^-19` times the larger
+/// input scale).
+fn output_requant(p: &AddParams) -> Option<Requant4> {
+    let stage = OutputStage::new(
+        Rounding::Double,
+        p.output_zero_point,
+        p.output_min,
+        p.output_max,
+    );
+    Requant4::new(&[p.output_multiplier], 0, &stage)
 }
 
 /// TFLite's f32 `ADD` (TFLite Micro's `reference_ops::Add` and its 6-dim
@@ -906,4 +1085,89 @@ pub struct AddOptions {
     pub fused_activation: Activation,
     /// `pot_scale_int16` (int16 models only)
     pub pot_scale_int16: bool,
+}
+
+/// The word loop's input stages against TFLite's
+/// `MultiplyByQuantizedMultiplierSmallerThanOneExp` of `(x − zp) · 2^20`,
+/// for every int8 `x`: the exact half ([`Exact`], and as the [`Scaled`]
+/// channel `[0, 0]`) and any multiplier [`Requant4`] takes. A term one off
+/// rarely changes an `ADD`'s output (the sum carries 20 more bits than
+/// the output), so each term is checked here bit for bit.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arith::quant::{rounding_divide_by_pot, saturating_rounding_doubling_high_mul};
+    use proptest::prelude::*;
+
+    /// TFLite's term of `x`.
+    fn tflite_term(x: i8, zero_point: i32, m: QuantizedMultiplier) -> i32 {
+        let shifted = (i32::from(x) - zero_point) * (1 << 20);
+        rounding_divide_by_pot(
+            saturating_rounding_doubling_high_mul(shifted, m.multiplier()),
+            u32::try_from(-m.shift()).unwrap(),
+        )
+    }
+
+    fn params(zero_point: i32, m: QuantizedMultiplier) -> AddParams {
+        AddParams {
+            input1_zero_point: zero_point,
+            input1_multiplier: m,
+            input2_zero_point: 0,
+            input2_multiplier: m,
+            output_zero_point: 0,
+            output_multiplier: QuantizedMultiplier::from_parts(1 << 30, -19),
+            output_min: -128,
+            output_max: 127,
+        }
+    }
+
+    #[test]
+    fn the_exact_half_is_tflite_s_term_both_ways() {
+        let half = QuantizedMultiplier::from_parts(1 << 30, 0);
+        for zero_point in -128..=127 {
+            let Some(Input::Exact(exact)) = input(&params(zero_point, half), Which::One) else {
+                panic!("one half is exact");
+            };
+            let scaled = Input::Exact(exact).scaled();
+            for x in i8::MIN..=i8::MAX {
+                let want = tflite_term(x, zero_point, half);
+                assert_eq!(exact.term(x), want, "x {x}, zp {zero_point}");
+                assert_eq!(scaled.term(x), want, "x {x}, zp {zero_point}");
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn a_scaled_input_is_tflite_s_term(
+            zero_point in -128i32..=127,
+            (q, shift) in ((1i32 << 30)..=i32::MAX, prop_oneof![-31i32..=-1, -3i32..=-1]),
+        ) {
+            let m = QuantizedMultiplier::from_parts(q, shift);
+            let Some(Input::Scaled(scaled)) = input(&params(zero_point, m), Which::One) else {
+                panic!("a multiplier in [2^30, 2^31) of shift in [−31, −1] is scaled");
+            };
+            for x in i8::MIN..=i8::MAX {
+                prop_assert_eq!(scaled.term(x), tflite_term(x, zero_point, m), "x {}", x);
+            }
+        }
+    }
+
+    #[test]
+    fn only_what_the_loop_computes_goes_to_it() {
+        let half = QuantizedMultiplier::from_parts(1 << 30, 0);
+        let p = params(0, half);
+        assert!(input(&p, Which::One).is_some());
+        // above one half (shift 0): no input multiplier `add_params` gives
+        let wide = params(0, QuantizedMultiplier::from_parts((1 << 30) + 1, 0));
+        assert!(input(&wide, Which::One).is_none());
+        assert!(input(&params(0, QuantizedMultiplier::ZERO), Which::One).is_none());
+        assert!(output_requant(&p).is_some());
+        let shift_0 = AddParams {
+            output_multiplier: QuantizedMultiplier::from_parts(1 << 30, 0),
+            ..p
+        };
+        assert!(output_requant(&shift_0).is_none());
+    }
 }
