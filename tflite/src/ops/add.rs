@@ -1162,7 +1162,18 @@ mod tests {
         // above one half (shift 0): no input multiplier `add_params` gives
         let wide = params(0, QuantizedMultiplier::from_parts((1 << 30) + 1, 0));
         assert!(input(&wide, Which::One).is_none());
-        assert!(input(&params(0, QuantizedMultiplier::ZERO), Which::One).is_none());
+        // a zero multiplier (TFLite's for a real one below 2^−31): the
+        // stage Requant4 gives it, whose term is TFLite's 0
+        for zero_point in [-128, 0, 5, 127] {
+            let zero = params(zero_point, QuantizedMultiplier::ZERO);
+            let Some(Input::Scaled(scaled)) = input(&zero, Which::One) else {
+                panic!("a zero multiplier goes to the word loop");
+            };
+            for x in i8::MIN..=i8::MAX {
+                let want = tflite_term(x, zero_point, QuantizedMultiplier::ZERO);
+                assert_eq!(scaled.term(x), want, "x {x}");
+            }
+        }
         assert!(output_requant(&p).is_some());
         let shift_0 = AddParams {
             output_multiplier: QuantizedMultiplier::from_parts(1 << 30, 0),
