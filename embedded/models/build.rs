@@ -5,7 +5,9 @@
 //! - `quant.rs`: sine's and speech's input and output quantization, read
 //!   from their .tflite files;
 //! - `tiny/<file>.model.rs` and `tiny/<file>.case.rs` for each TinyML model
-//!   (`TINY`): its `shapecheck::model!` line on the .tflite file, and the
+//!   (`TINY`): its `shapecheck::model!` line on the .tflite file (at
+//!   `schedule = layers` where `SHAPECHECK_TINY_SCHEDULE=layers`, else the
+//!   default plan), and the
 //!   first recorded case of `tiny/<file>.json` (TFLite Micro's int8 input
 //!   and output); `tiny/<file>.streamed.rs`, its `model!` line with the
 //!   `ram = N` budget of `tiny-models/budgets.rs` (the RAM-goal
@@ -339,6 +341,14 @@ fn main() {
         fs::canonicalize(&dir).map_err(|e| format!("SHAPECHECK_MODELS={}: {e}", dir.display()));
     let tiny = out.join("tiny");
     fs::create_dir_all(&tiny).expect("create OUT_DIR/tiny");
+    println!("cargo:rerun-if-env-changed=SHAPECHECK_TINY_SCHEDULE");
+    let layers = match env::var("SHAPECHECK_TINY_SCHEDULE").as_deref() {
+        Ok("layers") => true,
+        Ok("") | Err(_) => false,
+        Ok(other) => panic!(
+            "SHAPECHECK_TINY_SCHEDULE is `{other}`: `layers` (the layer-by-layer plan) or unset (model!'s default plan)"
+        ),
+    };
     for (firmware, stem) in TINY {
         let files = dir.clone().and_then(|dir| {
             let model = if stem == "person_detect" {
@@ -354,7 +364,13 @@ fn main() {
             println!("cargo:rerun-if-changed={}", json.display());
             let name = format!("{}{}", firmware[..1].to_uppercase(), &firmware[1..]);
             let path = model.display().to_string();
-            let line = format!("shapecheck::model!({name} = {path:?});\n");
+            // `model!`'s default plan, or the layer-by-layer one where
+            // SHAPECHECK_TINY_SCHEDULE=layers (issue 80's second column)
+            let line = if layers {
+                format!("shapecheck::model!({name} = {path:?}, schedule = layers);\n")
+            } else {
+                format!("shapecheck::model!({name} = {path:?});\n")
+            };
             // the streamed plan, where a RAM-goal firmware runs one
             let streamed = match budgets::MODELS.iter().find(|(_, s, _)| *s == stem) {
                 Some((_, _, ram)) => {

@@ -714,7 +714,7 @@ enum Which {
 /// neither one half nor one [`Requant4`] takes (only parameters built by
 /// hand: [`add_params`] gives the input of the larger scale one half and
 /// the other a multiplier in `[2^30, 2^31)` with a shift in `[−31, −1]`,
-/// or `(0, 0)` below about 2^-32, which no stage takes), or the zero point
+/// or `(0, 0)` below about 2^-32, whose stage gives 0), or the zero point
 /// is not an int8 (checked by the callers).
 fn input(p: &AddParams, which: Which) -> Option<Input> {
     let (zero_point, m) = match which {

@@ -395,8 +395,8 @@ pub struct ConvPairStage {
 /// Fails, with `stages` untouched, as [`conv_2d_int8_band`] does on these
 /// operands, and with [`TfliteError::KernelParam`] unless the filter is
 /// 1×1, the output channels even and each channel's output stage one the
-/// DSP loops take (a multiplier in `[2^30, 2^31)` with a right shift, the
-/// double rounding: every int8 layer's), and with [`TfliteError::Length`]
+/// DSP loops take (a multiplier in `[2^30, 2^31)` with a right shift, or
+/// 0, the double rounding: every int8 layer's), and with [`TfliteError::Length`]
 /// unless `stages` holds one stage per two output channels.
 ///
 /// ```

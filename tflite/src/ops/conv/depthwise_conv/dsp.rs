@@ -1367,6 +1367,36 @@ mod tests {
     extern crate std;
     use std::vec::Vec;
 
+    /// A random image, filter and bias (`image`, `filter` and `channels`
+    /// values) and multipliers (one, or one per channel) from `seed`.
+    fn random_layer(
+        seed: u64,
+        image: usize,
+        filter: usize,
+        channels: usize,
+        per_channel: bool,
+    ) -> (Vec<i8>, Vec<i8>, Vec<i32>, Vec<QuantizedMultiplier>) {
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let image = (0..image).map(|_| next() as i8).collect();
+        let filter = (0..filter).map(|_| next() as i8).collect();
+        let bias = (0..channels)
+            .map(|_| (next() % 200_001) as i32 - 100_000)
+            .collect();
+        let multipliers = (0..if per_channel { channels } else { 1 })
+            .map(|_| {
+                let mantissa = (1 << 30) + (next() >> 34) as i32;
+                QuantizedMultiplier::from_parts(mantissa, -((next() % 12) as i32))
+            })
+            .collect();
+        (image, filter, bias, multipliers)
+    }
+
     proptest! {
         #[test]
         fn depthwise_as_conv_is_the_reference_depthwise_convolution(
@@ -1420,14 +1450,7 @@ mod tests {
             let long = (k - 1) * if column { dh } else { dw } + 1 + extra;
             let (h, w) = if column { (long, short) } else { (short, long) };
             let (oh, ow) = ((h - (kh - 1) * dh - 1) / sh + 1, (w - (kw - 1) * dw - 1) / sw + 1);
-            let mut state = seed | 1;
-            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
-            let image: Vec<i8> = (0..h * w * c).map(|_| next() as i8).collect();
-            let filter: Vec<i8> = (0..kh * kw * c).map(|_| next() as i8).collect();
-            let bias: Vec<i32> = (0..c).map(|_| (next() % 200_001) as i32 - 100_000).collect();
-            let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
-                .map(|_| QuantizedMultiplier::from_parts((1 << 30) + (next() >> 34) as i32, -((next() % 12) as i32)))
-                .collect();
+            let (image, filter, bias, multipliers) = random_layer(seed, h * w * c, kh * kw * c, c, per_channel);
             let dims = crate::ops::conv::depthwise_conv::DepthwiseConvDims {
                 batches: 1, input_height: h, input_width: w, input_depth: c,
                 filter_height: kh, filter_width: kw, depth_multiplier: 1,
@@ -1461,14 +1484,7 @@ mod tests {
             (zp, out_zp, lo, hi, per_channel, with_bias) in (-128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),
         ) {
             let c = 4 * groups;
-            let mut state = seed | 1;
-            let mut next = move || { state ^= state << 13; state ^= state >> 7; state ^= state << 17; state };
-            let image: Vec<i8> = (0..h * w * c).map(|_| next() as i8).collect();
-            let filter: Vec<i8> = (0..kh * kw * c).map(|_| next() as i8).collect();
-            let bias: Vec<i32> = (0..c).map(|_| (next() % 200_001) as i32 - 100_000).collect();
-            let multipliers: Vec<_> = (0..if per_channel { c } else { 1 })
-                .map(|_| QuantizedMultiplier::from_parts((1 << 30) + (next() >> 34) as i32, -((next() % 12) as i32)))
-                .collect();
+            let (image, filter, bias, multipliers) = random_layer(seed, h * w * c, kh * kw * c, c, per_channel);
             let dims = crate::ops::conv::depthwise_conv::DepthwiseConvDims {
                 batches: 1, input_height: h, input_width: w, input_depth: c,
                 filter_height: kh, filter_width: kw, depth_multiplier: 1,
