@@ -73,6 +73,16 @@ impl Rng {
     /// `mantissa` and `shift`, or one time in 16 a zero multiplier
     /// (TFLite's for a real one below 2^−31: a channel whose weights'
     /// scale is nearly 0), whose outputs are the zero point
+    /// An output clamp: a third of the time int8's whole range (the loops
+    /// without the clamp: a ReLU of zero point −128), else a random one
+    /// around 0
+    fn clamp(&mut self) -> (i32, i32) {
+        if self.range(0, 2) == 0 {
+            (-128, 127)
+        } else {
+            (self.range(-128, 0), self.range(0, 127))
+        }
+    }
     fn multiplier(&mut self, mantissa: i32, shift: i32) -> QuantizedMultiplier {
         let m = if self.next() % 16 == 0 { 0 } else { mantissa };
         QuantizedMultiplier::from_parts(m, shift)
@@ -116,9 +126,10 @@ impl Layer {
             per_channel: r.range(0, 1) == 1,
             x_zp: r.range(-128, 127),
             out_zp: r.range(-128, 127),
-            lo: r.range(-128, 0),
-            hi: r.range(0, 127),
+            lo: 0,
+            hi: 0,
         };
+        (layer.lo, layer.hi) = r.clamp();
         r.fill(&mut layer.x);
         r.fill(&mut layer.w);
         if r.range(0, 3) != 0 {
@@ -513,12 +524,8 @@ fn conv_case_of(r: &mut Rng, c: &mut Checks, kind: u8) {
     } else {
         &ms[..channels]
     };
-    let (x_zp, out_zp, lo, hi) = (
-        r.range(-128, 127),
-        r.range(-128, 127),
-        r.range(-128, 0),
-        r.range(0, 127),
-    );
+    let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
+    let (lo, hi) = r.clamp();
     let n = oh * ow * channels;
     let dims = Conv2dDims {
         batches: 1,
@@ -733,7 +740,7 @@ fn wide_case(r: &mut Rng, c: &mut Checks) {
         &ms[..1]
     };
     let (x_zp, out_zp) = (r.range(-128, 127), r.range(-128, 127));
-    let (lo, hi) = (r.range(-128, 0), r.range(0, 127));
+    let (lo, hi) = r.clamp();
     let mut want = [0i8; MAX_PIXELS * 70];
     let mut got = [0i8; MAX_PIXELS * 70];
     let n = pixels * channels;
