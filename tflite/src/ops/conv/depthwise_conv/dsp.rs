@@ -721,6 +721,17 @@ mod arch {
     #[cfg(shapecheck_dsp)]
     use core::arch::asm;
 
+    /// The one check of both `tap_line`s: `n ≥ 1` taps whose words (the
+    /// last `(n − 1) · step` bytes past each slice's start) are inside
+    /// `xs` and `fs`, and an image step of at least 1 where there are two
+    /// taps or more (the DSP loop ends when the image pointer has stepped).
+    fn line_fits(xs: &[i8], x_step: usize, fs: &[i8], f_step: usize, n: usize) -> bool {
+        let reach = |step: usize| n.checked_sub(1)?.checked_mul(step)?.checked_add(4);
+        reach(x_step).is_some_and(|r| r <= xs.len())
+            && reach(f_step).is_some_and(|r| r <= fs.len())
+            && (n <= 1 || x_step > 0)
+    }
+
     #[cfg(shapecheck_dsp)]
     /// One tap of [`tap_line`]: `acc[j] += (x_j + offset) · f_j` for the
     /// four bytes of the image word at `{p}` and of the filter word at
@@ -772,9 +783,7 @@ mod arch {
         offset: u32,
         acc: [i32; 4],
     ) -> Option<[i32; 4]> {
-        let reach = |step: usize| n.checked_sub(1)?.checked_mul(step)?.checked_add(4);
-        // a loop ends when the image pointer has stepped: `x_step` ≥ 1
-        if reach(x_step)? > xs.len() || reach(f_step)? > fs.len() || (n > 1 && x_step == 0) {
+        if !line_fits(xs, x_step, fs, f_step, n) {
             return None;
         }
         let [mut a0, mut a1, mut a2, mut a3] = acc;
@@ -899,8 +908,7 @@ mod arch {
         offset: u32,
         acc: [i32; 4],
     ) -> Option<[i32; 4]> {
-        let reach = |step: usize| n.checked_sub(1)?.checked_mul(step)?.checked_add(4);
-        if reach(x_step)? > xs.len() || reach(f_step)? > fs.len() {
+        if !line_fits(xs, x_step, fs, f_step, n) {
             return None;
         }
         let offset = i32::from(offset as u16 as i16);
