@@ -4,7 +4,7 @@
 //! - [`vec_mat`]: one batch, two rows at a time ([`mac_1x2`]) when there
 //!   are fewer than 4 rows or more than 640 inputs, else
 //! - [`vec_mat_wide`]: the input widened once into 16-bit halves with the
-//!   offset added, four rows a pass sharing each `LDRD` of the halves (21
+//!   offset added, four rows a pass sharing each load of the halves (22
 //!   instructions per 16 multiply-accumulates), as CMSIS-NN's
 //!   `arm_nn_vec_mat_mult_t_s8` shares each input word between its rows.
 //!
@@ -21,6 +21,7 @@ use crate::arith::dsp::{write4, Requant4};
 use crate::arith::quant::{OutputStage, QuantizedMultiplier, Scale};
 use crate::format::values::Values;
 use crate::ops::conv::dsp::mac_1x2;
+use core::mem::MaybeUninit;
 
 /// The most inputs [`vec_mat`] widens once into 16-bit halves: 1,280 B of
 /// stack while the layer runs (the anomaly detector's widest layer, 640
@@ -111,8 +112,8 @@ fn scales(multipliers: &[QuantizedMultiplier]) -> impl Fn(usize) -> Scale + '_ {
 /// widened once into 16-bit halves with `−zero_point` added
 /// ([`arch::widen_offset`], CMSIS-NN's `arm_nn_vec_mat_mult_t_s8` takes
 /// the offset per row pass instead), then four rows a pass sharing each
-/// `LDRD` of the halves ([`arch::mac_4_rows`]: 21 instructions per 16
-/// MACs and the loop's 2 per 32), the columns past the last whole word
+/// load of the halves ([`arch::mac_4_rows`]: 22 instructions per 16
+/// MACs and the loop's 3 per 64), the columns past the last whole word
 /// in plain Rust, four outputs by [`Requant4`] where it applies; the
 /// last 1 to 3 rows by [`vec_mat_pairs`]. Out of line: the halves are on
 /// the stack only while it runs.
@@ -129,10 +130,13 @@ fn vec_mat_wide<B: Values<i32> + ?Sized>(
     let depth = x.len();
     let words = depth / 4;
     let offset = -zero_point;
-    let mut halves = [0u32; WIDE_INPUTS / 2];
-    let halves = halves.get_mut(..2 * words)?;
-    arch::widen_offset(x.get(..4 * words)?, halves, offset);
-    let halves = &*halves;
+    // not zeroed (1,280 B cleared per layer cost as much as the anomaly
+    // detector's output stages): `widen_offset` writes the words it returns
+    let mut halves = [MaybeUninit::<u32>::uninit(); WIDE_INPUTS / 2];
+    let halves = arch::widen_offset(x.get(..4 * words)?, &mut halves, offset);
+    if halves.len() != 2 * words {
+        return None;
+    }
     let tail = x.get(4 * words..)?;
     let scale = scales(multipliers);
     // one multiplier: its stage once for the layer
@@ -193,43 +197,64 @@ fn vec_mat_wide<B: Values<i32> + ?Sized>(
 mod arch {
     #[cfg(shapecheck_dsp)]
     use core::arch::asm;
+    use core::mem::MaybeUninit;
 
     #[cfg(shapecheck_dsp)]
-    /// One row's 4 columns for [`mac_4_rows`]: the weights' word at
-    /// `{p}` (post-incremented, or at `{skip}` past it), widened, times
-    /// the input's halves `{xl}` (bytes 0 and 2) and `{xh}` (1 and 3).
-    macro_rules! row_4 {
-        ($load:literal, $acc:literal) => {
+    /// Two rows' 4 columns for [`mac_4_rows`]: their weights' words at
+    /// `$p` (post-incremented) and at `{skip}` past it, loaded in a row
+    /// into `{t}` and `{v}`, each widened and times the input's halves
+    /// `{xl}` (bytes 0 and 2) and `{xh}` (1 and 3) into `$a` and `$b`
+    /// (row 0's even bytes into `{u}`, row 1's into `{t}`, free by then).
+    macro_rules! rows_2 {
+        ($p:literal, $a:literal, $b:literal) => {
             concat!(
-                $load,
-                "\n",
+                "ldr {t}, [",
+                $p,
+                "], #4\n",
+                "ldr {v}, [",
+                $p,
+                ", {skip}]\n",
                 "sxtb16 {u}, {t}\n",
                 "sxtb16 {t}, {t}, ror #8\n",
                 "smlad {",
-                $acc,
+                $a,
                 "}, {xl}, {u}, {",
-                $acc,
+                $a,
                 "}\n",
                 "smlad {",
-                $acc,
+                $a,
                 "}, {xh}, {t}, {",
-                $acc,
+                $a,
+                "}\n",
+                "sxtb16 {t}, {v}\n",
+                "sxtb16 {v}, {v}, ror #8\n",
+                "smlad {",
+                $b,
+                "}, {xl}, {t}, {",
+                $b,
+                "}\n",
+                "smlad {",
+                $b,
+                "}, {xh}, {v}, {",
+                $b,
                 "}\n",
             )
         };
     }
 
     #[cfg(shapecheck_dsp)]
-    /// 4 columns of the four rows: an `LDRD` of the input's halves, then
-    /// per row a load, two widenings and two `SMLAD`s (21 instructions).
+    /// 4 columns of the four rows: the input's two halves, then per pair
+    /// of rows their two words, loaded in a row (pipelined: the first four
+    /// loads 5 cycles, the second pair 3), each widened and multiplied by
+    /// two `SMLAD`s (22 instructions, 24 cycles; an `LDRD` of the halves
+    /// and a load per row took 29).
     macro_rules! step_4_rows {
         () => {
             concat!(
-                "ldrd {xl}, {xh}, [{x}], #8\n",
-                row_4!("ldr {t}, [{p0}], #4", "a0"),
-                row_4!("ldr {t}, [{p0}, {skip}]", "a1"),
-                row_4!("ldr {t}, [{p2}], #4", "a2"),
-                row_4!("ldr {t}, [{p2}, {skip}]", "a3"),
+                "ldr {xl}, [{x}], #8\n",
+                "ldr {xh}, [{x}, #-4]\n",
+                rows_2!("{p0}", "a0", "a1"),
+                rows_2!("{p2}", "a2", "a3"),
             )
         };
     }
@@ -238,13 +263,17 @@ mod arch {
     /// The whole words of `x` widened into `halves`, two words per input
     /// word: bytes 0 and 2 plus `offset`, then bytes 1 and 3 plus `offset`,
     /// in 16-bit halves (`offset` in [−127, 128]: every sum fits). 7
-    /// instructions per 4 inputs. Nothing if `halves` is shorter than
-    /// `x.len() / 2`.
+    /// instructions per 4 inputs. The words written, `2 · (x.len() / 4)`
+    /// of them (none if `halves` is shorter than that).
     #[inline(always)]
-    pub(super) fn widen_offset(x: &[i8], halves: &mut [u32], offset: i32) {
+    pub(super) fn widen_offset<'a>(
+        x: &[i8],
+        halves: &'a mut [MaybeUninit<u32>],
+        offset: i32,
+    ) -> &'a [u32] {
         let words = x.len() / 4;
         if words == 0 || halves.len() < 2 * words {
-            return;
+            return &[];
         }
         let offset = (offset as u32 & 0xffff) * 0x0001_0001;
         // SAFETY: reads the `4 · words` bytes of `x` and writes the
@@ -270,25 +299,42 @@ mod arch {
                 options(nostack),
             );
         }
+        // SAFETY: the loop above wrote the first `2 · words` words of
+        // `halves` (checked to hold them), which `MaybeUninit<u32>` lays
+        // out as `u32`s
+        unsafe { core::slice::from_raw_parts(halves.as_ptr().cast::<u32>(), 2 * words) }
     }
 
     #[cfg(not(shapecheck_dsp))]
-    /// [`super::arch`]'s `widen_offset` in plain Rust: the same layout.
-    pub(super) fn widen_offset(x: &[i8], halves: &mut [u32], offset: i32) {
+    /// [`super::arch`]'s `widen_offset` in plain Rust: the same layout,
+    /// the same words returned.
+    pub(super) fn widen_offset<'a>(
+        x: &[i8],
+        halves: &'a mut [MaybeUninit<u32>],
+        offset: i32,
+    ) -> &'a [u32] {
+        let words = x.len() / 4;
+        let Some(halves) = halves.get_mut(..2 * words).filter(|_| words > 0) else {
+            return &[];
+        };
         let half = |v: i8| u32::from((i32::from(v) + offset) as i16 as u16);
         for (word, pair) in x.chunks_exact(4).zip(halves.chunks_exact_mut(2)) {
             if let ([b0, b1, b2, b3], [lo, hi]) = (word, pair) {
-                *lo = half(*b0) | half(*b2) << 16;
-                *hi = half(*b1) | half(*b3) << 16;
+                lo.write(half(*b0) | half(*b2) << 16);
+                hi.write(half(*b1) | half(*b3) << 16);
             }
         }
+        // SAFETY: the loop above wrote every word of `halves` (its
+        // `2 · words` words, a pair per whole word of `x`)
+        unsafe { core::slice::from_raw_parts(halves.as_ptr().cast::<u32>(), 2 * words) }
     }
 
     #[cfg(shapecheck_dsp)]
     /// `acc[r] += Σ` over the first `4 · words` columns of the input's
     /// `halves` ([`widen_offset`]) times row `r` of `rows` (row `r` at
-    /// `r · stride`), for the four rows: 21 instructions per 4 columns
-    /// (16 MACs), two blocks a loop. `acc` unchanged if a row or the
+    /// `r · stride`), for the four rows: 22 instructions per 4 columns
+    /// (16 MACs), four blocks a pass (the first entered at the block that
+    /// leaves whole passes), the end on the stack. `acc` unchanged if a row or the
     /// halves are shorter than that.
     #[inline(always)]
     pub(super) fn mac_4_rows(
@@ -308,27 +354,42 @@ mod arch {
         }
         let [mut a0, mut a1, mut a2, mut a3] = acc;
         let p2 = rows.get(2 * stride..).unwrap_or(&[]);
+        // the halves' end, where the loop stops: on the stack (thirteen
+        // registers hold the rest)
+        let end = halves.as_ptr().wrapping_add(2 * words);
         // SAFETY: reads the `2 · words` words of `halves` (word-aligned
         // for LDRD) and `len` bytes of each row, all inside the slices as
-        // checked above
+        // checked above; the loop ends when `x` reaches `end`, after
+        // `words` steps. The one word pushed is popped before the end.
         unsafe {
             asm!(
-                "tst {n}, #1",
-                "beq 3f",
-                step_4_rows!(),
-                "3:",
-                "lsrs {n}, {n}, #1",
-                "beq 4f",
+                "push {{{v}}}",
+                // four steps a pass; the first pass enters at step
+                // (−words) mod 4, by a table of byte branch offsets (TBB)
+                // indexed by words mod 4 (bits 3 and 4 of `8 · words`)
+                "sub {t}, {v}, {x}",
+                "ubfx {t}, {t}, #3, #2",
+                "tbb [pc, {t}]",
+                "13:",
+                ".byte (2f - 13b) / 2",
+                ".byte (5f - 13b) / 2",
+                ".byte (4f - 13b) / 2",
+                ".byte (3f - 13b) / 2",
                 "2:",
                 step_4_rows!(),
+                "3:",
                 step_4_rows!(),
-                "subs {n}, {n}, #1",
-                "bne 2b",
                 "4:",
+                step_4_rows!(),
+                "5:",
+                step_4_rows!(),
+                "ldr {v}, [sp]",
+                "cmp {x}, {v}",
+                "bne 2b",
+                "add sp, sp, #4",
                 x = inout(reg) halves.as_ptr() => _,
                 p0 = inout(reg) rows.as_ptr() => _,
                 p2 = inout(reg) p2.as_ptr() => _,
-                n = inout(reg) words => _,
                 skip = in(reg) stride.wrapping_sub(4),
                 a0 = inout(reg) a0,
                 a1 = inout(reg) a1,
@@ -338,7 +399,8 @@ mod arch {
                 xh = out(reg) _,
                 t = out(reg) _,
                 u = out(reg) _,
-                options(readonly, nostack),
+                v = inout(reg) end => _,
+                options(readonly),
             );
         }
         [a0, a1, a2, a3]
