@@ -17,6 +17,7 @@
 //! output stage, the safety note and the arithmetic's argument, shared by
 //! the kernels' DSP loops, in [`crate::arith::dsp`].
 
+use crate::arith::dsp::arch::requant4_shared;
 use crate::arith::dsp::{write4, Requant4};
 use crate::arith::quant::{OutputStage, QuantizedMultiplier, Scale};
 use crate::format::values::Values;
@@ -113,7 +114,7 @@ fn scales(multipliers: &[QuantizedMultiplier]) -> impl Fn(usize) -> Scale + '_ {
 /// ([`arch::widen_offset`], CMSIS-NN's `arm_nn_vec_mat_mult_t_s8` takes
 /// the offset per row pass instead), then four rows a pass sharing each
 /// load of the halves ([`arch::mac_4_rows`]: 22 instructions per 16
-/// MACs and the loop's 3 per 64), the columns past the last whole word
+/// MACs and the loop's 3 per 128), the columns past the last whole word
 /// in plain Rust, four outputs by [`Requant4`] where it applies; the
 /// last 1 to 3 rows by [`vec_mat_pairs`]. Out of line: the halves are on
 /// the stack only while it runs.
@@ -165,15 +166,14 @@ fn vec_mat_wide<B: Values<i32> + ?Sized>(
             }
         }
         let acc = arch::mac_4_rows(halves, rows, depth, words, acc);
-        // the per-tensor stage by reference (no copy a pass)
-        let per_channel;
-        let requant = if multipliers.len() == 1 {
-            per_tensor.as_ref()
-        } else {
-            per_channel = Requant4::new(multipliers, c, stage);
-            per_channel.as_ref()
-        };
-        write4(ys, acc, requant, stage, &scale, c);
+        // the per-tensor stage by reference (no copy a pass), its one
+        // channel loaded once for the four outputs
+        if let (Some(q), Some(ys)) = (per_tensor.as_ref(), ys.first_chunk_mut::<4>()) {
+            *ys = requant4_shared(acc, q).to_le_bytes().map(|b| b as i8);
+            continue;
+        }
+        let requant = Requant4::new(multipliers, c, stage);
+        write4(ys, acc, requant.as_ref(), stage, &scale, c);
     }
     if rest.is_empty() {
         return Some(());
@@ -206,7 +206,7 @@ mod arch {
     /// `{xl}` (bytes 0 and 2) and `{xh}` (1 and 3) into `$a` and `$b`
     /// (row 0's even bytes into `{u}`, row 1's into `{t}`, free by then).
     macro_rules! rows_2 {
-        ($p:literal, $a:literal, $b:literal) => {
+        ($p:literal, $a:literal, $b:literal $(, $end:literal)?) => {
             concat!(
                 "ldr {t}, [",
                 $p,
@@ -214,6 +214,10 @@ mod arch {
                 "ldr {v}, [",
                 $p,
                 ", {skip}]\n",
+                $(
+                    "ldr {u}, ", $end, "\n",
+                    "cmp {x}, {u}\n",
+                )?
                 "sxtb16 {u}, {t}\n",
                 "sxtb16 {t}, {t}, ror #8\n",
                 "smlad {",
@@ -249,11 +253,11 @@ mod arch {
     /// two `SMLAD`s (22 instructions, 24 cycles; an `LDRD` of the halves
     /// and a load per row took 29).
     macro_rules! step_4_rows {
-        () => {
+        ($($end:literal)?) => {
             concat!(
                 "ldr {xl}, [{x}], #8\n",
                 "ldr {xh}, [{x}, #-4]\n",
-                rows_2!("{p0}", "a0", "a1"),
+                rows_2!("{p0}", "a0", "a1" $(, $end)?),
                 rows_2!("{p2}", "a2", "a3"),
             )
         };
@@ -333,7 +337,7 @@ mod arch {
     /// `acc[r] += Σ` over the first `4 · words` columns of the input's
     /// `halves` ([`widen_offset`]) times row `r` of `rows` (row `r` at
     /// `r · stride`), for the four rows: 22 instructions per 4 columns
-    /// (16 MACs), four blocks a pass (the first entered at the block that
+    /// (16 MACs), eight blocks a pass (the first entered at the block that
     /// leaves whole passes), the end on the stack. `acc` unchanged if a row or the
     /// halves are shorter than that.
     #[inline(always)]
@@ -363,28 +367,45 @@ mod arch {
         // `words` steps. The one word pushed is popped before the end.
         unsafe {
             asm!(
-                "push {{{v}}}",
-                // four steps a pass; the first pass enters at step
-                // (−words) mod 4, by a table of byte branch offsets (TBB)
-                // indexed by words mod 4 (bits 3 and 4 of `8 · words`)
+                // eight steps a pass; the first pass enters at step
+                // (−words) mod 8, by a table of halfword branch offsets
+                // (TBH) indexed by words mod 8 (bits 3 to 5 of `8 ·
+                // words`). A pass's first step compares `{x}`, past its
+                // halves, with the end − 56 (on the stack, loaded after
+                // the weights: pipelined), for the `BNE` after its last; a
+                // first pass entered later is the last one if there are
+                // fewer than 8 words (`LSRS`: Z set)
                 "sub {t}, {v}, {x}",
-                "ubfx {t}, {t}, #3, #2",
-                "tbb [pc, {t}]",
+                "sub {v}, {v}, #56",
+                "push {{{v}}}",
+                "lsrs {u}, {t}, #6",
+                "ubfx {t}, {t}, #3, #3",
+                "tbh [pc, {t}, lsl #1]",
                 "13:",
-                ".byte (2f - 13b) / 2",
-                ".byte (5f - 13b) / 2",
-                ".byte (4f - 13b) / 2",
-                ".byte (3f - 13b) / 2",
+                ".hword (2f - 13b) / 2",
+                ".hword (9f - 13b) / 2",
+                ".hword (8f - 13b) / 2",
+                ".hword (7f - 13b) / 2",
+                ".hword (6f - 13b) / 2",
+                ".hword (5f - 13b) / 2",
+                ".hword (4f - 13b) / 2",
+                ".hword (3f - 13b) / 2",
                 "2:",
-                step_4_rows!(),
+                step_4_rows!("[sp]"),
                 "3:",
                 step_4_rows!(),
                 "4:",
                 step_4_rows!(),
                 "5:",
                 step_4_rows!(),
-                "ldr {v}, [sp]",
-                "cmp {x}, {v}",
+                "6:",
+                step_4_rows!(),
+                "7:",
+                step_4_rows!(),
+                "8:",
+                step_4_rows!(),
+                "9:",
+                step_4_rows!(),
                 "bne 2b",
                 "add sp, sp, #4",
                 x = inout(reg) halves.as_ptr() => _,
