@@ -21,7 +21,7 @@ use cortex_m_rt::entry;
 use shapecheck_embedded::Checks;
 use shapecheck_tflite::{
     average_pool_int8, average_pool_int8_band, conv_1x1_prepare, conv_2d_int8, conv_2d_int8_band,
-    conv_2d_int8_band_prepared, ConvPairStage,
+    conv_2d_int8_band_prepared, conv_prepare, ConvPairStage,
     depthwise_conv_int8, depthwise_conv_int8_band, depthwise_conv_int8_band_prepared,
     depthwise_prepare, max_pool_int8, max_pool_int8_band, reference, Conv2dDims, Conv2dParams,
     DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup, PoolDims, PoolParams,
@@ -285,6 +285,40 @@ fn conv_case(r: &mut Rng, c: &mut Checks) {
     );
     c.check(ok, "conv_2d_int8_band accepted every band");
     c.eq(&banded[..n], &whole[..n], "convolution: bands = whole");
+    // the same bands with the channel pairs set up once (`conv_prepare`,
+    // as `model!`'s streamed stages run them: im2col reads them in place
+    // of a group's made per call), where it takes the layer
+    let empty = ConvPairStage {
+        constant: [0; 4],
+        requant: [0; 11],
+    };
+    let mut stages = [empty; MAX_C / 2];
+    let stages = &mut stages[..oc / 2];
+    if oc % 2 == 1 || conv_prepare(filter, bias, dims, &params, stages).is_err() {
+        return;
+    }
+    banded[..n].fill(0);
+    let ok = by_bands(
+        r,
+        input,
+        &rows,
+        &mut banded[..n],
+        &mut |ring, ring_rows, band, out| {
+            conv_2d_int8_band_prepared(
+                ring,
+                ring_rows,
+                band,
+                &filter[..],
+                bias,
+                stages,
+                dims,
+                &params,
+                out,
+            )
+        },
+    );
+    c.check(ok, "conv_2d_int8_band_prepared accepted every band");
+    c.eq(&banded[..n], &whole[..n], "convolution, prepared: bands = whole");
 }
 
 /// A 1×1 convolution of stride 1 over 8 channels (the DSP matrix

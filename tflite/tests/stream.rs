@@ -9,9 +9,10 @@ use proptest::prelude::*;
 use shapecheck_tflite::stream::{ring_rows, RowGeometry, Stage, StreamRun};
 use shapecheck_tflite::{
     add_int8, add_params, average_pool_int8, conv_1x1_prepare, conv_2d_int8, conv_axis,
-    depthwise_conv_int8, depthwise_prepare, max_pool_int8, quantize_multiplier, AddOver, AddParams,
-    Conv2dDims, Conv2dParams, ConvPairStage, DepthwiseConvDims, DepthwiseConvParams,
-    DepthwiseGroup, Padding, PoolDims, PoolParams, QuantizedMultiplier, Rounding, TfliteError,
+    conv_prepare, depthwise_conv_int8, depthwise_prepare, max_pool_int8, quantize_multiplier,
+    AddOver, AddParams, Conv2dDims, Conv2dParams, ConvPairStage, DepthwiseConvDims,
+    DepthwiseConvParams, DepthwiseGroup, Padding, PoolDims, PoolParams, QuantizedMultiplier,
+    Rounding, TfliteError,
 };
 
 /// One stage as the test draws it: its kind (0 convolution, 1 depthwise,
@@ -655,8 +656,19 @@ fn a_depthwise_stages_prepared_groups_are_checked_against_its_operands() {
 
 #[test]
 fn a_1x1_convolution_stages_prepared_pairs_are_checked_against_its_operands() {
-    // a 1×1 convolution to 6 channels after a 1×1 pool over 8: three
-    // channel pairs, set up once by `conv_1x1_prepare`
+    prepared_pairs_are_checked_against_the_operands(1, 1);
+}
+
+#[test]
+fn a_3x3_convolution_stages_prepared_pairs_are_checked_against_its_operands() {
+    prepared_pairs_are_checked_against_the_operands(3, 3);
+}
+
+/// An `fh × fw` convolution to 6 channels (SAME) after a 1×1 pool over 8:
+/// three channel pairs, set up once by `conv_prepare` (for a 1×1 filter
+/// also `conv_1x1_prepare`'s), checked by `StreamRun::new` and streamed
+/// bit for bit as without them.
+fn prepared_pairs_are_checked_against_the_operands(fh: usize, fw: usize) {
     let draws = [
         Draw {
             kind: 3,
@@ -668,8 +680,8 @@ fn a_1x1_convolution_stages_prepared_pairs_are_checked_against_its_operands() {
         },
         Draw {
             kind: 0,
-            fh: 1,
-            fw: 1,
+            fh,
+            fw,
             stride: 1,
             same: true,
             channels: 6,
@@ -689,14 +701,23 @@ fn a_1x1_convolution_stages_prepared_pairs_are_checked_against_its_operands() {
     };
     assert_eq!(
         (dims.filter_height, dims.filter_width, dims.output_depth),
-        (1, 1, 6)
+        (fh, fw, 6)
     );
+    // the ring between the stages: the filter's rows
+    let ring = [fh];
     let empty = ConvPairStage {
         constant: [0; 4],
         requant: [0; 11],
     };
     let mut pairs = [empty; 3];
-    conv_1x1_prepare(filter, bias, dims, &params, &mut pairs).unwrap();
+    conv_prepare(filter, bias, dims, &params, &mut pairs).unwrap();
+    let mut pairs_1x1 = [empty; 3];
+    let made_1x1 = conv_1x1_prepare(filter, bias, dims, &params, &mut pairs_1x1);
+    if (fh, fw) == (1, 1) {
+        assert_eq!((made_1x1, pairs_1x1), (Ok(()), pairs));
+    } else {
+        assert!(matches!(made_1x1, Err(TfliteError::KernelParam { .. })));
+    }
     let with = |prepared: &[ConvPairStage]| {
         let mut stages = stages.clone();
         stages[1] = Stage::Conv {
@@ -706,7 +727,7 @@ fn a_1x1_convolution_stages_prepared_pairs_are_checked_against_its_operands() {
             dims,
             params,
         };
-        StreamRun::new(&stages, &[1], 1).err()
+        StreamRun::new(&stages, &ring, 1).err()
     };
     assert_eq!(with(&pairs), None);
     let mismatch = |e: Option<TfliteError>| matches!(e, Some(TfliteError::KernelParam { what, .. }) if what.contains("prepared channel pairs"));
@@ -731,10 +752,10 @@ fn a_1x1_convolution_stages_prepared_pairs_are_checked_against_its_operands() {
         params,
     };
     let (mut plain, mut prepared) = (vec![0i8; 6 * 3 * 6], vec![0i8; 6 * 3 * 6]);
-    let run = StreamRun::new(&stages, &[1], 1).unwrap();
+    let run = StreamRun::new(&stages, &ring, 1).unwrap();
     let mut scratch = vec![0i8; run.scratch_len()];
     run.run(&input, &mut scratch, &mut plain).unwrap();
-    let run = StreamRun::new(&stages_prepared, &[1], 1).unwrap();
+    let run = StreamRun::new(&stages_prepared, &ring, 1).unwrap();
     run.run(&input, &mut scratch, &mut prepared).unwrap();
     assert_eq!(plain, prepared);
     assert_eq!(plain, whole(&owned, &input));

@@ -18,7 +18,7 @@ use quote::{format_ident, quote};
 use shapecheck_tflite::schedule::{LayerInPlace, Run};
 use shapecheck_tflite::stream::{InPlaceLayer, Stage, StreamRun};
 use shapecheck_tflite::{
-    activation_range_int8, add_params, conv_1x1_prepare, conv_axis, depthwise_prepare,
+    activation_range_int8, add_params, conv_axis, conv_prepare, depthwise_prepare,
     fully_connected_multiplier, op_row, Activation, AddOver, AddParams, BuiltinOp, Conv2dDims,
     Conv2dParams, ConvPairStage, DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup,
     ModelTensor, Operator, Options, Padding, PoolDims, PoolParams, QuantizedMultiplier, Rounding,
@@ -37,13 +37,13 @@ const EMPTY_GROUP: DepthwiseGroup = DepthwiseGroup {
     requant: None,
 };
 
-/// A channel pair before `conv_1x1_prepare` fills it.
+/// A channel pair before `conv_prepare` fills it.
 const EMPTY_PAIR: ConvPairStage = ConvPairStage {
     constant: [0; 4],
     requant: [0; 11],
 };
 
-/// A 1×1 convolution's prepared channel pair as tokens (a
+/// A convolution's prepared channel pair as tokens (a
 /// `ConvPairStage { .. }` literal).
 fn pair_tokens(krate: &proc_macro2::TokenStream, p: &ConvPairStage) -> proc_macro2::TokenStream {
     let ints = |vs: &[i32]| {
@@ -102,8 +102,8 @@ struct StageData {
     /// a depthwise layer's groups of four channels set up once
     /// (`depthwise_prepare`; empty where it does not take the layer)
     groups: Vec<DepthwiseGroup>,
-    /// a 1×1 convolution's channel pairs set up once
-    /// (`conv_1x1_prepare`; empty where it does not take the layer)
+    /// a convolution's channel pairs set up once (`conv_prepare`; empty
+    /// where it does not take the layer)
     pairs: Vec<ConvPairStage>,
     pool: Option<(PoolDims, PoolParams)>,
     /// an ADD's parameters, the input it writes over, its rows and a
@@ -318,17 +318,17 @@ impl Writer<'_, '_> {
                         rounding: Rounding::Double,
                     },
                 );
-                // a 1×1 filter's channel pairs set up once, for the DSP
-                // matrix product's band calls (none where it does not
-                // take them)
+                // the channel pairs set up once, for the DSP loops' band
+                // calls (the matrix product's for a 1×1 filter, im2col's
+                // for any other; none where they do not take them)
                 let (dims, params) = conv;
                 let params = Conv2dParams {
                     multipliers: &data.multipliers,
                     ..params
                 };
-                if (kh, kw) == (1, 1) && oc % 2 == 0 {
+                if oc % 2 == 0 {
                     let mut pairs = vec![EMPTY_PAIR; oc / 2];
-                    if conv_1x1_prepare(
+                    if conv_prepare(
                         &data.filter,
                         data.bias.as_deref(),
                         dims,

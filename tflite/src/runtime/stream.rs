@@ -345,10 +345,9 @@ pub fn writes_behind_reads(stages: &[RowGeometry], band: usize) -> bool {
     walked && behind
 }
 
-/// Checks a 1×1 convolution stage's prepared channel pairs: one per two
-/// output channels, each the one [`crate::conv_1x1_prepare`] makes of
-/// these operands (so that its band calls are bit for bit those without
-/// them).
+/// Checks a convolution stage's prepared channel pairs: one per two
+/// output channels, each the one [`crate::conv_prepare`] makes of these
+/// operands (so that its band calls are bit for bit those without them).
 fn check_conv_prepared(
     filter: &[i8],
     bias: Option<&[i32]>,
@@ -357,14 +356,11 @@ fn check_conv_prepared(
     params: &Conv2dParams<'_>,
 ) -> Result<(), TfliteError> {
     let mismatch = TfliteError::KernelParam {
-        what: "1×1 convolution stage's prepared channel pairs",
+        what: "convolution stage's prepared channel pairs",
         value: i64::try_from(stages.len()).unwrap_or(i64::MAX),
-        rule: "they must be conv_1x1_prepare's of its filter, bias and parameters",
+        rule: "they must be conv_prepare's of its filter, bias and parameters",
     };
-    if (dims.filter_height, dims.filter_width) != (1, 1)
-        || !dims.output_depth.is_multiple_of(2)
-        || stages.len() != dims.output_depth / 2
-    {
+    if !dims.output_depth.is_multiple_of(2) || stages.len() != dims.output_depth / 2 {
         return Err(mismatch);
     }
     let stage = crate::arith::quant::OutputStage::new(
@@ -447,11 +443,11 @@ pub enum Stage<'a> {
         filter: &'a [i8],
         /// one per output channel
         bias: Option<&'a [i32]>,
-        /// a 1×1 convolution's channel pairs set up once
-        /// ([`crate::conv_1x1_prepare`]'s, checked by [`StreamRun::new`]
-        /// against the filter, bias and parameters): the DSP matrix
-        /// product's band calls then cost their pixels alone; `None` sets
-        /// them up at each call
+        /// the channel pairs set up once ([`crate::conv_prepare`]'s,
+        /// checked by [`StreamRun::new`] against the filter, bias and
+        /// parameters): the DSP loops' band calls (the matrix product's
+        /// for a 1×1 filter, im2col's for any other) then cost their
+        /// pixels alone; `None` sets them up at each call
         prepared: Option<&'a [ConvPairStage]>,
         /// its sizes
         dims: Conv2dDims,

@@ -347,7 +347,7 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
         multipliers,
         stage,
     };
-    for (first, group) in channel_groups(w, depth, stages.len()) {
+    for (first, group) in channel_groups(w, depth, stages.len().min(IM2COL_CHANNELS / 2)) {
         let qs = group_stages(group, depth, first, &quant, stages)?;
         for (p, xs) in x.chunks(2 * depth).enumerate() {
             let (c0, c1) = xs.split_at(depth.min(xs.len()));
@@ -394,7 +394,9 @@ const WIDE_MIN_DEPTH: usize = 8;
 /// for 16 multiply-accumulates, the input's halves read as they are and
 /// only the weights widened) from `bias − zero_point · Σ w`, and the output stage
 /// [`Requant4`]. Output channels in groups of at most 64 (the constants
-/// and stages of one group on the stack). `None`, with `out` untouched,
+/// and stages of one group on the stack), or all in one group where
+/// `prepared` holds the layer's stages ([`crate::conv_prepare`]'s, one per
+/// channel pair; another length is not read). `None`, with `out` untouched,
 /// unless the filter has at most 576 values ([`IM2COL_MAX`]: the two rows
 /// are a stack buffer) and the output an even count of channels, the
 /// zero point is an int8, the stage applies to every channel and every
@@ -404,10 +406,12 @@ const WIDE_MIN_DEPTH: usize = 8;
 /// and at most 8 output channels) and owned by an out-of-line wrapper per
 /// class ([`conv_im2col_in`]), so that they are on the stack only while
 /// it runs, not in the caller's frame under a 1×1 layer's buffers.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
     bias: Option<&B>,
+    prepared: Option<&[ConvPairStage]>,
     dims: &crate::ops::conv::Conv2dDims,
     params: &crate::ops::conv::Conv2dParams<'_>,
     stage: &OutputStage,
@@ -443,7 +447,7 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     if !k.is_multiple_of(4) && k <= SHALLOW_MAX {
         let row = k.next_multiple_of(4);
         if channels.checked_mul(row)? <= SHALLOW_WEIGHTS {
-            return conv_im2col_shallow(input, w, bias, dims, params, stage, out, row);
+            return conv_im2col_shallow(input, w, bias, prepared, dims, params, stage, out, row);
         }
     }
     // the stack buffers sized by the filter's class (a wrapper per class
@@ -451,14 +455,14 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     if k <= 64 && channels <= 8 {
         // a first layer's few outputs (person detection's, vww's): the
         // stages of 4 pairs, 240 B
-        conv_im2col_in::<64, 128, 4, B>(input, w, bias, dims, params, stage, out, k)
+        conv_im2col_in::<64, 128, 4, B>(input, w, bias, prepared, dims, params, stage, out, k)
     } else if k <= 64 {
-        conv_im2col_in::<64, 128, 32, B>(input, w, bias, dims, params, stage, out, k)
+        conv_im2col_in::<64, 128, 32, B>(input, w, bias, prepared, dims, params, stage, out, k)
     } else if k <= 288 {
-        conv_im2col_in::<288, 576, 32, B>(input, w, bias, dims, params, stage, out, k)
+        conv_im2col_in::<288, 576, 32, B>(input, w, bias, prepared, dims, params, stage, out, k)
     } else {
         conv_im2col_in::<IM2COL_MAX, { 2 * IM2COL_MAX }, 32, B>(
-            input, w, bias, dims, params, stage, out, k,
+            input, w, bias, prepared, dims, params, stage, out, k,
         )
     }
 }
@@ -551,6 +555,7 @@ fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
     bias: Option<&B>,
+    prepared: Option<&[ConvPairStage]>,
     dims: &crate::ops::conv::Conv2dDims,
     params: &crate::ops::conv::Conv2dParams<'_>,
     stage: &OutputStage,
@@ -582,11 +587,11 @@ fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
     if dims.output_depth <= 8 {
         // a first layer's few outputs: the stages of 4 pairs
         conv_im2col_in::<SHALLOW_MAX, { 2 * SHALLOW_MAX }, 4, B>(
-            input, padded, bias, dims, params, stage, out, row,
+            input, padded, bias, prepared, dims, params, stage, out, row,
         )
     } else {
         conv_im2col_in::<SHALLOW_MAX, { 2 * SHALLOW_MAX }, 32, B>(
-            input, padded, bias, dims, params, stage, out, row,
+            input, padded, bias, prepared, dims, params, stage, out, row,
         )
     }
 }
@@ -604,6 +609,7 @@ fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32>
     input: &[i8],
     w: &[i8],
     bias: Option<&B>,
+    prepared: Option<&[ConvPairStage]>,
     dims: &crate::ops::conv::Conv2dDims,
     params: &crate::ops::conv::Conv2dParams<'_>,
     stage: &OutputStage,
@@ -620,7 +626,7 @@ fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32>
         stages: &mut stages,
     };
     conv_im2col_rows(
-        input, w, bias, dims, params, stage, out, &mut cols, scratch, row,
+        input, w, bias, prepared, dims, params, stage, out, &mut cols, scratch, row,
     )
 }
 
@@ -636,6 +642,7 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
     input: &[i8],
     w: &[i8],
     bias: Option<&B>,
+    prepared: Option<&[ConvPairStage]>,
     dims: &crate::ops::conv::Conv2dDims,
     params: &crate::ops::conv::Conv2dParams<'_>,
     stage: &OutputStage,
@@ -770,8 +777,17 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
         multipliers,
         stage,
     };
-    for (first, group) in channel_groups(w, row, stages.len()) {
-        let qs = group_stages(group, row, first, &quant, stages)?;
+    // the layer's prepared stages (one per channel pair, made once):
+    // every channel in one group, no stages made per call
+    let prepared = prepared
+        .filter(|p| 2 * p.len() == channels)
+        .map(as_pair_stages);
+    let pairs = prepared.map_or(stages.len().min(IM2COL_CHANNELS / 2), <[PairStage]>::len);
+    for (first, group) in channel_groups(w, row, pairs) {
+        let qs = match prepared {
+            Some(qs) => qs,
+            None => group_stages(group, row, first, &quant, stages)?,
+        };
         for (image, out) in input
             .chunks_exact(image_len.max(1))
             .zip(out.chunks_exact_mut(out_len.max(1)))
@@ -880,12 +896,13 @@ struct GroupQuant<'q, B: Values<i32> + ?Sized> {
     stage: &'q OutputStage,
 }
 
-/// The output channels of `w` (rows of `k` weights) in groups of as many
-/// pairs as `stages` (the count of a stack buffer of [`PairStage`]s)
-/// holds, at most [`IM2COL_CHANNELS`] channels: each group's first channel
-/// and its rows.
-fn channel_groups(w: &[i8], k: usize, stages: usize) -> impl Iterator<Item = (usize, &[i8])> {
-    let channels = 2 * stages.clamp(1, IM2COL_CHANNELS / 2);
+/// The output channels of `w` (rows of `k` weights) in groups of `pairs`
+/// channel pairs (the callers pass what a stack buffer of [`PairStage`]s
+/// holds, at most [`IM2COL_CHANNELS`] channels, or every pair where the
+/// layer's stages are prepared): each group's first channel and its
+/// rows.
+fn channel_groups(w: &[i8], k: usize, pairs: usize) -> impl Iterator<Item = (usize, &[i8])> {
+    let channels = 2 * pairs.max(1);
     let groups = w.chunks(channels.saturating_mul(k).max(1)).enumerate();
     groups.map(move |(g, group)| (g * channels, group))
 }
@@ -2233,10 +2250,21 @@ mod tests {
             crate::reference::conv_2d(&image, &filter, bias, dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; batches * oh * ow * c];
-            let took = conv_im2col(&image, &filter, bias, &dims, &params, &stage, &mut got).is_some();
+            let took = conv_im2col(&image, &filter, bias, None, &dims, &params, &stage, &mut got).is_some();
             prop_assert_eq!(took, kh * kw * depth <= IM2COL_MAX);
             if took {
-                prop_assert_eq!(got, want);
+                prop_assert_eq!(&got, &want);
+            }
+            // with the layer's stages prepared once (`conv_prepare`): every
+            // channel in one group, the same outputs
+            let mut stages = std::vec![ConvPairStage { constant: [0; 4], requant: [0; 11] }; pairs];
+            // (every multiplier here is below 1: a stage the loops take)
+            prop_assert!(crate::conv_prepare(&filter, bias, dims, &params, &mut stages).is_ok());
+            let mut got = std::vec![0i8; batches * oh * ow * c];
+            let took = conv_im2col(&image, &filter, bias, Some(&stages), &dims, &params, &stage, &mut got).is_some();
+            prop_assert_eq!(took, kh * kw * depth <= IM2COL_MAX);
+            if took {
+                prop_assert_eq!(&got, &want);
             }
         }
     }

@@ -361,12 +361,12 @@ pub fn conv_2d_int8_band<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     Ok(())
 }
 
-/// One pair of output channels of a 1×1 convolution, set up once for
-/// every band of the layer: what the DSP matrix product (thumbv7em)
-/// otherwise makes at each call, before the pixels. [`conv_1x1_prepare`]
-/// makes them, `model!` writes them as a `static` (flash) for each 1×1
-/// convolution of a streamed run, and [`conv_2d_int8_band_prepared`]
-/// takes them.
+/// One pair of output channels of a convolution, set up once for every
+/// band of the layer: what the DSP loops (thumbv7em: the matrix product
+/// of a 1×1 filter, im2col of any other) otherwise make at each call,
+/// before the pixels. [`conv_prepare`] (or [`conv_1x1_prepare`]) makes
+/// them, `model!` writes them as a `static` (flash) for each convolution
+/// of a streamed run, and [`conv_2d_int8_band_prepared`] takes them.
 ///
 /// ```
 /// use shapecheck_tflite::ConvPairStage;
@@ -435,7 +435,84 @@ pub fn conv_1x1_prepare(
         value: i64::try_from(dims.output_depth).unwrap_or(i64::MAX),
         rule: "they need a 1×1 filter, output channels by twos and the DSP loops' output stage",
     };
-    if (dims.filter_height, dims.filter_width) != (1, 1) || !dims.output_depth.is_multiple_of(2) {
+    if (dims.filter_height, dims.filter_width) != (1, 1) {
+        return Err(not_taken);
+    }
+    prepare_pairs(filter, bias, dims, params, stages, not_taken)
+}
+
+/// The channel pairs of a convolution of any filter, set up once
+/// ([`ConvPairStage`]): `stages[j]` is channels `2j, 2j + 1`'s, `bias −
+/// input_zero_point · Σ w` over the whole filter (`filter_height ×
+/// filter_width × input_depth` weights; a tap outside the input reads
+/// the zero point, so the same constant holds at the border) and the
+/// output stage. The set-up the DSP loops make at each call of
+/// [`conv_2d_int8_band`] (im2col's per group of channels, the matrix
+/// product's for a 1×1 filter: [`conv_1x1_prepare`]'s rule, which this
+/// is without its 1×1 check), so that [`conv_2d_int8_band_prepared`]
+/// with them is bit for bit that kernel.
+///
+/// Fails, with `stages` untouched, as [`conv_2d_int8_band`] does on these
+/// operands, and with [`TfliteError::KernelParam`] unless the output
+/// channels are even and each channel's output stage one the DSP loops
+/// take (a multiplier in `[2^30, 2^31)` with a right shift, or 0, the
+/// double rounding: every int8 layer's), and with [`TfliteError::Length`]
+/// unless `stages` holds one stage per two output channels.
+///
+/// ```
+/// use shapecheck_tflite::{conv_prepare, quantize_multiplier, Conv2dDims, Conv2dParams, ConvPairStage, Rounding};
+///
+/// // 2 output channels of a 1×2 filter over 1 channel, weights [1, 2]
+/// // and [3, 4], input zero point −1
+/// let dims = Conv2dDims {
+///     batches: 1, input_height: 1, input_width: 2, input_depth: 1,
+///     filter_height: 1, filter_width: 2,
+///     output_height: 1, output_width: 1, output_depth: 2,
+/// };
+/// let multipliers = [quantize_multiplier(0.25)?];
+/// let params = Conv2dParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 0, pad_left: 0,
+///     input_zero_point: -1, output_zero_point: 0,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let mut stages = [ConvPairStage { constant: [0; 4], requant: [0; 11] }];
+/// conv_prepare(&[1, 2, 3, 4], Some(&[10, 20]), dims, &params, &mut stages)?;
+/// // the bias plus Σ w over the filter's two taps, for both pixels
+/// assert_eq!(stages[0].constant, [13, 27, 13, 27]);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn conv_prepare(
+    filter: &[i8],
+    bias: Option<&[i32]>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    stages: &mut [ConvPairStage],
+) -> Result<(), TfliteError> {
+    check_layer(dims, params, filter.len(), bias.map(|b| b.len()))?;
+    let not_taken = TfliteError::KernelParam {
+        what: "convolution's prepared stages",
+        value: i64::try_from(dims.output_depth).unwrap_or(i64::MAX),
+        rule: "they need output channels by twos and the DSP loops' output stage",
+    };
+    prepare_pairs(filter, bias, dims, params, stages, not_taken)
+}
+
+/// The one rule of [`conv_prepare`] and [`conv_1x1_prepare`] (their
+/// checks passed): `not_taken` unless the output channels are even and
+/// every pair's stage is one the DSP loops take, a length error unless
+/// `stages` holds a stage per pair; every pair made before any is
+/// written.
+fn prepare_pairs(
+    filter: &[i8],
+    bias: Option<&[i32]>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    stages: &mut [ConvPairStage],
+    not_taken: TfliteError,
+) -> Result<(), TfliteError> {
+    if !dims.output_depth.is_multiple_of(2) {
         return Err(not_taken);
     }
     if stages.len() != dims.output_depth / 2 {
@@ -471,9 +548,12 @@ pub(crate) fn prepared_pair(
     stage: &OutputStage,
     j: usize,
 ) -> Option<ConvPairStage> {
+    // the values of one output channel's filter (`filter_height ×
+    // filter_width × input_depth`: `check_layer` matched the length)
+    let k = filter.len() / dims.output_depth.max(1);
     dsp::prepared_pair(
         filter,
-        dims.input_depth,
+        k,
         j,
         bias,
         params.input_zero_point,
@@ -482,11 +562,11 @@ pub(crate) fn prepared_pair(
     )
 }
 
-/// [`conv_2d_int8_band`] with a 1×1 convolution's channel pairs set up
-/// once ([`conv_1x1_prepare`]'s `prepared`): on the DSP matrix product a
-/// band call then costs its pixels alone. Bit for bit
-/// [`conv_2d_int8_band`] when `prepared` is [`conv_1x1_prepare`]'s for
-/// the same filter, bias and parameters (a `prepared` of another length
+/// [`conv_2d_int8_band`] with a convolution's channel pairs set up once
+/// ([`conv_prepare`]'s or [`conv_1x1_prepare`]'s `prepared`): on the DSP
+/// loops a band call then costs its pixels alone. Bit for bit
+/// [`conv_2d_int8_band`] when `prepared` is [`conv_prepare`]'s for the
+/// same filter, bias and parameters (a `prepared` of another length
 /// is not read; one made for other operands gives unspecified values,
 /// never a panic). Fails as it does.
 ///
@@ -698,9 +778,10 @@ fn conv_dsp<B: Values<i32> + ?Sized>(
             return done;
         }
     }
-    // a small filter on few channels (a first layer): im2col and the same
-    // SMLAD block
-    dsp::conv_im2col(image, w, bias, &dims, params, stage, output)
+    // any other filter: im2col and the same SMLAD block (the prepared
+    // stages, where they are the layer's, in place of a group's made per
+    // call)
+    dsp::conv_im2col(image, w, bias, prepared, &dims, params, stage, output)
 }
 
 /// The portable loop of [`conv_rows`]: output rows `rows`, the input

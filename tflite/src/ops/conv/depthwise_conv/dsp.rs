@@ -82,7 +82,7 @@ pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
         output_max: params.output_max,
         rounding: params.rounding,
     };
-    conv_im2col(input, w, bias, &conv_dims, &conv_params, stage, out)
+    conv_im2col(input, w, bias, None, &conv_dims, &conv_params, stage, out)
 }
 
 /// What [`arch::dw3x3_run`] reads of one channel group while it runs
