@@ -19,15 +19,14 @@
 use core::ops::Range;
 use cortex_m_rt::entry;
 use shapecheck_embedded::Checks;
+use shapecheck_tflite::stream::{InPlaceLayer, Stage};
 use shapecheck_tflite::{
     average_pool_int8, average_pool_int8_band, conv_1x1_prepare, conv_2d_int8, conv_2d_int8_band,
-    conv_2d_int8_band_prepared, conv_prepare, ConvPairStage,
-    depthwise_conv_int8, depthwise_conv_int8_band, depthwise_conv_int8_band_prepared,
-    depthwise_prepare, max_pool_int8, max_pool_int8_band, reference, Conv2dDims, Conv2dParams,
-    DepthwiseConvDims, DepthwiseConvParams, DepthwiseGroup, PoolDims, PoolParams,
-    QuantizedMultiplier, Rounding, TfliteError,
+    conv_2d_int8_band_prepared, conv_prepare, depthwise_conv_int8, depthwise_conv_int8_band,
+    depthwise_conv_int8_band_prepared, depthwise_prepare, max_pool_int8, max_pool_int8_band,
+    reference, Conv2dDims, Conv2dParams, ConvPairStage, DepthwiseConvDims, DepthwiseConvParams,
+    DepthwiseGroup, PoolDims, PoolParams, QuantizedMultiplier, Rounding, TfliteError,
 };
-use shapecheck_tflite::stream::{InPlaceLayer, Stage};
 
 /// Random cases per kernel.
 const CASES: usize = 120;
@@ -204,6 +203,27 @@ fn multipliers(r: &mut Rng) -> [QuantizedMultiplier; MAX_C] {
     ms
 }
 
+/// [`by_bands`] of a convolution with its channel pairs set up once
+/// (`conv_2d_int8_band_prepared`, as `model!`'s streamed stages run it).
+#[allow(clippy::too_many_arguments)]
+fn by_bands_prepared(
+    r: &mut Rng,
+    input: &[i8],
+    rows: &Rows,
+    out: &mut [i8],
+    filter: &[i8],
+    bias: Option<&[i32]>,
+    stages: &[ConvPairStage],
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+) -> bool {
+    by_bands(r, input, rows, out, &mut |ring, ring_rows, band, out| {
+        conv_2d_int8_band_prepared(
+            ring, ring_rows, band, filter, bias, stages, dims, params, out,
+        )
+    })
+}
+
 #[inline(never)]
 fn conv_case(r: &mut Rng, c: &mut Checks) {
     let three = r.range(0, 1) == 0;
@@ -298,27 +318,23 @@ fn conv_case(r: &mut Rng, c: &mut Checks) {
         return;
     }
     banded[..n].fill(0);
-    let ok = by_bands(
+    let ok = by_bands_prepared(
         r,
         input,
         &rows,
         &mut banded[..n],
-        &mut |ring, ring_rows, band, out| {
-            conv_2d_int8_band_prepared(
-                ring,
-                ring_rows,
-                band,
-                &filter[..],
-                bias,
-                stages,
-                dims,
-                &params,
-                out,
-            )
-        },
+        filter,
+        bias,
+        stages,
+        dims,
+        &params,
     );
     c.check(ok, "conv_2d_int8_band_prepared accepted every band");
-    c.eq(&banded[..n], &whole[..n], "convolution, prepared: bands = whole");
+    c.eq(
+        &banded[..n],
+        &whole[..n],
+        "convolution, prepared: bands = whole",
+    );
 }
 
 /// A 1×1 convolution of stride 1 over 8 channels (the DSP matrix
@@ -403,27 +419,23 @@ fn pointwise_prepared_case(r: &mut Rng, c: &mut Checks) {
         out_row_len: w * oc,
     };
     let mut prepared = [0i8; MAX];
-    let ok = by_bands(
+    let ok = by_bands_prepared(
         r,
         input,
         &rows,
         &mut prepared[..n],
-        &mut |ring, ring_rows, band, out| {
-            conv_2d_int8_band_prepared(
-                ring,
-                ring_rows,
-                band,
-                &filter[..],
-                bias,
-                stages,
-                dims,
-                &params,
-                out,
-            )
-        },
+        filter,
+        bias,
+        stages,
+        dims,
+        &params,
     );
     c.check(ok, "conv_2d_int8_band_prepared accepted every band");
-    c.eq(&prepared[..n], &want[..n], "1×1, prepared: bands = reference");
+    c.eq(
+        &prepared[..n],
+        &want[..n],
+        "1×1, prepared: bands = reference",
+    );
     // written over its input (at most its input's channels), band by
     // band, with its pairs prepared and without
     let band = r.size(1, 4);
@@ -561,7 +573,11 @@ fn depthwise_case(r: &mut Rng, c: &mut Checks) {
             },
         );
         c.check(ok, "depthwise_conv_int8_band_prepared accepted every band");
-        c.eq(&prepared[..n], &whole[..n], "depthwise, prepared: bands = whole");
+        c.eq(
+            &prepared[..n],
+            &whole[..n],
+            "depthwise, prepared: bands = whole",
+        );
         // written over its input group by group of four channels, each
         // group's prepared set-up read by the DSP loops, and without it
         if g.oh * g.ow <= g.h * g.w {

@@ -327,28 +327,18 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
     } = ops;
     let channels = w.len() / depth.max(1);
     let Scratch { wide, stages } = scratch;
-    if let Some(qs) = prepared.filter(|p| 2 * p.len() == channels) {
-        let qs = as_pair_stages(qs);
-        for (p, xs) in x.chunks(2 * depth).enumerate() {
-            let (c0, c1) = xs.split_at(depth.min(xs.len()));
-            let at = 2 * p * channels;
-            let (c1, second) = if c1.is_empty() {
-                (c0, None)
-            } else {
-                (c1, Some(at + channels))
-            };
-            channel_pairs(c0, c1, wide, w, qs, out, at, second)?;
-        }
-        return Some(());
-    }
     let quant = GroupQuant {
         bias,
         zero_point,
         multipliers,
         stage,
     };
-    for (first, group) in channel_groups(w, depth, stages.len().min(IM2COL_CHANNELS / 2)) {
-        let qs = group_stages(group, depth, first, &quant, stages)?;
+    let prepared = layer_stages(prepared, channels);
+    for (first, group) in channel_groups(w, depth, group_pairs(prepared, stages)) {
+        let qs = match prepared {
+            Some(qs) => qs,
+            None => group_stages(group, depth, first, &quant, stages)?,
+        };
         for (p, xs) in x.chunks(2 * depth).enumerate() {
             let (c0, c1) = xs.split_at(depth.min(xs.len()));
             let at = 2 * p * channels + first;
@@ -710,7 +700,7 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                         ([d0, d1, d2, d3], [s0, s1, s2, s3]) => {
                             (*d0, *d1, *d2, *d3) = (*s0, *s1, *s2, *s3)
                         }
-                        (d, s) => d.copy_from_slice(s),
+                        (d, s) => copy_run(d, s),
                     }
                 }
                 if !per_tap {
@@ -777,13 +767,8 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
         multipliers,
         stage,
     };
-    // the layer's prepared stages (one per channel pair, made once):
-    // every channel in one group, no stages made per call
-    let prepared = prepared
-        .filter(|p| 2 * p.len() == channels)
-        .map(as_pair_stages);
-    let pairs = prepared.map_or(stages.len().min(IM2COL_CHANNELS / 2), <[PairStage]>::len);
-    for (first, group) in channel_groups(w, row, pairs) {
+    let prepared = layer_stages(prepared, channels);
+    for (first, group) in channel_groups(w, row, group_pairs(prepared, stages)) {
         let qs = match prepared {
             Some(qs) => qs,
             None => group_stages(group, row, first, &quant, stages)?,
@@ -896,10 +881,25 @@ struct GroupQuant<'q, B: Values<i32> + ?Sized> {
     stage: &'q OutputStage,
 }
 
+/// The layer's prepared stages ([`crate::conv_prepare`]'s, made once) as
+/// the loops read them, where there is one per channel pair of its
+/// `channels` (another length is not read).
+fn layer_stages(prepared: Option<&[ConvPairStage]>, channels: usize) -> Option<&[PairStage]> {
+    prepared
+        .filter(|p| 2 * p.len() == channels)
+        .map(as_pair_stages)
+}
+
+/// How many channel pairs a group of [`channel_groups`] holds: with the
+/// layer's stages prepared, every pair (one group, no stages made per
+/// call); else as many as the stack buffer `stages` holds, at most
+/// [`IM2COL_CHANNELS`] channels.
+fn group_pairs(prepared: Option<&[PairStage]>, stages: &[MaybeUninit<PairStage>]) -> usize {
+    prepared.map_or(stages.len().min(IM2COL_CHANNELS / 2), <[PairStage]>::len)
+}
+
 /// The output channels of `w` (rows of `k` weights) in groups of `pairs`
-/// channel pairs (the callers pass what a stack buffer of [`PairStage`]s
-/// holds, at most [`IM2COL_CHANNELS`] channels, or every pair where the
-/// layer's stages are prepared): each group's first channel and its
+/// channel pairs ([`group_pairs`]): each group's first channel and its
 /// rows.
 fn channel_groups(w: &[i8], k: usize, pairs: usize) -> impl Iterator<Item = (usize, &[i8])> {
     let channels = 2 * pairs.max(1);
