@@ -99,6 +99,15 @@ impl Requant4 {
         Requant4 { channels, ..self }
     }
 
+    /// This stage with its last two channels replaced by its first two
+    /// (a channel pair's stage for two pixels, as the 1×1 and im2col
+    /// loops read it: channels `c, c + 1` once).
+    #[cfg(not(shapecheck_dsp))]
+    pub(crate) fn first_pair(self) -> Self {
+        let [c0, c1, _, _] = self.channels;
+        self.with_channels([c0, c1, c0, c1])
+    }
+
     /// The stage of [`Requant4::words`].
     pub(crate) fn from_words([m0, r0, m1, r1, m2, r2, m3, r3, offset, lo, hi]: [i32; 11]) -> Self {
         Requant4 {

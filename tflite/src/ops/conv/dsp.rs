@@ -1089,7 +1089,8 @@ pub(crate) struct MatRun {
 pub(crate) struct PairStage {
     /// `bias − zero_point · Σ w` for channels `c, c + 1, c, c + 1` (0)
     constant: [i32; 4],
-    /// the output stage of the same four (16)
+    /// the output stage of the same four (16): [`arch::wide_run`] reads
+    /// its first two channels for both pixels
     requant: Requant4,
 }
 
@@ -1899,17 +1900,22 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
-    /// The end of a channel pair's stage in [`wide_run`]'s loop, from its
-    /// fourth channel's multiplier on: with the clamp, the multiplier, the
-    /// shift, the offset and the clamp's ends (r4, r5, r8, r9, r10) in
-    /// one `LDM`; without it (`full`), the first three, `{e}` stepped past
-    /// the clamp's two words.
+    /// The end of a channel pair's stage in [`wide_run`]'s loop, `{e}` at
+    /// its [`super::Requant4`]: with the clamp, the offset and the clamp's
+    /// ends (words 8 to 10) into r8, r9 and r10 by three `LDR`s in a run;
+    /// without it (`full`), the offset alone; then `{e}` past the stage's
+    /// eleven words.
     macro_rules! pair_stage_end {
         (clamp) => {
-            "ldm {e}!, {{r4, r5, r8, r9, r10}}"
+            concat!(
+                "ldr r8, [{e}, #32]\n",
+                "ldr r9, [{e}, #36]\n",
+                "ldr r10, [{e}, #40]\n",
+                "add {e}, {e}, #44",
+            )
         };
         (full) => {
-            concat!("ldm {e}!, {{r4, r5, r8}}\n", "add {e}, {e}, #8")
+            concat!("ldr r8, [{e}, #32]\n", "add {e}, {e}, #44")
         };
     }
 
@@ -1940,8 +1946,10 @@ mod arch {
     /// and 180; the first pass enters at step `(−words) mod 8` by a `TBH`,
     /// so a pass cut short skips `wide` steps first and never runs more
     /// instructions than those),
-    /// the stage of [`requant4`] (its eleven words in two `LDM`s) and two
-    /// halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
+    /// the stage of [`requant4`] with the pair's two channels read once
+    /// (words 0 to 3 in one `LDM`, for both pixels: a [`super::PairStage`]'s
+    /// channels are `c, c + 1, c, c + 1`; 8 cycles where all eleven words by
+    /// two `LDM`s took 12) and two halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
     /// `out[second + 2j]` (without a second pixel, over pixel 0's: the
     /// callers then pass pixel 0's row twice). Thirteen registers; the
     /// loop's pointers on 24 bytes of stack, the four a pair needs (pixel
@@ -2038,23 +2046,26 @@ mod arch {
                         "ldr {e}, [sp, #20]",
                         "add {w}, {w}, {skip}",
                         "add {w}, {w}, #4",
-                        // the first three channels' multipliers and shifts in one
-                        // LDM, then the fourth's, the offset and the clamp's ends in
-                        // another: `{e}` on to the next pair's constants
-                        "ldm {e}!, {{r4, r5, r8, r9, r10, r11}}",
+                        // the pair's two channels' multipliers and shifts (the
+                        // stage's first four words; pixel 1's channels, its next
+                        // four, are the same two) in one LDM, each pixel's outputs
+                        // scaled by them
+                        "ldm {e}, {{r4, r5, r8, r9}}",
                         "smmlar r0, r0, r4, r0",
                         "smmlar r1, r1, r8, r1",
-                        "smmlar r2, r2, r10, r2",
+                        "smmlar r2, r2, r4, r2",
+                        "smmlar r3, r3, r8, r3",
                         "add r0, r0, r0, asr #31",
                         "add r1, r1, r1, asr #31",
                         "add r2, r2, r2, asr #31",
+                        "add r3, r3, r3, asr #31",
                         "asr r0, r0, r5",
                         "asr r1, r1, r9",
-                        "asr r2, r2, r11",
+                        "asr r2, r2, r5",
+                        "asr r3, r3, r9",
+                        // the offset (and the clamp's ends), `{e}` on to the
+                        // next pair's constants
                         pair_stage_end!($clamp),
-                        "smmlar r3, r3, r4, r3",
-                        "add r3, r3, r3, asr #31",
-                        "asr r3, r3, r5",
                         // `+ 1 + 2 · zero point` (r8), the halving narrow
                         "qadd r0, r0, r8",
                         "ssat r0, #8, r0, asr #1",
@@ -2133,7 +2144,9 @@ mod arch {
         let k = 4 * words;
         for ((pair, ps), c) in w.chunks_exact(2 * k).zip(stages).zip((0..).step_by(2)) {
             let acc = mac_2x2_wide(wide, pair, k, words, ps.constant);
-            let [b0, b1, b2, b3] = requant4(acc, &ps.requant).to_le_bytes();
+            // the pair's two channels for both pixels, as the `asm!` reads them
+            let requant = ps.requant.first_pair();
+            let [b0, b1, b2, b3] = requant4(acc, &requant).to_le_bytes();
             if let Some(o) = out.get_mut(at + c..at + c + 2) {
                 o.copy_from_slice(&[b0 as i8, b1 as i8]);
             }
