@@ -1156,9 +1156,14 @@ mod arch {
     ///   at `$skip` from there; the weights as in `wide`, pixel 0's `LDR` in
     ///   their run, pixel 1's after its 4 `SMLAD`s, each widened into `$a`,
     ///   `$b`: 20 instructions, 22 cycles.
+    /// - `wide7`: the rows of `wide` with a seventh scratch register, `$g`
+    ///   ([`wide_run`]'s r7): all six words in one run of `LDR`s (7
+    ///   cycles), pixel 0's halves into `$a`, `$b`, pixel 1's into `$g`,
+    ///   `$c`, then weight row 0 widened into `$e`, `$d` times both pixels,
+    ///   then row 1 into `$e`, `$f`: 18 instructions, 19 cycles.
     ///
     /// `until "[sp]"` (an address) ends a loop's pass: the loop's end is
-    /// loaded from there into `$c` (`$e` in `wide_ldm`) at the end of the
+    /// loaded from there into `$c` (`$e` in `wide_ldm` and `wide7`) at the end of the
     /// first run of loads (1 cycle) and compared with `$x`, already past
     /// the step, for a `bne` after it (`SXTB16`, `SMLAD`, `LDR` and `LDRD`
     /// leave the flags).
@@ -1179,6 +1184,49 @@ mod arch {
             step_2x2!(
                 $form, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"],
                 ["r4", "r5", "r8", "r9", "{e}", "r10"] $(, until $end)?
+            )
+        };
+        // [`wide_run`]'s seven scratch registers: r4, r5, r8, r9, `{e}`,
+        // r10 and r7 (LLVM's frame pointer, which the loop saves and
+        // restores itself)
+        (explicit7 $form:ident $(, until $end:literal)?) => {
+            step_2x2!(
+                $form, "r11", "{w}", "{skip}", ["r0", "r1", "r2", "r3"],
+                ["r4", "r5", "r8", "r9", "{e}", "r10", "r7"] $(, until $end)?
+            )
+        };
+        // all six words in one run, then weight row 0 times both pixels,
+        // then row 1
+        (
+            wide7, $x:literal, $w:literal, $skip:literal,
+            [$a00:literal, $a01:literal, $a10:literal, $a11:literal],
+            [$a:literal, $b:literal, $c:literal, $d:literal, $e:literal, $f:literal,
+             $g:literal]
+            $(, until $end:literal)?
+        ) => {
+            concat!(
+                "ldr ", $d, ", [", $w, "], #4\n",
+                "ldr ", $f, ", [", $w, ", ", $skip, "]\n",
+                "ldr ", $a, ", [", $x, "], #16\n",
+                "ldr ", $b, ", [", $x, ", #-12]\n",
+                "ldr ", $g, ", [", $x, ", #-8]\n",
+                "ldr ", $c, ", [", $x, ", #-4]\n",
+                $(
+                    "ldr ", $e, ", ", $end, "\n",
+                    "cmp ", $x, ", ", $e, "\n",
+                )?
+                "sxtb16 ", $e, ", ", $d, "\n",
+                "sxtb16 ", $d, ", ", $d, ", ror #8\n",
+                "smlad ", $a00, ", ", $a, ", ", $e, ", ", $a00, "\n",
+                "smlad ", $a00, ", ", $b, ", ", $d, ", ", $a00, "\n",
+                "smlad ", $a10, ", ", $g, ", ", $e, ", ", $a10, "\n",
+                "smlad ", $a10, ", ", $c, ", ", $d, ", ", $a10, "\n",
+                "sxtb16 ", $e, ", ", $f, "\n",
+                "sxtb16 ", $f, ", ", $f, ", ror #8\n",
+                "smlad ", $a01, ", ", $a, ", ", $e, ", ", $a01, "\n",
+                "smlad ", $a01, ", ", $b, ", ", $f, ", ", $a01, "\n",
+                "smlad ", $a11, ", ", $g, ", ", $e, ", ", $a11, "\n",
+                "smlad ", $a11, ", ", $c, ", ", $f, ", ", $a11, "\n",
             )
         };
         (
@@ -1940,19 +1988,20 @@ mod arch {
     /// Every channel pair of `stages` (rows of `w`, `4 · words` bytes
     /// each, two per pair) times the two pixels' rows widened in `wide`
     /// ([`widen_rows`]), with the output stage, in one loop: per pair the
-    /// constants (one `LDM`), passes of eight steps, five `wide` ones then
-    /// three `wide_ldm` ones (`step_2x2!`: 133 instructions and 168 cycles
-    /// for 128 multiply-accumulates, where eight steps by `LDRD` took 134
-    /// and 180; the first pass enters at step `(−words) mod 8` by a `TBH`,
-    /// so a pass cut short skips `wide` steps first and never runs more
-    /// instructions than those),
+    /// constants (one `LDM`), passes of eight `wide7` steps (`step_2x2!`:
+    /// 146 instructions and 157 cycles for 128 multiply-accumulates, each
+    /// step's six words in one pipelined run, where five `wide` and three
+    /// `wide_ldm` steps, with six scratch registers, took 133 and 168; the
+    /// first pass enters at step `(−words) mod 8` by a `TBH`),
     /// the stage of [`requant4`] with the pair's two channels read once
     /// (words 0 to 3 in one `LDM`, for both pixels: a [`super::PairStage`]'s
     /// channels are `c, c + 1, c, c + 1`; 8 cycles where all eleven words by
     /// two `LDM`s took 12) and two halfword stores, pixel 0's at `out[at + 2j]`, pixel 1's at
     /// `out[second + 2j]` (without a second pixel, over pixel 0's: the
-    /// callers then pass pixel 0's row twice). Thirteen registers; the
-    /// loop's pointers on 24 bytes of stack, the four a pair needs (pixel
+    /// callers then pass pixel 0's row twice). Fourteen registers: the
+    /// thirteen `asm!` may name and r7, LLVM's frame pointer, which the
+    /// loop pushes with its frame and pops at its end (nothing in the loop
+    /// calls or unwinds); the loop's pointers on 24 bytes of stack, the four a pair needs (pixel
     /// 0's output, pixel 1's offset from it, the stages' end, the rows'
     /// start) in one `LDM`. `false` (nothing written) unless `words` is
     /// non-zero and the slices hold all that.
@@ -1996,13 +2045,13 @@ mod arch {
             ($clamp:ident, $frame:expr, $w:expr, $stages:expr, $skip:expr) => {
                     asm!(
                         // explicit registers (in ascending order where an LDM loads
-                        // them): a00 … a11 in r0 … r3; scratch a, b, c, d, f in r4,
-                        // r5, r8, r9, r10; x in r11
-                        // the frame onto the stack: one `LDM` and one `PUSH`
-                        // (14 cycles, where three `LDRD`/`STRD` pairs took 18
-                        // and stalled)
+                        // them): a00 … a11 in r0 … r3; scratch a, b, c, d, f, g in
+                        // r4, r5, r8, r9, r10, r7; x in r11
+                        // the frame onto the stack with r7 (LLVM's frame pointer,
+                        // a scratch register here, restored at the end) above it:
+                        // one `LDM` and one `PUSH`
                         "ldm r11, {{r0, r1, r2, r3, r4, r5}}",
-                        "push {{r0, r1, r2, r3, r4, r5}}",
+                        "push {{r0, r1, r2, r3, r4, r5, r7}}",
                         // the rows' start (then from each pair's `LDM` of the frame)
                         "ldr r11, [sp, #12]",
                         "2:",
@@ -2010,8 +2059,7 @@ mod arch {
                         // stage (16)
                         "ldm {e}!, {{r0, r1, r2, r3}}",
                         "str {e}, [sp, #20]",
-                        // eight steps a pass, five `wide` ones then three
-                        // `wide_ldm` ones; the first pass enters at step
+                        // eight `wide7` steps a pass; the first pass enters at step
                         // (−words) mod 8 = 7 − r, r = (words − 1) mod 8 read from
                         // bits 2 to 4 of `skip` = 4 · words − 4, by a table of
                         // halfword branch offsets (TBH: 2 instructions, 5 cycles)
@@ -2027,21 +2075,21 @@ mod arch {
                         ".hword (4f - 13b) / 2",
                         ".hword (3f - 13b) / 2",
                         "3:",
-                        step_2x2!(explicit wide),
+                        step_2x2!(explicit7 wide7),
                         "4:",
-                        step_2x2!(explicit wide),
+                        step_2x2!(explicit7 wide7),
                         "5:",
-                        step_2x2!(explicit wide),
+                        step_2x2!(explicit7 wide7),
                         "6:",
-                        step_2x2!(explicit wide),
+                        step_2x2!(explicit7 wide7),
                         "7:",
-                        step_2x2!(explicit wide),
+                        step_2x2!(explicit7 wide7),
                         "8:",
-                        step_2x2!(explicit wide_ldm),
+                        step_2x2!(explicit7 wide7),
                         "9:",
-                        step_2x2!(explicit wide_ldm),
+                        step_2x2!(explicit7 wide7),
                         "12:",
-                        step_2x2!(explicit wide_ldm, until "[sp, #16]"),
+                        step_2x2!(explicit7 wide7, until "[sp, #16]"),
                         "bne 3b",
                         "ldr {e}, [sp, #20]",
                         "add {w}, {w}, {skip}",
@@ -2089,7 +2137,9 @@ mod arch {
                         "strh r1, [r4, r5]",
                         "cmp {e}, r8",
                         "bne 2b",
+                        // the frame dropped, r7 restored
                         "add sp, sp, #24",
+                        "pop {{r7}}",
                         inout("r11") $frame.as_ptr() => _,
                         w = inout(reg) $w.as_ptr() => _,
                         e = inout(reg) $stages.as_ptr() => _,
@@ -2114,7 +2164,9 @@ mod arch {
         // it, and the `2n` bytes written from `out0` and from `out1` are
         // inside `out`. The stages are read at
         // their repr(C) offsets, word-aligned. The frame is copied to 24
-        // bytes of stack and the stack pointer restored at the end. The clamp's two words are read,
+        // bytes of stack, r7 above it, and both the stack pointer and r7
+        // (a register no operand may name, used as scratch) restored at the
+        // end. The clamp's two words are read,
         // past over, where it is not int8's own range (a no-op after `SSAT`).
         unsafe {
             if clamps {
