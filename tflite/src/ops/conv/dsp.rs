@@ -432,11 +432,12 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     if !Requant4::takes_all(multipliers, channels, stage) {
         return None;
     }
-    // a shallow filter (a first layer's 3×3×1 or 3×3×3) whose rows are
-    // not whole words: its rows padded with zero weights
-    if !k.is_multiple_of(4) && k <= SHALLOW_MAX {
-        let row = k.next_multiple_of(4);
-        if channels.checked_mul(row)? <= SHALLOW_WEIGHTS {
+    // a shallow filter (a first layer's 3×3×1 or 3×3×3) whose filter
+    // rows are not whole words: each padded with zero weights to one
+    let run = dims.filter_width.checked_mul(dims.input_depth)?;
+    if !run.is_multiple_of(4) {
+        let row = dims.filter_height.checked_mul(run.next_multiple_of(4))?;
+        if row <= SHALLOW_MAX && channels.checked_mul(row)? <= SHALLOW_WEIGHTS {
             return conv_im2col_shallow(input, w, bias, prepared, dims, params, stage, out, row);
         }
     }
@@ -522,23 +523,27 @@ impl Im2colSizes {
     }
 }
 
-/// The largest filter that [`conv_im2col`] pads to a multiple of 4 values
-/// ([`conv_im2col_shallow`]).
-const SHALLOW_MAX: usize = 32;
+/// The largest filter, its rows padded to whole words, that [`conv_im2col`]
+/// pads ([`conv_im2col_shallow`]): 3 × 3 over 3 channels is 3 × 12.
+const SHALLOW_MAX: usize = 48;
 
 /// The most padded weights (`output channels × padded row`) of
-/// [`conv_im2col_shallow`]'s stack buffer.
-const SHALLOW_WEIGHTS: usize = 512;
+/// [`conv_im2col_shallow`]'s stack buffer (ResNet-8's 16 channels of
+/// 3 × 12).
+const SHALLOW_WEIGHTS: usize = 576;
 
-/// [`conv_im2col`] of a shallow filter (`k` of at most 32 values, not a
-/// multiple of 4: a first layer's 3×3 over one or three channels): each
-/// channel's weights copied into a row of `row` (`k` rounded up to 4)
-/// whose tail is zero, so that the two pixels' rows (gathered as `k`
-/// values, the tail left as it is: it meets zero weights) run in
-/// [`arch::wide_run`]'s loop over all the channel pairs instead of
-/// [`arch::mac_2x2_wide`] and the plain-Rust tail per pair. The sums `Σ w`
-/// are the same. At most 512 padded weights (a stack buffer, out of
-/// line). The caller has checked every length.
+/// [`conv_im2col`] of a shallow filter whose rows are not whole words (a
+/// first layer's 3×3 over one or three channels): each channel's weights
+/// copied into a row of `row` values, each filter row's `filter_width ×
+/// input_depth` weights followed by zeros up to a multiple of 4 (`row` is
+/// `filter_height` of those, at most 48), so that a pixel's filter rows
+/// are whole words in the image too: the two pixels' rows widened
+/// straight from it where all their taps are inside (the bytes past each
+/// filter row's run meet zero weights), and every channel pair in
+/// [`arch::wide_run`]'s loop instead of [`arch::mac_2x2_wide`] and the
+/// plain-Rust tail per pair. The sums `Σ w` are the same. At most 576
+/// padded weights (a stack buffer, out of line). The caller has checked
+/// every length.
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
@@ -553,26 +558,37 @@ fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
     row: usize,
 ) -> Option<()> {
     let k = w.len() / dims.output_depth.max(1);
-    // each row written whole below (its weights, then zeros): not zeroed
-    // first
+    let run = dims.filter_width.checked_mul(dims.input_depth)?;
+    let padded_run = row / dims.filter_height.max(1);
+    // each row written whole below (per filter row its weights, then
+    // zeros): not zeroed first
     let mut padded = [const { MaybeUninit::<i8>::uninit() }; SHALLOW_WEIGHTS];
     let len = dims.output_depth.checked_mul(row)?;
     let rows = padded.get_mut(..len)?;
-    if k == 0 || row < k || w.len() != dims.output_depth.checked_mul(k)? {
+    if run == 0
+        || padded_run < run
+        || row != dims.filter_height.checked_mul(padded_run)?
+        || k != dims.filter_height.checked_mul(run)?
+        || w.len() != dims.output_depth.checked_mul(k)?
+    {
         return None;
     }
     for (to, from) in rows.chunks_exact_mut(row).zip(w.chunks_exact(k)) {
-        let (head, tail) = to.split_at_mut(k);
-        for (t, &v) in head.iter_mut().zip(from) {
-            t.write(v);
-        }
-        for t in tail {
-            t.write(0);
+        for (to, from) in to.chunks_exact_mut(padded_run).zip(from.chunks_exact(run)) {
+            let (head, tail) = to.split_at_mut(run);
+            for (t, &v) in head.iter_mut().zip(from) {
+                t.write(v);
+            }
+            for t in tail {
+                t.write(0);
+            }
         }
     }
     // SAFETY: `output_depth` rows of `row` values were written just above
-    // (`w` holds `output_depth` rows of `k ≤ row`), `len` values in all,
-    // which `MaybeUninit<i8>` lays out as `i8`s
+    // (`w` holds `output_depth` rows of `filter_height` runs of `run`
+    // values, each written with its zeros as `padded_run ≥ run` values,
+    // `filter_height · padded_run = row`), `len` values in all, which
+    // `MaybeUninit<i8>` lays out as `i8`s
     let padded = unsafe { core::slice::from_raw_parts(rows.as_ptr().cast::<i8>(), len) };
     if dims.output_depth <= 8 {
         // a first layer's few outputs: the stages of 4 pairs
@@ -621,11 +637,12 @@ fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32>
 }
 
 /// The body of [`conv_im2col`] (its checks passed) on the buffers of a
-/// size class: `cols` holds the two im2col rows (`2 · row` bytes, the
-/// filter's `k` values gathered at the front of each), `scratch` their
-/// widened words (`row` words) and a group's stages; `w`'s rows are `row`
-/// values (`row > k` where they end in zero weights). Out of line, shared
-/// by the classes' wrappers ([`conv_im2col_in`]).
+/// size class: `cols` holds the two im2col rows (`2 · row` bytes: per
+/// filter row its `filter_width × input_depth` values, at `row /
+/// filter_height` apart), `scratch` their widened words (`row` words) and
+/// a group's stages; `w`'s rows are `row` values (`row > k` where each
+/// filter row ends in zero weights, [`conv_im2col_shallow`]'s). Out of
+/// line, shared by the classes' wrappers ([`conv_im2col_in`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn conv_im2col_rows<B: Values<i32> + ?Sized>(
@@ -651,7 +668,11 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
     let channels = dims.output_depth;
     let zero_point = params.input_zero_point;
     let multipliers = params.multipliers;
-    if row < k {
+    // a filter row's run of values in the image, and in an im2col row
+    // (padded to whole words with values that meet zero weights)
+    let run = dims.filter_width * depth;
+    let padded_run = row / dims.filter_height.max(1);
+    if padded_run < run || row != dims.filter_height * padded_run || k != dims.filter_height * run {
         return None;
     }
     let cols = cols.get_mut(..2 * row)?;
@@ -687,7 +708,7 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
         for (ky, iy) in rows.taps() {
             for (kx, ix) in taps.taps() {
                 let from = (iy * dims.input_width + ix) * depth;
-                let to = (ky * dims.filter_width + kx) * depth;
+                let to = ky * padded_run + kx * depth;
                 if let (Some(d), Some(s)) =
                     (cols.get_mut(to..to + run), image.get(from..from + run))
                 {
@@ -714,7 +735,6 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
     // dilated along the width: `filter_height` runs of
     // `filter_width × depth` bytes, without the windows; `false` (nothing
     // written) for any other pixel
-    let run = dims.filter_width * depth;
     let step = params
         .dilation_height
         .saturating_mul(dims.input_width)
@@ -730,22 +750,24 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
             return false;
         }
         let mut from = (iy0 * dims.input_width + x0) * depth;
-        for d in cols.chunks_exact_mut(run.max(1)) {
-            match (d, image.get(from..from.saturating_add(run))) {
-                ([d0, d1, d2], Some([s0, s1, s2])) => (*d0, *d1, *d2) = (*s0, *s1, *s2),
-                (d, Some(s)) => copy_run(d, s),
+        for d in cols.chunks_exact_mut(padded_run.max(1)) {
+            match (d.get_mut(..run), image.get(from..from.saturating_add(run))) {
+                (None, _) => return false,
+                (Some([d0, d1, d2]), Some([s0, s1, s2])) => (*d0, *d1, *d2) = (*s0, *s1, *s2),
+                (Some(d), Some(s)) => copy_run(d, s),
                 (_, None) => return false,
             }
             from = from.saturating_add(step);
         }
         true
     };
-    // a pixel whose taps are all inside (`inside`'s) where a filter row is
-    // whole words and the weight rows are not padded: the image offset of
-    // its first filter row's run (`direct_run` bytes, the next runs `step`
-    // apart), its words widened in place of the gathered row's
-    let direct_run = if run.is_multiple_of(4) && row == k && params.dilation_width == 1 {
-        run
+    // a pixel whose taps are all inside (`inside`'s) where a filter row,
+    // padded or not, is whole words: the image offset of its first filter
+    // row's run (`direct_run` bytes, the next runs `step` apart; a padded
+    // run's last bytes, the image's next ones, meet zero weights), its
+    // words widened in place of the gathered row's
+    let direct_run = if padded_run.is_multiple_of(4) && params.dilation_width == 1 {
+        padded_run
     } else {
         0
     };
@@ -804,24 +826,23 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                         let widened =
                             widen_runs(image, from, direct_run, step, dims.filter_height, wide);
                         let second = second.then_some(at + channels);
-                        if widened.len() == k
-                            && arch::wide_run(widened, k / 4, group, qs, out, at, second)
+                        if widened.len() == row
+                            && arch::wide_run(widened, row / 4, group, qs, out, at, second)
                         {
                             continue;
                         }
                     }
                     let (c0, c1) = cols.split_at_mut(row);
-                    let c0 = c0.get_mut(..k)?;
                     if !full.is_some_and(|iy0| inside(c0, image, iy0, ox)) {
                         gather(c0, image, rows, ox);
                     }
                     if second {
-                        let c1 = c1.get_mut(..k)?;
+                        let c1 = c1.get_mut(..row)?;
                         if !full.is_some_and(|iy0| inside(c1, image, iy0, ox + 1)) {
                             gather(c1, image, rows, ox + 1);
                         }
                     } else {
-                        c1.get_mut(..k)?.copy_from_slice(c0);
+                        c1.get_mut(..row)?.copy_from_slice(c0);
                     }
                     let (c0, c1) = cols.split_at(row);
                     let c1 = c1.get(..row)?;
@@ -837,11 +858,12 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
 /// Two pixels' im2col rows widened straight from the image, without
 /// gathering them: `rows` runs of `run` bytes each (a multiple of 4), the
 /// first pixel's from `image[from[0]]`, the second's from
-/// `image[from[1]]`, the next runs `step` bytes on, each pair of runs by
-/// [`arch::widen_rows`] into the next `run` words of `wide`; the
-/// `rows · run` words written, as [`channel_pairs`] widens a gathered
-/// pair of rows. Empty (nothing to read) if a run lies past the image or
-/// `wide` is too short.
+/// `image[from[1]]`, the next runs `step` bytes on, each pair of runs
+/// widened as [`arch::widen_rows`] widens two rows, into the next `run`
+/// words of `wide`; the `rows · run` words written, as [`channel_pairs`]
+/// widens a gathered pair of rows. The bounds checked once, then one loop
+/// ([`arch::widen_strided`]). Empty (nothing to read) if a run lies past
+/// the image or `wide` is too short.
 fn widen_runs<'a>(
     image: &[i8],
     from: [usize; 2],
@@ -850,26 +872,25 @@ fn widen_runs<'a>(
     rows: usize,
     wide: &'a mut [MaybeUninit<u32>],
 ) -> &'a [u32] {
+    let words = run / 4;
     let Some(total) = rows.checked_mul(run).filter(|&t| t > 0 && t <= wide.len()) else {
         return &[];
     };
-    for (r, words) in wide.chunks_exact_mut(run).take(rows).enumerate() {
-        let start = |f: usize| r.checked_mul(step).and_then(|o| o.checked_add(f));
-        let (Some(a), Some(b)) = (start(from[0]), start(from[1])) else {
-            return &[];
-        };
-        let (Some(x0), Some(x1)) = (image.get(a..), image.get(b..)) else {
-            return &[];
-        };
-        if arch::widen_rows(x0, x1, words, run / 4).len() != run {
-            return &[];
+    // each pixel's last run inside the image
+    let last = (rows - 1).checked_mul(step);
+    let ends = |f: usize| last.and_then(|l| l.checked_add(f)?.checked_add(run));
+    match (ends(from[0]), ends(from[1])) {
+        (Some(e0), Some(e1))
+            if run.is_multiple_of(4) && words > 0 && e0 <= image.len() && e1 <= image.len() =>
+        {
+            arch::widen_strided(image, from, words, step, rows, wide);
+            // SAFETY: `widen_strided` wrote the first `rows · 4 · words =
+            // total` words of `wide` (which holds them, checked above);
+            // `MaybeUninit<u32>` lays them out as `u32`s
+            unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), total) }
         }
+        _ => &[],
     }
-    // SAFETY: each of the `rows` chunks of `run` words from the start of
-    // `wide` (which holds `total` of them, checked above) was written by
-    // `widen_rows`, which returned all `run` of them; `MaybeUninit<u32>`
-    // lays them out as `u32`s
-    unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), total) }
 }
 
 /// What [`group_stages`] reads of a layer's quantization.
@@ -1128,7 +1149,6 @@ mod arch {
     pub(super) use crate::arith::dsp::arch::requant4;
     #[cfg(shapecheck_dsp)]
     use core::arch::asm;
-    #[cfg(shapecheck_dsp)]
     use core::mem::MaybeUninit;
 
     #[cfg(shapecheck_dsp)]
@@ -1465,6 +1485,109 @@ mod arch {
         // `wide` (checked to hold them, as the rows their bytes), which
         // `MaybeUninit<u32>` lays out as `u32`s
         unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), 4 * words) }
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// `rows` pairs of runs of `words` words, pixel 0's from
+    /// `image[from[0]]` and pixel 1's from `image[from[1]]`, each next run
+    /// `step` bytes on, widened as [`widen_rows`] widens two rows (per word
+    /// four: pixel 0's bytes 0 and 2, its bytes 1 and 3, then pixel 1's)
+    /// into the front of `wide`, one run pair after another: per word two
+    /// `LDR`s, four `SXTB16`s and an `STM` (16 cycles with the loop's
+    /// branch), the run's steps by two `ADD`s. The caller
+    /// ([`super::widen_runs`]) checked that `words` and `rows` are not 0,
+    /// each pixel's last run ends inside `image` and `wide` holds `4 ·
+    /// words · rows` words; nothing is written otherwise.
+    pub(super) fn widen_strided(
+        image: &[i8],
+        from: [usize; 2],
+        words: usize,
+        step: usize,
+        rows: usize,
+        wide: &mut [MaybeUninit<u32>],
+    ) {
+        let run = 4 * words;
+        let inside = |f: usize| {
+            (rows.max(1) - 1)
+                .checked_mul(step)
+                .and_then(|l| l.checked_add(f)?.checked_add(run))
+                .is_some_and(|e| e <= image.len())
+        };
+        let fits = rows
+            .checked_mul(run)
+            .is_some_and(|n| n > 0 && n <= wide.len());
+        if words == 0 || rows == 0 || !fits || !inside(from[0]) || !inside(from[1]) {
+            return;
+        }
+        let base = image.as_ptr();
+        // SAFETY: checked above: every run of both pixels (`run` bytes at
+        // `from[i] + r · step`, `r < rows`) is inside `image`, read by
+        // word loads (unaligned ones are allowed on the Cortex-M4), and
+        // the `4 · words · rows` words written from `wide`'s start
+        // (word-aligned, as STM needs: `MaybeUninit<u32>`) are inside it.
+        // `{n}` counts the words of a run down to 0, `{rows}` the runs.
+        unsafe {
+            asm!(
+                "2:",
+                "mov {n}, {words}",
+                "3:",
+                "ldr r1, [{p0}], #4",
+                "ldr r3, [{p1}], #4",
+                "sxtb16 r0, r1",
+                "sxtb16 r1, r1, ror #8",
+                "sxtb16 r2, r3",
+                "sxtb16 r3, r3, ror #8",
+                "stm {o}!, {{r0, r1, r2, r3}}",
+                "subs {n}, {n}, #1",
+                "bne 3b",
+                "add {p0}, {p0}, {skip}",
+                "add {p1}, {p1}, {skip}",
+                "subs {rows}, {rows}, #1",
+                "bne 2b",
+                p0 = inout(reg) base.wrapping_add(from[0]) => _,
+                p1 = inout(reg) base.wrapping_add(from[1]) => _,
+                o = inout(reg) wide.as_mut_ptr() => _,
+                words = in(reg) words,
+                skip = in(reg) step.wrapping_sub(run),
+                rows = inout(reg) rows => _,
+                n = out(reg) _,
+                out("r0") _,
+                out("r1") _,
+                out("r2") _,
+                out("r3") _,
+                options(nostack),
+            );
+        }
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::arch`]'s `widen_strided` in plain Rust: each run pair by
+    /// [`widen_rows`], the same checks (nothing written unless all fits).
+    pub(super) fn widen_strided(
+        image: &[i8],
+        from: [usize; 2],
+        words: usize,
+        step: usize,
+        rows: usize,
+        wide: &mut [MaybeUninit<u32>],
+    ) {
+        let run = 4 * words;
+        let inside = |f: usize| {
+            (rows.max(1) - 1)
+                .checked_mul(step)
+                .and_then(|l| l.checked_add(f)?.checked_add(run))
+                .is_some_and(|e| e <= image.len())
+        };
+        let fits = rows
+            .checked_mul(run)
+            .is_some_and(|n| n > 0 && n <= wide.len());
+        if words == 0 || rows == 0 || !fits || !inside(from[0]) || !inside(from[1]) {
+            return;
+        }
+        for (r, chunk) in wide.chunks_exact_mut(run).take(rows).enumerate() {
+            let at = |f: usize| image.get(f + r * step..).unwrap_or(&[]);
+            widen_rows(at(from[0]), at(from[1]), chunk, words);
+        }
     }
 
     #[cfg(shapecheck_dsp)]
