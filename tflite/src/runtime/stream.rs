@@ -28,6 +28,7 @@
 use core::ops::Range;
 
 use crate::arith::window::{length, RowAxis};
+use crate::base::bytes::copy_forward;
 use crate::format::error::TfliteError;
 use crate::ops::add::{add_int8_in_place_prechecked, AddOver, AddParams};
 use crate::ops::conv::depthwise_conv::{
@@ -317,23 +318,6 @@ fn slide_to_front(buf: &mut [i8], moved: Range<usize>) {
             copy_forward(d, s);
         }
         done += piece;
-    }
-}
-
-/// `d` ← `s` (of one length) 16 bytes a step, then the last 0 to 15: the
-/// steps as four word loads and four stores (unaligned ones are allowed
-/// on the Cortex-M4), not a call.
-#[inline(never)]
-fn copy_forward(d: &mut [i8], s: &[i8]) {
-    let mut d16 = d.chunks_exact_mut(16);
-    let mut s16 = s.chunks_exact(16);
-    for (d, s) in (&mut d16).zip(&mut s16) {
-        if let (Some(d), Some(s)) = (d.first_chunk_mut::<16>(), s.first_chunk::<16>()) {
-            *d = *s;
-        }
-    }
-    for (d, s) in d16.into_remainder().iter_mut().zip(s16.remainder()) {
-        *d = *s;
     }
 }
 

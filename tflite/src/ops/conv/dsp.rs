@@ -32,6 +32,7 @@
 use crate::arith::dsp::widen;
 use crate::arith::dsp::Requant4;
 use crate::arith::quant::{OutputStage, QuantizedMultiplier, Scale};
+use crate::base::bytes::copy_forward;
 use crate::format::values::Values;
 use crate::ops::conv::ConvPairStage;
 use core::mem::MaybeUninit;
@@ -486,7 +487,21 @@ fn copy_run(d: &mut [i8], s: &[i8]) {
         ([d0, d1, d2], [s0, s1, s2]) => (*d0, *d1, *d2) = (*s0, *s1, *s2),
         (d, s) if d.len() <= 8 => two::<4>(d, s),
         (d, s) if d.len() <= 16 => two::<8>(d, s),
-        (d, s) => d.copy_from_slice(s),
+        (d, s) => copy_forward(d, s),
+    }
+}
+
+/// `d` filled with `v`: its 16-byte steps by [`arch::fill_steps`] (four
+/// word stores, where `memset`'s loop stores a word in about 9 cycles on
+/// the Cortex-M4; a loop of plain stores LLVM turns into `memset`), then
+/// the last 0 to 15 bytes. The zero point of an im2col row's taps outside
+/// the input: up to 576 bytes a border pixel.
+fn fill_bytes(d: &mut [i8], v: i8) {
+    let steps = d.len() / 16;
+    let (head, tail) = d.split_at_mut(16 * steps);
+    arch::fill_steps(head, v);
+    for b in tail {
+        *b = v;
     }
 }
 
@@ -560,9 +575,9 @@ fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
     let k = w.len() / dims.output_depth.max(1);
     let run = dims.filter_width.checked_mul(dims.input_depth)?;
     let padded_run = row / dims.filter_height.max(1);
-    // each row written whole below (per filter row its weights, then
-    // zeros): not zeroed first
-    let mut padded = [const { MaybeUninit::<i8>::uninit() }; SHALLOW_WEIGHTS];
+    // zeroed, then each filter row's weights copied over its front (runs of
+    // at most 16 bytes, without `memcpy`'s set-up: `copy_run`)
+    let mut padded = [0i8; SHALLOW_WEIGHTS];
     let len = dims.output_depth.checked_mul(row)?;
     let rows = padded.get_mut(..len)?;
     if run == 0
@@ -575,21 +590,10 @@ fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
     }
     for (to, from) in rows.chunks_exact_mut(row).zip(w.chunks_exact(k)) {
         for (to, from) in to.chunks_exact_mut(padded_run).zip(from.chunks_exact(run)) {
-            let (head, tail) = to.split_at_mut(run);
-            for (t, &v) in head.iter_mut().zip(from) {
-                t.write(v);
-            }
-            for t in tail {
-                t.write(0);
-            }
+            copy_run(to.get_mut(..run)?, from);
         }
     }
-    // SAFETY: `output_depth` rows of `row` values were written just above
-    // (`w` holds `output_depth` rows of `filter_height` runs of `run`
-    // values, each written with its zeros as `padded_run ≥ run` values,
-    // `filter_height · padded_run = row`), `len` values in all, which
-    // `MaybeUninit<i8>` lays out as `i8`s
-    let padded = unsafe { core::slice::from_raw_parts(rows.as_ptr().cast::<i8>(), len) };
+    let padded = &*rows;
     if dims.output_depth <= 8 {
         // a first layer's few outputs: the stages of 4 pairs
         conv_im2col_in::<SHALLOW_MAX, { 2 * SHALLOW_MAX }, 4, B>(
@@ -676,7 +680,7 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
         return None;
     }
     let cols = cols.get_mut(..2 * row)?;
-    cols.fill(zero_point as i8);
+    fill_bytes(cols, zero_point as i8);
     // the two rows' whole words widened into 16-bit halves, once per pixel
     // pair for all the channel pairs (the rest of a row, `k mod 4` bytes,
     // is read from `cols`)
@@ -694,9 +698,7 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
         );
         if rows.len() < dims.filter_height || taps.len() < dims.filter_width {
             // a tap outside: the zero point there
-            for v in cols.iter_mut() {
-                *v = zero_point as i8;
-            }
+            fill_bytes(cols, zero_point as i8);
         }
         // the taps of a filter row inside the input: one run of bytes in
         // both where the filter is not dilated, else a run per tap
@@ -1488,13 +1490,54 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
+    /// Every byte of `d` set to `v`, where `d` is a whole number of
+    /// 16-byte steps (else nothing): per step four word stores in a run
+    /// (unaligned ones are allowed on the Cortex-M4), 9 cycles with the
+    /// loop's branch.
+    pub(super) fn fill_steps(d: &mut [i8], v: i8) {
+        let steps = d.len() / 16;
+        if steps == 0 || !d.len().is_multiple_of(16) {
+            return;
+        }
+        let word = u32::from_ne_bytes([v as u8; 4]);
+        // SAFETY: writes the `16 · steps = d.len()` bytes of `d`, four
+        // words a step from its start, and nothing else
+        unsafe {
+            asm!(
+                "2:",
+                "str {v}, [{o}], #4",
+                "str {v}, [{o}], #4",
+                "str {v}, [{o}], #4",
+                "str {v}, [{o}], #4",
+                "subs {n}, {n}, #1",
+                "bne 2b",
+                o = inout(reg) d.as_mut_ptr() => _,
+                n = inout(reg) steps => _,
+                v = in(reg) word,
+                options(nostack),
+            );
+        }
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::arch`]'s `fill_steps` in plain Rust: the same bytes, the
+    /// same check (nothing written unless `d` is whole 16-byte steps).
+    pub(super) fn fill_steps(d: &mut [i8], v: i8) {
+        if d.len().is_multiple_of(16) {
+            d.fill(v);
+        }
+    }
+
+    #[cfg(shapecheck_dsp)]
     /// `rows` pairs of runs of `words` words, pixel 0's from
     /// `image[from[0]]` and pixel 1's from `image[from[1]]`, each next run
     /// `step` bytes on, widened as [`widen_rows`] widens two rows (per word
     /// four: pixel 0's bytes 0 and 2, its bytes 1 and 3, then pixel 1's)
-    /// into the front of `wide`, one run pair after another: per word two
-    /// `LDR`s, four `SXTB16`s and an `STM` (16 cycles with the loop's
-    /// branch), the run's steps by two `ADD`s. The caller
+    /// into the front of `wide`, one run pair after another: an odd first
+    /// word by two `LDR`s, four `SXTB16`s and an `STM`, then two words a
+    /// pass, their four `LDR`s in a run (27 cycles with the loop's branch,
+    /// where a word a pass took 16 a word), the run's steps by two `ADD`s.
+    /// The caller
     /// ([`super::widen_runs`]) checked that `words` and `rows` are not 0,
     /// each pixel's last run ends inside `image` and `wide` holds `4 ·
     /// words · rows` words; nothing is written otherwise.
@@ -1529,8 +1572,9 @@ mod arch {
         unsafe {
             asm!(
                 "2:",
-                "mov {n}, {words}",
-                "3:",
+                // the run's pairs of words; the carry: an odd one first
+                "lsrs {n}, {words}, #1",
+                "bcc 4f",
                 "ldr r1, [{p0}], #4",
                 "ldr r3, [{p1}], #4",
                 "sxtb16 r0, r1",
@@ -1538,8 +1582,27 @@ mod arch {
                 "sxtb16 r2, r3",
                 "sxtb16 r3, r3, ror #8",
                 "stm {o}!, {{r0, r1, r2, r3}}",
+                "4:",
+                "cmp {n}, #0",
+                "beq 5f",
+                "3:",
+                "ldr r1, [{p0}], #4",
+                "ldr r3, [{p1}], #4",
+                "ldr {a}, [{p0}], #4",
+                "ldr {b}, [{p1}], #4",
+                "sxtb16 r0, r1",
+                "sxtb16 r1, r1, ror #8",
+                "sxtb16 r2, r3",
+                "sxtb16 r3, r3, ror #8",
+                "stm {o}!, {{r0, r1, r2, r3}}",
+                "sxtb16 r0, {a}",
+                "sxtb16 r1, {a}, ror #8",
+                "sxtb16 r2, {b}",
+                "sxtb16 r3, {b}, ror #8",
+                "stm {o}!, {{r0, r1, r2, r3}}",
                 "subs {n}, {n}, #1",
                 "bne 3b",
+                "5:",
                 "add {p0}, {p0}, {skip}",
                 "add {p1}, {p1}, {skip}",
                 "subs {rows}, {rows}, #1",
@@ -1551,6 +1614,8 @@ mod arch {
                 skip = in(reg) step.wrapping_sub(run),
                 rows = inout(reg) rows => _,
                 n = out(reg) _,
+                a = out(reg) _,
+                b = out(reg) _,
                 out("r0") _,
                 out("r1") _,
                 out("r2") _,
