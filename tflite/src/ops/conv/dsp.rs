@@ -491,18 +491,33 @@ fn copy_run(d: &mut [i8], s: &[i8]) {
     }
 }
 
-/// `d` filled with `v`: its 16-byte steps by [`arch::fill_steps`] (four
-/// word stores, where `memset`'s loop stores a word in about 9 cycles on
-/// the Cortex-M4; a loop of plain stores LLVM turns into `memset`), then
-/// the last 0 to 15 bytes. The zero point of an im2col row's taps outside
-/// the input: up to 576 bytes a border pixel.
+/// `d` filled with `v` ([`filled`]): the zero point of an im2col row's
+/// taps outside the input, up to 576 bytes a border pixel.
 fn fill_bytes(d: &mut [i8], v: i8) {
+    // SAFETY: the same bytes seen as possibly uninitialized, which
+    // `filled` only writes `v` into: they stay initialized `i8`s
+    let d = unsafe { &mut *(d as *mut [i8] as *mut [MaybeUninit<i8>]) };
+    filled(d, v);
+}
+
+/// `d` filled with `v`, and so initialized: its 16-byte steps by
+/// [`arch::fill_steps`] (four word stores, where `memset`'s loop stores a
+/// word in about 9 cycles on the Cortex-M4; a loop of plain stores LLVM
+/// turns into `memset`), then the last 0 to 15 bytes. The im2col rows'
+/// buffer set up at the zero point ([`conv_im2col_in`]: only the bytes a
+/// filter uses, not the size class's buffer zeroed first).
+fn filled(d: &mut [MaybeUninit<i8>], v: i8) -> &mut [i8] {
     let steps = d.len() / 16;
     let (head, tail) = d.split_at_mut(16 * steps);
     arch::fill_steps(head, v);
     for b in tail {
-        *b = v;
+        b.write(v);
     }
+    // SAFETY: every byte of `d` was written just above (its `16 · steps`
+    // bytes by `fill_steps`, which writes them all for a whole number of
+    // steps, the rest by the loop); `MaybeUninit<i8>` lays them out as
+    // `i8`s
+    unsafe { &mut *(d as *mut [MaybeUninit<i8>] as *mut [i8]) }
 }
 
 /// The sizes [`conv_im2col`] and its row loop ([`conv_im2col_rows`]) both
@@ -626,7 +641,14 @@ fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32>
     out: &mut [i8],
     row: usize,
 ) -> Option<()> {
-    let mut cols = [0i8; C];
+    // the two rows at the zero point (the bytes a padded filter row's run
+    // leaves keep it: they meet zero weights), the rest of the class's
+    // buffer left as it is
+    let mut cols = [const { MaybeUninit::<i8>::uninit() }; C];
+    let cols = filled(
+        cols.get_mut(..row.checked_mul(2)?)?,
+        params.input_zero_point as i8,
+    );
     // written before they are read (`arch::widen_rows`, `group_stages`):
     // not zeroed first
     let mut wide = [NO_WORD; N];
@@ -636,7 +658,7 @@ fn conv_im2col_in<const N: usize, const C: usize, const P: usize, B: Values<i32>
         stages: &mut stages,
     };
     conv_im2col_rows(
-        input, w, bias, prepared, dims, params, stage, out, &mut cols, scratch, row,
+        input, w, bias, prepared, dims, params, stage, out, cols, scratch, row,
     )
 }
 
@@ -679,8 +701,10 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
     if padded_run < run || row != dims.filter_height * padded_run || k != dims.filter_height * run {
         return None;
     }
+    // each row's runs written before it is read (`inside`, `gather`: all
+    // its bytes but a padded run's last ones, which keep the zero point
+    // `conv_im2col_in` set and meet zero weights)
     let cols = cols.get_mut(..2 * row)?;
-    fill_bytes(cols, zero_point as i8);
     // the two rows' whole words widened into 16-bit halves, once per pixel
     // pair for all the channel pairs (the rest of a row, `k mod 4` bytes,
     // is read from `cols`)
@@ -1494,7 +1518,7 @@ mod arch {
     /// 16-byte steps (else nothing): per step four word stores in a run
     /// (unaligned ones are allowed on the Cortex-M4), 9 cycles with the
     /// loop's branch.
-    pub(super) fn fill_steps(d: &mut [i8], v: i8) {
+    pub(super) fn fill_steps(d: &mut [MaybeUninit<i8>], v: i8) {
         let steps = d.len() / 16;
         if steps == 0 || !d.len().is_multiple_of(16) {
             return;
@@ -1522,9 +1546,11 @@ mod arch {
     #[cfg(not(shapecheck_dsp))]
     /// [`super::arch`]'s `fill_steps` in plain Rust: the same bytes, the
     /// same check (nothing written unless `d` is whole 16-byte steps).
-    pub(super) fn fill_steps(d: &mut [i8], v: i8) {
+    pub(super) fn fill_steps(d: &mut [MaybeUninit<i8>], v: i8) {
         if d.len().is_multiple_of(16) {
-            d.fill(v);
+            for b in d {
+                b.write(v);
+            }
         }
     }
 
