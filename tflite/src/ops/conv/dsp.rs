@@ -10,9 +10,10 @@
 //!   several batches), so the loop never subtracts it;
 //! - [`conv_im2col`]: a k×k convolution's two pixels gathered into two
 //!   rows (im2col), widened once into 16-bit halves (`SXTB16`), then each
-//!   pair of output channels in 15 to 17 instructions per 16
-//!   multiply-accumulates (the pixels' halves read by single `LDR`s in a
-//!   run with the weights', or one `LDM`; the weights widened; 8 `SMLAD`s:
+//!   pair of output channels in 18 instructions and 19 cycles per 16
+//!   multiply-accumulates in [`arch::wide_run`] (the pixels' four halves
+//!   and the weights' two words by single `LDR`s in one pipelined run, with
+//!   r7 as a seventh scratch register; the weights widened; 8 `SMLAD`s:
 //!   `step_2x2!`), as CMSIS-NN's `arm_nn_mat_mult_kernel_s8_s16`; filters
 //!   of up to 576 values (a bounded stack buffer);
 //! - [`mac_1x2`]: one row times two rows, the input's offset added to the
