@@ -889,8 +889,8 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
 /// widened as [`arch::widen_rows`] widens two rows, into the next `run`
 /// words of `wide`; the `rows · run` words written, as [`channel_pairs`]
 /// widens a gathered pair of rows. The bounds checked once, then one loop
-/// ([`arch::widen_strided`]). Empty (nothing to read) if a run lies past
-/// the image or `wide` is too short.
+/// ([`arch::widen_strided`]). Empty (nothing to read) if `run` is not whole
+/// words, a run lies past the image or `wide` is too short.
 fn widen_runs<'a>(
     image: &[i8],
     from: [usize; 2],
@@ -899,25 +899,13 @@ fn widen_runs<'a>(
     rows: usize,
     wide: &'a mut [MaybeUninit<u32>],
 ) -> &'a [u32] {
-    let words = run / 4;
-    let Some(total) = rows.checked_mul(run).filter(|&t| t > 0 && t <= wide.len()) else {
+    if !run.is_multiple_of(4) || !arch::widen_strided(image, from, run / 4, step, rows, wide) {
         return &[];
-    };
-    // each pixel's last run inside the image
-    let last = (rows - 1).checked_mul(step);
-    let ends = |f: usize| last.and_then(|l| l.checked_add(f)?.checked_add(run));
-    match (ends(from[0]), ends(from[1])) {
-        (Some(e0), Some(e1))
-            if run.is_multiple_of(4) && words > 0 && e0 <= image.len() && e1 <= image.len() =>
-        {
-            arch::widen_strided(image, from, words, step, rows, wide);
-            // SAFETY: `widen_strided` wrote the first `rows · 4 · words =
-            // total` words of `wide` (which holds them, checked above);
-            // `MaybeUninit<u32>` lays them out as `u32`s
-            unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), total) }
-        }
-        _ => &[],
     }
+    // SAFETY: `widen_strided` returned `true`: it wrote the first `rows ·
+    // run` words of `wide` (which holds them: it checked); `MaybeUninit<u32>`
+    // lays them out as `u32`s
+    unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), rows * run) }
 }
 
 /// What [`group_stages`] reads of a layer's quantization.
@@ -1262,18 +1250,25 @@ mod arch {
                     "ldr ", $e, ", ", $end, "\n",
                     "cmp ", $x, ", ", $e, "\n",
                 )?
-                "sxtb16 ", $e, ", ", $d, "\n",
-                "sxtb16 ", $d, ", ", $d, ", ror #8\n",
-                "smlad ", $a00, ", ", $a, ", ", $e, ", ", $a00, "\n",
-                "smlad ", $a00, ", ", $b, ", ", $d, ", ", $a00, "\n",
-                "smlad ", $a10, ", ", $g, ", ", $e, ", ", $a10, "\n",
-                "smlad ", $a10, ", ", $c, ", ", $d, ", ", $a10, "\n",
-                "sxtb16 ", $e, ", ", $f, "\n",
-                "sxtb16 ", $f, ", ", $f, ", ror #8\n",
-                "smlad ", $a01, ", ", $a, ", ", $e, ", ", $a01, "\n",
-                "smlad ", $a01, ", ", $b, ", ", $f, ", ", $a01, "\n",
-                "smlad ", $a11, ", ", $g, ", ", $e, ", ", $a11, "\n",
-                "smlad ", $a11, ", ", $c, ", ", $f, ", ", $a11, "\n",
+                step_2x2!(@weight $d, $e, [$a, $b] => $a00, [$g, $c] => $a10),
+                step_2x2!(@weight $f, $e, [$a, $b] => $a01, [$g, $c] => $a11),
+            )
+        };
+        // one weight word `$w` widened into `$lo` (its bytes 0 and 2) and
+        // itself (bytes 1 and 3), times pixel 0's halves into `$acc0` and
+        // pixel 1's into `$acc1`: `wide7`'s and `wide_ldm`'s channel
+        (
+            @weight $w:literal, $lo:literal,
+            [$p0:literal, $p1:literal] => $acc0:literal,
+            [$q0:literal, $q1:literal] => $acc1:literal
+        ) => {
+            concat!(
+                "sxtb16 ", $lo, ", ", $w, "\n",
+                "sxtb16 ", $w, ", ", $w, ", ror #8\n",
+                "smlad ", $acc0, ", ", $p0, ", ", $lo, ", ", $acc0, "\n",
+                "smlad ", $acc0, ", ", $p1, ", ", $w, ", ", $acc0, "\n",
+                "smlad ", $acc1, ", ", $q0, ", ", $lo, ", ", $acc1, "\n",
+                "smlad ", $acc1, ", ", $q1, ", ", $w, ", ", $acc1, "\n",
             )
         };
         (
@@ -1367,19 +1362,9 @@ mod arch {
                     "ldr ", $e, ", ", $end, "\n",
                     "cmp ", $x, ", ", $e, "\n",
                 )?
-                "sxtb16 ", $e, ", ", $f, "\n",
-                "sxtb16 ", $f, ", ", $f, ", ror #8\n",
-                "smlad ", $a00, ", ", $a, ", ", $e, ", ", $a00, "\n",
-                "smlad ", $a00, ", ", $b, ", ", $f, ", ", $a00, "\n",
-                "smlad ", $a10, ", ", $c, ", ", $e, ", ", $a10, "\n",
-                "smlad ", $a10, ", ", $d, ", ", $f, ", ", $a10, "\n",
+                step_2x2!(@weight $f, $e, [$a, $b] => $a00, [$c, $d] => $a10),
                 "ldr ", $f, ", [", $w, ", ", $skip, "]\n",
-                "sxtb16 ", $e, ", ", $f, "\n",
-                "sxtb16 ", $f, ", ", $f, ", ror #8\n",
-                "smlad ", $a01, ", ", $a, ", ", $e, ", ", $a01, "\n",
-                "smlad ", $a01, ", ", $b, ", ", $f, ", ", $a01, "\n",
-                "smlad ", $a11, ", ", $c, ", ", $e, ", ", $a11, "\n",
-                "smlad ", $a11, ", ", $d, ", ", $f, ", ", $a11, "\n",
+                step_2x2!(@weight $f, $e, [$a, $b] => $a01, [$c, $d] => $a11),
             )
         };
     }
@@ -1565,9 +1550,9 @@ mod arch {
     /// pass, their four `LDR`s in a run (27 cycles with the loop's branch,
     /// where a word a pass took 16 a word), the run's steps by two `ADD`s.
     /// The caller
-    /// ([`super::widen_runs`]) checked that `words` and `rows` are not 0,
-    /// each pixel's last run ends inside `image` and `wide` holds `4 ·
-    /// words · rows` words; nothing is written otherwise.
+    /// ([`super::widen_runs`]) reads the `4 · words · rows` words
+    /// written, where it returns `true`; `false`, nothing written, unless
+    /// all fits ([`strided_fits`]).
     pub(super) fn widen_strided(
         image: &[i8],
         from: [usize; 2],
@@ -1575,20 +1560,11 @@ mod arch {
         step: usize,
         rows: usize,
         wide: &mut [MaybeUninit<u32>],
-    ) {
-        let run = 4 * words;
-        let inside = |f: usize| {
-            (rows.max(1) - 1)
-                .checked_mul(step)
-                .and_then(|l| l.checked_add(f)?.checked_add(run))
-                .is_some_and(|e| e <= image.len())
-        };
-        let fits = rows
-            .checked_mul(run)
-            .is_some_and(|n| n > 0 && n <= wide.len());
-        if words == 0 || rows == 0 || !fits || !inside(from[0]) || !inside(from[1]) {
-            return;
+    ) -> bool {
+        if !strided_fits(image.len(), from, words, step, rows, wide.len()) {
+            return false;
         }
+        let run = 4 * words;
         let base = image.as_ptr();
         // SAFETY: checked above: every run of both pixels (`run` bytes at
         // `from[i] + r · step`, `r < rows`) is inside `image`, read by
@@ -1650,6 +1626,7 @@ mod arch {
                 options(nostack),
             );
         }
+        true
     }
 
     #[cfg(not(shapecheck_dsp))]
@@ -1662,24 +1639,44 @@ mod arch {
         step: usize,
         rows: usize,
         wide: &mut [MaybeUninit<u32>],
-    ) {
-        let run = 4 * words;
-        let inside = |f: usize| {
-            (rows.max(1) - 1)
-                .checked_mul(step)
-                .and_then(|l| l.checked_add(f)?.checked_add(run))
-                .is_some_and(|e| e <= image.len())
-        };
-        let fits = rows
-            .checked_mul(run)
-            .is_some_and(|n| n > 0 && n <= wide.len());
-        if words == 0 || rows == 0 || !fits || !inside(from[0]) || !inside(from[1]) {
-            return;
+    ) -> bool {
+        if !strided_fits(image.len(), from, words, step, rows, wide.len()) {
+            return false;
         }
+        let run = 4 * words;
         for (r, chunk) in wide.chunks_exact_mut(run).take(rows).enumerate() {
             let at = |f: usize| image.get(f + r * step..).unwrap_or(&[]);
             widen_rows(at(from[0]), at(from[1]), chunk, words);
         }
+        true
+    }
+
+    /// What [`widen_strided`] (the `asm!` loop and its plain-Rust twin)
+    /// reads and writes fits: `words` and `rows` are not 0, each pixel's
+    /// last run (`4 · words` bytes from `from[i] + (rows − 1) · step`) ends
+    /// inside an image of `image_len` bytes, and `wide` (`wide_len` words)
+    /// holds `4 · words · rows` words.
+    fn strided_fits(
+        image_len: usize,
+        from: [usize; 2],
+        words: usize,
+        step: usize,
+        rows: usize,
+        wide_len: usize,
+    ) -> bool {
+        let Some(run) = words.checked_mul(4) else {
+            return false;
+        };
+        let inside = |f: usize| {
+            (rows.max(1) - 1)
+                .checked_mul(step)
+                .and_then(|l| l.checked_add(f)?.checked_add(run))
+                .is_some_and(|e| e <= image_len)
+        };
+        let fits = rows
+            .checked_mul(run)
+            .is_some_and(|n| n > 0 && n <= wide_len);
+        words > 0 && rows > 0 && fits && inside(from[0]) && inside(from[1])
     }
 
     #[cfg(shapecheck_dsp)]
