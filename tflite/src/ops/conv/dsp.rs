@@ -1370,6 +1370,25 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
+    /// One word of each pixel's row, `$a` (pixel 0) and `$b` (pixel 1),
+    /// widened into their four halves (r0 … r3: pixel 0's bytes 0 and 2,
+    /// its bytes 1 and 3, then pixel 1's, the layout every widened row
+    /// has) and stored by one `STM` at `{o}`, which steps past them:
+    /// [`widen_rows`]' and [`widen_strided`]'s word.
+    #[rustfmt::skip]
+    macro_rules! widen_store {
+        ($a:literal, $b:literal) => {
+            concat!(
+                "sxtb16 r0, ", $a, "\n",
+                "sxtb16 r1, ", $a, ", ror #8\n",
+                "sxtb16 r2, ", $b, "\n",
+                "sxtb16 r3, ", $b, ", ror #8\n",
+                "stm {o}!, {{r0, r1, r2, r3}}",
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
     /// Two im2col rows of `4 · words` bytes each widened into `wide`,
     /// four words per 4 columns: row 0's bytes 0 and 2, its bytes 1 and
     /// 3, then row 1's the same (the halves [`mac_2x2_wide`] multiplies
@@ -1396,11 +1415,7 @@ mod arch {
                 asm!(
                     "ldr {a}, [{x0}], #4",
                     "ldr {b}, [{x1}], #4",
-                    "sxtb16 r0, {a}",
-                    "sxtb16 r1, {a}, ror #8",
-                    "sxtb16 r2, {b}",
-                    "sxtb16 r3, {b}, ror #8",
-                    "stm {o}!, {{r0, r1, r2, r3}}",
+                    widen_store!("{a}", "{b}"),
                     x0 = inout(reg) p0,
                     x1 = inout(reg) p1,
                     o = inout(reg) o,
@@ -1426,16 +1441,8 @@ mod arch {
                     "ldr {b}, [{x1}], #4",
                     "ldr {c}, [{x0}], #4",
                     "ldr {d}, [{x1}], #4",
-                    "sxtb16 r0, {a}",
-                    "sxtb16 r1, {a}, ror #8",
-                    "sxtb16 r2, {b}",
-                    "sxtb16 r3, {b}, ror #8",
-                    "stm {o}!, {{r0, r1, r2, r3}}",
-                    "sxtb16 r0, {c}",
-                    "sxtb16 r1, {c}, ror #8",
-                    "sxtb16 r2, {d}",
-                    "sxtb16 r3, {d}, ror #8",
-                    "stm {o}!, {{r0, r1, r2, r3}}",
+                    widen_store!("{a}", "{b}"),
+                    widen_store!("{c}", "{d}"),
                     "subs {n}, {n}, #1",
                     "bne 2b",
                     x0 = inout(reg) p0 => _,
@@ -1580,11 +1587,7 @@ mod arch {
                 "bcc 4f",
                 "ldr r1, [{p0}], #4",
                 "ldr r3, [{p1}], #4",
-                "sxtb16 r0, r1",
-                "sxtb16 r1, r1, ror #8",
-                "sxtb16 r2, r3",
-                "sxtb16 r3, r3, ror #8",
-                "stm {o}!, {{r0, r1, r2, r3}}",
+                widen_store!("r1", "r3"),
                 "4:",
                 "cmp {n}, #0",
                 "beq 5f",
@@ -1593,16 +1596,8 @@ mod arch {
                 "ldr r3, [{p1}], #4",
                 "ldr {a}, [{p0}], #4",
                 "ldr {b}, [{p1}], #4",
-                "sxtb16 r0, r1",
-                "sxtb16 r1, r1, ror #8",
-                "sxtb16 r2, r3",
-                "sxtb16 r3, r3, ror #8",
-                "stm {o}!, {{r0, r1, r2, r3}}",
-                "sxtb16 r0, {a}",
-                "sxtb16 r1, {a}, ror #8",
-                "sxtb16 r2, {b}",
-                "sxtb16 r3, {b}, ror #8",
-                "stm {o}!, {{r0, r1, r2, r3}}",
+                widen_store!("r1", "r3"),
+                widen_store!("{a}", "{b}"),
                 "subs {n}, {n}, #1",
                 "bne 3b",
                 "5:",
