@@ -86,10 +86,10 @@ pub(crate) fn depthwise_as_conv<B: Values<i32> + ?Sized>(
 }
 
 /// What [`arch::dw3x3_run`] reads of one channel group while it runs
-/// along a row of interior pixels, at fixed offsets: the constants, the
-/// output stage, and the run's pointers and steps (filled in by it). The
-/// widened filter is read where the group holds it (from the class's first
-/// tap inside), not copied here.
+/// over the runs of one class of pixels, at fixed offsets: the constants,
+/// the output stage, and the runs' pointers and steps (filled in by it).
+/// The widened filter is read where the group holds it (from the class's
+/// first tap inside), not copied here.
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct Run3 {
@@ -97,9 +97,13 @@ pub(crate) struct Run3 {
     constant: [i32; 4],
     /// the output stage (16)
     requant: Requant4,
-    /// the output's next word and its end, the output's and the image's
-    /// step from pixel to pixel (60)
+    /// the output's next word and the run's end, the output's and the
+    /// image's step from pixel to pixel (60)
     tail: [usize; 4],
+    /// the current run's first image word, the image's step from run to
+    /// run, the output's from a run's end to the next one's end and to
+    /// the next one's start, the runs left after the current one (76)
+    runs: [usize; 5],
 }
 
 /// The order in which [`depthwise`] runs its classes of pixels (row class,
@@ -305,18 +309,26 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
             } else {
                 (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
             };
-            *slot = Some(ClassRuns {
-                rc,
-                cc,
-                tap: 3 * usize::from(rc == 1) + usize::from(cc == 1),
+            // the spans of its runs (`None`, before anything is written,
+            // if one overflows: never seen)
+            *slot = Some(ClassRuns::new(
+                (rc, cc),
                 runs,
                 pixels,
-                steps: [image_run, out_run, image_pixel, out_pixel],
-                first: (iy0 * dims.input_width + ix0) * depth,
-                at: (oy0 * dims.output_width + ox0) * depth,
-            });
+                [image_run, out_run, image_pixel, out_pixel],
+                (iy0 * dims.input_width + ix0) * depth,
+                (oy0 * dims.output_width + ox0) * depth,
+            )?);
         }
     }
+    // the runs' state, once a call (each group its constants and output
+    // stage, each class's runs their pointers and steps)
+    let mut st = Run3 {
+        constant: [0; 4],
+        requant: Requant4::from_words([0; 11]),
+        tail: [0; 4],
+        runs: [0; 5],
+    };
     for c in (0..depth).step_by(4) {
         // the group's set-up: prepared once per layer, or made here
         let made;
@@ -336,11 +348,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         // the group's state once, then each class's runs (its geometry
         // made once per call, above), the table read from its first tap
         if let Some(requant) = requant.filter(|_| runs_apply) {
-            let mut st = Run3 {
-                constant: bias4,
-                requant,
-                tail: [0; 4],
-            };
+            st.requant = requant;
             for k in classes.iter().flatten() {
                 st.constant = *constants.get(k.rc)?.get(k.cc)?;
                 let from = table.get(2 * k.tap..)?;
@@ -536,12 +544,53 @@ struct ClassRuns {
     steps: [usize; 4],
     first: usize,
     at: usize,
+    /// the image's bytes from the first pixel's first tap to the last
+    /// pixel's (`(runs − 1) · image_run + (pixels − 1) · image_pixel`),
+    /// and the output's from the first pixel's word to the last one's
+    spans: (usize, usize),
+}
+
+impl ClassRuns {
+    /// A class of `runs` runs of `pixels` pixels (each at least 1), its
+    /// steps `[image_run, out_run, image_pixel, out_pixel]`, its first
+    /// pixel's image and output offsets (channel 0), and the spans of its
+    /// runs, made here once from these: [`arch::dw3x3_run`]'s check.
+    /// `None` if there is no run or pixel or a span overflows. Inlined
+    /// into its one caller (out of line, its 11-word result cost a copy).
+    #[inline(always)]
+    fn new(
+        (rc, cc): (usize, usize),
+        runs: usize,
+        pixels: usize,
+        steps: [usize; 4],
+        first: usize,
+        at: usize,
+    ) -> Option<Self> {
+        let [image_run, out_run, image_pixel, out_pixel] = steps;
+        let (last_run, last) = (runs.checked_sub(1)?, pixels.checked_sub(1)?);
+        let span = |run: usize, pixel: usize| {
+            last_run
+                .checked_mul(run)?
+                .checked_add(last.checked_mul(pixel)?)
+        };
+        Some(ClassRuns {
+            rc,
+            cc,
+            tap: 3 * usize::from(rc == 1) + usize::from(cc == 1),
+            runs,
+            pixels,
+            steps,
+            first,
+            at,
+            spans: (span(image_run, image_pixel)?, span(out_run, out_pixel)?),
+        })
+    }
 }
 
 /// The runs of class `k` for channels `c … c + 3`, their constants in
 /// `st`, their widened filter `table` (from the class's first tap inside):
-/// [`arch::dw3x3_run`] or its border forms. `None` if a run does not lie
-/// inside `image` and `out`.
+/// [`arch::dw3x3_run`] or its border forms, every run in one call. `None`
+/// (nothing written) if a run does not lie inside `image` and `out`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn class_runs(
@@ -554,24 +603,15 @@ fn class_runs(
     column: usize,
     row: usize,
 ) -> Option<()> {
-    let [image_run, out_run, image_pixel, out_pixel] = k.steps;
-    let first = k.first.checked_add(c)?;
-    let at = k.at.checked_add(c)?;
-    for i in 0..k.runs {
-        let image = image.get(first.checked_add(i.checked_mul(image_run)?)?..)?;
-        let out = out.get_mut(at.checked_add(i.checked_mul(out_run)?)?..)?;
-        let go = (image_pixel, k.pixels, out_pixel);
-        let done = match (k.rc > 0, k.cc > 0) {
-            (false, false) => arch::dw3x3_run(image, st, table, column, row, go.0, go.1, out, go.2),
-            (true, false) => arch::dw2x3_run(image, st, table, column, row, go.0, go.1, out, go.2),
-            (false, true) => arch::dw3x2_run(image, st, table, column, row, go.0, go.1, out, go.2),
-            (true, true) => arch::dw2x2_run(image, st, table, column, row, go.0, go.1, out, go.2),
-        };
-        if !done {
-            return None;
-        }
-    }
-    Some(())
+    let image = image.get(k.first.checked_add(c)?..)?;
+    let out = out.get_mut(k.at.checked_add(c)?..)?;
+    let done = match (k.rc > 0, k.cc > 0) {
+        (false, false) => arch::dw3x3_run(image, st, table, column, row, k, out),
+        (true, false) => arch::dw2x3_run(image, st, table, column, row, k, out),
+        (false, true) => arch::dw3x2_run(image, st, table, column, row, k, out),
+        (true, true) => arch::dw2x2_run(image, st, table, column, row, k, out),
+    };
+    done.then_some(())
 }
 
 /// The steps of [`depthwise_inside`]'s taps in the image (a column, a
@@ -860,9 +900,43 @@ mod arch {
         acc
     }
 
+    /// The one check of both forms of [`dw3x3_run`]'s family over `rows` ×
+    /// `cols` taps: every pixel's taps (the farthest `(rows − 1) · row +
+    /// (cols − 1) · column` bytes past its first, and a word) inside
+    /// `image` (the last pixel's first `k.spans.0` bytes on), every word
+    /// stored inside `out` (the last `k.spans.1` bytes on), and the taps'
+    /// widened words (two a tap, the last at `2 · (3 · (rows − 1) + cols −
+    /// 1)`) inside `table`. `k`'s spans are its runs' (made with them,
+    /// [`super::ClassRuns::new`], of at least one run of one pixel).
+    /// Inlined: `rows` and `cols` are each form's constants.
+    #[inline(always)]
+    fn runs_fit(
+        image: &[i8],
+        table: &[u32],
+        (rows, cols): (usize, usize),
+        column: usize,
+        row: usize,
+        k: &super::ClassRuns,
+        out: &[i8],
+    ) -> bool {
+        let reach = rows
+            .checked_sub(1)
+            .and_then(|r| row.checked_mul(r))
+            .and_then(|r| r.checked_add(column.checked_mul(cols.checked_sub(1)?)?))
+            .and_then(|r| r.checked_add(4));
+        let (image_span, out_span) = k.spans;
+        reach
+            .and_then(|r| r.checked_add(image_span))
+            .is_some_and(|n| n <= image.len())
+            && out_span.checked_add(4).is_some_and(|n| n <= out.len())
+            && rows >= 1
+            && table.len() >= 2 * (3 * (rows - 1) + cols)
+    }
+
     #[cfg(not(shapecheck_dsp))]
     /// [`super::depthwise`]'s runs of pixels over `rows` × `cols` taps:
-    /// [`dw_block`] and [`requant4`] pixel by pixel, as the DSP loops.
+    /// [`dw_block`] and [`requant4`] run by run and pixel by pixel, as the
+    /// DSP loops, the same check.
     #[allow(clippy::too_many_arguments)]
     fn dw_run(
         image: &[i8],
@@ -871,25 +945,24 @@ mod arch {
         (rows, cols): (usize, usize),
         column: usize,
         row: usize,
-        pixel_step: usize,
-        pixels: usize,
+        k: &super::ClassRuns,
         out: &mut [i8],
-        out_step: usize,
     ) -> bool {
-        let reach = (rows - 1) * row + (cols - 1) * column + 4;
-        if pixels == 0
-            || image.len() < (pixels - 1) * pixel_step + reach
-            || out.len() < (pixels - 1) * out_step + 4
-        {
+        if !runs_fit(image, table, (rows, cols), column, row, k, out) {
             return false;
         }
-        for i in 0..pixels {
-            let block = image.get(i * pixel_step..).unwrap_or(&[]);
-            let acc = dw_block(block, table, rows, cols, column, row, state.constant);
-            let word = requant4(acc, &state.requant).to_le_bytes();
-            if let Some(ys) = out.get_mut(i * out_step..i * out_step + 4) {
-                for (y, b) in ys.iter_mut().zip(word) {
-                    *y = b as i8;
+        let [image_run, out_run, pixel_step, out_step] = k.steps;
+        for r in 0..k.runs {
+            for i in 0..k.pixels {
+                let first = r * image_run + i * pixel_step;
+                let block = image.get(first..).unwrap_or(&[]);
+                let acc = dw_block(block, table, rows, cols, column, row, state.constant);
+                let word = requant4(acc, &state.requant).to_le_bytes();
+                let at = r * out_run + i * out_step;
+                if let Some(ys) = out.get_mut(at..at + 4) {
+                    for (y, b) in ys.iter_mut().zip(word) {
+                        *y = b as i8;
+                    }
                 }
             }
         }
@@ -1107,9 +1180,11 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
-    /// The loop of [`dw3x3_run`] and its border forms over the pixels of a
-    /// run: the constants, the taps (`taps!`), the output stage, the
-    /// clamp (`run_clamp!($clamp)`), the store and the steps. In an
+    /// The loop of [`dw3x3_run`] and its border forms over the pixels of
+    /// its runs: per pixel the constants, the taps (`taps!`), the output
+    /// stage, the clamp (`run_clamp!($clamp)`), the store and the steps;
+    /// per run the next run's pointers from the state (`runs`: 17
+    /// instructions a run, where a call per run took about 150). In an
     /// `unsafe` block whose wrapper checked what it reads and writes.
     macro_rules! run_loop {
         ($rows:tt, $cols:tt, $clamp:ident, $image:expr, $state:expr, $table:expr, $column:expr, $row:expr) => {
@@ -1145,6 +1220,27 @@ mod arch {
                 "add {p}, {p}, {xo}",
                 "cmp {fe}, {fo}",
                 "bne 2b",
+                // the run done: the next one, if any is left, from its
+                // first image word (the run's, one step on) and its output
+                // start and end (the run's end, plus the steps between)
+                "ldr {x}, [{s}, #92]",
+                "cmp {x}, #0",
+                "beq 5f",
+                "ldr {p}, [{s}, #76]",
+                "ldr {xo}, [{s}, #80]",
+                "ldr {fe}, [{s}, #64]",
+                "ldr {fo}, [{s}, #88]",
+                "sub {x}, {x}, #1",
+                "str {x}, [{s}, #92]",
+                "add {p}, {p}, {xo}",
+                "str {p}, [{s}, #76]",
+                "ldr {xo}, [{s}, #84]",
+                "add {fo}, {fe}, {fo}",
+                "add {fe}, {fe}, {xo}",
+                "str {fo}, [{s}, #60]",
+                "str {fe}, [{s}, #64]",
+                "b 2b",
+                "5:",
                 p = inout(reg) $image.as_ptr() => _,
                 s = in(reg) $state as *mut super::Run3,
                 t = in(reg) $table.as_ptr(),
@@ -1255,7 +1351,6 @@ mod arch {
         ($(#[$doc:meta])* $name:ident, ($rows:tt, $cols:tt)) => {
             #[cfg(shapecheck_dsp)]
             $(#[$doc])*
-            #[allow(clippy::too_many_arguments)]
             #[inline(always)]
             pub(super) fn $name(
                 image: &[i8],
@@ -1263,52 +1358,47 @@ mod arch {
                 table: &[u32],
                 column: usize,
                 row: usize,
-                pixel_step: usize,
-                pixels: usize,
+                k: &super::ClassRuns,
                 out: &mut [i8],
-                out_step: usize,
             ) -> bool {
-                let Some(last) = pixels.checked_sub(1) else {
-                    return false;
-                };
-                let reach = row
-                    .checked_mul($rows - 1)
-                    .and_then(|r| r.checked_add(column.checked_mul($cols - 1)?))
-                    .and_then(|r| r.checked_add(4));
-                let image_need = last
-                    .checked_mul(pixel_step)
-                    .and_then(|v| v.checked_add(reach?));
-                let out_need = last.checked_mul(out_step).and_then(|v| v.checked_add(4));
-                match (image_need, out_need) {
-                    (Some(i), Some(o)) if i <= image.len() && o <= out.len() => {}
-                    _ => return false,
-                }
-                // the taps' widened words: two a tap, the last at
-                // `2 · (3 · (rows − 1) + cols − 1)`
-                if table.len() < 2 * (3 * ($rows - 1) + $cols) {
+                if !runs_fit(image, table, ($rows, $cols), column, row, k, out) {
                     return false;
                 }
+                let [image_run, out_run, pixel_step, out_step] = k.steps;
+                // the run's end, from its start: `pixels · out_step`
+                // (wrapping: only compared with, the check above bounds it)
+                let span = k.pixels.wrapping_mul(out_step);
                 let start = out.as_mut_ptr() as usize;
                 state.tail = [
                     start,
-                    start + pixels * out_step,
+                    start.wrapping_add(span),
                     out_step,
                     pixel_step.wrapping_sub(($rows - 1) * row),
                 ];
+                state.runs = [
+                    image.as_ptr() as usize,
+                    image_run,
+                    out_run,
+                    out_run.wrapping_sub(span),
+                    k.runs - 1,
+                ];
                 let clamps = state.requant.clamps();
-                // SAFETY: checked above: every pixel's taps (a word
-                // each, the farthest `(rows − 1) · row + (cols − 1) ·
-                // column` past its first, the last pixel's first at
-                // `last · pixel_step`) are inside `image` and every word
-                // stored inside `out` (the last at `last · out_step`); unaligned words are
-                // allowed on the Cortex-M4 (LDR, STR; the LDRDs read the
-                // state, which is word-aligned). The loop ends when the
-                // output pointer reaches `start + pixels · out_step`,
-                // after `pixels` stores. The state is read, and its output
-                // pointer written, through `state`; the clamp's two words
-                // only where it is not the int8 range itself (a no-op
-                // after `SSAT`). The table's words read, the taps', are
-                // inside it (checked above).
+                // SAFETY: checked above (`runs_fit`): every pixel's taps
+                // (a word each, the farthest `(rows − 1) · row + (cols −
+                // 1) · column` past its first, pixel `i` of run `r`'s
+                // first at `r · image_run + i · pixel_step`) are inside
+                // `image` and every word stored inside `out` (at `r ·
+                // out_run + i · out_step`); unaligned words are allowed on
+                // the Cortex-M4 (LDR, STR). Each run ends when the output
+                // pointer reaches its start plus `pixels · out_step`,
+                // after `pixels` stores (one, if `out_step` is 0); the
+                // next run starts one step on in the image and the output
+                // (`state.runs`), and the loop ends after `runs` of them,
+                // counted down in the state. The state is read, and its
+                // pointers and count written, through `state`; the
+                // clamp's two words only where it is not the int8 range
+                // itself (a no-op after `SSAT`). The table's words read,
+                // the taps', are inside it (checked above).
                 unsafe {
                     if clamps {
                         run_loop!($rows, $cols, clamp, image, state, table, column, row)
@@ -1321,32 +1411,30 @@ mod arch {
 
             #[cfg(not(shapecheck_dsp))]
             $(#[$doc])*
-            #[allow(clippy::too_many_arguments)]
             pub(super) fn $name(
                 image: &[i8],
                 state: &mut super::Run3,
                 table: &[u32],
                 column: usize,
                 row: usize,
-                pixel_step: usize,
-                pixels: usize,
+                k: &super::ClassRuns,
                 out: &mut [i8],
-                out_step: usize,
             ) -> bool {
-                let taps = ($rows, $cols);
-                dw_run(image, state, table, taps, column, row, pixel_step, pixels, out, out_step)
+                dw_run(image, state, table, ($rows, $cols), column, row, k, out)
             }
         };
     }
 
     dw_run_fn!(
-        /// Channels `c … c + 3` of `pixels` interior pixels of one output
-        /// row, 3×3 taps each, in one loop: per pixel the constants, the
-        /// nine taps ([`dw3x3`]'s), [`requant4`]'s output stage and one
-        /// word stored, 120 instructions for 36 multiply-accumulates. The
-        /// image's first tap of pixel `i` at `image[i · pixel_step]`, its
-        /// output at `out[i · out_step]`. `false` (nothing written) if a
-        /// slice is too short for that.
+        /// Channels `c … c + 3` of a class's interior pixels, `k.runs`
+        /// runs of `k.pixels`, 3×3 taps each, in one loop: per pixel the
+        /// constants, the nine taps ([`dw3x3`]'s), [`requant4`]'s output
+        /// stage and one word stored, 120 instructions for 36
+        /// multiply-accumulates. With `k.steps` = `[image_run, out_run,
+        /// pixel_step, out_step]`, the image's first tap of pixel `i` of
+        /// run `r` at `image[r · image_run + i · pixel_step]`, its output
+        /// at `out[r · out_run + i · out_step]`. `false` (nothing written)
+        /// if a slice is too short for that.
         dw3x3_run, (3, 3)
     );
     dw_run_fn!(
