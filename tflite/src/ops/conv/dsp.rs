@@ -304,9 +304,9 @@ struct Scratch<'a> {
 
 /// [`matmul`] of a depth of 8 to 576, a multiple of 8, and an even
 /// channel count whose stages are all [`Requant4`]s (checked by it): per
-/// group of channels (as many as `scratch` holds stages for) and per
-/// pixel pair, the pair's rows widened once
-/// into `scratch` and every channel pair in one loop ([`channel_pairs`]).
+/// group of channels (as many as `scratch` holds stages for), every
+/// pixel pair checked once ([`arch::wide_pixels`]): per pixel pair its
+/// rows widened once into `scratch` and every channel pair in one loop.
 /// With stages prepared for every channel pair, one group of all the
 /// channels, its stages those (nothing set up, each pixel pair widened
 /// once). Out of line, shared by the size classes' wrappers
@@ -341,15 +341,9 @@ fn matmul_wide<B: Values<i32> + ?Sized>(
             Some(qs) => qs,
             None => group_stages(group, depth, first, &quant, stages)?,
         };
-        for (p, xs) in x.chunks(2 * depth).enumerate() {
-            let (c0, c1) = xs.split_at(depth.min(xs.len()));
-            let at = 2 * p * channels + first;
-            let (c1, second) = if c1.is_empty() {
-                (c0, None)
-            } else {
-                (c1, Some(at + channels))
-            };
-            channel_pairs(c0, c1, wide, group, qs, out, at, second)?;
+        // every pixel pair, checked once
+        if !arch::wide_pixels(x, depth / 4, wide, group, qs, out, channels, first) {
+            return None;
         }
     }
     Some(())
@@ -1389,29 +1383,19 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
-    /// Two im2col rows of `4 · words` bytes each widened into `wide`,
-    /// four words per 4 columns: row 0's bytes 0 and 2, its bytes 1 and
-    /// 3, then row 1's the same (the halves [`mac_2x2_wide`] multiplies
-    /// with the weights' `SXTB16` halves): two words of each row a pass,
-    /// their loads in a row and each word's four halves stored by one `STM`
-    /// (27 cycles per 8 columns, where a word a pass by `STRD`s took 34).
-    #[inline(always)]
-    pub(super) fn widen_rows<'a>(
-        x0: &[i8],
-        x1: &[i8],
-        wide: &'a mut [MaybeUninit<u32>],
-        words: usize,
-    ) -> &'a [u32] {
-        if words == 0 || x0.len() < 4 * words || x1.len() < 4 * words || wide.len() < 4 * words {
-            return &[];
-        }
-        let (mut p0, mut p1, mut o) = (x0.as_ptr(), x1.as_ptr(), wide.as_mut_ptr());
-        if words % 2 == 1 {
-            // SAFETY: checked above: the first word of each row is read and
-            // the first 4 words of `wide` written (STM: word-aligned, as
-            // `MaybeUninit<u32>` is); unaligned LDR is allowed on the
-            // Cortex-M4. The pointers step past them.
-            unsafe {
+    /// The body of [`widen_rows`] (and of [`wide_pixels`]' pixel pairs):
+    /// `$words` whole words of the rows at `$x0` and `$x1` widened into the
+    /// `4 · $words` words at `$o`, an odd first word alone, then two words
+    /// of each row a pass. In an `unsafe` block whose caller checked that
+    /// the rows hold `4 · $words` bytes and `$o` that many words
+    /// (word-aligned, as `STM` needs), `$words` at least 1; unaligned `LDR`
+    /// is allowed on the Cortex-M4.
+    macro_rules! widen_words {
+        ($x0:expr, $x1:expr, $o:expr, $words:expr) => {{
+            let words: usize = $words;
+            let (mut p0, mut p1, mut o): (*const i8, *const i8, *mut MaybeUninit<u32>) =
+                ($x0, $x1, $o);
+            if words % 2 == 1 {
                 asm!(
                     "ldr {a}, [{x0}], #4",
                     "ldr {b}, [{x1}], #4",
@@ -1428,13 +1412,7 @@ mod arch {
                     options(nostack, preserves_flags),
                 );
             }
-        }
-        if words >= 2 {
-            // SAFETY: checked above: the rows' other `4 · (words − words mod
-            // 2)` bytes are read, two words of each a pass, and the next
-            // `4 · (words − words mod 2)` words of `wide` written, 8 a pass
-            // (two `STM`s of r0 … r3: the halves in their layout's order).
-            unsafe {
+            if words >= 2 {
                 asm!(
                     "2:",
                     "ldr {a}, [{x0}], #4",
@@ -1460,7 +1438,29 @@ mod arch {
                     options(nostack),
                 );
             }
+        }};
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// Two im2col rows of `4 · words` bytes each widened into `wide`,
+    /// four words per 4 columns: row 0's bytes 0 and 2, its bytes 1 and
+    /// 3, then row 1's the same (the halves [`mac_2x2_wide`] multiplies
+    /// with the weights' `SXTB16` halves): two words of each row a pass,
+    /// their loads in a row and each word's four halves stored by one `STM`
+    /// (27 cycles per 8 columns, where a word a pass by `STRD`s took 34).
+    #[inline(always)]
+    pub(super) fn widen_rows<'a>(
+        x0: &[i8],
+        x1: &[i8],
+        wide: &'a mut [MaybeUninit<u32>],
+        words: usize,
+    ) -> &'a [u32] {
+        if words == 0 || x0.len() < 4 * words || x1.len() < 4 * words || wide.len() < 4 * words {
+            return &[];
         }
+        // SAFETY: checked above: the rows' first `4 · words` bytes are
+        // read and the first `4 · words` words of `wide` written
+        unsafe { widen_words!(x0.as_ptr(), x1.as_ptr(), wide.as_mut_ptr(), words) };
         // SAFETY: the loop above wrote the first `4 · words` words of `wide`
         // (checked to hold them), which `MaybeUninit<u32>` lays out as `u32`s
         unsafe { core::slice::from_raw_parts(wide.as_ptr().cast::<u32>(), 4 * words) }
@@ -2192,6 +2192,130 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
+    /// [`wide_run`]'s loop over the channel pairs (and [`wide_pixels`]'
+    /// for each pixel pair), with the clamp to `[lo, hi]` in each byte
+    /// (`clamp`) or without it (`full`: the range is int8's, which `SSAT`
+    /// gave: a ReLU whose zero point is −128, or none): `$frame` the
+    /// loop's six words (see [`wide_run`]), `$w` the weights, `$stages`
+    /// the pairs' stages, `$skip` `4 · words − 4`. In an `unsafe` block
+    /// whose caller checked what it reads and writes.
+    macro_rules! pairs_loop {
+        ($clamp:ident, $frame:expr, $w:expr, $stages:expr, $skip:expr) => {
+                asm!(
+                    // explicit registers (in ascending order where an LDM loads
+                    // them): a00 … a11 in r0 … r3; scratch a, b, c, d, f, g in
+                    // r4, r5, r8, r9, r10, r7; x in r11
+                    // the frame onto the stack with r7 (LLVM's frame pointer,
+                    // a scratch register here, restored at the end) above it:
+                    // one `LDM` and one `PUSH`
+                    "ldm r11, {{r0, r1, r2, r3, r4, r5}}",
+                    "push {{r0, r1, r2, r3, r4, r5, r7}}",
+                    // the rows' start (then from each pair's `LDM` of the frame)
+                    "ldr r11, [sp, #12]",
+                    "2:",
+                    // the pair's four constants in one LDM: `{e}` on to its
+                    // stage (16)
+                    "ldm {e}!, {{r0, r1, r2, r3}}",
+                    "str {e}, [sp, #20]",
+                    // eight `wide7` steps a pass; the first pass enters at step
+                    // (−words) mod 8 = 7 − r, r = (words − 1) mod 8 read from
+                    // bits 2 to 4 of `skip` = 4 · words − 4, by a table of
+                    // halfword branch offsets (TBH: 2 instructions, 5 cycles)
+                    "ubfx r4, {skip}, #2, #3",
+                    "tbh [pc, r4, lsl #1]",
+                    "13:",
+                    ".hword (12f - 13b) / 2",
+                    ".hword (9f - 13b) / 2",
+                    ".hword (8f - 13b) / 2",
+                    ".hword (7f - 13b) / 2",
+                    ".hword (6f - 13b) / 2",
+                    ".hword (5f - 13b) / 2",
+                    ".hword (4f - 13b) / 2",
+                    ".hword (3f - 13b) / 2",
+                    "3:",
+                    step_2x2!(explicit7 wide7),
+                    "4:",
+                    step_2x2!(explicit7 wide7),
+                    "5:",
+                    step_2x2!(explicit7 wide7),
+                    "6:",
+                    step_2x2!(explicit7 wide7),
+                    "7:",
+                    step_2x2!(explicit7 wide7),
+                    "8:",
+                    step_2x2!(explicit7 wide7),
+                    "9:",
+                    step_2x2!(explicit7 wide7),
+                    "12:",
+                    step_2x2!(explicit7 wide7, until "[sp, #16]"),
+                    "bne 3b",
+                    "ldr {e}, [sp, #20]",
+                    "add {w}, {w}, {skip}",
+                    "add {w}, {w}, #4",
+                    // the pair's two channels' multipliers and shifts (the
+                    // stage's first four words; pixel 1's channels, its next
+                    // four, are the same two) in one LDM, each pixel's outputs
+                    // scaled by them
+                    "ldm {e}, {{r4, r5, r8, r9}}",
+                    "smmlar r0, r0, r4, r0",
+                    "smmlar r1, r1, r8, r1",
+                    "smmlar r2, r2, r4, r2",
+                    "smmlar r3, r3, r8, r3",
+                    "add r0, r0, r0, asr #31",
+                    "add r1, r1, r1, asr #31",
+                    "add r2, r2, r2, asr #31",
+                    "add r3, r3, r3, asr #31",
+                    "asr r0, r0, r5",
+                    "asr r1, r1, r9",
+                    "asr r2, r2, r5",
+                    "asr r3, r3, r9",
+                    // the offset (and the clamp's ends), `{e}` on to the
+                    // next pair's constants
+                    pair_stage_end!($clamp),
+                    // `+ 1 + 2 · zero point` (r8), the halving narrow
+                    "qadd r0, r0, r8",
+                    "ssat r0, #8, r0, asr #1",
+                    "qadd r1, r1, r8",
+                    "ssat r1, #8, r1, asr #1",
+                    "qadd r2, r2, r8",
+                    "ssat r2, #8, r2, asr #1",
+                    "qadd r3, r3, r8",
+                    "ssat r3, #8, r3, asr #1",
+                    "bfi r0, r1, #8, #8",
+                    "bfi r0, r2, #16, #8",
+                    "bfi r0, r3, #24, #8",
+                    pair_clamp!($clamp),
+                    // pixel 1's two bytes to r1; one LDM of the frame: pixel
+                    // 0's output (r4), from there pixel 1's (r5), the stages'
+                    // end (r8), the rows' start for the next pair (r11)
+                    "lsr r1, r0, #16",
+                    "ldm sp, {{r4, r5, r8, r11}}",
+                    "strh r0, [r4], #2",
+                    "str r4, [sp]",
+                    "strh r1, [r4, r5]",
+                    "cmp {e}, r8",
+                    "bne 2b",
+                    // the frame dropped, r7 restored
+                    "add sp, sp, #24",
+                    "pop {{r7}}",
+                    inout("r11") $frame.as_ptr() => _,
+                    w = inout(reg) $w.as_ptr() => _,
+                    e = inout(reg) $stages.as_ptr() => _,
+                    skip = in(reg) $skip,
+                    out("r0") _,
+                    out("r1") _,
+                    out("r2") _,
+                    out("r3") _,
+                    out("r4") _,
+                    out("r5") _,
+                    out("r8") _,
+                    out("r9") _,
+                    out("r10") _,
+                )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
     /// Every channel pair of `stages` (rows of `w`, `4 · words` bytes
     /// each, two per pair) times the two pixels' rows widened in `wide`
     /// ([`widen_rows`]), with the output stage, in one loop: per pair the
@@ -2245,124 +2369,6 @@ mod arch {
             x.wrapping_add(4 * words) as usize,
             0,
         ];
-        // the loop over the pairs, with the clamp to `[lo, hi]` in each
-        // byte (`clamp`) or without it (`full`: the range is int8's, which
-        // `SSAT` gave: a ReLU whose zero point is −128, or none)
-        macro_rules! pairs_loop {
-            ($clamp:ident, $frame:expr, $w:expr, $stages:expr, $skip:expr) => {
-                    asm!(
-                        // explicit registers (in ascending order where an LDM loads
-                        // them): a00 … a11 in r0 … r3; scratch a, b, c, d, f, g in
-                        // r4, r5, r8, r9, r10, r7; x in r11
-                        // the frame onto the stack with r7 (LLVM's frame pointer,
-                        // a scratch register here, restored at the end) above it:
-                        // one `LDM` and one `PUSH`
-                        "ldm r11, {{r0, r1, r2, r3, r4, r5}}",
-                        "push {{r0, r1, r2, r3, r4, r5, r7}}",
-                        // the rows' start (then from each pair's `LDM` of the frame)
-                        "ldr r11, [sp, #12]",
-                        "2:",
-                        // the pair's four constants in one LDM: `{e}` on to its
-                        // stage (16)
-                        "ldm {e}!, {{r0, r1, r2, r3}}",
-                        "str {e}, [sp, #20]",
-                        // eight `wide7` steps a pass; the first pass enters at step
-                        // (−words) mod 8 = 7 − r, r = (words − 1) mod 8 read from
-                        // bits 2 to 4 of `skip` = 4 · words − 4, by a table of
-                        // halfword branch offsets (TBH: 2 instructions, 5 cycles)
-                        "ubfx r4, {skip}, #2, #3",
-                        "tbh [pc, r4, lsl #1]",
-                        "13:",
-                        ".hword (12f - 13b) / 2",
-                        ".hword (9f - 13b) / 2",
-                        ".hword (8f - 13b) / 2",
-                        ".hword (7f - 13b) / 2",
-                        ".hword (6f - 13b) / 2",
-                        ".hword (5f - 13b) / 2",
-                        ".hword (4f - 13b) / 2",
-                        ".hword (3f - 13b) / 2",
-                        "3:",
-                        step_2x2!(explicit7 wide7),
-                        "4:",
-                        step_2x2!(explicit7 wide7),
-                        "5:",
-                        step_2x2!(explicit7 wide7),
-                        "6:",
-                        step_2x2!(explicit7 wide7),
-                        "7:",
-                        step_2x2!(explicit7 wide7),
-                        "8:",
-                        step_2x2!(explicit7 wide7),
-                        "9:",
-                        step_2x2!(explicit7 wide7),
-                        "12:",
-                        step_2x2!(explicit7 wide7, until "[sp, #16]"),
-                        "bne 3b",
-                        "ldr {e}, [sp, #20]",
-                        "add {w}, {w}, {skip}",
-                        "add {w}, {w}, #4",
-                        // the pair's two channels' multipliers and shifts (the
-                        // stage's first four words; pixel 1's channels, its next
-                        // four, are the same two) in one LDM, each pixel's outputs
-                        // scaled by them
-                        "ldm {e}, {{r4, r5, r8, r9}}",
-                        "smmlar r0, r0, r4, r0",
-                        "smmlar r1, r1, r8, r1",
-                        "smmlar r2, r2, r4, r2",
-                        "smmlar r3, r3, r8, r3",
-                        "add r0, r0, r0, asr #31",
-                        "add r1, r1, r1, asr #31",
-                        "add r2, r2, r2, asr #31",
-                        "add r3, r3, r3, asr #31",
-                        "asr r0, r0, r5",
-                        "asr r1, r1, r9",
-                        "asr r2, r2, r5",
-                        "asr r3, r3, r9",
-                        // the offset (and the clamp's ends), `{e}` on to the
-                        // next pair's constants
-                        pair_stage_end!($clamp),
-                        // `+ 1 + 2 · zero point` (r8), the halving narrow
-                        "qadd r0, r0, r8",
-                        "ssat r0, #8, r0, asr #1",
-                        "qadd r1, r1, r8",
-                        "ssat r1, #8, r1, asr #1",
-                        "qadd r2, r2, r8",
-                        "ssat r2, #8, r2, asr #1",
-                        "qadd r3, r3, r8",
-                        "ssat r3, #8, r3, asr #1",
-                        "bfi r0, r1, #8, #8",
-                        "bfi r0, r2, #16, #8",
-                        "bfi r0, r3, #24, #8",
-                        pair_clamp!($clamp),
-                        // pixel 1's two bytes to r1; one LDM of the frame: pixel
-                        // 0's output (r4), from there pixel 1's (r5), the stages'
-                        // end (r8), the rows' start for the next pair (r11)
-                        "lsr r1, r0, #16",
-                        "ldm sp, {{r4, r5, r8, r11}}",
-                        "strh r0, [r4], #2",
-                        "str r4, [sp]",
-                        "strh r1, [r4, r5]",
-                        "cmp {e}, r8",
-                        "bne 2b",
-                        // the frame dropped, r7 restored
-                        "add sp, sp, #24",
-                        "pop {{r7}}",
-                        inout("r11") $frame.as_ptr() => _,
-                        w = inout(reg) $w.as_ptr() => _,
-                        e = inout(reg) $stages.as_ptr() => _,
-                        skip = in(reg) $skip,
-                        out("r0") _,
-                        out("r1") _,
-                        out("r2") _,
-                        out("r3") _,
-                        out("r4") _,
-                        out("r5") _,
-                        out("r8") _,
-                        out("r9") _,
-                        out("r10") _,
-                    )
-            };
-        }
         // one layer's output stage: every pair's clamp is the same
         let clamps = stages.first().is_some_and(|s| s.requant.clamps());
         // SAFETY: checked above: each pair's two weight rows (`2k` bytes
@@ -2411,6 +2417,143 @@ mod arch {
             }
             if let Some(o) = second.and_then(|s| out.get_mut(s + c..s + c + 2)) {
                 o.copy_from_slice(&[b2 as i8, b3 as i8]);
+            }
+        }
+        true
+    }
+
+    /// What [`wide_pixels`] (the `asm!` form and its plain-Rust twin)
+    /// reads and writes fits, checked once for all its pixel pairs:
+    /// `words` is non-zero, `x` is whole pixels of `4 · words` bytes (at
+    /// least one), `wide` holds `4 · words` words, `w` the two weight rows
+    /// of each of the `pairs` channel pairs, and pixel `p`'s `2 · pairs`
+    /// output bytes from `p · channels + first` are inside `out_len` bytes
+    /// (the last pixel's the farthest). The pixels, if it fits.
+    fn wide_pixels_fit(
+        x: &[i8],
+        words: usize,
+        wide_len: usize,
+        w: &[i8],
+        pairs: usize,
+        (out_len, channels, first): (usize, usize, usize),
+    ) -> Option<usize> {
+        let depth = words.checked_mul(4)?;
+        let pixels = x.len().checked_div(depth)?;
+        // `w.len() ≥ 8 · words · pairs`, in 64 bits (where the product of
+        // two `usize`s does not overflow)
+        let steps = words as u64 * pairs as u64;
+        let last = pixels
+            .checked_sub(1)?
+            .checked_mul(channels)?
+            .checked_add(first)?
+            .checked_add(pairs.checked_mul(2)?)?;
+        (pairs > 0
+            && x.len().is_multiple_of(depth)
+            && wide_len >= depth
+            && (w.len() / 8) as u64 >= steps
+            && last <= out_len)
+            .then_some(pixels)
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// [`wide_run`] over every pixel pair of `x` (pixels of `4 · words`
+    /// bytes, the last one alone where their count is odd), pixel `p`'s
+    /// outputs at `out[p · channels + first + 2j]` for channel pair `j`:
+    /// per pair its rows widened into `wide` ([`widen_rows`]' loop) and
+    /// every channel pair in one loop, everything checked once (about 40
+    /// cycles a pixel pair around the two loops, where a call of each per
+    /// pixel pair took about 200). `false` (nothing written) unless it
+    /// fits ([`wide_pixels_fit`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn wide_pixels(
+        x: &[i8],
+        words: usize,
+        wide: &mut [MaybeUninit<u32>],
+        w: &[i8],
+        stages: &[super::PairStage],
+        out: &mut [i8],
+        channels: usize,
+        first: usize,
+    ) -> bool {
+        let n = stages.len();
+        let fit = wide_pixels_fit(x, words, wide.len(), w, n, (out.len(), channels, first));
+        let Some(pixels) = fit else {
+            return false;
+        };
+        let depth = 4 * words;
+        let clamps = stages.first().is_some_and(|s| s.requant.clamps());
+        let (xs, o, rows) = (x.as_ptr(), out.as_mut_ptr(), wide.as_mut_ptr());
+        let stages_end = stages.as_ptr().wrapping_add(n) as usize;
+        let mut p = 0;
+        while p < pixels {
+            // the pair's second pixel, or its first again (the last of an
+            // odd count: its outputs written twice, the same)
+            let q = if p + 1 < pixels { p + 1 } else { p };
+            let (out0, out1) = (
+                o.wrapping_add(p * channels + first),
+                o.wrapping_add(q * channels + first),
+            );
+            let frame: [usize; 6] = [
+                out0 as usize,
+                (out1 as usize).wrapping_sub(out0 as usize).wrapping_sub(2),
+                stages_end,
+                rows as usize,
+                rows.wrapping_add(words * 4) as usize,
+                0,
+            ];
+            // SAFETY: checked once above (`wide_pixels_fit`): pixels `p`
+            // and `q` (both below `pixels`) are `depth` bytes of `x` each,
+            // their `4 · words` widened words fit in `wide` (word-aligned,
+            // as `STM` and `LDM` need), each channel pair's two weight
+            // rows are inside `w` and the `2n` bytes written from `out0`
+            // and from `out1` inside `out` (the last pixel's the
+            // farthest). The stages are read at their repr(C) offsets,
+            // word-aligned. The frame is copied to 24 bytes of stack, r7
+            // above it, and both the stack pointer and r7 restored at the
+            // end; the clamp's two words read where it is not int8's own
+            // range (a no-op after `SSAT`).
+            unsafe {
+                let (x0, x1) = (xs.wrapping_add(p * depth), xs.wrapping_add(q * depth));
+                widen_words!(x0, x1, rows, words);
+                if clamps {
+                    pairs_loop!(clamp, frame, w, stages, depth - 4);
+                } else {
+                    pairs_loop!(full, frame, w, stages, depth - 4);
+                }
+            }
+            p += 2;
+        }
+        true
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::arch`]'s `wide_pixels` in plain Rust: the same check,
+    /// then [`widen_rows`] and [`wide_run`] pixel pair by pixel pair.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn wide_pixels(
+        x: &[i8],
+        words: usize,
+        wide: &mut [MaybeUninit<u32>],
+        w: &[i8],
+        stages: &[super::PairStage],
+        out: &mut [i8],
+        channels: usize,
+        first: usize,
+    ) -> bool {
+        let n = stages.len();
+        let fit = wide_pixels_fit(x, words, wide.len(), w, n, (out.len(), channels, first));
+        let Some(pixels) = fit else {
+            return false;
+        };
+        let depth = 4 * words;
+        for p in (0..pixels).step_by(2) {
+            let q = (p + 1).min(pixels - 1);
+            let row = |i: usize| x.get(i * depth..(i + 1) * depth).unwrap_or(&[]);
+            let rows = widen_rows(row(p), row(q), wide, words);
+            let second = (q > p).then_some(q * channels + first);
+            if !wide_run(rows, words, w, stages, out, p * channels + first, second) {
+                return false;
             }
         }
         true
