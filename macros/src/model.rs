@@ -1101,10 +1101,30 @@ impl<'k, 'm> Writer<'k, 'm> {
                     #fields
                 };
         });
+        // its channel pairs set up once, in flash (each call then costs
+        // its pixels alone), where the DSP loops take them
+        let pairs = self.conv_pairs(op);
         let source = self.read(&input)?;
+        if pairs.is_empty() {
+            return self.layer(op, vec![source], output, |x, y| {
+                let x = &x[0];
+                quote!(#krate::ops::layers::conv_2d_int8_into(&#x, &#module::#layer, #y))
+            });
+        }
+        let pairs_name = format_ident!("LAYER_{}_PAIRS", i);
+        let pairs_doc = doc(&format!(
+            "Operator {i}'s channel pairs, set up when the program was built (`conv_prepare`'s): {} pairs of output channels.",
+            pairs.len()
+        ));
+        let values = pairs.iter().map(|p| stream::pair_tokens(krate, p));
+        let len = Literal::usize_unsuffixed(pairs.len());
+        self.statics.push(quote! {
+            #pairs_doc
+            pub static #pairs_name: [#krate::tflite::ConvPairStage; #len] = [#(#values),*];
+        });
         self.layer(op, vec![source], output, |x, y| {
             let x = &x[0];
-            quote!(#krate::ops::layers::conv_2d_int8_into(&#x, &#module::#layer, #y))
+            quote!(#krate::ops::layers::conv_2d_int8_prepared_into(&#x, &#module::#layer, &#module::#pairs_name, #y))
         })
     }
 

@@ -182,7 +182,8 @@ pub use ops::conv::fully_connected::{
 };
 pub use ops::conv::{
     conv_1x1_prepare, conv_2d_int16, conv_2d_int8, conv_2d_int8_band, conv_2d_int8_band_prepared,
-    conv_2d_int8_prechecked, conv_prepare, Conv2dDims, Conv2dParams, ConvPairStage,
+    conv_2d_int8_prechecked, conv_2d_int8_prepared_prechecked, conv_prepare, Conv2dDims,
+    Conv2dParams, ConvPairStage,
 };
 pub use ops::depth_space::{
     depth_space_params, depth_to_space, depth_to_space_output_shape, space_to_depth,

@@ -45,7 +45,10 @@ const EMPTY_PAIR: ConvPairStage = ConvPairStage {
 
 /// A convolution's prepared channel pair as tokens (a
 /// `ConvPairStage { .. }` literal).
-fn pair_tokens(krate: &proc_macro2::TokenStream, p: &ConvPairStage) -> proc_macro2::TokenStream {
+pub(super) fn pair_tokens(
+    krate: &proc_macro2::TokenStream,
+    p: &ConvPairStage,
+) -> proc_macro2::TokenStream {
     let ints = |vs: &[i32]| {
         let vs = vs.iter().map(|&v| Literal::i32_unsuffixed(v));
         quote!([#(#vs),*])
@@ -203,6 +206,14 @@ fn size(v: i32) -> usize {
 }
 
 impl Writer<'_, '_> {
+    /// A `CONV_2D`'s channel pairs set up once (`conv_prepare`'s, as its
+    /// stage in a streamed run has them), for its whole-tensor layer: empty
+    /// where the DSP loops take none (an odd channel count, an output
+    /// stage they do not take) or its input is not one image.
+    pub(super) fn conv_pairs(&self, op: &Operator<'_>) -> Vec<ConvPairStage> {
+        self.stage_data(op).map(|d| d.pairs).unwrap_or_default()
+    }
+
     /// A stage's operands, from operator `op`.
     fn stage_data(&self, op: &Operator<'_>) -> Result<StageData, String> {
         let input = self.tensor(op.input(0), "input", op)?;

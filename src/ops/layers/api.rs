@@ -543,7 +543,7 @@ where
 {
     let () = Conv2dCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
     let mut output = Tensor::<i8, (B, OH, OW, O)>::zeros();
-    conv_2d_run(input, layer, &mut output);
+    conv_2d_run(input, layer, None, &mut output);
     output
 }
 
@@ -592,14 +592,50 @@ pub fn conv_2d_int8_into<B, H, W, C, OH, OW, O, KH, KW, CI, P, S, BO>(
     BO: StorageMut<i8>,
 {
     let () = Conv2dCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
-    conv_2d_run(input, layer, output)
+    conv_2d_run(input, layer, None, output)
 }
 
-/// [`conv_2d_int8_into`] once its check holds (as [`depthwise_conv_run`]).
+/// [`conv_2d_int8_into`] with the layer's channel pairs set up once
+/// (`shapecheck_tflite::conv_prepare`'s for this layer, made when the
+/// program was built): `model!`'s code calls it for a convolution whose
+/// pairs it wrote in flash, so that each call costs its pixels alone.
+/// Bit for bit [`conv_2d_int8_into`] with `pairs` made for `layer`; with
+/// others, unspecified values (never a panic). Not an API: call
+/// [`conv_2d_int8_into`].
+#[doc(hidden)]
+#[allow(clippy::type_complexity)]
+pub fn conv_2d_int8_prepared_into<B, H, W, C, OH, OW, O, KH, KW, CI, P, S, BO>(
+    input: &Tensor<i8, (B, H, W, C), S>,
+    layer: &Conv2dInt8<'_, O, KH, KW, CI, P>,
+    pairs: &[kernels::ConvPairStage],
+    output: &mut Tensor<i8, (B, OH, OW, O), BO>,
+) where
+    (B, H, W, C): Conv2dChannels<(O, KH, KW, CI)>,
+    B: StaticDim,
+    H: StaticDim,
+    W: StaticDim,
+    C: StaticDim,
+    OH: StaticDim,
+    OW: StaticDim,
+    O: StaticDim,
+    KH: StaticDim,
+    KW: StaticDim,
+    CI: StaticDim,
+    P: ConvPadding,
+    S: Storage<i8>,
+    BO: StorageMut<i8>,
+{
+    let () = Conv2dCheck::<H, W, OH, OW, KH, KW, P>::CHECK;
+    conv_2d_run(input, layer, Some(pairs), output)
+}
+
+/// [`conv_2d_int8_into`] once its check holds (as [`depthwise_conv_run`]),
+/// with the layer's channel pairs set up once, if any.
 #[allow(clippy::type_complexity)]
 fn conv_2d_run<B, H, W, C, OH, OW, O, KH, KW, CI, P, S, BO>(
     input: &Tensor<i8, (B, H, W, C), S>,
     layer: &Conv2dInt8<'_, O, KH, KW, CI, P>,
+    pairs: Option<&[kernels::ConvPairStage]>,
     output: &mut Tensor<i8, (B, OH, OW, O), BO>,
 ) where
     (B, H, W, C): Conv2dChannels<(O, KH, KW, CI)>,
@@ -644,14 +680,13 @@ fn conv_2d_run<B, H, W, C, OH, OW, O, KH, KW, CI, P, S, BO>(
     };
     let filter = <(O, KH, KW, CI) as FixedShape>::array_as_slice(layer.filter);
     let bias = layer.bias.map(|b| O::arr_as_slice(b));
-    kernels::conv_2d_int8_prechecked(
-        input.as_slice(),
-        filter,
-        bias,
-        dims,
-        &params,
-        output.as_mut_slice(),
-    );
+    let (x, y) = (input.as_slice(), output.as_mut_slice());
+    match pairs {
+        Some(pairs) => {
+            kernels::conv_2d_int8_prepared_prechecked(x, filter, bias, pairs, dims, &params, y)
+        }
+        None => kernels::conv_2d_int8_prechecked(x, filter, bias, dims, &params, y),
+    }
 }
 
 /// A pool's sizes and parameters for the kernels (its rule checked by the

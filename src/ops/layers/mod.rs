@@ -131,14 +131,14 @@ mod tests;
 pub use api::{
     add_int8, add_int8_in_place_into, add_int8_into, average_pool_int8, average_pool_int8_into,
     concatenation_int8, concatenation_int8_into, conv_2d_int8, conv_2d_int8_into,
-    depthwise_conv_int8, depthwise_conv_int8_into, dequantize_int8, dequantize_int8_into,
-    fully_connected_f32, fully_connected_f32_into, fully_connected_int8, fully_connected_int8_into,
-    logistic_int8, logistic_int8_into, max_pool_int8, max_pool_int8_into, mean_int8,
-    mean_int8_into, mul_int8, mul_int8_into, pad_int8, pad_int8_into, quantize_int8,
-    quantize_int8_into, resize_bilinear_int8, resize_bilinear_int8_into, resize_nearest_int8,
-    resize_nearest_int8_into, slice_int8, slice_int8_into, softmax_int8, softmax_int8_into,
-    split_int8, split_int8_into, transpose_conv_int8, transpose_conv_int8_into, Arena,
-    ArenaElement, InA, InB, PingPong,
+    conv_2d_int8_prepared_into, depthwise_conv_int8, depthwise_conv_int8_into, dequantize_int8,
+    dequantize_int8_into, fully_connected_f32, fully_connected_f32_into, fully_connected_int8,
+    fully_connected_int8_into, logistic_int8, logistic_int8_into, max_pool_int8,
+    max_pool_int8_into, mean_int8, mean_int8_into, mul_int8, mul_int8_into, pad_int8,
+    pad_int8_into, quantize_int8, quantize_int8_into, resize_bilinear_int8,
+    resize_bilinear_int8_into, resize_nearest_int8, resize_nearest_int8_into, slice_int8,
+    slice_int8_into, softmax_int8, softmax_int8_into, split_int8, split_int8_into,
+    transpose_conv_int8, transpose_conv_int8_into, Arena, ArenaElement, InA, InB, PingPong,
 };
 pub use bounds::{
     assert_arena_fits, assert_ram_fits, AddRank, AddShapes, ArenaDisjoint, ArenaFits, BufferFits,

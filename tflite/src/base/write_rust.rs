@@ -136,6 +136,18 @@ impl<T: WriteRust, const N: usize> WriteRust for [T; N] {
     }
 }
 
+/// `&[v, ...]`: in a `static`'s value, promoted to a `'static` array.
+impl<T: WriteRust> WriteRust for &[T] {
+    fn write_rust(&self, w: &mut dyn Write, k: &str) -> fmt::Result {
+        w.write_str("&[")?;
+        for v in self.iter() {
+            v.write_rust(w, k)?;
+            w.write_str(", ")?;
+        }
+        w.write_str("]")
+    }
+}
+
 impl<A: WriteRust, B: WriteRust> WriteRust for (A, B) {
     fn write_rust(&self, w: &mut dyn Write, k: &str) -> fmt::Result {
         w.write_str("(")?;

@@ -18,7 +18,7 @@ pub mod names {
     pub use crate::ops::concat::{ConcatenationStep, PackStep};
     pub use crate::ops::conv::depthwise_conv::DepthwiseConvStep;
     pub use crate::ops::conv::fully_connected::FullyConnectedStep;
-    pub use crate::ops::conv::Conv2dStep;
+    pub use crate::ops::conv::{Conv2dStep, ConvPairStage};
     pub use crate::ops::depth_space::{DepthToSpaceStep, SpaceToDepthStep};
     pub use crate::ops::div::{DivF32, DivParams};
     pub use crate::ops::elu::EluF32;
@@ -210,4 +210,23 @@ steps! { 'm;
     SoftmaxF32(SoftmaxF32Step) = "SoftmaxF32Step",
     LogSoftmaxF32(LogSoftmaxF32Step) = "LogSoftmaxF32Step",
     L2NormalizationF32(L2NormalizationF32Step) = "L2NormalizationF32Step",
+}
+
+#[cfg(feature = "alloc")]
+impl Step<'_> {
+    /// The step with what its kernel would set up at each call set up
+    /// once, as `model!` writes it (a `CONV_2D`'s channel pairs, into
+    /// `pairs`: [`Conv2dStep`]'s `with_pairs`), its multipliers those its
+    /// `prepare` wrote; `None` where there is nothing to set up (every
+    /// other step), and the step as it is is written.
+    pub(crate) fn set_up<'a>(
+        &'a self,
+        multipliers: &[crate::arith::quant::QuantizedMultiplier],
+        pairs: &'a mut alloc::vec::Vec<ConvPairStage>,
+    ) -> Option<Step<'a>> {
+        match self {
+            Step::Conv2d(s) => s.with_pairs(multipliers, pairs).map(Step::Conv2d),
+            _ => None,
+        }
+    }
 }

@@ -140,7 +140,9 @@ pub fn copy_out<T: Copy>(buffer: &[T], start: usize, out: &mut [T]) {
 }
 
 /// What `model!` writes from a plan: each prepared step as a `static` of
-/// its own step type, `static STEP_<i>: <type> = <value>;`, into
+/// its own step type, `static STEP_<i>: <type> = <value>;` (with what its
+/// kernel would set up at each call set up once: a convolution's channel
+/// pairs, in flash), into
 /// `statics`, and the call that runs it, `run.step(&STEP_<i>,
 /// <multipliers>);` (a [`Run`] named `run`), into `calls`, in order.
 /// Returns the count of steps.
@@ -152,8 +154,14 @@ pub fn write_steps(
     k: &str,
 ) -> Result<usize, fmt::Error> {
     let mut count = 0usize;
+    let all = plan.all_multipliers();
     for (step, multipliers) in plan.prepared() {
-        let (step_type, value) = step.written();
+        // what the step's kernel would set up at each call, set up here
+        // once (a convolution's channel pairs), written with it
+        let mut pairs = alloc::vec::Vec::new();
+        let layer = all.get(multipliers.clone()).unwrap_or(&[]);
+        let set_up = step.set_up(layer, &mut pairs);
+        let (step_type, value) = set_up.as_ref().unwrap_or(step).written();
         let step_type = step_type.replace("{k}", k);
         write!(statics, "static STEP_{count}: {k}::{step_type} = ")?;
         value.write_rust(statics, k)?;

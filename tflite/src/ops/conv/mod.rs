@@ -209,7 +209,32 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
         bias.map(|b| b.count()),
         output.len(),
     )?;
-    conv_2d_int8_prechecked(input, filter, bias, dims, params, output);
+    whole_images(input, filter, bias, None, dims, params, output);
+    Ok(())
+}
+
+/// [`conv_2d_int8`] with its channel pairs set up once (`model!`'s
+/// written steps: [`conv_prepare`]'s for the same filter, bias and
+/// parameters, else unspecified values, never a panic; another length is
+/// not read). Fails as it does.
+pub(crate) fn conv_2d_int8_prepared<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
+    input: &[i8],
+    filter: &F,
+    bias: Option<&B>,
+    prepared: &[ConvPairStage],
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    output: &mut [i8],
+) -> Result<(), TfliteError> {
+    check(
+        dims,
+        params,
+        input.len(),
+        filter.count(),
+        bias.map(|b| b.count()),
+        output.len(),
+    )?;
+    whole_images(input, filter, bias, Some(prepared), dims, params, output);
     Ok(())
 }
 
@@ -252,6 +277,70 @@ pub fn conv_2d_int8_prechecked<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     params: &Conv2dParams<'_>,
     output: &mut [i8],
 ) {
+    whole_images(input, filter, bias, None, dims, params, output);
+}
+
+/// [`conv_2d_int8_prechecked`] with the layer's channel pairs set up once
+/// ([`conv_prepare`]'s for the same filter, bias and parameters, made
+/// when the program was built: `model!` writes them in flash), so that a
+/// call on the DSP loops costs its pixels alone: bit for bit
+/// [`conv_2d_int8_prechecked`]. Its contract, and: pairs made for other
+/// operands give unspecified values (never a panic, never a write outside
+/// `output`); a `prepared` of another length than one pair per two output
+/// channels is not read.
+///
+/// ```
+/// use shapecheck_tflite::{conv_2d_int8_prechecked, conv_2d_int8_prepared_prechecked, conv_prepare, quantize_multiplier, Conv2dDims, Conv2dParams, ConvPairStage, Rounding};
+///
+/// // 2 output channels of a 3×3 filter over 4 channels, a 4×4 image
+/// let dims = Conv2dDims {
+///     batches: 1, input_height: 4, input_width: 4, input_depth: 4,
+///     filter_height: 3, filter_width: 3,
+///     output_height: 4, output_width: 4, output_depth: 2,
+/// };
+/// let multipliers = [quantize_multiplier(0.01)?];
+/// let params = Conv2dParams {
+///     stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
+///     pad_top: 1, pad_left: 1,
+///     input_zero_point: -3, output_zero_point: 5,
+///     multipliers: &multipliers, output_min: -128, output_max: 127,
+///     rounding: Rounding::Double,
+/// };
+/// let filter: Vec<i8> = (0..72).map(|v| (v * 7 % 23 - 11) as i8).collect();
+/// let input: Vec<i8> = (0..64).map(|v| (v * 5 % 19 - 9) as i8).collect();
+/// let mut pairs = [ConvPairStage { constant: [0; 4], requant: [0; 11] }];
+/// conv_prepare(&filter, Some(&[100, -100]), dims, &params, &mut pairs)?;
+/// let (mut plain, mut prepared) = ([0i8; 32], [0i8; 32]);
+/// conv_2d_int8_prechecked(&input, &filter[..], Some(&[100, -100][..]), dims, &params, &mut plain);
+/// conv_2d_int8_prepared_prechecked(&input, &filter[..], Some(&[100, -100][..]), &pairs, dims, &params, &mut prepared);
+/// assert_eq!(plain, prepared);
+/// # Ok::<(), shapecheck_tflite::TfliteError>(())
+/// ```
+pub fn conv_2d_int8_prepared_prechecked<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
+    input: &[i8],
+    filter: &F,
+    bias: Option<&B>,
+    prepared: &[ConvPairStage],
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    output: &mut [i8],
+) {
+    whole_images(input, filter, bias, Some(prepared), dims, params, output);
+}
+
+/// The one body of [`conv_2d_int8_prechecked`] and the checked kernels
+/// (their checks made): each image the band of all its output rows, its
+/// ring all its rows ([`conv_rows`]), with the prepared channel pairs, if
+/// any.
+fn whole_images<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
+    input: &[i8],
+    filter: &F,
+    bias: Option<&B>,
+    prepared: Option<&[ConvPairStage]>,
+    dims: Conv2dDims,
+    params: &Conv2dParams<'_>,
+    output: &mut [i8],
+) {
     // checked by the caller: neither overflows (each is 0 or divides a length)
     let image_len = dims
         .input_height
@@ -283,7 +372,7 @@ pub fn conv_2d_int8_prechecked<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
             0..dims.output_height,
             filter,
             bias,
-            None,
+            prepared,
             dims,
             params,
             out,
@@ -384,6 +473,17 @@ pub struct ConvPairStage {
     /// channel `2m` and `−shift − 1`, `1 + 2 · zero point`, the clamp's
     /// ends in each byte)
     pub requant: [i32; 11],
+}
+
+impl crate::base::write_rust::WriteRust for ConvPairStage {
+    fn write_rust(&self, w: &mut dyn core::fmt::Write, k: &str) -> core::fmt::Result {
+        crate::base::write_rust::write_struct(
+            w,
+            k,
+            "ConvPairStage",
+            &[("constant", &self.constant), ("requant", &self.requant)],
+        )
+    }
 }
 
 /// The channel pairs of a 1×1 convolution, set up once
@@ -1297,6 +1397,10 @@ pub struct ConvLayer<'m, B: LeNumber, D> {
     pub dilations: (usize, usize),
     pub pads: (usize, usize),
     pub quantization: Quantized,
+    /// a `CONV_2D`'s channel pairs set up once, as `model!` writes them
+    /// ([`ConvStep::with_pairs`]); empty where each call sets them up (the
+    /// interpreter's, another op's)
+    pub pairs: &'m [ConvPairStage],
 }
 
 impl<B: LeNumber, D: crate::base::write_rust::WriteRust> crate::base::write_rust::WriteRust
@@ -1317,6 +1421,7 @@ impl<B: LeNumber, D: crate::base::write_rust::WriteRust> crate::base::write_rust
                 ("dilations", &self.dilations),
                 ("pads", &self.pads),
                 ("quantization", &self.quantization),
+                ("pairs", &self.pairs),
             ],
         )
     }
@@ -1369,7 +1474,10 @@ impl ConvKernel for Conv2dDims {
         y: &mut [i8],
     ) -> Result<(), TfliteError> {
         let params = conv_params(l, multipliers);
-        conv_2d_int8(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+        if l.pairs.is_empty() {
+            return conv_2d_int8(x, &l.filter, l.bias.as_ref(), l.dims, &params, y);
+        }
+        conv_2d_int8_prepared(x, &l.filter, l.bias.as_ref(), l.pairs, l.dims, &params, y)
     }
 
     fn run_int16(
@@ -1380,6 +1488,39 @@ impl ConvKernel for Conv2dDims {
     ) -> Result<(), TfliteError> {
         let params = conv_params(l, multipliers);
         conv_2d_int16(x, &l.filter, l.bias.as_ref(), l.dims, &params, y)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<'m> ConvStep<'m, Conv2dDims> {
+    /// This step with its channel pairs set up once into `pairs`
+    /// ([`conv_prepare`]'s, from its filter, bias and `multipliers`, the
+    /// ones its `prepare` wrote), as `model!` writes a convolution's step:
+    /// each call then costs its pixels alone. `None` where the DSP loops
+    /// take no pairs (a 16x8 layer, an odd channel count, an output stage
+    /// they do not take): the step as it is then runs the same.
+    pub(crate) fn with_pairs<'a>(
+        &'a self,
+        multipliers: &[QuantizedMultiplier],
+        pairs: &'a mut alloc::vec::Vec<ConvPairStage>,
+    ) -> Option<ConvStep<'a, Conv2dDims>> {
+        let ConvStep::Int8(l) = self else {
+            return None;
+        };
+        let filter: alloc::vec::Vec<i8> = l.filter.iter().collect();
+        let bias: Option<alloc::vec::Vec<i32>> = l.bias.as_ref().map(|b| b.iter().collect());
+        let params = conv_params(l, multipliers);
+        let empty = ConvPairStage {
+            constant: [0; 4],
+            requant: [0; 11],
+        };
+        let mut made = alloc::vec![empty; l.dims.output_depth / 2];
+        conv_prepare(&filter, bias.as_deref(), l.dims, &params, &mut made).ok()?;
+        *pairs = made;
+        Some(ConvStep::Int8(ConvLayer {
+            pairs: pairs.as_slice(),
+            ..l.clone()
+        }))
     }
 }
 
@@ -1511,6 +1652,7 @@ fn conv_layer<'m, B: LeNumber, D>(
         dilations: g.dilations,
         pads: (pad_top, pad_left),
         quantization,
+        pairs: &[],
     })
 }
 
@@ -2197,4 +2339,83 @@ pub(crate) fn check_conv_f32<'m, D>(
         dims: (g.dims)(&input, &filter, rows, columns),
         params,
     })
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod set_up_tests {
+    use super::*;
+    use crate::registry::steps::Step;
+    use crate::{Arithmetic, Layout, Model, Plan};
+
+    extern crate std;
+    use std::vec::Vec;
+
+    /// `model!`'s written `CONV_2D` steps carry `conv_prepare`'s channel
+    /// pairs made from their own multipliers (`Step::set_up`): on the DSP
+    /// loops' structure (the host's twins) each one-op convolution gives
+    /// the same outputs with them as without, on random inputs.
+    #[test]
+    fn set_up_pairs_run_as_the_step_without_them() {
+        let mut compared = 0;
+        // the one-op models (their biases 0), then person detection's and
+        // two user models' convolutions (biases of every sign)
+        for name in [
+            "ops/conv_1x1",
+            "ops/conv_3x3_s2_same",
+            "ops/conv_5x3_dil2_valid",
+            "ops/conv_10x4_s2_same",
+            "ops/float_io_conv",
+            "models/person_detect",
+            "user/user_padded_resnet",
+            "user/user_unet",
+        ] {
+            let path = std::format!("{}/tests/{name}.tflite", env!("CARGO_MANIFEST_DIR"));
+            let bytes = std::fs::read(path).unwrap();
+            let model = Model::parse(&bytes).unwrap();
+            let plan = Plan::new(model, Arithmetic::Micro, Layout::Packed).unwrap();
+            let all = plan.all_multipliers();
+            for (step, range) in plan.prepared() {
+                let mut pairs = Vec::new();
+                let (Step::Conv2d(ConvStep::Int8(l)), Some(Step::Conv2d(ConvStep::Int8(set)))) =
+                    (step, step.set_up(&all[range.clone()], &mut pairs))
+                else {
+                    continue;
+                };
+                assert_eq!(set.pairs.len(), l.dims.output_depth / 2, "{name}");
+                let params = conv_params(l, &all[range]);
+                let filter: Vec<i8> = l.filter.iter().collect();
+                let bias: Option<Vec<i32>> = l.bias.as_ref().map(|b| b.iter().collect());
+                let d = l.dims;
+                let image_len = d.input_height * d.input_width * d.input_depth;
+                let out_len = d.output_height * d.output_width * d.output_depth;
+                for seed in 1..6u32 {
+                    let image: Vec<i8> = (0..image_len as u32)
+                        .map(|v| {
+                            (v.wrapping_mul(2_654_435_761).wrapping_add(seed * 97) >> 13) as i8
+                        })
+                        .collect();
+                    let run = |prepared: Option<&[ConvPairStage]>| {
+                        let mut out = std::vec![0i8; out_len];
+                        conv_rows_dsp(
+                            &filter,
+                            &image,
+                            d.input_height,
+                            0..d.output_height,
+                            bias.as_deref(),
+                            prepared,
+                            d,
+                            &params,
+                            &mut out,
+                        );
+                        out
+                    };
+                    assert_eq!(run(Some(set.pairs)), run(None), "{name}, seed {seed}");
+                }
+                compared += 1;
+            }
+        }
+        // each an int8 CONV_2D whose pairs the loops take, but
+        // conv_3x3_s2_same's 5 output channels (an odd count: none set up)
+        assert!(compared >= 4 + 14, "{compared} convolutions compared");
+    }
 }
