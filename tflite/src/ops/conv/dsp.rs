@@ -2192,15 +2192,45 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
+    /// Where [`pairs_loop`]'s first pass of eight steps enters, for each
+    /// channel pair: at step (−words) mod 8 = 7 − r, r = (words − 1) mod
+    /// 8 read from bits 2 to 4 of `{skip}` = 4 · words − 4, by a table of
+    /// halfword branch offsets (`table`: `TBH`, 2 instructions, 5
+    /// cycles); or, where `words` is a multiple of 8, at its first step,
+    /// the next instruction (`whole`: none).
+    #[rustfmt::skip]
+    macro_rules! pair_entry {
+        (table) => {
+            concat!(
+                "ubfx r4, {skip}, #2, #3\n",
+                "tbh [pc, r4, lsl #1]\n",
+                "13:\n",
+                ".hword (12f - 13b) / 2\n",
+                ".hword (9f - 13b) / 2\n",
+                ".hword (8f - 13b) / 2\n",
+                ".hword (7f - 13b) / 2\n",
+                ".hword (6f - 13b) / 2\n",
+                ".hword (5f - 13b) / 2\n",
+                ".hword (4f - 13b) / 2\n",
+                ".hword (3f - 13b) / 2",
+            )
+        };
+        (whole) => {
+            "@ whole passes: in at the first step"
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
     /// [`wide_run`]'s loop over the channel pairs (and [`wide_pixels`]'
     /// for each pixel pair), with the clamp to `[lo, hi]` in each byte
     /// (`clamp`) or without it (`full`: the range is int8's, which `SSAT`
-    /// gave: a ReLU whose zero point is −128, or none): `$frame` the
+    /// gave: a ReLU whose zero point is −128, or none), its first pass
+    /// entered as `pair_entry!($entry)` says: `$frame` the
     /// loop's six words (see [`wide_run`]), `$w` the weights, `$stages`
     /// the pairs' stages, `$skip` `4 · words − 4`. In an `unsafe` block
     /// whose caller checked what it reads and writes.
     macro_rules! pairs_loop {
-        ($clamp:ident, $frame:expr, $w:expr, $stages:expr, $skip:expr) => {
+        ($clamp:ident, $entry:ident, $frame:expr, $w:expr, $stages:expr, $skip:expr) => {
                 asm!(
                     // explicit registers (in ascending order where an LDM loads
                     // them): a00 … a11 in r0 … r3; scratch a, b, c, d, f, g in
@@ -2217,21 +2247,9 @@ mod arch {
                     // stage (16)
                     "ldm {e}!, {{r0, r1, r2, r3}}",
                     "str {e}, [sp, #20]",
-                    // eight `wide7` steps a pass; the first pass enters at step
-                    // (−words) mod 8 = 7 − r, r = (words − 1) mod 8 read from
-                    // bits 2 to 4 of `skip` = 4 · words − 4, by a table of
-                    // halfword branch offsets (TBH: 2 instructions, 5 cycles)
-                    "ubfx r4, {skip}, #2, #3",
-                    "tbh [pc, r4, lsl #1]",
-                    "13:",
-                    ".hword (12f - 13b) / 2",
-                    ".hword (9f - 13b) / 2",
-                    ".hword (8f - 13b) / 2",
-                    ".hword (7f - 13b) / 2",
-                    ".hword (6f - 13b) / 2",
-                    ".hword (5f - 13b) / 2",
-                    ".hword (4f - 13b) / 2",
-                    ".hword (3f - 13b) / 2",
+                    // eight `wide7` steps a pass, the first one entered
+                    // where `pair_entry!($entry)` says
+                    pair_entry!($entry),
                     "3:",
                     step_2x2!(explicit7 wide7),
                     "4:",
@@ -2323,7 +2341,9 @@ mod arch {
     /// 146 instructions and 157 cycles for 128 multiply-accumulates, each
     /// step's six words in one pipelined run, where five `wide` and three
     /// `wide_ldm` steps, with six scratch registers, took 133 and 168; the
-    /// first pass enters at step `(−words) mod 8` by a `TBH`),
+    /// first pass enters at step `(−words) mod 8` by a `TBH`, or at its
+    /// first step with no branch where `words` is a multiple of 8:
+    /// [`pair_entry`]),
     /// the stage of [`requant4`] with the pair's two channels read once
     /// (words 0 to 3 in one `LDM`, for both pixels: a [`super::PairStage`]'s
     /// channels are `c, c + 1, c, c + 1`; 8 cycles where all eleven words by
@@ -2382,10 +2402,11 @@ mod arch {
         // end. The clamp's two words are read,
         // past over, where it is not int8's own range (a no-op after `SSAT`).
         unsafe {
-            if clamps {
-                pairs_loop!(clamp, frame, w, stages, k - 4);
-            } else {
-                pairs_loop!(full, frame, w, stages, k - 4);
+            match (clamps, words % 8 == 0) {
+                (true, false) => pairs_loop!(clamp, table, frame, w, stages, k - 4),
+                (false, false) => pairs_loop!(full, table, frame, w, stages, k - 4),
+                (true, true) => pairs_loop!(clamp, whole, frame, w, stages, k - 4),
+                (false, true) => pairs_loop!(full, whole, frame, w, stages, k - 4),
             }
         }
         true
@@ -2516,10 +2537,11 @@ mod arch {
             unsafe {
                 let (x0, x1) = (xs.wrapping_add(p * depth), xs.wrapping_add(q * depth));
                 widen_words!(x0, x1, rows, words);
-                if clamps {
-                    pairs_loop!(clamp, frame, w, stages, depth - 4);
-                } else {
-                    pairs_loop!(full, frame, w, stages, depth - 4);
+                match (clamps, words % 8 == 0) {
+                    (true, false) => pairs_loop!(clamp, table, frame, w, stages, depth - 4),
+                    (false, false) => pairs_loop!(full, table, frame, w, stages, depth - 4),
+                    (true, true) => pairs_loop!(clamp, whole, frame, w, stages, depth - 4),
+                    (false, true) => pairs_loop!(full, whole, frame, w, stages, depth - 4),
                 }
             }
             p += 2;
