@@ -201,27 +201,18 @@ pub fn conv_2d_int8<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     params: &Conv2dParams<'_>,
     output: &mut [i8],
 ) -> Result<(), TfliteError> {
-    check(
-        dims,
-        params,
-        input.len(),
-        filter.count(),
-        bias.map(|b| b.count()),
-        output.len(),
-    )?;
-    whole_images(input, filter, bias, None, dims, params, output);
-    Ok(())
+    conv_2d_int8_prepared(input, filter, bias, None, dims, params, output)
 }
 
-/// [`conv_2d_int8`] with its channel pairs set up once (`model!`'s
-/// written steps: [`conv_prepare`]'s for the same filter, bias and
-/// parameters, else unspecified values, never a panic; another length is
-/// not read). Fails as it does.
+/// [`conv_2d_int8`] with its channel pairs set up once, if any
+/// (`model!`'s written steps: [`conv_prepare`]'s for the same filter, bias
+/// and parameters, else unspecified values, never a panic; another length
+/// is not read): its one body. Fails as it does.
 pub(crate) fn conv_2d_int8_prepared<F: Values<i8> + ?Sized, B: Values<i32> + ?Sized>(
     input: &[i8],
     filter: &F,
     bias: Option<&B>,
-    prepared: &[ConvPairStage],
+    prepared: Option<&[ConvPairStage]>,
     dims: Conv2dDims,
     params: &Conv2dParams<'_>,
     output: &mut [i8],
@@ -234,7 +225,7 @@ pub(crate) fn conv_2d_int8_prepared<F: Values<i8> + ?Sized, B: Values<i32> + ?Si
         bias.map(|b| b.count()),
         output.len(),
     )?;
-    whole_images(input, filter, bias, Some(prepared), dims, params, output);
+    whole_images(input, filter, bias, prepared, dims, params, output);
     Ok(())
 }
 
@@ -1474,10 +1465,8 @@ impl ConvKernel for Conv2dDims {
         y: &mut [i8],
     ) -> Result<(), TfliteError> {
         let params = conv_params(l, multipliers);
-        if l.pairs.is_empty() {
-            return conv_2d_int8(x, &l.filter, l.bias.as_ref(), l.dims, &params, y);
-        }
-        conv_2d_int8_prepared(x, &l.filter, l.bias.as_ref(), l.pairs, l.dims, &params, y)
+        let pairs = (!l.pairs.is_empty()).then_some(l.pairs);
+        conv_2d_int8_prepared(x, &l.filter, l.bias.as_ref(), pairs, l.dims, &params, y)
     }
 
     fn run_int16(
