@@ -834,7 +834,42 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                     Some((_, iy0)) if rows.len() == dims.filter_height => Some(iy0),
                     _ => None,
                 };
+                // the row's pixels whose taps are all inside, the filter
+                // rows whole words (`direct_at`'s), from an even column and
+                // in pairs (or to the row's end): checked once and run in
+                // one call, straight from the image
+                let mut direct = 0..0;
+                if let Some(iy0) = full.filter(|_| direct_run > 0) {
+                    let (ow, sw) = (dims.output_width, params.stride_width.max(1));
+                    let lo = params.pad_left.div_ceil(sw).next_multiple_of(2);
+                    let hi = (dims.input_width + params.pad_left)
+                        .checked_sub(dims.filter_width)
+                        .map_or(0, |v| v / sw + 1)
+                        .min(ow);
+                    let end = if hi == ow { ow } else { hi - hi % 2 };
+                    let ends = (lo < end).then(|| (direct_at(iy0, lo), direct_at(iy0, end - 1)));
+                    if let (Some((Some(from), Some(_))), Some(pixel_step)) =
+                        (ends, sw.checked_mul(depth))
+                    {
+                        let at = (oy * ow + lo) * channels + first;
+                        if arch::direct_pixels(
+                            image,
+                            (from, pixel_step, end - lo),
+                            (direct_run / 4, step, dims.filter_height),
+                            wide,
+                            group,
+                            qs,
+                            out,
+                            (at, channels),
+                        ) {
+                            direct = lo..end;
+                        }
+                    }
+                }
                 for ox in (0..dims.output_width).step_by(2) {
+                    if direct.contains(&ox) {
+                        continue;
+                    }
                     let second = ox + 1 < dims.output_width;
                     let at = (oy * dims.output_width + ox) * channels + first;
                     // both pixels' taps inside, the filter rows whole
@@ -1548,6 +1583,60 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
+    /// The body of [`widen_strided`] (and of [`direct_pixels`]' pixel
+    /// pairs): `$rows` pairs of runs of `$words` words from `$p0` and
+    /// `$p1`, each next run `$skip` bytes past the end of the one before
+    /// (the runs' step less their length), widened into the words at `$o`
+    /// as [`widen_rows`] widens two rows. In an `unsafe` block whose caller
+    /// checked that every run is inside the image and the `4 · $words ·
+    /// $rows` words at `$o` (word-aligned) are its to write, `$words` and
+    /// `$rows` at least 1.
+    macro_rules! widen_strided_words {
+        ($p0:expr, $p1:expr, $o:expr, $words:expr, $skip:expr, $rows:expr) => {
+            asm!(
+                "2:",
+                // the run's pairs of words; the carry: an odd one first
+                "lsrs {n}, {words}, #1",
+                "bcc 4f",
+                "ldr r1, [{p0}], #4",
+                "ldr r3, [{p1}], #4",
+                widen_store!("r1", "r3"),
+                "4:",
+                "cmp {n}, #0",
+                "beq 5f",
+                "3:",
+                "ldr r1, [{p0}], #4",
+                "ldr r3, [{p1}], #4",
+                "ldr {a}, [{p0}], #4",
+                "ldr {b}, [{p1}], #4",
+                widen_store!("r1", "r3"),
+                widen_store!("{a}", "{b}"),
+                "subs {n}, {n}, #1",
+                "bne 3b",
+                "5:",
+                "add {p0}, {p0}, {skip}",
+                "add {p1}, {p1}, {skip}",
+                "subs {rows}, {rows}, #1",
+                "bne 2b",
+                p0 = inout(reg) $p0 => _,
+                p1 = inout(reg) $p1 => _,
+                o = inout(reg) $o => _,
+                words = in(reg) $words,
+                skip = in(reg) $skip,
+                rows = inout(reg) $rows => _,
+                n = out(reg) _,
+                a = out(reg) _,
+                b = out(reg) _,
+                out("r0") _,
+                out("r1") _,
+                out("r2") _,
+                out("r3") _,
+                options(nostack),
+            )
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
     /// `rows` pairs of runs of `words` words, pixel 0's from
     /// `image[from[0]]` and pixel 1's from `image[from[1]]`, each next run
     /// `step` bytes on, widened as [`widen_rows`] widens two rows (per word
@@ -1580,47 +1669,15 @@ mod arch {
         // (word-aligned, as STM needs: `MaybeUninit<u32>`) are inside it.
         // `{n}` counts the words of a run down to 0, `{rows}` the runs.
         unsafe {
-            asm!(
-                "2:",
-                // the run's pairs of words; the carry: an odd one first
-                "lsrs {n}, {words}, #1",
-                "bcc 4f",
-                "ldr r1, [{p0}], #4",
-                "ldr r3, [{p1}], #4",
-                widen_store!("r1", "r3"),
-                "4:",
-                "cmp {n}, #0",
-                "beq 5f",
-                "3:",
-                "ldr r1, [{p0}], #4",
-                "ldr r3, [{p1}], #4",
-                "ldr {a}, [{p0}], #4",
-                "ldr {b}, [{p1}], #4",
-                widen_store!("r1", "r3"),
-                widen_store!("{a}", "{b}"),
-                "subs {n}, {n}, #1",
-                "bne 3b",
-                "5:",
-                "add {p0}, {p0}, {skip}",
-                "add {p1}, {p1}, {skip}",
-                "subs {rows}, {rows}, #1",
-                "bne 2b",
-                p0 = inout(reg) base.wrapping_add(from[0]) => _,
-                p1 = inout(reg) base.wrapping_add(from[1]) => _,
-                o = inout(reg) wide.as_mut_ptr() => _,
-                words = in(reg) words,
-                skip = in(reg) step.wrapping_sub(run),
-                rows = inout(reg) rows => _,
-                n = out(reg) _,
-                a = out(reg) _,
-                b = out(reg) _,
-                out("r0") _,
-                out("r1") _,
-                out("r2") _,
-                out("r3") _,
-                options(nostack),
-            );
-        }
+            widen_strided_words!(
+                base.wrapping_add(from[0]),
+                base.wrapping_add(from[1]),
+                wide.as_mut_ptr(),
+                words,
+                step.wrapping_sub(run),
+                rows
+            )
+        };
         true
     }
 
@@ -2575,6 +2632,165 @@ mod arch {
             let rows = widen_rows(row(p), row(q), wide, words);
             let second = (q > p).then_some(q * channels + first);
             if !wide_run(rows, words, w, stages, out, p * channels + first, second) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// What [`direct_pixels`] (the `asm!` form and its plain-Rust twin)
+    /// reads and writes fits, checked once for all its pixels: at least
+    /// one pixel, the first and the last pixel's runs (`rows` runs of
+    /// `words` words, `step` bytes apart, the last pixel's first at
+    /// `from + (pixels − 1) · pixel_step`) inside `image` (the pixels
+    /// between lie between them), `wide` holds their `4 · words · rows`
+    /// words, `w` the two weight rows of each of the `pairs` channel
+    /// pairs, and the last pixel's `2 · pairs` output bytes (from
+    /// `at + (pixels − 1) · channels`) are inside `out_len` bytes.
+    #[allow(clippy::too_many_arguments)]
+    fn direct_pixels_fit(
+        image_len: usize,
+        (from, pixel_step, pixels): (usize, usize, usize),
+        (words, step, rows): (usize, usize, usize),
+        wide_len: usize,
+        w: &[i8],
+        pairs: usize,
+        (out_len, at, channels): (usize, usize, usize),
+    ) -> bool {
+        let Some(last) = pixels.checked_sub(1) else {
+            return false;
+        };
+        let last_from = last
+            .checked_mul(pixel_step)
+            .and_then(|v| v.checked_add(from));
+        let last_out = last
+            .checked_mul(channels)
+            .and_then(|v| v.checked_add(at)?.checked_add(pairs.checked_mul(2)?));
+        // `w.len() ≥ 8 · words · rows · pairs`, in 64 bits
+        let steps = words as u64 * rows as u64 * pairs as u64;
+        last_from.is_some_and(|l| strided_fits(image_len, [from, l], words, step, rows, wide_len))
+            && last_out.is_some_and(|e| e <= out_len)
+            && pairs > 0
+            && (w.len() / 8) as u64 >= steps
+    }
+
+    #[cfg(shapecheck_dsp)]
+    /// [`widen_strided`] and [`wide_run`] over consecutive pixels of an
+    /// output row whose taps are all inside the image (an im2col
+    /// convolution's, each filter row a run of whole words): pixel `p`'s
+    /// runs from `image[from + p · pixel_step]` (`rows` runs of `words`
+    /// words, `step` bytes apart), its outputs at `out[at + p · channels +
+    /// 2j]` for channel pair `j`; by pairs of pixels (the last one alone
+    /// where their count is odd), everything checked once (where a call
+    /// of each per pixel pair, with its checks, took about 230 cycles).
+    /// `false` (nothing written) unless it fits ([`direct_pixels_fit`]).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(super) fn direct_pixels(
+        image: &[i8],
+        (from, pixel_step, pixels): (usize, usize, usize),
+        (words, step, rows): (usize, usize, usize),
+        wide: &mut [MaybeUninit<u32>],
+        w: &[i8],
+        stages: &[super::PairStage],
+        out: &mut [i8],
+        (at, channels): (usize, usize),
+    ) -> bool {
+        let n = stages.len();
+        if !direct_pixels_fit(
+            image.len(),
+            (from, pixel_step, pixels),
+            (words, step, rows),
+            wide.len(),
+            w,
+            n,
+            (out.len(), at, channels),
+        ) {
+            return false;
+        }
+        // the pair loop's columns: every run's words, one after another
+        let columns = words * rows;
+        let k = 4 * columns;
+        let clamps = stages.first().is_some_and(|s| s.requant.clamps());
+        let (base, o, cols) = (image.as_ptr(), out.as_mut_ptr(), wide.as_mut_ptr());
+        let stages_end = stages.as_ptr().wrapping_add(n) as usize;
+        let skip = step.wrapping_sub(4 * words);
+        let mut p = 0;
+        while p < pixels {
+            let q = if p + 1 < pixels { p + 1 } else { p };
+            let (out0, out1) = (
+                o.wrapping_add(at + p * channels),
+                o.wrapping_add(at + q * channels),
+            );
+            let frame: [usize; 6] = [
+                out0 as usize,
+                (out1 as usize).wrapping_sub(out0 as usize).wrapping_sub(2),
+                stages_end,
+                cols as usize,
+                cols.wrapping_add(k) as usize,
+                0,
+            ];
+            // SAFETY: checked once above (`direct_pixels_fit`): pixels `p`
+            // and `q` (both below `pixels`) have their runs inside `image`
+            // (between the first pixel's and the last's), their `4 ·
+            // columns` widened words fit in `wide` (word-aligned, as `STM`
+            // and `LDM` need), each channel pair's two weight rows of `k`
+            // bytes are inside `w`, and the `2n` bytes written from `out0`
+            // and from `out1` inside `out`. The stages are read at their
+            // repr(C) offsets, word-aligned; the frame is copied to 24
+            // bytes of stack, r7 above it, both restored at the end.
+            unsafe {
+                let (x0, x1) = (
+                    base.wrapping_add(from + p * pixel_step),
+                    base.wrapping_add(from + q * pixel_step),
+                );
+                widen_strided_words!(x0, x1, cols, words, skip, rows);
+                match (clamps, columns % 8 == 0) {
+                    (true, false) => pairs_loop!(clamp, table, frame, w, stages, k - 4),
+                    (false, false) => pairs_loop!(full, table, frame, w, stages, k - 4),
+                    (true, true) => pairs_loop!(clamp, whole, frame, w, stages, k - 4),
+                    (false, true) => pairs_loop!(full, whole, frame, w, stages, k - 4),
+                }
+            }
+            p += 2;
+        }
+        true
+    }
+
+    #[cfg(not(shapecheck_dsp))]
+    /// [`super::arch`]'s `direct_pixels` in plain Rust: the same check,
+    /// then [`super::widen_runs`] and [`wide_run`] pixel pair by pixel
+    /// pair.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn direct_pixels(
+        image: &[i8],
+        (from, pixel_step, pixels): (usize, usize, usize),
+        (words, step, rows): (usize, usize, usize),
+        wide: &mut [MaybeUninit<u32>],
+        w: &[i8],
+        stages: &[super::PairStage],
+        out: &mut [i8],
+        (at, channels): (usize, usize),
+    ) -> bool {
+        let n = stages.len();
+        if !direct_pixels_fit(
+            image.len(),
+            (from, pixel_step, pixels),
+            (words, step, rows),
+            wide.len(),
+            w,
+            n,
+            (out.len(), at, channels),
+        ) {
+            return false;
+        }
+        let columns = words * rows;
+        for p in (0..pixels).step_by(2) {
+            let q = (p + 1).min(pixels - 1);
+            let pixel = |i: usize| from + i * pixel_step;
+            let cols = super::widen_runs(image, [pixel(p), pixel(q)], 4 * words, step, rows, wide);
+            let second = (q > p).then_some(at + q * channels);
+            if !wide_run(cols, columns, w, stages, out, at + p * channels, second) {
                 return false;
             }
         }

@@ -1515,7 +1515,7 @@ impl<'m> ConvStep<'m, Conv2dDims> {
 
 /// A `CONV_2D` layer's kernel parameters, its multipliers those `prepare`
 /// wrote.
-fn conv_params<'b, B: LeNumber>(
+pub(crate) fn conv_params<'b, B: LeNumber>(
     l: &ConvLayer<'_, B, Conv2dDims>,
     multipliers: &'b [QuantizedMultiplier],
 ) -> Conv2dParams<'b> {
@@ -2328,83 +2328,4 @@ pub(crate) fn check_conv_f32<'m, D>(
         dims: (g.dims)(&input, &filter, rows, columns),
         params,
     })
-}
-
-#[cfg(all(test, feature = "alloc"))]
-mod set_up_tests {
-    use super::*;
-    use crate::registry::steps::Step;
-    use crate::{Arithmetic, Layout, Model, Plan};
-
-    extern crate std;
-    use std::vec::Vec;
-
-    /// `model!`'s written `CONV_2D` steps carry `conv_prepare`'s channel
-    /// pairs made from their own multipliers (`Step::set_up`): on the DSP
-    /// loops' structure (the host's twins) each one-op convolution gives
-    /// the same outputs with them as without, on random inputs.
-    #[test]
-    fn set_up_pairs_run_as_the_step_without_them() {
-        let mut compared = 0;
-        // the one-op models (their biases 0), then person detection's and
-        // two user models' convolutions (biases of every sign)
-        for name in [
-            "ops/conv_1x1",
-            "ops/conv_3x3_s2_same",
-            "ops/conv_5x3_dil2_valid",
-            "ops/conv_10x4_s2_same",
-            "ops/float_io_conv",
-            "models/person_detect",
-            "user/user_padded_resnet",
-            "user/user_unet",
-        ] {
-            let path = std::format!("{}/tests/{name}.tflite", env!("CARGO_MANIFEST_DIR"));
-            let bytes = std::fs::read(path).unwrap();
-            let model = Model::parse(&bytes).unwrap();
-            let plan = Plan::new(model, Arithmetic::Micro, Layout::Packed).unwrap();
-            let all = plan.all_multipliers();
-            for (step, range) in plan.prepared() {
-                let mut pairs = Vec::new();
-                let (Step::Conv2d(ConvStep::Int8(l)), Some(Step::Conv2d(ConvStep::Int8(set)))) =
-                    (step, step.set_up(&all[range.clone()], &mut pairs))
-                else {
-                    continue;
-                };
-                assert_eq!(set.pairs.len(), l.dims.output_depth / 2, "{name}");
-                let params = conv_params(l, &all[range]);
-                let filter: Vec<i8> = l.filter.iter().collect();
-                let bias: Option<Vec<i32>> = l.bias.as_ref().map(|b| b.iter().collect());
-                let d = l.dims;
-                let image_len = d.input_height * d.input_width * d.input_depth;
-                let out_len = d.output_height * d.output_width * d.output_depth;
-                for seed in 1..6u32 {
-                    let image: Vec<i8> = (0..image_len as u32)
-                        .map(|v| {
-                            (v.wrapping_mul(2_654_435_761).wrapping_add(seed * 97) >> 13) as i8
-                        })
-                        .collect();
-                    let run = |prepared: Option<&[ConvPairStage]>| {
-                        let mut out = std::vec![0i8; out_len];
-                        conv_rows_dsp(
-                            &filter,
-                            &image,
-                            d.input_height,
-                            0..d.output_height,
-                            bias.as_deref(),
-                            prepared,
-                            d,
-                            &params,
-                            &mut out,
-                        );
-                        out
-                    };
-                    assert_eq!(run(Some(set.pairs)), run(None), "{name}, seed {seed}");
-                }
-                compared += 1;
-            }
-        }
-        // each an int8 CONV_2D whose pairs the loops take, but
-        // conv_3x3_s2_same's 5 output channels (an odd count: none set up)
-        assert!(compared >= 4 + 14, "{compared} convolutions compared");
-    }
 }

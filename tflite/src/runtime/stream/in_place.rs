@@ -564,9 +564,10 @@ impl<'a> InPlaceLayer<'a> {
                         return;
                     };
                     self.stage.band(image, needed, rows, out);
-                    // over rows this band and those before it read
+                    // over rows this band and those before it read (16
+                    // bytes a step, not `memcpy`'s word loop)
                     if let Some(place) = io.get_mut(from..to) {
-                        place.copy_from_slice(out);
+                        crate::base::bytes::copy_forward(place, out);
                     }
                 }
             }
