@@ -2278,6 +2278,23 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
+    /// [`pairs_loop`] in the form a layer's stages and depth ask for: the
+    /// clamp where `$clamps` (its range not int8's own), the first pass
+    /// entered with no `TBH` where `$columns` is a multiple of 8 (`whole`
+    /// passes); `$skip` is `4 · $columns − 4`. The one dispatch of
+    /// [`wide_run`], [`wide_pixels`] and [`direct_pixels`].
+    macro_rules! pairs_loop_for {
+        ($clamps:expr, $columns:expr, $frame:expr, $w:expr, $stages:expr, $skip:expr) => {
+            match ($clamps, $columns % 8 == 0) {
+                (true, false) => pairs_loop!(clamp, table, $frame, $w, $stages, $skip),
+                (false, false) => pairs_loop!(full, table, $frame, $w, $stages, $skip),
+                (true, true) => pairs_loop!(clamp, whole, $frame, $w, $stages, $skip),
+                (false, true) => pairs_loop!(full, whole, $frame, $w, $stages, $skip),
+            }
+        };
+    }
+
+    #[cfg(shapecheck_dsp)]
     /// [`wide_run`]'s loop over the channel pairs (and [`wide_pixels`]'
     /// for each pixel pair), with the clamp to `[lo, hi]` in each byte
     /// (`clamp`) or without it (`full`: the range is int8's, which `SSAT`
@@ -2458,14 +2475,7 @@ mod arch {
         // (a register no operand may name, used as scratch) restored at the
         // end. The clamp's two words are read,
         // past over, where it is not int8's own range (a no-op after `SSAT`).
-        unsafe {
-            match (clamps, words % 8 == 0) {
-                (true, false) => pairs_loop!(clamp, table, frame, w, stages, k - 4),
-                (false, false) => pairs_loop!(full, table, frame, w, stages, k - 4),
-                (true, true) => pairs_loop!(clamp, whole, frame, w, stages, k - 4),
-                (false, true) => pairs_loop!(full, whole, frame, w, stages, k - 4),
-            }
-        }
+        unsafe { pairs_loop_for!(clamps, words, frame, w, stages, k - 4) }
         true
     }
 
@@ -2500,8 +2510,8 @@ mod arch {
         true
     }
 
-    /// What [`wide_pixels`] (the `asm!` form and its plain-Rust twin)
-    /// reads and writes fits, checked once for all its pixel pairs:
+    /// What [`wide_pixels`] (both its forms) reads and writes fits,
+    /// checked once for all its pixel pairs:
     /// `words` is non-zero, `x` is whole pixels of `4 · words` bytes (at
     /// least one), `wide` holds `4 · words` words, `w` the two weight rows
     /// of each of the `pairs` channel pairs, and pixel `p`'s `2 · pairs`
@@ -2533,7 +2543,6 @@ mod arch {
             .then_some(pixels)
     }
 
-    #[cfg(shapecheck_dsp)]
     /// [`wide_run`] over every pixel pair of `x` (pixels of `4 · words`
     /// bytes, the last one alone where their count is odd), pixel `p`'s
     /// outputs at `out[p · channels + first + 2j]` for channel pair `j`:
@@ -2541,7 +2550,10 @@ mod arch {
     /// every channel pair in one loop, everything checked once (about 40
     /// cycles a pixel pair around the two loops, where a call of each per
     /// pixel pair took about 200). `false` (nothing written) unless it
-    /// fits ([`wide_pixels_fit`]).
+    /// fits ([`wide_pixels_fit`]). One function for both forms: the
+    /// check, then with the DSP extension the `asm!` loops
+    /// ([`widen_words`], [`pairs_loop`]) per pair, without it their
+    /// plain-Rust twins ([`widen_rows`], [`wide_run`]).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn wide_pixels(
@@ -2560,72 +2572,48 @@ mod arch {
             return false;
         };
         let depth = 4 * words;
-        let clamps = stages.first().is_some_and(|s| s.requant.clamps());
-        let (xs, o, rows) = (x.as_ptr(), out.as_mut_ptr(), wide.as_mut_ptr());
-        let stages_end = stages.as_ptr().wrapping_add(n) as usize;
-        let mut p = 0;
-        while p < pixels {
-            // the pair's second pixel, or its first again (the last of an
-            // odd count: its outputs written twice, the same)
-            let q = if p + 1 < pixels { p + 1 } else { p };
-            let (out0, out1) = (
-                o.wrapping_add(p * channels + first),
-                o.wrapping_add(q * channels + first),
-            );
-            let frame: [usize; 6] = [
-                out0 as usize,
-                (out1 as usize).wrapping_sub(out0 as usize).wrapping_sub(2),
-                stages_end,
-                rows as usize,
-                rows.wrapping_add(words * 4) as usize,
-                0,
-            ];
-            // SAFETY: checked once above (`wide_pixels_fit`): pixels `p`
-            // and `q` (both below `pixels`) are `depth` bytes of `x` each,
-            // their `4 · words` widened words fit in `wide` (word-aligned,
-            // as `STM` and `LDM` need), each channel pair's two weight
-            // rows are inside `w` and the `2n` bytes written from `out0`
-            // and from `out1` inside `out` (the last pixel's the
-            // farthest). The stages are read at their repr(C) offsets,
-            // word-aligned. The frame is copied to 24 bytes of stack, r7
-            // above it, and both the stack pointer and r7 restored at the
-            // end; the clamp's two words read where it is not int8's own
-            // range (a no-op after `SSAT`).
-            unsafe {
-                let (x0, x1) = (xs.wrapping_add(p * depth), xs.wrapping_add(q * depth));
-                widen_words!(x0, x1, rows, words);
-                match (clamps, words % 8 == 0) {
-                    (true, false) => pairs_loop!(clamp, table, frame, w, stages, depth - 4),
-                    (false, false) => pairs_loop!(full, table, frame, w, stages, depth - 4),
-                    (true, true) => pairs_loop!(clamp, whole, frame, w, stages, depth - 4),
-                    (false, true) => pairs_loop!(full, whole, frame, w, stages, depth - 4),
+        #[cfg(shapecheck_dsp)]
+        {
+            let clamps = stages.first().is_some_and(|s| s.requant.clamps());
+            let (xs, o, rows) = (x.as_ptr(), out.as_mut_ptr(), wide.as_mut_ptr());
+            let stages_end = stages.as_ptr().wrapping_add(n) as usize;
+            let mut p = 0;
+            while p < pixels {
+                // the pair's second pixel, or its first again (the last of
+                // an odd count: its outputs written twice, the same)
+                let q = if p + 1 < pixels { p + 1 } else { p };
+                let (out0, out1) = (
+                    o.wrapping_add(p * channels + first),
+                    o.wrapping_add(q * channels + first),
+                );
+                let frame: [usize; 6] = [
+                    out0 as usize,
+                    (out1 as usize).wrapping_sub(out0 as usize).wrapping_sub(2),
+                    stages_end,
+                    rows as usize,
+                    rows.wrapping_add(words * 4) as usize,
+                    0,
+                ];
+                // SAFETY: checked once above (`wide_pixels_fit`): pixels
+                // `p` and `q` (both below `pixels`) are `depth` bytes of
+                // `x` each, their `4 · words` widened words fit in `wide`
+                // (word-aligned, as `STM` and `LDM` need), each channel
+                // pair's two weight rows are inside `w` and the `2n` bytes
+                // written from `out0` and from `out1` inside `out` (the
+                // last pixel's the farthest). The stages are read at their
+                // repr(C) offsets, word-aligned. The frame is copied to 24
+                // bytes of stack, r7 above it, and both the stack pointer
+                // and r7 restored at the end; the clamp's two words read
+                // where it is not int8's own range (a no-op after `SSAT`).
+                unsafe {
+                    let (x0, x1) = (xs.wrapping_add(p * depth), xs.wrapping_add(q * depth));
+                    widen_words!(x0, x1, rows, words);
+                    pairs_loop_for!(clamps, words, frame, w, stages, depth - 4)
                 }
+                p += 2;
             }
-            p += 2;
         }
-        true
-    }
-
-    #[cfg(not(shapecheck_dsp))]
-    /// [`super::arch`]'s `wide_pixels` in plain Rust: the same check,
-    /// then [`widen_rows`] and [`wide_run`] pixel pair by pixel pair.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn wide_pixels(
-        x: &[i8],
-        words: usize,
-        wide: &mut [MaybeUninit<u32>],
-        w: &[i8],
-        stages: &[super::PairStage],
-        out: &mut [i8],
-        channels: usize,
-        first: usize,
-    ) -> bool {
-        let n = stages.len();
-        let fit = wide_pixels_fit(x, words, wide.len(), w, n, (out.len(), channels, first));
-        let Some(pixels) = fit else {
-            return false;
-        };
-        let depth = 4 * words;
+        #[cfg(not(shapecheck_dsp))]
         for p in (0..pixels).step_by(2) {
             let q = (p + 1).min(pixels - 1);
             let row = |i: usize| x.get(i * depth..(i + 1) * depth).unwrap_or(&[]);
@@ -2638,9 +2626,8 @@ mod arch {
         true
     }
 
-    /// What [`direct_pixels`] (the `asm!` form and its plain-Rust twin)
-    /// reads and writes fits, checked once for all its pixels: at least
-    /// one pixel, the first and the last pixel's runs (`rows` runs of
+    /// What [`direct_pixels`] (both its forms) reads and writes fits,
+    /// checked once for all its pixels: at least one pixel, the first and the last pixel's runs (`rows` runs of
     /// `words` words, `step` bytes apart, the last pixel's first at
     /// `from + (pixels − 1) · pixel_step`) inside `image` (the pixels
     /// between lie between them), `wide` holds their `4 · words · rows`
@@ -2674,7 +2661,6 @@ mod arch {
             && (w.len() / 8) as u64 >= steps
     }
 
-    #[cfg(shapecheck_dsp)]
     /// [`widen_strided`] and [`wide_run`] over consecutive pixels of an
     /// output row whose taps are all inside the image (an im2col
     /// convolution's, each filter row a run of whole words): pixel `p`'s
@@ -2684,6 +2670,10 @@ mod arch {
     /// where their count is odd), everything checked once (where a call
     /// of each per pixel pair, with its checks, took about 230 cycles).
     /// `false` (nothing written) unless it fits ([`direct_pixels_fit`]).
+    /// One function for both forms: the check, then with the DSP extension
+    /// the `asm!` loops ([`widen_strided_words`], [`pairs_loop`]) per pair,
+    /// without it their plain-Rust twins ([`super::widen_runs`],
+    /// [`wide_run`]).
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     pub(super) fn direct_pixels(
@@ -2710,81 +2700,50 @@ mod arch {
         }
         // the pair loop's columns: every run's words, one after another
         let columns = words * rows;
-        let k = 4 * columns;
-        let clamps = stages.first().is_some_and(|s| s.requant.clamps());
-        let (base, o, cols) = (image.as_ptr(), out.as_mut_ptr(), wide.as_mut_ptr());
-        let stages_end = stages.as_ptr().wrapping_add(n) as usize;
-        let skip = step.wrapping_sub(4 * words);
-        let mut p = 0;
-        while p < pixels {
-            let q = if p + 1 < pixels { p + 1 } else { p };
-            let (out0, out1) = (
-                o.wrapping_add(at + p * channels),
-                o.wrapping_add(at + q * channels),
-            );
-            let frame: [usize; 6] = [
-                out0 as usize,
-                (out1 as usize).wrapping_sub(out0 as usize).wrapping_sub(2),
-                stages_end,
-                cols as usize,
-                cols.wrapping_add(k) as usize,
-                0,
-            ];
-            // SAFETY: checked once above (`direct_pixels_fit`): pixels `p`
-            // and `q` (both below `pixels`) have their runs inside `image`
-            // (between the first pixel's and the last's), their `4 ·
-            // columns` widened words fit in `wide` (word-aligned, as `STM`
-            // and `LDM` need), each channel pair's two weight rows of `k`
-            // bytes are inside `w`, and the `2n` bytes written from `out0`
-            // and from `out1` inside `out`. The stages are read at their
-            // repr(C) offsets, word-aligned; the frame is copied to 24
-            // bytes of stack, r7 above it, both restored at the end.
-            unsafe {
-                let (x0, x1) = (
-                    base.wrapping_add(from + p * pixel_step),
-                    base.wrapping_add(from + q * pixel_step),
+        #[cfg(shapecheck_dsp)]
+        {
+            let k = 4 * columns;
+            let clamps = stages.first().is_some_and(|s| s.requant.clamps());
+            let (base, o, cols) = (image.as_ptr(), out.as_mut_ptr(), wide.as_mut_ptr());
+            let stages_end = stages.as_ptr().wrapping_add(n) as usize;
+            let skip = step.wrapping_sub(4 * words);
+            let mut p = 0;
+            while p < pixels {
+                let q = if p + 1 < pixels { p + 1 } else { p };
+                let (out0, out1) = (
+                    o.wrapping_add(at + p * channels),
+                    o.wrapping_add(at + q * channels),
                 );
-                widen_strided_words!(x0, x1, cols, words, skip, rows);
-                match (clamps, columns % 8 == 0) {
-                    (true, false) => pairs_loop!(clamp, table, frame, w, stages, k - 4),
-                    (false, false) => pairs_loop!(full, table, frame, w, stages, k - 4),
-                    (true, true) => pairs_loop!(clamp, whole, frame, w, stages, k - 4),
-                    (false, true) => pairs_loop!(full, whole, frame, w, stages, k - 4),
+                let frame: [usize; 6] = [
+                    out0 as usize,
+                    (out1 as usize).wrapping_sub(out0 as usize).wrapping_sub(2),
+                    stages_end,
+                    cols as usize,
+                    cols.wrapping_add(k) as usize,
+                    0,
+                ];
+                // SAFETY: checked once above (`direct_pixels_fit`): pixels
+                // `p` and `q` (both below `pixels`) have their runs inside
+                // `image` (between the first pixel's and the last's),
+                // their `4 · columns` widened words fit in `wide`
+                // (word-aligned, as `STM` and `LDM` need), each channel
+                // pair's two weight rows of `k` bytes are inside `w`, and
+                // the `2n` bytes written from `out0` and from `out1` inside
+                // `out`. The stages are read at their repr(C) offsets,
+                // word-aligned; the frame is copied to 24 bytes of stack,
+                // r7 above it, both restored at the end.
+                unsafe {
+                    let (x0, x1) = (
+                        base.wrapping_add(from + p * pixel_step),
+                        base.wrapping_add(from + q * pixel_step),
+                    );
+                    widen_strided_words!(x0, x1, cols, words, skip, rows);
+                    pairs_loop_for!(clamps, columns, frame, w, stages, k - 4)
                 }
+                p += 2;
             }
-            p += 2;
         }
-        true
-    }
-
-    #[cfg(not(shapecheck_dsp))]
-    /// [`super::arch`]'s `direct_pixels` in plain Rust: the same check,
-    /// then [`super::widen_runs`] and [`wide_run`] pixel pair by pixel
-    /// pair.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn direct_pixels(
-        image: &[i8],
-        (from, pixel_step, pixels): (usize, usize, usize),
-        (words, step, rows): (usize, usize, usize),
-        wide: &mut [MaybeUninit<u32>],
-        w: &[i8],
-        stages: &[super::PairStage],
-        out: &mut [i8],
-        (at, channels): (usize, usize),
-    ) -> bool {
-        let n = stages.len();
-        if !direct_pixels_fit(
-            image.len(),
-            (from, pixel_step, pixels),
-            (words, step, rows),
-            wide.len(),
-            w,
-            n,
-            (out.len(), at, channels),
-        ) {
-            return false;
-        }
-        let columns = words * rows;
+        #[cfg(not(shapecheck_dsp))]
         for p in (0..pixels).step_by(2) {
             let q = (p + 1).min(pixels - 1);
             let pixel = |i: usize| from + i * pixel_step;
