@@ -842,7 +842,7 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                 if let Some(iy0) = full.filter(|_| direct_run > 0) {
                     let (ow, sw) = (dims.output_width, params.stride_width.max(1));
                     let lo = params.pad_left.div_ceil(sw).next_multiple_of(2);
-                    let hi = (dims.input_width + params.pad_left)
+                    let hi = (dims.input_width.saturating_add(params.pad_left))
                         .checked_sub(dims.filter_width)
                         .map_or(0, |v| v / sw + 1)
                         .min(ow);
@@ -872,22 +872,8 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                     }
                     let second = ox + 1 < dims.output_width;
                     let at = (oy * dims.output_width + ox) * channels + first;
-                    // both pixels' taps inside, the filter rows whole
-                    // words: their words widened straight from the image
-                    // (no gathering), then every channel pair in one loop
-                    if let Some(from) = full.filter(|_| direct_run > 0).and_then(|iy0| {
-                        let last = if second { ox + 1 } else { ox };
-                        Some([direct_at(iy0, ox)?, direct_at(iy0, last)?])
-                    }) {
-                        let widened =
-                            widen_runs(image, from, direct_run, step, dims.filter_height, wide);
-                        let second = second.then_some(at + channels);
-                        if widened.len() == row
-                            && arch::wide_run(widened, row / 4, group, qs, out, at, second)
-                        {
-                            continue;
-                        }
-                    }
+                    // (a pair whose taps are all inside is in `direct`,
+                    // unless `direct_pixels` declined it: then gathered)
                     let (c0, c1) = cols.split_at_mut(row);
                     if !full.is_some_and(|iy0| inside(c0, image, iy0, ox)) {
                         gather(c0, image, rows, ox);
@@ -917,9 +903,11 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
 /// `image[from[1]]`, the next runs `step` bytes on, each pair of runs
 /// widened as [`arch::widen_rows`] widens two rows, into the next `run`
 /// words of `wide`; the `rows · run` words written, as [`channel_pairs`]
-/// widens a gathered pair of rows. The bounds checked once, then one loop
-/// ([`arch::widen_strided`]). Empty (nothing to read) if `run` is not whole
-/// words, a run lies past the image or `wide` is too short.
+/// widens a gathered pair of rows ([`arch::direct_pixels`]' plain-Rust
+/// form; with the DSP extension its `asm!` widens in place). Empty
+/// (nothing to read) if `run` is not whole words, a run lies past the
+/// image or `wide` is too short.
+#[cfg(not(shapecheck_dsp))]
 fn widen_runs<'a>(
     image: &[i8],
     from: [usize; 2],
@@ -1403,7 +1391,7 @@ mod arch {
     /// widened into their four halves (r0 … r3: pixel 0's bytes 0 and 2,
     /// its bytes 1 and 3, then pixel 1's, the layout every widened row
     /// has) and stored by one `STM` at `{o}`, which steps past them:
-    /// [`widen_rows`]' and [`widen_strided`]'s word.
+    /// [`widen_words`]' and [`widen_strided_words`]' word.
     #[rustfmt::skip]
     macro_rules! widen_store {
         ($a:literal, $b:literal) => {
@@ -1583,9 +1571,9 @@ mod arch {
     }
 
     #[cfg(shapecheck_dsp)]
-    /// The body of [`widen_strided`] (and of [`direct_pixels`]' pixel
-    /// pairs): `$rows` pairs of runs of `$words` words from `$p0` and
-    /// `$p1`, each next run `$skip` bytes past the end of the one before
+    /// [`direct_pixels`]' widening of a pixel pair (its plain-Rust form
+    /// `widen_strided`): `$rows` pairs of runs of `$words` words from
+    /// `$p0` and `$p1`, each next run `$skip` bytes past the end of the one before
     /// (the runs' step less their length), widened into the words at `$o`
     /// as [`widen_rows`] widens two rows. In an `unsafe` block whose caller
     /// checked that every run is inside the image and the `4 · $words ·
@@ -1636,54 +1624,14 @@ mod arch {
         };
     }
 
-    #[cfg(shapecheck_dsp)]
+    #[cfg(not(shapecheck_dsp))]
     /// `rows` pairs of runs of `words` words, pixel 0's from
     /// `image[from[0]]` and pixel 1's from `image[from[1]]`, each next run
-    /// `step` bytes on, widened as [`widen_rows`] widens two rows (per word
-    /// four: pixel 0's bytes 0 and 2, its bytes 1 and 3, then pixel 1's)
-    /// into the front of `wide`, one run pair after another: an odd first
-    /// word by two `LDR`s, four `SXTB16`s and an `STM`, then two words a
-    /// pass, their four `LDR`s in a run (27 cycles with the loop's branch,
-    /// where a word a pass took 16 a word), the run's steps by two `ADD`s.
-    /// The caller
-    /// ([`super::widen_runs`]) reads the `4 · words · rows` words
-    /// written, where it returns `true`; `false`, nothing written, unless
-    /// all fits ([`strided_fits`]).
-    pub(super) fn widen_strided(
-        image: &[i8],
-        from: [usize; 2],
-        words: usize,
-        step: usize,
-        rows: usize,
-        wide: &mut [MaybeUninit<u32>],
-    ) -> bool {
-        if !strided_fits(image.len(), from, words, step, rows, wide.len()) {
-            return false;
-        }
-        let run = 4 * words;
-        let base = image.as_ptr();
-        // SAFETY: checked above: every run of both pixels (`run` bytes at
-        // `from[i] + r · step`, `r < rows`) is inside `image`, read by
-        // word loads (unaligned ones are allowed on the Cortex-M4), and
-        // the `4 · words · rows` words written from `wide`'s start
-        // (word-aligned, as STM needs: `MaybeUninit<u32>`) are inside it.
-        // `{n}` counts the words of a run down to 0, `{rows}` the runs.
-        unsafe {
-            widen_strided_words!(
-                base.wrapping_add(from[0]),
-                base.wrapping_add(from[1]),
-                wide.as_mut_ptr(),
-                words,
-                step.wrapping_sub(run),
-                rows
-            )
-        };
-        true
-    }
-
-    #[cfg(not(shapecheck_dsp))]
-    /// [`super::arch`]'s `widen_strided` in plain Rust: each run pair by
-    /// [`widen_rows`], the same checks (nothing written unless all fits).
+    /// `step` bytes on, widened as [`widen_rows`] widens two rows into the
+    /// front of `wide`, one run pair after another: the plain-Rust form of
+    /// [`direct_pixels`]' widening (`widen_strided_words!` with the DSP
+    /// extension). `false`, nothing written, unless all fits
+    /// ([`strided_fits`]).
     pub(super) fn widen_strided(
         image: &[i8],
         from: [usize; 2],
@@ -1703,8 +1651,8 @@ mod arch {
         true
     }
 
-    /// What [`widen_strided`] (the `asm!` loop and its plain-Rust twin)
-    /// reads and writes fits: `words` and `rows` are not 0, each pixel's
+    /// What a pixel pair's strided widening (`widen_strided_words!`,
+    /// `widen_strided`) reads and writes fits: `words` and `rows` are not 0, each pixel's
     /// last run (`4 · words` bytes from `from[i] + (rows − 1) · step`) ends
     /// inside an image of `image_len` bytes, and `wide` (`wide_len` words)
     /// holds `4 · words · rows` words.
@@ -2661,7 +2609,7 @@ mod arch {
             && (w.len() / 8) as u64 >= steps
     }
 
-    /// [`widen_strided`] and [`wide_run`] over consecutive pixels of an
+    /// The strided widening and [`wide_run`] over consecutive pixels of an
     /// output row whose taps are all inside the image (an im2col
     /// convolution's, each filter row a run of whole words): pixel `p`'s
     /// runs from `image[from + p · pixel_step]` (`rows` runs of `words`
