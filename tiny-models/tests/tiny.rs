@@ -69,7 +69,7 @@ mod models {
     tiny! {
         person: Person, PersonLayers, person, "person_detect", 55_296, 14_208;
         vww: Vww, VwwLayers, vww, "vww_96_int8", 55_296, 14_208;
-        kws: Kws, KwsLayers, kws, "kws_ref_model", 16_000, 8_796;
+        kws: Kws, KwsLayers, kws, "kws_ref_model", 16_000, 8_536;
         resnet8: Resnet8, Resnet8Layers, resnet8, "pretrainedResnet_quant", 49_152, 26_112;
         ad: Ad, AdLayers, ad, "ad01_int8", 768, 768;
         sww: Sww, SwwLayers, sww, "str_ww_ref_model", 6_656, 5_504;

@@ -682,8 +682,13 @@ impl Problem {
     /// Operator `op` written over its input at `band`, where it can be.
     fn overwrite(&self, op: usize, band: usize) -> Option<LayerInPlace> {
         let shape = self.layers.get(op)?.in_place?;
-        // a band of every row is the output's rows
-        let band = band.min(shape.output[0]).max(1);
+        // a band of every row is the output's rows; a depthwise layer's
+        // group takes every row in one call, whatever the band
+        let band = match shape.kind {
+            InPlaceKind::Depthwise => shape.output[0],
+            InPlaceKind::Pointwise => band.min(shape.output[0]),
+        }
+        .max(1);
         shape.check(band).ok()?;
         Some(LayerInPlace {
             op,

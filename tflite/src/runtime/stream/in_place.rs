@@ -6,18 +6,19 @@
 //!   output channel from the same input channel alone. It runs group by
 //!   group of four channels: the group's input plane and filter taps are
 //!   copied into the scratch, then the group's output is computed from
-//!   them a band of rows at a time (into the scratch's last part) and
-//!   written into the group's channels of the tensor, which no other
-//!   group reads. Its scratch: the filter's taps, one plane of four
-//!   channels and one band of four channels.
+//!   them in one call, straight into the group's channels of the tensor
+//!   (its pixels a tensor's depth apart), which no other group reads. Its
+//!   scratch: the filter's taps and one plane of four channels; its band
+//!   is every row.
 //! - A **1×1 convolution** of stride 1 computes each output pixel from
 //!   the same input pixel alone. It runs band by band of rows: the band's
 //!   output into the scratch, then copied over the band's input rows
 //!   (and, with fewer output channels, over rows before them), which the
 //!   layer reads no more. Its scratch: one band of output rows.
 //!
-//! Each band is the kernel's whole-tensor call over that band
-//! ([`Stage`]'s), so the values are bit for bit the layer's. The rule of
+//! Each call is the kernel's whole-tensor call (a depthwise group's over
+//! its plane, a 1×1 band's over that band: [`Stage`]'s), so the values
+//! are bit for bit the layer's. The rule of
 //! which layers qualify and of the scratch each needs is
 //! [`InPlaceShape`]'s: [`InPlaceLayer::new`] checks it and the schedule
 //! search (`crate::runtime::schedule`) plans by it.
@@ -27,7 +28,8 @@ use core::ops::Range;
 use super::Stage;
 use crate::arith::window::length;
 use crate::format::error::TfliteError;
-use crate::ops::conv::depthwise_conv::{DepthwiseConvDims, DepthwiseConvParams};
+use crate::ops::conv::depthwise_conv::{depthwise_strided, DepthwiseConvDims, DepthwiseConvParams};
+use crate::ops::conv::Conv2dDims;
 
 /// Which way a layer is written over its input.
 ///
@@ -54,8 +56,10 @@ pub enum InPlaceKind {
 /// // keyword spotting's depthwise layers: 25×5×64, a 3×3 filter
 /// let dw = InPlaceShape { kind: InPlaceKind::Depthwise, input: [25, 5, 64], output: [25, 5, 64], filter: [3, 3] };
 /// assert!(dw.check(13).is_ok());
-/// // 9 taps and a plane of four channels, then 13 rows of four channels
-/// assert_eq!(dw.scratch(13), Some(36 + 25 * 5 * 4 + 13 * 5 * 4));
+/// // 9 taps and a plane of four channels, at any band (the group's
+/// // output goes straight into the tensor)
+/// assert_eq!(dw.scratch(13), Some(36 + 25 * 5 * 4));
+/// assert_eq!(dw.scratch(1), dw.scratch(25));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InPlaceShape {
@@ -70,6 +74,25 @@ pub struct InPlaceShape {
 }
 
 impl InPlaceShape {
+    /// A 1×1 convolution's pixels a call at `band` output rows: the
+    /// band's pixels, one more where they are odd (the DSP loops take
+    /// pixels in pairs; a row of 5 pixels is 3 pairs a call, not 2 and a
+    /// lone one), at most the output's. `None` when they overflow.
+    ///
+    /// ```
+    /// use shapecheck_tflite::stream::{InPlaceKind, InPlaceShape};
+    ///
+    /// let conv = InPlaceShape { kind: InPlaceKind::Pointwise, input: [25, 5, 64], output: [25, 5, 64], filter: [1, 1] };
+    /// assert_eq!(conv.pixels_a_call(1), Some(6));
+    /// assert_eq!(conv.pixels_a_call(2), Some(10));
+    /// assert_eq!(conv.pixels_a_call(99), Some(125));
+    /// ```
+    pub fn pixels_a_call(&self, band: usize) -> Option<usize> {
+        let [oh, ow, _] = self.output;
+        let pixels = band.min(oh).checked_mul(ow)?;
+        Some(pixels.saturating_add(pixels % 2).min(oh.checked_mul(ow)?))
+    }
+
     /// Whether the layer can be written over its input at `band` output
     /// rows a call: `Err` names the rule it breaks.
     /// - a band has rows;
@@ -124,9 +147,9 @@ impl InPlaceShape {
     }
 
     /// The scratch the layer needs at `band` output rows a call, in
-    /// values: a depthwise convolution's filter taps, plane and band of
-    /// four channels; a 1×1 convolution's band of output rows. `None`
-    /// when the sizes overflow.
+    /// values: a depthwise convolution's filter taps and plane of four
+    /// channels (every row in one call, whatever the band); a 1×1
+    /// convolution's band of output rows. `None` when the sizes overflow.
     ///
     /// ```
     /// use shapecheck_tflite::stream::{InPlaceKind, InPlaceShape};
@@ -139,39 +162,41 @@ impl InPlaceShape {
     pub fn scratch(&self, band: usize) -> Option<usize> {
         let [h, w, _] = self.input;
         let [oh, ow, oc] = self.output;
-        let rows = band.min(oh);
         match self.kind {
             InPlaceKind::Depthwise => {
                 let taps = self.filter[0].checked_mul(self.filter[1])?.checked_mul(4)?;
                 let plane = h.checked_mul(w)?.checked_mul(4)?;
-                let out = rows.checked_mul(ow)?.checked_mul(4)?;
-                taps.checked_add(plane)?.checked_add(out)
+                // the output's length in the tensor, checked here once
+                let _ = oh.checked_mul(ow)?.checked_mul(oc)?;
+                taps.checked_add(plane)
             }
-            InPlaceKind::Pointwise => rows.checked_mul(ow)?.checked_mul(oc),
+            InPlaceKind::Pointwise => self.pixels_a_call(band)?.checked_mul(oc),
         }
     }
 
     /// The kernel calls the layer makes at `band` output rows a call:
-    /// one per band, and for a depthwise convolution per group of four
-    /// channels.
+    /// a depthwise convolution one per group of four channels (every row
+    /// in one call, whatever the band), a 1×1 convolution one per band.
     ///
     /// ```
     /// use shapecheck_tflite::stream::{InPlaceKind, InPlaceShape};
     ///
     /// let dw = InPlaceShape { kind: InPlaceKind::Depthwise, input: [25, 5, 64], output: [25, 5, 64], filter: [3, 3] };
-    /// assert_eq!(dw.calls(13), 16 * 2);
+    /// assert_eq!(dw.calls(13), 16);
     /// ```
     pub fn calls(&self, band: usize) -> usize {
-        let bands = self.output[0].div_ceil(band.max(1));
         match self.kind {
-            InPlaceKind::Depthwise => bands.saturating_mul(self.input[2] / 4),
-            InPlaceKind::Pointwise => bands,
+            InPlaceKind::Depthwise => self.input[2] / 4,
+            InPlaceKind::Pointwise => {
+                let pixels = self.output[0].saturating_mul(self.output[1]);
+                pixels.div_ceil(self.pixels_a_call(band).unwrap_or(1).max(1))
+            }
         }
     }
 
     /// The values the layer copies besides its kernel calls: a depthwise
-    /// convolution's input gathered and output scattered, a 1×1
-    /// convolution's output copied back.
+    /// convolution's input gathered (its output is written in place), a
+    /// 1×1 convolution's output copied back.
     ///
     /// ```
     /// use shapecheck_tflite::stream::{InPlaceKind, InPlaceShape};
@@ -181,7 +206,7 @@ impl InPlaceShape {
     /// ```
     pub fn moved(&self) -> usize {
         match self.kind {
-            InPlaceKind::Depthwise => values(self.input).saturating_add(values(self.output)),
+            InPlaceKind::Depthwise => values(self.input),
             InPlaceKind::Pointwise => values(self.output),
         }
     }
@@ -442,7 +467,9 @@ impl<'a> InPlaceLayer<'a> {
     /// let stage = Stage::Conv { filter: &[1, 1], bias: None, prepared: None, dims, params };
     /// let layer = InPlaceLayer::new(stage, 1)?;
     /// let mut io = [1i8, 2, 3, 4];
-    /// layer.run(&mut io, &mut [0; 1])?;
+    /// // a band of one row of one pixel: two pixels a call (whole pairs)
+    /// assert_eq!(layer.scratch_len(), 2);
+    /// layer.run(&mut io, &mut [0; 2])?;
     /// assert_eq!(io[..2], [3, 7]);
     /// assert!(layer.run(&mut io, &mut []).is_err());
     /// # Ok::<(), shapecheck_tflite::TfliteError>(())
@@ -497,11 +524,20 @@ impl<'a> InPlaceLayer<'a> {
                 let (taps_buf, rest) =
                     scratch.split_at_mut(taps.saturating_mul(4).min(scratch.len()));
                 let plane_len = h.saturating_mul(w).saturating_mul(4);
-                let (plane, band_buf) = rest.split_at_mut(plane_len.min(rest.len()));
+                let Some(plane) = rest.get_mut(..plane_len) else {
+                    return;
+                };
                 let group_dims = DepthwiseConvDims {
                     input_depth: 4,
                     ..dims
                 };
+                // a group's output in the tensor: its pixels `c` apart,
+                // from its first channel to the last pixel's fourth
+                let out_len = oh
+                    .saturating_mul(ow)
+                    .saturating_sub(1)
+                    .saturating_mul(c)
+                    .saturating_add(4);
                 for g in 0..c / 4 {
                     let channels = 4 * g..4 * g + 4;
                     gather(filter, c, channels.clone(), taps_buf);
@@ -510,61 +546,69 @@ impl<'a> InPlaceLayer<'a> {
                         1 => params.multipliers,
                         _ => params.multipliers.get(channels.clone()).unwrap_or(&[]),
                     };
-                    let group = Stage::Depthwise {
-                        filter: taps_buf,
-                        bias: bias.and_then(|b| b.get(channels.clone())),
-                        prepared: prepared.and_then(|p| p.get(g..g + 1)),
-                        dims: group_dims,
-                        params: DepthwiseConvParams {
-                            multipliers,
-                            ..params
-                        },
+                    let params = DepthwiseConvParams {
+                        multipliers,
+                        ..params
                     };
-                    let geometry = group.geometry();
-                    let (in_row, out_row) = (w.saturating_mul(4), ow.saturating_mul(4));
-                    for rows in bands(oh, self.band) {
-                        let needed = geometry.needed(rows.clone());
-                        let (Some(image), Some(out)) = (
-                            plane.get(
-                                needed.start.saturating_mul(in_row)
-                                    ..needed.end.saturating_mul(in_row),
-                            ),
-                            band_buf.get_mut(..rows.len().saturating_mul(out_row)),
-                        ) else {
-                            return;
-                        };
-                        group.band(image, needed, rows.clone(), out);
-                        let at = rows.start.saturating_mul(ow).saturating_mul(c);
-                        scatter(
-                            out,
-                            io.get_mut(at..).unwrap_or(&mut []),
-                            c,
-                            channels.clone(),
-                        );
-                    }
+                    // the group's input is in the plane now: its channels
+                    // of the tensor, which no other group reads, take its
+                    // output
+                    let Some(out) =
+                        io.get_mut(channels.start..channels.start.saturating_add(out_len))
+                    else {
+                        return;
+                    };
+                    depthwise_strided(
+                        plane,
+                        taps_buf,
+                        bias.and_then(|b| b.get(channels.clone())),
+                        prepared.and_then(|p| p.get(g..g + 1)),
+                        group_dims,
+                        &params,
+                        out,
+                        c,
+                    );
                 }
             }
-            Stage::Conv { .. } => {
-                let [_, w, c] = shape.input;
-                let [oh, ow, oc] = shape.output;
-                let (in_row, out_row) = (w.saturating_mul(c), ow.saturating_mul(oc));
-                let geometry = self.stage.geometry();
-                for rows in bands(oh, self.band) {
+            Stage::Conv {
+                filter,
+                bias,
+                prepared,
+                dims,
+                params,
+            } => {
+                // a 1×1 convolution of stride 1 maps pixel to pixel: the
+                // tensor as one column of pixels, each call the band's
+                // pixels in whole pairs (`pixels_a_call`)
+                let [h, w, c] = shape.input;
+                let oc = shape.output[2];
+                let pixels = h.saturating_mul(w);
+                let per_call = shape.pixels_a_call(self.band).unwrap_or(1).max(1);
+                let column = Stage::Conv {
+                    filter,
+                    bias,
+                    prepared,
+                    dims: Conv2dDims {
+                        input_height: pixels,
+                        input_width: 1,
+                        output_height: pixels,
+                        output_width: 1,
+                        ..dims
+                    },
+                    params,
+                };
+                let geometry = column.geometry();
+                for rows in bands(pixels, per_call) {
                     let needed = geometry.needed(rows.clone());
-                    let (from, to) = (
-                        rows.start.saturating_mul(out_row),
-                        rows.end.saturating_mul(out_row),
-                    );
+                    let (from, to) = (rows.start.saturating_mul(oc), rows.end.saturating_mul(oc));
                     let (Some(image), Some(out)) = (
-                        io.get(
-                            needed.start.saturating_mul(in_row)..needed.end.saturating_mul(in_row),
-                        ),
+                        io.get(needed.start.saturating_mul(c)..needed.end.saturating_mul(c)),
                         scratch.get_mut(..to - from),
                     ) else {
                         return;
                     };
-                    self.stage.band(image, needed, rows, out);
-                    // over rows this band and those before it read (16
+                    column.band(image, needed, rows, out);
+                    // over pixels this call and those before it read (16
                     // bytes a step, not `memcpy`'s word loop)
                     if let Some(place) = io.get_mut(from..to) {
                         crate::base::bytes::copy_forward(place, out);
@@ -615,33 +659,6 @@ fn gather(from: &[i8], depth: usize, channels: Range<usize>, to: &mut [i8]) {
     }
     for (to, from) in to.chunks_exact_mut(width).zip(from.chunks_exact(depth)) {
         if let Some(from) = from.get(channels.clone()) {
-            to.copy_from_slice(from);
-        }
-    }
-}
-
-/// The pixels of `from` (`channels.len()` values a pixel) into channels
-/// `channels` of the pixels of `to` (`depth` values a pixel), as many
-/// pixels as both hold.
-fn scatter(from: &[i8], to: &mut [i8], depth: usize, channels: Range<usize>) {
-    let width = channels.len();
-    if depth == 0 || width == 0 {
-        return;
-    }
-    // a group of four channels: a word a pixel, not a call
-    if width == 4 {
-        for (from, to) in from.chunks_exact(4).zip(to.chunks_exact_mut(depth)) {
-            let to = to
-                .get_mut(channels.start..)
-                .and_then(|t| t.first_chunk_mut::<4>());
-            if let (Some(to), Some(from)) = (to, from.first_chunk::<4>()) {
-                *to = *from;
-            }
-        }
-        return;
-    }
-    for (from, to) in from.chunks_exact(width).zip(to.chunks_exact_mut(depth)) {
-        if let Some(to) = to.get_mut(channels.clone()) {
             to.copy_from_slice(from);
         }
     }

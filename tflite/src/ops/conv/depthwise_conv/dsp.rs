@@ -138,6 +138,11 @@ const CLASS_ORDER: [(usize, usize); 9] = [
 /// untouched, unless the channels are a multiple of 4, the depth
 /// multiplier is 1, the zero point an int8 and every length matches (the
 /// caller's portable loop then runs).
+///
+/// The output's pixels lie `out_step` values apart (`depth` where the
+/// output is the layer's own tensor; more where it is a group of channels
+/// inside a wider one, which `out` starts at): pixel `p`'s channels at
+/// `out[p · out_step..][..depth]`, and no other value of `out` written.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     image: &[i8],
@@ -148,6 +153,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     params: &crate::ops::conv::depthwise_conv::DepthwiseConvParams<'_>,
     stage: &OutputStage,
     out: &mut [i8],
+    out_step: usize,
 ) -> Option<()> {
     use crate::arith::window::Window;
     let depth = dims.input_depth;
@@ -167,11 +173,13 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
                 .filter_height
                 .checked_mul(dims.filter_width)?
                 .checked_mul(depth)?
+        || out_step < depth
         || out.len()
-            != dims
-                .output_height
-                .checked_mul(dims.output_width)?
-                .checked_mul(depth)?
+            != out_len(
+                dims.output_height.checked_mul(dims.output_width)?,
+                depth,
+                out_step,
+            )?
         || !(multipliers.len() == 1 || multipliers.len() == depth)
         || bias.is_some_and(|b| b.count() != depth)
     {
@@ -203,7 +211,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
             offset,
         };
         let inside = depthwise_inside(
-            image, filter, bias, prepared, dims, params, stage, &scale, lines, out,
+            image, filter, bias, prepared, dims, params, stage, &scale, lines, out, out_step,
         );
         if inside.is_some() {
             return inside;
@@ -281,7 +289,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         .stride_height
         .checked_mul(dims.input_width)?
         .checked_mul(depth)?;
-    let out_rows = dims.output_width.checked_mul(depth)?;
+    let out_rows = dims.output_width.checked_mul(out_step)?;
     // the image's step from one output column to the next
     let pixel_step = params.stride_width.checked_mul(depth)?;
     // the filter's step from one row of taps to the next
@@ -305,9 +313,19 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
             // runs along the class's longer side
             let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) = if n_cols >= n_rows
             {
-                (n_rows, n_cols, (image_rows, out_rows), (pixel_step, depth))
+                (
+                    n_rows,
+                    n_cols,
+                    (image_rows, out_rows),
+                    (pixel_step, out_step),
+                )
             } else {
-                (n_cols, n_rows, (pixel_step, depth), (image_rows, out_rows))
+                (
+                    n_cols,
+                    n_rows,
+                    (pixel_step, out_step),
+                    (image_rows, out_rows),
+                )
             };
             // the spans of its runs (`None`, before anything is written,
             // if one overflows: never seen)
@@ -317,7 +335,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
                 pixels,
                 [image_run, out_run, image_pixel, out_pixel],
                 (iy0 * dims.input_width + ix0) * depth,
-                (oy0 * dims.output_width + ox0) * depth,
+                (oy0 * dims.output_width + ox0) * out_step,
             )?);
         }
     }
@@ -432,7 +450,7 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
                         _ => bias4,
                     },
                 };
-                let at = (oy * dims.output_width + ox) * depth + c;
+                let at = (oy * dims.output_width + ox) * out_step + c;
                 write4(
                     out.get_mut(at..at + 4)?,
                     acc,
@@ -446,6 +464,17 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         }
     }
     Some(())
+}
+
+/// The length of an output of `pixels` pixels of `depth` values each, the
+/// pixels `out_step` values apart: the last pixel ends the slice (0 for no
+/// pixel); `None` if it overflows.
+#[inline(always)]
+pub(crate) fn out_len(pixels: usize, depth: usize, out_step: usize) -> Option<usize> {
+    match pixels.checked_sub(1) {
+        Some(last) => last.checked_mul(out_step)?.checked_add(depth),
+        None => Some(0),
+    }
 }
 
 /// The bias of channels `c … c + 3` (0 without one, or past its end).
@@ -644,6 +673,7 @@ fn depthwise_inside<B: Values<i32> + ?Sized>(
     scale: &impl Fn(usize) -> Scale,
     lines: Lines,
     out: &mut [i8],
+    out_step: usize,
 ) -> Option<()> {
     use crate::arith::window::Window;
     let depth = dims.input_depth;
@@ -736,7 +766,7 @@ fn depthwise_inside<B: Values<i32> + ?Sized>(
                     c,
                 );
                 first = first.checked_add(x_step)?;
-                at = at.checked_add(depth)?;
+                at = at.checked_add(out_step)?;
             }
         }
     }
@@ -1568,7 +1598,7 @@ mod tests {
             let lines = Lines { column: dw * c, row: dh * w * c, offset: (-zp as u32 & 0xffff) * 0x0001_0001 };
             let scale = |c: usize| Scale::new(multipliers[if per_channel { c } else { 0 }]);
             let mut got = std::vec![0i8; oh * ow * c];
-            prop_assert!(depthwise_inside(&image, &filter, Some(&bias[..]), prepared, &dims, &params, &stage, &scale, lines, &mut got).is_some());
+            prop_assert!(depthwise_inside(&image, &filter, Some(&bias[..]), prepared, &dims, &params, &stage, &scale, lines, &mut got, c).is_some());
             prop_assert_eq!(got, want);
         }
 
@@ -1578,6 +1608,7 @@ mod tests {
             (sh, sw, dh, dw, pt, pl, oh, ow) in (1usize..3, 1usize..3, 1usize..3, 1usize..3, 0usize..3, 0usize..3, 1usize..7, 1usize..7),
             seed in any::<u64>(),
             (zp, out_zp, lo, hi, per_channel, with_bias) in (-128i32..=127, -128i32..=127, -128i32..=0, 0i32..=127, any::<bool>(), any::<bool>()),
+            (extra, skip) in (0usize..3, 0usize..3),
         ) {
             let c = 4 * groups;
             let (image, filter, bias, multipliers) = random_layer(seed, h * w * c, kh * kw * c, c, per_channel);
@@ -1597,15 +1628,26 @@ mod tests {
             crate::reference::depthwise_conv(&image, &filter, bias, dims, &params, &mut want);
             let stage = OutputStage::new(Rounding::Double, out_zp, lo, hi);
             let mut got = std::vec![0i8; oh * ow * c];
-            prop_assert!(depthwise(&image, &filter, bias, None, &dims, &params, &stage, &mut got).is_some());
+            prop_assert!(depthwise(&image, &filter, bias, None, &dims, &params, &stage, &mut got, c).is_some());
             prop_assert_eq!(&got, &want);
             // the same with every group set up once, before the call
             let groups: Vec<_> = (0..c).step_by(4)
                 .map(|g| depthwise_group(&filter, bias, &dims, &params, &stage, g).unwrap())
                 .collect();
             let mut prepared = std::vec![0i8; oh * ow * c];
-            prop_assert!(depthwise(&image, &filter, bias, Some(&groups), &dims, &params, &stage, &mut prepared).is_some());
-            prop_assert_eq!(prepared, want);
+            prop_assert!(depthwise(&image, &filter, bias, Some(&groups), &dims, &params, &stage, &mut prepared, c).is_some());
+            prop_assert_eq!(prepared, want.clone());
+            // the same into a tensor of `wider` channels, from its channel
+            // `from` (a group's place in an in-place layer): those channels
+            // are the output, every other value untouched
+            let (wider, from) = (c + 4 * extra, 4 * skip.min(extra));
+            let mut into = std::vec![99i8; from + (oh * ow - 1) * wider + c];
+            prop_assert!(depthwise(&image, &filter, bias, Some(&groups), &dims, &params, &stage, &mut into[from..], wider).is_some());
+            let mut expected = std::vec![99i8; into.len()];
+            for (p, px) in want.chunks(c).enumerate() {
+                expected[from + p * wider..][..c].copy_from_slice(px);
+            }
+            prop_assert_eq!(into, expected);
         }
     }
 }

@@ -632,7 +632,53 @@ pub(crate) fn depthwise_rows<F, B>(
     }
     // the portable loop sets up nothing per call
     let _ = prepared;
-    depthwise_rows_portable(ring, ring_rows, rows, filter, bias, dims, params, output);
+    let step = dims.input_depth.saturating_mul(dims.depth_multiplier);
+    depthwise_rows_portable(
+        ring, ring_rows, rows, filter, bias, dims, params, output, step,
+    );
+}
+
+/// A whole layer of depth multiplier 1 over `image` (all its rows), its
+/// output's pixels `out_step` values apart: a group of channels written
+/// straight into a wider tensor, which `output` starts at (an in-place
+/// layer's group, whose input the caller has copied out), no other value
+/// of `output` touched. On the DSP loops where they take it, else the
+/// portable loop. The caller has checked the layer as
+/// [`depthwise_conv_int8_band`] does and that `output` holds `(pixels − 1)
+/// · out_step + depth` values, `out_step` at least the depth.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn depthwise_strided<B: Values<i32> + ?Sized>(
+    image: &[i8],
+    filter: &[i8],
+    bias: Option<&B>,
+    prepared: Option<&[DepthwiseGroup]>,
+    dims: DepthwiseConvDims,
+    params: &DepthwiseConvParams<'_>,
+    output: &mut [i8],
+    out_step: usize,
+) {
+    let dims = DepthwiseConvDims { batches: 1, ..dims };
+    #[cfg(shapecheck_dsp)]
+    {
+        let stage = OutputStage::new(
+            params.rounding,
+            params.output_zero_point,
+            params.output_min,
+            params.output_max,
+        );
+        if dsp::depthwise(
+            image, filter, bias, prepared, &dims, params, &stage, output, out_step,
+        )
+        .is_some()
+        {
+            return;
+        }
+    }
+    let _ = prepared;
+    let (rows, all) = (dims.input_height, 0..dims.output_height);
+    depthwise_rows_portable(
+        image, rows, all, filter, bias, dims, params, output, out_step,
+    );
 }
 
 /// [`depthwise_rows`] on the DSP loops: the band split into runs of
@@ -671,10 +717,23 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
     // as it is, no run to find
     if ring_rows == dims.input_height && rows.start == 0 && rows.end == dims.output_height {
         let whole = DepthwiseConvDims { batches: 1, ..dims };
-        let done = dsp::depthwise_as_conv(ring, w, bias, &whole, params, &stage, output)
-            .or_else(|| dsp::depthwise(ring, w, bias, prepared, &whole, params, &stage, output));
+        let done =
+            dsp::depthwise_as_conv(ring, w, bias, &whole, params, &stage, output).or_else(|| {
+                dsp::depthwise(
+                    ring,
+                    w,
+                    bias,
+                    prepared,
+                    &whole,
+                    params,
+                    &stage,
+                    output,
+                    dims.input_depth,
+                )
+            });
         if done.is_none() {
-            depthwise_rows_portable(ring, ring_rows, rows, w, bias, dims, params, output);
+            let step = dims.input_depth.saturating_mul(dims.depth_multiplier);
+            depthwise_rows_portable(ring, ring_rows, rows, w, bias, dims, params, output, step);
         }
         return;
     }
@@ -703,12 +762,16 @@ pub(crate) fn depthwise_rows_dsp<B: Values<i32> + ?Sized>(
             };
             // one input channel (a first layer): the convolution it is,
             // im2col; else depth multiplier 1, channels by fours
-            dsp::depthwise_as_conv(image, w, bias, &dims, &params, &stage, out)
-                .or_else(|| dsp::depthwise(image, w, bias, prepared, &dims, &params, &stage, out))
+            dsp::depthwise_as_conv(image, w, bias, &dims, &params, &stage, out).or_else(|| {
+                let depth = dims.input_depth;
+                dsp::depthwise(image, w, bias, prepared, &dims, &params, &stage, out, depth)
+            })
         });
         if done.is_none() {
             let out = output.get_mut(at..end).unwrap_or(&mut []);
-            depthwise_rows_portable(ring, ring_rows, run.clone(), w, bias, dims, params, out);
+            let step = dims.input_depth.saturating_mul(dims.depth_multiplier);
+            let run = run.clone();
+            depthwise_rows_portable(ring, ring_rows, run, w, bias, dims, params, out, step);
         }
         next = run.end;
     }
@@ -728,6 +791,7 @@ fn depthwise_rows_portable<F, B>(
     dims: DepthwiseConvDims,
     params: &DepthwiseConvParams<'_>,
     output: &mut [i8],
+    out_step: usize,
 ) where
     F: Values<i8> + ?Sized,
     B: Values<i32> + ?Sized,
@@ -764,7 +828,8 @@ fn depthwise_rows_portable<F, B>(
         size: input_height,
         ..row_axis(dims, params)
     };
-    let mut pixels = output.chunks_exact_mut(output_depth.max(1));
+    // each output pixel's values, `out_step` apart
+    let mut pixels = output.chunks_mut(out_step.max(1));
     for oy in rows {
         // the filter rows inside the input, and their rows in the ring,
         // found once per output row
