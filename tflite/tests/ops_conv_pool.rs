@@ -719,7 +719,12 @@ fn pool_case(seed: u64) -> PoolCase {
     let (ih, fh, sh, _, oh, pt) = axis(&mut rng, 1);
     let (iw, fw, sw, _, ow, pl) = axis(&mut rng, 1);
     let batches = rng.range(1, 2) as usize;
-    let depth = rng.range(1, 5) as usize;
+    // a few channels, or whole chunks of 16 and a tail (the int8 sums by
+    // words)
+    let depth = match rng.range(0, 1) {
+        0 => rng.range(1, 5),
+        _ => rng.range(15, 40),
+    } as usize;
     let (output_min, output_max) = clamp(&mut rng);
     PoolCase {
         dims: PoolDims {
@@ -862,6 +867,60 @@ fn mean_of_two_rounds_half_steps_up() {
     // (10 − 5 + 11 − 5) / 2 = 5.5 → 6; (−1 − 5 − 2 − 5) / 2 = −6.5 → −6; 2 / 2 = 1
     mean_int8(&[10, -1, 5, 11, -2, 7], 1, 1, 2, 3, &p, &mut out).unwrap();
     assert_eq!(out, [11, -1, 6]);
+}
+
+#[test]
+fn average_pool_sums_hundreds_of_taps_by_words() {
+    // a 23×19 window (437 taps: past the 256 at which the 16-bit lanes
+    // move into the sums) of 32 channels at the ends of int8, and of a
+    // mix: the average, rounded, of each channel
+    for fill in [-128i8, 127, 5] {
+        let (h, w, depth) = (23usize, 19usize, 32usize);
+        let input: Vec<i8> = (0..h * w * depth)
+            .map(|i| match fill {
+                5 => ((i * 37 + i / depth * 11) % 256) as i8,
+                v => v,
+            })
+            .collect();
+        let dims = PoolDims {
+            batches: 1,
+            input_height: h,
+            input_width: w,
+            depth,
+            filter_height: h,
+            filter_width: w,
+            output_height: 1,
+            output_width: 1,
+        };
+        let params = PoolParams {
+            stride_height: 1,
+            stride_width: 1,
+            pad_top: 0,
+            pad_left: 0,
+            output_min: -128,
+            output_max: 127,
+        };
+        let mut out = vec![0i8; depth];
+        average_pool_int8(&input, dims, &params, &mut out).unwrap();
+        let want: Vec<i8> = (0..depth)
+            .map(|c| {
+                let sum: i64 = input
+                    .iter()
+                    .skip(c)
+                    .step_by(depth)
+                    .map(|&x| i64::from(x))
+                    .sum();
+                let n = (h * w) as i64;
+                let avg = if sum > 0 {
+                    (sum + n / 2) / n
+                } else {
+                    (sum - n / 2) / n
+                };
+                avg as i8
+            })
+            .collect();
+        assert_eq!(out, want, "fill {fill}");
+    }
 }
 
 /// TFLite's rounding of the average: `(sum ± count/2) / count`, truncated:
