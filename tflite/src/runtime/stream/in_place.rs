@@ -28,7 +28,9 @@ use core::ops::Range;
 use super::Stage;
 use crate::arith::window::length;
 use crate::format::error::TfliteError;
-use crate::ops::conv::depthwise_conv::{depthwise_strided, DepthwiseConvDims, DepthwiseConvParams};
+use crate::ops::conv::depthwise_conv::{
+    depthwise_strided, DepthwiseConvDims, DepthwiseConvParams, StridedRuns,
+};
 use crate::ops::conv::Conv2dDims;
 
 /// Which way a layer is written over its input.
@@ -538,6 +540,8 @@ impl<'a> InPlaceLayer<'a> {
                     .saturating_sub(1)
                     .saturating_mul(c)
                     .saturating_add(4);
+                // the classes of the DSP runs, the same for every group
+                let runs = StridedRuns::new(group_dims, &params, c);
                 for g in 0..c / 4 {
                     let channels = 4 * g..4 * g + 4;
                     gather(filter, c, channels.clone(), taps_buf);
@@ -559,6 +563,7 @@ impl<'a> InPlaceLayer<'a> {
                         return;
                     };
                     depthwise_strided(
+                        &runs,
                         plane,
                         taps_buf,
                         bias.and_then(|b| b.get(channels.clone())),

@@ -155,6 +155,28 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
     out: &mut [i8],
     out_step: usize,
 ) -> Option<()> {
+    depthwise_with(
+        None, image, filter, bias, prepared, dims, params, stage, out, out_step,
+    )
+}
+
+/// [`depthwise`] with the classes of its pixels made by the caller
+/// (`given`: [`RunClasses::new`] of the same `dims`, strides, paddings,
+/// dilations and `out_step`, once for a layer's many calls), or made
+/// here (`None`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn depthwise_with<B: Values<i32> + ?Sized>(
+    given: Option<&RunClasses>,
+    image: &[i8],
+    filter: &[i8],
+    bias: Option<&B>,
+    prepared: Option<&[DepthwiseGroup]>,
+    dims: &crate::ops::conv::depthwise_conv::DepthwiseConvDims,
+    params: &crate::ops::conv::depthwise_conv::DepthwiseConvParams<'_>,
+    stage: &OutputStage,
+    out: &mut [i8],
+    out_step: usize,
+) -> Option<()> {
     use crate::arith::window::Window;
     let depth = dims.input_depth;
     let zero_point = params.input_zero_point;
@@ -217,128 +239,24 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
             return inside;
         }
     }
-    // which taps of a 3×3 window are inside: all (class 0), all but the
-    // first (1), all but the last (2); `None` for any other window
-    let class = |w: Window| match (w.taps().next(), w.len()) {
-        (Some((0, at)), 3) => Some((0, at)),
-        (Some((1, at)), 2) => Some((1, at)),
-        (Some((0, at)), 2) => Some((2, at)),
-        _ => None,
-    };
-    // per axis and class, the output positions of that class (a range:
-    // the windows move monotonically) and the input position of the first
-    // tap inside at the range's start; `complete` if every position has a
-    // class
-    let spans = |n: usize, stride: usize, pad: usize, dilation: usize, size: usize| {
-        let mut spans: [Option<(usize, usize, usize)>; 3] = [None; 3];
-        // no classes but a 3×3 filter's: no runs, every pixel on the
-        // general path
-        if !three {
-            return (spans, false, false);
-        }
-        // the last output whose window is whole: `o · stride + 2 ·
-        // dilation ≤ pad + size − 1` (every one between two whole windows
-        // is whole: they move monotonically)
-        let last_whole = pad
-            .checked_add(size)
-            .and_then(|v| v.checked_sub(1 + 2 * dilation.max(1)))
-            .and_then(|v| v.checked_div(stride));
-        let mut complete = true;
-        let mut o = 0;
-        while o < n {
-            let mut next = o + 1;
-            match class(Window::new(o, stride, pad, dilation, 3, size)) {
-                Some((k, at)) => {
-                    // a whole window: on to the last whole one at once, if
-                    // it is one (no window computed between)
-                    if let Some(last) = last_whole.filter(|&l| k == 0 && l > o && l < n) {
-                        let whole = Window::new(last, stride, pad, dilation, 3, size);
-                        if matches!(class(whole), Some((0, _))) {
-                            next = last + 1;
-                        }
-                    }
-                    match spans.get_mut(k) {
-                        Some(Some(span)) if span.1 == o => span.1 = next,
-                        Some(span @ None) => *span = Some((o, next, at)),
-                        // not a range: no runs at all (never seen)
-                        _ => return ([None; 3], false, false),
-                    }
-                }
-                None => complete = false,
-            }
-            o = next;
-        }
-        (spans, complete, true)
-    };
-    let (row_spans, rows_complete, rows_ranges) = spans(
-        dims.output_height,
-        params.stride_height,
-        params.pad_top,
-        params.dilation_height,
-        dims.input_height,
-    );
-    let (col_spans, cols_complete, cols_ranges) = spans(
-        dims.output_width,
-        params.stride_width,
-        params.pad_left,
-        params.dilation_width,
-        dims.input_width,
-    );
-    // the image's and the output's steps from one output row to the next
-    let image_rows = params
-        .stride_height
-        .checked_mul(dims.input_width)?
-        .checked_mul(depth)?;
-    let out_rows = dims.output_width.checked_mul(out_step)?;
-    // the image's step from one output column to the next
-    let pixel_step = params.stride_width.checked_mul(depth)?;
     // the filter's step from one row of taps to the next
     let filter_row = dims.filter_width.checked_mul(depth)?;
     // the prepared groups, where there is one per group of 4 channels
     let prepared = prepared.filter(|p| p.len() == depth / 4);
-    // the classes of pixels the DSP runs take (rows × columns with the same
-    // taps inside), once per call: the classes whose first tap inside is
-    // the filter's first (the table as it is), then those that start at
-    // its second tap, its fourth and its fifth (CLASS_ORDER)
-    let runs_apply = three && rows_ranges && cols_ranges;
-    let mut classes: [Option<ClassRuns>; 9] = [None; 9];
-    if runs_apply {
-        for (slot, (rc, cc)) in classes.iter_mut().zip(CLASS_ORDER) {
-            let (Some(Some((oy0, oy1, iy0))), Some(Some((ox0, ox1, ix0)))) =
-                (row_spans.get(rc).copied(), col_spans.get(cc).copied())
-            else {
-                continue;
-            };
-            let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
-            // runs along the class's longer side
-            let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) = if n_cols >= n_rows
-            {
-                (
-                    n_rows,
-                    n_cols,
-                    (image_rows, out_rows),
-                    (pixel_step, out_step),
-                )
-            } else {
-                (
-                    n_cols,
-                    n_rows,
-                    (pixel_step, out_step),
-                    (image_rows, out_rows),
-                )
-            };
-            // the spans of its runs (`None`, before anything is written,
-            // if one overflows: never seen)
-            *slot = Some(ClassRuns::new(
-                (rc, cc),
-                runs,
-                pixels,
-                [image_run, out_run, image_pixel, out_pixel],
-                (iy0 * dims.input_width + ix0) * depth,
-                (oy0 * dims.output_width + ox0) * out_step,
-            )?);
+    // the classes the DSP runs take: the caller's (made once per layer)
+    // or made here, once per call
+    let mut made;
+    let (classes, (runs_apply, rows_complete, cols_complete)) = match given {
+        Some(runs) => (
+            &runs.classes,
+            (runs.runs_apply, runs.rows_complete, runs.cols_complete),
+        ),
+        None => {
+            made = [None; 9];
+            let flags = RunClasses::fill(&mut made, dims, params, out_step)?;
+            (&made, flags)
         }
-    }
+    };
     // the runs' state, once a call (each group its constants and output
     // stage, each class's runs their pointers and steps)
     let mut st = Run3 {
@@ -464,6 +382,190 @@ pub(crate) fn depthwise<B: Values<i32> + ?Sized>(
         }
     }
     Some(())
+}
+
+/// Which taps of a 3×3 window are inside: all (class 0), all but the
+/// first (1), all but the last (2), with the input position of the first
+/// tap inside; `None` for any other window.
+#[inline(always)]
+fn class(w: crate::arith::window::Window) -> Option<(usize, usize)> {
+    match (w.taps().next(), w.len()) {
+        (Some((0, at)), 3) => Some((0, at)),
+        (Some((1, at)), 2) => Some((1, at)),
+        (Some((0, at)), 2) => Some((2, at)),
+        _ => None,
+    }
+}
+
+/// The classes of a layer's pixels that [`depthwise`]'s DSP runs take
+/// (rows × columns with the same 3×3 taps inside), each with its runs'
+/// geometry, and whether they are every row and every column: a function
+/// of the layer's dims, strides, paddings, dilations and output step
+/// alone, the same for every group of channels and every call on the
+/// same dims. [`depthwise`] makes them once per call; a caller whose
+/// layer is many calls of one group each (a depthwise layer in place)
+/// makes them once and passes them ([`depthwise_with`]).
+#[derive(Clone, Copy)]
+pub(crate) struct RunClasses {
+    classes: [Option<ClassRuns>; 9],
+    runs_apply: bool,
+    rows_complete: bool,
+    cols_complete: bool,
+}
+
+impl RunClasses {
+    /// No class (every pixel on the general path), to be made by
+    /// [`RunClasses::make`].
+    pub(crate) const NONE: RunClasses = RunClasses {
+        classes: [None; 9],
+        runs_apply: false,
+        rows_complete: false,
+        cols_complete: false,
+    };
+
+    /// The classes of a layer of `dims` and `params` whose output's
+    /// pixels lie `out_step` values apart; `None` if a size overflows.
+    pub(crate) fn new(
+        dims: &crate::ops::conv::depthwise_conv::DepthwiseConvDims,
+        params: &crate::ops::conv::depthwise_conv::DepthwiseConvParams<'_>,
+        out_step: usize,
+    ) -> Option<Self> {
+        let mut made = RunClasses::NONE;
+        let (runs_apply, rows_complete, cols_complete) =
+            RunClasses::fill(&mut made.classes, dims, params, out_step)?;
+        made.runs_apply = runs_apply;
+        made.rows_complete = rows_complete;
+        made.cols_complete = cols_complete;
+        Some(made)
+    }
+
+    /// [`RunClasses::new`]'s classes written into `classes` (all `None`
+    /// before), its flags returned: `(runs_apply, rows_complete,
+    /// cols_complete)`. Inlined into [`depthwise_with`], over a local
+    /// array: returned by value, or as a struct made in place, its 470
+    /// bytes cost a copy or a clear each call. `None` if a size
+    /// overflows.
+    #[inline(always)]
+    fn fill(
+        classes: &mut [Option<ClassRuns>; 9],
+        dims: &crate::ops::conv::depthwise_conv::DepthwiseConvDims,
+        params: &crate::ops::conv::depthwise_conv::DepthwiseConvParams<'_>,
+        out_step: usize,
+    ) -> Option<(bool, bool, bool)> {
+        use crate::arith::window::Window;
+        let depth = dims.input_depth;
+        let three = dims.filter_height == 3 && dims.filter_width == 3;
+        // per axis and class, the output positions of that class (a range:
+        // the windows move monotonically) and the input position of the first
+        // tap inside at the range's start; `complete` if every position has a
+        // class
+        let spans = |n: usize, stride: usize, pad: usize, dilation: usize, size: usize| {
+            let mut spans: [Option<(usize, usize, usize)>; 3] = [None; 3];
+            // no classes but a 3×3 filter's: no runs, every pixel on the
+            // general path
+            if !three {
+                return (spans, false, false);
+            }
+            // the last output whose window is whole: `o · stride + 2 ·
+            // dilation ≤ pad + size − 1` (every one between two whole windows
+            // is whole: they move monotonically)
+            let last_whole = pad
+                .checked_add(size)
+                .and_then(|v| v.checked_sub(1 + 2 * dilation.max(1)))
+                .and_then(|v| v.checked_div(stride));
+            let mut complete = true;
+            let mut o = 0;
+            while o < n {
+                let mut next = o + 1;
+                match class(Window::new(o, stride, pad, dilation, 3, size)) {
+                    Some((k, at)) => {
+                        // a whole window: on to the last whole one at once, if
+                        // it is one (no window computed between)
+                        if let Some(last) = last_whole.filter(|&l| k == 0 && l > o && l < n) {
+                            let whole = Window::new(last, stride, pad, dilation, 3, size);
+                            if matches!(class(whole), Some((0, _))) {
+                                next = last + 1;
+                            }
+                        }
+                        match spans.get_mut(k) {
+                            Some(Some(span)) if span.1 == o => span.1 = next,
+                            Some(span @ None) => *span = Some((o, next, at)),
+                            // not a range: no runs at all (never seen)
+                            _ => return ([None; 3], false, false),
+                        }
+                    }
+                    None => complete = false,
+                }
+                o = next;
+            }
+            (spans, complete, true)
+        };
+        let (row_spans, rows_complete, rows_ranges) = spans(
+            dims.output_height,
+            params.stride_height,
+            params.pad_top,
+            params.dilation_height,
+            dims.input_height,
+        );
+        let (col_spans, cols_complete, cols_ranges) = spans(
+            dims.output_width,
+            params.stride_width,
+            params.pad_left,
+            params.dilation_width,
+            dims.input_width,
+        );
+        // the image's and the output's steps from one output row to the next
+        let image_rows = params
+            .stride_height
+            .checked_mul(dims.input_width)?
+            .checked_mul(depth)?;
+        let out_rows = dims.output_width.checked_mul(out_step)?;
+        // the image's step from one output column to the next
+        let pixel_step = params.stride_width.checked_mul(depth)?;
+        // the classes of pixels the DSP runs take (rows × columns with the same
+        // taps inside), once per call: the classes whose first tap inside is
+        // the filter's first (the table as it is), then those that start at
+        // its second tap, its fourth and its fifth (CLASS_ORDER)
+        let runs_apply = three && rows_ranges && cols_ranges;
+        if runs_apply {
+            for (slot, (rc, cc)) in classes.iter_mut().zip(CLASS_ORDER) {
+                let (Some(Some((oy0, oy1, iy0))), Some(Some((ox0, ox1, ix0)))) =
+                    (row_spans.get(rc).copied(), col_spans.get(cc).copied())
+                else {
+                    continue;
+                };
+                let (n_rows, n_cols) = (oy1 - oy0, ox1 - ox0);
+                // runs along the class's longer side
+                let (runs, pixels, (image_run, out_run), (image_pixel, out_pixel)) =
+                    if n_cols >= n_rows {
+                        (
+                            n_rows,
+                            n_cols,
+                            (image_rows, out_rows),
+                            (pixel_step, out_step),
+                        )
+                    } else {
+                        (
+                            n_cols,
+                            n_rows,
+                            (pixel_step, out_step),
+                            (image_rows, out_rows),
+                        )
+                    };
+                // the spans of its runs (`None`, before anything is written,
+                // if one overflows: never seen)
+                *slot = Some(ClassRuns::new(
+                    (rc, cc),
+                    runs,
+                    pixels,
+                    [image_run, out_run, image_pixel, out_pixel],
+                    (iy0 * dims.input_width + ix0) * depth,
+                    (oy0 * dims.output_width + ox0) * out_step,
+                )?);
+            }
+        }
+        Some((runs_apply, rows_complete, cols_complete))
+    }
 }
 
 /// The length of an output of `pixels` pixels of `depth` values each, the
@@ -1643,6 +1745,11 @@ mod tests {
             let (wider, from) = (c + 4 * extra, 4 * skip.min(extra));
             let mut into = std::vec![99i8; from + (oh * ow - 1) * wider + c];
             prop_assert!(depthwise(&image, &filter, bias, Some(&groups), &dims, &params, &stage, &mut into[from..], wider).is_some());
+            // and with the classes made once beforehand (a layer in place's)
+            let classes = RunClasses::new(&dims, &params, wider).unwrap();
+            let mut given = std::vec![99i8; into.len()];
+            prop_assert!(depthwise_with(Some(&classes), &image, &filter, bias, Some(&groups), &dims, &params, &stage, &mut given[from..], wider).is_some());
+            prop_assert_eq!(&given, &into);
             let mut expected = std::vec![99i8; into.len()];
             for (p, px) in want.chunks(c).enumerate() {
                 expected[from + p * wider..][..c].copy_from_slice(px);

@@ -638,16 +638,49 @@ pub(crate) fn depthwise_rows<F, B>(
     );
 }
 
+/// The classes of a layer's pixels that [`depthwise_strided`]'s DSP
+/// loops run, made once for the layer's calls (a layer in place calls it
+/// once per group of four channels, each on the same dims); nothing
+/// without the DSP extension.
+#[derive(Clone, Copy)]
+pub(crate) struct StridedRuns {
+    #[cfg(shapecheck_dsp)]
+    classes: Option<dsp::RunClasses>,
+}
+
+impl StridedRuns {
+    /// The classes of a layer of `dims` and `params` whose output's
+    /// pixels lie `out_step` values apart.
+    pub(crate) fn new(
+        dims: DepthwiseConvDims,
+        params: &DepthwiseConvParams<'_>,
+        out_step: usize,
+    ) -> Self {
+        #[cfg(not(shapecheck_dsp))]
+        let _ = (dims, params, out_step);
+        StridedRuns {
+            #[cfg(shapecheck_dsp)]
+            classes: dsp::RunClasses::new(
+                &DepthwiseConvDims { batches: 1, ..dims },
+                params,
+                out_step,
+            ),
+        }
+    }
+}
+
 /// A whole layer of depth multiplier 1 over `image` (all its rows), its
 /// output's pixels `out_step` values apart: a group of channels written
 /// straight into a wider tensor, which `output` starts at (an in-place
 /// layer's group, whose input the caller has copied out), no other value
-/// of `output` touched. On the DSP loops where they take it, else the
-/// portable loop. The caller has checked the layer as
-/// [`depthwise_conv_int8_band`] does and that `output` holds `(pixels − 1)
-/// · out_step + depth` values, `out_step` at least the depth.
+/// of `output` touched. On the DSP loops where they take it (with
+/// `runs`, [`StridedRuns::new`] of the same `dims`, `params` and
+/// `out_step`), else the portable loop. The caller has checked the layer
+/// as [`depthwise_conv_int8_band`] does and that `output` holds `(pixels −
+/// 1) · out_step + depth` values, `out_step` at least the depth.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn depthwise_strided<B: Values<i32> + ?Sized>(
+    runs: &StridedRuns,
     image: &[i8],
     filter: &[i8],
     bias: Option<&B>,
@@ -666,15 +699,16 @@ pub(crate) fn depthwise_strided<B: Values<i32> + ?Sized>(
             params.output_min,
             params.output_max,
         );
-        if dsp::depthwise(
-            image, filter, bias, prepared, &dims, params, &stage, output, out_step,
+        let classes = runs.classes.as_ref();
+        if dsp::depthwise_with(
+            classes, image, filter, bias, prepared, &dims, params, &stage, output, out_step,
         )
         .is_some()
         {
             return;
         }
     }
-    let _ = prepared;
+    let _ = (runs, prepared);
     let (rows, all) = (dims.input_height, 0..dims.output_height);
     depthwise_rows_portable(
         image, rows, all, filter, bias, dims, params, output, out_step,
