@@ -820,6 +820,10 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
             .chunks_exact(image_len.max(1))
             .zip(out.chunks_exact_mut(out_len.max(1)))
         {
+            // a row's last pixel left without a pair (its row's pixels
+            // odd): its im2col row kept in `cols`' first row, its output's
+            // offset here, paired with the next row's first pixel
+            let mut carried: Option<usize> = None;
             for oy in 0..dims.output_height {
                 let rows = Window::new(
                     oy,
@@ -834,19 +838,42 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                     Some((_, iy0)) if rows.len() == dims.filter_height => Some(iy0),
                     _ => None,
                 };
+                let ow = dims.output_width;
+                // the row's pairs start at column 1 where its column 0
+                // went with the last row's carried pixel
+                let start = match carried.take() {
+                    Some(at0) => {
+                        let (_, c1) = cols.split_at_mut(row);
+                        let c1 = c1.get_mut(..row)?;
+                        if !full.is_some_and(|iy0| inside(c1, image, iy0, 0)) {
+                            gather(c1, image, rows, 0);
+                        }
+                        let (c0, c1) = cols.split_at(row);
+                        let c1 = c1.get(..row)?;
+                        let at1 = oy * ow * channels + first;
+                        channel_pairs(c0, c1, wide, group, qs, out, at0, Some(at1))?;
+                        1
+                    }
+                    None => 0,
+                };
                 // the row's pixels whose taps are all inside, the filter
-                // rows whole words (`direct_at`'s), from an even column and
-                // in pairs (or to the row's end): checked once and run in
-                // one call, straight from the image
+                // rows whole words (`direct_at`'s), from a column of the
+                // pairs' parity and in pairs (or to the row's end): checked
+                // once and run in one call, straight from the image
                 let mut direct = 0..0;
                 if let Some(iy0) = full.filter(|_| direct_run > 0) {
-                    let (ow, sw) = (dims.output_width, params.stride_width.max(1));
-                    let lo = params.pad_left.div_ceil(sw).next_multiple_of(2);
+                    let sw = params.stride_width.max(1);
+                    let lo = params.pad_left.div_ceil(sw).max(start);
+                    let lo = lo + (lo - start) % 2;
                     let hi = (dims.input_width.saturating_add(params.pad_left))
                         .checked_sub(dims.filter_width)
                         .map_or(0, |v| v / sw + 1)
                         .min(ow);
-                    let end = if hi == ow { ow } else { hi - hi % 2 };
+                    let end = if hi == ow {
+                        ow
+                    } else {
+                        hi - hi.saturating_sub(lo) % 2
+                    };
                     let ends = (lo < end).then(|| (direct_at(iy0, lo), direct_at(iy0, end - 1)));
                     if let (Some((Some(from), Some(_))), Some(pixel_step)) =
                         (ends, sw.checked_mul(depth))
@@ -866,12 +893,12 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                         }
                     }
                 }
-                for ox in (0..dims.output_width).step_by(2) {
+                for ox in (start..ow).step_by(2) {
                     if direct.contains(&ox) {
                         continue;
                     }
-                    let second = ox + 1 < dims.output_width;
-                    let at = (oy * dims.output_width + ox) * channels + first;
+                    let second = ox + 1 < ow;
+                    let at = (oy * ow + ox) * channels + first;
                     // (a pair whose taps are all inside is in `direct`,
                     // unless `direct_pixels` declined it: then gathered)
                     let (c0, c1) = cols.split_at_mut(row);
@@ -883,6 +910,10 @@ fn conv_im2col_rows<B: Values<i32> + ?Sized>(
                         if !full.is_some_and(|iy0| inside(c1, image, iy0, ox + 1)) {
                             gather(c1, image, rows, ox + 1);
                         }
+                    } else if oy + 1 < dims.output_height {
+                        // the row's last pixel alone: on to the next row
+                        carried = Some(at);
+                        continue;
                     } else {
                         c1.get_mut(..row)?.copy_from_slice(c0);
                     }
