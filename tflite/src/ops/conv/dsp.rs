@@ -152,11 +152,15 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
     }
     // a deep product: each pixel pair's rows widened once for all the
     // channel pairs (16 instructions per 16 MACs), pixel pairs outside
+    // every channel's output stage the DSP form's: the prepared pairs
+    // (made only where it is, checked against the layer when they were
+    // given), else one pass over the multipliers, each call
     if (WIDE_MIN_DEPTH..=IM2COL_MAX).contains(&depth)
         && depth.is_multiple_of(8)
         && channels >= 2
         && channels.is_multiple_of(2)
-        && Requant4::takes_all(multipliers, channels, stage)
+        && (prepared.is_some_and(|p| 2 * p.len() == channels)
+            || Requant4::takes_all(multipliers, channels, stage))
     {
         // the widened rows on the stack sized by the depth's class (a
         // wrapper per class owns them, out of line: only while it runs)
@@ -425,7 +429,11 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
         return None;
     }
     // every channel pair's output stage first: `None` before any output
-    if !Requant4::takes_all(multipliers, channels, stage) {
+    // (the prepared pairs, made only where it is, or one pass over the
+    // multipliers)
+    if !(prepared.is_some_and(|p| 2 * p.len() == channels)
+        || Requant4::takes_all(multipliers, channels, stage))
+    {
         return None;
     }
     // a shallow filter (a first layer's 3×3×1 or 3×3×3) whose filter
