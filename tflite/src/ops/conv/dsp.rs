@@ -593,11 +593,13 @@ fn conv_im2col_shallow<B: Values<i32> + ?Sized>(
     let k = w.len() / dims.output_depth.max(1);
     let run = dims.filter_width.checked_mul(dims.input_depth)?;
     let padded_run = row / dims.filter_height.max(1);
-    // zeroed, then each filter row's weights copied over its front (runs of
-    // at most 16 bytes, without `memcpy`'s set-up: `copy_run`)
-    let mut padded = [0i8; SHALLOW_WEIGHTS];
+    // the bytes used zeroed (not the whole buffer: a first layer's 8
+    // channels use 96 of its 576), then each filter row's weights copied
+    // over its front (runs of at most 16 bytes, without `memcpy`'s set-up:
+    // `copy_run`)
+    let mut padded = [MaybeUninit::<i8>::uninit(); SHALLOW_WEIGHTS];
     let len = dims.output_depth.checked_mul(row)?;
-    let rows = padded.get_mut(..len)?;
+    let rows = filled(padded.get_mut(..len)?, 0);
     if run == 0
         || padded_run < run
         || row != dims.filter_height.checked_mul(padded_run)?
