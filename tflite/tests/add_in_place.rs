@@ -7,7 +7,8 @@
 
 use proptest::prelude::*;
 use shapecheck_tflite::{
-    add_int8, add_int8_in_place, add_params, reference, AddOver, AddParams, QuantizedMultiplier,
+    add_int8, add_int8_in_place, add_int8_prechecked, add_params, reference, AddOver, AddParams,
+    QuantizedMultiplier,
 };
 
 proptest! {
@@ -67,8 +68,9 @@ fn multiplier() -> impl Strategy<Value = QuantizedMultiplier> {
     ]
 }
 
-/// `x1 + x2` by `add_int8` and by `add_int8_in_place` over either input,
-/// each checked against `reference::add_int8`.
+/// `x1 + x2` by `add_int8`, `add_int8_prechecked` and by
+/// `add_int8_in_place` over either input, each checked against
+/// `reference::add_int8`.
 fn check_against_reference(pairs: &[(i8, i8)], params: &AddParams) -> Result<(), TestCaseError> {
     let x1: Vec<i8> = pairs.iter().map(|p| p.0).collect();
     let x2: Vec<i8> = pairs.iter().map(|p| p.1).collect();
@@ -79,6 +81,11 @@ fn check_against_reference(pairs: &[(i8, i8)], params: &AddParams) -> Result<(),
     let mut apart = vec![0i8; x1.len()];
     add_int8(&x1[..], &n, &x2[..], &n, params, &mut apart).unwrap();
     prop_assert_eq!(&apart, &want);
+
+    // the unchecked entry, which takes one shape's inputs by words
+    let mut unchecked = vec![0i8; x1.len()];
+    add_int8_prechecked(&x1[..], &n, &x2[..], &n, params, &mut unchecked);
+    prop_assert_eq!(&unchecked, &want);
 
     let mut over1 = x1.clone();
     add_int8_in_place(&mut over1, &x2, AddOver::Input1, params).unwrap();
