@@ -116,6 +116,13 @@ proptest! {
         band in 1usize..6,
         seed in any::<u64>(),
         (zp, out_zp, per_channel, with_bias) in (-128i32..=127, -128i32..=127, any::<bool>(), any::<bool>()),
+        // mostly stride 1 and no padding (each pixel its own: the calls
+        // by whole pixel pairs); else a stride of 2 or a padding, read by
+        // rows (an output row from input rows at or after its own)
+        (sh, sw, pt, pl) in prop_oneof![
+            3 => Just((1usize, 1usize, 0usize, 0usize)),
+            1 => (1usize..3, 1usize..3, 0usize..2, 0usize..2),
+        ],
     ) {
         let mut next = stream(seed);
         let input: Vec<i8> = (0..h * w * c).map(|_| next() as i8).collect();
@@ -128,8 +135,8 @@ proptest! {
             output_height: h, output_width: w, output_depth: oc,
         };
         let params = Conv2dParams {
-            stride_height: 1, stride_width: 1, dilation_height: 1, dilation_width: 1,
-            pad_top: 0, pad_left: 0,
+            stride_height: sh, stride_width: sw, dilation_height: 1, dilation_width: 1,
+            pad_top: pt, pad_left: pl,
             input_zero_point: zp, output_zero_point: out_zp,
             multipliers: &ms, output_min: -128, output_max: 127,
             rounding: Rounding::Double,
@@ -146,6 +153,13 @@ proptest! {
             // more output channels than input ones: refused, untouched
             let e = InPlaceLayer::new(stage, band).unwrap_err();
             prop_assert!(e.to_string().contains("at most its input's channels"), "{}", e);
+            return Ok(());
+        }
+        if pt > 0 {
+            // an output row reading the row above its own, which a band
+            // before it wrote over: refused
+            let e = InPlaceLayer::new(stage, band).unwrap_err();
+            prop_assert!(e.to_string().contains("no padding above"), "{}", e);
             return Ok(());
         }
         let layer = InPlaceLayer::new(stage, band).unwrap();

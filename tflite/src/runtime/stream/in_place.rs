@@ -312,6 +312,16 @@ impl<'a> InPlaceLayer<'a> {
             ));
         }
         shape.check(band).map_err(|rule| param(band, rule))?;
+        // a 1×1 layer's band is written over rows read already: no output
+        // row reads an input row above its own
+        if let Stage::Conv { params, .. } = stage {
+            if params.pad_top != 0 {
+                return Err(param(
+                    params.pad_top,
+                    "a 1×1 convolution in place has no padding above",
+                ));
+            }
+        }
         let layer = InPlaceLayer { stage, band };
         for len in [layer.len(), layer.output_len(), layer.scratch_len()] {
             if len == usize::MAX {
@@ -582,38 +592,57 @@ impl<'a> InPlaceLayer<'a> {
                 dims,
                 params,
             } => {
-                // a 1×1 convolution of stride 1 maps pixel to pixel: the
-                // tensor as one column of pixels, each call the band's
-                // pixels in whole pairs (`pixels_a_call`)
                 let [h, w, c] = shape.input;
                 let oc = shape.output[2];
-                let pixels = h.saturating_mul(w);
-                let per_call = shape.pixels_a_call(self.band).unwrap_or(1).max(1);
-                let column = Stage::Conv {
-                    filter,
-                    bias,
-                    prepared,
-                    dims: Conv2dDims {
-                        input_height: pixels,
-                        input_width: 1,
-                        output_height: pixels,
-                        output_width: 1,
-                        ..dims
-                    },
-                    params,
+                // of stride 1 and no padding, a 1×1 convolution maps each
+                // pixel to itself: the tensor as one column of pixels, each
+                // call the band's pixels in whole pairs (`pixels_a_call`)
+                let pixel_to_pixel = (params.stride_height, params.stride_width) == (1, 1)
+                    && (params.pad_top, params.pad_left) == (0, 0);
+                let (stage, bands_of) = if pixel_to_pixel {
+                    let pixels = h.saturating_mul(w);
+                    let column = Stage::Conv {
+                        filter,
+                        bias,
+                        prepared,
+                        dims: Conv2dDims {
+                            input_height: pixels,
+                            input_width: 1,
+                            output_height: pixels,
+                            output_width: 1,
+                            ..dims
+                        },
+                        params,
+                    };
+                    let per_call = shape.pixels_a_call(self.band).unwrap_or(1).max(1);
+                    (column, bands(pixels, per_call))
+                } else {
+                    // else by rows, each output row from input rows at or
+                    // after its own (no padding above, `new` checked; a
+                    // stride of 2 reads ahead), written over rows read
+                    // already
+                    (self.stage, bands(shape.output[0], self.band))
                 };
-                let geometry = column.geometry();
-                for rows in bands(pixels, per_call) {
+                let [_, sw, _] = shape_of(&stage).map_or([0; 3], |s| s.input);
+                let [_, sow, _] = shape_of(&stage).map_or([0; 3], |s| s.output);
+                let (in_row, out_row) = (sw.saturating_mul(c), sow.saturating_mul(oc));
+                let geometry = stage.geometry();
+                for rows in bands_of {
                     let needed = geometry.needed(rows.clone());
-                    let (from, to) = (rows.start.saturating_mul(oc), rows.end.saturating_mul(oc));
+                    let (from, to) = (
+                        rows.start.saturating_mul(out_row),
+                        rows.end.saturating_mul(out_row),
+                    );
                     let (Some(image), Some(out)) = (
-                        io.get(needed.start.saturating_mul(c)..needed.end.saturating_mul(c)),
+                        io.get(
+                            needed.start.saturating_mul(in_row)..needed.end.saturating_mul(in_row),
+                        ),
                         scratch.get_mut(..to - from),
                     ) else {
                         return;
                     };
-                    column.band(image, needed, rows, out);
-                    // over pixels this call and those before it read (16
+                    stage.band(image, needed, rows, out);
+                    // over rows this call and those before it read (16
                     // bytes a step, not `memcpy`'s word loop)
                     if let Some(place) = io.get_mut(from..to) {
                         crate::base::bytes::copy_forward(place, out);
