@@ -10,11 +10,16 @@
 //!   (its pixels a tensor's depth apart), which no other group reads. Its
 //!   scratch: the filter's taps and one plane of four channels; its band
 //!   is every row.
-//! - A **1×1 convolution** of stride 1 computes each output pixel from
-//!   the same input pixel alone. It runs band by band of rows: the band's
-//!   output into the scratch, then copied over the band's input rows
-//!   (and, with fewer output channels, over rows before them), which the
-//!   layer reads no more. Its scratch: one band of output rows.
+//! - A **1×1 convolution** of stride 1 and no padding computes each
+//!   output pixel from the same input pixel alone. It runs as one column
+//!   of pixels, the band's pixels in whole pairs a call
+//!   ([`InPlaceShape::pixels_a_call`]): the call's output into the
+//!   scratch, then copied over the call's input pixels (and, with fewer
+//!   output channels, over pixels before them), which the layer reads no
+//!   more. At a stride of 2 it runs band by band of rows, each output row
+//!   read from input rows at or after its own; with padding above it is
+//!   refused (a row would read the row above, written over already). Its
+//!   scratch: one call's output.
 //!
 //! Each call is the kernel's whole-tensor call (a depthwise group's over
 //! its plane, a 1×1 band's over that band: [`Stage`]'s), so the values
@@ -151,7 +156,8 @@ impl InPlaceShape {
     /// The scratch the layer needs at `band` output rows a call, in
     /// values: a depthwise convolution's filter taps and plane of four
     /// channels (every row in one call, whatever the band); a 1×1
-    /// convolution's band of output rows. `None` when the sizes overflow.
+    /// convolution's output of one call ([`InPlaceShape::pixels_a_call`],
+    /// at least a band of rows). `None` when the sizes overflow.
     ///
     /// ```
     /// use shapecheck_tflite::stream::{InPlaceKind, InPlaceShape};
@@ -178,7 +184,9 @@ impl InPlaceShape {
 
     /// The kernel calls the layer makes at `band` output rows a call:
     /// a depthwise convolution one per group of four channels (every row
-    /// in one call, whatever the band), a 1×1 convolution one per band.
+    /// in one call, whatever the band), a 1×1 convolution one per
+    /// [`InPlaceShape::pixels_a_call`] of its pixels (at stride 1, the
+    /// layers the schedule writes over their input).
     ///
     /// ```
     /// use shapecheck_tflite::stream::{InPlaceKind, InPlaceShape};
