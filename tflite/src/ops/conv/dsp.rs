@@ -159,7 +159,7 @@ pub(crate) fn matmul<B: Values<i32> + ?Sized>(
         && depth.is_multiple_of(8)
         && channels >= 2
         && channels.is_multiple_of(2)
-        && (prepared.is_some_and(|p| 2 * p.len() == channels)
+        && (layer_stages(prepared, channels).is_some()
             || Requant4::takes_all(multipliers, channels, stage))
     {
         // the widened rows on the stack sized by the depth's class (a
@@ -431,7 +431,7 @@ pub(crate) fn conv_im2col<B: Values<i32> + ?Sized>(
     // every channel pair's output stage first: `None` before any output
     // (the prepared pairs, made only where it is, or one pass over the
     // multipliers)
-    if !(prepared.is_some_and(|p| 2 * p.len() == channels)
+    if !(layer_stages(prepared, channels).is_some()
         || Requant4::takes_all(multipliers, channels, stage))
     {
         return None;
