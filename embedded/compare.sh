@@ -232,6 +232,13 @@ if "$PY" count_cycles.py --self-test >"$log" 2>&1; then
 else
   cat "$log"; fail "count_cycles.py --self-test"
 fi
+# the kernels' inner blocks alone, each checked against its sums in Python:
+# what the M4's timings allow per MAC (docs/measurements.md)
+if "$PY" bounds.py >"$log" 2>&1; then
+  passed=$((passed + 1)); echo "inner blocks' bounds: ok ($(tail -n 1 "$log"))"
+else
+  cat "$log"; fail "bounds.py"
+fi
 
 # --- build -----------------------------------------------------------------
 deb() { # as run.sh: Debian's toolchain, for these commands only
