@@ -72,6 +72,16 @@ def generate(rng):
                               for s in range(K // 4))
     want["b3x2"] = [dot(p[i], w[c]) for c in range(2) for i in range(3)]
 
+    # b2x3: two pixels widened, per step pixel 1's odd half, the two even
+    # halves, pixel 0's odd half; three weight rows interleaved by words
+    p = [row(K) for _ in range(2)]
+    w = [row(K) for _ in range(3)]
+    step = lambda s, i, odd: halves(p[i][4 * s:4 * s + 4], odd)  # noqa: E731
+    data["b2x3_x"] = b"".join(step(s, 1, True) + step(s, 0, False) + step(s, 1, False)
+                              + step(s, 0, True) for s in range(K // 4))
+    data["b2x3_w"] = b"".join(w[c][4 * s:4 * s + 4] for s in range(K // 4) for c in range(3))
+    want["b2x3"] = [dot(p[i], w[c]) for i in range(2) for c in range(3)]
+
     # depthwise: TAPS image words of 4 channels and a filter value per
     # channel and tap
     img = [row(4) for _ in range(TAPS)]
@@ -96,6 +106,7 @@ BLOCKS = [
     # name, MACs, accumulators, what it is
     ("b2x2", 2 * 2 * K, 4, "1x1: 2 pixels x 2 channels, the file's layout (today's step)"),
     ("b3x2", 3 * 2 * K, 6, "1x1: 3 pixels x 2 channels, weight rows interleaved by words"),
+    ("b2x3", 2 * 3 * K, 6, "1x1: 2 pixels x 3 channels, weight rows interleaved by words"),
     ("dw_tap", 4 * TAPS, 4, "depthwise: a tap of 4 channels, SMLABB/SMLATT (today's tap)"),
     ("dw_pair", 4 * TAPS, 4, "depthwise: two taps of 4 channels by SMLAD (PKHBT/PKHTB)"),
 ]

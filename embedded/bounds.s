@@ -137,6 +137,71 @@ b3x2_end:
     add sp, sp, #8
     pop {r4-r11, pc}
 
+@ b2x3: 2 pixels x 3 channels, 24 MACs a step, each pixel half loaded once
+@ for three channels. Fourteen registers only with the three weight rows
+@ interleaved word by word (the file's layout needs `skip`): 6
+@ accumulators, 3 weight words, their low halves' register, 2 pixel
+@ halves, x, w. Pixels widened once per pixel pair, 16 B a step: pixel
+@ 1's bytes 1 and 3, the two pixels' bytes 0 and 2, pixel 0's bytes 1 and
+@ 3. The low halves first (5 loads in a run), then the high halves (2).
+    .global b2x3
+    .thumb_func
+b2x3:
+    push {r4-r11, lr}
+    sub sp, sp, #8
+    movw r11, #:lower16:b2x3_x
+    movt r11, #:upper16:b2x3_x
+    add r12, r11, #1024
+    str r12, [sp]
+    movw lr, #:lower16:b2x3_w
+    movt lr, #:upper16:b2x3_w
+    movs r0, #0
+    movs r1, #0
+    movs r2, #0
+    movs r3, #0
+    movs r4, #0
+    movs r5, #0
+    .global b2x3_loop
+b2x3_loop:
+1:
+    .rept 8
+    ldr r6, [lr], #12       @ row 0's word
+    ldr r7, [lr, #-8]       @ row 1's word
+    ldr r8, [lr, #-4]       @ row 2's word
+    ldr r10, [r11, #4]      @ pixel 0, bytes 0 and 2
+    ldr r12, [r11, #8]      @ pixel 1
+    sxtb16 r9, r6
+    smlad r0, r10, r9, r0
+    smlad r3, r12, r9, r3
+    sxtb16 r9, r7
+    smlad r1, r10, r9, r1
+    smlad r4, r12, r9, r4
+    sxtb16 r9, r8
+    smlad r2, r10, r9, r2
+    smlad r5, r12, r9, r5
+    ldr r10, [r11, #12]     @ pixel 0, bytes 1 and 3
+    ldr r12, [r11], #16     @ pixel 1
+    sxtb16 r6, r6, ror #8
+    smlad r0, r10, r6, r0
+    smlad r3, r12, r6, r3
+    sxtb16 r7, r7, ror #8
+    smlad r1, r10, r7, r1
+    smlad r4, r12, r7, r4
+    sxtb16 r8, r8, ror #8
+    smlad r2, r10, r8, r2
+    smlad r5, r12, r8, r5
+    .endr
+    ldr r8, [sp]
+    cmp r11, r8
+    bne 1b
+    .global b2x3_end
+b2x3_end:
+    movw r12, #:lower16:result
+    movt r12, #:upper16:result
+    stm r12, {r0-r5}
+    add sp, sp, #8
+    pop {r4-r11, pc}
+
 @ --- the depthwise convolution: 72 taps of 4 channels ---------------------
 
 @ dw_tap: today's tap (depthwise_conv/dsp.rs `tap!`), 4 MACs: the image
