@@ -44,43 +44,46 @@ def halves(word_bytes, odd):
     return struct.pack("<hh", s8(a), s8(b))
 
 
+def widened(pixels, order):
+    """The pixels' rows widened once, as a 1x1 block reads them: per step
+    of 4 depth values the halves `order` names, (pixel, odd) each."""
+    return b"".join(halves(pixels[i][4 * s:4 * s + 4], odd)
+                    for s in range(K // 4) for i, odd in order)
+
+
+def interleaved(rows):
+    """Weight rows interleaved word by word: per step each row's word."""
+    return b"".join(r[4 * s:4 * s + 4] for s in range(K // 4) for r in rows)
+
+
 def generate(rng):
     """The data (label -> bytes) and each block's expected accumulators."""
     data, want = {}, {}
     row = lambda n: bytes(rng.randrange(256) for _ in range(n))  # noqa: E731
     dot = lambda a, b: sum(s8(x) * s8(y) for x, y in zip(a, b))  # noqa: E731
+    sums = lambda p, w: [dot(x, r) for x in p for r in w]  # noqa: E731
 
-    # b2x2: two pixels widened, per step pixel 0's halves then pixel 1's;
-    # two weight rows one after the other (the file's layout)
-    p = [row(K) for _ in range(2)]
-    w = [row(K) for _ in range(2)]
-    x = b"".join(halves(p[i][4 * s:4 * s + 4], odd)
-                 for s in range(K // 4) for i in range(2) for odd in (False, True))
-    data["b2x2_x"], data["b2x2_w"] = x, w[0] + w[1]
-    want["b2x2"] = [dot(p[0], w[0]), dot(p[0], w[1]), dot(p[1], w[0]), dot(p[1], w[1])]
+    # b2x2: per step pixel 0's halves then pixel 1's; two weight rows one
+    # after the other (the file's layout)
+    p, w = [row(K) for _ in range(2)], [row(K) for _ in range(2)]
+    data["b2x2_x"] = widened(p, [(0, False), (0, True), (1, False), (1, True)])
+    data["b2x2_w"] = w[0] + w[1]
+    want["b2x2"] = sums(p, w)
 
-    # b3x2: three pixels widened, per step pixel 2's odd half, the three
-    # even halves, pixels 0 and 1's odd halves; the rows interleaved by words
-    p = [row(K) for _ in range(3)]
-    w = [row(K) for _ in range(2)]
-    step = lambda s, i, odd: halves(p[i][4 * s:4 * s + 4], odd)  # noqa: E731
-    x = b"".join(step(s, 2, True) + step(s, 0, False) + step(s, 1, False)
-                 + step(s, 2, False) + step(s, 0, True) + step(s, 1, True)
-                 for s in range(K // 4))
-    data["b3x2_x"] = x
-    data["b3x2_w"] = b"".join(w[0][4 * s:4 * s + 4] + w[1][4 * s:4 * s + 4]
-                              for s in range(K // 4))
+    # b3x2: per step pixel 2's odd half, the three even halves, pixels 0
+    # and 1's odd halves; the two rows interleaved
+    p, w = [row(K) for _ in range(3)], [row(K) for _ in range(2)]
+    data["b3x2_x"] = widened(p, [(2, True), (0, False), (1, False), (2, False),
+                                 (0, True), (1, True)])
+    data["b3x2_w"] = interleaved(w)
     want["b3x2"] = [dot(p[i], w[c]) for c in range(2) for i in range(3)]
 
-    # b2x3: two pixels widened, per step pixel 1's odd half, the two even
-    # halves, pixel 0's odd half; three weight rows interleaved by words
-    p = [row(K) for _ in range(2)]
-    w = [row(K) for _ in range(3)]
-    step = lambda s, i, odd: halves(p[i][4 * s:4 * s + 4], odd)  # noqa: E731
-    data["b2x3_x"] = b"".join(step(s, 1, True) + step(s, 0, False) + step(s, 1, False)
-                              + step(s, 0, True) for s in range(K // 4))
-    data["b2x3_w"] = b"".join(w[c][4 * s:4 * s + 4] for s in range(K // 4) for c in range(3))
-    want["b2x3"] = [dot(p[i], w[c]) for i in range(2) for c in range(3)]
+    # b2x3: per step pixel 1's odd half, the two even halves, pixel 0's odd
+    # half; the three rows interleaved
+    p, w = [row(K) for _ in range(2)], [row(K) for _ in range(3)]
+    data["b2x3_x"] = widened(p, [(1, True), (0, False), (1, False), (0, True)])
+    data["b2x3_w"] = interleaved(w)
+    want["b2x3"] = sums(p, w)
 
     # depthwise: TAPS image words of 4 channels and a filter value per
     # channel and tap
